@@ -1,0 +1,18 @@
+// Three tiers (see docs/testing.md): unit tests need nothing running; integration and
+// end-to-end tests need the real local Redis, RabbitMQ and FerretDB that `npm run infra:up`
+// provisions. Tests import workspace libraries from source, so they never test stale builds
+// of a lib; end-to-end tests spawn the built services (npm test builds first).
+const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }];
+const shared = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': tsJest },
+  moduleNameMapper: { '^@relay/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
+  rootDir: __dirname,
+};
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{libs,services}/*/src/**/*.test.ts', '<rootDir>/test/unit/**/*.test.ts'] },
+    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'], slowTestThreshold: 30 },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], slowTestThreshold: 60 },
+  ],
+};

@@ -1,0 +1,141 @@
+import { EventEmitter } from 'node:events';
+import amqp from 'amqplib';
+import type { ChannelModel, ConfirmChannel, Channel } from 'amqplib';
+import type { Logger } from '@relay/logging';
+import { declareTopology } from './topology';
+import type { TopologyOptions } from './topology';
+
+export interface BrokerConnectionOptions {
+  url: string;
+  topology: TopologyOptions;
+  logger: Logger;
+  /** connection name shown in the management UI */
+  connectionName: string;
+  heartbeatSeconds?: number;
+  reconnectMinMs?: number;
+  reconnectMaxMs?: number;
+}
+
+export interface BrokerSession {
+  connection: ChannelModel;
+  /** publisher-confirm channel shared by all publishes of this process */
+  confirmChannel: ConfirmChannel;
+  /** id that changes on every reconnect, so stale delivery tags are never acked */
+  generation: number;
+}
+
+/**
+ * Owns one AMQP connection and keeps it alive: connects with capped exponential backoff,
+ * re-declares the topology and reopens channels on every reconnect, and emits `up` / `down`
+ * so publishers and consumers can follow. Heartbeats detect a dead TCP peer.
+ */
+export class BrokerConnection extends EventEmitter {
+  private session: BrokerSession | null = null;
+  private generation = 0;
+  private closing = false;
+  private timer: NodeJS.Timeout | null = null;
+  private attempt = 0;
+
+  constructor(private readonly opts: BrokerConnectionOptions) {
+    super();
+  }
+
+  current(): BrokerSession | null {
+    return this.session;
+  }
+
+  isUp(): boolean {
+    return this.session !== null;
+  }
+
+  /** Starts connecting; resolves after the first successful connect or rejects after `timeoutMs`. */
+  async start(timeoutMs = 30000): Promise<void> {
+    this.connectLoop();
+    if (this.session) return;
+    await new Promise<void>((resolve, reject) => {
+      const t = setTimeout(() => {
+        this.off('up', onUp);
+        reject(new Error(`broker not reachable within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const onUp = (): void => {
+        clearTimeout(t);
+        resolve();
+      };
+      this.once('up', onUp);
+    });
+  }
+
+  /** Opens an extra channel on the current connection (consumers use their own). */
+  async openChannel(): Promise<Channel> {
+    if (!this.session) throw new Error('broker not connected');
+    return this.session.connection.createChannel();
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.timer) clearTimeout(this.timer);
+    const s = this.session;
+    this.session = null;
+    if (s) {
+      await s.connection.close().catch(() => undefined);
+    }
+  }
+
+  private connectLoop(): void {
+    if (this.closing || this.timer) return;
+    const min = this.opts.reconnectMinMs ?? 200;
+    const max = this.opts.reconnectMaxMs ?? 5000;
+    const delay = this.attempt === 0 ? 0 : Math.min(max, min * 2 ** Math.min(this.attempt - 1, 10));
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.connectOnce().catch((err: Error) => {
+        this.attempt += 1;
+        this.opts.logger.warn('broker connect failed', { error: err.message, attempt: this.attempt });
+        this.connectLoop();
+      });
+    }, delay);
+  }
+
+  private async connectOnce(): Promise<void> {
+    const connection = await amqp.connect(this.opts.url, {
+      heartbeat: this.opts.heartbeatSeconds ?? 10,
+      clientProperties: { connection_name: this.opts.connectionName },
+    });
+    try {
+      const setup = await connection.createChannel();
+      await declareTopology(setup, this.opts.topology);
+      await setup.close();
+      const confirmChannel = await connection.createConfirmChannel();
+      // Errors are followed by 'close'; handling 'error' stops them from crashing the process.
+      connection.on('error', (err: Error) => this.opts.logger.warn('broker connection error', { error: err.message }));
+      confirmChannel.on('error', (err: Error) => this.opts.logger.warn('broker channel error', { error: err.message }));
+      const generation = ++this.generation;
+      const lost = (): void => this.lost(generation);
+      connection.on('close', lost);
+      confirmChannel.on('close', lost);
+      if (this.closing) {
+        await connection.close();
+        return;
+      }
+      this.session = { connection, confirmChannel, generation };
+      this.attempt = 0;
+      this.opts.logger.info('broker connected', { generation });
+      this.emit('up', this.session);
+    } catch (err) {
+      await connection.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private lost(generation: number): void {
+    if (!this.session || this.session.generation !== generation) return;
+    const s = this.session;
+    this.session = null;
+    this.emit('down', s);
+    s.connection.close().catch(() => undefined);
+    if (this.closing) return;
+    this.opts.logger.warn('broker connection lost; reconnecting', { generation });
+    this.attempt = 1;
+    this.connectLoop();
+  }
+}

@@ -1,0 +1,102 @@
+import type { Channel, ConsumeMessage } from 'amqplib';
+import type { Logger } from '@relay/logging';
+import type { BrokerConnection } from './connection';
+
+/** What the one place that decides does with a message once it has been handled. */
+export type Disposition = 'ack' | 'dead_letter' | 'requeue';
+
+export type MessageHandler = (msg: ConsumeMessage) => Promise<Disposition>;
+
+export interface ConsumerOptions {
+  queue: string;
+  prefetch: number;
+  handler: MessageHandler;
+  logger: Logger;
+}
+
+/**
+ * Consumes one queue with manual acks and a bounded prefetch, and follows the connection:
+ * after a reconnect it opens a new channel and consumes again. Unacked messages of a lost
+ * channel return to the queue (redelivered=true), so a message is only ever acked on the
+ * channel it arrived on. `stop()` cancels consumption and waits for handlers in flight.
+ */
+export class QueueConsumer {
+  private channel: Channel | null = null;
+  private consumerTag: string | null = null;
+  private stopping = false;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly connection: BrokerConnection,
+    private readonly opts: ConsumerOptions,
+  ) {}
+
+  get busy(): number {
+    return this.inFlight.size;
+  }
+
+  isConsuming(): boolean {
+    return this.channel !== null && this.consumerTag !== null;
+  }
+
+  async start(): Promise<void> {
+    this.connection.on('up', () => {
+      this.subscribe().catch((err: Error) => this.opts.logger.error('consume failed', { queue: this.opts.queue, error: err.message }));
+    });
+    this.connection.on('down', () => {
+      this.channel = null;
+      this.consumerTag = null;
+    });
+    if (this.connection.isUp()) await this.subscribe();
+  }
+
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    const ch = this.channel;
+    if (ch && this.consumerTag) await ch.cancel(this.consumerTag).catch(() => undefined);
+    const drained = Promise.all([...this.inFlight]);
+    await Promise.race([drained, new Promise((r) => setTimeout(r, graceMs).unref())]);
+    if (ch) await ch.close().catch(() => undefined);
+    this.channel = null;
+  }
+
+  private async subscribe(): Promise<void> {
+    if (this.stopping) return;
+    const ch = await this.connection.openChannel();
+    ch.on('error', (err: Error) => this.opts.logger.warn('consumer channel error', { queue: this.opts.queue, error: err.message }));
+    ch.on('close', () => {
+      if (this.channel === ch) {
+        this.channel = null;
+        this.consumerTag = null;
+      }
+    });
+    await ch.prefetch(this.opts.prefetch);
+    this.channel = ch;
+    const { consumerTag } = await ch.consume(this.opts.queue, (msg) => {
+      if (!msg) return; // consumer cancelled by the broker (queue deleted); reconnect re-subscribes
+      const work = this.handle(ch, msg);
+      this.inFlight.add(work);
+      void work.finally(() => this.inFlight.delete(work));
+    });
+    this.consumerTag = consumerTag;
+  }
+
+  private async handle(ch: Channel, msg: ConsumeMessage): Promise<void> {
+    let disposition: Disposition;
+    try {
+      disposition = await this.opts.handler(msg);
+    } catch (err) {
+      // A handler that throws hit something unexpected (a bug, or an outage it could not
+      // classify): requeue so the message is not lost; the queue's delivery limit stops loops.
+      this.opts.logger.error('message handler failed', { queue: this.opts.queue, error: (err as Error).message });
+      disposition = 'requeue';
+    }
+    if (this.channel !== ch) return; // channel lost: the broker redelivers it
+    try {
+      if (disposition === 'ack') ch.ack(msg);
+      else ch.nack(msg, false, disposition === 'requeue');
+    } catch (err) {
+      this.opts.logger.warn('ack failed; message will be redelivered', { queue: this.opts.queue, error: (err as Error).message });
+    }
+  }
+}

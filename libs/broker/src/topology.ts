@@ -1,0 +1,59 @@
+import type { Channel } from 'amqplib';
+import { DELIVERY_CHANNELS, brokerNames } from '@relay/contracts';
+import type { DeliveryChannel } from '@relay/contracts';
+
+export interface TopologyOptions {
+  namespace: string;
+  /**
+   * Redeliveries of one message (consumer crashes, nacks with requeue) before the broker
+   * dead-letters it. RabbitMQ 3.10 has no default for quorum queues, so it is set explicitly.
+   */
+  deliveryLimit: number;
+  /** delay tiers of the retry queues, per delivery channel (empty: declare none) */
+  retryDelaysMs?: Partial<Record<DeliveryChannel, readonly number[]>>;
+}
+
+/**
+ * Declares every exchange and queue idempotently. Called by each service at start-up and
+ * after every reconnect; asserting an existing entity with the same arguments is a no-op,
+ * while different arguments make the broker close the channel (PRECONDITION_FAILED), which
+ * surfaces a drifted deployment at once instead of silently using the old queue.
+ *
+ * Work queues are quorum queues: a publisher confirm then means the message is on disk on a
+ * majority, and redeliveries carry `x-delivery-count`. Delay queues are classic durable
+ * queues with a queue-level TTL that dead-letters back to the work exchange — the
+ * per-queue TTL avoids head-of-line blocking that per-message TTLs have.
+ */
+export async function declareTopology(ch: Channel, opts: TopologyOptions): Promise<void> {
+  const n = brokerNames(opts.namespace);
+  for (const exchange of [n.deliveriesExchange, n.activityExchange, n.deadLetterExchange, n.retryExchange]) {
+    await ch.assertExchange(exchange, 'direct', { durable: true });
+  }
+  const workQueueArgs = {
+    'x-queue-type': 'quorum',
+    'x-dead-letter-exchange': n.deadLetterExchange,
+    'x-delivery-limit': opts.deliveryLimit,
+  };
+  for (const channel of DELIVERY_CHANNELS) {
+    await ch.assertQueue(n.deliveryQueue(channel), { durable: true, arguments: workQueueArgs });
+    await ch.bindQueue(n.deliveryQueue(channel), n.deliveriesExchange, channel);
+    await ch.assertQueue(n.deadDeliveryQueue(channel), { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+    await ch.bindQueue(n.deadDeliveryQueue(channel), n.deadLetterExchange, channel);
+    for (const delayMs of opts.retryDelaysMs?.[channel] ?? []) {
+      const queue = n.retryQueue(channel, delayMs);
+      await ch.assertQueue(queue, {
+        durable: true,
+        arguments: {
+          'x-message-ttl': delayMs,
+          'x-dead-letter-exchange': n.deliveriesExchange,
+          'x-dead-letter-routing-key': channel,
+        },
+      });
+      await ch.bindQueue(queue, n.retryExchange, n.retryRoutingKey(channel, delayMs));
+    }
+  }
+  await ch.assertQueue(n.activityQueue, { durable: true, arguments: workQueueArgs });
+  await ch.bindQueue(n.activityQueue, n.activityExchange, n.activityRoutingKey);
+  await ch.assertQueue(n.deadActivityQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+  await ch.bindQueue(n.deadActivityQueue, n.deadLetterExchange, n.activityRoutingKey);
+}

@@ -1,0 +1,23 @@
+import { int, oneOf, str, url } from './spec';
+
+/**
+ * Variables several services share. Each service composes the fragments it needs into its
+ * own spec, so a service never requires a connection string it does not use.
+ */
+export const commonVars = {
+  logLevel: oneOf('LOG_LEVEL', 'winston log level', ['error', 'warn', 'info', 'debug'] as const, { default: 'info' }),
+  namespace: str('RELAY_NAMESPACE', 'prefix of every exchange, queue and Redis key; lets several stacks (or tests) share one broker and Redis', { default: 'relay' }),
+  shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 'how long SIGTERM waits for in-flight work before closing connections', { default: 10000, min: 0 }),
+};
+
+export const rabbitVars = {
+  rabbitmqUrl: url('RABBITMQ_URL', 'AMQP URL of the RabbitMQ broker', { default: 'amqp://127.0.0.1:5672', protocols: ['amqp:', 'amqps:'], secret: true }),
+};
+
+export const redisVars = {
+  redisUrl: url('REDIS_URL', 'Redis URL', { default: 'redis://127.0.0.1:6379', protocols: ['redis:', 'rediss:'], secret: true }),
+};
+
+export const mongoVars = {
+  mongodbUrl: url('MONGODB_URL', 'MongoDB URL including the database name', { default: 'mongodb://127.0.0.1:27017/relay', protocols: ['mongodb:', 'mongodb+srv:'], secret: true }),
+};

@@ -1,0 +1,78 @@
+import type { DeliveryState, Outcome } from './outcomes';
+
+/**
+ * Message contracts. Every message body carries its versioned `type`; a breaking change adds
+ * a new type (`…v2`) that consumers learn before producers send it.
+ */
+export const DELIVERY_V1 = 'relay.delivery.v1';
+export const ACTIVITY_REQUEST_V1 = 'relay.activity.request.v1';
+export const ACTIVITY_ATTEMPT_V1 = 'relay.activity.attempt.v1';
+
+/** The sender's request as targets may need it; credentials were already removed by the gateway. */
+export interface ForwardableRequest {
+  method: string;
+  source_ip: string;
+  /** lower-cased names; only headers that may be forwarded */
+  headers: Record<string, string>;
+  /** raw query string without `?`, '' when none */
+  query: string;
+}
+
+/** Bytes to deliver, exactly as the webhook target will receive them. */
+export interface DeliveryPayload {
+  /** null for format None (empty body, no Content-Type) */
+  content_type: string | null;
+  body_base64: string;
+}
+
+/** One delivery of one event to one target. Retries republish it with `attempt + 1`. */
+export interface DeliveryMessageV1 {
+  type: typeof DELIVERY_V1;
+  event_id: string;
+  delivery_id: string;
+  attempt: number;
+  account_id: string;
+  endpoint_id: string;
+  target_id: string;
+  target_kind: string;
+  received_at: string;
+  request: ForwardableRequest;
+  payload: DeliveryPayload;
+}
+
+/** One row of the Request activity log, written once per request the gateway answered. */
+export interface ActivityRequestV1 {
+  type: typeof ACTIVITY_REQUEST_V1;
+  event_id: string;
+  account_id: string;
+  endpoint_id: string;
+  received_at: string;
+  method: string;
+  source_ip: string;
+  outcome: Outcome;
+  reason: string | null;
+  /** deliveries this request started (0 unless ACCEPTED) */
+  target_count: number;
+  test: boolean;
+}
+
+/** The outcome of one delivery attempt, attached to its request's activity row. */
+export interface ActivityAttemptV1 {
+  type: typeof ACTIVITY_ATTEMPT_V1;
+  event_id: string;
+  delivery_id: string;
+  account_id: string;
+  endpoint_id: string;
+  target_id: string;
+  target_kind: string;
+  attempt: number;
+  attempted_at: string;
+  state: DeliveryState;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  next_attempt_at: string | null;
+}
+
+export type ActivityMessage = ActivityRequestV1 | ActivityAttemptV1;
+export type RelayMessage = DeliveryMessageV1 | ActivityMessage;

@@ -1,0 +1,28 @@
+/**
+ * Outcome codes of the Request activity log. The spec names the first eight; the rest follow
+ * the same UPPER_SNAKE naming for rejections the spec describes without naming a code.
+ * docs/ingest.md lists each with its HTTP status and whether a row is kept.
+ */
+export const OUTCOMES = [
+  'ACCEPTED',
+  'AUTH_FAILED',
+  'METHOD_NOT_ALLOWED',
+  'IP_BLOCKED',
+  'REQUEST_BODY_FILTER_FAILED',
+  'DELIVERY_QUEUE_UNAVAILABLE',
+  'MALFORMED_QUERY_PARAM',
+  'PAYLOAD_TOO_LARGE',
+  'REQUIRED_HEADER_MISSING',
+  'FIELD_VALIDATION_FAILED',
+  'MALFORMED_PAYLOAD',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'CAPTCHA_FAILED',
+  'RATE_LIMITED',
+  'QUOTA_EXCEEDED',
+] as const;
+
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** Delivery state of one event × target, as reported by the deliverers. */
+export const DELIVERY_STATES = ['delivered', 'retrying', 'failed'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];

@@ -1,0 +1,87 @@
+import { DELIVERY_STATES, OUTCOMES } from './outcomes';
+import { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1 } from './messages';
+
+const id = { type: 'string', minLength: 1, maxLength: 128 } as const;
+const time = { type: 'string', format: 'date-time' } as const;
+const nullableString = { type: ['string', 'null'], maxLength: 2000 } as const;
+
+export const deliveryV1Schema = {
+  $id: DELIVERY_V1,
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'event_id', 'delivery_id', 'attempt', 'account_id', 'endpoint_id', 'target_id', 'target_kind', 'received_at', 'request', 'payload'],
+  properties: {
+    type: { const: DELIVERY_V1 },
+    event_id: id,
+    delivery_id: id,
+    attempt: { type: 'integer', minimum: 1 },
+    account_id: id,
+    endpoint_id: id,
+    target_id: id,
+    target_kind: id,
+    received_at: time,
+    request: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['method', 'source_ip', 'headers', 'query'],
+      properties: {
+        method: { type: 'string', minLength: 1, maxLength: 32 },
+        source_ip: { type: 'string', maxLength: 64 },
+        headers: { type: 'object', additionalProperties: { type: 'string' } },
+        query: { type: 'string' },
+      },
+    },
+    payload: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['content_type', 'body_base64'],
+      properties: {
+        content_type: { type: ['string', 'null'], maxLength: 256 },
+        body_base64: { type: 'string' },
+      },
+    },
+  },
+} as const;
+
+export const activityRequestV1Schema = {
+  $id: ACTIVITY_REQUEST_V1,
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'event_id', 'account_id', 'endpoint_id', 'received_at', 'method', 'source_ip', 'outcome', 'reason', 'target_count', 'test'],
+  properties: {
+    type: { const: ACTIVITY_REQUEST_V1 },
+    event_id: id,
+    account_id: id,
+    endpoint_id: id,
+    received_at: time,
+    method: { type: 'string', minLength: 1, maxLength: 32 },
+    source_ip: { type: 'string', maxLength: 64 },
+    outcome: { enum: OUTCOMES },
+    reason: nullableString,
+    target_count: { type: 'integer', minimum: 0 },
+    test: { type: 'boolean' },
+  },
+} as const;
+
+export const activityAttemptV1Schema = {
+  $id: ACTIVITY_ATTEMPT_V1,
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'event_id', 'delivery_id', 'account_id', 'endpoint_id', 'target_id', 'target_kind', 'attempt', 'attempted_at', 'state', 'status_code', 'duration_ms', 'error', 'next_attempt_at'],
+  properties: {
+    type: { const: ACTIVITY_ATTEMPT_V1 },
+    event_id: id,
+    delivery_id: id,
+    account_id: id,
+    endpoint_id: id,
+    target_id: id,
+    target_kind: id,
+    attempt: { type: 'integer', minimum: 1 },
+    attempted_at: time,
+    state: { enum: DELIVERY_STATES },
+    status_code: { type: ['integer', 'null'] },
+    duration_ms: { type: 'number', minimum: 0 },
+    error: nullableString,
+    next_attempt_at: { type: ['string', 'null'], format: 'date-time' },
+  },
+} as const;

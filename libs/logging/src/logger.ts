@@ -1,0 +1,36 @@
+import winston from 'winston';
+import { redact } from './redact';
+
+export type Logger = winston.Logger;
+
+export interface LoggerOptions {
+  service: string;
+  level: string;
+  /** defaults to stdout; tests pass a stream to read what was logged */
+  stream?: NodeJS.WritableStream;
+}
+
+const redactFormat = winston.format((info) => {
+  for (const key of Object.keys(info)) {
+    if (key === 'level' || key === 'message') continue;
+    (info as Record<string, unknown>)[key] = (redact({ [key]: info[key] }) as Record<string, unknown>)[key];
+  }
+  return info;
+});
+
+/**
+ * One JSON object per line with snake_case fields (`event_id`, `endpoint_id`, `target_id`,
+ * `attempt`, `duration_ms`). Credentials are removed by key name before formatting, so a
+ * caller that logs a header map cannot leak an Authorization value.
+ */
+export function createLogger(opts: LoggerOptions): Logger {
+  const transport = opts.stream
+    ? new winston.transports.Stream({ stream: opts.stream })
+    : new winston.transports.Console();
+  return winston.createLogger({
+    level: opts.level,
+    defaultMeta: { service: opts.service },
+    format: winston.format.combine(redactFormat(), winston.format.timestamp(), winston.format.errors({ stack: true }), winston.format.json()),
+    transports: [transport],
+  });
+}

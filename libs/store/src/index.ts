@@ -1,0 +1,17 @@
+export { connectStore } from './store';
+export type { Store } from './store';
+export { INBOUND_AUTH_TYPES, PAYLOAD_FORMATS, STATUS_GROUPS } from './records';
+export type {
+  AccountRecord,
+  ActivityRecord,
+  DeliveryAttemptRecord,
+  DeliveryRecord,
+  EndpointRecord,
+  InboundAuth,
+  InboundAuthType,
+  PayloadFormat,
+  PlanLimits,
+  StatusGroup,
+  TargetRecord,
+} from './records';
+export { toAccount, toActivity, toEndpoint, toTarget } from './mappers';

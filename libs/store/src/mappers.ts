@@ -1,0 +1,25 @@
+import type { AccountRecord, ActivityRecord, DeliveryRecord, EndpointRecord, TargetRecord } from './records';
+
+/* Map raw documents (`_id`) to records (`id`). Documents come from `.lean()` queries. */
+type Doc = Record<string, any>;
+
+export function toEndpoint(d: Doc): EndpointRecord {
+  const { _id, ...rest } = d;
+  return { ...(rest as Omit<EndpointRecord, 'id'>), id: _id as string };
+}
+
+export function toTarget(d: Doc): TargetRecord {
+  const { _id, ...rest } = d;
+  return { ...(rest as Omit<TargetRecord, 'id'>), id: _id as string };
+}
+
+export function toAccount(d: Doc): AccountRecord {
+  const { _id, ...rest } = d;
+  return { ...(rest as Omit<AccountRecord, 'id'>), id: _id as string };
+}
+
+export function toActivity(d: Doc): ActivityRecord {
+  const { _id, rev: _rev, deliveries, ...rest } = d;
+  const list = Object.values((deliveries ?? {}) as Record<string, DeliveryRecord>).sort((a, b) => a.target_id.localeCompare(b.target_id));
+  return { ...(rest as Omit<ActivityRecord, 'id' | 'deliveries'>), id: _id as string, deliveries: list };
+}
