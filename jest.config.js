@@ -12,7 +12,7 @@ const shared = {
 module.exports = {
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{libs,services}/*/src/**/*.test.ts', '<rootDir>/test/unit/**/*.test.ts'] },
-    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'], slowTestThreshold: 30 },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], slowTestThreshold: 60 },
+    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'], slowTestThreshold: 30, setupFilesAfterEnv: ['<rootDir>/test/support/timeout-integration.ts'] },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], slowTestThreshold: 60, setupFilesAfterEnv: ['<rootDir>/test/support/timeout-e2e.ts'] },
   ],
 };

@@ -76,9 +76,7 @@ export class BrokerConnection extends EventEmitter {
     if (this.timer) clearTimeout(this.timer);
     const s = this.session;
     this.session = null;
-    if (s) {
-      await s.connection.close().catch(() => undefined);
-    }
+    if (s) await closeBounded(s.connection);
   }
 
   private connectLoop(): void {
@@ -132,10 +130,28 @@ export class BrokerConnection extends EventEmitter {
     const s = this.session;
     this.session = null;
     this.emit('down', s);
-    s.connection.close().catch(() => undefined);
+    void closeBounded(s.connection);
     if (this.closing) return;
     this.opts.logger.warn('broker connection lost; reconnecting', { generation });
     this.attempt = 1;
     this.connectLoop();
+  }
+}
+
+/**
+ * `close()` waits for the broker's close-ok, which never comes from a dead or black-holed
+ * peer; after `ms` the socket is destroyed so shutdown and reconnects never hang.
+ */
+async function closeBounded(connection: ChannelModel, ms = 2000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  const result = await Promise.race([connection.close().then(() => 'closed' as const, () => 'closed' as const), timedOut]);
+  clearTimeout(timer);
+  if (result === 'timeout') {
+    // amqplib exposes the socket only on the inner connection object
+    const inner = (connection as unknown as { connection?: { stream?: { destroy(): void } } }).connection;
+    inner?.stream?.destroy();
   }
 }

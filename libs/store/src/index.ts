@@ -1,5 +1,5 @@
 export { connectStore } from './store';
-export type { Store } from './store';
+export type { ActivityDoc, ApiKeyDoc, Doc, Store } from './store';
 export { INBOUND_AUTH_TYPES, PAYLOAD_FORMATS, STATUS_GROUPS } from './records';
 export type {
   AccountRecord,

@@ -3,14 +3,29 @@ import type { Connection, Model } from 'mongoose';
 import { accountSchema, apiKeySchema } from './models/account';
 import { activitySchema } from './models/activity';
 import { endpointSchema, targetSchema } from './models/endpoint';
+import type { AccountRecord, ActivityRecord, DeliveryRecord, EndpointRecord, TargetRecord } from './records';
+
+/** Stored shape of a record: `_id` instead of `id`. */
+export type Doc<R extends { id: string }> = Omit<R, 'id'> & { _id: string };
+
+export interface ApiKeyDoc {
+  _id: string;
+  account_id: string;
+  digest: string;
+  prefix: string;
+  created_at: Date;
+}
+
+/** Activity documents keep deliveries keyed by delivery id, plus a revision for updates. */
+export type ActivityDoc = Omit<Doc<ActivityRecord>, 'deliveries'> & { deliveries: Record<string, DeliveryRecord>; rev: number };
 
 export interface Store {
   connection: Connection;
-  accounts: Model<any>;
-  apiKeys: Model<any>;
-  endpoints: Model<any>;
-  targets: Model<any>;
-  activity: Model<any>;
+  accounts: Model<Doc<AccountRecord>>;
+  apiKeys: Model<ApiKeyDoc>;
+  endpoints: Model<Doc<EndpointRecord>>;
+  targets: Model<Doc<TargetRecord>>;
+  activity: Model<ActivityDoc>;
   /** true once the server answered a `ping` */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -28,11 +43,11 @@ export async function connectStore(url: string, opts: { serverSelectionTimeoutMS
   await connection.asPromise();
   const store: Store = {
     connection,
-    accounts: connection.model('Account', accountSchema),
-    apiKeys: connection.model('ApiKey', apiKeySchema),
-    endpoints: connection.model('Endpoint', endpointSchema),
-    targets: connection.model('Target', targetSchema),
-    activity: connection.model('Activity', activitySchema),
+    accounts: connection.model<Doc<AccountRecord>>('Account', accountSchema),
+    apiKeys: connection.model<ApiKeyDoc>('ApiKey', apiKeySchema),
+    endpoints: connection.model<Doc<EndpointRecord>>('Endpoint', endpointSchema),
+    targets: connection.model<Doc<TargetRecord>>('Target', targetSchema),
+    activity: connection.model<ActivityDoc>('Activity', activitySchema),
     async ping() {
       try {
         await connection.db?.admin().ping();

@@ -1,0 +1,2 @@
+// Integration tests talk to real servers; a slow CI machine must not turn that into flakes.
+jest.setTimeout(30000);
