@@ -1,0 +1,60 @@
+import type { DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
+
+/** A save-time problem with one field of a target's configuration. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export type ValidationResult<C> = { ok: true; config: C } | { ok: false; errors: FieldError[] };
+
+/** The HTTP request one delivery attempt sends. Always POST. */
+export interface OutboundRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** What came back, trimmed to what classification needs. */
+export interface ResponseSummary {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** the first few KB of the body, as text */
+  body: string;
+}
+
+export interface NetworkFailure {
+  /** e.g. ETIMEDOUT, ECONNREFUSED, SSRF_BLOCKED, CERT_INVALID */
+  code: string;
+  message: string;
+}
+
+export type SendOutcome = { response: ResponseSummary; durationMs: number } | { error: NetworkFailure; durationMs: number };
+
+/**
+ * How one attempt ended. `retry` may carry the destination's own delay hint (Retry-After,
+ * a chat platform's `retry_after`); `permanent` with `flagTarget` marks a destination that
+ * is gone (Discord 10015, HTTP 410) so operators see it.
+ */
+export type AttemptResult =
+  | { result: 'success'; status: number }
+  | { result: 'retry'; status: number | null; error: string; retryAfterMs?: number }
+  | { result: 'permanent'; status: number | null; error: string; flagTarget: boolean };
+
+/**
+ * One target kind. Everything kind-specific lives behind this interface: adding a kind is
+ * one folder implementing it plus one line in the registry.
+ */
+export interface TargetKind<C = any> {
+  /** stored in the target record, e.g. `webhook` */
+  readonly kind: string;
+  /** which deliverer's queue carries its deliveries */
+  readonly channel: DeliveryChannel;
+  /** save-time validation; returns the normalized config to store */
+  validateConfig(input: unknown): ValidationResult<C>;
+  /** the config as the management API may show it: no secret values */
+  publicConfig(config: C): Record<string, unknown>;
+  /** the request for one attempt of one delivery */
+  buildRequest(config: C, delivery: DeliveryMessageV1): OutboundRequest;
+  classify(outcome: SendOutcome): AttemptResult;
+}
