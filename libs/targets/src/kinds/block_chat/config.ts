@@ -1,0 +1,85 @@
+import type { FieldError, ValidationResult } from '../../kind';
+import { MAX_TEMPLATE_LENGTH } from '../template';
+
+/** Spec "Relay target" → Block-style chat webhook. */
+export interface BlockChatConfig {
+  /** normalized `https://{host}/services/T…/B…/{secret}` */
+  url: string;
+  /** the target's name in Relay; not sent to the platform */
+  name: string;
+  template?: string;
+  /** the chat service's own markup (mrkdwn); false sends `mrkdwn: false` */
+  markup: boolean;
+}
+
+/** The commercial host and the government-variant host. */
+export const ACCEPTED_HOSTS = ['hooks.slack.com', 'hooks.slack-gov.com'] as const;
+const HOSTS = new Set<string>(ACCEPTED_HOSTS);
+const PATH = /^\/services\/(T[A-Z0-9]{2,20})\/(B[A-Z0-9]{2,20})\/([A-Za-z0-9]{8,64})\/?$/;
+const FORM = 'https://hooks.slack.com/services/T…/B…/…';
+
+export function validateBlockChatConfig(input: unknown): ValidationResult<BlockChatConfig> {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    return { ok: false, errors: [{ field: 'config', message: 'config must be an object' }] };
+  }
+  const raw = input as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  const url = checkUrl(raw.url, errors);
+  const name = typeof raw.name === 'string' ? raw.name.trim() : '';
+  if (name.length === 0 || name.length > 100) errors.push({ field: 'config.name', message: 'name is required (1–100 characters)' });
+  if (raw.template !== undefined && raw.template !== null) {
+    if (typeof raw.template !== 'string' || raw.template.trim().length === 0) {
+      errors.push({ field: 'config.template', message: 'template must be a non-empty string' });
+    } else if (raw.template.length > MAX_TEMPLATE_LENGTH) {
+      errors.push({ field: 'config.template', message: `template must be at most ${MAX_TEMPLATE_LENGTH} characters` });
+    }
+  }
+  if (raw.markup !== undefined && raw.markup !== null && typeof raw.markup !== 'boolean') {
+    errors.push({ field: 'config.markup', message: 'markup must be true or false' });
+  }
+  if (errors.length > 0 || url === null) return { ok: false, errors };
+  // Only known settings are stored; markup defaults to on (the chat service's default).
+  const config: BlockChatConfig = { url, name, markup: raw.markup !== false };
+  if (typeof raw.template === 'string') config.template = raw.template;
+  return { ok: true, config };
+}
+
+/** Messages never echo the URL: its last segment is the webhook's secret. */
+function checkUrl(value: unknown, errors: FieldError[]): string | null {
+  const fail = (message: string): null => {
+    errors.push({ field: 'config.url', message });
+    return null;
+  };
+  if (typeof value !== 'string' || value.trim() === '') return fail('url is required');
+  let u: URL;
+  try {
+    u = new URL(value.trim());
+  } catch {
+    return fail(`url must be an absolute URL of the form ${FORM}`);
+  }
+  const host = u.hostname.toLowerCase();
+  if (u.protocol !== 'https:' || !HOSTS.has(host) || u.port !== '' || u.username !== '' || u.password !== '') {
+    return fail(`url must start with ${ACCEPTED_HOSTS.map((h) => `https://${h}/services/`).join(' or ')}`);
+  }
+  if (u.search !== '') return fail('url must not have a query string');
+  const m = PATH.exec(u.pathname);
+  if (!m) return fail(`url must have the form ${FORM}`);
+  return `https://${host}/services/${m[1]}/${m[2]}/${m[3]}`;
+}
+
+/** The config as the management API shows it: host and workspace/webhook ids, secret redacted. */
+export function publicBlockChatConfig(config: BlockChatConfig): Record<string, unknown> {
+  const out: Record<string, unknown> = { url: redactUrl(config.url), name: config.name, markup: config.markup };
+  if (config.template !== undefined) out.template = config.template;
+  return out;
+}
+
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const m = PATH.exec(u.pathname);
+    return `https://${u.hostname}/services/${m ? `${m[1]}/${m[2]}` : '…'}/****`;
+  } catch {
+    return '****';
+  }
+}

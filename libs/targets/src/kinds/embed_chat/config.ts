@@ -1,0 +1,103 @@
+import type { FieldError, ValidationResult } from '../../kind';
+import { MAX_TEMPLATE_LENGTH } from '../template';
+
+/** Spec "Relay target" → Embed-style chat webhook. */
+export interface EmbedChatConfig {
+  /** normalized: one of ACCEPTED_PREFIXES + `{id}/{token}`, optionally `?thread_id=` */
+  url: string;
+  /** the target's name in Relay; not sent to the platform */
+  name: string;
+  template?: string;
+  /** destination-level tts, used only when the payload has no boolean `tts` */
+  tts?: boolean;
+}
+
+/** The spec's "two accepted chat-service prefixes". */
+export const ACCEPTED_PREFIXES = ['https://discord.com/api/webhooks/', 'https://discordapp.com/api/webhooks/'] as const;
+const HOSTS = new Set(['discord.com', 'discordapp.com']);
+const PATH = /^\/api\/webhooks\/(\d{1,20})\/([A-Za-z0-9_-]{1,200})\/?$/;
+const FORM = 'https://discord.com/api/webhooks/{id}/{token}';
+
+export function validateEmbedChatConfig(input: unknown): ValidationResult<EmbedChatConfig> {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    return { ok: false, errors: [{ field: 'config', message: 'config must be an object' }] };
+  }
+  const raw = input as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  const url = checkUrl(raw.url, errors);
+  const name = typeof raw.name === 'string' ? raw.name.trim() : '';
+  if (name.length === 0 || name.length > 100) errors.push({ field: 'config.name', message: 'name is required (1–100 characters)' });
+  if (raw.template !== undefined && raw.template !== null) {
+    if (typeof raw.template !== 'string' || raw.template.trim().length === 0) {
+      errors.push({ field: 'config.template', message: 'template must be a non-empty string' });
+    } else if (raw.template.length > MAX_TEMPLATE_LENGTH) {
+      errors.push({ field: 'config.template', message: `template must be at most ${MAX_TEMPLATE_LENGTH} characters` });
+    }
+  }
+  if (raw.tts !== undefined && raw.tts !== null && typeof raw.tts !== 'boolean') {
+    errors.push({ field: 'config.tts', message: 'tts must be true or false' });
+  }
+  if (errors.length > 0 || url === null) return { ok: false, errors };
+  // Only known settings are stored; anything else in the input is dropped.
+  const config: EmbedChatConfig = { url, name };
+  if (typeof raw.template === 'string') config.template = raw.template;
+  if (typeof raw.tts === 'boolean') config.tts = raw.tts;
+  return { ok: true, config };
+}
+
+/**
+ * Exactly the two prefixes. `ptb.`/`canary.` hosts and versioned `/api/vN/` paths reach the
+ * same webhook, but the spec names two prefixes, so they are refused with the fix in the
+ * message rather than silently rewritten. Messages never echo the URL: it holds the token.
+ */
+function checkUrl(value: unknown, errors: FieldError[]): string | null {
+  const fail = (message: string): null => {
+    errors.push({ field: 'config.url', message });
+    return null;
+  };
+  if (typeof value !== 'string' || value.trim() === '') return fail('url is required');
+  let u: URL;
+  try {
+    u = new URL(value.trim());
+  } catch {
+    return fail(`url must be an absolute URL starting with ${ACCEPTED_PREFIXES.join(' or ')}`);
+  }
+  const host = u.hostname.toLowerCase();
+  if (/^(ptb|canary)\.(discord|discordapp)\.com$/.test(host)) {
+    return fail(`ptb. and canary. hosts are not accepted; use the same webhook on ${ACCEPTED_PREFIXES[0]}`);
+  }
+  if (u.protocol !== 'https:' || !HOSTS.has(host) || u.port !== '' || u.username !== '' || u.password !== '') {
+    return fail(`url must start with ${ACCEPTED_PREFIXES.join(' or ')}`);
+  }
+  if (/^\/api\/v\d+\//.test(u.pathname)) return fail(`versioned /api/vN/ paths are not accepted; use ${FORM}`);
+  const m = PATH.exec(u.pathname);
+  if (!m) return fail(`url must have the form ${FORM}`);
+  const query = new URLSearchParams();
+  for (const [key, v] of u.searchParams) {
+    if (key === 'wait') continue; // always set to true when sending
+    if (key !== 'thread_id') return fail('the only query parameter accepted is thread_id');
+    if (!/^\d{1,20}$/.test(v)) return fail('thread_id must be a numeric id');
+    query.set(key, v);
+  }
+  const search = query.toString();
+  return `https://${host}/api/webhooks/${m[1]}/${m[2]}${search ? `?${search}` : ''}`;
+}
+
+/** The config as the management API shows it: host and webhook id, token redacted. */
+export function publicEmbedChatConfig(config: EmbedChatConfig): Record<string, unknown> {
+  const out: Record<string, unknown> = { url: redactUrl(config.url), name: config.name };
+  if (config.template !== undefined) out.template = config.template;
+  if (config.tts !== undefined) out.tts = config.tts;
+  return out;
+}
+
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const m = PATH.exec(u.pathname);
+    const thread = u.searchParams.get('thread_id');
+    return `https://${u.hostname}/api/webhooks/${m ? m[1] : '…'}/****${thread ? `?thread_id=${thread}` : ''}`;
+  } catch {
+    return '****';
+  }
+}

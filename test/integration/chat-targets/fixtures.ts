@@ -1,0 +1,32 @@
+import { DELIVERY_V1 } from '@relay/contracts';
+import type { DeliveryMessageV1 } from '@relay/contracts';
+
+/* Shared by the chat-target integration tests: real-looking webhook URLs for the fakes. */
+
+export const DISCORD_ID = '112233445566778899';
+export const DISCORD_TOKEN = 'fakeToken_abcDEF-1234567890';
+export const DISCORD_URL = `https://discord.com/api/webhooks/${DISCORD_ID}/${DISCORD_TOKEN}`;
+
+export const SLACK_SECRET = 'fakeSecretAbc123XYZ789def';
+export const SLACK_PATH = `/services/T0FAKE001/B0FAKE001/${SLACK_SECRET}`;
+export const SLACK_URL = `https://hooks.slack.com${SLACK_PATH}`;
+
+let seq = 0;
+
+export function delivery(body: unknown, contentType: string | null = 'application/json', targetKind = 'embed_chat'): DeliveryMessageV1 {
+  seq += 1;
+  const bytes = body === undefined ? '' : typeof body === 'string' && contentType !== 'application/json' ? body : JSON.stringify(body);
+  return {
+    type: DELIVERY_V1,
+    event_id: `ev-${seq}`,
+    delivery_id: `dl-${seq}`,
+    attempt: 1,
+    account_id: 'acc-chat',
+    endpoint_id: 'ep-chat',
+    target_id: `tg-${targetKind}`,
+    target_kind: targetKind,
+    received_at: new Date().toISOString(),
+    request: { method: 'POST', source_ip: '203.0.113.9', headers: {}, query: '' },
+    payload: { content_type: body === undefined ? null : contentType, body_base64: Buffer.from(bytes).toString('base64') },
+  };
+}

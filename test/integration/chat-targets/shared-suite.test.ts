@@ -1,0 +1,37 @@
+import { runTargetKindSuite } from '../../../libs/targets/src/kinds/shared-suite';
+import { embedChatKind } from '../../../libs/targets/src/kinds/embed_chat';
+import { blockChatKind } from '../../../libs/targets/src/kinds/block_chat';
+import { startFakeDiscord } from '../../support/fake-discord';
+import { startFakeSlack } from '../../support/fake-slack';
+import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, SLACK_PATH, SLACK_SECRET, SLACK_URL, delivery } from './fixtures';
+
+// STYLE.md: "Every kind runs one shared delivery test suite." The receivers are the fake
+// platforms, which refuse anything the real ones would.
+
+runTargetKindSuite(embedChatKind, {
+  validConfig: { url: DISCORD_URL, name: 'alerts', template: 'Build {{id}}: {{status}}', tts: false },
+  invalidConfigs: [
+    { input: { url: 'https://example.com/api/webhooks/1/x', name: 'alerts' }, field: 'config.url' },
+    { input: { url: DISCORD_URL }, field: 'config.name' },
+  ],
+  delivery: delivery({ id: 7, status: 'green' }),
+  secrets: [DISCORD_TOKEN],
+  startReceiver: async () => {
+    const fake = await startFakeDiscord({ webhooks: [{ id: DISCORD_ID, token: DISCORD_TOKEN }] });
+    return { send: fake.send, received: () => fake.requests, close: fake.close };
+  },
+});
+
+runTargetKindSuite(blockChatKind, {
+  validConfig: { url: SLACK_URL, name: 'ops' },
+  invalidConfigs: [
+    { input: { url: 'https://hooks.example.com/services/T1/B1/x', name: 'ops' }, field: 'config.url' },
+    { input: { url: SLACK_URL, name: 'ops', markup: 'yes' }, field: 'config.markup' },
+  ],
+  delivery: delivery({ id: 7, status: 'green' }, 'application/json', 'block_chat'),
+  secrets: [SLACK_SECRET],
+  startReceiver: async () => {
+    const fake = await startFakeSlack({ hooks: [SLACK_PATH] });
+    return { send: fake.send, received: () => fake.requests, close: fake.close };
+  },
+});
