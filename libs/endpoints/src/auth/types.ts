@@ -1,0 +1,132 @@
+/**
+ * The stored inbound-authentication setting of an endpoint (spec "Authentication / Inbound").
+ * One model for the management API, which validates it at save time, and the ingest gateway,
+ * which verifies requests against it.
+ *
+ * Every credential sits in an array of one or two entries: the second slot is what makes the
+ * spec's rotation order possible ("accept old and new credentials; update; send a test
+ * request; remove the old credential"). `S` is the type of a stored secret: plain strings in
+ * the gateway, ciphertext at rest, `RedactedSecret` in API responses.
+ */
+
+export const INBOUND_AUTH_TYPES = ['NONE', 'BASIC', 'BEARER', 'API_KEY', 'HMAC'] as const;
+export type InboundAuthType = (typeof INBOUND_AUTH_TYPES)[number];
+
+/** At most two active credentials: the current one and the one being rotated in or out. */
+export const MAX_ACTIVE_SECRETS = 2;
+
+export const HMAC_PRESETS = [
+  'github',
+  'stripe',
+  'slack',
+  'shopify',
+  'twilio',
+  'standard_webhooks',
+  'svix',
+  'zoom',
+  'paddle',
+  'square',
+  'linear',
+  'gitlab',
+  'discord',
+] as const;
+export type HmacPresetName = (typeof HMAC_PRESETS)[number];
+
+export const HMAC_ALGORITHMS = ['sha1', 'sha256', 'sha512'] as const;
+export type HmacAlgorithm = (typeof HMAC_ALGORITHMS)[number];
+
+export const SIGNATURE_ENCODINGS = ['hex', 'base64'] as const;
+export type SignatureEncoding = (typeof SIGNATURE_ENCODINGS)[number];
+
+export const TIMESTAMP_UNITS = ['seconds', 'milliseconds'] as const;
+export type TimestampUnit = (typeof TIMESTAMP_UNITS)[number];
+
+export interface NoInboundAuth {
+  type: 'NONE';
+}
+
+export interface BasicCredential<S = string> {
+  username: string;
+  password: S;
+}
+
+export interface BasicInboundAuth<S = string> {
+  type: 'BASIC';
+  credentials: BasicCredential<S>[];
+}
+
+export interface BearerInboundAuth<S = string> {
+  type: 'BEARER';
+  tokens: S[];
+}
+
+export interface ApiKeyInboundAuth<S = string> {
+  type: 'API_KEY';
+  /** Header carrying the key; matched case-insensitively (HTTP header names are). */
+  header: string;
+  keys: S[];
+}
+
+/**
+ * A sender-defined HMAC scheme. `template` is the signed content, built from literal text and
+ * the variables {{body}} (raw bytes), {{timestamp}}, {{id}} and {{url}}, e.g. "{{timestamp}}.{{body}}".
+ */
+export interface CustomHmacConfig {
+  algorithm: HmacAlgorithm;
+  /** Header carrying the signature. */
+  header: string;
+  encoding: SignatureEncoding;
+  /** Text before the encoded digest in the header value, e.g. "sha256=" or "v0=". */
+  prefix?: string;
+  template: string;
+  /** Required when the template uses {{timestamp}}; enables the replay window. */
+  timestamp_header?: string;
+  /** Unit of the timestamp header value; default seconds. */
+  timestamp_unit?: TimestampUnit;
+  /** Required when the template uses {{id}}. */
+  id_header?: string;
+}
+
+export interface HmacPresetInboundAuth<S = string> {
+  type: 'HMAC';
+  preset: HmacPresetName;
+  /** Signing secrets; for `discord` the application's Ed25519 public key (hex). */
+  secrets: S[];
+  /** Overrides the preset's replay window; only for presets that carry a timestamp. */
+  tolerance_seconds?: number;
+}
+
+export interface HmacCustomInboundAuth<S = string> {
+  type: 'HMAC';
+  preset: 'custom';
+  secrets: S[];
+  custom: CustomHmacConfig;
+  /** Replay window; only with `custom.timestamp_header`. Default 300 s. */
+  tolerance_seconds?: number;
+}
+
+export type HmacInboundAuth<S = string> = HmacPresetInboundAuth<S> | HmacCustomInboundAuth<S>;
+
+export type InboundAuthSetting<S = string> =
+  | NoInboundAuth
+  | BasicInboundAuth<S>
+  | BearerInboundAuth<S>
+  | ApiKeyInboundAuth<S>
+  | HmacInboundAuth<S>;
+
+/** How a secret appears in API responses: never the value itself. */
+export interface RedactedSecret {
+  set: true;
+  /** Last four characters, only for machine-generated secrets of 16+ characters (never passwords). */
+  last4?: string;
+}
+
+export type RedactedInboundAuth = InboundAuthSetting<RedactedSecret>;
+
+export interface InboundAuthFieldError {
+  /** Dotted path from the endpoint record, e.g. `inbound_auth.api_key.header`. */
+  field: string;
+  message: string;
+}
+
+export type InboundAuthValidation = { ok: true; value: InboundAuthSetting } | { ok: false; errors: InboundAuthFieldError[] };

@@ -1,0 +1,173 @@
+import Ajv from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { CUSTOM_DEFAULT_TOLERANCE_SECONDS, HMAC_PRESET_INFO } from './presets';
+import { HEADER_VALUE_PATTERN, INBOUND_AUTH_SCHEMAS, PATTERN_MESSAGES } from './schema';
+import { parseSignedContentTemplate, templateVariables } from './template';
+import { INBOUND_AUTH_TYPES, MAX_ACTIVE_SECRETS } from './types';
+import type {
+  ApiKeyInboundAuth,
+  CustomHmacConfig,
+  InboundAuthFieldError,
+  HmacInboundAuth,
+  InboundAuthSetting,
+  InboundAuthType,
+  InboundAuthValidation,
+} from './types';
+
+/** Compiled on first use, so importing the lib (the gateway only verifies) compiles nothing. */
+let validators: { [T in InboundAuthType]: ValidateFunction } | undefined;
+function validatorFor(type: InboundAuthType): ValidateFunction {
+  if (validators === undefined) {
+    const ajv = new Ajv({ allErrors: true, strict: true, logger: false });
+    validators = Object.fromEntries(INBOUND_AUTH_TYPES.map((t) => [t, ajv.compile(INBOUND_AUTH_SCHEMAS[t])])) as { [T in InboundAuthType]: ValidateFunction };
+  }
+  return validators[type];
+}
+
+/** Field paths name the type, so a form can place the message: `inbound_auth.api_key.header`. */
+const TYPE_SEGMENT: { readonly [T in InboundAuthType]: string } = {
+  NONE: 'none',
+  BASIC: 'basic',
+  BEARER: 'bearer',
+  API_KEY: 'api_key',
+  HMAC: 'hmac',
+};
+
+/** Headers HTTP itself uses; a key in one of them would be consumed or rewritten on the way. */
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'upgrade', 'te', 'trailer', 'expect', 'keep-alive', 'cookie', 'proxy-authorization']);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isAuthType(value: unknown): value is InboundAuthType {
+  return typeof value === 'string' && (INBOUND_AUTH_TYPES as readonly string[]).includes(value);
+}
+
+function fieldOf(base: string, error: ErrorObject): string {
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const params = error.params as { missingProperty?: string; additionalProperty?: string };
+  const extra = error.keyword === 'required' ? params.missingProperty : error.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
+  if (extra !== undefined) segments.push(extra);
+  return segments.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : `${path}.${s}`), base);
+}
+
+function messageOf(error: ErrorObject): string {
+  const params = error.params as { pattern?: string; allowedValues?: unknown[]; limit?: number };
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not a known field';
+    case 'pattern':
+      return PATTERN_MESSAGES[params.pattern ?? ''] ?? 'has an invalid format';
+    case 'enum':
+      return `must be one of ${(params.allowedValues ?? []).join(', ')}`;
+    case 'maxItems':
+      return `at most ${MAX_ACTIVE_SECRETS} entries (the current credential and the one being rotated)`;
+    case 'minItems':
+      return 'needs at least one entry';
+    case 'uniqueItems':
+      return 'entries must differ';
+    case 'minLength':
+      return params.limit === 1 ? 'must not be empty' : (error.message ?? 'is too short');
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+const WHSEC = /^(?:whsec_)?([A-Za-z0-9+/]+={0,2})$/;
+const ED25519_PUBLIC_KEY_HEX = /^[0-9a-fA-F]{64}$/;
+const HEADER_VALUE = new RegExp(HEADER_VALUE_PATTERN);
+
+function checkPresetSecrets(setting: HmacInboundAuth, base: string): InboundAuthFieldError[] {
+  if (setting.preset === 'custom') return [];
+  const format = HMAC_PRESET_INFO[setting.preset].secretFormat;
+  return setting.secrets.flatMap((secret, i): InboundAuthFieldError[] => {
+    const field = `${base}.secrets[${i}]`;
+    if (format === 'whsec') {
+      const b64 = WHSEC.exec(secret)?.[1];
+      if (b64 === undefined || Buffer.from(b64, 'base64').length === 0) return [{ field, message: 'must be a signing secret: "whsec_" followed by base64' }];
+    } else if (format === 'ed25519_public_key_hex') {
+      if (!ED25519_PUBLIC_KEY_HEX.test(secret)) return [{ field, message: 'must be the application public key: 64 hex characters' }];
+    } else if (setting.preset === 'gitlab' && !HEADER_VALUE.test(secret)) {
+      return [{ field, message: PATTERN_MESSAGES[HEADER_VALUE_PATTERN] ?? 'is invalid' }];
+    }
+    return [];
+  });
+}
+
+function checkCustom(custom: CustomHmacConfig, base: string): InboundAuthFieldError[] {
+  const errors: InboundAuthFieldError[] = [];
+  const parsed = parseSignedContentTemplate(custom.template);
+  if (!parsed.ok) return [{ field: `${base}.template`, message: parsed.message }];
+  const used = templateVariables(parsed.parts);
+  if (!used.has('body')) errors.push({ field: `${base}.template`, message: 'must include {{body}} so the payload is authenticated' });
+  if (used.has('timestamp') && custom.timestamp_header === undefined) errors.push({ field: `${base}.timestamp_header`, message: 'is required when the template uses {{timestamp}}' });
+  if (used.has('id') && custom.id_header === undefined) errors.push({ field: `${base}.id_header`, message: 'is required when the template uses {{id}}' });
+  if (custom.timestamp_unit !== undefined && custom.timestamp_header === undefined) errors.push({ field: `${base}.timestamp_unit`, message: 'only applies with timestamp_header' });
+  const sig = custom.header.toLowerCase();
+  for (const key of ['timestamp_header', 'id_header'] as const) {
+    if (custom[key]?.toLowerCase() === sig) errors.push({ field: `${base}.${key}`, message: 'must differ from the signature header' });
+  }
+  return errors;
+}
+
+function checkHmac(setting: HmacInboundAuth, base: string): InboundAuthFieldError[] {
+  const errors = checkPresetSecrets(setting, base);
+  if (setting.preset === 'custom') {
+    if (!isRecord(setting.custom)) return [...errors, { field: `${base}.custom`, message: 'is required when preset is custom' }];
+    errors.push(...checkCustom(setting.custom, `${base}.custom`));
+    if (setting.tolerance_seconds !== undefined && setting.custom.timestamp_header === undefined) {
+      errors.push({ field: `${base}.tolerance_seconds`, message: `only applies with custom.timestamp_header (default ${CUSTOM_DEFAULT_TOLERANCE_SECONDS} s when set)` });
+    }
+    return errors;
+  }
+  const info = HMAC_PRESET_INFO[setting.preset];
+  if ('custom' in setting) errors.push({ field: `${base}.custom`, message: 'is only allowed when preset is custom' });
+  if (setting.tolerance_seconds !== undefined && !info.hasTimestamp) {
+    errors.push({ field: `${base}.tolerance_seconds`, message: `the ${info.label} preset signs no timestamp` });
+  }
+  return errors;
+}
+
+function checkApiKey(setting: ApiKeyInboundAuth, base: string): InboundAuthFieldError[] {
+  return RESERVED_HEADERS.has(setting.header.toLowerCase()) ? [{ field: `${base}.header`, message: 'is used by HTTP itself and cannot carry an API key' }] : [];
+}
+
+function checkSemantics(setting: InboundAuthSetting, base: string): InboundAuthFieldError[] {
+  switch (setting.type) {
+    case 'API_KEY':
+      return checkApiKey(setting, base);
+    case 'HMAC':
+      return checkHmac(setting, base);
+    default:
+      return [];
+  }
+}
+
+/** One message per field (an empty string also fails its pattern; "must not be empty" says enough). */
+function firstPerField(errors: InboundAuthFieldError[]): InboundAuthFieldError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => !seen.has(e.field) && seen.add(e.field));
+}
+
+/**
+ * Save-time validation of an endpoint's inbound auth setting; reports every problem at once.
+ * Messages never echo a submitted value, so secrets do not leak into error responses.
+ */
+export function validateInboundAuth(input: unknown, fieldPrefix = 'inbound_auth'): InboundAuthValidation {
+  if (!isRecord(input)) return { ok: false, errors: [{ field: fieldPrefix, message: 'must be an object' }] };
+  if (!isAuthType(input.type)) {
+    return { ok: false, errors: [{ field: `${fieldPrefix}.type`, message: `must be one of ${INBOUND_AUTH_TYPES.join(', ')}` }] };
+  }
+  const base = `${fieldPrefix}.${TYPE_SEGMENT[input.type]}`;
+  const validate = validatorFor(input.type);
+  if (!validate(input)) return { ok: false, errors: firstPerField((validate.errors ?? []).map((e) => ({ field: fieldOf(base, e), message: messageOf(e) }))) };
+  const setting = structuredClone(input) as unknown as InboundAuthSetting;
+  const errors = checkSemantics(setting, base);
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: setting };
+}
