@@ -1,0 +1,31 @@
+import express from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
+import { mountHealth } from '@relay/runtime';
+import type { ReadinessChecks } from '@relay/runtime';
+import { ingestHandler } from './transport/ingest-route';
+import type { IngestDeps } from './transport/ingest-route';
+
+export interface AppDeps extends IngestDeps {
+  readiness: ReadinessChecks;
+  /** reverse proxies whose X-Forwarded-For is trusted for the source IP */
+  trustProxyHops: number;
+}
+
+/** Builds the gateway's express app; listening and connections are main.ts's job. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('trust proxy', deps.trustProxyHops);
+  mountHealth(app, deps.readiness);
+  app.all('/relay/:endpointId', ingestHandler(deps));
+  app.use((_req: Request, res: Response) => {
+    res.status(404).json({ code: 'not_found', message: 'Not found.' });
+  });
+  // 500s are opaque to callers and logged in full
+  app.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
+    deps.logger.error('unhandled error', { error: err });
+    if (!res.headersSent) res.status(500).json({ code: 'internal_error', message: 'Internal error.' });
+  });
+  return app;
+}

@@ -1,0 +1,19 @@
+import { commonVars, int, mongoVars, rabbitVars, redisVars, str } from '@relay/config';
+import type { ConfigOf } from '@relay/config';
+
+export const configSpec = {
+  ...commonVars,
+  ...rabbitVars,
+  ...redisVars,
+  ...mongoVars,
+  port: int('PORT', 'HTTP port of the ingest gateway', { default: 8080, min: 0, max: 65535 }),
+  host: str('HOST', 'address the gateway listens on', { default: '0.0.0.0' }),
+  publishConfirmTimeoutMs: int('PUBLISH_CONFIRM_TIMEOUT_MS', 'how long a request waits for the broker confirm before answering 503 delivery_queue_unavailable', { default: 1000, min: 50 }),
+  endpointCacheTtlMs: int('ENDPOINT_CACHE_TTL_MS', 'how long an endpoint and its targets stay cached in-process (changes are also pushed through Redis)', { default: 5000, min: 0 }),
+  maxBodyBytes: int('MAX_BODY_BYTES', 'hard ceiling on request bodies read by the gateway, above every plan payload limit', { default: 1048576, min: 1024 }),
+  spoolDrainIntervalMs: int('SPOOL_DRAIN_INTERVAL_MS', 'how often activity rows spooled in Redis during a broker outage are re-published', { default: 1000, min: 50 }),
+  trustProxyHops: int('TRUST_PROXY_HOPS', 'number of reverse proxies in front of the gateway whose X-Forwarded-For is trusted for the source IP', { default: 0, min: 0 }),
+  deliveryLimit: int('BROKER_DELIVERY_LIMIT', 'redeliveries of one message before the broker dead-letters it (quorum x-delivery-limit)', { default: 20, min: 1 }),
+};
+
+export type Config = ConfigOf<typeof configSpec>;

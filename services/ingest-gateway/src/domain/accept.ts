@@ -1,0 +1,44 @@
+import { ACTIVITY_REQUEST_V1, DELIVERY_V1, deliveryIdFor } from '@relay/contracts';
+import type { ActivityRequestV1, DeliveryMessageV1, DeliveryPayload, ForwardableRequest, Outcome } from '@relay/contracts';
+import type { EndpointView } from './endpoint-view';
+
+/** The facts about one request every activity row and delivery shares. */
+export interface RequestFacts {
+  eventId: string;
+  receivedAt: Date;
+  method: string;
+  sourceIp: string;
+}
+
+/** One delivery message per enabled target; attempt 1. */
+export function deliveriesFor(view: EndpointView, facts: RequestFacts, request: ForwardableRequest, payload: DeliveryPayload): DeliveryMessageV1[] {
+  return view.targets.map((t) => ({
+    type: DELIVERY_V1,
+    event_id: facts.eventId,
+    delivery_id: deliveryIdFor(facts.eventId, t.id),
+    attempt: 1,
+    account_id: view.endpoint.account_id,
+    endpoint_id: view.endpoint.id,
+    target_id: t.id,
+    target_kind: t.kind,
+    received_at: facts.receivedAt.toISOString(),
+    request,
+    payload,
+  }));
+}
+
+export function activityRow(view: EndpointView, facts: RequestFacts, outcome: Outcome, reason: string | null, targetCount = 0): ActivityRequestV1 {
+  return {
+    type: ACTIVITY_REQUEST_V1,
+    event_id: facts.eventId,
+    account_id: view.endpoint.account_id,
+    endpoint_id: view.endpoint.id,
+    received_at: facts.receivedAt.toISOString(),
+    method: facts.method,
+    source_ip: facts.sourceIp,
+    outcome,
+    reason: reason === null ? null : reason.slice(0, 500),
+    target_count: targetCount,
+    test: false,
+  };
+}
