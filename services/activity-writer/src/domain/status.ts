@@ -1,0 +1,35 @@
+import type { StatusGroup } from '@relay/store';
+
+export interface AttemptLike {
+  attempt: number;
+  state: 'delivered' | 'retrying' | 'failed';
+}
+
+export interface ActivityLike {
+  outcome?: string | null;
+  target_count?: number | null;
+  deliveries?: Record<string, { attempts?: Record<string, AttemptLike> }> | null;
+}
+
+/** A delivery's state is the state reported by its highest attempt. */
+export function deliveryState(attempts: Record<string, AttemptLike> | undefined): AttemptLike['state'] | null {
+  let last: AttemptLike | null = null;
+  for (const a of Object.values(attempts ?? {})) if (!last || a.attempt > last.attempt) last = a;
+  return last ? last.state : null;
+}
+
+/**
+ * The activity filter groups (spec "Activity record": Completed / Pending / Errors).
+ * - Errors: the request was rejected, or any delivery failed for good.
+ * - Pending: accepted, and some delivery has not reported a final state yet (including a
+ *   request whose row has not arrived while its attempts have).
+ * - Completed: accepted and every target confirmed delivery (or there were no targets).
+ */
+export function statusOf(doc: ActivityLike): StatusGroup {
+  if (!doc.outcome) return 'pending';
+  if (doc.outcome !== 'ACCEPTED') return 'errors';
+  const states = Object.values(doc.deliveries ?? {}).map((d) => deliveryState(d.attempts));
+  if (states.includes('failed')) return 'errors';
+  if (states.length < (doc.target_count ?? 0) || states.some((s) => s !== 'delivered')) return 'pending';
+  return 'completed';
+}
