@@ -1,0 +1,60 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '@relay/config';
+import { newId } from '@relay/contracts';
+import { connectStore } from '@relay/store';
+import type { PlanLimits } from '@relay/store';
+import { defaultRegistry } from '@relay/targets';
+import { issueApiKey } from './adapters/api-keys';
+import { configSpec } from './config';
+
+/** The plan a bootstrapped account gets unless flags say otherwise (docs/configuration.md). */
+export const DEFAULT_PLAN: PlanLimits = { name: 'starter', monthly_accepted_events: 100000, payload_limit_bytes: 262144 };
+
+/**
+ * `npm run bootstrap -- [--account NAME] [--demo-target-url URL]`: creates an account and
+ * prints its API key (shown once; only its digest is stored). With --demo-target-url it also
+ * creates a JSON/POST endpoint with a webhook target, and prints its ingest URL.
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      account: { type: 'string', default: 'Demo account' },
+      'demo-target-url': { type: 'string' },
+      'monthly-events': { type: 'string' },
+      'payload-limit-bytes': { type: 'string' },
+    },
+  });
+  const config = loadConfig(configSpec, process.env);
+  const store = await connectStore(config.mongodbUrl);
+  try {
+    const accountId = newId('acc');
+    const plan: PlanLimits = {
+      ...DEFAULT_PLAN,
+      ...(values['monthly-events'] ? { monthly_accepted_events: Number(values['monthly-events']) } : {}),
+      ...(values['payload-limit-bytes'] ? { payload_limit_bytes: Number(values['payload-limit-bytes']) } : {}),
+    };
+    await store.accounts.create({ _id: accountId, name: values.account, plan, created_at: new Date() });
+    const apiKey = await issueApiKey(store, accountId);
+    const out: Record<string, unknown> = { account_id: accountId, api_key: apiKey };
+    const targetUrl = values['demo-target-url'];
+    if (targetUrl) {
+      const kind = defaultRegistry.get('webhook')!;
+      const v = kind.validateConfig({ url: targetUrl, enforce_https: false });
+      if (!v.ok) throw new Error(`--demo-target-url: ${v.errors.map((e) => e.message).join('; ')}`);
+      const now = new Date();
+      const endpointId = newId('ep');
+      await store.endpoints.create({ _id: endpointId, account_id: accountId, name: 'demo', enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, created_at: now, updated_at: now });
+      await store.targets.create({ _id: newId('tg'), account_id: accountId, endpoint_id: endpointId, kind: 'webhook', name: 'demo receiver', enabled: true, config: v.config as Record<string, unknown>, created_at: now, updated_at: now });
+      out.endpoint_id = endpointId;
+      out.ingest_url = `${config.publicBaseUrl.replace(/\/$/, '')}/relay/${endpointId}`;
+    }
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`bootstrap failed: ${err.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+import { createServer } from 'node:http';
+import { Redis } from 'ioredis';
+import { loadConfig } from '@relay/config';
+import { createLogger } from '@relay/logging';
+import { closeServer, listen, onShutdown, runMain } from '@relay/runtime';
+import { connectStore } from '@relay/store';
+import { defaultRegistry } from '@relay/targets';
+import { createInvalidator } from './adapters/invalidation';
+import { createApp } from './app';
+import { configSpec } from './config';
+
+runMain(null, async () => {
+  const config = loadConfig(configSpec, process.env);
+  const logger = createLogger({ service: 'management-api', level: config.logLevel });
+  const store = await connectStore(config.mongodbUrl);
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+  redis.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
+
+  const app = createApp({
+    store,
+    registry: defaultRegistry,
+    logger,
+    publicBaseUrl: config.publicBaseUrl,
+    announceChange: createInvalidator(redis, config.namespace, logger),
+    readiness: { mongodb: () => store.ping(), redis: () => redis.status === 'ready' },
+  });
+  const server = createServer(app);
+  const port = await listen(server, config.port, config.host);
+  logger.info('management API listening', { port });
+
+  onShutdown(logger, config.shutdownGraceMs, [() => closeServer(server), () => redis.quit(), () => store.close()]);
+});

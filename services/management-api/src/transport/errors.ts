@@ -1,0 +1,45 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from '@relay/logging';
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** A client error with a stable `code`; `errors` names each offending field. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly errors?: FieldProblem[],
+  ) {
+    super(message);
+  }
+}
+
+export const invalid = (errors: FieldProblem[]): ApiError =>
+  new ApiError(400, 'validation_failed', errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+
+export const notFound = (what: string): ApiError => new ApiError(404, 'not_found', `${what} not found.`);
+
+/** Maps errors to JSON; 500s stay opaque to callers and are logged in full. */
+export function errorMiddleware(logger: Logger) {
+  return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+    if (err instanceof ApiError) {
+      res.status(err.status).json({ code: err.code, message: err.message, ...(err.errors ? { errors: err.errors } : {}) });
+      return;
+    }
+    const e = err as { type?: string; status?: number; message?: string };
+    if (e.type === 'entity.parse.failed') {
+      res.status(400).json({ code: 'malformed_json', message: 'The request body is not valid JSON.' });
+      return;
+    }
+    if (e.type === 'entity.too.large') {
+      res.status(413).json({ code: 'payload_too_large', message: 'The request body is too large.' });
+      return;
+    }
+    logger.error('management request failed', { error: err });
+    res.status(500).json({ code: 'internal_error', message: 'Internal error.' });
+  };
+}
