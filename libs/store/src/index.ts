@@ -1,6 +1,6 @@
 export { connectStore } from './store';
 export type { ActivityDoc, ApiKeyDoc, Doc, Store } from './store';
-export { INBOUND_AUTH_TYPES, PAYLOAD_FORMATS, STATUS_GROUPS } from './records';
+export { INBOUND_AUTH_TYPES, STATUS_GROUPS } from './records';
 export type {
   AccountRecord,
   ActivityRecord,
@@ -9,7 +9,6 @@ export type {
   EndpointRecord,
   InboundAuth,
   InboundAuthType,
-  PayloadFormat,
   PlanLimits,
   StatusGroup,
   TargetRecord,

@@ -2,8 +2,7 @@
  * Plain record types of the stored resources. Domain code works with these, never with
  * mongoose documents, so it can be tested with in-memory fakes.
  */
-export const PAYLOAD_FORMATS = ['json', 'form', 'xml', 'text', 'none', 'query', 'query_base64_json'] as const;
-export type PayloadFormat = (typeof PAYLOAD_FORMATS)[number];
+import type { PayloadFormat } from '@relay/endpoints';
 
 export const INBOUND_AUTH_TYPES = ['NONE', 'BASIC', 'BEARER', 'API_KEY', 'HMAC'] as const;
 export type InboundAuthType = (typeof INBOUND_AUTH_TYPES)[number];

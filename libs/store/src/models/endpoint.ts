@@ -1,5 +1,6 @@
 import { Schema } from 'mongoose';
-import { INBOUND_AUTH_TYPES, PAYLOAD_FORMATS } from '../records';
+import { PAYLOAD_FORMATS } from '@relay/endpoints';
+import { INBOUND_AUTH_TYPES } from '../records';
 
 export const endpointSchema = new Schema(
   {

@@ -1,5 +1,5 @@
 import type { DeliveryPayload } from '@relay/contracts';
-import type { PayloadFormat } from '@relay/store';
+import type { PayloadFormat } from '@relay/endpoints';
 import { IngestRejection } from './errors';
 
 /**

@@ -1,5 +1,6 @@
-import { PAYLOAD_FORMATS } from '@relay/store';
-import type { InboundAuth, PayloadFormat } from '@relay/store';
+import { PAYLOAD_FORMATS } from '@relay/endpoints';
+import type { PayloadFormat } from '@relay/endpoints';
+import type { InboundAuth } from '@relay/store';
 import type { FieldProblem } from '../transport/errors';
 
 export const METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'GET', 'HEAD'] as const;
