@@ -58,3 +58,18 @@ export interface TargetKind<C = any> {
   buildRequest(config: C, delivery: DeliveryMessageV1): OutboundRequest;
   classify(outcome: SendOutcome): AttemptResult;
 }
+
+/**
+ * A stored target config that cannot produce a request any more (Enforce HTTPS on a
+ * non-HTTPS URL, a secret no configured key can open). Thrown by `buildRequest`; the
+ * delivery handler turns it into a permanent failure that flags the target.
+ */
+export class TargetConfigError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TargetConfigError';
+  }
+}

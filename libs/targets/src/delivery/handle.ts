@@ -2,7 +2,8 @@ import { ACTIVITY_ATTEMPT_V1 } from '@relay/contracts';
 import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
-import type { AttemptResult, OutboundRequest, SendOutcome } from '../kind';
+import { TargetConfigError } from '../kind';
+import type { AttemptResult, OutboundRequest, SendOutcome, TargetKind } from '../kind';
 import type { TargetRegistry } from '../registry';
 
 export interface TargetLookup {
@@ -39,9 +40,13 @@ export async function handleDelivery(d: DeliveryMessageV1, deps: DeliveryDeps): 
   } else if (!kind) {
     outcome = { result: 'permanent', status: null, error: `unknown target kind ${target.kind}`, flagTarget: false };
   } else {
-    const sent = await deps.send(kind.buildRequest(target.config, d));
-    durationMs = sent.durationMs;
-    outcome = kind.classify(sent);
+    const built = buildRequest(kind, target, d);
+    if ('failure' in built) outcome = built.failure;
+    else {
+      const sent = await deps.send(built.request);
+      durationMs = sent.durationMs;
+      outcome = kind.classify(sent);
+    }
   }
   const attempt = toAttempt(d, outcome, durationMs, deps.now());
   await deps.recorder.record(attempt);
@@ -56,6 +61,20 @@ export async function handleDelivery(d: DeliveryMessageV1, deps: DeliveryDeps): 
     duration_ms: Math.round(durationMs),
     error: attempt.error,
   });
+}
+
+/**
+ * A stored config that can no longer produce a request (Enforce HTTPS on a non-HTTPS URL,
+ * a secret no configured key can open) fails permanently and flags the target: retrying
+ * cannot fix it, and requeueing would loop.
+ */
+function buildRequest(kind: TargetKind, target: TargetRecord, d: DeliveryMessageV1): { request: OutboundRequest } | { failure: AttemptResult } {
+  try {
+    return { request: kind.buildRequest(target.config, d) };
+  } catch (err) {
+    if (err instanceof TargetConfigError) return { failure: { result: 'permanent', status: null, error: `${err.code}: ${err.message}`, flagTarget: true } };
+    throw err;
+  }
 }
 
 function toAttempt(d: DeliveryMessageV1, outcome: AttemptResult, durationMs: number, now: Date): ActivityAttemptV1 {

@@ -1,0 +1,33 @@
+/**
+ * Node/OpenSSL verification codes for a certificate that will not become valid by waiting:
+ * self-signed, unknown issuer, wrong host name. The spec rejects such certificates even with
+ * Enforce HTTPS off ("Outbound"); retrying the same configuration cannot succeed.
+ */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'INVALID_CA',
+  'INVALID_PURPOSE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'HOSTNAME_MISMATCH',
+]);
+
+/** Time-bound certificate problems: a renewed certificate (or a corrected clock) fixes them. */
+const EXPIRED_CERTIFICATE = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
+
+export type FailureClass = 'ssrf_blocked' | 'untrusted_certificate' | 'expired_certificate' | 'transient';
+
+/** Which kind of network failure a send outcome's code names. */
+export function classifyFailureCode(code: string): FailureClass {
+  if (code === 'SSRF_BLOCKED') return 'ssrf_blocked';
+  if (UNTRUSTED_CERTIFICATE.has(code)) return 'untrusted_certificate';
+  if (EXPIRED_CERTIFICATE.has(code)) return 'expired_certificate';
+  return 'transient';
+}

@@ -1,0 +1,54 @@
+/**
+ * Spec "Forwarded request (outbound)" rule 4: always removed from forwarding. Listed exactly
+ * as the spec does, so the table-driven tests read like it.
+ */
+export const ALWAYS_REMOVED: readonly string[] = [
+  'Host', 'Connection', 'Content-Length', 'Content-Type', 'Transfer-Encoding', 'Upgrade',
+  'Proxy-Authorization', 'Proxy-Connection', 'TE', 'Trailer', 'Expect', 'Keep-Alive',
+  'HTTP2-Settings', 'Authorization', 'Cookie', 'Set-Cookie', 'X-Relay-Forward-Chain',
+  'X-Relay-Delivery-Id', 'X-Relay-Event-Id', 'X-Relay-Attempt',
+];
+const ALWAYS_REMOVED_SET = new Set(ALWAYS_REMOVED.map((h) => h.toLowerCase()));
+
+/** Relay's own namespace: tracking headers now, anything Relay adds later. */
+const RELAY_PREFIX = 'x-relay-';
+
+/** Standard Webhooks signature headers, set by Relay when a target signs. */
+export const SIGNING_HEADERS: readonly string[] = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
+
+/** True when rule 4 (or Relay's own namespace) keeps an incoming header from being forwarded. */
+export function isNeverForwarded(lowerName: string): boolean {
+  return ALWAYS_REMOVED_SET.has(lowerName) || lowerName.startsWith(RELAY_PREFIX);
+}
+
+/**
+ * Names a configured header (custom or API-key) may not take: the rule-4 list minus the two
+ * credential headers a destination legitimately uses (Authorization, Cookie — rule 3 decides
+ * Authorization), since hop-by-hop, framing, Content-Type (the payload format decides it) and
+ * tracking headers must come from Relay alone.
+ */
+export function reservedReason(lowerName: string, signing: boolean): string | null {
+  if (lowerName === 'authorization' || lowerName === 'cookie') return null;
+  if (isNeverForwarded(lowerName)) return `${lowerName} is set by Relay or is hop-by-hop and cannot be configured (header rule 4)`;
+  if (signing && SIGNING_HEADERS.includes(lowerName)) return `${lowerName} is set by Standard Webhooks signing`;
+  return null;
+}
+
+/** RFC 9110 field-name token. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+export const isHeaderName = (name: string): boolean => TOKEN.test(name);
+
+/** Control characters other than HTAB; CR/LF would split a header (response splitting). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+export const hasControlChars = (value: string): boolean => CONTROL.test(value);
+// eslint-disable-next-line no-control-regex
+export const stripControlChars = (value: string): string => value.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, '');
+
+const CREDENTIAL_NAME = /authorization|cookie|token|secret|key|passw|auth|signature|credential|session/;
+const CREDENTIAL_VALUE = /^(bearer|basic|token|digest)\s/i;
+
+/** Spec: "a credential-like header is marked sensitive" — by its name, or a value that is an auth scheme. */
+export function isCredentialLike(lowerName: string, value: string): boolean {
+  return CREDENTIAL_NAME.test(lowerName) || CREDENTIAL_VALUE.test(value);
+}

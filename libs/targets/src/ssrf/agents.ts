@@ -1,0 +1,118 @@
+import * as dns from 'node:dns';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import * as net from 'node:net';
+import type { Duplex } from 'node:stream';
+import { createAddressPolicy } from './policy';
+import type { AddressPolicy } from './policy';
+
+/** A delivery refused by the SSRF guard; surfaces as the send outcome's network failure code. */
+export class SsrfBlockedError extends Error {
+  readonly code = 'SSRF_BLOCKED';
+  constructor(host: string, reason: string) {
+    super(`SSRF guard refused ${host}: ${reason}`);
+    this.name = 'SsrfBlockedError';
+  }
+}
+
+export interface SsrfAgentOptions {
+  /** CIDRs exempt from the guard (operator setting SSRF_ALLOW_CIDRS); empty = none */
+  allowCidrs: readonly string[];
+  /** the resolver to guard; defaults to dns.lookup (tests pass a fake to simulate DNS answers) */
+  lookup?: net.LookupFunction;
+  keepAlive?: boolean;
+}
+
+/** got's `agent` option shape */
+export interface SsrfAgents {
+  http: http.Agent;
+  https: https.Agent;
+}
+
+type ConnectCallback = (err: Error | null, stream: Duplex) => void;
+
+/**
+ * Wraps a resolver so that only permitted addresses come back. This runs inside net.connect,
+ * so the address checked is the address dialled — a second, different DNS answer (DNS
+ * rebinding) cannot slip past a check made earlier. With `all` (Node's happy-eyeballs path)
+ * refused addresses are dropped and the connection fails only when none remains.
+ */
+export function guardedLookup(policy: AddressPolicy, base: net.LookupFunction): net.LookupFunction {
+  return (hostname, options, callback) => {
+    base(hostname, options, (err, address, family) => {
+      if (err) return callback(err, address, family);
+      if (Array.isArray(address)) {
+        const allowed = address.filter((a) => policy.check(a.address) === null);
+        if (allowed.length > 0) return callback(null, allowed);
+        const first = address[0];
+        return callback(new SsrfBlockedError(hostname, first ? (policy.check(first.address) ?? '') : 'no address'), []);
+      }
+      const reason = policy.check(address);
+      if (reason) return callback(new SsrfBlockedError(hostname, reason), '', family);
+      return callback(null, address, family);
+    });
+  };
+}
+
+/**
+ * Decides before any socket exists: literal IP hosts are never resolved by net.connect, so
+ * they are checked here; got 11's `http://unix:/path:/` form sets socketPath, which would
+ * dial a local socket, so it is refused outright. Returns the options to connect with.
+ */
+function guardConnection(policy: AddressPolicy, base: net.LookupFunction, options: http.ClientRequestArgs): http.ClientRequestArgs | Error {
+  const host = options.host ?? options.hostname ?? '';
+  if (options.socketPath) return new SsrfBlockedError(options.socketPath, 'unix socket targets are never dialled');
+  if (net.isIP(host) !== 0) {
+    const reason = policy.check(host);
+    if (reason) return new SsrfBlockedError(host, reason);
+    return options;
+  }
+  const lookup = (options as { lookup?: net.LookupFunction }).lookup ?? base;
+  return { ...options, lookup: guardedLookup(policy, lookup) } as http.ClientRequestArgs;
+}
+
+function refuse(err: Error, callback: ConnectCallback | undefined): undefined {
+  if (!callback) throw err;
+  // Node's Agent accepts a socket-or-error via the callback; deferring keeps it asynchronous
+  process.nextTick(() => callback(err, undefined as unknown as Duplex));
+  return undefined;
+}
+
+class GuardedHttpAgent extends http.Agent {
+  constructor(
+    private readonly policy: AddressPolicy,
+    private readonly baseLookup: net.LookupFunction,
+    opts: http.AgentOptions,
+  ) {
+    super(opts);
+  }
+
+  override createConnection(options: http.ClientRequestArgs, callback?: ConnectCallback): Duplex | null | undefined {
+    const guarded = guardConnection(this.policy, this.baseLookup, options);
+    return guarded instanceof Error ? refuse(guarded, callback) : super.createConnection(guarded, callback);
+  }
+}
+
+class GuardedHttpsAgent extends https.Agent {
+  constructor(
+    private readonly policy: AddressPolicy,
+    private readonly baseLookup: net.LookupFunction,
+    opts: https.AgentOptions,
+  ) {
+    // Certificates are always verified (spec "Outbound": even with Enforce HTTPS off)
+    super({ ...opts, rejectUnauthorized: true });
+  }
+
+  override createConnection(options: https.RequestOptions, callback?: ConnectCallback): Duplex | null | undefined {
+    const guarded = guardConnection(this.policy, this.baseLookup, options);
+    return guarded instanceof Error ? refuse(guarded, callback) : super.createConnection({ ...guarded, rejectUnauthorized: true }, callback);
+  }
+}
+
+/** The http/https agents every outbound delivery uses (issue "SSRF guard"). */
+export function createSsrfAgents(opts: SsrfAgentOptions): SsrfAgents {
+  const policy = createAddressPolicy({ allowCidrs: opts.allowCidrs });
+  const base = opts.lookup ?? (dns.lookup as unknown as net.LookupFunction);
+  const agentOpts = { keepAlive: opts.keepAlive ?? true };
+  return { http: new GuardedHttpAgent(policy, base, agentOpts), https: new GuardedHttpsAgent(policy, base, agentOpts) };
+}
