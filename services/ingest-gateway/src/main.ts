@@ -6,7 +6,6 @@ import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
 import { closeServer, listen, onShutdown, runMain } from '@relay/runtime';
 import { connectStore } from '@relay/store';
-import { defaultRegistry } from '@relay/targets';
 import { createActivitySpool } from './adapters/activity-spool';
 import { EndpointCache } from './adapters/endpoint-cache';
 import { createEventPublisher } from './adapters/event-publisher';
@@ -33,7 +32,7 @@ runMain(null, async () => {
   const publisher = new ConfirmPublisher(broker, config.publishConfirmTimeoutMs);
   const events = createEventPublisher(publisher, config.namespace);
   const spool = createActivitySpool(redis, config.namespace, instanceId, logger);
-  const endpoints = new EndpointCache(store, defaultRegistry, config.endpointCacheTtlMs, logger);
+  const endpoints = new EndpointCache(store, config.endpointCacheTtlMs, logger);
   await endpoints.follow(subscriber, config.namespace);
 
   const drainTimer = setInterval(() => {

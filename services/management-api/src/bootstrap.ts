@@ -3,7 +3,8 @@ import { loadConfig } from '@relay/config';
 import { newId } from '@relay/contracts';
 import { connectStore } from '@relay/store';
 import type { PlanLimits } from '@relay/store';
-import { defaultRegistry } from '@relay/targets';
+import { createSecretBox } from '@relay/secrets';
+import { createDefaultRegistry } from '@relay/targets';
 import { issueApiKey } from './adapters/api-keys';
 import { configSpec } from './config';
 
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
     const out: Record<string, unknown> = { account_id: accountId, api_key: apiKey };
     const targetUrl = values['demo-target-url'];
     if (targetUrl) {
-      const kind = defaultRegistry.get('webhook')!;
+      const kind = createDefaultRegistry({ secrets: createSecretBox(config.secretsKeys) }).get('webhook')!;
       const v = kind.validateConfig({ url: targetUrl, enforce_https: false });
       if (!v.ok) throw new Error(`--demo-target-url: ${v.errors.map((e) => e.message).join('; ')}`);
       const now = new Date();

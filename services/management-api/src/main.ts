@@ -4,7 +4,8 @@ import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
 import { closeServer, listen, onShutdown, runMain } from '@relay/runtime';
 import { connectStore } from '@relay/store';
-import { defaultRegistry } from '@relay/targets';
+import { createSecretBox } from '@relay/secrets';
+import { createDefaultRegistry } from '@relay/targets';
 import { createInvalidator } from './adapters/invalidation';
 import { createApp } from './app';
 import { configSpec } from './config';
@@ -18,7 +19,7 @@ runMain(null, async () => {
 
   const app = createApp({
     store,
-    registry: defaultRegistry,
+    registry: createDefaultRegistry({ secrets: createSecretBox(config.secretsKeys) }),
     logger,
     publicBaseUrl: config.publicBaseUrl,
     announceChange: createInvalidator(redis, config.namespace, logger),

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '@relay/logging';
 import { toEndpoint } from '@relay/store';
 import type { Store } from '@relay/store';
-import type { TargetRegistry } from '@relay/targets';
+import { channelOf } from '@relay/targets';
 import type { EndpointSource, EndpointView } from '../domain/endpoint-view';
 
 interface Entry {
@@ -27,7 +27,6 @@ export class EndpointCache implements EndpointSource {
 
   constructor(
     private readonly store: Store,
-    private readonly registry: TargetRegistry,
     private readonly ttlMs: number,
     private readonly logger: Logger,
   ) {}
@@ -70,12 +69,12 @@ export class EndpointCache implements EndpointSource {
       view = {
         endpoint,
         targets: targets.flatMap((t) => {
-          const kind = this.registry.get(t.kind);
-          if (!kind) {
+          const channel = channelOf(t.kind);
+          if (!channel) {
             this.logger.warn('target of unknown kind skipped', { endpoint_id: endpointId, target_id: t._id, kind: t.kind });
             return [];
           }
-          return [{ id: t._id, kind: t.kind, channel: kind.channel }];
+          return [{ id: t._id, kind: t.kind, channel }];
         }),
         plan: {
           payload_limit_bytes: account?.plan?.payload_limit_bytes ?? 262144,

@@ -47,14 +47,20 @@ export function ingestHandler(deps: IngestDeps) {
       const payload = readPayload(view.endpoint.payload_format, req.headers['content-type'], rawBody);
       const request = { method: req.method, source_ip: facts.sourceIp, headers: forwardableHeaders(req.headers), query: queryOf(req.originalUrl) };
       const deliveries = deliveriesFor(view, facts, request, payload);
+      const accepted = activityRow(view, facts, 'ACCEPTED', null, deliveries.length);
       try {
-        await deps.events.publishDeliveries(deliveries.map((message, i) => ({ message, channel: view!.targets[i]!.channel })));
+        if (deliveries.length > 0) {
+          await deps.events.publishDeliveries(deliveries.map((message, i) => ({ message, channel: view!.targets[i]!.channel })));
+          // Deliveries are durable now, so the answer is 202 whatever happens to the row.
+          record(deps, accepted);
+        } else {
+          // Nothing to deliver: the ACCEPTED row is what must be durable before the 202.
+          await deps.events.publishActivity(accepted);
+        }
       } catch (err) {
         if (err instanceof BrokerUnavailableError) throw rejections.deliveryQueueUnavailable();
         throw err;
       }
-      // Deliveries are durable now, so the answer is 202 whatever happens to the row below.
-      record(deps, activityRow(view, facts, 'ACCEPTED', null, deliveries.length));
       deps.logger.info('request accepted', { event_id: facts.eventId, endpoint_id: endpointId, outcome: 'ACCEPTED', targets: deliveries.length });
       res.status(202).json(ACCEPTED_BODY);
     } catch (err) {

@@ -1,0 +1,7 @@
+import { loadConfig } from '@relay/config';
+import { runMain } from '@relay/runtime';
+import { runDeliverer } from '@relay/targets';
+import { configSpec } from './config';
+
+// Consumes the chat delivery queue; scale by running more instances.
+runMain(null, () => runDeliverer('chat-deliverer', 'chat', loadConfig(configSpec, process.env)));
