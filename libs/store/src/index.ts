@@ -1,14 +1,13 @@
 export { connectStore } from './store';
 export type { ActivityDoc, ApiKeyDoc, Doc, Store } from './store';
-export { INBOUND_AUTH_TYPES, STATUS_GROUPS } from './records';
+export { STATUS_GROUPS } from './records';
 export type {
   AccountRecord,
   ActivityRecord,
   DeliveryAttemptRecord,
   DeliveryRecord,
   EndpointRecord,
-  InboundAuth,
-  InboundAuthType,
+  AuditRecord,
   PlanLimits,
   StatusGroup,
   TargetRecord,

@@ -2,17 +2,13 @@
  * Plain record types of the stored resources. Domain code works with these, never with
  * mongoose documents, so it can be tested with in-memory fakes.
  */
-import type { PayloadFormat } from '@relay/endpoints';
+import type { BodyFilter, CaptchaSettings, FieldRule, InboundAuthSetting, IpAccessLists, MaintenanceWindow, PayloadFormat, RequiredHeader } from '@relay/endpoints';
 
-export const INBOUND_AUTH_TYPES = ['NONE', 'BASIC', 'BEARER', 'API_KEY', 'HMAC'] as const;
-export type InboundAuthType = (typeof INBOUND_AUTH_TYPES)[number];
-
-export interface InboundAuth {
-  type: InboundAuthType;
-  /** type-specific settings; secrets inside are encrypted at rest */
-  config?: Record<string, unknown>;
-}
-
+/**
+ * An endpoint as stored. Settings are validated by `@relay/endpoints` when saved; secret
+ * values inside `inbound_auth` and `captcha` are stored sealed (`enc:v1:…`, see
+ * @relay/secrets) and opened only by the gateway that verifies them.
+ */
 export interface EndpointRecord {
   id: string;
   account_id: string;
@@ -21,9 +17,33 @@ export interface EndpointRecord {
   paused: boolean;
   methods: string[];
   payload_format: PayloadFormat;
-  inbound_auth: InboundAuth;
+  inbound_auth: InboundAuthSetting;
+  required_headers: RequiredHeader[];
+  body_filters: BodyFilter[];
+  field_rules: FieldRule[];
+  ip_access: IpAccessLists;
+  captcha: CaptchaSettings | null;
+  /** null: the documented default (DEFAULT_RATE_LIMIT_PER_MINUTE) */
+  rate_limit_per_minute: number | null;
+  /** Base64 JSON format only */
+  query_param_name: string | null;
+  query_param_required: boolean;
+  maintenance_windows: MaintenanceWindow[];
+  /** bumped on every change; caches of compiled rules are keyed by it */
+  revision: number;
   created_at: Date;
   updated_at: Date;
+}
+
+/** A user's manual enable/disable/pause/resume (spec: recorded; scheduled pauses are not). */
+export interface AuditRecord {
+  id: string;
+  account_id: string;
+  endpoint_id: string;
+  action: 'enabled' | 'disabled' | 'paused' | 'resumed';
+  /** the API key prefix that made the change */
+  actor: string;
+  at: Date;
 }
 
 export interface TargetRecord {
@@ -35,6 +55,8 @@ export interface TargetRecord {
   name: string;
   enabled: boolean;
   config: Record<string, unknown>;
+  /** set when deliveries showed the destination is gone (410, unknown webhook, …) */
+  flagged: { reason: string; at: Date } | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -2,8 +2,8 @@ import mongoose from 'mongoose';
 import type { Connection, Model } from 'mongoose';
 import { accountSchema, apiKeySchema } from './models/account';
 import { activitySchema } from './models/activity';
-import { endpointSchema, targetSchema } from './models/endpoint';
-import type { AccountRecord, ActivityRecord, DeliveryRecord, EndpointRecord, TargetRecord } from './records';
+import { auditSchema, endpointSchema, targetSchema } from './models/endpoint';
+import type { AccountRecord, ActivityRecord, AuditRecord, DeliveryRecord, EndpointRecord, TargetRecord } from './records';
 
 /** Stored shape of a record: `_id` instead of `id`. */
 export type Doc<R extends { id: string }> = Omit<R, 'id'> & { _id: string };
@@ -26,6 +26,7 @@ export interface Store {
   endpoints: Model<Doc<EndpointRecord>>;
   targets: Model<Doc<TargetRecord>>;
   activity: Model<ActivityDoc>;
+  audit: Model<Doc<AuditRecord>>;
   /** true once the server answered a `ping` */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -48,6 +49,7 @@ export async function connectStore(url: string, opts: { serverSelectionTimeoutMS
     endpoints: connection.model<Doc<EndpointRecord>>('Endpoint', endpointSchema),
     targets: connection.model<Doc<TargetRecord>>('Target', targetSchema),
     activity: connection.model<ActivityDoc>('Activity', activitySchema),
+    audit: connection.model<Doc<AuditRecord>>('Audit', auditSchema),
     async ping() {
       try {
         await connection.db?.admin().ping();
@@ -60,6 +62,6 @@ export async function connectStore(url: string, opts: { serverSelectionTimeoutMS
       await connection.close();
     },
   };
-  await Promise.all([store.accounts, store.apiKeys, store.endpoints, store.targets, store.activity].map((m) => m.init()));
+  await Promise.all([store.accounts, store.apiKeys, store.endpoints, store.targets, store.activity, store.audit].map((m) => m.init()));
   return store;
 }

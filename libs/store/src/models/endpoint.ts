@@ -1,6 +1,5 @@
 import { Schema } from 'mongoose';
 import { PAYLOAD_FORMATS } from '@relay/endpoints';
-import { INBOUND_AUTH_TYPES } from '../records';
 
 export const endpointSchema = new Schema(
   {
@@ -11,10 +10,18 @@ export const endpointSchema = new Schema(
     paused: { type: Boolean, required: true, default: false },
     methods: { type: [String], required: true },
     payload_format: { type: String, enum: PAYLOAD_FORMATS, required: true },
-    inbound_auth: {
-      type: { type: String, enum: INBOUND_AUTH_TYPES, required: true },
-      config: { type: Schema.Types.Mixed },
-    },
+    // nested settings are validated by @relay/endpoints before they are saved
+    inbound_auth: { type: Schema.Types.Mixed, required: true },
+    required_headers: { type: Schema.Types.Mixed, default: () => [] },
+    body_filters: { type: Schema.Types.Mixed, default: () => [] },
+    field_rules: { type: Schema.Types.Mixed, default: () => [] },
+    ip_access: { type: Schema.Types.Mixed, default: () => ({ allow: [], deny: [] }) },
+    captcha: { type: Schema.Types.Mixed, default: null },
+    rate_limit_per_minute: { type: Number, default: null },
+    query_param_name: { type: String, default: null },
+    query_param_required: { type: Boolean, default: true },
+    maintenance_windows: { type: Schema.Types.Mixed, default: () => [] },
+    revision: { type: Number, required: true, default: 1 },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -30,8 +37,21 @@ export const targetSchema = new Schema(
     name: { type: String, required: true },
     enabled: { type: Boolean, required: true, default: true },
     config: { type: Schema.Types.Mixed, required: true },
+    flagged: { type: Schema.Types.Mixed, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
   { versionKey: false, collection: 'targets', minimize: false },
+);
+
+export const auditSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    account_id: { type: String, required: true },
+    endpoint_id: { type: String, required: true, index: true },
+    action: { type: String, enum: ['enabled', 'disabled', 'paused', 'resumed'], required: true },
+    actor: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'audit' },
 );

@@ -1,6 +1,6 @@
 import { PAYLOAD_FORMATS } from '@relay/endpoints';
 import type { PayloadFormat } from '@relay/endpoints';
-import type { InboundAuth } from '@relay/store';
+import type { InboundAuthSetting as InboundAuth } from '@relay/endpoints';
 import type { FieldProblem } from '../transport/errors';
 
 export const METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'GET', 'HEAD'] as const;
