@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# npm run bench: gateway vs bare express (accepted/s, p50/p99, ratio), then deliveries/s of one
+# webhook-deliverer. Real local Redis, RabbitMQ and FerretDB; everything on loopback.
+# Results: bench-results/*.json; record them in docs/benchmarks.md with the machine and command.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+bash scripts/infra.sh up >/dev/null
+npx tsc -b
+node bench/gateway.js
+if [[ -f bench/deliverer.js ]]; then node bench/deliverer.js; fi

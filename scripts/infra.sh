@@ -1,0 +1,321 @@
+#!/usr/bin/env bash
+# Local infrastructure for development, tests and CI: Redis, RabbitMQ and FerretDB (MongoDB wire
+# protocol over SQLite), each bound to loopback, with data and logs under <repo>/.infra.
+#
+#   bash scripts/infra.sh up       install/build what is missing, start what is not running, wait
+#   bash scripts/infra.sh down     stop what `up` started (nothing else)
+#   bash scripts/infra.sh status   state, pid and URL of each server; RabbitMQ queue depths
+#
+# A server whose URL is already set (REDIS_URL, RABBITMQ_URL, MONGODB_URL) is someone else's:
+# `up` only waits for it and `down` leaves it alone. Written for a fresh Debian 12 machine run
+# as root without systemd (CI), so every install and build step is here.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+INFRA="$ROOT/.infra"
+WAIT="$ROOT/scripts/infra-wait.js"
+WAIT_TIMEOUT="${INFRA_WAIT_TIMEOUT:-120}"
+
+REDIS_PORT=6379
+RABBIT_PORT=5672
+RABBIT_MGMT_PORT=15672
+RABBIT_NODE=relay@localhost
+RABBIT_BIN=/usr/lib/rabbitmq/bin
+MONGO_PORT=27017
+FERRETDB_VERSION=v1.24.2
+FERRETDB="$INFRA/bin/ferretdb"
+
+LOCAL_REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
+LOCAL_RABBITMQ_URL="amqp://127.0.0.1:$RABBIT_PORT"
+LOCAL_MONGODB_URL="mongodb://127.0.0.1:$MONGO_PORT/relay"
+
+log() { echo "infra: $*"; }
+die() { echo "infra: ERROR: $*" >&2; exit 1; }
+
+# --- helpers ---------------------------------------------------------------------------------
+
+# pid_of FILE PATTERN: prints the pid in FILE if that process is alive and its command line
+# matches PATTERN (so a stale pid file whose pid was reused is not mistaken for our server).
+pid_of() {
+  local file="$1" pattern="$2" pid
+  [[ -f "$file" ]] || return 1
+  pid="$(tr -dc '0-9' < "$file")"
+  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
+  tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$pattern" || return 1
+  echo "$pid"
+}
+
+# stop_pid PID NAME: SIGTERM, then wait up to 30 s, then SIGKILL.
+stop_pid() {
+  local pid="$1" name="$2" i
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for ((i = 0; i < 300; i++)); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  log "$name (pid $pid) ignored SIGTERM for 30 s; killing it"
+  kill -KILL "$pid" 2>/dev/null || true
+}
+
+# answers NAME URL: one handshake attempt (see infra-wait.js); success means a server answers.
+answers() {
+  case "$1" in
+    redis) REDIS_URL="$2" node "$WAIT" --timeout 0 --quiet redis ;;
+    rabbitmq) RABBITMQ_URL="$2" node "$WAIT" --timeout 0 --quiet rabbitmq ;;
+    mongodb) MONGODB_URL="$2" node "$WAIT" --timeout 0 --quiet mongodb ;;
+  esac
+}
+
+require_node_modules() {
+  [[ -d "$ROOT/node_modules/amqplib" && -d "$ROOT/node_modules/ioredis" && -d "$ROOT/node_modules/mongoose" ]] \
+    || die "node_modules is missing amqplib/ioredis/mongoose (used for readiness handshakes); run 'npm ci' first"
+}
+
+APT_UPDATED=0
+apt_install() {
+  if [[ "$APT_UPDATED" == 0 ]]; then
+    log "apt-get update"
+    apt-get update -qq
+    APT_UPDATED=1
+  fi
+  log "apt-get install $*"
+  # The packages' init scripts would start system-wide servers on the same ports (RabbitMQ on
+  # every interface); we run our own on loopback, so keep them from starting, the Debian way.
+  local policy=/usr/sbin/policy-rc.d added=0
+  if [[ ! -e "$policy" ]]; then
+    printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod +x "$policy" && added=1
+  fi
+  local rc=0
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null || rc=$?
+  if [[ "$added" == 1 ]]; then rm -f "$policy"; fi
+  return "$rc"
+}
+
+ensure_packages() {
+  local missing=()
+  if [[ -z "${REDIS_URL:-}" ]] && ! command -v redis-server >/dev/null; then missing+=(redis-server); fi
+  if [[ -z "${RABBITMQ_URL:-}" && ! -x "$RABBIT_BIN/rabbitmq-server" ]]; then missing+=(rabbitmq-server); fi
+  if ((${#missing[@]} > 0)); then apt_install "${missing[@]}"; fi
+  return 0
+}
+
+# --- Redis -----------------------------------------------------------------------------------
+
+REDIS_DIR="$INFRA/redis"
+REDIS_PID="$REDIS_DIR/redis.pid"
+
+redis_up() {
+  if [[ -n "${REDIS_URL:-}" ]]; then log "redis: REDIS_URL is set; not starting one"; return; fi
+  local pid
+  if pid="$(pid_of "$REDIS_PID" redis-server)"; then log "redis: already running (pid $pid)"; return; fi
+  if answers redis "$LOCAL_REDIS_URL"; then log "redis: another process answers on port $REDIS_PORT; using it"; return; fi
+  mkdir -p "$REDIS_DIR"
+  # Append-only file, no RDB snapshots: durable enough for tests, cheap to write.
+  redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --protected-mode yes --daemonize yes \
+    --dir "$REDIS_DIR" --pidfile "$REDIS_PID" --logfile "$REDIS_DIR/redis.log" \
+    --save "" --appendonly yes --appendfsync everysec 9>&-
+  log "redis: started"
+}
+
+redis_down() {
+  local pid
+  if pid="$(pid_of "$REDIS_PID" redis-server)"; then
+    log "redis: stopping (pid $pid)"
+    stop_pid "$pid" redis
+  else
+    log "redis: not running (not started by infra.sh)"
+  fi
+  rm -f "$REDIS_PID"
+}
+
+# --- RabbitMQ --------------------------------------------------------------------------------
+
+RABBIT_DIR="$INFRA/rabbitmq"
+RABBIT_PID="$RABBIT_DIR/rabbitmq.pid"
+
+# One environment for rabbitmq-server and rabbitmqctl, so `up`, `down` and `status` talk to the
+# same node with the same Erlang cookie ($HOME/.erlang.cookie). Runs in a subshell only.
+rabbit_env() {
+  export HOME="$RABBIT_DIR"
+  export RABBITMQ_NODENAME="$RABBIT_NODE"
+  export RABBITMQ_NODE_IP_ADDRESS=127.0.0.1
+  export RABBITMQ_NODE_PORT="$RABBIT_PORT"
+  export RABBITMQ_DIST_PORT=25672
+  export ERL_EPMD_ADDRESS=127.0.0.1
+  export RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"
+  export RABBITMQ_MNESIA_BASE="$RABBIT_DIR/mnesia"
+  export RABBITMQ_LOG_BASE="$RABBIT_DIR/log"
+  export RABBITMQ_PID_FILE="$RABBIT_PID"
+  export RABBITMQ_ENABLED_PLUGINS_FILE="$RABBIT_DIR/enabled_plugins"
+  export RABBITMQ_CONFIG_FILE="$RABBIT_DIR/rabbitmq.conf"
+  export RABBITMQ_CONF_ENV_FILE="$RABBIT_DIR/rabbitmq-env.conf"
+  export RABBITMQ_ADVANCED_CONFIG_FILE="$RABBIT_DIR/advanced.config"
+}
+
+rabbitmqctl_() { (rabbit_env && "$RABBIT_BIN/rabbitmqctl" -n "$RABBIT_NODE" "$@"); }
+
+rabbit_up() {
+  if [[ -n "${RABBITMQ_URL:-}" ]]; then log "rabbitmq: RABBITMQ_URL is set; not starting one"; return; fi
+  local pid
+  if pid="$(pid_of "$RABBIT_PID" rabbit)"; then log "rabbitmq: already running (pid $pid)"; return; fi
+  if answers rabbitmq "$LOCAL_RABBITMQ_URL"; then log "rabbitmq: another process answers on port $RABBIT_PORT; using it"; return; fi
+  mkdir -p "$RABBIT_DIR/mnesia" "$RABBIT_DIR/log"
+  # The management UI/API is for SREs (queue depths, consumers); loopback only.
+  echo '[rabbitmq_management].' > "$RABBIT_DIR/enabled_plugins"
+  cat > "$RABBIT_DIR/rabbitmq.conf" <<EOF
+management.tcp.ip = 127.0.0.1
+management.tcp.port = $RABBIT_MGMT_PORT
+EOF
+  : > "$RABBIT_DIR/rabbitmq-env.conf" # keep /etc/rabbitmq/rabbitmq-env.conf out of our node
+  # exec: no shell stays behind waiting for the node (and holding the lock or our stdout).
+  (
+    rabbit_env
+    exec setsid nohup "$RABBIT_BIN/rabbitmq-server"
+  ) > "$RABBIT_DIR/out.log" 2>&1 < /dev/null 9>&- &
+  log "rabbitmq: starting node $RABBIT_NODE (log: $RABBIT_DIR/out.log)"
+}
+
+rabbit_down() {
+  local pid
+  if pid="$(pid_of "$RABBIT_PID" rabbit)"; then
+    log "rabbitmq: stopping (pid $pid)"
+    # With the pid file, `stop` returns only once the Erlang VM has exited.
+    rabbitmqctl_ stop "$RABBIT_PID" >/dev/null 2>&1 || stop_pid "$pid" rabbitmq
+  else
+    log "rabbitmq: not running (not started by infra.sh)"
+  fi
+  rm -f "$RABBIT_PID"
+}
+
+# --- FerretDB --------------------------------------------------------------------------------
+
+FERRET_DIR="$INFRA/ferretdb"
+FERRET_PID="$FERRET_DIR/ferretdb.pid"
+
+# FerretDB has no Debian package, and `go install ...@version` fails behind a Go proxy that
+# refuses the deprecation lookup, so: download the module, build it from the module cache.
+ferretdb_build() {
+  if [[ -x "$FERRETDB" ]] && "$FERRETDB" --version 2>/dev/null | grep -q "version: $FERRETDB_VERSION\$"; then return; fi
+  # The official Go tarball installs to /usr/local/go, which a non-login shell may not have on PATH.
+  command -v go >/dev/null || PATH="$PATH:/usr/local/go/bin"
+  command -v go >/dev/null || die "Go is needed to build FerretDB $FERRETDB_VERSION (no Debian package exists)"
+  log "ferretdb: building $FERRETDB_VERSION into $FERRETDB (first time only; about a minute or two)"
+  local started=$SECONDS
+  ( # subshell, so the EXIT trap removes the scratch directory however the build ends
+    tmp="$(mktemp -d)"
+    trap 'rm -rf "$tmp"' EXIT
+    cd "$tmp"
+    go mod init fbuild >/dev/null 2>&1
+    go mod download "github.com/FerretDB/FerretDB@$FERRETDB_VERSION"
+    cp -r "$(go env GOMODCACHE)/github.com/!ferret!d!b/!ferret!d!b@$FERRETDB_VERSION" src
+    chmod -R u+w src
+    # The module zip lacks build/version/version.txt; without it the binary panics at start.
+    echo "$FERRETDB_VERSION" > src/build/version/version.txt
+    mkdir -p "$INFRA/bin"
+    cd src
+    CGO_ENABLED=0 go build -trimpath -buildvcs=false -o "$FERRETDB.tmp" ./cmd/ferretdb
+    mv "$FERRETDB.tmp" "$FERRETDB"
+  )
+  log "ferretdb: built in $((SECONDS - started)) s"
+}
+
+ferretdb_up() {
+  if [[ -n "${MONGODB_URL:-}" ]]; then log "ferretdb: MONGODB_URL is set; not starting one"; return; fi
+  local pid
+  if pid="$(pid_of "$FERRET_PID" ferretdb)"; then log "ferretdb: already running (pid $pid)"; return; fi
+  if answers mongodb "$LOCAL_MONGODB_URL"; then log "ferretdb: another process answers on port $MONGO_PORT; using it"; return; fi
+  ferretdb_build
+  mkdir -p "$FERRET_DIR/data"
+  # --log-level=error: at warn, FerretDB logs every client's unsupported `endSessions` on close.
+  # Without job control a background job is not a process-group leader, so setsid does not
+  # fork and $! is FerretDB's own pid.
+  setsid nohup "$FERRETDB" --handler=sqlite --sqlite-url="file:$FERRET_DIR/data/" \
+    --state-dir="$FERRET_DIR" --listen-addr="127.0.0.1:$MONGO_PORT" --debug-addr=127.0.0.1:28088 \
+    --telemetry=disable --log-level=error > "$FERRET_DIR/out.log" 2>&1 < /dev/null 9>&- &
+  echo $! > "$FERRET_PID"
+  log "ferretdb: started (pid $!)"
+}
+
+ferretdb_down() {
+  local pid
+  if pid="$(pid_of "$FERRET_PID" ferretdb)"; then
+    log "ferretdb: stopping (pid $pid)"
+    stop_pid "$pid" ferretdb
+  else
+    log "ferretdb: not running (not started by infra.sh)"
+  fi
+  rm -f "$FERRET_PID"
+}
+
+# --- commands --------------------------------------------------------------------------------
+
+print_urls() {
+  echo "REDIS_URL=${REDIS_URL:-$LOCAL_REDIS_URL}"
+  echo "RABBITMQ_URL=${RABBITMQ_URL:-$LOCAL_RABBITMQ_URL}"
+  echo "MONGODB_URL=${MONGODB_URL:-$LOCAL_MONGODB_URL}"
+}
+
+show_logs_on_failure() {
+  local f
+  for f in "$REDIS_DIR/redis.log" "$RABBIT_DIR/out.log" "$FERRET_DIR/out.log"; do
+    [[ -s "$f" ]] || continue
+    echo "----- last lines of $f" >&2
+    tail -n 20 "$f" >&2
+  done
+}
+
+cmd_up() {
+  require_node_modules
+  ensure_packages
+  # Start RabbitMQ first: its ~10 s boot overlaps the FerretDB build and start.
+  rabbit_up
+  redis_up
+  ferretdb_up
+  if ! node "$WAIT" --timeout "$WAIT_TIMEOUT"; then
+    show_logs_on_failure
+    die "infrastructure not ready after ${WAIT_TIMEOUT} s"
+  fi
+  log "ready; use:"
+  print_urls
+}
+
+cmd_down() {
+  redis_down
+  rabbit_down
+  ferretdb_down
+}
+
+status_line() {
+  local name="$1" var="$2" url="$3" pidfile="$4" pattern="$5" pid state owner=-
+  if pid="$(pid_of "$pidfile" "$pattern")"; then owner="infra.sh, pid $pid"; elif [[ -n "${!var:-}" ]]; then owner="external ($var)"; fi
+  if answers "$name" "$url"; then state=up; else state=down; fi
+  printf '%-9s %-5s %-24s %s\n' "$name" "$state" "$owner" "$url"
+}
+
+cmd_status() {
+  require_node_modules
+  status_line redis REDIS_URL "${REDIS_URL:-$LOCAL_REDIS_URL}" "$REDIS_PID" redis-server
+  status_line rabbitmq RABBITMQ_URL "${RABBITMQ_URL:-$LOCAL_RABBITMQ_URL}" "$RABBIT_PID" rabbit
+  status_line mongodb MONGODB_URL "${MONGODB_URL:-$LOCAL_MONGODB_URL}" "$FERRET_PID" ferretdb
+  if pid_of "$RABBIT_PID" rabbit >/dev/null; then
+    echo "rabbitmq management UI: http://127.0.0.1:$RABBIT_MGMT_PORT (guest/guest)"
+    echo "queues:"
+    rabbitmqctl_ list_queues -q name messages messages_unacknowledged 2>&1 | sed 's/^/  /' || true
+  fi
+}
+
+main() {
+  local cmd="${1:-}"
+  case "$cmd" in
+    up | down | status) ;;
+    *) echo "usage: bash scripts/infra.sh up|down|status" >&2; exit 2 ;;
+  esac
+  mkdir -p "$INFRA"
+  # One infra.sh at a time per checkout: concurrent `up`s (two test runs) must not race. The
+  # servers are started with fd 9 closed, so they never hold this lock.
+  exec 9> "$INFRA/.lock"
+  flock 9
+  "cmd_$cmd"
+}
+
+main "$@"

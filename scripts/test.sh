@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# npm test: provision the local servers, build, type-check the tests, run the tiers.
+#   bash scripts/test.sh [all|unit|integration|e2e]
+# Exits non-zero when anything fails; the last line is "N passed, N failed".
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+tier="${1:-all}"
+
+case "$tier" in
+  all) projects=(unit integration e2e) ;;
+  unit|integration|e2e) projects=("$tier") ;;
+  *) echo "usage: scripts/test.sh [all|unit|integration|e2e]" >&2; exit 2 ;;
+esac
+
+if [[ "$tier" != unit ]]; then
+  bash scripts/infra.sh up
+  # the services read these; the tests use the same servers
+  export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
+  export RABBITMQ_URL="${RABBITMQ_URL:-amqp://127.0.0.1:5672}"
+  export MONGODB_URL="${MONGODB_URL:-mongodb://127.0.0.1:27017/relay}"
+fi
+
+echo "test: building (tsc -b) and type-checking the tests"
+npx tsc -b
+npx tsc -p tsconfig.test.json --noEmit
+
+report="$(mktemp)"
+status=0
+# End-to-end files start several processes each; one file at a time keeps a 2-core machine calm.
+npx jest --selectProjects "${projects[@]}" --maxWorkers=2 --json --outputFile="$report" || status=$?
+node -e '
+  const r = require(process.argv[1]);
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests + r.numRuntimeErrorTestSuites} failed`);
+  if (r.numTotalTests === 0) process.exitCode = 1;
+' "$report" || status=1
+rm -f "$report"
+exit "$status"

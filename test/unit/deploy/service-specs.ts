@@ -1,0 +1,45 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { ConfigSpec } from '@relay/config';
+
+export const ROOT = path.resolve(__dirname, '../../..');
+
+export interface ServiceSpec {
+  name: string;
+  spec: ConfigSpec;
+}
+
+/** Every workspace under services/, written or not. */
+export function serviceDirs(): string[] {
+  return readdirSync(path.join(ROOT, 'services'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+}
+
+export function configPath(service: string): string {
+  return path.join(ROOT, 'services', service, 'src', 'config.ts');
+}
+
+/** A service whose src/ holds nothing yet is being written elsewhere; there is nothing to check. */
+export function isWritten(service: string): boolean {
+  const src = path.join(ROOT, 'services', service, 'src');
+  return existsSync(src) && readdirSync(src).length > 0;
+}
+
+/** The `configSpec` a service exports from src/config.ts: the variables it reads (STYLE.md, config). */
+export function loadConfigSpec(service: string): ConfigSpec {
+  const file = configPath(service);
+  if (!existsSync(file)) throw new Error(`services/${service}/src/config.ts is missing`);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- which services exist is known only at run time
+  const mod = require(file) as { configSpec?: ConfigSpec };
+  if (!mod.configSpec) throw new Error(`services/${service}/src/config.ts does not export configSpec`);
+  return mod.configSpec;
+}
+
+/** The specs of every service that has a config.ts, by service name. */
+export function loadServiceSpecs(): ServiceSpec[] {
+  return serviceDirs()
+    .filter((name) => existsSync(configPath(name)))
+    .map((name) => ({ name, spec: loadConfigSpec(name) }));
+}
