@@ -18,7 +18,7 @@ export function onShutdown(logger: Logger, graceMs: number, closers: Closer[]): 
       process.exit(1);
     }, graceMs + 2000);
     force.unref();
-    (async () => {
+    void (async () => {
       for (const close of closers) {
         try {
           await close();

@@ -1,4 +1,5 @@
-import { BrokerConnection, ConfirmPublisher, QueueConsumer } from '@relay/broker';
+import { ConfirmPublisher, QueueConsumer } from '@relay/broker';
+import type { BrokerConnection } from '@relay/broker';
 import type { Disposition } from '@relay/broker';
 import { ContractError, DELIVERY_V1, brokerNames, decodeMessage } from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
