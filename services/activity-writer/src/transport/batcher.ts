@@ -1,11 +1,13 @@
 /**
  * Collects items until `size` are waiting or the oldest waited `maxWaitMs`, then flushes
  * them together. Each `add` resolves or rejects with its batch, so the consumer acks a
- * message only after the bulk write that contains it succeeded.
+ * message only after the bulk write that contains it succeeded. One flush runs at a time
+ * (a batch that fills meanwhile waits), so one writer never races itself on a row.
  */
 export class Batcher<T> {
   private items: { item: T; resolve: () => void; reject: (err: Error) => void }[] = [];
   private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly size: number,
@@ -27,9 +29,11 @@ export class Batcher<T> {
     const batch = this.items;
     this.items = [];
     if (batch.length === 0) return;
-    this.flushFn(batch.map((b) => b.item)).then(
-      () => batch.forEach((b) => b.resolve()),
-      (err: Error) => batch.forEach((b) => b.reject(err)),
+    this.flushing = this.flushing.then(() =>
+      this.flushFn(batch.map((b) => b.item)).then(
+        () => batch.forEach((b) => b.resolve()),
+        (err: Error) => batch.forEach((b) => b.reject(err)),
+      ),
     );
   }
 }
