@@ -65,7 +65,7 @@ export async function startStack(label: string, opts: { overrides?: Partial<Reco
   };
   try {
     for (const name of names) {
-      const extra = name === 'management-api' ? { PUBLIC_BASE_URL: 'http://127.0.0.1:1' } : {};
+      const extra: Record<string, string> = name === 'management-api' ? { PUBLIC_BASE_URL: 'http://127.0.0.1:1' } : {};
       services[name] = await startService(name, { ...env, ...extra, ...(opts.overrides?.[name] ?? {}) });
     }
     const account = await bootstrapAccount(env);

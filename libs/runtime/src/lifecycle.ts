@@ -34,10 +34,18 @@ export function onShutdown(logger: Logger, graceMs: number, closers: Closer[]): 
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-/** Stops accepting connections and waits for in-flight requests to finish. */
+/**
+ * Stops accepting connections and waits for in-flight requests to finish. A keep-alive
+ * connection becomes idle only after its in-flight response, and would otherwise hold the
+ * close open for the whole keep-alive timeout, so idle connections are closed until done.
+ */
 export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
-    server.close(() => resolve());
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    server.close(() => {
+      clearInterval(sweep);
+      resolve();
+    });
     server.closeIdleConnections();
   });
 }
