@@ -5,29 +5,49 @@ import { mountHealth } from '@relay/runtime';
 import type { ReadinessChecks } from '@relay/runtime';
 import type { Store } from '@relay/store';
 import type { TargetRegistry } from '@relay/targets';
+import type { UsageCounter } from './adapters/usage-counter';
+import type { Sealer } from './domain/secret-sealing';
 import { activityRoutes } from './transport/activity-routes';
 import { requireApiKey } from './transport/auth';
+import { createEndpointLock } from './transport/endpoint-lock';
 import { endpointRoutes } from './transport/endpoint-routes';
+import { endpointStateRoutes } from './transport/endpoint-state-routes';
 import { errorMiddleware } from './transport/errors';
 import { targetRoutes } from './transport/target-routes';
+import { usageRoutes } from './transport/usage-routes';
 
 export interface AppDeps {
   store: Store;
   registry: TargetRegistry;
+  /** seals endpoint secrets at rest (@relay/secrets SecretBox from SECRETS_KEYS) */
+  secrets: Sealer;
   logger: Logger;
   publicBaseUrl: string;
   announceChange(endpointId: string): Promise<void>;
+  /** the monthly accepted-event counter the gateway increments (adapters/usage-counter) */
+  acceptedEvents: UsageCounter;
   readiness: ReadinessChecks;
+  /** defaults to the system clock */
+  now?: () => Date;
 }
 
-/** The management API: endpoints, their targets, and the activity log, under /v1. */
+/**
+ * The management API: endpoints, their state actions and audit history, their targets and the
+ * activity log under /v1; the account's usage at the spec's `/billing/usage` (also served as
+ * `/v1/billing/usage`). Every route but the health checks needs an API key.
+ */
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   mountHealth(app, deps.readiness);
-  app.use('/v1', express.json({ limit: '256kb' }), requireApiKey(deps.store));
+  const now = deps.now ?? (() => new Date());
+  const endpointDeps = { ...deps, now, lock: createEndpointLock() };
+  const billing = usageRoutes({ ...deps, now });
+  app.use(['/v1', '/billing'], express.json({ limit: '256kb' }), requireApiKey(deps.store));
+  app.use('/billing', billing);
+  app.use('/v1/billing', billing);
   app.use('/v1/endpoints/:endpointId/targets', targetRoutes(deps));
-  app.use('/v1/endpoints', endpointRoutes(deps));
+  app.use('/v1/endpoints', endpointRoutes(endpointDeps), endpointStateRoutes(endpointDeps));
   app.use('/v1/activity', activityRoutes(deps.store));
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ code: 'not_found', message: 'Not found.' });

@@ -7,22 +7,26 @@ import { connectStore } from '@relay/store';
 import { createSecretBox } from '@relay/secrets';
 import { createDefaultRegistry } from '@relay/targets';
 import { createInvalidator } from './adapters/invalidation';
+import { createUsageCounter } from './adapters/usage-counter';
 import { createApp } from './app';
 import { configSpec } from './config';
 
 runMain(null, async () => {
   const config = loadConfig(configSpec, process.env);
   const logger = createLogger({ service: 'management-api', level: config.logLevel });
+  const secrets = createSecretBox(config.secretsKeys);
   const store = await connectStore(config.mongodbUrl);
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
   redis.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
 
   const app = createApp({
     store,
-    registry: createDefaultRegistry({ secrets: createSecretBox(config.secretsKeys) }),
+    registry: createDefaultRegistry({ secrets }),
+    secrets,
     logger,
     publicBaseUrl: config.publicBaseUrl,
     announceChange: createInvalidator(redis, config.namespace, logger),
+    acceptedEvents: createUsageCounter(redis, config.namespace),
     readiness: { mongodb: () => store.ping(), redis: () => redis.status === 'ready' },
   });
   const server = createServer(app);

@@ -13,7 +13,13 @@ export async function issueApiKey(store: Store, accountId: string): Promise<stri
   return key;
 }
 
-export async function accountForKey(store: Store, key: string): Promise<string | null> {
+/** The caller behind a key: its account, and the key's prefix (the audit history's actor). */
+export interface KeyOwner {
+  accountId: string;
+  keyPrefix: string;
+}
+
+export async function accountForKey(store: Store, key: string): Promise<KeyOwner | null> {
   const doc = await store.apiKeys.findOne({ digest: digestOf(key) }).lean();
-  return doc ? doc.account_id : null;
+  return doc ? { accountId: doc.account_id, keyPrefix: doc.prefix } : null;
 }

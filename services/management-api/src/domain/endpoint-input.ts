@@ -1,70 +1,90 @@
-import { PAYLOAD_FORMATS } from '@relay/endpoints';
-import type { PayloadFormat } from '@relay/endpoints';
-import type { InboundAuthSetting as InboundAuth } from '@relay/endpoints';
-import type { FieldProblem } from '../transport/errors';
+import {
+  PAYLOAD_FORMATS,
+  validateBodyFilters,
+  validateCaptchaSettings,
+  validateFieldRules,
+  validateInboundAuth,
+  validateIpAccessLists,
+  validateMaintenanceWindows,
+  validateRateLimit,
+  validateRequiredHeaders,
+} from '@relay/endpoints';
+import type { FieldError, PayloadFormat, Validation } from '@relay/endpoints';
+import { METHODS, READ_ONLY_FIELDS, SETTING_NAMES } from './endpoint-settings';
+import type { EndpointSettings, SettingName } from './endpoint-settings';
+import { resolveCaptchaKeep, resolveInboundAuthKeeps } from './secret-keep';
+import type { StoredSecrets } from './secret-keep';
 
-export const METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'GET', 'HEAD'] as const;
+type Validator<K extends SettingName> = (raw: unknown, stored: StoredSecrets | null) => Validation<EndpointSettings[K]>;
 
-/** Spec "Ingest": GET and HEAD may be used only with these formats. */
-export const BODYLESS_FORMATS: readonly PayloadFormat[] = ['none', 'query', 'query_base64_json'];
+const ok = <T>(value: T): Validation<T> => ({ ok: true, value });
+const fail = <T>(field: string, message: string): Validation<T> => ({ ok: false, errors: [{ field, message }] });
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export interface EndpointSettings {
-  name: string;
-  methods: string[];
-  payload_format: PayloadFormat;
-  enabled: boolean;
-  paused: boolean;
-  inbound_auth: InboundAuth;
+function bool(field: SettingName): (raw: unknown) => Validation<boolean> {
+  return (raw) => (typeof raw === 'boolean' ? ok(raw) : fail(field, 'must be true or false'));
 }
 
-const FIELDS = new Set(['name', 'methods', 'payload_format', 'enabled', 'paused', 'inbound_auth']);
-
-type Result = { ok: true; value: Partial<EndpointSettings> } | { ok: false; errors: FieldProblem[] };
+/** `{ keep }` placeholders are resolved first, so the setting is validated as it will be stored. */
+function withKeeps<T>(resolved: { value: unknown; errors: FieldError[] }, validate: (v: unknown) => Validation<T>): Validation<T> {
+  return resolved.errors.length > 0 ? { ok: false, errors: resolved.errors } : validate(resolved.value);
+}
 
 /**
- * Validates a create (all fields, defaults applied) or an update (only the fields given,
- * checked together with the stored ones by `checkCombination`). Every problem is reported
- * with the field it concerns.
+ * One validator per setting (spec "Resources / Endpoint"); each names the fields it refuses,
+ * e.g. `inbound_auth.api_key.header` or `body_filters[1].pattern`. Rules that involve several
+ * settings are checked on the merged result by `checkCombination`.
  */
-export function validateEndpointInput(input: unknown, mode: 'create' | 'update'): Result {
-  const errors: FieldProblem[] = [];
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, errors: [{ field: '(body)', message: 'must be a JSON object' }] };
-  const raw = input as Record<string, unknown>;
-  for (const key of Object.keys(raw)) if (!FIELDS.has(key)) errors.push({ field: key, message: 'unknown field' });
-  const out: Partial<EndpointSettings> = {};
+const VALIDATORS: { [K in SettingName]: Validator<K> } = {
+  name: (raw) =>
+    typeof raw === 'string' && raw.trim().length > 0 && raw.length <= 200 ? ok(raw.trim()) : fail('name', 'must be a non-empty string of at most 200 characters'),
+  methods: (raw) => {
+    const valid = Array.isArray(raw) && raw.length > 0 && raw.every((m) => typeof m === 'string' && (METHODS as readonly string[]).includes(m.toUpperCase()));
+    if (!valid) return fail('methods', `must be a non-empty list of ${METHODS.join(', ')}`);
+    // stored in one canonical order, so the same set of methods is the same setting
+    const given = new Set((raw as string[]).map((m) => m.toUpperCase()));
+    return ok(METHODS.filter((m) => given.has(m)));
+  },
+  payload_format: (raw) =>
+    (PAYLOAD_FORMATS as readonly unknown[]).includes(raw) ? ok(raw as PayloadFormat) : fail('payload_format', `must be one of ${PAYLOAD_FORMATS.join(', ')}`),
+  // the name's own rules depend on the format and are checked with it (checkCombination)
+  query_param_name: (raw) => (raw === null || typeof raw === 'string' ? ok(raw) : fail('query_param_name', 'must be a string, or null to clear it')),
+  query_param_required: bool('query_param_required'),
+  enabled: bool('enabled'),
+  paused: bool('paused'),
+  inbound_auth: (raw, stored) => withKeeps(resolveInboundAuthKeeps(raw, stored), (v) => validateInboundAuth(v)),
+  required_headers: (raw) => validateRequiredHeaders(raw),
+  body_filters: (raw) => validateBodyFilters(raw),
+  field_rules: (raw) => validateFieldRules(raw),
+  // a list left out means empty, so `{ "deny": [...] }` alone is enough
+  ip_access: (raw) => validateIpAccessLists(isRecord(raw) ? { allow: [], deny: [], ...raw } : raw),
+  captcha: (raw, stored) => (raw === null ? ok(null) : withKeeps(resolveCaptchaKeep(raw, stored), (v) => validateCaptchaSettings(v))),
+  rate_limit_per_minute: (raw) => (raw === null ? ok(null) : validateRateLimit(raw)),
+  maintenance_windows: (raw) => validateMaintenanceWindows(raw),
+};
 
-  if (raw.name !== undefined || mode === 'create') {
-    if (typeof raw.name !== 'string' || raw.name.trim().length === 0 || raw.name.length > 200) errors.push({ field: 'name', message: 'must be a non-empty string of at most 200 characters' });
-    else out.name = raw.name.trim();
+/**
+ * Validates the settings a create or update sends: only the fields given (`name` is required on
+ * create), each with its own validator; every problem is reported at once. Unknown fields and
+ * read-only response fields are refused by name. `stored` holds the secrets an update may keep
+ * (null on create). Secrets in the result are plaintext; they are sealed before storing.
+ */
+export function validateEndpointInput(input: unknown, mode: 'create' | 'update', stored: StoredSecrets | null): Validation<Partial<EndpointSettings>> {
+  if (!isRecord(input)) return fail('(body)', 'must be a JSON object');
+  const errors: FieldError[] = [];
+  for (const key of Object.keys(input)) {
+    if (READ_ONLY_FIELDS.has(key)) errors.push({ field: key, message: 'is read-only' });
+    else if (!(SETTING_NAMES as readonly string[]).includes(key)) errors.push({ field: key, message: 'is not a known field' });
   }
-  if (raw.methods !== undefined) {
-    if (!Array.isArray(raw.methods) || raw.methods.length === 0 || !raw.methods.every((m) => typeof m === 'string' && (METHODS as readonly string[]).includes(m.toUpperCase()))) {
-      errors.push({ field: 'methods', message: `must be a non-empty list of ${METHODS.join(', ')}` });
-    } else out.methods = [...new Set((raw.methods as string[]).map((m) => m.toUpperCase()))];
-  } else if (mode === 'create') out.methods = ['POST'];
-  if (raw.payload_format !== undefined) {
-    if (!(PAYLOAD_FORMATS as readonly unknown[]).includes(raw.payload_format)) errors.push({ field: 'payload_format', message: `must be one of ${PAYLOAD_FORMATS.join(', ')}` });
-    else out.payload_format = raw.payload_format as PayloadFormat;
-  } else if (mode === 'create') out.payload_format = 'json';
-  for (const flag of ['enabled', 'paused'] as const) {
-    if (raw[flag] !== undefined) {
-      if (typeof raw[flag] !== 'boolean') errors.push({ field: flag, message: 'must be true or false' });
-      else out[flag] = raw[flag] as boolean;
-    } else if (mode === 'create') out[flag] = flag === 'enabled';
+  const out: Record<string, unknown> = {};
+  for (const name of SETTING_NAMES) {
+    if (input[name] === undefined) {
+      if (mode === 'create' && name === 'name') errors.push({ field: 'name', message: 'is required' });
+      continue;
+    }
+    const result = (VALIDATORS[name] as Validator<SettingName>)(input[name], stored);
+    if (result.ok) out[name] = result.value;
+    else errors.push(...result.errors);
   }
-  if (raw.inbound_auth !== undefined) {
-    const auth = raw.inbound_auth as { type?: unknown } | null;
-    if (!auth || auth.type !== 'NONE') errors.push({ field: 'inbound_auth.type', message: 'only NONE is supported by this version' });
-    else out.inbound_auth = { type: 'NONE' };
-  } else if (mode === 'create') out.inbound_auth = { type: 'NONE' };
-  return errors.length ? { ok: false, errors } : { ok: true, value: out };
-}
-
-/** Rules that involve several fields, checked on the settings as they will be stored. */
-export function checkCombination(s: Pick<EndpointSettings, 'methods' | 'payload_format'>): FieldProblem[] {
-  const bodyless = s.methods.filter((m) => m === 'GET' || m === 'HEAD');
-  if (bodyless.length && !BODYLESS_FORMATS.includes(s.payload_format)) {
-    return [{ field: 'methods', message: `${bodyless.join(' and ')} may be used only with the payload formats none, query and query_base64_json` }];
-  }
-  return [];
+  return errors.length > 0 ? { ok: false, errors } : ok(out as Partial<EndpointSettings>);
 }

@@ -1,71 +1,90 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
-import { newId } from '@relay/contracts';
-import { toEndpoint } from '@relay/store';
-import type { EndpointRecord, Store } from '@relay/store';
-import { checkCombination, validateEndpointInput } from '../domain/endpoint-input';
-import { accountOf } from './auth';
-import { invalid, notFound } from './errors';
+import { createEndpoint, deleteEndpoint, listEndpoints, recordAudit, updateEndpoint } from '../adapters/endpoint-store';
+import { auditActionsFor } from '../domain/audit';
+import { validateEndpointInput } from '../domain/endpoint-input';
+import { settingsOf } from '../domain/endpoint-settings';
+import type { EndpointSettings } from '../domain/endpoint-settings';
+import { openerOf, sealCaptcha, sealInboundAuth } from '../domain/secret-sealing';
+import type { Sealer } from '../domain/secret-sealing';
+import { checkCombination, mergeSettings } from '../domain/settings-combination';
+import { accountOf, actorOf } from './auth';
+import { endpointOf, viewOf } from './endpoint-common';
+import type { EndpointRouteDeps } from './endpoint-common';
+import { conflict, invalid } from './errors';
 
-export interface EndpointRouteDeps {
-  store: Store;
-  publicBaseUrl: string;
-  announceChange(endpointId: string): Promise<void>;
+/** Secrets are sealed before anything is written; nothing below this sees them in clear again. */
+function sealed<T extends Partial<EndpointSettings>>(settings: T, box: Sealer): T {
+  const out = { ...settings };
+  if (out.inbound_auth !== undefined) out.inbound_auth = sealInboundAuth(out.inbound_auth, box);
+  if (out.captcha !== undefined) out.captcha = sealCaptcha(out.captcha, box);
+  return out;
 }
 
-export function endpointView(e: EndpointRecord, publicBaseUrl: string): Record<string, unknown> {
-  return { ...e, ingest_url: `${publicBaseUrl.replace(/\/$/, '')}/relay/${e.id}` };
-}
-
+/**
+ * Endpoints and their settings (spec "Resources / Endpoint"). A PATCH replaces each setting it
+ * names as a whole (no deep merge) and is validated together with the stored others; secrets
+ * it keeps are named with `{ "keep": <slot> }` (domain/secret-keep.ts).
+ */
 export function endpointRoutes(deps: EndpointRouteDeps): Router {
   const r = Router();
-  const { store } = deps;
-
-  const load = async (req: Request): Promise<EndpointRecord> => {
-    const doc = await store.endpoints.findOne({ _id: String(req.params.endpointId), account_id: accountOf(req) }).lean();
-    if (!doc) throw notFound('Endpoint');
-    return toEndpoint(doc);
-  };
+  const { store, logger } = deps;
 
   r.post('/', async (req: Request, res: Response) => {
-    const v = validateEndpointInput(req.body, 'create');
-    if (!v.ok) throw invalid(v.errors);
-    const s = v.value as Required<typeof v.value>;
-    const combo = checkCombination(s);
-    if (combo.length) throw invalid(combo);
-    const now = new Date();
-    const doc = await store.endpoints.create({ _id: newId('ep'), account_id: accountOf(req), ...s, created_at: now, updated_at: now });
-    res.status(201).json(endpointView(toEndpoint(doc.toObject()), deps.publicBaseUrl));
+    const sent = validateEndpointInput(req.body, 'create', null);
+    if (!sent.ok) throw invalid(sent.errors);
+    const { merged } = mergeSettings(null, sent.value);
+    const combination = checkCombination(merged, sent.value);
+    if (combination.length) throw invalid(combination);
+    const endpoint = await createEndpoint(store, accountOf(req), sealed(merged, deps.secrets));
+    logger.info('endpoint created', { endpoint_id: endpoint.id, account_id: endpoint.account_id, actor: actorOf(req) });
+    res.status(201).json(viewOf(deps, endpoint));
   });
 
   r.get('/', async (req: Request, res: Response) => {
-    const docs = await store.endpoints.find({ account_id: accountOf(req) }).sort({ created_at: 1 }).lean();
-    res.json({ data: docs.map((d) => endpointView(toEndpoint(d), deps.publicBaseUrl)) });
+    const endpoints = await listEndpoints(store, accountOf(req));
+    res.json({ data: endpoints.map((e) => viewOf(deps, e)) });
   });
 
   r.get('/:endpointId', async (req: Request, res: Response) => {
-    res.json(endpointView(await load(req), deps.publicBaseUrl));
+    res.json(viewOf(deps, await endpointOf(deps, req)));
   });
 
   r.patch('/:endpointId', async (req: Request, res: Response) => {
-    const current = await load(req);
-    const v = validateEndpointInput(req.body, 'update');
-    if (!v.ok) throw invalid(v.errors);
-    const next = { ...current, ...v.value };
-    const combo = checkCombination(next);
-    if (combo.length) throw invalid(combo);
-    await store.endpoints.updateOne({ _id: current.id }, { $set: { ...v.value, updated_at: new Date() } });
-    await deps.announceChange(current.id);
-    res.json(endpointView(await load(req), deps.publicBaseUrl));
+    const id = String(req.params.endpointId);
+    res.json(await deps.lock(id, () => patchEndpoint(deps, req)));
   });
 
   r.delete('/:endpointId', async (req: Request, res: Response) => {
-    const current = await load(req);
-    await store.targets.deleteMany({ endpoint_id: current.id });
-    await store.endpoints.deleteOne({ _id: current.id });
-    await deps.announceChange(current.id);
+    await deps.lock(String(req.params.endpointId), async () => {
+      const current = await endpointOf(deps, req);
+      await deleteEndpoint(store, current.id);
+      await deps.announceChange(current.id);
+      logger.info('endpoint deleted', { endpoint_id: current.id, account_id: current.account_id, actor: actorOf(req) });
+    });
     res.status(204).end();
   });
 
   return r;
+}
+
+/** Validates a PATCH against the stored settings, writes it, audits state changes, announces it. */
+async function patchEndpoint(deps: EndpointRouteDeps, req: Request): Promise<Record<string, unknown>> {
+  const current = await endpointOf(deps, req);
+  const stored = { inbound_auth: settingsOf(current).inbound_auth, captcha: current.captcha ?? null, open: openerOf(deps.secrets) };
+  const sent = validateEndpointInput(req.body, 'update', stored);
+  if (!sent.ok) throw invalid(sent.errors);
+  const { merged, changes } = mergeSettings(settingsOf(current), sent.value);
+  const combination = checkCombination(merged, sent.value);
+  if (combination.length) throw invalid(combination);
+  if (Object.keys(changes).length === 0) return viewOf(deps, current);
+  if (!(await updateEndpoint(deps.store, current.id, current.revision, sealed(changes, deps.secrets)))) {
+    await endpointOf(deps, req); // 404 when it was deleted meanwhile
+    throw conflict();
+  }
+  // the spec records a user's manual disable, pause or resume, whichever way it was made
+  await recordAudit(deps.store, current, auditActionsFor(settingsOf(current), changes), actorOf(req));
+  await deps.announceChange(current.id);
+  deps.logger.info('endpoint settings saved', { endpoint_id: current.id, account_id: current.account_id, revision: (current.revision ?? 0) + 1, fields: Object.keys(changes), actor: actorOf(req) });
+  return viewOf(deps, await endpointOf(deps, req));
 }

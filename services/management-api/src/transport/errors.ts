@@ -13,6 +13,7 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly errors?: FieldProblem[],
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -23,10 +24,15 @@ export const invalid = (errors: FieldProblem[]): ApiError =>
 
 export const notFound = (what: string): ApiError => new ApiError(404, 'not_found', `${what} not found.`);
 
+/** A save validated against a revision another save replaced meanwhile. */
+export const conflict = (): ApiError =>
+  new ApiError(409, 'conflict', 'The endpoint was changed by another request while this one was being saved; read it again and retry.');
+
 /** Maps errors to JSON; 500s stay opaque to callers and are logged in full. */
 export function errorMiddleware(logger: Logger) {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
     if (err instanceof ApiError) {
+      if (err.headers) res.set(err.headers);
       res.status(err.status).json({ code: err.code, message: err.message, ...(err.errors ? { errors: err.errors } : {}) });
       return;
     }

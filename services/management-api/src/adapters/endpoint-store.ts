@@ -1,0 +1,64 @@
+import { newId } from '@relay/contracts';
+import { toEndpoint } from '@relay/store';
+import type { AuditRecord, EndpointRecord, Store } from '@relay/store';
+import type { AuditAction, ManualState } from '../domain/audit';
+import type { EndpointSettings } from '../domain/endpoint-settings';
+
+/**
+ * Endpoint writes. Every change bumps `revision` in the same update (the gateway keys its
+ * compiled rules by it), and is conditional, so concurrent saves cannot interleave: a settings
+ * save applies only to the revision it was validated against, and an action only when the
+ * control still has the other value (two concurrent pauses record one audit row).
+ */
+export async function loadEndpoint(store: Store, accountId: string, endpointId: string): Promise<EndpointRecord | null> {
+  const doc = await store.endpoints.findOne({ _id: endpointId, account_id: accountId }).lean();
+  return doc ? toEndpoint(doc) : null;
+}
+
+export async function listEndpoints(store: Store, accountId: string): Promise<EndpointRecord[]> {
+  const docs = await store.endpoints.find({ account_id: accountId }).sort({ created_at: 1, _id: 1 }).lean();
+  return docs.map((d) => toEndpoint(d));
+}
+
+export async function createEndpoint(store: Store, accountId: string, settings: EndpointSettings): Promise<EndpointRecord> {
+  const now = new Date();
+  const doc = await store.endpoints.create({ _id: newId('ep'), account_id: accountId, ...settings, revision: 1, created_at: now, updated_at: now });
+  return toEndpoint(doc.toObject());
+}
+
+/** Applies `changes` if the endpoint is still at `revision`; false when another save came first. */
+export async function updateEndpoint(store: Store, endpointId: string, revision: number | undefined, changes: Partial<EndpointSettings>): Promise<boolean> {
+  const at = revision === undefined ? { revision: { $exists: false } } : { revision };
+  const result = await store.endpoints.updateOne({ _id: endpointId, ...at }, { $set: { ...changes, updated_at: new Date() }, $inc: { revision: 1 } });
+  return result.matchedCount === 1;
+}
+
+/** Sets a manual control (enabled / paused); true when the value changed. */
+export async function setControl(store: Store, accountId: string, endpointId: string, field: keyof ManualState, value: boolean): Promise<boolean> {
+  const result = await store.endpoints.updateOne(
+    { _id: endpointId, account_id: accountId, [field]: { $ne: value } },
+    { $set: { [field]: value, updated_at: new Date() }, $inc: { revision: 1 } },
+  );
+  return result.modifiedCount === 1;
+}
+
+export async function deleteEndpoint(store: Store, endpointId: string): Promise<void> {
+  await store.targets.deleteMany({ endpoint_id: endpointId });
+  await store.endpoints.deleteOne({ _id: endpointId });
+}
+
+export async function recordAudit(store: Store, endpoint: Pick<EndpointRecord, 'id' | 'account_id'>, actions: AuditAction[], actor: string): Promise<void> {
+  if (actions.length === 0) return;
+  const at = new Date();
+  // one millisecond apart, so rows of one save list in the order they were made
+  await store.audit.insertMany(
+    actions.map((action, i) => ({ _id: newId('aud'), account_id: endpoint.account_id, endpoint_id: endpoint.id, action, actor, at: new Date(at.getTime() + i) })),
+  );
+}
+
+/** Newest first; `before` pages on `at`. */
+export async function listAudit(store: Store, endpointId: string, limit: number, before: Date | null): Promise<AuditRecord[]> {
+  const filter = before ? { endpoint_id: endpointId, at: { $lt: before } } : { endpoint_id: endpointId };
+  const docs = await store.audit.find(filter).sort({ at: -1, _id: -1 }).limit(limit).lean();
+  return docs.map(({ _id, ...rest }) => ({ ...rest, id: _id }) as AuditRecord);
+}

@@ -1,0 +1,33 @@
+import type { Request } from 'express';
+import type { Logger } from '@relay/logging';
+import type { EndpointRecord, Store } from '@relay/store';
+import { loadEndpoint } from '../adapters/endpoint-store';
+import { endpointView } from '../domain/endpoint-view';
+import type { Sealer } from '../domain/secret-sealing';
+import { accountOf } from './auth';
+import type { EndpointLock } from './endpoint-lock';
+import { notFound } from './errors';
+
+export interface EndpointRouteDeps {
+  store: Store;
+  /** seals secrets before they are stored (@relay/secrets SecretBox) */
+  secrets: Sealer;
+  logger: Logger;
+  publicBaseUrl: string;
+  now(): Date;
+  /** serializes changes to one endpoint (transport/endpoint-lock) */
+  lock: EndpointLock;
+  /** tells the gateways to drop their cached copy (adapters/invalidation) */
+  announceChange(endpointId: string): Promise<void>;
+}
+
+/** The caller's endpoint named in the path, or 404 (another account's endpoint is not found either). */
+export async function endpointOf(deps: EndpointRouteDeps, req: Request): Promise<EndpointRecord> {
+  const endpoint = await loadEndpoint(deps.store, accountOf(req), String(req.params.endpointId));
+  if (!endpoint) throw notFound('Endpoint');
+  return endpoint;
+}
+
+export function viewOf(deps: EndpointRouteDeps, endpoint: EndpointRecord): Record<string, unknown> {
+  return endpointView(endpoint, { publicBaseUrl: deps.publicBaseUrl, secrets: deps.secrets, now: deps.now() });
+}

@@ -1,0 +1,63 @@
+import { Router } from 'express';
+import type { Request, Response } from 'express';
+import { listAudit, recordAudit, setControl } from '../adapters/endpoint-store';
+import { ACTIONS, isActionName } from '../domain/audit';
+import { accountOf, actorOf } from './auth';
+import { endpointOf, viewOf } from './endpoint-common';
+import type { EndpointRouteDeps } from './endpoint-common';
+import { invalid, notFound } from './errors';
+
+/**
+ * Spec "States and transitions": the manual controls as explicit actions, and the audit
+ * history they write. `POST /:id/enable|disable|pause|resume` sets the control; when its value
+ * changes, one audit row is written (actor: the API key's prefix) and the gateways are told.
+ * Repeating an action is a no-op: 200, no new row. `resume` ends a manual pause only; a
+ * scheduled maintenance window ends by time (or by editing `maintenance_windows`, not audited).
+ */
+export function endpointStateRoutes(deps: EndpointRouteDeps): Router {
+  const r = Router();
+  const { store } = deps;
+
+  r.post('/:endpointId/:action', async (req: Request, res: Response) => {
+    const name = String(req.params.action);
+    if (!isActionName(name)) throw notFound('Route');
+    const { field, value, action } = ACTIONS[name];
+    const view = await deps.lock(String(req.params.endpointId), async () => {
+      const current = await endpointOf(deps, req);
+      if (await setControl(store, accountOf(req), current.id, field, value)) {
+        await recordAudit(store, current, [action], actorOf(req));
+        await deps.announceChange(current.id);
+        deps.logger.info(`endpoint ${action}`, { endpoint_id: current.id, account_id: current.account_id, actor: actorOf(req) });
+      }
+      return viewOf(deps, await endpointOf(deps, req));
+    });
+    res.json(view);
+  });
+
+  r.get('/:endpointId/audit', async (req: Request, res: Response) => {
+    const endpoint = await endpointOf(deps, req);
+    const { limit, before } = pageOf(req.query as Record<string, unknown>);
+    const rows = await listAudit(store, endpoint.id, limit, before);
+    const data = rows.map((a) => ({ id: a.id, endpoint_id: a.endpoint_id, action: a.action, actor: a.actor, at: a.at }));
+    const last = rows[rows.length - 1];
+    res.json({ data, next_before: rows.length === limit && last ? last.at : null });
+  });
+
+  return r;
+}
+
+function pageOf(q: Record<string, unknown>): { limit: number; before: Date | null } {
+  const errors = [];
+  let limit = 50;
+  if (q.limit !== undefined) {
+    limit = Number(q.limit);
+    if (typeof q.limit !== 'string' || !Number.isInteger(limit) || limit < 1 || limit > 200) errors.push({ field: 'limit', message: 'must be an integer from 1 to 200' });
+  }
+  let before: Date | null = null;
+  if (q.before !== undefined) {
+    before = typeof q.before === 'string' ? new Date(q.before) : new Date(NaN);
+    if (Number.isNaN(before.getTime())) errors.push({ field: 'before', message: 'must be an ISO 8601 date-time (the `at` of the last row of the previous page)' });
+  }
+  if (errors.length) throw invalid(errors);
+  return { limit, before };
+}

@@ -1,0 +1,41 @@
+import { Router } from 'express';
+import type { Request, Response } from 'express';
+import type { Logger } from '@relay/logging';
+import { toAccount } from '@relay/store';
+import type { Store } from '@relay/store';
+import type { UsageCounter } from '../adapters/usage-counter';
+import { usagePeriod, usageView } from '../domain/usage';
+import { accountOf } from './auth';
+import { ApiError, notFound } from './errors';
+
+export interface UsageRouteDeps {
+  store: Store;
+  logger: Logger;
+  acceptedEvents: UsageCounter;
+  now(): Date;
+}
+
+/**
+ * Spec "Other interfaces": `GET /billing/usage`, the current month's accepted events against
+ * the plan. This is the one place plan and quota data are shown; the ingest response carries
+ * none (spec "Ingest / success response").
+ */
+export function usageRoutes(deps: UsageRouteDeps): Router {
+  const r = Router();
+  r.get('/usage', async (req: Request, res: Response) => {
+    const accountId = accountOf(req);
+    const doc = await deps.store.accounts.findById(accountId).lean();
+    if (!doc) throw notFound('Account');
+    const account = toAccount(doc);
+    const period = usagePeriod(deps.now());
+    let accepted: number;
+    try {
+      accepted = await deps.acceptedEvents(accountId, period.month);
+    } catch (err) {
+      deps.logger.warn('usage counter unavailable', { account_id: accountId, error: (err as Error).message });
+      throw new ApiError(503, 'usage_unavailable', 'Usage cannot be read right now; retry shortly.', undefined, { 'Retry-After': '5' });
+    }
+    res.set('Cache-Control', 'no-store').json(usageView(accountId, account.plan, period, accepted));
+  });
+  return r;
+}
