@@ -57,6 +57,10 @@ export interface TargetRecord {
   config: Record<string, unknown>;
   /** set when deliveries showed the destination is gone (410, unknown webhook, …) */
   flagged: { reason: string; at: Date } | null;
+  /** delays between attempts in ms; null or absent = the kind's default (docs/delivery.md) */
+  retry_schedule_ms?: number[] | null;
+  /** permanent failures in a row since the last success; at a threshold the target is flagged */
+  permanent_failure_streak?: number;
   created_at: Date;
   updated_at: Date;
 }

@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 import type { Connection, Model } from 'mongoose';
 import { accountSchema, apiKeySchema } from './models/account';
 import { activitySchema } from './models/activity';
-import { auditSchema, endpointSchema, targetSchema } from './models/endpoint';
+import { auditSchema, endpointSchema, revisionClaimSchema, targetSchema } from './models/endpoint';
 import type { AccountRecord, ActivityRecord, AuditRecord, DeliveryRecord, EndpointRecord, TargetRecord } from './records';
 
 /** Stored shape of a record: `_id` instead of `id`. */
@@ -27,6 +27,8 @@ export interface Store {
   targets: Model<Doc<TargetRecord>>;
   activity: Model<ActivityDoc>;
   audit: Model<Doc<AuditRecord>>;
+  /** claims `revision` of an endpoint for one writer; false when another writer has it */
+  claimRevision(endpointId: string, revision: number): Promise<boolean>;
   /** true once the server answered a `ping` */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -42,6 +44,7 @@ export async function connectStore(url: string, opts: { serverSelectionTimeoutMS
     autoIndex: true,
   });
   await connection.asPromise();
+  const revisionClaims = connection.model('RevisionClaim', revisionClaimSchema);
   const store: Store = {
     connection,
     accounts: connection.model<Doc<AccountRecord>>('Account', accountSchema),
@@ -50,6 +53,15 @@ export async function connectStore(url: string, opts: { serverSelectionTimeoutMS
     targets: connection.model<Doc<TargetRecord>>('Target', targetSchema),
     activity: connection.model<ActivityDoc>('Activity', activitySchema),
     audit: connection.model<Doc<AuditRecord>>('Audit', auditSchema),
+    async claimRevision(endpointId, revision) {
+      try {
+        await revisionClaims.collection.insertOne({ _id: `${endpointId}:${revision}`, at: new Date() } as never);
+        return true;
+      } catch (err) {
+        if ((err as { code?: number }).code === 11000) return false;
+        throw err;
+      }
+    },
     async ping() {
       try {
         await connection.db?.admin().ping();

@@ -38,6 +38,8 @@ export const targetSchema = new Schema(
     enabled: { type: Boolean, required: true, default: true },
     config: { type: Schema.Types.Mixed, required: true },
     flagged: { type: Schema.Types.Mixed, default: null },
+    retry_schedule_ms: { type: Schema.Types.Mixed, default: null },
+    permanent_failure_streak: { type: Number, default: 0 },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -48,10 +50,26 @@ export const auditSchema = new Schema(
   {
     _id: { type: String, required: true },
     account_id: { type: String, required: true },
-    endpoint_id: { type: String, required: true, index: true },
+    endpoint_id: { type: String, required: true },
     action: { type: String, enum: ['enabled', 'disabled', 'paused', 'resumed'], required: true },
     actor: { type: String, required: true },
     at: { type: Date, required: true },
   },
   { versionKey: false, collection: 'audit' },
+);
+// the audit history of one endpoint is read newest first, paged on `at`
+auditSchema.index({ endpoint_id: 1, at: -1 });
+
+/**
+ * One document per endpoint revision ever written (`_id` = `<endpoint_id>:<revision>`). A
+ * writer claims the revision it is about to write by inserting it; a unique `_id` insert is
+ * exclusive even on FerretDB, whose conditional updates are not, so two management-api
+ * processes can never both apply a change on top of the same revision.
+ */
+export const revisionClaimSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'endpoint_revisions' },
 );

@@ -6,7 +6,8 @@ import type { EndpointSettings } from '../domain/endpoint-settings';
 
 /**
  * Endpoint writes. Every change bumps `revision` in the same update (the gateway keys its
- * compiled rules by it), and is conditional, so concurrent saves cannot interleave: a settings
+ * compiled rules by it) after claiming that revision (`store.claimRevision`, an exclusive
+ * insert), so concurrent saves — in one process or several — cannot interleave: a settings
  * save applies only to the revision it was validated against, and an action only when the
  * control still has the other value (two concurrent pauses record one audit row).
  */
@@ -28,6 +29,7 @@ export async function createEndpoint(store: Store, accountId: string, settings: 
 
 /** Applies `changes` if the endpoint is still at `revision`; false when another save came first. */
 export async function updateEndpoint(store: Store, endpointId: string, revision: number | undefined, changes: Partial<EndpointSettings>): Promise<boolean> {
+  if (!(await store.claimRevision(endpointId, (revision ?? 0) + 1))) return false;
   const at = revision === undefined ? { revision: { $exists: false } } : { revision };
   const result = await store.endpoints.updateOne({ _id: endpointId, ...at }, { $set: { ...changes, updated_at: new Date() }, $inc: { revision: 1 } });
   return result.matchedCount === 1;
@@ -35,6 +37,9 @@ export async function updateEndpoint(store: Store, endpointId: string, revision:
 
 /** Sets a manual control (enabled / paused); true when the value changed. */
 export async function setControl(store: Store, accountId: string, endpointId: string, field: keyof ManualState, value: boolean): Promise<boolean> {
+  const current = await store.endpoints.findOne({ _id: endpointId, account_id: accountId }).select({ [field]: 1, revision: 1 }).lean();
+  if (!current || current[field] === value) return false;
+  if (!(await store.claimRevision(endpointId, (current.revision ?? 0) + 1))) return false;
   const result = await store.endpoints.updateOne(
     { _id: endpointId, account_id: accountId, [field]: { $ne: value } },
     { $set: { [field]: value, updated_at: new Date() }, $inc: { revision: 1 } },
