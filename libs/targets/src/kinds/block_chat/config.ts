@@ -1,5 +1,5 @@
 import type { FieldError, ValidationResult } from '../../kind';
-import { MAX_TEMPLATE_LENGTH } from '../template';
+import { checkSwitch, readChatCommon } from '../chat-config';
 
 /** Spec "Relay target" → Block-style chat webhook. */
 export interface BlockChatConfig {
@@ -19,29 +19,12 @@ const PATH = /^\/services\/(T[A-Z0-9]{2,20})\/(B[A-Z0-9]{2,20})\/([A-Za-z0-9]{8,
 const FORM = 'https://hooks.slack.com/services/T…/B…/…';
 
 export function validateBlockChatConfig(input: unknown): ValidationResult<BlockChatConfig> {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    return { ok: false, errors: [{ field: 'config', message: 'config must be an object' }] };
-  }
-  const raw = input as Record<string, unknown>;
   const errors: FieldError[] = [];
-  const url = checkUrl(raw.url, errors);
-  const name = typeof raw.name === 'string' ? raw.name.trim() : '';
-  if (name.length === 0 || name.length > 100) errors.push({ field: 'config.name', message: 'name is required (1–100 characters)' });
-  if (raw.template !== undefined && raw.template !== null) {
-    if (typeof raw.template !== 'string' || raw.template.trim().length === 0) {
-      errors.push({ field: 'config.template', message: 'template must be a non-empty string' });
-    } else if (raw.template.length > MAX_TEMPLATE_LENGTH) {
-      errors.push({ field: 'config.template', message: `template must be at most ${MAX_TEMPLATE_LENGTH} characters` });
-    }
-  }
-  if (raw.markup !== undefined && raw.markup !== null && typeof raw.markup !== 'boolean') {
-    errors.push({ field: 'config.markup', message: 'markup must be true or false' });
-  }
-  if (errors.length > 0 || url === null) return { ok: false, errors };
+  const { raw, common } = readChatCommon(input, checkUrl, errors);
+  checkSwitch(raw, 'markup', errors);
+  if (errors.length > 0 || common === null) return { ok: false, errors };
   // Only known settings are stored; markup defaults to on (the chat service's default).
-  const config: BlockChatConfig = { url, name, markup: raw.markup !== false };
-  if (typeof raw.template === 'string') config.template = raw.template;
-  return { ok: true, config };
+  return { ok: true, config: { ...common, markup: raw.markup !== false } };
 }
 
 /** Messages never echo the URL: its last segment is the webhook's secret. */

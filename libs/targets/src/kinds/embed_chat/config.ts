@@ -1,5 +1,5 @@
 import type { FieldError, ValidationResult } from '../../kind';
-import { MAX_TEMPLATE_LENGTH } from '../template';
+import { checkSwitch, readChatCommon } from '../chat-config';
 
 /** Spec "Relay target" → Embed-style chat webhook. */
 export interface EmbedChatConfig {
@@ -19,28 +19,12 @@ const PATH = /^\/api\/webhooks\/(\d{1,20})\/([A-Za-z0-9_-]{1,200})\/?$/;
 const FORM = 'https://discord.com/api/webhooks/{id}/{token}';
 
 export function validateEmbedChatConfig(input: unknown): ValidationResult<EmbedChatConfig> {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    return { ok: false, errors: [{ field: 'config', message: 'config must be an object' }] };
-  }
-  const raw = input as Record<string, unknown>;
   const errors: FieldError[] = [];
-  const url = checkUrl(raw.url, errors);
-  const name = typeof raw.name === 'string' ? raw.name.trim() : '';
-  if (name.length === 0 || name.length > 100) errors.push({ field: 'config.name', message: 'name is required (1–100 characters)' });
-  if (raw.template !== undefined && raw.template !== null) {
-    if (typeof raw.template !== 'string' || raw.template.trim().length === 0) {
-      errors.push({ field: 'config.template', message: 'template must be a non-empty string' });
-    } else if (raw.template.length > MAX_TEMPLATE_LENGTH) {
-      errors.push({ field: 'config.template', message: `template must be at most ${MAX_TEMPLATE_LENGTH} characters` });
-    }
-  }
-  if (raw.tts !== undefined && raw.tts !== null && typeof raw.tts !== 'boolean') {
-    errors.push({ field: 'config.tts', message: 'tts must be true or false' });
-  }
-  if (errors.length > 0 || url === null) return { ok: false, errors };
+  const { raw, common } = readChatCommon(input, checkUrl, errors);
+  checkSwitch(raw, 'tts', errors);
+  if (errors.length > 0 || common === null) return { ok: false, errors };
   // Only known settings are stored; anything else in the input is dropped.
-  const config: EmbedChatConfig = { url, name };
-  if (typeof raw.template === 'string') config.template = raw.template;
+  const config: EmbedChatConfig = { ...common };
   if (typeof raw.tts === 'boolean') config.tts = raw.tts;
   return { ok: true, config };
 }

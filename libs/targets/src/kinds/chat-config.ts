@@ -1,0 +1,43 @@
+import type { FieldError } from '../kind';
+import { MAX_TEMPLATE_LENGTH } from './template';
+
+/** What both chat kinds store besides their own switches. */
+export interface ChatCommonConfig {
+  url: string;
+  name: string;
+  template?: string;
+}
+
+export type UrlCheck = (value: unknown, errors: FieldError[]) => string | null;
+
+/**
+ * Reads the settings both chat kinds share (the platform-specific URL check is passed in),
+ * pushing every problem onto `errors`. Returns the raw input, for the kind's own switches,
+ * and the common config — null when the URL is unusable or the input is not an object.
+ */
+export function readChatCommon(input: unknown, checkUrl: UrlCheck, errors: FieldError[]): { raw: Record<string, unknown>; common: ChatCommonConfig | null } {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    errors.push({ field: 'config', message: 'config must be an object' });
+    return { raw: {}, common: null };
+  }
+  const raw = input as Record<string, unknown>;
+  const url = checkUrl(raw.url, errors);
+  const name = typeof raw.name === 'string' ? raw.name.trim() : '';
+  if (name.length === 0 || name.length > 100) errors.push({ field: 'config.name', message: 'name is required (1–100 characters)' });
+  if (raw.template !== undefined && raw.template !== null) {
+    if (typeof raw.template !== 'string' || raw.template.trim().length === 0) {
+      errors.push({ field: 'config.template', message: 'template must be a non-empty string' });
+    } else if (raw.template.length > MAX_TEMPLATE_LENGTH) {
+      errors.push({ field: 'config.template', message: `template must be at most ${MAX_TEMPLATE_LENGTH} characters` });
+    }
+  }
+  if (url === null) return { raw, common: null };
+  const common: ChatCommonConfig = { url, name };
+  if (typeof raw.template === 'string') common.template = raw.template;
+  return { raw, common };
+}
+
+/** A switch that may be absent or null (unset) but otherwise must be a boolean. */
+export function checkSwitch(raw: Record<string, unknown>, key: string, errors: FieldError[]): void {
+  if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== 'boolean') errors.push({ field: `config.${key}`, message: `${key} must be true or false` });
+}
