@@ -7,7 +7,7 @@ import type { IngestDeps } from './transport/ingest-route';
 
 export interface AppDeps extends IngestDeps {
   readiness: ReadinessChecks;
-  /** reverse proxies whose X-Forwarded-For is trusted for the source IP */
+  /** reverse proxies whose X-Forwarded-For/-Proto/-Host are trusted for the source IP and public URL */
   trustProxyHops: number;
 }
 
@@ -18,6 +18,9 @@ export function createApp(deps: AppDeps): Express {
   app.disable('etag');
   app.set('trust proxy', deps.trustProxyHops);
   mountHealth(app, deps.readiness);
+  app.get('/metrics', async (_req: Request, res: Response) => {
+    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+  });
   app.all('/relay/:endpointId', ingestHandler(deps));
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ code: 'not_found', message: 'Not found.' });

@@ -1,4 +1,4 @@
-import { commonVars, int, mongoVars, rabbitVars, redisVars, str } from '@relay/config';
+import { commonVars, int, list, mongoVars, rabbitVars, redisVars, str, url } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
 
 export const configSpec = {
@@ -12,8 +12,14 @@ export const configSpec = {
   endpointCacheTtlMs: int('ENDPOINT_CACHE_TTL_MS', 'how long an endpoint and its targets stay cached in-process (changes are also pushed through Redis)', { default: 5000, min: 0 }),
   maxBodyBytes: int('MAX_BODY_BYTES', 'hard ceiling on request bodies read by the gateway, above every plan payload limit', { default: 1048576, min: 1024 }),
   spoolDrainIntervalMs: int('SPOOL_DRAIN_INTERVAL_MS', 'how often activity rows spooled in Redis during a broker outage are re-published', { default: 1000, min: 50 }),
-  trustProxyHops: int('TRUST_PROXY_HOPS', 'number of reverse proxies in front of the gateway whose X-Forwarded-For is trusted for the source IP', { default: 0, min: 0 }),
+  trustProxyHops: int('TRUST_PROXY_HOPS', 'number of reverse proxies in front of the gateway whose X-Forwarded-For/-Proto/-Host are trusted for the source IP and public URL', { default: 0, min: 0 }),
   deliveryLimit: int('BROKER_DELIVERY_LIMIT', 'redeliveries of one message before the broker dead-letters it (quorum x-delivery-limit)', { default: 20, min: 1 }),
+  secretsKeys: str('SECRETS_KEYS', 'keys that open endpoint secrets (inbound auth, captcha), "keyid:base64(32 bytes)" comma-separated (the same value as the management API)', { secret: true }),
+  publicBaseUrl: url('PUBLIC_BASE_URL', 'base URL senders use (the management API\'s value); Twilio and Square signatures are checked against it. Empty: scheme and host of the request', { default: '', protocols: ['http:', 'https:'] }),
+  limiterTimeoutMs: int('LIMITER_TIMEOUT_MS', 'how long the rate limit/quota check waits for Redis before the per-process fallback limiter decides', { default: 200, min: 10 }),
+  captchaTimeoutMs: int('CAPTCHA_TIMEOUT_MS', 'timeout of one captcha siteverify call; on timeout the request gets 503 endpoint_unavailable', { default: 3000, min: 100 }),
+  // worded as the deliverers word it: captcha verify URLs pass the same SSRF guard as deliveries
+  ssrfAllowCidrs: list('SSRF_ALLOW_CIDRS', 'CIDRs exempt from the SSRF guard (e.g. 127.0.0.0/8 for local receivers); empty = none', { default: [] }),
 };
 
 export type Config = ConfigOf<typeof configSpec>;

@@ -5,10 +5,16 @@ import { BrokerConnection, ConfirmPublisher } from '@relay/broker';
 import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
 import { closeServer, listen, onShutdown, runMain } from '@relay/runtime';
+import { createSecretBox } from '@relay/secrets';
 import { connectStore } from '@relay/store';
+import { createSender } from '@relay/targets';
+import { createActivityRecorder } from './adapters/activity-recorder';
 import { createActivitySpool } from './adapters/activity-spool';
+import { createCaptchaVerifier } from './adapters/captcha-verifier';
 import { EndpointCache } from './adapters/endpoint-cache';
-import { createEventPublisher } from './adapters/event-publisher';
+import { createEventPublisher, settlePublishes } from './adapters/event-publisher';
+import { createRedisLimiter, limiterRedisOptions } from './adapters/limiter/redis-limiter';
+import { createGatewayMetrics } from './adapters/metrics';
 import { createApp } from './app';
 import { configSpec } from './config';
 
@@ -16,11 +22,15 @@ runMain(null, async () => {
   const config = loadConfig(configSpec, process.env);
   const logger = createLogger({ service: 'ingest-gateway', level: config.logLevel });
   const instanceId = `${hostname()}:${process.pid}`;
+  const secrets = createSecretBox(config.secretsKeys);
+  const metrics = createGatewayMetrics();
 
   const store = await connectStore(config.mongodbUrl);
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   const subscriber = new Redis(config.redisUrl);
-  for (const r of [redis, subscriber]) r.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
+  // the limiter's own connection, so its short command timeout never cuts a spool drain
+  const limiterRedis = new Redis(config.redisUrl, limiterRedisOptions(config.limiterTimeoutMs));
+  for (const r of [redis, subscriber, limiterRedis]) r.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
   const broker = new BrokerConnection({
     url: config.rabbitmqUrl,
     connectionName: `ingest-gateway ${instanceId}`,
@@ -32,7 +42,7 @@ runMain(null, async () => {
   const publisher = new ConfirmPublisher(broker, config.publishConfirmTimeoutMs);
   const events = createEventPublisher(publisher, config.namespace);
   const spool = createActivitySpool(redis, config.namespace, instanceId, logger);
-  const endpoints = new EndpointCache(store, config.endpointCacheTtlMs, logger);
+  const endpoints = new EndpointCache(store, config.endpointCacheTtlMs, logger, (sealed) => secrets.decrypt(sealed));
   await endpoints.follow(subscriber, config.namespace);
 
   const drainTimer = setInterval(() => {
@@ -46,13 +56,23 @@ runMain(null, async () => {
   const app = createApp({
     endpoints,
     events,
-    spool,
+    activity: createActivityRecorder(events, spool),
+    limiter: createRedisLimiter({ redis: limiterRedis, namespace: config.namespace, logger, fallbackCounter: metrics.limiterFallback }),
+    captcha: createCaptchaVerifier({
+      send: createSender({ timeoutMs: config.captchaTimeoutMs, allowCidrs: config.ssrfAllowCidrs }),
+      logger,
+      unavailableCounter: metrics.captchaUnavailable,
+    }),
     logger,
+    metrics,
     maxBodyBytes: config.maxBodyBytes,
+    publicBaseUrl: config.publicBaseUrl || null,
     trustProxyHops: config.trustProxyHops,
     now: () => new Date(),
     readiness: {
       broker: () => broker.isUp(),
+      // Redis being down does not stop ingest (the per-process limiter takes over), but the
+      // spool and change announcements need it: an operator should see it here.
       redis: () => redis.status === 'ready',
       mongodb: () => store.ping(),
     },
@@ -65,8 +85,9 @@ runMain(null, async () => {
   onShutdown(logger, config.shutdownGraceMs, [
     () => closeServer(server),
     async () => clearInterval(drainTimer),
+    () => settlePublishes(publisher, config.publishConfirmTimeoutMs),
     () => broker.close(),
-    () => Promise.all([redis.quit(), subscriber.quit()]),
+    () => Promise.all([redis.quit(), subscriber.quit(), limiterRedis.quit()]),
     () => store.close(),
   ]);
 });

@@ -2,12 +2,21 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '@relay/logging';
 import { toEndpoint } from '@relay/store';
 import type { Store } from '@relay/store';
+import type { EndpointRecord } from '@relay/store';
 import { channelOf } from '@relay/targets';
+import { prepareSettings } from '../domain/endpoint-settings';
+import type { EndpointSettings } from '../domain/endpoint-settings';
 import type { EndpointSource, EndpointView } from '../domain/endpoint-view';
+import { RevisionCache } from '../domain/rules/revision-cache';
 
 interface Entry {
   view: EndpointView | null;
   expires: number;
+}
+
+/** `revision` is bumped on every change; `updated_at` too guards against a writer that forgot to bump it. */
+function revisionOf(endpoint: EndpointRecord): string {
+  return `${endpoint.revision}:${new Date(endpoint.updated_at).getTime()}`;
 }
 
 /** Channel on which the management API announces a changed endpoint id. */
@@ -20,15 +29,21 @@ export function endpointChangedChannel(namespace: string): string {
  * database read. Entries expire after `ttlMs`; the management API also publishes changed
  * endpoint ids on Redis and every gateway evicts them at once. Unknown ids are cached too
  * (briefly) so random URLs cannot turn into a database load.
+ *
+ * Secrets are opened and rules compiled when an endpoint is loaded, once per `revision`
+ * (a reload after the TTL with an unchanged revision reuses them), never per request.
  */
 export class EndpointCache implements EndpointSource {
   private readonly entries = new Map<string, Entry>();
   private readonly loading = new Map<string, Promise<EndpointView | null>>();
+  private readonly prepared = new RevisionCache<EndpointSettings | null>();
 
   constructor(
     private readonly store: Store,
     private readonly ttlMs: number,
     private readonly logger: Logger,
+    /** opens a sealed secret (`createSecretBox(SECRETS_KEYS).decrypt`) */
+    private readonly openSecret: (sealed: string) => string,
   ) {}
 
   async get(endpointId: string): Promise<EndpointView | null> {
@@ -68,6 +83,7 @@ export class EndpointCache implements EndpointSource {
       ]);
       view = {
         endpoint,
+        settings: this.prepared.get(endpoint.id, revisionOf(endpoint), () => this.prepare(endpoint)),
         targets: targets.flatMap((t) => {
           const channel = channelOf(t.kind);
           if (!channel) {
@@ -85,5 +101,15 @@ export class EndpointCache implements EndpointSource {
     const ttl = view ? this.ttlMs : Math.min(this.ttlMs, 1000);
     this.entries.set(endpointId, { view, expires: Date.now() + ttl });
     return view;
+  }
+
+  private prepare(endpoint: EndpointRecord): EndpointSettings | null {
+    try {
+      return prepareSettings(endpoint, this.openSecret);
+    } catch (err) {
+      // The sender only sees 503 endpoint_unavailable; the operator sees why, here.
+      this.logger.error('endpoint settings could not be prepared; the endpoint answers 503 until fixed', { endpoint_id: endpoint.id, revision: endpoint.revision, error: (err as Error).message });
+      return null;
+    }
   }
 }

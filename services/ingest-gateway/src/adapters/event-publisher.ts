@@ -1,11 +1,12 @@
-import { brokerNames, encodeMessage } from '@relay/contracts';
-import type { ActivityRequestV1, DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
+import { BrokerUnavailableError } from '@relay/broker';
 import type { ConfirmPublisher } from '@relay/broker';
+import { brokerNames, encodeMessage } from '@relay/contracts';
+import { DeliveryQueueUnavailableError } from '../domain/ports';
+import type { EventPublisher } from '../domain/ports';
 
-export interface EventPublisher {
-  /** resolves when the broker confirmed every delivery; rejects with BrokerUnavailableError */
-  publishDeliveries(deliveries: { message: DeliveryMessageV1; channel: DeliveryChannel }[]): Promise<void>;
-  publishActivity(row: ActivityRequestV1): Promise<void>;
+/** Broker failures become the domain's DeliveryQueueUnavailableError; anything else is a bug and stays as thrown. */
+function translated(err: unknown): never {
+  throw err instanceof BrokerUnavailableError ? new DeliveryQueueUnavailableError(err) : err;
 }
 
 export function createEventPublisher(publisher: ConfirmPublisher, namespace: string): EventPublisher {
@@ -19,13 +20,25 @@ export function createEventPublisher(publisher: ConfirmPublisher, namespace: str
             type: message.type,
           }),
         ),
-      );
+      ).catch(translated);
     },
-    publishActivity(row) {
-      return publisher.publish(names.activityExchange, names.activityRoutingKey, encodeMessage(row), {
-        messageId: `${row.event_id}.request`,
-        type: row.type,
-      });
+    async publishActivity(row) {
+      await publisher
+        .publish(names.activityExchange, names.activityRoutingKey, encodeMessage(row), {
+          messageId: `${row.event_id}.request`,
+          type: row.type,
+        })
+        .catch(translated);
     },
   };
+}
+
+/**
+ * Waits (at most `ms`) until every publish has its confirm. On shutdown, before the broker
+ * connection closes: the ACCEPTED rows published after a 202 are not awaited by the request,
+ * and closing under them would drop them instead of confirming or spooling them.
+ */
+export async function settlePublishes(publisher: ConfirmPublisher, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (publisher.inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
 }

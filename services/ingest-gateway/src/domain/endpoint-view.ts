@@ -1,9 +1,17 @@
 import type { DeliveryChannel } from '@relay/contracts';
 import type { EndpointRecord } from '@relay/store';
+import type { EndpointSettings } from './endpoint-settings';
 
 /** What the gateway needs of an endpoint on every request, loaded once and cached. */
 export interface EndpointView {
+  /** as stored: secrets inside it are still sealed; use `settings` to evaluate a request */
   endpoint: EndpointRecord;
+  /**
+   * Secrets opened and rules compiled, once per endpoint revision. `null` when that failed (a
+   * secret sealed with an unknown key, a stored rule that does not compile): the failure is
+   * logged and the endpoint answers 503 endpoint_unavailable until it is fixed.
+   */
+  settings: EndpointSettings | null;
   /** enabled targets with the queue their kind is delivered from */
   targets: { id: string; kind: string; channel: DeliveryChannel }[];
   plan: { payload_limit_bytes: number; monthly_accepted_events: number };

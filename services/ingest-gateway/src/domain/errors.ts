@@ -1,29 +1,69 @@
 import type { Outcome } from '@relay/contracts';
+import type { Rejection } from './rules/rejection';
 
 /**
- * A rejection the sender sees. `outcome` is the activity-log code; `null` means the spec
- * keeps no activity row for it (unknown/disabled/paused endpoints). `code` is the body's
- * `code` field, lower-case per the spec's 503 examples.
+ * A request the gateway refuses. Every refusal answers with one JSON shape, `{ code, message }`
+ * (spec "Errors": only the 503 `code` field is fixed; Relay uses the same shape throughout).
+ * `code` is the outcome in lower case, or the spec's own 503 codes. `outcome` is the activity
+ * row to write; `null` means the spec keeps no row (unknown, disabled and paused endpoints).
+ * `reason` is the row's error reason when it should say more than the sender is told.
  */
 export class IngestRejection extends Error {
+  readonly reason: string;
+  /** whole seconds (spec "Ingest / retry response") */
+  readonly retryAfterSeconds: number | undefined;
+  /** methods for the Allow header of a 405 (RFC 9110 §15.5.6) */
+  readonly allow: readonly string[] | undefined;
+
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly outcome: Outcome | null,
-    readonly retryAfterSeconds?: number,
+    opts: { retryAfterSeconds?: number; reason?: string; allow?: readonly string[] } = {},
   ) {
     super(message);
     this.name = 'IngestRejection';
+    this.reason = opts.reason ?? message;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
+    this.allow = opts.allow;
   }
+}
+
+/** Spec "Limits": Retry-After on endpoint_unavailable and on the quota 429. */
+const SIXTY_SECONDS = 60;
+
+/** A content check's rejection (payload, rules, IP lists, captcha token) as the sender sees it. */
+export function fromCheck(r: Rejection): IngestRejection {
+  return new IngestRejection(r.status, r.code.toLowerCase(), r.message, r.code);
 }
 
 export const rejections = {
   endpointNotFound: () => new IngestRejection(404, 'endpoint_not_found', 'No enabled endpoint exists at this URL.', null),
-  endpointUnavailable: () => new IngestRejection(503, 'endpoint_unavailable', 'The endpoint cannot accept events right now. Retry after the delay in Retry-After.', null, 60),
+  /**
+   * Paused, or otherwise unable to accept events. The cause is never revealed to the sender
+   * (spec "Errors"); `reason` goes to the log, and to the row when `outcome` is given.
+   */
+  endpointUnavailable: (reason: string, outcome: Outcome | null = null) =>
+    new IngestRejection(503, 'endpoint_unavailable', 'The endpoint cannot accept events right now. Retry after the delay in Retry-After.', outcome, {
+      retryAfterSeconds: SIXTY_SECONDS,
+      reason,
+    }),
   methodNotAllowed: (allowed: readonly string[]) =>
-    new IngestRejection(405, 'method_not_allowed', `This endpoint accepts ${allowed.join(', ')}.`, 'METHOD_NOT_ALLOWED'),
-  payloadTooLarge: (limit: number) => new IngestRejection(413, 'payload_too_large', `The payload is larger than the plan limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE'),
+    new IngestRejection(405, 'method_not_allowed', `This endpoint accepts ${allowed.join(', ')}.`, 'METHOD_NOT_ALLOWED', { allow: allowed }),
+  /** the sender is told only that authentication failed; the row says why */
+  authFailed: (reason: string) => new IngestRejection(401, 'auth_failed', 'The request does not carry valid credentials for this endpoint.', 'AUTH_FAILED', { reason }),
+  payloadTooLarge: (limit: number) =>
+    new IngestRejection(413, 'payload_too_large', `The payload is larger than the plan payload limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE'),
+  rateLimited: (retryAfterSeconds: number) =>
+    new IngestRejection(429, 'rate_limited', "The endpoint's per-minute rate limit is used up. Retry after the delay in Retry-After.", 'RATE_LIMITED', { retryAfterSeconds }),
+  /** Retry-After 60 is a retry hint, not the reset time (spec "Errors") */
+  quotaExceeded: () =>
+    new IngestRejection(429, 'quota_exceeded', 'The monthly accepted-event quota is used up. Retry after the delay in Retry-After.', 'QUOTA_EXCEEDED', {
+      retryAfterSeconds: SIXTY_SECONDS,
+    }),
   deliveryQueueUnavailable: () =>
-    new IngestRejection(503, 'delivery_queue_unavailable', 'The event was not accepted because delivery processing is unavailable. Retry after the delay in Retry-After.', 'DELIVERY_QUEUE_UNAVAILABLE', 5),
+    new IngestRejection(503, 'delivery_queue_unavailable', 'The event was not accepted because delivery processing is unavailable. Retry after the delay in Retry-After.', 'DELIVERY_QUEUE_UNAVAILABLE', {
+      retryAfterSeconds: 5,
+    }),
 };

@@ -1,24 +1,20 @@
 import type { Request, Response } from 'express';
-import { BrokerUnavailableError } from '@relay/broker';
 import { newId } from '@relay/contracts';
-import type { ActivityRequestV1 } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
-import { activityRow, deliveriesFor } from '../domain/accept';
-import type { RequestFacts } from '../domain/accept';
-import type { EndpointSource, EndpointView } from '../domain/endpoint-view';
-import { IngestRejection, rejections } from '../domain/errors';
-import { readPayload } from '../domain/payload-thin';
-import type { ActivitySpool } from '../adapters/activity-spool';
-import type { EventPublisher } from '../adapters/event-publisher';
+import { ingest } from '../domain/pipeline/ingest';
+import type { IngestAnswer, IngestPorts } from '../domain/pipeline/ingest';
+import type { IngestRequest } from '../domain/pipeline/steps';
+import type { GatewayMetrics } from '../adapters/metrics';
+import { publicUrlOf } from './public-url';
 import { BodyTooLargeError, readRawBody } from './read-body';
-import { forwardableHeaders } from './forwardable-headers';
 
-export interface IngestDeps {
-  endpoints: EndpointSource;
-  events: EventPublisher;
-  spool: ActivitySpool;
+export interface IngestDeps extends IngestPorts {
   logger: Logger;
+  metrics: GatewayMetrics;
+  /** hard ceiling on the bytes read of one body, above every plan payload limit */
   maxBodyBytes: number;
+  /** PUBLIC_BASE_URL, or null to take scheme and host from the request */
+  publicBaseUrl: string | null;
   now(): Date;
 }
 
@@ -26,68 +22,66 @@ export interface IngestDeps {
 const ACCEPTED_BODY = { message: 'Payload received' };
 
 /**
- * POST|GET|… /relay/:endpointId — the spec's steps in order: endpoint enabled, not paused,
- * method, (inbound auth), payload, (content rules, limits), accept. Each rejection that the
- * spec logs leaves its activity row; disabled, unknown and paused endpoints leave none.
+ * ALL /relay/:endpointId — turns the HTTP request into data for the ingest pipeline
+ * (domain/pipeline/ingest.ts, where the spec's steps run) and its answer back into HTTP:
+ * 202 with the fixed body, or `{ code, message }` with Retry-After / Allow. HEAD gets no body.
  */
 export function ingestHandler(deps: IngestDeps) {
   return async (req: Request, res: Response): Promise<void> => {
-    const endpointId = String(req.params.endpointId);
-    const facts: RequestFacts = { eventId: newId('evt'), receivedAt: deps.now(), method: req.method, sourceIp: sourceIpOf(req) };
-    let view: EndpointView | null = null;
-    try {
-      view = await deps.endpoints.get(endpointId);
-      if (!view || !view.endpoint.enabled) throw rejections.endpointNotFound();
-      if (view.endpoint.paused) throw rejections.endpointUnavailable();
-      if (!view.endpoint.methods.includes(req.method)) throw rejections.methodNotAllowed(view.endpoint.methods);
-      const limit = Math.min(deps.maxBodyBytes, view.plan.payload_limit_bytes);
-      const rawBody = await readRawBody(req, limit).catch((err: unknown) => {
-        throw err instanceof BodyTooLargeError ? rejections.payloadTooLarge(limit) : err;
-      });
-      const payload = readPayload(view.endpoint.payload_format, req.headers['content-type'], rawBody);
-      const request = { method: req.method, source_ip: facts.sourceIp, headers: forwardableHeaders(req.headers), query: queryOf(req.originalUrl) };
-      const deliveries = deliveriesFor(view, facts, request, payload);
-      const accepted = activityRow(view, facts, 'ACCEPTED', null, deliveries.length);
-      try {
-        if (deliveries.length > 0) {
-          await deps.events.publishDeliveries(deliveries.map((message, i) => ({ message, channel: view!.targets[i]!.channel })));
-          // Deliveries are durable now, so the answer is 202 whatever happens to the row.
-          record(deps, accepted);
-        } else {
-          // Nothing to deliver: the ACCEPTED row is what must be durable before the 202.
-          await deps.events.publishActivity(accepted);
-        }
-      } catch (err) {
-        if (err instanceof BrokerUnavailableError) throw rejections.deliveryQueueUnavailable();
+    const started = performance.now();
+    const request: IngestRequest = {
+      endpointId: String(req.params.endpointId),
+      eventId: newId('evt'),
+      receivedAt: deps.now(),
+      method: req.method,
+      headers: req.headers,
+      rawQuery: queryOf(req.originalUrl),
+      publicUrl: publicUrlOf(req, deps.publicBaseUrl),
+      sourceIp: sourceIpOf(req),
+    };
+    const readBody = (): Promise<Buffer | null> =>
+      readRawBody(req, deps.maxBodyBytes).catch((err: unknown) => {
+        if (err instanceof BodyTooLargeError) return null;
         throw err;
-      }
-      deps.logger.info('request accepted', { event_id: facts.eventId, endpoint_id: endpointId, outcome: 'ACCEPTED', targets: deliveries.length });
-      res.status(202).json(ACCEPTED_BODY);
+      });
+    let answer: IngestAnswer;
+    try {
+      answer = await ingest(deps, request, readBody);
     } catch (err) {
-      reject(deps, res, view, facts, endpointId, err);
+      failed(deps, req, res, request, err);
+      return;
     }
+    const log = { event_id: request.eventId, endpoint_id: request.endpointId, account_id: answer.accountId, method: req.method, duration_ms: Math.round(performance.now() - started) };
+    if (answer.accepted) {
+      deps.metrics.requests.inc({ outcome: 'ACCEPTED' });
+      deps.logger.info('request accepted', { ...log, outcome: 'ACCEPTED', status: 202, targets: answer.targetCount });
+      send(req, res, 202, ACCEPTED_BODY);
+      return;
+    }
+    const r = answer.rejection;
+    deps.metrics.requests.inc({ outcome: r.outcome ?? r.code });
+    deps.logger.info('request rejected', { ...log, outcome: r.outcome, status: r.status, code: r.code, reason: r.reason });
+    if (r.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(r.retryAfterSeconds));
+    if (r.allow) res.setHeader('Allow', r.allow.join(', '));
+    send(req, res, r.status, { code: r.code, message: r.message });
   };
 }
 
-function reject(deps: IngestDeps, res: Response, view: EndpointView | null, facts: RequestFacts, endpointId: string, err: unknown): void {
-  if (!(err instanceof IngestRejection)) {
-    deps.logger.error('ingest failed', { event_id: facts.eventId, endpoint_id: endpointId, error: err });
-    if (!res.headersSent) res.status(500).json({ code: 'internal_error', message: 'Internal error.' });
-    return;
-  }
-  if (view && err.outcome) record(deps, activityRow(view, facts, err.outcome, err.message));
-  deps.logger.info('request rejected', { event_id: facts.eventId, endpoint_id: endpointId, outcome: err.outcome, status: err.status, code: err.code });
-  if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.retryAfterSeconds));
-  if (err.status === 405 && view) res.setHeader('Allow', view.endpoint.methods.join(', '));
-  res.status(err.status).json({ code: err.code, message: err.message });
+/** HEAD answers carry the status and headers only (RFC 9110 §9.3.2). */
+function send(req: Request, res: Response, status: number, body: object): void {
+  if (req.method === 'HEAD') res.status(status).end();
+  else res.status(status).json(body);
 }
 
-/**
- * Rows go to the broker with a confirm; when the broker cannot take one (the
- * DELIVERY_QUEUE_UNAVAILABLE row above all) it is spooled in Redis and drained later.
- */
-function record(deps: IngestDeps, row: ActivityRequestV1): void {
-  deps.events.publishActivity(row).catch(() => deps.spool.push(row));
+/** 500s are opaque to callers and logged in full; a sender that hung up gets nothing. */
+function failed(deps: IngestDeps, req: Request, res: Response, request: IngestRequest, err: unknown): void {
+  if (req.destroyed && !res.headersSent) {
+    deps.logger.info('request aborted by the sender', { event_id: request.eventId, endpoint_id: request.endpointId });
+    return;
+  }
+  deps.metrics.requests.inc({ outcome: 'internal_error' });
+  deps.logger.error('ingest failed', { event_id: request.eventId, endpoint_id: request.endpointId, error: err });
+  if (!res.headersSent) res.status(500).json({ code: 'internal_error', message: 'Internal error.' });
 }
 
 function sourceIpOf(req: Request): string {

@@ -1,5 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
-
 /**
  * Spec "Forwarded request" rule 4: headers that are never forwarded. They are dropped
  * before the event is published, so credentials never reach the broker either.
@@ -11,7 +9,11 @@ export const ALWAYS_REMOVED = new Set([
   'x-relay-delivery-id', 'x-relay-event-id', 'x-relay-attempt',
 ]);
 
-export function forwardableHeaders(headers: IncomingHttpHeaders, alsoRemove: ReadonlySet<string> = new Set()): Record<string, string> {
+/**
+ * The sender's headers as targets may receive them: rule 4's list and the endpoint's own
+ * credential headers (rule 5, `alsoRemove`) dropped, repeated values joined with ", ".
+ */
+export function forwardableHeaders(headers: Readonly<Record<string, string | string[] | undefined>>, alsoRemove: ReadonlySet<string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || ALWAYS_REMOVED.has(name) || alsoRemove.has(name)) continue;

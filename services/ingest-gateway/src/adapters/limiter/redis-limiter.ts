@@ -1,0 +1,113 @@
+import type { Redis, RedisOptions } from 'ioredis';
+import type { Logger } from '@relay/logging';
+import { rateRetryAfterSeconds, rateWindow } from '../../domain/limits/sliding-window';
+import type { Limiter, LimitDecision, LimitRequest } from '../../domain/ports';
+import { QUOTA_TTL_SECONDS, quotaKey, RATE_TTL_SECONDS, rateKey } from './keys';
+import { LocalLimiter } from './local-limiter';
+import { ADD_QUOTA_LUA, ADMIT_LUA } from './scripts';
+
+/**
+ * Options for the limiter's own Redis connection: a command fails at once while disconnected
+ * (no offline queue, no retries) and after `timeoutMs` when Redis stops answering, so an
+ * outage costs a request at most that long before the per-process limiter decides.
+ */
+export function limiterRedisOptions(timeoutMs: number): RedisOptions {
+  return { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: timeoutMs };
+}
+
+export interface RedisLimiterOptions {
+  redis: Redis;
+  namespace: string;
+  logger: Logger;
+  /** counts each request the per-process limiter decided (metric relay_ingest_limiter_fallback_total) */
+  fallbackCounter: { inc(): void };
+  /** after a failed call, Redis is not tried again for this long: a black-holed Redis would cost every request the timeout */
+  retryAfterFailureMs?: number;
+}
+
+type AdmitReply = [verdict: number, prev: number, curr: number, used: number];
+interface LimiterCommands {
+  relayAdmit(k1: string, k2: string, k3: string, ...argv: number[]): Promise<AdmitReply>;
+  relayAddQuota(key: string, units: number, ttl: number): Promise<number>;
+}
+
+/**
+ * Spec step 6 over Redis: one EVALSHA per request (ioredis re-sends the script itself after
+ * a Redis restart), so limits agree across gateway instances and survive their restarts. If
+ * Redis cannot be reached the gateway keeps accepting under a per-process limiter, logs the
+ * switch both ways and counts every request decided that way (docs/ingest.md "Limits").
+ */
+export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
+  const { redis, namespace, logger } = opts;
+  redis.defineCommand('relayAdmit', { numberOfKeys: 3, lua: ADMIT_LUA });
+  redis.defineCommand('relayAddQuota', { numberOfKeys: 1, lua: ADD_QUOTA_LUA });
+  const commands = redis as unknown as LimiterCommands;
+  const local = new LocalLimiter();
+  const retryAfterFailureMs = opts.retryAfterFailureMs ?? 1000;
+  let skipUntil = 0;
+  let degraded = false;
+  let flushing: Promise<void> | null = null;
+
+  const decideLocally = (req: LimitRequest, key: string, err: unknown): LimitDecision => {
+    if (!degraded) {
+      degraded = true;
+      logger.warn('rate limit and quota fall back to per-process counters: Redis unreachable', { error: err instanceof Error ? err.message : String(err) });
+    }
+    opts.fallbackCounter.inc();
+    return local.admit(req, key);
+  };
+
+  /**
+   * Adds the units counted per process during an outage to the shared counters, before the
+   * first shared decision after it (so that decision sees them): one extra round trip per key,
+   * once per outage. Concurrent requests wait for the same flush; a failure rejects them all.
+   */
+  const flushOwed = (): Promise<void> => {
+    flushing ??= (async () => {
+      for (const [key, units] of local.owed()) local.settle(key, units, await commands.relayAddQuota(key, units, QUOTA_TTL_SECONDS));
+    })().finally(() => {
+      flushing = null;
+    });
+    return flushing;
+  };
+
+  return {
+    async admit(req) {
+      const { minute, elapsedMs } = rateWindow(req.now.getTime());
+      const key = quotaKey(namespace, req.accountId, req.now);
+      if (redis.status !== 'ready' || Date.now() < skipUntil) return decideLocally(req, key, new Error(`Redis connection ${redis.status}`));
+      let reply: AdmitReply;
+      try {
+        if (local.hasOwed()) await flushOwed();
+        const [thisMinute, lastMinute] = [rateKey(namespace, req.endpointId, minute), rateKey(namespace, req.endpointId, minute - 1)];
+        reply = await commands.relayAdmit(thisMinute, lastMinute, key, req.ratePerMinute, elapsedMs, req.monthlyQuota, QUOTA_TTL_SECONDS, RATE_TTL_SECONDS);
+      } catch (err) {
+        skipUntil = Date.now() + retryAfterFailureMs;
+        return decideLocally(req, key, err);
+      }
+      const [verdict, prev, curr, used] = reply;
+      local.observe(key, used);
+      if (degraded) {
+        degraded = false;
+        logger.info('rate limit and quota back on Redis');
+      }
+      if (verdict === 0) return { admitted: true, counter: 'shared' };
+      if (verdict === 2) return { admitted: false, limit: 'quota' };
+      return { admitted: false, limit: 'rate', retryAfterSeconds: rateRetryAfterSeconds(prev, curr, elapsedMs, req.ratePerMinute) };
+    },
+
+    // The second round trip happens only here, on the failure path after a counted request.
+    async refund(req, decision) {
+      const key = quotaKey(namespace, req.accountId, req.now);
+      if (decision.counter === 'shared') {
+        try {
+          await commands.relayAddQuota(key, -1, QUOTA_TTL_SECONDS);
+          return;
+        } catch (err) {
+          logger.warn('quota refund deferred: Redis unreachable', { error: (err as Error).message });
+        }
+      }
+      local.refund(key);
+    },
+  };
+}

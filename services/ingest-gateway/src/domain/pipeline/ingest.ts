@@ -1,0 +1,104 @@
+import { captchaRejected } from '../access/captcha';
+import { activityRow, deliveriesFor } from '../accept';
+import type { EndpointSource } from '../endpoint-view';
+import { fromCheck, IngestRejection, rejections } from '../errors';
+import type { Payload } from '../payload/read-payload';
+import { DeliveryQueueUnavailableError } from '../ports';
+import type { ActivityRecorder, CaptchaVerifier, EventPublisher, Limiter, LimitRequest } from '../ports';
+import { forwardableHeaders } from './forwarded-headers';
+import { captchaToken, checkAvailable, checkContent, checkInboundAuth, checkIpAccess, checkMethod, limitRejection, readEndpointPayload } from './steps';
+import type { IngestRequest, ReadyView } from './steps';
+
+export interface IngestPorts {
+  endpoints: EndpointSource;
+  events: EventPublisher;
+  activity: ActivityRecorder;
+  limiter: Limiter;
+  captcha: CaptchaVerifier;
+}
+
+/** Reads the request body up to the gateway's read ceiling; `null` when the body is larger. */
+export type BodyReader = () => Promise<Buffer | null>;
+
+export type IngestAnswer =
+  | { accepted: true; targetCount: number; accountId: string }
+  | { accepted: false; rejection: IngestRejection; accountId: string | null };
+
+/**
+ * One request through the spec's steps ("What the service does" 1–7), in order: enabled, not
+ * paused, method, IP lists, inbound auth, payload, required headers / body filters / field
+ * validation, captcha, rate limit and monthly quota, accept. Every rejection after step 1
+ * writes its activity row; unknown, disabled and paused endpoints write none.
+ */
+export async function ingest(ports: IngestPorts, req: IngestRequest, readBody: BodyReader): Promise<IngestAnswer> {
+  const view = await ports.endpoints.get(req.endpointId);
+  const unavailable = checkAvailable(view, req.receivedAt);
+  if (unavailable) return { accepted: false, rejection: unavailable, accountId: view?.endpoint.account_id ?? null };
+  // checkAvailable passed: the endpoint exists and its settings are prepared
+  const ready = view as ReadyView;
+  const accountId = ready.endpoint.account_id;
+  const reject = (rejection: IngestRejection): IngestAnswer => {
+    if (rejection.outcome) ports.activity.record(activityRow(ready, req, rejection.outcome, rejection.reason));
+    return { accepted: false, rejection, accountId };
+  };
+
+  const early = checkMethod(ready.endpoint, req.method) ?? checkIpAccess(ready.settings, req.sourceIp);
+  if (early) return reject(early);
+  // The whole body is needed before authentication: HMAC signatures cover its exact bytes.
+  const rawBody = await readBody();
+  if (rawBody === null) return reject(rejections.payloadTooLarge(ready.plan.payload_limit_bytes));
+  const denied = checkInboundAuth(ready.settings, req, rawBody);
+  if (denied) return reject(denied);
+  const payload = readEndpointPayload(ready, req, rawBody);
+  if (payload instanceof IngestRejection) return reject(payload);
+  const invalid = checkContent(ready, req, rawBody, payload) ?? (await verifyCaptcha(ports, ready, req, payload));
+  if (invalid) return reject(invalid);
+
+  const limits: LimitRequest = {
+    endpointId: ready.endpoint.id,
+    accountId,
+    ratePerMinute: ready.settings.ratePerMinute,
+    monthlyQuota: ready.plan.monthly_accepted_events,
+    now: req.receivedAt,
+  };
+  const decision = await ports.limiter.admit(limits);
+  if (!decision.admitted) return reject(limitRejection(decision));
+
+  try {
+    const targetCount = await accept(ports, ready, req, payload);
+    return { accepted: true, targetCount, accountId };
+  } catch (err) {
+    // The quota counts accepted events: this one was counted by admit() but not accepted.
+    await ports.limiter.refund(limits, decision);
+    if (err instanceof DeliveryQueueUnavailableError) return reject(rejections.deliveryQueueUnavailable());
+    throw err;
+  }
+}
+
+/** Captcha: a missing token is 400, a refused one 403; a verifier outage fails closed (503). */
+async function verifyCaptcha(ports: IngestPorts, view: ReadyView, req: IngestRequest, payload: Payload): Promise<IngestRejection | null> {
+  const token = captchaToken(view.settings, view.endpoint.payload_format, payload.data);
+  if (token === null || token instanceof IngestRejection) return token;
+  const verdict = await ports.captcha.verify(view.settings.captcha!, token, req.sourceIp);
+  if (verdict === 'verified') return null;
+  if (verdict === 'rejected') return fromCheck(captchaRejected());
+  return rejections.endpointUnavailable('captcha verifier unavailable: the token could not be checked', 'CAPTCHA_FAILED');
+}
+
+/**
+ * Step 7: 202 only after the broker confirmed. With targets, the deliveries are what must be
+ * durable and the ACCEPTED row follows best-effort; with none, the row itself must be durable.
+ */
+async function accept(ports: IngestPorts, view: ReadyView, req: IngestRequest, payload: Payload): Promise<number> {
+  const request = { method: req.method, source_ip: req.sourceIp, headers: forwardableHeaders(req.headers, view.settings.strippedHeaders), query: req.rawQuery };
+  const body = { content_type: payload.forward.content_type, body_base64: payload.forward.body.toString('base64') };
+  const deliveries = deliveriesFor(view, req, request, body);
+  const row = activityRow(view, req, 'ACCEPTED', null, deliveries.length);
+  if (deliveries.length === 0) {
+    await ports.events.publishActivity(row);
+    return 0;
+  }
+  await ports.events.publishDeliveries(deliveries.map((message, i) => ({ message, channel: view.targets[i]!.channel })));
+  ports.activity.record(row);
+  return deliveries.length;
+}

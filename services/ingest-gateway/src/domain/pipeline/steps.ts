@@ -1,0 +1,109 @@
+import { methodAllowedForFormat, pauseState } from '@relay/endpoints';
+import type { PayloadFormat } from '@relay/endpoints';
+import type { EndpointRecord } from '@relay/store';
+import { extractCaptchaToken } from '../access/captcha';
+import { verifyInbound } from '../auth/verify';
+import type { EndpointSettings } from '../endpoint-settings';
+import type { EndpointView } from '../endpoint-view';
+import { fromCheck, rejections } from '../errors';
+import type { IngestRejection } from '../errors';
+import { featuresFor } from '../payload/features';
+import { readPayload } from '../payload/read-payload';
+import type { Payload } from '../payload/read-payload';
+import { checkContentRules } from '../rules/content-rules';
+import type { LimitDecision } from '../ports';
+
+/**
+ * The spec's steps ("What the service does" 1–6) as plain functions of data. Each returns
+ * `null` to continue, or the IngestRejection that ends the request; ingest.ts runs them in order.
+ */
+
+/** What the steps read of one request; built by the transport layer. */
+export interface IngestRequest {
+  endpointId: string;
+  eventId: string;
+  receivedAt: Date;
+  method: string;
+  /** Node's header map: lower-case names */
+  headers: Record<string, string | string[] | undefined>;
+  /** the query string without `?`, exactly as received */
+  rawQuery: string;
+  /** the URL as the sender used it: Twilio, Square and custom `{{url}}` signatures cover it */
+  publicUrl: string;
+  sourceIp: string;
+}
+
+export type ReadyView = EndpointView & { settings: EndpointSettings };
+
+/** Step 1: enabled and not paused. Unknown, disabled and paused endpoints leave no row. */
+export function checkAvailable(view: EndpointView | null, now: Date): IngestRejection | null {
+  if (!view || !view.endpoint.enabled) return rejections.endpointNotFound();
+  const pause = pauseState(view.endpoint, now);
+  if (pause.paused) return rejections.endpointUnavailable(`paused (${pause.reason})`);
+  if (!view.settings) return rejections.endpointUnavailable('settings could not be prepared (see the endpoint load error)');
+  return null;
+}
+
+/**
+ * Step 2: the configured methods; GET and HEAD only with the bodyless formats (spec "Ingest /
+ * method"), even if a stored record lists them for another format.
+ */
+export function checkMethod(endpoint: EndpointRecord, method: string): IngestRejection | null {
+  const allowed = endpoint.methods.filter((m) => methodAllowedForFormat(m, endpoint.payload_format));
+  return allowed.includes(method) ? null : rejections.methodNotAllowed(allowed);
+}
+
+/** IP lists run before authentication: a blocked address learns nothing about the credentials. */
+export function checkIpAccess(settings: EndpointSettings, sourceIp: string): IngestRejection | null {
+  const check = settings.ipAccess(sourceIp);
+  return check.ok ? null : fromCheck(check);
+}
+
+/** Step 3 (spec "Authentication / Inbound" rule 1): 401 AUTH_FAILED; the row says why. */
+export function checkInboundAuth(settings: EndpointSettings, req: IngestRequest, rawBody: Buffer): IngestRejection | null {
+  const result = verifyInbound(settings.inboundAuth, { method: req.method, url: req.publicUrl, headers: req.headers, rawBody }, req.receivedAt);
+  return result.ok ? null : rejections.authFailed(result.reason);
+}
+
+/** Step 4: the payload per the endpoint's format, within the plan payload limit. */
+export function readEndpointPayload(view: ReadyView, req: IngestRequest, rawBody: Buffer): IngestRejection | Payload {
+  const { base64Param } = view.settings;
+  const result = readPayload(
+    view.endpoint.payload_format,
+    { method: req.method, contentType: headerOf(req, 'content-type'), rawBody, rawQuery: req.rawQuery },
+    { base64ParamName: base64Param.name, base64ParamRequired: base64Param.required, limits: { payloadBytes: view.plan.payload_limit_bytes } },
+  );
+  return result.ok ? result.payload : fromCheck(result);
+}
+
+/** Step 5: required headers, body filters, field validation — in that order. */
+export function checkContent(view: ReadyView, req: IngestRequest, rawBody: Buffer, payload: Payload): IngestRejection | null {
+  const check = checkContentRules(view.settings.contentRules, {
+    format: view.endpoint.payload_format,
+    headers: req.headers,
+    rawBody,
+    rawQuery: req.rawQuery,
+    data: payload.data,
+  });
+  return check.ok ? null : fromCheck(check);
+}
+
+/**
+ * Captcha runs with the payload checks, last among them: it is the only one that calls out.
+ * Returns the token to verify, `null` when captcha is off for this endpoint or format.
+ */
+export function captchaToken(settings: EndpointSettings, format: PayloadFormat, data: unknown): IngestRejection | string | null {
+  if (!settings.captcha || !featuresFor(format, data).captcha) return null;
+  const token = extractCaptchaToken(format, data, settings.captcha.field);
+  return token.ok ? token.token : fromCheck(token);
+}
+
+/** Step 6: the quota 429 carries Retry-After 60, the rate 429 the time until a slot frees. */
+export function limitRejection(decision: Exclude<LimitDecision, { admitted: true }>): IngestRejection {
+  return decision.limit === 'quota' ? rejections.quotaExceeded() : rejections.rateLimited(decision.retryAfterSeconds);
+}
+
+function headerOf(req: IngestRequest, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}

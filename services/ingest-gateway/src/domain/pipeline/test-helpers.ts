@@ -1,0 +1,80 @@
+import type { ActivityRequestV1 } from '@relay/contracts';
+import type { EndpointRecord } from '@relay/store';
+import { prepareSettings } from '../endpoint-settings';
+import type { EndpointView } from '../endpoint-view';
+import { DeliveryQueueUnavailableError } from '../ports';
+import type { CaptchaVerdict, LimitDecision, LimitRequest } from '../ports';
+import type { IngestPorts } from './ingest';
+import type { IngestRequest } from './steps';
+
+/** Shared by the pipeline tests; not part of the folder's public API. */
+export function endpointRecord(over: Partial<EndpointRecord> = {}): EndpointRecord {
+  const now = new Date('2025-03-10T12:00:00Z');
+  return {
+    id: 'ep_1', account_id: 'acc_1', name: 'e', enabled: true, paused: false, methods: ['POST'], payload_format: 'json',
+    inbound_auth: { type: 'NONE' }, required_headers: [], body_filters: [], field_rules: [], ip_access: { allow: [], deny: [] },
+    captcha: null, rate_limit_per_minute: null, query_param_name: null, query_param_required: true, maintenance_windows: [],
+    revision: 1, created_at: now, updated_at: now, ...over,
+  };
+}
+
+/** Secrets in test records are stored as `sealed:<plain>`. */
+export const openTestSecret = (sealed: string): string => sealed.replace(/^sealed:/, '');
+
+export function view(over: Partial<EndpointRecord> = {}, targets = 1): EndpointView {
+  const endpoint = endpointRecord(over);
+  return {
+    endpoint,
+    settings: prepareSettings(endpoint, openTestSecret),
+    targets: Array.from({ length: targets }, (_, i) => ({ id: `tg_${i}`, kind: 'webhook', channel: 'webhook' as const })),
+    plan: { payload_limit_bytes: 1024, monthly_accepted_events: 1000 },
+  };
+}
+
+export function request(over: Partial<IngestRequest> = {}): IngestRequest {
+  return {
+    endpointId: 'ep_1', eventId: 'evt_1', receivedAt: new Date('2025-03-10T12:00:00Z'), method: 'POST',
+    headers: { 'content-type': 'application/json' }, rawQuery: '', publicUrl: 'https://relay.example/relay/ep_1', sourceIp: '203.0.113.7', ...over,
+  };
+}
+
+/** In-memory ports that record what the pipeline did. */
+export function fakePorts(v: EndpointView | null, opts: { limit?: LimitDecision; captcha?: CaptchaVerdict; publishFails?: boolean } = {}) {
+  const rows: ActivityRequestV1[] = [];
+  const published: unknown[] = [];
+  const calls = { admit: [] as LimitRequest[], refund: 0, captcha: 0 };
+  const ports: IngestPorts = {
+    endpoints: { get: async () => v },
+    events: {
+      async publishDeliveries(d) {
+        if (opts.publishFails) throw new DeliveryQueueUnavailableError(new Error('down'));
+        published.push(...d);
+      },
+      async publishActivity(row) {
+        if (opts.publishFails) throw new DeliveryQueueUnavailableError(new Error('down'));
+        rows.push(row);
+      },
+    },
+    activity: { record: (row) => rows.push(row) },
+    limiter: {
+      async admit(req) {
+        calls.admit.push(req);
+        return opts.limit ?? { admitted: true, counter: 'shared' };
+      },
+      async refund() {
+        calls.refund += 1;
+      },
+    },
+    captcha: {
+      async verify() {
+        calls.captcha += 1;
+        return opts.captcha ?? 'verified';
+      },
+    },
+  };
+  return { ports, rows, published, calls };
+}
+
+export function body(text: string): () => Promise<Buffer> {
+  return async () => Buffer.from(text);
+}

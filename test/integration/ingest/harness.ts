@@ -1,0 +1,204 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import amqp from 'amqplib';
+import type { Channel, ChannelModel } from 'amqplib';
+import { Redis } from 'ioredis';
+import { BrokerConnection, ConfirmPublisher } from '@relay/broker';
+import { brokerNames, newId } from '@relay/contracts';
+import type { ActivityRequestV1, DeliveryMessageV1 } from '@relay/contracts';
+import { createSecretBox } from '@relay/secrets';
+import { connectStore } from '@relay/store';
+import type { EndpointRecord, PlanLimits, Store } from '@relay/store';
+import { createSender } from '@relay/targets';
+import { createActivityRecorder } from '../../../services/ingest-gateway/src/adapters/activity-recorder';
+import { createActivitySpool } from '../../../services/ingest-gateway/src/adapters/activity-spool';
+import { createCaptchaVerifier } from '../../../services/ingest-gateway/src/adapters/captcha-verifier';
+import { EndpointCache } from '../../../services/ingest-gateway/src/adapters/endpoint-cache';
+import { createEventPublisher, settlePublishes } from '../../../services/ingest-gateway/src/adapters/event-publisher';
+import { createRedisLimiter, limiterRedisOptions } from '../../../services/ingest-gateway/src/adapters/limiter/redis-limiter';
+import { createGatewayMetrics } from '../../../services/ingest-gateway/src/adapters/metrics';
+import type { GatewayMetrics } from '../../../services/ingest-gateway/src/adapters/metrics';
+import { createApp } from '../../../services/ingest-gateway/src/app';
+import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../support/infra';
+import { testLogger } from '../../support/logger';
+
+/**
+ * The real gateway app (`createApp` with the real adapters) on the real local RabbitMQ, Redis
+ * and FerretDB, under a namespace of its own per test file. Several gateway instances can
+ * share one namespace. Activity rows and deliveries are read back from the namespace's queues.
+ */
+export interface GatewayOptions {
+  /** Redis the limiter talks to (a closed port or a TcpProxy to test the fallback) */
+  limiterRedisUrl?: string;
+  rabbitmqUrl?: string;
+  clock?: () => Date;
+  publicBaseUrl?: string | null;
+  trustProxyHops?: number;
+  captchaTimeoutMs?: number;
+  maxBodyBytes?: number;
+}
+
+export interface GatewayInstance {
+  url: string;
+  metrics: GatewayMetrics;
+  logs: () => Record<string, unknown>[];
+  stop(): Promise<void>;
+}
+
+export type EndpointFields = Partial<Omit<EndpointRecord, 'id' | 'account_id' | 'created_at' | 'updated_at'>>;
+
+export class IngestHarness {
+  readonly rows: ActivityRequestV1[] = [];
+  readonly deliveries: DeliveryMessageV1[] = [];
+  private readonly instances: GatewayInstance[] = [];
+  private consumer: { conn: ChannelModel; ch: Channel } | null = null;
+  private markerEndpoint: string | null = null;
+  readonly secrets = createSecretBox(`k1:${randomBytes(32).toString('base64')}`);
+
+  private constructor(
+    readonly namespace: string,
+    readonly store: Store,
+    /** the test's own Redis connection, to read counters */
+    readonly redis: Redis,
+  ) {}
+
+  static async start(label: string): Promise<IngestHarness> {
+    const ns = testNamespace(label);
+    const store = await connectStore(ns.mongodbUrl);
+    return new IngestHarness(ns.namespace, store, new Redis(infra.redisUrl));
+  }
+
+  /** One gateway instance: its own broker connection, Redis clients, endpoint cache and limiter. */
+  async gateway(opts: GatewayOptions = {}): Promise<GatewayInstance> {
+    const { logger, lines } = testLogger('ingest-gateway');
+    const metrics = createGatewayMetrics();
+    const broker = new BrokerConnection({ url: opts.rabbitmqUrl ?? infra.rabbitmqUrl, connectionName: `test gateway ${this.namespace}`, logger, topology: { namespace: this.namespace, deliveryLimit: 20 }, reconnectMinMs: 100, reconnectMaxMs: 500 });
+    await broker.start();
+    const redis = new Redis(infra.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    // quick reconnects for the outage tests; a short disconnectTimeout so a stream to a closed
+    // port does not hold a 2 s ioredis timer past the test
+    const limiterRedis = new Redis(opts.limiterRedisUrl ?? infra.redisUrl, { ...limiterRedisOptions(200), retryStrategy: () => 100, disconnectTimeout: 50 });
+    for (const r of [redis, limiterRedis]) r.on('error', () => undefined);
+    await eventually(async () => redis.status === 'ready', 5000, 'redis');
+    const publisher = new ConfirmPublisher(broker, 1000);
+    const events = createEventPublisher(publisher, this.namespace);
+    const spool = createActivitySpool(redis, this.namespace, newId('gw'), logger);
+    const app = createApp({
+      endpoints: new EndpointCache(this.store, 0, logger, (sealed) => this.secrets.decrypt(sealed)),
+      events,
+      activity: createActivityRecorder(events, spool),
+      limiter: createRedisLimiter({ redis: limiterRedis, namespace: this.namespace, logger, fallbackCounter: metrics.limiterFallback, retryAfterFailureMs: 200 }),
+      captcha: createCaptchaVerifier({ send: createSender({ timeoutMs: opts.captchaTimeoutMs ?? 2000, allowCidrs: ['127.0.0.0/8'] }), logger, unavailableCounter: metrics.captchaUnavailable }),
+      logger,
+      metrics,
+      maxBodyBytes: opts.maxBodyBytes ?? 1048576,
+      publicBaseUrl: opts.publicBaseUrl ?? null,
+      trustProxyHops: opts.trustProxyHops ?? 0,
+      now: opts.clock ?? (() => new Date()),
+      readiness: { broker: () => broker.isUp() },
+    });
+    const server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    let stopped: Promise<void> | null = null;
+    const instance: GatewayInstance = {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      metrics,
+      logs: lines,
+      // idempotent: a test may stop an instance that the harness stops again at the end
+      stop: () =>
+        (stopped ??= (async () => {
+          server.closeAllConnections();
+          await new Promise<void>((resolve) => server.close(() => resolve()));
+          await settlePublishes(publisher, 1000);
+          await broker.close();
+          redis.disconnect();
+          limiterRedis.disconnect();
+        })()),
+    };
+    this.instances.push(instance);
+    await this.consume();
+    return instance;
+  }
+
+  async account(plan: Partial<PlanLimits> = {}): Promise<string> {
+    const id = newId('acc');
+    await this.store.accounts.create({ _id: id, name: id, plan: { name: 'test', monthly_accepted_events: 1_000_000, payload_limit_bytes: 65536, ...plan }, created_at: new Date() });
+    return id;
+  }
+
+  /** Stores an endpoint (secrets must already be sealed with `seal`) with `targets` webhook targets. */
+  async endpoint(accountId: string, fields: EndpointFields = {}, targets = 1): Promise<string> {
+    const id = newId('ep');
+    const now = new Date();
+    await this.store.endpoints.create({ _id: id, account_id: accountId, name: id, enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, ...fields, created_at: now, updated_at: now });
+    for (let i = 0; i < targets; i++) {
+      await this.store.targets.create({ _id: newId('tg'), account_id: accountId, endpoint_id: id, kind: 'webhook', name: 't', enabled: true, config: { url: 'http://127.0.0.1:9/hook', enforce_https: false }, created_at: now, updated_at: now });
+    }
+    return id;
+  }
+
+  async update(endpointId: string, fields: EndpointFields): Promise<void> {
+    await this.store.endpoints.updateOne({ _id: endpointId }, { $set: { ...fields, updated_at: new Date() }, $inc: { revision: 1 } });
+  }
+
+  seal(secret: string): string {
+    return this.secrets.encrypt(secret);
+  }
+
+  rowsOf(endpointId: string): ActivityRequestV1[] {
+    return this.rows.filter((r) => r.endpoint_id === endpointId);
+  }
+
+  async waitForRows(endpointId: string, count: number): Promise<ActivityRequestV1[]> {
+    return eventually(async () => this.rowsOf(endpointId).length >= count && this.rowsOf(endpointId), 10000, `${count} activity row(s) of ${endpointId}`);
+  }
+
+  deliveriesOf(endpointId: string): DeliveryMessageV1[] {
+    return this.deliveries.filter((d) => d.endpoint_id === endpointId);
+  }
+
+  /**
+   * Waits until every row of the requests already answered by `gateway` has arrived: a request
+   * that does leave a row is sent after them, and rows leave a gateway in order on one confirm
+   * channel. Then "no row" can be asserted.
+   */
+  async settle(gateway: GatewayInstance): Promise<void> {
+    if (!this.markerEndpoint) this.markerEndpoint = await this.endpoint(await this.account(), { methods: ['POST'] }, 0);
+    const before = this.rowsOf(this.markerEndpoint).length;
+    await fetch(`${gateway.url}/relay/${this.markerEndpoint}`, { method: 'DELETE' });
+    await this.waitForRows(this.markerEndpoint, before + 1);
+  }
+
+  async expectNoRows(endpointId: string, gateway: GatewayInstance): Promise<void> {
+    await this.settle(gateway);
+    expect(this.rowsOf(endpointId)).toEqual([]);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.instances.map((g) => g.stop()));
+    await this.consumer?.conn.close().catch(() => undefined);
+    await this.store.connection.dropDatabase().catch(() => undefined);
+    await this.store.close();
+    const keys = await this.redis.keys(`${this.namespace}:*`);
+    if (keys.length) await this.redis.del(...keys);
+    this.redis.disconnect();
+    await deleteBrokerNamespace(this.namespace);
+  }
+
+  /** Reads the activity and delivery queues (declared by the first gateway) into arrays. */
+  private async consume(): Promise<void> {
+    if (this.consumer) return;
+    const conn = await amqp.connect(infra.rabbitmqUrl);
+    const ch = await conn.createChannel();
+    this.consumer = { conn, ch };
+    const names = brokerNames(this.namespace);
+    const into = <T>(list: T[]) => (msg: amqp.ConsumeMessage | null) => {
+      if (!msg) return;
+      list.push(JSON.parse(msg.content.toString('utf8')) as T);
+      ch.ack(msg);
+    };
+    await ch.consume(names.activityQueue, into(this.rows));
+    await ch.consume(names.deliveryQueue('webhook'), into(this.deliveries));
+  }
+}
