@@ -146,6 +146,7 @@ async function closeBounded(connection: ChannelModel, ms = 2000): Promise<void> 
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), ms);
+    timer.unref();
   });
   const result = await Promise.race([connection.close().then(() => 'closed' as const, () => 'closed' as const), timedOut]);
   clearTimeout(timer);

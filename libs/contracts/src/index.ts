@@ -7,3 +7,4 @@ export type { ActivityAttemptV1, ActivityMessage, ActivityRequestV1, DeliveryMes
 export { ContractError, decodeMessage, encodeMessage } from './codec';
 export type { MessageType } from './codec';
 export { deliveryIdFor, newId } from './ids';
+export { quotaKey, quotaMonth } from './redis-keys';

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { quotaKey } from '../domain/usage';
+import { quotaKey } from '@relay/contracts';
 
 /** Reads an account's monthly accepted-event counter (written by the ingest gateway). */
 export type UsageCounter = (accountId: string, month: string) => Promise<number>;

@@ -1,5 +1,6 @@
 import { auditActionsFor } from './audit';
-import { quotaKey, usagePeriod, usageView } from './usage';
+import { quotaKey } from '@relay/contracts';
+import { usagePeriod, usageView } from './usage';
 
 describe('usage period and counter key', () => {
   it.each([

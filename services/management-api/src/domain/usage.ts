@@ -1,3 +1,4 @@
+import { quotaMonth } from '@relay/contracts';
 import type { PlanLimits } from '@relay/store';
 
 /** A calendar month in UTC: the period the monthly accepted-event quota counts. */
@@ -12,15 +13,7 @@ export interface UsagePeriod {
 export function usagePeriod(now: Date): UsagePeriod {
   const y = now.getUTCFullYear();
   const m = now.getUTCMonth();
-  return { month: `${y}-${String(m + 1).padStart(2, '0')}`, start: new Date(Date.UTC(y, m, 1)), end: new Date(Date.UTC(y, m + 1, 1)) };
-}
-
-/**
- * Key of the counter the gateway increments once per accepted event:
- * `${RELAY_NAMESPACE}:quota:${account_id}:${YYYY-MM}` (UTC month).
- */
-export function quotaKey(namespace: string, accountId: string, month: string): string {
-  return `${namespace}:quota:${accountId}:${month}`;
+  return { month: quotaMonth(now), start: new Date(Date.UTC(y, m, 1)), end: new Date(Date.UTC(y, m + 1, 1)) };
 }
 
 /**
