@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import amqp from 'amqplib';
 import { brokerNames, DELIVERY_CHANNELS } from '@relay/contracts';
+import { defaultRetryTiers } from '@relay/targets';
 
 /**
  * The real local servers `npm run infra:up` starts (or the ones named by the same variables
@@ -25,7 +26,7 @@ export function testNamespace(label: string): TestNamespace {
   return { namespace, mongodbUrl: u.toString() };
 }
 
-/** Deletes every queue and exchange a namespace declared (including retry tiers given). */
+/** Deletes every queue and exchange a namespace declared (retry tiers: the given ones and the deliverers' defaults). */
 export async function deleteBrokerNamespace(namespace: string, retryDelaysMs: number[] = []): Promise<void> {
   const conn = await amqp.connect(infra.rabbitmqUrl);
   try {
@@ -35,7 +36,7 @@ export async function deleteBrokerNamespace(namespace: string, retryDelaysMs: nu
     const queues = [n.activityQueue, n.deadActivityQueue];
     for (const c of DELIVERY_CHANNELS) {
       queues.push(n.deliveryQueue(c), n.deadDeliveryQueue(c));
-      for (const d of retryDelaysMs) queues.push(n.retryQueue(c, d));
+      for (const d of new Set([...retryDelaysMs, ...defaultRetryTiers(c)])) queues.push(n.retryQueue(c, d));
     }
     for (const q of queues) await ch.deleteQueue(q).catch(() => undefined);
     for (const e of [n.deliveriesExchange, n.activityExchange, n.deadLetterExchange, n.retryExchange]) await ch.deleteExchange(e).catch(() => undefined);

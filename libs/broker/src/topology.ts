@@ -20,9 +20,12 @@ export interface TopologyOptions {
  * surfaces a drifted deployment at once instead of silently using the old queue.
  *
  * Work queues are quorum queues: a publisher confirm then means the message is on disk on a
- * majority, and redeliveries carry `x-delivery-count`. Delay queues are classic durable
- * queues with a queue-level TTL that dead-letters back to the work exchange — the
- * per-queue TTL avoids head-of-line blocking that per-message TTLs have.
+ * majority, and redeliveries carry `x-delivery-count`. Delay tiers are one queue per delay
+ * with a queue-level TTL that dead-letters back to the work exchange — the per-queue TTL
+ * avoids the head-of-line blocking of per-message TTLs. They are quorum queues too, with
+ * at-least-once dead-lettering (3.10+, needs `reject-publish` overflow): an expiring retry is
+ * removed from its tier only once the work queue confirmed it, so a broker restart mid-move
+ * cannot lose it (classic queues dead-letter at-most-once). docs/delivery.md.
  */
 export async function declareTopology(ch: Channel, opts: TopologyOptions): Promise<void> {
   const n = brokerNames(opts.namespace);
@@ -44,9 +47,12 @@ export async function declareTopology(ch: Channel, opts: TopologyOptions): Promi
       await ch.assertQueue(queue, {
         durable: true,
         arguments: {
+          'x-queue-type': 'quorum',
           'x-message-ttl': delayMs,
           'x-dead-letter-exchange': n.deliveriesExchange,
           'x-dead-letter-routing-key': channel,
+          'x-dead-letter-strategy': 'at-least-once',
+          'x-overflow': 'reject-publish',
         },
       });
       await ch.bindQueue(queue, n.retryExchange, n.retryRoutingKey(channel, delayMs));

@@ -59,8 +59,6 @@ export interface TargetRecord {
   flagged: { reason: string; at: Date } | null;
   /** delays between attempts in ms; null or absent = the kind's default (docs/delivery.md) */
   retry_schedule_ms?: number[] | null;
-  /** permanent failures in a row since the last success; at a threshold the target is flagged */
-  permanent_failure_streak?: number;
   created_at: Date;
   updated_at: Date;
 }

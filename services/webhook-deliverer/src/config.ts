@@ -1,6 +1,7 @@
 import { delivererConfigSpec } from '@relay/targets';
 import type { DelivererConfig } from '@relay/targets';
 
-export const configSpec = delivererConfigSpec(8091);
+// webhook targets follow the long default schedule (5 s … 12 h), so this channel declares long tiers
+export const configSpec = delivererConfigSpec({ healthPort: 8091, channel: 'webhook' });
 
 export type Config = DelivererConfig;

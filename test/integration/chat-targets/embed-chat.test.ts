@@ -148,15 +148,19 @@ describe('Embed-style target against the fake Discord', () => {
     const logged = new PassThrough();
     let logText = '';
     logged.on('data', (c: Buffer) => (logText += c.toString()));
-    const target = (url: string): TargetRecord => ({ id: 'tg-embed_chat', account_id: 'acc-chat', endpoint_id: 'ep-chat', kind: 'embed_chat', name: 'alerts', enabled: true, config: { url, name: 'alerts' }, created_at: new Date(), updated_at: new Date() });
+    const target = (url: string): TargetRecord => ({ id: 'tg-embed_chat', account_id: 'acc-chat', endpoint_id: 'ep-chat', kind: 'embed_chat', name: 'alerts', enabled: true, config: { url, name: 'alerts' }, flagged: null, created_at: new Date(), updated_at: new Date() });
     let current = target(DISCORD_URL);
     const deps = {
       targets: { find: async () => current },
       registry: createRegistry([embedChatKind]),
       send: fake.send,
       recorder: { record: async (a: ActivityAttemptV1) => void attempts.push(a) },
+      router: { retry: async () => undefined, deadLetter: async () => undefined },
+      health: { flag: async () => undefined, permanentFailure: () => 1, reset: () => undefined },
+      policy: { channel: 'chat' as const, tiersMs: [1000], jitterPct: 0, retryAfterMaxMs: 1000, flagAfterPermanentFailures: 0 },
       logger: createLogger({ service: 'test', level: 'info', stream: logged }),
       now: () => new Date(),
+      random: () => 0,
     };
     await handleDelivery(delivery({ ok: 1 }), deps);
     current = target(`https://discord.com/api/webhooks/999/${DISCORD_TOKEN}`);

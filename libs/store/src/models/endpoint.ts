@@ -39,7 +39,6 @@ export const targetSchema = new Schema(
     config: { type: Schema.Types.Mixed, required: true },
     flagged: { type: Schema.Types.Mixed, default: null },
     retry_schedule_ms: { type: Schema.Types.Mixed, default: null },
-    permanent_failure_streak: { type: Number, default: 0 },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

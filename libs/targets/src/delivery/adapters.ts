@@ -1,12 +1,18 @@
 import { brokerNames, encodeMessage } from '@relay/contracts';
-import type { ActivityAttemptV1 } from '@relay/contracts';
+import type { ActivityAttemptV1, DeliveryChannel } from '@relay/contracts';
 import type { ConfirmPublisher } from '@relay/broker';
 import { toTarget } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
-import type { AttemptRecorder, TargetLookup } from './handle';
+import { DEAD_AT_HEADER, DEAD_ERROR_HEADER, DEAD_REASON_HEADER, DEAD_STATUS_HEADER, SCHEDULE_BASE_HEADER } from '../retry/headers';
+import type { AttemptRecorder, DeliveryRouter, TargetHealth, TargetLookup } from './ports';
 
-/** Target configurations cached for `ttlMs`; a deleted target is seen within that time. */
-export function createTargetLookup(store: Store, ttlMs: number): TargetLookup {
+export interface CachedTargetLookup extends TargetLookup {
+  /** drops one cached target, e.g. after this process flagged it */
+  forget(targetId: string): void;
+}
+
+/** Target configurations cached for `ttlMs`; a deleted or flagged target is seen within that time. */
+export function createTargetLookup(store: Store, ttlMs: number): CachedTargetLookup {
   const cache = new Map<string, { value: TargetRecord | null; expires: number }>();
   return {
     async find(targetId) {
@@ -17,6 +23,7 @@ export function createTargetLookup(store: Store, ttlMs: number): TargetLookup {
       cache.set(targetId, { value, expires: Date.now() + ttlMs });
       return value;
     },
+    forget: (targetId) => void cache.delete(targetId),
   };
 }
 
@@ -30,5 +37,63 @@ export function createAttemptRecorder(publisher: ConfirmPublisher, namespace: st
         type: attempt.type,
       });
     },
+  };
+}
+
+/**
+ * Retries go to the retry exchange with the tier's routing key (its TTL queue dead-letters
+ * them back to the work queue); dead deliveries to the dead-letter exchange. Publishes are
+ * persistent and mandatory, so a tier this broker does not have fails instead of vanishing.
+ */
+export function createDeliveryRouter(publisher: ConfirmPublisher, namespace: string, channel: DeliveryChannel): DeliveryRouter {
+  const names = brokerNames(namespace);
+  return {
+    retry(next, tierMs, scheduleBase) {
+      const exchange = tierMs > 0 ? names.retryExchange : names.deliveriesExchange;
+      const routingKey = tierMs > 0 ? names.retryRoutingKey(channel, tierMs) : channel;
+      return publisher.publish(exchange, routingKey, encodeMessage(next), {
+        messageId: `${next.delivery_id}.${next.attempt}`,
+        type: next.type,
+        headers: { [SCHEDULE_BASE_HEADER]: scheduleBase },
+      });
+    },
+    deadLetter(delivery, why) {
+      const headers: Record<string, unknown> = {
+        [DEAD_REASON_HEADER]: why.reason,
+        [DEAD_ERROR_HEADER]: why.error.slice(0, 500),
+        [DEAD_AT_HEADER]: new Date().toISOString(),
+      };
+      if (why.status !== null) headers[DEAD_STATUS_HEADER] = why.status;
+      return publisher.publish(names.deadLetterExchange, channel, encodeMessage(delivery), {
+        messageId: `${delivery.delivery_id}.${delivery.attempt}.dead`,
+        type: delivery.type,
+        headers,
+      });
+    },
+  };
+}
+
+/**
+ * The flag lives on the target document, so every instance stops sending once it is set.
+ * The streak of permanent failures is counted in-process, per instance: it costs no write on
+ * the hot path, and a shared counter would not be exact anyway — FerretDB applies concurrent
+ * `$inc`s on one document as read-then-write, losing most of them (measured: 40 concurrent
+ * increments → 1). With k instances a target is flagged after N failures in a row at one of
+ * them (docs/delivery.md "Flagged targets").
+ */
+export function createTargetHealth(store: Store, lookup: CachedTargetLookup): TargetHealth {
+  const streaks = new Map<string, number>();
+  return {
+    async flag(targetId, reason) {
+      streaks.delete(targetId);
+      await store.targets.updateOne({ _id: targetId, flagged: null }, { $set: { flagged: { reason, at: new Date() } } });
+      lookup.forget(targetId);
+    },
+    permanentFailure(targetId) {
+      const streak = (streaks.get(targetId) ?? 0) + 1;
+      streaks.set(targetId, streak);
+      return streak;
+    },
+    reset: (targetId) => void streaks.delete(targetId),
   };
 }

@@ -1,13 +1,17 @@
-import { commonVars, int, list, mongoVars, rabbitVars, str } from '@relay/config';
+import { ConfigError, commonVars, int, list, mongoVars, rabbitVars, str } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
+import type { DeliveryChannel } from '@relay/contracts';
+import type { RetryPolicy } from '../retry/decide';
+import { CHAT_RETRY_AFTER_MAX_MS, WEBHOOK_RETRY_AFTER_MAX_MS, defaultRetryTiers, parseTiers } from '../retry/tiers';
 
-/** The settings every deliverer reads; each deliverer service differs only in its health port. */
-export function delivererConfigSpec(defaultHealthPort: number) {
+/** The settings every deliverer reads; the deliverers differ in health port and retry defaults. */
+export function delivererConfigSpec(defaults: { healthPort: number; channel: DeliveryChannel }) {
+  const { healthPort, channel } = defaults;
   return {
     ...commonVars,
     ...rabbitVars,
     ...mongoVars,
-    healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz and /readyz', { default: defaultHealthPort, min: 0, max: 65535 }),
+    healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz and /readyz', { default: healthPort, min: 0, max: 65535 }),
     prefetch: int('PREFETCH', 'deliveries handled concurrently by one instance (AMQP prefetch)', { default: 32, min: 1, max: 1000 }),
     requestTimeoutMs: int('DELIVERY_TIMEOUT_MS', 'timeout of one outbound delivery request', { default: 10000, min: 100 }),
     targetCacheTtlMs: int('TARGET_CACHE_TTL_MS', 'how long a target configuration stays cached in-process', { default: 5000, min: 0 }),
@@ -15,7 +19,25 @@ export function delivererConfigSpec(defaultHealthPort: number) {
     deliveryLimit: int('BROKER_DELIVERY_LIMIT', 'redeliveries of one message before the broker dead-letters it (quorum x-delivery-limit)', { default: 20, min: 1 }),
     ssrfAllowCidrs: list('SSRF_ALLOW_CIDRS', 'CIDRs exempt from the SSRF guard (e.g. 127.0.0.0/8 for local receivers); empty = none', { default: [] }),
     secretsKeys: str('SECRETS_KEYS', 'keys that decrypt target secrets, "keyid:base64(32 bytes)" comma-separated (the same value as the management API)', { secret: true }),
+    retryTiersMs: list('RETRY_TIERS_MS', `delay tiers (ms) of the ${channel} retry queues, declared at start-up; a retry waits in the smallest tier at or above its delay (docs/delivery.md)`, {
+      default: defaultRetryTiers(channel).map(String),
+    }),
+    retryJitterPct: int('RETRY_JITTER_PCT', 'a retry picks at random among the tiers up to this percent above its scheduled delay', { default: 20, min: 0, max: 100 }),
+    retryAfterMaxMs: int('RETRY_AFTER_MAX_MS', `longest Retry-After / retry_after hint honoured (ms); longer hints are capped; at most the largest tier`, {
+      default: channel === 'webhook' ? WEBHOOK_RETRY_AFTER_MAX_MS : CHAT_RETRY_AFTER_MAX_MS,
+      min: 0,
+    }),
+    flagAfterPermanentFailures: int('FLAG_AFTER_PERMANENT_FAILURES', 'permanent failures in a row that flag a target (0 = only 410 / unknown webhook and the like flag)', { default: 5, min: 0 }),
   };
 }
 
 export type DelivererConfig = ConfigOf<ReturnType<typeof delivererConfigSpec>>;
+
+/** The retry settings as one policy; fails fast (every problem at once) on unusable tiers. */
+export function retryPolicyOf(config: DelivererConfig): RetryPolicy {
+  const { tiers, problems } = parseTiers(config.retryTiersMs);
+  const largest = tiers[tiers.length - 1] ?? 0;
+  if (tiers.length > 0 && config.retryAfterMaxMs > largest) problems.push(`RETRY_AFTER_MAX_MS: ${config.retryAfterMaxMs} exceeds the largest tier (${largest}); a hint that long could not be honoured`);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { tiersMs: tiers, jitterPct: config.retryJitterPct, retryAfterMaxMs: config.retryAfterMaxMs };
+}

@@ -1,66 +1,77 @@
 import { ACTIVITY_ATTEMPT_V1 } from '@relay/contracts';
 import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
-import type { Logger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
 import { TargetConfigError } from '../kind';
-import type { AttemptResult, OutboundRequest, SendOutcome, TargetKind } from '../kind';
-import type { TargetRegistry } from '../registry';
+import type { AttemptResult, OutboundRequest, TargetKind } from '../kind';
+import { decideRetry } from '../retry/decide';
+import type { RetryDecision } from '../retry/decide';
+import { retryScheduleOf } from '../retry/schedule';
+import type { DeliveryDeps, DeliveryRun } from './ports';
 
-export interface TargetLookup {
-  find(targetId: string): Promise<TargetRecord | null>;
-}
+export type { AttemptRecorder, DeadLetterReason, DeliveryDeps, DeliveryPolicy, DeliveryRouter, DeliveryRun, TargetHealth, TargetLookup } from './ports';
 
-/** Makes an attempt's outcome durable (broker-confirmed) before the delivery is acked. */
-export interface AttemptRecorder {
-  record(attempt: ActivityAttemptV1): Promise<void>;
-}
-
-export interface DeliveryDeps {
-  targets: TargetLookup;
-  registry: TargetRegistry;
-  send(req: OutboundRequest): Promise<SendOutcome>;
-  recorder: AttemptRecorder;
-  logger: Logger;
-  now(): Date;
+interface Tried {
+  outcome: AttemptResult;
+  durationMs: number;
+  /** the outcome says something about the destination (it was sent, or its config is broken) */
+  aboutDestination: boolean;
 }
 
 /**
- * The one place that turns a delivery message into an attempt and its recorded outcome.
- * A failed attempt is an expected outcome — recorded, then acked — never thrown. It throws
- * only when the outcome could not be made durable, so the consumer requeues the message
- * and the attempt is repeated (at-least-once; receivers dedupe on X-Relay-Delivery-Id).
+ * The one place that turns a delivery message into an attempt and decides what follows
+ * (STYLE "one place decides ack, retry or dead-letter"). A failed attempt is an expected
+ * outcome: the next attempt is published to its delay tier, or the delivery to the
+ * dead-letter queue, and the outcome is recorded — all broker-confirmed — and only then does
+ * the caller ack. It throws only when that could not be made durable, so the consumer
+ * requeues and the attempt is repeated (at-least-once; receivers dedupe on X-Relay-Delivery-Id).
  */
-export async function handleDelivery(d: DeliveryMessageV1, deps: DeliveryDeps): Promise<void> {
+export async function handleDelivery(d: DeliveryMessageV1, deps: DeliveryDeps, run: DeliveryRun = { scheduleBase: 1 }): Promise<RetryDecision> {
   const target = await deps.targets.find(d.target_id);
-  const kind = target ? deps.registry.get(target.kind) : undefined;
-  let outcome: AttemptResult;
-  let durationMs = 0;
-  if (!target || !target.enabled) {
-    outcome = { result: 'permanent', status: null, error: target ? 'target disabled' : 'target deleted', flagTarget: false };
-  } else if (!kind) {
-    outcome = { result: 'permanent', status: null, error: `unknown target kind ${target.kind}`, flagTarget: false };
-  } else {
-    const built = buildRequest(kind, target, d);
-    if ('failure' in built) outcome = built.failure;
-    else {
-      const sent = await deps.send(built.request);
-      durationMs = sent.durationMs;
-      outcome = kind.classify(sent);
-    }
-  }
-  const attempt = toAttempt(d, outcome, durationMs, deps.now());
-  await deps.recorder.record(attempt);
+  const attemptedAt = deps.now();
+  const tried = await attempt(d, target, deps);
+  if (target?.flagged) deps.health.reset(target.id);
+  const schedule = target ? retryScheduleOf(target, deps.policy.channel) : [];
+  const decision = decideRetry(tried.outcome, { attempt: d.attempt, scheduleBase: run.scheduleBase }, schedule, deps.policy, deps.now(), deps.random);
+  const record = toAttempt(d, tried, decision, attemptedAt);
+  // Recorded first: if the retry publish then fails, the redelivered copy repeats the attempt
+  // (no retry was published); the other order could leave a published retry plus a redelivery,
+  // two chains of attempts for one delivery.
+  await deps.recorder.record(record);
+  await follow(d, decision, tried.outcome, target, run, deps);
+  if (target && tried.aboutDestination) await updateHealth(target, tried.outcome, deps);
   deps.logger.info('delivery attempt', {
     event_id: d.event_id,
     delivery_id: d.delivery_id,
     endpoint_id: d.endpoint_id,
     target_id: d.target_id,
     attempt: d.attempt,
-    state: attempt.state,
-    status_code: attempt.status_code,
-    duration_ms: Math.round(durationMs),
-    error: attempt.error,
+    state: record.state,
+    status_code: record.status_code,
+    duration_ms: Math.round(tried.durationMs),
+    error: record.error,
+    next_attempt_at: record.next_attempt_at,
+    ...(decision.state === 'retrying' ? { tier_ms: decision.tierMs } : {}),
+    ...(decision.state === 'failed' ? { failure: decision.reason } : {}),
   });
+  return decision;
+}
+
+/**
+ * A flagged target gets no requests until an operator clears the flag: its destination is
+ * gone or refuses (Discord bans IPs that repeat invalid requests). Its deliveries fail and are
+ * dead-lettered, so they can be redriven once the flag is cleared.
+ */
+async function attempt(d: DeliveryMessageV1, target: TargetRecord | null, deps: DeliveryDeps): Promise<Tried> {
+  const stop = (error: string): Tried => ({ outcome: { result: 'permanent', status: null, error, flagTarget: false }, durationMs: 0, aboutDestination: false });
+  if (!target) return stop('target deleted');
+  if (!target.enabled) return stop('target disabled');
+  if (target.flagged) return stop(`target flagged: ${target.flagged.reason}`);
+  const kind = deps.registry.get(target.kind);
+  if (!kind) return stop(`unknown target kind ${target.kind}`);
+  const built = buildRequest(kind, target, d);
+  if ('failure' in built) return { outcome: built.failure, durationMs: 0, aboutDestination: true };
+  const sent = await deps.send(built.request);
+  return { outcome: kind.classify(sent), durationMs: sent.durationMs, aboutDestination: true };
 }
 
 /**
@@ -77,7 +88,37 @@ function buildRequest(kind: TargetKind, target: TargetRecord, d: DeliveryMessage
   }
 }
 
-function toAttempt(d: DeliveryMessageV1, outcome: AttemptResult, durationMs: number, now: Date): ActivityAttemptV1 {
+/** The retry carries attempt + 1; a deleted target's delivery is not kept (nothing could deliver it). */
+async function follow(d: DeliveryMessageV1, decision: RetryDecision, outcome: AttemptResult, target: TargetRecord | null, run: DeliveryRun, deps: DeliveryDeps): Promise<void> {
+  if (decision.state === 'retrying') {
+    await deps.router.retry({ ...d, attempt: d.attempt + 1 }, decision.tierMs, run.scheduleBase);
+  } else if (decision.state === 'failed' && target) {
+    const error = outcome.result === 'success' ? '' : outcome.error;
+    await deps.router.deadLetter(d, { reason: decision.reason, error, status: outcome.status });
+  }
+}
+
+/**
+ * Flags the target when the kind says its destination is gone (410, unknown webhook, broken
+ * config), or after FLAG_AFTER_PERMANENT_FAILURES permanent failures in a row (as one
+ * deliverer instance sees them; a success ends the streak). Bookkeeping, not the outcome: a
+ * store hiccup here is logged and the delivery still acked.
+ */
+async function updateHealth(target: TargetRecord, outcome: AttemptResult, deps: DeliveryDeps): Promise<void> {
+  try {
+    if (outcome.result === 'success') return deps.health.reset(target.id);
+    if (outcome.result !== 'permanent') return;
+    if (outcome.flagTarget) return await deps.health.flag(target.id, outcome.error.slice(0, 200));
+    const streak = deps.health.permanentFailure(target.id);
+    const threshold = deps.policy.flagAfterPermanentFailures;
+    if (threshold > 0 && streak >= threshold) await deps.health.flag(target.id, `${streak} permanent failures in a row; last: ${outcome.error}`.slice(0, 200));
+  } catch (err) {
+    deps.logger.warn('target health not updated', { target_id: target.id, error: (err as Error).message });
+  }
+}
+
+function toAttempt(d: DeliveryMessageV1, tried: Tried, decision: RetryDecision, attemptedAt: Date): ActivityAttemptV1 {
+  const { outcome } = tried;
   return {
     type: ACTIVITY_ATTEMPT_V1,
     event_id: d.event_id,
@@ -87,13 +128,11 @@ function toAttempt(d: DeliveryMessageV1, outcome: AttemptResult, durationMs: num
     target_id: d.target_id,
     target_kind: d.target_kind,
     attempt: d.attempt,
-    attempted_at: now.toISOString(),
-    // Retries are scheduled by the retry policy (issue 4); until a schedule exists every
-    // unsuccessful attempt is final and reported as failed, never silently dropped.
-    state: outcome.result === 'success' ? 'delivered' : 'failed',
+    attempted_at: attemptedAt.toISOString(),
+    state: decision.state,
     status_code: outcome.status,
-    duration_ms: Math.round(durationMs * 10) / 10,
+    duration_ms: Math.round(tried.durationMs * 10) / 10,
     error: outcome.result === 'success' ? null : outcome.error.slice(0, 500),
-    next_attempt_at: null,
+    next_attempt_at: decision.state === 'retrying' ? decision.nextAttemptAt.toISOString() : null,
   };
 }

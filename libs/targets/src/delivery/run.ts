@@ -8,6 +8,7 @@ import { createSecretBox } from '@relay/secrets';
 import { connectStore } from '@relay/store';
 import { createDefaultRegistry } from '../catalog';
 import { createSender } from '../http/send';
+import { retryPolicyOf } from './config';
 import type { DelivererConfig } from './config';
 import { createDeliverer } from './worker';
 
@@ -18,6 +19,7 @@ import { createDeliverer } from './worker';
  */
 export async function runDeliverer(service: string, channel: DeliveryChannel, config: DelivererConfig): Promise<void> {
   const logger = createLogger({ service, level: config.logLevel });
+  const retry = retryPolicyOf(config);
   const registry = createDefaultRegistry({ secrets: createSecretBox(config.secretsKeys) });
   const send = createSender({ timeoutMs: config.requestTimeoutMs, allowCidrs: config.ssrfAllowCidrs });
   const store = await connectStore(config.mongodbUrl);
@@ -25,7 +27,8 @@ export async function runDeliverer(service: string, channel: DeliveryChannel, co
     url: config.rabbitmqUrl,
     connectionName: `${service} ${hostname()}:${process.pid}`,
     logger,
-    topology: { namespace: config.namespace, deliveryLimit: config.deliveryLimit },
+    // this channel's delay tiers are declared with the rest, idempotently, on every (re)connect
+    topology: { namespace: config.namespace, deliveryLimit: config.deliveryLimit, retryDelaysMs: { [channel]: retry.tiersMs } },
   });
   await broker.start();
 
@@ -40,12 +43,14 @@ export async function runDeliverer(service: string, channel: DeliveryChannel, co
     prefetch: config.prefetch,
     targetCacheTtlMs: config.targetCacheTtlMs,
     confirmTimeoutMs: config.confirmTimeoutMs,
+    retry,
+    flagAfterPermanentFailures: config.flagAfterPermanentFailures,
   });
   await deliverer.start();
 
   const health = createServer(createHealthApp({ broker: () => broker.isUp() && deliverer.isConsuming(), mongodb: () => store.ping() }));
   const port = await listen(health, config.healthPort, '0.0.0.0');
-  logger.info('deliverer consuming', { channel, health_port: port, prefetch: config.prefetch });
+  logger.info('deliverer consuming', { channel, health_port: port, prefetch: config.prefetch, retry_tiers_ms: retry.tiersMs });
 
   onShutdown(logger, config.shutdownGraceMs, [
     () => deliverer.stop(config.shutdownGraceMs),

@@ -1,13 +1,14 @@
 import { ConfirmPublisher, QueueConsumer } from '@relay/broker';
-import type { BrokerConnection } from '@relay/broker';
-import type { Disposition } from '@relay/broker';
+import type { BrokerConnection, Disposition } from '@relay/broker';
 import { ContractError, DELIVERY_V1, brokerNames, decodeMessage } from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { Store } from '@relay/store';
-import type { SendOutcome, OutboundRequest } from '../kind';
+import type { OutboundRequest, SendOutcome } from '../kind';
 import type { TargetRegistry } from '../registry';
-import { createAttemptRecorder, createTargetLookup } from './adapters';
+import type { RetryPolicy } from '../retry/decide';
+import { deliveryPosition } from '../retry/headers';
+import { createAttemptRecorder, createDeliveryRouter, createTargetHealth, createTargetLookup } from './adapters';
 import { handleDelivery } from './handle';
 
 export interface DelivererOptions {
@@ -21,18 +22,32 @@ export interface DelivererOptions {
   prefetch: number;
   targetCacheTtlMs: number;
   confirmTimeoutMs: number;
+  retry: RetryPolicy;
+  flagAfterPermanentFailures: number;
 }
 
 /**
- * A deliverer is one consumer of its channel's queue: scale it by running more instances.
- * Messages that break the contract are dead-lettered at once (retrying cannot fix them);
- * handler failures requeue (the queue's delivery limit bounds that); everything else is
- * acked only after the attempt's outcome was confirmed by the broker.
+ * A deliverer is one consumer of its channel's queue: scale it by running more instances
+ * (no state is shared between them except the broker and the store). Messages that break the
+ * contract are dead-lettered at once (retrying cannot fix them); handler failures requeue
+ * (the queue's delivery limit bounds that); everything else is acked only after the attempt's
+ * outcome, and its retry or dead letter, were confirmed by the broker.
  */
 export function createDeliverer(opts: DelivererOptions): QueueConsumer {
-  const recorder = createAttemptRecorder(new ConfirmPublisher(opts.broker, opts.confirmTimeoutMs), opts.namespace);
+  const publisher = new ConfirmPublisher(opts.broker, opts.confirmTimeoutMs);
   const targets = createTargetLookup(opts.store, opts.targetCacheTtlMs);
-  const deps = { targets, registry: opts.registry, send: opts.send, recorder, logger: opts.logger, now: () => new Date() };
+  const deps = {
+    targets,
+    registry: opts.registry,
+    send: opts.send,
+    recorder: createAttemptRecorder(publisher, opts.namespace),
+    router: createDeliveryRouter(publisher, opts.namespace, opts.channel),
+    health: createTargetHealth(opts.store, targets),
+    policy: { ...opts.retry, channel: opts.channel, flagAfterPermanentFailures: opts.flagAfterPermanentFailures },
+    logger: opts.logger,
+    now: () => new Date(),
+    random: Math.random,
+  };
   return new QueueConsumer(opts.broker, {
     queue: brokerNames(opts.namespace).deliveryQueue(opts.channel),
     prefetch: opts.prefetch,
@@ -48,7 +63,8 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
         }
         throw err;
       }
-      await handleDelivery(delivery, deps);
+      const position = deliveryPosition(delivery.attempt, msg.properties.headers);
+      await handleDelivery({ ...delivery, attempt: position.attempt }, deps, { scheduleBase: position.scheduleBase });
       return 'ack';
     },
   });

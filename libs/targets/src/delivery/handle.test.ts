@@ -1,0 +1,172 @@
+import { PassThrough } from 'node:stream';
+import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
+import { createLogger } from '@relay/logging';
+import type { TargetRecord } from '@relay/store';
+import type { AttemptResult, SendOutcome, TargetKind } from '../kind';
+import { createRegistry } from '../registry';
+import { handleDelivery } from './handle';
+import type { DeadLetterReason, DeliveryDeps } from './ports';
+
+/* The one place that decides, against in-memory fakes of its narrow interfaces. */
+
+const NOW = new Date('2030-01-01T00:00:00.000Z');
+
+function fakeKind(results: AttemptResult[]): TargetKind & { sent: number } {
+  const kind = {
+    kind: 'fake',
+    channel: 'webhook' as const,
+    sent: 0,
+    validateConfig: (c: unknown) => ({ ok: true as const, config: c }),
+    publicConfig: () => ({}),
+    buildRequest: () => ({ url: 'http://127.0.0.1/', headers: {}, body: Buffer.alloc(0) }),
+    classify: (): AttemptResult => results[Math.min(kind.sent - 1, results.length - 1)]!,
+  };
+  return kind;
+}
+
+function target(over: Partial<TargetRecord> = {}): TargetRecord {
+  return { id: 'tg_1', account_id: 'acc', endpoint_id: 'ep', kind: 'fake', name: 't', enabled: true, config: {}, flagged: null, retry_schedule_ms: [200, 500], created_at: NOW, updated_at: NOW, ...over };
+}
+
+function delivery(attempt = 1): DeliveryMessageV1 {
+  return {
+    type: 'relay.delivery.v1', event_id: 'evt_1', delivery_id: 'dlv_1', attempt, account_id: 'acc', endpoint_id: 'ep', target_id: 'tg_1', target_kind: 'fake',
+    received_at: NOW.toISOString(), request: { method: 'POST', source_ip: '127.0.0.1', headers: {}, query: '' }, payload: { content_type: null, body_base64: '' },
+  };
+}
+
+function setup(results: AttemptResult[], t: TargetRecord | null = target(), flagAfter = 3) {
+  const kind = fakeKind(results);
+  const log = { recorded: [] as ActivityAttemptV1[], retried: [] as Array<[number, number, number]>, dead: [] as DeadLetterReason[], flags: [] as string[], streak: 0, resets: 0 };
+  const deps: DeliveryDeps = {
+    targets: { find: async () => t },
+    registry: createRegistry([kind]),
+    send: async (): Promise<SendOutcome> => {
+      kind.sent += 1;
+      return { response: { status: 0, headers: {}, body: '' }, durationMs: 12.34 };
+    },
+    recorder: { record: async (a) => void log.recorded.push(a) },
+    router: {
+      retry: async (next, tierMs, base) => void log.retried.push([next.attempt, tierMs, base]),
+      deadLetter: async (_d, why) => void log.dead.push(why),
+    },
+    health: {
+      flag: async (_id, reason) => void log.flags.push(reason),
+      permanentFailure: () => ++log.streak,
+      reset: () => {
+        log.resets += 1;
+        log.streak = 0;
+      },
+    },
+    policy: { channel: 'webhook', tiersMs: [200, 500, 1_000], jitterPct: 0, retryAfterMaxMs: 1_000, flagAfterPermanentFailures: flagAfter },
+    logger: createLogger({ service: 'test', level: 'error', stream: new PassThrough() }),
+    now: () => NOW,
+    random: () => 0,
+  };
+  return { deps, log, kind };
+}
+
+const ok: AttemptResult = { result: 'success', status: 200 };
+const unavailable: AttemptResult = { result: 'retry', status: 503, error: 'HTTP 503' };
+const badRequest: AttemptResult = { result: 'permanent', status: 400, error: 'HTTP 400', flagTarget: false };
+const gone: AttemptResult = { result: 'permanent', status: 410, error: 'HTTP 410', flagTarget: true };
+
+describe('handleDelivery: success, retry, dead-letter and the flag', () => {
+  it('2xx → records delivered; nothing is republished', async () => {
+    const { deps, log } = setup([ok]);
+    await handleDelivery(delivery(), deps);
+    expect(log.recorded.map((a) => [a.attempt, a.state, a.status_code, a.next_attempt_at])).toEqual([[1, 'delivered', 200, null]]);
+    expect([log.retried, log.dead]).toEqual([[], []]);
+    expect(log.resets).toBe(1);
+  });
+
+  it('retryable with attempts left → publishes attempt + 1 to its tier and records retrying with next_attempt_at', async () => {
+    const { deps, log } = setup([unavailable]);
+    await handleDelivery(delivery(2), deps);
+    expect(log.retried).toEqual([[3, 500, 1]]);
+    expect(log.recorded[0]).toMatchObject({ attempt: 2, state: 'retrying', status_code: 503, error: 'HTTP 503', next_attempt_at: '2030-01-01T00:00:00.500Z', duration_ms: 12.3 });
+  });
+
+  it('retryable on the last attempt → dead-lettered as exhausted, recorded failed', async () => {
+    const { deps, log } = setup([unavailable]);
+    await handleDelivery(delivery(3), deps);
+    expect(log.retried).toEqual([]);
+    expect(log.dead).toEqual([{ reason: 'exhausted', error: 'HTTP 503', status: 503 }]);
+    expect(log.recorded[0]).toMatchObject({ state: 'failed', next_attempt_at: null });
+  });
+
+  it('a redriven delivery keeps its schedule base on its retries', async () => {
+    const { deps, log } = setup([unavailable]);
+    await handleDelivery(delivery(5), deps, { scheduleBase: 5 });
+    expect(log.retried).toEqual([[6, 200, 5]]);
+  });
+
+  it('4xx permanent → dead-lettered at once and counted toward the flag', async () => {
+    const { deps, log } = setup([badRequest]);
+    await handleDelivery(delivery(), deps);
+    expect(log.dead).toEqual([{ reason: 'permanent', error: 'HTTP 400', status: 400 }]);
+    expect(log.recorded[0]?.state).toBe('failed');
+    expect([log.streak, log.flags]).toEqual([1, []]);
+  });
+
+  it('FLAG_AFTER_PERMANENT_FAILURES permanent failures in a row flag the target', async () => {
+    const { deps, log } = setup([badRequest], target(), 3);
+    for (let i = 0; i < 3; i++) await handleDelivery(delivery(), deps);
+    expect(log.flags).toEqual(['3 permanent failures in a row; last: HTTP 400']);
+  });
+
+  it('a success in between ends the streak', async () => {
+    const { deps, log } = setup([badRequest, badRequest, ok, badRequest, badRequest], target(), 3);
+    for (let i = 0; i < 5; i++) await handleDelivery(delivery(), deps);
+    expect([log.streak, log.flags]).toEqual([2, []]);
+  });
+
+  it('410 (the kind says the destination is gone) flags at once', async () => {
+    const { deps, log } = setup([gone]);
+    await handleDelivery(delivery(), deps);
+    expect(log.flags).toEqual(['HTTP 410']);
+    expect(log.dead).toHaveLength(1);
+  });
+
+  it('a flagged target gets no request: failed and dead-lettered for a later redrive', async () => {
+    const { deps, log, kind } = setup([ok], target({ flagged: { reason: 'HTTP 410', at: NOW } }));
+    await handleDelivery(delivery(), deps);
+    expect(kind.sent).toBe(0);
+    expect(log.recorded[0]).toMatchObject({ state: 'failed', error: 'target flagged: HTTP 410' });
+    expect(log.dead).toEqual([{ reason: 'permanent', error: 'target flagged: HTTP 410', status: null }]);
+    expect([log.streak, log.resets]).toEqual([0, 1]);
+  });
+
+  it('a deleted target: failed, not dead-lettered (nothing could deliver it)', async () => {
+    const { deps, log } = setup([ok], null);
+    await handleDelivery(delivery(), deps);
+    expect(log.recorded[0]).toMatchObject({ state: 'failed', error: 'target deleted' });
+    expect(log.dead).toEqual([]);
+  });
+
+  it('throws when the outcome could not be made durable, so the consumer requeues', async () => {
+    const { deps } = setup([unavailable]);
+    deps.router.retry = async () => {
+      throw new Error('broker did not confirm the message: nacked');
+    };
+    await expect(handleDelivery(delivery(), deps)).rejects.toThrow('nacked');
+  });
+
+  it('records before it publishes the retry: a failed record publishes nothing, so a redelivery cannot start a second chain', async () => {
+    const { deps, log } = setup([unavailable]);
+    deps.recorder.record = async () => {
+      throw new Error('confirm_timeout');
+    };
+    await expect(handleDelivery(delivery(), deps)).rejects.toThrow('confirm_timeout');
+    expect(log.retried).toEqual([]);
+  });
+
+  it('a store failure while flagging is logged, not thrown: the outcome is already durable', async () => {
+    const { deps, log } = setup([gone]);
+    deps.health.flag = async () => {
+      throw new Error('store down');
+    };
+    await expect(handleDelivery(delivery(), deps)).resolves.toEqual({ state: 'failed', reason: 'permanent' });
+    expect(log.dead).toHaveLength(1);
+  });
+});

@@ -1,0 +1,66 @@
+import type { ActivityAttemptV1, DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
+import type { Logger } from '@relay/logging';
+import type { TargetRecord } from '@relay/store';
+import type { OutboundRequest, SendOutcome } from '../kind';
+import type { TargetRegistry } from '../registry';
+import type { RetryPolicy } from '../retry/decide';
+
+/* The narrow interfaces the delivery handler works through; adapters.ts implements them. */
+
+export interface TargetLookup {
+  find(targetId: string): Promise<TargetRecord | null>;
+}
+
+/** Makes an attempt's outcome durable (broker-confirmed) before the delivery is acked. */
+export interface AttemptRecorder {
+  record(attempt: ActivityAttemptV1): Promise<void>;
+}
+
+export interface DeadLetterReason {
+  reason: 'permanent' | 'exhausted';
+  error: string;
+  status: number | null;
+}
+
+/** Where a delivery goes after an attempt. Both resolve only on the broker's confirm. */
+export interface DeliveryRouter {
+  /** the next attempt, after `tierMs` in that delay tier (0: straight back to the work queue) */
+  retry(next: DeliveryMessageV1, tierMs: number, scheduleBase: number): Promise<void>;
+  /** the channel's dead-letter queue, with why it is there */
+  deadLetter(delivery: DeliveryMessageV1, why: DeadLetterReason): Promise<void>;
+}
+
+/** The flag operators see on a target whose destination is gone or keeps refusing. */
+export interface TargetHealth {
+  /** sets the flag on the target (stored; every deliverer sees it) */
+  flag(targetId: string, reason: string): Promise<void>;
+  /** counts one more permanent failure in a row; returns the streak */
+  permanentFailure(targetId: string): number;
+  /** ends the streak: a success, or the target was seen flagged */
+  reset(targetId: string): void;
+}
+
+export interface DeliveryPolicy extends RetryPolicy {
+  channel: DeliveryChannel;
+  /** FLAG_AFTER_PERMANENT_FAILURES: permanent failures in a row that flag a target; 0 = never */
+  flagAfterPermanentFailures: number;
+}
+
+export interface DeliveryDeps {
+  targets: TargetLookup;
+  registry: TargetRegistry;
+  send(req: OutboundRequest): Promise<SendOutcome>;
+  recorder: AttemptRecorder;
+  router: DeliveryRouter;
+  health: TargetHealth;
+  policy: DeliveryPolicy;
+  logger: Logger;
+  now(): Date;
+  /** jitter source, [0, 1) */
+  random(): number;
+}
+
+/** Where in its retry schedule a delivery is (see retry/decide.ts AttemptPosition). */
+export interface DeliveryRun {
+  scheduleBase: number;
+}

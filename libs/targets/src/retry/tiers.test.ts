@@ -1,0 +1,46 @@
+import { defaultRetryTiers, jitteredTiers, parseTiers, pickTier } from './tiers';
+import { WEBHOOK_RETRY_SCHEDULE_MS } from './schedule';
+
+const TIERS = [200, 500, 1_000, 1_100, 1_200, 5_000];
+
+describe('pickTier: a delay is served by the smallest tier at or above it, jittered within +jitter%', () => {
+  it.each([
+    ['0 ms → no tier: straight back to the work queue', 0, 0.5, 0],
+    ['150 ms → 200 ms tier (never earlier than scheduled)', 150, 0.5, 200],
+    ['200 ms → 200 ms tier exactly', 200, 0.99, 200],
+    ['1 s with random 0 → 1 s', 1_000, 0, 1_000],
+    ['1 s with random 0.5 → 1.1 s (jitter window [1 s, 1.2 s])', 1_000, 0.5, 1_100],
+    ['1 s with random 0.99 → 1.2 s', 1_000, 0.99, 1_200],
+    ['2 s → 5 s (no tier inside the window: the next one up)', 2_000, 0.5, 5_000],
+    ['beyond every tier → the largest tier', 60_000, 0.5, 5_000],
+  ])('%s', (_name, delay, random, expected) => {
+    expect(pickTier(delay, TIERS, 20, () => random)).toBe(expected);
+  });
+
+  it('jitter 0 always picks the smallest tier at or above', () => {
+    expect(pickTier(1_000, TIERS, 0, () => 0.99)).toBe(1_000);
+  });
+});
+
+describe('tier sets', () => {
+  it('jittered defaults put d, d × 1.1 and d × 1.2 beside every scheduled delay', () => {
+    expect(jitteredTiers([1_000, 5_000])).toEqual([1_000, 1_100, 1_200, 5_000, 5_500, 6_000]);
+  });
+
+  it('the webhook default covers every delay of the default schedule and the 1 h Retry-After cap', () => {
+    const tiers = defaultRetryTiers('webhook');
+    for (const d of WEBHOOK_RETRY_SCHEDULE_MS) expect(tiers).toContain(d);
+    expect(tiers).toContain(3_600_000);
+    expect(tiers).toHaveLength(27);
+  });
+
+  it('the chat default covers the fast schedule and the 60 s Retry-After cap', () => {
+    expect(defaultRetryTiers('chat')).toEqual([1_000, 1_100, 1_200, 2_000, 2_200, 2_400, 5_000, 5_500, 6_000, 15_000, 16_500, 18_000, 30_000, 33_000, 36_000, 60_000]);
+  });
+
+  it('parseTiers sorts, dedupes and reports every bad entry at once', () => {
+    expect(parseTiers(['500', '200', '500'])).toEqual({ tiers: [200, 500], problems: [] });
+    expect(parseTiers(['0', 'x', '-5', '100']).problems).toHaveLength(3);
+    expect(parseTiers([]).problems).toEqual(['RETRY_TIERS_MS: at least one tier is needed']);
+  });
+});

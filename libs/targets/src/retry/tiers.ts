@@ -1,0 +1,63 @@
+import type { DeliveryChannel } from '@relay/contracts';
+import { BLOCK_CHAT_RETRY_SCHEDULE_MS } from '../kinds/block_chat';
+import { EMBED_CHAT_RETRY_SCHEDULE_MS } from '../kinds/embed_chat';
+import { WEBHOOK_RETRY_SCHEDULE_MS } from './schedule';
+
+/*
+ * Delays live in RabbitMQ: one classic durable queue per delay tier, with a queue-level TTL
+ * that dead-letters back to the work queue (shared/reference/broker-and-limits.md: per-message
+ * TTLs block behind each other on 3.10). Tiers are therefore a fixed set the operator declares
+ * (RETRY_TIERS_MS); schedules and Retry-After hints are mapped onto them here.
+ */
+
+/** Jitter steps of the default tier sets: each scheduled delay d also gets tiers at d × 1.1 and d × 1.2. */
+const JITTER_STEPS = [1, 1.1, 1.2];
+
+/** Longest Retry-After hints the chat channel honours by default (a tier of its own). */
+export const CHAT_RETRY_AFTER_MAX_MS = 60_000;
+export const WEBHOOK_RETRY_AFTER_MAX_MS = 3_600_000;
+
+/** Tiers for `schedule` with jittered neighbours, sorted and unique. */
+export function jitteredTiers(schedule: readonly number[], extra: readonly number[] = []): number[] {
+  const tiers = schedule.filter((d) => d > 0).flatMap((d) => JITTER_STEPS.map((f) => Math.round(d * f)));
+  return normalizeTiers([...tiers, ...extra]);
+}
+
+/** The default RETRY_TIERS_MS of each channel's deliverer: its default schedules, jittered, plus the Retry-After cap. */
+export function defaultRetryTiers(channel: DeliveryChannel): number[] {
+  if (channel === 'webhook') return jitteredTiers(WEBHOOK_RETRY_SCHEDULE_MS, [WEBHOOK_RETRY_AFTER_MAX_MS]);
+  return jitteredTiers([...EMBED_CHAT_RETRY_SCHEDULE_MS, ...BLOCK_CHAT_RETRY_SCHEDULE_MS], [CHAT_RETRY_AFTER_MAX_MS]);
+}
+
+export function normalizeTiers(tiers: readonly number[]): number[] {
+  return [...new Set(tiers)].sort((a, b) => a - b);
+}
+
+/** RETRY_TIERS_MS as read from the environment; returns the problems instead of throwing. */
+export function parseTiers(raw: readonly string[]): { tiers: number[]; problems: string[] } {
+  const problems: string[] = [];
+  const tiers: number[] = [];
+  for (const item of raw) {
+    const n = Number(item);
+    if (!/^\d+$/.test(item.trim()) || n < 1 || n > 2 ** 31 - 1) problems.push(`RETRY_TIERS_MS: "${item}" is not a delay in ms (1 … 2147483647)`);
+    else tiers.push(n);
+  }
+  if (raw.length === 0) problems.push('RETRY_TIERS_MS: at least one tier is needed');
+  return { tiers: normalizeTiers(tiers), problems };
+}
+
+/**
+ * The tier a retry waits in. A delay of 0 needs no tier (the retry goes straight back to the
+ * work queue). Otherwise jitter is applied in the tier choice: among the tiers within
+ * [delay, delay × (1 + jitterPct/100)] one is chosen at random, which spreads a burst of
+ * failures over several queues without ever retrying earlier than scheduled. With no tier
+ * in that window, the smallest tier above the delay is used; a delay beyond every tier uses
+ * the largest (the only case that waits less than asked; docs/delivery.md).
+ */
+export function pickTier(delayMs: number, tiers: readonly number[], jitterPct: number, random: () => number): number {
+  if (delayMs <= 0 || tiers.length === 0) return 0;
+  const upper = delayMs * (1 + jitterPct / 100);
+  const window = tiers.filter((t) => t >= delayMs && t <= upper);
+  if (window.length > 0) return window[Math.min(window.length - 1, Math.floor(random() * window.length))]!;
+  return tiers.find((t) => t >= delayMs) ?? tiers[tiers.length - 1]!;
+}

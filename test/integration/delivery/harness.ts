@@ -1,0 +1,131 @@
+import amqp from 'amqplib';
+import type { Channel, ChannelModel } from 'amqplib';
+import { BrokerConnection, ConfirmPublisher } from '@relay/broker';
+import type { QueueConsumer } from '@relay/broker';
+import { ACTIVITY_ATTEMPT_V1, DELIVERY_V1, brokerNames, decodeMessage, encodeMessage } from '@relay/contracts';
+import type { ActivityAttemptV1, DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
+import { connectStore } from '@relay/store';
+import type { Store, TargetRecord } from '@relay/store';
+import { createDeliverer, createRegistry } from '@relay/targets';
+import type { OutboundRequest, SendOutcome, TargetKind } from '@relay/targets';
+import { deleteBrokerNamespace, infra, testNamespace } from '../../support/infra';
+import { testLogger } from '../../support/logger';
+
+/** The short test tiers: the real broker delays, just quick. */
+export const TEST_TIERS_MS = [200, 500, 1_000];
+
+export interface Harness {
+  namespace: string;
+  mongodbUrl: string;
+  channel: DeliveryChannel;
+  store: Store;
+  broker: BrokerConnection;
+  publisher: ConfirmPublisher;
+  deliverer: QueueConsumer;
+  /** a plain channel for inspecting queues */
+  inspect: Channel;
+  addTarget(t: Partial<TargetRecord> & { kind: string; config: Record<string, unknown> }): Promise<string>;
+  publish(d: DeliveryMessageV1): Promise<void>;
+  /** attempt outcomes recorded so far (the activity queue, drained as they arrive) */
+  attempts: ActivityAttemptV1[];
+  /** dead-lettered deliveries, drained from the dead-letter queue */
+  deadLetters(): Promise<Array<{ delivery: DeliveryMessageV1; headers: Record<string, unknown> }>>;
+  close(): Promise<void>;
+}
+
+let seq = 0;
+
+/** One deliverer in this process, on the real RabbitMQ and FerretDB, under its own namespace. */
+export async function startHarness(label: string, opts: { channel: DeliveryChannel; kinds: TargetKind[]; send(req: OutboundRequest): Promise<SendOutcome>; flagAfter?: number }): Promise<Harness> {
+  const ns = testNamespace(label);
+  const names = brokerNames(ns.namespace);
+  const { logger } = testLogger();
+  const store = await connectStore(ns.mongodbUrl);
+  const broker = new BrokerConnection({
+    url: infra.rabbitmqUrl,
+    connectionName: `test ${label}`,
+    logger,
+    topology: { namespace: ns.namespace, deliveryLimit: 20, retryDelaysMs: { [opts.channel]: TEST_TIERS_MS } },
+  });
+  await broker.start();
+  const publisher = new ConfirmPublisher(broker, 5000);
+  const deliverer = createDeliverer({
+    channel: opts.channel,
+    namespace: ns.namespace,
+    broker,
+    store,
+    registry: createRegistry(opts.kinds),
+    send: opts.send,
+    logger,
+    prefetch: 8,
+    targetCacheTtlMs: 0,
+    confirmTimeoutMs: 5000,
+    retry: { tiersMs: TEST_TIERS_MS, jitterPct: 0, retryAfterMaxMs: 1_000 },
+    flagAfterPermanentFailures: opts.flagAfter ?? 3,
+  });
+  await deliverer.start();
+
+  const conn: ChannelModel = await amqp.connect(infra.rabbitmqUrl);
+  const inspect = await conn.createChannel();
+  const attempts: ActivityAttemptV1[] = [];
+  await inspect.consume(names.activityQueue, (msg) => {
+    if (!msg) return;
+    attempts.push(decodeMessage(msg.content, [ACTIVITY_ATTEMPT_V1]));
+    inspect.ack(msg);
+  });
+
+  return {
+    namespace: ns.namespace,
+    mongodbUrl: ns.mongodbUrl,
+    channel: opts.channel,
+    store,
+    broker,
+    publisher,
+    deliverer,
+    inspect,
+    attempts,
+    async addTarget(t) {
+      const id = `tg_${label}${++seq}`;
+      const now = new Date();
+      await store.targets.create({ _id: id, account_id: 'acc_it', endpoint_id: 'ep_it', name: id, enabled: true, flagged: null, created_at: now, updated_at: now, ...t });
+      return id;
+    },
+    publish(d) {
+      return publisher.publish(names.deliveriesExchange, opts.channel, encodeMessage(d), { messageId: `${d.delivery_id}.${d.attempt}`, type: d.type });
+    },
+    async deadLetters() {
+      const out: Array<{ delivery: DeliveryMessageV1; headers: Record<string, unknown> }> = [];
+      for (let i = 0; i < 1000; i++) {
+        const msg = await inspect.get(names.deadDeliveryQueue(opts.channel), { noAck: true });
+        if (!msg) break;
+        out.push({ delivery: decodeMessage(msg.content, [DELIVERY_V1]), headers: msg.properties.headers ?? {} });
+      }
+      return out;
+    },
+    async close() {
+      await deliverer.stop(2000);
+      await conn.close().catch(() => undefined);
+      await broker.close();
+      await store.connection.dropDatabase().catch(() => undefined);
+      await store.close();
+      await deleteBrokerNamespace(ns.namespace, TEST_TIERS_MS);
+    },
+  };
+}
+
+export function deliveryFor(targetId: string, kind: string, body = '{"n":1}'): DeliveryMessageV1 {
+  const n = `${Date.now().toString(36)}${++seq}`;
+  return {
+    type: DELIVERY_V1,
+    event_id: `evt_${n}`,
+    delivery_id: `dlv_${n}`,
+    attempt: 1,
+    account_id: 'acc_it',
+    endpoint_id: 'ep_it',
+    target_id: targetId,
+    target_kind: kind,
+    received_at: new Date().toISOString(),
+    request: { method: 'POST', source_ip: '198.51.100.7', headers: {}, query: '' },
+    payload: { content_type: 'application/json', body_base64: Buffer.from(body).toString('base64') },
+  };
+}
