@@ -1,4 +1,5 @@
 import Ajv from 'ajv';
+import { fieldOf } from '../rules/validation';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { CUSTOM_DEFAULT_TOLERANCE_SECONDS, HMAC_PRESET_INFO } from './presets';
 import { HEADER_VALUE_PATTERN, INBOUND_AUTH_SCHEMAS, PATTERN_MESSAGES } from './schema';
@@ -42,17 +43,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function isAuthType(value: unknown): value is InboundAuthType {
   return typeof value === 'string' && (INBOUND_AUTH_TYPES as readonly string[]).includes(value);
-}
-
-function fieldOf(base: string, error: ErrorObject): string {
-  const segments = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const params = error.params as { missingProperty?: string; additionalProperty?: string };
-  const extra = error.keyword === 'required' ? params.missingProperty : error.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
-  if (extra !== undefined) segments.push(extra);
-  return segments.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : `${path}.${s}`), base);
 }
 
 function messageOf(error: ErrorObject): string {

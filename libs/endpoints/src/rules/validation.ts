@@ -31,7 +31,8 @@ export function joinPath(base: string, segment: string | number): string {
   return base === '' ? segment : `${base}.${segment}`;
 }
 
-function fieldOf(base: string, error: ErrorObject): string {
+/** The field an ajv error names, under `base`: `inbound_auth` + `/tokens/1` → `inbound_auth.tokens[1]`. */
+export function fieldOf(base: string, error: ErrorObject): string {
   const segments = error.instancePath
     .split('/')
     .slice(1)

@@ -1,13 +1,4 @@
-import type {
-  BodyFilter,
-  CaptchaSettings,
-  FieldRule,
-  InboundAuthSetting,
-  IpAccessLists,
-  MaintenanceWindow,
-  PayloadFormat,
-  RequiredHeader,
-} from '@relay/endpoints';
+import type { EndpointRecord } from '@relay/store';
 
 /** Methods an endpoint may accept (spec "Endpoint / method"). */
 export const METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'GET', 'HEAD'] as const;
@@ -16,26 +7,7 @@ export const METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'GET', 'HEAD'] as cons
  * The settings a client may write, in the shape they are stored in (`EndpointRecord`). Secret
  * values inside `inbound_auth` and `captcha` are plaintext here, between validation and sealing.
  */
-export interface EndpointSettings {
-  name: string;
-  methods: string[];
-  payload_format: PayloadFormat;
-  /** Base64 JSON format only; null otherwise */
-  query_param_name: string | null;
-  /** Base64 JSON format only; true otherwise (the stored default) */
-  query_param_required: boolean;
-  enabled: boolean;
-  paused: boolean;
-  inbound_auth: InboundAuthSetting;
-  required_headers: RequiredHeader[];
-  body_filters: BodyFilter[];
-  field_rules: FieldRule[];
-  ip_access: IpAccessLists;
-  captcha: CaptchaSettings | null;
-  /** null: the documented default (600/min, DEFAULT_RATE_LIMIT_PER_MINUTE) */
-  rate_limit_per_minute: number | null;
-  maintenance_windows: MaintenanceWindow[];
-}
+export type EndpointSettings = Omit<EndpointRecord, 'id' | 'account_id' | 'revision' | 'created_at' | 'updated_at'>;
 
 export type SettingName = keyof EndpointSettings;
 
