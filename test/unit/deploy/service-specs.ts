@@ -21,12 +21,6 @@ export function configPath(service: string): string {
   return path.join(ROOT, 'services', service, 'src', 'config.ts');
 }
 
-/** A service whose src/ holds nothing yet is being written elsewhere; there is nothing to check. */
-export function isWritten(service: string): boolean {
-  const src = path.join(ROOT, 'services', service, 'src');
-  return existsSync(src) && readdirSync(src).length > 0;
-}
-
 /** The `configSpec` a service exports from src/config.ts: the variables it reads (STYLE.md, config). */
 export function loadConfigSpec(service: string): ConfigSpec {
   const file = configPath(service);
