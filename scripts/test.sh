@@ -30,7 +30,7 @@ status=0
 # End-to-end files start several processes each; one file at a time keeps a 2-core machine calm.
 npx jest --selectProjects "${projects[@]}" --maxWorkers=2 --json --outputFile="$report" || status=$?
 node -e '
-  const r = require(process.argv[1]);
+  const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
   console.log(`${r.numPassedTests} passed, ${r.numFailedTests + r.numRuntimeErrorTestSuites} failed`);
   if (r.numTotalTests === 0) process.exitCode = 1;
 ' "$report" || status=1

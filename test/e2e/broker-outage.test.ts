@@ -54,8 +54,11 @@ describe('delivery queue unavailable (spec Errors: 503 delivery_queue_unavailabl
     expect(await res.json()).toMatchObject({ code: 'delivery_queue_unavailable' });
     expect(elapsed).toBeLessThan(2000);
 
-    const spooled = await stack.redis.lrange(`${stack.namespace}:activity-spool`, 0, -1);
-    expect(spooled.map((r) => JSON.parse(r).outcome)).toContain('DELIVERY_QUEUE_UNAVAILABLE');
+    // the row is spooled right after the answer, not before it
+    await eventually(async () => {
+      const spooled = await stack.redis.lrange(`${stack.namespace}:activity-spool`, 0, -1);
+      return spooled.map((r) => JSON.parse(r).outcome).includes('DELIVERY_QUEUE_UNAVAILABLE');
+    }, 2000, 'the DELIVERY_QUEUE_UNAVAILABLE row in the Redis spool');
     const ready = await fetch(`${gateway.url}/readyz`);
     expect(ready.status).toBe(503);
   });
