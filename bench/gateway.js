@@ -50,7 +50,8 @@ async function main() {
   const gateway = startProcess(path.join(ROOT, 'services/ingest-gateway/dist/main.js'), {
     RABBITMQ_URL: env.RABBITMQ_URL, REDIS_URL: env.REDIS_URL, MONGODB_URL: mongodbUrl, RELAY_NAMESPACE: namespace,
     PORT: String(gatewayPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SECRETS_KEYS: `bench:${randomBytes(32).toString('base64')}`,
-  });
+  }, (process.env.GATEWAY_NODE_ARGS || '').split(' ').filter(Boolean)); // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+
   try {
     await waitFor(`http://127.0.0.1:${barePort}/nothing`);
     await waitFor(`http://127.0.0.1:${gatewayPort}/readyz`);
@@ -78,7 +79,7 @@ async function main() {
   } finally {
     bare.kill();
     gateway.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
+    await gateway.exited;
     await cleanup(namespace, store);
   }
 }

@@ -12,12 +12,13 @@ async function freePort() {
   return port;
 }
 
-function startProcess(file, env) {
-  const child = spawn(process.execPath, [file], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startProcess(file, env, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, file], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
   child.output = () => out;
+  child.exited = new Promise((resolve) => child.once('exit', resolve));
   return child;
 }
 
