@@ -95,8 +95,7 @@ export class BrokerConnection extends EventEmitter {
   }
 
   private async connectOnce(): Promise<void> {
-    const connection = await amqp.connect(this.opts.url, {
-      heartbeat: this.opts.heartbeatSeconds ?? 10,
+    const connection = await amqp.connect(withHeartbeat(this.opts.url, this.opts.heartbeatSeconds ?? 10), {
       clientProperties: { connection_name: this.opts.connectionName },
     });
     try {
@@ -139,6 +138,17 @@ export class BrokerConnection extends EventEmitter {
 }
 
 /**
+ * amqplib reads the heartbeat only from the URL (or its object form), never from the socket
+ * options; without it the server's 60 s applies and a dead peer goes unnoticed for two minutes.
+ * A heartbeat already in the URL wins.
+ */
+export function withHeartbeat(url: string, seconds: number): string {
+  const u = new URL(url);
+  if (!u.searchParams.has('heartbeat')) u.searchParams.set('heartbeat', String(seconds));
+  return u.toString();
+}
+
+/**
  * `close()` waits for the broker's close-ok, which never comes from a dead or black-holed
  * peer; after `ms` the socket is destroyed so shutdown and reconnects never hang.
  */
@@ -152,7 +162,9 @@ async function closeBounded(connection: ChannelModel, ms = 2000): Promise<void> 
   clearTimeout(timer);
   if (result === 'timeout') {
     // amqplib exposes the socket only on the inner connection object
-    const inner = (connection as unknown as { connection?: { stream?: { destroy(): void } } }).connection;
+    const inner = (connection as unknown as { connection?: { stream?: { destroy(): void }; heartbeater?: { clear(): void } } }).connection;
     inner?.stream?.destroy();
+    // amqplib stops its heartbeat timers only on a close it saw; this one it did not
+    inner?.heartbeater?.clear();
   }
 }
