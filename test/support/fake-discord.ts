@@ -1,9 +1,9 @@
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sendRequest } from '@relay/targets';
 import type { OutboundRequest, SendOutcome } from '@relay/targets';
+import { closeNow, isObject, listenOnLoopback, rewriteToFake } from './fake-platform';
 
 /*
  * A stand-in for Discord's execute-webhook endpoint that enforces the platform's real limits
@@ -157,7 +157,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     return exhausted ? Math.max(0.001, Number(resetAfter.toFixed(3))) : null;
   }
 
-  const server = await listen(app);
+  const server = await listenOnLoopback(app);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     baseUrl,
@@ -170,7 +170,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     },
     queueResponse: (r) => void queued.push(r),
     send: (req) => sendRequest({ ...req, url: rewrite(req.url, baseUrl) }, { timeoutMs: 5000 }),
-    close: () => close(server),
+    close: () => closeNow(server),
   };
 }
 
@@ -242,28 +242,11 @@ function pings(body: Record<string, unknown>): DiscordSavedMessage['pinged'] {
   };
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 function bodyOf(req: Request): Buffer {
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 }
 
-/** Only the real hosts are rewritten, so a test can never reach the real platform by mistake. */
 function rewrite(url: string, baseUrl: string): string {
-  const u = new URL(url);
-  if (u.protocol !== 'https:' || !DISCORD_HOSTS.includes(u.hostname)) throw new Error(`fake Discord: refusing to send to ${u.host}`);
-  return new URL(u.pathname + u.search, baseUrl).toString();
+  return rewriteToFake('Discord', DISCORD_HOSTS, url, baseUrl);
 }
 
-function listen(app: express.Express): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(0, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(server)));
-  });
-}
-
-function close(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
-}

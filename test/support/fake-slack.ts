@@ -1,9 +1,9 @@
 import express from 'express';
 import type { Request, Response } from 'express';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sendRequest } from '@relay/targets';
 import type { OutboundRequest, SendOutcome } from '@relay/targets';
+import { closeNow, isObject, listenOnLoopback, rewriteToFake } from './fake-platform';
 
 /*
  * A stand-in for Slack incoming webhooks that enforces the platform's real limits and answers
@@ -110,7 +110,7 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
     return null;
   }
 
-  const server = await listen(app);
+  const server = await listenOnLoopback(app);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     baseUrl,
@@ -124,7 +124,7 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
     },
     queueResponse: (r) => void queued.push(r),
     send: (req) => sendRequest({ ...req, url: rewrite(req.url, baseUrl) }, { timeoutMs: 5000 }),
-    close: () => close(server),
+    close: () => closeNow(server),
   };
 }
 
@@ -168,24 +168,7 @@ function blocksValid(blocks: unknown): boolean {
   });
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-/** Only the real hosts are rewritten, so a test can never reach the real platform by mistake. */
 function rewrite(url: string, baseUrl: string): string {
-  const u = new URL(url);
-  if (u.protocol !== 'https:' || !SLACK_HOSTS.includes(u.hostname)) throw new Error(`fake Slack: refusing to send to ${u.host}`);
-  return new URL(u.pathname + u.search, baseUrl).toString();
+  return rewriteToFake('Slack', SLACK_HOSTS, url, baseUrl);
 }
 
-function listen(app: express.Express): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(0, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(server)));
-  });
-}
-
-function close(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
-}
