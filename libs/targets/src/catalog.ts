@@ -42,5 +42,3 @@ export function createDefaultRegistry(deps: KindDeps): TargetRegistry {
 export function channelOf(kind: string): DeliveryChannel | undefined {
   return CATALOG.find((e) => e.kind === kind)?.channel;
 }
-
-export const TARGET_KINDS: readonly string[] = CATALOG.map((e) => e.kind);

@@ -1,7 +1,7 @@
 export type { AttemptResult, FieldError, NetworkFailure, OutboundRequest, ResponseSummary, SendOutcome, TargetKind, ValidationResult } from './kind';
 export { createRegistry } from './registry';
 export type { TargetRegistry } from './registry';
-export { channelOf, createDefaultRegistry, TARGET_KINDS } from './catalog';
+export { channelOf, createDefaultRegistry } from './catalog';
 export type { KindDeps } from './catalog';
 export { ALWAYS_REMOVED, createWebhookKind, TargetConfigError } from './kinds/webhook';
 export type { SecretSealer, WebhookConfig } from './kinds/webhook';

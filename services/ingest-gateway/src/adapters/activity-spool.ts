@@ -7,7 +7,6 @@ export interface ActivitySpool {
   push(row: ActivityRequestV1): Promise<boolean>;
   /** re-publishes spooled rows oldest first; returns how many were drained */
   drain(publish: (row: ActivityRequestV1) => Promise<void>): Promise<number>;
-  length(): Promise<number>;
 }
 
 const BATCH = 200;
@@ -53,6 +52,5 @@ export function createActivitySpool(redis: Redis, namespace: string, instanceId:
       }
       return drained;
     },
-    length: () => redis.llen(key),
   };
 }
