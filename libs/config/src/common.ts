@@ -21,3 +21,8 @@ export const redisVars = {
 export const mongoVars = {
   mongodbUrl: url('MONGODB_URL', 'MongoDB URL including the database name', { default: 'mongodb://127.0.0.1:27017/relay', protocols: ['mongodb:', 'mongodb+srv:'], secret: true }),
 };
+
+/** Read by the activity-writer (which deletes expired rows) and the management API (which lists them). */
+export const activityVars = {
+  activityRetentionDays: int('ACTIVITY_RETENTION_DAYS', 'days an activity row is kept; older rows are deleted within the hour', { default: 30, min: 1, max: 3650 }),
+};

@@ -3,6 +3,7 @@ export type { ActivityDoc, ApiKeyDoc, Doc, Store } from './store';
 export { STATUS_GROUPS } from './records';
 export type {
   AccountRecord,
+  ActivityAggregate,
   ActivityRecord,
   DeliveryAttemptRecord,
   DeliveryRecord,
@@ -13,3 +14,5 @@ export type {
   TargetRecord,
 } from './records';
 export { toAccount, toActivity, toEndpoint, toTarget } from './mappers';
+export { IndexWriter, accountScope, decodePosition, encodePosition, endpointScope, keyedCollection, listIndexed, mapLimit, minuteOf, sweepExpired } from './activity';
+export type { IndexChange, IndexDoc, IndexEntry, KeyedCollection, ListQuery, ListResult, Position, Scope, ScopedChange, ScopedEntry, SweepResult } from './activity';

@@ -19,10 +19,12 @@ export function toAccount(d: Doc): AccountRecord {
 }
 
 export function toActivity(d: Doc): ActivityRecord {
-  const { _id, rev: _rev, deliveries, ...rest } = d;
+  const { _id, ixg: _ixg, rev: _rev, deliveries, ...rest } = d;
   // deliveries and their attempts are stored keyed by id / attempt number (see activity-writer)
   const list = Object.values((deliveries ?? {}) as Record<string, Doc>)
     .map((dl) => ({ ...dl, attempts: Object.values((dl.attempts ?? {}) as Record<string, Doc>).sort((a, b) => a.attempt - b.attempt) }) as DeliveryRecord)
     .sort((a, b) => a.target_id.localeCompare(b.target_id));
-  return { ...(rest as Omit<ActivityRecord, 'id' | 'deliveries'>), id: _id as string, deliveries: list };
+  // rows written before last_error/aggregate existed read as null
+  const row = rest as Omit<ActivityRecord, 'id' | 'deliveries'>;
+  return { ...row, source_ip: row.source_ip ?? null, last_error: row.last_error ?? null, aggregate: row.aggregate ?? null, id: _id as string, deliveries: list };
 }

@@ -98,17 +98,29 @@ export interface DeliveryRecord {
 }
 
 export interface ActivityRecord {
-  /** the event id */
+  /** the event id, or `agg_…` for an aggregated row */
   id: string;
   account_id: string;
   endpoint_id: string;
   received_at: Date;
   method: string;
-  source_ip: string;
+  /** null on aggregated rows (spec: the source IP is shown for rows that are not aggregated) */
+  source_ip: string | null;
   outcome: string;
   reason: string | null;
   target_count: number;
   test: boolean;
   status: StatusGroup;
+  /** the latest delivery error (what the error-text filter reads with `reason`) */
+  last_error: string | null;
+  /** set on a row that stands for a flood of identical rejections (no source IP of its own) */
+  aggregate: ActivityAggregate | null;
   deliveries: DeliveryRecord[];
+}
+
+/** An aggregated row: `count` identical rejections (endpoint, outcome, reason) in one minute. */
+export interface ActivityAggregate {
+  count: number;
+  first_seen: Date;
+  last_seen: Date;
 }

@@ -1,16 +1,16 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
-import { BrokerConnection, QueueConsumer } from '@relay/broker';
-import type { Disposition } from '@relay/broker';
+import { BrokerConnection } from '@relay/broker';
 import { loadConfig } from '@relay/config';
-import { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1, ContractError, brokerNames, decodeMessage } from '@relay/contracts';
-import type { ActivityMessage } from '@relay/contracts';
 import { createLogger } from '@relay/logging';
 import { closeServer, createHealthApp, listen, onShutdown, runMain } from '@relay/runtime';
 import { connectStore } from '@relay/store';
 import { createActivityWriter } from './adapters/activity-store';
+import { createWriterMetrics } from './adapters/metrics';
+import { startRetention } from './adapters/retention';
 import { configSpec } from './config';
-import { Batcher } from './transport/batcher';
+import { createActivityConsumer } from './transport/consumer';
+import { ActivityPipeline } from './transport/pipeline';
 
 runMain(null, async () => {
   const config = loadConfig(configSpec, process.env);
@@ -24,42 +24,47 @@ runMain(null, async () => {
   });
   await broker.start();
 
-  const writer = createActivityWriter(store);
-  const batcher = new Batcher<ActivityMessage>(config.batchSize, config.batchMaxWaitMs, async (messages) => {
-    const started = performance.now();
-    await writer.write(messages);
-    logger.debug('activity batch written', { count: messages.length, duration_ms: Math.round(performance.now() - started) });
-  });
-
-  const consumer = new QueueConsumer(broker, {
-    queue: brokerNames(config.namespace).activityQueue,
-    prefetch: config.prefetch,
-    logger,
-    handler: async (msg): Promise<Disposition> => {
-      let message: ActivityMessage;
-      try {
-        message = decodeMessage(msg.content, [ACTIVITY_REQUEST_V1, ACTIVITY_ATTEMPT_V1]);
-      } catch (err) {
-        if (err instanceof ContractError) {
-          logger.error('invalid activity message dead-lettered', { error: err.message });
-          return 'dead_letter';
-        }
-        throw err;
-      }
-      await batcher.add(message); // rejects when the bulk write failed → requeued
-      return 'ack';
+  const retentionMs = config.activityRetentionDays * 86_400_000;
+  let metrics: ReturnType<typeof createWriterMetrics> | null = null;
+  const pipeline = new ActivityPipeline(createActivityWriter(store), {
+    holdMs: config.holdMs,
+    // half the prefetch window: attempts must still reach the writer while rows are held
+    maxHeld: Math.max(1, Math.floor(config.prefetch / 2)),
+    batchSize: config.batchSize,
+    maxWaitMs: config.batchMaxWaitMs,
+    keepPerMinute: config.keepPerMinute,
+    retentionMs,
+    onFlush: (s) => {
+      metrics?.rowsWritten.inc({ kind: 'inserted' }, s.inserted);
+      metrics?.rowsWritten.inc({ kind: 'updated' }, s.updated);
+      metrics?.rowsWritten.inc({ kind: 'aggregated' }, s.aggregated);
+      metrics?.messagesWritten.inc(s.messages);
+      logger.debug('activity flush written', { ...s });
+    },
+    onExpired: (m) => {
+      metrics?.expiredDropped.inc();
+      logger.warn('activity message older than the retention period dropped', { event_id: m.event_id, type: m.type });
     },
   });
+  metrics = createWriterMetrics(pipeline);
+  const consumer = createActivityConsumer(broker, pipeline, { namespace: config.namespace, prefetch: config.prefetch, logger });
   await consumer.start();
+  const retention = startRetention(store, pipeline, { retentionMs, intervalMs: config.retentionSweepMs, logger, onDeleted: (n) => metrics?.retentionDeleted.inc(n) });
 
-  const health = createServer(createHealthApp({ broker: () => broker.isUp() && consumer.isConsuming(), mongodb: () => store.ping() }));
+  const app = createHealthApp({ broker: () => broker.isUp() && consumer.isConsuming(), mongodb: () => store.ping() });
+  const registry = metrics.registry;
+  app.get('/metrics', async (_req, res) => {
+    res.type(registry.contentType).send(await registry.metrics());
+  });
+  const health = createServer(app);
   const port = await listen(health, config.healthPort, '0.0.0.0');
-  logger.info('activity writer consuming', { health_port: port, batch_size: config.batchSize });
+  logger.info('activity writer consuming', { health_port: port, prefetch: config.prefetch, hold_ms: config.holdMs, retention_days: config.activityRetentionDays });
 
   onShutdown(logger, config.shutdownGraceMs, [
     async () => {
+      retention.stop();
       const stopping = consumer.stop(config.shutdownGraceMs);
-      batcher.flush();
+      await pipeline.drain();
       await stopping;
     },
     () => closeServer(health),

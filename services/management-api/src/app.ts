@@ -27,6 +27,8 @@ export interface AppDeps {
   /** the monthly accepted-event counter the gateway increments (adapters/usage-counter) */
   acceptedEvents: UsageCounter;
   readiness: ReadinessChecks;
+  /** days activity rows are kept (ACTIVITY_RETENTION_DAYS); lists never look further back. Default 30 */
+  activityRetentionDays?: number;
   /** defaults to the system clock */
   now?: () => Date;
 }
@@ -48,7 +50,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/v1/billing', billing);
   app.use('/v1/endpoints/:endpointId/targets', targetRoutes(deps));
   app.use('/v1/endpoints', endpointRoutes(endpointDeps), endpointStateRoutes(endpointDeps));
-  app.use('/v1/activity', activityRoutes(deps.store));
+  app.use('/v1/activity', activityRoutes(deps.store, (deps.activityRetentionDays ?? 30) * 86_400_000, now));
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ code: 'not_found', message: 'Not found.' });
   });

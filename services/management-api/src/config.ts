@@ -1,10 +1,11 @@
-import { commonVars, int, mongoVars, redisVars, str, url } from '@relay/config';
+import { activityVars, commonVars, int, mongoVars, redisVars, str, url } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
 
 export const configSpec = {
   ...commonVars,
   ...redisVars,
   ...mongoVars,
+  ...activityVars,
   port: int('PORT', 'HTTP port of the management API', { default: 8081, min: 0, max: 65535 }),
   host: str('HOST', 'address the management API listens on', { default: '0.0.0.0' }),
   publicBaseUrl: url('PUBLIC_BASE_URL', 'base URL senders use; ingest URLs are {PUBLIC_BASE_URL}/relay/<endpoint_id>', { default: 'http://127.0.0.1:8080', protocols: ['http:', 'https:'] }),

@@ -28,6 +28,7 @@ runMain(null, async () => {
     announceChange: createInvalidator(redis, config.namespace, logger),
     acceptedEvents: createUsageCounter(redis, config.namespace),
     readiness: { mongodb: () => store.ping(), redis: () => redis.status === 'ready' },
+    activityRetentionDays: config.activityRetentionDays,
   });
   const server = createServer(app);
   const port = await listen(server, config.port, config.host);

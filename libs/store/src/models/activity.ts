@@ -1,9 +1,11 @@
 import { Schema } from 'mongoose';
 
 /**
- * One document per request (`_id` = event id). Delivery outcomes are kept under
- * `deliveries.<delivery_id>` so that attempts reported in any order, by any number of
- * writers, land with idempotent `$set`s; `status` is derived from them (see activity-writer).
+ * One document per request (`_id` = event id), or per aggregated flood of identical rejections
+ * (`_id` = `agg_…`). Delivery outcomes are kept under `deliveries.<delivery_id>.attempts.<n>` so
+ * attempts reported in any order land on the same row; `status` is derived from them by the
+ * activity-writer. No secondary index: the log is only ever read by `_id` (activity/keys.ts),
+ * and an index the reads do not use would only slow every insert.
  */
 export const activitySchema = new Schema(
   {
@@ -19,9 +21,9 @@ export const activitySchema = new Schema(
     test: { type: Boolean },
     status: { type: String },
     deliveries: { type: Schema.Types.Mixed },
-    rev: { type: Number },
+    last_error: { type: String, default: null },
+    aggregate: { type: Schema.Types.Mixed, default: null },
+    ixg: { type: String, default: null },
   },
   { versionKey: false, collection: 'activity', minimize: false, strict: false },
 );
-activitySchema.index({ account_id: 1, received_at: -1 });
-activitySchema.index({ endpoint_id: 1, received_at: -1 });

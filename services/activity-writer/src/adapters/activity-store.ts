@@ -1,130 +1,144 @@
-import type { AnyBulkWriteOperation, Collection, MongoBulkWriteError } from 'mongodb';
-import type { ActivityAttemptV1, ActivityMessage, ActivityRequestV1 } from '@relay/contracts';
-import type { ActivityDoc, Store } from '@relay/store';
-import { deliveryState, statusOf } from '../domain/status';
+import { randomBytes } from 'node:crypto';
+import { IndexWriter, accountScope, endpointScope, mapLimit } from '@relay/store';
+import type { IndexChange, IndexEntry, ScopedChange, ScopedEntry, Store } from '@relay/store';
+import type { Fold } from '../domain/flood';
+import type { EventGroup } from '../domain/hold';
+import { applyMessages, changeOf, entryOf, requestFields } from '../domain/row';
+import type { RowDoc } from '../domain/row';
 
-/**
- * Statements per bulk write. FerretDB 1.24 (the local MongoDB-wire store) never answers an
- * `update` command of 100 or more statements; 50 keeps well clear and costs MongoDB nothing.
- */
-const CHUNK = 50;
+export interface FlushBatch<T> {
+  events: EventGroup<T>[];
+  folds: Fold[];
+}
+
+export interface FlushStats {
+  inserted: number;
+  updated: number;
+  aggregated: number;
+}
 
 export interface ActivityWriter {
-  write(messages: ActivityMessage[]): Promise<void>;
+  write(batch: FlushBatch<unknown>): Promise<FlushStats>;
+  /** after a failed write: forget cached index state, the store is the truth again */
+  reset(): void;
 }
 
+/** Rows read and written at once by key-only updates. */
+const PARALLEL = 16;
+
 /**
- * Writes activity messages with idempotent operations keyed by event id, delivery id and
- * attempt number, so redeliveries and any arrival order converge on the same row:
- * - a request row is inserted whole with its status already derived (the common case needs
- *   no read); if the row exists (its attempts came first, or a redelivery) it is `$set`;
- * - an attempt is an upsert `$set` under `deliveries.<id>.attempts.<n>`;
- * - rows touched by attempts get their status derived again, under a revision check.
- * Writes to one row must not run concurrently: MongoDB makes single-document updates
- * atomic, FerretDB does not, so one writer flushes one batch at a time (see Batcher).
+ * Writes one flush with key-only operations (docs/architecture.md "Activity log storage"):
+ * 1. rows whose request is in the flush are inserted whole, their held attempts merged in;
+ * 2. a row that already exists (attempts came first, a retry, a redelivery) is read by `_id`,
+ *    merged and written back by `_id`;
+ * 3. aggregated rows get one upsert each (count, first and last seen);
+ * 4. the index gets an entry for each newly placed row and a change for each row whose status
+ *    or error text moved.
+ * One writer per store, one flush at a time: merges read-modify-write by `_id`, which FerretDB
+ * does not make atomic.
  */
 export function createActivityWriter(store: Store): ActivityWriter {
-  const coll = store.activity.collection as unknown as Collection<ActivityDoc>;
+  const rows = store.activityRows;
+  const index = new IndexWriter(store.activityIndex);
+  const prefix = randomBytes(3).toString('hex');
+  let flushes = 0;
+
   return {
-    async write(messages) {
-      const requests = messages.filter((m): m is ActivityRequestV1 => m.type === 'relay.activity.request.v1');
-      const attempts = messages.filter((m): m is ActivityAttemptV1 => m.type === 'relay.activity.attempt.v1');
-      const existing = await insertRequests(coll, dedupe(requests));
-      await bulk(coll, [...existing.map(requestUpdate), ...attempts.map(attemptUpdate)]);
-      const touched = new Set([...existing.map((r) => r.event_id), ...attempts.map((a) => a.event_id)]);
-      if (touched.size > 0) await deriveStatus(coll, [...touched]);
+    reset: () => index.reset(),
+    async write(batch) {
+      const generation = `${prefix}${(flushes++).toString(36)}`;
+      const entries: ScopedEntry[] = [];
+      const changes: ScopedChange[] = [];
+      const place = (row: RowDoc) => entries.push(...scoped(row, entryOf(row, generation)));
+
+      const fresh = batch.events.filter((e) => e.request !== null).map((e) => ({ ...applyMessages(e.event_id, null, e.request, e.attempts), ixg: generation }));
+      const existing = new Set(await rows.insertNew(fresh));
+      for (const row of fresh) if (!existing.has(row._id)) place(row);
+
+      const merges = batch.events.filter((e) => e.request === null || existing.has(e.event_id));
+      await mapLimit(merges, PARALLEL, async (e) => {
+        const before = await rows.get(e.event_id);
+        const after = applyMessages(e.event_id, before, e.request, e.attempts);
+        // A request (late, or redelivered) places its row at its real time; so does a row that
+        // was never placed. Otherwise the row keeps its place and the index learns the change.
+        if (!before || e.request !== null || !before.ixg) {
+          after.ixg = generation;
+          place(after);
+        } else if (after.status !== before.status || after.last_error !== before.last_error) {
+          changes.push(...scoped(after, changeOf(after)).map(({ scope, entry }) => ({ scope, received_ms: after.received_at.getTime(), change: entry })));
+        }
+        if (!before) {
+          const dup = await rows.insertNew([after]);
+          if (dup.length > 0) throw new Error(`activity row ${e.event_id} appeared during a flush; is a second writer running on this store?`);
+        } else {
+          const { _id, ...fields } = after;
+          await rows.update([{ id: _id, update: { $set: fields } }]);
+        }
+      });
+
+      const folds = groupFolds(batch.folds);
+      await rows.update(
+        folds.map((f) => {
+          const { received_at: _r, ...fields } = requestFields(f.request);
+          return {
+            id: f.aggregate_id,
+            upsert: true,
+            update: {
+              $setOnInsert: { ...fields, received_at: minuteStart(f.request.received_at), source_ip: null, target_count: 0, status: 'errors', last_error: null, deliveries: {} },
+              $inc: { 'aggregate.count': f.count },
+              $min: { 'aggregate.first_seen': f.first_seen },
+              $max: { 'aggregate.last_seen': f.last_seen },
+              ...(f.first ? { $set: { ixg: generation } } : {}),
+            },
+          };
+        }),
+      );
+      for (const f of folds.filter((x) => x.first)) {
+        const received_ms = minuteStart(f.request.received_at).getTime();
+        entries.push(
+          ...scopes(f.request).map((scope) => ({
+            scope,
+            entry: { event_id: f.aggregate_id, received_ms, status: 'errors' as const, source_ip: null, test: f.request.test, aggregated: true, text: f.request.reason, generation },
+          })),
+        );
+      }
+
+      await index.write(entries, changes);
+      return { inserted: fresh.length - existing.size, updated: merges.length, aggregated: batch.folds.length };
     },
   };
 }
 
-function dedupe(rows: ActivityRequestV1[]): ActivityRequestV1[] {
-  return [...new Map(rows.map((r) => [r.event_id, r])).values()];
+const scopes = (row: { account_id: string; endpoint_id: string }) => [accountScope(row.account_id), endpointScope(row.endpoint_id)];
+
+function scoped<E extends IndexEntry | IndexChange>(row: RowDoc, entry: E): { scope: string; entry: E }[] {
+  return scopes(row).map((scope) => ({ scope, entry }));
 }
 
-function requestFields(m: ActivityRequestV1) {
-  return {
-    account_id: m.account_id,
-    endpoint_id: m.endpoint_id,
-    received_at: new Date(m.received_at),
-    method: m.method,
-    source_ip: m.source_ip,
-    outcome: m.outcome,
-    reason: m.reason,
-    target_count: m.target_count,
-    test: m.test,
-  };
+const minuteStart = (iso: string): Date => new Date(`${iso.slice(0, 16)}:00.000Z`);
+
+interface FoldGroup {
+  aggregate_id: string;
+  request: Fold['request'];
+  first: boolean;
+  count: number;
+  first_seen: Date;
+  last_seen: Date;
 }
 
-/** Inserts new rows; returns the requests whose row already existed. */
-async function insertRequests(coll: Collection<ActivityDoc>, rows: ActivityRequestV1[]): Promise<ActivityRequestV1[]> {
-  if (rows.length === 0) return [];
-  const docs = rows.map((m) => {
-    const fields = requestFields(m);
-    return { _id: m.event_id, ...fields, status: statusOf(fields), deliveries: {}, rev: 1 } as unknown as ActivityDoc;
-  });
-  try {
-    await coll.insertMany(docs, { ordered: false });
-    return [];
-  } catch (err) {
-    const e = err as MongoBulkWriteError;
-    const failed = e.writeErrors ? (Array.isArray(e.writeErrors) ? e.writeErrors : [e.writeErrors]) : null;
-    if (!failed || failed.some((w) => w.code !== 11000)) throw err;
-    return failed.map((w) => rows[w.index]!);
+function groupFolds(folds: Fold[]): FoldGroup[] {
+  const groups = new Map<string, FoldGroup>();
+  for (const f of folds) {
+    const at = new Date(f.request.received_at);
+    const g = groups.get(f.aggregate_id);
+    if (!g) {
+      groups.set(f.aggregate_id, { aggregate_id: f.aggregate_id, request: f.request, first: f.first, count: 1, first_seen: at, last_seen: at });
+      continue;
+    }
+    g.count += 1;
+    g.first ||= f.first;
+    if (at < g.first_seen) g.first_seen = at;
+    if (at > g.last_seen) g.last_seen = at;
   }
-}
-
-function requestUpdate(m: ActivityRequestV1): AnyBulkWriteOperation<ActivityDoc> {
-  return { updateOne: { filter: { _id: m.event_id }, update: { $set: requestFields(m), $inc: { rev: 1 } } as never, upsert: true } };
-}
-
-function attemptUpdate(a: ActivityAttemptV1): AnyBulkWriteOperation<ActivityDoc> {
-  const base = `deliveries.${a.delivery_id}`;
-  const set = {
-    account_id: a.account_id,
-    endpoint_id: a.endpoint_id,
-    [`${base}.delivery_id`]: a.delivery_id,
-    [`${base}.target_id`]: a.target_id,
-    [`${base}.target_kind`]: a.target_kind,
-    [`${base}.attempts.${a.attempt}`]: {
-      attempt: a.attempt,
-      attempted_at: new Date(a.attempted_at),
-      state: a.state,
-      status_code: a.status_code,
-      duration_ms: a.duration_ms,
-      error: a.error,
-      next_attempt_at: a.next_attempt_at ? new Date(a.next_attempt_at) : null,
-    },
-  };
-  return { updateOne: { filter: { _id: a.event_id }, update: { $set: set, $inc: { rev: 1 } } as never, upsert: true } };
-}
-
-async function bulk(coll: Collection<ActivityDoc>, ops: AnyBulkWriteOperation<ActivityDoc>[]): Promise<void> {
-  for (let i = 0; i < ops.length; i += CHUNK) await coll.bulkWrite(ops.slice(i, i + CHUNK), { ordered: false });
-}
-
-type StoredDeliveries = Record<string, { attempts?: Record<string, { attempt: number; state: 'delivered' | 'retrying' | 'failed'; error: string | null; attempted_at: Date }> }>;
-
-/**
- * Sets `status`, each delivery's `state` and `last_error` (what the error-text filter
- * searches) from the stored attempts — only if `rev` did not move since the row was read.
- */
-async function deriveStatus(coll: Collection<ActivityDoc>, ids: string[], tries = 5): Promise<void> {
-  const docs = await coll.find({ _id: { $in: ids } } as never).toArray();
-  const ops: AnyBulkWriteOperation<ActivityDoc>[] = docs.map((doc) => {
-    const deliveries = (doc.deliveries ?? {}) as unknown as StoredDeliveries;
-    const set: Record<string, unknown> = { status: statusOf(doc as never), last_error: lastError(deliveries) };
-    for (const [id, d] of Object.entries(deliveries)) set[`deliveries.${id}.state`] = deliveryState(d.attempts);
-    return { updateOne: { filter: { _id: doc._id, rev: doc.rev } as never, update: { $set: set } } };
-  });
-  let matched = 0;
-  for (let i = 0; i < ops.length; i += CHUNK) matched += (await coll.bulkWrite(ops.slice(i, i + CHUNK), { ordered: false })).matchedCount;
-  if (matched < ops.length && tries > 1) await deriveStatus(coll, ids, tries - 1);
-}
-
-function lastError(deliveries: StoredDeliveries): string | null {
-  let latest: { error: string | null; attempted_at: Date } | null = null;
-  for (const d of Object.values(deliveries)) {
-    for (const a of Object.values(d.attempts ?? {})) if (a.error && (!latest || a.attempted_at > latest.attempted_at)) latest = a;
-  }
-  return latest?.error ?? null;
+  return [...groups.values()];
 }

@@ -33,3 +33,16 @@ export function statusOf(doc: ActivityLike): StatusGroup {
   if (states.length < (doc.target_count ?? 0) || states.some((s) => s !== 'delivered')) return 'pending';
   return 'completed';
 }
+
+interface ErrorLike {
+  attempts?: Record<string, { error: string | null; attempted_at: Date }>;
+}
+
+/** The error of the most recent failed attempt of any delivery (what the error-text filter reads). */
+export function lastError(deliveries: Record<string, ErrorLike> | undefined): string | null {
+  let latest: { error: string | null; attempted_at: Date } | null = null;
+  for (const d of Object.values(deliveries ?? {})) {
+    for (const a of Object.values(d.attempts ?? {})) if (a.error && (!latest || a.attempted_at > latest.attempted_at)) latest = a;
+  }
+  return latest?.error ?? null;
+}

@@ -1,51 +1,70 @@
+import { decodePosition } from '@relay/store';
+import type { IndexEntry, Position } from '@relay/store';
 import type { FieldProblem } from '../transport/errors';
 
 export const STATUS_FILTERS = ['all', 'completed', 'pending', 'errors', 'test'] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
+
+/** The error-text search reads every entry of its window, so the window is bounded. */
+export const ERROR_TEXT_WINDOW_MS = 24 * 3_600_000;
+const FUTURE_SLACK_MS = 5 * 60_000; // rows stamped by a gateway whose clock runs a little ahead
 
 export interface ActivityQuery {
-  filter: Record<string, unknown>;
+  endpointId: string | null;
+  fromMs: number;
+  toMs: number;
+  cursor: Position | null;
   limit: number;
+  status: StatusFilter;
+  sourceIp: string | null;
+  errorText: string | null;
 }
 
-const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** What a row must be for the query, tested on its index entry and again on the row. */
+export interface ActivityRowLike {
+  account_id: string;
+  status: string;
+  test?: boolean;
+  source_ip?: string | null;
+  aggregate?: unknown;
+  reason?: string | null;
+  last_error?: string | null;
+}
 
 /**
- * Translates the activity log's filters (spec "Activity record": endpoint, date window,
- * All/Completed/Pending/Errors/Test, source IP, error text) into a store filter. The error
- * text is matched as a literal, case-insensitive substring — never as a user regex.
+ * Reads the activity log's filters (spec "Activity record": endpoint, date window,
+ * All/Completed/Pending/Errors/Test, source IP, error text; without an endpoint, the
+ * cross-endpoint view). The error text is a literal, case-insensitive substring — never a
+ * user regex — searched within at most 24 hours (the last 24 hours when no window is given).
  */
-export function parseActivityQuery(accountId: string, q: Record<string, unknown>): { ok: true; value: ActivityQuery } | { ok: false; errors: FieldProblem[] } {
+export function parseActivityQuery(q: Record<string, unknown>, now: number, retentionMs: number): { ok: true; value: ActivityQuery } | { ok: false; errors: FieldProblem[] } {
   const errors: FieldProblem[] = [];
-  const filter: Record<string, unknown> = { account_id: accountId };
   const str = (k: string): string | undefined => (typeof q[k] === 'string' && (q[k] as string).length > 0 ? (q[k] as string) : undefined);
-
-  const endpoint = str('endpoint_id');
-  if (endpoint) filter.endpoint_id = endpoint;
-  const window: Record<string, Date> = {};
-  for (const [k, op] of [['from', '$gte'], ['to', '$lt']] as const) {
+  const time = (k: string): number | undefined => {
     const v = str(k);
-    if (!v) continue;
-    const d = new Date(v);
-    if (Number.isNaN(d.getTime())) errors.push({ field: k, message: 'must be an ISO 8601 date-time' });
-    else window[op] = d;
+    if (!v) return undefined;
+    const ms = Date.parse(v);
+    if (Number.isNaN(ms)) errors.push({ field: k, message: 'must be an ISO 8601 date-time' });
+    return Number.isNaN(ms) ? undefined : ms;
+  };
+
+  const status = (str('status') ?? 'all') as StatusFilter;
+  if (!STATUS_FILTERS.includes(status)) errors.push({ field: 'status', message: `must be one of ${STATUS_FILTERS.join(', ')}` });
+  const errorText = str('error') ?? null;
+  if (errorText && errorText.length > 200) errors.push({ field: 'error', message: 'at most 200 characters' });
+
+  const to = Math.min(time('to') ?? Infinity, now + FUTURE_SLACK_MS);
+  let from = Math.max(time('from') ?? -Infinity, now - retentionMs);
+  if (errorText) {
+    if (str('from') === undefined) from = Math.max(from, to - ERROR_TEXT_WINDOW_MS);
+    else if (to - from > ERROR_TEXT_WINDOW_MS) errors.push({ field: 'error', message: 'searching the error text needs a window (from, to) of at most 24 hours' });
   }
-  const before = str('before');
-  if (before) {
-    const d = new Date(before);
-    if (Number.isNaN(d.getTime())) errors.push({ field: 'before', message: 'must be an ISO 8601 date-time (the received_at of the last row of the previous page)' });
-    else window.$lt = window.$lt && window.$lt < d ? window.$lt : d;
-  }
-  if (Object.keys(window).length) filter.received_at = window;
-  const status = str('status') ?? 'all';
-  if (!(STATUS_FILTERS as readonly string[]).includes(status)) errors.push({ field: 'status', message: `must be one of ${STATUS_FILTERS.join(', ')}` });
-  else if (status === 'test') filter.test = true;
-  else if (status !== 'all') filter.status = status;
-  const ip = str('source_ip');
-  if (ip) filter.source_ip = ip;
-  const text = str('error');
-  if (text) {
-    if (text.length > 200) errors.push({ field: 'error', message: 'at most 200 characters' });
-    else filter.$or = [{ reason: { $regex: escapeRegex(text), $options: 'i' } }, { last_error: { $regex: escapeRegex(text), $options: 'i' } }];
+
+  let cursor: Position | null = null;
+  const c = str('cursor');
+  if (c) {
+    cursor = decodePosition(c);
+    if (!cursor) errors.push({ field: 'cursor', message: 'must be the next_cursor of a previous page' });
   }
   let limit = 50;
   const l = str('limit');
@@ -53,5 +72,26 @@ export function parseActivityQuery(accountId: string, q: Record<string, unknown>
     limit = Number(l);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) errors.push({ field: 'limit', message: 'must be an integer from 1 to 200' });
   }
-  return errors.length ? { ok: false, errors } : { ok: true, value: { filter, limit } };
+  if (errors.length) return { ok: false, errors };
+  return { ok: true, value: { endpointId: str('endpoint_id') ?? null, fromMs: from, toMs: to, cursor, limit, status, sourceIp: str('source_ip') ?? null, errorText } };
+}
+
+/** The filter on an index entry (cheap; may be stale) — every field the row check reads too. */
+export function entryMatches(q: ActivityQuery, e: IndexEntry): boolean {
+  if (q.status === 'test' ? !e.test : q.status !== 'all' && e.status !== q.status) return false;
+  if (q.sourceIp !== null && e.source_ip !== q.sourceIp) return false;
+  if (q.errorText !== null && !(e.text ?? '').toLowerCase().includes(q.errorText.toLowerCase())) return false;
+  return true;
+}
+
+/** The filter on the row itself (authoritative), including that it is the caller's account's. */
+export function rowMatches(q: ActivityQuery, accountId: string, row: ActivityRowLike): boolean {
+  if (row.account_id !== accountId) return false;
+  if (q.status === 'test' ? row.test !== true : q.status !== 'all' && row.status !== q.status) return false;
+  if (q.sourceIp !== null && (row.aggregate || row.source_ip !== q.sourceIp)) return false;
+  if (q.errorText !== null) {
+    const needle = q.errorText.toLowerCase();
+    if (![row.reason, row.last_error].some((t) => (t ?? '').toLowerCase().includes(needle))) return false;
+  }
+  return true;
 }

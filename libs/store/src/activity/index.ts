@@ -1,0 +1,14 @@
+export { accountScope, endpointScope, minuteOf } from './keys';
+export type { Scope } from './keys';
+export type { IndexEntry, IndexChange } from './entries';
+export type { IndexDoc } from './index-docs';
+export { keyedCollection, mapLimit } from './keyed-collection';
+export type { KeyedCollection } from './keyed-collection';
+export { IndexWriter } from './index-writer';
+export type { ScopedChange, ScopedEntry } from './index-writer';
+export { listIndexed } from './index-reader';
+export type { ListQuery, ListResult } from './index-reader';
+export { decodePosition, encodePosition } from './position';
+export type { Position } from './position';
+export { sweepExpired } from './retention';
+export type { SweepResult } from './retention';

@@ -1,0 +1,40 @@
+import { Counter, Gauge, Registry } from 'prom-client';
+
+export interface WriterMetrics {
+  registry: Registry;
+  rowsWritten: Counter<'kind'>;
+  messagesWritten: Counter;
+  expiredDropped: Counter;
+  retentionDeleted: Counter;
+}
+
+/**
+ * The writer's Prometheus metrics. Lag and unwritten messages are read from the pipeline when
+ * scraped; no label carries an endpoint or event id, so the series count is fixed.
+ */
+export function createWriterMetrics(pipeline: { lagSeconds(): number; unwritten(): number }): WriterMetrics {
+  const registry = new Registry();
+  new Gauge({
+    name: 'relay_activity_lag_seconds',
+    help: 'age of the oldest activity message this writer has taken but not yet written (0 when caught up)',
+    registers: [registry],
+    collect() {
+      this.set(pipeline.lagSeconds());
+    },
+  });
+  new Gauge({
+    name: 'relay_activity_unwritten_messages',
+    help: 'activity messages taken from the queue and not yet written (held, ready or being flushed)',
+    registers: [registry],
+    collect() {
+      this.set(pipeline.unwritten());
+    },
+  });
+  return {
+    registry,
+    rowsWritten: new Counter({ name: 'relay_activity_rows_written_total', help: 'activity rows written, by kind: inserted (new rows), updated (merged by key), aggregated (rejections folded into an aggregated row)', labelNames: ['kind'], registers: [registry] }),
+    messagesWritten: new Counter({ name: 'relay_activity_messages_written_total', help: 'activity messages written and acknowledged', registers: [registry] }),
+    expiredDropped: new Counter({ name: 'relay_activity_expired_dropped_total', help: 'activity messages older than the retention period, acknowledged without a write', registers: [registry] }),
+    retentionDeleted: new Counter({ name: 'relay_activity_retention_deleted_rows_total', help: 'activity rows deleted by retention', registers: [registry] }),
+  };
+}

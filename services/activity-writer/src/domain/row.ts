@@ -1,0 +1,89 @@
+import type { ActivityAttemptV1, ActivityRequestV1 } from '@relay/contracts';
+import type { ActivityDoc, IndexChange, IndexEntry } from '@relay/store';
+import { deliveryState, lastError, statusOf } from './status';
+
+/**
+ * A stored row as the writer sees it. A row that only attempts have reached so far (its
+ * request message is late or lost) has no outcome yet; its `received_at` is then the first
+ * attempt's time until the request arrives and sets the real one.
+ */
+export type RowDoc = ActivityDoc;
+
+export function requestFields(m: ActivityRequestV1) {
+  return {
+    account_id: m.account_id,
+    endpoint_id: m.endpoint_id,
+    received_at: new Date(m.received_at),
+    method: m.method,
+    source_ip: m.source_ip,
+    outcome: m.outcome,
+    reason: m.reason,
+    target_count: m.target_count,
+    test: m.test,
+  };
+}
+
+/**
+ * The row after `request` and `attempts` are applied to `row` (null: no row yet). Pure and
+ * idempotent: attempts are keyed by delivery id and attempt number, so a redelivered message,
+ * or messages in any order, give the same row.
+ */
+export function applyMessages(eventId: string, row: RowDoc | null, request: ActivityRequestV1 | null, attempts: ActivityAttemptV1[]): RowDoc {
+  const first = attempts[0];
+  const next: RowDoc = row
+    ? { ...row, deliveries: cloneDeliveries(row.deliveries) }
+    : ({
+        _id: eventId,
+        account_id: request?.account_id ?? first!.account_id,
+        endpoint_id: request?.endpoint_id ?? first!.endpoint_id,
+        received_at: new Date(request?.received_at ?? first!.attempted_at),
+        deliveries: {},
+        last_error: null,
+        aggregate: null,
+        ixg: null,
+      } as unknown as RowDoc);
+  if (request) Object.assign(next, requestFields(request));
+  for (const a of attempts) {
+    const d = (next.deliveries[a.delivery_id] ??= { delivery_id: a.delivery_id, target_id: a.target_id, target_kind: a.target_kind, state: a.state, attempts: {} });
+    d.attempts[String(a.attempt)] = {
+      attempt: a.attempt,
+      attempted_at: new Date(a.attempted_at),
+      state: a.state,
+      status_code: a.status_code,
+      duration_ms: a.duration_ms,
+      error: a.error,
+      next_attempt_at: a.next_attempt_at ? new Date(a.next_attempt_at) : null,
+    };
+  }
+  for (const d of Object.values(next.deliveries)) d.state = deliveryState(d.attempts) ?? d.state;
+  next.status = statusOf(next);
+  next.last_error = lastError(next.deliveries);
+  return next;
+}
+
+function cloneDeliveries(deliveries: RowDoc['deliveries'] | undefined): RowDoc['deliveries'] {
+  const out: RowDoc['deliveries'] = {};
+  for (const [id, d] of Object.entries(deliveries ?? {})) out[id] = { ...d, attempts: { ...d.attempts } };
+  return out;
+}
+
+/** What the index keeps of a row (store activity/entries.ts). */
+export function entryOf(row: RowDoc, generation: string): IndexEntry {
+  return {
+    event_id: row._id,
+    received_ms: row.received_at.getTime(),
+    status: row.status,
+    source_ip: row.aggregate ? null : (row.source_ip ?? null),
+    test: row.test === true,
+    aggregated: row.aggregate != null,
+    text: textOf(row),
+    generation,
+  };
+}
+
+export function changeOf(row: RowDoc): IndexChange {
+  return { event_id: row._id, status: row.status, text: textOf(row) };
+}
+
+/** What the error-text filter searches: the latest delivery error, else the rejection reason. */
+export const textOf = (row: Pick<RowDoc, 'last_error' | 'reason'>): string | null => row.last_error ?? row.reason ?? null;

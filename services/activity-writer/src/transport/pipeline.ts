@@ -1,0 +1,172 @@
+import type { ActivityMessage } from '@relay/contracts';
+import type { ActivityWriter, FlushStats } from '../adapters/activity-store';
+import { FloodFolder } from '../domain/flood';
+import type { Fold } from '../domain/flood';
+import { Holding } from '../domain/hold';
+import type { EventGroup } from '../domain/hold';
+
+export interface PipelineOptions {
+  /** how long an accepted request's row waits for its deliveries' first attempts */
+  holdMs: number;
+  /** most rows held at once (bounds memory and, with prefetch, keeps attempts flowing) */
+  maxHeld: number;
+  /** flush once this many messages are ready */
+  batchSize: number;
+  /** flush at least this often while anything is ready */
+  maxWaitMs: number;
+  /** identical rejections per endpoint and minute that keep rows of their own */
+  keepPerMinute: number;
+  /** messages older than this are acknowledged without a write: retention already removed their hour */
+  retentionMs: number;
+  now?: () => number;
+  onFlush?: (stats: FlushStats & { messages: number; duration_ms: number }) => void;
+  onExpired?: (message: ActivityMessage) => void;
+}
+
+interface Token {
+  resolve(): void;
+  reject(err: Error): void;
+}
+
+/**
+ * Between the consumer and the store: each message's promise settles when the flush that
+ * wrote it succeeded (the consumer acks then) or failed (the consumer requeues). Flushes run
+ * one at a time; the retention sweep runs between them (`exclusive`).
+ */
+export class ActivityPipeline {
+  private readonly holding: Holding<Token>;
+  private readonly folder: FloodFolder;
+  private ready: EventGroup<Token>[] = [];
+  private folds: { fold: Fold; token: Token; at: number }[] = [];
+  private readyCount = 0;
+  private inFlightOldest: number | null = null;
+  private chain: Promise<unknown> = Promise.resolve();
+  private flushQueued = false;
+  private readonly timer: NodeJS.Timeout;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly writer: ActivityWriter,
+    private readonly opts: PipelineOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.holding = new Holding(opts.holdMs, opts.maxHeld);
+    this.folder = new FloodFolder(opts.keepPerMinute);
+    this.timer = setInterval(() => this.tick(), Math.max(10, Math.min(opts.maxWaitMs, opts.holdMs)));
+    this.timer.unref();
+  }
+
+  add(message: ActivityMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const token = { resolve, reject };
+      const at = Date.parse(message.type === 'relay.activity.request.v1' ? message.received_at : message.attempted_at);
+      if (at < this.now() - this.opts.retentionMs) {
+        this.opts.onExpired?.(message);
+        return resolve();
+      }
+      const fold = message.type === 'relay.activity.request.v1' ? this.folder.fold(message) : null;
+      if (fold) {
+        this.folds.push({ fold, token, at });
+        this.readyCount += 1;
+      } else {
+        for (const g of this.holding.add(message, token, this.now())) this.push(g);
+      }
+      if (this.readyCount >= this.opts.batchSize) this.scheduleFlush();
+    });
+  }
+
+  /** Messages taken but not yet written: held, ready, or in the flush under way. */
+  unwritten(): number {
+    return this.readyCount + this.heldMessages() + this.inFlightCount;
+  }
+
+  /** Age in seconds of the oldest message not yet written (0 when none). */
+  lagSeconds(): number {
+    const times = [this.holding.oldest(), this.inFlightOldest, ...this.ready.map((g) => g.oldest_ms), ...this.folds.map((f) => f.at)].filter((t): t is number => t !== null);
+    return times.length ? Math.max(0, (this.now() - Math.min(...times)) / 1000) : 0;
+  }
+
+  /** Runs `fn` between flushes. */
+  exclusive<R>(fn: () => Promise<R>): Promise<R> {
+    const run = this.chain.then(fn);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Releases everything held and writes it (shutdown). */
+  async drain(): Promise<void> {
+    for (const g of this.holding.release(this.now(), true)) this.push(g);
+    await this.flush();
+    clearInterval(this.timer);
+  }
+
+  private inFlightCount = 0;
+
+  private heldMessages(): number {
+    return this.holding.size; // at least one message each; exact enough for a gauge
+  }
+
+  private push(group: EventGroup<Token>): void {
+    this.ready.push(group);
+    this.readyCount += group.tokens.length;
+  }
+
+  private tick(): void {
+    for (const g of this.holding.release(this.now())) this.push(g);
+    if (this.readyCount > 0) this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    void this.flush();
+  }
+
+  private flush(): Promise<void> {
+    const run = this.chain.then(async () => {
+      this.flushQueued = false;
+      const events = mergeGroups(this.ready);
+      const folds = this.folds;
+      const messages = this.readyCount;
+      this.ready = [];
+      this.folds = [];
+      this.readyCount = 0;
+      if (messages === 0) return;
+      const tokens = [...events.flatMap((g) => g.tokens), ...folds.map((f) => f.token)];
+      this.inFlightCount = tokens.length;
+      this.inFlightOldest = Math.min(...events.map((g) => g.oldest_ms), ...folds.map((f) => f.at));
+      const started = performance.now();
+      try {
+        const stats = await this.writer.write({ events, folds: folds.map((f) => f.fold) });
+        tokens.forEach((t) => t.resolve());
+        this.opts.onFlush?.({ ...stats, messages, duration_ms: Math.round(performance.now() - started) });
+      } catch (err) {
+        this.writer.reset();
+        tokens.forEach((t) => t.reject(err as Error));
+      } finally {
+        this.inFlightCount = 0;
+        this.inFlightOldest = null;
+      }
+      if (this.readyCount >= this.opts.batchSize) this.scheduleFlush();
+    });
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/** One group per event id: a flush must touch each row once. */
+function mergeGroups<T>(groups: EventGroup<T>[]): EventGroup<T>[] {
+  const byId = new Map<string, EventGroup<T>>();
+  for (const g of groups) {
+    const seen = byId.get(g.event_id);
+    if (!seen) {
+      byId.set(g.event_id, { ...g, attempts: [...g.attempts], tokens: [...g.tokens] });
+      continue;
+    }
+    seen.request ??= g.request;
+    seen.attempts.push(...g.attempts);
+    seen.tokens.push(...g.tokens);
+    seen.oldest_ms = Math.min(seen.oldest_ms, g.oldest_ms);
+  }
+  return [...byId.values()];
+}

@@ -1,0 +1,66 @@
+import { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1 } from '@relay/contracts';
+import type { ActivityAttemptV1, ActivityMessage, ActivityRequestV1 } from '@relay/contracts';
+import { toActivity } from '@relay/store';
+import type { Store } from '@relay/store';
+import { createActivityWriter } from '../../../services/activity-writer/src/adapters/activity-store';
+import type { FlushStats } from '../../../services/activity-writer/src/adapters/activity-store';
+import { ActivityPipeline } from '../../../services/activity-writer/src/transport/pipeline';
+import type { PipelineOptions } from '../../../services/activity-writer/src/transport/pipeline';
+
+export const DAY_MS = 86_400_000;
+
+export const request = (eventId: string, over: Partial<ActivityRequestV1> = {}): ActivityRequestV1 => ({
+  type: ACTIVITY_REQUEST_V1,
+  event_id: eventId,
+  account_id: 'acc_1',
+  endpoint_id: 'ep_1',
+  received_at: new Date().toISOString(),
+  method: 'POST',
+  source_ip: '203.0.113.7',
+  outcome: 'ACCEPTED',
+  reason: null,
+  target_count: 2,
+  test: false,
+  ...over,
+});
+
+export const attempt = (eventId: string, target: string, n: number, state: ActivityAttemptV1['state'], over: Partial<ActivityAttemptV1> = {}): ActivityAttemptV1 => ({
+  type: ACTIVITY_ATTEMPT_V1,
+  event_id: eventId,
+  delivery_id: `dlv_${eventId}_${target}`,
+  account_id: 'acc_1',
+  endpoint_id: 'ep_1',
+  target_id: target,
+  target_kind: 'webhook',
+  attempt: n,
+  attempted_at: new Date(Date.now() + n * 1000).toISOString(),
+  state,
+  status_code: state === 'delivered' ? 200 : 503,
+  duration_ms: 12.5,
+  error: state === 'delivered' ? null : 'HTTP 503',
+  next_attempt_at: state === 'retrying' ? new Date(Date.now() + 30_000).toISOString() : null,
+  ...over,
+});
+
+export async function row(store: Store, eventId: string) {
+  const doc = await store.activityRows.get(eventId);
+  return doc ? toActivity(doc) : null;
+}
+
+/** The writer's pipeline on the real store, with what each flush wrote. */
+export function pipelineOn(store: Store, over: Partial<PipelineOptions> = {}) {
+  const flushes: (FlushStats & { messages: number })[] = [];
+  const pipeline = new ActivityPipeline(createActivityWriter(store), {
+    holdMs: 0,
+    maxHeld: 1000,
+    batchSize: 10_000,
+    maxWaitMs: 10,
+    keepPerMinute: 10,
+    retentionMs: 30 * DAY_MS,
+    onFlush: (s) => flushes.push(s),
+    ...over,
+  });
+  /** feeds messages and resolves once every one of them was written */
+  const write = (messages: ActivityMessage[]) => Promise.all(messages.map((m) => pipeline.add(m)));
+  return { pipeline, write, flushes };
+}
