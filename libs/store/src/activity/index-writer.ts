@@ -59,6 +59,8 @@ export class IndexWriter {
     for (const { scope, entry } of entries) group(scope, minuteOf(entry.received_ms)).entries.push(entry);
     for (const { scope, received_ms, change } of changes) group(scope, minuteOf(received_ms)).changes.push(change);
     const list = [...groups.values()];
+    // newest last within each append, so a page read backwards is newest first
+    for (const g of list) g.entries.sort((a, b) => a.received_ms - b.received_ms);
     // A minute not in the cache is (re)registered before anything is appended to it, so a flush
     // that failed half-way can never leave pages that no hour document points to.
     const states = await mapLimit(list, PARALLEL, (g) => this.stateOf(g.scope, g.minute));
