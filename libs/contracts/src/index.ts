@@ -8,3 +8,5 @@ export { ContractError, decodeMessage, encodeMessage } from './codec';
 export type { MessageType } from './codec';
 export { deliveryIdFor, newId } from './ids';
 export { quotaKey, quotaMonth } from './redis-keys';
+export { resultOf } from './validation';
+export type { FieldError, Validation } from './validation';

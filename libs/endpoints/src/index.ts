@@ -30,10 +30,8 @@ export type {
   HmacPresetInboundAuth,
   HmacPresetInfo,
   HmacPresetName,
-  InboundAuthFieldError,
   InboundAuthSetting,
   InboundAuthType,
-  InboundAuthValidation,
   NoInboundAuth,
   RedactedInboundAuth,
   RedactedSecret,
@@ -49,7 +47,7 @@ export type {
 export { ACCEPTED_MEDIA_TYPES, BODYLESS_FORMATS, isBodylessFormat, MAX_QUERY_PARAM_NAME_LENGTH, MAX_QUERY_PARAM_PAIRS, methodAllowedForFormat, PAYLOAD_FORMATS, queryParamNameErrors, validatePayloadSettings } from './payload';
 export type { BodyFormat, BodylessFormat, PayloadFormat, PayloadSettings, ResolvedPayloadSettings } from './payload';
 export { BODY_FILTER_KINDS, checkPattern, compileFieldRules, compilePattern, FIELD_TYPES, isPatternFilter, MAX_BODY_FILTERS, MAX_FIELD_RULES, MAX_FILTER_VALUE_LENGTH, MAX_PATH_SEGMENTS, MAX_PATTERN_LENGTH, MAX_PATTERN_PROGRAM_SIZE, MAX_REQUIRED_HEADERS, PATTERN_FILTER_KINDS, re2RegExpEngine, TEXT_FILTER_KINDS, validateBodyFilters, validateFieldRules, validateRequiredHeaders } from './rules';
-export type { BodyFilter, BodyFilterKind, FieldError, FieldRule, FieldRuleValidator, FieldType, FieldViolation, PatternFilterKind, RequiredHeader, TextFilterKind, Validation } from './rules';
+export type { BodyFilter, BodyFilterKind, FieldRule, FieldRuleValidator, FieldType, FieldViolation, PatternFilterKind, RequiredHeader, TextFilterKind } from './rules';
 export { CAPTCHA_DEFAULTS, CAPTCHA_PROVIDERS, MAX_IP_LIST_ENTRIES, parseIpRange, resolveCaptchaSettings, validateCaptchaSettings, validateIpAccessLists } from './access';
 export type { CaptchaProvider, CaptchaSettings, IpAccessLists, IpRange, ResolvedCaptchaSettings } from './access';
 export { DEFAULT_RATE_LIMIT_PER_MINUTE, ENDPOINT_UNAVAILABLE_RETRY_AFTER_SECONDS, isPaused, MAX_MAINTENANCE_WINDOWS, MAX_RATE_LIMIT_PER_MINUTE, parseIsoDateTime, pauseState, validateMaintenanceWindows, validateRateLimit } from './limits';

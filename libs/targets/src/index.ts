@@ -1,4 +1,4 @@
-export type { AttemptResult, FieldError, NetworkFailure, OutboundRequest, ResponseSummary, SendOutcome, TargetKind, ValidationResult } from './kind';
+export type { AttemptResult, NetworkFailure, OutboundRequest, ResponseSummary, SendOutcome, TargetKind } from './kind';
 export { createRegistry } from './registry';
 export type { TargetRegistry } from './registry';
 export { channelOf, createDefaultRegistry } from './catalog';

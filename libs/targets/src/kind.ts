@@ -1,12 +1,4 @@
-import type { DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
-
-/** A save-time problem with one field of a target's configuration. */
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
-export type ValidationResult<C> = { ok: true; config: C } | { ok: false; errors: FieldError[] };
+import type { DeliveryChannel, DeliveryMessageV1, Validation } from '@relay/contracts';
 
 /** The HTTP request one delivery attempt sends. Always POST. */
 export interface OutboundRequest {
@@ -51,7 +43,7 @@ export interface TargetKind<C = any> {
   /** which deliverer's queue carries its deliveries */
   readonly channel: DeliveryChannel;
   /** save-time validation; returns the normalized config to store */
-  validateConfig(input: unknown): ValidationResult<C>;
+  validateConfig(input: unknown): Validation<C>;
   /** the config as the management API may show it: no secret values */
   publicConfig(config: C): Record<string, unknown>;
   /** the request for one attempt of one delivery */

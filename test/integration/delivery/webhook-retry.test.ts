@@ -27,7 +27,7 @@ afterEach(() => receiver.close());
 const config = (): Record<string, unknown> => {
   const v = kind.validateConfig({ url: receiver.url(), enforce_https: false });
   if (!v.ok) throw new Error(JSON.stringify(v.errors));
-  return v.config as unknown as Record<string, unknown>;
+  return v.value as unknown as Record<string, unknown>;
 };
 const attemptsOf = (deliveryId: string) => h.attempts.filter((a) => a.delivery_id === deliveryId).sort((a, b) => a.attempt - b.attempt);
 const header = (i: number, name: string): unknown => receiver.requests[i]?.headers[name];

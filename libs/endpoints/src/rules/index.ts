@@ -5,4 +5,3 @@ export type { FieldRule, FieldRuleValidator, FieldType, FieldViolation } from '.
 export { MAX_PATTERN_LENGTH, MAX_PATTERN_PROGRAM_SIZE, checkPattern, compilePattern, re2RegExpEngine } from './regex';
 export { MAX_REQUIRED_HEADERS, validateRequiredHeaders } from './required-headers';
 export type { RequiredHeader } from './required-headers';
-export type { FieldError, Validation } from './validation';

@@ -16,7 +16,7 @@ function fakeKind(results: AttemptResult[]): TargetKind & { sent: number } {
     kind: 'fake',
     channel: 'webhook' as const,
     sent: 0,
-    validateConfig: (c: unknown) => ({ ok: true as const, config: c }),
+    validateConfig: (c: unknown) => ({ ok: true as const, value: c }),
     publicConfig: () => ({}),
     buildRequest: () => ({ url: 'http://127.0.0.1/', headers: {}, body: Buffer.alloc(0) }),
     classify: (): AttemptResult => results[Math.min(kind.sent - 1, results.length - 1)]!,

@@ -1,5 +1,5 @@
 import type { DeliveryChannel } from '@relay/contracts';
-import type { FieldError, ValidationResult } from '../kind';
+import type { FieldError, Validation } from '@relay/contracts';
 import { BLOCK_CHAT_RETRY_SCHEDULE_MS } from '../kinds/block_chat';
 import { EMBED_CHAT_RETRY_SCHEDULE_MS } from '../kinds/embed_chat';
 
@@ -45,8 +45,8 @@ export const RETRY_SCHEDULE_LIMITS = { maxRetries: 20, maxDelayMs: 86_400_000 } 
  * default"; `[]` means no retries. Delays need not match the deliverer's tiers: each is served
  * by the smallest tier at or above it (docs/delivery.md "Tiers and jitter").
  */
-export function validateRetrySchedule(input: unknown, field = 'retry_schedule_ms'): ValidationResult<number[] | null> {
-  if (input === null || input === undefined) return { ok: true, config: null };
+export function validateRetrySchedule(input: unknown, field = 'retry_schedule_ms'): Validation<number[] | null> {
+  if (input === null || input === undefined) return { ok: true, value: null };
   if (!Array.isArray(input)) return { ok: false, errors: [{ field, message: 'must be an array of delays in milliseconds, or null for the default' }] };
   const errors: FieldError[] = [];
   if (input.length > RETRY_SCHEDULE_LIMITS.maxRetries) errors.push({ field, message: `at most ${RETRY_SCHEDULE_LIMITS.maxRetries} retries` });
@@ -55,5 +55,5 @@ export function validateRetrySchedule(input: unknown, field = 'retry_schedule_ms
       errors.push({ field: `${field}[${i}]`, message: `must be an integer from 0 to ${RETRY_SCHEDULE_LIMITS.maxDelayMs}` });
     }
   });
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, config: input as number[] };
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: input as number[] };
 }

@@ -9,7 +9,8 @@ import {
   validateRateLimit,
   validateRequiredHeaders,
 } from '@relay/endpoints';
-import type { FieldError, PayloadFormat, Validation } from '@relay/endpoints';
+import type { FieldError, Validation } from '@relay/contracts';
+import type { PayloadFormat } from '@relay/endpoints';
 import { METHODS, READ_ONLY_FIELDS, SETTING_NAMES } from './endpoint-settings';
 import type { EndpointSettings, SettingName } from './endpoint-settings';
 import { resolveCaptchaKeep, resolveInboundAuthKeeps } from './secret-keep';

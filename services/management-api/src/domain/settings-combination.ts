@@ -1,5 +1,6 @@
 import { methodAllowedForFormat, validatePayloadSettings } from '@relay/endpoints';
-import type { FieldError, PayloadFormat } from '@relay/endpoints';
+import type { FieldError } from '@relay/contracts';
+import type { PayloadFormat } from '@relay/endpoints';
 import { settingDefaults } from './endpoint-settings';
 import type { EndpointSettings } from './endpoint-settings';
 

@@ -37,7 +37,7 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
   const retryScheduleOf = (input: unknown): number[] | null => {
     const v = validateRetrySchedule(input);
     if (!v.ok) throw invalid(v.errors);
-    return v.config;
+    return v.value;
   };
   const targetOf = async (req: Request): Promise<{ endpointId: string; targetId: string }> => {
     const endpointId = await endpointOf(req);
@@ -69,7 +69,7 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
       kind: kind.kind,
       name: body.name.trim(),
       enabled: body.enabled === undefined ? true : body.enabled === true,
-      config: v.config as Record<string, unknown>,
+      config: v.value as Record<string, unknown>,
       retry_schedule_ms: retrySchedule,
       created_at: now,
       updated_at: now,
