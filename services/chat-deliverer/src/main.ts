@@ -4,4 +4,4 @@ import { runDeliverer } from '@relay/targets';
 import { configSpec } from './config';
 
 // Consumes the chat delivery queue; scale by running more instances.
-runMain(null, () => runDeliverer('chat-deliverer', 'chat', loadConfig(configSpec, process.env)));
+runMain(() => runDeliverer('chat-deliverer', 'chat', loadConfig(configSpec, process.env)));

@@ -18,7 +18,7 @@ import { createGatewayMetrics } from './adapters/metrics';
 import { createApp } from './app';
 import { configSpec } from './config';
 
-runMain(null, async () => {
+runMain(async () => {
   const config = loadConfig(configSpec, process.env);
   const logger = createLogger({ service: 'ingest-gateway', level: config.logLevel });
   const instanceId = `${hostname()}:${process.pid}`;

@@ -4,4 +4,4 @@ import { runDeliverer } from '@relay/targets';
 import { configSpec } from './config';
 
 // Consumes the webhook delivery queue; scale by running more instances.
-runMain(null, () => runDeliverer('webhook-deliverer', 'webhook', loadConfig(configSpec, process.env)));
+runMain(() => runDeliverer('webhook-deliverer', 'webhook', loadConfig(configSpec, process.env)));
