@@ -34,6 +34,8 @@ export type {
 // Payload formats (spec "Payload format rules").
 export { ACCEPTED_MEDIA_TYPES, BODYLESS_FORMATS, MAX_QUERY_PARAM_PAIRS, PAYLOAD_FORMATS, isBodylessFormat, methodAllowedForFormat } from './payload/formats';
 export type { BodyFormat, BodylessFormat, PayloadFormat } from './payload/formats';
+export { FORMAT_FEATURES } from './payload/features';
+export type { FormatFeatures } from './payload/features';
 export { MAX_QUERY_PARAM_NAME_LENGTH, queryParamNameErrors, validatePayloadSettings } from './payload/settings';
 export type { PayloadSettings, ResolvedPayloadSettings } from './payload/settings';
 
