@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { brokerNames } from '@relay/contracts';
 import { createSecretBox } from '@relay/secrets';
-import { createSender, createWebhookKind, redriveDeadDeliveries } from '@relay/targets';
+import { redriveDeadDeliveries } from '@relay/deliverer';
+import { createSender, createWebhookKind } from '@relay/targets';
 import { eventually } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';
 import { deliveryFor, startHarness } from './harness';

@@ -1,4 +1,4 @@
-import { BLOCK_CHAT_RETRY_SCHEDULE_MS, EMBED_CHAT_RETRY_SCHEDULE_MS } from '../index';
+import { BLOCK_CHAT_RETRY_SCHEDULE_MS, EMBED_CHAT_RETRY_SCHEDULE_MS } from './index';
 import { defaultRetrySchedule, retryScheduleOf, validateRetrySchedule, WEBHOOK_RETRY_SCHEDULE_MS } from './schedule';
 
 describe('retry schedules', () => {

@@ -2,8 +2,8 @@ import { PassThrough } from 'node:stream';
 import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import { createLogger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
-import type { AttemptResult, SendOutcome, TargetKind } from '../kind';
-import { createRegistry } from '../registry';
+import { createRegistry } from '@relay/targets';
+import type { AttemptResult, SendOutcome, TargetKind } from '@relay/targets';
 import { handleDelivery } from './handle';
 import type { DeadLetterReason, DeliveryDeps } from './ports';
 

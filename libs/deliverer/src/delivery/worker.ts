@@ -4,8 +4,7 @@ import { ContractError, DELIVERY_V1, brokerNames, decodeMessage } from '@relay/c
 import type { DeliveryChannel } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { Store } from '@relay/store';
-import type { OutboundRequest, SendOutcome } from '../kind';
-import type { TargetRegistry } from '../registry';
+import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/targets';
 import type { RetryPolicy } from '../retry/decide';
 import { deliveryPosition } from '../retry/headers';
 import { createAttemptRecorder, createDeliveryRouter, createTargetHealth, createTargetLookup } from './adapters';

@@ -1,5 +1,5 @@
 import { defaultRetryTiers, jitteredTiers, parseTiers, pickTier } from './tiers';
-import { WEBHOOK_RETRY_SCHEDULE_MS } from './schedule';
+import { WEBHOOK_RETRY_SCHEDULE_MS } from '@relay/targets';
 
 const TIERS = [200, 500, 1_000, 1_100, 1_200, 5_000];
 

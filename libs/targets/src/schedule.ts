@@ -1,7 +1,7 @@
 import type { DeliveryChannel } from '@relay/contracts';
 import type { FieldError, Validation } from '@relay/contracts';
-import { BLOCK_CHAT_RETRY_SCHEDULE_MS } from '../kinds/block_chat';
-import { EMBED_CHAT_RETRY_SCHEDULE_MS } from '../kinds/embed_chat';
+import { BLOCK_CHAT_RETRY_SCHEDULE_MS } from './kinds/block_chat';
+import { EMBED_CHAT_RETRY_SCHEDULE_MS } from './kinds/embed_chat';
 
 /*
  * A retry schedule is the list of delays between attempts: entry i is the wait before attempt

@@ -1,11 +1,10 @@
 import { ACTIVITY_ATTEMPT_V1 } from '@relay/contracts';
 import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import type { TargetRecord } from '@relay/store';
-import { TargetConfigError } from '../kind';
-import type { AttemptResult, OutboundRequest, TargetKind } from '../kind';
+import { retryScheduleOf, TargetConfigError } from '@relay/targets';
+import type { AttemptResult, OutboundRequest, TargetKind } from '@relay/targets';
 import { decideRetry } from '../retry/decide';
 import type { RetryDecision } from '../retry/decide';
-import { retryScheduleOf } from '../retry/schedule';
 import type { DeliveryDeps, DeliveryRun } from './ports';
 
 export type { AttemptRecorder, DeadLetterReason, DeliveryDeps, DeliveryPolicy, DeliveryRouter, DeliveryRun, TargetHealth, TargetLookup } from './ports';

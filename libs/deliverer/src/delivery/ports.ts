@@ -1,8 +1,7 @@
 import type { ActivityAttemptV1, DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
-import type { OutboundRequest, SendOutcome } from '../kind';
-import type { TargetRegistry } from '../registry';
+import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/targets';
 import type { RetryPolicy } from '../retry/decide';
 
 /* The narrow interfaces the delivery handler works through; adapters.ts implements them. */

@@ -1,7 +1,5 @@
 import type { DeliveryChannel } from '@relay/contracts';
-import { BLOCK_CHAT_RETRY_SCHEDULE_MS } from '../kinds/block_chat';
-import { EMBED_CHAT_RETRY_SCHEDULE_MS } from '../kinds/embed_chat';
-import { WEBHOOK_RETRY_SCHEDULE_MS } from './schedule';
+import { BLOCK_CHAT_RETRY_SCHEDULE_MS, EMBED_CHAT_RETRY_SCHEDULE_MS, WEBHOOK_RETRY_SCHEDULE_MS } from '@relay/targets';
 
 /*
  * Delays live in RabbitMQ: one classic durable queue per delay tier, with a queue-level TTL
