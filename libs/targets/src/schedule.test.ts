@@ -1,5 +1,8 @@
-import { BLOCK_CHAT_RETRY_SCHEDULE_MS, EMBED_CHAT_RETRY_SCHEDULE_MS } from './index';
-import { defaultRetrySchedule, retryScheduleOf, validateRetrySchedule, WEBHOOK_RETRY_SCHEDULE_MS } from './schedule';
+import { CATALOG, createDefaultRegistry } from './catalog';
+import { BLOCK_CHAT_RETRY_SCHEDULE_MS } from './kinds/block_chat';
+import { EMBED_CHAT_RETRY_SCHEDULE_MS } from './kinds/embed_chat';
+import { WEBHOOK_RETRY_SCHEDULE_MS, webhookInfo } from './kinds/webhook';
+import { retryScheduleOf, validateRetrySchedule } from './schedule';
 
 describe('retry schedules', () => {
   it('webhook default: immediate, then 5 s, 30 s, 2 m, 10 m, 30 m, 1 h, 3 h, 6 h, 12 h (ten attempts)', () => {
@@ -8,18 +11,18 @@ describe('retry schedules', () => {
   });
 
   it.each([
-    ['webhook', 'webhook', WEBHOOK_RETRY_SCHEDULE_MS],
-    ['embed_chat', 'chat', EMBED_CHAT_RETRY_SCHEDULE_MS],
-    ['block_chat', 'chat', BLOCK_CHAT_RETRY_SCHEDULE_MS],
-    ['a new kind on the chat channel', 'chat', EMBED_CHAT_RETRY_SCHEDULE_MS],
-  ] as const)('default of %s', (kind, channel, expected) => {
-    expect(defaultRetrySchedule(kind, channel)).toBe(expected);
+    ['webhook', WEBHOOK_RETRY_SCHEDULE_MS],
+    ['embed_chat', EMBED_CHAT_RETRY_SCHEDULE_MS],
+    ['block_chat', BLOCK_CHAT_RETRY_SCHEDULE_MS],
+  ] as const)('%s declares its default, in the catalog and on the built kind alike', (kind, expected) => {
+    expect(CATALOG.entries.find((e) => e.kind === kind)?.defaultRetryScheduleMs).toBe(expected);
+    expect(createDefaultRegistry({ secrets: { encrypt: (s) => s, decrypt: (s) => s } }).get(kind)?.defaultRetryScheduleMs).toBe(expected);
   });
 
   it("a target's own schedule wins over its kind's; null means the default", () => {
-    expect(retryScheduleOf({ kind: 'webhook', retry_schedule_ms: [200, 500] }, 'webhook')).toEqual([200, 500]);
-    expect(retryScheduleOf({ kind: 'webhook', retry_schedule_ms: null }, 'webhook')).toBe(WEBHOOK_RETRY_SCHEDULE_MS);
-    expect(retryScheduleOf({ kind: 'webhook' }, 'webhook')).toBe(WEBHOOK_RETRY_SCHEDULE_MS);
+    expect(retryScheduleOf({ retry_schedule_ms: [200, 500] }, webhookInfo)).toEqual([200, 500]);
+    expect(retryScheduleOf({ retry_schedule_ms: null }, webhookInfo)).toBe(WEBHOOK_RETRY_SCHEDULE_MS);
+    expect(retryScheduleOf({}, webhookInfo)).toBe(WEBHOOK_RETRY_SCHEDULE_MS);
   });
 
   it.each([

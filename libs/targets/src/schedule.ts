@@ -1,40 +1,16 @@
-import type { DeliveryChannel } from '@relay/contracts';
 import type { FieldError, Validation } from '@relay/contracts';
-import { BLOCK_CHAT_RETRY_SCHEDULE_MS } from './kinds/block_chat';
-import { EMBED_CHAT_RETRY_SCHEDULE_MS } from './kinds/embed_chat';
+import type { KindInfo } from './kind';
 
 /*
  * A retry schedule is the list of delays between attempts: entry i is the wait before attempt
  * i + 2 (the first attempt is immediate). Its length is the number of retries, so a delivery
- * gets `schedule.length + 1` attempts before it is dead-lettered. docs/delivery.md.
+ * gets `schedule.length + 1` attempts before it is dead-lettered. Each kind declares its default
+ * (`KindInfo.defaultRetryScheduleMs`); a target may set its own. docs/delivery.md.
  */
 
-/**
- * The issue's webhook schedule "immediate, 5 s, 30 s, 2 m, 10 m, 30 m, 1 h, 3 h, 6 h, 12 h":
- * the first attempt is the immediate one, then nine retries — ten attempts over about 22 h 43 m.
- */
-export const WEBHOOK_RETRY_SCHEDULE_MS: readonly number[] = [
-  5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000,
-];
-
-/** Per-kind defaults; a kind not listed uses its channel's (a new kind needs no entry). */
-const BY_KIND: Readonly<Record<string, readonly number[]>> = {
-  embed_chat: EMBED_CHAT_RETRY_SCHEDULE_MS,
-  block_chat: BLOCK_CHAT_RETRY_SCHEDULE_MS,
-};
-
-const BY_CHANNEL: Readonly<Record<DeliveryChannel, readonly number[]>> = {
-  webhook: WEBHOOK_RETRY_SCHEDULE_MS,
-  chat: EMBED_CHAT_RETRY_SCHEDULE_MS,
-};
-
-export function defaultRetrySchedule(kind: string, channel: DeliveryChannel): readonly number[] {
-  return BY_KIND[kind] ?? BY_CHANNEL[channel];
-}
-
-/** The schedule a target's deliveries follow: its own when set, else its kind's default. */
-export function retryScheduleOf(target: { kind: string; retry_schedule_ms?: number[] | null }, channel: DeliveryChannel): readonly number[] {
-  return target.retry_schedule_ms ?? defaultRetrySchedule(target.kind, channel);
+/** The schedule a target's deliveries follow: its own when set, else the one its kind declares. */
+export function retryScheduleOf(target: { retry_schedule_ms?: number[] | null }, kind: KindInfo): readonly number[] {
+  return target.retry_schedule_ms ?? kind.defaultRetryScheduleMs;
 }
 
 /** At most 20 retries (21 attempts) and at most 24 h between two attempts. */

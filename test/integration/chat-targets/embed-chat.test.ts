@@ -158,7 +158,7 @@ describe('Embed-style target against the fake Discord', () => {
       recorder: { record: async (a: ActivityAttemptV1) => void attempts.push(a) },
       router: { retry: async () => undefined, deadLetter: async () => undefined },
       health: { flag: async () => undefined, permanentFailure: () => 1, reset: () => undefined },
-      policy: { channel: 'chat' as const, tiersMs: [1000], jitterPct: 0, retryAfterMaxMs: 1000, flagAfterPermanentFailures: 0 },
+      policy: { tiersMs: [1000], jitterPct: 0, retryAfterMaxMs: 1000, flagAfterPermanentFailures: 0 },
       logger: createLogger({ service: 'test', level: 'info', stream: logged }),
       now: () => new Date(),
       random: () => 0,

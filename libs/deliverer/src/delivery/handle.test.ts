@@ -15,6 +15,7 @@ function fakeKind(results: AttemptResult[]): TargetKind & { sent: number } {
   const kind = {
     kind: 'fake',
     channel: 'webhook' as const,
+    defaultRetryScheduleMs: [1_000],
     sent: 0,
     validateConfig: (c: unknown) => ({ ok: true as const, value: c }),
     publicConfig: () => ({}),
@@ -58,7 +59,7 @@ function setup(results: AttemptResult[], t: TargetRecord | null = target(), flag
         log.streak = 0;
       },
     },
-    policy: { channel: 'webhook', tiersMs: [200, 500, 1_000], jitterPct: 0, retryAfterMaxMs: 1_000, flagAfterPermanentFailures: flagAfter },
+    policy: { tiersMs: [200, 500, 1_000], jitterPct: 0, retryAfterMaxMs: 1_000, flagAfterPermanentFailures: flagAfter },
     logger: createLogger({ service: 'test', level: 'error', stream: new PassThrough() }),
     now: () => NOW,
     random: () => 0,
@@ -93,6 +94,14 @@ describe('handleDelivery: success, retry, dead-letter and the flag', () => {
     expect(log.retried).toEqual([]);
     expect(log.dead).toEqual([{ reason: 'exhausted', error: 'HTTP 503', status: 503 }]);
     expect(log.recorded[0]).toMatchObject({ state: 'failed', next_attempt_at: null });
+  });
+
+  it("a target without a schedule of its own follows its kind's declared default", async () => {
+    const { deps, log } = setup([unavailable], target({ retry_schedule_ms: null }));
+    await handleDelivery(delivery(1), deps);
+    expect(log.retried).toEqual([[2, 1_000, 1]]);
+    await handleDelivery(delivery(2), deps);
+    expect(log.dead).toEqual([{ reason: 'exhausted', error: 'HTTP 503', status: 503 }]);
   });
 
   it('a redriven delivery keeps its schedule base on its retries', async () => {

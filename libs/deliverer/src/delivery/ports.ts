@@ -1,4 +1,4 @@
-import type { ActivityAttemptV1, DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
+import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
 import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/targets';
@@ -40,7 +40,6 @@ export interface TargetHealth {
 }
 
 export interface DeliveryPolicy extends RetryPolicy {
-  channel: DeliveryChannel;
   /** FLAG_AFTER_PERMANENT_FAILURES: permanent failures in a row that flag a target; 0 = never */
   flagAfterPermanentFailures: number;
 }

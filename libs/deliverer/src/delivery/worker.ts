@@ -42,7 +42,7 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
     recorder: createAttemptRecorder(publisher, opts.namespace),
     router: createDeliveryRouter(publisher, opts.namespace, opts.channel),
     health: createTargetHealth(opts.store, targets),
-    policy: { ...opts.retry, channel: opts.channel, flagAfterPermanentFailures: opts.flagAfterPermanentFailures },
+    policy: { ...opts.retry, flagAfterPermanentFailures: opts.flagAfterPermanentFailures },
     logger: opts.logger,
     now: () => new Date(),
     random: Math.random,

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { newId } from '@relay/contracts';
 import { toTarget } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
-import { channelOf, defaultRetrySchedule, validateRetrySchedule } from '@relay/targets';
+import { validateRetrySchedule } from '@relay/targets';
 import type { TargetRegistry } from '@relay/targets';
 import { accountOf } from './auth';
 import { ApiError, invalid, notFound } from './errors';
@@ -25,13 +25,12 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
    */
   const view = (t: TargetRecord): Record<string, unknown> => {
     const kind = registry.get(t.kind);
-    const channel = kind?.channel ?? channelOf(t.kind);
     return {
       ...t,
       config: kind ? kind.publicConfig(t.config) : {},
       flagged: t.flagged ?? null,
       retry_schedule_ms: t.retry_schedule_ms ?? null,
-      default_retry_schedule_ms: channel ? defaultRetrySchedule(t.kind, channel) : null,
+      default_retry_schedule_ms: kind?.defaultRetryScheduleMs ?? null,
     };
   };
   const retryScheduleOf = (input: unknown): number[] | null => {
