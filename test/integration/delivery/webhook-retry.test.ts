@@ -168,3 +168,14 @@ describe('webhook retries through the broker delay tiers, then the dead-letter q
     await h.deadLetters();
   });
 });
+
+describe('a message that breaks the delivery contract', () => {
+  it('is dead-lettered at once: no attempt, no retry, nothing recorded', async () => {
+    const names = brokerNames(h.namespace);
+    const before = h.attempts.length;
+    h.inspect.publish(names.deliveriesExchange, 'webhook', Buffer.from(JSON.stringify({ type: 'relay.delivery.v1', attempt: 'one' })), { persistent: true, messageId: 'broken_1' });
+    const dead = await eventually(async () => (await h.inspect.get(names.deadDeliveryQueue('webhook'), { noAck: true })) || undefined, 5000, 'the broken message in the dead-letter queue');
+    expect(dead.properties.messageId).toBe('broken_1');
+    expect(h.attempts.length).toBe(before);
+  });
+});
