@@ -92,7 +92,7 @@ describe('handleDelivery: success, retry, dead-letter and the flag', () => {
     const { deps, log } = setup([unavailable]);
     await handleDelivery(delivery(3), deps);
     expect(log.retried).toEqual([]);
-    expect(log.dead).toEqual([{ reason: 'exhausted', error: 'HTTP 503', status: 503 }]);
+    expect(log.dead).toEqual([{ reason: 'exhausted', error: 'HTTP 503', status: 503, at: NOW }]);
     expect(log.recorded[0]).toMatchObject({ state: 'failed', next_attempt_at: null });
   });
 
@@ -101,7 +101,7 @@ describe('handleDelivery: success, retry, dead-letter and the flag', () => {
     await handleDelivery(delivery(1), deps);
     expect(log.retried).toEqual([[2, 1_000, 1]]);
     await handleDelivery(delivery(2), deps);
-    expect(log.dead).toEqual([{ reason: 'exhausted', error: 'HTTP 503', status: 503 }]);
+    expect(log.dead).toEqual([{ reason: 'exhausted', error: 'HTTP 503', status: 503, at: NOW }]);
   });
 
   it('a redriven delivery keeps its schedule base on its retries', async () => {
@@ -113,7 +113,7 @@ describe('handleDelivery: success, retry, dead-letter and the flag', () => {
   it('4xx permanent → dead-lettered at once and counted toward the flag', async () => {
     const { deps, log } = setup([badRequest]);
     await handleDelivery(delivery(), deps);
-    expect(log.dead).toEqual([{ reason: 'permanent', error: 'HTTP 400', status: 400 }]);
+    expect(log.dead).toEqual([{ reason: 'permanent', error: 'HTTP 400', status: 400, at: NOW }]);
     expect(log.recorded[0]?.state).toBe('failed');
     expect([log.streak, log.flags]).toEqual([1, []]);
   });
@@ -142,7 +142,7 @@ describe('handleDelivery: success, retry, dead-letter and the flag', () => {
     await handleDelivery(delivery(), deps);
     expect(kind.sent).toBe(0);
     expect(log.recorded[0]).toMatchObject({ state: 'failed', error: 'target flagged: HTTP 410' });
-    expect(log.dead).toEqual([{ reason: 'permanent', error: 'target flagged: HTTP 410', status: null }]);
+    expect(log.dead).toEqual([{ reason: 'permanent', error: 'target flagged: HTTP 410', status: null, at: NOW }]);
     expect([log.streak, log.resets]).toEqual([0, 1]);
   });
 

@@ -93,7 +93,7 @@ async function follow(d: DeliveryMessageV1, decision: RetryDecision, outcome: At
     await deps.router.retry({ ...d, attempt: d.attempt + 1 }, decision.tierMs, run.scheduleBase);
   } else if (decision.state === 'failed' && target) {
     const error = outcome.result === 'success' ? '' : outcome.error;
-    await deps.router.deadLetter(d, { reason: decision.reason, error, status: outcome.status });
+    await deps.router.deadLetter(d, { reason: decision.reason, error, status: outcome.status, at: deps.now() });
   }
 }
 

@@ -19,6 +19,8 @@ export interface DeadLetterReason {
   reason: 'permanent' | 'exhausted';
   error: string;
   status: number | null;
+  /** when it was dead-lettered, by the handler's clock (the x-relay-dead-at header) */
+  at: Date;
 }
 
 /** Where a delivery goes after an attempt. Both resolve only on the broker's confirm. */
