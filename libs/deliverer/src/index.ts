@@ -6,7 +6,6 @@ export { createDeliverer } from './delivery/worker';
 export type { DelivererOptions } from './delivery/worker';
 export { delivererConfigSpec, retryPolicyOf } from './delivery/config';
 export type { DelivererConfig } from './delivery/config';
-export { runDeliverer } from './delivery/run';
 export { defaultRetryTiers } from './retry/tiers';
 export { redriveDeadDeliveries } from './retry/redrive';
 export type { RedriveOptions, RedriveResult } from './retry/redrive';
