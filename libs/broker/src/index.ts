@@ -7,3 +7,5 @@ export type { ConsumerOptions, Disposition, MessageHandler } from './consumer';
 export { BrokerUnavailableError } from './errors';
 export { declareTopology } from './topology';
 export type { TopologyOptions } from './topology';
+export { consumeDecoded, decodingHandler } from './decoding-consumer';
+export type { Decoded, DecodedHandler, DecodingOptions } from './decoding-consumer';

@@ -7,4 +7,6 @@ export type { ActivityAttemptV1, ActivityMessage, ActivityRequestV1, DeliveryMes
 export { ContractError, decodeMessage, encodeMessage } from './codec';
 export type { MessageType } from './codec';
 export { deliveryIdFor, newId } from './ids';
-export { quotaKey, quotaMonth } from './redis-keys';
+export { endpointChangedChannel, quotaKey, quotaMonth } from './redis-keys';
+export { resultOf } from './validation';
+export type { FieldError, Validation } from './validation';

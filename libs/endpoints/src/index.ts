@@ -1,23 +1,16 @@
 // Endpoint settings model shared by the management API (save-time validation) and the
-// ingest gateway (evaluation). One folder per setting family; names re-exported explicitly.
-export {
-  CUSTOM_DEFAULT_TOLERANCE_SECONDS,
-  HMAC_ALGORITHMS,
-  HMAC_PRESETS,
-  HMAC_PRESET_INFO,
-  INBOUND_AUTH_TYPES,
-  MAX_ACTIVE_SECRETS,
-  SIGNATURE_ENCODINGS,
-  TEMPLATE_VARIABLES,
-  TIMESTAMP_UNITS,
-  mapInboundAuthSecrets,
-  parseSignedContentTemplate,
-  redactInboundAuth,
-  secretPaths,
-  signatureHeaderNames,
-  templateVariables,
-  validateInboundAuth,
-} from './auth';
+// ingest gateway (evaluation). One folder per setting family; this entry names every export.
+
+// Inbound authentication (spec "Authentication / Inbound").
+export { validateInboundAuth } from './auth/validate';
+export { mapInboundAuthSecrets, redactInboundAuth, secretPaths } from './auth/secrets';
+export type { SecretPath } from './auth/secrets';
+export { signatureHeaderNames } from './auth/headers';
+export { CUSTOM_DEFAULT_TOLERANCE_SECONDS, HMAC_PRESET_INFO } from './auth/presets';
+export type { HmacPresetInfo } from './auth/presets';
+export { parseSignedContentTemplate, templateVariables, TEMPLATE_VARIABLES } from './auth/template';
+export type { TemplateParse, TemplatePart, TemplateVariable } from './auth/template';
+export { HMAC_ALGORITHMS, HMAC_PRESETS, INBOUND_AUTH_TYPES, MAX_ACTIVE_SECRETS, SIGNATURE_ENCODINGS, TIMESTAMP_UNITS } from './auth/types';
 export type {
   ApiKeyInboundAuth,
   BasicCredential,
@@ -28,29 +21,47 @@ export type {
   HmacCustomInboundAuth,
   HmacInboundAuth,
   HmacPresetInboundAuth,
-  HmacPresetInfo,
   HmacPresetName,
-  InboundAuthFieldError,
   InboundAuthSetting,
   InboundAuthType,
-  InboundAuthValidation,
   NoInboundAuth,
   RedactedInboundAuth,
   RedactedSecret,
-  SecretPath,
   SignatureEncoding,
-  TemplateParse,
-  TemplatePart,
-  TemplateVariable,
   TimestampUnit,
-} from './auth';
+} from './auth/types';
 
-// Payload formats, content rules, access and limits (libs/endpoints/src/{payload,rules,access,limits}).
-export { ACCEPTED_MEDIA_TYPES, BODYLESS_FORMATS, isBodylessFormat, MAX_QUERY_PARAM_NAME_LENGTH, MAX_QUERY_PARAM_PAIRS, methodAllowedForFormat, PAYLOAD_FORMATS, queryParamNameErrors, validatePayloadSettings } from './payload';
-export type { BodyFormat, BodylessFormat, PayloadFormat, PayloadSettings, ResolvedPayloadSettings } from './payload';
-export { BODY_FILTER_KINDS, checkPattern, compileFieldRules, compilePattern, FIELD_TYPES, isPatternFilter, MAX_BODY_FILTERS, MAX_FIELD_RULES, MAX_FILTER_VALUE_LENGTH, MAX_PATH_SEGMENTS, MAX_PATTERN_LENGTH, MAX_PATTERN_PROGRAM_SIZE, MAX_REQUIRED_HEADERS, PATTERN_FILTER_KINDS, re2RegExpEngine, TEXT_FILTER_KINDS, validateBodyFilters, validateFieldRules, validateRequiredHeaders } from './rules';
-export type { BodyFilter, BodyFilterKind, FieldError, FieldRule, FieldRuleValidator, FieldType, FieldViolation, PatternFilterKind, RequiredHeader, TextFilterKind, Validation } from './rules';
-export { CAPTCHA_DEFAULTS, CAPTCHA_PROVIDERS, MAX_IP_LIST_ENTRIES, parseIpRange, resolveCaptchaSettings, validateCaptchaSettings, validateIpAccessLists } from './access';
-export type { CaptchaProvider, CaptchaSettings, IpAccessLists, IpRange, ResolvedCaptchaSettings } from './access';
-export { DEFAULT_RATE_LIMIT_PER_MINUTE, ENDPOINT_UNAVAILABLE_RETRY_AFTER_SECONDS, isPaused, MAX_MAINTENANCE_WINDOWS, MAX_RATE_LIMIT_PER_MINUTE, parseIsoDateTime, pauseState, validateMaintenanceWindows, validateRateLimit } from './limits';
-export type { MaintenanceWindow, PauseSettings, PauseState } from './limits';
+// Payload formats (spec "Payload format rules").
+export { ACCEPTED_MEDIA_TYPES, BODYLESS_FORMATS, MAX_QUERY_PARAM_PAIRS, PAYLOAD_FORMATS, isBodylessFormat, methodAllowedForFormat } from './payload/formats';
+export type { BodyFormat, BodylessFormat, PayloadFormat } from './payload/formats';
+export { FORMAT_FEATURES } from './payload/features';
+export type { FormatFeatures } from './payload/features';
+export { MAX_QUERY_PARAM_NAME_LENGTH, queryParamNameErrors, validatePayloadSettings } from './payload/settings';
+export type { PayloadSettings, ResolvedPayloadSettings } from './payload/settings';
+
+// Content rules: required headers, body filters, field validation.
+export { BODY_FILTER_KINDS, MAX_BODY_FILTERS, MAX_FILTER_VALUE_LENGTH, PATTERN_FILTER_KINDS, TEXT_FILTER_KINDS, isPatternFilter, validateBodyFilters } from './rules/body-filters';
+export type { BodyFilter, BodyFilterKind, PatternFilterKind, TextFilterKind } from './rules/body-filters';
+export { FIELD_TYPES, MAX_FIELD_RULES, MAX_PATH_SEGMENTS, compileFieldRules, validateFieldRules } from './rules/field-rules';
+export type { FieldRule, FieldRuleValidator, FieldType, FieldViolation } from './rules/field-rules';
+export { MAX_PATTERN_LENGTH, MAX_PATTERN_PROGRAM_SIZE, checkPattern, compilePattern, re2RegExpEngine } from './rules/regex';
+export { MAX_REQUIRED_HEADERS, validateRequiredHeaders } from './rules/required-headers';
+export type { RequiredHeader } from './rules/required-headers';
+
+// Access: IP lists and captcha.
+export { CAPTCHA_DEFAULTS, CAPTCHA_PROVIDERS, resolveCaptchaSettings, validateCaptchaSettings } from './access/captcha';
+export type { CaptchaProvider, CaptchaSettings, ResolvedCaptchaSettings } from './access/captcha';
+export { MAX_IP_LIST_ENTRIES, parseIpRange, validateIpAccessLists } from './access/ip-lists';
+export type { IpAccessLists, IpRange } from './access/ip-lists';
+
+// Limits: rate limit and maintenance windows.
+export { DEFAULT_RATE_LIMIT_PER_MINUTE, MAX_RATE_LIMIT_PER_MINUTE, validateRateLimit } from './limits/rate-limit';
+export {
+  ENDPOINT_UNAVAILABLE_RETRY_AFTER_SECONDS,
+  MAX_MAINTENANCE_WINDOWS,
+  isPaused,
+  parseIsoDateTime,
+  pauseState,
+  validateMaintenanceWindows,
+} from './limits/maintenance';
+export type { MaintenanceWindow, PauseSettings, PauseState } from './limits/maintenance';

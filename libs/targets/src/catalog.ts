@@ -1,8 +1,8 @@
 import type { DeliveryChannel } from '@relay/contracts';
-import type { TargetKind } from './kind';
-import { blockChatKind } from './kinds/block_chat';
-import { embedChatKind } from './kinds/embed_chat';
-import { createWebhookKind } from './kinds/webhook';
+import type { KindInfo, TargetKind } from './kind';
+import { blockChatInfo, blockChatKind } from './kinds/block_chat';
+import { embedChatInfo, embedChatKind } from './kinds/embed_chat';
+import { createWebhookKind, webhookInfo } from './kinds/webhook';
 import type { SecretSealer } from './kinds/webhook';
 import { createRegistry } from './registry';
 import type { TargetRegistry } from './registry';
@@ -12,33 +12,61 @@ export interface KindDeps {
   secrets: SecretSealer;
 }
 
-interface CatalogEntry {
-  kind: string;
-  channel: DeliveryChannel;
+/** One line of the catalog: what is known of a kind without building it, and how to build it. */
+export interface CatalogEntry extends KindInfo {
   create(deps: KindDeps): TargetKind;
 }
 
 /**
- * Every target kind Relay ships — adding a kind adds one entry here. The channel is known
+ * The kinds a deployment knows. Everything that depends on the set of kinds reads it from here:
+ * the gateway routes by `channelOf`, the management API and the deliverers build their registry
+ * with `createRegistry`, and each deliverer's default retry tiers are derived from
+ * `schedulesOn(channel)` — so a kind with a schedule of its own needs no other edit.
+ */
+export interface Catalog {
+  readonly entries: readonly CatalogEntry[];
+  /** the delivery queue a kind's deliveries travel on; undefined for an unknown kind */
+  channelOf(kind: string): DeliveryChannel | undefined;
+  /** the default retry schedules of the kinds on `channel` (the delays its tiers must serve) */
+  schedulesOn(channel: DeliveryChannel): (readonly number[])[];
+  /** builds every kind; fails at start-up if a kind does not match its entry */
+  createRegistry(deps: KindDeps): TargetRegistry;
+}
+
+export function createCatalog(entries: readonly CatalogEntry[]): Catalog {
+  const byKind = new Map(entries.map((e) => [e.kind, e]));
+  if (byKind.size !== entries.length) throw new Error('duplicate target kind in the catalog');
+  return {
+    entries,
+    channelOf: (kind) => byKind.get(kind)?.channel,
+    schedulesOn: (channel) => entries.filter((e) => e.channel === channel).map((e) => e.defaultRetryScheduleMs),
+    createRegistry: (deps) =>
+      createRegistry(
+        entries.map((entry) => {
+          const kind = entry.create(deps);
+          const matches = kind.kind === entry.kind && kind.channel === entry.channel && kind.defaultRetryScheduleMs === entry.defaultRetryScheduleMs;
+          if (!matches) throw new Error(`catalog entry ${entry.kind} does not match its kind`);
+          return kind;
+        }),
+      ),
+  };
+}
+
+/**
+ * Every target kind Relay ships — adding a kind adds one line here. An entry's info is known
  * without building the kind, so the gateway routes deliveries without holding any secret.
  */
-const CATALOG: readonly CatalogEntry[] = [
-  { kind: 'webhook', channel: 'webhook', create: (deps) => createWebhookKind({ secrets: deps.secrets }) },
-  { kind: 'embed_chat', channel: 'chat', create: () => embedChatKind },
-  { kind: 'block_chat', channel: 'chat', create: () => blockChatKind },
-];
+export const CATALOG: Catalog = createCatalog([
+  { ...webhookInfo, create: (deps) => createWebhookKind({ secrets: deps.secrets }) },
+  { ...embedChatInfo, create: () => embedChatKind },
+  { ...blockChatInfo, create: () => blockChatKind },
+]);
 
 export function createDefaultRegistry(deps: KindDeps): TargetRegistry {
-  return createRegistry(
-    CATALOG.map((entry) => {
-      const kind = entry.create(deps);
-      if (kind.kind !== entry.kind || kind.channel !== entry.channel) throw new Error(`catalog entry ${entry.kind} does not match its kind`);
-      return kind;
-    }),
-  );
+  return CATALOG.createRegistry(deps);
 }
 
 /** The delivery queue a kind's deliveries travel on; undefined for an unknown kind. */
 export function channelOf(kind: string): DeliveryChannel | undefined {
-  return CATALOG.find((e) => e.kind === kind)?.channel;
+  return CATALOG.channelOf(kind);
 }

@@ -1,9 +1,13 @@
-export type { AttemptResult, FieldError, NetworkFailure, OutboundRequest, ResponseSummary, SendOutcome, TargetKind, ValidationResult } from './kind';
+// The target-kind model: the interface every kind implements, the kinds Relay ships, their
+// catalog and registry, the SSRF-guarded sender, and the retry schedules a target may follow.
+// Delivering (the queue consumer, retries, redrive) is @relay/deliverer's.
+export { TargetConfigError } from './kind';
+export type { AttemptResult, KindInfo, NetworkFailure, OutboundRequest, ResponseSummary, SendOutcome, TargetKind } from './kind';
 export { createRegistry } from './registry';
 export type { TargetRegistry } from './registry';
-export { channelOf, createDefaultRegistry } from './catalog';
-export type { KindDeps } from './catalog';
-export { ALWAYS_REMOVED, createWebhookKind, TargetConfigError } from './kinds/webhook';
+export { CATALOG, channelOf, createCatalog, createDefaultRegistry } from './catalog';
+export type { Catalog, CatalogEntry, KindDeps } from './catalog';
+export { ALWAYS_REMOVED, createWebhookKind, WEBHOOK_RETRY_SCHEDULE_MS } from './kinds/webhook';
 export type { SecretSealer, WebhookConfig } from './kinds/webhook';
 export { embedChatKind, EMBED_CHAT_RETRY_SCHEDULE_MS } from './kinds/embed_chat';
 export type { EmbedChatConfig } from './kinds/embed_chat';
@@ -12,21 +16,4 @@ export type { BlockChatConfig } from './kinds/block_chat';
 export { createSender, sendRequest } from './http/send';
 export type { SenderOptions, SendOptions } from './http/send';
 export { createSsrfAgents, SsrfBlockedError } from './ssrf';
-export { handleDelivery } from './delivery/handle';
-export type { AttemptRecorder, DeadLetterReason, DeliveryDeps, DeliveryPolicy, DeliveryRouter, DeliveryRun, TargetHealth, TargetLookup } from './delivery/handle';
-export { createAttemptRecorder, createDeliveryRouter, createTargetHealth, createTargetLookup } from './delivery/adapters';
-export type { CachedTargetLookup } from './delivery/adapters';
-export { createDeliverer } from './delivery/worker';
-export type { DelivererOptions } from './delivery/worker';
-export { delivererConfigSpec, retryPolicyOf } from './delivery/config';
-export type { DelivererConfig } from './delivery/config';
-export { runDeliverer } from './delivery/run';
-export { decideRetry } from './retry/decide';
-export type { AttemptPosition, RetryDecision, RetryPolicy } from './retry/decide';
-export { defaultRetrySchedule, retryScheduleOf, RETRY_SCHEDULE_LIMITS, validateRetrySchedule, WEBHOOK_RETRY_SCHEDULE_MS } from './retry/schedule';
-export { defaultRetryTiers, pickTier } from './retry/tiers';
-export { DEAD_REASON_HEADER, DELIVERY_COUNT_HEADER, SCHEDULE_BASE_HEADER, deliveryPosition } from './retry/headers';
-export { redriveDeadDeliveries } from './retry/redrive';
-export type { RedriveOptions, RedriveResult } from './retry/redrive';
-export { parseRedriveArgs, redriveConfigSpec, REDRIVE_USAGE, runRedrive } from './retry/redrive-command';
-export type { RedriveArgs, RedriveConfig } from './retry/redrive-command';
+export { retryScheduleOf, RETRY_SCHEDULE_LIMITS, validateRetrySchedule } from './schedule';

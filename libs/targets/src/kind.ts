@@ -1,12 +1,4 @@
-import type { DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
-
-/** A save-time problem with one field of a target's configuration. */
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
-export type ValidationResult<C> = { ok: true; config: C } | { ok: false; errors: FieldError[] };
+import type { DeliveryChannel, DeliveryMessageV1, Validation } from '@relay/contracts';
 
 /** The HTTP request one delivery attempt sends. Always POST. */
 export interface OutboundRequest {
@@ -42,16 +34,28 @@ export type AttemptResult =
   | { result: 'permanent'; status: number | null; error: string; flagTarget: boolean };
 
 /**
- * One target kind. Everything kind-specific lives behind this interface: adding a kind is
- * one folder implementing it plus one line in the registry.
+ * What is known of a kind without building it (building may need secrets): enough to route its
+ * deliveries and to plan the retry tiers of its channel.
  */
-export interface TargetKind<C = any> {
+export interface KindInfo {
   /** stored in the target record, e.g. `webhook` */
   readonly kind: string;
   /** which deliverer's queue carries its deliveries */
   readonly channel: DeliveryChannel;
+  /**
+   * Delays between attempts (ms) for a target that sets no `retry_schedule_ms`: entry i is the
+   * wait before attempt i + 2 (schedule.ts). Its channel's default retry tiers are derived from it.
+   */
+  readonly defaultRetryScheduleMs: readonly number[];
+}
+
+/**
+ * One target kind. Everything kind-specific lives behind this interface: adding a kind is
+ * one folder implementing it plus one line in the catalog (catalog.ts).
+ */
+export interface TargetKind<C = any> extends KindInfo {
   /** save-time validation; returns the normalized config to store */
-  validateConfig(input: unknown): ValidationResult<C>;
+  validateConfig(input: unknown): Validation<C>;
   /** the config as the management API may show it: no secret values */
   publicConfig(config: C): Record<string, unknown>;
   /** the request for one attempt of one delivery */

@@ -1,5 +1,5 @@
-import { delivererConfigSpec } from '@relay/targets';
-import type { DelivererConfig } from '@relay/targets';
+import { delivererConfigSpec } from '@relay/deliverer';
+import type { DelivererConfig } from '@relay/deliverer';
 
 // chat targets follow the fast schedules (1 s … 30 s), so this channel declares short tiers
 export const configSpec = delivererConfigSpec({ healthPort: 8092, channel: 'chat' });

@@ -1,7 +1,50 @@
+import { createServer } from 'node:http';
+import { hostname } from 'node:os';
+import { BrokerConnection } from '@relay/broker';
 import { loadConfig } from '@relay/config';
-import { runMain } from '@relay/runtime';
-import { runDeliverer } from '@relay/targets';
+import { createDeliverer, retryPolicyOf } from '@relay/deliverer';
+import { createLogger } from '@relay/logging';
+import { closeServer, createHealthApp, listen, onShutdown, runMain } from '@relay/runtime';
+import { createSecretBox } from '@relay/secrets';
+import { connectStore } from '@relay/store';
+import { createDefaultRegistry, createSender } from '@relay/targets';
 import { configSpec } from './config';
 
-// Consumes the chat delivery queue; scale by running more instances.
-runMain(null, () => runDeliverer('chat-deliverer', 'chat', loadConfig(configSpec, process.env)));
+// Consumes the chat delivery queue (embed- and block-style targets); scale by running more instances.
+runMain(async () => {
+  const config = loadConfig(configSpec, process.env);
+  const logger = createLogger({ service: 'chat-deliverer', level: config.logLevel });
+  const retry = retryPolicyOf(config);
+  const store = await connectStore(config.mongodbUrl);
+  const broker = new BrokerConnection({
+    url: config.rabbitmqUrl,
+    connectionName: `chat-deliverer ${hostname()}:${process.pid}`,
+    logger,
+    // this channel's delay tiers are declared with the rest, idempotently, on every (re)connect
+    topology: { namespace: config.namespace, deliveryLimit: config.deliveryLimit, retryDelaysMs: { chat: retry.tiersMs } },
+  });
+  await broker.start();
+
+  const deliverer = createDeliverer({
+    channel: 'chat',
+    namespace: config.namespace,
+    broker,
+    store,
+    registry: createDefaultRegistry({ secrets: createSecretBox(config.secretsKeys) }),
+    send: createSender({ timeoutMs: config.requestTimeoutMs, allowCidrs: config.ssrfAllowCidrs }),
+    logger,
+    prefetch: config.prefetch,
+    targetCacheTtlMs: config.targetCacheTtlMs,
+    confirmTimeoutMs: config.confirmTimeoutMs,
+    retry,
+    flagAfterPermanentFailures: config.flagAfterPermanentFailures,
+  });
+  await deliverer.start();
+
+  const health = createServer(createHealthApp({ broker: () => broker.isUp() && deliverer.isConsuming(), mongodb: () => store.ping() }));
+  const port = await listen(health, config.healthPort, '0.0.0.0');
+  logger.info('deliverer consuming', { channel: 'chat', health_port: port, prefetch: config.prefetch, retry_tiers_ms: retry.tiersMs });
+
+  // stop consuming and drain in-flight deliveries before the connections close
+  onShutdown(logger, config.shutdownGraceMs, [() => deliverer.stop(config.shutdownGraceMs), () => closeServer(health), () => broker.close(), () => store.close()]);
+});

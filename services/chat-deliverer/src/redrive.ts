@@ -1,13 +1,13 @@
 import { loadConfig } from '@relay/config';
 import { runMain } from '@relay/runtime';
-import { parseRedriveArgs, redriveConfigSpec, runRedrive } from '@relay/targets';
+import { parseRedriveArgs, redriveConfigSpec, runRedrive } from '@relay/deliverer';
 
 /**
  * Moves dead-lettered deliveries back to the work queue (docs/delivery.md "Redrive"):
  *   node dist/redrive.js [--channel chat|…] [--limit N] [--target tg_…]
  * Prints one JSON line: {"channel":…,"moved":N,"kept":N}. Logs go to stderr.
  */
-runMain(null, async () => {
+runMain(async () => {
   const config = loadConfig(redriveConfigSpec, process.env);
   const args = parseRedriveArgs(process.argv.slice(2), 'chat');
   const result = await runRedrive(config, args, process.stderr);

@@ -18,7 +18,7 @@ import { createGatewayMetrics } from './adapters/metrics';
 import { createApp } from './app';
 import { configSpec } from './config';
 
-runMain(null, async () => {
+runMain(async () => {
   const config = loadConfig(configSpec, process.env);
   const logger = createLogger({ service: 'ingest-gateway', level: config.logLevel });
   const instanceId = `${hostname()}:${process.pid}`;
@@ -45,13 +45,7 @@ runMain(null, async () => {
   const endpoints = new EndpointCache(store, config.endpointCacheTtlMs, logger, (sealed) => secrets.decrypt(sealed));
   await endpoints.follow(subscriber, config.namespace);
 
-  const drainTimer = setInterval(() => {
-    if (!broker.isUp() || redis.status !== 'ready') return;
-    spool
-      .drain((row) => events.publishActivity(row))
-      .then((n) => n > 0 && logger.info('spooled activity rows re-published', { count: n }))
-      .catch((err: Error) => logger.warn('spool drain failed', { error: err.message }));
-  }, config.spoolDrainIntervalMs);
+  const stopDraining = spool.drainEvery(config.spoolDrainIntervalMs, (row) => events.publishActivity(row), () => broker.isUp());
 
   const app = createApp({
     endpoints,
@@ -84,7 +78,7 @@ runMain(null, async () => {
 
   onShutdown(logger, config.shutdownGraceMs, [
     () => closeServer(server),
-    async () => clearInterval(drainTimer),
+    async () => stopDraining(),
     () => settlePublishes(publisher, config.publishConfirmTimeoutMs),
     () => broker.close(),
     () => Promise.all([redis.quit(), subscriber.quit(), limiterRedis.quit()]),

@@ -6,6 +6,7 @@ import type { PlanLimits } from '@relay/store';
 import { createSecretBox } from '@relay/secrets';
 import { createDefaultRegistry } from '@relay/targets';
 import { issueApiKey } from './adapters/api-keys';
+import { createTarget } from './adapters/target-store';
 import { configSpec } from './config';
 
 /** The plan a bootstrapped account gets unless flags say otherwise (docs/configuration.md). */
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
       const now = new Date();
       const endpointId = newId('ep');
       await store.endpoints.create({ _id: endpointId, account_id: accountId, name: 'demo', enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, created_at: now, updated_at: now });
-      await store.targets.create({ _id: newId('tg'), account_id: accountId, endpoint_id: endpointId, kind: 'webhook', name: 'demo receiver', enabled: true, config: v.config as Record<string, unknown>, created_at: now, updated_at: now });
+      await createTarget(store, accountId, endpointId, { kind: 'webhook', name: 'demo receiver', enabled: true, config: v.value as Record<string, unknown>, retry_schedule_ms: null });
       out.endpoint_id = endpointId;
       out.ingest_url = `${config.publicBaseUrl.replace(/\/$/, '')}/relay/${endpointId}`;
     }

@@ -11,7 +11,7 @@ import { createUsageCounter } from './adapters/usage-counter';
 import { createApp } from './app';
 import { configSpec } from './config';
 
-runMain(null, async () => {
+runMain(async () => {
   const config = loadConfig(configSpec, process.env);
   const logger = createLogger({ service: 'management-api', level: config.logLevel });
   const secrets = createSecretBox(config.secretsKeys);

@@ -2,7 +2,8 @@ import { PassThrough } from 'node:stream';
 import { createLogger } from '@relay/logging';
 import type { ActivityAttemptV1 } from '@relay/contracts';
 import type { TargetRecord } from '@relay/store';
-import { createRegistry, handleDelivery } from '@relay/targets';
+import { handleDelivery } from '@relay/deliverer';
+import { createRegistry } from '@relay/targets';
 import type { OutboundRequest } from '@relay/targets';
 import { embedChatKind } from '../../../libs/targets/src/kinds/embed_chat';
 import type { EmbedChatConfig } from '../../../libs/targets/src/kinds/embed_chat';
@@ -157,7 +158,7 @@ describe('Embed-style target against the fake Discord', () => {
       recorder: { record: async (a: ActivityAttemptV1) => void attempts.push(a) },
       router: { retry: async () => undefined, deadLetter: async () => undefined },
       health: { flag: async () => undefined, permanentFailure: () => 1, reset: () => undefined },
-      policy: { channel: 'chat' as const, tiersMs: [1000], jitterPct: 0, retryAfterMaxMs: 1000, flagAfterPermanentFailures: 0 },
+      policy: { tiersMs: [1000], jitterPct: 0, retryAfterMaxMs: 1000, flagAfterPermanentFailures: 0 },
       logger: createLogger({ service: 'test', level: 'info', stream: logged }),
       now: () => new Date(),
       random: () => 0,

@@ -6,7 +6,8 @@ import { ACTIVITY_ATTEMPT_V1, DELIVERY_V1, brokerNames, decodeMessage, encodeMes
 import type { ActivityAttemptV1, DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
 import { connectStore } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
-import { createDeliverer, createRegistry } from '@relay/targets';
+import { createDeliverer } from '@relay/deliverer';
+import { createRegistry } from '@relay/targets';
 import type { OutboundRequest, SendOutcome, TargetKind } from '@relay/targets';
 import { deleteBrokerNamespace, infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';

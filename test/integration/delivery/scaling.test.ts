@@ -3,7 +3,8 @@ import { BrokerConnection } from '@relay/broker';
 import { createSecretBox } from '@relay/secrets';
 import { connectStore } from '@relay/store';
 import type { Store } from '@relay/store';
-import { createDeliverer, createRegistry, createSender, createWebhookKind } from '@relay/targets';
+import { createDeliverer } from '@relay/deliverer';
+import { createRegistry, createSender, createWebhookKind } from '@relay/targets';
 import type { OutboundRequest } from '@relay/targets';
 import { eventually, infra } from '../../support/infra';
 import { testLogger } from '../../support/logger';
@@ -55,7 +56,7 @@ afterAll(async () => {
 it('two deliverer instances on one queue share the deliveries; each is sent exactly once', async () => {
   const v = kind.validateConfig({ url: receiver.url(), enforce_https: false });
   if (!v.ok) throw new Error('config');
-  const targetId = await h.addTarget({ kind: 'webhook', config: v.config as unknown as Record<string, unknown> });
+  const targetId = await h.addTarget({ kind: 'webhook', config: v.value as unknown as Record<string, unknown> });
   const deliveries = Array.from({ length: 60 }, () => deliveryFor(targetId, 'webhook'));
   await Promise.all(deliveries.map((d) => h.publish(d)));
   await receiver.waitForRequests(60, 15000);

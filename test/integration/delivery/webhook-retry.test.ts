@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { brokerNames } from '@relay/contracts';
 import { createSecretBox } from '@relay/secrets';
-import { createSender, createWebhookKind, redriveDeadDeliveries } from '@relay/targets';
+import { redriveDeadDeliveries } from '@relay/deliverer';
+import { createSender, createWebhookKind } from '@relay/targets';
 import { eventually } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';
 import { deliveryFor, startHarness } from './harness';
@@ -27,7 +28,7 @@ afterEach(() => receiver.close());
 const config = (): Record<string, unknown> => {
   const v = kind.validateConfig({ url: receiver.url(), enforce_https: false });
   if (!v.ok) throw new Error(JSON.stringify(v.errors));
-  return v.config as unknown as Record<string, unknown>;
+  return v.value as unknown as Record<string, unknown>;
 };
 const attemptsOf = (deliveryId: string) => h.attempts.filter((a) => a.delivery_id === deliveryId).sort((a, b) => a.attempt - b.attempt);
 const header = (i: number, name: string): unknown => receiver.requests[i]?.headers[name];
@@ -165,5 +166,16 @@ describe('webhook retries through the broker delay tiers, then the dead-letter q
     const flagged = await eventually(async () => (await h.store.targets.findById(targetId).lean())?.flagged, 5000, 'the flag');
     expect(flagged.reason).toBe('3 permanent failures in a row; last: HTTP 422');
     await h.deadLetters();
+  });
+});
+
+describe('a message that breaks the delivery contract', () => {
+  it('is dead-lettered at once: no attempt, no retry, nothing recorded', async () => {
+    const names = brokerNames(h.namespace);
+    const before = h.attempts.length;
+    h.inspect.publish(names.deliveriesExchange, 'webhook', Buffer.from(JSON.stringify({ type: 'relay.delivery.v1', attempt: 'one' })), { persistent: true, messageId: 'broken_1' });
+    const dead = await eventually(async () => (await h.inspect.get(names.deadDeliveryQueue('webhook'), { noAck: true })) || undefined, 5000, 'the broken message in the dead-letter queue');
+    expect(dead.properties.messageId).toBe('broken_1');
+    expect(h.attempts.length).toBe(before);
   });
 });

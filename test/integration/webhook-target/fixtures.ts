@@ -16,7 +16,7 @@ export const send = createSender({ timeoutMs: 3000, allowCidrs: ['127.0.0.0/8'] 
 export function saveConfig(input: Record<string, unknown>): WebhookConfig {
   const r = kind.validateConfig({ enforce_https: false, ...input });
   if (!r.ok) throw new Error(`invalid test config: ${JSON.stringify(r.errors)}`);
-  return r.config;
+  return r.value;
 }
 
 export function delivery(over: Partial<DeliveryMessageV1> = {}, headers: Record<string, string> = {}): DeliveryMessageV1 {

@@ -1,5 +1,6 @@
-import { resultOf, schemaCheck } from '../rules/validation';
-import type { FieldError, Validation } from '../rules/validation';
+import { schemaCheck } from '../rules/validation';
+import { resultOf } from '@relay/contracts';
+import type { FieldError, Validation } from '@relay/contracts';
 
 /**
  * Spec "Endpoint / captcha": optional verification of a token found in a JSON, form or XML

@@ -1,6 +1,7 @@
 import ipaddr from 'ipaddr.js';
-import { joinPath, resultOf, schemaCheck } from '../rules/validation';
-import type { FieldError, Validation } from '../rules/validation';
+import { joinPath, schemaCheck } from '../rules/validation';
+import { resultOf } from '@relay/contracts';
+import type { FieldError, Validation } from '@relay/contracts';
 
 /**
  * IP allow and deny lists of an endpoint (outcome IP_BLOCKED). Entries are CIDR ranges, IPv4

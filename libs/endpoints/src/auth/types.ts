@@ -122,11 +122,3 @@ export interface RedactedSecret {
 }
 
 export type RedactedInboundAuth = InboundAuthSetting<RedactedSecret>;
-
-export interface InboundAuthFieldError {
-  /** Dotted path from the endpoint record, e.g. `inbound_auth.api_key.header`. */
-  field: string;
-  message: string;
-}
-
-export type InboundAuthValidation = { ok: true; value: InboundAuthSetting } | { ok: false; errors: InboundAuthFieldError[] };

@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
-import { fieldOf } from '../rules/validation';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { FieldError, Validation } from '@relay/contracts';
+import { fieldOf } from '../rules/validation';
 import { CUSTOM_DEFAULT_TOLERANCE_SECONDS, HMAC_PRESET_INFO } from './presets';
 import { HEADER_VALUE_PATTERN, INBOUND_AUTH_SCHEMAS, PATTERN_MESSAGES } from './schema';
 import { parseSignedContentTemplate, templateVariables } from './template';
@@ -8,11 +9,9 @@ import { INBOUND_AUTH_TYPES, MAX_ACTIVE_SECRETS } from './types';
 import type {
   ApiKeyInboundAuth,
   CustomHmacConfig,
-  InboundAuthFieldError,
   HmacInboundAuth,
   InboundAuthSetting,
   InboundAuthType,
-  InboundAuthValidation,
 } from './types';
 
 /** Compiled on first use, so importing the lib (the gateway only verifies) compiles nothing. */
@@ -73,10 +72,10 @@ const WHSEC = /^(?:whsec_)?([A-Za-z0-9+/]+={0,2})$/;
 const ED25519_PUBLIC_KEY_HEX = /^[0-9a-fA-F]{64}$/;
 const HEADER_VALUE = new RegExp(HEADER_VALUE_PATTERN);
 
-function checkPresetSecrets(setting: HmacInboundAuth, base: string): InboundAuthFieldError[] {
+function checkPresetSecrets(setting: HmacInboundAuth, base: string): FieldError[] {
   if (setting.preset === 'custom') return [];
   const format = HMAC_PRESET_INFO[setting.preset].secretFormat;
-  return setting.secrets.flatMap((secret, i): InboundAuthFieldError[] => {
+  return setting.secrets.flatMap((secret, i): FieldError[] => {
     const field = `${base}.secrets[${i}]`;
     if (format === 'whsec') {
       const b64 = WHSEC.exec(secret)?.[1];
@@ -90,8 +89,8 @@ function checkPresetSecrets(setting: HmacInboundAuth, base: string): InboundAuth
   });
 }
 
-function checkCustom(custom: CustomHmacConfig, base: string): InboundAuthFieldError[] {
-  const errors: InboundAuthFieldError[] = [];
+function checkCustom(custom: CustomHmacConfig, base: string): FieldError[] {
+  const errors: FieldError[] = [];
   const parsed = parseSignedContentTemplate(custom.template);
   if (!parsed.ok) return [{ field: `${base}.template`, message: parsed.message }];
   const used = templateVariables(parsed.parts);
@@ -106,7 +105,7 @@ function checkCustom(custom: CustomHmacConfig, base: string): InboundAuthFieldEr
   return errors;
 }
 
-function checkHmac(setting: HmacInboundAuth, base: string): InboundAuthFieldError[] {
+function checkHmac(setting: HmacInboundAuth, base: string): FieldError[] {
   const errors = checkPresetSecrets(setting, base);
   if (setting.preset === 'custom') {
     if (!isRecord(setting.custom)) return [...errors, { field: `${base}.custom`, message: 'is required when preset is custom' }];
@@ -124,11 +123,11 @@ function checkHmac(setting: HmacInboundAuth, base: string): InboundAuthFieldErro
   return errors;
 }
 
-function checkApiKey(setting: ApiKeyInboundAuth, base: string): InboundAuthFieldError[] {
+function checkApiKey(setting: ApiKeyInboundAuth, base: string): FieldError[] {
   return RESERVED_HEADERS.has(setting.header.toLowerCase()) ? [{ field: `${base}.header`, message: 'is used by HTTP itself and cannot carry an API key' }] : [];
 }
 
-function checkSemantics(setting: InboundAuthSetting, base: string): InboundAuthFieldError[] {
+function checkSemantics(setting: InboundAuthSetting, base: string): FieldError[] {
   switch (setting.type) {
     case 'API_KEY':
       return checkApiKey(setting, base);
@@ -140,7 +139,7 @@ function checkSemantics(setting: InboundAuthSetting, base: string): InboundAuthF
 }
 
 /** One message per field (an empty string also fails its pattern; "must not be empty" says enough). */
-function firstPerField(errors: InboundAuthFieldError[]): InboundAuthFieldError[] {
+function firstPerField(errors: FieldError[]): FieldError[] {
   const seen = new Set<string>();
   return errors.filter((e) => !seen.has(e.field) && seen.add(e.field));
 }
@@ -149,7 +148,7 @@ function firstPerField(errors: InboundAuthFieldError[]): InboundAuthFieldError[]
  * Save-time validation of an endpoint's inbound auth setting; reports every problem at once.
  * Messages never echo a submitted value, so secrets do not leak into error responses.
  */
-export function validateInboundAuth(input: unknown, fieldPrefix = 'inbound_auth'): InboundAuthValidation {
+export function validateInboundAuth(input: unknown, fieldPrefix = 'inbound_auth'): Validation<InboundAuthSetting> {
   if (!isRecord(input)) return { ok: false, errors: [{ field: fieldPrefix, message: 'must be an object' }] };
   if (!isAuthType(input.type)) {
     return { ok: false, errors: [{ field: `${fieldPrefix}.type`, message: `must be one of ${INBOUND_AUTH_TYPES.join(', ')}` }] };

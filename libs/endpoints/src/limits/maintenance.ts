@@ -1,5 +1,6 @@
-import { joinPath, resultOf, schemaCheck } from '../rules/validation';
-import type { FieldError, Validation } from '../rules/validation';
+import { joinPath, schemaCheck } from '../rules/validation';
+import { resultOf } from '@relay/contracts';
+import type { FieldError, Validation } from '@relay/contracts';
 
 /**
  * Spec "States and transitions": an endpoint is paused by a manual pause or while a scheduled

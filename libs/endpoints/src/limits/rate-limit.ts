@@ -1,5 +1,5 @@
 import { schemaCheck } from '../rules/validation';
-import type { Validation } from '../rules/validation';
+import type { Validation } from '@relay/contracts';
 
 /**
  * Spec "Limits": per-endpoint rate limit in requests per minute, adjustable per endpoint; the

@@ -1,5 +1,5 @@
 import { joinPath, schemaCheck } from '../rules/validation';
-import type { FieldError, Validation } from '../rules/validation';
+import type { FieldError, Validation } from '@relay/contracts';
 import { PAYLOAD_FORMATS } from './formats';
 import type { PayloadFormat } from './formats';
 

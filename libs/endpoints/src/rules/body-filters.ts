@@ -1,6 +1,7 @@
 import { checkPattern } from './regex';
-import { joinPath, resultOf, schemaCheck } from './validation';
-import type { FieldError, Validation } from './validation';
+import { joinPath, schemaCheck } from './validation';
+import { resultOf } from '@relay/contracts';
+import type { FieldError, Validation } from '@relay/contracts';
 
 /**
  * Spec "Endpoint / body filters": rules on the raw body; all rules must pass. Which text a

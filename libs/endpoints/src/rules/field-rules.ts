@@ -1,8 +1,9 @@
 import Ajv from 'ajv';
 import type { ErrorObject } from 'ajv';
 import { checkPattern, re2RegExpEngine } from './regex';
-import { joinPath, resultOf, schemaCheck } from './validation';
-import type { FieldError, Validation } from './validation';
+import { joinPath, schemaCheck } from './validation';
+import { resultOf } from '@relay/contracts';
+import type { FieldError, Validation } from '@relay/contracts';
 
 /**
  * Spec "Endpoint / field validation rules": type tests, required fields (a null value fails)

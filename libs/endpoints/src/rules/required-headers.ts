@@ -1,5 +1,6 @@
-import { joinPath, resultOf, schemaCheck } from './validation';
-import type { FieldError, Validation } from './validation';
+import { joinPath, schemaCheck } from './validation';
+import { resultOf } from '@relay/contracts';
+import type { FieldError, Validation } from '@relay/contracts';
 
 /**
  * Spec "Authentication / Inbound" rule 2: headers every request must carry. Names match

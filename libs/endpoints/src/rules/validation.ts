@@ -1,17 +1,12 @@
 import Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { FieldError } from '@relay/contracts';
 
-/**
- * Save-time validation results of the endpoint content settings (required headers, body
- * filters, field validation, IP lists, captcha, limits, payload settings). Field paths name
- * the stored field the way a form places a message: `body_filters[1].pattern`.
+/*
+ * Save-time validation of the endpoint content settings (required headers, body filters, field
+ * validation, IP lists, captcha, limits, payload settings), in the shared `FieldError` /
+ * `Validation` shape of @relay/contracts.
  */
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
-export type Validation<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 
 /** Settings schemas only use fixed, safe patterns, so ajv's default RegExp engine is fine here. */
 const ajv = new Ajv({ allErrors: true, strict: true, logger: false });
@@ -72,9 +67,4 @@ function messageOf(error: ErrorObject): string {
     default:
       return error.message ?? 'is invalid';
   }
-}
-
-/** Builds the result once all checks ran, so every problem is reported at once. */
-export function resultOf<T>(errors: FieldError[], value: () => T): Validation<T> {
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: value() };
 }

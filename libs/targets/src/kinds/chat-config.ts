@@ -1,4 +1,4 @@
-import type { FieldError } from '../kind';
+import type { FieldError } from '@relay/contracts';
 import { MAX_TEMPLATE_LENGTH } from './template';
 
 /** What both chat kinds store besides their own switches. */

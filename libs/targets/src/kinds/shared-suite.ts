@@ -57,7 +57,7 @@ export function runTargetKindSuite(kind: TargetKind, fixtures: TargetKindSuiteFi
     const config = (): unknown => {
       const v = kind.validateConfig(fixtures.validConfig);
       if (!v.ok) throw new Error(`validConfig was refused: ${JSON.stringify(v.errors)}`);
-      return v.config;
+      return v.value;
     };
 
     it('accepts the valid config', () => {

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { endpointChangedChannel } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import { toEndpoint } from '@relay/store';
 import type { Store } from '@relay/store';
@@ -17,11 +18,6 @@ interface Entry {
 /** `revision` is bumped on every change; `updated_at` too guards against a writer that forgot to bump it. */
 function revisionOf(endpoint: EndpointRecord): string {
   return `${endpoint.revision}:${new Date(endpoint.updated_at).getTime()}`;
-}
-
-/** Channel on which the management API announces a changed endpoint id. */
-export function endpointChangedChannel(namespace: string): string {
-  return `${namespace}:endpoint-changed`;
 }
 
 /**

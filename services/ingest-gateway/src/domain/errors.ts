@@ -2,32 +2,35 @@ import type { Outcome } from '@relay/contracts';
 import type { Rejection } from './rules/rejection';
 
 /**
- * A request the gateway refuses. Every refusal answers with one JSON shape, `{ code, message }`
- * (spec "Errors": only the 503 `code` field is fixed; Relay uses the same shape throughout).
+ * A request the gateway refuses: a value the pipeline returns, never thrown (a refusal is an
+ * expected outcome). Every refusal answers with one JSON shape, `{ code, message }` (spec
+ * "Errors": only the 503 `code` field is fixed; Relay uses the same shape throughout).
  * `code` is the outcome in lower case, or the spec's own 503 codes. `outcome` is the activity
  * row to write; `null` means the spec keeps no row (unknown, disabled and paused endpoints).
  * `reason` is the row's error reason when it should say more than the sender is told.
  */
-export class IngestRejection extends Error {
+export interface IngestRejection {
+  readonly status: number;
+  readonly code: string;
+  /** what the sender is told */
+  readonly message: string;
+  readonly outcome: Outcome | null;
   readonly reason: string;
   /** whole seconds (spec "Ingest / retry response") */
-  readonly retryAfterSeconds: number | undefined;
+  readonly retryAfterSeconds?: number;
   /** methods for the Allow header of a 405 (RFC 9110 §15.5.6) */
-  readonly allow: readonly string[] | undefined;
+  readonly allow?: readonly string[];
+}
 
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly outcome: Outcome | null,
-    opts: { retryAfterSeconds?: number; reason?: string; allow?: readonly string[] } = {},
-  ) {
-    super(message);
-    this.name = 'IngestRejection';
-    this.reason = opts.reason ?? message;
-    this.retryAfterSeconds = opts.retryAfterSeconds;
-    this.allow = opts.allow;
-  }
+function refusal(
+  status: number,
+  code: string,
+  message: string,
+  outcome: Outcome | null,
+  opts: { retryAfterSeconds?: number; reason?: string; allow?: readonly string[] } = {},
+): IngestRejection {
+  const { reason = message, ...headers } = opts;
+  return { status, code, message, outcome, reason, ...headers };
 }
 
 /** Spec "Limits": Retry-After on endpoint_unavailable and on the quota 429. */
@@ -35,35 +38,35 @@ const SIXTY_SECONDS = 60;
 
 /** A content check's rejection (payload, rules, IP lists, captcha token) as the sender sees it. */
 export function fromCheck(r: Rejection): IngestRejection {
-  return new IngestRejection(r.status, r.code.toLowerCase(), r.message, r.code);
+  return refusal(r.status, r.code.toLowerCase(), r.message, r.code);
 }
 
 export const rejections = {
-  endpointNotFound: () => new IngestRejection(404, 'endpoint_not_found', 'No enabled endpoint exists at this URL.', null),
+  endpointNotFound: () => refusal(404, 'endpoint_not_found', 'No enabled endpoint exists at this URL.', null),
   /**
    * Paused, or otherwise unable to accept events. The cause is never revealed to the sender
    * (spec "Errors"); `reason` goes to the log, and to the row when `outcome` is given.
    */
   endpointUnavailable: (reason: string, outcome: Outcome | null = null) =>
-    new IngestRejection(503, 'endpoint_unavailable', 'The endpoint cannot accept events right now. Retry after the delay in Retry-After.', outcome, {
+    refusal(503, 'endpoint_unavailable', 'The endpoint cannot accept events right now. Retry after the delay in Retry-After.', outcome, {
       retryAfterSeconds: SIXTY_SECONDS,
       reason,
     }),
   methodNotAllowed: (allowed: readonly string[]) =>
-    new IngestRejection(405, 'method_not_allowed', `This endpoint accepts ${allowed.join(', ')}.`, 'METHOD_NOT_ALLOWED', { allow: allowed }),
+    refusal(405, 'method_not_allowed', `This endpoint accepts ${allowed.join(', ')}.`, 'METHOD_NOT_ALLOWED', { allow: allowed }),
   /** the sender is told only that authentication failed; the row says why */
-  authFailed: (reason: string) => new IngestRejection(401, 'auth_failed', 'The request does not carry valid credentials for this endpoint.', 'AUTH_FAILED', { reason }),
+  authFailed: (reason: string) => refusal(401, 'auth_failed', 'The request does not carry valid credentials for this endpoint.', 'AUTH_FAILED', { reason }),
   payloadTooLarge: (limit: number) =>
-    new IngestRejection(413, 'payload_too_large', `The payload is larger than the plan payload limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE'),
+    refusal(413, 'payload_too_large', `The payload is larger than the plan payload limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE'),
   rateLimited: (retryAfterSeconds: number) =>
-    new IngestRejection(429, 'rate_limited', "The endpoint's per-minute rate limit is used up. Retry after the delay in Retry-After.", 'RATE_LIMITED', { retryAfterSeconds }),
+    refusal(429, 'rate_limited', "The endpoint's per-minute rate limit is used up. Retry after the delay in Retry-After.", 'RATE_LIMITED', { retryAfterSeconds }),
   /** Retry-After 60 is a retry hint, not the reset time (spec "Errors") */
   quotaExceeded: () =>
-    new IngestRejection(429, 'quota_exceeded', 'The monthly accepted-event quota is used up. Retry after the delay in Retry-After.', 'QUOTA_EXCEEDED', {
+    refusal(429, 'quota_exceeded', 'The monthly accepted-event quota is used up. Retry after the delay in Retry-After.', 'QUOTA_EXCEEDED', {
       retryAfterSeconds: SIXTY_SECONDS,
     }),
   deliveryQueueUnavailable: () =>
-    new IngestRejection(503, 'delivery_queue_unavailable', 'The event was not accepted because delivery processing is unavailable. Retry after the delay in Retry-After.', 'DELIVERY_QUEUE_UNAVAILABLE', {
+    refusal(503, 'delivery_queue_unavailable', 'The event was not accepted because delivery processing is unavailable. Retry after the delay in Retry-After.', 'DELIVERY_QUEUE_UNAVAILABLE', {
       retryAfterSeconds: 5,
     }),
 };

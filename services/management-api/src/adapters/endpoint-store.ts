@@ -16,6 +16,11 @@ export async function loadEndpoint(store: Store, accountId: string, endpointId: 
   return doc ? toEndpoint(doc) : null;
 }
 
+/** Whether the account has this endpoint (another account's endpoint does not exist for it). */
+export async function endpointExists(store: Store, accountId: string, endpointId: string): Promise<boolean> {
+  return (await store.endpoints.exists({ _id: endpointId, account_id: accountId })) !== null;
+}
+
 export async function listEndpoints(store: Store, accountId: string): Promise<EndpointRecord[]> {
   const docs = await store.endpoints.find({ account_id: accountId }).sort({ created_at: 1, _id: 1 }).lean();
   return docs.map((d) => toEndpoint(d));

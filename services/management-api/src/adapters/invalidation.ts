@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { endpointChangedChannel } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 
 /**
@@ -7,7 +8,7 @@ import type { Logger } from '@relay/logging';
  * change by that TTL, so it is logged, not raised.
  */
 export function createInvalidator(redis: Redis, namespace: string, logger: Logger) {
-  const channel = `${namespace}:endpoint-changed`;
+  const channel = endpointChangedChannel(namespace);
   return async (endpointId: string): Promise<void> => {
     try {
       await redis.publish(channel, endpointId);

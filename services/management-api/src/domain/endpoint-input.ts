@@ -9,21 +9,15 @@ import {
   validateRateLimit,
   validateRequiredHeaders,
 } from '@relay/endpoints';
-import type { FieldError, PayloadFormat, Validation } from '@relay/endpoints';
+import type { FieldError, Validation } from '@relay/contracts';
+import type { PayloadFormat } from '@relay/endpoints';
 import { METHODS, READ_ONLY_FIELDS, SETTING_NAMES } from './endpoint-settings';
+import { bool, fail, fieldNameErrors, isRecord, ok, validateName } from './input-fields';
 import type { EndpointSettings, SettingName } from './endpoint-settings';
 import { resolveCaptchaKeep, resolveInboundAuthKeeps } from './secret-keep';
 import type { StoredSecrets } from './secret-keep';
 
 type Validator<K extends SettingName> = (raw: unknown, stored: StoredSecrets | null) => Validation<EndpointSettings[K]>;
-
-const ok = <T>(value: T): Validation<T> => ({ ok: true, value });
-const fail = <T>(field: string, message: string): Validation<T> => ({ ok: false, errors: [{ field, message }] });
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function bool(field: SettingName): (raw: unknown) => Validation<boolean> {
-  return (raw) => (typeof raw === 'boolean' ? ok(raw) : fail(field, 'must be true or false'));
-}
 
 /** `{ keep }` placeholders are resolved first, so the setting is validated as it will be stored. */
 function withKeeps<T>(resolved: { value: unknown; errors: FieldError[] }, validate: (v: unknown) => Validation<T>): Validation<T> {
@@ -36,8 +30,7 @@ function withKeeps<T>(resolved: { value: unknown; errors: FieldError[] }, valida
  * settings are checked on the merged result by `checkCombination`.
  */
 const VALIDATORS: { [K in SettingName]: Validator<K> } = {
-  name: (raw) =>
-    typeof raw === 'string' && raw.trim().length > 0 && raw.length <= 200 ? ok(raw.trim()) : fail('name', 'must be a non-empty string of at most 200 characters'),
+  name: (raw) => validateName(raw),
   methods: (raw) => {
     const valid = Array.isArray(raw) && raw.length > 0 && raw.every((m) => typeof m === 'string' && (METHODS as readonly string[]).includes(m.toUpperCase()));
     if (!valid) return fail('methods', `must be a non-empty list of ${METHODS.join(', ')}`);
@@ -71,11 +64,7 @@ const VALIDATORS: { [K in SettingName]: Validator<K> } = {
  */
 export function validateEndpointInput(input: unknown, mode: 'create' | 'update', stored: StoredSecrets | null): Validation<Partial<EndpointSettings>> {
   if (!isRecord(input)) return fail('(body)', 'must be a JSON object');
-  const errors: FieldError[] = [];
-  for (const key of Object.keys(input)) {
-    if (READ_ONLY_FIELDS.has(key)) errors.push({ field: key, message: 'is read-only' });
-    else if (!(SETTING_NAMES as readonly string[]).includes(key)) errors.push({ field: key, message: 'is not a known field' });
-  }
+  const errors = fieldNameErrors(input, SETTING_NAMES, READ_ONLY_FIELDS);
   const out: Record<string, unknown> = {};
   for (const name of SETTING_NAMES) {
     if (input[name] === undefined) {

@@ -1,5 +1,6 @@
 import { mapInboundAuthSecrets } from '@relay/endpoints';
-import type { CaptchaSettings, FieldError, InboundAuthSetting } from '@relay/endpoints';
+import type { FieldError } from '@relay/contracts';
+import type { CaptchaSettings, InboundAuthSetting } from '@relay/endpoints';
 
 /**
  * Secrets are never shown again after saving, so an update names a stored secret it keeps with

@@ -1,15 +1,10 @@
-import { methodAllowedForFormat, validatePayloadSettings } from '@relay/endpoints';
-import type { FieldError, PayloadFormat } from '@relay/endpoints';
+import { FORMAT_FEATURES, methodAllowedForFormat, validatePayloadSettings } from '@relay/endpoints';
+import type { FieldError } from '@relay/contracts';
 import { settingDefaults } from './endpoint-settings';
 import type { EndpointSettings } from './endpoint-settings';
 
 /** Settings holding secrets, which are stored sealed and cannot be compared with what was sent. */
 const SEALED = new Set<keyof EndpointSettings>(['inbound_auth', 'captcha']);
-
-/** Formats whose payload captcha can read a token from (spec "Endpoint / captcha"). */
-const CAPTCHA_FORMATS: readonly PayloadFormat[] = ['json', 'form', 'xml'];
-/** Formats without fields (spec "Payload format rules": None disables field validation; text is a string). */
-const FIELDLESS_FORMATS: readonly PayloadFormat[] = ['none', 'text'];
 
 /**
  * The settings as they will be stored: the current ones (defaults on create) with the changes
@@ -39,9 +34,9 @@ export function mergeSettings(current: EndpointSettings | null, sent: Partial<En
  * is checked against the stored others):
  * - spec "Ingest / method": GET and HEAD only with None, Query Parameters and Base64 JSON;
  * - spec "Endpoint / query parameter name": required for Base64 JSON, refused for other formats;
- * - a setting the format switches off (spec "Feature interaction") is refused rather than kept
- *   silently ineffective: captcha outside JSON/form/XML, field rules with None or plain text,
- *   body filters with None.
+ * - a setting the format switches off (spec "Feature interaction", `FORMAT_FEATURES`) is refused
+ *   rather than kept silently ineffective: captcha outside JSON/form/XML, field rules with None
+ *   or plain text, body filters with None.
  */
 export function checkCombination(merged: EndpointSettings, sent: Partial<EndpointSettings>): FieldError[] {
   const errors: FieldError[] = [];
@@ -60,13 +55,14 @@ export function checkCombination(merged: EndpointSettings, sent: Partial<Endpoin
   }
   const checked = validatePayloadSettings(payload);
   if (!checked.ok) errors.push(...checked.errors);
-  if (merged.captcha !== null && !CAPTCHA_FORMATS.includes(format)) {
+  const features = FORMAT_FEATURES[format];
+  if (merged.captcha !== null && !features.captcha) {
     errors.push({ field: 'captcha', message: `has no effect with payload format ${format} (captcha reads a JSON, form or XML body); remove it with null or change the format` });
   }
-  if (merged.field_rules.length > 0 && FIELDLESS_FORMATS.includes(format)) {
+  if (merged.field_rules.length > 0 && features.fieldValidation === 'disabled') {
     errors.push({ field: 'field_rules', message: `have no effect with payload format ${format} (its payload has no fields); remove them with [] or change the format` });
   }
-  if (merged.body_filters.length > 0 && format === 'none') {
+  if (merged.body_filters.length > 0 && features.bodyFilters === 'none') {
     errors.push({ field: 'body_filters', message: 'have no effect with payload format none (the body is ignored); remove them with [] or change the format' });
   }
   return errors;

@@ -3,8 +3,10 @@
  * in adapters/endpoint-store are not enough on FerretDB (the MongoDB-wire server Relay runs on):
  * it evaluates an update's filter and applies it in two steps, so N concurrent `updateOne`s
  * with `{ paused: { $ne: true } }` all report a modification (measured with FerretDB 1.24).
- * Across several management-api processes this needs a store-level compare-and-set (see
- * docs/management-api.md "Concurrency").
+ * Across processes every write also claims its revision first (`store.claimRevision`, a
+ * unique-`_id` insert FerretDB does make exclusive), so the loser of a race between two
+ * processes answers 409 instead of interleaving (docs/management-api.md "Concurrency"). Within
+ * one process this lock runs such requests one after the other, so they need no 409 at all.
  */
 export type EndpointLock = <T>(endpointId: string, fn: () => Promise<T>) => Promise<T>;
 

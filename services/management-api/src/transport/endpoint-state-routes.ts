@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
+import type { FieldError } from '@relay/contracts';
 import { listAudit, recordAudit, setControl } from '../adapters/endpoint-store';
 import { ACTIONS, isActionName } from '../domain/audit';
 import { accountOf, actorOf } from './auth';
@@ -47,7 +48,7 @@ export function endpointStateRoutes(deps: EndpointRouteDeps): Router {
 }
 
 function pageOf(q: Record<string, unknown>): { limit: number; before: Date | null } {
-  const errors = [];
+  const errors: FieldError[] = [];
   let limit = 50;
   if (q.limit !== undefined) {
     limit = Number(q.limit);

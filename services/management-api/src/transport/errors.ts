@@ -1,10 +1,12 @@
 import type { NextFunction, Request, Response } from 'express';
+import type { FieldError } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 
-export interface FieldProblem {
-  field: string;
-  message: string;
-}
+/**
+ * The former name of `FieldError`, still imported by domain/activity-query.ts; drop it once that
+ * file takes `FieldError` / `Validation` from @relay/contracts like every other validator.
+ */
+export type FieldProblem = FieldError;
 
 /** A client error with a stable `code`; `errors` names each offending field. */
 export class ApiError extends Error {
@@ -12,14 +14,14 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly errors?: FieldProblem[],
+    readonly errors?: FieldError[],
     readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
 }
 
-export const invalid = (errors: FieldProblem[]): ApiError =>
+export const invalid = (errors: FieldError[]): ApiError =>
   new ApiError(400, 'validation_failed', errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
 
 export const notFound = (what: string): ApiError => new ApiError(404, 'not_found', `${what} not found.`);

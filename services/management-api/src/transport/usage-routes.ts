@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
 import type { Logger } from '@relay/logging';
-import { toAccount } from '@relay/store';
 import type { Store } from '@relay/store';
+import { loadAccount } from '../adapters/account-store';
 import type { UsageCounter } from '../adapters/usage-counter';
 import { usagePeriod, usageView } from '../domain/usage';
 import { accountOf } from './auth';
@@ -24,9 +24,8 @@ export function usageRoutes(deps: UsageRouteDeps): Router {
   const r = Router();
   r.get('/usage', async (req: Request, res: Response) => {
     const accountId = accountOf(req);
-    const doc = await deps.store.accounts.findById(accountId).lean();
-    if (!doc) throw notFound('Account');
-    const account = toAccount(doc);
+    const account = await loadAccount(deps.store, accountId);
+    if (!account) throw notFound('Account');
     const period = usagePeriod(deps.now());
     let accepted: number;
     try {

@@ -11,7 +11,7 @@ describe('Relay target → Block-style chat webhook: configuration', () => {
     ['the government-variant host', GOV, GOV],
     ['a trailing slash (dropped)', `${URL_OK}/`, URL_OK],
   ])('accepts %s', (_n, url, stored) => {
-    expect(blockChatKind.validateConfig({ url, name: 'ops' })).toEqual({ ok: true, config: { url: stored, name: 'ops', markup: true } });
+    expect(blockChatKind.validateConfig({ url, name: 'ops' })).toEqual({ ok: true, value: { url: stored, name: 'ops', markup: true } });
   });
 
   it.each([
@@ -47,7 +47,7 @@ describe('Relay target → Block-style chat webhook: configuration', () => {
   it('markup defaults to on (the chat service default); template optional; unknown keys dropped', () => {
     expect(blockChatKind.validateConfig({ url: URL_OK, name: 'ops', markup: false, template: '*{{a}}*', other: 1 })).toEqual({
       ok: true,
-      config: { url: URL_OK, name: 'ops', markup: false, template: '*{{a}}*' },
+      value: { url: URL_OK, name: 'ops', markup: false, template: '*{{a}}*' },
     });
   });
 

@@ -1,4 +1,4 @@
-import type { FieldError, ValidationResult } from '../../kind';
+import type { FieldError, Validation } from '@relay/contracts';
 import { checkSwitch, readChatCommon } from '../chat-config';
 
 /** Spec "Relay target" → Block-style chat webhook. */
@@ -18,13 +18,13 @@ const HOSTS = new Set<string>(ACCEPTED_HOSTS);
 const PATH = /^\/services\/(T[A-Z0-9]{2,20})\/(B[A-Z0-9]{2,20})\/([A-Za-z0-9]{8,64})\/?$/;
 const FORM = 'https://hooks.slack.com/services/T…/B…/…';
 
-export function validateBlockChatConfig(input: unknown): ValidationResult<BlockChatConfig> {
+export function validateBlockChatConfig(input: unknown): Validation<BlockChatConfig> {
   const errors: FieldError[] = [];
   const { raw, common } = readChatCommon(input, checkUrl, errors);
   checkSwitch(raw, 'markup', errors);
   if (errors.length > 0 || common === null) return { ok: false, errors };
   // Only known settings are stored; markup defaults to on (the chat service's default).
-  return { ok: true, config: { ...common, markup: raw.markup !== false } };
+  return { ok: true, value: { ...common, markup: raw.markup !== false } };
 }
 
 /** Messages never echo the URL: its last segment is the webhook's secret. */

@@ -1,5 +1,5 @@
 import type { DeliveryMessageV1 } from '@relay/contracts';
-import type { OutboundRequest, TargetKind } from '../../kind';
+import type { KindInfo, OutboundRequest, TargetKind } from '../../kind';
 import { readPayload } from '../template';
 import { classifyBlockChat } from './classify';
 import { publicBlockChatConfig, validateBlockChatConfig } from './config';
@@ -16,6 +16,8 @@ export { ACCEPTED_HOSTS as BLOCK_CHAT_URL_HOSTS } from './config';
  */
 export const BLOCK_CHAT_RETRY_SCHEDULE_MS: readonly number[] = [1_000, 2_000, 5_000, 15_000, 30_000];
 
+export const blockChatInfo: KindInfo = { kind: 'block_chat', channel: 'chat', defaultRetryScheduleMs: BLOCK_CHAT_RETRY_SCHEDULE_MS };
+
 function buildRequest(config: BlockChatConfig, d: DeliveryMessageV1): OutboundRequest {
   const body = blockChatMessage(config, readPayload(d.payload));
   return {
@@ -27,8 +29,7 @@ function buildRequest(config: BlockChatConfig, d: DeliveryMessageV1): OutboundRe
 
 /** Block-style chat webhook (spec "Relay target"; Slack incoming webhook). */
 export const blockChatKind: TargetKind<BlockChatConfig> = {
-  kind: 'block_chat',
-  channel: 'chat',
+  ...blockChatInfo,
   validateConfig: validateBlockChatConfig,
   publicConfig: publicBlockChatConfig,
   buildRequest,

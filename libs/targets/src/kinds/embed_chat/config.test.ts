@@ -14,7 +14,7 @@ describe('Relay target → Embed-style chat webhook: configuration', () => {
     ['a wait query (dropped: Relay always sets wait=true)', `${URL_OK}?wait=false`, URL_OK],
   ])('accepts %s', (_name, url, stored) => {
     const v = embedChatKind.validateConfig({ url, name: 'alerts' });
-    expect(v).toEqual({ ok: true, config: { url: stored, name: 'alerts' } });
+    expect(v).toEqual({ ok: true, value: { url: stored, name: 'alerts' } });
   });
 
   it.each([
@@ -65,9 +65,9 @@ describe('Relay target → Embed-style chat webhook: configuration', () => {
   it('stores only known settings (optional template and tts kept, unknown keys dropped, null = unset)', () => {
     expect(embedChatKind.validateConfig({ url: URL_OK, name: ' a ', template: 'Hi {{who}}', tts: false, extra: 1 })).toEqual({
       ok: true,
-      config: { url: URL_OK, name: 'a', template: 'Hi {{who}}', tts: false },
+      value: { url: URL_OK, name: 'a', template: 'Hi {{who}}', tts: false },
     });
-    expect(embedChatKind.validateConfig({ url: URL_OK, name: 'a', template: null, tts: null })).toEqual({ ok: true, config: { url: URL_OK, name: 'a' } });
+    expect(embedChatKind.validateConfig({ url: URL_OK, name: 'a', template: null, tts: null })).toEqual({ ok: true, value: { url: URL_OK, name: 'a' } });
   });
 
   it('publicConfig shows host and webhook id but never the token', () => {

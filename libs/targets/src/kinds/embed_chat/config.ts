@@ -1,4 +1,4 @@
-import type { FieldError, ValidationResult } from '../../kind';
+import type { FieldError, Validation } from '@relay/contracts';
 import { checkSwitch, readChatCommon } from '../chat-config';
 
 /** Spec "Relay target" → Embed-style chat webhook. */
@@ -18,7 +18,7 @@ const HOSTS = new Set(['discord.com', 'discordapp.com']);
 const PATH = /^\/api\/webhooks\/(\d{1,20})\/([A-Za-z0-9_-]{1,200})\/?$/;
 const FORM = 'https://discord.com/api/webhooks/{id}/{token}';
 
-export function validateEmbedChatConfig(input: unknown): ValidationResult<EmbedChatConfig> {
+export function validateEmbedChatConfig(input: unknown): Validation<EmbedChatConfig> {
   const errors: FieldError[] = [];
   const { raw, common } = readChatCommon(input, checkUrl, errors);
   checkSwitch(raw, 'tts', errors);
@@ -26,7 +26,7 @@ export function validateEmbedChatConfig(input: unknown): ValidationResult<EmbedC
   // Only known settings are stored; anything else in the input is dropped.
   const config: EmbedChatConfig = { ...common };
   if (typeof raw.tts === 'boolean') config.tts = raw.tts;
-  return { ok: true, config };
+  return { ok: true, value: config };
 }
 
 /**

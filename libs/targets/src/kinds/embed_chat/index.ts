@@ -1,5 +1,5 @@
 import type { DeliveryMessageV1 } from '@relay/contracts';
-import type { OutboundRequest, TargetKind } from '../../kind';
+import type { KindInfo, OutboundRequest, TargetKind } from '../../kind';
 import { readPayload } from '../template';
 import { classifyEmbedChat } from './classify';
 import { publicEmbedChatConfig, validateEmbedChatConfig } from './config';
@@ -15,6 +15,8 @@ export { ACCEPTED_PREFIXES as EMBED_CHAT_URL_PREFIXES } from './config';
  * classify reports a longer `retryAfterMs` (Discord's `retry_after`), that delay should win.
  */
 export const EMBED_CHAT_RETRY_SCHEDULE_MS: readonly number[] = [1_000, 2_000, 5_000, 15_000, 30_000];
+
+export const embedChatInfo: KindInfo = { kind: 'embed_chat', channel: 'chat', defaultRetryScheduleMs: EMBED_CHAT_RETRY_SCHEDULE_MS };
 
 /**
  * `?wait=true` makes Discord answer 200 with the saved message; without it a 204 can hide a
@@ -33,8 +35,7 @@ function buildRequest(config: EmbedChatConfig, d: DeliveryMessageV1): OutboundRe
 
 /** Embed-style chat webhook (spec "Relay target"; Discord execute webhook). */
 export const embedChatKind: TargetKind<EmbedChatConfig> = {
-  kind: 'embed_chat',
-  channel: 'chat',
+  ...embedChatInfo,
   validateConfig: validateEmbedChatConfig,
   publicConfig: publicEmbedChatConfig,
   buildRequest,

@@ -12,7 +12,7 @@ const kind = createWebhookKind({ secrets: box, uuid: () => `uuid-${++uuids}`, no
 function config(input: Record<string, unknown>): WebhookConfig {
   const r = kind.validateConfig({ url: 'https://hooks.example.com/in', ...input });
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  return r.config;
+  return r.value;
 }
 
 function delivery(over: Partial<DeliveryMessageV1> = {}, headers: Record<string, string> = {}): DeliveryMessageV1 {

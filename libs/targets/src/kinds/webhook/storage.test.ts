@@ -21,7 +21,7 @@ function saved(auth: Record<string, unknown>) {
     signing: { standard_webhooks: true, secret: WHSEC },
   });
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  return r.config;
+  return r.value;
 }
 
 describe('webhook secrets at rest (spec "Relay target": sensitive headers stored encrypted, never shown again)', () => {
@@ -51,7 +51,7 @@ describe('webhook secrets at rest (spec "Relay target": sensitive headers stored
 
   it('sensitive: false cannot unmark a credential-like header', () => {
     const r = kind.validateConfig({ url: 'https://h.example/', custom_headers: [{ name: 'X-Auth-Token', value: 't', sensitive: false }] });
-    expect(r.ok && r.config.custom_headers[0]?.sensitive).toBe(true);
+    expect(r.ok && r.value.custom_headers[0]?.sensitive).toBe(true);
   });
 
   it('publicConfig never returns a secret or its ciphertext', () => {

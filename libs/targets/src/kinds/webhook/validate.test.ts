@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createSecretBox } from '@relay/secrets';
-import type { FieldError } from '../../kind';
+import type { FieldError } from '@relay/contracts';
 import { createWebhookKind } from './index';
 
 const kind = createWebhookKind({ secrets: createSecretBox(`k1:${randomBytes(32).toString('base64')}`) });
@@ -18,7 +18,7 @@ describe('webhook config validation (spec "Relay target" → Webhook URL)', () =
     const r = kind.validateConfig({ url: URL_OK });
     expect(r).toEqual({
       ok: true,
-      config: { url: URL_OK, enforce_https: true, auth: { type: 'none' }, custom_headers: [], forward_headers: { mode: 'none' }, signing: null },
+      value: { url: URL_OK, enforce_https: true, auth: { type: 'none' }, custom_headers: [], forward_headers: { mode: 'none' }, signing: null },
     });
   });
 
@@ -103,7 +103,7 @@ describe('webhook config validation (spec "Relay target" → Webhook URL)', () =
   it('header forwarding: all, none, or a named list (lower-cased, de-duplicated)', () => {
     const fwd = (forward_headers: unknown) => {
       const r = kind.validateConfig({ url: URL_OK, forward_headers });
-      return r.ok ? r.config.forward_headers : r.errors;
+      return r.ok ? r.value.forward_headers : r.errors;
     };
     expect(fwd({ mode: 'all' })).toEqual({ mode: 'all' });
     expect(fwd({ mode: 'none' })).toEqual({ mode: 'none' });

@@ -1,4 +1,4 @@
-import type { FieldError, ValidationResult } from '../../kind';
+import type { FieldError, Validation } from '@relay/contracts';
 import { MAX_URL } from './config';
 import type { SecretSealer, WebhookAuth, WebhookConfig } from './config';
 import { hasControlChars, reservedReason } from './headers';
@@ -68,7 +68,7 @@ function signing(raw: unknown, fail: Fail): string | null {
  * its field (`config.custom_headers[3].name`); on success returns the config to store, with
  * every secret sealed by `secrets`.
  */
-export function validateWebhookConfig(input: unknown, secrets: SecretSealer): ValidationResult<WebhookConfig> {
+export function validateWebhookConfig(input: unknown, secrets: SecretSealer): Validation<WebhookConfig> {
   const errors: FieldError[] = [];
   const fail: Fail = (field, message) => void errors.push({ field: `config.${field}`, message });
   if (!isObject(input)) return { ok: false, errors: [{ field: 'config', message: 'must be an object' }] };
@@ -92,7 +92,7 @@ export function validateWebhookConfig(input: unknown, secrets: SecretSealer): Va
     : { type: 'none' };
   return {
     ok: true,
-    config: {
+    value: {
       url: input.url as string,
       enforce_https: enforceHttps as boolean,
       auth: sealedAuth,

@@ -24,7 +24,10 @@ function tokenCandidate(format: PayloadFormat, data: unknown, field: string): un
       const root = Object.values(data)[0];
       return isRecord(root) && Object.hasOwn(root, field) ? root[field] : undefined;
     }
-    default:
+    case 'text':
+    case 'none':
+    case 'query':
+    case 'query_base64_json':
       return undefined;
   }
 }

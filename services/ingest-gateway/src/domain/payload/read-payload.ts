@@ -48,7 +48,10 @@ export function readPayload(format: PayloadFormat, request: PayloadRequest, sett
       return readQuery(request.rawQuery, settings);
     case 'query_base64_json':
       return readBase64Json(request.rawQuery, settings);
-    default:
+    case 'json':
+    case 'form':
+    case 'xml':
+    case 'text':
       return readBody(format, request, settings);
   }
 }

@@ -1,7 +1,8 @@
 import { captchaRejected } from '../access/captcha';
 import { activityRow, deliveriesFor } from '../accept';
 import type { EndpointSource } from '../endpoint-view';
-import { fromCheck, IngestRejection, rejections } from '../errors';
+import { fromCheck, rejections } from '../errors';
+import type { IngestRejection } from '../errors';
 import type { Payload } from '../payload/read-payload';
 import { DeliveryQueueUnavailableError } from '../ports';
 import type { ActivityRecorder, CaptchaVerifier, EventPublisher, Limiter, LimitRequest } from '../ports';
@@ -49,8 +50,9 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, readBody: B
   if (rawBody === null) return reject(rejections.payloadTooLarge(ready.plan.payload_limit_bytes));
   const denied = checkInboundAuth(ready.settings, req, rawBody);
   if (denied) return reject(denied);
-  const payload = readEndpointPayload(ready, req, rawBody);
-  if (payload instanceof IngestRejection) return reject(payload);
+  const read = readEndpointPayload(ready, req, rawBody);
+  if (!read.ok) return reject(read.rejection);
+  const { payload } = read;
   const invalid = checkContent(ready, req, rawBody, payload) ?? (await verifyCaptcha(ports, ready, req, payload));
   if (invalid) return reject(invalid);
 
@@ -78,7 +80,7 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, readBody: B
 /** Captcha: a missing token is 400, a refused one 403; a verifier outage fails closed (503). */
 async function verifyCaptcha(ports: IngestPorts, view: ReadyView, req: IngestRequest, payload: Payload): Promise<IngestRejection | null> {
   const token = captchaToken(view.settings, view.endpoint.payload_format, payload.data);
-  if (token === null || token instanceof IngestRejection) return token;
+  if (typeof token !== 'string') return token;
   const verdict = await ports.captcha.verify(view.settings.captcha!, token, req.sourceIp);
   if (verdict === 'verified') return null;
   if (verdict === 'rejected') return fromCheck(captchaRejected());

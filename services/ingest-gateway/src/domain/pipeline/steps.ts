@@ -66,14 +66,14 @@ export function checkInboundAuth(settings: EndpointSettings, req: IngestRequest,
 }
 
 /** Step 4: the payload per the endpoint's format, within the plan payload limit. */
-export function readEndpointPayload(view: ReadyView, req: IngestRequest, rawBody: Buffer): IngestRejection | Payload {
+export function readEndpointPayload(view: ReadyView, req: IngestRequest, rawBody: Buffer): { ok: true; payload: Payload } | { ok: false; rejection: IngestRejection } {
   const { base64Param } = view.settings;
   const result = readPayload(
     view.endpoint.payload_format,
     { method: req.method, contentType: headerOf(req, 'content-type'), rawBody, rawQuery: req.rawQuery },
     { base64ParamName: base64Param.name, base64ParamRequired: base64Param.required, limits: { payloadBytes: view.plan.payload_limit_bytes } },
   );
-  return result.ok ? result.payload : fromCheck(result);
+  return result.ok ? result : { ok: false, rejection: fromCheck(result) };
 }
 
 /** Step 5: required headers, body filters, field validation — in that order. */

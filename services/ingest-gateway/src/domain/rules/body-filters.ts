@@ -1,23 +1,22 @@
 import { RE2JS } from 're2js';
-import { compilePattern, isPatternFilter } from '@relay/endpoints';
+import { compilePattern, FORMAT_FEATURES, isPatternFilter } from '@relay/endpoints';
 import type { BodyFilter, PayloadFormat } from '@relay/endpoints';
 import { PASS, rejection } from './rejection';
 import type { Check } from './rejection';
 
 /**
- * The text body filters see (spec "Endpoint / body filters"): the raw body decoded as UTF-8 for
- * JSON, XML and text; the raw (still percent-encoded) form body for form; the raw query string
- * for the query formats. `null` for None: its body is ignored and its payload is empty, so
- * filters do not run (like field validation and captcha).
+ * The text body filters see (spec "Endpoint / body filters"), per the format's feature row: the
+ * raw body decoded as UTF-8 for JSON, XML and text; the raw (still percent-encoded) form body for
+ * form; the raw query string for the query formats. `null` for None: its body is ignored and its
+ * payload is empty, so filters do not run (like field validation and captcha).
  */
 export function bodyFilterSubject(format: PayloadFormat, request: { rawBody: Buffer; rawQuery: string }): string | null {
-  switch (format) {
+  switch (FORMAT_FEATURES[format].bodyFilters) {
     case 'none':
       return null;
-    case 'query':
-    case 'query_base64_json':
+    case 'raw_query':
       return request.rawQuery;
-    default:
+    case 'raw_body':
       return request.rawBody.toString('utf8');
   }
 }

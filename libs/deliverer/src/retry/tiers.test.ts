@@ -1,5 +1,7 @@
+import { CATALOG, createCatalog, embedChatKind, WEBHOOK_RETRY_SCHEDULE_MS } from '@relay/targets';
+import type { CatalogEntry } from '@relay/targets';
+import { delivererConfigSpec } from '../delivery/config';
 import { defaultRetryTiers, jitteredTiers, parseTiers, pickTier } from './tiers';
-import { WEBHOOK_RETRY_SCHEDULE_MS } from './schedule';
 
 const TIERS = [200, 500, 1_000, 1_100, 1_200, 5_000];
 
@@ -36,6 +38,17 @@ describe('tier sets', () => {
 
   it('the chat default covers the fast schedule and the 60 s Retry-After cap', () => {
     expect(defaultRetryTiers('chat')).toEqual([1_000, 1_100, 1_200, 2_000, 2_200, 2_400, 5_000, 5_500, 6_000, 15_000, 16_500, 18_000, 30_000, 33_000, 36_000, 60_000]);
+  });
+
+  it('a test-only kind registered in the catalog with its own schedule gets tiers for every delay of it', () => {
+    // one line, as docs/adding-a-target-kind.md says; nothing in the deliverer is edited
+    const pager: CatalogEntry = { kind: 'test_pager', channel: 'chat', defaultRetryScheduleMs: [7_000, 90_000], create: () => ({ ...embedChatKind, kind: 'test_pager', defaultRetryScheduleMs: [7_000, 90_000] }) };
+    const catalog = createCatalog([...CATALOG.entries, pager]);
+    const tiers = defaultRetryTiers('chat', catalog);
+    expect(tiers).toEqual([...defaultRetryTiers('chat'), 7_000, 7_700, 8_400, 90_000, 99_000, 108_000].sort((a, b) => a - b));
+    for (const d of pager.defaultRetryScheduleMs) expect(pickTier(d, tiers, 20, () => 0)).toBe(d);
+    expect(defaultRetryTiers('webhook', catalog)).toEqual(defaultRetryTiers('webhook'));
+    expect(delivererConfigSpec({ healthPort: 0, channel: 'chat', catalog }).retryTiersMs.default).toEqual(tiers.map(String));
   });
 
   it('parseTiers sorts, dedupes and reports every bad entry at once', () => {

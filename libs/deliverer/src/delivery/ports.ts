@@ -1,8 +1,7 @@
-import type { ActivityAttemptV1, DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
+import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
-import type { OutboundRequest, SendOutcome } from '../kind';
-import type { TargetRegistry } from '../registry';
+import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/targets';
 import type { RetryPolicy } from '../retry/decide';
 
 /* The narrow interfaces the delivery handler works through; adapters.ts implements them. */
@@ -20,6 +19,8 @@ export interface DeadLetterReason {
   reason: 'permanent' | 'exhausted';
   error: string;
   status: number | null;
+  /** when it was dead-lettered, by the handler's clock (the x-relay-dead-at header) */
+  at: Date;
 }
 
 /** Where a delivery goes after an attempt. Both resolve only on the broker's confirm. */
@@ -41,7 +42,6 @@ export interface TargetHealth {
 }
 
 export interface DeliveryPolicy extends RetryPolicy {
-  channel: DeliveryChannel;
   /** FLAG_AFTER_PERMANENT_FAILURES: permanent failures in a row that flag a target; 0 = never */
   flagAfterPermanentFailures: number;
 }

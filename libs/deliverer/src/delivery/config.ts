@@ -1,12 +1,17 @@
 import { ConfigError, commonVars, int, list, mongoVars, rabbitVars, str } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
 import type { DeliveryChannel } from '@relay/contracts';
+import { CATALOG } from '@relay/targets';
+import type { Catalog } from '@relay/targets';
 import type { RetryPolicy } from '../retry/decide';
-import { CHAT_RETRY_AFTER_MAX_MS, WEBHOOK_RETRY_AFTER_MAX_MS, defaultRetryTiers, parseTiers } from '../retry/tiers';
+import { DEFAULT_RETRY_AFTER_MAX_MS, defaultRetryTiers, parseTiers } from '../retry/tiers';
 
-/** The settings every deliverer reads; the deliverers differ in health port and retry defaults. */
-export function delivererConfigSpec(defaults: { healthPort: number; channel: DeliveryChannel }) {
-  const { healthPort, channel } = defaults;
+/**
+ * The settings every deliverer reads; the deliverers differ in health port and retry defaults,
+ * which follow the kinds `catalog` puts on the channel.
+ */
+export function delivererConfigSpec(defaults: { healthPort: number; channel: DeliveryChannel; catalog?: Catalog }) {
+  const { healthPort, channel, catalog = CATALOG } = defaults;
   return {
     ...commonVars,
     ...rabbitVars,
@@ -20,11 +25,11 @@ export function delivererConfigSpec(defaults: { healthPort: number; channel: Del
     ssrfAllowCidrs: list('SSRF_ALLOW_CIDRS', 'CIDRs exempt from the SSRF guard (e.g. 127.0.0.0/8 for local receivers); empty = none', { default: [] }),
     secretsKeys: str('SECRETS_KEYS', 'keys that decrypt target secrets, "keyid:base64(32 bytes)" comma-separated (the same value as the management API)', { secret: true }),
     retryTiersMs: list('RETRY_TIERS_MS', `delay tiers (ms) of the ${channel} retry queues, declared at start-up; a retry waits in the smallest tier at or above its delay (docs/delivery.md)`, {
-      default: defaultRetryTiers(channel).map(String),
+      default: defaultRetryTiers(channel, catalog).map(String),
     }),
     retryJitterPct: int('RETRY_JITTER_PCT', 'a retry picks at random among the tiers up to this percent above its scheduled delay', { default: 20, min: 0, max: 100 }),
     retryAfterMaxMs: int('RETRY_AFTER_MAX_MS', `longest Retry-After / retry_after hint honoured (ms); longer hints are capped; at most the largest tier`, {
-      default: channel === 'webhook' ? WEBHOOK_RETRY_AFTER_MAX_MS : CHAT_RETRY_AFTER_MAX_MS,
+      default: DEFAULT_RETRY_AFTER_MAX_MS[channel],
       min: 0,
     }),
     flagAfterPermanentFailures: int('FLAG_AFTER_PERMANENT_FAILURES', 'permanent failures in a row that flag a target (0 = only 410 / unknown webhook and the like flag)', { default: 5, min: 0 }),

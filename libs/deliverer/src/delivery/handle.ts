@@ -1,11 +1,10 @@
 import { ACTIVITY_ATTEMPT_V1 } from '@relay/contracts';
 import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import type { TargetRecord } from '@relay/store';
-import { TargetConfigError } from '../kind';
-import type { AttemptResult, OutboundRequest, TargetKind } from '../kind';
+import { retryScheduleOf, TargetConfigError } from '@relay/targets';
+import type { AttemptResult, OutboundRequest, TargetKind } from '@relay/targets';
 import { decideRetry } from '../retry/decide';
 import type { RetryDecision } from '../retry/decide';
-import { retryScheduleOf } from '../retry/schedule';
 import type { DeliveryDeps, DeliveryRun } from './ports';
 
 export type { AttemptRecorder, DeadLetterReason, DeliveryDeps, DeliveryPolicy, DeliveryRouter, DeliveryRun, TargetHealth, TargetLookup } from './ports';
@@ -27,10 +26,11 @@ interface Tried {
  */
 export async function handleDelivery(d: DeliveryMessageV1, deps: DeliveryDeps, run: DeliveryRun = { scheduleBase: 1 }): Promise<RetryDecision> {
   const target = await deps.targets.find(d.target_id);
+  const kind = target ? deps.registry.get(target.kind) : undefined;
   const attemptedAt = deps.now();
-  const tried = await attempt(d, target, deps);
+  const tried = await attempt(d, target, kind, deps);
   if (target?.flagged) deps.health.reset(target.id);
-  const schedule = target ? retryScheduleOf(target, deps.policy.channel) : [];
+  const schedule = target && kind ? retryScheduleOf(target, kind) : [];
   const decision = decideRetry(tried.outcome, { attempt: d.attempt, scheduleBase: run.scheduleBase }, schedule, deps.policy, deps.now(), deps.random);
   const record = toAttempt(d, tried, decision, attemptedAt);
   // Recorded first: if the retry publish then fails, the redelivered copy repeats the attempt
@@ -61,12 +61,11 @@ export async function handleDelivery(d: DeliveryMessageV1, deps: DeliveryDeps, r
  * gone or refuses (Discord bans IPs that repeat invalid requests). Its deliveries fail and are
  * dead-lettered, so they can be redriven once the flag is cleared.
  */
-async function attempt(d: DeliveryMessageV1, target: TargetRecord | null, deps: DeliveryDeps): Promise<Tried> {
+async function attempt(d: DeliveryMessageV1, target: TargetRecord | null, kind: TargetKind | undefined, deps: DeliveryDeps): Promise<Tried> {
   const stop = (error: string): Tried => ({ outcome: { result: 'permanent', status: null, error, flagTarget: false }, durationMs: 0, aboutDestination: false });
   if (!target) return stop('target deleted');
   if (!target.enabled) return stop('target disabled');
   if (target.flagged) return stop(`target flagged: ${target.flagged.reason}`);
-  const kind = deps.registry.get(target.kind);
   if (!kind) return stop(`unknown target kind ${target.kind}`);
   const built = buildRequest(kind, target, d);
   if ('failure' in built) return { outcome: built.failure, durationMs: 0, aboutDestination: true };
@@ -94,7 +93,7 @@ async function follow(d: DeliveryMessageV1, decision: RetryDecision, outcome: At
     await deps.router.retry({ ...d, attempt: d.attempt + 1 }, decision.tierMs, run.scheduleBase);
   } else if (decision.state === 'failed' && target) {
     const error = outcome.result === 'success' ? '' : outcome.error;
-    await deps.router.deadLetter(d, { reason: decision.reason, error, status: outcome.status });
+    await deps.router.deadLetter(d, { reason: decision.reason, error, status: outcome.status, at: deps.now() });
   }
 }
 

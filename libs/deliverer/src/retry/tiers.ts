@@ -1,21 +1,23 @@
 import type { DeliveryChannel } from '@relay/contracts';
-import { BLOCK_CHAT_RETRY_SCHEDULE_MS } from '../kinds/block_chat';
-import { EMBED_CHAT_RETRY_SCHEDULE_MS } from '../kinds/embed_chat';
-import { WEBHOOK_RETRY_SCHEDULE_MS } from './schedule';
+import { CATALOG } from '@relay/targets';
+import type { Catalog } from '@relay/targets';
 
 /*
- * Delays live in RabbitMQ: one classic durable queue per delay tier, with a queue-level TTL
- * that dead-letters back to the work queue (shared/reference/broker-and-limits.md: per-message
- * TTLs block behind each other on 3.10). Tiers are therefore a fixed set the operator declares
- * (RETRY_TIERS_MS); schedules and Retry-After hints are mapped onto them here.
+ * Delays live in RabbitMQ: one quorum queue per delay tier, with a queue-level TTL that
+ * dead-letters back to the work queue (shared/reference/broker-and-limits.md: per-message TTLs
+ * block behind each other on 3.10; libs/broker/src/topology.ts). Tiers are therefore a fixed
+ * set the operator declares (RETRY_TIERS_MS); schedules and Retry-After hints are mapped onto
+ * them here.
  */
 
 /** Jitter steps of the default tier sets: each scheduled delay d also gets tiers at d × 1.1 and d × 1.2. */
 const JITTER_STEPS = [1, 1.1, 1.2];
 
-/** Longest Retry-After hints the chat channel honours by default (a tier of its own). */
-export const CHAT_RETRY_AFTER_MAX_MS = 60_000;
-export const WEBHOOK_RETRY_AFTER_MAX_MS = 3_600_000;
+/**
+ * Longest Retry-After hint each channel honours by default (RETRY_AFTER_MAX_MS), a tier of its
+ * own: chat platforms ask for seconds, webhook receivers may ask for up to an hour.
+ */
+export const DEFAULT_RETRY_AFTER_MAX_MS: Readonly<Record<DeliveryChannel, number>> = { webhook: 3_600_000, chat: 60_000 };
 
 /** Tiers for `schedule` with jittered neighbours, sorted and unique. */
 export function jitteredTiers(schedule: readonly number[], extra: readonly number[] = []): number[] {
@@ -23,10 +25,13 @@ export function jitteredTiers(schedule: readonly number[], extra: readonly numbe
   return normalizeTiers([...tiers, ...extra]);
 }
 
-/** The default RETRY_TIERS_MS of each channel's deliverer: its default schedules, jittered, plus the Retry-After cap. */
-export function defaultRetryTiers(channel: DeliveryChannel): number[] {
-  if (channel === 'webhook') return jitteredTiers(WEBHOOK_RETRY_SCHEDULE_MS, [WEBHOOK_RETRY_AFTER_MAX_MS]);
-  return jitteredTiers([...EMBED_CHAT_RETRY_SCHEDULE_MS, ...BLOCK_CHAT_RETRY_SCHEDULE_MS], [CHAT_RETRY_AFTER_MAX_MS]);
+/**
+ * The default RETRY_TIERS_MS of a channel's deliverer: the default schedules of every kind the
+ * catalog puts on that channel, jittered, plus the channel's Retry-After cap. Derived, so a kind
+ * declaring a schedule of its own gets tiers for it without an edit here.
+ */
+export function defaultRetryTiers(channel: DeliveryChannel, catalog: Catalog = CATALOG): number[] {
+  return jitteredTiers(catalog.schedulesOn(channel).flat(), [DEFAULT_RETRY_AFTER_MAX_MS[channel]]);
 }
 
 export function normalizeTiers(tiers: readonly number[]): number[] {

@@ -1,11 +1,10 @@
-import { ConfirmPublisher, QueueConsumer } from '@relay/broker';
-import type { BrokerConnection, Disposition } from '@relay/broker';
-import { ContractError, DELIVERY_V1, brokerNames, decodeMessage } from '@relay/contracts';
+import { ConfirmPublisher, consumeDecoded } from '@relay/broker';
+import type { BrokerConnection, QueueConsumer } from '@relay/broker';
+import { DELIVERY_V1, brokerNames } from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { Store } from '@relay/store';
-import type { OutboundRequest, SendOutcome } from '../kind';
-import type { TargetRegistry } from '../registry';
+import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/targets';
 import type { RetryPolicy } from '../retry/decide';
 import { deliveryPosition } from '../retry/headers';
 import { createAttemptRecorder, createDeliveryRouter, createTargetHealth, createTargetLookup } from './adapters';
@@ -43,27 +42,18 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
     recorder: createAttemptRecorder(publisher, opts.namespace),
     router: createDeliveryRouter(publisher, opts.namespace, opts.channel),
     health: createTargetHealth(opts.store, targets),
-    policy: { ...opts.retry, channel: opts.channel, flagAfterPermanentFailures: opts.flagAfterPermanentFailures },
+    policy: { ...opts.retry, flagAfterPermanentFailures: opts.flagAfterPermanentFailures },
     logger: opts.logger,
     now: () => new Date(),
     random: Math.random,
   };
-  return new QueueConsumer(opts.broker, {
+  return consumeDecoded(opts.broker, {
     queue: brokerNames(opts.namespace).deliveryQueue(opts.channel),
+    accepts: [DELIVERY_V1],
     prefetch: opts.prefetch,
     logger: opts.logger,
-    handler: async (msg): Promise<Disposition> => {
-      let delivery;
-      try {
-        delivery = decodeMessage(msg.content, [DELIVERY_V1]);
-      } catch (err) {
-        if (err instanceof ContractError) {
-          opts.logger.error('invalid delivery message dead-lettered', { error: err.message, message_id: msg.properties.messageId });
-          return 'dead_letter';
-        }
-        throw err;
-      }
-      const position = deliveryPosition(delivery.attempt, msg.properties.headers);
+    handle: async (delivery, properties) => {
+      const position = deliveryPosition(delivery.attempt, properties.headers);
       await handleDelivery({ ...delivery, attempt: position.attempt }, deps, { scheduleBase: position.scheduleBase });
       return 'ack';
     },

@@ -2,8 +2,8 @@ import { PassThrough } from 'node:stream';
 import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import { createLogger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
-import type { AttemptResult, SendOutcome, TargetKind } from '../kind';
-import { createRegistry } from '../registry';
+import { createRegistry } from '@relay/targets';
+import type { AttemptResult, SendOutcome, TargetKind } from '@relay/targets';
 import { handleDelivery } from './handle';
 import type { DeadLetterReason, DeliveryDeps } from './ports';
 
@@ -15,8 +15,9 @@ function fakeKind(results: AttemptResult[]): TargetKind & { sent: number } {
   const kind = {
     kind: 'fake',
     channel: 'webhook' as const,
+    defaultRetryScheduleMs: [1_000],
     sent: 0,
-    validateConfig: (c: unknown) => ({ ok: true as const, config: c }),
+    validateConfig: (c: unknown) => ({ ok: true as const, value: c }),
     publicConfig: () => ({}),
     buildRequest: () => ({ url: 'http://127.0.0.1/', headers: {}, body: Buffer.alloc(0) }),
     classify: (): AttemptResult => results[Math.min(kind.sent - 1, results.length - 1)]!,
@@ -58,7 +59,7 @@ function setup(results: AttemptResult[], t: TargetRecord | null = target(), flag
         log.streak = 0;
       },
     },
-    policy: { channel: 'webhook', tiersMs: [200, 500, 1_000], jitterPct: 0, retryAfterMaxMs: 1_000, flagAfterPermanentFailures: flagAfter },
+    policy: { tiersMs: [200, 500, 1_000], jitterPct: 0, retryAfterMaxMs: 1_000, flagAfterPermanentFailures: flagAfter },
     logger: createLogger({ service: 'test', level: 'error', stream: new PassThrough() }),
     now: () => NOW,
     random: () => 0,
@@ -91,8 +92,16 @@ describe('handleDelivery: success, retry, dead-letter and the flag', () => {
     const { deps, log } = setup([unavailable]);
     await handleDelivery(delivery(3), deps);
     expect(log.retried).toEqual([]);
-    expect(log.dead).toEqual([{ reason: 'exhausted', error: 'HTTP 503', status: 503 }]);
+    expect(log.dead).toEqual([{ reason: 'exhausted', error: 'HTTP 503', status: 503, at: NOW }]);
     expect(log.recorded[0]).toMatchObject({ state: 'failed', next_attempt_at: null });
+  });
+
+  it("a target without a schedule of its own follows its kind's declared default", async () => {
+    const { deps, log } = setup([unavailable], target({ retry_schedule_ms: null }));
+    await handleDelivery(delivery(1), deps);
+    expect(log.retried).toEqual([[2, 1_000, 1]]);
+    await handleDelivery(delivery(2), deps);
+    expect(log.dead).toEqual([{ reason: 'exhausted', error: 'HTTP 503', status: 503, at: NOW }]);
   });
 
   it('a redriven delivery keeps its schedule base on its retries', async () => {
@@ -104,7 +113,7 @@ describe('handleDelivery: success, retry, dead-letter and the flag', () => {
   it('4xx permanent → dead-lettered at once and counted toward the flag', async () => {
     const { deps, log } = setup([badRequest]);
     await handleDelivery(delivery(), deps);
-    expect(log.dead).toEqual([{ reason: 'permanent', error: 'HTTP 400', status: 400 }]);
+    expect(log.dead).toEqual([{ reason: 'permanent', error: 'HTTP 400', status: 400, at: NOW }]);
     expect(log.recorded[0]?.state).toBe('failed');
     expect([log.streak, log.flags]).toEqual([1, []]);
   });
@@ -133,7 +142,7 @@ describe('handleDelivery: success, retry, dead-letter and the flag', () => {
     await handleDelivery(delivery(), deps);
     expect(kind.sent).toBe(0);
     expect(log.recorded[0]).toMatchObject({ state: 'failed', error: 'target flagged: HTTP 410' });
-    expect(log.dead).toEqual([{ reason: 'permanent', error: 'target flagged: HTTP 410', status: null }]);
+    expect(log.dead).toEqual([{ reason: 'permanent', error: 'target flagged: HTTP 410', status: null, at: NOW }]);
     expect([log.streak, log.resets]).toEqual([0, 1]);
   });
 

@@ -61,7 +61,7 @@ export function createDeliveryRouter(publisher: ConfirmPublisher, namespace: str
       const headers: Record<string, unknown> = {
         [DEAD_REASON_HEADER]: why.reason,
         [DEAD_ERROR_HEADER]: why.error.slice(0, 500),
-        [DEAD_AT_HEADER]: new Date().toISOString(),
+        [DEAD_AT_HEADER]: why.at.toISOString(),
       };
       if (why.status !== null) headers[DEAD_STATUS_HEADER] = why.status;
       return publisher.publish(names.deadLetterExchange, channel, encodeMessage(delivery), {

@@ -1,4 +1,4 @@
-import type { AttemptResult } from '../kind';
+import type { AttemptResult } from '@relay/targets';
 import { decideRetry } from './decide';
 import type { RetryPolicy } from './decide';
 

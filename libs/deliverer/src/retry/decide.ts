@@ -1,4 +1,4 @@
-import type { AttemptResult } from '../kind';
+import type { AttemptResult } from '@relay/targets';
 import { pickTier } from './tiers';
 
 /** The deliverer-wide retry settings (RETRY_TIERS_MS, RETRY_JITTER_PCT, RETRY_AFTER_MAX_MS). */

@@ -1,0 +1,41 @@
+import { CATALOG, createCatalog } from './catalog';
+import type { CatalogEntry } from './catalog';
+import type { TargetKind } from './kind';
+
+/** A kind that exists only in this test: a pager on the chat channel with a schedule of its own. */
+const pager: TargetKind = {
+  kind: 'test_pager',
+  channel: 'chat',
+  defaultRetryScheduleMs: [7_000, 90_000],
+  validateConfig: (input) => ({ ok: true, value: input }),
+  publicConfig: () => ({}),
+  buildRequest: () => ({ url: 'https://pager.example/', headers: {}, body: Buffer.alloc(0) }),
+  classify: () => ({ result: 'success', status: 200 }),
+};
+const pagerEntry: CatalogEntry = { kind: 'test_pager', channel: 'chat', defaultRetryScheduleMs: pager.defaultRetryScheduleMs, create: () => pager };
+const deps = { secrets: { encrypt: (s: string) => s, decrypt: (s: string) => s } };
+
+describe('the catalog: one line per kind, everything else derived from it', () => {
+  it('the shipped kinds and their channels', () => {
+    expect(CATALOG.entries.map((e) => [e.kind, e.channel])).toEqual([
+      ['webhook', 'webhook'],
+      ['embed_chat', 'chat'],
+      ['block_chat', 'chat'],
+    ]);
+    expect(CATALOG.channelOf('nope')).toBeUndefined();
+  });
+
+  it('a kind registered with one more line is routed, built and scheduled like the shipped ones', () => {
+    const catalog = createCatalog([...CATALOG.entries, pagerEntry]);
+    expect(catalog.channelOf('test_pager')).toBe('chat');
+    expect(catalog.schedulesOn('chat')).toContain(pager.defaultRetryScheduleMs);
+    expect(catalog.schedulesOn('webhook')).not.toContain(pager.defaultRetryScheduleMs);
+    expect(catalog.createRegistry(deps).get('test_pager')).toBe(pager);
+  });
+
+  it('refuses a kind listed twice, and an entry that does not match the kind it builds', () => {
+    expect(() => createCatalog([...CATALOG.entries, pagerEntry, pagerEntry])).toThrow('duplicate target kind');
+    const lying = createCatalog([{ ...pagerEntry, defaultRetryScheduleMs: [1_000] }]);
+    expect(() => lying.createRegistry(deps)).toThrow('catalog entry test_pager does not match its kind');
+  });
+});

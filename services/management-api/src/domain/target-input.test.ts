@@ -1,0 +1,46 @@
+import { blockChatKind, createRegistry, embedChatKind } from '@relay/targets';
+import { validateNewTarget, validateTargetChanges } from './target-input';
+
+const registry = createRegistry([embedChatKind, blockChatKind]);
+const DISCORD = 'https://discord.com/api/webhooks/123/tok-en_1';
+const fieldsOf = (r: { ok: boolean; errors?: { field: string }[] }): string[] => (r.ok ? [] : (r.errors ?? []).map((e) => e.field).sort());
+
+describe('target input: the endpoints pattern (every problem at once, unknown fields refused)', () => {
+  it('a create needs kind, name and the kind\'s config; enabled defaults to true, the schedule to the kind\'s', () => {
+    expect(validateNewTarget({ kind: 'embed_chat', name: ' alerts ', config: { url: DISCORD, name: 'alerts' } }, registry)).toEqual({
+      ok: true,
+      value: { kind: 'embed_chat', name: 'alerts', enabled: true, config: { url: DISCORD, name: 'alerts' }, retry_schedule_ms: null },
+    });
+  });
+
+  it('names every offending field at once: its own, the kind\'s config paths, unknown and read-only fields', () => {
+    const r = validateNewTarget({ kind: 'embed_chat', name: '', enabled: 'yes', config: { url: 'http://example.com', name: '' }, retry_schedule_ms: [-1], colour: 'red', flagged: null }, registry);
+    expect(fieldsOf(r)).toEqual(['colour', 'config.name', 'config.url', 'enabled', 'flagged', 'name', 'retry_schedule_ms[0]']);
+  });
+
+  it.each([
+    ['missing kind and name', {}, [{ field: 'kind', message: 'is required' }, { field: 'name', message: 'is required' }]],
+    ['an unknown kind: its config cannot be checked', { kind: 'email', name: 'n', config: {} }, [{ field: 'kind', message: 'must be one of embed_chat, block_chat' }]],
+    ['not an object', ['kind'], [{ field: '(body)', message: 'must be a JSON object' }]],
+  ])('%s', (_n, body, errors) => {
+    expect(validateNewTarget(body, registry)).toEqual({ ok: false, errors });
+  });
+
+  it('a PATCH changes name, enabled and the schedule only; null resets the schedule to the kind\'s', () => {
+    expect(validateTargetChanges({ name: ' b ', enabled: false, retry_schedule_ms: null })).toEqual({ ok: true, value: { name: 'b', enabled: false, retry_schedule_ms: null } });
+    expect(validateTargetChanges({})).toEqual({ ok: true, value: {} });
+  });
+
+  it('a PATCH refuses a new kind or config (that is a new target), read-only and unknown fields, and bad values — all at once', () => {
+    expect(validateTargetChanges({ kind: 'block_chat', config: {}, id: 'tg_1', colour: 'red', enabled: 1 })).toEqual({
+      ok: false,
+      errors: [
+        { field: 'kind', message: 'cannot be changed here' },
+        { field: 'config', message: 'cannot be changed here' },
+        { field: 'id', message: 'is read-only' },
+        { field: 'colour', message: 'is not a known field' },
+        { field: 'enabled', message: 'must be true or false' },
+      ],
+    });
+  });
+});

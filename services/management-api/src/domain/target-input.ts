@@ -1,0 +1,77 @@
+import type { FieldError, Validation } from '@relay/contracts';
+import { validateRetrySchedule } from '@relay/targets';
+import type { TargetRegistry } from '@relay/targets';
+import { bool, fail, fieldNameErrors, isRecord, ok, validateName } from './input-fields';
+
+/** A target as a create stores it; `config` is its kind's normalized config, secrets sealed. */
+export interface NewTarget {
+  kind: string;
+  name: string;
+  enabled: boolean;
+  config: Record<string, unknown>;
+  /** null = the kind's default schedule */
+  retry_schedule_ms: number[] | null;
+}
+
+/** What a PATCH may change. A config (or kind) change is a new target. */
+export type TargetChanges = Partial<Pick<NewTarget, 'name' | 'enabled' | 'retry_schedule_ms'>>;
+
+type Changeable = keyof TargetChanges;
+
+const VALIDATORS: { [K in Changeable]: (raw: unknown) => Validation<NewTarget[K]> } = {
+  name: validateName,
+  enabled: bool('enabled'),
+  retry_schedule_ms: (raw) => validateRetrySchedule(raw),
+};
+const CHANGEABLE = Object.keys(VALIDATORS) as Changeable[];
+
+/** Fields of the response a client may send back by mistake (GET → edit → PATCH); refused by name. */
+const READ_ONLY_FIELDS = new Set(['id', 'account_id', 'endpoint_id', 'flagged', 'default_retry_schedule_ms', 'created_at', 'updated_at']);
+
+/** Each field sent, through its own validator; every problem collected. */
+function readChanges(input: Record<string, unknown>, errors: FieldError[]): TargetChanges {
+  const out: Record<string, unknown> = {};
+  for (const name of CHANGEABLE) {
+    if (input[name] === undefined) continue;
+    const result = VALIDATORS[name](input[name]);
+    if (result.ok) out[name] = result.value;
+    else errors.push(...result.errors);
+  }
+  return out as TargetChanges;
+}
+
+/**
+ * Validates a new target (spec "Outputs"): `kind` one the registry knows, `name`, the kind's
+ * `config` (its own validator names each field, e.g. `config.url`), and optionally `enabled`
+ * (default true) and `retry_schedule_ms` (default null: the kind's schedule). Every problem is
+ * reported at once; unknown and read-only fields are refused by name. Secrets in the config come
+ * back sealed by the kind.
+ */
+export function validateNewTarget(input: unknown, registry: TargetRegistry): Validation<NewTarget> {
+  if (!isRecord(input)) return fail('(body)', 'must be a JSON object');
+  const errors = fieldNameErrors(input, ['kind', 'config', ...CHANGEABLE], READ_ONLY_FIELDS);
+  const kind = typeof input.kind === 'string' ? registry.get(input.kind) : undefined;
+  if (input.kind === undefined) errors.push({ field: 'kind', message: 'is required' });
+  else if (!kind) errors.push({ field: 'kind', message: `must be one of ${registry.kinds().join(', ')}` });
+  if (input.name === undefined) errors.push({ field: 'name', message: 'is required' });
+  const changes = readChanges(input, errors);
+  // a config can only be checked against a known kind
+  const config = kind?.validateConfig(input.config);
+  if (config && !config.ok) errors.push(...config.errors);
+  if (errors.length > 0 || !kind || !config?.ok) return { ok: false, errors };
+  return ok({
+    kind: kind.kind,
+    name: changes.name!,
+    enabled: changes.enabled ?? true,
+    config: config.value as Record<string, unknown>,
+    retry_schedule_ms: changes.retry_schedule_ms ?? null,
+  });
+}
+
+/** Validates a PATCH: only `name`, `enabled` and `retry_schedule_ms`; every problem at once. */
+export function validateTargetChanges(input: unknown): Validation<TargetChanges> {
+  if (!isRecord(input)) return fail('(body)', 'must be a JSON object');
+  const errors = fieldNameErrors(input, CHANGEABLE, READ_ONLY_FIELDS, { kind: 'cannot be changed here', config: 'cannot be changed here' });
+  const changes = readChanges(input, errors);
+  return errors.length > 0 ? { ok: false, errors } : ok(changes);
+}
