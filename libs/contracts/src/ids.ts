@@ -13,6 +13,37 @@ export function newId(prefix: string, length = 20): string {
   return `${prefix}_${out}`;
 }
 
+const TIME_CHARS = 10; // 50 bits of milliseconds: good until the year 37,000
+
+function encodeTime(ms: number): string {
+  let out = '';
+  for (let i = 0, t = ms; i < TIME_CHARS; i++, t = Math.floor(t / 32)) out = ALPHABET[t % 32]! + out;
+  return out;
+}
+
+/**
+ * An event id that carries its arrival time: `evt_` + 10 base32 characters of milliseconds +
+ * 16 random ones (80 bits). The activity log is partitioned by arrival hour, so the id alone
+ * says where its row is (docs/architecture.md "Activity log storage"); ids sort by time.
+ */
+export function newEventId(receivedAtMs: number): string {
+  return `evt_${encodeTime(receivedAtMs)}${newId('x', 16).slice(2)}`;
+}
+
+/** An id whose row lives in the partition of `atMs` (aggregated rows: `agg_` + time + digest). */
+export function timedId(prefix: string, atMs: number, rest: string): string {
+  return `${prefix}_${encodeTime(atMs)}${rest}`;
+}
+
+/** The time an `evt_`/`agg_` id carries, or null for an id without one. */
+export function timeOfId(id: string): number | null {
+  const m = /^(?:evt|agg)_([0-9a-hjkmnp-tv-z]{10})/.exec(id);
+  if (!m) return null;
+  let ms = 0;
+  for (const ch of m[1]!) ms = ms * 32 + ALPHABET.indexOf(ch);
+  return ms;
+}
+
 /** The delivery id is stable across every attempt of one event × target. */
 export function deliveryIdFor(eventId: string, targetId: string): string {
   return `dlv_${eventId.replace(/^evt_/, '')}_${targetId.replace(/^tg_/, '')}`;

@@ -64,14 +64,7 @@ export function listen(server: Server, port: number, host: string): Promise<numb
  * Reports a start-up failure on stderr and exits instead of leaving a half-started process.
  * Plain stderr, not the JSON log: the failure is often the config the logger is built from.
  */
-export function runMain(main: () => Promise<void>): void;
-/**
- * @deprecated the first argument was never used; call `runMain(main)`. Kept only until
- * services/activity-writer/src/main.ts drops its `null`; then delete this overload.
- */
-export function runMain(unused: null, main: () => Promise<void>): void;
-export function runMain(...args: [() => Promise<void>] | [null, () => Promise<void>]): void {
-  const main = args.length === 1 ? args[0] : args[1];
+export function runMain(main: () => Promise<void>): void {
   main().catch((err: Error) => {
     process.stderr.write(`${err.message}\n`);
     process.exit(1);

@@ -12,7 +12,7 @@ import { configSpec } from './config';
 import { createActivityConsumer } from './transport/consumer';
 import { ActivityPipeline } from './transport/pipeline';
 
-runMain(null, async () => {
+runMain(async () => {
   const config = loadConfig(configSpec, process.env);
   const logger = createLogger({ service: 'activity-writer', level: config.logLevel });
   const store = await connectStore(config.mongodbUrl);

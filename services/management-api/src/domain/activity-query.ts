@@ -1,6 +1,6 @@
 import { decodePosition } from '@relay/store';
 import type { IndexEntry, Position } from '@relay/store';
-import type { FieldProblem } from '../transport/errors';
+import type { FieldError, Validation } from '@relay/contracts';
 
 export const STATUS_FILTERS = ['all', 'completed', 'pending', 'errors', 'test'] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
@@ -37,8 +37,8 @@ export interface ActivityRowLike {
  * cross-endpoint view). The error text is a literal, case-insensitive substring — never a
  * user regex — searched within at most 24 hours (the last 24 hours when no window is given).
  */
-export function parseActivityQuery(q: Record<string, unknown>, now: number, retentionMs: number): { ok: true; value: ActivityQuery } | { ok: false; errors: FieldProblem[] } {
-  const errors: FieldProblem[] = [];
+export function parseActivityQuery(q: Record<string, unknown>, now: number, retentionMs: number): Validation<ActivityQuery> {
+  const errors: FieldError[] = [];
   const str = (k: string): string | undefined => (typeof q[k] === 'string' && (q[k] as string).length > 0 ? (q[k] as string) : undefined);
   const time = (k: string): number | undefined => {
     const v = str(k);

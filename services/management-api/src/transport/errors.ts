@@ -2,12 +2,6 @@ import type { NextFunction, Request, Response } from 'express';
 import type { FieldError } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 
-/**
- * The former name of `FieldError`, still imported by domain/activity-query.ts; drop it once that
- * file takes `FieldError` / `Validation` from @relay/contracts like every other validator.
- */
-export type FieldProblem = FieldError;
-
 /** A client error with a stable `code`; `errors` names each offending field. */
 export class ApiError extends Error {
   constructor(
