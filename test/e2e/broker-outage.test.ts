@@ -86,7 +86,8 @@ describe('delivery queue unavailable (spec Errors: 503 delivery_queue_unavailabl
 
     await eventually(async () => (await stack.redis.llen(`${stack.namespace}:activity-spool`)) === 0, 15000, 'the spool to drain');
     const rows = await eventually(async () => {
-      const n = await stack.store.activity.countDocuments({ endpoint_id: endpointId, outcome: 'DELIVERY_QUEUE_UNAVAILABLE' });
+      const listed = await stack.api(`/v1/activity?endpoint_id=${endpointId}&limit=200`);
+      const n = listed.body.data.filter((r: { outcome: string }) => r.outcome === 'DELIVERY_QUEUE_UNAVAILABLE').length;
       return n >= 2 ? n : undefined;
     }, 15000, 'DELIVERY_QUEUE_UNAVAILABLE rows in MongoDB');
     expect(rows).toBeGreaterThanOrEqual(2);

@@ -6,7 +6,7 @@ export { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1 } from './message
 export type { ActivityAttemptV1, ActivityMessage, ActivityRequestV1, DeliveryMessageV1, DeliveryPayload, ForwardableRequest, RelayMessage } from './messages';
 export { ContractError, decodeMessage, encodeMessage } from './codec';
 export type { MessageType } from './codec';
-export { deliveryIdFor, newId } from './ids';
+export { deliveryIdFor, newEventId, newId, timeOfId, timedId } from './ids';
 export { endpointChangedChannel, quotaKey, quotaMonth } from './redis-keys';
 export { resultOf } from './validation';
 export type { FieldError, Validation } from './validation';

@@ -19,7 +19,7 @@ export function toAccount(d: Doc): AccountRecord {
 }
 
 export function toActivity(d: Doc): ActivityRecord {
-  const { _id, ixg: _ixg, rev: _rev, deliveries, ...rest } = d;
+  const { _id, ixg: _ixg, rev: _rev, deliveries, ...rest } = d; // ixg, rev: fields of earlier layouts
   // deliveries and their attempts are stored keyed by id / attempt number (see activity-writer)
   const list = Object.values((deliveries ?? {}) as Record<string, Doc>)
     .map((dl) => ({ ...dl, attempts: Object.values((dl.attempts ?? {}) as Record<string, Doc>).sort((a, b) => a.attempt - b.attempt) }) as DeliveryRecord)

@@ -1,9 +1,7 @@
 import mongoose from 'mongoose';
 import type { Connection, Model } from 'mongoose';
-import { keyedCollection } from './activity';
-import type { IndexDoc, KeyedCollection } from './activity';
+import { ActivityLog } from './activity';
 import { accountSchema, apiKeySchema } from './models/account';
-import { activitySchema } from './models/activity';
 import { auditSchema, endpointSchema, revisionClaimSchema, targetSchema } from './models/endpoint';
 import type { AccountRecord, ActivityRecord, AuditRecord, DeliveryRecord, EndpointRecord, TargetRecord } from './records';
 
@@ -20,12 +18,11 @@ export interface ApiKeyDoc {
 
 /**
  * Activity documents keep deliveries keyed by delivery id (and attempts by number), so any
- * arrival order lands on the same row. `ixg` is the generation of the row's index entry
- * (activity/entries.ts); a row that only attempts have reached so far has no request fields yet.
+ * arrival order lands on the same row. A row that only attempts have reached so far has no
+ * request fields yet.
  */
 export type ActivityDoc = Omit<Doc<ActivityRecord>, 'deliveries'> & {
   deliveries: Record<string, Omit<DeliveryRecord, 'attempts'> & { attempts: Record<string, DeliveryRecord['attempts'][number]> }>;
-  ixg: string | null;
 };
 
 export interface Store {
@@ -34,12 +31,8 @@ export interface Store {
   apiKeys: Model<ApiKeyDoc>;
   endpoints: Model<Doc<EndpointRecord>>;
   targets: Model<Doc<TargetRecord>>;
-  /** for tests and tools; the services read and write activity only through the two below */
-  activity: Model<ActivityDoc>;
-  /** activity rows, by event id only (activity/keyed-collection.ts) */
-  activityRows: KeyedCollection<ActivityDoc>;
-  /** the activity index (activity/keys.ts), by `_id` only */
-  activityIndex: KeyedCollection<IndexDoc>;
+  /** the activity log's hourly partitions, by `_id` only (activity/keys.ts) */
+  activity: ActivityLog<ActivityDoc>;
   audit: Model<Doc<AuditRecord>>;
   /** claims `revision` of an endpoint for one writer; false when another writer has it */
   claimRevision(endpointId: string, revision: number): Promise<boolean>;
@@ -65,9 +58,7 @@ export async function connectStore(url: string, opts: { serverSelectionTimeoutMS
     apiKeys: connection.model<ApiKeyDoc>('ApiKey', apiKeySchema),
     endpoints: connection.model<Doc<EndpointRecord>>('Endpoint', endpointSchema),
     targets: connection.model<Doc<TargetRecord>>('Target', targetSchema),
-    activity: connection.model<ActivityDoc>('Activity', activitySchema),
-    activityRows: keyedCollection(connection.collection<ActivityDoc>('activity')),
-    activityIndex: keyedCollection(connection.collection<IndexDoc>('activity_index')),
+    activity: new ActivityLog<ActivityDoc>(connection),
     audit: connection.model<Doc<AuditRecord>>('Audit', auditSchema),
     async claimRevision(endpointId, revision) {
       try {
@@ -90,6 +81,6 @@ export async function connectStore(url: string, opts: { serverSelectionTimeoutMS
       await connection.close();
     },
   };
-  await Promise.all([store.accounts, store.apiKeys, store.endpoints, store.targets, store.activity, store.audit].map((m) => m.init()));
+  await Promise.all([store.accounts, store.apiKeys, store.endpoints, store.targets, store.audit].map((m) => m.init()));
   return store;
 }

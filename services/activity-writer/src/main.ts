@@ -49,7 +49,7 @@ runMain(async () => {
   metrics = createWriterMetrics(pipeline);
   const consumer = createActivityConsumer(broker, pipeline, { namespace: config.namespace, prefetch: config.prefetch, logger });
   await consumer.start();
-  const retention = startRetention(store, pipeline, { retentionMs, intervalMs: config.retentionSweepMs, logger, onDeleted: (n) => metrics?.retentionDeleted.inc(n) });
+  const retention = startRetention(store, pipeline, { retentionMs, intervalMs: config.retentionSweepMs, logger, onDropped: (n) => metrics?.retentionDropped.inc(n) });
 
   const app = createHealthApp({ broker: () => broker.isUp() && consumer.isConsuming(), mongodb: () => store.ping() });
   const registry = metrics.registry;

@@ -1,4 +1,4 @@
-import { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1 } from '@relay/contracts';
+import { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1, timedId } from '@relay/contracts';
 import type { ActivityAttemptV1, ActivityMessage, ActivityRequestV1 } from '@relay/contracts';
 import { toActivity } from '@relay/store';
 import type { Store } from '@relay/store';
@@ -8,6 +8,9 @@ import { ActivityPipeline } from '../../../services/activity-writer/src/transpor
 import type { PipelineOptions } from '../../../services/activity-writer/src/transport/pipeline';
 
 export const DAY_MS = 86_400_000;
+
+/** An event id carrying `at` (the gateway's ids carry their arrival time; the log is partitioned by it). */
+export const eventId = (label: string, at: string | number = Date.now()): string => timedId('evt', typeof at === 'number' ? at : Date.parse(at), `_${label}`);
 
 export const request = (eventId: string, over: Partial<ActivityRequestV1> = {}): ActivityRequestV1 => ({
   type: ACTIVITY_REQUEST_V1,
@@ -43,7 +46,7 @@ export const attempt = (eventId: string, target: string, n: number, state: Activ
 });
 
 export async function row(store: Store, eventId: string) {
-  const doc = await store.activityRows.get(eventId);
+  const doc = await store.activity.row(eventId);
   return doc ? toActivity(doc) : null;
 }
 

@@ -1,7 +1,8 @@
-export { accountScope, endpointScope, minuteOf } from './keys';
+export { accountScope, endpointScope, hourOf } from './keys';
 export type { Scope } from './keys';
-export type { IndexEntry, IndexChange } from './entries';
-export type { IndexDoc } from './index-docs';
+export type { IndexChange, IndexEntry } from './entries';
+export { ActivityLog } from './log';
+export type { IndexDoc } from './log';
 export { keyedCollection, mapLimit } from './keyed-collection';
 export type { KeyedCollection } from './keyed-collection';
 export { IndexWriter } from './index-writer';

@@ -1,52 +1,54 @@
 /**
- * Key layout of the activity index (docs/architecture.md "Activity log storage").
+ * Layout of the activity log (docs/architecture.md "Activity log storage").
  *
- * The local store (FerretDB 1.24) serves only `_id` equality by key; every other filter, every
- * sort and every `$in` scans the collection. So the activity log is read and written by `_id`
- * alone: rows are keyed by event id, and an index of small documents keyed by scope and time
- * lets the reader walk a scope newest-first without a query that scans.
+ * Measured on FerretDB 1.24 (the local store): every query scans its collection — even `_id`
+ * equality (its SQLite `_id` index is on `sjson->"_id"` but the query filters on
+ * `sjson->'$._id'`; on PostgreSQL `@>` cannot use the btree) — and any filter but `_id` also
+ * decodes every document in Go. Only inserts are index-backed. So the log is split into hourly
+ * collections, read and written by `_id` alone: the cost of any access is bounded by one hour
+ * of traffic, never by how much is stored, and retention drops whole hours.
  *
- *   d|<scope>|<YYYY-MM-DD>            { hours: number[] }      hours of that day with rows
- *   h|<scope>|<YYYY-MM-DDTHH>         { minutes: number[] }    minutes of that hour with rows
- *   m|<scope>|<YYYY-MM-DDTHH:MM>      { pages, last_len, changes, last_change_len }
- *   p|<scope>|<minute>|<n>            { e: EntryTuple[] }      index entries, in write order
- *   c|<scope>|<minute>|<n>            { e: ChangeTuple[] }     later status changes of those rows
- *   s|<YYYY-MM-DDTHH>                 { scopes: string[] }     scopes written that hour (retention)
- *   r|cursor                          { hour }                 the oldest hour retention has not swept
+ *   activity_rows_<YYYYMMDDHH>   rows received that hour; `_id` = event id (which carries its time)
+ *   activity_ix_<YYYYMMDDHH>     index pages of those rows: `<scope>|<n>` (entries), `<scope>|c<n>`
+ *                                (later status changes), n = 0, 1, 2 … one page per flush
+ *   activity_dir_<YYYYMMDD>      `<scope>` → { hours } with pages that day
  */
 
-/** A scope is what the activity log can be listed by without a scan: an account or an endpoint. */
+/** A scope is what the log can be listed by without reading other rows: an account or an endpoint. */
 export type Scope = string;
 
 export const accountScope = (accountId: string): Scope => `a:${accountId}`;
 export const endpointScope = (endpointId: string): Scope => `e:${endpointId}`;
-export const isAccountScope = (scope: Scope): boolean => scope.startsWith('a:');
 
 const iso = (ms: number): string => new Date(ms).toISOString();
-/** `YYYY-MM-DDTHH:MM` (UTC) */
-export const minuteOf = (ms: number): string => iso(ms).slice(0, 16);
-/** `YYYY-MM-DDTHH` (UTC) */
+/** `YYYY-MM-DDTHH` (UTC): the partition of a time */
 export const hourOf = (ms: number): string => iso(ms).slice(0, 13);
 /** `YYYY-MM-DD` (UTC) */
 export const dayOf = (ms: number): string => iso(ms).slice(0, 10);
 
-export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 
-/** Start of a `YYYY-MM-DD`, `YYYY-MM-DDTHH` or `YYYY-MM-DDTHH:MM` key, in ms. */
+/** Start of a `YYYY-MM-DD` or `YYYY-MM-DDTHH` key, in ms. */
 export function startOf(key: string): number {
-  if (key.length === 10) return Date.parse(`${key}T00:00:00.000Z`);
-  if (key.length === 13) return Date.parse(`${key}:00:00.000Z`);
-  return Date.parse(`${key}:00.000Z`);
+  return Date.parse(key.length === 10 ? `${key}T00:00:00.000Z` : `${key}:00:00.000Z`);
 }
 
-export const ids = {
-  day: (scope: Scope, day: string) => `d|${scope}|${day}`,
-  hour: (scope: Scope, hour: string) => `h|${scope}|${hour}`,
-  minute: (scope: Scope, minute: string) => `m|${scope}|${minute}`,
-  page: (scope: Scope, minute: string, n: number) => `p|${scope}|${minute}|${n}`,
-  changes: (scope: Scope, minute: string, n: number) => `c|${scope}|${minute}|${n}`,
-  sweep: (hour: string) => `s|${hour}`,
-  retentionCursor: 'r|cursor',
+const digits = (key: string): string => key.replace(/[-T]/g, '');
+
+export const collections = {
+  rows: (hour: string) => `activity_rows_${digits(hour)}`,
+  index: (hour: string) => `activity_ix_${digits(hour)}`,
+  dir: (day: string) => `activity_dir_${digits(day)}`,
+  /** the hour or day a collection of the log holds, or null for any other collection */
+  keyOf(name: string): { kind: 'rows' | 'index' | 'dir'; key: string } | null {
+    const m = /^activity_(rows|ix|dir)_(\d{4})(\d{2})(\d{2})(\d{2})?$/.exec(name);
+    if (!m) return null;
+    const day = `${m[2]}-${m[3]}-${m[4]}`;
+    if (m[1] === 'dir') return m[5] === undefined ? { kind: 'dir', key: day } : null;
+    return m[5] === undefined ? null : { kind: m[1] === 'rows' ? 'rows' : 'index', key: `${day}T${m[5]}` };
+  },
 };
+
+export const pageId = (scope: Scope, n: number): string => `${scope}|${n}`;
+export const changePageId = (scope: Scope, n: number): string => `${scope}|c${n}`;

@@ -3,24 +3,23 @@ import { sweepExpired } from '@relay/store';
 import type { Store } from '@relay/store';
 
 /**
- * Deletes expired activity rows every `intervalMs`, between flushes (never concurrently with
- * one: both touch the same index documents). Each sweep handles at most a day of hours, so a
- * writer that was down for a while catches up in steps without a long pause.
+ * Drops expired activity partitions every `intervalMs`, between flushes (never while one writes
+ * into a partition being dropped).
  */
 export function startRetention(
   store: Store,
   pipeline: { exclusive<R>(fn: () => Promise<R>): Promise<R> },
-  opts: { retentionMs: number; intervalMs: number; logger: Logger; onDeleted(rows: number): void },
+  opts: { retentionMs: number; intervalMs: number; logger: Logger; onDropped(partitions: number): void },
 ): { stop(): void } {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
     pipeline
-      .exclusive(() => sweepExpired(store.activityIndex, store.activityRows, Date.now(), opts.retentionMs))
+      .exclusive(() => sweepExpired(store.activity, Date.now(), opts.retentionMs))
       .then((r) => {
-        if (r.hours > 0) opts.logger.info('activity retention swept', { hours: r.hours, rows: r.rows, index_docs: r.index_docs, kept_from: r.cursor });
-        opts.onDeleted(r.rows);
+        if (r.dropped.length > 0) opts.logger.info('activity retention dropped expired partitions', { partitions: r.dropped });
+        opts.onDropped(r.dropped.length);
       })
       .catch((err: Error) => opts.logger.warn('activity retention sweep failed; retried next interval', { error: err.message }))
       .finally(() => (running = false));

@@ -11,7 +11,7 @@ describe('aggregated rows: floods of identical rejections (spec: source IP shown
     const f = new FloodFolder(3);
     const folds = Array.from({ length: 10 }, () => f.fold(reject()));
     expect(folds.slice(0, 3)).toEqual([null, null, null]);
-    const ids = new Set(folds.slice(3).map((x) => x!.aggregate_id));
+    const ids = new Set(folds.slice(3).map((x) => x!.digest));
     expect(ids.size).toBe(1);
     expect(folds.slice(3).map((x) => x!.first)).toEqual([true, false, false, false, false, false, false]);
   });
@@ -19,11 +19,11 @@ describe('aggregated rows: floods of identical rejections (spec: source IP shown
   it('a kind is the endpoint, outcome and reason in one UTC minute', () => {
     const f = new FloodFolder(1);
     f.fold(reject());
-    const base = f.fold(reject())!.aggregate_id;
+    const base = f.fold(reject())!.digest;
     expect(f.fold(reject({ endpoint_id: 'other' }))).toBeNull();
     expect(f.fold(reject({ reason: 'missing token' }))).toBeNull();
     expect(f.fold(reject({ outcome: 'IP_BLOCKED' }))).toBeNull();
-    expect(f.fold(reject({ received_at: '2026-11-23T05:00:59.999Z' }))!.aggregate_id).toBe(base);
+    expect(f.fold(reject({ received_at: '2026-11-23T05:00:59.999Z' }))!.digest).toBe(base);
     expect(f.fold(reject({ received_at: '2026-11-23T05:01:00.000Z' }))).toBeNull(); // a new minute starts over
   });
 

@@ -5,8 +5,8 @@ import type { ActivityRequestV1 } from '@relay/contracts';
 const MAX_KINDS = 50_000;
 
 export interface Fold {
-  /** the aggregated row's id: `agg_` + a digest of endpoint, outcome, reason and minute */
-  aggregate_id: string;
+  /** digest of account, endpoint, outcome, reason and minute: the aggregated row is `agg_` + minute + digest */
+  digest: string;
   request: ActivityRequestV1;
   /** true for the first fold into this row seen by this process: its index entry is written */
   first: boolean;
@@ -36,14 +36,14 @@ export class FloodFolder {
     const counts = this.countsFor(minute);
     if (!counts) return null; // older than the two minutes remembered: a late straggler keeps its row
     const key = `${request.account_id}\n${request.endpoint_id}\n${request.outcome}\n${request.reason ?? ''}\n${minute}`;
-    const aggregate_id = `agg_${createHash('sha256').update(key).digest('hex').slice(0, 24)}`;
+    const digest = createHash('sha256').update(key).digest('hex').slice(0, 24);
     // Past MAX_KINDS distinct kinds in one minute, new kinds fold at once and are not counted, so
     // memory stays bounded; each such fold writes an index entry (the reader shows one per row).
-    if (!counts.has(key) && counts.size >= MAX_KINDS) return { aggregate_id, request, first: true };
+    if (!counts.has(key) && counts.size >= MAX_KINDS) return { digest, request, first: true };
     const n = (counts.get(key) ?? 0) + 1;
     counts.set(key, n);
     if (n <= this.keep) return null;
-    return { aggregate_id, request, first: n === this.keep + 1 };
+    return { digest, request, first: n === this.keep + 1 };
   }
 
   /** The counters of this minute or the one before; older minutes are forgotten (bounded memory). */

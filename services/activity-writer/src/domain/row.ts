@@ -40,7 +40,6 @@ export function applyMessages(eventId: string, row: RowDoc | null, request: Acti
         deliveries: {},
         last_error: null,
         aggregate: null,
-        ixg: null,
       } as unknown as RowDoc);
   if (request) Object.assign(next, requestFields(request));
   for (const a of attempts) {
@@ -67,23 +66,24 @@ function cloneDeliveries(deliveries: RowDoc['deliveries'] | undefined): RowDoc['
   return out;
 }
 
-/** What the index keeps of a row (store activity/entries.ts). */
-export function entryOf(row: RowDoc, generation: string): IndexEntry {
+/** What the list shows of a row, kept in its index entry (store activity/entries.ts). */
+export function entryOf(row: RowDoc): IndexEntry {
   return {
     event_id: row._id,
     received_ms: row.received_at.getTime(),
-    status: row.status,
+    endpoint_id: row.endpoint_id,
+    method: row.method ?? null,
     source_ip: row.aggregate ? null : (row.source_ip ?? null),
+    outcome: row.outcome ?? null,
+    reason: row.reason ?? null,
+    status: row.status,
+    last_error: row.last_error ?? null,
+    target_count: row.target_count ?? 0,
     test: row.test === true,
     aggregated: row.aggregate != null,
-    text: textOf(row),
-    generation,
   };
 }
 
 export function changeOf(row: RowDoc): IndexChange {
-  return { event_id: row._id, status: row.status, text: textOf(row) };
+  return { event_id: row._id, status: row.status, last_error: row.last_error ?? null };
 }
-
-/** What the error-text filter searches: the latest delivery error, else the rejection reason. */
-export const textOf = (row: Pick<RowDoc, 'last_error' | 'reason'>): string | null => row.last_error ?? row.reason ?? null;

@@ -20,17 +20,6 @@ export interface ActivityQuery {
   errorText: string | null;
 }
 
-/** What a row must be for the query, tested on its index entry and again on the row. */
-export interface ActivityRowLike {
-  account_id: string;
-  status: string;
-  test?: boolean;
-  source_ip?: string | null;
-  aggregate?: unknown;
-  reason?: string | null;
-  last_error?: string | null;
-}
-
 /**
  * Reads the activity log's filters (spec "Activity record": endpoint, date window,
  * All/Completed/Pending/Errors/Test, source IP, error text; without an endpoint, the
@@ -76,22 +65,13 @@ export function parseActivityQuery(q: Record<string, unknown>, now: number, rete
   return { ok: true, value: { endpointId: str('endpoint_id') ?? null, fromMs: from, toMs: to, cursor, limit, status, sourceIp: str('source_ip') ?? null, errorText } };
 }
 
-/** The filter on an index entry (cheap; may be stale) — every field the row check reads too. */
+/** The filter, on a row's index entry (its latest status and error applied). */
 export function entryMatches(q: ActivityQuery, e: IndexEntry): boolean {
   if (q.status === 'test' ? !e.test : q.status !== 'all' && e.status !== q.status) return false;
   if (q.sourceIp !== null && e.source_ip !== q.sourceIp) return false;
-  if (q.errorText !== null && !(e.text ?? '').toLowerCase().includes(q.errorText.toLowerCase())) return false;
-  return true;
-}
-
-/** The filter on the row itself (authoritative), including that it is the caller's account's. */
-export function rowMatches(q: ActivityQuery, accountId: string, row: ActivityRowLike): boolean {
-  if (row.account_id !== accountId) return false;
-  if (q.status === 'test' ? row.test !== true : q.status !== 'all' && row.status !== q.status) return false;
-  if (q.sourceIp !== null && (row.aggregate || row.source_ip !== q.sourceIp)) return false;
   if (q.errorText !== null) {
     const needle = q.errorText.toLowerCase();
-    if (![row.reason, row.last_error].some((t) => (t ?? '').toLowerCase().includes(needle))) return false;
+    if (![e.reason, e.last_error].some((t) => (t ?? '').toLowerCase().includes(needle))) return false;
   }
   return true;
 }
