@@ -292,11 +292,24 @@ status_line() {
   printf '%-9s %-5s %-24s %s\n' "$name" "$state" "$owner" "$url"
 }
 
+# The activity-writer's own view of how far behind the log is (its /metrics, port as npm start runs it).
+activity_lag_line() {
+  local url="http://127.0.0.1:${ACTIVITY_WRITER_HEALTH_PORT:-8093}/metrics" metrics lag unwritten
+  if ! metrics="$(node -e 'fetch(process.argv[1]).then(r=>r.text()).then(t=>process.stdout.write(t),()=>process.exit(1))' "$url" 2>/dev/null)"; then
+    echo "activity  no activity-writer answers on $url"
+    return
+  fi
+  lag="$(awk '$1=="relay_activity_lag_seconds"{print $2}' <<< "$metrics")"
+  unwritten="$(awk '$1=="relay_activity_unwritten_messages"{print $2}' <<< "$metrics")"
+  printf 'activity  lag %ss (oldest message not yet written), %s unwritten messages held by the writer\n' "${lag:-?}" "${unwritten:-?}"
+}
+
 cmd_status() {
   require_node_modules
   status_line redis REDIS_URL "${REDIS_URL:-$LOCAL_REDIS_URL}" "$REDIS_PID" redis-server
   status_line rabbitmq RABBITMQ_URL "${RABBITMQ_URL:-$LOCAL_RABBITMQ_URL}" "$RABBIT_PID" rabbit
   status_line mongodb MONGODB_URL "${MONGODB_URL:-$LOCAL_MONGODB_URL}" "$FERRET_PID" ferretdb
+  activity_lag_line
   if pid_of "$RABBIT_PID" rabbit >/dev/null; then
     echo "rabbitmq management UI: http://127.0.0.1:$RABBIT_MGMT_PORT (guest/guest)"
     echo "queues:"

@@ -55,8 +55,11 @@ describe('walking skeleton (every service a process, real RabbitMQ, Redis and Fe
     expect(row).toMatchObject({ outcome: 'ACCEPTED', method: 'POST', endpoint_id: endpoint.body.id, account_id: stack.accountId, target_count: 1 });
     expect(row.source_ip).toBe('127.0.0.1');
 
-    const listed = await stack.api(`/v1/activity?endpoint_id=${endpoint.body.id}&status=completed`);
-    expect(listed.status).toBe(200);
+    // a flush writes rows, then the index the list reads: wait for the list too
+    const listed = await eventually(async () => {
+      const res = await stack.api(`/v1/activity?endpoint_id=${endpoint.body.id}&status=completed`);
+      return res.status === 200 && res.body.data.length > 0 ? res : undefined;
+    }, 15000, 'the completed row in the list');
     expect(listed.body.data.map((r: { id: string }) => r.id)).toEqual([eventId]);
     expect(listed.body.data[0]).toMatchObject({ status: 'completed', outcome: 'ACCEPTED', source_ip: '127.0.0.1' });
     const opened = await stack.api(`/v1/activity/${eventId}`);
