@@ -8,7 +8,7 @@ export const configSpec = {
   ...activityVars,
   healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz, /readyz and /metrics', { default: 8093, min: 0, max: 65535 }),
   prefetch: int('PREFETCH', 'activity messages held unacked at once; bounds the writer memory and one flush', { default: 2000, min: 1, max: 10000 }),
-  batchSize: int('BATCH_SIZE', 'a flush starts once this many activity messages are ready', { default: 500, min: 1, max: 10000 }),
+  batchSize: int('BATCH_SIZE', 'a flush starts once this many activity messages are ready', { default: 1000, min: 1, max: 10000 }),
   batchMaxWaitMs: int('BATCH_MAX_WAIT_MS', 'longest a ready activity message waits before it is written', { default: 200, min: 1 }),
   holdMs: int('ACTIVITY_HOLD_MS', "longest an accepted request's row waits for its deliveries' first attempts, to be written with them in one insert", { default: 1000, min: 0 }),
   keepPerMinute: int('ACTIVITY_KEEP_PER_MINUTE', 'identical rejections (endpoint, outcome, reason) per minute that keep rows of their own before the rest fold into one aggregated row', { default: 10, min: 1 }),

@@ -1,4 +1,4 @@
-import { accountScope, connectStore, endpointScope, listIndexed } from '@relay/store';
+import { PageCounts, accountScope, connectStore, endpointScope, listIndexed } from '@relay/store';
 import type { IndexEntry, Store } from '@relay/store';
 import { createActivityWriter } from '../../../services/activity-writer/src/adapters/activity-store';
 import { testNamespace } from '../../support/infra';
@@ -21,7 +21,7 @@ async function listed(scope: string): Promise<IndexEntry[]> {
   let cursor = null;
   for (let i = 0; i < 50; i++) {
     const page: Awaited<ReturnType<typeof listIndexed>> = await listIndexed(store.activity, {
-      scope, fromMs: Date.now() - 86_400_000, toMs: Date.now() + 86_400_000, cursor, limit: 200, matches: () => true, budget: 10_000,
+      scope, fromMs: Date.now() - 86_400_000, toMs: Date.now() + 86_400_000, cursor, limit: 200, matches: () => true, budget: 10_000, counts: new PageCounts(),
     });
     out.push(...page.entries);
     if (!page.next) return out;
@@ -112,6 +112,16 @@ describe('activity-writer on the real MongoDB-wire store', () => {
     expect(agg).toMatchObject({ source_ip: null, aggregate: { count: 990 } });
     expect(new Date(agg.aggregate!.first_seen).getTime()).toBeGreaterThanOrEqual(minute);
     expect(new Date(agg.aggregate!.last_seen).getTime()).toBeLessThan(minute + 60_000);
+  });
+
+  it('never writes over an index page: a writer whose page numbers are behind (a restart, another process) probes again', async () => {
+    const [w1, w2] = [createActivityWriter(store), createActivityWriter(store)];
+    const ids = ['p1', 'p2', 'p3'].map((l) => eventId(l));
+    const ev = (id: string) => ({ event_id: id, request: request(id, { endpoint_id: 'ep_pages', target_count: 0 }), attempts: [], tokens: [], oldest_ms: 0 });
+    await w1.write({ events: [ev(ids[0]!)], folds: [] }); // w1: page 0, remembers 1
+    await w2.write({ events: [ev(ids[1]!)], folds: [] }); // w2 probes: page 1
+    await w1.write({ events: [ev(ids[2]!)], folds: [] }); // w1 tries 1, finds it taken, probes: page 2
+    expect((await listed(endpointScope('ep_pages'))).map((e) => e.event_id)).toEqual([ids[2], ids[1], ids[0]]);
   });
 
   it('applies more than 100 key-only updates in one flush (FerretDB never answers an update of 100+ statements; the writer chunks)', async () => {

@@ -5,7 +5,7 @@ import type { Scope } from './keys';
 import { mapLimit } from './keyed-collection';
 import type { KeyedCollection } from './keyed-collection';
 import type { ActivityLog, IndexDoc } from './log';
-import { countPages } from './page-count';
+import type { PageCounts } from './page-count';
 import { isAfter } from './position';
 import type { Position } from './position';
 
@@ -20,6 +20,8 @@ export interface ListQuery {
   matches(entry: IndexEntry): boolean;
   /** most index documents one call reads; past it, the call returns what it found and a cursor */
   budget: number;
+  /** page counts remembered across calls (one per process) */
+  counts: PageCounts;
 }
 
 export interface ListResult {
@@ -31,7 +33,7 @@ export interface ListResult {
 
 /** Day directories read at once while walking back through a window. */
 const DAYS_AHEAD = 4;
-/** Pages of one hour read at once. */
+/** Most pages of one hour read at once: 1, then 2, then 4, as the filter keeps finding too little. */
 const PAGES_AHEAD = 4;
 
 class Stop extends Error {
@@ -67,12 +69,13 @@ export async function listIndexed(log: ActivityLog<{ _id: string }>, q: ListQuer
   async function walkHour(hour: string): Promise<void> {
     spend();
     const coll = counted(log.index(hour));
-    const [count, changes] = await Promise.all([countPages(coll, (n) => pageId(q.scope, n)), readChanges(coll)]);
+    const [count, changes] = await Promise.all([q.counts.count(`${hour}|${q.scope}|p`, coll, (n) => pageId(q.scope, n)), readChanges(coll)]);
     const c = q.cursor;
     const first = !c || hour < c.hour ? count - 1 : hour === c.hour ? Math.min(count - 1, c.page) : -1;
-    for (let p = first; p >= 0; p -= PAGES_AHEAD) {
+    let ahead = 1;
+    for (let p = first; p >= 0; p -= ahead, ahead = Math.min(PAGES_AHEAD, ahead * 2)) {
       spend();
-      const numbers = Array.from({ length: Math.min(PAGES_AHEAD, p + 1) }, (_, k) => p - k);
+      const numbers = Array.from({ length: Math.min(ahead, p + 1) }, (_, k) => p - k);
       const docs = await mapLimit(numbers, PAGES_AHEAD, (n) => coll.get(pageId(q.scope, n)));
       for (let k = 0; k < numbers.length; k++) {
         const page = numbers[k]!;
@@ -93,7 +96,7 @@ export async function listIndexed(log: ActivityLog<{ _id: string }>, q: ListQuer
 
     async function readChanges(c: KeyedCollection<IndexDoc>): Promise<Map<string, IndexChange>> {
       const map = new Map<string, IndexChange>();
-      const n = await countPages(c, (k) => changePageId(q.scope, k));
+      const n = await q.counts.count(`${hour}|${q.scope}|c`, c, (k) => changePageId(q.scope, k));
       const pages = await mapLimit(Array.from({ length: n }, (_, k) => k), 4, (k) => c.get(changePageId(q.scope, k)));
       for (const page of pages) for (const change of page?.e ? decodeChanges(page.e) : []) map.set(change.event_id, change);
       return map;

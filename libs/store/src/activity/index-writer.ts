@@ -26,7 +26,8 @@ const COUNTERS_MAX = 50_000;
 /**
  * Writes index pages, insert-only: each flush adds one page per scope and hour it touched
  * (all of them in one insert per hour), plus one change page where rows changed status. The
- * writer remembers the next page number; after a restart it probes for it. A scope's first page
+ * writer remembers the next page number; after a restart it probes for it, and a page is never
+ * written over. A scope's first page
  * in a day registers the hour in that day's directory — the only update, once per scope and hour.
  *
  * One writer per store: two writers would number pages of one scope and hour alike.
@@ -48,18 +49,30 @@ export class IndexWriter {
     for (const { scope, hour, change } of changes) push(slot(hour).changes, scope, change);
 
     for (const [hour, s] of byHour) {
-      const coll = this.log.index(hour);
-      const docs: IndexDoc[] = [];
-      const pages = [...s.pages];
-      const numbers = await mapLimit(pages, 8, ([scope]) => this.take(hour, scope, false));
-      pages.forEach(([scope, list], i) => docs.push({ _id: pageId(scope, numbers[i]!), e: encodeEntries(list.sort((a, b) => a.received_ms - b.received_ms)) }));
-      const changed = [...s.changes];
-      const changeNumbers = await mapLimit(changed, 8, ([scope]) => this.take(hour, scope, true));
-      changed.forEach(([scope, list], i) => docs.push({ _id: changePageId(scope, changeNumbers[i]!), e: encodeChanges(list) }));
-      await this.register(hour, pages.map(([scope]) => scope));
-      const existing = await coll.insertNew(docs);
-      // a page left by a flush that failed half-way (its messages were requeued): replace it
-      for (const id of existing) await coll.update([{ id, update: { $set: { e: docs.find((d) => d._id === id)!.e } } }]);
+      const pages = [...s.pages].map(([scope, list]) => ({ scope, change: false, text: encodeEntries(list.sort((a, b) => a.received_ms - b.received_ms)) }));
+      const changed = [...s.changes].map(([scope, list]) => ({ scope, change: true, text: encodeChanges(list) }));
+      await this.register(hour, pages.map((p) => p.scope));
+      await this.insertPages(hour, [...pages, ...changed]);
+    }
+  }
+
+  /**
+   * Inserts each page under the next free number. A number already taken (the writer restarted
+   * and its memory is behind, or a flush failed after writing some pages) is never overwritten:
+   * the count is probed again and the page goes after it.
+   */
+  private async insertPages(hour: string, pages: { scope: Scope; change: boolean; text: string }[]): Promise<void> {
+    let pending = pages;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt === 3) throw new Error(`activity index pages of ${hour} kept colliding; is a second writer running on this store?`);
+      const numbers = await mapLimit(pending, 8, (p) => this.take(hour, p.scope, p.change));
+      const docs: IndexDoc[] = pending.map((p, i) => ({ _id: p.change ? changePageId(p.scope, numbers[i]!) : pageId(p.scope, numbers[i]!), e: p.text }));
+      const taken = new Set(await this.log.index(hour).insertNew(docs));
+      pending = pending.filter((p, i) => {
+        if (!taken.has(docs[i]!._id)) return false;
+        this.next.delete(counterKey(hour, p.scope, p.change));
+        return true;
+      });
     }
   }
 
@@ -69,7 +82,7 @@ export class IndexWriter {
   }
 
   private async take(hour: string, scope: Scope, change: boolean): Promise<number> {
-    const key = `${hour}|${scope}|${change ? 'c' : 'p'}`;
+    const key = counterKey(hour, scope, change);
     let n = this.next.get(key);
     if (n === undefined) n = await countPages(this.log.index(hour), (k) => (change ? changePageId(scope, k) : pageId(scope, k)));
     if (this.next.size >= COUNTERS_MAX) this.next.clear();
@@ -86,6 +99,8 @@ export class IndexWriter {
     for (const s of fresh) this.registered.add(`${hour}|${s}`);
   }
 }
+
+const counterKey = (hour: string, scope: Scope, change: boolean): string => `${hour}|${scope}|${change ? 'c' : 'p'}`;
 
 function push<T>(map: Map<Scope, T[]>, scope: Scope, item: T): void {
   const list = map.get(scope);

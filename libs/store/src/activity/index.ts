@@ -8,6 +8,7 @@ export type { KeyedCollection } from './keyed-collection';
 export { IndexWriter } from './index-writer';
 export type { ScopedChange, ScopedEntry } from './index-writer';
 export { listIndexed } from './index-reader';
+export { PageCounts } from './page-count';
 export type { ListQuery, ListResult } from './index-reader';
 export { decodePosition, encodePosition } from './position';
 export type { Position } from './position';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
-import { accountScope, encodePosition, endpointScope, listIndexed, mapLimit, toActivity } from '@relay/store';
+import { PageCounts, accountScope, encodePosition, endpointScope, listIndexed, mapLimit, toActivity } from '@relay/store';
 import type { ActivityDoc, IndexEntry, Store } from '@relay/store';
 import { entryMatches, parseActivityQuery } from '../domain/activity-query';
 import { accountOf } from './auth';
@@ -11,7 +11,7 @@ import { invalid, notFound } from './errors';
  * can end a page early with a `next_cursor`; the work per request stays bounded whatever the
  * size of the log.
  */
-const READ_BUDGET = 120;
+const READ_BUDGET = 40;
 
 /**
  * The Request activity log, newest first, read from the index pages of the hourly partitions
@@ -21,13 +21,14 @@ const READ_BUDGET = 120;
  */
 export function activityRoutes(store: Store, retentionMs: number, now: () => Date): Router {
   const r = Router();
+  const counts = new PageCounts();
   r.get('/', async (req: Request, res: Response) => {
     const account = accountOf(req);
     const parsed = parseActivityQuery(req.query as Record<string, unknown>, now().getTime(), retentionMs);
     if (!parsed.ok) throw invalid(parsed.errors);
     const q = parsed.value;
     const scope = q.endpointId ? endpointScope(q.endpointId) : accountScope(account);
-    const page = await listIndexed(store.activity, { scope, fromMs: q.fromMs, toMs: q.toMs, cursor: q.cursor, limit: q.limit, matches: (e) => entryMatches(q, e), budget: READ_BUDGET });
+    const page = await listIndexed(store.activity, { scope, fromMs: q.fromMs, toMs: q.toMs, cursor: q.cursor, limit: q.limit, matches: (e) => entryMatches(q, e), budget: READ_BUDGET, counts });
     // an endpoint scope is not the caller's unless the endpoint is: ask by key, once
     if (q.endpointId && page.entries.length > 0 && !(await ownsEndpoint(store, account, q.endpointId))) {
       res.json({ data: [], next_cursor: null });
