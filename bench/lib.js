@@ -1,7 +1,9 @@
-// Shared helpers of the bench scripts: child processes, readiness, autocannon runs.
+// Shared helpers of the bench scripts: child processes, readiness, autocannon runs, /proc samples.
 'use strict';
-const { spawn } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
+const fs = require('node:fs');
 const net = require('node:net');
+const path = require('node:path');
 const autocannon = require('autocannon');
 
 async function freePort() {
@@ -46,4 +48,146 @@ async function load(url, { connections, durationS, body, headers }) {
   };
 }
 
-module.exports = { freePort, startProcess, waitFor, load };
+/** Waits until `url` answers 200 (a readiness probe), failing at once if `child` exited meanwhile. */
+async function waitReady(url, child, timeoutMs = 30000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited (${child.exitCode ?? child.signalCode}) before ${url} was ready`);
+    const ok = await fetch(url).then((r) => r.status === 200, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`not ready after ${timeoutMs} ms: ${url}`);
+}
+
+/** SIGTERM, then SIGKILL if the process has not exited after `graceMs`. Resolves when it exited. */
+async function stopProcess(child, graceMs = 20000) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await child.exited;
+  clearTimeout(timer);
+}
+
+const percentile = (sorted, p) => (sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
+
+/**
+ * Closed-loop load like `load`, but every request gets its own body from `makeBody(seq)` and
+ * every 2xx is reported to `onAccepted(seq)`, so a bench can tell which requests were accepted.
+ * Latency percentiles are of the 2xx responses only; other statuses are counted by code.
+ */
+async function loadTracked(url, { connections, durationS, headers, makeBody, onAccepted = () => undefined }) {
+  const { pathname, search } = new URL(url);
+  let seq = 0;
+  const latencies = [];
+  const statuses = {};
+  const startedAt = Date.now();
+  const instance = autocannon({
+    url,
+    connections,
+    duration: durationS,
+    pipelining: 1,
+    requests: [{
+      method: 'POST',
+      path: pathname + search,
+      headers,
+      // autocannon gives each connection a context: the seq of its one outstanding request
+      setupRequest: (req, context) => {
+        context.seq = seq++;
+        return { ...req, body: makeBody(context.seq) };
+      },
+      onResponse: (status, _body, context) => {
+        if (status >= 200 && status < 300) onAccepted(context.seq);
+      },
+    }],
+  });
+  instance.on('response', (_client, status, _bytes, responseTime) => {
+    statuses[status] = (statuses[status] || 0) + 1;
+    if (status >= 200 && status < 300) latencies.push(responseTime);
+  });
+  const result = await instance;
+  const endedAt = Date.now();
+  latencies.sort((a, b) => a - b);
+  const round = (v) => (v === null ? null : Number(v.toFixed(1)));
+  return {
+    accepted: result['2xx'],
+    accepted_per_s: Math.round(result['2xx'] / durationS),
+    p50_ms: round(percentile(latencies, 50)),
+    p99_ms: round(percentile(latencies, 99)),
+    requests: result.requests.total,
+    non_2xx: result.non2xx,
+    statuses,
+    errors: result.errors + result.timeouts,
+    started_at: startedAt,
+    ended_at: endedAt,
+  };
+}
+
+const getconf = (name, def) => {
+  try {
+    return Number(execFileSync('getconf', [name], { encoding: 'utf8' }).trim()) || def;
+  } catch {
+    return def;
+  }
+};
+let clockTicks = null;
+let pageSize = null;
+/** CPU time (s) and resident set (bytes) of a process from /proc/<pid>/stat; null if it is gone. */
+function procSample(pid) {
+  if (clockTicks === null) {
+    clockTicks = getconf('CLK_TCK', 100);
+    pageSize = getconf('PAGESIZE', 4096);
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the command name (field 2) may hold spaces; fields after its closing parenthesis are fixed
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { cpu_s: (Number(f[11]) + Number(f[12])) / clockTicks, rss_bytes: Number(f[21]) * pageSize };
+  } catch {
+    return null;
+  }
+}
+
+/** Runs a node script to its end; resolves with its stdout, rejects with its stderr on a non-zero exit. */
+function runToCompletion(file, args, env) {
+  const child = spawn(process.execPath, [file, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${path.basename(file)} exited ${code}: ${err}`))));
+  });
+}
+
+/** Busy and total CPU time of the whole machine (all cores), from /proc/stat, in clock ticks. */
+function machineCpu() {
+  try {
+    const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = f.reduce((a, b) => a + b, 0);
+    return { busy: total - f[3] - (f[4] || 0), total };
+  } catch {
+    return null;
+  }
+}
+
+/** The sum of a metric's samples in Prometheus text format; null when the metric is absent. */
+function metricValue(text, name) {
+  let found = false;
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name)) continue;
+    let rest = line.slice(name.length);
+    if (rest[0] === '{') rest = rest.slice(rest.indexOf('}') + 1);
+    else if (rest[0] !== ' ') continue;
+    const value = Number(rest.trim().split(/\s+/)[0]);
+    if (Number.isFinite(value)) {
+      found = true;
+      sum += value;
+    }
+  }
+  return found ? sum : null;
+}
+
+module.exports = { freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, machineCpu, metricValue, percentile };
+

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# npm run bench: gateway vs bare express (accepted/s, p50/p99, ratio), then deliveries/s of one
-# webhook-deliverer. Real local Redis, RabbitMQ and FerretDB; everything on loopback.
+# npm run bench: first the whole system as users run it (every service a process, one webhook
+# target on a local receiver; accepted/s, delivered/s, ratio to bare express, activity lag), then
+# the activity-writer and the activity API with 1,000,000 rows (BENCH_ACTIVITY_ROWS), then gateway
+# vs bare express (accepted/s, p50/p99, ratio), then deliveries/s of one webhook-deliverer.
+# Real local Redis, RabbitMQ and FerretDB; everything on loopback.
 # Results: bench-results/*.json; record them in docs/benchmarks.md with the machine and command.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 bash scripts/infra.sh up >/dev/null
 npx tsc -b
+node bench/system.js
+node bench/activity.js
 node bench/gateway.js
 if [[ -f bench/deliverer.js ]]; then node bench/deliverer.js; fi

@@ -1,0 +1,640 @@
+// npm run bench (headline): the whole system as users run it. Every service its own process,
+// started the way scripts/start.sh starts them (same variables, fresh RELAY_NAMESPACE and
+// database per run), one endpoint with ONE webhook target on a local receiver, and bare express
+// measured under the same load in the same run. Reports accepted/s, delivered/s, the ratio to
+// bare express, p50/p99 of the 202, lost and duplicate deliveries, and how long the activity log
+// took to catch up after the load. Prints a table and one JSON line; writes bench-results/system.json.
+//
+//   BENCH_DURATION_S=20 BENCH_WARMUP_S=3 BENCH_CONNECTIONS=64 node bench/system.js
+//   BENCH_DURATION_S=3 node bench/system.js      # short mode (CI smoke test, test/e2e/bench-smoke)
+// Also: BENCH_DELIVERY_TIMEOUT_S / BENCH_CATCHUP_TIMEOUT_S (bounds of the waits after the load,
+// 120 s, 30 s in short mode), BENCH_RESULTS_DIR (default bench-results/). Ports are free ones,
+// not start.sh's fixed ones, so the bench can run beside `npm start`. Exits 1 if an accepted
+// event was never delivered. Service output (warnings and errors) goes to <results>/system-logs/.
+'use strict';
+const { fork } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+const amqp = require('amqplib');
+const { Redis } = require('ioredis');
+const { MongoClient } = require('mongodb');
+const { brokerNames, DELIVERY_CHANNELS } = require('@relay/contracts');
+const { connectStore } = require('@relay/store');
+const { freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, loadTracked, procSample, machineCpu, metricValue } = require('./lib');
+
+const ROOT = path.resolve(__dirname, '..');
+const num = (v, def) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? def : Number(v));
+const DURATION_S = num(process.env.BENCH_DURATION_S, 20);
+const WARMUP_S = num(process.env.BENCH_WARMUP_S, DURATION_S <= 5 ? 1 : 3);
+const CONNECTIONS = num(process.env.BENCH_CONNECTIONS, 64);
+// every wait is bounded and counted from the end of the load it follows
+const SHORT = DURATION_S <= 5; // CI smoke mode: shorter bounds, so a stuck system fails fast
+const DELIVERY_TIMEOUT_S = num(process.env.BENCH_DELIVERY_TIMEOUT_S, SHORT ? 30 : 120);
+const CATCHUP_TIMEOUT_S = num(process.env.BENCH_CATCHUP_TIMEOUT_S, SHORT ? 30 : 120);
+const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
+const SAMPLE_SIZE = 100;
+
+// A 1,008-byte JSON body like bench/gateway.js; its 16-character "id" carries the phase and a
+// sequence number, so the receiver can tell which accepted request each delivery belongs to.
+const ID_MARK = Buffer.from('"id":"');
+const ID_LEN = 16;
+const NOTE = 'y'.repeat(940);
+const requestId = (phase, seq) => `${phase}${String(seq).padStart(ID_LEN - 1, '0')}`;
+const makeBody = (id) => `{"event":"order.created","id":"${id}","data":{"note":"${NOTE}"}}`;
+const PHASES = { probe: 'p', warmup: 'w', measured: 'm', baseline: 'b' };
+
+const SERVICES = [
+  { name: 'management-api', portVar: 'PORT' },
+  { name: 'ingest-gateway', portVar: 'PORT' },
+  { name: 'webhook-deliverer', portVar: 'HEALTH_PORT' },
+  { name: 'chat-deliverer', portVar: 'HEALTH_PORT' },
+  { name: 'activity-writer', portVar: 'HEALTH_PORT' },
+];
+
+const DEFINITIONS = {
+  accepted_per_s: '2xx answers of the measured load ÷ its duration',
+  delivered_per_s: 'unique events (by X-Relay-Event-Id) of the measured load received by the receiver ÷ seconds from the start of the measured load until the last of them arrived',
+  delivered_during_load_per_s: 'unique events of the measured load received before the load ended ÷ load_window_s (the wall time of the autocannon run, a little longer than its duration)',
+  ratio: 'delivered_per_s ÷ bare express req/s (2xx/s) under the same load in the same run',
+  p50_p99: 'latency of the 2xx answers only (the 202 of Relay), as autocannon measured it',
+  lost: 'requests answered 2xx (probe, warm-up and measured) whose event never reached the receiver within the delivery wait; must be 0',
+  accepted_delivered: 'counts of the whole run: the probe request, the warm-up and the measured load',
+  duplicates: 'deliveries whose X-Relay-Event-Id the receiver had already seen',
+  unacknowledged_delivered: 'events delivered whose request got no answer because the load generator stopped while it was in flight',
+  activity_lag_s: `seconds from the end of the measured load until the activity log caught up: the <namespace>.activity queue has 0 ready messages AND the activity-writer's /metrics says relay_activity_unwritten_messages 0 (queue only when that gauge is absent) AND each of the last ${SAMPLE_SIZE} delivered events has an activity row with status 'completed'`,
+};
+
+// ---------------------------------------------------------------------------------------------
+// The receiver runs as its own process (`--receiver`), so the load generator's event loop does
+// not delay it: it answers 200 at once and streams [request id, event id, arrival ms] back.
+
+function runReceiver() {
+  let pending = [];
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.timeOrigin + performance.now();
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      const i = body.indexOf(ID_MARK);
+      const id = i < 0 ? '' : body.toString('latin1', i + ID_MARK.length, i + ID_MARK.length + ID_LEN);
+      pending.push([id, String(req.headers['x-relay-event-id'] || ''), at]);
+      res.writeHead(200, { 'content-length': '2' }).end('ok');
+    });
+  });
+  server.keepAliveTimeout = 65000;
+  const flush = () => {
+    if (pending.length === 0) return;
+    process.send({ type: 'arrivals', items: pending });
+    pending = [];
+  };
+  setInterval(flush, 200);
+  process.on('message', (m) => {
+    if (m.type !== 'flush') return;
+    flush();
+    process.send({ type: 'flushed' });
+  });
+  process.on('disconnect', () => process.exit(0));
+  server.listen(0, '127.0.0.1', () => process.send({ type: 'listening', port: server.address().port }));
+}
+
+/** The bench side of the receiver: every first arrival by event id, and the duplicates. */
+function startReceiver() {
+  const child = fork(__filename, ['--receiver'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  child.exited = new Promise((resolve) => child.once('exit', resolve));
+  const state = { child, port: 0, byEvent: new Map(), byId: new Map(), order: [], duplicates: 0, unknown: 0 };
+  let flushed = () => undefined;
+  child.on('message', (m) => {
+    if (m.type === 'flushed') return flushed();
+    if (m.type !== 'arrivals') return undefined;
+    for (const [id, eventId, at] of m.items) {
+      if (state.byEvent.has(eventId)) {
+        state.duplicates += 1;
+        continue;
+      }
+      state.byEvent.set(eventId, id);
+      if (!id) state.unknown += 1;
+      else if (!state.byId.has(id)) state.byId.set(id, { eventId, at });
+      state.order.push({ id, eventId, at });
+    }
+    return undefined;
+  });
+  state.flush = () => new Promise((resolve) => {
+    flushed = resolve;
+    child.send({ type: 'flush' });
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`receiver exited (${code})`)));
+    child.once('message', (m) => {
+      state.port = m.port;
+      resolve(state);
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The system under test
+
+function serviceEnv(ns) {
+  // what scripts/start.sh exports to every service, with this run's namespace, database and ports
+  return {
+    REDIS_URL: ns.redisUrl,
+    RABBITMQ_URL: ns.rabbitmqUrl,
+    MONGODB_URL: ns.mongodbUrl,
+    SECRETS_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    GATEWAY_PORT: String(ns.ports['ingest-gateway']),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${ns.ports['ingest-gateway']}`,
+    SSRF_ALLOW_CIDRS: '127.0.0.0/8',
+    HOST: '127.0.0.1',
+    RELAY_NAMESPACE: ns.namespace,
+    LOG_LEVEL: 'warn',
+  };
+}
+
+async function startSystem(ns, env, procs) {
+  for (const s of SERVICES) {
+    procs[s.name] = startProcess(path.join(ROOT, 'services', s.name, 'dist', 'main.js'), { ...env, [s.portVar]: String(ns.ports[s.name]) });
+  }
+  await Promise.all(SERVICES.map(async (s) => {
+    await waitReady(`http://127.0.0.1:${ns.ports[s.name]}/readyz`, procs[s.name], 60000).catch((err) => {
+      throw new Error(`${s.name}: ${err.message}\n--- ${s.name} output ---\n${procs[s.name].output().slice(-3000)}`);
+    });
+  }));
+}
+
+/** An account (bootstrap command), then an endpoint and its one webhook target through the management API. */
+async function seed(ns, env, receiverPort) {
+  const boot = JSON.parse((await runToCompletion(path.join(ROOT, 'services/management-api/dist/bootstrap.js'), ['--account', 'bench', '--monthly-events', '1000000000'], env)).trim());
+  const api = async (p, body) => {
+    const res = await fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${boot.api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status !== 201) throw new Error(`POST ${p}: ${res.status} ${text}`);
+    return JSON.parse(text);
+  };
+  // 100,000/min is the highest rate limit the API accepts (a sliding minute, so a 20 s run at
+  // under ~4,000/s never reaches it); 429s would show up as non-2xx
+  const endpoint = await api('/v1/endpoints', { name: 'bench', methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, rate_limit_per_minute: 100000 });
+  await api(`/v1/endpoints/${endpoint.id}/targets`, { kind: 'webhook', name: 'bench receiver', config: { url: `http://127.0.0.1:${receiverPort}/hook`, enforce_https: false } });
+  return endpoint.id;
+}
+
+/** Read-only probes of the broker (ready counts) and the activity-writer's /metrics. */
+function createProbes(ns) {
+  const names = brokerNames(ns.namespace);
+  let conn = null;
+  let ch = null;
+  const channel = async () => {
+    if (!conn) conn = await amqp.connect(ns.rabbitmqUrl);
+    if (!ch) {
+      ch = await conn.createChannel();
+      ch.on('error', () => undefined);
+      ch.on('close', () => (ch = null));
+    }
+    return ch;
+  };
+  return {
+    names,
+    async ready(queue) {
+      try {
+        return (await (await channel()).checkQueue(queue)).messageCount;
+      } catch {
+        return null;
+      }
+    },
+    async writerMetrics() {
+      const text = await fetch(`http://127.0.0.1:${ns.ports['activity-writer']}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
+      return {
+        unwritten: metricValue(text, 'relay_activity_unwritten_messages'),
+        lag_s: metricValue(text, 'relay_activity_lag_seconds'),
+        rows_written: metricValue(text, 'relay_activity_rows_written_total'),
+      };
+    },
+    async close() {
+      if (conn) await conn.close().catch(() => undefined);
+    },
+  };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const T0 = Date.now();
+const progress = (msg) => process.stderr.write(`system bench [${((Date.now() - T0) / 1000).toFixed(1)} s]: ${msg}\n`);
+
+/** Waits until every id in `accepted` has reached the receiver, or until `deadline`. */
+async function waitDelivered(receiver, accepted, deadline) {
+  for (;;) {
+    await receiver.flush();
+    let missing = 0;
+    for (const id of accepted) if (!receiver.byId.has(id)) missing += 1;
+    if (missing === 0 || Date.now() > deadline) return missing;
+    await sleep(200);
+  }
+}
+
+/**
+ * Waits until the activity log has caught up (see DEFINITIONS.activity_lag_s) or `deadline`.
+ * Rows are read by `_id` in their hourly partition, as the services read them
+ * (docs/architecture.md "Activity log storage"). Each sampled id is read until it is completed.
+ */
+async function waitActivity(probes, activity, sampleEventIds, deadline) {
+  const pending = new Set(sampleEventIds); // oldest → newest delivery
+  const seen = { queue_empty_at: null, unwritten_zero_at: null, metric_present: false, last: null };
+  const completed = async (id) => {
+    const doc = await (await activity()).row(id).catch(() => null);
+    return Boolean(doc && doc.status === 'completed');
+  };
+  let nextRead = 0;
+  for (;;) {
+    const ready = await probes.ready(probes.names.activityQueue);
+    const m = await probes.writerMetrics();
+    seen.last = { activity_ready: ready, ...m };
+    if (m.unwritten !== null) seen.metric_present = true;
+    // since when each has stayed at 0 (requeued messages can fill the queue again)
+    if (ready !== 0) seen.queue_empty_at = null;
+    else seen.queue_empty_at ??= Date.now();
+    if (m.unwritten !== 0) seen.unwritten_zero_at = null;
+    else seen.unwritten_zero_at ??= Date.now();
+    // reads at most once a second, newest first: while the newest row is not completed there is
+    // no point reading the older ones, and the bench must not load the store it is waiting for
+    if (ready === 0 && (m.unwritten === null || m.unwritten === 0) && Date.now() >= nextRead) {
+      const passStarted = Date.now();
+      nextRead = passStarted + 1000;
+      const ids = [...pending].reverse();
+      if (ids.length > 0 && (await completed(ids[0]))) {
+        pending.delete(ids[0]);
+        for (let i = 1; i < ids.length; i += 20) {
+          await Promise.all(ids.slice(i, i + 20).map(async (id) => (await completed(id)) && pending.delete(id)));
+        }
+      }
+      // `at` is when the last read answered: an upper bound; the reads themselves took sample_read_s
+      if (pending.size === 0) return { caught_up: true, at: Date.now(), sample_read_s: Number(((Date.now() - passStarted) / 1000).toFixed(2)), sample_incomplete: 0, ...seen };
+    }
+    if (Date.now() > deadline) return { caught_up: false, at: null, sample_incomplete: pending.size, ...seen };
+    await sleep(250);
+  }
+}
+
+/**
+ * CPU% (100 = one core) and peak RSS of the named processes between start() and stop(), queue
+ * depths each second, and the CPU the rest of the machine used meanwhile: other work on a
+ * shared machine makes the figures incomparable, so the report says how much there was.
+ */
+function createSampler(pids, probes) {
+  const first = {};
+  const peak = {};
+  const queues = { activity_ready_max: 0, webhook_ready_max: 0 };
+  let timer = null;
+  let t0 = 0;
+  const sampleAll = () => {
+    const now = {};
+    for (const [name, pid] of Object.entries(pids)) {
+      const s = procSample(pid);
+      if (!s) continue;
+      now[name] = s;
+      peak[name] = Math.max(peak[name] || 0, s.rss_bytes);
+    }
+    return now;
+  };
+  const tick = async () => {
+    sampleAll();
+    const [a, w] = await Promise.all([probes.ready(probes.names.activityQueue), probes.ready(probes.names.deliveryQueue('webhook'))]);
+    queues.activity_ready_max = Math.max(queues.activity_ready_max, a || 0);
+    queues.webhook_ready_max = Math.max(queues.webhook_ready_max, w || 0);
+  };
+  let m0 = null;
+  return {
+    start() {
+      t0 = performance.now();
+      m0 = machineCpu();
+      Object.assign(first, sampleAll());
+      timer = setInterval(() => void tick(), 1000);
+    },
+    stop() {
+      clearInterval(timer);
+      const last = sampleAll();
+      const seconds = (performance.now() - t0) / 1000;
+      const processes = {};
+      for (const name of Object.keys(pids)) {
+        if (!first[name] || !last[name]) continue;
+        processes[name] = { cpu_pct: Math.round(((last[name].cpu_s - first[name].cpu_s) / seconds) * 100), rss_mb_max: Math.round(peak[name] / 1048576) };
+      }
+      const m1 = machineCpu();
+      const cores = os.cpus().length;
+      const machinePct = m0 && m1 ? Math.round(((m1.busy - m0.busy) / (m1.total - m0.total)) * 100 * cores) : null;
+      const ours = Object.values(processes).reduce((a, p) => a + p.cpu_pct, 0);
+      const machine = { cores, busy_pct: machinePct, other_processes_pct: machinePct === null ? null : Math.max(0, machinePct - ours), loadavg_1m: Number(os.loadavg()[0].toFixed(2)) };
+      return { processes, queues: { ...queues }, machine };
+    },
+    /** CPU% per process from now until the returned function is called (no RSS, no queues). */
+    window() {
+      const a = sampleAll();
+      const ta = performance.now();
+      return () => {
+        const b = sampleAll();
+        const seconds = (performance.now() - ta) / 1000;
+        const out = {};
+        for (const name of Object.keys(a)) if (b[name]) out[name] = Math.round(((b[name].cpu_s - a[name].cpu_s) / seconds) * 100);
+        return out;
+      };
+    },
+  };
+}
+
+/** pids of the local servers `scripts/infra.sh up` started, when it did (read-only). */
+function infraPids() {
+  const out = {};
+  for (const [name, file] of [['rabbitmq', 'rabbitmq/rabbitmq.pid'], ['redis', 'redis/redis.pid'], ['ferretdb', 'ferretdb/ferretdb.pid']]) {
+    try {
+      const pid = Number(fs.readFileSync(path.join(ROOT, '.infra', file), 'utf8').replace(/\D/g, ''));
+      if (pid && procSample(pid)) out[name] = pid;
+    } catch {
+      // not provisioned by infra.sh (e.g. URLs pointing elsewhere): not sampled
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const namespace = `bench_sys_${randomBytes(4).toString('hex')}`;
+  const mongo = new URL(process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017/relay');
+  mongo.pathname = `/${namespace}`;
+  const ns = {
+    namespace,
+    mongodbUrl: mongo.toString(),
+    rabbitmqUrl: process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672',
+    redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+    ports: {},
+  };
+  for (const s of SERVICES) ns.ports[s.name] = await freePort();
+  const env = serviceEnv(ns);
+  const procs = {};
+  let receiver = null;
+  let bare = null;
+  const probes = createProbes(ns);
+  const mongoClient = new MongoClient(ns.mongodbUrl);
+  // the activity log's hourly partitions, read by `_id` as the services read them
+  let store = null;
+  const activity = async () => (store ??= await connectStore(ns.mongodbUrl)).activity;
+  let exitCode = 0;
+  let done = null;
+  // stops what this run started and deletes what it made; once, from the end of the run or a signal
+  teardown = () => (done ??= (async () => {
+    await Promise.all(Object.values(procs).map((p) => stopProcess(p)));
+    if (bare) await stopProcess(bare);
+    writeLogs(procs);
+    await probes.close();
+    if (store) await store.close().catch(() => undefined);
+    await cleanup(ns, mongoClient);
+    if (receiver) {
+      if (receiver.child.connected) receiver.child.disconnect();
+      await receiver.child.exited;
+    }
+  })());
+  try {
+    receiver = await startReceiver();
+    const barePort = await freePort();
+    bare = startProcess(path.join(__dirname, 'bare-express.js'), { PORT: String(barePort) });
+    progress('starting the services');
+    await startSystem(ns, env, procs);
+    progress('services ready; seeding through the management API');
+    await waitFor(`http://127.0.0.1:${barePort}/nothing`);
+    const endpointId = await seed(ns, env, receiver.port);
+    const ingestUrl = `http://127.0.0.1:${ns.ports['ingest-gateway']}/relay/${endpointId}`;
+    const headers = { 'content-type': 'application/json' };
+    const accepted = new Set();
+    const loadPhase = (url, phase, durationS, track) =>
+      loadTracked(url, { connections: CONNECTIONS, durationS, headers, makeBody: (seq) => makeBody(requestId(phase, seq)), onAccepted: track ? (seq) => accepted.add(requestId(phase, seq)) : undefined });
+
+    // one request end to end before any load: a broken path fails here with a clear message
+    const probeId = requestId(PHASES.probe, 0);
+    const probe = await fetch(ingestUrl, { method: 'POST', headers, body: makeBody(probeId) });
+    if (probe.status !== 202) throw new Error(`probe request: ${probe.status} ${await probe.text()}`);
+    accepted.add(probeId);
+    if ((await waitDelivered(receiver, [probeId], Date.now() + 30000)) > 0) throw new Error('probe event not delivered within 30 s');
+
+    // the baseline, while Relay's services run idle
+    progress(`bare express ${WARMUP_S} s warm-up + ${DURATION_S} s`);
+    const bareUrl = `http://127.0.0.1:${barePort}/relay/${endpointId}`;
+    await loadPhase(bareUrl, PHASES.baseline, WARMUP_S, false);
+    const bareResult = await loadPhase(bareUrl, PHASES.baseline, DURATION_S, false);
+    await stopProcess(bare);
+
+    // warm-up (JIT, connection pools, the endpoint cache), then let the system drain so the
+    // measured load starts from empty queues and a caught-up activity log
+    progress(`relay ${WARMUP_S} s warm-up`);
+    const warm = await loadPhase(ingestUrl, PHASES.warmup, WARMUP_S, true);
+    const warmDeadline = warm.ended_at + Math.min(60, CATCHUP_TIMEOUT_S) * 1000;
+    const warmMissing = await waitDelivered(receiver, accepted, warmDeadline);
+    const warmSample = receiver.order.slice(-SAMPLE_SIZE).map((a) => a.eventId);
+    const warmActivity = await waitActivity(probes, activity, warmSample, warmDeadline);
+    const warmup = { accepted: warm.accepted, drained: warmMissing === 0 && warmActivity.caught_up, drain_s: Number(((Date.now() - warm.ended_at) / 1000).toFixed(1)) };
+
+    progress(`${warmup.drained ? 'warm-up drained' : 'warm-up NOT drained (continuing)'} after ${warmup.drain_s} s; relay ${DURATION_S} s measured load`);
+    const pids = Object.fromEntries(SERVICES.map((s) => [s.name, procs[s.name].pid]));
+    Object.assign(pids, { receiver: receiver.child.pid, 'load generator': process.pid }, infraPids());
+    const sampler = createSampler(pids, probes);
+    sampler.start();
+    const relay = await loadPhase(ingestUrl, PHASES.measured, DURATION_S, true);
+    const during = sampler.stop();
+    const atLoadEnd = {
+      activity_ready: await probes.ready(probes.names.activityQueue),
+      webhook_ready: await probes.ready(probes.names.deliveryQueue('webhook')),
+    };
+    const afterCpu = sampler.window();
+
+    progress('waiting for deliveries and the activity log');
+    const lost = await waitDelivered(receiver, accepted, relay.ended_at + DELIVERY_TIMEOUT_S * 1000);
+    const measuredArrivals = receiver.order.filter((a) => a.id.startsWith(PHASES.measured));
+    const sample = measuredArrivals.slice(-SAMPLE_SIZE).map((a) => a.eventId);
+    const act = await waitActivity(probes, activity, sample, relay.ended_at + CATCHUP_TIMEOUT_S * 1000);
+    const drainCpu = afterCpu();
+    await receiver.flush();
+    // a dead-lettered activity message is a row missing from the log; a dead delivery, a lost event
+    const deadLetters = {
+      activity: await probes.ready(probes.names.deadActivityQueue),
+      webhook: await probes.ready(probes.names.deadDeliveryQueue('webhook')),
+    };
+    const logLines = Object.fromEntries(Object.entries(procs).map(([name, p]) => [name, p.output().split('\n').filter(Boolean).length]));
+
+    const lastAt = measuredArrivals.length ? measuredArrivals[measuredArrivals.length - 1].at : null;
+    const deliveredMeasured = measuredArrivals.length;
+    const deliveredInWindow = measuredArrivals.filter((a) => a.at <= relay.ended_at).length;
+    const unacknowledged = [...receiver.byId.keys()].filter((id) => !accepted.has(id)).length;
+    const deliveredPerS = lastAt ? Math.round(deliveredMeasured / ((lastAt - relay.started_at) / 1000)) : 0;
+    const secondsAfter = (t) => (t === null ? null : Number(((t - relay.ended_at) / 1000).toFixed(2)));
+    const report = {
+      bench: 'system',
+      at: new Date().toISOString(),
+      accepted_per_s: relay.accepted_per_s,
+      delivered_per_s: deliveredPerS,
+      bare_express_req_per_s: bareResult.accepted_per_s,
+      ratio: bareResult.accepted_per_s ? Number((deliveredPerS / bareResult.accepted_per_s).toFixed(3)) : null,
+      p50_ms: relay.p50_ms,
+      p99_ms: relay.p99_ms,
+      non_2xx: relay.non_2xx,
+      errors: relay.errors,
+      accepted: accepted.size,
+      delivered: receiver.byId.size,
+      lost,
+      duplicates: receiver.duplicates,
+      activity_caught_up: act.caught_up,
+      activity_lag_s: act.caught_up ? secondsAfter(act.at) : null,
+      load: { tool: 'autocannon (closed loop, one body per request)', connections: CONNECTIONS, duration_s: DURATION_S, warmup_s: WARMUP_S, body_bytes: Buffer.byteLength(makeBody(requestId('m', 0))), targets: '1 webhook (local receiver answering 200 at once)' },
+      bare_express: { req_per_s: bareResult.accepted_per_s, p50_ms: bareResult.p50_ms, p99_ms: bareResult.p99_ms, non_2xx: bareResult.non_2xx, errors: bareResult.errors },
+      relay: {
+        accepted_measured: relay.accepted,
+        statuses: relay.statuses,
+        delivered_measured: deliveredMeasured,
+        load_window_s: Number(((relay.ended_at - relay.started_at) / 1000).toFixed(2)),
+        delivered_during_load_per_s: Math.round(deliveredInWindow / ((relay.ended_at - relay.started_at) / 1000)),
+        last_delivery_after_load_end_s: secondsAfter(lastAt),
+        unacknowledged_delivered: unacknowledged,
+        deliveries_without_body_id: receiver.unknown,
+        ratio_accepted_to_bare: bareResult.accepted_per_s ? Number((relay.accepted_per_s / bareResult.accepted_per_s).toFixed(3)) : null,
+        queues_at_load_end: atLoadEnd,
+        queues_max_during_load: during.queues,
+      },
+      activity: {
+        caught_up: act.caught_up,
+        lag_s: act.caught_up ? secondsAfter(act.at) : null,
+        bound_s: CATCHUP_TIMEOUT_S,
+        queue_empty_after_s: secondsAfter(act.queue_empty_at),
+        unwritten_metric: act.metric_present ? 'present' : 'absent (queue check only)',
+        unwritten_zero_after_s: secondsAfter(act.unwritten_zero_at),
+        sample_size: sample.length,
+        sample_not_completed: act.sample_incomplete,
+        sample_read_s: act.sample_read_s ?? null,
+        last_probe: act.last,
+      },
+      dead_letters: deadLetters,
+      service_warn_error_log_lines: logLines,
+      warmup,
+      resources: { cpu_pct_100_is_one_core: true, during_load: during.processes, machine_during_load: during.machine, cpu_pct_after_load_until_caught_up: drainCpu },
+      definitions: DEFINITIONS,
+      namespace,
+    };
+    progress('done; stopping the services');
+    printTable(report);
+    process.stdout.write(`${JSON.stringify(report)}\n`);
+    fs.mkdirSync(RESULTS_DIR, { recursive: true });
+    fs.writeFileSync(path.join(RESULTS_DIR, 'system.json'), `${JSON.stringify(report, null, 2)}\n`);
+    if (lost > 0) {
+      process.stderr.write(`system bench: ${lost} accepted event(s) never reached the receiver\n`);
+      exitCode = 1;
+    }
+  } catch (err) {
+    process.stderr.write(`bench/system failed: ${err.stack || err}\n`);
+    exitCode = 1;
+  } finally {
+    await teardown();
+  }
+  return exitCode;
+}
+
+/** Service output (LOG_LEVEL=warn, so only warnings and errors) kept next to the results. */
+function writeLogs(procs) {
+  const dir = path.join(RESULTS_DIR, 'system-logs');
+  fs.mkdirSync(dir, { recursive: true });
+  const noisy = [];
+  for (const [name, p] of Object.entries(procs)) {
+    const out = p.output();
+    fs.writeFileSync(path.join(dir, `${name}.log`), out);
+    const lines = out.split('\n').filter(Boolean).length;
+    if (lines > 0) noisy.push(`${name} ${lines}`);
+  }
+  if (noisy.length) process.stderr.write(`system bench: warning/error log lines: ${noisy.join(', ')} (see ${path.relative(ROOT, dir)}/)\n`);
+}
+
+/** Deletes every queue and exchange of the namespace, its Redis keys and its database. */
+async function cleanup(ns, mongoClient) {
+  const n = brokerNames(ns.namespace);
+  const queues = new Set([n.activityQueue, n.deadActivityQueue, ...DELIVERY_CHANNELS.flatMap((c) => [n.deliveryQueue(c), n.deadDeliveryQueue(c)])]);
+  const exchanges = new Set([n.deliveriesExchange, n.activityExchange, n.deadLetterExchange, n.retryExchange]);
+  // the retry tier queues depend on the deliverers' RETRY_TIERS_MS: list them from the management API
+  const u = new URL(ns.rabbitmqUrl);
+  const auth = `Basic ${Buffer.from(`${decodeURIComponent(u.username || 'guest')}:${decodeURIComponent(u.password || 'guest')}`).toString('base64')}`;
+  const mgmt = process.env.RABBITMQ_MANAGEMENT_URL || `http://${u.hostname}:15672`;
+  for (const [kind, set] of [['queues', queues], ['exchanges', exchanges]]) {
+    const list = await fetch(`${mgmt}/api/${kind}?columns=name`, { headers: { authorization: auth } }).then((r) => (r.ok ? r.json() : []), () => []);
+    for (const { name } of list) if (name.startsWith(`${ns.namespace}.`)) set.add(name);
+  }
+  try {
+    const conn = await amqp.connect(ns.rabbitmqUrl);
+    const ch = await conn.createChannel();
+    ch.on('error', () => undefined);
+    for (const q of queues) await ch.deleteQueue(q).catch(() => undefined);
+    for (const e of exchanges) await ch.deleteExchange(e).catch(() => undefined);
+    await conn.close().catch(() => undefined);
+  } catch (err) {
+    process.stderr.write(`system bench: broker cleanup failed: ${err.message}\n`);
+  }
+  const redis = new Redis(ns.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${ns.namespace}:*`, 'COUNT', 1000);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } catch (err) {
+    process.stderr.write(`system bench: redis cleanup failed: ${err.message}\n`);
+  } finally {
+    redis.disconnect();
+  }
+  await mongoClient.db().dropDatabase().catch((err) => process.stderr.write(`system bench: dropping database ${ns.namespace} failed: ${err.message}\n`));
+  await mongoClient.close().catch(() => undefined);
+}
+
+function printTable(r) {
+  const fmt = (v) => (v === null || v === undefined ? '–' : typeof v === 'number' ? v.toLocaleString('en-US') : String(v));
+  const row = (cells, widths) => cells.map((c, i) => (i === 0 ? fmt(c).padEnd(widths[i]) : fmt(c).padStart(widths[i]))).join('  ');
+  const w = [26, 10, 9, 9, 8, 7];
+  const lines = [
+    '',
+    `whole system: ${r.load.connections} connections × ${r.load.duration_s} s (after ${r.load.warmup_s} s warm-up), ${r.load.body_bytes}-byte JSON POST, ${r.load.targets}`,
+    row(['', 'per s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'], w),
+    row(['bare express (baseline)', r.bare_express.req_per_s, r.bare_express.p50_ms, r.bare_express.p99_ms, r.bare_express.non_2xx, r.bare_express.errors], w),
+    row(['relay accepted (202)', r.accepted_per_s, r.p50_ms, r.p99_ms, r.non_2xx, r.errors], w),
+    row(['relay delivered', r.delivered_per_s, '', '', '', ''], w),
+    row(['relay delivered during load', r.relay.delivered_during_load_per_s, '', '', '', ''], w),
+    `ratio delivered/s ÷ bare express req/s: ${fmt(r.ratio)}   (accepted ÷ bare: ${fmt(r.relay.ratio_accepted_to_bare)})`,
+    `events: accepted ${fmt(r.accepted)}, delivered ${fmt(r.delivered)}, lost ${fmt(r.lost)}, duplicates ${fmt(r.duplicates)}, delivered but unanswered (in flight at stop) ${fmt(r.relay.unacknowledged_delivered)}; last delivery ${fmt(r.relay.last_delivery_after_load_end_s)} s after load end`,
+    `queues at load end: activity ${fmt(r.relay.queues_at_load_end.activity_ready)} ready, webhook ${fmt(r.relay.queues_at_load_end.webhook_ready)} ready (max during load ${fmt(r.relay.queues_max_during_load.activity_ready_max)} / ${fmt(r.relay.queues_max_during_load.webhook_ready_max)})`,
+    r.activity.caught_up
+      ? `activity log caught up ${fmt(r.activity.lag_s)} s after load end (queue empty after ${fmt(r.activity.queue_empty_after_s)} s; writer's unwritten gauge ${r.activity.unwritten_metric === 'present' ? `0 after ${fmt(r.activity.unwritten_zero_after_s)} s` : r.activity.unwritten_metric}; last ${r.activity.sample_size} delivered events' rows completed, read in ${fmt(r.activity.sample_read_s)} s)`
+      : `activity log NOT caught up within ${r.activity.bound_s} s of load end (last probe ${JSON.stringify(r.activity.last_probe)}; ${r.activity.sample_not_completed} of ${r.activity.sample_size} sampled rows not completed)`,
+    `dead-lettered: activity ${fmt(r.dead_letters.activity)}, webhook deliveries ${fmt(r.dead_letters.webhook)}; warn/error log lines: ${Object.entries(r.service_warn_error_log_lines).map(([n, v]) => `${n} ${v}`).join(', ')}`,
+    `warm-up: ${fmt(r.warmup.accepted)} accepted, ${r.warmup.drained ? `drained in ${r.warmup.drain_s} s` : `NOT drained after ${r.warmup.drain_s} s`}`,
+    `CPU % / max RSS MB during load: ${Object.entries(r.resources.during_load).map(([n, v]) => `${n} ${v.cpu_pct}%/${v.rss_mb_max}`).join(', ')}`,
+    `machine during load: ${r.resources.machine_during_load.cores} cores, ${fmt(r.resources.machine_during_load.busy_pct)}% busy (100% = one core), of which other processes ${fmt(r.resources.machine_during_load.other_processes_pct)}%; load average ${r.resources.machine_during_load.loadavg_1m}` +
+      (r.resources.machine_during_load.other_processes_pct > 25 ? '  ← OTHER WORK ON THIS MACHINE: figures not comparable' : ''),
+    `CPU % after load until caught up: ${Object.entries(r.resources.cpu_pct_after_load_until_caught_up).map(([n, v]) => `${n} ${v}%`).join(', ')}`,
+    'definitions:',
+    ...Object.entries(r.definitions).map(([k, v]) => `  ${k}: ${v}`),
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+}
+
+let teardown = async () => undefined;
+
+if (process.argv[2] === '--receiver') {
+  runReceiver();
+} else {
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      process.stderr.write(`system bench: ${signal}; stopping the services and deleting the namespace\n`);
+      void teardown().finally(() => process.exit(130));
+    });
+  }
+  void main().then((code) => process.exit(code));
+}

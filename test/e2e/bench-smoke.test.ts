@@ -1,0 +1,74 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * Keeps `bench/system.js` (the headline of `npm run bench`) from rotting: it runs in short mode
+ * against the built services and must exit 0 and report what it measured. Speed is never
+ * asserted here (docs/benchmarks.md); only that the run completed and lost nothing it accepted.
+ */
+const ROOT = path.resolve(__dirname, '../..');
+const LIMIT_MS = 150_000;
+
+interface BenchRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runBench(resultsDir: string): Promise<BenchRun> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench', 'system.js')], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_DURATION_S: '3', BENCH_WARMUP_S: '1', BENCH_RESULTS_DIR: resultsDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  // SIGTERM lets the bench stop its services and delete its queues and database
+  const timer = setTimeout(() => child.kill('SIGTERM'), LIMIT_MS - 15_000);
+  return new Promise((resolve) => {
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('bench/system.js in short mode (every service a process, real RabbitMQ, Redis and FerretDB)', () => {
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'relay-bench-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(
+    'exits 0, delivers every accepted event and prints one JSON line with the figures',
+    async () => {
+      const run = await runBench(dir);
+      expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+
+      const lines = run.stdout.split('\n').filter((l) => l.startsWith('{'));
+      expect(lines).toHaveLength(1);
+      const report = JSON.parse(lines[0]!) as Record<string, unknown>;
+      expect(report).toMatchObject({ bench: 'system', lost: 0 });
+      expect(typeof report.accepted_per_s).toBe('number');
+      expect(report.accepted_per_s).toBeGreaterThan(0);
+      expect(typeof report.delivered_per_s).toBe('number');
+      expect(report.delivered).toBeGreaterThan(0);
+      expect(typeof report.bare_express_req_per_s).toBe('number');
+      expect(typeof report.duplicates).toBe('number');
+      // the activity lag is a number when the log caught up within the bench's bound, else null
+      expect(typeof report.activity_caught_up).toBe('boolean');
+      expect(typeof report.activity_lag_s).toBe(report.activity_caught_up ? 'number' : 'object');
+
+      const written = JSON.parse(readFileSync(path.join(dir, 'system.json'), 'utf8')) as Record<string, unknown>;
+      expect(written).toEqual(report);
+    },
+    LIMIT_MS,
+  );
+});
