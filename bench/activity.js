@@ -1,0 +1,228 @@
+// npm run bench (activity part): the activity-writer and the activity API at volume, on the real
+// local RabbitMQ and FerretDB, with the services run as `npm start` runs them.
+//
+//  1. writer rows/s on an empty log: BENCH_WRITER_EVENTS accepted requests, each a request and a
+//     delivered attempt message, published ahead to the activity queue, drained by ONE
+//     activity-writer process (caught up = queue empty and relay_activity_unwritten_messages 0);
+//  2. preload up to BENCH_ACTIVITY_ROWS rows (default 1,000,000) through the writer's own code
+//     (createActivityWriter, big batches), spread over the last 7 days, 50 endpoints, 1,000
+//     source IPs, with rejections, test requests and delivery errors mixed in;
+//  3. writer rows/s again, the same way as in 1, with the log at that size;
+//  4. GET /v1/activity through the management-api process: p50/p95 of each filter's first page
+//     (limit 50) and of a page reached by following the cursor.
+// Prints a table and one JSON line; writes bench-results/activity.json.
+'use strict';
+const { randomBytes } = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const amqp = require('amqplib');
+const { brokerNames, encodeMessage, timedId, ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1 } = require('@relay/contracts');
+const { connectStore } = require('@relay/store');
+const { createActivityWriter } = require('../services/activity-writer/dist/adapters/activity-store');
+const { freePort, startProcess, waitFor } = require('./lib');
+
+const ROOT = path.resolve(__dirname, '..');
+const bounded = (v, def, min, max) => Math.max(min, Math.min(max, Number(v) || def));
+const ROWS = bounded(process.env.BENCH_ACTIVITY_ROWS, 1_000_000, 1000, 5_000_000);
+const WRITER_EVENTS = bounded(process.env.BENCH_WRITER_EVENTS, 10_000, 100, 200_000);
+const QUERY_RUNS = bounded(process.env.BENCH_QUERY_RUNS, 30, 3, 500);
+const CATCH_UP_TIMEOUT_MS = bounded(process.env.BENCH_TIMEOUT_MS, 600_000, 10_000, 3_600_000);
+const env = {
+  RABBITMQ_URL: process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672',
+  REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+  MONGODB_BASE: process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017/relay',
+};
+const namespace = `bench_act_${randomBytes(3).toString('hex')}`;
+const mongodbUrl = env.MONGODB_BASE.replace(/\/[^/]*$/, `/${namespace}`);
+const ENDPOINTS = Array.from({ length: 50 }, (_, i) => `ep_bench${String(i).padStart(2, '0')}`);
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Deterministic pseudo-random numbers, so every run preloads the same shape of log. */
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+function eventMessages(accountId, i, receivedAt) {
+  // ids carry their arrival time, as the gateway's do (the log is partitioned by it)
+  const eventId = timedId('evt', Date.parse(receivedAt), `w${i}${randomBytes(4).toString('hex')}`);
+  const endpoint = ENDPOINTS[i % ENDPOINTS.length];
+  const request = {
+    type: ACTIVITY_REQUEST_V1, event_id: eventId, account_id: accountId, endpoint_id: endpoint, received_at: receivedAt, method: 'POST',
+    source_ip: `10.0.${i % 4}.${i % 250}`, outcome: 'ACCEPTED', reason: null, target_count: 1, test: false,
+  };
+  const attempt = {
+    type: ACTIVITY_ATTEMPT_V1, event_id: eventId, delivery_id: `dlv_${eventId}_tg1`, account_id: accountId, endpoint_id: endpoint, target_id: 'tg_bench', target_kind: 'webhook',
+    attempt: 1, attempted_at: receivedAt, state: 'delivered', status_code: 200, duration_ms: 12, error: null, next_attempt_at: null,
+  };
+  return [request, attempt];
+}
+
+async function metric(port, name) {
+  const text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => '');
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  return line ? Number(line.split(' ').pop()) : null;
+}
+
+/** Publishes `events` accepted requests (2 messages each) ahead, then times the writer draining them. */
+async function writerRun(ch, healthPort, accountId, events, label) {
+  const names = brokerNames(namespace);
+  const before = (await metric(healthPort, 'relay_activity_messages_written_total')) ?? 0;
+  // publishing takes a while; the clock starts with the first message, so rows/s is the writer's
+  // pace while messages arrive and while it works off what queued up
+  const started = performance.now();
+  for (let i = 0; i < events; i++) {
+    for (const m of eventMessages(accountId, i, new Date().toISOString())) {
+      ch.publish(names.activityExchange, names.activityRoutingKey, encodeMessage(m), { persistent: true, type: m.type });
+    }
+    if (i % 500 === 499) await ch.waitForConfirms();
+  }
+  await ch.waitForConfirms();
+  const deadline = Date.now() + CATCH_UP_TIMEOUT_MS;
+  for (;;) {
+    const q = await ch.checkQueue(names.activityQueue);
+    const unwritten = await metric(healthPort, 'relay_activity_unwritten_messages');
+    const written = ((await metric(healthPort, 'relay_activity_messages_written_total')) ?? 0) - before;
+    if (q.messageCount === 0 && unwritten === 0 && written >= events * 2) break;
+    if (Date.now() > deadline) throw new Error(`${label}: writer did not catch up (queue ${q.messageCount}, unwritten ${unwritten})`);
+    await sleep(50);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { label, events, seconds: Number(seconds.toFixed(2)), rows_per_s: Math.round(events / seconds) };
+}
+
+async function preload(store, accountId, target) {
+  const writer = createActivityWriter(store);
+  const random = rng(42);
+  const span = 7 * 86_400_000;
+  const start = Date.now() - span;
+  const started = performance.now();
+  const BATCH = 2000;
+  const reasons = ['connect ETIMEDOUT 10.9.8.7:443', 'HTTP 500 Internal Server Error', 'HTTP 410 Gone', 'socket hang up'];
+  for (let done = 0; done < target; ) {
+    const events = [];
+    const n = Math.min(BATCH, target - done);
+    for (let k = 0; k < n; k++) {
+      const i = done + k;
+      // rows arrive in time order, as they do in production
+      const receivedAt = new Date(start + Math.floor((i / target) * span)).toISOString();
+      const [request, attempt] = eventMessages(accountId, i, receivedAt);
+      request.source_ip = `198.51.${Math.floor(random() * 4)}.${Math.floor(random() * 250)}`;
+      const r = random();
+      if (r < 0.05) Object.assign(request, { outcome: 'AUTH_FAILED', reason: 'invalid bearer token', target_count: 0 });
+      else if (r < 0.06) Object.assign(request, { test: true });
+      const attempts = request.target_count === 0 ? [] : [r > 0.98 ? { ...attempt, state: 'failed', status_code: null, error: reasons[i % reasons.length] } : attempt];
+      events.push({ event_id: request.event_id, request, attempts, tokens: [], oldest_ms: 0 });
+    }
+    await writer.write({ events, folds: [] });
+    done += n;
+    if (done % 100_000 < BATCH) process.stderr.write(`  preloaded ${done} rows (${Math.round(done / ((performance.now() - started) / 1000))} rows/s)\n`);
+  }
+  return { rows: target, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) };
+}
+
+async function timeQueries(apiPort, apiKey) {
+  const now = Date.now();
+  const iso = (ms) => encodeURIComponent(new Date(ms).toISOString());
+  const filters = [
+    ['all (cross-endpoint)', 'status=all'],
+    ['endpoint', `endpoint_id=${ENDPOINTS[7]}`],
+    ['date window (1 h, 3 days ago)', `from=${iso(now - 3 * 86_400_000)}&to=${iso(now - 3 * 86_400_000 + 3_600_000)}`],
+    ['completed', 'status=completed'],
+    ['pending', 'status=pending'],
+    ['errors', 'status=errors'],
+    ['test', 'status=test'],
+    ['source IP (1 of 1,000)', 'source_ip=198.51.2.77'],
+    ['source IP, 1 h window', `source_ip=198.51.2.77&from=${iso(now - 2 * 3_600_000)}&to=${iso(now - 3_600_000)}`],
+    ['error text (24 h)', 'error=timedout'],
+    ['endpoint + errors', `endpoint_id=${ENDPOINTS[3]}&status=errors`],
+  ];
+  const results = [];
+  for (const [name, query] of filters) {
+    const times = [];
+    let rows = 0;
+    let cursor = null;
+    for (let run = 0; run < QUERY_RUNS; run++) {
+      // every third run follows the cursor of the previous page: deep pages cost the same
+      const url = `http://127.0.0.1:${apiPort}/v1/activity?${query}&limit=50${run % 3 === 2 && cursor ? `&cursor=${cursor}` : ''}`;
+      const t0 = performance.now();
+      const res = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
+      const body = await res.json();
+      times.push(performance.now() - t0);
+      if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status} ${JSON.stringify(body)}`);
+      rows += body.data.length;
+      cursor = body.next_cursor;
+    }
+    times.sort((a, b) => a - b);
+    results.push({ filter: name, p50_ms: Number(percentile(times, 50).toFixed(1)), p95_ms: Number(percentile(times, 95).toFixed(1)), mean_rows_per_page: Number((rows / QUERY_RUNS).toFixed(1)) });
+  }
+  return results;
+}
+
+async function main() {
+  execFileSync('bash', [path.join(ROOT, 'scripts/infra.sh'), 'up'], { stdio: 'ignore' });
+  const secretsKeys = `bench:${randomBytes(32).toString('base64')}`;
+  const boot = JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'services/management-api/dist/bootstrap.js'), '--account', 'bench'], { env: { ...process.env, MONGODB_URL: mongodbUrl, SECRETS_KEYS: secretsKeys } }).toString());
+  const store = await connectStore(mongodbUrl);
+  const now = new Date();
+  // the endpoint filter lists only endpoints of the caller's account
+  await store.endpoints.insertMany(ENDPOINTS.map((id) => ({ _id: id, account_id: boot.account_id, name: id, enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, created_at: now, updated_at: now })));
+  const [healthPort, apiPort] = [await freePort(), await freePort()];
+  const common = { RABBITMQ_URL: env.RABBITMQ_URL, REDIS_URL: env.REDIS_URL, MONGODB_URL: mongodbUrl, RELAY_NAMESPACE: namespace, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+  const writer = startProcess(path.join(ROOT, 'services/activity-writer/dist/main.js'), { ...common, HEALTH_PORT: String(healthPort) });
+  const api = startProcess(path.join(ROOT, 'services/management-api/dist/main.js'), { ...common, PORT: String(apiPort), SECRETS_KEYS: secretsKeys });
+  const conn = await amqp.connect(env.RABBITMQ_URL);
+  const ch = await conn.createConfirmChannel();
+  try {
+    await waitFor(`http://127.0.0.1:${healthPort}/readyz`).catch((err) => {
+      throw new Error(`${err.message}\n${writer.output()}`);
+    });
+    await waitFor(`http://127.0.0.1:${apiPort}/readyz`);
+    const empty = await writerRun(ch, healthPort, boot.account_id, WRITER_EVENTS, `writer, log empty`);
+    process.stderr.write(`  ${JSON.stringify(empty)}\n`);
+    const loaded = await preload(store, boot.account_id, ROWS);
+    const full = await writerRun(ch, healthPort, boot.account_id, WRITER_EVENTS, `writer, ${ROWS} rows present`);
+    process.stderr.write(`  ${JSON.stringify(full)}\n`);
+    const queries = await timeQueries(apiPort, boot.api_key);
+    const report = {
+      at: new Date().toISOString(),
+      rows_present: ROWS + 2 * WRITER_EVENTS,
+      preload: loaded,
+      writer: { empty, full, ratio_full_to_empty: Number((full.rows_per_s / empty.rows_per_s).toFixed(3)) },
+      queries,
+    };
+    console.log(`\nactivity-writer (one process), ${WRITER_EVENTS} accepted requests (request + attempt messages) each run`);
+    for (const r of [empty, full]) console.log(`  ${r.label.padEnd(32)} ${String(r.rows_per_s).padStart(7)} rows/s`);
+    console.log(`  ratio at ${ROWS} rows / empty: ${report.writer.ratio_full_to_empty}`);
+    console.log(`\nGET /v1/activity (limit 50) with ${report.rows_present} rows, ${QUERY_RUNS} runs each`);
+    for (const q of queries) console.log(`  ${q.filter.padEnd(32)} p50 ${String(q.p50_ms).padStart(7)} ms   p95 ${String(q.p95_ms).padStart(7)} ms   rows/page ${q.mean_rows_per_page}`);
+    console.log(JSON.stringify(report));
+    fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
+    fs.writeFileSync(path.join(ROOT, 'bench-results', 'activity.json'), `${JSON.stringify(report, null, 2)}\n`);
+  } finally {
+    for (const p of [writer, api]) p.kill('SIGTERM');
+    await Promise.all([writer.exited, api.exited]);
+    const n = brokerNames(namespace);
+    for (const q of [n.activityQueue, n.deadActivityQueue]) await ch.deleteQueue(q).catch(() => undefined);
+    await conn.close().catch(() => undefined);
+    await cleanupBroker(namespace);
+    if (!process.env.BENCH_KEEP_DB) await store.connection.dropDatabase().catch(() => undefined);
+    await store.close();
+  }
+}
+
+/** Deletes every queue and exchange of the namespace (the writer declares the whole topology). */
+async function cleanupBroker(ns) {
+  const auth = `Basic ${Buffer.from('guest:guest').toString('base64')}`;
+  const queues = await fetch('http://127.0.0.1:15672/api/queues/%2F', { headers: { authorization: auth } }).then((r) => r.json(), () => []);
+  const exchanges = await fetch('http://127.0.0.1:15672/api/exchanges/%2F', { headers: { authorization: auth } }).then((r) => r.json(), () => []);
+  for (const q of queues.filter((x) => x.name.startsWith(`${ns}.`))) await fetch(`http://127.0.0.1:15672/api/queues/%2F/${encodeURIComponent(q.name)}`, { method: 'DELETE', headers: { authorization: auth } }).catch(() => undefined);
+  for (const e of exchanges.filter((x) => x.name.startsWith(`${ns}.`))) await fetch(`http://127.0.0.1:15672/api/exchanges/%2F/${encodeURIComponent(e.name)}`, { method: 'DELETE', headers: { authorization: auth } }).catch(() => undefined);
+}
+
+main().catch((err) => {
+  console.error(`bench/activity failed: ${err.stack || err}`);
+  process.exit(1);
+});
