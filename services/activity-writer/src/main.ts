@@ -37,6 +37,7 @@ runMain(async () => {
     onFlush: (s) => {
       metrics?.rowsWritten.inc({ kind: 'inserted' }, s.inserted);
       metrics?.rowsWritten.inc({ kind: 'updated' }, s.updated);
+      metrics?.rowsWritten.inc({ kind: 'late_attempts' }, s.late);
       metrics?.rowsWritten.inc({ kind: 'aggregated' }, s.aggregated);
       metrics?.messagesWritten.inc(s.messages);
       logger.debug('activity flush written', { ...s });

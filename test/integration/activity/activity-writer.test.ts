@@ -49,7 +49,7 @@ describe('activity-writer on the real MongoDB-wire store', () => {
     expect((await row(store, id))!.status).toBe('completed');
   });
 
-  it('status groups after retries: Pending while a delivery retries, then Completed; a later attempt is a key-only update', async () => {
+  it('status groups after retries: Pending while a delivery retries, then Completed; later attempts are inserted beside the row, never an update', async () => {
     const { write, flushes } = pipelineOn(store);
     const id = eventId('b');
     await write([request(id)]);
@@ -63,9 +63,23 @@ describe('activity-writer on the real MongoDB-wire store', () => {
       ['tg_2', 'delivered', [1]],
     ]);
     expect(done.deliveries[0]!.attempts[0]).toMatchObject({ state: 'retrying', status_code: 503, error: 'HTTP 503' });
-    expect(flushes.map((f) => [f.inserted, f.updated])).toEqual([[1, 0], [0, 1], [0, 1]]);
+    expect(flushes.map((f) => [f.inserted, f.updated, f.late])).toEqual([[1, 0, 0], [0, 0, 1], [0, 0, 2]]);
+    // read back by a writer that never saw it (a restart): the late attempts are found beside the row
+    expect((await store.activity.rowWithLate(id))!.late).toBe(3);
     // the list follows the row's status through change pages
     expect((await listed(endpointScope('ep_1'))).find((r) => r.event_id === id)!.status).toBe('completed');
+  });
+
+  it('a restarted writer (no memory of the row) settles a further attempt after the ones already beside the row', async () => {
+    const id = eventId('restart');
+    await pipelineOn(store).write([request(id, { target_count: 1 })]);
+    await pipelineOn(store).write([attempt(id, 'tg_1', 1, 'retrying')]); // a second writer: reads the row
+    await pipelineOn(store).write([attempt(id, 'tg_1', 2, 'retrying')]); // a third: reads row + 1 late attempt
+    await pipelineOn(store).write([attempt(id, 'tg_1', 3, 'delivered')]);
+    const r = (await store.activity.rowWithLate(id))!;
+    expect(r.late).toBe(3);
+    expect(r.row.status).toBe('completed');
+    expect((await row(store, id))!.deliveries[0]!.attempts.map((a) => [a.attempt, a.state])).toEqual([[1, 'retrying'], [2, 'retrying'], [3, 'delivered']]);
   });
 
   it('an Errors row when a delivery failed for good, with the latest error kept for the error-text filter', async () => {
@@ -124,7 +138,7 @@ describe('activity-writer on the real MongoDB-wire store', () => {
     expect((await listed(endpointScope('ep_pages'))).map((e) => e.event_id)).toEqual([ids[2], ids[1], ids[0]]);
   });
 
-  it('applies more than 100 key-only updates in one flush (FerretDB never answers an update of 100+ statements; the writer chunks)', async () => {
+  it('settles more than 100 rows in one flush (FerretDB never answers an update command of 100+ statements)', async () => {
     const { write } = pipelineOn(store);
     const ids = Array.from({ length: 120 }, (_, i) => eventId(`many_${i}`));
     await write(ids.map((id) => request(id, { target_count: 1 })));

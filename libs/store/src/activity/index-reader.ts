@@ -4,7 +4,7 @@ import { DAY_MS, HOUR_MS, changePageId, dayOf, hourOf, pageId, startOf } from '.
 import type { Scope } from './keys';
 import { mapLimit } from './keyed-collection';
 import type { KeyedCollection } from './keyed-collection';
-import type { ActivityLog, IndexDoc } from './log';
+import type { ActivityLog, IndexDoc, MergeableRow } from './log';
 import type { PageCounts } from './page-count';
 import { isAfter } from './position';
 import type { Position } from './position';
@@ -49,7 +49,7 @@ class Stop extends Error {
  * listed once, at its newest entry. The reads of one call are bounded by `budget` whatever the
  * size of the log: a sparse filter returns fewer entries and a cursor.
  */
-export async function listIndexed(log: ActivityLog<{ _id: string }>, q: ListQuery): Promise<ListResult> {
+export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery): Promise<ListResult> {
   const out: IndexEntry[] = [];
   const seen = new Set<string>();
   let reads = 0;

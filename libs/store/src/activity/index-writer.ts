@@ -3,7 +3,7 @@ import type { IndexChange, IndexEntry } from './entries';
 import { changePageId, dayOf, pageId } from './keys';
 import type { Scope } from './keys';
 import { mapLimit } from './keyed-collection';
-import type { ActivityLog, IndexDoc } from './log';
+import type { ActivityLog, IndexDoc, MergeableRow } from './log';
 import { countPages } from './page-count';
 
 export interface ScopedEntry {
@@ -36,7 +36,7 @@ export class IndexWriter {
   private readonly next = new Map<string, number>();
   private readonly registered = new Set<string>();
 
-  constructor(private readonly log: ActivityLog<{ _id: string }>) {}
+  constructor(private readonly log: ActivityLog<MergeableRow>) {}
 
   async write(entries: ScopedEntry[], changes: ScopedChange[]): Promise<void> {
     const byHour = new Map<string, { pages: Map<Scope, IndexEntry[]>; changes: Map<Scope, IndexChange[]> }>();

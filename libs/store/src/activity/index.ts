@@ -1,8 +1,10 @@
 export { accountScope, endpointScope, hourOf } from './keys';
 export type { Scope } from './keys';
 export type { IndexChange, IndexEntry } from './entries';
-export { ActivityLog } from './log';
-export type { IndexDoc } from './log';
+export { ActivityLog, lateAttemptId } from './log';
+export type { IndexDoc, LateAttemptDoc } from './log';
+export { deliveryState, lastError, mergeAttempts, statusOf } from './status';
+export type { StoredAttempt } from './status';
 export { keyedCollection, mapLimit } from './keyed-collection';
 export type { KeyedCollection } from './keyed-collection';
 export { IndexWriter } from './index-writer';

@@ -3,6 +3,9 @@ import { timeOfId } from '@relay/contracts';
 import { collections, hourOf } from './keys';
 import { keyedCollection } from './keyed-collection';
 import type { KeyedCollection } from './keyed-collection';
+import { mergeAttempts } from './status';
+import type { StoredAttempt } from './status';
+import type { StatusGroup } from '../records';
 
 /** An index page, a change page, or a directory document. */
 export interface IndexDoc {
@@ -13,6 +16,22 @@ export interface IndexDoc {
   hours?: number[];
 }
 
+/** A late attempt of a row, kept beside it: `<event_id>~a~<k>`, k = 0, 1, 2 … */
+export interface LateAttemptDoc {
+  _id: string;
+  attempt: StoredAttempt;
+}
+
+export const lateAttemptId = (eventId: string, k: number): string => `${eventId}~a~${k}`;
+
+/** What a row must have for late attempts to merge into it. */
+export interface MergeableRow {
+  _id: string;
+  status: StatusGroup;
+  last_error: string | null;
+  deliveries: Record<string, { delivery_id: string; target_id: string; target_kind: string; state: StoredAttempt['state']; attempts: Record<string, Omit<StoredAttempt, 'delivery_id' | 'target_id' | 'target_kind'>> }>;
+}
+
 /** Collections kept open; past this the oldest handles are dropped (they are cheap to remake). */
 const OPEN_MAX = 2000;
 
@@ -20,7 +39,7 @@ const OPEN_MAX = 2000;
  * The activity log's collections (keys.ts), each used by `_id` only. A row is found from its id
  * alone: event ids carry their arrival time (@relay/contracts newEventId).
  */
-export class ActivityLog<Row extends { _id: string }> {
+export class ActivityLog<Row extends MergeableRow> {
   private readonly open = new Map<string, KeyedCollection<never>>();
 
   constructor(private readonly connection: Connection) {}
@@ -42,10 +61,30 @@ export class ActivityLog<Row extends { _id: string }> {
     return hourOf(timeOfId(id) ?? fallbackMs);
   }
 
-  /** A row by id, or null (also for an id that carries no time). */
+  /** A row by id with its late attempts merged in, or null (also for an id that carries no time). */
   async row(id: string): Promise<Row | null> {
-    const at = timeOfId(id);
-    return at === null ? null : this.rows(hourOf(at)).get(id);
+    return (await this.rowWithLate(id))?.row ?? null;
+  }
+
+  /**
+   * A row and how many late-attempt documents it has. A row is inserted once and never updated
+   * (FerretDB's updates scan their collection twice); attempts that arrive after it are inserted
+   * beside it as `<event_id>~a~<k>` and merged when the row is read. About 1 + k + 1 reads.
+   */
+  async rowWithLate(id: string, fallbackMs?: number): Promise<{ row: Row; late: number } | null> {
+    const at = timeOfId(id) ?? fallbackMs;
+    if (at === undefined) return null;
+    const rows = this.rows(hourOf(at));
+    const row = await rows.get(id);
+    if (!row) return null;
+    const late: StoredAttempt[] = [];
+    const lateDocs = rows as unknown as KeyedCollection<LateAttemptDoc>;
+    for (let k = 0; ; k++) {
+      const doc = await lateDocs.get(lateAttemptId(id, k));
+      if (!doc) break;
+      late.push({ ...doc.attempt, attempted_at: new Date(doc.attempt.attempted_at), next_attempt_at: doc.attempt.next_attempt_at ? new Date(doc.attempt.next_attempt_at) : null });
+    }
+    return { row: late.length ? mergeAttempts(row, late) : row, late: late.length };
   }
 
   /** Every partition collection of the log (a metadata read: no documents are touched). */

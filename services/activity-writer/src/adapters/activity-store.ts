@@ -1,9 +1,9 @@
 import { timedId } from '@relay/contracts';
-import { IndexWriter, accountScope, endpointScope, hourOf } from '@relay/store';
-import type { ScopedChange, ScopedEntry, Store } from '@relay/store';
+import { IndexWriter, accountScope, endpointScope, hourOf, lateAttemptId } from '@relay/store';
+import type { LateAttemptDoc, ScopedChange, ScopedEntry, Store } from '@relay/store';
 import type { Fold } from '../domain/flood';
 import type { EventGroup } from '../domain/hold';
-import { applyMessages, changeOf, entryOf, requestFields } from '../domain/row';
+import { applyMessages, changeOf, entryOf, requestFields, storedAttempt } from '../domain/row';
 import type { RowDoc } from '../domain/row';
 
 export interface FlushBatch<T> {
@@ -12,8 +12,13 @@ export interface FlushBatch<T> {
 }
 
 export interface FlushStats {
+  /** new rows */
   inserted: number;
+  /** rows written again (a late request, a row whose attempts came first) */
   updated: number;
+  /** late attempts inserted beside their rows */
+  late: number;
+  /** rejections folded into aggregated rows */
   aggregated: number;
 }
 
@@ -28,8 +33,10 @@ export interface ActivityWriter {
  * Writes one flush into the hourly partitions (store activity/keys.ts), by `_id` only:
  * 1. rows whose request is in the flush are inserted whole, their held attempts merged in —
  *    the common case, and the only one on the hot path: inserts are what FerretDB does cheaply;
- * 2. a row that already exists (its attempts came first, a retry, a redelivery) is read by
- *    `_id` in its partition, merged and written back by `_id`;
+ * 2. attempts that come after their row (retries, or first attempts past the hold) are inserted
+ *    beside it (`<event_id>~a~<k>`) and merged when the row is read — a row is never updated
+ *    for them; the writer remembers recent rows, so this needs no read either;
+ *    a late request, or a row whose attempts came first, is merged and written back by `_id`;
  * 3. aggregated rows get one upsert each (count, first and last seen);
  * 4. the index gets one page per scope and hour with the new rows' entries, and a change page
  *    where a row's status or latest error moved.
@@ -40,9 +47,13 @@ export function createActivityWriter(store: Store): ActivityWriter {
   const log = store.activity;
   const index = new IndexWriter(log);
   const partitionOf = (row: { _id: string; received_at: Date }) => log.hourOfRow(row._id, row.received_at.getTime());
+  const recent = new RecentRows(RECENT_ROWS);
 
   return {
-    reset: () => index.reset(),
+    reset: () => {
+      index.reset();
+      recent.clear();
+    },
     async write(batch) {
       const entries: ScopedEntry[] = [];
       const changes: ScopedChange[] = [];
@@ -55,26 +66,45 @@ export function createActivityWriter(store: Store): ActivityWriter {
       for (const [hour, rows] of groupBy(fresh, partitionOf)) for (const id of await log.rows(hour).insertNew(rows)) existing.add(id);
       for (const row of fresh) if (!existing.has(row._id)) place(row);
 
+      for (const row of fresh) if (!existing.has(row._id)) recent.set(row._id, { row, late: 0 });
+
       const merges = batch.events.filter((e) => e.request === null || existing.has(e.event_id));
+      const lateDocs: { hour: string; doc: LateAttemptDoc }[] = [];
+      let settled = 0;
+      let created = 0;
       // one at a time: FerretDB's SQLite backend takes one writer per database (SQLITE_BUSY)
       for (const e of merges) {
         const hour = log.hourOfRow(e.event_id, Date.parse(e.request?.received_at ?? e.attempts[0]!.attempted_at));
-        const rows = log.rows(hour);
-        const before = await rows.get(e.event_id);
+        const known = recent.get(e.event_id) ?? (await log.rowWithLate(e.event_id, Date.parse(e.attempts[0]?.attempted_at ?? e.request!.received_at)));
+        const before = known?.row ?? null;
         const after = applyMessages(e.event_id, before, e.request, e.attempts);
-        // A request (late, or redelivered) or a new row gets an entry: the list shows the newest
-        // entry of a row. Otherwise the index learns only what changed.
-        if (!before || e.request !== null) place(after);
-        else if (after.status !== before.status || after.last_error !== before.last_error) {
-          for (const scope of scopesOf(after)) changes.push({ scope, hour, change: changeOf(after) });
+        if (known && e.request === null) {
+          // late attempts (retries, or first attempts past the hold): inserted beside the row,
+          // never an update of it — FerretDB scans a collection twice for each update
+          e.attempts.forEach((a, i) => lateDocs.push({ hour, doc: { _id: lateAttemptId(e.event_id, known.late + i), attempt: storedAttempt(a) } }));
+          recent.set(e.event_id, { row: after, late: known.late + e.attempts.length });
+          settled += 1;
+          if (after.status !== before!.status || after.last_error !== before!.last_error) {
+            for (const scope of scopesOf(after)) changes.push({ scope, hour, change: changeOf(after) });
+          }
+          continue;
         }
-        if (!before) {
+        // a request (late, or redelivered) or a row's first message: the row gets an entry; the
+        // list shows the newest entry of a row
+        place(after);
+        const rows = log.rows(hour);
+        if (!known) {
+          created += 1;
           const dup = await rows.insertNew([after]);
           if (dup.length > 0) throw new Error(`activity row ${e.event_id} appeared during a flush; is a second writer running on this store?`);
         } else {
           const { _id, ...fields } = after;
           await rows.update([{ id: _id, update: { $set: fields } }]);
         }
+        recent.set(e.event_id, { row: after, late: known?.late ?? 0 });
+      }
+      for (const [hour, docs] of groupBy(lateDocs, (d) => d.hour)) {
+        await (log.rows(hour) as unknown as { insertNew(d: LateAttemptDoc[]): Promise<string[]> }).insertNew(docs.map((d) => d.doc));
       }
 
       for (const f of groupFolds(batch.folds)) {
@@ -99,9 +129,28 @@ export function createActivityWriter(store: Store): ActivityWriter {
       }
 
       await index.write(entries, changes);
-      return { inserted: fresh.length - existing.size, updated: merges.length, aggregated: batch.folds.length };
+      return { inserted: fresh.length - existing.size + created, updated: merges.length - settled - created, late: lateDocs.length, aggregated: batch.folds.length };
     },
   };
+}
+
+/** Rows written lately, so that their late attempts need no read (bounded; a miss costs a read). */
+const RECENT_ROWS = 20_000;
+
+class RecentRows {
+  private readonly rows = new Map<string, { row: RowDoc; late: number }>();
+  constructor(private readonly max: number) {}
+  get(id: string) {
+    return this.rows.get(id);
+  }
+  set(id: string, value: { row: RowDoc; late: number }): void {
+    this.rows.delete(id);
+    if (this.rows.size >= this.max) this.rows.delete(this.rows.keys().next().value!);
+    this.rows.set(id, value);
+  }
+  clear(): void {
+    this.rows.clear();
+  }
 }
 
 const scopesOf = (row: { account_id: string; endpoint_id: string }) => [accountScope(row.account_id), endpointScope(row.endpoint_id)];

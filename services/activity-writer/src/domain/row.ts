@@ -1,6 +1,6 @@
 import type { ActivityAttemptV1, ActivityRequestV1 } from '@relay/contracts';
-import type { ActivityDoc, IndexChange, IndexEntry } from '@relay/store';
-import { deliveryState, lastError, statusOf } from './status';
+import { mergeAttempts } from '@relay/store';
+import type { ActivityDoc, IndexChange, IndexEntry, StoredAttempt } from '@relay/store';
 
 /**
  * A stored row as the writer sees it. A row that only attempts have reached so far (its
@@ -23,6 +23,22 @@ export function requestFields(m: ActivityRequestV1) {
   };
 }
 
+/** An attempt message as the row keeps it. */
+export function storedAttempt(a: ActivityAttemptV1): StoredAttempt {
+  return {
+    delivery_id: a.delivery_id,
+    target_id: a.target_id,
+    target_kind: a.target_kind,
+    attempt: a.attempt,
+    attempted_at: new Date(a.attempted_at),
+    state: a.state,
+    status_code: a.status_code,
+    duration_ms: a.duration_ms,
+    error: a.error,
+    next_attempt_at: a.next_attempt_at ? new Date(a.next_attempt_at) : null,
+  };
+}
+
 /**
  * The row after `request` and `attempts` are applied to `row` (null: no row yet). Pure and
  * idempotent: attempts are keyed by delivery id and attempt number, so a redelivered message,
@@ -30,40 +46,20 @@ export function requestFields(m: ActivityRequestV1) {
  */
 export function applyMessages(eventId: string, row: RowDoc | null, request: ActivityRequestV1 | null, attempts: ActivityAttemptV1[]): RowDoc {
   const first = attempts[0];
-  const next: RowDoc = row
-    ? { ...row, deliveries: cloneDeliveries(row.deliveries) }
+  const base: RowDoc = row
+    ? { ...row }
     : ({
         _id: eventId,
         account_id: request?.account_id ?? first!.account_id,
         endpoint_id: request?.endpoint_id ?? first!.endpoint_id,
         received_at: new Date(request?.received_at ?? first!.attempted_at),
         deliveries: {},
+        status: 'pending',
         last_error: null,
         aggregate: null,
       } as unknown as RowDoc);
-  if (request) Object.assign(next, requestFields(request));
-  for (const a of attempts) {
-    const d = (next.deliveries[a.delivery_id] ??= { delivery_id: a.delivery_id, target_id: a.target_id, target_kind: a.target_kind, state: a.state, attempts: {} });
-    d.attempts[String(a.attempt)] = {
-      attempt: a.attempt,
-      attempted_at: new Date(a.attempted_at),
-      state: a.state,
-      status_code: a.status_code,
-      duration_ms: a.duration_ms,
-      error: a.error,
-      next_attempt_at: a.next_attempt_at ? new Date(a.next_attempt_at) : null,
-    };
-  }
-  for (const d of Object.values(next.deliveries)) d.state = deliveryState(d.attempts) ?? d.state;
-  next.status = statusOf(next);
-  next.last_error = lastError(next.deliveries);
-  return next;
-}
-
-function cloneDeliveries(deliveries: RowDoc['deliveries'] | undefined): RowDoc['deliveries'] {
-  const out: RowDoc['deliveries'] = {};
-  for (const [id, d] of Object.entries(deliveries ?? {})) out[id] = { ...d, attempts: { ...d.attempts } };
-  return out;
+  if (request) Object.assign(base, requestFields(request));
+  return mergeAttempts(base, attempts.map(storedAttempt));
 }
 
 /** What the list shows of a row, kept in its index entry (store activity/entries.ts). */

@@ -16,7 +16,7 @@ function fakeWriter() {
     async write(batch) {
       if (fail) throw fail;
       batches.push(batch);
-      return { inserted: batch.events.length, updated: 0, aggregated: batch.folds.length };
+      return { inserted: batch.events.length, updated: 0, late: 0, aggregated: batch.folds.length };
     },
     reset: () => void (resets += 1),
   };

@@ -1,4 +1,4 @@
-import type { StatusGroup } from '@relay/store';
+import type { StatusGroup } from '../records';
 
 export interface AttemptLike {
   attempt: number;
@@ -45,4 +45,47 @@ export function lastError(deliveries: Record<string, ErrorLike> | undefined): st
     for (const a of Object.values(d.attempts ?? {})) if (a.error && (!latest || a.attempted_at > latest.attempted_at)) latest = a;
   }
   return latest?.error ?? null;
+}
+
+/** One attempt of one delivery, as the activity row keeps it (and as a late-attempt document holds it). */
+export interface StoredAttempt {
+  delivery_id: string;
+  target_id: string;
+  target_kind: string;
+  attempt: number;
+  attempted_at: Date;
+  state: 'delivered' | 'retrying' | 'failed';
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  next_attempt_at: Date | null;
+}
+
+type StoredDelivery = { delivery_id: string; target_id: string; target_kind: string; state: AttemptLike['state']; attempts: Record<string, Omit<StoredAttempt, 'delivery_id' | 'target_id' | 'target_kind'>> };
+
+interface MergeableRow {
+  outcome?: string | null;
+  target_count?: number | null;
+  status: StatusGroup;
+  last_error: string | null;
+  deliveries: Record<string, StoredDelivery>;
+}
+
+/**
+ * The row with `attempts` merged in, its delivery states, status group and latest error derived
+ * again. Keyed by delivery id and attempt number, so merging the same attempt twice, or in any
+ * order, gives the same row.
+ */
+export function mergeAttempts<R extends MergeableRow>(row: R, attempts: StoredAttempt[]): R {
+  const deliveries: Record<string, StoredDelivery> = {};
+  for (const [id, d] of Object.entries(row.deliveries ?? {})) deliveries[id] = { ...d, attempts: { ...d.attempts } };
+  for (const { delivery_id, target_id, target_kind, ...a } of attempts) {
+    const d = (deliveries[delivery_id] ??= { delivery_id, target_id, target_kind, state: a.state, attempts: {} });
+    d.attempts[String(a.attempt)] = a;
+  }
+  for (const d of Object.values(deliveries)) d.state = deliveryState(d.attempts) ?? d.state;
+  const next = { ...row, deliveries };
+  next.status = statusOf(next);
+  next.last_error = lastError(deliveries);
+  return next;
 }
