@@ -14,5 +14,5 @@ export type {
   TargetRecord,
 } from './records';
 export { toAccount, toActivity, toEndpoint, toTarget } from './mappers';
-export { ActivityLog, IndexWriter, PageCounts, accountScope, deliveryState, lastError, lateAttemptId, mergeAttempts, statusOf, decodePosition, encodePosition, endpointScope, hourOf, keyedCollection, listIndexed, mapLimit, sweepExpired } from './activity';
-export type { IndexChange, IndexDoc, IndexEntry, KeyedCollection, LateAttemptDoc, StoredAttempt, ListQuery, ListResult, Position, Scope, ScopedChange, ScopedEntry, SweepResult } from './activity';
+export { ActivityLog, IndexWriter, PageCounts, accountScope, decodePosition, encodePosition, endpointScope, hourOf, lateAttemptId, listIndexed, mapLimit, mergeAttempts, sweepExpired } from './activity';
+export type { IndexChange, IndexEntry, KeyedCollection, LateAttemptDoc, ListQuery, Position, Scope, ScopedChange, ScopedEntry, StoredAttempt } from './activity';
