@@ -1,4 +1,4 @@
-import type { StatusGroup } from '../records';
+import type { DeliveryAttemptRecord, DeliveryRecord, StatusGroup } from '../records';
 
 export interface AttemptLike {
   attempt: number;
@@ -47,19 +47,8 @@ export function lastError(deliveries: Record<string, ErrorLike> | undefined): st
   return latest?.error ?? null;
 }
 
-/** One attempt of one delivery, as the activity row keeps it (and as a late-attempt document holds it). */
-export interface StoredAttempt {
-  delivery_id: string;
-  target_id: string;
-  target_kind: string;
-  attempt: number;
-  attempted_at: Date;
-  state: 'delivered' | 'retrying' | 'failed';
-  status_code: number | null;
-  duration_ms: number;
-  error: string | null;
-  next_attempt_at: Date | null;
-}
+/** One attempt with the delivery it belongs to: what a late-attempt document holds. */
+export type StoredAttempt = DeliveryAttemptRecord & Pick<DeliveryRecord, 'delivery_id' | 'target_id' | 'target_kind'>;
 
 type StoredDelivery = { delivery_id: string; target_id: string; target_kind: string; state: AttemptLike['state']; attempts: Record<string, Omit<StoredAttempt, 'delivery_id' | 'target_id' | 'target_kind'>> };
 
