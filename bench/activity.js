@@ -20,7 +20,7 @@ const amqp = require('amqplib');
 const { brokerNames, encodeMessage, timedId, ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1 } = require('@relay/contracts');
 const { connectStore } = require('@relay/store');
 const { createActivityWriter } = require('../services/activity-writer/dist/adapters/activity-store');
-const { freePort, startProcess, waitFor } = require('./lib');
+const { deleteBrokerNamespace, freePort, metricValue, percentile, startProcess, waitFor } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const bounded = (v, def, min, max) => Math.max(min, Math.min(max, Number(v) || def));
@@ -36,7 +36,6 @@ const env = {
 const namespace = `bench_act_${randomBytes(3).toString('hex')}`;
 const mongodbUrl = env.MONGODB_BASE.replace(/\/[^/]*$/, `/${namespace}`);
 const ENDPOINTS = Array.from({ length: 50 }, (_, i) => `ep_bench${String(i).padStart(2, '0')}`);
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Deterministic pseudo-random numbers, so every run preloads the same shape of log. */
@@ -61,9 +60,7 @@ function eventMessages(accountId, i, receivedAt) {
 }
 
 async function metric(port, name) {
-  const text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => '');
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-  return line ? Number(line.split(' ').pop()) : null;
+  return metricValue(await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => ''), name);
 }
 
 /** Publishes `events` accepted requests (2 messages each) ahead, then times the writer draining them. */
@@ -204,22 +201,11 @@ async function main() {
   } finally {
     for (const p of [writer, api]) p.kill('SIGTERM');
     await Promise.all([writer.exited, api.exited]);
-    const n = brokerNames(namespace);
-    for (const q of [n.activityQueue, n.deadActivityQueue]) await ch.deleteQueue(q).catch(() => undefined);
     await conn.close().catch(() => undefined);
-    await cleanupBroker(namespace);
+    await deleteBrokerNamespace(env.RABBITMQ_URL, namespace);
     if (!process.env.BENCH_KEEP_DB) await store.connection.dropDatabase().catch(() => undefined);
     await store.close();
   }
-}
-
-/** Deletes every queue and exchange of the namespace (the writer declares the whole topology). */
-async function cleanupBroker(ns) {
-  const auth = `Basic ${Buffer.from('guest:guest').toString('base64')}`;
-  const queues = await fetch('http://127.0.0.1:15672/api/queues/%2F', { headers: { authorization: auth } }).then((r) => r.json(), () => []);
-  const exchanges = await fetch('http://127.0.0.1:15672/api/exchanges/%2F', { headers: { authorization: auth } }).then((r) => r.json(), () => []);
-  for (const q of queues.filter((x) => x.name.startsWith(`${ns}.`))) await fetch(`http://127.0.0.1:15672/api/queues/%2F/${encodeURIComponent(q.name)}`, { method: 'DELETE', headers: { authorization: auth } }).catch(() => undefined);
-  for (const e of exchanges.filter((x) => x.name.startsWith(`${ns}.`))) await fetch(`http://127.0.0.1:15672/api/exchanges/%2F/${encodeURIComponent(e.name)}`, { method: 'DELETE', headers: { authorization: auth } }).catch(() => undefined);
 }
 
 main().catch((err) => {

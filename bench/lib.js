@@ -189,5 +189,33 @@ function metricValue(text, name) {
   return found ? sum : null;
 }
 
-module.exports = { freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, machineCpu, metricValue, percentile };
+/**
+ * Deletes every queue and exchange of a namespace: the ones @relay/contracts names, plus any
+ * `<namespace>.*` the RabbitMQ management API lists (retry tiers depend on RETRY_TIERS_MS).
+ */
+async function deleteBrokerNamespace(rabbitmqUrl, namespace) {
+  const amqp = require('amqplib');
+  const { brokerNames, DELIVERY_CHANNELS } = require('@relay/contracts');
+  const n = brokerNames(namespace);
+  const queues = new Set([n.activityQueue, n.deadActivityQueue, ...DELIVERY_CHANNELS.flatMap((c) => [n.deliveryQueue(c), n.deadDeliveryQueue(c)])]);
+  const exchanges = new Set([n.deliveriesExchange, n.activityExchange, n.deadLetterExchange, n.retryExchange]);
+  const u = new URL(rabbitmqUrl);
+  const auth = `Basic ${Buffer.from(`${decodeURIComponent(u.username || 'guest')}:${decodeURIComponent(u.password || 'guest')}`).toString('base64')}`;
+  const mgmt = process.env.RABBITMQ_MANAGEMENT_URL || `http://${u.hostname}:15672`;
+  for (const [kind, set] of [['queues', queues], ['exchanges', exchanges]]) {
+    const list = await fetch(`${mgmt}/api/${kind}?columns=name`, { headers: { authorization: auth } }).then((r) => (r.ok ? r.json() : []), () => []);
+    for (const { name } of list) if (name.startsWith(`${namespace}.`)) set.add(name);
+  }
+  const conn = await amqp.connect(rabbitmqUrl);
+  try {
+    const ch = await conn.createChannel();
+    ch.on('error', () => undefined);
+    for (const q of queues) await ch.deleteQueue(q).catch(() => undefined);
+    for (const e of exchanges) await ch.deleteExchange(e).catch(() => undefined);
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+}
+
+module.exports = { deleteBrokerNamespace, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, machineCpu, metricValue, percentile };
 

@@ -21,9 +21,9 @@ const path = require('node:path');
 const amqp = require('amqplib');
 const { Redis } = require('ioredis');
 const { MongoClient } = require('mongodb');
-const { brokerNames, DELIVERY_CHANNELS } = require('@relay/contracts');
+const { brokerNames } = require('@relay/contracts');
 const { connectStore } = require('@relay/store');
-const { freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, loadTracked, procSample, machineCpu, metricValue } = require('./lib');
+const { deleteBrokerNamespace, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, loadTracked, procSample, machineCpu, metricValue } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const num = (v, def) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? def : Number(v));
@@ -555,24 +555,8 @@ function writeLogs(procs) {
 
 /** Deletes every queue and exchange of the namespace, its Redis keys and its database. */
 async function cleanup(ns, mongoClient) {
-  const n = brokerNames(ns.namespace);
-  const queues = new Set([n.activityQueue, n.deadActivityQueue, ...DELIVERY_CHANNELS.flatMap((c) => [n.deliveryQueue(c), n.deadDeliveryQueue(c)])]);
-  const exchanges = new Set([n.deliveriesExchange, n.activityExchange, n.deadLetterExchange, n.retryExchange]);
-  // the retry tier queues depend on the deliverers' RETRY_TIERS_MS: list them from the management API
-  const u = new URL(ns.rabbitmqUrl);
-  const auth = `Basic ${Buffer.from(`${decodeURIComponent(u.username || 'guest')}:${decodeURIComponent(u.password || 'guest')}`).toString('base64')}`;
-  const mgmt = process.env.RABBITMQ_MANAGEMENT_URL || `http://${u.hostname}:15672`;
-  for (const [kind, set] of [['queues', queues], ['exchanges', exchanges]]) {
-    const list = await fetch(`${mgmt}/api/${kind}?columns=name`, { headers: { authorization: auth } }).then((r) => (r.ok ? r.json() : []), () => []);
-    for (const { name } of list) if (name.startsWith(`${ns.namespace}.`)) set.add(name);
-  }
   try {
-    const conn = await amqp.connect(ns.rabbitmqUrl);
-    const ch = await conn.createChannel();
-    ch.on('error', () => undefined);
-    for (const q of queues) await ch.deleteQueue(q).catch(() => undefined);
-    for (const e of exchanges) await ch.deleteExchange(e).catch(() => undefined);
-    await conn.close().catch(() => undefined);
+    await deleteBrokerNamespace(ns.rabbitmqUrl, ns.namespace);
   } catch (err) {
     process.stderr.write(`system bench: broker cleanup failed: ${err.message}\n`);
   }

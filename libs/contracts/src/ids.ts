@@ -7,10 +7,13 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower 
  * an endpoint id in a public URL cannot be guessed.
  */
 export function newId(prefix: string, length = 20): string {
-  const bytes = randomBytes(length);
+  return `${prefix}_${randomChars(length)}`;
+}
+
+function randomChars(length: number): string {
   let out = '';
-  for (const b of bytes) out += ALPHABET[b & 31];
-  return `${prefix}_${out}`;
+  for (const b of randomBytes(length)) out += ALPHABET[b & 31];
+  return out;
 }
 
 const TIME_CHARS = 10; // 50 bits of milliseconds: good until the year 37,000
@@ -27,7 +30,7 @@ function encodeTime(ms: number): string {
  * says where its row is (docs/architecture.md "Activity log storage"); ids sort by time.
  */
 export function newEventId(receivedAtMs: number): string {
-  return `evt_${encodeTime(receivedAtMs)}${newId('x', 16).slice(2)}`;
+  return `evt_${encodeTime(receivedAtMs)}${randomChars(16)}`;
 }
 
 /** An id whose row lives in the partition of `atMs` (aggregated rows: `agg_` + time + digest). */

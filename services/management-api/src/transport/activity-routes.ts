@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { Request, Response } from 'express';
 import { PageCounts, accountScope, encodePosition, endpointScope, listIndexed, mapLimit, toActivity } from '@relay/store';
 import type { ActivityDoc, IndexEntry, Store } from '@relay/store';
+import { endpointExists } from '../adapters/endpoint-store';
 import { entryMatches, parseActivityQuery } from '../domain/activity-query';
 import { accountOf } from './auth';
 import { invalid, notFound } from './errors';
@@ -30,7 +31,7 @@ export function activityRoutes(store: Store, retentionMs: number, now: () => Dat
     const scope = q.endpointId ? endpointScope(q.endpointId) : accountScope(account);
     const page = await listIndexed(store.activity, { scope, fromMs: q.fromMs, toMs: q.toMs, cursor: q.cursor, limit: q.limit, matches: (e) => entryMatches(q, e), budget: READ_BUDGET, counts });
     // an endpoint scope is not the caller's unless the endpoint is: ask by key, once
-    if (q.endpointId && page.entries.length > 0 && !(await ownsEndpoint(store, account, q.endpointId))) {
+    if (q.endpointId && page.entries.length > 0 && !(await endpointExists(store, account, q.endpointId))) {
       res.json({ data: [], next_cursor: null });
       return;
     }
@@ -44,11 +45,6 @@ export function activityRoutes(store: Store, retentionMs: number, now: () => Dat
     res.json(toActivity(doc));
   });
   return r;
-}
-
-async function ownsEndpoint(store: Store, account: string, endpointId: string): Promise<boolean> {
-  const endpoint = await store.endpoints.findById(endpointId, { account_id: 1 }).lean();
-  return endpoint?.account_id === account;
 }
 
 function listed(e: IndexEntry, account: string, row: ActivityDoc | null) {
