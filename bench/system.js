@@ -7,7 +7,7 @@
 //
 //   BENCH_DURATION_S=20 BENCH_WARMUP_S=3 BENCH_CONNECTIONS=64 node bench/system.js
 //   BENCH_DURATION_S=3 node bench/system.js      # short mode (CI smoke test, test/e2e/bench-smoke)
-// Also: BENCH_DELIVERY_TIMEOUT_S / BENCH_CATCHUP_TIMEOUT_S (bounds of the waits after the load,
+// Also: BENCH_NODE_ARGS (node flags for every service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"), BENCH_DELIVERY_TIMEOUT_S / BENCH_CATCHUP_TIMEOUT_S (bounds of the waits after the load,
 // 120 s, 30 s in short mode), BENCH_RESULTS_DIR (default bench-results/). Ports are free ones,
 // not start.sh's fixed ones, so the bench can run beside `npm start`. Exits 1 if an accepted
 // event was never delivered. Service output (warnings and errors) goes to <results>/system-logs/.
@@ -36,6 +36,7 @@ const DELIVERY_TIMEOUT_S = num(process.env.BENCH_DELIVERY_TIMEOUT_S, SHORT ? 30 
 const CATCHUP_TIMEOUT_S = num(process.env.BENCH_CATCHUP_TIMEOUT_S, SHORT ? 30 : 120);
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
 const SAMPLE_SIZE = 100;
+const SERVICE_NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
 
 // A 1,008-byte JSON body like bench/gateway.js; its 16-character "id" carries the phase and a
 // sequence number, so the receiver can tell which accepted request each delivery belongs to.
@@ -156,7 +157,7 @@ function serviceEnv(ns) {
 
 async function startSystem(ns, env, procs) {
   for (const s of SERVICES) {
-    procs[s.name] = startProcess(path.join(ROOT, 'services', s.name, 'dist', 'main.js'), { ...env, [s.portVar]: String(ns.ports[s.name]) });
+    procs[s.name] = startProcess(path.join(ROOT, 'services', s.name, 'dist', 'main.js'), { ...env, [s.portVar]: String(ns.ports[s.name]) }, SERVICE_NODE_ARGS);
   }
   await Promise.all(SERVICES.map(async (s) => {
     await waitReady(`http://127.0.0.1:${ns.ports[s.name]}/readyz`, procs[s.name], 60000).catch((err) => {

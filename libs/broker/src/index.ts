@@ -9,3 +9,7 @@ export { declareTopology } from './topology';
 export type { TopologyOptions } from './topology';
 export { consumeDecoded, decodingHandler } from './decoding-consumer';
 export type { Decoded, DecodedHandler, DecodingOptions } from './decoding-consumer';
+export { PublishBatcher } from './batcher';
+export type { BatcherOptions } from './batcher';
+export { ACTIVITY_LINGER_MS, createActivityPublisher } from './activity-publisher';
+export type { ActivityPublisher } from './activity-publisher';

@@ -1,6 +1,6 @@
-import { ContractError, decodeMessage, encodeMessage } from './codec';
-import { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1 } from './messages';
-import type { ActivityRequestV1, DeliveryMessageV1 } from './messages';
+import { checkActivityRecord, ContractError, decodeMessage, encodeActivityBatch, encodeMessage } from './codec';
+import { ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1, MAX_ACTIVITY_BATCH } from './messages';
+import type { ActivityAttemptV1, ActivityRequestV1, DeliveryMessageV1 } from './messages';
 
 const delivery: DeliveryMessageV1 = {
   type: DELIVERY_V1,
@@ -30,6 +30,23 @@ const row: ActivityRequestV1 = {
   test: false,
 };
 
+const attempt: ActivityAttemptV1 = {
+  type: ACTIVITY_ATTEMPT_V1,
+  event_id: 'evt_1',
+  delivery_id: 'dlv_1_1',
+  account_id: 'acc_1',
+  endpoint_id: 'ep_1',
+  target_id: 'tg_1',
+  target_kind: 'webhook',
+  attempt: 1,
+  attempted_at: '2026-11-21T05:00:01.000Z',
+  state: 'delivered',
+  status_code: 200,
+  duration_ms: 3,
+  error: null,
+  next_attempt_at: null,
+};
+
 describe('message contracts', () => {
   it('round-trips every versioned type through encode and decode', () => {
     expect(decodeMessage(encodeMessage(delivery), [DELIVERY_V1])).toEqual(delivery);
@@ -50,5 +67,30 @@ describe('message contracts', () => {
   it('rejects unknown fields, so a renamed field is caught instead of silently dropped', () => {
     const body = Buffer.from(JSON.stringify({ ...delivery, extra: 1 }));
     expect(() => decodeMessage(body, [DELIVERY_V1])).toThrow(ContractError);
+  });
+
+  describe('activity batches', () => {
+    const ACTIVITY = [ACTIVITY_REQUEST_V1, ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1] as const;
+
+    it('carry request rows and attempts together, each checked against its own schema', () => {
+      const decoded = decodeMessage(encodeActivityBatch([row, attempt]), ACTIVITY);
+      expect(decoded).toEqual({ type: ACTIVITY_BATCH_V1, records: [row, attempt] });
+      const broken = Buffer.from(JSON.stringify({ type: ACTIVITY_BATCH_V1, records: [row, { ...attempt, state: 'made_up' }] }));
+      expect(() => decodeMessage(broken, ACTIVITY)).toThrow(/state|allowed values/);
+      const smuggled = Buffer.from(JSON.stringify({ type: ACTIVITY_BATCH_V1, records: [delivery] }));
+      expect(() => decodeMessage(smuggled, ACTIVITY)).toThrow(ContractError);
+    });
+
+    it('hold 1 to MAX_ACTIVITY_BATCH records', () => {
+      expect(() => encodeActivityBatch([])).toThrow(ContractError);
+      expect(() => encodeActivityBatch(Array.from({ length: MAX_ACTIVITY_BATCH + 1 }, () => row))).toThrow(/records/);
+      const full = Buffer.from(JSON.stringify({ type: ACTIVITY_BATCH_V1, records: Array.from({ length: MAX_ACTIVITY_BATCH + 1 }, () => row) }));
+      expect(() => decodeMessage(full, ACTIVITY)).toThrow(ContractError);
+    });
+
+    it('a producer checks each record alone, so one bad record cannot fail the others', () => {
+      expect(checkActivityRecord(row)).toBe(row);
+      expect(() => checkActivityRecord({ ...row, outcome: 'MADE_UP' as never })).toThrow(ContractError);
+    });
   });
 });

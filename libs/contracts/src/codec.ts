@@ -1,8 +1,9 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import type { ActivityAttemptV1, ActivityRequestV1, DeliveryMessageV1, RelayMessage } from './messages';
-import { activityAttemptV1Schema, activityRequestV1Schema, deliveryV1Schema } from './schemas';
+import { ACTIVITY_BATCH_V1, MAX_ACTIVITY_BATCH } from './messages';
+import type { ActivityAttemptV1, ActivityBatchV1, ActivityMessage, ActivityRequestV1, DeliveryMessageV1, RelayMessage } from './messages';
+import { activityAttemptV1Schema, activityBatchV1Schema, activityRequestV1Schema, deliveryV1Schema } from './schemas';
 
 /** A message that is not valid JSON or does not match its type's schema. Never retried. */
 export class ContractError extends Error {
@@ -20,6 +21,7 @@ type TypeMap = {
   'relay.delivery.v1': DeliveryMessageV1;
   'relay.activity.request.v1': ActivityRequestV1;
   'relay.activity.attempt.v1': ActivityAttemptV1;
+  'relay.activity.batch.v1': ActivityBatchV1;
 };
 export type MessageType = keyof TypeMap;
 
@@ -27,6 +29,8 @@ const validators: { [K in MessageType]: ValidateFunction } = {
   'relay.delivery.v1': ajv.compile(deliveryV1Schema),
   'relay.activity.request.v1': ajv.compile(activityRequestV1Schema),
   'relay.activity.attempt.v1': ajv.compile(activityAttemptV1Schema),
+  // after the two it references by $id
+  'relay.activity.batch.v1': ajv.compile(activityBatchV1Schema),
 };
 
 function check(message: unknown): RelayMessage {
@@ -40,6 +44,20 @@ function check(message: unknown): RelayMessage {
 /** Producer side: refuses to publish a message its consumers would reject. */
 export function encodeMessage(message: RelayMessage): Buffer {
   return Buffer.from(JSON.stringify(check(message)));
+}
+
+/** Producer side, one activity record: checked alone, so a bad record fails alone instead of failing the batch it would join. */
+export function checkActivityRecord(record: ActivityMessage): ActivityMessage {
+  return check(record) as ActivityMessage;
+}
+
+/**
+ * Producer side, a batch of records each already passed through `checkActivityRecord`: only
+ * the envelope is checked here, so no record is validated twice on the hot path.
+ */
+export function encodeActivityBatch(records: readonly ActivityMessage[]): Buffer {
+  if (records.length < 1 || records.length > MAX_ACTIVITY_BATCH) throw new ContractError(`${ACTIVITY_BATCH_V1}: ${records.length} records (1 to ${MAX_ACTIVITY_BATCH})`);
+  return Buffer.from(JSON.stringify({ type: ACTIVITY_BATCH_V1, records }));
 }
 
 /** Consumer side: parses and checks a body against one of the accepted types. */

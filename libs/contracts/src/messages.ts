@@ -7,6 +7,9 @@ import type { DeliveryState, Outcome } from './outcomes';
 export const DELIVERY_V1 = 'relay.delivery.v1';
 export const ACTIVITY_REQUEST_V1 = 'relay.activity.request.v1';
 export const ACTIVITY_ATTEMPT_V1 = 'relay.activity.attempt.v1';
+export const ACTIVITY_BATCH_V1 = 'relay.activity.batch.v1';
+/** most records one batch carries: bounds a message's size and what one unacked message holds */
+export const MAX_ACTIVITY_BATCH = 100;
 
 /** The sender's request as targets may need it; credentials were already removed by the gateway. */
 export interface ForwardableRequest {
@@ -75,4 +78,15 @@ export interface ActivityAttemptV1 {
 }
 
 export type ActivityMessage = ActivityRequestV1 | ActivityAttemptV1;
-export type RelayMessage = DeliveryMessageV1 | ActivityMessage;
+
+/**
+ * Activity records produced close together travel as one message: one broker write, confirm,
+ * delivery and ack for many rows instead of one each (the broker's per-message work was the
+ * largest share of Relay's CPU under load; docs/benchmarks.md "Whole system").
+ */
+export interface ActivityBatchV1 {
+  type: typeof ACTIVITY_BATCH_V1;
+  records: ActivityMessage[];
+}
+
+export type RelayMessage = DeliveryMessageV1 | ActivityMessage | ActivityBatchV1;

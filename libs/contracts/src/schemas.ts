@@ -1,5 +1,5 @@
 import { DELIVERY_STATES, OUTCOMES } from './outcomes';
-import { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1 } from './messages';
+import { ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1, MAX_ACTIVITY_BATCH } from './messages';
 
 const id = { type: 'string', minLength: 1, maxLength: 128 } as const;
 const time = { type: 'string', format: 'date-time' } as const;
@@ -83,5 +83,29 @@ export const activityAttemptV1Schema = {
     duration_ms: { type: 'number', minimum: 0 },
     error: nullableString,
     next_attempt_at: { type: ['string', 'null'], format: 'date-time' },
+  },
+} as const;
+
+/** Each record is checked against its own type's schema (compiled first, referenced by `$id`). */
+export const activityBatchV1Schema = {
+  $id: ACTIVITY_BATCH_V1,
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'records'],
+  properties: {
+    type: { const: ACTIVITY_BATCH_V1 },
+    records: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_ACTIVITY_BATCH,
+      items: {
+        type: 'object',
+        required: ['type'],
+        properties: { type: { enum: [ACTIVITY_REQUEST_V1, ACTIVITY_ATTEMPT_V1] } },
+        if: { properties: { type: { const: ACTIVITY_REQUEST_V1 } } },
+        then: { $ref: ACTIVITY_REQUEST_V1 },
+        else: { $ref: ACTIVITY_ATTEMPT_V1 },
+      },
+    },
   },
 } as const;

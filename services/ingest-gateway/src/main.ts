@@ -12,7 +12,7 @@ import { createActivityRecorder } from './adapters/activity-recorder';
 import { createActivitySpool } from './adapters/activity-spool';
 import { createCaptchaVerifier } from './adapters/captcha-verifier';
 import { EndpointCache } from './adapters/endpoint-cache';
-import { createEventPublisher, settlePublishes } from './adapters/event-publisher';
+import { createEventPublisher } from './adapters/event-publisher';
 import { createRedisLimiter, limiterRedisOptions } from './adapters/limiter/redis-limiter';
 import { createGatewayMetrics } from './adapters/metrics';
 import { createApp } from './app';
@@ -79,7 +79,7 @@ runMain(async () => {
   onShutdown(logger, config.shutdownGraceMs, [
     () => closeServer(server),
     async () => stopDraining(),
-    () => settlePublishes(publisher, config.publishConfirmTimeoutMs),
+    () => events.settle(config.publishConfirmTimeoutMs),
     () => broker.close(),
     () => Promise.all([redis.quit(), subscriber.quit(), limiterRedis.quit()]),
     () => store.close(),

@@ -2,7 +2,7 @@ import amqp from 'amqplib';
 import type { Channel, ChannelModel } from 'amqplib';
 import { BrokerConnection, ConfirmPublisher } from '@relay/broker';
 import type { QueueConsumer } from '@relay/broker';
-import { ACTIVITY_ATTEMPT_V1, DELIVERY_V1, brokerNames, decodeMessage, encodeMessage } from '@relay/contracts';
+import { DELIVERY_V1, brokerNames, decodeMessage, encodeMessage } from '@relay/contracts';
 import type { ActivityAttemptV1, DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
 import { connectStore } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
@@ -10,6 +10,7 @@ import { createDeliverer } from '@relay/deliverer';
 import { createRegistry } from '@relay/targets';
 import type { OutboundRequest, SendOutcome, TargetKind } from '@relay/targets';
 import { deleteBrokerNamespace, infra, testNamespace } from '../../support/infra';
+import { activityRecordsOf } from '../../support/activity-messages';
 import { testLogger } from '../../support/logger';
 
 /** The short test tiers: the real broker delays, just quick. */
@@ -71,7 +72,7 @@ export async function startHarness(label: string, opts: { channel: DeliveryChann
   const attempts: ActivityAttemptV1[] = [];
   await inspect.consume(names.activityQueue, (msg) => {
     if (!msg) return;
-    attempts.push(decodeMessage(msg.content, [ACTIVITY_ATTEMPT_V1]));
+    attempts.push(...(activityRecordsOf(msg.content) as ActivityAttemptV1[]));
     inspect.ack(msg);
   });
 

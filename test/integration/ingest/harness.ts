@@ -15,12 +15,13 @@ import { createActivityRecorder } from '../../../services/ingest-gateway/src/ada
 import { createActivitySpool } from '../../../services/ingest-gateway/src/adapters/activity-spool';
 import { createCaptchaVerifier } from '../../../services/ingest-gateway/src/adapters/captcha-verifier';
 import { EndpointCache } from '../../../services/ingest-gateway/src/adapters/endpoint-cache';
-import { createEventPublisher, settlePublishes } from '../../../services/ingest-gateway/src/adapters/event-publisher';
+import { createEventPublisher } from '../../../services/ingest-gateway/src/adapters/event-publisher';
 import { createRedisLimiter, limiterRedisOptions } from '../../../services/ingest-gateway/src/adapters/limiter/redis-limiter';
 import { createGatewayMetrics } from '../../../services/ingest-gateway/src/adapters/metrics';
 import type { GatewayMetrics } from '../../../services/ingest-gateway/src/adapters/metrics';
 import { createApp } from '../../../services/ingest-gateway/src/app';
 import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../support/infra';
+import { activityRecordsOf } from '../../support/activity-messages';
 import { testLogger } from '../../support/logger';
 
 /**
@@ -110,7 +111,7 @@ export class IngestHarness {
         (stopped ??= (async () => {
           server.closeAllConnections();
           await new Promise<void>((resolve) => server.close(() => resolve()));
-          await settlePublishes(publisher, 1000);
+          await events.settle(1000);
           await broker.close();
           redis.disconnect();
           limiterRedis.disconnect();
@@ -198,7 +199,11 @@ export class IngestHarness {
       list.push(JSON.parse(msg.content.toString('utf8')) as T);
       ch.ack(msg);
     };
-    await ch.consume(names.activityQueue, into(this.rows));
+    await ch.consume(names.activityQueue, (msg) => {
+      if (!msg) return;
+      this.rows.push(...(activityRecordsOf(msg.content) as ActivityRequestV1[]));
+      ch.ack(msg);
+    });
     await ch.consume(names.deliveryQueue('webhook'), into(this.deliveries));
   }
 }

@@ -1,5 +1,6 @@
-import { brokerNames, encodeMessage } from '@relay/contracts';
+import { brokerNames, encodeMessage, MAX_ACTIVITY_BATCH } from '@relay/contracts';
 import type { ActivityAttemptV1, DeliveryChannel } from '@relay/contracts';
+import { createActivityPublisher } from '@relay/broker';
 import type { ConfirmPublisher } from '@relay/broker';
 import { toTarget } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
@@ -27,16 +28,12 @@ export function createTargetLookup(store: Store, ttlMs: number): CachedTargetLoo
   };
 }
 
-/** Attempt outcomes travel to the activity-writer through the broker, with confirms. */
+/** Attempt outcomes travel to the activity-writer through the broker, in batches, with confirms; the delivery is acked after. */
 export function createAttemptRecorder(publisher: ConfirmPublisher, namespace: string): AttemptRecorder {
-  const names = brokerNames(namespace);
+  // the delivery's ack waits for this confirm, holding a prefetch slot: gather only what finished together
+  const activity = createActivityPublisher(publisher, namespace, { maxItems: MAX_ACTIVITY_BATCH, lingerMs: 1 });
   return {
-    record(attempt: ActivityAttemptV1) {
-      return publisher.publish(names.activityExchange, names.activityRoutingKey, encodeMessage(attempt), {
-        messageId: `${attempt.delivery_id}.${attempt.attempt}.outcome`,
-        type: attempt.type,
-      });
-    },
+    record: (attempt: ActivityAttemptV1) => activity.publish(attempt),
   };
 }
 

@@ -1,6 +1,6 @@
 import { consumeDecoded } from '@relay/broker';
 import type { BrokerConnection, QueueConsumer } from '@relay/broker';
-import { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1, brokerNames } from '@relay/contracts';
+import { ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1, brokerNames } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { ActivityPipeline } from './pipeline';
 
@@ -11,11 +11,14 @@ import type { ActivityPipeline } from './pipeline';
 export function createActivityConsumer(broker: BrokerConnection, pipeline: ActivityPipeline, opts: { namespace: string; prefetch: number; logger: Logger }): QueueConsumer {
   return consumeDecoded(broker, {
     queue: brokerNames(opts.namespace).activityQueue,
-    accepts: [ACTIVITY_REQUEST_V1, ACTIVITY_ATTEMPT_V1],
+    // single records are what producers before batching sent; both stay readable
+    accepts: [ACTIVITY_REQUEST_V1, ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1],
     prefetch: opts.prefetch,
     logger: opts.logger,
     handle: async (message) => {
-      await pipeline.add(message); // rejects when its flush failed → requeued
+      // rejects when a flush failed → the whole message is requeued; rewriting its other records is idempotent
+      if (message.type === ACTIVITY_BATCH_V1) await Promise.all(message.records.map((r) => pipeline.add(r)));
+      else await pipeline.add(message);
       return 'ack';
     },
   });

@@ -1,4 +1,4 @@
-import { BrokerUnavailableError } from '@relay/broker';
+import { BrokerUnavailableError, createActivityPublisher } from '@relay/broker';
 import type { ConfirmPublisher } from '@relay/broker';
 import { brokerNames, encodeMessage } from '@relay/contracts';
 import { DeliveryQueueUnavailableError } from '../domain/ports';
@@ -9,8 +9,18 @@ function translated(err: unknown): never {
   throw err instanceof BrokerUnavailableError ? new DeliveryQueueUnavailableError(err) : err;
 }
 
-export function createEventPublisher(publisher: ConfirmPublisher, namespace: string): EventPublisher {
+export interface GatewayPublisher extends EventPublisher {
+  /**
+   * Waits (at most `ms`) until every publish has its confirm. On shutdown, before the broker
+   * connection closes: the ACCEPTED rows published after a 202 are not awaited by the request,
+   * and closing under them would drop them instead of confirming or spooling them.
+   */
+  settle(ms: number): Promise<void>;
+}
+
+export function createEventPublisher(publisher: ConfirmPublisher, namespace: string): GatewayPublisher {
   const names = brokerNames(namespace);
+  const activity = createActivityPublisher(publisher, namespace);
   return {
     async publishDeliveries(deliveries) {
       await Promise.all(
@@ -23,22 +33,12 @@ export function createEventPublisher(publisher: ConfirmPublisher, namespace: str
       ).catch(translated);
     },
     async publishActivity(row) {
-      await publisher
-        .publish(names.activityExchange, names.activityRoutingKey, encodeMessage(row), {
-          messageId: `${row.event_id}.request`,
-          type: row.type,
-        })
-        .catch(translated);
+      await activity.publish(row).catch(translated);
+    },
+    async settle(ms) {
+      activity.flush();
+      const deadline = Date.now() + ms;
+      while ((publisher.inFlight > 0 || activity.pending > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     },
   };
-}
-
-/**
- * Waits (at most `ms`) until every publish has its confirm. On shutdown, before the broker
- * connection closes: the ACCEPTED rows published after a 202 are not awaited by the request,
- * and closing under them would drop them instead of confirming or spooling them.
- */
-export async function settlePublishes(publisher: ConfirmPublisher, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (publisher.inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
 }
