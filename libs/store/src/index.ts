@@ -14,5 +14,5 @@ export type {
   TargetRecord,
 } from './records';
 export { toAccount, toActivity, toEndpoint, toTarget } from './mappers';
-export { ActivityLog, IndexWriter, PageCounts, accountScope, decodePosition, encodePosition, endpointScope, hourOf, lateAttemptId, listIndexed, mapLimit, mergeAttempts, sweepExpired } from './activity';
-export type { IndexChange, IndexEntry, KeyedCollection, LateAttemptDoc, ListQuery, Position, Scope, ScopedChange, ScopedEntry, StoredAttempt } from './activity';
+export { ActivityLog, GROUP_SCOPES, IndexWriter, PageCounts, accountScope, decodePosition, encodePosition, endpointScope, groupScope, hourOf, lateAttemptId, listIndexed, mapLimit, mergeAttempts, scopesOfRow, sweepExpired } from './activity';
+export type { GroupScope, IndexChange, IndexEntry, KeyedCollection, LateAttemptDoc, ListQuery, Position, Scope, ScopedChange, ScopedEntry, StoredAttempt } from './activity';

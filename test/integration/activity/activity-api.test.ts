@@ -1,8 +1,9 @@
+import request from 'supertest';
 import { sweepExpired } from '@relay/store';
 import { createActivityWriter } from '../../../services/activity-writer/src/adapters/activity-store';
 import { startManagement } from '../management/fixture';
 import type { ManagementFixture } from '../management/fixture';
-import { attempt, eventId, pipelineOn, request } from './fixtures';
+import { attempt, eventId, pipelineOn, request as requestRow } from './fixtures';
 
 /**
  * GET /v1/activity on the real store: every filter of the spec's Request activity view
@@ -34,18 +35,18 @@ beforeAll(async () => {
   for (let i = 0; i < 150; i++) {
     const ev = id(`ok_${String(i).padStart(3, '0')}`, i * 0.8);
     const endpoint = ep(i < 130 ? 'ep_a' : 'ep_b');
-    messages.push(request(ev, { account_id: acc, endpoint_id: endpoint, target_count: 1, received_at: at(i * 0.8), source_ip: i % 10 === 0 ? '198.51.100.9' : '203.0.113.7' }));
+    messages.push(requestRow(ev, { account_id: acc, endpoint_id: endpoint, target_count: 1, received_at: at(i * 0.8), source_ip: i % 10 === 0 ? '198.51.100.9' : '203.0.113.7' }));
     messages.push(attempt(ev, 'tg_1', 1, 'delivered', { account_id: acc, endpoint_id: endpoint }));
   }
-  messages.push(request(id('auth', 30), { account_id: acc, endpoint_id: ep('ep_a'), outcome: 'AUTH_FAILED', reason: 'invalid bearer token', target_count: 0, received_at: at(30) }));
-  messages.push(request(id('pending', 40), { account_id: acc, endpoint_id: ep('ep_a'), target_count: 1, received_at: at(40) }));
-  messages.push(request(id('test', 50), { account_id: acc, endpoint_id: ep('ep_a'), target_count: 0, test: true, received_at: at(50) }));
-  messages.push(request(id('fail', 60), { account_id: acc, endpoint_id: ep('ep_b'), target_count: 1, received_at: at(60) }));
+  messages.push(requestRow(id('auth', 30), { account_id: acc, endpoint_id: ep('ep_a'), outcome: 'AUTH_FAILED', reason: 'invalid bearer token', target_count: 0, received_at: at(30) }));
+  messages.push(requestRow(id('pending', 40), { account_id: acc, endpoint_id: ep('ep_a'), target_count: 1, received_at: at(40) }));
+  messages.push(requestRow(id('test', 50), { account_id: acc, endpoint_id: ep('ep_a'), target_count: 0, test: true, received_at: at(50) }));
+  messages.push(requestRow(id('fail', 60), { account_id: acc, endpoint_id: ep('ep_b'), target_count: 1, received_at: at(60) }));
   messages.push(attempt(ids.fail!, 'tg_1', 1, 'failed', { account_id: acc, endpoint_id: ep('ep_b'), error: 'HTTP 410 Gone from receiver' }));
-  messages.push(request(id('other', 45), { account_id: other.accountId, endpoint_id: ep('ep_a'), target_count: 0, received_at: at(45) }));
+  messages.push(requestRow(id('other', 45), { account_id: other.accountId, endpoint_id: ep('ep_a'), target_count: 0, received_at: at(45) }));
   await write(messages);
   // a retry settles a row later: its status moves in the index through a change page
-  await write([request(id('late', 70), { account_id: acc, endpoint_id: ep('ep_b'), target_count: 1, received_at: at(70) })]);
+  await write([requestRow(id('late', 70), { account_id: acc, endpoint_id: ep('ep_b'), target_count: 1, received_at: at(70) })]);
   await write([attempt(ids.late!, 'tg_1', 1, 'retrying', { account_id: acc, endpoint_id: ep('ep_b'), error: 'connect ECONNREFUSED' })]);
   await write([attempt(ids.late!, 'tg_1', 2, 'failed', { account_id: acc, endpoint_id: ep('ep_b'), error: 'HTTP 500 after retries' })]);
 });
@@ -134,13 +135,40 @@ describe('Request activity filters (spec "Activity record")', () => {
   });
 });
 
+describe('status groups as rows move between them (each group is listed from its own pages)', () => {
+  it('a row leaves Pending when settled and Errors when a redriven delivery succeeds; Test rows show their latest status', async () => {
+    const fresh = await fx.newAccount();
+    const acc = fresh.accountId;
+    const list = async (status: string) => {
+      const res = await request(fx.app).get(`/v1/activity?status=${status}`).set('Authorization', `Bearer ${fresh.apiKey}`);
+      expect(res.status).toBe(200);
+      return (res.body.data as { id: string; status: string }[]).map((r) => `${r.id}:${r.status}`).sort();
+    };
+    const { write } = pipelineOn(fx.store);
+    const [settled, redriven, tested] = ['settled', 'redriven', 'tested'].map((l) => eventId(l));
+    const on = { account_id: acc, endpoint_id: 'ep_moves' };
+    await write([requestRow(settled!, { ...on, target_count: 1 }), requestRow(redriven!, { ...on, target_count: 1 }), requestRow(tested!, { ...on, target_count: 1, test: true })]);
+    expect(await list('pending')).toEqual([`${redriven}:pending`, `${settled}:pending`, `${tested}:pending`].sort());
+
+    await write([attempt(settled!, 'tg_1', 1, 'delivered', on), attempt(redriven!, 'tg_1', 1, 'failed', on), attempt(tested!, 'tg_1', 1, 'failed', on)]);
+    expect(await list('pending')).toEqual([]);
+    expect(await list('errors')).toEqual([`${redriven}:errors`, `${tested}:errors`].sort());
+    expect(await list('test')).toEqual([`${tested}:errors`]);
+
+    // a dead-lettered delivery redriven (npm run redrive) and delivered: the row leaves Errors
+    await write([attempt(redriven!, 'tg_1', 2, 'delivered', on)]);
+    expect(await list('errors')).toEqual([`${tested}:errors`]);
+    expect(await list('completed')).toEqual([`${redriven}:completed`, `${settled}:completed`].sort());
+  });
+});
+
 describe('retention', () => {
   it('drops the partitions of expired hours and nothing else', async () => {
     const writer = createActivityWriter(fx.store);
     const old = new Date(Date.now() - 40 * 86_400_000).toISOString();
     const recent = new Date().toISOString();
     const [o1, o2, n1] = [eventId('old_1', old), eventId('old_2', old), eventId('new', recent)];
-    const ev = (id: string, received_at: string) => ({ event_id: id, request: request(id, { account_id: fx.accountId, endpoint_id: endpoints.ep_old!, target_count: 0, received_at }), attempts: [], tokens: [], oldest_ms: 0 });
+    const ev = (id: string, received_at: string) => ({ event_id: id, request: requestRow(id, { account_id: fx.accountId, endpoint_id: endpoints.ep_old!, target_count: 0, received_at }), attempts: [], tokens: [], oldest_ms: 0 });
     await writer.write({ events: [ev(o1, old), ev(o2, old), ev(n1, recent)], folds: [] });
     expect(await fx.store.activity.row(o1)).not.toBeNull();
     const swept = await sweepExpired(fx.store.activity, Date.now(), 30 * 86_400_000);

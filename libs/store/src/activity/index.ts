@@ -1,5 +1,5 @@
-export { accountScope, endpointScope, hourOf } from './keys';
-export type { Scope } from './keys';
+export { GROUP_SCOPES, accountScope, endpointScope, groupScope, hourOf, scopesOfRow } from './keys';
+export type { GroupScope, Scope } from './keys';
 export type { IndexChange, IndexEntry } from './entries';
 export { ActivityLog, lateAttemptId } from './log';
 export type { IndexDoc, LateAttemptDoc } from './log';

@@ -20,6 +20,22 @@ export type Scope = string;
 export const accountScope = (accountId: string): Scope => `a:${accountId}`;
 export const endpointScope = (endpointId: string): Scope => `e:${endpointId}`;
 
+/**
+ * The list's sparse status groups, each also kept as a scope of its own beside the account's and
+ * the endpoint's (`a:<account>#errors`): filtering by one reads pages of that group alone
+ * instead of walking every row of the window for the few that match. Completed, most rows, is
+ * served by the plain scope.
+ */
+export const GROUP_SCOPES = ['errors', 'pending', 'test'] as const;
+export type GroupScope = (typeof GROUP_SCOPES)[number];
+export const groupScope = (scope: Scope, group: GroupScope): Scope => `${scope}#${group}`;
+
+/** The scopes a row is listed under: its account and endpoint, and each of their groups the row is in. */
+export function scopesOfRow(row: { account_id: string; endpoint_id: string; status: string; test: boolean }): Scope[] {
+  const groups = GROUP_SCOPES.filter((g) => (g === 'test' ? row.test : row.status === g));
+  return [accountScope(row.account_id), endpointScope(row.endpoint_id)].flatMap((s) => [s, ...groups.map((g) => groupScope(s, g))]);
+}
+
 const iso = (ms: number): string => new Date(ms).toISOString();
 /** `YYYY-MM-DDTHH` (UTC): the partition of a time */
 export const hourOf = (ms: number): string => iso(ms).slice(0, 13);

@@ -1,5 +1,5 @@
 import { timedId } from '@relay/contracts';
-import { IndexWriter, accountScope, endpointScope, hourOf, lateAttemptId } from '@relay/store';
+import { IndexWriter, hourOf, lateAttemptId, scopesOfRow } from '@relay/store';
 import type { LateAttemptDoc, ScopedChange, ScopedEntry, Store } from '@relay/store';
 import type { Fold } from '../domain/flood';
 import type { EventGroup } from '../domain/hold';
@@ -57,8 +57,16 @@ export function createActivityWriter(store: Store): ActivityWriter {
     async write(batch) {
       const entries: ScopedEntry[] = [];
       const changes: ScopedChange[] = [];
-      const place = (row: RowDoc) => {
-        for (const scope of scopesOf(row)) entries.push({ scope, hour: partitionOf(row), entry: entryOf(row) });
+      const place = (row: RowDoc, scopes = scopesOfRow(row)) => {
+        for (const scope of scopes) entries.push({ scope, hour: partitionOf(row), entry: entryOf(row) });
+      };
+      // a row whose status or latest error moved: a change where it is listed already, an entry
+      // where it newly belongs (a status group it entered)
+      const moved = (before: RowDoc, after: RowDoc, hour: string) => {
+        const was = new Set(scopesOfRow(before));
+        const now = scopesOfRow(after);
+        for (const scope of new Set([...was, ...now])) if (was.has(scope)) changes.push({ scope, hour, change: changeOf(after) });
+        place(after, now.filter((s) => !was.has(s)));
       };
 
       const fresh = batch.events.filter((e) => e.request !== null).map((e) => applyMessages(e.event_id, null, e.request, e.attempts));
@@ -84,14 +92,14 @@ export function createActivityWriter(store: Store): ActivityWriter {
           e.attempts.forEach((a, i) => lateDocs.push({ hour, doc: { _id: lateAttemptId(e.event_id, known.late + i), attempt: storedAttempt(a) } }));
           recent.set(e.event_id, { row: after, late: known.late + e.attempts.length });
           settled += 1;
-          if (after.status !== before!.status || after.last_error !== before!.last_error) {
-            for (const scope of scopesOf(after)) changes.push({ scope, hour, change: changeOf(after) });
-          }
+          if (after.status !== before!.status || after.last_error !== before!.last_error) moved(before!, after, hour);
           continue;
         }
         // a request (late, or redelivered) or a row's first message: the row gets an entry; the
-        // list shows the newest entry of a row
+        // list shows the newest entry of a row. Where the row was listed before, a change too:
+        // in a group it left there is no newer entry, and an older change must not win.
         place(after);
+        if (before) for (const scope of scopesOfRow(before)) changes.push({ scope, hour, change: changeOf(after) });
         const rows = log.rows(hour);
         if (!known) {
           created += 1;
@@ -152,8 +160,6 @@ class RecentRows {
     this.rows.clear();
   }
 }
-
-const scopesOf = (row: { account_id: string; endpoint_id: string }) => [accountScope(row.account_id), endpointScope(row.endpoint_id)];
 
 const minuteStart = (iso: string): Date => new Date(`${iso.slice(0, 16)}:00.000Z`);
 

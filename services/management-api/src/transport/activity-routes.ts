@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
-import { PageCounts, accountScope, encodePosition, endpointScope, listIndexed, mapLimit, toActivity } from '@relay/store';
+import { GROUP_SCOPES, PageCounts, accountScope, encodePosition, endpointScope, groupScope, listIndexed, mapLimit, toActivity } from '@relay/store';
+import type { GroupScope } from '@relay/store';
 import type { ActivityDoc, IndexEntry, Store } from '@relay/store';
 import { endpointExists } from '../adapters/endpoint-store';
 import { entryMatches, parseActivityQuery } from '../domain/activity-query';
@@ -28,7 +29,10 @@ export function activityRoutes(store: Store, retentionMs: number, now: () => Dat
     const parsed = parseActivityQuery(req.query as Record<string, unknown>, now().getTime(), retentionMs);
     if (!parsed.ok) throw invalid(parsed.errors);
     const q = parsed.value;
-    const scope = q.endpointId ? endpointScope(q.endpointId) : accountScope(account);
+    const base = q.endpointId ? endpointScope(q.endpointId) : accountScope(account);
+    // Errors, Pending and Test read their group's own pages (keys.ts GROUP_SCOPES); the filter
+    // still checks each entry's latest status
+    const scope = isGroup(q.status) ? groupScope(base, q.status) : base;
     const page = await listIndexed(store.activity, { scope, fromMs: q.fromMs, toMs: q.toMs, cursor: q.cursor, limit: q.limit, matches: (e) => entryMatches(q, e), budget: READ_BUDGET, counts });
     // an endpoint scope is not the caller's unless the endpoint is: ask by key, once
     if (q.endpointId && page.entries.length > 0 && !(await endpointExists(store, account, q.endpointId))) {
@@ -46,6 +50,8 @@ export function activityRoutes(store: Store, retentionMs: number, now: () => Dat
   });
   return r;
 }
+
+const isGroup = (status: string): status is GroupScope => (GROUP_SCOPES as readonly string[]).includes(status);
 
 function listed(e: IndexEntry, account: string, row: ActivityDoc | null) {
   return {
