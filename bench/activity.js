@@ -3,7 +3,7 @@
 //
 //  1. writer rows/s on an empty log: BENCH_WRITER_EVENTS accepted requests, each a request and a
 //     delivered attempt message, published ahead to the activity queue, drained by ONE
-//     activity-writer process (caught up = queue empty and relay_activity_unwritten_messages 0);
+//     activity-writer process (caught up = queue empty and relay_activity_unwritten_records 0);
 //  2. preload up to BENCH_ACTIVITY_ROWS rows (default 1,000,000) through the writer's own code
 //     (createActivityWriter, big batches), spread over the last 7 days, 50 endpoints, 1,000
 //     source IPs, with rejections, test requests and delivery errors mixed in;
@@ -17,7 +17,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const amqp = require('amqplib');
-const { brokerNames, encodeMessage, timedId, ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1 } = require('@relay/contracts');
+const { brokerNames, encodeActivityBatch, timedId, ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1 } = require('@relay/contracts');
 const { connectStore } = require('@relay/store');
 const { createActivityWriter } = require('../services/activity-writer/dist/adapters/activity-store');
 const { deleteBrokerNamespace, freePort, metricValue, percentile, startProcess, waitFor } = require('./lib');
@@ -26,6 +26,7 @@ const ROOT = path.resolve(__dirname, '..');
 const bounded = (v, def, min, max) => Math.max(min, Math.min(max, Number(v) || def));
 const ROWS = bounded(process.env.BENCH_ACTIVITY_ROWS, 1_000_000, 1000, 5_000_000);
 const WRITER_EVENTS = bounded(process.env.BENCH_WRITER_EVENTS, 10_000, 100, 200_000);
+const PER_MESSAGE = 10;
 const QUERY_RUNS = bounded(process.env.BENCH_QUERY_RUNS, 30, 3, 500);
 const CATCH_UP_TIMEOUT_MS = bounded(process.env.BENCH_TIMEOUT_MS, 600_000, 10_000, 3_600_000);
 const env = {
@@ -66,22 +67,25 @@ async function metric(port, name) {
 /** Publishes `events` accepted requests (2 messages each) ahead, then times the writer draining them. */
 async function writerRun(ch, healthPort, accountId, events, label) {
   const names = brokerNames(namespace);
-  const before = (await metric(healthPort, 'relay_activity_messages_written_total')) ?? 0;
+  const before = (await metric(healthPort, 'relay_activity_records_written_total')) ?? 0;
   // publishing takes a while; the clock starts with the first message, so rows/s is the writer's
   // pace while messages arrive and while it works off what queued up
   const started = performance.now();
-  for (let i = 0; i < events; i++) {
-    for (const m of eventMessages(accountId, i, new Date().toISOString())) {
-      ch.publish(names.activityExchange, names.activityRoutingKey, encodeMessage(m), { persistent: true, type: m.type });
+  // as the producers send them: the gateway's request rows and a deliverer's attempts in
+  // separate batch messages (PER_MESSAGE records each, what ~2,000 events/s gives them)
+  for (let i = 0; i < events; i += PER_MESSAGE) {
+    const pairs = Array.from({ length: Math.min(PER_MESSAGE, events - i) }, (_, k) => eventMessages(accountId, i + k, new Date().toISOString()));
+    for (const records of [pairs.map((p) => p[0]), pairs.map((p) => p[1])]) {
+      ch.publish(names.activityExchange, names.activityRoutingKey, encodeActivityBatch(records), { persistent: true, type: ACTIVITY_BATCH_V1 });
     }
-    if (i % 500 === 499) await ch.waitForConfirms();
+    if (i % 500 < PER_MESSAGE) await ch.waitForConfirms();
   }
   await ch.waitForConfirms();
   const deadline = Date.now() + CATCH_UP_TIMEOUT_MS;
   for (;;) {
     const q = await ch.checkQueue(names.activityQueue);
-    const unwritten = await metric(healthPort, 'relay_activity_unwritten_messages');
-    const written = ((await metric(healthPort, 'relay_activity_messages_written_total')) ?? 0) - before;
+    const unwritten = await metric(healthPort, 'relay_activity_unwritten_records');
+    const written = ((await metric(healthPort, 'relay_activity_records_written_total')) ?? 0) - before;
     if (q.messageCount === 0 && unwritten === 0 && written >= events * 2) break;
     if (Date.now() > deadline) throw new Error(`${label}: writer did not catch up (queue ${q.messageCount}, unwritten ${unwritten})`);
     await sleep(50);
@@ -94,7 +98,8 @@ async function preload(store, accountId, target) {
   const writer = createActivityWriter(store);
   const random = rng(42);
   const span = 7 * 86_400_000;
-  const start = Date.now() - span;
+  // ends an hour ago: the writer runs write into the current hour, which the preload leaves empty
+  const start = Date.now() - span - 3_600_000;
   const started = performance.now();
   const BATCH = 2000;
   const reasons = ['connect ETIMEDOUT 10.9.8.7:443', 'HTTP 500 Internal Server Error', 'HTTP 410 Gone', 'socket hang up'];

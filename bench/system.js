@@ -22,7 +22,6 @@ const amqp = require('amqplib');
 const { Redis } = require('ioredis');
 const { MongoClient } = require('mongodb');
 const { brokerNames } = require('@relay/contracts');
-const { connectStore } = require('@relay/store');
 const { deleteBrokerNamespace, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, loadTracked, procSample, machineCpu, metricValue } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -36,6 +35,8 @@ const DELIVERY_TIMEOUT_S = num(process.env.BENCH_DELIVERY_TIMEOUT_S, SHORT ? 30 
 const CATCHUP_TIMEOUT_S = num(process.env.BENCH_CATCHUP_TIMEOUT_S, SHORT ? 30 : 120);
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
 const SAMPLE_SIZE = 100;
+/** pages of 200 rows the activity check reads at most per pass (the sample is the newest rows) */
+const LIST_PAGES = 10;
 const SERVICE_NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
 
 // A 1,008-byte JSON body like bench/gateway.js; its 16-character "id" carries the phase and a
@@ -65,7 +66,7 @@ const DEFINITIONS = {
   accepted_delivered: 'counts of the whole run: the probe request, the warm-up and the measured load',
   duplicates: 'deliveries whose X-Relay-Event-Id the receiver had already seen',
   unacknowledged_delivered: 'events delivered whose request got no answer because the load generator stopped while it was in flight',
-  activity_lag_s: `seconds from the end of the measured load until the activity log caught up: the <namespace>.activity queue has 0 ready messages AND the activity-writer's /metrics says relay_activity_unwritten_messages 0 (queue only when that gauge is absent) AND each of the last ${SAMPLE_SIZE} delivered events has an activity row with status 'completed'`,
+  activity_lag_s: `seconds from the end of the measured load until the activity log caught up: the <namespace>.activity queue has 0 ready messages AND the activity-writer's /metrics says relay_activity_unwritten_records 0 (queue only when that gauge is absent) AND each of the last ${SAMPLE_SIZE} delivered events is listed as Completed by GET /v1/activity?endpoint_id=… (the Request activity view)`,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -183,7 +184,7 @@ async function seed(ns, env, receiverPort) {
   // under ~4,000/s never reaches it); 429s would show up as non-2xx
   const endpoint = await api('/v1/endpoints', { name: 'bench', methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, rate_limit_per_minute: 100000 });
   await api(`/v1/endpoints/${endpoint.id}/targets`, { kind: 'webhook', name: 'bench receiver', config: { url: `http://127.0.0.1:${receiverPort}/hook`, enforce_https: false } });
-  return endpoint.id;
+  return { endpointId: endpoint.id, apiKey: boot.api_key };
 }
 
 /** Read-only probes of the broker (ready counts) and the activity-writer's /metrics. */
@@ -212,7 +213,7 @@ function createProbes(ns) {
     async writerMetrics() {
       const text = await fetch(`http://127.0.0.1:${ns.ports['activity-writer']}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
       return {
-        unwritten: metricValue(text, 'relay_activity_unwritten_messages'),
+        unwritten: metricValue(text, 'relay_activity_unwritten_records'),
         lag_s: metricValue(text, 'relay_activity_lag_seconds'),
         rows_written: metricValue(text, 'relay_activity_rows_written_total'),
       };
@@ -239,17 +240,13 @@ async function waitDelivered(receiver, accepted, deadline) {
 }
 
 /**
- * Waits until the activity log has caught up (see DEFINITIONS.activity_lag_s) or `deadline`.
- * Rows are read by `_id` in their hourly partition, as the services read them
- * (docs/architecture.md "Activity log storage"). Each sampled id is read until it is completed.
+ * Waits until the activity log has caught up (see DEFINITIONS.activity_lag_s) or `deadline`:
+ * the sampled events are looked up where users see them, the endpoint's Request activity view
+ * (`GET /v1/activity`, newest first, at most LIST_PAGES pages of 200).
  */
-async function waitActivity(probes, activity, sampleEventIds, deadline) {
+async function waitActivity(probes, listActivity, sampleEventIds, deadline) {
   const pending = new Set(sampleEventIds); // oldest → newest delivery
   const seen = { queue_empty_at: null, unwritten_zero_at: null, metric_present: false, last: null };
-  const completed = async (id) => {
-    const doc = await (await activity()).row(id).catch(() => null);
-    return Boolean(doc && doc.status === 'completed');
-  };
   let nextRead = 0;
   for (;;) {
     const ready = await probes.ready(probes.names.activityQueue);
@@ -266,14 +263,9 @@ async function waitActivity(probes, activity, sampleEventIds, deadline) {
     if (ready === 0 && (m.unwritten === null || m.unwritten === 0) && Date.now() >= nextRead) {
       const passStarted = Date.now();
       nextRead = passStarted + 1000;
-      const ids = [...pending].reverse();
-      if (ids.length > 0 && (await completed(ids[0]))) {
-        pending.delete(ids[0]);
-        for (let i = 1; i < ids.length; i += 20) {
-          await Promise.all(ids.slice(i, i + 20).map(async (id) => (await completed(id)) && pending.delete(id)));
-        }
-      }
-      // `at` is when the last read answered: an upper bound; the reads themselves took sample_read_s
+      const statuses = await listActivity(pending).catch(() => new Map());
+      for (const id of [...pending]) if (statuses.get(id) === 'completed') pending.delete(id);
+      // `at` is when the last check answered: an upper bound; the check itself took sample_read_s
       if (pending.size === 0) return { caught_up: true, at: Date.now(), sample_read_s: Number(((Date.now() - passStarted) / 1000).toFixed(2)), sample_incomplete: 0, ...seen };
     }
     if (Date.now() > deadline) return { caught_up: false, at: null, sample_incomplete: pending.size, ...seen };
@@ -381,9 +373,6 @@ async function main() {
   let bare = null;
   const probes = createProbes(ns);
   const mongoClient = new MongoClient(ns.mongodbUrl);
-  // the activity log's hourly partitions, read by `_id` as the services read them
-  let store = null;
-  const activity = async () => (store ??= await connectStore(ns.mongodbUrl)).activity;
   let exitCode = 0;
   let done = null;
   // stops what this run started and deletes what it made; once, from the end of the run or a signal
@@ -392,7 +381,6 @@ async function main() {
     if (bare) await stopProcess(bare);
     writeLogs(procs);
     await probes.close();
-    if (store) await store.close().catch(() => undefined);
     await cleanup(ns, mongoClient);
     if (receiver) {
       if (receiver.child.connected) receiver.child.disconnect();
@@ -407,7 +395,20 @@ async function main() {
     await startSystem(ns, env, procs);
     progress('services ready; seeding through the management API');
     await waitFor(`http://127.0.0.1:${barePort}/nothing`);
-    const endpointId = await seed(ns, env, receiver.port);
+    const { endpointId, apiKey } = await seed(ns, env, receiver.port);
+    // status of each wanted event id as the endpoint's activity view lists it, newest first
+    const listActivity = async (wanted) => {
+      const found = new Map();
+      let cursor = null;
+      for (let page = 0; page < LIST_PAGES && found.size < wanted.size; page++) {
+        const url = `http://127.0.0.1:${ns.ports['management-api']}/v1/activity?endpoint_id=${endpointId}&limit=200${cursor ? `&cursor=${cursor}` : ''}`;
+        const body = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } }).then((r) => r.json());
+        for (const row of body.data ?? []) if (wanted.has(row.id)) found.set(row.id, row.status);
+        cursor = body.next_cursor;
+        if (!cursor) break;
+      }
+      return found;
+    };
     const ingestUrl = `http://127.0.0.1:${ns.ports['ingest-gateway']}/relay/${endpointId}`;
     const headers = { 'content-type': 'application/json' };
     const accepted = new Set();
@@ -435,7 +436,7 @@ async function main() {
     const warmDeadline = warm.ended_at + Math.min(60, CATCHUP_TIMEOUT_S) * 1000;
     const warmMissing = await waitDelivered(receiver, accepted, warmDeadline);
     const warmSample = receiver.order.slice(-SAMPLE_SIZE).map((a) => a.eventId);
-    const warmActivity = await waitActivity(probes, activity, warmSample, warmDeadline);
+    const warmActivity = await waitActivity(probes, listActivity, warmSample, warmDeadline);
     const warmup = { accepted: warm.accepted, drained: warmMissing === 0 && warmActivity.caught_up, drain_s: Number(((Date.now() - warm.ended_at) / 1000).toFixed(1)) };
 
     progress(`${warmup.drained ? 'warm-up drained' : 'warm-up NOT drained (continuing)'} after ${warmup.drain_s} s; relay ${DURATION_S} s measured load`);
@@ -455,7 +456,7 @@ async function main() {
     const lost = await waitDelivered(receiver, accepted, relay.ended_at + DELIVERY_TIMEOUT_S * 1000);
     const measuredArrivals = receiver.order.filter((a) => a.id.startsWith(PHASES.measured));
     const sample = measuredArrivals.slice(-SAMPLE_SIZE).map((a) => a.eventId);
-    const act = await waitActivity(probes, activity, sample, relay.ended_at + CATCHUP_TIMEOUT_S * 1000);
+    const act = await waitActivity(probes, listActivity, sample, relay.ended_at + CATCHUP_TIMEOUT_S * 1000);
     const drainCpu = afterCpu();
     await receiver.flush();
     // a dead-lettered activity message is a row missing from the log; a dead delivery, a lost event
@@ -595,7 +596,7 @@ function printTable(r) {
     `events: accepted ${fmt(r.accepted)}, delivered ${fmt(r.delivered)}, lost ${fmt(r.lost)}, duplicates ${fmt(r.duplicates)}, delivered but unanswered (in flight at stop) ${fmt(r.relay.unacknowledged_delivered)}; last delivery ${fmt(r.relay.last_delivery_after_load_end_s)} s after load end`,
     `queues at load end: activity ${fmt(r.relay.queues_at_load_end.activity_ready)} ready, webhook ${fmt(r.relay.queues_at_load_end.webhook_ready)} ready (max during load ${fmt(r.relay.queues_max_during_load.activity_ready_max)} / ${fmt(r.relay.queues_max_during_load.webhook_ready_max)})`,
     r.activity.caught_up
-      ? `activity log caught up ${fmt(r.activity.lag_s)} s after load end (queue empty after ${fmt(r.activity.queue_empty_after_s)} s; writer's unwritten gauge ${r.activity.unwritten_metric === 'present' ? `0 after ${fmt(r.activity.unwritten_zero_after_s)} s` : r.activity.unwritten_metric}; last ${r.activity.sample_size} delivered events' rows completed, read in ${fmt(r.activity.sample_read_s)} s)`
+      ? `activity log caught up ${fmt(r.activity.lag_s)} s after load end (queue empty after ${fmt(r.activity.queue_empty_after_s)} s; writer's unwritten gauge ${r.activity.unwritten_metric === 'present' ? `0 after ${fmt(r.activity.unwritten_zero_after_s)} s` : r.activity.unwritten_metric}; last ${r.activity.sample_size} delivered events listed as Completed, checked in ${fmt(r.activity.sample_read_s)} s)`
       : `activity log NOT caught up within ${r.activity.bound_s} s of load end (last probe ${JSON.stringify(r.activity.last_probe)}; ${r.activity.sample_not_completed} of ${r.activity.sample_size} sampled rows not completed)`,
     `dead-lettered: activity ${fmt(r.dead_letters.activity)}, webhook deliveries ${fmt(r.dead_letters.webhook)}; warn/error log lines: ${Object.entries(r.service_warn_error_log_lines).map(([n, v]) => `${n} ${v}`).join(', ')}`,
     `warm-up: ${fmt(r.warmup.accepted)} accepted, ${r.warmup.drained ? `drained in ${r.warmup.drain_s} s` : `NOT drained after ${r.warmup.drain_s} s`}`,

@@ -300,8 +300,8 @@ activity_lag_line() {
     return
   fi
   lag="$(awk '$1=="relay_activity_lag_seconds"{print $2}' <<< "$metrics")"
-  unwritten="$(awk '$1=="relay_activity_unwritten_messages"{print $2}' <<< "$metrics")"
-  printf 'activity  lag %ss (oldest message not yet written), %s unwritten messages held by the writer\n' "${lag:-?}" "${unwritten:-?}"
+  unwritten="$(awk '$1=="relay_activity_unwritten_records"{print $2}' <<< "$metrics")"
+  printf 'activity  lag %ss (oldest record not yet written), %s unwritten records held by the writer\n' "${lag:-?}" "${unwritten:-?}"
 }
 
 cmd_status() {

@@ -38,7 +38,7 @@ runMain(async () => {
       metrics?.rowsWritten.inc({ kind: 'updated' }, s.updated);
       metrics?.rowsWritten.inc({ kind: 'late_attempts' }, s.late);
       metrics?.rowsWritten.inc({ kind: 'aggregated' }, s.aggregated);
-      metrics?.messagesWritten.inc(s.messages);
+      metrics?.recordsWritten.inc(s.messages);
       logger.debug('activity flush written', { ...s });
     },
     onExpired: (m) => {

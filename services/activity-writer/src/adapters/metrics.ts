@@ -3,7 +3,7 @@ import { Counter, Gauge, Registry } from 'prom-client';
 export interface WriterMetrics {
   registry: Registry;
   rowsWritten: Counter<'kind'>;
-  messagesWritten: Counter;
+  recordsWritten: Counter;
   expiredDropped: Counter;
   retentionDropped: Counter;
 }
@@ -23,8 +23,8 @@ export function createWriterMetrics(pipeline: { lagSeconds(): number; unwritten(
     },
   });
   new Gauge({
-    name: 'relay_activity_unwritten_messages',
-    help: 'activity messages taken from the queue and not yet written (held, ready or being flushed)',
+    name: 'relay_activity_unwritten_records',
+    help: 'activity records (request rows and attempts) taken from the queue and not yet written: held, ready or being flushed',
     registers: [registry],
     collect() {
       this.set(pipeline.unwritten());
@@ -33,8 +33,8 @@ export function createWriterMetrics(pipeline: { lagSeconds(): number; unwritten(
   return {
     registry,
     rowsWritten: new Counter({ name: 'relay_activity_rows_written_total', help: 'activity documents written, by kind: inserted (new rows), updated (rows written again), late_attempts (attempts inserted beside their rows), aggregated (rejections folded into an aggregated row)', labelNames: ['kind'], registers: [registry] }),
-    messagesWritten: new Counter({ name: 'relay_activity_messages_written_total', help: 'activity messages written and acknowledged', registers: [registry] }),
-    expiredDropped: new Counter({ name: 'relay_activity_expired_dropped_total', help: 'activity messages older than the retention period, acknowledged without a write', registers: [registry] }),
+    recordsWritten: new Counter({ name: 'relay_activity_records_written_total', help: 'activity records (request rows and attempts) written; their messages are acknowledged once all their records are', registers: [registry] }),
+    expiredDropped: new Counter({ name: 'relay_activity_expired_dropped_total', help: 'activity records older than the retention period, acknowledged without a write', registers: [registry] }),
     retentionDropped: new Counter({ name: 'relay_activity_retention_dropped_partitions_total', help: 'hourly activity partitions dropped by retention', registers: [registry] }),
   };
 }
