@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Local infrastructure for development, tests and CI: Redis, RabbitMQ and FerretDB (MongoDB wire
-# protocol over SQLite), each bound to loopback, with data and logs under <repo>/.infra.
+# protocol over SQLite, or over PostgreSQL with FERRETDB_BACKEND=postgresql), each bound to
+# loopback, with data and logs under <repo>/.infra.
+#
+#   FERRETDB_BACKEND=postgresql RELAY_MONGO_PORT=27018 bash scripts/infra.sh up
+#       FerretDB on PostgreSQL (Debian's package, a cluster of its own on port 5433) beside the
+#       default one: the backends side by side (docs/benchmarks.md "The local store")
 #
 #   bash scripts/infra.sh up       install/build what is missing, start what is not running, wait
 #   bash scripts/infra.sh down     stop what `up` started (nothing else)
@@ -21,7 +26,11 @@ RABBIT_PORT=5672
 RABBIT_MGMT_PORT=15672
 RABBIT_NODE=relay@localhost
 RABBIT_BIN=/usr/lib/rabbitmq/bin
-MONGO_PORT=27017
+MONGO_PORT="${RELAY_MONGO_PORT:-27017}"
+# SQLite is the default: measured against PostgreSQL on the activity log's workload (docs/benchmarks.md)
+FERRETDB_BACKEND="${FERRETDB_BACKEND:-sqlite}"
+[[ "$FERRETDB_BACKEND" == sqlite || "$FERRETDB_BACKEND" == postgresql ]] || { echo "infra: FERRETDB_BACKEND must be sqlite or postgresql" >&2; exit 2; }
+PG_PORT="${RELAY_POSTGRES_PORT:-5433}"
 FERRETDB_VERSION=v1.24.2
 FERRETDB="$INFRA/bin/ferretdb"
 
@@ -95,6 +104,7 @@ ensure_packages() {
   local missing=()
   if [[ -z "${REDIS_URL:-}" ]] && ! command -v redis-server >/dev/null; then missing+=(redis-server); fi
   if [[ -z "${RABBITMQ_URL:-}" && ! -x "$RABBIT_BIN/rabbitmq-server" ]]; then missing+=(rabbitmq-server); fi
+  if [[ -z "${MONGODB_URL:-}" && "$FERRETDB_BACKEND" == postgresql && -z "$(pg_bin)" ]]; then missing+=(postgresql); fi
   if ((${#missing[@]} > 0)); then apt_install "${missing[@]}"; fi
   return 0
 }
@@ -190,6 +200,7 @@ rabbit_down() {
 # --- FerretDB --------------------------------------------------------------------------------
 
 FERRET_DIR="$INFRA/ferretdb"
+[[ "$FERRETDB_BACKEND" == sqlite ]] || FERRET_DIR="$INFRA/ferretdb-$FERRETDB_BACKEND"
 FERRET_PID="$FERRET_DIR/ferretdb.pid"
 
 # FerretDB has no Debian package, and `go install ...@version` fails behind a Go proxy that
@@ -229,8 +240,15 @@ ferretdb_up() {
   # --log-level=error: at warn, FerretDB logs every client's unsupported `endSessions` on close.
   # Without job control a background job is not a process-group leader, so setsid does not
   # fork and $! is FerretDB's own pid.
-  setsid nohup "$FERRETDB" --handler=sqlite --sqlite-url="file:$FERRET_DIR/data/" \
-    --state-dir="$FERRET_DIR" --listen-addr="127.0.0.1:$MONGO_PORT" --debug-addr=127.0.0.1:28088 \
+  local storage=(--handler=sqlite --sqlite-url="file:$FERRET_DIR/data/")
+  if [[ "$FERRETDB_BACKEND" == postgresql ]]; then
+    postgres_up
+    # pool_max_conns: an `update` command holds a pooled connection per statement (measured:
+    # 50 statements wedge the instance at the default pool); the writer sends at most 25
+    storage=(--handler=postgresql --postgresql-url="postgres://postgres@127.0.0.1:$PG_PORT/ferretdb?pool_max_conns=64")
+  fi
+  setsid nohup "$FERRETDB" "${storage[@]}" \
+    --state-dir="$FERRET_DIR" --listen-addr="127.0.0.1:$MONGO_PORT" --debug-addr="127.0.0.1:$((MONGO_PORT + 1071))" \
     --telemetry=disable --log-level=error > "$FERRET_DIR/out.log" 2>&1 < /dev/null 9>&- &
   echo $! > "$FERRET_PID"
   log "ferretdb: started (pid $!)"
@@ -245,6 +263,45 @@ ferretdb_down() {
     log "ferretdb: not running (not started by infra.sh)"
   fi
   rm -f "$FERRET_PID"
+}
+
+# --- PostgreSQL (only with FERRETDB_BACKEND=postgresql) ---------------------------------------
+
+PG_DIR="$INFRA/postgres"
+
+pg_bin() { find /usr/lib/postgresql -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -1; }
+as_postgres() { runuser -u postgres -- "$@"; }
+
+postgres_up() {
+  local bin
+  bin="$(pg_bin)"
+  [[ -n "$bin" ]] || die "PostgreSQL binaries not found under /usr/lib/postgresql"
+  mkdir -p "$PG_DIR"
+  chown postgres:postgres "$PG_DIR"
+  if [[ ! -f "$PG_DIR/data/PG_VERSION" ]]; then
+    log "postgres: initdb (trust auth, loopback only)"
+    as_postgres "$bin/initdb" -D "$PG_DIR/data" --auth=trust -U postgres > "$PG_DIR/initdb.log"
+  fi
+  if as_postgres "$bin/pg_ctl" -D "$PG_DIR/data" status > /dev/null 2>&1; then
+    log "postgres: already running"
+  else
+    as_postgres "$bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/out.log" -w \
+      -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c max_connections=200" start > /dev/null 9>&-
+    log "postgres: started on 127.0.0.1:$PG_PORT"
+  fi
+  if ! as_postgres "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'ferretdb'" | grep -q 1; then
+    as_postgres "$bin/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres ferretdb
+  fi
+}
+
+postgres_down() {
+  local bin
+  bin="$(pg_bin)"
+  [[ -n "$bin" && -f "$PG_DIR/data/PG_VERSION" ]] || return 0
+  if as_postgres "$bin/pg_ctl" -D "$PG_DIR/data" status > /dev/null 2>&1; then
+    log "postgres: stopping"
+    as_postgres "$bin/pg_ctl" -D "$PG_DIR/data" -m fast -w stop > /dev/null
+  fi
 }
 
 # --- commands --------------------------------------------------------------------------------
@@ -271,7 +328,7 @@ cmd_up() {
   rabbit_up
   redis_up
   ferretdb_up
-  if ! node "$WAIT" --timeout "$WAIT_TIMEOUT"; then
+  if ! MONGODB_URL="${MONGODB_URL:-$LOCAL_MONGODB_URL}" node "$WAIT" --timeout "$WAIT_TIMEOUT"; then
     show_logs_on_failure
     die "infrastructure not ready after ${WAIT_TIMEOUT} s"
   fi
@@ -283,6 +340,7 @@ cmd_down() {
   redis_down
   rabbit_down
   ferretdb_down
+  if [[ "$FERRETDB_BACKEND" == postgresql ]]; then postgres_down; fi
 }
 
 status_line() {
