@@ -1,0 +1,25 @@
+import { newEventId, newId, timeOfId } from './ids';
+
+describe('ids', () => {
+  it('an event id carries its arrival time and 16 random base32 characters', () => {
+    const at = Date.parse('2026-11-23T08:00:00.123Z');
+    const id = newEventId(at);
+    expect(id).toMatch(/^evt_[0-9a-hjkmnp-tv-z]{26}$/);
+    expect(timeOfId(id)).toBe(at);
+  });
+
+  it('ids stay unique across many draws from the random pool (no byte reused)', () => {
+    const ids = new Set(Array.from({ length: 20_000 }, () => newId('ep')));
+    expect(ids.size).toBe(20_000);
+    const long = newId('x', 5000); // longer than one pool draw
+    expect(long).toHaveLength(5002);
+  });
+
+  it('random characters are spread over the whole alphabet', () => {
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 2000; i++) for (const ch of newId('ep').slice(3)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    expect(counts.size).toBe(32);
+    // 40,000 characters over 32 symbols: 1,250 each expected; a stuck or reused pool is far off
+    for (const n of counts.values()) expect(n).toBeGreaterThan(1000);
+  });
+});
