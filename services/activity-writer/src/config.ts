@@ -10,7 +10,9 @@ export const configSpec = {
   prefetch: int('PREFETCH', 'activity messages held unacked at once (each carries up to 100 records); bounds the writer memory', { default: 2000, min: 1, max: 10000 }),
   maxHeld: int('ACTIVITY_MAX_HELD', "most accepted requests' rows held at once waiting for their first attempts; past it the oldest is written without them", { default: 4000, min: 1 }),
   batchSize: int('BATCH_SIZE', 'a flush starts once this many activity records are ready', { default: 1000, min: 1, max: 10000 }),
-  batchMaxWaitMs: int('BATCH_MAX_WAIT_MS', 'longest a ready activity record waits before it is written', { default: 200, min: 1 }),
+  // each flush adds an index page per scope it touches, and listing reads pages one by one: at
+  // low traffic a short wait would leave thousands of one-row pages an hour
+  batchMaxWaitMs: int('BATCH_MAX_WAIT_MS', 'longest a ready activity record waits before it is written (each flush adds one index page per endpoint and account it touches)', { default: 1000, min: 1 }),
   holdMs: int('ACTIVITY_HOLD_MS', "longest an accepted request's row waits for its deliveries' first attempts, to be written with them in one insert", { default: 3000, min: 0 }),
   keepPerMinute: int('ACTIVITY_KEEP_PER_MINUTE', 'identical rejections (endpoint, outcome, reason) per minute that keep rows of their own before the rest fold into one aggregated row', { default: 10, min: 1 }),
   retentionSweepMs: int('ACTIVITY_RETENTION_SWEEP_MS', 'how often the writer deletes expired activity rows', { default: 60000, min: 1000 }),
