@@ -51,7 +51,7 @@ let gateway: RunningService;
 let roster: Roster;
 let report: RunReport;
 const memory = { before: 0, peak: 0, after: 0 };
-const sockets = { before: 0, after: 0, fdsBefore: 0, fdsAfter: 0 };
+const sockets = { before: 0, peak: 0, after: 0, fdsBefore: 0, fdsAfter: 0 };
 
 const send = (target: string, body: string, headers: string[] = ['Content-Type: application/json']): Promise<RawResponse | undefined> =>
   rawExchange(oneShot(encodeRequest({ method: 'POST', target, headers, body: Buffer.from(body) })), { host: '127.0.0.1', port: gateway.port, boundMs: ANSWER_BOUND_MS, closeGraceMs: CLOSE_GRACE_MS, head: false }).then((r) => r.responses[0]);
@@ -86,7 +86,9 @@ beforeAll(async () => {
       stallBoundMs: STALL_BOUND_MS,
       closeGraceMs: CLOSE_GRACE_MS,
       onTick: () => {
-        if (gateway.process.exitCode === null) memory.peak = Math.max(memory.peak, rssBytes(pid));
+        if (gateway.process.exitCode !== null) return;
+        memory.peak = Math.max(memory.peak, rssBytes(pid));
+        sockets.peak = Math.max(sockets.peak, serverConnections(pid, gateway.port));
       },
     },
   );
@@ -112,7 +114,7 @@ beforeAll(async () => {
       `hostile-input: seed ${SEED}: ${report.sent} requests in ${(report.elapsedMs / 1000).toFixed(1)} s`,
       ...lines,
       `  gateway RSS: before ${MiB(memory.before)}, peak ${MiB(memory.peak)}, after ${MiB(memory.after)} (bound: +${MiB(RSS_GROWTH_BOUND)})`,
-      `  gateway connections on its port: before ${sockets.before}, after ${sockets.after}; open fds ${sockets.fdsBefore} → ${sockets.fdsAfter}`,
+      `  gateway connections on its port: before ${sockets.before}, peak ${sockets.peak}, after ${sockets.after}; open fds ${sockets.fdsBefore} → ${sockets.fdsAfter}`,
       `  gateway log: ${countLog('unhandled error')} "unhandled error", ${countLog('ingest failed')} "ingest failed", ${countLog('request aborted by the sender')} "request aborted by the sender"`,
     ].join('\n'),
   );
