@@ -1,4 +1,6 @@
 import type { DeliveryPayload } from '@relay/contracts';
+import { classifyFailureCode } from '../http/failures';
+import type { AttemptResult } from '../kind';
 
 /*
  * What both chat target kinds share: reading the delivered payload bytes, the message
@@ -139,4 +141,21 @@ export function retryAfterHeaderMs(headers: Record<string, string | string[] | u
   if (value === undefined || value.trim() === '') return undefined;
   const seconds = Number(value);
   return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds * 1000) : undefined;
+}
+
+/**
+ * A failed send as a chat attempt: a 2xx whose body ran past the sender's limit and a request
+ * Node refuses to send are permanent (the same message would fail the same way); every other
+ * network failure retries. The text is the code only, so it cannot carry the webhook URL.
+ */
+export function chatNetworkFailure(code: string): AttemptResult {
+  const error = `network error (${safeErrorText(code, 40)})`;
+  switch (classifyFailureCode(code)) {
+    case 'response_too_large':
+      return { result: 'permanent', status: null, error: 'response too large: a 2xx answer whose body ran past the limit; reading stopped', flagTarget: false };
+    case 'unsendable':
+      return { result: 'permanent', status: null, error, flagTarget: false };
+    default:
+      return { result: 'retry', status: null, error };
+  }
 }
