@@ -1,7 +1,7 @@
 // The target-kind model: the interface every kind implements, the kinds Relay ships, their
 // catalog and registry, the SSRF-guarded sender, and the retry schedules a target may follow.
 // Delivering (the queue consumer, retries, redrive) is @relay/deliverer's.
-export { TargetConfigError } from './kind';
+export { PayloadError, TargetConfigError } from './kind';
 export type { AttemptResult, KindInfo, NetworkFailure, OutboundRequest, ResponseSummary, SendOutcome, TargetKind } from './kind';
 export { createRegistry } from './registry';
 export type { TargetRegistry } from './registry';

@@ -77,3 +77,19 @@ export class TargetConfigError extends Error {
     this.name = 'TargetConfigError';
   }
 }
+
+/**
+ * A delivery's payload from which this kind cannot build a request (a JSON document nested too
+ * deeply to serialise into a chat message). Thrown by `buildRequest`; the delivery handler
+ * records a permanent failure. The payload is the sender's, not the target's, so the target is
+ * not flagged: the next payload may be fine.
+ */
+export class PayloadError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PayloadError';
+  }
+}
