@@ -42,8 +42,29 @@ export const isHeaderName = (name: string): boolean => TOKEN.test(name);
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 export const hasControlChars = (value: string): boolean => CONTROL.test(value);
+
+/**
+ * Exactly the characters Node's HTTP client sends in a header value: HTAB, U+0020–U+007E and
+ * U+0080–U+00FF (written as one Latin-1 byte each). This is Node 20's own test
+ * (`checkInvalidHeaderChar` in lib/_http_common.js, behind `http.validateHeaderValue`): any
+ * other character — `€`, U+2028, an emoji, CR/LF — makes `request.setHeader` throw
+ * ERR_INVALID_CHAR, so a setting holding one could never be delivered (issue 9, item 8).
+ */
 // eslint-disable-next-line no-control-regex
-export const stripControlChars = (value: string): string => value.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, '');
+const NOT_IN_HEADER_VALUE = /[^\t\u0020-\u007e\u0080-\u00ff]/;
+export const isHeaderValue = (value: string): boolean => !NOT_IN_HEADER_VALUE.test(value);
+
+/** Why Node would refuse `value` in a header — naming the first such character — or null. */
+export function headerValueProblem(value: string): string | null {
+  const found = NOT_IN_HEADER_VALUE.exec(value);
+  if (!found) return null;
+  const code = found[0].codePointAt(0)!;
+  return `contains U+${code.toString(16).toUpperCase().padStart(4, '0')} at character ${found.index + 1}; a header value may hold only tab, printable ASCII and Latin-1 (U+0020–U+007E, U+0080–U+00FF), what Node's HTTP client sends`;
+}
+
+/** Drops what Node would refuse in a header: substituted template values can then never break a header. */
+// eslint-disable-next-line no-control-regex
+export const stripNonHeaderChars = (value: string): string => value.replace(/[^\t\u0020-\u007e\u0080-\u00ff]/g, '');
 
 const CREDENTIAL_NAME = /authorization|cookie|token|secret|key|passw|auth|signature|credential|session/;
 const CREDENTIAL_VALUE = /^(bearer|basic|token|digest)\s/i;
