@@ -1,12 +1,11 @@
 import { brokerNames } from '@relay/contracts';
-import { blockChatKind, embedChatKind } from '@relay/targets';
 import type { OutboundRequest } from '@relay/targets';
 import { startFakeDiscord } from '../../support/fake-discord';
 import type { FakeDiscord } from '../../support/fake-discord';
 import { startFakeSlack } from '../../support/fake-slack';
 import type { FakeSlack } from '../../support/fake-slack';
 import { eventually } from '../../support/infra';
-import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, SLACK_PATH, SLACK_URL } from '../chat-targets/fixtures';
+import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, SLACK_PATH, SLACK_URL, blockChatKind, embedChatKind } from '../chat-targets/fixtures';
 import { deliveryFor, startHarness } from './harness';
 import type { Harness } from './harness';
 

@@ -1,4 +1,6 @@
 import type { FieldError } from '@relay/contracts';
+import { TargetConfigError } from '../kind';
+import type { SecretSealer } from '../kind';
 import { MAX_TEMPLATE_LENGTH } from './template';
 
 /** What both chat kinds store besides their own switches. */
@@ -41,3 +43,29 @@ export function readChatCommon(input: unknown, checkUrl: UrlCheck, errors: Field
 export function checkSwitch(raw: Record<string, unknown>, key: string, errors: FieldError[]): void {
   if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== 'boolean') errors.push({ field: `config.${key}`, message: `${key} must be true or false` });
 }
+
+/**
+ * A chat webhook URL is a credential — its path holds the platform's token — so it is stored
+ * sealed like every other target secret (issue 9, item 9). Sealing happens when the kind saves
+ * a config; the URL is opened per attempt and to draw its masked view.
+ */
+export function sealChatUrl(url: string, secrets: SecretSealer): string {
+  return secrets.encrypt(url);
+}
+
+/**
+ * The stored URL, opened. A URL stored before sealing existed is plaintext (`https://…`, which a
+ * sealed value never starts with) and passes as it is; such rows keep working and are sealed
+ * by `npm run seal-target-secrets` (docs/targets-chat.md "The URL is a secret").
+ */
+export function openChatUrl(stored: string, secrets: SecretSealer): string {
+  if (stored.startsWith('https://')) return stored;
+  try {
+    return secrets.decrypt(stored);
+  } catch (err) {
+    throw new TargetConfigError('SECRET_UNREADABLE', `the stored webhook URL cannot be decrypted: ${(err as Error).message}`);
+  }
+}
+
+/** Whether a stored chat URL is still plaintext (stored before URLs were sealed). */
+export const isPlaintextChatUrl = (stored: string): boolean => stored.startsWith('https://');

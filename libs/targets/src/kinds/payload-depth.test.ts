@@ -4,8 +4,8 @@ import type { DeliveryMessageV1 } from '@relay/contracts';
 import { createSecretBox } from '@relay/secrets';
 import { PayloadError } from '../kind';
 import type { TargetKind } from '../kind';
-import { blockChatKind } from './block_chat';
-import { embedChatKind } from './embed_chat';
+import { createBlockChatKind } from './block_chat';
+import { createEmbedChatKind } from './embed_chat';
 import { MAX_PAYLOAD_DEPTH, exceedsDepth } from './template';
 import { createWebhookKind } from './webhook';
 
@@ -14,6 +14,9 @@ import { createWebhookKind } from './webhook';
  * deeply nested JSON payload becomes a PayloadError (a recorded permanent failure, see
  * libs/deliverer handle.test.ts) instead of a RangeError thrown on every redelivery.
  */
+const secrets = createSecretBox(`k:${randomBytes(32).toString('base64')}`);
+const embedChatKind = createEmbedChatKind({ secrets });
+const blockChatKind = createBlockChatKind({ secrets });
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const nestedObject = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
 
@@ -55,7 +58,7 @@ describe('a JSON payload nested too deeply for a chat message (issue 9, item 4)'
   });
 
   it('the webhook kind sends the payload bytes as given, whatever their depth: it never serialises the payload', () => {
-    const kind = createWebhookKind({ secrets: createSecretBox(`k:${randomBytes(32).toString('base64')}`) });
+    const kind = createWebhookKind({ secrets });
     const saved = kind.validateConfig({ url: 'https://example.com/hook' });
     if (!saved.ok) throw new Error('invalid config');
     const body = nested(100_000);

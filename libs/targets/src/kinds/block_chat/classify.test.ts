@@ -1,5 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '@relay/secrets';
 import type { AttemptResult, SendOutcome } from '../../kind';
-import { blockChatKind } from './index';
+import { createBlockChatKind } from './index';
+
+const blockChatKind = createBlockChatKind({ secrets: createSecretBox(`k1:${randomBytes(32).toString('base64')}`) });
 
 const res = (status: number, body = '', headers: Record<string, string> = {}): SendOutcome => ({ response: { status, headers, body }, durationMs: 2 });
 

@@ -1,4 +1,15 @@
-import { blockChatKind } from './index';
+import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '@relay/secrets';
+import { createBlockChatKind } from './index';
+
+const box = createSecretBox(`k1:${randomBytes(32).toString('base64')}`);
+const blockChatKind = createBlockChatKind({ secrets: box });
+
+/** Validates as the management API saves, with the sealed URL opened again to compare. */
+function saved(input: unknown) {
+  const v = blockChatKind.validateConfig(input);
+  return v.ok ? { ok: true, value: { ...v.value, url: box.decrypt(v.value.url) } } : v;
+}
 
 const SECRET = 'XXXXXXXXXXXXXXXXXXXXXXXX';
 const URL_OK = `https://hooks.slack.com/services/T00000000/B00000000/${SECRET}`;
@@ -11,7 +22,7 @@ describe('Relay target → Block-style chat webhook: configuration', () => {
     ['the government-variant host', GOV, GOV],
     ['a trailing slash (dropped)', `${URL_OK}/`, URL_OK],
   ])('accepts %s', (_n, url, stored) => {
-    expect(blockChatKind.validateConfig({ url, name: 'ops' })).toEqual({ ok: true, value: { url: stored, name: 'ops', markup: true } });
+    expect(saved({ url, name: 'ops' })).toEqual({ ok: true, value: { url: stored, name: 'ops', markup: true } });
   });
 
   it.each([
@@ -45,7 +56,7 @@ describe('Relay target → Block-style chat webhook: configuration', () => {
   });
 
   it('markup defaults to on (the chat service default); template optional; unknown keys dropped', () => {
-    expect(blockChatKind.validateConfig({ url: URL_OK, name: 'ops', markup: false, template: '*{{a}}*', other: 1 })).toEqual({
+    expect(saved({ url: URL_OK, name: 'ops', markup: false, template: '*{{a}}*', other: 1 })).toEqual({
       ok: true,
       value: { url: URL_OK, name: 'ops', markup: false, template: '*{{a}}*' },
     });

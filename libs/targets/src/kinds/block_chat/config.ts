@@ -1,9 +1,13 @@
 import type { FieldError, Validation } from '@relay/contracts';
-import { checkSwitch, readChatCommon } from '../chat-config';
+import type { SecretSealer } from '../../kind';
+import { checkSwitch, openChatUrl, readChatCommon } from '../chat-config';
 
 /** Spec "Relay target" → Block-style chat webhook. */
 export interface BlockChatConfig {
-  /** normalized `https://{host}/services/T…/B…/{secret}` */
+  /**
+   * normalized `https://{host}/services/T…/B…/{secret}`; stored sealed (`enc:v1:…`) — a
+   * plaintext `https://…` is a row from before URLs were sealed
+   */
   url: string;
   /** the target's name in Relay; not sent to the platform */
   name: string;
@@ -18,6 +22,7 @@ const HOSTS = new Set<string>(ACCEPTED_HOSTS);
 const PATH = /^\/services\/(T[A-Z0-9]{2,20})\/(B[A-Z0-9]{2,20})\/([A-Za-z0-9]{8,64})\/?$/;
 const FORM = 'https://hooks.slack.com/services/T…/B…/…';
 
+/** Save-time validation; returns the config with the URL normalized, not yet sealed (the kind seals it). */
 export function validateBlockChatConfig(input: unknown): Validation<BlockChatConfig> {
   const errors: FieldError[] = [];
   const { raw, common } = readChatCommon(input, checkUrl, errors);
@@ -50,16 +55,16 @@ function checkUrl(value: unknown, errors: FieldError[]): string | null {
   return `https://${host}/services/${m[1]}/${m[2]}/${m[3]}`;
 }
 
-/** The config as the management API shows it: host and workspace/webhook ids, secret redacted. */
-export function publicBlockChatConfig(config: BlockChatConfig): Record<string, unknown> {
-  const out: Record<string, unknown> = { url: redactUrl(config.url), name: config.name, markup: config.markup };
+/** The config as the management API shows it: host and workspace/webhook ids, secret masked. */
+export function publicBlockChatConfig(config: BlockChatConfig, secrets: SecretSealer): Record<string, unknown> {
+  const out: Record<string, unknown> = { url: redactUrl(config.url, secrets), name: config.name, markup: config.markup };
   if (config.template !== undefined) out.template = config.template;
   return out;
 }
 
-function redactUrl(url: string): string {
+function redactUrl(stored: string, secrets: SecretSealer): string {
   try {
-    const u = new URL(url);
+    const u = new URL(openChatUrl(stored, secrets));
     const m = PATH.exec(u.pathname);
     return `https://${u.hostname}/services/${m ? `${m[1]}/${m[2]}` : '…'}/****`;
   } catch {

@@ -1,5 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '@relay/secrets';
 import type { AttemptResult, SendOutcome } from '../../kind';
-import { embedChatKind } from './index';
+import { createEmbedChatKind } from './index';
+
+const embedChatKind = createEmbedChatKind({ secrets: createSecretBox(`k1:${randomBytes(32).toString('base64')}`) });
 
 const res = (status: number, body: unknown = '', headers: Record<string, string> = {}): SendOutcome => ({
   response: { status, headers, body: typeof body === 'string' ? body : JSON.stringify(body) },
