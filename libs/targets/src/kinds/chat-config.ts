@@ -12,17 +12,22 @@ export interface ChatCommonConfig {
 
 export type UrlCheck = (value: unknown, errors: FieldError[]) => string | null;
 
+const COMMON_SETTINGS = ['url', 'name', 'template'];
+
 /**
- * Reads the settings both chat kinds share (the platform-specific URL check is passed in),
- * pushing every problem onto `errors`. Returns the raw input, for the kind's own switches,
+ * Reads the settings both chat kinds share (the platform-specific URL check and the kind's own
+ * setting names are passed in), pushing every problem onto `errors`. Returns the raw input, for the kind's own switches,
  * and the common config — null when the URL is unusable or the input is not an object.
  */
-export function readChatCommon(input: unknown, checkUrl: UrlCheck, errors: FieldError[]): { raw: Record<string, unknown>; common: ChatCommonConfig | null } {
+export function readChatCommon(input: unknown, checkUrl: UrlCheck, errors: FieldError[], ownSettings: readonly string[]): { raw: Record<string, unknown>; common: ChatCommonConfig | null } {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     errors.push({ field: 'config', message: 'config must be an object' });
     return { raw: {}, common: null };
   }
   const raw = input as Record<string, unknown>;
+  // an unknown setting is refused by name (as the webhook kind and endpoints do), never dropped
+  // silently: a misspelt `markup` or `tts` would otherwise be saved as the default
+  for (const key of Object.keys(raw)) if (!COMMON_SETTINGS.includes(key) && !ownSettings.includes(key)) errors.push({ field: `config.${key}`, message: 'unknown setting' });
   const url = checkUrl(raw.url, errors);
   const name = typeof raw.name === 'string' ? raw.name.trim() : '';
   if (name.length === 0 || name.length > 100) errors.push({ field: 'config.name', message: 'name is required (1–100 characters)' });

@@ -65,11 +65,27 @@ describe('Relay target → Block-style chat webhook: configuration', () => {
     if (!v.ok) expect(v.errors.map((e) => e.field)).toContain(field);
   });
 
-  it('markup defaults to on (the chat service default); template optional; unknown keys dropped', () => {
-    expect(saved({ url: URL_OK, name: 'ops', markup: false, template: '*{{a}}*', other: 1 })).toEqual({
+  it('markup defaults to on (the chat service default); template optional', () => {
+    expect(saved({ url: URL_OK, name: 'ops' })).toEqual({ ok: true, value: { url: URL_OK, name: 'ops', markup: true } });
+    expect(saved({ url: URL_OK, name: 'ops', markup: false, template: '*{{a}}*' })).toEqual({
       ok: true,
       value: { url: URL_OK, name: 'ops', markup: false, template: '*{{a}}*' },
     });
+  });
+
+  it('an unknown setting is refused by name, never dropped silently (a misspelt markup would save the default)', () => {
+    expect(saved({ url: URL_OK, name: 'ops', mrkdwn: false, other: 1 })).toEqual({
+      ok: false,
+      errors: [
+        { field: 'config.mrkdwn', message: 'unknown setting' },
+        { field: 'config.other', message: 'unknown setting' },
+      ],
+    });
+  });
+
+  it('reports every problem at once', () => {
+    const v = saved({ url: 'http://hooks.slack.com/services/x', name: '', template: 5, markup: 'off', extra: true });
+    expect(v.ok ? [] : v.errors.map((e) => e.field)).toEqual(['config.extra', 'config.url', 'config.name', 'config.template', 'config.markup']);
   });
 
   it('publicConfig shows the host and every path segment but the last, which is masked', () => {

@@ -27,10 +27,10 @@ const FORM = ACCEPTED_HOSTS.map((h) => `https://${h}/services/<path>`).join(' or
 /** Save-time validation; returns the config with the URL normalized, not yet sealed (the kind seals it). */
 export function validateBlockChatConfig(input: unknown): Validation<BlockChatConfig> {
   const errors: FieldError[] = [];
-  const { raw, common } = readChatCommon(input, checkUrl, errors);
+  const { raw, common } = readChatCommon(input, checkUrl, errors, ['markup']);
   checkSwitch(raw, 'markup', errors);
   if (errors.length > 0 || common === null) return { ok: false, errors };
-  // Only known settings are stored; markup defaults to on (the chat service's default).
+  // markup defaults to on (the chat service's default)
   return { ok: true, value: { ...common, markup: raw.markup !== false } };
 }
 

@@ -67,13 +67,17 @@ describe('Relay target → Embed-style chat webhook: configuration', () => {
   });
 
   it('reports every problem at once', () => {
-    const v = embedChatKind.validateConfig({ url: 'nope', tts: 1 });
+    const v = embedChatKind.validateConfig({ url: 'nope', tts: 1, template: '', colour: 'red' });
     expect(v.ok).toBe(false);
-    if (!v.ok) expect(v.errors.map((e) => e.field).sort()).toEqual(['config.name', 'config.tts', 'config.url']);
+    if (!v.ok) expect(v.errors.map((e) => e.field).sort()).toEqual(['config.colour', 'config.name', 'config.template', 'config.tts', 'config.url']);
   });
 
-  it('stores only known settings (optional template and tts kept, unknown keys dropped, null = unset)', () => {
-    expect(saved({ url: URL_OK, name: ' a ', template: 'Hi {{who}}', tts: false, extra: 1 })).toEqual({
+  it('an unknown setting is refused by name, never dropped silently', () => {
+    expect(saved({ url: URL_OK, name: 'a', text_to_speech: true })).toEqual({ ok: false, errors: [{ field: 'config.text_to_speech', message: 'unknown setting' }] });
+  });
+
+  it('stores its settings (optional template and tts kept, null = unset)', () => {
+    expect(saved({ url: URL_OK, name: ' a ', template: 'Hi {{who}}', tts: false })).toEqual({
       ok: true,
       value: { url: URL_OK, name: 'a', template: 'Hi {{who}}', tts: false },
     });

@@ -25,10 +25,9 @@ const FORM = 'https://discord.com/api/webhooks/{id}/{token}';
 /** Save-time validation; returns the config with the URL normalized, not yet sealed (the kind seals it). */
 export function validateEmbedChatConfig(input: unknown): Validation<EmbedChatConfig> {
   const errors: FieldError[] = [];
-  const { raw, common } = readChatCommon(input, checkUrl, errors);
+  const { raw, common } = readChatCommon(input, checkUrl, errors, ['tts']);
   checkSwitch(raw, 'tts', errors);
   if (errors.length > 0 || common === null) return { ok: false, errors };
-  // Only known settings are stored; anything else in the input is dropped.
   const config: EmbedChatConfig = { ...common };
   if (typeof raw.tts === 'boolean') config.tts = raw.tts;
   return { ok: true, value: config };
