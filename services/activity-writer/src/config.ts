@@ -1,4 +1,4 @@
-import { activityVars, commonVars, int, mongoVars, rabbitVars } from '@relay/config';
+import { activityVars, commonVars, healthHostVars, int, mongoVars, rabbitVars } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
 
 export const configSpec = {
@@ -6,6 +6,7 @@ export const configSpec = {
   ...rabbitVars,
   ...mongoVars,
   ...activityVars,
+  ...healthHostVars,
   healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz, /readyz and /metrics', { default: 8093, min: 0, max: 65535 }),
   prefetch: int('PREFETCH', 'activity messages held unacked at once; bounds the writer memory and one flush', { default: 8000, min: 1, max: 10000 }),
   batchSize: int('BATCH_SIZE', 'a flush starts once this many activity messages are ready', { default: 1000, min: 1, max: 10000 }),
