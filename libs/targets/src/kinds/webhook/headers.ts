@@ -1,34 +1,26 @@
-/**
- * Spec "Forwarded request (outbound)" rule 4: always removed from forwarding. Listed exactly
- * as the spec does, so the table-driven tests read like it.
- */
-export const ALWAYS_REMOVED: readonly string[] = [
-  'Host', 'Connection', 'Content-Length', 'Content-Type', 'Transfer-Encoding', 'Upgrade',
-  'Proxy-Authorization', 'Proxy-Connection', 'TE', 'Trailer', 'Expect', 'Keep-Alive',
-  'HTTP2-Settings', 'Authorization', 'Cookie', 'Set-Cookie', 'X-Relay-Forward-Chain',
-  'X-Relay-Delivery-Id', 'X-Relay-Event-Id', 'X-Relay-Attempt',
-];
-const ALWAYS_REMOVED_SET = new Set(ALWAYS_REMOVED.map((h) => h.toLowerCase()));
+import { isNeverForwarded } from '@relay/contracts';
 
-/** Relay's own namespace: tracking headers now, anything Relay adds later. */
-const RELAY_PREFIX = 'x-relay-';
+// the never-forwarded list lives in @relay/contracts, shared with the gateway
+export { ALWAYS_REMOVED, isNeverForwarded } from '@relay/contracts';
 
 /** Standard Webhooks signature headers, set by Relay when a target signs. */
 export const SIGNING_HEADERS: readonly string[] = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
 
-/** True when rule 4 (or Relay's own namespace) keeps an incoming header from being forwarded. */
-export function isNeverForwarded(lowerName: string): boolean {
-  return ALWAYS_REMOVED_SET.has(lowerName) || lowerName.startsWith(RELAY_PREFIX);
-}
+/**
+ * Incoming headers never forwarded that an operator may still configure: the credentials a
+ * destination legitimately uses (Authorization, Cookie — rule 3 decides Authorization) and the
+ * proxy-hop headers, which a configured value describes truthfully (`X-Forwarded-For:
+ * {{originating_ip}}`); what is refused is a sender supplying them.
+ */
+const CONFIGURABLE = /^(authorization|cookie|forwarded|via|x-real-ip|x-forwarded-.*)$/;
 
 /**
- * Names a configured header (custom or API-key) may not take: the rule-4 list minus the two
- * credential headers a destination legitimately uses (Authorization, Cookie — rule 3 decides
- * Authorization), since hop-by-hop, framing, Content-Type (the payload format decides it) and
- * tracking headers must come from Relay alone.
+ * Names a configured header (custom or API-key) may not take: the never-forwarded list but for
+ * CONFIGURABLE, since hop-by-hop, framing, Content-Type (the payload format decides it),
+ * Content-Encoding (the body is Relay's) and tracking headers must come from Relay alone.
  */
 export function reservedReason(lowerName: string, signing: boolean): string | null {
-  if (lowerName === 'authorization' || lowerName === 'cookie') return null;
+  if (CONFIGURABLE.test(lowerName)) return null;
   if (isNeverForwarded(lowerName)) return `${lowerName} is set by Relay or is hop-by-hop and cannot be configured (header rule 4)`;
   if (signing && SIGNING_HEADERS.includes(lowerName)) return `${lowerName} is set by Standard Webhooks signing`;
   return null;

@@ -71,7 +71,7 @@ export function forwardHeaders(raw: unknown, fail: Fail): ForwardHeaders {
     const field = `forward_headers.names[${i}]`;
     const name = headerName(n, field, fail);
     if (name === null) return;
-    if (isNeverForwarded(name)) fail(field, `${name} is always removed from forwarding (header rule 4)`);
+    if (isNeverForwarded(name)) fail(field, `${name} is never forwarded (header rule 4 and Relay's hop headers, docs/targets-webhook.md)`);
     names.add(name);
   });
   return { mode: 'list', names: [...names] };
