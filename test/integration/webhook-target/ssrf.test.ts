@@ -41,10 +41,8 @@ describe('SSRF guard (issue "SSRF guard")', () => {
     ['HTTPS to a private address', 'https://192.168.1.1/'],
     ['got unix socket form', 'http://unix:/var/run/docker.sock:/containers/json'],
   ])('refuses a literal %s address before any connection: %s', async (_name, url) => {
-    const started = Date.now();
     const outcome = await post(url);
     expect(codeOf(outcome)).toBe('SSRF_BLOCKED');
-    expect(Date.now() - started).toBeLessThan(500);
     expect(connect).not.toHaveBeenCalled();
   });
 
