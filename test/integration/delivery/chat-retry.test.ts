@@ -103,7 +103,7 @@ describe('sealed webhook URLs (issue 9, item 9)', () => {
     const saved = (kind === 'embed_chat' ? embedChatKind : blockChatKind).validateConfig(input);
     if (!saved.ok) throw new Error(JSON.stringify(saved.errors));
     expect((saved.value as { url: string }).url).toMatch(/^enc:v1:/);
-    const targetId = await h.addTarget({ kind, config: saved.value as Record<string, unknown> });
+    const targetId = await h.addTarget({ kind, config: { ...saved.value } });
     const d = deliveryFor(targetId, kind, body);
     await h.publish(d);
     const [only] = await attemptsOf(d.delivery_id, 1);

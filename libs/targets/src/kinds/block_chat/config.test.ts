@@ -8,7 +8,7 @@ const blockChatKind = createBlockChatKind({ secrets: box });
 /** Validates as the management API saves, with the sealed URL opened again to compare. */
 function saved(input: unknown) {
   const v = blockChatKind.validateConfig(input);
-  return v.ok ? { ok: true, value: { ...v.value, url: box.decrypt(v.value.url) } } : v;
+  return v.ok ? { ok: true as const, value: { ...v.value, url: box.decrypt(v.value.url) } } : v;
 }
 
 const SECRET = 'XXXXXXXXXXXXXXXXXXXXXXXX';

@@ -8,7 +8,7 @@ const embedChatKind = createEmbedChatKind({ secrets: box });
 /** Validates as the management API saves, with the sealed URL opened again to compare. */
 function saved(input: unknown) {
   const v = embedChatKind.validateConfig(input);
-  return v.ok ? { ok: true, value: { ...v.value, url: box.decrypt(v.value.url) } } : v;
+  return v.ok ? { ok: true as const, value: { ...v.value, url: box.decrypt(v.value.url) } } : v;
 }
 
 const TOKEN = 'AbC-123_xyzTOKEN';
