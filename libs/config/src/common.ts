@@ -26,3 +26,13 @@ export const mongoVars = {
 export const activityVars = {
   activityRetentionDays: int('ACTIVITY_RETENTION_DAYS', 'days an activity row is kept; older rows are deleted within the hour', { default: 30, min: 1, max: 3650 }),
 };
+
+/**
+ * Read by the services that serve only health and metrics (the deliverers and the
+ * activity-writer): their server listens on HOST, like the gateway's and the API's. Loopback by
+ * default, so `/metrics` and `/readyz` are not on every interface of a host; a container sets
+ * 0.0.0.0 so its orchestrator's probes reach it (docker-compose.yml does).
+ */
+export const healthHostVars = {
+  host: str('HOST', 'address the health server (/healthz, /readyz; the writer\'s /metrics) listens on; 0.0.0.0 in a container, so probes can reach it', { default: '127.0.0.1' }),
+};

@@ -10,3 +10,4 @@ export { deliveryIdFor, newEventId, newId, timeOfId, timedId } from './ids';
 export { endpointChangedChannel, quotaKey, quotaMonth } from './redis-keys';
 export { resultOf } from './validation';
 export type { FieldError, Validation } from './validation';
+export { ALWAYS_REMOVED, isNeverForwarded, NEVER_FORWARDED_HOP_HEADERS } from './forwarding';

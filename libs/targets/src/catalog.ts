@@ -1,13 +1,13 @@
 import type { DeliveryChannel } from '@relay/contracts';
 import type { KindInfo, TargetKind } from './kind';
-import { blockChatInfo, blockChatKind } from './kinds/block_chat';
-import { embedChatInfo, embedChatKind } from './kinds/embed_chat';
+import { blockChatInfo, createBlockChatKind } from './kinds/block_chat';
+import { createEmbedChatKind, embedChatInfo } from './kinds/embed_chat';
 import { createWebhookKind, webhookInfo } from './kinds/webhook';
-import type { SecretSealer } from './kinds/webhook';
+import type { SecretSealer } from './kind';
 import { createRegistry } from './registry';
 import type { TargetRegistry } from './registry';
 
-/** What kinds may need to be built: the secret box for credentials stored with a target. */
+/** What kinds may need to be built: the secret box for credentials stored with a target (webhook secrets, chat URLs). */
 export interface KindDeps {
   secrets: SecretSealer;
 }
@@ -58,8 +58,8 @@ export function createCatalog(entries: readonly CatalogEntry[]): Catalog {
  */
 export const CATALOG: Catalog = createCatalog([
   { ...webhookInfo, create: (deps) => createWebhookKind({ secrets: deps.secrets }) },
-  { ...embedChatInfo, create: () => embedChatKind },
-  { ...blockChatInfo, create: () => blockChatKind },
+  { ...embedChatInfo, create: (deps) => createEmbedChatKind({ secrets: deps.secrets }) },
+  { ...blockChatInfo, create: (deps) => createBlockChatKind({ secrets: deps.secrets }) },
 ]);
 
 export function createDefaultRegistry(deps: KindDeps): TargetRegistry {

@@ -1,17 +1,17 @@
 // The target-kind model: the interface every kind implements, the kinds Relay ships, their
 // catalog and registry, the SSRF-guarded sender, and the retry schedules a target may follow.
 // Delivering (the queue consumer, retries, redrive) is @relay/deliverer's.
-export { TargetConfigError } from './kind';
-export type { AttemptResult, KindInfo, NetworkFailure, OutboundRequest, ResponseSummary, SendOutcome, TargetKind } from './kind';
+export { PayloadError, TargetConfigError } from './kind';
+export type { AttemptResult, KindInfo, NetworkFailure, OutboundRequest, ResponseSummary, SecretSealer, SendOutcome, TargetKind } from './kind';
 export { createRegistry } from './registry';
 export type { TargetRegistry } from './registry';
 export { CATALOG, channelOf, createCatalog, createDefaultRegistry } from './catalog';
 export type { Catalog, CatalogEntry, KindDeps } from './catalog';
 export { ALWAYS_REMOVED, createWebhookKind, WEBHOOK_RETRY_SCHEDULE_MS } from './kinds/webhook';
-export type { SecretSealer, WebhookConfig } from './kinds/webhook';
-export { embedChatKind, EMBED_CHAT_RETRY_SCHEDULE_MS } from './kinds/embed_chat';
-export type { EmbedChatConfig } from './kinds/embed_chat';
-export { blockChatKind, BLOCK_CHAT_RETRY_SCHEDULE_MS } from './kinds/block_chat';
+export type { WebhookConfig } from './kinds/webhook';
+export { createEmbedChatKind, EMBED_CHAT_RETRY_SCHEDULE_MS } from './kinds/embed_chat';
+export type { ChatKindDeps, EmbedChatConfig } from './kinds/embed_chat';
+export { createBlockChatKind, BLOCK_CHAT_RETRY_SCHEDULE_MS } from './kinds/block_chat';
 export type { BlockChatConfig } from './kinds/block_chat';
 export { createSender, sendRequest } from './http/send';
 export type { SenderOptions, SendOptions } from './http/send';

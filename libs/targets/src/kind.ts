@@ -1,5 +1,14 @@
 import type { DeliveryChannel, DeliveryMessageV1, Validation } from '@relay/contracts';
 
+/**
+ * Encrypts credentials before a target is stored and decrypts them per attempt;
+ * `createSecretBox` from @relay/secrets satisfies it.
+ */
+export interface SecretSealer {
+  encrypt(plaintext: string): string;
+  decrypt(stored: string): string;
+}
+
 /** The HTTP request one delivery attempt sends. Always POST. */
 export interface OutboundRequest {
   url: string;
@@ -61,6 +70,12 @@ export interface TargetKind<C = any> extends KindInfo {
   /** the request for one attempt of one delivery */
   buildRequest(config: C, delivery: DeliveryMessageV1): OutboundRequest;
   classify(outcome: SendOutcome): AttemptResult;
+  /**
+   * For kinds whose stored configs may still hold a credential from before it was sealed: the
+   * config with it sealed, or null when there is nothing to seal. Run by the management API's
+   * `seal-target-secrets` command.
+   */
+  sealPlaintext?(config: C): C | null;
 }
 
 /**
@@ -75,5 +90,21 @@ export class TargetConfigError extends Error {
   ) {
     super(message);
     this.name = 'TargetConfigError';
+  }
+}
+
+/**
+ * A delivery's payload from which this kind cannot build a request (a JSON document nested too
+ * deeply to serialise into a chat message). Thrown by `buildRequest`; the delivery handler
+ * records a permanent failure. The payload is the sender's, not the target's, so the target is
+ * not flagged: the next payload may be fine.
+ */
+export class PayloadError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PayloadError';
   }
 }

@@ -1,4 +1,4 @@
-import { activityVars, commonVars, int, mongoVars, rabbitVars } from '@relay/config';
+import { activityVars, commonVars, healthHostVars, int, mongoVars, rabbitVars } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
 
 export const configSpec = {
@@ -6,6 +6,7 @@ export const configSpec = {
   ...rabbitVars,
   ...mongoVars,
   ...activityVars,
+  ...healthHostVars,
   healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz, /readyz and /metrics', { default: 8093, min: 0, max: 65535 }),
   prefetch: int('PREFETCH', 'activity messages held unacked at once (each carries up to 100 records); bounds the writer memory', { default: 2000, min: 1, max: 10000 }),
   maxHeld: int('ACTIVITY_MAX_HELD', "most accepted requests' rows held at once waiting for their first attempts; past it the oldest is written without them", { default: 4000, min: 1 }),

@@ -57,8 +57,8 @@ runMain(async () => {
     res.type(registry.contentType).send(await registry.metrics());
   });
   const health = createServer(app);
-  const port = await listen(health, config.healthPort, '0.0.0.0');
-  logger.info('activity writer consuming', { health_port: port, prefetch: config.prefetch, hold_ms: config.holdMs, retention_days: config.activityRetentionDays });
+  const port = await listen(health, config.healthPort, config.host);
+  logger.info('activity writer consuming', { health_port: port, host: config.host, prefetch: config.prefetch, hold_ms: config.holdMs, retention_days: config.activityRetentionDays });
 
   onShutdown(logger, config.shutdownGraceMs, [
     async () => {

@@ -45,8 +45,8 @@ runMain(async () => {
   await deliverer.start();
 
   const health = createServer(createHealthApp({ broker: () => broker.isUp() && deliverer.isConsuming(), mongodb: () => store.ping() }));
-  const port = await listen(health, config.healthPort, '0.0.0.0');
-  logger.info('deliverer consuming', { channel: 'webhook', health_port: port, prefetch: config.prefetch, retry_tiers_ms: retry.tiersMs });
+  const port = await listen(health, config.healthPort, config.host);
+  logger.info('deliverer consuming', { channel: 'webhook', health_port: port, host: config.host, prefetch: config.prefetch, retry_tiers_ms: retry.tiersMs });
 
   // stop consuming and drain in-flight deliveries before the connections close
   onShutdown(logger, config.shutdownGraceMs, [() => deliverer.stop(config.shutdownGraceMs), () => closeServer(health), () => broker.close(), () => store.close()]);

@@ -1,9 +1,8 @@
-import { blockChatKind } from '../../../libs/targets/src/kinds/block_chat';
 import type { BlockChatConfig } from '../../../libs/targets/src/kinds/block_chat';
 import type { OutboundRequest } from '@relay/targets';
 import { startFakeSlack } from '../../support/fake-slack';
 import type { FakeSlack } from '../../support/fake-slack';
-import { SLACK_PATH, SLACK_URL, delivery } from './fixtures';
+import { SLACK_PATH, SLACK_URL, blockChatKind, delivery } from './fixtures';
 
 const config: BlockChatConfig = { url: SLACK_URL, name: 'ops', markup: true };
 const ARCHIVED_PATH = '/services/T0FAKE001/B0ARCHIVE/archivedSecret123456789';

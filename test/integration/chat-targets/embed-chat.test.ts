@@ -5,11 +5,10 @@ import type { TargetRecord } from '@relay/store';
 import { handleDelivery } from '@relay/deliverer';
 import { createRegistry } from '@relay/targets';
 import type { OutboundRequest } from '@relay/targets';
-import { embedChatKind } from '../../../libs/targets/src/kinds/embed_chat';
 import type { EmbedChatConfig } from '../../../libs/targets/src/kinds/embed_chat';
 import { startFakeDiscord } from '../../support/fake-discord';
 import type { FakeDiscord } from '../../support/fake-discord';
-import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, delivery } from './fixtures';
+import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, delivery, embedChatKind } from './fixtures';
 
 const config: EmbedChatConfig = { url: DISCORD_URL, name: 'alerts' };
 let fake: FakeDiscord;

@@ -1,5 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { DELIVERY_V1 } from '@relay/contracts';
 import type { DeliveryMessageV1 } from '@relay/contracts';
+import { createSecretBox } from '@relay/secrets';
+import { createBlockChatKind } from '../../../libs/targets/src/kinds/block_chat';
+import { createEmbedChatKind } from '../../../libs/targets/src/kinds/embed_chat';
 
 /* Shared by the chat-target integration tests: real-looking webhook URLs for the fakes. */
 
@@ -10,6 +14,11 @@ export const DISCORD_URL = `https://discord.com/api/webhooks/${DISCORD_ID}/${DIS
 export const SLACK_SECRET = 'fakeSecretAbc123XYZ789def';
 export const SLACK_PATH = `/services/T0FAKE001/B0FAKE001/${SLACK_SECRET}`;
 export const SLACK_URL = `https://hooks.slack.com${SLACK_PATH}`;
+
+/** The chat kinds seal their webhook URL at rest, so they are built with a secret box, as the services build them. */
+export const chatSecrets = createSecretBox(`it:${randomBytes(32).toString('base64')}`);
+export const embedChatKind = createEmbedChatKind({ secrets: chatSecrets });
+export const blockChatKind = createBlockChatKind({ secrets: chatSecrets });
 
 let seq = 0;
 

@@ -1,9 +1,7 @@
 import { runTargetKindSuite } from '../../../libs/targets/src/kinds/shared-suite';
-import { embedChatKind } from '../../../libs/targets/src/kinds/embed_chat';
-import { blockChatKind } from '../../../libs/targets/src/kinds/block_chat';
 import { startFakeDiscord } from '../../support/fake-discord';
 import { startFakeSlack } from '../../support/fake-slack';
-import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, SLACK_PATH, SLACK_SECRET, SLACK_URL, delivery } from './fixtures';
+import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, SLACK_PATH, SLACK_SECRET, SLACK_URL, blockChatKind, delivery, embedChatKind } from './fixtures';
 
 // STYLE.md: "Every kind runs one shared delivery test suite." The receivers are the fake
 // platforms, which refuse anything the real ones would.

@@ -1,11 +1,10 @@
-import { blockChatKind, embedChatKind } from '@relay/targets';
 import type { OutboundRequest } from '@relay/targets';
 import { startFakeDiscord } from '../../support/fake-discord';
 import type { FakeDiscord } from '../../support/fake-discord';
 import { startFakeSlack } from '../../support/fake-slack';
 import type { FakeSlack } from '../../support/fake-slack';
 import { eventually } from '../../support/infra';
-import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, SLACK_PATH, SLACK_URL } from '../chat-targets/fixtures';
+import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, SLACK_PATH, SLACK_URL, blockChatKind, embedChatKind } from '../chat-targets/fixtures';
 import { deliveryFor, startHarness } from './harness';
 import type { Harness } from './harness';
 
@@ -93,5 +92,21 @@ describe('chat retries (docs/delivery.md, docs/targets-chat.md)', () => {
       return got.length > 0 ? got : undefined;
     }, 5000, 'the dead delivery');
     expect(dead.map((x) => [x.delivery.delivery_id, x.headers['x-relay-dead-reason']])).toEqual([[d.delivery_id, 'exhausted']]);
+  });
+});
+
+describe('sealed webhook URLs (issue 9, item 9)', () => {
+  it.each([
+    ['embed_chat', { url: DISCORD_URL, name: 'alerts' }, '{"content":"sealed"}'],
+    ['block_chat', { url: SLACK_URL, name: 'ops' }, '{"text":"sealed"}'],
+  ] as const)('%s: a target saved with its URL sealed is delivered — the deliverer opens the URL per attempt', async (kind, input, body) => {
+    const saved = (kind === 'embed_chat' ? embedChatKind : blockChatKind).validateConfig(input);
+    if (!saved.ok) throw new Error(JSON.stringify(saved.errors));
+    expect((saved.value as { url: string }).url).toMatch(/^enc:v1:/);
+    const targetId = await h.addTarget({ kind, config: { ...saved.value } });
+    const d = deliveryFor(targetId, kind, body);
+    await h.publish(d);
+    const [only] = await attemptsOf(d.delivery_id, 1);
+    expect(only).toMatchObject({ state: 'delivered' });
   });
 });

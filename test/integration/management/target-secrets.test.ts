@@ -1,3 +1,6 @@
+import { newId } from '@relay/contracts';
+import { createDefaultRegistry } from '@relay/targets';
+import { sealTargetSecrets } from '../../../services/management-api/src/adapters/seal-target-secrets';
 import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
 
@@ -49,5 +52,54 @@ describe('webhook target secrets at rest', () => {
       expect(text).not.toContain('enc:v1'); // not even the ciphertext is shown
     }
     for (const line of m.logLines()) for (const secret of Object.values(SECRETS)) expect(JSON.stringify(line)).not.toContain(secret);
+  });
+});
+
+describe('issue 9, item 9: chat webhook URLs are credentials, sealed at rest like every other', () => {
+  const DISCORD_TOKEN = 'discordTokenAbc-123_SECRET';
+  const SLACK_SECRET = 'slackSecretXyz789SECRET';
+  const CHAT = [
+    ['embed_chat', { url: `https://discord.com/api/webhooks/4242/${DISCORD_TOKEN}`, name: 'alerts' }, DISCORD_TOKEN, 'https://discord.com/api/webhooks/4242/****'],
+    ['block_chat', { url: `https://hooks.slack-gov.com/services/T0AB/B0CD/${SLACK_SECRET}`, name: 'ops' }, SLACK_SECRET, 'https://hooks.slack-gov.com/services/T0AB/B0CD/****'],
+  ] as const;
+
+  it.each(CHAT)('%s: the stored document holds ciphertext; create, read and list show host + ids with the token masked', async (kind, config, secret, masked) => {
+    const created = await m.api('post', `/v1/endpoints/${endpointId}/targets`, { kind, name: 'chat', config });
+    expect(created.status).toBe(201);
+    const raw = (await m.store.targets.collection.findOne({ _id: created.body.id } as never)) as unknown as { config: { url: string } };
+    expect(raw.config.url).toMatch(/^enc:v1:k1:/);
+    expect(JSON.stringify(raw)).not.toContain(secret);
+    expect(m.secrets.decrypt(raw.config.url)).toBe(config.url);
+    const read = await m.api('get', `/v1/endpoints/${endpointId}/targets/${created.body.id}`);
+    const list = await m.api('get', `/v1/endpoints/${endpointId}/targets`);
+    for (const shown of [created.body, read.body]) expect(shown.config.url).toBe(masked);
+    for (const text of [JSON.stringify(created.body), JSON.stringify(read.body), JSON.stringify(list.body)]) {
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain('enc:v1');
+    }
+  });
+
+  it('rows stored in plaintext before sealing are shown masked, and `seal-target-secrets` seals them once (compare-and-set, idempotent)', async () => {
+    const now = new Date();
+    const legacy = await Promise.all(
+      CHAT.map(async ([kind, config]) => {
+        const id = newId('tg');
+        await m.store.targets.create({ _id: id, account_id: m.accountId, endpoint_id: endpointId, kind, name: 'legacy', enabled: true, config: { ...config, ...(kind === 'block_chat' ? { markup: true } : {}) }, created_at: now, updated_at: now });
+        return id;
+      }),
+    );
+    const shown = await m.api('get', `/v1/endpoints/${endpointId}/targets/${legacy[0]}`);
+    expect(shown.body.config.url).toBe(CHAT[0][3]);
+
+    const registry = createDefaultRegistry({ secrets: m.secrets });
+    const first = await sealTargetSecrets(m.store, registry);
+    expect(first.sealed).toBe(2);
+    expect(first.skipped).toBe(0);
+    for (const [i, id] of legacy.entries()) {
+      const raw = (await m.store.targets.collection.findOne({ _id: id } as never)) as unknown as { config: { url: string } };
+      expect(raw.config.url).toMatch(/^enc:v1:/);
+      expect(m.secrets.decrypt(raw.config.url)).toBe(CHAT[i]![1].url);
+    }
+    expect((await sealTargetSecrets(m.store, registry)).sealed).toBe(0);
   });
 });

@@ -48,6 +48,26 @@ describe('webhook header rules over the wire (spec "Forwarded request (outbound)
     expect(req.rawHeaders).not.toContain(SENTINEL);
   });
 
+  it.each(['X-Forwarded-For', 'X-Forwarded-Host', 'X-Forwarded-Proto', 'X-Forwarded-Client-Cert', 'Forwarded', 'Via', 'X-Real-IP', 'Content-Encoding'])(
+    'never forwarded, beyond rule 4 (issue 9, item 10): a sender-supplied %s does not reach the target with forward-all',
+    async (name) => {
+      await attempt(saveConfig({ url: receiver.url(), forward_headers: { mode: 'all' } }), delivery({}, { [name.toLowerCase()]: SENTINEL, 'x-kept': 'yes' }));
+      const req = await received();
+      expect(req.headers['x-kept']).toBe('yes');
+      expect(req.rawHeaders).not.toContain(SENTINEL);
+    },
+  );
+
+  it('an operator may still configure X-Forwarded-For as a custom header ({{originating_ip}}); Content-Encoding stays Relay\'s', async () => {
+    await attempt(saveConfig({ url: receiver.url(), custom_headers: [{ name: 'X-Forwarded-For', value: '{{originating_ip}}' }] }), delivery({}, { 'x-forwarded-for': SENTINEL }));
+    expect((await received()).headers['x-forwarded-for']).toBe('198.51.100.7');
+    expect(kind.validateConfig({ url: receiver.url(), enforce_https: false, custom_headers: [{ name: 'Content-Encoding', value: 'gzip' }] }).ok).toBe(false);
+    expect(kind.validateConfig({ url: receiver.url(), enforce_https: false, forward_headers: { mode: 'list', names: ['X-Forwarded-For'] } })).toEqual({
+      ok: false,
+      errors: [{ field: 'config.forward_headers.names[0]', message: expect.stringContaining('never forwarded') }],
+    });
+  });
+
   it('header rule 4: a named forwarding list cannot name an always-removed header', () => {
     const r = kind.validateConfig({ url: receiver.url(), enforce_https: false, forward_headers: { mode: 'list', names: ['Cookie'] } });
     expect(r.ok).toBe(false);

@@ -1,4 +1,4 @@
-import { ConfigError, commonVars, int, list, mongoVars, rabbitVars, str } from '@relay/config';
+import { ConfigError, commonVars, healthHostVars, int, list, mongoVars, rabbitVars, str } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
 import type { DeliveryChannel } from '@relay/contracts';
 import { CATALOG } from '@relay/targets';
@@ -16,6 +16,7 @@ export function delivererConfigSpec(defaults: { healthPort: number; channel: Del
     ...commonVars,
     ...rabbitVars,
     ...mongoVars,
+    ...healthHostVars,
     healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz and /readyz', { default: healthPort, min: 0, max: 65535 }),
     prefetch: int('PREFETCH', 'deliveries handled concurrently by one instance (AMQP prefetch)', { default: 32, min: 1, max: 1000 }),
     requestTimeoutMs: int('DELIVERY_TIMEOUT_MS', 'timeout of one outbound delivery request', { default: 10000, min: 100 }),

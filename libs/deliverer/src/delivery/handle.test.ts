@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import { createLogger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
-import { createRegistry } from '@relay/targets';
+import { createRegistry, PayloadError, TargetConfigError } from '@relay/targets';
 import type { AttemptResult, SendOutcome, TargetKind } from '@relay/targets';
 import { handleDelivery } from './handle';
 import type { DeadLetterReason, DeliveryDeps } from './ports';
@@ -177,5 +177,39 @@ describe('handleDelivery: success, retry, dead-letter and the flag', () => {
     };
     await expect(handleDelivery(delivery(), deps)).resolves.toEqual({ state: 'failed', reason: 'permanent' });
     expect(log.dead).toHaveLength(1);
+  });
+
+  describe('a request that cannot be built is a recorded permanent failure, never a redelivery loop (issue 9, item 4)', () => {
+    const throwing = (err: unknown) => {
+      const setupResult = setup([ok]);
+      setupResult.kind.buildRequest = () => {
+        throw err;
+      };
+      return setupResult;
+    };
+
+    it('a payload the kind cannot use (PayloadError): failed, dead-lettered, nothing sent, the target neither flagged nor counted', async () => {
+      const { deps, log, kind } = throwing(new PayloadError('PAYLOAD_TOO_DEEP', 'the JSON payload is nested deeper than 256 levels'));
+      await expect(handleDelivery(delivery(), deps)).resolves.toEqual({ state: 'failed', reason: 'permanent' });
+      expect(kind.sent).toBe(0);
+      expect(log.recorded[0]).toMatchObject({ state: 'failed', status_code: null, error: 'PAYLOAD_TOO_DEEP: the JSON payload is nested deeper than 256 levels' });
+      expect(log.dead).toEqual([{ reason: 'permanent', error: 'PAYLOAD_TOO_DEEP: the JSON payload is nested deeper than 256 levels', status: null, at: NOW }]);
+      expect([log.flags, log.streak]).toEqual([[], 0]);
+    });
+
+    it('a stored config that cannot build a request (TargetConfigError): failed and the target flagged', async () => {
+      const { deps, log } = throwing(new TargetConfigError('HTTPS_REQUIRED', 'target URL is not HTTPS while Enforce HTTPS is on'));
+      await handleDelivery(delivery(), deps);
+      expect(log.recorded[0]).toMatchObject({ state: 'failed', error: 'HTTPS_REQUIRED: target URL is not HTTPS while Enforce HTTPS is on' });
+      expect(log.flags).toEqual(['HTTPS_REQUIRED: target URL is not HTTPS while Enforce HTTPS is on']);
+    });
+
+    it('any other error while building (a RangeError from JSON.stringify): failed with the error name, dead-lettered, not rethrown', async () => {
+      const { deps, log } = throwing(new RangeError('Maximum call stack size exceeded'));
+      await expect(handleDelivery(delivery(), deps)).resolves.toEqual({ state: 'failed', reason: 'permanent' });
+      expect(log.recorded[0]).toMatchObject({ state: 'failed', error: 'REQUEST_NOT_BUILT: RangeError while building the request' });
+      expect(log.dead).toHaveLength(1);
+      expect(log.flags).toEqual([]);
+    });
   });
 });

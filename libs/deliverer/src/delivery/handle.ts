@@ -1,7 +1,7 @@
 import { ACTIVITY_ATTEMPT_V1 } from '@relay/contracts';
 import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import type { TargetRecord } from '@relay/store';
-import { retryScheduleOf, TargetConfigError } from '@relay/targets';
+import { PayloadError, retryScheduleOf, TargetConfigError } from '@relay/targets';
 import type { AttemptResult, OutboundRequest, TargetKind } from '@relay/targets';
 import { decideRetry } from '../retry/decide';
 import type { RetryDecision } from '../retry/decide';
@@ -67,23 +67,30 @@ async function attempt(d: DeliveryMessageV1, target: TargetRecord | null, kind: 
   if (!target.enabled) return stop('target disabled');
   if (target.flagged) return stop(`target flagged: ${target.flagged.reason}`);
   if (!kind) return stop(`unknown target kind ${target.kind}`);
-  const built = buildRequest(kind, target, d);
-  if ('failure' in built) return { outcome: built.failure, durationMs: 0, aboutDestination: true };
+  const built = buildRequest(kind, target, d, deps);
+  if ('failure' in built) return { outcome: built.failure, durationMs: 0, aboutDestination: built.failure.flagTarget };
   const sent = await deps.send(built.request);
   return { outcome: kind.classify(sent), durationMs: sent.durationMs, aboutDestination: true };
 }
 
 /**
- * A stored config that can no longer produce a request (Enforce HTTPS on a non-HTTPS URL,
- * a secret no configured key can open) fails permanently and flags the target: retrying
- * cannot fix it, and requeueing would loop.
+ * Building a request is a function of the stored config and the message alone, so whatever
+ * makes it throw will make it throw again: it is recorded as a permanent failure, never
+ * rethrown into a redelivery loop (issue 9, item 4: a RangeError from one deeply nested
+ * payload was redelivered 21 times and dead-lettered with no attempt recorded). A config that
+ * can no longer produce a request (Enforce HTTPS on a non-HTTPS URL, a secret no configured key
+ * can open, a header Node would refuse) also flags the target; a payload the kind cannot use
+ * does not — the next payload may be fine.
  */
-function buildRequest(kind: TargetKind, target: TargetRecord, d: DeliveryMessageV1): { request: OutboundRequest } | { failure: AttemptResult } {
+function buildRequest(kind: TargetKind, target: TargetRecord, d: DeliveryMessageV1, deps: DeliveryDeps): { request: OutboundRequest } | { failure: AttemptResult & { result: 'permanent' } } {
   try {
     return { request: kind.buildRequest(target.config, d) };
   } catch (err) {
     if (err instanceof TargetConfigError) return { failure: { result: 'permanent', status: null, error: `${err.code}: ${err.message}`, flagTarget: true } };
-    throw err;
+    if (err instanceof PayloadError) return { failure: { result: 'permanent', status: null, error: `${err.code}: ${err.message}`, flagTarget: false } };
+    // not expected: logged in full for the operator; the attempt row gets the error's name only
+    deps.logger.error('request could not be built', { delivery_id: d.delivery_id, target_id: d.target_id, target_kind: target.kind, error: (err as Error)?.stack ?? String(err) });
+    return { failure: { result: 'permanent', status: null, error: `REQUEST_NOT_BUILT: ${(err as Error)?.name ?? 'Error'} while building the request`, flagTarget: false } };
   }
 }
 

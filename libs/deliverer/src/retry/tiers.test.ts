@@ -1,4 +1,4 @@
-import { CATALOG, createCatalog, embedChatKind, WEBHOOK_RETRY_SCHEDULE_MS } from '@relay/targets';
+import { CATALOG, createCatalog, createEmbedChatKind, WEBHOOK_RETRY_SCHEDULE_MS } from '@relay/targets';
 import type { CatalogEntry } from '@relay/targets';
 import { delivererConfigSpec } from '../delivery/config';
 import { defaultRetryTiers, jitteredTiers, parseTiers, pickTier } from './tiers';
@@ -42,7 +42,7 @@ describe('tier sets', () => {
 
   it('a test-only kind registered in the catalog with its own schedule gets tiers for every delay of it', () => {
     // one line, as docs/adding-a-target-kind.md says; nothing in the deliverer is edited
-    const pager: CatalogEntry = { kind: 'test_pager', channel: 'chat', defaultRetryScheduleMs: [7_000, 90_000], create: () => ({ ...embedChatKind, kind: 'test_pager', defaultRetryScheduleMs: [7_000, 90_000] }) };
+    const pager: CatalogEntry = { kind: 'test_pager', channel: 'chat', defaultRetryScheduleMs: [7_000, 90_000], create: (deps) => ({ ...createEmbedChatKind(deps), kind: 'test_pager', defaultRetryScheduleMs: [7_000, 90_000] }) };
     const catalog = createCatalog([...CATALOG.entries, pager]);
     const tiers = defaultRetryTiers('chat', catalog);
     expect(tiers).toEqual([...defaultRetryTiers('chat'), 7_000, 7_700, 8_400, 90_000, 99_000, 108_000].sort((a, b) => a - b));

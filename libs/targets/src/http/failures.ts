@@ -22,11 +22,26 @@ const UNTRUSTED_CERTIFICATE = new Set([
 /** Time-bound certificate problems: a renewed certificate (or a corrected clock) fixes them. */
 const EXPIRED_CERTIFICATE = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
 
-export type FailureClass = 'ssrf_blocked' | 'untrusted_certificate' | 'expired_certificate' | 'transient';
+/**
+ * The sender stopped reading a 2xx answer past its body limit (send.ts): not a completed
+ * delivery, and the same destination would answer the same way again.
+ */
+export const RESPONSE_TOO_LARGE = 'RESPONSE_TOO_LARGE';
+
+/**
+ * Node's HTTP client refused to send the request as built — a header value or name it cannot
+ * encode (`validateHeaderValue`), a path it cannot write. The same config builds the same
+ * request, so waiting cannot help (issue 9, item 8: such settings used to retry for hours).
+ */
+const UNSENDABLE = new Set(['ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE', 'ERR_UNESCAPED_CHARACTERS', 'ERR_INVALID_URL']);
+
+export type FailureClass = 'ssrf_blocked' | 'untrusted_certificate' | 'expired_certificate' | 'response_too_large' | 'unsendable' | 'transient';
 
 /** Which kind of network failure a send outcome's code names. */
 export function classifyFailureCode(code: string): FailureClass {
   if (code === 'SSRF_BLOCKED') return 'ssrf_blocked';
+  if (code === RESPONSE_TOO_LARGE) return 'response_too_large';
+  if (UNSENDABLE.has(code)) return 'unsendable';
   if (UNTRUSTED_CERTIFICATE.has(code)) return 'untrusted_certificate';
   if (EXPIRED_CERTIFICATE.has(code)) return 'expired_certificate';
   return 'transient';

@@ -1,12 +1,26 @@
 import got from 'got';
 import type { Agents } from 'got';
+import type { IncomingMessage } from 'node:http';
 import type { OutboundRequest, SendOutcome } from '../kind';
 import { createSsrfAgents } from '../ssrf/agents';
+import { RESPONSE_TOO_LARGE } from './failures';
+
+/** Bytes of a response body kept for classification and the activity log. */
+export const KEPT_RESPONSE_BYTES = 4096;
+
+/**
+ * A 2xx answer whose body is longer than this is not a completed delivery (docs/delivery.md
+ * "Responses too large"). Receivers acknowledge with a status and a short body; the largest
+ * legitimate answer Relay expects is Discord's saved message (`?wait=true`), a few KB.
+ */
+export const MAX_RESPONSE_BODY_BYTES = 65_536;
 
 export interface SendOptions {
   timeoutMs: number;
-  /** bytes of the response body kept for classification and the activity log */
+  /** bytes of the response body kept for classification and the activity log (default 4 KB) */
   maxResponseBytes?: number;
+  /** reading stops past this many body bytes (default MAX_RESPONSE_BODY_BYTES) */
+  responseLimitBytes?: number;
   /** http/https agents, e.g. the SSRF guard's */
   agent?: Agents;
 }
@@ -14,18 +28,21 @@ export interface SendOptions {
 export interface SenderOptions {
   timeoutMs: number;
   maxResponseBytes?: number;
+  responseLimitBytes?: number;
   /** SSRF_ALLOW_CIDRS: CIDRs exempt from the SSRF guard; empty in production unless an operator opts in */
   allowCidrs: readonly string[];
 }
 
 /**
- * The sender deliverers use: `sendRequest` bound to the SSRF guard's agents, so no outbound
- * delivery can be made without the guard. Throws at creation on an invalid allowlist.
+ * The sender deliverers and the gateway's captcha check use: `sendRequest` bound to the SSRF
+ * guard's agents, so no outbound call can be made without the guard. Throws at creation on an
+ * invalid allowlist.
  */
 export function createSender(opts: SenderOptions): (req: OutboundRequest) => Promise<SendOutcome> {
   const agent = createSsrfAgents({ allowCidrs: opts.allowCidrs });
   const send: SendOptions = { timeoutMs: opts.timeoutMs, agent };
   if (opts.maxResponseBytes !== undefined) send.maxResponseBytes = opts.maxResponseBytes;
+  if (opts.responseLimitBytes !== undefined) send.responseLimitBytes = opts.responseLimitBytes;
   return (req) => sendRequest(req, send);
 }
 
@@ -34,31 +51,82 @@ export function createSender(opts: SenderOptions): (req: OutboundRequest) => Pro
  * address, and the spec's receivers are the configured URL only); TLS certificates are
  * always verified; got's own retries are off because retries are scheduled on the broker.
  * A refused or failed connection comes back as `{ error: { code } }`, never thrown: the code
- * is Node's (ECONNREFUSED, ETIMEDOUT, DEPTH_ZERO_SELF_SIGNED_CERT, …) or SSRF_BLOCKED.
+ * is Node's (ECONNREFUSED, ETIMEDOUT, DEPTH_ZERO_SELF_SIGNED_CERT, …), SSRF_BLOCKED or
+ * RESPONSE_TOO_LARGE.
+ *
+ * Memory stays bounded whatever the destination answers (issue 9, item 1): the body is read
+ * as a stream with decompression off and `accept-encoding: identity`, so the bytes counted are
+ * the bytes received; only the first `maxResponseBytes` are kept, and reading stops (the
+ * request is aborted) once `responseLimitBytes` have arrived. The timeout covers the whole
+ * exchange, so a trickling body ends too.
  */
-export async function sendRequest(req: OutboundRequest, opts: SendOptions): Promise<SendOutcome> {
+export function sendRequest(req: OutboundRequest, opts: SendOptions): Promise<SendOutcome> {
   const started = performance.now();
-  try {
-    const res = await got.post(req.url, {
-      headers: req.headers,
-      body: req.body,
-      followRedirect: false,
-      throwHttpErrors: false,
-      retry: { limit: 0 },
-      timeout: { request: opts.timeoutMs },
-      https: { rejectUnauthorized: true },
-      responseType: 'buffer',
-      decompress: true,
-      agent: opts.agent,
-    });
-    const max = opts.maxResponseBytes ?? 4096;
-    return {
-      response: { status: res.statusCode, headers: res.headers, body: res.body.subarray(0, max).toString('utf8') },
-      durationMs: performance.now() - started,
+  const keep = opts.maxResponseBytes ?? KEPT_RESPONSE_BYTES;
+  const limit = opts.responseLimitBytes ?? MAX_RESPONSE_BODY_BYTES;
+  return new Promise((resolve) => {
+    let settled = false;
+    let stream: ReturnType<typeof got.stream.post> | undefined;
+    const done = (outcome: Omit<SendOutcome, 'durationMs'>): void => {
+      if (settled) return;
+      settled = true;
+      stream?.destroy();
+      resolve({ ...outcome, durationMs: performance.now() - started } as SendOutcome);
     };
-  } catch (err) {
-    return { error: failureOf(err), durationMs: performance.now() - started };
-  }
+    try {
+      stream = got.stream.post(req.url, {
+        // identity last: neither a configured nor a forwarded header can ask for a compressed answer
+        headers: { ...req.headers, 'accept-encoding': 'identity' },
+        body: req.body,
+        followRedirect: false,
+        throwHttpErrors: false,
+        retry: { limit: 0 },
+        timeout: { request: opts.timeoutMs },
+        https: { rejectUnauthorized: true },
+        decompress: false,
+        agent: opts.agent,
+      });
+    } catch (err) {
+      return done({ error: failureOf(err) });
+    }
+    let response: IncomingMessage | null = null;
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let received = 0;
+    const tooLarge = (res: IncomingMessage): void => {
+      const status = res.statusCode ?? 0;
+      if (status >= 200 && status < 300) {
+        done({ error: { code: RESPONSE_TOO_LARGE, message: `HTTP ${status} with a response body over ${limit} bytes; reading stopped` } });
+      } else {
+        // the status already says the attempt failed; it is classified as usual on the part kept
+        done({ response: summary(res, kept) });
+      }
+    };
+    stream.on('response', (res: IncomingMessage) => {
+      response = res;
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > limit) tooLarge(res);
+    });
+    stream.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (keptBytes < keep) {
+        // a copy, so a kept slice never pins a large socket buffer
+        const part = Buffer.from(chunk.subarray(0, keep - keptBytes));
+        kept.push(part);
+        keptBytes += part.length;
+      }
+      if (received > limit && response) tooLarge(response);
+    });
+    stream.on('end', () => {
+      if (response) done({ response: summary(response, kept) });
+      else done({ error: { code: 'ERROR', message: 'the connection ended without a response' } });
+    });
+    stream.on('error', (err: unknown) => done({ error: failureOf(err) }));
+  });
+}
+
+function summary(res: IncomingMessage, kept: Buffer[]): { status: number; headers: IncomingMessage['headers']; body: string } {
+  return { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(kept).toString('utf8') };
 }
 
 function failureOf(err: unknown): { code: string; message: string } {

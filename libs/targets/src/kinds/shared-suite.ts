@@ -32,7 +32,7 @@ export interface TargetKindSuiteFixtures {
   invalidConfigs: ReadonlyArray<{ input: unknown; field: string }>;
   /** a delivery the receiver accepts once mapped by the kind */
   delivery: DeliveryMessageV1;
-  /** substrings of validConfig that must never appear in publicConfig or attempt errors */
+  /** substrings of validConfig that must never appear in the stored config, publicConfig or attempt errors */
   secrets: readonly string[];
   startReceiver(): Promise<SuiteReceiver>;
 }
@@ -70,6 +70,11 @@ export function runTargetKindSuite(kind: TargetKind, fixtures: TargetKindSuiteFi
       if (v.ok) return;
       expect(v.errors.map((e) => e.field)).toContain(field);
       for (const e of v.errors) expect(e.message.length).toBeGreaterThan(0);
+    });
+
+    it('the config it stores never holds a secret part in plaintext (credentials are sealed at rest)', () => {
+      const stored = JSON.stringify(config());
+      for (const secret of fixtures.secrets) expect(stored).not.toContain(secret);
     });
 
     it('publicConfig never contains the secret part', () => {

@@ -1,4 +1,7 @@
 import type { DeliveryPayload } from '@relay/contracts';
+import { classifyFailureCode } from '../http/failures';
+import { PayloadError } from '../kind';
+import type { AttemptResult } from '../kind';
 
 /*
  * What both chat target kinds share: reading the delivered payload bytes, the message
@@ -17,19 +20,50 @@ export type ChatPayload =
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
 
+/**
+ * Deepest JSON nesting a chat message is built from. Chat payloads are shallow (Discord embeds,
+ * Slack blocks: under ten levels); JSON.stringify recurses and throws RangeError somewhere past
+ * a few thousand levels, so a payload must be refused well before that, with a reason.
+ */
+export const MAX_PAYLOAD_DEPTH = 256;
+
+/**
+ * Throws PayloadError for a JSON payload nested deeper than MAX_PAYLOAD_DEPTH (issue 9, item 4:
+ * one 10⁵-deep payload made every attempt throw RangeError, was redelivered 21 times and
+ * dead-lettered with no attempt recorded). JSON.parse does not recurse, so the parsed value is
+ * walked here, iteratively, before anything serialises it.
+ */
 export function readPayload(p: DeliveryPayload): ChatPayload {
   const bytes = Buffer.from(p.body_base64, 'base64');
   if (bytes.length === 0) return { kind: 'empty' };
   const text = bytes.toString('utf8');
   const type = p.content_type ?? '';
   if (JSON_TYPE.test(type)) {
+    let value: unknown;
     try {
-      return { kind: 'json', value: JSON.parse(text) as unknown };
+      value = JSON.parse(text) as unknown;
     } catch {
       // Not expected (the gateway validated it), but a chat message should still go out.
+      return { kind: 'text', text, form: false };
     }
+    if (exceedsDepth(value, MAX_PAYLOAD_DEPTH)) {
+      throw new PayloadError('PAYLOAD_TOO_DEEP', `the JSON payload is nested deeper than ${MAX_PAYLOAD_DEPTH} levels; no chat message can be built from it`);
+    }
+    return { kind: 'json', value };
   }
   return { kind: 'text', text, form: FORM_TYPE.test(type) };
+}
+
+/** Whether objects/arrays nest deeper than `max` (a scalar is depth 0), without recursion. */
+export function exceedsDepth(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** A JSON object (not an array) whose own keys a chat kind inspects for native passthrough. */
@@ -139,4 +173,21 @@ export function retryAfterHeaderMs(headers: Record<string, string | string[] | u
   if (value === undefined || value.trim() === '') return undefined;
   const seconds = Number(value);
   return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds * 1000) : undefined;
+}
+
+/**
+ * A failed send as a chat attempt: a 2xx whose body ran past the sender's limit and a request
+ * Node refuses to send are permanent (the same message would fail the same way); every other
+ * network failure retries. The text is the code only, so it cannot carry the webhook URL.
+ */
+export function chatNetworkFailure(code: string): AttemptResult {
+  const error = `network error (${safeErrorText(code, 40)})`;
+  switch (classifyFailureCode(code)) {
+    case 'response_too_large':
+      return { result: 'permanent', status: null, error: 'response too large: a 2xx answer whose body ran past the limit; reading stopped', flagTarget: false };
+    case 'unsendable':
+      return { result: 'permanent', status: null, error, flagTarget: false };
+    default:
+      return { result: 'retry', status: null, error };
+  }
 }

@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { embeddedIpv4, parseAddress } from './embedded';
 
 /**
  * Which addresses an outbound delivery may dial (issue "SSRF guard"). Default deny: only
@@ -7,7 +8,9 @@ import ipaddr from 'ipaddr.js';
  * (100.64/10), multicast, unspecified (0.0.0.0/8, ::), broadcast, reserved/test ranges,
  * unique-local (fc00::/7) and the IPv6 ranges that tunnel or translate to IPv4 (6to4, Teredo,
  * NAT64) — because any of them can reach a network the operator did not mean to expose.
- * IPv4-mapped IPv6 (::ffff:a.b.c.d) is judged as the IPv4 address it maps to.
+ * IPv4-mapped IPv6 (::ffff:a.b.c.d) is judged as the IPv4 address it maps to; every other IPv6
+ * form that carries an IPv4 address (IPv4-compatible ::a.b.c.d, IPv4-translated, NAT64, 6to4,
+ * Teredo) is refused, naming the IPv4 address it carries and that address's range (embedded.ts).
  */
 export interface AddressPolicy {
   /** null when the address may be dialled, otherwise why not */
@@ -36,7 +39,7 @@ export function parseCidrs(list: readonly string[]): Cidr[] {
     const entry = raw.trim();
     if (entry === '') continue;
     try {
-      const [addr, bits] = ipaddr.parseCIDR(entry.includes('/') ? entry : `${entry}/${ipaddr.parse(entry).kind() === 'ipv4' ? 32 : 128}`);
+      const [addr, bits] = ipaddr.parseCIDR(entry.includes('/') ? entry : `${entry}/${parseAddress(entry).kind() === 'ipv4' ? 32 : 128}`);
       out.push([normalize(addr), addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? Math.max(0, bits - 96) : bits]);
     } catch {
       bad.push(raw);
@@ -63,12 +66,20 @@ export function createAddressPolicy(opts: AddressPolicyOptions): AddressPolicy {
       let addr: ipaddr.IPv4 | ipaddr.IPv6;
       try {
         // strip an IPv6 zone id (fe80::1%eth0): the zone does not change the range
-        addr = normalize(ipaddr.parse(address.replace(/%.*$/, '')));
+        addr = normalize(parseAddress(address.replace(/%.*$/, '')));
       } catch {
         return `${address} is not an IP address`;
       }
-      if (inAny(addr, metadata)) return `${address} is a cloud metadata address`;
+      const carried = addr.kind() === 'ipv6' ? embeddedIpv4(addr as ipaddr.IPv6) : null;
+      if (inAny(addr, metadata) || (carried && inAny(carried.ipv4, metadata))) return `${address} is a cloud metadata address`;
+      // the allowlist names what may be dialled as written: an IPv4 CIDR covers the IPv4 address
+      // and its mapped form (the same socket), never a form that reaches it through a translator
       if (inAny(addr, allow)) return null;
+      if (carried) {
+        const range = carried.ipv4.range();
+        const what = range === 'unicast' ? 'a public address, reached through a translator or tunnel' : `a ${range} address`;
+        return `${address} is ${carried.form} carrying ${carried.ipv4.toString()}, ${what}`;
+      }
       const range = addr.range();
       return range === 'unicast' ? null : `${address} is a ${range} address`;
     },

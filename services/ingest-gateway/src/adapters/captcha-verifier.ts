@@ -13,9 +13,12 @@ export interface CaptchaVerifierOptions {
 
 /**
  * The siteverify call hCaptcha, reCAPTCHA and Turnstile share. The verify URL is the
- * endpoint's (a configurable setting), so the call goes through the same SSRF guard as
- * deliveries. A 2xx JSON answer decides; anything else — timeout, refused connection,
- * 5xx, a body that is not JSON — is `unavailable`, never `verified`: captcha fails closed.
+ * endpoint's (a configurable setting), so the call goes through the same sender as
+ * deliveries: SSRF guard, no redirects, and a response read as a stream, uncompressed and cut
+ * at the sender's body limit (a tenant's verify URL answering a gigabyte, or a gzip bomb, costs
+ * the gateway a few KB). A 2xx JSON answer decides; anything else — timeout, refused
+ * connection, 5xx, RESPONSE_TOO_LARGE, a body that is not JSON — is `unavailable`, never
+ * `verified`: captcha fails closed.
  */
 export function createCaptchaVerifier(opts: CaptchaVerifierOptions): CaptchaVerifier {
   return {

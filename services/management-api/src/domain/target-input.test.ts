@@ -1,7 +1,10 @@
-import { blockChatKind, createRegistry, embedChatKind } from '@relay/targets';
+import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '@relay/secrets';
+import { createBlockChatKind, createEmbedChatKind, createRegistry } from '@relay/targets';
 import { validateNewTarget, validateTargetChanges } from './target-input';
 
-const registry = createRegistry([embedChatKind, blockChatKind]);
+const secrets = createSecretBox(`k1:${randomBytes(32).toString('base64')}`);
+const registry = createRegistry([createEmbedChatKind({ secrets }), createBlockChatKind({ secrets })]);
 const DISCORD = 'https://discord.com/api/webhooks/123/tok-en_1';
 const fieldsOf = (r: { ok: boolean; errors?: { field: string }[] }): string[] => (r.ok ? [] : (r.errors ?? []).map((e) => e.field).sort());
 
@@ -9,7 +12,7 @@ describe('target input: the endpoints pattern (every problem at once, unknown fi
   it('a create needs kind, name and the kind\'s config; enabled defaults to true, the schedule to the kind\'s', () => {
     expect(validateNewTarget({ kind: 'embed_chat', name: ' alerts ', config: { url: DISCORD, name: 'alerts' } }, registry)).toEqual({
       ok: true,
-      value: { kind: 'embed_chat', name: 'alerts', enabled: true, config: { url: DISCORD, name: 'alerts' }, retry_schedule_ms: null },
+      value: { kind: 'embed_chat', name: 'alerts', enabled: true, config: { url: expect.stringMatching(/^enc:v1:/), name: 'alerts' }, retry_schedule_ms: null },
     });
   });
 

@@ -1,5 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '@relay/secrets';
 import type { AttemptResult, SendOutcome } from '../../kind';
-import { blockChatKind } from './index';
+import { createBlockChatKind } from './index';
+
+const blockChatKind = createBlockChatKind({ secrets: createSecretBox(`k1:${randomBytes(32).toString('base64')}`) });
 
 const res = (status: number, body = '', headers: Record<string, string> = {}): SendOutcome => ({ response: { status, headers, body }, durationMs: 2 });
 
@@ -19,6 +23,8 @@ describe('Block-style attempt classification (Slack plain-text responses)', () =
     ['503 HTML page → retry', res(503, '<html>down</html>'), { result: 'retry', error: 'Slack 503' }],
     ['429 → retry honouring Retry-After seconds', res(429, 'rate_limited', { 'retry-after': '30' }), { result: 'retry', status: 429, retryAfterMs: 30_000 }],
     ['429 without Retry-After → retry on the schedule', res(429, ''), { result: 'retry', retryAfterMs: undefined }],
+    ['a 2xx with a body past the response limit → permanent, not delivered', { error: { code: 'RESPONSE_TOO_LARGE', message: 'HTTP 200 with a response body over 65536 bytes' }, durationMs: 1 }, { result: 'permanent', status: null, flagTarget: false, error: expect.stringMatching(/^response too large/) }],
+    ['a request Node refuses to send → permanent', { error: { code: 'ERR_INVALID_CHAR', message: 'Invalid character in header content' }, durationMs: 1 }, { result: 'permanent', flagTarget: false }],
     ['network error → retry', { error: { code: 'ECONNRESET', message: 'socket hang up' }, durationMs: 1 }, { result: 'retry', status: null, error: 'network error (ECONNRESET)' }],
   ])('%s', (_n, outcome, expected) => {
     expect(blockChatKind.classify(outcome)).toMatchObject(expected);

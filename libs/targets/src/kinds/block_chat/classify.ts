@@ -1,5 +1,5 @@
 import type { AttemptResult, SendOutcome } from '../../kind';
-import { retryAfterHeaderMs, safeErrorText } from '../template';
+import { chatNetworkFailure, retryAfterHeaderMs } from '../template';
 
 /**
  * Slack's plain-text error bodies, by what they mean for the target
@@ -25,7 +25,7 @@ const TRANSIENT = new Set<string>(SLACK_ERRORS.transient);
  * `channel_not_found`), so it cannot carry the webhook URL.
  */
 export function classifyBlockChat(outcome: SendOutcome): AttemptResult {
-  if ('error' in outcome) return { result: 'retry', status: null, error: `network error (${safeErrorText(outcome.error.code, 40)})` };
+  if ('error' in outcome) return chatNetworkFailure(outcome.error.code);
   const { status, body, headers } = outcome.response;
   if (status >= 200 && status < 300) return { result: 'success', status };
   const code = slackErrorCode(body);

@@ -1,5 +1,7 @@
 import type { DeliveryMessageV1 } from '@relay/contracts';
-import type { KindInfo, OutboundRequest, TargetKind } from '../../kind';
+import type { KindInfo, OutboundRequest, SecretSealer, TargetKind } from '../../kind';
+import { isPlaintextChatUrl, openChatUrl, sealChatUrl } from '../chat-config';
+import type { ChatKindDeps } from '../embed_chat';
 import { readPayload } from '../template';
 import { classifyBlockChat } from './classify';
 import { publicBlockChatConfig, validateBlockChatConfig } from './config';
@@ -7,6 +9,7 @@ import type { BlockChatConfig } from './config';
 import { blockChatMessage } from './message';
 
 export type { BlockChatConfig } from './config';
+export { validateBlockChatConfig } from './config';
 export { ACCEPTED_HOSTS as BLOCK_CHAT_URL_HOSTS } from './config';
 
 /**
@@ -18,20 +21,28 @@ export const BLOCK_CHAT_RETRY_SCHEDULE_MS: readonly number[] = [1_000, 2_000, 5_
 
 export const blockChatInfo: KindInfo = { kind: 'block_chat', channel: 'chat', defaultRetryScheduleMs: BLOCK_CHAT_RETRY_SCHEDULE_MS };
 
-function buildRequest(config: BlockChatConfig, d: DeliveryMessageV1): OutboundRequest {
+function buildRequest(config: BlockChatConfig, d: DeliveryMessageV1, secrets: SecretSealer): OutboundRequest {
+  const url = openChatUrl(config.url, secrets);
   const body = blockChatMessage(config, readPayload(d.payload));
   return {
-    url: config.url,
+    url,
     headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Relay-Chat/1' },
     body: Buffer.from(JSON.stringify(body), 'utf8'),
   };
 }
 
-/** Block-style chat webhook (spec "Relay target"; Slack incoming webhook). */
-export const blockChatKind: TargetKind<BlockChatConfig> = {
-  ...blockChatInfo,
-  validateConfig: validateBlockChatConfig,
-  publicConfig: publicBlockChatConfig,
-  buildRequest,
-  classify: classifyBlockChat,
-};
+/** Block-style chat webhook (spec "Relay target"; Slack incoming webhook). Its URL is stored sealed. */
+export function createBlockChatKind(deps: ChatKindDeps): TargetKind<BlockChatConfig> {
+  return {
+    ...blockChatInfo,
+    validateConfig: (input) => {
+      const checked = validateBlockChatConfig(input);
+      return checked.ok ? { ok: true, value: { ...checked.value, url: sealChatUrl(checked.value.url, deps.secrets) } } : checked;
+    },
+    publicConfig: (config) => publicBlockChatConfig(config, deps.secrets),
+    buildRequest: (config, d) => buildRequest(config, d, deps.secrets),
+    // rows stored before chat URLs were sealed (issue 9, item 9)
+    sealPlaintext: (config) => (isPlaintextChatUrl(config.url) ? { ...config, url: sealChatUrl(config.url, deps.secrets) } : null),
+    classify: classifyBlockChat,
+  };
+}

@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '@relay/secrets';
 import { DELIVERY_V1 } from '@relay/contracts';
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import type { BlockChatConfig } from './config';
-import { blockChatKind } from './index';
+import { createBlockChatKind } from './index';
 import { EMPTY_PAYLOAD_TEXT } from './message';
+
+const blockChatKind = createBlockChatKind({ secrets: createSecretBox(`k1:${randomBytes(32).toString('base64')}`) });
 
 const base: BlockChatConfig = { url: 'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX', name: 'ops', markup: true };
 

@@ -1,5 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '@relay/secrets';
 import type { AttemptResult, SendOutcome } from '../../kind';
-import { embedChatKind } from './index';
+import { createEmbedChatKind } from './index';
+
+const embedChatKind = createEmbedChatKind({ secrets: createSecretBox(`k1:${randomBytes(32).toString('base64')}`) });
 
 const res = (status: number, body: unknown = '', headers: Record<string, string> = {}): SendOutcome => ({
   response: { status, headers, body: typeof body === 'string' ? body : JSON.stringify(body) },
@@ -24,6 +28,8 @@ describe('Embed-style attempt classification (Discord responses)', () => {
     ['413 40005 → permanent', res(413, { message: 'Request entity too large', code: 40005 }), { result: 'permanent', flagTarget: false }],
     ['500 → retry', res(500, { message: 'Internal Server Error', code: 0 }), { result: 'retry', status: 500 }],
     ['502 HTML → retry', res(502, '<html>bad gateway</html>'), { result: 'retry', error: 'Discord HTTP 502' }],
+    ['a 2xx with a body past the response limit → permanent, not delivered', { error: { code: 'RESPONSE_TOO_LARGE', message: 'HTTP 200 with a response body over 65536 bytes' }, durationMs: 1 }, { result: 'permanent', status: null, flagTarget: false, error: expect.stringMatching(/^response too large/) }],
+    ['a request Node refuses to send → permanent', { error: { code: 'ERR_INVALID_CHAR', message: 'Invalid character in header content' }, durationMs: 1 }, { result: 'permanent', flagTarget: false }],
     ['network error → retry', { error: { code: 'ETIMEDOUT', message: 'Timeout awaiting request' }, durationMs: 5000 }, { result: 'retry', status: null, error: 'network error (ETIMEDOUT)' }],
   ])('%s', (_n, outcome, expected) => {
     expect(embedChatKind.classify(outcome)).toMatchObject(expected);

@@ -1,5 +1,5 @@
 import type { AttemptResult, ResponseSummary, SendOutcome } from '../../kind';
-import { asObject, retryAfterHeaderMs, safeErrorText } from '../template';
+import { chatNetworkFailure, asObject, retryAfterHeaderMs, safeErrorText } from '../template';
 
 /** Discord JSON error codes Relay acts on (shared/reference/chat-platforms.md). */
 export const DISCORD_CODES = {
@@ -18,7 +18,7 @@ export const DISCORD_CODES = {
  * from Discord's `message`/`code`, never from the request, so they cannot carry the token.
  */
 export function classifyEmbedChat(outcome: SendOutcome): AttemptResult {
-  if ('error' in outcome) return { result: 'retry', status: null, error: `network error (${safeErrorText(outcome.error.code, 40)})` };
+  if ('error' in outcome) return chatNetworkFailure(outcome.error.code);
   const { status } = outcome.response;
   if (status >= 200 && status < 300) return { result: 'success', status };
   const body = parseBody(outcome.response);

@@ -1,4 +1,15 @@
-import { embedChatKind } from './index';
+import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '@relay/secrets';
+import { createEmbedChatKind } from './index';
+
+const box = createSecretBox(`k1:${randomBytes(32).toString('base64')}`);
+const embedChatKind = createEmbedChatKind({ secrets: box });
+
+/** Validates as the management API saves, with the sealed URL opened again to compare. */
+function saved(input: unknown) {
+  const v = embedChatKind.validateConfig(input);
+  return v.ok ? { ok: true as const, value: { ...v.value, url: box.decrypt(v.value.url) } } : v;
+}
 
 const TOKEN = 'AbC-123_xyzTOKEN';
 const URL_OK = `https://discord.com/api/webhooks/123456789012345678/${TOKEN}`;
@@ -13,8 +24,7 @@ describe('Relay target → Embed-style chat webhook: configuration', () => {
     ['a thread_id query (kept)', `${URL_OK}?thread_id=42`, `${URL_OK}?thread_id=42`],
     ['a wait query (dropped: Relay always sets wait=true)', `${URL_OK}?wait=false`, URL_OK],
   ])('accepts %s', (_name, url, stored) => {
-    const v = embedChatKind.validateConfig({ url, name: 'alerts' });
-    expect(v).toEqual({ ok: true, value: { url: stored, name: 'alerts' } });
+    expect(saved({ url, name: 'alerts' })).toEqual({ ok: true, value: { url: stored, name: 'alerts' } });
   });
 
   it.each([
@@ -57,17 +67,21 @@ describe('Relay target → Embed-style chat webhook: configuration', () => {
   });
 
   it('reports every problem at once', () => {
-    const v = embedChatKind.validateConfig({ url: 'nope', tts: 1 });
+    const v = embedChatKind.validateConfig({ url: 'nope', tts: 1, template: '', colour: 'red' });
     expect(v.ok).toBe(false);
-    if (!v.ok) expect(v.errors.map((e) => e.field).sort()).toEqual(['config.name', 'config.tts', 'config.url']);
+    if (!v.ok) expect(v.errors.map((e) => e.field).sort()).toEqual(['config.colour', 'config.name', 'config.template', 'config.tts', 'config.url']);
   });
 
-  it('stores only known settings (optional template and tts kept, unknown keys dropped, null = unset)', () => {
-    expect(embedChatKind.validateConfig({ url: URL_OK, name: ' a ', template: 'Hi {{who}}', tts: false, extra: 1 })).toEqual({
+  it('an unknown setting is refused by name, never dropped silently', () => {
+    expect(saved({ url: URL_OK, name: 'a', text_to_speech: true })).toEqual({ ok: false, errors: [{ field: 'config.text_to_speech', message: 'unknown setting' }] });
+  });
+
+  it('stores its settings (optional template and tts kept, null = unset)', () => {
+    expect(saved({ url: URL_OK, name: ' a ', template: 'Hi {{who}}', tts: false })).toEqual({
       ok: true,
       value: { url: URL_OK, name: 'a', template: 'Hi {{who}}', tts: false },
     });
-    expect(embedChatKind.validateConfig({ url: URL_OK, name: 'a', template: null, tts: null })).toEqual({ ok: true, value: { url: URL_OK, name: 'a' } });
+    expect(saved({ url: URL_OK, name: 'a', template: null, tts: null })).toEqual({ ok: true, value: { url: URL_OK, name: 'a' } });
   });
 
   it('publicConfig shows host and webhook id but never the token', () => {

@@ -1,9 +1,13 @@
 import type { FieldError, Validation } from '@relay/contracts';
-import { checkSwitch, readChatCommon } from '../chat-config';
+import type { SecretSealer } from '../../kind';
+import { checkSwitch, openChatUrl, readChatCommon } from '../chat-config';
 
 /** Spec "Relay target" → Embed-style chat webhook. */
 export interface EmbedChatConfig {
-  /** normalized: one of ACCEPTED_PREFIXES + `{id}/{token}`, optionally `?thread_id=` */
+  /**
+   * normalized: one of ACCEPTED_PREFIXES + `{id}/{token}`, optionally `?thread_id=`; stored
+   * sealed (`enc:v1:…`) — a plaintext `https://…` is a row from before URLs were sealed
+   */
   url: string;
   /** the target's name in Relay; not sent to the platform */
   name: string;
@@ -18,12 +22,12 @@ const HOSTS = new Set(['discord.com', 'discordapp.com']);
 const PATH = /^\/api\/webhooks\/(\d{1,20})\/([A-Za-z0-9_-]{1,200})\/?$/;
 const FORM = 'https://discord.com/api/webhooks/{id}/{token}';
 
+/** Save-time validation; returns the config with the URL normalized, not yet sealed (the kind seals it). */
 export function validateEmbedChatConfig(input: unknown): Validation<EmbedChatConfig> {
   const errors: FieldError[] = [];
-  const { raw, common } = readChatCommon(input, checkUrl, errors);
+  const { raw, common } = readChatCommon(input, checkUrl, errors, ['tts']);
   checkSwitch(raw, 'tts', errors);
   if (errors.length > 0 || common === null) return { ok: false, errors };
-  // Only known settings are stored; anything else in the input is dropped.
   const config: EmbedChatConfig = { ...common };
   if (typeof raw.tts === 'boolean') config.tts = raw.tts;
   return { ok: true, value: config };
@@ -67,17 +71,20 @@ function checkUrl(value: unknown, errors: FieldError[]): string | null {
   return `https://${host}/api/webhooks/${m[1]}/${m[2]}${search ? `?${search}` : ''}`;
 }
 
-/** The config as the management API shows it: host and webhook id, token redacted. */
-export function publicEmbedChatConfig(config: EmbedChatConfig): Record<string, unknown> {
-  const out: Record<string, unknown> = { url: redactUrl(config.url), name: config.name };
+/**
+ * The config as the management API shows it: host and webhook id, the token masked
+ * (`https://discord.com/api/webhooks/123/****`). A URL no configured key opens shows as `****`.
+ */
+export function publicEmbedChatConfig(config: EmbedChatConfig, secrets: SecretSealer): Record<string, unknown> {
+  const out: Record<string, unknown> = { url: redactUrl(config.url, secrets), name: config.name };
   if (config.template !== undefined) out.template = config.template;
   if (config.tts !== undefined) out.tts = config.tts;
   return out;
 }
 
-function redactUrl(url: string): string {
+function redactUrl(stored: string, secrets: SecretSealer): string {
   try {
-    const u = new URL(url);
+    const u = new URL(openChatUrl(stored, secrets));
     const m = PATH.exec(u.pathname);
     const thread = u.searchParams.get('thread_id');
     return `https://${u.hostname}/api/webhooks/${m ? m[1] : '…'}/****${thread ? `?thread_id=${thread}` : ''}`;

@@ -1,5 +1,6 @@
 import type { DeliveryMessageV1 } from '@relay/contracts';
-import type { KindInfo, OutboundRequest, TargetKind } from '../../kind';
+import type { KindInfo, OutboundRequest, SecretSealer, TargetKind } from '../../kind';
+import { isPlaintextChatUrl, openChatUrl, sealChatUrl } from '../chat-config';
 import { readPayload } from '../template';
 import { classifyEmbedChat } from './classify';
 import { publicEmbedChatConfig, validateEmbedChatConfig } from './config';
@@ -7,6 +8,7 @@ import type { EmbedChatConfig } from './config';
 import { embedChatMessage } from './message';
 
 export type { EmbedChatConfig } from './config';
+export { validateEmbedChatConfig } from './config';
 export { ACCEPTED_PREFIXES as EMBED_CHAT_URL_PREFIXES } from './config';
 
 /**
@@ -22,8 +24,8 @@ export const embedChatInfo: KindInfo = { kind: 'embed_chat', channel: 'chat', de
  * `?wait=true` makes Discord answer 200 with the saved message; without it a 204 can hide a
  * message that was never saved. An existing `thread_id` stays.
  */
-function buildRequest(config: EmbedChatConfig, d: DeliveryMessageV1): OutboundRequest {
-  const url = new URL(config.url);
+function buildRequest(config: EmbedChatConfig, d: DeliveryMessageV1, secrets: SecretSealer): OutboundRequest {
+  const url = new URL(openChatUrl(config.url, secrets));
   url.searchParams.set('wait', 'true');
   const body = embedChatMessage(config, readPayload(d.payload));
   return {
@@ -33,11 +35,23 @@ function buildRequest(config: EmbedChatConfig, d: DeliveryMessageV1): OutboundRe
   };
 }
 
-/** Embed-style chat webhook (spec "Relay target"; Discord execute webhook). */
-export const embedChatKind: TargetKind<EmbedChatConfig> = {
-  ...embedChatInfo,
-  validateConfig: validateEmbedChatConfig,
-  publicConfig: publicEmbedChatConfig,
-  buildRequest,
-  classify: classifyEmbedChat,
-};
+export interface ChatKindDeps {
+  /** seals the webhook URL at save time, opens it per attempt (`createSecretBox(SECRETS_KEYS)`) */
+  secrets: SecretSealer;
+}
+
+/** Embed-style chat webhook (spec "Relay target"; Discord execute webhook). Its URL is stored sealed. */
+export function createEmbedChatKind(deps: ChatKindDeps): TargetKind<EmbedChatConfig> {
+  return {
+    ...embedChatInfo,
+    validateConfig: (input) => {
+      const checked = validateEmbedChatConfig(input);
+      return checked.ok ? { ok: true, value: { ...checked.value, url: sealChatUrl(checked.value.url, deps.secrets) } } : checked;
+    },
+    publicConfig: (config) => publicEmbedChatConfig(config, deps.secrets),
+    buildRequest: (config, d) => buildRequest(config, d, deps.secrets),
+    // rows stored before chat URLs were sealed (issue 9, item 9)
+    sealPlaintext: (config) => (isPlaintextChatUrl(config.url) ? { ...config, url: sealChatUrl(config.url, deps.secrets) } : null),
+    classify: classifyEmbedChat,
+  };
+}

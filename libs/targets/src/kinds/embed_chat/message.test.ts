@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '@relay/secrets';
 import { DELIVERY_V1 } from '@relay/contracts';
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import type { EmbedChatConfig } from './config';
-import { embedChatKind } from './index';
+import { createEmbedChatKind } from './index';
 import { EMPTY_PAYLOAD_CONTENT, NO_MENTIONS } from './message';
+
+const embedChatKind = createEmbedChatKind({ secrets: createSecretBox(`k1:${randomBytes(32).toString('base64')}`) });
 
 const URL_OK = 'https://discord.com/api/webhooks/1/tok';
 const base: EmbedChatConfig = { url: URL_OK, name: 'alerts' };

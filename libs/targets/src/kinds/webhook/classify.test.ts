@@ -34,6 +34,14 @@ describe('webhook outcome classification', () => {
     expect(classifyWebhookOutcome(failure(code)).result).toBe('retry');
   });
 
+  it('a 2xx answer whose body ran past the response limit (RESPONSE_TOO_LARGE) is a permanent failure, not a delivery', () => {
+    expect(classifyWebhookOutcome(failure('RESPONSE_TOO_LARGE'))).toEqual({ result: 'permanent', status: null, error: 'RESPONSE_TOO_LARGE: m', flagTarget: false });
+  });
+
+  it.each(['ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN'])('a request Node refuses to send (%s) is permanent and flags the target: the same config cannot be sent later', (code) => {
+    expect(classifyWebhookOutcome(failure(code))).toMatchObject({ result: 'permanent', flagTarget: true });
+  });
+
   it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN'])('network failure %s retries', (code) => {
     expect(classifyWebhookOutcome(failure(code)).result).toBe('retry');
   });

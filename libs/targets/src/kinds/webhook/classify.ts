@@ -13,8 +13,10 @@ export function retryAfterMs(value: string | string[] | undefined, now: number):
 /**
  * How an attempt ended. Network failures retry, except those the same configuration cannot
  * fix: the SSRF guard's refusal and an untrusted certificate (self-signed, unknown CA, wrong
- * host — spec "Outbound") are permanent and flag the target; an expired certificate retries,
- * since a renewal fixes it. Redirects are never followed and are permanent.
+ * host — spec "Outbound") and a request Node refuses to send are permanent and flag the
+ * target; a 2xx whose body ran past the sender's limit is permanent (docs/delivery.md
+ * "Responses too large"); an expired certificate retries, since a renewal fixes it. Redirects
+ * are never followed and are permanent.
  */
 export function classifyWebhookOutcome(outcome: SendOutcome, now = Date.now()): AttemptResult {
   if ('error' in outcome) {
@@ -23,7 +25,10 @@ export function classifyWebhookOutcome(outcome: SendOutcome, now = Date.now()): 
     switch (classifyFailureCode(code)) {
       case 'ssrf_blocked':
       case 'untrusted_certificate':
+      case 'unsendable':
         return { result: 'permanent', status: null, error, flagTarget: true };
+      case 'response_too_large':
+        return { result: 'permanent', status: null, error, flagTarget: false };
       default:
         return { result: 'retry', status: null, error };
     }

@@ -42,14 +42,9 @@ export const MAX_HEADER_NAME = 256;
 export const MAX_HEADER_VALUE = 4096;
 export const MAX_URL = 2048;
 
-/** Encrypts secrets before they are stored and decrypts them per attempt; `createSecretBox` from @relay/secrets satisfies it. */
-export interface SecretSealer {
-  encrypt(plaintext: string): string;
-  decrypt(stored: string): string;
-}
-
 /**
  * The attempt could not be built from the stored configuration. Not a delivery failure the
  * destination caused: retrying cannot help until the target (or SECRETS_KEYS) is fixed.
  */
 export { TargetConfigError } from '../../kind';
+export type { SecretSealer } from '../../kind';

@@ -2,7 +2,7 @@ import type { DeliveryMessageV1 } from '@relay/contracts';
 import type { OutboundRequest } from '../../kind';
 import { TargetConfigError } from './config';
 import type { SecretSealer, WebhookAuth, WebhookConfig } from './config';
-import { hasControlChars, isNeverForwarded } from './headers';
+import { headerValueProblem, isHeaderValue, isNeverForwarded } from './headers';
 import { standardWebhookHeaders } from './signing';
 import { renderTemplate, templateValues } from './template';
 
@@ -25,7 +25,7 @@ function forwarded(config: WebhookConfig, incoming: Record<string, string>): Rec
   for (const raw of names) {
     const name = raw.toLowerCase();
     const value = incoming[raw];
-    if (value === undefined || isNeverForwarded(name) || hasControlChars(value)) continue;
+    if (value === undefined || isNeverForwarded(name) || !isHeaderValue(value)) continue;
     out[name] = value;
   }
   return out;
@@ -51,7 +51,8 @@ function authHeader(auth: WebhookAuth, open: (sealed: string) => string): Record
  * Content-Type, tracking and signature headers. Rule 5's endpoint-specific names (required
  * headers, inbound API key / HMAC / chat-HMAC timestamp headers) never reach `request.headers`:
  * the gateway strips them before publishing. Throws TargetConfigError when the stored config
- * cannot be used (non-HTTPS URL under Enforce HTTPS; a secret that no configured key opens).
+ * cannot be used (non-HTTPS URL under Enforce HTTPS; a secret that no configured key opens; a
+ * header value Node would refuse).
  */
 export function buildWebhookRequest(config: WebhookConfig, d: DeliveryMessageV1, deps: RequestDeps): OutboundRequest {
   if (config.enforce_https && !config.url.startsWith('https:')) {
@@ -83,5 +84,19 @@ export function buildWebhookRequest(config: WebhookConfig, d: DeliveryMessageV1,
     'x-relay-attempt': String(d.attempt),
   };
   if (config.signing) Object.assign(headers, standardWebhookHeaders(open(config.signing.secret), d.delivery_id, deps.now(), body));
+  refuseUnsendable(headers);
   return { url: config.url, headers, body };
+}
+
+/**
+ * A target saved before header values were checked (issue 9, item 8) may hold a character
+ * Node's client refuses; it would fail every attempt as a network error, retried for hours.
+ * Refused here instead: a permanent failure that flags the target. Names the header and the
+ * character, never the value (it may be a credential).
+ */
+function refuseUnsendable(headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    const problem = headerValueProblem(value);
+    if (problem) throw new TargetConfigError('HEADER_INVALID', `the ${name} header ${problem}; save the target's settings again`);
+  }
 }

@@ -1,5 +1,5 @@
 import type { DeliveryMessageV1 } from '@relay/contracts';
-import { stripControlChars } from './headers';
+import { stripNonHeaderChars } from './headers';
 
 /**
  * Template variables allowed in custom header values (spec "Relay target": "values may use
@@ -31,9 +31,9 @@ export function templateValues(d: DeliveryMessageV1, uuid: string): Record<Templ
   };
 }
 
-/** Renders a validated template. Substituted values lose control characters, so CR/LF never reach a header. */
+/** Renders a validated template. Substituted values lose what Node refuses in a header (CR/LF among it), so a value can never break the request. */
 export function renderTemplate(template: string, values: Record<TemplateVariable, string>): string {
   return template.replace(VARIABLE, (whole, name: string) =>
-    name in values ? stripControlChars(values[name as TemplateVariable]) : whole,
+    name in values ? stripNonHeaderChars(values[name as TemplateVariable]) : whole,
   );
 }

@@ -1,6 +1,6 @@
 import { MAX_CUSTOM_HEADERS, MAX_FORWARD_NAMES, MAX_HEADER_NAME, MAX_HEADER_VALUE } from './config';
 import type { ForwardHeaders } from './config';
-import { hasControlChars, isCredentialLike, isHeaderName, isNeverForwarded, reservedReason } from './headers';
+import { headerValueProblem, isCredentialLike, isHeaderName, isNeverForwarded, reservedReason } from './headers';
 import { TEMPLATE_VARIABLES, unknownVariables } from './template';
 
 export type Fail = (field: string, message: string) => void;
@@ -45,7 +45,8 @@ export function customHeaders(raw: unknown, authHeader: string | null, signing: 
     const value = h.value;
     if (typeof value !== 'string') return fail(`${at}.value`, 'header value must be a string');
     if (value.length > MAX_HEADER_VALUE) fail(`${at}.value`, `header value is longer than ${MAX_HEADER_VALUE} characters`);
-    if (hasControlChars(value)) fail(`${at}.value`, 'header value may not contain CR, LF or other control characters');
+    const problem = headerValueProblem(value);
+    if (problem) fail(`${at}.value`, `header value ${problem}`);
     const unknown = unknownVariables(value);
     if (unknown.length) fail(`${at}.value`, `unknown template variable(s) ${unknown.map((u) => `{{${u}}}`).join(', ')}; known: ${TEMPLATE_VARIABLES.join(', ')}`);
     if (h.sensitive !== undefined && typeof h.sensitive !== 'boolean') fail(`${at}.sensitive`, 'must be true or false');
@@ -70,7 +71,7 @@ export function forwardHeaders(raw: unknown, fail: Fail): ForwardHeaders {
     const field = `forward_headers.names[${i}]`;
     const name = headerName(n, field, fail);
     if (name === null) return;
-    if (isNeverForwarded(name)) fail(field, `${name} is always removed from forwarding (header rule 4)`);
+    if (isNeverForwarded(name)) fail(field, `${name} is never forwarded (header rule 4 and Relay's hop headers, docs/targets-webhook.md)`);
     names.add(name);
   });
   return { mode: 'list', names: [...names] };

@@ -1,7 +1,7 @@
 import type { FieldError, Validation } from '@relay/contracts';
 import { MAX_URL } from './config';
 import type { SecretSealer, WebhookAuth, WebhookConfig } from './config';
-import { hasControlChars, reservedReason } from './headers';
+import { hasControlChars, headerValueProblem, reservedReason } from './headers';
 import { signingKey } from './signing';
 import { customHeaders, forwardHeaders, headerName } from './validate-headers';
 import type { Fail } from './validate-headers';
@@ -37,18 +37,22 @@ function auth(raw: unknown, fail: Fail): { auth: WebhookAuth; header: string | n
     case 'none':
       return none;
     case 'bearer':
-      if (!secretString(raw.token) || /\s/.test(raw.token) || hasControlChars(raw.token)) fail('auth.token', 'token is required (no whitespace or control characters)');
+      if (!secretString(raw.token)) fail('auth.token', 'token is required');
+      else if (headerValueProblem(raw.token)) fail('auth.token', `token ${headerValueProblem(raw.token)}`);
+      else if (/\s/.test(raw.token)) fail('auth.token', 'token may not contain whitespace (it follows "Bearer " in the Authorization header)');
       return { auth: { type: 'bearer', token: String(raw.token ?? '') }, header: 'authorization' };
     case 'basic':
       if (!secretString(raw.username, 256) || raw.username.includes(':')) fail('auth.username', 'username is required and may not contain ":"');
       if (!secretString(raw.password)) fail('auth.password', 'password is required');
+      // Basic credentials travel base64-encoded (UTF-8), so any character but a control one is sendable
       for (const f of ['username', 'password'] as const) if (typeof raw[f] === 'string' && hasControlChars(raw[f] as string)) fail(`auth.${f}`, 'may not contain control characters');
       return { auth: { type: 'basic', username: String(raw.username ?? ''), password: String(raw.password ?? '') }, header: 'authorization' };
     case 'api_key': {
       const header = headerName(raw.header, 'auth.header', fail);
       const reserved = header === null ? null : reservedReason(header, false);
       if (reserved) fail('auth.header', reserved);
-      if (!secretString(raw.key) || hasControlChars(raw.key)) fail('auth.key', 'key is required (no CR, LF or other control characters)');
+      if (!secretString(raw.key)) fail('auth.key', 'key is required');
+      else if (headerValueProblem(raw.key)) fail('auth.key', `key ${headerValueProblem(raw.key)}`);
       return { auth: { type: 'api_key', header: String(raw.header ?? ''), key: String(raw.key ?? '') }, header };
     }
     default:
