@@ -10,7 +10,8 @@
 //  3. writer rows/s again, the same way as in 1, with the log at that size;
 //  4. GET /v1/activity through the management-api process: p50/p95 of each filter's first page
 //     (limit 50) and of a page reached by following the cursor.
-// Prints a table and one JSON line; writes bench-results/activity.json.
+// Prints a table and one JSON line; writes bench-results/activity.json. BENCH_NODE_ARGS: node flags
+// for the writer process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 'use strict';
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
@@ -173,7 +174,7 @@ async function main() {
   await store.endpoints.insertMany(ENDPOINTS.map((id) => ({ _id: id, account_id: boot.account_id, name: id, enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, created_at: now, updated_at: now })));
   const [healthPort, apiPort] = [await freePort(), await freePort()];
   const common = { RABBITMQ_URL: env.RABBITMQ_URL, REDIS_URL: env.REDIS_URL, MONGODB_URL: mongodbUrl, RELAY_NAMESPACE: namespace, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
-  const writer = startProcess(path.join(ROOT, 'services/activity-writer/dist/main.js'), { ...common, HEALTH_PORT: String(healthPort) });
+  const writer = startProcess(path.join(ROOT, 'services/activity-writer/dist/main.js'), { ...common, HEALTH_PORT: String(healthPort) }, (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean));
   const api = startProcess(path.join(ROOT, 'services/management-api/dist/main.js'), { ...common, PORT: String(apiPort), SECRETS_KEYS: secretsKeys });
   const conn = await amqp.connect(env.RABBITMQ_URL);
   const ch = await conn.createConfirmChannel();
