@@ -45,16 +45,16 @@ async function main() {
   const namespace = `bench_${randomBytes(3).toString('hex')}`;
   const mongodbUrl = env.MONGODB_BASE.replace(/\/[^/]*$/, `/${namespace}`);
   const store = await seed(mongodbUrl);
-  const [barePort, gatewayPort] = [await freePort(), await freePort()];
+  const [barePort, gatewayPort, healthPort] = [await freePort(), await freePort(), await freePort()];
   const bare = startProcess(path.join(__dirname, 'bare-express.js'), { PORT: String(barePort) });
   const gateway = startProcess(path.join(ROOT, 'services/ingest-gateway/dist/main.js'), {
     RABBITMQ_URL: env.RABBITMQ_URL, REDIS_URL: env.REDIS_URL, MONGODB_URL: mongodbUrl, RELAY_NAMESPACE: namespace,
-    PORT: String(gatewayPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SECRETS_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    PORT: String(gatewayPort), HEALTH_PORT: String(healthPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SECRETS_KEYS: `bench:${randomBytes(32).toString('base64')}`,
   }, (process.env.GATEWAY_NODE_ARGS || '').split(' ').filter(Boolean)); // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
 
   try {
     await waitFor(`http://127.0.0.1:${barePort}/nothing`);
-    await waitFor(`http://127.0.0.1:${gatewayPort}/readyz`);
+    await waitFor(`http://127.0.0.1:${healthPort}/readyz`);
     const headers = { 'content-type': 'application/json' };
     const opts = { connections, durationS, body, headers };
     // warm both up (JIT, connection pools, the endpoint cache) before measuring

@@ -7,7 +7,9 @@ export const configSpec = {
   ...redisVars,
   ...mongoVars,
   port: int('PORT', 'HTTP port of the ingest gateway', { default: 8080, min: 0, max: 65535 }),
-  host: str('HOST', 'address the gateway listens on', { default: '0.0.0.0' }),
+  host: str('HOST', 'address the gateway listens on (ingest and health ports)', { default: '0.0.0.0' }),
+  // 8090: next to the deliverers' 8091/8092 and the writer's 8093
+  healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz, /readyz and /metrics (never the public ingest port)', { default: 8090, min: 0, max: 65535 }),
   publishConfirmTimeoutMs: int('PUBLISH_CONFIRM_TIMEOUT_MS', 'how long a request waits for the broker confirm before answering 503 delivery_queue_unavailable', { default: 1000, min: 50 }),
   endpointCacheTtlMs: int('ENDPOINT_CACHE_TTL_MS', 'how long an endpoint and its targets stay cached in-process (changes are also pushed through Redis)', { default: 5000, min: 0 }),
   maxBodyBytes: int('MAX_BODY_BYTES', 'hard ceiling on request bodies read by the gateway, above every plan payload limit', { default: 1048576, min: 1024 }),

@@ -17,6 +17,7 @@ import { createRedisLimiter, limiterRedisOptions } from './adapters/limiter/redi
 import { createGatewayMetrics } from './adapters/metrics';
 import { createApp } from './app';
 import { configSpec } from './config';
+import { createOpsApp } from './ops-app';
 
 runMain(async () => {
   const config = loadConfig(configSpec, process.env);
@@ -63,6 +64,9 @@ runMain(async () => {
     publicBaseUrl: config.publicBaseUrl || null,
     trustProxyHops: config.trustProxyHops,
     now: () => new Date(),
+  });
+  const ops = createOpsApp({
+    metrics,
     readiness: {
       broker: () => broker.isUp(),
       // Redis being down does not stop ingest (the per-process limiter takes over), but the
@@ -73,8 +77,10 @@ runMain(async () => {
   });
   const server = createServer(app);
   server.keepAliveTimeout = 65000;
+  const health = createServer(ops);
   const port = await listen(server, config.port, config.host);
-  logger.info('ingest gateway listening', { port });
+  const healthPort = await listen(health, config.healthPort, config.host);
+  logger.info('ingest gateway listening', { port, health_port: healthPort });
 
   onShutdown(logger, config.shutdownGraceMs, [
     () => closeServer(server),
@@ -83,5 +89,6 @@ runMain(async () => {
     () => broker.close(),
     () => Promise.all([redis.quit(), subscriber.quit(), limiterRedis.quit()]),
     () => store.close(),
+    () => closeServer(health),
   ]);
 });

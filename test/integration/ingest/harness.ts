@@ -96,7 +96,6 @@ export class IngestHarness {
       publicBaseUrl: opts.publicBaseUrl ?? null,
       trustProxyHops: opts.trustProxyHops ?? 0,
       now: opts.clock ?? (() => new Date()),
-      readiness: { broker: () => broker.isUp() },
     });
     const server = createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
