@@ -5,6 +5,7 @@ export type { DeliveryState, Outcome } from './outcomes';
 export { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1 } from './messages';
 export type { ActivityAttemptV1, ActivityMessage, ActivityRequestV1, DeliveryMessageV1, DeliveryPayload, ForwardableRequest, RelayMessage } from './messages';
 export { ContractError, decodeMessage, encodeMessage } from './codec';
+export { MAX_CONTENT_TYPE_LENGTH, MAX_SOURCE_IP_LENGTH } from './schemas';
 export type { MessageType } from './codec';
 export { deliveryIdFor, newEventId, newId, timeOfId, timedId } from './ids';
 export { endpointChangedChannel, quotaKey, quotaMonth } from './redis-keys';

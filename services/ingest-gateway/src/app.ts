@@ -1,6 +1,7 @@
 import express from 'express';
-import type { Express, NextFunction, Request, Response } from 'express';
-import { ingestHandler } from './transport/ingest-route';
+import type { Express, Request, Response } from 'express';
+import { errorHandler } from './transport/errors';
+import { ingestHandler, send } from './transport/ingest-route';
 import type { IngestDeps } from './transport/ingest-route';
 
 export interface AppDeps extends IngestDeps {
@@ -18,13 +19,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('etag');
   app.set('trust proxy', deps.trustProxyHops);
   app.all('/relay/:endpointId', ingestHandler(deps));
-  app.use((_req: Request, res: Response) => {
-    res.status(404).json({ code: 'not_found', message: 'Not found.' });
-  });
-  // 500s are opaque to callers and logged in full
-  app.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
-    deps.logger.error('unhandled error', { error: err });
-    if (!res.headersSent) res.status(500).json({ code: 'internal_error', message: 'Internal error.' });
-  });
+  app.use((req: Request, res: Response) => send(req, res, 404, { code: 'not_found', message: 'Not found.' }));
+  app.use(errorHandler(deps));
   return app;
 }

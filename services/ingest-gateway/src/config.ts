@@ -12,6 +12,8 @@ export const configSpec = {
   healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz, /readyz and /metrics (never the public ingest port)', { default: 8090, min: 0, max: 65535 }),
   publishConfirmTimeoutMs: int('PUBLISH_CONFIRM_TIMEOUT_MS', 'how long a request waits for the broker confirm before answering 503 delivery_queue_unavailable', { default: 1000, min: 50 }),
   endpointCacheTtlMs: int('ENDPOINT_CACHE_TTL_MS', 'how long an endpoint and its targets stay cached in-process (changes are also pushed through Redis)', { default: 5000, min: 0 }),
+  headersTimeoutMs: int('HEADERS_TIMEOUT_MS', 'time a sender has to send the request line and headers; then 408 and the connection is closed', { default: 10000, min: 1000 }),
+  bodyTimeoutMs: int('BODY_TIMEOUT_MS', 'time a sender has to send the whole body once the gateway reads it; then 408 request_timeout with an activity row', { default: 15000, min: 1000 }),
   maxBodyBytes: int('MAX_BODY_BYTES', 'hard ceiling on request bodies read by the gateway, above every plan payload limit', { default: 1048576, min: 1024 }),
   spoolDrainIntervalMs: int('SPOOL_DRAIN_INTERVAL_MS', 'how often activity rows spooled in Redis during a broker outage are re-published', { default: 1000, min: 50 }),
   trustProxyHops: int('TRUST_PROXY_HOPS', 'number of reverse proxies in front of the gateway whose X-Forwarded-For/-Proto/-Host are trusted for the source IP and public URL', { default: 0, min: 0 }),

@@ -18,6 +18,7 @@ import { createGatewayMetrics } from './adapters/metrics';
 import { createApp } from './app';
 import { configSpec } from './config';
 import { createOpsApp } from './ops-app';
+import { createIngestServer } from './transport/server';
 
 runMain(async () => {
   const config = loadConfig(configSpec, process.env);
@@ -61,6 +62,7 @@ runMain(async () => {
     logger,
     metrics,
     maxBodyBytes: config.maxBodyBytes,
+    bodyTimeoutMs: config.bodyTimeoutMs,
     publicBaseUrl: config.publicBaseUrl || null,
     trustProxyHops: config.trustProxyHops,
     now: () => new Date(),
@@ -75,8 +77,12 @@ runMain(async () => {
       mongodb: () => store.ping(),
     },
   });
-  const server = createServer(app);
-  server.keepAliveTimeout = 65000;
+  const server = createIngestServer(app, {
+    headersTimeoutMs: config.headersTimeoutMs,
+    bodyTimeoutMs: config.bodyTimeoutMs,
+    logger,
+    onClientError: (code) => metrics.requests.inc({ outcome: code }),
+  });
   const health = createServer(ops);
   const port = await listen(server, config.port, config.host);
   const healthPort = await listen(health, config.healthPort, config.host);

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import amqp from 'amqplib';
 import type { Channel, ChannelModel } from 'amqplib';
@@ -20,6 +19,7 @@ import { createRedisLimiter, limiterRedisOptions } from '../../../services/inges
 import { createGatewayMetrics } from '../../../services/ingest-gateway/src/adapters/metrics';
 import type { GatewayMetrics } from '../../../services/ingest-gateway/src/adapters/metrics';
 import { createApp } from '../../../services/ingest-gateway/src/app';
+import { createIngestServer } from '../../../services/ingest-gateway/src/transport/server';
 import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
 
@@ -37,6 +37,8 @@ export interface GatewayOptions {
   trustProxyHops?: number;
   captchaTimeoutMs?: number;
   maxBodyBytes?: number;
+  bodyTimeoutMs?: number;
+  headersTimeoutMs?: number;
 }
 
 export interface GatewayInstance {
@@ -93,11 +95,18 @@ export class IngestHarness {
       logger,
       metrics,
       maxBodyBytes: opts.maxBodyBytes ?? 1048576,
+      bodyTimeoutMs: opts.bodyTimeoutMs ?? 15000,
       publicBaseUrl: opts.publicBaseUrl ?? null,
       trustProxyHops: opts.trustProxyHops ?? 0,
       now: opts.clock ?? (() => new Date()),
     });
-    const server = createServer(app);
+    // the server main.ts runs: its timeouts, Expect handling and parser-error answers
+    const server = createIngestServer(app, {
+      headersTimeoutMs: opts.headersTimeoutMs ?? 10000,
+      bodyTimeoutMs: opts.bodyTimeoutMs ?? 15000,
+      logger,
+      onClientError: (code) => metrics.requests.inc({ outcome: code }),
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     let stopped: Promise<void> | null = null;
     const instance: GatewayInstance = {

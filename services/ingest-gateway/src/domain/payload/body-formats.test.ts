@@ -40,6 +40,24 @@ describe('Accepted content types: JSON, form, XML and text accept only their con
   });
 });
 
+describe('a Content-Type a delivery cannot carry is refused, never published', () => {
+  const long = `application/json; x=${'y'.repeat(240)}`;
+
+  it.each(['json', 'form', 'xml', 'text'] as const)('%s: a Content-Type over 256 characters → 400 MALFORMED_HEADER', (format) => {
+    expect(long.length).toBeGreaterThan(256);
+    expect(read(format, long, SAMPLE[format])).toMatchObject({ ok: false, status: 400, code: 'MALFORMED_HEADER' });
+  });
+
+  it('256 characters are still read', () => {
+    expect(read('json', `application/json; x=${'y'.repeat(256 - 20)}`, '{}').ok).toBe(true);
+  });
+
+  it.each(['none', 'query', 'query_base64_json'] as const)('%s ignores the Content-Type (spec: "every Content-Type is accepted"), however long', (format) => {
+    const result = readPayload(format, request({ method: 'POST', contentType: long, rawQuery: 'p=e30' }), settings({ base64ParamName: 'p' }));
+    expect(result.ok).toBe(true);
+  });
+});
+
 describe('multipart/form-data and file uploads are rejected; send metadata or a file URL instead', () => {
   it.each(['json', 'form', 'xml', 'text'] as const)('%s endpoint: multipart/form-data → 415 naming multipart and the alternative', (format) => {
     const result = read(format, 'multipart/form-data; boundary=----x', '------x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n...');

@@ -1,3 +1,4 @@
+import { MAX_CONTENT_TYPE_LENGTH } from '@relay/contracts';
 import { ACCEPTED_MEDIA_TYPES, MAX_QUERY_PARAM_PAIRS } from '@relay/endpoints';
 import type { BodyFormat, PayloadFormat } from '@relay/endpoints';
 import { rejection } from '../rules/rejection';
@@ -118,6 +119,10 @@ function readBase64Json(rawQuery: string, settings: ReadPayloadSettings): Payloa
 }
 
 function readBody(format: BodyFormat, request: PayloadRequest, settings: ReadPayloadSettings): PayloadResult {
+  // Body formats forward the Content-Type to targets; a delivery carries at most this much of it.
+  if ((request.contentType?.length ?? 0) > MAX_CONTENT_TYPE_LENGTH) {
+    return rejection(400, 'MALFORMED_HEADER', `The Content-Type header is longer than ${MAX_CONTENT_TYPE_LENGTH} characters.`);
+  }
   const mediaType = mediaTypeOf(request.contentType);
   if (isMultipart(mediaType)) {
     return unsupportedMediaType('File uploads and multipart bodies are not accepted. Send the metadata, or a URL of the file, instead.');

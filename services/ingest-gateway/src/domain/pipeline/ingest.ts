@@ -7,7 +7,7 @@ import type { Payload } from '../payload/read-payload';
 import { DeliveryQueueUnavailableError } from '../ports';
 import type { ActivityRecorder, CaptchaVerifier, EventPublisher, Limiter, LimitRequest } from '../ports';
 import { forwardableHeaders } from './forwarded-headers';
-import { captchaToken, checkAvailable, checkContent, checkInboundAuth, checkIpAccess, checkMethod, limitRejection, readEndpointPayload } from './steps';
+import { captchaToken, checkAvailable, checkContent, checkInboundAuth, checkIpAccess, checkMethod, checkSourceAddress, limitRejection, readEndpointPayload } from './steps';
 import type { IngestRequest, ReadyView } from './steps';
 
 export interface IngestPorts {
@@ -18,8 +18,14 @@ export interface IngestPorts {
   captcha: CaptchaVerifier;
 }
 
-/** Reads the request body up to the gateway's read ceiling; `null` when the body is larger. */
-export type BodyReader = () => Promise<Buffer | null>;
+/**
+ * Reads the request body: the bytes, or why not — larger than the gateway's read ceiling, or
+ * not received within `timeoutMs` (BODY_TIMEOUT_MS).
+ */
+export interface BodyReader {
+  read(): Promise<Buffer | 'too_large' | 'timed_out'>;
+  timeoutMs: number;
+}
 
 export type IngestAnswer =
   | { accepted: true; targetCount: number; accountId: string }
@@ -31,7 +37,7 @@ export type IngestAnswer =
  * validation, captcha, rate limit and monthly quota, accept. Every rejection after step 1
  * writes its activity row; unknown, disabled and paused endpoints write none.
  */
-export async function ingest(ports: IngestPorts, req: IngestRequest, readBody: BodyReader): Promise<IngestAnswer> {
+export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyReader): Promise<IngestAnswer> {
   const view = await ports.endpoints.get(req.endpointId);
   const unavailable = checkAvailable(view, req.receivedAt);
   if (unavailable) return { accepted: false, rejection: unavailable, accountId: view?.endpoint.account_id ?? null };
@@ -43,11 +49,12 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, readBody: B
     return { accepted: false, rejection, accountId };
   };
 
-  const early = checkMethod(ready.endpoint, req.method) ?? checkIpAccess(ready.settings, req.sourceIp);
+  const early = checkMethod(ready.endpoint, req.method) ?? checkSourceAddress(req) ?? checkIpAccess(ready.settings, req.sourceIp);
   if (early) return reject(early);
   // The whole body is needed before authentication: HMAC signatures cover its exact bytes.
-  const rawBody = await readBody();
-  if (rawBody === null) return reject(rejections.payloadTooLarge(ready.plan.payload_limit_bytes));
+  const rawBody = await body.read();
+  if (rawBody === 'too_large') return reject(rejections.payloadTooLarge(ready.plan.payload_limit_bytes));
+  if (rawBody === 'timed_out') return reject(rejections.requestTimeout(body.timeoutMs));
   const denied = checkInboundAuth(ready.settings, req, rawBody);
   if (denied) return reject(denied);
   const read = readEndpointPayload(ready, req, rawBody);
