@@ -7,7 +7,7 @@ export type { ActivityAttemptV1, ActivityMessage, ActivityRequestV1, DeliveryMes
 export { ContractError, decodeMessage, encodeMessage } from './codec';
 export { MAX_CONTENT_TYPE_LENGTH, MAX_SOURCE_IP_LENGTH } from './schemas';
 export type { MessageType } from './codec';
-export { deliveryIdFor, newEventId, newId, timeOfId, timedId } from './ids';
+export { deliveryIdFor, isIdOf, newEventId, newId, timeOfId, timedId } from './ids';
 export { endpointChangedChannel, quotaKey, quotaMonth } from './redis-keys';
 export { resultOf } from './validation';
 export type { FieldError, Validation } from './validation';

@@ -12,6 +12,7 @@ import { createActivityRecorder } from './adapters/activity-recorder';
 import { createActivitySpool } from './adapters/activity-spool';
 import { createCaptchaVerifier } from './adapters/captcha-verifier';
 import { EndpointCache } from './adapters/endpoint-cache';
+import { createEndpointLoader } from './adapters/endpoint-loader';
 import { createEventPublisher, settlePublishes } from './adapters/event-publisher';
 import { createRedisLimiter, limiterRedisOptions } from './adapters/limiter/redis-limiter';
 import { createGatewayMetrics } from './adapters/metrics';
@@ -44,7 +45,15 @@ runMain(async () => {
   const publisher = new ConfirmPublisher(broker, config.publishConfirmTimeoutMs);
   const events = createEventPublisher(publisher, config.namespace);
   const spool = createActivitySpool(redis, config.namespace, instanceId, logger);
-  const endpoints = new EndpointCache(store, config.endpointCacheTtlMs, logger, (sealed) => secrets.decrypt(sealed));
+  const endpoints = new EndpointCache({
+    load: createEndpointLoader(store, logger, (sealed) => secrets.decrypt(sealed), config.endpointCacheMax),
+    ttlMs: config.endpointCacheTtlMs,
+    maxEntries: config.endpointCacheMax,
+    staleIfErrorMs: config.endpointStaleIfErrorMs,
+    loadTimeoutMs: config.endpointLoadTimeoutMs,
+    logger,
+    onLookupFailure: (served) => metrics.endpointLookupFailures.inc({ served }),
+  });
   await endpoints.follow(subscriber, config.namespace);
 
   const stopDraining = spool.drainEvery(config.spoolDrainIntervalMs, (row) => events.publishActivity(row), () => broker.isUp());

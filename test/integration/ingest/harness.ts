@@ -14,6 +14,7 @@ import { createActivityRecorder } from '../../../services/ingest-gateway/src/ada
 import { createActivitySpool } from '../../../services/ingest-gateway/src/adapters/activity-spool';
 import { createCaptchaVerifier } from '../../../services/ingest-gateway/src/adapters/captcha-verifier';
 import { EndpointCache } from '../../../services/ingest-gateway/src/adapters/endpoint-cache';
+import { createEndpointLoader } from '../../../services/ingest-gateway/src/adapters/endpoint-loader';
 import { createEventPublisher, settlePublishes } from '../../../services/ingest-gateway/src/adapters/event-publisher';
 import { createRedisLimiter, limiterRedisOptions } from '../../../services/ingest-gateway/src/adapters/limiter/redis-limiter';
 import { createGatewayMetrics } from '../../../services/ingest-gateway/src/adapters/metrics';
@@ -39,6 +40,9 @@ export interface GatewayOptions {
   maxBodyBytes?: number;
   bodyTimeoutMs?: number;
   headersTimeoutMs?: number;
+  /** the store the endpoint cache reads (a store behind a TcpProxy to test an outage) */
+  store?: Store;
+  endpointCacheTtlMs?: number;
 }
 
 export interface GatewayInstance {
@@ -87,7 +91,15 @@ export class IngestHarness {
     const events = createEventPublisher(publisher, this.namespace);
     const spool = createActivitySpool(redis, this.namespace, newId('gw'), logger);
     const app = createApp({
-      endpoints: new EndpointCache(this.store, 0, logger, (sealed) => this.secrets.decrypt(sealed)),
+      endpoints: new EndpointCache({
+        load: createEndpointLoader(opts.store ?? this.store, logger, (sealed) => this.secrets.decrypt(sealed), 1000),
+        ttlMs: opts.endpointCacheTtlMs ?? 0,
+        maxEntries: 1000,
+        staleIfErrorMs: 60000,
+        loadTimeoutMs: 1000,
+        logger,
+        onLookupFailure: (served) => metrics.endpointLookupFailures.inc({ served }),
+      }),
       events,
       activity: createActivityRecorder(events, spool),
       limiter: createRedisLimiter({ redis: limiterRedis, namespace: this.namespace, logger, fallbackCounter: metrics.limiterFallback, retryAfterFailureMs: 200 }),

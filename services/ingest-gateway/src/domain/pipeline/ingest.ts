@@ -1,6 +1,7 @@
 import { captchaRejected } from '../access/captcha';
 import { activityRow, deliveriesFor } from '../accept';
-import type { EndpointSource } from '../endpoint-view';
+import { EndpointLookupUnavailableError } from '../endpoint-view';
+import type { EndpointSource, EndpointView } from '../endpoint-view';
 import { fromCheck, rejections } from '../errors';
 import type { IngestRejection } from '../errors';
 import type { Payload } from '../payload/read-payload';
@@ -38,7 +39,14 @@ export type IngestAnswer =
  * writes its activity row; unknown, disabled and paused endpoints write none.
  */
 export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyReader): Promise<IngestAnswer> {
-  const view = await ports.endpoints.get(req.endpointId);
+  let view: EndpointView | null;
+  try {
+    view = await ports.endpoints.get(req.endpointId);
+  } catch (err) {
+    // the store cannot say whether the endpoint exists: "otherwise cannot accept events" (spec "Errors")
+    if (err instanceof EndpointLookupUnavailableError) return { accepted: false, rejection: rejections.endpointUnavailable(err.message), accountId: null };
+    throw err;
+  }
   const unavailable = checkAvailable(view, req.receivedAt);
   if (unavailable) return { accepted: false, rejection: unavailable, accountId: view?.endpoint.account_id ?? null };
   // checkAvailable passed: the endpoint exists and its settings are prepared
