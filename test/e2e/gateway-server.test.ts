@@ -32,7 +32,7 @@ describe('the gateway\'s ports', () => {
   it('serves /metrics, /readyz and /healthz on HEALTH_PORT and never on the public ingest port', async () => {
     for (const path of ['/metrics', '/readyz', '/healthz']) {
       const res = await fetch(`${gateway().url}${path}`);
-      expect([path, res.status, (await res.json()).code]).toEqual([path, 404, 'not_found']);
+      expect([path, res.status, ((await res.json()) as { code: string }).code]).toEqual([path, 404, 'not_found']);
     }
     expect((await fetch(`${gateway().healthUrl}/readyz`)).status).toBe(200);
     expect((await fetch(`${gateway().healthUrl}/healthz`)).status).toBe(200);

@@ -61,7 +61,7 @@ runMain(async () => {
   const app = createApp({
     endpoints,
     events,
-    activity: createActivityRecorder(events, spool),
+    activity: createActivityRecorder(events, spool, logger),
     limiter: createRedisLimiter({ redis: limiterRedis, namespace: config.namespace, logger, fallbackCounter: metrics.limiterFallback }),
     captcha: createCaptchaVerifier({
       send: createSender({ timeoutMs: config.captchaTimeoutMs, allowCidrs: config.ssrfAllowCidrs }),

@@ -65,7 +65,7 @@ describe('item 2: header values a message cannot carry are refused up front, wit
 describe('item 7: bad percent-encoding in the path', () => {
   it.each(['/relay/%ZZ', '/relay/%E0%A4%A', '/relay/ab%', '/relay/%C0%AF'])('%s → 400 malformed_path with no stack trace logged', async (path) => {
     const res = await fetch(`${gw.url}${path}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
-    expect([res.status, (await res.json()).code]).toEqual([400, 'malformed_path']);
+    expect([res.status, ((await res.json()) as { code: string }).code]).toEqual([400, 'malformed_path']);
     expect(errorLines(gw)).toEqual([]);
   });
 

@@ -101,7 +101,7 @@ export class IngestHarness {
         onLookupFailure: (served) => metrics.endpointLookupFailures.inc({ served }),
       }),
       events,
-      activity: createActivityRecorder(events, spool),
+      activity: createActivityRecorder(events, spool, logger),
       limiter: createRedisLimiter({ redis: limiterRedis, namespace: this.namespace, logger, fallbackCounter: metrics.limiterFallback, retryAfterFailureMs: 200 }),
       captcha: createCaptchaVerifier({ send: createSender({ timeoutMs: opts.captchaTimeoutMs ?? 2000, allowCidrs: ['127.0.0.0/8'] }), logger, unavailableCounter: metrics.captchaUnavailable }),
       logger,

@@ -33,7 +33,7 @@ describe('ingest pipeline: the spec steps in order (What the service does 1–7)
   ])('%s', async (_name, v, status, code) => {
     const f = fakePorts(v);
     let bodyRead = false;
-    const r = rejected(await ingest(f.ports, request(), async () => ((bodyRead = true), Buffer.from('{}'))));
+    const r = rejected(await ingest(f.ports, request(), { read: async () => ((bodyRead = true), Buffer.from('{}')), timeoutMs: 15000 }));
     expect([r.status, r.code, r.outcome]).toEqual([status, code, null]);
     if (status === 503) expect(r.retryAfterSeconds).toBe(60);
     expect(f.rows).toEqual([]);
