@@ -141,3 +141,16 @@ describe('requests Node\'s parser refuses get the JSON error shape, not a bare s
 function eventuallyDelivered(endpointId: string) {
   return eventually(async () => h.deliveriesOf(endpointId).length > 0 && h.deliveriesOf(endpointId), 5000, 'a delivery');
 }
+
+describe('item 6: a DOCTYPE hidden behind a comment or CDATA opener in an attribute value', () => {
+  it.each([
+    ['<!-- in an attribute', '<r a="<!--"><!DOCTYPE r [<!ENTITY x "EXPANDED">]><c>&x;</c><d b="-->"/></r>'],
+    ['<![CDATA[ in an attribute', `<?xml version="1.0" x='<![CDATA['?><!DOCTYPE r [<!ENTITY x "EXPANDED">]><r><c>&x;</c><d b=']]>'/></r>`],
+  ])('%s → 400 malformed_payload with a row; nothing published', async (_case, xml) => {
+    const id = await h.endpoint(account, { payload_format: 'xml' });
+    const res = await send(gw, id, { headers: { 'content-type': 'application/xml' }, body: xml });
+    expect([res.status, res.json.code]).toEqual([400, 'malformed_payload']);
+    expect((await h.waitForRows(id, 1)).map((r) => r.outcome)).toEqual(['MALFORMED_PAYLOAD']);
+    expect(h.deliveriesOf(id)).toEqual([]);
+  });
+});
