@@ -108,15 +108,23 @@ describe('JSON', () => {
 });
 
 describe('form (application/x-www-form-urlencoded)', () => {
-  it('data is a flat object like the Query Parameters format; the target receives the original bytes and Content-Type', () => {
-    const raw = 'name=Ada+Lovelace&tag=a&tag=b&empty=&city=Z%C3%BCrich';
-    const { data, forward } = accepted(read('form', 'application/x-www-form-urlencoded', raw));
-    expect(data).toEqual({ name: 'Ada Lovelace', tag: ['a', 'b'], empty: '', city: 'Zürich' });
-    expect(forward).toEqual({ content_type: 'application/x-www-form-urlencoded', body: Buffer.from(raw) });
+  it('"the delivery body is the parsed payload" (spec "Events"): a flat object like the Query Parameters format, delivered as JSON', () => {
+    const raw = 'name=Ada+Lovelace&tag=a&tag=b&empty=&bare&city=Z%C3%BCrich';
+    const object = { name: 'Ada Lovelace', tag: ['a', 'b'], empty: '', bare: '', city: 'Zürich' };
+    const { data, forward } = accepted(read('form', 'application/x-www-form-urlencoded; charset=UTF-8', raw));
+    expect(data).toEqual(object);
+    expect(forward.content_type).toBe('application/json');
+    expect(JSON.parse(forward.body.toString('utf8'))).toEqual(object);
   });
 
-  it('an empty form body is the empty object', () => {
-    expect(accepted(read('form', 'application/x-www-form-urlencoded', '')).data).toEqual({});
+  it('an empty form body is the empty object, delivered as {}', () => {
+    const { data, forward } = accepted(read('form', 'application/x-www-form-urlencoded', ''));
+    expect([data, forward.body.toString()]).toEqual([{}, '{}']);
+  });
+
+  it('a field named __proto__ is an ordinary key, delivered as one', () => {
+    const { forward } = accepted(read('form', 'application/x-www-form-urlencoded', '__proto__=x&constructor=y'));
+    expect(forward.body.toString()).toBe('{"__proto__":"x","constructor":"y"}');
   });
 });
 

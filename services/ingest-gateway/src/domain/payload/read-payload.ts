@@ -133,8 +133,19 @@ function readBody(format: BodyFormat, request: PayloadRequest, settings: ReadPay
   if (request.rawBody.length > limit) return tooLarge('body', limit);
   const parsed = parseBody(format, request.rawBody);
   if ('message' in parsed) return malformedPayload(parsed.message);
-  // Body formats forward the original bytes with the original Content-Type.
-  return accept({ data: parsed.data, forward: { content_type: request.contentType ?? null, body: request.rawBody } });
+  return accept({ data: parsed.data, forward: bodyForward(format, parsed.data, request) });
+}
+
+/**
+ * Spec "Events": "the delivery body is the parsed payload". A form body parses to a flat object
+ * of name/value pairs, like the Query Parameters formats, and is delivered the same way: as
+ * that object's JSON. JSON, XML and text payloads are documents whose own serialisation is
+ * the body as sent, so targets get the original bytes with the original Content-Type
+ * (docs/payload-formats.md "What a target receives").
+ */
+function bodyForward(format: BodyFormat, data: unknown, request: PayloadRequest): Payload['forward'] {
+  if (format === 'form') return jsonForward(data);
+  return { content_type: request.contentType ?? null, body: request.rawBody };
 }
 
 function parseBody(format: BodyFormat, body: Buffer): { data: unknown } | { message: string } {
