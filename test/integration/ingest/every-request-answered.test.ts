@@ -154,3 +154,30 @@ describe('item 6: a DOCTYPE hidden behind a comment or CDATA opener in an attrib
     expect(h.deliveriesOf(id)).toEqual([]);
   });
 });
+
+describe('payload depth and field limits at ingest, with a row', () => {
+  it('JSON nested 100,000 deep → 400 malformed_payload and a MALFORMED_PAYLOAD row; nothing published', async () => {
+    const id = await h.endpoint(await h.account({ payload_limit_bytes: 1048576 }));
+    const res = await send(gw, id, { body: `${'['.repeat(100_000)}${']'.repeat(100_000)}` });
+    expect([res.status, res.json.code]).toEqual([400, 'malformed_payload']);
+    expect(res.json.message).toMatch(/nested deeper than 64 levels/);
+    expect((await h.waitForRows(id, 1)).map((r) => r.outcome)).toEqual(['MALFORMED_PAYLOAD']);
+    expect(h.deliveriesOf(id)).toEqual([]);
+  });
+
+  it('Base64 JSON nested 65 deep → 400 malformed_query_param with a row', async () => {
+    const id = await h.endpoint(account, { payload_format: 'query_base64_json', methods: ['GET'], query_param_name: 'p' });
+    const deep = Buffer.from(`${'['.repeat(65)}${']'.repeat(65)}`).toString('base64');
+    const res = await send(gw, id, { method: 'GET', query: `p=${encodeURIComponent(deep)}` });
+    expect([res.status, res.json.code]).toEqual([400, 'malformed_query_param']);
+    expect((await h.waitForRows(id, 1)).map((r) => r.outcome)).toEqual(['MALFORMED_QUERY_PARAM']);
+  });
+
+  it('a form body of 1,001 fields → 400 malformed_payload with a row', async () => {
+    const id = await h.endpoint(account, { payload_format: 'form' });
+    const body = Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&');
+    const res = await send(gw, id, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    expect([res.status, res.json.code]).toEqual([400, 'malformed_payload']);
+    expect((await h.waitForRows(id, 1)).map((r) => r.outcome)).toEqual(['MALFORMED_PAYLOAD']);
+  });
+});
