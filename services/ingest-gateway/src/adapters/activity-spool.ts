@@ -65,13 +65,13 @@ export function createActivitySpool(redis: Redis, namespace: string, instanceId:
     await redis.multi().lpush(quarantineKey, ...rows.map((r) => r.raw)).ltrim(quarantineKey, 0, QUARANTINE_MAX - 1).exec();
   };
 
-  /** One pass over the spool; returns how many rows were re-published. */
-  async function drain(publish: Publish): Promise<number> {
+  /** One pass over the spool, until it is empty or `stopped()`; returns how many rows were re-published. */
+  async function drain(publish: Publish, stopped: () => boolean): Promise<number> {
     const locked = await redis.set(lockKey, instanceId, 'PX', LOCK_MS, 'NX');
     if (locked !== 'OK') return 0;
     let drained = 0;
     try {
-      for (;;) {
+      while (!stopped()) {
         const batch = await redis.lrange(key, -BATCH, -1);
         if (batch.length === 0) break;
         // the tail holds the oldest row; publish oldest first
@@ -105,13 +105,18 @@ export function createActivitySpool(redis: Redis, namespace: string, instanceId:
       }
     },
     drainEvery(intervalMs, publish, brokerUp) {
+      let stopped = false;
       const timer = setInterval(() => {
         if (!brokerUp() || redis.status !== 'ready') return;
-        drain(publish)
+        drain(publish, () => stopped)
           .then((n) => n > 0 && logger.info('spooled activity rows re-published', { count: n }))
           .catch((err: Error) => logger.warn('spool drain failed', { error: err.message }));
       }, intervalMs);
-      return () => clearInterval(timer);
+      // a pass in flight ends after its current batch: on shutdown the broker closes next
+      return () => {
+        stopped = true;
+        clearInterval(timer);
+      };
     },
   };
 }
