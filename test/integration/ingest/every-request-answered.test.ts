@@ -132,6 +132,16 @@ describe('requests Node\'s parser refuses get the JSON error shape, not a bare s
     expect([res.status, res.json.code]).toEqual([431, 'headers_too_large']);
   });
 
+  it('CONNECT (which Node would close unanswered) → 405 method_not_allowed', async () => {
+    const res = await rawRequest(gw.url, { pieces: ['CONNECT /relay/ep_00000000000000000000 HTTP/1.1\r\nHost: x\r\n\r\n'] });
+    expect([res.status, res.json.code]).toEqual([405, 'method_not_allowed']);
+  });
+
+  it.each(['get', 'FOO'])('a method HTTP does not define (%s) → 400 bad_request', async (method) => {
+    const res = await rawRequest(gw.url, { pieces: [`${method} /relay/x HTTP/1.1\r\nHost: x\r\n\r\n`] });
+    expect([res.status, res.json.code]).toEqual([400, 'bad_request']);
+  });
+
   it('a Content-Length that is not a number → 400 bad_request', async () => {
     const res = await rawRequest(gw.url, { pieces: [head('POST', '/relay/x', { 'Content-Length': 'ten' })] });
     expect([res.status, res.json.code]).toEqual([400, 'bad_request']);

@@ -41,7 +41,8 @@ const KEEP_ALIVE_TIMEOUT_MS = 65000;
  *   like any other. `100-continue` is answered by read-body.ts only when the body is about to
  *   be read: a request refused before that (unknown endpoint, wrong method) never sends it.
  * - Requests Node cannot parse (malformed or oversized headers, a timeout) get the same JSON
- *   error shape as every other refusal, instead of a bare status line.
+ *   error shape as every other refusal, instead of a bare status line; so does CONNECT, which
+ *   Node would close unanswered.
  */
 export function createIngestServer(app: RequestListener, opts: IngestServerOptions): Server {
   const server = createServer(
@@ -56,15 +57,28 @@ export function createIngestServer(app: RequestListener, opts: IngestServerOptio
   server.on('checkExpectation', app);
   server.on('checkContinue', app);
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, opts));
+  // Node hands CONNECT (a proxy tunnel) to 'connect' listeners and closes the socket unanswered
+  // without one; Relay is no proxy, so it is refused like any method an endpoint does not accept.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    opts.onClientError('method_not_allowed');
+    writeAnswer(socket, { status: 405, reason: 'Method Not Allowed', code: 'method_not_allowed', message: 'CONNECT is not accepted.' });
+  });
   return server;
 }
 
 /** What Node's parser refused, as Relay's `{ code, message }` (no endpoint is known yet: no row). */
-const CLIENT_ERRORS: Record<string, { status: number; reason: string; code: string; message: string }> = {
+interface RawAnswer {
+  status: number;
+  reason: string;
+  code: string;
+  message: string;
+}
+
+const CLIENT_ERRORS: Record<string, RawAnswer> = {
   HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', code: 'headers_too_large', message: 'The request headers are too large.' },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', code: 'request_timeout', message: 'The request was not received in time.' },
 };
-const BAD_REQUEST = { status: 400, reason: 'Bad Request', code: 'bad_request', message: 'The request is not valid HTTP.' };
+const BAD_REQUEST: RawAnswer = { status: 400, reason: 'Bad Request', code: 'bad_request', message: 'The request is not valid HTTP.' };
 
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, opts: IngestServerOptions): void {
   const answer = CLIENT_ERRORS[err.code ?? ''] ?? BAD_REQUEST;
@@ -77,6 +91,11 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, opts: Ing
     socket.destroy();
     return;
   }
+  writeAnswer(socket, answer);
+}
+
+/** A whole answer written to a socket that has no ServerResponse, then the connection closed. */
+function writeAnswer(socket: Duplex, answer: RawAnswer): void {
   const body = JSON.stringify({ code: answer.code, message: answer.message });
   const head = [`HTTP/1.1 ${answer.status} ${answer.reason}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
