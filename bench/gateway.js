@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const amqp = require('amqplib');
 const { connectStore } = require('@relay/store');
-const { brokerNames, DELIVERY_CHANNELS } = require('@relay/contracts');
+const { brokerNames, DELIVERY_CHANNELS, newId } = require('@relay/contracts');
 const { freePort, startProcess, waitFor, load } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -19,14 +19,16 @@ const env = {
 const durationS = Number(process.env.BENCH_DURATION_S || 10);
 const connections = Number(process.env.BENCH_CONNECTIONS || 64);
 // a 1 KB JSON body, like the reference measurement
+// the gateway answers an id not shaped like newId('ep') with 404 without a store read
+const ENDPOINT_ID = newId('ep');
 const body = JSON.stringify({ event: 'order.created', id: 'x'.repeat(16), data: { note: 'y'.repeat(940) } });
 
 async function seed(mongodbUrl) {
   const store = await connectStore(mongodbUrl);
   const now = new Date();
   await store.accounts.create({ _id: 'acc_bench', name: 'bench', plan: { name: 'bench', monthly_accepted_events: 1e9, payload_limit_bytes: 1048576 }, created_at: now });
-  await store.endpoints.create({ _id: 'ep_bench', account_id: 'acc_bench', name: 'bench', enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, rate_limit_per_minute: 100000, created_at: now, updated_at: now });
-  await store.targets.create({ _id: 'tg_bench', account_id: 'acc_bench', endpoint_id: 'ep_bench', kind: 'webhook', name: 'sink', enabled: true, config: { url: 'http://127.0.0.1:9/hook', enforce_https: false }, created_at: now, updated_at: now });
+  await store.endpoints.create({ _id: ENDPOINT_ID, account_id: 'acc_bench', name: 'bench', enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, rate_limit_per_minute: 100000, created_at: now, updated_at: now });
+  await store.targets.create({ _id: 'tg_bench', account_id: 'acc_bench', endpoint_id: ENDPOINT_ID, kind: 'webhook', name: 'sink', enabled: true, config: { url: 'http://127.0.0.1:9/hook', enforce_https: false }, created_at: now, updated_at: now });
   return store;
 }
 
@@ -45,23 +47,23 @@ async function main() {
   const namespace = `bench_${randomBytes(3).toString('hex')}`;
   const mongodbUrl = env.MONGODB_BASE.replace(/\/[^/]*$/, `/${namespace}`);
   const store = await seed(mongodbUrl);
-  const [barePort, gatewayPort] = [await freePort(), await freePort()];
+  const [barePort, gatewayPort, healthPort] = [await freePort(), await freePort(), await freePort()];
   const bare = startProcess(path.join(__dirname, 'bare-express.js'), { PORT: String(barePort) });
   const gateway = startProcess(path.join(ROOT, 'services/ingest-gateway/dist/main.js'), {
     RABBITMQ_URL: env.RABBITMQ_URL, REDIS_URL: env.REDIS_URL, MONGODB_URL: mongodbUrl, RELAY_NAMESPACE: namespace,
-    PORT: String(gatewayPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SECRETS_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    PORT: String(gatewayPort), HEALTH_PORT: String(healthPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SECRETS_KEYS: `bench:${randomBytes(32).toString('base64')}`,
   }, (process.env.GATEWAY_NODE_ARGS || '').split(' ').filter(Boolean)); // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
 
   try {
     await waitFor(`http://127.0.0.1:${barePort}/nothing`);
-    await waitFor(`http://127.0.0.1:${gatewayPort}/readyz`);
+    await waitFor(`http://127.0.0.1:${healthPort}/readyz`);
     const headers = { 'content-type': 'application/json' };
     const opts = { connections, durationS, body, headers };
     // warm both up (JIT, connection pools, the endpoint cache) before measuring
-    await load(`http://127.0.0.1:${barePort}/relay/ep_bench`, { ...opts, durationS: 2 });
-    await load(`http://127.0.0.1:${gatewayPort}/relay/ep_bench`, { ...opts, durationS: 2 });
-    const bareResult = await load(`http://127.0.0.1:${barePort}/relay/ep_bench`, opts);
-    const gatewayResult = await load(`http://127.0.0.1:${gatewayPort}/relay/ep_bench`, opts);
+    await load(`http://127.0.0.1:${barePort}/relay/${ENDPOINT_ID}`, { ...opts, durationS: 2 });
+    await load(`http://127.0.0.1:${gatewayPort}/relay/${ENDPOINT_ID}`, { ...opts, durationS: 2 });
+    const bareResult = await load(`http://127.0.0.1:${barePort}/relay/${ENDPOINT_ID}`, opts);
+    const gatewayResult = await load(`http://127.0.0.1:${gatewayPort}/relay/${ENDPOINT_ID}`, opts);
     const report = {
       at: new Date().toISOString(),
       load: { tool: 'autocannon (closed loop)', connections, duration_s: durationS, body_bytes: Buffer.byteLength(body) },

@@ -50,6 +50,7 @@ const PHASES = { probe: 'p', warmup: 'w', measured: 'm', baseline: 'b' };
 
 const SERVICES = [
   { name: 'management-api', portVar: 'PORT' },
+  // the gateway's /readyz is on its HEALTH_PORT (ns.healthPorts), never on the ingest port
   { name: 'ingest-gateway', portVar: 'PORT' },
   { name: 'webhook-deliverer', portVar: 'HEALTH_PORT' },
   { name: 'chat-deliverer', portVar: 'HEALTH_PORT' },
@@ -156,12 +157,16 @@ function serviceEnv(ns) {
   };
 }
 
+/** Where a service's /readyz is: the gateway's own HEALTH_PORT, else the port it listens on. */
+const healthPortOf = (ns, name) => ns.healthPorts[name] ?? ns.ports[name];
+
 async function startSystem(ns, env, procs) {
   for (const s of SERVICES) {
-    procs[s.name] = startProcess(path.join(ROOT, 'services', s.name, 'dist', 'main.js'), { ...env, [s.portVar]: String(ns.ports[s.name]) }, SERVICE_NODE_ARGS);
+    const health = ns.healthPorts[s.name] ? { HEALTH_PORT: String(ns.healthPorts[s.name]) } : {};
+    procs[s.name] = startProcess(path.join(ROOT, 'services', s.name, 'dist', 'main.js'), { ...env, ...health, [s.portVar]: String(ns.ports[s.name]) }, SERVICE_NODE_ARGS);
   }
   await Promise.all(SERVICES.map(async (s) => {
-    await waitReady(`http://127.0.0.1:${ns.ports[s.name]}/readyz`, procs[s.name], 60000).catch((err) => {
+    await waitReady(`http://127.0.0.1:${healthPortOf(ns, s.name)}/readyz`, procs[s.name], 60000).catch((err) => {
       throw new Error(`${s.name}: ${err.message}\n--- ${s.name} output ---\n${procs[s.name].output().slice(-3000)}`);
     });
   }));
@@ -365,6 +370,7 @@ async function main() {
     rabbitmqUrl: process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672',
     redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
     ports: {},
+    healthPorts: { 'ingest-gateway': await freePort() },
   };
   for (const s of SERVICES) ns.ports[s.name] = await freePort();
   const env = serviceEnv(ns);

@@ -23,6 +23,8 @@ REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
 RABBITMQ_URL="${RABBITMQ_URL:-amqp://127.0.0.1:5672}"
 MONGODB_URL="${MONGODB_URL:-mongodb://127.0.0.1:27017/relay}"
 GATEWAY_PORT="${GATEWAY_PORT:-8080}"
+# the gateway's /healthz, /readyz and /metrics: never on the public ingest port
+GATEWAY_HEALTH_PORT="${GATEWAY_HEALTH_PORT:-8090}"
 PUBLIC_BASE_URL="${PUBLIC_BASE_URL:-http://127.0.0.1:$GATEWAY_PORT}"
 # The demo receiver runs on loopback, which the SSRF guard refuses unless allowed. Local only.
 SSRF_ALLOW_CIDRS="${SSRF_ALLOW_CIDRS:-127.0.0.0/8}"
@@ -58,12 +60,12 @@ ready() { # ready NAME URL
 
 run demo-receiver DEMO_RECEIVER_PORT=8099 -- node scripts/demo-receiver.js
 run management-api PORT=8081 -- node services/management-api/dist/main.js
-run ingest-gateway PORT="$GATEWAY_PORT" -- node services/ingest-gateway/dist/main.js
+run ingest-gateway PORT="$GATEWAY_PORT" HEALTH_PORT="$GATEWAY_HEALTH_PORT" -- node services/ingest-gateway/dist/main.js
 run webhook-deliverer HEALTH_PORT=8091 -- node services/webhook-deliverer/dist/main.js
 run chat-deliverer HEALTH_PORT=8092 -- node services/chat-deliverer/dist/main.js
 run activity-writer HEALTH_PORT=8093 -- node services/activity-writer/dist/main.js
 ready management-api http://127.0.0.1:8081/readyz
-ready ingest-gateway "http://127.0.0.1:$GATEWAY_PORT/readyz"
+ready ingest-gateway "http://127.0.0.1:$GATEWAY_HEALTH_PORT/readyz"
 ready webhook-deliverer http://127.0.0.1:8091/readyz
 ready chat-deliverer http://127.0.0.1:8092/readyz
 ready activity-writer http://127.0.0.1:8093/readyz

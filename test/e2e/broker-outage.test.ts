@@ -59,7 +59,7 @@ describe('delivery queue unavailable (spec Errors: 503 delivery_queue_unavailabl
       const spooled = await stack.redis.lrange(`${stack.namespace}:activity-spool`, 0, -1);
       return spooled.map((r) => JSON.parse(r).outcome).includes('DELIVERY_QUEUE_UNAVAILABLE');
     }, 2000, 'the DELIVERY_QUEUE_UNAVAILABLE row in the Redis spool');
-    const ready = await fetch(`${gateway.url}/readyz`);
+    const ready = await fetch(`${gateway.healthUrl}/readyz`);
     expect(ready.status).toBe(503);
   });
 

@@ -14,6 +14,8 @@ export interface RunningService {
   /** the port serving its HTTP API or health routes */
   port: number;
   url: string;
+  /** where /healthz, /readyz (and /metrics) are: the gateway serves them on HEALTH_PORT, not its ingest port */
+  healthUrl: string;
   output: () => string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -33,9 +35,11 @@ export async function freePort(): Promise<number> {
  */
 export async function startService(name: ServiceName, env: Record<string, string>): Promise<RunningService> {
   const port = await freePort();
-  const portVar = name === 'ingest-gateway' || name === 'management-api' ? 'PORT' : 'HEALTH_PORT';
+  const healthPort = name === 'ingest-gateway' ? await freePort() : port;
+  const ports: Record<string, string> =
+    name === 'ingest-gateway' ? { PORT: String(port), HEALTH_PORT: String(healthPort) } : { [name === 'management-api' ? 'PORT' : 'HEALTH_PORT']: String(port) };
   const child = spawn(process.execPath, [path.join(ROOT, 'services', name, 'dist', 'main.js')], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '3000', HOST: '127.0.0.1', ...env, [portVar]: String(port) },
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '3000', HOST: '127.0.0.1', ...env, ...ports },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -43,11 +47,13 @@ export async function startService(name: ServiceName, env: Record<string, string
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
+  const healthUrl = `http://127.0.0.1:${healthPort}`;
   const svc: RunningService = {
     name,
     process: child,
     port,
     url,
+    healthUrl,
     output: () => out,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
@@ -59,7 +65,7 @@ export async function startService(name: ServiceName, env: Record<string, string
     await eventually(
       async () => {
         if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${out}`);
-        const res = await fetch(`${url}/readyz`).catch(() => null);
+        const res = await fetch(`${healthUrl}/readyz`).catch(() => null);
         return res?.status === 200;
       },
       30000,

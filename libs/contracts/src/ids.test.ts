@@ -1,4 +1,4 @@
-import { newEventId, newId, timeOfId } from './ids';
+import { isIdOf, newEventId, newId, timeOfId } from './ids';
 
 describe('ids', () => {
   it('an event id carries its arrival time and 16 random base32 characters', () => {
@@ -21,5 +21,24 @@ describe('ids', () => {
     expect(counts.size).toBe(32);
     // 40,000 characters over 32 symbols: 1,250 each expected; a stuck or reused pool is far off
     for (const n of counts.values()) expect(n).toBeGreaterThan(1000);
+  });
+});
+
+describe('ids: the shape newId makes', () => {
+  it('recognises every id newId(prefix) makes', () => {
+    for (let i = 0; i < 200; i++) expect(isIdOf('ep', newId('ep'))).toBe(true);
+  });
+
+  it.each([
+    ['another prefix', newId('tg')],
+    ['too short', 'ep_0123456789abcdefghj'],
+    ['too long', 'ep_0123456789abcdefghjkm'],
+    ['upper case', 'ep_0123456789ABCDEFGHJK'],
+    ['letters Crockford base32 leaves out (i, l, o, u)', 'ep_0123456789abcdefgilo'],
+    ['percent-encoded text', 'ep_%41123456789abcdefgh'],
+    ['an 8 KB id', `ep_${'a'.repeat(8192)}`],
+    ['empty', ''],
+  ])('refuses %s', (_what, text) => {
+    expect(isIdOf('ep', text)).toBe(false);
   });
 });

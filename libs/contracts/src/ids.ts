@@ -27,6 +27,16 @@ function randomChars(length: number): string {
   return out;
 }
 
+const ID_CHARS = /^[0-9a-hjkmnp-tv-z]{20}$/;
+
+/**
+ * Whether `text` has the shape of an id `newId(prefix)` makes. The gateway refuses an endpoint
+ * id of another shape without asking the store, so a flood of random ids costs no read.
+ */
+export function isIdOf(prefix: string, text: string): boolean {
+  return text.length === prefix.length + 21 && text.startsWith(`${prefix}_`) && ID_CHARS.test(text.slice(prefix.length + 1));
+}
+
 const TIME_CHARS = 10; // 50 bits of milliseconds: good until the year 37,000
 
 function encodeTime(ms: number): string {

@@ -19,6 +19,8 @@ export const OUTCOMES = [
   'CAPTCHA_FAILED',
   'RATE_LIMITED',
   'QUOTA_EXCEEDED',
+  'MALFORMED_HEADER',
+  'REQUEST_TIMEOUT',
 ] as const;
 
 export type Outcome = (typeof OUTCOMES)[number];

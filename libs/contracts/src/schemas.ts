@@ -2,6 +2,11 @@ import { DELIVERY_STATES, OUTCOMES } from './outcomes';
 import { ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1, MAX_ACTIVITY_BATCH } from './messages';
 
 const id = { type: 'string', minLength: 1, maxLength: 128 } as const;
+
+/** Longest source IP text a message carries; producers refuse longer values before publishing. */
+export const MAX_SOURCE_IP_LENGTH = 64;
+/** Longest Content-Type a delivery carries; the gateway refuses a longer one with a row (400). */
+export const MAX_CONTENT_TYPE_LENGTH = 256;
 const time = { type: 'string', format: 'date-time' } as const;
 const nullableString = { type: ['string', 'null'], maxLength: 2000 } as const;
 
@@ -26,7 +31,7 @@ export const deliveryV1Schema = {
       required: ['method', 'source_ip', 'headers', 'query'],
       properties: {
         method: { type: 'string', minLength: 1, maxLength: 32 },
-        source_ip: { type: 'string', maxLength: 64 },
+        source_ip: { type: 'string', maxLength: MAX_SOURCE_IP_LENGTH },
         headers: { type: 'object', additionalProperties: { type: 'string' } },
         query: { type: 'string' },
       },
@@ -36,7 +41,7 @@ export const deliveryV1Schema = {
       additionalProperties: false,
       required: ['content_type', 'body_base64'],
       properties: {
-        content_type: { type: ['string', 'null'], maxLength: 256 },
+        content_type: { type: ['string', 'null'], maxLength: MAX_CONTENT_TYPE_LENGTH },
         body_base64: { type: 'string' },
       },
     },
@@ -55,7 +60,7 @@ export const activityRequestV1Schema = {
     endpoint_id: id,
     received_at: time,
     method: { type: 'string', minLength: 1, maxLength: 32 },
-    source_ip: { type: 'string', maxLength: 64 },
+    source_ip: { type: 'string', maxLength: MAX_SOURCE_IP_LENGTH },
     outcome: { enum: OUTCOMES },
     reason: nullableString,
     target_count: { type: 'integer', minimum: 0 },

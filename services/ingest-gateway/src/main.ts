@@ -12,11 +12,14 @@ import { createActivityRecorder } from './adapters/activity-recorder';
 import { createActivitySpool } from './adapters/activity-spool';
 import { createCaptchaVerifier } from './adapters/captcha-verifier';
 import { EndpointCache } from './adapters/endpoint-cache';
+import { createEndpointLoader } from './adapters/endpoint-loader';
 import { createEventPublisher } from './adapters/event-publisher';
 import { createRedisLimiter, limiterRedisOptions } from './adapters/limiter/redis-limiter';
 import { createGatewayMetrics } from './adapters/metrics';
 import { createApp } from './app';
 import { configSpec } from './config';
+import { createOpsApp } from './ops-app';
+import { createIngestServer } from './transport/server';
 
 runMain(async () => {
   const config = loadConfig(configSpec, process.env);
@@ -42,7 +45,15 @@ runMain(async () => {
   const publisher = new ConfirmPublisher(broker, config.publishConfirmTimeoutMs);
   const events = createEventPublisher(publisher, config.namespace);
   const spool = createActivitySpool(redis, config.namespace, instanceId, logger);
-  const endpoints = new EndpointCache(store, config.endpointCacheTtlMs, logger, (sealed) => secrets.decrypt(sealed));
+  const endpoints = new EndpointCache({
+    load: createEndpointLoader(store, logger, (sealed) => secrets.decrypt(sealed), config.endpointCacheMax),
+    ttlMs: config.endpointCacheTtlMs,
+    maxEntries: config.endpointCacheMax,
+    staleIfErrorMs: config.endpointStaleIfErrorMs,
+    loadTimeoutMs: config.endpointLoadTimeoutMs,
+    logger,
+    onLookupFailure: (served) => metrics.endpointLookupFailures.inc({ served }),
+  });
   await endpoints.follow(subscriber, config.namespace);
 
   const stopDraining = spool.drainEvery(config.spoolDrainIntervalMs, (row) => events.publishActivity(row), () => broker.isUp());
@@ -50,7 +61,7 @@ runMain(async () => {
   const app = createApp({
     endpoints,
     events,
-    activity: createActivityRecorder(events, spool),
+    activity: createActivityRecorder(events, spool, logger),
     limiter: createRedisLimiter({ redis: limiterRedis, namespace: config.namespace, logger, fallbackCounter: metrics.limiterFallback }),
     captcha: createCaptchaVerifier({
       send: createSender({ timeoutMs: config.captchaTimeoutMs, allowCidrs: config.ssrfAllowCidrs }),
@@ -60,9 +71,13 @@ runMain(async () => {
     logger,
     metrics,
     maxBodyBytes: config.maxBodyBytes,
+    bodyTimeoutMs: config.bodyTimeoutMs,
     publicBaseUrl: config.publicBaseUrl || null,
     trustProxyHops: config.trustProxyHops,
     now: () => new Date(),
+  });
+  const ops = createOpsApp({
+    metrics,
     readiness: {
       broker: () => broker.isUp(),
       // Redis being down does not stop ingest (the per-process limiter takes over), but the
@@ -71,10 +86,16 @@ runMain(async () => {
       mongodb: () => store.ping(),
     },
   });
-  const server = createServer(app);
-  server.keepAliveTimeout = 65000;
+  const server = createIngestServer(app, {
+    headersTimeoutMs: config.headersTimeoutMs,
+    bodyTimeoutMs: config.bodyTimeoutMs,
+    logger,
+    onClientError: (code) => metrics.requests.inc({ outcome: code }),
+  });
+  const health = createServer(ops);
   const port = await listen(server, config.port, config.host);
-  logger.info('ingest gateway listening', { port });
+  const healthPort = await listen(health, config.healthPort, config.host);
+  logger.info('ingest gateway listening', { port, health_port: healthPort });
 
   onShutdown(logger, config.shutdownGraceMs, [
     () => closeServer(server),
@@ -83,5 +104,6 @@ runMain(async () => {
     () => broker.close(),
     () => Promise.all([redis.quit(), subscriber.quit(), limiterRedis.quit()]),
     () => store.close(),
+    () => closeServer(health),
   ]);
 });

@@ -1,5 +1,5 @@
 import express from 'express';
-import type { Express, Request, Response } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
 import type { Logger } from '@relay/logging';
 import { mountHealth } from '@relay/runtime';
 import type { ReadinessChecks } from '@relay/runtime';
@@ -53,6 +53,12 @@ export function createApp(deps: AppDeps): Express {
   app.use('/v1/activity', activityRoutes(deps.store, (deps.activityRetentionDays ?? 30) * 86_400_000, now));
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ code: 'not_found', message: 'Not found.' });
+  });
+  // An undecodable path (`/v1/endpoints/%ZZ`; the router raises a URIError with status 400) is
+  // the caller's mistake: a documented 400, not a 500 with a logged stack trace.
+  app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (!(err instanceof URIError && (err as URIError & { status?: number }).status === 400)) return next(err);
+    res.status(400).json({ code: 'malformed_path', message: 'The URL path is not valid percent-encoding.' });
   });
   app.use(errorMiddleware(deps.logger));
   return app;

@@ -70,8 +70,10 @@ describe('Limits', () => {
   it(`"per-endpoint rate limit: requests per minute, adjustable per endpoint; default" — the default is ${DEFAULT_RATE_LIMIT_PER_MINUTE}/min`, async () => {
     const id = await h.endpoint(account, {}, 0);
     expect(tally(await statuses(id, DEFAULT_RATE_LIMIT_PER_MINUTE + 5))).toEqual({ 202: DEFAULT_RATE_LIMIT_PER_MINUTE, 429: 5 });
-    const minute = Math.floor(now / 60_000);
-    expect(await h.redis.get(`${h.namespace}:rate:${id}:${minute}`)).toBe(String(DEFAULT_RATE_LIMIT_PER_MINUTE));
+    // one GCRA bucket per endpoint, full: every admitted request added 60,000 request-ms
+    const key = `${h.namespace}:rate:${id}`;
+    expect(await h.redis.hgetall(key)).toEqual({ level: String(DEFAULT_RATE_LIMIT_PER_MINUTE * 60_000), at: String(now) });
+    expect(await h.redis.pttl(key)).toBeLessThanOrEqual(61_000);
   });
 
   it('"per-endpoint rate limit … adjustable per endpoint": a new limit applies to the next request', async () => {
@@ -81,17 +83,50 @@ describe('Limits', () => {
     expect(tally(await statuses(id, 4))).toEqual({ 202: 3, 429: 1 });
   });
 
-  it('the rate window slides: a burst at the end of one minute still counts at the start of the next', async () => {
-    now = Date.parse('2025-05-05T10:05:59Z');
-    const id = await h.endpoint(account, { rate_limit_per_minute: 10 });
-    expect(tally(await statuses(id, 10))).toEqual({ 202: 10 });
-    now = Date.parse('2025-05-05T10:06:01Z');
-    const next = await send(gw, id);
-    expect(next.status).toBe(429);
-    // 10 × 59/60 of the previous minute still counts; 5 s later it weighs 9 and one more fits
-    expect(next.headers.get('retry-after')).toBe('5');
-    now += 5000;
+  it('"requests per minute": 1/min admits a request 61 s (and 60 s) after the only other one; Retry-After is the real wait', async () => {
+    const id = await h.endpoint(account, { rate_limit_per_minute: 1 });
+    const start = now;
     expect((await send(gw, id)).status).toBe(202);
+    now = start + 30_000;
+    const early = await send(gw, id);
+    expect([early.status, early.json.code, early.headers.get('retry-after')]).toEqual([429, 'rate_limited', '30']);
+    now = start + 61_000;
+    expect((await send(gw, id)).status).toBe(202);
+    now = start + 121_000;
+    expect((await send(gw, id)).status).toBe(202);
+  });
+
+  it('"requests per minute": N/min admits N at once and never asks a sender to wait more than 60 s; Retry-After is rounded up to whole seconds', async () => {
+    const id = await h.endpoint(account, { rate_limit_per_minute: 7 });
+    const start = now;
+    expect(tally(await statuses(id, 8))).toEqual({ 202: 7, 429: 1 });
+    const refused = await send(gw, id);
+    // one slot frees every 60/7 s = 8.571… s
+    expect(refused.headers.get('retry-after')).toBe('9');
+    now = start + 8_571;
+    expect((await send(gw, id)).status).toBe(429);
+    now = start + 8_572;
+    expect((await send(gw, id)).status).toBe(202);
+    for (const limit of [1, 2, 600]) {
+      const one = await h.endpoint(account, { rate_limit_per_minute: limit });
+      const answers = await statuses(one, limit + 1);
+      expect(tally(answers)).toEqual({ 202: limit, 429: 1 });
+      const wait = Number((await send(gw, one)).headers.get('retry-after'));
+      expect(wait).toBeGreaterThanOrEqual(1);
+      expect(wait).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it('"monthly accepted events": the count starts again in the next UTC calendar month; Retry-After 60 while used up', async () => {
+    const acc = await h.account({ monthly_accepted_events: 1 });
+    const id = await h.endpoint(acc, { rate_limit_per_minute: 100 });
+    now = Date.parse('2025-05-31T23:59:59Z');
+    expect((await send(gw, id)).status).toBe(202);
+    const over = await send(gw, id);
+    expect([over.status, over.json.code, over.headers.get('retry-after')]).toEqual([429, 'quota_exceeded', '60']);
+    now = Date.parse('2025-06-01T00:00:00Z');
+    expect((await send(gw, id)).status).toBe(202);
+    expect([await h.redis.get(`${h.namespace}:quota:${acc}:2025-05`), await h.redis.get(`${h.namespace}:quota:${acc}:2025-06`)]).toEqual(['1', '1']);
   });
 
   it('"Retry-After on endpoint_unavailable and quota 429: 60 seconds"', async () => {

@@ -130,13 +130,18 @@ describe('Feature interaction', () => {
   });
 });
 
-describe('Body formats keep the original bytes', () => {
+describe('Events: "the delivery body is the parsed payload"', () => {
+  it('form: the parsed flat object (same shape rules as Query Parameters), as a JSON body', async () => {
+    const got = await delivered({ payload_format: 'form' }, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=%20&tag=x&tag=y&bare' });
+    expect(got.contentType).toBe('application/json');
+    expect(JSON.parse(got.body)).toEqual({ a: '1', b: ' ', tag: ['x', 'y'], bare: '' });
+  });
+
   it.each([
     ['JSON', 'json', 'application/json; charset=utf-8', '{ "spaced" : true }'],
-    ['form', 'form', 'application/x-www-form-urlencoded', 'a=1&b=%20'],
     ['XML', 'xml', 'text/xml', '<?xml version="1.0"?><a x="1">t</a>'],
     ['text', 'text', 'text/plain', '  plain text\n'],
-  ] as const)('%s: the target receives the bytes and Content-Type as sent', async (_name, format, contentType, body) => {
+  ] as const)('%s: a document is its own serialisation — the target receives the bytes and Content-Type as sent', async (_name, format, contentType, body) => {
     expect(await delivered({ payload_format: format }, { headers: { 'content-type': contentType }, body })).toEqual({ contentType, body });
   });
 });

@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
-import { ACTIVITY_REQUEST_V1 } from '@relay/contracts';
+import { ACTIVITY_REQUEST_V1, encodeMessage } from '@relay/contracts';
 import type { ActivityRequestV1 } from '@relay/contracts';
-import { createActivitySpool } from '../../../services/ingest-gateway/src/adapters/activity-spool';
+import { createActivitySpool, QUARANTINE_MAX } from '../../../services/ingest-gateway/src/adapters/activity-spool';
+import { DeliveryQueueUnavailableError } from '../../../services/ingest-gateway/src/domain/ports';
 import { eventually, infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
 
@@ -40,5 +41,71 @@ describe('activity spool: the drain loop', () => {
     await spool.push(row(4));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(published).toHaveLength(3);
+  });
+});
+
+describe('activity spool: one bad row never blocks the rows behind it (issue 9 item 5)', () => {
+  const key = `${namespace}:activity-spool`;
+  const quarantineKey = `${key}:quarantine`;
+  // the real producer-side contract check, as events.publishActivity runs it
+  const contractPublish = (published: string[]) => async (r: ActivityRequestV1) => {
+    encodeMessage(r);
+    published.push(r.event_id);
+  };
+
+  beforeEach(async () => {
+    await redis.del(key, quarantineKey, `${key}:lock`);
+  });
+  afterAll(async () => {
+    await redis.del(quarantineKey);
+  });
+
+  it('a row that is not JSON and a row the contract refuses are quarantined; every other row is published, in order', async () => {
+    const spool = createActivitySpool(redis, namespace, 'gw_1', testLogger('ingest-gateway').logger);
+    await spool.push(row(1));
+    await redis.lpush(key, '{not json');
+    await spool.push({ ...row(2), source_ip: 'x'.repeat(65) });
+    for (const n of [3, 4]) await spool.push(row(n));
+    const published: string[] = [];
+    const stop = spool.drainEvery(20, contractPublish(published), () => true);
+    try {
+      await eventually(async () => (await redis.llen(key)) === 0, 5000, 'the spool to drain past the bad rows');
+    } finally {
+      stop();
+    }
+    expect(published).toEqual(['evt_spool1', 'evt_spool3', 'evt_spool4']);
+    const quarantined = await redis.lrange(quarantineKey, 0, -1);
+    expect(quarantined).toHaveLength(2);
+    expect(quarantined).toContain('{not json');
+    expect(quarantined.some((q) => q.includes('evt_spool2'))).toBe(true);
+  });
+
+  it('a broker failure is not a bad row: the batch stays spooled and nothing is quarantined', async () => {
+    const spool = createActivitySpool(redis, namespace, 'gw_1', testLogger('ingest-gateway').logger);
+    for (const n of [1, 2]) await spool.push(row(n));
+    let attempts = 0;
+    const stop = spool.drainEvery(20, async () => {
+      attempts += 1;
+      throw new DeliveryQueueUnavailableError(new Error('broker gone'));
+    }, () => true);
+    try {
+      await eventually(async () => attempts >= 4, 5000, 'a few drain passes');
+    } finally {
+      stop();
+    }
+    expect(await redis.llen(key)).toBe(2);
+    expect(await redis.llen(quarantineKey)).toBe(0);
+  });
+
+  it(`the quarantine keeps the newest ${QUARANTINE_MAX} rows at most`, async () => {
+    const spool = createActivitySpool(redis, namespace, 'gw_1', testLogger('ingest-gateway').logger);
+    await redis.lpush(key, ...Array.from({ length: QUARANTINE_MAX + 50 }, (_, i) => `bad ${i}`));
+    const stop = spool.drainEvery(20, contractPublish([]), () => true);
+    try {
+      await eventually(async () => (await redis.llen(key)) === 0, 10000, 'the spool to drain');
+    } finally {
+      stop();
+    }
+    expect(await redis.llen(quarantineKey)).toBe(QUARANTINE_MAX);
   });
 });

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import amqp from 'amqplib';
 import type { Channel, ChannelModel } from 'amqplib';
@@ -15,11 +14,13 @@ import { createActivityRecorder } from '../../../services/ingest-gateway/src/ada
 import { createActivitySpool } from '../../../services/ingest-gateway/src/adapters/activity-spool';
 import { createCaptchaVerifier } from '../../../services/ingest-gateway/src/adapters/captcha-verifier';
 import { EndpointCache } from '../../../services/ingest-gateway/src/adapters/endpoint-cache';
+import { createEndpointLoader } from '../../../services/ingest-gateway/src/adapters/endpoint-loader';
 import { createEventPublisher } from '../../../services/ingest-gateway/src/adapters/event-publisher';
 import { createRedisLimiter, limiterRedisOptions } from '../../../services/ingest-gateway/src/adapters/limiter/redis-limiter';
 import { createGatewayMetrics } from '../../../services/ingest-gateway/src/adapters/metrics';
 import type { GatewayMetrics } from '../../../services/ingest-gateway/src/adapters/metrics';
 import { createApp } from '../../../services/ingest-gateway/src/app';
+import { createIngestServer } from '../../../services/ingest-gateway/src/transport/server';
 import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../support/infra';
 import { activityRecordsOf } from '../../support/activity-messages';
 import { testLogger } from '../../support/logger';
@@ -38,6 +39,11 @@ export interface GatewayOptions {
   trustProxyHops?: number;
   captchaTimeoutMs?: number;
   maxBodyBytes?: number;
+  bodyTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  /** the store the endpoint cache reads (a store behind a TcpProxy to test an outage) */
+  store?: Store;
+  endpointCacheTtlMs?: number;
 }
 
 export interface GatewayInstance {
@@ -86,20 +92,34 @@ export class IngestHarness {
     const events = createEventPublisher(publisher, this.namespace);
     const spool = createActivitySpool(redis, this.namespace, newId('gw'), logger);
     const app = createApp({
-      endpoints: new EndpointCache(this.store, 0, logger, (sealed) => this.secrets.decrypt(sealed)),
+      endpoints: new EndpointCache({
+        load: createEndpointLoader(opts.store ?? this.store, logger, (sealed) => this.secrets.decrypt(sealed), 1000),
+        ttlMs: opts.endpointCacheTtlMs ?? 0,
+        maxEntries: 1000,
+        staleIfErrorMs: 60000,
+        loadTimeoutMs: 1000,
+        logger,
+        onLookupFailure: (served) => metrics.endpointLookupFailures.inc({ served }),
+      }),
       events,
-      activity: createActivityRecorder(events, spool),
+      activity: createActivityRecorder(events, spool, logger),
       limiter: createRedisLimiter({ redis: limiterRedis, namespace: this.namespace, logger, fallbackCounter: metrics.limiterFallback, retryAfterFailureMs: 200 }),
       captcha: createCaptchaVerifier({ send: createSender({ timeoutMs: opts.captchaTimeoutMs ?? 2000, allowCidrs: ['127.0.0.0/8'] }), logger, unavailableCounter: metrics.captchaUnavailable }),
       logger,
       metrics,
       maxBodyBytes: opts.maxBodyBytes ?? 1048576,
+      bodyTimeoutMs: opts.bodyTimeoutMs ?? 15000,
       publicBaseUrl: opts.publicBaseUrl ?? null,
       trustProxyHops: opts.trustProxyHops ?? 0,
       now: opts.clock ?? (() => new Date()),
-      readiness: { broker: () => broker.isUp() },
     });
-    const server = createServer(app);
+    // the server main.ts runs: its timeouts, Expect handling and parser-error answers
+    const server = createIngestServer(app, {
+      headersTimeoutMs: opts.headersTimeoutMs ?? 10000,
+      bodyTimeoutMs: opts.bodyTimeoutMs ?? 15000,
+      logger,
+      onClientError: (code) => metrics.requests.inc({ outcome: code }),
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     let stopped: Promise<void> | null = null;
     const instance: GatewayInstance = {

@@ -62,11 +62,16 @@ function dependsOn(svc: ComposeService): Record<string, string | undefined> {
 const probeText = (h: Healthcheck | undefined) => (Array.isArray(h?.test) ? h.test.join(' ') : (h?.test ?? ''));
 const commandText = (svc: ComposeService) => (Array.isArray(svc.command) ? svc.command.join(' ') : (svc.command ?? ''));
 
-/** The port a service listens on: its compose value of PORT/HEALTH_PORT, else the spec default. */
-function listenPort(spec: ConfigSpec, env: Record<string, string>): string | undefined {
-  const v = Object.values(spec).find((s) => s.env === 'PORT' || s.env === 'HEALTH_PORT');
+/** A variable's compose value, else its spec default. */
+function valueOf(spec: ConfigSpec, env: Record<string, string>, name: string): string | undefined {
+  const v = Object.values(spec).find((s) => s.env === name);
   if (!v) return undefined;
   return env[v.env] ?? (v.default === undefined ? undefined : String(v.default));
+}
+
+/** Where a service answers /readyz: HEALTH_PORT when it has one (the gateway keeps it off its public PORT), else PORT. */
+function healthPort(spec: ConfigSpec, env: Record<string, string>): string | undefined {
+  return valueOf(spec, env, 'HEALTH_PORT') ?? valueOf(spec, env, 'PORT');
 }
 
 describe('docker-compose.yml', () => {
@@ -95,6 +100,21 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('keeps a health port apart from the public port and never publishes it (health and metrics stay inside)', () => {
+    const both = relayServices.flatMap((name) => {
+      const svc = compose.services[name] as ComposeService;
+      const spec = loadConfigSpec(name);
+      const env = environmentOf(svc);
+      const [health, api] = [valueOf(spec, env, 'HEALTH_PORT'), valueOf(spec, env, 'PORT')];
+      return health !== undefined && api !== undefined ? [{ name, health, api, ports: (svc.ports ?? []).map(String) }] : [];
+    });
+    expect(both.map((s) => s.name)).toContain('ingest-gateway');
+    for (const s of both) {
+      expect(s.health).not.toBe(s.api);
+      expect(s.ports.filter((p) => p === s.health || p.endsWith(`:${s.health}`))).toEqual([]);
+    }
+  });
+
   describe.each(relayServices)('%s', (name) => {
     const svc = compose.services[name] as ComposeService;
     const env = environmentOf(svc);
@@ -118,11 +138,12 @@ describe('docker-compose.yml', () => {
       expect(secrets.filter((k) => k in env && !env[k]?.includes('${'))).toEqual([]);
     });
 
-    it('reports health through /readyz on the port it listens on', () => {
-      const port = listenPort(loadConfigSpec(name), env);
+    it('reports health through /readyz on its health port', () => {
+      const port = healthPort(loadConfigSpec(name), env);
       expect(port).toBeDefined();
       expect(probeText(svc.healthcheck)).toMatch(new RegExp(`//(127\\.0\\.0\\.1|localhost):${port}/readyz\\b`));
     });
+
 
     it('waits for the healthy infrastructure it connects to, by its compose name', () => {
       const deps = dependsOn(svc);

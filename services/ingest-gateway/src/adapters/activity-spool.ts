@@ -1,14 +1,16 @@
 import type { Redis } from 'ioredis';
 import type { ActivityRequestV1 } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
+import { DeliveryQueueUnavailableError } from '../domain/ports';
 
 export interface ActivitySpool {
   /** keeps a row the broker would not take; resolves false only if Redis refused it too */
   push(row: ActivityRequestV1): Promise<boolean>;
   /**
    * Re-publishes spooled rows, oldest first, every `intervalMs` for as long as the gateway runs,
-   * skipping a tick while the broker or Redis is down (it could only fail). Returns the
-   * function that stops it, for shutdown.
+   * skipping a tick while the broker or Redis is down (it could only fail). `publish` rejects
+   * with DeliveryQueueUnavailableError while the broker cannot take a row; any other rejection
+   * marks the row as one that can never be published. Returns the function that stops it.
    */
   drainEvery(intervalMs: number, publish: Publish, brokerUp: () => boolean): () => void;
 }
@@ -17,31 +19,72 @@ type Publish = (row: ActivityRequestV1) => Promise<void>;
 
 const BATCH = 200;
 const LOCK_MS = 15000;
+/** Rows that can never be published are kept this many at most, newest first, for an operator to read. */
+export const QUARANTINE_MAX = 1000;
+
+/** A spooled entry that no retry can publish: not JSON, or refused by the message contract. */
+class PoisonRowError extends Error {}
 
 /**
  * Activity rows that could not reach the broker (DELIVERY_QUEUE_UNAVAILABLE above all) are
  * kept in a Redis list and re-published when the broker is back, so an outage loses no
- * row. New rows are LPUSHed; the drainer reads the oldest batch from the tail, publishes it
- * with confirms, then trims exactly that batch. A Redis lock makes one gateway drain at a
+ * row. New rows are LPUSHed; the drainer reads the oldest batch from the tail, publishes each
+ * row with confirms, then trims exactly that batch. A Redis lock makes one gateway drain at a
  * time, so two gateways never trim each other's unpublished rows.
+ *
+ * Rows are handled one by one: a row that can never be published (not JSON, or refused by the
+ * contract — anything but the broker being unavailable) is moved to `<key>:quarantine` (at most
+ * QUARANTINE_MAX, newest kept) and logged, so it cannot hold back the rows behind it. If the
+ * broker fails a row, the pass stops and keeps the whole batch: rows of it already published
+ * are published again next time, which the activity writer absorbs (rows are keyed by event id).
  */
 export function createActivitySpool(redis: Redis, namespace: string, instanceId: string, logger: Logger): ActivitySpool {
   const key = `${namespace}:activity-spool`;
   const lockKey = `${key}:lock`;
+  const quarantineKey = `${key}:quarantine`;
 
-  /** One pass over the spool; returns how many rows were re-published. */
-  async function drain(publish: Publish): Promise<number> {
+  const publishOne = async (raw: string, publish: Publish): Promise<void> => {
+    let row: ActivityRequestV1;
+    try {
+      row = JSON.parse(raw) as ActivityRequestV1;
+    } catch {
+      throw new PoisonRowError('spooled entry is not JSON');
+    }
+    try {
+      await publish(row);
+    } catch (err) {
+      if (err instanceof DeliveryQueueUnavailableError) throw err;
+      throw new PoisonRowError(err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  const quarantine = async (rows: { raw: string; error: string }[]): Promise<void> => {
+    for (const { raw, error } of rows) {
+      logger.error('spooled activity row cannot be published; quarantined', { quarantine_key: quarantineKey, event_id: eventIdOf(raw), error });
+    }
+    await redis.multi().lpush(quarantineKey, ...rows.map((r) => r.raw)).ltrim(quarantineKey, 0, QUARANTINE_MAX - 1).exec();
+  };
+
+  /** One pass over the spool, until it is empty or `stopped()`; returns how many rows were re-published. */
+  async function drain(publish: Publish, stopped: () => boolean): Promise<number> {
     const locked = await redis.set(lockKey, instanceId, 'PX', LOCK_MS, 'NX');
     if (locked !== 'OK') return 0;
     let drained = 0;
     try {
-      for (;;) {
+      while (!stopped()) {
         const batch = await redis.lrange(key, -BATCH, -1);
         if (batch.length === 0) break;
         // the tail holds the oldest row; publish oldest first
-        await Promise.all(batch.reverse().map((raw) => publish(JSON.parse(raw) as ActivityRequestV1)));
+        const rows = [...batch].reverse();
+        const results = await Promise.allSettled(rows.map((raw) => publishOne(raw, publish)));
+        if (results.some((r) => r.status === 'rejected' && !(r.reason instanceof PoisonRowError))) break;
+        const poison = rows.flatMap((raw, i) => {
+          const r = results[i]!;
+          return r.status === 'rejected' ? [{ raw, error: (r.reason as Error).message }] : [];
+        });
+        if (poison.length > 0) await quarantine(poison);
         await redis.ltrim(key, 0, -(batch.length + 1));
-        drained += batch.length;
+        drained += batch.length - poison.length;
         await redis.pexpire(lockKey, LOCK_MS);
       }
     } finally {
@@ -62,13 +105,28 @@ export function createActivitySpool(redis: Redis, namespace: string, instanceId:
       }
     },
     drainEvery(intervalMs, publish, brokerUp) {
+      let stopped = false;
       const timer = setInterval(() => {
         if (!brokerUp() || redis.status !== 'ready') return;
-        drain(publish)
+        drain(publish, () => stopped)
           .then((n) => n > 0 && logger.info('spooled activity rows re-published', { count: n }))
           .catch((err: Error) => logger.warn('spool drain failed', { error: err.message }));
       }, intervalMs);
-      return () => clearInterval(timer);
+      // a pass in flight ends after its current batch: on shutdown the broker closes next
+      return () => {
+        stopped = true;
+        clearInterval(timer);
+      };
     },
   };
+}
+
+/** The event id of a spooled entry, for the log; null when it has none. */
+function eventIdOf(raw: string): string | null {
+  try {
+    const id = (JSON.parse(raw) as { event_id?: unknown }).event_id;
+    return typeof id === 'string' ? id.slice(0, 128) : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,4 +1,4 @@
-import { ACTIVITY_REQUEST_V1, DELIVERY_V1, deliveryIdFor } from '@relay/contracts';
+import { ACTIVITY_REQUEST_V1, DELIVERY_V1, deliveryIdFor, MAX_SOURCE_IP_LENGTH } from '@relay/contracts';
 import type { ActivityRequestV1, DeliveryMessageV1, DeliveryPayload, ForwardableRequest, Outcome } from '@relay/contracts';
 import type { EndpointView } from './endpoint-view';
 
@@ -35,7 +35,8 @@ export function activityRow(view: EndpointView, facts: RequestFacts, outcome: Ou
     endpoint_id: view.endpoint.id,
     received_at: facts.receivedAt.toISOString(),
     method: facts.method,
-    source_ip: facts.sourceIp,
+    // a refused X-Forwarded-For entry may be longer than an address (steps.ts checkSourceAddress)
+    source_ip: facts.sourceIp.slice(0, MAX_SOURCE_IP_LENGTH),
     outcome,
     reason: reason === null ? null : reason.slice(0, 500),
     target_count: targetCount,

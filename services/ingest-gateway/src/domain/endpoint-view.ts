@@ -17,7 +17,15 @@ export interface EndpointView {
   plan: { payload_limit_bytes: number; monthly_accepted_events: number };
 }
 
+/** The endpoint store could not be asked, and no copy of the endpoint could stand in. */
+export class EndpointLookupUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super('endpoint settings could not be read: the store is unavailable', { cause });
+    this.name = 'EndpointLookupUnavailableError';
+  }
+}
+
 export interface EndpointSource {
-  /** null when no such endpoint exists */
+  /** null when no such endpoint exists; rejects with EndpointLookupUnavailableError when that cannot be told */
   get(endpointId: string): Promise<EndpointView | null>;
 }

@@ -56,6 +56,11 @@ export const rejections = {
     refusal(405, 'method_not_allowed', `This endpoint accepts ${allowed.join(', ')}.`, 'METHOD_NOT_ALLOWED', { allow: allowed }),
   /** the sender is told only that authentication failed; the row says why */
   authFailed: (reason: string) => refusal(401, 'auth_failed', 'The request does not carry valid credentials for this endpoint.', 'AUTH_FAILED', { reason }),
+  /** a header the gateway cannot carry or act on (docs/ingest.md "Header values") */
+  malformedHeader: (message: string) => refusal(400, 'malformed_header', message, 'MALFORMED_HEADER'),
+  /** the body did not arrive within BODY_TIMEOUT_MS */
+  requestTimeout: (timeoutMs: number) =>
+    refusal(408, 'request_timeout', `The request body was not received within ${Math.round(timeoutMs / 1000)} s.`, 'REQUEST_TIMEOUT'),
   payloadTooLarge: (limit: number) =>
     refusal(413, 'payload_too_large', `The payload is larger than the plan payload limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE'),
   rateLimited: (retryAfterSeconds: number) =>

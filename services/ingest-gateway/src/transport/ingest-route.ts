@@ -1,18 +1,20 @@
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { newEventId } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import { ingest } from '../domain/pipeline/ingest';
-import type { IngestAnswer, IngestPorts } from '../domain/pipeline/ingest';
+import type { BodyReader, IngestAnswer, IngestPorts } from '../domain/pipeline/ingest';
 import type { IngestRequest } from '../domain/pipeline/steps';
 import type { GatewayMetrics } from '../adapters/metrics';
 import { publicUrlOf } from './public-url';
-import { BodyTooLargeError, readRawBody } from './read-body';
+import { readRawBody } from './read-body';
 
 export interface IngestDeps extends IngestPorts {
   logger: Logger;
   metrics: GatewayMetrics;
   /** hard ceiling on the bytes read of one body, above every plan payload limit */
   maxBodyBytes: number;
+  /** time a sender has to send the whole body once the gateway reads it (408 after) */
+  bodyTimeoutMs: number;
   /** PUBLIC_BASE_URL, or null to take scheme and host from the request */
   publicBaseUrl: string | null;
   now(): Date;
@@ -21,13 +23,20 @@ export interface IngestDeps extends IngestPorts {
 /** The spec's fixed success body: one string field, nothing about plans or quotas. */
 const ACCEPTED_BODY = { message: 'Payload received' };
 
+/** What the error path (transport/errors.ts) logs of a request that failed. */
+export interface IngestLocals {
+  event_id: string;
+  endpoint_id: string;
+}
+
 /**
  * ALL /relay/:endpointId — turns the HTTP request into data for the ingest pipeline
  * (domain/pipeline/ingest.ts, where the spec's steps run) and its answer back into HTTP:
  * 202 with the fixed body, or `{ code, message }` with Retry-After / Allow. HEAD gets no body.
+ * A thrown error goes to the app's one error path (transport/errors.ts), which always answers.
  */
 export function ingestHandler(deps: IngestDeps) {
-  return async (req: Request, res: Response): Promise<void> => {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const started = performance.now();
     const receivedAt = deps.now();
     const request: IngestRequest = {
@@ -41,16 +50,13 @@ export function ingestHandler(deps: IngestDeps) {
       publicUrl: publicUrlOf(req, deps.publicBaseUrl),
       sourceIp: sourceIpOf(req),
     };
-    const readBody = (): Promise<Buffer | null> =>
-      readRawBody(req, deps.maxBodyBytes).catch((err: unknown) => {
-        if (err instanceof BodyTooLargeError) return null;
-        throw err;
-      });
+    res.locals.ingest = { event_id: request.eventId, endpoint_id: request.endpointId } satisfies IngestLocals;
+    const body: BodyReader = { read: () => readRawBody(req, res, { maxBytes: deps.maxBodyBytes, timeoutMs: deps.bodyTimeoutMs }), timeoutMs: deps.bodyTimeoutMs };
     let answer: IngestAnswer;
     try {
-      answer = await ingest(deps, request, readBody);
+      answer = await ingest(deps, request, body);
     } catch (err) {
-      failed(deps, req, res, request, err);
+      next(err);
       return;
     }
     const log = { event_id: request.eventId, endpoint_id: request.endpointId, account_id: answer.accountId, method: req.method, duration_ms: Math.round(performance.now() - started) };
@@ -70,20 +76,12 @@ export function ingestHandler(deps: IngestDeps) {
 }
 
 /** HEAD answers carry the status and headers only (RFC 9110 §9.3.2). */
-function send(req: Request, res: Response, status: number, body: object): void {
+export function send(req: Request, res: Response, status: number, body: object): void {
+  // A body left unread (refused before or while reading it) is not waited for: closing the
+  // connection frees it at once instead of after the rest trickles in.
+  if (!req.complete) res.setHeader('Connection', 'close');
   if (req.method === 'HEAD') res.status(status).end();
   else res.status(status).json(body);
-}
-
-/** 500s are opaque to callers and logged in full; a sender that hung up gets nothing. */
-function failed(deps: IngestDeps, req: Request, res: Response, request: IngestRequest, err: unknown): void {
-  if (req.destroyed && !res.headersSent) {
-    deps.logger.info('request aborted by the sender', { event_id: request.eventId, endpoint_id: request.endpointId });
-    return;
-  }
-  deps.metrics.requests.inc({ outcome: 'internal_error' });
-  deps.logger.error('ingest failed', { event_id: request.eventId, endpoint_id: request.endpointId, error: err });
-  if (!res.headersSent) res.status(500).json({ code: 'internal_error', message: 'Internal error.' });
 }
 
 function sourceIpOf(req: Request): string {

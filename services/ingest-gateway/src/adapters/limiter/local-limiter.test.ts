@@ -7,11 +7,13 @@ const at = (iso: string, over: Partial<LimitRequest> = {}): LimitRequest => ({
 const KEY = 'ns:quota:acc_1:2025-03';
 
 describe('per-process fallback limiter (used while Redis is unreachable)', () => {
-  it('applies the same sliding window per endpoint', () => {
+  it('applies the same GCRA bucket per endpoint, with the same Retry-After', () => {
     const l = new LocalLimiter();
     const decisions = [0, 1, 2, 3].map(() => l.admit(at('2025-03-10T12:00:10Z'), KEY));
     expect(decisions.map((d) => d.admitted)).toEqual([true, true, true, false]);
-    expect(decisions[3]).toMatchObject({ limit: 'rate' });
+    // 3/min: one slot frees every 20 s
+    expect(decisions[3]).toEqual({ admitted: false, limit: 'rate', retryAfterSeconds: 20 });
+    expect(l.admit(at('2025-03-10T12:00:30Z'), KEY).admitted).toBe(true);
     expect(l.admit(at('2025-03-10T12:00:10Z', { endpointId: 'ep_2' }), KEY).admitted).toBe(true);
   });
 

@@ -1,13 +1,8 @@
-import { admitsOneMore, rateRetryAfterSeconds, rateWindow } from '../../domain/limits/sliding-window';
+import { gcraAdmit, retryAfterSeconds } from '../../domain/limits/gcra';
+import type { RateState } from '../../domain/limits/gcra';
 import type { LimitDecision, LimitRequest } from '../../domain/ports';
 
 const MAX_ENTRIES = 10_000;
-
-interface RateCounters {
-  minute: number;
-  prev: number;
-  curr: number;
-}
 
 interface QuotaCounter {
   /** the account's count as Redis last reported it */
@@ -17,26 +12,23 @@ interface QuotaCounter {
 }
 
 /**
- * The per-process limiter used while Redis is unreachable. Same sliding window as the shared
+ * The per-process limiter used while Redis is unreachable. Same GCRA bucket as the shared
  * one, but each gateway counts alone, so N gateways admit up to N × the rate limit during an
  * outage. The quota continues from the last count Redis reported for the account; the units
  * counted meanwhile are owed to Redis and added there once it is back.
  */
 export class LocalLimiter {
-  private readonly rates = new Map<string, RateCounters>();
+  private readonly rates = new Map<string, RateState>();
   private readonly quotas = new Map<string, QuotaCounter>();
   /** keys with owed units, so the hot path can ask "anything owed?" without a scan */
   private readonly owing = new Set<string>();
 
   admit(req: LimitRequest, quotaKey: string): LimitDecision {
-    const { minute, elapsedMs } = rateWindow(req.now.getTime());
-    const rate = this.rateOf(req.endpointId, minute);
     const quota = this.quotaOf(quotaKey);
     if (quota.known + quota.owed >= req.monthlyQuota) return { admitted: false, limit: 'quota' };
-    if (!admitsOneMore(rate.prev, rate.curr, elapsedMs, req.ratePerMinute)) {
-      return { admitted: false, limit: 'rate', retryAfterSeconds: rateRetryAfterSeconds(rate.prev, rate.curr, elapsedMs, req.ratePerMinute) };
-    }
-    rate.curr += 1;
+    const rate = gcraAdmit(this.rates.get(req.endpointId) ?? null, req.now.getTime(), req.ratePerMinute);
+    if (!rate.admitted) return { admitted: false, limit: 'rate', retryAfterSeconds: retryAfterSeconds(rate.waitMs) };
+    this.keepRate(req.endpointId, rate.state);
     this.owe(quotaKey, quota, 1);
     return { admitted: true, counter: 'local' };
   }
@@ -73,19 +65,11 @@ export class LocalLimiter {
     else this.owing.add(key);
   }
 
-  private rateOf(endpointId: string, minute: number): RateCounters {
-    let rate = this.rates.get(endpointId);
-    if (!rate) {
-      if (this.rates.size >= MAX_ENTRIES) this.rates.clear();
-      rate = { minute, prev: 0, curr: 0 };
-      this.rates.set(endpointId, rate);
-    }
-    if (rate.minute !== minute) {
-      rate.prev = rate.minute === minute - 1 ? rate.curr : 0;
-      rate.curr = 0;
-      rate.minute = minute;
-    }
-    return rate;
+  private keepRate(endpointId: string, state: RateState): void {
+    // bounded: the least recently admitted endpoint's bucket goes first (after a minute it is empty anyway)
+    this.rates.delete(endpointId);
+    if (this.rates.size >= MAX_ENTRIES) this.rates.delete(this.rates.keys().next().value!);
+    this.rates.set(endpointId, state);
   }
 
   private quotaOf(key: string): QuotaCounter {

@@ -1,8 +1,8 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import type { Logger } from '@relay/logging';
-import { rateRetryAfterSeconds, rateWindow } from '../../domain/limits/sliding-window';
+import { retryAfterSeconds } from '../../domain/limits/gcra';
 import type { Limiter, LimitDecision, LimitRequest } from '../../domain/ports';
-import { QUOTA_TTL_SECONDS, quotaKey, RATE_TTL_SECONDS, rateKey } from './keys';
+import { QUOTA_TTL_SECONDS, quotaKey, rateKey } from './keys';
 import { LocalLimiter } from './local-limiter';
 import { ADD_QUOTA_LUA, ADMIT_LUA } from './scripts';
 
@@ -25,9 +25,9 @@ export interface RedisLimiterOptions {
   retryAfterFailureMs?: number;
 }
 
-type AdmitReply = [verdict: number, prev: number, curr: number, used: number];
+type AdmitReply = [verdict: number, waitMs: number, used: number];
 interface LimiterCommands {
-  relayAdmit(k1: string, k2: string, k3: string, ...argv: number[]): Promise<AdmitReply>;
+  relayAdmit(rate: string, quota: string, ...argv: number[]): Promise<AdmitReply>;
   relayAddQuota(key: string, units: number, ttl: number): Promise<number>;
 }
 
@@ -39,7 +39,7 @@ interface LimiterCommands {
  */
 export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
   const { redis, namespace, logger } = opts;
-  redis.defineCommand('relayAdmit', { numberOfKeys: 3, lua: ADMIT_LUA });
+  redis.defineCommand('relayAdmit', { numberOfKeys: 2, lua: ADMIT_LUA });
   redis.defineCommand('relayAddQuota', { numberOfKeys: 1, lua: ADD_QUOTA_LUA });
   const commands = redis as unknown as LimiterCommands;
   const local = new LocalLimiter();
@@ -73,19 +73,17 @@ export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
 
   return {
     async admit(req) {
-      const { minute, elapsedMs } = rateWindow(req.now.getTime());
       const key = quotaKey(namespace, req.accountId, req.now);
       if (redis.status !== 'ready' || Date.now() < skipUntil) return decideLocally(req, key, new Error(`Redis connection ${redis.status}`));
       let reply: AdmitReply;
       try {
         if (local.hasOwed()) await flushOwed();
-        const [thisMinute, lastMinute] = [rateKey(namespace, req.endpointId, minute), rateKey(namespace, req.endpointId, minute - 1)];
-        reply = await commands.relayAdmit(thisMinute, lastMinute, key, req.ratePerMinute, elapsedMs, req.monthlyQuota, QUOTA_TTL_SECONDS, RATE_TTL_SECONDS);
+        reply = await commands.relayAdmit(rateKey(namespace, req.endpointId), key, req.ratePerMinute, req.now.getTime(), req.monthlyQuota, QUOTA_TTL_SECONDS);
       } catch (err) {
         skipUntil = Date.now() + retryAfterFailureMs;
         return decideLocally(req, key, err);
       }
-      const [verdict, prev, curr, used] = reply;
+      const [verdict, waitMs, used] = reply;
       local.observe(key, used);
       if (degraded) {
         degraded = false;
@@ -93,7 +91,7 @@ export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
       }
       if (verdict === 0) return { admitted: true, counter: 'shared' };
       if (verdict === 2) return { admitted: false, limit: 'quota' };
-      return { admitted: false, limit: 'rate', retryAfterSeconds: rateRetryAfterSeconds(prev, curr, elapsedMs, req.ratePerMinute) };
+      return { admitted: false, limit: 'rate', retryAfterSeconds: retryAfterSeconds(waitMs) };
     },
 
     // The second round trip happens only here, on the failure path after a counted request.

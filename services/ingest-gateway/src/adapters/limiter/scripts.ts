@@ -1,29 +1,37 @@
-import { RATE_WINDOW_MS } from '../../domain/limits/sliding-window';
+import { RATE_WINDOW_MS } from '../../domain/limits/gcra';
 
 /**
  * Checks and counts both limits in one round trip. Atomic (Redis runs a script alone), so
  * every gateway instance sees one count. The quota is checked first: when it is used up a
  * rate-limit Retry-After of a few seconds would only send the sender into the quota next.
- * Nothing is counted unless both pass. The rate inequality is `admitsOneMore` of
- * domain/limits/sliding-window.ts, in the same integers.
+ * Nothing is counted unless both pass. The rate limit is `gcraAdmit` of
+ * domain/limits/gcra.ts, in the same integers (Lua numbers are doubles: exact below 2^53).
  *
- * KEYS: rate counter of this minute, of the previous minute, monthly quota counter.
- * ARGV: rate limit per minute, ms elapsed in this minute, monthly quota, quota TTL s, rate TTL s.
- * Returns {verdict (0 admitted, 1 rate limited, 2 quota used up), prev, curr, quota used}.
+ * KEYS: rate bucket of the endpoint (a hash: level, at), monthly quota counter.
+ * ARGV: rate limit per minute, now (ms, the gateway's clock), monthly quota, quota TTL s.
+ * Returns {verdict (0 admitted, 1 rate limited, 2 quota used up), wait ms (verdict 1), quota used}.
+ * The bucket is empty RATE_WINDOW_MS after its last request at the latest, so it expires then.
  */
 export const ADMIT_LUA = `
 local limit = tonumber(ARGV[1])
-local elapsed = tonumber(ARGV[2])
-local used = tonumber(redis.call('GET', KEYS[3]) or '0')
-local prev = tonumber(redis.call('GET', KEYS[2]) or '0')
-local curr = tonumber(redis.call('GET', KEYS[1]) or '0')
-if used >= tonumber(ARGV[3]) then return {2, prev, curr, used} end
-if prev * (${RATE_WINDOW_MS} - elapsed) + (curr + 1) * ${RATE_WINDOW_MS} > limit * ${RATE_WINDOW_MS} then return {1, prev, curr, used} end
-curr = redis.call('INCR', KEYS[1])
-if curr == 1 then redis.call('EXPIRE', KEYS[1], ARGV[5]) end
-used = redis.call('INCR', KEYS[3])
-if used == 1 then redis.call('EXPIRE', KEYS[3], ARGV[4]) end
-return {0, prev, curr, used}
+local now = tonumber(ARGV[2])
+local used = tonumber(redis.call('GET', KEYS[2]) or '0')
+if used >= tonumber(ARGV[3]) then return {2, 0, used} end
+local bucket = redis.call('HMGET', KEYS[1], 'level', 'at')
+local level = tonumber(bucket[1]) or 0
+local at = tonumber(bucket[2]) or now
+if now > at then
+  level = level - (now - at) * limit
+  if level < 0 then level = 0 end
+  at = now
+end
+local excess = level + ${RATE_WINDOW_MS} - limit * ${RATE_WINDOW_MS}
+if excess > 0 then return {1, math.ceil(excess / limit), used} end
+redis.call('HSET', KEYS[1], 'level', level + ${RATE_WINDOW_MS}, 'at', at)
+redis.call('PEXPIRE', KEYS[1], ${RATE_WINDOW_MS + 1000})
+used = redis.call('INCR', KEYS[2])
+if used == 1 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
+return {0, 0, used}
 `;
 
 /**

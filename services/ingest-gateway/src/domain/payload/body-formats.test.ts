@@ -40,6 +40,24 @@ describe('Accepted content types: JSON, form, XML and text accept only their con
   });
 });
 
+describe('a Content-Type a delivery cannot carry is refused, never published', () => {
+  const long = `application/json; x=${'y'.repeat(240)}`;
+
+  it.each(['json', 'form', 'xml', 'text'] as const)('%s: a Content-Type over 256 characters → 400 MALFORMED_HEADER', (format) => {
+    expect(long.length).toBeGreaterThan(256);
+    expect(read(format, long, SAMPLE[format])).toMatchObject({ ok: false, status: 400, code: 'MALFORMED_HEADER' });
+  });
+
+  it('256 characters are still read', () => {
+    expect(read('json', `application/json; x=${'y'.repeat(256 - 20)}`, '{}').ok).toBe(true);
+  });
+
+  it.each(['none', 'query', 'query_base64_json'] as const)('%s ignores the Content-Type (spec: "every Content-Type is accepted"), however long', (format) => {
+    const result = readPayload(format, request({ method: 'POST', contentType: long, rawQuery: 'p=e30' }), settings({ base64ParamName: 'p' }));
+    expect(result.ok).toBe(true);
+  });
+});
+
 describe('multipart/form-data and file uploads are rejected; send metadata or a file URL instead', () => {
   it.each(['json', 'form', 'xml', 'text'] as const)('%s endpoint: multipart/form-data → 415 naming multipart and the alternative', (format) => {
     const result = read(format, 'multipart/form-data; boundary=----x', '------x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n...');
@@ -90,15 +108,23 @@ describe('JSON', () => {
 });
 
 describe('form (application/x-www-form-urlencoded)', () => {
-  it('data is a flat object like the Query Parameters format; the target receives the original bytes and Content-Type', () => {
-    const raw = 'name=Ada+Lovelace&tag=a&tag=b&empty=&city=Z%C3%BCrich';
-    const { data, forward } = accepted(read('form', 'application/x-www-form-urlencoded', raw));
-    expect(data).toEqual({ name: 'Ada Lovelace', tag: ['a', 'b'], empty: '', city: 'Zürich' });
-    expect(forward).toEqual({ content_type: 'application/x-www-form-urlencoded', body: Buffer.from(raw) });
+  it('"the delivery body is the parsed payload" (spec "Events"): a flat object like the Query Parameters format, delivered as JSON', () => {
+    const raw = 'name=Ada+Lovelace&tag=a&tag=b&empty=&bare&city=Z%C3%BCrich';
+    const object = { name: 'Ada Lovelace', tag: ['a', 'b'], empty: '', bare: '', city: 'Zürich' };
+    const { data, forward } = accepted(read('form', 'application/x-www-form-urlencoded; charset=UTF-8', raw));
+    expect(data).toEqual(object);
+    expect(forward.content_type).toBe('application/json');
+    expect(JSON.parse(forward.body.toString('utf8'))).toEqual(object);
   });
 
-  it('an empty form body is the empty object', () => {
-    expect(accepted(read('form', 'application/x-www-form-urlencoded', '')).data).toEqual({});
+  it('an empty form body is the empty object, delivered as {}', () => {
+    const { data, forward } = accepted(read('form', 'application/x-www-form-urlencoded', ''));
+    expect([data, forward.body.toString()]).toEqual([{}, '{}']);
+  });
+
+  it('a field named __proto__ is an ordinary key, delivered as one', () => {
+    const { forward } = accepted(read('form', 'application/x-www-form-urlencoded', '__proto__=x&constructor=y'));
+    expect(forward.body.toString()).toBe('{"__proto__":"x","constructor":"y"}');
   });
 });
 

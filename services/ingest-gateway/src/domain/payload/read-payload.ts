@@ -1,9 +1,10 @@
+import { MAX_CONTENT_TYPE_LENGTH } from '@relay/contracts';
 import { ACCEPTED_MEDIA_TYPES, MAX_QUERY_PARAM_PAIRS } from '@relay/endpoints';
 import type { BodyFormat, PayloadFormat } from '@relay/endpoints';
 import { rejection } from '../rules/rejection';
 import type { Rejection } from '../rules/rejection';
 import { decodeBase64 } from './base64';
-import { parseJsonBytes } from './json-text';
+import { MAX_JSON_DEPTH, parseJsonBytes } from './json-text';
 import { isMultipart, mediaTypeOf } from './media-type';
 import { countQueryPairs, parseQueryObject, rawParamValue } from './query';
 import { parseXml } from './xml';
@@ -32,6 +33,13 @@ export interface Payload {
 
 export type PayloadRejection = Rejection & { status: 400 | 413 | 415 };
 export type PayloadResult = { ok: true; payload: Payload } | PayloadRejection;
+
+/**
+ * Most fields of a form body (PHP's `max_input_vars` default). The spec's 64-pair limit is for
+ * query strings; a form body may carry more, but parsing 100,000 fields of a 1 MB body took
+ * 260 ms of CPU, which one request must not cost.
+ */
+export const MAX_FORM_FIELDS = 1000;
 
 const EMPTY: Payload = { data: undefined, forward: { content_type: null, body: Buffer.alloc(0) } };
 
@@ -112,12 +120,17 @@ function readBase64Json(rawQuery: string, settings: ReadPayloadSettings): Payloa
   const bytes = decodeBase64(value);
   if (bytes === null) return malformedQuery(`The query parameter ${name} is not valid Base64.`);
   const parsed = parseJsonBytes(bytes);
-  if (parsed === undefined) return malformedQuery(`The query parameter ${name} does not hold Base64-encoded JSON.`);
+  if (!parsed.ok && parsed.problem === 'too_deep') return malformedQuery(`The JSON in query parameter ${name} is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  if (!parsed.ok) return malformedQuery(`The query parameter ${name} does not hold Base64-encoded JSON.`);
   // "The decoded JSON is passed to all targets unchanged": the decoded bytes, not a re-serialisation.
   return accept({ data: parsed.value, forward: { content_type: 'application/json', body: bytes } });
 }
 
 function readBody(format: BodyFormat, request: PayloadRequest, settings: ReadPayloadSettings): PayloadResult {
+  // Body formats forward the Content-Type to targets; a delivery carries at most this much of it.
+  if ((request.contentType?.length ?? 0) > MAX_CONTENT_TYPE_LENGTH) {
+    return rejection(400, 'MALFORMED_HEADER', `The Content-Type header is longer than ${MAX_CONTENT_TYPE_LENGTH} characters.`);
+  }
   const mediaType = mediaTypeOf(request.contentType);
   if (isMultipart(mediaType)) {
     return unsupportedMediaType('File uploads and multipart bodies are not accepted. Send the metadata, or a URL of the file, instead.');
@@ -128,18 +141,34 @@ function readBody(format: BodyFormat, request: PayloadRequest, settings: ReadPay
   if (request.rawBody.length > limit) return tooLarge('body', limit);
   const parsed = parseBody(format, request.rawBody);
   if ('message' in parsed) return malformedPayload(parsed.message);
-  // Body formats forward the original bytes with the original Content-Type.
-  return accept({ data: parsed.data, forward: { content_type: request.contentType ?? null, body: request.rawBody } });
+  return accept({ data: parsed.data, forward: bodyForward(format, parsed.data, request) });
+}
+
+/**
+ * Spec "Events": "the delivery body is the parsed payload". A form body parses to a flat object
+ * of name/value pairs, like the Query Parameters formats, and is delivered the same way: as
+ * that object's JSON. JSON, XML and text payloads are documents whose own serialisation is
+ * the body as sent, so targets get the original bytes with the original Content-Type
+ * (docs/payload-formats.md "What a target receives").
+ */
+function bodyForward(format: BodyFormat, data: unknown, request: PayloadRequest): Payload['forward'] {
+  if (format === 'form') return jsonForward(data);
+  return { content_type: request.contentType ?? null, body: request.rawBody };
 }
 
 function parseBody(format: BodyFormat, body: Buffer): { data: unknown } | { message: string } {
   switch (format) {
     case 'json': {
       const parsed = parseJsonBytes(body);
-      return parsed === undefined ? { message: 'The body is not valid JSON.' } : { data: parsed.value };
+      if (parsed.ok) return { data: parsed.value };
+      return { message: parsed.problem === 'too_deep' ? `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.` : 'The body is not valid JSON.' };
     }
-    case 'form':
-      return { data: parseQueryObject(body.toString('utf8')) };
+    case 'form': {
+      const text = body.toString('utf8');
+      // counted before parsing: the fields become one JSON object for every target
+      if (countQueryPairs(text) > MAX_FORM_FIELDS) return { message: `The form body has more than ${MAX_FORM_FIELDS} fields.` };
+      return { data: parseQueryObject(text) };
+    }
     case 'xml': {
       const text = utf8Text(body);
       if (text === undefined) return { message: 'The XML body is not valid UTF-8.' };

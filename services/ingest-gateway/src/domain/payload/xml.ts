@@ -1,19 +1,56 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { EntityDecoderOptions } from 'fast-xml-parser';
 
 /** Deepest element nesting accepted; the root element is depth 1. */
 export const MAX_XML_DEPTH = 32;
 
 /**
  * Hardened XML reading. A DOCTYPE (and with it every ENTITY declaration) is refused outright,
- * so no entity can expand: a "billion laughs" document is rejected before parsing. Only the
- * five predefined entities and numeric character references are decoded (the parser's HTML
- * entity table is on for the latter, so HTML names such as `&nbsp;` decode too). Nesting is
- * capped at {@link MAX_XML_DEPTH} by the parser's own element stack.
+ * so no entity can expand: no "billion laughs", no external entity. The refusal is the
+ * parser's own: fast-xml-parser hands every DOCTYPE it reads to its entity decoder
+ * (`addInputEntities`) before any entity of it could be used, and Relay's decoder refuses it
+ * there. So what counts as a DOCTYPE is exactly what the parser would act on: text that only
+ * looks like one (in a comment, CDATA or an attribute value) is content, and no quoting trick
+ * can hide a real one (a hand scan was fooled by `<!--` in an attribute value; issue 9).
+ *
+ * The decoder also decodes what XML without a DTD defines: the five predefined entities and
+ * numeric character references. Any other `&name;` (such as `&nbsp;`) is left as written.
+ * Nesting is capped at {@link MAX_XML_DEPTH} by the parser's own element stack.
  *
  * Shape of `data`: `{ root: { child: "text", repeated: ["a", "b"], "@attr": "v", "#text": "mixed text" } }`.
  * Every value stays a string (no number guessing: `007` is a zip code, not 7); text is trimmed;
  * an empty element is "".
  */
+class DoctypeRefused extends Error {}
+class BadCharacterReference extends Error {}
+class StrayDeclaration extends Error {}
+
+const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+const REFERENCE = /&(?:#x([0-9a-fA-F]+)|#([0-9]+)|(lt|gt|amp|quot|apos));/g;
+
+/** XML 1.0 §2.2 Char: a character reference to anything else is not well-formed. */
+function isXmlChar(cp: number): boolean {
+  return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+}
+
+const entityDecoder: EntityDecoderOptions = {
+  addInputEntities: () => {
+    throw new DoctypeRefused();
+  },
+  setExternalEntities: () => undefined,
+  reset: () => undefined,
+  setXmlVersion: () => undefined,
+  decode: (text) =>
+    text.includes('&')
+      ? text.replace(REFERENCE, (_ref, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
+          if (name !== undefined) return PREDEFINED[name]!;
+          const cp = hex !== undefined ? parseInt(hex, 16) : Number(dec);
+          if (!isXmlChar(cp)) throw new BadCharacterReference();
+          return String.fromCodePoint(cp);
+        })
+      : text,
+};
+
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '@',
@@ -24,7 +61,13 @@ const parser = new XMLParser({
   ignoreDeclaration: true,
   ignorePiTags: true,
   processEntities: true,
-  htmlEntities: true,
+  entityDecoder,
+  // The parser reads other `<!…>` markup (`<!ENTITY` outside a DOCTYPE, `<!doctype`) as an
+  // element named `!…`; no XML name starts with `!`, so such a document is not well-formed.
+  transformTagName: (name) => {
+    if (name.startsWith('!')) throw /^!(doctype|entity)$/i.test(name) ? new DoctypeRefused() : new StrayDeclaration();
+    return name;
+  },
   // The parser throws once its stack of open elements exceeds this, i.e. at depth MAX + 1.
   maxNestedTags: MAX_XML_DEPTH - 1,
 });
@@ -32,14 +75,12 @@ const parser = new XMLParser({
 export type XmlResult = { ok: true; data: Record<string, unknown> } | { ok: false; message: string };
 
 export function parseXml(text: string): XmlResult {
-  if (declaresDoctype(text)) return { ok: false, message: 'XML with a DOCTYPE or ENTITY declaration is not accepted.' };
   let data: Record<string, unknown>;
   // Parse before validating: the parser stops at the depth cap at once, the validator would walk it all.
   try {
     data = parser.parse(text) as Record<string, unknown>;
   } catch (err) {
-    const deep = err instanceof Error && /nested tags/i.test(err.message);
-    return { ok: false, message: deep ? `XML nesting deeper than ${MAX_XML_DEPTH} levels is not accepted.` : 'The body is not well-formed XML.' };
+    return { ok: false, message: parseFailure(err) };
   }
   // The parser is lenient; the validator decides well-formedness.
   const valid = XMLValidator.validate(text);
@@ -50,26 +91,10 @@ export function parseXml(text: string): XmlResult {
   return { ok: true, data };
 }
 
-/**
- * Looks for `<!DOCTYPE` / `<!ENTITY` outside comments and CDATA sections (which may quote such
- * text harmlessly, e.g. an HTML document in CDATA). Linear: each `<!` is visited once.
- */
-function declaresDoctype(text: string): boolean {
-  let at = text.indexOf('<!');
-  while (at !== -1) {
-    if (text.startsWith('<!--', at)) {
-      const end = text.indexOf('-->', at + 4);
-      if (end === -1) return false;
-      at = text.indexOf('<!', end + 3);
-    } else if (text.startsWith('<![CDATA[', at)) {
-      const end = text.indexOf(']]>', at + 9);
-      if (end === -1) return false;
-      at = text.indexOf('<!', end + 3);
-    } else {
-      const keyword = text.slice(at + 2, at + 9).toUpperCase();
-      if (keyword.startsWith('DOCTYPE') || keyword.startsWith('ENTITY')) return true;
-      at = text.indexOf('<!', at + 2);
-    }
-  }
-  return false;
+function parseFailure(err: unknown): string {
+  if (err instanceof DoctypeRefused) return 'XML with a DOCTYPE or ENTITY declaration is not accepted.';
+  if (err instanceof StrayDeclaration) return 'The body is not well-formed XML (a `<!` declaration outside a DOCTYPE).';
+  if (err instanceof BadCharacterReference) return 'The body is not well-formed XML (a character reference to a character XML does not allow).';
+  if (err instanceof Error && /nested tags/i.test(err.message)) return `XML nesting deeper than ${MAX_XML_DEPTH} levels is not accepted.`;
+  return 'The body is not well-formed XML.';
 }

@@ -33,7 +33,7 @@ describe('ingest pipeline: the spec steps in order (What the service does 1–7)
   ])('%s', async (_name, v, status, code) => {
     const f = fakePorts(v);
     let bodyRead = false;
-    const r = rejected(await ingest(f.ports, request(), async () => ((bodyRead = true), Buffer.from('{}'))));
+    const r = rejected(await ingest(f.ports, request(), { read: async () => ((bodyRead = true), Buffer.from('{}')), timeoutMs: 15000 }));
     expect([r.status, r.code, r.outcome]).toEqual([status, code, null]);
     if (status === 503) expect(r.retryAfterSeconds).toBe(60);
     expect(f.rows).toEqual([]);
@@ -114,8 +114,24 @@ describe('ingest pipeline: the spec steps in order (What the service does 1–7)
 
   it('a body over the read ceiling → 413 PAYLOAD_TOO_LARGE before authentication', async () => {
     const f = fakePorts(all);
-    const r = rejected(await ingest(f.ports, request(), async () => null));
+    const r = rejected(await ingest(f.ports, request(), body('too_large')));
     expect([r.status, r.outcome]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+  });
+
+  it('a body not received within BODY_TIMEOUT_MS → 408 request_timeout with a REQUEST_TIMEOUT row', async () => {
+    const f = fakePorts(all);
+    const r = rejected(await ingest(f.ports, request(), body('timed_out')));
+    expect([r.status, r.code, r.outcome]).toEqual([408, 'request_timeout', 'REQUEST_TIMEOUT']);
+    expect(f.rows.map((row) => row.outcome)).toEqual(['REQUEST_TIMEOUT']);
+  });
+
+  it('a source address that is not an IP (an X-Forwarded-For entry from a trusted hop) → 400 malformed_header, the row keeps 64 characters of it', async () => {
+    const f = fakePorts(view());
+    const forwarded = `not-an-ip-${'x'.repeat(80)}`;
+    const r = rejected(await ingest(f.ports, request({ sourceIp: forwarded }), body('{}')));
+    expect([r.status, r.code, r.outcome]).toEqual([400, 'malformed_header', 'MALFORMED_HEADER']);
+    expect(f.rows.map((row) => [row.outcome, row.source_ip])).toEqual([['MALFORMED_HEADER', forwarded.slice(0, 64)]]);
+    expect(f.published).toEqual([]);
   });
 
   it('strips the credential headers of rule 5 before publishing', async () => {

@@ -1,13 +1,14 @@
 import { captchaRejected } from '../access/captcha';
 import { activityRow, deliveriesFor } from '../accept';
-import type { EndpointSource } from '../endpoint-view';
+import { EndpointLookupUnavailableError } from '../endpoint-view';
+import type { EndpointSource, EndpointView } from '../endpoint-view';
 import { fromCheck, rejections } from '../errors';
 import type { IngestRejection } from '../errors';
 import type { Payload } from '../payload/read-payload';
 import { DeliveryQueueUnavailableError } from '../ports';
 import type { ActivityRecorder, CaptchaVerifier, EventPublisher, Limiter, LimitRequest } from '../ports';
 import { forwardableHeaders } from './forwarded-headers';
-import { captchaToken, checkAvailable, checkContent, checkInboundAuth, checkIpAccess, checkMethod, limitRejection, readEndpointPayload } from './steps';
+import { captchaToken, checkAvailable, checkContent, checkInboundAuth, checkIpAccess, checkMethod, checkSourceAddress, limitRejection, readEndpointPayload } from './steps';
 import type { IngestRequest, ReadyView } from './steps';
 
 export interface IngestPorts {
@@ -18,8 +19,14 @@ export interface IngestPorts {
   captcha: CaptchaVerifier;
 }
 
-/** Reads the request body up to the gateway's read ceiling; `null` when the body is larger. */
-export type BodyReader = () => Promise<Buffer | null>;
+/**
+ * Reads the request body: the bytes, or why not — larger than the gateway's read ceiling, or
+ * not received within `timeoutMs` (BODY_TIMEOUT_MS).
+ */
+export interface BodyReader {
+  read(): Promise<Buffer | 'too_large' | 'timed_out'>;
+  timeoutMs: number;
+}
 
 export type IngestAnswer =
   | { accepted: true; targetCount: number; accountId: string }
@@ -31,8 +38,15 @@ export type IngestAnswer =
  * validation, captcha, rate limit and monthly quota, accept. Every rejection after step 1
  * writes its activity row; unknown, disabled and paused endpoints write none.
  */
-export async function ingest(ports: IngestPorts, req: IngestRequest, readBody: BodyReader): Promise<IngestAnswer> {
-  const view = await ports.endpoints.get(req.endpointId);
+export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyReader): Promise<IngestAnswer> {
+  let view: EndpointView | null;
+  try {
+    view = await ports.endpoints.get(req.endpointId);
+  } catch (err) {
+    // the store cannot say whether the endpoint exists: "otherwise cannot accept events" (spec "Errors")
+    if (err instanceof EndpointLookupUnavailableError) return { accepted: false, rejection: rejections.endpointUnavailable(err.message), accountId: null };
+    throw err;
+  }
   const unavailable = checkAvailable(view, req.receivedAt);
   if (unavailable) return { accepted: false, rejection: unavailable, accountId: view?.endpoint.account_id ?? null };
   // checkAvailable passed: the endpoint exists and its settings are prepared
@@ -43,11 +57,12 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, readBody: B
     return { accepted: false, rejection, accountId };
   };
 
-  const early = checkMethod(ready.endpoint, req.method) ?? checkIpAccess(ready.settings, req.sourceIp);
+  const early = checkMethod(ready.endpoint, req.method) ?? checkSourceAddress(req) ?? checkIpAccess(ready.settings, req.sourceIp);
   if (early) return reject(early);
   // The whole body is needed before authentication: HMAC signatures cover its exact bytes.
-  const rawBody = await readBody();
-  if (rawBody === null) return reject(rejections.payloadTooLarge(ready.plan.payload_limit_bytes));
+  const rawBody = await body.read();
+  if (rawBody === 'too_large') return reject(rejections.payloadTooLarge(ready.plan.payload_limit_bytes));
+  if (rawBody === 'timed_out') return reject(rejections.requestTimeout(body.timeoutMs));
   const denied = checkInboundAuth(ready.settings, req, rawBody);
   if (denied) return reject(denied);
   const read = readEndpointPayload(ready, req, rawBody);

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import { MAX_SOURCE_IP_LENGTH } from '@relay/contracts';
 import { methodAllowedForFormat, pauseState } from '@relay/endpoints';
 import type { PayloadFormat } from '@relay/endpoints';
 import type { EndpointRecord } from '@relay/store';
@@ -51,6 +53,16 @@ export function checkAvailable(view: EndpointView | null, now: Date): IngestReje
 export function checkMethod(endpoint: EndpointRecord, method: string): IngestRejection | null {
   const allowed = endpoint.methods.filter((m) => methodAllowedForFormat(m, endpoint.payload_format));
   return allowed.includes(method) ? null : rejections.methodNotAllowed(allowed);
+}
+
+/**
+ * The source address must be an IP address before anything is decided on it or recorded: with
+ * TRUST_PROXY_HOPS ≥ 1 it is an X-Forwarded-For entry, which may hold any text. A message
+ * carries at most MAX_SOURCE_IP_LENGTH characters of it (the row keeps that much of the text).
+ */
+export function checkSourceAddress(req: IngestRequest): IngestRejection | null {
+  if (isIP(req.sourceIp) !== 0 && req.sourceIp.length <= MAX_SOURCE_IP_LENGTH) return null;
+  return rejections.malformedHeader('The X-Forwarded-For header does not carry a valid client IP address.');
 }
 
 /** IP lists run before authentication: a blocked address learns nothing about the credentials. */

@@ -4,7 +4,7 @@ import { prepareSettings } from '../endpoint-settings';
 import type { EndpointView } from '../endpoint-view';
 import { DeliveryQueueUnavailableError } from '../ports';
 import type { CaptchaVerdict, LimitDecision, LimitRequest } from '../ports';
-import type { IngestPorts } from './ingest';
+import type { BodyReader, IngestPorts } from './ingest';
 import type { IngestRequest } from './steps';
 
 /** Shared by the pipeline tests; not part of the folder's public API. */
@@ -75,6 +75,6 @@ export function fakePorts(v: EndpointView | null, opts: { limit?: LimitDecision;
   return { ports, rows, published, calls };
 }
 
-export function body(text: string): () => Promise<Buffer> {
-  return async () => Buffer.from(text);
+export function body(text: string | 'too_large' | 'timed_out'): BodyReader {
+  return { read: async () => (text === 'too_large' || text === 'timed_out' ? text : Buffer.from(text)), timeoutMs: 15000 };
 }

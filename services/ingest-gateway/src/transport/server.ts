@@ -1,0 +1,102 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Logger } from '@relay/logging';
+
+export interface IngestServerOptions {
+  /** time a sender has to send the request line and headers */
+  headersTimeoutMs: number;
+  /** time a sender has to send the body once the gateway starts reading it (read-body.ts answers 408) */
+  bodyTimeoutMs: number;
+  logger: Logger;
+  /** counts requests Node refused before the app saw them, by code */
+  onClientError(code: string): void;
+}
+
+/**
+ * Node's backstop for a request still incomplete after headers + body time (a body the app never
+ * reads, e.g. behind a 404): it answers 408 and closes. The margin lets the app's own 408, with
+ * its activity row, come first whenever the app reads the body.
+ */
+const REQUEST_TIMEOUT_MARGIN_MS = 5000;
+
+/**
+ * How often Node looks for requests past their timeouts (its default is 30 s, which would let a
+ * trickled header block live up to 30 s past HEADERS_TIMEOUT_MS). One pass over the open
+ * connections per second is cheap.
+ */
+const TIMEOUT_CHECK_INTERVAL_MS = 1000;
+
+/** Idle keep-alive connections: longer than the 60 s idle timeout of common load balancers. */
+const KEEP_ALIVE_TIMEOUT_MS = 65000;
+
+/**
+ * The public HTTP server of the ingest URL, hardened around the express app:
+ *
+ * - Timeouts: a sender that trickles headers or a body cannot hold a connection for Node's
+ *   default 300 s (`requestTimeout`) — see docs/ingest.md "Timeouts".
+ * - `Expect`: anything but `100-continue` (even an empty value) would get a bare 417 from Node
+ *   before Relay sees the request. RFC 9110 §10.1.1 lets a server ignore an expectation it does
+ *   not support, and the spec strips Expect from forwarding, so such requests are processed
+ *   like any other. `100-continue` is answered by read-body.ts only when the body is about to
+ *   be read: a request refused before that (unknown endpoint, wrong method) never sends it.
+ * - Requests Node cannot parse (malformed or oversized headers, a timeout) get the same JSON
+ *   error shape as every other refusal, instead of a bare status line; so does CONNECT, which
+ *   Node would close unanswered.
+ */
+export function createIngestServer(app: RequestListener, opts: IngestServerOptions): Server {
+  const server = createServer(
+    {
+      headersTimeout: opts.headersTimeoutMs,
+      requestTimeout: opts.headersTimeoutMs + opts.bodyTimeoutMs + REQUEST_TIMEOUT_MARGIN_MS,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+    },
+    app,
+  );
+  server.on('checkExpectation', app);
+  server.on('checkContinue', app);
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, opts));
+  // Node hands CONNECT (a proxy tunnel) to 'connect' listeners and closes the socket unanswered
+  // without one; Relay is no proxy, so it is refused like any method an endpoint does not accept.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    opts.onClientError('method_not_allowed');
+    writeAnswer(socket, { status: 405, reason: 'Method Not Allowed', code: 'method_not_allowed', message: 'CONNECT is not accepted.' });
+  });
+  return server;
+}
+
+/** What Node's parser refused, as Relay's `{ code, message }` (no endpoint is known yet: no row). */
+interface RawAnswer {
+  status: number;
+  reason: string;
+  code: string;
+  message: string;
+}
+
+const CLIENT_ERRORS: Record<string, RawAnswer> = {
+  HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', code: 'headers_too_large', message: 'The request headers are too large.' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', code: 'request_timeout', message: 'The request was not received in time.' },
+};
+const BAD_REQUEST: RawAnswer = { status: 400, reason: 'Bad Request', code: 'bad_request', message: 'The request is not valid HTTP.' };
+
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, opts: IngestServerOptions): void {
+  const answer = CLIENT_ERRORS[err.code ?? ''] ?? BAD_REQUEST;
+  // never the raw packet: it may hold credentials
+  opts.logger.info('request refused by the HTTP parser', { code: answer.code, error: err.code ?? err.message });
+  opts.onClientError(answer.code);
+  // As Node's own handler: answer only if nothing of a response went out on this socket yet.
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse<IncomingMessage> | null })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  writeAnswer(socket, answer);
+}
+
+/** A whole answer written to a socket that has no ServerResponse, then the connection closed. */
+function writeAnswer(socket: Duplex, answer: RawAnswer): void {
+  const body = JSON.stringify({ code: answer.code, message: answer.message });
+  const head = [`HTTP/1.1 ${answer.status} ${answer.reason}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
+}
