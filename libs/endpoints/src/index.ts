@@ -32,7 +32,7 @@ export type {
 } from './auth/types';
 
 // Payload formats (spec "Payload format rules").
-export { ACCEPTED_MEDIA_TYPES, BODYLESS_FORMATS, MAX_QUERY_PARAM_PAIRS, PAYLOAD_FORMATS, isBodylessFormat, methodAllowedForFormat } from './payload/formats';
+export { ACCEPTED_MEDIA_TYPES, BODYLESS_FORMATS, ENDPOINT_METHODS, MAX_QUERY_PARAM_PAIRS, PAYLOAD_FORMATS, isBodylessFormat, methodAllowedForFormat } from './payload/formats';
 export type { BodyFormat, BodylessFormat, PayloadFormat } from './payload/formats';
 export { FORMAT_FEATURES } from './payload/features';
 export type { FormatFeatures } from './payload/features';

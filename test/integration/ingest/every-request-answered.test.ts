@@ -132,9 +132,14 @@ describe('requests Node\'s parser refuses get the JSON error shape, not a bare s
     expect([res.status, res.json.code]).toEqual([431, 'headers_too_large']);
   });
 
-  it('CONNECT (which Node would close unanswered) → 405 method_not_allowed', async () => {
+  it('CONNECT (which Node would close unanswered) → 405 method_not_allowed, with Allow naming the methods an endpoint can accept', async () => {
     const res = await rawRequest(gw.url, { pieces: ['CONNECT /relay/ep_00000000000000000000 HTTP/1.1\r\nHost: x\r\n\r\n'] });
-    expect([res.status, res.json.code]).toEqual([405, 'method_not_allowed']);
+    expect([res.status, res.json.code, res.headers.allow]).toEqual([405, 'method_not_allowed', 'POST, PUT, PATCH, DELETE, GET, HEAD']);
+  });
+
+  it('an HTTP/1.1 request without Host → 400 bad_request in the JSON shape (RFC 9112 §3.2), not a bare status line', async () => {
+    const res = await rawRequest(gw.url, { pieces: ['POST /relay/ep_00000000000000000000 HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}'] });
+    expect([res.status, res.json]).toEqual([400, { code: 'bad_request', message: 'An HTTP/1.1 request must carry a Host header.' }]);
   });
 
   it.each(['get', 'FOO'])('a method HTTP does not define (%s) → 400 bad_request', async (method) => {

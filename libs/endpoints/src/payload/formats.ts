@@ -5,6 +5,9 @@
 export const PAYLOAD_FORMATS = ['json', 'form', 'xml', 'text', 'none', 'query', 'query_base64_json'] as const;
 export type PayloadFormat = (typeof PAYLOAD_FORMATS)[number];
 
+/** The methods an endpoint can be configured to accept (spec "Endpoint / method"). */
+export const ENDPOINT_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'GET', 'HEAD'] as const;
+
 /** Formats whose request body is ignored for any method and content type. */
 export const BODYLESS_FORMATS = ['none', 'query', 'query_base64_json'] as const satisfies readonly PayloadFormat[];
 export type BodylessFormat = (typeof BODYLESS_FORMATS)[number];

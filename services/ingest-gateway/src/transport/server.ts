@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { ENDPOINT_METHODS } from '@relay/endpoints';
 import type { Logger } from '@relay/logging';
 
 export interface IngestServerOptions {
@@ -45,23 +46,37 @@ const KEEP_ALIVE_TIMEOUT_MS = 65000;
  *   Node would close unanswered.
  */
 export function createIngestServer(app: RequestListener, opts: IngestServerOptions): Server {
+  // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400. Node's own check answers it with
+  // a bare status line, so it is off and the same refusal is made here, in Relay's shape.
+  const listener: RequestListener = (req, res) => {
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      opts.onClientError('bad_request');
+      const body = JSON.stringify({ code: 'bad_request', message: 'An HTTP/1.1 request must carry a Host header.' });
+      res.writeHead(400, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+      res.end(body);
+      return;
+    }
+    app(req, res);
+  };
   const server = createServer(
     {
       headersTimeout: opts.headersTimeoutMs,
       requestTimeout: opts.headersTimeoutMs + opts.bodyTimeoutMs + REQUEST_TIMEOUT_MARGIN_MS,
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
       connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+      requireHostHeader: false,
     },
-    app,
+    listener,
   );
-  server.on('checkExpectation', app);
-  server.on('checkContinue', app);
+  server.on('checkExpectation', listener);
+  server.on('checkContinue', listener);
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, opts));
   // Node hands CONNECT (a proxy tunnel) to 'connect' listeners and closes the socket unanswered
   // without one; Relay is no proxy, so it is refused like any method an endpoint does not accept.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     opts.onClientError('method_not_allowed');
-    writeAnswer(socket, { status: 405, reason: 'Method Not Allowed', code: 'method_not_allowed', message: 'CONNECT is not accepted.' });
+    // RFC 9110 §15.5.6: a 405 names the methods that can work; here, any an endpoint can accept
+    writeAnswer(socket, { status: 405, reason: 'Method Not Allowed', code: 'method_not_allowed', message: 'CONNECT is not accepted.', allow: ENDPOINT_METHODS.join(', ') });
   });
   return server;
 }
@@ -72,6 +87,7 @@ interface RawAnswer {
   reason: string;
   code: string;
   message: string;
+  allow?: string;
 }
 
 const CLIENT_ERRORS: Record<string, RawAnswer> = {
@@ -98,5 +114,6 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, opts: Ing
 function writeAnswer(socket: Duplex, answer: RawAnswer): void {
   const body = JSON.stringify({ code: answer.code, message: answer.message });
   const head = [`HTTP/1.1 ${answer.status} ${answer.reason}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+  if (answer.allow) head.push(`Allow: ${answer.allow}`);
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
 }

@@ -1,7 +1,7 @@
 import type { EndpointRecord } from '@relay/store';
 
 /** Methods an endpoint may accept (spec "Endpoint / method"). */
-export const METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'GET', 'HEAD'] as const;
+export { ENDPOINT_METHODS as METHODS } from '@relay/endpoints';
 
 /**
  * The settings a client may write, in the shape they are stored in (`EndpointRecord`). Secret
