@@ -17,7 +17,8 @@ export interface EventGroup<T> {
  * instead of an insert and an update per delivery (issue: "fewer writes per event").
  * A row is released when every delivery has reported an attempt, when it has waited
  * `holdMs`, or when more than `maxHeld` rows are held (oldest first), so memory and delay
- * stay bounded. Later attempts (retries) are written as key-only updates.
+ * stay bounded. A first attempt that arrives before its row is held the same way; later
+ * attempts (retries) are not held.
  */
 export class Holding<T> {
   private readonly held = new Map<string, { group: EventGroup<T>; since: number; deliveries: Set<string> }>();
@@ -65,8 +66,13 @@ export class Holding<T> {
       tokens: [token],
       oldest_ms: at,
     };
-    if (!group.request || group.request.outcome !== 'ACCEPTED' || group.request.target_count === 0) return [group];
-    this.held.set(message.event_id, { group, since: now, deliveries: new Set() });
+    // A first attempt can overtake its request row: the gateway sends the row after its 202,
+    // gathered with others for a few ms, while a deliverer may already have delivered. Held,
+    // it waits for the row like a row waits for it; written alone, the row would need an
+    // update when the request came (two collection scans on FerretDB).
+    const attemptFirst = message.type === 'relay.activity.attempt.v1' && message.attempt === 1;
+    if (!attemptFirst && (!group.request || group.request.outcome !== 'ACCEPTED' || group.request.target_count === 0)) return [group];
+    this.held.set(message.event_id, { group, since: now, deliveries: new Set(attemptFirst ? [message.delivery_id] : []) });
     if (this.held.size <= this.maxHeld) return [];
     const [oldestId, oldest] = this.held.entries().next().value!;
     this.held.delete(oldestId);
