@@ -18,7 +18,7 @@ export function delivererConfigSpec(defaults: { healthPort: number; channel: Del
     ...mongoVars,
     ...healthHostVars,
     healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz and /readyz', { default: healthPort, min: 0, max: 65535 }),
-    prefetch: int('PREFETCH', 'deliveries handled concurrently by one instance (AMQP prefetch)', { default: 32, min: 1, max: 1000 }),
+    prefetch: int('PREFETCH', 'deliveries handled concurrently by one instance (AMQP prefetch): most of a delivery is waiting on the destination and on confirms, so one process needs many at once to use its CPU', { default: 256, min: 1, max: 1000 }),
     requestTimeoutMs: int('DELIVERY_TIMEOUT_MS', 'timeout of one outbound delivery request', { default: 10000, min: 100 }),
     targetCacheTtlMs: int('TARGET_CACHE_TTL_MS', 'how long a target configuration stays cached in-process', { default: 5000, min: 0 }),
     confirmTimeoutMs: int('PUBLISH_CONFIRM_TIMEOUT_MS', 'how long recording an attempt outcome waits for the broker confirm before the delivery is requeued', { default: 5000, min: 50 }),
