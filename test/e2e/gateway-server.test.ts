@@ -5,7 +5,7 @@ import type { Stack } from './stack';
 /*
  * The gateway as it runs (its own process, built from dist/): what its HTTP servers expose and
  * how they treat senders, beyond the ingest pipeline itself (docs/ingest.md "Timeouts",
- * docs/security-notes-gateway.md).
+ * docs/security.md).
  */
 let stack: Stack;
 
