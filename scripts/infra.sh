@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Local infrastructure for development, tests and CI: Redis, RabbitMQ and FerretDB (MongoDB wire
-# protocol over SQLite, or over PostgreSQL with FERRETDB_BACKEND=postgresql), each bound to
-# loopback, with data and logs under <repo>/.infra.
+# Local infrastructure for development, tests and CI: Redis, RabbitMQ, and FerretDB (MongoDB wire
+# protocol) on PostgreSQL (Debian's package, a cluster of its own on 127.0.0.1:5433), each bound
+# to loopback, with data and logs under <repo>/.infra.
 #
-#   FERRETDB_BACKEND=postgresql RELAY_MONGO_PORT=27018 bash scripts/infra.sh up
-#       FerretDB on PostgreSQL (Debian's package, a cluster of its own on port 5433) beside the
-#       default one: the backends side by side (docs/benchmarks.md "The local store")
+#   FERRETDB_BACKEND=sqlite RELAY_MONGO_PORT=27018 bash scripts/infra.sh up
+#       FerretDB on SQLite instead (no PostgreSQL), here beside the default one: the backends
+#       side by side (docs/benchmarks.md "The local store")
 #
 #   bash scripts/infra.sh up       install/build what is missing, start what is not running, wait
 #   bash scripts/infra.sh down     stop what `up` started (nothing else)
@@ -27,8 +27,9 @@ RABBIT_MGMT_PORT=15672
 RABBIT_NODE=relay@localhost
 RABBIT_BIN=/usr/lib/rabbitmq/bin
 MONGO_PORT="${RELAY_MONGO_PORT:-27017}"
-# SQLite is the default: measured against PostgreSQL on the activity log's workload (docs/benchmarks.md)
-FERRETDB_BACKEND="${FERRETDB_BACKEND:-sqlite}"
+# PostgreSQL is the default, chosen by measuring both on the activity log's workload
+# (docs/benchmarks.md "The local store": faster reads, no slow-down at 1,000,000 rows)
+FERRETDB_BACKEND="${FERRETDB_BACKEND:-postgresql}"
 [[ "$FERRETDB_BACKEND" == sqlite || "$FERRETDB_BACKEND" == postgresql ]] || { echo "infra: FERRETDB_BACKEND must be sqlite or postgresql" >&2; exit 2; }
 PG_PORT="${RELAY_POSTGRES_PORT:-5433}"
 FERRETDB_VERSION=v1.24.2
@@ -199,8 +200,7 @@ rabbit_down() {
 
 # --- FerretDB --------------------------------------------------------------------------------
 
-FERRET_DIR="$INFRA/ferretdb"
-[[ "$FERRETDB_BACKEND" == sqlite ]] || FERRET_DIR="$INFRA/ferretdb-$FERRETDB_BACKEND"
+FERRET_DIR="$INFRA/ferretdb-$FERRETDB_BACKEND"
 FERRET_PID="$FERRET_DIR/ferretdb.pid"
 
 # FerretDB has no Debian package, and `go install ...@version` fails behind a Go proxy that
@@ -267,7 +267,9 @@ ferretdb_down() {
 
 # --- PostgreSQL (only with FERRETDB_BACKEND=postgresql) ---------------------------------------
 
-PG_DIR="$INFRA/postgres"
+# The cluster lives where the postgres user can always reach it (a checkout under /root is not
+# traversable by other users), one per checkout.
+PG_DIR="${RELAY_PG_DIR:-/var/lib/postgresql/relay-$(printf '%s' "$ROOT" | md5sum | cut -c1-8)}"
 
 pg_bin() { find /usr/lib/postgresql -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -1; }
 as_postgres() { runuser -u postgres -- "$@"; }
@@ -278,6 +280,7 @@ postgres_up() {
   [[ -n "$bin" ]] || die "PostgreSQL binaries not found under /usr/lib/postgresql"
   mkdir -p "$PG_DIR"
   chown postgres:postgres "$PG_DIR"
+  chmod 700 "$PG_DIR"
   if [[ ! -f "$PG_DIR/data/PG_VERSION" ]]; then
     log "postgres: initdb (trust auth, loopback only)"
     as_postgres "$bin/initdb" -D "$PG_DIR/data" --auth=trust -U postgres > "$PG_DIR/initdb.log"
