@@ -12,7 +12,9 @@ import { ADD_QUOTA_LUA, ADMIT_LUA } from './scripts';
  * outage costs a request at most that long before the per-process limiter decides.
  */
 export function limiterRedisOptions(timeoutMs: number): RedisOptions {
-  return { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: timeoutMs };
+  // auto-pipelining: the EVALSHAs of requests in flight together leave in one write (one syscall
+  // for many; the reference measured ~157,000 EVALSHA/s this way)
+  return { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: timeoutMs, enableAutoPipelining: true };
 }
 
 export interface RedisLimiterOptions {
