@@ -271,7 +271,7 @@ ferretdb_down() {
 # traversable by other users), one per checkout.
 PG_DIR="${RELAY_PG_DIR:-/var/lib/postgresql/relay-$(printf '%s' "$ROOT" | md5sum | cut -c1-8)}"
 
-pg_bin() { find /usr/lib/postgresql -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -1; }
+pg_bin() { find /usr/lib/postgresql -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -1 || true; }
 as_postgres() { runuser -u postgres -- "$@"; }
 
 postgres_up() {
