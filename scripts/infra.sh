@@ -370,6 +370,7 @@ cmd_status() {
   status_line redis REDIS_URL "${REDIS_URL:-$LOCAL_REDIS_URL}" "$REDIS_PID" redis-server
   status_line rabbitmq RABBITMQ_URL "${RABBITMQ_URL:-$LOCAL_RABBITMQ_URL}" "$RABBIT_PID" rabbit
   status_line mongodb MONGODB_URL "${MONGODB_URL:-$LOCAL_MONGODB_URL}" "$FERRET_PID" ferretdb
+  [[ -n "${MONGODB_URL:-}" ]] || echo "          FerretDB on $FERRETDB_BACKEND (FERRETDB_BACKEND)"
   activity_lag_line
   if pid_of "$RABBIT_PID" rabbit >/dev/null; then
     echo "rabbitmq management UI: http://127.0.0.1:$RABBIT_MGMT_PORT (guest/guest)"
