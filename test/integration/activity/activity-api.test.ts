@@ -162,6 +162,27 @@ describe('status groups as rows move between them (each group is listed from its
   });
 });
 
+describe('error-text search reads the rows that have a text (reason or delivery error)', () => {
+  it('finds a row whose first error came with a later retry, while it is still Pending', async () => {
+    const fresh = await fx.newAccount();
+    const search = async (text: string) => {
+      const res = await request(fx.app).get(`/v1/activity?error=${encodeURIComponent(text)}`).set('Authorization', `Bearer ${fresh.apiKey}`);
+      expect(res.status).toBe(200);
+      return (res.body.data as { id: string; status: string }[]).map((r) => `${r.id}:${r.status}`);
+    };
+    const { write } = pipelineOn(fx.store);
+    const on = { account_id: fresh.accountId, endpoint_id: 'ep_texts' };
+    const id = eventId('retried');
+    await write([requestRow(id, { ...on, target_count: 1 })]);
+    expect(await search('ETIMEDOUT')).toEqual([]);
+    await write([attempt(id, 'tg_1', 1, 'retrying', { ...on, error: 'connect ETIMEDOUT 10.9.8.7:443' })]);
+    expect(await search('etimedout')).toEqual([`${id}:pending`]);
+    await write([attempt(id, 'tg_1', 2, 'delivered', on)]);
+    // the latest delivery error is still the timeout (a success has none): still found, now Completed
+    expect(await search('ETIMEDOUT')).toEqual([`${id}:completed`]);
+  });
+});
+
 describe('retention', () => {
   it('drops the partitions of expired hours and nothing else', async () => {
     const writer = createActivityWriter(fx.store);

@@ -7,8 +7,10 @@ describe('the scopes a row is listed under', () => {
     expect(scopesOfRow(row)).toEqual(['a:acc_1', 'e:ep_1']);
   });
 
-  it('a row in Errors or Pending, and a test row, also under that group of each', () => {
+  it('a row in Errors or Pending, and a test row, also under that group of each; a row with a reason or a delivery error under texts', () => {
     expect(scopesOfRow({ ...row, status: 'errors' })).toEqual(['a:acc_1', 'a:acc_1#errors', 'e:ep_1', 'e:ep_1#errors']);
+    expect(scopesOfRow({ ...row, status: 'errors', reason: 'invalid bearer token' })).toEqual(['a:acc_1', 'a:acc_1#errors', 'a:acc_1#texts', 'e:ep_1', 'e:ep_1#errors', 'e:ep_1#texts']);
+    expect(scopesOfRow({ ...row, status: 'pending', reason: null, last_error: 'HTTP 503' })).toEqual(['a:acc_1', 'a:acc_1#pending', 'a:acc_1#texts', 'e:ep_1', 'e:ep_1#pending', 'e:ep_1#texts']);
     expect(scopesOfRow({ ...row, status: 'pending', test: true })).toEqual(['a:acc_1', 'a:acc_1#pending', 'a:acc_1#test', 'e:ep_1', 'e:ep_1#pending', 'e:ep_1#test']);
     expect(groupScope('e:ep_1', 'test')).toBe('e:ep_1#test');
   });

@@ -21,18 +21,34 @@ export const accountScope = (accountId: string): Scope => `a:${accountId}`;
 export const endpointScope = (endpointId: string): Scope => `e:${endpointId}`;
 
 /**
- * The list's sparse status groups, each also kept as a scope of its own beside the account's and
- * the endpoint's (`a:<account>#errors`): filtering by one reads pages of that group alone
- * instead of walking every row of the window for the few that match. Completed, most rows, is
- * served by the plain scope.
+ * Sparse groups of rows, each also kept as a scope of its own beside the account's and the
+ * endpoint's (`a:<account>#errors`): a filter on one reads pages of that group alone instead of
+ * walking every row of the window for the few that match. `errors`, `pending` and `test` are the
+ * list's status groups (Completed, most rows, is served by the plain scope); `texts` holds the
+ * rows with a rejection reason or a delivery error, which is all the error-text search can match.
  */
-export const GROUP_SCOPES = ['errors', 'pending', 'test'] as const;
+export const GROUP_SCOPES = ['errors', 'pending', 'test', 'texts'] as const;
 export type GroupScope = (typeof GROUP_SCOPES)[number];
 export const groupScope = (scope: Scope, group: GroupScope): Scope => `${scope}#${group}`;
 
+interface Listed {
+  account_id: string;
+  endpoint_id: string;
+  status: string;
+  test: boolean;
+  reason?: string | null;
+  last_error?: string | null;
+}
+
+function inGroup(row: Listed, group: GroupScope): boolean {
+  if (group === 'test') return row.test;
+  if (group === 'texts') return (row.reason ?? row.last_error ?? null) !== null;
+  return row.status === group;
+}
+
 /** The scopes a row is listed under: its account and endpoint, and each of their groups the row is in. */
-export function scopesOfRow(row: { account_id: string; endpoint_id: string; status: string; test: boolean }): Scope[] {
-  const groups = GROUP_SCOPES.filter((g) => (g === 'test' ? row.test : row.status === g));
+export function scopesOfRow(row: Listed): Scope[] {
+  const groups = GROUP_SCOPES.filter((g) => inGroup(row, g));
   return [accountScope(row.account_id), endpointScope(row.endpoint_id)].flatMap((s) => [s, ...groups.map((g) => groupScope(s, g))]);
 }
 

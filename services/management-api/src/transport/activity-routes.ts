@@ -30,9 +30,10 @@ export function activityRoutes(store: Store, retentionMs: number, now: () => Dat
     if (!parsed.ok) throw invalid(parsed.errors);
     const q = parsed.value;
     const base = q.endpointId ? endpointScope(q.endpointId) : accountScope(account);
-    // Errors, Pending and Test read their group's own pages (keys.ts GROUP_SCOPES); the filter
-    // still checks each entry's latest status
-    const scope = isGroup(q.status) ? groupScope(base, q.status) : base;
+    // Errors, Pending and Test read their group's own pages, an error-text search the pages of
+    // rows that have a text (keys.ts GROUP_SCOPES); the filter still checks each entry as it is now
+    const group = isGroup(q.status) ? q.status : q.errorText !== null ? 'texts' : null;
+    const scope = group ? groupScope(base, group) : base;
     const page = await listIndexed(store.activity, { scope, fromMs: q.fromMs, toMs: q.toMs, cursor: q.cursor, limit: q.limit, matches: (e) => entryMatches(q, e), budget: READ_BUDGET, counts });
     // an endpoint scope is not the caller's unless the endpoint is: ask by key, once
     if (q.endpointId && page.entries.length > 0 && !(await endpointExists(store, account, q.endpointId))) {
