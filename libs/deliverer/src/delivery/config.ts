@@ -7,6 +7,14 @@ import type { RetryPolicy } from '../retry/decide';
 import { DEFAULT_RETRY_AFTER_MAX_MS, defaultRetryTiers, parseTiers } from '../retry/tiers';
 
 /**
+ * Webhook destinations are any number of receivers: 256 in flight keep one process busy (32 left
+ * it idle while 15,700 deliveries queued, docs/benchmarks.md "Whole system"). Chat platforms
+ * allow a few messages a second per webhook (../shared/reference/chat-platforms.md), so more in
+ * flight there buys 429s and retries, not throughput.
+ */
+const DEFAULT_PREFETCH: Record<DeliveryChannel, number> = { webhook: 256, chat: 32 };
+
+/**
  * The settings every deliverer reads; the deliverers differ in health port and retry defaults,
  * which follow the kinds `catalog` puts on the channel.
  */
@@ -18,7 +26,7 @@ export function delivererConfigSpec(defaults: { healthPort: number; channel: Del
     ...mongoVars,
     ...healthHostVars,
     healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz and /readyz', { default: healthPort, min: 0, max: 65535 }),
-    prefetch: int('PREFETCH', 'deliveries handled concurrently by one instance (AMQP prefetch): most of a delivery is waiting on the destination and on confirms, so one process needs many at once to use its CPU', { default: 256, min: 1, max: 1000 }),
+    prefetch: int('PREFETCH', 'deliveries handled concurrently by one instance (AMQP prefetch): most of a delivery is waiting on the destination and on confirms, so one process needs many at once to use its CPU', { default: DEFAULT_PREFETCH[channel], min: 1, max: 1000 }),
     requestTimeoutMs: int('DELIVERY_TIMEOUT_MS', 'timeout of one outbound delivery request', { default: 10000, min: 100 }),
     targetCacheTtlMs: int('TARGET_CACHE_TTL_MS', 'how long a target configuration stays cached in-process', { default: 5000, min: 0 }),
     confirmTimeoutMs: int('PUBLISH_CONFIRM_TIMEOUT_MS', 'how long recording an attempt outcome waits for the broker confirm before the delivery is requeued', { default: 5000, min: 50 }),
