@@ -13,3 +13,5 @@ export { PublishBatcher } from './batcher';
 export type { BatcherOptions } from './batcher';
 export { ACTIVITY_LINGER_MS, createActivityPublisher } from './activity-publisher';
 export type { ActivityPublisher } from './activity-publisher';
+export { activityQueuesOf, deliveryQueuesOf, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerQueueMetrics } from './queue-metrics';
+export type { QueueStat, QueueStatsOptions } from './queue-metrics';
