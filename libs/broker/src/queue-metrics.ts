@@ -18,6 +18,8 @@ export interface QueueStatsOptions {
   queues: readonly string[];
   /** how long one reading is served before the broker is asked again */
   cacheMs: number;
+  /** a reading gives up after this long (queues not read by then are left out); default 2000 */
+  readTimeoutMs?: number;
   now?: () => number;
 }
 
@@ -29,7 +31,9 @@ export const QUEUE_STATS_CACHE_MS = 5000;
  * queue) on a channel of its own: a missing queue makes the broker close the channel it was
  * asked on, which must never be the publishers' confirm channel or a consumer's. A reading is
  * cached for `cacheMs` and concurrent scrapes share one read, so whatever the scrape rate the
- * broker sees at most one round of `queues.length` round trips per `cacheMs`.
+ * broker sees at most one round of `queues.length` round trips per `cacheMs`. A broker that
+ * stops answering (black-holed, not yet noticed by the heartbeat) costs a scrape at most
+ * `readTimeoutMs`, well inside Prometheus' default 10 s scrape timeout.
  */
 export class QueueStatsReader {
   private channel: Channel | null = null;
@@ -53,17 +57,39 @@ export class QueueStatsReader {
     const stats: QueueStat[] = [];
     // broker down: report nothing rather than the last reading, which would look current
     if (!this.opts.broker.isUp()) return stats;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.opts.readTimeoutMs ?? 2000);
+    });
+    const reading = { abandoned: false };
+    const done = await Promise.race([this.readInto(stats, reading).then(() => 'done' as const), timedOut]);
+    clearTimeout(timer);
+    let result = stats;
+    if (done === 'timeout') {
+      // its pending replies may never come: this reading stops, the next starts on a fresh channel
+      reading.abandoned = true;
+      result = [...stats];
+      const stuck = this.channel;
+      this.channel = null;
+      stuck?.close().catch(() => undefined);
+    }
+    // a partial reading is cached too, so a stalled broker is asked once per cacheMs, not per scrape
+    this.cached = { at: this.now(), stats: result };
+    return result;
+  }
+
+  private async readInto(stats: QueueStat[], reading: { abandoned: boolean }): Promise<void> {
     for (const queue of this.opts.queues) {
+      if (reading.abandoned) return;
       try {
         const ch = await this.openChannel();
         const ok = await ch.checkQueue(queue);
+        if (reading.abandoned) return;
         stats.push({ queue, messages: ok.messageCount, consumers: ok.consumerCount });
       } catch {
         // not declared (yet), or the connection went: that queue is left out of this reading
       }
     }
-    this.cached = { at: this.now(), stats };
-    return stats;
   }
 
   private async openChannel(): Promise<Channel> {

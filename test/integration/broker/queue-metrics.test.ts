@@ -4,6 +4,7 @@ import { BrokerConnection, ConfirmPublisher, deliveryQueuesOf, QueueStatsReader,
 import { brokerNames } from '@relay/contracts';
 import { deleteBrokerNamespace, infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
+import { TcpProxy } from '../../support/tcp-proxy';
 
 /**
  * Issue 10, item 2: queue depth and consumer count of every work, retry and dead-letter queue,
@@ -79,5 +80,30 @@ describe('queue depth and consumer metrics (real RabbitMQ)', () => {
     const [a, b] = [reader.read(), reader.read()];
     expect(a).toBe(b);
     await a;
+  });
+
+  it('a broker that stops answering (black-holed) costs a scrape at most the read timeout: the reading is left empty and cached', async () => {
+    const amqpUrl = new URL(infra.rabbitmqUrl);
+    const proxy = new TcpProxy(amqpUrl.hostname, Number(amqpUrl.port || 5672));
+    await proxy.start();
+    amqpUrl.hostname = '127.0.0.1';
+    amqpUrl.port = String(proxy.port);
+    const viaProxy = new BrokerConnection({ url: amqpUrl.toString(), logger, connectionName: 'test queue metrics proxied', topology: { namespace, deliveryLimit: 5, retryDelaysMs: { webhook: TIERS } } });
+    try {
+      await viaProxy.start();
+      let now = 0;
+      const reader = new QueueStatsReader({ broker: viaProxy, queues: [names.deliveryQueue('chat')], cacheMs: 5000, readTimeoutMs: 300, now: () => now });
+      expect(await reader.read()).toHaveLength(1);
+      proxy.blackhole();
+      now = 5000;
+      const partial = await reader.read();
+      expect(partial).toEqual([]);
+      // within the cache period: the same reading, the stalled broker not asked again
+      now = 9999;
+      expect(await reader.read()).toBe(partial);
+    } finally {
+      await viaProxy.close();
+      await proxy.stop();
+    }
   });
 });
