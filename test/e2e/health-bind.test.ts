@@ -14,7 +14,7 @@ import type { Stack } from './stack';
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack('healthbind', { only: ['ingest-gateway', 'webhook-deliverer', 'chat-deliverer', 'activity-writer'] });
+  stack = await startStack('healthbind', { only: ['management-api', 'ingest-gateway', 'webhook-deliverer', 'chat-deliverer', 'activity-writer'] });
 });
 afterAll(() => stack?.stop());
 
@@ -40,7 +40,8 @@ it.each(['webhook-deliverer', 'chat-deliverer', 'activity-writer'] as const)('%s
 });
 
 /** The series each service must export (process metrics on all), in the Prometheus text format. */
-const SERIES: Record<'ingest-gateway' | 'webhook-deliverer' | 'chat-deliverer' | 'activity-writer', string[]> = {
+const SERIES: Record<'management-api' | 'ingest-gateway' | 'webhook-deliverer' | 'chat-deliverer' | 'activity-writer', string[]> = {
+  'management-api': [],
   'ingest-gateway': ['relay_ingest_requests_total', 'relay_ingest_accepted_duration_seconds', 'relay_ingest_publishes_total', 'relay_ingest_activity_spool_length'],
   'webhook-deliverer': ['relay_delivery_attempts_total', 'relay_delivery_attempt_duration_seconds', 'relay_delivery_retries_scheduled_total', 'relay_delivery_dead_lettered_total', 'relay_queue_messages', 'relay_queue_consumers'],
   'chat-deliverer': ['relay_delivery_attempts_total', 'relay_delivery_attempt_duration_seconds', 'relay_delivery_retries_scheduled_total', 'relay_delivery_dead_lettered_total', 'relay_queue_messages', 'relay_queue_consumers'],
@@ -52,6 +53,12 @@ it.each(Object.keys(SERIES) as Array<keyof typeof SERIES>)('%s: /metrics on HEAL
   expect(res.status).toBe(200);
   const text = await res.text();
   for (const series of [...SERIES[name], 'process_cpu_user_seconds_total', 'nodejs_eventloop_lag_seconds']) expect(text).toContain(`# TYPE ${series} `);
+});
+
+it.each(['management-api', 'ingest-gateway'] as const)('%s: its HTTP port does not serve /metrics (HEALTH_PORT only)', async (name) => {
+  const res = await fetch(`${stack.services[name]!.url}/metrics`);
+  expect(res.status).toBe(404);
+  expect(await res.text()).not.toContain('# TYPE');
 });
 
 it.each([
