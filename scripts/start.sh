@@ -59,7 +59,7 @@ ready() { # ready NAME URL
 }
 
 run demo-receiver DEMO_RECEIVER_PORT=8099 -- node scripts/demo-receiver.js
-run management-api PORT=8081 -- node services/management-api/dist/main.js
+run management-api PORT=8081 HEALTH_PORT=8094 -- node services/management-api/dist/main.js
 run ingest-gateway PORT="$GATEWAY_PORT" HEALTH_PORT="$GATEWAY_HEALTH_PORT" -- node services/ingest-gateway/dist/main.js
 run webhook-deliverer HEALTH_PORT=8091 -- node services/webhook-deliverer/dist/main.js
 run chat-deliverer HEALTH_PORT=8092 -- node services/chat-deliverer/dist/main.js

@@ -14,7 +14,7 @@ export interface RunningService {
   /** the port serving its HTTP API or health routes */
   port: number;
   url: string;
-  /** where /healthz, /readyz (and /metrics) are: the gateway serves them on HEALTH_PORT, not its ingest port */
+  /** where /healthz, /readyz and /metrics are: HEALTH_PORT (for the gateway and the API, not their PORT) */
   healthUrl: string;
   output: () => string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -35,9 +35,10 @@ export async function freePort(): Promise<number> {
  */
 export async function startService(name: ServiceName, env: Record<string, string>): Promise<RunningService> {
   const port = await freePort();
-  const healthPort = name === 'ingest-gateway' ? await freePort() : port;
-  const ports: Record<string, string> =
-    name === 'ingest-gateway' ? { PORT: String(port), HEALTH_PORT: String(healthPort) } : { [name === 'management-api' ? 'PORT' : 'HEALTH_PORT']: String(port) };
+  // the gateway and the API serve HTTP on PORT and health and metrics on HEALTH_PORT; the others only the latter
+  const twoPorts = name === 'ingest-gateway' || name === 'management-api';
+  const healthPort = twoPorts ? await freePort() : port;
+  const ports: Record<string, string> = twoPorts ? { PORT: String(port), HEALTH_PORT: String(healthPort) } : { HEALTH_PORT: String(port) };
   const child = spawn(process.execPath, [path.join(ROOT, 'services', name, 'dist', 'main.js')], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '3000', HOST: '127.0.0.1', ...env, ...ports },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 export { BrokerConnection } from './connection';
 export type { BrokerConnectionOptions, BrokerSession } from './connection';
 export { ConfirmPublisher } from './publisher';
-export type { PublishOptions } from './publisher';
+export type { PublishOptions, PublishResult } from './publisher';
 export { QueueConsumer } from './consumer';
 export type { ConsumerOptions, Disposition, MessageHandler } from './consumer';
 export { BrokerUnavailableError } from './errors';
@@ -13,3 +13,5 @@ export { PublishBatcher } from './batcher';
 export type { BatcherOptions } from './batcher';
 export { ACTIVITY_LINGER_MS, createActivityPublisher } from './activity-publisher';
 export type { ActivityPublisher } from './activity-publisher';
+export { activityQueuesOf, deliveryQueuesOf, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerQueueMetrics } from './queue-metrics';
+export type { QueueStat, QueueStatsOptions } from './queue-metrics';

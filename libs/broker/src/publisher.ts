@@ -17,6 +17,9 @@ interface Pending {
   returned: boolean;
 }
 
+/** How one publish ended: confirmed, or why the broker did not take it (BrokerUnavailableError reasons). */
+export type PublishResult = 'confirmed' | BrokerUnavailableError['reason'];
+
 /**
  * Publishes persistent, mandatory messages on the connection's confirm channel and resolves
  * each publish from its own confirm callback — a stream of per-message confirms rather than
@@ -33,6 +36,8 @@ export class ConfirmPublisher {
   constructor(
     private readonly connection: BrokerConnection,
     private readonly confirmTimeoutMs: number,
+    /** told how every publish ended, once (metrics: confirms and failures by reason) */
+    private readonly onSettled: (result: PublishResult) => void = () => undefined,
   ) {
     connection.on('down', (s: BrokerSession) => this.failAll(s));
   }
@@ -43,7 +48,10 @@ export class ConfirmPublisher {
 
   publish(exchange: string, routingKey: string, content: Buffer, opts: PublishOptions): Promise<void> {
     const session = this.connection.current();
-    if (!session) return Promise.reject(new BrokerUnavailableError('not_connected'));
+    if (!session) {
+      this.onSettled('not_connected');
+      return Promise.reject(new BrokerUnavailableError('not_connected'));
+    }
     const ch = session.confirmChannel;
     this.watch(ch);
     return new Promise<void>((resolve, reject) => {
@@ -86,6 +94,7 @@ export class ConfirmPublisher {
     if (!entry) return;
     this.pending.delete(messageId);
     clearTimeout(entry.timer);
+    this.onSettled(err ? err.reason : 'confirmed');
     if (err) entry.reject(err);
     else entry.resolve();
   }

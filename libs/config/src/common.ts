@@ -34,5 +34,5 @@ export const activityVars = {
  * 0.0.0.0 so its orchestrator's probes reach it (docker-compose.yml does).
  */
 export const healthHostVars = {
-  host: str('HOST', 'address the health server (/healthz, /readyz; the writer\'s /metrics) listens on; 0.0.0.0 in a container, so probes can reach it', { default: '127.0.0.1' }),
+  host: str('HOST', 'address the health server (/healthz, /readyz, /metrics) listens on; 0.0.0.0 in a container, so probes and the scraper can reach it', { default: '127.0.0.1' }),
 };

@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
-import { BrokerConnection } from '@relay/broker';
+import { activityQueuesOf, BrokerConnection, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerQueueMetrics } from '@relay/broker';
 import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
-import { closeServer, createHealthApp, listen, onShutdown, runMain } from '@relay/runtime';
+import { closeServer, createHealthApp, createMetricsRegistry, listen, mountMetrics, onShutdown, runMain } from '@relay/runtime';
 import { connectStore } from '@relay/store';
 import { createActivityWriter } from './adapters/activity-store';
 import { createWriterMetrics } from './adapters/metrics';
@@ -46,16 +46,14 @@ runMain(async () => {
       logger.warn('activity message older than the retention period dropped', { event_id: m.event_id, type: m.type });
     },
   });
-  metrics = createWriterMetrics(pipeline);
+  metrics = createWriterMetrics(pipeline, createMetricsRegistry());
+  registerQueueMetrics(metrics.registry, new QueueStatsReader({ broker, queues: activityQueuesOf(config.namespace), cacheMs: QUEUE_STATS_CACHE_MS }));
   const consumer = createActivityConsumer(broker, pipeline, { namespace: config.namespace, prefetch: config.prefetch, logger });
   await consumer.start();
   const retention = startRetention(store, pipeline, { retentionMs, intervalMs: config.retentionSweepMs, logger, onDropped: (n) => metrics?.retentionDropped.inc(n) });
 
   const app = createHealthApp({ broker: () => broker.isUp() && consumer.isConsuming(), mongodb: () => store.ping() });
-  const registry = metrics.registry;
-  app.get('/metrics', async (_req, res) => {
-    res.type(registry.contentType).send(await registry.metrics());
-  });
+  mountMetrics(app, metrics.registry);
   const health = createServer(app);
   const port = await listen(health, config.healthPort, config.host);
   logger.info('activity writer consuming', { health_port: port, host: config.host, prefetch: config.prefetch, hold_ms: config.holdMs, retention_days: config.activityRetentionDays });

@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
-import { BrokerConnection } from '@relay/broker';
+import { BrokerConnection, deliveryQueuesOf, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerQueueMetrics } from '@relay/broker';
 import { loadConfig } from '@relay/config';
 import { createDeliverer, retryPolicyOf } from '@relay/deliverer';
 import { createLogger } from '@relay/logging';
-import { closeServer, createHealthApp, listen, onShutdown, runMain } from '@relay/runtime';
+import { closeServer, createHealthApp, createMetricsRegistry, listen, mountMetrics, onShutdown, runMain } from '@relay/runtime';
 import { createSecretBox } from '@relay/secrets';
 import { connectStore } from '@relay/store';
 import { createDefaultRegistry, createSender } from '@relay/targets';
@@ -24,6 +24,9 @@ runMain(async () => {
     topology: { namespace: config.namespace, deliveryLimit: config.deliveryLimit, retryDelaysMs: { chat: retry.tiersMs } },
   });
   await broker.start();
+  const metrics = createMetricsRegistry();
+  // the depth of this channel's work, retry and dead-letter queues, for scaling and alerts
+  registerQueueMetrics(metrics, new QueueStatsReader({ broker, queues: deliveryQueuesOf(config.namespace, 'chat', retry.tiersMs), cacheMs: QUEUE_STATS_CACHE_MS }));
 
   const deliverer = createDeliverer({
     channel: 'chat',
@@ -38,10 +41,13 @@ runMain(async () => {
     confirmTimeoutMs: config.confirmTimeoutMs,
     retry,
     flagAfterPermanentFailures: config.flagAfterPermanentFailures,
+    metrics,
   });
   await deliverer.start();
 
-  const health = createServer(createHealthApp({ broker: () => broker.isUp() && deliverer.isConsuming(), mongodb: () => store.ping() }));
+  const ops = createHealthApp({ broker: () => broker.isUp() && deliverer.isConsuming(), mongodb: () => store.ping() });
+  mountMetrics(ops, metrics);
+  const health = createServer(ops);
   const port = await listen(health, config.healthPort, config.host);
   logger.info('deliverer consuming', { channel: 'chat', health_port: port, host: config.host, prefetch: config.prefetch, retry_tiers_ms: retry.tiersMs });
 

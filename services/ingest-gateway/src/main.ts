@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { BrokerConnection, ConfirmPublisher } from '@relay/broker';
 import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
-import { closeServer, listen, onShutdown, runMain } from '@relay/runtime';
+import { closeServer, createMetricsRegistry, listen, onShutdown, runMain } from '@relay/runtime';
 import { createSecretBox } from '@relay/secrets';
 import { connectStore } from '@relay/store';
 import { createSender } from '@relay/targets';
@@ -15,7 +15,7 @@ import { EndpointCache } from './adapters/endpoint-cache';
 import { createEndpointLoader } from './adapters/endpoint-loader';
 import { createEventPublisher } from './adapters/event-publisher';
 import { createRedisLimiter, limiterRedisOptions } from './adapters/limiter/redis-limiter';
-import { createGatewayMetrics } from './adapters/metrics';
+import { createGatewayMetrics, registerSpoolLength } from './adapters/metrics';
 import { createApp } from './app';
 import { configSpec } from './config';
 import { createOpsApp } from './ops-app';
@@ -26,7 +26,7 @@ runMain(async () => {
   const logger = createLogger({ service: 'ingest-gateway', level: config.logLevel });
   const instanceId = `${hostname()}:${process.pid}`;
   const secrets = createSecretBox(config.secretsKeys);
-  const metrics = createGatewayMetrics();
+  const metrics = createGatewayMetrics(createMetricsRegistry());
 
   const store = await connectStore(config.mongodbUrl);
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
@@ -42,9 +42,10 @@ runMain(async () => {
   });
   await broker.start();
 
-  const publisher = new ConfirmPublisher(broker, config.publishConfirmTimeoutMs);
+  const publisher = new ConfirmPublisher(broker, config.publishConfirmTimeoutMs, (result) => metrics.publishes.inc({ result }));
   const events = createEventPublisher(publisher, config.namespace);
   const spool = createActivitySpool(redis, config.namespace, instanceId, logger);
+  registerSpoolLength(metrics.registry, () => spool.length());
   const endpoints = new EndpointCache({
     load: createEndpointLoader(store, logger, (sealed) => secrets.decrypt(sealed), config.endpointCacheMax),
     ttlMs: config.endpointCacheTtlMs,

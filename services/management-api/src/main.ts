@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { Redis } from 'ioredis';
 import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
-import { closeServer, listen, onShutdown, runMain } from '@relay/runtime';
+import { closeServer, createHealthApp, createMetricsRegistry, listen, mountMetrics, onShutdown, runMain } from '@relay/runtime';
 import { connectStore } from '@relay/store';
 import { createSecretBox } from '@relay/secrets';
 import { createDefaultRegistry } from '@relay/targets';
@@ -19,6 +19,7 @@ runMain(async () => {
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
   redis.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
 
+  const readiness = { mongodb: () => store.ping(), redis: () => redis.status === 'ready' };
   const app = createApp({
     store,
     registry: createDefaultRegistry({ secrets }),
@@ -27,12 +28,17 @@ runMain(async () => {
     publicBaseUrl: config.publicBaseUrl,
     announceChange: createInvalidator(redis, config.namespace, logger),
     acceptedEvents: createUsageCounter(redis, config.namespace),
-    readiness: { mongodb: () => store.ping(), redis: () => redis.status === 'ready' },
+    readiness,
     activityRetentionDays: config.activityRetentionDays,
   });
+  // /metrics only on HEALTH_PORT, like every service: the API port may be published to operators' tools
+  const ops = createHealthApp(readiness);
+  mountMetrics(ops, createMetricsRegistry());
   const server = createServer(app);
+  const health = createServer(ops);
   const port = await listen(server, config.port, config.host);
-  logger.info('management API listening', { port });
+  const healthPort = await listen(health, config.healthPort, config.host);
+  logger.info('management API listening', { port, health_port: healthPort });
 
-  onShutdown(logger, config.shutdownGraceMs, [() => closeServer(server), () => redis.quit(), () => store.close()]);
+  onShutdown(logger, config.shutdownGraceMs, [() => closeServer(server), () => redis.quit(), () => store.close(), () => closeServer(health)]);
 });

@@ -1,5 +1,6 @@
 import amqp from 'amqplib';
 import { BrokerConnection, BrokerUnavailableError, ConfirmPublisher } from '@relay/broker';
+import type { PublishResult } from '@relay/broker';
 import { brokerNames } from '@relay/contracts';
 import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
@@ -112,6 +113,19 @@ describe('broker topology and publisher confirms (real RabbitMQ)', () => {
     expect(bodies).toEqual(['before', 'after']);
     await broker.close();
     await proxy.stop();
+  });
+
+  it('tells its observer how every publish ended (the gateway\'s confirm and failure metrics): confirmed, unroutable, not_connected', async () => {
+    const results: PublishResult[] = [];
+    const broker = connection();
+    const publisher = new ConfirmPublisher(broker, 2000, (r) => results.push(r));
+    await expect(publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('x'), { messageId: 'o-0', type: 't' })).rejects.toMatchObject({ reason: 'not_connected' });
+    await broker.start();
+    await publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('x'), { messageId: 'o-1', type: 't' });
+    await expect(publisher.publish(names.deliveriesExchange, 'no-such-route', Buffer.from('x'), { messageId: 'o-2', type: 't' })).rejects.toMatchObject({ reason: 'unroutable' });
+    expect(results).toEqual(['not_connected', 'confirmed', 'unroutable']);
+    await drainQueue(names.deliveryQueue('webhook'));
+    await broker.close();
   });
 
   it('rejects with confirm_timeout when the broker stops answering (black-holed connection)', async () => {

@@ -157,6 +157,7 @@ describe('Embed-style target against the fake Discord', () => {
       recorder: { record: async (a: ActivityAttemptV1) => void attempts.push(a) },
       router: { retry: async () => undefined, deadLetter: async () => undefined },
       health: { flag: async () => undefined, permanentFailure: () => 1, reset: () => undefined },
+      meter: { attempted: () => undefined, retryScheduled: () => undefined, deadLettered: () => undefined },
       policy: { tiersMs: [1000], jitterPct: 0, retryAfterMaxMs: 1000, flagAfterPermanentFailures: 0 },
       logger: createLogger({ service: 'test', level: 'info', stream: logged }),
       now: () => new Date(),

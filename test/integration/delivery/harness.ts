@@ -7,6 +7,7 @@ import type { ActivityAttemptV1, DeliveryChannel, DeliveryMessageV1 } from '@rel
 import { connectStore } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
 import { createDeliverer } from '@relay/deliverer';
+import { Registry } from 'prom-client';
 import { createRegistry } from '@relay/targets';
 import type { OutboundRequest, SendOutcome, TargetKind } from '@relay/targets';
 import { deleteBrokerNamespace, infra, testNamespace } from '../../support/infra';
@@ -64,6 +65,7 @@ export async function startHarness(label: string, opts: { channel: DeliveryChann
     confirmTimeoutMs: 5000,
     retry: { tiersMs: TEST_TIERS_MS, jitterPct: 0, retryAfterMaxMs: 1_000 },
     flagAfterPermanentFailures: opts.flagAfter ?? 3,
+    metrics: new Registry(),
   });
   await deliverer.start();
 

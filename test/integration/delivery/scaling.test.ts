@@ -4,6 +4,7 @@ import { createSecretBox } from '@relay/secrets';
 import { connectStore } from '@relay/store';
 import type { Store } from '@relay/store';
 import { createDeliverer } from '@relay/deliverer';
+import { Registry } from 'prom-client';
 import { createRegistry, createSender, createWebhookKind } from '@relay/targets';
 import type { OutboundRequest } from '@relay/targets';
 import { eventually, infra } from '../../support/infra';
@@ -33,7 +34,7 @@ beforeAll(async () => {
   const deliverer = createDeliverer({
     channel: 'webhook', namespace: h.namespace, broker, store, registry: createRegistry([kind]), logger: testLogger().logger,
     send: (req) => ((sentBy.second += 1), sender(req)),
-    prefetch: 8, targetCacheTtlMs: 0, confirmTimeoutMs: 5000, retry: { tiersMs: TEST_TIERS_MS, jitterPct: 0, retryAfterMaxMs: 1000 }, flagAfterPermanentFailures: 3,
+    prefetch: 8, targetCacheTtlMs: 0, confirmTimeoutMs: 5000, retry: { tiersMs: TEST_TIERS_MS, jitterPct: 0, retryAfterMaxMs: 1000 }, flagAfterPermanentFailures: 3, metrics: new Registry(),
   });
   await deliverer.start();
   second = {

@@ -17,7 +17,7 @@ import { EndpointCache } from '../../../services/ingest-gateway/src/adapters/end
 import { createEndpointLoader } from '../../../services/ingest-gateway/src/adapters/endpoint-loader';
 import { createEventPublisher } from '../../../services/ingest-gateway/src/adapters/event-publisher';
 import { createRedisLimiter, limiterRedisOptions } from '../../../services/ingest-gateway/src/adapters/limiter/redis-limiter';
-import { createGatewayMetrics } from '../../../services/ingest-gateway/src/adapters/metrics';
+import { createGatewayMetrics, registerSpoolLength } from '../../../services/ingest-gateway/src/adapters/metrics';
 import type { GatewayMetrics } from '../../../services/ingest-gateway/src/adapters/metrics';
 import { createApp } from '../../../services/ingest-gateway/src/app';
 import { createIngestServer } from '../../../services/ingest-gateway/src/transport/server';
@@ -88,9 +88,10 @@ export class IngestHarness {
     const limiterRedis = new Redis(opts.limiterRedisUrl ?? infra.redisUrl, { ...limiterRedisOptions(200), retryStrategy: () => 100, disconnectTimeout: 50 });
     for (const r of [redis, limiterRedis]) r.on('error', () => undefined);
     await eventually(async () => redis.status === 'ready', 5000, 'redis');
-    const publisher = new ConfirmPublisher(broker, 1000);
+    const publisher = new ConfirmPublisher(broker, 1000, (result) => metrics.publishes.inc({ result }));
     const events = createEventPublisher(publisher, this.namespace);
     const spool = createActivitySpool(redis, this.namespace, newId('gw'), logger);
+    registerSpoolLength(metrics.registry, () => spool.length());
     const app = createApp({
       endpoints: new EndpointCache({
         load: createEndpointLoader(opts.store ?? this.store, logger, (sealed) => this.secrets.decrypt(sealed), 1000),

@@ -4,7 +4,9 @@ import { createLogger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
 import { createRegistry, PayloadError, TargetConfigError } from '@relay/targets';
 import type { AttemptResult, SendOutcome, TargetKind } from '@relay/targets';
+import { Registry } from 'prom-client';
 import { handleDelivery } from './handle';
+import { createDeliveryMetrics } from './metrics';
 import type { DeadLetterReason, DeliveryDeps } from './ports';
 
 /* The one place that decides, against in-memory fakes of its narrow interfaces. */
@@ -38,6 +40,7 @@ function delivery(attempt = 1): DeliveryMessageV1 {
 
 function setup(results: AttemptResult[], t: TargetRecord | null = target(), flagAfter = 3) {
   const kind = fakeKind(results);
+  const metrics = new Registry();
   const log = { recorded: [] as ActivityAttemptV1[], retried: [] as Array<[number, number, number]>, dead: [] as DeadLetterReason[], flags: [] as string[], streak: 0, resets: 0 };
   const deps: DeliveryDeps = {
     targets: { find: async () => t },
@@ -59,12 +62,13 @@ function setup(results: AttemptResult[], t: TargetRecord | null = target(), flag
         log.streak = 0;
       },
     },
+    meter: createDeliveryMetrics(metrics),
     policy: { tiersMs: [200, 500, 1_000], jitterPct: 0, retryAfterMaxMs: 1_000, flagAfterPermanentFailures: flagAfter },
     logger: createLogger({ service: 'test', level: 'error', stream: new PassThrough() }),
     now: () => NOW,
     random: () => 0,
   };
-  return { deps, log, kind };
+  return { deps, log, kind, metrics };
 }
 
 const ok: AttemptResult = { result: 'success', status: 200 };
@@ -211,5 +215,56 @@ describe('handleDelivery: success, retry, dead-letter and the flag', () => {
       expect(log.dead).toHaveLength(1);
       expect(log.flags).toEqual([]);
     });
+  });
+});
+
+/** One metric's samples as `labels → value` lines, for comparing with a table. */
+async function samples(registry: Registry, name: string): Promise<string[]> {
+  const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
+  return (metric?.values ?? []).map((v) => `${(v as { metricName?: string }).metricName ?? name}${JSON.stringify(v.labels)} ${v.value}`);
+}
+
+describe('deliverer metrics (issue 10, item 2): attempts by kind and result, latency, retries per tier, dead letters', () => {
+  it.each([
+    ['delivered', [ok], 1, target()],
+    ['retrying', [unavailable], 1, target()],
+    ['dead (permanent)', [badRequest], 1, target()],
+    ['dead (exhausted)', [unavailable], 3, target()],
+    ['failed (target deleted)', [ok], 1, null],
+  ] as const)('an attempt that ends %s counts one attempt with that result', async (name, results, attempt, t) => {
+    const { deps, metrics } = setup([...results], t);
+    await handleDelivery(delivery(attempt), deps);
+    const result = name.split(' ')[0];
+    expect(await samples(metrics, 'relay_delivery_attempts_total')).toEqual([`relay_delivery_attempts_total{"kind":"${t ? 'fake' : 'unknown'}","result":"${result}"} 1`]);
+  });
+
+  it('a retry counts once under its tier\'s delay; a dead letter once under its kind and reason', async () => {
+    const { deps, metrics } = setup([unavailable]);
+    await handleDelivery(delivery(1), deps);
+    await handleDelivery(delivery(2), deps);
+    await handleDelivery(delivery(3), deps);
+    expect(await samples(metrics, 'relay_delivery_retries_scheduled_total')).toEqual(['relay_delivery_retries_scheduled_total{"tier_ms":"200"} 1', 'relay_delivery_retries_scheduled_total{"tier_ms":"500"} 1']);
+    expect(await samples(metrics, 'relay_delivery_dead_lettered_total')).toEqual(['relay_delivery_dead_lettered_total{"kind":"fake","reason":"exhausted"} 1']);
+  });
+
+  it('the attempt latency histogram observes sent requests only (a flagged target sends none), by kind', async () => {
+    const { deps, metrics } = setup([ok]);
+    await handleDelivery(delivery(), deps);
+    const flagged = setup([ok], target({ flagged: { reason: 'gone', at: NOW } }));
+    // the same meter: both attempts land in one registry
+    await handleDelivery(delivery(), { ...flagged.deps, meter: deps.meter });
+    expect(await samples(metrics, 'relay_delivery_attempts_total')).toEqual(['relay_delivery_attempts_total{"kind":"fake","result":"delivered"} 1', 'relay_delivery_attempts_total{"kind":"fake","result":"dead"} 1']);
+    const count = (await samples(metrics, 'relay_delivery_attempt_duration_seconds')).filter((l) => l.startsWith('relay_delivery_attempt_duration_seconds_count'));
+    expect(count).toEqual(['relay_delivery_attempt_duration_seconds_count{"kind":"fake"} 1']);
+  });
+
+  it('an attempt whose outcome could not be made durable is not counted (its redelivery will be)', async () => {
+    const { deps, metrics } = setup([unavailable]);
+    deps.router.retry = async () => {
+      throw new Error('nacked');
+    };
+    await expect(handleDelivery(delivery(), deps)).rejects.toThrow('nacked');
+    expect(await samples(metrics, 'relay_delivery_attempts_total')).toEqual([]);
+    expect(await samples(metrics, 'relay_delivery_retries_scheduled_total')).toEqual([]);
   });
 });

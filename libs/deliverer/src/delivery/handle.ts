@@ -7,13 +7,15 @@ import { decideRetry } from '../retry/decide';
 import type { RetryDecision } from '../retry/decide';
 import type { DeliveryDeps, DeliveryRun } from './ports';
 
-export type { AttemptRecorder, DeadLetterReason, DeliveryDeps, DeliveryPolicy, DeliveryRouter, DeliveryRun, TargetHealth, TargetLookup } from './ports';
+export type { AttemptMetricResult, AttemptRecorder, DeadLetterReason, DeliveryDeps, DeliveryMeter, DeliveryPolicy, DeliveryRouter, DeliveryRun, TargetHealth, TargetLookup } from './ports';
 
 interface Tried {
   outcome: AttemptResult;
   durationMs: number;
   /** the outcome says something about the destination (it was sent, or its config is broken) */
   aboutDestination: boolean;
+  /** a request went out (durationMs is its time) */
+  sent: boolean;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function handleDelivery(d: DeliveryMessageV1, deps: DeliveryDeps, r
   // two chains of attempts for one delivery.
   await deps.recorder.record(record);
   await follow(d, decision, tried.outcome, target, run, deps);
+  meter(decision, tried, kind, target !== null, deps);
   if (target && tried.aboutDestination) await updateHealth(target, tried.outcome, deps);
   deps.logger.info('delivery attempt', {
     event_id: d.event_id,
@@ -62,15 +65,15 @@ export async function handleDelivery(d: DeliveryMessageV1, deps: DeliveryDeps, r
  * dead-lettered, so they can be redriven once the flag is cleared.
  */
 async function attempt(d: DeliveryMessageV1, target: TargetRecord | null, kind: TargetKind | undefined, deps: DeliveryDeps): Promise<Tried> {
-  const stop = (error: string): Tried => ({ outcome: { result: 'permanent', status: null, error, flagTarget: false }, durationMs: 0, aboutDestination: false });
+  const stop = (error: string): Tried => ({ outcome: { result: 'permanent', status: null, error, flagTarget: false }, durationMs: 0, aboutDestination: false, sent: false });
   if (!target) return stop('target deleted');
   if (!target.enabled) return stop('target disabled');
   if (target.flagged) return stop(`target flagged: ${target.flagged.reason}`);
   if (!kind) return stop(`unknown target kind ${target.kind}`);
   const built = buildRequest(kind, target, d, deps);
-  if ('failure' in built) return { outcome: built.failure, durationMs: 0, aboutDestination: built.failure.flagTarget };
+  if ('failure' in built) return { outcome: built.failure, durationMs: 0, aboutDestination: built.failure.flagTarget, sent: false };
   const sent = await deps.send(built.request);
-  return { outcome: kind.classify(sent), durationMs: sent.durationMs, aboutDestination: true };
+  return { outcome: kind.classify(sent), durationMs: sent.durationMs, aboutDestination: true, sent: true };
 }
 
 /**
@@ -102,6 +105,19 @@ async function follow(d: DeliveryMessageV1, decision: RetryDecision, outcome: At
     const error = outcome.result === 'success' ? '' : outcome.error;
     await deps.router.deadLetter(d, { reason: decision.reason, error, status: outcome.status, at: deps.now() });
   }
+}
+
+/**
+ * Counted once the outcome and what follows it are durable, so a repeated attempt (redelivery
+ * after a failed publish) is not counted twice. `kind` comes from the registry, never from the
+ * message, so the label stays within the registered kinds.
+ */
+function meter(decision: RetryDecision, tried: Tried, kind: TargetKind | undefined, targetExists: boolean, deps: DeliveryDeps): void {
+  const label = kind?.kind ?? 'unknown';
+  const result = decision.state === 'failed' ? (targetExists ? 'dead' : 'failed') : decision.state;
+  deps.meter.attempted(label, result, tried.sent ? tried.durationMs : null);
+  if (decision.state === 'retrying') deps.meter.retryScheduled(decision.tierMs);
+  if (decision.state === 'failed' && targetExists) deps.meter.deadLettered(label, decision.reason);
 }
 
 /**

@@ -41,6 +41,16 @@ export interface TargetHealth {
   reset(targetId: string): void;
 }
 
+export type AttemptMetricResult = 'delivered' | 'retrying' | 'failed' | 'dead';
+
+/** Counts attempts and what followed them (metrics.ts implements it with prom-client). */
+export interface DeliveryMeter {
+  /** one attempt whose outcome is durable; `sentMs` is the request's time, null when none was sent */
+  attempted(kind: string, result: AttemptMetricResult, sentMs: number | null): void;
+  retryScheduled(tierMs: number): void;
+  deadLettered(kind: string, reason: 'permanent' | 'exhausted'): void;
+}
+
 export interface DeliveryPolicy extends RetryPolicy {
   /** FLAG_AFTER_PERMANENT_FAILURES: permanent failures in a row that flag a target; 0 = never */
   flagAfterPermanentFailures: number;
@@ -53,6 +63,7 @@ export interface DeliveryDeps {
   recorder: AttemptRecorder;
   router: DeliveryRouter;
   health: TargetHealth;
+  meter: DeliveryMeter;
   policy: DeliveryPolicy;
   logger: Logger;
   now(): Date;

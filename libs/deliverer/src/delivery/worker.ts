@@ -3,12 +3,14 @@ import type { BrokerConnection, QueueConsumer } from '@relay/broker';
 import { DELIVERY_V1, brokerNames } from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
+import type { Registry } from 'prom-client';
 import type { Store } from '@relay/store';
 import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/targets';
 import type { RetryPolicy } from '../retry/decide';
 import { deliveryPosition } from '../retry/headers';
 import { createAttemptRecorder, createDeliveryRouter, createTargetHealth, createTargetLookup } from './adapters';
 import { handleDelivery } from './handle';
+import { createDeliveryMetrics } from './metrics';
 
 export interface DelivererOptions {
   channel: DeliveryChannel;
@@ -23,6 +25,8 @@ export interface DelivererOptions {
   confirmTimeoutMs: number;
   retry: RetryPolicy;
   flagAfterPermanentFailures: number;
+  /** where the attempt, retry and dead-letter metrics are registered (the service's /metrics) */
+  metrics: Registry;
 }
 
 /**
@@ -42,6 +46,7 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
     recorder: createAttemptRecorder(publisher, opts.namespace),
     router: createDeliveryRouter(publisher, opts.namespace, opts.channel),
     health: createTargetHealth(opts.store, targets),
+    meter: createDeliveryMetrics(opts.metrics),
     policy: { ...opts.retry, flagAfterPermanentFailures: opts.flagAfterPermanentFailures },
     logger: opts.logger,
     now: () => new Date(),

@@ -12,8 +12,7 @@ export interface WriterMetrics {
  * The writer's Prometheus metrics. Lag and unwritten messages are read from the pipeline when
  * scraped; no label carries an endpoint or event id, so the series count is fixed.
  */
-export function createWriterMetrics(pipeline: { lagSeconds(): number; unwritten(): number }): WriterMetrics {
-  const registry = new Registry();
+export function createWriterMetrics(pipeline: { lagSeconds(): number; unwritten(): number }, registry: Registry = new Registry()): WriterMetrics {
   new Gauge({
     name: 'relay_activity_lag_seconds',
     help: 'age of the oldest activity message this writer has taken but not yet written (0 when caught up)',

@@ -13,6 +13,8 @@ export interface ActivitySpool {
    * marks the row as one that can never be published. Returns the function that stops it.
    */
   drainEvery(intervalMs: number, publish: Publish, brokerUp: () => boolean): () => void;
+  /** rows waiting in the spool (LLEN, O(1)): the gateway's spool length metric */
+  length(): Promise<number>;
 }
 
 type Publish = (row: ActivityRequestV1) => Promise<void>;
@@ -118,6 +120,7 @@ export function createActivitySpool(redis: Redis, namespace: string, instanceId:
         clearInterval(timer);
       };
     },
+    length: () => redis.llen(key),
   };
 }
 

@@ -62,6 +62,7 @@ export function ingestHandler(deps: IngestDeps) {
     const log = { event_id: request.eventId, endpoint_id: request.endpointId, account_id: answer.accountId, method: req.method, duration_ms: Math.round(performance.now() - started) };
     if (answer.accepted) {
       deps.metrics.requests.inc({ outcome: 'ACCEPTED' });
+      deps.metrics.acceptedDuration.observe((performance.now() - started) / 1000);
       deps.logger.info('request accepted', { ...log, outcome: 'ACCEPTED', status: 202, targets: answer.targetCount });
       send(req, res, 202, ACCEPTED_BODY);
       return;

@@ -1,0 +1,34 @@
+import { Counter, Histogram } from 'prom-client';
+import type { Registry } from 'prom-client';
+import type { DeliveryMeter } from './ports';
+
+/**
+ * Attempt latency buckets: from a receiver on the same network (ms) to the request timeout
+ * (REQUEST_TIMEOUT_MS, 10 s by default; a timed-out attempt lands in the last bucket or +Inf).
+ */
+const ATTEMPT_BUCKETS_S = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * A deliverer's Prometheus metrics. Labels are bounded: `kind` is a registered target kind (or
+ * `unknown`), `result` one of four, `tier_ms` one of the configured RETRY_TIERS_MS (or 0),
+ * `reason` permanent or exhausted — never an endpoint, target, event or delivery id.
+ */
+export function createDeliveryMetrics(registry: Registry): DeliveryMeter {
+  const attempts = new Counter({
+    name: 'relay_delivery_attempts_total',
+    help: 'delivery attempts whose outcome was made durable, by target kind and result: delivered, retrying (next attempt scheduled), dead (dead-lettered), failed (target deleted; not kept)',
+    labelNames: ['kind', 'result'],
+    registers: [registry],
+  });
+  const duration = new Histogram({ name: 'relay_delivery_attempt_duration_seconds', help: 'time of one delivery request, from sending to the classified response, by target kind', labelNames: ['kind'], buckets: ATTEMPT_BUCKETS_S, registers: [registry] });
+  const retries = new Counter({ name: 'relay_delivery_retries_scheduled_total', help: 'retries published to a delay tier, by the tier\'s delay in ms (0: straight back to the work queue)', labelNames: ['tier_ms'], registers: [registry] });
+  const dead = new Counter({ name: 'relay_delivery_dead_lettered_total', help: 'deliveries published to the channel\'s dead-letter queue, by target kind and reason (permanent, exhausted)', labelNames: ['kind', 'reason'], registers: [registry] });
+  return {
+    attempted(kind, result, sentMs) {
+      attempts.inc({ kind, result });
+      if (sentMs !== null) duration.observe({ kind }, sentMs / 1000);
+    },
+    retryScheduled: (tierMs) => retries.inc({ tier_ms: String(tierMs) }),
+    deadLettered: (kind, reason) => dead.inc({ kind, reason }),
+  };
+}
