@@ -42,8 +42,13 @@ const ANSWER_BOUND_MS = 10000;
 const STALL_BOUND_MS = intEnv('HOSTILE_STALL_BOUND_MS', 45000);
 /** after answering a request that asked `Connection: close`, the server closes within 2 s */
 const CLOSE_GRACE_MS = 2000;
-/** the gateway's RSS after the run, over its RSS before it (after a warm-up run) */
-const RSS_GROWTH_BOUND = 64 * 1024 * 1024;
+/**
+ * The gateway's RSS after the run, over its RSS before it (after a warm-up run). Measured growth
+ * of a healthy gateway: +26 to +48 MiB alone, up to +69 MiB while another e2e file runs beside
+ * it (V8 collects later under CPU contention), +38 MiB over 30,000 requests — a plateau. The
+ * leaks issue 9 found grew by 150 MiB per 20,000 unknown ids and by gigabytes per response.
+ */
+const RSS_GROWTH_BOUND = 96 * 1024 * 1024;
 /** requests of the warm-up run before the RSS baseline */
 const WARM_REQUESTS = 2000;
 const MiB = (n: number): string => `${(n / 1048576).toFixed(1)} MiB`;
