@@ -13,5 +13,8 @@ export { PublishBatcher } from './batcher';
 export type { BatcherOptions } from './batcher';
 export { ACTIVITY_LINGER_MS, createActivityPublisher } from './activity-publisher';
 export type { ActivityPublisher } from './activity-publisher';
+export { registerBrokerMetrics } from './broker-metrics';
+export { createPayloadPublisher } from './payload-publisher';
+export type { PayloadPublisher } from './payload-publisher';
 export { activityQueuesOf, deliveryQueuesOf, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerQueueMetrics } from './queue-metrics';
 export type { QueueStat, QueueStatsOptions } from './queue-metrics';

@@ -62,4 +62,9 @@ export async function declareTopology(ch: Channel, opts: TopologyOptions): Promi
   await ch.bindQueue(n.activityQueue, n.activityExchange, n.activityRoutingKey);
   await ch.assertQueue(n.deadActivityQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
   await ch.bindQueue(n.deadActivityQueue, n.deadLetterExchange, n.activityRoutingKey);
+  // stored payloads (resend): large messages on a queue of their own, so the activity-writer can
+  // take few of them at once while it holds thousands of small activity records; their dead
+  // letters join the activity's
+  await ch.assertQueue(n.payloadQueue, { durable: true, arguments: { ...workQueueArgs, 'x-dead-letter-routing-key': n.activityRoutingKey } });
+  await ch.bindQueue(n.payloadQueue, n.activityExchange, n.payloadRoutingKey);
 }

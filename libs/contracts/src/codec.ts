@@ -1,9 +1,9 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import { ACTIVITY_BATCH_V1, MAX_ACTIVITY_BATCH } from './messages';
-import type { ActivityAttemptV1, ActivityBatchV1, ActivityMessage, ActivityRequestV1, DeliveryMessageV1, RelayMessage } from './messages';
-import { activityAttemptV1Schema, activityBatchV1Schema, activityRequestV1Schema, deliveryV1Schema } from './schemas';
+import { ACTIVITY_BATCH_V1, MAX_ACTIVITY_BATCH, MAX_PAYLOAD_BATCH, PAYLOAD_BATCH_V1 } from './messages';
+import type { ActivityAttemptV1, ActivityBatchV1, ActivityMessage, ActivityRequestV1, DeliveryMessageV1, PayloadBatchV1, RelayMessage, StoredPayloadV1 } from './messages';
+import { activityAttemptV1Schema, activityBatchV1Schema, activityRequestV1Schema, deliveryV1Schema, payloadBatchV1Schema } from './schemas';
 
 /** A message that is not valid JSON or does not match its type's schema. Never retried. */
 export class ContractError extends Error {
@@ -22,6 +22,7 @@ type TypeMap = {
   'relay.activity.request.v1': ActivityRequestV1;
   'relay.activity.attempt.v1': ActivityAttemptV1;
   'relay.activity.batch.v1': ActivityBatchV1;
+  'relay.payload.batch.v1': PayloadBatchV1;
 };
 export type MessageType = keyof TypeMap;
 
@@ -31,6 +32,7 @@ const validators: { [K in MessageType]: ValidateFunction } = {
   'relay.activity.attempt.v1': ajv.compile(activityAttemptV1Schema),
   // after the two it references by $id
   'relay.activity.batch.v1': ajv.compile(activityBatchV1Schema),
+  'relay.payload.batch.v1': ajv.compile(payloadBatchV1Schema),
 };
 
 function check(message: unknown): RelayMessage {
@@ -58,6 +60,12 @@ export function checkActivityRecord(record: ActivityMessage): ActivityMessage {
 export function encodeActivityBatch(records: readonly ActivityMessage[]): Buffer {
   if (records.length < 1 || records.length > MAX_ACTIVITY_BATCH) throw new ContractError(`${ACTIVITY_BATCH_V1}: ${records.length} records (1 to ${MAX_ACTIVITY_BATCH})`);
   return Buffer.from(JSON.stringify({ type: ACTIVITY_BATCH_V1, records }));
+}
+
+/** Producer side, stored payloads: the whole batch is checked (payloads are built by code, never by a sender). */
+export function encodePayloadBatch(payloads: readonly StoredPayloadV1[]): Buffer {
+  if (payloads.length < 1 || payloads.length > MAX_PAYLOAD_BATCH) throw new ContractError(`${PAYLOAD_BATCH_V1}: ${payloads.length} payloads (1 to ${MAX_PAYLOAD_BATCH})`);
+  return encodeMessage({ type: PAYLOAD_BATCH_V1, payloads: [...payloads] });
 }
 
 /** Consumer side: parses and checks a body against one of the accepted types. */

@@ -1,4 +1,4 @@
-import { isIdOf, newEventId, newId, timeOfId } from './ids';
+import { deliveryIdFor, deliveryOrderOf, isIdOf, newEventId, newId, resendDeliveryId, resendTag, timeOfId } from './ids';
 
 describe('ids', () => {
   it('an event id carries its arrival time and 16 random base32 characters', () => {
@@ -40,5 +40,22 @@ describe('ids: the shape newId makes', () => {
     ['empty', ''],
   ])('refuses %s', (_what, text) => {
     expect(isIdOf('ep', text)).toBe(false);
+  });
+
+  it('a resend gets a new delivery id under the same event id, and later resends sort after earlier ones', () => {
+    const evt = newEventId(Date.parse('2026-11-23T08:00:00Z'));
+    const tg = newId('tg');
+    const first = deliveryIdFor(evt, tg);
+    const early = resendDeliveryId(evt, tg, resendTag(Date.parse('2026-11-24T08:00:00Z')));
+    const late = resendDeliveryId(evt, tg, resendTag(Date.parse('2026-11-24T08:00:01Z')));
+    expect(early.startsWith(`${first}_r`)).toBe(true);
+    expect(early).not.toBe(late);
+    expect(deliveryOrderOf(first)).toBe('');
+    expect([deliveryOrderOf(late), deliveryOrderOf(first), deliveryOrderOf(early)].sort()).toEqual([deliveryOrderOf(first), deliveryOrderOf(early), deliveryOrderOf(late)]);
+  });
+
+  it('a target id whose body starts with r is not taken for a resend tag', () => {
+    const evt = newEventId(Date.now());
+    expect(deliveryOrderOf(deliveryIdFor(evt, 'tg_r0000000000000000000'))).toBe('');
   });
 });

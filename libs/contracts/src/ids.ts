@@ -72,3 +72,28 @@ export function timeOfId(id: string): number | null {
 export function deliveryIdFor(eventId: string, targetId: string): string {
   return `dlv_${eventId.replace(/^evt_/, '')}_${targetId.replace(/^tg_/, '')}`;
 }
+
+const TAG_RANDOM = 6;
+const RESEND_TAG = /_r([0-9a-hjkmnp-tv-z]{16})$/;
+
+/**
+ * What tells a delivery made again (a resend, a bulk retry) from the first one and from the
+ * others: 10 characters of the time it was made + 6 random ones, so tags sort by time.
+ */
+export function resendTag(atMs: number): string {
+  return `${encodeTime(atMs)}${randomChars(TAG_RANDOM)}`;
+}
+
+/**
+ * A delivery made again of an event to a target: a new delivery id under the same event id,
+ * `<first delivery id>_r<tag>`. The row keeps every delivery; for each target the one with the
+ * highest tag is the current one (the first delivery has none and sorts lowest).
+ */
+export function resendDeliveryId(eventId: string, targetId: string, tag: string): string {
+  return `${deliveryIdFor(eventId, targetId)}_r${tag}`;
+}
+
+/** '' for an event's first delivery to a target, the tag of a resend: a later delivery sorts higher. */
+export function deliveryOrderOf(deliveryId: string): string {
+  return RESEND_TAG.exec(deliveryId)?.[1] ?? '';
+}

@@ -8,8 +8,13 @@ export const DELIVERY_V1 = 'relay.delivery.v1';
 export const ACTIVITY_REQUEST_V1 = 'relay.activity.request.v1';
 export const ACTIVITY_ATTEMPT_V1 = 'relay.activity.attempt.v1';
 export const ACTIVITY_BATCH_V1 = 'relay.activity.batch.v1';
+export const PAYLOAD_BATCH_V1 = 'relay.payload.batch.v1';
 /** most records one batch carries: bounds a message's size and what one unacked message holds */
 export const MAX_ACTIVITY_BATCH = 100;
+/** most payloads one payload batch carries (it is also bounded by bytes: MAX_PAYLOAD_BATCH_BYTES) */
+export const MAX_PAYLOAD_BATCH = 100;
+/** a payload batch is published once its bodies reach this many bytes (one larger payload travels alone) */
+export const MAX_PAYLOAD_BATCH_BYTES = 1_048_576;
 
 /** The sender's request as targets may need it; credentials were already removed by the gateway. */
 export interface ForwardableRequest {
@@ -89,4 +94,24 @@ export interface ActivityBatchV1 {
   records: ActivityMessage[];
 }
 
-export type RelayMessage = DeliveryMessageV1 | ActivityMessage | ActivityBatchV1;
+/**
+ * An accepted event's payload, as its deliveries carry it, kept with its activity row so the
+ * event can be delivered again (resend, bulk retry; docs/delivery.md "Resend"). Payloads travel
+ * on a queue of their own: they are large, and the activity queue's consumer holds thousands of
+ * small records at once.
+ */
+export interface StoredPayloadV1 {
+  event_id: string;
+  account_id: string;
+  endpoint_id: string;
+  received_at: string;
+  request: ForwardableRequest;
+  payload: DeliveryPayload;
+}
+
+export interface PayloadBatchV1 {
+  type: typeof PAYLOAD_BATCH_V1;
+  payloads: StoredPayloadV1[];
+}
+
+export type RelayMessage = DeliveryMessageV1 | ActivityMessage | ActivityBatchV1 | PayloadBatchV1;

@@ -23,6 +23,9 @@ export interface BrokerNames {
   activityQueue: string;
   deadActivityQueue: string;
   activityRoutingKey: string;
+  /** stored payloads of accepted events (bound to the activity exchange; dead letters join the activity's) */
+  payloadQueue: string;
+  payloadRoutingKey: string;
 }
 
 export function brokerNames(namespace: string): BrokerNames {
@@ -38,5 +41,7 @@ export function brokerNames(namespace: string): BrokerNames {
     activityQueue: `${namespace}.activity`,
     deadActivityQueue: `${namespace}.activity.dead`,
     activityRoutingKey: 'activity',
+    payloadQueue: `${namespace}.payloads`,
+    payloadRoutingKey: 'payload',
   };
 }

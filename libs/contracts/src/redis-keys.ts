@@ -19,3 +19,12 @@ export function quotaKey(namespace: string, accountId: string, month: string): s
 export function endpointChangedChannel(namespace: string): string {
   return `${namespace}:endpoint-changed`;
 }
+
+/**
+ * `${namespace}:idem:${endpoint_id}:${digest}` — the answer to the first request that carried an
+ * Idempotency-Key (docs/ingest.md "Idempotency-Key"). The key's value is hashed: any length of
+ * sender text costs the same few bytes.
+ */
+export function idempotencyKey(namespace: string, endpointId: string, keyDigest: string): string {
+  return `${namespace}:idem:${endpointId}:${keyDigest}`;
+}

@@ -1,5 +1,5 @@
 import { DELIVERY_STATES, OUTCOMES } from './outcomes';
-import { ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1, MAX_ACTIVITY_BATCH } from './messages';
+import { ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1, MAX_ACTIVITY_BATCH, MAX_PAYLOAD_BATCH, PAYLOAD_BATCH_V1 } from './messages';
 
 const id = { type: 'string', minLength: 1, maxLength: 128 } as const;
 
@@ -9,6 +9,28 @@ export const MAX_SOURCE_IP_LENGTH = 64;
 export const MAX_CONTENT_TYPE_LENGTH = 256;
 const time = { type: 'string', format: 'date-time' } as const;
 const nullableString = { type: ['string', 'null'], maxLength: 2000 } as const;
+
+const forwardableRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['method', 'source_ip', 'headers', 'query'],
+  properties: {
+    method: { type: 'string', minLength: 1, maxLength: 32 },
+    source_ip: { type: 'string', maxLength: MAX_SOURCE_IP_LENGTH },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    query: { type: 'string' },
+  },
+} as const;
+
+const deliveryPayloadSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['content_type', 'body_base64'],
+  properties: {
+    content_type: { type: ['string', 'null'], maxLength: MAX_CONTENT_TYPE_LENGTH },
+    body_base64: { type: 'string' },
+  },
+} as const;
 
 export const deliveryV1Schema = {
   $id: DELIVERY_V1,
@@ -25,26 +47,8 @@ export const deliveryV1Schema = {
     target_id: id,
     target_kind: id,
     received_at: time,
-    request: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['method', 'source_ip', 'headers', 'query'],
-      properties: {
-        method: { type: 'string', minLength: 1, maxLength: 32 },
-        source_ip: { type: 'string', maxLength: MAX_SOURCE_IP_LENGTH },
-        headers: { type: 'object', additionalProperties: { type: 'string' } },
-        query: { type: 'string' },
-      },
-    },
-    payload: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['content_type', 'body_base64'],
-      properties: {
-        content_type: { type: ['string', 'null'], maxLength: MAX_CONTENT_TYPE_LENGTH },
-        body_base64: { type: 'string' },
-      },
-    },
+    request: forwardableRequestSchema,
+    payload: deliveryPayloadSchema,
   },
 } as const;
 
@@ -110,6 +114,34 @@ export const activityBatchV1Schema = {
         if: { properties: { type: { const: ACTIVITY_REQUEST_V1 } } },
         then: { $ref: ACTIVITY_REQUEST_V1 },
         else: { $ref: ACTIVITY_ATTEMPT_V1 },
+      },
+    },
+  },
+} as const;
+
+export const payloadBatchV1Schema = {
+  $id: PAYLOAD_BATCH_V1,
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'payloads'],
+  properties: {
+    type: { const: PAYLOAD_BATCH_V1 },
+    payloads: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_PAYLOAD_BATCH,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['event_id', 'account_id', 'endpoint_id', 'received_at', 'request', 'payload'],
+        properties: {
+          event_id: id,
+          account_id: id,
+          endpoint_id: id,
+          received_at: time,
+          request: forwardableRequestSchema,
+          payload: deliveryPayloadSchema,
+        },
       },
     },
   },

@@ -1,10 +1,11 @@
 export { connectStore } from './store';
 export type { ActivityDoc, ApiKeyDoc, Doc, Store } from './store';
-export { STATUS_GROUPS } from './records';
+export { ACCOUNT_AUDIT_ACTIONS, API_KEY_ROLES, AUDIT_ACTIONS, ENDPOINT_AUDIT_ACTIONS, STATUS_GROUPS } from './records';
 export type {
   AccountRecord,
   ActivityAggregate,
   ActivityRecord,
+  ApiKeyRole,
   DeliveryAttemptRecord,
   DeliveryRecord,
   EndpointRecord,
@@ -14,5 +15,5 @@ export type {
   TargetRecord,
 } from './records';
 export { toAccount, toActivity, toEndpoint, toTarget } from './mappers';
-export { ActivityLog, GROUP_SCOPES, IndexWriter, PageCounts, accountScope, decodePosition, encodePosition, endpointScope, groupScope, hourOf, lateAttemptId, listIndexed, mapLimit, mergeAttempts, scopesOfRow, sweepExpired } from './activity';
-export type { GroupScope, IndexChange, IndexEntry, KeyedCollection, LateAttemptDoc, ListQuery, Position, Scope, ScopedChange, ScopedEntry, StoredAttempt } from './activity';
+export { ActivityLog, currentDeliveries, deliveryState, payloadId, GROUP_SCOPES, IP_BUCKETS, IndexWriter, PageCounts, accountScope, ipScope, decodePosition, encodePosition, endpointScope, groupScope, hourOf, lateAttemptId, listIndexed, mapLimit, mergeAttempts, scopesOfRow, sweepExpired, keyedCollection } from './activity';
+export type { GroupScope, IndexChange, IndexEntry, KeyedCollection, LateAttemptDoc, PayloadDoc, StoredPayload, ListQuery, Position, Scope, ScopedChange, ScopedEntry, StoredAttempt } from './activity';

@@ -1,3 +1,4 @@
+import { deliveryOrderOf } from '@relay/contracts';
 import type { AccountRecord, ActivityRecord, DeliveryRecord, EndpointRecord, TargetRecord } from './records';
 
 /* Map raw documents (`_id`) to records (`id`). Documents come from `.lean()` queries. */
@@ -23,7 +24,8 @@ export function toActivity(d: Doc): ActivityRecord {
   // deliveries and their attempts are stored keyed by id / attempt number (see activity-writer)
   const list = Object.values((deliveries ?? {}) as Record<string, Doc>)
     .map((dl) => ({ ...dl, attempts: Object.values((dl.attempts ?? {}) as Record<string, Doc>).sort((a, b) => a.attempt - b.attempt) }) as DeliveryRecord)
-    .sort((a, b) => a.target_id.localeCompare(b.target_id));
+    // per target, its deliveries in the order they were made: the first, then each resend
+    .sort((a, b) => a.target_id.localeCompare(b.target_id) || deliveryOrderOf(a.delivery_id).localeCompare(deliveryOrderOf(b.delivery_id)));
   // rows written before last_error/aggregate existed read as null
   const row = rest as Omit<ActivityRecord, 'id' | 'deliveries'>;
   return { ...row, source_ip: row.source_ip ?? null, last_error: row.last_error ?? null, aggregate: row.aggregate ?? null, id: _id as string, deliveries: list };

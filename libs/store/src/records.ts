@@ -35,15 +35,30 @@ export interface EndpointRecord {
   updated_at: Date;
 }
 
-/** A user's manual enable/disable/pause/resume (spec: recorded; scheduled pauses are not). */
+/** What a management API key may do, least to most (docs/management-api.md "Roles"). */
+export const API_KEY_ROLES = ['viewer', 'editor', 'admin', 'owner'] as const;
+export type ApiKeyRole = (typeof API_KEY_ROLES)[number];
+
+/** Endpoint actions a user made by hand (spec: recorded; scheduled pauses are not). */
+export const ENDPOINT_AUDIT_ACTIONS = ['enabled', 'disabled', 'paused', 'resumed'] as const;
+/** Account actions: API keys created and revoked, the plan changed. */
+export const ACCOUNT_AUDIT_ACTIONS = ['key_created', 'key_revoked', 'plan_changed'] as const;
+export const AUDIT_ACTIONS = [...ENDPOINT_AUDIT_ACTIONS, ...ACCOUNT_AUDIT_ACTIONS] as const;
+
+/** One audit row: a user's manual enable/disable/pause/resume, or an account change. */
 export interface AuditRecord {
   id: string;
   account_id: string;
-  endpoint_id: string;
-  action: 'enabled' | 'disabled' | 'paused' | 'resumed';
-  /** the API key prefix that made the change */
+  /** set on endpoint actions only */
+  endpoint_id?: string;
+  action: (typeof AUDIT_ACTIONS)[number];
+  /** the API key prefix that made the change (`operator` for the plan command) */
   actor: string;
   at: Date;
+  /** key actions: the key created or revoked */
+  key_id?: string;
+  /** account actions: what changed (the key's role and prefix; the plan before and after) */
+  details?: Record<string, unknown>;
 }
 
 export interface TargetRecord {

@@ -3,7 +3,7 @@ import type { Connection, Model } from 'mongoose';
 import { ActivityLog } from './activity';
 import { accountSchema, apiKeySchema } from './models/account';
 import { auditSchema, endpointSchema, revisionClaimSchema, targetSchema } from './models/endpoint';
-import type { AccountRecord, ActivityRecord, AuditRecord, DeliveryRecord, EndpointRecord, TargetRecord } from './records';
+import type { AccountRecord, ActivityRecord, ApiKeyRole, AuditRecord, DeliveryRecord, EndpointRecord, TargetRecord } from './records';
 
 /** Stored shape of a record: `_id` instead of `id`. */
 export type Doc<R extends { id: string }> = Omit<R, 'id'> & { _id: string };
@@ -13,7 +13,12 @@ export interface ApiKeyDoc {
   account_id: string;
   digest: string;
   prefix: string;
+  /** absent: a key from before roles, an owner key */
+  role?: ApiKeyRole;
+  name?: string | null;
+  created_by?: string | null;
   created_at: Date;
+  last_used_at?: Date | null;
 }
 
 /**

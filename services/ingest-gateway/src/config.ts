@@ -24,6 +24,7 @@ export const configSpec = {
   secretsKeys: str('SECRETS_KEYS', 'keys that open endpoint secrets (inbound auth, captcha), "keyid:base64(32 bytes)" comma-separated (the same value as the management API)', { secret: true }),
   publicBaseUrl: url('PUBLIC_BASE_URL', 'base URL senders use (the management API\'s value); Twilio and Square signatures are checked against it. Empty: scheme and host of the request', { default: '', protocols: ['http:', 'https:'] }),
   limiterTimeoutMs: int('LIMITER_TIMEOUT_MS', 'how long the rate limit/quota check waits for Redis before the per-process fallback limiter decides', { default: 200, min: 10 }),
+  idempotencyWindowS: int('IDEMPOTENCY_WINDOW_S', 'how long a request accepted with an Idempotency-Key answers for later requests with the same key to the same endpoint (seconds)', { default: 86400, min: 60, max: 604800 }),
   captchaTimeoutMs: int('CAPTCHA_TIMEOUT_MS', 'timeout of one captcha siteverify call; on timeout the request gets 503 endpoint_unavailable', { default: 3000, min: 100 }),
   // worded as the deliverers word it: captcha verify URLs pass the same SSRF guard as deliveries
   ssrfAllowCidrs: list('SSRF_ALLOW_CIDRS', 'CIDRs exempt from the SSRF guard (e.g. 127.0.0.0/8 for local receivers); empty = none', { default: [] }),

@@ -1,11 +1,12 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
-import { BrokerConnection, ConfirmPublisher } from '@relay/broker';
+import { BrokerConnection, ConfirmPublisher, createPayloadPublisher, registerBrokerMetrics } from '@relay/broker';
 import { loadConfig } from '@relay/config';
+import { TEST_REQUEST_ROUTE } from '@relay/contracts';
 import { createLogger } from '@relay/logging';
 import { closeServer, createMetricsRegistry, listen, onShutdown, runMain } from '@relay/runtime';
-import { createSecretBox } from '@relay/secrets';
+import { createInternalSigner, createSecretBox } from '@relay/secrets';
 import { connectStore } from '@relay/store';
 import { createSender } from '@relay/targets';
 import { createActivityRecorder } from './adapters/activity-recorder';
@@ -14,12 +15,16 @@ import { createCaptchaVerifier } from './adapters/captcha-verifier';
 import { EndpointCache } from './adapters/endpoint-cache';
 import { createEndpointLoader } from './adapters/endpoint-loader';
 import { createEventPublisher } from './adapters/event-publisher';
+import { createIdempotencyStore } from './adapters/idempotency-store';
+import { createPayloadRecorder } from './adapters/payload-recorder';
+import { createReplayMetrics } from './adapters/replay-metrics';
 import { createRedisLimiter, limiterRedisOptions } from './adapters/limiter/redis-limiter';
 import { createGatewayMetrics, registerSpoolLength } from './adapters/metrics';
 import { createApp } from './app';
 import { configSpec } from './config';
 import { createOpsApp } from './ops-app';
 import { createIngestServer } from './transport/server';
+import { testRequestHandler } from './transport/test-request-route';
 
 runMain(async () => {
   const config = loadConfig(configSpec, process.env);
@@ -44,8 +49,11 @@ runMain(async () => {
 
   const publisher = new ConfirmPublisher(broker, config.publishConfirmTimeoutMs, (result) => metrics.publishes.inc({ result }));
   const events = createEventPublisher(publisher, config.namespace);
+  const replayMetrics = createReplayMetrics(metrics.registry);
+  const payloadPublisher = createPayloadPublisher(publisher, config.namespace);
   const spool = createActivitySpool(redis, config.namespace, instanceId, logger);
   registerSpoolLength(metrics.registry, () => spool.length());
+  registerBrokerMetrics(metrics.registry, broker);
   const endpoints = new EndpointCache({
     load: createEndpointLoader(store, logger, (sealed) => secrets.decrypt(sealed), config.endpointCacheMax),
     ttlMs: config.endpointCacheTtlMs,
@@ -59,7 +67,7 @@ runMain(async () => {
 
   const stopDraining = spool.drainEvery(config.spoolDrainIntervalMs, (row) => events.publishActivity(row), () => broker.isUp());
 
-  const app = createApp({
+  const deps = {
     endpoints,
     events,
     activity: createActivityRecorder(events, spool, logger),
@@ -69,6 +77,8 @@ runMain(async () => {
       logger,
       unavailableCounter: metrics.captchaUnavailable,
     }),
+    payloads: createPayloadRecorder(payloadPublisher, logger, () => replayMetrics.payloadsLost.inc()),
+    idempotency: createIdempotencyStore({ redis: limiterRedis, namespace: config.namespace, windowMs: config.idempotencyWindowS * 1000, logger, onUnavailable: () => replayMetrics.idempotencyUnavailable.inc() }),
     logger,
     metrics,
     maxBodyBytes: config.maxBodyBytes,
@@ -76,9 +86,12 @@ runMain(async () => {
     publicBaseUrl: config.publicBaseUrl || null,
     trustProxyHops: config.trustProxyHops,
     now: () => new Date(),
-  });
+  };
+  const app = createApp(deps);
   const ops = createOpsApp({
     metrics,
+    // the envelope carries the body as base64 (4/3) plus headers and the query string
+    testRequests: { path: TEST_REQUEST_ROUTE, handler: testRequestHandler({ ...deps, signer: createInternalSigner(config.secretsKeys, 'test-request') }), maxBytes: Math.ceil((config.maxBodyBytes * 4) / 3) + 65536 },
     readiness: {
       broker: () => broker.isUp(),
       // Redis being down does not stop ingest (the per-process limiter takes over), but the
@@ -101,7 +114,10 @@ runMain(async () => {
   onShutdown(logger, config.shutdownGraceMs, [
     () => closeServer(server),
     async () => stopDraining(),
-    () => events.settle(config.publishConfirmTimeoutMs),
+    async () => {
+      payloadPublisher.flush();
+      await events.settle(config.publishConfirmTimeoutMs);
+    },
     () => broker.close(),
     () => Promise.all([redis.quit(), subscriber.quit(), limiterRedis.quit()]),
     () => store.close(),

@@ -5,14 +5,24 @@ import { mountHealth } from '@relay/runtime';
 import type { ReadinessChecks } from '@relay/runtime';
 import type { Store } from '@relay/store';
 import type { TargetRegistry } from '@relay/targets';
+import { createLastUsedRecorder } from './adapters/api-keys';
 import type { UsageCounter } from './adapters/usage-counter';
 import type { Sealer } from './domain/secret-sealing';
+import { accountAuditRoutes } from './transport/account-audit-routes';
 import { activityRoutes } from './transport/activity-routes';
+import { apiKeyRoutes } from './transport/api-key-routes';
 import { requireApiKey } from './transport/auth';
+import { mountDashboard } from './transport/dashboard';
+import type { DashboardDeps } from './transport/dashboard';
+import type { ReplayDeps } from './transport/replay-deps';
+import { replayRoutes } from './transport/replay-routes';
+import { testRequestRoutes } from './transport/test-request-routes';
 import { createEndpointLock } from './transport/endpoint-lock';
 import { endpointRoutes } from './transport/endpoint-routes';
 import { endpointStateRoutes } from './transport/endpoint-state-routes';
 import { errorMiddleware } from './transport/errors';
+import { openApiRoutes } from './transport/openapi-routes';
+import { planRoutes } from './transport/plan-routes';
 import { targetRoutes } from './transport/target-routes';
 import { usageRoutes } from './transport/usage-routes';
 
@@ -31,12 +41,18 @@ export interface AppDeps {
   activityRetentionDays?: number;
   /** defaults to the system clock */
   now?: () => Date;
+  /** the web UI under `/` and its sign-in sessions (docs/dashboard.md); absent: the JSON API alone */
+  dashboard?: DashboardDeps;
+  /** test requests, resends and bulk retries (transport/replay-routes.ts); without it those routes are not served */
+  replay?: ReplayDeps;
 }
 
 /**
  * The management API: endpoints, their state actions and audit history, their targets and the
  * activity log under /v1; the account's usage at the spec's `/billing/usage` (also served as
- * `/v1/billing/usage`). Every route but the health checks needs an API key.
+ * `/v1/billing/usage`); API keys, the plan and the account audit history. Every route but the
+ * health checks and the OpenAPI document (`/v1/openapi.json`, `/v1/docs`) needs an API key;
+ * each route's operation in that document names the least role it needs (transport/operation.ts).
  */
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -45,12 +61,20 @@ export function createApp(deps: AppDeps): Express {
   const now = deps.now ?? (() => new Date());
   const endpointDeps = { ...deps, now, lock: createEndpointLock() };
   const billing = usageRoutes({ ...deps, now });
-  app.use(['/v1', '/billing'], express.json({ limit: '256kb' }), requireApiKey(deps.store));
+  app.use(openApiRoutes());
+  const recordKeyUse = createLastUsedRecorder(deps.store, { now, onError: (err) => deps.logger.warn('api key last-used not recorded', { error: err.message }) });
+  const authenticate = requireApiKey(deps.store, recordKeyUse);
+  if (deps.dashboard) mountDashboard(app, deps.dashboard, authenticate);
+  app.use(['/v1', '/billing'], express.json({ limit: '256kb' }), authenticate);
   app.use('/billing', billing);
   app.use('/v1/billing', billing);
+  if (deps.replay) app.use('/v1', testRequestRoutes(deps.replay), replayRoutes(deps.replay));
   app.use('/v1/endpoints/:endpointId/targets', targetRoutes(deps));
   app.use('/v1/endpoints', endpointRoutes(endpointDeps), endpointStateRoutes(endpointDeps));
   app.use('/v1/activity', activityRoutes(deps.store, (deps.activityRetentionDays ?? 30) * 86_400_000, now));
+  app.use('/v1/api-keys', apiKeyRoutes(deps));
+  app.use('/v1/account', planRoutes(deps));
+  app.use('/v1/audit', accountAuditRoutes(deps.store));
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ code: 'not_found', message: 'Not found.' });
   });

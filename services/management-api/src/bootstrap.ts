@@ -5,7 +5,8 @@ import { connectStore } from '@relay/store';
 import type { PlanLimits } from '@relay/store';
 import { createSecretBox } from '@relay/secrets';
 import { createDefaultRegistry } from '@relay/targets';
-import { issueApiKey } from './adapters/api-keys';
+import { recordAccountAudit } from './adapters/account-audit';
+import { createApiKey, issueApiKey } from './adapters/api-keys';
 import { createTarget } from './adapters/target-store';
 import { configSpec } from './config';
 
@@ -14,8 +15,10 @@ export const DEFAULT_PLAN: PlanLimits = { name: 'starter', monthly_accepted_even
 
 /**
  * `npm run bootstrap -- [--account NAME] [--demo-target-url URL]`: creates an account and
- * prints its API key (shown once; only its digest is stored). With --demo-target-url it also
- * creates a JSON/POST endpoint with a webhook target, and prints its ingest URL.
+ * prints its API key, an owner key (shown once; only its digest is stored). With
+ * --demo-target-url it also creates a JSON/POST endpoint with a webhook target, and prints its
+ * ingest URL. `--owner-key-for acc_…` instead gives an existing account a new owner key — the
+ * way back for an account that lost its owner keys (docs/management-api.md "API keys").
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -24,11 +27,20 @@ async function main(): Promise<void> {
       'demo-target-url': { type: 'string' },
       'monthly-events': { type: 'string' },
       'payload-limit-bytes': { type: 'string' },
+      'owner-key-for': { type: 'string' },
     },
   });
   const config = loadConfig(configSpec, process.env);
   const store = await connectStore(config.mongodbUrl);
   try {
+    const existing = values['owner-key-for'];
+    if (existing !== undefined) {
+      if (!(await store.accounts.exists({ _id: existing }))) throw new Error(`no account ${existing}`);
+      const { secret, key } = await createApiKey(store, existing, { role: 'owner', name: 'made by the bootstrap command' });
+      await recordAccountAudit(store, { account_id: existing, action: 'key_created', actor: 'operator', key_id: key.id, details: { role: key.role, prefix: key.prefix, name: key.name } });
+      process.stdout.write(`${JSON.stringify({ account_id: existing, api_key: secret })}\n`);
+      return;
+    }
     const accountId = newId('acc');
     const plan: PlanLimits = {
       ...DEFAULT_PLAN,

@@ -1,12 +1,21 @@
 import { createServer } from 'node:http';
+import { hostname } from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
+import { BrokerConnection, ConfirmPublisher } from '@relay/broker';
 import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
 import { closeServer, createHealthApp, createMetricsRegistry, listen, mountMetrics, onShutdown, runMain } from '@relay/runtime';
 import { connectStore } from '@relay/store';
-import { createSecretBox } from '@relay/secrets';
+import { createInternalSigner, createSecretBox } from '@relay/secrets';
 import { createDefaultRegistry } from '@relay/targets';
+import { createActionLimiter } from './adapters/action-limiter';
+import { createBulkRetryRunner } from './adapters/bulk-retry-runner';
+import { BulkRetryStore } from './adapters/bulk-retry-store';
+import { createDeliveryPublisher } from './adapters/delivery-publisher';
+import { createGatewayClient } from './adapters/gateway-client';
 import { createInvalidator } from './adapters/invalidation';
+import { createSessionStore } from './adapters/sessions';
 import { createUsageCounter } from './adapters/usage-counter';
 import { createApp } from './app';
 import { configSpec } from './config';
@@ -19,6 +28,20 @@ runMain(async () => {
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
   redis.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
 
+  // Resends and bulk retries publish deliveries. Endpoint management does not need the broker,
+  // so the API starts and stays ready without it; those routes answer 503 until it is back.
+  const broker = new BrokerConnection({
+    url: config.rabbitmqUrl,
+    connectionName: `management-api ${hostname()}:${process.pid}`,
+    logger,
+    topology: { namespace: config.namespace, deliveryLimit: config.deliveryLimit },
+  });
+  broker.start().catch((err: Error) => logger.warn('broker not reached yet; resends and bulk retries wait for it', { error: err.message }));
+  const deliveries = createDeliveryPublisher(new ConfirmPublisher(broker, config.publishConfirmTimeoutMs), config.namespace);
+  const jobs = new BulkRetryStore(store);
+  const retentionMs = config.activityRetentionDays * 86_400_000;
+  const runner = createBulkRetryRunner({ store, jobs, deliveries, logger, leaseMs: config.bulkRetryLeaseMs, pollMs: config.bulkRetryPollMs });
+
   const readiness = { mongodb: () => store.ping(), redis: () => redis.status === 'ready' };
   const app = createApp({
     store,
@@ -30,6 +53,23 @@ runMain(async () => {
     acceptedEvents: createUsageCounter(redis, config.namespace),
     readiness,
     activityRetentionDays: config.activityRetentionDays,
+    dashboard: {
+      sessions: createSessionStore(redis, config.namespace, secrets, { idleMs: config.dashboardSessionIdleMinutes * 60_000, absoluteMs: config.dashboardSessionMaxHours * 3_600_000 }),
+      staticDir: path.resolve(__dirname, '../dashboard/dist'),
+    },
+    replay: {
+      store,
+      logger,
+      now: () => new Date(),
+      gateway: createGatewayClient({ baseUrl: config.gatewayInternalUrl, signer: createInternalSigner(config.secretsKeys, 'test-request'), timeoutMs: 30_000 }),
+      deliveries,
+      limits: createActionLimiter(redis, config.namespace, logger),
+      jobs,
+      retentionMs,
+      testRequestsPerMinute: config.testRequestsPerMinute,
+      resendsPerMinute: config.resendsPerMinute,
+      bulkRetryMaxRate: config.bulkRetryMaxRate,
+    },
   });
   // /metrics only on HEALTH_PORT, like every service: the API port may be published to operators' tools
   const ops = createHealthApp(readiness);
@@ -39,6 +79,7 @@ runMain(async () => {
   const port = await listen(server, config.port, config.host);
   const healthPort = await listen(health, config.healthPort, config.host);
   logger.info('management API listening', { port, health_port: healthPort });
+  runner.start();
 
-  onShutdown(logger, config.shutdownGraceMs, [() => closeServer(server), () => redis.quit(), () => store.close(), () => closeServer(health)]);
+  onShutdown(logger, config.shutdownGraceMs, [() => closeServer(server), () => runner.stop(), () => broker.close(), () => redis.quit(), () => store.close(), () => closeServer(health)]);
 });

@@ -83,8 +83,10 @@ export function createTargetHealth(store: Store, lookup: CachedTargetLookup): Ta
   return {
     async flag(targetId, reason) {
       streaks.delete(targetId);
-      await store.targets.updateOne({ _id: targetId, flagged: null }, { $set: { flagged: { reason, at: new Date() } } });
+      // only an unflagged target matches: another instance's flag (and its reason) stands
+      const result = await store.targets.updateOne({ _id: targetId, flagged: null }, { $set: { flagged: { reason, at: new Date() } } });
       lookup.forget(targetId);
+      return result.modifiedCount > 0;
     },
     permanentFailure(targetId) {
       const streak = (streaks.get(targetId) ?? 0) + 1;

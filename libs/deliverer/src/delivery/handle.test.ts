@@ -55,7 +55,10 @@ function setup(results: AttemptResult[], t: TargetRecord | null = target(), flag
       deadLetter: async (_d, why) => void log.dead.push(why),
     },
     health: {
-      flag: async (_id, reason) => void log.flags.push(reason),
+      flag: async (_id, reason) => {
+        log.flags.push(reason);
+        return true;
+      },
       permanentFailure: () => ++log.streak,
       reset: () => {
         log.resets += 1;
@@ -224,7 +227,7 @@ async function samples(registry: Registry, name: string): Promise<string[]> {
   return (metric?.values ?? []).map((v) => `${(v as { metricName?: string }).metricName ?? name}${JSON.stringify(v.labels)} ${v.value}`);
 }
 
-describe('deliverer metrics (issue 10, item 2): attempts by kind and result, latency, retries per tier, dead letters', () => {
+describe('deliverer metrics (issue 10, items 2 and 3): attempts by kind and result, latency, retries per tier, dead letters, flagged targets', () => {
   it.each([
     ['delivered', [ok], 1, target()],
     ['retrying', [unavailable], 1, target()],
@@ -256,6 +259,39 @@ describe('deliverer metrics (issue 10, item 2): attempts by kind and result, lat
     expect(await samples(metrics, 'relay_delivery_attempts_total')).toEqual(['relay_delivery_attempts_total{"kind":"fake","result":"delivered"} 1', 'relay_delivery_attempts_total{"kind":"fake","result":"dead"} 1']);
     const count = (await samples(metrics, 'relay_delivery_attempt_duration_seconds')).filter((l) => l.startsWith('relay_delivery_attempt_duration_seconds_count'));
     expect(count).toEqual(['relay_delivery_attempt_duration_seconds_count{"kind":"fake"} 1']);
+  });
+
+  it('a target this deliverer flags counts once under its kind and why: destination (410) or streak (permanent failures in a row)', async () => {
+    const gone410 = setup([gone]);
+    await handleDelivery(delivery(), gone410.deps);
+    expect(await samples(gone410.metrics, 'relay_delivery_targets_flagged_total')).toEqual(['relay_delivery_targets_flagged_total{"kind":"fake","reason":"destination"} 1']);
+    const streak = setup([badRequest], target(), 2);
+    await handleDelivery(delivery(), streak.deps);
+    expect(await samples(streak.metrics, 'relay_delivery_targets_flagged_total')).toEqual([]);
+    await handleDelivery(delivery(), streak.deps);
+    expect(await samples(streak.metrics, 'relay_delivery_targets_flagged_total')).toEqual(['relay_delivery_targets_flagged_total{"kind":"fake","reason":"streak"} 1']);
+  });
+
+  it('the flag counter starts at 0 for every kind given and reason, so the first flag is an increase Prometheus sees', async () => {
+    const metrics = new Registry();
+    createDeliveryMetrics(metrics, ['fake', 'other']);
+    expect(await samples(metrics, 'relay_delivery_targets_flagged_total')).toEqual([
+      'relay_delivery_targets_flagged_total{"kind":"fake","reason":"destination"} 0',
+      'relay_delivery_targets_flagged_total{"kind":"fake","reason":"streak"} 0',
+      'relay_delivery_targets_flagged_total{"kind":"other","reason":"destination"} 0',
+      'relay_delivery_targets_flagged_total{"kind":"other","reason":"streak"} 0',
+    ]);
+  });
+
+  it('a target another instance flagged first is not counted again here', async () => {
+    const { deps, log, metrics } = setup([gone]);
+    deps.health.flag = async (_id, reason) => {
+      log.flags.push(reason);
+      return false;
+    };
+    await handleDelivery(delivery(), deps);
+    expect(log.flags).toEqual(['HTTP 410']);
+    expect(await samples(metrics, 'relay_delivery_targets_flagged_total')).toEqual([]);
   });
 
   it('an attempt whose outcome could not be made durable is not counted (its redelivery will be)', async () => {

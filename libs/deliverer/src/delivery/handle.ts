@@ -5,9 +5,9 @@ import { PayloadError, retryScheduleOf, TargetConfigError } from '@relay/targets
 import type { AttemptResult, OutboundRequest, TargetKind } from '@relay/targets';
 import { decideRetry } from '../retry/decide';
 import type { RetryDecision } from '../retry/decide';
-import type { DeliveryDeps, DeliveryRun } from './ports';
+import type { DeliveryDeps, DeliveryRun, FlagReason } from './ports';
 
-export type { AttemptMetricResult, AttemptRecorder, DeadLetterReason, DeliveryDeps, DeliveryMeter, DeliveryPolicy, DeliveryRouter, DeliveryRun, TargetHealth, TargetLookup } from './ports';
+export type { AttemptMetricResult, AttemptRecorder, DeadLetterReason, DeliveryDeps, DeliveryMeter, DeliveryPolicy, DeliveryRouter, DeliveryRun, FlagReason, TargetHealth, TargetLookup } from './ports';
 
 interface Tried {
   outcome: AttemptResult;
@@ -41,7 +41,7 @@ export async function handleDelivery(d: DeliveryMessageV1, deps: DeliveryDeps, r
   await deps.recorder.record(record);
   await follow(d, decision, tried.outcome, target, run, deps);
   meter(decision, tried, kind, target !== null, deps);
-  if (target && tried.aboutDestination) await updateHealth(target, tried.outcome, deps);
+  if (target && kind && tried.aboutDestination) await updateHealth(target, kind, tried.outcome, deps);
   deps.logger.info('delivery attempt', {
     event_id: d.event_id,
     delivery_id: d.delivery_id,
@@ -124,16 +124,23 @@ function meter(decision: RetryDecision, tried: Tried, kind: TargetKind | undefin
  * Flags the target when the kind says its destination is gone (410, unknown webhook, broken
  * config), or after FLAG_AFTER_PERMANENT_FAILURES permanent failures in a row (as one
  * deliverer instance sees them; a success ends the streak). Bookkeeping, not the outcome: a
- * store hiccup here is logged and the delivery still acked.
+ * store hiccup here is logged and the delivery still acked. A flag this call set is counted
+ * (relay_delivery_targets_flagged_total, the RelayTargetFlagged alert); the target's id goes
+ * to the log, never to a label.
  */
-async function updateHealth(target: TargetRecord, outcome: AttemptResult, deps: DeliveryDeps): Promise<void> {
+async function updateHealth(target: TargetRecord, kind: TargetKind, outcome: AttemptResult, deps: DeliveryDeps): Promise<void> {
+  const flag = async (reason: string, why: FlagReason): Promise<void> => {
+    if (!(await deps.health.flag(target.id, reason.slice(0, 200)))) return;
+    deps.meter.targetFlagged(kind.kind, why);
+    deps.logger.warn('target flagged', { target_id: target.id, endpoint_id: target.endpoint_id, account_id: target.account_id, target_kind: kind.kind, reason: reason.slice(0, 200) });
+  };
   try {
     if (outcome.result === 'success') return deps.health.reset(target.id);
     if (outcome.result !== 'permanent') return;
-    if (outcome.flagTarget) return await deps.health.flag(target.id, outcome.error.slice(0, 200));
+    if (outcome.flagTarget) return await flag(outcome.error, 'destination');
     const streak = deps.health.permanentFailure(target.id);
     const threshold = deps.policy.flagAfterPermanentFailures;
-    if (threshold > 0 && streak >= threshold) await deps.health.flag(target.id, `${streak} permanent failures in a row; last: ${outcome.error}`.slice(0, 200));
+    if (threshold > 0 && streak >= threshold) await flag(`${streak} permanent failures in a row; last: ${outcome.error}`, 'streak');
   } catch (err) {
     deps.logger.warn('target health not updated', { target_id: target.id, error: (err as Error).message });
   }

@@ -33,8 +33,8 @@ export interface DeliveryRouter {
 
 /** The flag operators see on a target whose destination is gone or keeps refusing. */
 export interface TargetHealth {
-  /** sets the flag on the target (stored; every deliverer sees it) */
-  flag(targetId: string, reason: string): Promise<void>;
+  /** sets the flag on the target (stored; every deliverer sees it); false when it was flagged already */
+  flag(targetId: string, reason: string): Promise<boolean>;
   /** counts one more permanent failure in a row; returns the streak */
   permanentFailure(targetId: string): number;
   /** ends the streak: a success, or the target was seen flagged */
@@ -43,12 +43,18 @@ export interface TargetHealth {
 
 export type AttemptMetricResult = 'delivered' | 'retrying' | 'failed' | 'dead';
 
+/** Why a target was flagged: the kind's verdict on its destination or config, or a streak of permanent failures. */
+export const FLAG_REASONS = ['destination', 'streak'] as const;
+export type FlagReason = (typeof FLAG_REASONS)[number];
+
 /** Counts attempts and what followed them (metrics.ts implements it with prom-client). */
 export interface DeliveryMeter {
   /** one attempt whose outcome is durable; `sentMs` is the request's time, null when none was sent */
   attempted(kind: string, result: AttemptMetricResult, sentMs: number | null): void;
   retryScheduled(tierMs: number): void;
   deadLettered(kind: string, reason: 'permanent' | 'exhausted'): void;
+  /** this process set a target's flag (one already flagged is not counted again) */
+  targetFlagged(kind: string, reason: FlagReason): void;
 }
 
 export interface DeliveryPolicy extends RetryPolicy {

@@ -46,7 +46,7 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
     recorder: createAttemptRecorder(publisher, opts.namespace),
     router: createDeliveryRouter(publisher, opts.namespace, opts.channel),
     health: createTargetHealth(opts.store, targets),
-    meter: createDeliveryMetrics(opts.metrics),
+    meter: createDeliveryMetrics(opts.metrics, opts.registry.kinds().filter((k) => opts.registry.get(k)?.channel === opts.channel)),
     policy: { ...opts.retry, flagAfterPermanentFailures: opts.flagAfterPermanentFailures },
     logger: opts.logger,
     now: () => new Date(),

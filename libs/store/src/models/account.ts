@@ -1,4 +1,5 @@
 import { Schema } from 'mongoose';
+import { API_KEY_ROLES } from '../records';
 
 export const accountSchema = new Schema(
   {
@@ -26,7 +27,15 @@ export const apiKeySchema = new Schema(
     digest: { type: String, required: true, unique: true },
     /** first characters, shown so a user can tell keys apart */
     prefix: { type: String, required: true },
+    /** absent on keys made before roles existed: those are owner keys (docs/management-api.md) */
+    role: { type: String, enum: API_KEY_ROLES },
+    /** a label the creator chose, e.g. "CI deploys"; null when none */
+    name: { type: String, default: null },
+    /** the prefix of the key that created this one; null for keys the bootstrap command made */
+    created_by: { type: String, default: null },
     created_at: { type: Date, required: true },
+    /** updated at most once a minute per key (adapters/api-keys.ts in the management API) */
+    last_used_at: { type: Date, default: null },
   },
   { versionKey: false, collection: 'api_keys' },
 );

@@ -1,5 +1,6 @@
 import { Schema } from 'mongoose';
 import { PAYLOAD_FORMATS } from '@relay/endpoints';
+import { AUDIT_ACTIONS } from '../records';
 
 export const endpointSchema = new Schema(
   {
@@ -49,15 +50,21 @@ export const auditSchema = new Schema(
   {
     _id: { type: String, required: true },
     account_id: { type: String, required: true },
-    endpoint_id: { type: String, required: true },
-    action: { type: String, enum: ['enabled', 'disabled', 'paused', 'resumed'], required: true },
+    /** the endpoint an endpoint action changed; absent on account rows (keys, plan) */
+    endpoint_id: { type: String },
+    action: { type: String, enum: AUDIT_ACTIONS, required: true },
     actor: { type: String, required: true },
     at: { type: Date, required: true },
+    /** the API key a key action created or revoked */
+    key_id: { type: String },
+    /** what an account action changed (never a secret): the key's role and prefix, the plan before and after */
+    details: { type: Schema.Types.Mixed },
   },
-  { versionKey: false, collection: 'audit' },
+  { versionKey: false, collection: 'audit', minimize: false },
 );
-// the audit history of one endpoint is read newest first, paged on `at`
+// the audit history of one endpoint, and of the whole account, is read newest first, paged on `at`
 auditSchema.index({ endpoint_id: 1, at: -1 });
+auditSchema.index({ account_id: 1, at: -1 });
 
 /**
  * One document per endpoint revision ever written (`_id` = `<endpoint_id>:<revision>`). A

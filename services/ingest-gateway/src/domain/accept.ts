@@ -8,6 +8,8 @@ export interface RequestFacts {
   receivedAt: Date;
   method: string;
   sourceIp: string;
+  /** a test request the owner ran from the management API: its row is in the Test group */
+  test?: boolean;
 }
 
 /** One delivery message per enabled target; attempt 1. */
@@ -40,6 +42,6 @@ export function activityRow(view: EndpointView, facts: RequestFacts, outcome: Ou
     outcome,
     reason: reason === null ? null : reason.slice(0, 500),
     target_count: targetCount,
-    test: false,
+    test: facts.test === true,
   };
 }

@@ -70,6 +70,12 @@ export const rejections = {
     refusal(429, 'quota_exceeded', 'The monthly accepted-event quota is used up. Retry after the delay in Retry-After.', 'QUOTA_EXCEEDED', {
       retryAfterSeconds: SIXTY_SECONDS,
     }),
+  /**
+   * Another request with the same Idempotency-Key is still being decided. No row: the first
+   * request's row stands for the event. Retry-After 1: the first is decided within a second or so.
+   */
+  idempotencyKeyInUse: () =>
+    refusal(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry after the delay in Retry-After.', null, { retryAfterSeconds: 1 }),
   deliveryQueueUnavailable: () =>
     refusal(503, 'delivery_queue_unavailable', 'The event was not accepted because delivery processing is unavailable. Retry after the delay in Retry-After.', 'DELIVERY_QUEUE_UNAVAILABLE', {
       retryAfterSeconds: 5,

@@ -1,4 +1,4 @@
-import type { ActivityRequestV1, DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
+import type { ActivityRequestV1, DeliveryChannel, DeliveryMessageV1, StoredPayloadV1 } from '@relay/contracts';
 import type { ResolvedCaptchaSettings } from '@relay/endpoints';
 
 /**
@@ -24,6 +24,30 @@ export interface EventPublisher {
 /** Best-effort activity rows of answered requests: never throws, never delays the answer. */
 export interface ActivityRecorder {
   record(row: ActivityRequestV1): void;
+}
+
+/**
+ * Accepted payloads kept with their rows for resends (docs/delivery.md "Resend"): best-effort,
+ * like the row; never throws, never delays the answer.
+ */
+export interface PayloadRecorder {
+  record(payload: StoredPayloadV1): void;
+}
+
+/**
+ * What an Idempotency-Key found (docs/ingest.md "Idempotency-Key"): the key is free and now held
+ * by this request; an earlier request with it was accepted as `eventId`; one is still in flight;
+ * or the store could not be asked (the request then goes on without de-duplication).
+ */
+export type IdempotencyClaim = { state: 'claimed' } | { state: 'replay'; eventId: string } | { state: 'in_flight' } | { state: 'unavailable' };
+
+/** Idempotency keys per endpoint, for a window. Never rejects. */
+export interface IdempotencyStore {
+  claim(endpointId: string, key: string, eventId: string): Promise<IdempotencyClaim>;
+  /** the request holding the key was accepted: later requests with it are answered as it was */
+  complete(endpointId: string, key: string, eventId: string): Promise<void>;
+  /** the request holding the key was refused: the key is free again */
+  release(endpointId: string, key: string, eventId: string): Promise<void>;
 }
 
 export interface LimitRequest {

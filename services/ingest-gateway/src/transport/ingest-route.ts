@@ -61,6 +61,17 @@ export function ingestHandler(deps: IngestDeps) {
     }
     const log = { event_id: request.eventId, endpoint_id: request.endpointId, account_id: answer.accountId, method: req.method, duration_ms: Math.round(performance.now() - started) };
     if (answer.accepted) {
+      // the event's id, for the sender's own records and for a resend (docs/ingest.md); the
+      // body stays the spec's fixed one
+      res.setHeader('X-Relay-Event-Id', answer.eventId);
+      if (answer.replayed) {
+        // an earlier request with this Idempotency-Key was accepted: the same answer, nothing new
+        res.setHeader('Idempotent-Replayed', 'true');
+        deps.metrics.requests.inc({ outcome: 'DUPLICATE' });
+        deps.logger.info('request answered from its Idempotency-Key', { ...log, outcome: 'DUPLICATE', status: 202, first_event_id: answer.eventId });
+        send(req, res, 202, ACCEPTED_BODY);
+        return;
+      }
       deps.metrics.requests.inc({ outcome: 'ACCEPTED' });
       deps.metrics.acceptedDuration.observe((performance.now() - started) / 1000);
       deps.logger.info('request accepted', { ...log, outcome: 'ACCEPTED', status: 202, targets: answer.targetCount });

@@ -67,7 +67,9 @@ export function parseActivityQuery(q: Record<string, unknown>, now: number, rete
 
 /** The filter, on a row's index entry (its latest status and error applied). */
 export function entryMatches(q: ActivityQuery, e: IndexEntry): boolean {
-  if (q.status === 'test' ? !e.test : q.status !== 'all' && e.status !== q.status) return false;
+  if (q.endpointId !== null && e.endpoint_id !== q.endpointId) return false;
+  // the groups are one choice (spec): a test row is in Test and All, never Completed/Pending/Errors
+  if (q.status === 'test' ? !e.test : q.status !== 'all' && (e.test || e.status !== q.status)) return false;
   if (q.sourceIp !== null && e.source_ip !== q.sourceIp) return false;
   if (q.errorText !== null) {
     const needle = q.errorText.toLowerCase();

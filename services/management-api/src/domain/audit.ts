@@ -1,6 +1,6 @@
-import type { AuditRecord } from '@relay/store';
+import type { ENDPOINT_AUDIT_ACTIONS } from '@relay/store';
 
-export type AuditAction = AuditRecord['action'];
+export type AuditAction = (typeof ENDPOINT_AUDIT_ACTIONS)[number];
 
 /** The manual state controls of an endpoint (spec "States and transitions"). */
 export interface ManualState {
@@ -20,10 +20,6 @@ export const ACTIONS = {
 } as const satisfies Record<string, { field: keyof ManualState; value: boolean; action: AuditAction }>;
 
 export type ActionName = keyof typeof ACTIONS;
-
-export function isActionName(name: string): name is ActionName {
-  return Object.prototype.hasOwnProperty.call(ACTIONS, name);
-}
 
 /**
  * Spec: "A user's manual disable, pause or resume is recorded in the audit history; a

@@ -25,6 +25,15 @@ export interface ViewOptions {
   publicBaseUrl: string;
   secrets: Sealer;
   now: Date;
+  /** show `last4` of long secrets; false for viewer keys, which see no part of any secret */
+  secretHints?: boolean;
+}
+
+/** `{ set: true, last4 }` → `{ set: true }` everywhere in a redacted setting. */
+function withoutHints<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutHints) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'last4').map(([k, v]) => [k, withoutHints(v)])) as T;
 }
 
 /**
@@ -44,7 +53,7 @@ export function endpointView(e: EndpointRecord, opts: ViewOptions): Record<strin
     payload_format: s.payload_format,
     query_param_name: s.query_param_name,
     query_param_required: s.query_param_required,
-    inbound_auth: redactedInboundAuth(s.inbound_auth, opts.secrets),
+    inbound_auth: opts.secretHints === false ? withoutHints(redactedInboundAuth(s.inbound_auth, opts.secrets)) : redactedInboundAuth(s.inbound_auth, opts.secrets),
     required_headers: s.required_headers,
     body_filters: s.body_filters,
     field_rules: s.field_rules,

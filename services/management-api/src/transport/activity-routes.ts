@@ -1,12 +1,14 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
-import { GROUP_SCOPES, PageCounts, accountScope, encodePosition, endpointScope, groupScope, listIndexed, mapLimit, toActivity } from '@relay/store';
+import { GROUP_SCOPES, PageCounts, accountScope, encodePosition, endpointScope, groupScope, ipScope, listIndexed, mapLimit, toActivity } from '@relay/store';
 import type { GroupScope } from '@relay/store';
 import type { ActivityDoc, IndexEntry, Store } from '@relay/store';
 import { endpointExists } from '../adapters/endpoint-store';
 import { entryMatches, parseActivityQuery } from '../domain/activity-query';
+import type { ActivityQuery } from '../domain/activity-query';
 import { accountOf } from './auth';
-import { invalid, notFound } from './errors';
+import { notFound } from './errors';
+import { checked, operation } from './operation';
 
 /**
  * Most index documents one page reads (docs/management-api.md "Activity log"). A sparse filter
@@ -24,16 +26,10 @@ const READ_BUDGET = 40;
 export function activityRoutes(store: Store, retentionMs: number, now: () => Date): Router {
   const r = Router();
   const counts = new PageCounts();
-  r.get('/', async (req: Request, res: Response) => {
+  r.get('/', ...operation('listActivity', { reportWithHandler: true }), async (req: Request, res: Response) => {
     const account = accountOf(req);
-    const parsed = parseActivityQuery(req.query as Record<string, unknown>, now().getTime(), retentionMs);
-    if (!parsed.ok) throw invalid(parsed.errors);
-    const q = parsed.value;
-    const base = q.endpointId ? endpointScope(q.endpointId) : accountScope(account);
-    // Errors, Pending and Test read their group's own pages, an error-text search the pages of
-    // rows that have a text (keys.ts GROUP_SCOPES); the filter still checks each entry as it is now
-    const group = isGroup(q.status) ? q.status : q.errorText !== null ? 'texts' : null;
-    const scope = group ? groupScope(base, group) : base;
+    const q = checked(req, parseActivityQuery(req.query as Record<string, unknown>, now().getTime(), retentionMs));
+    const scope = scopeOf(q, account);
     const page = await listIndexed(store.activity, { scope, fromMs: q.fromMs, toMs: q.toMs, cursor: q.cursor, limit: q.limit, matches: (e) => entryMatches(q, e), budget: READ_BUDGET, counts });
     // an endpoint scope is not the caller's unless the endpoint is: ask by key, once
     if (q.endpointId && page.entries.length > 0 && !(await endpointExists(store, account, q.endpointId))) {
@@ -44,12 +40,25 @@ export function activityRoutes(store: Store, retentionMs: number, now: () => Dat
     const aggregates = await mapLimit(page.entries, 8, (e) => (e.aggregated ? store.activity.row(e.event_id) : Promise.resolve(null)));
     res.json({ data: page.entries.map((e, i) => listed(e, account, aggregates[i] ?? null)), next_cursor: page.next ? encodePosition(page.next) : null });
   });
-  r.get('/:eventId', async (req: Request, res: Response) => {
+  r.get('/:eventId', ...operation('getActivity'), async (req: Request, res: Response) => {
     const doc = await store.activity.row(String(req.params.eventId));
     if (!doc || doc.account_id !== accountOf(req)) throw notFound('Activity row');
     res.json(toActivity(doc));
   });
   return r;
+}
+
+/**
+ * The narrowest pages that hold every row the filter can match (keys.ts): a source IP reads its
+ * address's bucket of the account; Errors, Pending and Test their group's own pages; an
+ * error-text search the pages of rows that have a text. The filter still checks each entry as it
+ * is now, endpoint included, so a wider scope is never wrong, only slower.
+ */
+function scopeOf(q: ActivityQuery, account: string): string {
+  if (q.sourceIp !== null) return ipScope(accountScope(account), q.sourceIp);
+  const base = q.endpointId ? endpointScope(q.endpointId) : accountScope(account);
+  const group = isGroup(q.status) ? q.status : q.errorText !== null ? 'texts' : null;
+  return group ? groupScope(base, group) : base;
 }
 
 const isGroup = (status: string): status is GroupScope => (GROUP_SCOPES as readonly string[]).includes(status);

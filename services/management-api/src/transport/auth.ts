@@ -1,6 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Store } from '@relay/store';
-import { accountForKey } from '../adapters/api-keys';
+import { keyForSecret } from '../adapters/api-keys';
+import type { ApiKeyInfo } from '../adapters/api-keys';
+import { allows } from '../domain/roles';
+import type { ApiKeyRole } from '../domain/roles';
 import { ApiError } from './errors';
 
 declare module 'express-serve-static-core' {
@@ -8,6 +11,8 @@ declare module 'express-serve-static-core' {
     accountId?: string;
     /** the API key's prefix: the actor recorded in the audit history */
     keyPrefix?: string;
+    /** the API key the request was made with (never its secret) */
+    apiKey?: ApiKeyInfo;
   }
 }
 
@@ -15,21 +20,50 @@ declare module 'express-serve-static-core' {
 const unauthorized = (message: string): ApiError => new ApiError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="relay"' });
 
 /**
- * Every management route needs `Authorization: Bearer <api key>`. Every key of this version
- * is an owner key of its account, so any valid key may read and change everything the
- * account has (including `GET /billing/usage`, which the spec restricts to owners and
- * administrators).
+ * Every management route needs `Authorization: Bearer <api key>`. The key is read from the
+ * store on every request — a revoked key is refused at once, by every process — and its use is
+ * recorded (at most once a minute per key: adapters/api-keys.ts). What the key may do is its
+ * role's (requireRole).
  */
-export function requireApiKey(store: Store) {
+export function requireApiKey(store: Store, recordUse: (key: ApiKeyInfo) => void = () => undefined) {
   return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
     const header = req.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
-    const owner = match ? await accountForKey(store, match[1]!) : null;
-    if (!owner) throw unauthorized('A valid API key is required: Authorization: Bearer <api key>.');
-    req.accountId = owner.accountId;
-    req.keyPrefix = owner.keyPrefix;
+    const key = match ? await keyForSecret(store, match[1]!) : null;
+    if (!key) throw unauthorized('A valid API key is required: Authorization: Bearer <api key>.');
+    req.apiKey = key;
+    req.accountId = key.account_id;
+    req.keyPrefix = key.prefix;
+    recordUse(key);
     next();
   };
+}
+
+/** 403 `forbidden`: the key is valid, its role is not enough. The message names both roles. */
+export function forbidden(role: ApiKeyRole, least: ApiKeyRole): ApiError {
+  return new ApiError(403, 'forbidden', `This API key's role (${role}) cannot do this; it needs ${least} or higher.`);
+}
+
+/**
+ * The least role a route needs (docs/management-api.md "Roles"): `requireRole('editor')` in
+ * front of a handler refuses viewer keys with 403. Reads need `viewer`, changes to endpoints
+ * and targets `editor`, usage and keys `admin`, the plan `owner`. Mount after requireApiKey.
+ */
+export function requireRole(least: ApiKeyRole) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const role = roleOf(req);
+    if (!allows(role, least)) throw forbidden(role, least);
+    next();
+  };
+}
+
+export function keyOf(req: Request): ApiKeyInfo {
+  if (!req.apiKey) throw unauthorized('A valid API key is required.');
+  return req.apiKey;
+}
+
+export function roleOf(req: Request): ApiKeyRole {
+  return keyOf(req).role;
 }
 
 export function accountOf(req: Request): string {

@@ -4,7 +4,7 @@ import type { EndpointRecord, Store } from '@relay/store';
 import { loadEndpoint } from '../adapters/endpoint-store';
 import { endpointView } from '../domain/endpoint-view';
 import type { Sealer } from '../domain/secret-sealing';
-import { accountOf } from './auth';
+import { accountOf, roleOf } from './auth';
 import type { EndpointLock } from './endpoint-lock';
 import { notFound } from './errors';
 
@@ -28,6 +28,7 @@ export async function endpointOf(deps: EndpointRouteDeps, req: Request): Promise
   return endpoint;
 }
 
-export function viewOf(deps: EndpointRouteDeps, endpoint: EndpointRecord): Record<string, unknown> {
-  return endpointView(endpoint, { publicBaseUrl: deps.publicBaseUrl, secrets: deps.secrets, now: deps.now() });
+/** The endpoint as the caller may see it: secrets redacted, and no hint of them for a viewer key. */
+export function viewOf(deps: EndpointRouteDeps, endpoint: EndpointRecord, req: Request): Record<string, unknown> {
+  return endpointView(endpoint, { publicBaseUrl: deps.publicBaseUrl, secrets: deps.secrets, now: deps.now(), secretHints: roleOf(req) !== 'viewer' });
 }

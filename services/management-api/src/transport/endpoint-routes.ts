@@ -12,6 +12,7 @@ import { accountOf, actorOf } from './auth';
 import { endpointOf, viewOf } from './endpoint-common';
 import type { EndpointRouteDeps } from './endpoint-common';
 import { conflict, invalid } from './errors';
+import { checked, operation } from './operation';
 
 /** Secrets are sealed before anything is written; nothing below this sees them in clear again. */
 function sealed<T extends Partial<EndpointSettings>>(settings: T, box: Sealer): T {
@@ -30,32 +31,31 @@ export function endpointRoutes(deps: EndpointRouteDeps): Router {
   const r = Router();
   const { store, logger } = deps;
 
-  r.post('/', async (req: Request, res: Response) => {
-    const sent = validateEndpointInput(req.body, 'create', null);
-    if (!sent.ok) throw invalid(sent.errors);
-    const { merged } = mergeSettings(null, sent.value);
-    const combination = checkCombination(merged, sent.value);
+  r.post('/', ...operation('createEndpoint', { reportWithHandler: true }), async (req: Request, res: Response) => {
+    const sent = checked(req, validateEndpointInput(req.body, 'create', null));
+    const { merged } = mergeSettings(null, sent);
+    const combination = checkCombination(merged, sent);
     if (combination.length) throw invalid(combination);
     const endpoint = await createEndpoint(store, accountOf(req), sealed(merged, deps.secrets));
     logger.info('endpoint created', { endpoint_id: endpoint.id, account_id: endpoint.account_id, actor: actorOf(req) });
-    res.status(201).json(viewOf(deps, endpoint));
+    res.status(201).json(viewOf(deps, endpoint, req));
   });
 
-  r.get('/', async (req: Request, res: Response) => {
+  r.get('/', ...operation('listEndpoints'), async (req: Request, res: Response) => {
     const endpoints = await listEndpoints(store, accountOf(req));
-    res.json({ data: endpoints.map((e) => viewOf(deps, e)) });
+    res.json({ data: endpoints.map((e) => viewOf(deps, e, req)) });
   });
 
-  r.get('/:endpointId', async (req: Request, res: Response) => {
-    res.json(viewOf(deps, await endpointOf(deps, req)));
+  r.get('/:endpointId', ...operation('getEndpoint'), async (req: Request, res: Response) => {
+    res.json(viewOf(deps, await endpointOf(deps, req), req));
   });
 
-  r.patch('/:endpointId', async (req: Request, res: Response) => {
+  r.patch('/:endpointId', ...operation('updateEndpoint', { reportWithHandler: true }), async (req: Request, res: Response) => {
     const id = String(req.params.endpointId);
     res.json(await deps.lock(id, () => patchEndpoint(deps, req)));
   });
 
-  r.delete('/:endpointId', async (req: Request, res: Response) => {
+  r.delete('/:endpointId', ...operation('deleteEndpoint'), async (req: Request, res: Response) => {
     await deps.lock(String(req.params.endpointId), async () => {
       const current = await endpointOf(deps, req);
       await deleteEndpoint(store, current.id);
@@ -72,12 +72,11 @@ export function endpointRoutes(deps: EndpointRouteDeps): Router {
 async function patchEndpoint(deps: EndpointRouteDeps, req: Request): Promise<Record<string, unknown>> {
   const current = await endpointOf(deps, req);
   const stored = { inbound_auth: settingsOf(current).inbound_auth, captcha: current.captcha ?? null, open: openerOf(deps.secrets) };
-  const sent = validateEndpointInput(req.body, 'update', stored);
-  if (!sent.ok) throw invalid(sent.errors);
-  const { merged, changes } = mergeSettings(settingsOf(current), sent.value);
-  const combination = checkCombination(merged, sent.value);
+  const sent = checked(req, validateEndpointInput(req.body, 'update', stored));
+  const { merged, changes } = mergeSettings(settingsOf(current), sent);
+  const combination = checkCombination(merged, sent);
   if (combination.length) throw invalid(combination);
-  if (Object.keys(changes).length === 0) return viewOf(deps, current);
+  if (Object.keys(changes).length === 0) return viewOf(deps, current, req);
   if (!(await updateEndpoint(deps.store, current.id, current.revision, sealed(changes, deps.secrets)))) {
     await endpointOf(deps, req); // 404 when it was deleted meanwhile
     throw conflict();
@@ -86,5 +85,5 @@ async function patchEndpoint(deps: EndpointRouteDeps, req: Request): Promise<Rec
   await recordAudit(deps.store, current, auditActionsFor(settingsOf(current), changes), actorOf(req));
   await deps.announceChange(current.id);
   deps.logger.info('endpoint settings saved', { endpoint_id: current.id, account_id: current.account_id, revision: (current.revision ?? 0) + 1, fields: Object.keys(changes), actor: actorOf(req) });
-  return viewOf(deps, await endpointOf(deps, req));
+  return viewOf(deps, await endpointOf(deps, req), req);
 }

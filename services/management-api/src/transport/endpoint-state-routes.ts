@@ -1,12 +1,13 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
-import type { FieldError } from '@relay/contracts';
+import type { FieldError, Validation } from '@relay/contracts';
 import { listAudit, recordAudit, setControl } from '../adapters/endpoint-store';
-import { ACTIONS, isActionName } from '../domain/audit';
+import { ACTIONS } from '../domain/audit';
+import type { ActionName } from '../domain/audit';
 import { accountOf, actorOf } from './auth';
 import { endpointOf, viewOf } from './endpoint-common';
 import type { EndpointRouteDeps } from './endpoint-common';
-import { invalid, notFound } from './errors';
+import { checked, operation } from './operation';
 
 /**
  * Spec "States and transitions": the manual controls as explicit actions, and the audit
@@ -19,25 +20,29 @@ export function endpointStateRoutes(deps: EndpointRouteDeps): Router {
   const r = Router();
   const { store } = deps;
 
-  r.post('/:endpointId/:action', async (req: Request, res: Response) => {
-    const name = String(req.params.action);
-    if (!isActionName(name)) throw notFound('Route');
+  // one route per action, so other routes under /:endpointId/ are never taken for an unknown action
+  for (const name of Object.keys(ACTIONS) as ActionName[]) {
+    r.post(`/:endpointId/${name}`, ...operation(`${name}Endpoint`), async (req: Request, res: Response) => {
+      res.json(await act(name, req));
+    });
+  }
+
+  const act = (name: ActionName, req: Request): Promise<Record<string, unknown>> => {
     const { field, value, action } = ACTIONS[name];
-    const view = await deps.lock(String(req.params.endpointId), async () => {
+    return deps.lock(String(req.params.endpointId), async () => {
       const current = await endpointOf(deps, req);
       if (await setControl(store, accountOf(req), current.id, field, value)) {
         await recordAudit(store, current, [action], actorOf(req));
         await deps.announceChange(current.id);
         deps.logger.info(`endpoint ${action}`, { endpoint_id: current.id, account_id: current.account_id, actor: actorOf(req) });
       }
-      return viewOf(deps, await endpointOf(deps, req));
+      return viewOf(deps, await endpointOf(deps, req), req);
     });
-    res.json(view);
-  });
+  };
 
-  r.get('/:endpointId/audit', async (req: Request, res: Response) => {
+  r.get('/:endpointId/audit', ...operation('listEndpointAudit', { reportWithHandler: true }), async (req: Request, res: Response) => {
     const endpoint = await endpointOf(deps, req);
-    const { limit, before } = pageOf(req.query as Record<string, unknown>);
+    const { limit, before } = checked(req, pageOf(req.query as Record<string, unknown>));
     const rows = await listAudit(store, endpoint.id, limit, before);
     const data = rows.map((a) => ({ id: a.id, endpoint_id: a.endpoint_id, action: a.action, actor: a.actor, at: a.at }));
     const last = rows[rows.length - 1];
@@ -47,7 +52,8 @@ export function endpointStateRoutes(deps: EndpointRouteDeps): Router {
   return r;
 }
 
-function pageOf(q: Record<string, unknown>): { limit: number; before: Date | null } {
+/** `?limit=1..200` (default 50) and `?before=<at>`; the account audit history pages the same way. */
+export function pageOf(q: Record<string, unknown>): Validation<{ limit: number; before: Date | null }> {
   const errors: FieldError[] = [];
   let limit = 50;
   if (q.limit !== undefined) {
@@ -59,6 +65,5 @@ function pageOf(q: Record<string, unknown>): { limit: number; before: Date | nul
     before = typeof q.before === 'string' ? new Date(q.before) : new Date(NaN);
     if (Number.isNaN(before.getTime())) errors.push({ field: 'before', message: 'must be an ISO 8601 date-time (the `at` of the last row of the previous page)' });
   }
-  if (errors.length) throw invalid(errors);
-  return { limit, before };
+  return errors.length ? { ok: false, errors } : { ok: true, value: { limit, before } };
 }

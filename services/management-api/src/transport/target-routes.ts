@@ -7,7 +7,8 @@ import { clearTargetFlag, createTarget, deleteTarget, listTargets, loadTarget, u
 import { validateNewTarget, validateTargetChanges } from '../domain/target-input';
 import { targetView } from '../domain/target-view';
 import { accountOf } from './auth';
-import { ApiError, invalid, notFound } from './errors';
+import { ApiError, notFound } from './errors';
+import { checked, operation } from './operation';
 
 export interface TargetRouteDeps {
   store: Store;
@@ -32,35 +33,33 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
     return t;
   };
 
-  r.post('/', async (req: Request, res: Response) => {
+  r.post('/', ...operation('createTarget', { reportWithHandler: true }), async (req: Request, res: Response) => {
     const endpointId = await endpointOf(req);
-    const sent = validateNewTarget(req.body, registry);
-    if (!sent.ok) throw invalid(sent.errors);
-    const target = await createTarget(store, accountOf(req), endpointId, sent.value);
+    const sent = checked(req, validateNewTarget(req.body, registry));
+    const target = await createTarget(store, accountOf(req), endpointId, sent);
     await deps.announceChange(endpointId);
     res.status(201).json(view(target));
   });
 
-  r.get('/', async (req: Request, res: Response) => {
+  r.get('/', ...operation('listTargets'), async (req: Request, res: Response) => {
     const endpointId = await endpointOf(req);
     res.json({ data: (await listTargets(store, endpointId)).map(view) });
   });
 
-  r.get('/:targetId', async (req: Request, res: Response) => {
+  r.get('/:targetId', ...operation('getTarget'), async (req: Request, res: Response) => {
     const endpointId = await endpointOf(req);
     res.json(view(found(await loadTarget(store, endpointId, String(req.params.targetId)))));
   });
 
   /** name, enabled and the retry schedule; a config change is a new target */
-  r.patch('/:targetId', async (req: Request, res: Response) => {
+  r.patch('/:targetId', ...operation('updateTarget', { reportWithHandler: true }), async (req: Request, res: Response) => {
     const endpointId = await endpointOf(req);
     const targetId = String(req.params.targetId);
     found(await loadTarget(store, endpointId, targetId));
-    const sent = validateTargetChanges(req.body);
-    if (!sent.ok) throw invalid(sent.errors);
-    const target = found(await updateTarget(store, endpointId, targetId, sent.value));
+    const sent = checked(req, validateTargetChanges(req.body));
+    const target = found(await updateTarget(store, endpointId, targetId, sent));
     // the gateways route only to enabled targets
-    if (sent.value.enabled !== undefined) await deps.announceChange(endpointId);
+    if (sent.enabled !== undefined) await deps.announceChange(endpointId);
     res.json(view(target));
   });
 
@@ -69,12 +68,12 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
    * deliverers' target cache TTL. Deliveries dead-lettered meanwhile are redriven with
    * `npm run redrive` (docs/delivery.md).
    */
-  r.delete('/:targetId/flag', async (req: Request, res: Response) => {
+  r.delete('/:targetId/flag', ...operation('clearTargetFlag'), async (req: Request, res: Response) => {
     const endpointId = await endpointOf(req);
     res.json(view(found(await clearTargetFlag(store, endpointId, String(req.params.targetId)))));
   });
 
-  r.delete('/:targetId', async (req: Request, res: Response) => {
+  r.delete('/:targetId', ...operation('deleteTarget'), async (req: Request, res: Response) => {
     const endpointId = await endpointOf(req);
     if (!(await deleteTarget(store, endpointId, String(req.params.targetId)))) throw notFound('Target');
     await deps.announceChange(endpointId);

@@ -7,6 +7,7 @@ import type { UsageCounter } from '../adapters/usage-counter';
 import { usagePeriod, usageView } from '../domain/usage';
 import { accountOf } from './auth';
 import { ApiError, notFound } from './errors';
+import { operation } from './operation';
 
 export interface UsageRouteDeps {
   store: Store;
@@ -22,7 +23,8 @@ export interface UsageRouteDeps {
  */
 export function usageRoutes(deps: UsageRouteDeps): Router {
   const r = Router();
-  r.get('/usage', async (req: Request, res: Response) => {
+  // spec "Other interfaces": readable by account owner or administrator (403 for editor and viewer)
+  r.get('/usage', ...operation('getUsage'), async (req: Request, res: Response) => {
     const accountId = accountOf(req);
     const account = await loadAccount(deps.store, accountId);
     if (!account) throw notFound('Account');

@@ -13,7 +13,7 @@ describe('ingest pipeline: the spec steps in order (What the service does 1–7)
   it('accepts a valid request: deliveries published, then the ACCEPTED row', async () => {
     const f = fakePorts(view({}, 2));
     const answer = await ingest(f.ports, request(), body('{"a":1}'));
-    expect(answer).toEqual({ accepted: true, targetCount: 2, accountId: 'acc_1' });
+    expect(answer).toEqual({ accepted: true, targetCount: 2, accountId: 'acc_1', eventId: 'evt_1' });
     expect(f.published).toHaveLength(2);
     expect(f.rows.map((r) => [r.outcome, r.target_count])).toEqual([['ACCEPTED', 2]]);
   });

@@ -6,9 +6,9 @@ import { fromCheck, rejections } from '../errors';
 import type { IngestRejection } from '../errors';
 import type { Payload } from '../payload/read-payload';
 import { DeliveryQueueUnavailableError } from '../ports';
-import type { ActivityRecorder, CaptchaVerifier, EventPublisher, Limiter, LimitRequest } from '../ports';
+import type { ActivityRecorder, CaptchaVerifier, EventPublisher, IdempotencyStore, Limiter, LimitDecision, LimitRequest, PayloadRecorder } from '../ports';
 import { forwardableHeaders } from './forwarded-headers';
-import { captchaToken, checkAvailable, checkContent, checkInboundAuth, checkIpAccess, checkMethod, checkSourceAddress, limitRejection, readEndpointPayload } from './steps';
+import { captchaToken, checkAvailable, checkContent, checkInboundAuth, checkIpAccess, checkMethod, checkSourceAddress, idempotencyKeyOf, limitRejection, readEndpointPayload } from './steps';
 import type { IngestRequest, ReadyView } from './steps';
 
 export interface IngestPorts {
@@ -17,6 +17,8 @@ export interface IngestPorts {
   activity: ActivityRecorder;
   limiter: Limiter;
   captcha: CaptchaVerifier;
+  payloads: PayloadRecorder;
+  idempotency: IdempotencyStore;
 }
 
 /**
@@ -28,8 +30,12 @@ export interface BodyReader {
   timeoutMs: number;
 }
 
+/**
+ * `eventId` names the accepted event: this request's, or — `replayed` — the one an earlier
+ * request with the same Idempotency-Key was accepted as (no new event, no row, no delivery).
+ */
 export type IngestAnswer =
-  | { accepted: true; targetCount: number; accountId: string }
+  | { accepted: true; targetCount: number; accountId: string; eventId: string; replayed?: true }
   | { accepted: false; rejection: IngestRejection; accountId: string | null };
 
 /**
@@ -37,6 +43,10 @@ export type IngestAnswer =
  * paused, method, IP lists, inbound auth, payload, required headers / body filters / field
  * validation, captcha, rate limit and monthly quota, accept. Every rejection after step 1
  * writes its activity row; unknown, disabled and paused endpoints write none.
+ *
+ * A test request (`req.test`, from the management API) runs the same steps for the account
+ * owner, who is no sender: IP lists, inbound auth and captcha are skipped, and it counts
+ * against neither the rate limit nor the quota. Its rows are marked `test`.
  */
 export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyReader): Promise<IngestAnswer> {
   let view: EndpointView | null;
@@ -56,21 +66,42 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
     if (rejection.outcome) ports.activity.record(activityRow(ready, req, rejection.outcome, rejection.reason));
     return { accepted: false, rejection, accountId };
   };
+  const sender = req.test !== true;
 
-  const early = checkMethod(ready.endpoint, req.method) ?? checkSourceAddress(req) ?? checkIpAccess(ready.settings, req.sourceIp);
+  const early = checkMethod(ready.endpoint, req.method) ?? checkSourceAddress(req) ?? (sender ? checkIpAccess(ready.settings, req.sourceIp) : null);
   if (early) return reject(early);
   // The whole body is needed before authentication: HMAC signatures cover its exact bytes.
   const rawBody = await body.read();
   if (rawBody === 'too_large') return reject(rejections.payloadTooLarge(ready.plan.payload_limit_bytes));
   if (rawBody === 'timed_out') return reject(rejections.requestTimeout(body.timeoutMs));
-  const denied = checkInboundAuth(ready.settings, req, rawBody);
+  const denied = sender ? checkInboundAuth(ready.settings, req, rawBody) : null;
   if (denied) return reject(denied);
   const read = readEndpointPayload(ready, req, rawBody);
   if (!read.ok) return reject(read.rejection);
   const { payload } = read;
-  const invalid = checkContent(ready, req, rawBody, payload) ?? (await verifyCaptcha(ports, ready, req, payload));
+  const invalid = checkContent(ready, req, rawBody, payload) ?? (sender ? await verifyCaptcha(ports, ready, req, payload) : null);
   if (invalid) return reject(invalid);
 
+  const idem = idempotencyKeyOf(req);
+  if ('rejection' in idem) return reject(idem.rejection);
+  const key = idem.key;
+  if (key !== null) {
+    const claim = await ports.idempotency.claim(ready.endpoint.id, key, req.eventId);
+    if (claim.state === 'replay') return { accepted: true, targetCount: 0, accountId, eventId: claim.eventId, replayed: true };
+    // the first request is still being decided: its row stands for the event, this one writes none
+    if (claim.state === 'in_flight') return { accepted: false, rejection: rejections.idempotencyKeyInUse(), accountId };
+  }
+  const answer = await admitAndAccept(ports, ready, req, payload);
+  if (key !== null) {
+    if (answer.accepted) await ports.idempotency.complete(ready.endpoint.id, key, req.eventId);
+    else await ports.idempotency.release(ready.endpoint.id, key, req.eventId);
+  }
+  return answer.accepted ? answer : reject(answer.rejection);
+}
+
+/** Steps 6 and 7: limits (not for a test request), then accept. A refusal is returned unrecorded. */
+async function admitAndAccept(ports: IngestPorts, ready: ReadyView, req: IngestRequest, payload: Payload): Promise<IngestAnswer> {
+  const accountId = ready.endpoint.account_id;
   const limits: LimitRequest = {
     endpointId: ready.endpoint.id,
     accountId,
@@ -78,16 +109,20 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
     monthlyQuota: ready.plan.monthly_accepted_events,
     now: req.receivedAt,
   };
-  const decision = await ports.limiter.admit(limits);
-  if (!decision.admitted) return reject(limitRejection(decision));
+  let decision: Extract<LimitDecision, { admitted: true }> | null = null;
+  if (req.test !== true) {
+    const admitted = await ports.limiter.admit(limits);
+    if (!admitted.admitted) return { accepted: false, rejection: limitRejection(admitted), accountId };
+    decision = admitted;
+  }
 
   try {
     const targetCount = await accept(ports, ready, req, payload);
-    return { accepted: true, targetCount, accountId };
+    return { accepted: true, targetCount, accountId, eventId: req.eventId };
   } catch (err) {
     // The quota counts accepted events: this one was counted by admit() but not accepted.
-    await ports.limiter.refund(limits, decision);
-    if (err instanceof DeliveryQueueUnavailableError) return reject(rejections.deliveryQueueUnavailable());
+    if (decision) await ports.limiter.refund(limits, decision);
+    if (err instanceof DeliveryQueueUnavailableError) return { accepted: false, rejection: rejections.deliveryQueueUnavailable(), accountId };
     throw err;
   }
 }
@@ -111,11 +146,12 @@ async function accept(ports: IngestPorts, view: ReadyView, req: IngestRequest, p
   const body = { content_type: payload.forward.content_type, body_base64: payload.forward.body.toString('base64') };
   const deliveries = deliveriesFor(view, req, request, body);
   const row = activityRow(view, req, 'ACCEPTED', null, deliveries.length);
-  if (deliveries.length === 0) {
-    await ports.events.publishActivity(row);
-    return 0;
+  if (deliveries.length === 0) await ports.events.publishActivity(row);
+  else {
+    await ports.events.publishDeliveries(deliveries.map((message, i) => ({ message, channel: view.targets[i]!.channel })));
+    ports.activity.record(row);
   }
-  await ports.events.publishDeliveries(deliveries.map((message, i) => ({ message, channel: view.targets[i]!.channel })));
-  ports.activity.record(row);
+  // kept with the row for resends: within the plan payload limit by step 4
+  ports.payloads.record({ event_id: req.eventId, account_id: view.endpoint.account_id, endpoint_id: view.endpoint.id, received_at: row.received_at, request, payload: body });
   return deliveries.length;
 }

@@ -33,6 +33,12 @@ export interface IngestRequest {
   /** the URL as the sender used it: Twilio, Square and custom `{{url}}` signatures cover it */
   publicUrl: string;
   sourceIp: string;
+  /**
+   * A test request the account owner ran from the management API (POST /v1/endpoints/:id/test):
+   * the same steps, but the owner is no sender — no IP lists, inbound auth or captcha — and it
+   * counts against no rate limit or quota; its row is in the Test group. Absent: a sender's request.
+   */
+  test?: boolean;
 }
 
 export type ReadyView = EndpointView & { settings: EndpointSettings };
@@ -108,6 +114,24 @@ export function captchaToken(settings: EndpointSettings, format: PayloadFormat, 
   if (!settings.captcha || !featuresFor(format, data).captcha) return null;
   const token = extractCaptchaToken(format, data, settings.captcha.field);
   return token.ok ? token.token : fromCheck(token);
+}
+
+/** Longest Idempotency-Key value: what Stripe and the IETF draft's examples use. */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const IDEMPOTENCY_KEY_TEXT = /^[\x20-\x7e]+$/;
+
+/**
+ * The sender's Idempotency-Key, if any (docs/ingest.md "Idempotency-Key"): 1–255 printable
+ * ASCII characters, or a 400 MALFORMED_HEADER. Checked after authentication, so only a sender
+ * with the endpoint's credentials can take or test a key.
+ */
+export function idempotencyKeyOf(req: IngestRequest): { key: string | null } | { rejection: IngestRejection } {
+  const value = headerOf(req, 'idempotency-key');
+  if (value === undefined) return { key: null };
+  if (value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH || !IDEMPOTENCY_KEY_TEXT.test(value)) {
+    return { rejection: rejections.malformedHeader(`The Idempotency-Key header must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters.`) };
+  }
+  return { key: value };
 }
 
 /** Step 6: the quota 429 carries Retry-After 60, the rate 429 the time until a slot frees. */

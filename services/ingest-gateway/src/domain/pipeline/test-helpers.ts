@@ -1,9 +1,9 @@
-import type { ActivityRequestV1 } from '@relay/contracts';
+import type { ActivityRequestV1, StoredPayloadV1 } from '@relay/contracts';
 import type { EndpointRecord } from '@relay/store';
 import { prepareSettings } from '../endpoint-settings';
 import type { EndpointView } from '../endpoint-view';
 import { DeliveryQueueUnavailableError } from '../ports';
-import type { CaptchaVerdict, LimitDecision, LimitRequest } from '../ports';
+import type { CaptchaVerdict, IdempotencyClaim, LimitDecision, LimitRequest } from '../ports';
 import type { BodyReader, IngestPorts } from './ingest';
 import type { IngestRequest } from './steps';
 
@@ -42,7 +42,10 @@ export function request(over: Partial<IngestRequest> = {}): IngestRequest {
 export function fakePorts(v: EndpointView | null, opts: { limit?: LimitDecision; captcha?: CaptchaVerdict; publishFails?: boolean } = {}) {
   const rows: ActivityRequestV1[] = [];
   const published: unknown[] = [];
+  const payloads: StoredPayloadV1[] = [];
   const calls = { admit: [] as LimitRequest[], refund: 0, captcha: 0 };
+  // idempotency keys in memory: `p:` while a request holds one, `a:` once it was accepted
+  const keys = new Map<string, string>();
   const ports: IngestPorts = {
     endpoints: { get: async () => v },
     events: {
@@ -71,8 +74,25 @@ export function fakePorts(v: EndpointView | null, opts: { limit?: LimitDecision;
         return opts.captcha ?? 'verified';
       },
     },
+    payloads: { record: (p) => payloads.push(p) },
+    idempotency: {
+      async claim(endpointId, key, eventId): Promise<IdempotencyClaim> {
+        const held = keys.get(`${endpointId}|${key}`);
+        if (held === undefined) {
+          keys.set(`${endpointId}|${key}`, `p:${eventId}`);
+          return { state: 'claimed' };
+        }
+        return held.startsWith('a:') ? { state: 'replay', eventId: held.slice(2) } : { state: 'in_flight' };
+      },
+      async complete(endpointId, key, eventId) {
+        keys.set(`${endpointId}|${key}`, `a:${eventId}`);
+      },
+      async release(endpointId, key) {
+        keys.delete(`${endpointId}|${key}`);
+      },
+    },
   };
-  return { ports, rows, published, calls };
+  return { ports, rows, published, payloads, keys, calls };
 }
 
 export function body(text: string | 'too_large' | 'timed_out'): BodyReader {

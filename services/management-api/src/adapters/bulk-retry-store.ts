@@ -1,0 +1,166 @@
+import { keyedCollection } from '@relay/store';
+import type { KeyedCollection, Store } from '@relay/store';
+import type { BulkRetryFilter, JobCounts, JobState } from '../domain/bulk-retry-job';
+
+/** A job as created: never changed afterwards. */
+export interface JobDoc {
+  _id: string;
+  account_id: string;
+  filter: BulkRetryFilter;
+  rate_per_second: number;
+  created_at: Date;
+  /** the API key prefix that created it */
+  created_by: string;
+}
+
+/** The claim of one run (epoch) of a job; only its holder renews it. */
+export interface LeaseDoc {
+  _id: string;
+  owner: string;
+  /** ms since the epoch; 0 once released */
+  expires_at: number;
+}
+
+/** Where one run got to; written only by the holder of that run's lease. */
+export interface ProgressDoc {
+  _id: string;
+  state: JobState;
+  /** encoded listing position (@relay/store encodePosition) to continue from; null: from the newest row */
+  cursor: string | null;
+  counts: JobCounts;
+  started_at: Date | null;
+  updated_at: Date;
+  finished_at: Date | null;
+  error: string | null;
+}
+
+interface CancelDoc {
+  _id: string;
+  at: Date;
+  by: string;
+}
+
+interface SlotDoc {
+  _id: string;
+  job_id?: string;
+  /** on `queue|low`: every slot below it holds a finished job */
+  n?: number;
+}
+
+type AnyDoc = JobDoc | LeaseDoc | ProgressDoc | CancelDoc | SlotDoc;
+
+export interface JobStatus {
+  /** runs started so far (leases taken) */
+  runs: number;
+  lease: LeaseDoc | null;
+  progress: ProgressDoc | null;
+  cancelRequested: boolean;
+}
+
+const leaseId = (job: string, epoch: number) => `${job}|lease|${epoch}`;
+const progressId = (job: string, epoch: number) => `${job}|progress|${epoch}`;
+const cancelId = (job: string) => `${job}|cancel`;
+const slotId = (n: number) => `queue|${n}`;
+const LOW_ID = 'queue|low';
+
+/**
+ * Bulk retry jobs in the store (collection `bulk_retries`), every access by `_id` (FerretDB
+ * serves nothing else without scanning; docs/architecture.md). FerretDB makes no update
+ * atomic and lets concurrent conditional updates all succeed, so nothing here relies on one:
+ * - a run of a job is claimed by **inserting** `<job>|lease|<epoch>` (a unique `_id` is the one
+ *   exclusive operation there); the holder alone renews it and alone writes that run's progress
+ *   `<job>|progress|<epoch>`, so no document has two writers;
+ * - a newer epoch fences an older run: a holder that sees `<job>|lease|<epoch+1>` stops;
+ * - a cancel is the insert of `<job>|cancel`, never an update the running holder could overwrite;
+ * - jobs are found by their slots `queue|0`, `queue|1` … (inserted, never changed) from a low-water
+ *   hint `queue|low` below which every job is finished.
+ */
+export class BulkRetryStore {
+  private readonly docs: KeyedCollection<AnyDoc>;
+  private nextSlot = 0;
+
+  constructor(store: Store) {
+    this.docs = keyedCollection(store.connection.collection<AnyDoc>('bulk_retries'));
+  }
+
+  /** Stores the job, then gives it the next free slot so runners find it. */
+  async create(job: JobDoc): Promise<void> {
+    await this.docs.insertNew([job]);
+    for (let tries = 0; tries < 1000; tries++) {
+      const n = await this.freeSlot();
+      if ((await this.docs.insertNew([{ _id: slotId(n), job_id: job._id }])).length === 0) {
+        this.nextSlot = n + 1;
+        return;
+      }
+      this.nextSlot = n + 1; // another instance took it
+    }
+    throw new Error('no free bulk retry slot after 1000 tries');
+  }
+
+  async job(jobId: string): Promise<JobDoc | null> {
+    const doc = (await this.docs.get(jobId)) as JobDoc | null;
+    return doc && 'account_id' in doc ? doc : null;
+  }
+
+  /** The job's latest run and where it got to (a run that wrote nothing yet shows the one before). */
+  async status(jobId: string): Promise<JobStatus> {
+    let runs = 0;
+    while (await this.docs.get(leaseId(jobId, runs))) runs += 1;
+    const lease = runs > 0 ? ((await this.docs.get(leaseId(jobId, runs - 1))) as LeaseDoc) : null;
+    let progress: ProgressDoc | null = null;
+    for (let e = runs - 1; e >= 0 && !progress; e--) progress = (await this.docs.get(progressId(jobId, e))) as ProgressDoc | null;
+    return { runs, lease, progress, cancelRequested: (await this.docs.get(cancelId(jobId))) !== null };
+  }
+
+  async requestCancel(jobId: string, by: string, at: Date): Promise<void> {
+    await this.docs.insertNew([{ _id: cancelId(jobId), at, by }]);
+  }
+
+  async cancelRequested(jobId: string): Promise<boolean> {
+    return (await this.docs.get(cancelId(jobId))) !== null;
+  }
+
+  /** Takes run `epoch` of the job; false when another instance took it first. */
+  async claim(jobId: string, epoch: number, owner: string, expiresAt: number): Promise<boolean> {
+    return (await this.docs.insertNew([{ _id: leaseId(jobId, epoch), owner, expires_at: expiresAt }])).length === 0;
+  }
+
+  async renew(jobId: string, epoch: number, expiresAt: number): Promise<void> {
+    await this.docs.update([{ id: leaseId(jobId, epoch), update: { $set: { expires_at: expiresAt } } }]);
+  }
+
+  /** True once a later run was claimed: this run must stop writing. */
+  async superseded(jobId: string, epoch: number): Promise<boolean> {
+    return (await this.docs.get(leaseId(jobId, epoch + 1))) !== null;
+  }
+
+  async saveProgress(jobId: string, epoch: number, progress: Omit<ProgressDoc, '_id'>, first: boolean): Promise<void> {
+    const id = progressId(jobId, epoch);
+    if (first) await this.docs.insertNew([{ _id: id, ...progress }]);
+    else await this.docs.update([{ id, update: { $set: progress } }]);
+  }
+
+  /** Job ids from the low-water slot on, oldest first, with the slot number of each. */
+  async slots(): Promise<{ n: number; jobId: string }[]> {
+    const low = ((await this.docs.get(LOW_ID)) as SlotDoc | null)?.n ?? 0;
+    const out: { n: number; jobId: string }[] = [];
+    for (let n = low; ; n++) {
+      const slot = (await this.docs.get(slotId(n))) as SlotDoc | null;
+      if (!slot?.job_id) break;
+      out.push({ n, jobId: slot.job_id });
+    }
+    return out;
+  }
+
+  /** Every slot below `n` holds a finished job. A hint only: a lower value written by a racing instance costs reads, never a job. */
+  async advanceLow(n: number): Promise<void> {
+    await this.docs.update([{ id: LOW_ID, update: { $max: { n } }, upsert: true }]);
+  }
+
+  private async freeSlot(): Promise<number> {
+    const low = ((await this.docs.get(LOW_ID)) as SlotDoc | null)?.n ?? 0;
+    let n = Math.max(this.nextSlot, low);
+    while (await this.docs.get(slotId(n))) n += 1;
+    return n;
+  }
+}

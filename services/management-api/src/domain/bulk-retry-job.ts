@@ -1,0 +1,169 @@
+import type { FieldError, Validation } from '@relay/contracts';
+import type { ActivityDoc, IndexEntry, StoredPayload } from '@relay/store';
+import { failedTargets, resendDeliveries, resendable } from './resend';
+import type { ResendTarget } from './resend';
+import type { DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
+
+/** What a bulk retry selects: the Errors group of the activity log, by endpoint and window. */
+export interface BulkRetryFilter {
+  endpoint_id: string | null;
+  /** only this target's failed deliveries (null: every target's) */
+  target_id: string | null;
+  from_ms: number;
+  to_ms: number;
+}
+
+export interface BulkRetryDefinition {
+  filter: BulkRetryFilter;
+  /** deliveries published per second at most */
+  rate_per_second: number;
+}
+
+export const JOB_STATES = ['queued', 'running', 'done', 'cancelled', 'failed'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+export const FINISHED: readonly JobState[] = ['done', 'cancelled', 'failed'];
+
+export interface JobCounts {
+  /** rows of the Errors group the job went through */
+  rows_scanned: number;
+  /** rows with at least one delivery published again */
+  rows_retried: number;
+  deliveries_queued: number;
+  /** rejected requests (no delivery to retry), aggregated rows included */
+  skipped_not_accepted: number;
+  /** accepted before payloads were kept, or the payload never reached the log */
+  skipped_no_payload: number;
+  /** no failed delivery any more (resent meanwhile), or none to the chosen target */
+  skipped_not_failed: number;
+  /** the failed deliveries' targets were deleted or disabled since */
+  skipped_target_gone: number;
+}
+
+export const zeroCounts = (): JobCounts => ({ rows_scanned: 0, rows_retried: 0, deliveries_queued: 0, skipped_not_accepted: 0, skipped_no_payload: 0, skipped_not_failed: 0, skipped_target_gone: 0 });
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Reads POST /v1/bulk-retries (docs/management-api.md "Bulk retry"): `status` must be `errors`
+ * (the only group with failed deliveries), `from`/`to` default to the 24 hours before now and
+ * never reach past the retention period, `rate_per_second` defaults to (and is capped by)
+ * BULK_RETRY_MAX_RATE.
+ */
+export function parseBulkRetry(input: unknown, now: number, retentionMs: number, maxRate: number): Validation<BulkRetryDefinition> {
+  const errors: FieldError[] = [];
+  const b = (input ?? {}) as Record<string, unknown>;
+  if (typeof b !== 'object' || Array.isArray(b)) return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object' }] };
+  for (const k of Object.keys(b)) if (!['endpoint_id', 'target_id', 'from', 'to', 'status', 'rate_per_second'].includes(k)) errors.push({ field: k, message: 'is not a known field' });
+  if (b.status !== undefined && b.status !== 'errors') errors.push({ field: 'status', message: 'must be "errors": only the Errors group has failed deliveries to retry' });
+  const id = (k: string): string | null => {
+    if (b[k] === undefined || b[k] === null) return null;
+    if (typeof b[k] !== 'string' || (b[k] as string).length === 0 || (b[k] as string).length > 128) errors.push({ field: k, message: 'must be an id' });
+    return typeof b[k] === 'string' ? (b[k] as string) : null;
+  };
+  const time = (k: string): number | undefined => {
+    if (b[k] === undefined) return undefined;
+    const ms = typeof b[k] === 'string' ? Date.parse(b[k] as string) : Number.NaN;
+    if (Number.isNaN(ms)) errors.push({ field: k, message: 'must be an ISO 8601 date-time' });
+    return Number.isNaN(ms) ? undefined : ms;
+  };
+  const endpoint = id('endpoint_id');
+  const target = id('target_id');
+  if (target !== null && endpoint === null) errors.push({ field: 'target_id', message: 'needs endpoint_id: a target belongs to one endpoint' });
+  const to = Math.min(time('to') ?? now, now);
+  const from = Math.max(time('from') ?? to - DAY_MS, now - retentionMs);
+  if (from >= to) errors.push({ field: 'from', message: 'must be before to (and within the retention period)' });
+  let rate = maxRate;
+  if (b.rate_per_second !== undefined) {
+    if (!Number.isInteger(b.rate_per_second) || (b.rate_per_second as number) < 1 || (b.rate_per_second as number) > maxRate) errors.push({ field: 'rate_per_second', message: `must be an integer from 1 to ${maxRate}` });
+    else rate = b.rate_per_second as number;
+  }
+  if (errors.length) return { ok: false, errors };
+  return { ok: true, value: { filter: { endpoint_id: endpoint, target_id: target, from_ms: from, to_ms: to }, rate_per_second: rate } };
+}
+
+/** The listing filter of a job: the Errors group of its window, senders' rows only. */
+export function jobMatches(filter: BulkRetryFilter, e: IndexEntry): boolean {
+  return e.status === 'errors' && !e.test && (filter.endpoint_id === null || e.endpoint_id === filter.endpoint_id);
+}
+
+/** What retrying one row needs from the outside: reads by key, the confirmed publish, the pacing. */
+export interface RowRetryPorts {
+  row(eventId: string): Promise<ActivityDoc | null>;
+  payload(eventId: string): Promise<StoredPayload | null>;
+  /** an enabled target of the account, or null */
+  target(targetId: string): Promise<(ResendTarget & { endpoint_id: string }) | null>;
+  /** waits until `n` more deliveries may be published (the job's rate) */
+  pace(n: number): Promise<void>;
+  publish(deliveries: { message: DeliveryMessageV1; channel: DeliveryChannel }[]): Promise<void>;
+}
+
+/**
+ * Retries one listed row: each target whose current delivery failed gets a new delivery of the
+ * stored payload, with the job's tag (the same ids if the row is retried again after a crash).
+ * Adds what happened to `counts`.
+ */
+export async function retryRow(entry: IndexEntry, filter: BulkRetryFilter, tag: string, ports: RowRetryPorts, counts: JobCounts): Promise<void> {
+  counts.rows_scanned += 1;
+  // rejected requests and aggregated rows: known from the entry, no read
+  if (entry.outcome !== 'ACCEPTED' || entry.aggregated) {
+    counts.skipped_not_accepted += 1;
+    return;
+  }
+  const row = await ports.row(entry.event_id);
+  const failed = row ? failedTargets(row).filter((t) => filter.target_id === null || t === filter.target_id) : [];
+  if (!row || failed.length === 0) {
+    counts.skipped_not_failed += 1;
+    return;
+  }
+  const payload = await ports.payload(row._id);
+  if (resendable(row, payload) !== null) {
+    counts.skipped_no_payload += 1;
+    return;
+  }
+  const targets = (await Promise.all(failed.map((t) => ports.target(t)))).filter((t): t is ResendTarget & { endpoint_id: string } => t !== null && t.endpoint_id === row.endpoint_id);
+  if (targets.length === 0) {
+    counts.skipped_target_gone += 1;
+    return;
+  }
+  await ports.pace(targets.length);
+  await ports.publish(resendDeliveries(row, payload!, targets, tag));
+  counts.rows_retried += 1;
+  counts.deliveries_queued += targets.length;
+}
+
+interface JobLike {
+  _id: string;
+  account_id: string;
+  filter: BulkRetryFilter;
+  rate_per_second: number;
+  created_at: Date;
+}
+
+interface StatusLike {
+  runs: number;
+  progress: { state: JobState; counts: JobCounts; started_at: Date | null; updated_at: Date; finished_at: Date | null; error: string | null } | null;
+  cancelRequested: boolean;
+}
+
+const iso = (d: Date | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
+
+/** A job as GET /v1/bulk-retries/:jobId shows it. */
+export function jobView(job: JobLike, status: StatusLike) {
+  const p = status.progress;
+  return {
+    id: job._id,
+    account_id: job.account_id,
+    filter: { endpoint_id: job.filter.endpoint_id, target_id: job.filter.target_id, status: 'errors', from: iso(new Date(job.filter.from_ms)), to: iso(new Date(job.filter.to_ms)) },
+    rate_per_second: job.rate_per_second,
+    state: p?.state ?? 'queued',
+    cancel_requested: status.cancelRequested,
+    progress: p?.counts ?? zeroCounts(),
+    runs: status.runs,
+    created_at: iso(job.created_at),
+    started_at: iso(p?.started_at),
+    updated_at: iso(p?.updated_at ?? job.created_at),
+    finished_at: iso(p?.finished_at),
+    /** why the last run ended early (the next run resumes), or why the job failed */
+    error: p?.error ?? null,
+  };
+}

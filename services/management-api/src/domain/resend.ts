@@ -1,0 +1,56 @@
+import { DELIVERY_V1, resendDeliveryId } from '@relay/contracts';
+import type { DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
+import { currentDeliveries, deliveryState } from '@relay/store';
+import type { ActivityDoc, StoredPayload } from '@relay/store';
+
+/** A target an event can be delivered to again, with the queue its kind is delivered from. */
+export interface ResendTarget {
+  id: string;
+  kind: string;
+  channel: DeliveryChannel;
+}
+
+/** Why an event cannot be delivered again; the route answers each with its own code. */
+export type NotResendable = 'not_accepted' | 'payload_not_stored';
+
+/**
+ * An event can be delivered again only if it was accepted (a rejected request has nothing to
+ * deliver) and its payload is stored with its row (payloads are kept from this version on, for
+ * as long as the row).
+ */
+export function resendable(row: Pick<ActivityDoc, 'outcome' | 'aggregate'>, payload: StoredPayload | null): NotResendable | null {
+  if (row.outcome !== 'ACCEPTED' || row.aggregate) return 'not_accepted';
+  if (!payload) return 'payload_not_stored';
+  return null;
+}
+
+/**
+ * One new delivery per target, under the event's own id: the payload and the sender's request
+ * as the first deliveries carried them, attempt 1, a new delivery id `<first>_r<tag>` (the
+ * receiver sees a new X-Relay-Delivery-Id and the same X-Relay-Event-Id). The same `tag` gives
+ * the same ids, so a bulk retry repeated after a crash publishes the same deliveries again
+ * instead of new ones (receivers dedupe on the delivery id; the row merges them).
+ */
+export function resendDeliveries(row: ActivityDoc, payload: StoredPayload, targets: ResendTarget[], tag: string): { message: DeliveryMessageV1; channel: DeliveryChannel }[] {
+  return targets.map((t) => ({
+    channel: t.channel,
+    message: {
+      type: DELIVERY_V1,
+      event_id: row._id,
+      delivery_id: resendDeliveryId(row._id, t.id, tag),
+      attempt: 1,
+      account_id: row.account_id,
+      endpoint_id: row.endpoint_id,
+      target_id: t.id,
+      target_kind: t.kind,
+      received_at: row.received_at.toISOString(),
+      request: payload.request,
+      payload: payload.payload,
+    },
+  }));
+}
+
+/** The targets whose current delivery (the latest, resends included) failed for good. */
+export function failedTargets(row: Pick<ActivityDoc, 'deliveries'>): string[] {
+  return currentDeliveries(row.deliveries).filter((d) => deliveryState(d.attempts) === 'failed').map((d) => d.target_id);
+}

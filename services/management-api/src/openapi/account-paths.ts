@@ -1,0 +1,150 @@
+import { API_KEY_ROLES } from '../domain/roles';
+import { dateTime, errors, int, json, list, nullable, object, oneOfValues, op, pathParam, queryParam, ref, str } from './kit';
+import type { Schema } from './kit';
+
+/*
+ * What belongs to the account rather than to one endpoint: its usage (spec "Other
+ * interfaces"), its plan, its API keys and their roles, and the account's audit history.
+ */
+
+/** Bounds of a plan (docs/management-api.md "Plans"). */
+export const PLAN_LIMITS = { maxMonthlyEvents: 1_000_000_000_000, minPayloadBytes: 1024, maxPayloadBytes: 104_857_600 } as const;
+
+const plan = object(
+  {
+    name: str({ minLength: 1, maxLength: 100 }),
+    monthly_accepted_events: int({ minimum: 0, maximum: PLAN_LIMITS.maxMonthlyEvents, description: 'accepted events per UTC calendar month; then 429 QUOTA_EXCEEDED. 0 accepts none' }),
+    payload_limit_bytes: int({
+      minimum: PLAN_LIMITS.minPayloadBytes,
+      maximum: PLAN_LIMITS.maxPayloadBytes,
+      description: 'the largest payload accepted; larger is 413 PAYLOAD_TOO_LARGE. The gateway never reads more than its MAX_BODY_BYTES (1 MiB by default), whatever the plan says',
+    }),
+  },
+  ['name', 'monthly_accepted_events', 'payload_limit_bytes'],
+);
+const role = oneOfValues(API_KEY_ROLES, 'viewer < editor < admin < owner (docs/management-api.md "Roles")');
+const apiKey: Record<string, Schema> = {
+  id: str({ description: '`key_…`: what revoking names' }),
+  prefix: str({ description: 'the first 7 characters of the key (`rk_AbCd`); the actor in audit rows' }),
+  role,
+  name: nullable(str()),
+  created_by: nullable(str({ description: 'the prefix of the key that created it; null for the bootstrap command' })),
+  created_at: dateTime(),
+  last_used_at: nullable(dateTime('when it last authenticated a request, to the minute; null if never')),
+};
+const keyNames = Object.keys(apiKey);
+const page = [queryParam('limit', 'rows per page', int({ minimum: 1, maximum: 200, default: 50 })), queryParam('before', 'the `next_before` of the previous page', str())];
+
+export const accountSchemas: Record<string, Schema> = {
+  Plan: plan,
+  PlanPatch: object(plan.properties as Record<string, Schema>, [], { description: 'The limits to change; the others stay.' }),
+  AccountPlan: object({ account_id: str(), plan: ref('Plan') }, ['account_id', 'plan']),
+  Usage: object(
+    {
+      account_id: str(),
+      plan: ref('Plan'),
+      period: object({ month: str({ description: 'YYYY-MM (UTC)' }), start: dateTime(), end: dateTime('exclusive: when the count starts again') }, ['month', 'start', 'end']),
+      accepted_events: int({ minimum: 0 }),
+      limit: int({ minimum: 0, description: 'repeats plan.monthly_accepted_events' }),
+      remaining: int({ minimum: 0, description: 'max(0, limit - accepted_events)' }),
+    },
+    ['account_id', 'plan', 'period', 'accepted_events', 'limit', 'remaining'],
+  ),
+  ApiKeyCreate: object({ role, name: str({ minLength: 1, maxLength: 100, description: 'a label, e.g. "CI deploys"' }) }, ['role']),
+  ApiKey: object(apiKey, keyNames),
+  ApiKeyCreated: object({ ...apiKey, secret: str({ description: 'the key itself (`rk_…`): shown this once, stored only as its SHA-256 digest' }) }, [...keyNames, 'secret']),
+  ApiKeyList: object({ data: list(ref('ApiKey')) }, ['data']),
+  AccountAuditRow: object(
+    {
+      id: str(),
+      action: oneOfValues(['enabled', 'disabled', 'paused', 'resumed', 'key_created', 'key_revoked', 'plan_changed']),
+      actor: str({ description: 'the prefix of the API key that made the change; `operator` for the plan command' }),
+      at: dateTime(),
+      endpoint_id: nullable(str({ description: 'endpoint actions' })),
+      key_id: nullable(str({ description: 'key actions' })),
+      details: nullable({
+        oneOf: [
+          object({ role, prefix: str(), name: nullable(str()) }, ['role', 'prefix', 'name'], { description: 'key actions: the key' }),
+          object({ before: ref('Plan'), after: ref('Plan') }, ['before', 'after'], { description: 'plan_changed' }),
+        ],
+      }),
+    },
+    ['id', 'action', 'actor', 'at', 'endpoint_id', 'key_id', 'details'],
+  ),
+  AccountAuditPage: object({ data: list(ref('AccountAuditRow')), next_before: nullable(dateTime()) }, ['data', 'next_before']),
+};
+
+const usage: Schema = {
+  get: op({
+    operationId: 'getUsage',
+    summary: 'Current usage',
+    description: 'Accepted events of the current UTC calendar month against the plan (spec "Other interfaces": readable by account owner or administrator). `Cache-Control: no-store`.',
+    tags: ['Account'],
+    role: 'admin',
+    responses: { '200': json(ref('Usage'), 'The usage.'), ...errors('NotFound', 'UsageUnavailable') },
+  }),
+};
+
+export const accountPaths: Record<string, Schema> = {
+  '/billing/usage': usage,
+  '/v1/billing/usage': { ...usage, get: { ...(usage.get as Schema), operationId: 'getUsageV1', summary: 'Current usage (also at /billing/usage)' } },
+  '/v1/account/plan': {
+    get: op({ operationId: 'getPlan', summary: "The account's plan", tags: ['Account'], role: 'owner', responses: { '200': json(ref('AccountPlan'), 'The plan.'), ...errors('NotFound') } }),
+    patch: op({
+      operationId: 'updatePlan',
+      summary: "Change the account's plan",
+      description: 'Sets the limits sent. Audited (`plan_changed`, before and after). Every gateway reads the new limits with the next request: each endpoint of the account is announced changed.',
+      tags: ['Account'],
+      role: 'owner',
+      requestBody: { required: true, content: { 'application/json': { schema: ref('PlanPatch') } } },
+      responses: { '200': json(ref('AccountPlan'), 'The plan as saved.'), ...errors('NotFound') },
+    }),
+  },
+  '/v1/api-keys': {
+    post: op({
+      operationId: 'createApiKey',
+      summary: 'Create an API key',
+      description: 'The response carries the key (`secret`) once; only its digest is stored. An admin key creates keys below owner; an owner key any. Audited (`key_created`).',
+      tags: ['API keys'],
+      role: 'admin',
+      requestBody: { required: true, content: { 'application/json': { schema: ref('ApiKeyCreate') } } },
+      responses: { '201': json(ref('ApiKeyCreated'), 'The key, with its secret — shown this once.') },
+    }),
+    get: op({
+      operationId: 'listApiKeys',
+      summary: 'List API keys',
+      description: "The account's keys, oldest first: prefix, role, name, created, last used. Never a secret.",
+      tags: ['API keys'],
+      role: 'admin',
+      responses: { '200': json(ref('ApiKeyList'), 'Every key.') },
+    }),
+  },
+  '/v1/api-keys/{keyId}': {
+    delete: op({
+      operationId: 'revokeApiKey',
+      summary: 'Revoke an API key',
+      description:
+        'The key is refused from the next request on, by every management-api process. An admin key revokes keys below owner; an owner key any — but not the last owner key (409 `last_owner_key`). Audited (`key_revoked`).',
+      tags: ['API keys'],
+      role: 'admin',
+      parameters: [pathParam('keyId', 'the key id (`key_…`)')],
+      responses: {
+        '204': { description: 'Revoked.' },
+        ...errors('NotFound'),
+        '409': json(object({ code: { type: 'string', const: 'last_owner_key' }, message: str() }, ['code', 'message']), '`last_owner_key`: the account would have no owner key left.'),
+      },
+    }),
+  },
+  '/v1/audit': {
+    get: op({
+      operationId: 'listAccountAudit',
+      summary: "The account's audit history",
+      description: 'Every audit row of the account, newest first: endpoint actions, API keys created and revoked, plan changes.',
+      tags: ['Account'],
+      role: 'admin',
+      parameters: page,
+      responses: { '200': json(ref('AccountAuditPage'), 'One page.') },
+    }),
+  },
+};
+

@@ -1,0 +1,85 @@
+import { DELIVERY_STATES, OUTCOMES } from '@relay/contracts';
+import { STATUS_FILTERS } from '../domain/activity-query';
+import { bool, dateTime, errors, int, json, list, nullable, object, oneOfValues, op, pathParam, queryParam, ref, str } from './kit';
+import type { Schema } from './kit';
+
+/*
+ * The Request activity log (spec "Activity record"; docs/management-api.md "Activity log").
+ * An empty query parameter is the same as none.
+ */
+
+const aggregate = nullable(object({ count: int({ minimum: 1 }), first_seen: dateTime(), last_seen: dateTime() }, ['count', 'first_seen', 'last_seen'], { description: 'a flood of identical rejections in one minute, folded into this row' }));
+const common: Record<string, Schema> = {
+  id: str({ description: 'the event id (`evt_…`), or `agg_…` for an aggregated row' }),
+  account_id: str(),
+  endpoint_id: str(),
+  received_at: dateTime(),
+  method: str(),
+  source_ip: nullable(str({ description: 'null on aggregated rows' })),
+  outcome: oneOfValues(OUTCOMES, 'docs/ingest.md lists each with its HTTP status'),
+  reason: nullable(str({ description: 'why a request was rejected' })),
+  status: oneOfValues(['completed', 'pending', 'errors'], 'the filter group'),
+  last_error: nullable(str({ description: 'the latest delivery error' })),
+  target_count: int({ minimum: 0 }),
+  test: bool({ description: 'a test request (the Test group)' }),
+  aggregate,
+};
+const names = Object.keys(common);
+
+const attempt = object(
+  {
+    attempt: int({ minimum: 1 }),
+    attempted_at: dateTime(),
+    state: oneOfValues(DELIVERY_STATES),
+    status_code: nullable(int()),
+    duration_ms: { type: 'number', minimum: 0 },
+    error: nullable(str()),
+    next_attempt_at: nullable(dateTime()),
+  },
+  ['attempt', 'attempted_at', 'state', 'status_code', 'duration_ms', 'error', 'next_attempt_at'],
+);
+const delivery = object(
+  { delivery_id: str(), target_id: str(), target_kind: str(), state: oneOfValues(DELIVERY_STATES), attempts: list(attempt) },
+  ['delivery_id', 'target_id', 'target_kind', 'state', 'attempts'],
+);
+
+export const activitySchemas: Record<string, Schema> = {
+  ActivityListed: object(common, names),
+  ActivityPage: object({ data: list(ref('ActivityListed')), next_cursor: nullable(str({ description: 'pass back as `cursor` with the same filters; null at the end' })) }, ['data', 'next_cursor']),
+  ActivityRow: object({ ...common, deliveries: list(delivery) }, [...names, 'deliveries'], { description: 'One row with its deliveries and their attempts.' }),
+};
+
+export const activityPaths: Record<string, Schema> = {
+  '/v1/activity': {
+    get: op({
+      operationId: 'listActivity',
+      summary: 'The Request activity log',
+      description:
+        'Newest hour first. Each call reads at most a fixed number of stored pages, so a sparse filter can return fewer than `limit` rows — even none — with a `next_cursor`: follow it until it is null.',
+      tags: ['Activity'],
+      role: 'viewer',
+      parameters: [
+        queryParam('endpoint_id', 'one endpoint; without it every endpoint of the account', str()),
+        queryParam('from', 'inclusive, ISO 8601', str()),
+        queryParam('to', 'exclusive, ISO 8601', str()),
+        queryParam('status', 'the filter group', { type: 'string', enum: [...STATUS_FILTERS], default: 'all' }),
+        queryParam('source_ip', 'an exact address', str()),
+        queryParam('error', 'a literal, case-insensitive substring of the rejection reason or the latest delivery error; needs a window of at most 24 hours (the last 24 hours by default)', str({ maxLength: 200 })),
+        queryParam('limit', 'rows per page', int({ minimum: 1, maximum: 200, default: 50 })),
+        queryParam('cursor', 'the `next_cursor` of the previous page', str()),
+      ],
+      responses: { '200': json(ref('ActivityPage'), 'One page.') },
+    }),
+  },
+  '/v1/activity/{eventId}': {
+    get: op({
+      operationId: 'getActivity',
+      summary: 'One activity row',
+      description: 'The row with its deliveries and every attempt (the error reason shown on expanding a row).',
+      tags: ['Activity'],
+      role: 'viewer',
+      parameters: [pathParam('eventId', 'the event id')],
+      responses: { '200': json(ref('ActivityRow'), 'The row.'), ...errors('NotFound') },
+    }),
+  },
+};

@@ -1,0 +1,61 @@
+import { accountPaths, accountSchemas } from './account-paths';
+import { activityPaths, activitySchemas } from './activity-paths';
+import { responses, schemas, securitySchemes } from './components';
+import { endpointPaths } from './endpoint-paths';
+import { endpointSchemas } from './endpoint-schemas';
+import type { Schema } from './kit';
+import { metaPaths } from './meta-paths';
+import { replayPaths, replaySchemas } from './replay-paths';
+import { targetPaths } from './target-paths';
+import { targetSchemas } from './target-schemas';
+
+/**
+ * The OpenAPI 3.1 document of the management API, served at `/v1/openapi.json` and rendered at
+ * `/v1/docs`. It is the source of truth: request bodies and parameters are validated from it
+ * (transport/operation.ts), every response the integration and end-to-end tests see is checked
+ * against it (test/support/openapi-check.ts), and a test fails when express serves a route it
+ * does not describe. Adding a route: its path and schemas in a file beside these, one line
+ * below, and `operation('<operationId>')` in front of its handler.
+ */
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: Schema;
+  servers: Schema[];
+  security: Schema[];
+  tags: Schema[];
+  paths: Record<string, Record<string, Schema>>;
+  components: { schemas: Record<string, Schema>; responses: Record<string, Schema>; securitySchemes: Record<string, Schema> };
+}
+
+export function buildDocument(version: string): OpenApiDocument {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Relay management API',
+      version,
+      summary: 'Endpoints, targets, the activity log, usage, plans and API keys of a Relay account.',
+      description:
+        'Every route but the health checks and this document needs `Authorization: Bearer <api key>`; the key’s role (viewer < editor < admin < owner) decides what it may do — each operation names the least role as `x-relay-role`. Every error body is `{ code, message }`, validation errors add `errors: [{ field, message }]` with every problem at once. Guide: docs/management-api.md.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    servers: [{ url: '/', description: 'the management API itself (PORT, default 8081)' }],
+    security: [{ apiKey: [] }],
+    tags: [
+      { name: 'Endpoints', description: 'Endpoints, their settings, state actions and audit history (spec "Resources / Endpoint").' },
+      { name: 'Targets', description: 'Where an endpoint delivers (spec "Outputs").' },
+      { name: 'Activity', description: 'The Request activity log (spec "Activity record"), resending events and bulk retries of failed deliveries.' },
+      { name: 'Account', description: 'Usage, plan and the account audit history.' },
+      { name: 'API keys', description: 'Keys and their roles.' },
+      { name: 'Meta', description: 'Health checks and this document.' },
+    ],
+    paths: { ...endpointPaths, ...targetPaths, ...activityPaths, ...replayPaths, ...accountPaths, ...metaPaths } as OpenApiDocument['paths'],
+    components: {
+      schemas: { ...schemas, ...endpointSchemas, ...targetSchemas, ...activitySchemas, ...replaySchemas, ...accountSchemas },
+      responses,
+      securitySchemes,
+    },
+  };
+}
+
+/** The document of this build. */
+export const managementApiDocument: OpenApiDocument = buildDocument('1.0.0');

@@ -1,0 +1,187 @@
+import { OUTCOMES } from '@relay/contracts';
+import { JOB_STATES } from '../domain/bulk-retry-job';
+import { errorBody } from './components';
+import { bool, dateTime, errors, int, json, list, nullable, object, oneOfValues, op, pathParam, ref, str } from './kit';
+import type { Schema } from './kit';
+
+/*
+ * Test requests, resend and bulk retry (docs/management-api.md "Test requests", "Resend",
+ * "Bulk retry"). Their handlers validate bodies with their own messages (domain/test-request.ts,
+ * domain/bulk-retry-job.ts); these schemas say no more than those checks, so the document never
+ * refuses a body the handler would take, and name every field so an unknown one is refused.
+ */
+
+const endpointId = pathParam('endpointId', 'the endpoint id (`ep_…`); another account’s endpoint is not found');
+const eventId = pathParam('eventId', 'the event id (`evt_…`)');
+const jobId = pathParam('jobId', 'the bulk retry id (`brj_…`); another account’s job is not found');
+const bodyOf = (schema: Schema): Schema => ({ required: false, content: { 'application/json': { schema } } });
+
+/** A 409 naming the codes this operation can answer with. */
+const refused = (codes: string[], description: string): Record<string, Schema> => ({
+  '409': json(errorBody(codes, 'Nothing was done.'), description),
+});
+
+const id = (description: string): Schema => str({ minLength: 1, maxLength: 128, description });
+const counts = ['rows_scanned', 'rows_retried', 'deliveries_queued', 'skipped_not_accepted', 'skipped_no_payload', 'skipped_not_failed', 'skipped_target_gone'];
+
+export const replaySchemas: Record<string, Schema> = {
+  TestRequest: object(
+    {
+      method: str({ description: 'any of the endpoint methods, in any case; default POST if the endpoint allows it, else its first allowed method' }),
+      headers: {
+        type: 'object',
+        additionalProperties: { type: 'string', maxLength: 4096 },
+        description: 'at most 50; not Content-Type (use `content_type`), Content-Length, Host, Transfer-Encoding or Connection',
+      },
+      query: str({ maxLength: 8192, description: 'the raw query string, without `?`, `#` or white space' }),
+      content_type: nullable(str({ maxLength: 256, description: 'default: the media type of the endpoint’s format; null sends none' })),
+      body: { description: 'a string is sent as its UTF-8 bytes, any other JSON value as JSON text; not with `body_base64`' },
+      body_base64: str({ description: 'the exact bytes, base64; not with `body`' }),
+    },
+    [],
+    { description: 'Every field optional: without `body`, `body_base64` and `query`, a sample the endpoint’s format reads is sent.' },
+  ),
+  TestRequestAccepted: object(
+    {
+      event_id: str(),
+      outcome: { type: 'string', const: 'ACCEPTED' },
+      target_count: int({ minimum: 0, description: 'the targets it is being delivered to; their attempts show on the row' }),
+      test: { type: 'boolean', const: true },
+      replayed: bool({ description: 'true when an `Idempotency-Key` in `headers` repeated an earlier request: its first answer, nothing delivered again' }),
+    },
+    ['event_id', 'outcome', 'target_count', 'test', 'replayed'],
+  ),
+  TestRequestRejected: object(
+    {
+      code: { type: 'string', enum: ['test_request_rejected'] },
+      message: str({ description: 'names what the pipeline said' }),
+      event_id: nullable(str({ description: 'the Test row written; null when a sender gets no row either (disabled or paused endpoint)' })),
+      outcome: nullable(oneOfValues(OUTCOMES)),
+      reason: nullable(str()),
+      ingest_status: int({ description: 'the HTTP status a sender would have got' }),
+      ingest_code: str({ description: 'the `code` a sender would have got (docs/ingest.md)' }),
+    },
+    ['code', 'message', 'event_id', 'outcome', 'reason', 'ingest_status', 'ingest_code'],
+  ),
+  Resend: object({ target_id: id('only this target of the row’s endpoint; without it every enabled target the endpoint has now') }),
+  ResendAccepted: object(
+    {
+      event_id: str(),
+      deliveries: list(object({ delivery_id: str({ description: '`<first delivery id>_r<tag>`' }), target_id: str(), target_kind: str() }, ['delivery_id', 'target_id', 'target_kind']), { minItems: 1 }),
+    },
+    ['event_id', 'deliveries'],
+  ),
+  BulkRetryCreate: object({
+    endpoint_id: nullable(id('without it every endpoint of the account')),
+    target_id: nullable(id('needs `endpoint_id`: only that target’s failed deliveries')),
+    status: { type: 'string', enum: ['errors'], description: 'the only group with failed deliveries' },
+    from: str({ description: 'ISO 8601; default `to` − 24 h; never before the retention period' }),
+    to: str({ description: 'ISO 8601; default now' }),
+    rate_per_second: int({ minimum: 1, description: 'deliveries published per second, at most BULK_RETRY_MAX_RATE (the default)' }),
+  }),
+  BulkRetry: object(
+    {
+      id: str({ description: '`brj_…`' }),
+      account_id: str(),
+      filter: object(
+        { endpoint_id: nullable(str()), target_id: nullable(str()), status: { type: 'string', const: 'errors' }, from: dateTime(), to: dateTime() },
+        ['endpoint_id', 'target_id', 'status', 'from', 'to'],
+      ),
+      rate_per_second: int({ minimum: 1 }),
+      state: oneOfValues(JOB_STATES, '`queued` → `running` → `done` | `cancelled` | `failed`'),
+      cancel_requested: bool(),
+      progress: object(Object.fromEntries(counts.map((c) => [c, int({ minimum: 0 })])), counts, { description: 'the total is not known in advance: `rows_scanned` grows until `done`' }),
+      runs: int({ minimum: 0, description: 'runs taken so far (a run resumes from the saved cursor after a crash)' }),
+      created_at: dateTime(),
+      started_at: nullable(dateTime()),
+      updated_at: dateTime(),
+      finished_at: nullable(dateTime()),
+      error: nullable(str({ description: 'why the last run ended early (the next resumes), or why the job failed' })),
+    },
+    ['id', 'account_id', 'filter', 'rate_per_second', 'state', 'cancel_requested', 'progress', 'runs', 'created_at', 'started_at', 'updated_at', 'finished_at', 'error'],
+  ),
+};
+
+const job = (description: string, headers?: Schema): Schema => ({ ...json(ref('BulkRetry'), description), ...(headers ? { headers } : {}) });
+
+export const replayPaths: Record<string, Schema> = {
+  '/v1/endpoints/{endpointId}/test': {
+    post: op({
+      operationId: 'testEndpoint',
+      summary: 'Send a test request',
+      description:
+        'Runs a request through the real ingest pipeline as if a sender had sent it, and delivers it to the targets. IP lists, inbound auth, captcha, the rate limit and the quota are skipped; the row is in the Test group. Each account may run TEST_REQUESTS_PER_MINUTE a minute.',
+      tags: ['Endpoints'],
+      role: 'editor',
+      parameters: [endpointId],
+      requestBody: bodyOf(ref('TestRequest')),
+      responses: {
+        '202': json(ref('TestRequestAccepted'), 'Accepted by the pipeline; being delivered.'),
+        '422': json(ref('TestRequestRejected'), '`test_request_rejected`: the pipeline refused it, as it would a sender’s request.'),
+        ...errors('NotFound', 'TooManyRequests', 'GatewayUnavailable'),
+      },
+    }),
+  },
+  '/v1/activity/{eventId}/resend': {
+    post: op({
+      operationId: 'resendActivity',
+      summary: 'Resend an event',
+      description:
+        'Delivers an accepted event’s stored payload again, under the same event id with new delivery ids, to every enabled target of the endpoint or to one. The row lists the new deliveries beside the first. Each account may ask for RESENDS_PER_MINUTE a minute.',
+      tags: ['Activity'],
+      role: 'editor',
+      parameters: [eventId],
+      requestBody: bodyOf(ref('Resend')),
+      responses: {
+        '202': json(ref('ResendAccepted'), 'The broker confirmed every delivery.'),
+        ...errors('NotFound'),
+        ...refused(
+          ['not_resendable', 'payload_not_stored', 'no_targets', 'target_disabled', 'target_flagged'],
+          '`not_resendable`: the request was refused, nothing to deliver; `payload_not_stored`: no stored payload (or not yet: retry in a few seconds); `no_targets`, `target_disabled`, `target_flagged`: nothing enabled to deliver to.',
+        ),
+        ...errors('TooManyRequests', 'DeliveryQueueUnavailable'),
+      },
+    }),
+  },
+  '/v1/bulk-retries': {
+    post: op({
+      operationId: 'createBulkRetry',
+      summary: 'Start a bulk retry',
+      description:
+        'A background job that delivers again every failed delivery of the Errors group in a window, paced at `rate_per_second`. Each account may start 20 an hour.',
+      tags: ['Activity'],
+      role: 'editor',
+      requestBody: bodyOf(ref('BulkRetryCreate')),
+      responses: {
+        '202': job('The job, queued.', { Location: { description: '`/v1/bulk-retries/<id>`', schema: { type: 'string' } } }),
+        ...errors('NotFound', 'TooManyRequests'),
+      },
+    }),
+  },
+  '/v1/bulk-retries/{jobId}': {
+    get: op({
+      operationId: 'getBulkRetry',
+      summary: 'Read a bulk retry',
+      description: 'Its state and counts so far.',
+      tags: ['Activity'],
+      role: 'viewer',
+      parameters: [jobId],
+      responses: { '200': job('The job.'), ...errors('NotFound') },
+    }),
+  },
+  '/v1/bulk-retries/{jobId}/cancel': {
+    post: op({
+      operationId: 'cancelBulkRetry',
+      summary: 'Cancel a bulk retry',
+      description: 'Asks the job to stop; it does within about a second, its state becomes `cancelled` and its counts final. Takes no body.',
+      tags: ['Activity'],
+      role: 'editor',
+      parameters: [jobId],
+      responses: {
+        '202': job('The job, `cancel_requested: true`.'),
+        ...errors('NotFound'),
+        ...refused(['job_finished'], '`job_finished`: the job already ended.'),
+      },
+    }),
+  },
+};

@@ -1,0 +1,55 @@
+import { errors, json, op, pathParam, ref } from './kit';
+import type { Schema } from './kit';
+
+const endpointId = pathParam('endpointId', 'the endpoint id (`ep_…`)');
+const targetId = pathParam('targetId', 'the target id (`tg_…`) of this endpoint');
+const target = (description: string): Schema => json(ref('Target'), description);
+
+export const targetPaths: Record<string, Schema> = {
+  '/v1/endpoints/{endpointId}/targets': {
+    post: op({
+      operationId: 'createTarget',
+      summary: 'Add a target',
+      description: '`kind`, `name` and the kind’s `config` are required. Every problem of the target and of its config is reported at once. Credentials are sealed before they are stored.',
+      tags: ['Targets'],
+      role: 'editor',
+      parameters: [endpointId],
+      requestBody: { required: true, content: { 'application/json': { schema: ref('TargetCreate') } } },
+      responses: { '201': target('The target, secrets masked.'), ...errors('NotFound') },
+    }),
+    get: op({
+      operationId: 'listTargets',
+      summary: 'List targets',
+      description: "The endpoint's targets, oldest first. Configs show no secret value.",
+      tags: ['Targets'],
+      role: 'viewer',
+      parameters: [endpointId],
+      responses: { '200': json(ref('TargetList'), 'Every target of the endpoint.'), ...errors('NotFound') },
+    }),
+  },
+  '/v1/endpoints/{endpointId}/targets/{targetId}': {
+    get: op({ operationId: 'getTarget', summary: 'Read a target', tags: ['Targets'], role: 'viewer', parameters: [endpointId, targetId], responses: { '200': target('The target.'), ...errors('NotFound') } }),
+    patch: op({
+      operationId: 'updateTarget',
+      summary: 'Change a target',
+      description: 'Only `name`, `enabled` and `retry_schedule_ms`: a new kind or config is a new target.',
+      tags: ['Targets'],
+      role: 'editor',
+      parameters: [endpointId, targetId],
+      requestBody: { required: true, content: { 'application/json': { schema: ref('TargetPatch') } } },
+      responses: { '200': target('The target as saved.'), ...errors('NotFound') },
+    }),
+    delete: op({ operationId: 'deleteTarget', summary: 'Delete a target', tags: ['Targets'], role: 'editor', parameters: [endpointId, targetId], responses: { '204': { description: 'Deleted.' }, ...errors('NotFound') } }),
+  },
+  '/v1/endpoints/{endpointId}/targets/{targetId}/flag': {
+    delete: op({
+      operationId: 'clearTargetFlag',
+      summary: "Clear a target's flag",
+      description: 'Once the destination is fixed: deliveries flow again within the deliverers’ target cache TTL (docs/delivery.md "Flagged targets").',
+      tags: ['Targets'],
+      role: 'editor',
+      parameters: [endpointId, targetId],
+      responses: { '200': target('The target, unflagged.'), ...errors('NotFound') },
+    }),
+  },
+};

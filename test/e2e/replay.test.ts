@@ -1,0 +1,197 @@
+import { randomBytes } from 'node:crypto';
+import { createInternalSigner } from '@relay/secrets';
+import { eventually } from '../support/infra';
+import { TestReceiver } from '../support/receiver';
+import type { CapturedRequest } from '../support/receiver';
+import { startStack } from './stack';
+import type { Stack } from './stack';
+
+/**
+ * Test requests, resend and Idempotency-Key (issue 11 items 3 and 4), seen from outside: every
+ * service its own process on the real servers, the management API running test requests
+ * through the gateway's pipeline, receivers on loopback, rows read through the activity API.
+ */
+let stack: Stack;
+let receiver: TestReceiver;
+let second: TestReceiver;
+
+beforeAll(async () => {
+  receiver = await TestReceiver.start();
+  second = await TestReceiver.start();
+  stack = await startStack('replay', { overrides: { 'activity-writer': { BATCH_MAX_WAIT_MS: '100', ACTIVITY_HOLD_MS: '500' } } });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await receiver?.close();
+  await second?.close();
+});
+
+async function endpointWith(body: Record<string, unknown>, receivers: TestReceiver[]): Promise<{ endpointId: string; targetIds: string[] }> {
+  const created = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'replay', ...body } });
+  expect(created.status).toBe(201);
+  const targetIds: string[] = [];
+  for (const r of receivers) {
+    const t = await stack.api(`/v1/endpoints/${created.body.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'r', config: { url: r.url(), enforce_https: false, forward_headers: { mode: 'all' } } } });
+    expect(t.status).toBe(201);
+    targetIds.push(t.body.id);
+  }
+  return { endpointId: created.body.id, targetIds };
+}
+
+const gatewayUrl = (endpointId: string) => `${stack.services['ingest-gateway']!.url}/relay/${endpointId}`;
+
+const rowWhen = (eventId: string, ok: (row: any) => boolean, what: string) =>
+  eventually(async () => {
+    const res = await stack.api(`/v1/activity/${eventId}`);
+    return res.status === 200 && ok(res.body) ? res.body : undefined;
+  }, 20000, what);
+
+const deliveriesOf = (r: TestReceiver, eventId: string): CapturedRequest[] => r.requests.filter((q) => q.headers['x-relay-event-id'] === eventId);
+
+describe('test requests: POST /v1/endpoints/:id/test', () => {
+  it('runs through the real pipeline, reaches the receiver, and leaves a row in the Test group only (spec: All / Completed / Pending / Errors / Test)', async () => {
+    // a sender would need a bearer token and an allowed address; the owner needs neither
+    const { endpointId } = await endpointWith({ inbound_auth: { type: 'BEARER', tokens: ['sender-token-0123456789'] }, ip_access: { allow: ['192.0.2.0/24'], deny: [] } }, [receiver]);
+    const res = await stack.api(`/v1/endpoints/${endpointId}/test`, { method: 'POST', body: { body: { order: 7 }, headers: { 'X-Trace': 'abc' } } });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ outcome: 'ACCEPTED', target_count: 1, test: true });
+    const eventId = res.body.event_id as string;
+
+    const [delivered] = await eventually(async () => deliveriesOf(receiver, eventId).length > 0 && deliveriesOf(receiver, eventId), 15000, 'the test delivery');
+    expect(JSON.parse(delivered!.body.toString())).toEqual({ order: 7 });
+    expect(delivered!.headers['x-trace']).toBe('abc');
+
+    const row = await rowWhen(eventId, (r) => r.status === 'completed', 'the test row, completed');
+    expect(row).toMatchObject({ outcome: 'ACCEPTED', test: true, endpoint_id: endpointId });
+
+    const list = async (status: string) => (await stack.api(`/v1/activity?endpoint_id=${endpointId}&status=${status}`)).body.data.map((r: { id: string }) => r.id);
+    // the row is written a moment before its index pages
+    await eventually(async () => (await list('test')).length > 0, 10000, 'the row listed');
+    expect(await list('test')).toEqual([eventId]);
+    expect(await list('all')).toEqual([eventId]);
+    expect(await list('completed')).toEqual([]);
+  });
+
+  it('applies the same payload rules as the gateway: a refused test is 422 with what a sender would get, and its Test row', async () => {
+    const { endpointId } = await endpointWith({ field_rules: [{ path: 'order.id', required: true }] }, [receiver]);
+    const res = await stack.api(`/v1/endpoints/${endpointId}/test`, { method: 'POST', body: { body: { order: {} } } });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: 'test_request_rejected', outcome: 'FIELD_VALIDATION_FAILED', ingest_status: 400, ingest_code: 'field_validation_failed' });
+    const row = await rowWhen(res.body.event_id, () => true, 'the refused test row');
+    expect(row).toMatchObject({ outcome: 'FIELD_VALIDATION_FAILED', test: true });
+    expect((await stack.api(`/v1/activity?endpoint_id=${endpointId}&status=errors`)).body.data).toEqual([]);
+  });
+
+  it('sends a sample of the endpoint format when the body names no payload', async () => {
+    const { endpointId } = await endpointWith({ payload_format: 'form' }, [receiver]);
+    const res = await stack.api(`/v1/endpoints/${endpointId}/test`, { method: 'POST' });
+    expect(res.status).toBe(202);
+    const [delivered] = await eventually(async () => deliveriesOf(receiver, res.body.event_id).length > 0 && deliveriesOf(receiver, res.body.event_id), 15000, 'the sample delivery');
+    expect(JSON.parse(delivered!.body.toString())).toMatchObject({ test: 'true', message: 'Test request from Relay' });
+  });
+
+  it('refuses a malformed test body with validation_failed, and an unknown endpoint with 404', async () => {
+    const { endpointId } = await endpointWith({}, []);
+    const bad = await stack.api(`/v1/endpoints/${endpointId}/test`, { method: 'POST', body: { method: 'TRACE', headers: { 'Content-Length': '1' }, extra: 1 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['extra', 'headers.Content-Length', 'method']);
+    expect((await stack.api('/v1/endpoints/ep_00000000000000000000/test', { method: 'POST' })).status).toBe(404);
+  });
+});
+
+describe("the gateway's internal test-request route", () => {
+  it('runs nothing without a signature made from SECRETS_KEYS, and is not on the public ingest port', async () => {
+    const { endpointId } = await endpointWith({}, [receiver]);
+    const body = Buffer.from(JSON.stringify({ endpoint_id: endpointId, method: 'POST', headers: { 'content-type': 'application/json' }, query: '', body_base64: '', source_ip: '127.0.0.1' }));
+    const path = `/internal/v1/test-requests/${endpointId}`;
+    const post = (base: string, signature?: string) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(signature ? { 'x-relay-signature': signature } : {}) }, body });
+    const health = stack.services['ingest-gateway']!.healthUrl;
+    expect((await post(health)).status).toBe(401);
+    expect((await post(health, createInternalSigner(`k1:${randomBytes(32).toString('base64')}`, 'test-request').sign(body))).status).toBe(401);
+    expect((await post(stack.services['ingest-gateway']!.url, createInternalSigner(stack.env.SECRETS_KEYS!, 'test-request').sign(body))).status).toBe(404);
+    const signed = await post(health, createInternalSigner(stack.env.SECRETS_KEYS!, 'test-request').sign(body));
+    expect(signed.status).toBe(200);
+    expect(await signed.json()).toMatchObject({ accepted: false, code: 'malformed_payload' });
+  });
+});
+
+describe('resend: POST /v1/activity/:eventId/resend', () => {
+  it('delivers the stored payload again: same event id, a new delivery id, the receiver gets it twice, the row shows both deliveries', async () => {
+    const { endpointId, targetIds } = await endpointWith({}, [receiver]);
+    const sent = await fetch(`${gatewayUrl(endpointId)}?source=shop`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-shop': 'north' }, body: '{"order":42}' });
+    expect(sent.status).toBe(202);
+    const eventId = sent.headers.get('x-relay-event-id')!;
+    expect(eventId).toMatch(/^evt_/);
+    await rowWhen(eventId, (r) => r.status === 'completed', 'the first delivery on the row');
+
+    const res = await stack.api(`/v1/activity/${eventId}/resend`, { method: 'POST' });
+    expect(res.status).toBe(202);
+    expect(res.body.event_id).toBe(eventId);
+    expect(res.body.deliveries).toHaveLength(1);
+    expect(res.body.deliveries[0].target_id).toBe(targetIds[0]);
+
+    const [first, again] = await eventually(async () => deliveriesOf(receiver, eventId).length >= 2 && deliveriesOf(receiver, eventId), 15000, 'the resent delivery');
+    expect(again!.headers['x-relay-delivery-id']).toBe(res.body.deliveries[0].delivery_id);
+    expect(again!.headers['x-relay-delivery-id']).not.toBe(first!.headers['x-relay-delivery-id']);
+    expect(again!.headers['x-relay-attempt']).toBe('1');
+    expect(again!.body.toString()).toBe(first!.body.toString());
+    expect(again!.headers['x-shop']).toBe('north');
+    expect(again!.url).toBe(first!.url);
+
+    const row = await rowWhen(eventId, (r) => r.deliveries.length === 2 && r.deliveries.every((d: { state: string }) => d.state === 'delivered'), 'both deliveries on the row');
+    expect(row.deliveries.map((d: { delivery_id: string }) => d.delivery_id)).toEqual([first!.headers['x-relay-delivery-id'], again!.headers['x-relay-delivery-id']]);
+    expect(row.status).toBe('completed');
+  });
+
+  it('to one target only, with target_id', async () => {
+    const { endpointId, targetIds } = await endpointWith({}, [receiver, second]);
+    const sent = await fetch(gatewayUrl(endpointId), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' });
+    const eventId = sent.headers.get('x-relay-event-id')!;
+    await rowWhen(eventId, (r) => r.status === 'completed', 'both first deliveries');
+    const res = await stack.api(`/v1/activity/${eventId}/resend`, { method: 'POST', body: { target_id: targetIds[1] } });
+    expect(res.status).toBe(202);
+    await eventually(async () => deliveriesOf(second, eventId).length === 2, 15000, 'the second receiver to get it twice');
+    await rowWhen(eventId, (r) => r.deliveries.length === 3, 'three deliveries on the row');
+    expect(deliveriesOf(receiver, eventId)).toHaveLength(1);
+  });
+
+  it('refuses what cannot be delivered again: a rejected request (409), an unknown event (404), a target of another endpoint (404)', async () => {
+    const { endpointId } = await endpointWith({ inbound_auth: { type: 'BEARER', tokens: ['sender-token-0123456789'] } }, [receiver]);
+    const refused = await stack.api(`/v1/endpoints/${endpointId}/test`, { method: 'POST', body: { body: 'not json' } });
+    const eventId = refused.body.event_id as string;
+    await rowWhen(eventId, () => true, 'the refused row');
+    expect((await stack.api(`/v1/activity/${eventId}/resend`, { method: 'POST' })).body.code).toBe('not_resendable');
+    expect((await stack.api('/v1/activity/evt_01m83e0000aaaaaaaaaaaaaaaa/resend', { method: 'POST' })).status).toBe(404);
+    const other = await endpointWith({}, [second]);
+    const sent = await fetch(gatewayUrl(other.endpointId), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const otherEvent = sent.headers.get('x-relay-event-id')!;
+    await rowWhen(otherEvent, (r) => r.status === 'completed', 'the other row');
+    const wrongTarget = await stack.api(`/v1/activity/${otherEvent}/resend`, { method: 'POST', body: { target_id: 'tg_00000000000000000000' } });
+    expect([wrongTarget.status, wrongTarget.body.code]).toEqual([404, 'not_found']);
+  });
+});
+
+describe('Idempotency-Key at the gateway: the event key a sender supplies for resending', () => {
+  it('a duplicate is answered 202 with the first event id and delivers nothing new; another key is a new event', async () => {
+    const { endpointId } = await endpointWith({}, [second]);
+    const post = (key: string) => fetch(gatewayUrl(endpointId), { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: '{"pay":1}' });
+    const first = await post('order-1001');
+    const dup = await post('order-1001');
+    const other = await post('order-1002');
+    expect([first.status, dup.status, other.status]).toEqual([202, 202, 202]);
+    const eventId = first.headers.get('x-relay-event-id')!;
+    expect(dup.headers.get('x-relay-event-id')).toBe(eventId);
+    expect(dup.headers.get('idempotent-replayed')).toBe('true');
+    expect(await dup.json()).toEqual({ message: 'Payload received' });
+    expect(other.headers.get('x-relay-event-id')).not.toBe(eventId);
+
+    await eventually(async () => deliveriesOf(second, other.headers.get('x-relay-event-id')!).length === 1, 15000, 'the other key delivered');
+    expect(deliveriesOf(second, eventId)).toHaveLength(1);
+    const rows = await eventually(async () => {
+      const data = (await stack.api(`/v1/activity?endpoint_id=${endpointId}`)).body.data as { id: string }[];
+      return data.length >= 2 && data;
+    }, 15000, 'the rows of the endpoint');
+    expect(rows.map((r) => r.id).sort()).toEqual([eventId, other.headers.get('x-relay-event-id')].sort());
+  });
+});

@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import { eventually } from '../../support/infra';
+import { startManagement } from './fixture';
+import type { ManagementFixture } from './fixture';
+
+/**
+ * Issue 11, item 2: API keys — created with a role (the secret shown once, stored as a
+ * digest, never logged), listed (prefix, role, created, last used), revoked (refused from the
+ * next request on), every change audited. Admin keys manage keys below owner only.
+ */
+let fx: ManagementFixture;
+beforeAll(async () => {
+  fx = await startManagement('mgmt-api-keys');
+});
+afterAll(async () => {
+  await fx?.close();
+});
+
+const digest = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+describe('creating a key', () => {
+  it('answers 201 with the secret once; only its SHA-256 digest is stored; the secret is never logged or listed', async () => {
+    const res = await fx.api('post', '/v1/api-keys', { role: 'editor', name: '  CI deploys ' });
+    expect(res.status).toBe(201);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const secret = res.body.secret as string;
+    expect(res.body).toEqual({ id: expect.stringMatching(/^key_/), prefix: secret.slice(0, 7), role: 'editor', name: 'CI deploys', created_by: fx.apiKey.slice(0, 7), created_at: expect.any(String), last_used_at: null, secret: expect.stringMatching(/^rk_[A-Za-z0-9_-]{32}$/) });
+
+    const stored = await fx.store.apiKeys.findById(res.body.id).lean();
+    expect(stored).toMatchObject({ digest: digest(secret), role: 'editor' });
+    expect(JSON.stringify(stored)).not.toContain(secret);
+
+    const listed = await fx.api('get', '/v1/api-keys');
+    expect(JSON.stringify(listed.body)).not.toContain(secret);
+    expect(JSON.stringify(listed.body)).not.toContain(digest(secret));
+    expect(listed.body.data).toContainEqual({ id: res.body.id, prefix: secret.slice(0, 7), role: 'editor', name: 'CI deploys', created_by: fx.apiKey.slice(0, 7), created_at: res.body.created_at, last_used_at: null });
+
+    // the new key works, with its role
+    expect((await fx.apiAs(secret, 'post', '/v1/endpoints', { name: 'by the new key' })).status).toBe(201);
+    expect(JSON.stringify(fx.logLines())).not.toContain(secret);
+  });
+
+  it('records when a key last authenticated a request', async () => {
+    const { secret, id } = await fx.keyWithRole('viewer');
+    expect((await fx.api('get', '/v1/api-keys')).body.data).toContainEqual(expect.objectContaining({ id, last_used_at: null }));
+    await fx.apiAs(secret, 'get', '/v1/endpoints');
+    const used = await eventually(async () => (await fx.api('get', '/v1/api-keys')).body.data.find((k: { id: string; last_used_at: string | null }) => k.id === id && k.last_used_at), 5000, 'last_used_at');
+    expect(Date.parse(used.last_used_at)).toBeGreaterThanOrEqual(Date.parse(used.created_at));
+  });
+
+  it('an admin key creates keys below owner, not owner keys; editor and viewer keys create none', async () => {
+    const admin = await fx.keyWithRole('admin');
+    for (const role of ['admin', 'editor', 'viewer']) expect([role, (await fx.apiAs(admin.secret, 'post', '/v1/api-keys', { role })).status]).toEqual([role, 201]);
+    const owner = await fx.apiAs(admin.secret, 'post', '/v1/api-keys', { role: 'owner' });
+    expect(owner.status).toBe(403);
+    expect(owner.body).toEqual({ code: 'forbidden', message: "This API key's role (admin) cannot create or revoke owner keys; it needs owner." });
+    for (const role of ['editor', 'viewer'] as const) {
+      const key = await fx.keyWithRole(role);
+      expect([role, (await fx.apiAs(key.secret, 'post', '/v1/api-keys', { role: 'viewer' })).status]).toEqual([role, 403]);
+    }
+  });
+});
+
+describe('revoking a key', () => {
+  it('refuses the key from the very next request (401), and it is gone from the list', async () => {
+    const { secret, id } = await fx.keyWithRole('editor');
+    expect((await fx.apiAs(secret, 'get', '/v1/endpoints')).status).toBe(200);
+    expect((await fx.api('delete', `/v1/api-keys/${id}`)).status).toBe(204);
+    const refused = await fx.apiAs(secret, 'get', '/v1/endpoints');
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('unauthorized');
+    expect((await fx.api('get', '/v1/api-keys')).body.data.map((k: { id: string }) => k.id)).not.toContain(id);
+    expect((await fx.api('delete', `/v1/api-keys/${id}`)).status).toBe(404);
+  });
+
+  it('an admin key revokes keys below owner, never an owner key', async () => {
+    const admin = await fx.keyWithRole('admin');
+    const other = await fx.keyWithRole('admin');
+    expect((await fx.apiAs(admin.secret, 'delete', `/v1/api-keys/${other.id}`)).status).toBe(204);
+    const owner = await fx.keyWithRole('owner');
+    const res = await fx.apiAs(admin.secret, 'delete', `/v1/api-keys/${owner.id}`);
+    expect(res.status).toBe(403);
+    expect((await fx.apiAs(owner.secret, 'get', '/v1/account/plan')).status).toBe(200); // still works
+  });
+
+  it('another account’s key is not found', async () => {
+    const other = await fx.newAccount();
+    const theirs = await fx.store.apiKeys.findOne({ account_id: other.accountId }).lean();
+    expect((await fx.api('delete', `/v1/api-keys/${theirs!._id}`)).status).toBe(404);
+    expect((await fx.apiAs(other.apiKey, 'get', '/v1/endpoints')).status).toBe(200);
+  });
+
+  it('the last owner key of an account cannot be revoked (409 last_owner_key); with another owner key it can', async () => {
+    const account = await fx.newAccount();
+    const only = await fx.store.apiKeys.findOne({ account_id: account.accountId }).lean();
+    const res = await fx.apiAs(account.apiKey, 'delete', `/v1/api-keys/${only!._id}`);
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ code: 'last_owner_key', message: expect.stringContaining('last owner key') });
+    const second = await fx.apiAs(account.apiKey, 'post', '/v1/api-keys', { role: 'owner' });
+    expect((await fx.apiAs(second.body.secret, 'delete', `/v1/api-keys/${only!._id}`)).status).toBe(204);
+    expect((await fx.apiAs(account.apiKey, 'get', '/v1/endpoints')).status).toBe(401);
+  });
+});
+
+describe('key changes are audited in the account history', () => {
+  it('key_created and key_revoked rows name the actor, the key, its role and prefix — never the secret', async () => {
+    const admin = await fx.keyWithRole('admin');
+    const created = await fx.apiAs(admin.secret, 'post', '/v1/api-keys', { role: 'viewer', name: 'dashboards' });
+    await fx.apiAs(admin.secret, 'delete', `/v1/api-keys/${created.body.id}`);
+    const audit = await fx.apiAs(admin.secret, 'get', '/v1/audit?limit=2');
+    expect(audit.status).toBe(200);
+    const details = { role: 'viewer', prefix: created.body.prefix, name: 'dashboards' };
+    expect(audit.body.data).toEqual([
+      { id: expect.any(String), action: 'key_revoked', actor: admin.secret.slice(0, 7), at: expect.any(String), endpoint_id: null, key_id: created.body.id, details },
+      { id: expect.any(String), action: 'key_created', actor: admin.secret.slice(0, 7), at: expect.any(String), endpoint_id: null, key_id: created.body.id, details },
+    ]);
+    expect(audit.body.next_before).toBe(audit.body.data[1].at);
+    expect(JSON.stringify(audit.body)).not.toContain(created.body.secret);
+    // editor and viewer keys do not read the account history
+    expect((await fx.apiAs((await fx.keyWithRole('editor')).secret, 'get', '/v1/audit')).status).toBe(403);
+  });
+});

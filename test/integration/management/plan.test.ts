@@ -1,0 +1,86 @@
+import { eventually } from '../../support/infra';
+import { PLAN, startManagement } from './fixture';
+import type { ManagementFixture } from './fixture';
+
+/**
+ * Issue 11, item 5: the account's plan — payload limit and monthly quota — read and set by an
+ * owner key; a change is audited and announced for every endpoint of the account on the
+ * channel endpoint changes use, so gateways read it with the next request (the gateway side:
+ * test/e2e/plan-limits.test.ts).
+ */
+let fx: ManagementFixture;
+beforeAll(async () => {
+  fx = await startManagement('mgmt-plan');
+});
+afterAll(async () => {
+  await fx?.close();
+});
+
+/**
+ * The announcements made so far, all of them: a marker published after them arrives after
+ * them (Redis keeps a channel's order for each subscriber), so once it is seen nothing is missing.
+ */
+async function announcements(): Promise<string[]> {
+  const marker = `marker-${Math.random()}`;
+  await fx.redis.publish(`${fx.namespace}:endpoint-changed`, marker);
+  await eventually(async () => fx.announced.includes(marker), 5000, 'the marker announcement');
+  return fx.announced.splice(0).filter((id) => id !== marker);
+}
+
+describe('the plan', () => {
+  it('an owner key reads it', async () => {
+    const res = await fx.api('get', '/v1/account/plan');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ account_id: fx.accountId, plan: PLAN });
+  });
+
+  it('an owner key sets limits; the change is audited, shown by usage and announced for every endpoint of the account', async () => {
+    const ids: string[] = [];
+    for (const name of ['a', 'b', 'c']) ids.push((await fx.api('post', '/v1/endpoints', { name })).body.id);
+    const other = await fx.newAccount();
+    await fx.apiAs(other.apiKey, 'post', '/v1/endpoints', { name: 'theirs' });
+    await announcements(); // those of the creates
+
+    const res = await fx.api('patch', '/v1/account/plan', { payload_limit_bytes: 2048, monthly_accepted_events: 10 });
+    expect(res.status).toBe(200);
+    const after = { ...PLAN, payload_limit_bytes: 2048, monthly_accepted_events: 10 };
+    expect(res.body).toEqual({ account_id: fx.accountId, plan: after });
+    expect((await fx.api('get', '/billing/usage')).body).toMatchObject({ plan: after, limit: 10 });
+    // announced: this account's endpoints, each once, and nothing of the other account
+    expect((await announcements()).sort()).toEqual([...ids].sort());
+
+    const audit = await fx.api('get', '/v1/audit?limit=1');
+    expect(audit.body.data[0]).toEqual({ id: expect.any(String), action: 'plan_changed', actor: fx.apiKey.slice(0, 7), at: expect.any(String), endpoint_id: null, key_id: null, details: { before: PLAN, after } });
+  });
+
+  it('a PATCH that repeats the stored values changes nothing: no audit row, no announcement', async () => {
+    const current = (await fx.api('get', '/v1/account/plan')).body.plan;
+    const rows = (await fx.api('get', '/v1/audit')).body.data.length;
+    await announcements();
+    expect((await fx.api('patch', '/v1/account/plan', { name: current.name, payload_limit_bytes: current.payload_limit_bytes })).body.plan).toEqual(current);
+    expect((await fx.api('patch', '/v1/account/plan', {})).status).toBe(200);
+    expect((await fx.api('get', '/v1/audit')).body.data).toHaveLength(rows);
+    expect(await announcements()).toEqual([]);
+  });
+
+  it.each([
+    ['a payload limit under 1 KiB', { payload_limit_bytes: 10 }, 'payload_limit_bytes', 'must be an integer from 1024 to 104857600'],
+    ['a fractional quota', { monthly_accepted_events: 1.5 }, 'monthly_accepted_events', 'must be an integer'],
+    ['a negative quota', { monthly_accepted_events: -1 }, 'monthly_accepted_events', 'must be an integer from 0 to 1000000000000'],
+    ['an empty name', { name: '' }, 'name', 'must not be empty'],
+    ['an unknown field', { burst: 5 }, 'burst', 'is not a known field'],
+  ])('%s is a 400 naming the field, and nothing changes', async (_what, body, field, message) => {
+    const before = (await fx.api('get', '/v1/account/plan')).body;
+    const res = await fx.api('patch', '/v1/account/plan', body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 'validation_failed', message: `${field}: ${message}`, errors: [{ field, message }] });
+    expect((await fx.api('get', '/v1/account/plan')).body).toEqual(before);
+  });
+
+  it('only owner keys read or set it (403 for admin, editor and viewer)', async () => {
+    for (const role of ['admin', 'editor', 'viewer'] as const) {
+      const { secret } = await fx.keyWithRole(role);
+      expect([role, (await fx.apiAs(secret, 'get', '/v1/account/plan')).status, (await fx.apiAs(secret, 'patch', '/v1/account/plan', { monthly_accepted_events: 1 })).status]).toEqual([role, 403, 403]);
+    }
+  });
+});
