@@ -1,0 +1,27 @@
+import type { AuditRow, Endpoint } from '../types';
+import { utc } from '../lib/time';
+
+/**
+ * An endpoint's availability in words (spec "States and transitions"), with who made it so:
+ * the manual pause and the Enabled control are audited with their actor; a maintenance window
+ * is a schedule, not a person.
+ */
+export function stateText(ep: Endpoint, last: AuditRow | null): { label: string; detail: string } {
+  const a = ep.availability;
+  const by = last ? ` by ${last.actor} at ${utc(last.at)}` : '';
+  if (a.state === 'disabled') return { label: 'Disabled', detail: `Enabled is off${last?.action === 'disabled' ? by : ''}; requests get 404.` };
+  if (a.state === 'paused' && a.paused_by === 'maintenance_window') {
+    return { label: 'Paused', detail: `Maintenance window until ${utc(a.resumes_at ?? null)}; requests get 503.` };
+  }
+  if (a.state === 'paused') return { label: 'Paused', detail: `Paused manually${last?.action === 'paused' ? by : ''}; requests get 503 until resumed.` };
+  return { label: 'Enabled', detail: 'Accepting requests.' };
+}
+
+export function StateBadge(props: { endpoint: Endpoint; last?: AuditRow | null }) {
+  const s = stateText(props.endpoint, props.last ?? null);
+  return (
+    <span class={`state state--${props.endpoint.availability.state}`} title={s.detail}>
+      {s.label}
+    </span>
+  );
+}

@@ -1,0 +1,101 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiFailure, api, messageOf } from '../api';
+import { ErrorSummary, Field, Loading, Notice } from '../components/ui';
+import { StateBadge, stateText } from '../components/state';
+import { errorMap } from '../lib/fields';
+import type { FieldError } from '../lib/fields';
+import type { Abilities } from '../lib/roles';
+import { go, href } from '../router';
+import type { AuditRow, Endpoint } from '../types';
+
+/** The account's endpoints with their state and who set it, and a form to create one. */
+export function EndpointsPage(props: { can: Abilities }) {
+  const [endpoints, setEndpoints] = useState<Endpoint[] | null>(null);
+  const [actors, setActors] = useState<Record<string, AuditRow | null>>({});
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    api<{ data: Endpoint[] }>('/v1/endpoints').then(
+      async (r) => {
+        setEndpoints(r.data);
+        // "by whom" for the paused and disabled ones: their latest audit row (one small read each)
+        const held = r.data.filter((e) => e.availability.state !== 'enabled' && e.availability.paused_by !== 'maintenance_window');
+        const rows = await Promise.all(held.map((e) => api<{ data: AuditRow[] }>(`/v1/endpoints/${e.id}/audit?limit=1`).then((a) => a.data[0] ?? null, () => null)));
+        setActors(Object.fromEntries(held.map((e, i) => [e.id, rows[i] ?? null])));
+      },
+      (err) => setError(messageOf(err)),
+    );
+  }, []);
+
+  return (
+    <section aria-labelledby="endpoints-title">
+      <h1 id="endpoints-title">Endpoints</h1>
+      {props.can.edit && <CreateEndpoint />}
+      {error && <Notice kind="error">{error}</Notice>}
+      {!endpoints && !error && <Loading what="endpoints" />}
+      {endpoints && endpoints.length === 0 && <p>No endpoints yet.</p>}
+      {endpoints && endpoints.length > 0 && (
+        <div class="table-wrap">
+          <table class="list">
+            <caption class="sr-only">Endpoints and their state</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">State</th>
+                <th scope="col" class="wide-only">Why / by whom</th>
+                <th scope="col" class="wide-only">Format</th>
+                <th scope="col" class="wide-only">ID</th>
+              </tr>
+            </thead>
+            <tbody>
+              {endpoints.map((e) => (
+                <tr key={e.id}>
+                  <td>
+                    <a href={href('endpoints', e.id)}>{e.name}</a>
+                  </td>
+                  <td>
+                    <StateBadge endpoint={e} last={actors[e.id] ?? null} />
+                  </td>
+                  <td class="wide-only">{stateText(e, actors[e.id] ?? null).detail}</td>
+                  <td class="wide-only nowrap">
+                    {e.methods.join(', ')} · {e.payload_format}
+                  </td>
+                  <td class="wide-only">
+                    <code>{e.id}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function CreateEndpoint() {
+  const [name, setName] = useState('');
+  const [errors, setErrors] = useState<FieldError[]>([]);
+  const [message, setMessage] = useState<string | null>(null);
+  const submit = async (e: Event): Promise<void> => {
+    e.preventDefault();
+    try {
+      const created = await api<Endpoint>('/v1/endpoints', { method: 'POST', body: { name } });
+      go('endpoints', created.id);
+    } catch (err) {
+      setErrors(err instanceof ApiFailure ? err.errors : []);
+      setMessage(messageOf(err));
+    }
+  };
+  const map = errorMap(errors);
+  return (
+    <form class="inline-form card" onSubmit={(e) => void submit(e)} aria-labelledby="create-title">
+      <h2 id="create-title">New endpoint</h2>
+      <ErrorSummary message={message} unplaced={errors.filter((x) => x.field !== 'name')} />
+      <Field path="name" label="Name" errors={map}>
+        {(a) => <input {...a} value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="e.g. orders" />}
+      </Field>
+      <button type="submit">Create endpoint</button>
+    </form>
+  );
+}

@@ -1,0 +1,275 @@
+import { Fragment } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, messageOf, query } from '../../api';
+import { Field, Loading, Notice } from '../../components/ui';
+import { mergeNewest, appendPage, outcomeLabel } from '../../lib/outcome';
+import type { ActivityRow } from '../../lib/outcome';
+import type { DetailRow } from '../../lib/latency';
+import type { Abilities } from '../../lib/roles';
+import { utc } from '../../lib/time';
+import { href } from '../../router';
+import type { Endpoint } from '../../types';
+import { BulkRetry } from './BulkRetry';
+import { LatencyChart } from './LatencyChart';
+import { RowDetail } from './RowDetail';
+import { NO_FILTERS, STATUS_GROUPS, filterParams, statusFromHash } from './filters';
+import type { Filters } from './filters';
+
+const PAGE = 50;
+const TAIL_MS = 3000;
+/** the chart reads the deliveries of at most this many loaded rows */
+const CHART_ROWS = 100;
+
+/**
+ * The Request activity view: the spec's filters, newest first, a page at a time (cursor paging,
+ * never the whole log), rows that expand to their reason, deliveries and attempts, a live tail
+ * by polling the first page, and a delivery-latency chart of the rows loaded.
+ */
+export function ActivityView(props: { endpointId: string | null; can: Abilities }) {
+  const [draft, setDraft] = useState<Filters>(() => ({ ...NO_FILTERS, status: statusFromHash() }));
+  const [filters, setFilters] = useState<Filters>(draft);
+  const [rows, setRows] = useState<ActivityRow[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [live, setLive] = useState(true);
+  const [updated, setUpdated] = useState<number | null>(null);
+  const [announce, setAnnounce] = useState('');
+  const [open, setOpen] = useState<Set<string>>(new Set());
+  const [details, setDetails] = useState<Map<string, DetailRow>>(new Map());
+  const [endpoints, setEndpoints] = useState<Endpoint[]>([]);
+  const generation = useRef(0);
+
+  const params = filterParams(filters, props.endpointId);
+  const tailing = live && !params.to;
+  const names = new Map(endpoints.map((e) => [e.id, e.name]));
+
+  useEffect(() => {
+    api<{ data: Endpoint[] }>('/v1/endpoints').then((r) => setEndpoints(r.data), () => undefined);
+  }, []);
+
+  // first page whenever the filters change
+  useEffect(() => {
+    const gen = ++generation.current;
+    setRows(null);
+    setError(null);
+    api<{ data: ActivityRow[]; next_cursor: string | null }>(`/v1/activity${query({ ...params, limit: PAGE })}`).then(
+      (page) => {
+        if (gen !== generation.current) return;
+        setRows(page.data);
+        setNext(page.next_cursor);
+        setUpdated(Date.now());
+      },
+      (err) => gen === generation.current && setError(messageOf(err)),
+    );
+  }, [JSON.stringify(params)]);
+
+  // live tail: the first page again, merged on top; paused by the user or by a fixed end time
+  useEffect(() => {
+    if (!tailing || rows === null) return;
+    const timer = setInterval(() => {
+      const gen = generation.current;
+      if (document.hidden) return;
+      api<{ data: ActivityRow[] }>(`/v1/activity${query({ ...params, limit: PAGE })}`).then(
+        (page) => {
+          if (gen !== generation.current) return;
+          setRows((shown) => {
+            const merged = mergeNewest(shown ?? [], page.data);
+            if (merged.added > 0) setAnnounce(`${merged.added} new request${merged.added > 1 ? 's' : ''}`);
+            return merged.rows;
+          });
+          setUpdated(Date.now());
+        },
+        () => undefined,
+      );
+    }, TAIL_MS);
+    return () => clearInterval(timer);
+  }, [tailing, rows === null, JSON.stringify(params)]);
+
+  // deliveries of loaded rows for the latency chart (and the open rows), a few at a time
+  useEffect(() => {
+    const wanted = (rows ?? [])
+      .filter((r) => r.outcome === 'ACCEPTED' && r.target_count > 0)
+      .slice(0, CHART_ROWS)
+      .filter((r) => {
+        const known = details.get(r.id);
+        return !known || (r.status !== 'pending' && known.deliveries.some((d) => d.state === 'retrying'));
+      });
+    if (wanted.length === 0) return;
+    let cancelled = false;
+    void (async () => {
+      const got = new Map<string, DetailRow>();
+      for (let i = 0; i < wanted.length && !cancelled; i += 4) {
+        const batch = await Promise.all(wanted.slice(i, i + 4).map((r) => api<DetailRow>(`/v1/activity/${r.id}`).catch(() => null)));
+        batch.forEach((d) => d && got.set(d.id, d));
+      }
+      if (!cancelled && got.size) setDetails((m) => new Map([...m, ...got]));
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [rows]);
+
+  const loadMore = async (): Promise<void> => {
+    if (!next) return;
+    const gen = generation.current;
+    try {
+      const page = await api<{ data: ActivityRow[]; next_cursor: string | null }>(`/v1/activity${query({ ...params, limit: PAGE, cursor: next })}`);
+      if (gen !== generation.current) return;
+      setRows((shown) => appendPage(shown ?? [], page.data));
+      setNext(page.next_cursor);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  const toggle = (id: string): void => {
+    const s = new Set(open);
+    if (s.has(id)) s.delete(id);
+    else s.add(id);
+    setOpen(s);
+  };
+  const setStatus = (status: string): void => {
+    setDraft({ ...draft, status });
+    setFilters({ ...filters, status });
+  };
+  const cols = props.endpointId ? 6 : 7;
+
+  return (
+    <div class="activity">
+      <form
+        class="card filters"
+        aria-label="Activity filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilters(draft);
+        }}
+      >
+        <fieldset class="status-groups">
+          <legend>Show</legend>
+          {STATUS_GROUPS.map(([g, label]) => (
+            <label key={g} class={filters.status === g ? 'chosen' : ''}>
+              <input type="radio" name="status" value={g} checked={filters.status === g} onChange={() => setStatus(g)} /> {label}
+            </label>
+          ))}
+        </fieldset>
+        <div class="grid">
+          {!props.endpointId && (
+            <Field path="endpoint" label="Endpoint">
+              {(a) => (
+                <select {...a} value={draft.endpoint} onChange={(e) => setDraft({ ...draft, endpoint: e.currentTarget.value })}>
+                  <option value="">All endpoints</option>
+                  {endpoints.map((ep) => (
+                    <option key={ep.id} value={ep.id}>
+                      {ep.name}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          )}
+          <Field path="from" label="From (UTC)">
+            {(a) => <input {...a} type="datetime-local" value={draft.from} onInput={(e) => setDraft({ ...draft, from: e.currentTarget.value })} />}
+          </Field>
+          <Field path="to" label="To (UTC)">
+            {(a) => <input {...a} type="datetime-local" value={draft.to} onInput={(e) => setDraft({ ...draft, to: e.currentTarget.value })} />}
+          </Field>
+          <Field path="source_ip" label="Source IP">
+            {(a) => <input {...a} value={draft.sourceIp} placeholder="203.0.113.7" onInput={(e) => setDraft({ ...draft, sourceIp: e.currentTarget.value })} />}
+          </Field>
+          <Field path="error" label="Error text" hint="Searched within 24 hours.">
+            {(a) => <input {...a} value={draft.error} onInput={(e) => setDraft({ ...draft, error: e.currentTarget.value })} />}
+          </Field>
+        </div>
+        <div class="actions">
+          <button type="button" class="secondary" onClick={() => (setDraft(NO_FILTERS), setFilters(NO_FILTERS))}>
+            Clear filters
+          </button>
+          <button type="submit">Apply filters</button>
+        </div>
+      </form>
+
+      <div class="tail-bar">
+        <button type="button" class="secondary" aria-pressed={!live} onClick={() => setLive(!live)} disabled={Boolean(params.to)}>
+          {live ? 'Pause live tail' : 'Resume live tail'}
+        </button>
+        <span class={`tail-state${tailing ? ' tail-state--live' : ''}`}>
+          {params.to ? 'Live tail off: the window has an end.' : tailing ? `Live · updated ${updated ? utc(updated).slice(11) : '—'}` : 'Paused'}
+        </span>
+        <span class="sr-only" role="status" aria-live="polite">
+          {announce}
+        </span>
+        {props.can.edit && filters.status === 'errors' && <BulkRetry params={params} />}
+      </div>
+
+      {error && <Notice kind="error">{error}</Notice>}
+      {!rows && !error && <Loading what="activity" />}
+      {rows && <LatencyChart rows={rows} details={details} />}
+      {rows && rows.length === 0 && <p>No requests match these filters{next ? ' on the pages read so far' : ''}.</p>}
+      {rows && rows.length > 0 && (
+        <div class="table-wrap">
+          <table class="list activity-table">
+            <caption class="sr-only">Requests, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span class="sr-only">Details</span>
+                </th>
+                <th scope="col">Time (UTC)</th>
+                {!props.endpointId && <th scope="col">Endpoint</th>}
+                <th scope="col">Outcome</th>
+                <th scope="col" class="wide-only">Method</th>
+                <th scope="col" class="wide-only">Source IP</th>
+                <th scope="col" class="wide-only">Targets</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <Fragment key={r.id}>
+                  <tr class={`row--${r.status}${r.aggregate ? ' row--aggregate' : ''}`} data-event-id={r.id}>
+                    <td>
+                      <button type="button" class="expander" aria-expanded={open.has(r.id)} aria-controls={`detail-${r.id}`} onClick={() => toggle(r.id)} aria-label={`${open.has(r.id) ? 'Hide' : 'Show'} details of the request at ${utc(r.received_at)}`}>
+                        {open.has(r.id) ? '▾' : '▸'}
+                      </button>
+                    </td>
+                    <td>{utc(r.received_at).replace(' UTC', '')}</td>
+                    {!props.endpointId && (
+                      <td>
+                        <a href={href('endpoints', r.endpoint_id)}>{names.get(r.endpoint_id) ?? r.endpoint_id}</a>
+                      </td>
+                    )}
+                    <td>
+                      <span class={`outcome outcome--${r.outcome === 'ACCEPTED' ? r.status : 'errors'}`}>{outcomeLabel(r)}</span>
+                      {r.test && <span class="badge">Test</span>}
+                      {r.aggregate && <span class="badge">×{r.aggregate.count} aggregated</span>}
+                    </td>
+                    <td class="wide-only">{r.method}</td>
+                    <td class="wide-only">{r.aggregate ? <span title="Aggregated rows have no single source IP">—</span> : r.source_ip}</td>
+                    <td class="wide-only">{r.target_count}</td>
+                  </tr>
+                  {open.has(r.id) && (
+                    <tr class="detail-row" id={`detail-${r.id}`}>
+                      <td colSpan={cols}>
+                        <RowDetail row={r} can={props.can} known={details.get(r.id) ?? null} onDetail={(d) => setDetails((m) => new Map(m).set(d.id, d))} />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {rows && (
+        <p class="paging">
+          {rows.length} row{rows.length === 1 ? '' : 's'} loaded.{' '}
+          {next ? (
+            <button type="button" class="secondary" onClick={() => void loadMore()}>
+              Load older
+            </button>
+          ) : (
+            'End of the log for these filters.'
+          )}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, messageOf } from '../../api';
+import { Loading, Notice } from '../../components/ui';
+import type { DetailRow } from '../../lib/latency';
+import { formatMs } from '../../lib/latency';
+import type { ActivityRow } from '../../lib/outcome';
+import type { Abilities } from '../../lib/roles';
+import { utc } from '../../lib/time';
+
+interface Attempt {
+  attempt: number;
+  attempted_at: string;
+  state: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  next_attempt_at: string | null;
+}
+
+interface Delivery {
+  delivery_id: string;
+  target_id: string;
+  target_kind: string;
+  state: 'delivered' | 'retrying' | 'failed';
+  attempts: Attempt[];
+}
+
+interface Detail extends DetailRow {
+  reason: string | null;
+  last_error: string | null;
+  deliveries: Delivery[];
+}
+
+/** An expanded row: the error reason (spec), then every delivery and its attempts. */
+export function RowDetail(props: { row: ActivityRow; can: Abilities; known: DetailRow | null; onDetail: (d: DetailRow) => void }) {
+  const [detail, setDetail] = useState<Detail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [resent, setResent] = useState<string | null>(null);
+  const load = (): void => {
+    api<Detail>(`/v1/activity/${props.row.id}`).then(
+      (d) => (setDetail(d), props.onDetail(d)),
+      (err) => setError(messageOf(err)),
+    );
+  };
+  useEffect(load, [props.row.id, props.row.status]);
+
+  const resend = async (): Promise<void> => {
+    try {
+      const res = await api<{ deliveries: Array<{ delivery_id: string }> }>(`/v1/activity/${props.row.id}/resend`, { method: 'POST', body: {} });
+      setResent(`Sent again: ${res.deliveries.length} new deliver${res.deliveries.length === 1 ? 'y' : 'ies'} under the same event, shown below as they report.`);
+      // the new deliveries reach the row as the deliverer reports them: look again a few times
+      for (const ms of [1500, 4000, 8000]) setTimeout(load, ms);
+    } catch (err) {
+      // 409: not resendable (a rejection, no stored payload, target flagged or disabled), said why
+      setResent(messageOf(err));
+    }
+  };
+  const r = props.row;
+  const reason = r.reason ?? r.last_error;
+  return (
+    <div class="detail">
+      {r.aggregate && (
+        <p>
+          <strong>Aggregated row:</strong> {r.aggregate.count} identical rejections between {utc(r.aggregate.first_seen)} and {utc(r.aggregate.last_seen)}; the first ones are listed as rows of their own.
+        </p>
+      )}
+      <dl class="config">
+        <dt>Event</dt>
+        <dd>
+          <code>{r.id}</code>
+        </dd>
+        <dt>Error reason</dt>
+        <dd class={reason ? 'error-text' : ''}>{reason ?? 'none'}</dd>
+        <dt>Source IP</dt>
+        <dd>{r.source_ip ?? '— (aggregated)'}</dd>
+      </dl>
+      {error && <Notice kind="error">{error}</Notice>}
+      {!detail && !error && <Loading what="deliveries" />}
+      {detail && detail.deliveries.length === 0 && r.outcome === 'ACCEPTED' && <p>No deliveries recorded yet.</p>}
+      {detail?.deliveries.map((d) => (
+        <div class="delivery" key={d.delivery_id}>
+          <p>
+            Delivery <code>{d.delivery_id}</code> to target <code>{d.target_id}</code> ({d.target_kind}): <strong class={`delivery--${d.state}`}>{d.state}</strong>
+          </p>
+          <div class="table-wrap">
+            <table class="list attempts">
+              <thead>
+                <tr>
+                  <th scope="col">Attempt</th>
+                  <th scope="col">At (UTC)</th>
+                  <th scope="col">Result</th>
+                  <th scope="col">Took</th>
+                  <th scope="col">Error / next</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.attempts.map((a) => (
+                  <tr key={a.attempt}>
+                    <td>{a.attempt}</td>
+                    <td>{utc(a.attempted_at).replace(' UTC', '')}</td>
+                    <td>
+                      {a.state}
+                      {a.status_code !== null && ` · HTTP ${a.status_code}`}
+                    </td>
+                    <td>{formatMs(a.duration_ms)}</td>
+                    <td>
+                      {a.error ?? ''}
+                      {a.next_attempt_at && ` · retry at ${utc(a.next_attempt_at)}`}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      ))}
+      {props.can.edit && r.outcome === 'ACCEPTED' && !r.aggregate && (
+        <p>
+          <button type="button" class="secondary" onClick={() => void resend()}>
+            Resend
+          </button>{' '}
+          {resent && <span role="status">{resent}</span>}
+        </p>
+      )}
+    </div>
+  );
+}

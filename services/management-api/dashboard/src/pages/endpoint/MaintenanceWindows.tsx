@@ -1,0 +1,77 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiFailure, api, messageOf } from '../../api';
+import { ErrorSummary, Field, Notice } from '../../components/ui';
+import { errorMap } from '../../lib/fields';
+import type { FieldError } from '../../lib/fields';
+import type { Abilities } from '../../lib/roles';
+import { fromLocalInput, toLocalInput } from '../../lib/time';
+import type { Endpoint } from '../../types';
+
+interface WindowDraft {
+  starts: string;
+  ends: string;
+}
+
+/**
+ * Scheduled pauses (spec "paused: … a scheduled maintenance-window pause"). Entered in UTC.
+ * Saved as the whole list; never audited.
+ */
+export function MaintenanceWindows(props: { endpoint: Endpoint; can: Abilities; onSaved: (ep: Endpoint) => void }) {
+  const fromEndpoint = (): WindowDraft[] => props.endpoint.maintenance_windows.map((w) => ({ starts: toLocalInput(w.starts_at), ends: toLocalInput(w.ends_at) }));
+  const [rows, setRows] = useState<WindowDraft[]>(fromEndpoint);
+  const [errors, setErrors] = useState<FieldError[]>([]);
+  const [message, setMessage] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => setRows(fromEndpoint()), [props.endpoint.revision]);
+
+  const save = async (e: Event): Promise<void> => {
+    e.preventDefault();
+    setSaved(false);
+    try {
+      const body = { maintenance_windows: rows.map((w) => ({ starts_at: fromLocalInput(w.starts) ?? w.starts, ends_at: fromLocalInput(w.ends) ?? w.ends })) };
+      props.onSaved(await api<Endpoint>(`/v1/endpoints/${props.endpoint.id}`, { method: 'PATCH', body }));
+      setErrors([]);
+      setMessage(null);
+      setSaved(true);
+    } catch (err) {
+      setErrors(err instanceof ApiFailure ? err.errors : []);
+      setMessage(messageOf(err));
+    }
+  };
+  const set = (i: number, patch: Partial<WindowDraft>): void => setRows(rows.map((w, j) => (j === i ? { ...w, ...patch } : w)));
+  const map = errorMap(errors);
+  const placed = (f: string): boolean => /^maintenance_windows\[\d+\]\.(starts_at|ends_at)$/.test(f);
+  return (
+    <form class="card" onSubmit={(e) => void save(e)} aria-labelledby="mw-title">
+      <h2 id="mw-title">Maintenance windows</h2>
+      <p class="hint">During a window the endpoint is paused: senders get 503 and no activity row is written. Times are UTC.</p>
+      <ErrorSummary message={message} unplaced={errors.filter((x) => !placed(x.field))} />
+      {saved && <Notice kind="ok">Maintenance windows saved.</Notice>}
+      {rows.length === 0 && <p>No maintenance windows.</p>}
+      {rows.map((w, i) => (
+        <fieldset key={i} class="row-group">
+          <legend>Window {i + 1}</legend>
+          <Field path={`maintenance_windows[${i}].starts_at`} label="Starts (UTC)" errors={map}>
+            {(a) => <input {...a} type="datetime-local" value={w.starts} disabled={!props.can.edit} onInput={(e) => set(i, { starts: e.currentTarget.value })} />}
+          </Field>
+          <Field path={`maintenance_windows[${i}].ends_at`} label="Ends (UTC)" errors={map}>
+            {(a) => <input {...a} type="datetime-local" value={w.ends} disabled={!props.can.edit} onInput={(e) => set(i, { ends: e.currentTarget.value })} />}
+          </Field>
+          {props.can.edit && (
+            <button type="button" class="secondary" onClick={() => setRows(rows.filter((_, j) => j !== i))} aria-label={`Remove window ${i + 1}`}>
+              Remove
+            </button>
+          )}
+        </fieldset>
+      ))}
+      {props.can.edit && (
+        <div class="actions">
+          <button type="button" class="secondary" onClick={() => setRows([...rows, { starts: '', ends: '' }])}>
+            Add window
+          </button>
+          <button type="submit">Save windows</button>
+        </div>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,79 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Sealer } from '../domain/secret-sealing';
+
+/**
+ * Dashboard sign-in sessions, kept in Redis (docs/dashboard.md "Security of the session").
+ *
+ * The browser holds only a random 256-bit session id. Redis holds, under the id's SHA-256 (so a
+ * Redis dump yields no usable cookie), the API key sealed with SECRETS_KEYS (so it yields no
+ * usable key either), the session's CSRF token and its absolute expiry. The key is kept, not
+ * the account it names, because every request is then authenticated by the same code as a
+ * bearer key: a revoked key ends its sessions at once, and the key's role applies as it is now.
+ */
+export interface Session {
+  apiKey: string;
+  csrfToken: string;
+  /** ms since the epoch; the session ends then whatever its use */
+  expiresAt: number;
+}
+
+export interface SessionStore {
+  create(apiKey: string): Promise<{ id: string; session: Session }>;
+  /** the live session, its idle time reset; null for an unknown, expired or unreadable id */
+  find(id: string): Promise<Session | null>;
+  destroy(id: string): Promise<void>;
+}
+
+export interface SessionTimes {
+  /** a session unused this long ends */
+  idleMs: number;
+  /** a session ends this long after sign-in, however much it is used */
+  absoluteMs: number;
+}
+
+interface StoredSession {
+  key: string;
+  csrf: string;
+  exp: number;
+}
+
+const ID_PATTERN = /^[A-Za-z0-9_-]{43}$/; // 32 random bytes, base64url
+
+export function createSessionStore(redis: Redis, namespace: string, box: Sealer, times: SessionTimes, now: () => number = Date.now): SessionStore {
+  const keyOf = (id: string): string => `${namespace}:session:${createHash('sha256').update(id).digest('hex')}`;
+  const ttlOf = (exp: number): number => Math.max(1, Math.min(times.idleMs, exp - now()));
+  return {
+    async create(apiKey) {
+      const id = randomBytes(32).toString('base64url');
+      const session: Session = { apiKey, csrfToken: randomBytes(32).toString('base64url'), expiresAt: now() + times.absoluteMs };
+      const stored: StoredSession = { key: box.encrypt(apiKey), csrf: session.csrfToken, exp: session.expiresAt };
+      await redis.set(keyOf(id), JSON.stringify(stored), 'PX', ttlOf(session.expiresAt));
+      return { id, session };
+    },
+    async find(id) {
+      if (!ID_PATTERN.test(id)) return null;
+      const raw = await redis.get(keyOf(id));
+      if (!raw) return null;
+      let stored: StoredSession;
+      let apiKey: string;
+      try {
+        stored = JSON.parse(raw) as StoredSession;
+        apiKey = box.decrypt(stored.key);
+      } catch {
+        // sealed under a key no longer configured, or not ours: the session is over
+        await redis.del(keyOf(id));
+        return null;
+      }
+      if (stored.exp <= now()) {
+        await redis.del(keyOf(id));
+        return null;
+      }
+      await redis.pexpire(keyOf(id), ttlOf(stored.exp));
+      return { apiKey, csrfToken: stored.csrf, expiresAt: stored.exp };
+    },
+    async destroy(id) {
+      if (ID_PATTERN.test(id)) await redis.del(keyOf(id));
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import express from 'express';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { SessionStore } from '../adapters/sessions';
+import { sessionAuth, sessionRoutes } from './session';
+
+export interface DashboardDeps {
+  sessions: SessionStore;
+  /** the built dashboard (`npm run build`: services/management-api/dashboard/dist) */
+  staticDir: string;
+}
+
+/**
+ * The page's own rules: scripts, styles and data only from this origin, no framing, no
+ * referrer. Vite's build has no inline script or style, so nothing needs 'unsafe-inline'.
+ */
+const PAGE_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};
+
+/**
+ * The dashboard on the management API's own origin: its static files under `/`, the sign-in
+ * routes at `/session`, and the session cookie accepted on `/v1` and `/billing` in front of the
+ * API's key check (`authenticate`). Mounted before the API's routes.
+ */
+export function mountDashboard(app: Express, deps: DashboardDeps, authenticate: RequestHandler): void {
+  app.use('/session', sessionRoutes(deps.sessions, authenticate));
+  app.use(['/v1', '/billing'], sessionAuth(deps.sessions));
+  app.use(staticPages(deps.staticDir));
+}
+
+function staticPages(dir: string): RequestHandler {
+  const serve = express.static(dir, {
+    index: 'index.html',
+    redirect: false,
+    setHeaders(res, file) {
+      res.set(PAGE_HEADERS);
+      // Vite names built assets by content hash: cache them for good, never the page itself
+      const asset = path.basename(path.dirname(file)) === 'assets';
+      res.set('Cache-Control', asset ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    if (req.path === '/' && !existsSync(path.join(dir, 'index.html'))) {
+      res.status(503).type('text/plain').send('The dashboard is not built: run `npm run build`.\n');
+      return;
+    }
+    serve(req, res, next);
+  };
+}

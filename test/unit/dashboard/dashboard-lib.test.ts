@@ -1,0 +1,152 @@
+import { execFileSync } from 'node:child_process';
+import { BODY_FILTER_KINDS as LIB_FILTER_KINDS, CAPTCHA_PROVIDERS as LIB_CAPTCHA, FIELD_TYPES as LIB_FIELD_TYPES } from '@relay/endpoints';
+import { curlLine, shellQuote } from '../../../services/management-api/dashboard/src/lib/curl';
+import { errorMap, fieldFor } from '../../../services/management-api/dashboard/src/lib/fields';
+import { latencyPoints, quantile } from '../../../services/management-api/dashboard/src/lib/latency';
+import { appendPage, mergeNewest, outcomeLabel } from '../../../services/management-api/dashboard/src/lib/outcome';
+import { abilitiesOf } from '../../../services/management-api/dashboard/src/lib/roles';
+import { BODY_FILTER_KINDS, CAPTCHA_PROVIDERS, FIELD_TYPES, changedSettings, draftOf, settingsBody } from '../../../services/management-api/dashboard/src/lib/settings';
+import { fromLocalInput, toLocalInput } from '../../../services/management-api/dashboard/src/lib/time';
+
+/** The dashboard's pure parts: what the browser test cannot cover case by case. */
+const endpoint = {
+  id: 'ep_1',
+  name: 'orders',
+  ingest_url: 'https://relay.example/relay/ep_1',
+  methods: ['POST'],
+  payload_format: 'json',
+  query_param_name: null,
+  query_param_required: true,
+  inbound_auth: { type: 'NONE' },
+  required_headers: [] as Array<{ name: string; value?: string }>,
+  body_filters: [],
+  field_rules: [],
+  ip_access: { allow: [], deny: [] },
+  captcha: null,
+  rate_limit_per_minute: null,
+  maintenance_windows: [],
+};
+
+describe('the curl line shown beside the ingest URL', () => {
+  it('sends JSON with POST by default', () => {
+    expect(curlLine(endpoint)).toBe(`curl -i -X POST 'https://relay.example/relay/ep_1' -H 'content-type: application/json' --data-raw '{"hello":"relay"}'`);
+  });
+
+  it('follows the payload format, method, required headers and auth (placeholders for secrets)', () => {
+    expect(curlLine({ ...endpoint, payload_format: 'form' })).toContain(`-H 'content-type: application/x-www-form-urlencoded' --data-raw 'hello=relay'`);
+    expect(curlLine({ ...endpoint, payload_format: 'query', methods: ['GET', 'POST'] })).toBe(`curl -i -X GET 'https://relay.example/relay/ep_1?hello=relay'`);
+    const b64 = curlLine({ ...endpoint, payload_format: 'query_base64_json', methods: ['GET'], query_param_name: 'p+q' });
+    expect(b64).toBe(`curl -i -X GET 'https://relay.example/relay/ep_1?p%2Bq=${encodeURIComponent(Buffer.from('{"hello":"relay"}').toString('base64'))}'`);
+    expect(curlLine({ ...endpoint, payload_format: 'none', methods: ['DELETE'] })).toBe(`curl -i -X DELETE 'https://relay.example/relay/ep_1'`);
+    expect(curlLine({ ...endpoint, inbound_auth: { type: 'BEARER' } })).toContain(`-H 'authorization: Bearer <token>'`);
+    expect(curlLine({ ...endpoint, inbound_auth: { type: 'API_KEY', header: 'X-Key' } })).toContain(`-H 'X-Key: <api key>'`);
+    expect(curlLine({ ...endpoint, inbound_auth: { type: 'BASIC', credentials: [{ username: 'svc' }] } })).toContain(`-u 'svc:<password>'`);
+    expect(curlLine({ ...endpoint, required_headers: [{ name: 'X-Tenant', value: 'acme' }, { name: 'X-Any' }] })).toContain(`-H 'X-Tenant: acme' -H 'X-Any: <value>'`);
+  });
+
+  it('quotes for the shell so a value comes through byte for byte', () => {
+    const value = `it's "$HOME" \`x\` \\ ;|&`;
+    expect(execFileSync('bash', ['-c', `printf %s ${shellQuote(value)}`]).toString()).toBe(value);
+  });
+});
+
+describe('API errors placed at form fields', () => {
+  it('uses the exact field when the form has it, else the nearest enclosing one, else none', () => {
+    const known = new Set(['name', 'inbound_auth', 'inbound_auth.bearer.tokens[0]', 'ip_access.allow']);
+    expect(fieldFor('name', known)).toBe('name');
+    expect(fieldFor('inbound_auth.bearer.tokens[0]', known)).toBe('inbound_auth.bearer.tokens[0]');
+    expect(fieldFor('inbound_auth.bearer.tokens[1]', known)).toBe('inbound_auth');
+    expect(fieldFor('ip_access.allow[3]', known)).toBe('ip_access.allow');
+    expect(fieldFor('(body)', known)).toBeNull();
+    expect(errorMap([{ field: 'name', message: 'a' }, { field: 'name', message: 'b' }]).get('name')).toEqual(['a', 'b']);
+  });
+});
+
+describe('the settings form', () => {
+  it('offers exactly the values @relay/endpoints accepts', () => {
+    expect([...BODY_FILTER_KINDS]).toEqual([...LIB_FILTER_KINDS]);
+    expect([...FIELD_TYPES]).toEqual([...LIB_FIELD_TYPES]);
+    expect([...CAPTCHA_PROVIDERS]).toEqual([...LIB_CAPTCHA]);
+  });
+
+  it('sends nothing for an untouched form, and only the settings that changed', () => {
+    const stored = { ...endpoint, inbound_auth: { type: 'BEARER', tokens: [{ set: true, last4: 'WXYZ' }] } };
+    const draft = draftOf(stored);
+    expect(changedSettings(stored, settingsBody(draft))).toEqual({});
+    draft.rate_limit = '1200';
+    draft.ip_allow = '203.0.113.0/24\n\n2001:db8::/32';
+    expect(changedSettings(stored, settingsBody(draft))).toEqual({ rate_limit_per_minute: 1200, ip_access: { allow: ['203.0.113.0/24', '2001:db8::/32'], deny: [] } });
+  });
+
+  it('keeps a stored secret by its slot and sends a new one only when typed (write-only secrets)', () => {
+    const stored = { ...endpoint, inbound_auth: { type: 'BEARER', tokens: [{ set: true, last4: 'WXYZ' }] } };
+    const draft = draftOf(stored);
+    expect(draft.auth.slots).toEqual([{ keep: 0, hint: '…WXYZ', value: '', username: '' }]);
+    draft.auth = { ...draft.auth, touched: true, slots: [...draft.auth.slots, { keep: null, hint: '', value: 'new-token', username: '' }] };
+    expect(settingsBody(draft).inbound_auth).toEqual({ type: 'BEARER', tokens: [{ keep: 0 }, 'new-token'] });
+    const basic = draftOf({ ...endpoint, inbound_auth: { type: 'BASIC', credentials: [{ username: 'svc', password: { set: true } }] } });
+    basic.auth.touched = true;
+    expect(settingsBody(basic).inbound_auth).toEqual({ type: 'BASIC', credentials: [{ username: 'svc', password: { keep: 0 } }] });
+  });
+
+  it('removes a stored captcha with null and keeps its secret by slot', () => {
+    const stored = { ...endpoint, captcha: { provider: 'turnstile', secret: { set: true }, verify_url: 'https://x.example/v', field: 'tok' } };
+    const draft = draftOf(stored);
+    draft.captcha = { ...draft.captcha, field: 'token', touched: true };
+    expect(settingsBody(draft).captcha).toEqual({ provider: 'turnstile', secret: { keep: 0 }, verify_url: 'https://x.example/v', field: 'token' });
+    draft.captcha = { ...draft.captcha, on: false };
+    expect(settingsBody(draft).captcha).toBeNull();
+  });
+});
+
+describe('the activity view', () => {
+  const row = (id: string, status: 'completed' | 'pending' | 'errors' = 'completed') => ({ id, status });
+
+  it('labels outcomes as the spec does: label with code', () => {
+    expect(outcomeLabel({ outcome: 'ACCEPTED', status: 'completed' })).toBe('Completed (ACCEPTED)');
+    expect(outcomeLabel({ outcome: 'ACCEPTED', status: 'pending' })).toBe('Pending (ACCEPTED)');
+    expect(outcomeLabel({ outcome: 'AUTH_FAILED', status: 'errors' })).toBe('Auth Failed (AUTH_FAILED)');
+    expect(outcomeLabel({ outcome: 'IP_BLOCKED', status: 'errors' })).toBe('IP Blocked (IP_BLOCKED)');
+    expect(outcomeLabel({ outcome: 'METHOD_NOT_ALLOWED', status: 'errors' })).toBe('Method Not Allowed (METHOD_NOT_ALLOWED)');
+  });
+
+  it('tails by merging the first page on top: new rows first, known rows updated in place', () => {
+    const shown = [row('b', 'pending'), row('a')];
+    const { rows, added } = mergeNewest(shown, [row('c'), row('b', 'completed')]);
+    expect(added).toBe(1);
+    expect(rows).toEqual([row('c'), row('b', 'completed'), row('a')]);
+    expect(appendPage(rows, [row('a'), row('z')]).map((r) => r.id)).toEqual(['c', 'b', 'a', 'z']);
+  });
+
+  it('measures delivery latency from arrival to the end of the final attempt, skipping unfinished ones', () => {
+    const points = latencyPoints([
+      {
+        id: 'evt_1',
+        received_at: '2030-01-01T00:00:00.000Z',
+        deliveries: [
+          { target_id: 't1', state: 'delivered', attempts: [{ attempted_at: '2030-01-01T00:00:00.010Z', duration_ms: 5 }, { attempted_at: '2030-01-01T00:00:05.000Z', duration_ms: 20 }] },
+          { target_id: 't2', state: 'retrying', attempts: [{ attempted_at: '2030-01-01T00:00:00.010Z', duration_ms: 5 }] },
+        ],
+      },
+    ]);
+    expect(points).toEqual([{ at: Date.parse('2030-01-01T00:00:00.000Z'), ms: 5020, state: 'delivered', eventId: 'evt_1', targetId: 't1' }]);
+    expect(quantile([5, 1, 3, 2, 4], 0.5)).toBe(3);
+    expect(quantile([5, 1, 3, 2, 4], 0.95)).toBe(5);
+    expect(quantile([], 0.5)).toBeNull();
+  });
+
+  it('reads and writes window times in UTC', () => {
+    expect(fromLocalInput('2030-01-01T10:30')).toBe('2030-01-01T10:30:00.000Z');
+    expect(fromLocalInput('')).toBeUndefined();
+    expect(toLocalInput('2030-01-01T10:30:00.000Z')).toBe('2030-01-01T10:30');
+  });
+});
+
+describe('roles', () => {
+  it('shows changes to owner, admin and editor; usage and keys to owner and admin only', () => {
+    expect(abilitiesOf('owner')).toEqual({ edit: true, readUsage: true, manageKeys: true });
+    expect(abilitiesOf('admin')).toEqual({ edit: true, readUsage: true, manageKeys: true });
+    expect(abilitiesOf('editor')).toEqual({ edit: true, readUsage: false, manageKeys: false });
+    expect(abilitiesOf('viewer')).toEqual({ edit: false, readUsage: false, manageKeys: false });
+  });
+});
