@@ -136,5 +136,5 @@ export function deliveryQueuesOf(namespace: string, channel: DeliveryChannel, ti
 /** The activity queue and its dead-letter queue. */
 export function activityQueuesOf(namespace: string): string[] {
   const n = brokerNames(namespace);
-  return [n.activityQueue, n.deadActivityQueue];
+  return [n.activityQueue, n.deadActivityQueue, n.payloadQueue];
 }

@@ -1,5 +1,6 @@
 import { Counter, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
+import { FLAG_REASONS } from './ports';
 import type { DeliveryMeter } from './ports';
 
 /**
@@ -11,9 +12,14 @@ const ATTEMPT_BUCKETS_S = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 /**
  * A deliverer's Prometheus metrics. Labels are bounded: `kind` is a registered target kind (or
  * `unknown`), `result` one of four, `tier_ms` one of the configured RETRY_TIERS_MS (or 0),
- * `reason` permanent or exhausted — never an endpoint, target, event or delivery id.
+ * `reason` permanent or exhausted (dead letters) or destination or streak (flags) — never an
+ * endpoint, target, event or delivery id.
+ *
+ * `kinds` (the channel's target kinds) start the flag counter at 0: Prometheus' increase() sees
+ * nothing in a series that first appears at 1, so without them the first flag after a start
+ * would never reach the RelayTargetFlagged alert.
  */
-export function createDeliveryMetrics(registry: Registry): DeliveryMeter {
+export function createDeliveryMetrics(registry: Registry, kinds: readonly string[] = []): DeliveryMeter {
   const attempts = new Counter({
     name: 'relay_delivery_attempts_total',
     help: 'delivery attempts whose outcome was made durable, by target kind and result: delivered, retrying (next attempt scheduled), dead (dead-lettered), failed (target deleted; not kept)',
@@ -23,6 +29,8 @@ export function createDeliveryMetrics(registry: Registry): DeliveryMeter {
   const duration = new Histogram({ name: 'relay_delivery_attempt_duration_seconds', help: 'time of one delivery request, from sending to the classified response, by target kind', labelNames: ['kind'], buckets: ATTEMPT_BUCKETS_S, registers: [registry] });
   const retries = new Counter({ name: 'relay_delivery_retries_scheduled_total', help: 'retries published to a delay tier, by the tier\'s delay in ms (0: straight back to the work queue)', labelNames: ['tier_ms'], registers: [registry] });
   const dead = new Counter({ name: 'relay_delivery_dead_lettered_total', help: 'deliveries published to the channel\'s dead-letter queue, by target kind and reason (permanent, exhausted)', labelNames: ['kind', 'reason'], registers: [registry] });
+  const flagged = new Counter({ name: 'relay_delivery_targets_flagged_total', help: 'targets this deliverer flagged (no requests until an operator clears the flag), by target kind and reason: destination (gone, or a config that cannot build a request), streak (FLAG_AFTER_PERMANENT_FAILURES permanent failures in a row)', labelNames: ['kind', 'reason'], registers: [registry] });
+  for (const kind of kinds) for (const reason of FLAG_REASONS) flagged.inc({ kind, reason }, 0);
   return {
     attempted(kind, result, sentMs) {
       attempts.inc({ kind, result });
@@ -30,5 +38,6 @@ export function createDeliveryMetrics(registry: Registry): DeliveryMeter {
     },
     retryScheduled: (tierMs) => retries.inc({ tier_ms: String(tierMs) }),
     deadLettered: (kind, reason) => dead.inc({ kind, reason }),
+    targetFlagged: (kind, reason) => flagged.inc({ kind, reason }),
   };
 }

@@ -31,7 +31,7 @@ export function createWriterMetrics(pipeline: { lagSeconds(): number; unwritten(
   });
   return {
     registry,
-    rowsWritten: new Counter({ name: 'relay_activity_rows_written_total', help: 'activity documents written, by kind: inserted (new rows), updated (rows written again), late_attempts (attempts inserted beside their rows), aggregated (rejections folded into an aggregated row)', labelNames: ['kind'], registers: [registry] }),
+    rowsWritten: new Counter({ name: 'relay_activity_rows_written_total', help: 'activity documents written, by kind: inserted (new rows), updated (rows written again), late_attempts (attempts inserted beside their rows), aggregated (rejections folded into an aggregated row), payloads (accepted payloads kept for resends)', labelNames: ['kind'], registers: [registry] }),
     recordsWritten: new Counter({ name: 'relay_activity_records_written_total', help: 'activity records (request rows and attempts) written; their messages are acknowledged once all their records are', registers: [registry] }),
     expiredDropped: new Counter({ name: 'relay_activity_expired_dropped_total', help: 'activity records older than the retention period, acknowledged without a write', registers: [registry] }),
     retentionDropped: new Counter({ name: 'relay_activity_retention_dropped_partitions_total', help: 'hourly activity partitions dropped by retention', registers: [registry] }),
