@@ -49,4 +49,11 @@ describe('PublishBatcher', () => {
     await tick(0);
     expect(batcher.pending).toBe(0);
   });
+
+  it('publishes once the gathered sizes reach maxBytes, and never lets an item push a batch past it', async () => {
+    const batches: string[][] = [];
+    const batcher = new PublishBatcher<string>(async (items) => void batches.push(items), { maxItems: 100, lingerMs: 10_000, maxBytes: 10, sizeOf: (s) => s.length });
+    await Promise.all(['aaaa', 'bbbb', 'ccc', 'dddddddddddddd', 'ee', 'ffffffff'].map((s) => batcher.add(s)).concat([Promise.resolve(batcher.flush())]));
+    expect(batches).toEqual([['aaaa', 'bbbb'], ['ccc'], ['dddddddddddddd'], ['ee', 'ffffffff']]);
+  });
 });

@@ -1,8 +1,11 @@
-export interface BatcherOptions {
+export interface BatcherOptions<T = unknown> {
   /** a batch is published as soon as it holds this many items */
   maxItems: number;
   /** how long the first item of a batch waits for company */
   lingerMs: number;
+  /** a batch is also published once its items' sizes (`sizeOf`) reach this; an item larger than it travels alone */
+  maxBytes?: number;
+  sizeOf?: (item: T) => number;
 }
 
 interface Waiter {
@@ -17,20 +20,25 @@ interface Waiter {
  */
 export class PublishBatcher<T> {
   private items: T[] = [];
+  private bytes = 0;
   private waiters: Waiter[] = [];
   private timer: NodeJS.Timeout | null = null;
   private publishing = 0;
 
   constructor(
     private readonly publish: (items: T[]) => Promise<void>,
-    private readonly opts: BatcherOptions,
+    private readonly opts: BatcherOptions<T>,
   ) {}
 
   add(item: T): Promise<void> {
     return new Promise((resolve, reject) => {
+      const size = this.opts.maxBytes !== undefined && this.opts.sizeOf ? this.opts.sizeOf(item) : 0;
+      // a batch never grows past maxBytes by this item: what is gathered goes first
+      if (this.items.length > 0 && this.opts.maxBytes !== undefined && this.bytes + size > this.opts.maxBytes) this.flush();
       this.items.push(item);
+      this.bytes += size;
       this.waiters.push({ resolve, reject });
-      if (this.items.length >= this.opts.maxItems) this.flush();
+      if (this.items.length >= this.opts.maxItems || (this.opts.maxBytes !== undefined && this.bytes >= this.opts.maxBytes)) this.flush();
       else this.timer ??= setTimeout(() => this.flush(), this.opts.lingerMs);
     });
   }
@@ -47,6 +55,7 @@ export class PublishBatcher<T> {
     const { items, waiters } = this;
     if (items.length === 0) return;
     this.items = [];
+    this.bytes = 0;
     this.waiters = [];
     this.publishing += items.length;
     let published: Promise<void>;

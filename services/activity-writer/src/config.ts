@@ -9,6 +9,7 @@ export const configSpec = {
   ...healthHostVars,
   healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz, /readyz and /metrics', { default: 8093, min: 0, max: 65535 }),
   prefetch: int('PREFETCH', 'activity messages held unacked at once (each carries up to 100 records); bounds the writer memory', { default: 2000, min: 1, max: 10000 }),
+  payloadPrefetch: int('PAYLOAD_PREFETCH', 'payload messages (resend copies of accepted payloads, up to about 1 MiB each) held unacked at once; bounds the memory they take', { default: 16, min: 1, max: 1000 }),
   maxHeld: int('ACTIVITY_MAX_HELD', "most accepted requests' rows held at once waiting for their first attempts; past it the oldest is written without them", { default: 4000, min: 1 }),
   batchSize: int('BATCH_SIZE', 'a flush starts once this many activity records are ready', { default: 1000, min: 1, max: 10000 }),
   // each flush adds an index page per scope it touches, and listing reads pages one by one: at

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
-import { activityQueuesOf, BrokerConnection, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerQueueMetrics } from '@relay/broker';
+import { activityQueuesOf, BrokerConnection, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerBrokerMetrics, registerQueueMetrics } from '@relay/broker';
 import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
 import { closeServer, createHealthApp, createMetricsRegistry, listen, mountMetrics, onShutdown, runMain } from '@relay/runtime';
@@ -10,6 +10,7 @@ import { createWriterMetrics } from './adapters/metrics';
 import { startRetention } from './adapters/retention';
 import { configSpec } from './config';
 import { createActivityConsumer } from './transport/consumer';
+import { createPayloadConsumer } from './transport/payload-consumer';
 import { ActivityPipeline } from './transport/pipeline';
 
 runMain(async () => {
@@ -31,6 +32,7 @@ runMain(async () => {
     maxHeld: config.maxHeld,
     batchSize: config.batchSize,
     maxWaitMs: config.batchMaxWaitMs,
+    payloadMessagesPerFlush: config.payloadPrefetch,
     keepPerMinute: config.keepPerMinute,
     retentionMs,
     onFlush: (s) => {
@@ -38,6 +40,7 @@ runMain(async () => {
       metrics?.rowsWritten.inc({ kind: 'updated' }, s.updated);
       metrics?.rowsWritten.inc({ kind: 'late_attempts' }, s.late);
       metrics?.rowsWritten.inc({ kind: 'aggregated' }, s.aggregated);
+      metrics?.rowsWritten.inc({ kind: 'payloads' }, s.payloads);
       metrics?.recordsWritten.inc(s.messages);
       logger.debug('activity flush written', { ...s });
     },
@@ -48,11 +51,14 @@ runMain(async () => {
   });
   metrics = createWriterMetrics(pipeline, createMetricsRegistry());
   registerQueueMetrics(metrics.registry, new QueueStatsReader({ broker, queues: activityQueuesOf(config.namespace), cacheMs: QUEUE_STATS_CACHE_MS }));
+  registerBrokerMetrics(metrics.registry, broker);
   const consumer = createActivityConsumer(broker, pipeline, { namespace: config.namespace, prefetch: config.prefetch, logger });
   await consumer.start();
+  const payloads = createPayloadConsumer(broker, pipeline, { namespace: config.namespace, prefetch: config.payloadPrefetch, logger });
+  await payloads.start();
   const retention = startRetention(store, pipeline, { retentionMs, intervalMs: config.retentionSweepMs, logger, onDropped: (n) => metrics?.retentionDropped.inc(n) });
 
-  const app = createHealthApp({ broker: () => broker.isUp() && consumer.isConsuming(), mongodb: () => store.ping() });
+  const app = createHealthApp({ broker: () => broker.isUp() && consumer.isConsuming() && payloads.isConsuming(), mongodb: () => store.ping() });
   mountMetrics(app, metrics.registry);
   const health = createServer(app);
   const port = await listen(health, config.healthPort, config.host);
@@ -61,7 +67,7 @@ runMain(async () => {
   onShutdown(logger, config.shutdownGraceMs, [
     async () => {
       retention.stop();
-      const stopping = consumer.stop(config.shutdownGraceMs);
+      const stopping = Promise.all([consumer.stop(config.shutdownGraceMs), payloads.stop(config.shutdownGraceMs)]);
       await pipeline.drain();
       await stopping;
     },

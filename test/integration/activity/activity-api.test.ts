@@ -90,7 +90,7 @@ describe('Request activity filters (spec "Activity record")', () => {
   });
 
   it.each([
-    ['Completed (the accepted test request without targets too)', 'completed', 151],
+    ['Completed (senders\' rows only: the accepted test request is in Test alone)', 'completed', 150],
     ['Pending', 'pending', 1],
     ['Errors (a rejection, a failed delivery, a retried delivery that failed later)', 'errors', 3],
     ['Test', 'test', 1],
@@ -98,9 +98,19 @@ describe('Request activity filters (spec "Activity record")', () => {
     expect(await all(`status=${status}`)).toHaveLength(count as number);
   });
 
-  it('source IP', async () => {
+  it("source IP: every row from the address, read from the address's bucket of the account", async () => {
     const rows = await all('source_ip=198.51.100.9');
     expect(rows).toHaveLength(15);
+    expect(rows.every((r) => (r as unknown as { source_ip: string }).source_ip === '198.51.100.9')).toBe(true);
+    // the other account's row from 203.0.113.7 shares that address's bucket, never its list
+    expect((await all('source_ip=203.0.113.7')).some((r) => r.id === ids.other!)).toBe(false);
+  });
+
+  it("source IP with an endpoint: only that endpoint's rows from the address", async () => {
+    const rows = (await all(`source_ip=198.51.100.9&endpoint_id=${endpoints.ep_b}`)) as unknown as { endpoint_id: string }[];
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.endpoint_id === endpoints.ep_b)).toBe(true);
+    expect(await all('source_ip=192.0.2.1')).toHaveLength(0);
   });
 
   it('error text: a case-insensitive literal substring of the reason or the latest delivery error, within 24 hours', async () => {
@@ -136,7 +146,7 @@ describe('Request activity filters (spec "Activity record")', () => {
 });
 
 describe('status groups as rows move between them (each group is listed from its own pages)', () => {
-  it('a row leaves Pending when settled and Errors when a redriven delivery succeeds; Test rows show their latest status', async () => {
+  it('a row leaves Pending when settled and Errors when a redriven delivery succeeds; Test rows are in Test alone, with their latest status', async () => {
     const fresh = await fx.newAccount();
     const acc = fresh.accountId;
     const list = async (status: string) => {
@@ -148,16 +158,18 @@ describe('status groups as rows move between them (each group is listed from its
     const [settled, redriven, tested] = ['settled', 'redriven', 'tested'].map((l) => eventId(l));
     const on = { account_id: acc, endpoint_id: 'ep_moves' };
     await write([requestRow(settled!, { ...on, target_count: 1 }), requestRow(redriven!, { ...on, target_count: 1 }), requestRow(tested!, { ...on, target_count: 1, test: true })]);
-    expect(await list('pending')).toEqual([`${redriven}:pending`, `${settled}:pending`, `${tested}:pending`].sort());
+    expect(await list('pending')).toEqual([`${redriven}:pending`, `${settled}:pending`].sort());
+    expect(await list('test')).toEqual([`${tested}:pending`]);
 
     await write([attempt(settled!, 'tg_1', 1, 'delivered', on), attempt(redriven!, 'tg_1', 1, 'failed', on), attempt(tested!, 'tg_1', 1, 'failed', on)]);
     expect(await list('pending')).toEqual([]);
-    expect(await list('errors')).toEqual([`${redriven}:errors`, `${tested}:errors`].sort());
+    expect(await list('errors')).toEqual([`${redriven}:errors`]);
     expect(await list('test')).toEqual([`${tested}:errors`]);
+    expect(await list('all')).toEqual([`${redriven}:errors`, `${settled}:completed`, `${tested}:errors`].sort());
 
     // a dead-lettered delivery redriven (npm run redrive) and delivered: the row leaves Errors
     await write([attempt(redriven!, 'tg_1', 2, 'delivered', on)]);
-    expect(await list('errors')).toEqual([`${tested}:errors`]);
+    expect(await list('errors')).toEqual([]);
     expect(await list('completed')).toEqual([`${redriven}:completed`, `${settled}:completed`].sort());
   });
 });
@@ -194,7 +206,8 @@ describe('retention', () => {
     expect(await fx.store.activity.row(o1)).not.toBeNull();
     const swept = await sweepExpired(fx.store.activity, Date.now(), 30 * 86_400_000);
     const oldHour = old.slice(0, 13).replace(/[-T]/g, '');
-    expect(swept.dropped).toEqual(expect.arrayContaining([`activity_rows_${oldHour}`, `activity_ix_${oldHour}`]));
+    // rows, and the account's, the endpoint's and the source-IP bucket's index pages of that hour
+    expect(swept.dropped).toEqual(expect.arrayContaining([`activity_rows_${oldHour}`, `activity_ix_${oldHour}`, `activity_ixe_${oldHour}`, `activity_ixg_${oldHour}`]));
     expect(swept.dropped.every((name) => name.includes(oldHour) || name.includes(old.slice(0, 10).replace(/-/g, '')))).toBe(true);
     expect(await fx.store.activity.row(o1)).toBeNull();
     expect(await fx.store.activity.row(o2)).toBeNull();

@@ -24,7 +24,7 @@ beforeAll(async () => {
   broker = new BrokerConnection({ url: infra.rabbitmqUrl, connectionName: 'test activity consumer', logger, topology: { namespace: ns.namespace, deliveryLimit: 20 } });
   await broker.start();
   publisher = new ConfirmPublisher(broker, 5000);
-  const pipeline = new ActivityPipeline(createActivityWriter(store), { holdMs: 200, maxHeld: 1000, batchSize: 1000, maxWaitMs: 20, keepPerMinute: 10, retentionMs: 30 * 86_400_000 });
+  const pipeline = new ActivityPipeline(createActivityWriter(store), { holdMs: 200, maxHeld: 1000, batchSize: 1000, maxWaitMs: 20, payloadMessagesPerFlush: 16, keepPerMinute: 10, retentionMs: 30 * 86_400_000 });
   consumer = createActivityConsumer(broker, pipeline, { namespace: ns.namespace, prefetch: 50, logger });
   await consumer.start();
 });

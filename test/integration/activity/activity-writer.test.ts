@@ -146,4 +146,47 @@ describe('activity-writer on the real MongoDB-wire store', () => {
     const rows = await Promise.all(ids.map((id) => row(store, id)));
     expect(rows.filter((r) => r?.status === 'completed')).toHaveLength(120);
   });
+
+  it('a writer restarted after a crash reads the redelivered rows it finds already written in a few queries, and writes none of them again', async () => {
+    const ids = Array.from({ length: 300 }, (_, i) => eventId(`redelivered_${i}`));
+    const first = ids.flatMap((id) => [request(id, { endpoint_id: 'ep_redelivered', target_count: 1 }), attempt(id, 'tg_1', 1, 'retrying')]);
+    const retries = ids.slice(0, 50).map((id) => attempt(id, 'tg_1', 2, 'delivered'));
+    await pipelineOn(store, { holdMs: 5000 }).write(first);
+    await pipelineOn(store).write(retries);
+
+    // the killed writer's messages come back to a new one, with nothing of them remembered
+    const one = jest.spyOn(store.activity, 'rowWithLate');
+    const many = jest.spyOn(store.activity, 'rowsWithLate');
+    const again = pipelineOn(store, { holdMs: 5000 });
+    await again.write([...first, ...retries]);
+    expect(again.flushes.map((f) => [f.inserted, f.updated, f.late])).toEqual([[0, 0, 0]]);
+    expect(one).not.toHaveBeenCalled();
+    expect(many.mock.calls.length).toBeLessThanOrEqual(2); // one per hour the flush touches
+    one.mockRestore();
+    many.mockRestore();
+
+    const rows = await Promise.all(ids.map((id) => row(store, id)));
+    expect(rows.slice(0, 50).every((r) => r!.status === 'completed' && r!.deliveries[0]!.attempts.length === 2)).toBe(true);
+    expect(rows.slice(50).every((r) => r!.status === 'pending' && r!.deliveries[0]!.attempts.length === 1)).toBe(true);
+    // indexed again (the killed flush may have stopped before its index pages); one list call shows each row once, as it is now
+    const { entries } = await listIndexed(store.activity, {
+      scope: endpointScope('ep_redelivered'), fromMs: Date.now() - 86_400_000, toMs: Date.now() + 86_400_000, cursor: null, limit: 1000, matches: () => true, budget: 10_000, counts: new PageCounts(),
+    });
+    expect(entries.map((e) => e.event_id).sort()).toEqual([...ids].sort());
+    expect(entries.filter((e) => e.status === 'completed')).toHaveLength(50);
+  });
+
+  it('a 503 delivery_queue_unavailable that was delivered anyway keeps its own row, which shows the delivery, even among many in a minute', async () => {
+    const { write } = pipelineOn(store, { keepPerMinute: 2 });
+    const ids = Array.from({ length: 10 }, (_, i) => eventId(`dqu_${i}`));
+    await write(ids.map((id) => request(id, { endpoint_id: 'ep_dqu', outcome: 'DELIVERY_QUEUE_UNAVAILABLE', reason: 'delivery queue unavailable', target_count: 1 })));
+    await write(ids.map((id) => attempt(id, 'tg_1', 1, 'delivered', { endpoint_id: 'ep_dqu' })));
+    for (const r of await Promise.all(ids.map((id) => row(store, id)))) {
+      expect(r).toMatchObject({ outcome: 'DELIVERY_QUEUE_UNAVAILABLE', status: 'errors', aggregate: null });
+      expect(r!.deliveries.map((d) => d.state)).toEqual(['delivered']);
+    }
+    const entries = await listed(endpointScope('ep_dqu'));
+    expect(entries.filter((e) => e.aggregated)).toHaveLength(0);
+    expect(entries).toHaveLength(10);
+  });
 });

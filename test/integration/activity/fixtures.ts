@@ -58,6 +58,7 @@ export function pipelineOn(store: Store, over: Partial<PipelineOptions> = {}) {
     maxHeld: 1000,
     batchSize: 10_000,
     maxWaitMs: 10,
+    payloadMessagesPerFlush: 16,
     keepPerMinute: 10,
     retentionMs: 30 * DAY_MS,
     onFlush: (s) => flushes.push(s),

@@ -46,8 +46,9 @@ class Stop extends Error {
  * Lists one scope newest first from its index pages alone (keys.ts): day directories → hours →
  * pages, newest page first, each read by `_id` in its hourly partition. A row whose entry was
  * written again (its request arrived after its attempts, or its message was redelivered) is
- * listed once, at its newest entry. The reads of one call are bounded by `budget` whatever the
- * size of the log: a sparse filter returns fewer entries and a cursor.
+ * listed once, at its newest entry. The reads of one call are bounded by `budget` (plus, at
+ * most, one hour's change pages and one batch of pages) whatever the size of the log: a sparse
+ * filter returns fewer entries and a cursor.
  */
 export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery): Promise<ListResult> {
   const out: IndexEntry[] = [];
@@ -60,15 +61,22 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
       reads += 1;
       return coll.get(id);
     },
+    getMany: (ids) => {
+      reads += 1;
+      return coll.getMany(ids);
+    },
   });
+  // A call stops at its budget only once it got past its cursor: an hour with more change pages
+  // than the budget (a burst of status changes, e.g. a bulk retry) would otherwise stop every
+  // call at the position it started from, and following next_cursor would never end.
   const spend = (): void => {
-    if (reads >= q.budget) throw new Stop(scanned);
+    if (reads >= q.budget && scanned !== null && !samePosition(scanned, q.cursor)) throw new Stop(scanned);
   };
   const upper = Math.min(q.toMs, q.cursor ? startOf(q.cursor.hour) + HOUR_MS : Infinity);
 
   async function walkHour(hour: string): Promise<void> {
     spend();
-    const coll = counted(log.index(hour));
+    const coll = counted(log.index(hour, q.scope));
     const [count, changes] = await Promise.all([q.counts.count(`${hour}|${q.scope}|p`, coll, (n) => pageId(q.scope, n)), readChanges(coll)]);
     const c = q.cursor;
     const first = !c || hour < c.hour ? count - 1 : hour === c.hour ? Math.min(count - 1, c.page) : -1;
@@ -125,6 +133,8 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
     return { entries: out, next: err.at, reads };
   }
 }
+
+const samePosition = (a: Position, b: Position | null): boolean => b !== null && a.hour === b.hour && a.page === b.page && a.index === b.index;
 
 function withChange(entry: IndexEntry, change: IndexChange | undefined): IndexEntry {
   return change ? { ...entry, status: change.status, last_error: change.last_error } : entry;

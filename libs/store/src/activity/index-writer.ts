@@ -1,6 +1,6 @@
 import { encodeChanges, encodeEntries } from './entries';
 import type { IndexChange, IndexEntry } from './entries';
-import { changePageId, dayOf, pageId } from './keys';
+import { changePageId, collections, dayOf, pageId, scopeOfPage } from './keys';
 import type { Scope } from './keys';
 import { mapLimit } from './keyed-collection';
 import type { ActivityLog, IndexDoc, MergeableRow } from './log';
@@ -25,7 +25,7 @@ const COUNTERS_MAX = 50_000;
 
 /**
  * Writes index pages, insert-only: each flush adds one page per scope and hour it touched
- * (all of them in one insert per hour), plus one change page where rows changed status. The
+ * (one insert per index collection of the hour), plus one change page where rows changed status. The
  * writer remembers the next page number; after a restart it probes for it, and a page is never
  * written over. A scope's first page
  * in a day registers the hour in that day's directory — the only update, once per scope and hour.
@@ -67,7 +67,11 @@ export class IndexWriter {
       if (attempt === 3) throw new Error(`activity index pages of ${hour} kept colliding; is a second writer running on this store?`);
       const numbers = await mapLimit(pending, 8, (p) => this.take(hour, p.scope, p.change));
       const docs: IndexDoc[] = pending.map((p, i) => ({ _id: p.change ? changePageId(p.scope, numbers[i]!) : pageId(p.scope, numbers[i]!), e: p.text }));
-      const taken = new Set(await this.log.index(hour).insertNew(docs));
+      // one insert per index collection the pages fall in, side by side
+      const byCollection = new Map<string, IndexDoc[]>();
+      pending.forEach((p, i) => push(byCollection, collections.index(hour, p.scope), docs[i]!));
+      const inserted = await Promise.all([...byCollection.values()].map((list) => this.log.index(hour, scopeOfPage(list[0]!._id)).insertNew(list)));
+      const taken = new Set(inserted.flat());
       pending = pending.filter((p, i) => {
         if (!taken.has(docs[i]!._id)) return false;
         this.next.delete(counterKey(hour, p.scope, p.change));
@@ -84,7 +88,7 @@ export class IndexWriter {
   private async take(hour: string, scope: Scope, change: boolean): Promise<number> {
     const key = counterKey(hour, scope, change);
     let n = this.next.get(key);
-    if (n === undefined) n = await countPages(this.log.index(hour), (k) => (change ? changePageId(scope, k) : pageId(scope, k)));
+    if (n === undefined) n = await countPages(this.log.index(hour, scope), (k) => (change ? changePageId(scope, k) : pageId(scope, k)));
     if (this.next.size >= COUNTERS_MAX) this.next.clear();
     this.next.set(key, n + 1);
     return n;
@@ -102,7 +106,7 @@ export class IndexWriter {
 
 const counterKey = (hour: string, scope: Scope, change: boolean): string => `${hour}|${scope}|${change ? 'c' : 'p'}`;
 
-function push<T>(map: Map<Scope, T[]>, scope: Scope, item: T): void {
+function push<T>(map: Map<string, T[]>, scope: string, item: T): void {
   const list = map.get(scope);
   if (list) list.push(item);
   else map.set(scope, [item]);

@@ -1,9 +1,9 @@
-export { GROUP_SCOPES, accountScope, endpointScope, groupScope, hourOf, scopesOfRow } from './keys';
+export { GROUP_SCOPES, IP_BUCKETS, accountScope, endpointScope, groupScope, hourOf, ipScope, scopesOfRow } from './keys';
 export type { GroupScope, Scope } from './keys';
 export type { IndexChange, IndexEntry } from './entries';
-export { ActivityLog, lateAttemptId } from './log';
-export type { IndexDoc, LateAttemptDoc } from './log';
-export { deliveryState, lastError, mergeAttempts, statusOf } from './status';
+export { ActivityLog, lateAttemptId, payloadId } from './log';
+export type { IndexDoc, LateAttemptDoc, PayloadDoc, StoredPayload } from './log';
+export { currentDeliveries, deliveryState, lastError, mergeAttempts, statusOf } from './status';
 export type { StoredAttempt } from './status';
 export { keyedCollection, mapLimit } from './keyed-collection';
 export type { KeyedCollection } from './keyed-collection';

@@ -1,4 +1,4 @@
-import { groupScope, scopesOfRow } from './keys';
+import { IP_BUCKETS, collections, groupScope, ipScope, scopeOfPage, scopesOfRow } from './keys';
 
 describe('the scopes a row is listed under', () => {
   const row = { account_id: 'acc_1', endpoint_id: 'ep_1', status: 'completed', test: false };
@@ -7,11 +7,57 @@ describe('the scopes a row is listed under', () => {
     expect(scopesOfRow(row)).toEqual(['a:acc_1', 'e:ep_1']);
   });
 
-  it('a row in Errors or Pending, and a test row, also under that group of each; a row with a reason or a delivery error under texts', () => {
+  it('a row in Errors or Pending also under that group of each; a row with a reason or a delivery error under texts', () => {
     expect(scopesOfRow({ ...row, status: 'errors' })).toEqual(['a:acc_1', 'a:acc_1#errors', 'e:ep_1', 'e:ep_1#errors']);
     expect(scopesOfRow({ ...row, status: 'errors', reason: 'invalid bearer token' })).toEqual(['a:acc_1', 'a:acc_1#errors', 'a:acc_1#texts', 'e:ep_1', 'e:ep_1#errors', 'e:ep_1#texts']);
     expect(scopesOfRow({ ...row, status: 'pending', reason: null, last_error: 'HTTP 503' })).toEqual(['a:acc_1', 'a:acc_1#pending', 'a:acc_1#texts', 'e:ep_1', 'e:ep_1#pending', 'e:ep_1#texts']);
-    expect(scopesOfRow({ ...row, status: 'pending', test: true })).toEqual(['a:acc_1', 'a:acc_1#pending', 'a:acc_1#test', 'e:ep_1', 'e:ep_1#pending', 'e:ep_1#test']);
+  });
+
+  it('a test row is in the Test group only, never in Errors or Pending (All still lists it: the plain scopes)', () => {
+    expect(scopesOfRow({ ...row, status: 'pending', test: true })).toEqual(['a:acc_1', 'a:acc_1#test', 'e:ep_1', 'e:ep_1#test']);
+    expect(scopesOfRow({ ...row, status: 'errors', test: true, last_error: 'HTTP 500' })).toEqual(['a:acc_1', 'a:acc_1#test', 'a:acc_1#texts', 'e:ep_1', 'e:ep_1#test', 'e:ep_1#texts']);
     expect(groupScope('e:ep_1', 'test')).toBe('e:ep_1#test');
+  });
+
+  it("a row with a source IP, also under its address's bucket of the account (the source-IP filter reads that bucket)", () => {
+    expect(scopesOfRow({ ...row, source_ip: '203.0.113.7' })).toEqual(['a:acc_1', 'e:ep_1', ipScope('a:acc_1', '203.0.113.7')]);
+    expect(scopesOfRow({ ...row, source_ip: null })).toEqual(['a:acc_1', 'e:ep_1']);
+  });
+});
+
+describe('source-IP buckets', () => {
+  it('one address is always in the same bucket (rows written by one writer are read by another, later)', () => {
+    expect(ipScope('a:acc_1', '203.0.113.7')).toBe(ipScope('a:acc_1', '203.0.113.7'));
+    expect(ipScope('a:acc_1', '203.0.113.7')).toMatch(/^a:acc_1#ip[0-9a-f]{2}$/);
+  });
+
+  it(`addresses spread over all ${IP_BUCKETS} buckets, none holding more than twice its share`, () => {
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 64_000; i++) {
+      const scope = ipScope('a:x', `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+      counts.set(scope, (counts.get(scope) ?? 0) + 1);
+    }
+    expect(counts.size).toBe(IP_BUCKETS);
+    expect(Math.max(...counts.values())).toBeLessThan((2 * 64_000) / IP_BUCKETS);
+  });
+});
+
+describe('the index collections of an hour', () => {
+  it('account pages, endpoint pages, and group and source-IP pages each in a collection of their own (a read costs its whole collection)', () => {
+    const hour = '2026-11-23T10';
+    expect(collections.index(hour, 'a:acc_1')).toBe('activity_ix_2026112310');
+    expect(collections.index(hour, 'e:ep_1')).toBe('activity_ixe_2026112310');
+    expect(collections.index(hour, 'e:ep_1#errors')).toBe('activity_ixg_2026112310');
+    expect(collections.index(hour, ipScope('a:acc_1', '203.0.113.7'))).toBe('activity_ixg_2026112310');
+  });
+
+  it('retention knows all three as index partitions of their hour', () => {
+    for (const name of ['activity_ix_2026112310', 'activity_ixe_2026112310', 'activity_ixg_2026112310']) expect(collections.keyOf(name)).toEqual({ kind: 'index', key: '2026-11-23T10' });
+    expect(collections.keyOf('activity_ixq_2026112310')).toBeNull();
+  });
+
+  it("a page's scope is its id up to the last `|`", () => {
+    expect(scopeOfPage('a:acc_1#ip2f|12')).toBe('a:acc_1#ip2f');
+    expect(scopeOfPage('e:ep_1|c3')).toBe('e:ep_1');
   });
 });

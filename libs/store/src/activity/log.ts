@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import { timeOfId } from '@relay/contracts';
 import { collections, hourOf } from './keys';
+import type { Scope } from './keys';
 import { keyedCollection } from './keyed-collection';
 import type { KeyedCollection } from './keyed-collection';
 import { mergeAttempts } from './status';
@@ -23,6 +24,25 @@ export interface LateAttemptDoc {
 }
 
 export const lateAttemptId = (eventId: string, k: number): string => `${eventId}~a~${k}`;
+
+/**
+ * An accepted event's payload, kept for resends as `<event_id>~p` in the payload partition of
+ * its row's hour (keys.ts), which retention drops with the row's. `p` is the JSON text of
+ * `{ request, payload }` as the deliveries carried them: one text field, since FerretDB's cost
+ * grows with nested values.
+ */
+export interface PayloadDoc {
+  _id: string;
+  p: string;
+}
+
+export const payloadId = (eventId: string): string => `${eventId}~p`;
+
+/** What a resend delivers: the sender's request (credentials already removed) and the payload. */
+export interface StoredPayload {
+  request: { method: string; source_ip: string; headers: Record<string, string>; query: string };
+  payload: { content_type: string | null; body_base64: string };
+}
 
 /** What a row must have for late attempts to merge into it. */
 export interface MergeableRow {
@@ -49,14 +69,29 @@ export class ActivityLog<Row extends MergeableRow> {
     const raw = this.collection<Row>(collections.rows(hour));
     return {
       get: async (id) => decodeRow(await raw.get(id)),
+      getMany: async (ids) => (await raw.getMany(ids)).map((r) => decodeRow(r)!),
       insertNew: (docs) => raw.insertNew(docs.map(encodeRow)),
       update: (ops) => raw.update(ops.map((o) => ({ ...o, update: encodeUpdate(o.update) }))),
       delete: (ids) => raw.delete(ids),
     };
   }
 
-  index(hour: string): KeyedCollection<IndexDoc> {
-    return this.collection(collections.index(hour));
+  /** Payload documents of one hour's rows (`<event_id>~p`), beside the rows' collection, never in it. */
+  payloads(hour: string): KeyedCollection<PayloadDoc> {
+    return this.collection(collections.payloads(hour));
+  }
+
+  /** The stored payload of an event, or null (not stored, not yet written, or expired). One read by `_id`. */
+  async payload(eventId: string): Promise<StoredPayload | null> {
+    const at = timeOfId(eventId);
+    if (at === null) return null;
+    const doc = await this.payloads(hourOf(at)).get(payloadId(eventId));
+    return doc ? (JSON.parse(doc.p) as StoredPayload) : null;
+  }
+
+  /** The index collection of an hour that holds a scope's pages (keys.ts indexCollectionKind). */
+  index(hour: string, scope: Scope): KeyedCollection<IndexDoc> {
+    return this.collection(collections.index(hour, scope));
   }
 
   dir(day: string): KeyedCollection<IndexDoc> {
@@ -89,13 +124,40 @@ export class ActivityLog<Row extends MergeableRow> {
     for (let k = 0; ; k++) {
       const doc = await lateDocs.get(lateAttemptId(id, k));
       if (!doc) break;
-      late.push({ ...doc.attempt, attempted_at: new Date(doc.attempt.attempted_at), next_attempt_at: doc.attempt.next_attempt_at ? new Date(doc.attempt.next_attempt_at) : null });
+      late.push(storedLate(doc.attempt));
     }
     return { row: late.length ? mergeAttempts(row, late) : row, late: late.length };
   }
 
+  /**
+   * `rowWithLate` for many rows of one hour, in a few queries whatever their number: the rows in
+   * one, then their late attempts `~a~k` one k at a time for the rows that still have one (a
+   * row has rarely more than a couple). For a flush that must read many rows — messages a killed
+   * writer took come back, and their rows are already there — where one read each would scan
+   * the partition once each on FerretDB (docs/reliability.md).
+   */
+  async rowsWithLate(hour: string, ids: string[]): Promise<Map<string, { row: Row; late: number }>> {
+    const rows = this.rows(hour);
+    const found = new Map<string, { row: Row; late: StoredAttempt[] }>();
+    for (const row of await rows.getMany(ids)) found.set(row._id, { row, late: [] });
+    const lateDocs = rows as unknown as KeyedCollection<LateAttemptDoc>;
+    let open = [...found.keys()];
+    for (let k = 0; open.length > 0; k++) {
+      const docs = await lateDocs.getMany(open.map((id) => lateAttemptId(id, k)));
+      const byId = new Map(docs.map((d) => [d._id, d]));
+      open = open.filter((id) => {
+        const doc = byId.get(lateAttemptId(id, k));
+        if (doc) found.get(id)!.late.push(storedLate(doc.attempt));
+        return doc !== undefined;
+      });
+    }
+    const out = new Map<string, { row: Row; late: number }>();
+    for (const [id, { row, late }] of found) out.set(id, { row: late.length ? mergeAttempts(row, late) : row, late: late.length });
+    return out;
+  }
+
   /** Every partition collection of the log (a metadata read: no documents are touched). */
-  async partitions(): Promise<{ name: string; kind: 'rows' | 'index' | 'dir'; key: string }[]> {
+  async partitions(): Promise<{ name: string; kind: 'rows' | 'index' | 'dir' | 'payloads'; key: string }[]> {
     const db = this.connection.db;
     if (!db) return [];
     const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
@@ -121,6 +183,11 @@ export class ActivityLog<Row extends MergeableRow> {
     }
     return c as unknown as KeyedCollection<T>;
   }
+}
+
+/** A late attempt as stored (its times may come back as text) with its times as dates. */
+function storedLate(a: StoredAttempt): StoredAttempt {
+  return { ...a, attempted_at: new Date(a.attempted_at), next_attempt_at: a.next_attempt_at ? new Date(a.next_attempt_at) : null };
 }
 
 /**

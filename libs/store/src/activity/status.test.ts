@@ -1,4 +1,9 @@
+import { deliveryIdFor, resendDeliveryId, resendTag } from '@relay/contracts';
 import { statusOf } from './status';
+
+const EVT = 'evt_01m83e0000aaaaaaaaaaaaaaaa';
+const ORIGINAL = deliveryIdFor(EVT, 'tg_a');
+const RESENT = resendDeliveryId(EVT, 'tg_a', resendTag(Date.parse('2026-11-24T00:00:00Z')));
 
 const delivered = { attempts: { '1': { attempt: 1, state: 'delivered' as const } } };
 const retrying = { attempts: { '1': { attempt: 1, state: 'retrying' as const } } };
@@ -14,6 +19,9 @@ describe('activity status groups (Completed / Pending / Errors)', () => {
     ['an accepted request with a delivery still retrying is Pending', { outcome: 'ACCEPTED', target_count: 1, deliveries: { a: retrying } }, 'pending'],
     ['an accepted request with a delivery that failed for good is in Errors', { outcome: 'ACCEPTED', target_count: 2, deliveries: { a: delivered, b: failed } }, 'errors'],
     ['attempts that arrive before their request row are Pending', { deliveries: { a: delivered } }, 'pending'],
+    ['a failed delivery replaced by a resend that delivered is Completed', { outcome: 'ACCEPTED', target_count: 1, deliveries: { [ORIGINAL]: { target_id: 'tg_a', delivery_id: ORIGINAL, ...failed }, [RESENT]: { target_id: 'tg_a', delivery_id: RESENT, ...delivered } } }, 'completed'],
+    ['a delivered delivery resent and failing again is in Errors: the latest delivery of a target counts', { outcome: 'ACCEPTED', target_count: 1, deliveries: { [RESENT]: { target_id: 'tg_a', delivery_id: RESENT, ...failed }, [ORIGINAL]: { target_id: 'tg_a', delivery_id: ORIGINAL, ...delivered } } }, 'errors'],
+    ['a resend still retrying makes the row Pending', { outcome: 'ACCEPTED', target_count: 1, deliveries: { [ORIGINAL]: { target_id: 'tg_a', delivery_id: ORIGINAL, ...failed }, [RESENT]: { target_id: 'tg_a', delivery_id: RESENT, ...retrying } } }, 'pending'],
   ])('%s', (_name, doc, expected) => {
     expect(statusOf(doc)).toBe(expected);
   });

@@ -1,3 +1,4 @@
+import { deliveryOrderOf } from '@relay/contracts';
 import type { DeliveryAttemptRecord, DeliveryRecord, StatusGroup } from '../records';
 
 export interface AttemptLike {
@@ -5,10 +6,31 @@ export interface AttemptLike {
   state: 'delivered' | 'retrying' | 'failed';
 }
 
+interface DeliveryLike {
+  delivery_id?: string;
+  target_id?: string;
+}
+
 export interface ActivityLike {
   outcome?: string | null;
   target_count?: number | null;
-  deliveries?: Record<string, { attempts?: Record<string, AttemptLike> }> | null;
+  deliveries?: Record<string, DeliveryLike & { attempts?: Record<string, AttemptLike> }> | null;
+}
+
+/**
+ * The deliveries that count: per target, the latest one. A resend or bulk retry adds a
+ * delivery under the same event id (`…_r<tag>`, @relay/contracts resendDeliveryId); it
+ * replaces the earlier ones of its target in the row's status, which keeps them all.
+ */
+export function currentDeliveries<D extends DeliveryLike>(deliveries: Record<string, D> | null | undefined): D[] {
+  const latest = new Map<string, { order: string; d: D }>();
+  for (const [key, d] of Object.entries(deliveries ?? {})) {
+    const target = d.target_id ?? key;
+    const order = deliveryOrderOf(d.delivery_id ?? key);
+    const seen = latest.get(target);
+    if (!seen || order > seen.order) latest.set(target, { order, d });
+  }
+  return [...latest.values()].map((v) => v.d);
 }
 
 /** A delivery's state is the state reported by its highest attempt. */
@@ -24,24 +46,28 @@ export function deliveryState(attempts: Record<string, AttemptLike> | undefined)
  * - Pending: accepted, and some delivery has not reported a final state yet (including a
  *   request whose row has not arrived while its attempts have).
  * - Completed: accepted and every target confirmed delivery (or there were no targets).
+ * Per target, only its latest delivery counts (a resend replaces a failed delivery).
  */
 export function statusOf(doc: ActivityLike): StatusGroup {
   if (!doc.outcome) return 'pending';
   if (doc.outcome !== 'ACCEPTED') return 'errors';
-  const states = Object.values(doc.deliveries ?? {}).map((d) => deliveryState(d.attempts));
+  const states = currentDeliveries(doc.deliveries).map((d) => deliveryState(d.attempts));
   if (states.includes('failed')) return 'errors';
   if (states.length < (doc.target_count ?? 0) || states.some((s) => s !== 'delivered')) return 'pending';
   return 'completed';
 }
 
-interface ErrorLike {
+interface ErrorLike extends DeliveryLike {
   attempts?: Record<string, { error: string | null; attempted_at: Date }>;
 }
 
-/** The error of the most recent failed attempt of any delivery (what the error-text filter reads). */
+/**
+ * The error of the most recent failed attempt of any current delivery (what the error-text
+ * filter reads); a delivery a resend replaced no longer speaks for the row.
+ */
 export function lastError(deliveries: Record<string, ErrorLike> | undefined): string | null {
   let latest: { error: string | null; attempted_at: Date } | null = null;
-  for (const d of Object.values(deliveries ?? {})) {
+  for (const d of currentDeliveries(deliveries)) {
     for (const a of Object.values(d.attempts ?? {})) if (a.error && (!latest || a.attempted_at > latest.attempted_at)) latest = a;
   }
   return latest?.error ?? null;

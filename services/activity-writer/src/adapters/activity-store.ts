@@ -1,6 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
 import { timedId } from '@relay/contracts';
-import { IndexWriter, hourOf, lateAttemptId, scopesOfRow } from '@relay/store';
-import type { LateAttemptDoc, ScopedChange, ScopedEntry, Store } from '@relay/store';
+import type { StoredPayloadV1 } from '@relay/contracts';
+import { IndexWriter, hourOf, lateAttemptId, payloadId, scopesOfRow } from '@relay/store';
+import type { LateAttemptDoc, PayloadDoc, ScopedChange, ScopedEntry, Store } from '@relay/store';
 import type { Fold } from '../domain/flood';
 import type { EventGroup } from '../domain/hold';
 import { applyMessages, changeOf, entryOf, requestFields, storedAttempt } from '../domain/row';
@@ -9,6 +11,8 @@ import type { RowDoc } from '../domain/row';
 export interface FlushBatch<T> {
   events: EventGroup<T>[];
   folds: Fold[];
+  /** accepted events' payloads, kept with their rows' hour for resends */
+  payloads?: StoredPayloadV1[];
 }
 
 export interface FlushStats {
@@ -20,6 +24,8 @@ export interface FlushStats {
   late: number;
   /** rejections folded into aggregated rows */
   aggregated: number;
+  /** payloads kept for resends */
+  payloads: number;
 }
 
 export interface ActivityWriter {
@@ -39,7 +45,10 @@ export interface ActivityWriter {
  *    a late request, or a row whose attempts came first, is merged and written back by `_id`;
  * 3. aggregated rows get one upsert each (count, first and last seen);
  * 4. the index gets one page per scope and hour with the new rows' entries, and a change page
- *    where a row's status or latest error moved.
+ *    where a row's status or latest error moved;
+ * 5. payloads are inserted (`<event_id>~p`) into the payload partition of their row's hour —
+ *    before the rows, see below: one insert per flush and hour, and retention drops them with the hour. Not into the rows'
+ *    collection: a row's `_id` read scans its hour there, and must not read payload bytes.
  * One writer per store, one flush at a time: merges read-modify-write, which FerretDB does not
  * make atomic, and index pages are numbered by the writer.
  */
@@ -69,6 +78,10 @@ export function createActivityWriter(store: Store): ActivityWriter {
         place(after, now.filter((s) => !was.has(s)));
       };
 
+      // Payloads first: a row that shows up in the log can be resent at once when its payload
+      // came in the same flush (a reader between the two inserts would otherwise see the row
+      // and no payload). One insert per hour; one already there (a redelivered message) stays.
+      for (const [hour, list] of groupBy(batch.payloads ?? [], (p) => log.hourOfRow(p.event_id, Date.parse(p.received_at)))) await log.payloads(hour).insertNew(list.map(payloadDoc));
       const fresh = batch.events.filter((e) => e.request !== null).map((e) => applyMessages(e.event_id, null, e.request, e.attempts));
       const existing = new Set<string>();
       for (const [hour, rows] of groupBy(fresh, partitionOf)) for (const id of await log.rows(hour).insertNew(rows)) existing.add(id);
@@ -80,12 +93,36 @@ export function createActivityWriter(store: Store): ActivityWriter {
       const lateDocs: { hour: string; doc: LateAttemptDoc }[] = [];
       let settled = 0;
       let created = 0;
+      let unchanged = 0;
+      const hourOfMerge = (e: (typeof merges)[number]) => log.hourOfRow(e.event_id, Date.parse(e.request?.received_at ?? e.attempts[0]!.attempted_at));
+      // the rows not remembered, read together: a few queries per hour, not one read per row
+      const read = new Map<string, { row: RowDoc; late: number }>();
+      for (const [hour, list] of groupBy(
+        merges.filter((e) => !recent.get(e.event_id)),
+        hourOfMerge,
+      )) {
+        for (const [id, known] of await log.rowsWithLate(hour, list.map((e) => e.event_id))) read.set(id, known);
+      }
       // one at a time: FerretDB's SQLite backend takes one writer per database (SQLITE_BUSY)
       for (const e of merges) {
-        const hour = log.hourOfRow(e.event_id, Date.parse(e.request?.received_at ?? e.attempts[0]!.attempted_at));
-        const known = recent.get(e.event_id) ?? (await log.rowWithLate(e.event_id, Date.parse(e.attempts[0]?.attempted_at ?? e.request!.received_at)));
+        const hour = hourOfMerge(e);
+        const remembered = recent.get(e.event_id);
+        const known = remembered ?? read.get(e.event_id) ?? null;
         const before = known?.row ?? null;
         const after = applyMessages(e.event_id, before, e.request, e.attempts);
+        if (known && isDeepStrictEqual(after, before)) {
+          // a redelivered message whose content the row already has: no write of the row. A row
+          // this process wrote was indexed by the same flush. One read back from the store may
+          // be a killed writer's, whose flush can have stopped before its index pages: its entry
+          // and change are written again (a list call shows a row once, at its newest entry).
+          if (!remembered) {
+            if (e.request) place(after);
+            for (const scope of scopesOfRow(after)) changes.push({ scope, hour, change: changeOf(after) });
+          }
+          recent.set(e.event_id, known);
+          unchanged += 1;
+          continue;
+        }
         if (known && e.request === null) {
           // late attempts (retries, or first attempts past the hold): inserted beside the row,
           // never an update of it — FerretDB scans a collection twice for each update
@@ -137,9 +174,13 @@ export function createActivityWriter(store: Store): ActivityWriter {
       }
 
       await index.write(entries, changes);
-      return { inserted: fresh.length - existing.size + created, updated: merges.length - settled - created, late: lateDocs.length, aggregated: batch.folds.length };
+      return { payloads: batch.payloads?.length ?? 0, inserted: fresh.length - existing.size + created, updated: merges.length - settled - created - unchanged, late: lateDocs.length, aggregated: batch.folds.length };
     },
   };
+}
+
+function payloadDoc(p: StoredPayloadV1): PayloadDoc {
+  return { _id: payloadId(p.event_id), p: JSON.stringify({ request: p.request, payload: p.payload }) };
 }
 
 /** Rows written lately, so that their late attempts need no read (bounded; a miss costs a read). */

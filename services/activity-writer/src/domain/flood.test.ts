@@ -38,4 +38,16 @@ describe('aggregated rows: floods of identical rejections (spec: source IP shown
     expect(f.fold(reject({ received_at: '2026-11-23T05:01:00.000Z' }))).toBeNull();
     expect(f.fold(reject({ received_at: '2026-11-23T05:01:00.000Z' }))).toBeNull();
   });
+
+  it("never folds a test request's rejection: it keeps its row in the Test group", () => {
+    const f = new FloodFolder(1);
+    f.fold(reject());
+    expect(Array.from({ length: 5 }, () => f.fold(reject({ test: true })))).toEqual([null, null, null, null, null]);
+  });
+
+  it('never folds delivery_queue_unavailable: a 503 may be delivered anyway, and its attempts need the row', () => {
+    const f = new FloodFolder(1);
+    const dqu = { outcome: 'DELIVERY_QUEUE_UNAVAILABLE', reason: 'delivery queue unavailable', target_count: 1 } as const;
+    expect(Array.from({ length: 5 }, () => f.fold(reject(dqu)))).toEqual([null, null, null, null, null]);
+  });
 });

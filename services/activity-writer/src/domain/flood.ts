@@ -31,7 +31,13 @@ export class FloodFolder {
 
   /** null: the request keeps its own row. */
   fold(request: ActivityRequestV1): Fold | null {
-    if (request.outcome === 'ACCEPTED') return null;
+    // a test request is the owner's (the management API bounds their rate): it keeps its row in
+    // the Test group instead of joining a count of senders' rejections
+    if (request.outcome === 'ACCEPTED' || request.test) return null;
+    // A 503 delivery_queue_unavailable may still be delivered (spec: a confirm that timed out
+    // can follow a publish the broker took): its attempts then need this event's own row. And
+    // such requests passed authentication and limits — traffic, not a flood to fold.
+    if (request.outcome === 'DELIVERY_QUEUE_UNAVAILABLE') return null;
     const minute = request.received_at.slice(0, 16);
     const counts = this.countsFor(minute);
     if (!counts) return null; // older than the two minutes remembered: a late straggler keeps its row

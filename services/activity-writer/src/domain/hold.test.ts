@@ -1,4 +1,4 @@
-import { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1 } from '@relay/contracts';
+import { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1, resendDeliveryId, resendTag } from '@relay/contracts';
 import type { ActivityAttemptV1, ActivityRequestV1 } from '@relay/contracts';
 import { Holding } from './hold';
 
@@ -57,5 +57,12 @@ describe('holding a request row for its first attempts ("fewer writes per event"
     expect(h.add(req('c', 1), 3, 2).map((g) => g.event_id)).toEqual(['a']);
     expect(h.size).toBe(2);
     expect(h.oldest()).toBe(Date.parse('2026-11-23T05:00:00.000Z'));
+  });
+
+  it("never holds a resend's first attempt: its row was written long before, nothing will join it", () => {
+    const h = new Holding<number>(1000, 10);
+    const resent = { ...att('evt_01m83e0000aaaaaaaaaaaaaaaa', 't1'), delivery_id: resendDeliveryId('evt_01m83e0000aaaaaaaaaaaaaaaa', 'tg_t1', resendTag(0)) };
+    expect(h.add(resent, 1, 0).map((g) => g.tokens)).toEqual([[1]]);
+    expect(h.size).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import { deliveryOrderOf } from '@relay/contracts';
 import type { ActivityAttemptV1, ActivityMessage, ActivityRequestV1 } from '@relay/contracts';
 
 /** Everything the writer has for one event id in one flush. */
@@ -69,8 +70,9 @@ export class Holding<T> {
     // A first attempt can overtake its request row: the gateway sends the row after its 202,
     // gathered with others for a few ms, while a deliverer may already have delivered. Held,
     // it waits for the row like a row waits for it; written alone, the row would need an
-    // update when the request came (two collection scans on FerretDB).
-    const attemptFirst = message.type === 'relay.activity.attempt.v1' && message.attempt === 1;
+    // update when the request came (two collection scans on FerretDB). A resend's first attempt
+    // is not held: its row was written long ago, nothing will join it.
+    const attemptFirst = message.type === 'relay.activity.attempt.v1' && message.attempt === 1 && deliveryOrderOf(message.delivery_id) === '';
     if (!attemptFirst && (!group.request || group.request.outcome !== 'ACCEPTED' || group.request.target_count === 0)) return [group];
     this.held.set(message.event_id, { group, since: now, deliveries: new Set(attemptFirst ? [message.delivery_id] : []) });
     if (this.held.size <= this.maxHeld) return [];

@@ -16,14 +16,14 @@ function fakeWriter() {
     async write(batch) {
       if (fail) throw fail;
       batches.push(batch);
-      return { inserted: batch.events.length, updated: 0, late: 0, aggregated: batch.folds.length };
+      return { inserted: batch.events.length, updated: 0, late: 0, aggregated: batch.folds.length, payloads: batch.payloads?.length ?? 0 };
     },
     reset: () => void (resets += 1),
   };
   return { writer, batches, failWith: (e: Error | null) => (fail = e), resets: () => resets };
 }
 
-const options = { holdMs: 50, maxHeld: 100, batchSize: 100, maxWaitMs: 5, keepPerMinute: 2, retentionMs: 86_400_000 };
+const options = { holdMs: 50, maxHeld: 100, batchSize: 100, maxWaitMs: 5, payloadMessagesPerFlush: 16, keepPerMinute: 2, retentionMs: 86_400_000 };
 
 describe('activity pipeline: a message is acknowledged only after the write that holds it', () => {
   it('resolves each message once its flush was written, one group per event id', async () => {
@@ -71,5 +71,25 @@ describe('activity pipeline: a message is acknowledged only after the write that
     await p.drain();
     await written;
     expect(p.unwritten()).toBe(0);
+  });
+
+  it('writes payloads with the next flush, never holding them, and resolves their message once written', async () => {
+    const w = fakeWriter();
+    const p = new ActivityPipeline(w.writer, { ...options, holdMs: 60_000 });
+    const payload = { event_id: 'e1', account_id: 'a', endpoint_id: 'e', received_at: new Date().toISOString(), request: { method: 'POST', source_ip: '1.2.3.4', headers: {}, query: '' }, payload: { content_type: null, body_base64: '' } };
+    await p.addPayloads([payload]);
+    expect(w.batches.flatMap((b) => b.payloads ?? [])).toEqual([payload]);
+    // one older than the retention period is acknowledged without a write: its hour is gone
+    await p.addPayloads([{ ...payload, event_id: 'old', received_at: new Date(Date.now() - 2 * 86_400_000).toISOString() }]);
+    expect(w.batches.flatMap((b) => (b.payloads ?? []).map((x) => x.event_id))).toEqual(['e1']);
+  });
+
+  it("writes payloads as soon as the payload consumer's prefetch of messages waits, not at the next tick (it gets no more until they are written)", async () => {
+    const w = fakeWriter();
+    const p = new ActivityPipeline(w.writer, { ...options, maxWaitMs: 60_000, holdMs: 60_000, payloadMessagesPerFlush: 3 });
+    const payload = (id: string) => ({ event_id: id, account_id: 'a', endpoint_id: 'e', received_at: new Date().toISOString(), request: { method: 'POST', source_ip: '1.2.3.4', headers: {}, query: '' }, payload: { content_type: null, body_base64: '' } });
+    // the tick is 60 s away: these settle only if the third message starts a flush
+    await Promise.all(['p1', 'p2', 'p3'].map((id) => p.addPayloads([payload(id)])));
+    expect(w.batches.flatMap((b) => (b.payloads ?? []).map((x) => x.event_id)).sort()).toEqual(['p1', 'p2', 'p3']);
   });
 });
