@@ -18,4 +18,19 @@ module.exports = tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
     },
   },
+  // the dashboard (browser code, its own tsconfig): the same two rules
+  {
+    files: ['services/management-api/dashboard/src/**/*.{ts,tsx}'],
+    languageOptions: {
+      parser: tseslint.parser,
+      parserOptions: { project: './services/management-api/dashboard/tsconfig.json', tsconfigRootDir: __dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'off' },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
+    },
+  },
 );

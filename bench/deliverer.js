@@ -143,7 +143,7 @@ async function main() {
 async function cleanup(broker, store, names) {
   const ch = await broker.openChannel();
   ch.on('error', () => undefined);
-  const queues = [names.activityQueue, names.deadActivityQueue, ...DELIVERY_CHANNELS.flatMap((c) => [names.deliveryQueue(c), names.deadDeliveryQueue(c), names.retryQueue(c, TIER_MS)])];
+  const queues = [names.activityQueue, names.deadActivityQueue, names.payloadQueue, ...DELIVERY_CHANNELS.flatMap((c) => [names.deliveryQueue(c), names.deadDeliveryQueue(c), names.retryQueue(c, TIER_MS)])];
   for (const q of queues) await ch.deleteQueue(q).catch(() => undefined);
   for (const e of [names.deliveriesExchange, names.activityExchange, names.deadLetterExchange, names.retryExchange]) await ch.deleteExchange(e).catch(() => undefined);
   await broker.close();

@@ -38,7 +38,7 @@ async function cleanup(namespace, store) {
   const conn = await amqp.connect(env.RABBITMQ_URL);
   const ch = await conn.createChannel();
   const n = brokerNames(namespace);
-  for (const q of [n.activityQueue, n.deadActivityQueue, ...DELIVERY_CHANNELS.flatMap((c) => [n.deliveryQueue(c), n.deadDeliveryQueue(c)])]) await ch.deleteQueue(q).catch(() => undefined);
+  for (const q of [n.activityQueue, n.deadActivityQueue, n.payloadQueue, ...DELIVERY_CHANNELS.flatMap((c) => [n.deliveryQueue(c), n.deadDeliveryQueue(c)])]) await ch.deleteQueue(q).catch(() => undefined);
   for (const e of [n.deliveriesExchange, n.activityExchange, n.deadLetterExchange, n.retryExchange]) await ch.deleteExchange(e).catch(() => undefined);
   await conn.close();
 }

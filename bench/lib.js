@@ -6,12 +6,29 @@ const net = require('node:net');
 const path = require('node:path');
 const autocannon = require('autocannon');
 
+/**
+ * A port no one listens on, below the kernel's ephemeral range: a port listen(0) handed out can be
+ * handed out again as the source port of an outbound connection before the service binds it
+ * (a fresh CI machine hit exactly that). Same rule as test/support/services.ts.
+ */
 async function freePort() {
-  const server = net.createServer();
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address();
-  await new Promise((r) => server.close(r));
-  return port;
+  let low = 32768;
+  try {
+    const n = Number(require('node:fs').readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(n) && n > 21000) low = n;
+  } catch {
+    // not Linux: the usual default
+  }
+  for (let tries = 0; tries < 50; tries++) {
+    const port = 20000 + Math.floor(Math.random() * (low - 1 - 20000));
+    const free = await new Promise((resolve) => {
+      const server = net.createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error('no free port found below the ephemeral range in 50 tries');
 }
 
 function startProcess(file, env, nodeArgs = []) {
@@ -197,7 +214,7 @@ async function deleteBrokerNamespace(rabbitmqUrl, namespace) {
   const amqp = require('amqplib');
   const { brokerNames, DELIVERY_CHANNELS } = require('@relay/contracts');
   const n = brokerNames(namespace);
-  const queues = new Set([n.activityQueue, n.deadActivityQueue, ...DELIVERY_CHANNELS.flatMap((c) => [n.deliveryQueue(c), n.deadDeliveryQueue(c)])]);
+  const queues = new Set([n.activityQueue, n.deadActivityQueue, n.payloadQueue, ...DELIVERY_CHANNELS.flatMap((c) => [n.deliveryQueue(c), n.deadDeliveryQueue(c)])]);
   const exchanges = new Set([n.deliveriesExchange, n.activityExchange, n.deadLetterExchange, n.retryExchange]);
   const u = new URL(rabbitmqUrl);
   const auth = `Basic ${Buffer.from(`${decodeURIComponent(u.username || 'guest')}:${decodeURIComponent(u.password || 'guest')}`).toString('base64')}`;

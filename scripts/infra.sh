@@ -10,6 +10,8 @@
 #   bash scripts/infra.sh up       install/build what is missing, start what is not running, wait
 #   bash scripts/infra.sh down     stop what `up` started (nothing else)
 #   bash scripts/infra.sh status   state, pid and URL of each server; RabbitMQ queue depths
+#   bash scripts/infra.sh tools    install/build the server programs without starting any: the
+#                                  chaos suite runs private instances of them (docs/testing.md)
 #
 # A server whose URL is already set (REDIS_URL, RABBITMQ_URL, MONGODB_URL) is someone else's:
 # `up` only waits for it and `down` leaves it alone. Written for a fresh Debian 12 machine run
@@ -110,6 +112,30 @@ ensure_packages() {
   return 0
 }
 
+# --- Chromium (the dashboard's browser tests) -------------------------------------------------
+
+# The dashboard's end-to-end tests drive Debian's Chromium through playwright-core; no test tool
+# may download a browser of its own here. Fonts, so screenshots show text, not boxes.
+ensure_chromium() {
+  if [[ ! -x /usr/bin/chromium ]]; then apt_install chromium fonts-liberation fonts-dejavu-core; fi
+  return 0
+}
+
+# --- Prometheus (binaries only) --------------------------------------------------------------
+
+# The observability tests run `promtool check|test rules` on deploy/observability and start a
+# Prometheus of their own (temp config and data, a free loopback port, stopped when they end):
+# both binaries come from Debian's package, needed whatever servers the URLs name. No system
+# Prometheus is ever run: apt_install keeps the package's init script from starting one now, and
+# its boot-time start is switched off, so nothing is left listening on :9090.
+ensure_prometheus() {
+  if command -v promtool >/dev/null && command -v prometheus >/dev/null; then return 0; fi
+  apt_install prometheus
+  if command -v update-rc.d >/dev/null; then update-rc.d prometheus disable >/dev/null 2>&1 || true; fi
+  if command -v deb-systemd-helper >/dev/null; then deb-systemd-helper disable prometheus.service >/dev/null 2>&1 || true; fi
+  command -v promtool >/dev/null || die "prometheus installed but promtool is not on PATH"
+}
+
 # --- Redis -----------------------------------------------------------------------------------
 
 REDIS_DIR="$INFRA/redis"
@@ -206,7 +232,9 @@ FERRET_PID="$FERRET_DIR/ferretdb.pid"
 # FerretDB has no Debian package, and `go install ...@version` fails behind a Go proxy that
 # refuses the deprecation lookup, so: download the module, build it from the module cache.
 ferretdb_build() {
-  if [[ -x "$FERRETDB" ]] && "$FERRETDB" --version 2>/dev/null | grep -q "version: $FERRETDB_VERSION\$"; then return; fi
+  # the output is captured first: with pipefail, `grep -q` closing the pipe early made the
+  # version check fail now and then (SIGPIPE, 141) and rebuilt a good binary
+  if [[ -x "$FERRETDB" ]] && grep -q "version: $FERRETDB_VERSION\$" <<< "$("$FERRETDB" --version 2>/dev/null || true)"; then return; fi
   # The official Go tarball installs to /usr/local/go, which a non-login shell may not have on PATH.
   command -v go >/dev/null || PATH="$PATH:/usr/local/go/bin"
   command -v go >/dev/null || die "Go is needed to build FerretDB $FERRETDB_VERSION (no Debian package exists)"
@@ -327,6 +355,8 @@ show_logs_on_failure() {
 cmd_up() {
   require_node_modules
   ensure_packages
+  ensure_chromium
+  ensure_prometheus
   # Start RabbitMQ first: its ~10 s boot overlaps the FerretDB build and start.
   rabbit_up
   redis_up
@@ -337,6 +367,17 @@ cmd_up() {
   fi
   log "ready; use:"
   print_urls
+}
+
+# The chaos suite (test/e2e/chaos) starts private Redis, RabbitMQ and FerretDB processes of its
+# own, so it needs the programs even where the shared servers are someone else's (URLs set).
+cmd_tools() {
+  local missing=()
+  command -v redis-server >/dev/null || missing+=(redis-server)
+  [[ -x "$RABBIT_BIN/rabbitmq-server" ]] || missing+=(rabbitmq-server)
+  if ((${#missing[@]} > 0)); then apt_install "${missing[@]}"; fi
+  ferretdb_build
+  log "tools: redis-server, $RABBIT_BIN/rabbitmq-server and $FERRETDB are installed"
 }
 
 cmd_down() {
@@ -382,8 +423,8 @@ cmd_status() {
 main() {
   local cmd="${1:-}"
   case "$cmd" in
-    up | down | status) ;;
-    *) echo "usage: bash scripts/infra.sh up|down|status" >&2; exit 2 ;;
+    up | down | status | tools) ;;
+    *) echo "usage: bash scripts/infra.sh up|down|status|tools" >&2; exit 2 ;;
   esac
   mkdir -p "$INFRA"
   # One infra.sh at a time per checkout: concurrent `up`s (two test runs) must not race. The

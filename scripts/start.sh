@@ -9,6 +9,7 @@ cd "$ROOT"
 bash scripts/infra.sh up
 echo "start: building"
 npx tsc -b
+npm run --silent build:dashboard
 
 mkdir -p .infra/logs
 # Target secrets are sealed with SECRETS_KEYS; a local key is made once and kept (git-ignored).
@@ -59,7 +60,7 @@ ready() { # ready NAME URL
 }
 
 run demo-receiver DEMO_RECEIVER_PORT=8099 -- node scripts/demo-receiver.js
-run management-api PORT=8081 HEALTH_PORT=8094 -- node services/management-api/dist/main.js
+run management-api PORT=8081 HEALTH_PORT=8094 GATEWAY_INTERNAL_URL="http://127.0.0.1:$GATEWAY_HEALTH_PORT" -- node services/management-api/dist/main.js
 run ingest-gateway PORT="$GATEWAY_PORT" HEALTH_PORT="$GATEWAY_HEALTH_PORT" -- node services/ingest-gateway/dist/main.js
 run webhook-deliverer HEALTH_PORT=8091 -- node services/webhook-deliverer/dist/main.js
 run chat-deliverer HEALTH_PORT=8092 -- node services/chat-deliverer/dist/main.js
@@ -77,6 +78,7 @@ cat <<MSG
 Relay is running (logs in .infra/logs/).
   ingest base URL   $PUBLIC_BASE_URL/relay/<endpoint_id>
   management API    http://127.0.0.1:8081/v1   (Authorization: Bearer <api key>)
+  dashboard         http://127.0.0.1:8081/     (sign in with the API key below)
   demo endpoint     $(field endpoint_id)  →  webhook target http://127.0.0.1:8099/hook
   API key           $(field api_key)   (shown once)
 

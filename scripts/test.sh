@@ -20,9 +20,20 @@ if [[ "$tier" != unit ]]; then
   export RABBITMQ_URL="${RABBITMQ_URL:-amqp://127.0.0.1:5672}"
   export MONGODB_URL="${MONGODB_URL:-mongodb://127.0.0.1:27017/relay}"
 fi
+if [[ "$tier" == all || "$tier" == e2e ]]; then
+  # the chaos suite (test/e2e/chaos) runs private servers of its own: the programs must be here
+  bash scripts/infra.sh tools
+fi
 
-echo "test: building (tsc -b) and type-checking the tests"
+if [[ " ${projects[*]} " == *" unit "* ]]; then
+  # the kustomize the Kubernetes manifest tests render with (test/unit/deploy/k8s-render.ts)
+  bash scripts/k8s-tools.sh >/dev/null
+fi
+
+echo "test: building (tsc -b, the dashboard) and type-checking the tests"
 npx tsc -b
+# the dashboard's browser tests load the built pages from the management API
+npm run --silent build:dashboard
 npx tsc -p tsconfig.test.json --noEmit
 
 report="$(mktemp)"

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { connectStore } from '@relay/store';
 import type { Store } from '@relay/store';
 import { deleteBrokerNamespace, infra, testNamespace } from '../support/infra';
+import { checkResponse } from '../support/openapi-check';
 import { bootstrapAccount, startService } from '../support/services';
 import type { RunningService, ServiceName } from '../support/services';
 
@@ -18,7 +19,10 @@ export interface Stack {
   accountId: string;
   store: Store;
   redis: Redis;
-  api(path: string, init?: { method?: string; body?: unknown }): Promise<{ status: number; body: any }>;
+  /** a management API call with the stack's owner key (or `key`); its response must match the OpenAPI document */
+  api(path: string, init?: { method?: string; body?: unknown; key?: string; url?: string }): Promise<{ status: number; body: any }>;
+  /** stops one service (SIGTERM, or `signal`) and starts it again with the same environment */
+  restart(name: ServiceName, signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -32,8 +36,14 @@ export async function startStack(label: string, opts: { overrides?: Partial<Reco
     SSRF_ALLOW_CIDRS: '127.0.0.0/8',
     SECRETS_KEYS: `k1:${randomBytes(32).toString('base64')}`,
   };
-  const names: ServiceName[] = opts.only ?? ['management-api', 'ingest-gateway', 'webhook-deliverer', 'activity-writer'];
+  // the gateway first: the management API runs test requests through it (GATEWAY_INTERNAL_URL)
+  const names: ServiceName[] = [...(opts.only ?? ['ingest-gateway', 'management-api', 'webhook-deliverer', 'activity-writer'])].sort((a, b) => Number(b === 'ingest-gateway') - Number(a === 'ingest-gateway'));
   const services: Partial<Record<ServiceName, RunningService>> = {};
+  const envOf = (name: ServiceName): Record<string, string> => {
+    const gateway = services['ingest-gateway'];
+    const extra: Record<string, string> = name === 'management-api' ? { PUBLIC_BASE_URL: 'http://127.0.0.1:1', ...(gateway ? { GATEWAY_INTERNAL_URL: gateway.healthUrl } : {}) } : {};
+    return { ...env, ...extra, ...(opts.overrides?.[name] ?? {}) };
+  };
   const store = await connectStore(ns.mongodbUrl);
   const redis = new Redis(infra.redisUrl);
   const stack: Stack = {
@@ -45,13 +55,21 @@ export async function startStack(label: string, opts: { overrides?: Partial<Reco
     store,
     redis,
     async api(path, init = {}) {
-      const res = await fetch(`${services['management-api']!.url}${path}`, {
-        method: init.method ?? 'GET',
-        headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+      const method = init.method ?? 'GET';
+      const res = await fetch(`${init.url ?? services['management-api']!.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${init.key ?? stack.apiKey}`, 'content-type': 'application/json' },
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
       });
       const text = await res.text();
+      // issue 11: the document cannot drift — a response it does not describe fails the test
+      const problems = checkResponse({ method, url: path, status: res.status, contentType: res.headers.get('content-type') ?? undefined, text });
+      if (problems.length > 0) throw new Error(`management API response departs from the OpenAPI document:\n  ${problems.join('\n  ')}`);
       return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
+    async restart(name, signal) {
+      await services[name]?.stop(signal);
+      services[name] = await startService(name, envOf(name));
     },
     async stop() {
       await Promise.all(Object.values(services).map((s) => s!.stop()));
@@ -64,10 +82,7 @@ export async function startStack(label: string, opts: { overrides?: Partial<Reco
     },
   };
   try {
-    for (const name of names) {
-      const extra: Record<string, string> = name === 'management-api' ? { PUBLIC_BASE_URL: 'http://127.0.0.1:1' } : {};
-      services[name] = await startService(name, { ...env, ...extra, ...(opts.overrides?.[name] ?? {}) });
-    }
+    for (const name of names) services[name] = await startService(name, envOf(name));
     const account = await bootstrapAccount(env);
     stack.apiKey = account.api_key;
     stack.accountId = account.account_id;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { eventually } from './infra';
@@ -20,12 +21,36 @@ export interface RunningService {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/**
+ * A port no one is listening on, chosen below the kernel's ephemeral range: a port the kernel
+ * handed out (listen(0)) can be handed out again as the source port of any outbound connection
+ * on the machine before the service binds it — a fresh CI machine hit exactly that.
+ */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  const low = ephemeralLow() - 1;
+  for (let tries = 0; tries < 50; tries++) {
+    const port = 20000 + Math.floor(Math.random() * (low - 20000));
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port found below the ephemeral range in 50 tries');
+}
+
+function ephemeralLow(): number {
+  try {
+    const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+    const n = Number(low);
+    return Number.isInteger(n) && n > 21000 ? n : 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
 
 /**
@@ -34,6 +59,17 @@ export async function freePort(): Promise<number> {
  * completed a handshake. `npm test` builds before running the e2e tier.
  */
 export async function startService(name: ServiceName, env: Record<string, string>): Promise<RunningService> {
+  // two test processes can still pick the same free port at the same moment: the loser retries with new ones
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServiceOnce(name, env);
+    } catch (err) {
+      if (attempt >= 3 || !/EADDRINUSE/.test((err as Error).message)) throw err;
+    }
+  }
+}
+
+async function startServiceOnce(name: ServiceName, env: Record<string, string>): Promise<RunningService> {
   const port = await freePort();
   // the gateway and the API serve HTTP on PORT and health and metrics on HEALTH_PORT; the others only the latter
   const twoPorts = name === 'ingest-gateway' || name === 'management-api';
@@ -63,15 +99,17 @@ export async function startService(name: ServiceName, env: Record<string, string
     },
   };
   try {
-    await eventually(
+    const state = await eventually(
       async () => {
-        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${out}`);
+        // a service that exited will never be ready: stop waiting at once
+        if (child.exitCode !== null) return 'exited';
         const res = await fetch(`${healthUrl}/readyz`).catch(() => null);
-        return res?.status === 200;
+        return res?.status === 200 ? 'ready' : null;
       },
       30000,
       `${name} to be ready`,
     );
+    if (state === 'exited') throw new Error(`${name} exited with ${child.exitCode} before it was ready`);
   } catch (err) {
     await svc.stop('SIGKILL');
     throw new Error(`${(err as Error).message}\n--- ${name} output ---\n${out}`);

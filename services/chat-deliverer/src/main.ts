@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
-import { BrokerConnection, deliveryQueuesOf, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerQueueMetrics } from '@relay/broker';
+import { BrokerConnection, deliveryQueuesOf, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerBrokerMetrics, registerQueueMetrics } from '@relay/broker';
 import { loadConfig } from '@relay/config';
 import { createDeliverer, retryPolicyOf } from '@relay/deliverer';
 import { createLogger } from '@relay/logging';
@@ -27,6 +27,7 @@ runMain(async () => {
   const metrics = createMetricsRegistry();
   // the depth of this channel's work, retry and dead-letter queues, for scaling and alerts
   registerQueueMetrics(metrics, new QueueStatsReader({ broker, queues: deliveryQueuesOf(config.namespace, 'chat', retry.tiersMs), cacheMs: QUEUE_STATS_CACHE_MS }));
+  registerBrokerMetrics(metrics, broker);
 
   const deliverer = createDeliverer({
     channel: 'chat',

@@ -22,14 +22,14 @@ describe('gateway metrics', () => {
     const gw = await h.gateway();
     const id = await h.endpoint(await h.account(), {}, 2);
     expect((await send(gw, id)).status).toBe(202);
-    // the ACCEPTED row is published after the 202; its confirm is the third
+    // the ACCEPTED row and the stored payload are published after the 202: four confirms in all
     const confirmed = async (): Promise<number> => (await gw.metrics.publishes.get()).values.find((v) => v.labels.result === 'confirmed')?.value ?? 0;
-    await eventually(async () => (await confirmed()) >= 3, 5000, 'three confirmed publishes');
+    await eventually(async () => (await confirmed()) >= 4, 5000, 'four confirmed publishes');
     const latency = await gw.metrics.acceptedDuration.get();
     expect(latency.values.find((v) => v.metricName === 'relay_ingest_accepted_duration_seconds_count')?.value).toBe(1);
     expect((await gw.metrics.requests.get()).values).toEqual([expect.objectContaining({ labels: { outcome: 'ACCEPTED' }, value: 1 })]);
-    // two deliveries and the ACCEPTED activity row
-    expect((await gw.metrics.publishes.get()).values).toEqual([expect.objectContaining({ labels: { result: 'confirmed' }, value: 3 })]);
+    // two deliveries, the ACCEPTED activity row and the payload kept for resends
+    expect((await gw.metrics.publishes.get()).values).toEqual([expect.objectContaining({ labels: { result: 'confirmed' }, value: 4 })]);
     const text = await gw.metrics.registry.metrics();
     expect(text).not.toContain(id);
   });

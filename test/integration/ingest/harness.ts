@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import amqp from 'amqplib';
 import type { Channel, ChannelModel } from 'amqplib';
 import { Redis } from 'ioredis';
-import { BrokerConnection, ConfirmPublisher } from '@relay/broker';
+import { BrokerConnection, ConfirmPublisher, createPayloadPublisher } from '@relay/broker';
 import { brokerNames, newId } from '@relay/contracts';
 import type { ActivityRequestV1, DeliveryMessageV1 } from '@relay/contracts';
 import { createSecretBox } from '@relay/secrets';
@@ -16,6 +16,8 @@ import { createCaptchaVerifier } from '../../../services/ingest-gateway/src/adap
 import { EndpointCache } from '../../../services/ingest-gateway/src/adapters/endpoint-cache';
 import { createEndpointLoader } from '../../../services/ingest-gateway/src/adapters/endpoint-loader';
 import { createEventPublisher } from '../../../services/ingest-gateway/src/adapters/event-publisher';
+import { createIdempotencyStore } from '../../../services/ingest-gateway/src/adapters/idempotency-store';
+import { createPayloadRecorder } from '../../../services/ingest-gateway/src/adapters/payload-recorder';
 import { createRedisLimiter, limiterRedisOptions } from '../../../services/ingest-gateway/src/adapters/limiter/redis-limiter';
 import { createGatewayMetrics, registerSpoolLength } from '../../../services/ingest-gateway/src/adapters/metrics';
 import type { GatewayMetrics } from '../../../services/ingest-gateway/src/adapters/metrics';
@@ -106,6 +108,8 @@ export class IngestHarness {
       activity: createActivityRecorder(events, spool, logger),
       limiter: createRedisLimiter({ redis: limiterRedis, namespace: this.namespace, logger, fallbackCounter: metrics.limiterFallback, retryAfterFailureMs: 200 }),
       captcha: createCaptchaVerifier({ send: createSender({ timeoutMs: opts.captchaTimeoutMs ?? 2000, allowCidrs: ['127.0.0.0/8'] }), logger, unavailableCounter: metrics.captchaUnavailable }),
+      payloads: createPayloadRecorder(createPayloadPublisher(publisher, this.namespace), logger, () => undefined),
+      idempotency: createIdempotencyStore({ redis: limiterRedis, namespace: this.namespace, windowMs: 86_400_000, logger, onUnavailable: () => undefined }),
       logger,
       metrics,
       maxBodyBytes: opts.maxBodyBytes ?? 1048576,

@@ -22,6 +22,9 @@ interface ComposeService {
   ports?: unknown[];
   container_name?: string;
   restart?: string;
+  profiles?: string[];
+  entrypoint?: string | string[];
+  volumes?: string[];
 }
 interface ComposeFile {
   services: Record<string, ComposeService>;
@@ -39,8 +42,11 @@ const INFRA = {
 } as const;
 type InfraName = keyof typeof INFRA;
 
-/** Consumers of a queue: several instances share the work, so nothing may pin one instance. */
-const SCALABLE = ['webhook-deliverer', 'chat-deliverer', 'activity-writer'];
+/**
+ * Consumers of a queue: several instances share the work, so nothing may pin one instance. Not
+ * the activity-writer: one writer per store (docs/architecture.md).
+ */
+const SCALABLE = ['webhook-deliverer', 'chat-deliverer'];
 
 const composeNames = Object.keys(compose.services);
 const relayServices = composeNames.filter((name) => serviceDirs().includes(name));
@@ -57,6 +63,18 @@ function dependsOn(svc: ComposeService): Record<string, string | undefined> {
   const deps = svc.depends_on ?? {};
   if (Array.isArray(deps)) return Object.fromEntries(deps.map((d) => [d, undefined]));
   return Object.fromEntries(Object.entries(deps).map(([name, d]) => [name, d.condition]));
+}
+
+/**
+ * Compose interpolates `${VAR:?}` in every service, in a profile or not, so a profile's secret
+ * cannot be required there without breaking a plain `docker compose up`: such a service gets it
+ * as `${VAR:-}` (no default) and its entrypoint refuses to start while the variable is empty.
+ */
+function requiredAtStart(ref: string): boolean {
+  return Object.values(compose.services).some((svc) => {
+    const entrypoint = Array.isArray(svc.entrypoint) ? svc.entrypoint.join(' ') : (svc.entrypoint ?? '');
+    return (svc.profiles ?? []).length > 0 && Object.entries(environmentOf(svc)).some(([key, value]) => value === ref && entrypoint.includes(`$\${${key}:?`));
+  });
 }
 
 const probeText = (h: Healthcheck | undefined) => (Array.isArray(h?.test) ? h.test.join(' ') : (h?.test ?? ''));
@@ -92,7 +110,7 @@ describe('docker-compose.yml', () => {
   it('takes every password and key from the environment, required, never a literal', () => {
     const secretRefs = [...composeText.matchAll(/\$\{([A-Z0-9_]*(?:PASSWORD|SECRET|KEYS)[A-Z0-9_]*)([^}]*)\}/g)];
     expect(secretRefs.length).toBeGreaterThan(0);
-    expect(secretRefs.filter(([, , rest]) => !rest.startsWith(':?')).map(([ref]) => ref)).toEqual([]);
+    expect(secretRefs.filter(([ref, , rest]) => !rest.startsWith(':?') && !(rest === ':-' && requiredAtStart(ref))).map(([ref]) => ref)).toEqual([]);
     for (const [name, svc] of Object.entries(compose.services)) {
       for (const [key, value] of Object.entries(environmentOf(svc))) {
         if (/PASS|SECRET|KEYS/.test(key)) expect(`${name}.${key}=${value}`).toMatch(/=\$\{/);
@@ -177,6 +195,14 @@ describe('docker-compose.yml', () => {
     });
   });
 
+  it("lets the management API run test requests on the gateway's HEALTH_PORT and publish resends on the broker", () => {
+    const api = environmentOf(compose.services['management-api']!);
+    const gateway = environmentOf(compose.services['ingest-gateway']!);
+    expect(api.GATEWAY_INTERNAL_URL).toBe(`http://ingest-gateway:${gateway.HEALTH_PORT}`);
+    expect(api.RABBITMQ_URL).toBe(gateway.RABBITMQ_URL);
+    expect(dependsOn(compose.services['management-api']!).rabbitmq).toBe('service_healthy');
+  });
+
   it.each(SCALABLE)('lets %s scale: no container_name, no published ports', (name) => {
     const svc = compose.services[name];
     expect(svc).toBeDefined();
@@ -185,11 +211,69 @@ describe('docker-compose.yml', () => {
   });
 });
 
+// Issue 10, item 3: `docker compose --profile observability up` adds Prometheus and Grafana with
+// deploy/observability provisioned; without the profile nothing of it starts.
+describe('docker-compose.yml profile observability', () => {
+  const OBSERVABILITY = {
+    prometheus: { image: /^prom\/prometheus:v\d+\.\d+\.\d+$/, port: 9090, probe: '/-/ready' },
+    grafana: { image: /^grafana\/grafana:\d+\.\d+\.\d+$/, port: 3000, probe: '/api/health' },
+  } as const;
+
+  describe.each(Object.entries(OBSERVABILITY))('%s', (name, want) => {
+    const svc = compose.services[name] as ComposeService;
+
+    it('runs only in the observability profile, from its official image pinned to a release', () => {
+      expect(svc).toBeDefined();
+      expect(svc.profiles).toEqual(['observability']);
+      expect(svc.image).toMatch(want.image);
+      expect(svc.restart).toBe('unless-stopped');
+    });
+
+    it('reports health through its own readiness endpoint', () => {
+      expect(probeText(svc.healthcheck)).toMatch(new RegExp(`//127\\.0\\.0\\.1:${want.port}${want.probe.replace(/[/.-]/g, '\\$&')}$`));
+    });
+
+    it('publishes its UI on the host loopback unless told otherwise', () => {
+      expect((svc.ports ?? []).map(String)).toEqual([expect.stringMatching(new RegExp(`^\\$\\{[A-Z_]+_PUBLISH:-127\\.0\\.0\\.1:${want.port}\\}:${want.port}$`))]);
+    });
+
+    it('mounts its configuration from deploy/observability, read-only, and keeps its data in a named volume', () => {
+      const binds = (svc.volumes ?? []).filter((v) => v.startsWith('./'));
+      expect(binds.length).toBeGreaterThan(0);
+      for (const bind of binds) {
+        const [source, , mode] = bind.split(':');
+        expect(source).toMatch(/^\.\/deploy\/observability\//);
+        expect(existsSync(path.join(ROOT, source!))).toBe(true);
+        expect(mode).toBe('ro');
+      }
+      expect((svc.volumes ?? []).filter((v) => !v.startsWith('./')).map((v) => v.split(':')[0])).toEqual([`${name}-data`]);
+    });
+  });
+
+  it('no Relay service depends on the profile, so a plain `docker compose up` runs without it', () => {
+    const deps = relayServices.flatMap((name) => Object.keys(dependsOn(compose.services[name] as ComposeService)));
+    expect(deps.filter((d) => d in OBSERVABILITY)).toEqual([]);
+  });
+
+  it('grafana waits for a healthy prometheus, its datasource', () => {
+    expect(dependsOn(compose.services.grafana as ComposeService)).toEqual({ prometheus: 'service_healthy' });
+  });
+
+  it('grafana refuses to start without GRAFANA_ADMIN_PASSWORD (never admin/admin), then runs the image\'s own entrypoint', () => {
+    const svc = compose.services.grafana as ComposeService;
+    expect(environmentOf(svc).GF_SECURITY_ADMIN_PASSWORD).toBe('${GRAFANA_ADMIN_PASSWORD:-}');
+    const entrypoint = (svc.entrypoint as string[]).join(' ');
+    expect(entrypoint).toContain('$${GF_SECURITY_ADMIN_PASSWORD:?');
+    expect(entrypoint).toMatch(/&& exec \/run\.sh$/);
+  });
+});
+
 describe('deploy/Dockerfile', () => {
-  it('builds on node:20-bookworm-slim in stages: npm ci, tsc -b, dev dependencies pruned', () => {
+  it('builds on node:20-bookworm-slim in stages: npm ci, tsc -b, the dashboard, dev dependencies pruned', () => {
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-bookworm-slim$/m);
     expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
-    const steps = ['npm ci', 'npx tsc -b', 'npm prune --omit=dev'].map((s) => dockerfile.indexOf(s));
+    // the dashboard is built with Vite, a dev dependency: before the prune
+    const steps = ['npm ci', 'npx tsc -b', 'npm run --silent build:dashboard', 'npm prune --omit=dev'].map((s) => dockerfile.indexOf(s));
     expect(steps.every((i) => i >= 0)).toBe(true);
     expect([...steps].sort((a, b) => a - b)).toEqual(steps);
   });
@@ -198,6 +282,11 @@ describe('deploy/Dockerfile', () => {
     expect(dockerfile).toMatch(/^COPY --from=build \/app\/services\/ services\/$/m);
     expect(dockerfile).toMatch(/^COPY --from=build \/app\/libs\/ libs\/$/m);
     expect(dockerfile).toMatch(/^COPY --from=build \/app\/node_modules\/ node_modules\/$/m);
+  });
+
+  it("keeps every workspace's package.json for npm ci, the dashboard's nested one too", () => {
+    expect(dockerfile).toContain("find libs services -type f ! -name package.json -delete");
+    expect(dockerfile).not.toMatch(/-maxdepth 2 ! -name package\.json -exec rm/);
   });
 
   it('runs as the unprivileged node user', () => {
