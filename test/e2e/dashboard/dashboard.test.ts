@@ -213,6 +213,7 @@ describe('dashboard in Chromium against the real stack', () => {
     const [ep] = (await stack.api('/v1/endpoints')).body.data;
     const sent = await fetch(ep.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"bulk":1}' });
     expect(sent.status).toBe(202);
+    const { event_id: bulkEvent } = (await sent.json()) as { event_id: string };
     await receiver.waitForRequests(5, 15000);
     // the receiver is fixed: clear the flag its failure set, then retry from the Errors view
     const [target] = (await stack.api(`/v1/endpoints/${ep.id}/targets`)).body.data;
@@ -222,7 +223,9 @@ describe('dashboard in Chromium against the real stack', () => {
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Request activity' }).click();
     await page.getByText('Errors', { exact: true }).click();
-    await visible('Delivery failed (ACCEPTED)');
+    // this event's own row, once the writer has it as failed (the live tail brings it in): an
+    // earlier failed row on the page says nothing of whether this one is in the log yet
+    await page.locator(`tr[data-event-id="${bulkEvent}"]`).waitFor({ timeout: 30000 });
     await page.getByRole('button', { name: 'Retry failed deliveries' }).click();
     await visible(/Bulk retry done: \d+ rows? read, 1 delivery queued again/);
     const requests = await receiver.waitForRequests(6, 15000);
