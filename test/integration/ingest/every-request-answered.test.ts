@@ -2,7 +2,7 @@ import { eventually } from '../../support/infra';
 import { IngestHarness } from './harness';
 import type { GatewayInstance } from './harness';
 import { send } from './http';
-import { head, rawRequest } from './raw-http';
+import { head, rawRequest, uploadWhole } from './raw-http';
 
 /*
  * Issue 9: every request gets a designed answer — never silence, never a 500 for a sender's
@@ -118,6 +118,35 @@ describe('item 10: a sender cannot hold a connection with slow headers or a slow
   it('a body behind a refusal (unknown endpoint) is not waited for: the answer closes the connection', async () => {
     const res = await rawRequest(slow.url, { pieces: [head('POST', '/relay/ep_00000000000000000000', { 'Content-Type': 'application/json', 'Content-Length': 100000 }), 'x'.repeat(10), 5000], closeWaitMs: 500 });
     expect([res.status, res.headers.connection, res.closed]).toEqual([404, 'close', true]);
+  });
+});
+
+describe('a refused upload: the sender reads its answer, never a reset (lingering close)', () => {
+  // The gateway answers before the body is read (or while reading it) and closes; if it closed
+  // with bytes still arriving, the sender's kernel would get a reset and drop the unread answer.
+  const upload = (id: string, headers: Record<string, string | number>, body: Buffer) =>
+    uploadWhole(gw.url, head('POST', `/relay/${id}`, { 'Content-Type': 'application/json', Connection: 'close', ...headers }), body);
+
+  it('a declared Content-Length over the read ceiling (32 MiB, more than the kernel buffers hold) → 413 read whole, the upload written to its end without EPIPE or ECONNRESET, then closed', async () => {
+    const id = await h.endpoint(account);
+    const r = await upload(id, { 'Content-Length': 32 * 1048576 }, Buffer.alloc(32 * 1048576, 'a'));
+    expect([r.received.slice(0, 12), r.error, r.closed]).toEqual(['HTTP/1.1 413', null, true]);
+    expect(r.received).toContain('Connection: close');
+  });
+
+  it('a chunked body that passes the read ceiling while it is read → 413, the rest written without a reset, then closed', async () => {
+    const id = await h.endpoint(account);
+    const chunk = `10000\r\n${'a'.repeat(65536)}\r\n`;
+    const body = Buffer.from(`${chunk.repeat(512)}0\r\n\r\n`); // 32 MiB: more than the kernel buffers hold
+    const r = await upload(id, { 'Transfer-Encoding': 'chunked' }, body);
+    expect([r.received.slice(0, 12), r.error, r.closed]).toEqual(['HTTP/1.1 413', null, true]);
+  });
+
+  it('a request line Node\'s parser refuses while it still arrives (a 32 MiB query string) → 431, the rest written without a reset, then closed', async () => {
+    const id = await h.endpoint(account);
+    const line = Buffer.from(`GET /relay/${id}?q=${'v'.repeat(32 * 1048576)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    const r = await uploadWhole(gw.url, '', line);
+    expect([r.received.slice(0, 12), r.error, r.closed]).toEqual(['HTTP/1.1 431', null, true]);
   });
 });
 

@@ -98,3 +98,47 @@ export function head(method: string, path: string, headers: Record<string, strin
   const lines = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
+
+/** What a sender that writes its whole upload saw: the first bytes it read, and any write error. */
+export interface Upload {
+  /** the start of what the server sent (its answer) */
+  received: string;
+  /** the socket's error while writing or reading (EPIPE, ECONNRESET), or null */
+  error: string | null;
+  /** the connection was closed (both ways) within `timeoutMs` */
+  closed: boolean;
+}
+
+/**
+ * Writes `head` then `body` in 64 KiB pieces, each after the last was taken (as curl or a browser
+ * uploads, whatever the server answered meanwhile), and keeps writing after the server's FIN
+ * (allowHalfOpen). Resolves when the connection closes or after `timeoutMs`.
+ */
+export function uploadWhole(url: string, head: string, body: Buffer, timeoutMs = 10000): Promise<Upload> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port), allowHalfOpen: true });
+    let received = '';
+    let error: string | null = null;
+    const finish = (closed: boolean): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ received, error, closed });
+    };
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    socket.on('data', (chunk: Buffer) => {
+      if (received.length < 512) received += chunk.toString('latin1');
+    });
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      error ??= err.code ?? err.message;
+    });
+    socket.on('close', () => finish(true));
+    socket.once('connect', async () => {
+      socket.write(head);
+      for (let at = 0; at < body.length && !socket.destroyed; at += 65536) {
+        if (!socket.write(body.subarray(at, at + 65536))) await new Promise((r) => socket.once('drain', r));
+      }
+      socket.end();
+    });
+  });
+}

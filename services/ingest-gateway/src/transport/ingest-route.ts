@@ -89,9 +89,14 @@ export function ingestHandler(deps: IngestDeps) {
 
 /** HEAD answers carry the status and headers only (RFC 9110 §9.3.2). */
 export function send(req: Request, res: Response, status: number, body: object): void {
-  // A body left unread (refused before or while reading it) is not waited for: closing the
-  // connection frees it at once instead of after the rest trickles in.
-  if (!req.complete) res.setHeader('Connection', 'close');
+  // A body left unread (refused before or while reading it) is not waited for: the connection
+  // closes after the answer instead of after the rest trickles in. What the sender still sends
+  // is read and dropped meanwhile (server.ts lingerOnClose), so its kernel never resets the
+  // connection under the answer.
+  if (!req.complete) {
+    res.setHeader('Connection', 'close');
+    req.resume();
+  }
   if (req.method === 'HEAD') res.status(status).end();
   else res.status(status).json(body);
 }

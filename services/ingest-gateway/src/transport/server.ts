@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ENDPOINT_METHODS } from '@relay/endpoints';
 import type { Logger } from '@relay/logging';
@@ -27,6 +28,13 @@ const REQUEST_TIMEOUT_MARGIN_MS = 5000;
  * connections per second is cheap.
  */
 const TIMEOUT_CHECK_INTERVAL_MS = 1000;
+
+/**
+ * Lingering close: how long the gateway goes on reading (and discarding) a body it refused after
+ * its answer went out, before it closes the connection whatever is still coming. nginx's
+ * `lingering_timeout` is 5 s for the same reason.
+ */
+export const LINGER_MS = 5000;
 
 /** Idle keep-alive connections: longer than the 60 s idle timeout of common load balancers. */
 const KEEP_ALIVE_TIMEOUT_MS = 65000;
@@ -68,6 +76,7 @@ export function createIngestServer(app: RequestListener, opts: IngestServerOptio
     },
     listener,
   );
+  server.on('connection', (socket: Socket) => lingerOnClose(socket, LINGER_MS));
   server.on('checkExpectation', listener);
   server.on('checkContinue', listener);
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, opts));
@@ -79,6 +88,30 @@ export function createIngestServer(app: RequestListener, opts: IngestServerOptio
     writeAnswer(socket, { status: 405, reason: 'Method Not Allowed', code: 'method_not_allowed', message: 'CONNECT is not accepted.', allow: ENDPOINT_METHODS.join(', ') });
   });
   return server;
+}
+
+/**
+ * A connection closed while the sender is still sending its body (a 413 before the whole upload,
+ * a 408, a refusal before the body was read) must not be reset: a TCP reset makes the sender's
+ * kernel drop what it has not read yet — the answer — and the sender sees a broken pipe instead
+ * of a 413. So where Node's HTTP server would close the connection after an answer (it calls
+ * `destroySoon()` once the response is finished), the gateway half-closes instead: the answer and
+ * a FIN go out, Node's parser goes on discarding what arrives (ingest-route.ts resumes the
+ * request), and the socket is destroyed when the sender closes its side or after `lingerMs`,
+ * whichever comes first. A connection whose sender has finished sending closes at once, as before.
+ */
+export function lingerOnClose(socket: Socket, lingerMs: number): void {
+  const closeNow = socket.destroySoon.bind(socket);
+  socket.destroySoon = () => {
+    if (socket.readableEnded || socket.destroyed) {
+      closeNow();
+      return;
+    }
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), lingerMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
 }
 
 /** What Node's parser refused, as Relay's `{ code, message }` (no endpoint is known yet: no row). */
@@ -115,5 +148,23 @@ function writeAnswer(socket: Duplex, answer: RawAnswer): void {
   const body = JSON.stringify({ code: answer.code, message: answer.message });
   const head = [`HTTP/1.1 ${answer.status} ${answer.reason}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
   if (answer.allow) head.push(`Allow: ${answer.allow}`);
-  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+  discardUntilClosed(socket, LINGER_MS);
+}
+
+/**
+ * The lingering close of a connection Node's parser gave up on (a 1 MB request line, a header
+ * block over the limit): the rest of what the sender sends is not parsed any more but read and
+ * dropped, so closing never resets the connection under the answer (see lingerOnClose). The
+ * socket is destroyed once the sender closes its side, or after `lingerMs`.
+ */
+function discardUntilClosed(socket: Duplex, lingerMs: number): void {
+  // Node's parser (its 'data' listener) refused this connection already: nothing more is parsed
+  socket.removeAllListeners('data');
+  socket.on('data', () => undefined);
+  socket.resume();
+  const timer = setTimeout(() => socket.destroy(), lingerMs);
+  timer.unref();
+  socket.once('end', () => socket.destroy());
+  socket.once('close', () => clearTimeout(timer));
 }
