@@ -154,6 +154,7 @@ describe('dashboard in Chromium against the real stack', () => {
     await endpointTab('Audit history').click();
     await page.getByRole('cell', { name: 'Resumed', exact: true }).waitFor();
     expect(await page.getByRole('cell', { name: 'Paused', exact: true }).count()).toBe(1);
+    await shoot('audit');
   });
 
   it('filters by Errors after a failing target, in the cross-endpoint view', async () => {
@@ -265,6 +266,13 @@ describe('dashboard in Chromium against the real stack', () => {
     await visible(`Paused manually by ${actor}`);
     await visible(`Enabled is off by ${actor}`);
     await shoot('endpoints');
+
+    // the keys page lists the signed-in key by its prefix and role, never a secret
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    await page.getByRole('cell', { name: `${actor}…` }).waitFor();
+    expect(await page.content()).not.toContain(stack.apiKey);
+    await shoot('api-keys');
   });
 
   it('signs out: the session ends and the page asks for a key again', async () => {
