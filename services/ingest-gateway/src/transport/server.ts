@@ -34,7 +34,7 @@ const TIMEOUT_CHECK_INTERVAL_MS = 1000;
  * its answer went out, before it closes the connection whatever is still coming. nginx's
  * `lingering_timeout` is 5 s for the same reason.
  */
-export const LINGER_MS = 5000;
+const LINGER_MS = 5000;
 
 /** Idle keep-alive connections: longer than the 60 s idle timeout of common load balancers. */
 const KEEP_ALIVE_TIMEOUT_MS = 65000;
@@ -100,18 +100,20 @@ export function createIngestServer(app: RequestListener, opts: IngestServerOptio
  * request), and the socket is destroyed when the sender closes its side or after `lingerMs`,
  * whichever comes first. A connection whose sender has finished sending closes at once, as before.
  */
-export function lingerOnClose(socket: Socket, lingerMs: number): void {
+function lingerOnClose(socket: Socket, lingerMs: number): void {
   const closeNow = socket.destroySoon.bind(socket);
   socket.destroySoon = () => {
-    if (socket.readableEnded || socket.destroyed) {
-      closeNow();
-      return;
-    }
-    socket.end();
-    const timer = setTimeout(() => socket.destroy(), lingerMs);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
+    if (socket.readableEnded || socket.destroyed) closeNow();
+    else closeLingering(socket, lingerMs);
   };
+}
+
+/** FIN after what was written; destroyed after `lingerMs` unless the sender closed its side first. */
+function closeLingering(socket: Duplex, lingerMs: number): void {
+  socket.end();
+  const timer = setTimeout(() => socket.destroy(), lingerMs);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
 }
 
 /** What Node's parser refused, as Relay's `{ code, message }` (no endpoint is known yet: no row). */
@@ -148,23 +150,13 @@ function writeAnswer(socket: Duplex, answer: RawAnswer): void {
   const body = JSON.stringify({ code: answer.code, message: answer.message });
   const head = [`HTTP/1.1 ${answer.status} ${answer.reason}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
   if (answer.allow) head.push(`Allow: ${answer.allow}`);
-  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
-  discardUntilClosed(socket, LINGER_MS);
-}
-
-/**
- * The lingering close of a connection Node's parser gave up on (a 1 MB request line, a header
- * block over the limit): the rest of what the sender sends is not parsed any more but read and
- * dropped, so closing never resets the connection under the answer (see lingerOnClose). The
- * socket is destroyed once the sender closes its side, or after `lingerMs`.
- */
-function discardUntilClosed(socket: Duplex, lingerMs: number): void {
-  // Node's parser (its 'data' listener) refused this connection already: nothing more is parsed
+  socket.write(`${head.join('\r\n')}\r\n\r\n${body}`);
+  // The lingering close of lingerOnClose for a connection Node's parser gave up on (a 1 MB
+  // request line, a header block over the limit): what the sender still sends is no longer
+  // parsed (the parser is Node's 'data' listener) but read and dropped.
   socket.removeAllListeners('data');
   socket.on('data', () => undefined);
   socket.resume();
-  const timer = setTimeout(() => socket.destroy(), lingerMs);
-  timer.unref();
   socket.once('end', () => socket.destroy());
-  socket.once('close', () => clearTimeout(timer));
+  closeLingering(socket, LINGER_MS);
 }
