@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiFailure, api, messageOf } from '../api';
+import { api, messageOf } from '../api';
 import { ErrorSummary, Field, Loading, Notice } from '../components/ui';
+import { useFormErrors } from '../components/form-errors';
 import { StateBadge, stateText } from '../components/state';
 import { errorMap } from '../lib/fields';
-import type { FieldError } from '../lib/fields';
 import type { Abilities } from '../lib/roles';
 import { go, href } from '../router';
 import type { AuditRow, Endpoint } from '../types';
@@ -75,16 +75,14 @@ export function EndpointsPage(props: { can: Abilities }) {
 
 function CreateEndpoint() {
   const [name, setName] = useState('');
-  const [errors, setErrors] = useState<FieldError[]>([]);
-  const [message, setMessage] = useState<string | null>(null);
+  const { errors, message, fail } = useFormErrors();
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
     try {
       const created = await api<Endpoint>('/v1/endpoints', { method: 'POST', body: { name } });
       go('endpoints', created.id);
     } catch (err) {
-      setErrors(err instanceof ApiFailure ? err.errors : []);
-      setMessage(messageOf(err));
+      fail(err);
     }
   };
   const map = errorMap(errors);

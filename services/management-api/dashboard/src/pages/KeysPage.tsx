@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiFailure, api, messageOf } from '../api';
+import { api, messageOf } from '../api';
 import { Confirm, CopyButton, ErrorSummary, Field, Loading, Notice } from '../components/ui';
+import { useFormErrors } from '../components/form-errors';
 import { errorMap } from '../lib/fields';
-import type { FieldError } from '../lib/fields';
 import { utc } from '../lib/time';
 import type { Me } from '../types';
 
@@ -123,18 +123,15 @@ export function KeysPage(props: { me: Me }) {
 function CreateKey(props: { roles: string[]; onCreated: (k: ApiKey & { secret: string }) => void }) {
   const [role, setRole] = useState(props.roles.includes('editor') ? 'editor' : props.roles[0]!);
   const [name, setName] = useState('');
-  const [errors, setErrors] = useState<FieldError[]>([]);
-  const [message, setMessage] = useState<string | null>(null);
+  const { errors, message, fail, clear } = useFormErrors();
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
     try {
       props.onCreated(await api<ApiKey & { secret: string }>('/v1/api-keys', { method: 'POST', body: name.trim() ? { role, name: name.trim() } : { role } }));
       setName('');
-      setErrors([]);
-      setMessage(null);
+      clear();
     } catch (err) {
-      setErrors(err instanceof ApiFailure ? err.errors : []);
-      setMessage(messageOf(err));
+      fail(err);
     }
   };
   const map = errorMap(errors);

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiFailure, api, messageOf } from '../../api';
+import { api } from '../../api';
 import { ErrorSummary, Field, Notice } from '../../components/ui';
+import { useFormErrors } from '../../components/form-errors';
 import { errorMap } from '../../lib/fields';
-import type { FieldError } from '../../lib/fields';
 import type { Abilities } from '../../lib/roles';
 import { fromLocalInput, toLocalInput } from '../../lib/time';
 import type { Endpoint } from '../../types';
@@ -19,8 +19,7 @@ interface WindowDraft {
 export function MaintenanceWindows(props: { endpoint: Endpoint; can: Abilities; onSaved: (ep: Endpoint) => void }) {
   const fromEndpoint = (): WindowDraft[] => props.endpoint.maintenance_windows.map((w) => ({ starts: toLocalInput(w.starts_at), ends: toLocalInput(w.ends_at) }));
   const [rows, setRows] = useState<WindowDraft[]>(fromEndpoint);
-  const [errors, setErrors] = useState<FieldError[]>([]);
-  const [message, setMessage] = useState<string | null>(null);
+  const { errors, message, fail, clear } = useFormErrors();
   const [saved, setSaved] = useState(false);
   useEffect(() => setRows(fromEndpoint()), [props.endpoint.revision]);
 
@@ -30,12 +29,10 @@ export function MaintenanceWindows(props: { endpoint: Endpoint; can: Abilities; 
     try {
       const body = { maintenance_windows: rows.map((w) => ({ starts_at: fromLocalInput(w.starts) ?? w.starts, ends_at: fromLocalInput(w.ends) ?? w.ends })) };
       props.onSaved(await api<Endpoint>(`/v1/endpoints/${props.endpoint.id}`, { method: 'PATCH', body }));
-      setErrors([]);
-      setMessage(null);
+      clear();
       setSaved(true);
     } catch (err) {
-      setErrors(err instanceof ApiFailure ? err.errors : []);
-      setMessage(messageOf(err));
+      fail(err);
     }
   };
   const set = (i: number, patch: Partial<WindowDraft>): void => setRows(rows.map((w, j) => (j === i ? { ...w, ...patch } : w)));

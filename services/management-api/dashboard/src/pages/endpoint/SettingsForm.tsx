@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, api, messageOf } from '../../api';
 import { ErrorSummary, Field, Notice } from '../../components/ui';
+import { useFormErrors } from '../../components/form-errors';
 import { errorMap, fieldFor } from '../../lib/fields';
-import type { FieldError } from '../../lib/fields';
 import type { Abilities } from '../../lib/roles';
 import { BODY_FILTER_KINDS, CAPTCHA_PROVIDERS, FIELD_TYPES, METHODS, PAYLOAD_FORMATS, PAYLOAD_FORMAT_LABELS, changedSettings, draftOf, settingsBody } from '../../lib/settings';
 import type { SettingsDraft } from '../../lib/settings';
@@ -16,8 +16,7 @@ import { AuthEditor, authFieldPaths } from './AuthEditor';
  */
 export function SettingsForm(props: { endpoint: Endpoint; can: Abilities; onSaved: (ep: Endpoint) => void }) {
   const [d, setD] = useState<SettingsDraft>(() => draftOf(props.endpoint));
-  const [errors, setErrors] = useState<FieldError[]>([]);
-  const [message, setMessage] = useState<string | null>(null);
+  const { errors, message, fail, clear } = useFormErrors();
   const [saved, setSaved] = useState<string | null>(null);
   useEffect(() => setD(draftOf(props.endpoint)), [props.endpoint.revision]);
   const ro = !props.can.edit;
@@ -46,13 +45,11 @@ export function SettingsForm(props: { endpoint: Endpoint; can: Abilities; onSave
     }
     try {
       const ep = await api<Endpoint>(`/v1/endpoints/${props.endpoint.id}`, { method: 'PATCH', body });
-      setErrors([]);
-      setMessage(null);
+      clear();
       setSaved('Settings saved.');
       props.onSaved(ep);
     } catch (err) {
-      setErrors(err instanceof ApiFailure ? err.errors : []);
-      setMessage(err instanceof ApiFailure && err.errors.length ? `The settings were not saved: ${err.errors.length} problem${err.errors.length > 1 ? 's' : ''}, shown at the fields below.` : messageOf(err));
+      fail(err, err instanceof ApiFailure && err.errors.length ? `The settings were not saved: ${err.errors.length} problem${err.errors.length > 1 ? 's' : ''}, shown at the fields below.` : messageOf(err));
     }
   };
   const rows = <K extends 'required_headers' | 'body_filters' | 'field_rules'>(k: K, i: number, patch: Partial<SettingsDraft[K][number]>): void =>
@@ -274,7 +271,7 @@ export function SettingsForm(props: { endpoint: Endpoint; can: Abilities; onSave
       </fieldset>
       {!ro && (
         <div class="actions form-actions">
-          <button type="button" class="secondary" onClick={() => (setD(draftOf(props.endpoint)), setErrors([]), setMessage(null))}>
+          <button type="button" class="secondary" onClick={() => (setD(draftOf(props.endpoint)), clear())}>
             Discard changes
           </button>
           <button type="submit">Save settings</button>

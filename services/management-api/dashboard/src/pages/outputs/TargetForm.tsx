@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { ApiFailure, api, messageOf } from '../../api';
+import { api } from '../../api';
 import { ErrorSummary, Field } from '../../components/ui';
+import { useFormErrors } from '../../components/form-errors';
 import { errorMap, fieldFor } from '../../lib/fields';
-import type { FieldError } from '../../lib/fields';
 import type { Target } from '../../types';
 
 interface HeaderRow {
@@ -38,8 +38,7 @@ export function TargetForm(props: { endpointId: string; replacing: Target | null
   const [template, setTemplate] = useState<string>(c.template ?? '');
   const [tts, setTts] = useState<string>(c.tts === true ? 'on' : c.tts === false ? 'off' : '');
   const [markup, setMarkup] = useState<boolean>(c.markup !== false);
-  const [errors, setErrors] = useState<FieldError[]>([]);
-  const [message, setMessage] = useState<string | null>(null);
+  const { errors, message, fail } = useFormErrors();
   const touch = <T,>(setter: (v: T) => void) => (v: T) => (setter(v), setConfigTouched(true));
 
   const config = (): Any => {
@@ -73,8 +72,7 @@ export function TargetForm(props: { endpointId: string; replacing: Target | null
           : await api<Target>(`/v1/endpoints/${props.endpointId}/targets`, { method: 'POST', body: { kind, name, enabled: old?.enabled ?? true, config: config() } });
       props.onDone(target);
     } catch (err) {
-      setErrors(err instanceof ApiFailure ? err.errors : []);
-      setMessage(messageOf(err));
+      fail(err);
     }
   };
 
