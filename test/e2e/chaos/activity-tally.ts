@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import { timeOfId } from '@relay/contracts';
-import { mergeAttempts } from '@relay/store';
+import { decodeRow, mergeAttempts } from '@relay/store';
 import type { ActivityDoc, StoredAttempt } from '@relay/store';
 
 /** What the activity log holds, counted from every row partition of the store. */
@@ -48,9 +48,7 @@ export async function tallyActivity(mongodbUrl: string): Promise<ActivityTally> 
           const eventId = id.slice(0, cut);
           late.set(eventId, [...(late.get(eventId) ?? []), (doc as unknown as { attempt: StoredAttempt }).attempt]);
         } else {
-          const row = doc as unknown as RowDoc;
-          if (typeof row.deliveries === 'string') row.deliveries = JSON.parse(row.deliveries);
-          rows.set(id, row);
+          rows.set(id, decodeRow(doc as unknown as RowDoc)!);
         }
       }
     }

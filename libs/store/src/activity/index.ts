@@ -1,7 +1,7 @@
 export { GROUP_SCOPES, IP_BUCKETS, accountScope, endpointScope, groupScope, hourOf, ipScope, scopesOfRow } from './keys';
 export type { GroupScope, Scope } from './keys';
 export type { IndexChange, IndexEntry } from './entries';
-export { ActivityLog, lateAttemptId, payloadId } from './log';
+export { ActivityLog, decodeRow, lateAttemptId, payloadId } from './log';
 export type { IndexDoc, LateAttemptDoc, PayloadDoc, StoredPayload } from './log';
 export { currentDeliveries, deliveryState, lastError, mergeAttempts, statusOf } from './status';
 export type { StoredAttempt } from './status';
