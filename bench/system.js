@@ -289,6 +289,25 @@ const chunks = (list, n) => Array.from({ length: Math.ceil(list.length / n) }, (
  * depths each second, and the CPU the rest of the machine used meanwhile: other work on a
  * shared machine makes the figures incomparable, so the report says how much there was.
  */
+/**
+ * CPU of a group of processes summed, and the RSS of its largest (PostgreSQL's processes share
+ * their buffers: a sum would count them once per process). A process that exited between two
+ * samples drops out of the CPU figure.
+ */
+function sumSamples(pidList) {
+  let cpu = 0;
+  let rss = 0;
+  let any = false;
+  for (const pid of pidList) {
+    const s = procSample(pid);
+    if (!s) continue;
+    any = true;
+    cpu += s.cpu_s;
+    rss = Math.max(rss, s.rss_bytes);
+  }
+  return any ? { cpu_s: cpu, rss_bytes: rss } : null;
+}
+
 function createSampler(pids, probes) {
   const first = {};
   const peak = {};
@@ -298,7 +317,7 @@ function createSampler(pids, probes) {
   const sampleAll = () => {
     const now = {};
     for (const [name, pid] of Object.entries(pids)) {
-      const s = procSample(pid);
+      const s = typeof pid === 'function' ? sumSamples(pid()) : procSample(pid);
       if (!s) continue;
       now[name] = s;
       peak[name] = Math.max(peak[name] || 0, s.rss_bytes);
@@ -350,18 +369,42 @@ function createSampler(pids, probes) {
   };
 }
 
-/** pids of the local servers `scripts/infra.sh up` started, when it did (read-only). */
+/**
+ * What to sample of the local servers `scripts/infra.sh up` started, when it did (read-only): a
+ * pid, or for the store a function giving FerretDB's pid and PostgreSQL's processes (its default
+ * backend runs one per connection), summed as "store".
+ */
 function infraPids() {
   const out = {};
-  for (const [name, file] of [['rabbitmq', 'rabbitmq/rabbitmq.pid'], ['redis', 'redis/redis.pid'], ['ferretdb', 'ferretdb/ferretdb.pid']]) {
+  const pidIn = (file) => {
     try {
       const pid = Number(fs.readFileSync(path.join(ROOT, '.infra', file), 'utf8').replace(/\D/g, ''));
-      if (pid && procSample(pid)) out[name] = pid;
+      return pid && procSample(pid) ? pid : null;
     } catch {
-      // not provisioned by infra.sh (e.g. URLs pointing elsewhere): not sampled
+      return null; // not provisioned by infra.sh (e.g. URLs pointing elsewhere): not sampled
+    }
+  };
+  for (const [name, file] of [['rabbitmq', 'rabbitmq/rabbitmq.pid'], ['redis', 'redis/redis.pid']]) {
+    const pid = pidIn(file);
+    if (pid) out[name] = pid;
+  }
+  const ferretdb = pidIn(`ferretdb-${process.env.FERRETDB_BACKEND || 'postgresql'}/ferretdb.pid`);
+  if (ferretdb) out.store = () => [ferretdb, ...postgresPids()];
+  return out;
+}
+
+/** Every PostgreSQL process on the machine (infra.sh's cluster is the only one it runs). */
+function postgresPids() {
+  const pids = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') pids.push(Number(entry));
+    } catch {
+      // exited meanwhile
     }
   }
-  return out;
+  return pids;
 }
 
 // ---------------------------------------------------------------------------------------------
