@@ -43,16 +43,17 @@ describe('source-IP buckets', () => {
 });
 
 describe('the index collections of an hour', () => {
-  it('account pages, endpoint pages, and group and source-IP pages each in a collection of their own (a read costs its whole collection)', () => {
+  it('account pages, endpoint pages, group pages and source-IP pages each in a collection of their own (a read costs its whole collection)', () => {
     const hour = '2026-11-23T10';
     expect(collections.index(hour, 'a:acc_1')).toBe('activity_ix_2026112310');
     expect(collections.index(hour, 'e:ep_1')).toBe('activity_ixe_2026112310');
     expect(collections.index(hour, 'e:ep_1#errors')).toBe('activity_ixg_2026112310');
-    expect(collections.index(hour, ipScope('a:acc_1', '203.0.113.7'))).toBe('activity_ixg_2026112310');
+    expect(collections.index(hour, 'a:acc_1#texts')).toBe('activity_ixg_2026112310');
+    expect(collections.index(hour, ipScope('a:acc_1', '203.0.113.7'))).toBe('activity_ixi_2026112310');
   });
 
-  it('retention knows all three as index partitions of their hour', () => {
-    for (const name of ['activity_ix_2026112310', 'activity_ixe_2026112310', 'activity_ixg_2026112310']) expect(collections.keyOf(name)).toEqual({ kind: 'index', key: '2026-11-23T10' });
+  it('retention knows all four as index partitions of their hour', () => {
+    for (const name of ['activity_ix_2026112310', 'activity_ixe_2026112310', 'activity_ixg_2026112310', 'activity_ixi_2026112310']) expect(collections.keyOf(name)).toEqual({ kind: 'index', key: '2026-11-23T10' });
     expect(collections.keyOf('activity_ixq_2026112310')).toBeNull();
   });
 

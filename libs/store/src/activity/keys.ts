@@ -11,8 +11,8 @@
  *   activity_rows_<YYYYMMDDHH>   rows received that hour; `_id` = event id (which carries its time)
  *   activity_ix_<YYYYMMDDHH>     index pages of those rows: `<scope>|<n>` (entries), `<scope>|c<n>`
  *                                (later status changes), n = 0, 1, 2 … one page per flush; account
- *                                scopes here, endpoint scopes in activity_ixe_…, group and
- *                                source-IP scopes in activity_ixg_… (indexCollectionKind)
+ *                                scopes here, endpoint scopes in activity_ixe_…, group scopes in
+ *                                activity_ixg_…, source-IP buckets in activity_ixi_… (indexCollectionKind)
  *   activity_dir_<YYYYMMDD>      `<scope>` → { hours } with pages that day
  *   activity_payloads_<YYYYMMDDHH>  `<event_id>~p`: the accepted payloads of that hour's rows (resends)
  */
@@ -101,14 +101,16 @@ export function startOf(key: string): number {
 const digits = (key: string): string => key.replace(/[-T]/g, '');
 
 /**
- * Which of an hour's three index collections holds a scope's pages. FerretDB finds a document
+ * Which of an hour's four index collections holds a scope's pages. FerretDB finds a document
  * by `_id` by reading every document of its collection (docs/architecture.md), so a read costs
  * what its whole collection holds: measured on PostgreSQL, 3 ms among 500 small pages against
- * 16–18 ms with an account's 2,000-entry pages beside them. The sparse group and source-IP
- * pages, read most often by filters that match little, so never share a collection with the
- * account's big pages; nor do an endpoint's.
+ * 16–18 ms with an account's 2,000-entry pages beside them. The sparse group pages, read most
+ * often by filters that match little, so never share a collection with the account's big pages;
+ * nor do an endpoint's; nor the source-IP buckets', of which a flush of traffic from many
+ * addresses writes up to 64 (the group filters would otherwise read past all of them).
  */
-export function indexCollectionKind(scope: Scope): '' | 'e' | 'g' {
+export function indexCollectionKind(scope: Scope): '' | 'e' | 'g' | 'i' {
+  if (scope.includes('#ip')) return 'i';
   if (scope.includes('#')) return 'g';
   return scope.startsWith('e:') ? 'e' : '';
 }
@@ -124,7 +126,7 @@ export const collections = {
   payloads: (hour: string) => `activity_payloads_${digits(hour)}`,
   /** the hour or day a collection of the log holds, or null for any other collection */
   keyOf(name: string): { kind: 'rows' | 'index' | 'dir' | 'payloads'; key: string } | null {
-    const m = /^activity_(rows|ix[eg]?|dir|payloads)_(\d{4})(\d{2})(\d{2})(\d{2})?$/.exec(name);
+    const m = /^activity_(rows|ix[egi]?|dir|payloads)_(\d{4})(\d{2})(\d{2})(\d{2})?$/.exec(name);
     if (!m) return null;
     const day = `${m[2]}-${m[3]}-${m[4]}`;
     if (m[1] === 'dir') return m[5] === undefined ? { kind: 'dir', key: day } : null;
