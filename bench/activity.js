@@ -9,7 +9,13 @@
 //     source IPs, with rejections, test requests and delivery errors mixed in;
 //  3. writer rows/s again, the same way as in 1, with the log at that size;
 //  4. GET /v1/activity through the management-api process: p50/p95 of each filter's first page
-//     (limit 50) and of a page reached by following the cursor.
+//     (limit 50) and of a page reached by following the cursor;
+//  5. one hour of steady traffic (8 days back, outside the preload): BENCH_STEADY_FLUSHES flushes
+//     (default 3,600: the writer flushes about once a second) of BENCH_STEADY_ROWS rows (default
+//     28: 100 rows/s) from 1,000 addresses, written through the writer's code; then the filters
+//     over that hour. The preload's big flushes write few index pages; a flush a second writes
+//     one per scope it touches, and every read of an hour's index costs all of its pages on
+//     FerretDB (docs/architecture.md) — this part shows what that does to listing.
 // Prints a table and one JSON line; writes bench-results/activity.json. BENCH_NODE_ARGS: node flags
 // for the writer process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 'use strict';
@@ -29,6 +35,8 @@ const ROWS = bounded(process.env.BENCH_ACTIVITY_ROWS, 1_000_000, 1000, 5_000_000
 const WRITER_EVENTS = bounded(process.env.BENCH_WRITER_EVENTS, 10_000, 100, 200_000);
 const PER_MESSAGE = 10;
 const QUERY_RUNS = bounded(process.env.BENCH_QUERY_RUNS, 30, 3, 500);
+const STEADY_FLUSHES = bounded(process.env.BENCH_STEADY_FLUSHES, 3600, 10, 36_000);
+const STEADY_ROWS = bounded(process.env.BENCH_STEADY_ROWS, 28, 1, 1000);
 const CATCH_UP_TIMEOUT_MS = bounded(process.env.BENCH_TIMEOUT_MS, 600_000, 10_000, 3_600_000);
 const env = {
   RABBITMQ_URL: process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672',
@@ -127,6 +135,10 @@ async function preload(store, accountId, target) {
 }
 
 async function timeQueries(apiPort, apiKey) {
+  return timeFilters(apiPort, apiKey, defaultFilters(), QUERY_RUNS);
+}
+
+function defaultFilters() {
   const now = Date.now();
   const iso = (ms) => encodeURIComponent(new Date(ms).toISOString());
   const filters = [
@@ -142,12 +154,17 @@ async function timeQueries(apiPort, apiKey) {
     ['error text (24 h)', 'error=timedout'],
     ['endpoint + errors', `endpoint_id=${ENDPOINTS[3]}&status=errors`],
   ];
+  return filters;
+}
+
+/** p50/p95 of `runs` calls per filter; every third follows the previous page's cursor. */
+async function timeFilters(apiPort, apiKey, filters, runs) {
   const results = [];
   for (const [name, query] of filters) {
     const times = [];
     let rows = 0;
     let cursor = null;
-    for (let run = 0; run < QUERY_RUNS; run++) {
+    for (let run = 0; run < runs; run++) {
       // every third run follows the cursor of the previous page: deep pages cost the same
       const url = `http://127.0.0.1:${apiPort}/v1/activity?${query}&limit=50${run % 3 === 2 && cursor ? `&cursor=${cursor}` : ''}`;
       const t0 = performance.now();
@@ -159,9 +176,45 @@ async function timeQueries(apiPort, apiKey) {
       cursor = body.next_cursor;
     }
     times.sort((a, b) => a - b);
-    results.push({ filter: name, p50_ms: Number(percentile(times, 50).toFixed(1)), p95_ms: Number(percentile(times, 95).toFixed(1)), mean_rows_per_page: Number((rows / QUERY_RUNS).toFixed(1)) });
+    results.push({ filter: name, p50_ms: Number(percentile(times, 50).toFixed(1)), p95_ms: Number(percentile(times, 95).toFixed(1)), mean_rows_per_page: Number((rows / runs).toFixed(1)) });
   }
   return results;
+}
+
+/** Step 5: one hour written as steady traffic writes it, a small flush at a time; then its filters. */
+async function steadyHour(store, accountId, apiPort, apiKey) {
+  const writer = createActivityWriter(store);
+  const random = rng(7);
+  const hourStart = Math.floor((Date.now() - 8 * 86_400_000) / 3_600_000) * 3_600_000;
+  const total = STEADY_FLUSHES * STEADY_ROWS;
+  const started = performance.now();
+  for (let f = 0; f < STEADY_FLUSHES; f++) {
+    const events = [];
+    for (let k = 0; k < STEADY_ROWS; k++) {
+      const i = f * STEADY_ROWS + k;
+      const [request, attempt] = eventMessages(accountId, i, new Date(hourStart + Math.floor((i / total) * 3_600_000)).toISOString());
+      request.source_ip = `198.51.${Math.floor(random() * 4)}.${Math.floor(random() * 250)}`;
+      const r = random();
+      if (r < 0.05) Object.assign(request, { outcome: 'AUTH_FAILED', reason: 'invalid bearer token', target_count: 0 });
+      const attempts = request.target_count === 0 ? [] : [r > 0.98 ? { ...attempt, state: 'failed', status_code: null, error: 'socket hang up' } : attempt];
+      events.push({ event_id: request.event_id, request, attempts, tokens: [], oldest_ms: 0 });
+    }
+    await writer.write({ events, folds: [] });
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const iso = (ms) => encodeURIComponent(new Date(ms).toISOString());
+  const hour = `from=${iso(hourStart)}&to=${iso(hourStart + 3_600_000)}`;
+  const filters = [
+    ['all', `status=all&${hour}`],
+    ['endpoint', `endpoint_id=${ENDPOINTS[7]}&${hour}`],
+    ['errors', `status=errors&${hour}`],
+    ['endpoint + errors', `endpoint_id=${ENDPOINTS[3]}&status=errors&${hour}`],
+    ['source IP', `source_ip=198.51.2.77&${hour}`],
+  ];
+  const runs = Math.max(3, Math.round(QUERY_RUNS / 3));
+  const counts = {};
+  for (const kind of ['ix', 'ixe', 'ixg', 'ixi']) counts[kind] = await store.connection.db.collection(`activity_${kind}_${new Date(hourStart).toISOString().slice(0, 13).replace(/[-T]/g, '')}`).estimatedDocumentCount();
+  return { flushes: STEADY_FLUSHES, rows_per_flush: STEADY_ROWS, write_seconds: Number(seconds.toFixed(1)), index_documents: counts, runs, queries: await timeFilters(apiPort, apiKey, filters, runs) };
 }
 
 async function main() {
@@ -189,18 +242,22 @@ async function main() {
     const full = await writerRun(ch, healthPort, boot.account_id, WRITER_EVENTS, `writer, ${ROWS} rows present`);
     process.stderr.write(`  ${JSON.stringify(full)}\n`);
     const queries = await timeQueries(apiPort, boot.api_key);
+    const steady = await steadyHour(store, boot.account_id, apiPort, boot.api_key);
     const report = {
       at: new Date().toISOString(),
       rows_present: ROWS + 2 * WRITER_EVENTS,
       preload: loaded,
       writer: { empty, full, ratio_full_to_empty: Number((full.rows_per_s / empty.rows_per_s).toFixed(3)) },
       queries,
+      steady_hour: steady,
     };
     console.log(`\nactivity-writer (one process), ${WRITER_EVENTS} accepted requests (request + attempt messages) each run`);
     for (const r of [empty, full]) console.log(`  ${r.label.padEnd(32)} ${String(r.rows_per_s).padStart(7)} rows/s`);
     console.log(`  ratio at ${ROWS} rows / empty: ${report.writer.ratio_full_to_empty}`);
     console.log(`\nGET /v1/activity (limit 50) with ${report.rows_present} rows, ${QUERY_RUNS} runs each`);
     for (const q of queries) console.log(`  ${q.filter.padEnd(32)} p50 ${String(q.p50_ms).padStart(7)} ms   p95 ${String(q.p95_ms).padStart(7)} ms   rows/page ${q.mean_rows_per_page}`);
+    console.log(`\none hour of steady traffic: ${steady.flushes} flushes of ${steady.rows_per_flush} rows (written in ${steady.write_seconds} s); index documents that hour: ${JSON.stringify(steady.index_documents)}; ${steady.runs} runs each`);
+    for (const q of steady.queries) console.log(`  ${q.filter.padEnd(32)} p50 ${String(q.p50_ms).padStart(7)} ms   p95 ${String(q.p95_ms).padStart(7)} ms   rows/page ${q.mean_rows_per_page}`);
     console.log(JSON.stringify(report));
     fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
     fs.writeFileSync(path.join(ROOT, 'bench-results', 'activity.json'), `${JSON.stringify(report, null, 2)}\n`);
