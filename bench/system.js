@@ -285,11 +285,6 @@ async function waitActivity(probes, api, sampleEventIds, deadline) {
 const chunks = (list, n) => Array.from({ length: Math.ceil(list.length / n) }, (_, i) => list.slice(i * n, i * n + n));
 
 /**
- * CPU% (100 = one core) and peak RSS of the named processes between start() and stop(), queue
- * depths each second, and the CPU the rest of the machine used meanwhile: other work on a
- * shared machine makes the figures incomparable, so the report says how much there was.
- */
-/**
  * CPU of a group of processes summed, and the RSS of its largest (PostgreSQL's processes share
  * their buffers: a sum would count them once per process). A process that exited between two
  * samples drops out of the CPU figure.
@@ -308,6 +303,12 @@ function sumSamples(pidList) {
   return any ? { cpu_s: cpu, rss_bytes: rss } : null;
 }
 
+/**
+ * CPU% (100 = one core) and peak RSS of the named processes (each a pid, or a function giving a
+ * group's pids: sumSamples) between start() and stop(), queue depths each second, and the CPU
+ * the rest of the machine used meanwhile: other work on a shared machine makes the figures
+ * incomparable, so the report says how much there was.
+ */
 function createSampler(pids, probes) {
   const first = {};
   const peak = {};

@@ -1,13 +1,31 @@
 import { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1, timedId } from '@relay/contracts';
 import type { ActivityAttemptV1, ActivityMessage, ActivityRequestV1 } from '@relay/contracts';
-import { toActivity } from '@relay/store';
+import { connectStore, toActivity } from '@relay/store';
 import type { Store } from '@relay/store';
 import { createActivityWriter } from '../../../services/activity-writer/src/adapters/activity-store';
 import type { FlushStats } from '../../../services/activity-writer/src/adapters/activity-store';
 import { ActivityPipeline } from '../../../services/activity-writer/src/transport/pipeline';
 import type { PipelineOptions } from '../../../services/activity-writer/src/transport/pipeline';
+import { testNamespace } from '../../support/infra';
 
 export const DAY_MS = 86_400_000;
+
+/**
+ * The real store on a database of the test file's own (`label`), connected before its tests and
+ * dropped after them. Call at the top of a file; the getter gives the store inside tests.
+ */
+export function fileStore(label: string): () => Store {
+  const { mongodbUrl } = testNamespace(label);
+  let store: Store;
+  beforeAll(async () => {
+    store = await connectStore(mongodbUrl);
+  });
+  afterAll(async () => {
+    await store.connection.dropDatabase();
+    await store.close();
+  });
+  return () => store;
+}
 
 /** An event id carrying `at` (the gateway's ids carry their arrival time; the log is partitioned by it). */
 export const eventId = (label: string, at: string | number = Date.now()): string => timedId('evt', typeof at === 'number' ? at : Date.parse(at), `_${label}`);

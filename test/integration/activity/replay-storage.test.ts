@@ -1,25 +1,15 @@
 import { deliveryIdFor, newEventId, resendDeliveryId, resendTag } from '@relay/contracts';
 import type { StoredPayloadV1 } from '@relay/contracts';
-import { PageCounts, connectStore, endpointScope, groupScope, hourOf, listIndexed, payloadId, sweepExpired } from '@relay/store';
-import type { IndexEntry, Store } from '@relay/store';
-import { testNamespace } from '../../support/infra';
-import { DAY_MS, attempt, pipelineOn, request, row } from './fixtures';
+import { PageCounts, endpointScope, groupScope, hourOf, listIndexed, payloadId, sweepExpired } from '@relay/store';
+import type { IndexEntry } from '@relay/store';
+import { DAY_MS, attempt, fileStore, pipelineOn, request, row } from './fixtures';
 
 /**
  * What resend and bulk retry need of the activity log, on the real MongoDB-wire store: the
  * accepted payload kept beside its row and dropped with it, a resend's delivery recorded on the
  * same row, and a listing that gets through bursts of status changes.
  */
-const { mongodbUrl } = testNamespace('replaystore');
-let store: Store;
-
-beforeAll(async () => {
-  store = await connectStore(mongodbUrl);
-});
-afterAll(async () => {
-  await store.connection.dropDatabase();
-  await store.close();
-});
+const store = fileStore('replaystore');
 
 const payloadOf = (eventId: string, receivedAt: string, body: string): StoredPayloadV1 => ({
   event_id: eventId,
@@ -34,35 +24,35 @@ describe('stored payloads', () => {
   it('are written with the flush, read back by event id, and a redelivered copy changes nothing', async () => {
     const at = new Date().toISOString();
     const id = newEventId(Date.parse(at));
-    const { pipeline, write, flushes } = pipelineOn(store);
+    const { pipeline, write, flushes } = pipelineOn(store());
     await Promise.all([write([request(id, { received_at: at, target_count: 0 })]), pipeline.addPayloads([payloadOf(id, at, '{"order":1}')])]);
     expect(flushes).toEqual([expect.objectContaining({ inserted: 1, payloads: 1 })]);
-    expect(await store.activity.payload(id)).toEqual({ request: { method: 'POST', source_ip: '203.0.113.7', headers: { 'x-shop': 'north' }, query: 'a=1' }, payload: { content_type: 'application/json', body_base64: Buffer.from('{"order":1}').toString('base64') } });
+    expect(await store().activity.payload(id)).toEqual({ request: { method: 'POST', source_ip: '203.0.113.7', headers: { 'x-shop': 'north' }, query: 'a=1' }, payload: { content_type: 'application/json', body_base64: Buffer.from('{"order":1}').toString('base64') } });
     await pipeline.addPayloads([payloadOf(id, at, '{"order":2}')]);
-    expect(Buffer.from((await store.activity.payload(id))!.payload.body_base64, 'base64').toString()).toBe('{"order":1}');
+    expect(Buffer.from((await store().activity.payload(id))!.payload.body_base64, 'base64').toString()).toBe('{"order":1}');
   });
 
   it("are not in the rows' collection: the row reads the same, and its hour's row reads never scan payload bytes", async () => {
     const at = new Date().toISOString();
     const id = newEventId(Date.parse(at));
-    const { pipeline, write } = pipelineOn(store);
+    const { pipeline, write } = pipelineOn(store());
     await Promise.all([write([request(id, { received_at: at, target_count: 0 })]), pipeline.addPayloads([payloadOf(id, at, '{}')])]);
-    expect(await row(store, id)).toMatchObject({ id, outcome: 'ACCEPTED', status: 'completed', deliveries: [] });
-    expect((await store.activity.rowWithLate(id))!.late).toBe(0);
-    expect(await store.activity.rows(hourOf(Date.now())).get(payloadId(id))).toBeNull();
+    expect(await row(store(), id)).toMatchObject({ id, outcome: 'ACCEPTED', status: 'completed', deliveries: [] });
+    expect((await store().activity.rowWithLate(id))!.late).toBe(0);
+    expect(await store().activity.rows(hourOf(Date.now())).get(payloadId(id))).toBeNull();
   });
 
   it("are removed by retention with their row: the expired hour's partitions are dropped, payloads' included", async () => {
     const old = Date.now() - 31 * DAY_MS;
     const at = new Date(old).toISOString();
     const id = newEventId(old);
-    const { pipeline, write } = pipelineOn(store, { retentionMs: 32 * DAY_MS });
+    const { pipeline, write } = pipelineOn(store(), { retentionMs: 32 * DAY_MS });
     await Promise.all([write([request(id, { received_at: at, target_count: 0 })]), pipeline.addPayloads([payloadOf(id, at, '{}')])]);
-    expect(await store.activity.payloads(hourOf(old)).get(payloadId(id))).not.toBeNull();
-    const swept = await sweepExpired(store.activity, Date.now(), 30 * DAY_MS);
+    expect(await store().activity.payloads(hourOf(old)).get(payloadId(id))).not.toBeNull();
+    const swept = await sweepExpired(store().activity, Date.now(), 30 * DAY_MS);
     expect(swept.dropped).toEqual(expect.arrayContaining([`activity_payloads_${hourOf(old).replace(/[-T]/g, '')}`, `activity_rows_${hourOf(old).replace(/[-T]/g, '')}`]));
-    expect(await store.activity.payload(id)).toBeNull();
-    expect(await store.activity.row(id)).toBeNull();
+    expect(await store().activity.payload(id)).toBeNull();
+    expect(await store().activity.row(id)).toBeNull();
   });
 });
 
@@ -71,11 +61,11 @@ describe('a resend on the row', () => {
     const id = newEventId(Date.now());
     const first = deliveryIdFor(id, 'tg_1');
     const again = resendDeliveryId(id, 'tg_1', resendTag(Date.now()));
-    const { write } = pipelineOn(store);
+    const { write } = pipelineOn(store());
     await write([request(id, { target_count: 1 }), attempt(id, 'tg_1', 1, 'failed', { delivery_id: first })]);
-    expect((await row(store, id))!.status).toBe('errors');
+    expect((await row(store(), id))!.status).toBe('errors');
     await write([attempt(id, 'tg_1', 1, 'delivered', { delivery_id: again })]);
-    const r = (await row(store, id))!;
+    const r = (await row(store(), id))!;
     expect(r.deliveries.map((d) => [d.delivery_id, d.state])).toEqual([[first, 'failed'], [again, 'delivered']]);
     expect([r.status, r.last_error]).toEqual(['completed', null]);
   });
@@ -84,14 +74,14 @@ describe('a resend on the row', () => {
 describe('listing through a burst of status changes (bulk retry walks the Errors group while its rows complete)', () => {
   it('a call whose hour has more change pages than its budget still moves on, so following next_cursor reaches every entry', async () => {
     const ids = Array.from({ length: 30 }, () => newEventId(Date.now()));
-    const { write } = pipelineOn(store);
+    const { write } = pipelineOn(store());
     // 30 failed rows, then 30 flushes each completing one: 30 change pages in the Errors scope
     await write(ids.flatMap((id) => [request(id, { target_count: 1, endpoint_id: 'ep_burst' }), attempt(id, 'tg_1', 1, 'failed', { delivery_id: deliveryIdFor(id, 'tg_1'), endpoint_id: 'ep_burst' })]));
     for (const id of ids.slice(0, 15)) await write([attempt(id, 'tg_1', 1, 'delivered', { delivery_id: resendDeliveryId(id, 'tg_1', resendTag(Date.now())), endpoint_id: 'ep_burst' })]);
     const seen: IndexEntry[] = [];
     let cursor = null;
     for (let calls = 0; calls < 100; calls++) {
-      const page: Awaited<ReturnType<typeof listIndexed>> = await listIndexed(store.activity, {
+      const page: Awaited<ReturnType<typeof listIndexed>> = await listIndexed(store().activity, {
         scope: groupScope(endpointScope('ep_burst'), 'errors'), fromMs: Date.now() - DAY_MS, toMs: Date.now() + DAY_MS, cursor, limit: 5, matches: (e) => e.status === 'errors', budget: 8, counts: new PageCounts(),
       });
       seen.push(...page.entries);
@@ -103,7 +93,7 @@ describe('listing through a burst of status changes (bulk retry walks the Errors
 
   it('a call that ends a page at its budget continues with the next page, not the same one again', async () => {
     const ids = Array.from({ length: 24 }, () => newEventId(Date.now()));
-    const { write } = pipelineOn(store);
+    const { write } = pipelineOn(store());
     const on = { endpoint_id: 'ep_pages' };
     // six flushes: six entry pages; then twelve flushes of changes
     for (let i = 0; i < 24; i += 4) await write(ids.slice(i, i + 4).flatMap((id) => [request(id, { target_count: 1, ...on }), attempt(id, 'tg_1', 1, 'failed', { delivery_id: deliveryIdFor(id, 'tg_1'), ...on })]));
@@ -112,7 +102,7 @@ describe('listing through a burst of status changes (bulk retry walks the Errors
     let cursor = null;
     let calls = 0;
     for (; calls < 100; calls++) {
-      const page: Awaited<ReturnType<typeof listIndexed>> = await listIndexed(store.activity, {
+      const page: Awaited<ReturnType<typeof listIndexed>> = await listIndexed(store().activity, {
         scope: endpointScope('ep_pages'), fromMs: Date.now() - DAY_MS, toMs: Date.now() + DAY_MS, cursor, limit: 200, matches: () => true, budget: 8, counts: new PageCounts(),
       });
       seen.push(...page.entries.map((e) => e.event_id));
