@@ -67,14 +67,14 @@ const endpointTab = (name: string) => page.getByRole('navigation', { name: 'Endp
 describe('dashboard in Chromium against the real stack', () => {
   it('signs in with an API key into an HttpOnly, SameSite=Strict session the page script cannot read', async () => {
     await page.goto(stack.dashboardUrl);
-    await page.getByLabel('API key').waitFor();
+    await page.getByLabel('API key', { exact: true }).waitFor();
     await shoot('sign-in');
-    await page.getByLabel('API key').fill('rk_wrong');
+    await page.getByLabel('API key', { exact: true }).fill('rk_wrong');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await visible('That API key is not valid.');
     // by keyboard alone: type the key, Enter submits
-    await page.getByLabel('API key').fill('');
-    await page.getByLabel('API key').focus();
+    await page.getByLabel('API key', { exact: true }).fill('');
+    await page.getByLabel('API key', { exact: true }).focus();
     await page.keyboard.type(stack.apiKey);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
@@ -277,7 +277,7 @@ describe('dashboard in Chromium against the real stack', () => {
 
   it('signs out: the session ends and the page asks for a key again', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('API key').waitFor();
+    await page.getByLabel('API key', { exact: true }).waitFor();
     expect(await browser.context.cookies()).toEqual([]);
   });
 });

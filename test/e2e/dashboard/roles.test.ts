@@ -30,7 +30,7 @@ afterAll(async () => {
 async function signIn(key: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await page.goto(`${stack.services['management-api']!.url}/`);
-  await page.getByLabel('API key').fill(key);
+  await page.getByLabel('API key', { exact: true }).fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
   return page;
@@ -85,7 +85,7 @@ describe('the dashboard by role', () => {
     await owner.getByText(/revoked: it is refused from now on/).waitFor();
 
     await viewer.reload();
-    await viewer.getByLabel('API key').waitFor();
+    await viewer.getByLabel('API key', { exact: true }).waitFor();
     const res = await fetch(`${stack.services['management-api']!.url}/v1/endpoints/${endpointId}`, { headers: { authorization: `Bearer ${viewerKey}` } });
     expect(res.status).toBe(401);
     await viewer.context().close();
