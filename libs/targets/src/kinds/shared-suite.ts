@@ -107,6 +107,13 @@ export function runTargetKindSuite(kind: TargetKind, fixtures: TargetKindSuiteFi
       for (const secret of fixtures.secrets) expect(JSON.stringify(result)).not.toContain(secret);
     });
 
+    it('classify: an SSRF refusal or an untrusted certificate is permanent and flags the target; an expired one retries', () => {
+      for (const code of ['SSRF_BLOCKED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_TLS_CERT_ALTNAME_INVALID']) {
+        expect(kind.classify({ error: { code, message: 'refused' }, durationMs: 1 })).toMatchObject({ result: 'permanent', status: null, flagTarget: true });
+      }
+      expect(kind.classify({ error: { code: 'CERT_HAS_EXPIRED', message: 'certificate has expired' }, durationMs: 1 })).toMatchObject({ result: 'retry', status: null });
+    });
+
     it('classify: 429 with Retry-After: 7 → retry after 7000 ms', () => {
       expect(kind.classify(response(429, { 'retry-after': '7' }))).toMatchObject({ result: 'retry', status: 429, retryAfterMs: 7000 });
     });

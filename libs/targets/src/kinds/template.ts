@@ -177,8 +177,10 @@ export function retryAfterHeaderMs(headers: Record<string, string | string[] | u
 
 /**
  * A failed send as a chat attempt: a 2xx whose body ran past the sender's limit and a request
- * Node refuses to send are permanent (the same message would fail the same way); every other
- * network failure retries. The text is the code only, so it cannot carry the webhook URL.
+ * Node refuses to send are permanent (the same message would fail the same way); so are the
+ * SSRF guard's refusal and an untrusted certificate, which also flag the target, as for
+ * webhooks; every other network failure (an expired certificate among them) retries. The text
+ * is the code only, so it cannot carry the webhook URL.
  */
 export function chatNetworkFailure(code: string): AttemptResult {
   const error = `network error (${safeErrorText(code, 40)})`;
@@ -187,6 +189,11 @@ export function chatNetworkFailure(code: string): AttemptResult {
       return { result: 'permanent', status: null, error: 'response too large: a 2xx answer whose body ran past the limit; reading stopped', flagTarget: false };
     case 'unsendable':
       return { result: 'permanent', status: null, error, flagTarget: false };
+    // the same URL resolves to the same refused address, and an untrusted certificate stays
+    // untrusted (spec "Outbound"): waiting cannot fix either, so the target is flagged
+    case 'ssrf_blocked':
+    case 'untrusted_certificate':
+      return { result: 'permanent', status: null, error, flagTarget: true };
     default:
       return { result: 'retry', status: null, error };
   }
