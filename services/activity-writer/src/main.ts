@@ -27,7 +27,7 @@ runMain(async () => {
 
   const retentionMs = config.activityRetentionDays * 86_400_000;
   let metrics: ReturnType<typeof createWriterMetrics> | null = null;
-  const pipeline = new ActivityPipeline(createActivityWriter(store), {
+  const pipeline = new ActivityPipeline(createActivityWriter(store, { indexWaitMs: config.indexWaitMs }), {
     holdMs: config.holdMs,
     maxHeld: config.maxHeld,
     batchSize: config.batchSize,
@@ -62,7 +62,7 @@ runMain(async () => {
   mountMetrics(app, metrics.registry);
   const health = createServer(app);
   const port = await listen(health, config.healthPort, config.host);
-  logger.info('activity writer consuming', { health_port: port, host: config.host, prefetch: config.prefetch, hold_ms: config.holdMs, retention_days: config.activityRetentionDays });
+  logger.info('activity writer consuming', { health_port: port, host: config.host, prefetch: config.prefetch, hold_ms: config.holdMs, index_wait_ms: config.indexWaitMs, retention_days: config.activityRetentionDays });
 
   onShutdown(logger, config.shutdownGraceMs, [
     async () => {

@@ -1,6 +1,6 @@
 import { encodeChanges, encodeEntries } from './entries';
 import type { IndexChange, IndexEntry } from './entries';
-import { changePageId, collections, dayOf, pageId, scopeOfPage } from './keys';
+import { changePageId, collections, dayOf, indexCollectionKind, pageId, scopeOfPage } from './keys';
 import type { Scope } from './keys';
 import { mapLimit } from './keyed-collection';
 import type { ActivityLog, IndexDoc, MergeableRow } from './log';
@@ -23,6 +23,38 @@ export interface ScopedChange {
 /** Page counters remembered between flushes (bounded; a miss costs a probe). */
 const COUNTERS_MAX = 50_000;
 
+export interface IndexWriterOptions {
+  /**
+   * Longest a sparse scope's entries wait to make one page with later flushes' (0: every flush
+   * writes its pages). Account scopes are never held: their pages are full at any traffic.
+   */
+  waitMs: number;
+  /** a held scope is written once it has this many entries and changes */
+  pageEntries: number;
+}
+
+/** When a flush happens and which one it is (the pipeline numbers them). */
+export interface FlushClock {
+  now: number;
+  /** the flush's number; `heldSince()` answers in these */
+  flush: number;
+  /** write every held page now (shutdown, idle, or too much held) */
+  all?: boolean;
+}
+
+/** Entries held at once across scopes; past it every held page is written. Bounds memory. */
+const HELD_ENTRIES_MAX = 20_000;
+
+interface Held {
+  hour: string;
+  scope: Scope;
+  entries: IndexEntry[];
+  changes: IndexChange[];
+  since: number;
+  /** the first flush whose entries it holds */
+  flush: number;
+}
+
 /**
  * Writes index pages, insert-only: each flush adds one page per scope and hour it touched
  * (one insert per index collection of the hour), plus one change page where rows changed status. The
@@ -30,29 +62,74 @@ const COUNTERS_MAX = 50_000;
  * written over. A scope's first page
  * in a day registers the hour in that day's directory — the only update, once per scope and hour.
  *
+ * Sparse scopes (endpoints, groups, source-IP buckets) are held across flushes, up to
+ * `waitMs` or `pageEntries`: at steady traffic a flush a second would otherwise write a page of
+ * one or two entries per endpoint and bucket, and listing reads pages one by one, each read
+ * scanning its hour's collection on FerretDB (docs/architecture.md). What is held is in no
+ * page yet, so the pipeline acknowledges a flush's messages only once nothing of that flush
+ * is held (`heldSince`); a writer that dies holding entries has its messages redelivered.
+ *
  * One writer per store: two writers would number pages of one scope and hour alike.
  */
 export class IndexWriter {
   private readonly next = new Map<string, number>();
   private readonly registered = new Set<string>();
+  private readonly held = new Map<string, Held>();
+  private heldEntries = 0;
 
-  constructor(private readonly log: ActivityLog<MergeableRow>) {}
+  constructor(
+    private readonly log: ActivityLog<MergeableRow>,
+    private readonly opts: IndexWriterOptions = { waitMs: 0, pageEntries: 500 },
+  ) {}
 
-  async write(entries: ScopedEntry[], changes: ScopedChange[]): Promise<void> {
+  /** The first flush with entries still held, or null when nothing is held. */
+  heldSince(): number | null {
+    let first: number | null = null;
+    for (const h of this.held.values()) if (first === null || h.flush < first) first = h.flush;
+    return first;
+  }
+
+  async write(entries: ScopedEntry[], changes: ScopedChange[], clock: FlushClock = { now: Date.now(), flush: 0 }): Promise<void> {
     const byHour = new Map<string, { pages: Map<Scope, IndexEntry[]>; changes: Map<Scope, IndexChange[]> }>();
     const slot = (hour: string) => {
       let s = byHour.get(hour);
       if (!s) byHour.set(hour, (s = { pages: new Map(), changes: new Map() }));
       return s;
     };
-    for (const { scope, hour, entry } of entries) push(slot(hour).pages, scope, entry);
-    for (const { scope, hour, change } of changes) push(slot(hour).changes, scope, change);
+    const hold = (hour: string, scope: Scope): Held | null => {
+      if (this.opts.waitMs <= 0 || indexCollectionKind(scope) === '') return null;
+      const key = `${hour}|${scope}`;
+      let h = this.held.get(key);
+      if (!h) this.held.set(key, (h = { hour, scope, entries: [], changes: [], since: clock.now, flush: clock.flush }));
+      this.heldEntries += 1;
+      return h;
+    };
+    for (const { scope, hour, entry } of entries) {
+      const h = hold(hour, scope);
+      if (h) h.entries.push(entry);
+      else push(slot(hour).pages, scope, entry);
+    }
+    for (const { scope, hour, change } of changes) {
+      const h = hold(hour, scope);
+      if (h) h.changes.push(change);
+      else push(slot(hour).changes, scope, change);
+    }
+    const all = clock.all === true || this.heldEntries >= HELD_ENTRIES_MAX;
+    const due = [...this.held].filter(([, h]) => all || h.entries.length + h.changes.length >= this.opts.pageEntries || clock.now - h.since >= this.opts.waitMs);
+    for (const [, h] of due) {
+      if (h.entries.length > 0) push(slot(h.hour).pages, h.scope, ...h.entries);
+      if (h.changes.length > 0) push(slot(h.hour).changes, h.scope, ...h.changes);
+    }
 
     for (const [hour, s] of byHour) {
       const pages = [...s.pages].map(([scope, list]) => ({ scope, change: false, text: encodeEntries(list.sort((a, b) => a.received_ms - b.received_ms)) }));
       const changed = [...s.changes].map(([scope, list]) => ({ scope, change: true, text: encodeChanges(list) }));
       await this.register(hour, pages.map((p) => p.scope));
       await this.insertPages(hour, [...pages, ...changed]);
+    }
+    for (const [key, h] of due) {
+      this.held.delete(key);
+      this.heldEntries -= h.entries.length + h.changes.length;
     }
   }
 
@@ -80,9 +157,14 @@ export class IndexWriter {
     }
   }
 
-  /** Forgets page numbers after a failed write: the store is the truth again. */
+  /**
+   * After a failed write: forgets page numbers (the store is the truth again) and what it held
+   * (the pipeline fails those flushes' messages too, and their redelivery writes them again).
+   */
   reset(): void {
     this.next.clear();
+    this.held.clear();
+    this.heldEntries = 0;
   }
 
   private async take(hour: string, scope: Scope, change: boolean): Promise<number> {
@@ -106,8 +188,9 @@ export class IndexWriter {
 
 const counterKey = (hour: string, scope: Scope, change: boolean): string => `${hour}|${scope}|${change ? 'c' : 'p'}`;
 
-function push<T>(map: Map<string, T[]>, scope: string, item: T): void {
+
+function push<T>(map: Map<string, T[]>, scope: string, ...items: T[]): void {
   const list = map.get(scope);
-  if (list) list.push(item);
-  else map.set(scope, [item]);
+  if (list) list.push(...items);
+  else map.set(scope, items);
 }

@@ -8,7 +8,7 @@ export type { StoredAttempt } from './status';
 export { keyedCollection, mapLimit } from './keyed-collection';
 export type { KeyedCollection } from './keyed-collection';
 export { IndexWriter } from './index-writer';
-export type { ScopedChange, ScopedEntry } from './index-writer';
+export type { FlushClock, IndexWriterOptions, ScopedChange, ScopedEntry } from './index-writer';
 export { listIndexed } from './index-reader';
 export { PageCounts } from './page-count';
 export type { ListQuery, ListResult } from './index-reader';

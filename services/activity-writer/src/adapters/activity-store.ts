@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { timedId } from '@relay/contracts';
 import type { StoredPayloadV1 } from '@relay/contracts';
 import { IndexWriter, hourOf, lateAttemptId, payloadId, scopesOfRow } from '@relay/store';
-import type { LateAttemptDoc, PayloadDoc, ScopedChange, ScopedEntry, Store } from '@relay/store';
+import type { FlushClock, LateAttemptDoc, PayloadDoc, ScopedChange, ScopedEntry, Store } from '@relay/store';
 import type { Fold } from '../domain/flood';
 import type { EventGroup } from '../domain/hold';
 import { applyMessages, changeOf, entryOf, requestFields, storedAttempt } from '../domain/row';
@@ -29,9 +29,24 @@ export interface FlushStats {
 }
 
 export interface ActivityWriter {
-  write(batch: FlushBatch<unknown>): Promise<FlushStats>;
+  /** `clock`: when the flush happens and its number (held index entries wait by it); now and 0 when absent */
+  write(batch: FlushBatch<unknown>, clock?: FlushClock): Promise<FlushStats>;
+  /**
+   * The first flush whose index entries are still held (not in any page yet), or null. The
+   * messages of that flush and later ones are not acknowledged yet (IndexWriter).
+   */
+  heldSince(): number | null;
+  /** Writes the index pages held back (idle, shutdown). */
+  writeHeld(clock: FlushClock): Promise<void>;
   /** after a failed write: forget cached index state, the store is the truth again */
   reset(): void;
+}
+
+export interface ActivityWriterOptions {
+  /** IndexWriter: longest a sparse scope's index entries wait for later flushes' (0: never) */
+  indexWaitMs?: number;
+  /** IndexWriter: a held scope's page is written once it has this many entries */
+  indexPageEntries?: number;
 }
 
 
@@ -45,16 +60,17 @@ export interface ActivityWriter {
  *    a late request, or a row whose attempts came first, is merged and written back by `_id`;
  * 3. aggregated rows get one upsert each (count, first and last seen);
  * 4. the index gets one page per scope and hour with the new rows' entries, and a change page
- *    where a row's status or latest error moved;
+ *    where a row's status or latest error moved — a sparse scope's held for later flushes' up
+ *    to `indexWaitMs` (IndexWriter);
  * 5. payloads are inserted (`<event_id>~p`) into the payload partition of their row's hour —
  *    before the rows, see below: one insert per flush and hour, and retention drops them with the hour. Not into the rows'
  *    collection: a row's `_id` read scans its hour there, and must not read payload bytes.
  * One writer per store, one flush at a time: merges read-modify-write, which FerretDB does not
  * make atomic, and index pages are numbered by the writer.
  */
-export function createActivityWriter(store: Store): ActivityWriter {
+export function createActivityWriter(store: Store, opts: ActivityWriterOptions = {}): ActivityWriter {
   const log = store.activity;
-  const index = new IndexWriter(log);
+  const index = new IndexWriter(log, { waitMs: opts.indexWaitMs ?? 0, pageEntries: opts.indexPageEntries ?? 500 });
   const partitionOf = (row: { _id: string; received_at: Date }) => log.hourOfRow(row._id, row.received_at.getTime());
   const recent = new RecentRows(RECENT_ROWS);
 
@@ -63,7 +79,9 @@ export function createActivityWriter(store: Store): ActivityWriter {
       index.reset();
       recent.clear();
     },
-    async write(batch) {
+    heldSince: () => index.heldSince(),
+    writeHeld: (clock) => index.write([], [], { ...clock, all: true }),
+    async write(batch, clock) {
       const entries: ScopedEntry[] = [];
       const changes: ScopedChange[] = [];
       const place = (row: RowDoc, scopes = scopesOfRow(row)) => {
@@ -173,7 +191,7 @@ export function createActivityWriter(store: Store): ActivityWriter {
         place(row as RowDoc);
       }
 
-      await index.write(entries, changes);
+      await index.write(entries, changes, clock);
       return { payloads: batch.payloads?.length ?? 0, inserted: fresh.length - existing.size + created, updated: merges.length - settled - created - unchanged, late: lateDocs.length, aggregated: batch.folds.length };
     },
   };

@@ -18,6 +18,8 @@ function fakeWriter() {
       batches.push(batch);
       return { inserted: batch.events.length, updated: 0, late: 0, aggregated: batch.folds.length, payloads: batch.payloads?.length ?? 0 };
     },
+    heldSince: () => null,
+    writeHeld: async () => undefined,
     reset: () => void (resets += 1),
   };
   return { writer, batches, failWith: (e: Error | null) => (fail = e), resets: () => resets };
@@ -91,5 +93,93 @@ describe('activity pipeline: a message is acknowledged only after the write that
     // the tick is 60 s away: these settle only if the third message starts a flush
     await Promise.all(['p1', 'p2', 'p3'].map((id) => p.addPayloads([payload(id)])));
     expect(w.batches.flatMap((b) => (b.payloads ?? []).map((x) => x.event_id)).sort()).toEqual(['p1', 'p2', 'p3']);
+  });
+});
+
+/**
+ * A writer that holds every flush's index entries until `writeHeld` (or a write told `all`),
+ * as the IndexWriter does with a sparse scope's.
+ */
+function holdingWriter() {
+  const w = fakeWriter();
+  let heldSince: number | null = null;
+  const clocks: { flush: number; all?: boolean }[] = [];
+  let heldWrites = 0;
+  let failHeld: Error | null = null;
+  const writer: ActivityWriter = {
+    async write(batch, clock) {
+      const stats = await w.writer.write(batch);
+      clocks.push({ flush: clock!.flush, all: clock!.all });
+      if (clock!.all) heldSince = null;
+      else heldSince ??= clock!.flush;
+      return stats;
+    },
+    heldSince: () => heldSince,
+    async writeHeld() {
+      if (failHeld) throw failHeld;
+      heldWrites += 1;
+      heldSince = null;
+    },
+    reset: () => {
+      heldSince = null;
+      w.writer.reset();
+    },
+  };
+  return { writer, clocks, heldWrites: () => heldWrites, failHeld: (e: Error) => (failHeld = e), resets: w.resets };
+}
+
+const settled = async (p: Promise<unknown>): Promise<string> => Promise.race([p.then(() => 'resolved', () => 'rejected'), new Promise<string>((r) => setTimeout(() => r('pending'), 30))]);
+
+describe('activity pipeline: index entries held back for later flushes (ACTIVITY_INDEX_WAIT_MS)', () => {
+  it('acknowledges a flush only once none of its index entries is held, and writes them once the queue is quiet for maxWaitMs', async () => {
+    const w = holdingWriter();
+    let now = Date.now();
+    const p = new ActivityPipeline(w.writer, { ...options, batchSize: 1, maxWaitMs: 1000, holdMs: 50, now: () => now });
+    const first = p.add(req('e1')); // batchSize 1: written at once, its index entries held
+    await new Promise((r) => setTimeout(r, 120)); // ticks pass, but the queue has been quiet for less than maxWaitMs
+    expect(w.clocks).toEqual([{ flush: 1, all: false }]);
+    expect(await settled(first)).toBe('pending');
+    expect(p.unwritten()).toBe(1);
+    now += 1000;
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await settled(first)).toBe('resolved');
+    expect(w.heldWrites()).toBe(1);
+    expect(p.unwritten()).toBe(0);
+    await p.drain();
+  });
+
+  it('drain (shutdown) writes what is held and acknowledges it', async () => {
+    const w = holdingWriter();
+    const p = new ActivityPipeline(w.writer, { ...options, batchSize: 1, maxWaitMs: 60_000 });
+    const first = p.add(req('e1'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await settled(first)).toBe('pending');
+    await p.drain();
+    expect(await settled(first)).toBe('resolved');
+    expect(w.heldWrites()).toBe(1);
+  });
+
+  it('a failed write of held entries fails every flush waiting for them (their messages are redelivered and written again)', async () => {
+    const w = holdingWriter();
+    const p = new ActivityPipeline(w.writer, { ...options, maxWaitMs: 30 });
+    w.failHeld(new Error('store down'));
+    const results = await Promise.allSettled([p.add(req('e1')), p.add(req('e2'))]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(w.resets()).toBeGreaterThan(0);
+    expect(p.unwritten()).toBe(0);
+    await p.drain().catch(() => undefined);
+  });
+
+  it('tells the next write to write everything held once maxHeld records wait for it (bounds unacknowledged messages)', async () => {
+    const w = holdingWriter();
+    const p = new ActivityPipeline(w.writer, { ...options, maxHeld: 3, batchSize: 3, maxWaitMs: 60_000 });
+    const waiting = [p.add(req('a1')), p.add(req('a2')), p.add(req('a3'))];
+    await new Promise((r) => setTimeout(r, 20));
+    expect(w.clocks.at(-1)).toMatchObject({ all: false });
+    expect(await settled(Promise.all(waiting))).toBe('pending');
+    const next = [p.add(req('b1')), p.add(req('b2')), p.add(req('b3'))];
+    await Promise.all([...waiting, ...next]);
+    expect(w.clocks.at(-1)).toMatchObject({ all: true });
+    await p.drain();
   });
 });

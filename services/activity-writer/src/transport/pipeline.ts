@@ -36,8 +36,11 @@ interface Token {
 
 /**
  * Between the consumer and the store: each message's promise settles when the flush that
- * wrote it succeeded (the consumer acks then) or failed (the consumer requeues). Flushes run
- * one at a time; the retention sweep runs between them (`exclusive`).
+ * wrote it succeeded and none of its index entries is held back any more (the consumer acks
+ * then), or when a flush failed (the consumer requeues). Flushes run one at a time; the
+ * retention sweep runs between them (`exclusive`). Held index entries (IndexWriter) are written
+ * by later flushes, or at once when the queue goes quiet for `maxWaitMs`, when `maxHeld`
+ * records wait for them, and at shutdown.
  */
 export class ActivityPipeline {
   private readonly holding: Holding<Token>;
@@ -47,6 +50,12 @@ export class ActivityPipeline {
   private payloads: { payloads: StoredPayloadV1[]; token: Token; at: number }[] = [];
   private readyCount = 0;
   private inFlightOldest: number | null = null;
+  /** written flushes whose index entries are partly held, oldest first */
+  private awaiting: { flush: number; tokens: Token[]; oldest: number }[] = [];
+  private awaitingCount = 0;
+  private flushNo = 0;
+  private lastAddAt = 0;
+  private heldFlushQueued = false;
   private chain: Promise<unknown> = Promise.resolve();
   private flushQueued = false;
   private readonly timer: NodeJS.Timeout;
@@ -64,6 +73,7 @@ export class ActivityPipeline {
   }
 
   add(message: ActivityMessage): Promise<void> {
+    this.lastAddAt = this.now();
     return new Promise((resolve, reject) => {
       const token = { resolve, reject };
       const at = Date.parse(message.type === 'relay.activity.request.v1' ? message.received_at : message.attempted_at);
@@ -88,6 +98,7 @@ export class ActivityPipeline {
    * Settles like `add`.
    */
   addPayloads(payloads: StoredPayloadV1[]): Promise<void> {
+    this.lastAddAt = this.now();
     return new Promise((resolve, reject) => {
       const cut = this.now() - this.opts.retentionMs;
       const kept = payloads.filter((p) => Date.parse(p.received_at) >= cut);
@@ -98,14 +109,14 @@ export class ActivityPipeline {
     });
   }
 
-  /** Messages taken but not yet written: held, ready, or in the flush under way. */
+  /** Messages taken but not yet written: held, ready, in the flush under way, or with index entries held. */
   unwritten(): number {
-    return this.readyCount + this.heldMessages() + this.inFlightCount;
+    return this.readyCount + this.heldMessages() + this.inFlightCount + this.awaitingCount;
   }
 
   /** Age in seconds of the oldest message not yet written (0 when none). */
   lagSeconds(): number {
-    const times = [this.holding.oldest(), this.inFlightOldest, ...this.ready.map((g) => g.oldest_ms), ...this.folds.map((f) => f.at), ...this.payloads.map((p) => p.at)].filter((t): t is number => t !== null);
+    const times = [this.holding.oldest(), this.inFlightOldest, this.awaiting[0]?.oldest ?? null, ...this.ready.map((g) => g.oldest_ms), ...this.folds.map((f) => f.at), ...this.payloads.map((p) => p.at)].filter((t): t is number => t !== null);
     return times.length ? Math.max(0, (this.now() - Math.min(...times)) / 1000) : 0;
   }
 
@@ -120,6 +131,7 @@ export class ActivityPipeline {
   async drain(): Promise<void> {
     for (const g of this.holding.release(this.now(), true)) this.push(g);
     await this.flush();
+    await this.writeHeld();
     clearInterval(this.timer);
   }
 
@@ -137,6 +149,45 @@ export class ActivityPipeline {
   private tick(): void {
     for (const g of this.holding.release(this.now())) this.push(g);
     if (this.readyCount > 0) this.scheduleFlush();
+    else if (this.awaiting.length > 0 && !this.heldFlushQueued && this.now() - this.lastAddAt >= this.opts.maxWaitMs) {
+      // the queue went quiet: what is held would otherwise wait for its full time
+      this.heldFlushQueued = true;
+      void this.writeHeld();
+    }
+  }
+
+  /** Writes every index entry held back, then settles the flushes that waited for them. */
+  private writeHeld(): Promise<void> {
+    const run = this.chain.then(async () => {
+      this.heldFlushQueued = false;
+      if (this.awaiting.length === 0) return;
+      try {
+        await this.writer.writeHeld({ now: this.now(), flush: this.flushNo });
+        this.settleIndexed();
+      } catch (err) {
+        this.failAwaiting(err as Error);
+      }
+    });
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Acknowledges the written flushes none of whose index entries is held any more. */
+  private settleIndexed(): void {
+    const since = this.writer.heldSince();
+    while (this.awaiting.length > 0 && (since === null || this.awaiting[0]!.flush < since)) {
+      const done = this.awaiting.shift()!;
+      this.awaitingCount -= done.tokens.length;
+      done.tokens.forEach((t) => t.resolve());
+    }
+  }
+
+  /** A write failed: what the writer held is forgotten, so every flush waiting for it fails too. */
+  private failAwaiting(err: Error): void {
+    this.writer.reset();
+    for (const a of this.awaiting) a.tokens.forEach((t) => t.reject(err));
+    this.awaiting = [];
+    this.awaitingCount = 0;
   }
 
   private scheduleFlush(): void {
@@ -159,15 +210,20 @@ export class ActivityPipeline {
       if (messages === 0) return;
       const tokens = [...events.flatMap((g) => g.tokens), ...folds.map((f) => f.token), ...payloads.map((p) => p.token)];
       this.inFlightCount = tokens.length;
-      this.inFlightOldest = Math.min(...events.map((g) => g.oldest_ms), ...folds.map((f) => f.at), ...payloads.map((p) => p.at));
+      const oldest = Math.min(...events.map((g) => g.oldest_ms), ...folds.map((f) => f.at), ...payloads.map((p) => p.at));
+      this.inFlightOldest = oldest;
       const started = performance.now();
+      const flush = ++this.flushNo;
       try {
-        const stats = await this.writer.write({ events, folds: folds.map((f) => f.fold), payloads: payloads.flatMap((p) => p.payloads) });
-        tokens.forEach((t) => t.resolve());
+        const clock = { now: this.now(), flush, all: this.awaitingCount >= this.opts.maxHeld };
+        const stats = await this.writer.write({ events, folds: folds.map((f) => f.fold), payloads: payloads.flatMap((p) => p.payloads) }, clock);
+        this.awaiting.push({ flush, tokens, oldest });
+        this.awaitingCount += tokens.length;
+        this.settleIndexed();
         this.opts.onFlush?.({ ...stats, messages, duration_ms: Math.round(performance.now() - started) });
       } catch (err) {
-        this.writer.reset();
         tokens.forEach((t) => t.reject(err as Error));
+        this.failAwaiting(err as Error);
       } finally {
         this.inFlightCount = 0;
         this.inFlightOldest = null;

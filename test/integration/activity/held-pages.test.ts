@@ -1,0 +1,102 @@
+import { PageCounts, accountScope, endpointScope, groupScope, hourOf, ipScope, listIndexed } from '@relay/store';
+import type { Scope } from '@relay/store';
+import { createActivityWriter } from '../../../services/activity-writer/src/adapters/activity-store';
+import type { ActivityWriter } from '../../../services/activity-writer/src/adapters/activity-store';
+import { attempt, eventId, fileStore, request, row } from './fixtures';
+
+/**
+ * ACTIVITY_INDEX_WAIT_MS: an endpoint's, a status group's and a source-IP bucket's index entries
+ * wait to share one page with later flushes' (docs/architecture.md "Holding sparse pages"), on
+ * the real store. The account's are written with every flush.
+ */
+const store = fileStore('heldpages');
+const WAIT_MS = 10_000;
+
+/** ids of what a scope lists over the hour of `t0`, newest first */
+async function listed(scope: Scope, t0: number): Promise<string[]> {
+  const page = await listIndexed(store().activity, { scope, fromMs: t0 - 3_600_000, toMs: t0 + 3_600_000, cursor: null, limit: 100, matches: () => true, budget: 1000, counts: new PageCounts() });
+  return page.entries.map((e) => e.event_id);
+}
+
+/** how many entry pages a scope has in the hour of `t0` */
+async function pagesOf(scope: Scope, t0: number): Promise<number> {
+  const coll = store().activity.index(hourOf(t0), scope);
+  let n = 0;
+  while (await coll.get(`${scope}|${n}`)) n += 1;
+  return n;
+}
+
+function flushOf(writer: ActivityWriter, endpoint: string) {
+  return async (label: string, at: number, flush: number, over: Parameters<typeof request>[1] = {}) => {
+    const id = eventId(label, at);
+    await writer.write({ events: [{ event_id: id, request: request(id, { endpoint_id: endpoint, received_at: new Date(at).toISOString(), target_count: 0, ...over }), attempts: [], tokens: [], oldest_ms: at }], folds: [] }, { now: at, flush });
+    return id;
+  };
+}
+
+describe('held index pages (ACTIVITY_INDEX_WAIT_MS) on the real store', () => {
+  it('holds an endpoint\'s entries across flushes and writes them as one page once the oldest waited the full time; the account lists every row at once', async () => {
+    const t0 = Date.parse('2026-11-22T10:00:10.000Z');
+    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const flush = flushOf(writer, 'ep_held');
+    const first = await flush('h1', t0, 1);
+    const second = await flush('h2', t0 + 4_000, 2);
+    // the rows are written and the account lists them; the endpoint's entries wait
+    expect((await row(store(), first))!.endpoint_id).toBe('ep_held');
+    expect(await listed(accountScope('acc_1'), t0)).toEqual(expect.arrayContaining([second, first]));
+    expect(await listed(endpointScope('ep_held'), t0)).toEqual([]);
+    expect(writer.heldSince()).toBe(1);
+
+    const third = await flush('h3', t0 + WAIT_MS, 3);
+    expect(await listed(endpointScope('ep_held'), t0)).toEqual([third, second, first]);
+    expect(await pagesOf(endpointScope('ep_held'), t0)).toBe(1);
+    expect(writer.heldSince()).toBeNull();
+  });
+
+  it('holds status groups and source-IP buckets too, and writes a held scope at once when it has a page\'s worth', async () => {
+    const t0 = Date.parse('2026-11-22T11:00:10.000Z');
+    const writer = createActivityWriter(store(), { indexWaitMs: 60_000, indexPageEntries: 3 });
+    const flush = flushOf(writer, 'ep_full');
+    const failed = { outcome: 'AUTH_FAILED' as const, reason: 'bad token', source_ip: '198.51.100.9' };
+    const ids = [await flush('f1', t0, 1, failed), await flush('f2', t0 + 1, 2, failed)];
+    const errors = groupScope(endpointScope('ep_full'), 'errors');
+    const bucket = ipScope(accountScope('acc_1'), '198.51.100.9');
+    expect(await listed(errors, t0)).toEqual([]);
+    expect(await listed(bucket, t0)).toEqual([]);
+    ids.push(await flush('f3', t0 + 2, 3, failed));
+    // three entries: a page's worth, written without waiting a minute
+    expect(await listed(errors, t0)).toEqual([...ids].reverse());
+    expect(await listed(endpointScope('ep_full'), t0)).toEqual([...ids].reverse());
+    expect((await listed(bucket, t0)).filter((id) => ids.includes(id))).toEqual([...ids].reverse());
+    expect(await pagesOf(errors, t0)).toBe(1);
+  });
+
+  it('a status change waits with its scope\'s entries and lands in the same flush of pages: the list never shows a stale status for long', async () => {
+    const t0 = Date.parse('2026-11-22T12:00:10.000Z');
+    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const id = eventId('moved', t0);
+    await writer.write({ events: [{ event_id: id, request: request(id, { endpoint_id: 'ep_moved', received_at: new Date(t0).toISOString(), target_count: 1 }), attempts: [attempt(id, 'tg_1', 1, 'retrying', { endpoint_id: 'ep_moved' })], tokens: [], oldest_ms: t0 }], folds: [] }, { now: t0, flush: 1 });
+    await writer.write({ events: [{ event_id: id, request: null, attempts: [attempt(id, 'tg_1', 2, 'delivered', { endpoint_id: 'ep_moved' })], tokens: [], oldest_ms: t0 }], folds: [] }, { now: t0 + 1_000, flush: 2 });
+    expect(await listed(endpointScope('ep_moved'), t0)).toEqual([]);
+    await writer.writeHeld({ now: t0 + 2_000, flush: 2 });
+    const page = await listIndexed(store().activity, { scope: endpointScope('ep_moved'), fromMs: t0 - 60_000, toMs: t0 + 60_000, cursor: null, limit: 10, matches: () => true, budget: 100, counts: new PageCounts() });
+    expect(page.entries.map((e) => [e.event_id, e.status])).toEqual([[id, 'completed']]);
+    // it waited in Pending and left it: the Pending group lists its entry with the change applied
+    const pending = await listIndexed(store().activity, { scope: groupScope(endpointScope('ep_moved'), 'pending'), fromMs: t0 - 60_000, toMs: t0 + 60_000, cursor: null, limit: 10, matches: (e) => e.status === 'pending', budget: 100, counts: new PageCounts() });
+    expect(pending.entries).toEqual([]);
+    expect(writer.heldSince()).toBeNull();
+  });
+
+  it('after a failed write the writer forgets what it held (the pipeline fails those flushes, and their redelivery writes them again)', async () => {
+    const t0 = Date.parse('2026-11-22T13:00:10.000Z');
+    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const flush = flushOf(writer, 'ep_reset');
+    const id = await flush('r1', t0, 1);
+    expect(writer.heldSince()).toBe(1);
+    writer.reset();
+    expect(writer.heldSince()).toBeNull();
+    // the redelivered request: its row is there already, so it is read back and indexed again
+    await writer.write({ events: [{ event_id: id, request: request(id, { endpoint_id: 'ep_reset', received_at: new Date(t0).toISOString(), target_count: 0 }), attempts: [], tokens: [], oldest_ms: t0 }], folds: [] }, { now: t0 + 1_000, flush: 2, all: true });
+    expect(await listed(endpointScope('ep_reset'), t0)).toEqual([id]);
+  });
+});
