@@ -100,3 +100,35 @@ describe('held index pages (ACTIVITY_INDEX_WAIT_MS) on the real store', () => {
     expect(await listed(endpointScope('ep_reset'), t0)).toEqual([id]);
   });
 });
+
+describe('page counts in the day directory, once an hour is behind the writer', () => {
+  it('records how many pages each scope has in an hour it left, so a reader starts from the count instead of probing; a page written later is still found', async () => {
+    const t0 = Date.parse('2026-11-22T14:00:10.000Z');
+    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const flush = flushOf(writer, 'ep_count');
+    const ids: string[] = [];
+    // five flushes ten minutes apart: each finds the entry before it held past the wait, so
+    // the endpoint gets pages {c0, c1}, {c2, c3} and, written when the writer moves on, {c4}
+    for (let k = 0; k < 5; k++) ids.push(await flush(`c${k}`, t0 + k * 600_000, k + 1));
+    await writer.writeHeld({ now: t0 + 3_000_000, flush: 5 });
+    const dir = () => store().activity.dir('2026-11-22').get(endpointScope('ep_count'));
+    expect((await dir())?.pages).toBeUndefined();
+
+    // the next hour, past the wait and the settling minute: the counts are recorded
+    await writer.writeHeld({ now: Date.parse('2026-11-22T15:01:30.000Z'), flush: 5 });
+    expect(await dir()).toMatchObject({ hours: [14], pages: { '14': 3 } });
+    expect((await dir())?.pages).toEqual({ '14': 3 });
+    expect((await dir())?.changes).toBeUndefined();
+
+    // a cold reader reads the count from the directory: one confirming read, no probe
+    const cold = await listIndexed(store().activity, { scope: endpointScope('ep_count'), fromMs: t0 - 60_000, toMs: t0 + 3_600_000, cursor: null, limit: 100, matches: () => true, budget: 1000, counts: new PageCounts() });
+    expect(cold.entries.map((e) => e.event_id)).toEqual([...ids].reverse());
+    // 1 directory read, 1 count confirmation, 1 change-page probe, 3 pages
+    expect(cold.reads).toBe(6);
+
+    // a late row of that hour: a fourth page, after the recorded count, still listed
+    const late = await flush('late', t0 + 3_500_000, 6);
+    await writer.writeHeld({ now: Date.parse('2026-11-22T15:02:00.000Z'), flush: 6 });
+    expect(await listed(endpointScope('ep_count'), t0)).toEqual([late, ...[...ids].reverse()]);
+  });
+});

@@ -74,10 +74,10 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
   };
   const upper = Math.min(q.toMs, q.cursor ? startOf(q.cursor.hour) + HOUR_MS : Infinity);
 
-  async function walkHour(hour: string): Promise<void> {
+  async function walkHour(hour: string, hint: { pages?: number; changes?: number }): Promise<void> {
     spend();
     const coll = counted(log.index(hour, q.scope));
-    const [count, changes] = await Promise.all([q.counts.count(`${hour}|${q.scope}|p`, coll, (n) => pageId(q.scope, n)), readChanges(coll)]);
+    const [count, changes] = await Promise.all([q.counts.count(`${hour}|${q.scope}|p`, coll, (n) => pageId(q.scope, n), hint.pages), readChanges(coll)]);
     const c = q.cursor;
     const first = !c || hour < c.hour ? count - 1 : hour === c.hour ? Math.min(count - 1, c.page) : -1;
     let ahead = 1;
@@ -104,7 +104,7 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
 
     async function readChanges(c: KeyedCollection<IndexDoc>): Promise<Map<string, IndexChange>> {
       const map = new Map<string, IndexChange>();
-      const n = await q.counts.count(`${hour}|${q.scope}|c`, c, (k) => changePageId(q.scope, k));
+      const n = await q.counts.count(`${hour}|${q.scope}|c`, c, (k) => changePageId(q.scope, k), hint.changes);
       const pages = await mapLimit(Array.from({ length: n }, (_, k) => k), 4, (k) => c.get(changePageId(q.scope, k)));
       for (const page of pages) for (const change of page?.e ? decodeChanges(page.e) : []) map.set(change.event_id, change);
       return map;
@@ -120,9 +120,10 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
       spend();
       const dirs = await mapLimit(days, DAYS_AHEAD, (d) => counted(log.dir(dayOf(d))).get(q.scope));
       for (let i = 0; i < days.length; i++) {
-        for (const h of [...(dirs[i]?.hours ?? [])].sort((a, b) => b - a)) {
+        const dir = dirs[i];
+        for (const h of [...(dir?.hours ?? [])].sort((a, b) => b - a)) {
           const hourStart = days[i]! + h * HOUR_MS;
-          if (hourStart < upper && hourStart + HOUR_MS > q.fromMs) await walkHour(hourOf(hourStart));
+          if (hourStart < upper && hourStart + HOUR_MS > q.fromMs) await walkHour(hourOf(hourStart), { pages: dir?.pages?.[h], changes: dir?.changes?.[h] });
         }
         scanned = { hour: hourOf(days[i]!), page: -1, index: 0 };
       }

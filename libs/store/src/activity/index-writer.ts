@@ -1,6 +1,6 @@
 import { encodeChanges, encodeEntries } from './entries';
 import type { IndexChange, IndexEntry } from './entries';
-import { changePageId, collections, dayOf, indexCollectionKind, pageId, scopeOfPage } from './keys';
+import { changePageId, collections, dayOf, hourOf, indexCollectionKind, pageId, scopeOfPage } from './keys';
 import type { Scope } from './keys';
 import { mapLimit } from './keyed-collection';
 import type { ActivityLog, IndexDoc, MergeableRow } from './log';
@@ -76,6 +76,9 @@ export class IndexWriter {
   private readonly registered = new Set<string>();
   private readonly held = new Map<string, Held>();
   private heldEntries = 0;
+  /** counter keys whose count is in the directory */
+  private readonly recorded = new Set<string>();
+  private countsRecordedBelow = '';
 
   constructor(
     private readonly log: ActivityLog<MergeableRow>,
@@ -131,6 +134,33 @@ export class IndexWriter {
       this.held.delete(key);
       this.heldEntries -= h.entries.length + h.changes.length;
     }
+    await this.recordCounts(clock.now);
+  }
+
+  /**
+   * Once an hour is behind the writer (its held pages had their time), records in the day's
+   * directory how many pages each scope it wrote there has: a reader then starts from that
+   * count instead of probing for it, about 2·log2(n) reads one after another. One `$max` per
+   * scope and hour; a page written later (a late row) is found from the recorded count.
+   */
+  private async recordCounts(now: number): Promise<void> {
+    const settled = hourOf(now - this.opts.waitMs - HOUR_SETTLE_MS);
+    if (settled === this.countsRecordedBelow) return;
+    const keys: string[] = [];
+    const byDay = new Map<string, Map<Scope, Record<string, number>>>();
+    for (const [key, n] of this.next) {
+      const [hour, scope, kind] = splitCounterKey(key);
+      if (hour >= settled || this.recorded.has(key)) continue;
+      const day = byDay.get(dayOfHour(hour)) ?? new Map<Scope, Record<string, number>>();
+      byDay.set(dayOfHour(hour), day);
+      day.set(scope, { ...day.get(scope), [`${kind === 'c' ? 'changes' : 'pages'}.${Number(hour.slice(11, 13))}`]: n });
+      keys.push(key);
+    }
+    for (const [day, scopes] of byDay) await this.log.dir(day).update([...scopes].map(([scope, counts]) => ({ id: scope, update: { $max: counts } })));
+    // only once written: a failed flush tries them again with the next
+    this.countsRecordedBelow = settled;
+    if (this.recorded.size + keys.length > COUNTERS_MAX) this.recorded.clear();
+    for (const key of keys) this.recorded.add(key);
   }
 
   /**
@@ -188,6 +218,17 @@ export class IndexWriter {
 
 const counterKey = (hour: string, scope: Scope, change: boolean): string => `${hour}|${scope}|${change ? 'c' : 'p'}`;
 
+/** hour, scope, 'c' | 'p' of a counterKey (a scope may hold `|`: split at the first and the last) */
+function splitCounterKey(key: string): [string, Scope, string] {
+  const first = key.indexOf('|');
+  const last = key.lastIndexOf('|');
+  return [key.slice(0, first), key.slice(first + 1, last), key.slice(last + 1)];
+}
+
+const dayOfHour = (hour: string): string => hour.slice(0, 10);
+
+/** How long after its end an hour's counts are recorded, beyond the longest hold: rows of the hour still in the hold window (ACTIVITY_HOLD_MS) or in flight. */
+const HOUR_SETTLE_MS = 60_000;
 
 function push<T>(map: Map<string, T[]>, scope: string, ...items: T[]): void {
   const list = map.get(scope);

@@ -13,7 +13,8 @@
  *                                (later status changes), n = 0, 1, 2 … one page per flush; account
  *                                scopes here, endpoint scopes in activity_ixe_…, group scopes in
  *                                activity_ixg_…, source-IP buckets in activity_ixi_… (indexCollectionKind)
- *   activity_dir_<YYYYMMDD>      `<scope>` → { hours } with pages that day
+ *   activity_dir_<YYYYMMDD>      `<scope>` → { hours } with pages that day, and { pages, changes }:
+ *                                page counts by hour, once the writer left the hour (a hint)
  *   activity_payloads_<YYYYMMDDHH>  `<event_id>~p`: the accepted payloads of that hour's rows (resends)
  */
 

@@ -15,6 +15,13 @@ export interface IndexDoc {
   e?: string;
   /** directory: hours (0–23) of the day with pages for the scope */
   hours?: number[];
+  /**
+   * directory: for hours the writer has left behind, how many entry pages (`pages`) and change
+   * pages (`changes`) the scope has there, by hour. A hint that spares a reader the probe for
+   * the count: a late page may still follow, and is found from it.
+   */
+  pages?: Record<string, number>;
+  changes?: Record<string, number>;
 }
 
 /** A late attempt of a row, kept beside it: `<event_id>~a~<k>`, k = 0, 1, 2 … */
