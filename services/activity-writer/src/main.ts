@@ -27,7 +27,7 @@ runMain(async () => {
 
   const retentionMs = config.activityRetentionDays * 86_400_000;
   let metrics: ReturnType<typeof createWriterMetrics> | null = null;
-  const pipeline = new ActivityPipeline(createActivityWriter(store, { indexWaitMs: config.indexWaitMs }), {
+  const pipeline = new ActivityPipeline(createActivityWriter(store, { indexWaitMs: config.indexWaitMs, indexMaxWaitMs: config.indexMaxWaitMs }), {
     holdMs: config.holdMs,
     maxHeld: config.maxHeld,
     batchSize: config.batchSize,

@@ -53,6 +53,23 @@ describe('held index pages (ACTIVITY_INDEX_WAIT_MS) on the real store', () => {
     expect(writer.heldSince()).toBeNull();
   });
 
+  it('past the wait a page is written once it is worth a read (8 entries); a rare scope\'s waits up to the longest wait', async () => {
+    const t0 = Date.parse('2026-11-22T10:30:10.000Z');
+    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS, indexMaxWaitMs: 60_000 });
+    const busy = flushOf(writer, 'ep_busy');
+    const rare = flushOf(writer, 'ep_rare');
+    const rareId = await rare('rare', t0, 1);
+    const busyIds: string[] = [];
+    for (let k = 0; k < 7; k++) busyIds.push(await busy(`busy${k}`, t0 + k * 2_000, k + 2));
+    // 12 s: both waited the 10 s, neither has 8 entries
+    expect(await listed(endpointScope('ep_busy'), t0)).toEqual([]);
+    busyIds.push(await busy('busy7', t0 + 14_000, 9));
+    expect(await listed(endpointScope('ep_busy'), t0)).toEqual([...busyIds].reverse());
+    expect(await listed(endpointScope('ep_rare'), t0)).toEqual([]);
+    await busy('busy8', t0 + 60_000, 10);
+    expect(await listed(endpointScope('ep_rare'), t0)).toEqual([rareId]);
+  });
+
   it('holds status groups and source-IP buckets too, and writes a held scope at once when it has a page\'s worth', async () => {
     const t0 = Date.parse('2026-11-22T11:00:10.000Z');
     const writer = createActivityWriter(store(), { indexWaitMs: 60_000, indexPageEntries: 3 });

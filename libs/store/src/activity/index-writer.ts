@@ -25,13 +25,22 @@ const COUNTERS_MAX = 50_000;
 
 export interface IndexWriterOptions {
   /**
-   * Longest a sparse scope's entries wait to make one page with later flushes' (0: every flush
-   * writes its pages). Account scopes are never held: their pages are full at any traffic.
+   * How long a sparse scope's entries wait to share one page with later flushes' (0: every
+   * flush writes its pages): once this old, a held page is written when it is worth a read
+   * (`PAGE_MIN_ENTRIES`). Account scopes are never held: their pages are full at any traffic.
    */
   waitMs: number;
+  /** longest a held page waits, worth a read or not (a rare group's rows) */
+  maxWaitMs: number;
   /** a held scope is written once it has this many entries and changes */
   pageEntries: number;
 }
+
+/**
+ * Entries (and changes) that make a held page worth a read once it waited `waitMs`: a read
+ * costs about the same for one entry or a dozen (docs/architecture.md "Holding sparse pages").
+ */
+const PAGE_MIN_ENTRIES = 8;
 
 /** When a flush happens and which one it is (the pipeline numbers them). */
 export interface FlushClock {
@@ -62,8 +71,8 @@ interface Held {
  * written over. A scope's first page
  * in a day registers the hour in that day's directory — the only update, once per scope and hour.
  *
- * Sparse scopes (endpoints, groups, source-IP buckets) are held across flushes, up to
- * `waitMs` or `pageEntries`: at steady traffic a flush a second would otherwise write a page of
+ * Sparse scopes (endpoints, groups, source-IP buckets) are held across flushes — `waitMs` and
+ * until worth a read, at most `maxWaitMs` or `pageEntries`: at steady traffic a flush a second would otherwise write a page of
  * one or two entries per endpoint and bucket, and listing reads pages one by one, each read
  * scanning its hour's collection on FerretDB (docs/architecture.md). What is held is in no
  * page yet, so the pipeline acknowledges a flush's messages only once nothing of that flush
@@ -82,7 +91,7 @@ export class IndexWriter {
 
   constructor(
     private readonly log: ActivityLog<MergeableRow>,
-    private readonly opts: IndexWriterOptions = { waitMs: 0, pageEntries: 500 },
+    private readonly opts: IndexWriterOptions = { waitMs: 0, maxWaitMs: 0, pageEntries: 500 },
   ) {}
 
   /** The first flush with entries still held, or null when nothing is held. */
@@ -118,7 +127,11 @@ export class IndexWriter {
       else push(slot(hour).changes, scope, change);
     }
     const all = clock.all === true || this.heldEntries >= HELD_ENTRIES_MAX;
-    const due = [...this.held].filter(([, h]) => all || h.entries.length + h.changes.length >= this.opts.pageEntries || clock.now - h.since >= this.opts.waitMs);
+    const due = [...this.held].filter(([, h]) => {
+      const size = h.entries.length + h.changes.length;
+      const age = clock.now - h.since;
+      return all || size >= this.opts.pageEntries || (age >= this.opts.waitMs && size >= PAGE_MIN_ENTRIES) || age >= this.opts.maxWaitMs;
+    });
     for (const [, h] of due) {
       if (h.entries.length > 0) push(slot(h.hour).pages, h.scope, ...h.entries);
       if (h.changes.length > 0) push(slot(h.hour).changes, h.scope, ...h.changes);
@@ -144,7 +157,7 @@ export class IndexWriter {
    * scope and hour; a page written later (a late row) is found from the recorded count.
    */
   private async recordCounts(now: number): Promise<void> {
-    const settled = hourOf(now - this.opts.waitMs - HOUR_SETTLE_MS);
+    const settled = hourOf(now - this.opts.maxWaitMs - HOUR_SETTLE_MS);
     if (settled === this.countsRecordedBelow) return;
     const keys: string[] = [];
     const byDay = new Map<string, Map<Scope, Record<string, number>>>();

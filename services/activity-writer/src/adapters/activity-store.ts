@@ -43,8 +43,10 @@ export interface ActivityWriter {
 }
 
 export interface ActivityWriterOptions {
-  /** IndexWriter: longest a sparse scope's index entries wait for later flushes' (0: never) */
+  /** IndexWriter: how long a sparse scope's index entries wait for later flushes' (0: never) */
   indexWaitMs?: number;
+  /** IndexWriter: longest they wait when few (a rare group's rows); at least `indexWaitMs` */
+  indexMaxWaitMs?: number;
   /** IndexWriter: a held scope's page is written once it has this many entries */
   indexPageEntries?: number;
 }
@@ -70,7 +72,8 @@ export interface ActivityWriterOptions {
  */
 export function createActivityWriter(store: Store, opts: ActivityWriterOptions = {}): ActivityWriter {
   const log = store.activity;
-  const index = new IndexWriter(log, { waitMs: opts.indexWaitMs ?? 0, pageEntries: opts.indexPageEntries ?? 500 });
+  const waitMs = opts.indexWaitMs ?? 0;
+  const index = new IndexWriter(log, { waitMs, maxWaitMs: Math.max(waitMs, opts.indexMaxWaitMs ?? waitMs), pageEntries: opts.indexPageEntries ?? 500 });
   const partitionOf = (row: { _id: string; received_at: Date }) => log.hourOfRow(row._id, row.received_at.getTime());
   const recent = new RecentRows(RECENT_ROWS);
 
