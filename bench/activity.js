@@ -187,7 +187,8 @@ async function steadyHour(store, accountId, apiPort, apiKey) {
   // as the service runs it: sparse scopes' index entries held for ACTIVITY_INDEX_WAIT_MS (its
   // default unless set), timed by the rows' own clock, a flush every 3,600 s / flushes
   const indexWaitMs = Number(process.env.ACTIVITY_INDEX_WAIT_MS ?? writerConfigSpec.indexWaitMs.default);
-  const writer = createActivityWriter(store, { indexWaitMs });
+  const indexMaxWaitMs = Number(process.env.ACTIVITY_INDEX_MAX_WAIT_MS ?? writerConfigSpec.indexMaxWaitMs.default);
+  const writer = createActivityWriter(store, { indexWaitMs, indexMaxWaitMs });
   const random = rng(7);
   const hourStart = Math.floor((Date.now() - 8 * 86_400_000) / 3_600_000) * 3_600_000;
   const total = STEADY_FLUSHES * STEADY_ROWS;
@@ -205,9 +206,9 @@ async function steadyHour(store, accountId, apiPort, apiKey) {
     }
     await writer.write({ events, folds: [] }, { now: hourStart + f * (3_600_000 / STEADY_FLUSHES), flush: f });
   }
-  // the running writer's flushes two minutes into the next hour: what it still held is written
+  // the running writer's flushes a few minutes into the next hour: what it still held is written
   // and the hour's page counts go into the day directory (IndexWriter.recordCounts)
-  await writer.writeHeld({ now: hourStart + 3_720_000, flush: STEADY_FLUSHES });
+  await writer.writeHeld({ now: hourStart + 3_600_000 + indexMaxWaitMs + 120_000, flush: STEADY_FLUSHES });
   const seconds = (performance.now() - started) / 1000;
   const iso = (ms) => encodeURIComponent(new Date(ms).toISOString());
   const hour = `from=${iso(hourStart)}&to=${iso(hourStart + 3_600_000)}`;
@@ -220,8 +221,12 @@ async function steadyHour(store, accountId, apiPort, apiKey) {
   ];
   const runs = Math.max(3, Math.round(QUERY_RUNS / 3));
   const counts = {};
-  for (const kind of ['ix', 'ixe', 'ixg', 'ixi']) counts[kind] = await store.connection.db.collection(`activity_${kind}_${new Date(hourStart).toISOString().slice(0, 13).replace(/[-T]/g, '')}`).estimatedDocumentCount();
-  return { flushes: STEADY_FLUSHES, rows_per_flush: STEADY_ROWS, index_wait_ms: indexWaitMs, write_seconds: Number(seconds.toFixed(1)), index_documents: counts, runs, queries: await timeFilters(apiPort, apiKey, filters, runs) };
+  const suffix = new Date(hourStart).toISOString().slice(0, 13).replace(/[-T]/g, '');
+  const count = (kind) => store.connection.db.collection(`activity_${kind}_${suffix}`).estimatedDocumentCount();
+  for (const kind of ['ix', 'ixe', 'ixg']) counts[kind] = await count(kind);
+  counts.ixi = 0; // source-IP buckets: eight collections (keys.ts IP_COLLECTIONS)
+  for (let k = 0; k < 8; k++) counts.ixi += await count(`ixi${k}`);
+  return { flushes: STEADY_FLUSHES, rows_per_flush: STEADY_ROWS, index_wait_ms: indexWaitMs, index_max_wait_ms: indexMaxWaitMs, write_seconds: Number(seconds.toFixed(1)), index_documents: counts, runs, queries: await timeFilters(apiPort, apiKey, filters, runs) };
 }
 
 async function main() {

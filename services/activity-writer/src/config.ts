@@ -19,7 +19,7 @@ export const configSpec = {
   // at steady traffic a flush a second would leave a page of one or two entries per endpoint,
   // status group and source-IP bucket (docs/architecture.md "Holding sparse pages")
   indexWaitMs: int('ACTIVITY_INDEX_WAIT_MS', "how long an endpoint's, status group's or source-IP bucket's index entries wait to share one page with later flushes' (0: a page every flush); the account's are never held. Filters by those show a row up to this much later under steady traffic", { default: 10000, min: 0, max: 60000 }),
-  indexMaxWaitMs: int('ACTIVITY_INDEX_MAX_WAIT_MS', 'longest those entries wait while fewer than 8 (a rare group: an endpoint\'s errors); at least ACTIVITY_INDEX_WAIT_MS', { default: 60000, min: 0, max: 600000 }),
+  indexMaxWaitMs: int('ACTIVITY_INDEX_MAX_WAIT_MS', 'longest those entries wait while fewer than 8 (a rare group: an endpoint\'s errors); at least ACTIVITY_INDEX_WAIT_MS', { default: 30000, min: 0, max: 600000 }),
   holdMs: int('ACTIVITY_HOLD_MS', "longest an accepted request's row waits for its deliveries' first attempts, to be written with them in one insert", { default: 3000, min: 0 }),
   keepPerMinute: int('ACTIVITY_KEEP_PER_MINUTE', 'identical rejections (endpoint, outcome, reason) per minute that keep rows of their own before the rest fold into one aggregated row', { default: 10, min: 1 }),
   retentionSweepMs: int('ACTIVITY_RETENTION_SWEEP_MS', 'how often the writer deletes expired activity rows', { default: 60000, min: 1000 }),

@@ -12,7 +12,8 @@
  *   activity_ix_<YYYYMMDDHH>     index pages of those rows: `<scope>|<n>` (entries), `<scope>|c<n>`
  *                                (later status changes), n = 0, 1, 2 … one page per flush; account
  *                                scopes here, endpoint scopes in activity_ixe_…, group scopes in
- *                                activity_ixg_…, source-IP buckets in activity_ixi_… (indexCollectionKind)
+ *                                activity_ixg_…, source-IP buckets in activity_ixi0_… to
+ *                                activity_ixi7_… (indexCollectionKind, IP_COLLECTIONS)
  *   activity_dir_<YYYYMMDD>      `<scope>` → { hours } with pages that day, and { pages, changes }:
  *                                page counts by hour, once the writer left the hour (a hint)
  *   activity_payloads_<YYYYMMDDHH>  `<event_id>~p`: the accepted payloads of that hour's rows (resends)
@@ -116,9 +117,24 @@ export function indexCollectionKind(scope: Scope): '' | 'e' | 'g' | 'i' {
   return scope.startsWith('e:') ? 'e' : '';
 }
 
+/**
+ * Source-IP bucket pages are spread over this many collections an hour (`activity_ixi0_…` …
+ * `activity_ixi7_…`, by bucket): the source-IP filter is bound by its read budget — a bucket
+ * holds 1/64 of the account's rows and the address a fraction of those — so what each of its
+ * reads scans decides its time.
+ */
+export const IP_COLLECTIONS = 8;
+
+function indexSuffix(scope: Scope): string {
+  const kind = indexCollectionKind(scope);
+  if (kind !== 'i') return kind;
+  const bucket = Number.parseInt(scope.slice(scope.lastIndexOf('#ip') + 3), 16);
+  return `i${bucket % IP_COLLECTIONS}`;
+}
+
 export const collections = {
   rows: (hour: string) => `activity_rows_${digits(hour)}`,
-  index: (hour: string, scope: Scope) => `activity_ix${indexCollectionKind(scope)}_${digits(hour)}`,
+  index: (hour: string, scope: Scope) => `activity_ix${indexSuffix(scope)}_${digits(hour)}`,
   dir: (day: string) => `activity_dir_${digits(day)}`,
   /**
    * accepted payloads of the hour's rows (resends): a partition of their own, so a row's `_id`
@@ -127,7 +143,7 @@ export const collections = {
   payloads: (hour: string) => `activity_payloads_${digits(hour)}`,
   /** the hour or day a collection of the log holds, or null for any other collection */
   keyOf(name: string): { kind: 'rows' | 'index' | 'dir' | 'payloads'; key: string } | null {
-    const m = /^activity_(rows|ix[egi]?|dir|payloads)_(\d{4})(\d{2})(\d{2})(\d{2})?$/.exec(name);
+    const m = /^activity_(rows|ix(?:[eg]|i[0-7]?)?|dir|payloads)_(\d{4})(\d{2})(\d{2})(\d{2})?$/.exec(name);
     if (!m) return null;
     const day = `${m[2]}-${m[3]}-${m[4]}`;
     if (m[1] === 'dir') return m[5] === undefined ? { kind: 'dir', key: day } : null;
