@@ -3,6 +3,7 @@ import type { Express, NextFunction, Request, Response } from 'express';
 import type { Logger } from '@relay/logging';
 import { mountHealth } from '@relay/runtime';
 import type { ReadinessChecks } from '@relay/runtime';
+import type { AccountLock } from './adapters/account-lock';
 import type { Store } from '@relay/store';
 import type { TargetRegistry } from '@relay/targets';
 import { createLastUsedRecorder } from './adapters/api-keys';
@@ -43,6 +44,8 @@ export interface AppDeps {
   now?: () => Date;
   /** the web UI under `/` and its sign-in sessions (docs/dashboard.md); absent: the JSON API alone */
   dashboard?: DashboardDeps;
+  /** serializes API-key revocations per account across processes (adapters/account-lock) */
+  accountLock: AccountLock;
   /** test requests, resends and bulk retries (transport/replay-routes.ts); without it those routes are not served */
   replay?: ReplayDeps;
 }

@@ -16,6 +16,7 @@ import { createDeliveryPublisher } from './adapters/delivery-publisher';
 import { createGatewayClient } from './adapters/gateway-client';
 import { createInvalidator } from './adapters/invalidation';
 import { createSessionStore } from './adapters/sessions';
+import { createAccountLock } from './adapters/account-lock';
 import { createUsageCounter } from './adapters/usage-counter';
 import { createApp } from './app';
 import { configSpec } from './config';
@@ -51,6 +52,7 @@ runMain(async () => {
     publicBaseUrl: config.publicBaseUrl,
     announceChange: createInvalidator(redis, config.namespace, logger),
     acceptedEvents: createUsageCounter(redis, config.namespace),
+    accountLock: createAccountLock(redis, config.namespace),
     readiness,
     activityRetentionDays: config.activityRetentionDays,
     dashboard: {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { eventually } from '../../support/infra';
+import { Redis } from 'ioredis';
+import { createAccountLock } from '../../../services/management-api/src/adapters/account-lock';
+import { eventually, infra } from '../../support/infra';
 import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
 
@@ -99,6 +101,50 @@ describe('revoking a key', () => {
     const second = await fx.apiAs(account.apiKey, 'post', '/v1/api-keys', { role: 'owner' });
     expect((await fx.apiAs(second.body.secret, 'delete', `/v1/api-keys/${only!._id}`)).status).toBe(204);
     expect((await fx.apiAs(account.apiKey, 'get', '/v1/endpoints')).status).toBe(401);
+  });
+});
+
+describe('revocations of one account take turns, in every process (adapters/account-lock)', () => {
+  it('two owner keys revoking each other at once leave exactly one owner key: one 204, one 409 last_owner_key', async () => {
+    for (let round = 0; round < 3; round++) {
+      const account = await fx.newAccount();
+      const first = await fx.store.apiKeys.findOne({ account_id: account.accountId }).lean();
+      const second = await fx.apiAs(account.apiKey, 'post', '/v1/api-keys', { role: 'owner' });
+      const [a, b] = await Promise.all([fx.apiAs(account.apiKey, 'delete', `/v1/api-keys/${second.body.id}`), fx.apiAs(second.body.secret, 'delete', `/v1/api-keys/${first!._id}`)]);
+      expect([a.status, b.status].sort()).toEqual([204, 409]);
+      expect([a, b].find((r) => r.status === 409)!.body.code).toBe('last_owner_key');
+      expect(await fx.store.apiKeys.countDocuments({ account_id: account.accountId })).toBe(1);
+    }
+  });
+
+  it('two processes never hold one account\'s lock at once; other accounts do not wait', async () => {
+    const redisA = new Redis(infra.redisUrl);
+    const redisB = new Redis(infra.redisUrl);
+    try {
+      const [lockA, lockB] = [createAccountLock(redisA, fx.namespace), createAccountLock(redisB, fx.namespace)];
+      let inside = 0;
+      let most = 0;
+      const critical = async () => {
+        inside += 1;
+        most = Math.max(most, inside);
+        await new Promise((r) => setTimeout(r, 20));
+        inside -= 1;
+      };
+      await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? lockA : lockB)('acc_locked', critical)));
+      expect(most).toBe(1);
+      // a failing holder releases it
+      await expect(lockA('acc_locked', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+      expect(await redisA.exists(`${fx.namespace}:lock:account-keys:acc_locked`)).toBe(0);
+      // another account runs beside a held lock
+      let release!: () => void;
+      const held = lockA('acc_busy', () => new Promise<void>((r) => (release = r)));
+      await lockB('acc_free', async () => undefined);
+      release();
+      await held;
+    } finally {
+      redisA.disconnect();
+      redisB.disconnect();
+    }
   });
 });
 

@@ -16,6 +16,7 @@ import { BulkRetryStore } from '../../../services/management-api/src/adapters/bu
 import { createDeliveryPublisher } from '../../../services/management-api/src/adapters/delivery-publisher';
 import { createGatewayClient } from '../../../services/management-api/src/adapters/gateway-client';
 import { createInvalidator } from '../../../services/management-api/src/adapters/invalidation';
+import { createAccountLock } from '../../../services/management-api/src/adapters/account-lock';
 import { createUsageCounter } from '../../../services/management-api/src/adapters/usage-counter';
 import type { UsageCounter } from '../../../services/management-api/src/adapters/usage-counter';
 import { createApp } from '../../../services/management-api/src/app';
@@ -78,6 +79,7 @@ export async function startManagement(label: string, opts: { now?: () => Date; a
     publicBaseUrl: 'https://relay.example',
     announceChange: createInvalidator(redis, ns.namespace, logger),
     acceptedEvents: opts.acceptedEvents ?? createUsageCounter(redis, ns.namespace),
+    accountLock: createAccountLock(redis, ns.namespace),
     readiness: { mongodb: () => store.ping(), redis: () => redis.status === 'ready' },
     ...(opts.now ? { now: opts.now } : {}),
     replay: replayDeps(store, redis, ns.namespace, secretsKeys, logger, now),

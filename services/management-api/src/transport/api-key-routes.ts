@@ -4,6 +4,7 @@ import type { Logger } from '@relay/logging';
 import type { Store } from '@relay/store';
 import { recordAccountAudit } from '../adapters/account-audit';
 import { createApiKey, deleteApiKey, listApiKeys, loadApiKey, ownerKeyCount } from '../adapters/api-keys';
+import type { AccountLock } from '../adapters/account-lock';
 import type { ApiKeyInfo } from '../adapters/api-keys';
 import { mayManage } from '../domain/roles';
 import type { ApiKeyRole } from '../domain/roles';
@@ -14,6 +15,8 @@ import { operation } from './operation';
 export interface ApiKeyRouteDeps {
   store: Store;
   logger: Logger;
+  /** serializes revocations per account across processes (adapters/account-lock) */
+  accountLock: AccountLock;
 }
 
 /** A key as listed: never its secret or digest. */
@@ -31,7 +34,7 @@ const cannotManage = (actor: ApiKeyRole): ApiError =>
  */
 export function apiKeyRoutes(deps: ApiKeyRouteDeps): Router {
   const r = Router();
-  const { store, logger } = deps;
+  const { store, logger, accountLock } = deps;
 
   r.post('/', ...operation('createApiKey'), async (req: Request, res: Response) => {
     const caller = keyOf(req);
@@ -50,14 +53,19 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): Router {
   r.delete('/:keyId', ...operation('revokeApiKey'), async (req: Request, res: Response) => {
     const caller = keyOf(req);
     const accountId = accountOf(req);
-    const key = await loadApiKey(store, accountId, String(req.params.keyId));
-    if (!key) throw notFound('API key');
-    if (!mayManage(caller.role, key.role)) throw cannotManage(caller.role);
-    // an account without an owner key could never change its plan or owner keys again
-    if (key.role === 'owner' && (await ownerKeyCount(store, accountId)) <= 1) {
-      throw new ApiError(409, 'last_owner_key', 'This is the last owner key of the account; create another owner key before revoking it.');
-    }
-    if (!(await deleteApiKey(store, accountId, key.id))) throw notFound('API key');
+    // one revocation of the account at a time, in every process: the owner count read below
+    // must still hold when the key is deleted
+    const key = await accountLock(accountId, async () => {
+      const found = await loadApiKey(store, accountId, String(req.params.keyId));
+      if (!found) throw notFound('API key');
+      if (!mayManage(caller.role, found.role)) throw cannotManage(caller.role);
+      // an account without an owner key could never change its plan or owner keys again
+      if (found.role === 'owner' && (await ownerKeyCount(store, accountId)) <= 1) {
+        throw new ApiError(409, 'last_owner_key', 'This is the last owner key of the account; create another owner key before revoking it.');
+      }
+      if (!(await deleteApiKey(store, accountId, found.id))) throw notFound('API key');
+      return found;
+    });
     await recordAccountAudit(store, { account_id: accountId, action: 'key_revoked', actor: actorOf(req), key_id: key.id, details: { role: key.role, prefix: key.prefix, name: key.name } });
     logger.info('api key revoked', { account_id: accountId, key_id: key.id, role: key.role, actor: actorOf(req) });
     res.status(204).end();
