@@ -41,7 +41,7 @@ runMain(async () => {
   const deliveries = createDeliveryPublisher(new ConfirmPublisher(broker, config.publishConfirmTimeoutMs), config.namespace);
   const jobs = new BulkRetryStore(store);
   const retentionMs = config.activityRetentionDays * 86_400_000;
-  const runner = createBulkRetryRunner({ store, jobs, deliveries, logger, leaseMs: config.bulkRetryLeaseMs, pollMs: config.bulkRetryPollMs });
+  const runner = createBulkRetryRunner({ store, jobs, deliveries, logger, leaseMs: config.bulkRetryLeaseMs, pollMs: config.bulkRetryPollMs, keepFinishedMs: retentionMs });
 
   const readiness = { mongodb: () => store.ping(), redis: () => redis.status === 'ready' };
   const app = createApp({

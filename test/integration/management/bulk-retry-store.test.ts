@@ -95,7 +95,7 @@ describe('bulk retry jobs in the store', () => {
     const { logger } = testLogger('management-api');
     const broker = new BrokerConnection({ url: infra.rabbitmqUrl, connectionName: 'bulk retry test', logger, topology: { namespace, deliveryLimit: 20 } });
     await broker.start();
-    const runner = createBulkRetryRunner({ store: b, jobs: jobsB, deliveries: createDeliveryPublisher(new ConfirmPublisher(broker, 1000), namespace), logger, leaseMs: 1000, pollMs: 100 });
+    const runner = createBulkRetryRunner({ store: b, jobs: jobsB, deliveries: createDeliveryPublisher(new ConfirmPublisher(broker, 1000), namespace), logger, leaseMs: 1000, pollMs: 100, keepFinishedMs: 30 * 86_400_000 });
     runner.start();
     try {
       const status = await eventually(async () => {
@@ -107,6 +107,55 @@ describe('bulk retry jobs in the store', () => {
       await runner.stop();
       await broker.close();
       await deleteBrokerNamespace(namespace);
+    }
+  });
+});
+
+describe('finished bulk retry jobs are deleted after the retention period (BulkRetryStore.prune)', () => {
+  it('deletes the old finished jobs with their runs and slots, oldest first, and keeps recent, unfinished and later ones', async () => {
+    const own = testNamespace('bulkprune');
+    const store = await connectStore(own.mongodbUrl);
+    const jobs = new BulkRetryStore(store);
+    try {
+      const day = 86_400_000;
+      const finish = async (j: JobDoc, runs: number, finishedAt: Date | null) => {
+        for (let e = 0; e < runs; e++) await jobs.claim(j._id, e, 'x', 0);
+        const state = finishedAt ? 'done' : 'running';
+        await jobs.saveProgress(j._id, runs - 1, { state, cursor: null, counts: zeroCounts(), started_at: new Date(), updated_at: new Date(), finished_at: finishedAt, error: null }, true);
+      };
+      const made: JobDoc[] = [];
+      for (let k = 0; k < 5; k++) {
+        const j = job();
+        await jobs.create(j);
+        made.push(j);
+      }
+      // slots 0-2 finished 40 days ago (slot 1 after two runs, and cancelled), slot 3 yesterday, slot 4 still running
+      await finish(made[0]!, 1, new Date(Date.now() - 40 * day));
+      await finish(made[1]!, 2, new Date(Date.now() - 40 * day));
+      await jobs.requestCancel(made[1]!._id, 'rk_test', new Date());
+      await finish(made[2]!, 1, new Date(Date.now() - 40 * day));
+      await finish(made[3]!, 1, new Date(Date.now() - day));
+      await finish(made[4]!, 1, null);
+      await jobs.advanceLow(4);
+      const cutoff = new Date(Date.now() - 30 * day);
+
+      expect(await jobs.prune(cutoff, 2)).toBe(2); // at most `max` a call
+      expect(await jobs.prune(cutoff, 100)).toBe(1); // stops at the job that finished yesterday
+      expect(await jobs.prune(cutoff, 100)).toBe(0);
+      const ids = (await store.connection.db!.collection('bulk_retries').find({}).toArray()).map((d) => String(d._id)).sort();
+      for (const gone of made.slice(0, 3)) expect(ids.filter((id) => id.startsWith(gone._id))).toEqual([]);
+      expect(ids).not.toEqual(expect.arrayContaining(['queue|0', 'queue|1', 'queue|2']));
+      expect(ids).toEqual(expect.arrayContaining(['queue|3', 'queue|4', made[3]!._id, made[4]!._id, `${made[3]!._id}|progress|0`]));
+      expect(await jobs.job(made[0]!._id)).toBeNull();
+      expect(await jobs.job(made[3]!._id)).not.toBeNull();
+      // the queue goes on as before: the running job is still found, new jobs get new slots
+      expect((await jobs.slots()).map((s) => s.jobId)).toEqual([made[4]!._id]);
+      const next = job();
+      await jobs.create(next);
+      expect((await jobs.slots()).map((s) => s.n)).toEqual([4, 5]);
+    } finally {
+      await store.connection.dropDatabase();
+      await store.close();
     }
   });
 });

@@ -18,8 +18,14 @@ export interface RunnerOptions {
   leaseMs: number;
   /** BULK_RETRY_POLL_MS */
   pollMs: number;
+  /** finished jobs are deleted this long after they finished: the activity retention period, past which their rows are gone too */
+  keepFinishedMs: number;
   now?: () => number;
 }
+
+/** How often an instance deletes old finished jobs, and how many at most each time. */
+const PRUNE_EVERY_MS = 10 * 60_000;
+const PRUNE_MAX = 100;
 
 /** Rows listed per page, and index documents read per page (the activity API's budget). */
 const PAGE_ROWS = 50;
@@ -54,6 +60,7 @@ export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let stopping = false;
+  let prunedAt = 0;
 
   async function targetOf(targetId: string, accountId: string) {
     const hit = targetCache.get(targetId);
@@ -92,6 +99,11 @@ export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
       break;
     }
     if (finishedBelow !== null && finishedBelow > 0) await opts.jobs.advanceLow(finishedBelow);
+    if (now() - prunedAt >= PRUNE_EVERY_MS) {
+      prunedAt = now();
+      const pruned = await opts.jobs.prune(new Date(now() - opts.keepFinishedMs), PRUNE_MAX);
+      if (pruned > 0) opts.logger.info('old bulk retry jobs deleted', { jobs: pruned });
+    }
   }
 
   async function giveUp(job: JobDoc, epoch: number, previous: ProgressDoc | null): Promise<void> {

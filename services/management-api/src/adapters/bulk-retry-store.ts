@@ -1,5 +1,6 @@
 import { keyedCollection } from '@relay/store';
 import type { KeyedCollection, Store } from '@relay/store';
+import { FINISHED } from '../domain/bulk-retry-job';
 import type { BulkRetryFilter, JobCounts, JobState } from '../domain/bulk-retry-job';
 
 /** A job as created: never changed afterwards. */
@@ -43,7 +44,7 @@ interface CancelDoc {
 interface SlotDoc {
   _id: string;
   job_id?: string;
-  /** on `queue|low`: every slot below it holds a finished job */
+  /** on `queue|low`: every slot below it holds a finished job; on `queue|pruned`: every slot below it is gone */
   n?: number;
 }
 
@@ -62,6 +63,7 @@ const progressId = (job: string, epoch: number) => `${job}|progress|${epoch}`;
 const cancelId = (job: string) => `${job}|cancel`;
 const slotId = (n: number) => `queue|${n}`;
 const LOW_ID = 'queue|low';
+const PRUNED_ID = 'queue|pruned';
 
 /**
  * Bulk retry jobs in the store (collection `bulk_retries`), every access by `_id` (FerretDB
@@ -73,7 +75,10 @@ const LOW_ID = 'queue|low';
  * - a newer epoch fences an older run: a holder that sees `<job>|lease|<epoch+1>` stops;
  * - a cancel is the insert of `<job>|cancel`, never an update the running holder could overwrite;
  * - jobs are found by their slots `queue|0`, `queue|1` … (inserted, never changed) from a low-water
- *   hint `queue|low` below which every job is finished.
+ *   hint `queue|low` below which every job is finished;
+ * - finished jobs are deleted once they are older than the activity they retried (`prune`), from
+ *   the oldest slot up, below `queue|pruned`; so the collection, which every `_id` read scans on
+ *   FerretDB, holds about one retention period of jobs, not every job ever made.
  */
 export class BulkRetryStore {
   private readonly docs: KeyedCollection<AnyDoc>;
@@ -155,6 +160,31 @@ export class BulkRetryStore {
   /** Every slot below `n` holds a finished job. A hint only: a lower value written by a racing instance costs reads, never a job. */
   async advanceLow(n: number): Promise<void> {
     await this.docs.update([{ id: LOW_ID, update: { $max: { n } }, upsert: true }]);
+  }
+
+  /**
+   * Deletes up to `max` of the oldest jobs that finished before `cutoff` — the job, its cancel,
+   * every run's lease and progress, and its slot — and moves `queue|pruned` past them. Only
+   * slots below `queue|low` are looked at (their jobs are finished), oldest first, up to the
+   * first one that finished too recently. Returns how many slots went.
+   */
+  async prune(cutoff: Date, max: number): Promise<number> {
+    const from = ((await this.docs.get(PRUNED_ID)) as SlotDoc | null)?.n ?? 0;
+    const low = ((await this.docs.get(LOW_ID)) as SlotDoc | null)?.n ?? 0;
+    let n = from;
+    for (; n < low && n - from < max; n++) {
+      const slot = (await this.docs.get(slotId(n))) as SlotDoc | null;
+      if (slot?.job_id) {
+        const status = await this.status(slot.job_id);
+        const finishedAt = status.progress && FINISHED.includes(status.progress.state) ? status.progress.finished_at : null;
+        if (finishedAt === null || finishedAt >= cutoff) break;
+        const runs = Array.from({ length: status.runs }, (_, e) => e);
+        await this.docs.delete([slot.job_id, cancelId(slot.job_id), ...runs.flatMap((e) => [leaseId(slot.job_id!, e), progressId(slot.job_id!, e)])]);
+      }
+      await this.docs.delete([slotId(n)]);
+    }
+    if (n > from) await this.docs.update([{ id: PRUNED_ID, update: { $max: { n } }, upsert: true }]);
+    return n - from;
   }
 
   private async freeSlot(): Promise<number> {
