@@ -9,6 +9,7 @@ import { closeServer, createHealthApp, createMetricsRegistry, listen, mountMetri
 import { connectStore } from '@relay/store';
 import { createInternalSigner, createSecretBox } from '@relay/secrets';
 import { createDefaultRegistry } from '@relay/targets';
+import { createAccountLock } from './adapters/account-lock';
 import { createActionLimiter } from './adapters/action-limiter';
 import { createBulkRetryRunner } from './adapters/bulk-retry-runner';
 import { BulkRetryStore } from './adapters/bulk-retry-store';
@@ -16,7 +17,6 @@ import { createDeliveryPublisher } from './adapters/delivery-publisher';
 import { createGatewayClient } from './adapters/gateway-client';
 import { createInvalidator } from './adapters/invalidation';
 import { createSessionStore } from './adapters/sessions';
-import { createAccountLock } from './adapters/account-lock';
 import { createUsageCounter } from './adapters/usage-counter';
 import { createApp } from './app';
 import { configSpec } from './config';

@@ -1,6 +1,6 @@
 import { encodeChanges, encodeEntries } from './entries';
 import type { IndexChange, IndexEntry } from './entries';
-import { changePageId, collections, dayOf, hourOf, indexCollectionKind, pageId, scopeOfPage } from './keys';
+import { changePageId, collections, dayOf, hourOf, indexCollectionKind, pageId, scopeOfPage, startOf } from './keys';
 import type { Scope } from './keys';
 import { mapLimit } from './keyed-collection';
 import type { ActivityLog, IndexDoc, MergeableRow } from './log';
@@ -164,9 +164,10 @@ export class IndexWriter {
     for (const [key, n] of this.next) {
       const [hour, scope, kind] = splitCounterKey(key);
       if (hour >= settled || this.recorded.has(key)) continue;
-      const day = byDay.get(dayOfHour(hour)) ?? new Map<Scope, Record<string, number>>();
-      byDay.set(dayOfHour(hour), day);
-      day.set(scope, { ...day.get(scope), [`${kind === 'c' ? 'changes' : 'pages'}.${Number(hour.slice(11, 13))}`]: n });
+      const dayKey = dayOf(startOf(hour));
+      const day = byDay.get(dayKey) ?? new Map<Scope, Record<string, number>>();
+      byDay.set(dayKey, day);
+      day.set(scope, { ...day.get(scope), [`${kind === 'c' ? 'changes' : 'pages'}.${hourOfDay(hour)}`]: n });
       keys.push(key);
     }
     for (const [day, scopes] of byDay) await this.log.dir(day).update([...scopes].map(([scope, counts]) => ({ id: scope, update: { $max: counts } })));
@@ -222,8 +223,7 @@ export class IndexWriter {
   private async register(hour: string, scopes: Scope[]): Promise<void> {
     const fresh = scopes.filter((s) => !this.registered.has(`${hour}|${s}`));
     if (fresh.length === 0) return;
-    const day = dayOf(Date.parse(`${hour}:00:00.000Z`));
-    await this.log.dir(day).update(fresh.map((scope) => ({ id: scope, update: { $addToSet: { hours: Number(hour.slice(11, 13)) } }, upsert: true })));
+    await this.log.dir(dayOf(startOf(hour))).update(fresh.map((scope) => ({ id: scope, update: { $addToSet: { hours: hourOfDay(hour) } }, upsert: true })));
     if (this.registered.size >= COUNTERS_MAX) this.registered.clear();
     for (const s of fresh) this.registered.add(`${hour}|${s}`);
   }
@@ -238,7 +238,8 @@ function splitCounterKey(key: string): [string, Scope, string] {
   return [key.slice(0, first), key.slice(first + 1, last), key.slice(last + 1)];
 }
 
-const dayOfHour = (hour: string): string => hour.slice(0, 10);
+/** 0–23: the hour of its day a `YYYY-MM-DDTHH` partition is, as the day directory lists it */
+const hourOfDay = (hour: string): number => Number(hour.slice(11, 13));
 
 /** How long after its end an hour's counts are recorded, beyond the longest hold: rows of the hour still in the hold window (ACTIVITY_HOLD_MS) or in flight. */
 const HOUR_SETTLE_MS = 60_000;

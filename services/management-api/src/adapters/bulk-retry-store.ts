@@ -173,13 +173,13 @@ export class BulkRetryStore {
     const low = ((await this.docs.get(LOW_ID)) as SlotDoc | null)?.n ?? 0;
     let n = from;
     for (; n < low && n - from < max; n++) {
-      const slot = (await this.docs.get(slotId(n))) as SlotDoc | null;
-      if (slot?.job_id) {
-        const status = await this.status(slot.job_id);
+      const jobId = ((await this.docs.get(slotId(n))) as SlotDoc | null)?.job_id;
+      if (jobId) {
+        const status = await this.status(jobId);
         const finishedAt = status.progress && FINISHED.includes(status.progress.state) ? status.progress.finished_at : null;
         if (finishedAt === null || finishedAt >= cutoff) break;
         const runs = Array.from({ length: status.runs }, (_, e) => e);
-        await this.docs.delete([slot.job_id, cancelId(slot.job_id), ...runs.flatMap((e) => [leaseId(slot.job_id!, e), progressId(slot.job_id!, e)])]);
+        await this.docs.delete([jobId, cancelId(jobId), ...runs.flatMap((e) => [leaseId(jobId, e), progressId(jobId, e)])]);
       }
       await this.docs.delete([slotId(n)]);
     }
