@@ -2,6 +2,7 @@
 'use strict';
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const net = require('node:net');
 const path = require('node:path');
 const autocannon = require('autocannon');
@@ -177,15 +178,27 @@ function runToCompletion(file, args, env) {
   });
 }
 
-/** Busy and total CPU time of the whole machine (all cores), from /proc/stat, in clock ticks. */
+/**
+ * Busy and total CPU time of the whole machine (all cores), from /proc/stat, in clock ticks.
+ * `steal`: time a virtual machine's cores were runnable but the host ran something else (a
+ * share of busy): on a shared host it moves from run to run and takes speed from whatever ran then.
+ */
 function machineCpu() {
   try {
     const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
     const total = f.reduce((a, b) => a + b, 0);
-    return { busy: total - f[3] - (f[4] || 0), total };
+    return { busy: total - f[3] - (f[4] || 0), total, steal: f[7] || 0 };
   } catch {
     return null;
   }
+}
+
+/** The machine's busy and stolen CPU between two machineCpu() readings, in % (100 = one core). */
+function machineWindow(m0, m1) {
+  if (!m0 || !m1 || m1.total === m0.total) return { busy_pct: null, steal_pct: null };
+  const cores = os.cpus().length;
+  const pct = (a, b) => Math.round(((b - a) / (m1.total - m0.total)) * 100 * cores);
+  return { busy_pct: pct(m0.busy, m1.busy), steal_pct: pct(m0.steal, m1.steal) };
 }
 
 /** The sum of a metric's samples in Prometheus text format; null when the metric is absent. */
@@ -234,5 +247,5 @@ async function deleteBrokerNamespace(rabbitmqUrl, namespace) {
   }
 }
 
-module.exports = { deleteBrokerNamespace, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, machineCpu, metricValue, percentile };
+module.exports = { deleteBrokerNamespace, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, machineCpu, machineWindow, metricValue, percentile };
 

@@ -1,7 +1,7 @@
 // npm run bench (headline): the whole system as users run it. Every service its own process,
 // started the way scripts/start.sh starts them (same variables, fresh RELAY_NAMESPACE and
 // database per run), one endpoint with ONE webhook target on a local receiver, and bare express
-// measured under the same load in the same run. Reports accepted/s, delivered/s, the ratio to
+// measured under the same load in the same run, before and after Relay's load. Reports accepted/s, delivered/s, the ratio to
 // bare express, p50/p99 of the 202, lost and duplicate deliveries, and how long the activity log
 // took to catch up after the load. Prints a table and one JSON line; writes bench-results/system.json.
 //
@@ -22,7 +22,7 @@ const amqp = require('amqplib');
 const { Redis } = require('ioredis');
 const { MongoClient } = require('mongodb');
 const { brokerNames } = require('@relay/contracts');
-const { deleteBrokerNamespace, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, loadTracked, procSample, machineCpu, metricValue } = require('./lib');
+const { deleteBrokerNamespace, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, loadTracked, procSample, machineCpu, machineWindow, metricValue } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const num = (v, def) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? def : Number(v));
@@ -59,7 +59,8 @@ const DEFINITIONS = {
   accepted_per_s: '2xx answers of the measured load ÷ its duration',
   delivered_per_s: 'unique events (by X-Relay-Event-Id) of the measured load received by the receiver ÷ seconds from the start of the measured load until the last of them arrived',
   delivered_during_load_per_s: 'unique events of the measured load received before the load ended ÷ load_window_s (the wall time of the autocannon run, a little longer than its duration)',
-  ratio: 'delivered_per_s ÷ bare express req/s (2xx/s) under the same load in the same run',
+  ratio: 'delivered_per_s ÷ bare express req/s (2xx/s) under the same load in the same run: the mean of a run before Relay\'s load and one after it (once the activity log caught up and the machine was quiet), so both see the shared host\'s changing speed',
+  steal_pct: 'CPU time the host gave to other virtual machines while ours had work (/proc/stat steal), 100 = one core: what a phase lost to its neighbours',
   p50_p99: 'latency of the 2xx answers only (the 202 of Relay), as autocannon measured it',
   lost: 'requests answered 2xx (probe, warm-up and measured) whose event never reached the receiver within the delivery wait; must be 0',
   accepted_delivered: 'counts of the whole run: the probe request, the warm-up and the measured load',
@@ -348,11 +349,9 @@ function createSampler(pids, probes) {
         if (!first[name] || !last[name]) continue;
         processes[name] = { cpu_pct: Math.round(((last[name].cpu_s - first[name].cpu_s) / seconds) * 100), rss_mb_max: Math.round(peak[name] / 1048576) };
       }
-      const m1 = machineCpu();
-      const cores = os.cpus().length;
-      const machinePct = m0 && m1 ? Math.round(((m1.busy - m0.busy) / (m1.total - m0.total)) * 100 * cores) : null;
+      const { busy_pct: machinePct, steal_pct } = machineWindow(m0, machineCpu());
       const ours = Object.values(processes).reduce((a, p) => a + p.cpu_pct, 0);
-      const machine = { cores, busy_pct: machinePct, other_processes_pct: machinePct === null ? null : Math.max(0, machinePct - ours), loadavg_1m: Number(os.loadavg()[0].toFixed(2)) };
+      const machine = { cores: os.cpus().length, busy_pct: machinePct, steal_pct, other_processes_pct: machinePct === null ? null : Math.max(0, machinePct - ours - steal_pct), loadavg_1m: Number(os.loadavg()[0].toFixed(2)) };
       return { processes, queues: { ...queues }, machine };
     },
     /** CPU% per process from now until the returned function is called (no RSS, no queues). */
@@ -470,12 +469,20 @@ async function main() {
     accepted.add(probeId);
     if ((await waitDelivered(receiver, [probeId], Date.now() + 30000)) > 0) throw new Error('probe event not delivered within 30 s');
 
-    // the baseline, while Relay's services run idle
-    progress(`bare express ${WARMUP_S} s warm-up + ${DURATION_S} s`);
+    // The baseline, while Relay's services run idle: once before Relay's load and once after it
+    // (once the log has caught up and the machine is quiet), and the ratio is taken to their
+    // mean. On a shared virtual machine the CPU left to this one moves by tens of percent within
+    // minutes (the steal figures say how much); a baseline on both sides of the measured load
+    // sees the same conditions on average as the load itself did.
     const bareUrl = `http://127.0.0.1:${barePort}/relay/${endpointId}`;
-    await loadPhase(bareUrl, PHASES.baseline, WARMUP_S, false);
-    const bareResult = await loadPhase(bareUrl, PHASES.baseline, DURATION_S, false);
-    await stopProcess(bare);
+    const measureBare = async (when) => {
+      progress(`bare express (${when}) ${WARMUP_S} s warm-up + ${DURATION_S} s`);
+      await loadPhase(bareUrl, PHASES.baseline, WARMUP_S, false);
+      const m0 = machineCpu();
+      const r = await loadPhase(bareUrl, PHASES.baseline, DURATION_S, false);
+      return { req_per_s: r.accepted_per_s, p50_ms: r.p50_ms, p99_ms: r.p99_ms, non_2xx: r.non_2xx, errors: r.errors, ...machineWindow(m0, machineCpu()) };
+    };
+    const bareBefore = await measureBare('before');
 
     // warm-up (JIT, connection pools, the endpoint cache), then let the system drain so the
     // measured load starts from empty queues and a caught-up activity log
@@ -513,6 +520,10 @@ async function main() {
       webhook: await probes.ready(probes.names.deadDeliveryQueue('webhook')),
     };
     const logLines = Object.fromEntries(Object.entries(procs).map(([name, p]) => [name, p.output().split('\n').filter(Boolean).length]));
+    const quiet = await waitQuiet(SHORT ? 5 : 20);
+    const bareAfter = await measureBare('after');
+    await stopProcess(bare);
+    const bareResult = meanBaseline(bareBefore, bareAfter);
 
     const lastAt = measuredArrivals.length ? measuredArrivals[measuredArrivals.length - 1].at : null;
     const deliveredMeasured = measuredArrivals.length;
@@ -525,8 +536,8 @@ async function main() {
       at: new Date().toISOString(),
       accepted_per_s: relay.accepted_per_s,
       delivered_per_s: deliveredPerS,
-      bare_express_req_per_s: bareResult.accepted_per_s,
-      ratio: bareResult.accepted_per_s ? Number((deliveredPerS / bareResult.accepted_per_s).toFixed(3)) : null,
+      bare_express_req_per_s: bareResult.req_per_s,
+      ratio: bareResult.req_per_s ? Number((deliveredPerS / bareResult.req_per_s).toFixed(3)) : null,
       p50_ms: relay.p50_ms,
       p99_ms: relay.p99_ms,
       non_2xx: relay.non_2xx,
@@ -538,7 +549,7 @@ async function main() {
       activity_caught_up: act.caught_up,
       activity_lag_s: act.caught_up ? secondsAfter(act.at) : null,
       load: { tool: 'autocannon (closed loop, one body per request)', connections: CONNECTIONS, duration_s: DURATION_S, warmup_s: WARMUP_S, body_bytes: Buffer.byteLength(makeBody(requestId('m', 0))), targets: '1 webhook (local receiver answering 200 at once)' },
-      bare_express: { req_per_s: bareResult.accepted_per_s, p50_ms: bareResult.p50_ms, p99_ms: bareResult.p99_ms, non_2xx: bareResult.non_2xx, errors: bareResult.errors },
+      bare_express: { ...bareResult, before: bareBefore, after: bareAfter, quiet_wait_s: quiet.waited_s, quiet_busy_pct: quiet.busy_pct },
       relay: {
         accepted_measured: relay.accepted,
         statuses: relay.statuses,
@@ -548,7 +559,7 @@ async function main() {
         last_delivery_after_load_end_s: secondsAfter(lastAt),
         unacknowledged_delivered: unacknowledged,
         deliveries_without_body_id: receiver.unknown,
-        ratio_accepted_to_bare: bareResult.accepted_per_s ? Number((relay.accepted_per_s / bareResult.accepted_per_s).toFixed(3)) : null,
+        ratio_accepted_to_bare: bareResult.req_per_s ? Number((relay.accepted_per_s / bareResult.req_per_s).toFixed(3)) : null,
         queues_at_load_end: atLoadEnd,
         queues_max_during_load: during.queues,
       },
@@ -641,7 +652,9 @@ function printTable(r) {
     '',
     `whole system: ${r.load.connections} connections × ${r.load.duration_s} s (after ${r.load.warmup_s} s warm-up), ${r.load.body_bytes}-byte JSON POST, ${r.load.targets}`,
     row(['', 'per s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'], w),
-    row(['bare express (baseline)', r.bare_express.req_per_s, r.bare_express.p50_ms, r.bare_express.p99_ms, r.bare_express.non_2xx, r.bare_express.errors], w),
+    row(['bare express before', r.bare_express.before.req_per_s, r.bare_express.before.p50_ms, r.bare_express.before.p99_ms, r.bare_express.before.non_2xx, r.bare_express.before.errors], w),
+    row(['bare express after', r.bare_express.after.req_per_s, r.bare_express.after.p50_ms, r.bare_express.after.p99_ms, r.bare_express.after.non_2xx, r.bare_express.after.errors], w),
+    row(['bare express (mean: baseline)', r.bare_express.req_per_s, r.bare_express.p50_ms, r.bare_express.p99_ms, r.bare_express.non_2xx, r.bare_express.errors], w),
     row(['relay accepted (202)', r.accepted_per_s, r.p50_ms, r.p99_ms, r.non_2xx, r.errors], w),
     row(['relay delivered', r.delivered_per_s, '', '', '', ''], w),
     row(['relay delivered during load', r.relay.delivered_during_load_per_s, '', '', '', ''], w),
@@ -654,7 +667,8 @@ function printTable(r) {
     `dead-lettered: activity ${fmt(r.dead_letters.activity)}, webhook deliveries ${fmt(r.dead_letters.webhook)}; warn/error log lines: ${Object.entries(r.service_warn_error_log_lines).map(([n, v]) => `${n} ${v}`).join(', ')}`,
     `warm-up: ${fmt(r.warmup.accepted)} accepted, ${r.warmup.drained ? `drained in ${r.warmup.drain_s} s` : `NOT drained after ${r.warmup.drain_s} s`}`,
     `CPU % / max RSS MB during load: ${Object.entries(r.resources.during_load).map(([n, v]) => `${n} ${v.cpu_pct}%/${v.rss_mb_max}`).join(', ')}`,
-    `machine during load: ${r.resources.machine_during_load.cores} cores, ${fmt(r.resources.machine_during_load.busy_pct)}% busy (100% = one core), of which other processes ${fmt(r.resources.machine_during_load.other_processes_pct)}%; load average ${r.resources.machine_during_load.loadavg_1m}` +
+    `CPU stolen by the host (100% = one core): bare express before ${fmt(r.bare_express.before.steal_pct)}%, relay ${fmt(r.resources.machine_during_load.steal_pct)}%, bare express after ${fmt(r.bare_express.after.steal_pct)}% (after a ${fmt(r.bare_express.quiet_wait_s)} s wait for a quiet machine)`,
+    `machine during load: ${r.resources.machine_during_load.cores} cores, ${fmt(r.resources.machine_during_load.busy_pct)}% busy (100% = one core), of which stolen ${fmt(r.resources.machine_during_load.steal_pct)}%, other processes ${fmt(r.resources.machine_during_load.other_processes_pct)}%; load average ${r.resources.machine_during_load.loadavg_1m}` +
       (r.resources.machine_during_load.other_processes_pct > 25 ? '  ← OTHER WORK ON THIS MACHINE: figures not comparable' : ''),
     `CPU % after load until caught up: ${Object.entries(r.resources.cpu_pct_after_load_until_caught_up).map(([n, v]) => `${n} ${v}%`).join(', ')}`,
     'definitions:',
@@ -662,6 +676,28 @@ function printTable(r) {
     '',
   ];
   process.stdout.write(lines.join('\n'));
+}
+
+/** Both baselines' figures averaged: the denominator of the ratio. */
+function meanBaseline(a, b) {
+  const mean = (k) => (a[k] === null || b[k] === null ? null : Math.round(((a[k] + b[k]) / 2) * 10) / 10);
+  return { req_per_s: Math.round((a.req_per_s + b.req_per_s) / 2), p50_ms: mean('p50_ms'), p99_ms: mean('p99_ms'), non_2xx: a.non_2xx + b.non_2xx, errors: a.errors + b.errors, steal_pct: mean('steal_pct') };
+}
+
+/**
+ * Waits (at most maxS) until the machine was under 30 % busy (100 = one core) for a whole
+ * second: the store and the writer finish what the load left them before the second baseline.
+ */
+async function waitQuiet(maxS) {
+  const t0 = Date.now();
+  let busy = null;
+  while (Date.now() - t0 < maxS * 1000) {
+    const m0 = machineCpu();
+    await new Promise((r) => setTimeout(r, 1000));
+    busy = machineWindow(m0, machineCpu()).busy_pct;
+    if (busy !== null && busy < 30) break;
+  }
+  return { waited_s: Number(((Date.now() - t0) / 1000).toFixed(1)), busy_pct: busy };
 }
 
 let teardown = async () => undefined;

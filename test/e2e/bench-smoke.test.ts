@@ -61,6 +61,15 @@ describe('bench/system.js in short mode (every service a process, real RabbitMQ,
       expect(typeof report.delivered_per_s).toBe('number');
       expect(report.delivered).toBeGreaterThan(0);
       expect(typeof report.bare_express_req_per_s).toBe('number');
+      // the baseline is the mean of a run before Relay's load and one after it, each with the
+      // CPU the host took from this machine meanwhile
+      const bare = report.bare_express as { req_per_s: number; before: { req_per_s: number; steal_pct: unknown }; after: { req_per_s: number; steal_pct: unknown } };
+      expect(bare.before.req_per_s).toBeGreaterThan(0);
+      expect(bare.after.req_per_s).toBeGreaterThan(0);
+      expect(bare.req_per_s).toBe(Math.round((bare.before.req_per_s + bare.after.req_per_s) / 2));
+      expect(report.bare_express_req_per_s).toBe(bare.req_per_s);
+      expect(report.ratio).toBeCloseTo((report.delivered_per_s as number) / bare.req_per_s, 2);
+      for (const phase of [bare.before, bare.after, (report.resources as { machine_during_load: { steal_pct: unknown } }).machine_during_load]) expect(typeof phase.steal_pct).toBe('number');
       expect(typeof report.duplicates).toBe('number');
       // the activity lag is a number when the log caught up within the bench's bound, else null
       expect(typeof report.activity_caught_up).toBe('boolean');
