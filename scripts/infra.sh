@@ -261,6 +261,9 @@ ferretdb_build() {
 ferretdb_up() {
   if [[ -n "${MONGODB_URL:-}" ]]; then log "ferretdb: MONGODB_URL is set; not starting one"; return; fi
   local pid
+  # first, and even when FerretDB already runs: a store provisioned by an earlier version gets
+  # this version's PostgreSQL settings (postgres_up is idempotent)
+  if [[ "$FERRETDB_BACKEND" == postgresql ]]; then postgres_up; fi
   if pid="$(pid_of "$FERRET_PID" ferretdb)"; then log "ferretdb: already running (pid $pid)"; return; fi
   if answers mongodb "$LOCAL_MONGODB_URL"; then log "ferretdb: another process answers on port $MONGO_PORT; using it"; return; fi
   ferretdb_build
@@ -270,7 +273,6 @@ ferretdb_up() {
   # fork and $! is FerretDB's own pid.
   local storage=(--handler=sqlite --sqlite-url="file:$FERRET_DIR/data/")
   if [[ "$FERRETDB_BACKEND" == postgresql ]]; then
-    postgres_up
     # pool_max_conns: an `update` command holds a pooled connection per statement (measured:
     # 50 statements wedge the instance at the default pool); the writer sends at most 25
     storage=(--handler=postgresql --postgresql-url="postgres://postgres@127.0.0.1:$PG_PORT/ferretdb?pool_max_conns=64")
@@ -323,6 +325,9 @@ postgres_up() {
   if ! as_postgres "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'ferretdb'" | grep -q 1; then
     as_postgres "$bin/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres ferretdb
   fi
+  # `_id` lookups through an index (the file says why); idempotent, so on every `up`
+  as_postgres "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -d ferretdb -v ON_ERROR_STOP=1 -q \
+    -f - < "$ROOT/scripts/ferretdb-postgres.sql" > /dev/null || die "postgres: scripts/ferretdb-postgres.sql failed"
 }
 
 postgres_down() {

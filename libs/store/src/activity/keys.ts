@@ -3,10 +3,11 @@
  *
  * Measured on FerretDB 1.24 (the local store): every query scans its collection — even `_id`
  * equality (its SQLite `_id` index is on `sjson->"_id"` but the query filters on
- * `sjson->'$._id'`; on PostgreSQL `@>` cannot use the btree) — and any filter but `_id` also
- * decodes every document in Go. Only inserts are index-backed. So the log is split into hourly
- * collections, read and written by `_id` alone: the cost of any access is bounded by one hour
- * of traffic, never by how much is stored, and retention drops whole hours.
+ * `sjson->'$._id'`; on PostgreSQL `@>` cannot use the btree, until scripts/ferretdb-postgres.sql
+ * adds a GIN index that can) — and any filter but `_id` also decodes every document in Go. So
+ * the log is split into hourly collections, read and written by `_id` alone: the cost of any
+ * access is bounded by one hour of traffic, never by how much is stored (on PostgreSQL as
+ * provisioned, not even by that), and retention drops whole hours.
  *
  *   activity_rows_<YYYYMMDDHH>   rows received that hour; `_id` = event id (which carries its time)
  *   activity_ix_<YYYYMMDDHH>     index pages of those rows: `<scope>|<n>` (entries), `<scope>|c<n>`

@@ -1,0 +1,68 @@
+import { accountScope, endpointScope, hourOf } from '@relay/store';
+import { collections, dayOf, pageId } from '../../../libs/store/src/activity/keys';
+import { createActivityWriter } from '../../../services/activity-writer/src/adapters/activity-store';
+import { eventId, fileStore, request } from './fixtures';
+
+/**
+ * The local store finds a document by `_id` through an index (scripts/ferretdb-postgres.sql,
+ * which scripts/infra.sh runs): FerretDB 1.24 sends `_id` equality to PostgreSQL as
+ * `_jsonb -> '_id' @> '"<id>"'`, which its own btree index cannot serve. Without the GIN index
+ * the provisioning adds, each read of a row, an index page or a day directory read its whole
+ * hourly collection (docs/architecture.md "The local store"). FerretDB's `explain` answers with
+ * PostgreSQL's plan of the query, so these tests read the plan itself, not a timing.
+ */
+const store = fileStore('idlookups');
+const ROWS = 2_000;
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/** every node of a PostgreSQL plan, depth first */
+function nodesOf(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
+}
+
+async function planOfIdLookup(collection: string, id: string): Promise<PlanNode[]> {
+  const explained = (await store().connection.db!.command({ explain: { find: collection, filter: { _id: id } } })) as { queryPlanner: { Plan: PlanNode } };
+  return nodesOf(explained.queryPlanner.Plan);
+}
+
+describe('the local store reads by _id through an index (FerretDB on PostgreSQL, as scripts/infra.sh provisions it)', () => {
+  const t0 = Date.parse('2026-11-20T08:15:00.000Z');
+  const ids = Array.from({ length: ROWS }, (_, i) => eventId(`idl${i}`, t0 + i * 100));
+
+  beforeAll(async () => {
+    // an hour of the log as the writer makes it: its collections are new tables, created after
+    // the provisioning ran, so the index comes from the event trigger, not the backfill
+    const writer = createActivityWriter(store());
+    for (let i = 0; i < ROWS; i += 500) {
+      const batch = ids.slice(i, i + 500).map((id, k) => ({ event_id: id, request: request(id, { endpoint_id: 'ep_idl', received_at: new Date(t0 + (i + k) * 100).toISOString(), target_count: 0 }), attempts: [], tokens: [], oldest_ms: t0 }));
+      await writer.write({ events: batch, folds: [] });
+    }
+  });
+
+  it('runs on FerretDB with the PostgreSQL backend, whose explain is PostgreSQL\'s plan', async () => {
+    const info = (await store().connection.db!.command({ buildInfo: 1 })) as { ferretdbVersion?: string };
+    expect(info.ferretdbVersion).toMatch(/^v1\.24\./);
+    expect((await planOfIdLookup(collections.rows(hourOf(t0)), ids[7]!))[0]!['Node Type']).toEqual(expect.any(String));
+  });
+
+  it.each([
+    ['a row', () => collections.rows(hourOf(t0)), () => ids[1234]!],
+    ['an account index page', () => collections.index(hourOf(t0), accountScope('acc_1')), () => pageId(accountScope('acc_1'), 2)],
+    ['an endpoint index page', () => collections.index(hourOf(t0), endpointScope('ep_idl')), () => pageId(endpointScope('ep_idl'), 0)],
+    ['a day directory entry', () => collections.dir(dayOf(t0)), () => accountScope('acc_1')],
+  ])('%s: an index scan on the `_id` GIN index, never a sequential scan of the collection', async (_what, collection, id) => {
+    const nodes = await planOfIdLookup(collection(), id());
+    expect(nodes.map((n) => n['Node Type'])).not.toContain('Seq Scan');
+    expect(nodes).toContainEqual(expect.objectContaining({ 'Node Type': 'Bitmap Index Scan', 'Index Name': expect.any(String) }));
+  });
+
+  it('the lookup finds the document the index points at', async () => {
+    const found = await store().connection.db!.collection<{ _id: string }>(collections.rows(hourOf(t0))).findOne({ _id: ids[1234]! });
+    expect(found?._id).toBe(ids[1234]);
+  });
+});
