@@ -143,9 +143,20 @@ describe('page counts in the day directory, once an hour is behind the writer', 
     // 1 directory read, 1 count confirmation, 1 change-page probe, 3 pages
     expect(cold.reads).toBe(6);
 
+    // a reader that has seen the hour remembers its count (3)
+    const counts = new PageCounts();
+    expect(await counts.count(`2026-11-22T14|${endpointScope('ep_count')}|p`, store().activity.index('2026-11-22T14', endpointScope('ep_count')), (n) => `${endpointScope('ep_count')}|${n}`)).toBe(3);
+
     // a late row of that hour: a fourth page, after the recorded count, still listed
     const late = await flush('late', t0 + 3_500_000, 6);
     await writer.writeHeld({ now: Date.parse('2026-11-22T15:02:00.000Z'), flush: 6 });
     expect(await listed(endpointScope('ep_count'), t0)).toEqual([late, ...[...ids].reverse()]);
+
+    // that reader reads page 2 ahead while it confirms the count; the confirmation finds page 3,
+    // which is newer and listed first, and the page read ahead is read once
+    const warm = await listIndexed(store().activity, { scope: endpointScope('ep_count'), fromMs: t0 - 60_000, toMs: t0 + 3_600_000, cursor: null, limit: 100, matches: () => true, budget: 1000, counts });
+    expect(warm.entries.map((e) => e.event_id)).toEqual([late, ...[...ids].reverse()]);
+    // 1 directory read; pages 3, 5, 4 to find the count is 4; 1 change-page probe; pages 2, 1, 0
+    expect(warm.reads).toBe(8);
   });
 });

@@ -33,8 +33,15 @@ export interface ListResult {
 
 /** Day directories read at once while walking back through a window. */
 const DAYS_AHEAD = 4;
-/** Most pages of one hour read at once: 1, then 2, then 4, as the filter keeps finding too little. */
-const PAGES_AHEAD = 4;
+/**
+ * Most pages read at once: 1, then 2, 4, 8 as the filter keeps finding too little. The batch size
+ * carries over to the next hour: a filter that read a whole hour without filling its page is a
+ * sparse one, and reads the next hour's pages at once too. Reads by `_id` are index lookups on
+ * MongoDB and on the local store as provisioned (scripts/ferretdb-postgres.sql), so what a read
+ * costs is its round trip and the store's per-command work: 40 reads 8 at a time measured
+ * 1.5–2× faster than one after another.
+ */
+const PAGES_AHEAD = 8;
 
 class Stop extends Error {
   constructor(readonly at: Position | null) {
@@ -55,17 +62,27 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
   const seen = new Set<string>();
   let reads = 0;
   let scanned: Position | null = null;
-  const counted = <T extends { _id: string }>(coll: KeyedCollection<T>): KeyedCollection<T> => ({
-    ...coll,
-    get: (id) => {
-      reads += 1;
-      return coll.get(id);
-    },
-    getMany: (ids) => {
-      reads += 1;
-      return coll.getMany(ids);
-    },
-  });
+  let ahead = 1;
+  // one read per document and call: a page read ahead (below) is the same read when its turn comes
+  const counted = <T extends { _id: string }>(coll: KeyedCollection<T>): KeyedCollection<T> => {
+    const got = new Map<string, Promise<T | null>>();
+    return {
+      ...coll,
+      get: (id) => {
+        let doc = got.get(id);
+        if (!doc) {
+          reads += 1;
+          doc = coll.get(id);
+          got.set(id, doc);
+        }
+        return doc;
+      },
+      getMany: (ids) => {
+        reads += 1;
+        return coll.getMany(ids);
+      },
+    };
+  };
   // A call stops at its budget only once it got past its cursor: an hour with more change pages
   // than the budget (a burst of status changes, e.g. a bulk retry) would otherwise stop every
   // call at the position it started from, and following next_cursor would never end.
@@ -74,14 +91,37 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
   };
   const upper = Math.min(q.toMs, q.cursor ? startOf(q.cursor.hour) + HOUR_MS : Infinity);
 
-  async function walkHour(hour: string, hint: { pages?: number; changes?: number }): Promise<void> {
-    spend();
-    const coll = counted(log.index(hour, q.scope));
-    const [count, changes] = await Promise.all([q.counts.count(`${hour}|${q.scope}|p`, coll, (n) => pageId(q.scope, n), hint.pages), readChanges(coll)]);
+  /** The hour's first page the walk reads: the newest, or the cursor's in the cursor's hour. */
+  const firstOf = (hour: string, count: number): number => {
     const c = q.cursor;
-    const first = !c || hour < c.hour ? count - 1 : hour === c.hour ? Math.min(count - 1, c.page) : -1;
-    let ahead = 1;
-    for (let p = first; p >= 0; p -= ahead, ahead = Math.min(PAGES_AHEAD, ahead * 2)) {
+    return !c || hour < c.hour ? count - 1 : hour === c.hour ? Math.min(count - 1, c.page) : -1;
+  };
+  /**
+   * An hour's index collection, with the reads known in advance already under way: when its
+   * counts are known (remembered, or the directory's), its newest pages and its change pages are
+   * read while the counts are confirmed, one round trip for the hour instead of two or three.
+   * Pages found past a known count are newer and read first; those read ahead are taken when the
+   * walk reaches them (`counted` reads each document once per call).
+   */
+  function open(hour: string, hint: Hint): KeyedCollection<IndexDoc> {
+    const coll = counted(log.index(hour, q.scope));
+    const early = (id: string): void => void coll.get(id).catch(() => undefined);
+    const pages = q.counts.known(`${hour}|${q.scope}|p`) ?? hint.pages;
+    // each count's confirming read (the page after it is still missing), then the pages
+    if (pages !== undefined) {
+      early(pageId(q.scope, pages));
+      for (let k = 0, p = firstOf(hour, pages); k < ahead && p - k >= 0; k++) early(pageId(q.scope, p - k));
+    }
+    const changes = q.counts.known(`${hour}|${q.scope}|c`) ?? hint.changes;
+    if (changes !== undefined) for (let k = 0; k <= changes; k++) early(changePageId(q.scope, k));
+    return coll;
+  }
+
+  async function walkHour(hour: string, hint: Hint): Promise<void> {
+    spend();
+    const coll = open(hour, hint);
+    const [count, changes] = await Promise.all([q.counts.count(`${hour}|${q.scope}|p`, coll, (n) => pageId(q.scope, n), hint.pages), readChanges(coll)]);
+    for (let p = firstOf(hour, count); p >= 0; p -= ahead, ahead = Math.min(PAGES_AHEAD, ahead * 2)) {
       spend();
       const numbers = Array.from({ length: Math.min(ahead, p + 1) }, (_, k) => p - k);
       const docs = await mapLimit(numbers, PAGES_AHEAD, (n) => coll.get(pageId(q.scope, n)));
@@ -133,6 +173,11 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
     if (!(err instanceof Stop)) throw err;
     return { entries: out, next: err.at, reads };
   }
+}
+
+interface Hint {
+  pages?: number;
+  changes?: number;
 }
 
 const samePosition = (a: Position, b: Position | null): boolean => b !== null && a.hour === b.hour && a.page === b.page && a.index === b.index;

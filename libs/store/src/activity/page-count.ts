@@ -33,6 +33,11 @@ const SEEN_MAX = 20_000;
 export class PageCounts {
   private readonly seen = new Map<string, number>();
 
+  /** The count remembered for `key`, unconfirmed (pages may have followed it). */
+  known(key: string): number | undefined {
+    return this.seen.get(key);
+  }
+
   /** `hint`: a count the directory recorded, used when none is remembered (pages may have followed it) */
   async count(key: string, coll: KeyedCollection<{ _id: string }>, idOf: (n: number) => string, hint?: number): Promise<number> {
     const known = this.seen.get(key) ?? hint;
