@@ -1,51 +1,82 @@
 -- The local store's PostgreSQL, under FerretDB 1.24 (scripts/infra.sh runs this on every `up`;
 -- each statement is idempotent). docs/architecture.md "The local store" has the measurements.
 --
--- FerretDB keeps each collection as a table of one jsonb column and sends `_id` equality to
--- PostgreSQL as `_jsonb -> $1 @> $2` ($1 = '_id'). Its own `_id` index is a btree on
--- `(_jsonb -> '_id')`, which `@>` cannot use, so every find, update and delete by `_id` read
--- the whole table: 7–10 ms among 7,000 index pages, growing with the collection. A GIN index on
--- the same expression serves `@>`: the same read takes 0.03–0.07 ms in PostgreSQL, whatever the
--- table holds.
+-- FerretDB keeps each collection as a table of one jsonb column and sends field equality to
+-- PostgreSQL as `_jsonb -> $1 @> $2` ($1 = the field's name). The indexes it creates — `_id` on
+-- every collection, and those the application declares (an API key's digest, a target's
+-- endpoint) — are btrees on `(_jsonb -> 'field')`, which `@>` cannot use, so every find, update
+-- and delete by them read the whole table: 7–10 ms among 7,000 activity index pages, growing
+-- with the collection. A GIN index on the same expressions serves `@>`: the same read takes
+-- 0.03–0.07 ms in PostgreSQL, whatever the table holds. So each such btree gets a GIN twin.
+SET client_min_messages = warning;
 
--- `_jsonb -> $1` matches the index's `_jsonb -> '_id'` only once $1 is known: plan each statement
--- with its parameters (FerretDB prepares and caches them; a generic plan would scan again).
+-- `_jsonb -> $1` matches the index's `_jsonb -> 'field'` only once $1 is known: plan each
+-- statement with its parameters (FerretDB prepares and caches them; a generic plan would scan).
 ALTER DATABASE ferretdb SET plan_cache_mode = force_custom_plan;
 
--- The index on one FerretDB table; nothing when it is not one or already has it.
-CREATE OR REPLACE FUNCTION relay_index_id(tbl regclass) RETURNS void LANGUAGE plpgsql AS $$
+-- An index's key columns when each is a field of a FerretDB table's `_jsonb`
+-- (`((_jsonb -> 'field'::text))`), else NULL.
+CREATE OR REPLACE FUNCTION relay_field_columns(idx regclass) RETURNS text[] LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  n int := (SELECT indnkeyatts FROM pg_index WHERE indexrelid = idx);
+  columns text[] := '{}';
+  expr text;
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = tbl AND attname = '_jsonb' AND NOT attisdropped)
-     OR (SELECT relname FROM pg_class WHERE oid = tbl) LIKE '\_ferretdb\_%'
-     OR EXISTS (SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-                WHERE i.indrelid = tbl AND pg_get_indexdef(i.indexrelid) LIKE '%USING gin%''_id''%jsonb_path_ops%') THEN
-    RETURN;
-  END IF;
-  EXECUTE format('CREATE INDEX ON %s USING gin ((_jsonb -> %L) jsonb_path_ops)', tbl, '_id');
+  FOR k IN 1 .. coalesce(n, 0) LOOP
+    expr := pg_get_indexdef(idx, k, false);
+    IF expr !~ '^\(\(_jsonb -> ''[^'']+''::text\)\)$' THEN
+      RETURN NULL;
+    END IF;
+    columns := columns || expr;
+  END LOOP;
+  RETURN CASE WHEN cardinality(columns) > 0 THEN columns END;
 END $$;
 
--- Every table FerretDB creates from now on (a collection's first insert: the activity log makes
--- new hourly collections all day) gets it in the same transaction.
-CREATE OR REPLACE FUNCTION relay_index_new_tables() RETURNS event_trigger LANGUAGE plpgsql AS $$
+-- The GIN twin of one index FerretDB made: nothing when the index is not a btree on fields of a
+-- FerretDB table (a twin itself, one of FerretDB's own tables) or when its twin exists.
+CREATE OR REPLACE FUNCTION relay_gin_twin(idx regclass) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  tbl oid := (SELECT indrelid FROM pg_index WHERE indexrelid = idx);
+  columns text[] := relay_field_columns(idx);
+BEGIN
+  IF columns IS NULL
+     OR (SELECT amname FROM pg_am JOIN pg_class c ON c.relam = pg_am.oid WHERE c.oid = idx) <> 'btree'
+     OR (SELECT relname FROM pg_class WHERE oid = tbl) LIKE '\_ferretdb\_%'
+     OR EXISTS (SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
+                WHERE i.indrelid = tbl AND a.amname = 'gin' AND relay_field_columns(i.indexrelid) = columns) THEN
+    RETURN;
+  END IF;
+  EXECUTE format('CREATE INDEX ON %s USING gin (%s)', tbl::regclass,
+                 (SELECT string_agg(c || ' jsonb_path_ops', ', ') FROM unnest(columns) AS c));
+END $$;
+
+-- Every index FerretDB creates from now on (each new collection's `_id` index: the activity log
+-- makes new hourly collections all day) gets its twin in the same transaction.
+CREATE OR REPLACE FUNCTION relay_gin_twins() RETURNS event_trigger LANGUAGE plpgsql AS $$
 DECLARE
   cmd record;
 BEGIN
-  FOR cmd IN SELECT objid FROM pg_event_trigger_ddl_commands() WHERE command_tag = 'CREATE TABLE' AND object_type = 'table' LOOP
-    PERFORM relay_index_id(cmd.objid::regclass);
+  FOR cmd IN SELECT objid FROM pg_event_trigger_ddl_commands() WHERE command_tag = 'CREATE INDEX' AND object_type = 'index' LOOP
+    PERFORM relay_gin_twin(cmd.objid::regclass);
   END LOOP;
 END $$;
 
-DROP EVENT TRIGGER IF EXISTS relay_index_new_tables;
-CREATE EVENT TRIGGER relay_index_new_tables ON ddl_command_end WHEN TAG IN ('CREATE TABLE')
-  EXECUTE FUNCTION relay_index_new_tables();
+DROP EVENT TRIGGER IF EXISTS relay_gin_twins;
+CREATE EVENT TRIGGER relay_gin_twins ON ddl_command_end WHEN TAG IN ('CREATE INDEX')
+  EXECUTE FUNCTION relay_gin_twins();
 
--- ...and the tables made before this ran (a store provisioned by an earlier version).
+-- ...and the indexes made before this ran (a store provisioned by an earlier version).
 DO $$
 DECLARE
-  t record;
+  i record;
 BEGIN
-  FOR t IN SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-           WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\_%' LOOP
-    PERFORM relay_index_id(t.oid::regclass);
+  FOR i IN SELECT x.indexrelid FROM pg_index x JOIN pg_class c ON c.oid = x.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+           WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\_%' LOOP
+    PERFORM relay_gin_twin(i.indexrelid::regclass);
   END LOOP;
 END $$;
+
+-- the first version of this file (2026-11-24) indexed `_id` alone, from CREATE TABLE
+DROP EVENT TRIGGER IF EXISTS relay_index_new_tables;
+DROP FUNCTION IF EXISTS relay_index_new_tables();
+DROP FUNCTION IF EXISTS relay_index_id(regclass);

@@ -4,12 +4,13 @@ import { createActivityWriter } from '../../../services/activity-writer/src/adap
 import { eventId, fileStore, request } from './fixtures';
 
 /**
- * The local store finds a document by `_id` through an index (scripts/ferretdb-postgres.sql,
- * which scripts/infra.sh runs): FerretDB 1.24 sends `_id` equality to PostgreSQL as
- * `_jsonb -> '_id' @> '"<id>"'`, which its own btree index cannot serve. Without the GIN index
- * the provisioning adds, each read of a row, an index page or a day directory read its whole
- * hourly collection (docs/architecture.md "The local store"). FerretDB's `explain` answers with
- * PostgreSQL's plan of the query, so these tests read the plan itself, not a timing.
+ * The local store finds a document by `_id`, and by each field the application declares an
+ * index on, through an index (scripts/ferretdb-postgres.sql, which scripts/infra.sh runs):
+ * FerretDB 1.24 sends equality to PostgreSQL as `_jsonb -> 'field' @> '"<value>"'`, which its own
+ * btree indexes cannot serve. Without the GIN twins the provisioning adds, each read of a row, an
+ * index page or a day directory read its whole hourly collection, and each API key check every
+ * key (docs/architecture.md "The local store"). FerretDB's `explain` answers with PostgreSQL's
+ * plan of the query, so these tests read the plan itself, not a timing.
  */
 const store = fileStore('idlookups');
 const ROWS = 2_000;
@@ -25,12 +26,18 @@ function nodesOf(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
 }
 
-async function planOfIdLookup(collection: string, id: string): Promise<PlanNode[]> {
-  const explained = (await store().connection.db!.command({ explain: { find: collection, filter: { _id: id } } })) as { queryPlanner: { Plan: PlanNode } };
+async function planOf(collection: string, filter: Record<string, string>): Promise<PlanNode[]> {
+  const explained = (await store().connection.db!.command({ explain: { find: collection, filter } })) as { queryPlanner: { Plan: PlanNode } };
   return nodesOf(explained.queryPlanner.Plan);
 }
+const planOfIdLookup = (collection: string, id: string): Promise<PlanNode[]> => planOf(collection, { _id: id });
 
-describe('the local store reads by _id through an index (FerretDB on PostgreSQL, as scripts/infra.sh provisions it)', () => {
+function expectIndexScan(nodes: PlanNode[]): void {
+  expect(nodes.map((n) => n['Node Type'])).not.toContain('Seq Scan');
+  expect(nodes).toContainEqual(expect.objectContaining({ 'Node Type': 'Bitmap Index Scan', 'Index Name': expect.any(String) }));
+}
+
+describe('the local store reads by _id and by declared indexes through an index (FerretDB on PostgreSQL, as scripts/infra.sh provisions it)', () => {
   const t0 = Date.parse('2026-11-20T08:15:00.000Z');
   const ids = Array.from({ length: ROWS }, (_, i) => eventId(`idl${i}`, t0 + i * 100));
 
@@ -56,9 +63,17 @@ describe('the local store reads by _id through an index (FerretDB on PostgreSQL,
     ['an endpoint index page', () => collections.index(hourOf(t0), endpointScope('ep_idl')), () => pageId(endpointScope('ep_idl'), 0)],
     ['a day directory entry', () => collections.dir(dayOf(t0)), () => accountScope('acc_1')],
   ])('%s: an index scan on the `_id` GIN index, never a sequential scan of the collection', async (_what, collection, id) => {
-    const nodes = await planOfIdLookup(collection(), id());
-    expect(nodes.map((n) => n['Node Type'])).not.toContain('Seq Scan');
-    expect(nodes).toContainEqual(expect.objectContaining({ 'Node Type': 'Bitmap Index Scan', 'Index Name': expect.any(String) }));
+    expectIndexScan(await planOfIdLookup(collection(), id()));
+  });
+
+  // the store's own collections, with the indexes their schemas declare (connectStore creates them)
+  it.each([
+    ['an API key by its digest (every management API call)', () => store().apiKeys, { digest: 'f'.repeat(64) }],
+    ["an endpoint's targets (the gateway's endpoint loader)", () => store().targets, { endpoint_id: 'ep_idl' }],
+    ["an account's endpoints", () => store().endpoints, { account_id: 'acc_idl' }],
+  ])('%s: through the GIN twin of the declared index', async (_what, model, filter) => {
+    await model().init();
+    expectIndexScan(await planOf(model().collection.collectionName, filter));
   });
 
   it('the lookup finds the document the index points at', async () => {
