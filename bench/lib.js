@@ -32,13 +32,25 @@ async function freePort() {
   throw new Error('no free port found below the ephemeral range in 50 tries');
 }
 
+/**
+ * Children still running. A bench that dies without a signal (an uncaught error, or EPIPE when
+ * whatever reads its output goes away) still runs its 'exit' handlers: they kill these, so no
+ * service outlives the bench holding ports and consuming a namespace nobody deletes.
+ */
+const running = new Set();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 function startProcess(file, env, nodeArgs = []) {
   const child = spawn(process.execPath, [...nodeArgs, file], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
   child.output = () => out;
   child.exited = new Promise((resolve) => child.once('exit', resolve));
+  child.once('exit', () => running.delete(child));
   return child;
 }
 
