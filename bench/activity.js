@@ -8,7 +8,8 @@
 //     (createActivityWriter, big batches), spread over the last 7 days, 50 endpoints, 1,000
 //     source IPs, with rejections, test requests and delivery errors mixed in;
 //  3. writer rows/s again, the same way as in 1, with the log at that size;
-//  4. GET /v1/activity through the management-api process: p50/p95 of each filter's first page
+//  4. GET /v1/activity through the management-api process, once the machine is quiet again (at
+//     most 60 s after the writes; the wait and the load while timing are printed): p50/p95 of each filter's first page
 //     (limit 50) and of a page reached by following the cursor;
 //  5. one hour of steady traffic (8 days back, outside the preload): BENCH_STEADY_FLUSHES flushes
 //     (default 3,600: the writer flushes about once a second) of BENCH_STEADY_ROWS rows (default
@@ -28,7 +29,7 @@ const { brokerNames, encodeActivityBatch, timedId, ACTIVITY_ATTEMPT_V1, ACTIVITY
 const { connectStore } = require('@relay/store');
 const { createActivityWriter } = require('../services/activity-writer/dist/adapters/activity-store');
 const { configSpec: writerConfigSpec } = require('../services/activity-writer/dist/config');
-const { deleteBrokerNamespace, freePort, metricValue, percentile, startProcess, waitFor } = require('./lib');
+const { deleteBrokerNamespace, freePort, machineCpu, machineWindow, metricValue, percentile, startProcess, waitFor, waitQuiet } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const bounded = (v, def, min, max) => Math.max(min, Math.min(max, Number(v) || def));
@@ -139,6 +140,18 @@ async function timeQueries(apiPort, apiKey) {
   return timeFilters(apiPort, apiKey, defaultFilters(), QUERY_RUNS);
 }
 
+/**
+ * Times the filters once the machine is quiet: right after a burst of writes PostgreSQL's
+ * autovacuum (and FerretDB's) still works through it, and the timings would measure that
+ * instead. The wait and the machine's load while timing are reported beside the figures.
+ */
+async function onQuietMachine(time) {
+  const quiet = await waitQuiet(60);
+  const m0 = machineCpu();
+  const results = await time();
+  return { results, quiet_wait_s: quiet.waited_s, quiet_reached: quiet.busy_pct !== null && quiet.busy_pct < 30, machine_while_timing: machineWindow(m0, machineCpu()) };
+}
+
 function defaultFilters() {
   const now = Date.now();
   const iso = (ms) => encodeURIComponent(new Date(ms).toISOString());
@@ -226,7 +239,8 @@ async function steadyHour(store, accountId, apiPort, apiKey) {
   for (const kind of ['ix', 'ixe', 'ixg']) counts[kind] = await count(kind);
   counts.ixi = 0; // source-IP buckets: eight collections (keys.ts IP_COLLECTIONS)
   for (let k = 0; k < 8; k++) counts.ixi += await count(`ixi${k}`);
-  return { flushes: STEADY_FLUSHES, rows_per_flush: STEADY_ROWS, index_wait_ms: indexWaitMs, index_max_wait_ms: indexMaxWaitMs, write_seconds: Number(seconds.toFixed(1)), index_documents: counts, runs, queries: await timeFilters(apiPort, apiKey, filters, runs) };
+  const timed = await onQuietMachine(() => timeFilters(apiPort, apiKey, filters, runs));
+  return { flushes: STEADY_FLUSHES, rows_per_flush: STEADY_ROWS, index_wait_ms: indexWaitMs, index_max_wait_ms: indexMaxWaitMs, write_seconds: Number(seconds.toFixed(1)), index_documents: counts, runs, queries: timed.results, quiet_wait_s: timed.quiet_wait_s, quiet_reached: timed.quiet_reached, machine_while_timing: timed.machine_while_timing };
 }
 
 async function main() {
@@ -253,7 +267,8 @@ async function main() {
     const loaded = await preload(store, boot.account_id, ROWS);
     const full = await writerRun(ch, healthPort, boot.account_id, WRITER_EVENTS, `writer, ${ROWS} rows present`);
     process.stderr.write(`  ${JSON.stringify(full)}\n`);
-    const queries = await timeQueries(apiPort, boot.api_key);
+    const timed = await onQuietMachine(() => timeQueries(apiPort, boot.api_key));
+    const queries = timed.results;
     const steady = await steadyHour(store, boot.account_id, apiPort, boot.api_key);
     const report = {
       at: new Date().toISOString(),
@@ -261,14 +276,15 @@ async function main() {
       preload: loaded,
       writer: { empty, full, ratio_full_to_empty: Number((full.rows_per_s / empty.rows_per_s).toFixed(3)) },
       queries,
+      queries_machine: { quiet_wait_s: timed.quiet_wait_s, quiet_reached: timed.quiet_reached, while_timing: timed.machine_while_timing },
       steady_hour: steady,
     };
     console.log(`\nactivity-writer (one process), ${WRITER_EVENTS} accepted requests (request + attempt messages) each run`);
     for (const r of [empty, full]) console.log(`  ${r.label.padEnd(32)} ${String(r.rows_per_s).padStart(7)} rows/s`);
     console.log(`  ratio at ${ROWS} rows / empty: ${report.writer.ratio_full_to_empty}`);
-    console.log(`\nGET /v1/activity (limit 50) with ${report.rows_present} rows, ${QUERY_RUNS} runs each`);
+    console.log(`\nGET /v1/activity (limit 50) with ${report.rows_present} rows, ${QUERY_RUNS} runs each (after ${timed.quiet_wait_s} s for a quiet machine${timed.quiet_reached ? '' : ', NOT reached'}; the machine ${timed.machine_while_timing.busy_pct}% busy while timing, ${timed.machine_while_timing.steal_pct}% stolen)`);
     for (const q of queries) console.log(`  ${q.filter.padEnd(32)} p50 ${String(q.p50_ms).padStart(7)} ms   p95 ${String(q.p95_ms).padStart(7)} ms   rows/page ${q.mean_rows_per_page}`);
-    console.log(`\none hour of steady traffic: ${steady.flushes} flushes of ${steady.rows_per_flush} rows (written in ${steady.write_seconds} s); index documents that hour: ${JSON.stringify(steady.index_documents)}; ${steady.runs} runs each`);
+    console.log(`\none hour of steady traffic: ${steady.flushes} flushes of ${steady.rows_per_flush} rows (written in ${steady.write_seconds} s); index documents that hour: ${JSON.stringify(steady.index_documents)}; ${steady.runs} runs each (after ${steady.quiet_wait_s} s for a quiet machine${steady.quiet_reached ? '' : ', NOT reached'}; ${steady.machine_while_timing.busy_pct}% busy while timing)`);
     for (const q of steady.queries) console.log(`  ${q.filter.padEnd(32)} p50 ${String(q.p50_ms).padStart(7)} ms   p95 ${String(q.p95_ms).padStart(7)} ms   rows/page ${q.mean_rows_per_page}`);
     console.log(JSON.stringify(report));
     fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });

@@ -213,6 +213,23 @@ function machineWindow(m0, m1) {
   return { busy_pct: pct(m0.busy, m1.busy), steal_pct: pct(m0.steal, m1.steal) };
 }
 
+/**
+ * Waits (at most maxS) until the machine was under 30 % busy (100 = one core) for a whole
+ * second: what a previous step left the store and the writer (PostgreSQL's autovacuum after a burst of
+ * inserts, held pages) is done before the next measurement.
+ */
+async function waitQuiet(maxS) {
+  const t0 = Date.now();
+  let busy = null;
+  while (Date.now() - t0 < maxS * 1000) {
+    const m0 = machineCpu();
+    await new Promise((r) => setTimeout(r, 1000));
+    busy = machineWindow(m0, machineCpu()).busy_pct;
+    if (busy !== null && busy < 30) break;
+  }
+  return { waited_s: Number(((Date.now() - t0) / 1000).toFixed(1)), busy_pct: busy };
+}
+
 /** The sum of a metric's samples in Prometheus text format; null when the metric is absent. */
 function metricValue(text, name) {
   let found = false;
@@ -259,5 +276,5 @@ async function deleteBrokerNamespace(rabbitmqUrl, namespace) {
   }
 }
 
-module.exports = { deleteBrokerNamespace, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, machineCpu, machineWindow, metricValue, percentile };
+module.exports = { deleteBrokerNamespace, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, machineCpu, machineWindow, metricValue, percentile, waitQuiet };
 

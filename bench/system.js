@@ -22,7 +22,7 @@ const amqp = require('amqplib');
 const { Redis } = require('ioredis');
 const { MongoClient } = require('mongodb');
 const { brokerNames } = require('@relay/contracts');
-const { deleteBrokerNamespace, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, loadTracked, procSample, machineCpu, machineWindow, metricValue } = require('./lib');
+const { deleteBrokerNamespace, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, loadTracked, procSample, machineCpu, machineWindow, metricValue, waitQuiet } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const num = (v, def) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? def : Number(v));
@@ -682,22 +682,6 @@ function printTable(r) {
 function meanBaseline(a, b) {
   const mean = (k) => (a[k] === null || b[k] === null ? null : Math.round(((a[k] + b[k]) / 2) * 10) / 10);
   return { req_per_s: Math.round((a.req_per_s + b.req_per_s) / 2), p50_ms: mean('p50_ms'), p99_ms: mean('p99_ms'), non_2xx: a.non_2xx + b.non_2xx, errors: a.errors + b.errors, steal_pct: mean('steal_pct') };
-}
-
-/**
- * Waits (at most maxS) until the machine was under 30 % busy (100 = one core) for a whole
- * second: the store and the writer finish what the load left them before the second baseline.
- */
-async function waitQuiet(maxS) {
-  const t0 = Date.now();
-  let busy = null;
-  while (Date.now() - t0 < maxS * 1000) {
-    const m0 = machineCpu();
-    await new Promise((r) => setTimeout(r, 1000));
-    busy = machineWindow(m0, machineCpu()).busy_pct;
-    if (busy !== null && busy < 30) break;
-  }
-  return { waited_s: Number(((Date.now() - t0) / 1000).toFixed(1)), busy_pct: busy };
 }
 
 let teardown = async () => undefined;
