@@ -213,21 +213,24 @@ function machineWindow(m0, m1) {
   return { busy_pct: pct(m0.busy, m1.busy), steal_pct: pct(m0.steal, m1.steal) };
 }
 
+/** Busier than this (100 = one core), the machine is still working on a previous step. */
+const QUIET_BELOW_PCT = 30;
+
 /**
- * Waits (at most maxS) until the machine was under 30 % busy (100 = one core) for a whole
- * second: what a previous step left the store and the writer (PostgreSQL's autovacuum after a burst of
- * inserts, held pages) is done before the next measurement.
+ * Waits (at most maxS) until the machine was quiet for a whole second: what a previous step
+ * left the store and the writer (PostgreSQL's autovacuum after a burst of inserts, held pages)
+ * is done before the next measurement. `reached` is false when the bound came first.
  */
 async function waitQuiet(maxS) {
   const t0 = Date.now();
   let busy = null;
-  while (Date.now() - t0 < maxS * 1000) {
+  const quiet = () => busy !== null && busy < QUIET_BELOW_PCT;
+  while (Date.now() - t0 < maxS * 1000 && !quiet()) {
     const m0 = machineCpu();
     await new Promise((r) => setTimeout(r, 1000));
     busy = machineWindow(m0, machineCpu()).busy_pct;
-    if (busy !== null && busy < 30) break;
   }
-  return { waited_s: Number(((Date.now() - t0) / 1000).toFixed(1)), busy_pct: busy };
+  return { waited_s: Number(((Date.now() - t0) / 1000).toFixed(1)), busy_pct: busy, reached: quiet() };
 }
 
 /** The sum of a metric's samples in Prometheus text format; null when the metric is absent. */

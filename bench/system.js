@@ -1,9 +1,9 @@
 // npm run bench (headline): the whole system as users run it. Every service its own process,
 // started the way scripts/start.sh starts them (same variables, fresh RELAY_NAMESPACE and
 // database per run), one endpoint with ONE webhook target on a local receiver, and bare express
-// measured under the same load in the same run, before and after Relay's load. Reports accepted/s, delivered/s, the ratio to
-// bare express, p50/p99 of the 202, lost and duplicate deliveries, and how long the activity log
-// took to catch up after the load. Prints a table and one JSON line; writes bench-results/system.json.
+// measured under the same load in the same run, before and after Relay's load. Reports
+// accepted/s, delivered/s, the ratio to bare express, p50/p99 of the 202, lost and duplicate
+// deliveries, and how long the activity log took to catch up after the load. Prints a table and one JSON line; writes bench-results/system.json.
 //
 //   BENCH_DURATION_S=20 BENCH_WARMUP_S=3 BENCH_CONNECTIONS=64 node bench/system.js
 //   BENCH_DURATION_S=3 node bench/system.js      # short mode (CI smoke test, test/e2e/bench-smoke)
@@ -549,7 +549,7 @@ async function main() {
       activity_caught_up: act.caught_up,
       activity_lag_s: act.caught_up ? secondsAfter(act.at) : null,
       load: { tool: 'autocannon (closed loop, one body per request)', connections: CONNECTIONS, duration_s: DURATION_S, warmup_s: WARMUP_S, body_bytes: Buffer.byteLength(makeBody(requestId('m', 0))), targets: '1 webhook (local receiver answering 200 at once)' },
-      bare_express: { ...bareResult, before: bareBefore, after: bareAfter, quiet_wait_s: quiet.waited_s, quiet_busy_pct: quiet.busy_pct },
+      bare_express: { ...bareResult, before: bareBefore, after: bareAfter, quiet_wait_s: quiet.waited_s, quiet_busy_pct: quiet.busy_pct, quiet_reached: quiet.reached },
       relay: {
         accepted_measured: relay.accepted,
         statuses: relay.statuses,
@@ -667,7 +667,7 @@ function printTable(r) {
     `dead-lettered: activity ${fmt(r.dead_letters.activity)}, webhook deliveries ${fmt(r.dead_letters.webhook)}; warn/error log lines: ${Object.entries(r.service_warn_error_log_lines).map(([n, v]) => `${n} ${v}`).join(', ')}`,
     `warm-up: ${fmt(r.warmup.accepted)} accepted, ${r.warmup.drained ? `drained in ${r.warmup.drain_s} s` : `NOT drained after ${r.warmup.drain_s} s`}`,
     `CPU % / max RSS MB during load: ${Object.entries(r.resources.during_load).map(([n, v]) => `${n} ${v.cpu_pct}%/${v.rss_mb_max}`).join(', ')}`,
-    `CPU stolen by the host (100% = one core): bare express before ${fmt(r.bare_express.before.steal_pct)}%, relay ${fmt(r.resources.machine_during_load.steal_pct)}%, bare express after ${fmt(r.bare_express.after.steal_pct)}% (after a ${fmt(r.bare_express.quiet_wait_s)} s wait for a quiet machine${r.bare_express.quiet_busy_pct >= 30 ? `; NOT quiet at its bound, ${r.bare_express.quiet_busy_pct}% busy: the second baseline shared the machine` : ''})`,
+    `CPU stolen by the host (100% = one core): bare express before ${fmt(r.bare_express.before.steal_pct)}%, relay ${fmt(r.resources.machine_during_load.steal_pct)}%, bare express after ${fmt(r.bare_express.after.steal_pct)}% (after a ${fmt(r.bare_express.quiet_wait_s)} s wait for a quiet machine${!r.bare_express.quiet_reached ? `; NOT quiet at its bound, ${r.bare_express.quiet_busy_pct}% busy: the second baseline shared the machine` : ''})`,
     `machine during load: ${r.resources.machine_during_load.cores} cores, ${fmt(r.resources.machine_during_load.busy_pct)}% busy (100% = one core), of which stolen ${fmt(r.resources.machine_during_load.steal_pct)}%, other processes ${fmt(r.resources.machine_during_load.other_processes_pct)}%; load average ${r.resources.machine_during_load.loadavg_1m}` +
       (r.resources.machine_during_load.other_processes_pct > 25 ? '  ← OTHER WORK ON THIS MACHINE: figures not comparable' : ''),
     `CPU % after load until caught up: ${Object.entries(r.resources.cpu_pct_after_load_until_caught_up).map(([n, v]) => `${n} ${v}%`).join(', ')}`,

@@ -325,7 +325,7 @@ postgres_up() {
   if ! as_postgres "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'ferretdb'" | grep -q 1; then
     as_postgres "$bin/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres ferretdb
   fi
-  # `_id` lookups through an index (the file says why); idempotent, so on every `up`
+  # lookups by `_id` and declared fields through an index (the file says why); idempotent, so on every `up`
   as_postgres "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -d ferretdb -v ON_ERROR_STOP=1 -q \
     -f - < "$ROOT/scripts/ferretdb-postgres.sql" > /dev/null || die "postgres: scripts/ferretdb-postgres.sql failed"
 }

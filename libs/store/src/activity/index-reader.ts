@@ -91,6 +91,8 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
   };
   const upper = Math.min(q.toMs, q.cursor ? startOf(q.cursor.hour) + HOUR_MS : Infinity);
 
+  /** PageCounts' key of an hour's entry pages (`p`) or change pages (`c`) of this scope */
+  const countKey = (hour: string, kind: 'p' | 'c'): string => `${hour}|${q.scope}|${kind}`;
   /** The hour's first page the walk reads: the newest, or the cursor's in the cursor's hour. */
   const firstOf = (hour: string, count: number): number => {
     const c = q.cursor;
@@ -106,13 +108,13 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
   function open(hour: string, hint: Hint): KeyedCollection<IndexDoc> {
     const coll = counted(log.index(hour, q.scope));
     const early = (id: string): void => void coll.get(id).catch(() => undefined);
-    const pages = q.counts.known(`${hour}|${q.scope}|p`) ?? hint.pages;
+    const pages = q.counts.known(countKey(hour, 'p')) ?? hint.pages;
     // each count's confirming read (the page after it is still missing), then the pages
     if (pages !== undefined) {
       early(pageId(q.scope, pages));
       for (let k = 0, p = firstOf(hour, pages); k < ahead && p - k >= 0; k++) early(pageId(q.scope, p - k));
     }
-    const changes = q.counts.known(`${hour}|${q.scope}|c`) ?? hint.changes;
+    const changes = q.counts.known(countKey(hour, 'c')) ?? hint.changes;
     if (changes !== undefined) for (let k = 0; k <= changes; k++) early(changePageId(q.scope, k));
     return coll;
   }
@@ -120,7 +122,7 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
   async function walkHour(hour: string, hint: Hint): Promise<void> {
     spend();
     const coll = open(hour, hint);
-    const [count, changes] = await Promise.all([q.counts.count(`${hour}|${q.scope}|p`, coll, (n) => pageId(q.scope, n), hint.pages), readChanges(coll)]);
+    const [count, changes] = await Promise.all([q.counts.count(countKey(hour, 'p'), coll, (n) => pageId(q.scope, n), hint.pages), readChanges(coll)]);
     for (let p = firstOf(hour, count); p >= 0; p -= ahead, ahead = Math.min(PAGES_AHEAD, ahead * 2)) {
       spend();
       const numbers = Array.from({ length: Math.min(ahead, p + 1) }, (_, k) => p - k);
@@ -144,7 +146,7 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
 
     async function readChanges(c: KeyedCollection<IndexDoc>): Promise<Map<string, IndexChange>> {
       const map = new Map<string, IndexChange>();
-      const n = await q.counts.count(`${hour}|${q.scope}|c`, c, (k) => changePageId(q.scope, k), hint.changes);
+      const n = await q.counts.count(countKey(hour, 'c'), c, (k) => changePageId(q.scope, k), hint.changes);
       const pages = await mapLimit(Array.from({ length: n }, (_, k) => k), 4, (k) => c.get(changePageId(q.scope, k)));
       for (const page of pages) for (const change of page?.e ? decodeChanges(page.e) : []) map.set(change.event_id, change);
       return map;
