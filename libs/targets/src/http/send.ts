@@ -1,6 +1,6 @@
 import got from 'got';
 import type { Agents } from 'got';
-import type { IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { OutboundRequest, SendOutcome } from '../kind';
 import { createSsrfAgents } from '../ssrf/agents';
 import { RESPONSE_TOO_LARGE } from './failures';
@@ -73,57 +73,83 @@ export function sendRequest(req: OutboundRequest, opts: SendOptions): Promise<Se
       stream?.destroy();
       resolve({ ...outcome, durationMs: performance.now() - started } as SendOutcome);
     };
-    try {
-      stream = got.stream.post(req.url, {
-        // identity last: neither a configured nor a forwarded header can ask for a compressed answer
-        headers: { ...req.headers, 'accept-encoding': 'identity' },
-        body: req.body,
-        followRedirect: false,
-        throwHttpErrors: false,
-        retry: { limit: 0 },
-        timeout: { request: opts.timeoutMs },
-        https: { rejectUnauthorized: true },
-        decompress: false,
-        agent: opts.agent,
+    const send = (staleRetries: number): void => {
+      let request: ClientRequest | null = null;
+      try {
+        stream = got.stream.post(req.url, {
+          // identity last: neither a configured nor a forwarded header can ask for a compressed answer
+          headers: { ...req.headers, 'accept-encoding': 'identity' },
+          body: req.body,
+          followRedirect: false,
+          throwHttpErrors: false,
+          retry: { limit: 0 },
+          timeout: { request: opts.timeoutMs },
+          https: { rejectUnauthorized: true },
+          decompress: false,
+          agent: opts.agent,
+        });
+      } catch (err) {
+        return done({ error: failureOf(err) });
+      }
+      let response: IncomingMessage | null = null;
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
+      let received = 0;
+      const tooLarge = (res: IncomingMessage): void => {
+        const status = res.statusCode ?? 0;
+        if (status >= 200 && status < 300) {
+          done({ error: { code: RESPONSE_TOO_LARGE, message: `HTTP ${status} with a response body over ${limit} bytes; reading stopped` } });
+        } else {
+          // the status already says the attempt failed; it is classified as usual on the part kept
+          done({ response: summary(res, kept) });
+        }
+      };
+      stream.on('request', (r: ClientRequest) => (request = r));
+      stream.on('response', (res: IncomingMessage) => {
+        response = res;
+        const declared = Number(res.headers['content-length']);
+        if (Number.isFinite(declared) && declared > limit) tooLarge(res);
       });
-    } catch (err) {
-      return done({ error: failureOf(err) });
-    }
-    let response: IncomingMessage | null = null;
-    const kept: Buffer[] = [];
-    let keptBytes = 0;
-    let received = 0;
-    const tooLarge = (res: IncomingMessage): void => {
-      const status = res.statusCode ?? 0;
-      if (status >= 200 && status < 300) {
-        done({ error: { code: RESPONSE_TOO_LARGE, message: `HTTP ${status} with a response body over ${limit} bytes; reading stopped` } });
-      } else {
-        // the status already says the attempt failed; it is classified as usual on the part kept
-        done({ response: summary(res, kept) });
-      }
+      stream.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (keptBytes < keep) {
+          // a copy, so a kept slice never pins a large socket buffer
+          const part = Buffer.from(chunk.subarray(0, keep - keptBytes));
+          kept.push(part);
+          keptBytes += part.length;
+        }
+        if (received > limit && response) tooLarge(response);
+      });
+      stream.on('end', () => {
+        if (response) done({ response: summary(response, kept) });
+        else done({ error: { code: 'ERROR', message: 'the connection ended without a response' } });
+      });
+      stream.on('error', (err: unknown) => {
+        const failure = failureOf(err);
+        if (staleRetries > 0 && !settled && response === null && (request as ClientRequest | null)?.reusedSocket === true && STALE_CONNECTION_CODES.has(failure.code)) {
+          stream?.destroy();
+          return send(staleRetries - 1);
+        }
+        done({ error: failure });
+      });
     };
-    stream.on('response', (res: IncomingMessage) => {
-      response = res;
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > limit) tooLarge(res);
-    });
-    stream.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-      if (keptBytes < keep) {
-        // a copy, so a kept slice never pins a large socket buffer
-        const part = Buffer.from(chunk.subarray(0, keep - keptBytes));
-        kept.push(part);
-        keptBytes += part.length;
-      }
-      if (received > limit && response) tooLarge(response);
-    });
-    stream.on('end', () => {
-      if (response) done({ response: summary(response, kept) });
-      else done({ error: { code: 'ERROR', message: 'the connection ended without a response' } });
-    });
-    stream.on('error', (err: unknown) => done({ error: failureOf(err) }));
+    send(STALE_CONNECTION_RETRIES);
   });
 }
+
+/**
+ * A kept-alive connection that the receiver closes after it sat idle can be picked for a request
+ * just as the close arrives. The request then fails with ECONNRESET or EPIPE before any answer,
+ * on a connection that had served earlier requests (`request.reusedSocket`, the case Node's http
+ * documentation describes). Such a failure is sent again on another connection, at most this
+ * many times, rather than recorded as a failed attempt: a receiver with a short keep-alive
+ * timeout would otherwise fail deliveries after every lull. The receiver almost always closed
+ * before reading the request; if it did read it, it gets it twice under the same
+ * X-Relay-Delivery-Id, as with any redelivery (docs/delivery.md). A reset on a new connection,
+ * or after any byte of an answer, is a failure as before.
+ */
+const STALE_CONNECTION_RETRIES = 2;
+const STALE_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
 function summary(res: IncomingMessage, kept: Buffer[]): { status: number; headers: IncomingMessage['headers']; body: string } {
   return { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(kept).toString('utf8') };
