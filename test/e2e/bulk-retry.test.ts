@@ -79,7 +79,21 @@ async function allInGroup(endpointId: string, ids: string[], status: string, tim
     if (sameSet(listed, ids)) return;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${ids.length} rows in ${status}; ${listed.length} listed`);
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${ids.length} rows in ${status}; ${listed.length} listed\n${await explain(ids, listed)}`);
+}
+
+/**
+ * What a failed wait needs to be understood: the rows missing (or extra) as GET /v1/activity/:id
+ * shows them — a row in the wrong group is a message or merge problem, a row in the right group
+ * that the listing misses is an index problem — and what the activity writer logged.
+ */
+async function explain(ids: string[], listed: string[]): Promise<string> {
+  const want = new Set(ids);
+  const got = new Set(listed);
+  const odd = [...ids.filter((id) => !got.has(id)), ...listed.filter((id) => !want.has(id))].slice(0, 3);
+  const rows = await Promise.all(odd.map(async (id) => JSON.stringify((await stack.api(`/v1/activity/${id}`)).body)));
+  const writerLog = (stack.services['activity-writer']?.output() ?? '').split('\n').filter((l) => /warn|error/i.test(l)).slice(-20);
+  return [`rows missing or extra: ${odd.join(', ')}`, ...rows, '--- activity-writer warnings and errors ---', ...writerLog].join('\n');
 }
 
 const job = async (id: string) => (await stack.api(`/v1/bulk-retries/${id}`)).body;
