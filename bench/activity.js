@@ -236,9 +236,7 @@ async function steadyHour(store, accountId, apiPort, apiKey) {
   const counts = {};
   const suffix = new Date(hourStart).toISOString().slice(0, 13).replace(/[-T]/g, '');
   const count = (kind) => store.connection.db.collection(`activity_${kind}_${suffix}`).estimatedDocumentCount();
-  for (const kind of ['ix', 'ixe', 'ixg']) counts[kind] = await count(kind);
-  counts.ixi = 0; // source-IP buckets: eight collections (keys.ts IP_COLLECTIONS)
-  for (let k = 0; k < 8; k++) counts.ixi += await count(`ixi${k}`);
+  counts.ix = await count('ix'); // every scope's pages of the hour (keys.ts)
   const timed = await onQuietMachine(() => timeFilters(apiPort, apiKey, filters, runs));
   return { flushes: STEADY_FLUSHES, rows_per_flush: STEADY_ROWS, index_wait_ms: indexWaitMs, index_max_wait_ms: indexMaxWaitMs, write_seconds: Number(seconds.toFixed(1)), index_documents: counts, runs, queries: timed.results, quiet_wait_s: timed.quiet_wait_s, quiet_reached: timed.quiet_reached, machine_while_timing: timed.machine_while_timing };
 }

@@ -20,7 +20,7 @@ async function listed(scope: Scope, t0: number): Promise<string[]> {
 
 /** how many entry pages a scope has in the hour of `t0` */
 async function pagesOf(scope: Scope, t0: number): Promise<number> {
-  const coll = store().activity.index(hourOf(t0), scope);
+  const coll = store().activity.index(hourOf(t0));
   let n = 0;
   while (await coll.get(`${scope}|${n}`)) n += 1;
   return n;
@@ -145,7 +145,7 @@ describe('page counts in the day directory, once an hour is behind the writer', 
 
     // a reader that has seen the hour remembers its count (3)
     const counts = new PageCounts();
-    expect(await counts.count(`2026-11-22T14|${endpointScope('ep_count')}|p`, store().activity.index('2026-11-22T14', endpointScope('ep_count')), (n) => `${endpointScope('ep_count')}|${n}`)).toBe(3);
+    expect(await counts.count(`2026-11-22T14|${endpointScope('ep_count')}|p`, store().activity.index('2026-11-22T14'), (n) => `${endpointScope('ep_count')}|${n}`)).toBe(3);
 
     // a late row of that hour: a fourth page, after the recorded count, still listed
     const late = await flush('late', t0 + 3_500_000, 6);

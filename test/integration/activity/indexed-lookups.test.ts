@@ -59,8 +59,8 @@ describe('the local store reads by _id and by declared indexes through an index 
 
   it.each([
     ['a row', () => collections.rows(hourOf(t0)), () => ids[1234]!],
-    ['an account index page', () => collections.index(hourOf(t0), accountScope('acc_1')), () => pageId(accountScope('acc_1'), 2)],
-    ['an endpoint index page', () => collections.index(hourOf(t0), endpointScope('ep_idl')), () => pageId(endpointScope('ep_idl'), 0)],
+    ['an account index page', () => collections.index(hourOf(t0)), () => pageId(accountScope('acc_1'), 2)],
+    ['an endpoint index page', () => collections.index(hourOf(t0)), () => pageId(endpointScope('ep_idl'), 0)],
     ['a day directory entry', () => collections.dir(dayOf(t0)), () => accountScope('acc_1')],
   ])('%s: an index scan on the `_id` GIN index, never a sequential scan of the collection', async (_what, collection, id) => {
     expectIndexScan(await planOfIdLookup(collection(), id()));

@@ -106,7 +106,7 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
    * walk reaches them (`counted` reads each document once per call).
    */
   function open(hour: string, hint: Hint): KeyedCollection<IndexDoc> {
-    const coll = counted(log.index(hour, q.scope));
+    const coll = counted(log.index(hour));
     const early = (id: string): void => void coll.get(id).catch(() => undefined);
     const pages = q.counts.known(countKey(hour, 'p')) ?? hint.pages;
     // each count's confirming read (the page after it is still missing), then the pages

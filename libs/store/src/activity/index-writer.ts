@@ -1,6 +1,6 @@
 import { encodeChanges, encodeEntries } from './entries';
 import type { IndexChange, IndexEntry } from './entries';
-import { changePageId, collections, dayOf, hourOf, indexCollectionKind, pageId, scopeOfPage, startOf } from './keys';
+import { changePageId, dayOf, hourOf, isAccountScope, pageId, startOf } from './keys';
 import type { Scope } from './keys';
 import { mapLimit } from './keyed-collection';
 import type { ActivityLog, IndexDoc, MergeableRow } from './log';
@@ -66,7 +66,7 @@ interface Held {
 
 /**
  * Writes index pages, insert-only: each flush adds one page per scope and hour it touched
- * (one insert per index collection of the hour), plus one change page where rows changed status. The
+ * (one insert per hour), plus one change page where rows changed status. The
  * writer remembers the next page number; after a restart it probes for it, and a page is never
  * written over. A scope's first page
  * in a day registers the hour in that day's directory — the only update, once per scope and hour.
@@ -109,7 +109,7 @@ export class IndexWriter {
       return s;
     };
     const hold = (hour: string, scope: Scope): Held | null => {
-      if (this.opts.waitMs <= 0 || indexCollectionKind(scope) === '') return null;
+      if (this.opts.waitMs <= 0 || isAccountScope(scope)) return null;
       const key = `${hour}|${scope}`;
       let h = this.held.get(key);
       if (!h) this.held.set(key, (h = { hour, scope, entries: [], changes: [], since: clock.now, flush: clock.flush }));
@@ -188,11 +188,8 @@ export class IndexWriter {
       if (attempt === 3) throw new Error(`activity index pages of ${hour} kept colliding; is a second writer running on this store?`);
       const numbers = await mapLimit(pending, 8, (p) => this.take(hour, p.scope, p.change));
       const docs: IndexDoc[] = pending.map((p, i) => ({ _id: p.change ? changePageId(p.scope, numbers[i]!) : pageId(p.scope, numbers[i]!), e: p.text }));
-      // one insert per index collection the pages fall in, side by side
-      const byCollection = new Map<string, IndexDoc[]>();
-      pending.forEach((p, i) => push(byCollection, collections.index(hour, p.scope), docs[i]!));
-      const inserted = await Promise.all([...byCollection.values()].map((list) => this.log.index(hour, scopeOfPage(list[0]!._id)).insertNew(list)));
-      const taken = new Set(inserted.flat());
+      const inserted = await this.log.index(hour).insertNew(docs);
+      const taken = new Set(inserted);
       pending = pending.filter((p, i) => {
         if (!taken.has(docs[i]!._id)) return false;
         this.next.delete(counterKey(hour, p.scope, p.change));
@@ -214,7 +211,7 @@ export class IndexWriter {
   private async take(hour: string, scope: Scope, change: boolean): Promise<number> {
     const key = counterKey(hour, scope, change);
     let n = this.next.get(key);
-    if (n === undefined) n = await countPages(this.log.index(hour, scope), (k) => (change ? changePageId(scope, k) : pageId(scope, k)));
+    if (n === undefined) n = await countPages(this.log.index(hour), (k) => (change ? changePageId(scope, k) : pageId(scope, k)));
     if (this.next.size >= COUNTERS_MAX) this.next.clear();
     this.next.set(key, n + 1);
     return n;

@@ -1,4 +1,4 @@
-import { IP_BUCKETS, IP_COLLECTIONS, collections, groupScope, ipScope, scopeOfPage, scopesOfRow } from './keys';
+import { IP_BUCKETS, collections, isAccountScope, groupScope, ipScope, scopesOfRow } from './keys';
 
 describe('the scopes a row is listed under', () => {
   const row = { account_id: 'acc_1', endpoint_id: 'ep_1', status: 'completed', test: false };
@@ -43,34 +43,22 @@ describe('source-IP buckets', () => {
 });
 
 describe('the index collections of an hour', () => {
-  it('account pages, endpoint pages, group pages and source-IP pages each in a collection of their own (a read costs its whole collection)', () => {
+  it('every scope\'s pages of an hour in one collection: a flush makes one index insert an hour', () => {
     const hour = '2026-11-23T10';
-    expect(collections.index(hour, 'a:acc_1')).toBe('activity_ix_2026112310');
-    expect(collections.index(hour, 'e:ep_1')).toBe('activity_ixe_2026112310');
-    expect(collections.index(hour, 'e:ep_1#errors')).toBe('activity_ixg_2026112310');
-    expect(collections.index(hour, 'a:acc_1#texts')).toBe('activity_ixg_2026112310');
+    const scopes = ['a:acc_1', 'e:ep_1', 'e:ep_1#errors', 'a:acc_1#texts', 'a:acc_1#ip00', ipScope('a:acc_1', '203.0.113.7')];
+    expect(new Set(scopes.map(() => collections.index(hour)))).toEqual(new Set(['activity_ix_2026112310']));
+    expect(collections.index('2026-11-24T03')).toBe('activity_ix_2026112403');
   });
 
-  it('source-IP buckets spread over 8 collections by bucket, each bucket always in the same one', () => {
-    const hour = '2026-11-23T10';
-    expect(collections.index(hour, 'a:acc_1#ip00')).toBe('activity_ixi0_2026112310');
-    expect(collections.index(hour, 'a:acc_1#ip09')).toBe('activity_ixi1_2026112310');
-    expect(collections.index(hour, 'a:acc_1#ip3f')).toBe('activity_ixi7_2026112310');
-    const names = new Set(Array.from({ length: IP_BUCKETS }, (_, b) => collections.index(hour, `a:acc_1#ip${b.toString(16).padStart(2, '0')}`)));
-    expect([...names].sort()).toEqual(Array.from({ length: IP_COLLECTIONS }, (_, k) => `activity_ixi${k}_2026112310`));
-    const ip = ipScope('a:acc_1', '203.0.113.7');
-    expect(collections.index(hour, ip)).toBe(collections.index('2026-11-24T03', ip).replace('2026112403', '2026112310'));
+  it('only plain account scopes count as account scopes (never held)', () => {
+    expect(isAccountScope('a:acc_1')).toBe(true);
+    for (const s of ['e:ep_1', 'a:acc_1#errors', 'a:acc_1#ip2f', 'e:ep_1#texts']) expect(isAccountScope(s)).toBe(false);
   });
 
-  it('retention knows every index collection as a partition of its hour (and the single source-IP one of before)', () => {
+  it('retention knows the index collection as a partition of its hour, and those of earlier layouts too', () => {
     const names = ['activity_ix_2026112310', 'activity_ixe_2026112310', 'activity_ixg_2026112310', 'activity_ixi_2026112310', 'activity_ixi0_2026112310', 'activity_ixi7_2026112310'];
     for (const name of names) expect(collections.keyOf(name)).toEqual({ kind: 'index', key: '2026-11-23T10' });
     expect(collections.keyOf('activity_ixq_2026112310')).toBeNull();
     expect(collections.keyOf('activity_ixi8_2026112310')).toBeNull();
-  });
-
-  it("a page's scope is its id up to the last `|`", () => {
-    expect(scopeOfPage('a:acc_1#ip2f|12')).toBe('a:acc_1#ip2f');
-    expect(scopeOfPage('e:ep_1|c3')).toBe('e:ep_1');
   });
 });

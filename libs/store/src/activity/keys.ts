@@ -10,11 +10,9 @@
  * provisioned, not even by that), and retention drops whole hours.
  *
  *   activity_rows_<YYYYMMDDHH>   rows received that hour; `_id` = event id (which carries its time)
- *   activity_ix_<YYYYMMDDHH>     index pages of those rows: `<scope>|<n>` (entries), `<scope>|c<n>`
- *                                (later status changes), n = 0, 1, 2 … one page per flush; account
- *                                scopes here, endpoint scopes in activity_ixe_…, group scopes in
- *                                activity_ixg_…, source-IP buckets in activity_ixi0_… to
- *                                activity_ixi7_… (indexCollectionKind, IP_COLLECTIONS)
+ *   activity_ix_<YYYYMMDDHH>     index pages of those rows, every scope's: `<scope>|<n>` (entries),
+ *                                `<scope>|c<n>` (later status changes), n = 0, 1, 2 … one page per
+ *                                flush (a sparse scope's held across flushes)
  *   activity_dir_<YYYYMMDD>      `<scope>` → { hours } with pages that day, and { pages, changes }:
  *                                page counts by hour, once the writer left the hour (a hint)
  *   activity_payloads_<YYYYMMDDHH>  `<event_id>~p`: the accepted payloads of that hour's rows (resends)
@@ -104,45 +102,29 @@ export function startOf(key: string): number {
 const digits = (key: string): string => key.replace(/[-T]/g, '');
 
 /**
- * Which of an hour's four index collections holds a scope's pages. FerretDB finds a document
- * by `_id` by reading every document of its collection (docs/architecture.md), so a read costs
- * what its whole collection holds: measured on PostgreSQL, 3 ms among 500 small pages against
- * 16–18 ms with an account's 2,000-entry pages beside them. The sparse group pages, read most
- * often by filters that match little, so never share a collection with the account's big pages;
- * nor do an endpoint's; nor the source-IP buckets', of which a flush of traffic from many
- * addresses writes up to 64 (the group filters would otherwise read past all of them).
+ * Account scopes (`a:<account>`, no group): their pages are full at any traffic, so the index
+ * writer never holds them (index-writer.ts).
  */
-export function indexCollectionKind(scope: Scope): '' | 'e' | 'g' | 'i' {
-  if (scope.includes('#ip')) return 'i';
-  if (scope.includes('#')) return 'g';
-  return scope.startsWith('e:') ? 'e' : '';
-}
-
-/**
- * Source-IP bucket pages are spread over this many collections an hour (`activity_ixi0_…` …
- * `activity_ixi7_…`, by bucket): the source-IP filter is bound by its read budget — a bucket
- * holds 1/64 of the account's rows and the address a fraction of those — so what each of its
- * reads scans decides its time.
- */
-export const IP_COLLECTIONS = 8;
-
-function indexSuffix(scope: Scope): string {
-  const kind = indexCollectionKind(scope);
-  if (kind !== 'i') return kind;
-  const bucket = Number.parseInt(scope.slice(scope.lastIndexOf('#ip') + 3), 16);
-  return `i${bucket % IP_COLLECTIONS}`;
-}
+export const isAccountScope = (scope: Scope): boolean => scope.startsWith('a:') && !scope.includes('#');
 
 export const collections = {
   rows: (hour: string) => `activity_rows_${digits(hour)}`,
-  index: (hour: string, scope: Scope) => `activity_ix${indexSuffix(scope)}_${digits(hour)}`,
+  /**
+   * every index page of the hour, whatever its scope: one collection, so a flush makes one
+   * insert an hour and the database holds three collections an hour (docs/architecture.md)
+   */
+  index: (hour: string) => `activity_ix_${digits(hour)}`,
   dir: (day: string) => `activity_dir_${digits(day)}`,
   /**
    * accepted payloads of the hour's rows (resends): a partition of their own, so a row's `_id`
    * read — which scans its hour on FerretDB — never reads payload bytes
    */
   payloads: (hour: string) => `activity_payloads_${digits(hour)}`,
-  /** the hour or day a collection of the log holds, or null for any other collection */
+  /**
+   * the hour or day a collection of the log holds, or null for any other collection; also the
+   * index collections of earlier layouts (`activity_ixe_…`, `_ixg_`, `_ixi_`, `_ixi0_` … `_ixi7_`),
+   * so that retention drops them
+   */
   keyOf(name: string): { kind: 'rows' | 'index' | 'dir' | 'payloads'; key: string } | null {
     const m = /^activity_(rows|ix(?:[eg]|i[0-7]?)?|dir|payloads)_(\d{4})(\d{2})(\d{2})(\d{2})?$/.exec(name);
     if (!m) return null;
@@ -154,6 +136,4 @@ export const collections = {
 };
 
 export const pageId = (scope: Scope, n: number): string => `${scope}|${n}`;
-/** The scope a page or change page belongs to (its id up to the last `|`). */
-export const scopeOfPage = (id: string): Scope => id.slice(0, id.lastIndexOf('|'));
 export const changePageId = (scope: Scope, n: number): string => `${scope}|c${n}`;

@@ -1,7 +1,6 @@
 import type { Connection } from 'mongoose';
 import { timeOfId } from '@relay/contracts';
 import { collections, hourOf } from './keys';
-import type { Scope } from './keys';
 import { keyedCollection } from './keyed-collection';
 import type { KeyedCollection } from './keyed-collection';
 import { mergeAttempts } from './status';
@@ -96,9 +95,9 @@ export class ActivityLog<Row extends MergeableRow> {
     return doc ? (JSON.parse(doc.p) as StoredPayload) : null;
   }
 
-  /** The index collection of an hour that holds a scope's pages (keys.ts indexCollectionKind). */
-  index(hour: string, scope: Scope): KeyedCollection<IndexDoc> {
-    return this.collection(collections.index(hour, scope));
+  /** The index pages of an hour, every scope's (keys.ts). */
+  index(hour: string): KeyedCollection<IndexDoc> {
+    return this.collection(collections.index(hour));
   }
 
   dir(day: string): KeyedCollection<IndexDoc> {
