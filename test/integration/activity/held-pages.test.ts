@@ -119,7 +119,11 @@ describe('held index pages (ACTIVITY_INDEX_WAIT_MS) on the real store', () => {
 });
 
 describe('page counts in the day directory, once an hour is behind the writer', () => {
-  it('records how many pages each scope has in an hour it left, so a reader starts from the count instead of probing; a page written later is still found', async () => {
+  const dir = (scope: Scope) => store().activity.dir('2026-11-22').get(scope);
+  const list = (scope: Scope, t0: number, counts = new PageCounts()) =>
+    listIndexed(store().activity, { scope, fromMs: t0 - 60_000, toMs: t0 + 3_600_000, cursor: null, limit: 100, matches: () => true, budget: 1000, counts });
+
+  it('records how many entry and change pages each scope has in an hour it left; a reader takes them as they are, with no read to confirm or probe', async () => {
     const t0 = Date.parse('2026-11-22T14:00:10.000Z');
     const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
     const flush = flushOf(writer, 'ep_count');
@@ -128,35 +132,81 @@ describe('page counts in the day directory, once an hour is behind the writer', 
     // the endpoint gets pages {c0, c1}, {c2, c3} and, written when the writer moves on, {c4}
     for (let k = 0; k < 5; k++) ids.push(await flush(`c${k}`, t0 + k * 600_000, k + 1));
     await writer.writeHeld({ now: t0 + 3_000_000, flush: 5 });
-    const dir = () => store().activity.dir('2026-11-22').get(endpointScope('ep_count'));
-    expect((await dir())?.pages).toBeUndefined();
+    expect((await dir(endpointScope('ep_count')))?.page_count).toBeUndefined();
 
-    // the next hour, past the wait and the settling minute: the counts are recorded
+    // the next hour, past the wait and the settling minute: the counts are recorded, the change
+    // pages' too (none: the writer probes the count it does not know)
     await writer.writeHeld({ now: Date.parse('2026-11-22T15:01:30.000Z'), flush: 5 });
-    expect(await dir()).toMatchObject({ hours: [14], pages: { '14': 3 } });
-    expect((await dir())?.pages).toEqual({ '14': 3 });
-    expect((await dir())?.changes).toBeUndefined();
+    expect(await dir(endpointScope('ep_count'))).toMatchObject({ hours: [14], page_count: { '14': 3 }, change_count: { '14': 0 } });
 
-    // a cold reader reads the count from the directory: one confirming read, no probe
-    const cold = await listIndexed(store().activity, { scope: endpointScope('ep_count'), fromMs: t0 - 60_000, toMs: t0 + 3_600_000, cursor: null, limit: 100, matches: () => true, budget: 1000, counts: new PageCounts() });
+    // a cold reader: 1 directory read and the 3 pages
+    const cold = await list(endpointScope('ep_count'), t0);
     expect(cold.entries.map((e) => e.event_id)).toEqual([...ids].reverse());
-    // 1 directory read, 1 count confirmation, 1 change-page probe, 3 pages
-    expect(cold.reads).toBe(6);
+    expect(cold.reads).toBe(4);
+  });
 
-    // a reader that has seen the hour remembers its count (3)
+  it('a page written into that hour later (a late row, a status change) raises the count before it goes in, so readers list it', async () => {
+    const t0 = Date.parse('2026-11-22T16:00:10.000Z');
+    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const flush = flushOf(writer, 'ep_late');
+    const first = await flush('l0', t0, 1, { target_count: 1 });
+    await writer.writeHeld({ now: Date.parse('2026-11-22T17:01:30.000Z'), flush: 1 });
+    expect(await dir(endpointScope('ep_late'))).toMatchObject({ page_count: { '16': 1 }, change_count: { '16': 0 } });
+
+    // a row of 16:58 arriving at 17:02, and the first row's delivery failing for good
+    const late = await flush('l1', t0 + 3_500_000, 2);
+    const failed = attempt(first, 'tg_1', 1, 'failed', { endpoint_id: 'ep_late', attempted_at: '2026-11-22T17:02:00.000Z' });
+    await writer.write({ events: [{ event_id: first, request: null, attempts: [failed], tokens: [], oldest_ms: t0 }], folds: [] }, { now: Date.parse('2026-11-22T17:02:00.000Z'), flush: 3 });
+    await writer.writeHeld({ now: Date.parse('2026-11-22T17:02:00.000Z'), flush: 3 });
+    expect(await dir(endpointScope('ep_late'))).toMatchObject({ page_count: { '16': 2 }, change_count: { '16': 1 } });
+
+    const page = await list(endpointScope('ep_late'), t0);
+    expect(page.entries.map((e) => [e.event_id, e.status])).toEqual([
+      [late, 'completed'],
+      [first, 'errors'],
+    ]);
+    // 1 directory read, 2 pages, 1 change page
+    expect(page.reads).toBe(4);
+  });
+
+  it('a count ahead of its pages (the writer died between raising it and inserting the page) reads as an empty page, and the next writer fills that number', async () => {
+    const t0 = Date.parse('2026-11-22T18:00:10.000Z');
+    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const first = await flushOf(writer, 'ep_died')('d0', t0, 1);
+    await writer.writeHeld({ now: Date.parse('2026-11-22T19:01:30.000Z'), flush: 1 });
+    await store().activity.dir('2026-11-22').update([{ id: endpointScope('ep_died'), update: { $max: { 'page_count.18': 2 } } }]);
+    expect((await list(endpointScope('ep_died'), t0)).entries.map((e) => e.event_id)).toEqual([first]);
+
+    // a new writer process: it probes the count (1 page), writes page 1 and the count stays 2
+    const next = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const late = await flushOf(next, 'ep_died')('d1', t0 + 3_500_000, 1);
+    await next.writeHeld({ now: Date.parse('2026-11-22T19:05:00.000Z'), flush: 1 });
+    expect((await dir(endpointScope('ep_died')))?.page_count).toEqual({ '18': 2 });
+    expect((await list(endpointScope('ep_died'), t0)).entries.map((e) => e.event_id)).toEqual([late, first]);
+  });
+
+  it('an hour the writer has not left yet is counted by probing, and a reader remembers the count between calls', async () => {
+    const t0 = Date.parse('2026-11-22T20:00:10.000Z');
+    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const flush = flushOf(writer, 'ep_open');
+    // a page each
+    const ids: string[] = [];
+    for (const [k, at] of [t0, t0 + 600_000].entries()) {
+      ids.push(await flush(`o${k}`, at, k + 1));
+      await writer.writeHeld({ now: at, flush: k + 1 });
+    }
     const counts = new PageCounts();
-    expect(await counts.count(`2026-11-22T14|${endpointScope('ep_count')}|p`, store().activity.index('2026-11-22T14'), (n) => `${endpointScope('ep_count')}|${n}`)).toBe(3);
+    expect((await list(endpointScope('ep_open'), t0, counts)).entries.map((e) => e.event_id)).toEqual([...ids].reverse());
+    expect(await counts.count(`2026-11-22T20|${endpointScope('ep_open')}|p`, store().activity.index('2026-11-22T20'), (n) => `${endpointScope('ep_open')}|${n}`)).toBe(2);
 
-    // a late row of that hour: a fourth page, after the recorded count, still listed
-    const late = await flush('late', t0 + 3_500_000, 6);
-    await writer.writeHeld({ now: Date.parse('2026-11-22T15:02:00.000Z'), flush: 6 });
-    expect(await listed(endpointScope('ep_count'), t0)).toEqual([late, ...[...ids].reverse()]);
-
-    // that reader reads page 2 ahead while it confirms the count; the confirmation finds page 3,
-    // which is newer and listed first, and the page read ahead is read once
-    const warm = await listIndexed(store().activity, { scope: endpointScope('ep_count'), fromMs: t0 - 60_000, toMs: t0 + 3_600_000, cursor: null, limit: 100, matches: () => true, budget: 1000, counts });
-    expect(warm.entries.map((e) => e.event_id)).toEqual([late, ...[...ids].reverse()]);
-    // 1 directory read; pages 3, 5, 4 to find the count is 4; 1 change-page probe; pages 2, 1, 0
-    expect(warm.reads).toBe(8);
+    // one more page: the remembered count (2) is confirmed with a read of page 2, which is
+    // there, newer, and listed first; page 1, read ahead meanwhile, is read once
+    const third = await flush('o2', t0 + 1_200_000, 3);
+    await writer.writeHeld({ now: t0 + 1_200_000, flush: 3 });
+    const warm = await list(endpointScope('ep_open'), t0, counts);
+    expect(warm.entries.map((e) => e.event_id)).toEqual([third, ...[...ids].reverse()]);
+    // 1 directory read; pages 2, 4, 3 to find the count is 3; the remembered change count (0)
+    // confirmed; pages 1, 0
+    expect(warm.reads).toBe(7);
   });
 });

@@ -100,29 +100,30 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
   };
   /**
    * An hour's index collection, with the reads known in advance already under way: when its
-   * counts are known (remembered, or the directory's), its newest pages and its change pages are
-   * read while the counts are confirmed, one round trip for the hour instead of two or three.
-   * Pages found past a known count are newer and read first; those read ahead are taken when the
-   * walk reaches them (`counted` reads each document once per call).
+   * counts are known (the directory's, exact, or remembered from an earlier call, to be
+   * confirmed), its newest pages and its change pages are read at once, one round trip for the
+   * hour instead of two or three. Pages found past a remembered count are newer and read first;
+   * those read ahead are taken when the walk reaches them (`counted` reads each document once
+   * per call).
    */
-  function open(hour: string, hint: Hint): KeyedCollection<IndexDoc> {
+  function open(hour: string, recorded: RecordedCounts): KeyedCollection<IndexDoc> {
     const coll = counted(log.index(hour));
     const early = (id: string): void => void coll.get(id).catch(() => undefined);
-    const pages = q.counts.known(countKey(hour, 'p')) ?? hint.pages;
-    // each count's confirming read (the page after it is still missing), then the pages
+    const pages = recorded.pages ?? q.counts.known(countKey(hour, 'p'));
     if (pages !== undefined) {
-      early(pageId(q.scope, pages));
+      // a remembered count is confirmed: the page after it is still missing
+      if (recorded.pages === undefined) early(pageId(q.scope, pages));
       for (let k = 0, p = firstOf(hour, pages); k < ahead && p - k >= 0; k++) early(pageId(q.scope, p - k));
     }
-    const changes = q.counts.known(countKey(hour, 'c')) ?? hint.changes;
-    if (changes !== undefined) for (let k = 0; k <= changes; k++) early(changePageId(q.scope, k));
+    const changes = recorded.changes ?? q.counts.known(countKey(hour, 'c'));
+    if (changes !== undefined) for (let k = 0; k < changes + (recorded.changes === undefined ? 1 : 0); k++) early(changePageId(q.scope, k));
     return coll;
   }
 
-  async function walkHour(hour: string, hint: Hint): Promise<void> {
+  async function walkHour(hour: string, recorded: RecordedCounts): Promise<void> {
     spend();
-    const coll = open(hour, hint);
-    const [count, changes] = await Promise.all([q.counts.count(countKey(hour, 'p'), coll, (n) => pageId(q.scope, n), hint.pages), readChanges(coll)]);
+    const coll = open(hour, recorded);
+    const [count, changes] = await Promise.all([recorded.pages ?? q.counts.count(countKey(hour, 'p'), coll, (n) => pageId(q.scope, n)), readChanges(coll)]);
     for (let p = firstOf(hour, count); p >= 0; p -= ahead, ahead = Math.min(PAGES_AHEAD, ahead * 2)) {
       spend();
       const numbers = Array.from({ length: Math.min(ahead, p + 1) }, (_, k) => p - k);
@@ -146,7 +147,7 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
 
     async function readChanges(c: KeyedCollection<IndexDoc>): Promise<Map<string, IndexChange>> {
       const map = new Map<string, IndexChange>();
-      const n = await q.counts.count(countKey(hour, 'c'), c, (k) => changePageId(q.scope, k), hint.changes);
+      const n = recorded.changes ?? (await q.counts.count(countKey(hour, 'c'), c, (k) => changePageId(q.scope, k)));
       const pages = await mapLimit(Array.from({ length: n }, (_, k) => k), 4, (k) => c.get(changePageId(q.scope, k)));
       for (const page of pages) for (const change of page?.e ? decodeChanges(page.e) : []) map.set(change.event_id, change);
       return map;
@@ -165,7 +166,7 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
         const dir = dirs[i];
         for (const h of [...(dir?.hours ?? [])].sort((a, b) => b - a)) {
           const hourStart = days[i]! + h * HOUR_MS;
-          if (hourStart < upper && hourStart + HOUR_MS > q.fromMs) await walkHour(hourOf(hourStart), { pages: dir?.pages?.[h], changes: dir?.changes?.[h] });
+          if (hourStart < upper && hourStart + HOUR_MS > q.fromMs) await walkHour(hourOf(hourStart), { pages: dir?.page_count?.[h], changes: dir?.change_count?.[h] });
         }
         scanned = { hour: hourOf(days[i]!), page: -1, index: 0 };
       }
@@ -177,7 +178,8 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
   }
 }
 
-interface Hint {
+/** An hour's page counts from the day directory, when the writer recorded them: exact. */
+interface RecordedCounts {
   pages?: number;
   changes?: number;
 }

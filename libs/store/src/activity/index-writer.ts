@@ -141,7 +141,7 @@ export class IndexWriter {
       const pages = [...s.pages].map(([scope, list]) => ({ scope, change: false, text: encodeEntries(list.sort((a, b) => a.received_ms - b.received_ms)) }));
       const changed = [...s.changes].map(([scope, list]) => ({ scope, change: true, text: encodeChanges(list) }));
       await this.register(hour, pages.map((p) => p.scope));
-      await this.insertPages(hour, [...pages, ...changed]);
+      await this.insertPages(hour, [...pages, ...changed], clock.now);
     }
     for (const [key, h] of due) {
       this.held.delete(key);
@@ -152,29 +152,51 @@ export class IndexWriter {
 
   /**
    * Once an hour is behind the writer (its held pages had their time), records in the day's
-   * directory how many pages each scope it wrote there has: a reader then starts from that
-   * count instead of probing for it, about 2·log2(n) reads one after another. One `$max` per
-   * scope and hour; a page written later (a late row) is found from the recorded count.
+   * directory how many entry and change pages each scope it wrote there has: a reader then takes
+   * the counts as they are instead of probing for them (about 2·log2(n) reads one after another)
+   * or confirming them (a read each). One `$max` per scope and hour. A count the writer does not
+   * know (it restarted during the hour, or the scope had no change pages) is probed once here.
+   * The counts stay exact: a page written into the hour later raises them first (`insertPages`).
    */
   private async recordCounts(now: number): Promise<void> {
     const settled = hourOf(now - this.opts.maxWaitMs - HOUR_SETTLE_MS);
     if (settled === this.countsRecordedBelow) return;
-    const keys: string[] = [];
-    const byDay = new Map<string, Map<Scope, Record<string, number>>>();
+    const due = new Map<string, { hour: string; scope: Scope; pages?: number; changes?: number }>();
     for (const [key, n] of this.next) {
       const [hour, scope, kind] = splitCounterKey(key);
       if (hour >= settled || this.recorded.has(key)) continue;
+      const id = `${hour}|${scope}`;
+      const d = due.get(id) ?? { hour, scope };
+      due.set(id, d);
+      if (kind === 'c') d.changes = n;
+      else d.pages = n;
+    }
+    const list = [...due.values()];
+    await mapLimit(list, 8, async (d) => {
+      const coll = this.log.index(d.hour);
+      d.pages ??= await countPages(coll, (k) => pageId(d.scope, k));
+      d.changes ??= await countPages(coll, (k) => changePageId(d.scope, k));
+    });
+    await this.raiseCounts(list.map((d) => ({ hour: d.hour, scope: d.scope, counts: { pages: d.pages!, changes: d.changes! } })));
+    // only once written: a failed flush tries them again with the next
+    this.countsRecordedBelow = settled;
+    if (this.recorded.size + 2 * list.length > COUNTERS_MAX) this.recorded.clear();
+    for (const d of list) for (const change of [false, true]) this.recorded.add(counterKey(d.hour, d.scope, change));
+  }
+
+  /** `$max` of scopes' page counts in their days' directories: one update command per day. */
+  private async raiseCounts(list: { hour: string; scope: Scope; counts: { pages?: number; changes?: number } }[]): Promise<void> {
+    const byDay = new Map<string, Map<Scope, Record<string, number>>>();
+    for (const { hour, scope, counts } of list) {
       const dayKey = dayOf(startOf(hour));
       const day = byDay.get(dayKey) ?? new Map<Scope, Record<string, number>>();
       byDay.set(dayKey, day);
-      day.set(scope, { ...day.get(scope), [`${kind === 'c' ? 'changes' : 'pages'}.${hourOfDay(hour)}`]: n });
-      keys.push(key);
+      const fields = { ...day.get(scope) };
+      if (counts.pages !== undefined) fields[`page_count.${hourOfDay(hour)}`] = Math.max(counts.pages, fields[`page_count.${hourOfDay(hour)}`] ?? 0);
+      if (counts.changes !== undefined) fields[`change_count.${hourOfDay(hour)}`] = Math.max(counts.changes, fields[`change_count.${hourOfDay(hour)}`] ?? 0);
+      day.set(scope, fields);
     }
-    for (const [day, scopes] of byDay) await this.log.dir(day).update([...scopes].map(([scope, counts]) => ({ id: scope, update: { $max: counts } })));
-    // only once written: a failed flush tries them again with the next
-    this.countsRecordedBelow = settled;
-    if (this.recorded.size + keys.length > COUNTERS_MAX) this.recorded.clear();
-    for (const key of keys) this.recorded.add(key);
+    for (const [day, scopes] of byDay) await this.log.dir(day).update([...scopes].map(([scope, fields]) => ({ id: scope, update: { $max: fields }, upsert: true })));
   }
 
   /**
@@ -182,11 +204,16 @@ export class IndexWriter {
    * and its memory is behind, or a flush failed after writing some pages) is never overwritten:
    * the count is probed again and the page goes after it.
    */
-  private async insertPages(hour: string, pages: { scope: Scope; change: boolean; text: string }[]): Promise<void> {
+  private async insertPages(hour: string, pages: { scope: Scope; change: boolean; text: string }[], now: number): Promise<void> {
+    // an hour the writer has left may have its counts in the directory: they are raised before
+    // the pages go in, so that a count a reader takes is never short of a page (a count ahead of
+    // a page that never came — the writer died in between — reads as an empty page)
+    const counted = hour < hourOf(now - this.opts.maxWaitMs);
     let pending = pages;
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt === 3) throw new Error(`activity index pages of ${hour} kept colliding; is a second writer running on this store?`);
       const numbers = await mapLimit(pending, 8, (p) => this.take(hour, p.scope, p.change));
+      if (counted) await this.raiseCounts(pending.map((p, i) => ({ hour, scope: p.scope, counts: p.change ? { changes: numbers[i]! + 1 } : { pages: numbers[i]! + 1 } })));
       const docs: IndexDoc[] = pending.map((p, i) => ({ _id: p.change ? changePageId(p.scope, numbers[i]!) : pageId(p.scope, numbers[i]!), e: p.text }));
       const inserted = await this.log.index(hour).insertNew(docs);
       const taken = new Set(inserted);

@@ -13,8 +13,8 @@
  *   activity_ix_<YYYYMMDDHH>     index pages of those rows, every scope's: `<scope>|<n>` (entries),
  *                                `<scope>|c<n>` (later status changes), n = 0, 1, 2 … one page per
  *                                flush (a sparse scope's held across flushes)
- *   activity_dir_<YYYYMMDD>      `<scope>` → { hours } with pages that day, and { pages, changes }:
- *                                page counts by hour, once the writer left the hour (a hint)
+ *   activity_dir_<YYYYMMDD>      `<scope>` → { hours } with pages that day, and { page_count,
+ *                                change_count } by hour, once the writer left the hour (exact)
  *   activity_payloads_<YYYYMMDDHH>  `<event_id>~p`: the accepted payloads of that hour's rows (resends)
  */
 

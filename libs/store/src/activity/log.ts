@@ -15,12 +15,14 @@ export interface IndexDoc {
   /** directory: hours (0–23) of the day with pages for the scope */
   hours?: number[];
   /**
-   * directory: for hours the writer has left behind, how many entry pages (`pages`) and change
-   * pages (`changes`) the scope has there, by hour. A hint that spares a reader the probe for
-   * the count: a late page may still follow, and is found from it.
+   * directory: for hours the writer has left behind, how many entry pages (`page_count`) and
+   * change pages (`change_count`) the scope has there, by hour. Exact: a page written later into
+   * such an hour raises its count before it is inserted (IndexWriter), so a reader takes the
+   * count as it is, with no read to confirm it. (Directories written before 2026-11-24 have
+   * `pages` and `changes`, counts that later pages did not raise; readers ignore them.)
    */
-  pages?: Record<string, number>;
-  changes?: Record<string, number>;
+  page_count?: Record<string, number>;
+  change_count?: Record<string, number>;
 }
 
 /** A late attempt of a row, kept beside it: `<event_id>~a~<k>`, k = 0, 1, 2 … */

@@ -38,9 +38,8 @@ export class PageCounts {
     return this.seen.get(key);
   }
 
-  /** `hint`: a count the directory recorded, used when none is remembered (pages may have followed it) */
-  async count(key: string, coll: KeyedCollection<{ _id: string }>, idOf: (n: number) => string, hint?: number): Promise<number> {
-    const known = this.seen.get(key) ?? hint;
+  async count(key: string, coll: KeyedCollection<{ _id: string }>, idOf: (n: number) => string): Promise<number> {
+    const known = this.seen.get(key);
     const n = known !== undefined && !(await coll.get(idOf(known))) ? known : await countPages(coll, idOf, known ?? 0);
     if (this.seen.size >= SEEN_MAX && !this.seen.has(key)) this.seen.delete(this.seen.keys().next().value!);
     this.seen.set(key, n);
