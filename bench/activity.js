@@ -129,7 +129,9 @@ async function preload(store, accountId, target) {
       const attempts = request.target_count === 0 ? [] : [r > 0.98 ? { ...attempt, state: 'failed', status_code: null, error: reasons[i % reasons.length] } : attempt];
       events.push({ event_id: request.event_id, request, attempts, tokens: [], oldest_ms: 0 });
     }
-    await writer.write({ events, folds: [] });
+    // the clock of a writer that keeps up: at the batch's last arrival (it records each hour's
+    // page counts once it has left the hour, as in production)
+    await writer.write({ events, folds: [] }, { now: Date.parse(events[events.length - 1].request.received_at), flush: done / BATCH + 1 });
     done += n;
     if (done % 100_000 < BATCH) process.stderr.write(`  preloaded ${done} rows (${Math.round(done / ((performance.now() - started) / 1000))} rows/s)\n`);
   }

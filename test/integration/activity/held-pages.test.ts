@@ -167,6 +167,15 @@ describe('page counts in the day directory, once an hour is behind the writer', 
     ]);
     // 1 directory read, 2 pages, 1 change page
     expect(page.reads).toBe(4);
+
+    // a writer started since (a new process) knows nothing of what was recorded: an hour that
+    // old may have counts, so it raises them too
+    const restarted = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const later = eventId('l2', t0 + 3_550_000);
+    const at = Date.parse('2026-11-22T17:05:00.000Z');
+    await restarted.write({ events: [{ event_id: later, request: request(later, { endpoint_id: 'ep_late', received_at: new Date(t0 + 3_550_000).toISOString(), target_count: 0 }), attempts: [], tokens: [], oldest_ms: at }], folds: [] }, { now: at, flush: 1, all: true });
+    expect(await dir(endpointScope('ep_late'))).toMatchObject({ page_count: { '16': 3 }, change_count: { '16': 1 } });
+    expect((await list(endpointScope('ep_late'), t0)).entries.map((e) => e.event_id)).toEqual([later, late, first]);
   });
 
   it('a count ahead of its pages (the writer died between raising it and inserting the page) reads as an empty page, and the next writer fills that number', async () => {

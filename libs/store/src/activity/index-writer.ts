@@ -88,6 +88,18 @@ export class IndexWriter {
   /** counter keys whose count is in the directory */
   private readonly recorded = new Set<string>();
   private countsRecordedBelow = '';
+  /**
+   * Since when (writer clock) `next` has known every page this writer wrote: from its first
+   * write, and again after anything that made it forget (`reset`, the bound on counters). In an
+   * hour that began after that, a scope with no counter of a kind has no page of that kind.
+   */
+  private countingSince: number | null = null;
+  /**
+   * Since when `recorded` holds every count this writer put in the directory: from its first
+   * write, and again once the bound on `recorded` cleared it. Hours before that may have counts
+   * recorded by a writer before it.
+   */
+  private recordsKnownSince: number | null = null;
 
   constructor(
     private readonly log: ActivityLog<MergeableRow>,
@@ -102,6 +114,8 @@ export class IndexWriter {
   }
 
   async write(entries: ScopedEntry[], changes: ScopedChange[], clock: FlushClock = { now: Date.now(), flush: 0 }): Promise<void> {
+    this.countingSince ??= clock.now;
+    this.recordsKnownSince ??= clock.now;
     const byHour = new Map<string, { pages: Map<Scope, IndexEntry[]>; changes: Map<Scope, IndexChange[]> }>();
     const slot = (hour: string) => {
       let s = byHour.get(hour);
@@ -154,34 +168,58 @@ export class IndexWriter {
    * Once an hour is behind the writer (its held pages had their time), records in the day's
    * directory how many entry and change pages each scope it wrote there has: a reader then takes
    * the counts as they are instead of probing for them (about 2·log2(n) reads one after another)
-   * or confirming them (a read each). One `$max` per scope and hour. A count the writer does not
-   * know (it restarted during the hour, or the scope had no change pages) is probed once here.
+   * or confirming them (a read each). One `$max` per scope and hour, at most `RECORDS_PER_FLUSH`
+   * a flush (an hour with more scopes is recorded over the next flushes), so that no flush
+   * stalls the pipeline. A count of a kind the writer has no counter for is 0 when it has been
+   * counting since before the hour began, else probed once (it restarted during the hour).
    * The counts stay exact: a page written into the hour later raises them first (`insertPages`).
    */
   private async recordCounts(now: number): Promise<void> {
     const settled = hourOf(now - this.opts.maxWaitMs - HOUR_SETTLE_MS);
     if (settled === this.countsRecordedBelow) return;
     const due = new Map<string, { hour: string; scope: Scope; pages?: number; changes?: number }>();
+    let more = false;
     for (const [key, n] of this.next) {
       const [hour, scope, kind] = splitCounterKey(key);
       if (hour >= settled || this.recorded.has(key)) continue;
       const id = `${hour}|${scope}`;
-      const d = due.get(id) ?? { hour, scope };
-      due.set(id, d);
+      let d = due.get(id);
+      if (!d) {
+        if (due.size >= RECORDS_PER_FLUSH) {
+          more = true;
+          continue;
+        }
+        due.set(id, (d = { hour, scope }));
+      }
       if (kind === 'c') d.changes = n;
       else d.pages = n;
     }
     const list = [...due.values()];
+    const known = (hour: string): boolean => this.countingSince !== null && this.countingSince <= startOf(hour) - CLOCK_SKEW_MS;
     await mapLimit(list, 8, async (d) => {
       const coll = this.log.index(d.hour);
-      d.pages ??= await countPages(coll, (k) => pageId(d.scope, k));
-      d.changes ??= await countPages(coll, (k) => changePageId(d.scope, k));
+      const zero = known(d.hour) ? 0 : undefined;
+      d.pages ??= zero ?? (await countPages(coll, (k) => pageId(d.scope, k)));
+      d.changes ??= zero ?? (await countPages(coll, (k) => changePageId(d.scope, k)));
     });
     await this.raiseCounts(list.map((d) => ({ hour: d.hour, scope: d.scope, counts: { pages: d.pages!, changes: d.changes! } })));
     // only once written: a failed flush tries them again with the next
-    this.countsRecordedBelow = settled;
-    if (this.recorded.size + 2 * list.length > COUNTERS_MAX) this.recorded.clear();
+    if (!more) this.countsRecordedBelow = settled;
+    if (this.recorded.size + 2 * list.length > COUNTERS_MAX) {
+      this.recorded.clear();
+      this.recordsKnownSince = now;
+    }
     for (const d of list) for (const change of [false, true]) this.recorded.add(counterKey(d.hour, d.scope, change));
+  }
+
+  /**
+   * Whether the directory may hold this count: this writer recorded it, or the hour is old
+   * enough that an earlier writer (or this one, before `recorded` was cleared) may have.
+   */
+  private mayBeRecorded(hour: string, scope: Scope, change: boolean, now: number): boolean {
+    if (this.recorded.has(counterKey(hour, scope, change))) return true;
+    const since = this.recordsKnownSince ?? now;
+    return hour < hourOf(since + CLOCK_SKEW_MS - this.opts.maxWaitMs - HOUR_SETTLE_MS);
   }
 
   /** `$max` of scopes' page counts in their days' directories: one update command per day. */
@@ -205,15 +243,15 @@ export class IndexWriter {
    * the count is probed again and the page goes after it.
    */
   private async insertPages(hour: string, pages: { scope: Scope; change: boolean; text: string }[], now: number): Promise<void> {
-    // an hour the writer has left may have its counts in the directory: they are raised before
-    // the pages go in, so that a count a reader takes is never short of a page (a count ahead of
-    // a page that never came — the writer died in between — reads as an empty page)
-    const counted = hour < hourOf(now - this.opts.maxWaitMs);
     let pending = pages;
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt === 3) throw new Error(`activity index pages of ${hour} kept colliding; is a second writer running on this store?`);
       const numbers = await mapLimit(pending, 8, (p) => this.take(hour, p.scope, p.change));
-      if (counted) await this.raiseCounts(pending.map((p, i) => ({ hour, scope: p.scope, counts: p.change ? { changes: numbers[i]! + 1 } : { pages: numbers[i]! + 1 } })));
+      // where the directory may hold a count already, it is raised before the page goes in, so
+      // that a count a reader takes is never short of a page (a count ahead of a page that never
+      // came — the writer died in between — reads as an empty page)
+      const raise = pending.flatMap((p, i) => (this.mayBeRecorded(hour, p.scope, p.change, now) ? [{ hour, scope: p.scope, counts: p.change ? { changes: numbers[i]! + 1 } : { pages: numbers[i]! + 1 } }] : []));
+      if (raise.length > 0) await this.raiseCounts(raise);
       const docs: IndexDoc[] = pending.map((p, i) => ({ _id: p.change ? changePageId(p.scope, numbers[i]!) : pageId(p.scope, numbers[i]!), e: p.text }));
       const inserted = await this.log.index(hour).insertNew(docs);
       const taken = new Set(inserted);
@@ -231,6 +269,7 @@ export class IndexWriter {
    */
   reset(): void {
     this.next.clear();
+    this.countingSince = null;
     this.held.clear();
     this.heldEntries = 0;
   }
@@ -239,7 +278,10 @@ export class IndexWriter {
     const key = counterKey(hour, scope, change);
     let n = this.next.get(key);
     if (n === undefined) n = await countPages(this.log.index(hour), (k) => (change ? changePageId(scope, k) : pageId(scope, k)));
-    if (this.next.size >= COUNTERS_MAX) this.next.clear();
+    if (this.next.size >= COUNTERS_MAX) {
+      this.next.clear();
+      this.countingSince = null;
+    }
     this.next.set(key, n + 1);
     return n;
   }
@@ -264,6 +306,12 @@ function splitCounterKey(key: string): [string, Scope, string] {
 
 /** 0–23: the hour of its day a `YYYY-MM-DDTHH` partition is, as the day directory lists it */
 const hourOfDay = (hour: string): number => Number(hour.slice(11, 13));
+
+/** Scope-hours whose counts one flush records at most. */
+const RECORDS_PER_FLUSH = 100;
+
+/** How far apart the gateway's and the writer's clocks may be: a row of an hour can reach the writer before its clock gets there. */
+const CLOCK_SKEW_MS = 60_000;
 
 /** How long after its end an hour's counts are recorded, beyond the longest hold: rows of the hour still in the hold window (ACTIVITY_HOLD_MS) or in flight. */
 const HOUR_SETTLE_MS = 60_000;
