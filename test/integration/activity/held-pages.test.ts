@@ -194,6 +194,36 @@ describe('page counts in the day directory, once an hour is behind the writer', 
     expect((await list(endpointScope('ep_died'), t0)).entries.map((e) => e.event_id)).toEqual([late, first]);
   });
 
+  it('records at most 100 scope-hours a flush while messages wait, the rest with the next flushes; an idle flush records them all', async () => {
+    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    // 120 endpoints with a row each in an hour: 120 endpoint scopes, and the account's
+    const rowsIn = async (hour: string, now: number) => {
+      const events = Array.from({ length: 120 }, (_, k) => {
+        const at = Date.parse(`${hour}:10:00.000Z`) + k;
+        const id = eventId(`m${hour.slice(11)}_${k}`, at);
+        return { event_id: id, request: request(id, { endpoint_id: `ep_many_${k}`, received_at: new Date(at).toISOString(), target_count: 0 }), attempts: [], tokens: [], oldest_ms: at };
+      });
+      await writer.write({ events, folds: [] }, { now, flush: 1, all: true });
+    };
+    const recorded = async (hh: string) => {
+      const dirs = await Promise.all(Array.from({ length: 120 }, (_, k) => dir(endpointScope(`ep_many_${k}`))));
+      return dirs.filter((d) => d?.page_count?.[hh] === 1 && d.change_count?.[hh] === 0).length;
+    };
+    const empty = { events: [], folds: [] };
+
+    await rowsIn('2026-11-22T21', Date.parse('2026-11-22T21:10:00.000Z'));
+    await writer.write(empty, { now: Date.parse('2026-11-22T22:01:30.000Z'), flush: 2 });
+    const first = await recorded('21');
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(120);
+    await writer.write(empty, { now: Date.parse('2026-11-22T22:01:31.000Z'), flush: 3 });
+    expect(await recorded('21')).toBe(120);
+
+    await rowsIn('2026-11-22T22', Date.parse('2026-11-22T22:10:00.000Z'));
+    await writer.writeHeld({ now: Date.parse('2026-11-22T23:01:30.000Z'), flush: 4 });
+    expect(await recorded('22')).toBe(120);
+  });
+
   it('an hour the writer has not left yet is counted by probing, and a reader remembers the count between calls', async () => {
     const t0 = Date.parse('2026-11-22T20:00:10.000Z');
     const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });

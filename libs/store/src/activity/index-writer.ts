@@ -49,6 +49,8 @@ export interface FlushClock {
   flush: number;
   /** write every held page now (shutdown, idle, or too much held) */
   all?: boolean;
+  /** nothing waits on this flush (idle, shutdown): it records every count due, not `RECORDS_PER_FLUSH` */
+  idle?: boolean;
 }
 
 /** Entries held at once across scopes; past it every held page is written. Bounds memory. */
@@ -161,20 +163,20 @@ export class IndexWriter {
       this.held.delete(key);
       this.heldEntries -= h.entries.length + h.changes.length;
     }
-    await this.recordCounts(clock.now);
+    await this.recordCounts(clock.now, clock.idle === true ? Infinity : RECORDS_PER_FLUSH);
   }
 
   /**
    * Once an hour is behind the writer (its held pages had their time), records in the day's
    * directory how many entry and change pages each scope it wrote there has: a reader then takes
    * the counts as they are instead of probing for them (about 2·log2(n) reads one after another)
-   * or confirming them (a read each). One `$max` per scope and hour, at most `RECORDS_PER_FLUSH`
-   * a flush (an hour with more scopes is recorded over the next flushes), so that no flush
-   * stalls the pipeline. A count of a kind the writer has no counter for is 0 when it has been
+   * or confirming them (a read each). One `$max` per scope and hour, at most `most` a flush
+   * (`RECORDS_PER_FLUSH` while messages wait: an hour with more scopes is recorded over the next
+   * flushes, so that no flush stalls the pipeline). A count of a kind the writer has no counter for is 0 when it has been
    * counting since before the hour began, else probed once (it restarted during the hour).
    * The counts stay exact: a page written into the hour later raises them first (`insertPages`).
    */
-  private async recordCounts(now: number): Promise<void> {
+  private async recordCounts(now: number, most: number): Promise<void> {
     const settled = hourOf(now - this.opts.maxWaitMs - HOUR_SETTLE_MS);
     if (settled === this.countsRecordedBelow) return;
     const due = new Map<string, { hour: string; scope: Scope; pages?: number; changes?: number }>();
@@ -185,7 +187,7 @@ export class IndexWriter {
       const id = `${hour}|${scope}`;
       let d = due.get(id);
       if (!d) {
-        if (due.size >= RECORDS_PER_FLUSH) {
+        if (due.size >= most) {
           more = true;
           continue;
         }

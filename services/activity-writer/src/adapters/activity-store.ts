@@ -83,7 +83,7 @@ export function createActivityWriter(store: Store, opts: ActivityWriterOptions =
       recent.clear();
     },
     heldSince: () => index.heldSince(),
-    writeHeld: (clock) => index.write([], [], { ...clock, all: true }),
+    writeHeld: (clock) => index.write([], [], { ...clock, all: true, idle: true }),
     async write(batch, clock) {
       const entries: ScopedEntry[] = [];
       const changes: ScopedChange[] = [];
