@@ -68,17 +68,18 @@ interface Held {
 
 /**
  * Writes index pages, insert-only: each flush adds one page per scope and hour it touched
- * (one insert per hour), plus one change page where rows changed status. The
- * writer remembers the next page number; after a restart it probes for it, and a page is never
- * written over. A scope's first page
- * in a day registers the hour in that day's directory — the only update, once per scope and hour.
+ * (one insert per hour), plus one change page where rows changed status. The writer remembers
+ * the next page number; after a restart it probes for it, and a page is never written over.
+ * The day's directory is the only thing updated: a scope's first page in an hour registers the
+ * hour, and once the writer has left the hour it records the scope's page counts there
+ * (`recordCounts`), which later pages into the hour raise first.
  *
  * Sparse scopes (endpoints, groups, source-IP buckets) are held across flushes — `waitMs` and
- * until worth a read, at most `maxWaitMs` or `pageEntries`: at steady traffic a flush a second would otherwise write a page of
- * one or two entries per endpoint and bucket, and listing reads pages one by one, each read
- * scanning its hour's collection on FerretDB (docs/architecture.md). What is held is in no
- * page yet, so the pipeline acknowledges a flush's messages only once nothing of that flush
- * is held (`heldSince`); a writer that dies holding entries has its messages redelivered.
+ * until worth a read, at most `maxWaitMs` or `pageEntries`: at steady traffic a flush a second
+ * would otherwise write a page of one or two entries per endpoint and bucket, and listing reads
+ * pages one by one (docs/architecture.md). What is held is in no page yet, so the pipeline
+ * acknowledges a flush's messages only once nothing of that flush is held (`heldSince`); a
+ * writer that dies holding entries has its messages redelivered.
  *
  * One writer per store: two writers would number pages of one scope and hour alike.
  */
@@ -172,9 +173,10 @@ export class IndexWriter {
    * the counts as they are instead of probing for them (about 2·log2(n) reads one after another)
    * or confirming them (a read each). One `$max` per scope and hour, at most `most` a flush
    * (`RECORDS_PER_FLUSH` while messages wait: an hour with more scopes is recorded over the next
-   * flushes, so that no flush stalls the pipeline). A count of a kind the writer has no counter for is 0 when it has been
-   * counting since before the hour began, else probed once (it restarted during the hour).
-   * The counts stay exact: a page written into the hour later raises them first (`insertPages`).
+   * flushes, so that no flush stalls the pipeline). A count of a kind the writer has no counter
+   * for is 0 when it has been counting since before the hour began, else probed once (it
+   * restarted during the hour). The counts stay exact: a page written into the hour later raises
+   * them first (`insertPages`).
    */
   private async recordCounts(now: number, most: number): Promise<void> {
     const settled = hourOf(now - this.opts.maxWaitMs - HOUR_SETTLE_MS);
