@@ -116,7 +116,9 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
       for (let k = 0, p = firstOf(hour, pages); k < ahead && p - k >= 0; k++) early(pageId(q.scope, p - k));
     }
     const changes = recorded.changes ?? q.counts.known(countKey(hour, 'c'));
-    if (changes !== undefined) for (let k = 0; k < changes + (recorded.changes === undefined ? 1 : 0); k++) early(changePageId(q.scope, k));
+    // the change pages, and past a remembered count its confirming read
+    const changeReads = changes === undefined ? 0 : changes + (recorded.changes === undefined ? 1 : 0);
+    for (let k = 0; k < changeReads; k++) early(changePageId(q.scope, k));
     return coll;
   }
 

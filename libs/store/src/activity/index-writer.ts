@@ -233,10 +233,13 @@ export class IndexWriter {
       const dayKey = dayOf(startOf(hour));
       const day = byDay.get(dayKey) ?? new Map<Scope, Record<string, number>>();
       byDay.set(dayKey, day);
-      const fields = { ...day.get(scope) };
-      if (counts.pages !== undefined) fields[`page_count.${hourOfDay(hour)}`] = Math.max(counts.pages, fields[`page_count.${hourOfDay(hour)}`] ?? 0);
-      if (counts.changes !== undefined) fields[`change_count.${hourOfDay(hour)}`] = Math.max(counts.changes, fields[`change_count.${hourOfDay(hour)}`] ?? 0);
+      const fields = day.get(scope) ?? {};
       day.set(scope, fields);
+      const raise = (field: string, n: number | undefined): void => {
+        if (n !== undefined) fields[`${field}.${hourOfDay(hour)}`] = Math.max(n, fields[`${field}.${hourOfDay(hour)}`] ?? 0);
+      };
+      raise('page_count', counts.pages);
+      raise('change_count', counts.changes);
     }
     for (const [day, scopes] of byDay) await this.log.dir(day).update([...scopes].map(([scope, fields]) => ({ id: scope, update: { $max: fields }, upsert: true })));
   }

@@ -60,80 +60,83 @@ export function createSender(opts: SenderOptions): (req: OutboundRequest) => Pro
  * request is aborted) once `responseLimitBytes` have arrived. The timeout covers the whole
  * exchange, so a trickling body ends too.
  */
-export function sendRequest(req: OutboundRequest, opts: SendOptions): Promise<SendOutcome> {
+export async function sendRequest(req: OutboundRequest, opts: SendOptions): Promise<SendOutcome> {
   const started = performance.now();
+  for (let tries = 0; ; tries++) {
+    const { outcome, staleConnection } = await sendOnce(req, opts);
+    if (!staleConnection || tries === STALE_CONNECTION_RETRIES) return { ...outcome, durationMs: performance.now() - started } as SendOutcome;
+  }
+}
+
+type Outcome = Omit<SendOutcome, 'durationMs'>;
+
+/** One request; `staleConnection`: it failed on a kept-alive connection the receiver had closed (below). */
+function sendOnce(req: OutboundRequest, opts: SendOptions): Promise<{ outcome: Outcome; staleConnection: boolean }> {
   const keep = opts.maxResponseBytes ?? KEPT_RESPONSE_BYTES;
   const limit = opts.responseLimitBytes ?? MAX_RESPONSE_BODY_BYTES;
   return new Promise((resolve) => {
     let settled = false;
     let stream: ReturnType<typeof got.stream.post> | undefined;
-    const done = (outcome: Omit<SendOutcome, 'durationMs'>): void => {
+    const done = (outcome: Outcome, staleConnection = false): void => {
       if (settled) return;
       settled = true;
       stream?.destroy();
-      resolve({ ...outcome, durationMs: performance.now() - started } as SendOutcome);
+      resolve({ outcome, staleConnection });
     };
-    const send = (staleRetries: number): void => {
-      let request: ClientRequest | null = null;
-      try {
-        stream = got.stream.post(req.url, {
-          // identity last: neither a configured nor a forwarded header can ask for a compressed answer
-          headers: { ...req.headers, 'accept-encoding': 'identity' },
-          body: req.body,
-          followRedirect: false,
-          throwHttpErrors: false,
-          retry: { limit: 0 },
-          timeout: { request: opts.timeoutMs },
-          https: { rejectUnauthorized: true },
-          decompress: false,
-          agent: opts.agent,
-        });
-      } catch (err) {
-        return done({ error: failureOf(err) });
+    try {
+      stream = got.stream.post(req.url, {
+        // identity last: neither a configured nor a forwarded header can ask for a compressed answer
+        headers: { ...req.headers, 'accept-encoding': 'identity' },
+        body: req.body,
+        followRedirect: false,
+        throwHttpErrors: false,
+        retry: { limit: 0 },
+        timeout: { request: opts.timeoutMs },
+        https: { rejectUnauthorized: true },
+        decompress: false,
+        agent: opts.agent,
+      });
+    } catch (err) {
+      return done({ error: failureOf(err) });
+    }
+    let request: ClientRequest | null = null;
+    let response: IncomingMessage | null = null;
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let received = 0;
+    const tooLarge = (res: IncomingMessage): void => {
+      const status = res.statusCode ?? 0;
+      if (status >= 200 && status < 300) {
+        done({ error: { code: RESPONSE_TOO_LARGE, message: `HTTP ${status} with a response body over ${limit} bytes; reading stopped` } });
+      } else {
+        // the status already says the attempt failed; it is classified as usual on the part kept
+        done({ response: summary(res, kept) });
       }
-      let response: IncomingMessage | null = null;
-      const kept: Buffer[] = [];
-      let keptBytes = 0;
-      let received = 0;
-      const tooLarge = (res: IncomingMessage): void => {
-        const status = res.statusCode ?? 0;
-        if (status >= 200 && status < 300) {
-          done({ error: { code: RESPONSE_TOO_LARGE, message: `HTTP ${status} with a response body over ${limit} bytes; reading stopped` } });
-        } else {
-          // the status already says the attempt failed; it is classified as usual on the part kept
-          done({ response: summary(res, kept) });
-        }
-      };
-      stream.on('request', (r: ClientRequest) => (request = r));
-      stream.on('response', (res: IncomingMessage) => {
-        response = res;
-        const declared = Number(res.headers['content-length']);
-        if (Number.isFinite(declared) && declared > limit) tooLarge(res);
-      });
-      stream.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-        if (keptBytes < keep) {
-          // a copy, so a kept slice never pins a large socket buffer
-          const part = Buffer.from(chunk.subarray(0, keep - keptBytes));
-          kept.push(part);
-          keptBytes += part.length;
-        }
-        if (received > limit && response) tooLarge(response);
-      });
-      stream.on('end', () => {
-        if (response) done({ response: summary(response, kept) });
-        else done({ error: { code: 'ERROR', message: 'the connection ended without a response' } });
-      });
-      stream.on('error', (err: unknown) => {
-        const failure = failureOf(err);
-        if (staleRetries > 0 && !settled && response === null && (request as ClientRequest | null)?.reusedSocket === true && STALE_CONNECTION_CODES.has(failure.code)) {
-          stream?.destroy();
-          return send(staleRetries - 1);
-        }
-        done({ error: failure });
-      });
     };
-    send(STALE_CONNECTION_RETRIES);
+    stream.on('request', (r: ClientRequest) => (request = r));
+    stream.on('response', (res: IncomingMessage) => {
+      response = res;
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > limit) tooLarge(res);
+    });
+    stream.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (keptBytes < keep) {
+        // a copy, so a kept slice never pins a large socket buffer
+        const part = Buffer.from(chunk.subarray(0, keep - keptBytes));
+        kept.push(part);
+        keptBytes += part.length;
+      }
+      if (received > limit && response) tooLarge(response);
+    });
+    stream.on('end', () => {
+      if (response) done({ response: summary(response, kept) });
+      else done({ error: { code: 'ERROR', message: 'the connection ended without a response' } });
+    });
+    stream.on('error', (err: unknown) => {
+      const failure = failureOf(err);
+      done({ error: failure }, response === null && request?.reusedSocket === true && STALE_CONNECTION_CODES.has(failure.code));
+    });
   });
 }
 
