@@ -277,7 +277,11 @@ ferretdb_up() {
     # 50 statements wedge the instance at the default pool); the writer sends at most 25
     storage=(--handler=postgresql --postgresql-url="postgres://postgres@127.0.0.1:$PG_PORT/ferretdb?pool_max_conns=64")
   fi
-  setsid nohup "$FERRETDB" "${storage[@]}" \
+  # GOGC: FerretDB's live heap is a few MB, so at Go's default (100) it collected every few MB
+  # allocated, dozens of times a second under load; at 1000 the store used about a quarter less
+  # CPU in the whole-system bench (docs/benchmarks.md). GOMEMLIMIT bounds what the larger
+  # target may grow to: near it Go collects as often as it must.
+  GOGC="${FERRETDB_GOGC:-1000}" GOMEMLIMIT="${FERRETDB_GOMEMLIMIT:-1GiB}" setsid nohup "$FERRETDB" "${storage[@]}" \
     --state-dir="$FERRET_DIR" --listen-addr="127.0.0.1:$MONGO_PORT" --debug-addr="127.0.0.1:$((MONGO_PORT + 1071))" \
     --telemetry=disable --log-level=error > "$FERRET_DIR/out.log" 2>&1 < /dev/null 9>&- &
   echo $! > "$FERRET_PID"
