@@ -12,16 +12,15 @@
 // not start.sh's fixed ones, so the bench can run beside `npm start`. Exits 1 if an accepted
 // event was never delivered. Service output (warnings and errors) goes to <results>/system-logs/.
 'use strict';
-const { fork } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
-const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const amqp = require('amqplib');
 const { Redis } = require('ioredis');
 const { MongoClient } = require('mongodb');
 const { brokerNames } = require('@relay/contracts');
+const { ID_LEN, startReceiver } = require('./receiver');
 const { deleteBrokerNamespace, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, loadTracked, procSample, machineCpu, machineWindow, metricValue, waitQuiet } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -39,8 +38,6 @@ const SERVICE_NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(
 
 // A 1,008-byte JSON body like bench/gateway.js; its 16-character "id" carries the phase and a
 // sequence number, so the receiver can tell which accepted request each delivery belongs to.
-const ID_MARK = Buffer.from('"id":"');
-const ID_LEN = 16;
 const NOTE = 'y'.repeat(940);
 const requestId = (phase, seq) => `${phase}${String(seq).padStart(ID_LEN - 1, '0')}`;
 const makeBody = (id) => `{"event":"order.created","id":"${id}","data":{"note":"${NOTE}"}}`;
@@ -68,74 +65,6 @@ const DEFINITIONS = {
   unacknowledged_delivered: 'events delivered whose request got no answer because the load generator stopped while it was in flight',
   activity_lag_s: `seconds from the end of the measured load until the activity log caught up: the <namespace>.activity queue has 0 ready messages AND the activity-writer's /metrics says relay_activity_unwritten_records 0 (queue only when that gauge is absent) (every row written). Then, timed apart: each of the last ${SAMPLE_SIZE} delivered events is read by GET /v1/activity/:eventId and must be Completed (sample_read_s), and the endpoint's first list page is timed (list_first_page_ms, median of 3)`,
 };
-
-// ---------------------------------------------------------------------------------------------
-// The receiver runs as its own process (`--receiver`), so the load generator's event loop does
-// not delay it: it answers 200 at once and streams [request id, event id, arrival ms] back.
-
-function runReceiver() {
-  let pending = [];
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const at = performance.timeOrigin + performance.now();
-      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-      const i = body.indexOf(ID_MARK);
-      const id = i < 0 ? '' : body.toString('latin1', i + ID_MARK.length, i + ID_MARK.length + ID_LEN);
-      pending.push([id, String(req.headers['x-relay-event-id'] || ''), at]);
-      res.writeHead(200, { 'content-length': '2' }).end('ok');
-    });
-  });
-  server.keepAliveTimeout = 65000;
-  const flush = () => {
-    if (pending.length === 0) return;
-    process.send({ type: 'arrivals', items: pending });
-    pending = [];
-  };
-  setInterval(flush, 200);
-  process.on('message', (m) => {
-    if (m.type !== 'flush') return;
-    flush();
-    process.send({ type: 'flushed' });
-  });
-  process.on('disconnect', () => process.exit(0));
-  server.listen(0, '127.0.0.1', () => process.send({ type: 'listening', port: server.address().port }));
-}
-
-/** The bench side of the receiver: every first arrival by event id, and the duplicates. */
-function startReceiver() {
-  const child = fork(__filename, ['--receiver'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  child.exited = new Promise((resolve) => child.once('exit', resolve));
-  const state = { child, port: 0, byEvent: new Map(), byId: new Map(), order: [], duplicates: 0, unknown: 0 };
-  let flushed = () => undefined;
-  child.on('message', (m) => {
-    if (m.type === 'flushed') return flushed();
-    if (m.type !== 'arrivals') return undefined;
-    for (const [id, eventId, at] of m.items) {
-      if (state.byEvent.has(eventId)) {
-        state.duplicates += 1;
-        continue;
-      }
-      state.byEvent.set(eventId, id);
-      if (!id) state.unknown += 1;
-      else if (!state.byId.has(id)) state.byId.set(id, { eventId, at });
-      state.order.push({ id, eventId, at });
-    }
-    return undefined;
-  });
-  state.flush = () => new Promise((resolve) => {
-    flushed = resolve;
-    child.send({ type: 'flush' });
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`receiver exited (${code})`)));
-    child.once('message', (m) => {
-      state.port = m.port;
-      resolve(state);
-    });
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // The system under test
@@ -686,14 +615,10 @@ function meanBaseline(a, b) {
 
 let teardown = async () => undefined;
 
-if (process.argv[2] === '--receiver') {
-  runReceiver();
-} else {
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.once(signal, () => {
-      process.stderr.write(`system bench: ${signal}; stopping the services and deleting the namespace\n`);
-      void teardown().finally(() => process.exit(130));
-    });
-  }
-  void main().then((code) => process.exit(code));
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    process.stderr.write(`system bench: ${signal}; stopping the services and deleting the namespace\n`);
+    void teardown().finally(() => process.exit(130));
+  });
 }
+void main().then((code) => process.exit(code));

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /**
- * Keeps `bench/system.js` (the headline of `npm run bench`) from rotting: it runs in short mode
- * against the built services and must exit 0 and report what it measured. Speed is never
+ * Keeps `bench/system.js` (the headline of `npm run bench`) and `bench/floor.js` (the same load on
+ * the least the fixed architecture can do) from rotting: each runs in short mode and must exit 0
+ * and report what it measured. Speed is never
  * asserted here (docs/benchmarks.md); only that the run completed and lost nothing it accepted.
  */
 const ROOT = path.resolve(__dirname, '../..');
@@ -17,8 +18,8 @@ interface BenchRun {
   stderr: string;
 }
 
-function runBench(resultsDir: string): Promise<BenchRun> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bench', 'system.js')], {
+function runBench(resultsDir: string, script = 'system.js'): Promise<BenchRun> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench', script)], {
     cwd: ROOT,
     env: { ...process.env, BENCH_DURATION_S: '3', BENCH_WARMUP_S: '1', BENCH_RESULTS_DIR: resultsDir },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -83,6 +84,35 @@ describe('bench/system.js in short mode (every service a process, real RabbitMQ,
 
       const written = JSON.parse(readFileSync(path.join(dir, 'system.json'), 'utf8')) as Record<string, unknown>;
       expect(written).toEqual(report);
+    },
+    LIMIT_MS,
+  );
+});
+
+describe('bench/floor.js in short mode (express → quorum queue → got → receiver, real RabbitMQ)', () => {
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'relay-floor-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(
+    'exits 0, delivers every accepted request and reports its ratio to the same baseline',
+    async () => {
+      const run = await runBench(dir, 'floor.js');
+      expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+
+      const lines = run.stdout.split('\n').filter((l) => l.startsWith('{'));
+      expect(lines).toHaveLength(1);
+      const report = JSON.parse(lines[0]!) as { bench: string; lost: number; duplicates: number; accepted_per_s: number; delivered_per_s: number; ratio: number; bare_express_req_per_s: number; bare_express: { before: { req_per_s: number }; after: { req_per_s: number } } };
+      expect(report).toMatchObject({ bench: 'floor', lost: 0, duplicates: 0 });
+      expect(report.accepted_per_s).toBeGreaterThan(0);
+      expect(report.delivered_per_s).toBeGreaterThan(0);
+      expect(report.bare_express_req_per_s).toBe(Math.round((report.bare_express.before.req_per_s + report.bare_express.after.req_per_s) / 2));
+      expect(report.ratio).toBeCloseTo(report.delivered_per_s / report.bare_express_req_per_s, 2);
+      expect(JSON.parse(readFileSync(path.join(dir, 'floor.json'), 'utf8'))).toEqual(report);
     },
     LIMIT_MS,
   );
