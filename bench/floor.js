@@ -13,22 +13,16 @@ const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const amqp = require('amqplib');
-const { ID_LEN, startReceiver } = require('./receiver');
-const { freePort, startProcess, stopProcess, waitFor, loadTracked, procSample, machineCpu, machineWindow, waitQuiet } = require('./lib');
+const { makeBody, requestId, startReceiver, waitDelivered } = require('./receiver');
+const { envNumber: num, infraPid, freePort, startProcess, stopProcess, waitFor, loadTracked, procSample, machineCpu, machineWindow, waitQuiet } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
-const num = (v, def) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? def : Number(v));
 const DURATION_S = num(process.env.BENCH_DURATION_S, 20);
 const WARMUP_S = num(process.env.BENCH_WARMUP_S, DURATION_S <= 5 ? 1 : 3);
 const CONNECTIONS = num(process.env.BENCH_CONNECTIONS, 64);
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
 const RABBITMQ_URL = process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672';
 const DELIVERY_TIMEOUT_MS = 60000;
-
-// the body of bench/system.js: 1,008 bytes of JSON whose "id" names the request
-const NOTE = 'y'.repeat(940);
-const requestId = (phase, seq) => `${phase}${String(seq).padStart(ID_LEN - 1, '0')}`;
-const makeBody = (id) => `{"event":"order.created","id":"${id}","data":{"note":"${NOTE}"}}`;
 
 const progress = (msg) => process.stderr.write(`floor bench: ${msg}\n`);
 
@@ -41,16 +35,6 @@ async function listening(child) {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`process not listening:\n${child.output().slice(-2000)}`);
-}
-
-async function waitDelivered(receiver, accepted, deadline) {
-  for (;;) {
-    await receiver.flush();
-    let missing = 0;
-    for (const id of accepted) if (!receiver.byId.has(id)) missing += 1;
-    if (missing === 0 || Date.now() > deadline) return missing;
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 function cpuOf(pids) {
@@ -96,7 +80,7 @@ async function main() {
     await waitDelivered(receiver, accepted, warm.ended_at + DELIVERY_TIMEOUT_MS);
     progress(`floor ${DURATION_S} s measured load`);
     const pids = { gateway: gateway.pid, deliverer: deliverer.pid, receiver: receiver.child.pid, 'load generator': process.pid };
-    const rabbit = rabbitmqPid();
+    const rabbit = infraPid('rabbitmq/rabbitmq.pid');
     if (rabbit) pids.rabbitmq = rabbit;
     const cpu = cpuOf(pids);
     const m0 = machineCpu();
@@ -140,15 +124,6 @@ async function main() {
     await Promise.all(procs.map((p) => stopProcess(p)));
     if (receiver?.child.connected) receiver.child.disconnect();
     await deleteQueue(queue);
-  }
-}
-
-function rabbitmqPid() {
-  try {
-    const pid = Number(fs.readFileSync(path.join(ROOT, '.infra/rabbitmq/rabbitmq.pid'), 'utf8').replace(/\D/g, ''));
-    return pid && procSample(pid) ? pid : null;
-  } catch {
-    return null;
   }
 }
 

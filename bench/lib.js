@@ -160,6 +160,19 @@ const getconf = (name, def) => {
     return def;
   }
 };
+/** A number from the environment, or `def` when the variable is unset, empty or not a number. */
+const envNumber = (v, def) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? def : Number(v));
+
+/** The pid in `.infra/<file>` (scripts/infra.sh's servers) if that process runs; else null (not provisioned by infra.sh, e.g. URLs pointing elsewhere). */
+function infraPid(file) {
+  try {
+    const pid = Number(fs.readFileSync(path.join(__dirname, '..', '.infra', file), 'utf8').replace(/\D/g, ''));
+    return pid && procSample(pid) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
 let clockTicks = null;
 let pageSize = null;
 /** CPU time (s) and resident set (bytes) of a process from /proc/<pid>/stat; null if it is gone. */
@@ -279,5 +292,5 @@ async function deleteBrokerNamespace(rabbitmqUrl, namespace) {
   }
 }
 
-module.exports = { deleteBrokerNamespace, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, machineCpu, machineWindow, metricValue, percentile, waitQuiet };
+module.exports = { deleteBrokerNamespace, envNumber, infraPid, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, machineCpu, machineWindow, metricValue, percentile, waitQuiet };
 

@@ -1,13 +1,19 @@
-// The receiver of the benches' deliveries (bench/system.js, bench/floor.js): its own process, so
-// the load generator's event loop does not delay it. It answers 200 at once and streams
-// [request id, event id, arrival ms] back; the request id is the 16 characters after the body's
-// first `"id":"`, and the event id the X-Relay-Event-Id header.
+// The body the benches send and the receiver of its deliveries (bench/system.js, bench/floor.js).
+// The receiver is its own process, so the load generator's event loop does not delay it. It
+// answers 200 at once and streams [request id, event id, arrival ms] back; the request id is the
+// 16 characters after the body's first `"id":"`, and the event id the X-Relay-Event-Id header.
 'use strict';
 const { fork } = require('node:child_process');
 const http = require('node:http');
 
 const ID_MARK = Buffer.from('"id":"');
 const ID_LEN = 16;
+
+// A 1,008-byte JSON body like bench/gateway.js; its 16-character "id" carries the phase and a
+// sequence number, so the receiver can tell which accepted request each delivery belongs to.
+const NOTE = 'y'.repeat(940);
+const requestId = (phase, seq) => `${phase}${String(seq).padStart(ID_LEN - 1, '0')}`;
+const makeBody = (id) => `{"event":"order.created","id":"${id}","data":{"note":"${NOTE}"}}`;
 
 function runReceiver() {
   let pending = [];
@@ -73,7 +79,17 @@ function startReceiver() {
   });
 }
 
+/** Waits until every id in `accepted` has reached the receiver, or until `deadline`; returns how many have not. */
+async function waitDelivered(receiver, accepted, deadline) {
+  for (;;) {
+    await receiver.flush();
+    let missing = 0;
+    for (const id of accepted) if (!receiver.byId.has(id)) missing += 1;
+    if (missing === 0 || Date.now() > deadline) return missing;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
-module.exports = { ID_LEN, startReceiver };
+module.exports = { makeBody, requestId, startReceiver, waitDelivered };
 
 if (require.main === module && process.argv[2] === '--receiver') runReceiver();

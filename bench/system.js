@@ -20,11 +20,10 @@ const amqp = require('amqplib');
 const { Redis } = require('ioredis');
 const { MongoClient } = require('mongodb');
 const { brokerNames } = require('@relay/contracts');
-const { ID_LEN, startReceiver } = require('./receiver');
-const { deleteBrokerNamespace, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, loadTracked, procSample, machineCpu, machineWindow, metricValue, waitQuiet } = require('./lib');
+const { makeBody, requestId, startReceiver, waitDelivered } = require('./receiver');
+const { deleteBrokerNamespace, envNumber: num, infraPid, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, loadTracked, procSample, machineCpu, machineWindow, metricValue, waitQuiet } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
-const num = (v, def) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? def : Number(v));
 const DURATION_S = num(process.env.BENCH_DURATION_S, 20);
 const WARMUP_S = num(process.env.BENCH_WARMUP_S, DURATION_S <= 5 ? 1 : 3);
 const CONNECTIONS = num(process.env.BENCH_CONNECTIONS, 64);
@@ -36,11 +35,7 @@ const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-resu
 const SAMPLE_SIZE = 100;
 const SERVICE_NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
 
-// A 1,008-byte JSON body like bench/gateway.js; its 16-character "id" carries the phase and a
-// sequence number, so the receiver can tell which accepted request each delivery belongs to.
-const NOTE = 'y'.repeat(940);
-const requestId = (phase, seq) => `${phase}${String(seq).padStart(ID_LEN - 1, '0')}`;
-const makeBody = (id) => `{"event":"order.created","id":"${id}","data":{"note":"${NOTE}"}}`;
+// the body's "id" starts with its phase (bench/receiver.js)
 const PHASES = { probe: 'p', warmup: 'w', measured: 'm', baseline: 'b' };
 
 const SERVICES = [
@@ -160,17 +155,6 @@ function createProbes(ns) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const T0 = Date.now();
 const progress = (msg) => process.stderr.write(`system bench [${((Date.now() - T0) / 1000).toFixed(1)} s]: ${msg}\n`);
-
-/** Waits until every id in `accepted` has reached the receiver, or until `deadline`. */
-async function waitDelivered(receiver, accepted, deadline) {
-  for (;;) {
-    await receiver.flush();
-    let missing = 0;
-    for (const id of accepted) if (!receiver.byId.has(id)) missing += 1;
-    if (missing === 0 || Date.now() > deadline) return missing;
-    await sleep(200);
-  }
-}
 
 /**
  * Waits until the activity log has caught up (see DEFINITIONS.activity_lag_s) or `deadline`,
@@ -305,19 +289,11 @@ function createSampler(pids, probes) {
  */
 function infraPids() {
   const out = {};
-  const pidIn = (file) => {
-    try {
-      const pid = Number(fs.readFileSync(path.join(ROOT, '.infra', file), 'utf8').replace(/\D/g, ''));
-      return pid && procSample(pid) ? pid : null;
-    } catch {
-      return null; // not provisioned by infra.sh (e.g. URLs pointing elsewhere): not sampled
-    }
-  };
   for (const [name, file] of [['rabbitmq', 'rabbitmq/rabbitmq.pid'], ['redis', 'redis/redis.pid']]) {
-    const pid = pidIn(file);
+    const pid = infraPid(file);
     if (pid) out[name] = pid;
   }
-  const ferretdb = pidIn(`ferretdb-${process.env.FERRETDB_BACKEND || 'postgresql'}/ferretdb.pid`);
+  const ferretdb = infraPid(`ferretdb-${process.env.FERRETDB_BACKEND || 'postgresql'}/ferretdb.pid`);
   if (ferretdb) out.store = () => [ferretdb, ...postgresPids()];
   return out;
 }
