@@ -54,12 +54,14 @@ export function keyedCollection<T extends { _id: string }>(coll: Collection<T>):
     async insertNew(docs) {
       if (docs.length === 0) return [];
       try {
-        await raw.insertMany(docs as Document[], { ordered: false });
+        const { insertedCount } = await raw.insertMany(docs as Document[], { ordered: false });
+        checkInserted(raw.collectionName, docs.length, insertedCount, 0);
         return [];
       } catch (err) {
         const failed = (err as { writeErrors?: { code: number; index: number }[] | { code: number; index: number } }).writeErrors;
         const list = failed ? (Array.isArray(failed) ? failed : [failed]) : null;
         if (!list || list.some((w) => w.code !== 11000)) throw err;
+        checkInserted(raw.collectionName, docs.length, (err as { insertedCount?: number }).insertedCount, list.length);
         return list.map((w) => docs[w.index]!._id);
       }
     },
@@ -72,6 +74,17 @@ export function keyedCollection<T extends { _id: string }>(coll: Collection<T>):
       for (let i = 0; i < writes.length; i += STATEMENTS_PER_COMMAND) await raw.bulkWrite(writes.slice(i, i + STATEMENTS_PER_COMMAND), { ordered: false });
     },
   };
+}
+
+/**
+ * Every document sent is either inserted or a duplicate: the server's own count must say so.
+ * A shortfall with no error is a write the caller must not acknowledge, so it throws and the
+ * caller's messages are redelivered (inserting them again is idempotent). MongoDB never
+ * answers so; the check costs nothing and turns a store that might into a retried write.
+ */
+export function checkInserted(collection: string, sent: number, inserted: number | undefined, duplicates: number): void {
+  if (inserted === undefined || inserted + duplicates === sent) return;
+  throw new Error(`the store inserted ${inserted} of ${sent} documents into ${collection} (${duplicates} already there) and reported no error for the rest`);
 }
 
 /** Runs `fn` over `items` with at most `limit` at once; results in input order. */
