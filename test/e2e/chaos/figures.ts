@@ -31,6 +31,8 @@ export interface Figures {
   eventIdMismatches: number;
   /** accepted events with no ACCEPTED row, ACCEPTED rows with no accepted event */
   acceptedWithoutRow: number;
+  /** up to 10 of them: event id and the request's number in the stream, to look up in the kept logs */
+  acceptedWithoutRowSample: string[];
   rowsWithoutAcceptedEvent: number;
   broker: BrokerFigures | null;
   /** the slowest requests (no answer counts as slowest), to line up with the fault timeline */
@@ -70,12 +72,12 @@ export function computeFigures(sent: Sent[], arrivals: Arrival[], tally: Activit
     if (s.status === 0) unanswered[s.error ?? 'no answer'] = (unanswered[s.error ?? 'no answer'] ?? 0) + 1;
     else if (s.status !== 202 && !(s.status === 503 && s.code === DQU)) otherAnswers[`${s.status} ${s.code ?? ''}`] = (otherAnswers[`${s.status} ${s.code ?? ''}`] ?? 0) + 1;
   }
-  let acceptedWithoutRow = 0;
+  const withoutRow: { id: string; n: number }[] = [];
   const acceptedIds = new Set<string>();
   for (const s of accepted) {
     for (const id of idsOf.get(s.n) ?? []) {
       acceptedIds.add(id);
-      if (!tally.accepted.has(id)) acceptedWithoutRow += 1;
+      if (!tally.accepted.has(id)) withoutRow.push({ id, n: s.n });
     }
   }
   return {
@@ -92,7 +94,8 @@ export function computeFigures(sent: Sent[], arrivals: Arrival[], tally: Activit
     receiverRequests: arrivals.length,
     failedFirstAttempts: arrivals.filter((a) => a.status === 503).length,
     eventIdMismatches: accepted.filter((s) => (idsOf.get(s.n)?.size ?? 0) > 1).length,
-    acceptedWithoutRow,
+    acceptedWithoutRow: withoutRow.length,
+    acceptedWithoutRowSample: withoutRow.slice(0, 10).map((w) => `${w.id} (#${w.n})`),
     rowsWithoutAcceptedEvent: [...tally.accepted].filter((id) => !acceptedIds.has(id)).length,
     broker: broker ? brokerFigures(sent, arrivals, broker, failsFirst) : null,
     ...timeline(sent),
@@ -169,7 +172,7 @@ export function formatReport(f: Figures, tally: ActivityTally, faults: FaultReco
     `  receiver: ${f.receiverRequests} requests, ${f.failedFirstAttempts} first attempts refused on purpose (503)`,
     `  delivered ${f.delivered} of ${f.accepted} accepted, lost ${f.lost}${f.lost ? ` (e.g. ${f.lostSample.join(', ')})` : ''}, duplicates ${f.duplicates} (${pct(f.duplicates, f.delivered)}), delivered despite a 503: ${f.deliveredDespite503}`,
     `  activity rows: ${tally.rows} rows for ${tally.requests} requests (${tally.aggregatedRows} aggregated rows folding ${tally.aggregatedRequests}), by outcome ${JSON.stringify(tally.byOutcome)}, by status ${JSON.stringify(tally.byStatus)}, pending ${tally.pending}, attempts without a request ${tally.attemptsOnly}`,
-    `  accepted events without an ACCEPTED row ${f.acceptedWithoutRow}, ACCEPTED rows without an accepted event ${f.rowsWithoutAcceptedEvent}`,
+    `  accepted events without an ACCEPTED row ${f.acceptedWithoutRow}${f.acceptedWithoutRow ? ` (e.g. ${f.acceptedWithoutRowSample.join(', ')})` : ''}, ACCEPTED rows without an accepted event ${f.rowsWithoutAcceptedEvent}`,
     b
       ? `  broker restart: down ${b.downMs} ms; first 503 ${b.first503Ms} ms after it went; first 202 ${b.recoveryMs} ms after it was back; longest 503 window ${b.max503WindowMs} ms; 202s while away ${b.acceptedWhileAway}; retries waiting across it delivered after it: ${b.retriesAcross} (lost ${b.retriesAcrossLost})`
       : '  broker restart: did not happen',
