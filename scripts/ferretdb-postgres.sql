@@ -12,7 +12,10 @@ SET client_min_messages = warning;
 
 -- `_jsonb -> $1` matches the index's `_jsonb -> 'field'` only once $1 is known: plan each
 -- statement with its parameters (FerretDB prepares and caches them; a generic plan would scan).
-ALTER DATABASE ferretdb SET plan_cache_mode = force_custom_plan;
+-- (the database this runs in: infra.sh's `ferretdb`, or a test's private one)
+DO $$ BEGIN
+  EXECUTE format('ALTER DATABASE %I SET plan_cache_mode = force_custom_plan', current_database());
+END $$;
 
 -- An index's key columns when each is a field of a FerretDB table's `_jsonb`
 -- (`((_jsonb -> 'field'::text))`), else NULL.

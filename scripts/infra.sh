@@ -380,13 +380,18 @@ cmd_up() {
 
 # The chaos suite (test/e2e/chaos) starts private Redis, RabbitMQ and FerretDB processes of its
 # own, so it needs the programs even where the shared servers are someone else's (URLs set).
+# Its FerretDB keeps its data in a database of its own in the local PostgreSQL cluster, which
+# this starts (idempotent; the suite restarts FerretDB, never PostgreSQL): FerretDB on SQLite lost
+# acknowledged inserts across a restart (docs/reliability.md), so the suite runs the default store.
 cmd_tools() {
   local missing=()
   command -v redis-server >/dev/null || missing+=(redis-server)
   [[ -x "$RABBIT_BIN/rabbitmq-server" ]] || missing+=(rabbitmq-server)
+  [[ -n "$(pg_bin)" ]] || missing+=(postgresql)
   if ((${#missing[@]} > 0)); then apt_install "${missing[@]}"; fi
   ferretdb_build
-  log "tools: redis-server, $RABBIT_BIN/rabbitmq-server and $FERRETDB are installed"
+  postgres_up
+  log "tools: redis-server, $RABBIT_BIN/rabbitmq-server and $FERRETDB are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
 }
 
 cmd_down() {

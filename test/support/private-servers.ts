@@ -15,7 +15,10 @@ import { freePort } from './services';
  * themselves (the chaos suite), which must never touch the shared ones other test runs use.
  * The programs are the ones scripts/infra.sh installs and builds (`bash scripts/infra.sh
  * tools`): Debian's redis-server and rabbitmq-server, and FerretDB at <repo>/.infra/bin/ferretdb
- * (FERRETDB_BIN overrides), here on its SQLite backend so nothing outside the directory is used.
+ * (FERRETDB_BIN overrides). FerretDB runs on its PostgreSQL backend, the store `npm start` runs,
+ * in a database of its own in the PostgreSQL cluster `bash scripts/infra.sh up` runs (restarting
+ * the store means restarting FerretDB; PostgreSQL is never stopped). Not on SQLite: FerretDB 1.24
+ * on SQLite acknowledged inserts whose rows a SIGTERM restart then lost (docs/reliability.md).
  *
  * Every server is a process group of its own: `stop('SIGTERM')` is the orderly shutdown an
  * operator's restart does, `stop('SIGKILL')` a crash of the whole group. `close()` stops all and
@@ -53,6 +56,8 @@ export interface PrivateServers {
   rabbitmq: PrivateServer;
   ferretdb: PrivateServer;
   dir: string;
+  /** FerretDB's database in the shared PostgreSQL cluster (dropped by `close()` unless PRIVATE_SERVERS_KEEP) */
+  storeDatabase: string;
   /** base URLs for services: REDIS_URL, RABBITMQ_URL, and MONGODB_URL with `database` */
   env(database: string): { REDIS_URL: string; RABBITMQ_URL: string; MONGODB_URL: string };
   close(): Promise<void>;
@@ -198,6 +203,26 @@ async function mongoHandshake(url: string): Promise<void> {
 }
 
 /** The FerretDB binary scripts/infra.sh builds (`bash scripts/infra.sh tools`), or FERRETDB_BIN. */
+/** The PostgreSQL cluster scripts/infra.sh runs for FerretDB (trust auth on loopback). */
+const PG_PORT = Number(process.env.RELAY_POSTGRES_PORT || 5433);
+
+function psql(database: string, args: string[]): void {
+  const bin = spawnSync('sh', ['-c', 'command -v psql || ls /usr/lib/postgresql/*/bin/psql | tail -1'], { encoding: 'utf8' }).stdout.trim();
+  if (!bin) throw new Error('psql not found: run `bash scripts/infra.sh tools` to install PostgreSQL');
+  const r = spawnSync(bin, ['-h', '127.0.0.1', '-p', String(PG_PORT), '-U', 'postgres', '-d', database, '-v', 'ON_ERROR_STOP=1', '-q', ...args], { encoding: 'utf8', timeout: 60000 });
+  if (r.status !== 0) throw new Error(`psql on 127.0.0.1:${PG_PORT} failed (is PostgreSQL up? \`bash scripts/infra.sh up\` starts it): ${(r.stderr || r.error?.message || '').trim()}`);
+}
+
+/** A PostgreSQL database of its own for a private FerretDB, with the settings infra.sh gives the shared one. */
+function createStoreDatabase(name: string): void {
+  psql('postgres', ['-c', `CREATE DATABASE "${name}"`]);
+  psql(name, ['-f', path.join(ROOT, 'scripts', 'ferretdb-postgres.sql')]);
+}
+
+function dropStoreDatabase(name: string): void {
+  psql('postgres', ['-c', `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]);
+}
+
 export function ferretdbBinary(): string {
   const bin = process.env.FERRETDB_BIN || path.join(ROOT, '.infra', 'bin', 'ferretdb');
   try {
@@ -281,15 +306,23 @@ export async function startPrivateServers(label: string): Promise<PrivateServers
     path.join(dir, 'rabbitmq.log'),
   );
 
-  mkdirSync(path.join(dir, 'ferretdb', 'data'), { recursive: true });
+  mkdirSync(path.join(dir, 'ferretdb'), { recursive: true });
+  const storeDatabase = `ferretdb_${path.basename(dir).replace(/[^a-zA-Z0-9]/g, '_').toLowerCase()}`;
+  try {
+    createStoreDatabase(storeDatabase);
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   const ferret = new ManagedServer(
     {
       name: 'ferretdb',
       url: `mongodb://127.0.0.1:${mongoPort}`,
       command: ferretdb,
       args: [
-        '--handler=sqlite',
-        `--sqlite-url=file:${path.join(dir, 'ferretdb', 'data')}/`,
+        '--handler=postgresql',
+        // as infra.sh: an `update` command holds a pooled connection per statement
+        `--postgresql-url=postgres://postgres@127.0.0.1:${PG_PORT}/${storeDatabase}?pool_max_conns=64`,
         `--state-dir=${path.join(dir, 'ferretdb')}`,
         `--listen-addr=127.0.0.1:${mongoPort}`,
         `--debug-addr=127.0.0.1:${ferretDebugPort}`,
@@ -297,7 +330,8 @@ export async function startPrivateServers(label: string): Promise<PrivateServers
         // at warn, FerretDB logs every client's unsupported `endSessions`
         '--log-level=error',
       ],
-      env: base,
+      // as infra.sh (its comment says why)
+      env: { ...base, GOGC: '1000', GOMEMLIMIT: '1GiB' },
       handshake: mongoHandshake,
     },
     path.join(dir, 'ferretdb.log'),
@@ -309,13 +343,16 @@ export async function startPrivateServers(label: string): Promise<PrivateServers
     rabbitmq: rabbitmq as PrivateServer,
     ferretdb: ferret as PrivateServer,
     dir,
+    storeDatabase,
     env: (database) => ({ REDIS_URL: redis.url, RABBITMQ_URL: rabbitmq.url, MONGODB_URL: `${ferret.url}/${database}` }),
     async close() {
       if (closed) return;
       closed = true;
       await Promise.all([redis.stop(), rabbitmq.stop(), ferret.stop()]);
       await epmdServer.stop();
-      if (!process.env.PRIVATE_SERVERS_KEEP) rmSync(dir, { recursive: true, force: true });
+      if (process.env.PRIVATE_SERVERS_KEEP) return;
+      rmSync(dir, { recursive: true, force: true });
+      dropStoreDatabase(storeDatabase);
     },
   };
   try {

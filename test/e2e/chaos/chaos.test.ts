@@ -132,7 +132,7 @@ afterAll(async () => {
     mkdirSync(path.join(servers.dir, 'services'), { recursive: true });
     for (const s of stack.started) writeFileSync(path.join(servers.dir, 'services', `${s.name}-${s.process.pid}.log`), s.output());
     // eslint-disable-next-line no-console
-    if (process.env.PRIVATE_SERVERS_KEEP) console.log(`chaos: server and service logs kept in ${servers.dir}`);
+    if (process.env.PRIVATE_SERVERS_KEEP) console.log(`chaos: server and service logs kept in ${servers.dir}; the store in PostgreSQL database ${servers.storeDatabase}`);
   }
   await receiver?.close().catch(() => undefined);
   await servers?.close();
