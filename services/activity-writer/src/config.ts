@@ -14,7 +14,7 @@ export const configSpec = {
   batchSize: int('BATCH_SIZE', 'a flush starts once this many activity records are ready', { default: 1000, min: 1, max: 10000 }),
   // each flush adds an index page per account it touches, and listing reads pages one by one: at
   // low traffic a short wait would leave thousands of one-row pages an hour
-  batchMaxWaitMs: int('BATCH_MAX_WAIT_MS', 'longest a ready activity record waits before it is written (each flush adds one index page per account it touches); also how long the queue must be quiet before held index entries (ACTIVITY_INDEX_WAIT_MS) are written', { default: 1000, min: 1 }),
+  batchMaxWaitMs: int('BATCH_MAX_WAIT_MS', 'longest a ready activity record waits before it is written (each flush adds one index page per account it touches); also the longest the queue must be quiet before held index entries (ACTIVITY_INDEX_WAIT_MS) are written (after a burst, a quarter of it)', { default: 1000, min: 1 }),
   // listing reads index pages one by one, and each read scans its hour's collection on FerretDB:
   // at steady traffic a flush a second would leave a page of one or two entries per endpoint,
   // status group and source-IP bucket (docs/architecture.md "Holding sparse pages")

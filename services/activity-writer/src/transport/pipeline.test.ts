@@ -128,6 +128,42 @@ function holdingWriter() {
   return { writer, clocks, heldWrites: () => heldWrites, failHeld: (e: Error) => (failHeld = e), resets: w.resets };
 }
 
+describe('activity pipeline: when a batch below batchSize is written (BATCH_MAX_WAIT_MS)', () => {
+  const tick = () => new Promise((r) => setTimeout(r, 40)); // several ticks: one every maxWaitMs / 10
+
+  it('writes a ready record once maxWaitMs have passed since the last flush, and not before', async () => {
+    const w = fakeWriter();
+    let now = Date.now();
+    const p = new ActivityPipeline(w.writer, { ...options, maxWaitMs: 100, holdMs: 100, now: () => now });
+    void p.add(req('e1'));
+    now += 50; // the queue is still busy: e2 arrives before the wait is over
+    void p.add(req('e2'));
+    await tick();
+    expect(w.batches).toHaveLength(0);
+    now += 50; // 100 ms since the pipeline started: one flush with both
+    await tick();
+    expect(w.batches.map((b) => b.events.map((e) => e.event_id))).toEqual([['e1', 'e2']]);
+    await p.drain();
+  });
+
+  it('writes a row released from holding at once when the queue has been quiet for maxWaitMs, however recent the last flush', async () => {
+    const w = fakeWriter();
+    let now = Date.now();
+    const p = new ActivityPipeline(w.writer, { ...options, maxWaitMs: 100, holdMs: 150, now: () => now });
+    // rows waiting for one delivery's first attempt each, which never comes: released after holdMs
+    void p.add(req('e1', { target_count: 1 }));
+    now += 50;
+    void p.add(req('e2', { target_count: 1 }));
+    now += 100; // e1 released; 150 ms since the pipeline started
+    await tick();
+    expect(w.batches.map((b) => b.events.map((e) => e.event_id))).toEqual([['e1']]);
+    now += 50; // e2 released 50 ms after that flush, the queue quiet for 150 ms: no second wait
+    await tick();
+    expect(w.batches.map((b) => b.events.map((e) => e.event_id))).toEqual([['e1'], ['e2']]);
+    await p.drain();
+  });
+});
+
 const settled = async (p: Promise<unknown>): Promise<string> => Promise.race([p.then(() => 'resolved', () => 'rejected'), new Promise<string>((r) => setTimeout(() => r('pending'), 30))]);
 
 describe('activity pipeline: index entries held back for later flushes (ACTIVITY_INDEX_WAIT_MS)', () => {
@@ -145,6 +181,38 @@ describe('activity pipeline: index entries held back for later flushes (ACTIVITY
     expect(await settled(first)).toBe('resolved');
     expect(w.heldWrites()).toBe(1);
     expect(p.unwritten()).toBe(0);
+    await p.drain();
+  });
+
+  it('after a burst (messages milliseconds apart) the queue counts as quiet after a quarter of maxWaitMs; after sparse messages, only after all of it', async () => {
+    const w = holdingWriter();
+    let now = Date.now();
+    const p = new ActivityPipeline(w.writer, { ...options, batchSize: 1, maxWaitMs: 400, holdMs: 400, now: () => now });
+    const burst: Promise<void>[] = [];
+    for (let i = 0; i < 40; i++) {
+      burst.push(p.add(req(`b${i}`)));
+      now += 2;
+    }
+    await new Promise((r) => setTimeout(r, 60));
+    expect(w.heldWrites()).toBe(0);
+    now += 99; // 100 ms after the burst's last message: a quarter of maxWaitMs
+    await new Promise((r) => setTimeout(r, 60));
+    expect(w.heldWrites()).toBe(1);
+    expect(await Promise.all(burst.map(settled))).toEqual(burst.map(() => 'resolved'));
+
+    // messages maxWaitMs apart: the mean gap grows back, and quiet means maxWaitMs again
+    for (let i = 0; i < 20; i++) {
+      now += 400;
+      void p.add(req(`s${i}`));
+    }
+    await new Promise((r) => setTimeout(r, 60));
+    const held = w.heldWrites();
+    now += 399;
+    await new Promise((r) => setTimeout(r, 60));
+    expect(w.heldWrites()).toBe(held);
+    now += 1;
+    await new Promise((r) => setTimeout(r, 60));
+    expect(w.heldWrites()).toBe(held + 1);
     await p.drain();
   });
 

@@ -29,6 +29,11 @@ export interface PipelineOptions {
   onExpired?: (message: ActivityMessage) => void;
 }
 
+/** messages the mean gap follows (an exponential moving mean over about this many) */
+const ARRIVALS_AVERAGED = 8;
+/** usual gaps of silence after which the queue counts as quiet */
+const QUIET_GAPS = 10;
+
 interface Token {
   resolve(): void;
   reject(err: Error): void;
@@ -39,7 +44,7 @@ interface Token {
  * wrote it succeeded and none of its index entries is held back any more (the consumer acks
  * then), or when a flush failed (the consumer requeues). Flushes run one at a time; the
  * retention sweep runs between them (`exclusive`). Held index entries (IndexWriter) are written
- * by later flushes, or at once when the queue goes quiet for `maxWaitMs`, when `maxHeld`
+ * by later flushes, or at once when the queue goes quiet (`quietMs`: up to `maxWaitMs`), when `maxHeld`
  * records wait for them, and at shutdown.
  */
 export class ActivityPipeline {
@@ -55,6 +60,9 @@ export class ActivityPipeline {
   private awaitingCount = 0;
   private flushNo = 0;
   private lastAddAt = 0;
+  /** moving mean of the gaps between messages (each counted up to maxWaitMs) */
+  private meanGapMs: number;
+  private lastFlushAt: number;
   private heldFlushQueued = false;
   private chain: Promise<unknown> = Promise.resolve();
   private flushQueued = false;
@@ -68,12 +76,17 @@ export class ActivityPipeline {
     this.now = opts.now ?? Date.now;
     this.holding = new Holding(opts.holdMs, opts.maxHeld);
     this.folder = new FloodFolder(opts.keepPerMinute);
-    this.timer = setInterval(() => this.tick(), Math.max(10, Math.min(opts.maxWaitMs, opts.holdMs)));
+    this.lastFlushAt = this.now();
+    this.meanGapMs = opts.maxWaitMs;
+    // a tenth of the shortest wait, so each wait ends within 10 % of its length: at one tick per
+    // wait, the last records after a burst waited up to a second more for their flush and again
+    // for the quiet that writes held index entries (the activity lag after a load)
+    this.timer = setInterval(() => this.tick(), Math.max(10, Math.min(opts.maxWaitMs, opts.holdMs) / 10));
     this.timer.unref();
   }
 
   add(message: ActivityMessage): Promise<void> {
-    this.lastAddAt = this.now();
+    this.noteArrival();
     return new Promise((resolve, reject) => {
       const token = { resolve, reject };
       const at = Date.parse(message.type === 'relay.activity.request.v1' ? message.received_at : message.attempted_at);
@@ -98,7 +111,7 @@ export class ActivityPipeline {
    * Settles like `add`.
    */
   addPayloads(payloads: StoredPayloadV1[]): Promise<void> {
-    this.lastAddAt = this.now();
+    this.noteArrival();
     return new Promise((resolve, reject) => {
       const cut = this.now() - this.opts.retentionMs;
       const kept = payloads.filter((p) => Date.parse(p.received_at) >= cut);
@@ -147,13 +160,34 @@ export class ActivityPipeline {
   }
 
   private tick(): void {
-    for (const g of this.holding.release(this.now())) this.push(g);
-    if (this.readyCount > 0) this.scheduleFlush();
-    else if (this.awaiting.length > 0 && !this.heldFlushQueued && this.now() - this.lastAddAt >= this.opts.maxWaitMs) {
+    const now = this.now();
+    for (const g of this.holding.release(now)) this.push(g);
+    const quiet = now - this.lastAddAt >= this.quietMs();
+    if (this.readyCount > 0) {
+      // below a full batch, at most one flush per maxWaitMs while messages keep coming
+      if (quiet || now - this.lastFlushAt >= this.opts.maxWaitMs) this.scheduleFlush();
+    } else if (this.awaiting.length > 0 && !this.heldFlushQueued && quiet) {
       // the queue went quiet: what is held would otherwise wait for its full time
       this.heldFlushQueued = true;
       void this.writeHeld();
     }
+  }
+
+  private noteArrival(): void {
+    const now = this.now();
+    this.meanGapMs += (Math.min(now - this.lastAddAt, this.opts.maxWaitMs) - this.meanGapMs) / ARRIVALS_AVERAGED;
+    this.lastAddAt = now;
+  }
+
+  /**
+   * How long the queue must be silent to count as quiet: QUIET_GAPS of its usual gaps, from a
+   * quarter of maxWaitMs to all of it. After a burst (messages milliseconds apart) the last
+   * records and the index entries held for them are written a quarter of a second after the
+   * burst ends rather than a second; a queue whose messages come a second or more apart keeps
+   * the full wait, so its held entries still gather into pages instead of one page per message.
+   */
+  private quietMs(): number {
+    return Math.min(this.opts.maxWaitMs, Math.max(this.opts.maxWaitMs / 4, QUIET_GAPS * this.meanGapMs));
   }
 
   /** Writes every index entry held back, then settles the flushes that waited for them. */
@@ -199,6 +233,7 @@ export class ActivityPipeline {
   private flush(): Promise<void> {
     const run = this.chain.then(async () => {
       this.flushQueued = false;
+      this.lastFlushAt = this.now();
       const events = mergeGroups(this.ready);
       const folds = this.folds;
       const payloads = this.payloads;
