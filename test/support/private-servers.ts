@@ -202,27 +202,30 @@ async function mongoHandshake(url: string): Promise<void> {
   }
 }
 
-/** The FerretDB binary scripts/infra.sh builds (`bash scripts/infra.sh tools`), or FERRETDB_BIN. */
 /** The PostgreSQL cluster scripts/infra.sh runs for FerretDB (trust auth on loopback). */
 const PG_PORT = Number(process.env.RELAY_POSTGRES_PORT || 5433);
 
-function psql(database: string, args: string[]): void {
-  const bin = spawnSync('sh', ['-c', 'command -v psql || ls /usr/lib/postgresql/*/bin/psql | tail -1'], { encoding: 'utf8' }).stdout.trim();
-  if (!bin) throw new Error('psql not found: run `bash scripts/infra.sh tools` to install PostgreSQL');
+function psql(bin: string, database: string, args: string[]): void {
   const r = spawnSync(bin, ['-h', '127.0.0.1', '-p', String(PG_PORT), '-U', 'postgres', '-d', database, '-v', 'ON_ERROR_STOP=1', '-q', ...args], { encoding: 'utf8', timeout: 60000 });
   if (r.status !== 0) throw new Error(`psql on 127.0.0.1:${PG_PORT} failed (is PostgreSQL up? \`bash scripts/infra.sh up\` starts it): ${(r.stderr || r.error?.message || '').trim()}`);
 }
 
 /** A PostgreSQL database of its own for a private FerretDB, with the settings infra.sh gives the shared one. */
-function createStoreDatabase(name: string): void {
-  psql('postgres', ['-c', `CREATE DATABASE "${name}"`]);
-  psql(name, ['-f', path.join(ROOT, 'scripts', 'ferretdb-postgres.sql')]);
+function createStoreDatabase(psqlBin: string, name: string): void {
+  psql(psqlBin, 'postgres', ['-c', `CREATE DATABASE "${name}"`]);
+  try {
+    psql(psqlBin, name, ['-f', path.join(ROOT, 'scripts', 'ferretdb-postgres.sql')]);
+  } catch (err) {
+    dropStoreDatabase(psqlBin, name);
+    throw err;
+  }
 }
 
-function dropStoreDatabase(name: string): void {
-  psql('postgres', ['-c', `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]);
+function dropStoreDatabase(psqlBin: string, name: string): void {
+  psql(psqlBin, 'postgres', ['-c', `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]);
 }
 
+/** The FerretDB binary scripts/infra.sh builds (`bash scripts/infra.sh tools`), or FERRETDB_BIN. */
 export function ferretdbBinary(): string {
   const bin = process.env.FERRETDB_BIN || path.join(ROOT, '.infra', 'bin', 'ferretdb');
   try {
@@ -249,6 +252,8 @@ export async function startPrivateServers(label: string): Promise<PrivateServers
   const ferretdb = ferretdbBinary();
   const epmd = spawnSync('sh', ['-c', 'command -v epmd'], { encoding: 'utf8' }).stdout.trim();
   if (!epmd) throw new Error('epmd not found (it comes with rabbitmq-server\'s Erlang): run `bash scripts/infra.sh tools`');
+  const psqlBin = spawnSync('sh', ['-c', 'command -v psql || ls /usr/lib/postgresql/*/bin/psql | tail -1'], { encoding: 'utf8' }).stdout.trim();
+  if (!psqlBin) throw new Error('psql not found: run `bash scripts/infra.sh tools` to install PostgreSQL');
 
   const dir = mkdtempSync(path.join(tmpdir(), `relay-${label}-`));
   const [redisPort, amqpPort, distPort, epmdPort, mongoPort, ferretDebugPort] = await distinctFreePorts(6);
@@ -309,7 +314,7 @@ export async function startPrivateServers(label: string): Promise<PrivateServers
   mkdirSync(path.join(dir, 'ferretdb'), { recursive: true });
   const storeDatabase = `ferretdb_${path.basename(dir).replace(/[^a-zA-Z0-9]/g, '_').toLowerCase()}`;
   try {
-    createStoreDatabase(storeDatabase);
+    createStoreDatabase(psqlBin, storeDatabase);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
@@ -352,7 +357,7 @@ export async function startPrivateServers(label: string): Promise<PrivateServers
       await epmdServer.stop();
       if (process.env.PRIVATE_SERVERS_KEEP) return;
       rmSync(dir, { recursive: true, force: true });
-      dropStoreDatabase(storeDatabase);
+      dropStoreDatabase(psqlBin, storeDatabase);
     },
   };
   try {

@@ -82,7 +82,7 @@ export function keyedCollection<T extends { _id: string }>(coll: Collection<T>):
  * caller's messages are redelivered (inserting them again is idempotent). MongoDB never
  * answers so; the check costs nothing and turns a store that might into a retried write.
  */
-export function checkInserted(collection: string, sent: number, inserted: number | undefined, duplicates: number): void {
+function checkInserted(collection: string, sent: number, inserted: number | undefined, duplicates: number): void {
   if (inserted === undefined || inserted + duplicates === sent) return;
   throw new Error(`the store inserted ${inserted} of ${sent} documents into ${collection} (${duplicates} already there) and reported no error for the rest`);
 }
