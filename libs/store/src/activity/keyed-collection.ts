@@ -14,7 +14,10 @@ export interface KeyedCollection<T extends { _id: string }> {
   getMany(ids: string[]): Promise<T[]>;
   /** Inserts all; returns the ids that already existed (nothing else is an error). */
   insertNew(docs: T[]): Promise<string[]>;
-  /** One update per id (`$set`, `$push`, `$addToSet`, `$inc`, `$min`, `$max`, `$setOnInsert`). */
+  /**
+   * One update per id (`$set`, `$push`, `$addToSet`, `$inc`, `$min`, `$max`, `$setOnInsert`).
+   * Every id must exist or be upserted: one the store matched nothing for throws.
+   */
   update(ops: { id: string; update: Document; upsert?: boolean }[]): Promise<void>;
   delete(ids: string[]): Promise<void>;
 }
@@ -67,7 +70,11 @@ export function keyedCollection<T extends { _id: string }>(coll: Collection<T>):
     },
     async update(ops) {
       const writes: AnyBulkWriteOperation[] = ops.map((o) => ({ updateOne: { filter: { _id: o.id } as never, update: o.update, upsert: o.upsert ?? false } }));
-      for (let i = 0; i < writes.length; i += STATEMENTS_PER_COMMAND) await raw.bulkWrite(writes.slice(i, i + STATEMENTS_PER_COMMAND), { ordered: false });
+      for (let i = 0; i < writes.length; i += STATEMENTS_PER_COMMAND) {
+        const chunk = writes.slice(i, i + STATEMENTS_PER_COMMAND);
+        const { matchedCount, upsertedCount } = await raw.bulkWrite(chunk, { ordered: false });
+        checkUpdated(raw.collectionName, chunk.length, matchedCount + upsertedCount);
+      }
     },
     async delete(ids) {
       const writes: AnyBulkWriteOperation[] = ids.map((id) => ({ deleteOne: { filter: { _id: id } as never } }));
@@ -85,6 +92,16 @@ export function keyedCollection<T extends { _id: string }>(coll: Collection<T>):
 function checkInserted(collection: string, sent: number, inserted: number | undefined, duplicates: number): void {
   if (inserted === undefined || inserted + duplicates === sent) return;
   throw new Error(`the store inserted ${inserted} of ${sent} documents into ${collection} (${duplicates} already there) and reported no error for the rest`);
+}
+
+/**
+ * Every update addresses a document the caller knows exists, or upserts it: each must have
+ * matched or inserted one. Fewer is a write that did not happen (a row gone under the writer, a
+ * store answering short), which the caller must not acknowledge as done.
+ */
+function checkUpdated(collection: string, sent: number, applied: number): void {
+  if (applied === sent) return;
+  throw new Error(`the store matched or upserted ${applied} of ${sent} documents to update in ${collection}`);
 }
 
 /** Runs `fn` over `items` with at most `limit` at once; results in input order. */
