@@ -173,6 +173,36 @@ function infraPid(file) {
   }
 }
 
+/**
+ * What to sample of the local servers `scripts/infra.sh up` started, when it did (read-only): a
+ * pid, or for the store a function giving FerretDB's pid and PostgreSQL's processes (its default
+ * backend runs one per connection), summed as "store".
+ */
+function infraPids() {
+  const out = {};
+  for (const [name, file] of [['rabbitmq', 'rabbitmq/rabbitmq.pid'], ['redis', 'redis/redis.pid']]) {
+    const pid = infraPid(file);
+    if (pid) out[name] = pid;
+  }
+  const ferretdb = infraPid(`ferretdb-${process.env.FERRETDB_BACKEND || 'postgresql'}/ferretdb.pid`);
+  if (ferretdb) out.store = () => [ferretdb, ...postgresPids()];
+  return out;
+}
+
+/** Every PostgreSQL process on the machine (infra.sh's cluster is the only one it runs). */
+function postgresPids() {
+  const pids = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') pids.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return pids;
+}
+
 let clockTicks = null;
 let pageSize = null;
 /** CPU time (s) and resident set (bytes) of a process from /proc/<pid>/stat; null if it is gone. */
@@ -292,5 +322,5 @@ async function deleteBrokerNamespace(rabbitmqUrl, namespace) {
   }
 }
 
-module.exports = { deleteBrokerNamespace, envNumber, infraPid, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, machineCpu, machineWindow, metricValue, percentile, waitQuiet };
+module.exports = { deleteBrokerNamespace, envNumber, infraPid, infraPids, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, machineCpu, machineWindow, metricValue, percentile, waitQuiet };
 

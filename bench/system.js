@@ -21,7 +21,7 @@ const { Redis } = require('ioredis');
 const { MongoClient } = require('mongodb');
 const { brokerNames } = require('@relay/contracts');
 const { makeBody, requestId, startReceiver, waitDelivered } = require('./receiver');
-const { deleteBrokerNamespace, envNumber: num, infraPid, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, loadTracked, procSample, machineCpu, machineWindow, metricValue, waitQuiet } = require('./lib');
+const { deleteBrokerNamespace, envNumber: num, infraPids, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, loadTracked, procSample, machineCpu, machineWindow, metricValue, waitQuiet } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const DURATION_S = num(process.env.BENCH_DURATION_S, 20);
@@ -280,36 +280,6 @@ function createSampler(pids, probes) {
       };
     },
   };
-}
-
-/**
- * What to sample of the local servers `scripts/infra.sh up` started, when it did (read-only): a
- * pid, or for the store a function giving FerretDB's pid and PostgreSQL's processes (its default
- * backend runs one per connection), summed as "store".
- */
-function infraPids() {
-  const out = {};
-  for (const [name, file] of [['rabbitmq', 'rabbitmq/rabbitmq.pid'], ['redis', 'redis/redis.pid']]) {
-    const pid = infraPid(file);
-    if (pid) out[name] = pid;
-  }
-  const ferretdb = infraPid(`ferretdb-${process.env.FERRETDB_BACKEND || 'postgresql'}/ferretdb.pid`);
-  if (ferretdb) out.store = () => [ferretdb, ...postgresPids()];
-  return out;
-}
-
-/** Every PostgreSQL process on the machine (infra.sh's cluster is the only one it runs). */
-function postgresPids() {
-  const pids = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') pids.push(Number(entry));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return pids;
 }
 
 // ---------------------------------------------------------------------------------------------

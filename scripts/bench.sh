@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm run bench: first the whole system as users run it (every service a process, one webhook
 # target on a local receiver; accepted/s, delivered/s, ratio to bare express, activity lag), then
-# the same load on the architecture's floor (express → quorum queue → got, nothing else), then
+# the same load on the architecture's floor (express → quorum queue → got, nothing else) and on
+# that floor with the least activity log the spec asks (FLOOR_LOG=1), then
 # the activity-writer and the activity API with 1,000,000 rows (BENCH_ACTIVITY_ROWS), then gateway
 # vs bare express (accepted/s, p50/p99, ratio), then deliveries/s of one webhook-deliverer.
 # Real local Redis, RabbitMQ and FerretDB; everything on loopback.
@@ -13,6 +14,7 @@ bash scripts/infra.sh up >/dev/null
 npx tsc -b
 node bench/system.js
 node bench/floor.js
+FLOOR_LOG=1 node bench/floor.js
 node bench/activity.js
 node bench/gateway.js
 if [[ -f bench/deliverer.js ]]; then node bench/deliverer.js; fi

@@ -5,8 +5,8 @@ import path from 'node:path';
 
 /**
  * Keeps `bench/system.js` (the headline of `npm run bench`) and `bench/floor.js` (the same load on
- * the least the fixed architecture can do) from rotting: each runs in short mode and must exit 0
- * and report what it measured. Speed is never
+ * the least the fixed architecture can do, alone and with the least activity log the spec asks)
+ * from rotting: each runs in short mode and must exit 0 and report what it measured. Speed is never
  * asserted here (docs/benchmarks.md); only that the run completed and lost nothing it accepted.
  */
 const ROOT = path.resolve(__dirname, '../..');
@@ -20,11 +20,11 @@ interface BenchRun {
   written: unknown;
 }
 
-/** Runs `bench/<name>.js` in short mode with a results directory of its own, removed afterwards. */
-async function runBench(name: 'system' | 'floor'): Promise<BenchRun> {
+/** Runs a bench in short mode with a results directory of its own, removed afterwards; `name` is the results file's. */
+async function runBench(name: 'system' | 'floor' | 'floor-with-log'): Promise<BenchRun> {
   const resultsDir = mkdtempSync(path.join(tmpdir(), `relay-${name}-`));
   try {
-    const run = await spawnBench(`${name}.js`, resultsDir);
+    const run = await spawnBench(name === 'system' ? 'system.js' : 'floor.js', resultsDir, name === 'floor-with-log' ? { FLOOR_LOG: '1' } : {});
     let written: unknown = null;
     try {
       written = JSON.parse(readFileSync(path.join(resultsDir, `${name}.json`), 'utf8'));
@@ -37,10 +37,10 @@ async function runBench(name: 'system' | 'floor'): Promise<BenchRun> {
   }
 }
 
-function spawnBench(script: string, resultsDir: string): Promise<Omit<BenchRun, 'written'>> {
+function spawnBench(script: string, resultsDir: string, env: Record<string, string>): Promise<Omit<BenchRun, 'written'>> {
   const child = spawn(process.execPath, [path.join(ROOT, 'bench', script)], {
     cwd: ROOT,
-    env: { ...process.env, BENCH_DURATION_S: '3', BENCH_WARMUP_S: '1', BENCH_RESULTS_DIR: resultsDir },
+    env: { ...process.env, ...env, BENCH_DURATION_S: '3', BENCH_WARMUP_S: '1', BENCH_RESULTS_DIR: resultsDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -113,6 +113,28 @@ describe('bench/floor.js in short mode (express → quorum queue → got → rec
       expect(report.accepted_per_s).toBeGreaterThan(0);
       expect(report.delivered_per_s).toBeGreaterThan(0);
       expect(report.bare_express_req_per_s).toBe(Math.round((report.bare_express.before.req_per_s + report.bare_express.after.req_per_s) / 2));
+      expect(report.ratio).toBeCloseTo(report.delivered_per_s / report.bare_express_req_per_s, 2);
+      expect(run.written).toEqual(report);
+    },
+    LIMIT_MS,
+  );
+});
+
+describe('bench/floor.js with FLOOR_LOG=1 in short mode (the floor plus a Redis call and an activity log on real Redis and FerretDB)', () => {
+  it(
+    'exits 0, delivers every accepted request, writes every activity record and reports the lag',
+    async () => {
+      const run = await runBench('floor-with-log');
+      expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+
+      const lines = run.stdout.split('\n').filter((l) => l.startsWith('{'));
+      expect(lines).toHaveLength(1);
+      const report = JSON.parse(lines[0]!) as { bench: string; lost: number; duplicates: number; delivered_per_s: number; activity_lag_s: number | null; activity_documents: number; ratio: number; bare_express_req_per_s: number };
+      expect(report).toMatchObject({ bench: 'floor-with-log', lost: 0, duplicates: 0 });
+      expect(report.delivered_per_s).toBeGreaterThan(0);
+      // caught up: every request and outcome record written (null would mean it never did)
+      expect(report.activity_lag_s).not.toBeNull();
+      expect(report.activity_documents).toBeGreaterThan(0);
       expect(report.ratio).toBeCloseTo(report.delivered_per_s / report.bare_express_req_per_s, 2);
       expect(run.written).toEqual(report);
     },
