@@ -111,6 +111,45 @@ describe('bulk retry jobs in the store', () => {
   });
 });
 
+describe("an account's bulk retry jobs, newest first (BulkRetryStore.list)", () => {
+  it('pages through its own jobs only, each with its status, from two instances creating at once', async () => {
+    const own = testNamespace('bulklist');
+    const [s1, s2] = await Promise.all([connectStore(own.mongodbUrl), connectStore(own.mongodbUrl)]);
+    const [one, two] = [new BulkRetryStore(s1), new BulkRetryStore(s2)];
+    try {
+      const mine: JobDoc[] = [];
+      for (let k = 0; k < 4; k++) {
+        const pair = [job(), job()];
+        await Promise.all([one.create(pair[0]!), two.create(pair[1]!)]);
+        mine.push(...pair);
+        await one.create({ ...job(), account_id: 'acc_other' });
+      }
+      await one.requestCancel(mine[7]!._id, 'rk_test', new Date());
+
+      const seen: string[] = [];
+      let before: number | null = null;
+      for (let pages = 0; pages < 10; pages++) {
+        const page = await two.list('acc_1', 3, before);
+        seen.push(...page.jobs.map((l) => l.job._id));
+        expect(page.jobs.length).toBeLessThanOrEqual(3);
+        if (page.next === null) break;
+        before = page.next;
+      }
+      // every job once; pairs created at once may list in either order, pairs newest first
+      expect([...seen].sort()).toEqual(mine.map((j) => j._id).sort());
+      const pairOf = (id: string) => Math.floor(mine.findIndex((j) => j._id === id) / 2);
+      expect(seen.map(pairOf)).toEqual([3, 3, 2, 2, 1, 1, 0, 0]);
+      const first = await two.list('acc_1', 8, null);
+      expect(first.jobs.find((l) => l.job._id === mine[7]!._id)?.status).toMatchObject({ runs: 0, progress: null, cancelRequested: true });
+      expect((await one.list('acc_other', 10, null)).jobs).toHaveLength(4);
+      expect(await one.list('acc_none', 10, null)).toEqual({ jobs: [], next: null });
+    } finally {
+      await s1.connection.dropDatabase();
+      await Promise.all([s1.close(), s2.close()]);
+    }
+  });
+});
+
 describe('finished bulk retry jobs are deleted after the retention period (BulkRetryStore.prune)', () => {
   it('deletes the old finished jobs with their runs and slots, oldest first, and keeps recent, unfinished and later ones', async () => {
     const own = testNamespace('bulkprune');
@@ -153,6 +192,12 @@ describe('finished bulk retry jobs are deleted after the retention period (BulkR
       const next = job();
       await jobs.create(next);
       expect((await jobs.slots()).map((s) => s.n)).toEqual([4, 5]);
+      // the account's list lost the deleted jobs' places with them, and ends where they were
+      const listed = await store.connection.db!.collection('bulk_retries').find({ _id: { $in: [0, 1, 2].map((n) => `account|acc_1|${n}`) } as never }).toArray();
+      expect(listed).toEqual([]);
+      const page = await jobs.list('acc_1', 10, null);
+      expect(page.jobs.map((l) => l.job._id)).toEqual([next._id, made[4]!._id, made[3]!._id]);
+      expect(page.next).toBeNull();
     } finally {
       await store.connection.dropDatabase();
       await store.close();

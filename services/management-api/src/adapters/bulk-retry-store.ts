@@ -1,4 +1,4 @@
-import { keyedCollection } from '@relay/store';
+import { keyedCollection, mapLimit } from '@relay/store';
 import type { KeyedCollection, Store } from '@relay/store';
 import { FINISHED } from '../domain/bulk-retry-job';
 import type { BulkRetryFilter, JobCounts, JobState } from '../domain/bulk-retry-job';
@@ -12,6 +12,8 @@ export interface JobDoc {
   created_at: Date;
   /** the API key prefix that created it */
   created_by: string;
+  /** its place in the account's list (`account|<account>|<n>`); absent on jobs made before the list existed */
+  account_slot?: number;
 }
 
 /** The claim of one run (epoch) of a job; only its holder renews it. */
@@ -64,6 +66,18 @@ const cancelId = (job: string) => `${job}|cancel`;
 const slotId = (n: number) => `queue|${n}`;
 const LOW_ID = 'queue|low';
 const PRUNED_ID = 'queue|pruned';
+const accountSlotId = (account: string, n: number) => `account|${account}|${n}`;
+/** a hint: every account slot below it is taken (raised after each take; a lagging one costs reads) */
+const accountTopId = (account: string) => `account|${account}|top`;
+
+/** How many jobs a status read covers at once when listing (each is a few reads by `_id`). */
+const LIST_READS_AT_ONCE = 8;
+
+export interface JobListPage {
+  jobs: { job: JobDoc; status: JobStatus }[];
+  /** the account slot to continue below (`before`), or null when the list has no more */
+  next: number | null;
+}
 
 /**
  * Bulk retry jobs in the store (collection `bulk_retries`), every access by `_id` (FerretDB
@@ -88,9 +102,14 @@ export class BulkRetryStore {
     this.docs = keyedCollection(store.connection.collection<AnyDoc>('bulk_retries'));
   }
 
-  /** Stores the job, then gives it the next free slot so runners find it. */
+  /**
+   * Takes the job's place in its account's list, stores the job, then gives it the next free
+   * slot so runners find it. A crash between the first two leaves a list slot with no job,
+   * which the list skips.
+   */
   async create(job: JobDoc): Promise<void> {
-    await this.docs.insertNew([job]);
+    const accountSlot = await this.takeAccountSlot(job.account_id, job._id);
+    await this.docs.insertNew([{ ...job, account_slot: accountSlot }]);
     for (let tries = 0; tries < 1000; tries++) {
       const n = await this.freeSlot();
       if ((await this.docs.insertNew([{ _id: slotId(n), job_id: job._id }])).length === 0) {
@@ -100,6 +119,26 @@ export class BulkRetryStore {
       this.nextSlot = n + 1; // another instance took it
     }
     throw new Error('no free bulk retry slot after 1000 tries');
+  }
+
+  /**
+   * The account's jobs, newest first: up to `limit` below account slot `before` (or from the
+   * newest), each with its status. Reads the page's slots and jobs by `_id` only; stops at the
+   * first slot that is gone, as jobs are deleted oldest first (`prune`).
+   */
+  async list(account: string, limit: number, before: number | null): Promise<JobListPage> {
+    const top = before ?? (await this.accountTop(account));
+    const found: JobDoc[] = [];
+    let n = top - 1;
+    for (; n >= 0 && found.length < limit; n--) {
+      const slot = (await this.docs.get(accountSlotId(account, n))) as SlotDoc | null;
+      if (!slot?.job_id) break;
+      const job = await this.job(slot.job_id);
+      if (job && job.account_id === account) found.push(job);
+    }
+    const more = n >= 0 && (await this.docs.get(accountSlotId(account, n))) !== null;
+    const statuses = await mapLimit(found, LIST_READS_AT_ONCE, (job) => this.status(job._id));
+    return { jobs: found.map((job, i) => ({ job, status: statuses[i]! })), next: more ? n + 1 : null };
   }
 
   async job(jobId: string): Promise<JobDoc | null> {
@@ -179,12 +218,32 @@ export class BulkRetryStore {
         const finishedAt = status.progress && FINISHED.includes(status.progress.state) ? status.progress.finished_at : null;
         if (finishedAt === null || finishedAt >= cutoff) break;
         const runs = Array.from({ length: status.runs }, (_, e) => e);
-        await this.docs.delete([jobId, cancelId(jobId), ...runs.flatMap((e) => [leaseId(jobId, e), progressId(jobId, e)])]);
+        const job = await this.job(jobId);
+        const listed = job?.account_slot !== undefined ? [accountSlotId(job.account_id, job.account_slot)] : [];
+        await this.docs.delete([...listed, jobId, cancelId(jobId), ...runs.flatMap((e) => [leaseId(jobId, e), progressId(jobId, e)])]);
       }
       await this.docs.delete([slotId(n)]);
     }
     if (n > from) await this.docs.update([{ id: PRUNED_ID, update: { $max: { n } }, upsert: true }]);
     return n - from;
+  }
+
+  /** The account's next free list slot, taken by insert (another instance's take moves on to the next). */
+  private async takeAccountSlot(account: string, jobId: string): Promise<number> {
+    let n = await this.accountTop(account);
+    for (let tries = 0; tries < 1000; tries++, n++) {
+      if ((await this.docs.insertNew([{ _id: accountSlotId(account, n), job_id: jobId }])).length > 0) continue;
+      await this.docs.update([{ id: accountTopId(account), update: { $max: { n: n + 1 } }, upsert: true }]);
+      return n;
+    }
+    throw new Error('no free bulk retry list slot after 1000 tries');
+  }
+
+  /** One past the account's newest list slot: from the hint, then up over slots a racing take filled before raising it. */
+  private async accountTop(account: string): Promise<number> {
+    let n = ((await this.docs.get(accountTopId(account))) as SlotDoc | null)?.n ?? 0;
+    while (await this.docs.get(accountSlotId(account, n))) n += 1;
+    return n;
   }
 
   private async freeSlot(): Promise<number> {

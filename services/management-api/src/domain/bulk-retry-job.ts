@@ -131,6 +131,9 @@ export async function retryRow(entry: IndexEntry, filter: BulkRetryFilter, tag: 
   counts.deliveries_queued += targets.length;
 }
 
+/** Jobs a page of `GET /v1/bulk-retries` gives by default and at most: each costs a few reads by `_id`. */
+export const BULK_RETRY_PAGE = { default: 20, max: 100 };
+
 interface JobLike {
   _id: string;
   account_id: string;

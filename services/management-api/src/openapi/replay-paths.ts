@@ -1,7 +1,7 @@
 import { OUTCOMES } from '@relay/contracts';
-import { JOB_STATES } from '../domain/bulk-retry-job';
+import { BULK_RETRY_PAGE, JOB_STATES } from '../domain/bulk-retry-job';
 import { errorBody } from './components';
-import { bool, dateTime, errors, int, json, list, nullable, object, oneOfValues, op, pathParam, ref, str } from './kit';
+import { bool, dateTime, errors, int, json, list, nullable, object, oneOfValues, op, pathParam, queryParam, ref, str } from './kit';
 import type { Schema } from './kit';
 
 /*
@@ -100,6 +100,7 @@ export const replaySchemas: Record<string, Schema> = {
     },
     ['id', 'account_id', 'filter', 'rate_per_second', 'state', 'cancel_requested', 'progress', 'runs', 'created_at', 'started_at', 'updated_at', 'finished_at', 'error'],
   ),
+  BulkRetryPage: object({ data: list(ref('BulkRetry')), next_cursor: nullable(str({ description: 'pass back as `cursor`; null on the last page' })) }, ['data', 'next_cursor']),
 };
 
 const job = (description: string, headers?: Schema): Schema => ({ ...json(ref('BulkRetry'), description), ...(headers ? { headers } : {}) });
@@ -144,6 +145,18 @@ export const replayPaths: Record<string, Schema> = {
     }),
   },
   '/v1/bulk-retries': {
+    get: op({
+      operationId: 'listBulkRetries',
+      summary: 'List bulk retries',
+      description: 'The account’s bulk retries, newest first, each as `GET /v1/bulk-retries/{jobId}` gives it. Jobs are kept until they are older than the activity they retried (ACTIVITY_RETENTION_DAYS), then deleted, oldest first.',
+      tags: ['Activity'],
+      role: 'viewer',
+      parameters: [
+        queryParam('limit', 'jobs per page', int({ minimum: 1, maximum: BULK_RETRY_PAGE.max, default: BULK_RETRY_PAGE.default })),
+        queryParam('cursor', 'the `next_cursor` of the previous page', str({ pattern: '^[0-9]{1,9}$' })),
+      ],
+      responses: { '200': json(ref('BulkRetryPage'), 'One page.') },
+    }),
     post: op({
       operationId: 'createBulkRetry',
       summary: 'Start a bulk retry',

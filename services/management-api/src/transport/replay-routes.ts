@@ -6,7 +6,7 @@ import { toTarget } from '@relay/store';
 import { channelOf } from '@relay/targets';
 import { endpointExists } from '../adapters/endpoint-store';
 import { DeliveriesUnavailableError } from '../adapters/delivery-publisher';
-import { FINISHED, jobView, parseBulkRetry } from '../domain/bulk-retry-job';
+import { BULK_RETRY_PAGE, FINISHED, jobView, parseBulkRetry } from '../domain/bulk-retry-job';
 import { resendDeliveries, resendable } from '../domain/resend';
 import type { ResendTarget } from '../domain/resend';
 import { accountOf, actorOf } from './auth';
@@ -86,6 +86,12 @@ export function replayRoutes(deps: ReplayDeps): Router {
     res.status(202).location(`/v1/bulk-retries/${job._id}`).json(jobView(job, { runs: 0, progress: null, cancelRequested: false }));
   });
 
+  r.get('/bulk-retries', ...operation('listBulkRetries', { reportWithHandler: true }), async (req: Request, res: Response) => {
+    const { limit, cursor } = checked(req, parseListPage(req.query as Record<string, unknown>));
+    const page = await deps.jobs.list(accountOf(req), limit, cursor);
+    res.set('Cache-Control', 'no-store').json({ data: page.jobs.map(({ job, status }) => jobView(job, status)), next_cursor: page.next === null ? null : String(page.next) });
+  });
+
   r.get('/bulk-retries/:jobId', ...operation('getBulkRetry'), async (req: Request, res: Response) => {
     const job = await jobOf(deps, req);
     res.set('Cache-Control', 'no-store').json(jobView(job, await deps.jobs.status(job._id)));
@@ -112,6 +118,22 @@ function parseResend(b: Record<string, unknown> | undefined): Validation<{ targe
   if (target !== undefined && (typeof target !== 'string' || target.length === 0 || target.length > 128)) errors.push({ field: 'target_id', message: 'must be a target id' });
   if (errors.length) return { ok: false, errors };
   return { ok: true, value: typeof target === 'string' ? { target_id: target } : {} };
+}
+
+/** `limit` and `cursor` (the `next_cursor` of the page before: a position in the account's list). */
+function parseListPage(q: Record<string, unknown>): Validation<{ limit: number; cursor: number | null }> {
+  const errors: FieldError[] = [];
+  let limit = BULK_RETRY_PAGE.default;
+  if (q.limit !== undefined) {
+    limit = Number(q.limit);
+    if (typeof q.limit !== 'string' || !Number.isInteger(limit) || limit < 1 || limit > BULK_RETRY_PAGE.max) errors.push({ field: 'limit', message: `must be an integer from 1 to ${BULK_RETRY_PAGE.max}` });
+  }
+  let cursor: number | null = null;
+  if (q.cursor !== undefined) {
+    if (typeof q.cursor === 'string' && /^\d{1,9}$/.test(q.cursor)) cursor = Number(q.cursor);
+    else errors.push({ field: 'cursor', message: 'must be the `next_cursor` of the previous page' });
+  }
+  return errors.length ? { ok: false, errors } : { ok: true, value: { limit, cursor } };
 }
 
 async function jobOf(deps: ReplayDeps, req: Request) {
