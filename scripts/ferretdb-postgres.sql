@@ -8,6 +8,12 @@
 -- and delete by them read the whole table: 7–10 ms among 7,000 activity index pages, growing
 -- with the collection. A GIN index on the same expressions serves `@>`: the same read takes
 -- 0.03–0.07 ms in PostgreSQL, whatever the table holds. So each such btree gets a GIN twin.
+--
+-- The twins are made with `fastupdate = off`. With GIN's default, new entries wait in an unsorted
+-- pending list (up to gin_pending_list_limit, 4 MB) until a vacuum merges them, and every lookup
+-- reads that whole list: 10.8 ms for one `_id` among 1,000,000 bulk-retry documents with 179,201
+-- entries pending, where the merged index answers in about 0.1 ms. Each row adds one key here
+-- (an `_id`, a digest), so inserting it straight into the index costs little.
 SET client_min_messages = warning;
 
 -- `_jsonb -> $1` matches the index's `_jsonb -> 'field'` only once $1 is known: plan each
@@ -49,7 +55,7 @@ BEGIN
                 WHERE i.indrelid = tbl AND a.amname = 'gin' AND relay_field_columns(i.indexrelid) = columns) THEN
     RETURN;
   END IF;
-  EXECUTE format('CREATE INDEX ON %s USING gin (%s)', tbl::regclass,
+  EXECUTE format('CREATE INDEX ON %s USING gin (%s) WITH (fastupdate = off)', tbl::regclass,
                  (SELECT string_agg(c || ' jsonb_path_ops', ', ') FROM unnest(columns) AS c));
 END $$;
 
@@ -76,6 +82,21 @@ BEGIN
   FOR i IN SELECT x.indexrelid FROM pg_index x JOIN pg_class c ON c.oid = x.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
            WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\_%' LOOP
     PERFORM relay_gin_twin(i.indexrelid::regclass);
+  END LOOP;
+END $$;
+
+-- Twins made by an earlier version of this file kept GIN's pending list: switch it off, and
+-- merge what is pending now (turning it off does not).
+DO $$
+DECLARE
+  i record;
+BEGIN
+  FOR i IN SELECT c.oid AS idx FROM pg_class c JOIN pg_am a ON a.oid = c.relam JOIN pg_namespace n ON n.oid = c.relnamespace
+           WHERE a.amname = 'gin' AND relay_field_columns(c.oid) IS NOT NULL
+             AND NOT coalesce('fastupdate=off' = ANY (c.reloptions), false)
+             AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\_%' LOOP
+    EXECUTE format('ALTER INDEX %s SET (fastupdate = off)', i.idx::regclass);
+    PERFORM gin_clean_pending_list(i.idx::regclass);
   END LOOP;
 END $$;
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { accountScope, endpointScope, hourOf } from '@relay/store';
 import { collections, dayOf, pageId } from '../../../libs/store/src/activity/keys';
 import { createActivityWriter } from '../../../services/activity-writer/src/adapters/activity-store';
@@ -74,6 +75,20 @@ describe('the local store reads by _id and by declared indexes through an index 
   ])('%s: through the GIN twin of the declared index', async (_what, model, filter) => {
     await model().init();
     expectIndexScan(await planOf(model().collection.collectionName, filter));
+  });
+
+  it('the GIN twins keep no pending list (fastupdate off): a lookup never reads through unmerged keys', () => {
+    // FerretDB keeps each database as a PostgreSQL schema of infra.sh's `ferretdb` database; its
+    // `explain` shows plans, not index options, so this asks PostgreSQL itself
+    const schema = store().connection.db!.databaseName;
+    const psqlBin = spawnSync('sh', ['-c', 'command -v psql || ls /usr/lib/postgresql/*/bin/psql | tail -1'], { encoding: 'utf8' }).stdout.trim();
+    const sql = `SELECT coalesce('fastupdate=off' = ANY (c.reloptions), false) FROM pg_class c JOIN pg_am a ON a.oid = c.relam JOIN pg_namespace n ON n.oid = c.relnamespace WHERE a.amname = 'gin' AND n.nspname = '${schema}'`;
+    const r = spawnSync(psqlBin, ['-h', '127.0.0.1', '-p', process.env.RELAY_POSTGRES_PORT || '5433', '-U', 'postgres', '-d', 'ferretdb', '-At', '-c', sql], { encoding: 'utf8', timeout: 30000 });
+    expect(r.stderr).toBe('');
+    const twins = r.stdout.trim().split('\n');
+    // the rows, index pages and directory of the hour written above, and the declared indexes
+    expect(twins.length).toBeGreaterThanOrEqual(3);
+    expect(twins.every((off) => off === 't')).toBe(true);
   });
 
   it('the lookup finds the document the index points at', async () => {
