@@ -21,10 +21,18 @@ interface BenchRun {
 }
 
 /** Runs a bench in short mode with a results directory of its own, removed afterwards; `name` is the results file's. */
-async function runBench(name: 'system' | 'floor' | 'floor-with-log'): Promise<BenchRun> {
+/** Each bench the smoke test runs: its script and what it needs beyond the short mode. */
+const BENCHES = {
+  system: { script: 'system.js', env: {} },
+  floor: { script: 'floor.js', env: {} },
+  'floor-with-log': { script: 'floor.js', env: { FLOOR_LOG: '1' } },
+  'bulk-retries': { script: 'bulk-retries.js', env: { BENCH_BULK_DOCS: '1000' } },
+} satisfies Record<string, { script: string; env: Record<string, string> }>;
+
+async function runBench(name: keyof typeof BENCHES): Promise<BenchRun> {
   const resultsDir = mkdtempSync(path.join(tmpdir(), `relay-${name}-`));
   try {
-    const run = await spawnBench(name === 'system' ? 'system.js' : 'floor.js', resultsDir, name === 'floor-with-log' ? { FLOOR_LOG: '1' } : {});
+    const run = await spawnBench(BENCHES[name].script, resultsDir, BENCHES[name].env);
     let written: unknown = null;
     try {
       written = JSON.parse(readFileSync(path.join(resultsDir, `${name}.json`), 'utf8'));
@@ -136,6 +144,24 @@ describe('bench/floor.js with FLOOR_LOG=1 in short mode (the floor plus a Redis 
       expect(report.activity_lag_s).not.toBeNull();
       expect(report.activity_documents).toBeGreaterThan(0);
       expect(report.ratio).toBeCloseTo(report.delivered_per_s / report.bare_express_req_per_s, 2);
+      expect(run.written).toEqual(report);
+    },
+    LIMIT_MS,
+  );
+});
+
+describe('bench/bulk-retries.js in short mode (GET /v1/bulk-retries\' store path on real FerretDB)', () => {
+  it(
+    'exits 0 and reports creates and full pages timed at the size it preloaded',
+    async () => {
+      const run = await runBench('bulk-retries');
+      expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+      const lines = run.stdout.split('\n').filter((l) => l.startsWith('{'));
+      expect(lines).toHaveLength(1);
+      const report = JSON.parse(lines[0]!) as { bench: string; documents: number; list_page: number; create_p50_ms: number; list_p50_ms: number };
+      expect(report).toMatchObject({ bench: 'bulk-retries', documents: 1000, list_page: 20 });
+      expect(report.create_p50_ms).toBeGreaterThan(0);
+      expect(report.list_p50_ms).toBeGreaterThan(0);
       expect(run.written).toEqual(report);
     },
     LIMIT_MS,
