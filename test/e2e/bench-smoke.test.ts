@@ -20,7 +20,6 @@ interface BenchRun {
   written: unknown;
 }
 
-/** Runs a bench in short mode with a results directory of its own, removed afterwards; `name` is the results file's. */
 /** Each bench the smoke test runs: its script and what it needs beyond the short mode. */
 const BENCHES = {
   system: { script: 'system.js', env: {} },
@@ -29,6 +28,7 @@ const BENCHES = {
   'bulk-retries': { script: 'bulk-retries.js', env: { BENCH_BULK_DOCS: '1000' } },
 } satisfies Record<string, { script: string; env: Record<string, string> }>;
 
+/** Runs a bench in short mode with a results directory of its own, removed afterwards; `name` is the results file's. */
 async function runBench(name: keyof typeof BENCHES): Promise<BenchRun> {
   const resultsDir = mkdtempSync(path.join(tmpdir(), `relay-${name}-`));
   try {
@@ -65,16 +65,20 @@ function spawnBench(script: string, resultsDir: string, env: Record<string, stri
   });
 }
 
+/** The run exited 0 with nothing on stderr, and printed exactly one JSON line: its report. */
+function reportOf<T>(run: BenchRun): T {
+  expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+  const lines = run.stdout.split('\n').filter((l) => l.startsWith('{'));
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]!) as T;
+}
+
 describe('bench/system.js in short mode (every service a process, real RabbitMQ, Redis and FerretDB)', () => {
   it(
     'exits 0, delivers every accepted event and prints one JSON line with the figures',
     async () => {
       const run = await runBench('system');
-      expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
-
-      const lines = run.stdout.split('\n').filter((l) => l.startsWith('{'));
-      expect(lines).toHaveLength(1);
-      const report = JSON.parse(lines[0]!) as Record<string, unknown>;
+      const report = reportOf<Record<string, unknown>>(run);
       expect(report).toMatchObject({ bench: 'system', lost: 0 });
       expect(typeof report.accepted_per_s).toBe('number');
       expect(report.accepted_per_s).toBeGreaterThan(0);
@@ -112,11 +116,7 @@ describe('bench/floor.js in short mode (express → quorum queue → got → rec
     'exits 0, delivers every accepted request and reports its ratio to the same baseline',
     async () => {
       const run = await runBench('floor');
-      expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
-
-      const lines = run.stdout.split('\n').filter((l) => l.startsWith('{'));
-      expect(lines).toHaveLength(1);
-      const report = JSON.parse(lines[0]!) as { bench: string; lost: number; duplicates: number; accepted_per_s: number; delivered_per_s: number; ratio: number; bare_express_req_per_s: number; bare_express: { before: { req_per_s: number }; after: { req_per_s: number } } };
+      const report = reportOf<{ bench: string; lost: number; duplicates: number; accepted_per_s: number; delivered_per_s: number; ratio: number; bare_express_req_per_s: number; bare_express: { before: { req_per_s: number }; after: { req_per_s: number } } }>(run);
       expect(report).toMatchObject({ bench: 'floor', lost: 0, duplicates: 0 });
       expect(report.accepted_per_s).toBeGreaterThan(0);
       expect(report.delivered_per_s).toBeGreaterThan(0);
@@ -133,11 +133,7 @@ describe('bench/floor.js with FLOOR_LOG=1 in short mode (the floor plus a Redis 
     'exits 0, delivers every accepted request, writes every activity record and reports the lag',
     async () => {
       const run = await runBench('floor-with-log');
-      expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
-
-      const lines = run.stdout.split('\n').filter((l) => l.startsWith('{'));
-      expect(lines).toHaveLength(1);
-      const report = JSON.parse(lines[0]!) as { bench: string; lost: number; duplicates: number; delivered_per_s: number; activity_lag_s: number | null; activity_documents: number; ratio: number; bare_express_req_per_s: number };
+      const report = reportOf<{ bench: string; lost: number; duplicates: number; delivered_per_s: number; activity_lag_s: number | null; activity_documents: number; ratio: number; bare_express_req_per_s: number }>(run);
       expect(report).toMatchObject({ bench: 'floor-with-log', lost: 0, duplicates: 0 });
       expect(report.delivered_per_s).toBeGreaterThan(0);
       // caught up: every request and outcome record written (null would mean it never did)
@@ -155,10 +151,7 @@ describe('bench/bulk-retries.js in short mode (GET /v1/bulk-retries\' store path
     'exits 0 and reports creates and full pages timed at the size it preloaded',
     async () => {
       const run = await runBench('bulk-retries');
-      expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
-      const lines = run.stdout.split('\n').filter((l) => l.startsWith('{'));
-      expect(lines).toHaveLength(1);
-      const report = JSON.parse(lines[0]!) as { bench: string; documents: number; list_page: number; create_p50_ms: number; list_p50_ms: number };
+      const report = reportOf<{ bench: string; documents: number; list_page: number; create_p50_ms: number; list_p50_ms: number }>(run);
       expect(report).toMatchObject({ bench: 'bulk-retries', documents: 1000, list_page: 20 });
       expect(report.create_p50_ms).toBeGreaterThan(0);
       expect(report.list_p50_ms).toBeGreaterThan(0);
