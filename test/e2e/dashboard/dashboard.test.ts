@@ -63,6 +63,17 @@ async function sendShownCurl(): Promise<number> {
 
 const visible = (text: string | RegExp, timeout = 30000) => page.getByText(text).first().waitFor({ state: 'visible', timeout });
 const endpointTab = (name: string) => page.getByRole('navigation', { name: 'Endpoint sections' }).getByRole('link', { name });
+/**
+ * Opens a page from the main navigation and waits for its heading: the click returns before the
+ * hash change renders, and until then the page before it (an activity list full of links named
+ * after the endpoint) is still what a locator finds.
+ */
+async function openMain(name: 'Endpoints' | 'Request activity' | 'Usage' | 'API keys'): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+}
+/** An endpoint's link in the endpoints list (the activity rows link to it by the same name). */
+const endpointLink = (name: string) => page.getByRole('table', { name: 'Endpoints and their state' }).getByRole('link', { name, exact: true });
 
 describe('dashboard in Chromium against the real stack', () => {
   it('signs in with an API key into an HttpOnly, SameSite=Strict session the page script cannot read', async () => {
@@ -163,8 +174,7 @@ describe('dashboard in Chromium against the real stack', () => {
     expect(await sendShownCurl()).toBe(202);
     await receiver.waitForRequests(3, 15000);
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Request activity' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Request activity' }).waitFor();
+    await openMain('Request activity');
     await page.getByText('Errors', { exact: true }).click();
     await visible('Delivery failed (ACCEPTED)');
     expect(await page.getByText('Completed (ACCEPTED)').count()).toBe(0);
@@ -178,8 +188,8 @@ describe('dashboard in Chromium against the real stack', () => {
   });
 
   it('shows the flagged target with why and how to clear it, and clears the flag', async () => {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Endpoints' }).click();
-    await page.getByRole('link', { name: 'orders' }).click();
+    await openMain('Endpoints');
+    await endpointLink('orders').click();
     await endpointTab('Outputs').click();
     await visible('Deliveries to this target are stopped');
     await visible(/HTTP 400/);
@@ -194,7 +204,7 @@ describe('dashboard in Chromium against the real stack', () => {
   });
 
   it('resends the failed event from its expanded row: same event id, a new delivery, delivered', async () => {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Request activity' }).click();
+    await openMain('Request activity');
     await page.getByText('Errors', { exact: true }).click();
     await visible('Delivery failed (ACCEPTED)');
     const failed = (await page.locator('tr[data-event-id]').first().getAttribute('data-event-id'))!;
@@ -224,7 +234,7 @@ describe('dashboard in Chromium against the real stack', () => {
     await stack.api(`/v1/endpoints/${ep.id}/targets/${target.id}/flag`, { method: 'DELETE' });
     receiver.respondWith({ status: 200, body: 'ok' });
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Request activity' }).click();
+    await openMain('Request activity');
     await page.getByText('Errors', { exact: true }).click();
     // this event's own row, once the writer has it as failed (the live tail brings it in): an
     // earlier failed row on the page says nothing of whether this one is in the log yet
@@ -236,8 +246,8 @@ describe('dashboard in Chromium against the real stack', () => {
   });
 
   it('sends a test request from the endpoint page; its row is in the Test group', async () => {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Endpoints' }).click();
-    await page.getByRole('link', { name: 'orders' }).click();
+    await openMain('Endpoints');
+    await endpointLink('orders').click();
     await page.getByRole('button', { name: 'Send test request' }).click();
     await visible(/Test request accepted as evt_\w+, delivered to 1 target/);
     const requests = await receiver.waitForRequests(7, 15000);
@@ -251,7 +261,7 @@ describe('dashboard in Chromium against the real stack', () => {
   });
 
   it('shows usage, and the endpoints list with each state and who set it', async () => {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage' }).click();
+    await openMain('Usage');
     // test requests and resends count against no quota: only the senders' 4 accepted requests
     await visible(/^4 of [\d,]+ accepted events/);
     await shoot('usage');
@@ -260,16 +270,15 @@ describe('dashboard in Chromium against the real stack', () => {
     await stack.api(`/v1/endpoints/${paused.id}/pause`, { method: 'POST' });
     const disabled = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'legacy' } })).body;
     await stack.api(`/v1/endpoints/${disabled.id}/disable`, { method: 'POST' });
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Endpoints' }).click();
-    await page.getByRole('link', { name: 'legacy' }).waitFor();
+    await openMain('Endpoints');
+    await endpointLink('legacy').waitFor();
     const actor = stack.apiKey.slice(0, 7);
     await visible(`Paused manually by ${actor}`);
     await visible(`Enabled is off by ${actor}`);
     await shoot('endpoints');
 
     // the keys page lists the signed-in key by its prefix and role, never a secret
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
-    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    await openMain('API keys');
     await page.getByRole('cell', { name: `${actor}…` }).waitFor();
     expect(await page.content()).not.toContain(stack.apiKey);
     await shoot('api-keys');

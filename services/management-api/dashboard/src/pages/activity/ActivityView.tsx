@@ -127,9 +127,16 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
     else s.add(id);
     setOpen(s);
   };
+  // rows of the old filters leave in the same render as the filters change: the effect that
+  // loads the new first page runs only after a paint, and until then the list would show rows
+  // the new filters exclude (Errors showing Completed rows)
+  const applyFilters = (chosen: Filters): void => {
+    if (JSON.stringify(filterParams(chosen, props.endpointId)) !== JSON.stringify(params)) setRows(null);
+    setFilters(chosen);
+  };
   const setStatus = (status: string): void => {
     setDraft({ ...draft, status });
-    setFilters({ ...filters, status });
+    applyFilters({ ...filters, status });
   };
   const cols = props.endpointId ? 6 : 7;
 
@@ -140,7 +147,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
         aria-label="Activity filters"
         onSubmit={(e) => {
           e.preventDefault();
-          setFilters(draft);
+          applyFilters(draft);
         }}
       >
         <fieldset class="status-groups">
@@ -180,7 +187,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
           </Field>
         </div>
         <div class="actions">
-          <button type="button" class="secondary" onClick={() => (setDraft(NO_FILTERS), setFilters(NO_FILTERS))}>
+          <button type="button" class="secondary" onClick={() => (setDraft(NO_FILTERS), applyFilters(NO_FILTERS))}>
             Clear filters
           </button>
           <button type="submit">Apply filters</button>
