@@ -41,4 +41,24 @@ describe('keyed updates on the store', () => {
     ops.push({ id: 'd40', update: { $inc: { n: 1 } } });
     await expect(docs.update(ops)).rejects.toThrow('matched or upserted 15 of 16 documents');
   });
+
+  it('two writers upserting the same new documents at once: every upsert lands, and a counter counts each once', async () => {
+    // both find no document and both insert; the loser's duplicate key is a race, sent again
+    const docs = collection('kw_race');
+    const rounds = 30;
+    for (let r = 0; r < rounds; r++) {
+      const writer = (side: number) =>
+        Promise.all([
+          docs.update([{ id: `count${r}`, update: { $inc: { n: 1 } }, upsert: true }]),
+          docs.update([
+            { id: `max${r}`, update: { $max: { n: side } }, upsert: true },
+            { id: `own${r}_${side}`, update: { $max: { n: side } }, upsert: true },
+          ]),
+        ]);
+      await Promise.all([writer(1), writer(2)]);
+    }
+    const ids = Array.from({ length: rounds }, (_, r) => [`count${r}`, `max${r}`, `own${r}_1`, `own${r}_2`]).flat();
+    const byId = new Map((await docs.getMany(ids)).map((d) => [d._id, d.n]));
+    expect(ids.filter((id) => byId.get(id) !== (id.startsWith('own') ? Number(id.slice(-1)) : 2))).toEqual([]);
+  });
 });

@@ -61,20 +61,14 @@ export function keyedCollection<T extends { _id: string }>(coll: Collection<T>):
         checkInserted(raw.collectionName, docs.length, insertedCount, 0);
         return [];
       } catch (err) {
-        const failed = (err as { writeErrors?: { code: number; index: number }[] | { code: number; index: number } }).writeErrors;
-        const list = failed ? (Array.isArray(failed) ? failed : [failed]) : null;
-        if (!list || list.some((w) => w.code !== 11000)) throw err;
-        checkInserted(raw.collectionName, docs.length, (err as { insertedCount?: number }).insertedCount, list.length);
-        return list.map((w) => docs[w.index]!._id);
+        const duplicates = duplicateKeyErrors(err);
+        if (!duplicates) throw err;
+        checkInserted(raw.collectionName, docs.length, (err as { insertedCount?: number }).insertedCount, duplicates.length);
+        return duplicates.map((w) => docs[w.index]!._id);
       }
     },
     async update(ops) {
-      const writes: AnyBulkWriteOperation[] = ops.map((o) => ({ updateOne: { filter: { _id: o.id } as never, update: o.update, upsert: o.upsert ?? false } }));
-      for (let i = 0; i < writes.length; i += STATEMENTS_PER_COMMAND) {
-        const chunk = writes.slice(i, i + STATEMENTS_PER_COMMAND);
-        const { matchedCount, upsertedCount } = await raw.bulkWrite(chunk, { ordered: false });
-        checkUpdated(raw.collectionName, chunk.length, matchedCount + upsertedCount);
-      }
+      for (let i = 0; i < ops.length; i += STATEMENTS_PER_COMMAND) await updateCommand(raw, ops.slice(i, i + STATEMENTS_PER_COMMAND));
     },
     async delete(ids) {
       const writes: AnyBulkWriteOperation[] = ids.map((id) => ({ deleteOne: { filter: { _id: id } as never } }));
@@ -92,6 +86,41 @@ export function keyedCollection<T extends { _id: string }>(coll: Collection<T>):
 function checkInserted(collection: string, sent: number, inserted: number | undefined, duplicates: number): void {
   if (inserted === undefined || inserted + duplicates === sent) return;
   throw new Error(`the store inserted ${inserted} of ${sent} documents into ${collection} (${duplicates} already there) and reported no error for the rest`);
+}
+
+/** Times a command that lost upsert races is sent again: each loss means the document now exists. */
+const UPSERT_RACE_RESENDS = 3;
+/** Operators whose second application changes nothing: a command of only these may be sent twice. */
+const IDEMPOTENT = new Set(['$set', '$unset', '$min', '$max', '$addToSet', '$setOnInsert']);
+
+/**
+ * One update command. Two writers upserting the same new `_id` at once (two management-api
+ * instances creating an account's first bulk retries) both find no document and both insert:
+ * one gets a duplicate key. MongoDB retries such
+ * an upsert itself; FerretDB 1.24 answers the error, stops at that statement and reports no
+ * counts. The document is there now, so the command is sent again — when that cannot apply a
+ * statement twice: every statement failed, or each is idempotent.
+ */
+async function updateCommand(raw: Collection<Document>, ops: { id: string; update: Document; upsert?: boolean }[]): Promise<void> {
+  const writes: AnyBulkWriteOperation[] = ops.map((o) => ({ updateOne: { filter: { _id: o.id } as never, update: o.update, upsert: o.upsert ?? false } }));
+  for (let resends = 0; ; resends++) {
+    try {
+      const { matchedCount, upsertedCount } = await raw.bulkWrite(writes, { ordered: false });
+      checkUpdated(raw.collectionName, writes.length, matchedCount + upsertedCount);
+      return;
+    } catch (err) {
+      const lost = duplicateKeyErrors(err);
+      const resendable = lost !== null && lost.length > 0 && (lost.length === ops.length || ops.every((o) => Object.keys(o.update).every((k) => IDEMPOTENT.has(k))));
+      if (!resendable || resends === UPSERT_RACE_RESENDS) throw err;
+    }
+  }
+}
+
+/** The write errors of `err` when every one is a duplicate key, else null. */
+function duplicateKeyErrors(err: unknown): { code: number; index: number }[] | null {
+  const failed = (err as { writeErrors?: { code: number; index: number }[] | { code: number; index: number } }).writeErrors;
+  const list = failed ? (Array.isArray(failed) ? failed : [failed]) : null;
+  return list && list.every((w) => w.code === 11000) ? list : null;
 }
 
 /**
