@@ -20,7 +20,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const amqp = require('amqplib');
 const { makeBody, requestId, startReceiver, waitDelivered } = require('./receiver');
-const { envNumber: num, infraPid, infraPids, freePort, startProcess, stopProcess, waitFor, loadTracked, procSample, machineCpu, machineWindow, waitQuiet } = require('./lib');
+const { envNumber: num, infraPid, infraPids, freePort, startProcess, stopProcess, waitFor, loadTracked, sampleOf, machineCpu, machineWindow, waitQuiet } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const DURATION_S = num(process.env.BENCH_DURATION_S, 20);
@@ -45,7 +45,7 @@ async function listening(child) {
 }
 
 /** CPU seconds of a pid, or summed over a function's pids (the store: FerretDB and PostgreSQL's processes). */
-const cpuSeconds = (pid) => (typeof pid === 'function' ? pid().reduce((sum, p) => sum + (procSample(p)?.cpu_s ?? 0), 0) : (procSample(pid)?.cpu_s ?? 0));
+const cpuSeconds = (pid) => sampleOf(pid)?.cpu_s ?? 0;
 
 function cpuOf(pids) {
   const t0 = Date.now();

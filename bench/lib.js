@@ -203,6 +203,30 @@ function postgresPids() {
   return pids;
 }
 
+/**
+ * CPU of a group of processes summed, and the RSS of its largest (PostgreSQL's processes share
+ * their buffers: a sum would count them once per process). A process that exited between two
+ * samples drops out of the CPU figure.
+ */
+function sumSamples(pidList) {
+  let cpu = 0;
+  let rss = 0;
+  let any = false;
+  for (const pid of pidList) {
+    const s = procSample(pid);
+    if (!s) continue;
+    any = true;
+    cpu += s.cpu_s;
+    rss = Math.max(rss, s.rss_bytes);
+  }
+  return any ? { cpu_s: cpu, rss_bytes: rss } : null;
+}
+
+/** procSample of a pid, or sumSamples of a function's pids (infraPids' store). */
+function sampleOf(pid) {
+  return typeof pid === 'function' ? sumSamples(pid()) : procSample(pid);
+}
+
 let clockTicks = null;
 let pageSize = null;
 /** CPU time (s) and resident set (bytes) of a process from /proc/<pid>/stat; null if it is gone. */
@@ -322,5 +346,5 @@ async function deleteBrokerNamespace(rabbitmqUrl, namespace) {
   }
 }
 
-module.exports = { deleteBrokerNamespace, envNumber, infraPid, infraPids, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, machineCpu, machineWindow, metricValue, percentile, waitQuiet };
+module.exports = { deleteBrokerNamespace, envNumber, infraPid, infraPids, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, sampleOf, machineCpu, machineWindow, metricValue, percentile, waitQuiet };
 

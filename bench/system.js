@@ -21,7 +21,7 @@ const { Redis } = require('ioredis');
 const { MongoClient } = require('mongodb');
 const { brokerNames } = require('@relay/contracts');
 const { makeBody, requestId, startReceiver, waitDelivered } = require('./receiver');
-const { deleteBrokerNamespace, envNumber: num, infraPids, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, loadTracked, procSample, machineCpu, machineWindow, metricValue, waitQuiet } = require('./lib');
+const { deleteBrokerNamespace, envNumber: num, infraPids, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, loadTracked, sampleOf, machineCpu, machineWindow, metricValue, waitQuiet } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const DURATION_S = num(process.env.BENCH_DURATION_S, 20);
@@ -199,27 +199,8 @@ async function waitActivity(probes, api, sampleEventIds, deadline) {
 const chunks = (list, n) => Array.from({ length: Math.ceil(list.length / n) }, (_, i) => list.slice(i * n, i * n + n));
 
 /**
- * CPU of a group of processes summed, and the RSS of its largest (PostgreSQL's processes share
- * their buffers: a sum would count them once per process). A process that exited between two
- * samples drops out of the CPU figure.
- */
-function sumSamples(pidList) {
-  let cpu = 0;
-  let rss = 0;
-  let any = false;
-  for (const pid of pidList) {
-    const s = procSample(pid);
-    if (!s) continue;
-    any = true;
-    cpu += s.cpu_s;
-    rss = Math.max(rss, s.rss_bytes);
-  }
-  return any ? { cpu_s: cpu, rss_bytes: rss } : null;
-}
-
-/**
  * CPU% (100 = one core) and peak RSS of the named processes (each a pid, or a function giving a
- * group's pids: sumSamples) between start() and stop(), queue depths each second, and the CPU
+ * group's pids: sampleOf) between start() and stop(), queue depths each second, and the CPU
  * the rest of the machine used meanwhile: other work on a shared machine makes the figures
  * incomparable, so the report says how much there was.
  */
@@ -232,7 +213,7 @@ function createSampler(pids, probes) {
   const sampleAll = () => {
     const now = {};
     for (const [name, pid] of Object.entries(pids)) {
-      const s = typeof pid === 'function' ? sumSamples(pid()) : procSample(pid);
+      const s = sampleOf(pid);
       if (!s) continue;
       now[name] = s;
       peak[name] = Math.max(peak[name] || 0, s.rss_bytes);

@@ -8,6 +8,7 @@ import { accountOf, actorOf } from './auth';
 import { endpointOf, viewOf } from './endpoint-common';
 import type { EndpointRouteDeps } from './endpoint-common';
 import { checked, operation } from './operation';
+import { limitOf } from './paging';
 
 /**
  * Spec "States and transitions": the manual controls as explicit actions, and the audit
@@ -55,11 +56,7 @@ export function endpointStateRoutes(deps: EndpointRouteDeps): Router {
 /** `?limit=1..200` (default 50) and `?before=<at>`; the account audit history pages the same way. */
 export function pageOf(q: Record<string, unknown>): Validation<{ limit: number; before: Date | null }> {
   const errors: FieldError[] = [];
-  let limit = 50;
-  if (q.limit !== undefined) {
-    limit = Number(q.limit);
-    if (typeof q.limit !== 'string' || !Number.isInteger(limit) || limit < 1 || limit > 200) errors.push({ field: 'limit', message: 'must be an integer from 1 to 200' });
-  }
+  const limit = limitOf(q.limit, { default: 50, max: 200 }, errors);
   let before: Date | null = null;
   if (q.before !== undefined) {
     before = typeof q.before === 'string' ? new Date(q.before) : new Date(NaN);

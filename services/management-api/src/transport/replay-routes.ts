@@ -12,6 +12,7 @@ import type { ResendTarget } from '../domain/resend';
 import { accountOf, actorOf } from './auth';
 import { ApiError, notFound } from './errors';
 import { checked, operation } from './operation';
+import { limitOf } from './paging';
 import type { ReplayDeps } from './replay-deps';
 
 const MINUTE_MS = 60_000;
@@ -123,11 +124,7 @@ function parseResend(b: Record<string, unknown> | undefined): Validation<{ targe
 /** `limit` and `cursor` (the `next_cursor` of the page before: a position in the account's list). */
 function parseListPage(q: Record<string, unknown>): Validation<{ limit: number; cursor: number | null }> {
   const errors: FieldError[] = [];
-  let limit = BULK_RETRY_PAGE.default;
-  if (q.limit !== undefined) {
-    limit = Number(q.limit);
-    if (typeof q.limit !== 'string' || !Number.isInteger(limit) || limit < 1 || limit > BULK_RETRY_PAGE.max) errors.push({ field: 'limit', message: `must be an integer from 1 to ${BULK_RETRY_PAGE.max}` });
-  }
+  const limit = limitOf(q.limit, BULK_RETRY_PAGE, errors);
   let cursor: number | null = null;
   if (q.cursor !== undefined) {
     if (typeof q.cursor === 'string' && /^\d{1,9}$/.test(q.cursor)) cursor = Number(q.cursor);
