@@ -10,8 +10,12 @@
 #   bash scripts/infra.sh up       install/build what is missing, start what is not running, wait
 #   bash scripts/infra.sh down     stop what `up` started (nothing else)
 #   bash scripts/infra.sh status   state, pid and URL of each server; RabbitMQ queue depths
-#   bash scripts/infra.sh tools    install/build the server programs without starting any: the
-#                                  chaos suite runs private instances of them (docs/testing.md)
+#   bash scripts/infra.sh tools    install what only the tests use (Chromium, Prometheus) and build
+#                                  the server programs without starting any: the chaos suite runs
+#                                  private instances of them (docs/testing.md)
+#
+# `up` installs only what the service needs to run (npm start): a newcomer who runs Relay does not
+# wait for, or carry, a browser and Prometheus. `npm test` runs `tools` for the e2e tier.
 #
 # A server whose URL is already set (REDIS_URL, RABBITMQ_URL, MONGODB_URL) is someone else's:
 # `up` only waits for it and `down` leaves it alone. Written for a fresh Debian 12 machine run
@@ -364,8 +368,6 @@ show_logs_on_failure() {
 cmd_up() {
   require_node_modules
   ensure_packages
-  ensure_chromium
-  ensure_prometheus
   # Start RabbitMQ first: its ~10 s boot overlaps the FerretDB build and start.
   rabbit_up
   redis_up
@@ -378,12 +380,15 @@ cmd_up() {
   print_urls
 }
 
-# The chaos suite (test/e2e/chaos) starts private Redis, RabbitMQ and FerretDB processes of its
+# What the tests use and the service does not: Chromium (browser tests), Prometheus (rule and
+# scrape tests). The chaos suite (test/e2e/chaos) starts private Redis, RabbitMQ and FerretDB processes of its
 # own, so it needs the programs even where the shared servers are someone else's (URLs set).
 # Its FerretDB keeps its data in a database of its own in the local PostgreSQL cluster, which
 # this starts (idempotent; the suite restarts FerretDB, never PostgreSQL): FerretDB on SQLite lost
 # acknowledged inserts across a restart (docs/reliability.md), so the suite runs the default store.
 cmd_tools() {
+  ensure_chromium
+  ensure_prometheus
   local missing=()
   command -v redis-server >/dev/null || missing+=(redis-server)
   [[ -x "$RABBIT_BIN/rabbitmq-server" ]] || missing+=(rabbitmq-server)
@@ -391,7 +396,7 @@ cmd_tools() {
   if ((${#missing[@]} > 0)); then apt_install "${missing[@]}"; fi
   ferretdb_build
   postgres_up
-  log "tools: redis-server, $RABBIT_BIN/rabbitmq-server and $FERRETDB are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
+  log "tools: chromium, promtool, prometheus, redis-server, $RABBIT_BIN/rabbitmq-server and $FERRETDB are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
 }
 
 cmd_down() {
