@@ -5,6 +5,7 @@ import type { FieldError } from '@relay/contracts';
 import type { ApiKeyRole } from '../domain/roles';
 import type { OpenApiDocument } from './document';
 import type { Schema } from './kit';
+import { uncarriableFields } from './string-safety';
 
 /*
  * Validates requests from the OpenAPI document itself: each operation's parameters and JSON
@@ -91,7 +92,12 @@ export function createRequestValidator(doc: OpenApiDocument): RequestValidator {
     operations: () => [...compiled.values()].map((c) => c.info),
     validate(operationId, request) {
       const c = get(operationId);
-      const errors: FieldError[] = [];
+      // strings the store or a header cannot carry, in any part of the request a handler reads (string-safety.ts)
+      const errors: FieldError[] = [
+        ...c.path.flatMap((p) => uncarriableFields(request.params[p.name], p.name)),
+        ...c.query.flatMap((p) => uncarriableFields(request.query[p.name], p.name)),
+        ...(c.body && !request.bodyNotJson ? uncarriableFields(request.body, '') : []),
+      ];
       for (const p of c.path) errors.push(...check(p.validate, request.params[p.name], p.name, resolve));
       for (const p of c.query) {
         const raw = request.query[p.name];

@@ -3,6 +3,7 @@ import type { FieldError, Validation } from '@relay/contracts';
 import { managementApiDocument } from '../openapi/document';
 import { createRequestValidator } from '../openapi/request-validator';
 import type { RequestValidator } from '../openapi/request-validator';
+import { isUncarriableError } from '../openapi/string-safety';
 import { requireRole } from './auth';
 import { invalid } from './errors';
 
@@ -30,7 +31,8 @@ export function requestValidator(): RequestValidator {
  *
  * `reportWithHandler`: the handler validates the body with its own, more detailed checks (the
  * settings validators) and passes their result to `checked(req, result)`, which reports both
- * sets of problems at once — the caller still learns every problem in one 400.
+ * sets of problems at once — the caller still learns every problem in one 400. A request with a
+ * string no store or header can carry (openapi/string-safety.ts) is refused before the handler.
  */
 export function operation(operationId: string, opts: { reportWithHandler?: boolean } = {}): RequestHandler[] {
   const v = requestValidator();
@@ -38,7 +40,8 @@ export function operation(operationId: string, opts: { reportWithHandler?: boole
   const validate = (req: Request, _res: Response, next: NextFunction): void => {
     const sentBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     const errors = v.validate(operationId, { params: req.params, query: req.query as Record<string, unknown>, body: req.body, bodyNotJson: req.body === undefined && sentBody });
-    if (opts.reportWithHandler) req.documentErrors = errors;
+    // a string the store cannot hold never reaches a handler, whatever its own checks would say
+    if (opts.reportWithHandler && !errors.some(isUncarriableError)) req.documentErrors = errors;
     else if (errors.length > 0) throw invalid(errors);
     next();
   };
