@@ -11,6 +11,10 @@ export const configSpec = {
   healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz, /readyz and /metrics (the API port serves /healthz and /readyz too, never /metrics)', { default: 8094, min: 0, max: 65535 }),
   host: str('HOST', 'address the management API and its health port listen on', { default: '0.0.0.0' }),
   publicBaseUrl: url('PUBLIC_BASE_URL', 'base URL senders use; ingest URLs are {PUBLIC_BASE_URL}/relay/<endpoint_id>', { default: 'http://127.0.0.1:8080', protocols: ['http:', 'https:'] }),
+  // Slow clients (docs/security.md "Slow clients"): the gateway's limits, for the port that serves the dashboard
+  headersTimeoutMs: int('HEADERS_TIMEOUT_MS', 'time a client has to send the request line and headers; then 408 and the connection is closed', { default: 10000, min: 1000 }),
+  bodyTimeoutMs: int('BODY_TIMEOUT_MS', 'time a client has to send its body after the headers; a request not whole after HEADERS_TIMEOUT_MS + BODY_TIMEOUT_MS gets 408 and the connection is closed', { default: 15000, min: 1000 }),
+  maxConnections: int('MAX_CONNECTIONS', 'open connections the API port keeps at once; a connection past it is closed as soon as it opens', { default: 1000, min: 10 }),
   dashboardSessionIdleMinutes: int('DASHBOARD_SESSION_IDLE_MINUTES', 'a dashboard sign-in unused this long ends (docs/dashboard.md)', { default: 120, min: 1, max: 1440 }),
   dashboardSessionMaxHours: int('DASHBOARD_SESSION_MAX_HOURS', 'a dashboard sign-in ends this long after it began, however much it is used', { default: 12, min: 1, max: 168 }),
   // Replays (docs/management-api.md "Test requests", "Resend", "Bulk retry")

@@ -20,6 +20,7 @@ import { createSessionStore } from './adapters/sessions';
 import { createUsageCounter } from './adapters/usage-counter';
 import { createApp } from './app';
 import { configSpec } from './config';
+import { createApiServer } from './transport/server';
 
 runMain(async () => {
   const config = loadConfig(configSpec, process.env);
@@ -76,7 +77,7 @@ runMain(async () => {
   // /metrics only on HEALTH_PORT, like every service: the API port may be published to operators' tools
   const ops = createHealthApp(readiness);
   mountMetrics(ops, createMetricsRegistry());
-  const server = createServer(app);
+  const server = createApiServer(app, { headersTimeoutMs: config.headersTimeoutMs, bodyTimeoutMs: config.bodyTimeoutMs, maxConnections: config.maxConnections });
   const health = createServer(ops);
   const port = await listen(server, config.port, config.host);
   const healthPort = await listen(health, config.healthPort, config.host);
