@@ -8,6 +8,23 @@ export type { SecretPath } from './auth/secrets';
 export { signatureHeaderNames } from './auth/headers';
 export { CUSTOM_DEFAULT_TOLERANCE_SECONDS, HMAC_PRESET_INFO } from './auth/presets';
 export type { HmacPresetInfo } from './auth/presets';
+export { PRESET_NAMES, PRESET_SPECS } from './auth/presets/catalog';
+export { presetTable } from './auth/presets/table';
+export type {
+  HmacScheme,
+  MacAlgorithm,
+  MacEncoding,
+  MacKeyForm,
+  PresetDeliveryId,
+  PresetScheme,
+  PresetSpec,
+  PresetTimestamp,
+  PublicKeyScheme,
+  SecretFormat,
+  SignatureFormat,
+  SignedPart,
+  UrlFormScheme,
+} from './auth/presets/spec';
 export { parseSignedContentTemplate, templateVariables, TEMPLATE_VARIABLES } from './auth/template';
 export type { TemplateParse, TemplatePart, TemplateVariable } from './auth/template';
 export { HMAC_ALGORITHMS, HMAC_PRESETS, INBOUND_AUTH_TYPES, MAX_ACTIVE_SECRETS, SIGNATURE_ENCODINGS, TIMESTAMP_UNITS } from './auth/types';

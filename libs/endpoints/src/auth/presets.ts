@@ -1,10 +1,12 @@
-import type { HmacPresetName } from './types';
+import { PRESET_NAMES, PRESET_SPECS } from './presets/catalog';
+import type { HmacPresetName } from './presets/catalog';
+import type { PresetSpec, SecretFormat } from './presets/spec';
 
 /**
  * What the settings model needs to know about each HMAC preset: which headers carry the
  * credential (stripped from forwarding, spec "Forwarded request" rule 5), whether the preset has
- * a replay window, and what its secret looks like. The verification algorithms live in the
- * ingest gateway (`domain/auth/hmac/presets`); facts from shared/reference/signature-presets.md.
+ * a replay window, and what its secret looks like. A view of the catalog in `presets/catalog`;
+ * the ingest gateway's verification families (`domain/auth/hmac/families`) interpret the spec.
  */
 export interface HmacPresetInfo {
   /** Provider name as shown to users and in activity reasons. */
@@ -22,129 +24,29 @@ export interface HmacPresetInfo {
   /** Whether `tolerance_seconds` may be set (the preset carries a timestamp). */
   hasTimestamp: boolean;
   /** Shape of each entry of `secrets`. */
-  secretFormat: 'text' | 'whsec' | 'ed25519_public_key_hex';
+  secretFormat: SecretFormat;
+  /** The full description the gateway verifies with. */
+  spec: PresetSpec;
 }
 
-export const HMAC_PRESET_INFO: { readonly [P in HmacPresetName]: HmacPresetInfo } = {
-  github: {
-    label: 'GitHub',
-    idHeader: 'x-github-delivery',
-    signatureHeader: 'x-hub-signature-256',
-    // Legacy SHA-1 signature: not accepted (SHA-256 is always sent alongside), but still a MAC.
-    extraCredentialHeaders: ['x-hub-signature'],
-    defaultToleranceSeconds: null,
-    hasTimestamp: false,
-    secretFormat: 'text',
-  },
-  stripe: {
-    label: 'Stripe',
-    signatureHeader: 'stripe-signature',
-    extraCredentialHeaders: [],
-    defaultToleranceSeconds: 300,
-    hasTimestamp: true,
-    secretFormat: 'text',
-  },
-  slack: {
-    label: 'Slack',
-    signatureHeader: 'x-slack-signature',
-    extraCredentialHeaders: [],
-    timestampHeader: 'x-slack-request-timestamp',
-    defaultToleranceSeconds: 300,
-    hasTimestamp: true,
-    secretFormat: 'text',
-  },
-  shopify: {
-    label: 'Shopify',
-    idHeader: 'x-shopify-webhook-id',
-    signatureHeader: 'x-shopify-hmac-sha256',
-    extraCredentialHeaders: [],
-    defaultToleranceSeconds: null,
-    hasTimestamp: false,
-    secretFormat: 'text',
-  },
-  twilio: {
-    label: 'Twilio',
-    signatureHeader: 'x-twilio-signature',
-    extraCredentialHeaders: [],
-    defaultToleranceSeconds: null,
-    hasTimestamp: false,
-    secretFormat: 'text',
-  },
-  standard_webhooks: {
-    label: 'Standard Webhooks',
-    idHeader: 'webhook-id',
-    signatureHeader: 'webhook-signature',
-    extraCredentialHeaders: [],
-    timestampHeader: 'webhook-timestamp',
-    defaultToleranceSeconds: 300,
-    hasTimestamp: true,
-    secretFormat: 'whsec',
-  },
-  svix: {
-    label: 'Svix',
-    idHeader: 'svix-id',
-    signatureHeader: 'svix-signature',
-    extraCredentialHeaders: [],
-    timestampHeader: 'svix-timestamp',
-    defaultToleranceSeconds: 300,
-    hasTimestamp: true,
-    secretFormat: 'whsec',
-  },
-  zoom: {
-    label: 'Zoom',
-    signatureHeader: 'x-zm-signature',
-    extraCredentialHeaders: [],
-    timestampHeader: 'x-zm-request-timestamp',
-    defaultToleranceSeconds: 300,
-    hasTimestamp: true,
-    secretFormat: 'text',
-  },
-  paddle: {
-    label: 'Paddle',
-    signatureHeader: 'paddle-signature',
-    extraCredentialHeaders: [],
-    // Paddle's SDK allows 5 s; a sender with clock skew can raise tolerance_seconds.
-    defaultToleranceSeconds: 5,
-    hasTimestamp: true,
-    secretFormat: 'text',
-  },
-  square: {
-    label: 'Square',
-    signatureHeader: 'x-square-hmacsha256-signature',
-    // Legacy SHA-1 signature Square may still send: not accepted, never forwarded.
-    extraCredentialHeaders: ['x-square-signature'],
-    defaultToleranceSeconds: null,
-    hasTimestamp: false,
-    secretFormat: 'text',
-  },
-  linear: {
-    label: 'Linear',
-    idHeader: 'linear-delivery',
-    signatureHeader: 'linear-signature',
-    extraCredentialHeaders: [],
-    timestampHeader: 'linear-timestamp',
-    defaultToleranceSeconds: 60,
-    hasTimestamp: true,
-    secretFormat: 'text',
-  },
-  gitlab: {
-    label: 'GitLab',
-    signatureHeader: 'x-gitlab-token',
-    extraCredentialHeaders: [],
-    defaultToleranceSeconds: null,
-    hasTimestamp: false,
-    secretFormat: 'text',
-  },
-  discord: {
-    label: 'Discord',
-    signatureHeader: 'x-signature-ed25519',
-    extraCredentialHeaders: [],
-    timestampHeader: 'x-signature-timestamp',
-    // Discord documents no replay window; set tolerance_seconds to enforce one.
-    defaultToleranceSeconds: null,
-    hasTimestamp: true,
-    secretFormat: 'ed25519_public_key_hex',
-  },
+function infoOf(spec: PresetSpec): HmacPresetInfo {
+  const timestamp = spec.timestamp;
+  return {
+    label: spec.label,
+    signatureHeader: spec.signature.header,
+    extraCredentialHeaders: spec.extraCredentialHeaders ?? [],
+    ...(timestamp?.header !== undefined ? { timestampHeader: timestamp.header } : {}),
+    ...(spec.id !== undefined && 'header' in spec.id ? { idHeader: spec.id.header } : {}),
+    defaultToleranceSeconds: timestamp?.toleranceSeconds ?? null,
+    hasTimestamp: timestamp !== undefined,
+    secretFormat: spec.secret.format,
+    spec,
+  };
+}
+
+/** Derived from the catalog, so the settings model and the verifiers read the same description. */
+export const HMAC_PRESET_INFO = Object.fromEntries(PRESET_NAMES.map((name) => [name, infoOf(PRESET_SPECS[name])])) as {
+  readonly [P in HmacPresetName]: HmacPresetInfo;
 };
 
 /** Replay window in force for a custom scheme with a timestamp header and no tolerance_seconds. */

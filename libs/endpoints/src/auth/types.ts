@@ -9,28 +9,18 @@
  * the gateway, ciphertext at rest, `RedactedSecret` in API responses.
  */
 
+import { PRESET_NAMES } from './presets/catalog';
+import type { HmacPresetName } from './presets/catalog';
+
 export const INBOUND_AUTH_TYPES = ['NONE', 'BASIC', 'BEARER', 'API_KEY', 'HMAC'] as const;
 export type InboundAuthType = (typeof INBOUND_AUTH_TYPES)[number];
 
 /** At most two active credentials: the current one and the one being rotated in or out. */
 export const MAX_ACTIVE_SECRETS = 2;
 
-export const HMAC_PRESETS = [
-  'github',
-  'stripe',
-  'slack',
-  'shopify',
-  'twilio',
-  'standard_webhooks',
-  'svix',
-  'zoom',
-  'paddle',
-  'square',
-  'linear',
-  'gitlab',
-  'discord',
-] as const;
-export type HmacPresetName = (typeof HMAC_PRESETS)[number];
+/** Preset names come from the preset catalog (presets/catalog), one entry per provider. */
+export const HMAC_PRESETS: readonly HmacPresetName[] = PRESET_NAMES;
+export type { HmacPresetName };
 
 export const HMAC_ALGORITHMS = ['sha1', 'sha256', 'sha512'] as const;
 export type HmacAlgorithm = (typeof HMAC_ALGORITHMS)[number];

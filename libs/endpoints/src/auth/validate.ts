@@ -6,6 +6,7 @@ import { CUSTOM_DEFAULT_TOLERANCE_SECONDS, HMAC_PRESET_INFO } from './presets';
 import { HEADER_VALUE_PATTERN, INBOUND_AUTH_SCHEMAS, PATTERN_MESSAGES } from './schema';
 import { parseSignedContentTemplate, templateVariables } from './template';
 import { INBOUND_AUTH_TYPES, MAX_ACTIVE_SECRETS } from './types';
+import type { SecretFormat } from './presets/spec';
 import type {
   ApiKeyInboundAuth,
   CustomHmacConfig,
@@ -69,22 +70,41 @@ function messageOf(error: ErrorObject): string {
 }
 
 const WHSEC = /^(?:whsec_)?([A-Za-z0-9+/]+={0,2})$/;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const HEX = /^(?:[0-9a-fA-F]{2})+$/;
 const ED25519_PUBLIC_KEY_HEX = /^[0-9a-fA-F]{64}$/;
 const HEADER_VALUE = new RegExp(HEADER_VALUE_PATTERN);
 
+/** The message for a secret that does not have its preset's format; null when it does. */
+function secretFormatError(format: SecretFormat, secret: string): string | null {
+  switch (format) {
+    case 'whsec': {
+      const b64 = WHSEC.exec(secret)?.[1];
+      return b64 === undefined || Buffer.from(b64, 'base64').length === 0 ? 'must be a signing secret: "whsec_" followed by base64' : null;
+    }
+    case 'ed25519_public_key_hex':
+      return ED25519_PUBLIC_KEY_HEX.test(secret) ? null : 'must be the application public key: 64 hex characters';
+    case 'ed25519_public_key_base64':
+      return BASE64.test(secret) && Buffer.from(secret, 'base64').length === 32 ? null : 'must be the public key: 32 bytes in base64';
+    case 'public_key_spki_base64':
+    case 'base64':
+      return BASE64.test(secret) ? null : 'must be base64, as the provider shows it';
+    case 'hex':
+      return HEX.test(secret) ? null : 'must be hex, as the provider shows it';
+    case 'text':
+      return null;
+  }
+}
+
 function checkPresetSecrets(setting: HmacInboundAuth, base: string): FieldError[] {
   if (setting.preset === 'custom') return [];
-  const format = HMAC_PRESET_INFO[setting.preset].secretFormat;
+  const { spec } = HMAC_PRESET_INFO[setting.preset];
   return setting.secrets.flatMap((secret, i): FieldError[] => {
     const field = `${base}.secrets[${i}]`;
-    if (format === 'whsec') {
-      const b64 = WHSEC.exec(secret)?.[1];
-      if (b64 === undefined || Buffer.from(b64, 'base64').length === 0) return [{ field, message: 'must be a signing secret: "whsec_" followed by base64' }];
-    } else if (format === 'ed25519_public_key_hex') {
-      if (!ED25519_PUBLIC_KEY_HEX.test(secret)) return [{ field, message: 'must be the application public key: 64 hex characters' }];
-    } else if (setting.preset === 'gitlab' && !HEADER_VALUE.test(secret)) {
-      return [{ field, message: PATTERN_MESSAGES[HEADER_VALUE_PATTERN] ?? 'is invalid' }];
-    }
+    const message = secretFormatError(spec.secret.format, secret);
+    if (message !== null) return [{ field, message }];
+    // A shared token travels in a header, so it must be a valid header value.
+    if (spec.scheme.family === 'token' && !HEADER_VALUE.test(secret)) return [{ field, message: PATTERN_MESSAGES[HEADER_VALUE_PATTERN] ?? 'is invalid' }];
     return [];
   });
 }

@@ -23,7 +23,8 @@ export function anyMacMatches(expected: readonly Buffer[], received: readonly Bu
   return matched;
 }
 
-export type DigestAlgorithm = 'sha1' | 'sha256' | 'sha512';
+/** md5 only because Patreon signs with HMAC-MD5; HMAC keeps it unforgeable without the key. */
+export type DigestAlgorithm = 'md5' | 'sha1' | 'sha256' | 'sha512';
 
 export function hmac(algorithm: DigestAlgorithm, key: BinaryLike, ...parts: (string | Buffer)[]): Buffer {
   const mac = createHmac(algorithm, key);
@@ -33,10 +34,12 @@ export function hmac(algorithm: DigestAlgorithm, key: BinaryLike, ...parts: (str
 
 const HEX = /^(?:[0-9a-fA-F]{2})+$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
+const BASE64URL = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}(?:==)?|[A-Za-z0-9_-]{3}=?)?$/;
 
 /** Strict decoding: Buffer.from silently drops bad characters, which would hide malformed input. */
-export function decodeSignature(text: string, encoding: 'hex' | 'base64'): Buffer | undefined {
+export function decodeSignature(text: string, encoding: 'hex' | 'base64' | 'base64url'): Buffer | undefined {
   if (text.length === 0) return undefined;
   if (encoding === 'hex') return HEX.test(text) ? Buffer.from(text, 'hex') : undefined;
+  if (encoding === 'base64url') return BASE64URL.test(text) ? Buffer.from(text, 'base64url') : undefined;
   return BASE64.test(text) ? Buffer.from(text, 'base64') : undefined;
 }

@@ -12,5 +12,5 @@ export interface PresetContext {
   toleranceSeconds: number | null;
 }
 
-/** One provider's signature scheme. Adding a preset: one file in presets/, one line in the registry. */
+/** A verification family: interprets `ctx.info.spec`, the preset described as data. */
 export type PresetVerifier = (req: InboundRequest, ctx: PresetContext) => VerifyResult;

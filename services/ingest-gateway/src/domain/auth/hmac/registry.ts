@@ -1,40 +1,28 @@
 import { HMAC_PRESET_INFO } from '@relay/endpoints';
-import type { HmacInboundAuth, HmacPresetName } from '@relay/endpoints';
+import type { HmacInboundAuth, PresetScheme } from '@relay/endpoints';
 import type { InboundRequest, VerifyResult } from '../request';
 import { verifyCustom } from './custom';
+import { verifyHmacFamily } from './families/hmac';
+import { verifyPublicKeyFamily } from './families/public-key';
+import { verifyTokenFamily } from './families/token';
+import { verifyUrlFormFamily } from './families/url-form';
 import type { PresetVerifier } from './preset';
-import { verifyDiscord } from './presets/discord';
-import { verifyGithub } from './presets/github';
-import { verifyGitlab } from './presets/gitlab';
-import { verifyLinear } from './presets/linear';
-import { verifyPaddle } from './presets/paddle';
-import { verifyShopify } from './presets/shopify';
-import { verifySquare } from './presets/square';
-import { verifyStandardWebhooks } from './presets/standard-webhooks';
-import { verifyStripe } from './presets/stripe';
-import { verifyTwilio } from './presets/twilio';
-import { verifyV0Timestamped } from './presets/v0-timestamped';
 
-/** One line per preset; the header names come from the shared settings model. */
-export const PRESET_VERIFIERS: { readonly [P in HmacPresetName]: PresetVerifier } = {
-  github: verifyGithub,
-  stripe: verifyStripe,
-  slack: verifyV0Timestamped,
-  shopify: verifyShopify,
-  twilio: verifyTwilio,
-  standard_webhooks: verifyStandardWebhooks,
-  svix: verifyStandardWebhooks,
-  zoom: verifyV0Timestamped,
-  paddle: verifyPaddle,
-  square: verifySquare,
-  linear: verifyLinear,
-  gitlab: verifyGitlab,
-  discord: verifyDiscord,
+/**
+ * The verification families. A preset is data (libs/endpoints auth/presets/catalog); its
+ * `scheme.family` picks which of these interprets it. A new family is only for a scheme the
+ * data cannot describe, and only when several providers use it.
+ */
+export const FAMILY_VERIFIERS: { readonly [F in PresetScheme['family']]: PresetVerifier } = {
+  hmac: verifyHmacFamily,
+  public_key: verifyPublicKeyFamily,
+  token: verifyTokenFamily,
+  url_form: verifyUrlFormFamily,
 };
 
 export function verifyHmacSetting(setting: HmacInboundAuth, req: InboundRequest, now: Date): VerifyResult {
   if (setting.preset === 'custom') return verifyCustom(setting, req, now);
   const info = HMAC_PRESET_INFO[setting.preset];
   const toleranceSeconds = info.hasTimestamp ? (setting.tolerance_seconds ?? info.defaultToleranceSeconds) : null;
-  return PRESET_VERIFIERS[setting.preset](req, { secrets: setting.secrets, info, now, toleranceSeconds });
+  return FAMILY_VERIFIERS[info.spec.scheme.family](req, { secrets: setting.secrets, info, now, toleranceSeconds });
 }

@@ -1,33 +1,33 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { decodeSignature } from '../../constant-time';
-import { fail, headerValue, malformedHeader, missingHeader } from '../../request';
+import type { UrlFormScheme } from '@relay/endpoints';
+import { anyMacMatches, decodeSignature, hmac } from '../../constant-time';
+import { fail, headerValue, malformedHeader, missingHeader, PASS, SIGNATURE_MISMATCH } from '../../request';
 import type { InboundRequest } from '../../request';
-import { verifyHmac } from '../mac';
 import type { PresetVerifier } from '../preset';
 import { urlPortVariants } from '../url-variants';
 
 /**
- * Twilio: `X-Twilio-Signature: <base64 HMAC-SHA1(auth token, signed data)>`.
+ * Family `url_form` (Twilio, Mandrill): `<header>: <base64 HMAC(secret, signed data)>`.
  * - Form POST: data = full URL + each POST parameter name and value, sorted by name (repeated
  *   names: distinct values sorted), no separators.
- * - JSON body: the URL carries `bodySHA256=<hex SHA-256 of the body>`; data = URL only, and the
- *   body must hash to that value.
+ * - With `bodySha256Param` (Twilio) and a `bodySHA256=<hex SHA-256 of the body>` query
+ *   parameter: data = URL only, and the body must hash to that value.
  * - Anything else (e.g. GET): data = URL only.
  * Like Twilio's validator, the URL is tried as received and with the default port removed/added.
  */
-export const verifyTwilio: PresetVerifier = (req, { secrets, info }) => {
-  const value = headerValue(req, info.signatureHeader);
-  if (value === undefined) return missingHeader(info.signatureHeader);
-  const signature = decodeSignature(value, 'base64');
-  if (signature === undefined) return malformedHeader(info.signatureHeader);
+export const verifyUrlFormFamily: PresetVerifier = (req, { secrets, info }) => {
+  const scheme = info.spec.scheme as UrlFormScheme;
+  const header = info.spec.signature.header;
+  const value = headerValue(req, header);
+  if (value === undefined) return missingHeader(header);
+  const signature = decodeSignature(value, scheme.encoding);
+  if (signature === undefined) return malformedHeader(header);
 
-  const bodyHash = bodySha256Param(req.url);
+  const bodyHash = scheme.bodySha256Param ? bodySha256Param(req.url) : undefined;
   if (bodyHash !== undefined && !bodyMatchesHash(req.rawBody, bodyHash)) return fail('body does not match bodySHA256');
   const params = bodyHash === undefined && isForm(req) ? sortedFormParams(req.rawBody) : '';
-  const candidates = urlPortVariants(req.url).map((url) => url + params);
-  let result = verifyHmac(secrets, 'sha1', [candidates[0] ?? ''], [signature]);
-  for (const data of candidates.slice(1)) if (!result.ok) result = verifyHmac(secrets, 'sha1', [data], [signature]);
-  return result;
+  const expected = secrets.flatMap((secret) => urlPortVariants(req.url).map((url) => hmac(scheme.algorithm, secret, url + params)));
+  return anyMacMatches(expected, [signature]) ? PASS : SIGNATURE_MISMATCH;
 };
 
 function bodySha256Param(url: string): string | undefined {

@@ -1,0 +1,106 @@
+/**
+ * A provider's signature scheme described as data (issue 24): which headers carry what, what is
+ * signed, how, and where the secret comes from. The ingest gateway interprets a description with
+ * one of a few verification families; the settings model, the forwarding rules, the dashboard
+ * and the preset table in docs/inbound-auth.md are all derived from the same description.
+ */
+
+/** One piece of the signed content, concatenated in order with no separator. */
+export type SignedPart = 'body' | 'timestamp' | 'id' | 'url' | 'method' | { text: string };
+
+export type MacAlgorithm = 'sha1' | 'sha256' | 'sha512' | 'md5';
+export type MacEncoding = 'hex' | 'base64' | 'base64url';
+
+/**
+ * How the secret becomes key bytes: `text` its UTF-8 bytes; `whsec` the base64 after an optional
+ * `whsec_` (Standard Webhooks); `base64` / `hex` the decoded value (Airtable, Close, Teams).
+ */
+export type MacKeyForm = 'text' | 'whsec' | 'base64' | 'hex';
+
+/** The signature header's layout. */
+export type SignatureFormat =
+  /** The whole value, after an optional fixed prefix such as `sha256=`. */
+  | { kind: 'plain'; prefix?: string }
+  /** Several entries split on `separator`, each `prefix` + signature; other entries are ignored. */
+  | { kind: 'list'; separator: string; prefix: string }
+  /** `key=value` pairs split on `separator`; `signatureKey` may repeat (rotation), `timestampKey` once. */
+  | { kind: 'pairs'; separator: string; signatureKey: string; timestampKey?: string };
+
+/** HMAC over a recipe: covers most providers. */
+export interface HmacScheme {
+  family: 'hmac';
+  algorithm: MacAlgorithm;
+  key: MacKeyForm;
+  signed: readonly SignedPart[];
+  encoding: MacEncoding;
+  /** The URL is also tried with its default port added or removed (a proxy may change it). */
+  urlPortVariants?: boolean;
+}
+
+/** A shared token sent as is (no MAC), compared in constant time. */
+export interface TokenScheme {
+  family: 'token';
+}
+
+/**
+ * A public-key signature; the endpoint's "secrets" are the provider's public keys.
+ * `ed25519_hex` / `ed25519_base64`: the raw 32-byte key; `spki_base64`: a DER SubjectPublicKeyInfo.
+ */
+export interface PublicKeyScheme {
+  family: 'public_key';
+  algorithm: 'ed25519' | 'ecdsa_p256_sha256';
+  key: 'ed25519_hex' | 'ed25519_base64' | 'spki_base64';
+  signed: readonly SignedPart[];
+  encoding: 'hex' | 'base64';
+}
+
+/**
+ * HMAC over the URL plus the POST form parameters sorted by name (name + value, no separators):
+ * Twilio and Mandrill. With `bodySha256Param` (Twilio), a JSON body is covered by the URL's
+ * `bodySHA256` query parameter instead.
+ */
+export interface UrlFormScheme {
+  family: 'url_form';
+  algorithm: 'sha1' | 'sha256';
+  encoding: 'base64';
+  bodySha256Param: boolean;
+}
+
+export type PresetScheme = HmacScheme | TokenScheme | PublicKeyScheme | UrlFormScheme;
+
+export interface PresetTimestamp {
+  /** Header with the timestamp; absent when it travels inside the signature header. */
+  header?: string;
+  /** A top-level numeric field of the JSON body that is also checked (Linear's webhookTimestamp). */
+  bodyField?: string;
+  unit: 'seconds' | 'milliseconds' | 'iso8601';
+  /** Replay window when tolerance_seconds is not set; null: checked only when it is set. */
+  toleranceSeconds: number | null;
+}
+
+/** Where the provider puts its delivery id, for dedup and for {{id}} in the signed content. */
+export type PresetDeliveryId = { header: string } | { bodyPath: string };
+
+/** The test oracle that signs this preset's requests in the preset suite. */
+export type PresetOracle =
+  | { kind: 'sdk'; name: string }
+  | { kind: 'vector'; source: string }
+  | { kind: 'documented' };
+
+/** What users paste and where they find it. */
+export type SecretFormat = 'text' | 'whsec' | 'base64' | 'hex' | 'ed25519_public_key_hex' | 'ed25519_public_key_base64' | 'public_key_spki_base64';
+
+export interface PresetSpec {
+  /** Provider name as shown to users and in activity reasons. */
+  label: string;
+  /** The provider's documentation page this description follows. */
+  docs: string;
+  scheme: PresetScheme;
+  signature: { header: string; format: SignatureFormat };
+  timestamp?: PresetTimestamp;
+  id?: PresetDeliveryId;
+  /** Other headers that carry a MAC (legacy signatures): never accepted, never forwarded. */
+  extraCredentialHeaders?: readonly string[];
+  secret: { format: SecretFormat; where: string };
+  oracle: PresetOracle;
+}

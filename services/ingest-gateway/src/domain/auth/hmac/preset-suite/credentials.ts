@@ -1,0 +1,33 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import type { SecretFormat } from '@relay/endpoints';
+
+/** What a test signer holds: the secret as the endpoint stores it, and a private key for public-key presets. */
+export interface TestCredentials {
+  secret: string;
+  privateKey?: KeyObject;
+}
+
+/** Fresh credentials in the format the preset's provider issues (the settings model validates them). */
+export function credentialsFor(format: SecretFormat, label: string): TestCredentials {
+  switch (format) {
+    case 'text':
+      return { secret: `${label}-${randomBytes(9).toString('base64url')}` };
+    case 'whsec':
+      return { secret: `whsec_${randomBytes(24).toString('base64')}` };
+    case 'base64':
+      return { secret: randomBytes(32).toString('base64') };
+    case 'hex':
+      return { secret: randomBytes(32).toString('hex') };
+    case 'ed25519_public_key_hex':
+    case 'ed25519_public_key_base64': {
+      const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+      const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x ?? '', 'base64url');
+      return { secret: raw.toString(format === 'ed25519_public_key_hex' ? 'hex' : 'base64'), privateKey };
+    }
+    case 'public_key_spki_base64': {
+      const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+      return { secret: publicKey.export({ format: 'der', type: 'spki' }).toString('base64'), privateKey };
+    }
+  }
+}

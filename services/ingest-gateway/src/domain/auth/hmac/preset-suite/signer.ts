@@ -1,0 +1,27 @@
+import type { TestCredentials } from './credentials';
+
+/** A request as a provider would send it; the suite adds the body and the URL. */
+export interface SignedRequest {
+  headers: Record<string, string>;
+  /** Defaults to application/json. */
+  contentType?: string;
+  /** Defaults to the suite's URL (a signer may add a query parameter, as Twilio does). */
+  url?: string;
+}
+
+export interface SignInput {
+  credentials: TestCredentials;
+  body: Buffer;
+  /** The signing time. */
+  at: Date;
+  url: string;
+}
+
+/** One provider's signer, written in the test from the provider's docs or SDK. */
+export type Signer = (input: SignInput) => SignedRequest | Promise<SignedRequest>;
+
+/** The body kind a provider sends: a form for Twilio-like and Slack-command providers. */
+export interface SignerCase {
+  sign: Signer;
+  body?: 'json' | 'form';
+}
