@@ -135,7 +135,9 @@ describe('resend: POST /v1/activity/:eventId/resend', () => {
     expect(eventId).toMatch(/^evt_/);
     await rowWhen(eventId, (r) => r.status === 'completed', 'the first delivery on the row');
 
+    const resentFrom = Date.now();
     const res = await resend(eventId);
+    const resentBy = Date.now();
     expect(res.status).toBe(202);
     expect(res.body.event_id).toBe(eventId);
     expect(res.body.deliveries).toHaveLength(1);
@@ -152,6 +154,10 @@ describe('resend: POST /v1/activity/:eventId/resend', () => {
     const row = await rowWhen(eventId, (r) => r.deliveries.length === 2 && r.deliveries.every((d: { state: string }) => d.state === 'delivered'), 'both deliveries on the row');
     expect(row.deliveries.map((d: { delivery_id: string }) => d.delivery_id)).toEqual([first!.headers['x-relay-delivery-id'], again!.headers['x-relay-delivery-id']]);
     expect(row.status).toBe('completed');
+    // issue 27, item 7: each delivery starts on its own — the first at the receipt, the resent one at its resend
+    expect(row.deliveries[0].started_at).toBe(row.received_at);
+    expect(Date.parse(row.deliveries[1].started_at)).toBeGreaterThanOrEqual(resentFrom);
+    expect(Date.parse(row.deliveries[1].started_at)).toBeLessThanOrEqual(resentBy);
   });
 
   it('to one target only, with target_id', async () => {

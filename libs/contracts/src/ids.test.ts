@@ -1,4 +1,4 @@
-import { deliveryIdFor, deliveryOrderOf, isIdOf, newEventId, newId, resendDeliveryId, resendTag, timeOfId } from './ids';
+import { deliveryIdFor, deliveryOrderOf, isIdOf, newEventId, newId, resendDeliveryId, resendTag, timeOfId, timeOfResend } from './ids';
 
 describe('ids', () => {
   it('an event id carries its arrival time and 16 random base32 characters', () => {
@@ -52,6 +52,13 @@ describe('ids: the shape newId makes', () => {
     expect(early).not.toBe(late);
     expect(deliveryOrderOf(first)).toBe('');
     expect([deliveryOrderOf(late), deliveryOrderOf(first), deliveryOrderOf(early)].sort()).toEqual([deliveryOrderOf(first), deliveryOrderOf(early), deliveryOrderOf(late)]);
+  });
+
+  it('a delivery made again tells when it was made; a first delivery does not (issue 27, item 7)', () => {
+    const evt = newEventId(Date.parse('2026-11-23T08:00:00Z'));
+    const at = Date.parse('2026-11-24T08:00:00.123Z');
+    expect(timeOfResend(resendDeliveryId(evt, 'tg_1', resendTag(at)))).toBe(at);
+    expect(timeOfResend(deliveryIdFor(evt, 'tg_1'))).toBeNull();
   });
 
   it('a target id whose body starts with r is not taken for a resend tag', () => {

@@ -93,6 +93,15 @@ export function resendDeliveryId(eventId: string, targetId: string, tag: string)
   return `${deliveryIdFor(eventId, targetId)}_r${tag}`;
 }
 
+/** When a delivery made again was made (its tag's time); null for an event's first delivery to a target. */
+export function timeOfResend(deliveryId: string): number | null {
+  const tag = RESEND_TAG.exec(deliveryId)?.[1];
+  if (tag === undefined) return null;
+  let ms = 0;
+  for (const ch of tag.slice(0, TIME_CHARS)) ms = ms * 32 + ALPHABET.indexOf(ch);
+  return ms;
+}
+
 /** '' for an event's first delivery to a target, the tag of a resend: a later delivery sorts higher. */
 export function deliveryOrderOf(deliveryId: string): string {
   return RESEND_TAG.exec(deliveryId)?.[1] ?? '';

@@ -7,7 +7,7 @@ export type { ActivityAttemptV1, ActivityBatchV1, ActivityMessage, ActivityReque
 export { checkActivityRecord, ContractError, decodeMessage, encodeActivityBatch, encodeMessage, encodePayloadBatch } from './codec';
 export { MAX_CONTENT_TYPE_LENGTH, MAX_SOURCE_IP_LENGTH } from './schemas';
 export type { MessageType } from './codec';
-export { deliveryIdFor, deliveryOrderOf, isIdOf, newEventId, newId, resendDeliveryId, resendTag, timeOfId, timedId } from './ids';
+export { deliveryIdFor, deliveryOrderOf, isIdOf, newEventId, newId, resendDeliveryId, resendTag, timeOfId, timeOfResend, timedId } from './ids';
 export { endpointChangedChannel, idempotencyKey, quotaKey, quotaMonth } from './redis-keys';
 export { resultOf } from './validation';
 export type { FieldError, Validation } from './validation';

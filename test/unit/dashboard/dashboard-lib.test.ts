@@ -118,18 +118,23 @@ describe('the activity view', () => {
     expect(appendPage(rows, [row('a'), row('z')]).map((r) => r.id)).toEqual(['c', 'b', 'a', 'z']);
   });
 
-  it('measures delivery latency from arrival to the end of the final attempt, skipping unfinished ones', () => {
+  it('measures each delivery from its own start to the end of its final attempt, skipping unfinished ones (issue 27, item 7)', () => {
     const points = latencyPoints([
       {
         id: 'evt_1',
         received_at: '2030-01-01T00:00:00.000Z',
         deliveries: [
-          { target_id: 't1', state: 'delivered', attempts: [{ attempted_at: '2030-01-01T00:00:00.010Z', duration_ms: 5 }, { attempted_at: '2030-01-01T00:00:05.000Z', duration_ms: 20 }] },
-          { target_id: 't2', state: 'retrying', attempts: [{ attempted_at: '2030-01-01T00:00:00.010Z', duration_ms: 5 }] },
+          { delivery_id: 'dlv_1_t1', target_id: 't1', state: 'delivered', started_at: '2030-01-01T00:00:00.000Z', attempts: [{ attempted_at: '2030-01-01T00:00:00.010Z', duration_ms: 5 }, { attempted_at: '2030-01-01T00:00:05.000Z', duration_ms: 20 }] },
+          { delivery_id: 'dlv_1_t2', target_id: 't2', state: 'retrying', started_at: '2030-01-01T00:00:00.000Z', attempts: [{ attempted_at: '2030-01-01T00:00:00.010Z', duration_ms: 5 }] },
+          // resent a minute later: 30 ms from its resend, not a minute and 30 ms from the receipt
+          { delivery_id: 'dlv_1_t1_rX', target_id: 't1', state: 'delivered', started_at: '2030-01-01T00:01:00.000Z', attempts: [{ attempted_at: '2030-01-01T00:01:00.010Z', duration_ms: 20 }] },
         ],
       },
     ]);
-    expect(points).toEqual([{ at: Date.parse('2030-01-01T00:00:00.000Z'), ms: 5020, state: 'delivered', eventId: 'evt_1', targetId: 't1' }]);
+    expect(points).toEqual([
+      { at: Date.parse('2030-01-01T00:00:00.000Z'), ms: 5020, state: 'delivered', eventId: 'evt_1', targetId: 't1', deliveryId: 'dlv_1_t1' },
+      { at: Date.parse('2030-01-01T00:01:00.000Z'), ms: 30, state: 'delivered', eventId: 'evt_1', targetId: 't1', deliveryId: 'dlv_1_t1_rX' },
+    ]);
     expect(quantile([5, 1, 3, 2, 4], 0.5)).toBe(3);
     expect(quantile([5, 1, 3, 2, 4], 0.95)).toBe(5);
     expect(quantile([], 0.5)).toBeNull();

@@ -39,8 +39,15 @@ const attempt = object(
   ['attempt', 'attempted_at', 'state', 'status_code', 'duration_ms', 'error', 'next_attempt_at'],
 );
 const delivery = object(
-  { delivery_id: str(), target_id: str(), target_kind: str(), state: oneOfValues(DELIVERY_STATES), attempts: list(attempt) },
-  ['delivery_id', 'target_id', 'target_kind', 'state', 'attempts'],
+  {
+    delivery_id: str(),
+    target_id: str(),
+    target_kind: str(),
+    state: oneOfValues(DELIVERY_STATES),
+    started_at: dateTime('when the delivery began: the request’s `received_at` for the first delivery to a target, the time of the resend or bulk retry that made a later one; its latency runs from here'),
+    attempts: list(attempt),
+  },
+  ['delivery_id', 'target_id', 'target_kind', 'state', 'started_at', 'attempts'],
 );
 
 export const activitySchemas: Record<string, Schema> = {

@@ -5,6 +5,7 @@ import type { GroupScope } from '@relay/store';
 import type { ActivityDoc, IndexEntry, Store } from '@relay/store';
 import { endpointExists } from '../adapters/endpoint-store';
 import { entryMatches, parseActivityQuery } from '../domain/activity-query';
+import { withDeliveryStarts } from '../domain/delivery-start';
 import type { ActivityQuery } from '../domain/activity-query';
 import { accountOf } from './auth';
 import { notFound } from './errors';
@@ -43,7 +44,7 @@ export function activityRoutes(store: Store, retentionMs: number, now: () => Dat
   r.get('/:eventId', ...operation('getActivity'), async (req: Request, res: Response) => {
     const doc = await store.activity.row(String(req.params.eventId));
     if (!doc || doc.account_id !== accountOf(req)) throw notFound('Activity row');
-    res.json(toActivity(doc));
+    res.json(withDeliveryStarts(toActivity(doc)));
   });
   return r;
 }

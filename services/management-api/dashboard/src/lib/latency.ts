@@ -1,18 +1,26 @@
-/** One delivery's latency: from the request's arrival to the end of its last attempt. */
+/**
+ * One delivery's latency: from its own start to the end of its last attempt. A first delivery
+ * starts when the request arrived, a resent one when it was resent (the API's `started_at`), so
+ * a resend days later is plotted when it happened and as long as it took (issue 27, item 7).
+ */
 export interface LatencyPoint {
+  /** the delivery's start */
   at: number;
   ms: number;
   state: 'delivered' | 'retrying' | 'failed';
   eventId: string;
   targetId: string;
+  deliveryId: string;
 }
 
 export interface DetailRow {
   id: string;
   received_at: string;
   deliveries: Array<{
+    delivery_id: string;
     target_id: string;
     state: 'delivered' | 'retrying' | 'failed';
+    started_at: string;
     attempts: Array<{ attempted_at: string; duration_ms: number }>;
   }>;
 }
@@ -20,12 +28,12 @@ export interface DetailRow {
 export function latencyPoints(rows: DetailRow[]): LatencyPoint[] {
   const points: LatencyPoint[] = [];
   for (const row of rows) {
-    const at = Date.parse(row.received_at);
     for (const d of row.deliveries) {
       const last = d.attempts[d.attempts.length - 1];
       if (!last || d.state === 'retrying') continue;
+      const at = Date.parse(d.started_at);
       const ms = Math.max(0, Date.parse(last.attempted_at) + last.duration_ms - at);
-      points.push({ at, ms, state: d.state, eventId: row.id, targetId: d.target_id });
+      points.push({ at, ms, state: d.state, eventId: row.id, targetId: d.target_id, deliveryId: d.delivery_id });
     }
   }
   return points.sort((a, b) => a.at - b.at);

@@ -8,7 +8,7 @@ const H = 160;
 const PAD = { l: 56, r: 12, t: 10, b: 26 };
 
 /**
- * Delivery latency (arrival → end of the final attempt) of the deliveries of the rows loaded,
+ * Delivery latency (the delivery's start — arrival, or its resend — → end of the final attempt) of the deliveries of the rows loaded,
  * over their time window. The API has no aggregate for it and the view never loads the whole
  * log, so the chart covers what is on screen — and grows as older pages are loaded.
  */
@@ -53,7 +53,7 @@ export function LatencyChart(props: { rows: ActivityRow[]; details: Map<string, 
         ))}
         {p95 !== null && <line x1={PAD.l} x2={W - PAD.r} y1={y(p95)} y2={y(p95)} class="p95" />}
         {points.map((p) => (
-          <circle key={`${p.eventId}-${p.targetId}`} cx={x(p.at)} cy={y(p.ms)} r={3.5} class={`pt pt--${p.state}`}>
+          <circle key={p.deliveryId} cx={x(p.at)} cy={y(p.ms)} r={3.5} class={`pt pt--${p.state}`}>
             <title>{`${utc(p.at)} · ${formatMs(p.ms)} · ${p.state}`}</title>
           </circle>
         ))}

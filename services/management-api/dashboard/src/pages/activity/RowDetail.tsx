@@ -22,6 +22,7 @@ interface Delivery {
   target_id: string;
   target_kind: string;
   state: 'delivered' | 'retrying' | 'failed';
+  started_at: string;
   attempts: Attempt[];
 }
 
