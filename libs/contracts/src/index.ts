@@ -1,6 +1,8 @@
 export { brokerNames, DELIVERY_CHANNELS } from './names';
 export type { BrokerNames, DeliveryChannel } from './names';
 export { DELIVERY_STATES, OUTCOMES } from './outcomes';
+export { labelCanMatch, outcomeLabel } from './outcome-labels';
+export type { RowStatus } from './outcome-labels';
 export type { DeliveryState, Outcome } from './outcomes';
 export { ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1, MAX_ACTIVITY_BATCH, MAX_PAYLOAD_BATCH, MAX_PAYLOAD_BATCH_BYTES, PAYLOAD_BATCH_V1 } from './messages';
 export type { ActivityAttemptV1, ActivityBatchV1, ActivityMessage, ActivityRequestV1, DeliveryMessageV1, DeliveryPayload, ForwardableRequest, PayloadBatchV1, RelayMessage, StoredPayloadV1 } from './messages';

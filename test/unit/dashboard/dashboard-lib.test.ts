@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { OUTCOMES, outcomeLabel as searchedLabel } from '@relay/contracts';
 import { BODY_FILTER_KINDS as LIB_FILTER_KINDS, CAPTCHA_PROVIDERS as LIB_CAPTCHA, FIELD_TYPES as LIB_FIELD_TYPES } from '@relay/endpoints';
 import { curlLine, shellQuote } from '../../../services/management-api/dashboard/src/lib/curl';
 import { errorMap, fieldFor } from '../../../services/management-api/dashboard/src/lib/fields';
@@ -101,6 +102,12 @@ describe('the settings form', () => {
 
 describe('the activity view', () => {
   const row = (id: string, status: 'completed' | 'pending' | 'errors' = 'completed') => ({ id, status });
+
+  it('shows every outcome with the label the error-text search matches (issue 27, item 2)', () => {
+    for (const outcome of OUTCOMES) {
+      for (const status of ['completed', 'pending', 'errors'] as const) expect(outcomeLabel({ outcome, status })).toBe(searchedLabel(outcome, status));
+    }
+  });
 
   it('labels outcomes as the spec does: label with code', () => {
     expect(outcomeLabel({ outcome: 'ACCEPTED', status: 'completed' })).toBe('Completed (ACCEPTED)');

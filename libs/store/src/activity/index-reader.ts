@@ -26,6 +26,8 @@ export interface ListQuery {
 
 export interface ListResult {
   entries: IndexEntry[];
+  /** where each entry is: a cursor at one lists what comes after it (a search that reads rows stops mid-page) */
+  positions: Position[];
   /** where to continue; null when the window holds nothing more */
   next: Position | null;
   reads: number;
@@ -59,6 +61,7 @@ class Stop extends Error {
  */
 export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery): Promise<ListResult> {
   const out: IndexEntry[] = [];
+  const positions: Position[] = [];
   const seen = new Set<string>();
   let reads = 0;
   let scanned: Position | null = null;
@@ -140,6 +143,7 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
           seen.add(entry.event_id);
           if (entry.received_ms < q.fromMs || entry.received_ms >= q.toMs || !q.matches(entry)) continue;
           out.push(entry);
+          positions.push({ hour, page, index: i });
           if (out.length >= q.limit) throw new Stop({ hour, page, index: i });
         }
         scanned = { hour, page, index: 0 };
@@ -173,10 +177,10 @@ export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery):
         scanned = { hour: hourOf(days[i]!), page: -1, index: 0 };
       }
     }
-    return { entries: out, next: null, reads };
+    return { entries: out, positions, next: null, reads };
   } catch (err) {
     if (!(err instanceof Stop)) throw err;
-    return { entries: out, next: err.at, reads };
+    return { entries: out, positions, next: err.at, reads };
   }
 }
 

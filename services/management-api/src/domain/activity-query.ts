@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import { outcomeLabel } from '@relay/contracts';
 import { decodePosition } from '@relay/store';
 import type { IndexEntry, Position } from '@relay/store';
 import type { FieldError, Validation } from '@relay/contracts';
@@ -5,8 +7,13 @@ import type { FieldError, Validation } from '@relay/contracts';
 export const STATUS_FILTERS = ['all', 'completed', 'pending', 'errors', 'test'] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
-/** The error-text search reads every entry of its window, so the window is bounded. */
+/**
+ * The searches (error text, payload content, response status) read every entry of their
+ * window, the last two every row's payload or attempts too, so the window is bounded.
+ */
 export const ERROR_TEXT_WINDOW_MS = 24 * 3_600_000;
+/** A response-status search: one code (`503`) or a class (`5xx`). */
+const RESPONSE_STATUS = /^([1-5])(\d\d|xx)$/i;
 const FUTURE_SLACK_MS = 5 * 60_000; // rows stamped by a gateway whose clock runs a little ahead
 
 export interface ActivityQuery {
@@ -18,13 +25,18 @@ export interface ActivityQuery {
   status: StatusFilter;
   sourceIp: string | null;
   errorText: string | null;
+  /** a literal, case-insensitive substring of the stored payload (accepted rows) */
+  payload: string | null;
+  /** `503` or `5xx`, lower case: an attempt of the row answered so */
+  responseStatus: string | null;
 }
 
 /**
  * Reads the activity log's filters (spec "Activity record": endpoint, date window,
  * All/Completed/Pending/Errors/Test, source IP, error text; without an endpoint, the
- * cross-endpoint view). The error text is a literal, case-insensitive substring — never a
- * user regex — searched within at most 24 hours (the last 24 hours when no window is given).
+ * cross-endpoint view; issue 27 adds payload content and response status). The texts are
+ * literal, case-insensitive substrings — never a user regex — and every search runs within at
+ * most 24 hours (the last 24 hours when no window is given).
  */
 export function parseActivityQuery(q: Record<string, unknown>, now: number, retentionMs: number): Validation<ActivityQuery> {
   const errors: FieldError[] = [];
@@ -41,12 +53,22 @@ export function parseActivityQuery(q: Record<string, unknown>, now: number, rete
   if (!STATUS_FILTERS.includes(status)) errors.push({ field: 'status', message: `must be one of ${STATUS_FILTERS.join(', ')}` });
   const errorText = str('error') ?? null;
   if (errorText && errorText.length > 200) errors.push({ field: 'error', message: 'at most 200 characters' });
+  const payload = str('payload') ?? null;
+  if (payload && payload.length > 200) errors.push({ field: 'payload', message: 'at most 200 characters' });
+  const responseStatus = str('response_status')?.toLowerCase() ?? null;
+  if (responseStatus !== null && !RESPONSE_STATUS.test(responseStatus)) errors.push({ field: 'response_status', message: 'must be an HTTP status code (503) or a class (5xx)' });
+  // filters that cannot match anything are the caller's mistake, not an empty list (issue 27, item 2)
+  const sourceIp = str('source_ip') ?? null;
+  if (sourceIp !== null && isIP(sourceIp) === 0) errors.push({ field: 'source_ip', message: 'must be an IPv4 or IPv6 address, like 203.0.113.7' });
+  const [fromAsked, toAsked] = [time('from'), time('to')];
+  if (fromAsked !== undefined && toAsked !== undefined && fromAsked >= toAsked) errors.push({ field: 'from', message: 'must be before To' });
 
-  const to = Math.min(time('to') ?? Infinity, now + FUTURE_SLACK_MS);
-  let from = Math.max(time('from') ?? -Infinity, now - retentionMs);
-  if (errorText) {
+  const to = Math.min(toAsked ?? Infinity, now + FUTURE_SLACK_MS);
+  let from = Math.max(fromAsked ?? -Infinity, now - retentionMs);
+  const search = [['error', errorText], ['payload', payload], ['response_status', responseStatus]].find(([, v]) => v !== null)?.[0];
+  if (search) {
     if (str('from') === undefined) from = Math.max(from, to - ERROR_TEXT_WINDOW_MS);
-    else if (to - from > ERROR_TEXT_WINDOW_MS) errors.push({ field: 'error', message: 'searching the error text needs a window (from, to) of at most 24 hours' });
+    else if (to - from > ERROR_TEXT_WINDOW_MS) errors.push({ field: search, message: 'searching needs a window (From, To) of at most 24 hours' });
   }
 
   let cursor: Position | null = null;
@@ -62,7 +84,7 @@ export function parseActivityQuery(q: Record<string, unknown>, now: number, rete
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) errors.push({ field: 'limit', message: 'must be an integer from 1 to 200' });
   }
   if (errors.length) return { ok: false, errors };
-  return { ok: true, value: { endpointId: str('endpoint_id') ?? null, fromMs: from, toMs: to, cursor, limit, status, sourceIp: str('source_ip') ?? null, errorText } };
+  return { ok: true, value: { endpointId: str('endpoint_id') ?? null, fromMs: from, toMs: to, cursor, limit, status, sourceIp, errorText, payload, responseStatus } };
 }
 
 /** The filter, on a row's index entry (its latest status and error applied). */
@@ -72,8 +94,24 @@ export function entryMatches(q: ActivityQuery, e: IndexEntry): boolean {
   if (q.status === 'test' ? !e.test : q.status !== 'all' && (e.test || e.status !== q.status)) return false;
   if (q.sourceIp !== null && e.source_ip !== q.sourceIp) return false;
   if (q.errorText !== null) {
+    // what the row shows: its outcome label and code, the rejection reason, the latest delivery error
     const needle = q.errorText.toLowerCase();
-    if (![e.reason, e.last_error].some((t) => (t ?? '').toLowerCase().includes(needle))) return false;
+    const label = e.outcome === null ? null : outcomeLabel(e.outcome, e.status);
+    if (![label, e.reason, e.last_error].some((t) => (t ?? '').toLowerCase().includes(needle))) return false;
   }
+  // only an accepted request has a payload kept and delivery attempts; aggregated rows are refusals
+  if ((q.payload !== null || q.responseStatus !== null) && (e.outcome !== 'ACCEPTED' || e.aggregated)) return false;
+  if (q.responseStatus !== null && e.target_count === 0) return false;
   return true;
+}
+
+/** Whether a response status answered by an attempt matches the search (`503`, `5xx`). */
+export function statusMatches(search: string, code: number | null): boolean {
+  if (code === null) return false;
+  return search.endsWith('xx') ? Math.floor(code / 100) === Number(search[0]) : code === Number(search);
+}
+
+/** Whether the payload's text holds the search, case-insensitive (the body as UTF-8 text). */
+export function payloadMatches(search: string, bodyBase64: string): boolean {
+  return Buffer.from(bodyBase64, 'base64').toString('utf8').toLowerCase().includes(search.toLowerCase());
 }

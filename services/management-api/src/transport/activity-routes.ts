@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
+import { labelCanMatch } from '@relay/contracts';
 import { GROUP_SCOPES, PageCounts, accountScope, encodePosition, endpointScope, groupScope, ipScope, listIndexed, mapLimit, toActivity } from '@relay/store';
 import type { GroupScope } from '@relay/store';
 import type { ActivityDoc, IndexEntry, Store } from '@relay/store';
@@ -7,6 +8,7 @@ import { endpointExists } from '../adapters/endpoint-store';
 import { entryMatches, parseActivityQuery } from '../domain/activity-query';
 import { withDeliveryStarts } from '../domain/delivery-start';
 import type { ActivityQuery } from '../domain/activity-query';
+import { SEARCH_ROW_BUDGET, searchRows } from './activity-search';
 import { accountOf } from './auth';
 import { notFound } from './errors';
 import { checked, operation } from './operation';
@@ -31,7 +33,10 @@ export function activityRoutes(store: Store, retentionMs: number, now: () => Dat
     const account = accountOf(req);
     const q = checked(req, parseActivityQuery(req.query as Record<string, unknown>, now().getTime(), retentionMs));
     const scope = scopeOf(q, account);
-    const page = await listIndexed(store.activity, { scope, fromMs: q.fromMs, toMs: q.toMs, cursor: q.cursor, limit: q.limit, matches: (e) => entryMatches(q, e), budget: READ_BUDGET, counts });
+    // a payload or response-status search lists candidates, then reads their payloads or rows (activity-search.ts)
+    const searching = q.payload !== null || q.responseStatus !== null;
+    const candidates = await listIndexed(store.activity, { scope, fromMs: q.fromMs, toMs: q.toMs, cursor: q.cursor, limit: searching ? SEARCH_ROW_BUDGET : q.limit, matches: (e) => entryMatches(q, e), budget: READ_BUDGET, counts });
+    const page = searching ? await searchRows(store.activity, q, candidates) : candidates;
     // an endpoint scope is not the caller's unless the endpoint is: ask by key, once
     if (q.endpointId && page.entries.length > 0 && !(await endpointExists(store, account, q.endpointId))) {
       res.json({ data: [], next_cursor: null });
@@ -52,13 +57,15 @@ export function activityRoutes(store: Store, retentionMs: number, now: () => Dat
 /**
  * The narrowest pages that hold every row the filter can match (keys.ts): a source IP reads its
  * address's bucket of the account; Errors, Pending and Test their group's own pages; an
- * error-text search the pages of rows that have a text. The filter still checks each entry as it
+ * error-text search the pages of rows that have a text, unless the text is part of an outcome
+ * label (which every row has). The filter still checks each entry as it
  * is now, endpoint included, so a wider scope is never wrong, only slower.
  */
 function scopeOf(q: ActivityQuery, account: string): string {
   if (q.sourceIp !== null) return ipScope(accountScope(account), q.sourceIp);
   const base = q.endpointId ? endpointScope(q.endpointId) : accountScope(account);
-  const group = isGroup(q.status) ? q.status : q.errorText !== null ? 'texts' : null;
+  // a text only an outcome label holds ("Media Type") can match rows with no reason or error
+  const group = isGroup(q.status) ? q.status : q.errorText !== null && !labelCanMatch(q.errorText.toLowerCase()) ? 'texts' : null;
   return group ? groupScope(base, group) : base;
 }
 

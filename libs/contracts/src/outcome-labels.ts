@@ -1,0 +1,29 @@
+import { OUTCOMES } from './outcomes';
+
+export type RowStatus = 'completed' | 'pending' | 'errors';
+
+const ACRONYMS = new Set(['ip', 'http', 'url', 'json', 'xml']);
+const STATUS_LABELS: Record<RowStatus, string> = { completed: 'Completed', pending: 'Pending', errors: 'Delivery failed' };
+
+/**
+ * The label a person sees for a row's outcome, with its code: "Unsupported Media Type
+ * (UNSUPPORTED_MEDIA_TYPE)"; an accepted request by where its deliveries stand, "Delivery failed
+ * (ACCEPTED)". The dashboard shows exactly this (its copy, lib/outcome.ts, is checked against
+ * it by test/unit/dashboard), and the error-text search matches it (issue 27, item 2): a search
+ * finds what the row reads.
+ */
+export function outcomeLabel(outcome: string, status: RowStatus): string {
+  if (outcome === 'ACCEPTED') return `${STATUS_LABELS[status]} (ACCEPTED)`;
+  const words = outcome
+    .toLowerCase()
+    .split('_')
+    .map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w.charAt(0).toUpperCase() + w.slice(1)))
+    .join(' ');
+  return `${words} (${outcome})`;
+}
+
+/** Every label a row can show, lower case: whether a search text can match a row by its label alone. */
+const ALL_LABELS: string[] = OUTCOMES.flatMap((o) => (['completed', 'pending', 'errors'] as const).map((s) => outcomeLabel(o, s).toLowerCase()));
+
+/** Whether some row could match `needle` (lower case) by its outcome label, whatever its texts. */
+export const labelCanMatch = (needle: string): boolean => ALL_LABELS.some((l) => l.includes(needle));
