@@ -15,6 +15,12 @@ export const KEPT_RESPONSE_BYTES = 4096;
  */
 export const MAX_RESPONSE_BODY_BYTES = 65_536;
 
+/**
+ * A request for an API a kind talks to (Google's token and Sheets endpoints): an attempt's
+ * POST, or the GET/PUT such an API needs around it. Same guard, limits and timeout.
+ */
+export type HttpRequest = OutboundRequest & { method?: 'GET' | 'POST' | 'PUT' };
+
 export interface SendOptions {
   timeoutMs: number;
   /** bytes of the response body kept for classification and the activity log (default 4 KB) */
@@ -38,7 +44,7 @@ export interface SenderOptions {
  * guard's agents, so no outbound call can be made without the guard. Throws at creation on an
  * invalid allowlist.
  */
-export function createSender(opts: SenderOptions): (req: OutboundRequest) => Promise<SendOutcome> {
+export function createSender(opts: SenderOptions): (req: HttpRequest) => Promise<SendOutcome> {
   const agent = createSsrfAgents({ allowCidrs: opts.allowCidrs });
   const send: SendOptions = { timeoutMs: opts.timeoutMs, agent };
   if (opts.maxResponseBytes !== undefined) send.maxResponseBytes = opts.maxResponseBytes;
@@ -60,7 +66,7 @@ export function createSender(opts: SenderOptions): (req: OutboundRequest) => Pro
  * request is aborted) once `responseLimitBytes` have arrived. The timeout covers the whole
  * exchange, so a trickling body ends too.
  */
-export async function sendRequest(req: OutboundRequest, opts: SendOptions): Promise<SendOutcome> {
+export async function sendRequest(req: HttpRequest, opts: SendOptions): Promise<SendOutcome> {
   const started = performance.now();
   for (let tries = 0; ; tries++) {
     const { outcome, staleConnection } = await sendOnce(req, opts);
@@ -71,12 +77,12 @@ export async function sendRequest(req: OutboundRequest, opts: SendOptions): Prom
 type Outcome = Omit<SendOutcome, 'durationMs'>;
 
 /** One request; `staleConnection`: it failed on a kept-alive connection the receiver had closed (below). */
-function sendOnce(req: OutboundRequest, opts: SendOptions): Promise<{ outcome: Outcome; staleConnection: boolean }> {
+function sendOnce(req: HttpRequest, opts: SendOptions): Promise<{ outcome: Outcome; staleConnection: boolean }> {
   const keep = opts.maxResponseBytes ?? KEPT_RESPONSE_BYTES;
   const limit = opts.responseLimitBytes ?? MAX_RESPONSE_BODY_BYTES;
   return new Promise((resolve) => {
     let settled = false;
-    let stream: ReturnType<typeof got.stream.post> | undefined;
+    let stream: ReturnType<typeof got.stream> | undefined;
     const done = (outcome: Outcome, staleConnection = false): void => {
       if (settled) return;
       settled = true;
@@ -84,10 +90,12 @@ function sendOnce(req: OutboundRequest, opts: SendOptions): Promise<{ outcome: O
       resolve({ outcome, staleConnection });
     };
     try {
-      stream = got.stream.post(req.url, {
+      const method = req.method ?? 'POST';
+      stream = got.stream(req.url, {
+        method,
         // identity last: neither a configured nor a forwarded header can ask for a compressed answer
         headers: { ...req.headers, 'accept-encoding': 'identity' },
-        body: req.body,
+        body: method === 'GET' ? undefined : req.body,
         followRedirect: false,
         throwHttpErrors: false,
         retry: { limit: 0 },

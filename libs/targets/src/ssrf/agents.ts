@@ -21,6 +21,8 @@ export interface SsrfAgentOptions {
   /** the resolver to guard; defaults to dns.lookup (tests pass a fake to simulate DNS answers) */
   lookup?: net.LookupFunction;
   keepAlive?: boolean;
+  /** extra trust anchors (PEM) for HTTPS, e.g. an API behind a private CA; certificates are verified either way */
+  ca?: string;
 }
 
 /** got's `agent` option shape */
@@ -114,5 +116,6 @@ export function createSsrfAgents(opts: SsrfAgentOptions): SsrfAgents {
   const policy = createAddressPolicy({ allowCidrs: opts.allowCidrs });
   const base = opts.lookup ?? (dns.lookup as unknown as net.LookupFunction);
   const agentOpts = { keepAlive: opts.keepAlive ?? true };
-  return { http: new GuardedHttpAgent(policy, base, agentOpts), https: new GuardedHttpsAgent(policy, base, agentOpts) };
+  const httpsOpts = opts.ca !== undefined ? { ...agentOpts, ca: opts.ca } : agentOpts;
+  return { http: new GuardedHttpAgent(policy, base, agentOpts), https: new GuardedHttpsAgent(policy, base, httpsOpts) };
 }
