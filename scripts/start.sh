@@ -60,11 +60,14 @@ ready() { # ready NAME URL
 }
 
 run demo-receiver DEMO_RECEIVER_PORT=8099 -- node scripts/demo-receiver.js
+# a local SMTP server for email targets: STARTTLS + AUTH relay/relay-local on 127.0.0.1:2525
+run mail-catcher MAIL_CATCHER_SMTP_PORT=2525 MAIL_CATCHER_WEB_PORT=8098 MAIL_CATCHER_DIR="$ROOT/.infra/mail" -- node scripts/mail-catcher.js
 run management-api PORT=8081 HEALTH_PORT=8094 GATEWAY_INTERNAL_URL="http://127.0.0.1:$GATEWAY_HEALTH_PORT" -- node services/management-api/dist/main.js
 run ingest-gateway PORT="$GATEWAY_PORT" HEALTH_PORT="$GATEWAY_HEALTH_PORT" -- node services/ingest-gateway/dist/main.js
 run webhook-deliverer HEALTH_PORT=8091 -- node services/webhook-deliverer/dist/main.js
 run chat-deliverer HEALTH_PORT=8092 -- node services/chat-deliverer/dist/main.js
 run activity-writer HEALTH_PORT=8093 -- node services/activity-writer/dist/main.js
+ready mail-catcher http://127.0.0.1:8098/
 ready management-api http://127.0.0.1:8081/readyz
 ready ingest-gateway "http://127.0.0.1:$GATEWAY_HEALTH_PORT/readyz"
 ready webhook-deliverer http://127.0.0.1:8091/readyz
@@ -81,6 +84,8 @@ Relay is running (logs in .infra/logs/).
   dashboard         http://127.0.0.1:8081/     (sign in with the API key below)
   demo endpoint     $(field endpoint_id)  →  webhook target http://127.0.0.1:8099/hook
   API key           $(field api_key)   (shown once)
+  mail catcher      smtp://127.0.0.1:2525 (STARTTLS, user relay / relay-local); caught mail at
+                    http://127.0.0.1:8098/ and as .eml files in .infra/mail/
 
 Try it:
   curl -i -X POST '$(field ingest_url)' -H 'content-type: application/json' -d '{"hello":"relay"}'
