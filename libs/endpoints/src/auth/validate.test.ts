@@ -1,9 +1,22 @@
+import { HMAC_PRESET_INFO } from './presets';
+import type { SecretFormat } from './presets/spec';
 import { HMAC_PRESETS } from './types';
 import { validateInboundAuth } from './validate';
 
 const WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const ED25519_HEX = 'a'.repeat(64);
-const secretFor = (preset: string): string => (preset === 'standard_webhooks' || preset === 'svix' ? WHSEC : preset === 'discord' ? ED25519_HEX : 'signing-secret-1');
+/** A valid secret in each preset's format; the last character is varied for the second slot. */
+const SAMPLE_SECRETS: Record<SecretFormat, string> = {
+  text: 'signing-secret-1',
+  whsec: WHSEC,
+  base64: 'c2lnbmluZy1zZWNyZXQtYnl0ZXMtMQa',
+  hex: '5a1e6c0ffee0ddba11aa',
+  ed25519_public_key_hex: ED25519_HEX,
+  ed25519_public_key_base64: 'O2onvM62pC1io6jQKm8Nc2UyFXcd4kOmOsBIoYtZ2ia',
+  public_key_spki_base64: 'MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEsamplekeybytesa',
+  public_key_pem: '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAsamplea\n-----END PUBLIC KEY-----',
+};
+const secretFor = (preset: string): string => SAMPLE_SECRETS[HMAC_PRESET_INFO[preset as keyof typeof HMAC_PRESET_INFO]?.secretFormat ?? 'text'];
 const CUSTOM = { algorithm: 'sha256', header: 'X-Signature', encoding: 'hex', prefix: 'sha256=', template: '{{timestamp}}.{{body}}', timestamp_header: 'X-Timestamp' };
 
 describe('validateInboundAuth accepts', () => {
@@ -20,7 +33,7 @@ describe('validateInboundAuth accepts', () => {
   });
 
   test.each([...HMAC_PRESETS])('HMAC preset %s with two secrets', (preset) => {
-    const input = { type: 'HMAC', preset, secrets: [secretFor(preset), secretFor(preset).replace(/.$/, 'b')] };
+    const input = { type: 'HMAC', preset, secrets: [secretFor(preset), secretFor(preset).replace(/.(?=(?:\n-----END PUBLIC KEY-----)?$)/, 'b')] };
     expect(validateInboundAuth(input)).toEqual({ ok: true, value: input });
   });
 
@@ -51,7 +64,7 @@ describe('validateInboundAuth rejects', () => {
     ['a Basic username with a colon', { type: 'BASIC', credentials: [{ username: 'a:b', password: 'p' }] }, 'inbound_auth.basic.credentials[0].username', 'must not contain ":"'],
     ['a Basic credential without password', { type: 'BASIC', credentials: [{ username: 'a' }] }, 'inbound_auth.basic.credentials[0].password', 'is required'],
     ['an unknown field', { type: 'BEARER', tokens: ['t'], token: 't' }, 'inbound_auth.bearer.token', 'not a known field'],
-    ['an unknown preset', { type: 'HMAC', preset: 'bitbucket', secrets: ['s'] }, 'inbound_auth.hmac.preset', 'must be one of github, stripe'],
+    ['an unknown preset', { type: 'HMAC', preset: 'not_a_provider', secrets: ['s'] }, 'inbound_auth.hmac.preset', 'must be one of github, stripe'],
     ['a custom algorithm outside sha1/sha256/sha512', { type: 'HMAC', preset: 'custom', secrets: ['s'], custom: { ...CUSTOM, algorithm: 'md5' } }, 'inbound_auth.hmac.custom.algorithm', 'must be one of sha1, sha256, sha512'],
     ['a custom encoding other than hex/base64', { type: 'HMAC', preset: 'custom', secrets: ['s'], custom: { ...CUSTOM, encoding: 'base32' } }, 'inbound_auth.hmac.custom.encoding', 'must be one of hex, base64'],
     ['a custom template with an unknown variable', { type: 'HMAC', preset: 'custom', secrets: ['s'], custom: { ...CUSTOM, template: '{{method}}.{{body}}' } }, 'inbound_auth.hmac.custom.template', 'unknown variable {{method}}'],

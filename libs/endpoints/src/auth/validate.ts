@@ -73,6 +73,7 @@ const WHSEC = /^(?:whsec_)?([A-Za-z0-9+/]+={0,2})$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const HEX = /^(?:[0-9a-fA-F]{2})+$/;
 const ED25519_PUBLIC_KEY_HEX = /^[0-9a-fA-F]{64}$/;
+const PEM_PUBLIC_KEY = /^-----BEGIN PUBLIC KEY-----\r?\n[A-Za-z0-9+/=\r\n]+-----END PUBLIC KEY-----$/;
 const HEADER_VALUE = new RegExp(HEADER_VALUE_PATTERN);
 
 /** The message for a secret that does not have its preset's format; null when it does. */
@@ -91,6 +92,8 @@ function secretFormatError(format: SecretFormat, secret: string): string | null 
       return BASE64.test(secret) ? null : 'must be base64, as the provider shows it';
     case 'hex':
       return HEX.test(secret) ? null : 'must be hex, as the provider shows it';
+    case 'public_key_pem':
+      return PEM_PUBLIC_KEY.test(secret) ? null : 'must be a PEM public key ("-----BEGIN PUBLIC KEY-----" …)';
     case 'text':
       return null;
   }

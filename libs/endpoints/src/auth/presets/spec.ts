@@ -24,7 +24,9 @@ export type SignatureFormat =
   /** Several entries split on `separator`, each `prefix` + signature; other entries are ignored. */
   | { kind: 'list'; separator: string; prefix: string }
   /** `key=value` pairs split on `separator`; `signatureKey` may repeat (rotation), `timestampKey` once. */
-  | { kind: 'pairs'; separator: string; signatureKey: string; timestampKey?: string };
+  | { kind: 'pairs'; separator: string; signatureKey: string; timestampKey?: string }
+  /** `<timestamp><separator><sig>[<separator><sig>…]` (Recurly). */
+  | { kind: 'timestamp_then_signatures'; separator: string };
 
 /** HMAC over a recipe: covers most providers. */
 export interface HmacScheme {
@@ -44,12 +46,13 @@ export interface TokenScheme {
 
 /**
  * A public-key signature; the endpoint's "secrets" are the provider's public keys.
- * `ed25519_hex` / `ed25519_base64`: the raw 32-byte key; `spki_base64`: a DER SubjectPublicKeyInfo.
+ * `ed25519_hex` / `ed25519_base64`: the raw 32-byte key; `spki_base64`: a DER SubjectPublicKeyInfo;
+ * `pem`: a PEM public key as the provider publishes it (Wise).
  */
 export interface PublicKeyScheme {
   family: 'public_key';
-  algorithm: 'ed25519' | 'ecdsa_p256_sha256';
-  key: 'ed25519_hex' | 'ed25519_base64' | 'spki_base64';
+  algorithm: 'ed25519' | 'ecdsa_p256_sha256' | 'rsa_sha256';
+  key: 'ed25519_hex' | 'ed25519_base64' | 'spki_base64' | 'pem';
   signed: readonly SignedPart[];
   encoding: 'hex' | 'base64';
 }
@@ -88,7 +91,7 @@ export type PresetOracle =
   | { kind: 'documented' };
 
 /** What users paste and where they find it. */
-export type SecretFormat = 'text' | 'whsec' | 'base64' | 'hex' | 'ed25519_public_key_hex' | 'ed25519_public_key_base64' | 'public_key_spki_base64';
+export type SecretFormat = 'text' | 'whsec' | 'base64' | 'hex' | 'ed25519_public_key_hex' | 'ed25519_public_key_base64' | 'public_key_spki_base64' | 'public_key_pem';
 
 export interface PresetSpec {
   /** Provider name as shown to users and in activity reasons. */

@@ -1,7 +1,7 @@
-import { bodyMac, prefixed } from '../recipes';
+import { bodyMac, bodySigned, prefixed, stripeLike } from '../recipes';
 import type { PresetSpec } from '../spec';
 
-/** Git hosting and CI providers. */
+/** Git hosting, CI/CD, deployment and developer-tool providers. */
 export const SOURCE_CONTROL_PRESETS = {
   github: {
     label: 'GitHub',
@@ -23,4 +23,170 @@ export const SOURCE_CONTROL_PRESETS = {
     secret: { format: 'text', where: 'Project → Settings → Webhooks → Secret token (you choose it)' },
     oracle: { kind: 'documented' },
   },
+  bitbucket: bodySigned(
+    'Bitbucket Cloud',
+    'https://support.atlassian.com/bitbucket-cloud/docs/manage-webhooks/#Secure-webhooks',
+    'x-hub-signature',
+    'sha256',
+    'hex',
+    'Repository settings → Webhooks → webhook → Secret',
+    { prefix: 'sha256=', id: { header: 'x-request-uuid' } },
+  ),
+  gitea: bodySigned('Gitea', 'https://docs.gitea.com/usage/webhooks', 'x-gitea-signature', 'sha256', 'hex', 'Repository → Settings → Webhooks → Secret (you choose it)', {
+    id: { header: 'x-gitea-delivery' },
+  }),
+  forgejo: bodySigned('Forgejo', 'https://forgejo.org/docs/latest/user/webhooks/', 'x-forgejo-signature', 'sha256', 'hex', 'Repository → Settings → Webhooks → Secret (you choose it)', {
+    id: { header: 'x-forgejo-delivery' },
+    // Forgejo also sends the same MAC under Gitea's name.
+    extraCredentialHeaders: ['x-gitea-signature'],
+  }),
+  gogs: bodySigned('Gogs', 'https://gogs.io/docs/features/webhook', 'x-gogs-signature', 'sha256', 'hex', 'Repository → Settings → Webhooks → Secret (you choose it)', {
+    id: { header: 'x-gogs-delivery' },
+  }),
+  jira: bodySigned(
+    'Jira',
+    'https://developer.atlassian.com/cloud/jira/platform/webhooks/#secure-admin-webhooks',
+    'x-hub-signature',
+    'sha256',
+    'hex',
+    'Jira settings → System → WebHooks → webhook → Secret',
+    { prefix: 'sha256=', id: { header: 'x-atlassian-webhook-identifier' } },
+  ),
+  circleci: {
+    label: 'CircleCI',
+    docs: 'https://circleci.com/docs/guides/integration/outbound-webhooks/#validate-webhooks',
+    scheme: bodyMac('sha256', 'hex'),
+    // `v1=<hex>`, comma-separated when CircleCI adds schemes.
+    signature: { header: 'circleci-signature', format: { kind: 'list', separator: ',', prefix: 'v1=' } },
+    id: { bodyPath: 'id' },
+    secret: { format: 'text', where: 'Project settings → Webhooks → webhook → Secret token' },
+    oracle: { kind: 'documented' },
+  },
+  buildkite: {
+    label: 'Buildkite',
+    docs: 'https://buildkite.com/docs/apis/webhooks/pipelines#webhook-signature',
+    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: ['timestamp', { text: '.' }, 'body'], encoding: 'hex' },
+    signature: { header: 'x-buildkite-signature', format: stripeLike('signature', 'timestamp') },
+    // Buildkite documents no window; set tolerance_seconds to enforce one.
+    timestamp: { unit: 'seconds', toleranceSeconds: null },
+    secret: { format: 'text', where: 'Settings → Notification Services → Webhook → Token (signature mode)' },
+    oracle: { kind: 'documented' },
+  },
+  terraform_cloud: bodySigned(
+    'HCP Terraform',
+    'https://developer.hashicorp.com/terraform/cloud-docs/api-docs/notification-configurations#notification-authenticity',
+    'x-tfe-notification-signature',
+    'sha512',
+    'hex',
+    'Workspace → Settings → Notifications → Token',
+  ),
+  pulumi: bodySigned(
+    'Pulumi Cloud',
+    'https://www.pulumi.com/docs/pulumi-cloud/webhooks/#webhook-signatures',
+    'pulumi-webhook-signature',
+    'sha256',
+    'hex',
+    'Organization or stack → Settings → Webhooks → Secret',
+    { id: { header: 'pulumi-webhook-id' } },
+  ),
+  vercel: bodySigned('Vercel', 'https://vercel.com/docs/webhooks/webhooks-api#securing-webhooks', 'x-vercel-signature', 'sha1', 'hex', 'Team settings → Webhooks → webhook → Secret', {
+    id: { bodyPath: 'id' },
+  }),
+  heroku: bodySigned(
+    'Heroku',
+    'https://devcenter.heroku.com/articles/app-webhooks#securing-webhook-requests',
+    'heroku-webhook-hmac-sha256',
+    'sha256',
+    'base64',
+    'The secret you set when creating the webhook (heroku webhooks:add -s)',
+    { id: { header: 'heroku-webhook-id' } },
+  ),
+  sentry: bodySigned(
+    'Sentry',
+    'https://docs.sentry.io/organization/integrations/integration-platform/webhooks/#sentry-hook-signature',
+    'sentry-hook-signature',
+    'sha256',
+    'hex',
+    'Settings → Developer Settings → integration → Client Secret',
+    { id: { header: 'request-id' } },
+  ),
+  launchdarkly: bodySigned(
+    'LaunchDarkly',
+    'https://launchdarkly.com/docs/home/connect/webhooks#signing-webhooks',
+    'x-ld-signature',
+    'sha256',
+    'hex',
+    'Integrations → Webhooks → webhook → Secret (with "Sign this webhook")',
+  ),
+  pagerduty: {
+    label: 'PagerDuty',
+    docs: 'https://developer.pagerduty.com/docs/verifying-signatures',
+    scheme: bodyMac('sha256', 'hex'),
+    // One `v1=<hex>` per active secret, comma-separated.
+    signature: { header: 'x-pagerduty-signature', format: { kind: 'list', separator: ',', prefix: 'v1=' } },
+    id: { bodyPath: 'event.id' },
+    secret: { format: 'text', where: 'Integrations → Generic Webhooks (v3) → subscription → Signing secret' },
+    oracle: { kind: 'documented' },
+  },
+  cursor: bodySigned(
+    'Cursor',
+    'https://cursor.com/docs/background-agent/api/webhooks',
+    'x-webhook-signature',
+    'sha256',
+    'hex',
+    'The webhook secret you pass when launching a Cloud Agent',
+    { prefix: 'sha256=', id: { header: 'x-webhook-id' } },
+  ),
+  websub: bodySigned(
+    'WebSub (PubSubHubbub)',
+    'https://www.w3.org/TR/websub/#signing-content',
+    'x-hub-signature',
+    'sha1',
+    'hex',
+    'The hub.secret you sent when subscribing',
+    { prefix: 'sha1=' },
+  ),
+  hookdeck: bodySigned(
+    'Hookdeck',
+    'https://hookdeck.com/docs/authentication#hookdeck-webhook-signature-verification',
+    'x-hookdeck-signature',
+    'sha256',
+    'base64',
+    'Project → Settings → Secrets → Signing secret',
+    { id: { header: 'x-hookdeck-eventid' } },
+  ),
+  convoy: bodySigned(
+    'Convoy',
+    'https://docs.getconvoy.io/product-manual/signatures',
+    'x-convoy-signature',
+    'sha512',
+    'hex',
+    'Project → Endpoint → Secret (simple signature format, SHA-512 hex)',
+  ),
+  mongodb_atlas: bodySigned(
+    'MongoDB Atlas',
+    'https://www.mongodb.com/docs/atlas/tutorial/third-party-service-integrations/#webhook-settings',
+    'x-mms-signature',
+    'sha1',
+    'base64',
+    'Project → Integrations → Webhook → Webhook Secret',
+  ),
+  optimizely: bodySigned(
+    'Optimizely',
+    'https://docs.developers.optimizely.com/feature-experimentation/docs/configure-webhooks#secure-webhooks',
+    'x-hub-signature',
+    'sha1',
+    'hex',
+    'Settings → Webhooks → webhook → Secret',
+    { prefix: 'sha1=' },
+  ),
+  snyk: bodySigned('Snyk', 'https://docs.snyk.io/snyk-api/how-to-use-snyk-webhooks-to-connect-snyk-to-external-services#validating-the-signature', 'x-hub-signature', 'sha256', 'hex', 'The secret you set when creating the webhook', {
+    prefix: 'sha256=',
+  }),
+  doppler: bodySigned('Doppler', 'https://docs.doppler.com/docs/webhooks#verify-webhook-with-secret', 'x-doppler-signature', 'sha256', 'hex', 'Project → Webhooks → webhook → Secret', {
+    prefix: 'sha256=',
+  }),
+  expo: bodySigned('Expo (EAS)', 'https://docs.expo.dev/eas/webhooks/#webhook-server', 'expo-signature', 'sha1', 'hex', 'The secret you passed to eas webhook:create', {
+    prefix: 'sha1=',
+  }),
 } satisfies Record<string, PresetSpec>;

@@ -11,7 +11,8 @@ import { SIGNERS } from './preset-suite/signers';
  * Issue 24: every named preset, four cases each, generated from one table. The request is signed
  * by something other than Relay's verifier (an SDK, or a signer written from the provider's
  * docs in preset-suite/signers) and must verify; another secret, a changed body and a stale
- * timestamp (where the preset has one) must fail.
+ * timestamp (where the preset has one) must fail; so must a request without the signature header,
+ * and no failure reason may echo a secret or a header value.
  */
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
@@ -20,9 +21,10 @@ const JSON_BODY = Buffer.from('{"id":"evt_1","event_id":"ev_1","message":"h\u00e
 const FORM_BODY = Buffer.from('To=%2B15551234567&From=%2B15557654321&Body=h%C3%A9llo+world&MediaUrl=b&MediaUrl=a', 'utf8');
 
 async function requestFor(c: SignerCase, credentials: TestCredentials, at: Date): Promise<InboundRequest> {
-  const body = c.body === 'form' ? FORM_BODY : JSON_BODY;
+  const own = typeof c.body === 'object' ? c.body : undefined;
+  const body = own !== undefined ? Buffer.from(own.raw, 'utf8') : c.body === 'form' ? FORM_BODY : JSON_BODY;
   const signed = await c.sign({ credentials, body, at, url: URL_ });
-  const contentType = signed.contentType ?? (c.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json');
+  const contentType = signed.contentType ?? own?.contentType ?? (c.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json');
   const headers = Object.fromEntries(Object.entries(signed.headers).map(([k, v]) => [k.toLowerCase(), v]));
   return { method: 'POST', url: signed.url ?? URL_, headers: { 'content-type': contentType, ...headers }, rawBody: body };
 }
@@ -76,6 +78,21 @@ describe.each(cases)('preset $preset', ({ preset, info, signer }) => {
       expect(verifyInbound(setting, { ...req, rawBody: flipOneByte(req.rawBody) }, NOW)).toMatchObject({ ok: false });
     });
   }
+
+  test(`a request without the ${spec.signature.header} header fails with a reason naming it`, async () => {
+    const req = await requestFor(signer, credentials, NOW);
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== spec.signature.header));
+    expect(verifyInbound(setting, { ...req, headers }, NOW)).toEqual({ ok: false, reason: `missing ${spec.signature.header} header` });
+  });
+
+  test('the failure reason never contains a secret or a received header value', async () => {
+    const req = await requestFor(signer, other, NOW);
+    const result = verifyInbound(setting, req, NOW);
+    const reason = result.ok ? '' : result.reason;
+    for (const value of [credentials.secret, other.secret, ...Object.values(req.headers)]) {
+      if (typeof value === 'string' && value.length > 8) expect(reason).not.toContain(value);
+    }
+  });
 
   if (window !== undefined) {
     test(`a timestamp ${window + 1} s old fails (window ${window} s)`, async () => {

@@ -19,8 +19,11 @@ export function checkTimestamp(timestamp: number, now: Date, toleranceSeconds: n
   return Math.abs(now.getTime() - timestampMs) > toleranceSeconds * 1000 ? fail('timestamp outside tolerance') : PASS;
 }
 
-/** RFC 3339 / ISO 8601 date-time with a zone, as Zendesk, Box and Twitch send it. */
-const ISO_8601 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+/**
+ * RFC 3339 / ISO 8601 date-time, as Zendesk, Box and Twitch send it. Orb sends no zone and means
+ * UTC, so a missing zone is read as UTC.
+ */
+const ISO_8601 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})?$/;
 
 /** A timestamp in a preset's unit, as milliseconds since the epoch; undefined when malformed. */
 export function parseTimestampMs(text: string, unit: 'seconds' | 'milliseconds' | 'iso8601'): number | undefined {
@@ -31,6 +34,6 @@ export function parseTimestampMs(text: string, unit: 'seconds' | 'milliseconds' 
   const m = ISO_8601.exec(text);
   if (!m) return undefined;
   // Date.parse reads at most milliseconds; Twitch sends nanoseconds.
-  const ms = Date.parse(`${m[1] ?? ''}${(m[2] ?? '').slice(0, 4)}${m[3] ?? ''}`);
+  const ms = Date.parse(`${m[1] ?? ''}${(m[2] ?? '').slice(0, 4)}${m[3] ?? 'Z'}`);
   return Number.isNaN(ms) ? undefined : ms;
 }

@@ -8,7 +8,7 @@ import { verifySignedScheme } from './signed-scheme';
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 /**
- * Family `public_key`: Ed25519 (Discord, Telnyx) or ECDSA P-256 (SendGrid) over a recipe. The
+ * Family `public_key`: Ed25519 (Discord, Telnyx), ECDSA P-256 (SendGrid) or RSA (Wise) over a recipe. The
  * endpoint's "secrets" are the provider's public keys, so a second entry still allows moving to
  * another application. Every key is tried (no early exit).
  */
@@ -38,7 +38,10 @@ export const verifyPublicKeyFamily: PresetVerifier = (req, ctx) => {
 function verifyOne(scheme: PublicKeyScheme, key: KeyObject | undefined, message: Buffer, signature: Buffer): boolean {
   if (key === undefined) return false;
   if (scheme.algorithm === 'ed25519') return signature.length === 64 && verify(null, message, key, signature);
+  // The key must be of the preset's type, so an EC key cannot stand in for an RSA preset's key.
+  if (key.asymmetricKeyType !== (scheme.algorithm === 'rsa_sha256' ? 'rsa' : 'ec')) return false;
   try {
+    // ECDSA (DER signature) and RSA PKCS#1 v1.5 both verify as "sha256" with the key's type.
     return verify('sha256', message, key, signature);
   } catch {
     // A DER signature that does not parse is a mismatch, not an error.
@@ -49,6 +52,7 @@ function verifyOne(scheme: PublicKeyScheme, key: KeyObject | undefined, message:
 function publicKey(text: string, form: PublicKeyScheme['key']): KeyObject | undefined {
   try {
     if (form === 'spki_base64') return createPublicKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'spki' });
+    if (form === 'pem') return createPublicKey({ key: text, format: 'pem' });
     const raw = Buffer.from(text, form === 'ed25519_hex' ? 'hex' : 'base64');
     return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
   } catch {

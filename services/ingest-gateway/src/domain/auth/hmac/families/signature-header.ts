@@ -30,6 +30,11 @@ export function parseSignatureHeader(value: string, format: SignatureFormat, enc
     }
     case 'pairs':
       return parsePairs(value, format.separator, format.signatureKey, format.timestampKey, encoding);
+    case 'timestamp_then_signatures': {
+      const [timestamp = '', ...entries] = value.split(format.separator).map((entry) => entry.trim());
+      const signatures = entries.map((e) => decodeSignature(e, encoding)).filter((sig): sig is Buffer => sig !== undefined);
+      return timestamp === '' || signatures.length === 0 ? undefined : { signatures, timestamp };
+    }
   }
 }
 

@@ -25,6 +25,10 @@ export function credentialsFor(format: SecretFormat, label: string): TestCredent
       const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x ?? '', 'base64url');
       return { secret: raw.toString(format === 'ed25519_public_key_hex' ? 'hex' : 'base64'), privateKey };
     }
+    case 'public_key_pem': {
+      const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      return { secret: publicKey.export({ format: 'pem', type: 'spki' }).toString().trim(), privateKey };
+    }
     case 'public_key_spki_base64': {
       const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
       return { secret: publicKey.export({ format: 'der', type: 'spki' }).toString('base64'), privateKey };

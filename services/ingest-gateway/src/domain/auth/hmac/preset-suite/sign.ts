@@ -22,9 +22,14 @@ export function ed25519(privateKey: KeyObject | undefined, ...parts: (string | B
   return sign(null, Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))), privateKey);
 }
 
+/** ECDSA with a P-256 key, or RSA PKCS#1 v1.5 with an RSA key: node picks by the key's type. */
 export function ecdsaSha256(privateKey: KeyObject | undefined, ...parts: (string | Buffer)[]): Buffer {
   if (privateKey === undefined) throw new Error('test credentials lack a private key');
   return sign('sha256', Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))), privateKey);
+}
+
+export function rsaSha256(privateKey: KeyObject | undefined, ...parts: (string | Buffer)[]): Buffer {
+  return ecdsaSha256(privateKey, ...parts);
 }
 
 /** Unix seconds and milliseconds of a signing time, as text. */

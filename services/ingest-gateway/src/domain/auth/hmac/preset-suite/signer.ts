@@ -20,8 +20,8 @@ export interface SignInput {
 /** One provider's signer, written in the test from the provider's docs or SDK. */
 export type Signer = (input: SignInput) => SignedRequest | Promise<SignedRequest>;
 
-/** The body kind a provider sends: a form for Twilio-like and Slack-command providers. */
+/** The body a provider sends: JSON by default, a form for Twilio-like and Slack-command providers, or its own. */
 export interface SignerCase {
   sign: Signer;
-  body?: 'json' | 'form';
+  body?: 'json' | 'form' | { raw: string; contentType: string };
 }
