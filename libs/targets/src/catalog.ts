@@ -44,7 +44,7 @@ export function createCatalog(entries: readonly CatalogEntry[]): Catalog {
       createRegistry(
         entries.map((entry) => {
           const kind = entry.create(deps);
-          const matches = kind.kind === entry.kind && kind.channel === entry.channel && kind.defaultRetryScheduleMs === entry.defaultRetryScheduleMs;
+          const matches = kind.kind === entry.kind && kind.channel === entry.channel && kind.defaultRetryScheduleMs === entry.defaultRetryScheduleMs && kind.description === entry.description;
           if (!matches) throw new Error(`catalog entry ${entry.kind} does not match its kind`);
           return kind;
         }),

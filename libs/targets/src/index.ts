@@ -4,6 +4,16 @@
 export { PayloadError, TargetConfigError } from './kind';
 export type { AttemptResult, KindInfo, NetworkFailure, OutboundRequest, ResponseSummary, SecretSealer, SendOutcome, TargetKind } from './kind';
 export { createRegistry } from './registry';
+export { REDACTED } from './describe/field';
+export type { BooleanField, CheckContext, EnumField, Field, FieldCheck, Fields, IntegerField, KindDescription, ListField, ObjectField, TextField, VariantField } from './describe/field';
+export { checkDescribed, sealCredentials, validateDescribed } from './describe/validate';
+export { viewDescribed } from './describe/view';
+export { describedConfig } from './describe/kind-config';
+export { TARGET_FIELDS, withTargetFields } from './describe/target-fields';
+export { configInputSchema, configViewSchema } from './describe/schema';
+export type { JsonSchema } from './describe/schema';
+export { wireDescription, wireFields } from './describe/wire';
+export type { WireField } from './describe/wire';
 export type { TargetRegistry } from './registry';
 export { CATALOG, channelOf, createCatalog, createDefaultRegistry } from './catalog';
 export type { Catalog, CatalogEntry, KindDeps } from './catalog';

@@ -1,4 +1,5 @@
 import type { DeliveryChannel, DeliveryMessageV1, Validation } from '@relay/contracts';
+import type { KindDescription } from './describe/field';
 
 /**
  * Encrypts credentials before a target is stored and decrypts them per attempt;
@@ -56,6 +57,11 @@ export interface KindInfo {
    * wait before attempt i + 2 (schedule.ts). Its channel's default retry tiers are derived from it.
    */
   readonly defaultRetryScheduleMs: readonly number[];
+  /**
+   * Every setting of its config, once, as data (describe/field.ts): save-time validation, the
+   * masked view, the OpenAPI schemas and the dashboard's forms all derive from it.
+   */
+  readonly description: KindDescription;
 }
 
 /**

@@ -24,6 +24,7 @@ import { endpointStateRoutes } from './transport/endpoint-state-routes';
 import { errorMiddleware } from './transport/errors';
 import { openApiRoutes } from './transport/openapi-routes';
 import { planRoutes } from './transport/plan-routes';
+import { targetKindRoutes } from './transport/target-kind-routes';
 import { targetRoutes } from './transport/target-routes';
 import { usageRoutes } from './transport/usage-routes';
 
@@ -73,6 +74,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/v1/billing', billing);
   if (deps.replay) app.use('/v1', testRequestRoutes(deps.replay), replayRoutes(deps.replay));
   app.use('/v1/endpoints/:endpointId/targets', targetRoutes(deps));
+  app.use('/v1/target-kinds', targetKindRoutes(deps.registry));
   app.use('/v1/endpoints', endpointRoutes(endpointDeps), endpointStateRoutes(endpointDeps));
   app.use('/v1/activity', activityRoutes(deps.store, (deps.activityRetentionDays ?? 30) * 86_400_000, now));
   app.use('/v1/api-keys', apiKeyRoutes(deps));

@@ -18,6 +18,7 @@ function fakeKind(results: AttemptResult[]): TargetKind & { sent: number } {
     kind: 'fake',
     channel: 'webhook' as const,
     defaultRetryScheduleMs: [1_000],
+    description: { label: 'Fake', fields: {} },
     sent: 0,
     validateConfig: (c: unknown) => ({ ok: true as const, value: c }),
     publicConfig: () => ({}),

@@ -42,7 +42,8 @@ describe('tier sets', () => {
 
   it('a test-only kind registered in the catalog with its own schedule gets tiers for every delay of it', () => {
     // one line, as docs/adding-a-target-kind.md says; nothing in the deliverer is edited
-    const pager: CatalogEntry = { kind: 'test_pager', channel: 'chat', defaultRetryScheduleMs: [7_000, 90_000], create: (deps) => ({ ...createEmbedChatKind(deps), kind: 'test_pager', defaultRetryScheduleMs: [7_000, 90_000] }) };
+    const description = { label: 'Test pager', fields: {} };
+    const pager: CatalogEntry = { kind: 'test_pager', channel: 'chat', defaultRetryScheduleMs: [7_000, 90_000], description, create: (deps) => ({ ...createEmbedChatKind(deps), kind: 'test_pager', defaultRetryScheduleMs: [7_000, 90_000], description }) };
     const catalog = createCatalog([...CATALOG.entries, pager]);
     const tiers = defaultRetryTiers('chat', catalog);
     expect(tiers).toEqual([...defaultRetryTiers('chat'), 7_000, 7_700, 8_400, 90_000, 99_000, 108_000].sort((a, b) => a - b));

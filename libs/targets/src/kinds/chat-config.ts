@@ -1,4 +1,4 @@
-import type { FieldError } from '@relay/contracts';
+import type { CheckContext, Field, Fields } from '../describe/field';
 import { TargetConfigError } from '../kind';
 import type { SecretSealer } from '../kind';
 import { MAX_TEMPLATE_LENGTH } from './template';
@@ -10,44 +10,43 @@ export interface ChatCommonConfig {
   template?: string;
 }
 
-export type UrlCheck = (value: unknown, errors: FieldError[]) => string | null;
-
-const COMMON_SETTINGS = ['url', 'name', 'template'];
+/**
+ * A platform URL check in the shape of a description hook: the URL normalised, or undefined
+ * after reporting at `config.url`. Messages never echo the URL: it holds the platform's token.
+ */
+export type UrlCheck = (value: string, ctx: CheckContext) => string | undefined;
 
 /**
- * Reads the settings both chat kinds share (the platform-specific URL check and the kind's own
- * setting names are passed in), pushing every problem onto `errors`. Returns the raw input, for the kind's own switches,
- * and the common config — null when the URL is unusable or the input is not an object.
+ * The settings both chat kinds share (spec "Relay target": webhook URL; target name; optional
+ * message template). The URL is a credential (below); the name is the target's own name, so
+ * the dashboard asks for it once and the API fills it in.
  */
-export function readChatCommon(input: unknown, checkUrl: UrlCheck, errors: FieldError[], ownSettings: readonly string[]): { raw: Record<string, unknown>; common: ChatCommonConfig | null } {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    errors.push({ field: 'config', message: 'config must be an object' });
-    return { raw: {}, common: null };
-  }
-  const raw = input as Record<string, unknown>;
-  // an unknown setting is refused by name (as the webhook kind and endpoints do), never dropped
-  // silently: a misspelt `markup` or `tts` would otherwise be saved as the default
-  for (const key of Object.keys(raw)) if (!COMMON_SETTINGS.includes(key) && !ownSettings.includes(key)) errors.push({ field: `config.${key}`, message: 'unknown setting' });
-  const url = checkUrl(raw.url, errors);
-  const name = typeof raw.name === 'string' ? raw.name.trim() : '';
-  if (name.length === 0 || name.length > 100) errors.push({ field: 'config.name', message: 'name is required (1–100 characters)' });
-  if (raw.template !== undefined && raw.template !== null) {
-    if (typeof raw.template !== 'string' || raw.template.trim().length === 0) {
-      errors.push({ field: 'config.template', message: 'template must be a non-empty string' });
-    } else if (raw.template.length > MAX_TEMPLATE_LENGTH) {
-      errors.push({ field: 'config.template', message: `template must be at most ${MAX_TEMPLATE_LENGTH} characters` });
-    }
-  }
-  if (url === null) return { raw, common: null };
-  const common: ChatCommonConfig = { url, name };
-  if (typeof raw.template === 'string') common.template = raw.template;
-  return { raw, common };
+export function chatCommonFields(url: { label: string; example: string; help: string; check: UrlCheck; mask: (stored: string, secrets: SecretSealer) => string }): Fields {
+  return {
+    url: { type: 'string', label: url.label, required: true, credential: true, example: url.example, help: url.help, check: url.check, mask: url.mask },
+    name: { type: 'string', label: 'Target name', required: true, sameAs: 'name', trim: true, minLength: 1, maxLength: 100, message: 'name is required (1–100 characters)', requiredMessage: 'name is required (1–100 characters)' },
+    template: {
+      type: 'string',
+      label: 'Message template (optional)',
+      multiline: true,
+      maxLength: MAX_TEMPLATE_LENGTH,
+      help: '{{path.to.field}} over the payload; empty: the payload as is',
+      check: (value: string, ctx) => (value.trim() === '' ? ctx.fail('template must be a non-empty string') : undefined),
+    },
+  };
 }
 
 /** A switch that may be absent or null (unset) but otherwise must be a boolean. */
-export function checkSwitch(raw: Record<string, unknown>, key: string, errors: FieldError[]): void {
-  if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== 'boolean') errors.push({ field: `config.${key}`, message: `${key} must be true or false` });
-}
+export const chatSwitch = (label: string, help: string, fallback?: boolean): Field => ({ type: 'boolean', label, help, ...(fallback === undefined ? {} : { default: fallback }) });
+
+/** Opens the stored URL and shows it through `show`; a URL no configured key opens is `****`. */
+export const maskChatUrl = (show: (url: URL) => string) => (stored: string, secrets: SecretSealer): string => {
+  try {
+    return show(new URL(openChatUrl(stored, secrets)));
+  } catch {
+    return '****';
+  }
+};
 
 /**
  * A chat webhook URL is a credential — its path holds the platform's token — so it is stored

@@ -1,5 +1,5 @@
 import type { FieldError, Validation } from '@relay/contracts';
-import { validateRetrySchedule } from '@relay/targets';
+import { validateRetrySchedule, withTargetFields } from '@relay/targets';
 import type { TargetRegistry } from '@relay/targets';
 import { bool, fail, fieldNameErrors, isRecord, ok, validateName } from './input-fields';
 
@@ -55,8 +55,9 @@ export function validateNewTarget(input: unknown, registry: TargetRegistry): Val
   else if (!kind) errors.push({ field: 'kind', message: `must be one of ${registry.kinds().join(', ')}` });
   if (input.name === undefined) errors.push({ field: 'name', message: 'is required' });
   const changes = readChanges(input, errors);
-  // a config can only be checked against a known kind
-  const config = kind?.validateConfig(input.config);
+  // a config can only be checked against a known kind; a setting that is the target's own field
+  // (a chat target's name) is taken from it, so the name is asked once
+  const config = kind?.validateConfig(withTargetFields(kind.description, input.config, { name: changes.name }));
   if (config && !config.ok) errors.push(...config.errors);
   if (errors.length > 0 || !kind || !config?.ok) return { ok: false, errors };
   return ok({

@@ -6,6 +6,7 @@ import { endpointSchemas } from './endpoint-schemas';
 import type { Schema } from './kit';
 import { metaPaths } from './meta-paths';
 import { replayPaths, replaySchemas } from './replay-paths';
+import { targetKindPaths, targetKindSchemas } from './target-kind-paths';
 import { targetPaths } from './target-paths';
 import { targetSchemas } from './target-schemas';
 
@@ -48,9 +49,9 @@ export function buildDocument(version: string): OpenApiDocument {
       { name: 'API keys', description: 'Keys and their roles.' },
       { name: 'Meta', description: 'Health checks and this document.' },
     ],
-    paths: { ...endpointPaths, ...targetPaths, ...activityPaths, ...replayPaths, ...accountPaths, ...metaPaths } as OpenApiDocument['paths'],
+    paths: { ...endpointPaths, ...targetPaths, ...targetKindPaths, ...activityPaths, ...replayPaths, ...accountPaths, ...metaPaths } as OpenApiDocument['paths'],
     components: {
-      schemas: { ...schemas, ...endpointSchemas, ...targetSchemas, ...activitySchemas, ...replaySchemas, ...accountSchemas },
+      schemas: { ...schemas, ...endpointSchemas, ...targetSchemas, ...targetKindSchemas, ...activitySchemas, ...replaySchemas, ...accountSchemas },
       responses,
       securitySchemes,
     },

@@ -1,6 +1,5 @@
-import type { FieldError, Validation } from '@relay/contracts';
-import type { SecretSealer } from '../../kind';
-import { checkSwitch, openChatUrl, readChatCommon } from '../chat-config';
+import type { CheckContext, KindDescription } from '../../describe/field';
+import { chatCommonFields, chatSwitch, maskChatUrl } from '../chat-config';
 
 /** Spec "Relay target" → Block-style chat webhook. */
 export interface BlockChatConfig {
@@ -24,28 +23,15 @@ const PATH_SEGMENTS = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/;
 const MAX_PATH = 512;
 const FORM = ACCEPTED_HOSTS.map((h) => `https://${h}/services/<path>`).join(' or ');
 
-/** Save-time validation; returns the config with the URL normalized, not yet sealed (the kind seals it). */
-export function validateBlockChatConfig(input: unknown): Validation<BlockChatConfig> {
-  const errors: FieldError[] = [];
-  const { raw, common } = readChatCommon(input, checkUrl, errors, ['markup']);
-  checkSwitch(raw, 'markup', errors);
-  if (errors.length > 0 || common === null) return { ok: false, errors };
-  // markup defaults to on (the chat service's default)
-  return { ok: true, value: { ...common, markup: raw.markup !== false } };
-}
-
 /**
  * Spec "Relay target": "webhook URL of the form https://{chat_hooks_host}/services/<path> (a
  * government-variant host also exists)". Any `<path>` of plain segments is accepted on either
  * host — the platform decides whether it names a webhook. Each message says what is wrong with
  * this URL, in terms of its own host; none echoes the path (its last segment is the secret).
  */
-function checkUrl(value: unknown, errors: FieldError[]): string | null {
-  const fail = (message: string): null => {
-    errors.push({ field: 'config.url', message });
-    return null;
-  };
-  if (typeof value !== 'string' || value.trim() === '') return fail('url is required');
+function checkUrl(value: string, ctx: CheckContext): string | undefined {
+  const fail = (message: string): undefined => void ctx.fail(message);
+  if (value.trim() === '') return fail('url is required');
   let u: URL;
   try {
     u = new URL(value.trim());
@@ -69,22 +55,18 @@ function checkUrl(value: unknown, errors: FieldError[]): string | null {
 }
 
 /**
- * The config as the management API shows it: host and every path segment but the last, which
- * is masked (`https://hooks.slack.com/services/T0001/B0001/****`): the last segment is the
- * webhook's secret.
+ * Shown as host and every path segment but the last, which is masked
+ * (`https://hooks.slack.com/services/T0001/B0001/****`): the last segment is the webhook's secret.
  */
-export function publicBlockChatConfig(config: BlockChatConfig, secrets: SecretSealer): Record<string, unknown> {
-  const out: Record<string, unknown> = { url: redactUrl(config.url, secrets), name: config.name, markup: config.markup };
-  if (config.template !== undefined) out.template = config.template;
-  return out;
-}
+const maskUrl = maskChatUrl((u) => `https://${u.hostname}/services/${[...u.pathname.slice('/services/'.length).split('/').slice(0, -1), '****'].join('/')}`);
 
-function redactUrl(stored: string, secrets: SecretSealer): string {
-  try {
-    const u = new URL(openChatUrl(stored, secrets));
-    const shown = u.pathname.slice('/services/'.length).split('/').slice(0, -1);
-    return `https://${u.hostname}/services/${[...shown, '****'].join('/')}`;
-  } catch {
-    return '****';
-  }
-}
+/** Spec "Relay target" → Block-style chat webhook. */
+export const blockChatDescription: KindDescription = {
+  label: 'Block-style chat webhook (Slack-like)',
+  help: 'An incoming webhook of a block-style chat service; docs/targets-chat.md.',
+  fields: {
+    ...chatCommonFields({ label: 'Chat webhook URL', example: 'https://hooks.slack.com/services/T000/B000/XXXX', help: `${FORM}; a secret: stored sealed, shown masked`, check: checkUrl, mask: maskUrl }),
+    // markup defaults to on (the chat service's default)
+    markup: chatSwitch('Use the chat service’s own markup', 'mrkdwn formatting of the message; off sends mrkdwn: false', true),
+  },
+};

@@ -1,15 +1,15 @@
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import type { KindInfo, OutboundRequest, SecretSealer, TargetKind } from '../../kind';
+import { describedConfig } from '../../describe/kind-config';
 import { isPlaintextChatUrl, openChatUrl, sealChatUrl } from '../chat-config';
 import type { ChatKindDeps } from '../embed_chat';
 import { readPayload } from '../template';
 import { classifyBlockChat } from './classify';
-import { publicBlockChatConfig, validateBlockChatConfig } from './config';
+import { blockChatDescription } from './config';
 import type { BlockChatConfig } from './config';
 import { blockChatMessage } from './message';
 
 export type { BlockChatConfig } from './config';
-export { validateBlockChatConfig } from './config';
 export { ACCEPTED_HOSTS as BLOCK_CHAT_URL_HOSTS } from './config';
 
 /**
@@ -19,7 +19,7 @@ export { ACCEPTED_HOSTS as BLOCK_CHAT_URL_HOSTS } from './config';
  */
 export const BLOCK_CHAT_RETRY_SCHEDULE_MS: readonly number[] = [1_000, 2_000, 5_000, 15_000, 30_000];
 
-export const blockChatInfo: KindInfo = { kind: 'block_chat', channel: 'chat', defaultRetryScheduleMs: BLOCK_CHAT_RETRY_SCHEDULE_MS };
+export const blockChatInfo: KindInfo = { kind: 'block_chat', channel: 'chat', defaultRetryScheduleMs: BLOCK_CHAT_RETRY_SCHEDULE_MS, description: blockChatDescription };
 
 function buildRequest(config: BlockChatConfig, d: DeliveryMessageV1, secrets: SecretSealer): OutboundRequest {
   const url = openChatUrl(config.url, secrets);
@@ -35,11 +35,7 @@ function buildRequest(config: BlockChatConfig, d: DeliveryMessageV1, secrets: Se
 export function createBlockChatKind(deps: ChatKindDeps): TargetKind<BlockChatConfig> {
   return {
     ...blockChatInfo,
-    validateConfig: (input) => {
-      const checked = validateBlockChatConfig(input);
-      return checked.ok ? { ok: true, value: { ...checked.value, url: sealChatUrl(checked.value.url, deps.secrets) } } : checked;
-    },
-    publicConfig: (config) => publicBlockChatConfig(config, deps.secrets),
+    ...describedConfig<BlockChatConfig>(blockChatDescription, deps.secrets),
     buildRequest: (config, d) => buildRequest(config, d, deps.secrets),
     // rows stored before chat URLs were sealed (issue 9, item 9)
     sealPlaintext: (config) => (isPlaintextChatUrl(config.url) ? { ...config, url: sealChatUrl(config.url, deps.secrets) } : null),

@@ -1,6 +1,5 @@
-import type { FieldError, Validation } from '@relay/contracts';
-import type { SecretSealer } from '../../kind';
-import { checkSwitch, openChatUrl, readChatCommon } from '../chat-config';
+import type { CheckContext, KindDescription } from '../../describe/field';
+import { chatCommonFields, chatSwitch, maskChatUrl } from '../chat-config';
 
 /** Spec "Relay target" → Embed-style chat webhook. */
 export interface EmbedChatConfig {
@@ -22,28 +21,14 @@ const HOSTS = new Set(['discord.com', 'discordapp.com']);
 const PATH = /^\/api\/webhooks\/(\d{1,20})\/([A-Za-z0-9_-]{1,200})\/?$/;
 const FORM = 'https://discord.com/api/webhooks/{id}/{token}';
 
-/** Save-time validation; returns the config with the URL normalized, not yet sealed (the kind seals it). */
-export function validateEmbedChatConfig(input: unknown): Validation<EmbedChatConfig> {
-  const errors: FieldError[] = [];
-  const { raw, common } = readChatCommon(input, checkUrl, errors, ['tts']);
-  checkSwitch(raw, 'tts', errors);
-  if (errors.length > 0 || common === null) return { ok: false, errors };
-  const config: EmbedChatConfig = { ...common };
-  if (typeof raw.tts === 'boolean') config.tts = raw.tts;
-  return { ok: true, value: config };
-}
-
 /**
  * Exactly the two prefixes. `ptb.`/`canary.` hosts and versioned `/api/vN/` paths reach the
  * same webhook, but the spec names two prefixes, so they are refused with the fix in the
  * message rather than silently rewritten. Messages never echo the URL: it holds the token.
  */
-function checkUrl(value: unknown, errors: FieldError[]): string | null {
-  const fail = (message: string): null => {
-    errors.push({ field: 'config.url', message });
-    return null;
-  };
-  if (typeof value !== 'string' || value.trim() === '') return fail('url is required');
+function checkUrl(value: string, ctx: CheckContext): string | undefined {
+  const fail = (message: string): undefined => void ctx.fail(message);
+  if (value.trim() === '') return fail('url is required');
   let u: URL;
   try {
     u = new URL(value.trim());
@@ -72,23 +57,21 @@ function checkUrl(value: unknown, errors: FieldError[]): string | null {
 }
 
 /**
- * The config as the management API shows it: host and webhook id, the token masked
- * (`https://discord.com/api/webhooks/123/****`). A URL no configured key opens shows as `****`.
+ * Shown as host and webhook id, the token masked (`https://discord.com/api/webhooks/123/****`).
  */
-export function publicEmbedChatConfig(config: EmbedChatConfig, secrets: SecretSealer): Record<string, unknown> {
-  const out: Record<string, unknown> = { url: redactUrl(config.url, secrets), name: config.name };
-  if (config.template !== undefined) out.template = config.template;
-  if (config.tts !== undefined) out.tts = config.tts;
-  return out;
-}
+const maskUrl = maskChatUrl((u) => {
+  const m = PATH.exec(u.pathname);
+  const thread = u.searchParams.get('thread_id');
+  return `https://${u.hostname}/api/webhooks/${m ? m[1] : '…'}/****${thread ? `?thread_id=${thread}` : ''}`;
+});
 
-function redactUrl(stored: string, secrets: SecretSealer): string {
-  try {
-    const u = new URL(openChatUrl(stored, secrets));
-    const m = PATH.exec(u.pathname);
-    const thread = u.searchParams.get('thread_id');
-    return `https://${u.hostname}/api/webhooks/${m ? m[1] : '…'}/****${thread ? `?thread_id=${thread}` : ''}`;
-  } catch {
-    return '****';
-  }
-}
+/** Spec "Relay target" → Embed-style chat webhook. */
+export const embedChatDescription: KindDescription = {
+  label: 'Embed-style chat webhook (Discord-like)',
+  help: 'A webhook of an embed-style chat service; docs/targets-chat.md.',
+  fields: {
+    ...chatCommonFields({ label: 'Chat webhook URL', example: 'https://discord.com/api/webhooks/<id>/<token>', help: `${FORM}, optionally ?thread_id=; a secret: stored sealed, shown masked`, check: checkUrl, mask: maskUrl }),
+    // destination-level tts, used only when the payload has no boolean `tts`; unset by default
+    tts: chatSwitch('Text-to-speech default', 'used when the payload has no boolean tts'),
+  },
+};

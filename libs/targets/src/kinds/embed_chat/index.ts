@@ -1,14 +1,14 @@
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import type { KindInfo, OutboundRequest, SecretSealer, TargetKind } from '../../kind';
+import { describedConfig } from '../../describe/kind-config';
 import { isPlaintextChatUrl, openChatUrl, sealChatUrl } from '../chat-config';
 import { readPayload } from '../template';
 import { classifyEmbedChat } from './classify';
-import { publicEmbedChatConfig, validateEmbedChatConfig } from './config';
+import { embedChatDescription } from './config';
 import type { EmbedChatConfig } from './config';
 import { embedChatMessage } from './message';
 
 export type { EmbedChatConfig } from './config';
-export { validateEmbedChatConfig } from './config';
 export { ACCEPTED_PREFIXES as EMBED_CHAT_URL_PREFIXES } from './config';
 
 /**
@@ -18,7 +18,7 @@ export { ACCEPTED_PREFIXES as EMBED_CHAT_URL_PREFIXES } from './config';
  */
 export const EMBED_CHAT_RETRY_SCHEDULE_MS: readonly number[] = [1_000, 2_000, 5_000, 15_000, 30_000];
 
-export const embedChatInfo: KindInfo = { kind: 'embed_chat', channel: 'chat', defaultRetryScheduleMs: EMBED_CHAT_RETRY_SCHEDULE_MS };
+export const embedChatInfo: KindInfo = { kind: 'embed_chat', channel: 'chat', defaultRetryScheduleMs: EMBED_CHAT_RETRY_SCHEDULE_MS, description: embedChatDescription };
 
 /**
  * `?wait=true` makes Discord answer 200 with the saved message; without it a 204 can hide a
@@ -44,11 +44,7 @@ export interface ChatKindDeps {
 export function createEmbedChatKind(deps: ChatKindDeps): TargetKind<EmbedChatConfig> {
   return {
     ...embedChatInfo,
-    validateConfig: (input) => {
-      const checked = validateEmbedChatConfig(input);
-      return checked.ok ? { ok: true, value: { ...checked.value, url: sealChatUrl(checked.value.url, deps.secrets) } } : checked;
-    },
-    publicConfig: (config) => publicEmbedChatConfig(config, deps.secrets),
+    ...describedConfig<EmbedChatConfig>(embedChatDescription, deps.secrets),
     buildRequest: (config, d) => buildRequest(config, d, deps.secrets),
     // rows stored before chat URLs were sealed (issue 9, item 9)
     sealPlaintext: (config) => (isPlaintextChatUrl(config.url) ? { ...config, url: sealChatUrl(config.url, deps.secrets) } : null),

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { describedConfig } from '../../describe/kind-config';
 import type { KindInfo, TargetKind } from '../../kind';
 import { classifyWebhookOutcome } from './classify';
 import { TargetConfigError } from './config';
 import type { SecretSealer, WebhookConfig } from './config';
-import { publicWebhookConfig } from './public';
+import { webhookDescription } from './description';
 import { buildWebhookRequest } from './request';
-import { validateWebhookConfig } from './validate';
 
 export { ALWAYS_REMOVED } from './headers';
-export { REDACTED } from './public';
+export { REDACTED } from '../../describe/field';
 export { TEMPLATE_VARIABLES } from './template';
 export { TargetConfigError };
 export type { CustomHeader, ForwardHeaders, SecretSealer, WebhookAuth, WebhookConfig, WebhookSigning } from './config';
@@ -31,15 +31,14 @@ export const WEBHOOK_RETRY_SCHEDULE_MS: readonly number[] = [
   5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000,
 ];
 
-export const webhookInfo: KindInfo = { kind: 'webhook', channel: 'webhook', defaultRetryScheduleMs: WEBHOOK_RETRY_SCHEDULE_MS };
+export const webhookInfo: KindInfo = { kind: 'webhook', channel: 'webhook', defaultRetryScheduleMs: WEBHOOK_RETRY_SCHEDULE_MS, description: webhookDescription };
 
 /** Generic webhook URL target (spec "Relay target" → Webhook URL). */
 export function createWebhookKind(deps: WebhookKindDeps): TargetKind<WebhookConfig> {
   const requestDeps = { secrets: deps.secrets, uuid: deps.uuid ?? randomUUID, now: deps.now ?? (() => new Date()) };
   return {
     ...webhookInfo,
-    validateConfig: (input) => validateWebhookConfig(input, deps.secrets),
-    publicConfig: publicWebhookConfig,
+    ...describedConfig<WebhookConfig>(webhookDescription, deps.secrets),
     buildRequest: (config, delivery) => buildWebhookRequest(config, delivery, requestDeps),
     classify: (outcome) => classifyWebhookOutcome(outcome),
   };

@@ -117,7 +117,8 @@ describe('webhook config validation (spec "Relay target" → Webhook URL)', () =
 
   it('signing needs a whsec_ secret of 24–64 bytes', () => {
     expect(fieldsOf({ url: URL_OK, signing: { standard_webhooks: true, secret: 'whsec_c2hvcnQ=' } })).toEqual(['config.signing.secret']);
-    expect(fieldsOf({ url: URL_OK, signing: { standard_webhooks: false } })).toEqual(['config.signing.standard_webhooks']);
+    // every problem of the object at once: the switch and the missing secret
+    expect(fieldsOf({ url: URL_OK, signing: { standard_webhooks: false } })).toEqual(['config.signing.standard_webhooks', 'config.signing.secret']);
     expect(kind.validateConfig({ url: URL_OK, signing: { standard_webhooks: true, secret: WHSEC } }).ok).toBe(true);
   });
 

@@ -1,0 +1,69 @@
+import Ajv2020 from 'ajv/dist/2020';
+import type { KindDescription } from './field';
+import { REDACTED } from './field';
+import { configInputSchema, configViewSchema } from './schema';
+import { withTargetFields } from './target-fields';
+import { checkDescribed, validateDescribed } from './validate';
+import { viewDescribed } from './view';
+import { wireDescription } from './wire';
+
+/** A kind that exists only here: a mail-like kind, to show the model serves more than URLs. */
+const mailer: KindDescription = {
+  label: 'Test mailer',
+  fields: {
+    name: { type: 'string', label: 'Target name', required: true, sameAs: 'name', trim: true, minLength: 1, maxLength: 100 },
+    to: { type: 'list', label: 'To', required: true, maxItems: 2, items: { type: 'string', label: 'Address', required: true, format: 'email' } },
+    password: { type: 'string', label: 'Password', required: true, credential: true },
+    mode: { type: 'enum', label: 'Mode', default: 'text', values: [{ value: 'text', label: 'Text' }, { value: 'html', label: 'HTML' }] },
+    extra: {
+      type: 'list',
+      label: 'Headers',
+      default: [],
+      items: { type: 'object', label: 'Header', required: true, fields: { name: { type: 'string', label: 'Name', required: true }, value: { type: 'string', label: 'Value', required: true, credential: { when: 'secret' } }, secret: { type: 'boolean', label: 'Secret' } } },
+    },
+    auth: { type: 'variant', label: 'Auth', tag: 'type', default: { type: 'none' }, variants: [{ value: 'none', label: 'None', fields: {} }, { value: 'token', label: 'Token', fields: { token: { type: 'string', label: 'Token', required: true, credential: true } } }] },
+  },
+};
+const box = { encrypt: (s: string) => `sealed(${s})`, decrypt: (s: string) => s.slice(7, -1) };
+const ajv = new Ajv2020({ strict: false });
+
+describe('a kind described once, as data', () => {
+  it('validates every field at its path, refuses unknown settings and applies defaults', () => {
+    const r = checkDescribed(mailer, { to: ['a@example.com', 'nope', 'c@example.com'], password: '', mode: 'rtf', oops: 1, auth: { type: 'token' } });
+    expect(r.ok ? [] : r.errors).toEqual([
+      { field: 'config.oops', message: 'unknown setting' },
+      { field: 'config.name', message: 'name is required' },
+      { field: 'config.to', message: 'at most 2 items (got 3)' },
+      { field: 'config.to[1]', message: 'to must be an email address' },
+      { field: 'config.mode', message: 'must be "text" or "html"' },
+      { field: 'config.auth.token', message: 'token is required' },
+    ]);
+    expect(checkDescribed(mailer, { name: ' ops ', to: ['a@example.com'], password: 'pw' })).toEqual({
+      ok: true,
+      value: { name: 'ops', to: ['a@example.com'], password: 'pw', mode: 'text', extra: [], auth: { type: 'none' } },
+    });
+  });
+
+  it('seals every credential, a conditional one only when its switch is on, and the view never shows one', () => {
+    const r = validateDescribed<Record<string, unknown>>(mailer, { name: 'x', to: ['a@example.com'], password: 'pw', extra: [{ name: 'A', value: 'open' }, { name: 'B', value: 'hidden', secret: true }], auth: { type: 'token', token: 'tk' } }, box);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    expect(r.value).toMatchObject({ password: 'sealed(pw)', extra: [{ value: 'open' }, { value: 'sealed(hidden)' }], auth: { token: 'sealed(tk)' } });
+    const view = viewDescribed(mailer, r.value, box);
+    expect(view).toMatchObject({ password: REDACTED, extra: [{ value: 'open' }, { value: REDACTED }], auth: { type: 'token', token: REDACTED } });
+    expect(JSON.stringify(view)).not.toMatch(/pw|hidden|tk\b/);
+    expect(ajv.validate(configViewSchema(mailer), view)).toBe(true);
+  });
+
+  it('derives the input schema: what the validator accepts, the schema accepts', () => {
+    const input = { to: ['a@example.com'], password: 'pw', auth: { type: 'token', token: 't' } };
+    expect(ajv.validate(configInputSchema(mailer), input)).toBe(true);
+    expect(ajv.validate(configInputSchema(mailer), { ...input, oops: 1 })).toBe(false);
+    // `name` is the target's own: not required in the config, filled from the target
+    expect(withTargetFields(mailer, input, { name: 'ops' })).toEqual({ ...input, name: 'ops' });
+  });
+
+  it('serves the description without its hooks', () => {
+    const wire = wireDescription({ label: 'K', fields: { url: { type: 'string', label: 'URL', required: true, credential: true, check: () => undefined } } });
+    expect(wire).toEqual({ label: 'K', fields: [{ name: 'url', type: 'string', label: 'URL', required: true, credential: true }] });
+  });
+});
