@@ -57,7 +57,8 @@ export interface AuditRow {
 export interface Target {
   id: string;
   endpoint_id: string;
-  kind: 'webhook' | 'embed_chat' | 'block_chat' | string;
+  /** one of the kinds `GET /v1/target-kinds` lists */
+  kind: string;
   name: string;
   enabled: boolean;
   config: Record<string, unknown>;
@@ -74,4 +75,50 @@ export interface Me {
   role: string;
   csrf_token: string;
   expires_at: string;
+}
+
+/**
+ * One setting of a target kind's config as `GET /v1/target-kinds` describes it (libs/targets
+ * describe/): the forms and the summary are drawn from these, never from a list of kinds.
+ */
+export interface KindField {
+  name: string;
+  type: 'string' | 'boolean' | 'integer' | 'enum' | 'object' | 'list' | 'variant';
+  label: string;
+  help?: string;
+  example?: unknown;
+  required: boolean;
+  /** true: write-only, shown as set; `{ when }`: so when that sibling switch is on */
+  credential: boolean | { when: string };
+  default?: unknown;
+  /** the setting is the target's own field (its name): not asked twice */
+  same_as?: 'name';
+  min_length?: number;
+  max_length?: number;
+  multiline?: boolean;
+  format?: 'email' | 'url';
+  const?: boolean;
+  minimum?: number;
+  maximum?: number;
+  values?: Array<{ value: string; label: string }>;
+  fields?: KindField[];
+  items?: KindField;
+  max_items?: number;
+  tag?: string;
+  variants?: Array<{ value: string; label: string; fields: KindField[] }>;
+}
+
+export interface TargetKindInfo {
+  kind: string;
+  channel: string;
+  label: string;
+  help?: string;
+  default_retry_schedule_ms: number[];
+  fields: KindField[];
+}
+
+export interface TargetKinds {
+  /** the settings every target has (name, enabled, retry schedule) */
+  target_fields: KindField[];
+  data: TargetKindInfo[];
 }
