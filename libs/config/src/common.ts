@@ -36,3 +36,14 @@ export const activityVars = {
 export const healthHostVars = {
   host: str('HOST', 'address the health server (/healthz, /readyz, /metrics) listens on; 0.0.0.0 in a container, so probes and the scraper can reach it', { default: '127.0.0.1' }),
 };
+
+/**
+ * Read by the gateway and the deliverers, whose caches of stored settings keep entries until a
+ * change announcement says otherwise (docs/architecture.md "Caches of settings").
+ */
+export const cacheVars = {
+  cacheCheckIntervalMs: int('CACHE_CHECK_INTERVAL_MS', 'how often the change counter is read and the subscription checked; a missed announcement or a lost subscription is found within two checks', { default: 500, min: 50, max: 10000 }),
+  cacheSweepIntervalMs: int('CACHE_SWEEP_INTERVAL_MS', 'every cached setting is revalidated this often even when no announcement was missed (0 = never)', { default: 300000, min: 0 }),
+  cacheRevalidateBatch: int('CACHE_REVALIDATE_BATCH', 'cached entries revalidated per store read after announcements may have been missed', { default: 200, min: 1, max: 5000 }),
+  cacheRevalidatePauseMs: int('CACHE_REVALIDATE_PAUSE_MS', 'pause between two revalidation reads, so a pass never takes the store whole', { default: 10, min: 0, max: 10000 }),
+};

@@ -1,4 +1,4 @@
 export { ConfigError, describeConfig, envNames, loadConfig } from './load';
 export { bool, int, list, oneOf, str, url } from './spec';
 export type { ConfigOf, ConfigSpec, VarSpec, VarType } from './spec';
-export { activityVars, commonVars, healthHostVars, mongoVars, rabbitVars, redisVars } from './common';
+export { activityVars, cacheVars, commonVars, healthHostVars, mongoVars, rabbitVars, redisVars } from './common';

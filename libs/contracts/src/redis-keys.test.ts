@@ -1,4 +1,4 @@
-import { endpointChangedChannel, quotaKey, quotaMonth } from './redis-keys';
+import { quotaKey, quotaMonth } from './redis-keys';
 
 describe('the monthly quota counter key (shared by the gateway and the management API)', () => {
   it.each([
@@ -8,11 +8,5 @@ describe('the monthly quota counter key (shared by the gateway and the managemen
   ])('%s counts in the UTC calendar month %s', (at, month) => {
     expect(quotaMonth(new Date(at))).toBe(month);
     expect(quotaKey('relay', 'acc_1', quotaMonth(new Date(at)))).toBe(`relay:quota:acc_1:${month}`);
-  });
-});
-
-describe('the endpoint change channel (published by the management API, followed by every gateway)', () => {
-  it('is <namespace>:endpoint-changed', () => {
-    expect(endpointChangedChannel('relay')).toBe('relay:endpoint-changed');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Redis keys and channels more than one service uses. The gateway counts accepted events under
- * the quota key and the management API reports it (GET /billing/usage); the management API
- * announces changed endpoints on the channel every gateway follows. Renaming either is a
+ * the quota key and the management API reports it (GET /billing/usage); the change
+ * announcements every cache follows are in cache-changes.ts. Renaming either is a
  * migration, like renaming a queue.
  */
 
@@ -13,11 +13,6 @@ export function quotaMonth(now: Date): string {
 /** `${namespace}:quota:${account_id}:${YYYY-MM}` — accepted events of the account that month. */
 export function quotaKey(namespace: string, accountId: string, month: string): string {
   return `${namespace}:quota:${accountId}:${month}`;
-}
-
-/** `${namespace}:endpoint-changed` — pub/sub channel carrying the id of a changed endpoint. */
-export function endpointChangedChannel(namespace: string): string {
-  return `${namespace}:endpoint-changed`;
 }
 
 /**

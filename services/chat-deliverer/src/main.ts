@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import { BrokerConnection, deliveryQueuesOf, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerBrokerMetrics, registerQueueMetrics } from '@relay/broker';
+import { connectChangeFeed } from '@relay/cache';
 import { loadConfig } from '@relay/config';
 import { createDeliverer, retryPolicyOf } from '@relay/deliverer';
 import { createLogger } from '@relay/logging';
@@ -29,6 +30,8 @@ runMain(async () => {
   registerQueueMetrics(metrics, new QueueStatsReader({ broker, queues: deliveryQueuesOf(config.namespace, 'chat', retry.tiersMs), cacheMs: QUEUE_STATS_CACHE_MS }));
   registerBrokerMetrics(metrics, broker);
 
+  // target settings are cached until the management API (or another deliverer) announces a change
+  const changes = connectChangeFeed({ redisUrl: config.redisUrl, namespace: config.namespace, checkIntervalMs: config.cacheCheckIntervalMs, sweepIntervalMs: config.cacheSweepIntervalMs, logger });
   const deliverer = createDeliverer({
     channel: 'chat',
     namespace: config.namespace,
@@ -38,12 +41,15 @@ runMain(async () => {
     send: createSender({ timeoutMs: config.requestTimeoutMs, allowCidrs: config.ssrfAllowCidrs }),
     logger,
     prefetch: config.prefetch,
-    targetCacheTtlMs: config.targetCacheTtlMs,
+    targetCacheMax: config.targetCacheMax,
+    changes,
+    revalidation: { batchSize: config.cacheRevalidateBatch, pauseMs: config.cacheRevalidatePauseMs },
     confirmTimeoutMs: config.confirmTimeoutMs,
     retry,
     flagAfterPermanentFailures: config.flagAfterPermanentFailures,
     metrics,
   });
+  await changes.feed.start();
   await deliverer.start();
 
   const ops = createHealthApp({ broker: () => broker.isUp() && deliverer.isConsuming(), mongodb: () => store.ping() });
@@ -53,5 +59,5 @@ runMain(async () => {
   logger.info('deliverer consuming', { channel: 'chat', health_port: port, host: config.host, prefetch: config.prefetch, retry_tiers_ms: retry.tiersMs });
 
   // stop consuming and drain in-flight deliveries before the connections close
-  onShutdown(logger, config.shutdownGraceMs, [() => deliverer.stop(config.shutdownGraceMs), () => closeServer(health), () => broker.close(), () => store.close()]);
+  onShutdown(logger, config.shutdownGraceMs, [() => deliverer.stop(config.shutdownGraceMs), () => closeServer(health), () => broker.close(), () => changes.close(), () => store.close()]);
 });

@@ -1,4 +1,4 @@
-import { commonVars, int, list, mongoVars, rabbitVars, redisVars, str, url } from '@relay/config';
+import { cacheVars, commonVars, int, list, mongoVars, rabbitVars, redisVars, str, url } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
 
 export const configSpec = {
@@ -6,16 +6,16 @@ export const configSpec = {
   ...rabbitVars,
   ...redisVars,
   ...mongoVars,
+  ...cacheVars,
   port: int('PORT', 'HTTP port of the ingest gateway', { default: 8080, min: 0, max: 65535 }),
   host: str('HOST', 'address the gateway listens on (ingest and health ports)', { default: '0.0.0.0' }),
   // 8090: next to the deliverers' 8091/8092 and the writer's 8093
   healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz, /readyz and /metrics (never the public ingest port)', { default: 8090, min: 0, max: 65535 }),
   publishConfirmTimeoutMs: int('PUBLISH_CONFIRM_TIMEOUT_MS', 'how long a request waits for the broker confirm before answering 503 delivery_queue_unavailable', { default: 1000, min: 50 }),
-  endpointCacheTtlMs: int('ENDPOINT_CACHE_TTL_MS', 'how long an endpoint and its targets stay cached in-process (changes are also pushed through Redis)', { default: 5000, min: 0 }),
   headersTimeoutMs: int('HEADERS_TIMEOUT_MS', 'time a sender has to send the request line and headers; then 408 and the connection is closed', { default: 10000, min: 1000 }),
   bodyTimeoutMs: int('BODY_TIMEOUT_MS', 'time a sender has to send the whole body once the gateway reads it; then 408 request_timeout with an activity row', { default: 15000, min: 1000 }),
   endpointCacheMax: int('ENDPOINT_CACHE_MAX', 'endpoints kept in memory (least recently used dropped first); unknown ids are remembered in a second cache of this size', { default: 10000, min: 1 }),
-  endpointStaleIfErrorMs: int('ENDPOINT_STALE_IF_ERROR_MS', 'while the store cannot be read, how long past ENDPOINT_CACHE_TTL_MS a cached endpoint is still served (then 503)', { default: 600000, min: 0 }),
+  endpointStaleIfErrorMs: int('ENDPOINT_STALE_IF_ERROR_MS', 'while change announcements are not heard and the store cannot be read, how long since its last read a cached endpoint is still served (then 503)', { default: 600000, min: 0 }),
   endpointLoadTimeoutMs: int('ENDPOINT_LOAD_TIMEOUT_MS', 'a store read of an endpoint slower than this counts as failed (stale copy or 503)', { default: 2000, min: 50 }),
   maxBodyBytes: int('MAX_BODY_BYTES', 'hard ceiling on request bodies read by the gateway, above every plan payload limit', { default: 1048576, min: 1024 }),
   spoolDrainIntervalMs: int('SPOOL_DRAIN_INTERVAL_MS', 'how often activity rows spooled in Redis during a broker outage are re-published', { default: 1000, min: 50 }),

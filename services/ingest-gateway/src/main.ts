@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { BrokerConnection, ConfirmPublisher, createPayloadPublisher, registerBrokerMetrics } from '@relay/broker';
+import { ChangeFeed, createCacheMetrics } from '@relay/cache';
 import { loadConfig } from '@relay/config';
 import { TEST_REQUEST_ROUTE } from '@relay/contracts';
 import { createLogger } from '@relay/logging';
@@ -54,16 +55,19 @@ runMain(async () => {
   const spool = createActivitySpool(redis, config.namespace, instanceId, logger);
   registerSpoolLength(metrics.registry, () => spool.length());
   registerBrokerMetrics(metrics.registry, broker);
+  const cacheMetrics = createCacheMetrics(metrics.registry);
   const endpoints = new EndpointCache({
-    load: createEndpointLoader(store, logger, (sealed) => secrets.decrypt(sealed), config.endpointCacheMax),
-    ttlMs: config.endpointCacheTtlMs,
+    loader: createEndpointLoader(store, logger, (sealed) => secrets.decrypt(sealed), config.endpointCacheMax, cacheMetrics),
     maxEntries: config.endpointCacheMax,
     staleIfErrorMs: config.endpointStaleIfErrorMs,
     loadTimeoutMs: config.endpointLoadTimeoutMs,
     logger,
     onLookupFailure: (served) => metrics.endpointLookupFailures.inc({ served }),
   });
-  await endpoints.follow(subscriber, config.namespace);
+  // endpoints are kept until a change announcement (or a revalidation pass) says otherwise
+  const feed = new ChangeFeed({ subscriber, commands: redis, namespace: config.namespace, logger, checkIntervalMs: config.cacheCheckIntervalMs, sweepIntervalMs: config.cacheSweepIntervalMs });
+  endpoints.follow(feed, { batchSize: config.cacheRevalidateBatch, pauseMs: config.cacheRevalidatePauseMs }, cacheMetrics);
+  await feed.start();
 
   const stopDraining = spool.drainEvery(config.spoolDrainIntervalMs, (row) => events.publishActivity(row), () => broker.isUp());
 
@@ -119,6 +123,7 @@ runMain(async () => {
       await events.settle(config.publishConfirmTimeoutMs);
     },
     () => broker.close(),
+    async () => feed.stop(),
     () => Promise.all([redis.quit(), subscriber.quit(), limiterRedis.quit()]),
     () => store.close(),
     () => closeServer(health),

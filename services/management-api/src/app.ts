@@ -1,5 +1,6 @@
 import express from 'express';
 import type { Express, NextFunction, Request, Response } from 'express';
+import type { CacheChange } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import { mountHealth } from '@relay/runtime';
 import type { ReadinessChecks } from '@relay/runtime';
@@ -35,7 +36,8 @@ export interface AppDeps {
   secrets: Sealer;
   logger: Logger;
   publicBaseUrl: string;
-  announceChange(endpointId: string): Promise<void>;
+  /** tells every gateway and deliverer that a stored setting changed (adapters/invalidation) */
+  announceChange(change: CacheChange): Promise<void>;
   /** the monthly accepted-event counter the gateway increments (adapters/usage-counter) */
   acceptedEvents: UsageCounter;
   readiness: ReadinessChecks;

@@ -13,7 +13,8 @@ import { requestValidator } from './transport/operation';
  * `npm run plan -- --account acc_… [--monthly-events N] [--payload-limit-bytes N] [--name NAME]`:
  * the operator's way to read (no other flag) or set an account's plan, beside the owner's
  * `PATCH /v1/account/plan`. Checked against the same OpenAPI schema, audited with the actor
- * `operator`, and announced to the gateways like the route's changes. Prints the plan as JSON.
+ * `operator`, and announced to the gateways like the route's changes (Redis unreachable: retried
+ * for a few seconds, then the gateways' sweep finds it). Prints the plan as JSON.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
     }
     const change = await changePlan(store, values.account, sent, 'operator', createInvalidator(redis, config.namespace, logger));
     if (!change) throw new Error(`no account ${values.account}`);
-    process.stdout.write(`${JSON.stringify({ account_id: values.account, plan: change.plan, changed: change.changed, endpoints_announced: change.announced })}\n`);
+    process.stdout.write(`${JSON.stringify({ account_id: values.account, plan: change.plan, changed: change.changed })}\n`);
   } finally {
     redis.disconnect();
     await store.close();

@@ -2,6 +2,7 @@ import amqp from 'amqplib';
 import type { Channel, ChannelModel } from 'amqplib';
 import { BrokerConnection, ConfirmPublisher } from '@relay/broker';
 import type { QueueConsumer } from '@relay/broker';
+import { connectChangeFeed } from '@relay/cache';
 import { DELIVERY_V1, brokerNames, decodeMessage, encodeMessage } from '@relay/contracts';
 import type { ActivityAttemptV1, DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
 import { connectStore } from '@relay/store';
@@ -10,7 +11,7 @@ import { createDeliverer } from '@relay/deliverer';
 import { Registry } from 'prom-client';
 import { createRegistry } from '@relay/targets';
 import type { OutboundRequest, SendOutcome, TargetKind } from '@relay/targets';
-import { deleteBrokerNamespace, infra, testNamespace } from '../../support/infra';
+import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../support/infra';
 import { activityRecordsOf } from '../../support/activity-messages';
 import { testLogger } from '../../support/logger';
 
@@ -28,6 +29,8 @@ export interface Harness {
   /** a plain channel for inspecting queues */
   inspect: Channel;
   addTarget(t: Partial<TargetRecord> & { kind: string; config: Record<string, unknown> }): Promise<string>;
+  /** changes a target as the management API does: stored, announced; returns once the deliverer applied it */
+  updateTarget(targetId: string, set: Partial<TargetRecord>): Promise<void>;
   publish(d: DeliveryMessageV1): Promise<void>;
   /** attempt outcomes recorded so far (the activity queue, drained as they arrive) */
   attempts: ActivityAttemptV1[];
@@ -52,6 +55,7 @@ export async function startHarness(label: string, opts: { channel: DeliveryChann
   });
   await broker.start();
   const publisher = new ConfirmPublisher(broker, 5000);
+  const changes = connectChangeFeed({ redisUrl: infra.redisUrl, namespace: ns.namespace, checkIntervalMs: 100, sweepIntervalMs: 0, logger });
   const deliverer = createDeliverer({
     channel: opts.channel,
     namespace: ns.namespace,
@@ -61,12 +65,17 @@ export async function startHarness(label: string, opts: { channel: DeliveryChann
     send: opts.send,
     logger,
     prefetch: 8,
-    targetCacheTtlMs: 0,
+    targetCacheMax: 1000,
+    changes,
+    revalidation: { batchSize: 50, pauseMs: 0 },
     confirmTimeoutMs: 5000,
     retry: { tiersMs: TEST_TIERS_MS, jitterPct: 0, retryAfterMaxMs: 1_000 },
     flagAfterPermanentFailures: opts.flagAfter ?? 3,
     metrics: new Registry(),
   });
+  let heard = 0;
+  changes.feed.onChange((change) => (heard = change.seq));
+  await changes.feed.start();
   await deliverer.start();
 
   const conn: ChannelModel = await amqp.connect(infra.rabbitmqUrl);
@@ -94,6 +103,11 @@ export async function startHarness(label: string, opts: { channel: DeliveryChann
       await store.targets.create({ _id: id, account_id: 'acc_it', endpoint_id: 'ep_it', name: id, enabled: true, flagged: null, created_at: now, updated_at: now, ...t });
       return id;
     },
+    async updateTarget(targetId, set) {
+      const before = await store.targets.findOneAndUpdate({ _id: targetId }, { $set: { ...set, updated_at: new Date() } }).lean();
+      const seq = (await changes.publisher.announce({ scope: 'target', id: targetId, endpoint_id: before?.endpoint_id ?? 'ep_it' })) ?? Infinity;
+      await eventually(async () => heard >= seq, 5000, `announcement ${seq} heard`);
+    },
     publish(d) {
       return publisher.publish(names.deliveriesExchange, opts.channel, encodeMessage(d), { messageId: `${d.delivery_id}.${d.attempt}`, type: d.type });
     },
@@ -110,6 +124,7 @@ export async function startHarness(label: string, opts: { channel: DeliveryChann
       await deliverer.stop(2000);
       await conn.close().catch(() => undefined);
       await broker.close();
+      await changes.close();
       await store.connection.dropDatabase().catch(() => undefined);
       await store.close();
       await deleteBrokerNamespace(ns.namespace, TEST_TIERS_MS);

@@ -3,6 +3,7 @@ import { BrokerConnection } from '@relay/broker';
 import { createSecretBox } from '@relay/secrets';
 import { connectStore } from '@relay/store';
 import type { Store } from '@relay/store';
+import { connectChangeFeed } from '@relay/cache';
 import { createDeliverer } from '@relay/deliverer';
 import { Registry } from 'prom-client';
 import { createRegistry, createSender, createWebhookKind } from '@relay/targets';
@@ -31,11 +32,13 @@ beforeAll(async () => {
   const store = await connectStore(h.mongodbUrl);
   const broker = new BrokerConnection({ url: infra.rabbitmqUrl, connectionName: 'second', logger: testLogger().logger, topology: { namespace: h.namespace, deliveryLimit: 20, retryDelaysMs: { webhook: TEST_TIERS_MS } } });
   await broker.start();
+  const changes = connectChangeFeed({ redisUrl: infra.redisUrl, namespace: h.namespace, checkIntervalMs: 100, sweepIntervalMs: 0, logger: testLogger().logger });
   const deliverer = createDeliverer({
     channel: 'webhook', namespace: h.namespace, broker, store, registry: createRegistry([kind]), logger: testLogger().logger,
     send: (req) => ((sentBy.second += 1), sender(req)),
-    prefetch: 8, targetCacheTtlMs: 0, confirmTimeoutMs: 5000, retry: { tiersMs: TEST_TIERS_MS, jitterPct: 0, retryAfterMaxMs: 1000 }, flagAfterPermanentFailures: 3, metrics: new Registry(),
+    prefetch: 8, targetCacheMax: 1000, changes, revalidation: { batchSize: 50, pauseMs: 0 }, confirmTimeoutMs: 5000, retry: { tiersMs: TEST_TIERS_MS, jitterPct: 0, retryAfterMaxMs: 1000 }, flagAfterPermanentFailures: 3, metrics: new Registry(),
   });
+  await changes.feed.start();
   await deliverer.start();
   second = {
     broker,
@@ -43,6 +46,7 @@ beforeAll(async () => {
     async stop() {
       await deliverer.stop(2000);
       await broker.close();
+      await changes.close();
       await store.close();
     },
   };

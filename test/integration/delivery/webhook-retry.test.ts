@@ -81,7 +81,7 @@ describe('webhook retries through the broker delay tiers, then the dead-letter q
     await eventually(async () => (await h.inspect.checkQueue(names.deadDeliveryQueue('webhook'))).messageCount === 1, 5000, 'one dead delivery');
 
     receiver.respondWith((req) => (req.headers['x-relay-attempt'] === '2' ? { status: 503 } : { status: 200 }));
-    await h.store.targets.updateOne({ _id: targetId }, { $set: { retry_schedule_ms: [200] } });
+    await h.updateTarget(targetId, { retry_schedule_ms: [200] });
     const result = await redriveDeadDeliveries(h.broker, h.publisher, { namespace: h.namespace, channel: 'webhook', limit: 10 });
     expect(result).toEqual({ moved: 1, kept: 0 });
 

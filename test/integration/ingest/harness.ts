@@ -4,6 +4,8 @@ import amqp from 'amqplib';
 import type { Channel, ChannelModel } from 'amqplib';
 import { Redis } from 'ioredis';
 import { BrokerConnection, ConfirmPublisher, createPayloadPublisher } from '@relay/broker';
+import { ChangeFeed, createCacheMetrics, createChangePublisher } from '@relay/cache';
+import type { ChangePublisher } from '@relay/cache';
 import { brokerNames, newId } from '@relay/contracts';
 import type { ActivityRequestV1, DeliveryMessageV1 } from '@relay/contracts';
 import { createSecretBox } from '@relay/secrets';
@@ -45,13 +47,17 @@ export interface GatewayOptions {
   headersTimeoutMs?: number;
   /** the store the endpoint cache reads (a store behind a TcpProxy to test an outage) */
   store?: Store;
-  endpointCacheTtlMs?: number;
+  /** Redis the change feed follows (a TcpProxy to cut the subscription) */
+  changesRedisUrl?: string;
 }
 
 export interface GatewayInstance {
   url: string;
   metrics: GatewayMetrics;
   logs: () => Record<string, unknown>[];
+  /** the number of the last change announcement this instance's cache applied */
+  heardSeq(): number;
+  stopped(): boolean;
   stop(): Promise<void>;
 }
 
@@ -64,13 +70,16 @@ export class IngestHarness {
   private consumer: { conn: ChannelModel; ch: Channel } | null = null;
   private markerEndpoint: string | null = null;
   readonly secrets = createSecretBox(`k1:${randomBytes(32).toString('base64')}`);
+  private readonly changes: ChangePublisher;
 
   private constructor(
     readonly namespace: string,
     readonly store: Store,
     /** the test's own Redis connection, to read counters */
     readonly redis: Redis,
-  ) {}
+  ) {
+    this.changes = createChangePublisher(redis, namespace, testLogger().logger);
+  }
 
   static async start(label: string): Promise<IngestHarness> {
     const ns = testNamespace(label);
@@ -94,16 +103,27 @@ export class IngestHarness {
     const events = createEventPublisher(publisher, this.namespace);
     const spool = createActivitySpool(redis, this.namespace, newId('gw'), logger);
     registerSpoolLength(metrics.registry, () => spool.length());
+    const cacheMetrics = createCacheMetrics(metrics.registry);
+    const endpoints = new EndpointCache({
+      loader: createEndpointLoader(opts.store ?? this.store, logger, (sealed) => this.secrets.decrypt(sealed), 1000, cacheMetrics),
+      maxEntries: 1000,
+      staleIfErrorMs: 60000,
+      loadTimeoutMs: 1000,
+      logger,
+      onLookupFailure: (served) => metrics.endpointLookupFailures.inc({ served }),
+    });
+    // as main.ts: the cache follows the change announcements (here on connections of its own, so a test can cut them)
+    const subscriber = new Redis(opts.changesRedisUrl ?? infra.redisUrl, { retryStrategy: () => 100 });
+    const counter = new Redis(opts.changesRedisUrl ?? infra.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => 100 });
+    for (const r of [subscriber, counter]) r.on('error', () => undefined);
+    await eventually(async () => counter.status === 'ready', 5000, 'redis');
+    const feed = new ChangeFeed({ subscriber, commands: counter, namespace: this.namespace, logger, checkIntervalMs: 100, sweepIntervalMs: 0 });
+    endpoints.follow(feed, { batchSize: 50, pauseMs: 0 }, cacheMetrics);
+    let heard = 0;
+    feed.onChange((change) => (heard = change.seq));
+    await feed.start();
     const app = createApp({
-      endpoints: new EndpointCache({
-        load: createEndpointLoader(opts.store ?? this.store, logger, (sealed) => this.secrets.decrypt(sealed), 1000),
-        ttlMs: opts.endpointCacheTtlMs ?? 0,
-        maxEntries: 1000,
-        staleIfErrorMs: 60000,
-        loadTimeoutMs: 1000,
-        logger,
-        onLookupFailure: (served) => metrics.endpointLookupFailures.inc({ served }),
-      }),
+      endpoints,
       events,
       activity: createActivityRecorder(events, spool, logger),
       limiter: createRedisLimiter({ redis: limiterRedis, namespace: this.namespace, logger, fallbackCounter: metrics.limiterFallback, retryAfterFailureMs: 200 }),
@@ -131,6 +151,8 @@ export class IngestHarness {
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       metrics,
       logs: lines,
+      heardSeq: () => heard,
+      stopped: () => stopped !== null,
       // idempotent: a test may stop an instance that the harness stops again at the end
       stop: () =>
         (stopped ??= (async () => {
@@ -138,8 +160,11 @@ export class IngestHarness {
           await new Promise<void>((resolve) => server.close(() => resolve()));
           await events.settle(1000);
           await broker.close();
+          feed.stop();
           redis.disconnect();
           limiterRedis.disconnect();
+          subscriber.disconnect();
+          counter.disconnect();
         })()),
     };
     this.instances.push(instance);
@@ -164,8 +189,11 @@ export class IngestHarness {
     return id;
   }
 
+  /** Changes an endpoint as the management API does: stored, then announced; returns once every running gateway applied it. */
   async update(endpointId: string, fields: EndpointFields): Promise<void> {
     await this.store.endpoints.updateOne({ _id: endpointId }, { $set: { ...fields, updated_at: new Date() }, $inc: { revision: 1 } });
+    const seq = (await this.changes.announce({ scope: 'endpoint', id: endpointId })) ?? Infinity;
+    await eventually(async () => this.instances.every((gw) => gw.stopped() || gw.heardSeq() >= seq), 5000, `announcement ${seq} heard by every gateway`);
   }
 
   seal(secret: string): string {
@@ -208,6 +236,7 @@ export class IngestHarness {
     await this.store.close();
     const keys = await this.redis.keys(`${this.namespace}:*`);
     if (keys.length) await this.redis.del(...keys);
+    this.changes.close();
     this.redis.disconnect();
     await deleteBrokerNamespace(this.namespace);
   }

@@ -3,7 +3,7 @@ import type { RequestListener } from 'node:http';
 import type { Express } from 'express';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { newId } from '@relay/contracts';
+import { cacheChangesChannel, decodeCacheChange, encodeCacheChange, newId } from '@relay/contracts';
 import { connectStore } from '@relay/store';
 import type { PlanLimits, Store } from '@relay/store';
 import { BrokerConnection, ConfirmPublisher } from '@relay/broker';
@@ -46,7 +46,7 @@ export interface ManagementFixture {
   accountId: string;
   apiKey: string;
   logLines(): Record<string, unknown>[];
-  /** endpoint ids announced on `${namespace}:endpoint-changed`, in order */
+  /** changes announced on `${namespace}:cache-changes`, in order, without their numbers: `endpoint ep_…`, `target tg_… ep_…`, `account acc_…` */
   announced: string[];
   /** an authenticated request */
   api(method: 'get' | 'post' | 'patch' | 'delete', path: string, body?: unknown): request.Test;
@@ -65,8 +65,11 @@ export async function startManagement(label: string, opts: { now?: () => Date; a
   const redis = new Redis(infra.redisUrl, { maxRetriesPerRequest: 1 });
   const subscriber = new Redis(infra.redisUrl);
   const announced: string[] = [];
-  subscriber.on('message', (_channel: string, id: string) => announced.push(id));
-  await subscriber.subscribe(`${ns.namespace}:endpoint-changed`);
+  subscriber.on('message', (_channel: string, text: string) => {
+    const change = decodeCacheChange(text);
+    if (change) announced.push(encodeCacheChange(change));
+  });
+  await subscriber.subscribe(cacheChangesChannel(ns.namespace));
   const secretsKeys = `k1:${randomBytes(32).toString('base64')}`;
   const secrets = createSecretBox(secretsKeys);
   const { logger, lines } = testLogger('management-api');

@@ -1,12 +1,13 @@
+import { cacheChangesChannel } from '@relay/contracts';
 import { eventually } from '../../support/infra';
 import { PLAN, startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
 
 /**
  * Issue 11, item 5: the account's plan — payload limit and monthly quota — read and set by an
- * owner key; a change is audited and announced for every endpoint of the account on the
- * channel endpoint changes use, so gateways read it with the next request (the gateway side:
- * test/e2e/plan-limits.test.ts).
+ * owner key; a change is audited and announced once for the account, so every gateway
+ * replaces the plan it caches (the gateway side: test/e2e/plan-limits.test.ts,
+ * test/e2e/told-caches.test.ts).
  */
 let fx: ManagementFixture;
 beforeAll(async () => {
@@ -21,8 +22,8 @@ afterAll(async () => {
  * them (Redis keeps a channel's order for each subscriber), so once it is seen nothing is missing.
  */
 async function announcements(): Promise<string[]> {
-  const marker = `marker-${Math.random()}`;
-  await fx.redis.publish(`${fx.namespace}:endpoint-changed`, marker);
+  const marker = `endpoint marker-${Math.random()}`;
+  await fx.redis.publish(cacheChangesChannel(fx.namespace), `1 ${marker}`);
   await eventually(async () => fx.announced.includes(marker), 5000, 'the marker announcement');
   return fx.announced.splice(0).filter((id) => id !== marker);
 }
@@ -34,7 +35,7 @@ describe('the plan', () => {
     expect(res.body).toEqual({ account_id: fx.accountId, plan: PLAN });
   });
 
-  it('an owner key sets limits; the change is audited, shown by usage and announced for every endpoint of the account', async () => {
+  it('an owner key sets limits; the change is audited, shown by usage and announced once for the account', async () => {
     const ids: string[] = [];
     for (const name of ['a', 'b', 'c']) ids.push((await fx.api('post', '/v1/endpoints', { name })).body.id);
     const other = await fx.newAccount();
@@ -46,8 +47,8 @@ describe('the plan', () => {
     const after = { ...PLAN, payload_limit_bytes: 2048, monthly_accepted_events: 10 };
     expect(res.body).toEqual({ account_id: fx.accountId, plan: after });
     expect((await fx.api('get', '/billing/usage')).body).toMatchObject({ plan: after, limit: 10 });
-    // announced: this account's endpoints, each once, and nothing of the other account
-    expect((await announcements()).sort()).toEqual([...ids].sort());
+    // announced: this account, once, and nothing of the other account
+    expect(await announcements()).toEqual([`account ${fx.accountId}`]);
 
     const audit = await fx.api('get', '/v1/audit?limit=1');
     expect(audit.body.data[0]).toEqual({ id: expect.any(String), action: 'plan_changed', actor: fx.apiKey.slice(0, 7), at: expect.any(String), endpoint_id: null, key_id: null, details: { before: PLAN, after } });

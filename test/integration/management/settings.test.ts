@@ -214,7 +214,7 @@ describe('endpoint settings: the request as a whole', () => {
     expect((await fx.api('delete', `/v1/endpoints/${id}`)).status).toBe(204);
     expect((await fx.api('get', `/v1/endpoints/${id}`)).status).toBe(404);
     await new Promise((r) => setTimeout(r, 200));
-    expect(fx.announced.filter((a) => a === id)).toHaveLength(4);
+    expect(fx.announced.filter((a) => a === `endpoint ${id}`)).toHaveLength(4);
   });
 
   it('a save validated against an older revision is not applied (the route then answers 409 conflict)', async () => {

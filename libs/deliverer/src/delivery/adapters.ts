@@ -2,31 +2,11 @@ import { brokerNames, encodeMessage, MAX_ACTIVITY_BATCH } from '@relay/contracts
 import type { ActivityAttemptV1, DeliveryChannel } from '@relay/contracts';
 import { createActivityPublisher } from '@relay/broker';
 import type { ConfirmPublisher } from '@relay/broker';
-import { toTarget } from '@relay/store';
-import type { Store, TargetRecord } from '@relay/store';
+import type { ChangePublisher } from '@relay/cache';
+import type { Store } from '@relay/store';
 import { DEAD_AT_HEADER, DEAD_ERROR_HEADER, DEAD_REASON_HEADER, DEAD_STATUS_HEADER, SCHEDULE_BASE_HEADER } from '../retry/headers';
-import type { AttemptRecorder, DeliveryRouter, TargetHealth, TargetLookup } from './ports';
-
-export interface CachedTargetLookup extends TargetLookup {
-  /** drops one cached target, e.g. after this process flagged it */
-  forget(targetId: string): void;
-}
-
-/** Target configurations cached for `ttlMs`; a deleted or flagged target is seen within that time. */
-export function createTargetLookup(store: Store, ttlMs: number): CachedTargetLookup {
-  const cache = new Map<string, { value: TargetRecord | null; expires: number }>();
-  return {
-    async find(targetId) {
-      const hit = cache.get(targetId);
-      if (hit && hit.expires > Date.now()) return hit.value;
-      const doc = await store.targets.findById(targetId).lean();
-      const value = doc ? toTarget(doc) : null;
-      cache.set(targetId, { value, expires: Date.now() + ttlMs });
-      return value;
-    },
-    forget: (targetId) => void cache.delete(targetId),
-  };
-}
+import type { AttemptRecorder, DeliveryRouter, TargetHealth } from './ports';
+import type { TargetCache } from './target-cache';
 
 /** Attempt outcomes travel to the activity-writer through the broker, in batches, with confirms; the delivery is acked after. */
 export function createAttemptRecorder(publisher: ConfirmPublisher, namespace: string): AttemptRecorder {
@@ -76,16 +56,19 @@ export function createDeliveryRouter(publisher: ConfirmPublisher, namespace: str
  * the hot path, and a shared counter would not be exact anyway — FerretDB applies concurrent
  * `$inc`s on one document as read-then-write, losing most of them (measured: 40 concurrent
  * increments → 1). With k instances a target is flagged after N failures in a row at one of
- * them (docs/delivery.md "Flagged targets").
+ * them (docs/delivery.md "Flagged targets"). A flag set here is announced like a change made in
+ * the management API, so every deliverer's cache drops the target at once.
  */
-export function createTargetHealth(store: Store, lookup: CachedTargetLookup): TargetHealth {
+export function createTargetHealth(store: Store, targets: TargetCache, changes: ChangePublisher): TargetHealth {
   const streaks = new Map<string, number>();
   return {
     async flag(targetId, reason) {
       streaks.delete(targetId);
       // only an unflagged target matches: another instance's flag (and its reason) stands
+      const target = await targets.find(targetId);
       const result = await store.targets.updateOne({ _id: targetId, flagged: null }, { $set: { flagged: { reason, at: new Date() } } });
-      lookup.forget(targetId);
+      targets.forget(targetId);
+      if (target && result.modifiedCount > 0) await changes.announce({ scope: 'target', id: targetId, endpoint_id: target.endpoint_id });
       return result.modifiedCount > 0;
     },
     permanentFailure(targetId) {

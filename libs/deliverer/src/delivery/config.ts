@@ -1,4 +1,4 @@
-import { ConfigError, commonVars, healthHostVars, int, list, mongoVars, rabbitVars, str } from '@relay/config';
+import { cacheVars, ConfigError, commonVars, healthHostVars, int, list, mongoVars, rabbitVars, redisVars, str } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
 import type { DeliveryChannel } from '@relay/contracts';
 import { CATALOG } from '@relay/targets';
@@ -24,11 +24,13 @@ export function delivererConfigSpec(defaults: { healthPort: number; channel: Del
     ...commonVars,
     ...rabbitVars,
     ...mongoVars,
+    ...redisVars,
+    ...cacheVars,
     ...healthHostVars,
     healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz and /readyz', { default: healthPort, min: 0, max: 65535 }),
     prefetch: int('PREFETCH', 'deliveries handled concurrently by one instance (AMQP prefetch): most of a delivery is waiting on the destination and on confirms, so one process needs many at once to use its CPU', { default: DEFAULT_PREFETCH[channel], min: 1, max: 1000 }),
     requestTimeoutMs: int('DELIVERY_TIMEOUT_MS', 'timeout of one outbound delivery request', { default: 10000, min: 100 }),
-    targetCacheTtlMs: int('TARGET_CACHE_TTL_MS', 'how long a target configuration stays cached in-process', { default: 5000, min: 0 }),
+    targetCacheMax: int('TARGET_CACHE_MAX', 'target configurations kept in memory (least recently used dropped first); each is kept until a change announcement says it changed', { default: 10000, min: 1 }),
     confirmTimeoutMs: int('PUBLISH_CONFIRM_TIMEOUT_MS', 'how long recording an attempt outcome waits for the broker confirm before the delivery is requeued', { default: 5000, min: 50 }),
     deliveryLimit: int('BROKER_DELIVERY_LIMIT', 'redeliveries of one message before the broker dead-letters it (quorum x-delivery-limit)', { default: 20, min: 1 }),
     ssrfAllowCidrs: list('SSRF_ALLOW_CIDRS', 'CIDRs exempt from the SSRF guard (e.g. 127.0.0.0/8 for local receivers); empty = none', { default: [] }),

@@ -1,4 +1,6 @@
 import { ConfirmPublisher, consumeDecoded } from '@relay/broker';
+import { createCacheMetrics } from '@relay/cache';
+import type { ChangeConnections } from '@relay/cache';
 import type { BrokerConnection, QueueConsumer } from '@relay/broker';
 import { DELIVERY_V1, brokerNames } from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
@@ -8,9 +10,10 @@ import type { Store } from '@relay/store';
 import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/targets';
 import type { RetryPolicy } from '../retry/decide';
 import { deliveryPosition } from '../retry/headers';
-import { createAttemptRecorder, createDeliveryRouter, createTargetHealth, createTargetLookup } from './adapters';
+import { createAttemptRecorder, createDeliveryRouter, createTargetHealth } from './adapters';
 import { handleDelivery } from './handle';
 import { createDeliveryMetrics } from './metrics';
+import { TargetCache } from './target-cache';
 
 export interface DelivererOptions {
   channel: DeliveryChannel;
@@ -21,7 +24,11 @@ export interface DelivererOptions {
   send(req: OutboundRequest): Promise<SendOutcome>;
   logger: Logger;
   prefetch: number;
-  targetCacheTtlMs: number;
+  /** targets kept in memory, until an announcement says they changed (TARGET_CACHE_MAX) */
+  targetCacheMax: number;
+  /** the change announcements the target cache follows (connectChangeFeed), and its revalidation pacing */
+  changes: ChangeConnections;
+  revalidation: { batchSize: number; pauseMs: number };
   confirmTimeoutMs: number;
   retry: RetryPolicy;
   flagAfterPermanentFailures: number;
@@ -38,14 +45,15 @@ export interface DelivererOptions {
  */
 export function createDeliverer(opts: DelivererOptions): QueueConsumer {
   const publisher = new ConfirmPublisher(opts.broker, opts.confirmTimeoutMs);
-  const targets = createTargetLookup(opts.store, opts.targetCacheTtlMs);
+  const targets = new TargetCache({ store: opts.store, maxEntries: opts.targetCacheMax, metrics: createCacheMetrics(opts.metrics), logger: opts.logger });
+  targets.follow(opts.changes.feed, opts.revalidation);
   const deps = {
     targets,
     registry: opts.registry,
     send: opts.send,
     recorder: createAttemptRecorder(publisher, opts.namespace),
     router: createDeliveryRouter(publisher, opts.namespace, opts.channel),
-    health: createTargetHealth(opts.store, targets),
+    health: createTargetHealth(opts.store, targets, opts.changes.publisher),
     meter: createDeliveryMetrics(opts.metrics, opts.registry.kinds().filter((k) => opts.registry.get(k)?.channel === opts.channel)),
     policy: { ...opts.retry, flagAfterPermanentFailures: opts.flagAfterPermanentFailures },
     logger: opts.logger,

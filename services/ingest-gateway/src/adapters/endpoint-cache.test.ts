@@ -4,26 +4,49 @@ import { createLogger } from '@relay/logging';
 import { EndpointLookupUnavailableError } from '../domain/endpoint-view';
 import type { EndpointView } from '../domain/endpoint-view';
 import { view } from '../domain/pipeline/test-helpers';
+import type { CacheMetrics, ChangeFeed } from '@relay/cache';
 import { EndpointCache } from './endpoint-cache';
+import type { EndpointLoader } from './endpoint-loader';
 
-/** A store stand-in: knows some endpoints, counts reads, and can fail or hang. */
+/** A store stand-in: knows some endpoints (with their plan), counts reads, and can fail or hang. */
 function fakeStore(known: string[]) {
   const ids = new Set(known);
-  const state = { reads: 0, mode: 'up' as 'up' | 'failing' | 'hanging' };
+  const state = { reads: 0, batches: 0, planReads: 0, plan: { payload_limit_bytes: 1024, monthly_accepted_events: 10 }, mode: 'up' as 'up' | 'failing' | 'hanging' };
+  const one = (id: string): EndpointView | null => (ids.has(id) ? { ...view({ id }), plan: state.plan } : null);
   const load = async (id: string): Promise<EndpointView | null> => {
     state.reads += 1;
     if (state.mode === 'failing') throw new Error('store down');
     if (state.mode === 'hanging') return new Promise(() => undefined);
-    return ids.has(id) ? view({ id }) : null;
+    return one(id);
   };
-  return { load, state };
+  const loader: EndpointLoader = {
+    load,
+    async loadMany(endpointIds) {
+      state.batches += 1;
+      if (state.mode !== 'up') throw new Error('store down');
+      return new Map(endpointIds.map((id) => [id, one(id)]));
+    },
+    async reloadPlan() {
+      state.planReads += 1;
+      return state.plan;
+    },
+  };
+  return { load, loader, ids, state };
 }
 
-function cache(load: (id: string) => Promise<EndpointView | null>, clock: { ms: number }, over: { maxEntries?: number; staleIfErrorMs?: number } = {}) {
+/** A feed stand-in for the unit tier: the real ChangeFeed is tested on the real Redis (test/integration/caches). */
+function fakeFeed(live: { value: boolean }) {
+  const resyncs: (() => void)[] = [];
+  const feed = { isLive: () => live.value, onChange: () => undefined, onResync: (h: () => void) => resyncs.push(h) } as unknown as ChangeFeed;
+  return { feed, resync: () => resyncs.forEach((h) => h()) };
+}
+
+const noMetrics: CacheMetrics = { storeRead: () => undefined, resync: () => undefined, watchSize: () => undefined };
+
+function cache(load: (id: string) => Promise<EndpointView | null>, clock: { ms: number }, over: { maxEntries?: number; staleIfErrorMs?: number; loader?: EndpointLoader } = {}) {
   const failures: string[] = [];
   const c = new EndpointCache({
-    load,
-    ttlMs: 5000,
+    loader: over.loader ?? { load, loadMany: async () => new Map(), reloadPlan: async () => ({ payload_limit_bytes: 1024, monthly_accepted_events: 0 }) },
     maxEntries: over.maxEntries ?? 100,
     staleIfErrorMs: over.staleIfErrorMs ?? 60000,
     loadTimeoutMs: 50,
@@ -87,18 +110,18 @@ describe('endpoint cache: bounded, and no store read for ids that cannot be endp
 });
 
 describe('endpoint cache during a store outage: stale-if-error, bounded, else a fast 503', () => {
-  it('serves a known endpoint past its TTL while the store fails, up to staleIfErrorMs past it', async () => {
+  it('changes not heard and the store failing: a known endpoint is served up to staleIfErrorMs since its last read, then 503', async () => {
     const id = newId('ep');
     const store = fakeStore([id]);
     const clock = { ms: 0 };
     const { c, failures } = cache(store.load, clock, { staleIfErrorMs: 10000 });
     await c.get(id);
     store.state.mode = 'failing';
-    clock.ms = 5000 + 10000;
+    clock.ms = 10000;
     expect((await c.get(id))?.endpoint.id).toBe(id);
-    clock.ms = 5000 + 10001;
+    clock.ms = 10001;
     await expect(c.get(id)).rejects.toBeInstanceOf(EndpointLookupUnavailableError);
-    expect(failures).toEqual(['stale', 'unavailable']);
+    expect(failures).toEqual(['unavailable']);
   });
 
   it('an endpoint never read fails with EndpointLookupUnavailableError, and a hanging store is given up on after loadTimeoutMs', async () => {
@@ -142,5 +165,74 @@ describe('endpoint cache during a store outage: stale-if-error, bounded, else a 
     release(view({ id }));
     await first;
     expect((await c.get(id))?.endpoint.enabled).toBe(false);
+  });
+});
+
+describe('endpoint cache told, not timed (docs/architecture.md "Caches of settings")', () => {
+  function followed(ids: string[], clock: { ms: number }) {
+    const store = fakeStore(ids);
+    const live = { value: true };
+    const { c } = cache(store.load, clock, { staleIfErrorMs: 10000, loader: store.loader });
+    const feed = fakeFeed(live);
+    c.follow(feed.feed, { batchSize: 2, pauseMs: 0 }, noMetrics);
+    return { c, store, live, resync: feed.resync };
+  }
+
+  it('while changes are heard an endpoint is kept without a read, however long ago it was read', async () => {
+    const id = newId('ep');
+    const clock = { ms: 0 };
+    const { c, store } = followed([id], clock);
+    await c.get(id);
+    clock.ms = 3_600_000;
+    await c.get(id);
+    expect(store.state.reads).toBe(1);
+  });
+
+  it('an endpoint or target announcement drops the endpoint; the next request reads it once', async () => {
+    const [a, b] = [newId('ep'), newId('ep')];
+    const { c, store } = followed([a, b], { ms: 0 });
+    await c.get(a);
+    await c.get(b);
+    await c.told({ scope: 'endpoint', id: a });
+    await c.told({ scope: 'target', id: newId('tg'), endpoint_id: b });
+    await Promise.all([c.get(a), c.get(a), c.get(b)]);
+    expect(store.state.reads).toBe(4);
+  });
+
+  it('an account announcement replaces the plan of its cached endpoints with one read, no endpoint read', async () => {
+    const ids = [newId('ep'), newId('ep'), newId('ep')];
+    const { c, store } = followed(ids, { ms: 0 });
+    for (const id of ids) await c.get(id);
+    store.state.plan = { payload_limit_bytes: 2048, monthly_accepted_events: 99 };
+    await c.told({ scope: 'account', id: 'acc_other' });
+    expect(store.state.planReads).toBe(0);
+    await c.told({ scope: 'account', id: 'acc_1' });
+    for (const id of ids) expect((await c.get(id))?.plan).toEqual({ payload_limit_bytes: 2048, monthly_accepted_events: 99 });
+    expect([store.state.reads, store.state.planReads]).toEqual([3, 1]);
+  });
+
+  it('a revalidation pass reads what is held in batches, replaces the changed and drops the deleted', async () => {
+    const ids = Array.from({ length: 5 }, () => newId('ep'));
+    const { c, store } = followed(ids, { ms: 0 });
+    for (const id of ids) await c.get(id);
+    store.ids.delete(ids[0]!);
+    store.state.plan = { payload_limit_bytes: 4096, monthly_accepted_events: 1 };
+    await c.revalidate(ids.slice(0, 2));
+    await c.revalidate(ids.slice(2));
+    expect(c.size.known).toBe(4);
+    expect((await c.get(ids[4]!))?.plan.payload_limit_bytes).toBe(4096);
+    expect([store.state.reads, store.state.batches]).toEqual([5, 2]);
+  });
+
+  it('a resync from the feed revalidates everything held, batchSize ids per read, one batch at a time', async () => {
+    const ids = Array.from({ length: 5 }, () => newId('ep'));
+    const { c, store, resync } = followed(ids, { ms: 0 });
+    for (const id of ids) await c.get(id);
+    resync();
+    resync();
+    // bounded: a pass over 5 ids in batches of 2 is 3 reads; the second request folds into one more pass
+    for (let i = 0; i < 100 && store.state.batches < 6; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(store.state.batches).toBe(6);
+    expect(c.size.known).toBe(5);
   });
 });

@@ -1,18 +1,18 @@
-import type { Redis } from 'ioredis';
-import { LRUCache } from 'lru-cache';
-import { endpointChangedChannel, isIdOf } from '@relay/contracts';
+import { LRUCache, PacedRevalidation } from '@relay/cache';
+import type { ChangeFeed, CacheMetrics } from '@relay/cache';
+import { isIdOf } from '@relay/contracts';
+import type { CacheChange } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import { EndpointLookupUnavailableError } from '../domain/endpoint-view';
 import type { EndpointSource, EndpointView } from '../domain/endpoint-view';
+import type { EndpointLoader } from './endpoint-loader';
 
 export interface EndpointCacheOptions {
-  /** reads one endpoint from the store (endpoint-loader.ts); null when there is none */
-  load(endpointId: string): Promise<EndpointView | null>;
-  /** an endpoint is read again after this long (changes are also pushed through Redis) */
-  ttlMs: number;
+  /** reads endpoints from the store (endpoint-loader.ts) */
+  loader: EndpointLoader;
   /** endpoints kept, least recently used dropped first; unknown ids have a second cache of this size */
   maxEntries: number;
-  /** how long past `ttlMs` a known endpoint may still be served while the store cannot be read */
+  /** while changes are not heard and the store cannot be read, how long since its last read a known endpoint may still be served */
   staleIfErrorMs: number;
   /** a store read slower than this counts as failed */
   loadTimeoutMs: number;
@@ -22,30 +22,34 @@ export interface EndpointCacheOptions {
   now?: () => number;
 }
 
-/** Unknown ids are remembered this long (or `ttlMs`, if shorter): a new endpoint is usable within a second. */
+/** Unknown ids are remembered this long: a new endpoint is usable within a second even if its id was asked for before. */
 const UNKNOWN_TTL_MS = 1000;
 /** After a failed read the store is not asked again for this long: each request would wait for the timeout. */
 const RETRY_AFTER_FAILURE_MS = 1000;
 
 interface Known {
   view: EndpointView;
-  loadedAt: number;
+  /** when the store last confirmed this copy (a load or a revalidation pass) */
+  verifiedAt: number;
 }
 
 /**
  * In-process cache of endpoints with their targets and plan, so the hot path does no store read
- * (docs/architecture.md "Endpoint cache"). Bounded in every dimension a sender controls:
+ * (docs/architecture.md "Caches of settings"). An entry is kept until an announcement says it
+ * changed (`told`), not for a time: steady-state store reads do not grow with the number of
+ * endpoints. When announcements may have been missed, `revalidate` reads what is held in paced
+ * batches. Bounded in every dimension a sender controls:
  *
  * - an id that is not the shape of an endpoint id is unknown without a read;
  * - known endpoints and unknown ids each live in an LRU of `maxEntries`; unknown ids expire
  *   after a second;
  * - one read per id at a time, however many requests wait for it.
  *
- * When the store cannot be read (error, or slower than `loadTimeoutMs`), a known endpoint is
- * served from its last copy for up to `staleIfErrorMs` past its TTL; without one the lookup
- * fails with EndpointLookupUnavailableError (503). After a failure the store is not asked for a
- * second, and then by one read at a time until it answers, so an outage costs each request
- * nothing rather than the timeout.
+ * While announcements are heard an entry is always served. While they are not (`isTold`
+ * false), revalidation passes keep entries current; if the store cannot be read either, a known
+ * endpoint is served from its last copy for up to `staleIfErrorMs` since it was last read, then
+ * the lookup fails with EndpointLookupUnavailableError (503). After a failure the store is not
+ * asked for a second, and then by one read at a time until it answers.
  */
 export class EndpointCache implements EndpointSource {
   private readonly known: LRUCache<string, Known>;
@@ -57,6 +61,7 @@ export class EndpointCache implements EndpointSource {
   private epoch = 0;
   private skipUntil = 0;
   private degraded = false;
+  private isTold: () => boolean = () => false;
 
   constructor(private readonly opts: EndpointCacheOptions) {
     this.known = new LRUCache({ max: opts.maxEntries });
@@ -68,10 +73,10 @@ export class EndpointCache implements EndpointSource {
     if (!isIdOf('ep', endpointId)) return null;
     const now = this.now();
     const hit = this.known.get(endpointId);
-    if (hit && now - hit.loadedAt < this.opts.ttlMs) return hit.view;
+    const stale = hit && now - hit.verifiedAt <= this.opts.staleIfErrorMs ? hit.view : null;
+    if (hit && (this.isTold() || stale)) return hit.view;
     const unknownUntil = this.unknown.get(endpointId);
     if (unknownUntil !== undefined && unknownUntil > now) return null;
-    const stale = hit && now - hit.loadedAt <= this.opts.ttlMs + this.opts.staleIfErrorMs ? hit.view : null;
     if (now < this.skipUntil) return this.fallBack(stale, null);
     // while degraded, the read that finds out whether the store is back is the only one
     if (this.degraded) this.skipUntil = now + this.opts.loadTimeoutMs;
@@ -89,25 +94,60 @@ export class EndpointCache implements EndpointSource {
     this.unknown.delete(endpointId);
   }
 
-  clear(): void {
-    this.epoch += 1;
-    this.known.clear();
-    this.unknown.clear();
+  /** Applies one announcement: drops the endpoint it names, or replaces an account's plan in place. */
+  async told(change: CacheChange): Promise<void> {
+    if (change.scope === 'endpoint') return this.invalidate(change.id);
+    if (change.scope === 'target') return this.invalidate(change.endpoint_id);
+    const ofAccount = [...this.known.entries()].filter(([, k]) => k.view.endpoint.account_id === change.id);
+    if (ofAccount.length === 0) return;
+    const epoch = this.epoch;
+    try {
+      const plan = await this.opts.loader.reloadPlan(change.id);
+      for (const [id, k] of ofAccount) if (this.known.peek(id) === k && epoch === this.epoch) k.view = { ...k.view, plan };
+    } catch {
+      for (const [id] of ofAccount) this.invalidate(id);
+    }
+  }
+
+  /** Reads one batch of held endpoints again; replaces those still held as they were, drops the deleted. */
+  async revalidate(endpointIds: string[]): Promise<void> {
+    const held = endpointIds.flatMap((id) => {
+      const k = this.known.peek(id);
+      return k ? [[id, k] as const] : [];
+    });
+    if (held.length === 0) return;
+    const accounts = [...new Set(held.map(([, k]) => k.view.endpoint.account_id))];
+    const fresh = await withTimeout(this.opts.loader.loadMany(held.map(([id]) => id), accounts), this.opts.loadTimeoutMs);
+    const now = this.now();
+    for (const [id, k] of held) {
+      if (this.known.peek(id) !== k) continue;
+      const view = fresh.get(id);
+      if (!view) {
+        this.known.delete(id);
+        continue;
+      }
+      k.view = view;
+      k.verifiedAt = now;
+    }
+  }
+
+  /**
+   * Follows the change announcements: each is applied as it comes; when some may have been
+   * missed, what is held is revalidated in paced batches.
+   */
+  follow(feed: ChangeFeed, pacing: { batchSize: number; pauseMs: number }, metrics: CacheMetrics): void {
+    this.isTold = () => feed.isLive();
+    const passes = new PacedRevalidation({ keys: () => [...this.known.keys()], revalidate: (ids) => this.revalidate(ids), ...pacing, logger: this.opts.logger });
+    feed.onChange((change) => void this.told(change));
+    feed.onResync((why) => {
+      metrics.resync(why);
+      passes.request();
+    });
+    metrics.watchSize('endpoints', () => this.known.size);
   }
 
   get size(): { known: number; unknown: number } {
     return { known: this.known.size, unknown: this.unknown.size };
-  }
-
-  /** Subscribes to change announcements on a dedicated Redis connection. */
-  async follow(subscriber: Redis, namespace: string): Promise<void> {
-    const channel = endpointChangedChannel(namespace);
-    subscriber.on('message', (ch: string, endpointId: string) => {
-      if (ch === channel) this.invalidate(endpointId);
-    });
-    // after a Redis reconnect announcements may have been missed: start from a clean cache
-    subscriber.on('ready', () => this.clear());
-    await subscriber.subscribe(channel);
   }
 
   /** One store read per id at a time; its result is kept unless an eviction came meanwhile. */
@@ -115,7 +155,7 @@ export class EndpointCache implements EndpointSource {
     let pending = this.loading.get(endpointId);
     if (!pending) {
       const epoch = this.epoch;
-      pending = this.opts.load(endpointId).then((view) => {
+      pending = this.opts.loader.load(endpointId).then((view) => {
         this.recovered();
         if (epoch === this.epoch) this.remember(endpointId, view);
         return view;
@@ -130,13 +170,12 @@ export class EndpointCache implements EndpointSource {
   private remember(endpointId: string, view: EndpointView | null): void {
     const now = this.now();
     if (view) {
-      this.known.set(endpointId, { view, loadedAt: now });
+      this.known.set(endpointId, { view, verifiedAt: now });
       this.unknown.delete(endpointId);
       return;
     }
     this.known.delete(endpointId);
-    const ttl = Math.min(this.opts.ttlMs, UNKNOWN_TTL_MS);
-    if (ttl > 0) this.unknown.set(endpointId, now + ttl);
+    this.unknown.set(endpointId, now + UNKNOWN_TTL_MS);
   }
 
   private fallBack(stale: EndpointView | null, err: unknown): EndpointView {

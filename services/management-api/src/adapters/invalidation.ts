@@ -1,19 +1,16 @@
 import type { Redis } from 'ioredis';
-import { endpointChangedChannel } from '@relay/contracts';
+import { createChangePublisher } from '@relay/cache';
+import type { CacheChange } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 
 /**
- * Tells every gateway that an endpoint changed, so its cached copy is dropped at once
- * instead of after the cache TTL. Losing an announcement (Redis down) only delays the
- * change by that TTL, so it is logged, not raised.
+ * The one function every write route calls after its write: tells every gateway and deliverer
+ * that a stored setting changed (docs/architecture.md "Caches of settings"), once per change.
+ * Caches keep entries until told; an announcement Redis would not take is retried every second
+ * until it goes through (and followers that missed one revalidate what they hold), so it is
+ * logged, not raised.
  */
-export function createInvalidator(redis: Redis, namespace: string, logger: Logger) {
-  const channel = endpointChangedChannel(namespace);
-  return async (endpointId: string): Promise<void> => {
-    try {
-      await redis.publish(channel, endpointId);
-    } catch (err) {
-      logger.warn('endpoint change announcement failed; gateways see it after their cache TTL', { endpoint_id: endpointId, error: (err as Error).message });
-    }
-  };
+export function createInvalidator(redis: Redis, namespace: string, logger: Logger): (change: CacheChange) => Promise<void> {
+  const publisher = createChangePublisher(redis, namespace, logger);
+  return async (change) => void (await publisher.announce(change));
 }

@@ -1,33 +1,16 @@
+import type { CacheChange } from '@relay/contracts';
 import type { PlanLimits, Store } from '@relay/store';
 import { recordAccountAudit } from './account-audit';
 
 /**
  * Sets the plan limits given and returns the plan before and after; null when the account does
- * not exist. The gateway reads the plan with each endpoint it caches, so the caller announces
- * every endpoint of the account afterwards (`endpointIdsOf`).
+ * not exist. The caller announces the account, so every gateway reads the new plan.
  */
 export async function updatePlan(store: Store, accountId: string, changes: Partial<PlanLimits>): Promise<{ before: PlanLimits; after: PlanLimits } | null> {
   const set = Object.fromEntries(Object.entries(changes).map(([k, v]) => [`plan.${k}`, v]));
   const doc = await store.accounts.findOneAndUpdate({ _id: accountId }, { $set: set }, { new: false }).lean();
   if (!doc) return null;
   return { before: doc.plan, after: { ...doc.plan, ...changes } };
-}
-
-/** The ids of every endpoint of the account. */
-export async function endpointIdsOf(store: Store, accountId: string): Promise<string[]> {
-  const docs = await store.endpoints.find({ account_id: accountId }).select({ _id: 1 }).lean();
-  return docs.map((d) => d._id);
-}
-
-/**
- * Tells every gateway that each endpoint of the account changed — the plan travels with the
- * endpoint in their caches — over the same channel endpoint changes use, so the next request
- * to any of them reads the new limits.
- */
-export async function announcePlanChange(store: Store, accountId: string, announceChange: (endpointId: string) => Promise<void>): Promise<number> {
-  const ids = await endpointIdsOf(store, accountId);
-  for (let i = 0; i < ids.length; i += 16) await Promise.all(ids.slice(i, i + 16).map(announceChange));
-  return ids.length;
 }
 
 const PLAN_FIELDS = ['name', 'monthly_accepted_events', 'payload_limit_bytes'] as const;
@@ -42,23 +25,21 @@ export interface PlanChange {
   plan: PlanLimits;
   /** the fields that changed; empty when the request repeated the stored values */
   changed: string[];
-  /** endpoints announced to the gateways */
-  announced: number;
 }
 
 /**
  * Applies a validated plan change (the route `PATCH /v1/account/plan` and `npm run plan`):
  * sets what differs, records `plan_changed` (before and after) in the account's audit history,
- * and announces every endpoint of the account. Null when the account does not exist.
+ * and announces the account's plan once. Null when the account does not exist.
  */
-export async function changePlan(store: Store, accountId: string, sent: Partial<PlanLimits>, actor: string, announceChange: (endpointId: string) => Promise<void>): Promise<PlanChange | null> {
+export async function changePlan(store: Store, accountId: string, sent: Partial<PlanLimits>, actor: string, announceChange: (change: CacheChange) => Promise<void>): Promise<PlanChange | null> {
   const doc = await store.accounts.findById(accountId).lean();
   if (!doc) return null;
   const changes = Object.fromEntries(PLAN_FIELDS.filter((f) => sent[f] !== undefined && sent[f] !== doc.plan[f]).map((f) => [f, sent[f]])) as Partial<PlanLimits>;
-  if (Object.keys(changes).length === 0) return { plan: planOf(doc.plan), changed: [], announced: 0 };
+  if (Object.keys(changes).length === 0) return { plan: planOf(doc.plan), changed: [] };
   const saved = await updatePlan(store, accountId, changes);
   if (!saved) return null;
   await recordAccountAudit(store, { account_id: accountId, action: 'plan_changed', actor, details: { before: planOf(saved.before), after: planOf(saved.after) } });
-  const announced = await announcePlanChange(store, accountId, announceChange);
-  return { plan: planOf(saved.after), changed: Object.keys(changes), announced };
+  await announceChange({ scope: 'account', id: accountId });
+  return { plan: planOf(saved.after), changed: Object.keys(changes) };
 }

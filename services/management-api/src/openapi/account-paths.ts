@@ -93,7 +93,7 @@ export const accountPaths: Record<string, Schema> = {
     patch: op({
       operationId: 'updatePlan',
       summary: "Change the account's plan",
-      description: 'Sets the limits sent. Audited (`plan_changed`, before and after). Every gateway reads the new limits with the next request: each endpoint of the account is announced changed.',
+      description: 'Sets the limits sent. Audited (`plan_changed`, before and after). Every gateway enforces the new limits within a second: the change is announced to their caches.',
       tags: ['Account'],
       role: 'owner',
       requestBody: { required: true, content: { 'application/json': { schema: ref('PlanPatch') } } },

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { CacheChange } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { EndpointRecord, Store } from '@relay/store';
 import { loadEndpoint } from '../adapters/endpoint-store';
@@ -17,8 +18,8 @@ export interface EndpointRouteDeps {
   now(): Date;
   /** serializes changes to one endpoint (transport/endpoint-lock) */
   lock: EndpointLock;
-  /** tells the gateways to drop their cached copy (adapters/invalidation) */
-  announceChange(endpointId: string): Promise<void>;
+  /** tells every gateway and deliverer to drop its cached copy (adapters/invalidation) */
+  announceChange(change: CacheChange): Promise<void>;
 }
 
 /** The caller's endpoint named in the path, or 404 (another account's endpoint is not found either). */

@@ -59,7 +59,7 @@ export function endpointRoutes(deps: EndpointRouteDeps): Router {
     await deps.lock(String(req.params.endpointId), async () => {
       const current = await endpointOf(deps, req);
       await deleteEndpoint(store, current.id);
-      await deps.announceChange(current.id);
+      await deps.announceChange({ scope: 'endpoint', id: current.id });
       logger.info('endpoint deleted', { endpoint_id: current.id, account_id: current.account_id, actor: actorOf(req) });
     });
     res.status(204).end();
@@ -83,7 +83,7 @@ async function patchEndpoint(deps: EndpointRouteDeps, req: Request): Promise<Rec
   }
   // the spec records a user's manual disable, pause or resume, whichever way it was made
   await recordAudit(deps.store, current, auditActionsFor(settingsOf(current), changes), actorOf(req));
-  await deps.announceChange(current.id);
+  await deps.announceChange({ scope: 'endpoint', id: current.id });
   deps.logger.info('endpoint settings saved', { endpoint_id: current.id, account_id: current.account_id, revision: (current.revision ?? 0) + 1, fields: Object.keys(changes), actor: actorOf(req) });
   return viewOf(deps, await endpointOf(deps, req), req);
 }

@@ -34,7 +34,7 @@ export function endpointStateRoutes(deps: EndpointRouteDeps): Router {
       const current = await endpointOf(deps, req);
       if (await setControl(store, accountOf(req), current.id, field, value)) {
         await recordAudit(store, current, [action], actorOf(req));
-        await deps.announceChange(current.id);
+        await deps.announceChange({ scope: 'endpoint', id: current.id });
         deps.logger.info(`endpoint ${action}`, { endpoint_id: current.id, account_id: current.account_id, actor: actorOf(req) });
       }
       return viewOf(deps, await endpointOf(deps, req), req);

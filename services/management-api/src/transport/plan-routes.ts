@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
+import type { CacheChange } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { PlanLimits, Store } from '@relay/store';
 import { loadAccount } from '../adapters/account-store';
@@ -11,14 +12,14 @@ import { operation } from './operation';
 export interface PlanRouteDeps {
   store: Store;
   logger: Logger;
-  announceChange(endpointId: string): Promise<void>;
+  announceChange(change: CacheChange): Promise<void>;
 }
 
 /**
  * The account's plan (docs/management-api.md "Plans"), owner keys only: its payload limit and
  * monthly accepted-event quota, which the gateway enforces (spec "Limits": "plan-dependent").
- * A change is audited and announced for every endpoint of the account, so each gateway reads
- * the new limits with the next request — the same path endpoint changes take.
+ * A change is audited and announced once for the account; every gateway replaces the plan of
+ * the account's cached endpoints with the new limits (within a second).
  */
 export function planRoutes(deps: PlanRouteDeps): Router {
   const r = Router();
@@ -32,7 +33,7 @@ export function planRoutes(deps: PlanRouteDeps): Router {
     const accountId = accountOf(req);
     const change = await changePlan(deps.store, accountId, req.body as Partial<PlanLimits>, actorOf(req), deps.announceChange);
     if (!change) throw notFound('Account');
-    if (change.changed.length > 0) deps.logger.info('plan changed', { account_id: accountId, fields: change.changed, endpoints_announced: change.announced, actor: actorOf(req) });
+    if (change.changed.length > 0) deps.logger.info('plan changed', { account_id: accountId, fields: change.changed, actor: actorOf(req) });
     res.json({ account_id: accountId, plan: change.plan });
   });
   return r;

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
+import type { CacheChange } from '@relay/contracts';
 import type { Store, TargetRecord } from '@relay/store';
 import type { TargetRegistry } from '@relay/targets';
 import { endpointExists } from '../adapters/endpoint-store';
@@ -13,7 +14,7 @@ import { checked, operation } from './operation';
 export interface TargetRouteDeps {
   store: Store;
   registry: TargetRegistry;
-  announceChange(endpointId: string): Promise<void>;
+  announceChange(change: CacheChange): Promise<void>;
 }
 
 /** Targets (spec "Outputs") of one endpoint. Configs are shown through their kind's public view. */
@@ -37,7 +38,7 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
     const endpointId = await endpointOf(req);
     const sent = checked(req, validateNewTarget(req.body, registry));
     const target = await createTarget(store, accountOf(req), endpointId, sent);
-    await deps.announceChange(endpointId);
+    await deps.announceChange({ scope: 'target', id: target.id, endpoint_id: endpointId });
     res.status(201).json(view(target));
   });
 
@@ -58,25 +59,28 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
     found(await loadTarget(store, endpointId, targetId));
     const sent = checked(req, validateTargetChanges(req.body));
     const target = found(await updateTarget(store, endpointId, targetId, sent));
-    // the gateways route only to enabled targets
-    if (sent.enabled !== undefined) await deps.announceChange(endpointId);
+    // the gateways route only to enabled targets; the deliverers cache the whole target
+    await deps.announceChange({ scope: 'target', id: targetId, endpoint_id: endpointId });
     res.json(view(target));
   });
 
   /**
-   * Clears the flag once the destination is fixed; deliveries flow again within the
-   * deliverers' target cache TTL. Deliveries dead-lettered meanwhile are redriven with
+   * Clears the flag once the destination is fixed; deliveries flow again as soon as the
+   * deliverers hear of it (within a second). Deliveries dead-lettered meanwhile are redriven with
    * `npm run redrive` (docs/delivery.md).
    */
   r.delete('/:targetId/flag', ...operation('clearTargetFlag'), async (req: Request, res: Response) => {
     const endpointId = await endpointOf(req);
-    res.json(view(found(await clearTargetFlag(store, endpointId, String(req.params.targetId)))));
+    const target = found(await clearTargetFlag(store, endpointId, String(req.params.targetId)));
+    await deps.announceChange({ scope: 'target', id: target.id, endpoint_id: endpointId });
+    res.json(view(target));
   });
 
   r.delete('/:targetId', ...operation('deleteTarget'), async (req: Request, res: Response) => {
     const endpointId = await endpointOf(req);
-    if (!(await deleteTarget(store, endpointId, String(req.params.targetId)))) throw notFound('Target');
-    await deps.announceChange(endpointId);
+    const targetId = String(req.params.targetId);
+    if (!(await deleteTarget(store, endpointId, targetId))) throw notFound('Target');
+    await deps.announceChange({ scope: 'target', id: targetId, endpoint_id: endpointId });
     res.status(204).end();
   });
 
