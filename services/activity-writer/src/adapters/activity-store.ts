@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { LRUCache } from '@relay/cache';
 import { timedId } from '@relay/contracts';
 import type { StoredPayloadV1 } from '@relay/contracts';
 import { IndexWriter, hourOf, lateAttemptId, payloadId, scopesOfRow } from '@relay/store';
@@ -75,7 +76,7 @@ export function createActivityWriter(store: Store, opts: ActivityWriterOptions =
   const waitMs = opts.indexWaitMs ?? 0;
   const index = new IndexWriter(log, { waitMs, maxWaitMs: Math.max(waitMs, opts.indexMaxWaitMs ?? waitMs), pageEntries: opts.indexPageEntries ?? 500 });
   const partitionOf = (row: { _id: string; received_at: Date }) => log.hourOfRow(row._id, row.received_at.getTime());
-  const recent = new RecentRows(RECENT_ROWS);
+  const recent = new LRUCache<string, { row: RowDoc; late: number }>({ max: RECENT_ROWS });
 
   return {
     reset: () => {
@@ -206,22 +207,6 @@ function payloadDoc(p: StoredPayloadV1): PayloadDoc {
 
 /** Rows written lately, so that their late attempts need no read (bounded; a miss costs a read). */
 const RECENT_ROWS = 20_000;
-
-class RecentRows {
-  private readonly rows = new Map<string, { row: RowDoc; late: number }>();
-  constructor(private readonly max: number) {}
-  get(id: string) {
-    return this.rows.get(id);
-  }
-  set(id: string, value: { row: RowDoc; late: number }): void {
-    this.rows.delete(id);
-    if (this.rows.size >= this.max) this.rows.delete(this.rows.keys().next().value!);
-    this.rows.set(id, value);
-  }
-  clear(): void {
-    this.rows.clear();
-  }
-}
 
 const minuteStart = (iso: string): Date => new Date(`${iso.slice(0, 16)}:00.000Z`);
 
