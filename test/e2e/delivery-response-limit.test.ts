@@ -19,7 +19,7 @@ let endpointId: string;
 beforeAll(async () => {
   huge = await HugeResponseServer.start();
   receiver = await TestReceiver.start();
-  stack = await startStack('resplimit', { overrides: { 'webhook-deliverer': { TARGET_CACHE_TTL_MS: '0' } } });
+  stack = await startStack('resplimit');
   endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'huge answers' } })).body.id;
 });
 

@@ -18,7 +18,7 @@ let endpointId: string;
 beforeAll(async () => {
   receiver = await TestReceiver.start();
   stack = await startStack('retry', {
-    overrides: { 'webhook-deliverer': { RETRY_TIERS_MS: TIERS, RETRY_AFTER_MAX_MS: '500', FLAG_AFTER_PERMANENT_FAILURES: '3', TARGET_CACHE_TTL_MS: '0' } },
+    overrides: { 'webhook-deliverer': { RETRY_TIERS_MS: TIERS, RETRY_AFTER_MAX_MS: '500', FLAG_AFTER_PERMANENT_FAILURES: '3' } },
   });
   endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'retries' } })).body.id;
 });

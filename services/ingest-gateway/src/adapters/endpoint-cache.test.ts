@@ -30,6 +30,7 @@ function fakeStore(known: string[]) {
       state.planReads += 1;
       return state.plan;
     },
+    forgetPlan: () => undefined,
   };
   return { load, loader, ids, state };
 }
@@ -46,7 +47,7 @@ const noMetrics: CacheMetrics = { storeRead: () => undefined, resync: () => unde
 function cache(load: (id: string) => Promise<EndpointView | null>, clock: { ms: number }, over: { maxEntries?: number; staleIfErrorMs?: number; loader?: EndpointLoader } = {}) {
   const failures: string[] = [];
   const c = new EndpointCache({
-    loader: over.loader ?? { load, loadMany: async () => new Map(), reloadPlan: async () => ({ payload_limit_bytes: 1024, monthly_accepted_events: 0 }) },
+    loader: over.loader ?? { load, loadMany: async () => new Map(), reloadPlan: async () => ({ payload_limit_bytes: 1024, monthly_accepted_events: 0 }), forgetPlan: () => undefined },
     maxEntries: over.maxEntries ?? 100,
     staleIfErrorMs: over.staleIfErrorMs ?? 60000,
     loadTimeoutMs: 50,

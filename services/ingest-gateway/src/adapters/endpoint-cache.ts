@@ -56,6 +56,8 @@ export class EndpointCache implements EndpointSource {
   /** unknown id → when that stops being believed */
   private readonly unknown: LRUCache<string, number>;
   private readonly loading = new Map<string, Promise<EndpointView | null>>();
+  /** accounts whose new plan is being read: their endpoints' lookups wait for it, so no request after the announcement sees the old plan */
+  private readonly replanning = new Map<string, Promise<void>>();
   private readonly now: () => number;
   /** bumped by every eviction: a read that started before one must not put back what was evicted */
   private epoch = 0;
@@ -74,7 +76,11 @@ export class EndpointCache implements EndpointSource {
     const now = this.now();
     const hit = this.known.get(endpointId);
     const stale = hit && now - hit.verifiedAt <= this.opts.staleIfErrorMs ? hit.view : null;
-    if (hit && (this.isTold() || stale)) return hit.view;
+    if (hit && (this.isTold() || stale)) {
+      const replan = this.replanning.get(hit.view.endpoint.account_id);
+      if (replan) await replan;
+      return hit.view;
+    }
     const unknownUntil = this.unknown.get(endpointId);
     if (unknownUntil !== undefined && unknownUntil > now) return null;
     if (now < this.skipUntil) return this.fallBack(stale, null);
@@ -98,14 +104,23 @@ export class EndpointCache implements EndpointSource {
   async told(change: CacheChange): Promise<void> {
     if (change.scope === 'endpoint') return this.invalidate(change.id);
     if (change.scope === 'target') return this.invalidate(change.endpoint_id);
+    // a read in flight may carry the old plan: not kept
+    this.epoch += 1;
     const ofAccount = [...this.known.entries()].filter(([, k]) => k.view.endpoint.account_id === change.id);
-    if (ofAccount.length === 0) return;
-    const epoch = this.epoch;
-    try {
-      const plan = await this.opts.loader.reloadPlan(change.id);
-      for (const [id, k] of ofAccount) if (this.known.peek(id) === k && epoch === this.epoch) k.view = { ...k.view, plan };
-    } catch {
-      for (const [id] of ofAccount) this.invalidate(id);
+    if (ofAccount.length === 0) return this.opts.loader.forgetPlan(change.id);
+    const replan = this.replan(change.id, ofAccount);
+    this.replanning.set(change.id, replan);
+    await replan;
+    if (this.replanning.get(change.id) === replan) this.replanning.delete(change.id);
+  }
+
+  /** Reads the account's plan once and puts it in each of its endpoints still held as they were; unread, they are dropped. */
+  private async replan(accountId: string, ofAccount: [string, Known][]): Promise<void> {
+    const plan = await withTimeout(this.opts.loader.reloadPlan(accountId), this.opts.loadTimeoutMs).catch(() => null);
+    for (const [id, k] of ofAccount) {
+      if (this.known.peek(id) !== k) continue;
+      if (plan) k.view = { ...k.view, plan };
+      else this.invalidate(id);
     }
   }
 

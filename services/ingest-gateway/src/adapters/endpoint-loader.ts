@@ -33,8 +33,10 @@ export interface EndpointLoader {
   load(endpointId: string): Promise<EndpointView | null>;
   /** many endpoints in three store commands, for a revalidation pass; missing ids map to null */
   loadMany(endpointIds: string[], accountIds: string[]): Promise<Map<string, EndpointView | null>>;
-  /** an account's plan, read now (its cached copy replaced) */
+  /** an account's plan, read now; its cached copy is dropped at once, so no load meanwhile uses it */
   reloadPlan(accountId: string): Promise<Plan>;
+  /** drops an account's cached plan: the next load of one of its endpoints reads it */
+  forgetPlan(accountId: string): void;
 }
 
 /**
@@ -116,6 +118,10 @@ export function createEndpointLoader(store: Store, logger: Logger, openSecret: (
       return out;
     },
 
-    reloadPlan: (accountId) => readPlan(accountId, 'miss'),
+    forgetPlan: (accountId) => void plans.delete(accountId),
+    reloadPlan(accountId) {
+      plans.delete(accountId);
+      return readPlan(accountId, 'miss');
+    },
   };
 }
