@@ -3,9 +3,14 @@
  * stacks (and every test) can share a broker without touching each other's queues.
  * Renaming any of these is a migration: see docs/operations.md "Renaming queues".
  */
-export type DeliveryChannel = 'webhook' | 'chat';
+/**
+ * `outputs` carries the kinds that send through a transport of their own (email over SMTP,
+ * spreadsheet rows over the Sheets API): slower, per-destination-quota'd attempts that must not
+ * hold the chat channel's workers (docs/architecture.md "Deliverers").
+ */
+export type DeliveryChannel = 'webhook' | 'chat' | 'outputs';
 
-export const DELIVERY_CHANNELS: readonly DeliveryChannel[] = ['webhook', 'chat'];
+export const DELIVERY_CHANNELS: readonly DeliveryChannel[] = ['webhook', 'chat', 'outputs'];
 
 export interface BrokerNames {
   /** direct exchange; routing key = delivery channel */

@@ -64,18 +64,12 @@ export interface KindInfo {
   readonly description: KindDescription;
 }
 
-/**
- * One target kind. Everything kind-specific lives behind this interface: adding a kind is
- * one folder implementing it plus one line in the catalog (catalog.ts).
- */
-export interface TargetKind<C = any> extends KindInfo {
+/** What every kind has, whatever carries its attempts: its config's validation and view. */
+export interface KindConfigHandling<C = any> extends KindInfo {
   /** save-time validation; returns the normalized config to store */
   validateConfig(input: unknown): Validation<C>;
   /** the config as the management API may show it: no secret values */
   publicConfig(config: C): Record<string, unknown>;
-  /** the request for one attempt of one delivery */
-  buildRequest(config: C, delivery: DeliveryMessageV1): OutboundRequest;
-  classify(outcome: SendOutcome): AttemptResult;
   /**
    * For kinds whose stored configs may still hold a credential from before it was sealed: the
    * config with it sealed, or null when there is nothing to seal. Run by the management API's
@@ -83,6 +77,31 @@ export interface TargetKind<C = any> extends KindInfo {
    */
   sealPlaintext?(config: C): C | null;
 }
+
+/**
+ * One target kind whose attempt is one HTTP POST, sent by the deliverer's SSRF-guarded sender.
+ * Everything kind-specific lives behind this interface: adding a kind is one folder
+ * implementing it plus one line in the catalog (catalog.ts).
+ */
+export interface TargetKind<C = any> extends KindConfigHandling<C> {
+  /** the request for one attempt of one delivery */
+  buildRequest(config: C, delivery: DeliveryMessageV1): OutboundRequest;
+  classify(outcome: SendOutcome): AttemptResult;
+  deliver?: undefined;
+}
+
+/**
+ * A kind whose attempt is not one POST (issue 23, item 2): an email through the operator's SMTP
+ * relay, a row appended with the Sheets API after a token exchange. It sends through its own
+ * transport and classifies what came back; the deliverer records, retries and flags as for any
+ * kind. It throws TargetConfigError / PayloadError like `buildRequest` does.
+ */
+export interface TransportKind<C = any> extends KindConfigHandling<C> {
+  deliver(config: C, delivery: DeliveryMessageV1): Promise<AttemptResult>;
+}
+
+/** Any kind the catalog holds. */
+export type AnyTargetKind = TargetKind | TransportKind;
 
 /**
  * A stored target config that cannot produce a request any more (Enforce HTTPS on a

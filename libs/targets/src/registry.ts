@@ -1,11 +1,11 @@
-import type { TargetKind } from './kind';
+import type { AnyTargetKind } from './kind';
 
 export interface TargetRegistry {
-  get(kind: string): TargetKind | undefined;
+  get(kind: string): AnyTargetKind | undefined;
   kinds(): string[];
 }
 
-export function createRegistry(kinds: readonly TargetKind[]): TargetRegistry {
+export function createRegistry(kinds: readonly AnyTargetKind[]): TargetRegistry {
   const byName = new Map(kinds.map((k) => [k.kind, k]));
   if (byName.size !== kinds.length) throw new Error('duplicate target kind');
   return {

@@ -10,9 +10,10 @@ import { DEFAULT_RETRY_AFTER_MAX_MS, defaultRetryTiers, parseTiers } from '../re
  * Webhook destinations are any number of receivers: 256 in flight keep one process busy (32 left
  * it idle while 15,700 deliveries queued, docs/benchmarks.md "Whole system"). Chat platforms
  * allow a few messages a second per webhook (../shared/reference/chat-platforms.md), so more in
- * flight there buys 429s and retries, not throughput.
+ * flight there buys 429s and retries, not throughput. Outputs share one mail relay (a few pooled
+ * connections) and Google's 60 writes a minute per service account, so the same holds there.
  */
-const DEFAULT_PREFETCH: Record<DeliveryChannel, number> = { webhook: 256, chat: 32 };
+const DEFAULT_PREFETCH: Record<DeliveryChannel, number> = { webhook: 256, chat: 32, outputs: 32 };
 
 /**
  * The settings every deliverer reads; the deliverers differ in health port and retry defaults,

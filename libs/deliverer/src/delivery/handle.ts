@@ -2,7 +2,7 @@ import { ACTIVITY_ATTEMPT_V1 } from '@relay/contracts';
 import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import type { TargetRecord } from '@relay/store';
 import { PayloadError, retryScheduleOf, TargetConfigError } from '@relay/targets';
-import type { AttemptResult, OutboundRequest, TargetKind } from '@relay/targets';
+import type { AnyTargetKind, AttemptResult, OutboundRequest, TargetKind, TransportKind } from '@relay/targets';
 import { decideRetry } from '../retry/decide';
 import type { RetryDecision } from '../retry/decide';
 import type { DeliveryDeps, DeliveryRun, FlagReason } from './ports';
@@ -64,12 +64,13 @@ export async function handleDelivery(d: DeliveryMessageV1, deps: DeliveryDeps, r
  * gone or refuses (Discord bans IPs that repeat invalid requests). Its deliveries fail and are
  * dead-lettered, so they can be redriven once the flag is cleared.
  */
-async function attempt(d: DeliveryMessageV1, target: TargetRecord | null, kind: TargetKind | undefined, deps: DeliveryDeps): Promise<Tried> {
+async function attempt(d: DeliveryMessageV1, target: TargetRecord | null, kind: AnyTargetKind | undefined, deps: DeliveryDeps): Promise<Tried> {
   const stop = (error: string): Tried => ({ outcome: { result: 'permanent', status: null, error, flagTarget: false }, durationMs: 0, aboutDestination: false, sent: false });
   if (!target) return stop('target deleted');
   if (!target.enabled) return stop('target disabled');
   if (target.flagged) return stop(`target flagged: ${target.flagged.reason}`);
   if (!kind) return stop(`unknown target kind ${target.kind}`);
+  if (kind.deliver) return viaTransport(kind, target, d, deps);
   const built = buildRequest(kind, target, d, deps);
   if ('failure' in built) return { outcome: built.failure, durationMs: 0, aboutDestination: built.failure.flagTarget, sent: false };
   const sent = await deps.send(built.request);
@@ -89,11 +90,30 @@ function buildRequest(kind: TargetKind, target: TargetRecord, d: DeliveryMessage
   try {
     return { request: kind.buildRequest(target.config, d) };
   } catch (err) {
-    if (err instanceof TargetConfigError) return { failure: { result: 'permanent', status: null, error: `${err.code}: ${err.message}`, flagTarget: true } };
-    if (err instanceof PayloadError) return { failure: { result: 'permanent', status: null, error: `${err.code}: ${err.message}`, flagTarget: false } };
-    // not expected: logged in full for the operator; the attempt row gets the error's name only
-    deps.logger.error('request could not be built', { delivery_id: d.delivery_id, target_id: d.target_id, target_kind: target.kind, error: (err as Error)?.stack ?? String(err) });
-    return { failure: { result: 'permanent', status: null, error: `REQUEST_NOT_BUILT: ${(err as Error)?.name ?? 'Error'} while building the request`, flagTarget: false } };
+    return { failure: notBuilt(err, target, d, deps) };
+  }
+}
+
+function notBuilt(err: unknown, target: TargetRecord, d: DeliveryMessageV1, deps: DeliveryDeps): AttemptResult & { result: 'permanent'; flagTarget: boolean } {
+  if (err instanceof TargetConfigError) return { result: 'permanent', status: null, error: `${err.code}: ${err.message}`, flagTarget: true };
+  if (err instanceof PayloadError) return { result: 'permanent', status: null, error: `${err.code}: ${err.message}`, flagTarget: false };
+  // not expected: logged in full for the operator; the attempt row gets the error's name only
+  deps.logger.error('request could not be built', { delivery_id: d.delivery_id, target_id: d.target_id, target_kind: target.kind, error: (err as Error)?.stack ?? String(err) });
+  return { result: 'permanent', status: null, error: `REQUEST_NOT_BUILT: ${(err as Error)?.name ?? 'Error'} while building the request`, flagTarget: false };
+}
+
+/**
+ * A kind with a transport of its own (SMTP, an API with tokens) sends and classifies itself;
+ * what it throws is treated as for a request that could not be built.
+ */
+async function viaTransport(kind: TransportKind, target: TargetRecord, d: DeliveryMessageV1, deps: DeliveryDeps): Promise<Tried> {
+  const started = performance.now();
+  try {
+    const outcome = await kind.deliver(target.config, d);
+    return { outcome, durationMs: performance.now() - started, aboutDestination: true, sent: true };
+  } catch (err) {
+    const failure = notBuilt(err, target, d, deps);
+    return { outcome: failure, durationMs: 0, aboutDestination: failure.flagTarget, sent: false };
   }
 }
 
@@ -112,7 +132,7 @@ async function follow(d: DeliveryMessageV1, decision: RetryDecision, outcome: At
  * after a failed publish) is not counted twice. `kind` comes from the registry, never from the
  * message, so the label stays within the registered kinds.
  */
-function meter(decision: RetryDecision, tried: Tried, kind: TargetKind | undefined, targetExists: boolean, deps: DeliveryDeps): void {
+function meter(decision: RetryDecision, tried: Tried, kind: AnyTargetKind | undefined, targetExists: boolean, deps: DeliveryDeps): void {
   const label = kind?.kind ?? 'unknown';
   const result = decision.state === 'failed' ? (targetExists ? 'dead' : 'failed') : decision.state;
   deps.meter.attempted(label, result, tried.sent ? tried.durationMs : null);
@@ -128,7 +148,7 @@ function meter(decision: RetryDecision, tried: Tried, kind: TargetKind | undefin
  * (relay_delivery_targets_flagged_total, the RelayTargetFlagged alert); the target's id goes
  * to the log, never to a label.
  */
-async function updateHealth(target: TargetRecord, kind: TargetKind, outcome: AttemptResult, deps: DeliveryDeps): Promise<void> {
+async function updateHealth(target: TargetRecord, kind: AnyTargetKind, outcome: AttemptResult, deps: DeliveryDeps): Promise<void> {
   const flag = async (reason: string, why: FlagReason): Promise<void> => {
     if (!(await deps.health.flag(target.id, reason.slice(0, 200)))) return;
     deps.meter.targetFlagged(kind.kind, why);

@@ -16,7 +16,7 @@ describe('redrive command arguments', () => {
       throw new Error('expected a ConfigError');
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
-      expect((err as ConfigError).problems.slice(0, 3)).toEqual(['unknown argument --force', '--channel must be one of webhook, chat', '--limit must be an integer from 1 to 1000000']);
+      expect((err as ConfigError).problems.slice(0, 3)).toEqual(['unknown argument --force', '--channel must be one of webhook, chat, outputs', '--limit must be an integer from 1 to 1000000']);
     }
   });
 });

@@ -15,9 +15,10 @@ const JITTER_STEPS = [1, 1.1, 1.2];
 
 /**
  * Longest Retry-After hint each channel honours by default (RETRY_AFTER_MAX_MS), a tier of its
- * own: chat platforms ask for seconds, webhook receivers may ask for up to an hour.
+ * own: chat platforms ask for seconds, webhook receivers may ask for up to an hour, and Google
+ * Sheets refills its per-minute quota after a minute (outputs: two, to be safe).
  */
-export const DEFAULT_RETRY_AFTER_MAX_MS: Readonly<Record<DeliveryChannel, number>> = { webhook: 3_600_000, chat: 60_000 };
+export const DEFAULT_RETRY_AFTER_MAX_MS: Readonly<Record<DeliveryChannel, number>> = { webhook: 3_600_000, chat: 60_000, outputs: 120_000 };
 
 /** Tiers for `schedule` with jittered neighbours, sorted and unique. */
 export function jitteredTiers(schedule: readonly number[], extra: readonly number[] = []): number[] {
