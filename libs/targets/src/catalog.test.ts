@@ -22,6 +22,8 @@ describe('the catalog: one line per kind, everything else derived from it', () =
       ['webhook', 'webhook'],
       ['embed_chat', 'chat'],
       ['block_chat', 'chat'],
+      ['email', 'outputs'],
+      ['spreadsheet', 'outputs'],
     ]);
     expect(CATALOG.channelOf('nope')).toBeUndefined();
   });

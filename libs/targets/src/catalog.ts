@@ -1,6 +1,10 @@
 import type { DeliveryChannel } from '@relay/contracts';
-import type { KindInfo, TargetKind } from './kind';
+import type { AnyTargetKind, KindInfo } from './kind';
 import { blockChatInfo, createBlockChatKind } from './kinds/block_chat';
+import { createEmailKind, emailInfo } from './kinds/email';
+import type { MailRelay } from './kinds/email';
+import { createSpreadsheetKind, spreadsheetInfo } from './kinds/spreadsheet';
+import type { GoogleAccess } from './kinds/spreadsheet';
 import { createEmbedChatKind, embedChatInfo } from './kinds/embed_chat';
 import { createWebhookKind, webhookInfo } from './kinds/webhook';
 import type { SecretSealer } from './kind';
@@ -10,11 +14,15 @@ import type { TargetRegistry } from './registry';
 /** What kinds may need to be built: the secret box for credentials stored with a target (webhook secrets, chat URLs). */
 export interface KindDeps {
   secrets: SecretSealer;
+  /** the operator's mail relay; only the outputs deliverer has one */
+  mail?: MailRelay;
+  /** the guarded sender to Google; only the outputs deliverer has one */
+  google?: GoogleAccess;
 }
 
 /** One line of the catalog: what is known of a kind without building it, and how to build it. */
 export interface CatalogEntry extends KindInfo {
-  create(deps: KindDeps): TargetKind;
+  create(deps: KindDeps): AnyTargetKind;
 }
 
 /**
@@ -60,6 +68,8 @@ export const CATALOG: Catalog = createCatalog([
   { ...webhookInfo, create: (deps) => createWebhookKind({ secrets: deps.secrets }) },
   { ...embedChatInfo, create: (deps) => createEmbedChatKind({ secrets: deps.secrets }) },
   { ...blockChatInfo, create: (deps) => createBlockChatKind({ secrets: deps.secrets }) },
+  { ...emailInfo, create: (deps) => createEmailKind({ secrets: deps.secrets, ...(deps.mail ? { mail: deps.mail } : {}) }) },
+  { ...spreadsheetInfo, create: (deps) => createSpreadsheetKind({ secrets: deps.secrets, ...(deps.google ? { google: deps.google } : {}) }) },
 ]);
 
 export function createDefaultRegistry(deps: KindDeps): TargetRegistry {

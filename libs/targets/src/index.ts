@@ -2,7 +2,7 @@
 // catalog and registry, the SSRF-guarded sender, and the retry schedules a target may follow.
 // Delivering (the queue consumer, retries, redrive) is @relay/deliverer's.
 export { PayloadError, TargetConfigError } from './kind';
-export type { AttemptResult, KindInfo, NetworkFailure, OutboundRequest, ResponseSummary, SecretSealer, SendOutcome, TargetKind } from './kind';
+export type { AnyTargetKind, AttemptResult, KindConfigHandling, KindInfo, NetworkFailure, OutboundRequest, ResponseSummary, SecretSealer, SendOutcome, TargetKind, TransportKind } from './kind';
 export { createRegistry } from './registry';
 export { REDACTED } from './describe/field';
 export type { BooleanField, CheckContext, EnumField, Field, FieldCheck, Fields, IntegerField, KindDescription, ListField, ObjectField, TextField, VariantField } from './describe/field';
@@ -24,6 +24,13 @@ export type { ChatKindDeps, EmbedChatConfig } from './kinds/embed_chat';
 export { createBlockChatKind, BLOCK_CHAT_RETRY_SCHEDULE_MS } from './kinds/block_chat';
 export type { BlockChatConfig } from './kinds/block_chat';
 export { createSender, sendRequest } from './http/send';
-export type { SenderOptions, SendOptions } from './http/send';
+export type { HttpRequest, SenderOptions, SendOptions } from './http/send';
+export { createEmailKind, EMAIL_RETRY_SCHEDULE_MS } from './kinds/email';
+export type { EmailConfig, MailRelay } from './kinds/email';
+export { createSpreadsheetKind, SPREADSHEET_RETRY_SCHEDULE_MS } from './kinds/spreadsheet';
+export type { GoogleAccess, SpreadsheetConfig } from './kinds/spreadsheet';
+export { createSmtpTransport, SMTP_DEFAULTS } from './transports/smtp';
+export type { SmtpRelayConfig, SmtpSecurity, SmtpTransport } from './transports/smtp';
+export { GOOGLE_RESPONSE_LIMIT_BYTES, GOOGLE_TOKEN_URL, SHEETS_API } from './transports/google';
 export { createSsrfAgents, SsrfBlockedError } from './ssrf';
 export { retryScheduleOf, RETRY_SCHEDULE_LIMITS, validateRetrySchedule } from './schedule';

@@ -37,6 +37,8 @@ export interface SenderOptions {
   responseLimitBytes?: number;
   /** SSRF_ALLOW_CIDRS: CIDRs exempt from the SSRF guard; empty in production unless an operator opts in */
   allowCidrs: readonly string[];
+  /** extra trust anchors (PEM) for an API behind a private CA (GOOGLE_CA_FILE) */
+  ca?: string;
 }
 
 /**
@@ -45,7 +47,7 @@ export interface SenderOptions {
  * invalid allowlist.
  */
 export function createSender(opts: SenderOptions): (req: HttpRequest) => Promise<SendOutcome> {
-  const agent = createSsrfAgents({ allowCidrs: opts.allowCidrs });
+  const agent = createSsrfAgents({ allowCidrs: opts.allowCidrs, ...(opts.ca !== undefined ? { ca: opts.ca } : {}) });
   const send: SendOptions = { timeoutMs: opts.timeoutMs, agent };
   if (opts.maxResponseBytes !== undefined) send.maxResponseBytes = opts.maxResponseBytes;
   if (opts.responseLimitBytes !== undefined) send.responseLimitBytes = opts.responseLimitBytes;

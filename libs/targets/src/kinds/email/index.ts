@@ -9,3 +9,5 @@ export type { EmailDeliveryDeps } from './deliver';
 export { composeEmail, messageIdFor, renderSubject } from './message';
 export type { ComposeOptions } from './message';
 export { DEFAULT_SUBJECT, MAX_MESSAGE_BYTES, MAX_RECIPIENTS, MAX_SUBJECT_LENGTH } from './limits';
+export { createEmailKind, EMAIL_RETRY_SCHEDULE_MS, emailInfo } from './kind';
+export type { EmailKindDeps, MailRelay } from './kind';

@@ -39,7 +39,7 @@ type Method = 'GET' | 'POST' | 'PUT';
  * A 401 (the token expired or was revoked early) drops the cached token and the call is made
  * once more with a new one; any other failure is classified for the attempt.
  */
-export function createSheetsClient(deps: { send: GoogleSend; tokens: TokenSource }): SheetsClient {
+export function createSheetsClient(deps: { send: GoogleSend; tokens: TokenSource; /** default SHEETS_API */ apiBase?: string }): SheetsClient {
   const call = async (key: ServiceAccountKey, what: string, method: Method, url: string, body?: unknown): Promise<ApiResult<unknown>> => {
     for (let tries = 0; tries < 2; tries++) {
       const token = await deps.tokens.get(key);
@@ -65,7 +65,8 @@ export function createSheetsClient(deps: { send: GoogleSend; tokens: TokenSource
     }
     return { ok: false, result: { result: 'retry', status: 401, error: `${what}: a new access token was refused too` } };
   };
-  const base = (s: SheetRef): string => `${SHEETS_API}${encodeURIComponent(s.spreadsheetId)}/values`;
+  const api = deps.apiBase ?? SHEETS_API;
+  const base = (s: SheetRef): string => `${api}${encodeURIComponent(s.spreadsheetId)}/values`;
   const range = (s: SheetRef, a1: string): string => encodeURIComponent(`${quoteSheet(s.sheetName)}!${a1}`);
 
   return {

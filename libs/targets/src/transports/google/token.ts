@@ -17,6 +17,11 @@ export interface TokenSource {
 
 export interface TokenSourceOptions {
   send: GoogleSend;
+  /**
+   * where token requests are sent (default Google's); an operator may route them through a
+   * private endpoint. The assertion's `aud` stays Google's token URL, as Google requires.
+   */
+  tokenUrl?: string;
   now?: () => number;
   /** distinct keys cached per process; the oldest is dropped past it */
   maxEntries?: number;
@@ -42,7 +47,7 @@ export function createTokenSource(opts: TokenSourceOptions): TokenSource {
   const fetchToken = async (id: string, key: ServiceAccountKey): Promise<TokenResult> => {
     const started = now();
     const body = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: signAssertion(key, started) }).toString();
-    const outcome = await opts.send({ url: GOOGLE_TOKEN_URL, headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Relay-Sheets/1' }, body: Buffer.from(body) });
+    const outcome = await opts.send({ url: opts.tokenUrl ?? GOOGLE_TOKEN_URL, headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Relay-Sheets/1' }, body: Buffer.from(body) });
     if ('error' in outcome) return { ok: false, result: googleNetworkFailure(outcome.error.code) };
     const res = outcome.response;
     if (res.status !== 200) return { ok: false, result: classifyGoogleAnswer('Google token endpoint', res) };
