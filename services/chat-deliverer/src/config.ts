@@ -1,7 +1,43 @@
+import { int, oneOf, str } from '@relay/config';
+import type { ConfigOf } from '@relay/config';
 import { delivererConfigSpec } from '@relay/deliverer';
-import type { DelivererConfig } from '@relay/deliverer';
+import { GOOGLE_TOKEN_URL, SHEETS_API } from '@relay/targets';
 
-// chat targets follow the fast schedules (1 s … 30 s), so this channel declares short tiers
-export const configSpec = delivererConfigSpec({ healthPort: 8092, channel: 'chat' });
+/**
+ * One program, two channels (docs/architecture.md "Deliverers"): `chat` (embed- and block-style
+ * chat targets, fast schedules of 1 s … 30 s) and `outputs` (email and spreadsheet targets, sent
+ * through their own transports). Each channel is its own process, queue, health port and scaler;
+ * only the defaults differ, so DELIVERY_CHANNEL is read first and picks them.
+ */
+export type ProgramChannel = 'chat' | 'outputs';
+export const PROGRAM_CHANNELS: readonly ProgramChannel[] = ['chat', 'outputs'];
 
-export type Config = DelivererConfig;
+export const channelVar = {
+  channel: oneOf('DELIVERY_CHANNEL', 'the delivery queue this process consumes: chat (chat targets) or outputs (email and spreadsheet targets)', PROGRAM_CHANNELS, { default: 'chat' }),
+};
+
+/** The outputs channel's transports; read by a chat process too (and ignored there), so both share one spec's names. */
+export const outputsVars = {
+  smtpHost: str('SMTP_HOST', "the operator's outbound mail relay for email targets; empty = email deliveries wait (retry) until one is set", { default: '' }),
+  smtpPort: int('SMTP_PORT', 'port of the mail relay (587 submission with STARTTLS, 465 implicit TLS)', { default: 587, min: 1, max: 65535 }),
+  smtpSecurity: oneOf('SMTP_SECURITY', 'starttls: STARTTLS required (default); tls: implicit TLS; none: no TLS, only for a catcher on loopback', ['starttls', 'tls', 'none'] as const, { default: 'starttls' }),
+  smtpUsername: str('SMTP_USERNAME', 'AUTH user at the mail relay; empty = no AUTH', { default: '' }),
+  smtpPassword: str('SMTP_PASSWORD', 'AUTH password at the mail relay', { default: '', secret: true }),
+  smtpFrom: str('SMTP_FROM', 'envelope sender and From address of every email, e.g. relay@example.com (required with SMTP_HOST)', { default: '' }),
+  smtpCaFile: str('SMTP_CA_FILE', 'PEM file of extra trust anchors for a relay whose certificate a private CA issued; empty = the system CAs', { default: '' }),
+  smtpConnectTimeoutMs: int('SMTP_CONNECT_TIMEOUT_MS', 'TCP connect and the 220 greeting must each finish within this', { default: 10_000, min: 100 }),
+  smtpSocketTimeoutMs: int('SMTP_SOCKET_TIMEOUT_MS', 'no byte from the relay for this long ends the attempt (retried)', { default: 30_000, min: 100 }),
+  smtpMaxConnections: int('SMTP_MAX_CONNECTIONS', 'connections kept open to the mail relay per process', { default: 4, min: 1, max: 100 }),
+  googleTokenUrl: str('GOOGLE_TOKEN_URL', "where spreadsheet targets' token requests go (a private endpoint of Google's); the JWT audience stays Google's", { default: GOOGLE_TOKEN_URL }),
+  googleSheetsUrl: str('GOOGLE_SHEETS_URL', 'base of the Sheets API values methods, ending in /spreadsheets/', { default: SHEETS_API }),
+  googleCaFile: str('GOOGLE_CA_FILE', 'PEM file of extra trust anchors for GOOGLE_TOKEN_URL / GOOGLE_SHEETS_URL behind a private CA; empty = the system CAs', { default: '' }),
+};
+
+export function configSpecFor(channel: ProgramChannel) {
+  return { ...channelVar, ...delivererConfigSpec({ healthPort: channel === 'chat' ? 8092 : 8095, channel }), ...outputsVars };
+}
+
+/** The names and meanings every deploy file is checked against (the chat channel's defaults). */
+export const configSpec = configSpecFor('chat');
+
+export type Config = ConfigOf<ReturnType<typeof configSpecFor>>;

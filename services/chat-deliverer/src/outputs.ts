@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '@relay/config';
+import { createSender, createSmtpTransport, GOOGLE_RESPONSE_LIMIT_BYTES } from '@relay/targets';
+import type { GoogleAccess, MailRelay, SmtpSecurity } from '@relay/targets';
+import type { Config } from './config';
+
+/**
+ * The outputs channel's transports, from config: the mail relay (when SMTP_HOST is set) and the
+ * guarded sender to Google, whose answers may be as large as the delivery-id column a retried
+ * append reads (GOOGLE_RESPONSE_LIMIT_BYTES). Fails fast on an unusable setting.
+ */
+export function outputTransports(config: Config): { mail?: MailRelay; google: GoogleAccess; close(): void } {
+  const problems: string[] = [];
+  const pem = (file: string, name: string): string | undefined => {
+    if (file === '') return undefined;
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      problems.push(`${name}: cannot read ${file}`);
+      return undefined;
+    }
+  };
+  if (config.smtpHost !== '' && !/^[^@\s]+@[^@\s]+$/.test(config.smtpFrom)) problems.push('SMTP_FROM: an address is required when SMTP_HOST is set');
+  if ((config.smtpUsername === '') !== (config.smtpPassword === '')) problems.push('SMTP_USERNAME and SMTP_PASSWORD go together');
+  const smtpCa = pem(config.smtpCaFile, 'SMTP_CA_FILE');
+  const googleCa = pem(config.googleCaFile, 'GOOGLE_CA_FILE');
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const transport =
+    config.smtpHost === ''
+      ? undefined
+      : createSmtpTransport({
+          host: config.smtpHost,
+          port: config.smtpPort,
+          security: config.smtpSecurity as SmtpSecurity,
+          ...(config.smtpUsername !== '' ? { username: config.smtpUsername, password: config.smtpPassword } : {}),
+          from: config.smtpFrom,
+          ...(smtpCa ? { ca: smtpCa } : {}),
+          connectionTimeoutMs: config.smtpConnectTimeoutMs,
+          greetingTimeoutMs: config.smtpConnectTimeoutMs,
+          socketTimeoutMs: config.smtpSocketTimeoutMs,
+          maxConnections: config.smtpMaxConnections,
+        });
+  const send = createSender({
+    timeoutMs: config.requestTimeoutMs,
+    allowCidrs: config.ssrfAllowCidrs,
+    maxResponseBytes: GOOGLE_RESPONSE_LIMIT_BYTES,
+    responseLimitBytes: GOOGLE_RESPONSE_LIMIT_BYTES,
+    ...(googleCa ? { ca: googleCa } : {}),
+  });
+  return {
+    ...(transport ? { mail: { transport, from: config.smtpFrom } } : {}),
+    google: { send, tokenUrl: config.googleTokenUrl, sheetsApi: config.googleSheetsUrl },
+    close: () => transport?.close(),
+  };
+}
