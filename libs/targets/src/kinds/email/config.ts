@@ -1,4 +1,6 @@
-import type { FieldError, Validation } from '@relay/contracts';
+import type { Validation } from '@relay/contracts';
+import type { CheckContext, Field, KindDescription, TextField } from '../../describe/field';
+import { checkDescribed } from '../../describe/validate';
 import { MAX_ADDRESS_LENGTH, MAX_LOCAL_PART_LENGTH, MAX_RECIPIENTS, MAX_SUBJECT_TEMPLATE_LENGTH } from './limits';
 
 /** An email target's settings (issue 23, item 3). The relay and the sender address are the operator's, not the target's. */
@@ -35,77 +37,71 @@ export function addressProblem(address: string): string | null {
   return null;
 }
 
-const KNOWN = new Set(['to', 'cc', 'bcc', 'subject', 'reply_to']);
+const noLineBreak = (what: string) => (value: string, ctx: CheckContext): undefined => {
+  if (LINE_BREAK.test(value)) ctx.fail(`${what} must not contain a line break (CR or LF)`);
+  return undefined;
+};
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+/** One mailbox: the described `email` format, then Relay's stricter rules (addressProblem). */
+const address = (label: string, what: string): TextField => ({
+  type: 'string',
+  label,
+  format: 'email',
+  maxLength: MAX_ADDRESS_LENGTH,
+  example: 'ops@example.com',
+  message: `${what} must be an address of the form name@example.com (no display name, no line break)`,
+  check: (value: string, ctx) => {
+    const problem = addressProblem(value);
+    if (problem) ctx.fail(`${what} address ${problem}`);
+    return undefined;
+  },
+});
 
-function readList(raw: Record<string, unknown>, name: 'to' | 'cc' | 'bcc', errors: FieldError[]): string[] {
-  const value = raw[name];
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) {
-    errors.push({ field: `config.${name}`, message: `${name} must be a list of email addresses` });
-    return [];
-  }
-  const out: string[] = [];
-  value.forEach((item: unknown, i) => {
-    const field = `config.${name}[${i}]`;
-    if (typeof item !== 'string') {
-      errors.push({ field, message: 'must be an email address' });
-      return;
-    }
-    const address = item.trim();
-    // the untrimmed value: a trailing line break is refused, not quietly cut
-    const problem = addressProblem(LINE_BREAK.test(item) ? item : address);
-    if (problem) errors.push({ field, message: `${name} address ${problem}` });
-    else out.push(address);
-  });
-  return out;
+const recipients = (label: string, what: 'to' | 'cc' | 'bcc', help: string): Field => ({
+  type: 'list',
+  label,
+  help,
+  items: address('Address', what),
+  maxItems: MAX_RECIPIENTS,
+  ...(what === 'to' ? { required: true, requiredMessage: 'to is required: at least one address', example: ['ops@example.com'] } : { default: [] }),
+  ...(what === 'to' ? { check: (list: string[], ctx: CheckContext) => checkRecipients(list, ctx) } : {}),
+});
+
+/** At least one `to`, and at most MAX_RECIPIENTS across to, cc and bcc (reported at `config.to`). */
+function checkRecipients(to: string[], ctx: CheckContext): undefined {
+  if (to.length === 0) ctx.fail('to needs at least one address');
+  const count = ['to', 'cc', 'bcc'].reduce((n, k) => n + (Array.isArray(ctx.config[k]) ? (ctx.config[k] as unknown[]).length : 0), 0);
+  if (count > MAX_RECIPIENTS) ctx.fail(`at most ${MAX_RECIPIENTS} recipients across to, cc and bcc (this has ${count})`);
+  return undefined;
 }
 
 /**
- * Save-time validation (issue 23, item 3): every problem at its field. CR/LF is refused in
- * everything that reaches a header — addresses, the subject template, reply-to — so a saved
- * target can never inject a header; the rendered subject is checked again at send.
+ * The email target's settings, described once (issue 23, items 1 and 3): save-time validation,
+ * the API view, the OpenAPI schemas and the dashboard form all come from it. CR/LF is refused
+ * in everything that reaches a header, so a saved target can never inject one; the rendered
+ * subject is checked again at send. No credential: the relay's are the operator's.
  */
+export const emailDescription: KindDescription = {
+  label: 'Email',
+  help: "Each event as an email through the operator's mail relay: JSON payloads formatted, text and XML as received; docs/targets-email.md.",
+  fields: {
+    to: recipients('To', 'to', `one address or more; at most ${MAX_RECIPIENTS} across to, cc and bcc`),
+    cc: recipients('Cc (optional)', 'cc', 'shown to every recipient'),
+    bcc: recipients('Bcc (optional)', 'bcc', 'only in the SMTP envelope, never in a header'),
+    subject: {
+      type: 'string',
+      label: 'Subject template (optional)',
+      maxLength: MAX_SUBJECT_TEMPLATE_LENGTH,
+      default: '',
+      example: 'New order {{order.id}}',
+      help: '{{path.to.field}} over the payload; empty: "Relay: new event"',
+      check: noLineBreak('subject'),
+    },
+    reply_to: { ...address('Reply-To (optional)', 'reply_to'), example: 'support@example.com' },
+  },
+};
+
+/** Save-time checks of an email config, without sealing (it holds no credential). */
 export function validateEmailConfig(input: unknown): Validation<EmailConfig> {
-  const errors: FieldError[] = [];
-  if (!isRecord(input)) return { ok: false, errors: [{ field: 'config', message: 'config must be an object' }] };
-  for (const key of Object.keys(input)) if (!KNOWN.has(key)) errors.push({ field: `config.${key}`, message: `unknown setting ${key}` });
-  const to = readList(input, 'to', errors);
-  const cc = readList(input, 'cc', errors);
-  const bcc = readList(input, 'bcc', errors);
-  if (Array.isArray(input.to) && input.to.length === 0) errors.push({ field: 'config.to', message: 'to needs at least one address' });
-  if (input.to === undefined) errors.push({ field: 'config.to', message: 'to is required: at least one address' });
-  const count = [input.to, input.cc, input.bcc].reduce<number>((n, l) => n + (Array.isArray(l) ? l.length : 0), 0);
-  if (count > MAX_RECIPIENTS) errors.push({ field: 'config.to', message: `at most ${MAX_RECIPIENTS} recipients across to, cc and bcc (this has ${count})` });
-  const subject = readSubject(input.subject, errors);
-  const replyTo = readReplyTo(input.reply_to, errors);
-  if (errors.length > 0) return { ok: false, errors };
-  const value: EmailConfig = { to, cc, bcc, subject };
-  if (replyTo !== undefined) value.reply_to = replyTo;
-  return { ok: true, value };
-}
-
-function readSubject(value: unknown, errors: FieldError[]): string {
-  if (value === undefined) return '';
-  if (typeof value !== 'string') {
-    errors.push({ field: 'config.subject', message: 'subject must be text' });
-    return '';
-  }
-  if (LINE_BREAK.test(value)) errors.push({ field: 'config.subject', message: 'subject must not contain a line break (CR or LF)' });
-  else if (value.length > MAX_SUBJECT_TEMPLATE_LENGTH) errors.push({ field: 'config.subject', message: `subject must be at most ${MAX_SUBJECT_TEMPLATE_LENGTH} characters` });
-  return value.trim();
-}
-
-function readReplyTo(value: unknown, errors: FieldError[]): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') {
-    errors.push({ field: 'config.reply_to', message: 'reply_to must be an email address' });
-    return undefined;
-  }
-  const problem = addressProblem(LINE_BREAK.test(value) ? value : value.trim());
-  if (problem) errors.push({ field: 'config.reply_to', message: `reply_to ${problem}` });
-  return value.trim();
+  return checkDescribed(emailDescription, input) as Validation<EmailConfig>;
 }

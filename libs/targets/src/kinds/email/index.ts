@@ -2,7 +2,7 @@
 // Wired as a kind of the catalog once the kind-description model lands (docs/targets-email.md).
 export { emailBody, escapeHtml } from './body';
 export type { EmailBody } from './body';
-export { addressProblem, validateEmailConfig } from './config';
+export { addressProblem, emailDescription, validateEmailConfig } from './config';
 export type { EmailConfig } from './config';
 export { deliverEmail } from './deliver';
 export type { EmailDeliveryDeps } from './deliver';

@@ -1,7 +1,8 @@
+import { describedConfig } from '../../describe/kind-config';
 import type { KindInfo, SecretSealer, TransportKind } from '../../kind';
 import { classifySmtp } from '../../transports/smtp';
 import type { SmtpTransport } from '../../transports/smtp';
-import { validateEmailConfig } from './config';
+import { emailDescription } from './config';
 import type { EmailConfig } from './config';
 import { composeEmail } from './message';
 
@@ -12,7 +13,7 @@ import { composeEmail } from './message';
  */
 export const EMAIL_RETRY_SCHEDULE_MS: readonly number[] = [10_000, 60_000, 300_000, 900_000, 3_600_000];
 
-export const emailInfo: KindInfo = { kind: 'email', channel: 'outputs', defaultRetryScheduleMs: EMAIL_RETRY_SCHEDULE_MS };
+export const emailInfo: KindInfo = { kind: 'email', channel: 'outputs', defaultRetryScheduleMs: EMAIL_RETRY_SCHEDULE_MS, description: emailDescription };
 
 /** The operator's mail relay as the deliverer built it; absent where no relay is configured. */
 export interface MailRelay {
@@ -35,8 +36,7 @@ export interface EmailKindDeps {
 export function createEmailKind(deps: EmailKindDeps): TransportKind<EmailConfig> {
   return {
     ...emailInfo,
-    validateConfig: validateEmailConfig,
-    publicConfig: (config) => ({ ...config }),
+    ...describedConfig<EmailConfig>(emailDescription, deps.secrets),
     deliver: async (config, d) => {
       const mail = deps.mail;
       // an operator setting, not the target's: the deliveries wait (and can be redriven) until it is set

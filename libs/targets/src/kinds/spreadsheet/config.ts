@@ -1,6 +1,7 @@
-import type { FieldError, Validation } from '@relay/contracts';
+import type { Validation } from '@relay/contracts';
+import type { CheckContext, KindDescription } from '../../describe/field';
+import { checkDescribed } from '../../describe/validate';
 import { readServiceAccountKey } from '../../transports/google';
-import type { ServiceAccountKey } from '../../transports/google';
 import { MAX_SHEET_NAME_LENGTH } from './limits';
 
 /** A spreadsheet target's settings (issue 23, item 4). */
@@ -8,63 +9,74 @@ export interface SpreadsheetConfig {
   spreadsheet_id: string;
   /** the tab rows are appended to */
   sheet_name: string;
-  /** the service account's key as JSON text (client_email, private_key, private_key_id); the kind stores it sealed */
+  /** the service account's key as JSON text (client_email, private_key, private_key_id); stored sealed */
   service_account_key: string;
-  /** the key's client_email: not secret, shown so the owner knows whom to share the sheet with */
-  service_account_email: string;
 }
 
 /** Google's spreadsheet ids (44 characters today) in the `/d/<id>/` segment of the sheet's URL. */
 const SPREADSHEET_ID = /^[A-Za-z0-9_-]{20,128}$/;
 const SHEET_URL = /^https:\/\/docs\.google\.com\/spreadsheets\/d\/([A-Za-z0-9_-]{20,128})(?:[/?#]|$)/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
-const KNOWN = new Set(['spreadsheet_id', 'sheet_name', 'service_account_key']);
 
 export const DEFAULT_SHEET_NAME = 'Sheet1';
 
-/**
- * Save-time validation; every problem at its field, and no message quotes the key. A sheet's
- * URL is accepted for spreadsheet_id and reduced to the id. The key comes back as normalized
- * JSON text, not yet sealed: the kind seals it before it is stored.
- */
-export function validateSpreadsheetConfig(input: unknown): Validation<SpreadsheetConfig> {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) return { ok: false, errors: [{ field: 'config', message: 'config must be an object' }] };
-  const raw = input as Record<string, unknown>;
-  const errors: FieldError[] = [];
-  for (const k of Object.keys(raw)) if (!KNOWN.has(k)) errors.push({ field: `config.${k}`, message: `unknown setting ${k}` });
-  const id = readId(raw.spreadsheet_id, errors);
-  const sheet = readSheetName(raw.sheet_name, errors);
-  let key: ServiceAccountKey | null = null;
-  if (raw.service_account_key === undefined || raw.service_account_key === '') {
-    errors.push({ field: 'config.service_account_key', message: 'service_account_key is required: the JSON key file of a Google service account' });
-  } else {
-    const read = readServiceAccountKey(raw.service_account_key);
-    if (read.ok) key = read.key;
-    else errors.push({ field: 'config.service_account_key', message: `service_account_key ${read.message}` });
-  }
-  if (errors.length > 0 || key === null) return { ok: false, errors };
-  return { ok: true, value: { spreadsheet_id: id, sheet_name: sheet, service_account_key: JSON.stringify(key), service_account_email: key.client_email } };
-}
-
-function readId(value: unknown, errors: FieldError[]): string {
-  if (typeof value !== 'string' || value.trim() === '') {
-    errors.push({ field: 'config.spreadsheet_id', message: 'spreadsheet_id is required: the id in the sheet URL …/spreadsheets/d/<id>/' });
-    return '';
-  }
-  const v = value.trim();
-  const fromUrl = SHEET_URL.exec(v)?.[1];
+/** The id itself, or the sheet's URL reduced to it. */
+function checkId(value: string, ctx: CheckContext): string | undefined {
+  const fromUrl = SHEET_URL.exec(value)?.[1];
   if (fromUrl) return fromUrl;
-  if (!SPREADSHEET_ID.test(v)) errors.push({ field: 'config.spreadsheet_id', message: 'spreadsheet_id must be the id in the sheet URL …/spreadsheets/d/<id>/ (letters, digits, - and _)' });
-  return v;
+  if (!SPREADSHEET_ID.test(value)) ctx.fail('spreadsheet_id must be the id in the sheet URL …/spreadsheets/d/<id>/ (letters, digits, - and _)');
+  return undefined;
 }
 
-function readSheetName(value: unknown, errors: FieldError[]): string {
-  if (value === undefined || value === '') return DEFAULT_SHEET_NAME;
-  if (typeof value !== 'string') {
-    errors.push({ field: 'config.sheet_name', message: 'sheet_name must be text' });
-    return '';
-  }
-  if (value.length > MAX_SHEET_NAME_LENGTH) errors.push({ field: 'config.sheet_name', message: `sheet_name must be at most ${MAX_SHEET_NAME_LENGTH} characters` });
-  else if (CONTROL.test(value)) errors.push({ field: 'config.sheet_name', message: 'sheet_name must not contain control characters or line breaks' });
-  return value;
+/** Only client_email, private_key and private_key_id are kept (token_uri is ignored); no message quotes the key. */
+function checkKey(value: string, ctx: CheckContext): string | undefined {
+  const read = readServiceAccountKey(value);
+  if (!read.ok) return void ctx.fail(`service_account_key ${read.message}`);
+  return JSON.stringify(read.key);
+}
+
+/**
+ * The spreadsheet target's settings, described once (issue 23, items 1 and 4). The key is a
+ * credential: sealed at rest, shown as set, never returned.
+ */
+export const spreadsheetDescription: KindDescription = {
+  label: 'Spreadsheet (Google Sheets)',
+  help: "Each event as a row of a Google Sheet, a column per top-level field; share the sheet with the service account's client_email as Editor. docs/targets-spreadsheet.md.",
+  fields: {
+    spreadsheet_id: {
+      type: 'string',
+      label: 'Spreadsheet id or URL',
+      required: true,
+      requiredMessage: 'spreadsheet_id is required: the id in the sheet URL …/spreadsheets/d/<id>/',
+      trim: true,
+      maxLength: 300,
+      example: '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms',
+      check: checkId,
+    },
+    sheet_name: {
+      type: 'string',
+      label: 'Sheet (tab) name',
+      default: DEFAULT_SHEET_NAME,
+      minLength: 1,
+      maxLength: MAX_SHEET_NAME_LENGTH,
+      example: 'Leads',
+      check: (value: string, ctx) => (CONTROL.test(value) ? void ctx.fail('sheet_name must not contain control characters or line breaks') : undefined),
+    },
+    service_account_key: {
+      type: 'string',
+      label: 'Service account key (JSON)',
+      required: true,
+      requiredMessage: 'service_account_key is required: the JSON key file of a Google service account',
+      credential: true,
+      multiline: true,
+      maxLength: 16_384,
+      help: 'the JSON key file of a Google service account; a secret: stored sealed, never shown',
+      check: checkKey,
+    },
+  },
+};
+
+/** Save-time checks, nothing sealed: the kind seals the key (validateDescribed). */
+export function validateSpreadsheetConfig(input: unknown): Validation<SpreadsheetConfig> {
+  return checkDescribed(spreadsheetDescription, input) as Validation<SpreadsheetConfig>;
 }

@@ -3,7 +3,7 @@
 // (docs/targets-spreadsheet.md).
 export { cellOf, DELIVERY_ID_COLUMN, EMPTY_NAME_COLUMN, PAYLOAD_COLUMN, planRow, rowFields } from './columns';
 export type { RowPlan } from './columns';
-export { DEFAULT_SHEET_NAME, validateSpreadsheetConfig } from './config';
+export { DEFAULT_SHEET_NAME, spreadsheetDescription, validateSpreadsheetConfig } from './config';
 export type { SpreadsheetConfig } from './config';
 export { deliverToSheet } from './deliver';
 export type { SpreadsheetDeliveryDeps } from './deliver';

@@ -1,7 +1,8 @@
+import { describedConfig } from '../../describe/kind-config';
 import type { KindInfo, SecretSealer, TransportKind } from '../../kind';
 import { createSheetsClient, createTokenSource } from '../../transports/google';
 import type { GoogleSend } from '../../transports/google';
-import { validateSpreadsheetConfig } from './config';
+import { spreadsheetDescription } from './config';
 import type { SpreadsheetConfig } from './config';
 import { deliverToSheet } from './deliver';
 
@@ -12,7 +13,7 @@ import { deliverToSheet } from './deliver';
  */
 export const SPREADSHEET_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 30_000, 70_000, 300_000, 900_000, 3_600_000];
 
-export const spreadsheetInfo: KindInfo = { kind: 'spreadsheet', channel: 'outputs', defaultRetryScheduleMs: SPREADSHEET_RETRY_SCHEDULE_MS };
+export const spreadsheetInfo: KindInfo = { kind: 'spreadsheet', channel: 'outputs', defaultRetryScheduleMs: SPREADSHEET_RETRY_SCHEDULE_MS, description: spreadsheetDescription };
 
 /** How the deliverer reaches Google: its SSRF-guarded sender (with answer limits of GOOGLE_RESPONSE_LIMIT_BYTES). */
 export interface GoogleAccess {
@@ -29,8 +30,7 @@ export interface SpreadsheetKindDeps {
 
 /**
  * The spreadsheet target, Google Sheets (issue 23, item 4). The service-account key is sealed
- * before it is stored and shown only as set; its client_email is shown, so the owner knows
- * whom to share the sheet with. One token cache per kind instance, i.e. per deliverer process.
+ * before it is stored and shown only as set (the description marks it a credential). One token cache per kind instance, i.e. per deliverer process.
  */
 export function createSpreadsheetKind(deps: SpreadsheetKindDeps): TransportKind<SpreadsheetConfig> {
   const google = deps.google;
@@ -43,11 +43,7 @@ export function createSpreadsheetKind(deps: SpreadsheetKindDeps): TransportKind<
     : null;
   return {
     ...spreadsheetInfo,
-    validateConfig: (input) => {
-      const v = validateSpreadsheetConfig(input);
-      return v.ok ? { ok: true, value: { ...v.value, service_account_key: deps.secrets.encrypt(v.value.service_account_key) } } : v;
-    },
-    publicConfig: (config) => ({ spreadsheet_id: config.spreadsheet_id, sheet_name: config.sheet_name, service_account_email: config.service_account_email, service_account_key: '[redacted]' }),
+    ...describedConfig<SpreadsheetConfig>(spreadsheetDescription, deps.secrets),
     deliver: async (config, d) => {
       if (!sheets) return { result: 'retry', status: null, error: 'this deliverer has no route to Google (not an outputs deliverer)' };
       return deliverToSheet(config, d, { sheets, openKey: (stored) => deps.secrets.decrypt(stored) });
