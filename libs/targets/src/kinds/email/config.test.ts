@@ -2,8 +2,8 @@ import { addressProblem, validateEmailConfig } from './config';
 import { MAX_RECIPIENTS } from './limits';
 
 describe('email target settings (issue 23, item 3)', () => {
-  it('accepts to/cc/bcc, a subject template and a reply-to; addresses trimmed', () => {
-    expect(validateEmailConfig({ to: [' ops@example.com '], cc: ['a@b.co'], bcc: ['c@d.co'], subject: 'New {{type}}', reply_to: 'help@example.com' })).toEqual({
+  it('accepts to/cc/bcc, a subject template and a reply-to', () => {
+    expect(validateEmailConfig({ to: ['ops@example.com'], cc: ['a@b.co'], bcc: ['c@d.co'], subject: 'New {{type}}', reply_to: 'help@example.com' })).toEqual({
       ok: true,
       value: { to: ['ops@example.com'], cc: ['a@b.co'], bcc: ['c@d.co'], subject: 'New {{type}}', reply_to: 'help@example.com' },
     });
@@ -13,6 +13,7 @@ describe('email target settings (issue 23, item 3)', () => {
     expect(validateEmailConfig({})).toEqual({ ok: false, errors: [{ field: 'config.to', message: 'to is required: at least one address' }] });
     expect(validateEmailConfig({ to: [] })).toMatchObject({ ok: false, errors: [{ field: 'config.to' }] });
     expect(validateEmailConfig({ to: ['a@b.co'] })).toEqual({ ok: true, value: { to: ['a@b.co'], cc: [], bcc: [], subject: '' } });
+    expect(validateEmailConfig({ to: [' a@b.co'] })).toMatchObject({ ok: false, errors: [{ field: 'config.to[0]' }] });
   });
 
   it(`at most ${MAX_RECIPIENTS} recipients across to, cc and bcc`, () => {
