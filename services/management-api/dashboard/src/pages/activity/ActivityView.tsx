@@ -1,7 +1,9 @@
 import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, messageOf, query } from '../../api';
+import { ApiFailure, api, messageOf, query } from '../../api';
 import { Field, Loading, Notice } from '../../components/ui';
+import { errorMap } from '../../lib/fields';
+import type { ErrorMap } from '../../lib/fields';
 import { mergeNewest, appendPage, outcomeLabel } from '../../lib/outcome';
 import type { ActivityRow } from '../../lib/outcome';
 import type { DetailRow } from '../../lib/latency';
@@ -12,7 +14,7 @@ import type { Endpoint } from '../../types';
 import { BulkRetry } from './BulkRetry';
 import { LatencyChart } from './LatencyChart';
 import { RowDetail } from './RowDetail';
-import { NO_FILTERS, STATUS_GROUPS, filterParams, statusFromHash } from './filters';
+import { NO_FILTERS, STATUS_GROUPS, filterParams, filtersFromHash, hashWithFilters, searchesRows } from './filters';
 import type { Filters } from './filters';
 
 const PAGE = 50;
@@ -26,8 +28,12 @@ const CHART_ROWS = 100;
  * by polling the first page, and a delivery-latency chart of the rows loaded.
  */
 export function ActivityView(props: { endpointId: string | null; can: Abilities }) {
-  const [draft, setDraft] = useState<Filters>(() => ({ ...NO_FILTERS, status: statusFromHash() }));
+  // the filters live in the page's address: a filtered view can be shared, and Back restores the last one
+  const [draft, setDraft] = useState<Filters>(() => filtersFromHash());
   const [filters, setFilters] = useState<Filters>(draft);
+  const [fieldErrors, setFieldErrors] = useState<ErrorMap>(new Map());
+  const shownFilters = useRef(filters);
+  shownFilters.current = filters;
   const [rows, setRows] = useState<ActivityRow[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -52,6 +58,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
     const gen = ++generation.current;
     setRows(null);
     setError(null);
+    setFieldErrors(new Map());
     api<{ data: ActivityRow[]; next_cursor: string | null }>(`/v1/activity${query({ ...params, limit: PAGE })}`).then(
       (page) => {
         if (gen !== generation.current) return;
@@ -59,9 +66,27 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
         setNext(page.next_cursor);
         setUpdated(Date.now());
       },
-      (err) => gen === generation.current && setError(messageOf(err)),
+      (err) => {
+        if (gen !== generation.current) return;
+        setError(messageOf(err));
+        // a filter that cannot match (not an IP, From after To): its message at its field
+        if (err instanceof ApiFailure) setFieldErrors(errorMap(err.errors.map((e) => ({ ...e, field: e.field === 'endpoint_id' ? 'endpoint' : e.field }))));
+      },
     );
   }, [JSON.stringify(params)]);
+
+  // Back, Forward, or an address typed or shared: its filters
+  useEffect(() => {
+    const onHash = (): void => {
+      const f = filtersFromHash();
+      if (JSON.stringify(f) === JSON.stringify(shownFilters.current)) return;
+      setRows(null);
+      setDraft(f);
+      setFilters(f);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
 
   // live tail: the first page again, merged on top; paused by the user or by a fixed end time
   useEffect(() => {
@@ -133,12 +158,18 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
   const applyFilters = (chosen: Filters): void => {
     if (JSON.stringify(filterParams(chosen, props.endpointId)) !== JSON.stringify(params)) setRows(null);
     setFilters(chosen);
+    shownFilters.current = chosen;
+    // one history entry per view applied, so Back returns to the one before
+    const address = hashWithFilters(chosen);
+    if (address !== location.hash) location.hash = address;
   };
   const setStatus = (status: string): void => {
     setDraft({ ...draft, status });
     applyFilters({ ...filters, status });
   };
   const cols = props.endpointId ? 6 : 7;
+  // a payload or response-status search reads 100 rows a call: the next call searches older rows
+  const searching = searchesRows(filters);
 
   return (
     <div class="activity">
@@ -160,7 +191,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
         </fieldset>
         <div class="grid">
           {!props.endpointId && (
-            <Field path="endpoint" label="Endpoint">
+            <Field path="endpoint" label="Endpoint" errors={fieldErrors}>
               {(a) => (
                 <select {...a} value={draft.endpoint} onChange={(e) => setDraft({ ...draft, endpoint: e.currentTarget.value })}>
                   <option value="">All endpoints</option>
@@ -173,17 +204,23 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
               )}
             </Field>
           )}
-          <Field path="from" label="From (UTC)">
+          <Field path="from" label="From (UTC)" errors={fieldErrors}>
             {(a) => <input {...a} type="datetime-local" value={draft.from} onInput={(e) => setDraft({ ...draft, from: e.currentTarget.value })} />}
           </Field>
-          <Field path="to" label="To (UTC)">
+          <Field path="to" label="To (UTC)" errors={fieldErrors}>
             {(a) => <input {...a} type="datetime-local" value={draft.to} onInput={(e) => setDraft({ ...draft, to: e.currentTarget.value })} />}
           </Field>
-          <Field path="source_ip" label="Source IP">
+          <Field path="source_ip" label="Source IP" errors={fieldErrors}>
             {(a) => <input {...a} value={draft.sourceIp} placeholder="203.0.113.7" onInput={(e) => setDraft({ ...draft, sourceIp: e.currentTarget.value })} />}
           </Field>
-          <Field path="error" label="Error text" hint="Searched within 24 hours.">
+          <Field path="error" label="Error text" hint="What a row shows: its outcome, reason or delivery error. Searched within 24 hours." errors={fieldErrors}>
             {(a) => <input {...a} value={draft.error} onInput={(e) => setDraft({ ...draft, error: e.currentTarget.value })} />}
+          </Field>
+          <Field path="payload" label="Payload contains" hint="Accepted requests, within 24 hours, 100 rows at a time." errors={fieldErrors}>
+            {(a) => <input {...a} value={draft.payload} onInput={(e) => setDraft({ ...draft, payload: e.currentTarget.value })} />}
+          </Field>
+          <Field path="response_status" label="Response status" hint="A target's answer: 503 or 5xx." errors={fieldErrors}>
+            {(a) => <input {...a} value={draft.responseStatus} placeholder="5xx" onInput={(e) => setDraft({ ...draft, responseStatus: e.currentTarget.value })} />}
           </Field>
         </div>
         <div class="actions">
@@ -210,7 +247,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
       {error && <Notice kind="error">{error}</Notice>}
       {!rows && !error && <Loading what="activity" />}
       {rows && <LatencyChart rows={rows} details={details} />}
-      {rows && rows.length === 0 && <p>No requests match these filters{next ? ' on the pages read so far' : ''}.</p>}
+      {rows && rows.length === 0 && <p>No requests match these filters{next ? (searching ? ' among the rows searched so far' : ' on the pages read so far') : ''}.</p>}
       {rows && rows.length > 0 && (
         <div class="table-wrap">
           <table class="list activity-table">
@@ -270,7 +307,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
           {rows.length} row{rows.length === 1 ? '' : 's'} loaded.{' '}
           {next ? (
             <button type="button" class="secondary" onClick={() => void loadMore()}>
-              Load older
+              {searching ? 'Search older' : 'Load older'}
             </button>
           ) : (
             'End of the log for these filters.'

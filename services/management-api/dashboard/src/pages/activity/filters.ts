@@ -10,14 +10,33 @@ export const STATUS_GROUPS = [
 
 export interface Filters {
   endpoint: string;
+  /** `YYYY-MM-DDTHH:MM`, UTC, as the date inputs hold it */
   from: string;
   to: string;
   status: string;
   sourceIp: string;
   error: string;
+  payload: string;
+  responseStatus: string;
 }
 
-export const NO_FILTERS: Filters = { endpoint: '', from: '', to: '', status: 'all', sourceIp: '', error: '' };
+export const NO_FILTERS: Filters = { endpoint: '', from: '', to: '', status: 'all', sourceIp: '', error: '', payload: '', responseStatus: '' };
+
+/**
+ * Each filter under its name in the page's address (`#/activity?status=errors&error=timeout`),
+ * the API's names, so a filtered view can be shared, bookmarked and gone back to (issue 27,
+ * item 2). Times as the inputs show them, in UTC.
+ */
+const IN_ADDRESS: Array<[keyof Filters, string]> = [
+  ['endpoint', 'endpoint_id'],
+  ['from', 'from'],
+  ['to', 'to'],
+  ['status', 'status'],
+  ['sourceIp', 'source_ip'],
+  ['error', 'error'],
+  ['payload', 'payload'],
+  ['responseStatus', 'response_status'],
+];
 
 /** The list's query parameters (docs/management-api.md "Activity log"). */
 export function filterParams(f: Filters, fixedEndpoint: string | null): Record<string, string | undefined> {
@@ -28,11 +47,28 @@ export function filterParams(f: Filters, fixedEndpoint: string | null): Record<s
     status: f.status === 'all' ? undefined : f.status,
     source_ip: f.sourceIp.trim() || undefined,
     error: f.error.trim() || undefined,
+    payload: f.payload.trim() || undefined,
+    response_status: f.responseStatus.trim() || undefined,
   };
 }
 
-/** A status group asked for in the page's address (`#/…/activity?status=test`). */
-export function statusFromHash(): string {
-  const s = new URLSearchParams(location.hash.split('?')[1] ?? '').get('status');
-  return STATUS_GROUPS.some(([g]) => g === s) ? s! : 'all';
+/** Whether the filters search what only the rows hold (payload, response status): read 100 rows a call. */
+export const searchesRows = (f: Filters): boolean => f.payload.trim() !== '' || f.responseStatus.trim() !== '';
+
+/** The filters the page's address names; the rest as none. */
+export function filtersFromHash(hash: string = location.hash): Filters {
+  const q = new URLSearchParams(hash.split('?')[1] ?? '');
+  const f: Filters = { ...NO_FILTERS };
+  for (const [key, name] of IN_ADDRESS) f[key] = q.get(name) ?? NO_FILTERS[key];
+  if (!STATUS_GROUPS.some(([g]) => g === f.status)) f.status = 'all';
+  return f;
+}
+
+/** The page's address with `f` as its filters (the route part unchanged). */
+export function hashWithFilters(f: Filters, hash: string = location.hash): string {
+  const q = new URLSearchParams();
+  for (const [key, name] of IN_ADDRESS) if (f[key] !== NO_FILTERS[key]) q.set(name, f[key]);
+  const route = hash.split('?')[0] || '#/activity';
+  const s = q.toString();
+  return s ? `${route}?${s}` : route;
 }

@@ -1,0 +1,155 @@
+import type { Page } from 'playwright-core';
+import { eventually } from '../../support/infra';
+import { TestReceiver } from '../../support/receiver';
+import { launchBrowser } from './browser';
+import type { Browser } from './browser';
+import { startDashboardStack } from './stack';
+
+/*
+ * Issue 27, item 2 in Chromium against the real stack: each filter of Request activity used the
+ * way a person would — typed into its field and applied — finds what the rows show; a filter
+ * that cannot match says why at its field; the filters are in the address (a second tab opened
+ * on it shows the same view, Back returns to the view before); a payload search past its 100
+ * rows a call offers "Search older".
+ */
+let stack: Awaited<ReturnType<typeof startDashboardStack>>;
+let receiver: TestReceiver;
+let browser: Browser;
+let page: Page;
+let endpointId: string;
+/** accepted requests sent after the one with "bob": more than one search call's 100 rows */
+const NEWER = 110;
+
+const ingest = (contentType: string, body: string) =>
+  fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': contentType }, body });
+
+beforeAll(async () => {
+  receiver = await TestReceiver.start();
+  // carol's order is refused by the receiver for good (a 4xx): a row with a 400 attempt
+  receiver.respondWith((req) => (req.body.toString().includes('carol') ? { status: 400, body: 'no thanks' } : { status: 200 }));
+  stack = await startDashboardStack('dash-search');
+  endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'shop' } })).body.id;
+  const target = await stack.api(`/v1/endpoints/${endpointId}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'receiver', config: { url: receiver.url(), enforce_https: false } } });
+  expect(target.status).toBe(201);
+  expect((await ingest('application/json', '{"customer":"bob","total":12}')).status).toBe(202);
+  expect((await ingest('application/json', '{"customer":"carol","total":7}')).status).toBe(202);
+  expect((await ingest('text/plain', 'hello')).status).toBe(415);
+  for (let i = 0; i < NEWER; i++) expect((await ingest('application/json', `{"customer":"anon${i}"}`)).status).toBe(202);
+  await receiver.waitForRequests(NEWER + 2, 60_000);
+  // every row listed by the account's pages before the browser looks
+  await eventually(async () => {
+    const res = await stack.api('/v1/activity?limit=200');
+    return res.body.data.length >= NEWER + 3 && res.body.data.every((r: { status: string }) => r.status !== 'pending');
+  }, 60_000, 'every row written and settled');
+
+  browser = await launchBrowser();
+  page = await browser.context.newPage();
+  await page.goto(stack.dashboardUrl);
+  await page.getByLabel('API key', { exact: true }).fill(stack.apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Request activity' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Request activity' }).waitFor();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  await receiver?.close();
+});
+
+const filters = () => page.getByRole('form', { name: 'Activity filters' });
+const rowsShown = () => page.locator('table.activity-table tbody tr[data-event-id]');
+const FIELDS = ['Source IP', 'Error text', 'Payload contains', 'Response status', 'From (UTC)', 'To (UTC)'] as const;
+/** Types `values` into their fields, empties the others and applies them, as a person would. */
+async function search(values: Partial<Record<(typeof FIELDS)[number], string>>): Promise<void> {
+  for (const label of FIELDS) await filters().getByLabel(label, { exact: true }).fill(values[label] ?? '');
+  await filters().getByRole('button', { name: 'Apply filters' }).click();
+}
+/** Waits for the list to settle on `n` rows (or an empty result). */
+async function expectRows(n: number): Promise<void> {
+  if (n === 0) await page.getByText(/^No requests match these filters/).waitFor();
+  else await eventually(async () => (await rowsShown().count()) === n, 20_000, `${n} rows shown`);
+}
+
+/**
+ * Clicks "Search older" (each click one more call of at most 100 rows) until `n` rows are shown,
+ * at most `calls` times.
+ */
+async function searchOlderUntil(n: number, calls = 4): Promise<void> {
+  for (let i = 0; i < calls && (await rowsShown().count()) < n; i++) {
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/v1/activity?') && r.url().includes('cursor=')), page.getByRole('button', { name: 'Search older' }).click()]);
+    await page.waitForTimeout(200); // the answer's render
+  }
+  await expectRows(n);
+}
+
+describe('Request activity search in Chromium (issue 27, item 2)', () => {
+  it('error text finds what the row shows: "Media Type" finds the Unsupported Media Type row', async () => {
+    await search({ 'Error text': 'Media Type' });
+    await expectRows(1);
+    expect(await rowsShown().first().textContent()).toContain('Unsupported Media Type (UNSUPPORTED_MEDIA_TYPE)');
+    expect(page.url()).toContain('error=Media+Type');
+  });
+
+  it('"delivery failed" finds the row whose delivery the receiver refused', async () => {
+    await search({ 'Error text': 'delivery failed' });
+    await expectRows(1);
+    expect(await rowsShown().first().textContent()).toContain('Delivery failed (ACCEPTED)');
+  });
+
+  it('a source IP that is not an IP: the reason at its field, not an empty list', async () => {
+    await search({ 'Source IP': 'not an ip' });
+    await page.locator('[data-field-error="source_ip"]').waitFor();
+    expect(await page.locator('[data-field-error="source_ip"]').textContent()).toContain('must be an IPv4 or IPv6 address');
+    expect(await filters().getByLabel('Source IP', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await search({ 'Source IP': '127.0.0.1' });
+    await expectRows(Math.min(50, NEWER + 3));
+  });
+
+  it('From after To: the reason at From', async () => {
+    await search({ 'From (UTC)': '2030-01-02T10:00', 'To (UTC)': '2030-01-01T10:00' });
+    await page.locator('[data-field-error="from"]').waitFor();
+    expect(await page.locator('[data-field-error="from"]').textContent()).toContain('must be before To');
+  });
+
+  it('response status: 400 finds the refused delivery, older than the first 100 rows searched', async () => {
+    await search({ 'Response status': '400' });
+    await page.getByText('No requests match these filters among the rows searched so far.').waitFor();
+    await searchOlderUntil(1);
+    await page.getByRole('button', { name: /^Show details of the request/ }).first().click();
+    await page.getByText(/HTTP 400/).first().waitFor();
+    await search({ 'Response status': 'teapot' });
+    await page.locator('[data-field-error="response_status"]').waitFor();
+  });
+
+  it('payload content past one call\'s 100 rows: nothing among the newest, then "Search older" finds it', async () => {
+    await search({ 'Payload contains': '"customer":"bob"' });
+    await page.getByText('No requests match these filters among the rows searched so far.').waitFor();
+    await searchOlderUntil(1);
+    expect(await rowsShown().first().textContent()).toContain('Completed (ACCEPTED)');
+  });
+
+  it('the filters are in the address: another tab opened on it shows the same view; Back returns to the view before', async () => {
+    await search({ 'Error text': 'Media Type' });
+    await expectRows(1);
+    const shared = page.url();
+    await search({ 'Error text': 'delivery failed', 'Source IP': '127.0.0.1' });
+    await expectRows(1);
+    expect(page.url()).toContain('source_ip=127.0.0.1');
+
+    const other = await browser.context.newPage();
+    await other.goto(shared);
+    await other.getByRole('heading', { level: 1, name: 'Request activity' }).waitFor();
+    expect(await other.getByLabel('Error text', { exact: true }).inputValue()).toBe('Media Type');
+    await eventually(async () => (await other.locator('table.activity-table tbody tr[data-event-id]').count()) === 1, 20_000, 'the shared view');
+    expect(await other.locator('table.activity-table tbody tr[data-event-id]').first().textContent()).toContain('Unsupported Media Type');
+    await other.close();
+
+    await page.goBack();
+    await eventually(async () => (await filters().getByLabel('Error text', { exact: true }).inputValue()) === 'Media Type', 10_000, 'Back to the error-text view');
+    expect(await filters().getByLabel('Source IP', { exact: true }).inputValue()).toBe('');
+    await expectRows(1);
+    expect(await rowsShown().first().textContent()).toContain('Unsupported Media Type');
+  });
+});
