@@ -37,6 +37,8 @@ export interface FakeSpreadsheet {
 
 export interface FakeGoogle {
   readonly baseUrl: string;
+  /** its certificate (PEM), for a client's extra CA */
+  readonly ca: string;
   readonly spreadsheets: Map<string, FakeSpreadsheet>;
   /** requests in arrival order: `POST /token`, `GET …:batchGet`, … */
   readonly log: string[];
@@ -221,6 +223,7 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
 
   return {
     baseUrl,
+    ca: pems.cert,
     spreadsheets,
     log,
     registerServiceAccount: (email, pem) => keys.set(email, pem),
