@@ -21,6 +21,10 @@ export const OUTCOMES = [
   'QUOTA_EXCEEDED',
   'MALFORMED_HEADER',
   'REQUEST_TIMEOUT',
+  // Issue 24: a provider's endpoint handshake answered at ingest (never delivered), and a
+  // provider's retry of a delivery id already accepted (answered as a replay, never delivered).
+  'HANDSHAKE_ANSWERED',
+  'DUPLICATE',
 ] as const;
 
 export type Outcome = (typeof OUTCOMES)[number];

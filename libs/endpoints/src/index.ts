@@ -23,8 +23,11 @@ export type {
   SecretFormat,
   SignatureFormat,
   SignedPart,
+  TokenScheme,
   UrlFormScheme,
+  HandshakeKind,
 } from './auth/presets/spec';
+export { HANDSHAKE_KINDS } from './auth/presets/spec';
 export { parseSignedContentTemplate, templateVariables, TEMPLATE_VARIABLES } from './auth/template';
 export type { TemplateParse, TemplatePart, TemplateVariable } from './auth/template';
 export { HMAC_ALGORITHMS, HMAC_PRESETS, INBOUND_AUTH_TYPES, MAX_ACTIVE_SECRETS, SIGNATURE_ENCODINGS, TIMESTAMP_UNITS } from './auth/types';

@@ -11,8 +11,8 @@ import type { PresetSpec, SecretFormat } from './presets/spec';
 export interface HmacPresetInfo {
   /** Provider name as shown to users and in activity reasons. */
   label: string;
-  /** The header that is verified, lower-case. */
-  signatureHeader: string;
+  /** The header that is verified, lower-case; absent when the credential is in the body. */
+  signatureHeader?: string;
   /** Other headers that carry a MAC and are never forwarded (e.g. GitHub's legacy SHA-1 header). */
   extraCredentialHeaders: readonly string[];
   /** Header with the signed timestamp, lower-case; also stripped from forwarding. */
@@ -33,7 +33,7 @@ function infoOf(spec: PresetSpec): HmacPresetInfo {
   const timestamp = spec.timestamp;
   return {
     label: spec.label,
-    signatureHeader: spec.signature.header,
+    ...(spec.signature === undefined ? {} : { signatureHeader: spec.signature.header }),
     extraCredentialHeaders: spec.extraCredentialHeaders ?? [],
     ...(timestamp?.header !== undefined ? { timestampHeader: timestamp.header } : {}),
     ...(spec.id !== undefined && 'header' in spec.id ? { idHeader: spec.id.header } : {}),

@@ -87,6 +87,7 @@ export const INBOUND_AUTH_SCHEMAS: { readonly [T in InboundAuthType]: object } =
       preset: { enum: [...HMAC_PRESETS, 'custom'] },
       secrets: secretList({ type: 'string', minLength: 1, maxLength: 1024, pattern: NO_EDGE_WHITESPACE_PATTERN }),
       tolerance_seconds: { type: 'integer', minimum: 1, maximum: 86400 },
+      verify_token: { type: 'string', minLength: 1, maxLength: 256, pattern: BEARER_TOKEN_PATTERN },
       custom: customHmac,
     },
     ['type', 'preset', 'secrets'],

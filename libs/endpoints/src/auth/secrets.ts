@@ -21,7 +21,9 @@ export function mapInboundAuthSecrets<A, B>(setting: InboundAuthSetting<A>, fn: 
       return { ...setting, keys: setting.keys.map((k, i) => fn(k, `keys[${i}]`)) };
     case 'HMAC': {
       const secrets = setting.secrets.map((s, i) => fn(s, `secrets[${i}]`));
-      return setting.preset === 'custom' ? { ...setting, secrets, custom: { ...setting.custom } } : { ...setting, secrets };
+      if (setting.preset === 'custom') return { ...setting, secrets, custom: { ...setting.custom } };
+      const { verify_token: verifyToken, ...rest } = setting;
+      return verifyToken === undefined ? { ...rest, secrets } : { ...rest, secrets, verify_token: fn(verifyToken, 'verify_token') };
     }
   }
 }

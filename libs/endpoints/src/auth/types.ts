@@ -84,6 +84,11 @@ export interface HmacPresetInboundAuth<S = string> {
   secrets: S[];
   /** Overrides the preset's replay window; only for presets that carry a timestamp. */
   tolerance_seconds?: number;
+  /**
+   * The token Meta echoes in its subscription handshake (`hub.verify_token`); only for presets
+   * with the Meta handshake. A secret: stored encrypted, never shown.
+   */
+  verify_token?: S;
 }
 
 export interface HmacCustomInboundAuth<S = string> {

@@ -143,6 +143,9 @@ function checkHmac(setting: HmacInboundAuth, base: string): FieldError[] {
   if (setting.tolerance_seconds !== undefined && !info.hasTimestamp) {
     errors.push({ field: `${base}.tolerance_seconds`, message: `the ${info.label} preset signs no timestamp` });
   }
+  if (setting.verify_token !== undefined && info.spec.handshake !== 'meta_hub_challenge') {
+    errors.push({ field: `${base}.verify_token`, message: `only applies to presets with Meta's subscription handshake, not ${info.label}` });
+  }
   return errors;
 }
 

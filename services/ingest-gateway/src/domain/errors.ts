@@ -20,6 +20,19 @@ export interface IngestRejection {
   readonly retryAfterSeconds?: number;
   /** methods for the Allow header of a 405 (RFC 9110 §15.5.6) */
   readonly allow?: readonly string[];
+  /**
+   * Sent instead of `{ code, message }`: a provider handshake's documented answer (issue 24).
+   * The request ends here like a refusal — recorded, never delivered — but is answered as the
+   * provider requires.
+   */
+  readonly reply?: HandshakeReply;
+}
+
+/** A handshake answer: status, content type, exact body, extra headers. */
+export interface HandshakeReply {
+  readonly contentType: string;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 function refusal(
@@ -54,6 +67,8 @@ export const rejections = {
     }),
   methodNotAllowed: (allowed: readonly string[]) =>
     refusal(405, 'method_not_allowed', `This endpoint accepts ${allowed.join(', ')}.`, 'METHOD_NOT_ALLOWED', { allow: allowed }),
+  /** a provider's endpoint handshake, answered as the provider documents it; the row says which */
+  handshakeAnswered: (reason: string, reply: HandshakeReply) => ({ ...refusal(200, 'handshake_answered', 'handshake answered', 'HANDSHAKE_ANSWERED', { reason }), reply }),
   /** the sender is told only that authentication failed; the row says why */
   authFailed: (reason: string) => refusal(401, 'auth_failed', 'The request does not carry valid credentials for this endpoint.', 'AUTH_FAILED', { reason }),
   /** a header the gateway cannot carry or act on (docs/ingest.md "Header values") */

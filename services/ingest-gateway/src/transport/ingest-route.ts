@@ -5,6 +5,7 @@ import { ingest } from '../domain/pipeline/ingest';
 import type { BodyReader, IngestAnswer, IngestPorts } from '../domain/pipeline/ingest';
 import type { IngestRequest } from '../domain/pipeline/steps';
 import type { GatewayMetrics } from '../adapters/metrics';
+import type { HandshakeReply } from '../domain/errors';
 import { publicUrlOf } from './public-url';
 import { readRawBody } from './read-body';
 
@@ -82,6 +83,12 @@ export function ingestHandler(deps: IngestDeps) {
     }
     const r = answer.rejection;
     deps.metrics.requests.inc({ outcome: r.outcome ?? r.code });
+    if (r.reply) {
+      // a provider handshake: its documented answer, recorded, nothing delivered
+      deps.logger.info('handshake answered', { ...log, outcome: r.outcome, status: r.status, reason: r.reason });
+      sendReply(req, res, r.status, r.reply);
+      return;
+    }
     deps.logger.info('request rejected', { ...log, outcome: r.outcome, status: r.status, code: r.code, reason: r.reason });
     if (r.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(r.retryAfterSeconds));
     if (r.allow) res.setHeader('Allow', r.allow.join(', '));
@@ -108,6 +115,17 @@ export function send(req: Request, res: Response, status: number, body: object):
   const text = body === ACCEPTED_BODY ? ACCEPTED_TEXT : JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** A handshake's answer, byte for byte as the provider expects it (HEAD: headers only). */
+function sendReply(req: Request, res: Response, status: number, reply: HandshakeReply): void {
+  if (!req.complete) {
+    res.setHeader('Connection', 'close');
+    req.resume();
+  }
+  for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+  res.writeHead(status, { 'Content-Type': reply.contentType, 'Content-Length': Buffer.byteLength(reply.body) });
+  res.end(req.method === 'HEAD' ? undefined : reply.body);
 }
 
 function sourceIpOf(req: Request): string {

@@ -42,7 +42,7 @@ export function bodySigned(
   algorithm: MacAlgorithm,
   encoding: MacEncoding,
   where: string,
-  extra: Partial<Pick<PresetSpec, 'id' | 'extraCredentialHeaders' | 'oracle'>> & { prefix?: string } = {},
+  extra: Partial<Pick<PresetSpec, 'id' | 'extraCredentialHeaders' | 'oracle' | 'handshake'>> & { prefix?: string } = {},
 ): PresetSpec {
   const { prefix, ...rest } = extra;
   return {

@@ -39,9 +39,14 @@ export interface HmacScheme {
   urlPortVariants?: boolean;
 }
 
-/** A shared token sent as is (no MAC), compared in constant time. */
+/**
+ * A shared token sent as is (no MAC), compared in constant time: in the signature header, or with
+ * `bodyArrayField` in that field of every element of a top-level JSON array (Microsoft Graph's
+ * `value[].clientState`), when the preset has no signature header.
+ */
 export interface TokenScheme {
   family: 'token';
+  bodyArrayField?: { array: string; field: string };
 }
 
 /**
@@ -99,11 +104,22 @@ export interface PresetSpec {
   /** The provider's documentation page this description follows. */
   docs: string;
   scheme: PresetScheme;
-  signature: { header: string; format: SignatureFormat };
+  /** Absent only when the credential travels in the body (`TokenScheme.bodyArrayField`). */
+  signature?: { header: string; format: SignatureFormat };
   timestamp?: PresetTimestamp;
   id?: PresetDeliveryId;
   /** Other headers that carry a MAC (legacy signatures): never accepted, never forwarded. */
   extraCredentialHeaders?: readonly string[];
   secret: { format: SecretFormat; where: string };
   oracle: PresetOracle;
+  /** The provider's endpoint handshake, answered at ingest (docs/inbound-auth.md "Handshakes"). */
+  handshake?: HandshakeKind;
 }
+
+/**
+ * Handshakes a provider requires before it sends events. `meta_hub_challenge` checks the
+ * setting's `verify_token`; the signed ones (Slack, Zoom, Twitch) pass the preset's own
+ * verification first.
+ */
+export const HANDSHAKE_KINDS = ['slack_url_verification', 'zoom_url_validation', 'twitch_callback_verification', 'meta_hub_challenge', 'dropbox_challenge', 'x_crc', 'graph_validation_token'] as const;
+export type HandshakeKind = (typeof HANDSHAKE_KINDS)[number];

@@ -24,11 +24,14 @@ function scheme(spec: PresetSpec): string {
     case 'url_form':
       return `HMAC-${s.algorithm.toUpperCase()}(secret, url + sorted form params), ${s.encoding}`;
     case 'token':
-      return 'shared token, compared in constant time';
+      return s.bodyArrayField === undefined
+        ? 'shared token, compared in constant time'
+        : `shared token in every \`${s.bodyArrayField.array}[].${s.bodyArrayField.field}\`, compared in constant time`;
   }
 }
 
 function signatureHeader(spec: PresetSpec): string {
+  if (spec.signature === undefined) return 'none (token in the body)';
   const f = spec.signature.format;
   const name = `\`${spec.signature.header}\``;
   if (f.kind === 'plain') return f.prefix === undefined ? name : `${name} \`${f.prefix}…\``;
@@ -60,15 +63,15 @@ function oracle(o: PresetOracle): string {
 export function presetTable(): string {
   const rows = PRESET_NAMES.map((name) => {
     const spec = PRESET_SPECS[name];
-    const cells = [`\`${name}\``, `[${spec.label}](${spec.docs})`, signatureHeader(spec), scheme(spec), window(spec), deliveryId(spec), oracle(spec.oracle)];
+    const cells = [`\`${name}\``, `[${spec.label}](${spec.docs})`, signatureHeader(spec), scheme(spec), window(spec), deliveryId(spec), spec.handshake === undefined ? '—' : `\`${spec.handshake}\``, oracle(spec.oracle)];
     return `| ${cells.map((c) => c.replaceAll('|', '\\|')).join(' | ')} |`;
   });
   return [
     PRESET_TABLE_BEGIN,
     `${PRESET_NAMES.length} named presets.`,
     '',
-    '| preset | provider (docs) | signature header | signed | replay window | delivery id | test oracle |',
-    '|---|---|---|---|---|---|---|',
+    '| preset | provider (docs) | signature header | signed | replay window | delivery id | handshake | test oracle |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows,
     PRESET_TABLE_END,
   ].join('\n');

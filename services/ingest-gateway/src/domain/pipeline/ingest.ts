@@ -8,7 +8,21 @@ import type { Payload } from '../payload/read-payload';
 import { DeliveryQueueUnavailableError } from '../ports';
 import type { ActivityRecorder, CaptchaVerifier, EventPublisher, IdempotencyStore, Limiter, LimitDecision, LimitRequest, PayloadRecorder } from '../ports';
 import { forwardableHeaders } from './forwarded-headers';
-import { captchaToken, checkAvailable, checkContent, checkInboundAuth, checkIpAccess, checkMethod, checkSourceAddress, idempotencyKeyOf, limitRejection, readEndpointPayload } from './steps';
+import { bodyHandshake, handshakeOf, queryHandshake } from '../handshakes';
+import type { HandshakeOutcome } from '../handshakes';
+import {
+  captchaToken,
+  checkAvailable,
+  checkContent,
+  checkInboundAuth,
+  checkIpAccess,
+  checkMethod,
+  checkSourceAddress,
+  idempotencyKeyOf,
+  inboundRequestOf,
+  limitRejection,
+  readEndpointPayload,
+} from './steps';
 import type { IngestRequest, ReadyView } from './steps';
 
 export interface IngestPorts {
@@ -68,14 +82,22 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
   };
   const sender = req.test !== true;
 
-  const early = checkMethod(ready.endpoint, req.method) ?? checkSourceAddress(req) ?? (sender ? checkIpAccess(ready.settings, req.sourceIp) : null);
+  // A provider's query handshake (Meta, Dropbox, X, Graph) may use a method the endpoint does
+  // not take for events: it is recognised first, and answered after the address checks.
+  const handshake = sender ? handshakeOf(ready.settings.inboundAuth) : null;
+  const queryAnswer = handshake ? queryHandshake(handshake.kind, handshake.setting, req) : null;
+  const early = (queryAnswer ? null : checkMethod(ready.endpoint, req.method)) ?? checkSourceAddress(req) ?? (sender ? checkIpAccess(ready.settings, req.sourceIp) : null);
   if (early) return reject(early);
+  if (queryAnswer) return reject(handshakeRejection(queryAnswer));
   // The whole body is needed before authentication: HMAC signatures cover its exact bytes.
   const rawBody = await body.read();
   if (rawBody === 'too_large') return reject(rejections.payloadTooLarge(ready.plan.payload_limit_bytes));
   if (rawBody === 'timed_out') return reject(rejections.requestTimeout(body.timeoutMs));
   const denied = sender ? checkInboundAuth(ready.settings, req, rawBody) : null;
   if (denied) return reject(denied);
+  // Signed handshakes (Slack, Zoom, Twitch) are answered only once the signature passed.
+  const bodyAnswer = handshake ? bodyHandshake(handshake.kind, handshake.setting, inboundRequestOf(req, rawBody), req.receivedAt) : null;
+  if (bodyAnswer) return reject(handshakeRejection(bodyAnswer));
   const read = readEndpointPayload(ready, req, rawBody);
   if (!read.ok) return reject(read.rejection);
   const { payload } = read;
@@ -97,6 +119,11 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
     else await ports.idempotency.release(ready.endpoint.id, key, req.eventId);
   }
   return answer.accepted ? answer : reject(answer.rejection);
+}
+
+/** A handshake ends the request like a refusal: its own row, no delivery; a failed check is AUTH_FAILED. */
+function handshakeRejection(outcome: HandshakeOutcome): IngestRejection {
+  return outcome.ok ? rejections.handshakeAnswered(`${outcome.what} answered`, outcome.reply) : rejections.authFailed(outcome.reason);
 }
 
 /** Steps 6 and 7: limits (not for a test request), then accept. A refusal is returned unrecorded. */

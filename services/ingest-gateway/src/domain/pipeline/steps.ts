@@ -4,6 +4,7 @@ import { methodAllowedForFormat, pauseState } from '@relay/endpoints';
 import type { PayloadFormat } from '@relay/endpoints';
 import type { EndpointRecord } from '@relay/store';
 import { extractCaptchaToken } from '../access/captcha';
+import type { InboundRequest } from '../auth/request';
 import { verifyInbound } from '../auth/verify';
 import type { EndpointSettings } from '../endpoint-settings';
 import type { EndpointView } from '../endpoint-view';
@@ -79,8 +80,13 @@ export function checkIpAccess(settings: EndpointSettings, sourceIp: string): Ing
 
 /** Step 3 (spec "Authentication / Inbound" rule 1): 401 AUTH_FAILED; the row says why. */
 export function checkInboundAuth(settings: EndpointSettings, req: IngestRequest, rawBody: Buffer): IngestRejection | null {
-  const result = verifyInbound(settings.inboundAuth, { method: req.method, url: req.publicUrl, headers: req.headers, rawBody }, req.receivedAt);
+  const result = verifyInbound(settings.inboundAuth, inboundRequestOf(req, rawBody), req.receivedAt);
   return result.ok ? null : rejections.authFailed(result.reason);
+}
+
+/** What inbound verification (and a signed handshake) reads of the request. */
+export function inboundRequestOf(req: IngestRequest, rawBody: Buffer): InboundRequest {
+  return { method: req.method, url: req.publicUrl, headers: req.headers, rawBody };
 }
 
 /** Step 4: the payload per the endpoint's format, within the plan payload limit. */

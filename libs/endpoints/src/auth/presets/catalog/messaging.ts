@@ -12,6 +12,7 @@ export const MESSAGING_PRESETS = {
     id: { bodyPath: 'event_id' },
     secret: { format: 'text', where: 'api.slack.com/apps → your app → Basic Information → Signing Secret' },
     oracle: { kind: 'documented' },
+    handshake: 'slack_url_verification',
   },
   zoom: {
     label: 'Zoom',
@@ -21,6 +22,7 @@ export const MESSAGING_PRESETS = {
     timestamp: { header: 'x-zm-request-timestamp', unit: 'seconds', toleranceSeconds: 300 },
     secret: { format: 'text', where: 'Zoom App Marketplace → your app → Features → Secret Token' },
     oracle: { kind: 'documented' },
+    handshake: 'zoom_url_validation',
   },
   twilio: {
     label: 'Twilio',
@@ -111,7 +113,7 @@ export const MESSAGING_PRESETS = {
     'sha256',
     'hex',
     'Meta for Developers → app → Settings → Basic → App secret',
-    { prefix: 'sha256=', extraCredentialHeaders: ['x-hub-signature'] },
+    { prefix: 'sha256=', extraCredentialHeaders: ['x-hub-signature'], handshake: 'meta_hub_challenge' },
   ),
   instagram: bodySigned(
     'Instagram (Meta)',
@@ -120,7 +122,7 @@ export const MESSAGING_PRESETS = {
     'sha256',
     'hex',
     'Meta for Developers → app → Settings → Basic → App secret',
-    { prefix: 'sha256=', extraCredentialHeaders: ['x-hub-signature'] },
+    { prefix: 'sha256=', extraCredentialHeaders: ['x-hub-signature'], handshake: 'meta_hub_challenge' },
   ),
   whatsapp: bodySigned(
     'WhatsApp Business Platform (Meta)',
@@ -129,7 +131,7 @@ export const MESSAGING_PRESETS = {
     'sha256',
     'hex',
     'Meta for Developers → app → Settings → Basic → App secret',
-    { prefix: 'sha256=', extraCredentialHeaders: ['x-hub-signature'] },
+    { prefix: 'sha256=', extraCredentialHeaders: ['x-hub-signature'], handshake: 'meta_hub_challenge' },
   ),
   x: bodySigned(
     'X (Twitter) Account Activity',
@@ -138,7 +140,7 @@ export const MESSAGING_PRESETS = {
     'sha256',
     'base64',
     'developer.x.com → project → app → Keys and tokens → API Key Secret (consumer secret)',
-    { prefix: 'sha256=' },
+    { prefix: 'sha256=', handshake: 'x_crc' },
   ),
   twitch: {
     label: 'Twitch EventSub',
@@ -150,6 +152,7 @@ export const MESSAGING_PRESETS = {
     id: { header: 'twitch-eventsub-message-id' },
     secret: { format: 'text', where: 'The secret you set when creating the EventSub subscription' },
     oracle: { kind: 'documented' },
+    handshake: 'twitch_callback_verification',
   },
   tiktok: {
     label: 'TikTok for Developers',

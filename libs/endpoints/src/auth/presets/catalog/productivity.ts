@@ -65,6 +65,7 @@ export const PRODUCTIVITY_PRESETS = {
     'sha256',
     'hex',
     'App Console → app → Settings → App secret',
+    { handshake: 'dropbox_challenge' },
   ),
   box: {
     label: 'Box',
@@ -90,4 +91,13 @@ export const PRODUCTIVITY_PRESETS = {
     'authorization',
     'Monitoring → Streams → custom webhook → Authorization Token (you choose it)',
   ),
+  microsoft_graph: {
+    label: 'Microsoft Graph change notifications',
+    docs: 'https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks',
+    // Graph signs nothing: each notification carries the subscription's clientState.
+    scheme: { family: 'token', bodyArrayField: { array: 'value', field: 'clientState' } },
+    secret: { format: 'text', where: 'The clientState you set when creating the subscription (POST /subscriptions)' },
+    oracle: { kind: 'documented' },
+    handshake: 'graph_validation_token',
+  },
 } satisfies Record<string, PresetSpec>;

@@ -17,6 +17,7 @@ import { urlPortVariants } from '../url-variants';
  */
 export const verifyUrlFormFamily: PresetVerifier = (req, { secrets, info }) => {
   const scheme = info.spec.scheme as UrlFormScheme;
+  if (info.spec.signature === undefined) return fail('preset has no signature header');
   const header = info.spec.signature.header;
   const value = headerValue(req, header);
   if (value === undefined) return missingHeader(header);

@@ -7,6 +7,8 @@ export interface SignedRequest {
   contentType?: string;
   /** Defaults to the suite's URL (a signer may add a query parameter, as Twilio does). */
   url?: string;
+  /** A body the provider builds around the secret (Microsoft Graph's clientState); defaults to the suite's. */
+  body?: Buffer;
 }
 
 export interface SignInput {

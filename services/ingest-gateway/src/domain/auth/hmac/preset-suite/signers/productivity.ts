@@ -21,5 +21,13 @@ export const PRODUCTIVITY_SIGNERS = {
     }),
   },
   workos: { sign: ({ credentials: { secret }, body, at }) => ({ headers: { 'WorkOS-Signature': `t=${millis(at)}, v1=${hex('sha256', secret, `${millis(at)}.`, body)}` } }) },
+  // Graph: every notification in `value` carries the subscription's clientState (ends in a
+  // number so the suite's one-byte change keeps it JSON).
+  microsoft_graph: {
+    sign: ({ credentials: { secret } }) => ({
+      headers: {},
+      body: Buffer.from(JSON.stringify({ value: [{ subscriptionId: 'sub-1', clientState: secret, changeType: 'created', resource: 'me/messages/1' }], n: 10 })),
+    }),
+  },
   auth0: { sign: ({ credentials: { secret } }) => ({ headers: { Authorization: secret } }) },
 } satisfies Record<string, SignerCase>;
