@@ -62,16 +62,20 @@ ready() { # ready NAME URL
 run demo-receiver DEMO_RECEIVER_PORT=8099 -- node scripts/demo-receiver.js
 # a local SMTP server for email targets: STARTTLS + AUTH relay/relay-local on 127.0.0.1:2525
 run mail-catcher MAIL_CATCHER_SMTP_PORT=2525 MAIL_CATCHER_WEB_PORT=8098 MAIL_CATCHER_DIR="$ROOT/.infra/mail" -- node scripts/mail-catcher.js
+# the outputs deliverer reads the catcher's certificate at start, so the catcher comes first
+ready mail-catcher http://127.0.0.1:8098/
 run management-api PORT=8081 HEALTH_PORT=8094 GATEWAY_INTERNAL_URL="http://127.0.0.1:$GATEWAY_HEALTH_PORT" -- node services/management-api/dist/main.js
 run ingest-gateway PORT="$GATEWAY_PORT" HEALTH_PORT="$GATEWAY_HEALTH_PORT" -- node services/ingest-gateway/dist/main.js
 run webhook-deliverer HEALTH_PORT=8091 -- node services/webhook-deliverer/dist/main.js
 run chat-deliverer HEALTH_PORT=8092 -- node services/chat-deliverer/dist/main.js
+# the same program on the outputs channel: email targets through the local mail catcher, spreadsheet targets to Google
+run outputs-deliverer DELIVERY_CHANNEL=outputs HEALTH_PORT=8095 SMTP_HOST=127.0.0.1 SMTP_PORT=2525 SMTP_USERNAME=relay SMTP_PASSWORD=relay-local SMTP_FROM=relay@relay.local SMTP_CA_FILE="$ROOT/.infra/mail/catcher-ca.pem" -- node services/chat-deliverer/dist/main.js
 run activity-writer HEALTH_PORT=8093 -- node services/activity-writer/dist/main.js
-ready mail-catcher http://127.0.0.1:8098/
 ready management-api http://127.0.0.1:8081/readyz
 ready ingest-gateway "http://127.0.0.1:$GATEWAY_HEALTH_PORT/readyz"
 ready webhook-deliverer http://127.0.0.1:8091/readyz
 ready chat-deliverer http://127.0.0.1:8092/readyz
+ready outputs-deliverer http://127.0.0.1:8095/readyz
 ready activity-writer http://127.0.0.1:8093/readyz
 
 demo="$(node services/management-api/dist/bootstrap.js --account 'Local demo' --demo-target-url http://127.0.0.1:8099/hook)"
@@ -90,6 +94,10 @@ Relay is running (logs in .infra/logs/).
 Try it:
   curl -i -X POST '$(field ingest_url)' -H 'content-type: application/json' -d '{"hello":"relay"}'
   tail -f .infra/logs/demo-receiver.log
+  # an email target on the demo endpoint; then send the event again and open http://127.0.0.1:8098/
+  curl -s -X POST -H 'authorization: Bearer $(field api_key)' -H 'content-type: application/json' \\
+    http://127.0.0.1:8081/v1/endpoints/$(field endpoint_id)/targets \\
+    -d '{"kind":"email","name":"demo mail","config":{"to":["you@example.com"],"subject":"Relay: {{hello}}"}}'
   curl -s -H 'authorization: Bearer $(field api_key)' http://127.0.0.1:8081/v1/activity
 
 Ctrl-C stops every service.
