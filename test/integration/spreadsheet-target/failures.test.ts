@@ -154,13 +154,12 @@ describe('Google answers → attempt results', () => {
 });
 
 describe('Limits enforced before sending', () => {
-  it('a value over 50,000 characters (the Google per-cell limit) → permanent, not flagged, no request made', async () => {
+  it('a value over 50,000 characters (the Google per-cell limit) → PayloadError (permanent, not flagged), no request made', async () => {
     const { deliver } = deliverer(fake);
     const { config } = sheet();
     const before = fake.log.length;
-    const result = await deliver(config, delivery(JSON.stringify({ big: 'x'.repeat(50_001) }), 'application/json'));
-    expect(result).toMatchObject({ result: 'permanent', flagTarget: false });
-    expect(result.result === 'permanent' && result.error).toMatch(/^CELL_TOO_LARGE/);
+    // PayloadError: the deliverer fails this delivery without flagging the target
+    await expect(deliver(config, delivery(JSON.stringify({ big: 'x'.repeat(50_001) }), 'application/json'))).rejects.toMatchObject({ name: 'PayloadError', code: 'CELL_TOO_LARGE' });
     expect(fake.log.length).toBe(before);
   });
 
@@ -171,10 +170,10 @@ describe('Limits enforced before sending', () => {
     expect((fake.rows(id)[1]![1] as string).length).toBe(50_000);
   });
 
-  it('more columns than the limit → permanent, not flagged', async () => {
+  it('more columns than the limit → PayloadError (permanent, not flagged)', async () => {
     const { deliver } = deliverer(fake);
     const { config } = sheet();
     const wide = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`f${i}`, i]));
-    expect(await deliver(config, delivery(JSON.stringify(wide), 'application/json'))).toMatchObject({ result: 'permanent', flagTarget: false });
+    await expect(deliver(config, delivery(JSON.stringify(wide), 'application/json'))).rejects.toMatchObject({ name: 'PayloadError', code: 'TOO_MANY_COLUMNS' });
   });
 });

@@ -1,5 +1,5 @@
 import type { DeliveryMessageV1 } from '@relay/contracts';
-import { PayloadError } from '../../kind';
+import { PayloadError, TargetConfigError } from '../../kind';
 import type { AttemptResult } from '../../kind';
 import { RESPONSE_TOO_LARGE } from '../../http/failures';
 import { readServiceAccountKey } from '../../transports/google';
@@ -18,7 +18,10 @@ export interface SpreadsheetDeliveryDeps {
 const permanent = (error: string, flagTarget: boolean): AttemptResult => ({ result: 'permanent', status: null, error, flagTarget });
 
 /**
- * One attempt of one delivery to a spreadsheet target (issue 23, item 4):
+ * One attempt of one delivery to a spreadsheet target (issue 23, item 4). A payload past the
+ * limits throws PayloadError (this delivery fails, the target is not flagged, and the failure
+ * does not count towards the target's streak); a stored key that cannot be opened or read
+ * throws TargetConfigError (the target is flagged). Google's answers are classified:
  * 1. the row is built and checked against the limits before any request;
  * 2. the header row is read — on a retried attempt with the delivery-id column, and a row that
  *    an earlier attempt did append (its answer was lost) ends the attempt as a success;
@@ -29,16 +32,9 @@ const permanent = (error: string, flagTarget: boolean): AttemptResult => ({ resu
  */
 export async function deliverToSheet(config: SpreadsheetConfig, d: DeliveryMessageV1, deps: SpreadsheetDeliveryDeps): Promise<AttemptResult> {
   const key = openKey(config, deps);
-  if ('result' in key) return key;
-  let fields: Array<[string, Cell]>;
-  try {
-    fields = rowFields(readPayload(d.payload));
-  } catch (err) {
-    if (err instanceof PayloadError) return permanent(`${err.code}: ${err.message}`, false);
-    throw err;
-  }
+  const fields: Array<[string, Cell]> = rowFields(readPayload(d.payload));
   const tooLong = fields.find(([, v]) => typeof v === 'string' && v.length > MAX_CELL_CHARS);
-  if (tooLong) return permanent(`CELL_TOO_LARGE: field ${JSON.stringify(tooLong[0].slice(0, 80))} has more than ${MAX_CELL_CHARS} characters, Google's limit for one cell`, false);
+  if (tooLong) throw new PayloadError('CELL_TOO_LARGE', `field ${JSON.stringify(tooLong[0].slice(0, 80))} has more than ${MAX_CELL_CHARS} characters, Google's limit for one cell`);
   const sheet: SheetRef = { spreadsheetId: config.spreadsheet_id, sheetName: config.sheet_name };
 
   const retried = d.attempt > 1;
@@ -50,9 +46,9 @@ export async function deliverToSheet(config: SpreadsheetConfig, d: DeliveryMessa
 
   const plan = planRow(read.value.header, d.delivery_id, fields);
   if (!plan.ok) return permanent(plan.message, true);
-  if (plan.header.length > MAX_COLUMNS) return permanent(`TOO_MANY_COLUMNS: the sheet would have ${plan.header.length} columns; at most ${MAX_COLUMNS}`, false);
+  if (plan.header.length > MAX_COLUMNS) throw new PayloadError('TOO_MANY_COLUMNS', `the sheet would have ${plan.header.length} columns; at most ${MAX_COLUMNS}`);
   const bytes = Buffer.byteLength(JSON.stringify({ majorDimension: 'ROWS', values: [plan.row] }));
-  if (bytes > MAX_APPEND_BYTES) return permanent(`ROW_TOO_LARGE: the row is ${bytes} bytes; Google recommends at most ${MAX_APPEND_BYTES} per request`, false);
+  if (bytes > MAX_APPEND_BYTES) throw new PayloadError('ROW_TOO_LARGE', `the row is ${bytes} bytes; Google recommends at most ${MAX_APPEND_BYTES} per request`);
 
   if (plan.newColumns.length > 0) {
     const wrote = await deps.sheets.writeHeader(key, sheet, plan.start, plan.newColumns);
@@ -66,13 +62,14 @@ export async function deliverToSheet(config: SpreadsheetConfig, d: DeliveryMessa
   return appended.ok ? { result: 'success', status: 200 } : appended.result;
 }
 
-function openKey(config: SpreadsheetConfig, deps: SpreadsheetDeliveryDeps): ServiceAccountKey | AttemptResult {
+function openKey(config: SpreadsheetConfig, deps: SpreadsheetDeliveryDeps): ServiceAccountKey {
   let text: string;
   try {
     text = deps.openKey(config.service_account_key);
   } catch {
-    return permanent('the stored service account key cannot be opened with the configured secret keys', true);
+    throw new TargetConfigError('SECRET_UNREADABLE', 'the stored service account key cannot be opened with the configured secret keys');
   }
   const read = readServiceAccountKey(text);
-  return read.ok ? read.key : permanent(`the stored service account key is not usable: ${read.message}`, true);
+  if (!read.ok) throw new TargetConfigError('KEY_UNUSABLE', `the stored service account key is not usable: ${read.message}`);
+  return read.key;
 }
