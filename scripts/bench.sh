@@ -3,7 +3,8 @@
 # target on a local receiver; accepted/s, delivered/s, ratio to bare express, activity lag), then
 # the same load on the architecture's floor (express → quorum queue → got, nothing else) and on
 # that floor with the least activity log the spec asks (FLOOR_LOG=1), then
-# the activity-writer and the activity API with 1,000,000 rows (BENCH_ACTIVITY_ROWS), the
+# the activity-writer and the activity API with 1,000,000 rows (BENCH_ACTIVITY_ROWS), the activity
+# searches (payload, response status, error text) at that size, the
 # bulk-retry list's store path with 1,000,000 documents (BENCH_BULK_DOCS), then gateway
 # vs bare express (accepted/s, p50/p99, ratio), then deliveries/s of one webhook-deliverer.
 # Real local Redis, RabbitMQ and FerretDB; everything on loopback.
@@ -17,6 +18,7 @@ node bench/system.js
 node bench/floor.js
 FLOOR_LOG=1 node bench/floor.js
 node bench/activity.js
+node bench/activity-search.js
 node bench/bulk-retries.js
 node bench/gateway.js
 if [[ -f bench/deliverer.js ]]; then node bench/deliverer.js; fi
