@@ -13,6 +13,12 @@ export async function listTargets(store: Store, endpointId: string): Promise<Tar
   return docs.map((d) => toTarget(d));
 }
 
+/** Each target of an endpoint by id → its name: one read, of two fields (the activity detail names targets). */
+export async function targetNames(store: Store, endpointId: string): Promise<Map<string, string>> {
+  const docs = await store.targets.find({ endpoint_id: endpointId }, { _id: 1, name: 1 }).lean();
+  return new Map(docs.map((d) => [String(d._id), String(d.name)]));
+}
+
 export async function loadTarget(store: Store, endpointId: string, targetId: string): Promise<TargetRecord | null> {
   const doc = await store.targets.findOne({ _id: targetId, endpoint_id: endpointId }).lean();
   return doc ? toTarget(doc) : null;

@@ -43,16 +43,32 @@ const delivery = object(
     delivery_id: str(),
     target_id: str(),
     target_kind: str(),
+    target_name: nullable(str({ description: 'the target’s name now; null once it was deleted' })),
     state: oneOfValues(DELIVERY_STATES),
     started_at: dateTime('when the delivery began: the request’s `received_at` for the first delivery to a target, the time of the resend or bulk retry that made a later one; its latency runs from here'),
     attempts: list(attempt),
   },
-  ['delivery_id', 'target_id', 'target_kind', 'state', 'started_at', 'attempts'],
+  ['delivery_id', 'target_id', 'target_kind', 'target_name', 'state', 'started_at', 'attempts'],
 );
 
 export const activitySchemas: Record<string, Schema> = {
   ActivityListed: object(common, names),
   ActivityPage: object({ data: list(ref('ActivityListed')), next_cursor: nullable(str({ description: 'pass back as `cursor` with the same filters; null at the end' })) }, ['data', 'next_cursor']),
+  ActivityRequest: object(
+    {
+      event_id: str(),
+      method: str(),
+      source_ip: str(),
+      query: str({ description: 'the raw query string, without `?`; empty when none' }),
+      headers: { type: 'object', additionalProperties: str(), description: 'as the sender sent them, lower-case names; credentials (inbound-auth headers, and any name with token, secret, signature, password, api key, session, cookie or authorization) read `[redacted]`' },
+      content_type: nullable(str()),
+      size_bytes: int({ minimum: 0 }),
+      body_base64: str({ description: 'the payload’s exact bytes' }),
+      body_text: nullable(str({ description: 'the payload as text when its bytes are UTF-8; null otherwise (use body_base64)' })),
+    },
+    ['event_id', 'method', 'source_ip', 'query', 'headers', 'content_type', 'size_bytes', 'body_base64', 'body_text'],
+    { description: 'The request of an accepted event, as kept for resends.' },
+  ),
   ActivityRow: object({ ...common, deliveries: list(delivery) }, [...names, 'deliveries'], { description: 'One row with its deliveries and their attempts.' }),
 };
 
@@ -89,6 +105,18 @@ export const activityPaths: Record<string, Schema> = {
       role: 'viewer',
       parameters: [pathParam('eventId', 'the event id')],
       responses: { '200': json(ref('ActivityRow'), 'The row.'), ...errors('NotFound') },
+    }),
+  },
+  '/v1/activity/{eventId}/request': {
+    get: op({
+      operationId: 'getActivityRequest',
+      summary: 'The request of an activity row',
+      description:
+        'What the sender sent, as the gateway kept it for resends: method, source IP, query, headers (credentials redacted) and the payload (its bytes, size and, when UTF-8, its text). Kept for accepted requests only, as long as the row; a refused request has none (404).',
+      tags: ['Activity'],
+      role: 'viewer',
+      parameters: [pathParam('eventId', 'the event id')],
+      responses: { '200': json(ref('ActivityRequest'), 'The request.'), ...errors('NotFound') },
     }),
   },
 };

@@ -6,7 +6,9 @@ import type { GroupScope } from '@relay/store';
 import type { ActivityDoc, IndexEntry, Store } from '@relay/store';
 import { endpointExists } from '../adapters/endpoint-store';
 import { entryMatches, parseActivityQuery } from '../domain/activity-query';
-import { withDeliveryStarts } from '../domain/delivery-start';
+import { withDeliveryStarts, withTargetNames } from '../domain/delivery-start';
+import { requestView } from '../domain/request-view';
+import { targetNames } from '../adapters/target-store';
 import type { ActivityQuery } from '../domain/activity-query';
 import { SEARCH_ROW_BUDGET, searchRows } from './activity-search';
 import { accountOf } from './auth';
@@ -49,7 +51,16 @@ export function activityRoutes(store: Store, retentionMs: number, now: () => Dat
   r.get('/:eventId', ...operation('getActivity'), async (req: Request, res: Response) => {
     const doc = await store.activity.row(String(req.params.eventId));
     if (!doc || doc.account_id !== accountOf(req)) throw notFound('Activity row');
-    res.json(withDeliveryStarts(toActivity(doc)));
+    res.json(withTargetNames(withDeliveryStarts(toActivity(doc)), await targetNames(store, doc.endpoint_id)));
+  });
+  // the request as it came (issue 27, item 1): kept for accepted events only, with the row's retention
+  r.get('/:eventId/request', ...operation('getActivityRequest'), async (req: Request, res: Response) => {
+    const eventId = String(req.params.eventId);
+    const doc = await store.activity.row(eventId);
+    if (!doc || doc.account_id !== accountOf(req)) throw notFound('Activity row');
+    const stored = await store.activity.payload(eventId);
+    if (!stored) throw notFound('Stored request (refused requests keep none)');
+    res.json(requestView(eventId, stored));
   });
   return r;
 }

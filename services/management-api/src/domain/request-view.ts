@@ -1,0 +1,38 @@
+import type { StoredPayload } from '@relay/store';
+
+/**
+ * Header names whose values are credentials. The gateway already drops the inbound-auth headers
+ * before it keeps a request (docs/inbound-auth.md); this list is the second line, for a sender's
+ * own credentials under names Relay does not know (`X-Shop-Token`), and it is by name, so a
+ * value is never judged.
+ */
+const CREDENTIAL_NAME = /^(authorization|proxy-authorization|cookie|set-cookie)$|token|secret|signature|password|api[-_]?key|session/i;
+export const REDACTED = '[redacted]';
+
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_NAME.test(name) ? REDACTED : value]));
+}
+
+/**
+ * The request of an accepted event as the activity detail shows it (issue 27, item 1): method,
+ * source IP, query, headers (credentials redacted), and the payload as kept for resends — its
+ * exact bytes (base64), its size, and its text when the bytes are UTF-8, for the pretty and raw
+ * views.
+ */
+export function requestView(eventId: string, stored: StoredPayload) {
+  const bytes = Buffer.from(stored.payload.body_base64, 'base64');
+  const text = bytes.toString('utf8');
+  // bytes that are not UTF-8 decode with U+FFFD: no text view, the download has them exactly
+  const isText = Buffer.from(text, 'utf8').equals(bytes);
+  return {
+    event_id: eventId,
+    method: stored.request.method,
+    source_ip: stored.request.source_ip,
+    query: stored.request.query,
+    headers: redactHeaders(stored.request.headers),
+    content_type: stored.payload.content_type,
+    size_bytes: bytes.length,
+    body_base64: stored.payload.body_base64,
+    body_text: isText ? text : null,
+  };
+}

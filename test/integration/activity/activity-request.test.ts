@@ -1,0 +1,91 @@
+import type { StoredPayloadV1 } from '@relay/contracts';
+import { startManagement } from '../management/fixture';
+import type { ManagementFixture } from '../management/fixture';
+import { attempt, eventId, pipelineOn, request as requestRow } from './fixtures';
+
+/*
+ * Issue 27, item 1 through the management API: a row's request as the sender sent it — headers
+ * with credentials redacted, query, the payload's bytes, size and text — and each delivery named
+ * by its target's name. docs/management-api.md "Activity log".
+ */
+let fx: ManagementFixture;
+let endpointId: string;
+let targetId: string;
+const ids: Record<string, string> = {};
+
+const kept = (event: string, body: Buffer, headers: Record<string, string>): StoredPayloadV1 => ({
+  event_id: event,
+  account_id: fx.accountId,
+  endpoint_id: endpointId,
+  received_at: new Date().toISOString(),
+  request: { method: 'POST', source_ip: '203.0.113.7', headers, query: 'source=shop&x=1' },
+  payload: { content_type: 'application/json', body_base64: body.toString('base64') },
+});
+
+beforeAll(async () => {
+  fx = await startManagement('activityrequest');
+  endpointId = (await fx.api('post', '/v1/endpoints', { name: 'orders' })).body.id;
+  const target = await fx.api('post', `/v1/endpoints/${endpointId}/targets`, { kind: 'webhook', name: 'Fulfilment', config: { url: 'https://receiver.example/hook' } });
+  expect(target.status).toBe(201);
+  targetId = target.body.id;
+  const own = { account_id: fx.accountId, endpoint_id: endpointId };
+  const { pipeline, write } = pipelineOn(fx.store);
+  ids.json = eventId('json');
+  ids.binary = eventId('binary');
+  ids.refused = eventId('refused');
+  await Promise.all([
+    write([
+      requestRow(ids.json, { ...own, target_count: 1 }),
+      attempt(ids.json, targetId, 1, 'delivered', own),
+      requestRow(ids.binary, { ...own, target_count: 0 }),
+      requestRow(ids.refused, { ...own, outcome: 'AUTH_FAILED', reason: 'invalid bearer token', target_count: 0 }),
+    ]),
+    pipeline.addPayloads([
+      kept(ids.json, Buffer.from('{"order":42,"customer":"ann"}'), { 'content-type': 'application/json', 'x-shop': 'north', 'x-shop-token': 's3cr3t', authorization: 'Bearer abc', cookie: 'a=b' }),
+      kept(ids.binary, Buffer.from([0xff, 0xfe, 0x00, 0x01]), {}),
+    ]),
+  ]);
+});
+afterAll(() => fx?.close());
+
+describe('the request of an activity row (issue 27, item 1)', () => {
+  it('headers with credentials redacted, the query, and the payload as text, bytes and size', async () => {
+    const res = await fx.api('get', `/v1/activity/${ids.json}/request`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      event_id: ids.json,
+      method: 'POST',
+      source_ip: '203.0.113.7',
+      query: 'source=shop&x=1',
+      headers: { 'content-type': 'application/json', 'x-shop': 'north', 'x-shop-token': '[redacted]', authorization: '[redacted]', cookie: '[redacted]' },
+      content_type: 'application/json',
+      size_bytes: 29,
+      body_base64: Buffer.from('{"order":42,"customer":"ann"}').toString('base64'),
+      body_text: '{"order":42,"customer":"ann"}',
+    });
+  });
+
+  it('bytes that are not UTF-8 have no text view, only their exact bytes', async () => {
+    const res = await fx.api('get', `/v1/activity/${ids.binary}/request`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ size_bytes: 4, body_text: null, body_base64: Buffer.from([0xff, 0xfe, 0x00, 0x01]).toString('base64') });
+  });
+
+  it('a refused request keeps none; another account cannot read one; an unknown event is not found', async () => {
+    expect((await fx.api('get', `/v1/activity/${ids.refused}/request`)).status).toBe(404);
+    const other = await fx.newAccount();
+    expect((await fx.apiAs(other.apiKey, 'get', `/v1/activity/${ids.json}/request`)).status).toBe(404);
+    expect((await fx.api('get', `/v1/activity/${eventId('nothing')}/request`)).status).toBe(404);
+  });
+
+  it('a viewer may read it', async () => {
+    const viewer = await fx.keyWithRole('viewer');
+    expect((await fx.apiAs(viewer.secret, 'get', `/v1/activity/${ids.json}/request`)).status).toBe(200);
+  });
+
+  it("names each delivery by its target's name, and by none once the target is deleted", async () => {
+    expect((await fx.api('get', `/v1/activity/${ids.json}`)).body.deliveries.map((d: { target_name: string | null }) => d.target_name)).toEqual(['Fulfilment']);
+    expect((await fx.api('delete', `/v1/endpoints/${endpointId}/targets/${targetId}`)).status).toBe(204);
+    expect((await fx.api('get', `/v1/activity/${ids.json}`)).body.deliveries.map((d: { target_name: string | null }) => d.target_name)).toEqual([null]);
+  });
+});
