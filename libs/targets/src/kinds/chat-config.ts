@@ -17,22 +17,29 @@ export interface ChatCommonConfig {
 export type UrlCheck = (value: string, ctx: CheckContext) => string | undefined;
 
 /**
- * The settings both chat kinds share (spec "Relay target": webhook URL; target name; optional
- * message template). The URL is a credential (below); the name is the target's own name, so
- * the dashboard asks for it once and the API fills it in.
+ * The settings every chat kind has (spec "Relay target": target name; optional message template).
+ * The name is the target's own name, so the dashboard asks for it once and the API fills it in.
+ */
+export const CHAT_NAME_AND_TEMPLATE: Fields = {
+  name: { type: 'string', label: 'Target name', required: true, sameAs: 'name', trim: true, minLength: 1, maxLength: 100, message: 'name is required (1–100 characters)', requiredMessage: 'name is required (1–100 characters)' },
+  template: {
+    type: 'string',
+    label: 'Message template (optional)',
+    multiline: true,
+    maxLength: MAX_TEMPLATE_LENGTH,
+    help: '{{path.to.field}} over the payload; empty: the payload as is',
+    check: (value: string, ctx) => (value.trim() === '' ? ctx.fail('template must be a non-empty string') : undefined),
+  },
+};
+
+/**
+ * The settings both webhook-URL chat kinds share: the platform's webhook URL — a credential
+ * (below) — then the name and template every chat kind has.
  */
 export function chatCommonFields(url: { label: string; example: string; help: string; check: UrlCheck; mask: (stored: string, secrets: SecretSealer) => string }): Fields {
   return {
     url: { type: 'string', label: url.label, required: true, credential: true, example: url.example, help: url.help, check: url.check, mask: url.mask },
-    name: { type: 'string', label: 'Target name', required: true, sameAs: 'name', trim: true, minLength: 1, maxLength: 100, message: 'name is required (1–100 characters)', requiredMessage: 'name is required (1–100 characters)' },
-    template: {
-      type: 'string',
-      label: 'Message template (optional)',
-      multiline: true,
-      maxLength: MAX_TEMPLATE_LENGTH,
-      help: '{{path.to.field}} over the payload; empty: the payload as is',
-      check: (value: string, ctx) => (value.trim() === '' ? ctx.fail('template must be a non-empty string') : undefined),
-    },
+    ...CHAT_NAME_AND_TEMPLATE,
   };
 }
 
