@@ -6,6 +6,7 @@ import type { MailRelay } from './kinds/email';
 import { createSpreadsheetKind, spreadsheetInfo } from './kinds/spreadsheet';
 import type { GoogleAccess } from './kinds/spreadsheet';
 import { createEmbedChatKind, embedChatInfo } from './kinds/embed_chat';
+import { createTelegramKind, telegramInfo } from './kinds/telegram';
 import { createWebhookKind, webhookInfo } from './kinds/webhook';
 import type { SecretSealer } from './kind';
 import { createRegistry } from './registry';
@@ -70,6 +71,7 @@ export const CATALOG: Catalog = createCatalog([
   { ...blockChatInfo, create: (deps) => createBlockChatKind({ secrets: deps.secrets }) },
   { ...emailInfo, create: (deps) => createEmailKind({ secrets: deps.secrets, ...(deps.mail ? { mail: deps.mail } : {}) }) },
   { ...spreadsheetInfo, create: (deps) => createSpreadsheetKind({ secrets: deps.secrets, ...(deps.google ? { google: deps.google } : {}) }) },
+  { ...telegramInfo, create: (deps) => createTelegramKind({ secrets: deps.secrets }) },
 ]);
 
 export function createDefaultRegistry(deps: KindDeps): TargetRegistry {
