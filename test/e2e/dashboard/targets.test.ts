@@ -63,6 +63,23 @@ const CASES: KindCase[] = [
     secret: 'tok-EN_1',
   },
   {
+    kind: 'telegram',
+    label: 'Telegram bot message',
+    add: async (form) => {
+      await form.getByLabel('Bot token', { exact: true }).fill('123456789:AAFakeTokenForTests_abcdefghijklmnop');
+      await form.getByLabel('Chat id', { exact: true }).fill('-1001234567890');
+      await form.getByLabel('Formatting (parse mode)', { exact: true }).selectOption('HTML');
+    },
+    shown: { bot_token: '[redacted]', chat_id: '-1001234567890', parse_mode: 'HTML', disable_notification: false },
+    change: async (form) => {
+      await form.getByLabel('Bot token', { exact: true }).fill('123456789:AAFakeTokenForTests_abcdefghijklmnop');
+      await form.getByLabel('Send silently', { exact: true }).check();
+      await form.getByLabel('Chat id', { exact: true }).fill('@news_channel');
+    },
+    changed: { chat_id: '@news_channel', disable_notification: true, bot_token: '[redacted]' },
+    secret: 'AAFakeTokenForTests',
+  },
+  {
     kind: 'webhook',
     label: 'Webhook URL',
     add: async (form) => {

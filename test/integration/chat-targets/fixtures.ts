@@ -4,6 +4,7 @@ import type { DeliveryMessageV1 } from '@relay/contracts';
 import { createSecretBox } from '@relay/secrets';
 import { createBlockChatKind } from '../../../libs/targets/src/kinds/block_chat';
 import { createEmbedChatKind } from '../../../libs/targets/src/kinds/embed_chat';
+import { createTelegramKind } from '../../../libs/targets/src/kinds/telegram';
 
 /* Shared by the chat-target integration tests: real-looking webhook URLs for the fakes. */
 
@@ -15,10 +16,13 @@ export const SLACK_SECRET = 'fakeSecretAbc123XYZ789def';
 export const SLACK_PATH = `/services/T0FAKE001/B0FAKE001/${SLACK_SECRET}`;
 export const SLACK_URL = `https://hooks.slack.com${SLACK_PATH}`;
 
+export const TELEGRAM_TOKEN = '123456789:AAFakeTokenForTests_abcdefghijklmnop';
+
 /** The chat kinds seal their webhook URL at rest, so they are built with a secret box, as the services build them. */
 export const chatSecrets = createSecretBox(`it:${randomBytes(32).toString('base64')}`);
 export const embedChatKind = createEmbedChatKind({ secrets: chatSecrets });
 export const blockChatKind = createBlockChatKind({ secrets: chatSecrets });
+export const telegramKind = createTelegramKind({ secrets: chatSecrets });
 
 let seq = 0;
 

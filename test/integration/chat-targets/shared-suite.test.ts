@@ -1,7 +1,8 @@
 import { runTargetKindSuite } from '../../../libs/targets/src/kinds/shared-suite';
 import { startFakeDiscord } from '../../support/fake-discord';
 import { startFakeSlack } from '../../support/fake-slack';
-import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, SLACK_PATH, SLACK_SECRET, SLACK_URL, blockChatKind, delivery, embedChatKind } from './fixtures';
+import { startFakeTelegram } from '../../support/fake-telegram';
+import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, SLACK_PATH, SLACK_SECRET, SLACK_URL, TELEGRAM_TOKEN, blockChatKind, delivery, embedChatKind, telegramKind } from './fixtures';
 
 // STYLE.md: "Every kind runs one shared delivery test suite." The receivers are the fake
 // platforms, which refuse anything the real ones would.
@@ -30,6 +31,21 @@ runTargetKindSuite(blockChatKind, {
   secrets: [SLACK_SECRET],
   startReceiver: async () => {
     const fake = await startFakeSlack({ hooks: [SLACK_PATH] });
+    return { send: fake.send, received: () => fake.requests, close: fake.close };
+  },
+});
+
+runTargetKindSuite(telegramKind, {
+  validConfig: { bot_token: TELEGRAM_TOKEN, chat_id: '-1001234567890', name: 'ops', parse_mode: 'HTML', template: '<b>Build {{id}}</b>: {{status}}' },
+  invalidConfigs: [
+    { input: { bot_token: 'nope', chat_id: '1', name: 'ops' }, field: 'config.bot_token' },
+    { input: { bot_token: TELEGRAM_TOKEN, chat_id: 'general', name: 'ops' }, field: 'config.chat_id' },
+  ],
+  delivery: delivery({ id: 7, status: 'green' }, 'application/json', 'telegram'),
+  secrets: [TELEGRAM_TOKEN.split(':')[1]!],
+  startReceiver: async () => {
+    const fake = await startFakeTelegram();
+    fake.addBot(TELEGRAM_TOKEN, ['-1001234567890']);
     return { send: fake.send, received: () => fake.requests, close: fake.close };
   },
 });
