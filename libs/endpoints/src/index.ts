@@ -30,7 +30,16 @@ export type {
 export { HANDSHAKE_KINDS } from './auth/presets/spec';
 export { parseSignedContentTemplate, templateVariables, TEMPLATE_VARIABLES } from './auth/template';
 export type { TemplateParse, TemplatePart, TemplateVariable } from './auth/template';
-export { HMAC_ALGORITHMS, HMAC_PRESETS, INBOUND_AUTH_TYPES, MAX_ACTIVE_SECRETS, SIGNATURE_ENCODINGS, TIMESTAMP_UNITS } from './auth/types';
+export {
+  DEFAULT_DEDUP_WINDOW_SECONDS,
+  HMAC_ALGORITHMS,
+  HMAC_PRESETS,
+  INBOUND_AUTH_TYPES,
+  MAX_ACTIVE_SECRETS,
+  MAX_DEDUP_WINDOW_SECONDS,
+  SIGNATURE_ENCODINGS,
+  TIMESTAMP_UNITS,
+} from './auth/types';
 export type {
   ApiKeyInboundAuth,
   BasicCredential,
@@ -41,6 +50,7 @@ export type {
   HmacCustomInboundAuth,
   HmacInboundAuth,
   HmacPresetInboundAuth,
+  DeliveryIdDedup,
   HmacPresetName,
   InboundAuthSetting,
   InboundAuthType,

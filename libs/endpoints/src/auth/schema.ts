@@ -1,4 +1,4 @@
-import { HMAC_ALGORITHMS, HMAC_PRESETS, MAX_ACTIVE_SECRETS, SIGNATURE_ENCODINGS, TIMESTAMP_UNITS } from './types';
+import { HMAC_ALGORITHMS, HMAC_PRESETS, MAX_ACTIVE_SECRETS, MAX_DEDUP_WINDOW_SECONDS, SIGNATURE_ENCODINGS, TIMESTAMP_UNITS } from './types';
 import type { InboundAuthType } from './types';
 
 /**
@@ -15,6 +15,8 @@ export const NO_EDGE_WHITESPACE_PATTERN = '^\\S(?:[\\s\\S]*\\S)?$';
 export const HEADER_VALUE_PATTERN = '^[\\x21-\\x7E](?:[\\x20-\\x7E]*[\\x21-\\x7E])?$';
 /** Bearer tokens follow `Bearer `, so they carry no spaces. */
 export const BEARER_TOKEN_PATTERN = '^[\\x21-\\x7E]+$';
+/** A dotted path of plain names (`data.id`), at most eight deep; linear to match. */
+export const JSON_PATH_PATTERN = '^[A-Za-z0-9_-]+(?:\\.[A-Za-z0-9_-]+){0,7}$';
 /** RFC 7617: the user-id ends at the first colon. */
 export const BASIC_USERNAME_PATTERN = '^[^:\\x00-\\x1F\\x7F]+$';
 
@@ -24,6 +26,7 @@ export const PATTERN_MESSAGES: Record<string, string> = {
   [HEADER_VALUE_PATTERN]: 'must be printable ASCII without leading or trailing spaces (it is sent in a header)',
   [BEARER_TOKEN_PATTERN]: 'must be printable ASCII without spaces',
   [BASIC_USERNAME_PATTERN]: 'must not contain ":" or control characters',
+  [JSON_PATH_PATTERN]: 'must be a dotted path of names, e.g. data.id (at most eight parts)',
 };
 
 const headerName = { type: 'string', minLength: 1, maxLength: 256, pattern: HTTP_TOKEN_PATTERN };
@@ -48,6 +51,7 @@ const customHmac = objectSchema(
     timestamp_header: headerName,
     timestamp_unit: { enum: [...TIMESTAMP_UNITS] },
     id_header: headerName,
+    id_json_path: { type: 'string', minLength: 1, maxLength: 128, pattern: JSON_PATH_PATTERN },
   },
   ['algorithm', 'header', 'encoding', 'template'],
 );
@@ -88,6 +92,7 @@ export const INBOUND_AUTH_SCHEMAS: { readonly [T in InboundAuthType]: object } =
       secrets: secretList({ type: 'string', minLength: 1, maxLength: 1024, pattern: NO_EDGE_WHITESPACE_PATTERN }),
       tolerance_seconds: { type: 'integer', minimum: 1, maximum: 86400 },
       verify_token: { type: 'string', minLength: 1, maxLength: 256, pattern: BEARER_TOKEN_PATTERN },
+      dedup: objectSchema({ enabled: { type: 'boolean' }, window_seconds: { type: 'integer', minimum: 60, maximum: MAX_DEDUP_WINDOW_SECONDS } }, []),
       custom: customHmac,
     },
     ['type', 'preset', 'secrets'],

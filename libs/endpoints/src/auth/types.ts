@@ -73,9 +73,25 @@ export interface CustomHmacConfig {
   timestamp_header?: string;
   /** Unit of the timestamp header value; default seconds. */
   timestamp_unit?: TimestampUnit;
-  /** Required when the template uses {{id}}. */
+  /** Required when the template uses {{id}}; also the delivery id deduplication reads. */
   id_header?: string;
+  /** Where the delivery id is in a JSON body, as a dotted path (`data.id`), for deduplication. */
+  id_json_path?: string;
 }
+
+/**
+ * Deduplication on the provider's delivery id (issue 24): a repeat of an id accepted within the
+ * window is answered like an Idempotency-Key replay and not delivered again. On by default for
+ * presets whose provider sends an id; off by default for custom schemes.
+ */
+export interface DeliveryIdDedup {
+  enabled?: boolean;
+  /** Default 86400 (24 h); 60 to 604800. */
+  window_seconds?: number;
+}
+
+export const DEFAULT_DEDUP_WINDOW_SECONDS = 86_400;
+export const MAX_DEDUP_WINDOW_SECONDS = 604_800;
 
 export interface HmacPresetInboundAuth<S = string> {
   type: 'HMAC';
@@ -89,6 +105,7 @@ export interface HmacPresetInboundAuth<S = string> {
    * with the Meta handshake. A secret: stored encrypted, never shown.
    */
   verify_token?: S;
+  dedup?: DeliveryIdDedup;
 }
 
 export interface HmacCustomInboundAuth<S = string> {
@@ -98,6 +115,7 @@ export interface HmacCustomInboundAuth<S = string> {
   custom: CustomHmacConfig;
   /** Replay window; only with `custom.timestamp_header`. Default 300 s. */
   tolerance_seconds?: number;
+  dedup?: DeliveryIdDedup;
 }
 
 export type HmacInboundAuth<S = string> = HmacPresetInboundAuth<S> | HmacCustomInboundAuth<S>;

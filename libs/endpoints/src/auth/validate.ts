@@ -133,6 +133,9 @@ function checkHmac(setting: HmacInboundAuth, base: string): FieldError[] {
   if (setting.preset === 'custom') {
     if (!isRecord(setting.custom)) return [...errors, { field: `${base}.custom`, message: 'is required when preset is custom' }];
     errors.push(...checkCustom(setting.custom, `${base}.custom`));
+    if (setting.dedup?.enabled === true && setting.custom.id_header === undefined && setting.custom.id_json_path === undefined) {
+      errors.push({ field: `${base}.dedup.enabled`, message: 'needs custom.id_header or custom.id_json_path to say where the delivery id is' });
+    }
     if (setting.tolerance_seconds !== undefined && setting.custom.timestamp_header === undefined) {
       errors.push({ field: `${base}.tolerance_seconds`, message: `only applies with custom.timestamp_header (default ${CUSTOM_DEFAULT_TOLERANCE_SECONDS} s when set)` });
     }
@@ -142,6 +145,9 @@ function checkHmac(setting: HmacInboundAuth, base: string): FieldError[] {
   if ('custom' in setting) errors.push({ field: `${base}.custom`, message: 'is only allowed when preset is custom' });
   if (setting.tolerance_seconds !== undefined && !info.hasTimestamp) {
     errors.push({ field: `${base}.tolerance_seconds`, message: `the ${info.label} preset signs no timestamp` });
+  }
+  if (setting.dedup?.enabled === true && info.spec.id === undefined) {
+    errors.push({ field: `${base}.dedup.enabled`, message: `${info.label} sends no delivery id to deduplicate on` });
   }
   if (setting.verify_token !== undefined && info.spec.handshake !== 'meta_hub_challenge') {
     errors.push({ field: `${base}.verify_token`, message: `only applies to presets with Meta's subscription handshake, not ${info.label}` });

@@ -66,8 +66,8 @@ export function createIdempotencyStore(opts: IdempotencyStoreOptions): Idempoten
         return { state: 'unavailable' };
       }
     },
-    async complete(endpointId, key, eventId) {
-      await commands.relayIdemComplete(redisKey(endpointId, key), `p:${eventId}`, `a:${eventId}`, opts.windowMs).catch((err: unknown) => failed('recorded', err));
+    async complete(endpointId, key, eventId, windowMs = opts.windowMs) {
+      await commands.relayIdemComplete(redisKey(endpointId, key), `p:${eventId}`, `a:${eventId}`, windowMs).catch((err: unknown) => failed('recorded', err));
     },
     async release(endpointId, key, eventId) {
       await commands.relayIdemRelease(redisKey(endpointId, key), `p:${eventId}`).catch((err: unknown) => failed('released', err));

@@ -91,6 +91,9 @@ export const rejections = {
    */
   idempotencyKeyInUse: () =>
     refusal(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry after the delay in Retry-After.', null, { retryAfterSeconds: 1 }),
+  /** the same, for a provider's delivery id (issue 24): the first request is still being decided */
+  deliveryIdInUse: () =>
+    refusal(409, 'delivery_id_in_use', "A request with this provider delivery id is still being processed. Retry after the delay in Retry-After.", null, { retryAfterSeconds: 1 }),
   deliveryQueueUnavailable: () =>
     refusal(503, 'delivery_queue_unavailable', 'The event was not accepted because delivery processing is unavailable. Retry after the delay in Retry-After.', 'DELIVERY_QUEUE_UNAVAILABLE', {
       retryAfterSeconds: 5,

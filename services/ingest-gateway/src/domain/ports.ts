@@ -44,8 +44,11 @@ export type IdempotencyClaim = { state: 'claimed' } | { state: 'replay'; eventId
 /** Idempotency keys per endpoint, for a window. Never rejects. */
 export interface IdempotencyStore {
   claim(endpointId: string, key: string, eventId: string): Promise<IdempotencyClaim>;
-  /** the request holding the key was accepted: later requests with it are answered as it was */
-  complete(endpointId: string, key: string, eventId: string): Promise<void>;
+  /**
+   * the request holding the key was accepted: later requests with it are answered as it was, for
+   * `windowMs` (default: the Idempotency-Key window; a provider delivery id brings its own)
+   */
+  complete(endpointId: string, key: string, eventId: string, windowMs?: number): Promise<void>;
   /** the request holding the key was refused: the key is free again */
   release(endpointId: string, key: string, eventId: string): Promise<void>;
 }

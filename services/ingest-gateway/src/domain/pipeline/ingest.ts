@@ -8,6 +8,7 @@ import type { Payload } from '../payload/read-payload';
 import { DeliveryQueueUnavailableError } from '../ports';
 import type { ActivityRecorder, CaptchaVerifier, EventPublisher, IdempotencyStore, Limiter, LimitDecision, LimitRequest, PayloadRecorder } from '../ports';
 import { forwardableHeaders } from './forwarded-headers';
+import { providerDedupOf } from '../dedup/delivery-id';
 import { bodyHandshake, handshakeOf, queryHandshake } from '../handshakes';
 import type { HandshakeOutcome } from '../handshakes';
 import {
@@ -106,16 +107,23 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
 
   const idem = idempotencyKeyOf(req);
   if ('rejection' in idem) return reject(idem.rejection);
-  const key = idem.key;
+  // The provider's own delivery id, once the signature passed; it takes the place of an
+  // Idempotency-Key (a provider's retry carries the same id, not necessarily the same key).
+  const provider = sender ? providerDedupOf(ready.settings.inboundAuth, req.headers, payload.data) : null;
+  const key = provider ? provider.key : idem.key;
   if (key !== null) {
     const claim = await ports.idempotency.claim(ready.endpoint.id, key, req.eventId);
-    if (claim.state === 'replay') return { accepted: true, targetCount: 0, accountId, eventId: claim.eventId, replayed: true };
+    if (claim.state === 'replay') {
+      // a provider's retry is answered like a replay, and its row says so (folded like floods)
+      if (provider) ports.activity.record(activityRow(ready, req, 'DUPLICATE', `duplicate of ${claim.eventId} (same ${provider.source})`));
+      return { accepted: true, targetCount: 0, accountId, eventId: claim.eventId, replayed: true };
+    }
     // the first request is still being decided: its row stands for the event, this one writes none
-    if (claim.state === 'in_flight') return { accepted: false, rejection: rejections.idempotencyKeyInUse(), accountId };
+    if (claim.state === 'in_flight') return { accepted: false, rejection: provider ? rejections.deliveryIdInUse() : rejections.idempotencyKeyInUse(), accountId };
   }
   const answer = await admitAndAccept(ports, ready, req, payload);
   if (key !== null) {
-    if (answer.accepted) await ports.idempotency.complete(ready.endpoint.id, key, req.eventId);
+    if (answer.accepted) await ports.idempotency.complete(ready.endpoint.id, key, req.eventId, provider?.windowMs);
     else await ports.idempotency.release(ready.endpoint.id, key, req.eventId);
   }
   return answer.accepted ? answer : reject(answer.rejection);
