@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import { envNames } from '@relay/config';
 import { KUSTOMIZATIONS, objectsOf, render } from './k8s-render';
 import type { KustomizationName } from './k8s-render';
 import { environmentOf, named, ofKind, portNumber, quantity, selects, valueOf } from './k8s-objects';
 import type { Container, Deployment, PodDisruptionBudget, Service } from './k8s-objects';
-import { configPath, loadConfigSpec, serviceDirs } from './service-specs';
+import { deployedNames, loadConfigSpec, programOf } from './service-specs';
 
 // Each service's Deployment, as rendered (base and production overlay), against what its code
 // reads and does: the environment against its config spec (as compose.test.ts does for
@@ -27,7 +26,8 @@ const SERVED = ['ingest-gateway', 'management-api'];
 const READINESS_PATH: Record<string, string> = { 'ingest-gateway': '/healthz' };
 
 const NAMES = Object.keys(KUSTOMIZATIONS) as KustomizationName[];
-const SERVICES = serviceDirs().filter((name) => existsSync(configPath(name)));
+// every service with a config spec, and each program run again on another channel (outputs-deliverer)
+const SERVICES = deployedNames();
 
 describe.each(NAMES)('deploy/k8s %s', (kustomization) => {
   const objects = objectsOf(render(kustomization));
@@ -38,18 +38,18 @@ describe.each(NAMES)('deploy/k8s %s', (kustomization) => {
   });
 
   describe.each(SERVICES)('%s', (service) => {
-    const spec = loadConfigSpec(service);
+    const spec = loadConfigSpec(programOf(service));
     const deployment = named<Deployment>(objects, 'Deployment', service);
     const pod = deployment.spec.template.spec;
     const container = pod.containers[0] as Container;
     const env = environmentOf(container, objects);
     const healthPort = Number(valueOf(spec, env, 'HEALTH_PORT'));
 
-    it('runs one container, from the image deploy/Dockerfile builds, with node services/<name>/dist/main.js', () => {
+    it('runs one container, from the image deploy/Dockerfile builds, with node services/<program>/dist/main.js', () => {
       expect(pod.containers.map((c) => c.name)).toEqual([service]);
       expect(pod.initContainers).toBeUndefined();
       expect(container.image).toMatch(IMAGE);
-      expect([...(container.command ?? []), ...(container.args ?? [])]).toEqual(['node', `services/${service}/dist/main.js`]);
+      expect([...(container.command ?? []), ...(container.args ?? [])]).toEqual(['node', `services/${programOf(service)}/dist/main.js`]);
     });
 
     it('sets only variables its configSpec reads', () => {

@@ -5,7 +5,7 @@ import { KUSTOMIZATIONS, objectsOf, render } from './k8s-render';
 import type { K8sObject, KustomizationName } from './k8s-render';
 import { environmentOf, named, ofKind, valueOf } from './k8s-objects';
 import type { Container, Deployment, HorizontalPodAutoscaler, ScaledObject, TriggerAuthentication } from './k8s-objects';
-import { configPath, loadConfigSpec, serviceDirs } from './service-specs';
+import { configPath, loadConfigSpec, programOf, serviceDirs } from './service-specs';
 
 // How the rendered manifests scale and where their secrets come from: the gateway on CPU (an
 // HPA), the deliverers on the depth of their own RabbitMQ work queue (KEDA), the activity-writer
@@ -13,7 +13,7 @@ import { configPath, loadConfigSpec, serviceDirs } from './service-specs';
 
 const SECRET = 'relay-secrets';
 /** Deliverers and the channel whose work queue they consume (libs/contracts/src/names.ts). */
-const DELIVERERS: Record<string, DeliveryChannel> = { 'webhook-deliverer': 'webhook', 'chat-deliverer': 'chat' };
+const DELIVERERS: Record<string, DeliveryChannel> = { 'webhook-deliverer': 'webhook', 'chat-deliverer': 'chat', 'outputs-deliverer': 'outputs' };
 /**
  * Variables whose value must be one across every service that reads them, and why:
  * names of queues and keys; a queue argument RabbitMQ refuses to see declared two ways; the
@@ -77,7 +77,7 @@ describe.each(NAMES)('deploy/k8s %s', (kustomization) => {
     it(`scales on the depth of its work queue (<RELAY_NAMESPACE>.deliveries.${channel}), through KEDA's RabbitMQ scaler`, () => {
       expect(scaledObjects).toHaveLength(1);
       const { spec } = scaledObjects[0]!;
-      const namespace = valueOf(loadConfigSpec(service), envOf(service), 'RELAY_NAMESPACE')!;
+      const namespace = valueOf(loadConfigSpec(programOf(service)), envOf(service), 'RELAY_NAMESPACE')!;
       expect(spec.triggers).toEqual([
         {
           type: 'rabbitmq',
@@ -112,7 +112,7 @@ describe.each(NAMES)('deploy/k8s %s', (kustomization) => {
     const targets = targetsOf(objects);
     expect(targets.filter((t) => t.kind !== 'Deployment' || !objects.some((o) => o.kind === 'Deployment' && o.metadata.name === t.target))).toEqual([]);
     expect(new Set(targets.map((t) => t.target)).size).toBe(targets.length);
-    expect(targets.map((t) => t.target).sort()).toEqual(['chat-deliverer', 'ingest-gateway', 'webhook-deliverer']);
+    expect(targets.map((t) => t.target).sort()).toEqual(['chat-deliverer', 'ingest-gateway', 'outputs-deliverer', 'webhook-deliverer']);
   });
 
   it.each(AGREE)('sets %s to one value in every service that reads it', (variable) => {

@@ -7,7 +7,8 @@ import type { K8sObject, KustomizationName, Validation } from './k8s-render';
 // offline. The validator's own tests below show it rejects what the API server would.
 
 const NAMES = Object.keys(KUSTOMIZATIONS) as KustomizationName[];
-const RELAY_SERVICES = ['activity-writer', 'chat-deliverer', 'ingest-gateway', 'management-api', 'webhook-deliverer'];
+// the five services, and the chat-deliverer program again on the outputs channel
+const RELAY_SERVICES = ['activity-writer', 'chat-deliverer', 'ingest-gateway', 'management-api', 'outputs-deliverer', 'webhook-deliverer'];
 
 describe.each(NAMES)('deploy/k8s %s, rendered by kubectl kustomize', (name) => {
   let objects: K8sObject[] = [];
@@ -20,7 +21,7 @@ describe.each(NAMES)('deploy/k8s %s, rendered by kubectl kustomize', (name) => {
     ({ status, results } = validate(yaml));
   }, 60_000);
 
-  it('renders a Deployment for each of the five services', () => {
+  it('renders a Deployment for each of the five services and the outputs deliverer', () => {
     const deployments = objects.filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name);
     expect(deployments.sort()).toEqual(RELAY_SERVICES);
   });
@@ -35,7 +36,7 @@ describe.each(NAMES)('deploy/k8s %s, rendered by kubectl kustomize', (name) => {
     expect(results.map((r) => `${r.kind}/${r.name}`)).toEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`));
     expect(results.filter((r) => r.schema === null)).toEqual([]);
     const keda = results.filter((r) => r.apiVersion === 'keda.sh/v1alpha1');
-    expect(keda.map((r) => r.kind).sort()).toEqual(['ScaledObject', 'ScaledObject', 'TriggerAuthentication']);
+    expect(keda.map((r) => r.kind).sort()).toEqual(['ScaledObject', 'ScaledObject', 'ScaledObject', 'TriggerAuthentication']);
     expect(keda.every((r) => r.schema?.startsWith('keda v2.19.0'))).toBe(true);
     expect(results.filter((r) => r.apiVersion !== 'keda.sh/v1alpha1').every((r) => r.schema === 'kubernetes v1.34 strict')).toBe(true);
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { ROOT, loadConfigSpec, serviceDirs } from './service-specs';
+import { PROGRAM_INSTANCES, ROOT, loadConfigSpec, programOf, serviceDirs } from './service-specs';
 import { GRAFANA_PROVISIONING_DIR, PROMETHEUS_DIR, allPanels, dashboardExprs, loadDashboards, loadPrometheusConfig, loadRules, loadRuleTests, metricNamesIn, ruleFiles } from './observability';
 
 /*
@@ -18,13 +18,14 @@ interface ComposeService {
   command?: string[];
 }
 const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
-const relayServices = Object.keys(compose.services).filter((name) => serviceDirs().includes(name));
+// the services, and a program compose runs again on another channel (outputs-deliverer)
+const relayServices = Object.keys(compose.services).filter((name) => serviceDirs().includes(name) || name in PROGRAM_INSTANCES);
 
 /** Where compose makes a service's HEALTH_PORT: its environment, else its config spec's default. */
 function healthPortOf(name: string): number {
   const env = compose.services[name]?.environment ?? {};
   if (env.HEALTH_PORT !== undefined && env.HEALTH_PORT !== null) return Number(env.HEALTH_PORT);
-  const spec = Object.values(loadConfigSpec(name)).find((v) => v.env === 'HEALTH_PORT');
+  const spec = Object.values(loadConfigSpec(programOf(name))).find((v) => v.env === 'HEALTH_PORT');
   return Number(spec?.default);
 }
 

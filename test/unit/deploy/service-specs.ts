@@ -17,6 +17,23 @@ export function serviceDirs(): string[] {
     .sort();
 }
 
+/**
+ * Deployments that run another service's program on another delivery channel
+ * (docs/architecture.md "Deliverers"): name → the service folder whose program and config spec
+ * it runs. Everything a deploy file must satisfy for a service holds for these too.
+ */
+export const PROGRAM_INSTANCES: Readonly<Record<string, string>> = { 'outputs-deliverer': 'chat-deliverer' };
+
+/** The service folder a deployment runs. */
+export function programOf(deployment: string): string {
+  return PROGRAM_INSTANCES[deployment] ?? deployment;
+}
+
+/** Every deployment: each service with a config spec, and each program instance. */
+export function deployedNames(): string[] {
+  return [...serviceDirs().filter((name) => existsSync(configPath(name))), ...Object.keys(PROGRAM_INSTANCES)].sort();
+}
+
 export function configPath(service: string): string {
   return path.join(ROOT, 'services', service, 'src', 'config.ts');
 }
