@@ -20,8 +20,8 @@ let endpointId: string;
 /** accepted requests sent after the one with "bob": more than one search call's 100 rows */
 const NEWER = 110;
 
-const ingest = (contentType: string, body: string) =>
-  fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': contentType }, body });
+const ingest = (contentType: string, body: string, extra: { query?: string; headers?: Record<string, string> } = {}) =>
+  fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}${extra.query ?? ''}`, { method: 'POST', headers: { 'content-type': contentType, ...extra.headers }, body });
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
@@ -31,7 +31,7 @@ beforeAll(async () => {
   endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'shop' } })).body.id;
   const target = await stack.api(`/v1/endpoints/${endpointId}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'receiver', config: { url: receiver.url(), enforce_https: false } } });
   expect(target.status).toBe(201);
-  expect((await ingest('application/json', '{"customer":"bob","total":12}')).status).toBe(202);
+  expect((await ingest('application/json', '{"customer":"bob","total":12}', { query: '?source=shop', headers: { 'x-shop-token': 'tok_live_123', 'x-shop': 'north' } })).status).toBe(202);
   expect((await ingest('application/json', '{"customer":"carol","total":7}')).status).toBe(202);
   expect((await ingest('text/plain', 'hello')).status).toBe(415);
   for (let i = 0; i < NEWER; i++) expect((await ingest('application/json', `{"customer":"anon${i}"}`)).status).toBe(202);
@@ -128,6 +128,22 @@ describe('Request activity search in Chromium (issue 27, item 2)', () => {
     await page.getByText('No requests match these filters among the rows searched so far.').waitFor();
     await searchOlderUntil(1);
     expect(await rowsShown().first().textContent()).toContain('Completed (ACCEPTED)');
+  });
+
+  it('the found row opens to its request — query, headers with the credential redacted, the payload pretty and raw — and its delivery by target name (item 1)', async () => {
+    await page.getByRole('button', { name: /^Show details of the request/ }).first().click();
+    const request = page.getByRole('region', { name: 'Request', exact: true });
+    await request.waitFor();
+    expect(await request.getByText('POST ?source=shop').count()).toBe(1);
+    expect(await request.getByRole('row', { name: /x-shop-token/ }).textContent()).toContain('[redacted]');
+    expect(await request.getByRole('row', { name: /x-shop-token/ }).textContent()).not.toContain('tok_live_123');
+    expect(await request.getByRole('row', { name: /^x-shop north/ }).count()).toBe(1);
+    expect(await request.locator('pre.payload').textContent()).toBe('{\n  "customer": "bob",\n  "total": 12\n}');
+    await request.getByRole('button', { name: 'Show raw' }).click();
+    expect(await request.locator('pre.payload').textContent()).toBe('{"customer":"bob","total":12}');
+    expect(await request.getByText(/Payload, 29 B of application\/json/).count()).toBe(1);
+    expect(await request.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe(`data:application/json;base64,${Buffer.from('{"customer":"bob","total":12}').toString('base64')}`);
+    await page.getByText(/to receiver \(webhook\): delivered/).waitFor();
   });
 
   it('the filters are in the address: another tab opened on it shows the same view; Back returns to the view before', async () => {

@@ -5,6 +5,7 @@ import { curlLine, shellQuote } from '../../../services/management-api/dashboard
 import { errorMap, fieldFor } from '../../../services/management-api/dashboard/src/lib/fields';
 import { latencyPoints, quantile } from '../../../services/management-api/dashboard/src/lib/latency';
 import { appendPage, mergeNewest, outcomeLabel } from '../../../services/management-api/dashboard/src/lib/outcome';
+import { formatBytes, prettyPayload } from '../../../services/management-api/dashboard/src/lib/payload-view';
 import { abilitiesOf } from '../../../services/management-api/dashboard/src/lib/roles';
 import { BODY_FILTER_KINDS, CAPTCHA_PROVIDERS, FIELD_TYPES, changedSettings, draftOf, settingsBody } from '../../../services/management-api/dashboard/src/lib/settings';
 import { fromLocalInput, toLocalInput } from '../../../services/management-api/dashboard/src/lib/time';
@@ -160,5 +161,17 @@ describe('roles', () => {
     expect(abilitiesOf('admin')).toEqual({ edit: true, readUsage: true, manageKeys: true });
     expect(abilitiesOf('editor')).toEqual({ edit: true, readUsage: false, manageKeys: false });
     expect(abilitiesOf('viewer')).toEqual({ edit: false, readUsage: false, manageKeys: false });
+  });
+});
+
+describe('the payload views of a row (issue 27, item 1)', () => {
+  it('indents JSON, one element a line for XML, none for other text or JSON that does not parse', () => {
+    expect(prettyPayload('{"order":42,"items":[1]}', 'application/json')).toBe('{\n  "order": 42,\n  "items": [\n    1\n  ]\n}');
+    expect(prettyPayload('<order><id>42</id><note/></order>', 'application/xml')).toBe('<order>\n  <id>42</id>\n  <note/>\n</order>');
+    expect(prettyPayload('a=1&b=2', 'application/x-www-form-urlencoded')).toBeNull();
+    expect(prettyPayload('{"order":', 'application/json')).toBeNull();
+  });
+  it('says sizes as people read them', () => {
+    expect([formatBytes(512), formatBytes(1536), formatBytes(3 * 1024 * 1024)]).toEqual(['512 B', '1.5 KB', '3.00 MB']);
   });
 });

@@ -6,6 +6,7 @@ import { formatMs } from '../../lib/latency';
 import type { ActivityRow } from '../../lib/outcome';
 import type { Abilities } from '../../lib/roles';
 import { utc } from '../../lib/time';
+import { RequestDetail } from './RequestDetail';
 
 interface Attempt {
   attempt: number;
@@ -21,6 +22,7 @@ interface Delivery {
   delivery_id: string;
   target_id: string;
   target_kind: string;
+  target_name: string | null;
   state: 'delivered' | 'retrying' | 'failed';
   started_at: string;
   attempts: Attempt[];
@@ -75,13 +77,14 @@ export function RowDetail(props: { row: ActivityRow; can: Abilities; known: Deta
         <dt>Source IP</dt>
         <dd>{r.source_ip ?? '— (aggregated)'}</dd>
       </dl>
+      {r.outcome === 'ACCEPTED' && !r.aggregate && <RequestDetail eventId={r.id} />}
       {error && <Notice kind="error">{error}</Notice>}
       {!detail && !error && <Loading what="deliveries" />}
       {detail && detail.deliveries.length === 0 && r.outcome === 'ACCEPTED' && <p>No deliveries recorded yet.</p>}
       {detail?.deliveries.map((d) => (
         <div class="delivery" key={d.delivery_id}>
           <p>
-            Delivery <code>{d.delivery_id}</code> to target <code>{d.target_id}</code> ({d.target_kind}): <strong class={`delivery--${d.state}`}>{d.state}</strong>
+            Delivery <code>{d.delivery_id}</code> to {d.target_name !== null ? <strong title={d.target_id}>{d.target_name}</strong> : <>a deleted target <code>{d.target_id}</code></>} ({d.target_kind}): <strong class={`delivery--${d.state}`}>{d.state}</strong>
           </p>
           <div class="table-wrap">
             <table class="list attempts">
