@@ -33,7 +33,15 @@ const BODIES: Record<string, { type: string; body: string } | undefined> = {
   text: { type: 'text/plain', body: 'hello relay' },
 };
 
-export function curlLine(ep: CurlEndpoint): string {
+/** The sample request the curl line sends: what a signed example signs, byte for byte. */
+export interface ExampleRequest {
+  method: string;
+  url: string;
+  /** absent for the bodyless formats */
+  body?: { type: string; body: string };
+}
+
+export function exampleRequest(ep: CurlEndpoint): ExampleRequest {
   const format = ep.payload_format;
   const bodyless = format === 'none' || format === 'query' || format === 'query_base64_json';
   // a body format is sent with POST when allowed; query formats prefer GET
@@ -42,7 +50,16 @@ export function curlLine(ep: CurlEndpoint): string {
   let url = ep.ingest_url;
   if (format === 'query') url += '?hello=relay';
   if (format === 'query_base64_json') url += `?${encodeURIComponent(ep.query_param_name ?? 'payload')}=${encodeURIComponent(base64(JSON.stringify(SAMPLE)))}`;
+  const body = bodyless ? undefined : BODIES[format];
+  return body ? { method, url, body } : { method, url };
+}
 
+/**
+ * The line; `signed` replaces the credential placeholders with a computed signature's headers
+ * (lib/signed-example.ts), for the same sample request.
+ */
+export function curlLine(ep: CurlEndpoint, signed?: ReadonlyArray<readonly [string, string]>): string {
+  const { method, url, body } = exampleRequest(ep);
   const parts = ['curl', '-i', '-X', method, shellQuote(url)];
   const header = (name: string, value: string): void => {
     parts.push('-H', shellQuote(`${name}: ${value}`));
@@ -51,8 +68,8 @@ export function curlLine(ep: CurlEndpoint): string {
   if (auth.type === 'BEARER') header('authorization', 'Bearer <token>');
   if (auth.type === 'API_KEY') header(auth.header ?? 'x-api-key', '<api key>');
   if (auth.type === 'BASIC') parts.push('-u', shellQuote(`${auth.credentials?.[0]?.username ?? '<username>'}:<password>`));
+  for (const [name, value] of signed ?? []) header(name, value);
   for (const h of ep.required_headers) header(h.name, h.value ?? '<value>');
-  const body = bodyless ? undefined : BODIES[format];
   if (body) {
     header('content-type', body.type);
     parts.push('--data-raw', shellQuote(body.body));

@@ -11,6 +11,7 @@ import { ActivityView } from './activity/ActivityView';
 import { AuditHistory } from './endpoint/AuditHistory';
 import { MaintenanceWindows } from './endpoint/MaintenanceWindows';
 import { SettingsForm } from './endpoint/SettingsForm';
+import { SignedExample } from './endpoint/SignedExample';
 import { TestRequest } from './endpoint/TestRequest';
 import { Outputs } from './outputs/Outputs';
 
@@ -112,6 +113,7 @@ export function EndpointPage(props: { id: string; tab?: string; can: Abilities }
           <CopyButton text={curl} label="Copy the curl line" />
         </div>
         {note && <p class="hint">{note}</p>}
+        <SignedExample endpoint={ep} />
         <p class="hint">
           ID <code>{ep.id}</code> · revision {ep.revision} · created {utc(ep.created_at)}
         </p>

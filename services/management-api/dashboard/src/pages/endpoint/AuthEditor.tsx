@@ -1,6 +1,7 @@
 import { Field } from '../../components/ui';
 import type { ErrorMap } from '../../lib/fields';
-import { HMAC_PRESETS, INBOUND_AUTH_TYPES } from '../../lib/settings';
+import { INBOUND_AUTH_TYPES } from '../../lib/settings';
+import { PresetPicker } from './PresetPicker';
 import type { AuthDraft, SecretSlot } from '../../lib/settings';
 
 const TYPE_LABELS: Record<string, string> = { NONE: 'None', BASIC: 'Basic', BEARER: 'Bearer token', API_KEY: 'API key header', HMAC: 'HMAC signature' };
@@ -58,17 +59,7 @@ export function AuthEditor(props: { draft: AuthDraft; errors: ErrorMap; disabled
       )}
       {d.type === 'HMAC' && (
         <>
-          <Field path={`${seg}.preset`} label="Preset" errors={props.errors}>
-            {(a) => (
-              <select {...a} value={d.preset} disabled={props.disabled} onChange={(e) => change({ preset: e.currentTarget.value })}>
-                {[...HMAC_PRESETS, 'custom'].map((p) => (
-                  <option key={p} value={p}>
-                    {p}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <PresetPicker path={`${seg}.preset`} value={d.preset} errors={props.errors} disabled={props.disabled} onChange={(preset) => change({ preset })} />
           <Field path={`${seg}.tolerance_seconds`} label="Replay window (seconds, optional)" errors={props.errors}>
             {(a) => <input {...a} inputMode="numeric" value={d.tolerance} disabled={props.disabled} onInput={(e) => change({ tolerance: e.currentTarget.value })} />}
           </Field>
