@@ -73,8 +73,9 @@ async function main() {
   const store = await connectStore(mongodbUrl);
   const kind = createWebhookKind({ secrets: createSecretBox(secretsKeys) });
   const cfg = kind.validateConfig({ url: `http://127.0.0.1:${receiver.address().port}/hook`, enforce_https: false });
+  if (!cfg.ok) throw new Error(`webhook config refused: ${JSON.stringify(cfg.errors)}`);
   const now = new Date();
-  await store.targets.create({ _id: 'tg_bench', account_id: 'acc_bench', endpoint_id: 'ep_bench', kind: 'webhook', name: 'sink', enabled: true, config: cfg.config, flagged: null, created_at: now, updated_at: now });
+  await store.targets.create({ _id: 'tg_bench', account_id: 'acc_bench', endpoint_id: 'ep_bench', kind: 'webhook', name: 'sink', enabled: true, config: cfg.value, flagged: null, created_at: now, updated_at: now });
 
   const logger = createLogger({ service: 'bench', level: 'warn', stream: process.stderr });
   const broker = new BrokerConnection({ url: rabbitmqUrl, connectionName: 'bench deliverer', logger, topology: { namespace, deliveryLimit: 20 } });

@@ -6,7 +6,8 @@
 # the activity-writer and the activity API with 1,000,000 rows (BENCH_ACTIVITY_ROWS), the activity
 # searches (payload, response status, error text) at that size, the
 # bulk-retry list's store path with 1,000,000 documents (BENCH_BULK_DOCS), then gateway
-# vs bare express (accepted/s, p50/p99, ratio), then deliveries/s of one webhook-deliverer.
+# vs bare express (accepted/s, p50/p99, ratio), then deliveries/s of one webhook-deliverer, and of
+# one outputs deliverer for an email and a spreadsheet target (bench/outputs.js).
 # Real local Redis, RabbitMQ and FerretDB; everything on loopback.
 # Results: bench-results/*.json; record them in docs/benchmarks.md with the machine and command.
 set -euo pipefail
@@ -22,3 +23,4 @@ node bench/activity-search.js
 node bench/bulk-retries.js
 node bench/gateway.js
 if [[ -f bench/deliverer.js ]]; then node bench/deliverer.js; fi
+node bench/outputs.js

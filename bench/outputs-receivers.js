@@ -1,0 +1,75 @@
+// Local stand-ins the outputs bench delivers to: an SMTP server (STARTTLS + AUTH, as the relay
+// default requires) and a minimal HTTPS Google (token endpoint, values:batchGet/update/append).
+// Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
+// quota here, only what a delivery costs the deliverer.
+'use strict';
+const https = require('node:https');
+const { SMTPServer } = require('smtp-server');
+const { generate } = require('selfsigned');
+
+function certificate() {
+  return generate([{ name: 'commonName', value: 'localhost' }], {
+    keySize: 2048,
+    days: 1,
+    algorithm: 'sha256',
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+  });
+}
+
+/** SMTP on 127.0.0.1: every message's X-Relay-Delivery-ID goes to `onDelivery`. */
+async function startSmtp(onDelivery, auth) {
+  const pems = certificate();
+  const server = new SMTPServer({
+    key: pems.private,
+    cert: pems.cert,
+    logger: false,
+    authMethods: ['PLAIN', 'LOGIN'],
+    onAuth: (a, _s, cb) => (a.username === auth.user && a.password === auth.pass ? cb(null, { user: a.username }) : cb(new Error('535 auth'))),
+    onData(stream, _session, cb) {
+      let head = '';
+      stream.on('data', (c) => {
+        if (head.length < 4096) head += c.toString('latin1');
+      });
+      stream.on('end', () => {
+        const id = /^X-Relay-Delivery-ID: *(\S+)/im.exec(head);
+        if (id) onDelivery(id[1]);
+        cb(null, 'OK');
+      });
+    },
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: server.server.address().port, ca: pems.cert, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** HTTPS on 127.0.0.1 answering the four calls a spreadsheet delivery makes; the row's column A goes to `onDelivery`. */
+async function startSheets(onDelivery) {
+  const pems = certificate();
+  let header = [];
+  const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const json = (status, value) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      if (req.url === '/token') return json(200, { access_token: 'ya29.bench', expires_in: 3600, token_type: 'Bearer' });
+      if (req.method === 'GET') return json(200, { valueRanges: [header.length > 0 ? { values: [header] } : {}] });
+      const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString()) : {};
+      if (req.method === 'PUT') {
+        header = [...header, ...body.values[0]];
+        return json(200, { updatedCells: body.values[0].length });
+      }
+      onDelivery(String(body.values[0][0]));
+      return json(200, { updates: { updatedRows: 1 } });
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `https://127.0.0.1:${server.address().port}`,
+    ca: pems.cert,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(r));
+    },
+  };
+}
+
+module.exports = { startSheets, startSmtp };
