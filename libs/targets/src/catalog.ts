@@ -6,6 +6,7 @@ import type { MailRelay } from './kinds/email';
 import { createSpreadsheetKind, spreadsheetInfo } from './kinds/spreadsheet';
 import type { GoogleAccess } from './kinds/spreadsheet';
 import { createEmbedChatKind, embedChatInfo } from './kinds/embed_chat';
+import { createTeamsKind, teamsInfo } from './kinds/teams';
 import { createTelegramKind, telegramInfo } from './kinds/telegram';
 import { createWebhookKind, webhookInfo } from './kinds/webhook';
 import type { SecretSealer } from './kind';
@@ -72,6 +73,7 @@ export const CATALOG: Catalog = createCatalog([
   { ...emailInfo, create: (deps) => createEmailKind({ secrets: deps.secrets, ...(deps.mail ? { mail: deps.mail } : {}) }) },
   { ...spreadsheetInfo, create: (deps) => createSpreadsheetKind({ secrets: deps.secrets, ...(deps.google ? { google: deps.google } : {}) }) },
   { ...telegramInfo, create: (deps) => createTelegramKind({ secrets: deps.secrets }) },
+  { ...teamsInfo, create: (deps) => createTeamsKind({ secrets: deps.secrets }) },
 ]);
 
 export function createDefaultRegistry(deps: KindDeps): TargetRegistry {
