@@ -18,6 +18,7 @@ let endpointId: string;
 
 const SLACK = 'https://hooks.slack.com/services/T000/B000/XXXX';
 const DISCORD = 'https://discord.com/api/webhooks/123456789012345678/tok-EN_1';
+const TEAMS = 'https://prod-12.westeurope.logic.azure.com:443/workflows/0123456789abcdef0123456789abcdef/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=teamsSig_0123456789abcdefXYZ';
 const SHEET_ID = '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms';
 /** A service account key as Google's console downloads it, with a real (throwaway) RSA key. */
 const serviceAccountKey = (): string =>
@@ -89,6 +90,21 @@ const CASES: KindCase[] = [
     },
     changed: { chat_id: '@news_channel', disable_notification: true, bot_token: '[redacted]' },
     secret: 'AAFakeTokenForTests',
+  },
+  {
+    kind: 'teams',
+    label: 'Microsoft Teams (Workflows webhook)',
+    add: (form) => form.getByLabel('Workflows webhook URL', { exact: true }).fill(TEAMS),
+    shown: {
+      url: 'https://prod-12.westeurope.logic.azure.com/workflows/0123456789abcdef0123456789abcdef/triggers/manual/paths/invoke?api-version=2016-06-01&sp=****&sv=****&sig=****',
+      format: 'adaptive_card',
+    },
+    change: async (form) => {
+      await form.getByLabel('Workflows webhook URL', { exact: true }).fill(TEAMS);
+      await form.getByLabel('Message format', { exact: true }).selectOption('text');
+    },
+    changed: { format: 'text' },
+    secret: 'teamsSig_',
   },
   {
     kind: 'email',

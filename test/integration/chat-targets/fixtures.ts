@@ -4,6 +4,7 @@ import type { DeliveryMessageV1 } from '@relay/contracts';
 import { createSecretBox } from '@relay/secrets';
 import { createBlockChatKind } from '../../../libs/targets/src/kinds/block_chat';
 import { createEmbedChatKind } from '../../../libs/targets/src/kinds/embed_chat';
+import { createTeamsKind } from '../../../libs/targets/src/kinds/teams';
 import { createTelegramKind } from '../../../libs/targets/src/kinds/telegram';
 
 /* Shared by the chat-target integration tests: real-looking webhook URLs for the fakes. */
@@ -18,11 +19,16 @@ export const SLACK_URL = `https://hooks.slack.com${SLACK_PATH}`;
 
 export const TELEGRAM_TOKEN = '123456789:AAFakeTokenForTests_abcdefghijklmnop';
 
+export const TEAMS_WORKFLOW = '0123456789abcdef0123456789abcdef';
+export const TEAMS_SIG = 'fakeSigForTests_0123456789ABCDEFabcdef';
+export const TEAMS_URL = `https://prod-12.westeurope.logic.azure.com:443/workflows/${TEAMS_WORKFLOW}/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=${TEAMS_SIG}`;
+
 /** The chat kinds seal their webhook URL at rest, so they are built with a secret box, as the services build them. */
 export const chatSecrets = createSecretBox(`it:${randomBytes(32).toString('base64')}`);
 export const embedChatKind = createEmbedChatKind({ secrets: chatSecrets });
 export const blockChatKind = createBlockChatKind({ secrets: chatSecrets });
 export const telegramKind = createTelegramKind({ secrets: chatSecrets });
+export const teamsKind = createTeamsKind({ secrets: chatSecrets });
 
 let seq = 0;
 

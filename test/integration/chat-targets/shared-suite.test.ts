@@ -1,8 +1,9 @@
 import { runTargetKindSuite } from '../../../libs/targets/src/kinds/shared-suite';
 import { startFakeDiscord } from '../../support/fake-discord';
 import { startFakeSlack } from '../../support/fake-slack';
+import { startFakeTeams } from '../../support/fake-teams';
 import { startFakeTelegram } from '../../support/fake-telegram';
-import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, SLACK_PATH, SLACK_SECRET, SLACK_URL, TELEGRAM_TOKEN, blockChatKind, delivery, embedChatKind, telegramKind } from './fixtures';
+import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, SLACK_PATH, SLACK_SECRET, SLACK_URL, TEAMS_SIG, TEAMS_URL, TEAMS_WORKFLOW, TELEGRAM_TOKEN, blockChatKind, delivery, embedChatKind, teamsKind, telegramKind } from './fixtures';
 
 // STYLE.md: "Every kind runs one shared delivery test suite." The receivers are the fake
 // platforms, which refuse anything the real ones would.
@@ -46,6 +47,21 @@ runTargetKindSuite(telegramKind, {
   startReceiver: async () => {
     const fake = await startFakeTelegram();
     fake.addBot(TELEGRAM_TOKEN, ['-1001234567890']);
+    return { send: fake.send, received: () => fake.requests, close: fake.close };
+  },
+});
+
+runTargetKindSuite(teamsKind, {
+  validConfig: { url: TEAMS_URL, name: 'ops', template: 'Build {{id}}: {{status}}' },
+  invalidConfigs: [
+    { input: { url: 'https://example.com/workflows/x/triggers/manual/paths/invoke?sig=abc', name: 'ops' }, field: 'config.url' },
+    { input: { url: TEAMS_URL, name: 'ops', format: 'html' }, field: 'config.format' },
+  ],
+  delivery: delivery({ id: 7, status: 'green' }, 'application/json', 'teams'),
+  secrets: [TEAMS_SIG],
+  startReceiver: async () => {
+    const fake = await startFakeTeams();
+    fake.addWorkflow(TEAMS_WORKFLOW, TEAMS_SIG);
     return { send: fake.send, received: () => fake.requests, close: fake.close };
   },
 });
