@@ -9,7 +9,8 @@
 //     delivery that failed with HTTP 500 or 503, the rest delivered with 200; every accepted
 //     row of the last 24 hours with its payload kept, as the gateway keeps it for resends;
 //  2. once the machine is quiet, BENCH_QUERY_RUNS calls (30) of each search with limit 50, every
-//     third following the cursor of the one before ("Search older"): p50/p95.
+//     third following the cursor of the one before ("Search older"): p50/p95; then the detail
+//     routes of one row (`GET /v1/activity/:id`, `…/:id/request`), as many calls each.
 // Prints a table and one JSON line; writes bench-results/activity-search.json
 // (BENCH_RESULTS_DIR).
 'use strict';
@@ -126,6 +127,32 @@ async function timeSearches(apiPort, apiKey) {
   return results;
 }
 
+/**
+ * p50/p95 of the detail routes of one row (issue 27, item 1): `GET /v1/activity/:id` (deliveries
+ * with their targets' names) and `GET /v1/activity/:id/request` (the kept request), for
+ * `QUERY_RUNS` accepted rows of the last day.
+ */
+async function timeDetail(apiPort, apiKey) {
+  const headers = { authorization: `Bearer ${apiKey}` };
+  const listed = await (await fetch(`http://127.0.0.1:${apiPort}/v1/activity?payload=%22order%22&limit=${Math.min(50, QUERY_RUNS)}`, { headers })).json();
+  const ids = listed.data.map((r) => r.id);
+  if (ids.length === 0) throw new Error('no accepted rows with a payload to open');
+  const results = [];
+  for (const [name, suffix] of [['one row (GET /v1/activity/:id)', ''], ['its request (GET …/:id/request)', '/request']]) {
+    const times = [];
+    for (let run = 0; run < QUERY_RUNS; run++) {
+      const t0 = performance.now();
+      const res = await fetch(`http://127.0.0.1:${apiPort}/v1/activity/${ids[run % ids.length]}${suffix}`, { headers });
+      await res.json();
+      times.push(performance.now() - t0);
+      if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status}`);
+    }
+    times.sort((a, b) => a - b);
+    results.push({ route: name, p50_ms: Number(percentile(times, 50).toFixed(1)), p95_ms: Number(percentile(times, 95).toFixed(1)) });
+  }
+  return results;
+}
+
 async function main() {
   const secretsKeys = `bench:${randomBytes(32).toString('base64')}`;
   const boot = JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'services/management-api/dist/bootstrap.js'), '--account', 'bench'], { env: { ...process.env, MONGODB_URL: mongodbUrl, SECRETS_KEYS: secretsKeys } }).toString());
@@ -141,9 +168,11 @@ async function main() {
     const quiet = await waitQuiet(60);
     const m0 = machineCpu();
     const searches = await timeSearches(apiPort, boot.api_key);
-    const report = { bench: 'activity-search', at: new Date().toISOString(), rows_present: ROWS, span_days: SPAN_DAYS, preload: loaded, runs: QUERY_RUNS, searches, quiet_wait_s: quiet.waited_s, quiet_reached: quiet.reached, machine_while_timing: machineWindow(m0, machineCpu()) };
+    const detail = await timeDetail(apiPort, boot.api_key);
+    const report = { bench: 'activity-search', at: new Date().toISOString(), rows_present: ROWS, span_days: SPAN_DAYS, preload: loaded, runs: QUERY_RUNS, searches, detail, quiet_wait_s: quiet.waited_s, quiet_reached: quiet.reached, machine_while_timing: machineWindow(m0, machineCpu()) };
     console.log(`\nGET /v1/activity searches (limit 50, at most 100 rows read a call) with ${ROWS} rows and ${loaded.payloads} payloads, ${QUERY_RUNS} runs each (after ${quiet.waited_s} s for a quiet machine${quiet.reached ? '' : ', NOT reached'}; ${report.machine_while_timing.busy_pct}% busy while timing)`);
     for (const q of searches) console.log(`  ${q.search.padEnd(36)} p50 ${String(q.p50_ms).padStart(7)} ms   p95 ${String(q.p95_ms).padStart(7)} ms   rows/call ${q.mean_rows_per_call}`);
+    for (const d of detail) console.log(`  ${d.route.padEnd(36)} p50 ${String(d.p50_ms).padStart(7)} ms   p95 ${String(d.p95_ms).padStart(7)} ms`);
     console.log(JSON.stringify(report));
     const results = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
     fs.mkdirSync(results, { recursive: true });
