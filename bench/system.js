@@ -462,8 +462,7 @@ async function main() {
 }
 
 /** Service output (LOG_LEVEL=warn, so only warnings and errors) kept next to the results. */
-function writeLogs(procs) {
-  const dir = path.join(RESULTS_DIR, 'system-logs');
+function writeLogs(procs, dir = path.join(RESULTS_DIR, 'system-logs')) {
   fs.mkdirSync(dir, { recursive: true });
   const noisy = [];
   for (const [name, p] of Object.entries(procs)) {
@@ -542,10 +541,15 @@ function meanBaseline(a, b) {
 
 let teardown = async () => undefined;
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    process.stderr.write(`system bench: ${signal}; stopping the services and deleting the namespace\n`);
-    void teardown().finally(() => process.exit(130));
-  });
+// bench/tenants.js starts the same system the same way
+module.exports = { SERVICES, serviceEnv, startSystem, healthPortOf, createProbes, waitActivity, createSampler, writeLogs, cleanup };
+
+if (require.main === module) {
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      process.stderr.write(`system bench: ${signal}; stopping the services and deleting the namespace\n`);
+      void teardown().finally(() => process.exit(130));
+    });
+  }
+  void main().then((code) => process.exit(code));
 }
-void main().then((code) => process.exit(code));

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /**
- * Keeps `bench/system.js` (the headline of `npm run bench`) and `bench/floor.js` (the same load on
+ * Keeps `bench/system.js` (the headline of `npm run bench`), `bench/tenants.js` (the same system on
+ * many endpoints, accounts and senders) and `bench/floor.js` (the same load on
  * the least the fixed architecture can do, alone and with the least activity log the spec asks)
  * from rotting: each runs in short mode and must exit 0 and report what it measured. Speed is never
  * asserted here (docs/benchmarks.md); only that the run completed and lost nothing it accepted.
@@ -26,6 +27,7 @@ const BENCHES = {
   floor: { script: 'floor.js', env: {} },
   'floor-with-log': { script: 'floor.js', env: { FLOOR_LOG: '1' } },
   'bulk-retries': { script: 'bulk-retries.js', env: { BENCH_BULK_DOCS: '1000' } },
+  tenants: { script: 'tenants.js', env: {} },
 } satisfies Record<string, { script: string; env: Record<string, string> }>;
 
 /** Runs a bench in short mode with a results directory of its own, removed afterwards; `name` is the results file's. */
@@ -155,6 +157,33 @@ describe('bench/bulk-retries.js in short mode (GET /v1/bulk-retries\' store path
       expect(report).toMatchObject({ bench: 'bulk-retries', documents: 1000, list_page: 20 });
       expect(report.create_p50_ms).toBeGreaterThan(0);
       expect(report.list_p50_ms).toBeGreaterThan(0);
+      expect(run.written).toEqual(report);
+    },
+    LIMIT_MS,
+  );
+});
+
+describe('bench/tenants.js in short mode (the whole system on one endpoint, then on 10 over 10 accounts from many loopback senders)', () => {
+  it(
+    'exits 0, delivers every accepted event and reports each phase with its store reads and CPU per event',
+    async () => {
+      const run = await runBench('tenants');
+      type Phase = { endpoints: number; endpoints_used: number; sources_used: number; accepted_per_s: number; ratio_to_single: number; activity_lag_s: number | null; store_reads_per_s: Record<string, number | null>; cpu_ms_per_event: Record<string, number | null> };
+      const report = reportOf<{ bench: string; lost: number; duplicates: number; phases: Phase[] }>(run);
+      expect(report).toMatchObject({ bench: 'tenants', lost: 0, duplicates: 0 });
+      expect(report.phases.map((p) => p.endpoints)).toEqual([1, 10]);
+      const [single, spread] = report.phases as [Phase, Phase];
+      expect([single.endpoints_used, single.sources_used]).toEqual([1, 1]);
+      expect(spread.endpoints_used).toBe(10);
+      expect(spread.sources_used).toBeGreaterThan(1);
+      for (const p of report.phases) {
+        expect(p.accepted_per_s).toBeGreaterThan(0);
+        expect(p.ratio_to_single).toBeCloseTo(p.accepted_per_s / single.accepted_per_s, 2);
+        expect(p.activity_lag_s).not.toBeNull();
+        // the metric operators see, scraped from the gateway's and the webhook deliverer's /metrics
+        expect(p.store_reads_per_s).toMatchObject({ 'ingest-gateway': expect.any(Number), 'webhook-deliverer': expect.any(Number) });
+        expect(p.cpu_ms_per_event).toMatchObject({ 'ingest-gateway': expect.any(Number), 'webhook-deliverer': expect.any(Number), 'activity-writer': expect.any(Number) });
+      }
       expect(run.written).toEqual(report);
     },
     LIMIT_MS,

@@ -1,0 +1,261 @@
+// npm run bench (multi-tenant): the whole system as bench/system.js starts it (every service its
+// own process, as scripts/start.sh runs them), loaded first on ONE endpoint from ONE source
+// address and then, in the same run, on 10, 100, 500, 1,000 and 10,000 endpoints spread over
+// BENCH_TENANT_ACCOUNTS accounts (10) from BENCH_TENANT_SOURCES loopback senders (1,000,
+// 127.0.x.y). Each endpoint has one webhook target on a local receiver that counts deliveries.
+// Per phase: accepted/s, p99, the ratio to the single-endpoint phase, delivered (nothing lost),
+// activity lag, CPU ms per accepted event of each process, and the store reads per second of
+// the gateway and the deliverers (relay_store_reads_total, the metric operators see).
+//
+//   BENCH_DURATION_S=20 BENCH_WARMUP_S=5 node bench/tenants.js
+//   BENCH_TENANT_PHASES=1,10,100,500,1000,10000 (endpoint counts; 1 is the single-endpoint phase, from one address)
+//   BENCH_DURATION_S=3 node bench/tenants.js   # short mode (test/e2e/bench-smoke): phases 1 and 10
+// Writes <results>/tenants.json; exits 1 if an accepted event was never delivered.
+'use strict';
+const { randomBytes } = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+const { MongoClient } = require('mongodb');
+const { newId } = require('@relay/contracts');
+const { makeBody, requestId, startReceiver, waitDelivered } = require('./receiver');
+const { envNumber: num, freePort, infraPids, metricValue, runToCompletion, stopProcess } = require('./lib');
+const { loadSpread, loopbackSources } = require('./spread-load');
+const { SERVICES, serviceEnv, startSystem, createProbes, waitActivity, createSampler, writeLogs, cleanup } = require('./system');
+
+const ROOT = path.resolve(__dirname, '..');
+const DURATION_S = num(process.env.BENCH_DURATION_S, 20);
+const SHORT = DURATION_S <= 5;
+const WARMUP_S = num(process.env.BENCH_WARMUP_S, SHORT ? 1 : 5);
+const CONNECTIONS = num(process.env.BENCH_CONNECTIONS, 64);
+const ACCOUNTS = num(process.env.BENCH_TENANT_ACCOUNTS, 10);
+const SOURCES = num(process.env.BENCH_TENANT_SOURCES, 1000);
+const PHASES = (process.env.BENCH_TENANT_PHASES || (SHORT ? '1,10' : '1,10,100,500,1000,10000')).split(',').map(Number).filter((n) => n >= 1);
+const WAIT_S = SHORT ? 30 : 120;
+const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
+const SAMPLE_SIZE = 20;
+/** the processes whose store reads are counted: the caches of settings live there */
+const READERS = ['ingest-gateway', 'webhook-deliverer', 'chat-deliverer'];
+
+const T0 = Date.now();
+const progress = (msg) => process.stderr.write(`tenants bench [${((Date.now() - T0) / 1000).toFixed(1)} s]: ${msg}\n`);
+
+/**
+ * One account and one endpoint with its webhook target through the management API (as a user
+ * makes them: the target's secret sealed, the settings validated), then the rest cloned from
+ * them straight into the store — 10,000 endpoints through the API would take minutes.
+ */
+async function seed(ns, env, receiverPort, mongo, maxEndpoints) {
+  const boot = JSON.parse((await runToCompletion(path.join(ROOT, 'services/management-api/dist/bootstrap.js'), ['--account', 'bench', '--monthly-events', '1000000000'], env)).trim());
+  const api = async (p, body) => {
+    const res = await fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, { method: 'POST', headers: { authorization: `Bearer ${boot.api_key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status !== 201) throw new Error(`POST ${p}: ${res.status} ${text}`);
+    return JSON.parse(text);
+  };
+  const single = await api('/v1/endpoints', { name: 'single', methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, rate_limit_per_minute: 100000 });
+  await api(`/v1/endpoints/${single.id}/targets`, { kind: 'webhook', name: 'bench receiver', config: { url: `http://127.0.0.1:${receiverPort}/hook`, enforce_https: false } });
+  const db = mongo.db();
+  const account = await db.collection('accounts').findOne({ _id: boot.account_id });
+  const endpoint = await db.collection('endpoints').findOne({ _id: single.id });
+  const target = await db.collection('targets').findOne({ endpoint_id: single.id });
+  const accounts = Array.from({ length: ACCOUNTS }, () => newId('acc'));
+  await db.collection('accounts').insertMany(accounts.map((id, i) => ({ ...account, _id: id, name: `tenant ${i}` })));
+  const endpoints = [];
+  for (let from = 0; from < maxEndpoints; from += 1000) {
+    const eps = [];
+    const tgs = [];
+    for (let i = from; i < Math.min(maxEndpoints, from + 1000); i++) {
+      const id = newId('ep');
+      const accountId = accounts[i % ACCOUNTS];
+      eps.push({ ...endpoint, _id: id, account_id: accountId, name: `tenant endpoint ${i}` });
+      tgs.push({ ...target, _id: newId('tg'), endpoint_id: id, account_id: accountId });
+      endpoints.push(id);
+    }
+    await db.collection('endpoints').insertMany(eps);
+    await db.collection('targets').insertMany(tgs);
+  }
+  return { single: single.id, endpoints, apiKey: boot.api_key };
+}
+
+/**
+ * The servers' processes by name when scripts/infra.sh did not start them (no pid files): on a
+ * shared machine the servers may be someone else's, and their CPU per event is still ours to see.
+ */
+function serverPids() {
+  const found = infraPids();
+  const byName = (...names) => () => fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
+    try {
+      return names.includes(fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim());
+    } catch {
+      return false;
+    }
+  }).map(Number);
+  found.store ??= byName('ferretdb', 'postgres');
+  found.rabbitmq ??= byName('beam.smp');
+  found.redis ??= byName('redis-server');
+  return found;
+}
+
+/** relay_store_reads_total of each reader process, summed over its labels. */
+async function storeReads(ns) {
+  const out = {};
+  for (const name of READERS) {
+    const port = ns.healthPorts[name] ?? ns.ports[name];
+    const text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
+    out[name] = metricValue(text, 'relay_store_reads_total');
+  }
+  return out;
+}
+
+async function runPhase(ctx, count) {
+  const { ns, receiver, probes, ids, accepted, pids, api } = ctx;
+  const endpoints = count === 1 ? [ids.single] : ids.endpoints.slice(0, count);
+  const sources = count === 1 ? ['127.0.0.1'] : ctx.sources;
+  // the receiver reads a 16-character request id: one letter for the phase's warm-up, one for its measured load
+  const k = PHASES.indexOf(count);
+  const [warmTag, measuredTag] = [String.fromCharCode(65 + 2 * k), String.fromCharCode(66 + 2 * k)];
+  const headers = { 'content-type': 'application/json' };
+  const load = (phase, durationS) => loadSpread({ port: ns.ports['ingest-gateway'], endpoints, sources, connections: CONNECTIONS, durationS, headers, makeBody: (seq) => makeBody(requestId(phase, seq)), onAccepted: (seq) => accepted.add(requestId(phase, seq)) });
+
+  progress(`${count} endpoint(s): ${WARMUP_S} s warm-up`);
+  // warm-up: every endpoint loaded once into the caches (told caches keep them), then drained
+  const warm = await load(warmTag, WARMUP_S);
+  await waitDelivered(receiver, accepted, warm.ended_at + WAIT_S * 1000);
+  await waitActivity(probes, api, [], warm.ended_at + WAIT_S * 1000);
+
+  progress(`${count} endpoint(s): ${DURATION_S} s measured`);
+  const reads0 = await storeReads(ns);
+  const sampler = createSampler(pids, probes);
+  sampler.start();
+  const r = await load(measuredTag, DURATION_S);
+  const during = sampler.stop();
+  const reads1 = await storeReads(ns);
+  const seconds = (r.ended_at - r.started_at) / 1000;
+  const lost = await waitDelivered(receiver, accepted, r.ended_at + WAIT_S * 1000);
+  // read back through the bench account's key: only its endpoint's rows (the single phase) are visible to it
+  const sample = count === 1 ? receiver.order.filter((a) => a.id.startsWith(measuredTag)).slice(-SAMPLE_SIZE).map((a) => a.eventId) : [];
+  const act = await waitActivity(probes, api, sample, r.ended_at + WAIT_S * 1000);
+  const cpuMsPerEvent = Object.fromEntries(Object.entries(during.processes).map(([name, p]) => [name, r.accepted ? Number(((p.cpu_pct / 100) * seconds * 1000 / r.accepted).toFixed(3)) : null]));
+  const readsPerS = Object.fromEntries(READERS.map((n) => [n, reads0[n] === null || reads1[n] === null ? null : Number(((reads1[n] - reads0[n]) / seconds).toFixed(2))]));
+  return {
+    endpoints: count,
+    accounts: count === 1 ? 1 : Math.min(count, ACCOUNTS),
+    endpoints_used: r.endpoints_used,
+    sources_used: r.sources_used,
+    accepted_per_s: r.accepted_per_s,
+    p50_ms: r.p50_ms,
+    p99_ms: r.p99_ms,
+    non_2xx: r.non_2xx,
+    statuses: r.statuses,
+    errors: r.errors,
+    lost_so_far: lost,
+    activity_lag_s: act.caught_up ? Number(((act.at - r.ended_at) / 1000).toFixed(2)) : null,
+    activity_sample_not_completed: act.caught_up && count === 1 ? act.sample_incomplete : null,
+    store_reads_per_s: readsPerS,
+    cpu_ms_per_event: cpuMsPerEvent,
+    machine: during.machine,
+  };
+}
+
+async function main() {
+  const namespace = `bench_ten_${randomBytes(4).toString('hex')}`;
+  const mongoUrl = new URL(process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017/relay');
+  mongoUrl.pathname = `/${namespace}`;
+  const ns = {
+    namespace,
+    mongodbUrl: mongoUrl.toString(),
+    rabbitmqUrl: process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672',
+    redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+    ports: {},
+    healthPorts: { 'ingest-gateway': await freePort() },
+  };
+  for (const s of SERVICES) ns.ports[s.name] = await freePort();
+  const env = serviceEnv(ns);
+  const procs = {};
+  const probes = createProbes(ns);
+  const mongo = new MongoClient(ns.mongodbUrl);
+  let receiver = null;
+  let exitCode = 0;
+  let done = null;
+  teardown = () => (done ??= (async () => {
+    await Promise.all(Object.values(procs).map((p) => stopProcess(p)));
+    writeLogs(procs, path.join(RESULTS_DIR, 'tenants-logs'));
+    await probes.close();
+    await cleanup(ns, mongo);
+    if (receiver) {
+      if (receiver.child.connected) receiver.child.disconnect();
+      await receiver.child.exited;
+    }
+  })());
+  try {
+    receiver = await startReceiver();
+    progress('starting the services');
+    await startSystem(ns, env, procs);
+    progress(`seeding ${Math.max(...PHASES)} endpoints over ${ACCOUNTS} accounts`);
+    const ids = await seed(ns, env, receiver.port, mongo, Math.max(...PHASES));
+    const apiGet = (p) => fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, { headers: { authorization: `Bearer ${ids.apiKey}` } });
+    const api = {
+      rowStatus: (id) => apiGet(`/v1/activity/${id}`).then((r) => (r.status === 200 ? r.json() : null)).then((row) => row?.status ?? null, () => null),
+      firstListPage: () => apiGet(`/v1/activity?endpoint_id=${ids.single}&limit=50`).then((r) => r.text()),
+    };
+    const pids = Object.fromEntries(SERVICES.map((s) => [s.name, procs[s.name].pid]));
+    Object.assign(pids, { receiver: receiver.child.pid, 'load generator': process.pid }, serverPids());
+    const ctx = { ns, receiver, probes, ids, accepted: new Set(), pids, api, sources: loopbackSources(SOURCES) };
+    const phases = [];
+    for (const count of PHASES) phases.push(await runPhase(ctx, count));
+    const lost = await waitDelivered(receiver, ctx.accepted, Date.now() + WAIT_S * 1000);
+    const single = phases.find((p) => p.endpoints === 1);
+    for (const p of phases) p.ratio_to_single = single && single.accepted_per_s ? Number((p.accepted_per_s / single.accepted_per_s).toFixed(3)) : null;
+    const report = {
+      bench: 'tenants',
+      at: new Date().toISOString(),
+      load: { generator: 'bench/spread-load.js (closed loop, random endpoint per request, a new source address every 10 requests per connection)', connections: CONNECTIONS, duration_s: DURATION_S, warmup_s: WARMUP_S, accounts: ACCOUNTS, sources: SOURCES, body_bytes: Buffer.byteLength(makeBody(requestId('m', 0))), targets: '1 webhook per endpoint (local receiver answering 200 at once)' },
+      phases,
+      accepted: ctx.accepted.size,
+      delivered: receiver.byId.size,
+      lost,
+      duplicates: receiver.duplicates,
+      namespace,
+    };
+    printTable(report);
+    process.stdout.write(`${JSON.stringify(report)}\n`);
+    fs.mkdirSync(RESULTS_DIR, { recursive: true });
+    fs.writeFileSync(path.join(RESULTS_DIR, 'tenants.json'), `${JSON.stringify(report, null, 2)}\n`);
+    if (lost > 0) {
+      process.stderr.write(`tenants bench: ${lost} accepted event(s) never reached the receiver\n`);
+      exitCode = 1;
+    }
+  } catch (err) {
+    process.stderr.write(`bench/tenants failed: ${err.stack || err}\n`);
+    exitCode = 1;
+  } finally {
+    await teardown();
+  }
+  return exitCode;
+}
+
+function printTable(r) {
+  const fmt = (v) => (v === null || v === undefined ? '–' : typeof v === 'number' ? v.toLocaleString('en-US') : String(v));
+  const cpuOf = (p) => ['ingest-gateway', 'webhook-deliverer', 'activity-writer', 'store', 'rabbitmq', 'redis'].filter((n) => p.cpu_ms_per_event[n] !== undefined).map((n) => `${n} ${p.cpu_ms_per_event[n]}`).join(' / ');
+  const readsOf = (p) => READERS.map((n) => fmt(p.store_reads_per_s[n])).join(' / ');
+  const lines = [
+    '',
+    `multi-tenant: ${r.load.connections} connections × ${r.load.duration_s} s per phase (after ${r.load.warmup_s} s warm-up), ${r.load.body_bytes}-byte JSON POST, ${r.load.targets}; endpoints over ${r.load.accounts} accounts from ${r.load.sources} source addresses (phase 1: one endpoint, one address)`,
+    'endpoints  accepted/s  ×single  p99 ms  activity lag s  store reads/s gateway / webhook / chat deliverer  CPU ms per event',
+    ...r.phases.map((p) => `${fmt(p.endpoints).padStart(9)}  ${fmt(p.accepted_per_s).padStart(10)}  ${fmt(p.ratio_to_single).padStart(7)}  ${fmt(p.p99_ms).padStart(6)}  ${fmt(p.activity_lag_s).padStart(14)}  ${readsOf(p).padStart(20)}  ${cpuOf(p)}`),
+    `events: accepted ${fmt(r.accepted)}, delivered ${fmt(r.delivered)}, lost ${fmt(r.lost)}, duplicates ${fmt(r.duplicates)}`,
+    `machine per phase (100% = one core; other processes = work not ours on a shared machine): ${r.phases.map((p) => `${p.endpoints}: busy ${fmt(p.machine.busy_pct)}%, other ${fmt(p.machine.other_processes_pct)}%`).join('; ')}`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+}
+
+let teardown = async () => undefined;
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    process.stderr.write(`tenants bench: ${signal}; stopping the services and deleting the namespace\n`);
+    void teardown().finally(() => process.exit(130));
+  });
+}
+void main().then((code) => process.exit(code));
