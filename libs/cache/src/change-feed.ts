@@ -40,6 +40,8 @@ export class ChangeFeed {
   /** the counter value seen ahead at the previous check, if any */
   private suspect: number | null = null;
   private live = false;
+  /** the feed was live once: becoming live again is worth a log line, the first time is not */
+  private wasLive = false;
   private checking = false;
   private timers: NodeJS.Timeout[] = [];
 
@@ -69,6 +71,7 @@ export class ChangeFeed {
     const counter = await this.readCounter().catch(() => null);
     this.lastSeq = counter ?? 0;
     this.live = counter !== null;
+    this.wasLive = this.live;
     this.timers.push(setInterval(() => void this.check(), this.opts.checkIntervalMs).unref());
     if (this.opts.sweepIntervalMs > 0) this.timers.push(setInterval(() => this.resync('sweep'), this.opts.sweepIntervalMs).unref());
   }
@@ -97,7 +100,8 @@ export class ChangeFeed {
         this.live = true;
         this.lastSeq = counter;
         this.suspect = null;
-        this.opts.logger.info('cache change announcements heard again; revalidating cached settings');
+        if (this.wasLive) this.opts.logger.info('cache change announcements heard again; revalidating cached settings');
+        this.wasLive = true;
         return this.resync('resubscribed');
       }
       if (counter === this.lastSeq) {
