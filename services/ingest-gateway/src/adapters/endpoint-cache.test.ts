@@ -88,6 +88,18 @@ describe('endpoint cache: bounded, and no store read for ids that cannot be endp
     expect(store.state.reads).toBe(2);
   });
 
+  it('100,000 distinct endpoints, then 100,000 distinct unknown ids: each LRU stays within maxEntries', async () => {
+    const known = new Set<string>();
+    const { c } = cache(async (id) => (known.has(id) ? view({ id }) : null), { ms: 0 }, { maxEntries: 1000 });
+    for (let i = 0; i < 100_000; i++) {
+      const id = newId('ep');
+      known.add(id);
+      await c.get(id);
+    }
+    for (let i = 0; i < 100_000; i++) await c.get(newId('ep'));
+    expect(c.size).toEqual({ known: 1000, unknown: 1000 });
+  });
+
   it('keeps at most maxEntries endpoints, the least recently used dropped first', async () => {
     const ids = Array.from({ length: 5 }, () => newId('ep'));
     const store = fakeStore(ids);

@@ -98,4 +98,10 @@ describe('RevisionCache: compile once per endpoint revision', () => {
     expect(cache.get('a', 1, () => -1)).toBe(1);
     expect(cache.get('b', 1, () => 22)).toBe(22);
   });
+
+  it('stays within its bound with 100,000 distinct endpoints', () => {
+    const cache = new RevisionCache<number>(1000);
+    for (let i = 0; i < 100_000; i++) cache.get(`ep_${i}`, 1, () => i);
+    expect(cache.size).toBe(1000);
+  });
 });
