@@ -42,6 +42,8 @@ runMain(async () => {
       metrics?.rowsWritten.inc({ kind: 'aggregated' }, s.aggregated);
       metrics?.rowsWritten.inc({ kind: 'payloads' }, s.payloads);
       metrics?.recordsWritten.inc(s.messages);
+      metrics?.flushes.inc();
+      metrics?.flushSeconds.inc(s.duration_ms / 1000);
       logger.debug('activity flush written', { ...s });
     },
     onExpired: (m) => {

@@ -4,6 +4,9 @@ export interface WriterMetrics {
   registry: Registry;
   rowsWritten: Counter<'kind'>;
   recordsWritten: Counter;
+  /** flushes written, and the seconds they took: what one flush costs as rows spread over more scopes (docs/benchmarks.md "Many endpoints") */
+  flushes: Counter;
+  flushSeconds: Counter;
   expiredDropped: Counter;
   retentionDropped: Counter;
 }
@@ -33,6 +36,8 @@ export function createWriterMetrics(pipeline: { lagSeconds(): number; unwritten(
     registry,
     rowsWritten: new Counter({ name: 'relay_activity_rows_written_total', help: 'activity documents written, by kind: inserted (new rows), updated (rows written again), late_attempts (attempts inserted beside their rows), aggregated (rejections folded into an aggregated row), payloads (accepted payloads kept for resends)', labelNames: ['kind'], registers: [registry] }),
     recordsWritten: new Counter({ name: 'relay_activity_records_written_total', help: 'activity records (request rows and attempts) written; their messages are acknowledged once all their records are', registers: [registry] }),
+    flushes: new Counter({ name: 'relay_activity_flushes_total', help: 'flushes written (each a batch of rows, their index pages and payloads)', registers: [registry] }),
+    flushSeconds: new Counter({ name: 'relay_activity_flush_seconds_total', help: 'wall time of the flushes written, store round trips included', registers: [registry] }),
     expiredDropped: new Counter({ name: 'relay_activity_expired_dropped_total', help: 'activity records older than the retention period, acknowledged without a write', registers: [registry] }),
     retentionDropped: new Counter({ name: 'relay_activity_retention_dropped_partitions_total', help: 'hourly activity partitions dropped by retention', registers: [registry] }),
   };
