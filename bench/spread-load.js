@@ -33,10 +33,12 @@ function post(agent, port, path, body, headers) {
 
 /**
  * `connections` loops for `durationS`: each POSTs `makeBody(seq)` to `/relay/<endpoint>` of a
- * random endpoint, from its current source address. Returns what loadTracked (bench/lib.js)
- * returns, plus how many distinct endpoints and sources were used.
+ * random endpoint, from its current source address. With `eachOnce`, every endpoint gets
+ * exactly one request, in order, and the run ends then (or at `durationS`, a bound): a warm-up
+ * that leaves every endpoint cached. Returns what loadTracked (bench/lib.js) returns, plus how
+ * many distinct endpoints and sources were used.
  */
-async function loadSpread({ port, endpoints, sources, connections, durationS, headers, makeBody, onAccepted = () => undefined }) {
+async function loadSpread({ port, endpoints, sources, connections, durationS, headers, makeBody, onAccepted = () => undefined, eachOnce = false }) {
   const latencies = [];
   const statuses = {};
   const used = { endpoints: new Set(), sources: new Set() };
@@ -46,13 +48,15 @@ async function loadSpread({ port, endpoints, sources, connections, durationS, he
   let errors = 0;
   const startedAt = Date.now();
   const endAt = startedAt + durationS * 1000;
+  let nextEndpoint = 0;
+  const more = () => Date.now() < endAt && (!eachOnce || nextEndpoint < endpoints.length);
   const worker = async () => {
-    while (Date.now() < endAt) {
+    while (more()) {
       const source = sources[nextSource++ % sources.length];
       used.sources.add(source);
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1, localAddress: source });
-      for (let i = 0; i < REQUESTS_PER_CONNECTION && Date.now() < endAt; i++) {
-        const endpoint = endpoints[Math.floor(Math.random() * endpoints.length)];
+      for (let i = 0; i < REQUESTS_PER_CONNECTION && more(); i++) {
+        const endpoint = eachOnce ? endpoints[nextEndpoint++] : endpoints[Math.floor(Math.random() * endpoints.length)];
         used.endpoints.add(endpoint);
         const mine = seq++;
         const t0 = performance.now();
@@ -78,7 +82,7 @@ async function loadSpread({ port, endpoints, sources, connections, durationS, he
   const requests = Object.values(statuses).reduce((a, b) => a + b, 0);
   return {
     accepted,
-    accepted_per_s: Math.round(accepted / durationS),
+    accepted_per_s: Math.round(accepted / ((endedAt - startedAt) / 1000)),
     p50_ms: round(percentile(latencies, 50)),
     p99_ms: round(percentile(latencies, 99)),
     requests,

@@ -107,25 +107,49 @@ async function storeReads(ns) {
   return out;
 }
 
+/** The activity-writer's flush counters: what one flush costs as rows spread over more endpoints, accounts and senders. */
+async function writerFlushes(ns) {
+  const text = await fetch(`http://127.0.0.1:${ns.ports['activity-writer']}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
+  return { flushes: metricValue(text, 'relay_activity_flushes_total'), seconds: metricValue(text, 'relay_activity_flush_seconds_total'), records: metricValue(text, 'relay_activity_records_written_total') };
+}
+
+/** Per flush from the measured load's start until the log caught up: records, wall ms, writer and store CPU ms. */
+function perFlush(w0, w1, cpuMs) {
+  const flushes = w1.flushes === null || w0.flushes === null ? null : w1.flushes - w0.flushes;
+  if (!flushes) return null;
+  const round = (v) => Number(v.toFixed(2));
+  return {
+    flushes,
+    records_per_flush: round((w1.records - w0.records) / flushes),
+    wall_ms_per_flush: round(((w1.seconds - w0.seconds) * 1000) / flushes),
+    writer_cpu_ms_per_flush: cpuMs['activity-writer'] === undefined ? null : round(cpuMs['activity-writer'] / flushes),
+    store_cpu_ms_per_flush: cpuMs.store === undefined ? null : round(cpuMs.store / flushes),
+  };
+}
+
 async function runPhase(ctx, count) {
   const { ns, receiver, probes, ids, accepted, pids, api } = ctx;
   const endpoints = count === 1 ? [ids.single] : ids.endpoints.slice(0, count);
   const sources = count === 1 ? ['127.0.0.1'] : ctx.sources;
-  // the receiver reads a 16-character request id: one letter for the phase's warm-up, one for its measured load
+  // the receiver reads a 16-character request id: one letter each for the phase's priming, warm-up and measured load
   const k = PHASES.indexOf(count);
-  const [warmTag, measuredTag] = [String.fromCharCode(65 + 2 * k), String.fromCharCode(66 + 2 * k)];
+  const [primeTag, warmTag, measuredTag] = [0, 1, 2].map((i) => String.fromCharCode(65 + 3 * k + i));
   const headers = { 'content-type': 'application/json' };
-  const load = (phase, durationS) => loadSpread({ port: ns.ports['ingest-gateway'], endpoints, sources, connections: CONNECTIONS, durationS, headers, makeBody: (seq) => makeBody(requestId(phase, seq)), onAccepted: (seq) => accepted.add(requestId(phase, seq)) });
+  const load = (phase, durationS, eachOnce = false) => loadSpread({ port: ns.ports['ingest-gateway'], endpoints, sources, connections: CONNECTIONS, durationS, headers, makeBody: (seq) => makeBody(requestId(phase, seq)), onAccepted: (seq) => accepted.add(requestId(phase, seq)), eachOnce });
 
-  progress(`${count} endpoint(s): ${WARMUP_S} s warm-up`);
-  // warm-up: every endpoint loaded once into the caches (told caches keep them), then drained
+  progress(`${count} endpoint(s): one request to each, then ${WARMUP_S} s warm-up`);
+  // warm-up: every endpoint once (the caches, told not timed, keep them: the measured load is
+  // the steady state), then the phase's load, then drained
+  await load(primeTag, WAIT_S, true);
   const warm = await load(warmTag, WARMUP_S);
   await waitDelivered(receiver, accepted, warm.ended_at + WAIT_S * 1000);
   await waitActivity(probes, api, [], warm.ended_at + WAIT_S * 1000);
 
   progress(`${count} endpoint(s): ${DURATION_S} s measured`);
   const reads0 = await storeReads(ns);
+  const w0 = await writerFlushes(ns);
   const sampler = createSampler(pids, probes);
+  const cpuUntilCaughtUp = sampler.window();
   sampler.start();
   const r = await load(measuredTag, DURATION_S);
   const during = sampler.stop();
@@ -135,6 +159,9 @@ async function runPhase(ctx, count) {
   // read back through the bench account's key: only its endpoint's rows (the single phase) are visible to it
   const sample = count === 1 ? receiver.order.filter((a) => a.id.startsWith(measuredTag)).slice(-SAMPLE_SIZE).map((a) => a.eventId) : [];
   const act = await waitActivity(probes, api, sample, r.ended_at + WAIT_S * 1000);
+  const caughtUpS = (Date.now() - r.started_at) / 1000;
+  const cpuMs = Object.fromEntries(Object.entries(cpuUntilCaughtUp()).map(([name, pct]) => [name, (pct / 100) * caughtUpS * 1000]));
+  const flush = perFlush(w0, await writerFlushes(ns), cpuMs);
   const cpuMsPerEvent = Object.fromEntries(Object.entries(during.processes).map(([name, p]) => [name, r.accepted ? Number(((p.cpu_pct / 100) * seconds * 1000 / r.accepted).toFixed(3)) : null]));
   const readsPerS = Object.fromEntries(READERS.map((n) => [n, reads0[n] === null || reads1[n] === null ? null : Number(((reads1[n] - reads0[n]) / seconds).toFixed(2))]));
   return {
@@ -152,6 +179,7 @@ async function runPhase(ctx, count) {
     activity_lag_s: act.caught_up ? Number(((act.at - r.ended_at) / 1000).toFixed(2)) : null,
     activity_sample_not_completed: act.caught_up && count === 1 ? act.sample_incomplete : null,
     store_reads_per_s: readsPerS,
+    activity_flush: flush,
     cpu_ms_per_event: cpuMsPerEvent,
     machine: during.machine,
   };
@@ -243,6 +271,8 @@ function printTable(r) {
     `multi-tenant: ${r.load.connections} connections × ${r.load.duration_s} s per phase (after ${r.load.warmup_s} s warm-up), ${r.load.body_bytes}-byte JSON POST, ${r.load.targets}; endpoints over ${r.load.accounts} accounts from ${r.load.sources} source addresses (phase 1: one endpoint, one address)`,
     'endpoints  accepted/s  ×single  p99 ms  activity lag s  store reads/s gateway / webhook / chat deliverer  CPU ms per event',
     ...r.phases.map((p) => `${fmt(p.endpoints).padStart(9)}  ${fmt(p.accepted_per_s).padStart(10)}  ${fmt(p.ratio_to_single).padStart(7)}  ${fmt(p.p99_ms).padStart(6)}  ${fmt(p.activity_lag_s).padStart(14)}  ${readsOf(p).padStart(20)}  ${cpuOf(p)}`),
+    'activity-writer per flush (measured load until caught up): records, wall ms, writer CPU ms, store CPU ms',
+    ...r.phases.map((p) => `${fmt(p.endpoints).padStart(9)}  ${p.activity_flush ? [p.activity_flush.records_per_flush, p.activity_flush.wall_ms_per_flush, p.activity_flush.writer_cpu_ms_per_flush, p.activity_flush.store_cpu_ms_per_flush].map(fmt).join(' / ') : '–'}`),
     `events: accepted ${fmt(r.accepted)}, delivered ${fmt(r.delivered)}, lost ${fmt(r.lost)}, duplicates ${fmt(r.duplicates)}`,
     `machine per phase (100% = one core; other processes = work not ours on a shared machine): ${r.phases.map((p) => `${p.endpoints}: busy ${fmt(p.machine.busy_pct)}%, other ${fmt(p.machine.other_processes_pct)}%`).join('; ')}`,
     '',
