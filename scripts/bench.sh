@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # npm run bench: first the whole system as users run it (every service a process, one webhook
 # target on a local receiver; accepted/s, delivered/s, ratio to bare express, activity lag), then
+# the same system on 1, 10, 100, 500, 1,000 and 10,000 endpoints over 10 accounts from 1,000
+# loopback senders in one run (accepted/s beside the single-endpoint phase, p99, activity lag,
+# CPU per event per process, store reads per second), then
 # the same load on the architecture's floor (express → quorum queue → got, nothing else) and on
 # that floor with the least activity log the spec asks (FLOOR_LOG=1), then
 # the activity-writer and the activity API with 1,000,000 rows (BENCH_ACTIVITY_ROWS), the activity
@@ -16,6 +19,7 @@ cd "$ROOT"
 bash scripts/infra.sh up >/dev/null
 npx tsc -b
 node bench/system.js
+node bench/tenants.js
 node bench/floor.js
 FLOOR_LOG=1 node bench/floor.js
 node bench/activity.js
