@@ -9,8 +9,9 @@
 # the activity-writer and the activity API with 1,000,000 rows (BENCH_ACTIVITY_ROWS), the activity
 # searches (payload, response status, error text) at that size, the
 # bulk-retry list's store path with 1,000,000 documents (BENCH_BULK_DOCS), then gateway
-# vs bare express (accepted/s, p50/p99, ratio), then deliveries/s of one webhook-deliverer, and of
-# one outputs deliverer for an email and a spreadsheet target (bench/outputs.js).
+# vs bare express (accepted/s, p50/p99, ratio), the cost of inbound verification per family (issue
+# 24, in process), then deliveries/s of one webhook-deliverer, and of one outputs deliverer for an
+# email and a spreadsheet target (bench/outputs.js).
 # Real local Redis, RabbitMQ and FerretDB; everything on loopback.
 # Results: bench-results/*.json; record them in docs/benchmarks.md with the machine and command.
 set -euo pipefail
@@ -26,5 +27,6 @@ node bench/activity.js
 node bench/activity-search.js
 node bench/bulk-retries.js
 node bench/gateway.js
+node bench/verify-families.js
 if [[ -f bench/deliverer.js ]]; then node bench/deliverer.js; fi
 node bench/outputs.js
