@@ -1,0 +1,42 @@
+import { ConfigError, loadConfig } from '@relay/config';
+import { configSpecFor } from './config';
+import { outputTransports } from './outputs';
+
+const base = { RABBITMQ_URL: 'amqp://127.0.0.1:5672', MONGODB_URL: 'mongodb://127.0.0.1:27017/x', REDIS_URL: 'redis://127.0.0.1:6379', SECRETS_KEYS: 'k:AAAA', DELIVERY_CHANNEL: 'outputs' };
+const config = (env: Record<string, string>) => loadConfig(configSpecFor('outputs'), { ...base, ...env });
+const problemsOf = (env: Record<string, string>): string[] => {
+  try {
+    outputTransports(config(env)).close();
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+};
+
+describe('the outputs deliverer’s transports from its environment', () => {
+  it('without SMTP_HOST: no mail relay (email deliveries retry until one is set), Google always', () => {
+    const t = outputTransports(config({}));
+    expect(t.mail).toBeUndefined();
+    expect(t.google.tokenUrl).toBe('https://oauth2.googleapis.com/token');
+    t.close();
+  });
+
+  it('a relay needs a sender address, and a username goes with a password', () => {
+    expect(problemsOf({ SMTP_HOST: 'smtp.example.com', SMTP_USERNAME: 'relay' })).toEqual(['SMTP_FROM: an address is required when SMTP_HOST is set', 'SMTP_USERNAME and SMTP_PASSWORD go together']);
+  });
+
+  it('SMTP_SECURITY=none only for a relay on loopback', () => {
+    expect(problemsOf({ SMTP_HOST: 'smtp.example.com', SMTP_FROM: 'r@example.com', SMTP_SECURITY: 'none' })).toEqual(['SMTP_SECURITY=none is accepted only for a relay on loopback (127.0.0.1, ::1, localhost)']);
+    expect(problemsOf({ SMTP_HOST: '127.0.0.1', SMTP_FROM: 'r@example.com', SMTP_SECURITY: 'none' })).toEqual([]);
+  });
+
+  it('an unreadable CA file is named', () => {
+    expect(problemsOf({ SMTP_HOST: 'smtp.example.com', SMTP_FROM: 'r@example.com', SMTP_CA_FILE: '/nonexistent/ca.pem' })).toEqual(['SMTP_CA_FILE: cannot read /nonexistent/ca.pem']);
+  });
+
+  it('defaults differ by channel: outputs on health port 8095, chat on 8092', () => {
+    expect(config({}).healthPort).toBe(8095);
+    expect(loadConfig(configSpecFor('chat'), base).healthPort).toBe(8092);
+  });
+});
