@@ -6,6 +6,7 @@ import { declareTopology } from './topology';
 import type { TopologyOptions } from './topology';
 
 export interface BrokerConnectionOptions {
+  /** one AMQP URL, or a cluster's nodes separated by commas (RABBITMQ_URL) */
   url: string;
   topology: TopologyOptions;
   logger: Logger;
@@ -35,9 +36,13 @@ export class BrokerConnection extends EventEmitter {
   private closing = false;
   private timer: NodeJS.Timeout | null = null;
   private attempt = 0;
+  /** a cluster's nodes; every connect goes to `urls[next]`, and a failed or lost node moves it on */
+  private readonly urls: readonly string[];
+  private next = 0;
 
   constructor(private readonly opts: BrokerConnectionOptions) {
     super();
+    this.urls = opts.url.split(',').map((u) => u.trim()).filter(Boolean);
   }
 
   current(): BrokerSession | null {
@@ -46,6 +51,14 @@ export class BrokerConnection extends EventEmitter {
 
   isUp(): boolean {
     return this.session !== null;
+  }
+
+  /**
+   * Whether a lost connection has somewhere else to go right away: a cluster's other nodes
+   * (RABBITMQ_URL lists several). With one node, a lost connection waits for that node.
+   */
+  get failsOver(): boolean {
+    return this.urls.length > 1;
   }
 
   /** Starts connecting; resolves after the first successful connect or rejects after `timeoutMs`. */
@@ -88,14 +101,23 @@ export class BrokerConnection extends EventEmitter {
       this.timer = null;
       this.connectOnce().catch((err: Error) => {
         this.attempt += 1;
-        this.opts.logger.warn('broker connect failed', { error: err.message, attempt: this.attempt });
+        this.opts.logger.warn('broker connect failed', { error: err.message, attempt: this.attempt, node: this.next });
+        this.moveOn();
         this.connectLoop();
       });
     }, delay);
   }
 
+  /**
+   * The next node of a cluster. A node that refused or dropped us is likely down; quorum queues
+   * live on the others, so the next connect goes there rather than waiting for it to return.
+   */
+  private moveOn(): void {
+    this.next = (this.next + 1) % this.urls.length;
+  }
+
   private async connectOnce(): Promise<void> {
-    const connection = await amqp.connect(withHeartbeat(this.opts.url, this.opts.heartbeatSeconds ?? 10), {
+    const connection = await amqp.connect(withHeartbeat(this.urls[this.next]!, this.opts.heartbeatSeconds ?? 10), {
       clientProperties: { connection_name: this.opts.connectionName },
     });
     try {
@@ -116,7 +138,7 @@ export class BrokerConnection extends EventEmitter {
       }
       this.session = { connection, confirmChannel, generation };
       this.attempt = 0;
-      this.opts.logger.info('broker connected', { generation });
+      this.opts.logger.info('broker connected', { generation, node: this.next });
       this.emit('up', this.session);
     } catch (err) {
       await connection.close().catch(() => undefined);
@@ -131,7 +153,8 @@ export class BrokerConnection extends EventEmitter {
     this.emit('down', s);
     void closeBounded(s.connection);
     if (this.closing) return;
-    this.opts.logger.warn('broker connection lost; reconnecting', { generation });
+    this.opts.logger.warn('broker connection lost; reconnecting', { generation, node: this.next });
+    this.moveOn();
     this.attempt = 1;
     this.connectLoop();
   }

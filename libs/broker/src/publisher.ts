@@ -28,6 +28,14 @@ export type PublishResult = 'confirmed' | BrokerUnavailableError['reason'];
  * A publish resolves only on `basic.ack` for a routed message; nack, `basic.return`
  * (unroutable), a closed channel or no confirm within `confirmTimeoutMs` all reject with
  * BrokerUnavailableError.
+ *
+ * On a cluster (the connection fails over to other nodes), a publish whose connection went away
+ * — before it was sent or while it waited for its confirm — is sent again on the next node's
+ * connection if that is up within the same `confirmTimeoutMs`: one node's loss leaves the quorum
+ * queues writable, so the sender need not see a 503 for it. The message may then be in the queue
+ * twice (the first copy was written before the node died, unconfirmed), which delivery already
+ * allows: at-least-once, the same delivery id (docs/delivery.md). With one node the publish
+ * fails at once, as before: there is nowhere else to go.
  */
 export class ConfirmPublisher {
   private readonly pending = new Map<string, Pending>();
@@ -46,16 +54,46 @@ export class ConfirmPublisher {
     return this.pending.size;
   }
 
-  publish(exchange: string, routingKey: string, content: Buffer, opts: PublishOptions): Promise<void> {
-    const session = this.connection.current();
-    if (!session) {
-      this.onSettled('not_connected');
-      return Promise.reject(new BrokerUnavailableError('not_connected'));
+  async publish(exchange: string, routingKey: string, content: Buffer, opts: PublishOptions): Promise<void> {
+    const deadline = Date.now() + this.confirmTimeoutMs;
+    for (;;) {
+      try {
+        await this.publishOnce(exchange, routingKey, content, opts, deadline);
+        this.onSettled('confirmed');
+        return;
+      } catch (err) {
+        const lost = err instanceof BrokerUnavailableError && (err.reason === 'not_connected' || err.reason === 'channel_closed');
+        if (!lost || !this.connection.failsOver || !(await this.reconnected(deadline))) {
+          this.onSettled((err as BrokerUnavailableError).reason);
+          throw err;
+        }
+      }
     }
+  }
+
+  /** Resolves true once the connection is up again (another node), false at `deadline`. */
+  private reconnected(deadline: number): Promise<boolean> {
+    if (this.connection.isUp()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const onUp = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.connection.off('up', onUp);
+        resolve(false);
+      }, Math.max(0, deadline - Date.now()));
+      this.connection.once('up', onUp);
+    });
+  }
+
+  private publishOnce(exchange: string, routingKey: string, content: Buffer, opts: PublishOptions, deadline: number): Promise<void> {
+    const session = this.connection.current();
+    if (!session) return Promise.reject(new BrokerUnavailableError('not_connected'));
     const ch = session.confirmChannel;
     this.watch(ch);
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => this.settle(opts.messageId, new BrokerUnavailableError('confirm_timeout')), this.confirmTimeoutMs);
+      const timer = setTimeout(() => this.settle(opts.messageId, new BrokerUnavailableError('confirm_timeout')), Math.max(0, deadline - Date.now()));
       this.pending.set(opts.messageId, { resolve, reject, timer, returned: false });
       try {
         ch.publish(
@@ -66,7 +104,9 @@ export class ConfirmPublisher {
           (err: unknown) => {
             const entry = this.pending.get(opts.messageId);
             if (!entry) return;
-            if (err) this.settle(opts.messageId, new BrokerUnavailableError('nacked'));
+            // amqplib calls back every unconfirmed publish with "channel closed" when the
+            // channel goes away; only a basic.nack is the broker refusing the message
+            if (err) this.settle(opts.messageId, new BrokerUnavailableError(isChannelClosed(err) ? 'channel_closed' : 'nacked'));
             else if (entry.returned) this.settle(opts.messageId, new BrokerUnavailableError('unroutable'));
             else this.settle(opts.messageId, null);
           },
@@ -94,7 +134,6 @@ export class ConfirmPublisher {
     if (!entry) return;
     this.pending.delete(messageId);
     clearTimeout(entry.timer);
-    this.onSettled(err ? err.reason : 'confirmed');
     if (err) entry.reject(err);
     else entry.resolve();
   }
@@ -102,4 +141,9 @@ export class ConfirmPublisher {
   private failAll(_session: BrokerSession): void {
     for (const id of [...this.pending.keys()]) this.settle(id, new BrokerUnavailableError('channel_closed'));
   }
+}
+
+/** amqplib's callback error for a publish whose channel closed before its confirm (lib/channel.js). */
+function isChannelClosed(err: unknown): boolean {
+  return err instanceof Error && err.message === 'channel closed';
 }

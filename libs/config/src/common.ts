@@ -11,7 +11,7 @@ export const commonVars = {
 };
 
 export const rabbitVars = {
-  rabbitmqUrl: url('RABBITMQ_URL', 'AMQP URL of the RabbitMQ broker', { default: 'amqp://127.0.0.1:5672', protocols: ['amqp:', 'amqps:'], secret: true }),
+  rabbitmqUrl: url('RABBITMQ_URL', 'AMQP URL of the RabbitMQ broker; for a cluster, one URL per node separated by commas (tried in turn)', { default: 'amqp://127.0.0.1:5672', protocols: ['amqp:', 'amqps:'], secret: true, several: true }),
 };
 
 export const redisVars = {

@@ -38,3 +38,20 @@ describe('loadConfig', () => {
     expect(text).not.toContain('hunter2');
   });
 });
+
+describe('a URL variable that takes several (a cluster’s nodes)', () => {
+  const nodes = { broker: url('BROKER', 'broker', { protocols: ['amqp:'], several: true }) };
+
+  it('keeps every URL, trimmed, in the order given', () => {
+    expect(loadConfig(nodes, { BROKER: 'amqp://a:1, amqp://b:2' }).broker).toBe('amqp://a:1,amqp://b:2');
+  });
+
+  it('checks each URL', () => {
+    expect(() => loadConfig(nodes, { BROKER: 'amqp://a:1,http://b:2' })).toThrow(/BROKER: URL scheme/);
+    expect(() => loadConfig(nodes, { BROKER: 'amqp://a:1,' })).toThrow(/BROKER: expected a URL, or several separated by commas/);
+  });
+
+  it('refuses a list where only one URL is meant', () => {
+    expect(() => loadConfig(spec, { NAME: 'x', BROKER: 'amqp://a:1,amqp://b:2' })).toThrow(/BROKER: expected a URL/);
+  });
+});

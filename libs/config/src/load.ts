@@ -29,16 +29,19 @@ function parseValue(spec: VarSpec, raw: string): Parsed {
       return bad(`expected true/false, got "${raw}"`);
     }
     case 'url': {
-      let u: URL;
-      try {
-        u = new URL(raw);
-      } catch {
-        return bad('expected a URL');
+      const parts = spec.several ? raw.split(',').map((s) => s.trim()) : [raw];
+      for (const part of parts) {
+        let u: URL;
+        try {
+          u = new URL(part);
+        } catch {
+          return bad(spec.several ? 'expected a URL, or several separated by commas' : 'expected a URL');
+        }
+        if (spec.protocols && !spec.protocols.includes(u.protocol)) {
+          return bad(`URL scheme must be one of ${spec.protocols.join(', ')}`);
+        }
       }
-      if (spec.protocols && !spec.protocols.includes(u.protocol)) {
-        return bad(`URL scheme must be one of ${spec.protocols.join(', ')}`);
-      }
-      return { ok: true, value: raw };
+      return { ok: true, value: parts.join(',') };
     }
     case 'enum':
       if (!spec.values?.includes(raw)) return bad(`must be one of ${spec.values?.join(', ')}, got "${raw}"`);

@@ -18,6 +18,8 @@ export interface VarSpec<T = unknown> {
   values?: readonly string[];
   /** for `url`: accepted schemes, e.g. ['amqp:', 'amqps:'] */
   protocols?: readonly string[];
+  /** for `url`: a comma-separated list of URLs is accepted, each checked (a cluster's nodes) */
+  several?: boolean;
   /** never printed by `describeConfig` or log lines */
   secret?: boolean;
 }

@@ -115,6 +115,48 @@ describe('broker topology and publisher confirms (real RabbitMQ)', () => {
     await proxy.stop();
   });
 
+  it('on a cluster (RABBITMQ_URL lists several nodes), a node that goes away moves the connection to the next, and publishes in flight are sent there within their deadline', async () => {
+    // two proxies to the one local broker stand in for two nodes of a cluster
+    const [node1, node2] = [new TcpProxy(amqpHost, amqpPort), new TcpProxy(amqpHost, amqpPort)];
+    await Promise.all([node1.start(), node2.start()]);
+    const broker = connection(`${viaProxy(node1)},${viaProxy(node2)}`);
+    await broker.start();
+    const results: PublishResult[] = [];
+    const publisher = new ConfirmPublisher(broker, 3000, (r) => results.push(r));
+    await publisher.publish(names.deliveriesExchange, 'chat', Buffer.from('before'), { messageId: 'f-0', type: 't' });
+
+    // node 1 dies with publishes in flight, and more arrive before the connection moves on
+    const inFlight = Array.from({ length: 20 }, (_, i) => publisher.publish(names.deliveriesExchange, 'chat', Buffer.from(`during-${i}`), { messageId: `f-${i + 1}`, type: 't' }));
+    await node1.cut();
+    const later = Array.from({ length: 5 }, (_, i) => publisher.publish(names.deliveriesExchange, 'chat', Buffer.from(`later-${i}`), { messageId: `f-${i + 21}`, type: 't' }));
+    await Promise.all([...inFlight, ...later]);
+
+    expect(results.every((r) => r === 'confirmed')).toBe(true);
+    const bodies = new Set((await drainQueue(names.deliveryQueue('chat'))).map((m) => m.content.toString()));
+    // every message is in the queue (one written before the cut may be there twice: at-least-once)
+    for (const b of ['before', ...Array.from({ length: 20 }, (_, i) => `during-${i}`), ...Array.from({ length: 5 }, (_, i) => `later-${i}`)]) expect(bodies.has(b)).toBe(true);
+    await broker.close();
+    await Promise.all([node1.stop(), node2.stop()]);
+  });
+
+  it('with one node, a publish whose connection went away fails at once: there is nowhere else to send it', async () => {
+    const proxy = new TcpProxy(amqpHost, amqpPort);
+    await proxy.start();
+    const broker = connection(viaProxy(proxy));
+    await broker.start();
+    const publisher = new ConfirmPublisher(broker, 3000);
+    const started = Date.now();
+    const inFlight = publisher.publish(names.deliveriesExchange, 'chat', Buffer.from('x'), { messageId: 'o-1', type: 't' }).catch((e: BrokerUnavailableError) => e);
+    await proxy.cut();
+    const err = await inFlight;
+    // confirmed before the cut reached it, or failed at once when the channel closed — never held
+    if (err instanceof BrokerUnavailableError) expect(['channel_closed', 'not_connected']).toContain(err.reason);
+    expect(Date.now() - started).toBeLessThan(2500);
+    await broker.close();
+    await proxy.stop();
+    await drainQueue(names.deliveryQueue('chat'));
+  });
+
   it('tells its observer how every publish ended (the gateway\'s confirm and failure metrics): confirmed, unroutable, not_connected', async () => {
     const results: PublishResult[] = [];
     const broker = connection();
