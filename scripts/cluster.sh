@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# Clustered infrastructure on loopback, the topology users run when they outgrow one machine
+# (docs/operations.md "Clustered RabbitMQ and Redis"): a three-node RabbitMQ cluster (quorum
+# queues replicated over the three) and a three-master Redis Cluster, each master with a replica
+# that takes over when it stops. Debian's packages, the
+# programs `scripts/infra.sh tools` installs; data and logs under <repo>/.infra/cluster.
+#
+#   bash scripts/cluster.sh up              start whatever is not running, join, wait
+#   bash scripts/cluster.sh down            stop every node this script started and remove their data
+#   bash scripts/cluster.sh stop-rabbit N   stop RabbitMQ node N (1-3): a node failure
+#   bash scripts/cluster.sh start-rabbit N  start it again; it rejoins by itself
+#   bash scripts/cluster.sh stop-redis N    stop Redis node N (1-6; 1-3 start as masters)
+#   bash scripts/cluster.sh start-redis N   start it again; it rejoins (as a replica if replaced)
+#   bash scripts/cluster.sh urls            the URLs Relay's services take (RABBITMQ_URL, REDIS_URL)
+#   bash scripts/cluster.sh quorum-members Q  how many nodes hold quorum queue Q
+#
+# Ports (loopback only): RabbitMQ AMQP 5701-5703, distribution 25701-25703; Redis 7101-7106
+# (cluster bus 17101-17106). The shared servers of infra.sh (5672, 6379) are left alone.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DIR="$ROOT/.infra/cluster"
+RABBIT_BIN=/usr/lib/rabbitmq/bin
+NODES=(1 2 3)
+REDIS_NODES=(1 2 3 4 5 6)
+
+log() { echo "cluster: $*"; }
+die() { echo "cluster: ERROR: $*" >&2; exit 1; }
+
+amqp_port() { echo $((5700 + $1)); }
+redis_port() { echo $((7100 + $1)); }
+rabbit_node() { echo "relayc$1@localhost"; }
+
+# One environment per node; every node shares one Erlang cookie ($HOME/.erlang.cookie), which is
+# what lets them form a cluster. Runs in a subshell only.
+rabbit_env() {
+  local n="$1" d="$DIR/rabbit$1"
+  export HOME="$DIR/rabbit-home"
+  export RABBITMQ_NODENAME; RABBITMQ_NODENAME="$(rabbit_node "$n")"
+  export RABBITMQ_NODE_IP_ADDRESS=127.0.0.1
+  export RABBITMQ_NODE_PORT; RABBITMQ_NODE_PORT="$(amqp_port "$n")"
+  export RABBITMQ_DIST_PORT=$((25700 + n))
+  export ERL_EPMD_ADDRESS=127.0.0.1
+  export RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"
+  export RABBITMQ_MNESIA_BASE="$d/mnesia"
+  export RABBITMQ_LOG_BASE="$d/log"
+  export RABBITMQ_PID_FILE="$d/rabbitmq.pid"
+  export RABBITMQ_ENABLED_PLUGINS_FILE="$d/enabled_plugins"
+  export RABBITMQ_CONFIG_FILE="$d/rabbitmq.conf"
+  export RABBITMQ_CONF_ENV_FILE="$d/rabbitmq-env.conf"
+  export RABBITMQ_ADVANCED_CONFIG_FILE="$d/advanced.config"
+}
+
+ctl() { local n="$1"; shift; (rabbit_env "$n" && "$RABBIT_BIN/rabbitmqctl" -q -n "$(rabbit_node "$n")" "$@"); }
+
+rabbit_running() { ctl "$1" status >/dev/null 2>&1; }
+
+rabbit_start() {
+  local n="$1" d="$DIR/rabbit$1"
+  if rabbit_running "$n"; then return 0; fi
+  mkdir -p "$d/mnesia" "$d/log" "$DIR/rabbit-home"
+  : > "$d/enabled_plugins"
+  : > "$d/rabbitmq-env.conf"
+  # Without this a node left alone after a partition would wait for the others forever: the
+  # cluster the tests stop nodes of must heal by itself when a node comes back.
+  cat > "$d/rabbitmq.conf" <<EOF
+cluster_partition_handling = pause_minority
+EOF
+  (
+    rabbit_env "$n"
+    exec setsid nohup "$RABBIT_BIN/rabbitmq-server"
+  ) > "$d/out.log" 2>&1 < /dev/null &
+  for _ in $(seq 1 120); do
+    if rabbit_running "$n" && ctl "$n" await_startup >/dev/null 2>&1; then return 0; fi
+    sleep 0.5
+  done
+  tail -n 30 "$d/out.log" >&2
+  die "rabbitmq node $n did not start"
+}
+
+rabbit_stop() {
+  local n="$1" d="$DIR/rabbit$1" pid
+  [[ -f "$d/rabbitmq.pid" ]] || return 0
+  pid="$(cat "$d/rabbitmq.pid")"
+  ctl "$n" stop "$d/rabbitmq.pid" >/dev/null 2>&1 || kill -TERM "$pid" 2>/dev/null || true
+  rm -f "$d/rabbitmq.pid"
+}
+
+rabbit_join() {
+  local n="$1" seed; seed="$(rabbit_node 1)"
+  if ctl "$n" cluster_status --formatter json 2>/dev/null | grep -q "$seed"; then return 0; fi
+  ctl "$n" stop_app
+  ctl "$n" join_cluster "$seed"
+  ctl "$n" start_app
+}
+
+redis_start() {
+  local n="$1" d="$DIR/redis$1" port; port="$(redis_port "$1")"
+  if redis-cli -p "$port" ping >/dev/null 2>&1; then return 0; fi
+  mkdir -p "$d"
+  # appendonly + fsync always: an acknowledged quota increment survives a master's stop; the
+  # cluster config file is the node's identity, kept across restarts so it rejoins as itself.
+  redis-server --port "$port" --bind 127.0.0.1 --dir "$d" --daemonize yes --pidfile "$d/redis.pid" \
+    --logfile "$d/redis.log" --cluster-enabled yes --cluster-config-file nodes.conf \
+    --cluster-node-timeout 2000 --appendonly yes --appendfsync always --save ''
+  for _ in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && return 0; sleep 0.1; done
+  die "redis node $n did not start"
+}
+
+redis_stop() {
+  local port; port="$(redis_port "$1")"
+  redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || true
+}
+
+redis_create() {
+  if redis-cli -p "$(redis_port 1)" cluster info 2>/dev/null | grep -q 'cluster_state:ok'; then return 0; fi
+  local addrs=()
+  for n in "${REDIS_NODES[@]}"; do addrs+=("127.0.0.1:$(redis_port "$n")"); done
+  # the first three given become masters, the next three their replicas
+  redis-cli --cluster create "${addrs[@]}" --cluster-replicas 1 --cluster-yes >/dev/null
+  for _ in $(seq 1 100); do
+    redis-cli -p "$(redis_port 1)" cluster info | grep -q 'cluster_state:ok' && return 0
+    sleep 0.1
+  done
+  die "redis cluster did not reach cluster_state:ok"
+}
+
+# The number of nodes holding a quorum queue (its members), asked of whichever node answers.
+quorum_members() {
+  local n out
+  for n in "${NODES[@]}"; do
+    if out="$(cd "$DIR" && (rabbit_env "$n" && "$RABBIT_BIN/rabbitmq-queues" -q -n "$(rabbit_node "$n")" quorum_status "$1" --formatter json) 2>/dev/null)"; then
+      node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(0, "utf8")).length))' <<< "$out"
+      return 0
+    fi
+  done
+  die "no node answered for queue $1"
+}
+
+cmd_urls() {
+  local amqp=() redis=()
+  for n in "${NODES[@]}"; do amqp+=("amqp://127.0.0.1:$(amqp_port "$n")"); redis+=("127.0.0.1:$(redis_port "$n")"); done
+  echo "RABBITMQ_URL=$(IFS=,; echo "${amqp[*]}")"
+  echo "REDIS_URL=redis+cluster://$(IFS=,; echo "${redis[*]}")"
+}
+
+cmd_up() {
+  command -v redis-server >/dev/null && [[ -x "$RABBIT_BIN/rabbitmq-server" ]] || die "run 'bash scripts/infra.sh tools' first"
+  mkdir -p "$DIR"
+  for n in "${NODES[@]}"; do rabbit_start "$n"; done
+  for n in 2 3; do rabbit_join "$n"; done
+  for n in "${REDIS_NODES[@]}"; do redis_start "$n"; done
+  redis_create
+  log "ready"
+  cmd_urls
+}
+
+# The cluster is for tests and trials: `down` removes its data, so the next `up` forms a new one
+# (a stopped RabbitMQ cluster must otherwise be started last-stopped-first).
+cmd_down() {
+  for n in "${NODES[@]}"; do rabbit_stop "$n"; done
+  for n in "${REDIS_NODES[@]}"; do redis_stop "$n"; done
+  rm -rf "$DIR"
+}
+
+main() {
+  local cmd="${1:-}"
+  case "$cmd" in
+    up) cmd_up ;;
+    down) cmd_down ;;
+    urls) cmd_urls ;;
+    quorum-members) quorum_members "${2:?queue name}" ;;
+    stop-rabbit) rabbit_stop "${2:?node 1-3}" ;;
+    start-rabbit) rabbit_start "${2:?node 1-3}" ;;
+    stop-redis) redis_stop "${2:?node 1-6}" ;;
+    start-redis) redis_start "${2:?node 1-6}" ;;
+    *) echo "usage: bash scripts/cluster.sh up|down|urls|stop-rabbit N|start-rabbit N|stop-redis N|start-redis N" >&2; exit 2 ;;
+  esac
+}
+
+main "$@"
