@@ -146,6 +146,25 @@ describe('Request activity search in Chromium (issue 27, item 2)', () => {
     await page.getByText(/to receiver \(webhook\): delivered/).waitFor();
   });
 
+  it('at phone size (390×844) the same search finds the row, and its request opens', async () => {
+    const laptop = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    // a fresh page on a phone: no row left open by the tests above
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Request activity' }).waitFor();
+    try {
+      await search({ 'Error text': 'Media Type' });
+      await expectRows(1);
+      expect(await rowsShown().first().textContent()).toContain('Unsupported Media Type');
+      await search({ 'Payload contains': '"total":7' });
+      await searchOlderUntil(1);
+      await page.getByRole('button', { name: /^Show details of the request/ }).first().click();
+      expect(await page.getByRole('region', { name: 'Request', exact: true }).locator('pre.payload').textContent()).toContain('"customer": "carol"');
+    } finally {
+      await page.setViewportSize(laptop);
+    }
+  });
+
   it('the filters are in the address: another tab opened on it shows the same view; Back returns to the view before', async () => {
     await search({ 'Error text': 'Media Type' });
     await expectRows(1);
