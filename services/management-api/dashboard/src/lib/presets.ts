@@ -25,3 +25,8 @@ export function presetSummary(name: string): { sends: string; where: string; doc
   if (spec.id) parts.push(`and its delivery id in ${'header' in spec.id ? spec.id.header : `the body's ${spec.id.bodyPath}`}`);
   return { sends: `${parts.join(' ')}.`, where: spec.secret.where, docs: spec.docs };
 }
+
+/** Presets whose provider does Meta's GET hub.challenge handshake: they take a verify_token. */
+export function takesVerifyToken(name: string): boolean {
+  return name in PRESET_SPECS && PRESET_SPECS[name as HmacPresetName].handshake === 'meta_hub_challenge';
+}

@@ -37,6 +37,12 @@ export interface AuthDraft {
   tolerance: string;
   custom: string;
   slots: SecretSlot[];
+  /** HMAC: dedup on the provider's delivery id — '' the preset's default, or on/off (issue 24) */
+  dedup: '' | 'on' | 'off';
+  dedupWindow: string;
+  /** Meta presets: a new hub.verify_token (write-only: the stored one is never shown) */
+  verifyToken: string;
+  verifyTokenStored: boolean;
   /** the stored type: only its slots can be kept */
   storedType: string;
   touched: boolean;
@@ -87,6 +93,10 @@ export function draftOf(ep: View): SettingsDraft {
       tolerance: auth.tolerance_seconds === undefined || auth.tolerance_seconds === null ? '' : String(auth.tolerance_seconds),
       custom: auth.custom ? JSON.stringify(auth.custom, null, 2) : '',
       slots: authSlotsOf(auth),
+      dedup: auth.dedup?.enabled === true ? 'on' : auth.dedup?.enabled === false ? 'off' : '',
+      dedupWindow: auth.dedup?.window_seconds === undefined ? '' : String(auth.dedup.window_seconds),
+      verifyToken: '',
+      verifyTokenStored: auth.verify_token !== undefined,
       storedType: auth.type,
       touched: false,
     },
@@ -124,6 +134,12 @@ export function authBody(d: AuthDraft): Record<string, unknown> {
       const body: Record<string, unknown> = { type: 'HMAC', preset: d.preset, secrets: d.slots.map(secretOf) };
       if (d.tolerance.trim() !== '') body.tolerance_seconds = Number(d.tolerance);
       if (d.preset === 'custom') body.custom = parseJson(d.custom);
+      const dedup: Record<string, unknown> = {};
+      if (d.dedup !== '') dedup.enabled = d.dedup === 'on';
+      if (d.dedupWindow.trim() !== '') dedup.window_seconds = Number(d.dedupWindow);
+      if (Object.keys(dedup).length > 0) body.dedup = dedup;
+      // verify_token has no keep placeholder: a write of inbound_auth carries it again or drops it
+      if (d.verifyToken !== '') body.verify_token = d.verifyToken;
       return body;
     }
     default:

@@ -1,6 +1,7 @@
 import { Field } from '../../components/ui';
 import type { ErrorMap } from '../../lib/fields';
 import { INBOUND_AUTH_TYPES } from '../../lib/settings';
+import { takesVerifyToken } from '../../lib/presets';
 import { PresetPicker } from './PresetPicker';
 import type { AuthDraft, SecretSlot } from '../../lib/settings';
 
@@ -14,7 +15,7 @@ export const authSegment = (type: string): string => `inbound_auth.${type.toLowe
 export function authFieldPaths(d: AuthDraft): string[] {
   const seg = authSegment(d.type);
   const list = LIST[d.type];
-  const paths = ['inbound_auth', 'inbound_auth.type', `${seg}.header`, `${seg}.preset`, `${seg}.tolerance_seconds`, `${seg}.custom`];
+  const paths = ['inbound_auth', 'inbound_auth.type', `${seg}.header`, `${seg}.preset`, `${seg}.tolerance_seconds`, `${seg}.custom`, `${seg}.dedup.enabled`, `${seg}.dedup.window_seconds`, `${seg}.verify_token`];
   if (list) {
     paths.push(`${seg}.${list}`);
     d.slots.forEach((_, i) => paths.push(...(d.type === 'BASIC' ? [`${seg}.credentials[${i}].username`, `${seg}.credentials[${i}].password`] : [`${seg}.${list}[${i}]`])));
@@ -60,6 +61,28 @@ export function AuthEditor(props: { draft: AuthDraft; errors: ErrorMap; disabled
       {d.type === 'HMAC' && (
         <>
           <PresetPicker path={`${seg}.preset`} value={d.preset} errors={props.errors} disabled={props.disabled} onChange={(preset) => change({ preset })} />
+          <Field path={`${seg}.dedup.enabled`} label="Deduplicate on the provider's delivery id" errors={props.errors}>
+            {(a) => (
+              <select {...a} value={d.dedup} disabled={props.disabled} onChange={(e) => change({ dedup: e.currentTarget.value as AuthDraft['dedup'] })}>
+                <option value="">Preset default (on when the provider sends an id)</option>
+                <option value="on">On</option>
+                <option value="off">Off</option>
+              </select>
+            )}
+          </Field>
+          <Field path={`${seg}.dedup.window_seconds`} label="Dedup window (seconds, optional; default 86400)" errors={props.errors}>
+            {(a) => <input {...a} inputMode="numeric" value={d.dedupWindow} disabled={props.disabled} onInput={(e) => change({ dedupWindow: e.currentTarget.value })} />}
+          </Field>
+          {takesVerifyToken(d.preset) && (
+            <Field
+              path={`${seg}.verify_token`}
+              label="Meta verify token"
+              errors={props.errors}
+              hint={d.verifyTokenStored ? 'One is stored (never shown). Type it again when you save a change to authentication, or it is removed.' : 'The hub.verify_token you give Meta for the subscription handshake.'}
+            >
+              {(a) => <input {...a} type="password" autoComplete="new-password" value={d.verifyToken} disabled={props.disabled} onInput={(e) => change({ verifyToken: e.currentTarget.value })} />}
+            </Field>
+          )}
           <Field path={`${seg}.tolerance_seconds`} label="Replay window (seconds, optional)" errors={props.errors}>
             {(a) => <input {...a} inputMode="numeric" value={d.tolerance} disabled={props.disabled} onInput={(e) => change({ tolerance: e.currentTarget.value })} />}
           </Field>
