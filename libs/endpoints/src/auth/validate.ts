@@ -54,8 +54,11 @@ function messageOf(error: ErrorObject): string {
       return 'is not a known field';
     case 'pattern':
       return PATTERN_MESSAGES[params.pattern ?? ''] ?? 'has an invalid format';
-    case 'enum':
-      return `must be one of ${(params.allowedValues ?? []).join(', ')}`;
+    case 'enum': {
+      // the preset list is long (docs/inbound-auth.md has it): name the first few
+      const values = params.allowedValues ?? [];
+      return values.length > 20 ? `must be one of ${values.slice(0, 8).join(', ')}, … (${values.length} values, listed in docs/inbound-auth.md)` : `must be one of ${values.join(', ')}`;
+    }
     case 'maxItems':
       return `at most ${MAX_ACTIVE_SECRETS} entries (the current credential and the one being rotated)`;
     case 'minItems':
