@@ -13,9 +13,13 @@ export async function listTargets(store: Store, endpointId: string): Promise<Tar
   return docs.map((d) => toTarget(d));
 }
 
-/** Each target of an endpoint by id → its name: one read, of two fields (the activity detail names targets). */
-export async function targetNames(store: Store, endpointId: string): Promise<Map<string, string>> {
-  const docs = await store.targets.find({ endpoint_id: endpointId }, { _id: 1, name: 1 }).lean();
+/**
+ * The names of the endpoint's targets among `targetIds` (the activity detail names a row's
+ * targets): one read by id, as many documents as the row has targets, two fields each.
+ */
+export async function targetNames(store: Store, endpointId: string, targetIds: string[]): Promise<Map<string, string>> {
+  if (targetIds.length === 0) return new Map();
+  const docs = await store.targets.find({ _id: { $in: targetIds }, endpoint_id: endpointId }, { _id: 1, name: 1 }).lean();
   return new Map(docs.map((d) => [String(d._id), String(d.name)]));
 }
 

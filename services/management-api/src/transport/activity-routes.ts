@@ -51,7 +51,8 @@ export function activityRoutes(store: Store, retentionMs: number, now: () => Dat
   r.get('/:eventId', ...operation('getActivity'), async (req: Request, res: Response) => {
     const doc = await store.activity.row(String(req.params.eventId));
     if (!doc || doc.account_id !== accountOf(req)) throw notFound('Activity row');
-    res.json(withTargetNames(withDeliveryStarts(toActivity(doc)), await targetNames(store, doc.endpoint_id)));
+    const row = withDeliveryStarts(toActivity(doc));
+    res.json(withTargetNames(row, await targetNames(store, doc.endpoint_id, [...new Set(row.deliveries.map((d) => d.target_id))])));
   });
   // the request as it came (issue 27, item 1): kept for accepted events only, with the row's retention
   r.get('/:eventId/request', ...operation('getActivityRequest'), async (req: Request, res: Response) => {
