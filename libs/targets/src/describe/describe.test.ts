@@ -60,7 +60,8 @@ describe('a kind described once, as data', () => {
     expect(ajv.validate(configInputSchema(mailer), input)).toBe(true);
     expect(ajv.validate(configInputSchema(mailer), { ...input, oops: 1 })).toBe(false);
     // `name` is the target's own: not required in the config, filled from the target
-    expect(withTargetFields(mailer, input, { name: 'ops' })).toEqual({ ...input, name: 'ops' });
+    expect(withTargetFields(mailer, input, { name: 'ops' })).toEqual({ config: { ...input, name: 'ops' }, filled: { name: 'name' } });
+    expect(withTargetFields(mailer, { ...input, name: 'kept' }, { name: 'ops' })).toEqual({ config: { ...input, name: 'kept' }, filled: {} });
   });
 
   it('serves the description without its hooks', () => {

@@ -7,15 +7,20 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * A config with the settings that are the target's own fields (`sameAs`) filled from the target
  * when the config leaves them out: a chat target's "target name" (spec "Relay target") is asked
  * once, as the target's name. A value the config does send is kept (clients of the API before
- * this change send both).
+ * this change send both). `filled` maps each filled config setting to the target field it came
+ * from, so a problem with it is reported at that field.
  */
-export function withTargetFields(description: KindDescription, config: unknown, target: { name?: unknown }): unknown {
-  if (!isObject(config)) return config;
-  const filled = { ...config };
+export function withTargetFields(description: KindDescription, config: unknown, target: { name?: unknown }): { config: unknown; filled: Record<string, 'name'> } {
+  if (!isObject(config)) return { config, filled: {} };
+  const out = { ...config };
+  const filled: Record<string, 'name'> = {};
   for (const [key, field] of Object.entries(description.fields)) {
-    if (field.sameAs === 'name' && (filled[key] === undefined || filled[key] === null) && target.name !== undefined) filled[key] = target.name;
+    if (field.sameAs === 'name' && (out[key] === undefined || out[key] === null)) {
+      out[key] = target.name;
+      filled[key] = 'name';
+    }
   }
-  return filled;
+  return { config: out, filled };
 }
 
 /**

@@ -56,9 +56,11 @@ export function validateNewTarget(input: unknown, registry: TargetRegistry): Val
   if (input.name === undefined) errors.push({ field: 'name', message: 'is required' });
   const changes = readChanges(input, errors);
   // a config can only be checked against a known kind; a setting that is the target's own field
-  // (a chat target's name) is taken from it, so the name is asked once
-  const config = kind?.validateConfig(withTargetFields(kind.description, input.config, { name: changes.name }));
-  if (config && !config.ok) errors.push(...config.errors);
+  // (a chat target's name) is taken from it, so the name is asked once — and a problem with it
+  // is the target field's, reported there once
+  const own = kind ? withTargetFields(kind.description, input.config, { name: input.name }) : { config: input.config, filled: {} };
+  const config = kind?.validateConfig(own.config);
+  if (config && !config.ok) errors.push(...targetFieldErrors(config.errors, own.filled, errors));
   if (errors.length > 0 || !kind || !config?.ok) return { ok: false, errors };
   return ok({
     kind: kind.kind,
@@ -67,6 +69,17 @@ export function validateNewTarget(input: unknown, registry: TargetRegistry): Val
     config: config.value as Record<string, unknown>,
     retry_schedule_ms: changes.retry_schedule_ms ?? null,
   });
+}
+
+/** The config's errors, those at a setting filled from a target field moved to that field unless it already has one. */
+function targetFieldErrors(configErrors: FieldError[], filled: Record<string, string>, targetErrors: FieldError[]): FieldError[] {
+  const out: FieldError[] = [];
+  for (const e of configErrors) {
+    const from = filled[e.field.replace(/^config\./, '')];
+    if (from === undefined) out.push(e);
+    else if (![...targetErrors, ...out].some((t) => t.field === from)) out.push({ field: from, message: e.message });
+  }
+  return out;
 }
 
 /** Validates a PATCH: only `name`, `enabled` and `retry_schedule_ms`; every problem at once. */
