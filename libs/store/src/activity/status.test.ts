@@ -13,6 +13,8 @@ const failed = { attempts: { '1': { attempt: 1, state: 'retrying' as const }, '2
 describe('activity status groups (Completed / Pending / Errors)', () => {
   it.each([
     ['a rejected request is in Errors', { outcome: 'AUTH_FAILED', target_count: 0 }, 'errors'],
+    ["a provider's handshake answered at ingest is Completed: nothing to deliver, nothing to fix", { outcome: 'HANDSHAKE_ANSWERED', target_count: 0 }, 'completed'],
+    ["a provider's retry of an accepted delivery id is Completed: answered as a replay, not an error", { outcome: 'DUPLICATE', target_count: 0 }, 'completed'],
     ['an accepted request without targets is Completed', { outcome: 'ACCEPTED', target_count: 0 }, 'completed'],
     ['an accepted request whose targets all delivered is Completed', { outcome: 'ACCEPTED', target_count: 2, deliveries: { a: delivered, b: failedThenDelivered } }, 'completed'],
     ['an accepted request with a delivery not yet reported is Pending', { outcome: 'ACCEPTED', target_count: 2, deliveries: { a: delivered } }, 'pending'],

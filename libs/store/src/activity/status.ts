@@ -41,7 +41,16 @@ export function deliveryState(attempts: Record<string, AttemptLike> | undefined)
 }
 
 /**
+ * Requests answered as designed that deliver nothing (issue 24): a provider's endpoint handshake,
+ * and a provider's retry of a delivery id already accepted. Neither is an error a person must act
+ * on, and a provider retrying a slow answer would otherwise fill Errors with rows that "Retry
+ * failed deliveries" can do nothing for.
+ */
+const ANSWERED_WITHOUT_DELIVERY: ReadonlySet<string> = new Set(['HANDSHAKE_ANSWERED', 'DUPLICATE']);
+
+/**
  * The activity filter groups (spec "Activity record": Completed / Pending / Errors).
+ * - Completed also holds a handshake answered and a provider's duplicate (ANSWERED_WITHOUT_DELIVERY).
  * - Errors: the request was rejected, or any delivery failed for good.
  * - Pending: accepted, and some delivery has not reported a final state yet (including a
  *   request whose row has not arrived while its attempts have).
@@ -50,6 +59,7 @@ export function deliveryState(attempts: Record<string, AttemptLike> | undefined)
  */
 export function statusOf(doc: ActivityLike): StatusGroup {
   if (!doc.outcome) return 'pending';
+  if (ANSWERED_WITHOUT_DELIVERY.has(doc.outcome)) return 'completed';
   if (doc.outcome !== 'ACCEPTED') return 'errors';
   const states = currentDeliveries(doc.deliveries).map((d) => deliveryState(d.attempts));
   if (states.includes('failed')) return 'errors';
