@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { LRUCache } from '@relay/cache';
 import { channelOf } from '@relay/targets';
 import { PageCounts, accountScope, decodePosition, encodePosition, endpointScope, groupScope, listIndexed, toTarget } from '@relay/store';
 import type { Store } from '@relay/store';
@@ -56,7 +57,8 @@ export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
   const now = opts.now ?? Date.now;
   const owner = `${hostname()}:${process.pid}`;
   const counts = new PageCounts();
-  const targetCache = new Map<string, { value: (ResendTarget & { endpoint_id: string; account_id: string }) | null; at: number }>();
+  // a job's rows name few targets; 5 s keeps a run from reading each again for every row (lru-cache, the project's one LRU)
+  const targetCache = new LRUCache<string, { value: (ResendTarget & { endpoint_id: string; account_id: string }) | null; at: number }>({ max: 10_000 });
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let stopping = false;
@@ -69,7 +71,6 @@ export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
     const t = doc ? toTarget(doc) : null;
     const channel = t ? channelOf(t.kind) : null;
     const value = t && t.enabled && channel ? { id: t.id, kind: t.kind, channel, endpoint_id: t.endpoint_id, account_id: t.account_id } : null;
-    if (targetCache.size > 10_000) targetCache.clear();
     targetCache.set(targetId, { value, at: now() });
     return value && value.account_id === accountId ? value : null;
   }

@@ -1,3 +1,4 @@
+import { LRUCache } from '@relay/cache';
 import { gcraAdmit, retryAfterSeconds } from '../../domain/limits/gcra';
 import type { RateState } from '../../domain/limits/gcra';
 import type { LimitDecision, LimitRequest } from '../../domain/ports';
@@ -18,7 +19,8 @@ interface QuotaCounter {
  * counted meanwhile are owed to Redis and added there once it is back.
  */
 export class LocalLimiter {
-  private readonly rates = new Map<string, RateState>();
+  /** bounded: the least recently admitted endpoint's bucket goes first (after a minute it is empty anyway) */
+  private readonly rates = new LRUCache<string, RateState>({ max: MAX_ENTRIES });
   private readonly quotas = new Map<string, QuotaCounter>();
   /** keys with owed units, so the hot path can ask "anything owed?" without a scan */
   private readonly owing = new Set<string>();
@@ -66,9 +68,6 @@ export class LocalLimiter {
   }
 
   private keepRate(endpointId: string, state: RateState): void {
-    // bounded: the least recently admitted endpoint's bucket goes first (after a minute it is empty anyway)
-    this.rates.delete(endpointId);
-    if (this.rates.size >= MAX_ENTRIES) this.rates.delete(this.rates.keys().next().value!);
     this.rates.set(endpointId, state);
   }
 
