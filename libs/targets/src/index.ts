@@ -32,5 +32,6 @@ export type { GoogleAccess, SpreadsheetConfig } from './kinds/spreadsheet';
 export { createSmtpTransport, SMTP_DEFAULTS } from './transports/smtp';
 export type { SmtpRelayConfig, SmtpSecurity, SmtpTransport } from './transports/smtp';
 export { GOOGLE_RESPONSE_LIMIT_BYTES, GOOGLE_TOKEN_URL, SHEETS_API } from './transports/google';
-export { createSsrfAgents, SsrfBlockedError } from './ssrf';
+export { createSsrfAgents, parseHostRoutes, SsrfBlockedError } from './ssrf';
+export type { HostRoutes } from './ssrf';
 export { retryScheduleOf, RETRY_SCHEDULE_LIMITS, validateRetrySchedule } from './schedule';

@@ -1,4 +1,4 @@
-import { int, oneOf, str } from '@relay/config';
+import { int, list, oneOf, str } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
 import { delivererConfigSpec } from '@relay/deliverer';
 import { GOOGLE_TOKEN_URL, SHEETS_API } from '@relay/targets';
@@ -33,8 +33,17 @@ export const outputsVars = {
   googleCaFile: str('GOOGLE_CA_FILE', 'PEM file of extra trust anchors for GOOGLE_TOKEN_URL / GOOGLE_SHEETS_URL behind a private CA; empty = the system CAs', { default: '' }),
 };
 
+/**
+ * Where the chat channel connects for a platform's host name (docs/targets-chat.md "Host
+ * routes"), e.g. through a private egress endpoint. TLS is still verified for the real host name
+ * (add a private CA with NODE_EXTRA_CA_CERTS) and each address must pass the SSRF guard.
+ */
+export const routeVars = {
+  hostRoutes: list('HOST_ROUTES', 'chat platform hosts to connect to at another address, host=address:port comma-separated (e.g. api.telegram.org=10.0.0.5:443); the URL, Host and TLS name stay the real host; each address must pass the SSRF guard (SSRF_ALLOW_CIDRS); empty = DNS', { default: [] }),
+};
+
 export function configSpecFor(channel: ProgramChannel) {
-  return { ...channelVar, ...delivererConfigSpec({ healthPort: channel === 'chat' ? 8092 : 8095, channel }), ...outputsVars };
+  return { ...channelVar, ...delivererConfigSpec({ healthPort: channel === 'chat' ? 8092 : 8095, channel }), ...outputsVars, ...routeVars };
 }
 
 /** The names and meanings every deploy file is checked against (the chat channel's defaults). */

@@ -46,7 +46,7 @@ runMain(async () => {
     broker,
     store,
     registry: createDefaultRegistry({ secrets: createSecretBox(config.secretsKeys), ...(outputs?.mail ? { mail: outputs.mail } : {}), ...(outputs ? { google: outputs.google } : {}) }),
-    send: createSender({ timeoutMs: config.requestTimeoutMs, allowCidrs: config.ssrfAllowCidrs }),
+    send: createSender({ timeoutMs: config.requestTimeoutMs, allowCidrs: config.ssrfAllowCidrs, hostRoutes: config.hostRoutes }),
     logger,
     prefetch: config.prefetch,
     targetCacheMax: config.targetCacheMax,

@@ -2,7 +2,8 @@ import got from 'got';
 import type { Agents } from 'got';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { OutboundRequest, SendOutcome } from '../kind';
-import { createSsrfAgents } from '../ssrf/agents';
+import { createSsrfAgents, parseHostRoutes } from '../ssrf/agents';
+import { createAddressPolicy } from '../ssrf/policy';
 import { RESPONSE_TOO_LARGE } from './failures';
 
 /** Bytes of a response body kept for classification and the activity log. */
@@ -39,6 +40,8 @@ export interface SenderOptions {
   allowCidrs: readonly string[];
   /** extra trust anchors (PEM) for an API behind a private CA (GOOGLE_CA_FILE) */
   ca?: string;
+  /** HOST_ROUTES: `host=address:port` entries (parseHostRoutes); each address must pass the guard */
+  hostRoutes?: readonly string[];
 }
 
 /**
@@ -47,7 +50,8 @@ export interface SenderOptions {
  * invalid allowlist.
  */
 export function createSender(opts: SenderOptions): (req: HttpRequest) => Promise<SendOutcome> {
-  const agent = createSsrfAgents({ allowCidrs: opts.allowCidrs, ...(opts.ca !== undefined ? { ca: opts.ca } : {}) });
+  const routes = opts.hostRoutes?.length ? parseHostRoutes(opts.hostRoutes, createAddressPolicy({ allowCidrs: opts.allowCidrs })) : undefined;
+  const agent = createSsrfAgents({ allowCidrs: opts.allowCidrs, ...(opts.ca !== undefined ? { ca: opts.ca } : {}), ...(routes ? { routes } : {}) });
   const send: SendOptions = { timeoutMs: opts.timeoutMs, agent };
   if (opts.maxResponseBytes !== undefined) send.maxResponseBytes = opts.maxResponseBytes;
   if (opts.responseLimitBytes !== undefined) send.responseLimitBytes = opts.responseLimitBytes;

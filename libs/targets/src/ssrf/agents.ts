@@ -23,6 +23,54 @@ export interface SsrfAgentOptions {
   keepAlive?: boolean;
   /** extra trust anchors (PEM) for HTTPS, e.g. an API behind a private CA; certificates are verified either way */
   ca?: string;
+  /** host routes (operator setting HOST_ROUTES, parseHostRoutes): connect to another address for a host name */
+  routes?: HostRoutes;
+}
+
+/**
+ * Host routes: for a destination host name, the address and port to connect to instead of what
+ * DNS answers — like curl's `--connect-to` (e.g. a chat platform reached through the operator's
+ * private egress endpoint). The request keeps its URL, Host header and TLS server name, so the
+ * certificate is still verified for the real host name; the routed address must be an IP literal
+ * and still passes the SSRF guard on every connection.
+ */
+export type HostRoutes = ReadonlyMap<string, { address: string; port: number }>;
+
+/**
+ * Parses `host=address:port` entries (IPv6 as `[addr]:port`); throws one error naming every bad
+ * entry, and every route whose address the SSRF policy refuses — a route is never a way around
+ * the guard, so an address outside the allow-list (SSRF_ALLOW_CIDRS) must be a public one.
+ */
+export function parseHostRoutes(list: readonly string[], policy: AddressPolicy): HostRoutes {
+  const routes = new Map<string, { address: string; port: number }>();
+  const bad: string[] = [];
+  for (const raw of list) {
+    const entry = raw.trim();
+    if (entry === '') continue;
+    const m = /^([a-z0-9.-]+)=(?:\[([0-9a-f:.]+)\]|([0-9.]+)):(\d{1,5})$/i.exec(entry);
+    const address = m ? (m[2] ?? m[3])! : '';
+    const port = m ? Number(m[4]) : 0;
+    if (!m || net.isIP(address) === 0 || port < 1 || port > 65535) {
+      bad.push(`${entry}: expected host=address:port with an IP address`);
+      continue;
+    }
+    const reason = policy.check(address);
+    if (reason) {
+      bad.push(`${entry}: the SSRF guard refuses ${address} (${reason}); allow it in SSRF_ALLOW_CIDRS first`);
+      continue;
+    }
+    routes.set(m[1]!.toLowerCase(), { address, port });
+  }
+  if (bad.length > 0) throw new Error(`HOST_ROUTES: ${bad.join('; ')}`);
+  return routes;
+}
+
+/** The connection options for a routed host: its address and port, the real name kept for TLS. */
+function routed(routes: HostRoutes | undefined, options: http.ClientRequestArgs): http.ClientRequestArgs {
+  const host = (options.host ?? options.hostname ?? '').toLowerCase();
+  const route = routes?.get(host);
+  if (!route) return options;
+  return { ...options, host: route.address, hostname: route.address, port: route.port, servername: (options as { servername?: string }).servername ?? host } as http.ClientRequestArgs;
 }
 
 /** got's `agent` option shape */
@@ -85,12 +133,13 @@ class GuardedHttpAgent extends http.Agent {
     private readonly policy: AddressPolicy,
     private readonly baseLookup: net.LookupFunction,
     opts: http.AgentOptions,
+    private readonly routes?: HostRoutes,
   ) {
     super(opts);
   }
 
   override createConnection(options: http.ClientRequestArgs, callback?: ConnectCallback): Duplex | null | undefined {
-    const guarded = guardConnection(this.policy, this.baseLookup, options);
+    const guarded = guardConnection(this.policy, this.baseLookup, routed(this.routes, options));
     return guarded instanceof Error ? refuse(guarded, callback) : super.createConnection(guarded, callback);
   }
 }
@@ -100,13 +149,14 @@ class GuardedHttpsAgent extends https.Agent {
     private readonly policy: AddressPolicy,
     private readonly baseLookup: net.LookupFunction,
     opts: https.AgentOptions,
+    private readonly routes?: HostRoutes,
   ) {
     // Certificates are always verified (spec "Outbound": even with Enforce HTTPS off)
     super({ ...opts, rejectUnauthorized: true });
   }
 
   override createConnection(options: https.RequestOptions, callback?: ConnectCallback): Duplex | null | undefined {
-    const guarded = guardConnection(this.policy, this.baseLookup, options);
+    const guarded = guardConnection(this.policy, this.baseLookup, routed(this.routes, options));
     return guarded instanceof Error ? refuse(guarded, callback) : super.createConnection({ ...guarded, rejectUnauthorized: true }, callback);
   }
 }
@@ -117,5 +167,5 @@ export function createSsrfAgents(opts: SsrfAgentOptions): SsrfAgents {
   const base = opts.lookup ?? (dns.lookup as unknown as net.LookupFunction);
   const agentOpts = { keepAlive: opts.keepAlive ?? true };
   const httpsOpts = opts.ca !== undefined ? { ...agentOpts, ca: opts.ca } : agentOpts;
-  return { http: new GuardedHttpAgent(policy, base, agentOpts), https: new GuardedHttpsAgent(policy, base, httpsOpts) };
+  return { http: new GuardedHttpAgent(policy, base, agentOpts, opts.routes), https: new GuardedHttpsAgent(policy, base, httpsOpts, opts.routes) };
 }
