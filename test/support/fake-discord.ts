@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { AddressInfo } from 'node:net';
 import { sendRequest } from '@relay/targets';
 import type { OutboundRequest, SendOutcome } from '@relay/targets';
+import { startHttpsFake } from './https-fake';
 import { closeNow, isObject, listenOnLoopback, rewriteToFake } from './fake-platform';
 
 /*
@@ -17,6 +18,8 @@ import { closeNow, isObject, listenOnLoopback, rewriteToFake } from './fake-plat
  */
 
 export interface FakeDiscordOptions {
+  /** serve over HTTPS with a self-signed certificate valid for the real hosts (default plain HTTP) */
+  https?: boolean;
   /** known webhooks; any other id answers 404 10015 */
   webhooks?: ReadonlyArray<{ id: string; token: string }>;
   /** per-webhook bucket: `limit` requests per `windowSec`; default unlimited */
@@ -44,6 +47,8 @@ export interface DiscordSavedMessage {
 }
 
 export interface FakeDiscord {
+  /** with `https: true`: its certificate and the HOST_ROUTES entries that reach it from a deliverer process */
+  readonly tls?: { ca: string; routes: string[] };
   readonly baseUrl: string;
   readonly requests: DiscordRecordedRequest[];
   readonly messages: DiscordSavedMessage[];
@@ -157,9 +162,12 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     return exhausted ? Math.max(0.001, Number(resetAfter.toFixed(3))) : null;
   }
 
-  const server = await listenOnLoopback(app);
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // over HTTPS (for a deliverer process routed here), or plain HTTP reached through `send`
+  const secure = opts.https ? await startHttpsFake('Discord', DISCORD_HOSTS, app) : null;
+  const server = secure ? null : await listenOnLoopback(app);
+  const baseUrl = secure ? secure.baseUrl : `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
   return {
+    ...(secure ? { tls: { ca: secure.ca, routes: secure.routes } } : {}),
     baseUrl,
     requests,
     messages,
@@ -169,8 +177,8 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
       buckets.clear();
     },
     queueResponse: (r) => void queued.push(r),
-    send: (req) => sendRequest({ ...req, url: rewrite(req.url, baseUrl) }, { timeoutMs: 5000 }),
-    close: () => closeNow(server),
+    send: (req) => (secure ? secure.send(req) : sendRequest({ ...req, url: rewrite(req.url, baseUrl) }, { timeoutMs: 5000 })),
+    close: () => (secure ? secure.close() : closeNow(server!)),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { AddressInfo } from 'node:net';
 import { sendRequest } from '@relay/targets';
 import type { OutboundRequest, SendOutcome } from '@relay/targets';
+import { startHttpsFake } from './https-fake';
 import { closeNow, isObject, listenOnLoopback, rewriteToFake } from './fake-platform';
 
 /*
@@ -14,6 +15,8 @@ import { closeNow, isObject, listenOnLoopback, rewriteToFake } from './fake-plat
  */
 
 export interface FakeSlackOptions {
+  /** serve over HTTPS with a self-signed certificate valid for the real hosts (default plain HTTP) */
+  https?: boolean;
   /** known hook paths, `/services/T…/B…/secret`; any other path answers 404 channel_not_found */
   hooks?: readonly string[];
   /** hook paths whose channel is archived (410) */
@@ -39,6 +42,8 @@ export interface SlackSavedMessage {
 }
 
 export interface FakeSlack {
+  /** with `https: true`: its certificate and the HOST_ROUTES entries that reach it from a deliverer process */
+  readonly tls?: { ca: string; routes: string[] };
   readonly baseUrl: string;
   readonly requests: SlackRecordedRequest[];
   readonly messages: SlackSavedMessage[];
@@ -110,9 +115,12 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
     return null;
   }
 
-  const server = await listenOnLoopback(app);
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // over HTTPS (for a deliverer process routed here), or plain HTTP reached through `send`
+  const secure = opts.https ? await startHttpsFake('Slack', SLACK_HOSTS, app) : null;
+  const server = secure ? null : await listenOnLoopback(app);
+  const baseUrl = secure ? secure.baseUrl : `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
   return {
+    ...(secure ? { tls: { ca: secure.ca, routes: secure.routes } } : {}),
     baseUrl,
     requests,
     messages,
@@ -123,8 +131,8 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
       buckets.clear();
     },
     queueResponse: (r) => void queued.push(r),
-    send: (req) => sendRequest({ ...req, url: rewrite(req.url, baseUrl) }, { timeoutMs: 5000 }),
-    close: () => closeNow(server),
+    send: (req) => (secure ? secure.send(req) : sendRequest({ ...req, url: rewrite(req.url, baseUrl) }, { timeoutMs: 5000 })),
+    close: () => (secure ? secure.close() : closeNow(server!)),
   };
 }
 

@@ -21,6 +21,8 @@ export interface TeamsPosted {
 }
 
 export interface FakeTeams {
+  /** its certificate and the HOST_ROUTES entries that reach it from a deliverer process */
+  readonly tls: { ca: string; routes: string[] };
   readonly posted: TeamsPosted[];
   readonly requests: Array<{ method: string; path: string; body: Buffer }>;
   addWorkflow(id: string, sig: string): void;
@@ -78,6 +80,7 @@ export async function startFakeTeams(): Promise<FakeTeams> {
 
   const fake = await startHttpsFake('Teams', [TEAMS_HOST], app);
   return {
+    tls: { ca: fake.ca, routes: fake.routes },
     posted,
     requests,
     addWorkflow: (id, sig) => void workflows.set(id, { sig, enabled: true }),

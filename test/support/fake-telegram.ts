@@ -25,6 +25,8 @@ export interface TelegramSaved {
 }
 
 export interface FakeTelegram {
+  /** its certificate and the HOST_ROUTES entries that reach it from a deliverer process */
+  readonly tls: { ca: string; routes: string[] };
   readonly messages: TelegramSaved[];
   readonly requests: Array<{ method: string; path: string; body: Buffer }>;
   addBot(token: string, chats: string[]): void;
@@ -138,6 +140,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
 
   const fake = await startHttpsFake('Telegram', TELEGRAM_HOSTS, app);
   return {
+    tls: { ca: fake.ca, routes: fake.routes },
     messages,
     requests,
     addBot: (token, chatIds) => void bots.set(token, new Set(chatIds)),

@@ -14,16 +14,22 @@ import { rewriteToFake } from './fake-platform';
  */
 export interface HttpsFake {
   readonly baseUrl: string;
+  /** the fake's self-signed certificate (PEM), valid for loopback and the platform's real host names */
+  readonly ca: string;
+  /** `host=127.0.0.1:port` for each real host: the deliverers' HOST_ROUTES entries that reach this fake */
+  readonly routes: string[];
   send(req: OutboundRequest, opts?: { responseLimitBytes?: number }): Promise<SendOutcome>;
   close(): Promise<void>;
 }
 
 export async function startHttpsFake(platform: string, realHosts: readonly string[], app: express.Express): Promise<HttpsFake> {
-  const pems = generate([{ name: 'commonName', value: 'localhost' }], {
+  // a subject of its own: trusted together (NODE_EXTRA_CA_CERTS), same-named anchors would shadow each other
+  const pems = generate([{ name: 'commonName', value: `relay test fake ${platform}` }], {
     keySize: 2048,
     algorithm: 'sha256',
     days: 1,
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+        // the real host names too, so a deliverer process routed here (HOST_ROUTES) verifies TLS for them
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, ...realHosts.map((value) => ({ type: 2, value }))] }],
   });
   const server = https.createServer({ key: pems.private, cert: pems.cert }, app);
   await new Promise<void>((resolve, reject) => {
@@ -32,8 +38,11 @@ export async function startHttpsFake(platform: string, realHosts: readonly strin
   });
   const baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const agent = createSsrfAgents({ allowCidrs: ['127.0.0.1/32'], ca: pems.cert });
+  const port = (server.address() as AddressInfo).port;
   return {
     baseUrl,
+    ca: pems.cert,
+    routes: realHosts.map((h) => `${h}=127.0.0.1:${port}`),
     send: (req, opts = {}) => sendRequest({ ...req, url: rewriteToFake(platform, realHosts, req.url, baseUrl) }, { timeoutMs: 5_000, agent, ...opts }),
     close: () => {
       agent.https.destroy();

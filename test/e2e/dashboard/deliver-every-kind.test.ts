@@ -1,0 +1,206 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { eventually } from '../../support/infra';
+import { startFakeDiscord } from '../../support/fake-discord';
+import type { FakeDiscord } from '../../support/fake-discord';
+import { startFakeGoogle } from '../../support/fake-google';
+import type { FakeGoogle } from '../../support/fake-google';
+import { startFakeSlack } from '../../support/fake-slack';
+import type { FakeSlack } from '../../support/fake-slack';
+import { startFakeTeams } from '../../support/fake-teams';
+import type { FakeTeams } from '../../support/fake-teams';
+import { startFakeTelegram } from '../../support/fake-telegram';
+import type { FakeTelegram } from '../../support/fake-telegram';
+import { TestReceiver } from '../../support/receiver';
+import { startService } from '../../support/services';
+import { startTestSmtpServer } from '../../support/smtp-server';
+import type { TestSmtpServer } from '../../support/smtp-server';
+import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, SLACK_PATH, SLACK_URL, TEAMS_SIG, TEAMS_URL, TEAMS_WORKFLOW, TELEGRAM_TOKEN } from '../../integration/chat-targets/fixtures';
+import { newSpreadsheetId, SA_EMAIL, serviceAccount } from '../../integration/spreadsheet-target/fixtures';
+import { launchBrowser } from './browser';
+import type { Browser } from './browser';
+import { startDashboardStack } from './stack';
+
+/*
+ * Issue 23, "Must show": in Chromium, a target of every kind added through the dashboard's form
+ * as a person would, then one event sent to the gateway and delivered to each. Every service is
+ * its own process: gateway, management API, webhook deliverer, chat deliverer, outputs deliverer
+ * (the chat-deliverer program with DELIVERY_CHANNEL=outputs) and activity writer.
+ *
+ * The chat platforms are local HTTPS fakes. The chat deliverer reaches them as an operator would
+ * reach a platform through a private egress endpoint: HOST_ROUTES maps each real host name to
+ * the fake's loopback address (allowed by SSRF_ALLOW_CIDRS=127.0.0.1/32, the guard on for every
+ * other address), and the fakes' certificates, issued for the real host names, are trusted
+ * through NODE_EXTRA_CA_CERTS — so TLS is verified for hooks.slack.com etc. as in production.
+ * Email goes to the real test SMTP server (STARTTLS + AUTH); the spreadsheet to the Google fake.
+ */
+
+const SMTP_PASS = 'e2e-kinds-Pa55';
+const CHAT_ID = '-1001234567890';
+const WAIT = 30_000;
+let stack: Awaited<ReturnType<typeof startDashboardStack>>;
+let browser: Browser;
+let page: Page;
+let receiver: TestReceiver;
+let slack: FakeSlack;
+let discord: FakeDiscord;
+let teams: FakeTeams;
+let telegram: FakeTelegram;
+let google: FakeGoogle;
+let smtp: TestSmtpServer;
+const stopAfter: Array<() => Promise<unknown>> = [];
+const sa = serviceAccount();
+const spreadsheetId = newSpreadsheetId();
+
+beforeAll(async () => {
+  receiver = await TestReceiver.start();
+  slack = await startFakeSlack({ https: true, hooks: [SLACK_PATH] });
+  discord = await startFakeDiscord({ https: true, webhooks: [{ id: DISCORD_ID, token: DISCORD_TOKEN }] });
+  teams = await startFakeTeams();
+  teams.addWorkflow(TEAMS_WORKFLOW, TEAMS_SIG);
+  telegram = await startFakeTelegram();
+  telegram.addBot(TELEGRAM_TOKEN, [CHAT_ID]);
+  google = await startFakeGoogle();
+  google.registerServiceAccount(SA_EMAIL, sa.publicKey);
+  google.addSpreadsheet(spreadsheetId, { sharedWith: [SA_EMAIL] });
+  smtp = await startTestSmtpServer({ security: 'starttls', auth: { user: 'relay', pass: SMTP_PASS } });
+
+  const dir = mkdtempSync(path.join(tmpdir(), 'relay-every-kind-'));
+  const chatFakes = [slack.tls!, discord.tls!, teams.tls, telegram.tls];
+  writeFileSync(path.join(dir, 'platforms-ca.pem'), chatFakes.map((t) => t.ca).join('\n'));
+  writeFileSync(path.join(dir, 'smtp-ca.pem'), smtp.ca);
+  writeFileSync(path.join(dir, 'google-ca.pem'), google.ca);
+
+  stack = await startDashboardStack('every-kind');
+  const chatEnv = { ...stack.env, SSRF_ALLOW_CIDRS: '127.0.0.1/32', HOST_ROUTES: chatFakes.flatMap((t) => t.routes).join(','), NODE_EXTRA_CA_CERTS: path.join(dir, 'platforms-ca.pem') };
+  const chat = await startService('chat-deliverer', chatEnv);
+  stopAfter.push(() => chat.stop());
+  const outputs = await startService('chat-deliverer', {
+    ...stack.env,
+    DELIVERY_CHANNEL: 'outputs',
+    SSRF_ALLOW_CIDRS: '127.0.0.1/32',
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(smtp.port),
+    SMTP_USERNAME: 'relay',
+    SMTP_PASSWORD: SMTP_PASS,
+    SMTP_FROM: 'relay@relay.example',
+    SMTP_CA_FILE: path.join(dir, 'smtp-ca.pem'),
+    GOOGLE_TOKEN_URL: `${google.baseUrl}/token`,
+    GOOGLE_SHEETS_URL: `${google.baseUrl}/v4/spreadsheets/`,
+    GOOGLE_CA_FILE: path.join(dir, 'google-ca.pem'),
+  });
+  stopAfter.push(() => outputs.stop());
+
+  browser = await launchBrowser();
+  page = await browser.context.newPage();
+  await page.goto(stack.dashboardUrl);
+  await page.getByLabel('API key', { exact: true }).fill(stack.apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  for (const stop of stopAfter) await stop();
+  await stack?.stop();
+  await Promise.all([receiver?.close(), slack?.close(), discord?.close(), teams?.close(), telegram?.close(), google?.close(), smtp?.close()]);
+});
+
+/** How a person fills each kind's form, after choosing the kind and typing the target's name. */
+const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise<void> }> = [
+  {
+    name: 'receiver',
+    label: 'Webhook URL',
+    fill: async (form) => {
+      await form.getByLabel('Target URL', { exact: true }).fill(receiver.url('/hook'));
+      await form.getByLabel('Enforce HTTPS', { exact: true }).uncheck();
+    },
+  },
+  { name: 'slack-alerts', label: 'Block-style chat webhook (Slack-like)', fill: (form) => form.getByLabel('Chat webhook URL', { exact: true }).fill(SLACK_URL) },
+  { name: 'discord-orders', label: 'Embed-style chat webhook (Discord-like)', fill: (form) => form.getByLabel('Chat webhook URL', { exact: true }).fill(DISCORD_URL) },
+  { name: 'teams-ops', label: 'Microsoft Teams (Workflows webhook)', fill: (form) => form.getByLabel('Workflows webhook URL', { exact: true }).fill(TEAMS_URL) },
+  {
+    name: 'telegram-ops',
+    label: 'Telegram bot message',
+    fill: async (form) => {
+      await form.getByLabel('Bot token', { exact: true }).fill(TELEGRAM_TOKEN);
+      await form.getByLabel('Chat id', { exact: true }).fill(CHAT_ID);
+    },
+  },
+  {
+    name: 'ops-mail',
+    label: 'Email',
+    fill: async (form) => {
+      await form.getByLabel('To (one per line)', { exact: true }).fill('ops@example.com');
+      await form.getByLabel('Subject template (optional)', { exact: true }).fill('Order {{order.id}}');
+    },
+  },
+  {
+    name: 'orders-sheet',
+    label: 'Spreadsheet (Google Sheets)',
+    fill: async (form) => {
+      await form.getByLabel('Spreadsheet id or URL', { exact: true }).fill(`https://docs.google.com/spreadsheets/d/${spreadsheetId}/edit#gid=0`);
+      await form.getByLabel('Service account key (JSON)', { exact: true }).fill(sa.keyFile);
+    },
+  },
+];
+
+const form = (): Locator => page.locator('form.target-form');
+
+describe('issue 23: an event delivered to a target of every kind, added through the dashboard', () => {
+  it('adds every kind through the form, sends one event, and every receiver gets it and shows delivered', async () => {
+    const endpoint = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'shop' } });
+    const kinds = (await stack.api('/v1/target-kinds')).body.data.map((k: { label?: string; kind: string }) => k.kind);
+    expect(kinds).toHaveLength(TARGETS.length);
+
+    await page.goto(`${stack.dashboardUrl}#/endpoints/${endpoint.body.id}`);
+    await page.getByRole('link', { name: 'Outputs' }).click();
+    for (const t of TARGETS) {
+      await page.getByRole('button', { name: 'Add target' }).click();
+      await form().getByLabel('Kind', { exact: true }).selectOption({ label: t.label });
+      await form().getByLabel('Target name', { exact: true }).fill(t.name);
+      await t.fill(form());
+      await form().getByRole('button', { name: 'Add target' }).click();
+      await page.getByRole('heading', { level: 3, name: t.name, exact: true }).waitFor({ timeout: WAIT });
+    }
+    const saved = (await stack.api(`/v1/endpoints/${endpoint.body.id}/targets`)).body.data;
+    expect(saved.map((t: { kind: string }) => t.kind).sort()).toEqual([...kinds].sort());
+
+    const sent = await fetch(endpoint.body.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order: { id: 7, total: '12.50' } }) });
+    expect(sent.status).toBe(202);
+
+    const [hook] = await receiver.waitForRequests(1, WAIT);
+    expect(JSON.parse(hook!.body.toString())).toEqual({ order: { id: 7, total: '12.50' } });
+    const eventId = hook!.headers['x-relay-event-id'] as string;
+    await eventually(async () => slack.messages.length === 1, WAIT, 'the Slack fake');
+    expect(JSON.stringify(slack.messages[0])).toContain('12.50');
+    await eventually(async () => discord.messages.length === 1, WAIT, 'the Discord fake');
+    expect(JSON.stringify(discord.messages[0])).toContain('12.50');
+    await eventually(async () => teams.posted.length === 1, WAIT, 'the Teams fake');
+    expect(teams.posted[0]!.workflow).toBe(TEAMS_WORKFLOW);
+    expect(JSON.stringify(teams.posted[0]!.body)).toContain('12.50');
+    await eventually(async () => telegram.messages.length === 1, WAIT, 'the Telegram fake');
+    expect(telegram.messages[0]).toMatchObject({ chat_id: CHAT_ID });
+    expect(telegram.messages[0]!.visible).toContain('12.50');
+    const [mail] = await smtp.waitFor(1, WAIT);
+    expect(mail!.parsed.subject).toBe('Order 7');
+    expect(mail!.parsed.text).toBe(JSON.stringify({ order: { id: 7, total: '12.50' } }, null, 2));
+    expect(mail!.envelope.to).toEqual(['ops@example.com']);
+    const rows = await eventually(async () => google.rows(spreadsheetId).length === 2 && google.rows(spreadsheetId), WAIT, 'the sheet row');
+    expect(rows[0]).toEqual(['relay_delivery_id', 'order']);
+    expect(rows[1]![1]).toBe('{"id":7,"total":"12.50"}');
+
+    // the request's activity row, expanded in the dashboard, shows each delivery delivered
+    await page.getByRole('navigation', { name: 'Endpoint sections' }).getByRole('link', { name: 'Request activity' }).click();
+    const row = page.locator(`tr[data-event-id="${eventId}"]`);
+    await row.waitFor({ timeout: WAIT });
+    await row.getByRole('button', { name: /^Show details of the request/ }).click();
+    for (const t of TARGETS) {
+      const delivery = page.locator('.delivery', { has: page.getByText(t.name, { exact: true }) });
+      await delivery.locator('.delivery--delivered').waitFor({ timeout: WAIT });
+    }
+    expect(await page.locator('.delivery').count()).toBe(TARGETS.length);
+  });
+});
