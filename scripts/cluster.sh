@@ -139,9 +139,9 @@ quorum_members() {
 
 cmd_urls() {
   local amqp=() redis=()
-  for n in "${NODES[@]}"; do amqp+=("amqp://127.0.0.1:$(amqp_port "$n")"); redis+=("127.0.0.1:$(redis_port "$n")"); done
+  for n in "${NODES[@]}"; do amqp+=("amqp://127.0.0.1:$(amqp_port "$n")"); redis+=("redis://127.0.0.1:$(redis_port "$n")"); done
   echo "RABBITMQ_URL=$(IFS=,; echo "${amqp[*]}")"
-  echo "REDIS_URL=redis+cluster://$(IFS=,; echo "${redis[*]}")"
+  echo "REDIS_URL=$(IFS=,; echo "${redis[*]}")"
 }
 
 cmd_up() {

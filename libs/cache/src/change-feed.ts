@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis';
 import { cacheChangesChannel, cacheChangesSeqKey, decodeCacheChange } from '@relay/contracts';
 import type { NumberedCacheChange } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
@@ -8,9 +8,9 @@ export type ResyncReason = 'missed' | 'deaf' | 'resubscribed' | 'sweep';
 
 export interface ChangeFeedOptions {
   /** a connection of its own: once subscribed it can run no other command */
-  subscriber: Redis;
+  subscriber: RedisClient;
   /** reads the change counter */
-  commands: Redis;
+  commands: RedisClient;
   namespace: string;
   logger: Logger;
   /** how often the counter is read and the subscription checked (CACHE_CHECK_INTERVAL_MS) */

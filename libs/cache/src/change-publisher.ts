@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis';
 import { cacheChangesChannel, cacheChangesSeqKey, encodeCacheChange } from '@relay/contracts';
 import type { CacheChange } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
@@ -29,7 +29,7 @@ export interface ChangePublisher {
  * it goes through: caches keep entries until told, so a dropped announcement would leave a
  * stale entry until the next sweep.
  */
-export function createChangePublisher(redis: Redis, namespace: string, logger: Logger): ChangePublisher {
+export function createChangePublisher(redis: RedisClient, namespace: string, logger: Logger): ChangePublisher {
   const key = cacheChangesSeqKey(namespace);
   const channel = cacheChangesChannel(namespace);
   const pending = new Map<string, CacheChange>();

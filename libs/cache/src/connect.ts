@@ -1,7 +1,7 @@
-import { Redis } from 'ioredis';
 import type { Logger } from '@relay/logging';
 import { ChangeFeed } from './change-feed';
 import { createChangePublisher } from './change-publisher';
+import { connectRedis } from './redis';
 import type { ChangePublisher } from './change-publisher';
 
 export interface ChangeConnections {
@@ -18,8 +18,8 @@ export interface ChangeConnections {
  * fast while Redis is down, so a check never waits on it.
  */
 export function connectChangeFeed(opts: { redisUrl: string; namespace: string; checkIntervalMs: number; sweepIntervalMs: number; logger: Logger }): ChangeConnections {
-  const subscriber = new Redis(opts.redisUrl);
-  const commands = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  const subscriber = connectRedis(opts.redisUrl);
+  const commands = connectRedis(opts.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   for (const r of [subscriber, commands]) r.on('error', (err: Error) => opts.logger.warn('redis error', { error: err.message }));
   const feed = new ChangeFeed({ subscriber, commands, namespace: opts.namespace, logger: opts.logger, checkIntervalMs: opts.checkIntervalMs, sweepIntervalMs: opts.sweepIntervalMs });
   const publisher = createChangePublisher(commands, opts.namespace, opts.logger);

@@ -11,4 +11,6 @@ export type { PacedRevalidationOptions } from './paced-revalidation';
 export { createCacheMetrics } from './metrics';
 export type { CacheMetrics, StoreReadWhat, StoreReadWhy } from './metrics';
 export { connectChangeFeed } from './connect';
+export { connectRedis } from './redis';
+export type { RedisClient } from './redis';
 export type { ChangeConnections } from './connect';

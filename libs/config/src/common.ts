@@ -15,7 +15,7 @@ export const rabbitVars = {
 };
 
 export const redisVars = {
-  redisUrl: url('REDIS_URL', 'Redis URL', { default: 'redis://127.0.0.1:6379', protocols: ['redis:', 'rediss:'], secret: true }),
+  redisUrl: url('REDIS_URL', 'Redis URL; for a Redis Cluster, the URLs of several of its nodes separated by commas (seeds: the client learns the rest)', { default: 'redis://127.0.0.1:6379', protocols: ['redis:', 'rediss:'], secret: true, several: true }),
 };
 
 export const mongoVars = {

@@ -1,8 +1,7 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
-import { Redis } from 'ioredis';
 import { BrokerConnection, ConfirmPublisher, createPayloadPublisher, registerBrokerMetrics } from '@relay/broker';
-import { ChangeFeed, createCacheMetrics } from '@relay/cache';
+import { ChangeFeed, connectRedis, createCacheMetrics } from '@relay/cache';
 import { loadConfig } from '@relay/config';
 import { TEST_REQUEST_ROUTE } from '@relay/contracts';
 import { createLogger } from '@relay/logging';
@@ -35,10 +34,10 @@ runMain(async () => {
   const metrics = createGatewayMetrics(createMetricsRegistry());
 
   const store = await connectStore(config.mongodbUrl);
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
-  const subscriber = new Redis(config.redisUrl);
+  const redis = connectRedis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  const subscriber = connectRedis(config.redisUrl);
   // the limiter's own connection, so its short command timeout never cuts a spool drain
-  const limiterRedis = new Redis(config.redisUrl, limiterRedisOptions(config.limiterTimeoutMs));
+  const limiterRedis = connectRedis(config.redisUrl, limiterRedisOptions(config.limiterTimeoutMs));
   for (const r of [redis, subscriber, limiterRedis]) r.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
   const broker = new BrokerConnection({
     url: config.rabbitmqUrl,

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { BrokerConnection, ConfirmPublisher } from '@relay/broker';
+import { connectRedis } from '@relay/cache';
 import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
 import { closeServer, createHealthApp, createMetricsRegistry, listen, mountMetrics, onShutdown, runMain } from '@relay/runtime';
@@ -27,7 +27,7 @@ runMain(async () => {
   const logger = createLogger({ service: 'management-api', level: config.logLevel });
   const secrets = createSecretBox(config.secretsKeys);
   const store = await connectStore(config.mongodbUrl);
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+  const redis = connectRedis(config.redisUrl, { maxRetriesPerRequest: 1 });
   redis.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
 
   // Resends and bulk retries publish deliveries. Endpoint management does not need the broker,

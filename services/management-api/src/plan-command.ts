@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { Redis } from 'ioredis';
+import { connectRedis } from '@relay/cache';
 import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
 import { connectStore } from '@relay/store';
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   // stdout carries the result alone
   const logger = createLogger({ service: 'plan-command', level: config.logLevel, stream: process.stderr });
   const store = await connectStore(config.mongodbUrl);
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+  const redis = connectRedis(config.redisUrl, { maxRetriesPerRequest: 1 });
   try {
     if (Object.keys(sent).length === 0) {
       const account = await loadAccount(store, values.account);

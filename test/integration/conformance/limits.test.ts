@@ -71,7 +71,7 @@ describe('Limits', () => {
     const id = await h.endpoint(account, {}, 0);
     expect(tally(await statuses(id, DEFAULT_RATE_LIMIT_PER_MINUTE + 5))).toEqual({ 202: DEFAULT_RATE_LIMIT_PER_MINUTE, 429: 5 });
     // one GCRA bucket per endpoint, full: every admitted request added 60,000 request-ms
-    const key = `${h.namespace}:rate:${id}`;
+    const key = `${h.namespace}:rate:${id}:{${h.namespace}:quota:${account}:${new Date(now).toISOString().slice(0, 7)}}`;
     expect(await h.redis.hgetall(key)).toEqual({ level: String(DEFAULT_RATE_LIMIT_PER_MINUTE * 60_000), at: String(now) });
     expect(await h.redis.pttl(key)).toBeLessThanOrEqual(61_000);
   });

@@ -1,7 +1,7 @@
-import type { Redis } from 'ioredis';
 import type { ActivityRequestV1 } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import { DeliveryQueueUnavailableError } from '../domain/ports';
+import type { RedisClient } from '@relay/cache';
 
 export interface ActivitySpool {
   /** keeps a row the broker would not take; resolves false only if Redis refused it too */
@@ -40,7 +40,7 @@ class PoisonRowError extends Error {}
  * broker fails a row, the pass stops and keeps the whole batch: rows of it already published
  * are published again next time, which the activity writer absorbs (rows are keyed by event id).
  */
-export function createActivitySpool(redis: Redis, namespace: string, instanceId: string, logger: Logger): ActivitySpool {
+export function createActivitySpool(redis: RedisClient, namespace: string, instanceId: string, logger: Logger): ActivitySpool {
   const key = `${namespace}:activity-spool`;
   const lockKey = `${key}:lock`;
   const quarantineKey = `${key}:quarantine`;

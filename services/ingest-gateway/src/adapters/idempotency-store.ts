@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { idempotencyKey } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { IdempotencyClaim, IdempotencyStore } from '../domain/ports';
+import type { RedisClient } from '@relay/cache';
 
 /** How long a request may hold a key while it is being decided (limits, then broker confirms). */
 const IN_FLIGHT_MS = 30_000;
@@ -26,7 +26,7 @@ interface Commands {
 }
 
 export interface IdempotencyStoreOptions {
-  redis: Redis;
+  redis: RedisClient;
   namespace: string;
   /** IDEMPOTENCY_WINDOW_S: how long an accepted request's key answers for it */
   windowMs: number;

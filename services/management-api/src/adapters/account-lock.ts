@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@relay/cache';
 
 /**
  * Runs `fn` while holding the account's key lock, across every management-API process. Revoking
@@ -22,7 +22,7 @@ const DEFAULTS: AccountLockOptions = { ttlMs: 10_000, retryMs: 25 };
 /** Deletes the lock only if this holder still owns it (it may have expired and been taken since). */
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
-export function createAccountLock(redis: Redis, namespace: string, opts: Partial<AccountLockOptions> = {}): AccountLock {
+export function createAccountLock(redis: RedisClient, namespace: string, opts: Partial<AccountLockOptions> = {}): AccountLock {
   const { ttlMs, retryMs } = { ...DEFAULTS, ...opts };
   return async (accountId, fn) => {
     const key = `${namespace}:lock:account-keys:${accountId}`;

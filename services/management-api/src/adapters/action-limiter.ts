@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { Logger } from '@relay/logging';
+import type { RedisClient } from '@relay/cache';
 
 export type LimitVerdict = { ok: true } | { ok: false; retryAfterSeconds: number };
 
@@ -14,7 +14,7 @@ export interface ActionLimiter {
  * they have their own ceiling. While Redis cannot be asked, actions are allowed (logged): these
  * ceilings protect receivers and the broker from a runaway script, not the account's bill.
  */
-export function createActionLimiter(redis: Redis, namespace: string, logger: Logger, now: () => number = Date.now): ActionLimiter {
+export function createActionLimiter(redis: RedisClient, namespace: string, logger: Logger, now: () => number = Date.now): ActionLimiter {
   return {
     async take(accountId, action, limit, windowMs) {
       const t = now();

@@ -1,7 +1,7 @@
-import type { Redis } from 'ioredis';
 import { createChangePublisher } from '@relay/cache';
 import type { CacheChange } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
+import type { RedisClient } from '@relay/cache';
 
 /**
  * The one function every write route calls after its write: tells every gateway and deliverer
@@ -10,7 +10,7 @@ import type { Logger } from '@relay/logging';
  * until it goes through (and followers that missed one revalidate what they hold), so it is
  * logged, not raised.
  */
-export function createInvalidator(redis: Redis, namespace: string, logger: Logger): (change: CacheChange) => Promise<void> {
+export function createInvalidator(redis: RedisClient, namespace: string, logger: Logger): (change: CacheChange) => Promise<void> {
   const publisher = createChangePublisher(redis, namespace, logger);
   return async (change) => void (await publisher.announce(change));
 }

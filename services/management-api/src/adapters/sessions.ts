@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { Sealer } from '../domain/secret-sealing';
+import type { RedisClient } from '@relay/cache';
 
 /**
  * Dashboard sign-in sessions, kept in Redis (docs/dashboard.md "Security of the session").
@@ -40,7 +40,7 @@ interface StoredSession {
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{43}$/; // 32 random bytes, base64url
 
-export function createSessionStore(redis: Redis, namespace: string, box: Sealer, times: SessionTimes, now: () => number = Date.now): SessionStore {
+export function createSessionStore(redis: RedisClient, namespace: string, box: Sealer, times: SessionTimes, now: () => number = Date.now): SessionStore {
   const keyOf = (id: string): string => `${namespace}:session:${createHash('sha256').update(id).digest('hex')}`;
   const ttlOf = (exp: number): number => Math.max(1, Math.min(times.idleMs, exp - now()));
   return {

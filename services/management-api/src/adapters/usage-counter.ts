@@ -1,10 +1,10 @@
-import type { Redis } from 'ioredis';
 import { quotaKey } from '@relay/contracts';
+import type { RedisClient } from '@relay/cache';
 
 /** Reads an account's monthly accepted-event counter (written by the ingest gateway). */
 export type UsageCounter = (accountId: string, month: string) => Promise<number>;
 
-export function createUsageCounter(redis: Redis, namespace: string): UsageCounter {
+export function createUsageCounter(redis: RedisClient, namespace: string): UsageCounter {
   return async (accountId, month) => {
     const raw = await redis.get(quotaKey(namespace, accountId, month));
     const n = raw === null ? 0 : Number(raw);

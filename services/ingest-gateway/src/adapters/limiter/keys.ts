@@ -7,10 +7,15 @@ import { quotaKey as sharedQuotaKey, quotaMonth } from '@relay/contracts';
  * - `${ns}:quota:${account_id}:${YYYY-MM}` — accepted events of the account in that UTC
  *   calendar month; expires 40 days after its first event, so a month's count outlives the
  *   month long enough to be reported.
- * - `${ns}:rate:${endpoint_id}` — the endpoint's rate bucket (domain/limits/gcra.ts), a hash of
- *   `level` and `at`; expires 61 s after its last admitted request, when it is empty anyway.
- *   (Until issue 9 the rate limit used per-minute counters `${ns}:rate:${endpoint_id}:${minute}`;
- *   those are no longer read and expire by themselves within 180 s.)
+ * - `${ns}:rate:${endpoint_id}:{<quota key>}` — the endpoint's rate bucket (domain/limits/gcra.ts),
+ *   a hash of `level` and `at`; expires 61 s after its last admitted request, when it is empty
+ *   anyway. The admit script touches the bucket and the quota counter together, so on a Redis
+ *   Cluster both must be in one hash slot: the bucket's hash tag is the whole quota key (which has
+ *   no braces, so its slot is that of its full name). The quota key keeps its name — the month's
+ *   count survives an upgrade — and only the bucket, which holds at most a minute, was renamed
+ *   (docs/operations.md "Upgrading"): it starts empty once per month and once at the upgrade.
+ *   (Before that the bucket was `${ns}:rate:${endpoint_id}`, and until issue 9 per-minute
+ *   counters `${ns}:rate:${endpoint_id}:${minute}`; both expire by themselves within 180 s.)
  */
 export const QUOTA_TTL_SECONDS = 40 * 24 * 3600;
 
@@ -18,6 +23,7 @@ export function quotaKey(namespace: string, accountId: string, now: Date): strin
   return sharedQuotaKey(namespace, accountId, quotaMonth(now));
 }
 
-export function rateKey(namespace: string, endpointId: string): string {
-  return `${namespace}:rate:${endpointId}`;
+/** The rate bucket of an endpoint, in the hash slot of `quota` (the account's quotaKey this month). */
+export function rateKey(namespace: string, endpointId: string, quota: string): string {
+  return `${namespace}:rate:${endpointId}:{${quota}}`;
 }

@@ -1,4 +1,5 @@
-import type { Redis, RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+import type { RedisClient } from '@relay/cache';
 import type { Logger } from '@relay/logging';
 import { retryAfterSeconds } from '../../domain/limits/gcra';
 import type { Limiter, LimitDecision, LimitRequest } from '../../domain/ports';
@@ -18,7 +19,7 @@ export function limiterRedisOptions(timeoutMs: number): RedisOptions {
 }
 
 export interface RedisLimiterOptions {
-  redis: Redis;
+  redis: RedisClient;
   namespace: string;
   logger: Logger;
   /** counts each request the per-process limiter decided (metric relay_ingest_limiter_fallback_total) */
@@ -80,7 +81,7 @@ export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
       let reply: AdmitReply;
       try {
         if (local.hasOwed()) await flushOwed();
-        reply = await commands.relayAdmit(rateKey(namespace, req.endpointId), key, req.ratePerMinute, req.now.getTime(), req.monthlyQuota, QUOTA_TTL_SECONDS);
+        reply = await commands.relayAdmit(rateKey(namespace, req.endpointId, key), key, req.ratePerMinute, req.now.getTime(), req.monthlyQuota, QUOTA_TTL_SECONDS);
       } catch (err) {
         skipUntil = Date.now() + retryAfterFailureMs;
         return decideLocally(req, key, err);
