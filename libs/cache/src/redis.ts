@@ -16,12 +16,13 @@ const CLUSTER_RETRY_DELAY_MS = 200;
  * commas are seed nodes of a Redis Cluster (docs/operations.md "Clustered RabbitMQ and Redis").
  *
  * `options` mean the same on both: a cluster applies them to each node's connection, and its
- * own offline queue and auto-pipelining follow the caller's. A command whose node stops is sent
- * again (to the replica promoted in its place, once the cluster says so) every
- * CLUSTER_RETRY_DELAY_MS, as many times as the cluster's redirection limit allows; a caller's
- * `commandTimeout` still bounds it as a whole, and with `enableOfflineQueue: false` it fails at
- * once instead while the node is unreachable. The slot map is refreshed on every redirection
- * and every 5 s, so connections follow a failover without a restart.
+ * own offline queue and auto-pipelining follow the caller's (without an offline queue a command
+ * fails at once while the cluster client has no slot map, as one while disconnected). A command
+ * whose node goes away is sent again every CLUSTER_RETRY_DELAY_MS, to the replica promoted in
+ * its place once the cluster says so, up to the client's redirection limit (16); a caller's
+ * `commandTimeout` still bounds it as a whole (the gateway's limiter then decides per process).
+ * The slot map is refreshed on every redirection and every 5 s, so connections follow a
+ * failover without a restart; a subscribed connection moves to another node and subscribes again.
  */
 export function connectRedis(url: string, options: RedisOptions = {}): RedisClient {
   const urls = url.split(',').map((u) => u.trim()).filter((u) => u !== '');
