@@ -7,6 +7,7 @@
 #
 #   bash scripts/cluster.sh up              start whatever is not running, join, wait
 #   bash scripts/cluster.sh down            stop every node this script started and remove their data
+#   bash scripts/cluster.sh up-rabbit|up-redis|down-rabbit|down-redis   one of the two only
 #   bash scripts/cluster.sh stop-rabbit N   stop RabbitMQ node N (1-3): a node failure
 #   bash scripts/cluster.sh start-rabbit N  start it again; it rejoins by itself
 #   bash scripts/cluster.sh stop-redis N    stop Redis node N (1-6; 1-3 start as masters)
@@ -144,22 +145,44 @@ cmd_urls() {
   echo "REDIS_URL=$(IFS=,; echo "${redis[*]}")"
 }
 
-cmd_up() {
-  command -v redis-server >/dev/null && [[ -x "$RABBIT_BIN/rabbitmq-server" ]] || die "run 'bash scripts/infra.sh tools' first"
+# Each half on its own, so the RabbitMQ and the Redis test files (which npm test may run at the
+# same time, in two workers) never stop each other's cluster.
+cmd_up_rabbit() {
+  [[ -x "$RABBIT_BIN/rabbitmq-server" ]] || die "run 'bash scripts/infra.sh tools' first"
   mkdir -p "$DIR"
   for n in "${NODES[@]}"; do rabbit_start "$n"; done
   for n in 2 3; do rabbit_join "$n"; done
+}
+
+cmd_up_redis() {
+  command -v redis-server >/dev/null || die "run 'bash scripts/infra.sh tools' first"
+  mkdir -p "$DIR"
   for n in "${REDIS_NODES[@]}"; do redis_start "$n"; done
   redis_create
+}
+
+cmd_up() {
+  cmd_up_rabbit
+  cmd_up_redis
   log "ready"
   cmd_urls
 }
 
 # The cluster is for tests and trials: `down` removes its data, so the next `up` forms a new one
 # (a stopped RabbitMQ cluster must otherwise be started last-stopped-first).
-cmd_down() {
+cmd_down_rabbit() {
   for n in "${NODES[@]}"; do rabbit_stop "$n"; done
+  rm -rf "$DIR"/rabbit*
+}
+
+cmd_down_redis() {
   for n in "${REDIS_NODES[@]}"; do redis_stop "$n"; done
+  rm -rf "$DIR"/redis*
+}
+
+cmd_down() {
+  cmd_down_rabbit
+  cmd_down_redis
   rm -rf "$DIR"
 }
 
@@ -168,13 +191,17 @@ main() {
   case "$cmd" in
     up) cmd_up ;;
     down) cmd_down ;;
+    up-rabbit) cmd_up_rabbit; log "ready"; cmd_urls ;;
+    down-rabbit) cmd_down_rabbit ;;
+    up-redis) cmd_up_redis; log "ready"; cmd_urls ;;
+    down-redis) cmd_down_redis ;;
     urls) cmd_urls ;;
     quorum-members) quorum_members "${2:?queue name}" ;;
     stop-rabbit) rabbit_stop "${2:?node 1-3}" ;;
     start-rabbit) rabbit_start "${2:?node 1-3}" ;;
     stop-redis) redis_stop "${2:?node 1-6}" ;;
     start-redis) redis_start "${2:?node 1-6}" ;;
-    *) echo "usage: bash scripts/cluster.sh up|down|urls|stop-rabbit N|start-rabbit N|stop-redis N|start-redis N" >&2; exit 2 ;;
+    *) echo "usage: bash scripts/cluster.sh up|down|up-rabbit|down-rabbit|up-redis|down-redis|urls|stop-rabbit N|start-rabbit N|stop-redis N|start-redis N" >&2; exit 2 ;;
   esac
 }
 

@@ -28,7 +28,7 @@ let rabbitmqUrl: string;
 let endpointId: string;
 
 beforeAll(async () => {
-  const urls = await cluster('up');
+  const urls = await cluster('up-rabbit');
   rabbitmqUrl = /^RABBITMQ_URL=(.*)$/m.exec(urls)![1]!;
   receiver = await TestReceiver.start();
   const onCluster = { RABBITMQ_URL: rabbitmqUrl };
@@ -42,7 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   await receiver?.close();
-  await cluster('down');
+  await cluster('down-rabbit');
 }, 120_000);
 
 interface Sent {

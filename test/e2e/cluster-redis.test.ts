@@ -40,7 +40,7 @@ let probeId: string;
 let probeAccepted = 0;
 
 beforeAll(async () => {
-  const urls = await cluster('up');
+  const urls = await cluster('up-redis');
   const redisUrl = /^REDIS_URL=(.*)$/m.exec(urls)![1]!;
   receiver = await TestReceiver.start();
   const onCluster = { REDIS_URL: redisUrl };
@@ -58,7 +58,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   await receiver?.close();
-  await cluster('down');
+  await cluster('down-redis');
 }, 120_000);
 
 /** Asks the first node that answers (one of them is stopped during the test). */
