@@ -9,7 +9,7 @@ export type { BooleanField, CheckContext, EnumField, Field, FieldCheck, Fields, 
 export { checkDescribed, sealCredentials, validateDescribed } from './describe/validate';
 export { viewDescribed } from './describe/view';
 export { describedConfig } from './describe/kind-config';
-export { TARGET_FIELDS, withTargetFields } from './describe/target-fields';
+export { checkTargetName, TARGET_FIELDS, validateRetrySchedule, withTargetFields } from './describe/target-fields';
 export { configInputSchema, configViewSchema } from './describe/schema';
 export type { JsonSchema } from './describe/schema';
 export { wireDescription, wireFields } from './describe/wire';
@@ -34,4 +34,4 @@ export type { SmtpRelayConfig, SmtpSecurity, SmtpTransport } from './transports/
 export { GOOGLE_RESPONSE_LIMIT_BYTES, GOOGLE_TOKEN_URL, SHEETS_API } from './transports/google';
 export { createSsrfAgents, parseHostRoutes, SsrfBlockedError } from './ssrf';
 export type { HostRoutes } from './ssrf';
-export { retryScheduleOf, RETRY_SCHEDULE_LIMITS, validateRetrySchedule } from './schedule';
+export { retryScheduleOf, RETRY_SCHEDULE_LIMITS } from './schedule';

@@ -2,7 +2,8 @@ import { CATALOG, createDefaultRegistry } from './catalog';
 import { BLOCK_CHAT_RETRY_SCHEDULE_MS } from './kinds/block_chat';
 import { EMBED_CHAT_RETRY_SCHEDULE_MS } from './kinds/embed_chat';
 import { WEBHOOK_RETRY_SCHEDULE_MS, webhookInfo } from './kinds/webhook';
-import { retryScheduleOf, validateRetrySchedule } from './schedule';
+import { validateRetrySchedule } from './describe/target-fields';
+import { retryScheduleOf } from './schedule';
 
 describe('retry schedules', () => {
   it('webhook default: immediate, then 5 s, 30 s, 2 m, 10 m, 30 m, 1 h, 3 h, 6 h, 12 h (ten attempts)', () => {

@@ -2,7 +2,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import type { KindDescription } from './field';
 import { REDACTED } from './field';
 import { configInputSchema, configViewSchema } from './schema';
-import { withTargetFields } from './target-fields';
+import { checkTargetName, validateRetrySchedule, withTargetFields } from './target-fields';
 import { checkDescribed, validateDescribed } from './validate';
 import { viewDescribed } from './view';
 import { wireDescription } from './wire';
@@ -67,5 +67,27 @@ describe('a kind described once, as data', () => {
   it('serves the description without its hooks', () => {
     const wire = wireDescription({ label: 'K', fields: { url: { type: 'string', label: 'URL', required: true, credential: true, check: () => undefined } } });
     expect(wire).toEqual({ label: 'K', fields: [{ name: 'url', type: 'string', label: 'URL', required: true, credential: true }] });
+  });
+});
+
+describe("a target's own settings, checked by their description (TARGET_FIELDS)", () => {
+  it('name: trimmed, 1–200 characters, the API’s message kept', () => {
+    expect(checkTargetName('  ops  ')).toEqual({ ok: true, value: 'ops' });
+    for (const bad of ['', '   ', 'x'.repeat(201), 7, null]) {
+      expect(checkTargetName(bad)).toEqual({ ok: false, errors: [{ field: 'name', message: 'must be a non-empty string of at most 200 characters' }] });
+    }
+  });
+
+  it('retry_schedule_ms: null is the kind’s default, [] no retries, each bad delay at its index', () => {
+    expect(validateRetrySchedule(null)).toEqual({ ok: true, value: null });
+    expect(validateRetrySchedule(undefined)).toEqual({ ok: true, value: null });
+    expect(validateRetrySchedule([])).toEqual({ ok: true, value: [] });
+    expect(validateRetrySchedule([1000, 60_000])).toEqual({ ok: true, value: [1000, 60_000] });
+    expect(validateRetrySchedule('soon')).toEqual({ ok: false, errors: [{ field: 'retry_schedule_ms', message: 'must be an array of delays in milliseconds, or null for the default' }] });
+    expect(validateRetrySchedule([-1, 5, 1.5, 86_400_001])).toEqual({
+      ok: false,
+      errors: ['[0]', '[2]', '[3]'].map((i) => ({ field: `retry_schedule_ms${i}`, message: 'must be an integer from 0 to 86400000' })),
+    });
+    expect(validateRetrySchedule(Array(21).fill(1))).toEqual({ ok: false, errors: [{ field: 'retry_schedule_ms', message: 'at most 20 retries' }] });
   });
 });

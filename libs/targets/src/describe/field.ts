@@ -82,6 +82,8 @@ export interface IntegerField extends FieldBase {
   type: 'integer';
   minimum?: number;
   maximum?: number;
+  /** the message for a value that is not an integer in range */
+  message?: string;
 }
 
 export interface EnumField extends FieldBase {

@@ -1,5 +1,7 @@
 import { RETRY_SCHEDULE_LIMITS } from '../schedule';
+import type { Validation } from '@relay/contracts';
 import type { Fields, KindDescription } from './field';
+import { checkField } from './validate';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -25,11 +27,22 @@ export function withTargetFields(description: KindDescription, config: unknown, 
 
 /**
  * The settings every target has beside its kind's config (spec "Outputs"), described like a
- * kind's, for the dashboard's forms. The management API checks them (domain/target-input.ts)
- * with the same limits: a name of 1–200 characters, a retry schedule of RETRY_SCHEDULE_LIMITS.
+ * kind's: the dashboard's forms are drawn from them, and the management API checks a target's
+ * name and retry schedule with them (checkTargetName, validateRetrySchedule) — one description,
+ * so the form's limits and the API's cannot drift. The messages are the API's own.
  */
-export const TARGET_FIELDS: Fields = {
-  name: { type: 'string', label: 'Target name', required: true, trim: true, minLength: 1, maxLength: 200, example: 'slack-alerts' },
+export const TARGET_FIELDS = {
+  name: {
+    type: 'string',
+    label: 'Target name',
+    required: true,
+    trim: true,
+    minLength: 1,
+    maxLength: 200,
+    example: 'slack-alerts',
+    message: 'must be a non-empty string of at most 200 characters',
+    requiredMessage: 'must be a non-empty string of at most 200 characters',
+  },
   enabled: { type: 'boolean', label: 'Enabled', default: true },
   retry_schedule_ms: {
     type: 'list',
@@ -37,6 +50,23 @@ export const TARGET_FIELDS: Fields = {
     help: 'delays between attempts, in ms; empty: no retries; unset: the kind’s default (docs/delivery.md)',
     default: null,
     maxItems: RETRY_SCHEDULE_LIMITS.maxRetries,
-    items: { type: 'integer', label: 'Delay (ms)', required: true, minimum: 0, maximum: RETRY_SCHEDULE_LIMITS.maxDelayMs },
+    maxItemsMessage: 'at most {max} retries',
+    message: 'must be an array of delays in milliseconds, or null for the default',
+    items: { type: 'integer', label: 'Delay (ms)', required: true, minimum: 0, maximum: RETRY_SCHEDULE_LIMITS.maxDelayMs, message: `must be an integer from 0 to ${RETRY_SCHEDULE_LIMITS.maxDelayMs}`, requiredMessage: `must be an integer from 0 to ${RETRY_SCHEDULE_LIMITS.maxDelayMs}` },
   },
-};
+} satisfies Fields;
+
+/** A target's name, checked and trimmed by its description (TARGET_FIELDS.name). */
+export function checkTargetName(input: unknown): Validation<string> {
+  return checkField<string>(TARGET_FIELDS.name, input, 'name');
+}
+
+/**
+ * Save-time check of a per-target schedule, from TARGET_FIELDS.retry_schedule_ms. `null` means
+ * "the kind's default"; `[]` means no retries. Delays need not match the deliverer's tiers: each
+ * is served by the smallest tier at or above it (docs/delivery.md "Tiers and jitter").
+ */
+export function validateRetrySchedule(input: unknown, field = 'retry_schedule_ms'): Validation<number[] | null> {
+  const checked = checkField<number[] | null>(TARGET_FIELDS.retry_schedule_ms, input, field);
+  return checked.ok ? { ok: true, value: checked.value ?? null } : checked;
+}

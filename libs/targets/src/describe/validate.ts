@@ -66,7 +66,7 @@ function readTyped(field: Field, value: unknown, path: string, name: string, wal
     case 'integer': {
       const min = field.minimum ?? Number.MIN_SAFE_INTEGER;
       const max = field.maximum ?? Number.MAX_SAFE_INTEGER;
-      if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) return fail(`${name} must be an integer from ${min} to ${max}`);
+      if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) return fail(field.message ?? `${name} must be an integer from ${min} to ${max}`);
       return value;
     }
     case 'enum':
@@ -127,4 +127,14 @@ export function checkDescribed(description: KindDescription, input: unknown): Va
   const errors: FieldError[] = [];
   const value = readObject(description.fields, input, 'config', { root: input, fail: (field, message) => void errors.push({ field, message }) });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value };
+}
+
+/**
+ * One described value outside a config — a target's own settings (TARGET_FIELDS: its name, its
+ * retry schedule) — checked the same way, each problem at `path` (`retry_schedule_ms[2]`).
+ */
+export function checkField<T = unknown>(field: Field, input: unknown, path: string): Validation<T> {
+  const errors: FieldError[] = [];
+  const value = readField(field, input, path, path, { root: {}, fail: (at, message) => void errors.push({ field: at, message }) });
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: value as T };
 }

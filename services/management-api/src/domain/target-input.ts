@@ -1,7 +1,7 @@
 import type { FieldError, Validation } from '@relay/contracts';
-import { validateRetrySchedule, withTargetFields } from '@relay/targets';
+import { checkTargetName, validateRetrySchedule, withTargetFields } from '@relay/targets';
 import type { TargetRegistry } from '@relay/targets';
-import { bool, fail, fieldNameErrors, isRecord, ok, validateName } from './input-fields';
+import { bool, fail, fieldNameErrors, isRecord, ok } from './input-fields';
 
 /** A target as a create stores it; `config` is its kind's normalized config, secrets sealed. */
 export interface NewTarget {
@@ -18,8 +18,9 @@ export type TargetChanges = Partial<Pick<NewTarget, 'name' | 'enabled' | 'retry_
 
 type Changeable = keyof TargetChanges;
 
+// a target's name and retry schedule are checked by their description (TARGET_FIELDS), the one the dashboard's form is drawn from
 const VALIDATORS: { [K in Changeable]: (raw: unknown) => Validation<NewTarget[K]> } = {
-  name: validateName,
+  name: checkTargetName,
   enabled: bool('enabled'),
   retry_schedule_ms: (raw) => validateRetrySchedule(raw),
 };
