@@ -125,7 +125,12 @@ const CASES: KindCase[] = [
     label: 'Spreadsheet (Google Sheets)',
     add: async (form) => {
       await form.getByLabel('Spreadsheet id or URL', { exact: true }).fill(`https://docs.google.com/spreadsheets/d/${SHEET_ID}/edit#gid=0`);
-      await form.getByLabel('Service account key (JSON)', { exact: true }).fill(serviceAccountKey());
+      const key = form.getByLabel('Service account key (JSON)', { exact: true });
+      await key.pressSequentially('{"type":');
+      await key.fill(serviceAccountKey());
+      // a multi-line credential is masked while typed, as a password field is, and never spell-checked
+      expect(await key.evaluate((el) => getComputedStyle(el).getPropertyValue('-webkit-text-security'))).toBe('disc');
+      expect(await key.getAttribute('spellcheck')).toBe('false');
     },
     shown: { spreadsheet_id: SHEET_ID, sheet_name: 'Sheet1', service_account_key: '[redacted]' },
     change: async (form) => {

@@ -63,7 +63,11 @@ function FieldControl(p: ControlProps) {
       return (
         <Field path={p.path} label={label} errors={p.errors} hint={hint}>
           {(a) =>
-            f.multiline ? (
+            f.multiline && credential ? (
+              // a multi-line credential (a key file): masked as typed, like a password field — a
+              // textarea cannot be type=password, and one line would lose a PEM key's line breaks
+              <textarea {...a} class="secret" rows={3} spellcheck={false} autoComplete="off" autoCorrect="off" autoCapitalize="off" value={String(p.value ?? '')} onInput={(e) => p.onChange(e.currentTarget.value)} />
+            ) : f.multiline ? (
               <textarea {...a} rows={3} value={String(p.value ?? '')} placeholder={placeholder} onInput={(e) => p.onChange(e.currentTarget.value)} />
             ) : (
               <input {...a} type={credential ? 'password' : f.format === 'email' ? 'email' : 'text'} autoComplete={credential ? 'new-password' : 'off'} value={String(p.value ?? '')} placeholder={placeholder} onInput={(e) => p.onChange(e.currentTarget.value)} />
