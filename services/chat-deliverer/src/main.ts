@@ -21,6 +21,8 @@ runMain(async () => {
   const { channel } = loadConfig(channelVar, process.env);
   const config = loadConfig(configSpecFor(channel), process.env);
   const outputs = channel === 'outputs' ? outputTransports(config) : null;
+  // built before any connection, so a HOST_ROUTES entry the SSRF guard refuses stops the start
+  const send = createSender({ timeoutMs: config.requestTimeoutMs, allowCidrs: config.ssrfAllowCidrs, hostRoutes: config.hostRoutes });
   const service = channel === 'chat' ? 'chat-deliverer' : 'outputs-deliverer';
   const logger = createLogger({ service, level: config.logLevel });
   const retry = retryPolicyOf(config);
@@ -46,7 +48,7 @@ runMain(async () => {
     broker,
     store,
     registry: createDefaultRegistry({ secrets: createSecretBox(config.secretsKeys), ...(outputs?.mail ? { mail: outputs.mail } : {}), ...(outputs ? { google: outputs.google } : {}) }),
-    send: createSender({ timeoutMs: config.requestTimeoutMs, allowCidrs: config.ssrfAllowCidrs, hostRoutes: config.hostRoutes }),
+    send,
     logger,
     prefetch: config.prefetch,
     targetCacheMax: config.targetCacheMax,

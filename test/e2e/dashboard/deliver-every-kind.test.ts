@@ -51,6 +51,7 @@ let telegram: FakeTelegram;
 let google: FakeGoogle;
 let smtp: TestSmtpServer;
 const stopAfter: Array<() => Promise<unknown>> = [];
+const logs: Array<() => string> = [];
 const sa = serviceAccount();
 const spreadsheetId = newSpreadsheetId();
 
@@ -76,6 +77,7 @@ beforeAll(async () => {
   stack = await startDashboardStack('every-kind');
   const chatEnv = { ...stack.env, SSRF_ALLOW_CIDRS: '127.0.0.1/32', HOST_ROUTES: chatFakes.flatMap((t) => t.routes).join(','), NODE_EXTRA_CA_CERTS: path.join(dir, 'platforms-ca.pem') };
   const chat = await startService('chat-deliverer', chatEnv);
+  logs.push(() => chat.output());
   stopAfter.push(() => chat.stop());
   const outputs = await startService('chat-deliverer', {
     ...stack.env,
@@ -91,6 +93,7 @@ beforeAll(async () => {
     GOOGLE_SHEETS_URL: `${google.baseUrl}/v4/spreadsheets/`,
     GOOGLE_CA_FILE: path.join(dir, 'google-ca.pem'),
   });
+  logs.push(() => outputs.output());
   stopAfter.push(() => outputs.stop());
 
   browser = await launchBrowser();
@@ -202,5 +205,10 @@ describe('issue 23: an event delivered to a target of every kind, added through 
       await delivery.locator('.delivery--delivered').waitFor({ timeout: WAIT });
     }
     expect(await page.locator('.delivery').count()).toBe(TARGETS.length);
+
+    // nothing of a credential in an API answer, the activity row or a deliverer's log line
+    const activity = await stack.api(`/v1/activity?endpoint_id=${endpoint.body.id}`);
+    const shown = [JSON.stringify(saved), JSON.stringify(activity.body), await page.locator('main').textContent(), ...logs.map((l) => l())].join('\n');
+    for (const secret of [TELEGRAM_TOKEN.split(':')[1]!, DISCORD_TOKEN, SLACK_PATH.split('/').at(-1)!, TEAMS_SIG, SMTP_PASS, 'PRIVATE KEY']) expect(shown).not.toContain(secret);
   });
 });
