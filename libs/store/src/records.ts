@@ -41,11 +41,13 @@ export type ApiKeyRole = (typeof API_KEY_ROLES)[number];
 
 /** Endpoint actions a user made by hand (spec: recorded; scheduled pauses are not). */
 export const ENDPOINT_AUDIT_ACTIONS = ['enabled', 'disabled', 'paused', 'resumed'] as const;
+/** Every other change of an endpoint's configuration: its settings (which fields, never their values) and its targets. */
+export const CONFIG_AUDIT_ACTIONS = ['endpoint_created', 'endpoint_updated', 'endpoint_deleted', 'target_created', 'target_updated', 'target_deleted', 'target_flag_cleared'] as const;
 /** Account actions: API keys created and revoked, the plan changed. */
 export const ACCOUNT_AUDIT_ACTIONS = ['key_created', 'key_revoked', 'plan_changed'] as const;
-export const AUDIT_ACTIONS = [...ENDPOINT_AUDIT_ACTIONS, ...ACCOUNT_AUDIT_ACTIONS] as const;
+export const AUDIT_ACTIONS = [...ENDPOINT_AUDIT_ACTIONS, ...CONFIG_AUDIT_ACTIONS, ...ACCOUNT_AUDIT_ACTIONS] as const;
 
-/** One audit row: a user's manual enable/disable/pause/resume, or an account change. */
+/** One audit row: a change of configuration made through the management API (or by the operator's commands). */
 export interface AuditRecord {
   id: string;
   account_id: string;
@@ -54,10 +56,14 @@ export interface AuditRecord {
   action: (typeof AUDIT_ACTIONS)[number];
   /** the API key prefix that made the change (`operator` for the plan command) */
   actor: string;
+  /** the name of that API key (null: unnamed, or the operator) */
+  actor_name?: string | null;
+  /** the address the request came from (null: the operator's commands) */
+  source_ip?: string | null;
   at: Date;
   /** key actions: the key created or revoked */
   key_id?: string;
-  /** account actions: what changed (the key's role and prefix; the plan before and after) */
+  /** what changed, never a secret: the fields of a settings change (names only), the target, the key's role and prefix, the plan before and after */
   details?: Record<string, unknown>;
 }
 

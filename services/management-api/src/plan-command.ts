@@ -4,6 +4,7 @@ import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
 import { connectStore } from '@relay/store';
 import { loadAccount } from './adapters/account-store';
+import { OPERATOR } from './adapters/account-audit';
 import { createInvalidator } from './adapters/invalidation';
 import { changePlan, planOf } from './adapters/plan-store';
 import { configSpec } from './config';
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
       process.stdout.write(`${JSON.stringify({ account_id: account.id, plan: planOf(account.plan) })}\n`);
       return;
     }
-    const change = await changePlan(store, values.account, sent, 'operator', createInvalidator(redis, config.namespace, logger));
+    const change = await changePlan(store, values.account, sent, OPERATOR, createInvalidator(redis, config.namespace, logger));
     if (!change) throw new Error(`no account ${values.account}`);
     process.stdout.write(`${JSON.stringify({ account_id: values.account, plan: change.plan, changed: change.changed })}\n`);
   } finally {

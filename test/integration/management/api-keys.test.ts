@@ -157,8 +157,8 @@ describe('key changes are audited in the account history', () => {
     expect(audit.status).toBe(200);
     const details = { role: 'viewer', prefix: created.body.prefix, name: 'dashboards' };
     expect(audit.body.data).toEqual([
-      { id: expect.any(String), action: 'key_revoked', actor: admin.secret.slice(0, 7), at: expect.any(String), endpoint_id: null, key_id: created.body.id, details },
-      { id: expect.any(String), action: 'key_created', actor: admin.secret.slice(0, 7), at: expect.any(String), endpoint_id: null, key_id: created.body.id, details },
+      { id: expect.any(String), action: 'key_revoked', actor: admin.secret.slice(0, 7), actor_name: 'admin key', source_ip: expect.any(String), at: expect.any(String), endpoint_id: null, key_id: created.body.id, details },
+      { id: expect.any(String), action: 'key_created', actor: admin.secret.slice(0, 7), actor_name: 'admin key', source_ip: expect.any(String), at: expect.any(String), endpoint_id: null, key_id: created.body.id, details },
     ]);
     expect(audit.body.next_before).toBe(audit.body.data[1].at);
     expect(JSON.stringify(audit.body)).not.toContain(created.body.secret);

@@ -31,12 +31,13 @@ describe('spec "States and transitions": a manual disable, enable, pause or resu
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ ...shown, availability, revision: 2 });
     const audit = await fx.api('get', `/v1/endpoints/${id}/audit`);
-    expect(audit.body).toEqual({ data: [{ id: expect.stringMatching(/^aud_/), endpoint_id: id, action: recorded, actor, at: expect.any(String) }], next_before: null });
+    expect(audit.body.data[0]).toEqual({ id: expect.stringMatching(/^aud_/), endpoint_id: id, action: recorded, actor, actor_name: null, source_ip: expect.any(String), at: expect.any(String), key_id: null, details: null });
+    expect(audit.body.data.slice(1).map((a: { action: string }) => a.action)).toEqual(['endpoint_created']);
 
     // repeating it changes nothing: no new row, no new revision
     const again = await fx.api('post', `/v1/endpoints/${id}/${action}`);
     expect(again.body.revision).toBe(2);
-    expect(await auditOf(id)).toEqual([recorded]);
+    expect(await auditOf(id)).toEqual([recorded, 'endpoint_created']);
   });
 
   it('a PATCH of enabled or paused is recorded the same way, one row per control that changed', async () => {
@@ -45,14 +46,14 @@ describe('spec "States and transitions": a manual disable, enable, pause or resu
     await fx.api('patch', `/v1/endpoints/${id}`, { enabled: false, name: 'no state change' });
     await fx.api('patch', `/v1/endpoints/${id}`, { paused: false });
     await fx.api('patch', `/v1/endpoints/${id}`, { enabled: true });
-    expect(await auditOf(id)).toEqual(['enabled', 'resumed', 'paused', 'disabled']);
+    expect(await auditOf(id)).toEqual(['enabled', 'resumed', 'endpoint_updated', 'paused', 'disabled', 'endpoint_created']);
   });
 
   it('concurrent pauses record a single row', async () => {
     const id = await newEndpoint();
     const results = await Promise.all(Array.from({ length: 6 }, () => fx.api('post', `/v1/endpoints/${id}/pause`)));
     expect(results.every((r) => r.status === 200 && r.body.paused === true)).toBe(true);
-    expect(await auditOf(id)).toEqual(['paused']);
+    expect(await auditOf(id)).toEqual(['paused', 'endpoint_created']);
   });
 
   it('concurrent changes of different settings all land (no lost update), each audited once', async () => {
@@ -64,14 +65,14 @@ describe('spec "States and transitions": a manual disable, enable, pause or resu
       fx.api('patch', `/v1/endpoints/${id}`, { paused: true }),
     ]);
     expect((await fx.api('get', `/v1/endpoints/${id}`)).body).toMatchObject({ paused: true, enabled: false, rate_limit_per_minute: 42, revision: 4 });
-    expect((await auditOf(id)).sort()).toEqual(['disabled', 'paused']);
+    expect((await auditOf(id)).sort()).toEqual(['disabled', 'endpoint_created', 'endpoint_updated', 'paused']);
   });
 
   it('a row is kept per endpoint; unknown actions are 404', async () => {
     const a = await newEndpoint();
     const b = await newEndpoint();
     await fx.api('post', `/v1/endpoints/${a}/pause`);
-    expect(await auditOf(b)).toEqual([]);
+    expect(await auditOf(b)).toEqual(['endpoint_created']);
     expect((await fx.api('post', `/v1/endpoints/${a}/archive`)).status).toBe(404);
   });
 
@@ -88,8 +89,8 @@ describe('spec "States and transitions": a manual disable, enable, pause or resu
   });
 });
 
-describe('scheduled maintenance windows are never recorded', () => {
-  it('an active window pauses the endpoint until it ends; an expired one does not; neither writes an audit row', async () => {
+describe('scheduled pauses are never recorded; editing the windows is', () => {
+  it('an active window pauses the endpoint until it ends; an expired one does not; only the edits are rows', async () => {
     const id = await newEndpoint();
     const ends = iso(3_600_000);
     const active = await fx.api('patch', `/v1/endpoints/${id}`, { maintenance_windows: [{ starts_at: iso(-60_000), ends_at: ends }] });
@@ -100,8 +101,10 @@ describe('scheduled maintenance windows are never recorded', () => {
     const expired = await fx.api('patch', `/v1/endpoints/${id}`, { maintenance_windows: [{ starts_at: iso(-7_200_000), ends_at: iso(-3_600_000) }] });
     expect(expired.body.availability).toEqual({ state: 'enabled' });
     await fx.api('patch', `/v1/endpoints/${id}`, { maintenance_windows: [] });
-    expect(await auditOf(id)).toEqual([]);
-    expect(await fx.store.audit.countDocuments({ endpoint_id: id })).toBe(0);
+    // three saves of maintenance_windows: three rows naming the field, no paused/resumed row
+    expect(await auditOf(id)).toEqual(['endpoint_updated', 'endpoint_updated', 'endpoint_updated', 'endpoint_created']);
+    const rows = (await fx.api('get', `/v1/endpoints/${id}/audit`)).body.data;
+    expect(rows[0].details).toEqual({ fields: ['maintenance_windows'], secrets_changed: [] });
   });
 
   it('resume ends a manual pause only: during a window the endpoint stays paused by it', async () => {
@@ -109,6 +112,6 @@ describe('scheduled maintenance windows are never recorded', () => {
     await fx.api('post', `/v1/endpoints/${id}/pause`);
     const resumed = await fx.api('post', `/v1/endpoints/${id}/resume`);
     expect(resumed.body).toMatchObject({ paused: false, availability: { state: 'paused', paused_by: 'maintenance_window' } });
-    expect(await auditOf(id)).toEqual(['resumed', 'paused']);
+    expect(await auditOf(id)).toEqual(['resumed', 'paused', 'endpoint_created']);
   });
 });

@@ -51,7 +51,7 @@ describe('the plan', () => {
     expect(await announcements()).toEqual([`account ${fx.accountId}`]);
 
     const audit = await fx.api('get', '/v1/audit?limit=1');
-    expect(audit.body.data[0]).toEqual({ id: expect.any(String), action: 'plan_changed', actor: fx.apiKey.slice(0, 7), at: expect.any(String), endpoint_id: null, key_id: null, details: { before: PLAN, after } });
+    expect(audit.body.data[0]).toEqual({ id: expect.any(String), action: 'plan_changed', actor: fx.apiKey.slice(0, 7), actor_name: null, source_ip: expect.any(String), at: expect.any(String), endpoint_id: null, key_id: null, details: { before: PLAN, after } });
   });
 
   it('a PATCH that repeats the stored values changes nothing: no audit row, no announcement', async () => {

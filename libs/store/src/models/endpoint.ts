@@ -54,6 +54,8 @@ export const auditSchema = new Schema(
     endpoint_id: { type: String },
     action: { type: String, enum: AUDIT_ACTIONS, required: true },
     actor: { type: String, required: true },
+    actor_name: { type: String, default: null },
+    source_ip: { type: String, default: null },
     at: { type: Date, required: true },
     /** the API key a key action created or revoked */
     key_id: { type: String },

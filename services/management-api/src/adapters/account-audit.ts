@@ -1,24 +1,69 @@
 import { newId } from '@relay/contracts';
-import type { AuditRecord, Store } from '@relay/store';
+import type { AUDIT_ACTIONS, AuditRecord, Store } from '@relay/store';
 
 /*
- * The account's audit history: API keys created and revoked, plan changes — beside the
- * endpoint actions (adapters/endpoint-store.ts `recordAudit`) in the same collection, so
- * `GET /v1/audit` lists all of them newest first.
+ * The audit history: every change of configuration — endpoint settings and state, targets, API
+ * keys, the plan — in one collection, so `GET /v1/audit` lists all of an account's rows and
+ * `GET /v1/endpoints/:id/audit` (or `GET /v1/audit?endpoint_id=`) one endpoint's, newest first.
+ * The routes write through transport/audit-trail.ts `audit(req, …)`; the operator's commands
+ * (bootstrap, plan) call recordAudit with the actor `operator`.
  */
 
-export type AccountAuditAction = 'key_created' | 'key_revoked' | 'plan_changed';
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export async function recordAccountAudit(
-  store: Store,
-  row: { account_id: string; action: AccountAuditAction; actor: string; key_id?: string; details: Record<string, unknown> },
-): Promise<void> {
-  await store.audit.create({ _id: newId('aud'), ...row, at: new Date() });
+/** Who made a change: the API key's prefix and name, and where the request came from. */
+export interface AuditWho {
+  actor: string;
+  actor_name: string | null;
+  source_ip: string | null;
 }
 
-/** Every audit row of the account, newest first; `before` pages on `at`. */
-export async function listAccountAudit(store: Store, accountId: string, limit: number, before: Date | null): Promise<AuditRecord[]> {
-  const filter = before ? { account_id: accountId, at: { $lt: before } } : { account_id: accountId };
+export const OPERATOR: AuditWho = { actor: 'operator', actor_name: null, source_ip: null };
+
+export interface AuditEntry {
+  action: AuditAction;
+  endpoint_id?: string;
+  key_id?: string;
+  /** what changed — names of fields, ids, roles; never a secret's value */
+  details?: Record<string, unknown>;
+}
+
+/** Writes the rows of one change, one millisecond apart so they list in the order given. */
+export async function recordAudit(store: Store, accountId: string, who: AuditWho, entries: AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const at = Date.now();
+  await store.audit.insertMany(entries.map((e, i) => ({ _id: newId('aud'), account_id: accountId, ...who, ...e, at: new Date(at + i) })));
+}
+
+/** An operator command's row (actor `operator`). */
+export async function recordAccountAudit(
+  store: Store,
+  row: { account_id: string; action: AuditAction; actor: string; key_id?: string; details: Record<string, unknown> },
+): Promise<void> {
+  const { account_id, actor, ...entry } = row;
+  await recordAudit(store, account_id, { ...OPERATOR, actor }, [entry]);
+}
+
+/** The account's rows, or one endpoint's, newest first; `before` pages on `at`. */
+export async function listAccountAudit(store: Store, accountId: string, limit: number, before: Date | null, endpointId?: string): Promise<AuditRecord[]> {
+  const filter: Record<string, unknown> = { account_id: accountId };
+  if (endpointId !== undefined) filter.endpoint_id = endpointId;
+  if (before) filter.at = { $lt: before };
   const docs = await store.audit.find(filter).sort({ at: -1, _id: -1 }).limit(limit).lean();
   return docs.map(({ _id, ...rest }) => ({ ...rest, id: _id }) as AuditRecord);
+}
+
+/** A row as the API shows it (both audit routes): every field present, null when not set. */
+export function auditRowView(a: AuditRecord): Record<string, unknown> {
+  return {
+    id: a.id,
+    action: a.action,
+    actor: a.actor,
+    actor_name: a.actor_name ?? null,
+    source_ip: a.source_ip ?? null,
+    at: a.at,
+    endpoint_id: a.endpoint_id ?? null,
+    key_id: a.key_id ?? null,
+    details: a.details ?? null,
+  };
 }

@@ -1,7 +1,7 @@
 import { newId } from '@relay/contracts';
 import { toEndpoint } from '@relay/store';
-import type { AuditRecord, EndpointRecord, Store } from '@relay/store';
-import type { AuditAction, ManualState } from '../domain/audit';
+import type { EndpointRecord, Store } from '@relay/store';
+import type { ManualState } from '../domain/audit';
 import type { EndpointSettings } from '../domain/endpoint-settings';
 
 /**
@@ -57,18 +57,3 @@ export async function deleteEndpoint(store: Store, endpointId: string): Promise<
   await store.endpoints.deleteOne({ _id: endpointId });
 }
 
-export async function recordAudit(store: Store, endpoint: Pick<EndpointRecord, 'id' | 'account_id'>, actions: AuditAction[], actor: string): Promise<void> {
-  if (actions.length === 0) return;
-  const at = new Date();
-  // one millisecond apart, so rows of one save list in the order they were made
-  await store.audit.insertMany(
-    actions.map((action, i) => ({ _id: newId('aud'), account_id: endpoint.account_id, endpoint_id: endpoint.id, action, actor, at: new Date(at.getTime() + i) })),
-  );
-}
-
-/** Newest first; `before` pages on `at`. */
-export async function listAudit(store: Store, endpointId: string, limit: number, before: Date | null): Promise<AuditRecord[]> {
-  const filter = before ? { endpoint_id: endpointId, at: { $lt: before } } : { endpoint_id: endpointId };
-  const docs = await store.audit.find(filter).sort({ at: -1, _id: -1 }).limit(limit).lean();
-  return docs.map(({ _id, ...rest }) => ({ ...rest, id: _id }) as AuditRecord);
-}

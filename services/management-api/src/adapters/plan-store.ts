@@ -1,6 +1,7 @@
 import type { CacheChange } from '@relay/contracts';
 import type { PlanLimits, Store } from '@relay/store';
-import { recordAccountAudit } from './account-audit';
+import { recordAudit } from './account-audit';
+import type { AuditWho } from './account-audit';
 
 /**
  * Sets the plan limits given and returns the plan before and after; null when the account does
@@ -32,14 +33,14 @@ export interface PlanChange {
  * sets what differs, records `plan_changed` (before and after) in the account's audit history,
  * and announces the account's plan once. Null when the account does not exist.
  */
-export async function changePlan(store: Store, accountId: string, sent: Partial<PlanLimits>, actor: string, announceChange: (change: CacheChange) => Promise<void>): Promise<PlanChange | null> {
+export async function changePlan(store: Store, accountId: string, sent: Partial<PlanLimits>, who: AuditWho, announceChange: (change: CacheChange) => Promise<void>): Promise<PlanChange | null> {
   const doc = await store.accounts.findById(accountId).lean();
   if (!doc) return null;
   const changes = Object.fromEntries(PLAN_FIELDS.filter((f) => sent[f] !== undefined && sent[f] !== doc.plan[f]).map((f) => [f, sent[f]])) as Partial<PlanLimits>;
   if (Object.keys(changes).length === 0) return { plan: planOf(doc.plan), changed: [] };
   const saved = await updatePlan(store, accountId, changes);
   if (!saved) return null;
-  await recordAccountAudit(store, { account_id: accountId, action: 'plan_changed', actor, details: { before: planOf(saved.before), after: planOf(saved.after) } });
+  await recordAudit(store, accountId, who, [{ action: 'plan_changed', details: { before: planOf(saved.before), after: planOf(saved.after) } }]);
   await announceChange({ scope: 'account', id: accountId });
   return { plan: planOf(saved.after), changed: Object.keys(changes) };
 }

@@ -1,3 +1,4 @@
+import { AUDIT_ACTIONS } from '@relay/store';
 import { API_KEY_ROLES } from '../domain/roles';
 import { dateTime, errors, int, json, list, nullable, object, oneOfValues, op, pathParam, queryParam, ref, str } from './kit';
 import type { Schema } from './kit';
@@ -35,6 +36,10 @@ const apiKey: Record<string, Schema> = {
 const keyNames = Object.keys(apiKey);
 const page = [queryParam('limit', 'rows per page', int({ minimum: 1, maximum: 200, default: 50 })), queryParam('before', 'the `next_before` of the previous page', str())];
 
+export const auditSchemas: Record<string, Schema> = {
+  AuditRow: auditRow(),
+};
+
 export const accountSchemas: Record<string, Schema> = {
   Plan: plan,
   PlanPatch: object(plan.properties as Record<string, Schema>, [], { description: 'The limits to change; the others stay.' }),
@@ -54,24 +59,7 @@ export const accountSchemas: Record<string, Schema> = {
   ApiKey: object(apiKey, keyNames),
   ApiKeyCreated: object({ ...apiKey, secret: str({ description: 'the key itself (`rk_…`): shown this once, stored only as its SHA-256 digest' }) }, [...keyNames, 'secret']),
   ApiKeyList: object({ data: list(ref('ApiKey')) }, ['data']),
-  AccountAuditRow: object(
-    {
-      id: str(),
-      action: oneOfValues(['enabled', 'disabled', 'paused', 'resumed', 'key_created', 'key_revoked', 'plan_changed']),
-      actor: str({ description: 'the prefix of the API key that made the change; `operator` for the plan command' }),
-      at: dateTime(),
-      endpoint_id: nullable(str({ description: 'endpoint actions' })),
-      key_id: nullable(str({ description: 'key actions' })),
-      details: nullable({
-        oneOf: [
-          object({ role, prefix: str(), name: nullable(str()) }, ['role', 'prefix', 'name'], { description: 'key actions: the key' }),
-          object({ before: ref('Plan'), after: ref('Plan') }, ['before', 'after'], { description: 'plan_changed' }),
-        ],
-      }),
-    },
-    ['id', 'action', 'actor', 'at', 'endpoint_id', 'key_id', 'details'],
-  ),
-  AccountAuditPage: object({ data: list(ref('AccountAuditRow')), next_before: nullable(dateTime()) }, ['data', 'next_before']),
+  AccountAuditPage: object({ data: list(ref('AuditRow')), next_before: nullable(dateTime()) }, ['data', 'next_before']),
 };
 
 const usage: Schema = {
@@ -139,12 +127,36 @@ export const accountPaths: Record<string, Schema> = {
     get: op({
       operationId: 'listAccountAudit',
       summary: "The account's audit history",
-      description: 'Every audit row of the account, newest first: endpoint actions, API keys created and revoked, plan changes.',
+      description:
+        'Every change of configuration in the account, newest first: endpoint settings (field names; a secret only as changed), states, targets, API keys created and revoked, plan changes — with who (key prefix and name), when and from where. `endpoint_id` keeps one endpoint\'s rows, also after it was deleted. Rows are kept as long as the account (never expired).',
       tags: ['Account'],
       role: 'admin',
-      parameters: page,
+      parameters: [...page, queryParam('endpoint_id', 'only the rows of this endpoint', str({ maxLength: 64 }))],
       responses: { '200': json(ref('AccountAuditPage'), 'One page.') },
     }),
   },
 };
 
+
+/** One audit row, as both audit routes show it. `details` never holds a secret's value. */
+function auditRow(): Schema {
+  return object(
+    {
+      id: str(),
+      action: oneOfValues([...AUDIT_ACTIONS]),
+      actor: str({ description: 'the prefix of the API key that made the change (a dashboard session: its key); `operator` for the bootstrap and plan commands' }),
+      actor_name: nullable(str({ description: 'the name of that key' })),
+      source_ip: nullable(str({ description: 'the address the request came from; null for the operator commands' })),
+      at: dateTime(),
+      endpoint_id: nullable(str({ description: 'endpoint and target changes' })),
+      key_id: nullable(str({ description: 'key actions' })),
+      details: nullable({
+        type: 'object',
+        description:
+          'What changed, never a value of a secret. `endpoint_created`/`endpoint_updated`: `fields` (the settings set, by name) and `secrets_changed` (those of them holding secrets: shown as changed only); `target_*`: `target_id`, `name` (and `kind`, or `fields` for an update); key actions: `role`, `prefix`, `name`; `plan_changed`: `before`, `after`.',
+        additionalProperties: true,
+      }),
+    },
+    ['id', 'action', 'actor', 'actor_name', 'source_ip', 'at', 'endpoint_id', 'key_id', 'details'],
+  );
+}

@@ -1,4 +1,4 @@
-import { accountPaths, accountSchemas } from './account-paths';
+import { accountPaths, accountSchemas, auditSchemas } from './account-paths';
 import { activityPaths, activitySchemas } from './activity-paths';
 import { responses, schemas, securitySchemes } from './components';
 import { endpointPaths } from './endpoint-paths';
@@ -51,7 +51,7 @@ export function buildDocument(version: string): OpenApiDocument {
     ],
     paths: { ...endpointPaths, ...targetPaths, ...targetKindPaths, ...activityPaths, ...replayPaths, ...accountPaths, ...metaPaths } as OpenApiDocument['paths'],
     components: {
-      schemas: { ...schemas, ...endpointSchemas, ...targetSchemas, ...targetKindSchemas, ...activitySchemas, ...replaySchemas, ...accountSchemas },
+      schemas: { ...schemas, ...endpointSchemas, ...targetSchemas, ...targetKindSchemas, ...activitySchemas, ...replaySchemas, ...accountSchemas, ...auditSchemas },
       responses,
       securitySchemes,
     },

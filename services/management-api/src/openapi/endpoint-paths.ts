@@ -67,7 +67,7 @@ export const endpointPaths: Record<string, Schema> = {
     get: op({
       operationId: 'listEndpointAudit',
       summary: 'Audit history of an endpoint',
-      description: 'The manual enable, disable, pause and resume of the endpoint, newest first. Scheduled pauses are never recorded (spec).',
+      description: 'Every change of the endpoint, newest first: its creation, settings saved (field names; a secret only as changed; maintenance windows too), manual enable, disable, pause and resume, its targets created, changed, deleted and their flag cleared — with who, when and from where. Scheduled pauses are never recorded (spec).',
       tags: ['Endpoints'],
       role: 'viewer',
       parameters: [endpointId, queryParam('limit', 'rows per page', int({ minimum: 1, maximum: 200, default: 50 })), queryParam('before', 'the `next_before` of the previous page', { type: 'string' })],

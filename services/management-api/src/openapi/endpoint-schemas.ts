@@ -170,9 +170,5 @@ export const endpointSchemas: Record<string, Schema> = {
     ['id', 'name', 'ingest_url', 'enabled', 'paused', 'availability', 'methods', 'payload_format', 'query_param_name', 'query_param_required', 'inbound_auth', 'required_headers', 'body_filters', 'field_rules', 'ip_access', 'captcha', 'rate_limit_per_minute', 'maintenance_windows', 'revision', 'created_at', 'updated_at'],
   ),
   EndpointList: object({ data: list(ref('Endpoint')) }, ['data']),
-  EndpointAuditRow: object(
-    { id: str(), endpoint_id: str(), action: oneOfValues(['paused', 'resumed', 'disabled', 'enabled']), actor: str({ description: 'the prefix of the API key that made the change' }), at: dateTime() },
-    ['id', 'endpoint_id', 'action', 'actor', 'at'],
-  ),
-  EndpointAuditPage: object({ data: list(ref('EndpointAuditRow')), next_before: nullable(dateTime('pass as `before` for the next page; null on the last')) }, ['data', 'next_before']),
+  EndpointAuditPage: object({ data: list(ref('AuditRow')), next_before: nullable(dateTime('pass as `before` for the next page; null on the last')) }, ['data', 'next_before']),
 };

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
-import { createEndpoint, deleteEndpoint, listEndpoints, recordAudit, updateEndpoint } from '../adapters/endpoint-store';
+import { createEndpoint, deleteEndpoint, listEndpoints, updateEndpoint } from '../adapters/endpoint-store';
 import { auditActionsFor } from '../domain/audit';
 import { validateEndpointInput } from '../domain/endpoint-input';
 import { settingsOf } from '../domain/endpoint-settings';
@@ -8,6 +8,7 @@ import type { EndpointSettings } from '../domain/endpoint-settings';
 import { openerOf, sealCaptcha, sealInboundAuth } from '../domain/secret-sealing';
 import type { Sealer } from '../domain/secret-sealing';
 import { checkCombination, mergeSettings } from '../domain/settings-combination';
+import { audit, settingsAuditDetails } from './audit-trail';
 import { accountOf, actorOf } from './auth';
 import { endpointOf, viewOf } from './endpoint-common';
 import type { EndpointRouteDeps } from './endpoint-common';
@@ -37,6 +38,7 @@ export function endpointRoutes(deps: EndpointRouteDeps): Router {
     const combination = checkCombination(merged, sent);
     if (combination.length) throw invalid(combination);
     const endpoint = await createEndpoint(store, accountOf(req), sealed(merged, deps.secrets));
+    await audit(store, req, { action: 'endpoint_created', endpoint_id: endpoint.id, details: { name: endpoint.name, ...settingsAuditDetails(Object.keys(sent)) } });
     logger.info('endpoint created', { endpoint_id: endpoint.id, account_id: endpoint.account_id, actor: actorOf(req) });
     res.status(201).json(viewOf(deps, endpoint, req));
   });
@@ -59,6 +61,7 @@ export function endpointRoutes(deps: EndpointRouteDeps): Router {
     await deps.lock(String(req.params.endpointId), async () => {
       const current = await endpointOf(deps, req);
       await deleteEndpoint(store, current.id);
+      await audit(store, req, { action: 'endpoint_deleted', endpoint_id: current.id, details: { name: current.name } });
       await deps.announceChange({ scope: 'endpoint', id: current.id });
       logger.info('endpoint deleted', { endpoint_id: current.id, account_id: current.account_id, actor: actorOf(req) });
     });
@@ -81,8 +84,15 @@ async function patchEndpoint(deps: EndpointRouteDeps, req: Request): Promise<Rec
     await endpointOf(deps, req); // 404 when it was deleted meanwhile
     throw conflict();
   }
-  // the spec records a user's manual disable, pause or resume, whichever way it was made
-  await recordAudit(deps.store, current, auditActionsFor(settingsOf(current), changes), actorOf(req));
+  // a manual disable, pause or resume is recorded as that action, whichever way it was made;
+  // every other field changed (maintenance windows too) in one `endpoint_updated` row, by name
+  const others = Object.keys(changes).filter((f) => f !== 'enabled' && f !== 'paused');
+  await audit(
+    deps.store,
+    req,
+    ...auditActionsFor(settingsOf(current), changes).map((action) => ({ action, endpoint_id: current.id })),
+    ...(others.length ? [{ action: 'endpoint_updated' as const, endpoint_id: current.id, details: settingsAuditDetails(others) }] : []),
+  );
   await deps.announceChange({ scope: 'endpoint', id: current.id });
   deps.logger.info('endpoint settings saved', { endpoint_id: current.id, account_id: current.account_id, revision: (current.revision ?? 0) + 1, fields: Object.keys(changes), actor: actorOf(req) });
   return viewOf(deps, await endpointOf(deps, req), req);

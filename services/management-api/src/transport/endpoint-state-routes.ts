@@ -1,9 +1,11 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
 import type { FieldError, Validation } from '@relay/contracts';
-import { listAudit, recordAudit, setControl } from '../adapters/endpoint-store';
+import { auditRowView, listAccountAudit } from '../adapters/account-audit';
+import { setControl } from '../adapters/endpoint-store';
 import { ACTIONS } from '../domain/audit';
 import type { ActionName } from '../domain/audit';
+import { audit } from './audit-trail';
 import { accountOf, actorOf } from './auth';
 import { endpointOf, viewOf } from './endpoint-common';
 import type { EndpointRouteDeps } from './endpoint-common';
@@ -33,7 +35,7 @@ export function endpointStateRoutes(deps: EndpointRouteDeps): Router {
     return deps.lock(String(req.params.endpointId), async () => {
       const current = await endpointOf(deps, req);
       if (await setControl(store, accountOf(req), current.id, field, value)) {
-        await recordAudit(store, current, [action], actorOf(req));
+        await audit(store, req, { action, endpoint_id: current.id });
         await deps.announceChange({ scope: 'endpoint', id: current.id });
         deps.logger.info(`endpoint ${action}`, { endpoint_id: current.id, account_id: current.account_id, actor: actorOf(req) });
       }
@@ -44,8 +46,8 @@ export function endpointStateRoutes(deps: EndpointRouteDeps): Router {
   r.get('/:endpointId/audit', ...operation('listEndpointAudit', { reportWithHandler: true }), async (req: Request, res: Response) => {
     const endpoint = await endpointOf(deps, req);
     const { limit, before } = checked(req, pageOf(req.query as Record<string, unknown>));
-    const rows = await listAudit(store, endpoint.id, limit, before);
-    const data = rows.map((a) => ({ id: a.id, endpoint_id: a.endpoint_id, action: a.action, actor: a.actor, at: a.at }));
+    const rows = await listAccountAudit(store, endpoint.account_id, limit, before, endpoint.id);
+    const data = rows.map(auditRowView);
     const last = rows[rows.length - 1];
     res.json({ data, next_before: rows.length === limit && last ? last.at : null });
   });

@@ -5,6 +5,7 @@ import type { Logger } from '@relay/logging';
 import type { PlanLimits, Store } from '@relay/store';
 import { loadAccount } from '../adapters/account-store';
 import { changePlan, planOf } from '../adapters/plan-store';
+import { whoOf } from './audit-trail';
 import { accountOf, actorOf } from './auth';
 import { notFound } from './errors';
 import { operation } from './operation';
@@ -31,7 +32,7 @@ export function planRoutes(deps: PlanRouteDeps): Router {
 
   r.patch('/plan', ...operation('updatePlan'), async (req: Request, res: Response) => {
     const accountId = accountOf(req);
-    const change = await changePlan(deps.store, accountId, req.body as Partial<PlanLimits>, actorOf(req), deps.announceChange);
+    const change = await changePlan(deps.store, accountId, req.body as Partial<PlanLimits>, whoOf(req), deps.announceChange);
     if (!change) throw notFound('Account');
     if (change.changed.length > 0) deps.logger.info('plan changed', { account_id: accountId, fields: change.changed, actor: actorOf(req) });
     res.json({ account_id: accountId, plan: change.plan });

@@ -7,6 +7,7 @@ import { endpointExists } from '../adapters/endpoint-store';
 import { clearTargetFlag, createTarget, deleteTarget, listTargets, loadTarget, updateTarget } from '../adapters/target-store';
 import { validateNewTarget, validateTargetChanges } from '../domain/target-input';
 import { targetView } from '../domain/target-view';
+import { audit } from './audit-trail';
 import { accountOf } from './auth';
 import { ApiError, notFound } from './errors';
 import { checked, operation } from './operation';
@@ -38,6 +39,7 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
     const endpointId = await endpointOf(req);
     const sent = checked(req, validateNewTarget(req.body, registry));
     const target = await createTarget(store, accountOf(req), endpointId, sent);
+    await audit(store, req, { action: 'target_created', endpoint_id: endpointId, details: { target_id: target.id, name: target.name, kind: target.kind } });
     await deps.announceChange({ scope: 'target', id: target.id, endpoint_id: endpointId });
     res.status(201).json(view(target));
   });
@@ -59,6 +61,7 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
     found(await loadTarget(store, endpointId, targetId));
     const sent = checked(req, validateTargetChanges(req.body));
     const target = found(await updateTarget(store, endpointId, targetId, sent));
+    await audit(store, req, { action: 'target_updated', endpoint_id: endpointId, details: { target_id: targetId, name: target.name, fields: Object.keys(sent).sort() } });
     // the gateways route only to enabled targets; the deliverers cache the whole target
     await deps.announceChange({ scope: 'target', id: targetId, endpoint_id: endpointId });
     res.json(view(target));
@@ -72,6 +75,7 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
   r.delete('/:targetId/flag', ...operation('clearTargetFlag'), async (req: Request, res: Response) => {
     const endpointId = await endpointOf(req);
     const target = found(await clearTargetFlag(store, endpointId, String(req.params.targetId)));
+    await audit(store, req, { action: 'target_flag_cleared', endpoint_id: endpointId, details: { target_id: target.id, name: target.name } });
     await deps.announceChange({ scope: 'target', id: target.id, endpoint_id: endpointId });
     res.json(view(target));
   });
@@ -79,7 +83,9 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
   r.delete('/:targetId', ...operation('deleteTarget'), async (req: Request, res: Response) => {
     const endpointId = await endpointOf(req);
     const targetId = String(req.params.targetId);
+    const gone = found(await loadTarget(store, endpointId, targetId));
     if (!(await deleteTarget(store, endpointId, targetId))) throw notFound('Target');
+    await audit(store, req, { action: 'target_deleted', endpoint_id: endpointId, details: { target_id: targetId, name: gone.name, kind: gone.kind } });
     await deps.announceChange({ scope: 'target', id: targetId, endpoint_id: endpointId });
     res.status(204).end();
   });

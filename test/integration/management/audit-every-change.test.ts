@@ -1,0 +1,189 @@
+import { managementApiDocument } from '../../../services/management-api/src/openapi/document';
+import { startManagement } from './fixture';
+import type { ManagementFixture } from './fixture';
+
+/*
+ * Issue 27, item 3: every change of configuration leaves an audit row saying what changed, who
+ * (the key's prefix and name) and from where — and never a secret. The write operations come
+ * from the OpenAPI document (POST/PUT/PATCH/DELETE): each must have a case below or be listed in
+ * NOT_CHANGES with the reason, so a new write route without an audit row fails this test.
+ */
+
+const WRITE_METHODS = ['post', 'put', 'patch', 'delete'] as const;
+const writeOperations = Object.entries(managementApiDocument.paths).flatMap(([path, item]) =>
+  WRITE_METHODS.filter((m) => (item as Record<string, unknown>)[m]).map((m) => ({ method: m, path, id: String((item as Record<string, { operationId: string }>)[m]!.operationId) })),
+);
+
+/** Write routes that change no configuration: they act on events and deliveries, which have their own record. */
+const NOT_CHANGES: Record<string, string> = {
+  testEndpoint: 'sends a sample request through a gateway; it shows in the activity log (the Test group), configuration is unchanged',
+  resendActivity: 'redelivers a stored event; the resend is an activity row of its own, configuration is unchanged',
+  createBulkRetry: 'redelivers stored events; the job is listed with who started it (GET /v1/bulk-retries), configuration is unchanged',
+  cancelBulkRetry: 'stops such a job; the job records its cancellation, configuration is unchanged',
+};
+
+const SECRETS = ['inbound-secret-value-0001', 'captcha-secret-value-0002', 'outbound-token-value-0003', 'rotated-inbound-secret-0004'];
+
+let fx: ManagementFixture;
+let actor: { secret: string; prefix: string; name: string };
+beforeAll(async () => {
+  fx = await startManagement('mgmt-audit-all');
+  const res = await fx.api('post', '/v1/api-keys', { role: 'owner', name: 'release bot' });
+  actor = { secret: res.body.secret, prefix: res.body.prefix, name: 'release bot' };
+});
+afterAll(async () => {
+  await fx?.close();
+});
+
+const as = (method: 'get' | 'post' | 'patch' | 'delete', path: string, body?: unknown) => fx.apiAs(actor.secret, method, path, body);
+const newEndpoint = async (): Promise<string> => (await as('post', '/v1/endpoints', { name: 'audited' })).body.id;
+const newTarget = async (endpointId: string): Promise<string> =>
+  (await as('post', `/v1/endpoints/${endpointId}/targets`, { kind: 'webhook', name: 'orders', config: { url: 'https://hooks.example.com/in', auth: { type: 'bearer', token: SECRETS[2] } } })).body.id;
+
+interface Case {
+  /** what to create first; returns the ids the path needs */
+  setup(): Promise<Record<string, string>>;
+  body?: unknown;
+  status: number;
+  action: string;
+  details?: Record<string, unknown>;
+}
+
+const CASES: Record<string, Case> = {
+  createEndpoint: {
+    setup: async () => ({}),
+    body: { name: 'made', inbound_auth: { type: 'HMAC', preset: 'github', secrets: [SECRETS[0]] }, captcha: { provider: 'turnstile', secret: SECRETS[1] } },
+    status: 201,
+    action: 'endpoint_created',
+    details: { name: 'made', fields: ['captcha', 'inbound_auth', 'name'], secrets_changed: ['captcha', 'inbound_auth'] },
+  },
+  updateEndpoint: {
+    setup: async () => ({ endpointId: await newEndpoint() }),
+    body: { name: 'renamed', rate_limit_per_minute: 30, inbound_auth: { type: 'HMAC', preset: 'github', secrets: [SECRETS[3]] } },
+    status: 200,
+    action: 'endpoint_updated',
+    details: { fields: ['inbound_auth', 'name', 'rate_limit_per_minute'], secrets_changed: ['inbound_auth'] },
+  },
+  deleteEndpoint: { setup: async () => ({ endpointId: await newEndpoint() }), status: 204, action: 'endpoint_deleted', details: { name: 'audited' } },
+  pauseEndpoint: { setup: async () => ({ endpointId: await newEndpoint() }), status: 200, action: 'paused' },
+  resumeEndpoint: {
+    setup: async () => {
+      const endpointId = await newEndpoint();
+      await as('post', `/v1/endpoints/${endpointId}/pause`);
+      return { endpointId };
+    },
+    status: 200,
+    action: 'resumed',
+  },
+  disableEndpoint: { setup: async () => ({ endpointId: await newEndpoint() }), status: 200, action: 'disabled' },
+  enableEndpoint: {
+    setup: async () => {
+      const endpointId = await newEndpoint();
+      await as('post', `/v1/endpoints/${endpointId}/disable`);
+      return { endpointId };
+    },
+    status: 200,
+    action: 'enabled',
+  },
+  createTarget: {
+    setup: async () => ({ endpointId: await newEndpoint() }),
+    body: { kind: 'webhook', name: 'crm', config: { url: 'https://hooks.example.com/crm', auth: { type: 'bearer', token: SECRETS[2] } } },
+    status: 201,
+    action: 'target_created',
+    details: { target_id: expect.stringMatching(/^tg_/), name: 'crm', kind: 'webhook' },
+  },
+  updateTarget: {
+    setup: async () => {
+      const endpointId = await newEndpoint();
+      return { endpointId, targetId: await newTarget(endpointId) };
+    },
+    body: { name: 'orders v2', enabled: false },
+    status: 200,
+    action: 'target_updated',
+    details: { target_id: expect.stringMatching(/^tg_/), name: 'orders v2', fields: ['enabled', 'name'] },
+  },
+  deleteTarget: {
+    setup: async () => {
+      const endpointId = await newEndpoint();
+      return { endpointId, targetId: await newTarget(endpointId) };
+    },
+    status: 204,
+    action: 'target_deleted',
+    details: { target_id: expect.stringMatching(/^tg_/), name: 'orders', kind: 'webhook' },
+  },
+  clearTargetFlag: {
+    setup: async () => {
+      const endpointId = await newEndpoint();
+      const targetId = await newTarget(endpointId);
+      // the deliverers set the flag (a 410 from the destination); here it is set as they do, in the store
+      await fx.store.targets.updateOne({ _id: targetId }, { $set: { flagged: { reason: 'gone (410)', at: new Date() } } });
+      return { endpointId, targetId };
+    },
+    status: 200,
+    action: 'target_flag_cleared',
+    details: { target_id: expect.stringMatching(/^tg_/), name: 'orders' },
+  },
+  createApiKey: { setup: async () => ({}), body: { role: 'viewer', name: 'wallboard' }, status: 201, action: 'key_created', details: { role: 'viewer', prefix: expect.any(String), name: 'wallboard' } },
+  revokeApiKey: {
+    setup: async () => ({ keyId: (await fx.keyWithRole('viewer')).id }),
+    status: 204,
+    action: 'key_revoked',
+    details: { role: 'viewer', prefix: expect.any(String), name: 'viewer key' },
+  },
+  updatePlan: { setup: async () => ({}), body: { monthly_accepted_events: 5000 }, status: 200, action: 'plan_changed', details: { before: expect.any(Object), after: expect.objectContaining({ monthly_accepted_events: 5000 }) } },
+};
+
+describe('every write route of the OpenAPI document leaves an audit row (issue 27, item 3)', () => {
+  it('each write operation has a case here or a reason it changes no configuration', () => {
+    expect(writeOperations.length).toBeGreaterThan(15);
+    const ids = writeOperations.map((o) => o.id);
+    expect(ids.filter((id) => !CASES[id] && !NOT_CHANGES[id])).toEqual([]);
+    expect(Object.keys(CASES).filter((id) => !ids.includes(id))).toEqual([]);
+    expect(Object.keys(NOT_CHANGES).filter((id) => !ids.includes(id))).toEqual([]);
+  });
+
+  it.each(writeOperations.filter((o) => CASES[o.id]).map((o) => [`${o.id} (${o.method.toUpperCase()} ${o.path})`, o] as const))('%s', async (_name, o) => {
+    const c = CASES[o.id]!;
+    const ids = await c.setup();
+    const url = o.path.replace(/\{(\w+)\}/g, (_m, name: string) => ids[name]!);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const since = new Date();
+    const res = await as(o.method as 'post' | 'patch' | 'delete', url, c.body);
+    expect([res.status, res.body]).toEqual([c.status, expect.anything()]);
+
+    const page = await as('get', '/v1/audit?limit=5');
+    expect(page.status).toBe(200);
+    const rows = page.body.data.filter((r: { at: string }) => new Date(r.at) >= since);
+    expect(rows).toHaveLength(1);
+    const row = rows[0];
+    expect(row).toMatchObject({ action: c.action, actor: actor.prefix, actor_name: actor.name, source_ip: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
+    if (c.details) expect(row.details).toEqual(c.details);
+    if (ids.endpointId) {
+      expect(row.endpoint_id).toBe(ids.endpointId);
+      // the same row, filtered per endpoint both ways (also after the endpoint was deleted)
+      const byAccount = await as('get', `/v1/audit?endpoint_id=${ids.endpointId}&limit=1`);
+      expect(byAccount.body.data[0].id).toBe(row.id);
+      if (o.id !== 'deleteEndpoint') expect((await as('get', `/v1/endpoints/${ids.endpointId}/audit?limit=1`)).body.data[0].id).toBe(row.id);
+    }
+    for (const secret of [...SECRETS, actor.secret]) expect(JSON.stringify(page.body)).not.toContain(secret);
+  });
+
+  it('no stored audit row holds a secret', async () => {
+    const stored = JSON.stringify(await fx.store.audit.find({ account_id: fx.accountId }).lean());
+    for (const secret of SECRETS) expect(stored).not.toContain(secret);
+  });
+
+  it('a save that changes nothing writes no row; the per-endpoint filter is bounded and role-checked', async () => {
+    const endpointId = await newEndpoint();
+    const before = (await as('get', `/v1/endpoints/${endpointId}/audit`)).body.data.length;
+    await as('patch', `/v1/endpoints/${endpointId}`, { name: 'audited' });
+    expect((await as('get', `/v1/endpoints/${endpointId}/audit`)).body.data).toHaveLength(before);
+    expect((await as('get', '/v1/audit?limit=201')).status).toBe(400);
+    const viewer = await fx.keyWithRole('viewer');
+    expect((await fx.apiAs(viewer.secret, 'get', `/v1/audit?endpoint_id=${endpointId}`)).status).toBe(403);
+    expect((await fx.apiAs(viewer.secret, 'get', `/v1/endpoints/${endpointId}/audit`)).status).toBe(200);
+    // another account's endpoint id finds nothing
+    const other = await fx.newAccount();
+    expect((await fx.apiAs(other.apiKey, 'get', `/v1/audit?endpoint_id=${endpointId}`)).body.data).toEqual([]);
+  });
+});
