@@ -48,10 +48,16 @@ export interface InboundAuthView {
 
 export interface AuditRow {
   id: string;
-  endpoint_id: string;
+  endpoint_id: string | null;
   action: 'paused' | 'resumed' | 'disabled' | 'enabled' | string;
+  /** the API key's prefix (a session's key), or `operator` */
   actor: string;
+  actor_name: string | null;
+  source_ip: string | null;
   at: string;
+  key_id: string | null;
+  /** what changed: field names, the target; never a secret's value */
+  details: Record<string, unknown> | null;
 }
 
 export interface Target {

@@ -1,5 +1,17 @@
 import type { AuditRow, Endpoint } from '../types';
+import { api } from '../api';
 import { utc } from '../lib/time';
+
+const STATE_ACTIONS = new Set(['paused', 'resumed', 'disabled', 'enabled']);
+
+/**
+ * The endpoint's latest manual state change (who paused or disabled it), or null: the newest of
+ * its last 20 audit rows that is one — settings and target changes are in the history too.
+ */
+export async function lastStateChange(endpointId: string): Promise<AuditRow | null> {
+  const page = await api<{ data: AuditRow[] }>(`/v1/endpoints/${endpointId}/audit?limit=20`);
+  return page.data.find((r) => STATE_ACTIONS.has(r.action)) ?? null;
+}
 
 /**
  * An endpoint's availability in words (spec "States and transitions"), with who made it so:

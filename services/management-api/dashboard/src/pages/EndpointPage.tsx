@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf } from '../api';
 import { Confirm, CopyButton, Loading, Notice, Switch } from '../components/ui';
-import { StateBadge, stateText } from '../components/state';
+import { StateBadge, lastStateChange, stateText } from '../components/state';
 import { curlLine, curlNote } from '../lib/curl';
 import type { Abilities } from '../lib/roles';
 import { utc } from '../lib/time';
@@ -33,7 +33,7 @@ export function EndpointPage(props: { id: string; tab?: string; can: Abilities }
   const tab = TABS.some(([t]) => t === props.tab) ? props.tab! : 'settings';
 
   const loadLast = (): void => {
-    api<{ data: AuditRow[] }>(`/v1/endpoints/${props.id}/audit?limit=1`).then((a) => setLast(a.data[0] ?? null), () => setLast(null));
+    lastStateChange(props.id).then(setLast, () => setLast(null));
   };
   useEffect(() => {
     setEp(null);

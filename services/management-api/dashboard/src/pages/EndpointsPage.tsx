@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf } from '../api';
 import { ErrorSummary, Field, Loading, Notice } from '../components/ui';
 import { useFormErrors } from '../components/form-errors';
-import { StateBadge, stateText } from '../components/state';
+import { StateBadge, lastStateChange, stateText } from '../components/state';
 import { errorMap } from '../lib/fields';
 import type { Abilities } from '../lib/roles';
 import { go, href } from '../router';
@@ -20,7 +20,7 @@ export function EndpointsPage(props: { can: Abilities }) {
         setEndpoints(r.data);
         // "by whom" for the paused and disabled ones: their latest audit row (one small read each)
         const held = r.data.filter((e) => e.availability.state !== 'enabled' && e.availability.paused_by !== 'maintenance_window');
-        const rows = await Promise.all(held.map((e) => api<{ data: AuditRow[] }>(`/v1/endpoints/${e.id}/audit?limit=1`).then((a) => a.data[0] ?? null, () => null)));
+        const rows = await Promise.all(held.map((e) => lastStateChange(e.id).catch(() => null)));
         setActors(Object.fromEntries(held.map((e, i) => [e.id, rows[i] ?? null])));
       },
       (err) => setError(messageOf(err)),

@@ -14,7 +14,7 @@ interface WindowDraft {
 
 /**
  * Scheduled pauses (spec "paused: … a scheduled maintenance-window pause"). Entered in UTC.
- * Saved as the whole list; never audited.
+ * Saved as the whole list; each save is in the audit history (the field, not the times).
  */
 export function MaintenanceWindows(props: { endpoint: Endpoint; can: Abilities; onSaved: (ep: Endpoint) => void }) {
   const fromEndpoint = (): WindowDraft[] => props.endpoint.maintenance_windows.map((w) => ({ starts: toLocalInput(w.starts_at), ends: toLocalInput(w.ends_at) }));
