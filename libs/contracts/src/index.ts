@@ -10,7 +10,7 @@ export { checkActivityRecord, ContractError, decodeMessage, encodeActivityBatch,
 export { MAX_CONTENT_TYPE_LENGTH, MAX_SOURCE_IP_LENGTH } from './schemas';
 export type { MessageType } from './codec';
 export { deliveryIdFor, deliveryOrderOf, isIdOf, newEventId, newId, resendDeliveryId, resendTag, timeOfId, timeOfResend, timedId } from './ids';
-export { idempotencyKey, quotaKey, quotaMonth } from './redis-keys';
+export { idempotencyKey, quotaKey, quotaMonth, usageDailyField, usageDailyKey } from './redis-keys';
 export { CACHE_CHANGE_SCOPES, cacheChangesChannel, cacheChangesSeqKey, decodeCacheChange, encodeCacheChange } from './cache-changes';
 export type { CacheChange, CacheChangeScope, NumberedCacheChange } from './cache-changes';
 export { resultOf } from './validation';

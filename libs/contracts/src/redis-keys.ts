@@ -16,6 +16,21 @@ export function quotaKey(namespace: string, accountId: string, month: string): s
 }
 
 /**
+ * `${namespace}:usage-daily:{<quota key>}` — a hash of the account's accepted events that month
+ * per endpoint and day, field `${endpoint_id}|${DD}`. The gateway's admit script increments it with
+ * the quota counter (one round trip), so it is in the quota key's hash slot (the whole quota key
+ * is its hash tag) and expires with it. At most endpoints × 31 fields.
+ */
+export function usageDailyKey(namespace: string, accountId: string, month: string): string {
+  return `${namespace}:usage-daily:{${quotaKey(namespace, accountId, month)}}`;
+}
+
+/** The field of `usageDailyKey` for an endpoint on a UTC day (`DD` of the ISO date). */
+export function usageDailyField(endpointId: string, now: Date): string {
+  return `${endpointId}|${now.toISOString().slice(8, 10)}`;
+}
+
+/**
  * `${namespace}:idem:${endpoint_id}:${digest}` — the answer to the first request that carried an
  * Idempotency-Key (docs/ingest.md "Idempotency-Key"). The key's value is hashed: any length of
  * sender text costs the same few bytes.

@@ -8,7 +8,7 @@ import type { Store } from '@relay/store';
 import type { TargetRegistry } from '@relay/targets';
 import type { AccountLock } from './adapters/account-lock';
 import { createLastUsedRecorder } from './adapters/api-keys';
-import type { UsageCounter } from './adapters/usage-counter';
+import type { DailyUsageReader, UsageCounter } from './adapters/usage-counter';
 import type { Sealer } from './domain/secret-sealing';
 import { accountAuditRoutes } from './transport/account-audit-routes';
 import { activityRoutes } from './transport/activity-routes';
@@ -27,7 +27,7 @@ import { openApiRoutes } from './transport/openapi-routes';
 import { planRoutes } from './transport/plan-routes';
 import { targetKindRoutes } from './transport/target-kind-routes';
 import { targetRoutes } from './transport/target-routes';
-import { usageRoutes } from './transport/usage-routes';
+import { dailyUsageRoutes, usageRoutes } from './transport/usage-routes';
 
 export interface AppDeps {
   store: Store;
@@ -40,6 +40,8 @@ export interface AppDeps {
   announceChange(change: CacheChange): Promise<void>;
   /** the monthly accepted-event counter the gateway increments (adapters/usage-counter) */
   acceptedEvents: UsageCounter;
+  /** the month's accepted events per endpoint and day, counted by the gateway (adapters/usage-counter) */
+  dailyUsage: DailyUsageReader;
   readiness: ReadinessChecks;
   /** days activity rows are kept (ACTIVITY_RETENTION_DAYS); lists never look further back. Default 30 */
   activityRetentionDays?: number;
@@ -73,7 +75,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.dashboard) mountDashboard(app, deps.dashboard, authenticate);
   app.use(['/v1', '/billing'], express.json({ limit: '256kb' }), authenticate);
   app.use('/billing', billing);
-  app.use('/v1/billing', billing);
+  app.use('/v1/billing', billing, dailyUsageRoutes({ ...deps, now }));
   if (deps.replay) app.use('/v1', testRequestRoutes(deps.replay), replayRoutes(deps.replay));
   app.use('/v1/endpoints/:endpointId/targets', targetRoutes(deps));
   app.use('/v1/target-kinds', targetKindRoutes(deps.registry));

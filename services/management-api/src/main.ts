@@ -17,7 +17,7 @@ import { createDeliveryPublisher } from './adapters/delivery-publisher';
 import { createGatewayClient } from './adapters/gateway-client';
 import { createInvalidator } from './adapters/invalidation';
 import { createSessionStore } from './adapters/sessions';
-import { createUsageCounter } from './adapters/usage-counter';
+import { createDailyUsageReader, createUsageCounter } from './adapters/usage-counter';
 import { createApp } from './app';
 import { configSpec } from './config';
 import { createApiServer } from './transport/server';
@@ -53,6 +53,7 @@ runMain(async () => {
     publicBaseUrl: config.publicBaseUrl,
     announceChange: createInvalidator(redis, config.namespace, logger),
     acceptedEvents: createUsageCounter(redis, config.namespace),
+    dailyUsage: createDailyUsageReader(redis, config.namespace),
     accountLock: createAccountLock(redis, config.namespace),
     readiness,
     activityRetentionDays: config.activityRetentionDays,

@@ -17,7 +17,7 @@ import { createDeliveryPublisher } from '../../../services/management-api/src/ad
 import { createGatewayClient } from '../../../services/management-api/src/adapters/gateway-client';
 import { createInvalidator } from '../../../services/management-api/src/adapters/invalidation';
 import { createAccountLock } from '../../../services/management-api/src/adapters/account-lock';
-import { createUsageCounter } from '../../../services/management-api/src/adapters/usage-counter';
+import { createDailyUsageReader, createUsageCounter } from '../../../services/management-api/src/adapters/usage-counter';
 import type { UsageCounter } from '../../../services/management-api/src/adapters/usage-counter';
 import { createApp } from '../../../services/management-api/src/app';
 import { infra, testNamespace } from '../../support/infra';
@@ -82,6 +82,7 @@ export async function startManagement(label: string, opts: { now?: () => Date; a
     publicBaseUrl: 'https://relay.example',
     announceChange: createInvalidator(redis, ns.namespace, logger),
     acceptedEvents: opts.acceptedEvents ?? createUsageCounter(redis, ns.namespace),
+    dailyUsage: createDailyUsageReader(redis, ns.namespace),
     accountLock: createAccountLock(redis, ns.namespace),
     readiness: { mongodb: () => store.ping(), redis: () => redis.status === 'ready' },
     ...(opts.now ? { now: opts.now } : {}),

@@ -59,6 +59,23 @@ export const accountSchemas: Record<string, Schema> = {
   ApiKey: object(apiKey, keyNames),
   ApiKeyCreated: object({ ...apiKey, secret: str({ description: 'the key itself (`rk_…`): shown this once, stored only as its SHA-256 digest' }) }, [...keyNames, 'secret']),
   ApiKeyList: object({ data: list(ref('ApiKey')) }, ['data']),
+  DailyUsage: object(
+    {
+      account_id: str(),
+      period: object({ month: str(), start: dateTime(), end: dateTime() }, ['month', 'start', 'end']),
+      limit: int({ minimum: 0, description: "the plan's monthly accepted events" }),
+      accepted_events: int({ minimum: 0, description: 'the month so far (the quota counter)' }),
+      days: list(object({ date: str({ description: 'YYYY-MM-DD (UTC)' }), accepted_events: int({ minimum: 0 }) }, ['date', 'accepted_events']), { maxItems: 31 }),
+      endpoints: list(
+        object(
+          { endpoint_id: str(), name: nullable(str({ description: 'null: deleted' })), accepted_events: int({ minimum: 0 }), days: list(int({ minimum: 0 }), { maxItems: 31, description: 'aligned with the top-level `days`' }) },
+          ['endpoint_id', 'name', 'accepted_events', 'days'],
+        ),
+      ),
+      unattributed: int({ minimum: 0 }),
+    },
+    ['account_id', 'period', 'limit', 'accepted_events', 'days', 'endpoints', 'unattributed'],
+  ),
   AccountAuditPage: object({ data: list(ref('AuditRow')), next_before: nullable(dateTime()) }, ['data', 'next_before']),
 };
 
@@ -74,6 +91,17 @@ const usage: Schema = {
 };
 
 export const accountPaths: Record<string, Schema> = {
+  '/v1/billing/usage/daily': {
+    get: op({
+      operationId: 'getDailyUsage',
+      summary: 'Usage over time: per day and per endpoint',
+      description:
+        'Accepted events of the current UTC calendar month per day (from the 1st to today) and per endpoint, against the plan — from the counters the gateway increments as it accepts (never a scan of the activity log). `unattributed`: events the monthly counter holds without a day (counted per gateway process while Redis was unreachable). Endpoints without events this month are not listed; a deleted endpoint keeps its counts with `name: null`. `Cache-Control: no-store`.',
+      tags: ['Account'],
+      role: 'admin',
+      responses: { '200': json(ref('DailyUsage'), 'The usage.'), ...errors('NotFound', 'UsageUnavailable') },
+    }),
+  },
   '/billing/usage': usage,
   '/v1/billing/usage': { ...usage, get: { ...(usage.get as Schema), operationId: 'getUsageV1', summary: 'Current usage (also at /billing/usage)' } },
   '/v1/account/plan': {

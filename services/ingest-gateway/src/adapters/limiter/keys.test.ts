@@ -1,3 +1,4 @@
+import { quotaMonth, usageDailyKey } from '@relay/contracts';
 import { quotaKey, rateKey } from './keys';
 
 /**
@@ -36,7 +37,8 @@ describe('Redis Cluster hash slots of the limiter keys', () => {
   // idempotency scripts, the spool's list, its quarantine MULTI and lock, the change counter's
   // script (its PUBLISH reaches every node), the management API's action-limit MULTI, account
   // lock, sessions and usage read.
-  // relayAdmit (scripts.ts ADMIT_LUA): KEYS[1] the rate bucket, KEYS[2] the quota counter
+  // relayAdmit (scripts.ts ADMIT_LUA): KEYS[1] the rate bucket, KEYS[2] the quota counter,
+  // KEYS[3] the month's per-endpoint-and-day usage hash (relayRefund: KEYS[2] and KEYS[3] of it)
   it.each([
     ['relay', 'acc_1', 'ep_1', '2026-11-26T15:00:00Z'],
     ['relay', 'acc_8f3a', 'ep_zz9', '2026-12-31T23:59:59Z'],
@@ -45,6 +47,7 @@ describe('Redis Cluster hash slots of the limiter keys', () => {
   ])('relayAdmit keys of namespace %s, account %s, endpoint %s at %s share one slot', (ns, account, endpoint, at) => {
     const quota = quotaKey(ns, account, new Date(at));
     expect(slotOf(rateKey(ns, endpoint, quota))).toBe(slotOf(quota));
+    expect(slotOf(usageDailyKey(ns, account, quotaMonth(new Date(at))))).toBe(slotOf(quota));
   });
 
   it('keeps the quota counter name the management API reads (GET /billing/usage): renaming it would reset the month', () => {

@@ -1,11 +1,12 @@
 import type { RedisOptions } from 'ioredis';
 import type { RedisClient } from '@relay/cache';
+import { quotaMonth, usageDailyField, usageDailyKey } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import { retryAfterSeconds } from '../../domain/limits/gcra';
 import type { Limiter, LimitDecision, LimitRequest } from '../../domain/ports';
 import { QUOTA_TTL_SECONDS, quotaKey, rateKey } from './keys';
 import { LocalLimiter } from './local-limiter';
-import { ADD_QUOTA_LUA, ADMIT_LUA } from './scripts';
+import { ADD_QUOTA_LUA, ADMIT_LUA, REFUND_LUA } from './scripts';
 
 /**
  * Options for the limiter's own Redis connection: a command fails at once while disconnected
@@ -30,8 +31,9 @@ export interface RedisLimiterOptions {
 
 type AdmitReply = [verdict: number, waitMs: number, used: number];
 interface LimiterCommands {
-  relayAdmit(rate: string, quota: string, ...argv: number[]): Promise<AdmitReply>;
+  relayAdmit(rate: string, quota: string, daily: string, ...argv: Array<number | string>): Promise<AdmitReply>;
   relayAddQuota(key: string, units: number, ttl: number): Promise<number>;
+  relayRefund(quota: string, daily: string, ttl: number, field: string): Promise<number>;
 }
 
 /**
@@ -42,8 +44,11 @@ interface LimiterCommands {
  */
 export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
   const { redis, namespace, logger } = opts;
-  redis.defineCommand('relayAdmit', { numberOfKeys: 2, lua: ADMIT_LUA });
+  redis.defineCommand('relayAdmit', { numberOfKeys: 3, lua: ADMIT_LUA });
   redis.defineCommand('relayAddQuota', { numberOfKeys: 1, lua: ADD_QUOTA_LUA });
+  redis.defineCommand('relayRefund', { numberOfKeys: 2, lua: REFUND_LUA });
+  // accepted events per endpoint and day (GET /v1/billing/usage/daily), counted in the same script
+  const daily = (req: LimitRequest): [string, string] => [usageDailyKey(namespace, req.accountId, quotaMonth(req.now)), usageDailyField(req.endpointId, req.now)];
   const commands = redis as unknown as LimiterCommands;
   const local = new LocalLimiter();
   const retryAfterFailureMs = opts.retryAfterFailureMs ?? 1000;
@@ -81,7 +86,8 @@ export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
       let reply: AdmitReply;
       try {
         if (local.hasOwed()) await flushOwed();
-        reply = await commands.relayAdmit(rateKey(namespace, req.endpointId, key), key, req.ratePerMinute, req.now.getTime(), req.monthlyQuota, QUOTA_TTL_SECONDS);
+        const [dailyKey, dailyField] = daily(req);
+        reply = await commands.relayAdmit(rateKey(namespace, req.endpointId, key), key, dailyKey, req.ratePerMinute, req.now.getTime(), req.monthlyQuota, QUOTA_TTL_SECONDS, dailyField);
       } catch (err) {
         skipUntil = Date.now() + retryAfterFailureMs;
         return decideLocally(req, key, err);
@@ -102,7 +108,8 @@ export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
       const key = quotaKey(namespace, req.accountId, req.now);
       if (decision.counter === 'shared') {
         try {
-          await commands.relayAddQuota(key, -1, QUOTA_TTL_SECONDS);
+          const [dailyKey, dailyField] = daily(req);
+          await commands.relayRefund(key, dailyKey, QUOTA_TTL_SECONDS, dailyField);
           return;
         } catch (err) {
           logger.warn('quota refund deferred: Redis unreachable', { error: (err as Error).message });

@@ -7,8 +7,10 @@ import { RATE_WINDOW_MS } from '../../domain/limits/gcra';
  * Nothing is counted unless both pass. The rate limit is `gcraAdmit` of
  * domain/limits/gcra.ts, in the same integers (Lua numbers are doubles: exact below 2^53).
  *
- * KEYS: rate bucket of the endpoint (a hash: level, at), monthly quota counter.
- * ARGV: rate limit per minute, now (ms, the gateway's clock), monthly quota, quota TTL s.
+ * KEYS: rate bucket of the endpoint (a hash: level, at), monthly quota counter, the month's
+ * per-endpoint-and-day usage hash (usageDailyKey; same slot, same TTL).
+ * ARGV: rate limit per minute, now (ms, the gateway's clock), monthly quota, quota TTL s, the
+ * usage hash's field (`<endpoint_id>|<DD>`).
  * Returns {verdict (0 admitted, 1 rate limited, 2 quota used up), wait ms (verdict 1), quota used}.
  * The bucket is empty RATE_WINDOW_MS after its last request at the latest, so it expires then.
  */
@@ -31,6 +33,7 @@ redis.call('HSET', KEYS[1], 'level', level + ${RATE_WINDOW_MS}, 'at', at)
 redis.call('PEXPIRE', KEYS[1], ${RATE_WINDOW_MS + 1000})
 used = redis.call('INCR', KEYS[2])
 if used == 1 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
+if redis.call('HINCRBY', KEYS[3], ARGV[5], 1) == 1 and redis.call('TTL', KEYS[3]) == -1 then redis.call('EXPIRE', KEYS[3], ARGV[4]) end
 return {0, 0, used}
 `;
 
@@ -39,6 +42,14 @@ return {0, 0, used}
  * the hot path only: a refund after a failed publish, and the units counted per process
  * while Redis was unreachable.
  */
+/** A refund of one accepted event: the quota counter and its day in the usage hash (KEYS[2], field ARGV[3]). */
+export const REFUND_LUA = `
+local v = redis.call('INCRBY', KEYS[1], -1)
+if redis.call('TTL', KEYS[1]) == -1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+redis.call('HINCRBY', KEYS[2], ARGV[2], -1)
+return v
+`;
+
 export const ADD_QUOTA_LUA = `
 local v = redis.call('INCRBY', KEYS[1], ARGV[1])
 if redis.call('TTL', KEYS[1]) == -1 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
