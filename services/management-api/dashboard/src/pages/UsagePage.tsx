@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf } from '../api';
+import { href } from '../router';
 import { Loading, Notice } from '../components/ui';
 import { utc } from '../lib/time';
 
@@ -12,12 +13,22 @@ interface Usage {
   remaining: number;
 }
 
+/** `GET /v1/billing/usage/daily`: the month by UTC day and by endpoint, from the gateway's counters. */
+interface DailyUsage {
+  days: Array<{ date: string; accepted_events: number }>;
+  endpoints: Array<{ endpoint_id: string; name: string | null; accepted_events: number; days: number[] }>;
+  unattributed: number;
+  limit: number;
+}
+
 /** The account's accepted events this month against its plan (`GET /billing/usage`, owner and admin). */
 export function UsagePage() {
   const [usage, setUsage] = useState<Usage | null>(null);
+  const [daily, setDaily] = useState<DailyUsage | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     api<Usage>('/v1/billing/usage').then(setUsage, (err) => setError(messageOf(err)));
+    api<DailyUsage>('/v1/billing/usage/daily').then(setDaily, (err) => setError(messageOf(err)));
   }, []);
   const n = (v: number): string => v.toLocaleString('en-US');
   return (
@@ -48,6 +59,83 @@ export function UsagePage() {
           </dl>
         </div>
       )}
+      {usage && daily && <UsageOverTime daily={daily} />}
     </section>
+  );
+}
+
+/**
+ * Accepted events per day as bars (the plan's even daily share marked), then per endpoint with
+ * its own row of days. Everything is the gateway's counters: nothing is read from the log.
+ */
+function UsageOverTime(props: { daily: DailyUsage }) {
+  const { days, endpoints, unattributed, limit } = props.daily;
+  const n = (v: number): string => v.toLocaleString('en-US');
+  const pace = limit / 30;
+  const top = Math.max(1, pace, ...days.map((d) => d.accepted_events));
+  let running = 0;
+  return (
+    <div class="card usage-over-time">
+      <h2>Per day</h2>
+      <p class="hint">Accepted events per UTC day this month. The line marks an even share of the plan ({n(Math.round(pace))} a day).</p>
+      <div class="usage-bars" role="img" aria-label={`Accepted events per day: ${days.map((d) => `${d.date.slice(8)}: ${d.accepted_events}`).join(', ')}`}>
+        <span class="usage-pace" style={{ bottom: `${(pace / top) * 100}%` }} />
+        {days.map((d) => (
+          <span key={d.date} class="usage-bar" title={`${d.date}: ${n(d.accepted_events)}`} style={{ height: `${(d.accepted_events / top) * 100}%` }} />
+        ))}
+      </div>
+      <div class="table-wrap">
+        <table class="list usage-days">
+          <thead>
+            <tr>
+              <th scope="col">Day (UTC)</th>
+              <th scope="col">Accepted</th>
+              <th scope="col">Month so far</th>
+            </tr>
+          </thead>
+          <tbody>
+            {days.map((d) => {
+              running += d.accepted_events;
+              return (
+                <tr key={d.date}>
+                  <td>{d.date}</td>
+                  <td>{n(d.accepted_events)}</td>
+                  <td>
+                    {n(running)} of {n(limit)}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <h2>Per endpoint</h2>
+      {endpoints.length === 0 && <p>No accepted events yet this month.</p>}
+      {endpoints.length > 0 && (
+        <div class="table-wrap">
+          <table class="list usage-endpoints">
+            <thead>
+              <tr>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Accepted</th>
+                <th scope="col">Share of plan</th>
+                <th scope="col" class="wide-only">Today</th>
+              </tr>
+            </thead>
+            <tbody>
+              {endpoints.map((e) => (
+                <tr key={e.endpoint_id}>
+                  <td>{e.name ? <a href={href('endpoints', e.endpoint_id)}>{e.name}</a> : <span>deleted endpoint <code>{e.endpoint_id}</code></span>}</td>
+                  <td>{n(e.accepted_events)}</td>
+                  <td>{limit > 0 ? `${((e.accepted_events / limit) * 100).toFixed(1)}%` : '—'}</td>
+                  <td class="wide-only">{n(e.days[e.days.length - 1] ?? 0)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {unattributed > 0 && <p class="hint">{n(unattributed)} accepted events were counted while the counters were unreachable and have no day or endpoint.</p>}
+    </div>
   );
 }

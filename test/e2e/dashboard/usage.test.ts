@@ -1,0 +1,78 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchBrowser } from './browser';
+import type { Browser } from './browser';
+import { startDashboardStack } from './stack';
+
+/**
+ * Issue 27, item 6, in Chromium against the real stack: requests accepted by the real gateway
+ * show on the Usage page per day and per endpoint, against the plan — counted by the gateway's
+ * admit script, read by GET /v1/billing/usage/daily.
+ */
+let stack: Awaited<ReturnType<typeof startDashboardStack>>;
+let browser: Browser;
+let page: Page;
+
+const WAIT = 30_000;
+const SHOTS = process.env.DASHBOARD_SCREENSHOTS;
+async function shoot(name: string): Promise<void> {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  const laptop = page.viewportSize()!;
+  await page.screenshot({ path: path.join(SHOTS, `${name}-laptop.png`), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true });
+  await page.setViewportSize(laptop);
+}
+
+beforeAll(async () => {
+  stack = await startDashboardStack('dashboard-usage');
+  browser = await launchBrowser();
+  page = await browser.context.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+const send = async (ingestUrl: string): Promise<number> => (await fetch(ingestUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' })).status;
+
+describe('Usage over time', () => {
+  it('shows accepted events per day and per endpoint against the plan', async () => {
+    const orders = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'orders' } })).body;
+    const billing = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'billing' } })).body;
+    for (let i = 0; i < 3; i++) expect(await send(orders.ingest_url)).toBe(202);
+    expect(await send(billing.ingest_url)).toBe(202);
+
+    const daily = await stack.api('/v1/billing/usage/daily');
+    expect(daily.status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(daily.body.days.at(-1)).toEqual({ date: today, accepted_events: 4 });
+    expect(daily.body.endpoints.map((e: { name: string; accepted_events: number }) => [e.name, e.accepted_events])).toEqual([
+      ['orders', 3],
+      ['billing', 1],
+    ]);
+
+    await page.goto(stack.dashboardUrl);
+    await page.getByLabel('API key', { exact: true }).fill(stack.apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage' }).click();
+    const perEndpoint = page.locator('table.usage-endpoints');
+    await perEndpoint.waitFor({ timeout: WAIT });
+    const rows: string[][] = [];
+    for (const tr of await perEndpoint.locator('tbody tr').all()) rows.push((await tr.locator('td').allTextContents()).map((t) => t.trim()));
+    const limit = daily.body.limit as number;
+    expect(rows).toEqual([
+      ['orders', '3', `${((3 / limit) * 100).toFixed(1)}%`, '3'],
+      ['billing', '1', `${((1 / limit) * 100).toFixed(1)}%`, '1'],
+    ]);
+    const lastDay = (await page.locator('table.usage-days tbody tr').last().locator('td').allTextContents()).map((t) => t.trim());
+    expect(lastDay).toEqual([today, '4', `4 of ${limit.toLocaleString('en-US')}`]);
+    expect(await page.locator('.usage-bar').count()).toBe(daily.body.days.length);
+    await shoot('usage-over-time');
+  });
+});
