@@ -137,7 +137,8 @@ describe('dashboard in Chromium against the real stack', () => {
     await endpointTab('Request activity').click();
     // a new page moves focus to its content, as a page load would
     // (after the new page renders: waited for, bounded, never read at one instant)
-    await page.waitForFunction("document.activeElement !== null && document.activeElement.id === 'main'", null, { timeout: 10000 });
+    // (a locator, not a string predicate: the page's CSP forbids the eval Playwright polls a string with)
+    await page.locator('#main:focus').waitFor({ timeout: 10000 });
     await visible('Completed (ACCEPTED)'); // the live tail brings it in
     const expander = page.getByRole('button', { name: /^Show details of the request/ }).first();
     await expander.focus();
