@@ -129,7 +129,10 @@ const CASES: KindCase[] = [
       await key.pressSequentially('{"type":');
       await key.fill(serviceAccountKey());
       // a multi-line credential is masked while typed, as a password field is, and never spell-checked
-      expect(await key.evaluate((el) => getComputedStyle(el).getPropertyValue('-webkit-text-security'))).toBe('disc');
+      // (the tests are type-checked without the DOM library: the page's getComputedStyle is reached through globalThis)
+      const styleOf = (el: unknown): string =>
+        (globalThis as unknown as { getComputedStyle(e: unknown): { getPropertyValue(p: string): string } }).getComputedStyle(el).getPropertyValue('-webkit-text-security');
+      expect(await key.evaluate(styleOf)).toBe('disc');
       expect(await key.getAttribute('spellcheck')).toBe('false');
     },
     shown: { spreadsheet_id: SHEET_ID, sheet_name: 'Sheet1', service_account_key: '[redacted]' },
