@@ -9,8 +9,8 @@ import { brokerNames } from '@relay/contracts';
 import { defaultRetryTiers } from '@relay/deliverer';
 import { eventually } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
-import { freePort } from '../support/services';
-import type { ServiceName } from '../support/services';
+import { freePort, startService } from '../support/services';
+import type { RunningService, ServiceName } from '../support/services';
 import { PROMETHEUS_OWN_SERIES, RULES_DIR, dashboardExprs, exportedNames, loadPrometheusConfig, loadRules, metricNamesIn } from '../unit/deploy/observability';
 import { startStack } from './stack';
 import type { Stack } from './stack';
@@ -24,6 +24,10 @@ import type { Stack } from './stack';
  * `timeout` so it cannot outlive the run, and is stopped when the file ends.
  */
 const SERVICES: ServiceName[] = ['management-api', 'ingest-gateway', 'webhook-deliverer', 'chat-deliverer', 'activity-writer'];
+/** The deploy config's job for the outputs deliverer: the chat-deliverer program on the outputs channel. */
+const OUTPUTS_JOB = 'outputs-deliverer';
+/** Every scrape job of deploy/observability, each a running process here. */
+const JOBS = [...SERVICES, OUTPUTS_JOB];
 /** Prometheus' own run bound: far above this file's needs, so only a crashed test run reaches it. */
 const PROMETHEUS_MAX_RUN_S = 600;
 
@@ -34,10 +38,10 @@ interface Prometheus {
 }
 
 /** The deploy config with the running stack's health ports as static targets, scraped and evaluated every second. */
-function configFor(stack: Stack): string {
+function configFor(): string {
   const config = loadPrometheusConfig();
   const scrapeConfigs = config.scrape_configs.map(({ dns_sd_configs: _byDns, ...job }) => {
-    const svc = stack.services[job.job_name as ServiceName];
+    const svc = running()[job.job_name];
     if (!svc) throw new Error(`scrape job ${job.job_name} names no running service`);
     return { ...job, static_configs: [{ targets: [new URL(svc.healthUrl).host] }] };
   });
@@ -49,10 +53,10 @@ function configFor(stack: Stack): string {
   });
 }
 
-async function startPrometheus(stack: Stack): Promise<Prometheus> {
+async function startPrometheus(): Promise<Prometheus> {
   const dir = mkdtempSync(path.join(tmpdir(), 'relay-prometheus-'));
   const configFile = path.join(dir, 'prometheus.yml');
-  writeFileSync(configFile, configFor(stack));
+  writeFileSync(configFile, configFor());
   const port = await freePort();
   const args = [`--signal=TERM`, `--kill-after=5`, String(PROMETHEUS_MAX_RUN_S), 'prometheus', `--config.file=${configFile}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'];
   const child: ChildProcess = spawn('timeout', args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -106,17 +110,23 @@ async function alerts(prometheus: Prometheus): Promise<ActiveAlert[]> {
 }
 
 let stack: Stack;
+let outputs: RunningService;
 let receiver: TestReceiver;
 let prometheus: Prometheus;
+
+/** The process behind each scrape job. */
+const running = (): Record<string, RunningService | undefined> => ({ ...stack.services, [OUTPUTS_JOB]: outputs });
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
   stack = await startStack('prometheus', { only: SERVICES });
-  prometheus = await startPrometheus(stack);
+  outputs = await startService('chat-deliverer', { ...stack.env, DELIVERY_CHANNEL: 'outputs' });
+  prometheus = await startPrometheus();
 });
 
 afterAll(async () => {
   await prometheus?.stop();
+  await outputs?.stop();
   await stack?.stop();
   await receiver?.close();
 });
@@ -125,14 +135,14 @@ describe('a real Prometheus scraping the running services with deploy/observabil
   it('scrapes every service on its health port under the deploy config\'s job names', async () => {
     const up = await eventually(async () => {
       const samples = await query(prometheus, 'up');
-      return samples.length === SERVICES.length && samples.every((s) => s.value[1] === '1') ? samples : undefined;
+      return samples.length === JOBS.length && samples.every((s) => s.value[1] === '1') ? samples : undefined;
     }, 20000, 'every target up');
-    expect(up.map((s) => s.metric.job).sort()).toEqual([...SERVICES].sort());
+    expect(up.map((s) => s.metric.job).sort()).toEqual([...JOBS].sort());
   });
 
   it('has the depth and consumer count of every work, retry and dead-letter queue, and the activity lag', async () => {
     const ns = stack.namespace;
-    const queues = [...deliveryQueuesOf(ns, 'webhook', defaultRetryTiers('webhook')), ...deliveryQueuesOf(ns, 'chat', defaultRetryTiers('chat')), ...activityQueuesOf(ns)].sort();
+    const queues = [...(['webhook', 'chat', 'outputs'] as const).flatMap((channel) => deliveryQueuesOf(ns, channel, defaultRetryTiers(channel))), ...activityQueuesOf(ns)].sort();
     const depth = await eventually(async () => {
       const samples = await query(prometheus, 'max by (queue) (relay_queue_messages)');
       return samples.length === queues.length ? samples : undefined;
@@ -142,13 +152,13 @@ describe('a real Prometheus scraping the running services with deploy/observabil
     const consumers = await query(prometheus, 'max by (queue) (relay_queue_consumers)');
     const consuming = consumers.filter((s) => Number(s.value[1]) >= 1).map((s) => s.metric.queue).sort();
     // the writer consumes activity records and stored payloads (for resends)
-    expect(consuming).toEqual([names.activityQueue, names.payloadQueue, names.deliveryQueue('chat'), names.deliveryQueue('webhook')].sort());
+    expect(consuming).toEqual([names.activityQueue, names.payloadQueue, names.deliveryQueue('chat'), names.deliveryQueue('outputs'), names.deliveryQueue('webhook')].sort());
 
     const lag = await query(prometheus, 'relay_activity_lag_seconds');
     expect(lag.map((s) => s.metric.job)).toEqual(['activity-writer']);
     expect(Number(lag[0]!.value[1])).toBeGreaterThanOrEqual(0);
     const brokers = await query(prometheus, 'relay_broker_connected');
-    expect(brokers.map((s) => `${s.metric.job}=${s.value[1]}`).sort()).toEqual(['activity-writer=1', 'chat-deliverer=1', 'ingest-gateway=1', 'webhook-deliverer=1']);
+    expect(brokers.map((s) => `${s.metric.job}=${s.value[1]}`).sort()).toEqual(['activity-writer=1', 'chat-deliverer=1', 'ingest-gateway=1', 'outputs-deliverer=1', 'webhook-deliverer=1']);
   });
 
   it('a delivery to a gone destination (410): the dead-letter depth reaches Prometheus, and the dead-letter and flagged-target alerts go active', async () => {
@@ -179,8 +189,8 @@ describe('a real Prometheus scraping the running services with deploy/observabil
 
   it('the Grafana dashboard and the alert rules reference only metrics the running services export (read from their /metrics)', async () => {
     const exported = new Set<string>();
-    for (const name of SERVICES) {
-      const text = await (await fetch(`${stack.services[name]!.healthUrl}/metrics`)).text();
+    for (const name of JOBS) {
+      const text = await (await fetch(`${running()[name]!.healthUrl}/metrics`)).text();
       exportedNames(text).forEach((n) => exported.add(n));
     }
     const rules = loadRules();
