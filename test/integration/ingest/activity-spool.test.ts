@@ -44,6 +44,36 @@ describe('activity spool: the drain loop', () => {
   });
 });
 
+describe('activity spool: a pass whose lock expired never trims rows it did not publish', () => {
+  it('when another drainer published and trimmed the batch meanwhile, a row spooled since stays spooled', async () => {
+    const key = `${namespace}:activity-spool`;
+    await redis.del(key, `${key}:lock`);
+    const spool = createActivitySpool(redis, namespace, 'gw_slow', testLogger('ingest-gateway').logger);
+    for (const n of [11, 12, 13]) await spool.push(row(n));
+    const published: string[] = [];
+    let takenOver = false;
+    const stop = spool.drainEvery(20, async (r) => {
+      published.push(r.event_id);
+      if (!takenOver) {
+        takenOver = true;
+        // as if this pass outlived its lock: another gateway took it, published the three rows
+        // and trimmed them, and a new row was spooled — all before this pass trims
+        await redis.set(`${key}:lock`, 'gw_other', 'PX', 15000);
+        await redis.ltrim(key, 0, -4);
+        await spool.push(row(14));
+      }
+    }, () => true);
+    await eventually(async () => published.length >= 3, 5000, 'the slow pass to publish its batch');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    stop();
+    // the row spooled after the batch was read is still there, unpublished by this pass
+    const left = (await redis.lrange(key, 0, -1)).map((r) => (JSON.parse(r) as ActivityRequestV1).event_id);
+    expect(left).toEqual(['evt_spool14']);
+    expect(published).toEqual(['evt_spool11', 'evt_spool12', 'evt_spool13']);
+    await redis.del(key, `${key}:lock`);
+  });
+});
+
 describe('activity spool: one bad row never blocks the rows behind it (issue 9 item 5)', () => {
   const key = `${namespace}:activity-spool`;
   const quarantineKey = `${key}:quarantine`;

@@ -24,6 +24,20 @@ const LOCK_MS = 15000;
 /** Rows that can never be published are kept this many at most, newest first, for an operator to read. */
 export const QUARANTINE_MAX = 1000;
 
+/**
+ * LTRIM of the batch a pass read (ARGV, in LRANGE order), only if the list's tail is still that
+ * batch; 1 if trimmed, 0 if not. One key, so it runs as one command on a Redis Cluster too.
+ */
+const TRIM_IF_TAIL = `
+local n = #ARGV
+local tail = redis.call('lrange', KEYS[1], -n, -1)
+if #tail ~= n then return 0 end
+for i = 1, n do
+  if tail[i] ~= ARGV[i] then return 0 end
+end
+redis.call('ltrim', KEYS[1], 0, -(n + 1))
+return 1`;
+
 /** A spooled entry that no retry can publish: not JSON, or refused by the message contract. */
 class PoisonRowError extends Error {}
 
@@ -32,7 +46,10 @@ class PoisonRowError extends Error {}
  * kept in a Redis list and re-published when the broker is back, so an outage loses no
  * row. New rows are LPUSHed; the drainer reads the oldest batch from the tail, publishes each
  * row with confirms, then trims exactly that batch. A Redis lock makes one gateway drain at a
- * time, so two gateways never trim each other's unpublished rows.
+ * time; and because a lock can expire under a pass slower than LOCK_MS (a broker that confirms
+ * slowly), the trim itself is conditional (TRIM_IF_TAIL): it removes the batch only if the tail
+ * still holds exactly the rows this pass read. A second drainer that published and trimmed them
+ * meanwhile leaves a different tail, and rows pushed since are never trimmed unpublished.
  *
  * Rows are handled one by one: a row that can never be published (not JSON, or refused by the
  * contract — anything but the broker being unavailable) is moved to `<key>:quarantine` (at most
@@ -85,7 +102,8 @@ export function createActivitySpool(redis: RedisClient, namespace: string, insta
           return r.status === 'rejected' ? [{ raw, error: (r.reason as Error).message }] : [];
         });
         if (poison.length > 0) await quarantine(poison);
-        await redis.ltrim(key, 0, -(batch.length + 1));
+        // another drainer took these rows over (our lock expired mid-pass): it trims, we stop
+        if ((await redis.eval(TRIM_IF_TAIL, 1, key, ...batch)) !== 1) break;
         drained += batch.length - poison.length;
         await redis.pexpire(lockKey, LOCK_MS);
       }
