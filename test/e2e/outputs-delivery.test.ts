@@ -1,10 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { eventually } from '../support/infra';
 import { startFakeGoogle } from '../support/fake-google';
 import type { FakeGoogle } from '../support/fake-google';
-import { startService } from '../support/services';
+import { startOutputsDeliverer } from '../support/outputs-deliverer';
 import type { RunningService } from '../support/services';
 import { startTestSmtpServer } from '../support/smtp-server';
 import type { TestSmtpServer } from '../support/smtp-server';
@@ -31,24 +28,8 @@ beforeAll(async () => {
   smtp = await startTestSmtpServer({ security: 'starttls', auth: { user: 'relay', pass: SMTP_PASS } });
   google = await startFakeGoogle();
   google.registerServiceAccount(SA_EMAIL, sa.publicKey);
-  const dir = mkdtempSync(path.join(tmpdir(), 'relay-outputs-'));
-  writeFileSync(path.join(dir, 'smtp-ca.pem'), smtp.ca);
-  writeFileSync(path.join(dir, 'google-ca.pem'), google.ca);
   stack = await startStack('outputs', { only: ['ingest-gateway', 'management-api', 'activity-writer'] });
-  outputs = await startService('chat-deliverer', {
-    ...stack.env,
-    DELIVERY_CHANNEL: 'outputs',
-    SSRF_ALLOW_CIDRS: '127.0.0.1/32',
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(smtp.port),
-    SMTP_USERNAME: 'relay',
-    SMTP_PASSWORD: SMTP_PASS,
-    SMTP_FROM: 'relay@relay.example',
-    SMTP_CA_FILE: path.join(dir, 'smtp-ca.pem'),
-    GOOGLE_TOKEN_URL: `${google.baseUrl}/token`,
-    GOOGLE_SHEETS_URL: `${google.baseUrl}/v4/spreadsheets/`,
-    GOOGLE_CA_FILE: path.join(dir, 'google-ca.pem'),
-  });
+  outputs = await startOutputsDeliverer(stack.env, { smtp, smtpPassword: SMTP_PASS, google });
 });
 
 afterAll(async () => {

@@ -14,6 +14,7 @@ import type { FakeTeams } from '../../support/fake-teams';
 import { startFakeTelegram } from '../../support/fake-telegram';
 import type { FakeTelegram } from '../../support/fake-telegram';
 import { TestReceiver } from '../../support/receiver';
+import { startOutputsDeliverer } from '../../support/outputs-deliverer';
 import { startService } from '../../support/services';
 import { startTestSmtpServer } from '../../support/smtp-server';
 import type { TestSmtpServer } from '../../support/smtp-server';
@@ -71,28 +72,13 @@ beforeAll(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'relay-every-kind-'));
   const chatFakes = [slack.tls!, discord.tls!, teams.tls, telegram.tls];
   writeFileSync(path.join(dir, 'platforms-ca.pem'), chatFakes.map((t) => t.ca).join('\n'));
-  writeFileSync(path.join(dir, 'smtp-ca.pem'), smtp.ca);
-  writeFileSync(path.join(dir, 'google-ca.pem'), google.ca);
 
   stack = await startDashboardStack('every-kind');
   const chatEnv = { ...stack.env, SSRF_ALLOW_CIDRS: '127.0.0.1/32', HOST_ROUTES: chatFakes.flatMap((t) => t.routes).join(','), NODE_EXTRA_CA_CERTS: path.join(dir, 'platforms-ca.pem') };
   const chat = await startService('chat-deliverer', chatEnv);
   logs.push(() => chat.output());
   stopAfter.push(() => chat.stop());
-  const outputs = await startService('chat-deliverer', {
-    ...stack.env,
-    DELIVERY_CHANNEL: 'outputs',
-    SSRF_ALLOW_CIDRS: '127.0.0.1/32',
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(smtp.port),
-    SMTP_USERNAME: 'relay',
-    SMTP_PASSWORD: SMTP_PASS,
-    SMTP_FROM: 'relay@relay.example',
-    SMTP_CA_FILE: path.join(dir, 'smtp-ca.pem'),
-    GOOGLE_TOKEN_URL: `${google.baseUrl}/token`,
-    GOOGLE_SHEETS_URL: `${google.baseUrl}/v4/spreadsheets/`,
-    GOOGLE_CA_FILE: path.join(dir, 'google-ca.pem'),
-  });
+  const outputs = await startOutputsDeliverer(stack.env, { smtp, smtpPassword: SMTP_PASS, google });
   logs.push(() => outputs.output());
   stopAfter.push(() => outputs.stop());
 
