@@ -9,81 +9,36 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { BrokerConnection, ConfirmPublisher } = require('@relay/broker');
-const { brokerNames, encodeMessage, DELIVERY_CHANNELS, DELIVERY_V1 } = require('@relay/contracts');
+const { brokerNames, encodeMessage, DELIVERY_V1 } = require('@relay/contracts');
 const { createLogger } = require('@relay/logging');
 const { createSecretBox } = require('@relay/secrets');
 const { connectStore } = require('@relay/store');
 const { createEmailKind, createSpreadsheetKind } = require('@relay/targets');
+const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
 const { freePort, startProcess, waitFor } = require('./lib');
 const { startSheets, startSmtp } = require('./outputs-receivers');
 
 const ROOT = path.resolve(__dirname, '..');
-const bounded = (v, def, max) => Math.max(1, Math.min(max, Number(v) || def));
-const N = bounded(process.env.BENCH_OUTPUT_DELIVERIES, 5000, 100000);
-const WARMUP = Math.min(500, Math.floor(N / 10));
-const WINDOW = bounded(process.env.BENCH_WINDOW, 64, 5000);
-const PREFETCH = bounded(process.env.BENCH_PREFETCH, 32, 1000);
-const TIMEOUT_MS = bounded(process.env.BENCH_TIMEOUT_MS, 300000, 1800000);
-const TIER_MS = 1000;
-const rabbitmqUrl = process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672';
-const namespace = `bench_out_${randomBytes(4).toString('hex')}`;
-const mongodbUrl = (() => {
-  const u = new URL(process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017/relay');
-  u.pathname = `/${namespace}`;
-  return u.toString();
-})();
-// the webhook bench's payload: about 1 KB of JSON
-const body = Buffer.from(JSON.stringify({ event: 'order.created', data: { note: 'y'.repeat(940) } }));
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const S = settingsOf('BENCH_OUTPUT_DELIVERIES', 5000, 'bench_out');
 
 function delivery(kind, i) {
   return {
     type: DELIVERY_V1, event_id: `evt_${kind}${i}`, delivery_id: `dlv_${kind}${i}_bench`, attempt: 1, account_id: 'acc_bench', endpoint_id: 'ep_bench',
     target_id: `tg_${kind}`, target_kind: kind, received_at: new Date().toISOString(),
     request: { method: 'POST', source_ip: '127.0.0.1', headers: {}, query: '' },
-    payload: { content_type: 'application/json', body_base64: body.toString('base64') },
+    payload: { content_type: 'application/json', body_base64: S.body.toString('base64') },
   };
 }
 
-/** Publishes N deliveries to `kind`'s target with at most WINDOW outstanding; measures after WARMUP. */
+/** Publishes S.n deliveries to `kind`'s target with at most S.window outstanding; measures after the warm-up. */
 async function measure(kind, publisher, names, arrivals) {
-  const sentAt = new Map();
-  const latencies = [];
-  let received = 0;
-  let wake = () => undefined;
-  arrivals.on = (id) => {
-    const t0 = sentAt.get(id);
-    if (t0 === undefined) return;
-    sentAt.delete(id);
-    if (received >= WARMUP) latencies.push(performance.now() - t0);
-    received += 1;
-    wake();
-  };
-  const deadline = Date.now() + TIMEOUT_MS;
-  let published = 0;
-  let measuredFrom = 0;
-  let failure = null;
-  while (received < N) {
-    if (failure) throw failure;
-    if (Date.now() > deadline) throw new Error(`${kind}: timed out, ${received} of ${N} deliveries arrived`);
-    if (received === WARMUP && measuredFrom === 0) measuredFrom = performance.now();
-    if (published < N && published - received < WINDOW) {
-      const d = delivery(kind, published++);
-      sentAt.set(d.delivery_id, performance.now());
-      publisher.publish(names.deliveriesExchange, 'outputs', encodeMessage(d), { messageId: `${d.delivery_id}.1`, type: d.type }).catch((err) => {
-        failure = err;
-        wake();
-      });
-      continue;
-    }
-    await new Promise((resolve) => {
-      wake = resolve;
-      setTimeout(resolve, 1000).unref();
-    });
-  }
-  latencies.sort((a, b) => a - b);
-  const seconds = (performance.now() - measuredFrom) / 1000;
-  return { kind, deliveries_per_s: Math.round((N - WARMUP) / seconds), p50_ms: Number(percentile(latencies, 50).toFixed(1)), p99_ms: Number(percentile(latencies, 99).toFixed(1)), n: N - WARMUP, warmup: WARMUP, window: WINDOW, prefetch: PREFETCH };
+  const loop = closedLoop(S, kind);
+  arrivals.on = (id) => loop.arrived(id);
+  const figures = await loop.run((i) => {
+    const d = delivery(kind, i);
+    return { id: d.delivery_id, published: publisher.publish(names.deliveriesExchange, 'outputs', encodeMessage(d), { messageId: `${d.delivery_id}.1`, type: d.type }) };
+  });
+  return { kind, ...figures };
 }
 
 async function main() {
@@ -97,7 +52,7 @@ async function main() {
   fs.writeFileSync(path.join(dir, 'smtp.pem'), smtp.ca);
   fs.writeFileSync(path.join(dir, 'google.pem'), sheets.ca);
 
-  const store = await connectStore(mongodbUrl);
+  const store = await connectStore(S.mongodbUrl);
   const now = new Date();
   const email = createEmailKind({ secrets }).validateConfig({ to: ['ops@example.com'], subject: 'Order {{event}}' });
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -109,14 +64,14 @@ async function main() {
   }
 
   const logger = createLogger({ service: 'bench', level: 'warn', stream: process.stderr });
-  const broker = new BrokerConnection({ url: rabbitmqUrl, connectionName: 'bench outputs', logger, topology: { namespace, deliveryLimit: 20 } });
+  const broker = new BrokerConnection({ url: S.rabbitmqUrl, connectionName: 'bench outputs', logger, topology: { namespace: S.namespace, deliveryLimit: 20 } });
   await broker.start();
   const publisher = new ConfirmPublisher(broker, 10000);
-  const names = brokerNames(namespace);
+  const names = brokerNames(S.namespace);
   const healthPort = await freePort();
   const deliverer = startProcess(path.join(ROOT, 'services/chat-deliverer/dist/main.js'), {
-    DELIVERY_CHANNEL: 'outputs', RABBITMQ_URL: rabbitmqUrl, MONGODB_URL: mongodbUrl, RELAY_NAMESPACE: namespace, SSRF_ALLOW_CIDRS: '127.0.0.1/32', SECRETS_KEYS: secretsKeys,
-    HEALTH_PORT: String(healthPort), PREFETCH: String(PREFETCH), RETRY_TIERS_MS: String(TIER_MS), RETRY_AFTER_MAX_MS: String(TIER_MS), LOG_LEVEL: 'warn',
+    DELIVERY_CHANNEL: 'outputs', RABBITMQ_URL: S.rabbitmqUrl, MONGODB_URL: S.mongodbUrl, RELAY_NAMESPACE: S.namespace, SSRF_ALLOW_CIDRS: '127.0.0.1/32', SECRETS_KEYS: secretsKeys,
+    HEALTH_PORT: String(healthPort), PREFETCH: String(S.prefetch), RETRY_TIERS_MS: String(S.tierMs), RETRY_AFTER_MAX_MS: String(S.tierMs), LOG_LEVEL: 'warn',
     SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_USERNAME: smtpAuth.user, SMTP_PASSWORD: smtpAuth.pass, SMTP_FROM: 'relay@bench.example', SMTP_CA_FILE: path.join(dir, 'smtp.pem'),
     GOOGLE_TOKEN_URL: `${sheets.baseUrl}/token`, GOOGLE_SHEETS_URL: `${sheets.baseUrl}/v4/spreadsheets/`, GOOGLE_CA_FILE: path.join(dir, 'google.pem'),
   });
@@ -139,14 +94,7 @@ async function main() {
       deliverer.kill('SIGTERM');
       await deliverer.exited;
     }
-    const ch = await broker.openChannel();
-    ch.on('error', () => undefined);
-    const queues = [names.activityQueue, names.deadActivityQueue, names.payloadQueue, ...DELIVERY_CHANNELS.flatMap((c) => [names.deliveryQueue(c), names.deadDeliveryQueue(c), names.retryQueue(c, TIER_MS)])];
-    for (const q of queues) await ch.deleteQueue(q).catch(() => undefined);
-    for (const e of [names.deliveriesExchange, names.activityExchange, names.deadLetterExchange, names.retryExchange]) await ch.deleteExchange(e).catch(() => undefined);
-    await broker.close();
-    await store.connection.dropDatabase().catch(() => undefined);
-    await store.close();
+    await cleanup(S, broker, store, names);
     await smtp.close();
     await sheets.close();
     fs.rmSync(dir, { recursive: true, force: true });
