@@ -265,8 +265,9 @@ function createSampler(pids, probes) {
 
 // ---------------------------------------------------------------------------------------------
 
-async function main() {
-  const namespace = `bench_sys_${randomBytes(4).toString('hex')}`;
+/** A run of its own: a fresh namespace and database, the servers' URLs, a free port for every service. */
+async function newRun(prefix) {
+  const namespace = `${prefix}_${randomBytes(4).toString('hex')}`;
   const mongo = new URL(process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017/relay');
   mongo.pathname = `/${namespace}`;
   const ns = {
@@ -278,6 +279,11 @@ async function main() {
     healthPorts: { 'ingest-gateway': await freePort() },
   };
   for (const s of SERVICES) ns.ports[s.name] = await freePort();
+  return ns;
+}
+
+async function main() {
+  const ns = await newRun('bench_sys');
   const env = serviceEnv(ns);
   const procs = {};
   let receiver = null;
@@ -437,7 +443,7 @@ async function main() {
       warmup,
       resources: { cpu_pct_100_is_one_core: true, during_load: during.processes, machine_during_load: during.machine, cpu_pct_after_load_until_caught_up: drainCpu },
       definitions: DEFINITIONS,
-      namespace,
+      namespace: ns.namespace,
     };
     progress('done; stopping the services');
     printTable(report);
@@ -542,7 +548,7 @@ function meanBaseline(a, b) {
 let teardown = async () => undefined;
 
 // bench/tenants.js starts the same system the same way
-module.exports = { SERVICES, serviceEnv, startSystem, healthPortOf, createProbes, waitActivity, createSampler, writeLogs, cleanup };
+module.exports = { SERVICES, newRun, serviceEnv, startSystem, healthPortOf, createProbes, waitActivity, createSampler, writeLogs, cleanup };
 
 if (require.main === module) {
   for (const signal of ['SIGINT', 'SIGTERM']) {

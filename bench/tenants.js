@@ -12,15 +12,14 @@
 //   BENCH_DURATION_S=3 node bench/tenants.js   # short mode (test/e2e/bench-smoke): phases 1 and 10
 // Writes <results>/tenants.json; exits 1 if an accepted event was never delivered.
 'use strict';
-const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { MongoClient } = require('mongodb');
 const { newId } = require('@relay/contracts');
 const { makeBody, requestId, startReceiver, waitDelivered } = require('./receiver');
-const { envNumber: num, freePort, infraPids, metricValue, runToCompletion, stopProcess } = require('./lib');
+const { envNumber: num, infraPids, metricValue, runToCompletion, stopProcess } = require('./lib');
 const { loadSpread, loopbackSources } = require('./spread-load');
-const { SERVICES, serviceEnv, startSystem, createProbes, waitActivity, createSampler, writeLogs, cleanup } = require('./system');
+const { SERVICES, newRun, serviceEnv, startSystem, createProbes, waitActivity, createSampler, writeLogs, cleanup } = require('./system');
 
 const ROOT = path.resolve(__dirname, '..');
 const DURATION_S = num(process.env.BENCH_DURATION_S, 20);
@@ -186,18 +185,7 @@ async function runPhase(ctx, count) {
 }
 
 async function main() {
-  const namespace = `bench_ten_${randomBytes(4).toString('hex')}`;
-  const mongoUrl = new URL(process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017/relay');
-  mongoUrl.pathname = `/${namespace}`;
-  const ns = {
-    namespace,
-    mongodbUrl: mongoUrl.toString(),
-    rabbitmqUrl: process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672',
-    redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
-    ports: {},
-    healthPorts: { 'ingest-gateway': await freePort() },
-  };
-  for (const s of SERVICES) ns.ports[s.name] = await freePort();
+  const ns = await newRun('bench_ten');
   const env = serviceEnv(ns);
   const procs = {};
   const probes = createProbes(ns);
@@ -243,7 +231,7 @@ async function main() {
       delivered: receiver.byId.size,
       lost,
       duplicates: receiver.duplicates,
-      namespace,
+      namespace: ns.namespace,
     };
     printTable(report);
     process.stdout.write(`${JSON.stringify(report)}\n`);
