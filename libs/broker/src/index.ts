@@ -18,3 +18,4 @@ export { createPayloadPublisher } from './payload-publisher';
 export type { PayloadPublisher } from './payload-publisher';
 export { activityQueuesOf, deliveryQueuesOf, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerQueueMetrics } from './queue-metrics';
 export type { QueueStat, QueueStatsOptions } from './queue-metrics';
+export { publishAccountEvent } from './account-event-publisher';

@@ -67,4 +67,7 @@ export async function declareTopology(ch: Channel, opts: TopologyOptions): Promi
   // letters join the activity's
   await ch.assertQueue(n.payloadQueue, { durable: true, arguments: { ...workQueueArgs, 'x-dead-letter-routing-key': n.activityRoutingKey } });
   await ch.bindQueue(n.payloadQueue, n.activityExchange, n.payloadRoutingKey);
+  // account events (alerts, docs/alerts.md): few, small, consumed by the alert evaluator
+  await ch.assertQueue(n.accountEventQueue, { durable: true, arguments: { ...workQueueArgs, 'x-dead-letter-routing-key': n.activityRoutingKey } });
+  await ch.bindQueue(n.accountEventQueue, n.activityExchange, n.accountEventRoutingKey);
 }

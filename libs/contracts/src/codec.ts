@@ -3,7 +3,8 @@ import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import { ACTIVITY_BATCH_V1, MAX_ACTIVITY_BATCH, MAX_PAYLOAD_BATCH, PAYLOAD_BATCH_V1 } from './messages';
 import type { ActivityAttemptV1, ActivityBatchV1, ActivityMessage, ActivityRequestV1, DeliveryMessageV1, PayloadBatchV1, RelayMessage, StoredPayloadV1 } from './messages';
-import { activityAttemptV1Schema, activityBatchV1Schema, activityRequestV1Schema, deliveryV1Schema, payloadBatchV1Schema } from './schemas';
+import type { AccountEvent } from './account-events';
+import { accountEventV1Schema, activityAttemptV1Schema, activityBatchV1Schema, activityRequestV1Schema, deliveryV1Schema, payloadBatchV1Schema } from './schemas';
 
 /** A message that is not valid JSON or does not match its type's schema. Never retried. */
 export class ContractError extends Error {
@@ -23,6 +24,7 @@ type TypeMap = {
   'relay.activity.attempt.v1': ActivityAttemptV1;
   'relay.activity.batch.v1': ActivityBatchV1;
   'relay.payload.batch.v1': PayloadBatchV1;
+  'relay.account-event.v1': AccountEvent;
 };
 export type MessageType = keyof TypeMap;
 
@@ -33,6 +35,7 @@ const validators: { [K in MessageType]: ValidateFunction } = {
   // after the two it references by $id
   'relay.activity.batch.v1': ajv.compile(activityBatchV1Schema),
   'relay.payload.batch.v1': ajv.compile(payloadBatchV1Schema),
+  'relay.account-event.v1': ajv.compile(accountEventV1Schema),
 };
 
 function check(message: unknown): RelayMessage {

@@ -18,3 +18,5 @@ export type { FieldError, Validation } from './validation';
 export { ALWAYS_REMOVED, isNeverForwarded, NEVER_FORWARDED_HOP_HEADERS } from './forwarding';
 export { TEST_REQUEST_ROUTE, testRequestPath } from './test-requests';
 export type { TestRequestAnswer, TestRequestEnvelope } from './test-requests';
+export { ACCOUNT_EVENT_KINDS, ACCOUNT_EVENT_V1, accountEvent, MAX_ACCOUNT_EVENT_DETAIL_KEYS, MAX_ACCOUNT_EVENT_DETAIL_STRING } from './account-events';
+export type { AccountEvent, AccountEventDetail, AccountEventInput, AccountEventKind } from './account-events';

@@ -1,3 +1,4 @@
+import type { AccountEvent } from './account-events';
 import type { DeliveryState, Outcome } from './outcomes';
 
 /**
@@ -114,4 +115,4 @@ export interface PayloadBatchV1 {
   payloads: StoredPayloadV1[];
 }
 
-export type RelayMessage = DeliveryMessageV1 | ActivityMessage | ActivityBatchV1 | PayloadBatchV1;
+export type RelayMessage = DeliveryMessageV1 | ActivityMessage | ActivityBatchV1 | PayloadBatchV1 | AccountEvent;

@@ -31,6 +31,9 @@ export interface BrokerNames {
   /** stored payloads of accepted events (bound to the activity exchange; dead letters join the activity's) */
   payloadQueue: string;
   payloadRoutingKey: string;
+  /** account events (alerts, docs/alerts.md), bound to the activity exchange; dead letters join the activity's */
+  accountEventQueue: string;
+  accountEventRoutingKey: string;
 }
 
 export function brokerNames(namespace: string): BrokerNames {
@@ -48,5 +51,7 @@ export function brokerNames(namespace: string): BrokerNames {
     activityRoutingKey: 'activity',
     payloadQueue: `${namespace}.payloads`,
     payloadRoutingKey: 'payload',
+    accountEventQueue: `${namespace}.account-events`,
+    accountEventRoutingKey: 'account-event',
   };
 }

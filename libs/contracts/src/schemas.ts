@@ -1,4 +1,5 @@
 import { DELIVERY_STATES, OUTCOMES } from './outcomes';
+import { ACCOUNT_EVENT_KINDS, ACCOUNT_EVENT_V1, MAX_ACCOUNT_EVENT_DETAIL_KEYS, MAX_ACCOUNT_EVENT_DETAIL_STRING } from './account-events';
 import { ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1, MAX_ACTIVITY_BATCH, MAX_PAYLOAD_BATCH, PAYLOAD_BATCH_V1 } from './messages';
 
 const id = { type: 'string', minLength: 1, maxLength: 128 } as const;
@@ -143,6 +144,26 @@ export const payloadBatchV1Schema = {
           payload: deliveryPayloadSchema,
         },
       },
+    },
+  },
+} as const;
+
+export const accountEventV1Schema = {
+  $id: ACCOUNT_EVENT_V1,
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'kind', 'account_id', 'at', 'detail'],
+  properties: {
+    type: { const: ACCOUNT_EVENT_V1 },
+    kind: { enum: [...ACCOUNT_EVENT_KINDS] },
+    account_id: id,
+    endpoint_id: id,
+    target_id: id,
+    at: time,
+    detail: {
+      type: 'object',
+      maxProperties: MAX_ACCOUNT_EVENT_DETAIL_KEYS,
+      additionalProperties: { anyOf: [{ type: 'string', maxLength: MAX_ACCOUNT_EVENT_DETAIL_STRING }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }] },
     },
   },
 } as const;
