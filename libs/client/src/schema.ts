@@ -1,0 +1,3299 @@
+/**
+ * Generated from the management API's OpenAPI document by openapi-typescript
+ * (libs/client/scripts/generate.mjs). Do not edit: change the document in
+ * services/management-api/src/openapi and run `npm run client:generate`.
+ * `npm run lint` fails when this file and the document disagree.
+ */
+
+export interface paths {
+    "/v1/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List endpoints
+         * @description The account's endpoints, oldest first.
+         *
+         *     Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["listEndpoints"];
+        put?: never;
+        /**
+         * Create an endpoint
+         * @description Only `name` is required. Every setting is validated as it will be stored; every problem is reported at once.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["createEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an endpoint
+         * @description Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["getEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an endpoint
+         * @description Deletes the endpoint and its targets. Its audit history stays.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        delete: operations["deleteEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change settings
+         * @description Each setting sent replaces the stored one as a whole; the others stay. Checked against the revision read: a concurrent change makes it 409. Sending `enabled` or `paused` with a new value is audited like the matching action.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        patch: operations["updateEndpoint"];
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause an endpoint
+         * @description The manual pause: requests get 503 `endpoint_unavailable` until it is resumed. Takes no body. When the control changes, one audit row is written and the gateways are told; repeating it changes nothing (200, no new row).
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["pauseEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume an endpoint
+         * @description Ends the manual pause only; an active maintenance window still pauses the endpoint. Takes no body. When the control changes, one audit row is written and the gateways are told; repeating it changes nothing (200, no new row).
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["resumeEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable an endpoint
+         * @description Enabled off: requests get 404 and leave no activity row. Takes no body. When the control changes, one audit row is written and the gateways are told; repeating it changes nothing (200, no new row).
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["disableEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable an endpoint
+         * @description Enabled on. Takes no body. When the control changes, one audit row is written and the gateways are told; repeating it changes nothing (200, no new row).
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["enableEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audit history of an endpoint
+         * @description Every change of the endpoint, newest first: its creation, settings saved (field names; a secret only as changed; maintenance windows too), manual enable, disable, pause and resume, its targets created, changed, deleted and their flag cleared — with who, when and from where. Scheduled pauses are never recorded (spec).
+         *
+         *     Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["listEndpointAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/targets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List targets
+         * @description The endpoint's targets, oldest first. Configs show no secret value.
+         *
+         *     Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["listTargets"];
+        put?: never;
+        /**
+         * Add a target
+         * @description `kind`, `name` and the kind’s `config` are required. Every problem of the target and of its config is reported at once. Credentials are sealed before they are stored.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["createTarget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/targets/{targetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a target
+         * @description Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["getTarget"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a target
+         * @description Needs an API key with the **editor** role or higher.
+         */
+        delete: operations["deleteTarget"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a target
+         * @description Only `name`, `enabled` and `retry_schedule_ms`: a new kind or config is a new target.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        patch: operations["updateTarget"];
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/targets/{targetId}/flag": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Clear a target's flag
+         * @description Once the destination is fixed: deliveries flow again within the deliverers’ target cache TTL (docs/delivery.md "Flagged targets").
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        delete: operations["clearTargetFlag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/target-kinds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List target kinds
+         * @description Every target kind this deployment knows, each setting of its config described as data (type, limits, whether it is a credential, label, help, example), and the settings every target has (`target_fields`). The dashboard draws its target forms from it.
+         *
+         *     Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["listTargetKinds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Request activity log
+         * @description Newest hour first. Each call reads at most a fixed number of stored pages, so a sparse filter can return fewer than `limit` rows — even none — with a `next_cursor`: follow it until it is null.
+         *
+         *     Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["listActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One activity row
+         * @description The row with its deliveries and every attempt (the error reason shown on expanding a row).
+         *
+         *     Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["getActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/{eventId}/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The request of an activity row
+         * @description What the sender sent, as the gateway kept it for resends: method, source IP, query, headers (credentials redacted) and the payload (its bytes, size and, when UTF-8, its text). Kept for accepted requests only, as long as the row; a refused request has none (404).
+         *
+         *     Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["getActivityRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test request
+         * @description Runs a request through the real ingest pipeline as if a sender had sent it, and delivers it to the targets. IP lists, inbound auth, captcha, the rate limit and the quota are skipped; the row is in the Test group. Each account may run TEST_REQUESTS_PER_MINUTE a minute.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["testEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/{eventId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend an event
+         * @description Delivers an accepted event’s stored payload again, under the same event id with new delivery ids, to every enabled target of the endpoint or to one. The row lists the new deliveries beside the first. Each account may ask for RESENDS_PER_MINUTE a minute.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["resendActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bulk-retries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List bulk retries
+         * @description The account’s bulk retries, newest first, each as `GET /v1/bulk-retries/{jobId}` gives it. Jobs are kept until they are older than the activity they retried (ACTIVITY_RETENTION_DAYS), then deleted, oldest first.
+         *
+         *     Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["listBulkRetries"];
+        put?: never;
+        /**
+         * Start a bulk retry
+         * @description A background job that delivers again every failed delivery of the Errors group in a window, paced at `rate_per_second`. Each account may start 20 an hour.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["createBulkRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bulk-retries/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a bulk retry
+         * @description Its state and counts so far.
+         *
+         *     Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["getBulkRetry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bulk-retries/{jobId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a bulk retry
+         * @description Asks the job to stop; it does within about a second, its state becomes `cancelled` and its counts final. Takes no body.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["cancelBulkRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/usage/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage over time: per day and per endpoint
+         * @description Accepted events of the current UTC calendar month per day (from the 1st to today) and per endpoint, against the plan — from the counters the gateway increments as it accepts (never a scan of the activity log). `unattributed`: events the monthly counter holds without a day (counted per gateway process while Redis was unreachable). Endpoints without events this month are not listed; a deleted endpoint keeps its counts with `name: null`. `Cache-Control: no-store`.
+         *
+         *     Needs an API key with the **admin** role or higher.
+         */
+        get: operations["getDailyUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Current usage
+         * @description Accepted events of the current UTC calendar month against the plan (spec "Other interfaces": readable by account owner or administrator). `Cache-Control: no-store`.
+         *
+         *     Needs an API key with the **admin** role or higher.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Current usage (also at /billing/usage)
+         * @description Accepted events of the current UTC calendar month against the plan (spec "Other interfaces": readable by account owner or administrator). `Cache-Control: no-store`.
+         *
+         *     Needs an API key with the **admin** role or higher.
+         */
+        get: operations["getUsageV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's plan
+         * @description Needs an API key with the **owner** role or higher.
+         */
+        get: operations["getPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the account's plan
+         * @description Sets the limits sent. Audited (`plan_changed`, before and after). Every gateway enforces the new limits within a second: the change is announced to their caches.
+         *
+         *     Needs an API key with the **owner** role or higher.
+         */
+        patch: operations["updatePlan"];
+        trace?: never;
+    };
+    "/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description The account's keys, oldest first: prefix, role, name, created, last used. Never a secret.
+         *
+         *     Needs an API key with the **admin** role or higher.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description The response carries the key (`secret`) once; only its digest is stored. An admin key creates keys below owner; an owner key any. Audited (`key_created`).
+         *
+         *     Needs an API key with the **admin** role or higher.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description The key is refused from the next request on, by every management-api process. An admin key revokes keys below owner; an owner key any — but not the last owner key (409 `last_owner_key`). Audited (`key_revoked`).
+         *
+         *     Needs an API key with the **admin** role or higher.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's audit history
+         * @description Every change of configuration in the account, newest first: endpoint settings (field names; a secret only as changed), states, targets, API keys created and revoked, plan changes — with who (key prefix and name), when and from where. `endpoint_id` keeps one endpoint's rows, also after it was deleted. Rows are kept as long as the account (never expired).
+         *
+         *     Needs an API key with the **admin** role or higher.
+         */
+        get: operations["listAccountAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Alive
+         * @description The process is alive; no dependency is checked.
+         */
+        get: operations["healthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ready
+         * @description Every dependency (the store, Redis) answered; 503 with the failing names otherwise.
+         */
+        get: operations["readyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document
+         * @description The OpenAPI 3.1 description of the management API: the source the API validates requests with.
+         */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reference page
+         * @description This document as one HTML page, rendered by the management API itself (no script, no network).
+         */
+        get: operations["getReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        FieldError: {
+            /** @description the field as a form places it: `name`, `inbound_auth.bearer.tokens[1]`, `config.url`; `(body)` for the body itself */
+            field: string;
+            /** @description what is wrong; never repeats the submitted value */
+            message: string;
+        };
+        /** @description Keeps a stored secret (docs/management-api.md "Keeping a stored secret"). */
+        KeepSecret: {
+            /** @description the slot of a stored secret, as the response lists it */
+            keep: number;
+        };
+        /** @description A stored secret: never its value. */
+        RedactedSecret: {
+            /** @constant */
+            set: true;
+            /** @description the last four characters of tokens, keys and HMAC secrets of 16 or more characters; never shown to viewer keys */
+            last4?: string;
+        };
+        /** @description docs/inbound-auth.md "Custom HMAC" */
+        CustomHmac: {
+            /** @enum {string} */
+            algorithm: "sha1" | "sha256" | "sha512";
+            header: string;
+            /** @enum {string} */
+            encoding: "hex" | "base64";
+            prefix?: string;
+            /** @description what is signed, e.g. `{{timestamp}}.{{body}}`; must include `{{body}}` */
+            template: string;
+            timestamp_header?: string;
+            /** @enum {string} */
+            timestamp_unit?: "seconds" | "milliseconds";
+            id_header?: string;
+            /** @description where the delivery id is in a JSON body, e.g. `data.id` (dedup) */
+            id_json_path?: string;
+        };
+        InboundAuthInputNone: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "InboundAuthInputNone";
+        };
+        InboundAuthInputBasic: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "InboundAuthInputBasic";
+            credentials: {
+                username: string;
+                password: string | components["schemas"]["KeepSecret"];
+            }[];
+        };
+        InboundAuthInputBearer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "InboundAuthInputBearer";
+            /** @description the current secret, and the one being rotated to */
+            tokens: (string | components["schemas"]["KeepSecret"])[];
+        };
+        InboundAuthInputApiKey: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "InboundAuthInputApiKey";
+            header: string;
+            /** @description the current secret, and the one being rotated to */
+            keys: (string | components["schemas"]["KeepSecret"])[];
+        };
+        InboundAuthInputHmac: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "InboundAuthInputHmac";
+            /**
+             * @description docs/inbound-auth.md lists each preset
+             * @enum {string}
+             */
+            preset: "github" | "stripe" | "slack" | "shopify" | "twilio" | "standard_webhooks" | "svix" | "zoom" | "paddle" | "square" | "linear" | "gitlab" | "discord" | "acuity" | "aftership" | "agora" | "airtable" | "airwallex" | "alchemy" | "asana" | "auth0" | "authorize_net" | "bitbucket" | "bolt" | "box" | "brex" | "btcpay" | "buildkite" | "cal_com" | "calendly" | "checkout_com" | "circleci" | "clerk" | "clickup" | "close" | "coinbase_commerce" | "convoy" | "cursor" | "customer_io" | "docusign" | "doppler" | "dropbox" | "dub" | "dwolla" | "easypost" | "elevenlabs" | "expo" | "facebook" | "fastspring" | "flutterwave" | "forgejo" | "frame_io" | "gitea" | "gocardless" | "gogs" | "help_scout" | "heroku" | "hookdeck" | "hubspot" | "incident_io" | "instagram" | "intercom" | "jira" | "launchdarkly" | "lemon_squeezy" | "line" | "liveblocks" | "loops" | "mandrill" | "maxio" | "microsoft_graph" | "microsoft_teams" | "modern_treasury" | "mongodb_atlas" | "mux" | "notion" | "nylas" | "oncehub" | "onfido" | "openai" | "optimizely" | "orb" | "pagerduty" | "patreon" | "paystack" | "persona" | "polar" | "pulumi" | "pusher" | "quickbooks" | "razorpay" | "recurly" | "render" | "replicate" | "resend" | "revenuecat" | "revolut_business" | "ringcentral" | "sanity" | "segment" | "sendbird" | "sendgrid" | "sentry" | "snyk" | "storyblok" | "stream" | "tally" | "telegram" | "telnyx" | "terraform_cloud" | "thinkific" | "tiktok" | "todoist" | "trello" | "twitch" | "typeform" | "unit" | "vapi" | "vercel" | "viber" | "webex" | "webflow" | "websub" | "whatsapp" | "wise" | "woocommerce" | "workos" | "x" | "xero" | "zendesk" | "custom";
+            /** @description the current secret, and the one being rotated to */
+            secrets: (string | components["schemas"]["KeepSecret"])[];
+            tolerance_seconds?: number;
+            /** @description Meta presets: the hub.verify_token of Meta's subscription handshake */
+            verify_token?: string;
+            /** @description deduplication on the provider's delivery id (docs/ingest.md "Provider delivery ids"); on by default for presets with an id */
+            dedup?: {
+                enabled?: boolean;
+                window_seconds?: number;
+            };
+            custom?: components["schemas"]["CustomHmac"];
+        };
+        InboundAuthViewNone: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "InboundAuthViewNone";
+        };
+        InboundAuthViewBasic: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "InboundAuthViewBasic";
+            credentials: {
+                username: string;
+                password: components["schemas"]["RedactedSecret"];
+            }[];
+        };
+        InboundAuthViewBearer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "InboundAuthViewBearer";
+            tokens: components["schemas"]["RedactedSecret"][];
+        };
+        InboundAuthViewApiKey: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "InboundAuthViewApiKey";
+            header: string;
+            keys: components["schemas"]["RedactedSecret"][];
+        };
+        InboundAuthViewHmac: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "InboundAuthViewHmac";
+            /**
+             * @description docs/inbound-auth.md lists each preset
+             * @enum {string}
+             */
+            preset: "github" | "stripe" | "slack" | "shopify" | "twilio" | "standard_webhooks" | "svix" | "zoom" | "paddle" | "square" | "linear" | "gitlab" | "discord" | "acuity" | "aftership" | "agora" | "airtable" | "airwallex" | "alchemy" | "asana" | "auth0" | "authorize_net" | "bitbucket" | "bolt" | "box" | "brex" | "btcpay" | "buildkite" | "cal_com" | "calendly" | "checkout_com" | "circleci" | "clerk" | "clickup" | "close" | "coinbase_commerce" | "convoy" | "cursor" | "customer_io" | "docusign" | "doppler" | "dropbox" | "dub" | "dwolla" | "easypost" | "elevenlabs" | "expo" | "facebook" | "fastspring" | "flutterwave" | "forgejo" | "frame_io" | "gitea" | "gocardless" | "gogs" | "help_scout" | "heroku" | "hookdeck" | "hubspot" | "incident_io" | "instagram" | "intercom" | "jira" | "launchdarkly" | "lemon_squeezy" | "line" | "liveblocks" | "loops" | "mandrill" | "maxio" | "microsoft_graph" | "microsoft_teams" | "modern_treasury" | "mongodb_atlas" | "mux" | "notion" | "nylas" | "oncehub" | "onfido" | "openai" | "optimizely" | "orb" | "pagerduty" | "patreon" | "paystack" | "persona" | "polar" | "pulumi" | "pusher" | "quickbooks" | "razorpay" | "recurly" | "render" | "replicate" | "resend" | "revenuecat" | "revolut_business" | "ringcentral" | "sanity" | "segment" | "sendbird" | "sendgrid" | "sentry" | "snyk" | "storyblok" | "stream" | "tally" | "telegram" | "telnyx" | "terraform_cloud" | "thinkific" | "tiktok" | "todoist" | "trello" | "twitch" | "typeform" | "unit" | "vapi" | "vercel" | "viber" | "webex" | "webflow" | "websub" | "whatsapp" | "wise" | "woocommerce" | "workos" | "x" | "xero" | "zendesk" | "custom";
+            secrets: components["schemas"]["RedactedSecret"][];
+            tolerance_seconds?: number;
+            verify_token?: components["schemas"]["RedactedSecret"];
+            /** @description deduplication on the provider's delivery id (docs/ingest.md "Provider delivery ids"); on by default for presets with an id */
+            dedup?: {
+                enabled?: boolean;
+                window_seconds?: number;
+            };
+            custom?: components["schemas"]["CustomHmac"];
+        };
+        /** @description docs/inbound-auth.md. Secrets in clear, or `{ "keep": <slot> }`. */
+        InboundAuthInput: components["schemas"]["InboundAuthInputNone"] | components["schemas"]["InboundAuthInputBasic"] | components["schemas"]["InboundAuthInputBearer"] | components["schemas"]["InboundAuthInputApiKey"] | components["schemas"]["InboundAuthInputHmac"];
+        /** @description Secrets shown as `{ "set": true, "last4"? }`. */
+        InboundAuthView: components["schemas"]["InboundAuthViewNone"] | components["schemas"]["InboundAuthViewBasic"] | components["schemas"]["InboundAuthViewBearer"] | components["schemas"]["InboundAuthViewApiKey"] | components["schemas"]["InboundAuthViewHmac"];
+        /** @description Only `name` is required; every other setting has its default. */
+        EndpointCreate: {
+            /** @description trimmed */
+            name: string;
+            /** @description POST, PUT, PATCH, DELETE, GET, HEAD; case-insensitive, stored once each in that order */
+            methods?: string[];
+            /** @enum {string} */
+            payload_format?: "json" | "form" | "xml" | "text" | "none" | "query" | "query_base64_json";
+            /** @description Base64 JSON only: the query parameter holding the payload */
+            query_param_name?: string | null;
+            /** @description Base64 JSON only */
+            query_param_required?: boolean;
+            inbound_auth?: components["schemas"]["InboundAuthInput"];
+            required_headers?: {
+                name: string;
+                /** @description without a value only the header must be present */
+                value?: string;
+            }[];
+            body_filters?: ({
+                /** @enum {string} */
+                kind: "contains" | "not_contains" | "equals";
+                value: string;
+                case_insensitive?: boolean;
+            } | {
+                /** @enum {string} */
+                kind: "regex" | "not_regex";
+                /** @description an RE2 pattern */
+                pattern: string;
+                case_insensitive?: boolean;
+            })[];
+            field_rules?: {
+                /** @description a dotted path into the payload, e.g. `order.id` */
+                path: string;
+                /** @enum {string} */
+                type?: "string" | "number" | "integer" | "boolean" | "object" | "array";
+                required?: boolean;
+                /** @description an RE2 pattern */
+                pattern?: string;
+            }[];
+            /** @description a list left out is empty; deny wins */
+            ip_access?: {
+                allow?: string[];
+                deny?: string[];
+            };
+            captcha?: {
+                /** @enum {string} */
+                provider: "hcaptcha" | "recaptcha" | "turnstile";
+                secret: string | components["schemas"]["KeepSecret"];
+                verify_url?: string;
+                field?: string;
+            } | null;
+            /** @description null: the default, 600 */
+            rate_limit_per_minute?: number | null;
+            enabled?: boolean;
+            /** @description the manual pause */
+            paused?: boolean;
+            maintenance_windows?: {
+                /** @description ISO 8601 date-time with a zone */
+                starts_at: string;
+                /** @description after starts_at */
+                ends_at: string;
+            }[];
+            /** @description read-only: refused in a request */
+            readonly id?: unknown;
+            /** @description read-only: refused in a request */
+            readonly account_id?: unknown;
+            /** @description read-only: refused in a request */
+            readonly ingest_url?: unknown;
+            /** @description read-only: refused in a request */
+            readonly availability?: unknown;
+            /** @description read-only: refused in a request */
+            readonly revision?: unknown;
+            /** @description read-only: refused in a request */
+            readonly created_at?: unknown;
+            /** @description read-only: refused in a request */
+            readonly updated_at?: unknown;
+        };
+        /** @description Each setting sent replaces the stored one as a whole. */
+        EndpointPatch: {
+            /** @description trimmed */
+            name?: string;
+            /** @description POST, PUT, PATCH, DELETE, GET, HEAD; case-insensitive, stored once each in that order */
+            methods?: string[];
+            /** @enum {string} */
+            payload_format?: "json" | "form" | "xml" | "text" | "none" | "query" | "query_base64_json";
+            /** @description Base64 JSON only: the query parameter holding the payload */
+            query_param_name?: string | null;
+            /** @description Base64 JSON only */
+            query_param_required?: boolean;
+            inbound_auth?: components["schemas"]["InboundAuthInput"];
+            required_headers?: {
+                name: string;
+                /** @description without a value only the header must be present */
+                value?: string;
+            }[];
+            body_filters?: ({
+                /** @enum {string} */
+                kind: "contains" | "not_contains" | "equals";
+                value: string;
+                case_insensitive?: boolean;
+            } | {
+                /** @enum {string} */
+                kind: "regex" | "not_regex";
+                /** @description an RE2 pattern */
+                pattern: string;
+                case_insensitive?: boolean;
+            })[];
+            field_rules?: {
+                /** @description a dotted path into the payload, e.g. `order.id` */
+                path: string;
+                /** @enum {string} */
+                type?: "string" | "number" | "integer" | "boolean" | "object" | "array";
+                required?: boolean;
+                /** @description an RE2 pattern */
+                pattern?: string;
+            }[];
+            /** @description a list left out is empty; deny wins */
+            ip_access?: {
+                allow?: string[];
+                deny?: string[];
+            };
+            captcha?: {
+                /** @enum {string} */
+                provider: "hcaptcha" | "recaptcha" | "turnstile";
+                secret: string | components["schemas"]["KeepSecret"];
+                verify_url?: string;
+                field?: string;
+            } | null;
+            /** @description null: the default, 600 */
+            rate_limit_per_minute?: number | null;
+            enabled?: boolean;
+            /** @description the manual pause */
+            paused?: boolean;
+            maintenance_windows?: {
+                /** @description ISO 8601 date-time with a zone */
+                starts_at: string;
+                /** @description after starts_at */
+                ends_at: string;
+            }[];
+            /** @description read-only: refused in a request */
+            readonly id?: unknown;
+            /** @description read-only: refused in a request */
+            readonly account_id?: unknown;
+            /** @description read-only: refused in a request */
+            readonly ingest_url?: unknown;
+            /** @description read-only: refused in a request */
+            readonly availability?: unknown;
+            /** @description read-only: refused in a request */
+            readonly revision?: unknown;
+            /** @description read-only: refused in a request */
+            readonly created_at?: unknown;
+            /** @description read-only: refused in a request */
+            readonly updated_at?: unknown;
+        };
+        Endpoint: {
+            /** @description `ep_…` */
+            id: string;
+            name: string;
+            /** @description {PUBLIC_BASE_URL}/relay/<id> */
+            ingest_url: string;
+            enabled: boolean;
+            /** @description the manual pause only */
+            paused: boolean;
+            /** @description What the ingest URL does right now (computed, not stored). */
+            availability: {
+                /** @constant */
+                state: "enabled";
+            } | {
+                /** @constant */
+                state: "disabled";
+            } | {
+                /** @constant */
+                state: "paused";
+                /** @enum {string} */
+                paused_by: "manual" | "maintenance_window";
+                /**
+                 * Format: date-time
+                 * @description the end of the active window(s); null for a manual pause
+                 */
+                resumes_at: string | null;
+            };
+            methods: ("POST" | "PUT" | "PATCH" | "DELETE" | "GET" | "HEAD")[];
+            /** @enum {string} */
+            payload_format: "json" | "form" | "xml" | "text" | "none" | "query" | "query_base64_json";
+            query_param_name: string | null;
+            query_param_required: boolean;
+            inbound_auth: components["schemas"]["InboundAuthView"];
+            required_headers: {
+                name: string;
+                /** @description without a value only the header must be present */
+                value?: string;
+            }[];
+            body_filters: ({
+                /** @enum {string} */
+                kind: "contains" | "not_contains" | "equals";
+                value: string;
+                case_insensitive?: boolean;
+            } | {
+                /** @enum {string} */
+                kind: "regex" | "not_regex";
+                /** @description an RE2 pattern */
+                pattern: string;
+                case_insensitive?: boolean;
+            })[];
+            field_rules: {
+                /** @description a dotted path into the payload, e.g. `order.id` */
+                path: string;
+                /** @enum {string} */
+                type?: "string" | "number" | "integer" | "boolean" | "object" | "array";
+                required?: boolean;
+                /** @description an RE2 pattern */
+                pattern?: string;
+            }[];
+            ip_access: {
+                allow: string[];
+                deny: string[];
+            };
+            captcha: {
+                /** @enum {string} */
+                provider: "hcaptcha" | "recaptcha" | "turnstile";
+                secret: components["schemas"]["RedactedSecret"];
+                verify_url?: string;
+                field?: string;
+            } | null;
+            rate_limit_per_minute: number | null;
+            maintenance_windows: {
+                /** @description ISO 8601 date-time with a zone */
+                starts_at: string;
+                /** @description after starts_at */
+                ends_at: string;
+            }[];
+            /** @description bumped by every change */
+            revision: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        EndpointList: {
+            data: components["schemas"]["Endpoint"][];
+        };
+        EndpointAuditPage: {
+            data: components["schemas"]["AuditRow"][];
+            /**
+             * Format: date-time
+             * @description pass as `before` for the next page; null on the last
+             */
+            next_before: string | null;
+        };
+        TargetCreate: {
+            /** @enum {string} */
+            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams";
+            /** @description trimmed */
+            name: string;
+            /** @description default true */
+            enabled?: boolean;
+            /** @description the kind's settings (WebhookConfigInput, EmbedChatConfigInput, BlockChatConfigInput, EmailConfigInput, SpreadsheetConfigInput, TelegramConfigInput, TeamsConfigInput by `kind`); each problem is named `config.<field>` */
+            config: Record<string, unknown>;
+            /** @description delays between attempts in ms; `[]` no retries; null the kind’s default (docs/delivery.md) */
+            retry_schedule_ms?: number[] | null;
+            /** @description read-only: refused in a request */
+            readonly id?: unknown;
+            /** @description read-only: refused in a request */
+            readonly account_id?: unknown;
+            /** @description read-only: refused in a request */
+            readonly endpoint_id?: unknown;
+            /** @description read-only: refused in a request */
+            readonly flagged?: unknown;
+            /** @description read-only: refused in a request */
+            readonly default_retry_schedule_ms?: unknown;
+            /** @description read-only: refused in a request */
+            readonly created_at?: unknown;
+            /** @description read-only: refused in a request */
+            readonly updated_at?: unknown;
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        TargetPatch: {
+            /** @description trimmed */
+            name?: string;
+            enabled?: boolean;
+            /** @description delays between attempts in ms; `[]` no retries; null the kind’s default (docs/delivery.md) */
+            retry_schedule_ms?: number[] | null;
+            /** @description cannot be changed: a new kind is a new target */
+            kind?: unknown;
+            /** @description cannot be changed: a new config is a new target */
+            config?: unknown;
+            /** @description read-only: refused in a request */
+            readonly id?: unknown;
+            /** @description read-only: refused in a request */
+            readonly account_id?: unknown;
+            /** @description read-only: refused in a request */
+            readonly endpoint_id?: unknown;
+            /** @description read-only: refused in a request */
+            readonly flagged?: unknown;
+            /** @description read-only: refused in a request */
+            readonly default_retry_schedule_ms?: unknown;
+            /** @description read-only: refused in a request */
+            readonly created_at?: unknown;
+            /** @description read-only: refused in a request */
+            readonly updated_at?: unknown;
+        };
+        Target: {
+            /** @description `tg_…` */
+            id: string;
+            account_id: string;
+            endpoint_id: string;
+            /** @enum {string} */
+            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams";
+            name: string;
+            enabled: boolean;
+            /** @description the kind's settings as shown, every secret masked (WebhookConfigView, EmbedChatConfigView, BlockChatConfigView, EmailConfigView, SpreadsheetConfigView, TelegramConfigView, TeamsConfigView by `kind`) */
+            config: Record<string, unknown>;
+            /** @description set when deliveries showed the destination is gone (docs/delivery.md "Flagged targets") */
+            flagged: {
+                reason: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
+            /** @description delays between attempts in ms; `[]` no retries; null the kind’s default (docs/delivery.md) */
+            retry_schedule_ms: number[] | null;
+            default_retry_schedule_ms: number[] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        TargetList: {
+            data: components["schemas"]["Target"][];
+        };
+        /** @description Webhook URL */
+        WebhookConfigInput: {
+            /**
+             * @description http(s) URL; https only while Enforce HTTPS is on
+             * @example https://hooks.example.com/in
+             */
+            url: string;
+            enforce_https?: boolean | null;
+            auth?: ({
+                /** @enum {string} */
+                type: "none" | "bearer" | "api_key" | "basic";
+            } & ({
+                /** @constant */
+                type: "none";
+            } | {
+                /** @constant */
+                type: "bearer";
+                token: string;
+            } | {
+                /** @constant */
+                type: "api_key";
+                /** @example X-Api-Key */
+                header: string;
+                key: string;
+            } | {
+                /** @constant */
+                type: "basic";
+                username: string;
+                password: string;
+            })) | null;
+            custom_headers?: {
+                name: string;
+                /** @description may use template variables, e.g. {{originating_ip}}, {{uuid}} */
+                value: string;
+                sensitive?: boolean | null;
+            }[] | null;
+            forward_headers?: ({
+                /** @enum {string} */
+                mode: "none" | "all" | "list";
+            } & ({
+                /** @constant */
+                mode: "none";
+            } | {
+                /** @constant */
+                mode: "all";
+            } | {
+                /** @constant */
+                mode: "list";
+                /** @description A listed header the request lacks is skipped. */
+                names: string[];
+            })) | null;
+            signing?: {
+                standard_webhooks: boolean;
+                /** @description "whsec_" + base64 of 24–64 bytes */
+                secret: string;
+            } | null;
+        };
+        /** @description Webhook URL */
+        WebhookConfigView: {
+            /**
+             * @description http(s) URL; https only while Enforce HTTPS is on
+             * @example https://hooks.example.com/in
+             */
+            url: string;
+            /** @description when on, a target URL that is not HTTPS is rejected */
+            enforce_https: boolean;
+            auth: {
+                /** @constant */
+                type: "none";
+            } | {
+                /** @constant */
+                type: "bearer";
+                /**
+                 * @description Token: set; never returned
+                 * @constant
+                 */
+                token: "[redacted]";
+            } | {
+                /** @constant */
+                type: "api_key";
+                /** @example X-Api-Key */
+                header: string;
+                /**
+                 * @description Key: set; never returned
+                 * @constant
+                 */
+                key: "[redacted]";
+            } | {
+                /** @constant */
+                type: "basic";
+                username: string;
+                /**
+                 * @description Password: set; never returned
+                 * @constant
+                 */
+                password: "[redacted]";
+            };
+            custom_headers: {
+                name: string;
+                /** @description Value; `[redacted]` when `sensitive` is true */
+                value: string;
+                /** @description stored sealed and shown as set; credential-like headers always are */
+                sensitive?: boolean;
+            }[];
+            forward_headers: {
+                /** @constant */
+                mode: "none";
+            } | {
+                /** @constant */
+                mode: "all";
+            } | {
+                /** @constant */
+                mode: "list";
+                names: string[];
+            };
+            signing: {
+                standard_webhooks: boolean;
+                /**
+                 * @description Signing secret: set; never returned
+                 * @constant
+                 */
+                secret: "[redacted]";
+            } | null;
+        };
+        /** @description Embed-style chat webhook (Discord-like) */
+        EmbedChatConfigInput: {
+            /** @description https://discord.com/api/webhooks/{id}/{token}, optionally ?thread_id=; a secret: stored sealed, shown masked */
+            url: string;
+            name?: string;
+            template?: string | null;
+            tts?: boolean | null;
+        };
+        /** @description Embed-style chat webhook (Discord-like) */
+        EmbedChatConfigView: {
+            /** @description Chat webhook URL, masked: what it holds is never returned */
+            url: string;
+            name: string;
+            /** @description {{path.to.field}} over the payload; empty: the payload as is */
+            template?: string;
+            /** @description used when the payload has no boolean tts */
+            tts?: boolean;
+        };
+        /** @description Block-style chat webhook (Slack-like) */
+        BlockChatConfigInput: {
+            /** @description https://hooks.slack.com/services/<path> or https://hooks.slack-gov.com/services/<path>; a secret: stored sealed, shown masked */
+            url: string;
+            name?: string;
+            template?: string | null;
+            markup?: boolean | null;
+        };
+        /** @description Block-style chat webhook (Slack-like) */
+        BlockChatConfigView: {
+            /** @description Chat webhook URL, masked: what it holds is never returned */
+            url: string;
+            name: string;
+            /** @description {{path.to.field}} over the payload; empty: the payload as is */
+            template?: string;
+            /** @description mrkdwn formatting of the message; off sends mrkdwn: false */
+            markup: boolean;
+        };
+        /** @description Email */
+        EmailConfigInput: {
+            /**
+             * @description one address or more; at most 50 across to, cc and bcc
+             * @example [
+             *       "ops@example.com"
+             *     ]
+             */
+            to: string[];
+            cc?: string[] | null;
+            bcc?: string[] | null;
+            subject?: string | null;
+            reply_to?: string | null;
+        };
+        /** @description Email */
+        EmailConfigView: {
+            to: string[];
+            cc: string[];
+            bcc: string[];
+            /**
+             * @description {{path.to.field}} over the payload; empty: "Relay: new event"
+             * @example New order {{order.id}}
+             */
+            subject: string;
+            /**
+             * Format: email
+             * @example support@example.com
+             */
+            reply_to?: string;
+        };
+        /** @description Spreadsheet (Google Sheets) */
+        SpreadsheetConfigInput: {
+            /** @example 1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms */
+            spreadsheet_id: string;
+            sheet_name?: string | null;
+            /** @description the JSON key file of a Google service account; a secret: stored sealed, never shown */
+            service_account_key: string;
+        };
+        /** @description Spreadsheet (Google Sheets) */
+        SpreadsheetConfigView: {
+            /** @example 1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms */
+            spreadsheet_id: string;
+            /** @example Leads */
+            sheet_name: string;
+            /**
+             * @description Service account key (JSON): set; never returned
+             * @constant
+             */
+            service_account_key: "[redacted]";
+        };
+        /** @description Telegram bot message */
+        TelegramConfigInput: {
+            /** @description from @BotFather; a secret: stored sealed, never shown */
+            bot_token: string;
+            /**
+             * @description a numeric chat id (groups and channels are negative) or a public channel’s @username; the bot must be a member
+             * @example -1001234567890
+             */
+            chat_id: string;
+            name?: string;
+            template?: string | null;
+            parse_mode?: ("none" | "HTML" | "MarkdownV2") | null;
+            disable_notification?: boolean | null;
+        };
+        /** @description Telegram bot message */
+        TelegramConfigView: {
+            /**
+             * @description Bot token: set; never returned
+             * @constant
+             */
+            bot_token: "[redacted]";
+            /**
+             * @description a numeric chat id (groups and channels are negative) or a public channel’s @username; the bot must be a member
+             * @example -1001234567890
+             */
+            chat_id: string;
+            name: string;
+            /** @description {{path.to.field}} over the payload; empty: the payload as is */
+            template?: string;
+            /**
+             * @description how Telegram reads the text; values from the payload are escaped for it
+             * @enum {string}
+             */
+            parse_mode: "none" | "HTML" | "MarkdownV2";
+            /** @description members get the message without sound */
+            disable_notification: boolean;
+        };
+        /** @description Microsoft Teams (Workflows webhook) */
+        TeamsConfigInput: {
+            /** @description the whole HTTP POST URL of the trigger; a secret: stored sealed, shown masked */
+            url: string;
+            name?: string;
+            template?: string | null;
+            format?: ("adaptive_card" | "text") | null;
+        };
+        /** @description Microsoft Teams (Workflows webhook) */
+        TeamsConfigView: {
+            /** @description Workflows webhook URL, masked: what it holds is never returned */
+            url: string;
+            name: string;
+            /** @description {{path.to.field}} over the payload; empty: the payload as is */
+            template?: string;
+            /**
+             * @description an Adaptive Card (what the Workflows templates post), or {"text": …} for a flow or legacy webhook that reads text
+             * @enum {string}
+             */
+            format: "adaptive_card" | "text";
+        };
+        /** @description one setting; the kind’s own checks (URL forms, header rules) stay on the server */
+        TargetKindField: {
+            name: string;
+            /** @enum {string} */
+            type: "string" | "boolean" | "integer" | "enum" | "object" | "list" | "variant";
+            label: string;
+            help?: string;
+            example?: unknown;
+            required: boolean;
+            /** @description true: sealed at rest, shown as set, never returned; `{ when }`: so when that sibling switch is on */
+            credential: boolean | {
+                when: string;
+            };
+            default?: unknown;
+            /**
+             * @description the setting is the target’s own field of that name: not asked twice
+             * @enum {string}
+             */
+            same_as?: "name";
+            min_length?: number;
+            max_length?: number;
+            /** @description a JavaScript regular expression (u flag) */
+            pattern?: string;
+            /** @enum {string} */
+            format?: "email" | "url";
+            multiline?: boolean;
+            const?: boolean;
+            minimum?: number;
+            maximum?: number;
+            values?: {
+                value: string;
+                label: string;
+            }[];
+            fields?: components["schemas"]["TargetKindField"][];
+            items?: components["schemas"]["TargetKindField"];
+            max_items?: number;
+            tag?: string;
+            variants?: {
+                value: string;
+                label: string;
+                fields: components["schemas"]["TargetKindField"][];
+            }[];
+        };
+        TargetKind: {
+            /** @description stored in the target record, e.g. `webhook` */
+            kind: string;
+            /** @description the deliverer queue its deliveries travel on */
+            channel: string;
+            label: string;
+            help?: string;
+            default_retry_schedule_ms: number[];
+            fields: components["schemas"]["TargetKindField"][];
+        };
+        TargetKindList: {
+            target_fields: components["schemas"]["TargetKindField"][];
+            data: components["schemas"]["TargetKind"][];
+        };
+        ActivityListed: {
+            /** @description the event id (`evt_…`), or `agg_…` for an aggregated row */
+            id: string;
+            account_id: string;
+            endpoint_id: string;
+            /** Format: date-time */
+            received_at: string;
+            method: string;
+            /** @description null on aggregated rows */
+            source_ip: string | null;
+            /**
+             * @description docs/ingest.md lists each with its HTTP status
+             * @enum {string}
+             */
+            outcome: "ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE";
+            /** @description why a request was rejected */
+            reason: string | null;
+            /**
+             * @description the filter group
+             * @enum {string}
+             */
+            status: "completed" | "pending" | "errors";
+            /** @description the latest delivery error */
+            last_error: string | null;
+            target_count: number;
+            /** @description a test request (the Test group) */
+            test: boolean;
+            /** @description a flood of identical rejections in one minute, folded into this row */
+            aggregate: {
+                count: number;
+                /** Format: date-time */
+                first_seen: string;
+                /** Format: date-time */
+                last_seen: string;
+            } | null;
+        };
+        ActivityPage: {
+            data: components["schemas"]["ActivityListed"][];
+            /** @description pass back as `cursor` with the same filters; null at the end */
+            next_cursor: string | null;
+        };
+        /** @description The request of an accepted event, as kept for resends. */
+        ActivityRequest: {
+            event_id: string;
+            method: string;
+            source_ip: string;
+            /** @description the raw query string, without `?`; empty when none */
+            query: string;
+            /** @description as the sender sent them, lower-case names; credentials (inbound-auth headers, and any name with token, secret, signature, password, api key, session, cookie or authorization) read `[redacted]` */
+            headers: {
+                [key: string]: string;
+            };
+            content_type: string | null;
+            size_bytes: number;
+            /** @description the payload’s exact bytes */
+            body_base64: string;
+            /** @description the payload as text when its bytes are UTF-8; null otherwise (use body_base64) */
+            body_text: string | null;
+        };
+        /** @description One row with its deliveries and their attempts. */
+        ActivityRow: {
+            /** @description the event id (`evt_…`), or `agg_…` for an aggregated row */
+            id: string;
+            account_id: string;
+            endpoint_id: string;
+            /** Format: date-time */
+            received_at: string;
+            method: string;
+            /** @description null on aggregated rows */
+            source_ip: string | null;
+            /**
+             * @description docs/ingest.md lists each with its HTTP status
+             * @enum {string}
+             */
+            outcome: "ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE";
+            /** @description why a request was rejected */
+            reason: string | null;
+            /**
+             * @description the filter group
+             * @enum {string}
+             */
+            status: "completed" | "pending" | "errors";
+            /** @description the latest delivery error */
+            last_error: string | null;
+            target_count: number;
+            /** @description a test request (the Test group) */
+            test: boolean;
+            /** @description a flood of identical rejections in one minute, folded into this row */
+            aggregate: {
+                count: number;
+                /** Format: date-time */
+                first_seen: string;
+                /** Format: date-time */
+                last_seen: string;
+            } | null;
+            deliveries: {
+                delivery_id: string;
+                target_id: string;
+                target_kind: string;
+                /** @description the target’s name now; null once it was deleted */
+                target_name: string | null;
+                /** @enum {string} */
+                state: "delivered" | "retrying" | "failed";
+                /**
+                 * Format: date-time
+                 * @description when the delivery began: the request’s `received_at` for the first delivery to a target, the time of the resend or bulk retry that made a later one; its latency runs from here
+                 */
+                started_at: string;
+                attempts: {
+                    attempt: number;
+                    /** Format: date-time */
+                    attempted_at: string;
+                    /** @enum {string} */
+                    state: "delivered" | "retrying" | "failed";
+                    status_code: number | null;
+                    duration_ms: number;
+                    error: string | null;
+                    /** Format: date-time */
+                    next_attempt_at: string | null;
+                }[];
+            }[];
+        };
+        /** @description Every field optional: without `body`, `body_base64` and `query`, a sample the endpoint’s format reads is sent. */
+        TestRequest: {
+            /** @description any of the endpoint methods, in any case; default POST if the endpoint allows it, else its first allowed method */
+            method?: string;
+            /** @description at most 50; not Content-Type (use `content_type`), Content-Length, Host, Transfer-Encoding or Connection */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description the raw query string, without `?`, `#` or white space */
+            query?: string;
+            /** @description default: the media type of the endpoint’s format; null sends none */
+            content_type?: string | null;
+            /** @description a string is sent as its UTF-8 bytes, any other JSON value as JSON text; not with `body_base64` */
+            body?: unknown;
+            /** @description the exact bytes, base64; not with `body` */
+            body_base64?: string;
+        };
+        TestRequestAccepted: {
+            event_id: string;
+            /** @constant */
+            outcome: "ACCEPTED";
+            /** @description the targets it is being delivered to; their attempts show on the row */
+            target_count: number;
+            /** @constant */
+            test: true;
+            /** @description true when an `Idempotency-Key` in `headers` repeated an earlier request: its first answer, nothing delivered again */
+            replayed: boolean;
+        };
+        TestRequestRejected: {
+            /** @enum {string} */
+            code: "test_request_rejected";
+            /** @description names what the pipeline said */
+            message: string;
+            /** @description the Test row written; null when a sender gets no row either (disabled or paused endpoint) */
+            event_id: string | null;
+            outcome: ("ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE") | null;
+            reason: string | null;
+            /** @description the HTTP status a sender would have got */
+            ingest_status: number;
+            /** @description the `code` a sender would have got (docs/ingest.md) */
+            ingest_code: string;
+        };
+        Resend: {
+            /** @description only this target of the row’s endpoint; without it every enabled target the endpoint has now */
+            target_id?: string;
+        };
+        ResendAccepted: {
+            event_id: string;
+            deliveries: {
+                /** @description `<first delivery id>_r<tag>` */
+                delivery_id: string;
+                target_id: string;
+                target_kind: string;
+            }[];
+        };
+        BulkRetryCreate: {
+            /** @description without it every endpoint of the account */
+            endpoint_id?: string | null;
+            /** @description needs `endpoint_id`: only that target’s failed deliveries */
+            target_id?: string | null;
+            /**
+             * @description the only group with failed deliveries
+             * @enum {string}
+             */
+            status?: "errors";
+            /** @description ISO 8601; default `to` − 24 h; never before the retention period */
+            from?: string;
+            /** @description ISO 8601; default now */
+            to?: string;
+            /** @description deliveries published per second, at most BULK_RETRY_MAX_RATE (the default) */
+            rate_per_second?: number;
+        };
+        BulkRetry: {
+            /** @description `brj_…` */
+            id: string;
+            account_id: string;
+            filter: {
+                endpoint_id: string | null;
+                target_id: string | null;
+                /** @constant */
+                status: "errors";
+                /** Format: date-time */
+                from: string;
+                /** Format: date-time */
+                to: string;
+            };
+            rate_per_second: number;
+            /**
+             * @description `queued` → `running` → `done` | `cancelled` | `failed`
+             * @enum {string}
+             */
+            state: "queued" | "running" | "done" | "cancelled" | "failed";
+            cancel_requested: boolean;
+            /** @description the total is not known in advance: `rows_scanned` grows until `done` */
+            progress: {
+                rows_scanned: number;
+                rows_retried: number;
+                deliveries_queued: number;
+                skipped_not_accepted: number;
+                skipped_no_payload: number;
+                skipped_not_failed: number;
+                skipped_target_gone: number;
+            };
+            /** @description runs taken so far (a run resumes from the saved cursor after a crash) */
+            runs: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description why the last run ended early (the next resumes), or why the job failed */
+            error: string | null;
+        };
+        BulkRetryPage: {
+            data: components["schemas"]["BulkRetry"][];
+            /** @description pass back as `cursor`; null on the last page */
+            next_cursor: string | null;
+        };
+        Plan: {
+            name: string;
+            /** @description accepted events per UTC calendar month; then 429 QUOTA_EXCEEDED. 0 accepts none */
+            monthly_accepted_events: number;
+            /** @description the largest payload accepted; larger is 413 PAYLOAD_TOO_LARGE. The gateway never reads more than its MAX_BODY_BYTES (1 MiB by default), whatever the plan says */
+            payload_limit_bytes: number;
+        };
+        /** @description The limits to change; the others stay. */
+        PlanPatch: {
+            name?: string;
+            /** @description accepted events per UTC calendar month; then 429 QUOTA_EXCEEDED. 0 accepts none */
+            monthly_accepted_events?: number;
+            /** @description the largest payload accepted; larger is 413 PAYLOAD_TOO_LARGE. The gateway never reads more than its MAX_BODY_BYTES (1 MiB by default), whatever the plan says */
+            payload_limit_bytes?: number;
+        };
+        AccountPlan: {
+            account_id: string;
+            plan: components["schemas"]["Plan"];
+        };
+        Usage: {
+            account_id: string;
+            plan: components["schemas"]["Plan"];
+            period: {
+                /** @description YYYY-MM (UTC) */
+                month: string;
+                /** Format: date-time */
+                start: string;
+                /**
+                 * Format: date-time
+                 * @description exclusive: when the count starts again
+                 */
+                end: string;
+            };
+            accepted_events: number;
+            /** @description repeats plan.monthly_accepted_events */
+            limit: number;
+            /** @description max(0, limit - accepted_events) */
+            remaining: number;
+        };
+        ApiKeyCreate: {
+            /**
+             * @description viewer < editor < admin < owner (docs/management-api.md "Roles")
+             * @enum {string}
+             */
+            role: "viewer" | "editor" | "admin" | "owner";
+            /** @description a label, e.g. "CI deploys" */
+            name?: string;
+        };
+        ApiKey: {
+            /** @description `key_…`: what revoking names */
+            id: string;
+            /** @description the first 7 characters of the key (`rk_AbCd`); the actor in audit rows */
+            prefix: string;
+            /**
+             * @description viewer < editor < admin < owner (docs/management-api.md "Roles")
+             * @enum {string}
+             */
+            role: "viewer" | "editor" | "admin" | "owner";
+            name: string | null;
+            /** @description the prefix of the key that created it; null for the bootstrap command */
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description when it last authenticated a request, to the minute; null if never
+             */
+            last_used_at: string | null;
+        };
+        ApiKeyCreated: {
+            /** @description `key_…`: what revoking names */
+            id: string;
+            /** @description the first 7 characters of the key (`rk_AbCd`); the actor in audit rows */
+            prefix: string;
+            /**
+             * @description viewer < editor < admin < owner (docs/management-api.md "Roles")
+             * @enum {string}
+             */
+            role: "viewer" | "editor" | "admin" | "owner";
+            name: string | null;
+            /** @description the prefix of the key that created it; null for the bootstrap command */
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description when it last authenticated a request, to the minute; null if never
+             */
+            last_used_at: string | null;
+            /** @description the key itself (`rk_…`): shown this once, stored only as its SHA-256 digest */
+            secret: string;
+        };
+        ApiKeyList: {
+            data: components["schemas"]["ApiKey"][];
+        };
+        DailyUsage: {
+            account_id: string;
+            period: {
+                month: string;
+                /** Format: date-time */
+                start: string;
+                /** Format: date-time */
+                end: string;
+            };
+            /** @description the plan's monthly accepted events */
+            limit: number;
+            /** @description the month so far (the quota counter) */
+            accepted_events: number;
+            days: {
+                /** @description YYYY-MM-DD (UTC) */
+                date: string;
+                accepted_events: number;
+            }[];
+            endpoints: {
+                endpoint_id: string;
+                /** @description null: deleted */
+                name: string | null;
+                accepted_events: number;
+                /** @description aligned with the top-level `days` */
+                days: number[];
+            }[];
+            unattributed: number;
+        };
+        AccountAuditPage: {
+            data: components["schemas"]["AuditRow"][];
+            /** Format: date-time */
+            next_before: string | null;
+        };
+        AuditRow: {
+            id: string;
+            /** @enum {string} */
+            action: "enabled" | "disabled" | "paused" | "resumed" | "endpoint_created" | "endpoint_updated" | "endpoint_deleted" | "target_created" | "target_updated" | "target_deleted" | "target_flag_cleared" | "key_created" | "key_revoked" | "plan_changed";
+            /** @description the prefix of the API key that made the change (a dashboard session: its key); `operator` for the bootstrap and plan commands */
+            actor: string;
+            /** @description the name of that key */
+            actor_name: string | null;
+            /** @description the address the request came from; null for the operator commands */
+            source_ip: string | null;
+            /** Format: date-time */
+            at: string;
+            /** @description endpoint and target changes */
+            endpoint_id: string | null;
+            /** @description key actions */
+            key_id: string | null;
+            /** @description What changed, never a value of a secret. `endpoint_created`/`endpoint_updated`: `fields` (the settings set, by name) and `secrets_changed` (those of them holding secrets: shown as changed only); `target_*`: `target_id`, `name` (and `kind`, or `fields` for an update); key actions: `role`, `prefix`, `name`; `plan_changed`: `before`, `after`. */
+            details: {
+                [key: string]: unknown;
+            } | null;
+        };
+    };
+    responses: {
+        /** @description `validation_failed`: a body field or a parameter is invalid — `errors` names each; `malformed_json`: the body is not JSON; `malformed_path`: the URL path is not valid percent-encoding. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /**
+                     * @description stable, machine-readable
+                     * @enum {string}
+                     */
+                    code: "validation_failed" | "malformed_json" | "malformed_path";
+                    /** @description for people; validation errors join every field error as `field: message; …` */
+                    message: string;
+                    /** @description every problem at once */
+                    errors?: components["schemas"]["FieldError"][];
+                };
+            };
+        };
+        /** @description `unauthorized`: no API key, or one that is unknown or revoked. */
+        Unauthorized: {
+            headers: {
+                /** @description `Bearer realm="relay"` (RFC 6750 §3) */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /**
+                     * @description stable, machine-readable
+                     * @enum {string}
+                     */
+                    code: "unauthorized";
+                    /** @description for people; validation errors join every field error as `field: message; …` */
+                    message: string;
+                };
+            };
+        };
+        /** @description `forbidden`: the key's role is below what the operation needs (see `x-relay-role`). */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /**
+                     * @description stable, machine-readable
+                     * @enum {string}
+                     */
+                    code: "forbidden";
+                    /** @description for people; validation errors join every field error as `field: message; …` */
+                    message: string;
+                };
+            };
+        };
+        /** @description `not_found`: the resource does not exist or belongs to another account. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /**
+                     * @description stable, machine-readable
+                     * @enum {string}
+                     */
+                    code: "not_found";
+                    /** @description for people; validation errors join every field error as `field: message; …` */
+                    message: string;
+                };
+            };
+        };
+        /** @description `conflict`: another request changed the endpoint while this one was being saved; read it again and retry. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /**
+                     * @description stable, machine-readable
+                     * @enum {string}
+                     */
+                    code: "conflict";
+                    /** @description for people; validation errors join every field error as `field: message; …` */
+                    message: string;
+                };
+            };
+        };
+        /** @description `payload_too_large`: a body over 256 KB. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /**
+                     * @description stable, machine-readable
+                     * @enum {string}
+                     */
+                    code: "payload_too_large";
+                    /** @description for people; validation errors join every field error as `field: message; …` */
+                    message: string;
+                };
+            };
+        };
+        /** @description `internal_error`: opaque to the caller, logged in full. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /**
+                     * @description stable, machine-readable
+                     * @enum {string}
+                     */
+                    code: "internal_error";
+                    /** @description for people; validation errors join every field error as `field: message; …` */
+                    message: string;
+                };
+            };
+        };
+        /** @description `too_many_test_requests`, `too_many_resends`, `too_many_bulk_retries`: the account's ceiling for that action (docs/management-api.md). */
+        TooManyRequests: {
+            headers: {
+                /** @description seconds until the window ends */
+                "Retry-After"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /**
+                     * @description stable, machine-readable
+                     * @enum {string}
+                     */
+                    code: "too_many_test_requests" | "too_many_resends" | "too_many_bulk_retries";
+                    /** @description for people; validation errors join every field error as `field: message; …` */
+                    message: string;
+                };
+            };
+        };
+        /** @description `gateway_unavailable`: no ingest gateway ran the test request. */
+        GatewayUnavailable: {
+            headers: {
+                /** @description seconds: 5 */
+                "Retry-After"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /**
+                     * @description stable, machine-readable
+                     * @enum {string}
+                     */
+                    code: "gateway_unavailable";
+                    /** @description for people; validation errors join every field error as `field: message; …` */
+                    message: string;
+                };
+            };
+        };
+        /** @description `delivery_queue_unavailable`: the broker did not confirm the deliveries. Nothing was sent, or a delivery went out that the receiver dedupes on its `X-Relay-Delivery-Id`. */
+        DeliveryQueueUnavailable: {
+            headers: {
+                /** @description seconds: 5 */
+                "Retry-After"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /**
+                     * @description stable, machine-readable
+                     * @enum {string}
+                     */
+                    code: "delivery_queue_unavailable";
+                    /** @description for people; validation errors join every field error as `field: message; …` */
+                    message: string;
+                };
+            };
+        };
+        /** @description `usage_unavailable`: the usage counter (Redis) cannot be read. */
+        UsageUnavailable: {
+            headers: {
+                /** @description seconds: 5 */
+                "Retry-After"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /**
+                     * @description stable, machine-readable
+                     * @enum {string}
+                     */
+                    code: "usage_unavailable";
+                    /** @description for people; validation errors join every field error as `field: message; …` */
+                    message: string;
+                };
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every endpoint of the account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, secrets redacted. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`); another account’s endpoint is not found */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`); another account’s endpoint is not found */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`); another account’s endpoint is not found */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointPatch"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    pauseEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`); another account’s endpoint is not found */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    resumeEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`); another account’s endpoint is not found */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    disableEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`); another account’s endpoint is not found */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    enableEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`); another account’s endpoint is not found */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listEndpointAudit: {
+        parameters: {
+            query?: {
+                /** @description rows per page */
+                limit?: number;
+                /** @description the `next_before` of the previous page */
+                before?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`); another account’s endpoint is not found */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointAuditPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTargets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every target of the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TargetList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TargetCreate"];
+            };
+        };
+        responses: {
+            /** @description The target, secrets masked. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Target"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+                /** @description the target id (`tg_…`) of this endpoint */
+                targetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The target. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Target"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+                /** @description the target id (`tg_…`) of this endpoint */
+                targetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+                /** @description the target id (`tg_…`) of this endpoint */
+                targetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TargetPatch"];
+            };
+        };
+        responses: {
+            /** @description The target as saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Target"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    clearTargetFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+                /** @description the target id (`tg_…`) of this endpoint */
+                targetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The target, unflagged. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Target"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTargetKinds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The kinds, in catalog order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TargetKindList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listActivity: {
+        parameters: {
+            query?: {
+                /** @description one endpoint; without it every endpoint of the account */
+                endpoint_id?: string;
+                /** @description inclusive, ISO 8601 */
+                from?: string;
+                /** @description exclusive, ISO 8601 */
+                to?: string;
+                /** @description the filter group */
+                status?: "all" | "completed" | "pending" | "errors" | "test";
+                /** @description an exact IPv4 or IPv6 address (anything else is a 400) */
+                source_ip?: string;
+                /** @description a literal, case-insensitive substring of what the row shows: the outcome label and code (`Unsupported Media Type (UNSUPPORTED_MEDIA_TYPE)`), the rejection reason or the latest delivery error; needs a window of at most 24 hours (the last 24 hours by default) */
+                error?: string;
+                /** @description a literal, case-insensitive substring of the stored payload (accepted rows; the body read as UTF-8). Reads at most 100 rows a call: follow `next_cursor` to search older rows. Same 24-hour window as `error` */
+                payload?: string;
+                /** @description rows with an attempt answered this status (`503`) or class (`5xx`). Reads at most 100 rows a call: follow `next_cursor` to search older rows. Same 24-hour window as `error` */
+                response_status?: string;
+                /** @description rows per page */
+                limit?: number;
+                /** @description the `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the event id */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityRow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getActivityRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the event id */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`); another account’s endpoint is not found */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted by the pipeline; being delivered. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestRequestAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `test_request_rejected`: the pipeline refused it, as it would a sender’s request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestRequestRejected"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["GatewayUnavailable"];
+        };
+    };
+    resendActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the event id (`evt_…`) */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Resend"];
+            };
+        };
+        responses: {
+            /** @description The broker confirmed every delivery. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `not_resendable`: the request was refused, nothing to deliver; `payload_not_stored`: no stored payload (or not yet: retry in a few seconds); `no_targets`, `target_disabled`, `target_flagged`: nothing enabled to deliver to. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description stable, machine-readable
+                         * @enum {string}
+                         */
+                        code: "not_resendable" | "payload_not_stored" | "no_targets" | "target_disabled" | "target_flagged";
+                        /** @description for people; validation errors join every field error as `field: message; …` */
+                        message: string;
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DeliveryQueueUnavailable"];
+        };
+    };
+    listBulkRetries: {
+        parameters: {
+            query?: {
+                /** @description jobs per page */
+                limit?: number;
+                /** @description the `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkRetryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createBulkRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkRetryCreate"];
+            };
+        };
+        responses: {
+            /** @description The job, queued. */
+            202: {
+                headers: {
+                    /** @description `/v1/bulk-retries/<id>` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkRetry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBulkRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the bulk retry id (`brj_…`); another account’s job is not found */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkRetry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelBulkRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the bulk retry id (`brj_…`); another account’s job is not found */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job, `cancel_requested: true`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkRetry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `job_finished`: the job already ended. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description stable, machine-readable
+                         * @enum {string}
+                         */
+                        code: "job_finished";
+                        /** @description for people; validation errors join every field error as `field: message; …` */
+                        message: string;
+                    };
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDailyUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyUsage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["UsageUnavailable"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["UsageUnavailable"];
+        };
+    };
+    getUsageV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["UsageUnavailable"];
+        };
+    };
+    getPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountPlan"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updatePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanPatch"];
+            };
+        };
+        responses: {
+            /** @description The plan as saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountPlan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret — shown this once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the key id (`key_…`) */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `last_owner_key`: the account would have no owner key left. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: "last_owner_key";
+                        message: string;
+                    };
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAccountAudit: {
+        parameters: {
+            query?: {
+                /** @description rows per page */
+                limit?: number;
+                /** @description the `next_before` of the previous page */
+                before?: string;
+                /** @description only the rows of this endpoint */
+                endpoint_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountAuditPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    healthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                    };
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    readyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ready";
+                        checks: {
+                            mongodb: boolean;
+                            redis: boolean;
+                        };
+                    };
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description A dependency did not answer. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "not_ready";
+                        checks: {
+                            mongodb: boolean;
+                            redis: boolean;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        openapi: "3.1.0";
+                        info: Record<string, unknown>;
+                        paths: Record<string, unknown>;
+                    };
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+}
