@@ -2,13 +2,15 @@
 // own process, as scripts/start.sh runs them), loaded first on ONE endpoint from ONE source
 // address and then, in the same run, on 10, 100, 500, 1,000 and 10,000 endpoints spread over
 // BENCH_TENANT_ACCOUNTS accounts (10) from BENCH_TENANT_SOURCES loopback senders (1,000,
-// 127.0.x.y). Each endpoint has one webhook target on a local receiver that counts deliveries.
+// 127.0.x.y), with a single-endpoint phase again between them: each spread phase is compared
+// with the single-endpoint phases on either side of it, so a drift over the run (the hour's
+// activity collections growing, a neighbour's load) is not read as a cost of spreading. Each endpoint has one webhook target on a local receiver that counts deliveries.
 // Per phase: accepted/s, p99, the ratio to the single-endpoint phase, delivered (nothing lost),
 // activity lag, CPU ms per accepted event of each process, and the store reads per second of
 // the gateway and the deliverers (relay_store_reads_total, the metric operators see).
 //
 //   BENCH_DURATION_S=20 BENCH_WARMUP_S=5 node bench/tenants.js
-//   BENCH_TENANT_PHASES=1,10,100,500,1000,10000 (endpoint counts; 1 is the single-endpoint phase, from one address)
+//   BENCH_TENANT_PHASES=1,10,100,1,500,1000,1,10000,1 (endpoint counts in order; 1 is the single-endpoint phase, from one address)
 //   BENCH_DURATION_S=3 node bench/tenants.js   # short mode (test/e2e/bench-smoke): phases 1 and 10
 // Writes <results>/tenants.json; exits 1 if an accepted event was never delivered.
 'use strict';
@@ -28,10 +30,13 @@ const WARMUP_S = num(process.env.BENCH_WARMUP_S, SHORT ? 1 : 5);
 const CONNECTIONS = num(process.env.BENCH_CONNECTIONS, 64);
 const ACCOUNTS = num(process.env.BENCH_TENANT_ACCOUNTS, 10);
 const SOURCES = num(process.env.BENCH_TENANT_SOURCES, 1000);
-const PHASES = (process.env.BENCH_TENANT_PHASES || (SHORT ? '1,10' : '1,10,100,500,1000,10000')).split(',').map(Number).filter((n) => n >= 1);
+const PHASES = (process.env.BENCH_TENANT_PHASES || (SHORT ? '1,10' : '1,10,100,1,500,1000,1,10000,1')).split(',').map(Number).filter((n) => n >= 1);
 const WAIT_S = SHORT ? 30 : 120;
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
 const SAMPLE_SIZE = 20;
+/** letters that may start a request id inside a JSON string: three per phase, so up to 17 phases */
+const TAGS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+if (PHASES.length * 3 > TAGS.length) throw new Error(`BENCH_TENANT_PHASES: at most ${Math.floor(TAGS.length / 3)} phases`);
 /** the processes whose store reads are counted: the caches of settings live there */
 const READERS = ['ingest-gateway', 'webhook-deliverer', 'chat-deliverer'];
 
@@ -126,13 +131,12 @@ function perFlush(w0, w1, cpuMs) {
   };
 }
 
-async function runPhase(ctx, count) {
+async function runPhase(ctx, count, k) {
   const { ns, receiver, probes, ids, accepted, pids, api } = ctx;
   const endpoints = count === 1 ? [ids.single] : ids.endpoints.slice(0, count);
   const sources = count === 1 ? ['127.0.0.1'] : ctx.sources;
-  // the receiver reads a 16-character request id: one letter each for the phase's priming, warm-up and measured load
-  const k = PHASES.indexOf(count);
-  const [primeTag, warmTag, measuredTag] = [0, 1, 2].map((i) => String.fromCharCode(65 + 3 * k + i));
+  // the receiver reads a 16-character request id: one letter each for the phase's (k-th) priming, warm-up and measured load
+  const [primeTag, warmTag, measuredTag] = [0, 1, 2].map((i) => TAGS[3 * k + i]);
   const headers = { 'content-type': 'application/json' };
   const load = (phase, durationS, eachOnce = false) => loadSpread({ port: ns.ports['ingest-gateway'], endpoints, sources, connections: CONNECTIONS, durationS, headers, makeBody: (seq) => makeBody(requestId(phase, seq)), onAccepted: (seq) => accepted.add(requestId(phase, seq)), eachOnce });
 
@@ -218,10 +222,9 @@ async function main() {
     Object.assign(pids, { receiver: receiver.child.pid, 'load generator': process.pid }, serverPids());
     const ctx = { ns, receiver, probes, ids, accepted: new Set(), pids, api, sources: loopbackSources(SOURCES) };
     const phases = [];
-    for (const count of PHASES) phases.push(await runPhase(ctx, count));
+    for (const [k, count] of PHASES.entries()) phases.push(await runPhase(ctx, count, k));
     const lost = await waitDelivered(receiver, ctx.accepted, Date.now() + WAIT_S * 1000);
-    const single = phases.find((p) => p.endpoints === 1);
-    for (const p of phases) p.ratio_to_single = single && single.accepted_per_s ? Number((p.accepted_per_s / single.accepted_per_s).toFixed(3)) : null;
+    for (const [k, p] of phases.entries()) p.ratio_to_single = ratioToSingles(phases, k);
     const report = {
       bench: 'tenants',
       at: new Date().toISOString(),
@@ -248,6 +251,20 @@ async function main() {
     await teardown();
   }
   return exitCode;
+}
+
+/**
+ * A phase's accepted/s over the mean of the single-endpoint phases nearest before and after it
+ * (one of them at the run's ends); 1 for a single-endpoint phase itself.
+ */
+function ratioToSingles(phases, k) {
+  if (phases[k].endpoints === 1) return 1;
+  const before = phases.slice(0, k).reverse().find((p) => p.endpoints === 1);
+  const after = phases.slice(k + 1).find((p) => p.endpoints === 1);
+  const singles = [before, after].filter((p) => p && p.accepted_per_s);
+  if (singles.length === 0) return null;
+  const mean = singles.reduce((sum, p) => sum + p.accepted_per_s, 0) / singles.length;
+  return Number((phases[k].accepted_per_s / mean).toFixed(3));
 }
 
 function printTable(r) {

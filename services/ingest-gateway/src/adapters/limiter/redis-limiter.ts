@@ -82,7 +82,8 @@ export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
   return {
     async admit(req) {
       const key = quotaKey(namespace, req.accountId, req.now);
-      if (redis.status !== 'ready' || Date.now() < skipUntil) return decideLocally(req, key, new Error(`Redis connection ${redis.status}`));
+      if (redis.status !== 'ready') return decideLocally(req, key, new Error(`Redis connection ${redis.status}`));
+      if (Date.now() < skipUntil) return decideLocally(req, key, new Error(`a call failed under ${retryAfterFailureMs} ms ago; Redis is tried again after that`));
       let reply: AdmitReply;
       try {
         if (local.hasOwed()) await flushOwed();
