@@ -5,7 +5,7 @@
 // 127.0.x.y), with a single-endpoint phase again between them: each spread phase is compared
 // with the single-endpoint phases on either side of it, so a drift over the run (the hour's
 // activity collections growing, a neighbour's load) is not read as a cost of spreading. Each endpoint has one webhook target on a local receiver that counts deliveries.
-// Per phase: accepted/s, p99, the ratio to the single-endpoint phase, delivered (nothing lost),
+// Per phase: accepted/s, p99, the ratio to the single-endpoint phases beside it, delivered (nothing lost),
 // activity lag, CPU ms per accepted event of each process, and the store reads per second of
 // the gateway and the deliverers (relay_store_reads_total, the metric operators see).
 //
