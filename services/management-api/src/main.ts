@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { BrokerConnection, ConfirmPublisher } from '@relay/broker';
+import { BrokerConnection, ConfirmPublisher, DeliveryPublisher } from '@relay/broker';
 import { connectRedis } from '@relay/cache';
 import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
@@ -13,7 +13,6 @@ import { createAccountLock } from './adapters/account-lock';
 import { createActionLimiter } from './adapters/action-limiter';
 import { createBulkRetryRunner } from './adapters/bulk-retry-runner';
 import { BulkRetryStore } from './adapters/bulk-retry-store';
-import { createDeliveryPublisher } from './adapters/delivery-publisher';
 import { createGatewayClient } from './adapters/gateway-client';
 import { createInvalidator } from './adapters/invalidation';
 import { createSessionStore } from './adapters/sessions';
@@ -39,7 +38,7 @@ runMain(async () => {
     topology: { namespace: config.namespace, deliveryLimit: config.deliveryLimit },
   });
   broker.start().catch((err: Error) => logger.warn('broker not reached yet; resends and bulk retries wait for it', { error: err.message }));
-  const deliveries = createDeliveryPublisher(new ConfirmPublisher(broker, config.publishConfirmTimeoutMs), config.namespace);
+  const deliveries = new DeliveryPublisher(new ConfirmPublisher(broker, config.publishConfirmTimeoutMs), config.namespace);
   const jobs = new BulkRetryStore(store);
   const retentionMs = config.activityRetentionDays * 86_400_000;
   const runner = createBulkRetryRunner({ store, jobs, deliveries, logger, leaseMs: config.bulkRetryLeaseMs, pollMs: config.bulkRetryPollMs, keepFinishedMs: retentionMs });

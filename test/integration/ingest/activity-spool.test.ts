@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { ACTIVITY_REQUEST_V1, encodeMessage } from '@relay/contracts';
 import type { ActivityRequestV1 } from '@relay/contracts';
 import { createActivitySpool, QUARANTINE_MAX } from '../../../services/ingest-gateway/src/adapters/activity-spool';
-import { DeliveryQueueUnavailableError } from '../../../services/ingest-gateway/src/domain/ports';
+import { DeliveryQueueUnavailableError } from '@relay/broker';
 import { eventually, infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
 

@@ -1,10 +1,9 @@
-import { BrokerConnection, ConfirmPublisher } from '@relay/broker';
+import { BrokerConnection, ConfirmPublisher, DeliveryPublisher } from '@relay/broker';
 import { newId } from '@relay/contracts';
 import { connectStore } from '@relay/store';
 import type { Store } from '@relay/store';
 import { MAX_RUNS, createBulkRetryRunner } from '../../../services/management-api/src/adapters/bulk-retry-runner';
 import { BulkRetryStore } from '../../../services/management-api/src/adapters/bulk-retry-store';
-import { createDeliveryPublisher } from '../../../services/management-api/src/adapters/delivery-publisher';
 import type { JobDoc } from '../../../services/management-api/src/adapters/bulk-retry-store';
 import { zeroCounts } from '../../../services/management-api/src/domain/bulk-retry-job';
 import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../support/infra';
@@ -95,7 +94,7 @@ describe('bulk retry jobs in the store', () => {
     const { logger } = testLogger('management-api');
     const broker = new BrokerConnection({ url: infra.rabbitmqUrl, connectionName: 'bulk retry test', logger, topology: { namespace, deliveryLimit: 20 } });
     await broker.start();
-    const runner = createBulkRetryRunner({ store: b, jobs: jobsB, deliveries: createDeliveryPublisher(new ConfirmPublisher(broker, 1000), namespace), logger, leaseMs: 1000, pollMs: 100, keepFinishedMs: 30 * 86_400_000 });
+    const runner = createBulkRetryRunner({ store: b, jobs: jobsB, deliveries: new DeliveryPublisher(new ConfirmPublisher(broker, 1000), namespace), logger, leaseMs: 1000, pollMs: 100, keepFinishedMs: 30 * 86_400_000 });
     runner.start();
     try {
       const status = await eventually(async () => {

@@ -6,14 +6,13 @@ import request from 'supertest';
 import { cacheChangesChannel, decodeCacheChange, encodeCacheChange, newId } from '@relay/contracts';
 import { connectStore } from '@relay/store';
 import type { PlanLimits, Store } from '@relay/store';
-import { BrokerConnection, ConfirmPublisher } from '@relay/broker';
+import { BrokerConnection, ConfirmPublisher, DeliveryPublisher } from '@relay/broker';
 import { createInternalSigner, createSecretBox } from '@relay/secrets';
 import type { SecretBox } from '@relay/secrets';
 import { createDefaultRegistry } from '@relay/targets';
 import { createActionLimiter } from '../../../services/management-api/src/adapters/action-limiter';
 import { issueApiKey } from '../../../services/management-api/src/adapters/api-keys';
 import { BulkRetryStore } from '../../../services/management-api/src/adapters/bulk-retry-store';
-import { createDeliveryPublisher } from '../../../services/management-api/src/adapters/delivery-publisher';
 import { createGatewayClient } from '../../../services/management-api/src/adapters/gateway-client';
 import { createInvalidator } from '../../../services/management-api/src/adapters/invalidation';
 import { createAccountLock } from '../../../services/management-api/src/adapters/account-lock';
@@ -144,7 +143,7 @@ function replayDeps(store: Store, redis: Redis, namespace: string, secretsKeys: 
     logger,
     now,
     gateway: createGatewayClient({ baseUrl: 'http://127.0.0.1:9', signer: createInternalSigner(secretsKeys, 'test-request'), timeoutMs: 5000 }),
-    deliveries: createDeliveryPublisher(new ConfirmPublisher(broker, 5000), namespace),
+    deliveries: new DeliveryPublisher(new ConfirmPublisher(broker, 5000), namespace),
     limits: createActionLimiter(redis, namespace, logger),
     jobs: new BulkRetryStore(store),
     retentionMs: 30 * 86_400_000,

@@ -1,6 +1,6 @@
-import { brokerNames, encodeMessage, MAX_ACTIVITY_BATCH } from '@relay/contracts';
+import { MAX_ACTIVITY_BATCH } from '@relay/contracts';
 import type { ActivityAttemptV1, DeliveryChannel } from '@relay/contracts';
-import { createActivityPublisher } from '@relay/broker';
+import { createActivityPublisher, DeliveryPublisher } from '@relay/broker';
 import type { ConfirmPublisher } from '@relay/broker';
 import type { ChangePublisher } from '@relay/cache';
 import type { Store } from '@relay/store';
@@ -23,17 +23,9 @@ export function createAttemptRecorder(publisher: ConfirmPublisher, namespace: st
  * persistent and mandatory, so a tier this broker does not have fails instead of vanishing.
  */
 export function createDeliveryRouter(publisher: ConfirmPublisher, namespace: string, channel: DeliveryChannel): DeliveryRouter {
-  const names = brokerNames(namespace);
+  const deliveries = new DeliveryPublisher(publisher, namespace);
   return {
-    retry(next, tierMs, scheduleBase) {
-      const exchange = tierMs > 0 ? names.retryExchange : names.deliveriesExchange;
-      const routingKey = tierMs > 0 ? names.retryRoutingKey(channel, tierMs) : channel;
-      return publisher.publish(exchange, routingKey, encodeMessage(next), {
-        messageId: `${next.delivery_id}.${next.attempt}`,
-        type: next.type,
-        headers: { [SCHEDULE_BASE_HEADER]: scheduleBase },
-      });
-    },
+    retry: (next, tierMs, scheduleBase) => deliveries.retry(next, channel, tierMs, { [SCHEDULE_BASE_HEADER]: scheduleBase }),
     deadLetter(delivery, why) {
       const headers: Record<string, unknown> = {
         [DEAD_REASON_HEADER]: why.reason,
@@ -41,11 +33,7 @@ export function createDeliveryRouter(publisher: ConfirmPublisher, namespace: str
         [DEAD_AT_HEADER]: why.at.toISOString(),
       };
       if (why.status !== null) headers[DEAD_STATUS_HEADER] = why.status;
-      return publisher.publish(names.deadLetterExchange, channel, encodeMessage(delivery), {
-        messageId: `${delivery.delivery_id}.${delivery.attempt}.dead`,
-        type: delivery.type,
-        headers,
-      });
+      return deliveries.deadLetter(delivery, channel, headers);
     },
   };
 }

@@ -1,5 +1,6 @@
+import { DeliveryPublisher } from '@relay/broker';
 import type { BrokerConnection, ConfirmPublisher } from '@relay/broker';
-import { ContractError, DELIVERY_V1, brokerNames, decodeMessage, encodeMessage } from '@relay/contracts';
+import { ContractError, DELIVERY_V1, brokerNames, decodeMessage } from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
 import { SCHEDULE_BASE_HEADER, deliveryPosition } from './headers';
 
@@ -36,6 +37,7 @@ export async function redriveDeadDeliveries(broker: BrokerConnection, publisher:
   const names = brokerNames(opts.namespace);
   const dead = names.deadDeliveryQueue(opts.channel);
   const ch = await broker.openChannel();
+  const deliveries = new DeliveryPublisher(publisher, opts.namespace);
   const result: RedriveResult = { moved: 0, kept: 0 };
   try {
     const { messageCount } = await ch.checkQueue(dead);
@@ -43,7 +45,7 @@ export async function redriveDeadDeliveries(broker: BrokerConnection, publisher:
     for (let i = 0; i < budget; i++) {
       const msg = await ch.get(dead, { noAck: false });
       if (!msg) break;
-      const moved = await redriveOne(ch, msg, publisher, opts);
+      const moved = await redriveOne(ch, msg, deliveries, opts);
       result[moved ? 'moved' : 'kept'] += 1;
     }
   } finally {
@@ -51,20 +53,16 @@ export async function redriveDeadDeliveries(broker: BrokerConnection, publisher:
   }
   return result;
 
-  async function redriveOne(channel: Channel, msg: GetMessage, pub: ConfirmPublisher, o: RedriveOptions): Promise<boolean> {
+  async function redriveOne(channel: Channel, msg: GetMessage, pub: DeliveryPublisher, o: RedriveOptions): Promise<boolean> {
     try {
       const d = decodeOrNull(msg);
       const move = d !== null && (o.targetId === undefined || d.target_id === o.targetId);
       if (d && move) {
         const next = deliveryPosition(d.attempt, msg.properties.headers).attempt + 1;
-        await pub.publish(names.deliveriesExchange, o.channel, encodeMessage({ ...d, attempt: next }), {
-          messageId: `${d.delivery_id}.${next}`,
-          type: d.type,
-          headers: { [SCHEDULE_BASE_HEADER]: next, 'x-relay-redriven-at': new Date().toISOString() },
-        });
+        await pub.publish([{ message: { ...d, attempt: next }, channel: o.channel }], { [SCHEDULE_BASE_HEADER]: next, 'x-relay-redriven-at': new Date().toISOString() });
       } else {
         // kept as it was, headers included (x-delivery-count still counts its attempts)
-        await pub.publish(names.deadLetterExchange, o.channel, msg.content, {
+        await pub.returnToDead(o.channel, msg.content, {
           messageId: String(msg.properties.messageId ?? `kept.${Date.now()}.${Math.random()}`),
           type: String(msg.properties.type ?? ''),
           headers: msg.properties.headers,

@@ -1,5 +1,5 @@
 import type { Logger } from '@relay/logging';
-import { DeliveryQueueUnavailableError } from '../domain/ports';
+import { DeliveryQueueUnavailableError } from '@relay/broker';
 import type { ActivityRecorder, EventPublisher } from '../domain/ports';
 import type { ActivitySpool } from './activity-spool';
 

@@ -1,6 +1,6 @@
 import type { ActivityRequestV1 } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
-import { DeliveryQueueUnavailableError } from '../domain/ports';
+import { DeliveryQueueUnavailableError } from '@relay/broker';
 import type { RedisClient } from '@relay/cache';
 
 export interface ActivitySpool {

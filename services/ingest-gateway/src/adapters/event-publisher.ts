@@ -1,13 +1,6 @@
-import { BrokerUnavailableError, createActivityPublisher } from '@relay/broker';
+import { createActivityPublisher, DeliveryPublisher, DeliveryQueueUnavailableError } from '@relay/broker';
 import type { ConfirmPublisher } from '@relay/broker';
-import { brokerNames, encodeMessage } from '@relay/contracts';
-import { DeliveryQueueUnavailableError } from '../domain/ports';
 import type { EventPublisher } from '../domain/ports';
-
-/** Broker failures become the domain's DeliveryQueueUnavailableError; anything else is a bug and stays as thrown. */
-function translated(err: unknown): never {
-  throw err instanceof BrokerUnavailableError ? new DeliveryQueueUnavailableError(err) : err;
-}
 
 export interface GatewayPublisher extends EventPublisher {
   /**
@@ -19,21 +12,15 @@ export interface GatewayPublisher extends EventPublisher {
 }
 
 export function createEventPublisher(publisher: ConfirmPublisher, namespace: string): GatewayPublisher {
-  const names = brokerNames(namespace);
+  const deliveries = new DeliveryPublisher(publisher, namespace);
   const activity = createActivityPublisher(publisher, namespace);
   return {
-    async publishDeliveries(deliveries) {
-      await Promise.all(
-        deliveries.map(({ message, channel }) =>
-          publisher.publish(names.deliveriesExchange, channel, encodeMessage(message), {
-            messageId: `${message.delivery_id}.${message.attempt}`,
-            type: message.type,
-          }),
-        ),
-      ).catch(translated);
-    },
+    publishDeliveries: (d) => deliveries.publish(d),
     async publishActivity(row) {
-      await activity.publish(row).catch(translated);
+      // a row the broker cannot take is the same outage as a delivery it cannot take: spooled
+      await activity.publish(row).catch((err: unknown) => {
+        throw DeliveryQueueUnavailableError.from(err);
+      });
     },
     async settle(ms) {
       activity.flush();

@@ -6,18 +6,10 @@ import type { ResolvedCaptchaSettings } from '@relay/endpoints';
  * implements them over RabbitMQ, Redis and HTTP; unit tests pass in-memory fakes.
  */
 
-/** The broker could not take a message (not connected, nack, unroutable, no confirm in time). */
-export class DeliveryQueueUnavailableError extends Error {
-  constructor(cause: unknown) {
-    super('delivery queue unavailable', { cause });
-    this.name = 'DeliveryQueueUnavailableError';
-  }
-}
-
 export interface EventPublisher {
-  /** resolves when the broker confirmed every delivery; rejects with DeliveryQueueUnavailableError */
+  /** resolves when the broker confirmed every delivery; rejects with @relay/broker's DeliveryQueueUnavailableError */
   publishDeliveries(deliveries: { message: DeliveryMessageV1; channel: DeliveryChannel }[]): Promise<void>;
-  /** resolves when the broker confirmed the row; rejects with DeliveryQueueUnavailableError */
+  /** resolves when the broker confirmed the row; rejects with @relay/broker's DeliveryQueueUnavailableError */
   publishActivity(row: ActivityRequestV1): Promise<void>;
 }
 

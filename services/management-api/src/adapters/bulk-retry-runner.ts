@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { DeliveryPublisher } from '@relay/broker';
 import { LRUCache } from '@relay/cache';
 import { channelOf } from '@relay/targets';
 import { PageCounts, accountScope, decodePosition, encodePosition, endpointScope, groupScope, listIndexed, toTarget } from '@relay/store';
@@ -8,7 +9,6 @@ import { FINISHED, jobMatches, retryRow, zeroCounts } from '../domain/bulk-retry
 import type { RowRetryPorts } from '../domain/bulk-retry-job';
 import type { ResendTarget } from '../domain/resend';
 import type { BulkRetryStore, JobDoc, ProgressDoc } from './bulk-retry-store';
-import type { DeliveryPublisher } from './delivery-publisher';
 
 export interface RunnerOptions {
   store: Store;

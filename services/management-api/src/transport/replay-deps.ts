@@ -1,8 +1,8 @@
+import type { DeliveryPublisher } from '@relay/broker';
 import type { Logger } from '@relay/logging';
 import type { Store } from '@relay/store';
 import type { ActionLimiter } from '../adapters/action-limiter';
 import type { BulkRetryStore } from '../adapters/bulk-retry-store';
-import type { DeliveryPublisher } from '../adapters/delivery-publisher';
 import type { TestRequestGateway } from '../adapters/gateway-client';
 
 /** What the test request, resend and bulk retry routes need (main.ts builds it). */

@@ -1,11 +1,11 @@
 import { Router } from 'express';
+import { DeliveryQueueUnavailableError } from '@relay/broker';
 import type { Request, Response } from 'express';
 import { isIdOf, newId, resendTag } from '@relay/contracts';
 import type { FieldError, Validation } from '@relay/contracts';
 import { toTarget } from '@relay/store';
 import { channelOf } from '@relay/targets';
 import { endpointExists } from '../adapters/endpoint-store';
-import { DeliveriesUnavailableError } from '../adapters/delivery-publisher';
 import { BULK_RETRY_PAGE, FINISHED, jobView, parseBulkRetry } from '../domain/bulk-retry-job';
 import { resendDeliveries, resendable } from '../domain/resend';
 import type { ResendTarget } from '../domain/resend';
@@ -62,7 +62,7 @@ export function replayRoutes(deps: ReplayDeps): Router {
     try {
       await deps.deliveries.publish(deliveries);
     } catch (err) {
-      if (err instanceof DeliveriesUnavailableError) throw unavailable();
+      if (err instanceof DeliveryQueueUnavailableError) throw unavailable();
       throw err;
     }
     deps.logger.info('event resent', { event_id: eventId, account_id: account, actor: actorOf(req), deliveries: deliveries.map((d) => d.message.delivery_id) });

@@ -5,7 +5,7 @@ import type { EndpointSource, EndpointView } from '../endpoint-view';
 import { fromCheck, rejections } from '../errors';
 import type { IngestRejection } from '../errors';
 import type { Payload } from '../payload/read-payload';
-import { DeliveryQueueUnavailableError } from '../ports';
+import { DeliveryQueueUnavailableError } from '@relay/broker';
 import type { ActivityRecorder, CaptchaVerifier, EventPublisher, IdempotencyStore, Limiter, LimitDecision, LimitRequest, PayloadRecorder } from '../ports';
 import { forwardableHeaders } from './forwarded-headers';
 import { providerDedupOf } from '../dedup/delivery-id';

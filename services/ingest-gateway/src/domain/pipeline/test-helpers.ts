@@ -2,7 +2,7 @@ import type { ActivityRequestV1, StoredPayloadV1 } from '@relay/contracts';
 import type { EndpointRecord } from '@relay/store';
 import { prepareSettings } from '../endpoint-settings';
 import type { EndpointView } from '../endpoint-view';
-import { DeliveryQueueUnavailableError } from '../ports';
+import { DeliveryQueueUnavailableError } from '@relay/broker';
 import type { CaptchaVerdict, IdempotencyClaim, LimitDecision, LimitRequest } from '../ports';
 import type { BodyReader, IngestPorts } from './ingest';
 import type { IngestRequest } from './steps';
