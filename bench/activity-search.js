@@ -20,7 +20,9 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { timedId, ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1 } = require('@relay/contracts');
 const { connectStore } = require('@relay/store');
-const { createActivityWriter } = require('../services/activity-writer/dist/adapters/activity-store');
+// the log's own flush code, below its surface (@relay/activity-log keeps it to itself)
+const { createActivityWriter } = require('../libs/activity-log/dist/writing/flush');
+const { LogCollections } = require('../libs/activity-log/dist/storage/internal');
 const { freePort, machineCpu, machineWindow, percentile, startProcess, waitFor, waitQuiet } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -67,7 +69,7 @@ function rowOf(accountId, i, receivedMs, r, keepPayload) {
 }
 
 async function preload(store, accountId) {
-  const writer = createActivityWriter(store);
+  const writer = createActivityWriter(new LogCollections(store.connection));
   const random = rng(27);
   const end = Date.now() - 3_600_000;
   const start = end - SPAN_DAYS * DAY_MS;

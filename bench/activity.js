@@ -27,7 +27,9 @@ const { execFileSync } = require('node:child_process');
 const amqp = require('amqplib');
 const { brokerNames, encodeActivityBatch, timedId, ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1 } = require('@relay/contracts');
 const { connectStore } = require('@relay/store');
-const { createActivityWriter } = require('../services/activity-writer/dist/adapters/activity-store');
+// the log's own flush code, below its surface (@relay/activity-log keeps it to itself)
+const { createActivityWriter } = require('../libs/activity-log/dist/writing/flush');
+const { LogCollections } = require('../libs/activity-log/dist/storage/internal');
 const { configSpec: writerConfigSpec } = require('../services/activity-writer/dist/config');
 const { deleteBrokerNamespace, freePort, machineCpu, machineWindow, metricValue, percentile, startProcess, waitFor, waitQuiet } = require('./lib');
 
@@ -106,7 +108,7 @@ async function writerRun(ch, healthPort, accountId, events, label) {
 }
 
 async function preload(store, accountId, target) {
-  const writer = createActivityWriter(store);
+  const writer = createActivityWriter(new LogCollections(store.connection));
   const random = rng(42);
   const span = 7 * 86_400_000;
   // ends an hour ago: the writer runs write into the current hour, which the preload leaves empty
@@ -203,7 +205,7 @@ async function steadyHour(store, accountId, apiPort, apiKey) {
   // default unless set), timed by the rows' own clock, a flush every 3,600 s / flushes
   const indexWaitMs = Number(process.env.ACTIVITY_INDEX_WAIT_MS ?? writerConfigSpec.indexWaitMs.default);
   const indexMaxWaitMs = Number(process.env.ACTIVITY_INDEX_MAX_WAIT_MS ?? writerConfigSpec.indexMaxWaitMs.default);
-  const writer = createActivityWriter(store, { indexWaitMs, indexMaxWaitMs });
+  const writer = createActivityWriter(new LogCollections(store.connection), { indexWaitMs, indexMaxWaitMs });
   const random = rng(7);
   const hourStart = Math.floor((Date.now() - 8 * 86_400_000) / 3_600_000) * 3_600_000;
   const total = STEADY_FLUSHES * STEADY_ROWS;

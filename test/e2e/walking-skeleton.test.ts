@@ -1,3 +1,4 @@
+import { collectionsOf } from '../support/activity-log-internals';
 import { eventually } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
 import { startStack } from './stack';
@@ -49,7 +50,7 @@ describe('walking skeleton (every service a process, real RabbitMQ, Redis and Fe
     expect(eventId).toMatch(/^evt_/);
 
     const row = await eventually(async () => {
-      const doc = await stack.store.activity.row(eventId);
+      const doc = await collectionsOf(stack.store).row(eventId);
       return doc?.status === 'completed' ? doc : undefined;
     }, 15000, 'a completed activity row');
     expect(row).toMatchObject({ outcome: 'ACCEPTED', method: 'POST', endpoint_id: endpoint.body.id, account_id: stack.accountId, target_count: 1 });

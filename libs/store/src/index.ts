@@ -15,5 +15,5 @@ export type {
   TargetRecord,
 } from './records';
 export { toAccount, toActivity, toEndpoint, toTarget } from './mappers';
-export { ActivityLog, currentDeliveries, decodeRow, deliveryState, payloadId, GROUP_SCOPES, IP_BUCKETS, IndexWriter, PageCounts, accountScope, ipScope, decodePosition, encodePosition, endpointScope, groupScope, hourOf, lateAttemptId, listIndexed, mapLimit, mergeAttempts, scopesOfRow, sweepExpired, keyedCollection } from './activity';
-export type { GroupScope, IndexChange, IndexEntry, KeyedCollection, LateAttemptDoc, PayloadDoc, StoredPayload, ListQuery, ListResult, Position, Scope, FlushClock, IndexWriterOptions, ScopedChange, ScopedEntry, StoredAttempt } from './activity';
+export { keyedCollection, mapLimit } from './keyed-collection';
+export type { KeyedCollection } from './keyed-collection';

@@ -1,6 +1,5 @@
 import mongoose from 'mongoose';
 import type { Connection, Model } from 'mongoose';
-import { ActivityLog } from './activity';
 import { accountSchema, apiKeySchema } from './models/account';
 import { auditSchema, endpointSchema, revisionClaimSchema, targetSchema } from './models/endpoint';
 import type { AccountRecord, ActivityRecord, ApiKeyRole, AuditRecord, DeliveryRecord, EndpointRecord, TargetRecord } from './records';
@@ -36,8 +35,6 @@ export interface Store {
   apiKeys: Model<ApiKeyDoc>;
   endpoints: Model<Doc<EndpointRecord>>;
   targets: Model<Doc<TargetRecord>>;
-  /** the activity log's hourly partitions, by `_id` only (activity/keys.ts) */
-  activity: ActivityLog<ActivityDoc>;
   audit: Model<Doc<AuditRecord>>;
   /** claims `revision` of an endpoint for one writer; false when another writer has it */
   claimRevision(endpointId: string, revision: number): Promise<boolean>;
@@ -63,7 +60,6 @@ export async function connectStore(url: string, opts: { serverSelectionTimeoutMS
     apiKeys: connection.model<ApiKeyDoc>('ApiKey', apiKeySchema),
     endpoints: connection.model<Doc<EndpointRecord>>('Endpoint', endpointSchema),
     targets: connection.model<Doc<TargetRecord>>('Target', targetSchema),
-    activity: new ActivityLog<ActivityDoc>(connection),
     audit: connection.model<Doc<AuditRecord>>('Audit', auditSchema),
     async claimRevision(endpointId, revision) {
       try {

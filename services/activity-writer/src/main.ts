@@ -4,14 +4,13 @@ import { activityQueuesOf, BrokerConnection, QUEUE_STATS_CACHE_MS, QueueStatsRea
 import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
 import { closeServer, createHealthApp, createMetricsRegistry, listen, mountMetrics, onShutdown, runMain } from '@relay/runtime';
+import { openActivityLog } from '@relay/activity-log';
 import { connectStore } from '@relay/store';
-import { createActivityWriter } from './adapters/activity-store';
 import { createWriterMetrics } from './adapters/metrics';
 import { startRetention } from './adapters/retention';
 import { configSpec } from './config';
 import { createActivityConsumer } from './transport/consumer';
 import { createPayloadConsumer } from './transport/payload-consumer';
-import { ActivityPipeline } from './transport/pipeline';
 
 runMain(async () => {
   const config = loadConfig(configSpec, process.env);
@@ -27,7 +26,9 @@ runMain(async () => {
 
   const retentionMs = config.activityRetentionDays * 86_400_000;
   let metrics: ReturnType<typeof createWriterMetrics> | null = null;
-  const pipeline = new ActivityPipeline(createActivityWriter(store, { indexWaitMs: config.indexWaitMs, indexMaxWaitMs: config.indexMaxWaitMs }), {
+  const writer = openActivityLog(store.connection).writer({
+    indexWaitMs: config.indexWaitMs,
+    indexMaxWaitMs: config.indexMaxWaitMs,
     holdMs: config.holdMs,
     maxHeld: config.maxHeld,
     batchSize: config.batchSize,
@@ -51,14 +52,14 @@ runMain(async () => {
       logger.warn('activity message older than the retention period dropped', { event_id: m.event_id, type: m.type });
     },
   });
-  metrics = createWriterMetrics(pipeline, createMetricsRegistry());
+  metrics = createWriterMetrics(writer, createMetricsRegistry());
   registerQueueMetrics(metrics.registry, new QueueStatsReader({ broker, queues: activityQueuesOf(config.namespace), cacheMs: QUEUE_STATS_CACHE_MS }));
   registerBrokerMetrics(metrics.registry, broker);
-  const consumer = createActivityConsumer(broker, pipeline, { namespace: config.namespace, prefetch: config.prefetch, logger });
+  const consumer = createActivityConsumer(broker, writer, { namespace: config.namespace, prefetch: config.prefetch, logger });
   await consumer.start();
-  const payloads = createPayloadConsumer(broker, pipeline, { namespace: config.namespace, prefetch: config.payloadPrefetch, logger });
+  const payloads = createPayloadConsumer(broker, writer, { namespace: config.namespace, prefetch: config.payloadPrefetch, logger });
   await payloads.start();
-  const retention = startRetention(store, pipeline, { retentionMs, intervalMs: config.retentionSweepMs, logger, onDropped: (n) => metrics?.retentionDropped.inc(n) });
+  const retention = startRetention(writer, { retentionMs, intervalMs: config.retentionSweepMs, logger, onDropped: (n) => metrics?.retentionDropped.inc(n) });
 
   const app = createHealthApp({ broker: () => broker.isUp() && consumer.isConsuming() && payloads.isConsuming(), mongodb: () => store.ping() });
   mountMetrics(app, metrics.registry);
@@ -70,7 +71,7 @@ runMain(async () => {
     async () => {
       retention.stop();
       const stopping = Promise.all([consumer.stop(config.shutdownGraceMs), payloads.stop(config.shutdownGraceMs)]);
-      await pipeline.drain();
+      await writer.drain();
       await stopping;
     },
     () => closeServer(health),

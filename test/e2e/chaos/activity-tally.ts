@@ -1,7 +1,8 @@
 import mongoose from 'mongoose';
 import { timeOfId } from '@relay/contracts';
-import { decodeRow, mergeAttempts } from '@relay/store';
-import type { ActivityDoc, StoredAttempt } from '@relay/store';
+import { decodeRow, mergeAttempts } from '../../support/activity-log-internals';
+import type { ActivityDoc } from '@relay/store';
+import type { StoredAttempt } from '../../support/activity-log-internals';
 
 /** What the activity log holds, counted from every row partition of the store. */
 export interface ActivityTally {

@@ -1,9 +1,8 @@
+import { collectionsOf, sweepExpired, createActivityWriter } from '../../support/activity-log-internals';
 import request from 'supertest';
-import { sweepExpired } from '@relay/store';
-import { createActivityWriter } from '../../../services/activity-writer/src/adapters/activity-store';
 import { startManagement } from '../management/fixture';
 import type { ManagementFixture } from '../management/fixture';
-import { attempt, eventId, pipelineOn, request as requestRow } from './fixtures';
+import { attempt, eventId, pipelineOn, request as requestRow } from '../activity-log/fixtures';
 
 /**
  * GET /v1/activity on the real store: every filter of the spec's Request activity view
@@ -197,24 +196,24 @@ describe('error-text search reads the rows that have a text (reason or delivery 
 
 describe('retention', () => {
   it('drops the partitions of expired hours and nothing else', async () => {
-    const writer = createActivityWriter(fx.store);
+    const writer = createActivityWriter(collectionsOf(fx.store));
     const old = new Date(Date.now() - 40 * 86_400_000).toISOString();
     const recent = new Date().toISOString();
     const [o1, o2, n1] = [eventId('old_1', old), eventId('old_2', old), eventId('new', recent)];
     const ev = (id: string, received_at: string) => ({ event_id: id, request: requestRow(id, { account_id: fx.accountId, endpoint_id: endpoints.ep_old!, target_count: 0, received_at }), attempts: [], tokens: [], oldest_ms: 0 });
     await writer.write({ events: [ev(o1, old), ev(o2, old), ev(n1, recent)], folds: [] });
-    expect(await fx.store.activity.row(o1)).not.toBeNull();
+    expect(await collectionsOf(fx.store).row(o1)).not.toBeNull();
     const oldHour = old.slice(0, 13).replace(/[-T]/g, '');
     // an index collection of an earlier layout (endpoint pages apart) expires like the others
     await fx.store.connection.db!.collection<{ _id: string }>(`activity_ixe_${oldHour}`).insertOne({ _id: 'e:ep_old|0' });
-    const swept = await sweepExpired(fx.store.activity, Date.now(), 30 * 86_400_000);
+    const swept = await sweepExpired(collectionsOf(fx.store), Date.now(), 30 * 86_400_000);
     // the hour's rows and index pages, and the earlier layout's collection
     expect(swept.dropped).toEqual(expect.arrayContaining([`activity_rows_${oldHour}`, `activity_ix_${oldHour}`, `activity_ixe_${oldHour}`]));
     expect(swept.dropped.every((name) => name.includes(oldHour) || name.includes(old.slice(0, 10).replace(/-/g, '')))).toBe(true);
-    expect(await fx.store.activity.row(o1)).toBeNull();
-    expect(await fx.store.activity.row(o2)).toBeNull();
-    expect(await fx.store.activity.row(n1)).not.toBeNull();
-    expect(await fx.store.activity.row(ids.ok_000!)).not.toBeNull();
+    expect(await collectionsOf(fx.store).row(o1)).toBeNull();
+    expect(await collectionsOf(fx.store).row(o2)).toBeNull();
+    expect(await collectionsOf(fx.store).row(n1)).not.toBeNull();
+    expect(await collectionsOf(fx.store).row(ids.ok_000!)).not.toBeNull();
     expect(await all(`endpoint_id=${endpoints.ep_old}`)).toEqual([expect.objectContaining({ id: n1 })]);
     expect((await all('status=all')).length).toBe(156); // the 155 rows above and the new one
   });

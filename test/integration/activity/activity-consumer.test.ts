@@ -4,12 +4,11 @@ import type { QueueConsumer } from '@relay/broker';
 import { ACTIVITY_BATCH_V1, brokerNames, encodeMessage } from '@relay/contracts';
 import { connectStore } from '@relay/store';
 import type { Store } from '@relay/store';
-import { createActivityWriter } from '../../../services/activity-writer/src/adapters/activity-store';
+import { openActivityLog } from '@relay/activity-log';
 import { createActivityConsumer } from '../../../services/activity-writer/src/transport/consumer';
-import { ActivityPipeline } from '../../../services/activity-writer/src/transport/pipeline';
 import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
-import { attempt, eventId, request, row } from './fixtures';
+import { attempt, eventId, request, row } from '../activity-log/fixtures';
 
 const ns = testNamespace('actconsumer');
 const names = brokerNames(ns.namespace);
@@ -24,8 +23,8 @@ beforeAll(async () => {
   broker = new BrokerConnection({ url: infra.rabbitmqUrl, connectionName: 'test activity consumer', logger, topology: { namespace: ns.namespace, deliveryLimit: 20 } });
   await broker.start();
   publisher = new ConfirmPublisher(broker, 5000);
-  const pipeline = new ActivityPipeline(createActivityWriter(store), { holdMs: 200, maxHeld: 1000, batchSize: 1000, maxWaitMs: 20, payloadMessagesPerFlush: 16, keepPerMinute: 10, retentionMs: 30 * 86_400_000 });
-  consumer = createActivityConsumer(broker, pipeline, { namespace: ns.namespace, prefetch: 50, logger });
+  const writer = openActivityLog(store.connection).writer({ holdMs: 200, maxHeld: 1000, batchSize: 1000, maxWaitMs: 20, payloadMessagesPerFlush: 16, keepPerMinute: 10, retentionMs: 30 * 86_400_000 });
+  consumer = createActivityConsumer(broker, writer, { namespace: ns.namespace, prefetch: 50, logger });
   await consumer.start();
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { StoredPayloadV1 } from '@relay/contracts';
 import { startManagement } from '../management/fixture';
 import type { ManagementFixture } from '../management/fixture';
-import { attempt, eventId, pipelineOn, request as requestRow } from './fixtures';
+import { attempt, eventId, pipelineOn, request as requestRow } from '../activity-log/fixtures';
 
 /*
  * Issue 27, item 1 through the management API: a row's request as the sender sent it — headers

@@ -1,8 +1,8 @@
 import { keyedCollection } from '@relay/store';
-import { fileStore } from './fixtures';
+import { fileStore } from '../activity-log/fixtures';
 
 /**
- * The activity log's keyed writes on the real store (libs/store/src/activity/keyed-collection.ts):
+ * The activity log's keyed writes on the real store (libs/store/src/keyed-collection.ts):
  * an update is done only when the store matched or upserted every document it names, so a
  * write that did not happen is never acknowledged as done (the messages behind it are redelivered).
  */

@@ -2,7 +2,8 @@ import { hostname } from 'node:os';
 import type { DeliveryPublisher } from '@relay/broker';
 import { LRUCache } from '@relay/cache';
 import { channelOf } from '@relay/targets';
-import { PageCounts, accountScope, decodePosition, encodePosition, endpointScope, groupScope, listIndexed, toTarget } from '@relay/store';
+import { openActivityLog } from '@relay/activity-log';
+import { toTarget } from '@relay/store';
 import type { Store } from '@relay/store';
 import type { Logger } from '@relay/logging';
 import { FINISHED, jobMatches, retryRow, zeroCounts } from '../domain/bulk-retry-job';
@@ -28,9 +29,10 @@ export interface RunnerOptions {
 const PRUNE_EVERY_MS = 10 * 60_000;
 const PRUNE_MAX = 100;
 
-/** Rows listed per page, and index documents read per page (the activity API's budget). */
+/** Rows listed per page (each page's reads are bounded as the activity API's). */
 const PAGE_ROWS = 50;
-const READ_BUDGET = 40;
+/** A job walks the Errors group of its window; no other filter of the activity list applies. */
+const ERRORS = { status: 'errors', sourceIp: null, errorText: null, payload: null, responseStatus: null } as const;
 /** How often a run looks for a cancel request while it works (one read by `_id`). */
 const CANCEL_CHECK_MS = 500;
 /**
@@ -56,7 +58,7 @@ export interface BulkRetryRunner {
 export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
   const now = opts.now ?? Date.now;
   const owner = `${hostname()}:${process.pid}`;
-  const counts = new PageCounts();
+  const log = openActivityLog(opts.store.connection);
   // a job's rows name few targets; 5 s keeps a run from reading each again for every row (lru-cache, the project's one LRU)
   const targetCache = new LRUCache<string, { value: (ResendTarget & { endpoint_id: string; account_id: string }) | null; at: number }>({ max: 10_000 });
   let timer: NodeJS.Timeout | null = null;
@@ -138,8 +140,8 @@ export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
     };
     let nextSlotAt = now();
     const ports: RowRetryPorts = {
-      row: (id) => opts.store.activity.row(id),
-      payload: (id) => opts.store.activity.payload(id),
+      row: (id) => log.row(id),
+      payload: (id) => log.payload(id),
       target: (id) => targetOf(id, job.account_id),
       publish: (d) => opts.deliveries.publish(d),
       // the job's rate: deliveries are spaced 1/rate s apart, so a job can never flood the broker
@@ -157,17 +159,15 @@ export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
 
     try {
       const { filter } = job;
-      const base = filter.endpoint_id ? endpointScope(filter.endpoint_id) : accountScope(job.account_id);
       for (;;) {
         if (lost || stopping) break;
         if (await cancelled()) {
           await save({ state: 'cancelled', finished_at: new Date(now()) });
           break;
         }
-        const cursor = progress.cursor ? decodePosition(progress.cursor) : null;
-        const page = await listIndexed(opts.store.activity, { scope: groupScope(base, 'errors'), fromMs: filter.from_ms, toMs: filter.to_ms, cursor, limit: PAGE_ROWS, matches: (e) => jobMatches(filter, e), budget: READ_BUDGET, counts });
+        const page = await log.list({ ...ERRORS, account: job.account_id, endpointId: filter.endpoint_id, fromMs: filter.from_ms, toMs: filter.to_ms, cursor: progress.cursor, limit: PAGE_ROWS, where: (e) => jobMatches(filter, e) });
         let stoppedEarly = false;
-        for (const entry of page.entries) {
+        for (const entry of page.rows) {
           if (lost || stopping || (await cancelled())) {
             stoppedEarly = true;
             break;
@@ -179,7 +179,7 @@ export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
           if (!lost && (await opts.jobs.cancelRequested(job._id))) await save({ state: 'cancelled', finished_at: new Date(now()) });
           break;
         }
-        const next = page.next ? encodePosition(page.next) : null;
+        const next = page.next_cursor;
         if (next === null) {
           await save({ cursor: null, state: 'done', finished_at: new Date(now()) });
           break;

@@ -28,7 +28,7 @@ export interface LeaseDoc {
 export interface ProgressDoc {
   _id: string;
   state: JobState;
-  /** encoded listing position (@relay/store encodePosition) to continue from; null: from the newest row */
+  /** encoded listing position (an activity list's next_cursor) to continue from; null: from the newest row */
   cursor: string | null;
   counts: JobCounts;
   started_at: Date | null;

@@ -1,11 +1,9 @@
 import { isIP } from 'node:net';
-import { outcomeLabel } from '@relay/contracts';
-import { decodePosition } from '@relay/store';
-import type { IndexEntry, Position } from '@relay/store';
+import { STATUS_FILTERS, isCursor } from '@relay/activity-log';
+import type { ActivityListQuery, StatusFilter } from '@relay/activity-log';
 import type { FieldError, Validation } from '@relay/contracts';
 
-export const STATUS_FILTERS = ['all', 'completed', 'pending', 'errors', 'test'] as const;
-export type StatusFilter = (typeof STATUS_FILTERS)[number];
+export { STATUS_FILTERS };
 
 /**
  * The searches (error text, payload content, response status) read every entry of their
@@ -16,20 +14,8 @@ export const ERROR_TEXT_WINDOW_MS = 24 * 3_600_000;
 const RESPONSE_STATUS = /^([1-5])(\d\d|xx)$/i;
 const FUTURE_SLACK_MS = 5 * 60_000; // rows stamped by a gateway whose clock runs a little ahead
 
-export interface ActivityQuery {
-  endpointId: string | null;
-  fromMs: number;
-  toMs: number;
-  cursor: Position | null;
-  limit: number;
-  status: StatusFilter;
-  sourceIp: string | null;
-  errorText: string | null;
-  /** a literal, case-insensitive substring of the stored payload (accepted rows) */
-  payload: string | null;
-  /** `503` or `5xx`, lower case: an attempt of the row answered so */
-  responseStatus: string | null;
-}
+/** A list call's filters as the caller gave them; the caller's account completes the log's query. */
+export type ActivityQuery = Omit<ActivityListQuery, 'account' | 'where'>;
 
 /**
  * Reads the activity log's filters (spec "Activity record": endpoint, date window,
@@ -71,11 +57,11 @@ export function parseActivityQuery(q: Record<string, unknown>, now: number, rete
     else if (to - from > ERROR_TEXT_WINDOW_MS) errors.push({ field: search, message: 'searching needs a window (From, To) of at most 24 hours' });
   }
 
-  let cursor: Position | null = null;
+  let cursor: string | null = null;
   const c = str('cursor');
   if (c) {
-    cursor = decodePosition(c);
-    if (!cursor) errors.push({ field: 'cursor', message: 'must be the next_cursor of a previous page' });
+    cursor = c;
+    if (!isCursor(c)) errors.push({ field: 'cursor', message: 'must be the next_cursor of a previous page' });
   }
   let limit = 50;
   const l = str('limit');
@@ -85,33 +71,4 @@ export function parseActivityQuery(q: Record<string, unknown>, now: number, rete
   }
   if (errors.length) return { ok: false, errors };
   return { ok: true, value: { endpointId: str('endpoint_id') ?? null, fromMs: from, toMs: to, cursor, limit, status, sourceIp, errorText, payload, responseStatus } };
-}
-
-/** The filter, on a row's index entry (its latest status and error applied). */
-export function entryMatches(q: ActivityQuery, e: IndexEntry): boolean {
-  if (q.endpointId !== null && e.endpoint_id !== q.endpointId) return false;
-  // the groups are one choice (spec): a test row is in Test and All, never Completed/Pending/Errors
-  if (q.status === 'test' ? !e.test : q.status !== 'all' && (e.test || e.status !== q.status)) return false;
-  if (q.sourceIp !== null && e.source_ip !== q.sourceIp) return false;
-  if (q.errorText !== null) {
-    // what the row shows: its outcome label and code, the rejection reason, the latest delivery error
-    const needle = q.errorText.toLowerCase();
-    const label = e.outcome === null ? null : outcomeLabel(e.outcome, e.status);
-    if (![label, e.reason, e.last_error].some((t) => (t ?? '').toLowerCase().includes(needle))) return false;
-  }
-  // only an accepted request has a payload kept and delivery attempts; aggregated rows are refusals
-  if ((q.payload !== null || q.responseStatus !== null) && (e.outcome !== 'ACCEPTED' || e.aggregated)) return false;
-  if (q.responseStatus !== null && e.target_count === 0) return false;
-  return true;
-}
-
-/** Whether a response status answered by an attempt matches the search (`503`, `5xx`). */
-export function statusMatches(search: string, code: number | null): boolean {
-  if (code === null) return false;
-  return search.endsWith('xx') ? Math.floor(code / 100) === Number(search[0]) : code === Number(search);
-}
-
-/** Whether the payload's text holds the search, case-insensitive (the body as UTF-8 text). */
-export function payloadMatches(search: string, bodyBase64: string): boolean {
-  return Buffer.from(bodyBase64, 'base64').toString('utf8').toLowerCase().includes(search.toLowerCase());
 }

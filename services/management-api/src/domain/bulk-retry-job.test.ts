@@ -1,5 +1,6 @@
 import { deliveryIdFor, resendDeliveryId, resendTag } from '@relay/contracts';
-import type { ActivityDoc, IndexEntry, StoredPayload } from '@relay/store';
+import type { ListedRow as IndexEntry, StoredPayload } from '@relay/activity-log';
+import type { ActivityDoc } from '@relay/store';
 import { jobMatches, parseBulkRetry, retryRow, zeroCounts } from './bulk-retry-job';
 import type { RowRetryPorts } from './bulk-retry-job';
 

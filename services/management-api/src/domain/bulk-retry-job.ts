@@ -1,5 +1,6 @@
 import type { FieldError, Validation } from '@relay/contracts';
-import type { ActivityDoc, IndexEntry, StoredPayload } from '@relay/store';
+import type { ListedRow, StoredPayload } from '@relay/activity-log';
+import type { ActivityDoc } from '@relay/store';
 import { failedTargets, resendDeliveries, resendable } from './resend';
 import type { ResendTarget } from './resend';
 import type { DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
@@ -82,7 +83,7 @@ export function parseBulkRetry(input: unknown, now: number, retentionMs: number,
 }
 
 /** The listing filter of a job: the Errors group of its window, senders' rows only. */
-export function jobMatches(filter: BulkRetryFilter, e: IndexEntry): boolean {
+export function jobMatches(filter: BulkRetryFilter, e: ListedRow): boolean {
   return e.status === 'errors' && !e.test && (filter.endpoint_id === null || e.endpoint_id === filter.endpoint_id);
 }
 
@@ -102,7 +103,7 @@ export interface RowRetryPorts {
  * stored payload, with the job's tag (the same ids if the row is retried again after a crash).
  * Adds what happened to `counts`.
  */
-export async function retryRow(entry: IndexEntry, filter: BulkRetryFilter, tag: string, ports: RowRetryPorts, counts: JobCounts): Promise<void> {
+export async function retryRow(entry: ListedRow, filter: BulkRetryFilter, tag: string, ports: RowRetryPorts, counts: JobCounts): Promise<void> {
   counts.rows_scanned += 1;
   // rejected requests and aggregated rows: known from the entry, no read
   if (entry.outcome !== 'ACCEPTED' || entry.aggregated) {

@@ -1,4 +1,4 @@
-import type { StoredPayload } from '@relay/store';
+import type { StoredPayload } from '@relay/activity-log';
 
 /**
  * Header names whose values are credentials. The gateway already drops the inbound-auth headers

@@ -1,7 +1,8 @@
 import { DELIVERY_V1, resendDeliveryId } from '@relay/contracts';
 import type { DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
-import { currentDeliveries, deliveryState } from '@relay/store';
-import type { ActivityDoc, StoredPayload } from '@relay/store';
+import { currentDeliveries, deliveryState } from '@relay/activity-log';
+import type { StoredPayload } from '@relay/activity-log';
+import type { ActivityDoc } from '@relay/store';
 
 /** A target an event can be delivered to again, with the queue its kind is delivered from. */
 export interface ResendTarget {

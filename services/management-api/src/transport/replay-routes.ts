@@ -3,6 +3,7 @@ import { DeliveryQueueUnavailableError } from '@relay/broker';
 import type { Request, Response } from 'express';
 import { isIdOf, newId, resendTag } from '@relay/contracts';
 import type { FieldError, Validation } from '@relay/contracts';
+import { openActivityLog } from '@relay/activity-log';
 import { toTarget } from '@relay/store';
 import { channelOf } from '@relay/targets';
 import { endpointExists } from '../adapters/endpoint-store';
@@ -42,15 +43,16 @@ const newJobId = (atMs: number): string => `brj_${resendTag(atMs)}${newId('x', 4
  */
 export function replayRoutes(deps: ReplayDeps): Router {
   const r = Router();
+  const log = openActivityLog(deps.store.connection);
 
   r.post('/activity/:eventId/resend', ...operation('resendActivity', { reportWithHandler: true }), async (req: Request, res: Response) => {
     const account = accountOf(req);
     const eventId = String(req.params.eventId);
     const body = checked(req, parseResend(jsonObject(req.body)));
 
-    const row = await deps.store.activity.row(eventId);
+    const row = await log.row(eventId);
     if (!row || row.account_id !== account) throw notFound('Activity row');
-    const payload = row.outcome === 'ACCEPTED' ? await deps.store.activity.payload(eventId) : null;
+    const payload = row.outcome === 'ACCEPTED' ? await log.payload(eventId) : null;
     const why = resendable(row, payload);
     if (why === 'not_accepted') throw new ApiError(409, 'not_resendable', `Only accepted events can be delivered again; this request was refused (${row.outcome}).`);
     if (why === 'payload_not_stored') throw new ApiError(409, 'payload_not_stored', 'The payload of this event is not stored: it was accepted before payloads were kept, the broker did not take it, or it has not reached the activity log yet (retry in a few seconds).');

@@ -1,11 +1,11 @@
 import type { Connection } from 'mongoose';
 import { timeOfId } from '@relay/contracts';
 import { collections, hourOf } from './keys';
-import { keyedCollection } from './keyed-collection';
-import type { KeyedCollection } from './keyed-collection';
+import { keyedCollection } from '@relay/store';
+import type { KeyedCollection } from '@relay/store';
 import { mergeAttempts } from './status';
 import type { StoredAttempt } from './status';
-import type { StatusGroup } from '../records';
+import type { StatusGroup } from '@relay/store';
 
 /** An index page, a change page, or a directory document. */
 export interface IndexDoc {
@@ -67,7 +67,7 @@ const OPEN_MAX = 2000;
  * The activity log's collections (keys.ts), each used by `_id` only. A row is found from its id
  * alone: event ids carry their arrival time (@relay/contracts newEventId).
  */
-export class ActivityLog<Row extends MergeableRow> {
+export class LogCollections<Row extends MergeableRow> {
   private readonly open = new Map<string, KeyedCollection<never>>();
 
   constructor(private readonly connection: Connection) {}

@@ -1,4 +1,4 @@
-import type { KeyedCollection } from './keyed-collection';
+import type { KeyedCollection } from '@relay/store';
 
 /**
  * Pages of one scope and hour are numbered 0, 1, 2 … with no document that counts them (a

@@ -1,4 +1,4 @@
-import type { KeyedCollection } from './keyed-collection';
+import type { KeyedCollection } from '@relay/store';
 import { PageCounts, countPages } from './page-count';
 
 /** An in-memory collection of the narrow keyed interface, counting reads. */

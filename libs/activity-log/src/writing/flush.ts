@@ -2,12 +2,12 @@ import { isDeepStrictEqual } from 'node:util';
 import { LRUCache } from '@relay/cache';
 import { timedId } from '@relay/contracts';
 import type { StoredPayloadV1 } from '@relay/contracts';
-import { IndexWriter, hourOf, lateAttemptId, payloadId, scopesOfRow } from '@relay/store';
-import type { FlushClock, LateAttemptDoc, PayloadDoc, ScopedChange, ScopedEntry, Store } from '@relay/store';
-import type { Fold } from '../domain/flood';
-import type { EventGroup } from '../domain/hold';
-import { applyMessages, changeOf, entryOf, requestFields, storedAttempt } from '../domain/row';
-import type { RowDoc } from '../domain/row';
+import { IndexWriter, hourOf, lateAttemptId, payloadId, scopesOfRow } from '../storage/internal';
+import type { FlushClock, LateAttemptDoc, LogCollections, PayloadDoc, ScopedChange, ScopedEntry } from '../storage/internal';
+import type { Fold } from './flood';
+import type { EventGroup } from './hold';
+import { applyMessages, changeOf, entryOf, requestFields, storedAttempt } from './row';
+import type { RowDoc } from './row';
 
 export interface FlushBatch<T> {
   events: EventGroup<T>[];
@@ -54,7 +54,7 @@ export interface ActivityWriterOptions {
 
 
 /**
- * Writes one flush into the hourly partitions (store activity/keys.ts), by `_id` only:
+ * Writes one flush into the hourly partitions (storage/keys.ts), by `_id` only:
  * 1. rows whose request is in the flush are inserted whole, their held attempts merged in —
  *    the common case, and the only one on the hot path: inserts are what FerretDB does cheaply;
  * 2. attempts that come after their row (retries, or first attempts past the hold) are inserted
@@ -71,8 +71,7 @@ export interface ActivityWriterOptions {
  * One writer per store, one flush at a time: merges read-modify-write, which FerretDB does not
  * make atomic, and index pages are numbered by the writer.
  */
-export function createActivityWriter(store: Store, opts: ActivityWriterOptions = {}): ActivityWriter {
-  const log = store.activity;
+export function createActivityWriter(log: LogCollections<RowDoc>, opts: ActivityWriterOptions = {}): ActivityWriter {
   const waitMs = opts.indexWaitMs ?? 0;
   const index = new IndexWriter(log, { waitMs, maxWaitMs: Math.max(waitMs, opts.indexMaxWaitMs ?? waitMs), pageEntries: opts.indexPageEntries ?? 500 });
   const partitionOf = (row: { _id: string; received_at: Date }) => log.hourOfRow(row._id, row.received_at.getTime());

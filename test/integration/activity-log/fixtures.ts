@@ -1,11 +1,9 @@
+import { collectionsOf, createActivityWriter, ActivityPipeline } from '../../support/activity-log-internals';
 import { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1, timedId } from '@relay/contracts';
 import type { ActivityAttemptV1, ActivityMessage, ActivityRequestV1 } from '@relay/contracts';
 import { connectStore, toActivity } from '@relay/store';
 import type { Store } from '@relay/store';
-import { createActivityWriter } from '../../../services/activity-writer/src/adapters/activity-store';
-import type { FlushStats } from '../../../services/activity-writer/src/adapters/activity-store';
-import { ActivityPipeline } from '../../../services/activity-writer/src/transport/pipeline';
-import type { PipelineOptions } from '../../../services/activity-writer/src/transport/pipeline';
+import type { FlushStats, PipelineOptions } from '../../support/activity-log-internals';
 import { testNamespace } from '../../support/infra';
 
 export const DAY_MS = 86_400_000;
@@ -64,14 +62,14 @@ export const attempt = (eventId: string, target: string, n: number, state: Activ
 });
 
 export async function row(store: Store, eventId: string) {
-  const doc = await store.activity.row(eventId);
+  const doc = await collectionsOf(store).row(eventId);
   return doc ? toActivity(doc) : null;
 }
 
 /** The writer's pipeline on the real store, with what each flush wrote. */
 export function pipelineOn(store: Store, over: Partial<PipelineOptions> = {}) {
   const flushes: (FlushStats & { messages: number })[] = [];
-  const pipeline = new ActivityPipeline(createActivityWriter(store), {
+  const pipeline = new ActivityPipeline(createActivityWriter(collectionsOf(store)), {
     holdMs: 0,
     maxHeld: 1000,
     batchSize: 10_000,

@@ -1,6 +1,7 @@
 import type { ActivityAttemptV1, ActivityRequestV1 } from '@relay/contracts';
-import { mergeAttempts } from '@relay/store';
-import type { ActivityDoc, IndexChange, IndexEntry, StoredAttempt } from '@relay/store';
+import { mergeAttempts } from '../storage/internal';
+import type { ActivityDoc } from '@relay/store';
+import type { IndexChange, IndexEntry, StoredAttempt } from '../storage/internal';
 
 /**
  * A stored row as the writer sees it. A row that only attempts have reached so far (its
@@ -62,7 +63,7 @@ export function applyMessages(eventId: string, row: RowDoc | null, request: Acti
   return mergeAttempts(base, attempts.map(storedAttempt));
 }
 
-/** What the list shows of a row, kept in its index entry (store activity/entries.ts). */
+/** What the list shows of a row, kept in its index entry (storage/entries.ts). */
 export function entryOf(row: RowDoc): IndexEntry {
   return {
     event_id: row._id,

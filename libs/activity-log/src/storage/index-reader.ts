@@ -2,9 +2,9 @@ import { decodeChanges, decodeEntries } from './entries';
 import type { IndexChange, IndexEntry } from './entries';
 import { DAY_MS, HOUR_MS, changePageId, dayOf, hourOf, pageId, startOf } from './keys';
 import type { Scope } from './keys';
-import { mapLimit } from './keyed-collection';
-import type { KeyedCollection } from './keyed-collection';
-import type { ActivityLog, IndexDoc, MergeableRow } from './log';
+import { mapLimit } from '@relay/store';
+import type { KeyedCollection } from '@relay/store';
+import type { LogCollections, IndexDoc, MergeableRow } from './log';
 import type { PageCounts } from './page-count';
 import { isAfter } from './position';
 import type { Position } from './position';
@@ -59,7 +59,7 @@ class Stop extends Error {
  * most, one hour's change pages and one batch of pages) whatever the size of the log: a sparse
  * filter returns fewer entries and a cursor.
  */
-export async function listIndexed(log: ActivityLog<MergeableRow>, q: ListQuery): Promise<ListResult> {
+export async function listIndexed(log: LogCollections<MergeableRow>, q: ListQuery): Promise<ListResult> {
   const out: IndexEntry[] = [];
   const positions: Position[] = [];
   const seen = new Set<string>();

@@ -1,9 +1,9 @@
 import type { ActivityMessage, StoredPayloadV1 } from '@relay/contracts';
-import type { ActivityWriter, FlushStats } from '../adapters/activity-store';
-import { FloodFolder } from '../domain/flood';
-import type { Fold } from '../domain/flood';
-import { Holding } from '../domain/hold';
-import type { EventGroup } from '../domain/hold';
+import type { ActivityWriter, FlushStats } from './flush';
+import { FloodFolder } from './flood';
+import type { Fold } from './flood';
+import { Holding } from './hold';
+import type { EventGroup } from './hold';
 
 export interface PipelineOptions {
   /** how long an accepted request's row waits for its deliveries' first attempts */

@@ -2,13 +2,13 @@ import { encodeChanges, encodeEntries } from './entries';
 import type { IndexChange, IndexEntry } from './entries';
 import { changePageId, dayOf, hourOf, isAccountScope, pageId, startOf } from './keys';
 import type { Scope } from './keys';
-import { mapLimit } from './keyed-collection';
-import type { ActivityLog, IndexDoc, MergeableRow } from './log';
+import { mapLimit } from '@relay/store';
+import type { LogCollections, IndexDoc, MergeableRow } from './log';
 import { countPages } from './page-count';
 
 export interface ScopedEntry {
   scope: Scope;
-  /** the partition of the row (ActivityLog.hourOfRow) */
+  /** the partition of the row (LogCollections.hourOfRow) */
   hour: string;
   entry: IndexEntry;
 }
@@ -105,7 +105,7 @@ export class IndexWriter {
   private recordsKnownSince: number | null = null;
 
   constructor(
-    private readonly log: ActivityLog<MergeableRow>,
+    private readonly log: LogCollections<MergeableRow>,
     private readonly opts: IndexWriterOptions = { waitMs: 0, maxWaitMs: 0, pageEntries: 500 },
   ) {}
 

@@ -1,6 +1,5 @@
-import { PageCounts, accountScope, endpointScope, listIndexed } from '@relay/store';
-import type { IndexEntry } from '@relay/store';
-import { createActivityWriter } from '../../../services/activity-writer/src/adapters/activity-store';
+import { collectionsOf, PageCounts, accountScope, endpointScope, listIndexed, createActivityWriter } from '../../support/activity-log-internals';
+import type { IndexEntry } from '../../support/activity-log-internals';
 import { attempt, eventId, fileStore, pipelineOn, request, row } from './fixtures';
 
 const store = fileStore('activity');
@@ -10,7 +9,7 @@ async function listed(scope: string): Promise<IndexEntry[]> {
   const out: IndexEntry[] = [];
   let cursor = null;
   for (let i = 0; i < 50; i++) {
-    const page: Awaited<ReturnType<typeof listIndexed>> = await listIndexed(store().activity, {
+    const page: Awaited<ReturnType<typeof listIndexed>> = await listIndexed(collectionsOf(store()), {
       scope, fromMs: Date.now() - 86_400_000, toMs: Date.now() + 86_400_000, cursor, limit: 200, matches: () => true, budget: 10_000, counts: new PageCounts(),
     });
     out.push(...page.entries);
@@ -24,7 +23,7 @@ describe('activity-writer on the real MongoDB-wire store', () => {
   it('keeps one row per request with time, endpoint, outcome, reason, method and source IP', async () => {
     const at = '2026-11-21T05:00:00.000Z';
     const id = eventId('a', at);
-    await createActivityWriter(store()).write({ events: [{ event_id: id, request: request(id, { outcome: 'AUTH_FAILED', reason: 'missing Authorization header', target_count: 0, received_at: at }), attempts: [], tokens: [], oldest_ms: 0 }], folds: [] });
+    await createActivityWriter(collectionsOf(store())).write({ events: [{ event_id: id, request: request(id, { outcome: 'AUTH_FAILED', reason: 'missing Authorization header', target_count: 0, received_at: at }), attempts: [], tokens: [], oldest_ms: 0 }], folds: [] });
     expect(await row(store(), id)).toMatchObject({
       id, endpoint_id: 'ep_1', outcome: 'AUTH_FAILED', reason: 'missing Authorization header', method: 'POST', source_ip: '203.0.113.7',
       received_at: new Date(at), status: 'errors', deliveries: [], aggregate: null,
@@ -55,7 +54,7 @@ describe('activity-writer on the real MongoDB-wire store', () => {
     expect(done.deliveries[0]!.attempts[0]).toMatchObject({ state: 'retrying', status_code: 503, error: 'HTTP 503' });
     expect(flushes.map((f) => [f.inserted, f.updated, f.late])).toEqual([[1, 0, 0], [0, 0, 1], [0, 0, 2]]);
     // read back by a writer that never saw it (a restart): the late attempts are found beside the row
-    expect((await store().activity.rowWithLate(id))!.late).toBe(3);
+    expect((await collectionsOf(store()).rowWithLate(id))!.late).toBe(3);
     // the list follows the row's status through change pages
     expect((await listed(endpointScope('ep_1'))).find((r) => r.event_id === id)!.status).toBe('completed');
   });
@@ -66,7 +65,7 @@ describe('activity-writer on the real MongoDB-wire store', () => {
     await pipelineOn(store()).write([attempt(id, 'tg_1', 1, 'retrying')]); // a second writer: reads the row
     await pipelineOn(store()).write([attempt(id, 'tg_1', 2, 'retrying')]); // a third: reads row + 1 late attempt
     await pipelineOn(store()).write([attempt(id, 'tg_1', 3, 'delivered')]);
-    const r = (await store().activity.rowWithLate(id))!;
+    const r = (await collectionsOf(store()).rowWithLate(id))!;
     expect(r.late).toBe(3);
     expect(r.row.status).toBe('completed');
     expect((await row(store(), id))!.deliveries[0]!.attempts.map((a) => [a.attempt, a.state])).toEqual([[1, 'retrying'], [2, 'retrying'], [3, 'delivered']]);
@@ -119,7 +118,7 @@ describe('activity-writer on the real MongoDB-wire store', () => {
   });
 
   it('never writes over an index page: a writer whose page numbers are behind (a restart, another process) probes again', async () => {
-    const [w1, w2] = [createActivityWriter(store()), createActivityWriter(store())];
+    const [w1, w2] = [createActivityWriter(collectionsOf(store())), createActivityWriter(collectionsOf(store()))];
     const ids = ['p1', 'p2', 'p3'].map((l) => eventId(l));
     const ev = (id: string) => ({ event_id: id, request: request(id, { endpoint_id: 'ep_pages', target_count: 0 }), attempts: [], tokens: [], oldest_ms: 0 });
     await w1.write({ events: [ev(ids[0]!)], folds: [] }); // w1: page 0, remembers 1
@@ -145,8 +144,8 @@ describe('activity-writer on the real MongoDB-wire store', () => {
     await pipelineOn(store()).write(retries);
 
     // the killed writer's messages come back to a new one, with nothing of them remembered
-    const one = jest.spyOn(store().activity, 'rowWithLate');
-    const many = jest.spyOn(store().activity, 'rowsWithLate');
+    const one = jest.spyOn(collectionsOf(store()), 'rowWithLate');
+    const many = jest.spyOn(collectionsOf(store()), 'rowsWithLate');
     const again = pipelineOn(store(), { holdMs: 5000 });
     await again.write([...first, ...retries]);
     expect(again.flushes.map((f) => [f.inserted, f.updated, f.late])).toEqual([[0, 0, 0]]);
@@ -159,7 +158,7 @@ describe('activity-writer on the real MongoDB-wire store', () => {
     expect(rows.slice(0, 50).every((r) => r!.status === 'completed' && r!.deliveries[0]!.attempts.length === 2)).toBe(true);
     expect(rows.slice(50).every((r) => r!.status === 'pending' && r!.deliveries[0]!.attempts.length === 1)).toBe(true);
     // indexed again (the killed flush may have stopped before its index pages); one list call shows each row once, as it is now
-    const { entries } = await listIndexed(store().activity, {
+    const { entries } = await listIndexed(collectionsOf(store()), {
       scope: endpointScope('ep_redelivered'), fromMs: Date.now() - 86_400_000, toMs: Date.now() + 86_400_000, cursor: null, limit: 1000, matches: () => true, budget: 10_000, counts: new PageCounts(),
     });
     expect(entries.map((e) => e.event_id).sort()).toEqual([...ids].sort());

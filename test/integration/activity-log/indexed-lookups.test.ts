@@ -1,7 +1,6 @@
+import { collectionsOf, accountScope, endpointScope, hourOf, createActivityWriter } from '../../support/activity-log-internals';
 import { spawnSync } from 'node:child_process';
-import { accountScope, endpointScope, hourOf } from '@relay/store';
-import { collections, dayOf, pageId } from '../../../libs/store/src/activity/keys';
-import { createActivityWriter } from '../../../services/activity-writer/src/adapters/activity-store';
+import { collections, dayOf, pageId } from '../../../libs/activity-log/src/storage/keys';
 import { eventId, fileStore, request } from './fixtures';
 
 /**
@@ -45,7 +44,7 @@ describe('the local store reads by _id and by declared indexes through an index 
   beforeAll(async () => {
     // an hour of the log as the writer makes it: its collections are new tables, created after
     // the provisioning ran, so the index comes from the event trigger, not the backfill
-    const writer = createActivityWriter(store());
+    const writer = createActivityWriter(collectionsOf(store()));
     for (let i = 0; i < ROWS; i += 500) {
       const batch = ids.slice(i, i + 500).map((id, k) => ({ event_id: id, request: request(id, { endpoint_id: 'ep_idl', received_at: new Date(t0 + (i + k) * 100).toISOString(), target_count: 0 }), attempts: [], tokens: [], oldest_ms: t0 }));
       await writer.write({ events: batch, folds: [] });

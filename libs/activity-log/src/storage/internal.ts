@@ -1,12 +1,10 @@
 export { GROUP_SCOPES, IP_BUCKETS, accountScope, endpointScope, groupScope, hourOf, ipScope, scopesOfRow } from './keys';
 export type { GroupScope, Scope } from './keys';
 export type { IndexChange, IndexEntry } from './entries';
-export { ActivityLog, decodeRow, lateAttemptId, payloadId } from './log';
+export { LogCollections, decodeRow, lateAttemptId, payloadId } from './log';
 export type { IndexDoc, LateAttemptDoc, PayloadDoc, StoredPayload } from './log';
 export { currentDeliveries, deliveryState, lastError, mergeAttempts, statusOf } from './status';
 export type { StoredAttempt } from './status';
-export { keyedCollection, mapLimit } from './keyed-collection';
-export type { KeyedCollection } from './keyed-collection';
 export { IndexWriter } from './index-writer';
 export type { FlushClock, IndexWriterOptions, ScopedChange, ScopedEntry } from './index-writer';
 export { listIndexed } from './index-reader';

@@ -1,7 +1,7 @@
+import { collectionsOf, PageCounts, endpointScope, groupScope, hourOf, listIndexed, payloadId, sweepExpired } from '../../support/activity-log-internals';
 import { deliveryIdFor, newEventId, resendDeliveryId, resendTag } from '@relay/contracts';
 import type { StoredPayloadV1 } from '@relay/contracts';
-import { PageCounts, endpointScope, groupScope, hourOf, listIndexed, payloadId, sweepExpired } from '@relay/store';
-import type { IndexEntry } from '@relay/store';
+import type { IndexEntry } from '../../support/activity-log-internals';
 import { DAY_MS, attempt, fileStore, pipelineOn, request, row } from './fixtures';
 
 /**
@@ -27,9 +27,9 @@ describe('stored payloads', () => {
     const { pipeline, write, flushes } = pipelineOn(store());
     await Promise.all([write([request(id, { received_at: at, target_count: 0 })]), pipeline.addPayloads([payloadOf(id, at, '{"order":1}')])]);
     expect(flushes).toEqual([expect.objectContaining({ inserted: 1, payloads: 1 })]);
-    expect(await store().activity.payload(id)).toEqual({ request: { method: 'POST', source_ip: '203.0.113.7', headers: { 'x-shop': 'north' }, query: 'a=1' }, payload: { content_type: 'application/json', body_base64: Buffer.from('{"order":1}').toString('base64') } });
+    expect(await collectionsOf(store()).payload(id)).toEqual({ request: { method: 'POST', source_ip: '203.0.113.7', headers: { 'x-shop': 'north' }, query: 'a=1' }, payload: { content_type: 'application/json', body_base64: Buffer.from('{"order":1}').toString('base64') } });
     await pipeline.addPayloads([payloadOf(id, at, '{"order":2}')]);
-    expect(Buffer.from((await store().activity.payload(id))!.payload.body_base64, 'base64').toString()).toBe('{"order":1}');
+    expect(Buffer.from((await collectionsOf(store()).payload(id))!.payload.body_base64, 'base64').toString()).toBe('{"order":1}');
   });
 
   it("are not in the rows' collection: the row reads the same, and its hour's row reads never scan payload bytes", async () => {
@@ -38,8 +38,8 @@ describe('stored payloads', () => {
     const { pipeline, write } = pipelineOn(store());
     await Promise.all([write([request(id, { received_at: at, target_count: 0 })]), pipeline.addPayloads([payloadOf(id, at, '{}')])]);
     expect(await row(store(), id)).toMatchObject({ id, outcome: 'ACCEPTED', status: 'completed', deliveries: [] });
-    expect((await store().activity.rowWithLate(id))!.late).toBe(0);
-    expect(await store().activity.rows(hourOf(Date.now())).get(payloadId(id))).toBeNull();
+    expect((await collectionsOf(store()).rowWithLate(id))!.late).toBe(0);
+    expect(await collectionsOf(store()).rows(hourOf(Date.now())).get(payloadId(id))).toBeNull();
   });
 
   it("are removed by retention with their row: the expired hour's partitions are dropped, payloads' included", async () => {
@@ -48,11 +48,11 @@ describe('stored payloads', () => {
     const id = newEventId(old);
     const { pipeline, write } = pipelineOn(store(), { retentionMs: 32 * DAY_MS });
     await Promise.all([write([request(id, { received_at: at, target_count: 0 })]), pipeline.addPayloads([payloadOf(id, at, '{}')])]);
-    expect(await store().activity.payloads(hourOf(old)).get(payloadId(id))).not.toBeNull();
-    const swept = await sweepExpired(store().activity, Date.now(), 30 * DAY_MS);
+    expect(await collectionsOf(store()).payloads(hourOf(old)).get(payloadId(id))).not.toBeNull();
+    const swept = await sweepExpired(collectionsOf(store()), Date.now(), 30 * DAY_MS);
     expect(swept.dropped).toEqual(expect.arrayContaining([`activity_payloads_${hourOf(old).replace(/[-T]/g, '')}`, `activity_rows_${hourOf(old).replace(/[-T]/g, '')}`]));
-    expect(await store().activity.payload(id)).toBeNull();
-    expect(await store().activity.row(id)).toBeNull();
+    expect(await collectionsOf(store()).payload(id)).toBeNull();
+    expect(await collectionsOf(store()).row(id)).toBeNull();
   });
 });
 
@@ -81,7 +81,7 @@ describe('listing through a burst of status changes (bulk retry walks the Errors
     const seen: IndexEntry[] = [];
     let cursor = null;
     for (let calls = 0; calls < 100; calls++) {
-      const page: Awaited<ReturnType<typeof listIndexed>> = await listIndexed(store().activity, {
+      const page: Awaited<ReturnType<typeof listIndexed>> = await listIndexed(collectionsOf(store()), {
         scope: groupScope(endpointScope('ep_burst'), 'errors'), fromMs: Date.now() - DAY_MS, toMs: Date.now() + DAY_MS, cursor, limit: 5, matches: (e) => e.status === 'errors', budget: 8, counts: new PageCounts(),
       });
       seen.push(...page.entries);
@@ -102,7 +102,7 @@ describe('listing through a burst of status changes (bulk retry walks the Errors
     let cursor = null;
     let calls = 0;
     for (; calls < 100; calls++) {
-      const page: Awaited<ReturnType<typeof listIndexed>> = await listIndexed(store().activity, {
+      const page: Awaited<ReturnType<typeof listIndexed>> = await listIndexed(collectionsOf(store()), {
         scope: endpointScope('ep_pages'), fromMs: Date.now() - DAY_MS, toMs: Date.now() + DAY_MS, cursor, limit: 200, matches: () => true, budget: 8, counts: new PageCounts(),
       });
       seen.push(...page.entries.map((e) => e.event_id));

@@ -1,4 +1,4 @@
-import type { StatusGroup } from '../records';
+import type { StatusGroup } from '@relay/store';
 
 /**
  * A row as the list shows it, kept in its index page so that listing reads pages only, never

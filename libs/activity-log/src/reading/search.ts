@@ -1,7 +1,9 @@
-import { mapLimit, payloadId } from '@relay/store';
-import type { ActivityDoc, ActivityLog, IndexEntry, ListResult, Position, StoredPayload } from '@relay/store';
-import { payloadMatches, statusMatches } from '../domain/activity-query';
-import type { ActivityQuery } from '../domain/activity-query';
+import { mapLimit } from '@relay/store';
+import type { ActivityDoc } from '@relay/store';
+import { payloadId } from '../storage/internal';
+import type { IndexEntry, ListResult, LogCollections, Position, StoredPayload } from '../storage/internal';
+import { payloadMatches, statusMatches } from './filter';
+import type { ActivityListQuery } from './filter';
 
 /**
  * Most rows one payload or response-status search reads per call (docs/management-api.md
@@ -17,10 +19,10 @@ const HOURS_AT_ONCE = 4;
  * The candidates a list call found (`listed`, at most SEARCH_ROW_BUDGET entries the cheap filters
  * kept) narrowed by what only the row holds: the payload's content, the attempts' response
  * statuses. Reads by key only, one query per hour and kind (the log's `<event_id>~p` payload
- * documents and its rows; libs/store keys.ts). The page ends at `limit` matches, its cursor at
+ * documents and its rows; storage/keys.ts). The page ends at `limit` matches, its cursor at
  * the last candidate read, so the next call reads on from there.
  */
-export async function searchRows(log: ActivityLog<ActivityDoc>, q: ActivityQuery, listed: ListResult): Promise<{ entries: IndexEntry[]; next: Position | null }> {
+export async function searchRows(log: LogCollections<ActivityDoc>, q: ActivityListQuery, listed: ListResult): Promise<{ entries: IndexEntry[]; next: Position | null }> {
   const byHour = new Map<string, string[]>();
   for (const e of listed.entries) {
     const hour = log.hourOfRow(e.event_id, e.received_ms);

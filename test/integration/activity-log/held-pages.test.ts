@@ -1,7 +1,5 @@
-import { PageCounts, accountScope, endpointScope, groupScope, hourOf, ipScope, listIndexed } from '@relay/store';
-import type { Scope } from '@relay/store';
-import { createActivityWriter } from '../../../services/activity-writer/src/adapters/activity-store';
-import type { ActivityWriter } from '../../../services/activity-writer/src/adapters/activity-store';
+import { collectionsOf, PageCounts, accountScope, endpointScope, groupScope, hourOf, ipScope, listIndexed, createActivityWriter } from '../../support/activity-log-internals';
+import type { Scope, ActivityWriter } from '../../support/activity-log-internals';
 import { attempt, eventId, fileStore, request, row } from './fixtures';
 
 /**
@@ -14,13 +12,13 @@ const WAIT_MS = 10_000;
 
 /** ids of what a scope lists over the hour of `t0`, newest first */
 async function listed(scope: Scope, t0: number): Promise<string[]> {
-  const page = await listIndexed(store().activity, { scope, fromMs: t0 - 3_600_000, toMs: t0 + 3_600_000, cursor: null, limit: 100, matches: () => true, budget: 1000, counts: new PageCounts() });
+  const page = await listIndexed(collectionsOf(store()), { scope, fromMs: t0 - 3_600_000, toMs: t0 + 3_600_000, cursor: null, limit: 100, matches: () => true, budget: 1000, counts: new PageCounts() });
   return page.entries.map((e) => e.event_id);
 }
 
 /** how many entry pages a scope has in the hour of `t0` */
 async function pagesOf(scope: Scope, t0: number): Promise<number> {
-  const coll = store().activity.index(hourOf(t0));
+  const coll = collectionsOf(store()).index(hourOf(t0));
   let n = 0;
   while (await coll.get(`${scope}|${n}`)) n += 1;
   return n;
@@ -37,7 +35,7 @@ function flushOf(writer: ActivityWriter, endpoint: string) {
 describe('held index pages (ACTIVITY_INDEX_WAIT_MS) on the real store', () => {
   it('holds an endpoint\'s entries across flushes and writes them as one page once the oldest waited the full time; the account lists every row at once', async () => {
     const t0 = Date.parse('2026-11-22T10:00:10.000Z');
-    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const writer = createActivityWriter(collectionsOf(store()), { indexWaitMs: WAIT_MS });
     const flush = flushOf(writer, 'ep_held');
     const first = await flush('h1', t0, 1);
     const second = await flush('h2', t0 + 4_000, 2);
@@ -55,7 +53,7 @@ describe('held index pages (ACTIVITY_INDEX_WAIT_MS) on the real store', () => {
 
   it('past the wait a page is written once it is worth a read (8 entries); a rare scope\'s waits up to the longest wait', async () => {
     const t0 = Date.parse('2026-11-22T10:30:10.000Z');
-    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS, indexMaxWaitMs: 60_000 });
+    const writer = createActivityWriter(collectionsOf(store()), { indexWaitMs: WAIT_MS, indexMaxWaitMs: 60_000 });
     const busy = flushOf(writer, 'ep_busy');
     const rare = flushOf(writer, 'ep_rare');
     const rareId = await rare('rare', t0, 1);
@@ -72,7 +70,7 @@ describe('held index pages (ACTIVITY_INDEX_WAIT_MS) on the real store', () => {
 
   it('holds status groups and source-IP buckets too, and writes a held scope at once when it has a page\'s worth', async () => {
     const t0 = Date.parse('2026-11-22T11:00:10.000Z');
-    const writer = createActivityWriter(store(), { indexWaitMs: 60_000, indexPageEntries: 3 });
+    const writer = createActivityWriter(collectionsOf(store()), { indexWaitMs: 60_000, indexPageEntries: 3 });
     const flush = flushOf(writer, 'ep_full');
     const failed = { outcome: 'AUTH_FAILED' as const, reason: 'bad token', source_ip: '198.51.100.9' };
     const ids = [await flush('f1', t0, 1, failed), await flush('f2', t0 + 1, 2, failed)];
@@ -90,23 +88,23 @@ describe('held index pages (ACTIVITY_INDEX_WAIT_MS) on the real store', () => {
 
   it('a status change waits with its scope\'s entries and lands in the same flush of pages: the list never shows a stale status for long', async () => {
     const t0 = Date.parse('2026-11-22T12:00:10.000Z');
-    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const writer = createActivityWriter(collectionsOf(store()), { indexWaitMs: WAIT_MS });
     const id = eventId('moved', t0);
     await writer.write({ events: [{ event_id: id, request: request(id, { endpoint_id: 'ep_moved', received_at: new Date(t0).toISOString(), target_count: 1 }), attempts: [attempt(id, 'tg_1', 1, 'retrying', { endpoint_id: 'ep_moved' })], tokens: [], oldest_ms: t0 }], folds: [] }, { now: t0, flush: 1 });
     await writer.write({ events: [{ event_id: id, request: null, attempts: [attempt(id, 'tg_1', 2, 'delivered', { endpoint_id: 'ep_moved' })], tokens: [], oldest_ms: t0 }], folds: [] }, { now: t0 + 1_000, flush: 2 });
     expect(await listed(endpointScope('ep_moved'), t0)).toEqual([]);
     await writer.writeHeld({ now: t0 + 2_000, flush: 2 });
-    const page = await listIndexed(store().activity, { scope: endpointScope('ep_moved'), fromMs: t0 - 60_000, toMs: t0 + 60_000, cursor: null, limit: 10, matches: () => true, budget: 100, counts: new PageCounts() });
+    const page = await listIndexed(collectionsOf(store()), { scope: endpointScope('ep_moved'), fromMs: t0 - 60_000, toMs: t0 + 60_000, cursor: null, limit: 10, matches: () => true, budget: 100, counts: new PageCounts() });
     expect(page.entries.map((e) => [e.event_id, e.status])).toEqual([[id, 'completed']]);
     // it waited in Pending and left it: the Pending group lists its entry with the change applied
-    const pending = await listIndexed(store().activity, { scope: groupScope(endpointScope('ep_moved'), 'pending'), fromMs: t0 - 60_000, toMs: t0 + 60_000, cursor: null, limit: 10, matches: (e) => e.status === 'pending', budget: 100, counts: new PageCounts() });
+    const pending = await listIndexed(collectionsOf(store()), { scope: groupScope(endpointScope('ep_moved'), 'pending'), fromMs: t0 - 60_000, toMs: t0 + 60_000, cursor: null, limit: 10, matches: (e) => e.status === 'pending', budget: 100, counts: new PageCounts() });
     expect(pending.entries).toEqual([]);
     expect(writer.heldSince()).toBeNull();
   });
 
   it('after a failed write the writer forgets what it held (the pipeline fails those flushes, and their redelivery writes them again)', async () => {
     const t0 = Date.parse('2026-11-22T13:00:10.000Z');
-    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const writer = createActivityWriter(collectionsOf(store()), { indexWaitMs: WAIT_MS });
     const flush = flushOf(writer, 'ep_reset');
     const id = await flush('r1', t0, 1);
     expect(writer.heldSince()).toBe(1);
@@ -119,13 +117,13 @@ describe('held index pages (ACTIVITY_INDEX_WAIT_MS) on the real store', () => {
 });
 
 describe('page counts in the day directory, once an hour is behind the writer', () => {
-  const dir = (scope: Scope) => store().activity.dir('2026-11-22').get(scope);
+  const dir = (scope: Scope) => collectionsOf(store()).dir('2026-11-22').get(scope);
   const list = (scope: Scope, t0: number, counts = new PageCounts()) =>
-    listIndexed(store().activity, { scope, fromMs: t0 - 60_000, toMs: t0 + 3_600_000, cursor: null, limit: 100, matches: () => true, budget: 1000, counts });
+    listIndexed(collectionsOf(store()), { scope, fromMs: t0 - 60_000, toMs: t0 + 3_600_000, cursor: null, limit: 100, matches: () => true, budget: 1000, counts });
 
   it('records how many entry and change pages each scope has in an hour it left; a reader takes them as they are, with no read to confirm or probe', async () => {
     const t0 = Date.parse('2026-11-22T14:00:10.000Z');
-    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const writer = createActivityWriter(collectionsOf(store()), { indexWaitMs: WAIT_MS });
     const flush = flushOf(writer, 'ep_count');
     const ids: string[] = [];
     // five flushes ten minutes apart: each finds the entry before it held past the wait, so
@@ -147,7 +145,7 @@ describe('page counts in the day directory, once an hour is behind the writer', 
 
   it('a page written into that hour later (a late row, a status change) raises the count before it goes in, so readers list it', async () => {
     const t0 = Date.parse('2026-11-22T16:00:10.000Z');
-    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const writer = createActivityWriter(collectionsOf(store()), { indexWaitMs: WAIT_MS });
     const flush = flushOf(writer, 'ep_late');
     const first = await flush('l0', t0, 1, { target_count: 1 });
     await writer.writeHeld({ now: Date.parse('2026-11-22T17:01:30.000Z'), flush: 1 });
@@ -170,7 +168,7 @@ describe('page counts in the day directory, once an hour is behind the writer', 
 
     // a writer started since (a new process) knows nothing of what was recorded: an hour that
     // old may have counts, so it raises them too
-    const restarted = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const restarted = createActivityWriter(collectionsOf(store()), { indexWaitMs: WAIT_MS });
     const later = eventId('l2', t0 + 3_550_000);
     const at = Date.parse('2026-11-22T17:05:00.000Z');
     await restarted.write({ events: [{ event_id: later, request: request(later, { endpoint_id: 'ep_late', received_at: new Date(t0 + 3_550_000).toISOString(), target_count: 0 }), attempts: [], tokens: [], oldest_ms: at }], folds: [] }, { now: at, flush: 1, all: true });
@@ -180,14 +178,14 @@ describe('page counts in the day directory, once an hour is behind the writer', 
 
   it('a count ahead of its pages (the writer died between raising it and inserting the page) reads as an empty page, and the next writer fills that number', async () => {
     const t0 = Date.parse('2026-11-22T18:00:10.000Z');
-    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const writer = createActivityWriter(collectionsOf(store()), { indexWaitMs: WAIT_MS });
     const first = await flushOf(writer, 'ep_died')('d0', t0, 1);
     await writer.writeHeld({ now: Date.parse('2026-11-22T19:01:30.000Z'), flush: 1 });
-    await store().activity.dir('2026-11-22').update([{ id: endpointScope('ep_died'), update: { $max: { 'page_count.18': 2 } } }]);
+    await collectionsOf(store()).dir('2026-11-22').update([{ id: endpointScope('ep_died'), update: { $max: { 'page_count.18': 2 } } }]);
     expect((await list(endpointScope('ep_died'), t0)).entries.map((e) => e.event_id)).toEqual([first]);
 
     // a new writer process: it probes the count (1 page), writes page 1 and the count stays 2
-    const next = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const next = createActivityWriter(collectionsOf(store()), { indexWaitMs: WAIT_MS });
     const late = await flushOf(next, 'ep_died')('d1', t0 + 3_500_000, 1);
     await next.writeHeld({ now: Date.parse('2026-11-22T19:05:00.000Z'), flush: 1 });
     expect((await dir(endpointScope('ep_died')))?.page_count).toEqual({ '18': 2 });
@@ -195,7 +193,7 @@ describe('page counts in the day directory, once an hour is behind the writer', 
   });
 
   it('records at most 100 scope-hours a flush while messages wait, the rest with the next flushes; an idle flush records them all', async () => {
-    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const writer = createActivityWriter(collectionsOf(store()), { indexWaitMs: WAIT_MS });
     // 120 endpoints with a row each in an hour: 120 endpoint scopes, and the account's
     const rowsIn = async (hour: string, now: number) => {
       const events = Array.from({ length: 120 }, (_, k) => {
@@ -226,7 +224,7 @@ describe('page counts in the day directory, once an hour is behind the writer', 
 
   it('an hour the writer has not left yet is counted by probing, and a reader remembers the count between calls', async () => {
     const t0 = Date.parse('2026-11-22T20:00:10.000Z');
-    const writer = createActivityWriter(store(), { indexWaitMs: WAIT_MS });
+    const writer = createActivityWriter(collectionsOf(store()), { indexWaitMs: WAIT_MS });
     const flush = flushOf(writer, 'ep_open');
     // a page each
     const ids: string[] = [];
@@ -236,7 +234,7 @@ describe('page counts in the day directory, once an hour is behind the writer', 
     }
     const counts = new PageCounts();
     expect((await list(endpointScope('ep_open'), t0, counts)).entries.map((e) => e.event_id)).toEqual([...ids].reverse());
-    expect(await counts.count(`2026-11-22T20|${endpointScope('ep_open')}|p`, store().activity.index('2026-11-22T20'), (n) => `${endpointScope('ep_open')}|${n}`)).toBe(2);
+    expect(await counts.count(`2026-11-22T20|${endpointScope('ep_open')}|p`, collectionsOf(store()).index('2026-11-22T20'), (n) => `${endpointScope('ep_open')}|${n}`)).toBe(2);
 
     // one more page: the remembered count (2) is confirmed with a read of page 2, which is
     // there, newer, and listed first; page 1, read ahead meanwhile, is read once

@@ -1,10 +1,10 @@
+import { collectionsOf, hourOf } from '../../support/activity-log-internals';
 import { newEventId } from '@relay/contracts';
-import { hourOf } from '@relay/store';
 import type { ActivityDoc } from '@relay/store';
 import { fileStore } from './fixtures';
 
 /**
- * How an activity row is stored (libs/store/src/activity/log.ts encodeRow): one JSON text beside
+ * How an activity row is stored (libs/activity-log/src/storage/log.ts encodeRow): one JSON text beside
  * its `_id`, since FerretDB's cost grows with a document's number of values and no query ever
  * filters on a row's fields. Rows stored the earlier ways must still read back the same.
  */
@@ -44,7 +44,7 @@ describe('an activity row in the store', () => {
   it('is written as its id and one JSON text, and reads back with its dates', async () => {
     const at = new Date(Date.now() - 1000);
     const row = rowAt(at);
-    const rows = store().activity.rows(hourOf(at.getTime()));
+    const rows = collectionsOf(store()).rows(hourOf(at.getTime()));
     expect(await rows.insertNew([row])).toEqual([]);
     const raw = await rawCollection(at).findOne({ _id: row._id as never });
     expect(Object.keys(raw!).sort()).toEqual(['_id', 'r']);
@@ -52,7 +52,7 @@ describe('an activity row in the store', () => {
     const back = await rows.get(row._id);
     expect(back).toEqual(row);
     expect(back!.received_at).toBeInstanceOf(Date);
-    expect(await store().activity.row(row._id)).toEqual(row);
+    expect(await collectionsOf(store()).row(row._id)).toEqual(row);
   });
 
   it('replaced whole by an update reads back as the update, also over a row stored with its fields apart', async () => {
@@ -60,7 +60,7 @@ describe('an activity row in the store', () => {
     const row = rowAt(at);
     // the layout before one-text rows: fields apart, deliveries as one text
     await rawCollection(at).insertOne({ ...row, deliveries: JSON.stringify(row.deliveries) } as never);
-    const rows = store().activity.rows(hourOf(at.getTime()));
+    const rows = collectionsOf(store()).rows(hourOf(at.getTime()));
     expect(await rows.get(row._id)).toEqual(row);
     const { _id, ...fields } = { ...row, status: 'errors' as const, last_error: 'HTTP 500' };
     await rows.update([{ id: _id, update: { $set: fields } }]);
@@ -71,6 +71,6 @@ describe('an activity row in the store', () => {
     const at = new Date(Date.now() - 3000);
     const row = rowAt(at);
     await rawCollection(at).insertOne({ ...row } as never);
-    expect(await store().activity.rows(hourOf(at.getTime())).get(row._id)).toEqual(row);
+    expect(await collectionsOf(store()).rows(hourOf(at.getTime())).get(row._id)).toEqual(row);
   });
 });

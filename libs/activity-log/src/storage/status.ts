@@ -1,5 +1,5 @@
 import { deliveryOrderOf } from '@relay/contracts';
-import type { DeliveryAttemptRecord, DeliveryRecord, StatusGroup } from '../records';
+import type { DeliveryAttemptRecord, DeliveryRecord, StatusGroup } from '@relay/store';
 
 export interface AttemptLike {
   attempt: number;
