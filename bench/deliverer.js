@@ -63,7 +63,8 @@ async function main() {
   const names = brokerNames(S.namespace);
 
   const healthPort = await freePort();
-  const deliverer = startProcess(path.join(ROOT, 'services/webhook-deliverer/dist/main.js'), {
+  const deliverer = startProcess(path.join(ROOT, 'services/deliverer/dist/main.js'), {
+    DELIVERY_CHANNEL: 'webhook',
     RABBITMQ_URL: S.rabbitmqUrl, MONGODB_URL: S.mongodbUrl, RELAY_NAMESPACE: S.namespace, SSRF_ALLOW_CIDRS: '127.0.0.0/8', SECRETS_KEYS: secretsKeys,
     HEALTH_PORT: String(healthPort), PREFETCH: String(S.prefetch), RETRY_TIERS_MS: String(S.tierMs), RETRY_AFTER_MAX_MS: String(S.tierMs), LOG_LEVEL: 'info',
   });

@@ -1,4 +1,4 @@
-// npm run bench (part 3): deliveries/s of ONE outputs deliverer (the chat-deliverer program with
+// npm run bench (part 3): deliveries/s of ONE outputs deliverer (the deliverer program with
 // DELIVERY_CHANNEL=outputs) for an email target (SMTP with STARTTLS + AUTH to a local server) and
 // for a spreadsheet target (a local HTTPS Google: header read + append per row), on the real
 // local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
@@ -69,7 +69,7 @@ async function main() {
   const publisher = new ConfirmPublisher(broker, 10000);
   const names = brokerNames(S.namespace);
   const healthPort = await freePort();
-  const deliverer = startProcess(path.join(ROOT, 'services/chat-deliverer/dist/main.js'), {
+  const deliverer = startProcess(path.join(ROOT, 'services/deliverer/dist/main.js'), {
     DELIVERY_CHANNEL: 'outputs', RABBITMQ_URL: S.rabbitmqUrl, MONGODB_URL: S.mongodbUrl, RELAY_NAMESPACE: S.namespace, SSRF_ALLOW_CIDRS: '127.0.0.1/32', SECRETS_KEYS: secretsKeys,
     HEALTH_PORT: String(healthPort), PREFETCH: String(S.prefetch), RETRY_TIERS_MS: String(S.tierMs), RETRY_AFTER_MAX_MS: String(S.tierMs), LOG_LEVEL: 'warn',
     SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_USERNAME: smtpAuth.user, SMTP_PASSWORD: smtpAuth.pass, SMTP_FROM: 'relay@bench.example', SMTP_CA_FILE: path.join(dir, 'smtp.pem'),

@@ -42,8 +42,9 @@ const SERVICES = [
   { name: 'management-api', portVar: 'PORT' },
   // the gateway's /readyz is on its HEALTH_PORT (ns.healthPorts), never on the ingest port
   { name: 'ingest-gateway', portVar: 'PORT' },
-  { name: 'webhook-deliverer', portVar: 'HEALTH_PORT' },
-  { name: 'chat-deliverer', portVar: 'HEALTH_PORT' },
+  // the one deliverer program (services/deliverer), a process per channel
+  { name: 'webhook-deliverer', program: 'deliverer', env: { DELIVERY_CHANNEL: 'webhook' }, portVar: 'HEALTH_PORT' },
+  { name: 'chat-deliverer', program: 'deliverer', env: { DELIVERY_CHANNEL: 'chat' }, portVar: 'HEALTH_PORT' },
   { name: 'activity-writer', portVar: 'HEALTH_PORT' },
 ];
 
@@ -86,7 +87,7 @@ const healthPortOf = (ns, name) => ns.healthPorts[name] ?? ns.ports[name];
 async function startSystem(ns, env, procs) {
   for (const s of SERVICES) {
     const health = ns.healthPorts[s.name] ? { HEALTH_PORT: String(ns.healthPorts[s.name]) } : {};
-    procs[s.name] = startProcess(path.join(ROOT, 'services', s.name, 'dist', 'main.js'), { ...env, ...health, [s.portVar]: String(ns.ports[s.name]) }, SERVICE_NODE_ARGS);
+    procs[s.name] = startProcess(path.join(ROOT, 'services', s.program ?? s.name, 'dist', 'main.js'), { ...env, ...s.env, ...health, [s.portVar]: String(ns.ports[s.name]) }, SERVICE_NODE_ARGS);
   }
   await Promise.all(SERVICES.map(async (s) => {
     await waitReady(`http://127.0.0.1:${healthPortOf(ns, s.name)}/readyz`, procs[s.name], 60000).catch((err) => {

@@ -66,10 +66,11 @@ run mail-catcher MAIL_CATCHER_SMTP_PORT=2525 MAIL_CATCHER_WEB_PORT=8098 MAIL_CAT
 ready mail-catcher http://127.0.0.1:8098/
 run management-api PORT=8081 HEALTH_PORT=8094 GATEWAY_INTERNAL_URL="http://127.0.0.1:$GATEWAY_HEALTH_PORT" -- node services/management-api/dist/main.js
 run ingest-gateway PORT="$GATEWAY_PORT" HEALTH_PORT="$GATEWAY_HEALTH_PORT" -- node services/ingest-gateway/dist/main.js
-run webhook-deliverer HEALTH_PORT=8091 -- node services/webhook-deliverer/dist/main.js
-run chat-deliverer HEALTH_PORT=8092 -- node services/chat-deliverer/dist/main.js
-# the same program on the outputs channel: email targets through the local mail catcher, spreadsheet targets to Google
-run outputs-deliverer DELIVERY_CHANNEL=outputs HEALTH_PORT=8095 SMTP_HOST=127.0.0.1 SMTP_PORT=2525 SMTP_USERNAME=relay SMTP_PASSWORD=relay-local SMTP_FROM=relay@relay.local SMTP_CA_FILE="$ROOT/.infra/mail/catcher-ca.pem" -- node services/chat-deliverer/dist/main.js
+# one deliverer program, one process per channel (docs/architecture.md "Deliverers")
+run webhook-deliverer DELIVERY_CHANNEL=webhook HEALTH_PORT=8091 -- node services/deliverer/dist/main.js
+run chat-deliverer DELIVERY_CHANNEL=chat HEALTH_PORT=8092 -- node services/deliverer/dist/main.js
+# the outputs channel: email targets through the local mail catcher, spreadsheet targets to Google
+run outputs-deliverer DELIVERY_CHANNEL=outputs HEALTH_PORT=8095 SMTP_HOST=127.0.0.1 SMTP_PORT=2525 SMTP_USERNAME=relay SMTP_PASSWORD=relay-local SMTP_FROM=relay@relay.local SMTP_CA_FILE="$ROOT/.infra/mail/catcher-ca.pem" -- node services/deliverer/dist/main.js
 run activity-writer HEALTH_PORT=8093 -- node services/activity-writer/dist/main.js
 ready management-api http://127.0.0.1:8081/readyz
 ready ingest-gateway "http://127.0.0.1:$GATEWAY_HEALTH_PORT/readyz"

@@ -55,7 +55,7 @@ const rowWhen = (eventId: string, ok: (row: any) => boolean, what: string) =>
   }, 15000, what);
 
 function runRedrive(args: string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [path.resolve(__dirname, '../../services/webhook-deliverer/dist/redrive.js'), ...args], { env: { PATH: process.env.PATH ?? '', ...stack.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.resolve(__dirname, '../../services/deliverer/dist/redrive.js'), ...args], { env: { PATH: process.env.PATH ?? '', ...stack.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, out })));

@@ -24,7 +24,7 @@ import type { Stack } from './stack';
  * `timeout` so it cannot outlive the run, and is stopped when the file ends.
  */
 const SERVICES: ServiceName[] = ['management-api', 'ingest-gateway', 'webhook-deliverer', 'chat-deliverer', 'activity-writer'];
-/** The deploy config's job for the outputs deliverer: the chat-deliverer program on the outputs channel. */
+/** The deploy config's job for the outputs deliverer: the deliverer program on the outputs channel. */
 const OUTPUTS_JOB = 'outputs-deliverer';
 /** Every scrape job of deploy/observability, each a running process here. */
 const JOBS = [...SERVICES, OUTPUTS_JOB];
@@ -120,7 +120,7 @@ const running = (): Record<string, RunningService | undefined> => ({ ...stack.se
 beforeAll(async () => {
   receiver = await TestReceiver.start();
   stack = await startStack('prometheus', { only: SERVICES });
-  outputs = await startService('chat-deliverer', { ...stack.env, DELIVERY_CHANNEL: 'outputs' });
+  outputs = await startService(OUTPUTS_JOB, stack.env);
   prometheus = await startPrometheus();
 });
 

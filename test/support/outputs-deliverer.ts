@@ -7,7 +7,7 @@ import type { RunningService } from './services';
 import type { TestSmtpServer } from './smtp-server';
 
 /**
- * The outputs deliverer as operators run it — the chat-deliverer program on the outputs channel —
+ * The outputs deliverer as operators run it — the deliverer program on the outputs channel —
  * sending email to the test SMTP server (STARTTLS, AUTH as `relay` with `smtpPassword`) and
  * spreadsheet rows to the Google fake, each trusted through a CA file of its own.
  */
@@ -15,9 +15,8 @@ export async function startOutputsDeliverer(env: Record<string, string>, to: { s
   const dir = mkdtempSync(path.join(tmpdir(), 'relay-outputs-'));
   writeFileSync(path.join(dir, 'smtp-ca.pem'), to.smtp.ca);
   writeFileSync(path.join(dir, 'google-ca.pem'), to.google.ca);
-  return startService('chat-deliverer', {
+  return startService('outputs-deliverer', {
     ...env,
-    DELIVERY_CHANNEL: 'outputs',
     SSRF_ALLOW_CIDRS: '127.0.0.1/32',
     SMTP_HOST: '127.0.0.1',
     SMTP_PORT: String(to.smtp.port),

@@ -7,7 +7,17 @@ import { eventually } from './infra';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-export type ServiceName = 'ingest-gateway' | 'management-api' | 'webhook-deliverer' | 'chat-deliverer' | 'activity-writer';
+export type ServiceName = 'ingest-gateway' | 'management-api' | 'webhook-deliverer' | 'chat-deliverer' | 'outputs-deliverer' | 'activity-writer';
+
+/**
+ * The deliverers are one program, services/deliverer, run once per channel (docs/architecture.md
+ * "Deliverers"): a deployment's name picks its DELIVERY_CHANNEL, as compose and Kubernetes do.
+ */
+const PROGRAMS: Partial<Record<ServiceName, { program: string; env: Record<string, string> }>> = {
+  'webhook-deliverer': { program: 'deliverer', env: { DELIVERY_CHANNEL: 'webhook' } },
+  'chat-deliverer': { program: 'deliverer', env: { DELIVERY_CHANNEL: 'chat' } },
+  'outputs-deliverer': { program: 'deliverer', env: { DELIVERY_CHANNEL: 'outputs' } },
+};
 
 export interface RunningService {
   name: ServiceName;
@@ -54,7 +64,7 @@ function canListen(port: number): Promise<boolean> {
 }
 
 /**
- * Starts a built service (`services/<name>/dist/main.js`) as its own process with only the
+ * Starts a built service (`services/<name>/dist/main.js`, or the deliverer program on the name's channel) as its own process with only the
  * environment given, and waits until its /readyz answers 200 — i.e. every dependency
  * completed a handshake. `npm test` builds before running the e2e tier.
  */
@@ -75,8 +85,9 @@ async function startServiceOnce(name: ServiceName, env: Record<string, string>):
   const twoPorts = name === 'ingest-gateway' || name === 'management-api';
   const healthPort = twoPorts ? await freePort() : port;
   const ports: Record<string, string> = twoPorts ? { PORT: String(port), HEALTH_PORT: String(healthPort) } : { HEALTH_PORT: String(port) };
-  const child = spawn(process.execPath, [path.join(ROOT, 'services', name, 'dist', 'main.js')], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '3000', HOST: '127.0.0.1', ...env, ...ports },
+  const program = PROGRAMS[name];
+  const child = spawn(process.execPath, [path.join(ROOT, 'services', program?.program ?? name, 'dist', 'main.js')], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '3000', HOST: '127.0.0.1', ...program?.env, ...env, ...ports },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

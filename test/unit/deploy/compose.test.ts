@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { envNames } from '@relay/config';
 import type { ConfigSpec } from '@relay/config';
-import { ROOT, configPath, loadConfigSpec, serviceDirs } from './service-specs';
+import { ROOT, deployedNames, loadConfigSpec, PROGRAM_INSTANCES, programOf, serviceDirs } from './service-specs';
 
 // docker-compose.yml must run what the code reads: each Relay service sets only variables its
 // configSpec reads and every one it requires, waits for healthy infrastructure, reports ready
@@ -49,7 +49,7 @@ type InfraName = keyof typeof INFRA;
 const SCALABLE = ['webhook-deliverer', 'chat-deliverer'];
 
 const composeNames = Object.keys(compose.services);
-const relayServices = composeNames.filter((name) => serviceDirs().includes(name));
+const relayServices = composeNames.filter((name) => serviceDirs().includes(name) || name in PROGRAM_INSTANCES);
 
 function environmentOf(svc: ComposeService): Record<string, string> {
   const env = svc.environment ?? {};
@@ -93,9 +93,8 @@ function healthPort(spec: ConfigSpec, env: Record<string, string>): string | und
 }
 
 describe('docker-compose.yml', () => {
-  it('runs every service that has a config spec', () => {
-    const specified = serviceDirs().filter((name) => existsSync(configPath(name)));
-    expect(specified.filter((name) => !composeNames.includes(name))).toEqual([]);
+  it('runs every service that has a config spec (each deliverer channel as its own service)', () => {
+    expect(deployedNames().filter((name) => !composeNames.includes(name))).toEqual([]);
     expect(relayServices.length).toBeGreaterThan(0);
   });
 
@@ -121,7 +120,7 @@ describe('docker-compose.yml', () => {
   it('keeps a health port apart from the public port and never publishes it (health and metrics stay inside)', () => {
     const both = relayServices.flatMap((name) => {
       const svc = compose.services[name] as ComposeService;
-      const spec = loadConfigSpec(name);
+      const spec = loadConfigSpec(programOf(name));
       const env = environmentOf(svc);
       const [health, api] = [valueOf(spec, env, 'HEALTH_PORT'), valueOf(spec, env, 'PORT')];
       return health !== undefined && api !== undefined ? [{ name, health, api, ports: (svc.ports ?? []).map(String) }] : [];
@@ -137,27 +136,27 @@ describe('docker-compose.yml', () => {
     const svc = compose.services[name] as ComposeService;
     const env = environmentOf(svc);
 
-    it('has a config spec (services/<name>/src/config.ts)', () => {
-      expect(() => loadConfigSpec(name)).not.toThrow();
+    it('has a config spec (services/<program>/src/config.ts)', () => {
+      expect(() => loadConfigSpec(programOf(name))).not.toThrow();
     });
 
     it('sets only variables its configSpec reads', () => {
-      const reads = new Set(envNames(loadConfigSpec(name)));
+      const reads = new Set(envNames(loadConfigSpec(programOf(name))));
       expect(Object.keys(env).filter((k) => !reads.has(k))).toEqual([]);
     });
 
     it('sets every variable its configSpec requires (no default)', () => {
-      const required = Object.values(loadConfigSpec(name)).filter((v) => v.default === undefined).map((v) => v.env);
+      const required = Object.values(loadConfigSpec(programOf(name))).filter((v) => v.default === undefined).map((v) => v.env);
       expect(required.filter((k) => !(k in env))).toEqual([]);
     });
 
     it('sets secret variables by ${...} substitution only', () => {
-      const secrets = Object.values(loadConfigSpec(name)).filter((v) => v.secret).map((v) => v.env);
+      const secrets = Object.values(loadConfigSpec(programOf(name))).filter((v) => v.secret).map((v) => v.env);
       expect(secrets.filter((k) => k in env && !env[k]?.includes('${'))).toEqual([]);
     });
 
     it('reports health through /readyz on its health port', () => {
-      const port = healthPort(loadConfigSpec(name), env);
+      const port = healthPort(loadConfigSpec(programOf(name)), env);
       expect(port).toBeDefined();
       expect(probeText(svc.healthcheck)).toMatch(new RegExp(`//(127\\.0\\.0\\.1|localhost):${port}/readyz\\b`));
     });
@@ -180,15 +179,15 @@ describe('docker-compose.yml', () => {
     it('runs its build output from the image deploy/Dockerfile builds', () => {
       const build = typeof svc.build === 'string' ? { context: svc.build } : svc.build;
       expect(build?.dockerfile).toBe('deploy/Dockerfile');
-      expect(commandText(svc)).toBe(`node services/${name}/dist/main.js`);
+      expect(commandText(svc)).toBe(`node services/${programOf(name)}/dist/main.js`);
     });
 
     it('is compiled by `tsc -b` into dist/main.js once its main.ts exists', () => {
-      const main = path.join(ROOT, 'services', name, 'src', 'main.ts');
+      const main = path.join(ROOT, 'services', programOf(name), 'src', 'main.ts');
       if (!existsSync(main)) return; // being written elsewhere; config.ts is checked above
       const root = JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8')) as { references?: { path: string }[] };
-      expect((root.references ?? []).map((r) => path.normalize(r.path))).toContain(path.normalize(`services/${name}`));
-      const own = JSON.parse(readFileSync(path.join(ROOT, 'services', name, 'tsconfig.json'), 'utf8')) as {
+      expect((root.references ?? []).map((r) => path.normalize(r.path))).toContain(path.normalize(`services/${programOf(name)}`));
+      const own = JSON.parse(readFileSync(path.join(ROOT, 'services', programOf(name), 'tsconfig.json'), 'utf8')) as {
         compilerOptions?: { rootDir?: string; outDir?: string };
       };
       expect([own.compilerOptions?.rootDir, own.compilerOptions?.outDir]).toEqual(['src', 'dist']);

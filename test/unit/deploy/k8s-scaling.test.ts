@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
 import { brokerNames } from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
 import { KUSTOMIZATIONS, objectsOf, render } from './k8s-render';
 import type { K8sObject, KustomizationName } from './k8s-render';
 import { environmentOf, named, ofKind, valueOf } from './k8s-objects';
 import type { Container, Deployment, HorizontalPodAutoscaler, ScaledObject, TriggerAuthentication } from './k8s-objects';
-import { configPath, loadConfigSpec, programOf, serviceDirs } from './service-specs';
+import { deployedNames, loadConfigSpec, programOf } from './service-specs';
 
 // How the rendered manifests scale and where their secrets come from: the gateway on CPU (an
 // HPA), the deliverers on the depth of their own RabbitMQ work queue (KEDA), the activity-writer
@@ -25,7 +24,8 @@ const AGREE = ['RELAY_NAMESPACE', 'BROKER_DELIVERY_LIMIT', 'ACTIVITY_RETENTION_D
 const CREDENTIAL_URL = /\/\/[^/\s:@]*:[^/\s@]+@/;
 
 const NAMES = Object.keys(KUSTOMIZATIONS) as KustomizationName[];
-const SERVICES = serviceDirs().filter((name) => existsSync(configPath(name)));
+// every deployment (each deliverer channel apart), read through the program it runs
+const SERVICES = deployedNames();
 
 const targetsOf = (objects: readonly K8sObject[]): { by: string; kind: string; target: string }[] => [
   ...ofKind<HorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler').map((h) => ({ by: `HorizontalPodAutoscaler/${h.metadata.name}`, kind: h.spec.scaleTargetRef.kind ?? '', target: h.spec.scaleTargetRef.name })),
@@ -43,7 +43,7 @@ describe.each(NAMES)('deploy/k8s %s', (kustomization) => {
   it('holds no Secret and no credential: the operator creates relay-secrets, the manifests only reference it', () => {
     expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
     expect(objects.flatMap(strings).filter((s) => CREDENTIAL_URL.test(s))).toEqual([]);
-    const secretVars = new Set(SERVICES.flatMap((s) => Object.values(loadConfigSpec(s)).filter((v) => v.secret).map((v) => v.env)));
+    const secretVars = new Set(SERVICES.flatMap((s) => Object.values(loadConfigSpec(programOf(s))).filter((v) => v.secret).map((v) => v.env)));
     const inConfigMaps = ofKind<K8sObject & { data?: Record<string, string> }>(objects, 'ConfigMap').flatMap((c) => Object.keys(c.data ?? {}));
     expect(inConfigMaps.filter((k) => secretVars.has(k))).toEqual([]);
   });
@@ -116,10 +116,10 @@ describe.each(NAMES)('deploy/k8s %s', (kustomization) => {
   });
 
   it.each(AGREE)('sets %s to one value in every service that reads it', (variable) => {
-    const readers = SERVICES.filter((s) => Object.values(loadConfigSpec(s)).some((v) => v.env === variable));
+    const readers = SERVICES.filter((s) => Object.values(loadConfigSpec(programOf(s))).some((v) => v.env === variable));
     const seen = new Set(readers.map((s) => {
       const source = envOf(s).get(variable);
-      return source ? JSON.stringify(source) : `default ${valueOf(loadConfigSpec(s), new Map(), variable)}`;
+      return source ? JSON.stringify(source) : `default ${valueOf(loadConfigSpec(programOf(s)), new Map(), variable)}`;
     }));
     expect(readers.length).toBeGreaterThan(1);
     expect([...seen]).toHaveLength(1);

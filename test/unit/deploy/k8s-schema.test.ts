@@ -7,7 +7,7 @@ import type { K8sObject, KustomizationName, Validation } from './k8s-render';
 // offline. The validator's own tests below show it rejects what the API server would.
 
 const NAMES = Object.keys(KUSTOMIZATIONS) as KustomizationName[];
-// the five services, and the chat-deliverer program again on the outputs channel
+// the activity-writer, gateway and API, and the deliverer program on each of its three channels
 const RELAY_SERVICES = ['activity-writer', 'chat-deliverer', 'ingest-gateway', 'management-api', 'outputs-deliverer', 'webhook-deliverer'];
 
 describe.each(NAMES)('deploy/k8s %s, rendered by kubectl kustomize', (name) => {

@@ -18,20 +18,22 @@ export function serviceDirs(): string[] {
 }
 
 /**
- * Deployments that run another service's program on another delivery channel
- * (docs/architecture.md "Deliverers"): name → the service folder whose program and config spec
- * it runs. Everything a deploy file must satisfy for a service holds for these too.
+ * Deployments that run a program of another name (docs/architecture.md "Deliverers"): each
+ * deliverer deployment is services/deliverer on its DELIVERY_CHANNEL. Name → the service folder
+ * whose program and config spec it runs. Everything a deploy file must satisfy for a service
+ * holds for these too; the folder itself is deployed only through them.
  */
-export const PROGRAM_INSTANCES: Readonly<Record<string, string>> = { 'outputs-deliverer': 'chat-deliverer' };
+export const PROGRAM_INSTANCES: Readonly<Record<string, string>> = { 'webhook-deliverer': 'deliverer', 'chat-deliverer': 'deliverer', 'outputs-deliverer': 'deliverer' };
+const PROGRAMS_RUN_AS_INSTANCES = new Set(Object.values(PROGRAM_INSTANCES));
 
 /** The service folder a deployment runs. */
 export function programOf(deployment: string): string {
   return PROGRAM_INSTANCES[deployment] ?? deployment;
 }
 
-/** Every deployment: each service with a config spec, and each program instance. */
+/** Every deployment: each service with a config spec (but a program run only as instances), and each program instance. */
 export function deployedNames(): string[] {
-  return [...serviceDirs().filter((name) => existsSync(configPath(name))), ...Object.keys(PROGRAM_INSTANCES)].sort();
+  return [...serviceDirs().filter((name) => existsSync(configPath(name)) && !PROGRAMS_RUN_AS_INSTANCES.has(name)), ...Object.keys(PROGRAM_INSTANCES)].sort();
 }
 
 export function configPath(service: string): string {

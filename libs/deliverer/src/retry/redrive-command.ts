@@ -23,7 +23,7 @@ export interface RedriveArgs {
   targetId?: string;
 }
 
-export const REDRIVE_USAGE = 'usage: redrive --channel webhook|chat [--limit N (default 1000)] [--target <target_id>]';
+export const REDRIVE_USAGE = `usage: redrive --channel ${DELIVERY_CHANNELS.join('|')} [--limit N (default 1000)] [--target <target_id>]`;
 
 /** `--channel webhook [--limit N] [--target tg_…]`; every problem reported at once. */
 export function parseRedriveArgs(argv: readonly string[], defaultChannel?: DeliveryChannel): RedriveArgs {

@@ -4,12 +4,12 @@ import { parseRedriveArgs, redriveConfigSpec, runRedrive } from '@relay/delivere
 
 /**
  * Moves dead-lettered deliveries back to the work queue (docs/delivery.md "Redrive"):
- *   node dist/redrive.js [--channel chat|…] [--limit N] [--target tg_…]
+ *   npm run redrive -- [--channel webhook|chat|outputs (default webhook)] [--limit N] [--target tg_…]
  * Prints one JSON line: {"channel":…,"moved":N,"kept":N}. Logs go to stderr.
  */
 runMain(async () => {
   const config = loadConfig(redriveConfigSpec, process.env);
-  const args = parseRedriveArgs(process.argv.slice(2), 'chat');
+  const args = parseRedriveArgs(process.argv.slice(2), 'webhook');
   const result = await runRedrive(config, args, process.stderr);
   process.stdout.write(`${JSON.stringify({ channel: args.channel, ...result })}\n`);
 });

@@ -1,22 +1,26 @@
 import { int, list, oneOf, str } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
+import { DELIVERY_CHANNELS } from '@relay/contracts';
+import type { DeliveryChannel } from '@relay/contracts';
 import { delivererConfigSpec } from '@relay/deliverer';
 import { GOOGLE_TOKEN_URL, SHEETS_API } from '@relay/targets';
 
 /**
- * One program, two channels (docs/architecture.md "Deliverers"): `chat` (embed- and block-style
- * chat targets, fast schedules of 1 s … 30 s) and `outputs` (email and spreadsheet targets, sent
- * through their own transports). Each channel is its own process, queue, health port and scaler;
- * only the defaults differ, so DELIVERY_CHANNEL is read first and picks them.
+ * One program, three channels (docs/architecture.md "Deliverers"): `webhook` (webhook targets,
+ * long schedules of 5 s … 12 h), `chat` (embed- and block-style chat targets, 1 s … 30 s) and
+ * `outputs` (email and spreadsheet targets, through their own transports). Each channel is its
+ * own deployment, queue, health port and scaler; only the defaults differ, so DELIVERY_CHANNEL is
+ * read first and picks them. It has no default: which queue a process consumes is the one thing
+ * a deployment must say.
  */
-export type ProgramChannel = 'chat' | 'outputs';
-export const PROGRAM_CHANNELS: readonly ProgramChannel[] = ['chat', 'outputs'];
-
 export const channelVar = {
-  channel: oneOf('DELIVERY_CHANNEL', 'the delivery queue this process consumes: chat (chat targets) or outputs (email and spreadsheet targets)', PROGRAM_CHANNELS, { default: 'chat' }),
+  channel: oneOf('DELIVERY_CHANNEL', 'the delivery queue this process consumes: webhook (webhook targets), chat (chat targets) or outputs (email and spreadsheet targets)', DELIVERY_CHANNELS),
 };
 
-/** The outputs channel's transports; read by a chat process too (and ignored there), so both share one spec's names. */
+/** Each channel's health port unless HEALTH_PORT says otherwise: the ports of the deployments (compose, Kubernetes, scripts/start.sh). */
+export const HEALTH_PORTS: Readonly<Record<DeliveryChannel, number>> = { webhook: 8091, chat: 8092, outputs: 8095 };
+
+/** The outputs channel's transports; read by every channel (and ignored but on outputs), so all share one spec's names. */
 export const outputsVars = {
   smtpHost: str('SMTP_HOST', "the operator's outbound mail relay for email targets; empty = email deliveries wait (retry) until one is set", { default: '' }),
   smtpPort: int('SMTP_PORT', 'port of the mail relay (587 submission with STARTTLS, 465 implicit TLS)', { default: 587, min: 1, max: 65535 }),
@@ -34,19 +38,19 @@ export const outputsVars = {
 };
 
 /**
- * Where the chat channel connects for a platform's host name (docs/targets-chat.md "Host
- * routes"), e.g. through a private egress endpoint. TLS is still verified for the real host name
+ * Where a deliverer connects for a host name (docs/targets-chat.md "Host routes"), e.g. a chat
+ * platform through a private egress endpoint. TLS is still verified for the real host name
  * (add a private CA with NODE_EXTRA_CA_CERTS) and each address must pass the SSRF guard.
  */
 export const routeVars = {
-  hostRoutes: list('HOST_ROUTES', 'chat platform hosts to connect to at another address, host=address:port comma-separated (e.g. api.telegram.org=10.0.0.5:443); the URL, Host and TLS name stay the real host; each address must pass the SSRF guard (SSRF_ALLOW_CIDRS); empty = DNS', { default: [] }),
+  hostRoutes: list('HOST_ROUTES', 'hosts to connect to at another address (chat platforms through a private egress, say), host=address:port comma-separated (e.g. api.telegram.org=10.0.0.5:443); the URL, Host and TLS name stay the real host; each address must pass the SSRF guard (SSRF_ALLOW_CIDRS); empty = DNS', { default: [] }),
 };
 
-export function configSpecFor(channel: ProgramChannel) {
-  return { ...channelVar, ...delivererConfigSpec({ healthPort: channel === 'chat' ? 8092 : 8095, channel }), ...outputsVars, ...routeVars };
+export function configSpecFor(channel: DeliveryChannel) {
+  return { ...channelVar, ...delivererConfigSpec({ healthPort: HEALTH_PORTS[channel], channel }), ...outputsVars, ...routeVars };
 }
 
-/** The names and meanings every deploy file is checked against (the chat channel's defaults). */
-export const configSpec = configSpecFor('chat');
+/** The names and meanings every deploy file is checked against (defaults: the webhook channel's). */
+export const configSpec = configSpecFor('webhook');
 
 export type Config = ConfigOf<ReturnType<typeof configSpecFor>>;

@@ -9,39 +9,47 @@ import { closeServer, createHealthApp, createMetricsRegistry, listen, mountMetri
 import { createSecretBox } from '@relay/secrets';
 import { connectStore } from '@relay/store';
 import { createDefaultRegistry, createSender } from '@relay/targets';
-import { configSpec } from './config';
+import { channelVar, configSpecFor } from './config';
+import { outputTransports } from './outputs';
 
 /*
- * Consumes the webhook delivery queue; scale by running more instances. Webhook targets sign
- * and authenticate with secrets stored sealed, so the registry gets the secret box.
+ * Consumes one delivery queue, DELIVERY_CHANNEL: `webhook`, `chat` (embed- and block-style
+ * targets) or `outputs` (email and spreadsheet targets, with the mail relay and the route to
+ * Google). Scale each channel by running more instances of it. Targets sign and authenticate
+ * with secrets stored sealed, so the registry gets the secret box.
  */
 runMain(async () => {
-  const config = loadConfig(configSpec, process.env);
-  const logger = createLogger({ service: 'webhook-deliverer', level: config.logLevel });
+  const { channel } = loadConfig(channelVar, process.env);
+  const config = loadConfig(configSpecFor(channel), process.env);
+  const outputs = channel === 'outputs' ? outputTransports(config) : null;
+  // built before any connection, so a HOST_ROUTES entry the SSRF guard refuses stops the start
+  const send = createSender({ timeoutMs: config.requestTimeoutMs, allowCidrs: config.ssrfAllowCidrs, hostRoutes: config.hostRoutes });
+  const service = `${channel}-deliverer`;
+  const logger = createLogger({ service, level: config.logLevel });
   const retry = retryPolicyOf(config);
   const store = await connectStore(config.mongodbUrl);
   const broker = new BrokerConnection({
     url: config.rabbitmqUrl,
-    connectionName: `webhook-deliverer ${hostname()}:${process.pid}`,
+    connectionName: `${service} ${hostname()}:${process.pid}`,
     logger,
     // this channel's delay tiers are declared with the rest, idempotently, on every (re)connect
-    topology: { namespace: config.namespace, deliveryLimit: config.deliveryLimit, retryDelaysMs: { webhook: retry.tiersMs } },
+    topology: { namespace: config.namespace, deliveryLimit: config.deliveryLimit, retryDelaysMs: { [channel]: retry.tiersMs } },
   });
   await broker.start();
   const metrics = createMetricsRegistry();
   // the depth of this channel's work, retry and dead-letter queues, for scaling and alerts
-  registerQueueMetrics(metrics, new QueueStatsReader({ broker, queues: deliveryQueuesOf(config.namespace, 'webhook', retry.tiersMs), cacheMs: QUEUE_STATS_CACHE_MS }));
+  registerQueueMetrics(metrics, new QueueStatsReader({ broker, queues: deliveryQueuesOf(config.namespace, channel, retry.tiersMs), cacheMs: QUEUE_STATS_CACHE_MS }));
   registerBrokerMetrics(metrics, broker);
 
   // target settings are cached until the management API (or another deliverer) announces a change
   const changes = connectChangeFeed({ redisUrl: config.redisUrl, namespace: config.namespace, checkIntervalMs: config.cacheCheckIntervalMs, sweepIntervalMs: config.cacheSweepIntervalMs, logger });
   const deliverer = createDeliverer({
-    channel: 'webhook',
+    channel,
     namespace: config.namespace,
     broker,
     store,
-    registry: createDefaultRegistry({ secrets: createSecretBox(config.secretsKeys) }),
-    send: createSender({ timeoutMs: config.requestTimeoutMs, allowCidrs: config.ssrfAllowCidrs }),
+    registry: createDefaultRegistry({ secrets: createSecretBox(config.secretsKeys), ...(outputs?.mail ? { mail: outputs.mail } : {}), ...(outputs ? { google: outputs.google } : {}) }),
+    send,
     logger,
     prefetch: config.prefetch,
     targetCacheMax: config.targetCacheMax,
@@ -59,8 +67,8 @@ runMain(async () => {
   mountMetrics(ops, metrics);
   const health = createServer(ops);
   const port = await listen(health, config.healthPort, config.host);
-  logger.info('deliverer consuming', { channel: 'webhook', health_port: port, host: config.host, prefetch: config.prefetch, retry_tiers_ms: retry.tiersMs });
+  logger.info('deliverer consuming', { channel, health_port: port, host: config.host, prefetch: config.prefetch, retry_tiers_ms: retry.tiersMs });
 
   // stop consuming and drain in-flight deliveries before the connections close
-  onShutdown(logger, config.shutdownGraceMs, [() => deliverer.stop(config.shutdownGraceMs), () => closeServer(health), () => broker.close(), () => changes.close(), () => store.close()]);
+  onShutdown(logger, config.shutdownGraceMs, [() => deliverer.stop(config.shutdownGraceMs), () => closeServer(health), () => broker.close(), () => changes.close(), () => store.close(), async () => outputs?.close()]);
 });

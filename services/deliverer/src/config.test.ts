@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '@relay/config';
-import { configSpecFor } from './config';
+import { channelVar, configSpecFor } from './config';
 import { outputTransports } from './outputs';
 
 const base = { RABBITMQ_URL: 'amqp://127.0.0.1:5672', MONGODB_URL: 'mongodb://127.0.0.1:27017/x', REDIS_URL: 'redis://127.0.0.1:6379', SECRETS_KEYS: 'k:AAAA', DELIVERY_CHANNEL: 'outputs' };
@@ -14,7 +14,7 @@ const problemsOf = (env: Record<string, string>): string[] => {
   }
 };
 
-describe('the outputs deliverer’s transports from its environment', () => {
+describe('the deliverer program’s channel and the outputs channel’s transports, from the environment', () => {
   it('without SMTP_HOST: no mail relay (email deliveries retry until one is set), Google always', () => {
     const t = outputTransports(config({}));
     expect(t.mail).toBeUndefined();
@@ -35,8 +35,24 @@ describe('the outputs deliverer’s transports from its environment', () => {
     expect(problemsOf({ SMTP_HOST: 'smtp.example.com', SMTP_FROM: 'r@example.com', SMTP_CA_FILE: '/nonexistent/ca.pem' })).toEqual(['SMTP_CA_FILE: cannot read /nonexistent/ca.pem']);
   });
 
-  it('defaults differ by channel: outputs on health port 8095, chat on 8092', () => {
+  it('defaults differ by channel: webhook on health port 8091, chat on 8092, outputs on 8095', () => {
+    expect(loadConfig(configSpecFor('webhook'), { ...base, DELIVERY_CHANNEL: 'webhook' }).healthPort).toBe(8091);
+    expect(loadConfig(configSpecFor('chat'), { ...base, DELIVERY_CHANNEL: 'chat' }).healthPort).toBe(8092);
     expect(config({}).healthPort).toBe(8095);
-    expect(loadConfig(configSpecFor('chat'), base).healthPort).toBe(8092);
+  });
+
+  it('DELIVERY_CHANNEL is required and named when missing or unknown: a deployment says which queue it consumes', () => {
+    const problemsOfChannel = (env: Record<string, string>): string[] => {
+      try {
+        loadConfig(channelVar, env);
+        return [];
+      } catch (err) {
+        if (err instanceof ConfigError) return err.problems;
+        throw err;
+      }
+    };
+    expect(problemsOfChannel({})).toEqual([expect.stringContaining('DELIVERY_CHANNEL')]);
+    expect(problemsOfChannel({ DELIVERY_CHANNEL: 'sms' })).toEqual([expect.stringContaining('DELIVERY_CHANNEL')]);
+    expect(problemsOfChannel({ DELIVERY_CHANNEL: 'webhook' })).toEqual([]);
   });
 });
