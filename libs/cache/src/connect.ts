@@ -3,11 +3,14 @@ import { ChangeFeed } from './change-feed';
 import { createChangePublisher } from './change-publisher';
 import { connectRedis } from './redis';
 import type { ChangePublisher } from './change-publisher';
+import type { RedisClient } from './redis';
 
 export interface ChangeConnections {
   feed: ChangeFeed;
   /** for a process that changes settings itself (a deliverer flagging a target) */
   publisher: ChangePublisher;
+  /** the commands connection (fails fast while Redis is down), for a process's other small Redis needs (a deliverer's target gate) */
+  commands: RedisClient;
   /** stops the checks, the retries and both connections */
   close(): Promise<void>;
 }
@@ -26,6 +29,7 @@ export function connectChangeFeed(opts: { redisUrl: string; namespace: string; c
   return {
     feed,
     publisher,
+    commands,
     async close() {
       feed.stop();
       publisher.close();

@@ -1,6 +1,6 @@
 export { connectStore } from './store';
 export type { ActivityDoc, ApiKeyDoc, Doc, Store } from './store';
-export { ACCOUNT_AUDIT_ACTIONS, API_KEY_ROLES, AUDIT_ACTIONS, CONFIG_AUDIT_ACTIONS, ENDPOINT_AUDIT_ACTIONS, STATUS_GROUPS } from './records';
+export { ACCOUNT_AUDIT_ACTIONS, API_KEY_ROLES, AUDIT_ACTIONS, BREAKER_STATES, CONFIG_AUDIT_ACTIONS, ENDPOINT_AUDIT_ACTIONS, STATUS_GROUPS } from './records';
 export type {
   AccountRecord,
   ActivityAggregate,
@@ -10,6 +10,8 @@ export type {
   DeliveryRecord,
   EndpointRecord,
   AuditRecord,
+  BreakerStateName,
+  BreakerStateRecord,
   PlanLimits,
   StatusGroup,
   TargetRecord,

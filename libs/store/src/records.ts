@@ -42,7 +42,7 @@ export type ApiKeyRole = (typeof API_KEY_ROLES)[number];
 /** Endpoint actions a user made by hand (spec: recorded; scheduled pauses are not). */
 export const ENDPOINT_AUDIT_ACTIONS = ['enabled', 'disabled', 'paused', 'resumed'] as const;
 /** Every other change of an endpoint's configuration: its settings (which fields, never their values) and its targets. */
-export const CONFIG_AUDIT_ACTIONS = ['endpoint_created', 'endpoint_updated', 'endpoint_deleted', 'target_created', 'target_updated', 'target_deleted', 'target_flag_cleared'] as const;
+export const CONFIG_AUDIT_ACTIONS = ['endpoint_created', 'endpoint_updated', 'endpoint_deleted', 'target_created', 'target_updated', 'target_deleted', 'target_flag_cleared', 'target_paused', 'target_resumed'] as const;
 /** Account actions: API keys created and revoked, the plan changed. */
 export const ACCOUNT_AUDIT_ACTIONS = ['key_created', 'key_revoked', 'plan_changed'] as const;
 export const AUDIT_ACTIONS = [...ENDPOINT_AUDIT_ACTIONS, ...CONFIG_AUDIT_ACTIONS, ...ACCOUNT_AUDIT_ACTIONS] as const;
@@ -80,8 +80,29 @@ export interface TargetRecord {
   flagged: { reason: string; at: Date } | null;
   /** delays between attempts in ms; null or absent = the kind's default (docs/delivery.md) */
   retry_schedule_ms?: number[] | null;
+  /** delivery limits (rate, in flight); null or absent = the kind's default (docs/delivery-limits.md) */
+  limits?: { rate: number | null; per: 'second' | 'minute'; max_in_flight: number | null } | null;
+  /** circuit-breaker settings; null or absent = the defaults */
+  breaker?: { failure_rate_pct: number; min_attempts: number; window_s: number; cool_down_s: number; flag_after_open_s: number } | null;
+  /**
+   * The breaker's state as its last transition wrote it (the state itself lives in Redis; this
+   * copy is what the API shows and what tells a deliverer's cache to check before sending).
+   * null or absent: closed.
+   */
+  breaker_state?: BreakerStateRecord | null;
   created_at: Date;
   updated_at: Date;
+}
+
+export const BREAKER_STATES = ['closed', 'open', 'half_open', 'paused'] as const;
+export type BreakerStateName = (typeof BREAKER_STATES)[number];
+
+export interface BreakerStateRecord {
+  state: BreakerStateName;
+  since: Date;
+  reason: string;
+  /** the transition's number in Redis: an older transition never overwrites a newer one */
+  seq: number;
 }
 
 export interface PlanLimits {

@@ -9,7 +9,9 @@ export type { BooleanField, CheckContext, EnumField, Field, FieldCheck, Fields, 
 export { checkDescribed, sealCredentials, validateDescribed } from './describe/validate';
 export { viewDescribed } from './describe/view';
 export { describedConfig } from './describe/kind-config';
-export { checkTargetName, TARGET_FIELDS, validateRetrySchedule, withTargetFields } from './describe/target-fields';
+export { checkTargetName, TARGET_FIELDS, validateBreakerSettings, validateRetrySchedule, validateTargetLimits, withTargetFields } from './describe/target-fields';
+export { BREAKER_DEFAULTS, breakerSettingsOf, limitsOf, TARGET_LIMITS } from './describe/limits';
+export type { BreakerSettings, EffectiveLimits, TargetLimits } from './describe/limits';
 export { configInputSchema, configViewSchema } from './describe/schema';
 export type { JsonSchema } from './describe/schema';
 export { wireDescription, wireFields } from './describe/wire';

@@ -1,5 +1,6 @@
 import type { DeliveryChannel, DeliveryMessageV1, Validation } from '@relay/contracts';
 import type { KindDescription } from './describe/field';
+import type { TargetLimits } from './describe/limits';
 
 /**
  * Encrypts credentials before a target is stored and decrypts them per attempt;
@@ -62,6 +63,11 @@ export interface KindInfo {
    * masked view, the OpenAPI schemas and the dashboard's forms all derive from it.
    */
   readonly description: KindDescription;
+  /**
+   * The platform's published limit, followed by a target that sets no `limits` (chat platforms,
+   * Google Sheets; docs/delivery-limits.md cites each). Absent: no limit.
+   */
+  readonly defaultLimits?: TargetLimits;
 }
 
 /** What every kind has, whatever carries its attempts: its config's validation and view. */

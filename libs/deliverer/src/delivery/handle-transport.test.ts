@@ -35,6 +35,7 @@ function setup(deliver: TransportKind['deliver']) {
   const log = { recorded: [] as ActivityAttemptV1[], dead: 0, flags: [] as string[], streak: 0, sends: 0 };
   const deps: DeliveryDeps = {
     targets: { find: async () => target },
+    gate: { admit: async () => ({ verdict: 'go', lease: null }), settle: async () => undefined },
     registry: createRegistry([kind]),
     send: async () => {
       log.sends += 1;

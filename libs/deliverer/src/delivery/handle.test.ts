@@ -7,6 +7,7 @@ import type { AttemptResult, SendOutcome, TargetKind } from '@relay/targets';
 import { Registry } from 'prom-client';
 import { handleDelivery } from './handle';
 import { createDeliveryMetrics } from './metrics';
+import type { GateVerdict, Pass, TargetGate } from '../gate/target-gate';
 import type { DeadLetterReason, DeliveryDeps } from './ports';
 
 /* The one place that decides, against in-memory fakes of its narrow interfaces. */
@@ -39,12 +40,24 @@ function delivery(attempt = 1): DeliveryMessageV1 {
   };
 }
 
-function setup(results: AttemptResult[], t: TargetRecord | null = target(), flagAfter = 3) {
+/** An in-memory gate: answers each admit with the next verdict (then `go`), and keeps what it was told. */
+function fakeGate(verdicts: GateVerdict[] = []) {
+  const settled: Array<{ pass: Pass; result: string; sent: boolean }> = [];
+  const gate: TargetGate = {
+    admit: async () => verdicts.shift() ?? { verdict: 'go', lease: null },
+    settle: async (_t, pass, outcome, sent) => void settled.push({ pass, result: outcome.result, sent }),
+  };
+  return { gate, settled };
+}
+
+function setup(results: AttemptResult[], t: TargetRecord | null = target(), flagAfter = 3, verdicts: GateVerdict[] = []) {
   const kind = fakeKind(results);
   const metrics = new Registry();
   const log = { recorded: [] as ActivityAttemptV1[], retried: [] as Array<[number, number, number]>, dead: [] as DeadLetterReason[], flags: [] as string[], streak: 0, resets: 0 };
+  const gate = fakeGate(verdicts);
   const deps: DeliveryDeps = {
     targets: { find: async () => t },
+    gate: gate.gate,
     registry: createRegistry([kind]),
     send: async (): Promise<SendOutcome> => {
       kind.sent += 1;
@@ -72,7 +85,7 @@ function setup(results: AttemptResult[], t: TargetRecord | null = target(), flag
     now: () => NOW,
     random: () => 0,
   };
-  return { deps, log, kind, metrics };
+  return { deps, log, kind, metrics, settled: gate.settled };
 }
 
 const ok: AttemptResult = { result: 'success', status: 200 };
@@ -279,8 +292,10 @@ describe('deliverer metrics (issue 10, items 2 and 3): attempts by kind and resu
     expect(await samples(metrics, 'relay_delivery_targets_flagged_total')).toEqual([
       'relay_delivery_targets_flagged_total{"kind":"fake","reason":"destination"} 0',
       'relay_delivery_targets_flagged_total{"kind":"fake","reason":"streak"} 0',
+      'relay_delivery_targets_flagged_total{"kind":"fake","reason":"breaker"} 0',
       'relay_delivery_targets_flagged_total{"kind":"other","reason":"destination"} 0',
       'relay_delivery_targets_flagged_total{"kind":"other","reason":"streak"} 0',
+      'relay_delivery_targets_flagged_total{"kind":"other","reason":"breaker"} 0',
     ]);
   });
 
@@ -303,5 +318,40 @@ describe('deliverer metrics (issue 10, items 2 and 3): attempts by kind and resu
     await expect(handleDelivery(delivery(), deps)).rejects.toThrow('nacked');
     expect(await samples(metrics, 'relay_delivery_attempts_total')).toEqual([]);
     expect(await samples(metrics, 'relay_delivery_retries_scheduled_total')).toEqual([]);
+  });
+});
+
+describe('handleDelivery: the target gate (limits and breaker, docs/delivery-limits.md)', () => {
+  it('held → published again unchanged (same attempt) to the tier that fits the wait; nothing sent, nothing recorded', async () => {
+    const { deps, log, kind, settled, metrics } = setup([ok], target(), 3, [{ verdict: 'hold', reason: 'rate', waitMs: 350 }]);
+    expect(await handleDelivery(delivery(2), deps, { scheduleBase: 1 })).toEqual({ state: 'held', reason: 'rate', tierMs: 500 });
+    expect(log.retried).toEqual([[2, 500, 1]]);
+    expect([kind.sent, log.recorded, log.dead, settled]).toEqual([0, [], [], []]);
+    expect(await metrics.getSingleMetricAsString('relay_delivery_held_total')).toContain('relay_delivery_held_total{kind="fake",reason="rate"} 1');
+  });
+
+  it('a wait past every tier waits in the largest; a paused target (60 s) likewise', async () => {
+    const { deps, log } = setup([ok], target(), 3, [{ verdict: 'hold', reason: 'paused', waitMs: 60_000 }]);
+    await handleDelivery(delivery(), deps);
+    expect(log.retried).toEqual([[1, 1_000, 1]]);
+  });
+
+  it('let through → sent, and the gate is told the outcome with the pass it gave (its lease, or the probe)', async () => {
+    const { deps, settled } = setup([unavailable, ok], target(), 3, [{ verdict: 'go', lease: 'L1' }, { verdict: 'probe', lease: 'P1' }]);
+    await handleDelivery(delivery(), deps);
+    await handleDelivery(delivery(), deps);
+    expect(settled).toEqual([
+      { pass: { verdict: 'go', lease: 'L1' }, result: 'retry', sent: true },
+      { pass: { verdict: 'probe', lease: 'P1' }, result: 'success', sent: true },
+    ]);
+  });
+
+  it('a disabled, flagged or deleted target does not ask the gate', async () => {
+    for (const t of [target({ enabled: false }), target({ flagged: { reason: 'x', at: NOW } }), null]) {
+      const { deps, settled, log } = setup([ok], t, 3, [{ verdict: 'hold', reason: 'rate', waitMs: 1 }]);
+      await handleDelivery(delivery(), deps);
+      expect([settled, log.retried]).toEqual([[], []]);
+      expect(log.recorded[0]?.state).toBe('failed');
+    }
   });
 });

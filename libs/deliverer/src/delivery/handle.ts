@@ -3,8 +3,10 @@ import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import type { TargetRecord } from '@relay/store';
 import { PayloadError, retryScheduleOf, TargetConfigError } from '@relay/targets';
 import type { AnyTargetKind, AttemptResult, OutboundRequest, TargetKind, TransportKind } from '@relay/targets';
+import type { HoldReason } from '../gate/breaker-redis';
 import { decideRetry } from '../retry/decide';
 import type { RetryDecision } from '../retry/decide';
+import { holdTier } from '../retry/tiers';
 import type { DeliveryDeps, DeliveryRun, FlagReason } from './ports';
 
 export type { AttemptMetricResult, AttemptRecorder, DeadLetterReason, DeliveryDeps, DeliveryMeter, DeliveryPolicy, DeliveryRouter, DeliveryRun, FlagReason, TargetHealth, TargetLookup } from './ports';
@@ -26,11 +28,15 @@ interface Tried {
  * the caller ack. It throws only when that could not be made durable, so the consumer
  * requeues and the attempt is repeated (at-least-once; receivers dedupe on X-Relay-Delivery-Id).
  */
-export async function handleDelivery(d: DeliveryMessageV1, deps: DeliveryDeps, run: DeliveryRun = { scheduleBase: 1 }): Promise<RetryDecision> {
+export async function handleDelivery(d: DeliveryMessageV1, deps: DeliveryDeps, run: DeliveryRun = { scheduleBase: 1 }): Promise<DeliveryOutcome> {
   const target = await deps.targets.find(d.target_id);
   const kind = target ? deps.registry.get(target.kind) : undefined;
+  // only a target that would be sent to asks the gate (its limits and breaker, docs/delivery-limits.md)
+  const gated = target && kind && target.enabled && !target.flagged ? { target, kind, verdict: await deps.gate.admit(target, kind) } : null;
+  if (gated?.verdict.verdict === 'hold') return hold(d, gated.verdict, gated.kind, run, deps);
   const attemptedAt = deps.now();
   const tried = await attempt(d, target, kind, deps);
+  if (gated) await deps.gate.settle(gated.target, gated.verdict, tried.outcome, tried.sent);
   if (target?.flagged) deps.health.reset(target.id);
   const schedule = target && kind ? retryScheduleOf(target, kind) : [];
   const decision = decideRetry(tried.outcome, { attempt: d.attempt, scheduleBase: run.scheduleBase }, schedule, deps.policy, deps.now(), deps.random);
@@ -57,6 +63,24 @@ export async function handleDelivery(d: DeliveryMessageV1, deps: DeliveryDeps, r
     ...(decision.state === 'failed' ? { failure: decision.reason } : {}),
   });
   return decision;
+}
+
+/** What one received delivery came to: an attempt and what follows it, or held without one. */
+export type DeliveryOutcome = RetryDecision | { state: 'held'; reason: HoldReason; tierMs: number };
+
+/**
+ * A delivery the gate holds (a limit is reached, the breaker is open or half-open, the target is
+ * paused) waits on the broker, not in memory: it is published again, unchanged — the same
+ * attempt number, so waiting uses up no attempt — to the delay tier that fits the wait, whose
+ * TTL dead-letters it back to the work queue; the caller acks after the confirm. Nothing is
+ * recorded in the activity log: no attempt was made.
+ */
+async function hold(d: DeliveryMessageV1, verdict: { reason: HoldReason; waitMs: number }, kind: AnyTargetKind, run: DeliveryRun, deps: DeliveryDeps): Promise<DeliveryOutcome> {
+  const tierMs = holdTier(verdict.waitMs, deps.policy.tiersMs);
+  await deps.router.retry(d, tierMs, run.scheduleBase);
+  deps.meter.held(kind.kind, verdict.reason);
+  deps.logger.debug('delivery held', { delivery_id: d.delivery_id, target_id: d.target_id, attempt: d.attempt, reason: verdict.reason, wait_ms: verdict.waitMs, tier_ms: tierMs });
+  return { state: 'held', reason: verdict.reason, tierMs };
 }
 
 /**

@@ -12,7 +12,7 @@ const ATTEMPT_BUCKETS_S = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 /**
  * A deliverer's Prometheus metrics. Labels are bounded: `kind` is a registered target kind (or
  * `unknown`), `result` one of four, `tier_ms` one of the configured RETRY_TIERS_MS (or 0),
- * `reason` permanent or exhausted (dead letters) or destination or streak (flags) — never an
+ * `reason` permanent or exhausted (dead letters), destination, streak or breaker (flags), or a hold reason — never an
  * endpoint, target, event or delivery id.
  *
  * `kinds` (the channel's target kinds) start the flag counter at 0: Prometheus' increase() sees
@@ -31,6 +31,9 @@ export function createDeliveryMetrics(registry: Registry, kinds: readonly string
   const dead = new Counter({ name: 'relay_delivery_dead_lettered_total', help: 'deliveries published to the channel\'s dead-letter queue, by target kind and reason (permanent, exhausted)', labelNames: ['kind', 'reason'], registers: [registry] });
   const flagged = new Counter({ name: 'relay_delivery_targets_flagged_total', help: 'targets this deliverer flagged (no requests until an operator clears the flag), by target kind and reason: destination (gone, or a config that cannot build a request), streak (FLAG_AFTER_PERMANENT_FAILURES permanent failures in a row)', labelNames: ['kind', 'reason'], registers: [registry] });
   for (const kind of kinds) for (const reason of FLAG_REASONS) flagged.inc({ kind, reason }, 0);
+  const held = new Counter({ name: 'relay_delivery_held_total', help: 'deliveries held back without an attempt and published again to wait on the broker, by target kind and reason: rate, in_flight (the target\'s limits), open, half_open (its breaker), paused (by hand)', labelNames: ['kind', 'reason'], registers: [registry] });
+  const transitions = new Counter({ name: 'relay_target_breaker_transitions_total', help: 'target breaker transitions this deliverer made, by the state entered: open (opens), closed (closes), half_open (a probe let through)', labelNames: ['to'], registers: [registry] });
+  for (const to of ['open', 'closed', 'half_open']) transitions.inc({ to }, 0);
   return {
     attempted(kind, result, sentMs) {
       attempts.inc({ kind, result });
@@ -39,5 +42,7 @@ export function createDeliveryMetrics(registry: Registry, kinds: readonly string
     retryScheduled: (tierMs) => retries.inc({ tier_ms: String(tierMs) }),
     deadLettered: (kind, reason) => dead.inc({ kind, reason }),
     targetFlagged: (kind, reason) => flagged.inc({ kind, reason }),
+    held: (kind, reason) => held.inc({ kind, reason }),
+    breakerTransition: (to) => transitions.inc({ to }),
   };
 }

@@ -2,6 +2,8 @@ import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
 import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/targets';
+import type { HoldReason } from '../gate/breaker-redis';
+import type { TargetGate } from '../gate/target-gate';
 import type { RetryPolicy } from '../retry/decide';
 
 /* The narrow interfaces the delivery handler works through; adapters.ts implements them. */
@@ -43,8 +45,8 @@ export interface TargetHealth {
 
 export type AttemptMetricResult = 'delivered' | 'retrying' | 'failed' | 'dead';
 
-/** Why a target was flagged: the kind's verdict on its destination or config, or a streak of permanent failures. */
-export const FLAG_REASONS = ['destination', 'streak'] as const;
+/** Why a target was flagged: the kind's verdict on its destination or config, a streak of permanent failures, or a breaker open too long. */
+export const FLAG_REASONS = ['destination', 'streak', 'breaker'] as const;
 export type FlagReason = (typeof FLAG_REASONS)[number];
 
 /** Counts attempts and what followed them (metrics.ts implements it with prom-client). */
@@ -55,6 +57,10 @@ export interface DeliveryMeter {
   deadLettered(kind: string, reason: 'permanent' | 'exhausted'): void;
   /** this process set a target's flag (one already flagged is not counted again) */
   targetFlagged(kind: string, reason: FlagReason): void;
+  /** a delivery the gate held (published again to wait; no attempt) */
+  held(kind: string, reason: HoldReason): void;
+  /** a breaker transition this process made (the Lua transition tells who) */
+  breakerTransition(to: string): void;
 }
 
 export interface DeliveryPolicy extends RetryPolicy {
@@ -64,6 +70,8 @@ export interface DeliveryPolicy extends RetryPolicy {
 
 export interface DeliveryDeps {
   targets: TargetLookup;
+  /** the per-target limits and breaker, asked before an attempt and told after (gate/target-gate.ts) */
+  gate: TargetGate;
   registry: TargetRegistry;
   send(req: OutboundRequest): Promise<SendOutcome>;
   recorder: AttemptRecorder;

@@ -11,6 +11,9 @@ import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/target
 import type { RetryPolicy } from '../retry/decide';
 import { deliveryPosition } from '../retry/headers';
 import { createAttemptRecorder, createDeliveryRouter, createTargetHealth } from './adapters';
+import { BreakerRedis } from '../gate/breaker-redis';
+import { announceTransition, createBreakerStateWriter } from '../gate/sync';
+import { RedisTargetGate } from '../gate/target-gate';
 import { handleDelivery } from './handle';
 import { createDeliveryMetrics } from './metrics';
 import { TargetCache } from './target-cache';
@@ -34,7 +37,17 @@ export interface DelivererOptions {
   flagAfterPermanentFailures: number;
   /** where the attempt, retry and dead-letter metrics are registered (the service's /metrics) */
   metrics: Registry;
+  /** the target gate's lease and batching (defaults: DEFAULT_LEASE_MS, DEFAULT_FLUSH_MS) */
+  gate?: { leaseMs?: number; flushMs?: number };
 }
+
+/**
+ * An in-flight lease outlives the longest attempt (DELIVERY_TIMEOUT_MS, 10 s by default; an SMTP
+ * session up to 30 s) with room to spare: a deliverer SIGKILLed mid-attempt holds its slot this long.
+ */
+const DEFAULT_LEASE_MS = 60_000;
+/** outcomes are reported to the breaker (and leases given back) in batches this often */
+const DEFAULT_FLUSH_MS = 100;
 
 /**
  * A deliverer is one consumer of its channel's queue: scale it by running more instances
@@ -47,14 +60,36 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
   const publisher = new ConfirmPublisher(opts.broker, opts.confirmTimeoutMs);
   const targets = new TargetCache({ store: opts.store, maxEntries: opts.targetCacheMax, metrics: createCacheMetrics(opts.metrics), logger: opts.logger });
   targets.follow(opts.changes.feed, opts.revalidation);
+  const meter = createDeliveryMetrics(opts.metrics, opts.registry.kinds().filter((k) => opts.registry.get(k)?.channel === opts.channel));
+  const health = createTargetHealth(opts.store, targets, opts.changes.publisher);
+  const writer = createBreakerStateWriter(opts.store, opts.changes.publisher, (id) => targets.forget(id));
+  const gate = new RedisTargetGate({
+    breaker: new BreakerRedis(opts.changes.commands, opts.namespace),
+    logger: opts.logger,
+    leaseMs: opts.gate?.leaseMs ?? DEFAULT_LEASE_MS,
+    flushMs: opts.gate?.flushMs ?? DEFAULT_FLUSH_MS,
+    sync: {
+      async changed(target, view, won) {
+        await writer.write(target, view);
+        if (won) announceTransition({ target, view }, meter, opts.logger);
+      },
+      async flag(target, view) {
+        const open = Math.round((Date.now() - view.since) / 1000);
+        if (!(await health.flag(target.id, `breaker open for ${open} s: ${view.reason}`.slice(0, 200)))) return;
+        meter.targetFlagged(opts.registry.get(target.kind)?.kind ?? 'unknown', 'breaker');
+        opts.logger.warn('target flagged', { target_id: target.id, endpoint_id: target.endpoint_id, account_id: target.account_id, target_kind: target.kind, reason: 'breaker open too long' });
+      },
+    },
+  });
   const deps = {
     targets,
+    gate,
     registry: opts.registry,
     send: opts.send,
     recorder: createAttemptRecorder(publisher, opts.namespace),
     router: createDeliveryRouter(publisher, opts.namespace, opts.channel),
-    health: createTargetHealth(opts.store, targets, opts.changes.publisher),
-    meter: createDeliveryMetrics(opts.metrics, opts.registry.kinds().filter((k) => opts.registry.get(k)?.channel === opts.channel)),
+    health,
+    meter,
     policy: { ...opts.retry, flagAfterPermanentFailures: opts.flagAfterPermanentFailures },
     logger: opts.logger,
     now: () => new Date(),

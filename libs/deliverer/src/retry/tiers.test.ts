@@ -1,7 +1,7 @@
 import { CATALOG, createCatalog, createEmbedChatKind, WEBHOOK_RETRY_SCHEDULE_MS } from '@relay/targets';
 import type { CatalogEntry } from '@relay/targets';
 import { delivererConfigSpec } from '../delivery/config';
-import { defaultRetryTiers, jitteredTiers, parseTiers, pickTier } from './tiers';
+import { defaultRetryTiers, HOLD_TIERS_MS, holdTier, jitteredTiers, parseTiers, pickTier } from './tiers';
 
 const TIERS = [200, 500, 1_000, 1_100, 1_200, 5_000];
 
@@ -33,11 +33,17 @@ describe('tier sets', () => {
     const tiers = defaultRetryTiers('webhook');
     for (const d of WEBHOOK_RETRY_SCHEDULE_MS) expect(tiers).toContain(d);
     expect(tiers).toContain(3_600_000);
-    expect(tiers).toHaveLength(27);
+    for (const d of HOLD_TIERS_MS) expect(tiers).toContain(d);
+    expect(tiers).toHaveLength(32);
   });
 
-  it('the chat default covers the fast schedule and the 60 s Retry-After cap', () => {
-    expect(defaultRetryTiers('chat')).toEqual([1_000, 1_100, 1_200, 2_000, 2_200, 2_400, 5_000, 5_500, 6_000, 15_000, 16_500, 18_000, 30_000, 33_000, 36_000, 60_000]);
+  it('the chat default covers the fast schedule, the 60 s Retry-After cap and the hold tiers', () => {
+    expect(defaultRetryTiers('chat')).toEqual([1_000, 1_100, 1_200, 2_000, 2_200, 2_400, 5_000, 5_500, 6_000, 10_000, 15_000, 16_500, 18_000, 20_000, 30_000, 33_000, 36_000, 60_000]);
+  });
+
+  it('a held delivery waits in the smallest tier at or above its wait, at most HOLD_MAX_MS', () => {
+    const tiers = defaultRetryTiers('webhook');
+    expect([0, 1, 999, 1_000, 1_001, 4_000, 59_000, 61_000, 3_600_000].map((w) => holdTier(w, tiers))).toEqual([1_000, 1_000, 1_000, 1_000, 2_000, 5_000, 60_000, 60_000, 60_000]);
   });
 
   it('a test-only kind registered in the catalog with its own schedule gets tiers for every delay of it', () => {

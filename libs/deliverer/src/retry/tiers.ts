@@ -20,6 +20,22 @@ const JITTER_STEPS = [1, 1.1, 1.2];
  */
 export const DEFAULT_RETRY_AFTER_MAX_MS: Readonly<Record<DeliveryChannel, number>> = { webhook: 3_600_000, chat: 60_000, outputs: 120_000 };
 
+/**
+ * Tiers a held delivery waits in (a per-target limit, an open breaker, a paused target;
+ * docs/delivery-limits.md), part of every channel's default tiers: fine enough at the short end
+ * that deliveries held behind a rate limit come back about when their turn is, and a wait of
+ * at most a minute, so a resumed target's deliveries are back within one.
+ */
+export const HOLD_TIERS_MS: readonly number[] = [1000, 2000, 5000, 10_000, 20_000, 30_000, 60_000];
+/** the longest a held delivery waits before it asks again */
+export const HOLD_MAX_MS = 60_000;
+
+/** The tier a held delivery waits in: the smallest at or above its wait (capped at HOLD_MAX_MS), no jitter. */
+export function holdTier(waitMs: number, tiers: readonly number[]): number {
+  const wait = Math.min(Math.max(waitMs, 1), HOLD_MAX_MS);
+  return tiers.find((t) => t >= wait) ?? tiers[tiers.length - 1] ?? 0;
+}
+
 /** Tiers for `schedule` with jittered neighbours, sorted and unique. */
 export function jitteredTiers(schedule: readonly number[], extra: readonly number[] = []): number[] {
   const tiers = schedule.filter((d) => d > 0).flatMap((d) => JITTER_STEPS.map((f) => Math.round(d * f)));
@@ -28,11 +44,11 @@ export function jitteredTiers(schedule: readonly number[], extra: readonly numbe
 
 /**
  * The default RETRY_TIERS_MS of a channel's deliverer: the default schedules of every kind the
- * catalog puts on that channel, jittered, plus the channel's Retry-After cap. Derived, so a kind
+ * catalog puts on that channel, jittered, plus the channel's Retry-After cap and the hold tiers. Derived, so a kind
  * declaring a schedule of its own gets tiers for it without an edit here.
  */
 export function defaultRetryTiers(channel: DeliveryChannel, catalog: Catalog = CATALOG): number[] {
-  return jitteredTiers(catalog.schedulesOn(channel).flat(), [DEFAULT_RETRY_AFTER_MAX_MS[channel]]);
+  return jitteredTiers(catalog.schedulesOn(channel).flat(), [DEFAULT_RETRY_AFTER_MAX_MS[channel], ...HOLD_TIERS_MS]);
 }
 
 export function normalizeTiers(tiers: readonly number[]): number[] {

@@ -2,6 +2,8 @@ import { RETRY_SCHEDULE_LIMITS } from '../schedule';
 import type { Validation } from '@relay/contracts';
 import type { Fields, KindDescription } from './field';
 import { checkField } from './validate';
+import { BREAKER_DEFAULTS, TARGET_LIMITS } from './limits';
+import type { BreakerSettings, TargetLimits } from './limits';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -54,6 +56,32 @@ export const TARGET_FIELDS = {
     message: 'must be an array of delays in milliseconds, or null for the default',
     items: { type: 'integer', label: 'Delay (ms)', required: true, minimum: 0, maximum: RETRY_SCHEDULE_LIMITS.maxDelayMs, message: `must be an integer from 0 to ${RETRY_SCHEDULE_LIMITS.maxDelayMs}`, requiredMessage: `must be an integer from 0 to ${RETRY_SCHEDULE_LIMITS.maxDelayMs}` },
   },
+  limits: {
+    type: 'object',
+    label: 'Delivery limits',
+    help: 'how fast this target is sent to, across every deliverer; unset: the kind’s default (a chat platform’s published limit; none for webhooks) — docs/delivery-limits.md',
+    default: null,
+    message: 'must be an object ({rate, per, max_in_flight}) or null for the kind’s default',
+    fields: {
+      rate: { type: 'integer', label: 'Rate', help: 'deliveries sent at most per `per`; unset: no rate limit', default: null, minimum: 1, maximum: TARGET_LIMITS.maxRate, example: 10 },
+      per: { type: 'enum', label: 'Per', default: 'second', values: [{ value: 'second', label: 'second' }, { value: 'minute', label: 'minute' }] },
+      max_in_flight: { type: 'integer', label: 'At most in flight', help: 'deliveries sent and not yet answered, at once; unset: no limit', default: null, minimum: 1, maximum: TARGET_LIMITS.maxInFlight, example: 4 },
+    },
+  },
+  breaker: {
+    type: 'object',
+    label: 'Circuit breaker',
+    help: 'when to stop sending to a failing target and hold its deliveries; unset: the defaults (docs/delivery-limits.md)',
+    default: null,
+    message: 'must be an object of breaker settings or null for the defaults',
+    fields: {
+      failure_rate_pct: { type: 'integer', label: 'Opens at failure rate (%)', default: BREAKER_DEFAULTS.failure_rate_pct, minimum: 1, maximum: 100 },
+      min_attempts: { type: 'integer', label: 'Over at least (attempts)', help: 'attempts in the window before the rate counts', default: BREAKER_DEFAULTS.min_attempts, minimum: 1, maximum: 100_000 },
+      window_s: { type: 'integer', label: 'Window (s)', default: BREAKER_DEFAULTS.window_s, minimum: 10, maximum: 3600 },
+      cool_down_s: { type: 'integer', label: 'Probe after (s)', help: 'how long it stays open before one probe is let through', default: BREAKER_DEFAULTS.cool_down_s, minimum: 1, maximum: 3600 },
+      flag_after_open_s: { type: 'integer', label: 'Flag after open for (s)', help: 'a breaker open this long flags the target (as a 410 does)', default: BREAKER_DEFAULTS.flag_after_open_s, minimum: 60, maximum: 30 * 86_400 },
+    },
+  },
 } satisfies Fields;
 
 /** A target's name, checked and trimmed by its description (TARGET_FIELDS.name). */
@@ -68,5 +96,17 @@ export function checkTargetName(input: unknown): Validation<string> {
  */
 export function validateRetrySchedule(input: unknown, field = 'retry_schedule_ms'): Validation<number[] | null> {
   const checked = checkField<number[] | null>(TARGET_FIELDS.retry_schedule_ms, input, field);
+  return checked.ok ? { ok: true, value: checked.value ?? null } : checked;
+}
+
+/** A target's delivery limits (TARGET_FIELDS.limits); null: the kind's default. */
+export function validateTargetLimits(input: unknown): Validation<TargetLimits | null> {
+  const checked = checkField<TargetLimits | null>(TARGET_FIELDS.limits, input, 'limits');
+  return checked.ok ? { ok: true, value: checked.value ?? null } : checked;
+}
+
+/** A target's breaker settings (TARGET_FIELDS.breaker); null: the defaults. */
+export function validateBreakerSettings(input: unknown): Validation<BreakerSettings | null> {
+  const checked = checkField<BreakerSettings | null>(TARGET_FIELDS.breaker, input, 'breaker');
   return checked.ok ? { ok: true, value: checked.value ?? null } : checked;
 }

@@ -12,8 +12,27 @@ describe('target input: the endpoints pattern (every problem at once, unknown fi
   it('a create needs kind, name and the kind\'s config; enabled defaults to true, the schedule to the kind\'s', () => {
     expect(validateNewTarget({ kind: 'embed_chat', name: ' alerts ', config: { url: DISCORD, name: 'alerts' } }, registry)).toEqual({
       ok: true,
-      value: { kind: 'embed_chat', name: 'alerts', enabled: true, config: { url: expect.stringMatching(/^enc:v1:/), name: 'alerts' }, retry_schedule_ms: null },
+      value: { kind: 'embed_chat', name: 'alerts', enabled: true, config: { url: expect.stringMatching(/^enc:v1:/), name: 'alerts' }, retry_schedule_ms: null, limits: null, breaker: null },
     });
+  });
+
+  it('limits and breaker settings: checked by their description (TARGET_FIELDS), defaults filled, each problem at its path', () => {
+    const body = { kind: 'embed_chat', name: 'a', config: { url: DISCORD }, limits: { rate: 10 }, breaker: { cool_down_s: 5 } };
+    expect(validateNewTarget(body, registry)).toMatchObject({
+      ok: true,
+      value: { limits: { rate: 10, per: 'second', max_in_flight: null }, breaker: { failure_rate_pct: 50, min_attempts: 20, window_s: 60, cool_down_s: 5, flag_after_open_s: 86_400 } },
+    });
+    expect(validateTargetChanges({ limits: { rate: 0, per: 'hour', burst: 1 }, breaker: { failure_rate_pct: 101 } })).toEqual({
+      ok: false,
+      errors: [
+        { field: 'limits.burst', message: 'unknown setting' },
+        { field: 'limits.rate', message: 'rate must be an integer from 1 to 1000' },
+        { field: 'limits.per', message: 'must be "second" or "minute"' },
+        { field: 'breaker.failure_rate_pct', message: 'failure_rate_pct must be an integer from 1 to 100' },
+      ],
+    });
+    expect(validateTargetChanges({ limits: 'fast', breaker: null })).toEqual({ ok: false, errors: [{ field: 'limits', message: 'must be an object ({rate, per, max_in_flight}) or null for the kind’s default' }] });
+    expect(validateTargetChanges({ limits: null, breaker: null })).toEqual({ ok: true, value: { limits: null, breaker: null } });
   });
 
   it('names every offending field at once: its own, the kind\'s config paths, unknown and read-only fields', () => {

@@ -1,6 +1,6 @@
 import type { FieldError, Validation } from '@relay/contracts';
-import { checkTargetName, validateRetrySchedule, withTargetFields } from '@relay/targets';
-import type { TargetRegistry } from '@relay/targets';
+import { checkTargetName, validateBreakerSettings, validateRetrySchedule, validateTargetLimits, withTargetFields } from '@relay/targets';
+import type { BreakerSettings, TargetLimits, TargetRegistry } from '@relay/targets';
 import { bool, fail, fieldNameErrors, isRecord, ok } from './input-fields';
 
 /** A target as a create stores it; `config` is its kind's normalized config, secrets sealed. */
@@ -11,10 +11,14 @@ export interface NewTarget {
   config: Record<string, unknown>;
   /** null = the kind's default schedule */
   retry_schedule_ms: number[] | null;
+  /** null = the kind's default limits (docs/delivery-limits.md) */
+  limits: TargetLimits | null;
+  /** null = the breaker defaults */
+  breaker: BreakerSettings | null;
 }
 
 /** What a PATCH may change. A config (or kind) change is a new target. */
-export type TargetChanges = Partial<Pick<NewTarget, 'name' | 'enabled' | 'retry_schedule_ms'>>;
+export type TargetChanges = Partial<Pick<NewTarget, 'name' | 'enabled' | 'retry_schedule_ms' | 'limits' | 'breaker'>>;
 
 type Changeable = keyof TargetChanges;
 
@@ -23,11 +27,13 @@ const VALIDATORS: { [K in Changeable]: (raw: unknown) => Validation<NewTarget[K]
   name: checkTargetName,
   enabled: bool('enabled'),
   retry_schedule_ms: (raw) => validateRetrySchedule(raw),
+  limits: validateTargetLimits,
+  breaker: validateBreakerSettings,
 };
 const CHANGEABLE = Object.keys(VALIDATORS) as Changeable[];
 
 /** Fields of the response a client may send back by mistake (GET → edit → PATCH); refused by name. */
-const READ_ONLY_FIELDS = new Set(['id', 'account_id', 'endpoint_id', 'flagged', 'default_retry_schedule_ms', 'created_at', 'updated_at']);
+const READ_ONLY_FIELDS = new Set(['id', 'account_id', 'endpoint_id', 'flagged', 'default_retry_schedule_ms', 'default_limits', 'breaker_state', 'created_at', 'updated_at']);
 
 /** Each field sent, through its own validator; every problem collected. */
 function readChanges(input: Record<string, unknown>, errors: FieldError[]): TargetChanges {
@@ -69,6 +75,8 @@ export function validateNewTarget(input: unknown, registry: TargetRegistry): Val
     enabled: changes.enabled ?? true,
     config: config.value as Record<string, unknown>,
     retry_schedule_ms: changes.retry_schedule_ms ?? null,
+    limits: changes.limits ?? null,
+    breaker: changes.breaker ?? null,
   });
 }
 
@@ -83,7 +91,7 @@ function targetFieldErrors(configErrors: FieldError[], filled: Record<string, st
   return out;
 }
 
-/** Validates a PATCH: only `name`, `enabled` and `retry_schedule_ms`; every problem at once. */
+/** Validates a PATCH: only `name`, `enabled`, `retry_schedule_ms`, `limits` and `breaker`; every problem at once. */
 export function validateTargetChanges(input: unknown): Validation<TargetChanges> {
   if (!isRecord(input)) return fail('(body)', 'must be a JSON object');
   const errors = fieldNameErrors(input, CHANGEABLE, READ_ONLY_FIELDS, { kind: 'cannot be changed here', config: 'cannot be changed here' });

@@ -1,4 +1,5 @@
-import { CATALOG, configInputSchema, configViewSchema, RETRY_SCHEDULE_LIMITS } from '@relay/targets';
+import { BREAKER_STATES } from '@relay/store';
+import { CATALOG, configInputSchema, configViewSchema, RETRY_SCHEDULE_LIMITS, TARGET_FIELDS } from '@relay/targets';
 import { bool, dateTime, int, list, nullable, object, oneOfValues, ref, str } from './kit';
 import type { Schema } from './kit';
 
@@ -22,8 +23,20 @@ const retrySchedule = nullable(
     description: 'delays between attempts in ms; `[]` no retries; null the kind’s default (docs/delivery.md)',
   }),
 );
+// limits and breaker settings: their schemas derived from their description (TARGET_FIELDS), as a kind's config is
+const described = (f: (typeof TARGET_FIELDS)['limits'] | (typeof TARGET_FIELDS)['breaker']): { input: Schema; view: Schema } => ({
+  input: nullable({ ...configInputSchema({ label: f.label, fields: f.fields }), description: `${f.help}; null: ${f === TARGET_FIELDS.limits ? 'the kind’s default' : 'the defaults'}` }),
+  view: nullable({ ...configViewSchema({ label: f.label, fields: f.fields }), description: f.label }),
+});
+const limits = described(TARGET_FIELDS.limits);
+const breaker = described(TARGET_FIELDS.breaker);
+const breakerState = object(
+  { state: oneOfValues([...BREAKER_STATES]), since: dateTime(), reason: str() },
+  ['state', 'since', 'reason'],
+  { description: 'the circuit breaker: closed (sending), open (failing: held, a probe after the cool-down), half_open (one probe out), paused (by hand); since when and why (docs/delivery-limits.md)' },
+);
 const readOnlyIn: Record<string, Schema> = Object.fromEntries(
-  ['id', 'account_id', 'endpoint_id', 'flagged', 'default_retry_schedule_ms', 'created_at', 'updated_at'].map((f) => [f, { readOnly: true, description: 'read-only: refused in a request' }]),
+  ['id', 'account_id', 'endpoint_id', 'flagged', 'default_retry_schedule_ms', 'default_limits', 'breaker_state', 'created_at', 'updated_at'].map((f) => [f, { readOnly: true, description: 'read-only: refused in a request' }]),
 );
 const name = str({ minLength: 1, maxLength: 200, description: 'trimmed' });
 
@@ -42,6 +55,8 @@ export const targetSchemas: Record<string, Schema> = {
       enabled: bool({ description: 'default true' }),
       config: { type: 'object', description: `the kind's settings (${KINDS.map(inputName).join(', ')} by \`kind\`); each problem is named \`config.<field>\`` },
       retry_schedule_ms: retrySchedule,
+      limits: limits.input,
+      breaker: breaker.input,
       ...readOnlyIn,
     },
     ['kind', 'name', 'config'],
@@ -52,6 +67,8 @@ export const targetSchemas: Record<string, Schema> = {
       name,
       enabled: bool(),
       retry_schedule_ms: retrySchedule,
+      limits: limits.input,
+      breaker: breaker.input,
       kind: { description: 'cannot be changed: a new kind is a new target' },
       config: { description: 'cannot be changed: a new config is a new target' },
       ...readOnlyIn,
@@ -70,10 +87,14 @@ export const targetSchemas: Record<string, Schema> = {
       flagged: nullable(object({ reason: str(), at: dateTime() }, ['reason', 'at'], { description: 'set when deliveries showed the destination is gone (docs/delivery.md "Flagged targets")' })),
       retry_schedule_ms: retrySchedule,
       default_retry_schedule_ms: nullable(list(int())),
+      limits: limits.view,
+      default_limits: limits.view,
+      breaker: breaker.view,
+      breaker_state: breakerState,
       created_at: dateTime(),
       updated_at: dateTime(),
     },
-    ['id', 'account_id', 'endpoint_id', 'kind', 'name', 'enabled', 'config', 'flagged', 'retry_schedule_ms', 'default_retry_schedule_ms', 'created_at', 'updated_at'],
+    ['id', 'account_id', 'endpoint_id', 'kind', 'name', 'enabled', 'config', 'flagged', 'retry_schedule_ms', 'default_retry_schedule_ms', 'limits', 'default_limits', 'breaker', 'breaker_state', 'created_at', 'updated_at'],
     // the view is checked against its kind's schema, as a create's config is
     { allOf: KINDS.map((k) => configOfKind(k, viewName(k))) },
   ),

@@ -19,7 +19,7 @@ export { ACCEPTED_HOSTS as BLOCK_CHAT_URL_HOSTS } from './config';
  */
 export const BLOCK_CHAT_RETRY_SCHEDULE_MS: readonly number[] = [1_000, 2_000, 5_000, 15_000, 30_000];
 
-export const blockChatInfo: KindInfo = { kind: 'block_chat', channel: 'chat', defaultRetryScheduleMs: BLOCK_CHAT_RETRY_SCHEDULE_MS, description: blockChatDescription };
+export const blockChatInfo: KindInfo = { kind: 'block_chat', channel: 'chat', defaultRetryScheduleMs: BLOCK_CHAT_RETRY_SCHEDULE_MS, description: blockChatDescription, defaultLimits: { rate: 1, per: 'second', max_in_flight: null } };
 
 function buildRequest(config: BlockChatConfig, d: DeliveryMessageV1, secrets: SecretSealer): OutboundRequest {
   const url = openChatUrl(config.url, secrets);

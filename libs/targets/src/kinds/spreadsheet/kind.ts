@@ -13,7 +13,7 @@ import { deliverToSheet } from './deliver';
  */
 export const SPREADSHEET_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 30_000, 70_000, 300_000, 900_000, 3_600_000];
 
-export const spreadsheetInfo: KindInfo = { kind: 'spreadsheet', channel: 'outputs', defaultRetryScheduleMs: SPREADSHEET_RETRY_SCHEDULE_MS, description: spreadsheetDescription };
+export const spreadsheetInfo: KindInfo = { kind: 'spreadsheet', channel: 'outputs', defaultRetryScheduleMs: SPREADSHEET_RETRY_SCHEDULE_MS, description: spreadsheetDescription, defaultLimits: { rate: 60, per: 'minute', max_in_flight: null } };
 
 /** How the deliverer reaches Google: its SSRF-guarded sender (with answer limits of GOOGLE_RESPONSE_LIMIT_BYTES). */
 export interface GoogleAccess {

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import type { RedisClient } from '@relay/cache';
+import type { BreakerStateName } from '@relay/store';
+import type { BreakerSettings, EffectiveLimits } from '@relay/targets';
+import { gateKeys } from './keys';
+import { GATE, PROBE, READ, REPORT, SET_BY_HAND } from './scripts';
+
+/** The breaker as Redis holds it: `since` in ms of Redis' clock (0: no state kept: closed). */
+export interface BreakerView {
+  state: BreakerStateName;
+  since: number;
+  reason: string;
+  seq: number;
+}
+
+export const HOLD_REASONS = ['rate', 'in_flight', 'open', 'half_open', 'paused'] as const;
+export type HoldReason = (typeof HOLD_REASONS)[number];
+
+export type GateAnswer =
+  | { verdict: 'go' | 'probe'; lease: string; view: BreakerView; won: boolean; flag: boolean }
+  | { verdict: 'hold'; reason: HoldReason; waitMs: number; view: BreakerView; won: boolean; flag: boolean };
+
+export interface ReportAnswer {
+  view: BreakerView;
+  /** this call made the transition (it opened, closed or was paused/resumed by it) */
+  won: boolean;
+}
+
+/**
+ * The scripts of scripts.ts, called for one target at a time (one round trip each). The
+ * management API uses `setByHand` and `read`; the deliverer all of them.
+ */
+export class BreakerRedis {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly namespace: string,
+  ) {
+    // EVALSHA with a fallback to EVAL (ioredis): the scripts are not sent with every call
+    for (const [name, lua, keys] of SCRIPTS) if (!(name in redis)) redis.defineCommand(name, { lua, numberOfKeys: keys });
+  }
+
+  private run(name: string, ...args: (string | number)[]): Promise<unknown[]> {
+    return (this.redis as unknown as Record<string, (...a: (string | number)[]) => Promise<unknown[]>>)[name]!(...args);
+  }
+
+  async gate(targetId: string, limits: EffectiveLimits | null, settings: BreakerSettings, leaseMs: number): Promise<GateAnswer> {
+    const k = gateKeys(this.namespace, targetId);
+    const lease = randomBytes(8).toString('base64url');
+    const r = (await this.run('relayTargetGate', k.breaker, k.rate, k.flight, k.probe, lease, limits?.rate ?? 0, limits?.windowMs ?? 1000, limits?.maxInFlight ?? 0, leaseMs, settings.cool_down_s * 1000, settings.flag_after_open_s * 1000)) as unknown[];
+    const view = viewOf(r.slice(3, 7));
+    const won = Number(r[7]) === 1;
+    const flag = Number(r[8]) === 1;
+    if (r[0] === 'hold') return { verdict: 'hold', reason: r[1] as HoldReason, waitMs: Math.max(0, Number(r[2])), view, won, flag };
+    return { verdict: r[0] as 'go' | 'probe', lease, view, won, flag };
+  }
+
+  /** Outcomes since the last report (the breaker's window) and the leases they let go. */
+  async report(targetId: string, counts: { ok: number; failed: number }, leases: readonly string[], settings: BreakerSettings): Promise<ReportAnswer> {
+    const k = gateKeys(this.namespace, targetId);
+    const r = (await this.run('relayTargetReport', k.breaker, k.flight, counts.ok, counts.failed, settings.window_s * 1000, settings.min_attempts, settings.failure_rate_pct, ...leases)) as unknown[];
+    return { view: viewOf(r.slice(0, 4)), won: Number(r[4]) === 1 };
+  }
+
+  /** The probe's end: `answered` true closes, false opens again, null (nothing sent) only lets the lock go. */
+  async probed(targetId: string, lease: string, answered: boolean | null, why: string): Promise<ReportAnswer> {
+    const k = gateKeys(this.namespace, targetId);
+    const r = (await this.run('relayTargetProbed', k.breaker, k.probe, lease, answered === null ? '-' : answered ? '1' : '0', why.slice(0, 200))) as unknown[];
+    return { view: viewOf(r.slice(0, 4)), won: Number(r[4]) === 1 };
+  }
+
+  /** Pause (from any state) or resume (from paused: closed, with an empty window). */
+  async setByHand(targetId: string, to: 'paused' | 'closed', why: string): Promise<ReportAnswer> {
+    const k = gateKeys(this.namespace, targetId);
+    const r = (await this.run('relayTargetSetByHand', k.breaker, to, why.slice(0, 200))) as unknown[];
+    return { view: viewOf(r.slice(0, 4)), won: Number(r[4]) === 1 };
+  }
+
+  async read(targetId: string): Promise<BreakerView> {
+    const k = gateKeys(this.namespace, targetId);
+    return viewOf(await this.run('relayTargetRead', k.breaker));
+  }
+}
+
+const SCRIPTS: ReadonlyArray<readonly [string, string, number]> = [
+  ['relayTargetGate', GATE, 4],
+  ['relayTargetReport', REPORT, 2],
+  ['relayTargetProbed', PROBE, 2],
+  ['relayTargetSetByHand', SET_BY_HAND, 1],
+  ['relayTargetRead', READ, 1],
+];
+
+function viewOf(r: unknown[]): BreakerView {
+  return { state: String(r[0]) as BreakerStateName, since: Number(r[1]) || 0, reason: String(r[2] ?? ''), seq: Number(r[3]) || 0 };
+}
