@@ -27,6 +27,7 @@ import { openApiRoutes } from './transport/openapi-routes';
 import { planRoutes } from './transport/plan-routes';
 import { targetKindRoutes } from './transport/target-kind-routes';
 import { targetRoutes } from './transport/target-routes';
+import type { TargetBreakers } from './adapters/target-breakers';
 import { dailyUsageRoutes, usageRoutes } from './transport/usage-routes';
 
 export interface AppDeps {
@@ -38,6 +39,8 @@ export interface AppDeps {
   publicBaseUrl: string;
   /** tells every gateway and deliverer that a stored setting changed (adapters/invalidation) */
   announceChange(change: CacheChange): Promise<void>;
+  /** pause and resume a target by hand (adapters/target-breakers) */
+  breakers: TargetBreakers;
   /** the monthly accepted-event counter the gateway increments (adapters/usage-counter) */
   acceptedEvents: UsageCounter;
   /** the month's accepted events per endpoint and day, counted by the gateway (adapters/usage-counter) */

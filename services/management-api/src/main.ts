@@ -14,6 +14,7 @@ import { createActionLimiter } from './adapters/action-limiter';
 import { createBulkRetryRunner } from './adapters/bulk-retry-runner';
 import { BulkRetryStore } from './adapters/bulk-retry-store';
 import { createGatewayClient } from './adapters/gateway-client';
+import { createTargetBreakers } from './adapters/target-breakers';
 import { createInvalidator } from './adapters/invalidation';
 import { createSessionStore } from './adapters/sessions';
 import { createDailyUsageReader, createUsageCounter } from './adapters/usage-counter';
@@ -44,13 +45,15 @@ runMain(async () => {
   const runner = createBulkRetryRunner({ store, jobs, deliveries, logger, leaseMs: config.bulkRetryLeaseMs, pollMs: config.bulkRetryPollMs, keepFinishedMs: retentionMs });
 
   const readiness = { mongodb: () => store.ping(), redis: () => redis.status === 'ready' };
+  const announceChange = createInvalidator(redis, config.namespace, logger);
   const app = createApp({
     store,
     registry: createDefaultRegistry({ secrets }),
     secrets,
     logger,
     publicBaseUrl: config.publicBaseUrl,
-    announceChange: createInvalidator(redis, config.namespace, logger),
+    announceChange,
+    breakers: createTargetBreakers(redis, config.namespace, store, announceChange),
     acceptedEvents: createUsageCounter(redis, config.namespace),
     dailyUsage: createDailyUsageReader(redis, config.namespace),
     accountLock: createAccountLock(redis, config.namespace),

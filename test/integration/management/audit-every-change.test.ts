@@ -123,6 +123,26 @@ const CASES: Record<string, Case> = {
     action: 'target_flag_cleared',
     details: { target_id: expect.stringMatching(/^tg_/), name: 'orders' },
   },
+  pauseTarget: {
+    setup: async () => {
+      const endpointId = await newEndpoint();
+      return { endpointId, targetId: await newTarget(endpointId) };
+    },
+    status: 200,
+    action: 'target_paused',
+    details: { target_id: expect.stringMatching(/^tg_/), name: 'orders' },
+  },
+  resumeTarget: {
+    setup: async () => {
+      const endpointId = await newEndpoint();
+      const targetId = await newTarget(endpointId);
+      await as('post', `/v1/endpoints/${endpointId}/targets/${targetId}/pause`);
+      return { endpointId, targetId };
+    },
+    status: 200,
+    action: 'target_resumed',
+    details: { target_id: expect.stringMatching(/^tg_/), name: 'orders' },
+  },
   createApiKey: { setup: async () => ({}), body: { role: 'viewer', name: 'wallboard' }, status: 201, action: 'key_created', details: { role: 'viewer', prefix: expect.any(String), name: 'wallboard' } },
   revokeApiKey: {
     setup: async () => ({ keyId: (await fx.keyWithRole('viewer')).id }),

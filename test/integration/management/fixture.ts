@@ -14,6 +14,7 @@ import { createActionLimiter } from '../../../services/management-api/src/adapte
 import { issueApiKey } from '../../../services/management-api/src/adapters/api-keys';
 import { BulkRetryStore } from '../../../services/management-api/src/adapters/bulk-retry-store';
 import { createGatewayClient } from '../../../services/management-api/src/adapters/gateway-client';
+import { createTargetBreakers } from '../../../services/management-api/src/adapters/target-breakers';
 import { createInvalidator } from '../../../services/management-api/src/adapters/invalidation';
 import { createAccountLock } from '../../../services/management-api/src/adapters/account-lock';
 import { createDailyUsageReader, createUsageCounter } from '../../../services/management-api/src/adapters/usage-counter';
@@ -80,6 +81,7 @@ export async function startManagement(label: string, opts: { now?: () => Date; a
     logger,
     publicBaseUrl: 'https://relay.example',
     announceChange: createInvalidator(redis, ns.namespace, logger),
+    breakers: createTargetBreakers(redis, ns.namespace, store, createInvalidator(redis, ns.namespace, logger)),
     acceptedEvents: opts.acceptedEvents ?? createUsageCounter(redis, ns.namespace),
     dailyUsage: createDailyUsageReader(redis, ns.namespace),
     accountLock: createAccountLock(redis, ns.namespace),

@@ -62,7 +62,7 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
   targets.follow(opts.changes.feed, opts.revalidation);
   const meter = createDeliveryMetrics(opts.metrics, opts.registry.kinds().filter((k) => opts.registry.get(k)?.channel === opts.channel));
   const health = createTargetHealth(opts.store, targets, opts.changes.publisher);
-  const writer = createBreakerStateWriter(opts.store, opts.changes.publisher, (id) => targets.forget(id));
+  const writer = createBreakerStateWriter(opts.store, (change) => opts.changes.publisher.announce(change), (id) => targets.forget(id));
   const gate = new RedisTargetGate({
     breaker: new BreakerRedis(opts.changes.commands, opts.namespace),
     logger: opts.logger,

@@ -1,4 +1,4 @@
-import type { ChangePublisher } from '@relay/cache';
+import type { CacheChange } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { BreakerStateRecord, Store, TargetRecord } from '@relay/store';
 import type { BreakerView } from './breaker-redis';
@@ -15,7 +15,7 @@ export interface BreakerStateWriter {
  * same for every writer); a view with no state in Redis (since 0: its hash expired while
  * closed) always writes closed.
  */
-export function createBreakerStateWriter(store: Store, changes: ChangePublisher, forget?: (targetId: string) => void): BreakerStateWriter {
+export function createBreakerStateWriter(store: Store, announce: (change: CacheChange) => Promise<unknown>, forget?: (targetId: string) => void): BreakerStateWriter {
   return {
     async write(target, view) {
       const record: BreakerStateRecord = { state: view.state, since: new Date(view.since), reason: view.reason, seq: view.seq };
@@ -23,7 +23,7 @@ export function createBreakerStateWriter(store: Store, changes: ChangePublisher,
       const filter = view.since === 0 ? { _id: target.id } : { _id: target.id, $or: [{ breaker_state: null }, { 'breaker_state.since': { $lt: since } }, { 'breaker_state.since': since, 'breaker_state.seq': { $lt: view.seq } }] };
       await store.targets.updateOne(filter, { $set: { breaker_state: record } });
       forget?.(target.id);
-      await changes.announce({ scope: 'target', id: target.id, endpoint_id: target.endpoint_id });
+      await announce({ scope: 'target', id: target.id, endpoint_id: target.endpoint_id });
     },
   };
 }

@@ -71,8 +71,19 @@ export interface Target {
   flagged: { reason: string; at: string } | null;
   retry_schedule_ms: number[] | null;
   default_retry_schedule_ms: number[] | null;
+  limits: TargetLimits | null;
+  default_limits: TargetLimits | null;
+  breaker: Record<string, number> | null;
+  /** the circuit breaker (docs/delivery-limits.md): closed sends; open / half_open / paused hold deliveries */
+  breaker_state: { state: 'closed' | 'open' | 'half_open' | 'paused'; since: string; reason: string };
   created_at: string;
   updated_at: string;
+}
+
+export interface TargetLimits {
+  rate: number | null;
+  per: 'second' | 'minute';
+  max_in_flight: number | null;
 }
 
 export interface Me {

@@ -32,7 +32,7 @@ export const targetPaths: Record<string, Schema> = {
     patch: op({
       operationId: 'updateTarget',
       summary: 'Change a target',
-      description: 'Only `name`, `enabled` and `retry_schedule_ms`: a new kind or config is a new target.',
+      description: 'Only `name`, `enabled`, `retry_schedule_ms`, `limits` and `breaker`: a new kind or config is a new target.',
       tags: ['Targets'],
       role: 'editor',
       parameters: [endpointId, targetId],
@@ -50,6 +50,28 @@ export const targetPaths: Record<string, Schema> = {
       role: 'editor',
       parameters: [endpointId, targetId],
       responses: { '200': target('The target, unflagged.'), ...errors('NotFound') },
+    }),
+  },
+  '/v1/endpoints/{endpointId}/targets/{targetId}/pause': {
+    post: op({
+      operationId: 'pauseTarget',
+      summary: "Pause a target's deliveries",
+      description: 'Every delivery to the target is held on the broker (none sent, no attempt used) until it is resumed; `breaker_state` becomes `paused`. Pausing a paused target changes nothing (docs/delivery-limits.md "Pause and resume").',
+      tags: ['Targets'],
+      role: 'editor',
+      parameters: [endpointId, targetId],
+      responses: { '200': target('The target, paused.'), ...errors('NotFound') },
+    }),
+  },
+  '/v1/endpoints/{endpointId}/targets/{targetId}/resume': {
+    post: op({
+      operationId: 'resumeTarget',
+      summary: "Resume a paused target's deliveries",
+      description: 'The breaker closes with an empty window; held deliveries come back within a minute. Resuming a target that is not paused changes nothing (an open breaker stays open until its probe succeeds).',
+      tags: ['Targets'],
+      role: 'editor',
+      parameters: [endpointId, targetId],
+      responses: { '200': target('The target, resumed.'), ...errors('NotFound') },
     }),
   },
 };

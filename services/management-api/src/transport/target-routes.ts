@@ -7,8 +7,9 @@ import { endpointExists } from '../adapters/endpoint-store';
 import { clearTargetFlag, createTarget, deleteTarget, listTargets, loadTarget, updateTarget } from '../adapters/target-store';
 import { validateNewTarget, validateTargetChanges } from '../domain/target-input';
 import { targetView } from '../domain/target-view';
+import type { TargetBreakers } from '../adapters/target-breakers';
 import { audit } from './audit-trail';
-import { accountOf } from './auth';
+import { accountOf, keyOf } from './auth';
 import { ApiError, notFound } from './errors';
 import { checked, operation } from './operation';
 
@@ -16,6 +17,8 @@ export interface TargetRouteDeps {
   store: Store;
   registry: TargetRegistry;
   announceChange(change: CacheChange): Promise<void>;
+  /** pause and resume by hand (adapters/target-breakers) */
+  breakers: TargetBreakers;
 }
 
 /** Targets (spec "Outputs") of one endpoint. Configs are shown through their kind's public view. */
@@ -79,6 +82,23 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
     await deps.announceChange({ scope: 'target', id: target.id, endpoint_id: endpointId });
     res.json(view(target));
   });
+
+  /**
+   * Pause holds every delivery of the target on the broker (none sent, no attempt used) until
+   * resumed; resume closes its breaker with an empty window, and held deliveries come back
+   * within a minute (docs/delivery-limits.md "Pause and resume"). Either is a no-op when the
+   * target already is so; only a change is audited.
+   */
+  for (const [path, to, action, op] of [['pause', 'paused', 'target_paused', 'pauseTarget'], ['resume', 'closed', 'target_resumed', 'resumeTarget']] as const) {
+    r.post(`/:targetId/${path}`, ...operation(op), async (req: Request, res: Response) => {
+      const endpointId = await endpointOf(req);
+      const target = found(await loadTarget(store, endpointId, String(req.params.targetId)));
+      const who = `${path === 'pause' ? 'paused' : 'resumed'} by ${keyOf(req).prefix}`;
+      const { won } = await deps.breakers.setByHand(target, to, who);
+      if (won) await audit(store, req, { action, endpoint_id: endpointId, details: { target_id: target.id, name: target.name } });
+      res.json(view(found(await loadTarget(store, endpointId, target.id))));
+    });
+  }
 
   r.delete('/:targetId', ...operation('deleteTarget'), async (req: Request, res: Response) => {
     const endpointId = await endpointOf(req);

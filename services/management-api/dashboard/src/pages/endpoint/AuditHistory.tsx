@@ -16,6 +16,8 @@ const ACTION_LABELS: Record<string, string> = {
   target_updated: 'Target changed',
   target_deleted: 'Target deleted',
   target_flag_cleared: 'Target flag cleared',
+  target_paused: 'Target paused',
+  target_resumed: 'Target resumed',
 };
 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);

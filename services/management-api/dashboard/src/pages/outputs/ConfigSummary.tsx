@@ -42,6 +42,12 @@ function shown(f: KindField, v: unknown): ComponentChildren {
   return <code class="break">{String(v)}</code>;
 }
 
+/** `10 a second, 4 in flight`; `none` (docs/delivery-limits.md) */
+function limitsText(l: Target['limits']): string {
+  const parts = [l?.rate ? `${l.rate} a ${l.per}` : '', l?.max_in_flight ? `${l.max_in_flight} in flight` : ''].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : 'none';
+}
+
 export function ConfigSummary(props: { target: Target; kind: TargetKindInfo | undefined }) {
   const t = props.target;
   const schedule = t.retry_schedule_ms ?? t.default_retry_schedule_ms;
@@ -56,6 +62,8 @@ export function ConfigSummary(props: { target: Target; kind: TargetKindInfo | un
       ))}
       <dt>Retry schedule</dt>
       <dd>{schedule ? (schedule.length === 0 ? 'no retries' : `${schedule.map(duration).join(', ')}${t.retry_schedule_ms ? '' : ' (default)'}`) : 'default'}</dd>
+      <dt>Limits</dt>
+      <dd>{limitsText(t.limits ?? t.default_limits)}{t.limits ? '' : ' (default)'}</dd>
     </dl>
   );
 }

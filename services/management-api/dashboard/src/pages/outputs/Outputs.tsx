@@ -7,7 +7,15 @@ import type { Target, TargetKinds } from '../../types';
 import { ConfigSummary } from './ConfigSummary';
 import { TargetForm } from './TargetForm';
 
-/** The endpoint's targets (spec "Outputs"): add, rename, switch, replace, delete, clear a flag. */
+const BREAKER_LABELS = { open: 'Breaker open', half_open: 'Probing', paused: 'Paused', closed: '' } as const;
+const BREAKER_NOTES = {
+  open: 'Failing: deliveries are held (no attempts used); one is sent as a probe after the cool-down',
+  half_open: 'Probing: one delivery is sent to see whether the destination recovered; the rest are held',
+  paused: 'Paused by hand: deliveries are held (no attempts used) until resumed',
+  closed: '',
+} as const;
+
+/** The endpoint's targets (spec "Outputs"): add, rename, switch, replace, delete, clear a flag, pause and resume. */
 export function Outputs(props: { endpointId: string; can: Abilities }) {
   const [targets, setTargets] = useState<Target[] | null>(null);
   // every kind's description: the forms and summaries are drawn from it (GET /v1/target-kinds)
@@ -60,7 +68,16 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
             <h3 id={`t-${t.id}`}>{t.name}</h3>
             <span class="badge">{kindOf(t)?.label ?? t.kind}</span>
             {t.flagged && <span class="state state--disabled">Flagged</span>}
+            {t.breaker_state.state !== 'closed' && <span class={`state state--${t.breaker_state.state === 'paused' ? 'paused' : 'disabled'}`}>{BREAKER_LABELS[t.breaker_state.state]}</span>}
           </div>
+          {t.breaker_state.state !== 'closed' && (
+            <div class="notice" role="note" aria-label={`Breaker of ${t.name}`}>
+              <p>
+                <strong>{BREAKER_NOTES[t.breaker_state.state]}</strong> since {utc(t.breaker_state.since)}
+                {t.breaker_state.reason ? `: ${t.breaker_state.reason}` : ''}
+              </p>
+            </div>
+          )}
           {t.flagged && (
             <div class="notice notice--error" role="note">
               <p>
@@ -81,6 +98,15 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
             <Switch id={`enabled-${t.id}`} label="Enabled" checked={t.enabled} disabled={!props.can.edit} onChange={(on) => void run(() => api(`${base}/${t.id}`, { method: 'PATCH', body: { enabled: on } }), `${t.name} ${on ? 'enabled' : 'disabled'}.`)} />
             {props.can.edit && (
               <>
+                {t.breaker_state.state === 'paused' ? (
+                  <button type="button" class="secondary" onClick={() => void run(() => api(`${base}/${t.id}/resume`, { method: 'POST' }), `${t.name} resumed: held deliveries are sent within a minute.`)}>
+                    Resume
+                  </button>
+                ) : (
+                  <button type="button" class="secondary" onClick={() => void run(() => api(`${base}/${t.id}/pause`, { method: 'POST' }), `${t.name} paused: its deliveries are held until resumed.`)}>
+                    Pause
+                  </button>
+                )}
                 <button type="button" class="secondary" onClick={() => (setReplacing(t), setAdding(false))}>
                   Edit…
                 </button>
