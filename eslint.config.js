@@ -21,6 +21,20 @@ const typedRules = (files, project, voidReturn) => ({
 module.exports = tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '.infra/**', 'coverage/**', 'bench/**', 'scripts/**', '*.js', 'deploy/**'] },
   typedRules(['libs/*/src/**/*.ts', 'services/*/src/**/*.ts', 'test/**/*.ts'], './tsconfig.test.json', { arguments: false }),
+  // route code asks @relay/store in the domain's words; it never queries the store's models (STYLE.md)
+  {
+    files: ['services/*/src/transport/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.property.name='store'][property.name=/^(accounts|apiKeys|endpoints|targets|audit)$/], MemberExpression[object.name='store'][property.name=/^(accounts|apiKeys|endpoints|targets|audit)$/]",
+          message: 'Route code does not query store models: use (or add) a function of @relay/store or an adapter.',
+        },
+      ],
+    },
+  },
   // the dashboard (browser code, its own tsconfig): JSX event handlers may return promises
   typedRules(['services/management-api/dashboard/src/**/*.{ts,tsx}'], './services/management-api/dashboard/tsconfig.json', { arguments: false, attributes: false }),
 );

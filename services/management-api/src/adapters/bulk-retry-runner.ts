@@ -3,7 +3,7 @@ import type { DeliveryPublisher } from '@relay/broker';
 import { LRUCache } from '@relay/cache';
 import { channelOf } from '@relay/targets';
 import { openActivityLog } from '@relay/activity-log';
-import { toTarget } from '@relay/store';
+import { findTarget } from '@relay/store';
 import type { Store } from '@relay/store';
 import type { Logger } from '@relay/logging';
 import { FINISHED, jobMatches, retryRow, zeroCounts } from '../domain/bulk-retry-job';
@@ -69,8 +69,7 @@ export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
   async function targetOf(targetId: string, accountId: string) {
     const hit = targetCache.get(targetId);
     if (hit && now() - hit.at < 5000) return hit.value && hit.value.account_id === accountId ? hit.value : null;
-    const doc = await opts.store.targets.findById(targetId).lean();
-    const t = doc ? toTarget(doc) : null;
+    const t = await findTarget(opts.store, targetId);
     const channel = t ? channelOf(t.kind) : null;
     const value = t && t.enabled && channel ? { id: t.id, kind: t.kind, channel, endpoint_id: t.endpoint_id, account_id: t.account_id } : null;
     targetCache.set(targetId, { value, at: now() });

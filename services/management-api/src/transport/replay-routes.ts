@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { isIdOf, newId, resendTag } from '@relay/contracts';
 import type { FieldError, Validation } from '@relay/contracts';
 import { openActivityLog } from '@relay/activity-log';
-import { toTarget } from '@relay/store';
+import { enabledTargetsOf, findTarget } from '@relay/store';
 import { channelOf } from '@relay/targets';
 import { endpointExists } from '../adapters/endpoint-store';
 import { BULK_RETRY_PAGE, FINISHED, jobView, parseBulkRetry } from '../domain/bulk-retry-job';
@@ -78,7 +78,7 @@ export function replayRoutes(deps: ReplayDeps): Router {
     const { filter } = parsed;
     if (filter.endpoint_id !== null && !(await endpointExists(deps.store, account, filter.endpoint_id))) throw notFound('Endpoint');
     if (filter.target_id !== null) {
-      const t = await deps.store.targets.findById(filter.target_id).lean();
+      const t = await findTarget(deps.store, filter.target_id);
       if (!t || t.account_id !== account || t.endpoint_id !== filter.endpoint_id) throw notFound('Target');
     }
     const allowed = await deps.limits.take(account, 'bulk-retry', BULK_RETRIES_PER_HOUR, HOUR_MS);
@@ -149,15 +149,13 @@ async function targetsFor(deps: ReplayDeps, endpointId: string, account: string,
     return channel ? [{ id: t.id, kind: t.kind, channel }] : [];
   };
   if (targetId !== undefined) {
-    const doc = await deps.store.targets.findById(targetId).lean();
-    const t = doc ? toTarget(doc) : null;
+    const t = await findTarget(deps.store, targetId);
     if (!t || t.account_id !== account || t.endpoint_id !== endpointId) throw notFound('Target');
     if (!t.enabled) throw new ApiError(409, 'target_disabled', 'The target is disabled; enable it to deliver to it.');
     if (t.flagged) throw new ApiError(409, 'target_flagged', `The target is flagged (${t.flagged.reason}); clear the flag (DELETE …/flag) to deliver to it.`);
     return withChannel(t);
   }
-  const docs = await deps.store.targets.find({ endpoint_id: endpointId, account_id: account, enabled: true }).select({ _id: 1, kind: 1 }).lean();
-  const targets = docs.flatMap((d) => withChannel({ id: d._id, kind: d.kind }));
+  const targets = (await enabledTargetsOf(deps.store, account, endpointId)).flatMap(withChannel);
   if (targets.length === 0) throw new ApiError(409, 'no_targets', 'The endpoint has no enabled target to deliver to.');
   return targets;
 }

@@ -1,0 +1,47 @@
+import { connectStore, enabledTargetsOf, findTarget } from '@relay/store';
+import type { Store } from '@relay/store';
+import { testNamespace } from '../../support/infra';
+
+/*
+ * The target reads libs/store gives the management API's routes and jobs (issue 26, item 3:
+ * route code does not query the store's models), on the real store.
+ */
+const { mongodbUrl } = testNamespace('storetargets');
+let store: Store;
+
+const target = (id: string, over: Record<string, unknown> = {}) => {
+  const now = new Date();
+  return { _id: id, account_id: 'acc_a', endpoint_id: 'ep_a', kind: 'webhook', name: id, enabled: true, config: { url: 'https://example.com/' }, flagged: null, created_at: now, updated_at: now, ...over };
+};
+
+beforeAll(async () => {
+  store = await connectStore(mongodbUrl);
+  await store.targets.create([
+    target('tg_a1'),
+    target('tg_a2', { kind: 'embed_chat' }),
+    target('tg_off', { enabled: false }),
+    target('tg_other_ep', { endpoint_id: 'ep_b' }),
+    target('tg_other_acc', { account_id: 'acc_b' }),
+  ]);
+});
+
+afterAll(async () => {
+  await store.connection.dropDatabase();
+  await store.close();
+});
+
+describe('target reads of libs/store (real store)', () => {
+  it('findTarget: the record by id (id, not _id), whatever its endpoint; null for an unknown id', async () => {
+    expect(await findTarget(store, 'tg_other_acc')).toMatchObject({ id: 'tg_other_acc', account_id: 'acc_b', endpoint_id: 'ep_a', enabled: true });
+    expect(await findTarget(store, 'tg_missing')).toBeNull();
+  });
+
+  it('enabledTargetsOf: the enabled targets of that account’s endpoint only, id and kind', async () => {
+    const found = await enabledTargetsOf(store, 'acc_a', 'ep_a');
+    expect(found.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+      { id: 'tg_a1', kind: 'webhook' },
+      { id: 'tg_a2', kind: 'embed_chat' },
+    ]);
+    expect(await enabledTargetsOf(store, 'acc_b', 'ep_b')).toEqual([]);
+  });
+});
