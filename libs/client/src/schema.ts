@@ -748,14 +748,14 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "InboundAuthInputNone";
+            type: "NONE";
         };
         InboundAuthInputBasic: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "InboundAuthInputBasic";
+            type: "BASIC";
             credentials: {
                 username: string;
                 password: string | components["schemas"]["KeepSecret"];
@@ -766,7 +766,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "InboundAuthInputBearer";
+            type: "BEARER";
             /** @description the current secret, and the one being rotated to */
             tokens: (string | components["schemas"]["KeepSecret"])[];
         };
@@ -775,7 +775,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "InboundAuthInputApiKey";
+            type: "API_KEY";
             header: string;
             /** @description the current secret, and the one being rotated to */
             keys: (string | components["schemas"]["KeepSecret"])[];
@@ -785,7 +785,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "InboundAuthInputHmac";
+            type: "HMAC";
             /**
              * @description docs/inbound-auth.md lists each preset
              * @enum {string}
@@ -808,14 +808,14 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "InboundAuthViewNone";
+            type: "NONE";
         };
         InboundAuthViewBasic: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "InboundAuthViewBasic";
+            type: "BASIC";
             credentials: {
                 username: string;
                 password: components["schemas"]["RedactedSecret"];
@@ -826,7 +826,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "InboundAuthViewBearer";
+            type: "BEARER";
             tokens: components["schemas"]["RedactedSecret"][];
         };
         InboundAuthViewApiKey: {
@@ -834,7 +834,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "InboundAuthViewApiKey";
+            type: "API_KEY";
             header: string;
             keys: components["schemas"]["RedactedSecret"][];
         };
@@ -843,7 +843,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "InboundAuthViewHmac";
+            type: "HMAC";
             /**
              * @description docs/inbound-auth.md lists each preset
              * @enum {string}
