@@ -227,7 +227,7 @@ export interface paths {
         head?: never;
         /**
          * Change a target
-         * @description Only `name`, `enabled` and `retry_schedule_ms`: a new kind or config is a new target.
+         * @description Only `name`, `enabled`, `retry_schedule_ms`, `limits` and `breaker`: a new kind or config is a new target.
          *
          *     Needs an API key with the **editor** role or higher.
          */
@@ -251,6 +251,50 @@ export interface paths {
          *     Needs an API key with the **editor** role or higher.
          */
         delete: operations["clearTargetFlag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/targets/{targetId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a target's deliveries
+         * @description Every delivery to the target is held on the broker (none sent, no attempt used) until it is resumed; `breaker_state` becomes `paused`. Pausing a paused target changes nothing (docs/delivery-limits.md "Pause and resume").
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["pauseTarget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/targets/{targetId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused target's deliveries
+         * @description The breaker closes with an empty window; held deliveries come back within a minute. Resuming a target that is not paused changes nothing (an open breaker stays open until its probe succeeds).
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["resumeTarget"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1123,6 +1167,20 @@ export interface components {
             config: Record<string, unknown>;
             /** @description delays between attempts in ms; `[]` no retries; null the kind’s default (docs/delivery.md) */
             retry_schedule_ms?: number[] | null;
+            /** @description how fast this target is sent to, across every deliverer; unset: the kind’s default (a chat platform’s published limit; none for webhooks) — docs/delivery-limits.md; null: the kind’s default */
+            limits?: {
+                rate?: number | null;
+                per?: ("second" | "minute") | null;
+                max_in_flight?: number | null;
+            } | null;
+            /** @description when to stop sending to a failing target and hold its deliveries; unset: the defaults (docs/delivery-limits.md); null: the defaults */
+            breaker?: {
+                failure_rate_pct?: number | null;
+                min_attempts?: number | null;
+                window_s?: number | null;
+                cool_down_s?: number | null;
+                flag_after_open_s?: number | null;
+            } | null;
             /** @description read-only: refused in a request */
             readonly id?: unknown;
             /** @description read-only: refused in a request */
@@ -1134,6 +1192,10 @@ export interface components {
             /** @description read-only: refused in a request */
             readonly default_retry_schedule_ms?: unknown;
             /** @description read-only: refused in a request */
+            readonly default_limits?: unknown;
+            /** @description read-only: refused in a request */
+            readonly breaker_state?: unknown;
+            /** @description read-only: refused in a request */
             readonly created_at?: unknown;
             /** @description read-only: refused in a request */
             readonly updated_at?: unknown;
@@ -1144,6 +1206,20 @@ export interface components {
             enabled?: boolean;
             /** @description delays between attempts in ms; `[]` no retries; null the kind’s default (docs/delivery.md) */
             retry_schedule_ms?: number[] | null;
+            /** @description how fast this target is sent to, across every deliverer; unset: the kind’s default (a chat platform’s published limit; none for webhooks) — docs/delivery-limits.md; null: the kind’s default */
+            limits?: {
+                rate?: number | null;
+                per?: ("second" | "minute") | null;
+                max_in_flight?: number | null;
+            } | null;
+            /** @description when to stop sending to a failing target and hold its deliveries; unset: the defaults (docs/delivery-limits.md); null: the defaults */
+            breaker?: {
+                failure_rate_pct?: number | null;
+                min_attempts?: number | null;
+                window_s?: number | null;
+                cool_down_s?: number | null;
+                flag_after_open_s?: number | null;
+            } | null;
             /** @description cannot be changed: a new kind is a new target */
             kind?: unknown;
             /** @description cannot be changed: a new config is a new target */
@@ -1158,6 +1234,10 @@ export interface components {
             readonly flagged?: unknown;
             /** @description read-only: refused in a request */
             readonly default_retry_schedule_ms?: unknown;
+            /** @description read-only: refused in a request */
+            readonly default_limits?: unknown;
+            /** @description read-only: refused in a request */
+            readonly breaker_state?: unknown;
             /** @description read-only: refused in a request */
             readonly created_at?: unknown;
             /** @description read-only: refused in a request */
@@ -1183,6 +1263,39 @@ export interface components {
             /** @description delays between attempts in ms; `[]` no retries; null the kind’s default (docs/delivery.md) */
             retry_schedule_ms: number[] | null;
             default_retry_schedule_ms: number[] | null;
+            /** @description Delivery limits */
+            limits: {
+                rate: number | null;
+                /** @enum {string} */
+                per: "second" | "minute";
+                max_in_flight: number | null;
+            } | null;
+            /** @description Delivery limits */
+            default_limits: {
+                rate: number | null;
+                /** @enum {string} */
+                per: "second" | "minute";
+                max_in_flight: number | null;
+            } | null;
+            /** @description Circuit breaker */
+            breaker: {
+                failure_rate_pct: number;
+                /** @description attempts in the window before the rate counts */
+                min_attempts: number;
+                window_s: number;
+                /** @description how long it stays open before one probe is let through */
+                cool_down_s: number;
+                /** @description a breaker open this long flags the target (as a 410 does) */
+                flag_after_open_s: number;
+            } | null;
+            /** @description the circuit breaker: closed (sending), open (failing: held, a probe after the cool-down), half_open (one probe out), paused (by hand); since when and why (docs/delivery-limits.md) */
+            breaker_state: {
+                /** @enum {string} */
+                state: "closed" | "open" | "half_open" | "paused";
+                /** Format: date-time */
+                since: string;
+                reason: string;
+            };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1890,7 +2003,7 @@ export interface components {
         AuditRow: {
             id: string;
             /** @enum {string} */
-            action: "enabled" | "disabled" | "paused" | "resumed" | "endpoint_created" | "endpoint_updated" | "endpoint_deleted" | "target_created" | "target_updated" | "target_deleted" | "target_flag_cleared" | "key_created" | "key_revoked" | "plan_changed";
+            action: "enabled" | "disabled" | "paused" | "resumed" | "endpoint_created" | "endpoint_updated" | "endpoint_deleted" | "target_created" | "target_updated" | "target_deleted" | "target_flag_cleared" | "target_paused" | "target_resumed" | "key_created" | "key_revoked" | "plan_changed";
             /** @description the prefix of the API key that made the change (a dashboard session: its key); `operator` for the bootstrap and plan commands */
             actor: string;
             /** @description the name of that key */
@@ -2566,6 +2679,66 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The target, unflagged. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Target"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    pauseTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+                /** @description the target id (`tg_…`) of this endpoint */
+                targetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The target, paused. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Target"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    resumeTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+                /** @description the target id (`tg_…`) of this endpoint */
+                targetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The target, resumed. */
             200: {
                 headers: {
                     [name: string]: unknown;
