@@ -1,14 +1,14 @@
 import { createSecretBox } from '@relay/secrets';
 import { CATALOG, createDefaultRegistry, wireDescription } from '@relay/targets';
 import { inputOf, parseSchedule, pathsOf, startObject } from '../../../services/management-api/dashboard/src/lib/kind-form';
-import type { KindField } from '../../../services/management-api/dashboard/src/types';
+import type { TargetKindField } from '@relay/client';
 
 /*
  * The target form's value, derived from a kind's description as GET /v1/target-kinds serves it:
  * a new form's defaults are accepted by the kind as they are once the required values are typed,
  * an edit starts with write-only values blank, and what a save sends passes the kind's own checks.
  */
-const fieldsOf = (kind: string): KindField[] => wireDescription(CATALOG.entries.find((e) => e.kind === kind)!.description).fields as unknown as KindField[];
+const fieldsOf = (kind: string): TargetKindField[] => wireDescription(CATALOG.entries.find((e) => e.kind === kind)!.description).fields as unknown as TargetKindField[];
 const registry = createDefaultRegistry({ secrets: createSecretBox(`k1:${Buffer.alloc(32, 3).toString('base64')}`) });
 
 describe('dashboard target form from a kind description', () => {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiFailure, api, useSessionToken } from './api';
+import { RelayApiError, session, useSessionToken } from './api';
 import { Loading } from './components/ui';
 import { abilitiesOf } from './lib/roles';
 import { ActivityPage } from './pages/ActivityPage';
@@ -9,7 +9,7 @@ import { KeysPage } from './pages/KeysPage';
 import { SignIn } from './pages/SignIn';
 import { UsagePage } from './pages/UsagePage';
 import { href, useRoute } from './router';
-import type { Me } from './types';
+import type { Me } from './api';
 
 export function App() {
   const [me, setMe] = useState<Me | null | undefined>(undefined);
@@ -21,8 +21,8 @@ export function App() {
     setMe(who);
   };
   useEffect(() => {
-    api<Me>('/session').then(signedIn, (err: unknown) => {
-      if (err instanceof ApiFailure && err.status === 401) setMe(null);
+    session('GET').then(signedIn, (err: unknown) => {
+      if (err instanceof RelayApiError && err.status === 401) setMe(null);
       else setMe(null);
     });
   }, []);
@@ -37,7 +37,7 @@ export function App() {
   const can = abilitiesOf(me.role);
   const section = route[0] ?? 'endpoints';
   const signOut = async (): Promise<void> => {
-    await api('/session', { method: 'DELETE' }).catch(() => undefined);
+    await session('DELETE').catch(() => undefined);
     setMe(null);
   };
   const link = (name: string, label: string) => (

@@ -1,16 +1,6 @@
-import type { FieldError } from './lib/fields';
+import { RelayApiError, createRelayClient, errorOf, must } from '@relay/client';
 
-/** An API answer that was not a success: its status, `code`, message and field errors. */
-export class ApiFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly errors: FieldError[] = [],
-  ) {
-    super(message);
-  }
-}
+export { RelayApiError, must };
 
 let csrfToken = '';
 let onSignedOut: () => void = () => undefined;
@@ -22,35 +12,51 @@ export function useSessionToken(token: string, signedOut: () => void): void {
 }
 
 /**
- * Same-origin JSON calls with the session cookie. Every method but GET carries the CSRF header;
- * a 401 means the session ended (signed out elsewhere, expired, key revoked).
+ * The management API, typed by its OpenAPI document (`@relay/client`, docs/client.md): same
+ * origin with the session cookie. Every method but GET carries the CSRF header; a 401 means the
+ * session ended (signed out elsewhere, expired, key revoked).
  */
-export async function api<T = unknown>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const method = init.method ?? 'GET';
+export const relay = createRelayClient({ baseUrl: location.origin, credentials: 'same-origin' });
+relay.use({
+  onRequest({ request }) {
+    if (request.method !== 'GET') request.headers.set('x-relay-csrf', csrfToken);
+    return request;
+  },
+  onResponse({ response }) {
+    if (response.status === 401) onSignedOut();
+    return response;
+  },
+});
+
+/** Who is signed in (`/session`, docs/dashboard.md): the session routes are the dashboard's own, not in the API's document. */
+export interface Me {
+  account_id: string;
+  key_prefix: string;
+  role: string;
+  csrf_token: string;
+  expires_at: string;
+}
+
+/** `GET /session` (who is signed in), `POST /session` (sign in with a key), `DELETE /session` (sign out). */
+export async function session(method: 'GET' | 'POST' | 'DELETE', body?: { api_key: string }): Promise<Me> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') headers['x-relay-csrf'] = csrfToken;
   let res: Response;
   try {
-    res = await fetch(path, { method, headers, credentials: 'same-origin', body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    res = await fetch('/session', { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    throw new ApiFailure(0, 'network', 'The management API could not be reached.');
+    throw new RelayApiError(0, 'network', 'The management API could not be reached.');
   }
-  if (res.status === 401 && !path.startsWith('/session')) onSignedOut();
-  if (res.status === 204) return undefined as T;
-  const data = (await res.json().catch(() => null)) as { code?: string; message?: string; errors?: FieldError[] } | null;
-  if (!res.ok) throw new ApiFailure(res.status, data?.code ?? `http_${res.status}`, data?.message ?? res.statusText, data?.errors ?? []);
-  return data as T;
-}
-
-export function query(params: Record<string, string | number | undefined | null>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
-  const s = q.toString();
-  return s ? `?${s}` : '';
+  const data: unknown = res.status === 204 ? null : await res.json().catch(() => null);
+  if (!res.ok) throw errorOf(res, data);
+  return data as Me;
 }
 
 export function messageOf(err: unknown): string {
-  if (err instanceof ApiFailure) return err.status === 403 && err.code !== 'csrf_failed' ? `Not allowed for your role: ${err.message}` : err.message;
+  if (err instanceof RelayApiError) {
+    if (err.code === 'network') return 'The management API could not be reached.';
+    return err.status === 403 && err.code !== 'csrf_failed' ? `Not allowed for your role: ${err.message}` : err.message;
+  }
   return err instanceof Error ? err.message : String(err);
 }

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
-import { ApiFailure, messageOf } from '../api';
+import { RelayApiError, messageOf } from '../api';
 import type { FieldError } from '../lib/fields';
 
 /**
  * What the API refused of a form: the field errors to place at their fields and the message for
- * the form's summary. `fail` takes the error a save threw (an ApiFailure carries the field errors;
+ * the form's summary. `fail` takes the error a save threw (a RelayApiError carries the field errors;
  * anything else only a message), `clear` forgets both after a save went through.
  */
 export function useFormErrors() {
@@ -14,7 +14,7 @@ export function useFormErrors() {
     errors,
     message,
     fail(err: unknown, summary: string = messageOf(err)): void {
-      setErrors(err instanceof ApiFailure ? err.errors : []);
+      setErrors(err instanceof RelayApiError ? err.errors : []);
       setMessage(summary);
     },
     clear(): void {

@@ -1,5 +1,5 @@
-import type { AuditRow, Endpoint } from '../types';
-import { api } from '../api';
+import type { AuditRow, Endpoint } from '@relay/client';
+import { must, relay } from '../api';
 import { utc } from '../lib/time';
 
 const STATE_ACTIONS = new Set(['paused', 'resumed', 'disabled', 'enabled']);
@@ -9,7 +9,7 @@ const STATE_ACTIONS = new Set(['paused', 'resumed', 'disabled', 'enabled']);
  * its last 20 audit rows that is one — settings and target changes are in the history too.
  */
 export async function lastStateChange(endpointId: string): Promise<AuditRow | null> {
-  const page = await api<{ data: AuditRow[] }>(`/v1/endpoints/${endpointId}/audit?limit=20`);
+  const page = await must(relay.GET('/v1/endpoints/{endpointId}/audit', { params: { path: { endpointId }, query: { limit: 20 } } }));
   return page.data.find((r) => STATE_ACTIONS.has(r.action)) ?? null;
 }
 

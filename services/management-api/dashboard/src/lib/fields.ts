@@ -1,8 +1,7 @@
+import type { FieldError } from '@relay/client';
+
 /** The API's validation errors (`errors: [{ field, message }]`), placed at the form's fields. */
-export interface FieldError {
-  field: string;
-  message: string;
-}
+export type { FieldError };
 
 export type ErrorMap = Map<string, string[]>;
 

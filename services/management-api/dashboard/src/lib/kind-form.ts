@@ -1,4 +1,4 @@
-import type { KindField } from '../types';
+import type { TargetKindField } from '@relay/client';
 
 /*
  * A kind's config as the target form holds it, derived from the kind's description: the value
@@ -9,14 +9,14 @@ import type { KindField } from '../types';
 export type Value = Record<string, unknown>;
 const isObject = (v: unknown): v is Value => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export const isCredential = (f: KindField, siblings: Value): boolean => f.credential === true || (typeof f.credential === 'object' && siblings[f.credential.when] === true);
+export const isCredential = (f: TargetKindField, siblings: Value): boolean => f.credential === true || (typeof f.credential === 'object' && siblings[f.credential.when] === true);
 /** A boolean with no default that may be left unset: shown as unset / on / off. */
-export const isTriState = (f: KindField): boolean => f.type === 'boolean' && f.default === undefined && !f.required;
+export const isTriState = (f: TargetKindField): boolean => f.type === 'boolean' && f.default === undefined && !f.required;
 /** A field the form does not ask for: the target's own (its name), or a fixed switch (`const`). */
-export const isHidden = (f: KindField): boolean => f.same_as !== undefined || f.const !== undefined;
+export const isHidden = (f: TargetKindField): boolean => f.same_as !== undefined || f.const !== undefined;
 
 /** The value a field starts from, from what the API shows (undefined: a new target). */
-function startOf(f: KindField, shown: unknown, siblings: Value): unknown {
+function startOf(f: TargetKindField, shown: unknown, siblings: Value): unknown {
   const value = shown === undefined ? structuredClone(f.default) : shown;
   // write-only: the stored value can never be read back, so an edit must type it again
   if (shown !== undefined && isCredential(f, siblings)) return '';
@@ -30,7 +30,7 @@ function startOf(f: KindField, shown: unknown, siblings: Value): unknown {
 }
 
 /** The form's value for these fields: a new target's defaults, or an edited target's view. */
-export function startObject(fields: KindField[], shown: Value | undefined): Value {
+export function startObject(fields: TargetKindField[], shown: Value | undefined): Value {
   const out: Value = {};
   for (const f of fields) {
     const v = startOf(f, shown?.[f.name], shown ?? {});
@@ -42,7 +42,7 @@ export function startObject(fields: KindField[], shown: Value | undefined): Valu
 }
 
 /** What a save sends for these fields: unset optional values left out, the target's own fields too. */
-export function inputOf(fields: KindField[], value: Value): Value {
+export function inputOf(fields: TargetKindField[], value: Value): Value {
   const out: Value = {};
   for (const f of fields) {
     if (f.same_as) continue;
@@ -56,7 +56,7 @@ export function inputOf(fields: KindField[], value: Value): Value {
   return out;
 }
 
-function fieldInput(f: KindField, v: unknown): unknown {
+function fieldInput(f: TargetKindField, v: unknown): unknown {
   if (v === undefined) return undefined;
   if (v === null) return f.default === null ? null : undefined;
   if (f.type === 'string') return v === '' && !f.required ? undefined : v;
@@ -70,7 +70,7 @@ function fieldInput(f: KindField, v: unknown): unknown {
 }
 
 /** Every API field path the form shows for these fields and this value (`config.auth.token`). */
-export function pathsOf(fields: KindField[], value: Value, prefix: string): string[] {
+export function pathsOf(fields: TargetKindField[], value: Value, prefix: string): string[] {
   return fields.flatMap((f) => {
     if (isHidden(f)) return [];
     const path = `${prefix}.${f.name}`;

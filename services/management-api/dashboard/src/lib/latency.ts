@@ -1,3 +1,5 @@
+import type { ActivityRow } from '@relay/client';
+
 /**
  * One delivery's latency: from its own start to the end of its last attempt. A first delivery
  * starts when the request arrived, a resent one when it was resent (the API's `started_at`), so
@@ -13,16 +15,11 @@ export interface LatencyPoint {
   deliveryId: string;
 }
 
-export interface DetailRow {
-  id: string;
-  received_at: string;
-  deliveries: Array<{
-    delivery_id: string;
-    target_id: string;
-    state: 'delivered' | 'retrying' | 'failed';
-    started_at: string;
-    attempts: Array<{ attempted_at: string; duration_ms: number }>;
-  }>;
+type Delivery = ActivityRow['deliveries'][number];
+
+/** What the chart reads of a row's detail (`GET /v1/activity/:id`). */
+export interface DetailRow extends Pick<ActivityRow, 'id' | 'received_at'> {
+  deliveries: Array<Pick<Delivery, 'delivery_id' | 'target_id' | 'state' | 'started_at'> & { attempts: Array<Pick<Delivery['attempts'][number], 'attempted_at' | 'duration_ms'>> }>;
 }
 
 export function latencyPoints(rows: DetailRow[]): LatencyPoint[] {

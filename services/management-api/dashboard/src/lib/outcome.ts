@@ -1,18 +1,7 @@
-/** Activity rows as the list shows them (spec "Activity record"). */
-export interface ActivityRow {
-  id: string;
-  endpoint_id: string;
-  received_at: string;
-  method: string;
-  source_ip: string | null;
-  outcome: string;
-  reason: string | null;
-  status: 'completed' | 'pending' | 'errors';
-  last_error: string | null;
-  target_count: number;
-  test: boolean;
-  aggregate: { count: number; first_seen: string; last_seen: string } | null;
-}
+import type { ActivityListed } from '@relay/client';
+
+/** Activity rows as the list shows them (spec "Activity record"): the API's listed row. */
+export type ActivityRow = ActivityListed;
 
 const ACRONYMS = new Set(['ip', 'http', 'url', 'json', 'xml']);
 const STATUS_LABELS: Record<ActivityRow['status'], string> = { completed: 'Completed', pending: 'Pending', errors: 'Delivery failed' };

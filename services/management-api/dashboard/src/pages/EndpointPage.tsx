@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf } from '../api';
+import { messageOf, must, relay } from '../api';
 import { Confirm, CopyButton, Loading, Notice, Switch } from '../components/ui';
 import { StateBadge, lastStateChange, stateText } from '../components/state';
 import { curlLine, curlNote } from '../lib/curl';
 import type { Abilities } from '../lib/roles';
 import { utc } from '../lib/time';
 import { go, href } from '../router';
-import type { AuditRow, Endpoint } from '../types';
+import type { AuditRow, Endpoint } from '@relay/client';
 import { ActivityView } from './activity/ActivityView';
 import { AuditHistory } from './endpoint/AuditHistory';
 import { MaintenanceWindows } from './endpoint/MaintenanceWindows';
@@ -37,7 +37,7 @@ export function EndpointPage(props: { id: string; tab?: string; can: Abilities }
   };
   useEffect(() => {
     setEp(null);
-    api<Endpoint>(`/v1/endpoints/${props.id}`).then(setEp, (err) => setError(messageOf(err)));
+    must(relay.GET('/v1/endpoints/{endpointId}', { params: { path: { endpointId: props.id } } })).then(setEp, (err) => setError(messageOf(err)));
     loadLast();
   }, [props.id]);
 
@@ -47,7 +47,7 @@ export function EndpointPage(props: { id: string; tab?: string; can: Abilities }
   const act = async (action: 'pause' | 'resume' | 'enable' | 'disable'): Promise<void> => {
     setError(null);
     try {
-      setEp(await api<Endpoint>(`/v1/endpoints/${ep.id}/${action}`, { method: 'POST' }));
+      setEp(await must(relay.POST(`/v1/endpoints/{endpointId}/${action}`, { params: { path: { endpointId: ep.id } } })));
       setNotice(`Endpoint ${action === 'pause' ? 'paused' : action === 'resume' ? 'resumed' : action + 'd'}.`);
       loadLast();
       setAuditVersion((v) => v + 1);
@@ -57,7 +57,7 @@ export function EndpointPage(props: { id: string; tab?: string; can: Abilities }
   };
   const remove = async (): Promise<void> => {
     try {
-      await api(`/v1/endpoints/${ep.id}`, { method: 'DELETE' });
+      await must(relay.DELETE('/v1/endpoints/{endpointId}', { params: { path: { endpointId: ep.id } } }));
       go('endpoints');
     } catch (err) {
       setConfirmDelete(false);

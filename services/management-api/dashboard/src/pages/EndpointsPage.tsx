@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf } from '../api';
+import { messageOf, must, relay } from '../api';
 import { ErrorSummary, Field, Loading, Notice } from '../components/ui';
 import { useFormErrors } from '../components/form-errors';
 import { StateBadge, lastStateChange, stateText } from '../components/state';
 import { errorMap } from '../lib/fields';
 import type { Abilities } from '../lib/roles';
 import { go, href } from '../router';
-import type { AuditRow, Endpoint } from '../types';
+import type { AuditRow, Endpoint } from '@relay/client';
 
 /** The account's endpoints with their state and who set it, and a form to create one. */
 export function EndpointsPage(props: { can: Abilities }) {
@@ -15,11 +15,11 @@ export function EndpointsPage(props: { can: Abilities }) {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    api<{ data: Endpoint[] }>('/v1/endpoints').then(
+    must(relay.GET('/v1/endpoints')).then(
       async (r) => {
         setEndpoints(r.data);
         // "by whom" for the paused and disabled ones: their latest audit row (one small read each)
-        const held = r.data.filter((e) => e.availability.state !== 'enabled' && e.availability.paused_by !== 'maintenance_window');
+        const held = r.data.filter((e) => e.availability.state === 'disabled' || (e.availability.state === 'paused' && e.availability.paused_by !== 'maintenance_window'));
         const rows = await Promise.all(held.map((e) => lastStateChange(e.id).catch(() => null)));
         setActors(Object.fromEntries(held.map((e, i) => [e.id, rows[i] ?? null])));
       },
@@ -79,7 +79,7 @@ function CreateEndpoint() {
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
     try {
-      const created = await api<Endpoint>('/v1/endpoints', { method: 'POST', body: { name } });
+      const created = await must(relay.POST('/v1/endpoints', { body: { name } }));
       go('endpoints', created.id);
     } catch (err) {
       fail(err);

@@ -1,22 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf } from '../api';
+import { messageOf, must, relay } from '../api';
 import { Confirm, CopyButton, ErrorSummary, Field, Loading, Notice } from '../components/ui';
 import { useFormErrors } from '../components/form-errors';
 import { errorMap } from '../lib/fields';
 import { utc } from '../lib/time';
-import type { Me } from '../types';
+import type { Me } from '../api';
+import type { ApiKey, ApiKeyCreated } from '@relay/client';
+import type { Role } from '../lib/roles';
 
-interface ApiKey {
-  id: string;
-  prefix: string;
-  role: string;
-  name: string | null;
-  created_by: string | null;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-const ROLES = ['owner', 'admin', 'editor', 'viewer'];
+const ROLES: Role[] = ['owner', 'admin', 'editor', 'viewer'];
 const ROLE_HINTS: Record<string, string> = {
   owner: 'everything, the plan included',
   admin: 'also keys below owner and usage',
@@ -31,11 +23,11 @@ const ROLE_HINTS: Record<string, string> = {
 export function KeysPage(props: { me: Me }) {
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [created, setCreated] = useState<(ApiKey & { secret: string }) | null>(null);
+  const [created, setCreated] = useState<ApiKeyCreated | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const load = (): void => {
-    api<{ data: ApiKey[] }>('/v1/api-keys').then((r) => setKeys(r.data), (err) => setError(messageOf(err)));
+    must(relay.GET('/v1/api-keys')).then((r) => setKeys(r.data), (err) => setError(messageOf(err)));
   };
   useEffect(load, []);
   // an admin makes keys below owner; an owner any
@@ -44,7 +36,7 @@ export function KeysPage(props: { me: Me }) {
   const revoke = async (k: ApiKey): Promise<void> => {
     setRevoking(null);
     try {
-      await api(`/v1/api-keys/${k.id}`, { method: 'DELETE' });
+      await must(relay.DELETE('/v1/api-keys/{keyId}', { params: { path: { keyId: k.id } } }));
       setNotice(`Key ${k.prefix}… revoked: it is refused from now on.`);
       load();
     } catch (err) {
@@ -120,14 +112,14 @@ export function KeysPage(props: { me: Me }) {
   );
 }
 
-function CreateKey(props: { roles: string[]; onCreated: (k: ApiKey & { secret: string }) => void }) {
-  const [role, setRole] = useState(props.roles.includes('editor') ? 'editor' : props.roles[0]!);
+function CreateKey(props: { roles: Role[]; onCreated: (k: ApiKeyCreated) => void }) {
+  const [role, setRole] = useState<Role>(props.roles.includes('editor') ? 'editor' : props.roles[0]!);
   const [name, setName] = useState('');
   const { errors, message, fail, clear } = useFormErrors();
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
     try {
-      props.onCreated(await api<ApiKey & { secret: string }>('/v1/api-keys', { method: 'POST', body: name.trim() ? { role, name: name.trim() } : { role } }));
+      props.onCreated(await must(relay.POST('/v1/api-keys', { body: name.trim() ? { role, name: name.trim() } : { role } })));
       setName('');
       clear();
     } catch (err) {
@@ -141,7 +133,7 @@ function CreateKey(props: { roles: string[]; onCreated: (k: ApiKey & { secret: s
       <ErrorSummary message={message} unplaced={errors.filter((x) => x.field !== 'role' && x.field !== 'name')} />
       <Field path="role" label="Role" errors={map} hint={ROLE_HINTS[role]}>
         {(a) => (
-          <select {...a} value={role} onChange={(e) => setRole(e.currentTarget.value)}>
+          <select {...a} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
             {props.roles.map((r) => (
               <option key={r} value={r}>
                 {r}

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { ApiFailure, api } from '../api';
+import { RelayApiError, session } from '../api';
 import { Field } from '../components/ui';
 import { errorMap } from '../lib/fields';
-import type { Me } from '../types';
+import type { Me } from '../api';
 
 /**
  * Sign-in with an API key. The key goes to `POST /session` once; the browser keeps only an
@@ -17,9 +17,9 @@ export function SignIn(props: { onSignedIn: (me: Me) => void }) {
     setBusy(true);
     setError(null);
     try {
-      props.onSignedIn(await api<Me>('/session', { method: 'POST', body: { api_key: key.trim() } }));
+      props.onSignedIn(await session('POST', { api_key: key.trim() }));
     } catch (err) {
-      setError(err instanceof ApiFailure && (err.status === 401 || err.status === 400) ? 'That API key is not valid.' : (err as Error).message);
+      setError(err instanceof RelayApiError && (err.status === 401 || err.status === 400) ? 'That API key is not valid.' : (err as Error).message);
     } finally {
       setBusy(false);
     }

@@ -1,25 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf } from '../api';
+import { messageOf, must, relay } from '../api';
+import type { DailyUsage, Usage } from '@relay/client';
 import { href } from '../router';
 import { Loading, Notice } from '../components/ui';
 import { utc } from '../lib/time';
-
-interface Usage {
-  account_id: string;
-  plan: { name: string; monthly_accepted_events: number; payload_limit_bytes: number };
-  period: { month: string; start: string; end: string };
-  accepted_events: number;
-  limit: number;
-  remaining: number;
-}
-
-/** `GET /v1/billing/usage/daily`: the month by UTC day and by endpoint, from the gateway's counters. */
-interface DailyUsage {
-  days: Array<{ date: string; accepted_events: number }>;
-  endpoints: Array<{ endpoint_id: string; name: string | null; accepted_events: number; days: number[] }>;
-  unattributed: number;
-  limit: number;
-}
 
 /** The account's accepted events this month against its plan (`GET /billing/usage`, owner and admin). */
 export function UsagePage() {
@@ -27,8 +11,8 @@ export function UsagePage() {
   const [daily, setDaily] = useState<DailyUsage | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    api<Usage>('/v1/billing/usage').then(setUsage, (err) => setError(messageOf(err)));
-    api<DailyUsage>('/v1/billing/usage/daily').then(setDaily, (err) => setError(messageOf(err)));
+    must(relay.GET('/v1/billing/usage')).then(setUsage, (err) => setError(messageOf(err)));
+    must(relay.GET('/v1/billing/usage/daily')).then(setDaily, (err) => setError(messageOf(err)));
   }, []);
   const n = (v: number): string => v.toLocaleString('en-US');
   return (

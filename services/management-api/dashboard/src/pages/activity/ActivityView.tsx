@@ -1,6 +1,6 @@
 import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiFailure, api, messageOf, query } from '../../api';
+import { RelayApiError, messageOf, must, relay } from '../../api';
 import { Field, Loading, Notice } from '../../components/ui';
 import { errorMap } from '../../lib/fields';
 import type { ErrorMap } from '../../lib/fields';
@@ -10,7 +10,7 @@ import type { DetailRow } from '../../lib/latency';
 import type { Abilities } from '../../lib/roles';
 import { utc } from '../../lib/time';
 import { href } from '../../router';
-import type { Endpoint } from '../../types';
+import type { Endpoint } from '@relay/client';
 import { BulkRetry } from './BulkRetry';
 import { LatencyChart } from './LatencyChart';
 import { RowDetail } from './RowDetail';
@@ -50,7 +50,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
   const names = new Map(endpoints.map((e) => [e.id, e.name]));
 
   useEffect(() => {
-    api<{ data: Endpoint[] }>('/v1/endpoints').then((r) => setEndpoints(r.data), () => undefined);
+    must(relay.GET('/v1/endpoints')).then((r) => setEndpoints(r.data), () => undefined);
   }, []);
 
   // first page whenever the filters change
@@ -59,7 +59,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
     setRows(null);
     setError(null);
     setFieldErrors(new Map());
-    api<{ data: ActivityRow[]; next_cursor: string | null }>(`/v1/activity${query({ ...params, limit: PAGE })}`).then(
+    must(relay.GET('/v1/activity', { params: { query: { ...params, limit: PAGE } } })).then(
       (page) => {
         if (gen !== generation.current) return;
         setRows(page.data);
@@ -70,7 +70,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
         if (gen !== generation.current) return;
         setError(messageOf(err));
         // a filter that cannot match (not an IP, From after To): its message at its field
-        if (err instanceof ApiFailure) setFieldErrors(errorMap(err.errors.map((e) => ({ ...e, field: e.field === 'endpoint_id' ? 'endpoint' : e.field }))));
+        if (err instanceof RelayApiError) setFieldErrors(errorMap(err.errors.map((e) => ({ ...e, field: e.field === 'endpoint_id' ? 'endpoint' : e.field }))));
       },
     );
   }, [JSON.stringify(params)]);
@@ -94,7 +94,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
     const timer = setInterval(() => {
       const gen = generation.current;
       if (document.hidden) return;
-      api<{ data: ActivityRow[] }>(`/v1/activity${query({ ...params, limit: PAGE })}`).then(
+      must(relay.GET('/v1/activity', { params: { query: { ...params, limit: PAGE } } })).then(
         (page) => {
           if (gen !== generation.current) return;
           setRows((shown) => {
@@ -124,7 +124,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
     void (async () => {
       const got = new Map<string, DetailRow>();
       for (let i = 0; i < wanted.length && !cancelled; i += 4) {
-        const batch = await Promise.all(wanted.slice(i, i + 4).map((r) => api<DetailRow>(`/v1/activity/${r.id}`).catch(() => null)));
+        const batch = await Promise.all(wanted.slice(i, i + 4).map((r) => must(relay.GET('/v1/activity/{eventId}', { params: { path: { eventId: r.id } } })).catch(() => null)));
         batch.forEach((d) => d && got.set(d.id, d));
       }
       if (!cancelled && got.size) setDetails((m) => new Map([...m, ...got]));
@@ -138,7 +138,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
     if (!next) return;
     const gen = generation.current;
     try {
-      const page = await api<{ data: ActivityRow[]; next_cursor: string | null }>(`/v1/activity${query({ ...params, limit: PAGE, cursor: next })}`);
+      const page = await must(relay.GET('/v1/activity', { params: { query: { ...params, limit: PAGE, cursor: next } } }));
       if (gen !== generation.current) return;
       setRows((shown) => appendPage(shown ?? [], page.data));
       setNext(page.next_cursor);

@@ -1,28 +1,22 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf } from '../../api';
+import { messageOf, must, relay } from '../../api';
+import type { BulkRetry as Job, BulkRetryCreate } from '@relay/client';
+import type { ActivityQuery } from './filters';
 
-interface Job {
-  id: string;
-  state: 'queued' | 'running' | 'done' | 'cancelled' | 'failed' | string;
-  cancel_requested: boolean;
-  progress: { rows_scanned: number; rows_retried: number; deliveries_queued: number };
-  filter: { from: string; to: string };
-}
-
-const FINISHED = ['done', 'cancelled', 'failed'];
+const FINISHED: Array<Job['state']> = ['done', 'cancelled', 'failed'];
 
 /**
  * Retries every failed delivery of the Errors group in the view's endpoint and window, as a
  * background job of the API (`POST /v1/bulk-retries`); its progress is polled until it ends,
  * and it can be cancelled.
  */
-export function BulkRetry(props: { params: Record<string, string | undefined> }) {
+export function BulkRetry(props: { params: ActivityQuery }) {
   const [job, setJob] = useState<Job | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   useEffect(() => {
     if (!job || FINISHED.includes(job.state)) return;
     const timer = setInterval(() => {
-      api<Job>(`/v1/bulk-retries/${job.id}`).then(setJob, () => undefined);
+      must(relay.GET('/v1/bulk-retries/{jobId}', { params: { path: { jobId: job.id } } })).then(setJob, () => undefined);
     }, 2000);
     return () => clearInterval(timer);
   }, [job?.id, job?.state]);
@@ -31,8 +25,8 @@ export function BulkRetry(props: { params: Record<string, string | undefined> })
     setMessage(null);
     try {
       const { endpoint_id, from, to } = props.params;
-      const body = Object.fromEntries(Object.entries({ endpoint_id, from, to, status: 'errors' }).filter(([, v]) => v !== undefined));
-      setJob(await api<Job>('/v1/bulk-retries', { method: 'POST', body }));
+      const body: BulkRetryCreate = { status: 'errors', ...(endpoint_id && { endpoint_id }), ...(from && { from }), ...(to && { to }) };
+      setJob(await must(relay.POST('/v1/bulk-retries', { body })));
     } catch (err) {
       setMessage(messageOf(err));
     }
@@ -40,7 +34,7 @@ export function BulkRetry(props: { params: Record<string, string | undefined> })
   const cancel = async (): Promise<void> => {
     if (!job) return;
     try {
-      setJob(await api<Job>(`/v1/bulk-retries/${job.id}/cancel`, { method: 'POST' }));
+      setJob(await must(relay.POST('/v1/bulk-retries/{jobId}/cancel', { params: { path: { jobId: job.id } } })));
     } catch (err) {
       setMessage(messageOf(err));
     }

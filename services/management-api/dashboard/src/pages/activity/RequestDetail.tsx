@@ -1,17 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiFailure, api, messageOf } from '../../api';
+import { RelayApiError, messageOf, must, relay } from '../../api';
+import type { ActivityRequest } from '@relay/client';
 import { Loading, Notice } from '../../components/ui';
 import { formatBytes, prettyPayload } from '../../lib/payload-view';
-
-interface KeptRequest {
-  method: string;
-  query: string;
-  headers: Record<string, string>;
-  content_type: string | null;
-  size_bytes: number;
-  body_base64: string;
-  body_text: string | null;
-}
 
 /**
  * What the sender sent (issue 27, item 1; `GET /v1/activity/:id/request`): method and query,
@@ -19,12 +10,12 @@ interface KeptRequest {
  * XML, or raw — with its size and a download of its exact bytes.
  */
 export function RequestDetail(props: { eventId: string }) {
-  const [kept, setKept] = useState<KeptRequest | null>(null);
+  const [kept, setKept] = useState<ActivityRequest | null>(null);
   const [missing, setMissing] = useState<string | null>(null);
   const [raw, setRaw] = useState(false);
   useEffect(() => {
-    api<KeptRequest>(`/v1/activity/${props.eventId}/request`).then(setKept, (err) =>
-      setMissing(err instanceof ApiFailure && err.status === 404 ? 'Not kept: the payload of a request is kept only once it is accepted, for as long as its row.' : messageOf(err)),
+    must(relay.GET('/v1/activity/{eventId}/request', { params: { path: { eventId: props.eventId } } })).then(setKept, (err) =>
+      setMissing(err instanceof RelayApiError && err.status === 404 ? 'Not kept: the payload of a request is kept only once it is accepted, for as long as its row.' : messageOf(err)),
     );
   }, [props.eventId]);
   if (missing) return <Notice kind="info">{missing}</Notice>;

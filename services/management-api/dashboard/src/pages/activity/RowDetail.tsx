@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf } from '../../api';
+import { messageOf, must, relay } from '../../api';
+import type { ActivityRow as Detail } from '@relay/client';
 import { Loading, Notice } from '../../components/ui';
 import type { DetailRow } from '../../lib/latency';
 import { formatMs } from '../../lib/latency';
@@ -8,39 +9,13 @@ import type { Abilities } from '../../lib/roles';
 import { utc } from '../../lib/time';
 import { RequestDetail } from './RequestDetail';
 
-interface Attempt {
-  attempt: number;
-  attempted_at: string;
-  state: string;
-  status_code: number | null;
-  duration_ms: number;
-  error: string | null;
-  next_attempt_at: string | null;
-}
-
-interface Delivery {
-  delivery_id: string;
-  target_id: string;
-  target_kind: string;
-  target_name: string | null;
-  state: 'delivered' | 'retrying' | 'failed';
-  started_at: string;
-  attempts: Attempt[];
-}
-
-interface Detail extends DetailRow {
-  reason: string | null;
-  last_error: string | null;
-  deliveries: Delivery[];
-}
-
 /** An expanded row: the error reason (spec), then every delivery and its attempts. */
 export function RowDetail(props: { row: ActivityRow; can: Abilities; known: DetailRow | null; onDetail: (d: DetailRow) => void }) {
   const [detail, setDetail] = useState<Detail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [resent, setResent] = useState<string | null>(null);
   const load = (): void => {
-    api<Detail>(`/v1/activity/${props.row.id}`).then(
+    must(relay.GET('/v1/activity/{eventId}', { params: { path: { eventId: props.row.id } } })).then(
       (d) => (setDetail(d), props.onDetail(d)),
       (err) => setError(messageOf(err)),
     );
@@ -49,7 +24,7 @@ export function RowDetail(props: { row: ActivityRow; can: Abilities; known: Deta
 
   const resend = async (): Promise<void> => {
     try {
-      const res = await api<{ deliveries: Array<{ delivery_id: string }> }>(`/v1/activity/${props.row.id}/resend`, { method: 'POST', body: {} });
+      const res = await must(relay.POST('/v1/activity/{eventId}/resend', { params: { path: { eventId: props.row.id } }, body: {} }));
       setResent(`Sent again: ${res.deliveries.length} new deliver${res.deliveries.length === 1 ? 'y' : 'ies'} under the same event, shown below as they report.`);
       // the new deliveries reach the row as the deliverer reports them: look again a few times
       for (const ms of [1500, 4000, 8000]) setTimeout(load, ms);

@@ -1,3 +1,4 @@
+import type { operations } from '@relay/client';
 import { fromLocalInput } from '../../lib/time';
 
 export const STATUS_GROUPS = [
@@ -38,13 +39,16 @@ const IN_ADDRESS: Array<[keyof Filters, string]> = [
   ['responseStatus', 'response_status'],
 ];
 
+/** `GET /v1/activity`'s query parameters, as the API's document describes them. */
+export type ActivityQuery = NonNullable<operations['listActivity']['parameters']['query']>;
+
 /** The list's query parameters (docs/management-api.md "Activity log"). */
-export function filterParams(f: Filters, fixedEndpoint: string | null): Record<string, string | undefined> {
+export function filterParams(f: Filters, fixedEndpoint: string | null): ActivityQuery {
   return {
     endpoint_id: fixedEndpoint ?? (f.endpoint || undefined),
     from: fromLocalInput(f.from),
     to: fromLocalInput(f.to),
-    status: f.status === 'all' ? undefined : f.status,
+    status: f.status === 'all' ? undefined : (f.status as ActivityQuery['status']),
     source_ip: f.sourceIp.trim() || undefined,
     error: f.error.trim() || undefined,
     payload: f.payload.trim() || undefined,

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, query, messageOf } from '../../api';
+import { messageOf, must, relay } from '../../api';
 import { Loading, Notice } from '../../components/ui';
 import { utc } from '../../lib/time';
-import type { AuditRow } from '../../types';
+import type { AuditRow } from '@relay/client';
 
 const ACTION_LABELS: Record<string, string> = {
   paused: 'Paused',
@@ -38,7 +38,7 @@ export function AuditHistory(props: { endpointId: string; version: number }) {
   const [error, setError] = useState<string | null>(null);
   const load = async (before: string | null): Promise<void> => {
     try {
-      const page = await api<{ data: AuditRow[]; next_before: string | null }>(`/v1/endpoints/${props.endpointId}/audit${query({ limit: 50, before })}`);
+      const page = await must(relay.GET('/v1/endpoints/{endpointId}/audit', { params: { path: { endpointId: props.endpointId }, query: { limit: 50, ...(before && { before }) } } }));
       setRows((r) => (before && r ? [...r, ...page.data] : page.data));
       setNext(page.next_before);
     } catch (err) {

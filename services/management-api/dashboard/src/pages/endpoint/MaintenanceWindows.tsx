@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../../api';
+import { must, relay } from '../../api';
 import { ErrorSummary, Field, Notice } from '../../components/ui';
 import { useFormErrors } from '../../components/form-errors';
 import { errorMap } from '../../lib/fields';
 import type { Abilities } from '../../lib/roles';
 import { fromLocalInput, toLocalInput } from '../../lib/time';
-import type { Endpoint } from '../../types';
+import type { Endpoint } from '@relay/client';
 
 interface WindowDraft {
   starts: string;
@@ -28,7 +28,7 @@ export function MaintenanceWindows(props: { endpoint: Endpoint; can: Abilities; 
     setSaved(false);
     try {
       const body = { maintenance_windows: rows.map((w) => ({ starts_at: fromLocalInput(w.starts) ?? w.starts, ends_at: fromLocalInput(w.ends) ?? w.ends })) };
-      props.onSaved(await api<Endpoint>(`/v1/endpoints/${props.endpoint.id}`, { method: 'PATCH', body }));
+      props.onSaved(await must(relay.PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId: props.endpoint.id } }, body })));
       clear();
       setSaved(true);
     } catch (err) {

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiFailure, api, messageOf } from '../../api';
+import { RelayApiError, messageOf, must, relay } from '../../api';
 import { ErrorSummary, Field, Notice } from '../../components/ui';
 import { useFormErrors } from '../../components/form-errors';
 import { errorMap, fieldFor } from '../../lib/fields';
 import type { Abilities } from '../../lib/roles';
 import { BODY_FILTER_KINDS, CAPTCHA_PROVIDERS, FIELD_TYPES, METHODS, PAYLOAD_FORMATS, PAYLOAD_FORMAT_LABELS, changedSettings, draftOf, settingsBody } from '../../lib/settings';
 import type { SettingsDraft } from '../../lib/settings';
-import type { Endpoint } from '../../types';
+import type { Endpoint } from '@relay/client';
 import { AuthEditor, authFieldPaths } from './AuthEditor';
 
 /**
@@ -44,12 +44,12 @@ export function SettingsForm(props: { endpoint: Endpoint; can: Abilities; onSave
       return;
     }
     try {
-      const ep = await api<Endpoint>(`/v1/endpoints/${props.endpoint.id}`, { method: 'PATCH', body });
+      const ep = await must(relay.PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId: props.endpoint.id } }, body }));
       clear();
       setSaved('Settings saved.');
       props.onSaved(ep);
     } catch (err) {
-      fail(err, err instanceof ApiFailure && err.errors.length ? `The settings were not saved: ${err.errors.length} problem${err.errors.length > 1 ? 's' : ''}, shown at the fields below.` : messageOf(err));
+      fail(err, err instanceof RelayApiError && err.errors.length ? `The settings were not saved: ${err.errors.length} problem${err.errors.length > 1 ? 's' : ''}, shown at the fields below.` : messageOf(err));
     }
   };
   const rows = <K extends 'required_headers' | 'body_filters' | 'field_rules'>(k: K, i: number, patch: Partial<SettingsDraft[K][number]>): void =>

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { api, messageOf } from '../../api';
+import { messageOf, must, relay } from '../../api';
 import type { Abilities } from '../../lib/roles';
 import { href } from '../../router';
-import type { Endpoint } from '../../types';
+import type { Endpoint } from '@relay/client';
 
 /**
  * "Send test request": `POST /v1/endpoints/:id/test` runs a request through the real pipeline;
@@ -15,7 +15,7 @@ export function TestRequest(props: { endpoint: Endpoint; can: Abilities }) {
     setBusy(true);
     try {
       // no body: the API sends a sample payload of the endpoint's format
-      const res = await api<{ event_id: string; target_count: number }>(`/v1/endpoints/${props.endpoint.id}/test`, { method: 'POST', body: {} });
+      const res = await must(relay.POST('/v1/endpoints/{endpointId}/test', { params: { path: { endpointId: props.endpoint.id } }, body: {} }));
       setResult({ ok: true, text: `Test request accepted as ${res.event_id}, delivered to ${res.target_count} target${res.target_count === 1 ? '' : 's'}. Its row is in the Test group.` });
     } catch (err) {
       // 422: the pipeline refused it as it would a sender's request (auth, rules, …), with the reason

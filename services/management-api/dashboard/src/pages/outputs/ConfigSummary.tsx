@@ -2,7 +2,7 @@ import { Fragment } from 'preact';
 import type { ComponentChildren } from 'preact';
 import { isHidden } from '../../lib/kind-form';
 import type { Value } from '../../lib/kind-form';
-import type { KindField, Target, TargetKindInfo } from '../../types';
+import type { TargetKindField, Target, TargetKind } from '@relay/client';
 
 /*
  * A target's config as the API shows it, drawn from its kind's description: each setting by its
@@ -14,7 +14,7 @@ const duration = (ms: number): string => (ms % 3_600_000 === 0 && ms > 0 ? `${ms
 const isObject = (v: unknown): v is Value => typeof v === 'object' && v !== null && !Array.isArray(v);
 const set = <span class="badge">set</span>;
 
-function shown(f: KindField, v: unknown): ComponentChildren {
+function shown(f: TargetKindField, v: unknown): ComponentChildren {
   if (v === undefined || v === null) return f.type === 'object' ? 'off' : f.type === 'boolean' ? 'unset' : 'none';
   if (v === REDACTED) return set;
   if (f.credential && typeof v === 'string') return <>{set} <code class="break">{v}</code></>;
@@ -48,7 +48,7 @@ function limitsText(l: Target['limits']): string {
   return parts.length > 0 ? parts.join(', ') : 'none';
 }
 
-export function ConfigSummary(props: { target: Target; kind: TargetKindInfo | undefined }) {
+export function ConfigSummary(props: { target: Target; kind: TargetKind | undefined }) {
   const t = props.target;
   const schedule = t.retry_schedule_ms ?? t.default_retry_schedule_ms;
   const fields = (props.kind?.fields ?? []).filter((f) => !isHidden(f));

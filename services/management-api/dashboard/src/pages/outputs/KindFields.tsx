@@ -2,7 +2,7 @@ import { Field } from '../../components/ui';
 import type { ErrorMap } from '../../lib/fields';
 import { isCredential, isHidden, isTriState, startObject } from '../../lib/kind-form';
 import type { Value } from '../../lib/kind-form';
-import type { KindField } from '../../types';
+import type { TargetKindField } from '@relay/client';
 
 /*
  * The controls of a kind's config, drawn from its description (`GET /v1/target-kinds`): a text,
@@ -11,7 +11,7 @@ import type { KindField } from '../../types';
  */
 
 interface Props {
-  fields: KindField[];
+  fields: TargetKindField[];
   value: Value;
   onChange: (value: Value) => void;
   /** the API path of this object, e.g. `config` or `config.custom_headers[2]` */
@@ -37,7 +37,7 @@ export function KindFields(props: Props) {
 }
 
 interface ControlProps {
-  field: KindField;
+  field: TargetKindField;
   value: unknown;
   siblings: Value;
   onChange: (v: unknown) => void;
@@ -47,7 +47,7 @@ interface ControlProps {
   labelPrefix?: string;
 }
 
-function hintOf(f: KindField, credential: boolean, editing: boolean): string | undefined {
+function hintOf(f: TargetKindField, credential: boolean, editing: boolean): string | undefined {
   if (credential) return editing ? 'Write-only: it is set but never shown. Enter it again to save a changed configuration.' : `Write-only: never displayed after saving.${f.help ? ` ${f.help}` : ''}`;
   return f.help;
 }

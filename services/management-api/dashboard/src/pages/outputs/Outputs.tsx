@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf } from '../../api';
+import { messageOf, must, relay } from '../../api';
 import { Confirm, Loading, Notice, Switch } from '../../components/ui';
 import type { Abilities } from '../../lib/roles';
 import { utc } from '../../lib/time';
-import type { Target, TargetKinds } from '../../types';
+import type { Target, TargetKindList } from '@relay/client';
 import { ConfigSummary } from './ConfigSummary';
 import { TargetForm } from './TargetForm';
 
@@ -19,19 +19,20 @@ const BREAKER_NOTES = {
 export function Outputs(props: { endpointId: string; can: Abilities }) {
   const [targets, setTargets] = useState<Target[] | null>(null);
   // every kind's description: the forms and summaries are drawn from it (GET /v1/target-kinds)
-  const [kinds, setKinds] = useState<TargetKinds | null>(null);
+  const [kinds, setKinds] = useState<TargetKindList | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
   const [replacing, setReplacing] = useState<Target | null>(null);
   const [deleting, setDeleting] = useState<Target | null>(null);
-  const base = `/v1/endpoints/${props.endpointId}/targets`;
+  const endpointId = props.endpointId;
+  const target = (targetId: string) => ({ params: { path: { endpointId, targetId } } });
   const load = (): void => {
-    api<{ data: Target[] }>(base).then((r) => setTargets(r.data), (err) => setError(messageOf(err)));
+    must(relay.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } })).then((r) => setTargets(r.data), (err) => setError(messageOf(err)));
   };
   useEffect(load, [props.endpointId]);
   useEffect(() => {
-    api<TargetKinds>('/v1/target-kinds').then(setKinds, (err) => setError(messageOf(err)));
+    must(relay.GET('/v1/target-kinds')).then(setKinds, (err) => setError(messageOf(err)));
   }, []);
   const kindOf = (t: Target) => kinds?.data.find((k) => k.kind === t.kind);
 
@@ -48,7 +49,7 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
   const created = async (t: Target): Promise<void> => {
     // a changed configuration is a new target (the API keeps configs immutable): the old one goes
     // a rename or a new retry schedule keeps the target (same id): nothing to delete
-    if (replacing && replacing.id !== t.id) await run(() => api(`${base}/${replacing.id}`, { method: 'DELETE' }), `Target replaced by ${t.name}.`);
+    if (replacing && replacing.id !== t.id) await run(() => must(relay.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', target(replacing.id))), `Target replaced by ${t.name}.`);
     else setNotice(replacing ? `Target ${t.name} saved.` : `Target ${t.name} added.`);
     setAdding(false);
     setReplacing(null);
@@ -87,7 +88,7 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
                 Fix the destination (or replace this target's configuration), then clear the flag. Deliveries dead-lettered meanwhile are sent again with <code>npm run redrive</code>.
               </p>
               {props.can.edit && (
-                <button type="button" onClick={() => void run(() => api(`${base}/${t.id}/flag`, { method: 'DELETE' }), `Flag of ${t.name} cleared.`)}>
+                <button type="button" onClick={() => void run(() => must(relay.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}/flag', target(t.id))), `Flag of ${t.name} cleared.`)}>
                   Clear flag
                 </button>
               )}
@@ -95,15 +96,15 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
           )}
           <ConfigSummary target={t} kind={kindOf(t)} />
           <div class="controls">
-            <Switch id={`enabled-${t.id}`} label="Enabled" checked={t.enabled} disabled={!props.can.edit} onChange={(on) => void run(() => api(`${base}/${t.id}`, { method: 'PATCH', body: { enabled: on } }), `${t.name} ${on ? 'enabled' : 'disabled'}.`)} />
+            <Switch id={`enabled-${t.id}`} label="Enabled" checked={t.enabled} disabled={!props.can.edit} onChange={(on) => void run(() => must(relay.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { ...target(t.id), body: { enabled: on } })), `${t.name} ${on ? 'enabled' : 'disabled'}.`)} />
             {props.can.edit && (
               <>
                 {t.breaker_state.state === 'paused' ? (
-                  <button type="button" class="secondary" onClick={() => void run(() => api(`${base}/${t.id}/resume`, { method: 'POST' }), `${t.name} resumed: held deliveries are sent within a minute.`)}>
+                  <button type="button" class="secondary" onClick={() => void run(() => must(relay.POST('/v1/endpoints/{endpointId}/targets/{targetId}/resume', target(t.id))), `${t.name} resumed: held deliveries are sent within a minute.`)}>
                     Resume
                   </button>
                 ) : (
-                  <button type="button" class="secondary" onClick={() => void run(() => api(`${base}/${t.id}/pause`, { method: 'POST' }), `${t.name} paused: its deliveries are held until resumed.`)}>
+                  <button type="button" class="secondary" onClick={() => void run(() => must(relay.POST('/v1/endpoints/{endpointId}/targets/{targetId}/pause', target(t.id))), `${t.name} paused: its deliveries are held until resumed.`)}>
                     Pause
                   </button>
                 )}
@@ -128,7 +129,7 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
             Add target
           </button>
         ))}
-      <Confirm open={deleting !== null} title={`Delete ${deleting?.name ?? ''}?`} confirmLabel="Delete target" danger onConfirm={() => (deleting && void run(() => api(`${base}/${deleting.id}`, { method: 'DELETE' }), `${deleting.name} deleted.`), setDeleting(null))} onCancel={() => setDeleting(null)}>
+      <Confirm open={deleting !== null} title={`Delete ${deleting?.name ?? ''}?`} confirmLabel="Delete target" danger onConfirm={() => (deleting && void run(() => must(relay.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', target(deleting.id))), `${deleting.name} deleted.`), setDeleting(null))} onCancel={() => setDeleting(null)}>
         <p>Requests accepted from now on are no longer delivered to it.</p>
       </Confirm>
     </section>

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api } from '../../api';
+import { must, relay } from '../../api';
 import { ErrorSummary, Field } from '../../components/ui';
 import { useFormErrors } from '../../components/form-errors';
 import { errorMap, fieldFor } from '../../lib/fields';
 import { inputOf, parseSchedule, pathsOf, startObject } from '../../lib/kind-form';
 import type { Value } from '../../lib/kind-form';
-import type { Target, TargetKinds } from '../../types';
+import type { Target, TargetCreate, TargetKindList } from '@relay/client';
 import { KindFields } from './KindFields';
 
 /**
@@ -14,7 +14,7 @@ import { KindFields } from './KindFields';
  * new target that replaces the old one (the API keeps configurations immutable), and because
  * credentials can never be read back, a replacement needs them typed again.
  */
-export function TargetForm(props: { endpointId: string; kinds: TargetKinds; replacing: Target | null; onDone: (t: Target) => void; onCancel: () => void }) {
+export function TargetForm(props: { endpointId: string; kinds: TargetKindList; replacing: Target | null; onDone: (t: Target) => void; onCancel: () => void }) {
   const old = props.replacing;
   const [kind, setKind] = useState(old?.kind ?? props.kinds.data[0]?.kind ?? '');
   const described = props.kinds.data.find((k) => k.kind === kind);
@@ -34,12 +34,17 @@ export function TargetForm(props: { endpointId: string; kinds: TargetKinds; repl
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
     const retry = parseSchedule(schedule);
-    const base = `/v1/endpoints/${props.endpointId}/targets`;
     try {
       const target =
         old && !configTouched
-          ? await api<Target>(`${base}/${old.id}`, { method: 'PATCH', body: { name, retry_schedule_ms: retry } })
-          : await api<Target>(base, { method: 'POST', body: { kind, name, enabled: old?.enabled ?? true, config: inputOf(fields, config), retry_schedule_ms: retry } });
+          ? await must(relay.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId: props.endpointId, targetId: old.id } }, body: { name, retry_schedule_ms: retry } }))
+          : await must(
+              relay.POST('/v1/endpoints/{endpointId}/targets', {
+                params: { path: { endpointId: props.endpointId } },
+                // a kind of the API's own list (GET /v1/target-kinds)
+                body: { kind: kind as TargetCreate['kind'], name, enabled: old?.enabled ?? true, config: inputOf(fields, config), retry_schedule_ms: retry },
+              }),
+            );
       props.onDone(target);
     } catch (err) {
       fail(err);
