@@ -25,7 +25,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const amqp = require('amqplib');
-const { brokerNames, encodeActivityBatch, timedId, ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1 } = require('@relay/contracts');
+const { activityPartitionOf, brokerNames, encodeActivityBatch, timedId, ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1 } = require('@relay/contracts');
 const { connectStore } = require('@relay/store');
 // the log's own flush code, below its surface (@relay/activity-log keeps it to itself)
 const { createActivityWriter } = require('../libs/activity-log/dist/writing/flush');
@@ -89,18 +89,19 @@ async function writerRun(ch, healthPort, accountId, events, label) {
   for (let i = 0; i < events; i += PER_MESSAGE) {
     const pairs = Array.from({ length: Math.min(PER_MESSAGE, events - i) }, (_, k) => eventMessages(accountId, i + k, new Date().toISOString()));
     for (const records of [pairs.map((p) => p[0]), pairs.map((p) => p[1])]) {
-      ch.publish(names.activityExchange, names.activityRoutingKey, encodeActivityBatch(records), { persistent: true, type: ACTIVITY_BATCH_V1 });
+      ch.publish(names.activityExchange, names.activityPartitionRoutingKey(activityPartitionOf(accountId)), encodeActivityBatch(records), { persistent: true, type: ACTIVITY_BATCH_V1 });
     }
     if (i % 500 < PER_MESSAGE) await ch.waitForConfirms();
   }
   await ch.waitForConfirms();
   const deadline = Date.now() + CATCH_UP_TIMEOUT_MS;
   for (;;) {
-    const q = await ch.checkQueue(names.activityQueue);
+    let ready = 0;
+    for (const queue of [names.activityQueue, ...names.activityPartitionQueues]) ready += (await ch.checkQueue(queue)).messageCount;
     const unwritten = await metric(healthPort, 'relay_activity_unwritten_records');
     const written = ((await metric(healthPort, 'relay_activity_records_written_total')) ?? 0) - before;
-    if (q.messageCount === 0 && unwritten === 0 && written >= events * 2) break;
-    if (Date.now() > deadline) throw new Error(`${label}: writer did not catch up (queue ${q.messageCount}, unwritten ${unwritten})`);
+    if (ready === 0 && unwritten === 0 && written >= events * 2) break;
+    if (Date.now() > deadline) throw new Error(`${label}: writer did not catch up (queue ${ready}, unwritten ${unwritten})`);
     await sleep(50);
   }
   const seconds = (performance.now() - started) / 1000;

@@ -139,6 +139,16 @@ function createProbes(ns) {
         return null;
       }
     },
+    /** activity records waiting on the broker: every partition queue and the queue of before partitions */
+    async activityReady() {
+      let total = 0;
+      for (const q of [names.activityQueue, ...names.activityPartitionQueues]) {
+        const n = await this.ready(q);
+        if (n === null) return null;
+        total += n;
+      }
+      return total;
+    },
     async writerMetrics() {
       const text = await fetch(`http://127.0.0.1:${ns.ports['activity-writer']}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
       return {
@@ -168,7 +178,7 @@ async function waitActivity(probes, api, sampleEventIds, deadline) {
   const seen = { queue_empty_at: null, unwritten_zero_at: null, metric_present: false, last: null };
   let at = null;
   while (at === null) {
-    const ready = await probes.ready(probes.names.activityQueue);
+    const ready = await probes.activityReady();
     const m = await probes.writerMetrics();
     seen.last = { activity_ready: ready, ...m };
     if (m.unwritten !== null) seen.metric_present = true;
@@ -223,7 +233,7 @@ function createSampler(pids, probes) {
   };
   const tick = async () => {
     sampleAll();
-    const [a, w] = await Promise.all([probes.ready(probes.names.activityQueue), probes.ready(probes.names.deliveryQueue('webhook'))]);
+    const [a, w] = await Promise.all([probes.activityReady(), probes.ready(probes.names.deliveryQueue('webhook'))]);
     queues.activity_ready_max = Math.max(queues.activity_ready_max, a || 0);
     queues.webhook_ready_max = Math.max(queues.webhook_ready_max, w || 0);
   };
@@ -365,7 +375,7 @@ async function main() {
     const relay = await loadPhase(ingestUrl, PHASES.measured, DURATION_S, true);
     const during = sampler.stop();
     const atLoadEnd = {
-      activity_ready: await probes.ready(probes.names.activityQueue),
+      activity_ready: await probes.activityReady(),
       webhook_ready: await probes.ready(probes.names.deliveryQueue('webhook')),
     };
     const afterCpu = sampler.window();

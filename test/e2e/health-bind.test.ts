@@ -76,5 +76,6 @@ it('activity-writer: the activity queue and its dead-letter queue have depth ser
   const names = brokerNames(stack.namespace);
   const text = await (await fetch(`${stack.services['activity-writer']!.healthUrl}/metrics`)).text();
   expect(text).toContain(`relay_queue_messages{queue="${names.activityQueue}"}`);
+  expect(text).toContain(`relay_queue_messages{queue="${names.activityPartitionQueue(0)}"}`);
   expect(text).toContain(`relay_queue_messages{queue="${names.deadActivityQueue}"}`);
 });

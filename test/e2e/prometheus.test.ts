@@ -151,8 +151,8 @@ describe('a real Prometheus scraping the running services with deploy/observabil
     const names = brokerNames(ns);
     const consumers = await query(prometheus, 'max by (queue) (relay_queue_consumers)');
     const consuming = consumers.filter((s) => Number(s.value[1]) >= 1).map((s) => s.metric.queue).sort();
-    // the writer consumes activity records and stored payloads (for resends)
-    expect(consuming).toEqual([names.activityQueue, names.payloadQueue, names.deliveryQueue('chat'), names.deliveryQueue('outputs'), names.deliveryQueue('webhook')].sort());
+    // the writer consumes the activity partitions (and the queue of before them) and stored payloads (for resends)
+    expect(consuming).toEqual([names.activityQueue, ...names.activityPartitionQueues, names.payloadQueue, names.deliveryQueue('chat'), names.deliveryQueue('outputs'), names.deliveryQueue('webhook')].sort());
 
     const lag = await query(prometheus, 'relay_activity_lag_seconds');
     expect(lag.map((s) => s.metric.job)).toEqual(['activity-writer']);

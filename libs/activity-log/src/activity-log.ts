@@ -63,6 +63,16 @@ export interface ActivityLogWriter {
   lagSeconds(): number;
   /** writes everything held (shutdown) */
   drain(): Promise<void>;
+  /**
+   * This writer now receives records another writer may have written before (the broker gave it
+   * a partition): it forgets what it knew of the store and reads it again where needed.
+   */
+  resync(): void;
+  /**
+   * Records taken and not yet durable will come again, perhaps to another writer (the broker
+   * connection dropped): they are dropped unwritten and their write() calls reject.
+   */
+  abandon(err: Error): void;
 }
 
 const opened = new WeakMap<Connection, ActivityLog>();
@@ -107,6 +117,8 @@ function createLog(collections: LogCollections<ActivityDoc>): ActivityLog {
         unwritten: () => pipeline.unwritten(),
         lagSeconds: () => pipeline.lagSeconds(),
         drain: () => pipeline.drain(),
+        resync: () => pipeline.resync(),
+        abandon: (err) => pipeline.abandon(err),
       };
     },
   };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ACTIVITY_BATCH_V1, brokerNames, checkActivityRecord, encodeActivityBatch, MAX_ACTIVITY_BATCH } from '@relay/contracts';
+import { ACTIVITY_BATCH_V1, ACTIVITY_PARTITIONS, activityPartitionOf, brokerNames, checkActivityRecord, encodeActivityBatch, MAX_ACTIVITY_BATCH } from '@relay/contracts';
 import type { ActivityMessage } from '@relay/contracts';
 import { PublishBatcher } from './batcher';
 import type { BatcherOptions } from './batcher';
@@ -21,16 +21,24 @@ export interface ActivityPublisher {
  */
 export const ACTIVITY_LINGER_MS = 5;
 
-/** Activity records to the activity exchange, many to a message (`relay.activity.batch.v1`), with confirms. */
+/**
+ * Activity records to the activity exchange, many to a message (`relay.activity.batch.v1`), with
+ * confirms. A message carries the records of one partition (@relay/contracts
+ * activityPartitionOf: by account), so one writer writes every record of a request.
+ */
 export function createActivityPublisher(publisher: ConfirmPublisher, namespace: string, opts: BatcherOptions = { maxItems: MAX_ACTIVITY_BATCH, lingerMs: ACTIVITY_LINGER_MS }): ActivityPublisher {
   const names = brokerNames(namespace);
-  const batcher = new PublishBatcher<ActivityMessage>(
-    (records) =>
-      publisher.publish(names.activityExchange, names.activityRoutingKey, encodeActivityBatch(records), {
-        messageId: `activity.${randomUUID()}`,
-        type: ACTIVITY_BATCH_V1,
-      }),
-    opts,
+  const batchers = Array.from(
+    { length: ACTIVITY_PARTITIONS },
+    (_, k) =>
+      new PublishBatcher<ActivityMessage>(
+        (records) =>
+          publisher.publish(names.activityExchange, names.activityPartitionRoutingKey(k), encodeActivityBatch(records), {
+            messageId: `activity.${randomUUID()}`,
+            type: ACTIVITY_BATCH_V1,
+          }),
+        opts,
+      ),
   );
   return {
     publish(record) {
@@ -39,11 +47,11 @@ export function createActivityPublisher(publisher: ConfirmPublisher, namespace: 
       } catch (err) {
         return Promise.reject(err);
       }
-      return batcher.add(record);
+      return batchers[activityPartitionOf(record.account_id)]!.add(record);
     },
     get pending() {
-      return batcher.pending;
+      return batchers.reduce((n, b) => n + b.pending, 0);
     },
-    flush: () => batcher.flush(),
+    flush: () => batchers.forEach((b) => b.flush()),
   };
 }

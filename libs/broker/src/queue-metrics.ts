@@ -133,8 +133,8 @@ export function deliveryQueuesOf(namespace: string, channel: DeliveryChannel, ti
   return [n.deliveryQueue(channel), ...tiersMs.map((ms) => n.retryQueue(channel, ms)), n.deadDeliveryQueue(channel)];
 }
 
-/** The activity queue and its dead-letter queue. */
+/** The activity queues: the partitions, the queue of before partitions, the dead letters, the payloads. */
 export function activityQueuesOf(namespace: string): string[] {
   const n = brokerNames(namespace);
-  return [n.activityQueue, n.deadActivityQueue, n.payloadQueue];
+  return [n.activityQueue, ...n.activityPartitionQueues, n.deadActivityQueue, n.payloadQueue];
 }

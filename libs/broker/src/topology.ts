@@ -1,5 +1,5 @@
 import type { Channel } from 'amqplib';
-import { DELIVERY_CHANNELS, brokerNames } from '@relay/contracts';
+import { ACTIVITY_PARTITIONS, DELIVERY_CHANNELS, brokerNames } from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
 
 export interface TopologyOptions {
@@ -58,8 +58,16 @@ export async function declareTopology(ch: Channel, opts: TopologyOptions): Promi
       await ch.bindQueue(queue, n.retryExchange, n.retryRoutingKey(channel, delayMs));
     }
   }
+  // the queue of before partitions stays declared (what a producer of before sent still lands
+  // there, and the writers move it to the partitions)
   await ch.assertQueue(n.activityQueue, { durable: true, arguments: workQueueArgs });
   await ch.bindQueue(n.activityQueue, n.activityExchange, n.activityRoutingKey);
+  // one queue per partition, each consumed by one writer at a time: RabbitMQ gives a partition
+  // to the first writer that subscribes and hands it to another when that writer's channel closes
+  for (let k = 0; k < ACTIVITY_PARTITIONS; k++) {
+    await ch.assertQueue(n.activityPartitionQueue(k), { durable: true, arguments: { ...workQueueArgs, 'x-single-active-consumer': true, 'x-dead-letter-routing-key': n.activityRoutingKey } });
+    await ch.bindQueue(n.activityPartitionQueue(k), n.activityExchange, n.activityPartitionRoutingKey(k));
+  }
   await ch.assertQueue(n.deadActivityQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
   await ch.bindQueue(n.deadActivityQueue, n.deadLetterExchange, n.activityRoutingKey);
   // stored payloads (resend): large messages on a queue of their own, so the activity-writer can

@@ -1,4 +1,4 @@
-export { brokerNames, DELIVERY_CHANNELS } from './names';
+export { ACTIVITY_PARTITIONS, activityPartitionOf, brokerNames, DELIVERY_CHANNELS } from './names';
 export type { BrokerNames, DeliveryChannel } from './names';
 export { DELIVERY_STATES, OUTCOMES } from './outcomes';
 export { labelCanMatch, outcomeLabel } from './outcome-labels';

@@ -12,6 +12,29 @@ export type DeliveryChannel = 'webhook' | 'chat' | 'outputs';
 
 export const DELIVERY_CHANNELS: readonly DeliveryChannel[] = ['webhook', 'chat', 'outputs'];
 
+/**
+ * The activity log's partitions on the broker: a record goes to the partition of its account, and
+ * each partition is written by one activity-writer at a time, so writers scale by instance count
+ * up to this number (docs/architecture.md "Partitioned writing"). Fixed: every publisher and
+ * writer must agree on it, and changing it moves accounts between partitions — a migration
+ * (docs/operations.md "Activity partitions").
+ */
+export const ACTIVITY_PARTITIONS = 8;
+
+/**
+ * The partition of an account's activity records: FNV-1a of the account id, stable across
+ * processes and versions. Every record of a request (the gateway's, each delivery attempt's)
+ * names the same account, so they all meet in one partition.
+ */
+export function activityPartitionOf(accountId: string, partitions: number = ACTIVITY_PARTITIONS): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < accountId.length; i++) {
+    h ^= accountId.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % partitions;
+}
+
 export interface BrokerNames {
   /** direct exchange; routing key = delivery channel */
   deliveriesExchange: string;
@@ -25,7 +48,16 @@ export interface BrokerNames {
   deadDeliveryQueue: (channel: DeliveryChannel) => string;
   retryQueue: (channel: DeliveryChannel, delayMs: number) => string;
   retryRoutingKey: (channel: DeliveryChannel, delayMs: number) => string;
+  /**
+   * the activity queue of before partitions: no producer sends to it any more; a writer moves
+   * what is left in it to the partitions (docs/architecture.md "Partitioned writing")
+   */
   activityQueue: string;
+  /** the activity records of partition `k` (0 … ACTIVITY_PARTITIONS − 1): one writer at a time (single active consumer) */
+  activityPartitionQueue: (partition: number) => string;
+  activityPartitionRoutingKey: (partition: number) => string;
+  /** every partition queue, in order */
+  activityPartitionQueues: string[];
   deadActivityQueue: string;
   activityRoutingKey: string;
   /** stored payloads of accepted events (bound to the activity exchange; dead letters join the activity's) */
@@ -47,6 +79,9 @@ export function brokerNames(namespace: string): BrokerNames {
     retryQueue: (channel, delayMs) => `${namespace}.retry.${channel}.${delayMs}ms`,
     retryRoutingKey: (channel, delayMs) => `${channel}.${delayMs}`,
     activityQueue: `${namespace}.activity`,
+    activityPartitionQueue: (k) => `${namespace}.activity.p${k}`,
+    activityPartitionRoutingKey: (k) => `activity.p${k}`,
+    activityPartitionQueues: Array.from({ length: ACTIVITY_PARTITIONS }, (_, k) => `${namespace}.activity.p${k}`),
     deadActivityQueue: `${namespace}.activity.dead`,
     activityRoutingKey: 'activity',
     payloadQueue: `${namespace}.payloads`,

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
-import { activityQueuesOf, BrokerConnection, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerBrokerMetrics, registerQueueMetrics } from '@relay/broker';
+import { activityQueuesOf, BrokerConnection, ConfirmPublisher, createActivityPublisher, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerBrokerMetrics, registerQueueMetrics } from '@relay/broker';
 import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
 import { closeServer, createHealthApp, createMetricsRegistry, listen, mountMetrics, onShutdown, runMain } from '@relay/runtime';
@@ -9,7 +9,7 @@ import { connectStore } from '@relay/store';
 import { createWriterMetrics } from './adapters/metrics';
 import { startRetention } from './adapters/retention';
 import { configSpec } from './config';
-import { createActivityConsumer } from './transport/consumer';
+import { createActivityConsumers } from './transport/consumer';
 import { createPayloadConsumer } from './transport/payload-consumer';
 
 runMain(async () => {
@@ -55,7 +55,9 @@ runMain(async () => {
   metrics = createWriterMetrics(writer, createMetricsRegistry());
   registerQueueMetrics(metrics.registry, new QueueStatsReader({ broker, queues: activityQueuesOf(config.namespace), cacheMs: QUEUE_STATS_CACHE_MS }));
   registerBrokerMetrics(metrics.registry, broker);
-  const consumer = createActivityConsumer(broker, writer, { namespace: config.namespace, prefetch: config.prefetch, logger });
+  // what is left in the queue of before partitions is moved to the partitions (transport/consumer.ts)
+  const forward = createActivityPublisher(new ConfirmPublisher(broker, 10_000), config.namespace);
+  const consumer = createActivityConsumers(broker, writer, forward, { namespace: config.namespace, prefetch: config.prefetch, logger });
   await consumer.start();
   const payloads = createPayloadConsumer(broker, writer, { namespace: config.namespace, prefetch: config.payloadPrefetch, logger });
   await payloads.start();

@@ -163,7 +163,7 @@ async function queueLeftovers(s: PrivateServers, names: ReturnType<typeof broker
       deliveryQueue: await depth(names.deliveryQueue('webhook')),
       retryQueues: (await depth(names.retryQueue('webhook', SHORT_TIER_MS))) + (await depth(names.retryQueue('webhook', LONG_TIER_MS))),
       deadDeliveries: await depth(names.deadDeliveryQueue('webhook')),
-      activityQueue: await depth(names.activityQueue),
+      activityQueue: (await Promise.all([names.activityQueue, ...names.activityPartitionQueues].map(depth))).reduce((a, b) => a + b, 0),
       deadActivity: await depth(names.deadActivityQueue),
       payloadQueue: await depth(names.payloadQueue),
       spool: await redis.llen('chaos:activity-spool'),

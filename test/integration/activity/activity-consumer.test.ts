@@ -1,11 +1,11 @@
 import amqp from 'amqplib';
 import { BrokerConnection, ConfirmPublisher, createActivityPublisher } from '@relay/broker';
-import type { QueueConsumer } from '@relay/broker';
 import { ACTIVITY_BATCH_V1, brokerNames, encodeMessage } from '@relay/contracts';
 import { connectStore } from '@relay/store';
 import type { Store } from '@relay/store';
 import { openActivityLog } from '@relay/activity-log';
-import { createActivityConsumer } from '../../../services/activity-writer/src/transport/consumer';
+import { createActivityConsumers } from '../../../services/activity-writer/src/transport/consumer';
+import type { ActivityConsumers } from '../../../services/activity-writer/src/transport/consumer';
 import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
 import { attempt, eventId, request, row } from '../activity-log/fixtures';
@@ -16,7 +16,7 @@ const { logger } = testLogger();
 let store: Store;
 let broker: BrokerConnection;
 let publisher: ConfirmPublisher;
-let consumer: QueueConsumer;
+let consumer: ActivityConsumers;
 
 beforeAll(async () => {
   store = await connectStore(ns.mongodbUrl);
@@ -24,7 +24,7 @@ beforeAll(async () => {
   await broker.start();
   publisher = new ConfirmPublisher(broker, 5000);
   const writer = openActivityLog(store.connection).writer({ holdMs: 200, maxHeld: 1000, batchSize: 1000, maxWaitMs: 20, payloadMessagesPerFlush: 16, keepPerMinute: 10, retentionMs: 30 * 86_400_000 });
-  consumer = createActivityConsumer(broker, writer, { namespace: ns.namespace, prefetch: 50, logger });
+  consumer = createActivityConsumers(broker, writer, createActivityPublisher(publisher, ns.namespace), { namespace: ns.namespace, prefetch: 50, logger });
   await consumer.start();
 });
 afterAll(async () => {
@@ -51,6 +51,21 @@ describe('activity-writer consuming the activity queue (real RabbitMQ and store)
     const ids = ['b1', 'b2', 'b3'].map((l) => eventId(l));
     await Promise.all(ids.flatMap((id) => [request(id, { target_count: 1 }), attempt(id, 'tg_1', 1, 'delivered')]).map((r) => activity.publish(r)));
     for (const id of ids) await eventually(async () => (await row(store, id))?.status === 'completed', 10_000, `row ${id}`);
+  });
+
+  it('moves what producers of before partitions left in the old activity queue to the partitions, and writes it', async () => {
+    const id = eventId('old_queue');
+    const body = Buffer.from(JSON.stringify({ type: ACTIVITY_BATCH_V1, records: [request(id, { target_count: 1 }), attempt(id, 'tg_1', 1, 'delivered')] }));
+    await publisher.publish(names.activityExchange, names.activityRoutingKey, body, { messageId: 'old', type: ACTIVITY_BATCH_V1 });
+    await eventually(async () => (await row(store, id))?.status === 'completed', 10_000, 'row from the old queue');
+  });
+
+  it('a broken batch on a partition queue is dead-lettered into the activity dead letters', async () => {
+    const before = await deadLettered();
+    const id = eventId('bad_partition');
+    const broken = Buffer.from(JSON.stringify({ type: ACTIVITY_BATCH_V1, records: [{ ...request(id), outcome: 'MADE_UP' }] }));
+    await publisher.publish(names.activityExchange, names.activityPartitionRoutingKey(3), broken, { messageId: 'broken-p3', type: ACTIVITY_BATCH_V1 });
+    await eventually(async () => (await deadLettered()) === before + 1, 10_000, 'dead-lettered partition batch');
   });
 
   it('still reads single-record messages (what producers sent before batching)', async () => {

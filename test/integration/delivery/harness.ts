@@ -81,11 +81,13 @@ export async function startHarness(label: string, opts: { channel: DeliveryChann
   const conn: ChannelModel = await amqp.connect(infra.rabbitmqUrl);
   const inspect = await conn.createChannel();
   const attempts: ActivityAttemptV1[] = [];
-  await inspect.consume(names.activityQueue, (msg) => {
-    if (!msg) return;
-    attempts.push(...(activityRecordsOf(msg.content) as ActivityAttemptV1[]));
-    inspect.ack(msg);
-  });
+  for (const queue of names.activityPartitionQueues) {
+    await inspect.consume(queue, (msg) => {
+      if (!msg) return;
+      attempts.push(...(activityRecordsOf(msg.content) as ActivityAttemptV1[]));
+      inspect.ack(msg);
+    });
+  }
 
   return {
     namespace: ns.namespace,

@@ -253,11 +253,13 @@ export class IngestHarness {
       list.push(JSON.parse(msg.content.toString('utf8')) as T);
       ch.ack(msg);
     };
-    await ch.consume(names.activityQueue, (msg) => {
-      if (!msg) return;
-      this.rows.push(...(activityRecordsOf(msg.content) as ActivityRequestV1[]));
-      ch.ack(msg);
-    });
+    for (const queue of names.activityPartitionQueues) {
+      await ch.consume(queue, (msg) => {
+        if (!msg) return;
+        this.rows.push(...(activityRecordsOf(msg.content) as ActivityRequestV1[]));
+        ch.ack(msg);
+      });
+    }
     await ch.consume(names.deliveryQueue('webhook'), into(this.deliveries));
   }
 }

@@ -1,4 +1,4 @@
-import { brokerNames } from '@relay/contracts';
+import { ACTIVITY_PARTITIONS, brokerNames } from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
 import { KUSTOMIZATIONS, objectsOf, render } from './k8s-render';
 import type { K8sObject, KustomizationName } from './k8s-render';
@@ -7,8 +7,8 @@ import type { Container, Deployment, HorizontalPodAutoscaler, ScaledObject, Trig
 import { deployedNames, loadConfigSpec, programOf } from './service-specs';
 
 // How the rendered manifests scale and where their secrets come from: the gateway on CPU (an
-// HPA), the deliverers on the depth of their own RabbitMQ work queue (KEDA), the activity-writer
-// never (one per store); no Secret or credential inside; settings several services share agree.
+// HPA), the deliverers on the depth of their own RabbitMQ work queue (KEDA), the activity-writers
+// on the depth of the activity partitions (KEDA), up to one per partition; no Secret or credential inside; settings several services share agree.
 
 const SECRET = 'relay-secrets';
 /** Deliverers and the channel whose work queue they consume (libs/contracts/src/names.ts). */
@@ -102,17 +102,24 @@ describe.each(NAMES)('deploy/k8s %s', (kustomization) => {
     });
   });
 
-  it('runs exactly one activity-writer (one per store), replaced by Recreate, never autoscaled', () => {
+  it('scales the activity-writers on the depth of every activity partition queue, through KEDA, from 1 up to the partition count', () => {
+    const scaled = ofKind<ScaledObject>(objects, 'ScaledObject').filter((s) => s.spec.scaleTargetRef.name === 'activity-writer');
+    expect(scaled).toHaveLength(1);
+    const { spec } = scaled[0]!;
+    const namespace = valueOf(loadConfigSpec(programOf('activity-writer')), envOf('activity-writer'), 'RELAY_NAMESPACE')!;
+    expect(spec.triggers.map((t) => t.metadata.queueName)).toEqual(brokerNames(namespace).activityPartitionQueues);
+    for (const t of spec.triggers) expect(t).toEqual({ type: 'rabbitmq', metadata: { protocol: 'amqp', mode: 'QueueLength', value: expect.stringMatching(/^[1-9]\d*$/), queueName: expect.any(String) }, authenticationRef: { name: expect.any(String) } });
+    expect(spec.minReplicaCount).toBeGreaterThanOrEqual(1);
+    expect(spec.maxReplicaCount).toBe(ACTIVITY_PARTITIONS);
     const writer = deployment('activity-writer');
-    expect([writer.spec.replicas, writer.spec.strategy?.type]).toEqual([1, 'Recreate']);
-    expect(targetsOf(objects).filter((t) => t.target === 'activity-writer')).toEqual([]);
+    expect([writer.spec.replicas, writer.spec.strategy?.type]).toEqual([undefined, undefined]);
   });
 
   it('has each autoscaler target a rendered Deployment, and no Deployment under two autoscalers', () => {
     const targets = targetsOf(objects);
     expect(targets.filter((t) => t.kind !== 'Deployment' || !objects.some((o) => o.kind === 'Deployment' && o.metadata.name === t.target))).toEqual([]);
     expect(new Set(targets.map((t) => t.target)).size).toBe(targets.length);
-    expect(targets.map((t) => t.target).sort()).toEqual(['chat-deliverer', 'ingest-gateway', 'outputs-deliverer', 'webhook-deliverer']);
+    expect(targets.map((t) => t.target).sort()).toEqual(['activity-writer', 'chat-deliverer', 'ingest-gateway', 'outputs-deliverer', 'webhook-deliverer']);
   });
 
   it.each(AGREE)('sets %s to one value in every service that reads it', (variable) => {
@@ -141,8 +148,9 @@ describe('deploy/k8s overlays/production', () => {
     expect([...images][0]).not.toMatch(/:local$/);
   });
 
-  it('keeps two or more of every service but the activity-writer, so one lost pod is not an outage', () => {
+  it('keeps two or more of every service, so one lost pod is not an outage (a second activity-writer takes the partitions at once)', () => {
     const least: Record<string, number | undefined> = {
+      'activity-writer': named<ScaledObject>(objects, 'ScaledObject', 'activity-writer').spec.minReplicaCount,
       'management-api': named<Deployment>(objects, 'Deployment', 'management-api').spec.replicas,
       'ingest-gateway': named<HorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler', 'ingest-gateway').spec.minReplicas,
       ...Object.fromEntries(Object.keys(DELIVERERS).map((d) => [d, named<ScaledObject>(objects, 'ScaledObject', d).spec.minReplicaCount])),

@@ -36,7 +36,7 @@ describe.each(NAMES)('deploy/k8s %s, rendered by kubectl kustomize', (name) => {
     expect(results.map((r) => `${r.kind}/${r.name}`)).toEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`));
     expect(results.filter((r) => r.schema === null)).toEqual([]);
     const keda = results.filter((r) => r.apiVersion === 'keda.sh/v1alpha1');
-    expect(keda.map((r) => r.kind).sort()).toEqual(['ScaledObject', 'ScaledObject', 'ScaledObject', 'TriggerAuthentication']);
+    expect(keda.map((r) => r.kind).sort()).toEqual(['ScaledObject', 'ScaledObject', 'ScaledObject', 'ScaledObject', 'TriggerAuthentication']);
     expect(keda.every((r) => r.schema?.startsWith('keda v2.19.0'))).toBe(true);
     expect(results.filter((r) => r.apiVersion !== 'keda.sh/v1alpha1').every((r) => r.schema === 'kubernetes v1.34 strict')).toBe(true);
   });

@@ -81,7 +81,10 @@ interface Held {
  * acknowledges a flush's messages only once nothing of that flush is held (`heldSince`); a
  * writer that dies holding entries has its messages redelivered.
  *
- * One writer per store: two writers would number pages of one scope and hour alike.
+ * One writer per scope at a time: two writers would number pages of one scope and hour alike.
+ * Writers share a store by partition (an account's scopes are all in its account's partition,
+ * written by the one writer the broker gives that partition to); a writer that is given a
+ * partition calls `resync`, since the writer before it may have written its scopes.
  */
 export class IndexWriter {
   private readonly next = new Map<string, number>();
@@ -268,6 +271,19 @@ export class IndexWriter {
         return true;
       });
     }
+  }
+
+  /**
+   * Another writer may have written scopes this one writes from now on (it was given a partition
+   * that writer had): what it knows of page counts and of counts in the directory holds only
+   * from now. Counters are probed again, an hour that began before now is no longer taken as
+   * counted from its start, and its counts may be in the directory already.
+   */
+  resync(now: number): void {
+    this.next.clear();
+    this.registered.clear();
+    this.countingSince = now;
+    this.recordsKnownSince = now;
   }
 
   /**

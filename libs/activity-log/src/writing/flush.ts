@@ -41,6 +41,8 @@ export interface ActivityWriter {
   writeHeld(clock: FlushClock): Promise<void>;
   /** after a failed write: forget cached index state, the store is the truth again */
   reset(): void;
+  /** another writer may have written what this one writes from now on: forget what it knows of the store (IndexWriter.resync) */
+  resync(now: number): void;
 }
 
 export interface ActivityWriterOptions {
@@ -68,8 +70,9 @@ export interface ActivityWriterOptions {
  * 5. payloads are inserted (`<event_id>~p`) into the payload partition of their row's hour —
  *    before the rows, see below: one insert per flush and hour, and retention drops them with the hour. Not into the rows'
  *    collection: a row's `_id` read scans its hour there, and must not read payload bytes.
- * One writer per store, one flush at a time: merges read-modify-write, which FerretDB does not
- * make atomic, and index pages are numbered by the writer.
+ * One writer per account at a time (the broker's partitions, by account), one flush at a time:
+ * merges read-modify-write, which FerretDB does not make atomic, and index pages are numbered by
+ * the writer.
  */
 export function createActivityWriter(log: LogCollections<RowDoc>, opts: ActivityWriterOptions = {}): ActivityWriter {
   const waitMs = opts.indexWaitMs ?? 0;
@@ -80,6 +83,10 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
   return {
     reset: () => {
       index.reset();
+      recent.clear();
+    },
+    resync: (now) => {
+      index.resync(now);
       recent.clear();
     },
     heldSince: () => index.heldSince(),

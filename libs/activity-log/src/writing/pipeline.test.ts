@@ -21,6 +21,7 @@ function fakeWriter() {
     heldSince: () => null,
     writeHeld: async () => undefined,
     reset: () => void (resets += 1),
+    resync: () => undefined,
   };
   return { writer, batches, failWith: (e: Error | null) => (fail = e), resets: () => resets };
 }
@@ -124,6 +125,7 @@ function holdingWriter() {
       heldSince = null;
       w.writer.reset();
     },
+    resync: () => undefined,
   };
   return { writer, clocks, heldWrites: () => heldWrites, failHeld: (e: Error) => (failHeld = e), resets: w.resets };
 }

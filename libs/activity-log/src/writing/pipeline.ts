@@ -140,6 +140,30 @@ export class ActivityPipeline {
     return run;
   }
 
+  /**
+   * Another writer may have written the records this one receives from now on (the broker gave
+   * it a partition): the writer forgets what it knows of the store at once, before any of those
+   * records is added (a flush under way then probes what it no longer knows).
+   */
+  resync(): void {
+    this.writer.resync(this.now());
+  }
+
+  /**
+   * Every message taken and not yet written is delivered again, perhaps to another writer (the
+   * broker connection dropped): drops them all, unwritten, so this process never writes records
+   * another writer now owns. Their promises reject; a flush under way finishes.
+   */
+  abandon(err: Error): void {
+    const tokens = [...this.holding.release(this.now(), true).flatMap((g) => g.tokens), ...this.ready.flatMap((g) => g.tokens), ...this.folds.map((f) => f.token), ...this.payloads.map((p) => p.token)];
+    this.ready = [];
+    this.folds = [];
+    this.payloads = [];
+    this.readyCount = 0;
+    tokens.forEach((t) => t.reject(err));
+    this.failAwaiting(err);
+  }
+
   /** Releases everything held and writes it (shutdown). */
   async drain(): Promise<void> {
     for (const g of this.holding.release(this.now(), true)) this.push(g);
