@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import type { RelayClient } from '@relay/client';
 import { connectStore } from '@relay/store';
 import type { Store } from '@relay/store';
 import { deleteBrokerNamespace, infra, testNamespace } from '../support/infra';
+import { testClient } from '../support/api-client';
 import { checkResponse } from '../support/openapi-check';
 import { bootstrapAccount, startService } from '../support/services';
 import type { RunningService, ServiceName } from '../support/services';
@@ -19,7 +21,11 @@ export interface Stack {
   accountId: string;
   store: Store;
   redis: Redis;
-  /** a management API call with the stack's owner key (or `key`); its response must match the OpenAPI document */
+  /** the typed management API client with the owner key (docs/client.md); its responses must match the OpenAPI document */
+  client: RelayClient;
+  /** the same client with another key (or at another management API, `url`) */
+  clientAs(key: string, url?: string): RelayClient;
+  /** a raw management API call with the stack's owner key (or `key`), for raw HTTP checks; its response must match the OpenAPI document */
   api(path: string, init?: { method?: string; body?: unknown; key?: string; url?: string }): Promise<{ status: number; body: any }>;
   /** stops one service (SIGTERM, or `signal`) and starts it again with the same environment */
   restart(name: ServiceName, signal?: NodeJS.Signals): Promise<void>;
@@ -54,6 +60,12 @@ export async function startStack(label: string, opts: { overrides?: Partial<Reco
     accountId: '',
     store,
     redis,
+    get client() {
+      return stack.clientAs(stack.apiKey);
+    },
+    clientAs(key, url) {
+      return testClient(url ?? services['management-api']!.url, key);
+    },
     async api(path, init = {}) {
       const method = init.method ?? 'GET';
       const res = await fetch(`${init.url ?? services['management-api']!.url}${path}`, {

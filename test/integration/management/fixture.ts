@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
 import type { RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { Redis } from 'ioredis';
 import request from 'supertest';
+import { createRelayClient, must } from '@relay/client';
+import type { RelayClient } from '@relay/client';
 import { cacheChangesChannel, decodeCacheChange, encodeCacheChange, newId } from '@relay/contracts';
 import { connectStore } from '@relay/store';
 import type { PlanLimits, Store } from '@relay/store';
@@ -32,8 +36,9 @@ export const PLAN: PlanLimits = { name: 'starter', monthly_accepted_events: 1000
 /**
  * The management API built the way services/management-api/src/main.ts builds it — real
  * FerretDB store, real Redis (invalidation and usage counter), a real secret box — for one
- * test file, under its own database and Redis namespace. Talks to it through supertest; every
- * response is checked against the OpenAPI document, failing the test that got one that departs.
+ * test file, under its own database and Redis namespace. Talks to it through the typed client
+ * (on a loopback port) and, for raw HTTP checks, supertest; every response is checked against the
+ * OpenAPI document, failing the test that got one that departs.
  */
 export interface ManagementFixture {
   app: RequestListener;
@@ -48,7 +53,11 @@ export interface ManagementFixture {
   logLines(): Record<string, unknown>[];
   /** changes announced on `${namespace}:cache-changes`, in order, without their numbers: `endpoint ep_…`, `target tg_… ep_…`, `account acc_…` */
   announced: string[];
-  /** an authenticated request */
+  /** the typed management API client with this account's owner key (docs/client.md) */
+  client: RelayClient;
+  /** the same client with another API key */
+  clientAs(key: string): RelayClient;
+  /** an authenticated raw request, for raw HTTP checks (status codes, headers, malformed bodies) */
   api(method: 'get' | 'post' | 'patch' | 'delete', path: string, body?: unknown): request.Test;
   /** a request with another API key */
   apiAs(key: string, method: 'get' | 'post' | 'patch' | 'delete', path: string, body?: unknown): request.Test;
@@ -90,6 +99,10 @@ export async function startManagement(label: string, opts: { now?: () => Date; a
     replay: replayDeps(store, redis, ns.namespace, secretsKeys, logger, now),
   });
   const app = recordingResponses(express);
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const clientAs = (key: string): RelayClient => createRelayClient({ baseUrl, apiKey: key });
   const newAccount = async (plan: PlanLimits = PLAN) => {
     const accountId = newId('acc');
     await store.accounts.create({ _id: accountId, name: 'test account', plan, created_at: new Date() });
@@ -114,13 +127,16 @@ export async function startManagement(label: string, opts: { now?: () => Date; a
       return as(own.apiKey, method, path, body);
     },
     apiAs: as,
+    client: clientAs(own.apiKey),
+    clientAs,
     async keyWithRole(role) {
-      const res = await as(own.apiKey, 'post', '/v1/api-keys', { role, name: `${role} key` });
-      if (res.status !== 201) throw new Error(`creating a ${role} key: ${res.status} ${JSON.stringify(res.body)}`);
-      return { secret: res.body.secret as string, id: res.body.id as string };
+      const key = await must(clientAs(own.apiKey).POST('/v1/api-keys', { body: { role, name: `${role} key` } }));
+      return { secret: key.secret, id: key.id };
     },
     newAccount,
     async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.connection.dropDatabase().catch(() => undefined);
       await store.close();
       const keys = await redis.keys(`${ns.namespace}:*`);
