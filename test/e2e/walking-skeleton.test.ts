@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { collectionsOf } from '../support/activity-log-internals';
 import { eventually } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
@@ -24,16 +25,16 @@ afterAll(async () => {
 
 describe('walking skeleton (every service a process, real RabbitMQ, Redis and FerretDB)', () => {
   it('relays a JSON POST to a webhook target byte for byte and logs an ACCEPTED row', async () => {
-    const endpoint = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'orders' } });
-    expect(endpoint.status).toBe(201);
-    const target = await stack.api(`/v1/endpoints/${endpoint.body.id}/targets`, {
-      method: 'POST',
-      body: { kind: 'webhook', name: 'receiver', config: { url: receiver.url('/hook'), enforce_https: false } },
-    });
-    expect(target.status).toBe(201);
+    const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'orders' } }));
+    await must(
+      stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+        params: { path: { endpointId: endpoint.id } },
+        body: { kind: 'webhook', name: 'receiver', config: { url: receiver.url('/hook'), enforce_https: false } },
+      }),
+    );
 
     const body = '{"order":42,  "note":"spaces and unicode ✓ kept"}';
-    const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpoint.body.id}`, {
+    const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpoint.id}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-trace': 'abc' },
       body,
@@ -53,31 +54,31 @@ describe('walking skeleton (every service a process, real RabbitMQ, Redis and Fe
       const doc = await collectionsOf(stack.store).row(eventId);
       return doc?.status === 'completed' ? doc : undefined;
     }, 15000, 'a completed activity row');
-    expect(row).toMatchObject({ outcome: 'ACCEPTED', method: 'POST', endpoint_id: endpoint.body.id, account_id: stack.accountId, target_count: 1 });
+    expect(row).toMatchObject({ outcome: 'ACCEPTED', method: 'POST', endpoint_id: endpoint.id, account_id: stack.accountId, target_count: 1 });
     expect(row.source_ip).toBe('127.0.0.1');
 
     // a flush writes rows, then the index the list reads: wait for the list too
     const listed = await eventually(async () => {
-      const res = await stack.api(`/v1/activity?endpoint_id=${endpoint.body.id}&status=completed`);
-      return res.status === 200 && res.body.data.length > 0 ? res : undefined;
+      const page = await must(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpoint.id, status: 'completed' } } }));
+      return page.data.length > 0 ? page : undefined;
     }, 15000, 'the completed row in the list');
-    expect(listed.body.data.map((r: { id: string }) => r.id)).toEqual([eventId]);
-    expect(listed.body.data[0]).toMatchObject({ status: 'completed', outcome: 'ACCEPTED', source_ip: '127.0.0.1' });
-    const opened = await stack.api(`/v1/activity/${eventId}`);
-    expect(opened.body.deliveries[0]).toMatchObject({ state: 'delivered', attempts: [{ attempt: 1, state: 'delivered', status_code: 200 }] });
+    expect(listed.data.map((r) => r.id)).toEqual([eventId]);
+    expect(listed.data[0]).toMatchObject({ status: 'completed', outcome: 'ACCEPTED', source_ip: '127.0.0.1' });
+    const opened = await must(stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } }));
+    expect(opened.deliveries[0]).toMatchObject({ state: 'delivered', attempts: [{ attempt: 1, state: 'delivered', status_code: 200 }] });
   });
 
   it('answers 404 with no activity row for an unknown or disabled endpoint', async () => {
-    const endpoint = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'off' } });
-    const patched = await stack.api(`/v1/endpoints/${endpoint.body.id}`, { method: 'PATCH', body: { enabled: false } });
-    expect(patched.body.enabled).toBe(false);
-    for (const id of [endpoint.body.id, 'ep_doesnotexist']) {
+    const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'off' } }));
+    const patched = await must(stack.client.PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId: endpoint.id } }, body: { enabled: false } }));
+    expect(patched.enabled).toBe(false);
+    for (const id of [endpoint.id, 'ep_doesnotexist']) {
       const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(res.status).toBe(404);
     }
     // give the writer time to store anything that was (wrongly) published
     await new Promise((r) => setTimeout(r, 1000));
-    expect((await stack.api(`/v1/activity?endpoint_id=${endpoint.body.id}`)).body.data).toEqual([]);
-    expect((await stack.api('/v1/activity')).body.data.filter((r: { endpoint_id: string }) => [endpoint.body.id, 'ep_doesnotexist'].includes(r.endpoint_id))).toEqual([]);
+    expect((await must(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpoint.id } } }))).data).toEqual([]);
+    expect((await must(stack.client.GET('/v1/activity'))).data.filter((r) => [endpoint.id, 'ep_doesnotexist'].includes(r.endpoint_id))).toEqual([]);
   });
 });

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { must } from '@relay/client';
+import type { EndpointCreate, InboundAuthInput } from '@relay/client';
 import type { Stack } from '../stack';
 
 /**
@@ -19,7 +21,7 @@ type Auth =
   | { type: 'HMAC'; preset: 'github' | 'stripe'; secret: string };
 
 interface Role {
-  settings: Record<string, unknown>;
+  settings: Omit<EndpointCreate, 'name' | 'inbound_auth'>;
   auth: Auth;
   target?: boolean;
 }
@@ -59,13 +61,12 @@ export interface Roster {
 export async function createRoster(stack: Stack): Promise<Roster> {
   const id = {} as Record<RoleName, string>;
   for (const [name, role] of Object.entries(ROLES) as Array<[RoleName, Role]>) {
-    const created = await stack.api('/v1/endpoints', { method: 'POST', body: { name: `hostile ${name}`, ...fast, ...role.settings, inbound_auth: storedAuth(role.auth) } });
-    if (created.status !== 201) throw new Error(`creating endpoint ${name}: ${created.status} ${JSON.stringify(created.body)}`);
-    id[name] = created.body.id;
+    const created = await must(stack.client.POST('/v1/endpoints', { body: { name: `hostile ${name}`, ...fast, ...role.settings, inbound_auth: storedAuth(role.auth) } }));
+    id[name] = created.id;
     if (role.target) {
       // port 9 (discard): nothing delivers in this suite, the address only has to be valid
-      const target = await stack.api(`/v1/endpoints/${id[name]}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'nowhere', config: { url: 'http://127.0.0.1:9/hook', enforce_https: false } } });
-      if (target.status !== 201) throw new Error(`creating a target for ${name}: ${target.status} ${JSON.stringify(target.body)}`);
+      const target = { kind: 'webhook', name: 'nowhere', config: { url: 'http://127.0.0.1:9/hook', enforce_https: false } } as const;
+      await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: id[name] } }, body: target }));
     }
   }
   return {
@@ -76,7 +77,7 @@ export async function createRoster(stack: Stack): Promise<Roster> {
   };
 }
 
-function storedAuth(auth: Auth): Record<string, unknown> {
+function storedAuth(auth: Auth): InboundAuthInput {
   switch (auth.type) {
     case 'NONE':
       return { type: 'NONE' };

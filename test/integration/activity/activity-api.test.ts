@@ -1,5 +1,6 @@
 import { collectionsOf, sweepExpired, createActivityWriter } from '../../support/activity-log-internals';
-import request from 'supertest';
+import { must } from '@relay/client';
+import type { ActivityListed, ActivityPage, operations } from '@relay/client';
 import { startManagement } from '../management/fixture';
 import type { ManagementFixture } from '../management/fixture';
 import { attempt, eventId, pipelineOn, request as requestRow } from '../activity-log/fixtures';
@@ -22,9 +23,7 @@ beforeAll(async () => {
   const acc = fx.accountId;
   // the endpoint filter lists an endpoint of the caller's account only
   for (const name of ['ep_a', 'ep_b', 'ep_old']) {
-    const created = await fx.api('post', '/v1/endpoints', { name });
-    expect(created.status).toBe(201);
-    endpoints[name] = created.body.id;
+    endpoints[name] = (await must(fx.client.POST('/v1/endpoints', { body: { name } }))).id;
   }
   const ep = (name: string) => endpoints[name]!;
   const { write } = pipelineOn(fx.store, { keepPerMinute: 1000 });
@@ -51,14 +50,15 @@ beforeAll(async () => {
 });
 afterAll(() => fx.close());
 
-async function all(query: string): Promise<{ id: string; received_at: string }[]> {
-  const rows: { id: string; received_at: string }[] = [];
+type ActivityQuery = NonNullable<operations['listActivity']['parameters']['query']>;
+
+async function all(query: ActivityQuery): Promise<ActivityListed[]> {
+  const rows: ActivityListed[] = [];
   let cursor: string | null = null;
   for (let pages = 0; pages < 100; pages++) {
-    const res = await fx.api('get', `/v1/activity?${query}&limit=40${cursor ? `&cursor=${cursor}` : ''}`);
-    expect(res.status).toBe(200);
-    rows.push(...res.body.data);
-    cursor = res.body.next_cursor;
+    const page: ActivityPage = await must(fx.client.GET('/v1/activity', { params: { query: { ...query, limit: 40, ...(cursor ? { cursor } : {}) } } }));
+    rows.push(...page.data);
+    cursor = page.next_cursor;
     if (!cursor) return rows;
   }
   throw new Error('paging did not end');
@@ -66,7 +66,7 @@ async function all(query: string): Promise<{ id: string; received_at: string }[]
 
 describe('Request activity filters (spec "Activity record")', () => {
   it('cross-endpoint view: every row of the account, newest hour first, each once across cursor pages', async () => {
-    const rows = await all('status=all');
+    const rows = await all({ status: 'all' });
     expect(rows).toHaveLength(155);
     expect(new Set(rows.map((r) => r.id)).size).toBe(155);
     // newest first by hour; within an hour in the order the writer stored the rows (the late
@@ -77,12 +77,12 @@ describe('Request activity filters (spec "Activity record")', () => {
   });
 
   it('endpoint filter', async () => {
-    expect(await all(`endpoint_id=${endpoints.ep_b}`)).toHaveLength(22);
-    expect((await all(`endpoint_id=${endpoints.ep_a}`)).every((r) => (r as unknown as { endpoint_id: string }).endpoint_id === endpoints.ep_a)).toBe(true);
+    expect(await all({ endpoint_id: endpoints.ep_b })).toHaveLength(22);
+    expect((await all({ endpoint_id: endpoints.ep_a })).every((r) => r.endpoint_id === endpoints.ep_a)).toBe(true);
   });
 
   it('date window: from inclusive, to exclusive', async () => {
-    const rows = await all(`from=${encodeURIComponent(at(30))}&to=${encodeURIComponent(at(60))}`);
+    const rows = await all({ from: at(30), to: at(60) });
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.received_at >= at(30) && r.received_at < at(60))).toBe(true);
     expect(rows.map((r) => r.id)).toEqual(expect.arrayContaining([ids.auth!, ids.pending!, ids.test!]));
@@ -93,30 +93,30 @@ describe('Request activity filters (spec "Activity record")', () => {
     ['Pending', 'pending', 1],
     ['Errors (a rejection, a failed delivery, a retried delivery that failed later)', 'errors', 3],
     ['Test', 'test', 1],
-  ])('status group %s', async (_name, status, count) => {
-    expect(await all(`status=${status}`)).toHaveLength(count as number);
+  ] as const)('status group %s', async (_name, status, count) => {
+    expect(await all({ status })).toHaveLength(count);
   });
 
   it("source IP: every row from the address, read from the address's bucket of the account", async () => {
-    const rows = await all('source_ip=198.51.100.9');
+    const rows = await all({ source_ip: '198.51.100.9' });
     expect(rows).toHaveLength(15);
-    expect(rows.every((r) => (r as unknown as { source_ip: string }).source_ip === '198.51.100.9')).toBe(true);
+    expect(rows.every((r) => r.source_ip === '198.51.100.9')).toBe(true);
     // the other account's row from 203.0.113.7 shares that address's bucket, never its list
-    expect((await all('source_ip=203.0.113.7')).some((r) => r.id === ids.other!)).toBe(false);
+    expect((await all({ source_ip: '203.0.113.7' })).some((r) => r.id === ids.other!)).toBe(false);
   });
 
   it("source IP with an endpoint: only that endpoint's rows from the address", async () => {
-    const rows = (await all(`source_ip=198.51.100.9&endpoint_id=${endpoints.ep_b}`)) as unknown as { endpoint_id: string }[];
+    const rows = await all({ source_ip: '198.51.100.9', endpoint_id: endpoints.ep_b });
     expect(rows).toHaveLength(2);
     expect(rows.every((r) => r.endpoint_id === endpoints.ep_b)).toBe(true);
-    expect(await all('source_ip=192.0.2.1')).toHaveLength(0);
+    expect(await all({ source_ip: '192.0.2.1' })).toHaveLength(0);
   });
 
   it('error text: a case-insensitive literal substring of the reason or the latest delivery error, within 24 hours', async () => {
-    expect((await all('error=GONE')).map((r) => r.id)).toEqual([ids.fail!]);
-    expect((await all('error=after%20retries')).map((r) => r.id)).toEqual([ids.late!]);
-    expect((await all('error=bearer')).map((r) => r.id)).toEqual([ids.auth!]);
-    expect(await all('error=.*')).toHaveLength(0); // never a regex
+    expect((await all({ error: 'GONE' })).map((r) => r.id)).toEqual([ids.fail!]);
+    expect((await all({ error: 'after retries' })).map((r) => r.id)).toEqual([ids.late!]);
+    expect((await all({ error: 'bearer' })).map((r) => r.id)).toEqual([ids.auth!]);
+    expect(await all({ error: '.*' })).toHaveLength(0); // never a regex
     const wide = await fx.api('get', `/v1/activity?error=x&from=${encodeURIComponent(at(-3000))}&to=${encodeURIComponent(at(100))}`);
     expect(wide.status).toBe(400);
     expect(wide.body.errors[0]).toMatchObject({ field: 'error', message: expect.stringContaining('24 hours') });
@@ -129,18 +129,16 @@ describe('Request activity filters (spec "Activity record")', () => {
   });
 
   it('a single row by event id, only for its own account', async () => {
-    const own = await fx.api('get', `/v1/activity/${ids.fail}`);
-    expect(own.status).toBe(200);
-    expect(own.body).toMatchObject({ id: ids.fail!, status: 'errors', last_error: 'HTTP 410 Gone from receiver', deliveries: [{ state: 'failed' }] });
+    const own = await must(fx.client.GET('/v1/activity/{eventId}', { params: { path: { eventId: ids.fail! } } }));
+    expect(own).toMatchObject({ id: ids.fail!, status: 'errors', last_error: 'HTTP 410 Gone from receiver', deliveries: [{ state: 'failed' }] });
     expect((await fx.api('get', '/v1/activity/evt_not_a_time_id')).status).toBe(404);
     expect((await fx.api('get', `/v1/activity/${ids.other}`)).status).toBe(404);
   });
 
   it('a sparse filter ends a page early with a cursor, and following the cursors finds every match', async () => {
-    const res = await fx.api('get', '/v1/activity?source_ip=198.51.100.9&limit=200');
-    expect(res.status).toBe(200);
-    expect(res.body.data.length).toBeLessThanOrEqual(15);
-    expect(await all('source_ip=198.51.100.9')).toHaveLength(15);
+    const page = await must(fx.client.GET('/v1/activity', { params: { query: { source_ip: '198.51.100.9', limit: 200 } } }));
+    expect(page.data.length).toBeLessThanOrEqual(15);
+    expect(await all({ source_ip: '198.51.100.9' })).toHaveLength(15);
   });
 });
 
@@ -148,10 +146,9 @@ describe('status groups as rows move between them (each group is listed from its
   it('a row leaves Pending when settled and Errors when a redriven delivery succeeds; Test rows are in Test alone, with their latest status', async () => {
     const fresh = await fx.newAccount();
     const acc = fresh.accountId;
-    const list = async (status: string) => {
-      const res = await request(fx.app).get(`/v1/activity?status=${status}`).set('Authorization', `Bearer ${fresh.apiKey}`);
-      expect(res.status).toBe(200);
-      return (res.body.data as { id: string; status: string }[]).map((r) => `${r.id}:${r.status}`).sort();
+    const list = async (status: ActivityQuery['status']) => {
+      const page = await must(fx.clientAs(fresh.apiKey).GET('/v1/activity', { params: { query: { status } } }));
+      return page.data.map((r) => `${r.id}:${r.status}`).sort();
     };
     const { write } = pipelineOn(fx.store);
     const [settled, redriven, tested] = ['settled', 'redriven', 'tested'].map((l) => eventId(l));
@@ -176,10 +173,9 @@ describe('status groups as rows move between them (each group is listed from its
 describe('error-text search reads the rows that have a text (reason or delivery error)', () => {
   it('finds a row whose first error came with a later retry, while it is still Pending', async () => {
     const fresh = await fx.newAccount();
-    const search = async (text: string) => {
-      const res = await request(fx.app).get(`/v1/activity?error=${encodeURIComponent(text)}`).set('Authorization', `Bearer ${fresh.apiKey}`);
-      expect(res.status).toBe(200);
-      return (res.body.data as { id: string; status: string }[]).map((r) => `${r.id}:${r.status}`);
+    const search = async (error: string) => {
+      const page = await must(fx.clientAs(fresh.apiKey).GET('/v1/activity', { params: { query: { error } } }));
+      return page.data.map((r) => `${r.id}:${r.status}`);
     };
     const { write } = pipelineOn(fx.store);
     const on = { account_id: fresh.accountId, endpoint_id: 'ep_texts' };
@@ -214,7 +210,7 @@ describe('retention', () => {
     expect(await collectionsOf(fx.store).row(o2)).toBeNull();
     expect(await collectionsOf(fx.store).row(n1)).not.toBeNull();
     expect(await collectionsOf(fx.store).row(ids.ok_000!)).not.toBeNull();
-    expect(await all(`endpoint_id=${endpoints.ep_old}`)).toEqual([expect.objectContaining({ id: n1 })]);
-    expect((await all('status=all')).length).toBe(156); // the 155 rows above and the new one
+    expect(await all({ endpoint_id: endpoints.ep_old })).toEqual([expect.objectContaining({ id: n1 })]);
+    expect((await all({ status: 'all' })).length).toBe(156); // the 155 rows above and the new one
   });
 });
