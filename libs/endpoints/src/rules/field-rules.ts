@@ -49,12 +49,22 @@ export function validateFieldRules(input: unknown, at = 'field_rules'): Validati
   return resultOf(errors, () => rules.map((r) => ({ ...r })));
 }
 
+/**
+ * The dot-path syntax every rule on a payload field uses (field validation, target routing):
+ * object keys separated by dots, at most MAX_PATH_SEGMENTS of them. `null` when the path is valid.
+ */
+export function fieldPathProblem(path: string): string | null {
+  const segments = path.split('.');
+  if (segments.some((s) => s === '')) return 'must be dot-separated field names without empty parts (e.g. order.customer.email)';
+  if (segments.length > MAX_PATH_SEGMENTS) return `must have at most ${MAX_PATH_SEGMENTS} parts`;
+  if (segments.includes('__proto__')) return 'must not use the name __proto__';
+  return null;
+}
+
 function ruleErrors(rule: FieldRule, field: string): FieldError[] {
   const errors: FieldError[] = [];
-  const segments = rule.path.split('.');
-  if (segments.some((s) => s === '')) errors.push({ field: `${field}.path`, message: 'must be dot-separated field names without empty parts (e.g. order.customer.email)' });
-  else if (segments.length > MAX_PATH_SEGMENTS) errors.push({ field: `${field}.path`, message: `must have at most ${MAX_PATH_SEGMENTS} parts` });
-  else if (segments.includes('__proto__')) errors.push({ field: `${field}.path`, message: 'must not use the name __proto__' });
+  const pathProblem = fieldPathProblem(rule.path);
+  if (pathProblem !== null) errors.push({ field: `${field}.path`, message: pathProblem });
   if (rule.type === undefined && rule.required !== true && rule.pattern === undefined) {
     errors.push({ field, message: 'must set at least one of type, required or pattern' });
   }

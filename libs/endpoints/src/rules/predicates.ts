@@ -1,0 +1,37 @@
+import { RE2JS } from 're2js';
+import { isPatternFilter } from './body-filters';
+import type { BodyFilter } from './body-filters';
+import { compilePattern } from './regex';
+
+/** A compiled body-filter test on one text. */
+export type TextPredicate = (text: string) => boolean;
+
+/**
+ * One body filter compiled to a test on a text (spec "Endpoint / body filters"): what a body
+ * filter does on the raw body, and what a target's routing rule of the same kind does on one
+ * payload field (docs/routing.md). Patterns and case-insensitive literals run on RE2, so the
+ * test is linear in the text whatever the pattern.
+ */
+export function compileTextPredicate(filter: BodyFilter): TextPredicate {
+  const ci = filter.case_insensitive === true;
+  if (isPatternFilter(filter)) {
+    const re = compilePattern(filter.pattern, ci);
+    return filter.kind === 'regex' ? (s) => re.test(s) : (s) => !re.test(s);
+  }
+  const { value } = filter;
+  // Case-insensitive literals go through RE2 too, for the same Unicode case folding as patterns.
+  const literal = ci ? RE2JS.compile(RE2JS.quote(value), RE2JS.CASE_INSENSITIVE) : null;
+  switch (filter.kind) {
+    case 'contains':
+      return literal ? (s) => literal.test(s) : (s) => s.includes(value);
+    case 'not_contains':
+      return literal ? (s) => !literal.test(s) : (s) => !s.includes(value);
+    case 'equals':
+      return literal ? (s) => literal.testExact(s) : (s) => s === value;
+  }
+}
+
+/** The negated kinds: they pass where their positive kind fails, including on a field with no text. */
+export function isNegatedFilterKind(kind: BodyFilter['kind']): boolean {
+  return kind === 'not_contains' || kind === 'not_regex';
+}
