@@ -2,7 +2,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import type { KindDescription } from './field';
 import { REDACTED } from './field';
 import { configInputSchema, configViewSchema } from './schema';
-import { checkTargetName, validateRetrySchedule, withTargetFields } from './target-fields';
+import { checkTargetName, validateRetrySchedule, validateRouting, withTargetFields } from './target-fields';
 import { checkDescribed, validateDescribed } from './validate';
 import { viewDescribed } from './view';
 import { wireDescription } from './wire';
@@ -89,5 +89,46 @@ describe("a target's own settings, checked by their description (TARGET_FIELDS)"
       errors: ['[0]', '[2]', '[3]'].map((i) => ({ field: `retry_schedule_ms${i}`, message: 'must be an integer from 0 to 86400000' })),
     });
     expect(validateRetrySchedule(Array(21).fill(1))).toEqual({ ok: false, errors: [{ field: 'retry_schedule_ms', message: 'at most 20 retries' }] });
+  });
+});
+
+describe('a target’s routing rules, checked by their description (TARGET_FIELDS.routing)', () => {
+  it('null or absent routes every event; match defaults to all', () => {
+    expect(validateRouting(null)).toEqual({ ok: true, value: null });
+    expect(validateRouting(undefined)).toEqual({ ok: true, value: null });
+    expect(validateRouting({ rules: [{ kind: 'equals', path: 'type', value: 'order.paid' }] })).toEqual({ ok: true, value: { match: 'all', rules: [{ kind: 'equals', path: 'type', value: 'order.paid' }] } });
+  });
+
+  it('accepts every kind with its own fields', () => {
+    const rules = [
+      { kind: 'equals', path: 'a', value: 'x', case_insensitive: true },
+      { kind: 'one_of', path: 'a', values: ['x', 'y'] },
+      { kind: 'contains', path: 'a', value: 'x' },
+      { kind: 'not_contains', path: 'a', value: 'x' },
+      { kind: 'regex', path: 'a.b', pattern: '^x' },
+      { kind: 'not_regex', path: 'a', pattern: 'x' },
+      { kind: 'exists', path: 'a' },
+      { kind: 'not_exists', path: 'a' },
+      { kind: 'gt', path: 'n', value: 1.5 },
+      { kind: 'gte', path: 'n', value: -2 },
+      { kind: 'lt', path: 'n', value: 0 },
+      { kind: 'lte', path: 'n', value: 1e6 },
+    ];
+    expect(validateRouting({ match: 'any', rules })).toEqual({ ok: true, value: { match: 'any', rules } });
+  });
+
+  it.each([
+    ['a pattern RE2 cannot run', { rules: [{ kind: 'regex', path: 'a', pattern: '(?=x)' }] }, 'routing.rules[0].pattern', 'lookahead'],
+    ['a path with an empty part', { rules: [{ kind: 'exists', path: 'a..b' }] }, 'routing.rules[0].path', 'without empty parts'],
+    ['a __proto__ path', { rules: [{ kind: 'exists', path: '__proto__' }] }, 'routing.rules[0].path', '__proto__'],
+    ['a text bound for a comparison', { rules: [{ kind: 'gt', path: 'a', value: '5' }] }, 'routing.rules[0].value', 'must be a number'],
+    ['a value its kind does not use', { rules: [{ kind: 'exists', path: 'a', value: 'x' }] }, 'routing.rules[0].value', 'unknown setting'],
+    ['an unknown kind', { rules: [{ kind: 'startswith', path: 'a', value: 'x' }] }, 'routing.rules[0].kind', 'must be'],
+    ['no rules', { rules: [] }, 'routing.rules', 'at least one rule'],
+    ['an unknown match', { match: 'most', rules: [{ kind: 'exists', path: 'a' }] }, 'routing.match', 'must be "all" or "any"'],
+    ['a missing path', { rules: [{ kind: 'exists' }] }, 'routing.rules[0].path', 'is required'],
+  ])('refuses %s, naming the field', (_case, input, field, message) => {
+    const r = validateRouting(input);
+    expect(r.ok ? [] : r.errors).toEqual(expect.arrayContaining([{ field, message: expect.stringContaining(message) }]));
   });
 });

@@ -86,6 +86,12 @@ export interface IntegerField extends FieldBase {
   message?: string;
 }
 
+/** Any finite JSON number (a routing rule's bound: `amount > 99.5`). */
+export interface NumberField extends FieldBase {
+  type: 'number';
+  message?: string;
+}
+
 export interface EnumField extends FieldBase {
   type: 'enum';
   values: ReadonlyArray<{ value: string; label: string }>;
@@ -118,7 +124,7 @@ export interface VariantField extends FieldBase {
   message?: string;
 }
 
-export type Field = TextField | BooleanField | IntegerField | EnumField | ObjectField | ListField | VariantField;
+export type Field = TextField | BooleanField | IntegerField | NumberField | EnumField | ObjectField | ListField | VariantField;
 
 /** The settings of a config or of a nested object, in the order they are checked and shown. */
 export type Fields = Readonly<Record<string, Field>>;

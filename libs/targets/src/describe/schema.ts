@@ -29,6 +29,8 @@ function inputOf(field: Field): JsonSchema {
       return { type: 'boolean', ...describe(field) };
     case 'integer':
       return { type: 'integer', ...(field.minimum !== undefined ? { minimum: field.minimum } : {}), ...(field.maximum !== undefined ? { maximum: field.maximum } : {}), ...describe(field) };
+    case 'number':
+      return { type: 'number', ...describe(field) };
     case 'enum':
       return { type: 'string', enum: field.values.map((v) => v.value), ...describe(field) };
     case 'object':
@@ -100,6 +102,18 @@ function objectView(fields: Fields): JsonSchema {
     if (field.required || field.default !== undefined) required.push(name);
   }
   return { type: 'object', properties, required, additionalProperties: false };
+}
+
+/** One described value outside a config (a target's own field, e.g. `routing`): what a request may send. */
+export function fieldInputSchema(field: Field): JsonSchema {
+  const s = inputOf(field);
+  return field.default === null ? nullable(s) : s;
+}
+
+/** …and how the API shows it. */
+export function fieldViewSchema(field: Field): JsonSchema {
+  const s = viewOf(field, false);
+  return field.default === null ? nullable(s) : s;
 }
 
 /** What a create sends as `config` for this kind. */

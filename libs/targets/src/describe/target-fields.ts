@@ -1,4 +1,6 @@
+import type { Routing } from '@relay/endpoints';
 import { RETRY_SCHEDULE_LIMITS } from '../schedule';
+import { ROUTING_FIELD } from './routing-field';
 import type { Validation } from '@relay/contracts';
 import type { Fields, KindDescription } from './field';
 import { checkField } from './validate';
@@ -82,6 +84,7 @@ export const TARGET_FIELDS = {
       flag_after_open_s: { type: 'integer', label: 'Flag after open for (s)', help: 'a breaker open this long flags the target (as a 410 does)', default: BREAKER_DEFAULTS.flag_after_open_s, minimum: 60, maximum: 30 * 86_400 },
     },
   },
+  routing: ROUTING_FIELD,
 } satisfies Fields;
 
 /** A target's name, checked and trimmed by its description (TARGET_FIELDS.name). */
@@ -108,5 +111,11 @@ export function validateTargetLimits(input: unknown): Validation<TargetLimits | 
 /** A target's breaker settings (TARGET_FIELDS.breaker); null: the defaults. */
 export function validateBreakerSettings(input: unknown): Validation<BreakerSettings | null> {
   const checked = checkField<BreakerSettings | null>(TARGET_FIELDS.breaker, input, 'breaker');
+  return checked.ok ? { ok: true, value: checked.value ?? null } : checked;
+}
+
+/** Save-time check of a target's routing rules (TARGET_FIELDS.routing); `null` routes every event. */
+export function validateRouting(input: unknown, field = 'routing'): Validation<Routing | null> {
+  const checked = checkField<Routing | null>(TARGET_FIELDS.routing, input, field);
   return checked.ok ? { ok: true, value: checked.value ?? null } : checked;
 }

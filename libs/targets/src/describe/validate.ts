@@ -69,6 +69,9 @@ function readTyped(field: Field, value: unknown, path: string, name: string, wal
       if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) return fail(field.message ?? `${name} must be an integer from ${min} to ${max}`);
       return value;
     }
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) return fail(field.message ?? `${name} must be a number`);
+      return value;
     case 'enum':
       if (typeof value !== 'string' || !field.values.some((v) => v.value === value)) return fail(`must be ${quoted(field.values.map((v) => v.value))}`);
       return value;

@@ -28,6 +28,8 @@ function wireField(name: string, field: Field): WireField {
       return defined({ ...common, const: field.const }) as WireField;
     case 'integer':
       return defined({ ...common, minimum: field.minimum, maximum: field.maximum }) as WireField;
+    case 'number':
+      return defined(common) as WireField;
     case 'enum':
       return defined({ ...common, values: field.values }) as WireField;
     case 'object':
