@@ -63,6 +63,8 @@ export interface ActivityRequestV1 {
   /** deliveries this request started (0 unless ACCEPTED) */
   target_count: number;
   test: boolean;
+  /** enabled targets whose routing rules the event did not meet: no delivery (docs/routing.md); absent when none */
+  not_routed?: string[];
 }
 
 /** The outcome of one delivery attempt, attached to its request's activity row. */

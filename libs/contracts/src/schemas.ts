@@ -70,6 +70,7 @@ export const activityRequestV1Schema = {
     reason: nullableString,
     target_count: { type: 'integer', minimum: 0 },
     test: { type: 'boolean' },
+    not_routed: { type: 'array', items: id, maxItems: 1000 },
   },
 } as const;
 

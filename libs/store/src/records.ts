@@ -2,7 +2,7 @@
  * Plain record types of the stored resources. Domain code works with these, never with
  * mongoose documents, so it can be tested with in-memory fakes.
  */
-import type { BodyFilter, CaptchaSettings, FieldRule, InboundAuthSetting, IpAccessLists, MaintenanceWindow, PayloadFormat, RequiredHeader } from '@relay/endpoints';
+import type { BodyFilter, CaptchaSettings, FieldRule, InboundAuthSetting, IpAccessLists, MaintenanceWindow, PayloadFormat, RequiredHeader, Routing } from '@relay/endpoints';
 
 /**
  * An endpoint as stored. Settings are validated by `@relay/endpoints` when saved; secret
@@ -90,6 +90,8 @@ export interface TargetRecord {
    * null or absent: closed.
    */
   breaker_state?: BreakerStateRecord | null;
+  /** which events the target gets (docs/routing.md); null or absent = every event */
+  routing?: Routing | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -158,6 +160,8 @@ export interface ActivityRecord {
   /** set on a row that stands for a flood of identical rejections (no source IP of its own) */
   aggregate: ActivityAggregate | null;
   deliveries: DeliveryRecord[];
+  /** enabled targets the event's payload was not routed to (docs/routing.md); absent when none */
+  not_routed?: string[];
 }
 
 /** An aggregated row: `count` identical rejections (endpoint, outcome, reason) in one minute. */

@@ -21,6 +21,8 @@ export function requestFields(m: ActivityRequestV1) {
     reason: m.reason,
     target_count: m.target_count,
     test: m.test,
+    // targets the event's payload was not routed to (docs/routing.md); kept only when there are some
+    ...(m.not_routed && m.not_routed.length > 0 ? { not_routed: m.not_routed } : {}),
   };
 }
 

@@ -1,6 +1,8 @@
 import { LRUCache } from '@relay/cache';
 import type { CacheMetrics, StoreReadWhy } from '@relay/cache';
 import type { Logger } from '@relay/logging';
+import { compileRouting } from '@relay/endpoints';
+import type { RoutePredicate, Routing } from '@relay/endpoints';
 import { toEndpoint } from '@relay/store';
 import type { EndpointRecord, Store } from '@relay/store';
 import { channelOf } from '@relay/targets';
@@ -13,7 +15,7 @@ import { RevisionCache } from '../domain/rules/revision-cache';
 const DEFAULT_PLAN = { payload_limit_bytes: 262144, monthly_accepted_events: 0 };
 
 type Plan = EndpointView['plan'];
-type TargetDoc = { _id: string; endpoint_id: string; kind: string };
+type TargetDoc = { _id: string; endpoint_id: string; kind: string; routing?: Routing | null; updated_at?: Date };
 type AccountDoc = { _id: string; plan?: Partial<Plan> | null };
 
 /** `revision` is bumped on every change; `updated_at` too guards against a writer that forgot to bump it. */
@@ -48,6 +50,9 @@ export interface EndpointLoader {
  */
 export function createEndpointLoader(store: Store, logger: Logger, openSecret: (sealed: string) => string, maxPrepared: number, metrics: CacheMetrics): EndpointLoader {
   const prepared = new RevisionCache<EndpointSettings | null>(maxPrepared);
+  // a target's routing compiled once per target change (its updated_at), not per load: a
+  // revalidation pass rereads every held endpoint's targets
+  const routes = new RevisionCache<RoutePredicate | null | 'unusable'>(maxPrepared);
   const plans = new LRUCache<string, Plan>({ max: maxPrepared });
 
   const prepare = (endpoint: EndpointRecord): EndpointSettings | null => {
@@ -67,9 +72,20 @@ export function createEndpointLoader(store: Store, logger: Logger, openSecret: (
     return plan;
   };
 
+  const routeOf = (endpointId: string, t: TargetDoc): RoutePredicate | null | 'unusable' =>
+    routes.get(t._id, t.updated_at ? new Date(t.updated_at).getTime() : 0, () => {
+      try {
+        return compileRouting(t.routing);
+      } catch (err) {
+        logger.error('target routing rules could not be compiled; the endpoint answers 503 until fixed', { endpoint_id: endpointId, target_id: t._id, error: (err as Error).message });
+        return 'unusable';
+      }
+    });
+
   const viewOf = (doc: unknown, targets: TargetDoc[], plan: Plan): EndpointView => {
     const endpoint = toEndpoint(doc as Parameters<typeof toEndpoint>[0]);
-    return {
+    let usable = true;
+    const view = {
       endpoint,
       settings: prepared.get(endpoint.id, revisionOf(endpoint), () => prepare(endpoint)),
       targets: targets.flatMap((t) => {
@@ -78,15 +94,19 @@ export function createEndpointLoader(store: Store, logger: Logger, openSecret: (
           logger.warn('target of unknown kind skipped', { endpoint_id: endpoint.id, target_id: t._id, kind: t.kind });
           return [];
         }
-        return [{ id: t._id, kind: t.kind, channel }];
+        const route = routeOf(endpoint.id, t);
+        if (route === 'unusable') usable = false;
+        return [{ id: t._id, kind: t.kind, channel, route: route === 'unusable' ? null : route }];
       }),
       plan,
     };
+    // a rule that does not compile must not silently send a target every event, or none
+    return usable ? view : { ...view, settings: null };
   };
 
   const readTargets = (filter: Record<string, unknown>, why: StoreReadWhy): Promise<TargetDoc[]> => {
     metrics.storeRead('targets', why);
-    return store.targets.find({ ...filter, enabled: true }).select({ _id: 1, endpoint_id: 1, kind: 1 }).lean<TargetDoc[]>().exec();
+    return store.targets.find({ ...filter, enabled: true }).select({ _id: 1, endpoint_id: 1, kind: 1, routing: 1, updated_at: 1 }).lean<TargetDoc[]>().exec();
   };
 
   return {

@@ -12,9 +12,26 @@ export interface RequestFacts {
   test?: boolean;
 }
 
-/** One delivery message per enabled target; attempt 1. */
-export function deliveriesFor(view: EndpointView, facts: RequestFacts, request: ForwardableRequest, payload: DeliveryPayload): DeliveryMessageV1[] {
-  return view.targets.map((t) => ({
+type ViewTarget = EndpointView['targets'][number];
+
+/**
+ * The enabled targets this event goes to, and those whose routing rules it does not meet
+ * (docs/routing.md). Decided once, here, on the payload step 4 parsed: a target not routed costs
+ * no broker message. In-process only: no store or Redis read per event.
+ */
+export function routeEvent(view: EndpointView, data: unknown): { routed: ViewTarget[]; notRouted: string[] } {
+  const routed: ViewTarget[] = [];
+  const notRouted: string[] = [];
+  for (const t of view.targets) {
+    if (t.route === null || t.route(data)) routed.push(t);
+    else notRouted.push(t.id);
+  }
+  return { routed, notRouted };
+}
+
+/** One delivery message per routed target; attempt 1. */
+export function deliveriesFor(view: EndpointView, targets: readonly ViewTarget[], facts: RequestFacts, request: ForwardableRequest, payload: DeliveryPayload): DeliveryMessageV1[] {
+  return targets.map((t) => ({
     type: DELIVERY_V1,
     event_id: facts.eventId,
     delivery_id: deliveryIdFor(facts.eventId, t.id),
@@ -29,7 +46,7 @@ export function deliveriesFor(view: EndpointView, facts: RequestFacts, request: 
   }));
 }
 
-export function activityRow(view: EndpointView, facts: RequestFacts, outcome: Outcome, reason: string | null, targetCount = 0): ActivityRequestV1 {
+export function activityRow(view: EndpointView, facts: RequestFacts, outcome: Outcome, reason: string | null, targetCount = 0, notRouted: readonly string[] = []): ActivityRequestV1 {
   return {
     type: ACTIVITY_REQUEST_V1,
     event_id: facts.eventId,
@@ -43,5 +60,7 @@ export function activityRow(view: EndpointView, facts: RequestFacts, outcome: Ou
     reason: reason === null ? null : reason.slice(0, 500),
     target_count: targetCount,
     test: facts.test === true,
+    // only where routing held a target back: every other row stays as it was
+    ...(notRouted.length > 0 ? { not_routed: [...notRouted] } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { DeliveryChannel } from '@relay/contracts';
+import type { RoutePredicate } from '@relay/endpoints';
 import type { EndpointRecord } from '@relay/store';
 import type { EndpointSettings } from './endpoint-settings';
 
@@ -12,8 +13,11 @@ export interface EndpointView {
    * logged and the endpoint answers 503 endpoint_unavailable until it is fixed.
    */
   settings: EndpointSettings | null;
-  /** enabled targets with the queue their kind is delivered from */
-  targets: { id: string; kind: string; channel: DeliveryChannel }[];
+  /**
+   * enabled targets with the queue their kind is delivered from, and their routing rules
+   * compiled (null: every event; docs/routing.md)
+   */
+  targets: { id: string; kind: string; channel: DeliveryChannel; route: RoutePredicate | null }[];
   plan: { payload_limit_bytes: number; monthly_accepted_events: number };
 }
 

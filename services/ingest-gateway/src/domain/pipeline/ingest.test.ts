@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { DeliveryMessageV1 } from '@relay/contracts';
+import { compileRouting } from '@relay/endpoints';
 import { ingest } from './ingest';
 import type { IngestAnswer } from './ingest';
 import { body, fakePorts, request, view } from './test-helpers';
@@ -22,6 +23,31 @@ describe('ingest pipeline: the spec steps in order (What the service does 1–7)
     const f = fakePorts(view({}, 0));
     expect(await ingest(f.ports, request(), body('{}'))).toMatchObject({ accepted: true, targetCount: 0 });
     expect(f.rows.map((r) => r.outcome)).toEqual(['ACCEPTED']);
+  });
+
+  it('routing: only the targets whose rules the payload meets get a message; the row names the others as not routed', async () => {
+    const v = view({}, 3);
+    v.targets[1]!.route = compileRouting({ match: 'all', rules: [{ kind: 'equals', path: 'type', value: 'order.paid' }] });
+    v.targets[2]!.route = compileRouting({ match: 'any', rules: [{ kind: 'gt', path: 'amount', value: 100 }] });
+    const f = fakePorts(v);
+    expect(await ingest(f.ports, request(), body('{"type":"order.paid","amount":5}'))).toMatchObject({ accepted: true, targetCount: 2 });
+    expect(f.published.map((p) => (p as { message: DeliveryMessageV1 }).message.target_id)).toEqual(['tg_0', 'tg_1']);
+    expect(f.rows).toEqual([expect.objectContaining({ outcome: 'ACCEPTED', target_count: 2, not_routed: ['tg_2'] })]);
+  });
+
+  it('routing: an event no target is routed to is accepted, its row durable, with every target not routed', async () => {
+    const v = view({}, 1);
+    v.targets[0]!.route = compileRouting({ match: 'all', rules: [{ kind: 'exists', path: 'never' }] });
+    const f = fakePorts(v);
+    expect(await ingest(f.ports, request(), body('{}'))).toMatchObject({ accepted: true, targetCount: 0 });
+    expect(f.published).toEqual([]);
+    expect(f.rows).toEqual([expect.objectContaining({ outcome: 'ACCEPTED', target_count: 0, not_routed: ['tg_0'] })]);
+  });
+
+  it('a row without routing carries no not_routed field', async () => {
+    const f = fakePorts(view({}, 1));
+    await ingest(f.ports, request(), body('{}'));
+    expect(f.rows[0]).not.toHaveProperty('not_routed');
   });
 
   it.each([

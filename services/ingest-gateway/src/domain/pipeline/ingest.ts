@@ -1,5 +1,5 @@
 import { captchaRejected } from '../access/captcha';
-import { activityRow, deliveriesFor } from '../accept';
+import { activityRow, deliveriesFor, routeEvent } from '../accept';
 import { EndpointLookupUnavailableError } from '../endpoint-view';
 import type { EndpointSource, EndpointView } from '../endpoint-view';
 import { fromCheck, rejections } from '../errors';
@@ -179,11 +179,12 @@ async function verifyCaptcha(ports: IngestPorts, view: ReadyView, req: IngestReq
 async function accept(ports: IngestPorts, view: ReadyView, req: IngestRequest, payload: Payload): Promise<number> {
   const request = { method: req.method, source_ip: req.sourceIp, headers: forwardableHeaders(req.headers, view.settings.strippedHeaders), query: req.rawQuery };
   const body = { content_type: payload.forward.content_type, body_base64: payload.forward.body.toString('base64') };
-  const deliveries = deliveriesFor(view, req, request, body);
-  const row = activityRow(view, req, 'ACCEPTED', null, deliveries.length);
+  const { routed, notRouted } = routeEvent(view, payload.data);
+  const deliveries = deliveriesFor(view, routed, req, request, body);
+  const row = activityRow(view, req, 'ACCEPTED', null, deliveries.length, notRouted);
   if (deliveries.length === 0) await ports.events.publishActivity(row);
   else {
-    await ports.events.publishDeliveries(deliveries.map((message, i) => ({ message, channel: view.targets[i]!.channel })));
+    await ports.events.publishDeliveries(deliveries.map((message, i) => ({ message, channel: routed[i]!.channel })));
     ports.activity.record(row);
   }
   // kept with the row for resends: within the plan payload limit by step 4

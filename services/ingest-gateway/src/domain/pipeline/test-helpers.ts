@@ -26,7 +26,7 @@ export function view(over: Partial<EndpointRecord> = {}, targets = 1): EndpointV
   return {
     endpoint,
     settings: prepareSettings(endpoint, openTestSecret),
-    targets: Array.from({ length: targets }, (_, i) => ({ id: `tg_${i}`, kind: 'webhook', channel: 'webhook' as const })),
+    targets: Array.from({ length: targets }, (_, i) => ({ id: `tg_${i}`, kind: 'webhook', channel: 'webhook' as const, route: null })),
     plan: { payload_limit_bytes: 1024, monthly_accepted_events: 1000 },
   };
 }
