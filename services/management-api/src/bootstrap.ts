@@ -58,7 +58,7 @@ async function main(): Promise<void> {
       const now = new Date();
       const endpointId = newId('ep');
       await store.endpoints.create({ _id: endpointId, account_id: accountId, name: 'demo', enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, created_at: now, updated_at: now });
-      await createTarget(store, accountId, endpointId, { kind: 'webhook', name: 'demo receiver', enabled: true, config: v.value as Record<string, unknown>, retry_schedule_ms: null, limits: null, breaker: null });
+      await createTarget(store, accountId, endpointId, { kind: 'webhook', name: 'demo receiver', enabled: true, config: v.value as Record<string, unknown>, retry_schedule_ms: null, limits: null, breaker: null, routing: null });
       out.endpoint_id = endpointId;
       out.ingest_url = `${config.publicBaseUrl.replace(/\/$/, '')}/relay/${endpointId}`;
     }

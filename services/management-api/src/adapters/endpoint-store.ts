@@ -1,4 +1,5 @@
 import { newId } from '@relay/contracts';
+import type { PayloadFormat } from '@relay/endpoints';
 import { toEndpoint } from '@relay/store';
 import type { EndpointRecord, Store } from '@relay/store';
 import type { ManualState } from '../domain/audit';
@@ -19,6 +20,12 @@ export async function loadEndpoint(store: Store, accountId: string, endpointId: 
 /** Whether the account has this endpoint (another account's endpoint does not exist for it). */
 export async function endpointExists(store: Store, accountId: string, endpointId: string): Promise<boolean> {
   return (await store.endpoints.exists({ _id: endpointId, account_id: accountId })) !== null;
+}
+
+/** The payload format of the caller's endpoint (what a target's routing rules can read); null when there is no such endpoint. */
+export async function endpointFormat(store: Store, accountId: string, endpointId: string): Promise<PayloadFormat | null> {
+  const doc = await store.endpoints.findOne({ _id: endpointId, account_id: accountId }, { payload_format: 1 }).lean<{ payload_format: PayloadFormat }>();
+  return doc ? doc.payload_format : null;
 }
 
 export async function listEndpoints(store: Store, accountId: string): Promise<EndpointRecord[]> {

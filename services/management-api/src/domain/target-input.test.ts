@@ -12,7 +12,7 @@ describe('target input: the endpoints pattern (every problem at once, unknown fi
   it('a create needs kind, name and the kind\'s config; enabled defaults to true, the schedule to the kind\'s', () => {
     expect(validateNewTarget({ kind: 'embed_chat', name: ' alerts ', config: { url: DISCORD, name: 'alerts' } }, registry)).toEqual({
       ok: true,
-      value: { kind: 'embed_chat', name: 'alerts', enabled: true, config: { url: expect.stringMatching(/^enc:v1:/), name: 'alerts' }, retry_schedule_ms: null, limits: null, breaker: null },
+      value: { kind: 'embed_chat', name: 'alerts', enabled: true, config: { url: expect.stringMatching(/^enc:v1:/), name: 'alerts' }, retry_schedule_ms: null, limits: null, breaker: null, routing: null },
     });
   });
 

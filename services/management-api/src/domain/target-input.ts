@@ -1,5 +1,7 @@
 import type { FieldError, Validation } from '@relay/contracts';
-import { checkTargetName, validateBreakerSettings, validateRetrySchedule, validateTargetLimits, withTargetFields } from '@relay/targets';
+import { routingFormatProblem } from '@relay/endpoints';
+import type { PayloadFormat, Routing } from '@relay/endpoints';
+import { checkTargetName, validateBreakerSettings, validateRetrySchedule, validateRouting, validateTargetLimits, withTargetFields } from '@relay/targets';
 import type { BreakerSettings, TargetLimits, TargetRegistry } from '@relay/targets';
 import { bool, fail, fieldNameErrors, isRecord, ok } from './input-fields';
 
@@ -15,10 +17,12 @@ export interface NewTarget {
   limits: TargetLimits | null;
   /** null = the breaker defaults */
   breaker: BreakerSettings | null;
+  /** null = every event (docs/routing.md) */
+  routing: Routing | null;
 }
 
 /** What a PATCH may change. A config (or kind) change is a new target. */
-export type TargetChanges = Partial<Pick<NewTarget, 'name' | 'enabled' | 'retry_schedule_ms' | 'limits' | 'breaker'>>;
+export type TargetChanges = Partial<Pick<NewTarget, 'name' | 'enabled' | 'retry_schedule_ms' | 'limits' | 'breaker' | 'routing'>>;
 
 type Changeable = keyof TargetChanges;
 
@@ -29,6 +33,7 @@ const VALIDATORS: { [K in Changeable]: (raw: unknown) => Validation<NewTarget[K]
   retry_schedule_ms: (raw) => validateRetrySchedule(raw),
   limits: validateTargetLimits,
   breaker: validateBreakerSettings,
+  routing: (raw) => validateRouting(raw),
 };
 const CHANGEABLE = Object.keys(VALIDATORS) as Changeable[];
 
@@ -50,7 +55,8 @@ function readChanges(input: Record<string, unknown>, errors: FieldError[]): Targ
 /**
  * Validates a new target (spec "Outputs"): `kind` one the registry knows, `name`, the kind's
  * `config` (its own validator names each field, e.g. `config.url`), and optionally `enabled`
- * (default true) and `retry_schedule_ms` (default null: the kind's schedule). Every problem is
+ * (default true), `retry_schedule_ms` (default null: the kind's schedule) and `routing`
+ * (default null: every event; docs/routing.md). Every problem is
  * reported at once; unknown and read-only fields are refused by name. Secrets in the config come
  * back sealed by the kind.
  */
@@ -77,6 +83,7 @@ export function validateNewTarget(input: unknown, registry: TargetRegistry): Val
     retry_schedule_ms: changes.retry_schedule_ms ?? null,
     limits: changes.limits ?? null,
     breaker: changes.breaker ?? null,
+    routing: changes.routing ?? null,
   });
 }
 
@@ -91,10 +98,19 @@ function targetFieldErrors(configErrors: FieldError[], filled: Record<string, st
   return out;
 }
 
-/** Validates a PATCH: only `name`, `enabled`, `retry_schedule_ms`, `limits` and `breaker`; every problem at once. */
+/** Validates a PATCH: only `name`, `enabled`, `retry_schedule_ms`, `limits`, `breaker` and `routing`; every problem at once. */
 export function validateTargetChanges(input: unknown): Validation<TargetChanges> {
   if (!isRecord(input)) return fail('(body)', 'must be a JSON object');
   const errors = fieldNameErrors(input, CHANGEABLE, READ_ONLY_FIELDS, { kind: 'cannot be changed here', config: 'cannot be changed here' });
   const changes = readChanges(input, errors);
   return errors.length > 0 ? { ok: false, errors } : ok(changes);
+}
+
+/**
+ * Routing rules read fields of the parsed payload: refused at save, naming `routing`, when the
+ * endpoint's payload format has none (text, none; docs/routing.md).
+ */
+export function routingApplies<T extends { routing?: Routing | null }>(result: Validation<T>, format: PayloadFormat): Validation<T> {
+  const problem = result.ok && result.value.routing ? routingFormatProblem(format) : null;
+  return problem === null ? result : { ok: false, errors: [{ field: 'routing', message: problem }] };
 }

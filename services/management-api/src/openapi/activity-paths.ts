@@ -69,7 +69,17 @@ export const activitySchemas: Record<string, Schema> = {
     ['event_id', 'method', 'source_ip', 'query', 'headers', 'content_type', 'size_bytes', 'body_base64', 'body_text'],
     { description: 'The request of an accepted event, as kept for resends.' },
   ),
-  ActivityRow: object({ ...common, deliveries: list(delivery) }, [...names, 'deliveries'], { description: 'One row with its deliveries and their attempts.' }),
+  ActivityRow: object(
+    {
+      ...common,
+      deliveries: list(delivery),
+      not_routed: list(object({ target_id: str(), target_name: nullable(str({ description: 'the target’s name now; null once it was deleted' })) }, ['target_id', 'target_name']), {
+        description: 'targets the event was not sent to because its payload did not meet their routing rules (docs/routing.md); empty when none',
+      }),
+    },
+    [...names, 'deliveries', 'not_routed'],
+    { description: 'One row with its deliveries and their attempts.' },
+  ),
 };
 
 export const activityPaths: Record<string, Schema> = {

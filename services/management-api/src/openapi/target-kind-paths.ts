@@ -10,7 +10,7 @@ const anyValue: Schema = {};
 const field = object(
   {
     name: str(),
-    type: { type: 'string', enum: ['string', 'boolean', 'integer', 'enum', 'object', 'list', 'variant'] },
+    type: { type: 'string', enum: ['string', 'boolean', 'integer', 'number', 'enum', 'object', 'list', 'variant'] },
     label: str(),
     help: str(),
     example: anyValue,

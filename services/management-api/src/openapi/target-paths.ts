@@ -32,7 +32,7 @@ export const targetPaths: Record<string, Schema> = {
     patch: op({
       operationId: 'updateTarget',
       summary: 'Change a target',
-      description: 'Only `name`, `enabled`, `retry_schedule_ms`, `limits` and `breaker`: a new kind or config is a new target.',
+      description: 'Only `name`, `enabled`, `retry_schedule_ms`, `limits`, `breaker` and `routing`: a new kind or config is a new target.',
       tags: ['Targets'],
       role: 'editor',
       parameters: [endpointId, targetId],

@@ -1,5 +1,5 @@
 import { BREAKER_STATES } from '@relay/store';
-import { CATALOG, configInputSchema, configViewSchema, RETRY_SCHEDULE_LIMITS, TARGET_FIELDS } from '@relay/targets';
+import { CATALOG, configInputSchema, configViewSchema, fieldInputSchema, fieldViewSchema, RETRY_SCHEDULE_LIMITS, TARGET_FIELDS } from '@relay/targets';
 import { bool, dateTime, int, list, nullable, object, oneOfValues, ref, str } from './kit';
 import type { Schema } from './kit';
 
@@ -38,6 +38,8 @@ const breakerState = object(
 const readOnlyIn: Record<string, Schema> = Object.fromEntries(
   ['id', 'account_id', 'endpoint_id', 'flagged', 'default_retry_schedule_ms', 'default_limits', 'breaker_state', 'created_at', 'updated_at'].map((f) => [f, { readOnly: true, description: 'read-only: refused in a request' }]),
 );
+/** from the field's description (libs/targets describe/routing-field.ts), as the API validates it */
+const routingInput: Schema = { ...fieldInputSchema(TARGET_FIELDS.routing), description: 'which events the target gets (docs/routing.md); null: every event. Refused with 400 `routing` when the endpoint’s payload format has no fields (text, none)' };
 const name = str({ minLength: 1, maxLength: 200, description: 'trimmed' });
 
 const kindSchemas: Record<string, Schema> = Object.fromEntries(
@@ -57,6 +59,7 @@ export const targetSchemas: Record<string, Schema> = {
       retry_schedule_ms: retrySchedule,
       limits: limits.input,
       breaker: breaker.input,
+      routing: routingInput,
       ...readOnlyIn,
     },
     ['kind', 'name', 'config'],
@@ -69,6 +72,7 @@ export const targetSchemas: Record<string, Schema> = {
       retry_schedule_ms: retrySchedule,
       limits: limits.input,
       breaker: breaker.input,
+      routing: routingInput,
       kind: { description: 'cannot be changed: a new kind is a new target' },
       config: { description: 'cannot be changed: a new config is a new target' },
       ...readOnlyIn,
@@ -86,6 +90,7 @@ export const targetSchemas: Record<string, Schema> = {
       config: { type: 'object', description: `the kind's settings as shown, every secret masked (${KINDS.map(viewName).join(', ')} by \`kind\`)` },
       flagged: nullable(object({ reason: str(), at: dateTime() }, ['reason', 'at'], { description: 'set when deliveries showed the destination is gone (docs/delivery.md "Flagged targets")' })),
       retry_schedule_ms: retrySchedule,
+      routing: fieldViewSchema(TARGET_FIELDS.routing),
       default_retry_schedule_ms: nullable(list(int())),
       limits: limits.view,
       default_limits: limits.view,
@@ -94,7 +99,7 @@ export const targetSchemas: Record<string, Schema> = {
       created_at: dateTime(),
       updated_at: dateTime(),
     },
-    ['id', 'account_id', 'endpoint_id', 'kind', 'name', 'enabled', 'config', 'flagged', 'retry_schedule_ms', 'default_retry_schedule_ms', 'limits', 'default_limits', 'breaker', 'breaker_state', 'created_at', 'updated_at'],
+    ['id', 'account_id', 'endpoint_id', 'kind', 'name', 'enabled', 'config', 'flagged', 'retry_schedule_ms', 'routing', 'default_retry_schedule_ms', 'limits', 'default_limits', 'breaker', 'breaker_state', 'created_at', 'updated_at'],
     // the view is checked against its kind's schema, as a create's config is
     { allOf: KINDS.map((k) => configOfKind(k, viewName(k))) },
   ),

@@ -39,7 +39,10 @@ export function activityRoutes(store: Store, retentionMs: number, now: () => Dat
     const doc = await log.row(String(req.params.eventId));
     if (!doc || doc.account_id !== accountOf(req)) throw notFound('Activity row');
     const row = withDeliveryStarts(toActivity(doc));
-    res.json(withTargetNames(row, await targetNames(store, doc.endpoint_id, [...new Set(row.deliveries.map((d) => d.target_id))])));
+    const notRouted = row.not_routed ?? [];
+    const names = await targetNames(store, doc.endpoint_id, [...new Set([...row.deliveries.map((d) => d.target_id), ...notRouted])]);
+    // per target: its deliveries, or that routing held the event back from it (docs/routing.md)
+    res.json({ ...withTargetNames(row, names), not_routed: notRouted.map((id) => ({ target_id: id, target_name: names.get(id) ?? null })) });
   });
   // the request as it came (issue 27, item 1): kept for accepted events only, with the row's retention
   r.get('/:eventId/request', ...operation('getActivityRequest'), async (req: Request, res: Response) => {

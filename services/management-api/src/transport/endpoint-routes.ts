@@ -1,5 +1,9 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
+import type { FieldError } from '@relay/contracts';
+import { routingFormatProblem } from '@relay/endpoints';
+import type { PayloadFormat } from '@relay/endpoints';
+import type { Store } from '@relay/store';
 import { createEndpoint, deleteEndpoint, listEndpoints, updateEndpoint } from '../adapters/endpoint-store';
 import { auditActionsFor } from '../domain/audit';
 import { validateEndpointInput } from '../domain/endpoint-input';
@@ -78,6 +82,7 @@ async function patchEndpoint(deps: EndpointRouteDeps, req: Request): Promise<Rec
   const sent = checked(req, validateEndpointInput(req.body, 'update', stored));
   const { merged, changes } = mergeSettings(settingsOf(current), sent);
   const combination = checkCombination(merged, sent);
+  if (changes.payload_format !== undefined) combination.push(...(await routingFormatErrors(deps.store, current.id, changes.payload_format)));
   if (combination.length) throw invalid(combination);
   if (Object.keys(changes).length === 0) return viewOf(deps, current, req);
   if (!(await updateEndpoint(deps.store, current.id, current.revision, sealed(changes, deps.secrets)))) {
@@ -96,4 +101,13 @@ async function patchEndpoint(deps: EndpointRouteDeps, req: Request): Promise<Rec
   await deps.announceChange({ scope: 'endpoint', id: current.id });
   deps.logger.info('endpoint settings saved', { endpoint_id: current.id, account_id: current.account_id, revision: (current.revision ?? 0) + 1, fields: Object.keys(changes), actor: actorOf(req) });
   return viewOf(deps, await endpointOf(deps, req), req);
+}
+
+/** A format whose payload has no fields is refused while a target routes on fields (docs/routing.md). */
+async function routingFormatErrors(store: Store, endpointId: string, format: PayloadFormat): Promise<FieldError[]> {
+  const problem = routingFormatProblem(format);
+  if (problem === null) return [];
+  const routed = await store.targets.find({ endpoint_id: endpointId, routing: { $ne: null } }, { _id: 1 }).limit(5).lean();
+  if (routed.length === 0) return [];
+  return [{ field: 'payload_format', message: `cannot be ${format} while targets route on payload fields (${routed.map((t) => String(t._id)).join(', ')}): remove their routing first` }];
 }

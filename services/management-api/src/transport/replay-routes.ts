@@ -57,7 +57,7 @@ export function replayRoutes(deps: ReplayDeps): Router {
     if (why === 'not_accepted') throw new ApiError(409, 'not_resendable', `Only accepted events can be delivered again; this request was refused (${row.outcome}).`);
     if (why === 'payload_not_stored') throw new ApiError(409, 'payload_not_stored', 'The payload of this event is not stored: it was accepted before payloads were kept, the broker did not take it, or it has not reached the activity log yet (retry in a few seconds).');
 
-    const targets = await targetsFor(deps, row.endpoint_id, account, body.target_id);
+    const targets = await targetsFor(deps, row.endpoint_id, account, body.target_id, row.not_routed ?? []);
     const allowed = await deps.limits.take(account, 'resend', deps.resendsPerMinute, MINUTE_MS);
     if (!allowed.ok) throw tooMany('too_many_resends', `At most ${deps.resendsPerMinute} resends a minute.`, allowed.retryAfterSeconds);
     const deliveries = resendDeliveries(row, payload!, targets, resendTag(deps.now().getTime()));
@@ -143,7 +143,11 @@ async function jobOf(deps: ReplayDeps, req: Request) {
 }
 
 /** The named target (the endpoint's, enabled, not flagged), or every enabled target of the endpoint, as the gateway picks them. */
-async function targetsFor(deps: ReplayDeps, endpointId: string, account: string, targetId: string | undefined): Promise<ResendTarget[]> {
+/**
+ * The targets a resend delivers to: the one named, or every enabled target the event was routed
+ * to (`notRouted`: the targets its payload did not meet the routing rules of, docs/routing.md).
+ */
+async function targetsFor(deps: ReplayDeps, endpointId: string, account: string, targetId: string | undefined, notRouted: readonly string[]): Promise<ResendTarget[]> {
   const withChannel = (t: { id: string; kind: string }): ResendTarget[] => {
     const channel = channelOf(t.kind);
     return channel ? [{ id: t.id, kind: t.kind, channel }] : [];
@@ -155,7 +159,7 @@ async function targetsFor(deps: ReplayDeps, endpointId: string, account: string,
     if (t.flagged) throw new ApiError(409, 'target_flagged', `The target is flagged (${t.flagged.reason}); clear the flag (DELETE …/flag) to deliver to it.`);
     return withChannel(t);
   }
-  const targets = (await enabledTargetsOf(deps.store, account, endpointId)).flatMap(withChannel);
-  if (targets.length === 0) throw new ApiError(409, 'no_targets', 'The endpoint has no enabled target to deliver to.');
+  const targets = (await enabledTargetsOf(deps.store, account, endpointId)).filter((t) => !notRouted.includes(t.id)).flatMap(withChannel);
+  if (targets.length === 0) throw new ApiError(409, 'no_targets', notRouted.length > 0 ? 'The event was routed to no enabled target (docs/routing.md); name a target to deliver to it anyway.' : 'The endpoint has no enabled target to deliver to.');
   return targets;
 }

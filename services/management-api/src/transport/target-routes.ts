@@ -1,11 +1,12 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
 import type { CacheChange } from '@relay/contracts';
+import type { PayloadFormat } from '@relay/endpoints';
 import type { Store, TargetRecord } from '@relay/store';
 import type { TargetRegistry } from '@relay/targets';
-import { endpointExists } from '../adapters/endpoint-store';
+import { endpointExists, endpointFormat } from '../adapters/endpoint-store';
 import { clearTargetFlag, createTarget, deleteTarget, listTargets, loadTarget, updateTarget } from '../adapters/target-store';
-import { validateNewTarget, validateTargetChanges } from '../domain/target-input';
+import { routingApplies, validateNewTarget, validateTargetChanges } from '../domain/target-input';
 import { targetView } from '../domain/target-view';
 import type { TargetBreakers } from '../adapters/target-breakers';
 import { audit } from './audit-trail';
@@ -33,14 +34,21 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
     if (!(await endpointExists(store, accountOf(req), id))) throw notFound('Endpoint');
     return id;
   };
+  /** …with its payload format, what the target's routing rules can read (routingApplies) */
+  const endpointAndFormat = async (req: Request): Promise<{ endpointId: string; format: PayloadFormat }> => {
+    const endpointId = String(req.params.endpointId);
+    const format = await endpointFormat(store, accountOf(req), endpointId);
+    if (format === null) throw notFound('Endpoint');
+    return { endpointId, format };
+  };
   const found = (t: TargetRecord | null): TargetRecord => {
     if (!t) throw notFound('Target');
     return t;
   };
 
   r.post('/', ...operation('createTarget', { reportWithHandler: true }), async (req: Request, res: Response) => {
-    const endpointId = await endpointOf(req);
-    const sent = checked(req, validateNewTarget(req.body, registry));
+    const { endpointId, format } = await endpointAndFormat(req);
+    const sent = checked(req, routingApplies(validateNewTarget(req.body, registry), format));
     const target = await createTarget(store, accountOf(req), endpointId, sent);
     await audit(store, req, { action: 'target_created', endpoint_id: endpointId, details: { target_id: target.id, name: target.name, kind: target.kind } });
     await deps.announceChange({ scope: 'target', id: target.id, endpoint_id: endpointId });
@@ -57,12 +65,12 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
     res.json(view(found(await loadTarget(store, endpointId, String(req.params.targetId)))));
   });
 
-  /** name, enabled and the retry schedule; a config change is a new target */
+  /** name, enabled, the retry schedule and routing; a config change is a new target */
   r.patch('/:targetId', ...operation('updateTarget', { reportWithHandler: true }), async (req: Request, res: Response) => {
-    const endpointId = await endpointOf(req);
+    const { endpointId, format } = await endpointAndFormat(req);
     const targetId = String(req.params.targetId);
     found(await loadTarget(store, endpointId, targetId));
-    const sent = checked(req, validateTargetChanges(req.body));
+    const sent = checked(req, routingApplies(validateTargetChanges(req.body), format));
     const target = found(await updateTarget(store, endpointId, targetId, sent));
     await audit(store, req, { action: 'target_updated', endpoint_id: endpointId, details: { target_id: targetId, name: target.name, fields: Object.keys(sent).sort() } });
     // the gateways route only to enabled targets; the deliverers cache the whole target
