@@ -227,7 +227,7 @@ export interface paths {
         head?: never;
         /**
          * Change a target
-         * @description Only `name`, `enabled`, `retry_schedule_ms`, `limits` and `breaker`: a new kind or config is a new target.
+         * @description Only `name`, `enabled`, `retry_schedule_ms`, `limits`, `breaker` and `routing`: a new kind or config is a new target.
          *
          *     Needs an API key with the **editor** role or higher.
          */
@@ -1181,6 +1181,140 @@ export interface components {
                 cool_down_s?: number | null;
                 flag_after_open_s?: number | null;
             } | null;
+            /** @description which events the target gets (docs/routing.md); null: every event. Refused with 400 `routing` when the endpoint’s payload format has no fields (text, none) */
+            routing?: {
+                match?: ("all" | "any") | null;
+                rules: ({
+                    /** @enum {string} */
+                    kind: "equals" | "one_of" | "contains" | "not_contains" | "regex" | "not_regex" | "exists" | "not_exists" | "gt" | "gte" | "lt" | "lte";
+                } & ({
+                    /** @constant */
+                    kind: "equals";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example order.paid */
+                    value: string;
+                    case_insensitive?: boolean | null;
+                } | {
+                    /** @constant */
+                    kind: "one_of";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    values: string[];
+                } | {
+                    /** @constant */
+                    kind: "contains";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example order.paid */
+                    value: string;
+                    case_insensitive?: boolean | null;
+                } | {
+                    /** @constant */
+                    kind: "not_contains";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example order.paid */
+                    value: string;
+                    case_insensitive?: boolean | null;
+                } | {
+                    /** @constant */
+                    kind: "regex";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /**
+                     * @description RE2 syntax: linear-time matching, no lookaround or backreferences
+                     * @example ^order\.
+                     */
+                    pattern: string;
+                    case_insensitive?: boolean | null;
+                } | {
+                    /** @constant */
+                    kind: "not_regex";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /**
+                     * @description RE2 syntax: linear-time matching, no lookaround or backreferences
+                     * @example ^order\.
+                     */
+                    pattern: string;
+                    case_insensitive?: boolean | null;
+                } | {
+                    /** @constant */
+                    kind: "exists";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                } | {
+                    /** @constant */
+                    kind: "not_exists";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                } | {
+                    /** @constant */
+                    kind: "gt";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example 100 */
+                    value: number;
+                } | {
+                    /** @constant */
+                    kind: "gte";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example 100 */
+                    value: number;
+                } | {
+                    /** @constant */
+                    kind: "lt";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example 100 */
+                    value: number;
+                } | {
+                    /** @constant */
+                    kind: "lte";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example 100 */
+                    value: number;
+                }))[];
+            } | null;
             /** @description read-only: refused in a request */
             readonly id?: unknown;
             /** @description read-only: refused in a request */
@@ -1219,6 +1353,140 @@ export interface components {
                 window_s?: number | null;
                 cool_down_s?: number | null;
                 flag_after_open_s?: number | null;
+            } | null;
+            /** @description which events the target gets (docs/routing.md); null: every event. Refused with 400 `routing` when the endpoint’s payload format has no fields (text, none) */
+            routing?: {
+                match?: ("all" | "any") | null;
+                rules: ({
+                    /** @enum {string} */
+                    kind: "equals" | "one_of" | "contains" | "not_contains" | "regex" | "not_regex" | "exists" | "not_exists" | "gt" | "gte" | "lt" | "lte";
+                } & ({
+                    /** @constant */
+                    kind: "equals";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example order.paid */
+                    value: string;
+                    case_insensitive?: boolean | null;
+                } | {
+                    /** @constant */
+                    kind: "one_of";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    values: string[];
+                } | {
+                    /** @constant */
+                    kind: "contains";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example order.paid */
+                    value: string;
+                    case_insensitive?: boolean | null;
+                } | {
+                    /** @constant */
+                    kind: "not_contains";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example order.paid */
+                    value: string;
+                    case_insensitive?: boolean | null;
+                } | {
+                    /** @constant */
+                    kind: "regex";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /**
+                     * @description RE2 syntax: linear-time matching, no lookaround or backreferences
+                     * @example ^order\.
+                     */
+                    pattern: string;
+                    case_insensitive?: boolean | null;
+                } | {
+                    /** @constant */
+                    kind: "not_regex";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /**
+                     * @description RE2 syntax: linear-time matching, no lookaround or backreferences
+                     * @example ^order\.
+                     */
+                    pattern: string;
+                    case_insensitive?: boolean | null;
+                } | {
+                    /** @constant */
+                    kind: "exists";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                } | {
+                    /** @constant */
+                    kind: "not_exists";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                } | {
+                    /** @constant */
+                    kind: "gt";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example 100 */
+                    value: number;
+                } | {
+                    /** @constant */
+                    kind: "gte";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example 100 */
+                    value: number;
+                } | {
+                    /** @constant */
+                    kind: "lt";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example 100 */
+                    value: number;
+                } | {
+                    /** @constant */
+                    kind: "lte";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example 100 */
+                    value: number;
+                }))[];
             } | null;
             /** @description cannot be changed: a new kind is a new target */
             kind?: unknown;
@@ -1262,6 +1530,137 @@ export interface components {
             } | null;
             /** @description delays between attempts in ms; `[]` no retries; null the kind’s default (docs/delivery.md) */
             retry_schedule_ms: number[] | null;
+            routing: {
+                /** @enum {string} */
+                match: "all" | "any";
+                rules: ({
+                    /** @constant */
+                    kind: "equals";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example order.paid */
+                    value: string;
+                    case_insensitive?: boolean;
+                } | {
+                    /** @constant */
+                    kind: "one_of";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    values: string[];
+                } | {
+                    /** @constant */
+                    kind: "contains";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example order.paid */
+                    value: string;
+                    case_insensitive?: boolean;
+                } | {
+                    /** @constant */
+                    kind: "not_contains";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example order.paid */
+                    value: string;
+                    case_insensitive?: boolean;
+                } | {
+                    /** @constant */
+                    kind: "regex";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /**
+                     * @description RE2 syntax: linear-time matching, no lookaround or backreferences
+                     * @example ^order\.
+                     */
+                    pattern: string;
+                    case_insensitive?: boolean;
+                } | {
+                    /** @constant */
+                    kind: "not_regex";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /**
+                     * @description RE2 syntax: linear-time matching, no lookaround or backreferences
+                     * @example ^order\.
+                     */
+                    pattern: string;
+                    case_insensitive?: boolean;
+                } | {
+                    /** @constant */
+                    kind: "exists";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                } | {
+                    /** @constant */
+                    kind: "not_exists";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                } | {
+                    /** @constant */
+                    kind: "gt";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example 100 */
+                    value: number;
+                } | {
+                    /** @constant */
+                    kind: "gte";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example 100 */
+                    value: number;
+                } | {
+                    /** @constant */
+                    kind: "lt";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example 100 */
+                    value: number;
+                } | {
+                    /** @constant */
+                    kind: "lte";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in field validation rules (data.object.status)
+                     * @example type
+                     */
+                    path: string;
+                    /** @example 100 */
+                    value: number;
+                })[];
+            } | null;
             default_retry_schedule_ms: number[] | null;
             /** @description Delivery limits */
             limits: {
@@ -1576,7 +1975,7 @@ export interface components {
         TargetKindField: {
             name: string;
             /** @enum {string} */
-            type: "string" | "boolean" | "integer" | "enum" | "object" | "list" | "variant";
+            type: "string" | "boolean" | "integer" | "number" | "enum" | "object" | "list" | "variant";
             label: string;
             help?: string;
             example?: unknown;
@@ -1749,6 +2148,12 @@ export interface components {
                     /** Format: date-time */
                     next_attempt_at: string | null;
                 }[];
+            }[];
+            /** @description targets the event was not sent to because its payload did not meet their routing rules (docs/routing.md); empty when none */
+            not_routed: {
+                target_id: string;
+                /** @description the target’s name now; null once it was deleted */
+                target_name: string | null;
             }[];
         };
         /** @description Every field optional: without `body`, `body_base64` and `query`, a sample the endpoint’s format reads is sent. */

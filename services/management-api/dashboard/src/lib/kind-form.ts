@@ -25,7 +25,7 @@ function startOf(f: TargetKindField, shown: unknown, siblings: Value): unknown {
     const variant = f.variants?.find((v) => v.value === value[f.tag!]);
     return { ...startObject(variant?.fields ?? [], value), [f.tag!]: value[f.tag!] };
   }
-  if (f.type === 'list' && Array.isArray(value)) return value.map((item) => (isObject(item) ? startObject(f.items?.fields ?? [], item) : item));
+  if (f.type === 'list' && Array.isArray(value)) return value.map((item) => (isObject(item) ? (f.items?.type === 'variant' ? startOf(f.items, item, {}) : startObject(f.items?.fields ?? [], item)) : item));
   return value;
 }
 
@@ -39,6 +39,12 @@ export function startObject(fields: TargetKindField[], shown: Value | undefined)
     else if (f.type === 'string' && f.required) out[f.name] = '';
   }
   return out;
+}
+
+/** A new row of a list: its fields' defaults, or a variant's first shape. */
+export function startItem(item: TargetKindField): Value {
+  if (item.type === 'variant' && item.variants?.[0]) return { [item.tag!]: item.variants[0].value, ...startObject(item.variants[0].fields, undefined) };
+  return startObject(item.fields ?? [], undefined);
 }
 
 /** What a save sends for these fields: unset optional values left out, the target's own fields too. */
@@ -65,7 +71,7 @@ function fieldInput(f: TargetKindField, v: unknown): unknown {
     const variant = f.variants?.find((x) => x.value === v[f.tag!]);
     return { [f.tag!]: v[f.tag!], ...inputOf(variant?.fields ?? [], v) };
   }
-  if (f.type === 'list' && Array.isArray(v)) return v.map((item) => (f.items && isObject(item) ? inputOf(f.items.fields ?? [], item) : item));
+  if (f.type === 'list' && Array.isArray(v)) return v.map((item) => (f.items && isObject(item) ? fieldInput(f.items, item) : item));
   return v;
 }
 
@@ -73,11 +79,15 @@ function fieldInput(f: TargetKindField, v: unknown): unknown {
 export function pathsOf(fields: TargetKindField[], value: Value, prefix: string): string[] {
   return fields.flatMap((f) => {
     if (isHidden(f)) return [];
-    const path = `${prefix}.${f.name}`;
+    const path = prefix === '' ? f.name : `${prefix}.${f.name}`;
     const v = value[f.name];
     if (f.type === 'object' && isObject(v)) return [path, ...pathsOf(f.fields ?? [], v, path)];
     if (f.type === 'variant' && isObject(v)) return [path, `${path}.${f.tag}`, ...pathsOf(f.variants?.find((x) => x.value === v[f.tag!])?.fields ?? [], v, path)];
     if (f.type === 'list' && Array.isArray(v) && f.items?.type === 'object') return [path, ...v.flatMap((item, i) => pathsOf(f.items!.fields ?? [], item as Value, `${path}[${i}]`))];
+    if (f.type === 'list' && Array.isArray(v) && f.items?.type === 'variant') {
+      const item = f.items;
+      return [path, ...v.flatMap((row, i) => [`${path}[${i}]`, `${path}[${i}].${item.tag}`, ...pathsOf(item.variants?.find((x) => x.value === (row as Value)[item.tag!])?.fields ?? [], row as Value, `${path}[${i}]`)])];
+    }
     return [path];
   });
 }

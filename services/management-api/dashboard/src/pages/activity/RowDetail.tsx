@@ -55,7 +55,7 @@ export function RowDetail(props: { row: ActivityRow; can: Abilities; known: Deta
       {r.outcome === 'ACCEPTED' && !r.aggregate && <RequestDetail eventId={r.id} />}
       {error && <Notice kind="error">{error}</Notice>}
       {!detail && !error && <Loading what="deliveries" />}
-      {detail && detail.deliveries.length === 0 && r.outcome === 'ACCEPTED' && <p>No deliveries recorded yet.</p>}
+      {detail && detail.deliveries.length === 0 && detail.not_routed.length === 0 && r.outcome === 'ACCEPTED' && <p>No deliveries recorded yet.</p>}
       {detail?.deliveries.map((d) => (
         <div class="delivery" key={d.delivery_id}>
           <p>
@@ -92,6 +92,11 @@ export function RowDetail(props: { row: ActivityRow; can: Abilities; known: Deta
             </table>
           </div>
         </div>
+      ))}
+      {detail?.not_routed.map((t) => (
+        <p class="delivery" key={t.target_id}>
+          To {t.target_name !== null ? <strong title={t.target_id}>{t.target_name}</strong> : <>a deleted target <code>{t.target_id}</code></>}: <strong class="delivery--not_routed">not routed</strong> (the payload did not meet its routing rules; nothing was sent)
+        </p>
       ))}
       {props.can.edit && r.outcome === 'ACCEPTED' && !r.aggregate && (
         <p>

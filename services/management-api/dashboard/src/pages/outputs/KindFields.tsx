@@ -1,6 +1,6 @@
 import { Field } from '../../components/ui';
 import type { ErrorMap } from '../../lib/fields';
-import { isCredential, isHidden, isTriState, startObject } from '../../lib/kind-form';
+import { isCredential, isHidden, isTriState, startItem, startObject } from '../../lib/kind-form';
 import type { Value } from '../../lib/kind-form';
 import type { TargetKindField } from '@relay/client';
 
@@ -30,7 +30,7 @@ export function KindFields(props: Props) {
       {props.fields
         .filter((f) => !isHidden(f))
         .map((f) => (
-          <FieldControl key={f.name} field={f} value={props.value[f.name]} siblings={props.value} onChange={(v) => set(f.name, v)} path={`${props.path}.${f.name}`} errors={props.errors} editing={props.editing} labelPrefix={props.labelPrefix} />
+          <FieldControl key={f.name} field={f} value={props.value[f.name]} siblings={props.value} onChange={(v) => set(f.name, v)} path={props.path === '' ? f.name : `${props.path}.${f.name}`} errors={props.errors} editing={props.editing} labelPrefix={props.labelPrefix} />
         ))}
     </>
   );
@@ -76,9 +76,10 @@ function FieldControl(p: ControlProps) {
         </Field>
       );
     case 'integer':
+    case 'number':
       return (
         <Field path={p.path} label={label} errors={p.errors} hint={hint}>
-          {(a) => <input {...a} type="number" min={f.minimum} max={f.maximum} value={p.value === undefined || p.value === null ? '' : String(p.value)} onInput={(e) => p.onChange(e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))} />}
+          {(a) => <input {...a} type="number" step={f.type === 'number' ? 'any' : undefined} min={f.minimum} max={f.maximum} value={p.value === undefined || p.value === null ? '' : String(p.value)} onInput={(e) => p.onChange(e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))} />}
         </Field>
       );
     case 'boolean':
@@ -120,7 +121,7 @@ function FieldControl(p: ControlProps) {
     case 'variant':
       return <VariantControl {...p} />;
     case 'list':
-      return f.items?.type === 'object' ? <RowsControl {...p} /> : <LinesControl {...p} />;
+      return f.items?.type === 'object' || f.items?.type === 'variant' ? <RowsControl {...p} /> : <LinesControl {...p} />;
   }
 }
 
@@ -169,7 +170,7 @@ function VariantControl(p: ControlProps) {
             </select>
           )}
         </Field>
-        <KindFields fields={variant?.fields ?? []} value={value} onChange={p.onChange} path={p.path} errors={p.errors} editing={p.editing} />
+        <KindFields fields={variant?.fields ?? []} value={value} onChange={p.onChange} path={p.path} errors={p.errors} editing={p.editing} labelPrefix={p.labelPrefix} />
       </div>
     </fieldset>
   );
@@ -199,14 +200,18 @@ function RowsControl(p: ControlProps) {
       {p.errors.get(p.path) && <p class="field-error">{p.errors.get(p.path)!.join('; ')}</p>}
       {rows.map((row, i) => (
         <div class="row" key={i}>
-          <KindFields fields={item.fields ?? []} value={row} onChange={(v) => p.onChange(rows.map((r, j) => (j === i ? v : r)))} path={`${p.path}[${i}]`} errors={p.errors} editing={p.editing} labelPrefix={`${item.label} ${i + 1}`} />
+          {item.type === 'variant' ? (
+            <FieldControl field={{ ...item, label: `${item.label} ${i + 1}` }} value={row} siblings={{}} onChange={(v) => p.onChange(rows.map((r, j) => (j === i ? (v as Value) : r)))} path={`${p.path}[${i}]`} errors={p.errors} editing={p.editing} labelPrefix={`${item.label} ${i + 1}`} />
+          ) : (
+            <KindFields fields={item.fields ?? []} value={row} onChange={(v) => p.onChange(rows.map((r, j) => (j === i ? v : r)))} path={`${p.path}[${i}]`} errors={p.errors} editing={p.editing} labelPrefix={`${item.label} ${i + 1}`} />
+          )}
           <button type="button" class="secondary" aria-label={`Remove ${item.label.toLowerCase()} ${i + 1}`} onClick={() => p.onChange(rows.filter((_, j) => j !== i))}>
             Remove
           </button>
         </div>
       ))}
       {rows.length < max && (
-        <button type="button" class="secondary" onClick={() => p.onChange([...rows, startObject(item.fields ?? [], undefined)])}>
+        <button type="button" class="secondary" onClick={() => p.onChange([...rows, startItem(item)])}>
           {`Add ${item.label.toLowerCase()}`}
         </button>
       )}

@@ -22,6 +22,9 @@ export function TargetForm(props: { endpointId: string; kinds: TargetKindList; r
   const [name, setName] = useState(old?.name ?? '');
   const [schedule, setSchedule] = useState((old?.retry_schedule_ms ?? []).join(', ') + (old?.retry_schedule_ms?.length === 0 ? 'none' : ''));
   const [config, setConfig] = useState<Value>(startObject(fields, old?.config));
+  // the target's own routing rules (docs/routing.md), drawn from their description like a kind's config
+  const ownFields = props.kinds.target_fields.filter((f) => f.name === 'routing');
+  const [own, setOwn] = useState<Value>(startObject(ownFields, old ? { routing: old.routing } : undefined));
   const [configTouched, setConfigTouched] = useState(old === null);
   const { errors, message, fail } = useFormErrors();
 
@@ -35,14 +38,16 @@ export function TargetForm(props: { endpointId: string; kinds: TargetKindList; r
     e.preventDefault();
     const retry = parseSchedule(schedule);
     try {
+      // the form's rows are drawn from the routing description; the API is the judge of their shape
+      const routing = (inputOf(ownFields, own).routing ?? null) as TargetCreate['routing'];
       const target =
         old && !configTouched
-          ? await must(relay.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId: props.endpointId, targetId: old.id } }, body: { name, retry_schedule_ms: retry } }))
+          ? await must(relay.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId: props.endpointId, targetId: old.id } }, body: { name, retry_schedule_ms: retry, routing } }))
           : await must(
               relay.POST('/v1/endpoints/{endpointId}/targets', {
                 params: { path: { endpointId: props.endpointId } },
                 // a kind of the API's own list (GET /v1/target-kinds)
-                body: { kind: kind as TargetCreate['kind'], name, enabled: old?.enabled ?? true, config: inputOf(fields, config), retry_schedule_ms: retry },
+                body: { kind: kind as TargetCreate['kind'], name, enabled: old?.enabled ?? true, config: inputOf(fields, config), retry_schedule_ms: retry, routing },
               }),
             );
       props.onDone(target);
@@ -51,7 +56,7 @@ export function TargetForm(props: { endpointId: string; kinds: TargetKindList; r
     }
   };
 
-  const known = new Set(['kind', 'name', 'retry_schedule_ms', ...pathsOf(fields, config, 'config')]);
+  const known = new Set(['kind', 'name', 'retry_schedule_ms', ...pathsOf(fields, config, 'config'), ...pathsOf(ownFields, own, '')]);
   const map = errorMap(errors.map((x) => ({ ...x, field: fieldFor(x.field, known) ?? x.field })));
   const unplaced = errors.filter((x) => fieldFor(x.field, known) === null);
   const defaultSchedule = described?.default_retry_schedule_ms.join(', ') ?? '';
@@ -60,7 +65,7 @@ export function TargetForm(props: { endpointId: string; kinds: TargetKindList; r
     <form class="card target-form" onSubmit={(e) => void submit(e)} aria-label={old ? `Edit ${old.name}` : 'Add a target'} noValidate>
       <h3>{old ? `Edit ${old.name}` : 'Add a target'}</h3>
       <ErrorSummary message={message} unplaced={unplaced} />
-      {old && <p class="hint">Renaming or a new retry schedule keeps the target. Changing its configuration saves a new target in its place; write-only values must then be entered again.</p>}
+      {old && <p class="hint">Renaming, a new retry schedule or new routing rules keep the target. Changing its configuration saves a new target in its place; write-only values must then be entered again.</p>}
       <div class="grid">
         <Field path="kind" label="Kind" errors={map} hint={described?.help}>
           {(a) => (
@@ -85,6 +90,7 @@ export function TargetForm(props: { endpointId: string; kinds: TargetKindList; r
           {(a) => <input {...a} value={schedule} placeholder={defaultSchedule} onInput={(e) => setSchedule(e.currentTarget.value)} />}
         </Field>
       </div>
+      <KindFields fields={ownFields} value={own} onChange={setOwn} path="" errors={map} editing={old !== null} />
       <div class="actions">
         <button type="button" class="secondary" onClick={props.onCancel}>
           Cancel
