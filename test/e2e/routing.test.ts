@@ -1,3 +1,4 @@
+import { openActivityLog } from '@relay/activity-log';
 import { eventually } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
 import { startStack } from './stack';
@@ -131,9 +132,10 @@ describe('routing rules per target: a condition on the payload decides whether t
     // each row: delivered to the routed targets, the others named not routed
     const eventOf = new Map(receiver.requests.filter((r) => r.url === '/everything').map((r) => [(JSON.parse(r.body.toString('utf8')) as { n: number }).n, String(r.headers['x-relay-event-id'])]));
     expect(eventOf.size).toBe(EVENTS);
+    const log = openActivityLog(stack.store.connection);
     const rows = await eventually(
       async () => {
-        const docs = await Promise.all([...eventOf.values()].map((id) => stack.store.activity.row(id)));
+        const docs = await Promise.all([...eventOf.values()].map((id) => log.row(id)));
         return docs.every((d) => d?.status === 'completed') ? docs : undefined;
       },
       60_000,
