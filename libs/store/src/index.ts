@@ -17,6 +17,6 @@ export type {
   TargetRecord,
 } from './records';
 export { toAccount, toActivity, toEndpoint, toTarget } from './mappers';
-export { enabledTargetsOf, findTarget } from './targets';
+export { enabledTargetsOf, findTarget, routedTargetIds } from './targets';
 export { keyedCollection, mapLimit } from './keyed-collection';
 export type { KeyedCollection } from './keyed-collection';

@@ -19,3 +19,9 @@ export async function enabledTargetsOf(store: Store, accountId: string, endpoint
   const docs = await store.targets.find({ endpoint_id: endpointId, account_id: accountId, enabled: true }).select({ _id: 1, kind: 1 }).lean();
   return docs.map((d) => ({ id: String(d._id), kind: String(d.kind) }));
 }
+
+/** Up to `limit` ids of the endpoint's targets that have routing rules (docs/routing.md): what a payload-format change must not strand. */
+export async function routedTargetIds(store: Store, endpointId: string, limit: number): Promise<string[]> {
+  const docs = await store.targets.find({ endpoint_id: endpointId, routing: { $ne: null } }, { _id: 1 }).limit(limit).lean();
+  return docs.map((d) => String(d._id));
+}

@@ -1,4 +1,4 @@
-import { connectStore, enabledTargetsOf, findTarget } from '@relay/store';
+import { connectStore, enabledTargetsOf, findTarget, routedTargetIds } from '@relay/store';
 import type { Store } from '@relay/store';
 import { testNamespace } from '../../support/infra';
 
@@ -22,6 +22,9 @@ beforeAll(async () => {
     target('tg_off', { enabled: false }),
     target('tg_other_ep', { endpoint_id: 'ep_b' }),
     target('tg_other_acc', { account_id: 'acc_b' }),
+    target('tg_routed', { endpoint_id: 'ep_r', routing: { match: 'all', rules: [{ kind: 'exists', path: 'type' }] } }),
+    target('tg_unrouted', { endpoint_id: 'ep_r', routing: null }),
+    target('tg_older', { endpoint_id: 'ep_r' }),
   ]);
 });
 
@@ -43,5 +46,10 @@ describe('target reads of libs/store (real store)', () => {
       { id: 'tg_a2', kind: 'embed_chat' },
     ]);
     expect(await enabledTargetsOf(store, 'acc_b', 'ep_b')).toEqual([]);
+  });
+
+  it('routedTargetIds: only the endpoint’s targets with routing rules (null and absent have none), at most `limit`', async () => {
+    expect(await routedTargetIds(store, 'ep_r', 5)).toEqual(['tg_routed']);
+    expect(await routedTargetIds(store, 'ep_a', 5)).toEqual([]);
   });
 });

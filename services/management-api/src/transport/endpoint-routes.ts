@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { FieldError } from '@relay/contracts';
 import { routingFormatProblem } from '@relay/endpoints';
 import type { PayloadFormat } from '@relay/endpoints';
+import { routedTargetIds } from '@relay/store';
 import type { Store } from '@relay/store';
 import { createEndpoint, deleteEndpoint, listEndpoints, updateEndpoint } from '../adapters/endpoint-store';
 import { auditActionsFor } from '../domain/audit';
@@ -107,7 +108,7 @@ async function patchEndpoint(deps: EndpointRouteDeps, req: Request): Promise<Rec
 async function routingFormatErrors(store: Store, endpointId: string, format: PayloadFormat): Promise<FieldError[]> {
   const problem = routingFormatProblem(format);
   if (problem === null) return [];
-  const routed = await store.targets.find({ endpoint_id: endpointId, routing: { $ne: null } }, { _id: 1 }).limit(5).lean();
+  const routed = await routedTargetIds(store, endpointId, 5);
   if (routed.length === 0) return [];
-  return [{ field: 'payload_format', message: `cannot be ${format} while targets route on payload fields (${routed.map((t) => String(t._id)).join(', ')}): remove their routing first` }];
+  return [{ field: 'payload_format', message: `cannot be ${format} while targets route on payload fields (${routed.join(', ')}): remove their routing first` }];
 }
