@@ -19,8 +19,23 @@ const typedRules = (files, project, voidReturn) => ({
 });
 
 module.exports = tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.infra/**', 'coverage/**', 'bench/**', 'scripts/**', '*.js', 'deploy/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '.infra/**', 'coverage/**', '*.js', 'deploy/**'] },
   typedRules(['libs/*/src/**/*.ts', 'services/*/src/**/*.ts', 'test/**/*.ts'], './tsconfig.test.json', { arguments: false }),
+  // the benches and scripts (CommonJS, type-checked through JSDoc by tsconfig.scripts.json): the same promise rules
+  {
+    files: ['bench/**/*.js', 'scripts/**/*.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      parser: tseslint.parser,
+      parserOptions: { project: './tsconfig.scripts.json', tsconfigRootDir: __dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'off' },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+    },
+  },
   // route code asks @relay/store in the domain's words; it never queries the store's models (STYLE.md)
   {
     files: ['services/*/src/transport/**/*.ts'],

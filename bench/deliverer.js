@@ -5,7 +5,6 @@
 // {"deliveries_per_s","p50_ms","p99_ms","n",…}; writes bench-results/deliverer.json.
 'use strict';
 const { randomBytes } = require('node:crypto');
-const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const { BrokerConnection, ConfirmPublisher } = require('@relay/broker');
@@ -15,7 +14,7 @@ const { createSecretBox } = require('@relay/secrets');
 const { connectStore } = require('@relay/store');
 const { createWebhookKind } = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
-const { freePort, startProcess, waitFor } = require('./lib');
+const { freePort, startProcess, waitFor, writeResults } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const S = settingsOf('BENCH_DELIVERIES', 20000, 'bench_dlv');
@@ -80,8 +79,7 @@ async function main() {
       duplicates,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
-    fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
-    fs.writeFileSync(path.join(ROOT, 'bench-results', 'deliverer.json'), `${JSON.stringify({ ...result, at: new Date().toISOString() }, null, 2)}\n`);
+    writeResults('deliverer', { ...result, at: new Date().toISOString() });
   } finally {
     if (deliverer.exitCode === null && deliverer.signalCode === null) {
       const exited = new Promise((r) => deliverer.once('exit', r));

@@ -211,14 +211,17 @@ async function writer() {
           : { doc: { _id: `${r.event_id}~a${r.attempt}`, r: JSON.stringify(r) }, records: 1, msgs: [msg] },
       );
     }
-    if (ready.length >= 1000) flush();
+    // flush reports its own failure and exits
+    if (ready.length >= 1000) void flush();
   });
   const server = http.createServer((_req, res) => res.end(JSON.stringify({ written, documents })));
   server.listen(Number(process.env.PORT || 0), '127.0.0.1', () => process.stdout.write(`listening ${server.address().port}\n`));
 }
 
 const role = process.env.FLOOR_ROLE;
-if (role === 'gateway') gateway();
-else if (role === 'deliverer') deliverer();
-else if (role === 'writer' && LOG) writer();
-else throw new Error('FLOOR_ROLE must be gateway, deliverer, or writer (with FLOOR_LOG=1)');
+const roles = { gateway, deliverer, writer };
+if (!(role === 'gateway' || role === 'deliverer' || (role === 'writer' && LOG))) throw new Error('FLOOR_ROLE must be gateway, deliverer, or writer (with FLOOR_LOG=1)');
+roles[role]().catch((err) => {
+  process.stderr.write(`floor ${role}: ${err.stack || err}\n`);
+  process.exit(1);
+});

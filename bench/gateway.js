@@ -3,12 +3,11 @@
 // Prints accepted/s, p50/p99 latency of the 202 and the ratio; writes bench-results/gateway.json.
 'use strict';
 const { randomBytes } = require('node:crypto');
-const fs = require('node:fs');
 const path = require('node:path');
 const amqp = require('amqplib');
 const { connectStore } = require('@relay/store');
 const { brokerNames, DELIVERY_CHANNELS, newId } = require('@relay/contracts');
-const { freePort, startProcess, waitFor, load } = require('./lib');
+const { freePort, startProcess, waitFor, load, writeResults } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const env = {
@@ -71,8 +70,7 @@ async function main() {
       gateway: gatewayResult,
       ratio: Number((gatewayResult.accepted_per_s / bareResult.accepted_per_s).toFixed(3)),
     };
-    fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
-    fs.writeFileSync(path.join(ROOT, 'bench-results', 'gateway.json'), JSON.stringify(report, null, 2));
+    writeResults('gateway', report);
     const row = (name, r) => `${name.padEnd(14)} ${String(r.accepted_per_s).padStart(7)} accepted/s   p50 ${r.p50_ms} ms   p99 ${r.p99_ms} ms   non-2xx ${r.non_2xx}   errors ${r.errors}`;
     console.log(`\ningest throughput, ${connections} connections × ${durationS} s, ${report.load.body_bytes}-byte JSON POST`);
     console.log(row('bare express', bareResult));

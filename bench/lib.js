@@ -1,3 +1,4 @@
+// @ts-check
 // Shared helpers of the bench scripts: child processes, readiness, autocannon runs, /proc samples.
 'use strict';
 const { execFileSync, spawn } = require('node:child_process');
@@ -6,6 +7,13 @@ const os = require('node:os');
 const net = require('node:net');
 const path = require('node:path');
 const autocannon = require('autocannon');
+
+/**
+ * A child process started by startProcess: its output so far and a promise of its exit.
+ * @typedef {import('node:child_process').ChildProcessByStdio<null, import('node:stream').Readable, import('node:stream').Readable> & { output(): string; exited: Promise<number | null> }} BenchProcess
+ */
+/** @typedef {{ cpu_s: number; rss_bytes: number }} ProcSample */
+/** @typedef {{ busy: number; total: number; steal: number }} MachineCpu */
 
 /**
  * A port no one listens on, below the kernel's ephemeral range: a port listen(0) handed out can be
@@ -22,7 +30,7 @@ async function freePort() {
   }
   for (let tries = 0; tries < 50; tries++) {
     const port = 20000 + Math.floor(Math.random() * (low - 1 - 20000));
-    const free = await new Promise((resolve) => {
+    const free = await new Promise((/** @type {(free: boolean) => void} */ resolve) => {
       const server = net.createServer();
       server.once('error', () => resolve(false));
       server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
@@ -37,23 +45,37 @@ async function freePort() {
  * whatever reads its output goes away) still runs its 'exit' handlers: they kill these, so no
  * service outlives the bench holding ports and consuming a namespace nobody deletes.
  */
+/** @type {Set<BenchProcess>} */
 const running = new Set();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+/**
+ * Starts `node <nodeArgs> <file>` with PATH and `env` only, its output kept.
+ * @param {string} file
+ * @param {Record<string, string | undefined>} env
+ * @param {string[]} [nodeArgs]
+ * @returns {BenchProcess}
+ */
 function startProcess(file, env, nodeArgs = []) {
-  const child = spawn(process.execPath, [...nodeArgs, file], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
+  const spawned = spawn(process.execPath, [...nodeArgs, file], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  child.output = () => out;
-  child.exited = new Promise((resolve) => child.once('exit', resolve));
+  spawned.stdout.on('data', (d) => (out += d));
+  spawned.stderr.on('data', (d) => (out += d));
+  const child = Object.assign(spawned, {
+    output: () => out,
+    exited: new Promise((/** @type {(code: number | null) => void} */ resolve) => spawned.once('exit', resolve)),
+  });
+  running.add(child);
   child.once('exit', () => running.delete(child));
   return child;
 }
 
+/**
+ * Waits until `url` answers below 500.
+ * @param {string} url
+ */
 async function waitFor(url, timeoutMs = 30000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -64,7 +86,11 @@ async function waitFor(url, timeoutMs = 30000) {
   throw new Error(`not ready: ${url}`);
 }
 
-/** Closed-loop load: `connections` keep-alive clients each send the next request on reply. */
+/**
+ * Closed-loop load: `connections` keep-alive clients each send the next request on reply.
+ * @param {string} url
+ * @param {{ connections: number; durationS: number; body: string | Buffer; headers: Record<string, string> }} opts
+ */
 async function load(url, { connections, durationS, body, headers }) {
   const result = await autocannon({ url, method: 'POST', connections, duration: durationS, body, headers, pipelining: 1 });
   const ok = result['2xx'];
@@ -78,7 +104,11 @@ async function load(url, { connections, durationS, body, headers }) {
   };
 }
 
-/** Waits until `url` answers 200 (a readiness probe), failing at once if `child` exited meanwhile. */
+/**
+ * Waits until `url` answers 200 (a readiness probe), failing at once if `child` exited meanwhile.
+ * @param {string} url
+ * @param {import('node:child_process').ChildProcess} child
+ */
 async function waitReady(url, child, timeoutMs = 30000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -90,7 +120,10 @@ async function waitReady(url, child, timeoutMs = 30000) {
   throw new Error(`not ready after ${timeoutMs} ms: ${url}`);
 }
 
-/** SIGTERM, then SIGKILL if the process has not exited after `graceMs`. Resolves when it exited. */
+/**
+ * SIGTERM, then SIGKILL if the process has not exited after `graceMs`. Resolves when it exited.
+ * @param {BenchProcess} child
+ */
 async function stopProcess(child, graceMs = 20000) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
@@ -99,17 +132,27 @@ async function stopProcess(child, graceMs = 20000) {
   clearTimeout(timer);
 }
 
+/**
+ * The p-th percentile of ascending `sorted` (nearest rank), null when it is empty.
+ * @param {readonly number[]} sorted
+ * @param {number} p
+ * @returns {number | null}
+ */
 const percentile = (sorted, p) => (sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
 
 /**
  * Closed-loop load like `load`, but every request gets its own body from `makeBody(seq)` and
  * every 2xx is reported to `onAccepted(seq)`, so a bench can tell which requests were accepted.
  * Latency percentiles are of the 2xx responses only; other statuses are counted by code.
+ * @param {string} url
+ * @param {{ connections: number; durationS: number; headers: Record<string, string>; makeBody(seq: number): string | Buffer; onAccepted?(seq: number): void }} opts
  */
 async function loadTracked(url, { connections, durationS, headers, makeBody, onAccepted = () => undefined }) {
   const { pathname, search } = new URL(url);
   let seq = 0;
+  /** @type {number[]} */
   const latencies = [];
+  /** @type {Record<number, number>} */
   const statuses = {};
   const startedAt = Date.now();
   const instance = autocannon({
@@ -124,10 +167,10 @@ async function loadTracked(url, { connections, durationS, headers, makeBody, onA
       // autocannon gives each connection a context: the seq of its one outstanding request
       setupRequest: (req, context) => {
         context.seq = seq++;
-        return { ...req, body: makeBody(context.seq) };
+        return { ...req, body: makeBody(/** @type {number} */ (context.seq)) };
       },
       onResponse: (status, _body, context) => {
-        if (status >= 200 && status < 300) onAccepted(context.seq);
+        if (status >= 200 && status < 300) onAccepted(/** @type {number} */ (context.seq));
       },
     }],
   });
@@ -138,7 +181,7 @@ async function loadTracked(url, { connections, durationS, headers, makeBody, onA
   const result = await instance;
   const endedAt = Date.now();
   latencies.sort((a, b) => a - b);
-  const round = (v) => (v === null ? null : Number(v.toFixed(1)));
+  const round = (/** @type {number | null} */ v) => (v === null ? null : Number(v.toFixed(1)));
   return {
     accepted: result['2xx'],
     accepted_per_s: Math.round(result['2xx'] / durationS),
@@ -153,6 +196,7 @@ async function loadTracked(url, { connections, durationS, headers, makeBody, onA
   };
 }
 
+/** @type {(name: string, def: number) => number} */
 const getconf = (name, def) => {
   try {
     return Number(execFileSync('getconf', [name], { encoding: 'utf8' }).trim()) || def;
@@ -161,9 +205,13 @@ const getconf = (name, def) => {
   }
 };
 /** A number from the environment, or `def` when the variable is unset, empty or not a number. */
+/** @type {(v: string | undefined, def: number) => number} */
 const envNumber = (v, def) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? def : Number(v));
 
-/** The pid in `.infra/<file>` (scripts/infra.sh's servers) if that process runs; else null (not provisioned by infra.sh, e.g. URLs pointing elsewhere). */
+/**
+ * The pid in `.infra/<file>` (scripts/infra.sh's servers) if that process runs; else null (not provisioned by infra.sh, e.g. URLs pointing elsewhere).
+ * @param {string} file
+ */
 function infraPid(file) {
   try {
     const pid = Number(fs.readFileSync(path.join(__dirname, '..', '.infra', file), 'utf8').replace(/\D/g, ''));
@@ -179,6 +227,7 @@ function infraPid(file) {
  * backend runs one per connection), summed as "store".
  */
 function infraPids() {
+  /** @type {Record<string, number | (() => number[])>} */
   const out = {};
   for (const [name, file] of [['rabbitmq', 'rabbitmq/rabbitmq.pid'], ['redis', 'redis/redis.pid']]) {
     const pid = infraPid(file);
@@ -191,6 +240,7 @@ function infraPids() {
 
 /** Every PostgreSQL process on the machine (infra.sh's cluster is the only one it runs). */
 function postgresPids() {
+  /** @type {number[]} */
   const pids = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -207,6 +257,8 @@ function postgresPids() {
  * CPU of a group of processes summed, and the RSS of its largest (PostgreSQL's processes share
  * their buffers: a sum would count them once per process). A process that exited between two
  * samples drops out of the CPU figure.
+ * @param {readonly number[]} pidList
+ * @returns {ProcSample | null}
  */
 function sumSamples(pidList) {
   let cpu = 0;
@@ -222,19 +274,24 @@ function sumSamples(pidList) {
   return any ? { cpu_s: cpu, rss_bytes: rss } : null;
 }
 
-/** procSample of a pid, or sumSamples of a function's pids (infraPids' store). */
+/**
+ * procSample of a pid, or sumSamples of a function's pids (infraPids' store).
+ * @param {number | (() => number[])} pid
+ */
 function sampleOf(pid) {
   return typeof pid === 'function' ? sumSamples(pid()) : procSample(pid);
 }
 
-let clockTicks = null;
-let pageSize = null;
-/** CPU time (s) and resident set (bytes) of a process from /proc/<pid>/stat; null if it is gone. */
+/** @type {{ clockTicks: number; pageSize: number } | null} */
+let sysconf = null;
+/**
+ * CPU time (s) and resident set (bytes) of a process from /proc/<pid>/stat; null if it is gone.
+ * @param {number} pid
+ * @returns {ProcSample | null}
+ */
 function procSample(pid) {
-  if (clockTicks === null) {
-    clockTicks = getconf('CLK_TCK', 100);
-    pageSize = getconf('PAGESIZE', 4096);
-  }
+  sysconf ??= { clockTicks: getconf('CLK_TCK', 100), pageSize: getconf('PAGESIZE', 4096) };
+  const { clockTicks, pageSize } = sysconf;
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // the command name (field 2) may hold spaces; fields after its closing parenthesis are fixed
@@ -245,7 +302,13 @@ function procSample(pid) {
   }
 }
 
-/** Runs a node script to its end; resolves with its stdout, rejects with its stderr on a non-zero exit. */
+/**
+ * Runs a node script to its end; resolves with its stdout, rejects with its stderr on a non-zero exit.
+ * @param {string} file
+ * @param {string[]} args
+ * @param {Record<string, string | undefined>} env
+ * @returns {Promise<string>}
+ */
 function runToCompletion(file, args, env) {
   const child = spawn(process.execPath, [file, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -261,22 +324,28 @@ function runToCompletion(file, args, env) {
  * Busy and total CPU time of the whole machine (all cores), from /proc/stat, in clock ticks.
  * `steal`: time a virtual machine's cores were runnable but the host ran something else (a
  * share of busy): on a shared host it moves from run to run and takes speed from whatever ran then.
+ * @returns {MachineCpu | null}
  */
 function machineCpu() {
   try {
     const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
     const total = f.reduce((a, b) => a + b, 0);
-    return { busy: total - f[3] - (f[4] || 0), total, steal: f[7] || 0 };
+    return { busy: total - (f[3] ?? 0) - (f[4] || 0), total, steal: f[7] || 0 };
   } catch {
     return null;
   }
 }
 
-/** The machine's busy and stolen CPU between two machineCpu() readings, in % (100 = one core). */
+/**
+ * The machine's busy and stolen CPU between two machineCpu() readings, in % (100 = one core).
+ * @param {MachineCpu | null} m0
+ * @param {MachineCpu | null} m1
+ * @returns {{ busy_pct: number | null; steal_pct: number | null }}
+ */
 function machineWindow(m0, m1) {
   if (!m0 || !m1 || m1.total === m0.total) return { busy_pct: null, steal_pct: null };
   const cores = os.cpus().length;
-  const pct = (a, b) => Math.round(((b - a) / (m1.total - m0.total)) * 100 * cores);
+  const pct = (/** @type {number} */ a, /** @type {number} */ b) => Math.round(((b - a) / (m1.total - m0.total)) * 100 * cores);
   return { busy_pct: pct(m0.busy, m1.busy), steal_pct: pct(m0.steal, m1.steal) };
 }
 
@@ -287,9 +356,11 @@ const QUIET_BELOW_PCT = 30;
  * Waits (at most maxS) until the machine was quiet for a whole second: what a previous step
  * left the store and the writer (PostgreSQL's autovacuum after a burst of inserts, held pages)
  * is done before the next measurement. `reached` is false when the bound came first.
+ * @param {number} maxS
  */
 async function waitQuiet(maxS) {
   const t0 = Date.now();
+  /** @type {number | null} */
   let busy = null;
   const quiet = () => busy !== null && busy < QUIET_BELOW_PCT;
   while (Date.now() - t0 < maxS * 1000 && !quiet()) {
@@ -300,7 +371,11 @@ async function waitQuiet(maxS) {
   return { waited_s: Number(((Date.now() - t0) / 1000).toFixed(1)), busy_pct: busy, reached: quiet() };
 }
 
-/** The sum of a metric's samples in Prometheus text format; null when the metric is absent. */
+/**
+ * The sum of a metric's samples in Prometheus text format; null when the metric is absent.
+ * @param {string} text
+ * @param {string} name
+ */
 function metricValue(text, name) {
   let found = false;
   let sum = 0;
@@ -321,6 +396,8 @@ function metricValue(text, name) {
 /**
  * Deletes every queue and exchange of a namespace: the ones @relay/contracts names, plus any
  * `<namespace>.*` the RabbitMQ management API lists (retry tiers depend on RETRY_TIERS_MS).
+ * @param {string} rabbitmqUrl
+ * @param {string} namespace
  */
 async function deleteBrokerNamespace(rabbitmqUrl, namespace) {
   const amqp = require('amqplib');
@@ -331,8 +408,8 @@ async function deleteBrokerNamespace(rabbitmqUrl, namespace) {
   const u = new URL(rabbitmqUrl);
   const auth = `Basic ${Buffer.from(`${decodeURIComponent(u.username || 'guest')}:${decodeURIComponent(u.password || 'guest')}`).toString('base64')}`;
   const mgmt = process.env.RABBITMQ_MANAGEMENT_URL || `http://${u.hostname}:15672`;
-  for (const [kind, set] of [['queues', queues], ['exchanges', exchanges]]) {
-    const list = await fetch(`${mgmt}/api/${kind}?columns=name`, { headers: { authorization: auth } }).then((r) => (r.ok ? r.json() : []), () => []);
+  for (const [kind, set] of /** @type {const} */ ([['queues', queues], ['exchanges', exchanges]])) {
+    const list = /** @type {{ name: string }[]} */ (await fetch(`${mgmt}/api/${kind}?columns=name`, { headers: { authorization: auth } }).then((r) => (r.ok ? r.json() : []), () => []));
     for (const { name } of list) if (name.startsWith(`${namespace}.`)) set.add(name);
   }
   const conn = await amqp.connect(rabbitmqUrl);
@@ -346,5 +423,17 @@ async function deleteBrokerNamespace(rabbitmqUrl, namespace) {
   }
 }
 
-module.exports = { deleteBrokerNamespace, envNumber, infraPid, infraPids, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, sampleOf, machineCpu, machineWindow, metricValue, percentile, waitQuiet };
+/**
+ * Writes a bench's results as `<name>.json` in BENCH_RESULTS_DIR (the smoke test gives each run
+ * a directory of its own), else bench-results/ at the repository root.
+ * @param {string} name
+ * @param {unknown} report
+ */
+function writeResults(name, report) {
+  const dir = process.env.BENCH_RESULTS_DIR || path.join(__dirname, '..', 'bench-results');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+}
+
+module.exports = { writeResults, deleteBrokerNamespace, envNumber, infraPid, infraPids, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, sampleOf, machineCpu, machineWindow, metricValue, percentile, waitQuiet };
 

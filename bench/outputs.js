@@ -15,7 +15,7 @@ const { createSecretBox } = require('@relay/secrets');
 const { connectStore } = require('@relay/store');
 const { createEmailKind, createSpreadsheetKind } = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
-const { freePort, startProcess, waitFor } = require('./lib');
+const { freePort, startProcess, waitFor, writeResults } = require('./lib');
 const { startSheets, startSmtp } = require('./outputs-receivers');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -87,8 +87,7 @@ async function main() {
       process.stdout.write(`${JSON.stringify(result)}\n`);
       results.push(result);
     }
-    fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
-    fs.writeFileSync(path.join(ROOT, 'bench-results', 'outputs.json'), `${JSON.stringify({ results, at: new Date().toISOString() }, null, 2)}\n`);
+    writeResults('outputs', { results, at: new Date().toISOString() });
   } finally {
     if (deliverer.exitCode === null && deliverer.signalCode === null) {
       deliverer.kill('SIGTERM');

@@ -5,12 +5,10 @@
 // Writes bench-results/verify-families.json.
 'use strict';
 const { createHmac, generateKeyPairSync, sign } = require('node:crypto');
-const fs = require('node:fs');
-const path = require('node:path');
 const { validateInboundAuth } = require('@relay/endpoints');
 const { verifyInbound } = require('../services/ingest-gateway/dist/domain/auth/verify');
+const { writeResults } = require('./lib');
 
-const ROOT = path.resolve(__dirname, '..');
 const RUN_MS = Number(process.env.BENCH_VERIFY_MS || 1000);
 const GATEWAY_ACCEPTED_PER_S = 1851;
 const URL_ = 'https://relay.example/relay/ep_1';
@@ -73,5 +71,4 @@ const results = cases(now).map(([name, preset, secret, headers, raw]) => {
 });
 
 for (const r of results) console.log(`${r.family.padEnd(58)} ${String(r.us_per_request).padStart(8)} µs  ${String(r.share_of_accepted_request).padStart(5)} % of one accepted request at ${GATEWAY_ACCEPTED_PER_S}/s`);
-fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
-fs.writeFileSync(path.join(ROOT, 'bench-results', 'verify-families.json'), JSON.stringify({ at: new Date().toISOString(), node: process.version, run_ms: RUN_MS, body_bytes: body.length, results }, null, 2));
+writeResults('verify-families', { at: new Date().toISOString(), node: process.version, run_ms: RUN_MS, body_bytes: body.length, results });

@@ -1,3 +1,4 @@
+// @ts-check
 // A tiny webhook receiver for `npm start`: prints every request Relay delivers to it.
 'use strict';
 const http = require('node:http');
@@ -5,6 +6,7 @@ const http = require('node:http');
 const port = Number(process.env.DEMO_RECEIVER_PORT || 8099);
 http
   .createServer((req, res) => {
+    /** @type {Buffer[]} */
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 'use strict';
 /**
  * Waits until Redis, RabbitMQ and the MongoDB-wire server answer a protocol handshake: Redis
@@ -13,13 +14,17 @@
  * every server named answered, 1 otherwise.
  */
 const amqp = require('amqplib');
-const Redis = require('ioredis');
+const { Redis } = require('ioredis');
 const { MongoClient } = require('mongoose').mongo;
 
 const ATTEMPT_TIMEOUT_MS = 3000;
 const RETRY_PAUSE_MS = 500;
 const REPORT_EVERY_MS = 5000;
 
+/** @typedef {{ url: string; handshake(url: string): Promise<void> }} Server */
+/** @typedef {'redis' | 'rabbitmq' | 'mongodb'} ServerName */
+
+/** @type {Record<ServerName, Server>} */
 const servers = {
   redis: {
     url: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
@@ -71,7 +76,10 @@ const servers = {
   },
 };
 
-/** Never print credentials that a URL may carry. */
+/**
+ * Never print credentials that a URL may carry.
+ * @param {string} url
+ */
 function redact(url) {
   try {
     const u = new URL(url);
@@ -82,16 +90,28 @@ function redact(url) {
   }
 }
 
+/**
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {number} ms
+ * @returns {Promise<T>}
+ */
 function withTimeout(promise, ms) {
+  /** @type {NodeJS.Timeout | undefined} */
   let timer;
-  const timeout = new Promise((_, reject) => {
+  const timeout = new Promise((/** @type {(value: never) => void} */ _, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * @param {ServerName} name
+ * @param {number} deadline
+ * @param {boolean} quiet
+ */
 async function waitFor(name, deadline, quiet) {
   const { url, handshake } = servers[name];
   const shown = redact(url);
@@ -103,7 +123,8 @@ async function waitFor(name, deadline, quiet) {
       if (!quiet) console.log(`infra-wait: ${name} ready (${shown})`);
       return true;
     } catch (err) {
-      const why = (err && (err.code || err.message)) || String(err);
+      const e = /** @type {{ code?: string; message?: string } | null} */ (err);
+      const why = (e && (e.code || e.message)) || String(err);
       const now = Date.now();
       if (now >= deadline) {
         if (!quiet) console.error(`infra-wait: ${name} NOT ready at ${shown}: ${why}`);
@@ -118,15 +139,17 @@ async function waitFor(name, deadline, quiet) {
   }
 }
 
+/** @param {string[]} argv */
 async function main(argv) {
   let timeoutSeconds = 120;
   let quiet = false;
+  /** @type {ServerName[]} */
   const names = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--timeout') timeoutSeconds = Number(argv[++i]);
     else if (arg === '--quiet') quiet = true;
-    else if (arg in servers) names.push(arg);
+    else if (arg !== undefined && arg in servers) names.push(/** @type {ServerName} */ (arg));
     else {
       console.error(`infra-wait: unknown argument "${arg}"; expected --timeout N, --quiet, ${Object.keys(servers).join(', ')}`);
       return 2;
@@ -137,7 +160,7 @@ async function main(argv) {
     return 2;
   }
   const deadline = Date.now() + timeoutSeconds * 1000;
-  const chosen = names.length > 0 ? names : Object.keys(servers);
+  const chosen = names.length > 0 ? names : /** @type {ServerName[]} */ (Object.keys(servers));
   const results = await Promise.all(chosen.map((name) => waitFor(name, deadline, quiet)));
   return results.every(Boolean) ? 0 : 1;
 }

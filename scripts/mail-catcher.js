@@ -1,3 +1,4 @@
+// @ts-check
 // A local mail catcher for `npm start`: an SMTP server on loopback that the demo's email
 // targets send to, keeping every message as a .eml file and listing them on a tiny web page.
 // STARTTLS with a certificate made here (written beside the mail, for the deliverer's CA) and
@@ -27,7 +28,9 @@ const pems = generate([{ name: 'commonName', value: 'localhost' }], {
 });
 fs.writeFileSync(path.join(dir, 'catcher-ca.pem'), pems.cert);
 
-const escape = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+/** @type {Record<string, string>} */
+const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escape = (/** @type {unknown} */ s) => String(s ?? '').replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 const messages = () =>
   fs
     .readdirSync(dir)
@@ -51,6 +54,7 @@ const smtp = new SMTPServer({
     return cb(Object.assign(new Error('5.7.8 Authentication credentials invalid'), { responseCode: 535 }));
   },
   onData(stream, session, cb) {
+    /** @type {Buffer[]} */
     const chunks = [];
     stream.on('data', (c) => chunks.push(c));
     stream.on('end', () => {
@@ -72,7 +76,7 @@ http
       const rows = [];
       for (const f of messages().slice(0, 100)) {
         const parsed = await simpleParser(fs.readFileSync(path.join(dir, f)));
-        rows.push(`<tr><td>${escape(parsed.date && parsed.date.toISOString())}</td><td>${escape(parsed.to && parsed.to.text)}</td><td><a href="/${encodeURIComponent(f)}">${escape(parsed.subject)}</a></td></tr>`);
+        rows.push(`<tr><td>${escape(parsed.date && parsed.date.toISOString())}</td><td>${escape([parsed.to ?? []].flat().map((a) => a.text).join(', '))}</td><td><a href="/${encodeURIComponent(f)}">${escape(parsed.subject)}</a></td></tr>`);
       }
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       return res.end(`<!doctype html><meta charset="utf-8"><title>Relay mail catcher</title><h1>Caught mail</h1><p>Files in ${escape(dir)}</p><table>${rows.join('')}</table>`);

@@ -28,6 +28,11 @@ const BENCHES = {
   'floor-with-log': { script: 'floor.js', env: { FLOOR_LOG: '1' } },
   'bulk-retries': { script: 'bulk-retries.js', env: { BENCH_BULK_DOCS: '1000' } },
   tenants: { script: 'tenants.js', env: {} },
+  // one deliverer process per channel; few deliveries (the outputs' spreadsheet fake keeps Google's 60 writes a minute)
+  deliverer: { script: 'deliverer.js', env: { BENCH_DELIVERIES: '300' } },
+  outputs: { script: 'outputs.js', env: { BENCH_OUTPUT_DELIVERIES: '40' } },
+  gateway: { script: 'gateway.js', env: {} },
+  'verify-families': { script: 'verify-families.js', env: { BENCH_VERIFY_MS: '50' } },
 } satisfies Record<string, { script: string; env: Record<string, string> }>;
 
 /** Runs a bench in short mode with a results directory of its own, removed afterwards; `name` is the results file's. */
@@ -185,6 +190,67 @@ describe('bench/tenants.js in short mode (the whole system on one endpoint, then
         expect(p.cpu_ms_per_event).toMatchObject({ 'ingest-gateway': expect.any(Number), 'webhook-deliverer': expect.any(Number), 'activity-writer': expect.any(Number) });
       }
       expect(run.written).toEqual(report);
+    },
+    LIMIT_MS,
+  );
+});
+
+/** The run exited 0 with nothing on stderr and wrote its results file; its JSON. */
+function writtenOf<T>(run: BenchRun): T {
+  expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+  expect(run.written).not.toBeNull();
+  return run.written as T;
+}
+
+describe('bench/deliverer.js in short mode (one webhook deliverer process, real RabbitMQ and FerretDB, a local receiver)', () => {
+  it(
+    'exits 0 and reports deliveries/s and latency of what it delivered, without duplicates',
+    async () => {
+      const report = writtenOf<{ deliveries_per_s: number; p50_ms: number; p99_ms: number; n: number; duplicates: number }>(await runBench('deliverer'));
+      expect(report).toMatchObject({ n: 270, duplicates: 0 });
+      expect(report.deliveries_per_s).toBeGreaterThan(0);
+      expect(report.p99_ms).toBeGreaterThanOrEqual(report.p50_ms);
+    },
+    LIMIT_MS,
+  );
+});
+
+describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP and the Google fake)', () => {
+  it(
+    'exits 0 and reports deliveries/s of an email and a spreadsheet target',
+    async () => {
+      const report = writtenOf<{ results: { kind: string; deliveries_per_s: number; n: number }[] }>(await runBench('outputs'));
+      expect(report.results.map((r) => [r.kind, r.n])).toEqual([
+        ['email', 36],
+        ['spreadsheet', 36],
+      ]);
+      for (const r of report.results) expect(r.deliveries_per_s).toBeGreaterThan(0);
+    },
+    LIMIT_MS,
+  );
+});
+
+describe('bench/gateway.js in short mode (the gateway process beside bare express, real Redis, RabbitMQ and FerretDB)', () => {
+  it(
+    'exits 0 and reports accepted/s of both and their ratio',
+    async () => {
+      type Side = { accepted_per_s: number; p50_ms: number; p99_ms: number };
+      const report = writtenOf<{ bare_express: Side; gateway: Side; ratio: number }>(await runBench('gateway'));
+      expect(report.gateway.accepted_per_s).toBeGreaterThan(0);
+      expect(report.bare_express.accepted_per_s).toBeGreaterThan(0);
+      expect(report.ratio).toBeCloseTo(report.gateway.accepted_per_s / report.bare_express.accepted_per_s, 2);
+    },
+    LIMIT_MS,
+  );
+});
+
+describe('bench/verify-families.js in short mode (inbound verification per family, in process)', () => {
+  it(
+    'exits 0 and reports µs per verified request for every family',
+    async () => {
+      const report = writtenOf<{ results: { family: string; us_per_request: number }[] }>(await runBench('verify-families'));
+      expect(report.results.length).toBeGreaterThan(5);
+      for (const r of report.results) expect(r.us_per_request).toBeGreaterThan(0);
     },
     LIMIT_MS,
   );
