@@ -1,7 +1,9 @@
+// @ts-check
 // The baseline: express 5 reading the request body and answering the same 202 the gateway
 // sends, with no Relay work at all. The gateway's throughput is reported relative to this.
 'use strict';
 const express = require('express');
+const { portOf } = require('./lib');
 
 const app = express();
 app.disable('x-powered-by');
@@ -10,6 +12,6 @@ app.post('/relay/:endpointId', express.raw({ type: () => true, limit: '1mb' }), 
   res.status(202).json({ message: 'Payload received' });
 });
 const server = app.listen(Number(process.env.PORT || 0), '127.0.0.1', () => {
-  process.stdout.write(`listening ${server.address().port}\n`);
+  process.stdout.write(`listening ${portOf(server)}\n`);
 });
 server.keepAliveTimeout = 65000;

@@ -1,3 +1,4 @@
+// @ts-check
 // npm run bench (bulk-retry part): GET /v1/bulk-retries' store path with the `bulk_retries`
 // collection at volume, on the real local FerretDB. Preloads BENCH_BULK_DOCS documents (default
 // 1,000,000: other accounts' jobs and list places, half each), then times 25 creates and 10
@@ -16,8 +17,8 @@ const { envNumber, percentile } = require('./lib');
 const DOCS = Math.max(1000, envNumber(process.env.BENCH_BULK_DOCS, 1_000_000));
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(__dirname, '..', 'bench-results');
 const PAGE = 20;
-const ms = (t) => Number((performance.now() - t).toFixed(1));
-const pct = (list, p) => percentile([...list].sort((a, b) => a - b), p);
+const ms = (/** @type {number} */ t) => Number((performance.now() - t).toFixed(1));
+const pct = (/** @type {number[]} */ list, /** @type {number} */ p) => percentile([...list].sort((a, b) => a - b), p);
 const filter = { endpoint_id: null, target_id: null, from_ms: 0, to_ms: 1 };
 
 async function main() {
@@ -25,7 +26,10 @@ async function main() {
   url.pathname = `/bench_bulk_${randomBytes(4).toString('hex')}`;
   const store = await connectStore(url.href);
   try {
-    const coll = store.connection.db.collection('bulk_retries');
+    const db = store.connection.db;
+    if (!db) throw new Error('the store connection has no database');
+    // string ids, as the bulk-retry store writes them
+    const coll = /** @type {import('mongodb').Collection<{ _id: string } & Record<string, unknown>>} */ (/** @type {unknown} */ (db.collection('bulk_retries')));
     const t0 = performance.now();
     for (let i = 0; i < DOCS; i += 10_000) {
       const docs = [];

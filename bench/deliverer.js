@@ -1,3 +1,4 @@
+// @ts-check
 // npm run bench (part 2): deliveries/s of ONE webhook-deliverer process against a local receiver,
 // on the real local RabbitMQ and FerretDB. Closed loop: at most BENCH_WINDOW deliveries are
 // outstanding (published, not yet received), so the latency (publish → receiver) is that of a
@@ -7,19 +8,23 @@
 const { randomBytes } = require('node:crypto');
 const http = require('node:http');
 const path = require('node:path');
-const { BrokerConnection, ConfirmPublisher } = require('@relay/broker');
-const { brokerNames, encodeMessage, DELIVERY_V1 } = require('@relay/contracts');
+const { BrokerConnection, ConfirmPublisher, DeliveryPublisher } = require('@relay/broker');
+const { brokerNames, DELIVERY_V1 } = require('@relay/contracts');
 const { createLogger } = require('@relay/logging');
 const { createSecretBox } = require('@relay/secrets');
 const { connectStore } = require('@relay/store');
 const { createWebhookKind } = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
-const { freePort, startProcess, waitFor, writeResults } = require('./lib');
+const { freePort, portOf, startProcess, waitFor, writeResults } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const S = settingsOf('BENCH_DELIVERIES', 20000, 'bench_dlv');
 
-/** The receiver answers 200 at once and notes when each delivery (by X-Relay-Delivery-Id) arrived. */
+/**
+ * The receiver answers 200 at once and notes when each delivery (by X-Relay-Delivery-Id) arrived.
+ * @param {(deliveryId: string, attempt: number) => void} onDelivery
+ * @returns {Promise<import('node:http').Server>}
+ */
 function startReceiver(onDelivery) {
   const server = http.createServer((req, res) => {
     req.resume();
@@ -31,6 +36,10 @@ function startReceiver(onDelivery) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
+/**
+ * @param {number} i
+ * @returns {import('@relay/contracts').DeliveryMessageV1}
+ */
 function delivery(i) {
   return {
     type: DELIVERY_V1, event_id: `evt_b${i}`, delivery_id: `dlv_b${i}_bench`, attempt: 1, account_id: 'acc_bench', endpoint_id: 'ep_bench',
@@ -50,7 +59,7 @@ async function main() {
   });
   const store = await connectStore(S.mongodbUrl);
   const kind = createWebhookKind({ secrets: createSecretBox(secretsKeys) });
-  const cfg = kind.validateConfig({ url: `http://127.0.0.1:${receiver.address().port}/hook`, enforce_https: false });
+  const cfg = kind.validateConfig({ url: `http://127.0.0.1:${portOf(receiver)}/hook`, enforce_https: false });
   if (!cfg.ok) throw new Error(`webhook config refused: ${JSON.stringify(cfg.errors)}`);
   const now = new Date();
   await store.targets.create({ _id: 'tg_bench', account_id: 'acc_bench', endpoint_id: 'ep_bench', kind: 'webhook', name: 'sink', enabled: true, config: cfg.value, flagged: null, created_at: now, updated_at: now });
@@ -58,7 +67,8 @@ async function main() {
   const logger = createLogger({ service: 'bench', level: 'warn', stream: process.stderr });
   const broker = new BrokerConnection({ url: S.rabbitmqUrl, connectionName: 'bench deliverer', logger, topology: { namespace: S.namespace, deliveryLimit: 20 } });
   await broker.start();
-  const publisher = new ConfirmPublisher(broker, 10000);
+  // the deliveries go out as the gateway sends them: through the one delivery publisher
+  const publisher = new DeliveryPublisher(new ConfirmPublisher(broker, 10000), S.namespace);
   const names = brokerNames(S.namespace);
 
   const healthPort = await freePort();
@@ -74,7 +84,7 @@ async function main() {
     const result = {
       ...(await loop.run((i) => {
         const d = delivery(i);
-        return { id: d.delivery_id, published: publisher.publish(names.deliveriesExchange, 'webhook', encodeMessage(d), { messageId: `${d.delivery_id}.1`, type: d.type }) };
+        return { id: d.delivery_id, published: publisher.publish([{ message: d, channel: 'webhook' }]) };
       })),
       duplicates,
     };

@@ -1,3 +1,4 @@
+// @ts-check
 // What the one-deliverer benches (bench/deliverer.js for webhooks, bench/outputs.js for email and
 // spreadsheet) share: their settings, the closed loop that publishes deliveries with at most
 // WINDOW outstanding and times each from publish to arrival, and the clean-up of their namespace.
@@ -6,9 +7,15 @@ const { randomBytes } = require('node:crypto');
 const { DELIVERY_CHANNELS } = require('@relay/contracts');
 const { percentile } = require('./lib');
 
+/** @type {(v: string | undefined, def: number, max: number) => number} */
 const bounded = (v, def, max) => Math.max(1, Math.min(max, Number(v) || def));
 
-/** The settings of a delivery bench: `countVar` names its delivery count's variable. */
+/**
+ * The settings of a delivery bench: `countVar` names its delivery count's variable.
+ * @param {string} countVar
+ * @param {number} defaultCount
+ * @param {string} prefix
+ */
 function settingsOf(countVar, defaultCount, prefix) {
   const n = bounded(process.env[countVar], defaultCount, 100000);
   const namespace = `${prefix}_${randomBytes(4).toString('hex')}`;
@@ -35,13 +42,19 @@ function settingsOf(countVar, defaultCount, prefix) {
  * (false for one the loop did not send, or sent and already counted); `run(send)` calls `send(i)`
  * for the i-th delivery, which publishes it and returns { id, published }, and resolves with the
  * figures once all arrived, timing those after the warm-up.
+ * @param {Settings} s
+ * @param {string} label
  */
 function closedLoop(s, label) {
+  /** @type {Map<string, number>} */
   const sentAt = new Map();
+  /** @type {number[]} */
   const latencies = [];
   let received = 0;
+  /** @type {() => void} */
   let wake = () => undefined;
   return {
+    /** @param {string} id */
     arrived(id) {
       const t0 = sentAt.get(id);
       if (t0 === undefined) return false;
@@ -51,10 +64,12 @@ function closedLoop(s, label) {
       wake();
       return true;
     },
+    /** @param {(i: number) => { id: string; published: Promise<void> }} send */
     async run(send) {
       const deadline = Date.now() + s.timeoutMs;
       let published = 0;
       let measuredFrom = 0;
+      /** @type {unknown} */
       let failure = null;
       while (received < s.n) {
         if (failure) throw failure;
@@ -71,7 +86,7 @@ function closedLoop(s, label) {
           continue;
         }
         await new Promise((resolve) => {
-          wake = resolve;
+          wake = () => resolve(undefined);
           setTimeout(resolve, 1000).unref();
         });
       }
@@ -79,8 +94,8 @@ function closedLoop(s, label) {
       latencies.sort((a, b) => a - b);
       return {
         deliveries_per_s: Math.round((s.n - s.warmup) / seconds),
-        p50_ms: Number(percentile(latencies, 50).toFixed(1)),
-        p99_ms: Number(percentile(latencies, 99).toFixed(1)),
+        p50_ms: Number((percentile(latencies, 50) ?? 0).toFixed(1)),
+        p99_ms: Number((percentile(latencies, 99) ?? 0).toFixed(1)),
         n: s.n - s.warmup,
         warmup: s.warmup,
         window: s.window,
@@ -90,7 +105,13 @@ function closedLoop(s, label) {
   };
 }
 
-/** Deletes the bench's queues and exchanges, closes the broker, drops its database. */
+/**
+ * Deletes the bench's queues and exchanges, closes the broker, drops its database.
+ * @param {Settings} s
+ * @param {import('@relay/broker').BrokerConnection} broker
+ * @param {import('@relay/store').Store} store
+ * @param {import('@relay/contracts').BrokerNames} names
+ */
 async function cleanup(s, broker, store, names) {
   const ch = await broker.openChannel();
   ch.on('error', () => undefined);
@@ -101,5 +122,7 @@ async function cleanup(s, broker, store, names) {
   await store.connection.dropDatabase().catch(() => undefined);
   await store.close();
 }
+
+/** @typedef {ReturnType<typeof settingsOf>} Settings */
 
 module.exports = { settingsOf, closedLoop, cleanup };

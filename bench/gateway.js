@@ -1,3 +1,4 @@
+// @ts-check
 // npm run bench (part 1): the ingest gateway on the real local Redis, RabbitMQ and FerretDB
 // against a bare express app answering 202, under the same closed-loop load, in one run.
 // Prints accepted/s, p50/p99 latency of the 202 and the ratio; writes bench-results/gateway.json.
@@ -22,6 +23,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS || 64);
 const ENDPOINT_ID = newId('ep');
 const body = JSON.stringify({ event: 'order.created', id: 'x'.repeat(16), data: { note: 'y'.repeat(940) } });
 
+/** @param {string} mongodbUrl */
 async function seed(mongodbUrl) {
   const store = await connectStore(mongodbUrl);
   const now = new Date();
@@ -31,6 +33,10 @@ async function seed(mongodbUrl) {
   return store;
 }
 
+/**
+ * @param {string} namespace
+ * @param {import('@relay/store').Store} store
+ */
 async function cleanup(namespace, store) {
   await store.connection.dropDatabase().catch(() => undefined);
   await store.close();
@@ -71,7 +77,7 @@ async function main() {
       ratio: Number((gatewayResult.accepted_per_s / bareResult.accepted_per_s).toFixed(3)),
     };
     writeResults('gateway', report);
-    const row = (name, r) => `${name.padEnd(14)} ${String(r.accepted_per_s).padStart(7)} accepted/s   p50 ${r.p50_ms} ms   p99 ${r.p99_ms} ms   non-2xx ${r.non_2xx}   errors ${r.errors}`;
+    const row = (/** @type {string} */ name, /** @type {Awaited<ReturnType<typeof load>>} */ r) => `${name.padEnd(14)} ${String(r.accepted_per_s).padStart(7)} accepted/s   p50 ${r.p50_ms} ms   p99 ${r.p99_ms} ms   non-2xx ${r.non_2xx}   errors ${r.errors}`;
     console.log(`\ningest throughput, ${connections} connections × ${durationS} s, ${report.load.body_bytes}-byte JSON POST`);
     console.log(row('bare express', bareResult));
     console.log(row('gateway', gatewayResult));

@@ -435,5 +435,15 @@ function writeResults(name, report) {
   fs.writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
 }
 
-module.exports = { writeResults, deleteBrokerNamespace, envNumber, infraPid, infraPids, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, sampleOf, machineCpu, machineWindow, metricValue, percentile, waitQuiet };
+/**
+ * The TCP port a listening server is bound to.
+ * @param {import('node:net').Server} server
+ */
+function portOf(server) {
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the server is not listening on a TCP port');
+  return address.port;
+}
+
+module.exports = { portOf, writeResults, deleteBrokerNamespace, envNumber, infraPid, infraPids, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, sampleOf, machineCpu, machineWindow, metricValue, percentile, waitQuiet };
 
