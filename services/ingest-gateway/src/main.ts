@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
+import { CounterBuffer } from '@relay/alerts';
 import { BrokerConnection, ConfirmPublisher, createPayloadPublisher, registerBrokerMetrics } from '@relay/broker';
 import { ChangeFeed, connectRedis, createCacheMetrics } from '@relay/cache';
 import { loadConfig } from '@relay/config';
@@ -11,6 +12,7 @@ import { connectStore } from '@relay/store';
 import { createSender } from '@relay/targets';
 import { createActivityRecorder } from './adapters/activity-recorder';
 import { createActivitySpool } from './adapters/activity-spool';
+import { countingOutcomes } from './adapters/outcome-counter';
 import { createCaptchaVerifier } from './adapters/captcha-verifier';
 import { EndpointCache } from './adapters/endpoint-cache';
 import { createEndpointLoader } from './adapters/endpoint-loader';
@@ -70,10 +72,12 @@ runMain(async () => {
 
   const stopDraining = spool.drainEvery(config.spoolDrainIntervalMs, (row) => events.publishActivity(row), () => broker.isUp());
 
+  // per-endpoint outcome counts for the alert rules (docs/alerts.md "Counters"), written every few seconds
+  const outcomeCounts = new CounterBuffer({ redis, namespace: config.namespace, onError: (err) => logger.warn('alert counters not written', { error: err.message }) });
   const deps = {
     endpoints,
     events,
-    activity: createActivityRecorder(events, spool, logger),
+    activity: countingOutcomes(createActivityRecorder(events, spool, logger), outcomeCounts),
     limiter: createRedisLimiter({ redis: limiterRedis, namespace: config.namespace, logger, fallbackCounter: metrics.limiterFallback }),
     captcha: createCaptchaVerifier({
       send: createSender({ timeoutMs: config.captchaTimeoutMs, allowCidrs: config.ssrfAllowCidrs }),
@@ -118,6 +122,7 @@ runMain(async () => {
     () => closeServer(server),
     async () => stopDraining(),
     async () => {
+      await outcomeCounts.flush();
       payloadPublisher.flush();
       await events.settle(config.publishConfirmTimeoutMs);
     },

@@ -3,7 +3,7 @@ import type { ActivityAttemptV1, DeliveryChannel } from '@relay/contracts';
 import { createActivityPublisher, DeliveryPublisher } from '@relay/broker';
 import type { ConfirmPublisher } from '@relay/broker';
 import type { ChangePublisher } from '@relay/cache';
-import type { Store } from '@relay/store';
+import type { Store, TargetRecord } from '@relay/store';
 import { DEAD_AT_HEADER, DEAD_ERROR_HEADER, DEAD_REASON_HEADER, DEAD_STATUS_HEADER, SCHEDULE_BASE_HEADER } from '../retry/headers';
 import type { AttemptRecorder, DeliveryRouter, TargetHealth } from './ports';
 import type { TargetCache } from './target-cache';
@@ -47,7 +47,7 @@ export function createDeliveryRouter(publisher: ConfirmPublisher, namespace: str
  * them (docs/delivery.md "Flagged targets"). A flag set here is announced like a change made in
  * the management API, so every deliverer's cache drops the target at once.
  */
-export function createTargetHealth(store: Store, targets: TargetCache, changes: ChangePublisher): TargetHealth {
+export function createTargetHealth(store: Store, targets: TargetCache, changes: ChangePublisher, onFlagged: (target: TargetRecord, reason: string) => Promise<void> = async () => undefined): TargetHealth {
   const streaks = new Map<string, number>();
   return {
     async flag(targetId, reason) {
@@ -56,7 +56,11 @@ export function createTargetHealth(store: Store, targets: TargetCache, changes: 
       const target = await targets.find(targetId);
       const result = await store.targets.updateOne({ _id: targetId, flagged: null }, { $set: { flagged: { reason, at: new Date() } } });
       targets.forget(targetId);
-      if (target && result.modifiedCount > 0) await changes.announce({ scope: 'target', id: targetId, endpoint_id: target.endpoint_id });
+      if (target && result.modifiedCount > 0) {
+        await changes.announce({ scope: 'target', id: targetId, endpoint_id: target.endpoint_id });
+        // only the instance whose update set the flag tells the account (alerts, docs/alerts.md)
+        await onFlagged(target, reason);
+      }
       return result.modifiedCount > 0;
     },
     permanentFailure(targetId) {

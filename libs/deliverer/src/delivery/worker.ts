@@ -1,4 +1,5 @@
-import { ConfirmPublisher, consumeDecoded } from '@relay/broker';
+import { CounterBuffer, targetSubject } from '@relay/alerts';
+import { ConfirmPublisher, consumeDecoded, publishAccountEvent } from '@relay/broker';
 import { createCacheMetrics } from '@relay/cache';
 import type { ChangeConnections } from '@relay/cache';
 import type { BrokerConnection, QueueConsumer } from '@relay/broker';
@@ -6,7 +7,7 @@ import { DELIVERY_V1, brokerNames } from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { Registry } from 'prom-client';
-import type { Store } from '@relay/store';
+import type { Store, TargetRecord } from '@relay/store';
 import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/targets';
 import type { RetryPolicy } from '../retry/decide';
 import { deliveryPosition } from '../retry/headers';
@@ -60,8 +61,15 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
   const publisher = new ConfirmPublisher(opts.broker, opts.confirmTimeoutMs);
   const targets = new TargetCache({ store: opts.store, maxEntries: opts.targetCacheMax, metrics: createCacheMetrics(opts.metrics), logger: opts.logger });
   targets.follow(opts.changes.feed, opts.revalidation);
+  // each target's attempts per minute, for the alert rules' failure rate (docs/alerts.md "Counters"):
+  // counted in memory, written to Redis every few seconds, never a round trip per delivery
+  const attemptCounts = new CounterBuffer({ redis: opts.changes.commands, namespace: opts.namespace, onError: (err) => opts.logger.warn('alert counters not written', { error: err.message }) });
+  const tellFlagged = (target: TargetRecord, reason: string): Promise<void> =>
+    publishAccountEvent(publisher, opts.namespace, { kind: 'target_flagged', account_id: target.account_id, endpoint_id: target.endpoint_id, target_id: target.id, at: new Date().toISOString(), detail: { reason, target_kind: target.kind } }).catch((err: Error) => {
+      opts.logger.warn('target_flagged account event not published', { target_id: target.id, error: err.message });
+    });
   const meter = createDeliveryMetrics(opts.metrics, opts.registry.kinds().filter((k) => opts.registry.get(k)?.channel === opts.channel));
-  const health = createTargetHealth(opts.store, targets, opts.changes.publisher);
+  const health = createTargetHealth(opts.store, targets, opts.changes.publisher, tellFlagged);
   const writer = createBreakerStateWriter(opts.store, (change) => opts.changes.publisher.announce(change), (id) => targets.forget(id));
   const gate = new RedisTargetGate({
     breaker: new BreakerRedis(opts.changes.commands, opts.namespace),
@@ -102,7 +110,8 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
     logger: opts.logger,
     handle: async (delivery, properties) => {
       const position = deliveryPosition(delivery.attempt, properties.headers);
-      await handleDelivery({ ...delivery, attempt: position.attempt }, deps, { scheduleBase: position.scheduleBase });
+      const decision = await handleDelivery({ ...delivery, attempt: position.attempt }, deps, { scheduleBase: position.scheduleBase });
+      attemptCounts.add(targetSubject(delivery.target_id), decision.state === 'delivered' ? 'ok' : 'fail');
       return 'ack';
     },
   });
