@@ -1,6 +1,6 @@
-import { ACTIVITY_REQUEST_V1, brokerNames, DELIVERY_V1, deliveryIdFor, encodeMessage, newEventId, newId } from '@relay/contracts';
+import { ACTIVITY_REQUEST_V1, DELIVERY_V1, deliveryIdFor, newEventId, newId } from '@relay/contracts';
 import type { AccountEvent, ActivityRequestV1, DeliveryMessageV1 } from '@relay/contracts';
-import { createActivityPublisher } from '@relay/broker';
+import { createActivityPublisher, DeliveryPublisher } from '@relay/broker';
 import type { ActivityPublisher, ConfirmPublisher } from '@relay/broker';
 import type { RedisClient } from '@relay/cache';
 import type { Logger } from '@relay/logging';
@@ -49,10 +49,12 @@ export function episodeKey(c: AlertCondition, event: AccountEvent): string {
  */
 export class AlertEvaluator {
   private readonly activity: ActivityPublisher;
+  private readonly deliveries: DeliveryPublisher;
   private readonly now: () => Date;
 
   constructor(private readonly deps: AlertEvaluatorDeps) {
     this.activity = createActivityPublisher(deps.publisher, deps.namespace);
+    this.deliveries = new DeliveryPublisher(deps.publisher, deps.namespace);
     this.now = deps.now ?? (() => new Date());
   }
 
@@ -164,9 +166,8 @@ export class AlertEvaluator {
       target_count: 1,
       test: body.alert.test,
     };
-    const names = brokerNames(this.deps.namespace);
     try {
-      await this.deps.publisher.publish(names.deliveriesExchange, channel, encodeMessage(message), { messageId: `${message.delivery_id}.1`, type: DELIVERY_V1 });
+      await this.deliveries.publish([{ message, channel }]);
       await this.activity.publish(row);
       return { target_id: targetId, endpoint_id: target.endpoint_id, event_id: eventId, error: null };
     } catch (err) {

@@ -43,8 +43,8 @@ export type ApiKeyRole = (typeof API_KEY_ROLES)[number];
 export const ENDPOINT_AUDIT_ACTIONS = ['enabled', 'disabled', 'paused', 'resumed'] as const;
 /** Every other change of an endpoint's configuration: its settings (which fields, never their values) and its targets. */
 export const CONFIG_AUDIT_ACTIONS = ['endpoint_created', 'endpoint_updated', 'endpoint_deleted', 'target_created', 'target_updated', 'target_deleted', 'target_flag_cleared', 'target_paused', 'target_resumed'] as const;
-/** Account actions: API keys created and revoked, the plan changed. */
-export const ACCOUNT_AUDIT_ACTIONS = ['key_created', 'key_revoked', 'plan_changed'] as const;
+/** Account actions: API keys created and revoked, the plan changed, alert rules changed and tested. */
+export const ACCOUNT_AUDIT_ACTIONS = ['key_created', 'key_revoked', 'plan_changed', 'alert_rule_created', 'alert_rule_updated', 'alert_rule_deleted', 'alert_test_sent'] as const;
 export const AUDIT_ACTIONS = [...ENDPOINT_AUDIT_ACTIONS, ...CONFIG_AUDIT_ACTIONS, ...ACCOUNT_AUDIT_ACTIONS] as const;
 
 /** One audit row: a change of configuration made through the management API (or by the operator's commands). */

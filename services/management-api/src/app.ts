@@ -12,6 +12,8 @@ import type { DailyUsageReader, UsageCounter } from './adapters/usage-counter';
 import type { Sealer } from './domain/secret-sealing';
 import { accountAuditRoutes } from './transport/account-audit-routes';
 import { activityRoutes } from './transport/activity-routes';
+import { alertRuleRoutes } from './transport/alert-rule-routes';
+import type { AlertRouteDeps } from './transport/alert-rule-routes';
 import { apiKeyRoutes } from './transport/api-key-routes';
 import { requireApiKey } from './transport/auth';
 import { mountDashboard } from './transport/dashboard';
@@ -56,6 +58,8 @@ export interface AppDeps {
   accountLock: AccountLock;
   /** test requests, resends and bulk retries (transport/replay-routes.ts); without it those routes are not served */
   replay?: ReplayDeps;
+  /** alert rules and the alert history (docs/alerts.md); without it those routes are not served */
+  alerts?: AlertRouteDeps;
 }
 
 /**
@@ -80,6 +84,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/billing', billing);
   app.use('/v1/billing', billing, dailyUsageRoutes({ ...deps, now }));
   if (deps.replay) app.use('/v1', testRequestRoutes(deps.replay), replayRoutes(deps.replay));
+  if (deps.alerts) app.use('/v1', alertRuleRoutes(deps.alerts));
   app.use('/v1/endpoints/:endpointId/targets', targetRoutes(deps));
   app.use('/v1/target-kinds', targetKindRoutes(deps.registry));
   app.use('/v1/endpoints', endpointRoutes(endpointDeps), endpointStateRoutes(endpointDeps));

@@ -26,6 +26,9 @@ export const configSpec = {
   bulkRetryMaxRate: int('BULK_RETRY_MAX_RATE', 'most deliveries per second one bulk retry publishes (a job may ask for fewer)', { default: 100, min: 1, max: 10000 }),
   bulkRetryLeaseMs: int('BULK_RETRY_LEASE_MS', 'how long a bulk retry stays with the instance running it without a renewal; after that another instance resumes it', { default: 30000, min: 1000 }),
   bulkRetryPollMs: int('BULK_RETRY_POLL_MS', 'how often an instance looks for bulk retries to run', { default: 2000, min: 100 }),
+  // Alerts (docs/alerts.md)
+  dashboardUrl: url('DASHBOARD_URL', "the dashboard's address as people reach it; alerts link into it", { default: 'http://127.0.0.1:8081/', protocols: ['http:', 'https:'] }),
+  alertDetectIntervalMs: int('ALERT_DETECT_INTERVAL_MS', 'how often the failure-rate, rejection-spike and quota conditions of alert rules are checked (one instance at a time)', { default: 15000, min: 1000 }),
   secretsKeys: str('SECRETS_KEYS', 'encryption keys for secrets at rest, "keyid:base64(32 bytes)" comma-separated; the first encrypts, all decrypt (rotate by prepending a new key)', { secret: true }),
 };
 

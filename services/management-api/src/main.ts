@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { AlertEvaluator, AlertRuleStore, consumeAccountEvents, CounterDetector, runDetector } from '@relay/alerts';
 import { BrokerConnection, ConfirmPublisher, DeliveryPublisher } from '@relay/broker';
 import { connectRedis } from '@relay/cache';
 import { loadConfig } from '@relay/config';
@@ -39,7 +40,17 @@ runMain(async () => {
     topology: { namespace: config.namespace, deliveryLimit: config.deliveryLimit },
   });
   broker.start().catch((err: Error) => logger.warn('broker not reached yet; resends and bulk retries wait for it', { error: err.message }));
-  const deliveries = new DeliveryPublisher(new ConfirmPublisher(broker, config.publishConfirmTimeoutMs), config.namespace);
+  const confirmPublisher = new ConfirmPublisher(broker, config.publishConfirmTimeoutMs);
+  const deliveries = new DeliveryPublisher(confirmPublisher, config.namespace);
+  // Alerts (docs/alerts.md "Where the evaluator runs"): every instance consumes account events and
+  // takes turns checking the counters; episodes are deduplicated in Redis across instances.
+  const alertRules = new AlertRuleStore(store);
+  await alertRules.ensureIndexes();
+  const evaluator = new AlertEvaluator({ store, rules: alertRules, redis, publisher: confirmPublisher, namespace: config.namespace, logger, dashboardUrl: config.dashboardUrl });
+  const accountEvents = consumeAccountEvents(broker, config.namespace, evaluator, logger);
+  await accountEvents.start();
+  const detector = runDetector(new CounterDetector({ redis, store, namespace: config.namespace, logger, fire: (rule, c, e) => evaluator.fire(rule, c, e) }), redis, config.namespace, config.alertDetectIntervalMs, logger);
+  const limits = createActionLimiter(redis, config.namespace, logger);
   const jobs = new BulkRetryStore(store);
   const retentionMs = config.activityRetentionDays * 86_400_000;
   const runner = createBulkRetryRunner({ store, jobs, deliveries, logger, leaseMs: config.bulkRetryLeaseMs, pollMs: config.bulkRetryPollMs, keepFinishedMs: retentionMs });
@@ -63,13 +74,14 @@ runMain(async () => {
       sessions: createSessionStore(redis, config.namespace, secrets, { idleMs: config.dashboardSessionIdleMinutes * 60_000, absoluteMs: config.dashboardSessionMaxHours * 3_600_000 }),
       staticDir: path.resolve(__dirname, '../dashboard/dist'),
     },
+    alerts: { store, rules: alertRules, evaluator, redis, namespace: config.namespace, limits, now: () => new Date() },
     replay: {
       store,
       logger,
       now: () => new Date(),
       gateway: createGatewayClient({ baseUrl: config.gatewayInternalUrl, signer: createInternalSigner(config.secretsKeys, 'test-request'), timeoutMs: 30_000 }),
       deliveries,
-      limits: createActionLimiter(redis, config.namespace, logger),
+      limits,
       jobs,
       retentionMs,
       testRequestsPerMinute: config.testRequestsPerMinute,
@@ -87,5 +99,5 @@ runMain(async () => {
   logger.info('management API listening', { port, health_port: healthPort });
   runner.start();
 
-  onShutdown(logger, config.shutdownGraceMs, [() => closeServer(server), () => runner.stop(), () => broker.close(), () => redis.quit(), () => store.close(), () => closeServer(health)]);
+  onShutdown(logger, config.shutdownGraceMs, [() => closeServer(server), () => runner.stop(), () => accountEvents.stop(config.shutdownGraceMs), () => detector.stop(), () => broker.close(), () => redis.quit(), () => store.close(), () => closeServer(health)]);
 });

@@ -40,6 +40,13 @@ const newEndpoint = async (): Promise<string> => (await as('post', '/v1/endpoint
 const newTarget = async (endpointId: string): Promise<string> =>
   (await as('post', `/v1/endpoints/${endpointId}/targets`, { kind: 'webhook', name: 'orders', config: { url: 'https://hooks.example.com/in', auth: { type: 'bearer', token: SECRETS[2] } } })).body.id;
 
+/** an alert rule sending to a target of the account (whose endpoint is not the audited one: no endpoint_id in the row) */
+let alertTarget: string | undefined;
+const alertTargetId = async (): Promise<string> => (alertTarget ??= await newTarget(await newEndpoint()));
+const newAlertRule = async (): Promise<string> => (await as('post', '/v1/alert-rules', { name: 'ops', target_ids: [await alertTargetId()], conditions: [{ kind: 'target_flagged' }] })).body.id;
+/** a body naming the alert target where it says TARGET */
+const withTarget = async (body: unknown): Promise<unknown> => JSON.parse(JSON.stringify(body ?? null).replaceAll('"TARGET"', JSON.stringify(await alertTargetId()))) ?? undefined;
+
 interface Case {
   /** what to create first; returns the ids the path needs */
   setup(): Promise<Record<string, string>>;
@@ -150,6 +157,22 @@ const CASES: Record<string, Case> = {
     action: 'key_revoked',
     details: { role: 'viewer', prefix: expect.any(String), name: 'viewer key' },
   },
+  createAlertRule: {
+    setup: async () => ({}),
+    body: { name: 'ops', target_ids: ['TARGET'], conditions: [{ kind: 'target_flagged' }] },
+    status: 201,
+    action: 'alert_rule_created',
+    details: { rule_id: expect.stringMatching(/^ar_/), name: 'ops', kinds: ['target_flagged'] },
+  },
+  replaceAlertRule: {
+    setup: async () => ({ ruleId: await newAlertRule() }),
+    body: { name: 'ops v2', target_ids: ['TARGET'], conditions: [{ kind: 'quota_nearly_used' }] },
+    status: 200,
+    action: 'alert_rule_updated',
+    details: { rule_id: expect.stringMatching(/^ar_/), name: 'ops v2', kinds: ['quota_nearly_used'] },
+  },
+  deleteAlertRule: { setup: async () => ({ ruleId: await newAlertRule() }), status: 204, action: 'alert_rule_deleted', details: { rule_id: expect.stringMatching(/^ar_/), name: 'ops' } },
+  testAlertRule: { setup: async () => ({ ruleId: await newAlertRule() }), status: 202, action: 'alert_test_sent', details: { rule_id: expect.stringMatching(/^ar_/), name: 'ops', alert_id: expect.stringMatching(/^al_/) } },
   updatePlan: { setup: async () => ({}), body: { monthly_accepted_events: 5000 }, status: 200, action: 'plan_changed', details: { before: expect.any(Object), after: expect.objectContaining({ monthly_accepted_events: 5000 }) } },
 };
 
@@ -167,8 +190,10 @@ describe('every write route of the OpenAPI document leaves an audit row (issue 2
     const ids = await c.setup();
     const url = o.path.replace(/\{(\w+)\}/g, (_m, name: string) => ids[name]!);
     await new Promise((resolve) => setTimeout(resolve, 5));
+    const body = await withTarget(c.body);
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const since = new Date();
-    const res = await as(o.method as 'post' | 'patch' | 'delete', url, c.body);
+    const res = await as(o.method as 'post' | 'patch' | 'delete', url, body);
     expect([res.status, res.body]).toEqual([c.status, expect.anything()]);
 
     const page = await as('get', '/v1/audit?limit=5');

@@ -10,6 +10,7 @@ import type { RelayClient } from '@relay/client';
 import { cacheChangesChannel, decodeCacheChange, encodeCacheChange, newId } from '@relay/contracts';
 import { connectStore } from '@relay/store';
 import type { PlanLimits, Store } from '@relay/store';
+import { AlertEvaluator, AlertRuleStore } from '@relay/alerts';
 import { BrokerConnection, ConfirmPublisher, DeliveryPublisher } from '@relay/broker';
 import { createInternalSigner, createSecretBox } from '@relay/secrets';
 import type { SecretBox } from '@relay/secrets';
@@ -97,6 +98,7 @@ export async function startManagement(label: string, opts: { now?: () => Date; a
     readiness: { mongodb: () => store.ping(), redis: () => redis.status === 'ready' },
     ...(opts.now ? { now: opts.now } : {}),
     replay: replayDeps(store, redis, ns.namespace, secretsKeys, logger, now),
+    alerts: alertDeps(store, redis, ns.namespace, logger, now),
   });
   const app = recordingResponses(express);
   const server = createServer(app);
@@ -169,4 +171,16 @@ function replayDeps(store: Store, redis: Redis, namespace: string, secretsKeys: 
     resendsPerMinute: 600,
     bulkRetryMaxRate: 50,
   };
+}
+
+/**
+ * The alert rule routes, mounted as main.ts mounts them (the role test and the route inventory
+ * cover them). The broker connection is not started, so a test alert's deliveries are recorded
+ * as not queued; alerts are delivered end to end in test/e2e/alerts.test.ts.
+ */
+function alertDeps(store: Store, redis: Redis, namespace: string, logger: ReturnType<typeof testLogger>['logger'], now: () => Date) {
+  const broker = new BrokerConnection({ url: infra.rabbitmqUrl, connectionName: `management-api alerts fixture ${namespace}`, logger, topology: { namespace, deliveryLimit: 20 } });
+  const rules = new AlertRuleStore(store);
+  const evaluator = new AlertEvaluator({ store, rules, redis, publisher: new ConfirmPublisher(broker, 5000), namespace, logger, dashboardUrl: 'https://relay.example/', now });
+  return { store, rules, evaluator, redis, namespace, limits: createActionLimiter(redis, namespace, logger), now };
 }

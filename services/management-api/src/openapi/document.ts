@@ -1,5 +1,6 @@
 import { accountPaths, accountSchemas, auditSchemas } from './account-paths';
 import { activityPaths, activitySchemas } from './activity-paths';
+import { alertRulePaths, alertRuleSchemas } from './alert-rule-paths';
 import { responses, schemas, securitySchemes } from './components';
 import { endpointPaths } from './endpoint-paths';
 import { endpointSchemas } from './endpoint-schemas';
@@ -47,11 +48,12 @@ export function buildDocument(version: string): OpenApiDocument {
       { name: 'Activity', description: 'The Request activity log (spec "Activity record"), resending events and bulk retries of failed deliveries.' },
       { name: 'Account', description: 'Usage, plan and the account audit history.' },
       { name: 'API keys', description: 'Keys and their roles.' },
+      { name: 'Alerts', description: 'Alert rules: what the account is told, through its own targets (docs/alerts.md).' },
       { name: 'Meta', description: 'Health checks and this document.' },
     ],
-    paths: { ...endpointPaths, ...targetPaths, ...targetKindPaths, ...activityPaths, ...replayPaths, ...accountPaths, ...metaPaths } as OpenApiDocument['paths'],
+    paths: { ...endpointPaths, ...targetPaths, ...targetKindPaths, ...activityPaths, ...replayPaths, ...accountPaths, ...alertRulePaths, ...metaPaths } as OpenApiDocument['paths'],
     components: {
-      schemas: { ...schemas, ...endpointSchemas, ...targetSchemas, ...targetKindSchemas, ...activitySchemas, ...replaySchemas, ...accountSchemas, ...auditSchemas },
+      schemas: { ...schemas, ...endpointSchemas, ...targetSchemas, ...targetKindSchemas, ...activitySchemas, ...replaySchemas, ...accountSchemas, ...auditSchemas, ...alertRuleSchemas },
       responses,
       securitySchemes,
     },

@@ -44,6 +44,7 @@ const STATUS_OF: Record<string, string> = {
   Forbidden: '403',
   NotFound: '404',
   Conflict: '409',
+  AlertRulesFull: '409',
   PayloadTooLarge: '413',
   TooManyRequests: '429',
   InternalError: '500',
