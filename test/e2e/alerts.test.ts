@@ -15,7 +15,8 @@ import type { Stack } from './stack';
  * Issue 25, item 4 — alerts to the account, seen from outside: every service its own process on
  * the real RabbitMQ, Redis and FerretDB; the alert goes through the normal delivery path to a
  * webhook receiver and to the local HTTPS Discord fake (through the chat deliverer's HOST_ROUTES),
- * once per episode. Conditions: a target answering 500 (failure rate), a flagged target (410),
+ * once per episode. Conditions: a target answering 500 (failure rate; its breaker opening and
+ * closing), a flagged target (410),
  * an AUTH_FAILED spike on an endpoint, the monthly quota nearly used; and a test alert.
  */
 
@@ -119,6 +120,26 @@ describe('alert rules, end to end', () => {
     const [alert] = hookAlerts('target_flagged');
     expect(alert.alert).toMatchObject({ kind: 'target_flagged', target_id: target, endpoint_id: endpoint });
     expect(alert.alert.link).toBe(`https://relay.example/dash/#/endpoints/${endpoint}/outputs`);
+  });
+
+  it('a breaker that opens and closes again: breaker_opened and breaker_closed alerts, published by the deliverer that made the transition', async () => {
+    const flaky = await TestReceiver.start();
+    try {
+      flaky.respondWith(() => ({ status: 500, body: 'down' }));
+      const endpoint = (await created('/v1/endpoints', { name: 'billing' })).id;
+      const target = (await created(`/v1/endpoints/${endpoint}/targets`, { kind: 'webhook', name: 'billing backend', config: { url: flaky.url(), enforce_https: false }, breaker: { failure_rate_pct: 50, min_attempts: 3, window_s: 30, cool_down_s: 1 } })).id;
+      await created('/v1/alert-rules', { name: 'billing breaker', target_ids: alertTargets, conditions: [{ kind: 'breaker_opened', target_id: target }, { kind: 'breaker_closed', target_id: target }] });
+      for (let i = 0; i < 4; i++) expect((await send(endpoint)).status).toBe(202);
+      await eventually(async () => hookAlerts('breaker_opened').length >= 1, 30_000, 'the breaker_opened alert');
+      expect(hookAlerts('breaker_opened')[0].alert).toMatchObject({ rule_name: 'billing breaker', target_id: target, endpoint_id: endpoint, link: `https://relay.example/dash/#/endpoints/${endpoint}/outputs` });
+      await eventually(async () => discordAlerts('billing breaker') >= 1, 30_000, 'the breaker_opened alert at the Discord fake');
+      // the receiver recovers: the probe after the cool-down succeeds and closes the breaker
+      flaky.respondWith(() => ({ status: 200, body: 'ok' }));
+      await eventually(async () => hookAlerts('breaker_closed').length >= 1, 90_000, 'the breaker_closed alert');
+      expect(hookAlerts('breaker_opened')).toHaveLength(1);
+    } finally {
+      await flaky.close();
+    }
   });
 
   it('a rejection spike: AUTH_FAILED over the threshold alerts once, linking to the endpoint’s errors in the activity view', async () => {

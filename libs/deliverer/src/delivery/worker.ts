@@ -64,10 +64,12 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
   // each target's attempts per minute, for the alert rules' failure rate (docs/alerts.md "Counters"):
   // counted in memory, written to Redis every few seconds, never a round trip per delivery
   const attemptCounts = new CounterBuffer({ redis: opts.changes.commands, namespace: opts.namespace, onError: (err) => opts.logger.warn('alert counters not written', { error: err.message }) });
-  const tellFlagged = (target: TargetRecord, reason: string): Promise<void> =>
-    publishAccountEvent(publisher, opts.namespace, { kind: 'target_flagged', account_id: target.account_id, endpoint_id: target.endpoint_id, target_id: target.id, at: new Date().toISOString(), detail: { reason, target_kind: target.kind } }).catch((err: Error) => {
-      opts.logger.warn('target_flagged account event not published', { target_id: target.id, error: err.message });
+  // the account's events (alert rules, docs/alerts.md): told once, by the instance that made the change
+  const tellAccount = (kind: 'target_flagged' | 'breaker_opened' | 'breaker_closed', target: TargetRecord, detail: Record<string, string>): Promise<void> =>
+    publishAccountEvent(publisher, opts.namespace, { kind, account_id: target.account_id, endpoint_id: target.endpoint_id, target_id: target.id, at: new Date().toISOString(), detail: { ...detail, target_kind: target.kind } }).catch((err: Error) => {
+      opts.logger.warn('account event not published', { kind, target_id: target.id, error: err.message });
     });
+  const tellFlagged = (target: TargetRecord, reason: string): Promise<void> => tellAccount('target_flagged', target, { reason });
   const meter = createDeliveryMetrics(opts.metrics, opts.registry.kinds().filter((k) => opts.registry.get(k)?.channel === opts.channel));
   const health = createTargetHealth(opts.store, targets, opts.changes.publisher, tellFlagged);
   const writer = createBreakerStateWriter(opts.store, (change) => opts.changes.publisher.announce(change), (id) => targets.forget(id));
@@ -79,7 +81,10 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
     sync: {
       async changed(target, view, won) {
         await writer.write(target, view);
-        if (won) announceTransition({ target, view }, meter, opts.logger);
+        if (!won) return;
+        announceTransition({ target, view }, meter, opts.logger);
+        if (view.state === 'open') await tellAccount('breaker_opened', target, { reason: view.reason });
+        else if (view.state === 'closed') await tellAccount('breaker_closed', target, { reason: view.reason });
       },
       async flag(target, view) {
         const open = Math.round((Date.now() - view.since) / 1000);
@@ -111,7 +116,8 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
     handle: async (delivery, properties) => {
       const position = deliveryPosition(delivery.attempt, properties.headers);
       const decision = await handleDelivery({ ...delivery, attempt: position.attempt }, deps, { scheduleBase: position.scheduleBase });
-      attemptCounts.add(targetSubject(delivery.target_id), decision.state === 'delivered' ? 'ok' : 'fail');
+      // a delivery the gate held was not attempted: it counts for neither side of the failure rate
+      if (decision.state !== 'held') attemptCounts.add(targetSubject(delivery.target_id), decision.state === 'delivered' ? 'ok' : 'fail');
       return 'ack';
     },
   });
