@@ -62,8 +62,14 @@ describe('the dashboard by role', () => {
 
   it('shows a viewer every page it may read, with every control disabled, and no Usage or API keys', async () => {
     const page = await signIn(viewerKey);
-    expect(await mainNav(page).getByRole('link').allTextContents()).toEqual(['Endpoints', 'Request activity']);
+    expect(await mainNav(page).getByRole('link').allTextContents()).toEqual(['Endpoints', 'Request activity', 'Alerts']);
     expect(await page.getByRole('button', { name: 'Create endpoint' }).count()).toBe(0);
+    // alert rules are read, never changed or tested, by a viewer
+    await mainNav(page).getByRole('link', { name: 'Alerts' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Alerts' }).waitFor();
+    await page.getByText('No alert rules yet.').waitFor();
+    expect(await page.getByRole('button', { name: 'New alert rule' }).count()).toBe(0);
+    await mainNav(page).getByRole('link', { name: 'Endpoints' }).click();
     await page.getByRole('link', { name: 'orders' }).click();
     await page.getByRole('heading', { level: 1, name: 'orders' }).waitFor();
     expect(await page.getByRole('switch', { name: 'Enabled' }).isDisabled()).toBe(true);

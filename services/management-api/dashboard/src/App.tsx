@@ -3,6 +3,7 @@ import { RelayApiError, session, useSessionToken } from './api';
 import { Loading } from './components/ui';
 import { abilitiesOf } from './lib/roles';
 import { ActivityPage } from './pages/ActivityPage';
+import { AlertsPage } from './pages/AlertsPage';
 import { EndpointPage } from './pages/EndpointPage';
 import { EndpointsPage } from './pages/EndpointsPage';
 import { KeysPage } from './pages/KeysPage';
@@ -56,6 +57,7 @@ export function App() {
         <nav aria-label="Main">
           {link('endpoints', 'Endpoints')}
           {link('activity', 'Request activity')}
+          {link('alerts', 'Alerts')}
           {can.readUsage && link('usage', 'Usage')}
           {can.manageKeys && link('keys', 'API keys')}
         </nav>
@@ -73,6 +75,8 @@ export function App() {
           <EndpointPage id={route[1]} tab={route[2]} can={can} />
         ) : section === 'activity' ? (
           <ActivityPage can={can} />
+        ) : section === 'alerts' ? (
+          <AlertsPage can={can} />
         ) : section === 'usage' ? (
           <UsagePage />
         ) : section === 'keys' ? (

@@ -9,10 +9,11 @@ import type { Schema } from './kit';
  * @relay/alerts (describe.ts), the same table the validator and the dashboard's form read.
  */
 
+/** A field's schema; `title` is its label, which the dashboard's form shows (it reads this document). */
 function fieldSchema(f: ConditionField): Schema {
-  if (f.type === 'id') return str({ pattern: `^${f.prefix}_[0-9a-hjkmnp-tv-z]{20}$`, description: f.help });
-  if (f.type === 'integer') return int({ minimum: f.min, maximum: f.max, default: f.default, description: f.help });
-  return oneOfValues(f.values, f.help);
+  if (f.type === 'id') return str({ title: f.label, pattern: `^${f.prefix}_[0-9a-hjkmnp-tv-z]{20}$`, description: f.help });
+  if (f.type === 'integer') return int({ title: f.label, minimum: f.min, maximum: f.max, default: f.default, description: f.help });
+  return { title: f.label, ...oneOfValues(f.values, f.help) };
 }
 
 function conditionSchema(kind: (typeof ACCOUNT_EVENT_KINDS)[number], asSaved: boolean): Schema {
