@@ -46,6 +46,9 @@ export type DailyUsage = Schemas['DailyUsage'];
 export type ApiKey = Schemas['ApiKey'];
 export type ApiKeyCreate = Schemas['ApiKeyCreate'];
 export type ApiKeyCreated = Schemas['ApiKeyCreated'];
+export type AlertRule = Schemas['AlertRule'];
+export type AlertRuleInput = Schemas['AlertRuleInput'];
+export type Alert = Schemas['Alert'];
 
 export type RelayClient = Client<paths, 'application/json'>;
 

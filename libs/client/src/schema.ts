@@ -668,6 +668,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/alert-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List alert rules
+         * @description The account’s alert rules, oldest first.
+         *
+         *     Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["listAlertRules"];
+        put?: never;
+        /**
+         * Add an alert rule
+         * @description What to be told (conditions) and where (targets of the account). Every target and endpoint named must be the account’s. At most 20 rules an account (409 `too_many_alert_rules`).
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["createAlertRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alert-rules/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an alert rule
+         * @description Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["getAlertRule"];
+        /**
+         * Change an alert rule
+         * @description The whole rule, as when it was created.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        put: operations["replaceAlertRule"];
+        post?: never;
+        /**
+         * Delete an alert rule
+         * @description Needs an API key with the **editor** role or higher.
+         */
+        delete: operations["deleteAlertRule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alert-rules/{ruleId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test alert
+         * @description Sends an alert marked as a test about the rule’s first condition to each of its targets, through the normal delivery path (no episode, no hourly rate; at most 10 a minute an account, then 429 `too_many_test_alerts`).
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["testAlertRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Alert history
+         * @description The last 100 alerts the account was sent (tests included), newest first, each with the activity rows of its deliveries.
+         *
+         *     Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["listAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -2408,7 +2510,7 @@ export interface components {
         AuditRow: {
             id: string;
             /** @enum {string} */
-            action: "enabled" | "disabled" | "paused" | "resumed" | "endpoint_created" | "endpoint_updated" | "endpoint_deleted" | "target_created" | "target_updated" | "target_deleted" | "target_flag_cleared" | "target_paused" | "target_resumed" | "key_created" | "key_revoked" | "plan_changed";
+            action: "enabled" | "disabled" | "paused" | "resumed" | "endpoint_created" | "endpoint_updated" | "endpoint_deleted" | "target_created" | "target_updated" | "target_deleted" | "target_flag_cleared" | "target_paused" | "target_resumed" | "key_created" | "key_revoked" | "plan_changed" | "alert_rule_created" | "alert_rule_updated" | "alert_rule_deleted" | "alert_test_sent";
             /** @description the prefix of the API key that made the change (a dashboard session: its key); `operator` for the bootstrap and plan commands */
             actor: string;
             /** @description the name of that key */
@@ -2425,6 +2527,292 @@ export interface components {
             details: {
                 [key: string]: unknown;
             } | null;
+        };
+        AlertRuleInput: {
+            name: string;
+            /**
+             * @description a disabled rule sends nothing
+             * @default true
+             */
+            enabled: boolean;
+            /** @description where alerts go: targets of the account, of any kind */
+            target_ids: string[];
+            conditions: ({
+                /**
+                 * @description Relay stopped delivering to a target: its destination is gone or refused too many times in a row.
+                 * @constant
+                 */
+                kind: "target_flagged";
+                /**
+                 * Target
+                 * @description the target whose flag; none: any target of the account
+                 */
+                target_id?: string;
+            } | {
+                /**
+                 * @description Deliveries to the target are held because too many failed.
+                 * @constant
+                 */
+                kind: "breaker_opened";
+                /**
+                 * Target
+                 * @description the target whose breaker; none: any target of the account
+                 */
+                target_id?: string;
+            } | {
+                /**
+                 * @description The target answers again; held deliveries flow.
+                 * @constant
+                 */
+                kind: "breaker_closed";
+                /**
+                 * Target
+                 * @description the target whose breaker; none: any target of the account
+                 */
+                target_id?: string;
+            } | {
+                /**
+                 * @description The share of the target's delivery attempts that failed over the window reached the threshold.
+                 * @constant
+                 */
+                kind: "failure_rate";
+                /**
+                 * Target
+                 * @description the target whose attempts are counted
+                 */
+                target_id: string;
+                /**
+                 * Threshold (%)
+                 * @description failed attempts, in percent of all attempts in the window
+                 * @default 50
+                 */
+                threshold_percent: number;
+                /**
+                 * Window (minutes)
+                 * @description the share is counted over this many last minutes
+                 * @default 5
+                 */
+                window_minutes: number;
+                /**
+                 * Least attempts
+                 * @description no alert on fewer attempts than this in the window
+                 * @default 10
+                 */
+                min_attempts: number;
+            } | {
+                /**
+                 * @description The share of the endpoint's requests rejected (with one outcome, or any) over the window reached the threshold. AUTH_FAILED usually means the provider rotated its secret.
+                 * @constant
+                 */
+                kind: "rejection_spike";
+                /**
+                 * Endpoint
+                 * @description the endpoint whose requests are counted
+                 */
+                endpoint_id: string;
+                /**
+                 * Outcome
+                 * @description the rejection counted, or any rejection
+                 * @enum {string}
+                 */
+                outcome?: "ANY_REJECTION" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT";
+                /**
+                 * Threshold (%)
+                 * @description rejected requests, in percent of all requests in the window
+                 * @default 50
+                 */
+                threshold_percent: number;
+                /**
+                 * Window (minutes)
+                 * @description the share is counted over this many last minutes
+                 * @default 5
+                 */
+                window_minutes: number;
+                /**
+                 * Least requests
+                 * @description no alert on fewer requests than this in the window
+                 * @default 20
+                 */
+                min_requests: number;
+            } | {
+                /**
+                 * @description The account's accepted events this month reached the threshold of its plan's monthly quota.
+                 * @constant
+                 */
+                kind: "quota_nearly_used";
+                /**
+                 * Threshold (%)
+                 * @description accepted events, in percent of the plan's monthly quota
+                 * @default 90
+                 */
+                threshold_percent: number;
+            })[];
+            /**
+             * @description an episode ends when its condition was not seen for this long; one alert per episode
+             * @default 60
+             */
+            cooldown_minutes: number;
+        };
+        AlertRule: {
+            /** @description `ar_…` */
+            id: string;
+            name: string;
+            /**
+             * @description a disabled rule sends nothing
+             * @default true
+             */
+            enabled: boolean;
+            /** @description where alerts go: targets of the account, of any kind */
+            target_ids: string[];
+            conditions: ({
+                /**
+                 * @description Relay stopped delivering to a target: its destination is gone or refused too many times in a row.
+                 * @constant
+                 */
+                kind: "target_flagged";
+                /**
+                 * Target
+                 * @description the target whose flag; none: any target of the account
+                 */
+                target_id?: string;
+            } | {
+                /**
+                 * @description Deliveries to the target are held because too many failed.
+                 * @constant
+                 */
+                kind: "breaker_opened";
+                /**
+                 * Target
+                 * @description the target whose breaker; none: any target of the account
+                 */
+                target_id?: string;
+            } | {
+                /**
+                 * @description The target answers again; held deliveries flow.
+                 * @constant
+                 */
+                kind: "breaker_closed";
+                /**
+                 * Target
+                 * @description the target whose breaker; none: any target of the account
+                 */
+                target_id?: string;
+            } | {
+                /**
+                 * @description The share of the target's delivery attempts that failed over the window reached the threshold.
+                 * @constant
+                 */
+                kind: "failure_rate";
+                /**
+                 * Target
+                 * @description the target whose attempts are counted
+                 */
+                target_id: string;
+                /**
+                 * Threshold (%)
+                 * @description failed attempts, in percent of all attempts in the window
+                 * @default 50
+                 */
+                threshold_percent: number;
+                /**
+                 * Window (minutes)
+                 * @description the share is counted over this many last minutes
+                 * @default 5
+                 */
+                window_minutes: number;
+                /**
+                 * Least attempts
+                 * @description no alert on fewer attempts than this in the window
+                 * @default 10
+                 */
+                min_attempts: number;
+            } | {
+                /**
+                 * @description The share of the endpoint's requests rejected (with one outcome, or any) over the window reached the threshold. AUTH_FAILED usually means the provider rotated its secret.
+                 * @constant
+                 */
+                kind: "rejection_spike";
+                /**
+                 * Endpoint
+                 * @description the endpoint whose requests are counted
+                 */
+                endpoint_id: string;
+                /**
+                 * Outcome
+                 * @description the rejection counted, or any rejection
+                 * @enum {string}
+                 */
+                outcome: "ANY_REJECTION" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT";
+                /**
+                 * Threshold (%)
+                 * @description rejected requests, in percent of all requests in the window
+                 * @default 50
+                 */
+                threshold_percent: number;
+                /**
+                 * Window (minutes)
+                 * @description the share is counted over this many last minutes
+                 * @default 5
+                 */
+                window_minutes: number;
+                /**
+                 * Least requests
+                 * @description no alert on fewer requests than this in the window
+                 * @default 20
+                 */
+                min_requests: number;
+            } | {
+                /**
+                 * @description The account's accepted events this month reached the threshold of its plan's monthly quota.
+                 * @constant
+                 */
+                kind: "quota_nearly_used";
+                /**
+                 * Threshold (%)
+                 * @description accepted events, in percent of the plan's monthly quota
+                 * @default 90
+                 */
+                threshold_percent: number;
+            })[];
+            /**
+             * @description an episode ends when its condition was not seen for this long; one alert per episode
+             * @default 60
+             */
+            cooldown_minutes: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AlertRuleList: {
+            data: components["schemas"]["AlertRule"][];
+        };
+        Alert: {
+            /** @description `al_…` */
+            id: string;
+            rule_id: string;
+            rule_name: string;
+            /** @enum {string} */
+            kind: "target_flagged" | "breaker_opened" | "breaker_closed" | "failure_rate" | "rejection_spike" | "quota_nearly_used";
+            test: boolean;
+            /** Format: date-time */
+            at: string;
+            summary: string;
+            /** @description the dashboard view that explains the alert */
+            link: string;
+            endpoint_id: string | null;
+            target_id: string | null;
+            deliveries: {
+                target_id: string;
+                endpoint_id: string | null;
+                /** @description the activity row of the alert’s delivery to this target */
+                event_id: string | null;
+                /** @description why it was not queued */
+                error: string | null;
+            }[];
+        };
+        AlertList: {
+            data: components["schemas"]["Alert"][];
         };
     };
     responses: {
@@ -2517,6 +2905,23 @@ export interface components {
                 };
             };
         };
+        /** @description `too_many_alert_rules`: the account has the most alert rules it may have (docs/alerts.md). */
+        AlertRulesFull: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /**
+                     * @description stable, machine-readable
+                     * @enum {string}
+                     */
+                    code: "too_many_alert_rules";
+                    /** @description for people; validation errors join every field error as `field: message; …` */
+                    message: string;
+                };
+            };
+        };
         /** @description `payload_too_large`: a body over 256 KB. */
         PayloadTooLarge: {
             headers: {
@@ -2551,7 +2956,7 @@ export interface components {
                 };
             };
         };
-        /** @description `too_many_test_requests`, `too_many_resends`, `too_many_bulk_retries`: the account's ceiling for that action (docs/management-api.md). */
+        /** @description `too_many_test_requests`, `too_many_resends`, `too_many_bulk_retries`, `too_many_test_alerts`: the account's ceiling for that action (docs/management-api.md, docs/alerts.md). */
         TooManyRequests: {
             headers: {
                 /** @description seconds until the window ends */
@@ -2564,7 +2969,7 @@ export interface components {
                      * @description stable, machine-readable
                      * @enum {string}
                      */
-                    code: "too_many_test_requests" | "too_many_resends" | "too_many_bulk_retries";
+                    code: "too_many_test_requests" | "too_many_resends" | "too_many_bulk_retries" | "too_many_test_alerts";
                     /** @description for people; validation errors join every field error as `field: message; …` */
                     message: string;
                 };
@@ -3756,6 +4161,195 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAlertRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every rule of the account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRuleList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createAlertRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertRuleInput"];
+            };
+        };
+        responses: {
+            /** @description The rule, defaults filled in. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["AlertRulesFull"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAlertRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the alert rule id (`ar_…`) */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    replaceAlertRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the alert rule id (`ar_…`) */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertRuleInput"];
+            };
+        };
+        responses: {
+            /** @description The rule as saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteAlertRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the alert rule id (`ar_…`) */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testAlertRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the alert rule id (`ar_…`) */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued for delivery; each delivery’s activity row is named. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alert"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAlerts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };
     };

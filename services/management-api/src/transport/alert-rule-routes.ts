@@ -6,6 +6,7 @@ import type { RedisClient } from '@relay/cache';
 import type { FieldError } from '@relay/contracts';
 import type { Store } from '@relay/store';
 import type { ActionLimiter } from '../adapters/action-limiter';
+import { targetOfAccount } from '../adapters/account-targets';
 import { endpointExists } from '../adapters/endpoint-store';
 import { audit } from './audit-trail';
 import { accountOf } from './auth';
@@ -53,8 +54,7 @@ export function alertRuleRoutes(deps: AlertRouteDeps): Router {
     };
     await Promise.all([
       ...targets.map(async (id) => {
-        const t = await store.targets.findOne({ _id: id }, { account_id: 1 }).lean();
-        if (!t || t.account_id !== accountId) errors.push({ field: where(id), message: 'is not a target of this account' });
+        if (!(await targetOfAccount(store, accountId, id))) errors.push({ field: where(id), message: 'is not a target of this account' });
       }),
       ...endpoints.map(async (id) => {
         if (!(await endpointExists(store, accountId, id))) errors.push({ field: where(id), message: 'is not an endpoint of this account' });

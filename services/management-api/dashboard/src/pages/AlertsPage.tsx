@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf } from '../api';
+import { messageOf, must, relay } from '../api';
+import type { Alert, AlertRule, AlertRuleInput } from '@relay/client';
 import { Confirm, ErrorSummary, Field, Loading, Notice } from '../components/ui';
 import { useFormErrors } from '../components/form-errors';
 import { conditionKindsOf, conditionOf, draftOf } from '../lib/alert-conditions';
@@ -8,26 +9,6 @@ import { errorMap, fieldFor } from '../lib/fields';
 import type { Abilities } from '../lib/roles';
 import { utc } from '../lib/time';
 
-interface AlertRule {
-  id: string;
-  name: string;
-  enabled: boolean;
-  target_ids: string[];
-  conditions: Array<Record<string, unknown> & { kind: string }>;
-  cooldown_minutes: number;
-}
-
-interface Alert {
-  id: string;
-  rule_name: string;
-  kind: string;
-  test: boolean;
-  at: string;
-  summary: string;
-  link: string;
-  deliveries: Array<{ target_id: string; event_id: string | null; error: string | null }>;
-}
-
 interface Choice {
   id: string;
   name: string;
@@ -35,8 +16,10 @@ interface Choice {
 
 /** Every target of the account, named with its endpoint: where alerts can go. */
 async function loadChoices(): Promise<{ endpoints: Choice[]; targets: Choice[] }> {
-  const endpoints = (await api<{ data: Choice[] }>('/v1/endpoints')).data;
-  const lists = await Promise.all(endpoints.map((e) => api<{ data: Choice[] }>(`/v1/endpoints/${e.id}/targets`).then((r) => r.data.map((t) => ({ id: t.id, name: `${t.name} (${e.name})` })))));
+  const endpoints = (await must(relay.GET('/v1/endpoints'))).data.map((e) => ({ id: e.id, name: e.name }));
+  const lists = await Promise.all(
+    endpoints.map((e) => must(relay.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: e.id } } })).then((r) => r.data.map((t) => ({ id: t.id, name: `${t.name} (${e.name})` })))),
+  );
   return { endpoints, targets: lists.flat() };
 }
 
@@ -55,19 +38,19 @@ export function AlertsPage(props: { can: Abilities }) {
   const [error, setError] = useState<string | null>(null);
 
   const load = (): void => {
-    api<{ data: AlertRule[] }>('/v1/alert-rules').then((r) => setRules(r.data), (err) => setError(messageOf(err)));
-    api<{ data: Alert[] }>('/v1/alerts').then((r) => setHistory(r.data), (err) => setError(messageOf(err)));
+    must(relay.GET('/v1/alert-rules')).then((r) => setRules(r.data), (err) => setError(messageOf(err)));
+    must(relay.GET('/v1/alerts')).then((r) => setHistory(r.data), (err) => setError(messageOf(err)));
   };
   useEffect(() => {
     load();
-    api<Record<string, unknown>>('/v1/openapi.json').then((doc) => setKinds(conditionKindsOf(doc)), (err) => setError(messageOf(err)));
+    must(relay.GET('/v1/openapi.json')).then((doc) => setKinds(conditionKindsOf(doc as Record<string, unknown>)), (err) => setError(messageOf(err)));
     loadChoices().then(setChoices, (err) => setError(messageOf(err)));
   }, []);
 
   const labelOf = (kind: string): string => kinds.find((k) => k.kind === kind)?.label ?? kind;
   const sendTest = async (rule: AlertRule): Promise<void> => {
     try {
-      const sent = await api<Alert>(`/v1/alert-rules/${rule.id}/test`, { method: 'POST' });
+      const sent = await must(relay.POST('/v1/alert-rules/{ruleId}/test', { params: { path: { ruleId: rule.id } } }));
       const failed = sent.deliveries.filter((d) => d.error);
       setNotice(`Test alert of “${rule.name}” queued to ${sent.deliveries.length - failed.length} of ${sent.deliveries.length} targets${failed.length ? ` (not queued: ${failed.map((d) => `${d.target_id}: ${d.error}`).join(', ')})` : ''}.`);
       load();
@@ -78,7 +61,7 @@ export function AlertsPage(props: { can: Abilities }) {
   const remove = async (rule: AlertRule): Promise<void> => {
     setDeleting(null);
     try {
-      await api(`/v1/alert-rules/${rule.id}`, { method: 'DELETE' });
+      await must(relay.DELETE('/v1/alert-rules/{ruleId}', { params: { path: { ruleId: rule.id } } }));
       setNotice(`Rule “${rule.name}” deleted.`);
       load();
     } catch (err) {
@@ -194,7 +177,7 @@ function RuleForm(props: { rule: AlertRule | null; kinds: ConditionKindView[]; c
   const kindOf = (kind: string): ConditionKindView => kinds.find((k) => k.kind === kind) ?? kinds[0]!;
   const [name, setName] = useState(props.rule?.name ?? '');
   const [targets, setTargets] = useState<string[]>(props.rule?.target_ids ?? []);
-  const [conditions, setConditions] = useState<ConditionDraft[]>(props.rule?.conditions.map((c) => draftOf(kindOf(c.kind), c)) ?? [draftOf(kinds[0]!)]);
+  const [conditions, setConditions] = useState<ConditionDraft[]>(props.rule?.conditions.map((c) => draftOf(kindOf(c.kind), c as Record<string, unknown>)) ?? [draftOf(kinds[0]!)]);
   const [cooldown, setCooldown] = useState(String(props.rule?.cooldown_minutes ?? 60));
   const [enabled, setEnabled] = useState(props.rule?.enabled ?? true);
   const { errors, message, fail, clear } = useFormErrors();
@@ -211,9 +194,12 @@ function RuleForm(props: { rule: AlertRule | null; kinds: ConditionKindView[]; c
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
     const cooldownMinutes = /^\d+$/.test(cooldown.trim()) ? Number(cooldown.trim()) : cooldown;
-    const body = { name, enabled, target_ids: targets, conditions: conditions.map((d) => conditionOf(kindOf(d.kind!), d)), cooldown_minutes: cooldownMinutes };
+    // sent as typed: the API names every field it refuses (an empty name, a missing target)
+    const body = { name, enabled, target_ids: targets, conditions: conditions.map((d) => conditionOf(kindOf(d.kind!), d)), cooldown_minutes: cooldownMinutes } as unknown as AlertRuleInput;
     try {
-      const saved = props.rule ? await api<AlertRule>(`/v1/alert-rules/${props.rule.id}`, { method: 'PUT', body }) : await api<AlertRule>('/v1/alert-rules', { method: 'POST', body });
+      const saved = props.rule
+        ? await must(relay.PUT('/v1/alert-rules/{ruleId}', { params: { path: { ruleId: props.rule.id } }, body }))
+        : await must(relay.POST('/v1/alert-rules', { body }));
       clear();
       props.onSaved(saved, props.rule === null);
     } catch (err) {
