@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { must } from '@relay/client';
+import type { ActivityRow, EndpointCreate, operations } from '@relay/client';
 import { createInternalSigner } from '@relay/secrets';
 import { eventually } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
@@ -27,24 +29,26 @@ afterAll(async () => {
   await second?.close();
 });
 
-async function endpointWith(body: Record<string, unknown>, receivers: TestReceiver[]): Promise<{ endpointId: string; targetIds: string[] }> {
-  const created = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'replay', ...body } });
-  expect(created.status).toBe(201);
+async function endpointWith(body: Omit<EndpointCreate, 'name'>, receivers: TestReceiver[]): Promise<{ endpointId: string; targetIds: string[] }> {
+  const created = await must(stack.client.POST('/v1/endpoints', { body: { name: 'replay', ...body } }));
   const targetIds: string[] = [];
   for (const r of receivers) {
-    const t = await stack.api(`/v1/endpoints/${created.body.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'r', config: { url: r.url(), enforce_https: false, forward_headers: { mode: 'all' } } } });
-    expect(t.status).toBe(201);
-    targetIds.push(t.body.id);
+    const config = { url: r.url(), enforce_https: false, forward_headers: { mode: 'all' } };
+    const t = await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: created.id } }, body: { kind: 'webhook', name: 'r', config } }));
+    targetIds.push(t.id);
   }
-  return { endpointId: created.body.id, targetIds };
+  return { endpointId: created.id, targetIds };
 }
+
+type ActivityQuery = NonNullable<operations['listActivity']['parameters']['query']>;
+const listed = async (query: ActivityQuery) => (await must(stack.client.GET('/v1/activity', { params: { query } }))).data;
 
 const gatewayUrl = (endpointId: string) => `${stack.services['ingest-gateway']!.url}/relay/${endpointId}`;
 
-const rowWhen = (eventId: string, ok: (row: any) => boolean, what: string) =>
+const rowWhen = (eventId: string, ok: (row: ActivityRow) => boolean, what: string) =>
   eventually(async () => {
-    const res = await stack.api(`/v1/activity/${eventId}`);
-    return res.status === 200 && ok(res.body) ? res.body : undefined;
+    const res = await stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } });
+    return res.data && ok(res.data) ? res.data : undefined;
   }, 20000, what);
 
 /**
@@ -75,7 +79,7 @@ describe('test requests: POST /v1/endpoints/:id/test', () => {
     const row = await rowWhen(eventId, (r) => r.status === 'completed', 'the test row, completed');
     expect(row).toMatchObject({ outcome: 'ACCEPTED', test: true, endpoint_id: endpointId });
 
-    const list = async (status: string) => (await stack.api(`/v1/activity?endpoint_id=${endpointId}&status=${status}`)).body.data.map((r: { id: string }) => r.id);
+    const list = async (status: ActivityQuery['status']) => (await listed({ endpoint_id: endpointId, status })).map((r) => r.id);
     // the row is written a moment before its index pages
     await eventually(async () => (await list('test')).length > 0, 10000, 'the row listed');
     expect(await list('test')).toEqual([eventId]);
@@ -90,7 +94,7 @@ describe('test requests: POST /v1/endpoints/:id/test', () => {
     expect(res.body).toMatchObject({ code: 'test_request_rejected', outcome: 'FIELD_VALIDATION_FAILED', ingest_status: 400, ingest_code: 'field_validation_failed' });
     const row = await rowWhen(res.body.event_id, () => true, 'the refused test row');
     expect(row).toMatchObject({ outcome: 'FIELD_VALIDATION_FAILED', test: true });
-    expect((await stack.api(`/v1/activity?endpoint_id=${endpointId}&status=errors`)).body.data).toEqual([]);
+    expect(await listed({ endpoint_id: endpointId, status: 'errors' })).toEqual([]);
   });
 
   it('sends a sample of the endpoint format when the body names no payload', async () => {
@@ -205,7 +209,7 @@ describe('Idempotency-Key at the gateway: the event key a sender supplies for re
     await eventually(async () => deliveriesOf(second, other.headers.get('x-relay-event-id')!).length === 1, 15000, 'the other key delivered');
     expect(deliveriesOf(second, eventId)).toHaveLength(1);
     const rows = await eventually(async () => {
-      const data = (await stack.api(`/v1/activity?endpoint_id=${endpointId}`)).body.data as { id: string }[];
+      const data = await listed({ endpoint_id: endpointId });
       return data.length >= 2 && data;
     }, 15000, 'the rows of the endpoint');
     expect(rows.map((r) => r.id).sort()).toEqual([eventId, other.headers.get('x-relay-event-id')].sort());
