@@ -1,3 +1,5 @@
+import { must } from '@relay/client';
+import type { RelayClient } from '@relay/client';
 import type { StoredPayloadV1 } from '@relay/contracts';
 import { startManagement } from '../management/fixture';
 import type { ManagementFixture } from '../management/fixture';
@@ -24,10 +26,9 @@ const kept = (event: string, body: Buffer, headers: Record<string, string>): Sto
 
 beforeAll(async () => {
   fx = await startManagement('activityrequest');
-  endpointId = (await fx.api('post', '/v1/endpoints', { name: 'orders' })).body.id;
-  const target = await fx.api('post', `/v1/endpoints/${endpointId}/targets`, { kind: 'webhook', name: 'Fulfilment', config: { url: 'https://receiver.example/hook' } });
-  expect(target.status).toBe(201);
-  targetId = target.body.id;
+  endpointId = (await must(fx.client.POST('/v1/endpoints', { body: { name: 'orders' } }))).id;
+  const target = await must(fx.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'Fulfilment', config: { url: 'https://receiver.example/hook' } } }));
+  targetId = target.id;
   const own = { account_id: fx.accountId, endpoint_id: endpointId };
   const { pipeline, write } = pipelineOn(fx.store);
   ids.json = eventId('json');
@@ -48,11 +49,12 @@ beforeAll(async () => {
 });
 afterAll(() => fx?.close());
 
+/** `GET /v1/activity/:eventId/request`: what the sender sent, as kept. */
+const keptRequest = async (eventId: string, client: RelayClient = fx.client) => must(client.GET('/v1/activity/{eventId}/request', { params: { path: { eventId } } }));
+
 describe('the request of an activity row (issue 27, item 1)', () => {
   it('headers with credentials redacted, the query, and the payload as text, bytes and size', async () => {
-    const res = await fx.api('get', `/v1/activity/${ids.json}/request`);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
+    expect(await keptRequest(ids.json)).toEqual({
       event_id: ids.json,
       method: 'POST',
       source_ip: '203.0.113.7',
@@ -66,9 +68,7 @@ describe('the request of an activity row (issue 27, item 1)', () => {
   });
 
   it('bytes that are not UTF-8 have no text view, only their exact bytes', async () => {
-    const res = await fx.api('get', `/v1/activity/${ids.binary}/request`);
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ size_bytes: 4, body_text: null, body_base64: Buffer.from([0xff, 0xfe, 0x00, 0x01]).toString('base64') });
+    expect(await keptRequest(ids.binary)).toMatchObject({ size_bytes: 4, body_text: null, body_base64: Buffer.from([0xff, 0xfe, 0x00, 0x01]).toString('base64') });
   });
 
   it('a refused request keeps none; another account cannot read one; an unknown event is not found', async () => {
@@ -80,12 +80,13 @@ describe('the request of an activity row (issue 27, item 1)', () => {
 
   it('a viewer may read it', async () => {
     const viewer = await fx.keyWithRole('viewer');
-    expect((await fx.apiAs(viewer.secret, 'get', `/v1/activity/${ids.json}/request`)).status).toBe(200);
+    expect(await keptRequest(ids.json, fx.clientAs(viewer.secret))).toMatchObject({ event_id: ids.json });
   });
 
   it("names each delivery by its target's name, and by none once the target is deleted", async () => {
-    expect((await fx.api('get', `/v1/activity/${ids.json}`)).body.deliveries.map((d: { target_name: string | null }) => d.target_name)).toEqual(['Fulfilment']);
-    expect((await fx.api('delete', `/v1/endpoints/${endpointId}/targets/${targetId}`)).status).toBe(204);
-    expect((await fx.api('get', `/v1/activity/${ids.json}`)).body.deliveries.map((d: { target_name: string | null }) => d.target_name)).toEqual([null]);
+    const names = async () => (await must(fx.client.GET('/v1/activity/{eventId}', { params: { path: { eventId: ids.json } } }))).deliveries.map((d) => d.target_name);
+    expect(await names()).toEqual(['Fulfilment']);
+    await must(fx.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId } } }));
+    expect(await names()).toEqual([null]);
   });
 });
