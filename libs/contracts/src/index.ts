@@ -20,3 +20,5 @@ export { TEST_REQUEST_ROUTE, testRequestPath } from './test-requests';
 export type { TestRequestAnswer, TestRequestEnvelope } from './test-requests';
 export { ACCOUNT_EVENT_KINDS, ACCOUNT_EVENT_V1, accountEvent, MAX_ACCOUNT_EVENT_DETAIL_KEYS, MAX_ACCOUNT_EVENT_DETAIL_STRING } from './account-events';
 export type { AccountEvent, AccountEventDetail, AccountEventInput, AccountEventKind } from './account-events';
+export { CLI_ANSWER_V1, CLI_FORWARD_V1, cliSessionsExchange } from './cli-sessions';
+export type { CliAckFrame, CliAnswerV1, CliForwardV1, CliLocalOutcome, CliServerFrame } from './cli-sessions';

@@ -1,6 +1,8 @@
 import type { DeliveryChannel } from '@relay/contracts';
 import type { AnyTargetKind, KindInfo } from './kind';
 import { blockChatInfo, createBlockChatKind } from './kinds/block_chat';
+import { cliInfo, createCliKind } from './kinds/cli';
+import type { CliLink } from './kinds/cli';
 import { createEmailKind, emailInfo } from './kinds/email';
 import type { MailRelay } from './kinds/email';
 import { createSpreadsheetKind, spreadsheetInfo } from './kinds/spreadsheet';
@@ -20,6 +22,8 @@ export interface KindDeps {
   mail?: MailRelay;
   /** the guarded sender to Google; only the outputs deliverer has one */
   google?: GoogleAccess;
+  /** the broker route to `relay listen` sessions; only the outputs deliverer has one */
+  cli?: CliLink;
 }
 
 /** One line of the catalog: what is known of a kind without building it, and how to build it. */
@@ -74,6 +78,7 @@ export const CATALOG: Catalog = createCatalog([
   { ...spreadsheetInfo, create: (deps) => createSpreadsheetKind({ secrets: deps.secrets, ...(deps.google ? { google: deps.google } : {}) }) },
   { ...telegramInfo, create: (deps) => createTelegramKind({ secrets: deps.secrets }) },
   { ...teamsInfo, create: (deps) => createTeamsKind({ secrets: deps.secrets }) },
+  { ...cliInfo, create: (deps) => createCliKind({ secrets: deps.secrets, ...(deps.cli ? { cli: deps.cli } : {}) }) },
 ]);
 
 export function createDefaultRegistry(deps: KindDeps): TargetRegistry {

@@ -1,0 +1,9 @@
+// The CLI session kind (issue 28, item 2): deliveries handed to `relay listen` sessions (docs/cli.md).
+export { classifyCliOutcome } from './classify';
+export type { CliNoAnswer } from './classify';
+export { cliDescription } from './config';
+export type { CliConfig } from './config';
+export { cliForward } from './forward';
+export { CLI_RETRY_SCHEDULE_MS, cliInfo, createCliKind } from './kind';
+export type { CliKindDeps, CliLink } from './kind';
+export { CLI_ATTEMPT_TIMEOUT_MS, DEFAULT_IN_FLIGHT, LOCAL_ANSWER_BODY_BYTES, LOCAL_TIMEOUT_MS, MAX_ACK_FRAME_BYTES, MAX_FORWARD_BODY_BYTES, MAX_IN_FLIGHT, MAX_SESSIONS_PER_ENDPOINT, SESSION_HEARTBEAT_MS, SESSION_LEASE_MS } from './limits';
