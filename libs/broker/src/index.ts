@@ -21,3 +21,5 @@ export type { PayloadPublisher } from './payload-publisher';
 export { activityQueuesOf, deliveryQueuesOf, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerQueueMetrics } from './queue-metrics';
 export type { QueueStat, QueueStatsOptions } from './queue-metrics';
 export { publishAccountEvent } from './account-event-publisher';
+export { CliForwarder, openCliSessionQueue } from './cli-sessions';
+export type { CliForwardHandler, CliNoAnswer, CliSessionQueue, CliSessionQueueOptions } from './cli-sessions';

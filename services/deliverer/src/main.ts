@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
-import { BrokerConnection, deliveryQueuesOf, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerBrokerMetrics, registerQueueMetrics } from '@relay/broker';
+import { BrokerConnection, CliForwarder, deliveryQueuesOf, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerBrokerMetrics, registerQueueMetrics } from '@relay/broker';
 import { connectChangeFeed } from '@relay/cache';
 import { loadConfig } from '@relay/config';
 import { createDeliverer, retryPolicyOf } from '@relay/deliverer';
@@ -36,6 +36,9 @@ runMain(async () => {
     topology: { namespace: config.namespace, deliveryLimit: config.deliveryLimit, retryDelaysMs: { [channel]: retry.tiersMs } },
   });
   await broker.start();
+  // the outputs channel also runs the CLI session kind: forwards to `relay listen` sessions over the broker (docs/cli.md)
+  const cli = outputs ? new CliForwarder(broker, config.namespace, logger) : null;
+  await cli?.start();
   const metrics = createMetricsRegistry();
   // the depth of this channel's work, retry and dead-letter queues, for scaling and alerts
   registerQueueMetrics(metrics, new QueueStatsReader({ broker, queues: deliveryQueuesOf(config.namespace, channel, retry.tiersMs), cacheMs: QUEUE_STATS_CACHE_MS }));
@@ -48,7 +51,7 @@ runMain(async () => {
     namespace: config.namespace,
     broker,
     store,
-    registry: createDefaultRegistry({ secrets: createSecretBox(config.secretsKeys), ...(outputs?.mail ? { mail: outputs.mail } : {}), ...(outputs ? { google: outputs.google } : {}) }),
+    registry: createDefaultRegistry({ secrets: createSecretBox(config.secretsKeys), ...(outputs?.mail ? { mail: outputs.mail } : {}), ...(outputs ? { google: outputs.google } : {}), ...(cli ? { cli } : {}) }),
     send,
     logger,
     prefetch: config.prefetch,
