@@ -37,5 +37,5 @@ export { GOOGLE_RESPONSE_LIMIT_BYTES, GOOGLE_TOKEN_URL, SHEETS_API } from './tra
 export { createSsrfAgents, parseHostRoutes, SsrfBlockedError } from './ssrf';
 export type { HostRoutes } from './ssrf';
 export { retryScheduleOf, RETRY_SCHEDULE_LIMITS } from './schedule';
-export { classifyCliOutcome, CLI_ATTEMPT_TIMEOUT_MS, CLI_RETRY_SCHEDULE_MS, cliForward, createCliKind, LOCAL_ANSWER_BODY_BYTES, LOCAL_TIMEOUT_MS, MAX_ACK_FRAME_BYTES, MAX_FORWARD_BODY_BYTES, MAX_IN_FLIGHT, MAX_SESSIONS_PER_ENDPOINT, SESSION_HEARTBEAT_MS, SESSION_LEASE_MS } from './kinds/cli';
+export { classifyCliOutcome, CLI_ATTEMPT_TIMEOUT_MS, CLI_RETRY_SCHEDULE_MS, cliForward, createCliKind, DEFAULT_IN_FLIGHT, LOCAL_ANSWER_BODY_BYTES, LOCAL_TIMEOUT_MS, MAX_ACK_FRAME_BYTES, MAX_FORWARD_BODY_BYTES, MAX_IN_FLIGHT, MAX_SESSIONS_PER_ENDPOINT, MAX_WAITING_PER_SESSION, SESSION_HEARTBEAT_MS, SESSION_LEASE_MS } from './kinds/cli';
 export type { CliConfig, CliLink, CliNoAnswer } from './kinds/cli';

@@ -9,7 +9,7 @@ import { createLogger } from '@relay/logging';
 import { closeServer, createHealthApp, createMetricsRegistry, listen, mountMetrics, onShutdown, runMain } from '@relay/runtime';
 import { connectStore } from '@relay/store';
 import { createInternalSigner, createSecretBox } from '@relay/secrets';
-import { createDefaultRegistry } from '@relay/targets';
+import { createDefaultRegistry, SESSION_LEASE_MS } from '@relay/targets';
 import { createAccountLock } from './adapters/account-lock';
 import { createActionLimiter } from './adapters/action-limiter';
 import { createBulkRetryRunner } from './adapters/bulk-retry-runner';
@@ -17,10 +17,12 @@ import { BulkRetryStore } from './adapters/bulk-retry-store';
 import { createGatewayClient } from './adapters/gateway-client';
 import { createTargetBreakers } from './adapters/target-breakers';
 import { createInvalidator } from './adapters/invalidation';
+import { createCliSessionSlots } from './adapters/cli-session-slots';
 import { createSessionStore } from './adapters/sessions';
 import { createDailyUsageReader, createUsageCounter } from './adapters/usage-counter';
 import { createApp } from './app';
 import { configSpec } from './config';
+import { attachListen } from './transport/listen';
 import { createApiServer } from './transport/server';
 
 runMain(async () => {
@@ -93,11 +95,13 @@ runMain(async () => {
   const ops = createHealthApp(readiness);
   mountMetrics(ops, createMetricsRegistry());
   const server = createApiServer(app, { headersTimeoutMs: config.headersTimeoutMs, bodyTimeoutMs: config.bodyTimeoutMs, maxConnections: config.maxConnections });
+  // `relay listen` sessions: WebSocket upgrades on the API port (docs/cli.md)
+  const listenSessions = attachListen(server, { store, broker, namespace: config.namespace, slots: createCliSessionSlots(redis, config.namespace, SESSION_LEASE_MS), logger });
   const health = createServer(ops);
   const port = await listen(server, config.port, config.host);
   const healthPort = await listen(health, config.healthPort, config.host);
   logger.info('management API listening', { port, health_port: healthPort });
   runner.start();
 
-  onShutdown(logger, config.shutdownGraceMs, [() => closeServer(server), () => runner.stop(), () => accountEvents.stop(config.shutdownGraceMs), () => detector.stop(), () => broker.close(), () => redis.quit(), () => store.close(), () => closeServer(health)]);
+  onShutdown(logger, config.shutdownGraceMs, [() => listenSessions.close(), () => closeServer(server), () => runner.stop(), () => accountEvents.stop(config.shutdownGraceMs), () => detector.stop(), () => broker.close(), () => redis.quit(), () => store.close(), () => closeServer(health)]);
 });

@@ -37,3 +37,6 @@ export const CLI_ATTEMPT_TIMEOUT_MS = LOCAL_TIMEOUT_MS + 5_000;
 export const SESSION_LEASE_MS = 30_000;
 /** how often a live session renews its lease and pings its CLI */
 export const SESSION_HEARTBEAT_MS = 10_000;
+
+/** forwards waiting in one session's queue beyond its in-flight ones; past it the oldest is dropped (its deliverer times out and retries) */
+export const MAX_WAITING_PER_SESSION = 1_000;
