@@ -1,0 +1,150 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ApiError, createApi } from './api';
+import type { RelayApi } from './api';
+import { configPath, readLogin, writeLogin } from './config-file';
+import { cliTargetOf, listen } from './listen';
+import { activityLine, tailActivity } from './tail';
+
+/*
+ * `relay` (issue 28, item 2; docs/cli.md): `listen` forwards an endpoint's live deliveries to a
+ * local URL; the other commands are thin reads and actions over the management API. Where the
+ * API is and the key to call it with come from the flags, then RELAY_API_URL / RELAY_API_KEY,
+ * then what `relay login` stored.
+ */
+
+const DEFAULT_API_URL = 'http://127.0.0.1:8081';
+
+interface Globals {
+  apiUrl?: string;
+  apiKey?: string;
+}
+
+function httpUrl(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('must be an absolute http:// or https:// URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('must be an http:// or https:// URL');
+  return url;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
+  return n;
+}
+
+const out = (line: string): void => void process.stdout.write(`${line}\n`);
+const err = (line: string): void => void process.stderr.write(`${line}\n`);
+
+function connection(program: Command): { apiUrl: string; apiKey: string; api: RelayApi } {
+  const flags = program.opts<Globals>();
+  const stored = readLogin(configPath());
+  const apiUrl = flags.apiUrl ?? process.env.RELAY_API_URL ?? stored?.api_url ?? DEFAULT_API_URL;
+  const apiKey = flags.apiKey ?? process.env.RELAY_API_KEY ?? stored?.api_key;
+  if (!apiKey) throw new ApiError(0, 'not_logged_in', 'no API key: run relay login, or pass --api-key / set RELAY_API_KEY');
+  return { apiUrl, apiKey, api: createApi(apiUrl, apiKey) };
+}
+
+async function readStdinLine(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.includes('\n') || text.length > 4096) break;
+  }
+  return text.split('\n')[0]!.trim();
+}
+
+export function buildProgram(): Command {
+  const program = new Command('relay')
+    .description('Relay from the command line: forward live events to localhost, read endpoints, targets and activity')
+    .addOption(new Option('--api-url <url>', `the management API (default: RELAY_API_URL, then the stored login, then ${DEFAULT_API_URL})`).argParser((v) => httpUrl(v).origin))
+    .addOption(new Option('--api-key <key>', 'an API key (default: RELAY_API_KEY, then the stored login)'))
+    .showHelpAfterError();
+
+  program
+    .command('login')
+    .description(`check an API key against the management API and store it, readable by you alone, in ${configPath()}`)
+    .option('--key <key>', 'the API key (default: read from standard input)')
+    .action(async (o: { key?: string }) => {
+      const flags = program.opts<Globals>();
+      const apiUrl = flags.apiUrl ?? process.env.RELAY_API_URL ?? DEFAULT_API_URL;
+      const apiKey = o.key ?? flags.apiKey ?? (await readStdinLine());
+      if (!apiKey) throw new ApiError(0, 'no_key', 'no API key given (--key, or one line on standard input)');
+      await createApi(apiUrl, apiKey).listEndpoints();
+      const file = configPath();
+      writeLogin(file, { api_url: apiUrl, api_key: apiKey });
+      err(`Logged in to ${apiUrl}; the key is stored in ${file} (mode 0600).`);
+    });
+
+  program
+    .command('endpoints')
+    .description("list the account's endpoints")
+    .action(async () => {
+      for (const e of await connection(program).api.listEndpoints()) out(`${e.id}  ${e.name}`);
+    });
+
+  program
+    .command('targets')
+    .description("list an endpoint's targets")
+    .argument('<endpoint>', 'endpoint id (ep_…)')
+    .action(async (endpointId: string) => {
+      for (const t of await connection(program).api.listTargets(endpointId)) out(`${t.id}  ${t.kind.padEnd(11)} ${t.enabled ? 'enabled ' : 'disabled'}  ${t.name}`);
+    });
+
+  const activity = program.command('activity').description('the Request activity log');
+  activity
+    .command('tail')
+    .description('print the latest activity rows, then each new one as it arrives')
+    .option('--endpoint <id>', 'one endpoint (default: every endpoint of the account)')
+    .option('--limit <n>', 'rows printed first', positiveInt, 20)
+    .option('--interval <ms>', 'how often to look for new rows', positiveInt, 2000)
+    .option('--no-follow', 'print the latest rows and stop')
+    .action(async (o: { endpoint?: string; limit: number; interval: number; follow: boolean }) => {
+      const { api } = connection(program);
+      const tail = tailActivity(api, { endpointId: o.endpoint, limit: Math.min(o.limit, 200), intervalMs: o.interval, follow: o.follow, print: (row) => out(activityLine(row)), warn: err });
+      process.once('SIGINT', () => tail.stop());
+      process.once('SIGTERM', () => tail.stop());
+      await tail.done;
+    });
+
+  program
+    .command('resend')
+    .description("deliver an accepted event again from its stored payload, to every target of its endpoint or one")
+    .argument('<event>', 'event id (evt_…)')
+    .option('--target <id>', 'only this target (tg_…)')
+    .action(async (eventId: string, o: { target?: string }) => {
+      const result = await connection(program).api.resend(eventId, o.target);
+      for (const d of result.deliveries) out(`${result.event_id}  ${d.delivery_id}  → ${d.target_id} (${d.target_kind})`);
+    });
+
+  program
+    .command('listen')
+    .description("receive an endpoint's deliveries as they happen and forward each to a local URL; the local answer is the attempt's outcome")
+    .argument('<endpoint>', 'endpoint id (ep_…)')
+    .requiredOption('--forward <url>', 'where to send each delivery, e.g. http://localhost:3000/hook', (v) => httpUrl(v).href)
+    .option('--target <id>', "the endpoint's CLI session target to listen for (default: its only one, created if it has none)")
+    .action(async (endpointId: string, o: { forward: string; target?: string }) => {
+      const { api, apiUrl, apiKey } = connection(program);
+      const targetId = await cliTargetOf(api, { endpointId, err, ...(o.target ? { targetId: o.target } : {}) });
+      const session = listen({ apiUrl, apiKey, endpointId, forward: new URL(o.forward), out, err }, targetId);
+      process.once('SIGINT', () => session.stop());
+      process.once('SIGTERM', () => session.stop());
+      await session.done;
+    });
+
+  return program;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return 0;
+  } catch (e) {
+    if (e instanceof ApiError) err(`relay: ${e.message} (${e.code})`);
+    else err(`relay: ${(e as Error).message}`);
+    return 1;
+  }
+}
