@@ -34,7 +34,7 @@ export async function cliTargetOf(api: RelayApi, opts: Pick<ListenOptions, 'endp
   }
   if (targets.length === 1) return targets[0]!.id;
   if (targets.length > 1) throw new ApiError(409, 'target_id_required', `${opts.endpointId} has several CLI session targets (${targets.map((t) => t.id).join(', ')}): name one with --target`);
-  const created = await api.createTarget(opts.endpointId, { kind: 'cli', name: CREATED_TARGET_NAME });
+  const created = await api.createTarget(opts.endpointId, { kind: 'cli', name: CREATED_TARGET_NAME, config: {} });
   opts.err(`Created CLI session target ${created.id} on ${opts.endpointId}; events sent while no session listens are retried, then recorded as failed (relay targets ${opts.endpointId}).`);
   return created.id;
 }
