@@ -1,15 +1,13 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import amqp from 'amqplib';
 import { sign } from '@octokit/webhooks-methods';
-import { cliSessionsExchange } from '@relay/contracts';
-import { eventually, infra } from '../support/infra';
+import { eventually } from '../support/infra';
+import { relayListen, runRelay } from '../support/relay-cli';
+import type { RelayProcess } from '../support/relay-cli';
 import { startService } from '../support/services';
 import type { RunningService } from '../support/services';
 import { startStack } from './stack';
@@ -23,7 +21,6 @@ import type { Stack } from './stack';
  * log; a CLI killed with SIGKILL mid-stream loses nothing (docs/cli.md "Losing nothing").
  */
 
-const ROOT = path.resolve(__dirname, '../..');
 const GITHUB_SECRET = 'cli-e2e-github-secret-0001';
 
 /** A local server as a developer runs one: records each request, answers 200 after `delayMs`. */
@@ -51,37 +48,6 @@ class LocalServer {
   }
 }
 
-/** `npx relay …` as its own process group, so SIGKILL reaches the CLI under npx too. */
-interface RelayProcess {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  kill(signal: NodeJS.Signals): Promise<void>;
-}
-
-function npxRelay(args: string[], env: Record<string, string>): RelayProcess {
-  const child = spawn('npx', ['relay', ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    child,
-    stdout: () => out,
-    stderr: () => err,
-    async kill(signal) {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      try {
-        process.kill(-child.pid!, signal);
-      } catch {
-        // already gone
-      }
-      await exited;
-    },
-  };
-}
-
 let stack: Stack;
 let outputs: RunningService;
 let local: LocalServer;
@@ -89,6 +55,7 @@ let localUrl: string;
 let endpointId: string;
 let configHome: string;
 const running: RelayProcess[] = [];
+let firstEvent = '';
 
 beforeAll(async () => {
   stack = await startStack('clilisten', { only: ['ingest-gateway', 'management-api', 'activity-writer'] });
@@ -110,26 +77,11 @@ afterAll(async () => {
   await stack?.stop();
   await local?.close();
   rmSync(configHome, { recursive: true, force: true });
-  const conn = await amqp.connect(infra.rabbitmqUrl);
-  const ch = await conn.createChannel();
-  if (stack) await ch.deleteExchange(cliSessionsExchange(stack.namespace)).catch(() => undefined);
-  await conn.close();
 });
 
-function relay(args: string[]): RelayProcess {
-  const p = npxRelay(args, { XDG_CONFIG_HOME: configHome, RELAY_API_URL: stack.services['management-api']!.url, RELAY_API_KEY: stack.apiKey });
-  running.push(p);
-  return p;
-}
-
 async function listening(): Promise<RelayProcess> {
-  const p = relay(['listen', endpointId, '--forward', localUrl]);
-  try {
-    const state = await eventually(async () => (p.child.exitCode !== null ? 'exited' : p.stderr().includes('Listening on') && 'listening'), 60_000, 'relay listen to connect');
-    if (state === 'exited') throw new Error(`relay listen exited with ${p.child.exitCode}`);
-  } catch (err) {
-    throw new Error(`${(err as Error).message}\n--- relay stderr ---\n${p.stderr()}\n--- management API ---\n${stack.services['management-api']!.output().slice(-3000)}`);
-  }
+  const p = await relayListen([endpointId, '--forward', localUrl], { XDG_CONFIG_HOME: configHome, RELAY_API_URL: stack.services['management-api']!.url, RELAY_API_KEY: stack.apiKey });
+  running.push(p);
   return p;
 }
 
@@ -162,6 +114,7 @@ describe('relay listen: live deliveries forwarded to localhost (issue 28, item 2
     expect(targets).toEqual([expect.objectContaining({ kind: 'cli', name: 'relay listen', config: { in_flight: 10 } })]);
 
     const eventId = await sendGithubEvent(1);
+    firstEvent = eventId;
     const got = await eventually(async () => local.received.find((r) => r.headers['x-relay-event-id'] === eventId), 30_000, 'the event at the local server');
     expect(got.url).toBe('/hook');
     expect(JSON.parse(got.body)).toMatchObject({ after: 'commit-1', repository: { full_name: 'octo/hello' } });
@@ -204,5 +157,37 @@ describe('relay listen: live deliveries forwarded to localhost (issue 28, item 2
     const waited = await stack.api(`/v1/activity/${during[0]}`);
     expect(JSON.stringify(waited.body.deliveries[0].attempts[0])).toMatch(/no relay listen session|session ended/);
     await second.kill('SIGTERM');
+  });
+
+  it('the thin commands: login keeps the key 0600; endpoints, targets, activity tail and resend read and act through it', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'relay-login-'));
+    try {
+      const env = { XDG_CONFIG_HOME: home };
+      const apiUrl = stack.services['management-api']!.url;
+      const bad = await runRelay(['--api-url', apiUrl, 'login', '--key', 'rk_not_a_key'], env);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toMatch(/\(unauthorized\)/);
+      const login = await runRelay(['--api-url', apiUrl, 'login', '--key', stack.apiKey], env);
+      expect(login.code).toBe(0);
+      const file = path.join(home, 'relay', 'config.json');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+
+      // every command below finds the API and the key in the stored login alone
+      const endpoints = await runRelay(['endpoints'], env);
+      expect(endpoints.stdout).toContain(`${endpointId}  github to my laptop`);
+      const targets = await runRelay(['targets', endpointId], env);
+      expect(targets.stdout).toMatch(new RegExp(`^tg_\\w+  cli +enabled   relay listen$`, 'm'));
+      const tail = await runRelay(['activity', 'tail', '--endpoint', endpointId, '--limit', '200', '--no-follow'], env);
+      expect(tail.code).toBe(0);
+      expect(tail.stdout).toMatch(new RegExp(`  ${firstEvent}  ${endpointId}  ACCEPTED +completed`));
+      const resent = await runRelay(['resend', firstEvent], env);
+      expect(resent.code).toBe(0);
+      expect(resent.stdout).toMatch(new RegExp(`^${firstEvent}  dlv_\\w+  → tg_\\w+ \\(cli\\)$`, 'm'));
+      const unknown = await runRelay(['resend', 'evt_nope'], env);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toMatch(/^relay: .+ \(\w+\)$/m);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

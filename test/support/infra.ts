@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import amqp from 'amqplib';
-import { brokerNames, DELIVERY_CHANNELS } from '@relay/contracts';
+import { brokerNames, cliSessionsExchange, DELIVERY_CHANNELS } from '@relay/contracts';
 import { defaultRetryTiers } from '@relay/deliverer';
 
 /**
@@ -39,7 +39,7 @@ export async function deleteBrokerNamespace(namespace: string, retryDelaysMs: nu
       for (const d of new Set([...retryDelaysMs, ...defaultRetryTiers(c)])) queues.push(n.retryQueue(c, d));
     }
     for (const q of queues) await ch.deleteQueue(q).catch(() => undefined);
-    for (const e of [n.deliveriesExchange, n.activityExchange, n.deadLetterExchange, n.retryExchange]) await ch.deleteExchange(e).catch(() => undefined);
+    for (const e of [n.deliveriesExchange, n.activityExchange, n.deadLetterExchange, n.retryExchange, cliSessionsExchange(namespace)]) await ch.deleteExchange(e).catch(() => undefined);
     await ch.close().catch(() => undefined);
   } finally {
     await conn.close().catch(() => undefined);

@@ -1260,12 +1260,12 @@ export interface components {
         };
         TargetCreate: {
             /** @enum {string} */
-            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams";
+            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli";
             /** @description trimmed */
             name: string;
             /** @description default true */
             enabled?: boolean;
-            /** @description the kind's settings (WebhookConfigInput, EmbedChatConfigInput, BlockChatConfigInput, EmailConfigInput, SpreadsheetConfigInput, TelegramConfigInput, TeamsConfigInput by `kind`); each problem is named `config.<field>` */
+            /** @description the kind's settings (WebhookConfigInput, EmbedChatConfigInput, BlockChatConfigInput, EmailConfigInput, SpreadsheetConfigInput, TelegramConfigInput, TeamsConfigInput, CliConfigInput by `kind`); each problem is named `config.<field>` */
             config: Record<string, unknown>;
             /** @description delays between attempts in ms; `[]` no retries; null the kind’s default (docs/delivery.md) */
             retry_schedule_ms?: number[] | null;
@@ -1435,7 +1435,7 @@ export interface components {
             readonly created_at?: unknown;
             /** @description read-only: refused in a request */
             readonly updated_at?: unknown;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         TargetPatch: {
             /** @description trimmed */
             name?: string;
@@ -1619,10 +1619,10 @@ export interface components {
             account_id: string;
             endpoint_id: string;
             /** @enum {string} */
-            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams";
+            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli";
             name: string;
             enabled: boolean;
-            /** @description the kind's settings as shown, every secret masked (WebhookConfigView, EmbedChatConfigView, BlockChatConfigView, EmailConfigView, SpreadsheetConfigView, TelegramConfigView, TeamsConfigView by `kind`) */
+            /** @description the kind's settings as shown, every secret masked (WebhookConfigView, EmbedChatConfigView, BlockChatConfigView, EmailConfigView, SpreadsheetConfigView, TelegramConfigView, TeamsConfigView, CliConfigView by `kind`) */
             config: Record<string, unknown>;
             /** @description set when deliveries showed the destination is gone (docs/delivery.md "Flagged targets") */
             flagged: {
@@ -1801,7 +1801,7 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         TargetList: {
             data: components["schemas"]["Target"][];
         };
@@ -2072,6 +2072,15 @@ export interface components {
              * @enum {string}
              */
             format: "adaptive_card" | "text";
+        };
+        /** @description CLI session (relay listen) */
+        CliConfigInput: {
+            in_flight?: number | null;
+        };
+        /** @description CLI session (relay listen) */
+        CliConfigView: {
+            /** @description how many deliveries one listening CLI holds unanswered at once (1–50) */
+            in_flight: number;
         };
         /** @description one setting; the kind’s own checks (URL forms, header rules) stay on the server */
         TargetKindField: {

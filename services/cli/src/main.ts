@@ -41,9 +41,11 @@ const err = (line: string): void => void process.stderr.write(`${line}\n`);
 
 function connection(program: Command): { apiUrl: string; apiKey: string; api: RelayApi } {
   const flags = program.opts<Globals>();
-  const stored = readLogin(configPath());
-  const apiUrl = flags.apiUrl ?? process.env.RELAY_API_URL ?? stored?.api_url ?? DEFAULT_API_URL;
-  const apiKey = flags.apiKey ?? process.env.RELAY_API_KEY ?? stored?.api_key;
+  const given = { apiUrl: flags.apiUrl ?? process.env.RELAY_API_URL, apiKey: flags.apiKey ?? process.env.RELAY_API_KEY };
+  // the stored login is read only for what the flags and the environment leave open
+  const stored = given.apiUrl && given.apiKey ? null : readLogin(configPath());
+  const apiUrl = given.apiUrl ?? stored?.api_url ?? DEFAULT_API_URL;
+  const apiKey = given.apiKey ?? stored?.api_key;
   if (!apiKey) throw new ApiError(0, 'not_logged_in', 'no API key: run relay login, or pass --api-key / set RELAY_API_KEY');
   return { apiUrl, apiKey, api: createApi(apiUrl, apiKey) };
 }

@@ -1,9 +1,9 @@
-import type { ActivityRow, RelayApi } from './api';
+import type { ActivityListed, RelayApi } from './api';
 
 /** ids already printed, newest kept: bounds what a long tail holds */
 const SEEN_MAX = 2_000;
 
-export function activityLine(row: ActivityRow): string {
+export function activityLine(row: ActivityListed): string {
   return `${row.received_at}  ${row.id}  ${row.endpoint_id}  ${row.outcome.padEnd(10)} ${row.status.padEnd(9)} ${row.last_error ?? ''}`.trimEnd();
 }
 
@@ -12,7 +12,7 @@ export interface TailOptions {
   limit: number;
   intervalMs: number;
   follow: boolean;
-  print(row: ActivityRow): void;
+  print(row: ActivityListed): void;
   warn(line: string): void;
 }
 

@@ -14,6 +14,7 @@ import type { FakeTeams } from '../../support/fake-teams';
 import { startFakeTelegram } from '../../support/fake-telegram';
 import type { FakeTelegram } from '../../support/fake-telegram';
 import { TestReceiver } from '../../support/receiver';
+import { relayListen } from '../../support/relay-cli';
 import { startOutputsDeliverer } from '../../support/outputs-deliverer';
 import { startService } from '../../support/services';
 import { startTestSmtpServer } from '../../support/smtp-server';
@@ -45,6 +46,8 @@ let stack: Awaited<ReturnType<typeof startDashboardStack>>;
 let browser: Browser;
 let page: Page;
 let receiver: TestReceiver;
+/** the developer's local server behind `relay listen` */
+let laptop: TestReceiver;
 let slack: FakeSlack;
 let discord: FakeDiscord;
 let teams: FakeTeams;
@@ -58,6 +61,7 @@ const spreadsheetId = newSpreadsheetId();
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
+  laptop = await TestReceiver.start();
   slack = await startFakeSlack({ https: true, hooks: [SLACK_PATH] });
   discord = await startFakeDiscord({ https: true, webhooks: [{ id: DISCORD_ID, token: DISCORD_TOKEN }] });
   teams = await startFakeTeams();
@@ -94,7 +98,7 @@ afterAll(async () => {
   await browser?.close();
   for (const stop of stopAfter) await stop();
   await stack?.stop();
-  await Promise.all([receiver?.close(), slack?.close(), discord?.close(), teams?.close(), telegram?.close(), google?.close(), smtp?.close()]);
+  await Promise.all([receiver?.close(), laptop?.close(), slack?.close(), discord?.close(), teams?.close(), telegram?.close(), google?.close(), smtp?.close()]);
 });
 
 /** How a person fills each kind's form, after choosing the kind and typing the target's name. */
@@ -126,6 +130,8 @@ const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise
       await form.getByLabel('Subject template (optional)', { exact: true }).fill('Order {{order.id}}');
     },
   },
+  // issue 28: nothing to fill — the session's `relay listen --forward` names the local URL
+  { name: 'my-laptop', label: 'CLI session (relay listen)', fill: async () => undefined },
   {
     name: 'orders-sheet',
     label: 'Spreadsheet (Google Sheets)',
@@ -157,12 +163,20 @@ describe('issue 23: an event delivered to a target of every kind, added through 
     const saved = (await stack.api(`/v1/endpoints/${endpoint.body.id}/targets`)).body.data;
     expect(saved.map((t: { kind: string }) => t.kind).sort()).toEqual([...kinds].sort());
 
+    // a developer listens for the CLI session target, forwarding to their local server
+    const cliTarget = saved.find((t: { kind: string }) => t.kind === 'cli');
+    const cli = await relayListen([endpoint.body.id, '--target', cliTarget.id, '--forward', laptop.url('/hook')], { RELAY_API_URL: stack.services['management-api']!.url, RELAY_API_KEY: stack.apiKey });
+    stopAfter.unshift(() => cli.kill('SIGTERM'));
+
     const sent = await fetch(endpoint.body.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order: { id: 7, total: '12.50' } }) });
     expect(sent.status).toBe(202);
 
     const [hook] = await receiver.waitForRequests(1, WAIT);
     expect(JSON.parse(hook!.body.toString())).toEqual({ order: { id: 7, total: '12.50' } });
     const eventId = hook!.headers['x-relay-event-id'] as string;
+    const [forwarded] = await laptop.waitForRequests(1, WAIT);
+    expect(JSON.parse(forwarded!.body.toString())).toEqual({ order: { id: 7, total: '12.50' } });
+    expect(forwarded!.headers['x-relay-event-id']).toBe(eventId);
     await eventually(async () => slack.messages.length === 1, WAIT, 'the Slack fake');
     expect(JSON.stringify(slack.messages[0])).toContain('12.50');
     await eventually(async () => discord.messages.length === 1, WAIT, 'the Discord fake');

@@ -144,6 +144,15 @@ const CASES: KindCase[] = [
     secret: 'PRIVATE KEY',
   },
   {
+    // issue 28: a CLI session target has no destination of its own (`relay listen` says where)
+    kind: 'cli',
+    label: 'CLI session (relay listen)',
+    add: (form) => form.getByLabel('Deliveries in flight per session', { exact: true }).fill('5'),
+    shown: { in_flight: 5 },
+    change: (form) => form.getByLabel('Deliveries in flight per session', { exact: true }).fill('20'),
+    changed: { in_flight: 20 },
+  },
+  {
     kind: 'webhook',
     label: 'Webhook URL',
     add: async (form) => {

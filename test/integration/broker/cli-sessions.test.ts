@@ -1,7 +1,6 @@
-import amqp from 'amqplib';
 import { BrokerConnection, CliForwarder, openCliSessionQueue } from '@relay/broker';
 import type { CliForwardHandler } from '@relay/broker';
-import { CLI_FORWARD_V1, cliSessionsExchange } from '@relay/contracts';
+import { CLI_FORWARD_V1 } from '@relay/contracts';
 import type { CliForwardV1 } from '@relay/contracts';
 import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
@@ -45,10 +44,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(connections.map((c) => c.close()));
   await deleteBrokerNamespace(namespace);
-  const conn = await amqp.connect(infra.rabbitmqUrl);
-  const ch = await conn.createChannel();
-  await ch.deleteExchange(cliSessionsExchange(namespace)).catch(() => undefined);
-  await conn.close();
 });
 
 function session(targetId: string, onForward: CliForwardHandler, inFlight = 10) {
