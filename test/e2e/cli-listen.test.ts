@@ -59,7 +59,7 @@ let firstEvent = '';
 
 beforeAll(async () => {
   stack = await startStack('clilisten', { only: ['ingest-gateway', 'management-api', 'activity-writer'] });
-  outputs = await startService('chat-deliverer', { ...stack.env, DELIVERY_CHANNEL: 'outputs' });
+  outputs = await startService('outputs-deliverer', stack.env);
   local = new LocalServer();
   localUrl = await local.start();
   configHome = mkdtempSync(path.join(tmpdir(), 'relay-cli-e2e-'));
