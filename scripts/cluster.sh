@@ -32,25 +32,11 @@ amqp_port() { echo $((5700 + $1)); }
 redis_port() { echo $((7100 + $1)); }
 rabbit_node() { echo "relayc$1@localhost"; }
 
-# One environment per node; every node shares one Erlang cookie ($HOME/.erlang.cookie), which is
-# what lets them form a cluster. Runs in a subshell only.
-rabbit_env() {
-  local n="$1" d="$DIR/rabbit$1"
-  export HOME="$DIR/rabbit-home"
-  export RABBITMQ_NODENAME; RABBITMQ_NODENAME="$(rabbit_node "$n")"
-  export RABBITMQ_NODE_IP_ADDRESS=127.0.0.1
-  export RABBITMQ_NODE_PORT; RABBITMQ_NODE_PORT="$(amqp_port "$n")"
-  export RABBITMQ_DIST_PORT=$((25700 + n))
-  export ERL_EPMD_ADDRESS=127.0.0.1
-  export RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"
-  export RABBITMQ_MNESIA_BASE="$d/mnesia"
-  export RABBITMQ_LOG_BASE="$d/log"
-  export RABBITMQ_PID_FILE="$d/rabbitmq.pid"
-  export RABBITMQ_ENABLED_PLUGINS_FILE="$d/enabled_plugins"
-  export RABBITMQ_CONFIG_FILE="$d/rabbitmq.conf"
-  export RABBITMQ_CONF_ENV_FILE="$d/rabbitmq-env.conf"
-  export RABBITMQ_ADVANCED_CONFIG_FILE="$d/advanced.config"
-}
+# One environment per node (scripts/rabbit-env.sh, as infra.sh's node); every node shares one
+# Erlang cookie ($HOME/.erlang.cookie), which is what lets them form a cluster. Subshell only.
+# shellcheck source=scripts/rabbit-env.sh
+source "$ROOT/scripts/rabbit-env.sh"
+rabbit_env() { rabbit_node_env "$DIR/rabbit$1" "$DIR/rabbit-home" "$(rabbit_node "$1")" "$(amqp_port "$1")" $((25700 + $1)); }
 
 ctl() { local n="$1"; shift; (rabbit_env "$n" && "$RABBIT_BIN/rabbitmqctl" -q -n "$(rabbit_node "$n")" "$@"); }
 

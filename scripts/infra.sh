@@ -175,23 +175,10 @@ RABBIT_DIR="$INFRA/rabbitmq"
 RABBIT_PID="$RABBIT_DIR/rabbitmq.pid"
 
 # One environment for rabbitmq-server and rabbitmqctl, so `up`, `down` and `status` talk to the
-# same node with the same Erlang cookie ($HOME/.erlang.cookie). Runs in a subshell only.
-rabbit_env() {
-  export HOME="$RABBIT_DIR"
-  export RABBITMQ_NODENAME="$RABBIT_NODE"
-  export RABBITMQ_NODE_IP_ADDRESS=127.0.0.1
-  export RABBITMQ_NODE_PORT="$RABBIT_PORT"
-  export RABBITMQ_DIST_PORT=25672
-  export ERL_EPMD_ADDRESS=127.0.0.1
-  export RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"
-  export RABBITMQ_MNESIA_BASE="$RABBIT_DIR/mnesia"
-  export RABBITMQ_LOG_BASE="$RABBIT_DIR/log"
-  export RABBITMQ_PID_FILE="$RABBIT_PID"
-  export RABBITMQ_ENABLED_PLUGINS_FILE="$RABBIT_DIR/enabled_plugins"
-  export RABBITMQ_CONFIG_FILE="$RABBIT_DIR/rabbitmq.conf"
-  export RABBITMQ_CONF_ENV_FILE="$RABBIT_DIR/rabbitmq-env.conf"
-  export RABBITMQ_ADVANCED_CONFIG_FILE="$RABBIT_DIR/advanced.config"
-}
+# same node (scripts/rabbit-env.sh, shared with scripts/cluster.sh). Runs in a subshell only.
+# shellcheck source=scripts/rabbit-env.sh
+source "$ROOT/scripts/rabbit-env.sh"
+rabbit_env() { rabbit_node_env "$RABBIT_DIR" "$RABBIT_DIR" "$RABBIT_NODE" "$RABBIT_PORT" 25672; }
 
 rabbitmqctl_() { (rabbit_env && "$RABBIT_BIN/rabbitmqctl" -n "$RABBIT_NODE" "$@"); }
 
