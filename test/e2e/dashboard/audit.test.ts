@@ -1,7 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser } from './browser';
+import { launchBrowser, screenshot } from './browser';
 import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
@@ -17,18 +15,7 @@ let endpointId: string;
 let key: { secret: string; prefix: string };
 
 const WAIT = 30_000;
-/** pictures for docs/dashboard/ when DASHBOARD_SCREENSHOTS names a folder (as dashboard.test.ts) */
-const SHOTS = process.env.DASHBOARD_SCREENSHOTS;
-async function shoot(name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  const laptop = page.viewportSize()!;
-  await page.screenshot({ path: path.join(SHOTS, `${name}-laptop.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true });
-  await page.setViewportSize(laptop);
-}
+const shoot = (name: string): Promise<void> => screenshot(page, name);
 const TOKEN = 'tok-audit-secret-77';
 
 beforeAll(async () => {

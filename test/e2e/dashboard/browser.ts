@@ -1,5 +1,7 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { chromium } from 'playwright-core';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 /**
  * Debian's Chromium (installed by `scripts/infra.sh up`) driven by playwright-core, which
@@ -23,4 +25,21 @@ export async function launchBrowser(viewport = { width: 1366, height: 900 }): Pr
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
   const newContext = (): Promise<BrowserContext> => browser.newContext({ viewport });
   return { context: await newContext(), newContext, close: () => browser.close() };
+}
+
+/**
+ * With DASHBOARD_SCREENSHOTS=<dir>, the pictures of docs/dashboard/: the page as it is now at
+ * laptop and at phone width (`<name>-laptop.png`, `<name>-phone.png`); without it, nothing.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.DASHBOARD_SCREENSHOTS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.waitForTimeout(300); // let the last render settle before the picture
+  await page.screenshot({ path: path.join(dir, `${name}-laptop.png`), fullPage: true });
+  const laptop = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(dir, `${name}-phone.png`), fullPage: true });
+  await page.setViewportSize(laptop);
 }

@@ -1,11 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { eventually } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';
-import { launchBrowser } from './browser';
+import { launchBrowser, screenshot } from './browser';
 import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
@@ -39,18 +37,7 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const SHOTS = process.env.DASHBOARD_SCREENSHOTS;
-async function shoot(name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.waitForTimeout(300); // let the last render settle before the picture
-  await page.screenshot({ path: path.join(SHOTS, `${name}-laptop.png`), fullPage: true });
-  const laptop = page.viewportSize()!;
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true });
-  await page.setViewportSize(laptop);
-}
+const shoot = (name: string): Promise<void> => screenshot(page, name);
 
 /** Runs the curl line exactly as the page shows it, with the real curl; returns the HTTP status. */
 async function sendShownCurl(): Promise<number> {
