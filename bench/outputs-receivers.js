@@ -1,3 +1,4 @@
+// @ts-check
 // Local stand-ins the outputs bench delivers to: an SMTP server (STARTTLS + AUTH, as the relay
 // default requires) and a minimal HTTPS Google (token endpoint, values:batchGet/update/append).
 // Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
@@ -6,6 +7,7 @@
 const https = require('node:https');
 const { SMTPServer } = require('smtp-server');
 const { generate } = require('selfsigned');
+const { portOf } = require('./lib');
 
 function certificate() {
   return generate([{ name: 'commonName', value: 'localhost' }], {
@@ -16,7 +18,11 @@ function certificate() {
   });
 }
 
-/** SMTP on 127.0.0.1: every message's X-Relay-Delivery-ID goes to `onDelivery`. */
+/**
+ * SMTP on 127.0.0.1: every message's X-Relay-Delivery-ID goes to `onDelivery`.
+ * @param {(deliveryId: string) => void} onDelivery
+ * @param {{ user: string; pass: string }} auth
+ */
 async function startSmtp(onDelivery, auth) {
   const pems = certificate();
   const server = new SMTPServer({
@@ -32,24 +38,29 @@ async function startSmtp(onDelivery, auth) {
       });
       stream.on('end', () => {
         const id = /^X-Relay-Delivery-ID: *(\S+)/im.exec(head);
-        if (id) onDelivery(id[1]);
+        if (id?.[1]) onDelivery(id[1]);
         cb(null, 'OK');
       });
     },
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: server.server.address().port, ca: pems.cert, close: () => new Promise((r) => server.close(r)) };
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  return { port: portOf(server.server), ca: pems.cert, close: () => new Promise((r) => server.close(() => r(undefined))) };
 }
 
-/** HTTPS on 127.0.0.1 answering the four calls a spreadsheet delivery makes; the row's column A goes to `onDelivery`. */
+/**
+ * HTTPS on 127.0.0.1 answering the four calls a spreadsheet delivery makes; the row's column A goes to `onDelivery`.
+ * @param {(deliveryId: string) => void} onDelivery
+ */
 async function startSheets(onDelivery) {
   const pems = certificate();
+  /** @type {unknown[]} */
   let header = [];
   const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+    /** @type {Buffer[]} */
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      const json = (status, value) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      const json = (/** @type {number} */ status, /** @type {unknown} */ value) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (req.url === '/token') return json(200, { access_token: 'ya29.bench', expires_in: 3600, token_type: 'Bearer' });
       if (req.method === 'GET') return json(200, { valueRanges: [header.length > 0 ? { values: [header] } : {}] });
       const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString()) : {};
@@ -61,13 +72,13 @@ async function startSheets(onDelivery) {
       return json(200, { updates: { updatedRows: 1 } });
     });
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
   return {
-    baseUrl: `https://127.0.0.1:${server.address().port}`,
+    baseUrl: `https://127.0.0.1:${portOf(server)}`,
     ca: pems.cert,
     close: () => {
       server.closeAllConnections();
-      return new Promise((r) => server.close(r));
+      return new Promise((r) => server.close(() => r(undefined)));
     },
   };
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // npm run bench (part 3): deliveries/s of ONE outputs deliverer (the deliverer program with
 // DELIVERY_CHANNEL=outputs) for an email target (SMTP with STARTTLS + AUTH to a local server) and
 // for a spreadsheet target (a local HTTPS Google: header read + append per row), on the real
@@ -8,8 +9,8 @@ const { generateKeyPairSync, randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { BrokerConnection, ConfirmPublisher } = require('@relay/broker');
-const { brokerNames, encodeMessage, DELIVERY_V1 } = require('@relay/contracts');
+const { BrokerConnection, ConfirmPublisher, DeliveryPublisher } = require('@relay/broker');
+const { brokerNames, DELIVERY_V1 } = require('@relay/contracts');
 const { createLogger } = require('@relay/logging');
 const { createSecretBox } = require('@relay/secrets');
 const { connectStore } = require('@relay/store');
@@ -21,6 +22,11 @@ const { startSheets, startSmtp } = require('./outputs-receivers');
 const ROOT = path.resolve(__dirname, '..');
 const S = settingsOf('BENCH_OUTPUT_DELIVERIES', 5000, 'bench_out');
 
+/**
+ * @param {string} kind
+ * @param {number} i
+ * @returns {import('@relay/contracts').DeliveryMessageV1}
+ */
 function delivery(kind, i) {
   return {
     type: DELIVERY_V1, event_id: `evt_${kind}${i}`, delivery_id: `dlv_${kind}${i}_bench`, attempt: 1, account_id: 'acc_bench', endpoint_id: 'ep_bench',
@@ -30,13 +36,18 @@ function delivery(kind, i) {
   };
 }
 
-/** Publishes S.n deliveries to `kind`'s target with at most S.window outstanding; measures after the warm-up. */
-async function measure(kind, publisher, names, arrivals) {
+/**
+ * Publishes S.n deliveries to `kind`'s target with at most S.window outstanding; measures after the warm-up.
+ * @param {string} kind
+ * @param {import('@relay/broker').DeliveryPublisher} publisher
+ * @param {{ on(deliveryId: string): void }} arrivals
+ */
+async function measure(kind, publisher, arrivals) {
   const loop = closedLoop(S, kind);
   arrivals.on = (id) => loop.arrived(id);
   const figures = await loop.run((i) => {
     const d = delivery(kind, i);
-    return { id: d.delivery_id, published: publisher.publish(names.deliveriesExchange, 'outputs', encodeMessage(d), { messageId: `${d.delivery_id}.1`, type: d.type }) };
+    return { id: d.delivery_id, published: publisher.publish([{ message: d, channel: 'outputs' }]) };
   });
   return { kind, ...figures };
 }
@@ -44,6 +55,7 @@ async function measure(kind, publisher, names, arrivals) {
 async function main() {
   const secretsKeys = `bench:${randomBytes(32).toString('base64')}`;
   const secrets = createSecretBox(secretsKeys);
+  /** @type {{ on(deliveryId: string): void }} */
   const arrivals = { on: () => undefined };
   const smtpAuth = { user: 'bench', pass: randomBytes(12).toString('hex') };
   const smtp = await startSmtp((id) => arrivals.on(id), smtpAuth);
@@ -58,7 +70,7 @@ async function main() {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const keyFile = JSON.stringify({ type: 'service_account', client_email: 'bench@bench.iam.gserviceaccount.com', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }) });
   const sheet = createSpreadsheetKind({ secrets }).validateConfig({ spreadsheet_id: 'b'.repeat(44), service_account_key: keyFile });
-  for (const [kind, cfg] of [['email', email], ['spreadsheet', sheet]]) {
+  for (const [kind, cfg] of /** @type {const} */ ([['email', email], ['spreadsheet', sheet]])) {
     if (!cfg.ok) throw new Error(`${kind}: ${JSON.stringify(cfg.errors)}`);
     await store.targets.create({ _id: `tg_${kind}`, account_id: 'acc_bench', endpoint_id: 'ep_bench', kind, name: kind, enabled: true, config: cfg.value, flagged: null, created_at: now, updated_at: now });
   }
@@ -66,8 +78,8 @@ async function main() {
   const logger = createLogger({ service: 'bench', level: 'warn', stream: process.stderr });
   const broker = new BrokerConnection({ url: S.rabbitmqUrl, connectionName: 'bench outputs', logger, topology: { namespace: S.namespace, deliveryLimit: 20 } });
   await broker.start();
-  const publisher = new ConfirmPublisher(broker, 10000);
-  const names = brokerNames(S.namespace);
+  // through the one delivery publisher, as the gateway sends them
+  const publisher = new DeliveryPublisher(new ConfirmPublisher(broker, 10000), S.namespace);
   const healthPort = await freePort();
   const deliverer = startProcess(path.join(ROOT, 'services/deliverer/dist/main.js'), {
     DELIVERY_CHANNEL: 'outputs', RABBITMQ_URL: S.rabbitmqUrl, MONGODB_URL: S.mongodbUrl, RELAY_NAMESPACE: S.namespace, SSRF_ALLOW_CIDRS: '127.0.0.1/32', SECRETS_KEYS: secretsKeys,
@@ -81,7 +93,7 @@ async function main() {
     });
     const results = [];
     for (const kind of ['email', 'spreadsheet']) {
-      const result = await measure(kind, publisher, names, arrivals).catch((err) => {
+      const result = await measure(kind, publisher, arrivals).catch((err) => {
         throw new Error(`${err.message}\n${deliverer.output().slice(-2000)}`);
       });
       process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -93,7 +105,7 @@ async function main() {
       deliverer.kill('SIGTERM');
       await deliverer.exited;
     }
-    await cleanup(S, broker, store, names);
+    await cleanup(S, broker, store, brokerNames(S.namespace));
     await smtp.close();
     await sheets.close();
     fs.rmSync(dir, { recursive: true, force: true });
