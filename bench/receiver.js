@@ -1,3 +1,4 @@
+// @ts-check
 // The body the benches send and the receiver of its deliveries (bench/system.js, bench/floor.js).
 // The receiver is its own process, so the load generator's event loop does not delay it. It
 // answers 200 at once and streams [request id, event id, arrival ms] back; the request id is the
@@ -5,6 +6,29 @@
 'use strict';
 const { fork } = require('node:child_process');
 const http = require('node:http');
+const { portOf } = require('./lib');
+
+/** @typedef {[requestId: string, eventId: string, atMs: number]} Arrival */
+/**
+ * What the receiver process tells the bench over IPC.
+ * @typedef {{ type: 'listening'; port: number } | { type: 'arrivals'; items: Arrival[] } | { type: 'flushed' }} ReceiverMessage
+ */
+/**
+ * The bench's view of the receiver: every first arrival by event id, and the duplicates.
+ * @typedef {{
+ *   child: import('node:child_process').ChildProcess & { exited: Promise<number | null> };
+ *   port: number;
+ *   byEvent: Map<string, string>;
+ *   byId: Map<string, { eventId: string; at: number }>;
+ *   order: { id: string; eventId: string; at: number }[];
+ *   duplicates: number;
+ *   unknown: number;
+ *   flush(): Promise<void>;
+ * }} Receiver
+ */
+
+/** @param {ReceiverMessage} m */
+const send = (m) => process.send?.(m);
 
 const ID_MARK = Buffer.from('"id":"');
 const ID_LEN = 16;
@@ -12,17 +36,19 @@ const ID_LEN = 16;
 // A 1,008-byte JSON body like bench/gateway.js; its 16-character "id" carries the phase and a
 // sequence number, so the receiver can tell which accepted request each delivery belongs to.
 const NOTE = 'y'.repeat(940);
-const requestId = (phase, seq) => `${phase}${String(seq).padStart(ID_LEN - 1, '0')}`;
-const makeBody = (id) => `{"event":"order.created","id":"${id}","data":{"note":"${NOTE}"}}`;
+const requestId = (/** @type {string} */ phase, /** @type {number} */ seq) => `${phase}${String(seq).padStart(ID_LEN - 1, '0')}`;
+const makeBody = (/** @type {string} */ id) => `{"event":"order.created","id":"${id}","data":{"note":"${NOTE}"}}`;
 
 function runReceiver() {
+  /** @type {Arrival[]} */
   let pending = [];
   const server = http.createServer((req, res) => {
+    /** @type {Buffer[]} */
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const at = performance.timeOrigin + performance.now();
-      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      const body = chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks);
       const i = body.indexOf(ID_MARK);
       const id = i < 0 ? '' : body.toString('latin1', i + ID_MARK.length, i + ID_MARK.length + ID_LEN);
       pending.push([id, String(req.headers['x-relay-event-id'] || ''), at]);
@@ -32,26 +58,44 @@ function runReceiver() {
   server.keepAliveTimeout = 65000;
   const flush = () => {
     if (pending.length === 0) return;
-    process.send({ type: 'arrivals', items: pending });
+    send({ type: 'arrivals', items: pending });
     pending = [];
   };
   setInterval(flush, 200);
-  process.on('message', (m) => {
+  process.on('message', (/** @type {{ type?: string }} */ m) => {
     if (m.type !== 'flush') return;
     flush();
-    process.send({ type: 'flushed' });
+    send({ type: 'flushed' });
   });
   process.on('disconnect', () => process.exit(0));
-  server.listen(0, '127.0.0.1', () => process.send({ type: 'listening', port: server.address().port }));
+  server.listen(0, '127.0.0.1', () => send({ type: 'listening', port: portOf(server) }));
 }
 
-/** The bench side of the receiver: every first arrival by event id, and the duplicates. */
+/**
+ * The bench side of the receiver: every first arrival by event id, and the duplicates.
+ * @returns {Promise<Receiver>}
+ */
 function startReceiver() {
-  const child = fork(__filename, ['--receiver'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  child.exited = new Promise((resolve) => child.once('exit', resolve));
-  const state = { child, port: 0, byEvent: new Map(), byId: new Map(), order: [], duplicates: 0, unknown: 0 };
+  const forked = fork(__filename, ['--receiver'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = Object.assign(forked, { exited: new Promise((/** @type {(code: number | null) => void} */ resolve) => forked.once('exit', resolve)) });
+  /** @type {() => void} */
   let flushed = () => undefined;
-  child.on('message', (m) => {
+  /** @type {Receiver} */
+  const state = {
+    child,
+    port: 0,
+    byEvent: new Map(),
+    byId: new Map(),
+    order: [],
+    duplicates: 0,
+    unknown: 0,
+    flush: () =>
+      new Promise((resolve) => {
+        flushed = () => resolve();
+        child.send({ type: 'flush' });
+      }),
+  };
+  child.on('message', (/** @type {ReceiverMessage} */ m) => {
     if (m.type === 'flushed') return flushed();
     if (m.type !== 'arrivals') return undefined;
     for (const [id, eventId, at] of m.items) {
@@ -66,20 +110,21 @@ function startReceiver() {
     }
     return undefined;
   });
-  state.flush = () => new Promise((resolve) => {
-    flushed = resolve;
-    child.send({ type: 'flush' });
-  });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`receiver exited (${code})`)));
-    child.once('message', (m) => {
-      state.port = m.port;
+    child.once('message', (/** @type {ReceiverMessage} */ m) => {
+      if (m.type === 'listening') state.port = m.port;
       resolve(state);
     });
   });
 }
 
-/** Waits until every id in `accepted` has reached the receiver, or until `deadline`; returns how many have not. */
+/**
+ * Waits until every id in `accepted` has reached the receiver, or until `deadline`; returns how many have not.
+ * @param {Receiver} receiver
+ * @param {Iterable<string>} accepted
+ * @param {number} deadline
+ */
 async function waitDelivered(receiver, accepted, deadline) {
   for (;;) {
     await receiver.flush();
