@@ -162,6 +162,10 @@ describe('alert rules, end to end', () => {
     await eventually(async () => hookAlerts('failure_rate').some((a) => a.alert.rule_name === 'orders backend failing (second rule)'), 30_000, 'the second rule’s alert');
     const first = hookAlerts('failure_rate').filter((a) => a.alert.rule_name === 'orders backend failing');
     expect(first).toHaveLength(1);
+    // the condition was seen again and folded into the open episode, as the management API counts it
+    const metrics = await (await fetch(`${stack.services['management-api']!.healthUrl}/metrics`)).text();
+    const folded = /^relay_alerts_total\{kind="failure_rate",result="deduplicated"\} (\d+)$/m.exec(metrics);
+    expect(Number(folded?.[1] ?? 0)).toBeGreaterThan(0);
     expect(discordAlerts('orders backend failing:')).toBe(1);
   });
 

@@ -11,6 +11,7 @@ import { startsEpisode, withinRuleRate } from './episodes';
 import { recordAlert } from './history';
 import type { AlertHistoryEntry } from './history';
 import { alertBody, dashboardLink, summaryOf } from './message';
+import type { AlertMeter } from './metrics';
 import type { AlertRuleStore } from './rule-store';
 import type { AlertCondition, AlertRule } from './rules';
 
@@ -23,6 +24,8 @@ export interface AlertEvaluatorDeps {
   logger: Logger;
   /** where the dashboard is (DASHBOARD_URL): alerts link into it */
   dashboardUrl: string;
+  /** counts what became of each sighting (createAlertMetrics) */
+  meter?: AlertMeter;
   now?: () => Date;
 }
 
@@ -71,8 +74,13 @@ export class AlertEvaluator {
   /** Sends the alert unless its episode is already open or the rule is over its rate; the history entry, or null. */
   async fire(rule: AlertRule, condition: AlertCondition, event: AccountEvent): Promise<AlertHistoryEntry | null> {
     const { redis, namespace, logger } = this.deps;
-    if (!(await startsEpisode(redis, namespace, rule.id, episodeKey(condition, event), rule.cooldown_minutes * 60_000))) return null;
+    const meter = this.deps.meter ?? (() => undefined);
+    if (!(await startsEpisode(redis, namespace, rule.id, episodeKey(condition, event), rule.cooldown_minutes * 60_000))) {
+      meter(event.kind, 'deduplicated');
+      return null;
+    }
     if (!(await withinRuleRate(redis, namespace, rule.id, this.now().getTime()))) {
+      meter(event.kind, 'rate_limited');
       logger.warn('alert not sent: the rule sent its most alerts this hour', { rule_id: rule.id, account_id: rule.account_id, kind: event.kind });
       return null;
     }
@@ -122,6 +130,7 @@ export class AlertEvaluator {
       deliveries,
     };
     await recordAlert(this.deps.redis, this.deps.namespace, rule.account_id, entry);
+    this.deps.meter?.(event.kind, test ? 'test' : 'sent');
     logger.info('alert sent', { alert_id: id, rule_id: rule.id, account_id: rule.account_id, kind: event.kind, test, targets: rule.target_ids.length, not_sent: deliveries.filter((d) => d.error).length });
     return entry;
   }

@@ -15,3 +15,5 @@ export type { AlertEvaluatorDeps } from './evaluator';
 export { CounterDetector, dropWatch, runDetector, updateWatch, watchesCounters, watchKey } from './detector';
 export type { DetectorDeps } from './detector';
 export { consumeAccountEvents } from './consumer';
+export { ALERT_RESULTS, createAlertMetrics } from './metrics';
+export type { AlertMeter, AlertResult } from './metrics';

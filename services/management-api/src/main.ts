@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { AlertEvaluator, AlertRuleStore, consumeAccountEvents, CounterDetector, runDetector } from '@relay/alerts';
+import { AlertEvaluator, AlertRuleStore, consumeAccountEvents, CounterDetector, createAlertMetrics, runDetector } from '@relay/alerts';
 import { BrokerConnection, ConfirmPublisher, DeliveryPublisher } from '@relay/broker';
 import { connectRedis } from '@relay/cache';
 import { loadConfig } from '@relay/config';
@@ -46,9 +46,10 @@ runMain(async () => {
   const deliveries = new DeliveryPublisher(confirmPublisher, config.namespace);
   // Alerts (docs/alerts.md "Where the evaluator runs"): every instance consumes account events and
   // takes turns checking the counters; episodes are deduplicated in Redis across instances.
+  const metrics = createMetricsRegistry();
   const alertRules = new AlertRuleStore(store);
   await alertRules.ensureIndexes();
-  const evaluator = new AlertEvaluator({ store, rules: alertRules, redis, publisher: confirmPublisher, namespace: config.namespace, logger, dashboardUrl: config.dashboardUrl });
+  const evaluator = new AlertEvaluator({ store, rules: alertRules, redis, publisher: confirmPublisher, namespace: config.namespace, logger, dashboardUrl: config.dashboardUrl, meter: createAlertMetrics(metrics) });
   const accountEvents = consumeAccountEvents(broker, config.namespace, evaluator, logger);
   await accountEvents.start();
   const detector = runDetector(new CounterDetector({ redis, store, namespace: config.namespace, logger, fire: (rule, c, e) => evaluator.fire(rule, c, e) }), redis, config.namespace, config.alertDetectIntervalMs, logger);
@@ -93,7 +94,7 @@ runMain(async () => {
   });
   // /metrics only on HEALTH_PORT, like every service: the API port may be published to operators' tools
   const ops = createHealthApp(readiness);
-  mountMetrics(ops, createMetricsRegistry());
+  mountMetrics(ops, metrics);
   const server = createApiServer(app, { headersTimeoutMs: config.headersTimeoutMs, bodyTimeoutMs: config.bodyTimeoutMs, maxConnections: config.maxConnections });
   // `relay listen` sessions: WebSocket upgrades on the API port (docs/cli.md)
   const listenSessions = attachListen(server, { store, broker, namespace: config.namespace, slots: createCliSessionSlots(redis, config.namespace, SESSION_LEASE_MS), logger });
