@@ -1,3 +1,4 @@
+// @ts-check
 // The architecture's floor on this machine: what an ingest-and-relay pipeline built from the
 // libraries the architecture fixes reaches when it does nothing else — express answering 202 once
 // a quorum queue confirmed the body, a consumer POSTing it with got to a local receiver
@@ -31,8 +32,12 @@ const RABBITMQ_URL = process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672';
 const DELIVERY_TIMEOUT_MS = 60000;
 const LOG = process.env.FLOOR_LOG === '1';
 
-const progress = (msg) => process.stderr.write(`floor bench: ${msg}\n`);
+const progress = (/** @type {string} */ msg) => process.stderr.write(`floor bench: ${msg}\n`);
 
+/**
+ * The port a floor process (or bare express) printed once it listens.
+ * @param {import('./lib').BenchProcess} child
+ */
 async function listening(child) {
   const deadline = Date.now() + 30000;
   while (Date.now() < deadline) {
@@ -45,21 +50,32 @@ async function listening(child) {
 }
 
 /** CPU seconds of a pid, or summed over a function's pids (the store: FerretDB and PostgreSQL's processes). */
-const cpuSeconds = (pid) => sampleOf(pid)?.cpu_s ?? 0;
+const cpuSeconds = (/** @type {number | (() => number[])} */ pid) => sampleOf(pid)?.cpu_s ?? 0;
 
+/** @param {Record<string, number | (() => number[])>} pids */
 function cpuOf(pids) {
   const t0 = Date.now();
   const before = Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuSeconds(pid)]));
-  return () => Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, Math.round(((cpuSeconds(pid) - before[n]) / ((Date.now() - t0) / 1000)) * 100)]));
+  return () => Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, Math.round(((cpuSeconds(pid) - (before[n] ?? 0)) / ((Date.now() - t0) / 1000)) * 100)]));
 }
 
-/** Records the floor's writer has inserted (its readiness server answers the count). */
+/**
+ * Records the floor's writer has inserted (its readiness server answers the count).
+ * @param {number} port
+ * @returns {Promise<{ written: number; documents: number }>}
+ */
 async function writerCounts(port) {
   const res = await fetch(`http://127.0.0.1:${port}/`);
-  return res.json();
+  return /** @type {Promise<{ written: number; documents: number }>} */ (res.json());
 }
 
-/** Seconds from `since` until the writer has inserted `expected` records, or null after `timeoutMs`. */
+/**
+ * Seconds from `since` until the writer has inserted `expected` records, or null after `timeoutMs`.
+ * @param {number} port
+ * @param {number} expected
+ * @param {number} since
+ * @param {number} timeoutMs
+ */
 async function waitWritten(port, expected, since, timeoutMs) {
   while (Date.now() < since + timeoutMs) {
     if ((await writerCounts(port)).written >= expected) return Number(((Date.now() - since) / 1000).toFixed(2));
@@ -72,17 +88,18 @@ async function main() {
   const queue = `bench_floor_${randomBytes(4).toString('hex')}`;
   const mongo = new URL(process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017/relay');
   mongo.pathname = `/${queue}`;
+  /** @type {import('./lib').BenchProcess[]} */
   const procs = [];
+  /** @type {import('./receiver').Receiver | null} */
   let receiver = null;
   try {
     receiver = await startReceiver();
     const bare = startProcess(path.join(__dirname, 'bare-express.js'), { PORT: String(await freePort()) });
     procs.push(bare);
     const env = { RABBITMQ_URL, FLOOR_QUEUE: queue, FLOOR_LOG: LOG ? '1' : '0', MONGODB_URL: mongo.href };
-    let writer = null;
-    let writerPort = null;
-    if (LOG) {
-      writer = startProcess(path.join(__dirname, 'floor-services.js'), { ...env, FLOOR_ROLE: 'writer', PORT: String(await freePort()) });
+    const writer = LOG ? startProcess(path.join(__dirname, 'floor-services.js'), { ...env, FLOOR_ROLE: 'writer', PORT: String(await freePort()) }) : null;
+    let writerPort = 0;
+    if (writer) {
       procs.push(writer);
       writerPort = await listening(writer);
     }
@@ -96,10 +113,12 @@ async function main() {
     await waitFor(`http://127.0.0.1:${barePort}/nothing`);
 
     const headers = { 'content-type': 'application/json' };
+    /** @type {Set<string>} */
     const accepted = new Set();
+    /** @type {(url: string, phase: string, durationS: number, track: boolean) => ReturnType<typeof loadTracked>} */
     const loadPhase = (url, phase, durationS, track) =>
-      loadTracked(url, { connections: CONNECTIONS, durationS, headers, makeBody: (seq) => makeBody(requestId(phase, seq)), onAccepted: track ? (seq) => accepted.add(requestId(phase, seq)) : undefined });
-    const measureBare = async (when) => {
+      loadTracked(url, { connections: CONNECTIONS, durationS, headers, makeBody: (seq) => makeBody(requestId(phase, seq)), onAccepted: track ? (seq) => accepted.add(requestId(phase, seq)) : () => undefined });
+    const measureBare = async (/** @type {string} */ when) => {
       progress(`bare express (${when}) ${WARMUP_S} s warm-up + ${DURATION_S} s`);
       await loadPhase(`http://127.0.0.1:${barePort}/relay/x`, 'b', WARMUP_S, false);
       const m0 = machineCpu();
@@ -114,8 +133,9 @@ async function main() {
     await waitDelivered(receiver, accepted, warm.ended_at + DELIVERY_TIMEOUT_MS);
     if (LOG) await waitWritten(writerPort, 2 * accepted.size, Date.now(), DELIVERY_TIMEOUT_MS);
     progress(`floor ${DURATION_S} s measured load`);
-    const pids = { gateway: gateway.pid, deliverer: deliverer.pid, receiver: receiver.child.pid, 'load generator': process.pid };
-    if (LOG) Object.assign(pids, { writer: writer.pid }, infraPids());
+    /** @type {Record<string, number | (() => number[])>} */
+    const pids = { gateway: gateway.pid ?? 0, deliverer: deliverer.pid ?? 0, receiver: receiver.child.pid ?? 0, 'load generator': process.pid };
+    if (writer) Object.assign(pids, { writer: writer.pid ?? 0 }, infraPids());
     else {
       const rabbit = infraPid('rabbitmq/rabbitmq.pid');
       if (rabbit) pids.rabbitmq = rabbit;
@@ -128,7 +148,7 @@ async function main() {
     // the activity lag as system.js defines it: from the load's end until every record is written
     const logLagS = LOG ? await waitWritten(writerPort, 2 * accepted.size, run.ended_at, DELIVERY_TIMEOUT_MS) : null;
     const measured = receiver.order.filter((a) => a.id.startsWith('m'));
-    const lastAt = measured.length ? measured[measured.length - 1].at : null;
+    const lastAt = measured[measured.length - 1]?.at ?? null;
     const deliveredPerS = lastAt ? Math.round(measured.length / ((lastAt - run.started_at) / 1000)) : 0;
     await waitQuiet(20);
     const bareAfter = await measureBare('after');
@@ -151,7 +171,7 @@ async function main() {
       cpu_pct_during_load: during,
       load: { connections: CONNECTIONS, duration_s: DURATION_S, warmup_s: WARMUP_S, body_bytes: Buffer.byteLength(makeBody(requestId('m', 0))) },
     };
-    const line = (k, v) => process.stdout.write(`${k.padEnd(30)} ${v}\n`);
+    const line = (/** @type {string} */ k, /** @type {string} */ v) => process.stdout.write(`${k.padEnd(30)} ${v}\n`);
     process.stdout.write(LOG ? '\nfloor with the log: floor + one Redis call, a request and an outcome record per event, written to the store\n' : '\nfloor: express → quorum queue (confirmed) → got → receiver; nothing else\n');
     line('bare express before / after', `${bareBefore.req_per_s}/s (steal ${bareBefore.steal_pct}%) / ${bareAfter.req_per_s}/s (steal ${bareAfter.steal_pct}%)`);
     line('floor accepted (202)', `${run.accepted_per_s}/s, p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, non-2xx ${run.non_2xx}`);
@@ -174,6 +194,7 @@ async function main() {
   }
 }
 
+/** @param {string} url */
 async function dropDatabase(url) {
   const mongoose = require('mongoose');
   const conn = await mongoose.createConnection(url).asPromise().catch(() => null);
@@ -185,6 +206,7 @@ async function dropDatabase(url) {
   }
 }
 
+/** @param {string} queue */
 async function deleteQueue(queue) {
   const conn = await amqp.connect(RABBITMQ_URL).catch(() => null);
   if (!conn) return;
