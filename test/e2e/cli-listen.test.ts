@@ -5,6 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sign } from '@octokit/webhooks-methods';
+import WebSocket from 'ws';
+import { must } from '@relay/client';
+import type { ActivityRow } from '@relay/client';
 import { eventually } from '../support/infra';
 import { relayListen, runRelay } from '../support/relay-cli';
 import type { RelayProcess } from '../support/relay-cli';
@@ -63,12 +66,8 @@ beforeAll(async () => {
   local = new LocalServer();
   localUrl = await local.start();
   configHome = mkdtempSync(path.join(tmpdir(), 'relay-cli-e2e-'));
-  const created = await stack.api('/v1/endpoints', {
-    method: 'POST',
-    body: { name: 'github to my laptop', rate_limit_per_minute: 100000, inbound_auth: { type: 'HMAC', preset: 'github', secrets: [GITHUB_SECRET] } },
-  });
-  expect(created.status).toBe(201);
-  endpointId = created.body.id;
+  const created = await must(stack.client.POST('/v1/endpoints', { body: { name: 'github to my laptop', rate_limit_per_minute: 100000, inbound_auth: { type: 'HMAC', preset: 'github', secrets: [GITHUB_SECRET] } } }));
+  endpointId = created.id;
 });
 
 afterAll(async () => {
@@ -98,9 +97,11 @@ async function sendGithubEvent(n: number): Promise<string> {
   return res.headers.get('x-relay-event-id')!;
 }
 
-async function completed(eventId: string): Promise<any> {
+const activityRow = (eventId: string): Promise<ActivityRow> => must(stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } }));
+
+async function completed(eventId: string): Promise<ActivityRow> {
   return eventually(async () => {
-    const row = (await stack.api(`/v1/activity/${eventId}`)).body;
+    const row = await activityRow(eventId);
     return row.status === 'completed' && row;
   }, 90_000, `event ${eventId} completed`);
 }
@@ -110,7 +111,7 @@ describe('relay listen: live deliveries forwarded to localhost (issue 28, item 2
     const cli = await listening();
     // the endpoint had no CLI session target: listen made one, and said so
     expect(cli.stderr()).toMatch(/Created CLI session target tg_\w+/);
-    const targets = (await stack.api(`/v1/endpoints/${endpointId}/targets`)).body.data;
+    const targets = (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data;
     expect(targets).toEqual([expect.objectContaining({ kind: 'cli', name: 'relay listen', config: { in_flight: 10 } })]);
 
     const eventId = await sendGithubEvent(1);
@@ -147,15 +148,15 @@ describe('relay listen: live deliveries forwarded to localhost (issue 28, item 2
     await eventually(async () => all.every((id) => local.eventIds().has(id)), 120_000, 'every event at the local server');
     for (const id of all) {
       const row = await completed(id);
-      const attempts = row.deliveries[0].attempts as Array<{ state: string; status_code: number | null; error: string | null }>;
+      const attempts = row.deliveries[0]!.attempts;
       expect(attempts.at(-1)).toMatchObject({ state: 'delivered', status_code: 200 });
     }
     // a forward the killed CLI held was answered as gone by the server and attempted again
-    const retried = await Promise.all(sent.map(async (id) => (await stack.api(`/v1/activity/${id}`)).body.deliveries[0].attempts as Array<{ error: string | null }>));
+    const retried = await Promise.all(sent.map(async (id) => (await activityRow(id)).deliveries[0]!.attempts));
     expect(retried.some((attempts) => attempts.length > 1 && /session ended before the local server answered/.test(attempts[0]!.error ?? ''))).toBe(true);
     // the events nobody listened for were first recorded as waiting for a session
-    const waited = await stack.api(`/v1/activity/${during[0]}`);
-    expect(JSON.stringify(waited.body.deliveries[0].attempts[0])).toMatch(/no relay listen session|session ended/);
+    const waited = await activityRow(during[0]!);
+    expect(JSON.stringify(waited.deliveries[0]!.attempts[0])).toMatch(/no relay listen session|session ended/);
     await second.kill('SIGTERM');
   });
 
@@ -191,3 +192,81 @@ describe('relay listen: live deliveries forwarded to localhost (issue 28, item 2
     }
   });
 });
+
+/** Opens `GET /v1/endpoints/{id}/listen` as the CLI does: the refusal's status and JSON body, or the open socket after its hello. */
+function upgrade(pathAndQuery: string, key: string | null): Promise<{ status: number; body: any } | { ws: WebSocket; hello: any }> {
+  const url = `${stack.services['management-api']!.url.replace(/^http/, 'ws')}${pathAndQuery}`;
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, key ? { headers: { authorization: `Bearer ${key}` } } : {});
+    ws.on('unexpected-response', (_req, res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    ws.once('message', (data) => resolve({ ws, hello: JSON.parse(data.toString()) }));
+    ws.on('error', (err) => reject(err));
+  });
+}
+
+describe('relay listen: refusals are documented JSON errors before any WebSocket; the limits hold', () => {
+  let listened: string;
+  let target: string;
+  beforeAll(async () => {
+    listened = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'listened' } }))).id;
+    target = (await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: listened } }, body: { kind: 'cli', name: 'laptops', config: {} } }))).id;
+  });
+
+  const refusals: Array<[string, number, string, () => [string, string | null]]> = [
+    ['no API key', 401, 'unauthorized', () => [`/v1/endpoints/${listened}/listen`, null]],
+    ['an unknown endpoint', 404, 'endpoint_not_found', () => ['/v1/endpoints/ep_00000000000000000000/listen', stack.apiKey]],
+    ['a target that is not a CLI session target of the endpoint', 404, 'target_not_found', () => [`/v1/endpoints/${listened}/listen?target_id=tg_nope`, stack.apiKey]],
+    ['another path', 404, 'not_found', () => [`/v1/endpoints/${listened}/talk`, stack.apiKey]],
+  ];
+  it.each(refusals)('%s → %i %s', async (_name, status, code, args) => {
+    const [where, key] = args();
+    expect(await upgrade(where, key)).toEqual({ status, body: { code, message: expect.any(String) } });
+  });
+
+  it('a viewer key → 403 forbidden, naming the role it needs', async () => {
+    const viewer = (await must(stack.client.POST('/v1/api-keys', { body: { role: 'viewer', name: 'reader' } }))).secret;
+    const got = await upgrade(`/v1/endpoints/${listened}/listen`, viewer);
+    expect(got).toEqual({ status: 403, body: { code: 'forbidden', message: expect.stringContaining('needs editor or higher') } });
+  });
+
+  it('an endpoint without a CLI session target → 409 no_cli_target', async () => {
+    const bare = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'no cli target' } }))).id;
+    expect(await upgrade(`/v1/endpoints/${bare}/listen`, stack.apiKey)).toEqual({ status: 409, body: { code: 'no_cli_target', message: expect.stringContaining(bare) } });
+  });
+
+  it('at most 5 sessions per endpoint: the sixth gets 429 too_many_sessions, and a slot frees when a session ends', async () => {
+    const open: WebSocket[] = [];
+    try {
+      for (let i = 0; i < 5; i++) {
+        const got = await upgrade(`/v1/endpoints/${listened}/listen`, stack.apiKey);
+        if (!('ws' in got)) throw new Error(`session ${i + 1} refused: ${JSON.stringify(got)}`);
+        expect(got.hello).toMatchObject({ type: 'hello', endpoint_id: listened, target_id: target, in_flight: 10 });
+        open.push(got.ws);
+      }
+      expect(await upgrade(`/v1/endpoints/${listened}/listen`, stack.apiKey)).toEqual({ status: 429, body: { code: 'too_many_sessions', message: expect.any(String) } });
+      open.shift()!.close();
+      const sixth = await eventually(async () => {
+        const got = await upgrade(`/v1/endpoints/${listened}/listen`, stack.apiKey);
+        return 'ws' in got && got.ws;
+      }, 20_000, 'a freed slot');
+      open.push(sixth);
+    } finally {
+      open.forEach((ws) => ws.close());
+    }
+  });
+
+  it('a frame that is not an ack ends the session (close 1008)', async () => {
+    const got = await eventually(async () => {
+      const g = await upgrade(`/v1/endpoints/${listened}/listen`, stack.apiKey);
+      return 'ws' in g && g;
+    }, 20_000, 'a session');
+    const closed = new Promise<number>((resolve) => got.ws.once('close', (code) => resolve(code)));
+    got.ws.send(JSON.stringify({ type: 'ack', id: 'x', outcome: { status: 99, duration_ms: 1 } }));
+    await expect(closed).resolves.toBe(1008);
+  });
+});
+
