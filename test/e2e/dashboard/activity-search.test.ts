@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import type { Page } from 'playwright-core';
 import { eventually } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';
@@ -28,9 +29,8 @@ beforeAll(async () => {
   // carol's order is refused by the receiver for good (a 4xx): a row with a 400 attempt
   receiver.respondWith((req) => (req.body.toString().includes('carol') ? { status: 400, body: 'no thanks' } : { status: 200 }));
   stack = await startDashboardStack('dash-search');
-  endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'shop' } })).body.id;
-  const target = await stack.api(`/v1/endpoints/${endpointId}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'receiver', config: { url: receiver.url(), enforce_https: false } } });
-  expect(target.status).toBe(201);
+  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'shop' } }))).id;
+  await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'receiver', config: { url: receiver.url(), enforce_https: false } } }));
   expect((await ingest('application/json', '{"customer":"bob","total":12}', { query: '?source=shop', headers: { 'x-shop-token': 'tok_live_123', 'x-shop': 'north' } })).status).toBe(202);
   expect((await ingest('application/json', '{"customer":"carol","total":7}')).status).toBe(202);
   expect((await ingest('text/plain', 'hello')).status).toBe(415);
@@ -38,8 +38,8 @@ beforeAll(async () => {
   await receiver.waitForRequests(NEWER + 2, 60_000);
   // every row listed by the account's pages before the browser looks
   await eventually(async () => {
-    const res = await stack.api('/v1/activity?limit=200');
-    return res.body.data.length >= NEWER + 3 && res.body.data.every((r: { status: string }) => r.status !== 'pending');
+    const page = await must(stack.client.GET('/v1/activity', { params: { query: { limit: 200 } } }));
+    return page.data.length >= NEWER + 3 && page.data.every((r) => r.status !== 'pending');
   }, 60_000, 'every row written and settled');
 
   browser = await launchBrowser();

@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import type { Page } from 'playwright-core';
 import { startStack } from '../stack';
 import type { Stack } from '../stack';
@@ -16,8 +17,8 @@ let endpointId: string;
 
 beforeAll(async () => {
   stack = await startStack('dashroles', { only: ['management-api'] });
-  const ep = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'orders', inbound_auth: { type: 'BEARER', tokens: ['tok_0123456789abcdefWXYZ'] } } });
-  endpointId = ep.body.id;
+  const ep = await must(stack.client.POST('/v1/endpoints', { body: { name: 'orders', inbound_auth: { type: 'BEARER', tokens: ['tok_0123456789abcdefWXYZ'] } } }));
+  endpointId = ep.id;
   browser = await launchBrowser();
 });
 

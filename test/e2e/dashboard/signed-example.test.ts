@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
@@ -21,9 +22,8 @@ const apiCalls: string[] = [];
 
 beforeAll(async () => {
   stack = await startDashboardStack('dash-signed');
-  const created = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'repo-events', inbound_auth: { type: 'HMAC', preset: 'github', secrets: [SECRET] } } });
-  expect(created.status).toBe(201);
-  endpointId = created.body.id;
+  const created = await must(stack.client.POST('/v1/endpoints', { body: { name: 'repo-events', inbound_auth: { type: 'HMAC', preset: 'github', secrets: [SECRET] } } }));
+  endpointId = created.id;
   browser = await launchBrowser();
   page = await browser.context.newPage();
   // every request body the page sends, to show the typed secret is not among them

@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { generateKeyPairSync } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
@@ -181,7 +182,7 @@ beforeAll(async () => {
   stack = await startDashboardStack('dashboard-targets');
   browser = await launchBrowser();
   page = await browser.context.newPage();
-  endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'shop' } })).body.id;
+  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'shop' } }))).id;
   await page.goto(stack.dashboardUrl);
   await page.getByLabel('API key', { exact: true }).fill(stack.apiKey);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -195,13 +196,13 @@ afterAll(async () => {
 
 /** generous: the machine these run on is shared, and a render can wait seconds for a core */
 const WAIT = 30_000;
-const targets = async (): Promise<any[]> => (await stack.api(`/v1/endpoints/${endpointId}/targets`)).body.data;
+const targets = async () => (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data;
 const card = (name: string): Locator => page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name, exact: true }) });
 const form = (): Locator => page.locator('form.target-form');
 
 describe('issue 23: every target kind added, edited and deleted through the dashboard form', () => {
   it('lists exactly the kinds the API describes, so a new kind cannot go untested here', async () => {
-    const kinds = (await stack.api('/v1/target-kinds')).body.data.map((k: { kind: string }) => k.kind);
+    const kinds = (await must(stack.client.GET('/v1/target-kinds'))).data.map((k) => k.kind);
     expect([...kinds].sort()).toEqual(CASES.map((c) => c.kind).sort());
     await page.goto(`${stack.dashboardUrl}#/endpoints/${endpointId}`);
     await page.getByRole('link', { name: 'Outputs' }).click();
@@ -231,7 +232,7 @@ describe('issue 23: every target kind added, edited and deleted through the dash
     await form().getByRole('button', { name: 'Save', exact: true }).click();
     await card(`${first}-renamed`).waitFor({ timeout: WAIT });
     [saved] = await targets();
-    expect(saved).toMatchObject({ id: saved.id, name: `${first}-renamed`, retry_schedule_ms: [1000, 60000] });
+    expect(saved).toMatchObject({ id: saved!.id, name: `${first}-renamed`, retry_schedule_ms: [1000, 60000] });
 
     // a changed configuration replaces the target; write-only values are typed again
     await card(`${first}-renamed`).getByRole('button', { name: 'Edit…' }).click();
@@ -240,7 +241,7 @@ describe('issue 23: every target kind added, edited and deleted through the dash
     await page.getByText(`Target replaced by ${first}-renamed.`).waitFor({ timeout: WAIT });
     const after = await targets();
     expect(after).toHaveLength(1);
-    expect(after[0].id).not.toBe(saved.id);
+    expect(after[0]!.id).not.toBe(saved!.id);
     expect(after[0]).toMatchObject({ kind: c.kind, name: `${first}-renamed`, config: c.changed, retry_schedule_ms: [1000, 60000] });
     // the API and the summary show a credential as set, never its value
     if (c.secret) expect(`${JSON.stringify(after[0])} ${await card(`${first}-renamed`).textContent()}`).not.toContain(c.secret);

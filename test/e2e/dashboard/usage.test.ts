@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import type { Page } from 'playwright-core';
 import { launchBrowser, screenshot } from './browser';
 import type { Browser } from './browser';
@@ -30,16 +31,15 @@ const send = async (ingestUrl: string): Promise<number> => (await fetch(ingestUr
 
 describe('Usage over time', () => {
   it('shows accepted events per day and per endpoint against the plan', async () => {
-    const orders = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'orders' } })).body;
-    const billing = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'billing' } })).body;
+    const orders = await must(stack.client.POST('/v1/endpoints', { body: { name: 'orders' } }));
+    const billing = await must(stack.client.POST('/v1/endpoints', { body: { name: 'billing' } }));
     for (let i = 0; i < 3; i++) expect(await send(orders.ingest_url)).toBe(202);
     expect(await send(billing.ingest_url)).toBe(202);
 
-    const daily = await stack.api('/v1/billing/usage/daily');
-    expect(daily.status).toBe(200);
+    const daily = await must(stack.client.GET('/v1/billing/usage/daily'));
     const today = new Date().toISOString().slice(0, 10);
-    expect(daily.body.days.at(-1)).toEqual({ date: today, accepted_events: 4 });
-    expect(daily.body.endpoints.map((e: { name: string; accepted_events: number }) => [e.name, e.accepted_events])).toEqual([
+    expect(daily.days.at(-1)).toEqual({ date: today, accepted_events: 4 });
+    expect(daily.endpoints.map((e) => [e.name, e.accepted_events])).toEqual([
       ['orders', 3],
       ['billing', 1],
     ]);
@@ -53,14 +53,14 @@ describe('Usage over time', () => {
     await perEndpoint.waitFor({ timeout: WAIT });
     const rows: string[][] = [];
     for (const tr of await perEndpoint.locator('tbody tr').all()) rows.push((await tr.locator('td').allTextContents()).map((t) => t.trim()));
-    const limit = daily.body.limit as number;
+    const limit = daily.limit;
     expect(rows).toEqual([
       ['orders', '3', `${((3 / limit) * 100).toFixed(1)}%`, '3'],
       ['billing', '1', `${((1 / limit) * 100).toFixed(1)}%`, '1'],
     ]);
     const lastDay = (await page.locator('table.usage-days tbody tr').last().locator('td').allTextContents()).map((t) => t.trim());
     expect(lastDay).toEqual([today, '4', `4 of ${limit.toLocaleString('en-US')}`]);
-    expect(await page.locator('.usage-bar').count()).toBe(daily.body.days.length);
+    expect(await page.locator('.usage-bar').count()).toBe(daily.days.length);
     await shoot('usage-over-time');
   });
 });
