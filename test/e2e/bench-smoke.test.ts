@@ -33,6 +33,7 @@ const BENCHES = {
   outputs: { script: 'outputs.js', env: { BENCH_OUTPUT_DELIVERIES: '40' } },
   gateway: { script: 'gateway.js', env: {} },
   'verify-families': { script: 'verify-families.js', env: { BENCH_VERIFY_MS: '50' } },
+  'activity-writers': { script: 'activity-writers.js', env: {} },
 } satisfies Record<string, { script: string; env: Record<string, string> }>;
 
 /** Runs a bench in short mode with a results directory of its own, removed afterwards; `name` is the results file's. */
@@ -251,6 +252,26 @@ describe('bench/verify-families.js in short mode (inbound verification per famil
       const report = writtenOf<{ results: { family: string; us_per_request: number }[] }>(await runBench('verify-families'));
       expect(report.results.length).toBeGreaterThan(5);
       for (const r of report.results) expect(r.us_per_request).toBeGreaterThan(0);
+    },
+    LIMIT_MS,
+  );
+});
+
+describe('bench/activity-writers.js in short mode (1, 2 and 4 activity-writer processes on the partitions, real RabbitMQ and FerretDB)', () => {
+  it(
+    'exits 0 and reports rows/s and each writer\'s rows and CPU per row, for 1, 2 and 4 writers',
+    async () => {
+      const run = await runBench('activity-writers');
+      type Writer = { rows: number; cpu_ms_per_row: number | null };
+      const report = reportOf<{ bench: string; runs: { writers: number; events: number; rows_per_s: number; per_writer: Writer[] }[] }>(run);
+      expect(report.bench).toBe('activity-writers');
+      expect(report.runs.map((r) => r.writers)).toEqual([1, 2, 4]);
+      for (const r of report.runs) {
+        expect(r.rows_per_s).toBeGreaterThan(0);
+        expect(r.per_writer).toHaveLength(r.writers);
+        expect(r.per_writer.reduce((n, w) => n + w.rows, 0)).toBeGreaterThanOrEqual(r.events);
+      }
+      expect(run.written).toEqual(report);
     },
     LIMIT_MS,
   );

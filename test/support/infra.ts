@@ -33,7 +33,7 @@ export async function deleteBrokerNamespace(namespace: string, retryDelaysMs: nu
     const ch = await conn.createChannel();
     ch.on('error', () => undefined);
     const n = brokerNames(namespace);
-    const queues = [n.activityQueue, ...n.activityPartitionQueues, n.deadActivityQueue, n.payloadQueue, n.accountEventQueue];
+    const queues = [n.activityQueue, ...n.activityPartitionQueues, n.activityWritersQueue, n.deadActivityQueue, n.payloadQueue, n.accountEventQueue];
     for (const c of DELIVERY_CHANNELS) {
       queues.push(n.deliveryQueue(c), n.deadDeliveryQueue(c));
       for (const d of new Set([...retryDelaysMs, ...defaultRetryTiers(c)])) queues.push(n.retryQueue(c, d));

@@ -63,6 +63,8 @@ export interface ActivityLogWriter {
   lagSeconds(): number;
   /** writes everything held (shutdown) */
   drain(): Promise<void>;
+  /** writes everything taken so far, held rows and index entries included (before giving a partition away) */
+  settle(): Promise<void>;
   /**
    * This writer now receives records another writer may have written before (the broker gave it
    * a partition): it forgets what it knew of the store and reads it again where needed.
@@ -117,6 +119,7 @@ function createLog(collections: LogCollections<ActivityDoc>): ActivityLog {
         unwritten: () => pipeline.unwritten(),
         lagSeconds: () => pipeline.lagSeconds(),
         drain: () => pipeline.drain(),
+        settle: () => pipeline.settle(),
         resync: () => pipeline.resync(),
         abandon: (err) => pipeline.abandon(err),
       };

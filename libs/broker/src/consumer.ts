@@ -60,6 +60,20 @@ export class QueueConsumer {
     this.channel = null;
   }
 
+  /**
+   * Gives the queue up and takes it again on a new channel: the messages this consumer holds
+   * unacknowledged return to the queue (handlers still running settle nothing), and on a queue
+   * with a single active consumer the next consumer in line becomes active while this one joins
+   * the end of the line.
+   */
+  async resubscribe(): Promise<void> {
+    const ch = this.channel;
+    this.channel = null;
+    this.consumerTag = null;
+    if (ch) await ch.close().catch(() => undefined);
+    await this.subscribe();
+  }
+
   private async subscribe(): Promise<void> {
     if (this.stopping) return;
     const ch = await this.connection.openChannel();

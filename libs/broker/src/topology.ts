@@ -68,6 +68,8 @@ export async function declareTopology(ch: Channel, opts: TopologyOptions): Promi
     await ch.assertQueue(n.activityPartitionQueue(k), { durable: true, arguments: { ...workQueueArgs, 'x-single-active-consumer': true, 'x-dead-letter-routing-key': n.activityRoutingKey } });
     await ch.bindQueue(n.activityPartitionQueue(k), n.activityExchange, n.activityPartitionRoutingKey(k));
   }
+  // bound to nothing: its consumers are the writers, counted when they share the partitions out
+  await ch.assertQueue(n.activityWritersQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
   await ch.assertQueue(n.deadActivityQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
   await ch.bindQueue(n.deadActivityQueue, n.deadLetterExchange, n.activityRoutingKey);
   // stored payloads (resend): large messages on a queue of their own, so the activity-writer can

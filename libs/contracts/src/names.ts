@@ -58,6 +58,11 @@ export interface BrokerNames {
   activityPartitionRoutingKey: (partition: number) => string;
   /** every partition queue, in order */
   activityPartitionQueues: string[];
+  /**
+   * a queue no message is sent to, which every activity-writer consumes: its consumer count is
+   * the number of writers (a partition queue's counts only its one active consumer)
+   */
+  activityWritersQueue: string;
   deadActivityQueue: string;
   activityRoutingKey: string;
   /** stored payloads of accepted events (bound to the activity exchange; dead letters join the activity's) */
@@ -81,6 +86,7 @@ export function brokerNames(namespace: string): BrokerNames {
     activityQueue: `${namespace}.activity`,
     activityPartitionQueue: (k) => `${namespace}.activity.p${k}`,
     activityPartitionRoutingKey: (k) => `activity.p${k}`,
+    activityWritersQueue: `${namespace}.activity.writers`,
     activityPartitionQueues: Array.from({ length: ACTIVITY_PARTITIONS }, (_, k) => `${namespace}.activity.p${k}`),
     deadActivityQueue: `${namespace}.activity.dead`,
     activityRoutingKey: 'activity',

@@ -23,6 +23,7 @@ export const configSpec = {
   holdMs: int('ACTIVITY_HOLD_MS', "longest an accepted request's row waits for its deliveries' first attempts, to be written with them in one insert", { default: 3000, min: 0 }),
   keepPerMinute: int('ACTIVITY_KEEP_PER_MINUTE', 'identical rejections (endpoint, outcome, reason) per minute that keep rows of their own before the rest fold into one aggregated row', { default: 10, min: 1 }),
   retentionSweepMs: int('ACTIVITY_RETENTION_SWEEP_MS', 'how often the writer deletes expired activity rows', { default: 60000, min: 1000 }),
+  balanceMs: int('ACTIVITY_BALANCE_MS', 'how often a writer compares the activity partitions it receives with its share (partitions / writers) and gives one away when it has more (0: never)', { default: 10000, min: 0, max: 600000 }),
   deliveryLimit: int('BROKER_DELIVERY_LIMIT', 'redeliveries of one message before the broker dead-letters it (quorum x-delivery-limit)', { default: 20, min: 1 }),
 };
 

@@ -57,7 +57,7 @@ runMain(async () => {
   registerBrokerMetrics(metrics.registry, broker);
   // what is left in the queue of before partitions is moved to the partitions (transport/consumer.ts)
   const forward = createActivityPublisher(new ConfirmPublisher(broker, 10_000), config.namespace);
-  const consumer = createActivityConsumers(broker, writer, forward, { namespace: config.namespace, prefetch: config.prefetch, logger });
+  const consumer = createActivityConsumers(broker, writer, forward, { namespace: config.namespace, prefetch: config.prefetch, logger, balanceMs: config.balanceMs });
   await consumer.start();
   const payloads = createPayloadConsumer(broker, writer, { namespace: config.namespace, prefetch: config.payloadPrefetch, logger });
   await payloads.start();

@@ -30,7 +30,7 @@ interface Writer {
   accounts: Set<string>;
 }
 
-async function startWriter(label: string): Promise<Writer> {
+async function startWriter(label: string, balanceMs = 0): Promise<Writer> {
   const store = await connectStore(ns.mongodbUrl);
   const broker = new BrokerConnection({ url: infra.rabbitmqUrl, connectionName: `test writer ${label}`, logger, topology: { namespace: ns.namespace, deliveryLimit: 20 } });
   await broker.start();
@@ -43,7 +43,7 @@ async function startWriter(label: string): Promise<Writer> {
       return inner.write(records);
     },
   };
-  const consumers = createActivityConsumers(broker, writer, createActivityPublisher(new ConfirmPublisher(broker, 5000), ns.namespace), { namespace: ns.namespace, prefetch: 64, logger });
+  const consumers = createActivityConsumers(broker, writer, createActivityPublisher(new ConfirmPublisher(broker, 5000), ns.namespace), { namespace: ns.namespace, prefetch: 64, logger, balanceMs });
   await consumers.start();
   return { store, broker, consumers, accounts };
 }
@@ -119,6 +119,7 @@ describe('activity partitions on the real broker and store', () => {
   });
 
   it('two writers share the partitions, one writer per partition; when one stops, the other takes its partitions and every row is written once', async () => {
+    // (no balancing here: which writer has which partition stays as the broker gave them)
     writers.push(await startWriter('a'));
     writers.push(await startWriter('b'));
     const [a, b] = writers as [Writer, Writer];
@@ -148,5 +149,37 @@ describe('activity partitions on the real broker and store', () => {
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids.sort()).toEqual([...first, ...second].filter((e) => e.account === account).map((e) => e.id).sort());
     }
+  });
+
+  it('a writer started after another gets its share: the first gives partitions away while traffic flows, and every row is written once', async () => {
+    for (const w of writers.splice(0)) await stopWriter(w);
+    const first = await startWriter('first', 300);
+    writers.push(first);
+    const activity = createActivityPublisher(publisher, ns.namespace);
+    // the first writer alone has every partition
+    const warm = events('alone', 16);
+    await Promise.all(warm.flatMap((e) => e.records).map((r) => activity.publish(r)));
+    for (const e of warm) await eventually(async () => (await row(reader, e.id))?.status === 'completed', 15_000, `row ${e.id}`);
+    const second = await startWriter('second', 300);
+    writers.push(second);
+    // steady traffic until the second writer writes some partitions (bounded in rounds and time)
+    const sent: ReturnType<typeof events> = [];
+    for (let round = 0; round < 100 && second.accounts.size === 0; round++) {
+      const batch = events(`spread${round}`, 16);
+      sent.push(...batch);
+      await Promise.all(batch.flatMap((e) => e.records).map((r) => activity.publish(r)));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(second.accounts.size).toBeGreaterThan(0);
+    for (const e of sent) await eventually(async () => (await row(reader, e.id))?.status === 'completed', 15_000, `row ${e.id}`);
+    for (const e of sent) expect((await row(reader, e.id))!.deliveries).toHaveLength(1);
+    // after the spread, each writer is given its own partitions' records only
+    first.accounts.clear();
+    second.accounts.clear();
+    const after = events('after_spread', 64);
+    await Promise.all(after.flatMap((e) => e.records).map((r) => activity.publish(r)));
+    for (const e of after) await eventually(async () => (await row(reader, e.id))?.status === 'completed', 15_000, `row ${e.id}`);
+    expect(first.accounts.size).toBeGreaterThan(0);
+    expect(second.accounts.size).toBeGreaterThan(0);
   });
 });

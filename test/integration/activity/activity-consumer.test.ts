@@ -24,7 +24,7 @@ beforeAll(async () => {
   await broker.start();
   publisher = new ConfirmPublisher(broker, 5000);
   const writer = openActivityLog(store.connection).writer({ holdMs: 200, maxHeld: 1000, batchSize: 1000, maxWaitMs: 20, payloadMessagesPerFlush: 16, keepPerMinute: 10, retentionMs: 30 * 86_400_000 });
-  consumer = createActivityConsumers(broker, writer, createActivityPublisher(publisher, ns.namespace), { namespace: ns.namespace, prefetch: 50, logger });
+  consumer = createActivityConsumers(broker, writer, createActivityPublisher(publisher, ns.namespace), { namespace: ns.namespace, prefetch: 50, logger, balanceMs: 0 });
   await consumer.start();
 });
 afterAll(async () => {

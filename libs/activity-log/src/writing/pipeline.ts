@@ -164,6 +164,13 @@ export class ActivityPipeline {
     this.failAwaiting(err);
   }
 
+  /** Writes everything taken so far, held rows and index entries included; resolves once every earlier `add` settled. */
+  async settle(): Promise<void> {
+    for (const g of this.holding.release(this.now(), true)) this.push(g);
+    await this.flush();
+    await this.writeHeld();
+  }
+
   /** Releases everything held and writes it (shutdown). */
   async drain(): Promise<void> {
     for (const g of this.holding.release(this.now(), true)) this.push(g);

@@ -1,5 +1,5 @@
-import { consumeDecoded } from '@relay/broker';
-import type { ActivityPublisher, BrokerConnection, QueueConsumer } from '@relay/broker';
+import { QueueConsumer, consumeDecoded } from '@relay/broker';
+import type { ActivityPublisher, BrokerConnection } from '@relay/broker';
 import { ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_PARTITIONS, ACTIVITY_REQUEST_V1, brokerNames } from '@relay/contracts';
 import type { ActivityLogWriter } from '@relay/activity-log';
 import type { Logger } from '@relay/logging';
@@ -24,11 +24,14 @@ export interface ActivityConsumers {
  * The queue of before partitions is moved, not written: its records are published to their
  * partitions (confirmed) and then acked, so that no account is written by two writers at once.
  */
-export function createActivityConsumers(broker: BrokerConnection, writer: ActivityLogWriter, forward: ActivityPublisher, opts: { namespace: string; prefetch: number; logger: Logger }): ActivityConsumers {
+export function createActivityConsumers(broker: BrokerConnection, writer: ActivityLogWriter, forward: ActivityPublisher, opts: { namespace: string; prefetch: number; logger: Logger; balanceMs: number; now?: () => number }): ActivityConsumers {
   const names = brokerNames(opts.namespace);
+  const now = opts.now ?? Date.now;
   // PREFETCH bounds what one writer holds unacked in all, whichever partitions it has
   const prefetch = Math.max(1, Math.ceil(opts.prefetch / ACTIVITY_PARTITIONS));
   const fresh = new Set<number>();
+  /** per partition: when its last message came, and whether it is being given away */
+  const state = names.activityPartitionQueues.map(() => ({ lastMessageAt: 0, releasing: false, waiting: [] as (() => void)[] }));
   const accepts = [ACTIVITY_REQUEST_V1, ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1] as const;
   const partitions: QueueConsumer[] = names.activityPartitionQueues.map((queue, k) =>
     consumeDecoded(broker, {
@@ -38,6 +41,13 @@ export function createActivityConsumers(broker: BrokerConnection, writer: Activi
       prefetch,
       logger: opts.logger,
       handle: async (message) => {
+        const p = state[k]!;
+        if (p.releasing) {
+          // being given away: not written here; it returns to the queue with the channel
+          await new Promise<void>((resolve) => p.waiting.push(resolve));
+          return 'requeue';
+        }
+        p.lastMessageAt = now();
         if (fresh.delete(k)) {
           opts.logger.info('activity partition taken', { partition: k });
           writer.resync();
@@ -58,7 +68,55 @@ export function createActivityConsumers(broker: BrokerConnection, writer: Activi
       return 'ack';
     },
   });
-  const all = [...partitions, legacy];
+  // present while this writer runs: the writers are this queue's consumers (no message comes)
+  const presence = new QueueConsumer(broker, { queue: names.activityWritersQueue, prefetch: 1, logger: opts.logger, handler: async () => 'ack' });
+  const all = [...partitions, legacy, presence];
+
+  /**
+   * Gives partition k to the next writer in line: stops writing its messages, writes everything
+   * taken so far (so nothing of k is written here after another writer has it), then closes the
+   * channel (what waits returns to the queue) and subscribes again at the end of the line.
+   */
+  const release = async (k: number): Promise<void> => {
+    const p = state[k]!;
+    p.releasing = true;
+    try {
+      await writer.settle();
+      // the acks of what settle wrote go out before the channel closes
+      await new Promise((resolve) => setImmediate(resolve));
+      fresh.add(k);
+      await partitions[k]!.resubscribe();
+    } finally {
+      p.releasing = false;
+      p.waiting.splice(0).forEach((resolve) => resolve());
+    }
+    opts.logger.info('activity partition given to the next writer', { partition: k });
+  };
+
+  /**
+   * Spreads the partitions over the writers: RabbitMQ gives a partition to the first writer that
+   * subscribed and never moves it while that writer lives, so the first writer of a deployment
+   * would keep all eight. Every `balanceMs` a writer counts the writers (the consumers of
+   * `<ns>.activity.writers`, which every writer consumes: a partition queue counts only its active
+   * consumer) and the partitions it received messages from since the last look; holding more than its share (partitions / writers, rounded up), it gives
+   * one away. An idle partition costs nothing wherever it is; a busy one moves within a look or two.
+   */
+  let balancing: NodeJS.Timeout | null = null;
+  let looking = false;
+  const look = async (): Promise<void> => {
+    const since = now() - opts.balanceMs;
+    const busy = state.flatMap((p, k) => (p.lastMessageAt >= since && !p.releasing ? [k] : []));
+    if (busy.length <= 1) return;
+    const ch = await broker.openChannel();
+    let writers: number;
+    try {
+      writers = (await ch.checkQueue(names.activityWritersQueue)).consumerCount;
+    } finally {
+      await ch.close().catch(() => undefined);
+    }
+    const share = Math.ceil(ACTIVITY_PARTITIONS / Math.max(1, writers));
+    if (busy.length > share) await release(busy[busy.length - 1]!);
+  };
   // each consumer follows the connection's up and down events: one listener each, beside the writer's own
   broker.setMaxListeners(Math.max(broker.getMaxListeners(), all.length + 10));
   const markFresh = () => partitions.forEach((_, k) => fresh.add(k));
@@ -70,8 +128,19 @@ export function createActivityConsumers(broker: BrokerConnection, writer: Activi
         writer.abandon(new Error('broker connection lost; the activity messages taken come again'));
       });
       for (const c of all) await c.start();
+      if (opts.balanceMs > 0) {
+        balancing = setInterval(() => {
+          if (looking || !broker.isUp()) return;
+          looking = true;
+          look()
+            .catch((err: Error) => opts.logger.warn('activity partition balance failed; tried again next look', { error: err.message }))
+            .finally(() => (looking = false));
+        }, opts.balanceMs);
+        balancing.unref();
+      }
     },
     async stop(graceMs) {
+      if (balancing) clearInterval(balancing);
       await Promise.all(all.map((c) => c.stop(graceMs)));
     },
     isConsuming: () => all.every((c) => c.isConsuming()),
