@@ -152,12 +152,14 @@ describe('Embed-style target against the fake Discord', () => {
     let current = target(DISCORD_URL);
     const deps = {
       targets: { find: async () => current },
+      // no limits and no breaker: every delivery may go (the gate is tested in delivery/target-gate)
+      gate: { admit: async () => ({ verdict: 'go' as const, lease: null }), settle: async () => undefined },
       registry: createRegistry([embedChatKind]),
       send: fake.send,
       recorder: { record: async (a: ActivityAttemptV1) => void attempts.push(a) },
       router: { retry: async () => undefined, deadLetter: async () => undefined },
       health: { flag: async () => true, permanentFailure: () => 1, reset: () => undefined },
-      meter: { attempted: () => undefined, retryScheduled: () => undefined, deadLettered: () => undefined, targetFlagged: () => undefined },
+      meter: { attempted: () => undefined, retryScheduled: () => undefined, deadLettered: () => undefined, targetFlagged: () => undefined, held: () => undefined, breakerTransition: () => undefined },
       policy: { tiersMs: [1000], jitterPct: 0, retryAfterMaxMs: 1000, flagAfterPermanentFailures: 0 },
       logger: createLogger({ service: 'test', level: 'info', stream: logged }),
       now: () => new Date(),
