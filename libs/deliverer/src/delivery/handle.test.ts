@@ -6,7 +6,7 @@ import { createRegistry, PayloadError, TargetConfigError } from '@relay/targets'
 import type { AttemptResult, SendOutcome, TargetKind } from '@relay/targets';
 import { Registry } from 'prom-client';
 import { handleDelivery } from './handle';
-import { createDeliveryMetrics } from './metrics';
+import { createDeliveryMetrics, registerBreakerStateGauge } from './metrics';
 import type { GateVerdict, Pass, TargetGate } from '../gate/target-gate';
 import type { DeadLetterReason, DeliveryDeps } from './ports';
 
@@ -353,5 +353,18 @@ describe('handleDelivery: the target gate (limits and breaker, docs/delivery-lim
       expect([settled, log.retried]).toEqual([[], []]);
       expect(log.recorded[0]?.state).toBe('failed');
     }
+  });
+});
+
+describe('relay_target_breaker_state: the held targets by breaker state, read at scrape time', () => {
+  it('counts each state, a target never changed as closed, every state present from the start', async () => {
+    const metrics = new Registry();
+    const held: TargetRecord[] = [];
+    registerBreakerStateGauge(metrics, () => held);
+    const at = (state: 'open' | 'paused') => ({ state, since: NOW, reason: 'x', seq: 1 });
+    expect(await metrics.getSingleMetricAsString('relay_target_breaker_state')).toMatch(/state="open"} 0/);
+    held.push(target(), target({ id: 'tg_2', breaker_state: at('open') }), target({ id: 'tg_3', breaker_state: at('open') }), target({ id: 'tg_4', breaker_state: at('paused') }));
+    const text = await metrics.getSingleMetricAsString('relay_target_breaker_state');
+    for (const line of ['state="closed"} 1', 'state="open"} 2', 'state="half_open"} 0', 'state="paused"} 1']) expect(text).toContain(line);
   });
 });

@@ -1,4 +1,6 @@
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { BREAKER_STATES } from '@relay/store';
+import type { TargetRecord } from '@relay/store';
 import type { Registry } from 'prom-client';
 import { FLAG_REASONS } from './ports';
 import type { DeliveryMeter } from './ports';
@@ -45,4 +47,27 @@ export function createDeliveryMetrics(registry: Registry, kinds: readonly string
     held: (kind, reason) => held.inc({ kind, reason }),
     breakerTransition: (to) => transitions.inc({ to }),
   };
+}
+
+/**
+ * relay_target_breaker_state{state}: how many of the targets this deliverer holds (its target
+ * cache: the targets it delivered to lately, at most TARGET_CACHE_MAX) are in each breaker state,
+ * as last stored. Read at scrape time, O(cache size); instances see the same stored states, so
+ * dashboards take `max by (state)`. A target's id is never a label.
+ */
+export function registerBreakerStateGauge(registry: Registry, held: () => Iterable<TargetRecord>): void {
+  new Gauge({
+    name: 'relay_target_breaker_state',
+    help: 'targets this deliverer holds in its cache, by circuit-breaker state as last stored: closed, open, half_open, paused (docs/delivery-limits.md)',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const counts = new Map<string, number>(BREAKER_STATES.map((s) => [s, 0]));
+      for (const t of held()) {
+        const state = t.breaker_state?.state ?? 'closed';
+        counts.set(state, (counts.get(state) ?? 0) + 1);
+      }
+      for (const [state, n] of counts) this.set({ state }, n);
+    },
+  });
 }

@@ -88,6 +88,11 @@ export class TargetCache implements TargetLookup {
     this.opts.metrics.watchSize('targets', () => this.entries.size);
   }
 
+  /** the held targets (deleted ones not included), for gauges over what this process knows */
+  *held(): IterableIterator<TargetRecord> {
+    for (const e of this.entries.values()) if (e.value) yield e.value;
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -16,7 +16,7 @@ import { BreakerRedis } from '../gate/breaker-redis';
 import { announceTransition, createBreakerStateWriter } from '../gate/sync';
 import { RedisTargetGate } from '../gate/target-gate';
 import { handleDelivery } from './handle';
-import { createDeliveryMetrics } from './metrics';
+import { createDeliveryMetrics, registerBreakerStateGauge } from './metrics';
 import { TargetCache } from './target-cache';
 
 export interface DelivererOptions {
@@ -71,6 +71,7 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
     });
   const tellFlagged = (target: TargetRecord, reason: string): Promise<void> => tellAccount('target_flagged', target, { reason });
   const meter = createDeliveryMetrics(opts.metrics, opts.registry.kinds().filter((k) => opts.registry.get(k)?.channel === opts.channel));
+  registerBreakerStateGauge(opts.metrics, () => targets.held());
   const health = createTargetHealth(opts.store, targets, opts.changes.publisher, tellFlagged);
   const writer = createBreakerStateWriter(opts.store, (change) => opts.changes.publisher.announce(change), (id) => targets.forget(id));
   const gate = new RedisTargetGate({

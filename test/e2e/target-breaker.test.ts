@@ -1,0 +1,117 @@
+import amqp from 'amqplib';
+import { brokerNames } from '@relay/contracts';
+import { deleteBrokerNamespace, eventually, infra } from '../support/infra';
+import { TestReceiver } from '../support/receiver';
+import { startStack } from './stack';
+import type { Stack } from './stack';
+
+/**
+ * Issue 25 item 2 (docs/delivery-limits.md): a webhook target answering 500. Its breaker opens
+ * within its window, attempts stop (the receiver sees only the probes, one per cool-down), the
+ * probe closes it once the receiver answers 200, and every held delivery then arrives. By hand:
+ * a paused target gets nothing until resumed, then everything. The opened and closed
+ * transitions reach the account-events queue once each. Every service is its own process.
+ */
+const EVENTS = 30;
+const BREAKER = { failure_rate_pct: 50, min_attempts: 10, window_s: 10, cool_down_s: 2, flag_after_open_s: 3600 };
+
+let stack: Stack;
+let receiver: TestReceiver;
+let failing = true;
+const arrivals: Array<{ at: number; eventId: string; status: number }> = [];
+let endpointId = '';
+let targetId = '';
+
+const send = async (n: number, tag: string): Promise<void> => {
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tag, i }) });
+    expect(res.status).toBe(202);
+  }
+};
+const state = async (): Promise<{ state: string; reason: string }> => (await stack.api(`/v1/endpoints/${endpointId}/targets/${targetId}`)).body.breaker_state;
+const delivered = (): Set<string> => new Set(arrivals.filter((a) => a.status === 200).map((a) => a.eventId));
+
+beforeAll(async () => {
+  receiver = await TestReceiver.start();
+  receiver.respondWith((req) => {
+    const status = failing ? 500 : 200;
+    arrivals.push({ at: Date.now(), eventId: String(req.headers['x-relay-event-id']), status });
+    return { status, body: failing ? 'down' : 'ok' };
+  });
+  stack = await startStack('breaker');
+  endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'flaky' } })).body.id;
+  const target = await stack.api(`/v1/endpoints/${endpointId}/targets`, {
+    method: 'POST',
+    // retries 1 s apart, enough of them that none is used up before the breaker holds the rest
+    body: { kind: 'webhook', name: 'flaky receiver', config: { url: receiver.url('/hook'), enforce_https: false }, retry_schedule_ms: Array(15).fill(1000), breaker: BREAKER },
+  });
+  expect(target.status).toBe(201);
+  targetId = target.body.id;
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  if (stack) await deleteBrokerNamespace(stack.namespace);
+  await receiver?.close();
+});
+
+describe('the circuit breaker of a target that answers 500', () => {
+  it('opens within its window; then only probes reach the receiver; a good probe closes it and every held delivery arrives', async () => {
+    await send(EVENTS, 'a');
+    const opened = await eventually(async () => {
+      const s = await state();
+      return s.state === 'open' || s.state === 'half_open' ? s : undefined;
+    }, 60_000, 'the breaker to open');
+    expect(opened.reason).toMatch(/attempts failed in 10 s|probe/);
+
+    // once every deliverer has heard, only probes go out: at most one per cool-down (2 s)
+    await new Promise((r) => setTimeout(r, 1500));
+    const before = arrivals.length;
+    const watchStarted = Date.now();
+    await eventually(async () => arrivals.length >= before + 2, 30_000, 'two probes');
+    const watched = (Date.now() - watchStarted) / 1000;
+    expect(arrivals.length - before).toBeLessThanOrEqual(Math.ceil(watched / BREAKER.cool_down_s) + 2);
+    expect(delivered().size).toBe(0);
+
+    failing = false;
+    await eventually(async () => (await state()).state === 'closed', 30_000, 'the probe to close the breaker');
+    expect((await state()).reason).toBe('probe succeeded');
+    await eventually(async () => delivered().size === EVENTS, 120_000, `all ${EVENTS} held deliveries (so far ${delivered().size})`);
+  }, 300_000);
+
+  it('each transition reached the account-events queue once: opened, then closed', async () => {
+    const conn = await amqp.connect(infra.rabbitmqUrl);
+    try {
+      const ch = await conn.createChannel();
+      const kinds: string[] = [];
+      for (let i = 0; i < 50; i++) {
+        const m = await ch.get(brokerNames(stack.namespace).accountEventQueue, { noAck: true });
+        if (!m) break;
+        const e = JSON.parse(m.content.toString()) as { kind: string; target_id?: string };
+        if (e.target_id === targetId) kinds.push(e.kind);
+      }
+      // a probe that failed re-opens the breaker: each episode is opened … closed once
+      expect(kinds[0]).toBe('breaker_opened');
+      expect(kinds[kinds.length - 1]).toBe('breaker_closed');
+      expect(kinds.filter((k) => k === 'breaker_closed')).toHaveLength(1);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('paused by hand: nothing is sent until resumed, then every held delivery arrives', async () => {
+    const paused = await stack.api(`/v1/endpoints/${endpointId}/targets/${targetId}/pause`, { method: 'POST' });
+    expect(paused.body.breaker_state.state).toBe('paused');
+    const before = arrivals.length;
+    await send(5, 'p');
+    // the deliverers hold them: wait for the holds to show in their metrics, then see the receiver got none
+    await eventually(async () => {
+      const text = await (await fetch(`${stack.services['webhook-deliverer']!.healthUrl}/metrics`)).text();
+      return /relay_delivery_held_total\{kind="webhook",reason="paused"\} ([5-9]|\d\d)/.test(text);
+    }, 30_000, 'five deliveries held as paused');
+    expect(arrivals.length).toBe(before);
+    const resumed = await stack.api(`/v1/endpoints/${endpointId}/targets/${targetId}/resume`, { method: 'POST' });
+    expect(resumed.body.breaker_state.state).toBe('closed');
+    await eventually(async () => delivered().size === EVENTS + 5, 120_000, 'the five held deliveries');
+  }, 200_000);
+});
