@@ -2,12 +2,15 @@
 // npm run bench (part 2): deliveries/s of ONE webhook-deliverer process against a local receiver,
 // on the real local RabbitMQ and FerretDB. Closed loop: at most BENCH_WINDOW deliveries are
 // outstanding (published, not yet received), so the latency (publish → receiver) is that of a
-// busy deliverer, not of a backlog the publisher built up. Prints one JSON line
-// {"deliveries_per_s","p50_ms","p99_ms","n",…}; writes bench-results/deliverer.json.
+// busy deliverer, not of a backlog the publisher built up. Then the same against a target with
+// (non-binding) per-target limits, so the gate's cost shows beside the plain case. Prints one
+// JSON line {"deliveries_per_s","p50_ms","p99_ms","n",…,"limited_target":{…,"vs_plain"}};
+// writes bench-results/deliverer.json.
 'use strict';
 const { randomBytes } = require('node:crypto');
 const http = require('node:http');
 const path = require('node:path');
+const { Redis } = require('ioredis');
 const { BrokerConnection, ConfirmPublisher, DeliveryPublisher } = require('@relay/broker');
 const { brokerNames, DELIVERY_V1 } = require('@relay/contracts');
 const { createLogger } = require('@relay/logging');
@@ -37,13 +40,22 @@ function startReceiver(onDelivery) {
 }
 
 /**
+ * The same target again with limits that never bind (10,000 a second, 1,000 in flight; the
+ * loop keeps at most BENCH_WINDOW outstanding): what the gate costs a delivery — one Redis
+ * script call before the attempt and the lease given back in a batch (docs/delivery-limits.md) —
+ * measured beside the plain target in the same run.
+ */
+const LIMITS = { rate: 10000, per: 'second', max_in_flight: 1000 };
+
+/**
  * @param {number} i
+ * @param {string} targetId
  * @returns {import('@relay/contracts').DeliveryMessageV1}
  */
-function delivery(i) {
+function delivery(i, targetId = 'tg_bench') {
   return {
-    type: DELIVERY_V1, event_id: `evt_b${i}`, delivery_id: `dlv_b${i}_bench`, attempt: 1, account_id: 'acc_bench', endpoint_id: 'ep_bench',
-    target_id: 'tg_bench', target_kind: 'webhook', received_at: new Date().toISOString(),
+    type: DELIVERY_V1, event_id: `evt_b${i}_${targetId}`, delivery_id: `dlv_b${i}_${targetId}`, attempt: 1, account_id: 'acc_bench', endpoint_id: 'ep_bench',
+    target_id: targetId, target_kind: 'webhook', received_at: new Date().toISOString(),
     request: { method: 'POST', source_ip: '127.0.0.1', headers: {}, query: '' },
     payload: { content_type: 'application/json', body_base64: S.body.toString('base64') },
   };
@@ -51,7 +63,9 @@ function delivery(i) {
 
 async function main() {
   const secretsKeys = `bench:${randomBytes(32).toString('base64')}`;
-  const loop = closedLoop(S, 'webhook');
+  const plain = closedLoop(S, 'webhook');
+  const limited = closedLoop(S, 'webhook, limited target');
+  let loop = plain;
   let duplicates = 0;
   // a redelivery (attempt > 1) or an event already counted is a duplicate
   const receiver = await startReceiver((id, attempt) => {
@@ -63,6 +77,7 @@ async function main() {
   if (!cfg.ok) throw new Error(`webhook config refused: ${JSON.stringify(cfg.errors)}`);
   const now = new Date();
   await store.targets.create({ _id: 'tg_bench', account_id: 'acc_bench', endpoint_id: 'ep_bench', kind: 'webhook', name: 'sink', enabled: true, config: cfg.value, flagged: null, created_at: now, updated_at: now });
+  await store.targets.create({ _id: 'tg_bench_limited', account_id: 'acc_bench', endpoint_id: 'ep_bench', kind: 'webhook', name: 'limited sink', enabled: true, config: cfg.value, flagged: null, limits: LIMITS, created_at: now, updated_at: now });
 
   const logger = createLogger({ service: 'bench', level: 'warn', stream: process.stderr });
   const broker = new BrokerConnection({ url: S.rabbitmqUrl, connectionName: 'bench deliverer', logger, topology: { namespace: S.namespace, deliveryLimit: 20 } });
@@ -81,11 +96,17 @@ async function main() {
     await waitFor(`http://127.0.0.1:${healthPort}/readyz`).catch((err) => {
       throw new Error(`${err.message}\n${deliverer.output()}`);
     });
+    /** @param {string} targetId */
+    const send = (targetId) => (/** @type {number} */ i) => {
+      const d = delivery(i, targetId);
+      return { id: d.delivery_id, published: publisher.publish([{ message: d, channel: 'webhook' }]) };
+    };
+    const plainResult = await plain.run(send('tg_bench'));
+    loop = limited;
+    const limitedResult = await limited.run(send('tg_bench_limited'));
     const result = {
-      ...(await loop.run((i) => {
-        const d = delivery(i);
-        return { id: d.delivery_id, published: publisher.publish([{ message: d, channel: 'webhook' }]) };
-      })),
+      ...plainResult,
+      limited_target: { limits: LIMITS, ...limitedResult, vs_plain: Number((limitedResult.deliveries_per_s / plainResult.deliveries_per_s).toFixed(3)) },
       duplicates,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -97,6 +118,11 @@ async function main() {
       await exited;
     }
     await cleanup(S, broker, store, names);
+    // the limited target's gate keys (docs/delivery-limits.md "Keys")
+    const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
+    const keys = await redis.keys(`${S.namespace}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
     receiver.closeAllConnections();
     receiver.close();
   }

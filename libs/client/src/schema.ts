@@ -2133,6 +2133,13 @@ export interface components {
             label: string;
             help?: string;
             default_retry_schedule_ms: number[];
+            /** @description the limits a target of this kind follows when it sets none: its platform’s published limit (docs/delivery-limits.md); null: none */
+            default_limits: {
+                rate: number | null;
+                /** @enum {string} */
+                per: "second" | "minute";
+                max_in_flight: number | null;
+            } | null;
             fields: components["schemas"]["TargetKindField"][];
         };
         TargetKindList: {

@@ -5,7 +5,7 @@
  */
 
 /** Bounds of the settings: a rate log holds at most `maxRate` entries per target in Redis. */
-export const TARGET_LIMITS = { maxRate: 1000, maxInFlight: 1000 } as const;
+export const TARGET_LIMITS = { maxRate: 10_000, maxInFlight: 1000 } as const;
 
 /** As stored on a target (and as a kind declares its default). */
 export interface TargetLimits {

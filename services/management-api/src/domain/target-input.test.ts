@@ -26,7 +26,7 @@ describe('target input: the endpoints pattern (every problem at once, unknown fi
       ok: false,
       errors: [
         { field: 'limits.burst', message: 'unknown setting' },
-        { field: 'limits.rate', message: 'rate must be an integer from 1 to 1000' },
+        { field: 'limits.rate', message: 'rate must be an integer from 1 to 10000' },
         { field: 'limits.per', message: 'must be "second" or "minute"' },
         { field: 'breaker.failure_rate_pct', message: 'failure_rate_pct must be an integer from 1 to 100' },
       ],

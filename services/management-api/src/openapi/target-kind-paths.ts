@@ -1,4 +1,4 @@
-import { bool, errors, int, json, list, object, op, ref, str } from './kit';
+import { bool, errors, int, json, list, nullable, object, oneOfValues, op, ref, str } from './kit';
 import type { Schema } from './kit';
 
 /*
@@ -46,9 +46,14 @@ export const targetKindSchemas: Record<string, Schema> = {
       label: str(),
       help: str(),
       default_retry_schedule_ms: list(int()),
+      default_limits: nullable(
+        object({ rate: nullable(int()), per: oneOfValues(['second', 'minute']), max_in_flight: nullable(int()) }, ['rate', 'per', 'max_in_flight'], {
+          description: 'the limits a target of this kind follows when it sets none: its platform’s published limit (docs/delivery-limits.md); null: none',
+        }),
+      ),
       fields: list(ref('TargetKindField')),
     },
-    ['kind', 'channel', 'label', 'default_retry_schedule_ms', 'fields'],
+    ['kind', 'channel', 'label', 'default_retry_schedule_ms', 'default_limits', 'fields'],
   ),
   TargetKindList: object({ target_fields: list(ref('TargetKindField')), data: list(ref('TargetKind')) }, ['target_fields', 'data']),
 };

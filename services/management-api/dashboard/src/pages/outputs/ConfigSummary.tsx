@@ -43,7 +43,7 @@ function shown(f: TargetKindField, v: unknown): ComponentChildren {
 }
 
 /** `10 a second, 4 in flight`; `none` (docs/delivery-limits.md) */
-function limitsText(l: Target['limits']): string {
+export function limitsText(l: Target['limits']): string {
   const parts = [l?.rate ? `${l.rate} a ${l.per}` : '', l?.max_in_flight ? `${l.max_in_flight} in flight` : ''].filter(Boolean);
   return parts.length > 0 ? parts.join(', ') : 'none';
 }

@@ -5,7 +5,8 @@ import { useFormErrors } from '../../components/form-errors';
 import { errorMap, fieldFor } from '../../lib/fields';
 import { inputOf, parseSchedule, pathsOf, startObject } from '../../lib/kind-form';
 import type { Value } from '../../lib/kind-form';
-import type { Target, TargetCreate, TargetKindList } from '@relay/client';
+import type { Target, TargetCreate, TargetKindField, TargetKindList } from '@relay/client';
+import { limitsText } from './ConfigSummary';
 import { KindFields } from './KindFields';
 
 /**
@@ -25,6 +26,11 @@ export function TargetForm(props: { endpointId: string; kinds: TargetKindList; r
   // the target's own routing rules (docs/routing.md), drawn from their description like a kind's config
   const ownFields = props.kinds.target_fields.filter((f) => f.name === 'routing');
   const [own, setOwn] = useState<Value>(startObject(ownFields, old ? { routing: old.routing } : undefined));
+  // delivery limits and breaker settings: drawn from their description (`target_fields`), as the config is
+  const limitsFields = props.kinds.target_fields.find((f) => f.name === 'limits')?.fields ?? [];
+  const breakerFields = props.kinds.target_fields.find((f) => f.name === 'breaker')?.fields ?? [];
+  const [limits, setLimits] = useState<Value>(startObject(limitsFields, (old?.limits ?? undefined) as Value | undefined));
+  const [breaker, setBreaker] = useState<Value>(startObject(breakerFields, (old?.breaker ?? undefined) as Value | undefined));
   const [configTouched, setConfigTouched] = useState(old === null);
   const { errors, message, fail } = useFormErrors();
 
@@ -37,17 +43,19 @@ export function TargetForm(props: { endpointId: string; kinds: TargetKindList; r
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
     const retry = parseSchedule(schedule);
+    // what the form holds is what the description allows; the API's answer is the final word on each value
+    const settings = { retry_schedule_ms: retry, limits: limitsInput(limitsFields, limits) as TargetCreate['limits'], breaker: breakerInput(breakerFields, breaker) as TargetCreate['breaker'] };
     try {
       // the form's rows are drawn from the routing description; the API is the judge of their shape
       const routing = (inputOf(ownFields, own).routing ?? null) as TargetCreate['routing'];
       const target =
         old && !configTouched
-          ? await must(relay.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId: props.endpointId, targetId: old.id } }, body: { name, retry_schedule_ms: retry, routing } }))
+          ? await must(relay.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId: props.endpointId, targetId: old.id } }, body: { name, routing, ...settings } }))
           : await must(
               relay.POST('/v1/endpoints/{endpointId}/targets', {
                 params: { path: { endpointId: props.endpointId } },
                 // a kind of the API's own list (GET /v1/target-kinds)
-                body: { kind: kind as TargetCreate['kind'], name, enabled: old?.enabled ?? true, config: inputOf(fields, config), retry_schedule_ms: retry, routing },
+                body: { kind: kind as TargetCreate['kind'], name, enabled: old?.enabled ?? true, config: inputOf(fields, config), routing, ...settings },
               }),
             );
       props.onDone(target);
@@ -56,7 +64,8 @@ export function TargetForm(props: { endpointId: string; kinds: TargetKindList; r
     }
   };
 
-  const known = new Set(['kind', 'name', 'retry_schedule_ms', ...pathsOf(fields, config, 'config'), ...pathsOf(ownFields, own, '')]);
+  const known = new Set(['kind', 'name', 'retry_schedule_ms', 'limits', 'breaker', ...pathsOf(fields, config, 'config'), ...pathsOf(ownFields, own, ''), ...pathsOf(limitsFields, limits, 'limits'), ...pathsOf(breakerFields, breaker, 'breaker')]);
+  const kindLimits = described?.default_limits ? limitsText(described.default_limits) : 'none';
   const map = errorMap(errors.map((x) => ({ ...x, field: fieldFor(x.field, known) ?? x.field })));
   const unplaced = errors.filter((x) => fieldFor(x.field, known) === null);
   const defaultSchedule = described?.default_retry_schedule_ms.join(', ') ?? '';
@@ -65,7 +74,7 @@ export function TargetForm(props: { endpointId: string; kinds: TargetKindList; r
     <form class="card target-form" onSubmit={(e) => void submit(e)} aria-label={old ? `Edit ${old.name}` : 'Add a target'} noValidate>
       <h3>{old ? `Edit ${old.name}` : 'Add a target'}</h3>
       <ErrorSummary message={message} unplaced={unplaced} />
-      {old && <p class="hint">Renaming, a new retry schedule or new routing rules keep the target. Changing its configuration saves a new target in its place; write-only values must then be entered again.</p>}
+      {old && <p class="hint">Renaming, a new retry schedule, new routing rules, limits or breaker settings keep the target. Changing its configuration saves a new target in its place; write-only values must then be entered again.</p>}
       <div class="grid">
         <Field path="kind" label="Kind" errors={map} hint={described?.help}>
           {(a) => (
@@ -91,6 +100,15 @@ export function TargetForm(props: { endpointId: string; kinds: TargetKindList; r
         </Field>
       </div>
       <KindFields fields={ownFields} value={own} onChange={setOwn} path="" errors={map} editing={old !== null} />
+      <fieldset class="grid">
+        <legend>Delivery limits</legend>
+        <p class="hint">Leave Rate and At most in flight empty for the kind’s default ({kindLimits}).</p>
+        <KindFields fields={limitsFields} value={limits} onChange={setLimits} path="limits" errors={map} editing={false} />
+      </fieldset>
+      <fieldset class="grid">
+        <legend>Circuit breaker</legend>
+        <KindFields fields={breakerFields} value={breaker} onChange={setBreaker} path="breaker" errors={map} editing={false} />
+      </fieldset>
       <div class="actions">
         <button type="button" class="secondary" onClick={props.onCancel}>
           Cancel
@@ -99,4 +117,16 @@ export function TargetForm(props: { endpointId: string; kinds: TargetKindList; r
       </div>
     </form>
   );
+}
+
+/** What a save sends for the limits: null (the kind's default) when neither limit is set. */
+function limitsInput(fields: TargetKindField[], value: Value): Value | null {
+  const v = inputOf(fields, value);
+  return (v.rate ?? null) === null && (v.max_in_flight ?? null) === null ? null : v;
+}
+
+/** What a save sends for the breaker: null (the defaults) when every setting is its default. */
+function breakerInput(fields: TargetKindField[], value: Value): Value | null {
+  const v = inputOf(fields, value);
+  return fields.every((f) => v[f.name] === undefined || v[f.name] === f.default) ? null : v;
 }
