@@ -25,8 +25,11 @@ export interface BreakerSync {
   flag(target: TargetRecord, view: BreakerView): Promise<void>;
 }
 
+/** The scripts the gate calls (breaker-redis.ts; an in-memory fake in unit tests). */
+export type GateScripts = Pick<BreakerRedis, 'gate' | 'report' | 'probed'>;
+
 export interface RedisGateOptions {
-  breaker: BreakerRedis;
+  breaker: GateScripts;
   sync: BreakerSync;
   logger: Logger;
   /** an in-flight lease expires after this long (a deliverer SIGKILLed mid-attempt holds its slot no longer) */
@@ -103,7 +106,7 @@ export class RedisTargetGate implements TargetGate {
     if (pass.lease !== null) p.leases.push(pass.lease);
     this.pending.set(target.id, p);
     if (this.pending.size >= MAX_PENDING_TARGETS || p.leases.length >= MAX_PENDING_LEASES) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.opts.flushMs);
+    else this.timer ??= setTimeout(() => void this.flush(), this.opts.flushMs).unref();
   }
 
   /** Sends the batch: one script call per target, in parallel (pipelined by the client). */
