@@ -421,7 +421,7 @@ export interface paths {
         put?: never;
         /**
          * Resend an event
-         * @description Delivers an accepted event’s stored payload again, under the same event id with new delivery ids, to every enabled target of the endpoint or to one. The row lists the new deliveries beside the first. Each account may ask for RESENDS_PER_MINUTE a minute.
+         * @description Delivers an accepted event’s stored payload again, under the same event id with new delivery ids, to the targets named or every enabled target the event was routed to. The row lists the new deliveries beside the first. Each account may ask for RESENDS_PER_MINUTE a minute; resends of one event may add at most 100 deliveries.
          *
          *     Needs an API key with the **editor** role or higher.
          */
@@ -2317,7 +2317,9 @@ export interface components {
             ingest_code: string;
         };
         Resend: {
-            /** @description only this target of the row’s endpoint; without it every enabled target the endpoint has now */
+            /** @description only these targets (enabled, not flagged); without it every enabled target the endpoint has now, except those the row lists as not routed (docs/routing.md) */
+            target_ids?: string[];
+            /** @description only this target (the same as `target_ids` of one); not with `target_ids` */
             target_id?: string;
         };
         ResendAccepted: {
@@ -3010,8 +3012,8 @@ export interface components {
                 };
             };
         };
-        /** @description `delivery_queue_unavailable`: the broker did not confirm the deliveries. Nothing was sent, or a delivery went out that the receiver dedupes on its `X-Relay-Delivery-Id`. */
-        DeliveryQueueUnavailable: {
+        /** @description `delivery_queue_unavailable`: the broker did not confirm the deliveries (nothing was sent, or a delivery went out that the receiver dedupes on its `X-Relay-Delivery-Id`); `resend_unavailable`: the event’s resend count (Redis) cannot be checked, so nothing was sent. */
+        ResendUnavailable: {
             headers: {
                 /** @description seconds: 5 */
                 "Retry-After"?: string;
@@ -3023,7 +3025,7 @@ export interface components {
                      * @description stable, machine-readable
                      * @enum {string}
                      */
-                    code: "delivery_queue_unavailable";
+                    code: "delivery_queue_unavailable" | "resend_unavailable";
                     /** @description for people; validation errors join every field error as `field: message; …` */
                     message: string;
                 };
@@ -3773,7 +3775,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description `not_resendable`: the request was refused, nothing to deliver; `payload_not_stored`: no stored payload (or not yet: retry in a few seconds); `no_targets`, `target_disabled`, `target_flagged`: nothing enabled to deliver to. */
+            /** @description `not_resendable`: the request was refused, nothing to deliver; `payload_not_stored`: no stored payload (or not yet: retry in a few seconds); `no_targets`, `target_disabled`, `target_flagged`: nothing enabled to deliver to; `resend_limit_reached`: resends of this event already added 100 deliveries (a resend to n targets adds n), the most one event may have, so its row stays small. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3784,7 +3786,7 @@ export interface operations {
                          * @description stable, machine-readable
                          * @enum {string}
                          */
-                        code: "not_resendable" | "payload_not_stored" | "no_targets" | "target_disabled" | "target_flagged";
+                        code: "not_resendable" | "payload_not_stored" | "no_targets" | "target_disabled" | "target_flagged" | "resend_limit_reached";
                         /** @description for people; validation errors join every field error as `field: message; …` */
                         message: string;
                     };
@@ -3793,7 +3795,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["DeliveryQueueUnavailable"];
+            503: components["responses"]["ResendUnavailable"];
         };
     };
     listBulkRetries: {

@@ -11,6 +11,8 @@ import { connectStore } from '@relay/store';
 import { createInternalSigner, createSecretBox } from '@relay/secrets';
 import { createDefaultRegistry, SESSION_LEASE_MS } from '@relay/targets';
 import { createAccountLock } from './adapters/account-lock';
+import { createResendAllowance } from './adapters/resend-allowance';
+import { MAX_RESENT_DELIVERIES_PER_EVENT } from './domain/resend';
 import { createActionLimiter } from './adapters/action-limiter';
 import { createBulkRetryRunner } from './adapters/bulk-retry-runner';
 import { BulkRetryStore } from './adapters/bulk-retry-store';
@@ -85,6 +87,7 @@ runMain(async () => {
       gateway: createGatewayClient({ baseUrl: config.gatewayInternalUrl, signer: createInternalSigner(config.secretsKeys, 'test-request'), timeoutMs: 30_000 }),
       deliveries,
       limits,
+      resendAllowance: createResendAllowance(redis, config.namespace, MAX_RESENT_DELIVERIES_PER_EVENT, retentionMs),
       jobs,
       retentionMs,
       testRequestsPerMinute: config.testRequestsPerMinute,

@@ -15,6 +15,8 @@ import { BrokerConnection, ConfirmPublisher, DeliveryPublisher } from '@relay/br
 import { createInternalSigner, createSecretBox } from '@relay/secrets';
 import type { SecretBox } from '@relay/secrets';
 import { createDefaultRegistry } from '@relay/targets';
+import { createResendAllowance } from '../../../services/management-api/src/adapters/resend-allowance';
+import { MAX_RESENT_DELIVERIES_PER_EVENT } from '../../../services/management-api/src/domain/resend';
 import { createActionLimiter } from '../../../services/management-api/src/adapters/action-limiter';
 import { issueApiKey } from '../../../services/management-api/src/adapters/api-keys';
 import { BulkRetryStore } from '../../../services/management-api/src/adapters/bulk-retry-store';
@@ -165,6 +167,7 @@ function replayDeps(store: Store, redis: Redis, namespace: string, secretsKeys: 
     gateway: createGatewayClient({ baseUrl: 'http://127.0.0.1:9', signer: createInternalSigner(secretsKeys, 'test-request'), timeoutMs: 5000 }),
     deliveries: new DeliveryPublisher(new ConfirmPublisher(broker, 5000), namespace),
     limits: createActionLimiter(redis, namespace, logger),
+    resendAllowance: createResendAllowance(redis, namespace, MAX_RESENT_DELIVERIES_PER_EVENT, 30 * 86_400_000),
     jobs: new BulkRetryStore(store),
     retentionMs: 30 * 86_400_000,
     testRequestsPerMinute: 60,

@@ -11,6 +11,18 @@ export interface ResendTarget {
   channel: DeliveryChannel;
 }
 
+/**
+ * Most deliveries resends may add to one event (issue 25 item 5): a resend to 5 targets uses 5.
+ * Every delivery is kept in the event's activity row, so without a ceiling a script resending one
+ * event grew its row without limit (261 resends × 5 targets: 433 KB, reads and resends > 1 s).
+ * With it the row stays below its first deliveries plus this many, and so do its read and resend
+ * times; a resend past it is refused with 409 `resend_limit_reached` (docs/management-api.md).
+ */
+export const MAX_RESENT_DELIVERIES_PER_EVENT = 100;
+
+/** Most targets one resend may name (`target_ids`). */
+export const MAX_RESEND_TARGET_IDS = 50;
+
 /** Why an event cannot be delivered again; the route answers each with its own code. */
 export type NotResendable = 'not_accepted' | 'payload_not_stored';
 

@@ -58,9 +58,9 @@ export const responses: Record<string, Schema> = {
     retryAfter('seconds until the window ends'),
   ),
   GatewayUnavailable: response('`gateway_unavailable`: no ingest gateway ran the test request.', errorBody(['gateway_unavailable'], 'Nothing was run. Retry shortly.'), retryAfter('seconds: 5')),
-  DeliveryQueueUnavailable: response(
-    '`delivery_queue_unavailable`: the broker did not confirm the deliveries. Nothing was sent, or a delivery went out that the receiver dedupes on its `X-Relay-Delivery-Id`.',
-    errorBody(['delivery_queue_unavailable'], 'Retry shortly.'),
+  ResendUnavailable: response(
+    '`delivery_queue_unavailable`: the broker did not confirm the deliveries (nothing was sent, or a delivery went out that the receiver dedupes on its `X-Relay-Delivery-Id`); `resend_unavailable`: the event’s resend count (Redis) cannot be checked, so nothing was sent.',
+    errorBody(['delivery_queue_unavailable', 'resend_unavailable'], 'Retry shortly.'),
     retryAfter('seconds: 5'),
   ),
   UsageUnavailable: response(

@@ -50,7 +50,7 @@ const STATUS_OF: Record<string, string> = {
   InternalError: '500',
   UsageUnavailable: '503',
   GatewayUnavailable: '503',
-  DeliveryQueueUnavailable: '503',
+  ResendUnavailable: '503',
 };
 
 export interface OperationSpec {

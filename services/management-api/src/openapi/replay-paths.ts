@@ -1,5 +1,6 @@
 import { OUTCOMES } from '@relay/contracts';
 import { BULK_RETRY_PAGE, JOB_STATES } from '../domain/bulk-retry-job';
+import { MAX_RESEND_TARGET_IDS, MAX_RESENT_DELIVERIES_PER_EVENT } from '../domain/resend';
 import { errorBody } from './components';
 import { bool, dateTime, errors, int, json, list, nullable, object, oneOfValues, op, pathParam, queryParam, ref, str } from './kit';
 import type { Schema } from './kit';
@@ -63,7 +64,15 @@ export const replaySchemas: Record<string, Schema> = {
     },
     ['code', 'message', 'event_id', 'outcome', 'reason', 'ingest_status', 'ingest_code'],
   ),
-  Resend: object({ target_id: id('only this target of the row’s endpoint; without it every enabled target the endpoint has now') }),
+  Resend: object({
+    target_ids: list(id('a target of the row’s endpoint'), {
+      minItems: 1,
+      maxItems: MAX_RESEND_TARGET_IDS,
+      uniqueItems: true,
+      description: 'only these targets (enabled, not flagged); without it every enabled target the endpoint has now, except those the row lists as not routed (docs/routing.md)',
+    }),
+    target_id: id('only this target (the same as `target_ids` of one); not with `target_ids`'),
+  }),
   ResendAccepted: object(
     {
       event_id: str(),
@@ -128,7 +137,7 @@ export const replayPaths: Record<string, Schema> = {
       operationId: 'resendActivity',
       summary: 'Resend an event',
       description:
-        'Delivers an accepted event’s stored payload again, under the same event id with new delivery ids, to every enabled target of the endpoint or to one. The row lists the new deliveries beside the first. Each account may ask for RESENDS_PER_MINUTE a minute.',
+        `Delivers an accepted event’s stored payload again, under the same event id with new delivery ids, to the targets named or every enabled target the event was routed to. The row lists the new deliveries beside the first. Each account may ask for RESENDS_PER_MINUTE a minute; resends of one event may add at most ${MAX_RESENT_DELIVERIES_PER_EVENT} deliveries.`,
       tags: ['Activity'],
       role: 'editor',
       parameters: [eventId],
@@ -137,10 +146,10 @@ export const replayPaths: Record<string, Schema> = {
         '202': json(ref('ResendAccepted'), 'The broker confirmed every delivery.'),
         ...errors('NotFound'),
         ...refused(
-          ['not_resendable', 'payload_not_stored', 'no_targets', 'target_disabled', 'target_flagged'],
-          '`not_resendable`: the request was refused, nothing to deliver; `payload_not_stored`: no stored payload (or not yet: retry in a few seconds); `no_targets`, `target_disabled`, `target_flagged`: nothing enabled to deliver to.',
+          ['not_resendable', 'payload_not_stored', 'no_targets', 'target_disabled', 'target_flagged', 'resend_limit_reached'],
+          `\`not_resendable\`: the request was refused, nothing to deliver; \`payload_not_stored\`: no stored payload (or not yet: retry in a few seconds); \`no_targets\`, \`target_disabled\`, \`target_flagged\`: nothing enabled to deliver to; \`resend_limit_reached\`: resends of this event already added ${MAX_RESENT_DELIVERIES_PER_EVENT} deliveries (a resend to n targets adds n), the most one event may have, so its row stays small.`,
         ),
-        ...errors('TooManyRequests', 'DeliveryQueueUnavailable'),
+        ...errors('TooManyRequests', 'ResendUnavailable'),
       },
     }),
   },

@@ -2,6 +2,7 @@ import type { DeliveryPublisher } from '@relay/broker';
 import type { Logger } from '@relay/logging';
 import type { Store } from '@relay/store';
 import type { ActionLimiter } from '../adapters/action-limiter';
+import type { ResendAllowance } from '../adapters/resend-allowance';
 import type { BulkRetryStore } from '../adapters/bulk-retry-store';
 import type { TestRequestGateway } from '../adapters/gateway-client';
 
@@ -15,6 +16,8 @@ export interface ReplayDeps {
   /** publishes resent deliveries with broker confirms */
   deliveries: DeliveryPublisher;
   limits: ActionLimiter;
+  /** deliveries resends may still add to an event's row (MAX_RESENT_DELIVERIES_PER_EVENT) */
+  resendAllowance: ResendAllowance;
   jobs: BulkRetryStore;
   /** ACTIVITY_RETENTION_DAYS in ms: a bulk retry's window never reaches past it */
   retentionMs: number;

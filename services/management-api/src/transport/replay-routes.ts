@@ -8,7 +8,7 @@ import { enabledTargetsOf, findTarget } from '@relay/store';
 import { channelOf } from '@relay/targets';
 import { endpointExists } from '../adapters/endpoint-store';
 import { BULK_RETRY_PAGE, FINISHED, jobView, parseBulkRetry } from '../domain/bulk-retry-job';
-import { resendDeliveries, resendable } from '../domain/resend';
+import { MAX_RESEND_TARGET_IDS, MAX_RESENT_DELIVERIES_PER_EVENT, resendDeliveries, resendable } from '../domain/resend';
 import type { ResendTarget } from '../domain/resend';
 import { accountOf, actorOf } from './auth';
 import { ApiError, notFound } from './errors';
@@ -50,6 +50,10 @@ export function replayRoutes(deps: ReplayDeps): Router {
     const eventId = String(req.params.eventId);
     const body = checked(req, parseResend(jsonObject(req.body)));
 
+    // an event whose allowance is used up is refused before its row is read: past the ceiling a
+    // resend costs one Redis read, whatever the row holds
+    const spent = await deps.resendAllowance.used(account, eventId).catch(() => 0);
+    if (spent >= MAX_RESENT_DELIVERIES_PER_EVENT) throw resendLimitReached(spent, null);
     const row = await log.row(eventId);
     if (!row || row.account_id !== account) throw notFound('Activity row');
     const payload = row.outcome === 'ACCEPTED' ? await log.payload(eventId) : null;
@@ -57,13 +61,20 @@ export function replayRoutes(deps: ReplayDeps): Router {
     if (why === 'not_accepted') throw new ApiError(409, 'not_resendable', `Only accepted events can be delivered again; this request was refused (${row.outcome}).`);
     if (why === 'payload_not_stored') throw new ApiError(409, 'payload_not_stored', 'The payload of this event is not stored: it was accepted before payloads were kept, the broker did not take it, or it has not reached the activity log yet (retry in a few seconds).');
 
-    const targets = await targetsFor(deps, row.endpoint_id, account, body.target_id, row.not_routed ?? []);
+    const targets = await targetsFor(deps, row.endpoint_id, account, body.target_ids, row.not_routed ?? []);
     const allowed = await deps.limits.take(account, 'resend', deps.resendsPerMinute, MINUTE_MS);
     if (!allowed.ok) throw tooMany('too_many_resends', `At most ${deps.resendsPerMinute} resends a minute.`, allowed.retryAfterSeconds);
+    const allowance = await deps.resendAllowance.take(account, eventId, targets.length).catch((err: unknown) => {
+      // fail closed: an uncounted resend could grow the row past its bound
+      deps.logger.warn('resend refused: its count cannot be checked (Redis)', { event_id: eventId, error: (err as Error).message });
+      throw new ApiError(503, 'resend_unavailable', 'Resends of this event cannot be counted right now (Redis is unavailable); nothing was sent. Retry shortly.', undefined, { 'Retry-After': '5' });
+    });
+    if (!allowance.ok) throw resendLimitReached(allowance.used, targets.length);
     const deliveries = resendDeliveries(row, payload!, targets, resendTag(deps.now().getTime()));
     try {
       await deps.deliveries.publish(deliveries);
     } catch (err) {
+      await deps.resendAllowance.giveBack(account, eventId, targets.length);
       if (err instanceof DeliveryQueueUnavailableError) throw unavailable();
       throw err;
     }
@@ -112,15 +123,33 @@ export function replayRoutes(deps: ReplayDeps): Router {
   return r;
 }
 
-/** The body of a resend: `{ target_id? }` (the document refuses other fields and types too; these are the messages callers know). */
-function parseResend(b: Record<string, unknown> | undefined): Validation<{ target_id?: string }> {
+const isTargetId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 128;
+
+/**
+ * The body of a resend: `{ target_ids? }` (the person's choice of targets), or `{ target_id? }`
+ * (one, as before) — the targets named, or none for the default. The document refuses other
+ * fields and types too; these are the messages callers know.
+ */
+function parseResend(b: Record<string, unknown> | undefined): Validation<{ target_ids?: string[] }> {
   const errors: FieldError[] = Object.keys(b ?? {})
-    .filter((k) => k !== 'target_id')
+    .filter((k) => k !== 'target_id' && k !== 'target_ids')
     .map((field) => ({ field, message: 'is not a known field' }));
-  const target = b?.target_id;
-  if (target !== undefined && (typeof target !== 'string' || target.length === 0 || target.length > 128)) errors.push({ field: 'target_id', message: 'must be a target id' });
+  const one = b?.target_id;
+  const many = b?.target_ids;
+  if (one !== undefined && !isTargetId(one)) errors.push({ field: 'target_id', message: 'must be a target id' });
+  if (one !== undefined && many !== undefined) errors.push({ field: 'target_ids', message: 'cannot be sent with target_id (list the one target in target_ids)' });
+  if (many !== undefined) {
+    if (!Array.isArray(many) || many.length === 0 || many.length > MAX_RESEND_TARGET_IDS) errors.push({ field: 'target_ids', message: `must be a list of 1 to ${MAX_RESEND_TARGET_IDS} target ids` });
+    else {
+      many.forEach((id, i) => {
+        if (!isTargetId(id)) errors.push({ field: `target_ids[${i}]`, message: 'must be a target id' });
+        else if (many.indexOf(id) !== i) errors.push({ field: `target_ids[${i}]`, message: 'is listed twice' });
+      });
+    }
+  }
   if (errors.length) return { ok: false, errors };
-  return { ok: true, value: typeof target === 'string' ? { target_id: target } : {} };
+  const ids = typeof one === 'string' ? [one] : Array.isArray(many) ? (many as string[]) : undefined;
+  return { ok: true, value: ids ? { target_ids: ids } : {} };
 }
 
 /** `limit` and `cursor` (the `next_cursor` of the page before: a position in the account's list). */
@@ -142,24 +171,34 @@ async function jobOf(deps: ReplayDeps, req: Request) {
   return job;
 }
 
-/** The named target (the endpoint's, enabled, not flagged), or every enabled target of the endpoint, as the gateway picks them. */
 /**
- * The targets a resend delivers to: the one named, or every enabled target the event was routed
+ * The targets a resend delivers to: those named (each the endpoint's, enabled, not flagged), or every enabled target the event was routed
  * to (`notRouted`: the targets its payload did not meet the routing rules of, docs/routing.md).
  */
-async function targetsFor(deps: ReplayDeps, endpointId: string, account: string, targetId: string | undefined, notRouted: readonly string[]): Promise<ResendTarget[]> {
+async function targetsFor(deps: ReplayDeps, endpointId: string, account: string, targetIds: string[] | undefined, notRouted: readonly string[]): Promise<ResendTarget[]> {
   const withChannel = (t: { id: string; kind: string }): ResendTarget[] => {
     const channel = channelOf(t.kind);
     return channel ? [{ id: t.id, kind: t.kind, channel }] : [];
   };
-  if (targetId !== undefined) {
-    const t = await findTarget(deps.store, targetId);
-    if (!t || t.account_id !== account || t.endpoint_id !== endpointId) throw notFound('Target');
-    if (!t.enabled) throw new ApiError(409, 'target_disabled', 'The target is disabled; enable it to deliver to it.');
-    if (t.flagged) throw new ApiError(409, 'target_flagged', `The target is flagged (${t.flagged.reason}); clear the flag (DELETE …/flag) to deliver to it.`);
-    return withChannel(t);
+  if (targetIds !== undefined) {
+    const named: ResendTarget[] = [];
+    for (const targetId of targetIds) {
+      const t = await findTarget(deps.store, targetId);
+      if (!t || t.account_id !== account || t.endpoint_id !== endpointId) throw notFound('Target');
+      if (!t.enabled) throw new ApiError(409, 'target_disabled', `The target ${t.name} is disabled; enable it to deliver to it.`);
+      if (t.flagged) throw new ApiError(409, 'target_flagged', `The target ${t.name} is flagged (${t.flagged.reason}); clear the flag (DELETE …/flag) to deliver to it.`);
+      named.push(...withChannel(t));
+    }
+    return named;
   }
   const targets = (await enabledTargetsOf(deps.store, account, endpointId)).filter((t) => !notRouted.includes(t.id)).flatMap(withChannel);
   if (targets.length === 0) throw new ApiError(409, 'no_targets', notRouted.length > 0 ? 'The event was routed to no enabled target (docs/routing.md); name a target to deliver to it anyway.' : 'The endpoint has no enabled target to deliver to.');
   return targets;
+}
+
+/** 409 resend_limit_reached: what was used of the event's allowance and what this resend needed. */
+function resendLimitReached(used: number, needed: number | null): ApiError {
+  const left = Math.max(0, MAX_RESENT_DELIVERIES_PER_EVENT - used);
+  const need = needed === null ? '' : ` (a resend to ${needed} target${needed === 1 ? '' : 's'} uses ${needed})`;
+  return new ApiError(409, 'resend_limit_reached', `This event was already delivered again ${used} times; an event may be resent to at most ${MAX_RESENT_DELIVERIES_PER_EVENT} deliveries in all, ${left} left${need}. Send a new event instead.`);
 }
