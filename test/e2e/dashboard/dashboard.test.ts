@@ -197,7 +197,9 @@ describe('dashboard in Chromium against the real stack', () => {
     await visible('Delivery failed (ACCEPTED)');
     const failed = (await page.locator('tr[data-event-id]').first().getAttribute('data-event-id'))!;
     await page.getByRole('button', { name: /^Show details of the request/ }).first().click();
-    await page.getByRole('button', { name: 'Resend' }).click();
+    // Resend asks which targets (all ticked) and confirms
+    await page.getByRole('button', { name: 'Resend…' }).click();
+    await page.getByRole('button', { name: 'Resend to 1 target' }).click();
     await visible(/Sent again: 1 new delivery under the same event/);
     const requests = await receiver.waitForRequests(4, 15000);
     expect(requests[3]!.headers['x-relay-event-id']).toBe(failed);

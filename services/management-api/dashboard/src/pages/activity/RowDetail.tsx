@@ -22,9 +22,25 @@ export function RowDetail(props: { row: ActivityRow; can: Abilities; known: Deta
   };
   useEffect(load, [props.row.id, props.row.status]);
 
-  const resend = async (): Promise<void> => {
+  // Resend asks first: which targets (all that can take it, ticked), then a confirm
+  const [picking, setPicking] = useState<Array<{ id: string; name: string; usable: boolean; note: string | null }> | null>(null);
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const pick = async (): Promise<void> => {
     try {
-      const res = await must(relay.POST('/v1/activity/{eventId}/resend', { params: { path: { eventId: props.row.id } }, body: {} }));
+      const { data } = await must(relay.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: props.row.endpoint_id } } }));
+      const list = data.map((t) => ({ id: t.id, name: t.name, usable: t.enabled && t.flagged === null, note: !t.enabled ? 'disabled' : t.flagged !== null ? 'flagged' : null }));
+      setPicking(list);
+      setChosen(new Set(list.filter((t) => t.usable).map((t) => t.id)));
+      setResent(null);
+    } catch (err) {
+      setResent(messageOf(err));
+    }
+  };
+  const resend = async (): Promise<void> => {
+    const targetIds = [...chosen];
+    setPicking(null);
+    try {
+      const res = await must(relay.POST('/v1/activity/{eventId}/resend', { params: { path: { eventId: props.row.id } }, body: { target_ids: targetIds } }));
       setResent(`Sent again: ${res.deliveries.length} new deliver${res.deliveries.length === 1 ? 'y' : 'ies'} under the same event, shown below as they report.`);
       // the new deliveries reach the row as the deliverer reports them: look again a few times
       for (const ms of [1500, 4000, 8000]) setTimeout(load, ms);
@@ -59,7 +75,7 @@ export function RowDetail(props: { row: ActivityRow; can: Abilities; known: Deta
       {detail?.deliveries.map((d) => (
         <div class="delivery" key={d.delivery_id}>
           <p>
-            Delivery <code>{d.delivery_id}</code> to {d.target_name !== null ? <strong title={d.target_id}>{d.target_name}</strong> : <>a deleted target <code>{d.target_id}</code></>} ({d.target_kind}): <strong class={`delivery--${d.state}`}>{d.state}</strong>
+            Delivery <code>{d.delivery_id}</code> to {d.target_name !== null ? <strong title={d.target_id}>{d.target_name}</strong> : <>a deleted target <code>{d.target_id}</code></>} ({d.target_kind}): <strong class={`delivery--${d.state}`}>{stateLabel(d)}</strong>
           </p>
           <div class="table-wrap">
             <table class="list attempts">
@@ -93,19 +109,72 @@ export function RowDetail(props: { row: ActivityRow; can: Abilities; known: Deta
           </div>
         </div>
       ))}
+      {detail && waitingCount(detail) > 0 && (
+        <p class="delivery">
+          <strong class="delivery--queued">{`${waitingCount(detail)} not attempted yet`}</strong> (queued for a first attempt; nothing was sent to {waitingCount(detail) === 1 ? 'that target' : 'those targets'} so far)
+        </p>
+      )}
       {detail?.not_routed.map((t) => (
         <p class="delivery" key={t.target_id}>
           To {t.target_name !== null ? <strong title={t.target_id}>{t.target_name}</strong> : <>a deleted target <code>{t.target_id}</code></>}: <strong class="delivery--not_routed">not routed</strong> (the payload did not meet its routing rules; nothing was sent)
         </p>
       ))}
-      {props.can.edit && r.outcome === 'ACCEPTED' && !r.aggregate && (
+      {props.can.edit && r.outcome === 'ACCEPTED' && !r.aggregate && picking === null && (
         <p>
-          <button type="button" class="secondary" onClick={() => void resend()}>
-            Resend
+          <button type="button" class="secondary" onClick={() => void pick()}>
+            Resend…
           </button>{' '}
           {resent && <span role="status">{resent}</span>}
         </p>
       )}
+      {picking !== null && (
+        <fieldset class="group" aria-label="Resend to">
+          <legend>Resend this event to</legend>
+          {picking.map((t) => (
+            <label class="check" key={t.id}>
+              <input
+                type="checkbox"
+                disabled={!t.usable}
+                checked={chosen.has(t.id)}
+                onChange={(e) => {
+                  const next = new Set(chosen);
+                  if (e.currentTarget.checked) next.add(t.id);
+                  else next.delete(t.id);
+                  setChosen(next);
+                }}
+              />{' '}
+              {t.name}
+              {t.note && ` (${t.note}: cannot be sent to)`}
+            </label>
+          ))}
+          <p class="hint">Each target gets a new delivery under the same event id; one that already answered 200 gets it again. An event may be resent to at most 100 deliveries in all.</p>
+          <p>
+            <button type="button" disabled={chosen.size === 0} onClick={() => void resend()}>
+              {`Resend to ${chosen.size} target${chosen.size === 1 ? '' : 's'}`}
+            </button>{' '}
+            <button type="button" class="secondary" onClick={() => setPicking(null)}>
+              Cancel
+            </button>
+          </p>
+        </fieldset>
+      )}
     </div>
   );
+}
+
+type DetailDelivery = Detail['deliveries'][number];
+
+/**
+ * A delivery's state as a person reads it: one that failed and waits for its next attempt says
+ * when that is — unlike one never tried, which has no delivery on the row yet (waitingCount).
+ */
+function stateLabel(d: DetailDelivery): string {
+  const last = d.attempts[d.attempts.length - 1];
+  if (d.state === 'retrying' && last?.next_attempt_at) return `retrying (next attempt at ${utc(last.next_attempt_at)})`;
+  return d.state;
+}
+
+/** Targets the event was sent to whose first delivery has not reported an attempt yet. */
+function waitingCount(detail: Detail): number {
+  return Math.max(0, detail.target_count - new Set(detail.deliveries.map((d) => d.target_id)).size);
 }
