@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import type { Page } from 'playwright-core';
 import { launchBrowser, screenshot } from './browser';
 import type { Browser } from './browser';
@@ -20,9 +21,9 @@ const TOKEN = 'tok-audit-secret-77';
 
 beforeAll(async () => {
   stack = await startDashboardStack('dashboard-audit');
-  const created = await stack.api('/v1/api-keys', { method: 'POST', body: { role: 'editor', name: 'Dana (support)' } });
-  key = { secret: created.body.secret, prefix: created.body.prefix };
-  endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'shop' } })).body.id;
+  const created = await must(stack.client.POST('/v1/api-keys', { body: { role: 'editor', name: 'Dana (support)' } }));
+  key = { secret: created.secret, prefix: created.prefix };
+  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'shop' } }))).id;
   browser = await launchBrowser();
   page = await browser.context.newPage();
   await page.goto(stack.dashboardUrl);
@@ -67,9 +68,9 @@ describe('the audit history shows settings and target changes with who and which
     expect(await page.locator('main').textContent()).not.toContain(TOKEN);
 
     // the API says the same: per endpoint through the account history too, no secret in any row
-    const api = await stack.api(`/v1/audit?endpoint_id=${endpointId}`);
-    expect(api.body.data.map((r: { action: string }) => r.action)).toEqual(['target_created', 'endpoint_updated', 'endpoint_created']);
-    expect(JSON.stringify(api.body)).not.toContain(TOKEN);
+    const history = await must(stack.client.GET('/v1/audit', { params: { query: { endpoint_id: endpointId } } }));
+    expect(history.data.map((r) => r.action)).toEqual(['target_created', 'endpoint_updated', 'endpoint_created']);
+    expect(JSON.stringify(history)).not.toContain(TOKEN);
     await shoot('audit-changes');
 
     // on a phone the change and who made it are in one visible cell (By and From are for wide screens)

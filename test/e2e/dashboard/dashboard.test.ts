@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
@@ -48,6 +49,9 @@ async function sendShownCurl(): Promise<number> {
   return Number(status![1]);
 }
 
+/** The account's endpoints and an endpoint's targets, as the API has them after a step in the page. */
+const endpoints = async () => (await must(stack.client.GET('/v1/endpoints'))).data;
+const targetsOf = async (endpointId: string) => (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data;
 const visible = (text: string | RegExp, timeout = 30000) => page.getByText(text).first().waitFor({ state: 'visible', timeout });
 const endpointTab = (name: string) => page.getByRole('navigation', { name: 'Endpoint sections' }).getByRole('link', { name });
 /**
@@ -101,7 +105,7 @@ describe('dashboard in Chromium against the real stack', () => {
     await rate.fill('1200');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await visible('Settings saved.');
-    const [ep] = (await stack.api('/v1/endpoints')).body.data;
+    const [ep] = await endpoints();
     expect(ep).toMatchObject({ name: 'orders', rate_limit_per_minute: 1200 });
   });
 
@@ -186,9 +190,9 @@ describe('dashboard in Chromium against the real stack', () => {
     receiver.respondWith({ status: 200, body: 'ok' });
     await page.getByRole('button', { name: 'Clear flag' }).click();
     await visible('Flag of receiver cleared.');
-    const [ep] = (await stack.api('/v1/endpoints')).body.data;
-    const [target] = (await stack.api(`/v1/endpoints/${ep.id}/targets`)).body.data;
-    expect(target.flagged).toBeNull();
+    const [ep] = await endpoints();
+    const [target] = await targetsOf(ep!.id);
+    expect(target!.flagged).toBeNull();
   });
 
   it('resends the failed event from its expanded row: same event id, a new delivery, delivered', async () => {
@@ -211,17 +215,18 @@ describe('dashboard in Chromium against the real stack', () => {
 
   it('retries every failed delivery of the Errors view as a bulk retry job, with its progress', async () => {
     receiver.respondWith({ status: 400, body: 'down again' });
-    const [ep] = (await stack.api('/v1/endpoints')).body.data;
-    const sent = await fetch(ep.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"bulk":1}' });
+    const [ep] = await endpoints();
+    const sent = await fetch(ep!.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"bulk":1}' });
     expect(sent.status).toBe(202);
     // the 202 names the event in X-Relay-Event-Id (its body is the spec's fixed one)
     const bulkEvent = sent.headers.get('x-relay-event-id')!;
     expect(bulkEvent).toMatch(/^evt_/);
     await receiver.waitForRequests(5, 15000);
     // the receiver is fixed: clear the flag its failure set, then retry from the Errors view
-    const [target] = (await stack.api(`/v1/endpoints/${ep.id}/targets`)).body.data;
-    await eventually(async () => (await stack.api(`/v1/endpoints/${ep.id}/targets/${target.id}`)).body.flagged !== null, 15000, 'the target to be flagged');
-    await stack.api(`/v1/endpoints/${ep.id}/targets/${target.id}/flag`, { method: 'DELETE' });
+    const [target] = await targetsOf(ep!.id);
+    const at = { params: { path: { endpointId: ep!.id, targetId: target!.id } } };
+    await eventually(async () => (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', at))).flagged !== null, 15000, 'the target to be flagged');
+    await must(stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}/flag', at));
     receiver.respondWith({ status: 200, body: 'ok' });
 
     await openMain('Request activity');
@@ -256,10 +261,10 @@ describe('dashboard in Chromium against the real stack', () => {
     await visible(/^4 of [\d,]+ accepted events/);
     await shoot('usage');
 
-    const paused = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'billing' } })).body;
-    await stack.api(`/v1/endpoints/${paused.id}/pause`, { method: 'POST' });
-    const disabled = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'legacy' } })).body;
-    await stack.api(`/v1/endpoints/${disabled.id}/disable`, { method: 'POST' });
+    const paused = await must(stack.client.POST('/v1/endpoints', { body: { name: 'billing' } }));
+    await must(stack.client.POST('/v1/endpoints/{endpointId}/pause', { params: { path: { endpointId: paused.id } } }));
+    const disabled = await must(stack.client.POST('/v1/endpoints', { body: { name: 'legacy' } }));
+    await must(stack.client.POST('/v1/endpoints/{endpointId}/disable', { params: { path: { endpointId: disabled.id } } }));
     await openMain('Endpoints');
     await endpointLink('legacy').waitFor();
     const actor = stack.apiKey.slice(0, 7);
