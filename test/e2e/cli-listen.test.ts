@@ -268,5 +268,28 @@ describe('relay listen: refusals are documented JSON errors before any WebSocket
     got.ws.send(JSON.stringify({ type: 'ack', id: 'x', outcome: { status: 99, duration_ms: 1 } }));
     await expect(closed).resolves.toBe(1008);
   });
+
+  it('a CLI that never acks does not hold its in-flight slot: after the wait the forward is given up and the next one comes', async () => {
+    const one = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'silent laptop' } }))).id;
+    await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: one } }, body: { kind: 'cli', name: 'one at a time', config: { in_flight: 1 } } }));
+    const got = await upgrade(`/v1/endpoints/${one}/listen`, stack.apiKey);
+    if (!('ws' in got)) throw new Error(`refused: ${JSON.stringify(got)}`);
+    const frames: any[] = [];
+    got.ws.on('message', (data) => frames.push(JSON.parse(data.toString())));
+    try {
+      const send = async (n: number): Promise<string> => {
+        const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${one}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
+        expect(res.status).toBe(202);
+        return res.headers.get('x-relay-event-id')!;
+      };
+      const first = await send(1);
+      await eventually(async () => frames.some((f) => f.forward?.event_id === first), 30_000, 'the first forward');
+      const second = await send(2);
+      // never acked, the first holds the one slot until the session gives it up; then the second arrives
+      await eventually(async () => frames.some((f) => f.forward?.event_id === second), 90_000, 'the second forward');
+    } finally {
+      got.ws.close();
+    }
+  });
 });
 

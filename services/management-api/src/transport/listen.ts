@@ -9,7 +9,7 @@ import type { BrokerConnection, CliSessionQueue } from '@relay/broker';
 import type { CliLocalOutcome, CliServerFrame } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { Store, TargetRecord } from '@relay/store';
-import { DEFAULT_IN_FLIGHT, MAX_ACK_FRAME_BYTES, MAX_FORWARD_BODY_BYTES, MAX_SESSIONS_PER_ENDPOINT, MAX_WAITING_PER_SESSION, SESSION_HEARTBEAT_MS } from '@relay/targets';
+import { CLI_ATTEMPT_TIMEOUT_MS, DEFAULT_IN_FLIGHT, MAX_ACK_FRAME_BYTES, MAX_FORWARD_BODY_BYTES, MAX_SESSIONS_PER_ENDPOINT, MAX_WAITING_PER_SESSION, SESSION_HEARTBEAT_MS } from '@relay/targets';
 import { loadEndpoint } from '../adapters/endpoint-store';
 import { keyForSecret } from '../adapters/api-keys';
 import type { CliSessionSlots } from '../adapters/cli-session-slots';
@@ -128,6 +128,7 @@ function runSession(ws: WebSocket, s: Admitted, deps: ListenDeps): () => Promise
   const end = (reason: string, code = 1000): Promise<void> => {
     ended ??= (async () => {
       clearInterval(beat);
+      for (const answer of [...waiting.values()]) answer({ gone: reason });
       waiting.clear();
       await queue?.close(reason);
       await deps.slots.release(s.endpointId, s.sessionId).catch((err: Error) => deps.logger.warn('CLI session slot not released; its lease ends it', { ...log, error: err.message }));
@@ -163,7 +164,15 @@ function runSession(ws: WebSocket, s: Admitted, deps: ListenDeps): () => Promise
     onForward: (forward, answer) => {
       if (ended) return answer({ gone: 'the session ended' });
       const id = randomUUID();
-      waiting.set(id, answer);
+      // a CLI that never acks must not hold an in-flight slot for ever: past the deliverer's wait
+      // the forward is answered as gone (the deliverer has moved on) and the slot is free again
+      const expiry = setTimeout(() => {
+        if (waiting.delete(id)) answer({ gone: 'the CLI did not answer in time' });
+      }, CLI_ATTEMPT_TIMEOUT_MS);
+      waiting.set(id, (outcome) => {
+        clearTimeout(expiry);
+        answer(outcome);
+      });
       send({ type: 'delivery', id, forward });
     },
     onLost: () => void end('the broker connection was lost', 1011),
