@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
 
@@ -14,39 +15,37 @@ afterAll(async () => {
   await fx?.close();
 });
 
-const createJob = async (endpointId: string): Promise<string> => {
-  const res = await fx.api('post', '/v1/bulk-retries', { endpoint_id: endpointId });
-  expect(res.status).toBe(202);
-  return res.body.id as string;
-};
+const createJob = async (endpointId: string): Promise<string> => (await must(fx.client.POST('/v1/bulk-retries', { body: { endpoint_id: endpointId } }))).id;
+const page = (query: { limit?: number; cursor?: string } = {}) => must(fx.client.GET('/v1/bulk-retries', { params: { query } }));
 
 describe('GET /v1/bulk-retries', () => {
   it("lists the account's jobs newest first, page by page, each as its own GET shows it", async () => {
-    const endpointId = (await fx.api('post', '/v1/endpoints', { name: 'bulk list' })).body.id as string;
+    const endpointId = (await must(fx.client.POST('/v1/endpoints', { body: { name: 'bulk list' } }))).id;
     const made: string[] = [];
     for (let k = 0; k < 5; k++) made.push(await createJob(endpointId));
-    await fx.api('post', `/v1/bulk-retries/${made[4]}/cancel`).expect(202);
+    await must(fx.client.POST('/v1/bulk-retries/{jobId}/cancel', { params: { path: { jobId: made[4]! } } }));
 
+    // a header is raw HTTP: read with supertest
     const first = await fx.api('get', '/v1/bulk-retries?limit=2').expect(200);
     expect(first.headers['cache-control']).toBe('no-store');
-    expect(first.body.data.map((j: { id: string }) => j.id)).toEqual([made[4], made[3]]);
-    expect(first.body.data[0]).toEqual((await fx.api('get', `/v1/bulk-retries/${made[4]}`)).body);
-    expect(first.body.data[0]).toMatchObject({ state: 'queued', cancel_requested: true, filter: { endpoint_id: endpointId } });
-    expect(typeof first.body.next_cursor).toBe('string');
+    const firstPage = await page({ limit: 2 });
+    expect(firstPage.data.map((j) => j.id)).toEqual([made[4], made[3]]);
+    expect(firstPage.data[0]).toEqual(await must(fx.client.GET('/v1/bulk-retries/{jobId}', { params: { path: { jobId: made[4]! } } })));
+    expect(firstPage.data[0]).toMatchObject({ state: 'queued', cancel_requested: true, filter: { endpoint_id: endpointId } });
+    expect(typeof firstPage.next_cursor).toBe('string');
 
-    const second = await fx.api('get', `/v1/bulk-retries?limit=2&cursor=${first.body.next_cursor}`).expect(200);
-    expect(second.body.data.map((j: { id: string }) => j.id)).toEqual([made[2], made[1]]);
-    const last = await fx.api('get', `/v1/bulk-retries?limit=2&cursor=${second.body.next_cursor}`).expect(200);
-    expect(last.body).toMatchObject({ data: [{ id: made[0] }], next_cursor: null });
+    const second = await page({ limit: 2, cursor: firstPage.next_cursor! });
+    expect(second.data.map((j) => j.id)).toEqual([made[2], made[1]]);
+    const last = await page({ limit: 2, cursor: second.next_cursor! });
+    expect(last).toMatchObject({ data: [{ id: made[0] }], next_cursor: null });
 
     // the default page holds all five
-    expect((await fx.api('get', '/v1/bulk-retries').expect(200)).body.data).toHaveLength(5);
+    expect((await page()).data).toHaveLength(5);
   });
 
   it("shows another account none of this account's jobs", async () => {
     const other = await fx.newAccount();
-    const res = await fx.apiAs(other.apiKey, 'get', '/v1/bulk-retries').expect(200);
-    expect(res.body).toEqual({ data: [], next_cursor: null });
+    expect(await must(fx.clientAs(other.apiKey).GET('/v1/bulk-retries'))).toEqual({ data: [], next_cursor: null });
   });
 
   it('refuses a limit out of 1-100 and a cursor it did not give, naming each field', async () => {
