@@ -7,6 +7,7 @@ import { createDeliverer, retryPolicyOf } from '@relay/deliverer';
 import { createLogger } from '@relay/logging';
 import { closeServer, createHealthApp, createMetricsRegistry, listen, mountMetrics, onShutdown, runMain } from '@relay/runtime';
 import { createSecretBox } from '@relay/secrets';
+import { startTracing, stopTracing } from '@relay/telemetry';
 import { connectStore } from '@relay/store';
 import { createDefaultRegistry, createSender } from '@relay/targets';
 import { channelVar, configSpecFor } from './config';
@@ -26,6 +27,8 @@ runMain(async () => {
   const send = createSender({ timeoutMs: config.requestTimeoutMs, allowCidrs: config.ssrfAllowCidrs, hostRoutes: config.hostRoutes });
   const service = `${channel}-deliverer`;
   const logger = createLogger({ service, level: config.logLevel });
+  // off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/observability.md "Traces")
+  if (startTracing(service)) logger.info('tracing on: spans exported by OTLP');
   const retry = retryPolicyOf(config);
   const store = await connectStore(config.mongodbUrl);
   const broker = new BrokerConnection({
@@ -73,5 +76,5 @@ runMain(async () => {
   logger.info('deliverer consuming', { channel, health_port: port, host: config.host, prefetch: config.prefetch, retry_tiers_ms: retry.tiersMs });
 
   // stop consuming and drain in-flight deliveries before the connections close
-  onShutdown(logger, config.shutdownGraceMs, [() => deliverer.stop(config.shutdownGraceMs), () => closeServer(health), () => broker.close(), () => changes.close(), () => store.close(), async () => outputs?.close()]);
+  onShutdown(logger, config.shutdownGraceMs, [() => deliverer.stop(config.shutdownGraceMs), () => closeServer(health), () => broker.close(), () => changes.close(), () => store.close(), async () => outputs?.close(), () => stopTracing()]);
 });

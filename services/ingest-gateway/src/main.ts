@@ -7,6 +7,7 @@ import { loadConfig } from '@relay/config';
 import { TEST_REQUEST_ROUTE } from '@relay/contracts';
 import { createLogger } from '@relay/logging';
 import { closeServer, createMetricsRegistry, listen, onShutdown, runMain } from '@relay/runtime';
+import { startTracing, stopTracing, tracedMethods } from '@relay/telemetry';
 import { createInternalSigner, createSecretBox } from '@relay/secrets';
 import { connectStore } from '@relay/store';
 import { createSender } from '@relay/targets';
@@ -31,6 +32,8 @@ import { testRequestHandler } from './transport/test-request-route';
 runMain(async () => {
   const config = loadConfig(configSpec, process.env);
   const logger = createLogger({ service: 'ingest-gateway', level: config.logLevel });
+  // off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/observability.md "Traces")
+  if (startTracing('ingest-gateway')) logger.info('tracing on: spans exported by OTLP');
   const instanceId = `${hostname()}:${process.pid}`;
   const secrets = createSecretBox(config.secretsKeys);
   const metrics = createGatewayMetrics(createMetricsRegistry());
@@ -75,17 +78,18 @@ runMain(async () => {
   // per-endpoint outcome counts for the alert rules (docs/alerts.md "Counters"), written every few seconds
   const outcomeCounts = new CounterBuffer({ redis, namespace: config.namespace, onError: (err) => logger.warn('alert counters not written', { error: err.message }) });
   const deps = {
-    endpoints,
-    events,
+    // the steps that wait on something, each a span of the event's trace when tracing is on
+    endpoints: tracedMethods(endpoints, { get: 'endpoint lookup' }),
+    events: tracedMethods(events, { publishDeliveries: 'publish deliveries' }),
     activity: countingOutcomes(createActivityRecorder(events, spool, logger), outcomeCounts),
-    limiter: createRedisLimiter({ redis: limiterRedis, namespace: config.namespace, logger, fallbackCounter: metrics.limiterFallback }),
+    limiter: tracedMethods(createRedisLimiter({ redis: limiterRedis, namespace: config.namespace, logger, fallbackCounter: metrics.limiterFallback }), { admit: 'limits' }),
     captcha: createCaptchaVerifier({
       send: createSender({ timeoutMs: config.captchaTimeoutMs, allowCidrs: config.ssrfAllowCidrs }),
       logger,
       unavailableCounter: metrics.captchaUnavailable,
     }),
     payloads: createPayloadRecorder(payloadPublisher, logger, () => replayMetrics.payloadsLost.inc()),
-    idempotency: createIdempotencyStore({ redis: limiterRedis, namespace: config.namespace, windowMs: config.idempotencyWindowS * 1000, logger, onUnavailable: () => replayMetrics.idempotencyUnavailable.inc() }),
+    idempotency: tracedMethods(createIdempotencyStore({ redis: limiterRedis, namespace: config.namespace, windowMs: config.idempotencyWindowS * 1000, logger, onUnavailable: () => replayMetrics.idempotencyUnavailable.inc() }), { claim: 'idempotency claim' }),
     logger,
     metrics,
     maxBodyBytes: config.maxBodyBytes,
@@ -131,5 +135,6 @@ runMain(async () => {
     () => Promise.all([redis.quit(), subscriber.quit(), limiterRedis.quit()]),
     () => store.close(),
     () => closeServer(health),
+    () => stopTracing(),
   ]);
 });

@@ -1,4 +1,5 @@
 import { CounterBuffer, targetSubject } from '@relay/alerts';
+import { contextFrom, inSpan, SpanKind } from '@relay/telemetry';
 import { ConfirmPublisher, consumeDecoded, publishAccountEvent } from '@relay/broker';
 import { createCacheMetrics } from '@relay/cache';
 import type { ChangeConnections } from '@relay/cache';
@@ -116,7 +117,12 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
     logger: opts.logger,
     handle: async (delivery, properties) => {
       const position = deliveryPosition(delivery.attempt, properties.headers);
-      const decision = await handleDelivery({ ...delivery, attempt: position.attempt }, deps, { scheduleBase: position.scheduleBase });
+      // a span of the event's trace (the gateway's traceparent in the headers) when tracing is on
+      const decision = await inSpan('delivery attempt', () => handleDelivery({ ...delivery, attempt: position.attempt }, deps, { scheduleBase: position.scheduleBase }), {
+        kind: SpanKind.CONSUMER,
+        parent: contextFrom(properties.headers),
+        attributes: { 'relay.channel': opts.channel, 'relay.attempt': position.attempt, 'relay.target_id': delivery.target_id },
+      });
       // a delivery the gate held was not attempted: it counts for neither side of the failure rate
       if (decision.state !== 'held') attemptCounts.add(targetSubject(delivery.target_id), decision.state === 'delivered' ? 'ok' : 'fail');
       return 'ack';

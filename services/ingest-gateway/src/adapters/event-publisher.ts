@@ -1,5 +1,6 @@
 import { createActivityPublisher, DeliveryPublisher, DeliveryQueueUnavailableError } from '@relay/broker';
 import type { ConfirmPublisher } from '@relay/broker';
+import { traceHeaders } from '@relay/telemetry';
 import type { EventPublisher } from '../domain/ports';
 
 export interface GatewayPublisher extends EventPublisher {
@@ -15,7 +16,8 @@ export function createEventPublisher(publisher: ConfirmPublisher, namespace: str
   const deliveries = new DeliveryPublisher(publisher, namespace);
   const activity = createActivityPublisher(publisher, namespace);
   return {
-    publishDeliveries: (d) => deliveries.publish(d),
+    // the event's trace travels in the messages' headers (W3C traceparent; nothing when tracing is off)
+    publishDeliveries: (d) => deliveries.publish(d, traceHeaders()),
     async publishActivity(row) {
       // a row the broker cannot take is the same outage as a delivery it cannot take: spooled
       await activity.publish(row).catch((err: unknown) => {

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { newEventId } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
+import { inSpan, linkFrom, SpanKind } from '@relay/telemetry';
 import { ingest } from '../domain/pipeline/ingest';
 import type { BodyReader, IngestAnswer, IngestPorts } from '../domain/pipeline/ingest';
 import type { IngestRequest } from '../domain/pipeline/steps';
@@ -57,7 +58,12 @@ export function ingestHandler(deps: IngestDeps) {
     const body: BodyReader = { read: () => readRawBody(req, res, { maxBytes: deps.maxBodyBytes, timeoutMs: deps.bodyTimeoutMs }), timeoutMs: deps.bodyTimeoutMs };
     let answer: IngestAnswer;
     try {
-      answer = await ingest(deps, request, body);
+      // one trace per event, linked to the sender's traceparent if it sent one (docs/observability.md "Traces")
+      answer = await inSpan('ingest', async (span) => {
+        const a = await ingest(deps, request, body);
+        span?.setAttributes({ 'relay.event_id': request.eventId, 'relay.endpoint_id': request.endpointId, 'relay.accepted': a.accepted });
+        return a;
+      }, { kind: SpanKind.SERVER, links: linkFrom(req.headers) });
     } catch (err) {
       next(err);
       return;

@@ -1,0 +1,148 @@
+import { context, propagation, trace, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type { Context, Link, Span, Tracer } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+
+export { SpanKind };
+
+/**
+ * Traces across the services (docs/observability.md "Traces"): off unless an OTLP endpoint is
+ * set (`OTEL_EXPORTER_OTLP_ENDPOINT` or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, and
+ * `OTEL_SDK_DISABLED` is not `true`). Off, every helper here is one boolean test: no span
+ * objects, no context manager, no header written.
+ *
+ * Spans are made explicitly at the places that matter (gateway steps, the broker publish, each
+ * delivery attempt, the activity write), not by auto-instrumentation, which would wrap every
+ * Redis command and HTTP socket of the hot path.
+ */
+let tracer: Tracer | null = null;
+let provider: BasicTracerProvider | null = null;
+
+export function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  if ((env.OTEL_SDK_DISABLED ?? '').toLowerCase() === 'true') return false;
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+}
+
+/**
+ * Starts tracing for one service if the environment asks for it; returns whether it did. The
+ * exporter reads the standard OTEL_EXPORTER_OTLP_* variables itself (endpoint, headers, timeout);
+ * OTEL_SERVICE_NAME overrides `serviceName`. `exporter` is for tests that read spans in memory.
+ */
+export function startTracing(serviceName: string, opts: { env?: NodeJS.ProcessEnv; exporter?: SpanExporter } = {}): boolean {
+  const env = opts.env ?? process.env;
+  if (tracer) return true;
+  if (!opts.exporter && !tracingEnabled(env)) return false;
+  provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || serviceName }),
+    // bounded: at most 2048 spans queued for export, the oldest dropped beyond (the SDK's default)
+    spanProcessors: [new BatchSpanProcessor(opts.exporter ?? new OTLPTraceExporter())],
+  });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+  tracer = trace.getTracer('relay');
+  return true;
+}
+
+/** Exports what is queued now (tests read the exporter after it). */
+export async function flushTracing(): Promise<void> {
+  await provider?.forceFlush();
+}
+
+/** Exports what is queued and stops; on shutdown, after the last span. */
+export async function stopTracing(): Promise<void> {
+  const p = provider;
+  provider = null;
+  tracer = null;
+  if (!p) return;
+  await p.shutdown().catch(() => undefined);
+  trace.disable();
+  context.disable();
+  propagation.disable();
+}
+
+export function isTracing(): boolean {
+  return tracer !== null;
+}
+
+export interface SpanOptions {
+  kind?: SpanKind;
+  attributes?: Record<string, string | number | boolean>;
+  /** the parent, when it is not the active context (a broker message's headers) */
+  parent?: Context;
+  links?: Link[];
+}
+
+/**
+ * Runs `fn` in a span named `name` (a child of the active span or of `opts.parent`); the span
+ * ends when `fn` settles, with an error status if it threw. Tracing off: just `fn()`.
+ */
+export function inSpan<T>(name: string, fn: (span: Span | null) => Promise<T>, opts: SpanOptions = {}): Promise<T> {
+  if (!tracer) return fn(null);
+  const parent = opts.parent ?? context.active();
+  const span = tracer.startSpan(name, { kind: opts.kind, attributes: opts.attributes, links: opts.links }, parent);
+  return context.with(trace.setSpan(parent, span), async () => {
+    try {
+      return await fn(span);
+    } catch (err) {
+      span.recordException(err as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** The active trace as AMQP/HTTP headers (`traceparent`, `tracestate`), or undefined when off. */
+export function traceHeaders(): Record<string, string> | undefined {
+  if (!tracer) return undefined;
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent ? carrier : undefined;
+}
+
+/** Adds the active trace's headers to `headers` (a new object; `headers` is not changed). */
+export function withTraceHeaders(headers: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const t = traceHeaders();
+  return t ? { ...headers, ...t } : headers;
+}
+
+/** A context whose parent is the trace in `headers` (a broker message's), root if none. */
+export function contextFrom(headers: Record<string, unknown> | undefined): Context | undefined {
+  if (!tracer || !headers) return undefined;
+  const carrier: Record<string, string> = {};
+  for (const name of ['traceparent', 'tracestate']) {
+    const v = headers[name];
+    if (typeof v === 'string') carrier[name] = v;
+    else if (Buffer.isBuffer(v)) carrier[name] = v.toString('latin1');
+  }
+  return carrier.traceparent ? propagation.extract(context.active(), carrier) : undefined;
+}
+
+/**
+ * A link to a sender's trace (its request's `traceparent`), not a parent: the gateway starts a
+ * trace of its own for each event (docs/observability.md "Traces"), so a sender cannot choose
+ * Relay's trace ids nor make Relay's spans part of a trace it samples out.
+ */
+export function linkFrom(headers: Record<string, unknown> | undefined): Link[] | undefined {
+  const parent = contextFrom(headers);
+  const sc = parent && trace.getSpanContext(parent);
+  return sc && trace.isSpanContextValid(sc) ? [{ context: sc, attributes: { 'relay.link': 'sender' } }] : undefined;
+}
+
+/** Wraps each named async method of `target` in a span of that name (tracing on only). */
+export function tracedMethods<T extends object>(target: T, spans: Partial<Record<keyof T, string>>): T {
+  if (!tracer) return target;
+  const out = Object.create(target) as T;
+  for (const [method, name] of Object.entries(spans) as [keyof T & string, string][]) {
+    const fn = target[method];
+    if (typeof fn !== 'function') continue;
+    (out as Record<string, unknown>)[method] = (...args: unknown[]) => inSpan(name, () => Promise.resolve((fn as (...a: unknown[]) => unknown).apply(target, args)));
+  }
+  return out;
+}
