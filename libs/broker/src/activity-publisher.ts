@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ACTIVITY_BATCH_V1, ACTIVITY_PARTITIONS, activityPartitionOf, brokerNames, checkActivityRecord, encodeActivityBatch, MAX_ACTIVITY_BATCH } from '@relay/contracts';
 import type { ActivityMessage } from '@relay/contracts';
+import { batchTraceHeaders, currentTraceparent } from '@relay/telemetry';
 import { PublishBatcher } from './batcher';
 import type { BatcherOptions } from './batcher';
 import type { ConfirmPublisher } from './publisher';
@@ -36,10 +37,14 @@ export function createActivityPublisher(publisher: ConfirmPublisher, namespace: 
           publisher.publish(names.activityExchange, names.activityPartitionRoutingKey(k), encodeActivityBatch(records), {
             messageId: `activity.${randomUUID()}`,
             type: ACTIVITY_BATCH_V1,
+            // the records' traces, so the writer's span joins them (nothing when tracing is off)
+            headers: batchTraceHeaders(records.map((r) => traceOf.get(r))),
           }),
         opts,
       ),
   );
+  /** each record's trace while it waits for its batch (tracing on only; gone with the record) */
+  const traceOf = new WeakMap<ActivityMessage, string>();
   return {
     publish(record) {
       try {
@@ -47,6 +52,8 @@ export function createActivityPublisher(publisher: ConfirmPublisher, namespace: 
       } catch (err) {
         return Promise.reject(err);
       }
+      const traceparent = currentTraceparent();
+      if (traceparent) traceOf.set(record, traceparent);
       return batchers[activityPartitionOf(record.account_id)]!.add(record);
     },
     get pending() {

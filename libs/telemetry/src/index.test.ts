@@ -1,5 +1,5 @@
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
-import { contextFrom, flushTracing, inSpan, isTracing, linkFrom, startTracing, stopTracing, traceHeaders, tracingEnabled, withTraceHeaders } from './index';
+import { batchSpanOptions, batchTraceHeaders, contextFrom, currentTraceparent, flushTracing, inSpan, isTracing, linkFrom, startTracing, stopTracing, traceHeaders, tracingEnabled, withTraceHeaders } from './index';
 
 describe('telemetry', () => {
   afterEach(() => stopTracing());
@@ -59,5 +59,24 @@ describe('telemetry', () => {
     await expect(inSpan('fails', async () => { throw new Error('broker down'); })).rejects.toThrow('broker down');
     await flushTracing();
     expect(exporter.getFinishedSpans()[0]!.status).toMatchObject({ code: 2, message: 'broker down' });
+  });
+
+  it("puts a batch consumer's span in its first record's trace, linked to the others'", async () => {
+    const exporter = new InMemorySpanExporter();
+    startTracing('relay-test', { exporter });
+    const parents: (string | undefined)[] = [];
+    for (let i = 0; i < 3; i += 1) await inSpan(`event ${i}`, async () => { parents.push(currentTraceparent()); });
+    parents.push(undefined, parents[0]);
+    const headers = batchTraceHeaders(parents)!;
+    expect(headers.traceparent).toBe(parents[0]);
+    expect(headers['x-relay-trace-links']!.split(',')).toEqual([parents[1], parents[2]]);
+    expect(batchTraceHeaders([undefined])).toBeUndefined();
+    await inSpan('activity write', async () => undefined, batchSpanOptions(headers));
+    await flushTracing();
+    const spans = exporter.getFinishedSpans();
+    const write = spans.find((s) => s.name === 'activity write')!;
+    const ids = ['event 0', 'event 1', 'event 2'].map((n) => spans.find((s) => s.name === n)!.spanContext().traceId);
+    expect(write.spanContext().traceId).toBe(ids[0]);
+    expect(write.links.map((l) => l.context.traceId)).toEqual([ids[1], ids[2]]);
   });
 });

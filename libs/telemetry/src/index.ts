@@ -146,3 +146,36 @@ export function tracedMethods<T extends object>(target: T, spans: Partial<Record
   }
   return out;
 }
+
+/** Most links one batch message carries (its other records' traces): the activity batch's size. */
+const MAX_BATCH_LINKS = 100;
+
+/** The active trace's traceparent, for a record that travels in a batch; undefined when off. */
+export function currentTraceparent(): string | undefined {
+  return tracer ? traceHeaders()?.traceparent : undefined;
+}
+
+/**
+ * Headers for a batch of records from many traces: `traceparent` is the first traced record's,
+ * `x-relay-trace-links` the others' (comma-separated, at most MAX_BATCH_LINKS). The consumer's
+ * span is a child of the first and links to the rest (batchSpanOptions).
+ */
+export function batchTraceHeaders(parents: readonly (string | undefined)[]): Record<string, string> | undefined {
+  if (!tracer) return undefined;
+  const traced = [...new Set(parents.filter((p): p is string => p !== undefined))];
+  if (traced.length === 0) return undefined;
+  const [first, ...rest] = traced;
+  return rest.length > 0 ? { traceparent: first!, 'x-relay-trace-links': rest.slice(0, MAX_BATCH_LINKS).join(',') } : { traceparent: first! };
+}
+
+/** The parent and links of a span that handles a batch message (batchTraceHeaders). */
+export function batchSpanOptions(headers: Record<string, unknown> | undefined): SpanOptions {
+  if (!tracer || !headers) return {};
+  const raw = headers['x-relay-trace-links'];
+  const more = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('latin1') : '';
+  const links = more
+    .split(',')
+    .slice(0, MAX_BATCH_LINKS)
+    .flatMap((traceparent) => linkFrom({ traceparent }) ?? []);
+  return { parent: contextFrom(headers), links };
+}

@@ -6,6 +6,7 @@ import { createLogger } from '@relay/logging';
 import { closeServer, createHealthApp, createMetricsRegistry, listen, mountMetrics, onShutdown, runMain } from '@relay/runtime';
 import { openActivityLog } from '@relay/activity-log';
 import { connectStore } from '@relay/store';
+import { startTracing, stopTracing } from '@relay/telemetry';
 import { createWriterMetrics } from './adapters/metrics';
 import { startRetention } from './adapters/retention';
 import { configSpec } from './config';
@@ -15,6 +16,8 @@ import { createPayloadConsumer } from './transport/payload-consumer';
 runMain(async () => {
   const config = loadConfig(configSpec, process.env);
   const logger = createLogger({ service: 'activity-writer', level: config.logLevel });
+  // off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/observability.md "Traces")
+  if (startTracing('activity-writer')) logger.info('tracing on: spans exported by OTLP');
   const store = await connectStore(config.mongodbUrl);
   const broker = new BrokerConnection({
     url: config.rabbitmqUrl,
@@ -79,5 +82,6 @@ runMain(async () => {
     () => closeServer(health),
     () => broker.close(),
     () => store.close(),
+    () => stopTracing(),
   ]);
 });

@@ -1,3 +1,4 @@
+import { batchSpanOptions, inSpan, SpanKind } from '@relay/telemetry';
 import { QueueConsumer, consumeDecoded } from '@relay/broker';
 import type { ActivityPublisher, BrokerConnection } from '@relay/broker';
 import { ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_PARTITIONS, ACTIVITY_REQUEST_V1, brokerNames } from '@relay/contracts';
@@ -40,7 +41,7 @@ export function createActivityConsumers(broker: BrokerConnection, writer: Activi
       accepts: [...accepts],
       prefetch,
       logger: opts.logger,
-      handle: async (message) => {
+      handle: async (message, properties) => {
         const p = state[k]!;
         if (p.releasing) {
           // being given away: not written here; it returns to the queue with the channel
@@ -53,7 +54,8 @@ export function createActivityConsumers(broker: BrokerConnection, writer: Activi
           writer.resync();
         }
         // rejects when a flush failed → the whole message is requeued; rewriting its other records is idempotent
-        await writer.write(message.type === ACTIVITY_BATCH_V1 ? message.records : [message]);
+        // a span of the first record's trace, linked to the others' (tracing on only)
+        await inSpan('activity write', () => writer.write(message.type === ACTIVITY_BATCH_V1 ? message.records : [message]), { kind: SpanKind.CONSUMER, ...batchSpanOptions(properties.headers) });
         return 'ack';
       },
     }),
