@@ -19,6 +19,9 @@ export { SpanKind };
  * delivery attempt, the activity write), not by auto-instrumentation, which would wrap every
  * Redis command and HTTP socket of the hot path.
  */
+/** The standard variables Relay's tracing reads (the OTLP exporter reads its other OTEL_EXPORTER_OTLP_* itself). */
+export const TRACING_ENV = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_SDK_DISABLED', 'OTEL_SERVICE_NAME'] as const;
+
 let tracer: Tracer | null = null;
 let provider: BasicTracerProvider | null = null;
 

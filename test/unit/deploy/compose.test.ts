@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { envNames } from '@relay/config';
 import type { ConfigSpec } from '@relay/config';
+import { TRACING_ENV } from '@relay/telemetry';
 import { ROOT, deployedNames, loadConfigSpec, PROGRAM_INSTANCES, programOf, serviceDirs } from './service-specs';
 
 // docker-compose.yml must run what the code reads: each Relay service sets only variables its
@@ -140,8 +141,8 @@ describe('docker-compose.yml', () => {
       expect(() => loadConfigSpec(programOf(name))).not.toThrow();
     });
 
-    it('sets only variables its configSpec reads', () => {
-      const reads = new Set(envNames(loadConfigSpec(programOf(name))));
+    it('sets only variables its configSpec reads (and, traced services, the tracing variables)', () => {
+      const reads = new Set([...envNames(loadConfigSpec(programOf(name))), ...(name === 'management-api' ? [] : TRACING_ENV)]);
       expect(Object.keys(env).filter((k) => !reads.has(k))).toEqual([]);
     });
 
@@ -252,6 +253,16 @@ describe('docker-compose.yml profile observability', () => {
   it('no Relay service depends on the profile, so a plain `docker compose up` runs without it', () => {
     const deps = relayServices.flatMap((name) => Object.keys(dependsOn(compose.services[name] as ComposeService)));
     expect(deps.filter((d) => d in OBSERVABILITY)).toEqual([]);
+  });
+
+  it('traces: jaeger runs in the profile from its pinned image, UI on loopback; the traced services send to it only when OTEL_EXPORTER_OTLP_ENDPOINT is set', () => {
+    const jaeger = compose.services.jaeger as ComposeService;
+    expect(jaeger.profiles).toEqual(['observability']);
+    expect(jaeger.image).toMatch(/^jaegertracing\/jaeger:2\.\d+\.\d+$/);
+    expect((jaeger.ports ?? []).map(String)).toEqual(['${JAEGER_PUBLISH:-127.0.0.1:16686}:16686']);
+    const traced = relayServices.filter((n) => n !== 'management-api');
+    expect(traced).toEqual(expect.arrayContaining(['ingest-gateway', 'webhook-deliverer', 'activity-writer']));
+    for (const n of traced) expect(environmentOf(compose.services[n] as ComposeService).OTEL_EXPORTER_OTLP_ENDPOINT).toBe('${OTEL_EXPORTER_OTLP_ENDPOINT:-}');
   });
 
   it('grafana waits for a healthy prometheus, its datasource', () => {
