@@ -57,6 +57,8 @@ async function main() {
   const gateway = startProcess(path.join(ROOT, 'services/ingest-gateway/dist/main.js'), {
     RABBITMQ_URL: env.RABBITMQ_URL, REDIS_URL: env.REDIS_URL, MONGODB_URL: mongodbUrl, RELAY_NAMESPACE: namespace,
     PORT: String(gatewayPort), HEALTH_PORT: String(healthPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SECRETS_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    // tracing on (docs/observability.md "Cost"): OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 node bench/gateway.js
+    ...(process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: process.env.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
   }, (process.env.GATEWAY_NODE_ARGS || '').split(' ').filter(Boolean)); // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
 
   try {

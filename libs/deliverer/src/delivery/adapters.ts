@@ -1,4 +1,5 @@
 import { MAX_ACTIVITY_BATCH } from '@relay/contracts';
+import { withTraceHeaders } from '@relay/telemetry';
 import type { ActivityAttemptV1, DeliveryChannel } from '@relay/contracts';
 import { createActivityPublisher, DeliveryPublisher } from '@relay/broker';
 import type { ConfirmPublisher } from '@relay/broker';
@@ -25,7 +26,8 @@ export function createAttemptRecorder(publisher: ConfirmPublisher, namespace: st
 export function createDeliveryRouter(publisher: ConfirmPublisher, namespace: string, channel: DeliveryChannel): DeliveryRouter {
   const deliveries = new DeliveryPublisher(publisher, namespace);
   return {
-    retry: (next, tierMs, scheduleBase) => deliveries.retry(next, channel, tierMs, { [SCHEDULE_BASE_HEADER]: scheduleBase }),
+    // the next attempt stays in the event's trace: a child of this attempt (nothing when tracing is off)
+    retry: (next, tierMs, scheduleBase) => deliveries.retry(next, channel, tierMs, withTraceHeaders({ [SCHEDULE_BASE_HEADER]: scheduleBase })!),
     deadLetter(delivery, why) {
       const headers: Record<string, unknown> = {
         [DEAD_REASON_HEADER]: why.reason,
