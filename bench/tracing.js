@@ -1,0 +1,48 @@
+// @ts-check
+// The CPU the tracing hooks add per event (docs/observability.md "Cost"), in one process, without
+// the network: the gateway's spans of one accepted event (ingest + 4 steps + a traceparent per
+// delivery message) with tracing off and on (spans exported to a sink that drops them, so the
+// number is Relay's and the SDK's share, not an OTLP collector's). BENCH_EVENTS (default 200000).
+'use strict';
+const { inSpan, startTracing, stopTracing, traceHeaders, linkFrom } = require('@relay/telemetry');
+
+const events = Number(process.env.BENCH_EVENTS || 200000);
+const step = async () => undefined;
+
+/** One event through the hooks the gateway runs. */
+async function event() {
+  return inSpan('ingest', async () => {
+    for (const name of ['endpoint lookup', 'idempotency claim', 'limits']) await inSpan(name, step);
+    await inSpan('publish deliveries', async () => traceHeaders());
+  }, { links: linkFrom({}) });
+}
+
+/** CPU microseconds per event (user + system) over `events` events, after a warm-up. */
+async function measure() {
+  for (let i = 0; i < 20000; i += 1) await event();
+  const start = process.cpuUsage();
+  for (let i = 0; i < events; i += 1) await event();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / events;
+}
+
+async function main() {
+  const bare = await (async () => {
+    const start = process.cpuUsage();
+    for (let i = 0; i < events; i += 1) { for (let k = 0; k < 4; k += 1) await step(); }
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / events;
+  })();
+  const off = await measure();
+  /** @type {import('@opentelemetry/sdk-trace-base').SpanExporter} */
+  const sink = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => undefined };
+  startTracing('bench', { exporter: sink });
+  const on = await measure();
+  await stopTracing();
+  console.log(`tracing hooks, ${events} events: the steps alone ${bare.toFixed(2)} µs CPU/event; off ${off.toFixed(2)} µs (+${(off - bare).toFixed(2)}); on ${on.toFixed(2)} µs (+${(on - bare).toFixed(2)})`);
+}
+
+main().catch((err) => {
+  console.error(`bench failed: ${err.stack || err}`);
+  process.exit(1);
+});
