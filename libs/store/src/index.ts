@@ -18,5 +18,7 @@ export type {
 } from './records';
 export { toAccount, toActivity, toEndpoint, toTarget } from './mappers';
 export { enabledTargetsOf, findTarget, routedTargetIds } from './targets';
+export { accountPlan, accountPlans, enabledTargetRoutes, findEndpoint, findEndpoints } from './endpoints';
+export type { StoredPlan, TargetRoute } from './endpoints';
 export { keyedCollection, mapLimit } from './keyed-collection';
 export type { KeyedCollection } from './keyed-collection';

@@ -2,9 +2,9 @@ import { LRUCache } from '@relay/cache';
 import type { CacheMetrics, StoreReadWhy } from '@relay/cache';
 import type { Logger } from '@relay/logging';
 import { compileRouting } from '@relay/endpoints';
-import type { RoutePredicate, Routing } from '@relay/endpoints';
-import { toEndpoint } from '@relay/store';
-import type { EndpointRecord, Store } from '@relay/store';
+import type { RoutePredicate } from '@relay/endpoints';
+import { accountPlan, accountPlans, enabledTargetRoutes, findEndpoint, findEndpoints } from '@relay/store';
+import type { EndpointRecord, Store, StoredPlan, TargetRoute } from '@relay/store';
 import { channelOf } from '@relay/targets';
 import { prepareSettings } from '../domain/endpoint-settings';
 import type { EndpointSettings } from '../domain/endpoint-settings';
@@ -15,18 +15,16 @@ import { RevisionCache } from '../domain/rules/revision-cache';
 const DEFAULT_PLAN = { payload_limit_bytes: 262144, monthly_accepted_events: 0 };
 
 type Plan = EndpointView['plan'];
-type TargetDoc = { _id: string; endpoint_id: string; kind: string; routing?: Routing | null; updated_at?: Date };
-type AccountDoc = { _id: string; plan?: Partial<Plan> | null };
 
 /** `revision` is bumped on every change; `updated_at` too guards against a writer that forgot to bump it. */
 function revisionOf(endpoint: EndpointRecord): string {
   return `${endpoint.revision}:${new Date(endpoint.updated_at).getTime()}`;
 }
 
-function planOf(account: AccountDoc | null | undefined): Plan {
+function planOf(stored: StoredPlan | undefined): Plan {
   return {
-    payload_limit_bytes: account?.plan?.payload_limit_bytes ?? DEFAULT_PLAN.payload_limit_bytes,
-    monthly_accepted_events: account?.plan?.monthly_accepted_events ?? DEFAULT_PLAN.monthly_accepted_events,
+    payload_limit_bytes: stored?.payload_limit_bytes ?? DEFAULT_PLAN.payload_limit_bytes,
+    monthly_accepted_events: stored?.monthly_accepted_events ?? DEFAULT_PLAN.monthly_accepted_events,
   };
 }
 
@@ -67,23 +65,22 @@ export function createEndpointLoader(store: Store, logger: Logger, openSecret: (
 
   const readPlan = async (accountId: string, why: StoreReadWhy): Promise<Plan> => {
     metrics.storeRead('plan', why);
-    const plan = planOf(await store.accounts.findById(accountId).lean<AccountDoc>());
+    const plan = planOf(await accountPlan(store, accountId));
     plans.set(accountId, plan);
     return plan;
   };
 
-  const routeOf = (endpointId: string, t: TargetDoc): RoutePredicate | null | 'unusable' =>
-    routes.get(t._id, t.updated_at ? new Date(t.updated_at).getTime() : 0, () => {
+  const routeOf = (endpointId: string, t: TargetRoute): RoutePredicate | null | 'unusable' =>
+    routes.get(t.id, t.updated_at ? new Date(t.updated_at).getTime() : 0, () => {
       try {
         return compileRouting(t.routing);
       } catch (err) {
-        logger.error('target routing rules could not be compiled; the endpoint answers 503 until fixed', { endpoint_id: endpointId, target_id: t._id, error: (err as Error).message });
+        logger.error('target routing rules could not be compiled; the endpoint answers 503 until fixed', { endpoint_id: endpointId, target_id: t.id, error: (err as Error).message });
         return 'unusable';
       }
     });
 
-  const viewOf = (doc: unknown, targets: TargetDoc[], plan: Plan): EndpointView => {
-    const endpoint = toEndpoint(doc as Parameters<typeof toEndpoint>[0]);
+  const viewOf = (endpoint: EndpointRecord, targets: TargetRoute[], plan: Plan): EndpointView => {
     let usable = true;
     const view = {
       endpoint,
@@ -91,12 +88,12 @@ export function createEndpointLoader(store: Store, logger: Logger, openSecret: (
       targets: targets.flatMap((t) => {
         const channel = channelOf(t.kind);
         if (!channel) {
-          logger.warn('target of unknown kind skipped', { endpoint_id: endpoint.id, target_id: t._id, kind: t.kind });
+          logger.warn('target of unknown kind skipped', { endpoint_id: endpoint.id, target_id: t.id, kind: t.kind });
           return [];
         }
         const route = routeOf(endpoint.id, t);
         if (route === 'unusable') usable = false;
-        return [{ id: t._id, kind: t.kind, channel, route: route === 'unusable' ? null : route }];
+        return [{ id: t.id, kind: t.kind, channel, route: route === 'unusable' ? null : route }];
       }),
       plan,
     };
@@ -104,37 +101,29 @@ export function createEndpointLoader(store: Store, logger: Logger, openSecret: (
     return usable ? view : { ...view, settings: null };
   };
 
-  const readTargets = (filter: Record<string, unknown>, why: StoreReadWhy): Promise<TargetDoc[]> => {
+  const readTargets = (endpointIds: string | string[], why: StoreReadWhy): Promise<TargetRoute[]> => {
     metrics.storeRead('targets', why);
-    return store.targets.find({ ...filter, enabled: true }).select({ _id: 1, endpoint_id: 1, kind: 1, routing: 1, updated_at: 1 }).lean<TargetDoc[]>().exec();
+    return enabledTargetRoutes(store, endpointIds);
   };
 
   return {
     async load(endpointId) {
       metrics.storeRead('endpoint', 'miss');
-      const [doc, targets] = await Promise.all([store.endpoints.findById(endpointId).lean().exec(), readTargets({ endpoint_id: endpointId }, 'miss')]);
-      if (!doc) return null;
-      const accountId = (doc as { account_id: string }).account_id;
-      const plan = plans.get(accountId) ?? (await readPlan(accountId, 'miss'));
-      return viewOf(doc, targets, plan);
+      const [endpoint, targets] = await Promise.all([findEndpoint(store, endpointId), readTargets(endpointId, 'miss')]);
+      if (!endpoint) return null;
+      const plan = plans.get(endpoint.account_id) ?? (await readPlan(endpoint.account_id, 'miss'));
+      return viewOf(endpoint, targets, plan);
     },
 
     async loadMany(endpointIds, accountIds) {
       metrics.storeRead('endpoint', 'revalidate');
       metrics.storeRead('plan', 'revalidate');
-      const [docs, targets, accounts] = await Promise.all([
-        store.endpoints.find({ _id: { $in: endpointIds } }).lean().exec(),
-        readTargets({ endpoint_id: { $in: endpointIds } }, 'revalidate'),
-        store.accounts.find({ _id: { $in: accountIds } }).select({ _id: 1, plan: 1 }).lean<AccountDoc[]>().exec(),
-      ]);
-      for (const a of accounts) plans.set(a._id, planOf(a));
-      const targetsOf = new Map<string, TargetDoc[]>();
+      const [endpoints, targets, stored] = await Promise.all([findEndpoints(store, endpointIds), readTargets(endpointIds, 'revalidate'), accountPlans(store, accountIds)]);
+      for (const [accountId, plan] of stored) plans.set(accountId, planOf(plan));
+      const targetsOf = new Map<string, TargetRoute[]>();
       for (const t of targets) targetsOf.set(t.endpoint_id, [...(targetsOf.get(t.endpoint_id) ?? []), t]);
       const out = new Map<string, EndpointView | null>(endpointIds.map((id) => [id, null]));
-      for (const doc of docs) {
-        const { _id: id, account_id: accountId } = doc as unknown as { _id: string; account_id: string };
-        out.set(id, viewOf(doc, targetsOf.get(id) ?? [], plans.get(accountId) ?? planOf(null)));
-      }
+      for (const endpoint of endpoints) out.set(endpoint.id, viewOf(endpoint, targetsOf.get(endpoint.id) ?? [], plans.get(endpoint.account_id) ?? planOf(null)));
       return out;
     },
 
