@@ -1,3 +1,4 @@
+// @ts-check
 // What one event's resends cost (issue 25 item 5): the services started as scripts/start.sh starts
 // them (fresh namespace and database), one endpoint with 5 webhook targets to a local receiver, one
 // event, then N resends of it through POST /v1/activity/:eventId/resend. At 10, 100 and N resends it
@@ -18,19 +19,21 @@ const ROOT = path.resolve(__dirname, '..');
 const RESENDS = Math.max(10, envNumber(process.env.BENCH_RESENDS, 1000));
 const TARGETS = 5;
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
+/** @type {{ name: string; program?: string; env?: Record<string, string>; portVar: string }[]} */
 const SERVICES = [
   { name: 'management-api', portVar: 'PORT' },
   { name: 'ingest-gateway', portVar: 'PORT' },
   { name: 'webhook-deliverer', program: 'deliverer', env: { DELIVERY_CHANNEL: 'webhook' }, portVar: 'HEALTH_PORT' },
   { name: 'activity-writer', portVar: 'HEALTH_PORT' },
 ];
-const ms = (t) => Number((performance.now() - t).toFixed(1));
-const median = (list) => percentile([...list].sort((a, b) => a - b), 50);
+const ms = (/** @type {number} */ t) => Number((performance.now() - t).toFixed(1));
+const median = (/** @type {number[]} */ list) => percentile([...list].sort((a, b) => a - b), 50);
 
 async function main() {
   const namespace = `bench_resend_${randomBytes(4).toString('hex')}`;
   const mongo = new URL(process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017/relay');
   mongo.pathname = `/${namespace}`;
+  /** @type {Record<string, number>} */
   const ports = {};
   for (const s of SERVICES) ports[s.name] = await freePort();
   const gatewayHealth = await freePort();
@@ -49,7 +52,9 @@ async function main() {
     RESENDS_PER_MINUTE: '100000',
   };
   const receiver = http.createServer((req, res) => req.resume().on('end', () => res.end('ok')));
-  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', () => resolve(undefined)));
+    const receiverPort = /** @type {import('node:net').AddressInfo} */ (receiver.address()).port;
+  /** @type {Record<string, import('./lib').BenchProcess>} */
   const procs = {};
   try {
     for (const s of SERVICES) {
@@ -58,12 +63,13 @@ async function main() {
     }
     for (const s of SERVICES) await waitReady(`http://127.0.0.1:${s.name === 'ingest-gateway' ? gatewayHealth : ports[s.name]}/readyz`, procs[s.name], 60000);
     const boot = JSON.parse((await runToCompletion(path.join(ROOT, 'services/management-api/dist/bootstrap.js'), ['--account', 'bench'], env)).trim());
-    const api = async (p, method = 'GET', body) => {
+    /** @type {(p: string, method?: string, body?: unknown) => Promise<{ status: number; text: string }>} */
+    const api = async (p, method = 'GET', body = undefined) => {
       const res = await fetch(`http://127.0.0.1:${ports['management-api']}${p}`, { method, headers: { authorization: `Bearer ${boot.api_key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
       return { status: res.status, text: await res.text() };
     };
     const endpoint = JSON.parse((await api('/v1/endpoints', 'POST', { name: 'resent' })).text);
-    for (let i = 0; i < TARGETS; i++) await api(`/v1/endpoints/${endpoint.id}/targets`, 'POST', { kind: 'webhook', name: `r${i}`, config: { url: `http://127.0.0.1:${receiver.address().port}/t${i}`, enforce_https: false } });
+    for (let i = 0; i < TARGETS; i++) await api(`/v1/endpoints/${endpoint.id}/targets`, 'POST', { kind: 'webhook', name: `r${i}`, config: { url: `http://127.0.0.1:${receiverPort}/t${i}`, enforce_https: false } });
     const sent = await fetch(`http://127.0.0.1:${ports['ingest-gateway']}/relay/${endpoint.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"order":1}' });
     const eventId = sent.headers.get('x-relay-event-id');
 
@@ -74,15 +80,18 @@ async function main() {
       for (;;) {
         const res = await api(`/v1/activity/${eventId}`);
         const row = res.status === 200 ? JSON.parse(res.text) : null;
-        if (row && row.deliveries.length === TARGETS * (1 + accepted) && row.deliveries.every((d) => d.state === 'delivered')) return res.text;
+        if (row && row.deliveries.length === TARGETS * (1 + accepted) && row.deliveries.every((/** @type {{ state: string }} */ d) => d.state === 'delivered')) return res.text;
         if (Date.now() > deadline) throw new Error(`the row did not settle at ${TARGETS * (1 + accepted)} deliveries`);
         await new Promise((r) => setTimeout(r, 100));
       }
     };
     await settledRow();
     const checkpoints = [10, 100, RESENDS].filter((n, i, all) => n <= RESENDS && all.indexOf(n) === i);
+    /** @type {object[]} */
     const results = [];
+    /** @type {number[]} */
     let resendTimes = [];
+    /** @type {Record<string, number>} */
     const codes = {};
     for (let n = 1; n <= RESENDS; n++) {
       let t = performance.now();
@@ -99,6 +108,7 @@ async function main() {
       if (res.status === 202) accepted += 1;
       if (checkpoints.includes(n)) {
         const text = await settledRow();
+        /** @type {number[]} */
         const reads = [];
         for (let k = 0; k < 10; k++) {
           const r0 = performance.now();
