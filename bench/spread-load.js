@@ -1,3 +1,4 @@
+// @ts-check
 // The load generator of bench/tenants.js: closed loop like autocannon (each connection has one
 // request outstanding), but each request goes to an endpoint picked at random among many, and
 // each connection is made from a source address of its own (127.0.x.y: Linux routes all of
@@ -12,18 +13,31 @@ const { percentile } = require('./lib');
 /** Requests one connection carries before it is replaced by one from the next source address. */
 const REQUESTS_PER_CONNECTION = 10;
 
-/** `count` loopback addresses 127.0.x.y, x.y from 0.1 upwards (x.0 and x.255 skipped). */
+/**
+ * `count` loopback addresses 127.0.x.y, x.y from 0.1 upwards (x.0 and x.255 skipped).
+ * @param {number} count
+ * @returns {string[]}
+ */
 function loopbackSources(count) {
+  /** @type {string[]} */
   const out = [];
   for (let x = 0; out.length < count && x < 256; x++) for (let y = 1; out.length < count && y < 255; y++) out.push(`127.0.${x}.${y}`);
   return out;
 }
 
+/**
+ * @param {http.Agent} agent
+ * @param {number} port
+ * @param {string} path
+ * @param {string} body
+ * @param {Record<string, string>} headers
+ * @returns {Promise<number>} the status, 0 when the request failed
+ */
 function post(agent, port, path, body, headers) {
   return new Promise((resolve) => {
     const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
       res.resume();
-      res.once('end', () => resolve(res.statusCode));
+      res.once('end', () => resolve(res.statusCode ?? 0));
       res.once('error', () => resolve(0));
     });
     req.once('error', () => resolve(0));
@@ -37,9 +51,12 @@ function post(agent, port, path, body, headers) {
  * exactly one request, in order, and the run ends then (or at `durationS`, a bound): a warm-up
  * that leaves every endpoint cached. Returns what loadTracked (bench/lib.js) returns, plus how
  * many distinct endpoints and sources were used.
+ * @param {{ port: number; endpoints: string[]; sources: string[]; connections: number; durationS: number; headers: Record<string, string>; makeBody: (seq: number) => string; onAccepted?: (seq: number) => void; eachOnce?: boolean }} opts
  */
 async function loadSpread({ port, endpoints, sources, connections, durationS, headers, makeBody, onAccepted = () => undefined, eachOnce = false }) {
+  /** @type {number[]} */
   const latencies = [];
+  /** @type {Record<number, number>} */
   const statuses = {};
   const used = { endpoints: new Set(), sources: new Set() };
   let seq = 0;
@@ -52,11 +69,11 @@ async function loadSpread({ port, endpoints, sources, connections, durationS, he
   const more = () => Date.now() < endAt && (!eachOnce || nextEndpoint < endpoints.length);
   const worker = async () => {
     while (more()) {
-      const source = sources[nextSource++ % sources.length];
+      const source = /** @type {string} */ (sources[nextSource++ % sources.length]);
       used.sources.add(source);
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1, localAddress: source });
       for (let i = 0; i < REQUESTS_PER_CONNECTION && more(); i++) {
-        const endpoint = eachOnce ? endpoints[nextEndpoint++] : endpoints[Math.floor(Math.random() * endpoints.length)];
+        const endpoint = /** @type {string} */ (eachOnce ? endpoints[nextEndpoint++] : endpoints[Math.floor(Math.random() * endpoints.length)]);
         used.endpoints.add(endpoint);
         const mine = seq++;
         const t0 = performance.now();
@@ -78,7 +95,7 @@ async function loadSpread({ port, endpoints, sources, connections, durationS, he
   await Promise.all(Array.from({ length: connections }, worker));
   const endedAt = Date.now();
   latencies.sort((a, b) => a - b);
-  const round = (v) => (v === null ? null : Number(v.toFixed(1)));
+  const round = (/** @type {number | null | undefined} */ v) => (v === null || v === undefined ? null : Number(v.toFixed(1)));
   const requests = Object.values(statuses).reduce((a, b) => a + b, 0);
   return {
     accepted,
