@@ -1,5 +1,6 @@
 import { must } from '@relay/client';
 import type { Page } from 'playwright-core';
+import { eventually } from '../../support/infra';
 import { launchBrowser, screenshot } from './browser';
 import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
@@ -62,8 +63,10 @@ describe('the audit history shows settings and target changes with who and which
     for (const tr of await table.locator('tbody tr').all()) rows.push((await tr.locator('td').allTextContents()).map((t) => t.trim()));
     // newest first: the target, then the setting, then the endpoint's creation (by the owner key)
     // the What cell carries "by …" too, shown only on a phone where the By column is hidden
-    expect(rows[0]).toEqual([expect.any(String), 'Target added', `“crm”by Dana (support) ${key.prefix}`, `Dana (support) ${key.prefix}`, expect.stringMatching(/^(127\.0\.0\.1|::1)$/)]);
-    expect(rows[1]).toEqual([expect.any(String), 'Settings changed', `rate_limit_per_minute by Dana (support) ${key.prefix}`.replace(' by', 'by'), `Dana (support) ${key.prefix}`, expect.stringMatching(/^(127\.0\.0\.1|::1)$/)]);
+    const from = /^(127\.0\.0\.1|::1)$/;
+    const phoneWhat = (what: string) => new RegExp(`^${what}by Dana \\(support\\) ${key.prefix} from (127\\.0\\.0\\.1|::1)$`);
+    expect(rows[0]).toEqual([expect.any(String), 'Target added', expect.stringMatching(phoneWhat('“crm”')), `Dana (support) ${key.prefix}`, expect.stringMatching(from)]);
+    expect(rows[1]).toEqual([expect.any(String), 'Settings changed', expect.stringMatching(phoneWhat('rate_limit_per_minute')), `Dana (support) ${key.prefix}`, expect.stringMatching(from)]);
     expect(rows[2]?.[1]).toBe('Endpoint created');
     expect(await page.locator('main').textContent()).not.toContain(TOKEN);
 
@@ -77,6 +80,73 @@ describe('the audit history shows settings and target changes with who and which
     await page.setViewportSize({ width: 390, height: 844 });
     const phoneWho = table.locator('tbody tr').first().locator('td.audit-what .narrow-only');
     expect(await phoneWho.isVisible()).toBe(true);
-    expect(await phoneWho.textContent()).toBe(`by Dana (support) ${key.prefix}`);
+    expect(await phoneWho.textContent()).toMatch(new RegExp(`^by Dana \\(support\\) ${key.prefix} from (127\\.0\\.0\\.1|::1)$`));
+    await page.setViewportSize({ width: 1366, height: 900 });
+  });
+
+  it('an editor typing the account history’s address gets “Not allowed” and nothing to use', async () => {
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit history' }).count()).toBe(0);
+    await page.goto(`${stack.dashboardUrl}#/audit`);
+    await page.getByText(/^Not allowed: an editor key cannot see Audit history\. It needs an admin key or higher\.$/).waitFor({ timeout: WAIT });
+    expect(await page.locator('main').locator('table, form, select, input').count()).toBe(0);
+  });
+});
+
+describe('the account’s audit history page (admin and owner)', () => {
+  let owner: Page;
+  beforeAll(async () => {
+    await stack.api('/v1/account/plan', { method: 'PATCH', body: { payload_limit_bytes: 131072 } });
+    await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'billing' } });
+    owner = await (await browser.newContext()).newPage();
+    await owner.goto(stack.dashboardUrl);
+    await owner.getByLabel('API key', { exact: true }).fill(stack.apiKey);
+    await owner.getByRole('button', { name: 'Sign in' }).click();
+    await owner.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+  });
+  afterAll(async () => {
+    await owner?.context().close();
+  });
+
+  const cells = async (p: Page): Promise<string[][]> => {
+    const out: string[][] = [];
+    for (const tr of await p.locator('table.audit-table tbody tr').all()) out.push((await tr.locator('td').allTextContents()).map((t) => t.trim()));
+    return out;
+  };
+
+  it('lists every change of the account — keys, the plan, endpoints, targets — with which endpoint, who and from where', async () => {
+    await owner.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit history' }).click();
+    await owner.getByRole('heading', { level: 1, name: 'Audit history' }).waitFor();
+    await owner.locator('table.audit-table').waitFor({ timeout: WAIT });
+    const rows = await cells(owner);
+    const actions = rows.map((r) => r[1]);
+    // newest first: billing, the plan, then the editor's target and setting, the endpoint, Dana's key
+    expect(actions.slice(0, 2)).toEqual(['Endpoint created', 'Plan changed']);
+    expect(actions).toEqual(expect.arrayContaining(['Target added', 'Settings changed', 'API key created']));
+    const plan = rows.find((r) => r[1] === 'Plan changed')!;
+    expect(plan[2]).toBe('account');
+    expect(plan[3]).toMatch(/^payload_limit_bytes: \d+ → 131072/);
+    const keyRow = rows.find((r) => r[1] === 'API key created')!;
+    expect(keyRow[3]).toContain(`editor key ${key.prefix}… “Dana (support)”`);
+    const target = rows.find((r) => r[1] === 'Target added')!;
+    expect(target[2]).toBe('shop');
+    expect(target[4]).toBe(`Dana (support) ${key.prefix}`);
+    expect(await owner.locator('main').textContent()).not.toContain(TOKEN);
+  });
+
+  it('filters to one endpoint from its address, so the filtered view can be shared and gone back from', async () => {
+    await owner.getByLabel('Endpoint', { exact: true }).selectOption({ label: 'shop' });
+    await owner.waitForURL(new RegExp(`#/audit\\?endpoint_id=${endpointId}$`));
+    await eventually(async () => {
+      const rows = await cells(owner);
+      return rows.length === 3 && rows.every((r) => r[2] === 'shop');
+    }, WAIT, 'only shop’s three rows');
+    expect((await cells(owner)).map((r) => r[1])).toEqual(['Target added', 'Settings changed', 'Endpoint created']);
+    await owner.setViewportSize({ width: 390, height: 844 });
+    await owner.waitForTimeout(300);
+    expect(await owner.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)).toBe(false);
+    await owner.setViewportSize({ width: 1366, height: 900 });
+    await owner.goBack();
+    await eventually(async () => (await cells(owner)).some((r) => r[1] === 'Plan changed'), WAIT, 'the whole history again');
+    await screenshot(owner, 'audit-account');
   });
 });

@@ -83,6 +83,26 @@ describe('the dashboard by role', () => {
     await page.context().close();
   });
 
+  it('shows a viewer who types the address of a page it cannot read “Not allowed” and nothing to use under it', async () => {
+    const page = await signIn(viewerKey);
+    for (const [address, title, needs] of [
+      ['keys', 'API keys', 'an admin'],
+      ['usage', 'Usage', 'an admin'],
+      ['audit', 'Audit history', 'an admin'],
+    ] as const) {
+      await page.goto(`${stack.services['management-api']!.url}/#/${address}`);
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      await page.getByText(`Not allowed: a viewer key cannot see ${title}. It needs ${needs} key or higher.`).waitFor();
+      expect(await page.locator('main').locator('form, input, select, textarea, table').count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    }
+    // on an endpoint: the settings, windows and outputs read-only, no target control to use
+    await page.goto(`${stack.services['management-api']!.url}/#/endpoints/${endpointId}/outputs`);
+    await page.getByRole('heading', { level: 2, name: 'Outputs' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Add target' }).count()).toBe(0);
+    await page.context().close();
+  });
+
   it('ends the viewer key’s session at once when an owner revokes the key from the keys page', async () => {
     const viewer = await signIn(viewerKey);
     const owner = await signIn(stack.apiKey);

@@ -2,11 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { OUTCOMES, outcomeLabel as searchedLabel } from '@relay/contracts';
 import { BODY_FILTER_KINDS as LIB_FILTER_KINDS, CAPTCHA_PROVIDERS as LIB_CAPTCHA, FIELD_TYPES as LIB_FIELD_TYPES } from '@relay/endpoints';
 import { curlLine, shellQuote } from '../../../services/management-api/dashboard/src/lib/curl';
-import { errorMap, fieldFor } from '../../../services/management-api/dashboard/src/lib/fields';
+import { errorMap, fieldFor, pathWords } from '../../../services/management-api/dashboard/src/lib/fields';
 import { latencyPoints, quantile } from '../../../services/management-api/dashboard/src/lib/latency';
 import { appendPage, mergeNewest, outcomeLabel } from '../../../services/management-api/dashboard/src/lib/outcome';
 import { formatBytes, prettyPayload } from '../../../services/management-api/dashboard/src/lib/payload-view';
-import { abilitiesOf } from '../../../services/management-api/dashboard/src/lib/roles';
+import { abilitiesOf, roleTable } from '../../../services/management-api/dashboard/src/lib/roles';
+import { managementApiDocument } from '../../../services/management-api/src/openapi/document';
+import { API_KEY_ROLES, allows } from '../../../services/management-api/src/domain/roles';
 import { BODY_FILTER_KINDS, CAPTCHA_PROVIDERS, FIELD_TYPES, changedSettings, draftOf, settingsBody } from '../../../services/management-api/dashboard/src/lib/settings';
 import { fromLocalInput, toLocalInput } from '../../../services/management-api/dashboard/src/lib/time';
 
@@ -155,12 +157,42 @@ describe('the activity view', () => {
   });
 });
 
-describe('roles', () => {
-  it('shows changes to owner, admin and editor; usage and keys to owner and admin only', () => {
-    expect(abilitiesOf('owner')).toEqual({ edit: true, readUsage: true, manageKeys: true });
-    expect(abilitiesOf('admin')).toEqual({ edit: true, readUsage: true, manageKeys: true });
-    expect(abilitiesOf('editor')).toEqual({ edit: true, readUsage: false, manageKeys: false });
-    expect(abilitiesOf('viewer')).toEqual({ edit: false, readUsage: false, manageKeys: false });
+describe('roles, read from the API\'s own OpenAPI document (issue 27, item 4)', () => {
+  const table = roleTable(managementApiDocument as unknown as Parameters<typeof roleTable>[0]);
+  const ops = [...table.keys()];
+
+  it('allows each role exactly the operations the API lets it call', () => {
+    expect(ops.length).toBeGreaterThan(30);
+    for (const role of API_KEY_ROLES) {
+      const can = abilitiesOf(role, table);
+      for (const op of ops) {
+        const least = table.get(op);
+        expect([op, can.may(op)]).toEqual([op, least === null || least === undefined || allows(role, least as typeof role)]);
+      }
+    }
+  });
+
+  it('shows changes to owner, admin and editor; usage, keys and the account audit to owner and admin only', () => {
+    const pick = (role: string) => {
+      const { edit, readUsage, manageKeys, readAccountAudit } = abilitiesOf(role, table);
+      return { edit, readUsage, manageKeys, readAccountAudit };
+    };
+    expect(pick('owner')).toEqual({ edit: true, readUsage: true, manageKeys: true, readAccountAudit: true });
+    expect(pick('admin')).toEqual({ edit: true, readUsage: true, manageKeys: true, readAccountAudit: true });
+    expect(pick('editor')).toEqual({ edit: true, readUsage: false, manageKeys: false, readAccountAudit: false });
+    expect(pick('viewer')).toEqual({ edit: false, readUsage: false, manageKeys: false, readAccountAudit: false });
+  });
+
+  it('allows nothing the document does not name, and nothing to a role it does not know', () => {
+    expect(abilitiesOf('owner', table).may('noSuchOperation')).toBe(false);
+    expect(abilitiesOf('root', table).may('listEndpoints')).toBe(false);
+  });
+});
+
+describe('a problem no control shows, in words', () => {
+  it('says an API path as a person reads it', () => {
+    expect(pathWords('config.custom_headers[0].name')).toBe('custom headers › 1 › name');
+    expect(pathWords('maintenance_windows[1].ends_at')).toBe('maintenance windows › 2 › ends at');
   });
 });
 

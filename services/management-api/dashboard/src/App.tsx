@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { RelayApiError, session, useSessionToken } from './api';
-import { Loading } from './components/ui';
-import { abilitiesOf } from './lib/roles';
+import { RelayApiError, messageOf, must, relay, session, useSessionToken } from './api';
+import { Loading, Notice } from './components/ui';
+import { abilitiesOf, roleTable } from './lib/roles';
+import type { Abilities, RoleTable } from './lib/roles';
 import { ActivityPage } from './pages/ActivityPage';
 import { AlertsPage } from './pages/AlertsPage';
+import { AuditPage } from './pages/AuditPage';
 import { EndpointPage } from './pages/EndpointPage';
 import { EndpointsPage } from './pages/EndpointsPage';
 import { KeysPage } from './pages/KeysPage';
@@ -12,8 +14,25 @@ import { UsagePage } from './pages/UsagePage';
 import { href, useRoute } from './router';
 import type { Me } from './api';
 
+/**
+ * The main pages, each with the operation it reads: a page the role cannot read is neither in
+ * the menu nor drawn when its address is typed (issue 27, item 4).
+ */
+const PAGES = [
+  { name: 'endpoints', label: 'Endpoints', reads: 'listEndpoints' },
+  { name: 'activity', label: 'Request activity', reads: 'listActivity' },
+  { name: 'alerts', label: 'Alerts', reads: 'listAlertRules' },
+  { name: 'usage', label: 'Usage', reads: 'getUsageV1' },
+  { name: 'audit', label: 'Audit history', reads: 'listAccountAudit' },
+  { name: 'keys', label: 'API keys', reads: 'listApiKeys' },
+] as const;
+
 export function App() {
   const [me, setMe] = useState<Me | null | undefined>(undefined);
+  // which role each operation needs, from the API's own document (lib/roles.ts)
+  const [roles, setRoles] = useState<RoleTable | null>(null);
+  const [rolesError, setRolesError] = useState<string | null>(null);
+  const [menuOpen, setMenuOpen] = useState(false);
   const route = useRoute();
   const main = useRef<HTMLElement>(null);
 
@@ -26,65 +45,103 @@ export function App() {
       if (err instanceof RelayApiError && err.status === 401) setMe(null);
       else setMe(null);
     });
+    must(relay.GET('/v1/openapi.json')).then(
+      (doc) => setRoles(roleTable(doc as { paths: Record<string, Record<string, unknown>> })),
+      (err) => setRolesError(messageOf(err)),
+    );
   }, []);
-  // a new page: move focus to its content, as a page load would
+  // a new page: move focus to its content, as a page load would; the phone menu closes
   useEffect(() => {
     main.current?.focus();
+    setMenuOpen(false);
   }, [route.join('/')]);
 
-  if (me === undefined) return <Loading what="the dashboard" />;
   if (me === null) return <SignIn onSignedIn={signedIn} />;
+  if (rolesError) return <Notice kind="error">The dashboard could not read the API's description: {rolesError}</Notice>;
+  if (me === undefined || roles === null) return <Loading what="the dashboard" />;
 
-  const can = abilitiesOf(me.role);
+  const can = abilitiesOf(me.role, roles);
   const section = route[0] ?? 'endpoints';
+  const page = PAGES.find((p) => p.name === section) ?? PAGES[0];
   const signOut = async (): Promise<void> => {
     await session('DELETE').catch(() => undefined);
     setMe(null);
   };
-  const link = (name: string, label: string) => (
-    <a href={href(name)} aria-current={section === name ? 'page' : undefined}>
-      {label}
-    </a>
-  );
 
   return (
     <>
       <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), main.current?.focus())}>
         Skip to content
       </a>
-      <header class="top">
+      <header class={`top${menuOpen ? ' top--open' : ''}`}>
         <span class="brand">Relay</span>
-        <nav aria-label="Main">
-          {link('endpoints', 'Endpoints')}
-          {link('activity', 'Request activity')}
-          {link('alerts', 'Alerts')}
-          {can.readUsage && link('usage', 'Usage')}
-          {can.manageKeys && link('keys', 'API keys')}
-        </nav>
-        <div class="who">
-          <span title="The API key this session signed in with">
-            <code>{me.key_prefix}…</code> <span class="badge">{me.role}</span>
-          </span>
-          <button type="button" class="secondary" onClick={() => void signOut()}>
-            Sign out
-          </button>
+        <span class="top-page narrow-only" aria-hidden="true">
+          {page.label}
+        </span>
+        <button type="button" class="menu-toggle narrow-only" aria-expanded={menuOpen} aria-controls="main-menu" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu
+        </button>
+        <div class="menu" id="main-menu">
+          <nav aria-label="Main">
+            {PAGES.filter((p) => can.may(p.reads)).map((p) => (
+              <a key={p.name} href={href(p.name)} aria-current={section === p.name ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
+                {p.label}
+              </a>
+            ))}
+          </nav>
+          <div class="who">
+            <span title="The API key this session signed in with">
+              <code>{me.key_prefix}…</code> <span class="badge">{me.role}</span>
+            </span>
+            <button type="button" class="secondary" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </div>
         </div>
       </header>
       <main id="main" tabIndex={-1} ref={main}>
-        {section === 'endpoints' && route[1] ? (
+        {!can.may(page.reads) ? (
+          <NotAllowed label={page.label} role={me.role} needs={roles.get(page.reads) ?? 'admin'} />
+        ) : section === 'endpoints' && route[1] ? (
           <EndpointPage id={route[1]} tab={route[2]} can={can} />
-        ) : section === 'activity' ? (
-          <ActivityPage can={can} />
-        ) : section === 'alerts' ? (
-          <AlertsPage can={can} />
-        ) : section === 'usage' ? (
-          <UsagePage />
-        ) : section === 'keys' ? (
-          <KeysPage me={me} />
         ) : (
-          <EndpointsPage can={can} />
+          <PageOf name={page.name} me={me} can={can} />
         )}
       </main>
     </>
+  );
+}
+
+function PageOf(props: { name: (typeof PAGES)[number]['name']; me: Me; can: Abilities }) {
+  switch (props.name) {
+    case 'activity':
+      return <ActivityPage can={props.can} />;
+    case 'alerts':
+      return <AlertsPage can={props.can} />;
+    case 'usage':
+      return <UsagePage />;
+    case 'audit':
+      return <AuditPage />;
+    case 'keys':
+      return <KeysPage me={props.me} />;
+    case 'endpoints':
+      return <EndpointsPage can={props.can} />;
+  }
+}
+
+const article = (word: string): string => (/^[aeiou]/.test(word) ? 'an' : 'a');
+
+/** A page typed into the address that the role cannot read: said so, with nothing to use under it. */
+function NotAllowed(props: { label: string; role: string; needs: string }) {
+  return (
+    <section aria-labelledby="denied-title">
+      <h1 id="denied-title">{props.label}</h1>
+      <Notice kind="error">
+        Not allowed: {article(props.role)} <strong>{props.role}</strong> key cannot see {props.label}. It needs {article(props.needs)} <strong>{props.needs}</strong> key or higher.
+      </Notice>
+      <p>
+        <a href={href('endpoints')}>Back to the endpoints</a>
+      </p>
+    </section>
   );
 }

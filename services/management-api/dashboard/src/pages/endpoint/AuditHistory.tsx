@@ -2,8 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { messageOf, must, relay } from '../../api';
 import { Loading, Notice } from '../../components/ui';
 import { utc } from '../../lib/time';
+import { href } from '../../router';
 import type { AuditRow } from '@relay/client';
 
+/** Every audit action in words (libs/store AUDIT_ACTIONS); an action added later shows by its code. */
 const ACTION_LABELS: Record<string, string> = {
   paused: 'Paused',
   resumed: 'Resumed',
@@ -18,27 +20,62 @@ const ACTION_LABELS: Record<string, string> = {
   target_flag_cleared: 'Target flag cleared',
   target_paused: 'Target paused',
   target_resumed: 'Target resumed',
+  key_created: 'API key created',
+  key_revoked: 'API key revoked',
+  plan_changed: 'Plan changed',
 };
 
-const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+export const actionLabel = (action: string): string => ACTION_LABELS[action] ?? action;
 
-/** What a row changed, in words: the fields by name, a secret only as "changed", the target's name. */
+const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * What a row changed, in words: the fields by name, a secret only as "changed", the target's
+ * name, the key's role and prefix, the plan's settings before → after.
+ */
 export function changeText(r: AuditRow): string {
   const d = r.details ?? {};
+  if (r.action === 'key_created' || r.action === 'key_revoked') {
+    return [`${String(d.role ?? '')} key`, d.prefix ? `${String(d.prefix)}…` : '', d.name ? `“${String(d.name)}”` : ''].filter(Boolean).join(' ');
+  }
+  if (r.action === 'plan_changed' && isObject(d.before) && isObject(d.after)) {
+    const before = d.before;
+    const after = d.after;
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+    return keys.map((k) => `${k}: ${String(before[k] ?? '—')} → ${String(after[k] ?? '—')}`).join(', ');
+  }
   const secrets = new Set(list(d.secrets_changed));
   const fields = list(d.fields).map((f) => (secrets.has(f) ? `${f} (secret changed)` : f));
   const target = typeof d.name === 'string' && r.action.startsWith('target_') ? `“${d.name}”` : '';
   return [target, fields.join(', ')].filter(Boolean).join(': ');
 }
 
-/** The audit history, newest first, a page at a time: every change of the endpoint and its targets. */
-export function AuditHistory(props: { endpointId: string; version: number }) {
+/** Who made a change: the key's name and prefix (the operator's commands have neither). */
+function Who(props: { row: AuditRow }) {
+  const r = props.row;
+  return (
+    <>
+      {r.actor_name && <span>{r.actor_name} </span>}
+      <code>{r.actor}</code>
+    </>
+  );
+}
+
+/**
+ * An audit history, newest first, a page at a time. One endpoint's (its tab: `GET
+ * /v1/endpoints/:id/audit`, any role) or the account's (`GET /v1/audit`, admin and owner), which
+ * also names each row's endpoint and holds key and plan changes.
+ */
+export function AuditTable(props: { endpointId: string | null; account: boolean; version: number; names?: Map<string, string> }) {
   const [rows, setRows] = useState<AuditRow[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = async (before: string | null): Promise<void> => {
     try {
-      const page = await must(relay.GET('/v1/endpoints/{endpointId}/audit', { params: { path: { endpointId: props.endpointId }, query: { limit: 50, ...(before && { before }) } } }));
+      const page = props.account
+        ? await must(relay.GET('/v1/audit', { params: { query: { limit: 50, ...(before && { before }), ...(props.endpointId && { endpoint_id: props.endpointId }) } } }))
+        : await must(relay.GET('/v1/endpoints/{endpointId}/audit', { params: { path: { endpointId: props.endpointId! }, query: { limit: 50, ...(before && { before }) } } }));
       setRows((r) => (before && r ? [...r, ...page.data] : page.data));
       setNext(page.next_before);
     } catch (err) {
@@ -46,22 +83,26 @@ export function AuditHistory(props: { endpointId: string; version: number }) {
     }
   };
   useEffect(() => {
+    setRows(null);
+    setError(null);
     void load(null);
-  }, [props.endpointId, props.version]);
+  }, [props.account, props.endpointId, props.version]);
+  const endpointCell = (r: AuditRow) =>
+    r.endpoint_id === null ? <span class="hint">account</span> : props.names?.has(r.endpoint_id) ? <a href={href('endpoints', r.endpoint_id)}>{props.names.get(r.endpoint_id)}</a> : <code title="a deleted endpoint">{r.endpoint_id}</code>;
   return (
-    <section aria-labelledby="audit-title" class="card">
-      <h2 id="audit-title">Audit history</h2>
-      <p class="hint">Every change of this endpoint — settings (which fields; secrets only as changed), maintenance windows, pauses, the Enabled control and its outputs — with the API key that made it and where from. A window pausing the endpoint on schedule is not a change and is not recorded.</p>
+    <>
       {error && <Notice kind="error">{error}</Notice>}
       {!rows && !error && <Loading what="the audit history" />}
-      {rows && rows.length === 0 && <p>Nothing recorded yet.</p>}
+      {rows && rows.length === 0 && <p>Nothing recorded{props.account && props.endpointId ? ' for this endpoint' : ''} yet.</p>}
       {rows && rows.length > 0 && (
         <div class="table-wrap">
-          <table class="list">
+          <table class="list audit-table">
+            <caption class="sr-only">Changes, newest first</caption>
             <thead>
               <tr>
                 <th scope="col">Time (UTC)</th>
                 <th scope="col">Action</th>
+                {props.account && <th scope="col">Endpoint</th>}
                 <th scope="col">What</th>
                 <th scope="col" class="wide-only">By</th>
                 <th scope="col" class="wide-only">From</th>
@@ -71,17 +112,17 @@ export function AuditHistory(props: { endpointId: string; version: number }) {
               {rows.map((r) => (
                 <tr key={r.id}>
                   <td>{utc(r.at)}</td>
-                  <td>{ACTION_LABELS[r.action] ?? r.action}</td>
+                  <td>{actionLabel(r.action)}</td>
+                  {props.account && <td>{endpointCell(r)}</td>}
                   <td class="audit-what">
                     {changeText(r)}
                     <span class="narrow-only hint">
-                      by {r.actor_name && <span>{r.actor_name} </span>}
-                      <code>{r.actor}</code>
+                      by <Who row={r} />
+                      {r.source_ip ? ` from ${r.source_ip}` : ''}
                     </span>
                   </td>
                   <td class="wide-only">
-                    {r.actor_name && <span>{r.actor_name} </span>}
-                    <code>{r.actor}</code>
+                    <Who row={r} />
                   </td>
                   <td class="wide-only">{r.source_ip ?? '—'}</td>
                 </tr>
@@ -95,6 +136,17 @@ export function AuditHistory(props: { endpointId: string; version: number }) {
           Older entries
         </button>
       )}
+    </>
+  );
+}
+
+/** The endpoint's Audit history tab: every change of the endpoint and its targets. */
+export function AuditHistory(props: { endpointId: string; version: number }) {
+  return (
+    <section aria-labelledby="audit-title" class="card">
+      <h2 id="audit-title">Audit history</h2>
+      <p class="hint">Every change of this endpoint — settings (which fields; secrets only as changed), maintenance windows, pauses, the Enabled control and its outputs — with the API key that made it and where from. A window pausing the endpoint on schedule is not a change and is not recorded.</p>
+      <AuditTable endpointId={props.endpointId} account={false} version={props.version} />
     </section>
   );
 }
