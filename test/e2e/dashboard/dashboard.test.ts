@@ -269,7 +269,7 @@ describe('dashboard in Chromium against the real stack', () => {
     await endpointLink('legacy').waitFor();
     const actor = stack.apiKey.slice(0, 7);
     await visible(`Paused manually by ${actor}`);
-    await visible(`Enabled is off by ${actor}`);
+    await visible(`Disabled by ${actor}`);
     await shoot('endpoints');
 
     // the keys page lists the signed-in key by its prefix and role, never a secret

@@ -14,19 +14,20 @@ export async function lastStateChange(endpointId: string): Promise<AuditRow | nu
 }
 
 /**
- * An endpoint's availability in words (spec "States and transitions"), with who made it so:
- * the manual pause and the Enabled control are audited with their actor; a maintenance window
- * is a schedule, not a person.
+ * An endpoint's state as one line (spec "States and transitions"; issue 27, item 4): enabled,
+ * paused manually, paused by a maintenance window until …, or disabled — each with what senders
+ * get and who made it so (the manual controls are audited with their actor; a window is a
+ * schedule, not a person).
  */
 export function stateText(ep: Endpoint, last: AuditRow | null): { label: string; detail: string } {
   const a = ep.availability;
-  const by = last ? ` by ${last.actor} at ${utc(last.at)}` : '';
-  if (a.state === 'disabled') return { label: 'Disabled', detail: `Enabled is off${last?.action === 'disabled' ? by : ''}; requests get 404.` };
+  const by = (action: string): string => (last?.action === action ? ` by ${last.actor_name ? `${last.actor_name} (${last.actor})` : last.actor} at ${utc(last.at)}` : '');
+  if (a.state === 'disabled') return { label: 'Disabled', detail: `Disabled${by('disabled')}: senders get 404 until it is enabled again.` };
   if (a.state === 'paused' && a.paused_by === 'maintenance_window') {
-    return { label: 'Paused', detail: `Maintenance window until ${utc(a.resumes_at ?? null)}; requests get 503.` };
+    return { label: 'Paused by a window', detail: `Paused by a maintenance window until ${utc(a.resumes_at ?? null)}: senders get 503 until then.` };
   }
-  if (a.state === 'paused') return { label: 'Paused', detail: `Paused manually${last?.action === 'paused' ? by : ''}; requests get 503 until resumed.` };
-  return { label: 'Enabled', detail: 'Accepting requests.' };
+  if (a.state === 'paused') return { label: 'Paused manually', detail: `Paused manually${by('paused')}: senders get 503 until it is resumed.` };
+  return { label: 'Enabled', detail: 'Enabled: accepting requests.' };
 }
 
 export function StateBadge(props: { endpoint: Endpoint; last?: AuditRow | null }) {

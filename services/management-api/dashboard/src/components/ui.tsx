@@ -1,12 +1,17 @@
 import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { fieldId } from '../lib/fields';
 import type { ErrorMap } from '../lib/fields';
+import { useFieldErrors } from './form-errors';
 
-/** A labelled control with its API errors right under it, announced with the control. */
+/**
+ * A labelled control with the form's errors for it right under it, announced with the control
+ * (components/form-errors.tsx places them). `errors` overrides the form's, for a form of one field.
+ */
 export function Field(props: { path: string; label: string; errors?: ErrorMap; hint?: string; children: (attrs: FieldAttrs) => ComponentChildren }) {
   const id = fieldId(props.path);
-  const messages = props.errors?.get(props.path) ?? [];
+  const scoped = useFieldErrors(props.path, props.label);
+  const messages = props.errors?.get(props.path) ?? scoped;
   const described = [props.hint ? `${id}-hint` : '', messages.length ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div class={`field${messages.length ? ' field--invalid' : ''}`}>
@@ -32,34 +37,25 @@ export interface FieldAttrs {
   'aria-describedby': string | undefined;
 }
 
-/** Errors no field on the form shows, plus a count, so nothing the API said is lost. */
-export function ErrorSummary(props: { message: string | null; unplaced: Array<{ field: string; message: string }> }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (props.message) ref.current?.focus();
-  }, [props.message]);
-  if (!props.message) return null;
-  return (
-    <div class="error-summary" role="alert" tabIndex={-1} ref={ref}>
-      <p>{props.message}</p>
-      {props.unplaced.length > 0 && (
-        <ul>
-          {props.unplaced.map((e) => (
-            <li key={e.field + e.message}>
-              <code>{e.field}</code>: {e.message}
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}
-
 /** A checkbox that reads as an on/off switch. */
-export function Switch(props: { id: string; label: string; checked: boolean; disabled?: boolean; onChange: (on: boolean) => void }) {
+export function Switch(props: { id: string; label: string; checked: boolean; disabled?: boolean; describedBy?: string; onChange: (on: boolean) => void }) {
   return (
     <label class="switch" for={props.id}>
-      <input id={props.id} type="checkbox" role="switch" checked={props.checked} disabled={props.disabled} onChange={(e) => props.onChange((e.currentTarget as HTMLInputElement).checked)} />
+      <input
+        id={props.id}
+        type="checkbox"
+        role="switch"
+        checked={props.checked}
+        disabled={props.disabled}
+        aria-describedby={props.describedBy}
+        onChange={(e) => {
+          const box = e.currentTarget as HTMLInputElement;
+          const on = box.checked;
+          // the switch shows the stored state: it moves when the change is made (a confirmation may come first)
+          box.checked = props.checked;
+          props.onChange(on);
+        }}
+      />
       <span class="switch-track" aria-hidden="true" />
       <span>{props.label}</span>
     </label>
@@ -88,6 +84,8 @@ export function CopyButton(props: { text: string; label: string }) {
 /** A modal confirmation on the native <dialog>: focus moves in, Escape cancels, focus returns. */
 export function Confirm(props: { open: boolean; title: string; children: ComponentChildren; confirmLabel: string; danger?: boolean; onConfirm: () => void; onCancel: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // a page has several (disable, delete): each dialog is named by its own title
+  const titleId = `confirm-${useId()}`;
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -95,8 +93,8 @@ export function Confirm(props: { open: boolean; title: string; children: Compone
     if (!props.open && d.open) d.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} aria-labelledby="confirm-title" onCancel={(e: JSX.TargetedEvent<HTMLDialogElement>) => (e.preventDefault(), props.onCancel())}>
-      <h2 id="confirm-title">{props.title}</h2>
+    <dialog ref={ref} aria-labelledby={titleId} onCancel={(e: JSX.TargetedEvent<HTMLDialogElement>) => (e.preventDefault(), props.onCancel())}>
+      <h2 id={titleId}>{props.title}</h2>
       <div>{props.children}</div>
       <div class="actions">
         <button type="button" class="secondary" onClick={props.onCancel}>

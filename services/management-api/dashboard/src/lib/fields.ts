@@ -30,3 +30,13 @@ export function fieldFor(path: string, known: ReadonlySet<string>): string | nul
 export function fieldId(path: string): string {
   return `f-${path.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
+
+/** `config.custom_headers[0].name` → `custom headers 1 › name`, for a problem no control shows. */
+export function pathWords(path: string): string {
+  return path
+    .replace(/^config\./, '')
+    .replace(/\[(\d+)\]/g, (_, i: string) => `.${Number(i) + 1}`)
+    .split('.')
+    .map((s) => s.replace(/_/g, ' '))
+    .join(' › ');
+}

@@ -1,23 +1,16 @@
 import type { ActivityListed } from '@relay/client';
+import { outcomeLabel as labelOf } from '../../../../../libs/contracts/src/outcome-labels';
 
 /** Activity rows as the list shows them (spec "Activity record"): the API's listed row. */
 export type ActivityRow = ActivityListed;
 
-const ACRONYMS = new Set(['ip', 'http', 'url', 'json', 'xml']);
-const STATUS_LABELS: Record<ActivityRow['status'], string> = { completed: 'Completed', pending: 'Pending', errors: 'Delivery failed' };
-
 /**
- * The spec's outcome label with its code: "Completed (ACCEPTED)", "Auth Failed (AUTH_FAILED)".
- * An accepted request is labelled by where its deliveries stand.
+ * The spec's outcome label with its code: "Completed (ACCEPTED)", "Auth Failed (AUTH_FAILED)"; an
+ * accepted request by where its deliveries stand. The one table the API's error-text search
+ * matches against (libs/contracts outcome-labels.ts), so a search finds what the row reads.
  */
 export function outcomeLabel(row: Pick<ActivityRow, 'outcome' | 'status'>): string {
-  if (row.outcome === 'ACCEPTED') return `${STATUS_LABELS[row.status]} (ACCEPTED)`;
-  const words = row.outcome
-    .toLowerCase()
-    .split('_')
-    .map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w.charAt(0).toUpperCase() + w.slice(1)))
-    .join(' ');
-  return `${words} (${row.outcome})`;
+  return labelOf(row.outcome, row.status);
 }
 
 /** Merges a fresh first page into the rows on screen: new rows on top, known rows updated in place. */

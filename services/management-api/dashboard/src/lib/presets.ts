@@ -9,6 +9,11 @@ export interface PresetChoice {
 
 const ALL: PresetChoice[] = [...PRESET_NAMES.map((name) => ({ name, label: `${PRESET_SPECS[name].label} (${name})` })), { name: 'custom', label: 'Custom scheme (custom)' }];
 
+/** A preset by its provider's name beside its code: "Standard Webhooks (standard_webhooks)". */
+export function presetLabel(name: string): string {
+  return ALL.find((c) => c.name === name)?.label ?? name;
+}
+
 /** Presets whose name or label contains the query (case-insensitive); the current one always stays. */
 export function presetChoices(query: string, current: string): PresetChoice[] {
   const q = query.trim().toLowerCase();

@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { messageOf, must, relay } from '../api';
 import type { Alert, AlertRule, AlertRuleInput } from '@relay/client';
-import { Confirm, ErrorSummary, Field, Loading, Notice } from '../components/ui';
-import { useFormErrors } from '../components/form-errors';
+import { Confirm, Field, Loading, Notice } from '../components/ui';
+import { ErrorScope, ErrorSummary, GroupError, useFormErrors } from '../components/form-errors';
 import { conditionKindsOf, conditionOf, draftOf } from '../lib/alert-conditions';
 import type { ConditionDraft, ConditionKindView } from '../lib/alert-conditions';
-import { errorMap, fieldFor } from '../lib/fields';
 import type { Abilities } from '../lib/roles';
 import { utc } from '../lib/time';
 
@@ -180,15 +179,8 @@ function RuleForm(props: { rule: AlertRule | null; kinds: ConditionKindView[]; c
   const [conditions, setConditions] = useState<ConditionDraft[]>(props.rule?.conditions.map((c) => draftOf(kindOf(c.kind), c as Record<string, unknown>)) ?? [draftOf(kinds[0]!)]);
   const [cooldown, setCooldown] = useState(String(props.rule?.cooldown_minutes ?? 60));
   const [enabled, setEnabled] = useState(props.rule?.enabled ?? true);
-  const { errors, message, fail, clear } = useFormErrors();
+  const form = useFormErrors();
 
-  const known = new Set(['name', 'target_ids', 'conditions', 'cooldown_minutes']);
-  conditions.forEach((d, i) => {
-    known.add(`conditions[${i}].kind`);
-    for (const f of kindOf(d.kind!).fields) known.add(`conditions[${i}].${f.name}`);
-  });
-  const placed = errors.map((e) => ({ ...e, field: fieldFor(e.field, known) ?? e.field }));
-  const map = errorMap(placed);
   const setCondition = (i: number, d: ConditionDraft): void => setConditions(conditions.map((c, j) => (j === i ? d : c)));
 
   const submit = async (e: Event): Promise<void> => {
@@ -200,40 +192,38 @@ function RuleForm(props: { rule: AlertRule | null; kinds: ConditionKindView[]; c
       const saved = props.rule
         ? await must(relay.PUT('/v1/alert-rules/{ruleId}', { params: { path: { ruleId: props.rule.id } }, body }))
         : await must(relay.POST('/v1/alert-rules', { body }));
-      clear();
+      form.clear();
       props.onSaved(saved, props.rule === null);
     } catch (err) {
-      fail(err);
+      form.fail(err);
     }
   };
 
   return (
+    <ErrorScope form={form}>
     <form class="card" onSubmit={(e) => void submit(e)} aria-labelledby="rule-form-title">
       <h2 id="rule-form-title">{props.rule ? `Edit “${props.rule.name}”` : 'New alert rule'}</h2>
-      <ErrorSummary message={message} unplaced={placed.filter((x) => !known.has(x.field))} />
-      <Field path="name" label="Rule name" errors={map}>
+      <ErrorSummary />
+      <Field path="name" label="Rule name">
         {(a) => <input {...a} value={name} placeholder="e.g. Orders backend failing" onInput={(e) => setName(e.currentTarget.value)} />}
       </Field>
-      <fieldset aria-describedby={map.get('target_ids') ? 'f-target_ids-error' : undefined}>
+      <fieldset>
         <legend>Send alerts to</legend>
+        <GroupError path="target_ids" label="Send alerts to" />
         {choices.targets.length === 0 && <p class="hint">The account has no targets yet: add one to an endpoint first.</p>}
         {choices.targets.map((t) => (
           <label key={t.id} class="check">
             <input type="checkbox" checked={targets.includes(t.id)} onChange={(e) => setTargets(e.currentTarget.checked ? [...targets, t.id] : targets.filter((x) => x !== t.id))} /> {t.name}
           </label>
         ))}
-        {map.get('target_ids') && (
-          <p class="field-error" id="f-target_ids-error">
-            {map.get('target_ids')!.join('; ')}
-          </p>
-        )}
       </fieldset>
       {conditions.map((d, i) => {
         const kind = kindOf(d.kind!);
         return (
           <fieldset key={i}>
             <legend>Condition {i + 1}</legend>
-            <Field path={`conditions[${i}].kind`} label="Tell me when" errors={map} hint={kind.help}>
+            <GroupError path={`conditions[${i}]`} label={`Condition ${i + 1}`} />
+            <Field path={`conditions[${i}].kind`} label="Tell me when" hint={kind.help}>
               {(a) => (
                 <select {...a} value={d.kind} onChange={(e) => setCondition(i, draftOf(kindOf(e.currentTarget.value)))}>
                   {kinds.map((k) => (
@@ -245,7 +235,7 @@ function RuleForm(props: { rule: AlertRule | null; kinds: ConditionKindView[]; c
               )}
             </Field>
             {kind.fields.map((f) => (
-              <Field key={f.name} path={`conditions[${i}].${f.name}`} label={f.label} errors={map} hint={f.help}>
+              <Field key={f.name} path={`conditions[${i}].${f.name}`} label={f.label} hint={f.help}>
                 {(a) =>
                   f.type === 'integer' ? (
                     <input {...a} type="number" min={f.min} max={f.max} value={d[f.name]} onInput={(e) => setCondition(i, { ...d, [f.name]: e.currentTarget.value })} />
@@ -270,10 +260,11 @@ function RuleForm(props: { rule: AlertRule | null; kinds: ConditionKindView[]; c
           </fieldset>
         );
       })}
+      <GroupError path="conditions" label="Conditions" />
       <button type="button" class="secondary" onClick={() => setConditions([...conditions, draftOf(kinds[0]!)])}>
         Add a condition
       </button>
-      <Field path="cooldown_minutes" label="Quiet time that ends an episode (minutes)" errors={map} hint="One alert per episode: a new one only after the condition was not seen for this long.">
+      <Field path="cooldown_minutes" label="Quiet time that ends an episode (minutes)" hint="One alert per episode: a new one only after the condition was not seen for this long.">
         {(a) => <input {...a} type="number" min={1} max={1440} value={cooldown} onInput={(e) => setCooldown(e.currentTarget.value)} />}
       </Field>
       <label class="check">
@@ -286,5 +277,6 @@ function RuleForm(props: { rule: AlertRule | null; kinds: ConditionKindView[]; c
         </button>
       </div>
     </form>
+    </ErrorScope>
   );
 }

@@ -15,11 +15,12 @@ import { SignedExample } from './endpoint/SignedExample';
 import { TestRequest } from './endpoint/TestRequest';
 import { Outputs } from './outputs/Outputs';
 
+/** Each tab with its name, and the shorter one a phone shows so the tabs stay on one row. */
 const TABS = [
-  ['settings', 'Settings'],
-  ['outputs', 'Outputs'],
-  ['activity', 'Request activity'],
-  ['audit', 'Audit history'],
+  ['settings', 'Settings', 'Settings'],
+  ['outputs', 'Outputs', 'Outputs'],
+  ['activity', 'Request activity', 'Activity'],
+  ['audit', 'Audit history', 'Audit'],
 ] as const;
 
 /** One endpoint: its state and controls, ingest URL, settings, outputs, activity and audit. */
@@ -29,6 +30,7 @@ export function EndpointPage(props: { id: string; tab?: string; can: Abilities }
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmDisable, setConfirmDisable] = useState(false);
   const [auditVersion, setAuditVersion] = useState(0);
   const tab = TABS.some(([t]) => t === props.tab) ? props.tab! : 'settings';
 
@@ -45,7 +47,10 @@ export function EndpointPage(props: { id: string; tab?: string; can: Abilities }
   if (!ep) return <Loading what="the endpoint" />;
 
   const act = async (action: 'pause' | 'resume' | 'enable' | 'disable'): Promise<void> => {
+    // a confirmation belongs to the action before it: the next action clears it
     setError(null);
+    setNotice(null);
+    setConfirmDisable(false);
     try {
       setEp(await must(relay.POST(`/v1/endpoints/{endpointId}/${action}`, { params: { path: { endpointId: ep.id } } })));
       setNotice(`Endpoint ${action === 'pause' ? 'paused' : action === 'resume' ? 'resumed' : action + 'd'}.`);
@@ -77,27 +82,33 @@ export function EndpointPage(props: { id: string; tab?: string; can: Abilities }
         <h1 id="ep-title">{ep.name}</h1>
         <StateBadge endpoint={ep} last={last} />
       </div>
-      <p class="state-detail" id="state-detail">
+      <p class="state-detail" id="state-detail" data-state-line>
         {state.detail}
       </p>
-      {notice && <Notice kind="ok">{notice}</Notice>}
-      {error && <Notice kind="error">{error}</Notice>}
 
       <section class="card controls" aria-label="State controls">
-        <Switch id="enabled-switch" label="Enabled" checked={ep.enabled} disabled={!props.can.edit} onChange={(on) => void act(on ? 'enable' : 'disable')} />
+        <Switch id="enabled-switch" label="Enabled" describedBy="enabled-hint" checked={ep.enabled} disabled={!props.can.may(ep.enabled ? 'disableEndpoint' : 'enableEndpoint')} onChange={(on) => (on ? void act('enable') : (setNotice(null), setConfirmDisable(true)))} />
         {ep.paused ? (
-          <button type="button" disabled={!props.can.edit} onClick={() => void act('resume')}>
+          <button type="button" aria-describedby="pause-hint" disabled={!props.can.may('resumeEndpoint')} onClick={() => void act('resume')}>
             Resume
           </button>
         ) : (
-          <button type="button" class="secondary" disabled={!props.can.edit} onClick={() => void act('pause')}>
+          <button type="button" class="secondary" aria-describedby="pause-hint" disabled={!props.can.may('pauseEndpoint')} onClick={() => void act('pause')}>
             Pause
           </button>
         )}
         <TestRequest endpoint={ep} can={props.can} />
-        <button type="button" class="danger" disabled={!props.can.edit} onClick={() => setConfirmDelete(true)}>
+        <button type="button" class="danger" disabled={!props.can.may('deleteEndpoint')} onClick={() => (setNotice(null), setConfirmDelete(true))}>
           Delete…
         </button>
+        <p class="hint controls-hint" id="enabled-hint">
+          <strong>Enabled</strong> off: senders get 404, as if the endpoint did not exist, until it is enabled again.
+        </p>
+        <p class="hint controls-hint" id="pause-hint">
+          <strong>Pause</strong>: senders get 503 and retry later; nothing is lost. Resume when ready.
+        </p>
+        {notice && <Notice kind="ok">{notice}</Notice>}
+        {error && <Notice kind="error">{error}</Notice>}
       </section>
 
       <section class="card" aria-labelledby="ingest-title">
@@ -120,9 +131,10 @@ export function EndpointPage(props: { id: string; tab?: string; can: Abilities }
       </section>
 
       <nav class="tabs" aria-label="Endpoint sections">
-        {TABS.map(([t, label]) => (
+        {TABS.map(([t, label, short]) => (
           <a key={t} href={href('endpoints', ep.id, t)} aria-current={tab === t ? 'page' : undefined}>
-            {label}
+            <span class="wide-only-inline">{label}</span>
+            <span class="narrow-only-inline">{short}</span>
           </a>
         ))}
       </nav>
@@ -136,6 +148,9 @@ export function EndpointPage(props: { id: string; tab?: string; can: Abilities }
       {tab === 'activity' && <ActivityView endpointId={ep.id} can={props.can} />}
       {tab === 'audit' && <AuditHistory endpointId={ep.id} version={auditVersion} />}
 
+      <Confirm open={confirmDisable} title={`Disable ${ep.name}?`} confirmLabel="Disable endpoint" danger onConfirm={() => void act('disable')} onCancel={() => setConfirmDisable(false)}>
+        <p>Senders get 404 from now on, as if the endpoint did not exist — most providers stop retrying and may switch the webhook off. To hold requests for a while instead, cancel and use Pause (503: senders retry later).</p>
+      </Confirm>
       <Confirm open={confirmDelete} title={`Delete ${ep.name}?`} confirmLabel="Delete endpoint" danger onConfirm={() => void remove()} onCancel={() => setConfirmDelete(false)}>
         <p>
           The endpoint and its targets are deleted. Senders get 404 from then on. Its audit history is kept but no longer shown. This cannot be undone.

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { messageOf, must, relay } from '../api';
-import { ErrorSummary, Field, Loading, Notice } from '../components/ui';
-import { useFormErrors } from '../components/form-errors';
+import { Field, Loading, Notice } from '../components/ui';
+import { ErrorScope, ErrorSummary, useFormErrors } from '../components/form-errors';
 import { StateBadge, lastStateChange, stateText } from '../components/state';
-import { errorMap } from '../lib/fields';
+import { presetLabel } from '../lib/presets';
 import type { Abilities } from '../lib/roles';
+import { PAYLOAD_FORMAT_LABELS } from '../lib/settings';
 import { go, href } from '../router';
 import type { AuditRow, Endpoint } from '@relay/client';
 
@@ -30,7 +31,7 @@ export function EndpointsPage(props: { can: Abilities }) {
   return (
     <section aria-labelledby="endpoints-title">
       <h1 id="endpoints-title">Endpoints</h1>
-      {props.can.edit && <CreateEndpoint />}
+      {props.can.may('createEndpoint') && <CreateEndpoint />}
       {error && <Notice kind="error">{error}</Notice>}
       {!endpoints && !error && <Loading what="endpoints" />}
       {endpoints && endpoints.length === 0 && <p>No endpoints yet.</p>}
@@ -43,7 +44,7 @@ export function EndpointsPage(props: { can: Abilities }) {
                 <th scope="col">Name</th>
                 <th scope="col">State</th>
                 <th scope="col" class="wide-only">Why / by whom</th>
-                <th scope="col" class="wide-only">Format</th>
+                <th scope="col" class="wide-only">Accepts</th>
                 <th scope="col" class="wide-only">ID</th>
               </tr>
             </thead>
@@ -58,7 +59,7 @@ export function EndpointsPage(props: { can: Abilities }) {
                   </td>
                   <td class="wide-only">{stateText(e, actors[e.id] ?? null).detail}</td>
                   <td class="wide-only nowrap">
-                    {e.methods.join(', ')} · {e.payload_format}
+                    {e.methods.join(', ')} · {PAYLOAD_FORMAT_LABELS[e.payload_format] ?? e.payload_format} · {authText(e)}
                   </td>
                   <td class="wide-only">
                     <code>{e.id}</code>
@@ -73,27 +74,37 @@ export function EndpointsPage(props: { can: Abilities }) {
   );
 }
 
+const AUTH_WORDS: Record<string, string> = { NONE: 'no sender auth', BASIC: 'Basic auth', BEARER: 'bearer token', API_KEY: 'API key header' };
+
+/** How senders authenticate, in words: an HMAC preset by its provider's name beside its code. */
+function authText(e: Endpoint): string {
+  const auth = e.inbound_auth;
+  if (auth.type === 'HMAC') return `signed: ${presetLabel(auth.preset ?? 'custom')}`;
+  return AUTH_WORDS[auth.type] ?? auth.type;
+}
+
 function CreateEndpoint() {
   const [name, setName] = useState('');
-  const { errors, message, fail } = useFormErrors();
+  const form = useFormErrors();
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
     try {
       const created = await must(relay.POST('/v1/endpoints', { body: { name } }));
       go('endpoints', created.id);
     } catch (err) {
-      fail(err);
+      form.fail(err);
     }
   };
-  const map = errorMap(errors);
   return (
     <form class="inline-form card" onSubmit={(e) => void submit(e)} aria-labelledby="create-title">
-      <h2 id="create-title">New endpoint</h2>
-      <ErrorSummary message={message} unplaced={errors.filter((x) => x.field !== 'name')} />
-      <Field path="name" label="Name" errors={map}>
-        {(a) => <input {...a} value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="e.g. orders" />}
-      </Field>
-      <button type="submit">Create endpoint</button>
+      <ErrorScope form={form}>
+        <h2 id="create-title">New endpoint</h2>
+        <ErrorSummary />
+        <Field path="name" label="Name">
+          {(a) => <input {...a} value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="e.g. orders" />}
+        </Field>
+        <button type="submit">Create endpoint</button>
+      </ErrorScope>
     </form>
   );
 }

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { messageOf, must, relay } from '../api';
-import { Confirm, CopyButton, ErrorSummary, Field, Loading, Notice } from '../components/ui';
-import { useFormErrors } from '../components/form-errors';
-import { errorMap } from '../lib/fields';
+import { Confirm, CopyButton, Field, Loading, Notice } from '../components/ui';
+import { ErrorScope, ErrorSummary, useFormErrors } from '../components/form-errors';
 import { utc } from '../lib/time';
 import type { Me } from '../api';
 import type { ApiKey, ApiKeyCreated } from '@relay/client';
@@ -115,23 +114,23 @@ export function KeysPage(props: { me: Me }) {
 function CreateKey(props: { roles: Role[]; onCreated: (k: ApiKeyCreated) => void }) {
   const [role, setRole] = useState<Role>(props.roles.includes('editor') ? 'editor' : props.roles[0]!);
   const [name, setName] = useState('');
-  const { errors, message, fail, clear } = useFormErrors();
+  const form = useFormErrors();
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
     try {
       props.onCreated(await must(relay.POST('/v1/api-keys', { body: name.trim() ? { role, name: name.trim() } : { role } })));
       setName('');
-      clear();
+      form.clear();
     } catch (err) {
-      fail(err);
+      form.fail(err);
     }
   };
-  const map = errorMap(errors);
   return (
     <form class="card inline-form" onSubmit={(e) => void submit(e)} aria-labelledby="newkey-title">
+      <ErrorScope form={form}>
       <h2 id="newkey-title">New API key</h2>
-      <ErrorSummary message={message} unplaced={errors.filter((x) => x.field !== 'role' && x.field !== 'name')} />
-      <Field path="role" label="Role" errors={map} hint={ROLE_HINTS[role]}>
+      <ErrorSummary />
+      <Field path="role" label="Role" hint={ROLE_HINTS[role]}>
         {(a) => (
           <select {...a} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
             {props.roles.map((r) => (
@@ -142,10 +141,11 @@ function CreateKey(props: { roles: Role[]; onCreated: (k: ApiKeyCreated) => void
           </select>
         )}
       </Field>
-      <Field path="name" label="Name (optional)" errors={map}>
+      <Field path="name" label="Name (optional)">
         {(a) => <input {...a} value={name} placeholder="e.g. CI deploys" onInput={(e) => setName(e.currentTarget.value)} />}
       </Field>
       <button type="submit">Create key</button>
+      </ErrorScope>
     </form>
   );
 }

@@ -1,5 +1,5 @@
 import { Field } from '../../components/ui';
-import type { ErrorMap } from '../../lib/fields';
+import { GroupError } from '../../components/form-errors';
 import { INBOUND_AUTH_TYPES } from '../../lib/settings';
 import { takesVerifyToken } from '../../lib/presets';
 import { PresetPicker } from './PresetPicker';
@@ -11,24 +11,12 @@ const LIST: Record<string, string> = { BEARER: 'tokens', API_KEY: 'keys', HMAC: 
 /** The error-path segment of a type (`inbound_auth.api_key.keys[0]`). */
 export const authSegment = (type: string): string => `inbound_auth.${type.toLowerCase()}`;
 
-/** Every field path this editor can show an error at. */
-export function authFieldPaths(d: AuthDraft): string[] {
-  const seg = authSegment(d.type);
-  const list = LIST[d.type];
-  const paths = ['inbound_auth', 'inbound_auth.type', `${seg}.header`, `${seg}.preset`, `${seg}.tolerance_seconds`, `${seg}.custom`, `${seg}.dedup.enabled`, `${seg}.dedup.window_seconds`, `${seg}.verify_token`];
-  if (list) {
-    paths.push(`${seg}.${list}`);
-    d.slots.forEach((_, i) => paths.push(...(d.type === 'BASIC' ? [`${seg}.credentials[${i}].username`, `${seg}.credentials[${i}].password`] : [`${seg}.${list}[${i}]`])));
-  }
-  return paths;
-}
-
 /**
  * Inbound auth with write-only secrets: a stored secret shows as "set" (with its last four
  * characters when the API gives them) and can be kept, replaced or removed, never read. Up to
  * two slots, for the spec's rotation order.
  */
-export function AuthEditor(props: { draft: AuthDraft; errors: ErrorMap; disabled: boolean; onChange: (d: AuthDraft) => void }) {
+export function AuthEditor(props: { draft: AuthDraft; disabled: boolean; onChange: (d: AuthDraft) => void }) {
   const d = props.draft;
   const seg = authSegment(d.type);
   const change = (patch: Partial<AuthDraft>): void => props.onChange({ ...d, ...patch, touched: true });
@@ -41,7 +29,7 @@ export function AuthEditor(props: { draft: AuthDraft; errors: ErrorMap; disabled
   return (
     <fieldset class="group">
       <legend>Inbound authentication</legend>
-      <Field path="inbound_auth.type" label="Type" errors={props.errors}>
+      <Field path="inbound_auth.type" label="Type">
         {(a) => (
           <select {...a} value={d.type} disabled={props.disabled} onChange={(e) => setType(e.currentTarget.value)}>
             {INBOUND_AUTH_TYPES.map((t) => (
@@ -52,16 +40,16 @@ export function AuthEditor(props: { draft: AuthDraft; errors: ErrorMap; disabled
           </select>
         )}
       </Field>
-      {props.errors.get('inbound_auth') && <p class="field-error">{props.errors.get('inbound_auth')!.join('; ')}</p>}
+      <GroupError path="inbound_auth" label="Inbound authentication" />
       {d.type === 'API_KEY' && (
-        <Field path={`${seg}.header`} label="Header name" errors={props.errors}>
+        <Field path={`${seg}.header`} label="Header name">
           {(a) => <input {...a} value={d.header} disabled={props.disabled} onInput={(e) => change({ header: e.currentTarget.value })} placeholder="X-API-Key" />}
         </Field>
       )}
       {d.type === 'HMAC' && (
         <>
-          <PresetPicker path={`${seg}.preset`} value={d.preset} errors={props.errors} disabled={props.disabled} onChange={(preset) => change({ preset })} />
-          <Field path={`${seg}.dedup.enabled`} label="Deduplicate on the provider's delivery id" errors={props.errors}>
+          <PresetPicker path={`${seg}.preset`} value={d.preset} disabled={props.disabled} onChange={(preset) => change({ preset })} />
+          <Field path={`${seg}.dedup.enabled`} label="Deduplicate on the provider's delivery id">
             {(a) => (
               <select {...a} value={d.dedup} disabled={props.disabled} onChange={(e) => change({ dedup: e.currentTarget.value as AuthDraft['dedup'] })}>
                 <option value="">Preset default (on when the provider sends an id)</option>
@@ -70,24 +58,24 @@ export function AuthEditor(props: { draft: AuthDraft; errors: ErrorMap; disabled
               </select>
             )}
           </Field>
-          <Field path={`${seg}.dedup.window_seconds`} label="Dedup window (seconds, optional; default 86400)" errors={props.errors}>
+          <Field path={`${seg}.dedup.window_seconds`} label="Dedup window (seconds, optional; default 86400)">
             {(a) => <input {...a} inputMode="numeric" value={d.dedupWindow} disabled={props.disabled} onInput={(e) => change({ dedupWindow: e.currentTarget.value })} />}
           </Field>
           {takesVerifyToken(d.preset) && (
             <Field
               path={`${seg}.verify_token`}
               label="Meta verify token"
-              errors={props.errors}
+             
               hint={d.verifyTokenStored ? 'One is stored (never shown). Type it again when you save a change to authentication, or it is removed.' : 'The hub.verify_token you give Meta for the subscription handshake.'}
             >
               {(a) => <input {...a} type="password" autoComplete="new-password" value={d.verifyToken} disabled={props.disabled} onInput={(e) => change({ verifyToken: e.currentTarget.value })} />}
             </Field>
           )}
-          <Field path={`${seg}.tolerance_seconds`} label="Replay window (seconds, optional)" errors={props.errors}>
+          <Field path={`${seg}.tolerance_seconds`} label="Replay window (seconds, optional)">
             {(a) => <input {...a} inputMode="numeric" value={d.tolerance} disabled={props.disabled} onInput={(e) => change({ tolerance: e.currentTarget.value })} />}
           </Field>
           {d.preset === 'custom' && (
-            <Field path={`${seg}.custom`} label="Custom scheme (JSON)" errors={props.errors} hint='{"algorithm":"sha256","header":"X-Signature","encoding":"hex","template":"{{body}}"} — docs/inbound-auth.md'>
+            <Field path={`${seg}.custom`} label="Custom scheme (JSON)" hint='{"algorithm":"sha256","header":"X-Signature","encoding":"hex","template":"{{body}}"} — docs/inbound-auth.md'>
               {(a) => <textarea {...a} rows={5} value={d.custom} disabled={props.disabled} onInput={(e) => change({ custom: e.currentTarget.value })} />}
             </Field>
           )}
@@ -95,11 +83,12 @@ export function AuthEditor(props: { draft: AuthDraft; errors: ErrorMap; disabled
       )}
       {LIST[d.type] && (
         <div class="slots">
+          <GroupError path={`${seg}.${LIST[d.type]}`} label={d.type === 'BASIC' ? 'Credentials' : 'Secrets'} />
           {d.slots.map((s, i) => (
             <fieldset key={i} class="row-group">
               <legend>{d.type === 'BASIC' ? `Credential ${i + 1}` : `Secret ${i + 1}`}</legend>
               {d.type === 'BASIC' && (
-                <Field path={`${seg}.credentials[${i}].username`} label="Username" errors={props.errors}>
+                <Field path={`${seg}.credentials[${i}].username`} label={`Username ${i + 1}`}>
                   {(a) => <input {...a} value={s.username} autoComplete="off" disabled={props.disabled} onInput={(e) => setSlot(i, { username: e.currentTarget.value })} />}
                 </Field>
               )}
@@ -109,7 +98,7 @@ export function AuthEditor(props: { draft: AuthDraft; errors: ErrorMap; disabled
                   <p class="secret-set">
                     <span class="badge">set</span> {s.hint !== 'set' && <code>{s.hint}</code>} <span class="hint">(never shown again)</span>
                   </p>
-                  {props.errors.get(secretPath(i)) && <p class="field-error">{props.errors.get(secretPath(i))!.join('; ')}</p>}
+                  <GroupError path={secretPath(i)} label={d.type === 'BASIC' ? `Password ${i + 1}` : `Secret ${i + 1}`} />
                   {!props.disabled && (
                     <button type="button" class="secondary" onClick={() => setSlot(i, { keep: null, value: '' })}>
                       Replace
@@ -117,7 +106,7 @@ export function AuthEditor(props: { draft: AuthDraft; errors: ErrorMap; disabled
                   )}
                 </div>
               ) : (
-                <Field path={secretPath(i)} label={d.type === 'BASIC' ? 'Password' : 'New secret'} errors={props.errors} hint="Write-only: stored encrypted and never displayed after saving.">
+                <Field path={secretPath(i)} label={d.type === 'BASIC' ? `Password ${i + 1}` : `New secret ${i + 1}`} hint="Write-only: stored encrypted and never displayed after saving.">
                   {(a) => <input {...a} type="password" autoComplete="new-password" value={s.value} disabled={props.disabled} onInput={(e) => setSlot(i, { value: e.currentTarget.value })} />}
                 </Field>
               )}

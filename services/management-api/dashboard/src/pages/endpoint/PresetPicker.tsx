@@ -1,13 +1,12 @@
 import { useState } from 'preact/hooks';
 import { Field } from '../../components/ui';
-import type { ErrorMap } from '../../lib/fields';
 import { presetChoices, presetSummary } from '../../lib/presets';
 
 /**
  * Issue 24: the HMAC preset by provider name. A search box narrows the list (name or label);
  * under it, what the chosen provider sends and where its dashboard shows the secret.
  */
-export function PresetPicker(props: { path: string; value: string; errors: ErrorMap; disabled: boolean; onChange: (preset: string) => void }) {
+export function PresetPicker(props: { path: string; value: string; disabled: boolean; onChange: (preset: string) => void }) {
   const [query, setQuery] = useState('');
   const choices = presetChoices(query, props.value);
   const summary = presetSummary(props.value);
@@ -17,7 +16,7 @@ export function PresetPicker(props: { path: string; value: string; errors: Error
         <span>Find a provider</span>
         <input type="search" value={query} disabled={props.disabled} placeholder="GitHub, Stripe, Shopify…" onInput={(e) => setQuery(e.currentTarget.value)} />
       </label>
-      <Field path={props.path} label="Preset" errors={props.errors}>
+      <Field path={props.path} label="Preset">
         {(a) => (
           <select {...a} value={props.value} disabled={props.disabled} onChange={(e) => props.onChange(e.currentTarget.value)}>
             {choices.map((c) => (

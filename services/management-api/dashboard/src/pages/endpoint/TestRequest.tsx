@@ -26,7 +26,7 @@ export function TestRequest(props: { endpoint: Endpoint; can: Abilities }) {
   };
   return (
     <span class="test-request">
-      <button type="button" class="secondary" disabled={!props.can.edit || busy} onClick={() => void send()}>
+      <button type="button" class="secondary" disabled={!props.can.may('testEndpoint') || busy} onClick={() => void send()}>
         {busy ? 'Sending…' : 'Send test request'}
       </button>
       {result && (

@@ -1,5 +1,5 @@
 import { Field } from '../../components/ui';
-import type { ErrorMap } from '../../lib/fields';
+import { GroupError } from '../../components/form-errors';
 import { isCredential, isHidden, isTriState, startItem, startObject } from '../../lib/kind-form';
 import type { Value } from '../../lib/kind-form';
 import type { TargetKindField } from '@relay/client';
@@ -16,7 +16,6 @@ interface Props {
   onChange: (value: Value) => void;
   /** the API path of this object, e.g. `config` or `config.custom_headers[2]` */
   path: string;
-  errors: ErrorMap;
   /** the target is being edited: its stored credentials are set but unreadable */
   editing: boolean;
   /** prefixes each label (a row of a list: `Header 2`) */
@@ -30,7 +29,7 @@ export function KindFields(props: Props) {
       {props.fields
         .filter((f) => !isHidden(f))
         .map((f) => (
-          <FieldControl key={f.name} field={f} value={props.value[f.name]} siblings={props.value} onChange={(v) => set(f.name, v)} path={props.path === '' ? f.name : `${props.path}.${f.name}`} errors={props.errors} editing={props.editing} labelPrefix={props.labelPrefix} />
+          <FieldControl key={f.name} field={f} value={props.value[f.name]} siblings={props.value} onChange={(v) => set(f.name, v)} path={props.path === '' ? f.name : `${props.path}.${f.name}`} editing={props.editing} labelPrefix={props.labelPrefix} />
         ))}
     </>
   );
@@ -42,7 +41,6 @@ interface ControlProps {
   siblings: Value;
   onChange: (v: unknown) => void;
   path: string;
-  errors: ErrorMap;
   editing: boolean;
   labelPrefix?: string;
 }
@@ -61,7 +59,7 @@ function FieldControl(p: ControlProps) {
   switch (f.type) {
     case 'string':
       return (
-        <Field path={p.path} label={label} errors={p.errors} hint={hint}>
+        <Field path={p.path} label={label} hint={hint}>
           {(a) =>
             f.multiline && credential ? (
               // a multi-line credential (a key file): masked as typed, like a password field — a
@@ -78,14 +76,14 @@ function FieldControl(p: ControlProps) {
     case 'integer':
     case 'number':
       return (
-        <Field path={p.path} label={label} errors={p.errors} hint={hint}>
+        <Field path={p.path} label={label} hint={hint}>
           {(a) => <input {...a} type="number" step={f.type === 'number' ? 'any' : undefined} min={f.minimum} max={f.maximum} value={p.value === undefined || p.value === null ? '' : String(p.value)} onInput={(e) => p.onChange(e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))} />}
         </Field>
       );
     case 'boolean':
       if (isTriState(f)) {
         return (
-          <Field path={p.path} label={label} errors={p.errors} hint={hint}>
+          <Field path={p.path} label={label} hint={hint}>
             {(a) => (
               <select {...a} value={p.value === true ? 'on' : p.value === false ? 'off' : ''} onChange={(e) => p.onChange(e.currentTarget.value === '' ? undefined : e.currentTarget.value === 'on')}>
                 <option value="">unset</option>
@@ -103,7 +101,7 @@ function FieldControl(p: ControlProps) {
       );
     case 'enum':
       return (
-        <Field path={p.path} label={label} errors={p.errors} hint={hint}>
+        <Field path={p.path} label={label} hint={hint}>
           {(a) => (
             <select {...a} value={String(p.value ?? '')} onChange={(e) => p.onChange(e.currentTarget.value)}>
               {!f.required && f.default === undefined && <option value="">unset</option>}
@@ -134,7 +132,7 @@ function ObjectControl(p: ControlProps) {
     <fieldset class="group">
       <legend>{f.label}</legend>
       {f.help && <p class="hint">{f.help}</p>}
-      {p.errors.get(p.path) && <p class="field-error">{p.errors.get(p.path)!.join('; ')}</p>}
+      <GroupError path={p.path} label={p.labelPrefix ? `${p.labelPrefix} ${f.label.toLowerCase()}` : f.label} />
       {optional && (
         <label class="check">
           <input type="checkbox" checked={value !== null} onChange={(e) => p.onChange(e.currentTarget.checked ? startObject(f.fields ?? [], undefined) : null)} /> {`Use ${f.label.charAt(0).toLowerCase()}${f.label.slice(1)}`}
@@ -142,7 +140,7 @@ function ObjectControl(p: ControlProps) {
       )}
       {value !== null && (
         <div class="grid">
-          <KindFields fields={f.fields ?? []} value={value} onChange={p.onChange} path={p.path} errors={p.errors} editing={p.editing} />
+          <KindFields fields={f.fields ?? []} value={value} onChange={p.onChange} path={p.path} editing={p.editing} />
         </div>
       )}
     </fieldset>
@@ -159,7 +157,7 @@ function VariantControl(p: ControlProps) {
     <fieldset class="group">
       <legend>{f.label}</legend>
       <div class="grid">
-        <Field path={`${p.path}.${tag}`} label={f.label} errors={p.errors} hint={f.help}>
+        <Field path={`${p.path}.${tag}`} label={f.label} hint={f.help}>
           {(a) => (
             <select {...a} value={String(variant?.value ?? '')} onChange={(e) => p.onChange({ ...value, [tag]: e.currentTarget.value })}>
               {f.variants?.map((v) => (
@@ -170,7 +168,7 @@ function VariantControl(p: ControlProps) {
             </select>
           )}
         </Field>
-        <KindFields fields={variant?.fields ?? []} value={value} onChange={p.onChange} path={p.path} errors={p.errors} editing={p.editing} labelPrefix={p.labelPrefix} />
+        <KindFields fields={variant?.fields ?? []} value={value} onChange={p.onChange} path={p.path} editing={p.editing} labelPrefix={p.labelPrefix} />
       </div>
     </fieldset>
   );
@@ -182,7 +180,7 @@ function LinesControl(p: ControlProps) {
   const lines = Array.isArray(p.value) ? (p.value as unknown[]).map(String) : [];
   const toItem = (s: string): unknown => (f.items?.type === 'integer' ? Number(s) : s);
   return (
-    <Field path={p.path} label={`${f.label} (one per line)`} errors={p.errors} hint={f.help}>
+    <Field path={p.path} label={`${f.label} (one per line)`} hint={f.help}>
       {(a) => <textarea {...a} rows={3} value={lines.join('\n')} onInput={(e) => p.onChange(e.currentTarget.value.split(/\n/).map((s) => s.trim()).filter(Boolean).map(toItem))} />}
     </Field>
   );
@@ -197,13 +195,13 @@ function RowsControl(p: ControlProps) {
   return (
     <fieldset class="group">
       <legend>{f.label}</legend>
-      {p.errors.get(p.path) && <p class="field-error">{p.errors.get(p.path)!.join('; ')}</p>}
+      <GroupError path={p.path} label={p.labelPrefix ? `${p.labelPrefix} ${f.label.toLowerCase()}` : f.label} />
       {rows.map((row, i) => (
         <div class="row" key={i}>
           {item.type === 'variant' ? (
-            <FieldControl field={{ ...item, label: `${item.label} ${i + 1}` }} value={row} siblings={{}} onChange={(v) => p.onChange(rows.map((r, j) => (j === i ? (v as Value) : r)))} path={`${p.path}[${i}]`} errors={p.errors} editing={p.editing} labelPrefix={`${item.label} ${i + 1}`} />
+            <FieldControl field={{ ...item, label: `${item.label} ${i + 1}` }} value={row} siblings={{}} onChange={(v) => p.onChange(rows.map((r, j) => (j === i ? (v as Value) : r)))} path={`${p.path}[${i}]`} editing={p.editing} labelPrefix={`${item.label} ${i + 1}`} />
           ) : (
-            <KindFields fields={item.fields ?? []} value={row} onChange={(v) => p.onChange(rows.map((r, j) => (j === i ? v : r)))} path={`${p.path}[${i}]`} errors={p.errors} editing={p.editing} labelPrefix={`${item.label} ${i + 1}`} />
+            <KindFields fields={item.fields ?? []} value={row} onChange={(v) => p.onChange(rows.map((r, j) => (j === i ? v : r)))} path={`${p.path}[${i}]`} editing={p.editing} labelPrefix={`${item.label} ${i + 1}`} />
           )}
           <button type="button" class="secondary" aria-label={`Remove ${item.label.toLowerCase()} ${i + 1}`} onClick={() => p.onChange(rows.filter((_, j) => j !== i))}>
             Remove

@@ -21,10 +21,13 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
   // every kind's description: the forms and summaries are drawn from it (GET /v1/target-kinds)
   const [kinds, setKinds] = useState<TargetKindList | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  // a confirmation where the action was taken: in that target's card (`at`), or above the list
+  // (an added or deleted target); the next action clears it
+  const [notice, setNotice] = useState<{ at: string | null; text: string } | null>(null);
   const [adding, setAdding] = useState(false);
   const [replacing, setReplacing] = useState<Target | null>(null);
   const [deleting, setDeleting] = useState<Target | null>(null);
+  const [disabling, setDisabling] = useState<Target | null>(null);
   const endpointId = props.endpointId;
   const target = (targetId: string) => ({ params: { path: { endpointId, targetId } } });
   const load = (): void => {
@@ -36,11 +39,12 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
   }, []);
   const kindOf = (t: Target) => kinds?.data.find((k) => k.kind === t.kind);
 
-  const run = async (what: () => Promise<unknown>, done: string): Promise<void> => {
+  const run = async (what: () => Promise<unknown>, done: string, at: string | null): Promise<void> => {
     setError(null);
+    setNotice(null);
     try {
       await what();
-      setNotice(done);
+      setNotice({ at, text: done });
       load();
     } catch (err) {
       setError(messageOf(err));
@@ -49,8 +53,8 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
   const created = async (t: Target): Promise<void> => {
     // a changed configuration is a new target (the API keeps configs immutable): the old one goes
     // a rename or a new retry schedule keeps the target (same id): nothing to delete
-    if (replacing && replacing.id !== t.id) await run(() => must(relay.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', target(replacing.id))), `Target replaced by ${t.name}.`);
-    else setNotice(replacing ? `Target ${t.name} saved.` : `Target ${t.name} added.`);
+    if (replacing && replacing.id !== t.id) await run(() => must(relay.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', target(replacing.id))), `Target replaced by ${t.name}.`, t.id);
+    else setNotice({ at: replacing ? t.id : null, text: replacing ? `Target ${t.name} saved.` : `Target ${t.name} added.` });
     setAdding(false);
     setReplacing(null);
     load();
@@ -59,7 +63,7 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
   return (
     <section aria-labelledby="outputs-title">
       <h2 id="outputs-title">Outputs</h2>
-      {notice && <Notice kind="ok">{notice}</Notice>}
+      {notice && notice.at === null && <Notice kind="ok">{notice.text}</Notice>}
       {error && <Notice kind="error">{error}</Notice>}
       {(!targets || !kinds) && !error && <Loading what="targets" />}
       {targets && targets.length === 0 && <p>No targets: accepted requests are logged but go nowhere.</p>}
@@ -87,8 +91,8 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
               <p>
                 Fix the destination (or replace this target's configuration), then clear the flag. Deliveries dead-lettered meanwhile are sent again with <code>npm run redrive</code>.
               </p>
-              {props.can.edit && (
-                <button type="button" onClick={() => void run(() => must(relay.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}/flag', target(t.id))), `Flag of ${t.name} cleared.`)}>
+              {props.can.may('clearTargetFlag') && (
+                <button type="button" onClick={() => void run(() => must(relay.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}/flag', target(t.id))), `Flag of ${t.name} cleared.`, t.id)}>
                   Clear flag
                 </button>
               )}
@@ -96,41 +100,62 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
           )}
           <ConfigSummary target={t} kind={kindOf(t)} />
           <div class="controls">
-            <Switch id={`enabled-${t.id}`} label="Enabled" checked={t.enabled} disabled={!props.can.edit} onChange={(on) => void run(() => must(relay.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { ...target(t.id), body: { enabled: on } })), `${t.name} ${on ? 'enabled' : 'disabled'}.`)} />
-            {props.can.edit && (
-              <>
-                {t.breaker_state.state === 'paused' ? (
-                  <button type="button" class="secondary" onClick={() => void run(() => must(relay.POST('/v1/endpoints/{endpointId}/targets/{targetId}/resume', target(t.id))), `${t.name} resumed: held deliveries are sent within a minute.`)}>
+            <Switch
+              id={`enabled-${t.id}`}
+              label="Enabled"
+              checked={t.enabled}
+              disabled={!props.can.may('updateTarget')}
+              onChange={(on) => (on ? void run(() => must(relay.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { ...target(t.id), body: { enabled: true } })), `${t.name} enabled.`, t.id) : (setNotice(null), setDisabling(t)))}
+            />
+            {t.breaker_state.state === 'paused'
+              ? props.can.may('resumeTarget') && (
+                  <button type="button" class="secondary" onClick={() => void run(() => must(relay.POST('/v1/endpoints/{endpointId}/targets/{targetId}/resume', target(t.id))), `${t.name} resumed: held deliveries are sent within a minute.`, t.id)}>
                     Resume
                   </button>
-                ) : (
-                  <button type="button" class="secondary" onClick={() => void run(() => must(relay.POST('/v1/endpoints/{endpointId}/targets/{targetId}/pause', target(t.id))), `${t.name} paused: its deliveries are held until resumed.`)}>
+                )
+              : props.can.may('pauseTarget') && (
+                  <button type="button" class="secondary" onClick={() => void run(() => must(relay.POST('/v1/endpoints/{endpointId}/targets/{targetId}/pause', target(t.id))), `${t.name} paused: its deliveries are held until resumed.`, t.id)}>
                     Pause
                   </button>
                 )}
-                <button type="button" class="secondary" onClick={() => (setReplacing(t), setAdding(false))}>
-                  Edit…
-                </button>
-                <button type="button" class="danger" onClick={() => setDeleting(t)}>
+            {props.can.may('createTarget') && (
+              <button type="button" class="secondary" onClick={() => (setReplacing(t), setAdding(false), setNotice(null))}>
+                Edit…
+              </button>
+            )}
+            {props.can.may('deleteTarget') && (
+              <>
+                <button type="button" class="danger" onClick={() => (setDeleting(t), setNotice(null))}>
                   Delete…
                 </button>
               </>
             )}
           </div>
+          {notice && notice.at === t.id && <Notice kind="ok">{notice.text}</Notice>}
           {replacing?.id === t.id && <TargetForm endpointId={props.endpointId} kinds={kinds} replacing={t} onDone={(n) => void created(n)} onCancel={() => setReplacing(null)} />}
         </div>
       ))}
-      {props.can.edit &&
+      {props.can.may('createTarget') &&
         kinds &&
         (adding ? (
           <TargetForm endpointId={props.endpointId} kinds={kinds} replacing={null} onDone={(n) => void created(n)} onCancel={() => setAdding(false)} />
         ) : (
-          <button type="button" onClick={() => (setAdding(true), setReplacing(null))}>
+          <button type="button" onClick={() => (setAdding(true), setReplacing(null), setNotice(null))}>
             Add target
           </button>
         ))}
-      <Confirm open={deleting !== null} title={`Delete ${deleting?.name ?? ''}?`} confirmLabel="Delete target" danger onConfirm={() => (deleting && void run(() => must(relay.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', target(deleting.id))), `${deleting.name} deleted.`), setDeleting(null))} onCancel={() => setDeleting(null)}>
-        <p>Requests accepted from now on are no longer delivered to it.</p>
+      <Confirm open={deleting !== null} title={`Delete ${deleting?.name ?? ''}?`} confirmLabel="Delete target" danger onConfirm={() => (deleting && void run(() => must(relay.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', target(deleting.id))), `${deleting.name} deleted.`, null), setDeleting(null))} onCancel={() => setDeleting(null)}>
+        <p>Requests accepted from now on are no longer delivered to it, and its configuration is gone. This cannot be undone.</p>
+      </Confirm>
+      <Confirm
+        open={disabling !== null}
+        title={`Disable ${disabling?.name ?? ''}?`}
+        confirmLabel="Disable target"
+        danger
+        onConfirm={() => (disabling && void run(() => must(relay.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { ...target(disabling.id), body: { enabled: false } })), `${disabling.name} disabled: requests accepted from now on are not delivered to it.`, disabling.id), setDisabling(null))}
+        onCancel={() => setDisabling(null)}
+      >
+        <p>Requests accepted while it is disabled are not delivered to it (a Resend can send them once it is enabled again). Its configuration is kept.</p>
       </Confirm>
     </section>
   );

@@ -1,9 +1,8 @@
 import { useState } from 'preact/hooks';
 import { must, relay } from '../../api';
-import { ErrorSummary, Field } from '../../components/ui';
-import { useFormErrors } from '../../components/form-errors';
-import { errorMap, fieldFor } from '../../lib/fields';
-import { inputOf, parseSchedule, pathsOf, startObject } from '../../lib/kind-form';
+import { Field } from '../../components/ui';
+import { ErrorScope, ErrorSummary, useFormErrors } from '../../components/form-errors';
+import { inputOf, parseSchedule, startObject } from '../../lib/kind-form';
 import type { Value } from '../../lib/kind-form';
 import type { Target, TargetCreate, TargetKindField, TargetKindList } from '@relay/client';
 import { limitsText } from './ConfigSummary';
@@ -32,7 +31,7 @@ export function TargetForm(props: { endpointId: string; kinds: TargetKindList; r
   const [limits, setLimits] = useState<Value>(startObject(limitsFields, (old?.limits ?? undefined) as Value | undefined));
   const [breaker, setBreaker] = useState<Value>(startObject(breakerFields, (old?.breaker ?? undefined) as Value | undefined));
   const [configTouched, setConfigTouched] = useState(old === null);
-  const { errors, message, fail } = useFormErrors();
+  const form = useFormErrors();
 
   const chooseKind = (next: string): void => {
     setKind(next);
@@ -60,23 +59,21 @@ export function TargetForm(props: { endpointId: string; kinds: TargetKindList; r
             );
       props.onDone(target);
     } catch (err) {
-      fail(err);
+      form.fail(err);
     }
   };
 
-  const known = new Set(['kind', 'name', 'retry_schedule_ms', 'limits', 'breaker', ...pathsOf(fields, config, 'config'), ...pathsOf(ownFields, own, ''), ...pathsOf(limitsFields, limits, 'limits'), ...pathsOf(breakerFields, breaker, 'breaker')]);
   const kindLimits = described?.default_limits ? limitsText(described.default_limits) : 'none';
-  const map = errorMap(errors.map((x) => ({ ...x, field: fieldFor(x.field, known) ?? x.field })));
-  const unplaced = errors.filter((x) => fieldFor(x.field, known) === null);
   const defaultSchedule = described?.default_retry_schedule_ms.join(', ') ?? '';
 
   return (
+    <ErrorScope form={form}>
     <form class="card target-form" onSubmit={(e) => void submit(e)} aria-label={old ? `Edit ${old.name}` : 'Add a target'} noValidate>
       <h3>{old ? `Edit ${old.name}` : 'Add a target'}</h3>
-      <ErrorSummary message={message} unplaced={unplaced} />
+      <ErrorSummary />
       {old && <p class="hint">Renaming, a new retry schedule, new routing rules, limits or breaker settings keep the target. Changing its configuration saves a new target in its place; write-only values must then be entered again.</p>}
       <div class="grid">
-        <Field path="kind" label="Kind" errors={map} hint={described?.help}>
+        <Field path="kind" label="Kind" hint={described?.help}>
           {(a) => (
             <select {...a} value={kind} disabled={old !== null} onChange={(e) => chooseKind(e.currentTarget.value)}>
               {props.kinds.data.map((k) => (
@@ -87,27 +84,27 @@ export function TargetForm(props: { endpointId: string; kinds: TargetKindList; r
             </select>
           )}
         </Field>
-        <Field path="name" label="Target name" errors={map}>
+        <Field path="name" label="Target name">
           {(a) => <input {...a} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
         </Field>
       </div>
       <div class="grid">
-        <KindFields fields={fields} value={config} onChange={edit} path="config" errors={map} editing={old !== null} />
+        <KindFields fields={fields} value={config} onChange={edit} path="config" editing={old !== null} />
       </div>
       <div class="grid">
-        <Field path="retry_schedule_ms" label="Retry schedule (ms between attempts)" errors={map} hint={`Comma-separated delays; empty: the kind’s default (${defaultSchedule}); “none”: no retries.`}>
+        <Field path="retry_schedule_ms" label="Retry schedule (ms between attempts)" hint={`Comma-separated delays; empty: the kind’s default (${defaultSchedule}); “none”: no retries.`}>
           {(a) => <input {...a} value={schedule} placeholder={defaultSchedule} onInput={(e) => setSchedule(e.currentTarget.value)} />}
         </Field>
       </div>
-      <KindFields fields={ownFields} value={own} onChange={setOwn} path="" errors={map} editing={old !== null} />
+      <KindFields fields={ownFields} value={own} onChange={setOwn} path="" editing={old !== null} />
       <fieldset class="grid">
         <legend>Delivery limits</legend>
         <p class="hint">Leave Rate and At most in flight empty for the kind’s default ({kindLimits}).</p>
-        <KindFields fields={limitsFields} value={limits} onChange={setLimits} path="limits" errors={map} editing={false} />
+        <KindFields fields={limitsFields} value={limits} onChange={setLimits} path="limits" editing={false} />
       </fieldset>
       <fieldset class="grid">
         <legend>Circuit breaker</legend>
-        <KindFields fields={breakerFields} value={breaker} onChange={setBreaker} path="breaker" errors={map} editing={false} />
+        <KindFields fields={breakerFields} value={breaker} onChange={setBreaker} path="breaker" editing={false} />
       </fieldset>
       <div class="actions">
         <button type="button" class="secondary" onClick={props.onCancel}>
@@ -116,6 +113,7 @@ export function TargetForm(props: { endpointId: string; kinds: TargetKindList; r
         <button type="submit">{old ? (configTouched ? 'Save as new configuration' : 'Save') : 'Add target'}</button>
       </div>
     </form>
+    </ErrorScope>
   );
 }
 
