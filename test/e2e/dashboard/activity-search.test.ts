@@ -63,6 +63,9 @@ const rowsShown = () => page.locator('table.activity-table tbody tr[data-event-i
 const FIELDS = ['Source IP', 'Error text', 'Payload contains', 'Response status', 'From (UTC)', 'To (UTC)'] as const;
 /** Types `values` into their fields, empties the others and applies them, as a person would. */
 async function search(values: Partial<Record<(typeof FIELDS)[number], string>>): Promise<void> {
+  // on a phone the fields are folded under one button, opened as a person would
+  const folded = filters().getByRole('button', { name: /^Filters/ });
+  if (await folded.isVisible()) await folded.click();
   for (const label of FIELDS) await filters().getByLabel(label, { exact: true }).fill(values[label] ?? '');
   await filters().getByRole('button', { name: 'Apply filters' }).click();
 }

@@ -1,9 +1,8 @@
 import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { RelayApiError, messageOf, must, relay } from '../../api';
+import { ErrorScope, ErrorSummary, useFormErrors } from '../../components/form-errors';
 import { Field, Loading, Notice } from '../../components/ui';
-import { errorMap } from '../../lib/fields';
-import type { ErrorMap } from '../../lib/fields';
 import { mergeNewest, appendPage, outcomeLabel } from '../../lib/outcome';
 import type { ActivityRow } from '../../lib/outcome';
 import type { DetailRow } from '../../lib/latency';
@@ -22,6 +21,9 @@ const TAIL_MS = 3000;
 /** the chart reads the deliveries of at most this many loaded rows */
 const CHART_ROWS = 100;
 
+/** How many filters beside Show are set: said on the folded filters' button. */
+const setCount = (f: Filters): number => (Object.keys(NO_FILTERS) as Array<keyof Filters>).filter((k) => k !== 'status' && f[k] !== NO_FILTERS[k]).length;
+
 /**
  * The Request activity view: the spec's filters, newest first, a page at a time (cursor paging,
  * never the whole log), rows that expand to their reason, deliveries and attempts, a live tail
@@ -31,7 +33,9 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
   // the filters live in the page's address: a filtered view can be shared, and Back restores the last one
   const [draft, setDraft] = useState<Filters>(() => filtersFromHash());
   const [filters, setFilters] = useState<Filters>(draft);
-  const [fieldErrors, setFieldErrors] = useState<ErrorMap>(new Map());
+  const filterErrors = useFormErrors();
+  // on a phone the filter fields fold away under one button; Show and the list stay in view
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const shownFilters = useRef(filters);
   shownFilters.current = filters;
   const [rows, setRows] = useState<ActivityRow[] | null>(null);
@@ -58,7 +62,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
     const gen = ++generation.current;
     setRows(null);
     setError(null);
-    setFieldErrors(new Map());
+    filterErrors.clear();
     must(relay.GET('/v1/activity', { params: { query: { ...params, limit: PAGE } } })).then(
       (page) => {
         if (gen !== generation.current) return;
@@ -68,9 +72,10 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
       },
       (err) => {
         if (gen !== generation.current) return;
-        setError(messageOf(err));
         // a filter that cannot match (not an IP, From after To): its message at its field
-        if (err instanceof RelayApiError) setFieldErrors(errorMap(err.errors.map((e) => ({ ...e, field: e.field === 'endpoint_id' ? 'endpoint' : e.field }))));
+        if (err instanceof RelayApiError && err.errors.length > 0) {
+          filterErrors.fail(err, `No request can match: ${err.errors.length === 1 ? 'a filter needs' : `${err.errors.length} filters need`} changing.`);
+        } else setError(messageOf(err));
       },
     );
   }, [JSON.stringify(params)]);
@@ -173,14 +178,16 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
 
   return (
     <div class="activity">
+      <ErrorScope form={filterErrors}>
       <form
-        class="card filters"
+        class={`card filters${filtersOpen || filterErrors.message ? ' filters--open' : ''}`}
         aria-label="Activity filters"
         onSubmit={(e) => {
           e.preventDefault();
           applyFilters(draft);
         }}
       >
+        <ErrorSummary />
         <fieldset class="status-groups">
           <legend>Show</legend>
           {STATUS_GROUPS.map(([g, label]) => (
@@ -189,9 +196,12 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
             </label>
           ))}
         </fieldset>
-        <div class="grid">
+        <button type="button" class="secondary filters-toggle" aria-expanded={filtersOpen} aria-controls="filter-fields" onClick={() => setFiltersOpen(!filtersOpen)}>
+          {filtersOpen ? 'Hide filters' : `Filters${setCount(filters) ? ` (${setCount(filters)} set)` : ''}`}
+        </button>
+        <div class="grid filter-fields" id="filter-fields">
           {!props.endpointId && (
-            <Field path="endpoint" label="Endpoint" errors={fieldErrors}>
+            <Field path="endpoint_id" label="Endpoint">
               {(a) => (
                 <select {...a} value={draft.endpoint} onChange={(e) => setDraft({ ...draft, endpoint: e.currentTarget.value })}>
                   <option value="">All endpoints</option>
@@ -204,32 +214,33 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
               )}
             </Field>
           )}
-          <Field path="from" label="From (UTC)" errors={fieldErrors}>
+          <Field path="from" label="From (UTC)">
             {(a) => <input {...a} type="datetime-local" value={draft.from} onInput={(e) => setDraft({ ...draft, from: e.currentTarget.value })} />}
           </Field>
-          <Field path="to" label="To (UTC)" errors={fieldErrors}>
+          <Field path="to" label="To (UTC)">
             {(a) => <input {...a} type="datetime-local" value={draft.to} onInput={(e) => setDraft({ ...draft, to: e.currentTarget.value })} />}
           </Field>
-          <Field path="source_ip" label="Source IP" errors={fieldErrors}>
+          <Field path="source_ip" label="Source IP">
             {(a) => <input {...a} value={draft.sourceIp} placeholder="203.0.113.7" onInput={(e) => setDraft({ ...draft, sourceIp: e.currentTarget.value })} />}
           </Field>
-          <Field path="error" label="Error text" hint="What a row shows: its outcome, reason or delivery error. Searched within 24 hours." errors={fieldErrors}>
+          <Field path="error" label="Error text" hint="What a row shows: its outcome, reason or delivery error. Searched within 24 hours.">
             {(a) => <input {...a} value={draft.error} onInput={(e) => setDraft({ ...draft, error: e.currentTarget.value })} />}
           </Field>
-          <Field path="payload" label="Payload contains" hint="Accepted requests, within 24 hours, 100 rows at a time." errors={fieldErrors}>
+          <Field path="payload" label="Payload contains" hint="Accepted requests, within 24 hours, 100 rows at a time.">
             {(a) => <input {...a} value={draft.payload} onInput={(e) => setDraft({ ...draft, payload: e.currentTarget.value })} />}
           </Field>
-          <Field path="response_status" label="Response status" hint="A target's answer: 503 or 5xx." errors={fieldErrors}>
+          <Field path="response_status" label="Response status" hint="A target's answer: 503 or 5xx.">
             {(a) => <input {...a} value={draft.responseStatus} placeholder="5xx" onInput={(e) => setDraft({ ...draft, responseStatus: e.currentTarget.value })} />}
           </Field>
         </div>
-        <div class="actions">
+        <div class="actions filter-fields">
           <button type="button" class="secondary" onClick={() => (setDraft(NO_FILTERS), applyFilters(NO_FILTERS))}>
             Clear filters
           </button>
           <button type="submit">Apply filters</button>
         </div>
       </form>
+      </ErrorScope>
 
       <div class="tail-bar">
         <button type="button" class="secondary" aria-pressed={!live} onClick={() => setLive(!live)} disabled={Boolean(params.to)}>
@@ -245,7 +256,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
       </div>
 
       {error && <Notice kind="error">{error}</Notice>}
-      {!rows && !error && <Loading what="activity" />}
+      {!rows && !error && !filterErrors.message && <Loading what="activity" />}
       {rows && <LatencyChart rows={rows} details={details} />}
       {rows && rows.length === 0 && <p>No requests match these filters{next ? (searching ? ' among the rows searched so far' : ' on the pages read so far') : ''}.</p>}
       {rows && rows.length > 0 && (
@@ -260,34 +271,37 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
                 <th scope="col">Time (UTC)</th>
                 {!props.endpointId && <th scope="col">Endpoint</th>}
                 <th scope="col">Outcome</th>
-                <th scope="col" class="wide-only">Method</th>
-                <th scope="col" class="wide-only">Source IP</th>
-                <th scope="col" class="wide-only">Targets</th>
+                <th scope="col">Method</th>
+                <th scope="col">Source IP</th>
+                <th scope="col">Targets</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((r) => (
                 <Fragment key={r.id}>
                   <tr class={`row--${r.status}${r.aggregate ? ' row--aggregate' : ''}`} data-event-id={r.id}>
-                    <td>
+                    <td class="c-expand">
                       <button type="button" class="expander" aria-expanded={open.has(r.id)} aria-controls={`detail-${r.id}`} onClick={() => toggle(r.id)} aria-label={`${open.has(r.id) ? 'Hide' : 'Show'} details of the request at ${utc(r.received_at)}`}>
                         {open.has(r.id) ? '▾' : '▸'}
                       </button>
                     </td>
-                    <td>{utc(r.received_at).replace(' UTC', '')}</td>
+                    <td class="c-time">{utc(r.received_at).replace(' UTC', '')}</td>
                     {!props.endpointId && (
-                      <td>
+                      <td class="c-endpoint">
                         <a href={href('endpoints', r.endpoint_id)}>{names.get(r.endpoint_id) ?? r.endpoint_id}</a>
                       </td>
                     )}
-                    <td>
+                    <td class="c-outcome">
                       <span class={`outcome outcome--${r.outcome === 'ACCEPTED' ? r.status : 'errors'}`}>{outcomeLabel(r)}</span>
                       {r.test && <span class="badge">Test</span>}
                       {r.aggregate && <span class="badge">×{r.aggregate.count} aggregated</span>}
                     </td>
-                    <td class="wide-only">{r.method}</td>
-                    <td class="wide-only">{r.aggregate ? <span title="Aggregated rows have no single source IP">—</span> : r.source_ip}</td>
-                    <td class="wide-only">{r.target_count}</td>
+                    <td class="c-method">{r.method}</td>
+                    <td class="c-ip">{r.aggregate ? <span title="Aggregated rows have no single source IP">—</span> : r.source_ip}</td>
+                    <td class="c-targets">
+                      {r.target_count}
+                      <span class="narrow-only-inline"> target{r.target_count === 1 ? '' : 's'}</span>
+                    </td>
                   </tr>
                   {open.has(r.id) && (
                     <tr class="detail-row" id={`detail-${r.id}`}>
