@@ -2265,6 +2265,19 @@ export interface components {
                     error: string | null;
                     /** Format: date-time */
                     next_attempt_at: string | null;
+                    /** @description What the target answered (issue 27 item 1; docs/delivery.md). Absent when no HTTP answer came: a network failure, an email or spreadsheet target, an attempt not sent, or an attempt recorded before responses were kept. */
+                    response?: {
+                        /** @description the response headers by lower-case name, at most 20, each value at most 256 characters; a credential's (Set-Cookie, Authorization, names with token, secret, signature, password, api key, session) as `[redacted]` */
+                        headers: {
+                            [key: string]: string;
+                        };
+                        /** @description headers past the first 20, left out */
+                        headers_omitted: number;
+                        /** @description the first 1024 characters of the body */
+                        body: string;
+                        /** @description the body was longer */
+                        body_truncated: boolean;
+                    };
                 }[];
             }[];
             /** @description targets the event was not sent to because its payload did not meet their routing rules (docs/routing.md); empty when none */

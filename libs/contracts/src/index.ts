@@ -2,6 +2,8 @@ export { ACTIVITY_PARTITIONS, activityPartitionOf, brokerNames, DELIVERY_CHANNEL
 export type { BrokerNames, DeliveryChannel } from './names';
 export { DELIVERY_STATES, OUTCOMES } from './outcomes';
 export { labelCanMatch, outcomeLabel } from './outcome-labels';
+export { isCredentialHeader, keptResponse, MAX_KEPT_BODY_CHARS, MAX_KEPT_HEADER_NAME, MAX_KEPT_HEADER_VALUE, MAX_KEPT_HEADERS, redactHeaders, REDACTED } from './kept-response';
+export type { KeptResponse } from './kept-response';
 export type { RowStatus } from './outcome-labels';
 export type { DeliveryState, Outcome } from './outcomes';
 export { ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1, MAX_ACTIVITY_BATCH, MAX_PAYLOAD_BATCH, MAX_PAYLOAD_BATCH_BYTES, PAYLOAD_BATCH_V1 } from './messages';

@@ -1,3 +1,4 @@
+import type { KeptResponse } from './kept-response';
 import type { AccountEvent } from './account-events';
 import type { DeliveryState, Outcome } from './outcomes';
 
@@ -83,6 +84,13 @@ export interface ActivityAttemptV1 {
   duration_ms: number;
   error: string | null;
   next_attempt_at: string | null;
+  /**
+   * What the target answered (headers and the start of the body, capped: kept-response.ts);
+   * absent when no HTTP answer came (a network failure, a transport kind, an attempt not sent)
+   * and from deliverers older than this field. An activity-writer must know the field before a
+   * deliverer sends it: deploy writers first (docs/operations.md).
+   */
+  response?: KeptResponse;
 }
 
 export type ActivityMessage = ActivityRequestV1 | ActivityAttemptV1;

@@ -1,3 +1,4 @@
+import { MAX_KEPT_BODY_CHARS, MAX_KEPT_HEADER_NAME, MAX_KEPT_HEADER_VALUE, MAX_KEPT_HEADERS } from './kept-response';
 import { DELIVERY_STATES, OUTCOMES } from './outcomes';
 import { ACCOUNT_EVENT_KINDS, ACCOUNT_EVENT_V1, MAX_ACCOUNT_EVENT_DETAIL_KEYS, MAX_ACCOUNT_EVENT_DETAIL_STRING } from './account-events';
 import { ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1, MAX_ACTIVITY_BATCH, MAX_PAYLOAD_BATCH, PAYLOAD_BATCH_V1 } from './messages';
@@ -94,6 +95,17 @@ export const activityAttemptV1Schema = {
     duration_ms: { type: 'number', minimum: 0 },
     error: nullableString,
     next_attempt_at: { type: ['string', 'null'], format: 'date-time' },
+    response: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['headers', 'headers_omitted', 'body', 'body_truncated'],
+      properties: {
+        headers: { type: 'object', maxProperties: MAX_KEPT_HEADERS, propertyNames: { maxLength: MAX_KEPT_HEADER_NAME }, additionalProperties: { type: 'string', maxLength: MAX_KEPT_HEADER_VALUE } },
+        headers_omitted: { type: 'integer', minimum: 0 },
+        body: { type: 'string', maxLength: MAX_KEPT_BODY_CHARS },
+        body_truncated: { type: 'boolean' },
+      },
+    },
   },
 } as const;
 

@@ -2,6 +2,7 @@
  * Plain record types of the stored resources. Domain code works with these, never with
  * mongoose documents, so it can be tested with in-memory fakes.
  */
+import type { KeptResponse } from '@relay/contracts';
 import type { BodyFilter, CaptchaSettings, FieldRule, InboundAuthSetting, IpAccessLists, MaintenanceWindow, PayloadFormat, RequiredHeader, Routing } from '@relay/endpoints';
 
 /**
@@ -131,6 +132,8 @@ export interface DeliveryAttemptRecord {
   duration_ms: number;
   error: string | null;
   next_attempt_at: Date | null;
+  /** what the target answered, capped (@relay/contracts KeptResponse); absent without an HTTP answer */
+  response?: KeptResponse;
 }
 
 export interface DeliveryRecord {

@@ -161,7 +161,7 @@ describe('dashboard in Chromium against the real stack', () => {
   });
 
   it('filters by Errors after a failing target, in the cross-endpoint view', async () => {
-    receiver.respondWith({ status: 400, body: 'no thanks' });
+    receiver.respondWith({ status: 400, headers: { 'content-type': 'text/plain', 'set-cookie': 'sid=receiver-secret', 'x-request-id': 'rq-77' }, body: 'no thanks' });
     await endpointTab('Settings').click();
     expect(await sendShownCurl()).toBe(202);
     await receiver.waitForRequests(3, 15000);
@@ -172,6 +172,17 @@ describe('dashboard in Chromium against the real stack', () => {
     expect(await page.getByText('Completed (ACCEPTED)').count()).toBe(0);
     await page.getByRole('button', { name: /^Show details of the request/ }).first().click();
     await visible(/HTTP 400/);
+    // what the receiver answered (issue 27, item 1): status and time, headers with the cookie
+    // redacted, the body — opened as a person would
+    await page.getByText(/^Attempt 1: answered HTTP 400 in \d/).click();
+    const answer = page.locator('details.attempt-response[open]');
+    await answer.getByRole('cell', { name: 'rq-77' }).waitFor();
+    expect(await answer.getByRole('row', { name: /set-cookie/ }).textContent()).toContain('[redacted]');
+    expect(await answer.locator('pre.payload').textContent()).toBe('no thanks');
+    expect(await page.content()).not.toContain('receiver-secret');
+    const failedId = (await page.locator('tr[data-event-id]').first().getAttribute('data-event-id'))!;
+    const row = await stack.api(`/v1/activity/${failedId}`); // checked against the OpenAPI document
+    expect(row.body.deliveries[0].attempts[0].response).toMatchObject({ body: 'no thanks', body_truncated: false, headers: { 'x-request-id': 'rq-77', 'set-cookie': '[redacted]' } });
     await shoot('activity');
 
     await page.getByText('All', { exact: true }).click();

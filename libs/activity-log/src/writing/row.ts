@@ -39,6 +39,7 @@ export function storedAttempt(a: ActivityAttemptV1): StoredAttempt {
     duration_ms: a.duration_ms,
     error: a.error,
     next_attempt_at: a.next_attempt_at ? new Date(a.next_attempt_at) : null,
+    ...(a.response ? { response: a.response } : {}),
   };
 }
 

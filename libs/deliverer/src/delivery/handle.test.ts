@@ -241,6 +241,35 @@ async function samples(registry: Registry, name: string): Promise<string[]> {
   return (metric?.values ?? []).map((v) => `${(v as { metricName?: string }).metricName ?? name}${JSON.stringify(v.labels)} ${v.value}`);
 }
 
+describe('handleDelivery: what the target answered goes with the attempt record (issue 27, item 1)', () => {
+  it('records the answer’s headers (credentials redacted) and the start of its body, capped', async () => {
+    const { deps, log, kind } = setup([badRequest]);
+    deps.send = async (): Promise<SendOutcome> => {
+      kind.sent += 1;
+      return { response: { status: 400, headers: { 'content-type': 'application/json', 'set-cookie': ['sid=secret'] }, body: `{"error":"${'x'.repeat(5000)}"}` }, durationMs: 8 };
+    };
+    await handleDelivery(delivery(), deps);
+    const response = log.recorded[0]!.response!;
+    expect(response.headers).toEqual({ 'content-type': 'application/json', 'set-cookie': '[redacted]' });
+    expect(response.body).toHaveLength(1024);
+    expect(response.body_truncated).toBe(true);
+    expect(JSON.stringify(log.recorded)).not.toContain('sid=secret');
+  });
+
+  it('keeps no answer when none came: a network failure, or a target that got no request', async () => {
+    const failed = setup([{ result: 'retry', status: null, error: 'ECONNREFUSED' }]);
+    failed.deps.send = async (): Promise<SendOutcome> => {
+      failed.kind.sent += 1;
+      return { error: { code: 'ECONNREFUSED', message: 'refused' }, durationMs: 1 };
+    };
+    await handleDelivery(delivery(), failed.deps);
+    expect(failed.log.recorded[0]).not.toHaveProperty('response');
+    const flagged = setup([ok], target({ flagged: { reason: 'HTTP 410', at: NOW } }));
+    await handleDelivery(delivery(), flagged.deps);
+    expect(flagged.log.recorded[0]).not.toHaveProperty('response');
+  });
+});
+
 describe('deliverer metrics (issue 10, items 2 and 3): attempts by kind and result, latency, retries per tier, dead letters, flagged targets', () => {
   it.each([
     ['delivered', [ok], 1, target()],

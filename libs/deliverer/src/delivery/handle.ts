@@ -1,8 +1,8 @@
-import { ACTIVITY_ATTEMPT_V1 } from '@relay/contracts';
+import { ACTIVITY_ATTEMPT_V1, keptResponse } from '@relay/contracts';
 import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import type { TargetRecord } from '@relay/store';
 import { PayloadError, retryScheduleOf, TargetConfigError } from '@relay/targets';
-import type { AnyTargetKind, AttemptResult, OutboundRequest, TargetKind, TransportKind } from '@relay/targets';
+import type { AnyTargetKind, AttemptResult, OutboundRequest, ResponseSummary, TargetKind, TransportKind } from '@relay/targets';
 import type { HoldReason } from '../gate/breaker-redis';
 import { decideRetry } from '../retry/decide';
 import type { RetryDecision } from '../retry/decide';
@@ -18,6 +18,8 @@ interface Tried {
   aboutDestination: boolean;
   /** a request went out (durationMs is its time) */
   sent: boolean;
+  /** what the destination answered, when an HTTP answer came (the first 4 KB of its body) */
+  response?: ResponseSummary;
 }
 
 /**
@@ -98,7 +100,8 @@ async function attempt(d: DeliveryMessageV1, target: TargetRecord | null, kind: 
   const built = buildRequest(kind, target, d, deps);
   if ('failure' in built) return { outcome: built.failure, durationMs: 0, aboutDestination: built.failure.flagTarget, sent: false };
   const sent = await deps.send(built.request);
-  return { outcome: kind.classify(sent), durationMs: sent.durationMs, aboutDestination: true, sent: true };
+  const tried: Tried = { outcome: kind.classify(sent), durationMs: sent.durationMs, aboutDestination: true, sent: true };
+  return 'response' in sent ? { ...tried, response: sent.response } : tried;
 }
 
 /**
@@ -207,5 +210,7 @@ function toAttempt(d: DeliveryMessageV1, tried: Tried, decision: RetryDecision, 
     duration_ms: Math.round(tried.durationMs * 10) / 10,
     error: outcome.result === 'success' ? null : outcome.error.slice(0, 500),
     next_attempt_at: decision.state === 'retrying' ? decision.nextAttemptAt.toISOString() : null,
+    // the answer as the row keeps it: capped, credentials redacted (issue 27, item 1)
+    ...(tried.response ? { response: keptResponse(tried.response) } : {}),
   };
 }

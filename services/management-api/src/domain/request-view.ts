@@ -1,21 +1,12 @@
 import type { StoredPayload } from '@relay/activity-log';
-
-/**
- * Header names whose values are credentials. The gateway already drops the inbound-auth headers
- * before it keeps a request (docs/inbound-auth.md); this list is the second line, for a sender's
- * own credentials under names Relay does not know (`X-Shop-Token`), and it is by name, so a
- * value is never judged.
- */
-const CREDENTIAL_NAME = /^(authorization|proxy-authorization|cookie|set-cookie)$|token|secret|signature|password|api[-_]?key|session/i;
-export const REDACTED = '[redacted]';
-
-export function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_NAME.test(name) ? REDACTED : value]));
-}
+import { redactHeaders } from '@relay/contracts';
 
 /**
  * The request of an accepted event as the activity detail shows it (issue 27, item 1): method,
- * source IP, query, headers (credentials redacted), and the payload as kept for resends — its
+ * source IP, query, headers (credentials redacted by name, @relay/contracts redactHeaders — the
+ * rule a row's kept responses follow too; the gateway already drops the inbound-auth headers
+ * before it keeps a request, this is the second line for a sender's own credentials under names
+ * Relay does not know, `X-Shop-Token`), and the payload as kept for resends — its
  * exact bytes (base64), its size, and its text when the bytes are UTF-8, for the pretty and raw
  * views.
  */

@@ -1,4 +1,4 @@
-import { DELIVERY_STATES, OUTCOMES } from '@relay/contracts';
+import { DELIVERY_STATES, MAX_KEPT_BODY_CHARS, MAX_KEPT_HEADER_VALUE, MAX_KEPT_HEADERS, OUTCOMES } from '@relay/contracts';
 import { STATUS_FILTERS } from '../domain/activity-query';
 import { bool, dateTime, errors, int, json, list, nullable, object, oneOfValues, op, pathParam, queryParam, ref, str } from './kit';
 import type { Schema } from './kit';
@@ -35,6 +35,21 @@ const attempt = object(
     duration_ms: { type: 'number', minimum: 0 },
     error: nullable(str()),
     next_attempt_at: nullable(dateTime()),
+    response: object(
+      {
+        headers: {
+          type: 'object',
+          maxProperties: MAX_KEPT_HEADERS,
+          additionalProperties: str({ maxLength: MAX_KEPT_HEADER_VALUE }),
+          description: `the response headers by lower-case name, at most ${MAX_KEPT_HEADERS}, each value at most ${MAX_KEPT_HEADER_VALUE} characters; a credential's (Set-Cookie, Authorization, names with token, secret, signature, password, api key, session) as \`[redacted]\``,
+        },
+        headers_omitted: int({ minimum: 0, description: `headers past the first ${MAX_KEPT_HEADERS}, left out` }),
+        body: str({ maxLength: MAX_KEPT_BODY_CHARS, description: `the first ${MAX_KEPT_BODY_CHARS} characters of the body` }),
+        body_truncated: bool({ description: 'the body was longer' }),
+      },
+      ['headers', 'headers_omitted', 'body', 'body_truncated'],
+      { description: 'What the target answered (issue 27 item 1; docs/delivery.md). Absent when no HTTP answer came: a network failure, an email or spreadsheet target, an attempt not sent, or an attempt recorded before responses were kept.' },
+    ),
   },
   ['attempt', 'attempted_at', 'state', 'status_code', 'duration_ms', 'error', 'next_attempt_at'],
 );

@@ -7,6 +7,7 @@ import { formatMs } from '../../lib/latency';
 import type { ActivityRow } from '../../lib/outcome';
 import type { Abilities } from '../../lib/roles';
 import { utc } from '../../lib/time';
+import { AttemptResponse } from './AttemptResponse';
 import { RequestDetail } from './RequestDetail';
 
 /** An expanded row: the error reason (spec), then every delivery and its attempts. */
@@ -107,6 +108,7 @@ export function RowDetail(props: { row: ActivityRow; can: Abilities; known: Deta
               </tbody>
             </table>
           </div>
+          {d.attempts.map((a) => a.response && <AttemptResponse key={a.attempt} attempt={a.attempt} status={a.status_code} durationMs={a.duration_ms} response={a.response} />)}
         </div>
       ))}
       {detail && waitingCount(detail) > 0 && (
