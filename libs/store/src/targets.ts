@@ -25,3 +25,31 @@ export async function routedTargetIds(store: Store, endpointId: string, limit: n
   const docs = await store.targets.find({ endpoint_id: endpointId, routing: { $ne: null } }, { _id: 1 }).limit(limit).lean();
   return docs.map((d) => String(d._id));
 }
+
+/** Every target of the endpoint, oldest first (an endpoint's targets are few: docs/limits.md). */
+export async function targetsOfEndpoint(store: Store, endpointId: string): Promise<TargetRecord[]> {
+  const docs = await store.targets.find({ endpoint_id: endpointId }).sort({ created_at: 1 }).lean();
+  return docs.map((d) => toTarget(d));
+}
+
+/**
+ * The names of the endpoint's targets among `targetIds` (the activity detail names a row's
+ * targets): one read by id, as many documents as the row has targets, two fields each.
+ */
+export async function targetNames(store: Store, endpointId: string, targetIds: readonly string[]): Promise<Map<string, string>> {
+  if (targetIds.length === 0) return new Map();
+  const docs = await store.targets.find({ _id: { $in: targetIds }, endpoint_id: endpointId }, { _id: 1, name: 1 }).lean();
+  return new Map(docs.map((d) => [String(d._id), String(d.name)]));
+}
+
+/** The endpoint's target with this id, or null (a target of another endpoint is not found). */
+export async function findEndpointTarget(store: Store, endpointId: string, targetId: string): Promise<TargetRecord | null> {
+  const doc = await store.targets.findOne({ _id: targetId, endpoint_id: endpointId }).lean();
+  return doc ? toTarget(doc) : null;
+}
+
+/** Whether a target is one of the account's (any endpoint): one read by `_id`. */
+export async function isAccountTarget(store: Store, accountId: string, targetId: string): Promise<boolean> {
+  const t = await store.targets.findOne({ _id: targetId }, { account_id: 1 }).lean();
+  return t !== null && t.account_id === accountId;
+}

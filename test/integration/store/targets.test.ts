@@ -1,4 +1,4 @@
-import { connectStore, enabledTargetsOf, findTarget, routedTargetIds } from '@relay/store';
+import { connectStore, enabledTargetsOf, findEndpointTarget, findTarget, isAccountTarget, routedTargetIds, targetNames, targetsOfEndpoint } from '@relay/store';
 import type { Store } from '@relay/store';
 import { testNamespace } from '../../support/infra';
 
@@ -51,5 +51,27 @@ describe('target reads of libs/store (real store)', () => {
   it('routedTargetIds: only the endpoint’s targets with routing rules (null and absent have none), at most `limit`', async () => {
     expect(await routedTargetIds(store, 'ep_r', 5)).toEqual(['tg_routed']);
     expect(await routedTargetIds(store, 'ep_a', 5)).toEqual([]);
+  });
+
+  it('targetsOfEndpoint: every target of the endpoint (enabled or not), oldest first; none for another endpoint', async () => {
+    const ids = (await targetsOfEndpoint(store, 'ep_a')).map((t) => t.id);
+    expect([...ids].sort()).toEqual(['tg_a1', 'tg_a2', 'tg_off', 'tg_other_acc']);
+    expect(await targetsOfEndpoint(store, 'ep_none')).toEqual([]);
+  });
+
+  it('targetNames: names of the endpoint’s targets among the ids only; an empty list asks nothing', async () => {
+    expect(await targetNames(store, 'ep_a', ['tg_a1', 'tg_other_ep', 'tg_missing'])).toEqual(new Map([['tg_a1', 'tg_a1']]));
+    expect(await targetNames(store, 'ep_a', [])).toEqual(new Map());
+  });
+
+  it('findEndpointTarget: the record only through its own endpoint', async () => {
+    expect(await findEndpointTarget(store, 'ep_a', 'tg_a2')).toMatchObject({ id: 'tg_a2', kind: 'embed_chat' });
+    expect(await findEndpointTarget(store, 'ep_a', 'tg_other_ep')).toBeNull();
+  });
+
+  it('isAccountTarget: true for the account’s target on any endpoint, false for another account’s or a missing one', async () => {
+    expect(await isAccountTarget(store, 'acc_a', 'tg_other_ep')).toBe(true);
+    expect(await isAccountTarget(store, 'acc_a', 'tg_other_acc')).toBe(false);
+    expect(await isAccountTarget(store, 'acc_a', 'tg_missing')).toBe(false);
   });
 });

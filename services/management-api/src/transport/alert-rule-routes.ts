@@ -4,9 +4,9 @@ import { dropWatch, idsNamedBy, readHistory, updateWatch, validateAlertRule } fr
 import type { AlertEvaluator, AlertRule, AlertRuleInput, AlertRuleStore } from '@relay/alerts';
 import type { RedisClient } from '@relay/cache';
 import type { FieldError } from '@relay/contracts';
+import { isAccountTarget } from '@relay/store';
 import type { Store } from '@relay/store';
 import type { ActionLimiter } from '../adapters/action-limiter';
-import { targetOfAccount } from '../adapters/account-targets';
 import { endpointExists } from '../adapters/endpoint-store';
 import { audit } from './audit-trail';
 import { accountOf } from './auth';
@@ -54,7 +54,7 @@ export function alertRuleRoutes(deps: AlertRouteDeps): Router {
     };
     await Promise.all([
       ...targets.map(async (id) => {
-        if (!(await targetOfAccount(store, accountId, id))) errors.push({ field: where(id), message: 'is not a target of this account' });
+        if (!(await isAccountTarget(store, accountId, id))) errors.push({ field: where(id), message: 'is not a target of this account' });
       }),
       ...endpoints.map(async (id) => {
         if (!(await endpointExists(store, accountId, id))) errors.push({ field: where(id), message: 'is not an endpoint of this account' });

@@ -8,12 +8,12 @@ import { openCliSessionQueue } from '@relay/broker';
 import type { BrokerConnection, CliSessionQueue } from '@relay/broker';
 import type { CliLocalOutcome, CliServerFrame } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
+import { targetsOfEndpoint } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
 import { CLI_ATTEMPT_TIMEOUT_MS, DEFAULT_IN_FLIGHT, MAX_ACK_FRAME_BYTES, MAX_FORWARD_BODY_BYTES, MAX_SESSIONS_PER_ENDPOINT, MAX_WAITING_PER_SESSION, SESSION_HEARTBEAT_MS } from '@relay/targets';
 import { loadEndpoint } from '../adapters/endpoint-store';
 import { keyForSecret } from '../adapters/api-keys';
 import type { CliSessionSlots } from '../adapters/cli-session-slots';
-import { listTargets } from '../adapters/target-store';
 import { readAckFrame } from '../domain/cli-ack';
 import { allows } from '../domain/roles';
 
@@ -92,7 +92,7 @@ async function admit(req: IncomingMessage, deps: ListenDeps): Promise<Admitted> 
   const endpoint = await loadEndpoint(deps.store, key.account_id, endpointId);
   if (!endpoint) throw new Refusal(404, 'endpoint_not_found', `No endpoint ${endpointId} in this account.`);
   const wanted = url.searchParams.get('target_id');
-  const cliTargets = (await listTargets(deps.store, endpointId)).filter((t) => t.kind === 'cli' && (wanted === null || t.id === wanted));
+  const cliTargets = (await targetsOfEndpoint(deps.store, endpointId)).filter((t) => t.kind === 'cli' && (wanted === null || t.id === wanted));
   if (wanted !== null && cliTargets.length === 0) throw new Refusal(404, 'target_not_found', `target_id ${wanted} is not a CLI session target of endpoint ${endpointId}.`);
   if (cliTargets.length === 0) throw new Refusal(409, 'no_cli_target', `Endpoint ${endpointId} has no CLI session target: create one (kind "cli") first.`);
   if (cliTargets.length > 1) throw new Refusal(409, 'target_id_required', `Endpoint ${endpointId} has several CLI session targets: name one with target_id.`);

@@ -2,10 +2,11 @@ import { Router } from 'express';
 import type { Request, Response } from 'express';
 import type { CacheChange } from '@relay/contracts';
 import type { PayloadFormat } from '@relay/endpoints';
+import { findEndpointTarget, targetsOfEndpoint } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
 import type { TargetRegistry } from '@relay/targets';
 import { endpointExists, endpointFormat } from '../adapters/endpoint-store';
-import { clearTargetFlag, createTarget, deleteTarget, listTargets, loadTarget, updateTarget } from '../adapters/target-store';
+import { clearTargetFlag, createTarget, deleteTarget, updateTarget } from '../adapters/target-store';
 import { routingApplies, validateNewTarget, validateTargetChanges } from '../domain/target-input';
 import { targetView } from '../domain/target-view';
 import type { TargetBreakers } from '../adapters/target-breakers';
@@ -57,19 +58,19 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
 
   r.get('/', ...operation('listTargets'), async (req: Request, res: Response) => {
     const endpointId = await endpointOf(req);
-    res.json({ data: (await listTargets(store, endpointId)).map(view) });
+    res.json({ data: (await targetsOfEndpoint(store, endpointId)).map(view) });
   });
 
   r.get('/:targetId', ...operation('getTarget'), async (req: Request, res: Response) => {
     const endpointId = await endpointOf(req);
-    res.json(view(found(await loadTarget(store, endpointId, String(req.params.targetId)))));
+    res.json(view(found(await findEndpointTarget(store, endpointId, String(req.params.targetId)))));
   });
 
   /** name, enabled, the retry schedule and routing; a config change is a new target */
   r.patch('/:targetId', ...operation('updateTarget', { reportWithHandler: true }), async (req: Request, res: Response) => {
     const { endpointId, format } = await endpointAndFormat(req);
     const targetId = String(req.params.targetId);
-    found(await loadTarget(store, endpointId, targetId));
+    found(await findEndpointTarget(store, endpointId, targetId));
     const sent = checked(req, routingApplies(validateTargetChanges(req.body), format));
     const target = found(await updateTarget(store, endpointId, targetId, sent));
     await audit(store, req, { action: 'target_updated', endpoint_id: endpointId, details: { target_id: targetId, name: target.name, fields: Object.keys(sent).sort() } });
@@ -100,18 +101,18 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
   for (const [path, to, action, op] of [['pause', 'paused', 'target_paused', 'pauseTarget'], ['resume', 'closed', 'target_resumed', 'resumeTarget']] as const) {
     r.post(`/:targetId/${path}`, ...operation(op), async (req: Request, res: Response) => {
       const endpointId = await endpointOf(req);
-      const target = found(await loadTarget(store, endpointId, String(req.params.targetId)));
+      const target = found(await findEndpointTarget(store, endpointId, String(req.params.targetId)));
       const who = `${path === 'pause' ? 'paused' : 'resumed'} by ${keyOf(req).prefix}`;
       const { won } = await deps.breakers.setByHand(target, to, who);
       if (won) await audit(store, req, { action, endpoint_id: endpointId, details: { target_id: target.id, name: target.name } });
-      res.json(view(found(await loadTarget(store, endpointId, target.id))));
+      res.json(view(found(await findEndpointTarget(store, endpointId, target.id))));
     });
   }
 
   r.delete('/:targetId', ...operation('deleteTarget'), async (req: Request, res: Response) => {
     const endpointId = await endpointOf(req);
     const targetId = String(req.params.targetId);
-    const gone = found(await loadTarget(store, endpointId, targetId));
+    const gone = found(await findEndpointTarget(store, endpointId, targetId));
     if (!(await deleteTarget(store, endpointId, targetId))) throw notFound('Target');
     await audit(store, req, { action: 'target_deleted', endpoint_id: endpointId, details: { target_id: targetId, name: gone.name, kind: gone.kind } });
     await deps.announceChange({ scope: 'target', id: targetId, endpoint_id: endpointId });
