@@ -17,7 +17,7 @@ export type {
   TargetRecord,
 } from './records';
 export { toAccount, toActivity, toEndpoint, toTarget } from './mappers';
-export { enabledTargetsOf, findEndpointTarget, findTarget, isAccountTarget, routedTargetIds, targetNames, targetsOfEndpoint } from './targets';
+export { enabledTargetsOf, findEndpointTarget, findTarget, findTargets, flagTarget, isAccountTarget, routedTargetIds, targetNames, targetsOfEndpoint } from './targets';
 export { accountPlan, accountPlans, enabledTargetRoutes, findEndpoint, findEndpoints } from './endpoints';
 export type { StoredPlan, TargetRoute } from './endpoints';
 export { keyedCollection, mapLimit } from './keyed-collection';

@@ -53,3 +53,18 @@ export async function isAccountTarget(store: Store, accountId: string, targetId:
   const t = await store.targets.findOne({ _id: targetId }, { account_id: 1 }).lean();
   return t !== null && t.account_id === accountId;
 }
+
+/** The targets among these ids (one command by `_id`; a missing id is simply absent): a deliverer's cache revalidating what it holds. */
+export async function findTargets(store: Store, targetIds: readonly string[]): Promise<TargetRecord[]> {
+  const docs = await store.targets.find({ _id: { $in: targetIds } }).lean().exec();
+  return docs.map((d) => toTarget(d));
+}
+
+/**
+ * Flags the target (docs/delivery.md "Flagged targets") unless it is flagged already: another
+ * instance's flag and its reason stand. True when this call set the flag. One update by `_id`.
+ */
+export async function flagTarget(store: Store, targetId: string, reason: string, at: Date): Promise<boolean> {
+  const result = await store.targets.updateOne({ _id: targetId, flagged: null }, { $set: { flagged: { reason, at } } });
+  return result.modifiedCount > 0;
+}

@@ -1,4 +1,4 @@
-import { connectStore, enabledTargetsOf, findEndpointTarget, findTarget, isAccountTarget, routedTargetIds, targetNames, targetsOfEndpoint } from '@relay/store';
+import { connectStore, enabledTargetsOf, findEndpointTarget, findTarget, findTargets, flagTarget, isAccountTarget, routedTargetIds, targetNames, targetsOfEndpoint } from '@relay/store';
 import type { Store } from '@relay/store';
 import { testNamespace } from '../../support/infra';
 
@@ -73,5 +73,18 @@ describe('target reads of libs/store (real store)', () => {
     expect(await isAccountTarget(store, 'acc_a', 'tg_other_ep')).toBe(true);
     expect(await isAccountTarget(store, 'acc_a', 'tg_other_acc')).toBe(false);
     expect(await isAccountTarget(store, 'acc_a', 'tg_missing')).toBe(false);
+  });
+
+  it('findTargets: the records among the ids, a missing id absent', async () => {
+    expect((await findTargets(store, ['tg_a1', 'tg_other_ep', 'tg_missing'])).map((t) => t.id).sort()).toEqual(['tg_a1', 'tg_other_ep']);
+    expect(await findTargets(store, [])).toEqual([]);
+  });
+
+  it('flagTarget: sets the flag once; a second flag does not replace the first reason', async () => {
+    const at = new Date('2026-11-26T12:00:00Z');
+    expect(await flagTarget(store, 'tg_older', 'gone (410)', at)).toBe(true);
+    expect(await flagTarget(store, 'tg_older', 'another reason', new Date())).toBe(false);
+    expect((await findTarget(store, 'tg_older'))?.flagged).toEqual({ reason: 'gone (410)', at });
+    expect(await flagTarget(store, 'tg_missing', 'gone (410)', at)).toBe(false);
   });
 });
