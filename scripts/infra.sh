@@ -10,7 +10,7 @@
 #   bash scripts/infra.sh up       install/build what is missing, start what is not running, wait
 #   bash scripts/infra.sh down     stop what `up` started (nothing else)
 #   bash scripts/infra.sh status   state, pid and URL of each server; RabbitMQ queue depths
-#   bash scripts/infra.sh tools    install what only the tests use (Chromium, Prometheus) and build
+#   bash scripts/infra.sh tools    install what only the tests use (Chromium, Prometheus, Jaeger) and build
 #                                  the server programs without starting any: the chaos suite runs
 #                                  private instances of them (docs/testing.md)
 #
@@ -40,6 +40,10 @@ FERRETDB_BACKEND="${FERRETDB_BACKEND:-postgresql}"
 PG_PORT="${RELAY_POSTGRES_PORT:-5433}"
 FERRETDB_VERSION=v1.24.2
 FERRETDB="$INFRA/bin/ferretdb"
+# Jaeger v2 (the trace backend the tracing e2e test reads spans back from): its Go module is
+# tagged v1.x beside each v2 release: module v1.76.0 is Jaeger v2.13.0 (its CHANGELOG.md)
+JAEGER_MODULE_VERSION=v1.76.0
+JAEGER="$INFRA/bin/jaeger"
 
 LOCAL_REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
 LOCAL_RABBITMQ_URL="amqp://127.0.0.1:$RABBIT_PORT"
@@ -249,6 +253,32 @@ ferretdb_build() {
   log "ferretdb: built in $((SECONDS - started)) s"
 }
 
+# Jaeger v2 for the tracing test (test/e2e/tracing.test.ts): built from the Go module proxy like
+# FerretDB, cached in .infra/bin and rebuilt only when the pinned version changes. A cold build
+# (2,327 packages) took ~18 min on 2 busy cores, seconds with Go's build cache warm (docs/observability.md).
+jaeger_build() {
+  if [[ -x "$JAEGER" && -f "$JAEGER.version" && "$(cat "$JAEGER.version")" == "$JAEGER_MODULE_VERSION" ]]; then return; fi
+  command -v go >/dev/null || PATH="$PATH:/usr/local/go/bin"
+  command -v go >/dev/null || die "Go is needed to build Jaeger $JAEGER_MODULE_VERSION (the tracing test's backend)"
+  log "jaeger: building module $JAEGER_MODULE_VERSION into $JAEGER (first time only; minutes, seconds with a warm Go build cache)"
+  local started=$SECONDS
+  (
+    tmp="$(mktemp -d)"
+    trap 'rm -rf "$tmp"' EXIT
+    cd "$tmp"
+    go mod init jbuild >/dev/null 2>&1
+    go mod download "github.com/jaegertracing/jaeger@$JAEGER_MODULE_VERSION"
+    cp -r "$(go env GOMODCACHE)/github.com/jaegertracing/jaeger@$JAEGER_MODULE_VERSION" src
+    chmod -R u+w src
+    mkdir -p "$INFRA/bin"
+    cd src
+    CGO_ENABLED=0 go build -trimpath -buildvcs=false -o "$JAEGER.tmp" ./cmd/jaeger
+    mv "$JAEGER.tmp" "$JAEGER"
+    echo "$JAEGER_MODULE_VERSION" > "$JAEGER.version"
+  )
+  log "jaeger: built in $((SECONDS - started)) s"
+}
+
 ferretdb_up() {
   if [[ -n "${MONGODB_URL:-}" ]]; then log "ferretdb: MONGODB_URL is set; not starting one"; return; fi
   local pid
@@ -382,8 +412,9 @@ cmd_tools() {
   [[ -n "$(pg_bin)" ]] || missing+=(postgresql)
   if ((${#missing[@]} > 0)); then apt_install "${missing[@]}"; fi
   ferretdb_build
+  jaeger_build
   postgres_up
-  log "tools: chromium, promtool, prometheus, redis-server, $RABBIT_BIN/rabbitmq-server and $FERRETDB are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
+  log "tools: chromium, promtool, prometheus, redis-server, $RABBIT_BIN/rabbitmq-server, $FERRETDB and $JAEGER are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
 }
 
 cmd_down() {
