@@ -35,6 +35,19 @@ const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-resu
 const SAMPLE_SIZE = 100;
 const SERVICE_NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
 
+/**
+ * BENCH_TARGET_RULES=1 (bench/rules.js, issue 25): the receiver's target routes on the payload
+ * (every bench event matches) under a rate and in-flight limit that never bind, and a second
+ * target's rule matches none — so every event pays for evaluating two targets' rules, a gate
+ * check and a "not routed" entry in its row, and the receiver still gets each event once.
+ */
+const RULES = process.env.BENCH_TARGET_RULES === '1'
+  ? {
+      receiver: { routing: { match: 'all', rules: [{ kind: 'equals', path: 'event', value: 'order.created' }, { kind: 'exists', path: 'data.note' }] }, limits: { rate: 10000, per: 'second', max_in_flight: 1000 } },
+      other: { routing: { match: 'any', rules: [{ kind: 'equals', path: 'event', value: 'order.paid' }] } },
+    }
+  : null;
+
 // the body's "id" starts with its phase (bench/receiver.js)
 const PHASES = { probe: 'p', warmup: 'w', measured: 'm', baseline: 'b' };
 
@@ -112,7 +125,9 @@ async function seed(ns, env, receiverPort) {
   // 100,000/min is the highest rate limit the API accepts (a sliding minute, so a 20 s run at
   // under ~4,000/s never reaches it); 429s would show up as non-2xx
   const endpoint = await api('/v1/endpoints', { name: 'bench', methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, rate_limit_per_minute: 100000 });
-  await api(`/v1/endpoints/${endpoint.id}/targets`, { kind: 'webhook', name: 'bench receiver', config: { url: `http://127.0.0.1:${receiverPort}/hook`, enforce_https: false } });
+  const hook = { url: `http://127.0.0.1:${receiverPort}/hook`, enforce_https: false };
+  await api(`/v1/endpoints/${endpoint.id}/targets`, { kind: 'webhook', name: 'bench receiver', config: hook, ...(RULES ? RULES.receiver : {}) });
+  if (RULES) await api(`/v1/endpoints/${endpoint.id}/targets`, { kind: 'webhook', name: 'never routed', config: hook, ...RULES.other });
   return { endpointId: endpoint.id, apiKey: boot.api_key };
 }
 
@@ -421,7 +436,7 @@ async function main() {
       duplicates: receiver.duplicates,
       activity_caught_up: act.caught_up,
       activity_lag_s: act.caught_up ? secondsAfter(act.at) : null,
-      load: { tool: 'autocannon (closed loop, one body per request)', connections: CONNECTIONS, duration_s: DURATION_S, warmup_s: WARMUP_S, body_bytes: Buffer.byteLength(makeBody(requestId('m', 0))), targets: '1 webhook (local receiver answering 200 at once)' },
+      load: { tool: 'autocannon (closed loop, one body per request)', connections: CONNECTIONS, duration_s: DURATION_S, warmup_s: WARMUP_S, body_bytes: Buffer.byteLength(makeBody(requestId('m', 0))), targets: RULES ? '1 webhook (local receiver answering 200 at once) routed by 2 rules under a 10,000/s, 1,000-in-flight limit, + 1 webhook whose rule matches no event' : '1 webhook (local receiver answering 200 at once)' },
       bare_express: { ...bareResult, before: bareBefore, after: bareAfter, quiet_wait_s: quiet.waited_s, quiet_busy_pct: quiet.busy_pct, quiet_reached: quiet.reached },
       relay: {
         accepted_measured: relay.accepted,

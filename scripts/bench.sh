@@ -25,6 +25,7 @@ node bench/floor.js
 FLOOR_LOG=1 node bench/floor.js
 node bench/activity.js
 node bench/activity-writers.js
+node bench/rules.js
 node bench/activity-scopes.js
 node bench/activity-search.js
 node bench/bulk-retries.js

@@ -34,6 +34,7 @@ const BENCHES = {
   gateway: { script: 'gateway.js', env: {} },
   'verify-families': { script: 'verify-families.js', env: { BENCH_VERIFY_MS: '50' } },
   'activity-writers': { script: 'activity-writers.js', env: {} },
+  rules: { script: 'rules.js', env: {} },
 } satisfies Record<string, { script: string; env: Record<string, string> }>;
 
 /** Runs a bench in short mode with a results directory of its own, removed afterwards; `name` is the results file's. */
@@ -271,6 +272,22 @@ describe('bench/activity-writers.js in short mode (1, 2 and 4 activity-writer pr
         expect(r.per_writer).toHaveLength(r.writers);
         expect(r.per_writer.reduce((n, w) => n + w.rows, 0)).toBeGreaterThanOrEqual(r.events);
       }
+      expect(run.written).toEqual(report);
+    },
+    LIMIT_MS,
+  );
+});
+
+describe('bench/rules.js in short mode (the whole system plain, then with routing rules and a per-target limit)', () => {
+  it(
+    'exits 0, loses nothing, and reports both runs and the ratio of rules to plain',
+    async () => {
+      const run = await runBench('rules');
+      const report = reportOf<{ bench: string; runs: { variant: string; accepted_per_s: number; delivered_per_s: number; lost: number }[]; accepted_ratio: number; lost: number }>(run);
+      expect(report.runs.map((r) => r.variant)).toEqual(['plain', 'rules']);
+      for (const r of report.runs) expect(r.delivered_per_s).toBeGreaterThan(0);
+      expect(report.lost).toBe(0);
+      expect(report.accepted_ratio).toBeCloseTo(report.runs[1]!.accepted_per_s / report.runs[0]!.accepted_per_s, 2);
       expect(run.written).toEqual(report);
     },
     LIMIT_MS,
