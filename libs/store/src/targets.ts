@@ -10,7 +10,7 @@ import type { Store } from './store';
 
 /** The target with this id, whatever its endpoint and account (callers check both), or null. */
 export async function findTarget(store: Store, targetId: string): Promise<TargetRecord | null> {
-  const doc = await store.targets.findById(targetId).lean();
+  const doc = await store.targets.findById(targetId).lean().exec();
   return doc ? toTarget(doc) : null;
 }
 

@@ -4,6 +4,7 @@ import type { ActivityAttemptV1, DeliveryChannel } from '@relay/contracts';
 import { createActivityPublisher, DeliveryPublisher } from '@relay/broker';
 import type { ConfirmPublisher } from '@relay/broker';
 import type { ChangePublisher } from '@relay/cache';
+import { flagTarget } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
 import { DEAD_AT_HEADER, DEAD_ERROR_HEADER, DEAD_REASON_HEADER, DEAD_STATUS_HEADER, SCHEDULE_BASE_HEADER } from '../retry/headers';
 import type { AttemptRecorder, DeliveryRouter, TargetHealth } from './ports';
@@ -56,14 +57,14 @@ export function createTargetHealth(store: Store, targets: TargetCache, changes: 
       streaks.delete(targetId);
       // only an unflagged target matches: another instance's flag (and its reason) stands
       const target = await targets.find(targetId);
-      const result = await store.targets.updateOne({ _id: targetId, flagged: null }, { $set: { flagged: { reason, at: new Date() } } });
+      const flagged = await flagTarget(store, targetId, reason, new Date());
       targets.forget(targetId);
-      if (target && result.modifiedCount > 0) {
+      if (target && flagged) {
         await changes.announce({ scope: 'target', id: targetId, endpoint_id: target.endpoint_id });
         // only the instance whose update set the flag tells the account (alerts, docs/alerts.md)
         await onFlagged(target, reason);
       }
-      return result.modifiedCount > 0;
+      return flagged;
     },
     permanentFailure(targetId) {
       const streak = (streaks.get(targetId) ?? 0) + 1;

@@ -2,7 +2,7 @@ import { LRUCache, PacedRevalidation } from '@relay/cache';
 import type { CacheMetrics, ChangeFeed } from '@relay/cache';
 import type { CacheChange } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
-import { toTarget } from '@relay/store';
+import { findTarget, findTargets } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
 import type { TargetLookup } from './ports';
 
@@ -40,8 +40,7 @@ export class TargetCache implements TargetLookup {
     if (!pending) {
       const epoch = this.epoch;
       this.opts.metrics.storeRead('target', 'miss');
-      pending = this.opts.store.targets.findById(targetId).lean().exec().then((doc) => {
-        const value = doc ? toTarget(doc) : null;
+      pending = findTarget(this.opts.store, targetId).then((value) => {
         if (epoch === this.epoch) this.entries.set(targetId, { value });
         return value;
       });
@@ -73,8 +72,7 @@ export class TargetCache implements TargetLookup {
     });
     if (held.length === 0) return;
     this.opts.metrics.storeRead('target', 'revalidate');
-    const docs = await this.opts.store.targets.find({ _id: { $in: held.map(([id]) => id) } }).lean().exec();
-    const fresh = new Map(docs.map((d) => [String(d._id), toTarget(d)]));
+    const fresh = new Map((await findTargets(this.opts.store, held.map(([id]) => id))).map((t) => [t.id, t]));
     for (const [id, e] of held) if (this.entries.peek(id) === e) e.value = fresh.get(id) ?? null;
   }
 
