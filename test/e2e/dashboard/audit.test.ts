@@ -143,7 +143,7 @@ describe('the account’s audit history page (admin and owner)', () => {
     expect((await cells(owner)).map((r) => r[1])).toEqual(['Target added', 'Settings changed', 'Endpoint created']);
     await owner.setViewportSize({ width: 390, height: 844 });
     await owner.waitForTimeout(300);
-    expect(await owner.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)).toBe(false);
+    expect(await owner.evaluate('document.documentElement.scrollWidth > window.innerWidth + 1')).toBe(false);
     await owner.setViewportSize({ width: 1366, height: 900 });
     await owner.goBack();
     await eventually(async () => (await cells(owner)).some((r) => r[1] === 'Plan changed'), WAIT, 'the whole history again');

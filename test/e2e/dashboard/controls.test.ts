@@ -40,7 +40,7 @@ const stateLine = () => page.locator('[data-state-line]');
 const tab = (name: string) => page.getByRole('navigation', { name: 'Endpoint sections' }).getByRole('link', { name });
 const send = (body = '{"n":1}') => fetch(ingestUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 /** Whether the page scrolls sideways: its content wider than the window. */
-const scrollsSideways = () => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+const scrollsSideways = () => page.evaluate('document.documentElement.scrollWidth > window.innerWidth + 1');
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
