@@ -294,9 +294,12 @@ ferretdb_up() {
   # fork and $! is FerretDB's own pid.
   local storage=(--handler=sqlite --sqlite-url="file:$FERRET_DIR/data/")
   if [[ "$FERRETDB_BACKEND" == postgresql ]]; then
-    # pool_max_conns: an `update` command holds a pooled connection per statement (measured:
-    # 50 statements wedge the instance at the default pool); the writer sends at most 25
-    storage=(--handler=postgresql --postgresql-url="postgres://postgres@127.0.0.1:$PG_PORT/ferretdb?pool_max_conns=64")
+    # pool_max_conns: an `update` command holds a pooled connection per statement until it ends
+    # (measured: 50 statements wedge the instance at the default pool; 64 connections held by
+    # several writers' updates at once wedged it too). A process sends at most 25 statements a
+    # command and one update command at a time (libs/store keyed-collection.ts), so 180 leaves
+    # room for seven processes updating at once beside the rest (max_connections is 200)
+    storage=(--handler=postgresql --postgresql-url="postgres://postgres@127.0.0.1:$PG_PORT/ferretdb?pool_max_conns=180")
   fi
   # GOGC: FerretDB's live heap is a few MB, so at Go's default (100) it collected every few MB
   # allocated, dozens of times a second under load; at 1000 the store used about a quarter less

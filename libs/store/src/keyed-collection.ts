@@ -68,7 +68,7 @@ export function keyedCollection<T extends { _id: string }>(coll: Collection<T>):
       }
     },
     async update(ops) {
-      for (let i = 0; i < ops.length; i += STATEMENTS_PER_COMMAND) await updateCommand(raw, ops.slice(i, i + STATEMENTS_PER_COMMAND));
+      for (let i = 0; i < ops.length; i += STATEMENTS_PER_COMMAND) await oneUpdateAtATime(() => updateCommand(raw, ops.slice(i, i + STATEMENTS_PER_COMMAND)));
     },
     async delete(ids) {
       const writes: AnyBulkWriteOperation[] = ids.map((id) => ({ deleteOne: { filter: { _id: id } as never } }));
@@ -86,6 +86,22 @@ export function keyedCollection<T extends { _id: string }>(coll: Collection<T>):
 function checkInserted(collection: string, sent: number, inserted: number | undefined, duplicates: number): void {
   if (inserted === undefined || inserted + duplicates === sent) return;
   throw new Error(`the store inserted ${inserted} of ${sent} documents into ${collection} (${duplicates} already there) and reported no error for the rest`);
+}
+
+/**
+ * FerretDB 1.24 on PostgreSQL holds a pooled connection per statement of an `update` command
+ * until the command ends, and a command waiting for one more connection holds the others: with
+ * several multi-statement updates in flight the pool runs dry and every client of the instance
+ * wedges (seen when four activity-writers flushed their partitions at once: 64 connections held
+ * by update statements, the rest queued behind them, the instance answering nothing). So a
+ * process sends one update command at a time; the instance's pool (scripts/infra.sh) is sized for
+ * every process doing so at once. MongoDB has no such limit and loses a little parallelism only.
+ */
+let updateChain: Promise<unknown> = Promise.resolve();
+function oneUpdateAtATime<T>(send: () => Promise<T>): Promise<T> {
+  const turn = updateChain.then(send, send);
+  updateChain = turn.catch(() => undefined);
+  return turn;
 }
 
 /** Times a command that lost upsert races is sent again: each loss means the document now exists. */
