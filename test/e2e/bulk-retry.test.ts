@@ -33,7 +33,8 @@ afterAll(async () => {
 async function failingEndpoint(): Promise<string> {
   const ep = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'bulk', rate_limit_per_minute: 100000 } });
   expect(ep.status).toBe(201);
-  const t = await stack.api(`/v1/endpoints/${ep.body.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'r', config: { url: receiver.url(), enforce_https: false }, retry_schedule_ms: [] } });
+  // the breaker is not what this file tests: it must never hold these deliberately failing deliveries
+  const t = await stack.api(`/v1/endpoints/${ep.body.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'r', config: { url: receiver.url(), enforce_https: false }, retry_schedule_ms: [], breaker: { failure_rate_pct: 100, min_attempts: 100_000, window_s: 10, cool_down_s: 1, flag_after_open_s: 60 } } });
   expect(t.status).toBe(201);
   return ep.body.id;
 }

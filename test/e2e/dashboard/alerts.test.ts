@@ -54,6 +54,8 @@ describe('the Alerts page', () => {
     await page.getByRole('button', { name: 'Create rule' }).click();
     await page.getByText('Rule “GitHub secret rotated?” created.').waitFor({ timeout: WAIT });
     const row = page.getByRole('row', { name: /GitHub secret rotated\?/ });
+    // the condition's label comes from the API's document, fetched beside the rules: wait for it as a person would
+    await row.getByRole('cell', { name: 'An endpoint rejects many requests' }).waitFor({ timeout: WAIT });
     await expect(row.getByRole('cell', { name: 'An endpoint rejects many requests' }).count()).resolves.toBe(1);
     const saved = (await stack.api('/v1/alert-rules')).body.data;
     expect(saved).toHaveLength(1);
