@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { TestReceiver } from '../../support/receiver';
-import { launchBrowser } from './browser';
+import { launchBrowser, signIn } from './browser';
 import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
@@ -26,10 +26,7 @@ beforeAll(async () => {
   stack = await startDashboardStack('dashboard-truth');
   browser = await launchBrowser();
   page = await browser.context.newPage();
-  await page.goto(stack.dashboardUrl);
-  await page.getByLabel('API key', { exact: true }).fill(stack.apiKey);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+  await signIn(page, stack.dashboardUrl, stack.apiKey);
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { eventually } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';
-import { launchBrowser } from './browser';
+import { launchBrowser, signIn } from './browser';
 import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
@@ -25,10 +25,7 @@ beforeAll(async () => {
   expect((await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'github' } })).status).toBe(201);
   browser = await launchBrowser();
   page = await browser.context.newPage();
-  await page.goto(stack.dashboardUrl);
-  await page.getByLabel('API key', { exact: true }).fill(stack.apiKey);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+  await signIn(page, stack.dashboardUrl, stack.apiKey);
 });
 
 afterAll(async () => {

@@ -43,3 +43,11 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(dir, `${name}-phone.png`), fullPage: true });
   await page.setViewportSize(laptop);
 }
+
+/** Signs in as a person does: the sign-in page, the key, the button, then the Endpoints page. */
+export async function signIn(page: Page, dashboardUrl: string, apiKey: string): Promise<void> {
+  await page.goto(dashboardUrl);
+  await page.getByLabel('API key', { exact: true }).fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+}

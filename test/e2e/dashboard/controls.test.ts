@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { eventually } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';
-import { launchBrowser } from './browser';
+import { launchBrowser, signIn } from './browser';
 import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
@@ -52,10 +52,7 @@ beforeAll(async () => {
   await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'repo-events', inbound_auth: { type: 'HMAC', preset: 'github', secrets: ['gh-secret-0123456789'] } } });
   browser = await launchBrowser(LAPTOP);
   page = await browser.context.newPage();
-  await page.goto(stack.dashboardUrl);
-  await page.getByLabel('API key', { exact: true }).fill(stack.apiKey);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+  await signIn(page, stack.dashboardUrl, stack.apiKey);
 });
 
 afterAll(async () => {
