@@ -203,6 +203,16 @@ describe('docker-compose.yml', () => {
     expect(dependsOn(compose.services['management-api']!).rabbitmq).toBe('service_healthy');
   });
 
+  it('tells the management API where people reach the dashboard it serves (DASHBOARD_URL: alerts link into it)', () => {
+    const api = compose.services['management-api']!;
+    const url = new URL(environmentOf(api).DASHBOARD_URL!.replace(/^\$\{DASHBOARD_URL:-(.*)\}$/, '$1'));
+    expect(environmentOf(api).DASHBOARD_URL).toMatch(/^\$\{DASHBOARD_URL:-/);
+    // the default is the port the API (and its dashboard) is published on, as ${MANAGEMENT_PUBLISH}'s default has it
+    const port = environmentOf(api).PORT!;
+    expect((api.ports ?? []).map(String)).toContain(`\${MANAGEMENT_PUBLISH:-127.0.0.1:${port}}:${port}`);
+    expect(url.port).toBe(port);
+  });
+
   it.each(SCALABLE)('lets %s scale: no container_name, no published ports', (name) => {
     const svc = compose.services[name];
     expect(svc).toBeDefined();

@@ -59,6 +59,12 @@ describe.each(NAMES)('deploy/k8s %s', (kustomization) => {
     expect(env.get('RABBITMQ_URL')).toEqual({ secret: { name: SECRET, key: 'RABBITMQ_URL' } });
   });
 
+  it('tells the management API where the dashboard it serves is (DASHBOARD_URL: alerts link into it)', () => {
+    const value = (envOf('management-api').get('DASHBOARD_URL') as { value: string } | undefined)?.value;
+    expect(value).toBeDefined();
+    expect(['http:', 'https:']).toContain(new URL(value!).protocol);
+  });
+
   it('scales the gateway with a plain HPA on CPU utilization, leaving it the replica count', () => {
     const hpas = ofKind<HorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler').filter((h) => h.spec.scaleTargetRef.name === 'ingest-gateway');
     expect(hpas).toHaveLength(1);
@@ -140,6 +146,13 @@ describe('deploy/k8s overlays/production', () => {
     const namespaced = objects.filter((o) => o.kind !== 'Namespace');
     expect(namespaced.filter((o) => o.metadata.namespace !== 'relay').map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([]);
     expect(named(objects, 'Namespace', 'relay').metadata.labels).toMatchObject({ 'pod-security.kubernetes.io/enforce': 'restricted' });
+  });
+
+  it("links alerts to the dashboard's public https address (DASHBOARD_URL), not the in-cluster Service", () => {
+    const env = environmentOf(named<Deployment>(objects, 'Deployment', 'management-api').spec.template.spec.containers[0] as Container, objects);
+    const url = new URL((env.get('DASHBOARD_URL') as { value: string }).value);
+    expect(url.protocol).toBe('https:');
+    expect(url.hostname).toContain('.');
   });
 
   it('runs one registry image for every service, not the local build', () => {
