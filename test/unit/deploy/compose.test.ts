@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { envNames } from '@relay/config';
 import type { ConfigSpec } from '@relay/config';
 import { TRACING_ENV } from '@relay/telemetry';
-import { ROOT, deployedNames, loadConfigSpec, PROGRAM_INSTANCES, programOf, serviceDirs } from './service-specs';
+import { ROOT, deployedNames, loadConfigSpec, PROGRAM_INSTANCES, programOf, serviceDirs, traces } from './service-specs';
 
 // docker-compose.yml must run what the code reads: each Relay service sets only variables its
 // configSpec reads and every one it requires, waits for healthy infrastructure, reports ready
@@ -142,7 +142,7 @@ describe('docker-compose.yml', () => {
     });
 
     it('sets only variables its configSpec reads (and, traced services, the tracing variables)', () => {
-      const reads = new Set([...envNames(loadConfigSpec(programOf(name))), ...(name === 'management-api' ? [] : TRACING_ENV)]);
+      const reads = new Set([...envNames(loadConfigSpec(programOf(name))), ...(traces(name) ? TRACING_ENV : [])]);
       expect(Object.keys(env).filter((k) => !reads.has(k))).toEqual([]);
     });
 
@@ -270,7 +270,7 @@ describe('docker-compose.yml profile observability', () => {
     expect(jaeger.profiles).toEqual(['observability']);
     expect(jaeger.image).toMatch(/^jaegertracing\/jaeger:2\.\d+\.\d+$/);
     expect((jaeger.ports ?? []).map(String)).toEqual(['${JAEGER_PUBLISH:-127.0.0.1:16686}:16686']);
-    const traced = relayServices.filter((n) => n !== 'management-api');
+    const traced = relayServices.filter(traces);
     expect(traced).toEqual(expect.arrayContaining(['ingest-gateway', 'webhook-deliverer', 'activity-writer']));
     for (const n of traced) expect(environmentOf(compose.services[n] as ComposeService).OTEL_EXPORTER_OTLP_ENDPOINT).toBe('${OTEL_EXPORTER_OTLP_ENDPOINT:-}');
   });

@@ -1,9 +1,10 @@
 import { envNames } from '@relay/config';
+import { TRACING_ENV, tracingEnabled } from '@relay/telemetry';
 import { KUSTOMIZATIONS, objectsOf, render } from './k8s-render';
 import type { KustomizationName } from './k8s-render';
 import { environmentOf, named, ofKind, portNumber, quantity, selects, valueOf } from './k8s-objects';
 import type { Container, Deployment, PodDisruptionBudget, Service } from './k8s-objects';
-import { deployedNames, loadConfigSpec, programOf } from './service-specs';
+import { deployedNames, loadConfigSpec, programOf, traces } from './service-specs';
 
 // Each service's Deployment, as rendered (base and production overlay), against what its code
 // reads and does: the environment against its config spec (as compose.test.ts does for
@@ -52,8 +53,8 @@ describe.each(NAMES)('deploy/k8s %s', (kustomization) => {
       expect([...(container.command ?? []), ...(container.args ?? [])]).toEqual(['node', `services/${programOf(service)}/dist/main.js`]);
     });
 
-    it('sets only variables its configSpec reads', () => {
-      const reads = new Set(envNames(spec));
+    it('sets only variables its configSpec reads (and, traced services, the tracing variables)', () => {
+      const reads = new Set([...envNames(spec), ...(traces(service) ? TRACING_ENV : [])]);
       expect([...env.keys()].filter((name) => !reads.has(name))).toEqual([]);
     });
 
@@ -68,6 +69,25 @@ describe.each(NAMES)('deploy/k8s %s', (kustomization) => {
         if (secrets.has(name)) expect({ name, source }).toEqual({ name, source: { secret: { name: SECRET, key: name } } });
         else expect({ name, source }).toEqual({ name, source: expect.objectContaining({ value: expect.any(String) }) });
       }
+    });
+
+    it(traces(service) ? `traces only where the kustomization names a collector (${kustomization === 'tracing' ? 'on' : 'off'} here)` : 'is not traced: no tracing variable', () => {
+      const tracing = Object.fromEntries(TRACING_ENV.flatMap((name) => {
+        const source = env.get(name);
+        return source ? [[name, 'value' in source ? source.value : JSON.stringify(source)]] : [];
+      }));
+      if (!traces(service)) {
+        expect(tracing).toEqual({});
+        return;
+      }
+      // the one test the service itself makes (libs/telemetry), on what the kubelet would give it
+      expect(tracingEnabled(tracing)).toBe(kustomization === 'tracing');
+      if (kustomization === 'tracing') expect(new URL(tracing.OTEL_EXPORTER_OTLP_ENDPOINT!).protocol).toBe('http:');
+    });
+
+    it('reads only config maps of its own namespace', () => {
+      const maps = (container.envFrom ?? []).flatMap((f) => (f.configMapRef ? [named(objects, 'ConfigMap', f.configMapRef.name)] : []));
+      expect(maps.map((m) => [m.metadata.name, m.metadata.namespace])).toEqual(maps.map((m) => [m.metadata.name, deployment.metadata.namespace]));
     });
 
     it('listens on every interface of the pod (HOST 0.0.0.0), so the kubelet reaches its probes', () => {

@@ -12,8 +12,8 @@ export const K8S_DIR = path.join(ROOT, 'deploy', 'k8s');
 export const KUBECTL = path.join(ROOT, '.infra', 'tools', 'kubernetes-client', 'usr', 'bin', 'kubectl');
 const VALIDATOR = path.join(K8S_DIR, 'validate.mjs');
 
-/** The kustomizations an operator applies, by name. */
-export const KUSTOMIZATIONS = { base: 'base', production: 'overlays/production' } as const;
+/** The kustomizations an operator applies, by name (tracing: production with traces sent to a collector, an example). */
+export const KUSTOMIZATIONS = { base: 'base', production: 'overlays/production', tracing: 'overlays/tracing' } as const;
 export type KustomizationName = keyof typeof KUSTOMIZATIONS;
 
 export interface K8sObject {

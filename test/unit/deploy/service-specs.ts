@@ -26,6 +26,18 @@ export function serviceDirs(): string[] {
 export const PROGRAM_INSTANCES: Readonly<Record<string, string>> = { 'webhook-deliverer': 'deliverer', 'chat-deliverer': 'deliverer', 'outputs-deliverer': 'deliverer' };
 const PROGRAMS_RUN_AS_INSTANCES = new Set(Object.values(PROGRAM_INSTANCES));
 
+/**
+ * Deployments that do not trace (docs/observability.md "Traces": the management API is not on an
+ * event's path). Every other one reads the tracing variables (TRACING_ENV of @relay/telemetry)
+ * beside its config spec.
+ */
+const UNTRACED = new Set(['management-api']);
+
+/** Whether a deployment traces, so that it may be given the tracing variables. */
+export function traces(deployment: string): boolean {
+  return !UNTRACED.has(deployment);
+}
+
 /** The service folder a deployment runs. */
 export function programOf(deployment: string): string {
   return PROGRAM_INSTANCES[deployment] ?? deployment;
