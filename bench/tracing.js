@@ -1,18 +1,25 @@
 // @ts-check
 // The CPU the tracing hooks add per event (docs/observability.md "Cost"), in one process, without
-// the network: the gateway's spans of one accepted event (ingest + 4 steps + a traceparent per
-// delivery message) with tracing off and on (spans exported to a sink that drops them, so the
+// the network: the gateway's spans of one accepted event (ingest + 4 asynchronous steps + the 2
+// synchronous ones, sender auth and parse and validate, + a traceparent per delivery message) with tracing off and on (spans exported to a sink that drops them, so the
 // number is Relay's and the SDK's share, not an OTLP collector's). BENCH_EVENTS (default 200000).
 'use strict';
-const { inSpan, startTracing, stopTracing, traceHeaders, linkFrom } = require('@relay/telemetry');
+const { inSpan, inSyncSpan, startTracing, stopTracing, traceHeaders, linkFrom } = require('@relay/telemetry');
 
 const events = Number(process.env.BENCH_EVENTS || 200000);
 const step = async () => undefined;
+/** @param {number} a @param {number} b @param {number} c */
+const syncStep = (a, b, c) => a + b + c;
+/** @param {number} result */
+const describe = (result) => ({ 'relay.outcome': result > 0 ? 'passed' : 'failed' });
 
 /** One event through the hooks the gateway runs. */
 async function event() {
   return inSpan('ingest', async () => {
-    for (const name of ['endpoint lookup', 'idempotency claim', 'limits']) await inSpan(name, step);
+    await inSpan('endpoint lookup', step);
+    inSyncSpan('sender auth', syncStep, 1, 2, 3, describe);
+    inSyncSpan('parse and validate', syncStep, 1, 2, 3, describe);
+    for (const name of ['idempotency claim', 'limits']) await inSpan(name, step);
     await inSpan('publish deliveries', async () => traceHeaders());
   }, { links: linkFrom({}) });
 }
@@ -29,7 +36,11 @@ async function measure() {
 async function main() {
   const bare = await (async () => {
     const start = process.cpuUsage();
-    for (let i = 0; i < events; i += 1) { for (let k = 0; k < 4; k += 1) await step(); }
+    for (let i = 0; i < events; i += 1) {
+      for (let k = 0; k < 4; k += 1) await step();
+      syncStep(1, 2, 3);
+      syncStep(1, 2, 3);
+    }
     const used = process.cpuUsage(start);
     return (used.user + used.system) / events;
   })();

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,8 +71,13 @@ async function startJaeger(): Promise<void> {
   }, 30000, 'jaeger answering its query API');
 }
 
+/** The trace whose spans carry these tags (Jaeger matches them on any span of the trace). */
 async function traceOf(eventId: string): Promise<JaegerTrace | undefined> {
-  const tags = encodeURIComponent(JSON.stringify({ 'relay.event_id': eventId }));
+  return traceTagged({ 'relay.event_id': eventId });
+}
+
+async function traceTagged(want: Record<string, string>): Promise<JaegerTrace | undefined> {
+  const tags = encodeURIComponent(JSON.stringify(want));
   const found = (await (await fetch(`${queryUrl}/api/traces?service=ingest-gateway&tags=${tags}&limit=5`)).json()) as { data: JaegerTrace[] | null };
   const id = found.data?.[0]?.traceID;
   if (!id) return undefined;
@@ -98,9 +104,30 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+const tagsOf = (span: JaegerSpan): Record<string, unknown> => Object.fromEntries(span.tags.filter((t) => t.key.startsWith('relay.')).map((t) => [t.key, t.value]));
+const spanNamed = (trace: JaegerTrace, name: string): JaegerSpan => {
+  const span = trace.spans.find((s) => s.operationName === name);
+  if (!span) throw new Error(`no '${name}' span in ${trace.spans.map((s) => s.operationName).join(', ')}`);
+  return span;
+};
+const childOf = (parent: JaegerSpan) => expect.arrayContaining([expect.objectContaining({ refType: 'CHILD_OF', spanID: parent.spanID })]);
+
+/** The secret the traced endpoint's GitHub preset checks: no span may carry it, nor a signature or a body. */
+const GITHUB_SECRET = `trace-secret-${randomUUID()}`;
+const githubSignature = (body: string, secret = GITHUB_SECRET): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
 describe('traces (OpenTelemetry, exported by OTLP to a real Jaeger)', () => {
+  let endpointId: string;
+  const send = (body: string, signature: string) =>
+    fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': randomUUID(), 'x-hub-signature-256': signature },
+      body,
+    });
+
   it("puts one event's gateway steps, delivery attempt and activity write in one trace, linked to the sender's", async () => {
-    const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'traced' } }));
+    const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'traced', inbound_auth: { type: 'HMAC', preset: 'github', secrets: [GITHUB_SECRET] } } }));
+    endpointId = endpoint.id;
     await must(
       stack.client.POST('/v1/endpoints/{endpointId}/targets', {
         params: { path: { endpointId: endpoint.id } },
@@ -108,10 +135,11 @@ describe('traces (OpenTelemetry, exported by OTLP to a real Jaeger)', () => {
       }),
     );
     const senderTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const body = '{"traced":"body-text-never-on-a-span"}';
     const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpoint.id}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', traceparent: `00-${senderTrace}-00f067aa0ba902b7-01` },
-      body: '{"traced":true}',
+      headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': randomUUID(), 'x-hub-signature-256': githubSignature(body), traceparent: `00-${senderTrace}-00f067aa0ba902b7-01` },
+      body,
     });
     expect(res.status).toBe(202);
     const eventId = res.headers.get('x-relay-event-id')!;
@@ -126,13 +154,14 @@ describe('traces (OpenTelemetry, exported by OTLP to a real Jaeger)', () => {
     }, 30000, 'a trace with spans from the gateway, the deliverer and the activity writer');
 
     expect([...services(trace)].sort()).toEqual(['activity-writer', 'ingest-gateway', 'webhook-deliverer']);
-    const byName = (name: string): JaegerSpan => {
-      const span = trace.spans.find((s) => s.operationName === name);
-      if (!span) throw new Error(`no '${name}' span in ${trace.spans.map((s) => s.operationName).join(', ')}`);
-      return span;
-    };
+    const byName = (name: string): JaegerSpan => spanNamed(trace, name);
     const ingest = byName('ingest');
-    for (const step of ['endpoint lookup', 'limits', 'publish deliveries']) expect(byName(step).references).toEqual(expect.arrayContaining([expect.objectContaining({ refType: 'CHILD_OF', spanID: ingest.spanID })]));
+    for (const step of ['endpoint lookup', 'sender auth', 'parse and validate', 'limits', 'publish deliveries']) expect(byName(step).references).toEqual(childOf(ingest));
+    // the steps name their outcome, the scheme and the format; nothing of the request itself
+    expect(tagsOf(byName('sender auth'))).toEqual({ 'relay.auth.type': 'HMAC', 'relay.auth.preset': 'github', 'relay.outcome': 'passed' });
+    expect(tagsOf(byName('parse and validate'))).toEqual({ 'relay.payload_format': 'json', 'relay.outcome': 'valid' });
+    const everything = JSON.stringify(trace);
+    for (const secret of [GITHUB_SECRET, githubSignature(body), 'body-text-never-on-a-span']) expect(everything).not.toContain(secret);
     // the delivery attempt is a child of the publish whose message carried the traceparent
     expect(byName('delivery attempt').references).toEqual(expect.arrayContaining([expect.objectContaining({ refType: 'CHILD_OF', spanID: byName('publish deliveries').spanID })]));
     expect(byName('activity write').traceID).toBe(ingest.traceID);
@@ -140,5 +169,28 @@ describe('traces (OpenTelemetry, exported by OTLP to a real Jaeger)', () => {
     expect(trace.traceID).not.toBe(senderTrace);
     expect(ingest.references.filter((r) => r.refType === 'CHILD_OF')).toEqual([]);
     expect(ingest.references).toEqual(expect.arrayContaining([expect.objectContaining({ traceID: senderTrace })]));
+  });
+
+  it("names a refused step's outcome on its span: a wrong signature in `sender auth`, a malformed body in `parse and validate`", async () => {
+    expect(endpointId).toBeDefined();
+    const forged = await send('{"forged":true}', githubSignature('{"forged":true}', 'not-the-secret'));
+    expect(forged.status).toBe(401);
+    const malformed = '{"unclosed":';
+    const bad = await send(malformed, githubSignature(malformed));
+    expect(bad.status).toBe(400);
+    const badCode = ((await bad.json()) as { code: string }).code;
+
+    const refused = await eventually(() => traceTagged({ 'relay.outcome': 'auth_failed' }), 30000, 'the trace of the forged request');
+    expect(tagsOf(spanNamed(refused, 'sender auth'))).toEqual({ 'relay.auth.type': 'HMAC', 'relay.auth.preset': 'github', 'relay.outcome': 'auth_failed' });
+    expect(spanNamed(refused, 'sender auth').references).toEqual(childOf(spanNamed(refused, 'ingest')));
+    // refused before the payload: no later step ran
+    expect(refused.spans.map((s) => s.operationName)).not.toContain('parse and validate');
+
+    const invalid = await eventually(() => traceTagged({ 'relay.outcome': badCode }), 30000, 'the trace of the malformed request');
+    expect(tagsOf(spanNamed(invalid, 'sender auth'))['relay.outcome']).toBe('passed');
+    expect(tagsOf(spanNamed(invalid, 'parse and validate'))).toEqual({ 'relay.payload_format': 'json', 'relay.outcome': badCode });
+    expect(spanNamed(invalid, 'parse and validate').references).toEqual(childOf(spanNamed(invalid, 'ingest')));
+    expect(invalid.spans.map((s) => s.operationName)).not.toContain('publish deliveries');
+    expect(JSON.stringify([refused, invalid])).not.toContain(GITHUB_SECRET);
   });
 });

@@ -1,5 +1,5 @@
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
-import { batchSpanOptions, batchTraceHeaders, contextFrom, currentTraceparent, flushTracing, inSpan, isTracing, linkFrom, startTracing, stopTracing, traceHeaders, tracingEnabled, withTraceHeaders } from './index';
+import { batchSpanOptions, batchTraceHeaders, contextFrom, currentTraceparent, flushTracing, inSpan, inSyncSpan, isTracing, linkFrom, startTracing, stopTracing, traceHeaders, tracingEnabled, withTraceHeaders } from './index';
 
 describe('telemetry', () => {
   afterEach(() => stopTracing());
@@ -16,6 +16,27 @@ describe('telemetry', () => {
     const headers = { 'x-relay-attempt': 2 };
     expect(withTraceHeaders(headers)).toBe(headers);
     expect(contextFrom({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' })).toBeUndefined();
+    // off, a synchronous step is called as it is, and what describes it is never called
+    const describe = jest.fn(() => ({}));
+    expect(inSyncSpan('step', sum3, 1, 2, 3, describe)).toBe(6);
+    expect(describe).not.toHaveBeenCalled();
+  });
+
+  it('puts a synchronous step in a span of its own, a child of the active one, described by its result', async () => {
+    const exporter = new InMemorySpanExporter();
+    startTracing('relay-test', { exporter });
+    await inSpan('ingest', async () => {
+      expect(inSyncSpan('sender auth', sum3, 1, 2, 3, (total, a) => ({ 'relay.total': total, 'relay.first': a }))).toBe(6);
+      expect(() => inSyncSpan('parse', () => { throw new Error('bad input'); }, 0, 0, 0, () => ({ never: true }))).toThrow('bad input');
+    });
+    await flushTracing();
+    const byName = new Map(exporter.getFinishedSpans().map((s) => [s.name, s]));
+    const ingest = byName.get('ingest')!.spanContext().spanId;
+    expect(byName.get('sender auth')!.parentSpanContext?.spanId).toBe(ingest);
+    expect(byName.get('sender auth')!.attributes).toEqual({ 'relay.total': 6, 'relay.first': 1 });
+    expect(byName.get('parse')!.parentSpanContext?.spanId).toBe(ingest);
+    expect(byName.get('parse')!.status).toMatchObject({ code: 2, message: 'bad input' });
+    expect(byName.get('parse')!.attributes).toEqual({});
   });
 
   it('carries one trace from a publish through the message headers to the consumer', async () => {
@@ -80,3 +101,7 @@ describe('telemetry', () => {
     expect(write.links.map((l) => l.context.traceId)).toEqual([ids[1], ids[2]]);
   });
 });
+
+function sum3(a: number, b: number, c: number): number {
+  return a + b + c;
+}

@@ -1,5 +1,5 @@
 import { context, propagation, trace, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import type { Context, Link, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -8,6 +8,7 @@ import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trac
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 
 export { SpanKind };
+export type { Attributes };
 
 /**
  * Traces across the services (docs/observability.md "Traces"): off unless an OTLP endpoint is
@@ -99,6 +100,30 @@ export function inSpan<T>(name: string, fn: (span: Span | null) => Promise<T>, o
       span.end();
     }
   });
+}
+
+/**
+ * Runs the synchronous step `step(a, b, c)` in a span named `name`, a child of the active span,
+ * and puts `describe(result, a, b, c)` on it (what the step decided: never a secret, header or
+ * body). Tracing off: just `step(a, b, c)`. The step, its three arguments and `describe` are
+ * passed apart, not as a closure, so that off no function, array or object is made per call
+ * (declare `step` and `describe` once, at module level).
+ */
+export function inSyncSpan<A, B, C, R>(name: string, step: (a: A, b: B, c: C) => R, a: A, b: B, c: C, describe: (result: R, a: A, b: B, c: C) => Attributes): R {
+  if (!tracer) return step(a, b, c);
+  const parent = context.active();
+  const span = tracer.startSpan(name, undefined, parent);
+  try {
+    const result = context.with(trace.setSpan(parent, span), step, undefined, a, b, c);
+    span.setAttributes(describe(result, a, b, c));
+    return result;
+  } catch (err) {
+    span.recordException(err as Error);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+    throw err;
+  } finally {
+    span.end();
+  }
 }
 
 /** The active trace as AMQP/HTTP headers (`traceparent`, `tracestate`), or undefined when off. */
