@@ -1,4 +1,5 @@
 import { managementApiDocument } from '../../../services/management-api/src/openapi/document';
+import { must } from '@relay/client';
 import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
 
@@ -28,8 +29,8 @@ let fx: ManagementFixture;
 let actor: { secret: string; prefix: string; name: string };
 beforeAll(async () => {
   fx = await startManagement('mgmt-audit-all');
-  const res = await fx.api('post', '/v1/api-keys', { role: 'owner', name: 'release bot' });
-  actor = { secret: res.body.secret, prefix: res.body.prefix, name: 'release bot' };
+  const created = await must(fx.client.POST('/v1/api-keys', { body: { role: 'owner', name: 'release bot' } }));
+  actor = { secret: created.secret, prefix: created.prefix, name: 'release bot' };
 });
 afterAll(async () => {
   await fx?.close();

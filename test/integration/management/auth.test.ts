@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { must } from '@relay/client';
 import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
 
@@ -6,7 +7,7 @@ let fx: ManagementFixture;
 let routes: Array<[string, string]>;
 beforeAll(async () => {
   fx = await startManagement('mgmt-auth');
-  const ep = (await fx.api('post', '/v1/endpoints', { name: 'e' })).body.id as string;
+  const ep = (await must(fx.client.POST('/v1/endpoints', { body: { name: 'e' } }))).id;
   routes = [
     ['get', '/v1/endpoints'],
     ['post', '/v1/endpoints'],
@@ -46,7 +47,7 @@ describe('every management route needs an API key', () => {
       expect(res.headers['www-authenticate']).toBe('Bearer realm="relay"');
     }
     // nothing was changed by the refused requests
-    expect((await fx.api('get', '/v1/endpoints')).body.data).toEqual([expect.objectContaining({ name: 'e', revision: 1 })]);
+    expect((await must(fx.client.GET('/v1/endpoints'))).data).toEqual([expect.objectContaining({ name: 'e', revision: 1 })]);
   });
 
   it('a valid key passes on every route; health checks need none', async () => {

@@ -17,6 +17,7 @@ describe('bad percent-encoding in the path', () => {
     ['get', '/v1/endpoints/%E0%A4%A/targets'],
     ['get', '/v1/activity/%ZZ'],
   ] as const)('%s %s → 400 malformed_path, nothing logged as an error', async (method, path) => {
+    // raw: a path with bad percent-encoding, which the typed client would encode
     const res = await fx.api(method, path, method === 'patch' ? {} : undefined);
     expect([res.status, res.body.code]).toEqual([400, 'malformed_path']);
     expect(fx.logLines().filter((l) => l.level === 'error')).toEqual([]);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { must } from '@relay/client';
 import { managementApiDocument } from '../../../services/management-api/src/openapi/document';
 import { eventually } from '../../support/infra';
 import { startManagement } from './fixture';
@@ -46,6 +47,7 @@ describe('every operation refuses keys below the role the document names (403), 
   it.each(operations)('$id ($method $path) needs $least', async ({ method, path, id, least }) => {
     const concrete = path.replace(/\{(\w+)\}/g, (_m, name: string) => `${name.replace(/Id$/, '')}_doesnotexist`);
     for (const role of ROLES) {
+      // raw: every operation of the document by its path pattern, the 403 and its body per role
       const res = await fx.apiAs(keys[role], method, concrete, BODIES[id]);
       const below = ROLES.indexOf(role) < ROLES.indexOf(least);
       expect([role, res.status === 403]).toEqual([role, below]);
@@ -58,13 +60,14 @@ describe('every operation refuses keys below the role the document names (403), 
 describe('what each role may do, on a real endpoint', () => {
   let endpointId: string;
   beforeAll(async () => {
-    const created = await fx.api('post', '/v1/endpoints', { name: 'shared', inbound_auth: { type: 'BEARER', tokens: ['a-long-bearer-token-0001'] } });
-    endpointId = created.body.id;
-    await fx.api('post', `/v1/endpoints/${endpointId}/targets`, { kind: 'webhook', name: 'w', config: { url: 'https://hooks.example.com/in', auth: { type: 'bearer', token: 'outbound-token-0001' } } });
+    const created = await must(fx.client.POST('/v1/endpoints', { body: { name: 'shared', inbound_auth: { type: 'BEARER', tokens: ['a-long-bearer-token-0001'] } } }));
+    endpointId = created.id;
+    await must(fx.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'w', config: { url: 'https://hooks.example.com/in', auth: { type: 'bearer', token: 'outbound-token-0001' } } } }));
   });
 
   it('a viewer reads endpoints, targets, their audit history and the activity log, but changes nothing', async () => {
     for (const path of ['/v1/endpoints', `/v1/endpoints/${endpointId}`, `/v1/endpoints/${endpointId}/targets`, `/v1/endpoints/${endpointId}/audit`, '/v1/activity']) {
+      // raw: the status of each route for a viewer key
       expect([path, (await fx.apiAs(keys.viewer, 'get', path)).status]).toEqual([path, 200]);
     }
     const changes: Array<['post' | 'patch' | 'delete', string, unknown]> = [
@@ -74,47 +77,52 @@ describe('what each role may do, on a real endpoint', () => {
       ['post', '/v1/endpoints', { name: 'new' }],
       ['post', `/v1/endpoints/${endpointId}/targets`, { kind: 'webhook', name: 'x', config: { url: 'https://hooks.example.com/x' } }],
     ];
+    // raw: the 403 of each change for a viewer key
     for (const [method, path, body] of changes) expect([method, path, (await fx.apiAs(keys.viewer, method, path, body)).status]).toEqual([method, path, 403]);
-    expect((await fx.api('get', `/v1/endpoints/${endpointId}`)).body).toMatchObject({ name: 'shared', paused: false, revision: 1 });
+    expect(await must(fx.client.GET('/v1/endpoints/{endpointId}', { params: { path: { endpointId } } }))).toMatchObject({ name: 'shared', paused: false, revision: 1 });
   });
 
   it('a viewer never sees a secret, not even the last four characters an editor sees', async () => {
-    const asEditor = await fx.apiAs(keys.editor, 'get', `/v1/endpoints/${endpointId}`);
-    expect(asEditor.body.inbound_auth.tokens).toEqual([{ set: true, last4: '0001' }]);
-    const asViewer = await fx.apiAs(keys.viewer, 'get', `/v1/endpoints/${endpointId}`);
-    expect(asViewer.body.inbound_auth.tokens).toEqual([{ set: true }]);
-    const targets = await fx.apiAs(keys.viewer, 'get', `/v1/endpoints/${endpointId}/targets`);
-    expect(targets.body.data[0].config.auth).toEqual({ type: 'bearer', token: '[redacted]' });
-    expect(JSON.stringify([asViewer.body, targets.body])).not.toMatch(/0001/);
+    const path = { params: { path: { endpointId } } };
+    const asEditor = await must(fx.clientAs(keys.editor).GET('/v1/endpoints/{endpointId}', path));
+    expect(asEditor.inbound_auth).toMatchObject({ tokens: [{ set: true, last4: '0001' }] });
+    const asViewer = await must(fx.clientAs(keys.viewer).GET('/v1/endpoints/{endpointId}', path));
+    expect(asViewer.inbound_auth).toMatchObject({ tokens: [{ set: true }] });
+    expect(JSON.stringify(asViewer.inbound_auth)).not.toContain('last4');
+    const targets = await must(fx.clientAs(keys.viewer).GET('/v1/endpoints/{endpointId}/targets', path));
+    expect(targets.data[0]!.config.auth).toEqual({ type: 'bearer', token: '[redacted]' });
+    expect(JSON.stringify([asViewer, targets])).not.toMatch(/0001/);
   });
 
   it('an editor changes endpoints and targets', async () => {
-    const res = await fx.apiAs(keys.editor, 'patch', `/v1/endpoints/${endpointId}`, { rate_limit_per_minute: 30 });
-    expect(res.status).toBe(200);
-    const target = await fx.apiAs(keys.editor, 'post', `/v1/endpoints/${endpointId}/targets`, { kind: 'webhook', name: 'second', config: { url: 'https://hooks.example.com/2' } });
-    expect(target.status).toBe(201);
-    expect((await fx.apiAs(keys.editor, 'delete', `/v1/endpoints/${endpointId}/targets/${target.body.id}`)).status).toBe(204);
+    const editor = fx.clientAs(keys.editor);
+    expect(await must(editor.PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId } }, body: { rate_limit_per_minute: 30 } }))).toMatchObject({ rate_limit_per_minute: 30 });
+    const target = await editor.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'second', config: { url: 'https://hooks.example.com/2' } } });
+    expect(target.response.status).toBe(201);
+    const deleted = await editor.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId: target.data!.id } } });
+    expect(deleted.response.status).toBe(204);
   });
 
   it('spec "Other interfaces": GET /billing/usage is readable by owner and admin keys, 403 for editor and viewer', async () => {
     for (const path of ['/billing/usage', '/v1/billing/usage']) {
+      // raw: the spec's unversioned path beside /v1, the status per role
       const statuses = Object.fromEntries(await Promise.all(ROLES.map(async (role) => [role, (await fx.apiAs(keys[role], 'get', path)).status] as const)));
       expect([path, statuses]).toEqual([path, { viewer: 403, editor: 403, admin: 200, owner: 200 }]);
     }
   });
 
   it('the actor in the audit history is the prefix of the key that acted', async () => {
-    await fx.apiAs(keys.editor, 'post', `/v1/endpoints/${endpointId}/pause`);
-    const audit = await fx.apiAs(keys.viewer, 'get', `/v1/endpoints/${endpointId}/audit`);
-    expect(audit.body.data[0]).toMatchObject({ action: 'paused', actor: keys.editor.slice(0, 7) });
+    await must(fx.clientAs(keys.editor).POST('/v1/endpoints/{endpointId}/pause', { params: { path: { endpointId } } }));
+    const audit = await must(fx.clientAs(keys.viewer).GET('/v1/endpoints/{endpointId}/audit', { params: { path: { endpointId } } }));
+    expect(audit.data[0]).toMatchObject({ action: 'paused', actor: keys.editor.slice(0, 7) });
   });
 
   it('a key stored before roles existed (no role field) is an owner key', async () => {
     const secret = 'rk_legacyKeyWithoutAnyRoleField000000001';
     await fx.store.apiKeys.collection.insertOne({ _id: 'key_legacy', account_id: fx.accountId, digest: createHash('sha256').update(secret).digest('hex'), prefix: secret.slice(0, 7), created_at: new Date() } as never);
-    expect((await fx.apiAs(secret, 'get', '/v1/account/plan')).status).toBe(200);
-    const listed = await fx.api('get', '/v1/api-keys');
-    expect(listed.body.data).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'key_legacy', role: 'owner', name: null })]));
+    await must(fx.clientAs(secret).GET('/v1/account/plan'));
+    const listed = await must(fx.client.GET('/v1/api-keys'));
+    expect(listed.data).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'key_legacy', role: 'owner', name: null })]));
     // its use is recorded like any key's (written after the answer, so read until it is there)
     await eventually(async () => (await fx.store.apiKeys.findById('key_legacy').lean())?.last_used_at, 5000, 'the legacy key’s last use');
   });

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { must } from '@relay/client';
 import { createRedisLimiter, limiterRedisOptions } from '../../../services/ingest-gateway/src/adapters/limiter/redis-limiter';
 import { infra } from '../../support/infra';
 import { testLogger } from '../../support/logger';
@@ -24,8 +25,8 @@ afterAll(async () => {
 
 describe('GET /v1/billing/usage/daily: accepted events per day and per endpoint, from the gateway counters', () => {
   it('splits the month by UTC day and endpoint, against the plan; refunds and per-process counts are accounted', async () => {
-    const a = (await fx.api('post', '/v1/endpoints', { name: 'orders' })).body.id as string;
-    const b = (await fx.api('post', '/v1/endpoints', { name: 'billing' })).body.id as string;
+    const a = (await must(fx.client.POST('/v1/endpoints', { body: { name: 'orders' } }))).id;
+    const b = (await must(fx.client.POST('/v1/endpoints', { body: { name: 'billing' } }))).id;
     const limiter = createRedisLimiter({ redis: limiterRedis, namespace: fx.namespace, logger: testLogger('gateway').logger, fallbackCounter: { inc: () => undefined } });
     const admit = (endpointId: string, at: string) => limiter.admit({ endpointId, accountId: fx.accountId, ratePerMinute: 1000, monthlyQuota: 1000, now: new Date(at) });
 
@@ -39,6 +40,7 @@ describe('GET /v1/billing/usage/daily: accepted events per day and per endpoint,
     // what a gateway counted alone during a Redis outage is added back to the month without its day
     await fx.redis.incrby(`${fx.namespace}:quota:${fx.accountId}:2030-02`, 2);
 
+    // raw: the Cache-Control header
     const res = await fx.api('get', '/v1/billing/usage/daily');
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -56,7 +58,7 @@ describe('GET /v1/billing/usage/daily: accepted events per day and per endpoint,
       unattributed: 2,
     });
     // the monthly figure the plan is checked against is the same one GET /billing/usage shows
-    expect((await fx.api('get', '/v1/billing/usage')).body.accepted_events).toBe(7);
+    expect((await must(fx.client.GET('/v1/billing/usage'))).accepted_events).toBe(7);
 
     // bounded: one hash per account and month, expiring with the quota counter
     const key = `${fx.namespace}:usage-daily:{${fx.namespace}:quota:${fx.accountId}:2030-02}`;

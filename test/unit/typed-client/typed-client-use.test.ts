@@ -9,7 +9,7 @@ import ts from 'typescript';
 //     OpenAPI document, or one of its aliases),
 //  2. no interface, type alias or `as { … }` has exactly the fields of a schema of the document,
 //  3. no API body is cast `as any`,
-//  4. every raw management API call (`stack.api(`, `fx.api(`, any `<x>.api(`) carries a
+//  4. every raw management API call (`stack.api(`, `fx.api(`, `fx.apiAs(`, any `<x>.api(`) carries a
 //     `// raw: <reason>` comment on its statement (or its line): the typed client is the default,
 //     and a raw call says which raw HTTP behaviour it checks. Files not moved yet are listed in
 //     NOT_YET_MOVED with their count of unexplained raw calls: the count must match exactly, so a
@@ -25,56 +25,52 @@ const RAW_REASON = /\/\/\s*raw:\s*\S.{3,}/;
  * "Where it is used": they move to the client when next changed). Only ever shrinks.
  */
 const NOT_YET_MOVED: Record<string, number> = {
-  "test/e2e/alerts.test.ts": 7,
-  "test/e2e/api-key-revocation.test.ts": 7,
-  "test/e2e/broker-outage.test.ts": 3,
-  "test/e2e/bulk-retry.test.ts": 13,
-  "test/e2e/cluster-rabbitmq.test.ts": 3,
-  "test/e2e/cluster-redis.test.ts": 6,
-  "test/e2e/dashboard/activity-truth.test.ts": 3,
-  "test/e2e/dashboard/alerts.test.ts": 6,
-  "test/e2e/dashboard/audit.test.ts": 2,
-  "test/e2e/dashboard/controls.test.ts": 6,
-  "test/e2e/dashboard/dashboard.test.ts": 1,
-  "test/e2e/dashboard/deliver-every-kind.test.ts": 4,
-  "test/e2e/dashboard/routing.test.ts": 3,
-  "test/e2e/dashboard/target-breaker.test.ts": 4,
-  "test/e2e/delivery-redelivery.test.ts": 3,
-  "test/e2e/delivery-response-limit.test.ts": 5,
-  "test/e2e/delivery-retry.test.ts": 9,
-  "test/e2e/lifecycle.test.ts": 1,
-  "test/e2e/management-slow-clients.test.ts": 3,
-  "test/e2e/outputs-delivery.test.ts": 5,
-  "test/e2e/plan-limits.test.ts": 5,
-  "test/e2e/prometheus.test.ts": 2,
-  "test/e2e/replay.test.ts": 10,
-  "test/e2e/resend-bound.test.ts": 3,
-  "test/e2e/routing.test.ts": 10,
-  "test/e2e/target-breaker.test.ts": 5,
-  "test/e2e/target-limits.test.ts": 2,
-  "test/e2e/told-caches.test.ts": 7,
-  "test/integration/activity/activity-api.test.ts": 4,
-  "test/integration/activity/activity-request.test.ts": 2,
-  "test/integration/activity/activity-search.test.ts": 4,
-  "test/integration/management/api-keys.test.ts": 8,
-  "test/integration/management/audit-every-change.test.ts": 1,
-  "test/integration/management/audit.test.ts": 27,
-  "test/integration/management/auth.test.ts": 2,
-  "test/integration/management/bulk-retry-list.test.ts": 3,
-  "test/integration/management/inbound-auth-presets.test.ts": 3,
-  "test/integration/management/malformed-path.test.ts": 1,
-  "test/integration/management/nosql-operators.test.ts": 6,
-  "test/integration/management/openapi.test.ts": 7,
-  "test/integration/management/plan.test.ts": 13,
-  "test/integration/management/roles.test.ts": 4,
-  "test/integration/management/secrets.test.ts": 17,
-  "test/integration/management/settings.test.ts": 29,
-  "test/integration/management/target-pause.test.ts": 7,
-  "test/integration/management/target-secrets.test.ts": 7,
-  "test/integration/management/target-validation.test.ts": 4,
-  "test/integration/management/uncarriable-strings.test.ts": 4,
-  "test/integration/management/usage-daily.test.ts": 4,
-  "test/integration/management/usage.test.ts": 3,
+  'test/e2e/alerts.test.ts': 7,
+  'test/e2e/api-key-revocation.test.ts': 7,
+  'test/e2e/broker-outage.test.ts': 3,
+  'test/e2e/bulk-retry.test.ts': 13,
+  'test/e2e/cluster-rabbitmq.test.ts': 3,
+  'test/e2e/cluster-redis.test.ts': 6,
+  'test/e2e/dashboard/activity-truth.test.ts': 3,
+  'test/e2e/dashboard/alerts.test.ts': 6,
+  'test/e2e/dashboard/audit.test.ts': 2,
+  'test/e2e/dashboard/controls.test.ts': 6,
+  'test/e2e/dashboard/dashboard.test.ts': 1,
+  'test/e2e/dashboard/deliver-every-kind.test.ts': 4,
+  'test/e2e/dashboard/routing.test.ts': 3,
+  'test/e2e/dashboard/target-breaker.test.ts': 4,
+  'test/e2e/delivery-redelivery.test.ts': 3,
+  'test/e2e/delivery-response-limit.test.ts': 5,
+  'test/e2e/delivery-retry.test.ts': 9,
+  'test/e2e/lifecycle.test.ts': 1,
+  'test/e2e/management-slow-clients.test.ts': 3,
+  'test/e2e/outputs-delivery.test.ts': 5,
+  'test/e2e/plan-limits.test.ts': 5,
+  'test/e2e/prometheus.test.ts': 2,
+  'test/e2e/replay.test.ts': 10,
+  'test/e2e/resend-bound.test.ts': 3,
+  'test/e2e/routing.test.ts': 10,
+  'test/e2e/target-breaker.test.ts': 5,
+  'test/e2e/target-limits.test.ts': 2,
+  'test/e2e/told-caches.test.ts': 7,
+  'test/integration/activity/activity-api.test.ts': 4,
+  'test/integration/activity/activity-request.test.ts': 3,
+  'test/integration/activity/activity-search.test.ts': 4,
+  'test/integration/management/api-keys.test.ts': 30,
+  'test/integration/management/audit-every-change.test.ts': 4,
+  'test/integration/management/audit.test.ts': 27,
+  'test/integration/management/bulk-retry-list.test.ts': 3,
+  'test/integration/management/inbound-auth-presets.test.ts': 3,
+  'test/integration/management/nosql-operators.test.ts': 6,
+  'test/integration/management/openapi.test.ts': 7,
+  'test/integration/management/plan.test.ts': 16,
+  'test/integration/management/secrets.test.ts': 17,
+  'test/integration/management/settings.test.ts': 29,
+  'test/integration/management/target-pause.test.ts': 8,
+  'test/integration/management/target-secrets.test.ts': 7,
+  'test/integration/management/target-validation.test.ts': 4,
+  'test/integration/management/uncarriable-strings.test.ts': 4,
+  'test/integration/management/usage-daily.test.ts': 2,
 };
 
 /**
@@ -164,7 +160,7 @@ function check(file: string, client: ReturnType<typeof clientTypes>, text?: stri
       const target = node.expression.getText(src);
       if (node.type.kind === ts.SyntaxKind.AnyKeyword && /(\.body|\.data|\.json\(\))\)?$/.test(target)) at(node, 'as-any', `${target} as any`);
     }
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'api') {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && (node.expression.name.text === 'api' || node.expression.name.text === 'apiAs')) {
       if (!commentedLines(node).some((l) => RAW_REASON.test(l))) at(node, 'raw', `${node.expression.getText(src)}(…) without a \`// raw:\` reason`);
     }
     ts.forEachChild(node, visit);
@@ -220,6 +216,11 @@ describe('the typed client is what tests and the dashboard call the API with (do
   it('calls the API raw only with a `// raw:` reason, but in the files not moved yet (each count exact)', () => {
     const counts: Record<string, number> = {};
     for (const f of findings.filter((x) => x.rule === 'raw')) counts[f.file] = (counts[f.file] ?? 0) + 1;
-    expect(counts).toEqual(NOT_YET_MOVED);
+    // one line per file whose count changed: more is a raw call without a reason, fewer a file that moved (lower its count)
+    const changed = [...new Set([...Object.keys(counts), ...Object.keys(NOT_YET_MOVED)])]
+      .sort()
+      .filter((file) => (counts[file] ?? 0) !== (NOT_YET_MOVED[file] ?? 0))
+      .map((file) => `${file}: ${NOT_YET_MOVED[file] ?? 0} listed, ${counts[file] ?? 0} found (${show('raw').filter((l) => l.startsWith(`${file}:`)).join('; ') || 'none left'})`);
+    expect(changed).toEqual([]);
   });
 });
