@@ -19,7 +19,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { timedId, ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1 } = require('@relay/contracts');
-const { connectStore } = require('@relay/store');
+const { connectStore, insertEndpoint } = require('@relay/store');
 // the log's own flush code, below its surface (@relay/activity-log keeps it to itself)
 const { createActivityWriter } = require('../libs/activity-log/dist/writing/flush');
 const { LogCollections } = require('../libs/activity-log/dist/storage/internal');
@@ -159,8 +159,7 @@ async function main() {
   const secretsKeys = `bench:${randomBytes(32).toString('base64')}`;
   const boot = JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'services/management-api/dist/bootstrap.js'), '--account', 'bench'], { env: { ...process.env, MONGODB_URL: mongodbUrl, SECRETS_KEYS: secretsKeys } }).toString());
   const store = await connectStore(mongodbUrl);
-  const now = new Date();
-  await store.endpoints.insertMany(ENDPOINTS.map((id) => ({ _id: id, account_id: boot.account_id, name: id, enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, created_at: now, updated_at: now })));
+  await Promise.all(ENDPOINTS.map((id) => insertEndpoint(store, id, boot.account_id, { name: id, enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' } })));
   const apiPort = await freePort();
   const env = { REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379', RABBITMQ_URL: process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672', MONGODB_URL: mongodbUrl, RELAY_NAMESPACE: namespace, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(apiPort), HEALTH_PORT: String(await freePort()), SECRETS_KEYS: secretsKeys };
   const api = startProcess(path.join(ROOT, 'services/management-api/dist/main.js'), env);

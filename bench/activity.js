@@ -26,7 +26,7 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const amqp = require('amqplib');
 const { activityPartitionOf, brokerNames, encodeActivityBatch, timedId, ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1 } = require('@relay/contracts');
-const { connectStore } = require('@relay/store');
+const { connectStore, insertEndpoint } = require('@relay/store');
 // the log's own flush code, below its surface (@relay/activity-log keeps it to itself)
 const { createActivityWriter } = require('../libs/activity-log/dist/writing/flush');
 const { LogCollections } = require('../libs/activity-log/dist/storage/internal');
@@ -251,9 +251,8 @@ async function main() {
   const secretsKeys = `bench:${randomBytes(32).toString('base64')}`;
   const boot = JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'services/management-api/dist/bootstrap.js'), '--account', 'bench'], { env: { ...process.env, MONGODB_URL: mongodbUrl, SECRETS_KEYS: secretsKeys } }).toString());
   const store = await connectStore(mongodbUrl);
-  const now = new Date();
   // the endpoint filter lists only endpoints of the caller's account
-  await store.endpoints.insertMany(ENDPOINTS.map((id) => ({ _id: id, account_id: boot.account_id, name: id, enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, created_at: now, updated_at: now })));
+  await Promise.all(ENDPOINTS.map((id) => insertEndpoint(store, id, boot.account_id, { name: id, enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' } })));
   const [healthPort, apiPort] = [await freePort(), await freePort()];
   const common = { RABBITMQ_URL: env.RABBITMQ_URL, REDIS_URL: env.REDIS_URL, MONGODB_URL: mongodbUrl, RELAY_NAMESPACE: namespace, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
   const writer = startProcess(path.join(ROOT, 'services/activity-writer/dist/main.js'), { ...common, HEALTH_PORT: String(healthPort) }, (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean));

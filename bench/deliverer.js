@@ -15,7 +15,7 @@ const { BrokerConnection, ConfirmPublisher, DeliveryPublisher } = require('@rela
 const { brokerNames, DELIVERY_V1 } = require('@relay/contracts');
 const { createLogger } = require('@relay/logging');
 const { createSecretBox } = require('@relay/secrets');
-const { connectStore } = require('@relay/store');
+const { connectStore, insertTarget } = require('@relay/store');
 const { createWebhookKind } = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
 const { freePort, portOf, startProcess, waitFor, writeResults } = require('./lib');
@@ -45,6 +45,7 @@ function startReceiver(onDelivery) {
  * script call before the attempt and the lease given back in a batch (docs/delivery-limits.md) —
  * measured beside the plain target in the same run.
  */
+/** @type {{ rate: number; per: 'second'; max_in_flight: number }} */
 const LIMITS = { rate: 10000, per: 'second', max_in_flight: 1000 };
 
 /**
@@ -75,9 +76,8 @@ async function main() {
   const kind = createWebhookKind({ secrets: createSecretBox(secretsKeys) });
   const cfg = kind.validateConfig({ url: `http://127.0.0.1:${portOf(receiver)}/hook`, enforce_https: false });
   if (!cfg.ok) throw new Error(`webhook config refused: ${JSON.stringify(cfg.errors)}`);
-  const now = new Date();
-  await store.targets.create({ _id: 'tg_bench', account_id: 'acc_bench', endpoint_id: 'ep_bench', kind: 'webhook', name: 'sink', enabled: true, config: cfg.value, flagged: null, created_at: now, updated_at: now });
-  await store.targets.create({ _id: 'tg_bench_limited', account_id: 'acc_bench', endpoint_id: 'ep_bench', kind: 'webhook', name: 'limited sink', enabled: true, config: cfg.value, flagged: null, limits: LIMITS, created_at: now, updated_at: now });
+  await insertTarget(store, 'tg_bench', 'acc_bench', 'ep_bench', { kind: 'webhook', name: 'sink', enabled: true, config: { ...cfg.value } });
+  await insertTarget(store, 'tg_bench_limited', 'acc_bench', 'ep_bench', { kind: 'webhook', name: 'limited sink', enabled: true, config: { ...cfg.value }, limits: LIMITS });
 
   const logger = createLogger({ service: 'bench', level: 'warn', stream: process.stderr });
   const broker = new BrokerConnection({ url: S.rabbitmqUrl, connectionName: 'bench deliverer', logger, topology: { namespace: S.namespace, deliveryLimit: 20 } });

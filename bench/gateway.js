@@ -6,7 +6,7 @@
 const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const amqp = require('amqplib');
-const { connectStore } = require('@relay/store');
+const { connectStore, insertAccount, insertEndpoint, insertTarget } = require('@relay/store');
 const { brokerNames, DELIVERY_CHANNELS, newId } = require('@relay/contracts');
 const { freePort, startProcess, waitFor, load, writeResults } = require('./lib');
 
@@ -26,10 +26,9 @@ const body = JSON.stringify({ event: 'order.created', id: 'x'.repeat(16), data: 
 /** @param {string} mongodbUrl */
 async function seed(mongodbUrl) {
   const store = await connectStore(mongodbUrl);
-  const now = new Date();
-  await store.accounts.create({ _id: 'acc_bench', name: 'bench', plan: { name: 'bench', monthly_accepted_events: 1e9, payload_limit_bytes: 1048576 }, created_at: now });
-  await store.endpoints.create({ _id: ENDPOINT_ID, account_id: 'acc_bench', name: 'bench', enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, rate_limit_per_minute: 100000, created_at: now, updated_at: now });
-  await store.targets.create({ _id: 'tg_bench', account_id: 'acc_bench', endpoint_id: ENDPOINT_ID, kind: 'webhook', name: 'sink', enabled: true, config: { url: 'http://127.0.0.1:9/hook', enforce_https: false }, created_at: now, updated_at: now });
+  await insertAccount(store, { id: 'acc_bench', name: 'bench', plan: { name: 'bench', monthly_accepted_events: 1e9, payload_limit_bytes: 1048576 } });
+  await insertEndpoint(store, ENDPOINT_ID, 'acc_bench', { name: 'bench', enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, rate_limit_per_minute: 100000 });
+  await insertTarget(store, 'tg_bench', 'acc_bench', ENDPOINT_ID, { kind: 'webhook', name: 'sink', enabled: true, config: { url: 'http://127.0.0.1:9/hook', enforce_https: false } });
   return store;
 }
 

@@ -13,7 +13,7 @@ const { BrokerConnection, ConfirmPublisher, DeliveryPublisher } = require('@rela
 const { brokerNames, DELIVERY_V1 } = require('@relay/contracts');
 const { createLogger } = require('@relay/logging');
 const { createSecretBox } = require('@relay/secrets');
-const { connectStore } = require('@relay/store');
+const { connectStore, insertTarget } = require('@relay/store');
 const { createEmailKind, createSpreadsheetKind } = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
 const { freePort, startProcess, waitFor, writeResults } = require('./lib');
@@ -65,14 +65,13 @@ async function main() {
   fs.writeFileSync(path.join(dir, 'google.pem'), sheets.ca);
 
   const store = await connectStore(S.mongodbUrl);
-  const now = new Date();
   const email = createEmailKind({ secrets }).validateConfig({ to: ['ops@example.com'], subject: 'Order {{event}}' });
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const keyFile = JSON.stringify({ type: 'service_account', client_email: 'bench@bench.iam.gserviceaccount.com', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }) });
   const sheet = createSpreadsheetKind({ secrets }).validateConfig({ spreadsheet_id: 'b'.repeat(44), service_account_key: keyFile });
   for (const [kind, cfg] of /** @type {const} */ ([['email', email], ['spreadsheet', sheet]])) {
     if (!cfg.ok) throw new Error(`${kind}: ${JSON.stringify(cfg.errors)}`);
-    await store.targets.create({ _id: `tg_${kind}`, account_id: 'acc_bench', endpoint_id: 'ep_bench', kind, name: kind, enabled: true, config: cfg.value, flagged: null, created_at: now, updated_at: now });
+    await insertTarget(store, `tg_${kind}`, 'acc_bench', 'ep_bench', { kind, name: kind, enabled: true, config: { ...cfg.value } });
   }
 
   const logger = createLogger({ service: 'bench', level: 'warn', stream: process.stderr });

@@ -6,6 +6,7 @@ import type { RunningService } from '../support/services';
 import { TcpProxy } from '../support/tcp-proxy';
 import { startStack } from './stack';
 import type { Stack } from './stack';
+import { modelsOf } from '../support/store-models';
 
 /*
  * Issue 29: the caches of settings are told, not timed (docs/architecture.md "Caches of
@@ -104,7 +105,7 @@ describe('changes made through the API are in force at every gateway and deliver
   it('a flag set by one deliverer stops both; cleared through the API, both deliver again', async () => {
     receiver.respondWith({ status: 410, body: 'gone' });
     await send(stack.services['ingest-gateway']!);
-    await eventually(async () => (await stack.store.targets.findById(targetId).lean())?.flagged, 10000, 'the flag');
+    await eventually(async () => (await modelsOf(stack.store).targets.findById(targetId).lean())?.flagged, 10000, 'the flag');
     receiver.respondWith({ status: 200, body: 'ok' });
     await sleep(IN_FORCE_MS);
     const flaggedMarks = outputMarks();
@@ -150,7 +151,7 @@ describe('a lost Redis connection (cut by the proxy, the counter reset as by a r
     // flagged by the cut deliverer itself (its announcement cannot go out), cleared through the API
     receiver.respondWith({ status: 410, body: 'gone' });
     await send(stack.services['ingest-gateway']!);
-    await eventually(async () => (await stack.store.targets.findById(targetId).lean())?.flagged, 10000, 'the flag');
+    await eventually(async () => (await modelsOf(stack.store).targets.findById(targetId).lean())?.flagged, 10000, 'the flag');
     receiver.respondWith({ status: 200, body: 'ok' });
     expect((await stack.api(`/v1/endpoints/${endpointId}/targets/${targetId}/flag`, { method: 'DELETE' })).status).toBe(200);
     await sleep(IN_FORCE_MS);

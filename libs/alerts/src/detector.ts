@@ -2,6 +2,7 @@ import { quotaKey, quotaMonth } from '@relay/contracts';
 import type { AccountEvent } from '@relay/contracts';
 import type { RedisClient } from '@relay/cache';
 import type { Logger } from '@relay/logging';
+import { accountPlan } from '@relay/store';
 import type { Store } from '@relay/store';
 import { endpointSubject, readWindow, targetSubject } from './counters';
 import { ANY_REJECTION, CONDITIONS } from './describe';
@@ -96,9 +97,9 @@ export class CounterDetector {
       return { ...base, kind: 'rejection_spike', endpoint_id: c.endpoint_id, detail: { requests, rejected, rejected_percent: (rejected * 100) / requests, outcome: c.outcome!, threshold_percent: c.threshold_percent!, window_minutes: c.window_minutes! } };
     }
     if (c.kind === 'quota_nearly_used') {
-      const [raw, account] = await Promise.all([redis.get(quotaKey(namespace, rule.account_id, quotaMonth(now))), this.deps.store.accounts.findOne({ _id: rule.account_id }, { plan: 1 }).lean()]);
+      const [raw, plan] = await Promise.all([redis.get(quotaKey(namespace, rule.account_id, quotaMonth(now))), accountPlan(this.deps.store, rule.account_id)]);
       const used = Number(raw ?? 0);
-      const limit = account?.plan.monthly_accepted_events ?? 0;
+      const limit = plan?.monthly_accepted_events ?? 0;
       if (limit <= 0 || used * 100 < c.threshold_percent! * limit) return null;
       return { ...base, kind: 'quota_nearly_used', detail: { used, limit, used_percent: (used * 100) / limit, threshold_percent: c.threshold_percent!, month: quotaMonth(now) } };
     }

@@ -4,6 +4,7 @@ import { createActivityPublisher, DeliveryPublisher } from '@relay/broker';
 import type { ActivityPublisher, ConfirmPublisher } from '@relay/broker';
 import type { RedisClient } from '@relay/cache';
 import type { Logger } from '@relay/logging';
+import { findEndpoint, findTarget } from '@relay/store';
 import type { Store } from '@relay/store';
 import { channelOf } from '@relay/targets';
 import { CONDITIONS } from './describe';
@@ -105,8 +106,8 @@ export class AlertEvaluator {
   private async send(rule: AlertRule, event: AccountEvent, test: boolean): Promise<AlertHistoryEntry> {
     const { store, logger } = this.deps;
     const [about, endpoint] = await Promise.all([
-      event.target_id ? store.targets.findOne({ _id: event.target_id }, { name: 1, endpoint_id: 1, account_id: 1 }).lean() : null,
-      event.endpoint_id ? store.endpoints.findOne({ _id: event.endpoint_id }, { name: 1, account_id: 1 }).lean() : null,
+      event.target_id ? findTarget(store, event.target_id) : null,
+      event.endpoint_id ? findEndpoint(store, event.endpoint_id) : null,
     ]);
     const aboutTarget = about && about.account_id === rule.account_id ? about : null;
     const link = dashboardLink(this.deps.dashboardUrl, event, aboutTarget?.endpoint_id ?? null);
@@ -142,7 +143,7 @@ export class AlertEvaluator {
    * (`reason` says it is an alert), so the attempts show in that endpoint's activity log.
    */
   private async deliver(rule: AlertRule, targetId: string, body: ReturnType<typeof alertBody>, kind: AccountEvent['kind']): Promise<AlertHistoryEntry['deliveries'][number]> {
-    const target = await this.deps.store.targets.findOne({ _id: targetId }).lean();
+    const target = await findTarget(this.deps.store, targetId);
     if (!target || target.account_id !== rule.account_id) return { target_id: targetId, endpoint_id: null, event_id: null, error: 'target deleted' };
     const channel = channelOf(target.kind);
     if (!channel) return { target_id: targetId, endpoint_id: target.endpoint_id, event_id: null, error: `unknown target kind ${target.kind}` };

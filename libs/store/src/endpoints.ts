@@ -1,5 +1,6 @@
 import { toEndpoint } from './mappers';
 import type { EndpointRecord, PlanLimits, TargetRecord } from './records';
+import { modelsOf } from './store';
 import type { Store } from './store';
 
 /*
@@ -17,20 +18,20 @@ export type StoredPlan = Partial<Pick<PlanLimits, 'monthly_accepted_events' | 'p
 
 /** The endpoint with this id, or null. */
 export async function findEndpoint(store: Store, endpointId: string): Promise<EndpointRecord | null> {
-  const doc = await store.endpoints.findById(endpointId).lean().exec();
+  const doc = await modelsOf(store).endpoints.findById(endpointId).lean().exec();
   return doc ? toEndpoint(doc) : null;
 }
 
 /** The endpoints among these ids (one command; a missing id is simply absent). */
 export async function findEndpoints(store: Store, endpointIds: readonly string[]): Promise<EndpointRecord[]> {
-  const docs = await store.endpoints.find({ _id: { $in: endpointIds } }).lean().exec();
+  const docs = await modelsOf(store).endpoints.find({ _id: { $in: endpointIds } }).lean().exec();
   return docs.map((d) => toEndpoint(d));
 }
 
 /** The enabled targets of one endpoint or of several, with only what routing needs (one command). */
 export async function enabledTargetRoutes(store: Store, endpointIds: string | readonly string[]): Promise<TargetRoute[]> {
   const endpoint_id = typeof endpointIds === 'string' ? endpointIds : { $in: endpointIds };
-  const docs = await store.targets
+  const docs = await modelsOf(store).targets
     .find({ endpoint_id, enabled: true })
     .select({ _id: 1, endpoint_id: 1, kind: 1, routing: 1, updated_at: 1 })
     .lean<{ _id: string; endpoint_id: string; kind: string; routing?: TargetRoute['routing']; updated_at: Date }[]>()
@@ -40,12 +41,77 @@ export async function enabledTargetRoutes(store: Store, endpointIds: string | re
 
 /** The account's stored plan; null when the account or its plan is missing. */
 export async function accountPlan(store: Store, accountId: string): Promise<StoredPlan> {
-  const doc = await store.accounts.findById(accountId).select({ plan: 1 }).lean<{ plan?: StoredPlan }>().exec();
+  const doc = await modelsOf(store).accounts.findById(accountId).select({ plan: 1 }).lean<{ plan?: StoredPlan }>().exec();
   return doc?.plan ?? null;
 }
 
 /** The stored plans of these accounts by account id (one command); a missing account is absent. */
 export async function accountPlans(store: Store, accountIds: readonly string[]): Promise<Map<string, StoredPlan>> {
-  const docs = await store.accounts.find({ _id: { $in: accountIds } }).select({ _id: 1, plan: 1 }).lean<{ _id: string; plan?: StoredPlan }[]>().exec();
+  const docs = await modelsOf(store).accounts.find({ _id: { $in: accountIds } }).select({ _id: 1, plan: 1 }).lean<{ _id: string; plan?: StoredPlan }[]>().exec();
   return new Map(docs.map((d) => [d._id, d.plan ?? null]));
+}
+
+/*
+ * The management API's endpoint reads and writes: each names the account, so another account's
+ * endpoint is not found. Every change bumps `revision` in the same update (the gateway keys its
+ * compiled rules by it) after claiming that revision (`store.claimRevision`, an exclusive insert),
+ * so concurrent saves — in one process or several — cannot interleave.
+ */
+
+/** The account's endpoint with this id, or null. */
+export async function findAccountEndpoint(store: Store, accountId: string, endpointId: string): Promise<EndpointRecord | null> {
+  const doc = await modelsOf(store).endpoints.findOne({ _id: endpointId, account_id: accountId }).lean();
+  return doc ? toEndpoint(doc) : null;
+}
+
+/** Whether the account has this endpoint. */
+export async function isAccountEndpoint(store: Store, accountId: string, endpointId: string): Promise<boolean> {
+  return (await modelsOf(store).endpoints.exists({ _id: endpointId, account_id: accountId })) !== null;
+}
+
+/** The payload format of the account's endpoint; null when there is no such endpoint. */
+export async function endpointPayloadFormat(store: Store, accountId: string, endpointId: string): Promise<EndpointRecord['payload_format'] | null> {
+  const doc = await modelsOf(store).endpoints.findOne({ _id: endpointId, account_id: accountId }, { payload_format: 1 }).lean<{ payload_format: EndpointRecord['payload_format'] }>();
+  return doc ? doc.payload_format : null;
+}
+
+/** The account's endpoints, oldest first (an account's endpoints are bounded by its plan: docs/limits.md). */
+export async function endpointsOfAccount(store: Store, accountId: string): Promise<EndpointRecord[]> {
+  const docs = await modelsOf(store).endpoints.find({ account_id: accountId }).sort({ created_at: 1, _id: 1 }).lean();
+  return docs.map((d) => toEndpoint(d));
+}
+
+/** What a new endpoint is made of: everything but its id, owner, revision and times (the schema's defaults fill what is left out). */
+export type NewEndpointRecord = Partial<Omit<EndpointRecord, 'id' | 'account_id' | 'revision' | 'created_at' | 'updated_at'>> & Pick<EndpointRecord, 'name'>;
+
+/** Stores a new endpoint at revision 1. */
+export async function insertEndpoint(store: Store, endpointId: string, accountId: string, fields: NewEndpointRecord): Promise<EndpointRecord> {
+  const now = new Date();
+  const doc = await modelsOf(store).endpoints.create({ _id: endpointId, account_id: accountId, ...fields, revision: 1, created_at: now, updated_at: now });
+  return toEndpoint(doc.toObject());
+}
+
+/** Applies `changes` if the endpoint is still at `revision` (absent: stored before revisions); false when another save came first. */
+export async function updateEndpointAt(store: Store, endpointId: string, revision: number | undefined, changes: Partial<NewEndpointRecord>): Promise<boolean> {
+  if (!(await store.claimRevision(endpointId, (revision ?? 0) + 1))) return false;
+  const at = revision === undefined ? { revision: { $exists: false } } : { revision };
+  const result = await modelsOf(store).endpoints.updateOne({ _id: endpointId, ...at }, { $set: { ...changes, updated_at: new Date() }, $inc: { revision: 1 } });
+  return result.matchedCount === 1;
+}
+
+/** Sets a manual control (enabled / paused) of the account's endpoint; true when the value changed. */
+export async function setEndpointControl(store: Store, accountId: string, endpointId: string, field: 'enabled' | 'paused', value: boolean): Promise<boolean> {
+  const endpoints = modelsOf(store).endpoints;
+  const current = await endpoints.findOne({ _id: endpointId, account_id: accountId }).select({ [field]: 1, revision: 1 }).lean();
+  if (!current || current[field] === value) return false;
+  if (!(await store.claimRevision(endpointId, (current.revision ?? 0) + 1))) return false;
+  const result = await endpoints.updateOne({ _id: endpointId, account_id: accountId, [field]: { $ne: value } }, { $set: { [field]: value, updated_at: new Date() }, $inc: { revision: 1 } });
+  return result.modifiedCount === 1;
+}
+
+/** Deletes the endpoint and its targets (targets first: a target never outlives its endpoint). */
+export async function deleteEndpointAndTargets(store: Store, endpointId: string): Promise<void> {
+  const { endpoints, targets } = modelsOf(store);
+  await targets.deleteMany({ endpoint_id: endpointId });
+  await endpoints.deleteOne({ _id: endpointId });
 }

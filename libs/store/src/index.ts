@@ -17,8 +17,42 @@ export type {
   TargetRecord,
 } from './records';
 export { toAccount, toActivity, toEndpoint, toTarget } from './mappers';
-export { enabledTargetsOf, findEndpointTarget, findTarget, findTargets, flagTarget, isAccountTarget, routedTargetIds, targetNames, targetsOfEndpoint } from './targets';
-export { accountPlan, accountPlans, enabledTargetRoutes, findEndpoint, findEndpoints } from './endpoints';
-export type { StoredPlan, TargetRoute } from './endpoints';
+export {
+  deleteEndpointTarget,
+  enabledTargetsOf,
+  findEndpointTarget,
+  findTarget,
+  findTargets,
+  flagTarget,
+  insertTarget,
+  isAccountTarget,
+  replaceTargetConfig,
+  routedTargetIds,
+  setTargetFields,
+  storeBreakerState,
+  targetConfigsPage,
+  targetNames,
+  targetsOfEndpoint,
+} from './targets';
+export type { NewTargetRecord } from './targets';
+export {
+  accountPlan,
+  accountPlans,
+  deleteEndpointAndTargets,
+  enabledTargetRoutes,
+  endpointPayloadFormat,
+  endpointsOfAccount,
+  findAccountEndpoint,
+  findEndpoint,
+  findEndpoints,
+  insertEndpoint,
+  isAccountEndpoint,
+  setEndpointControl,
+  updateEndpointAt,
+} from './endpoints';
+export type { NewEndpointRecord, StoredPlan, TargetRoute } from './endpoints';
+export { accountExists, findAccount, insertAccount, setPlanLimits } from './accounts';
+export { apiKeyByDigest, apiKeyRolesOf, apiKeysOfAccount, deleteAccountApiKey, findAccountApiKey, insertApiKey, touchApiKey } from './api-keys';
+export { appendAudit, auditRows } from './audit';
 export { keyedCollection, mapLimit } from './keyed-collection';
 export type { KeyedCollection } from './keyed-collection';

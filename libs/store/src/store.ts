@@ -29,13 +29,23 @@ export type ActivityDoc = Omit<Doc<ActivityRecord>, 'deliveries'> & {
   deliveries: Record<string, Omit<DeliveryRecord, 'attempts'> & { attempts: Record<string, DeliveryRecord['attempts'][number]> }>;
 };
 
-export interface Store {
-  connection: Connection;
+/** The models behind a store: only libs/store's own modules query them (index.ts does not export this). */
+export interface StoreModels {
   accounts: Model<Doc<AccountRecord>>;
   apiKeys: Model<ApiKeyDoc>;
   endpoints: Model<Doc<EndpointRecord>>;
   targets: Model<Doc<TargetRecord>>;
   audit: Model<Doc<AuditRecord>>;
+}
+
+/**
+ * A connected store. Code outside libs/store reads and writes through the functions of
+ * `@relay/store` (endpoints.ts, targets.ts, accounts.ts, api-keys.ts, audit.ts), in the domain's
+ * words; the models stay here (issue 26, item 3). `connection` is for the store-level libraries
+ * that keep collections of their own (the activity log, alert rules, bulk retries).
+ */
+export interface Store {
+  connection: Connection;
   /** claims `revision` of an endpoint for one writer; false when another writer has it */
   claimRevision(endpointId: string, revision: number): Promise<boolean>;
   /** true once the server answered a `ping` */
@@ -53,14 +63,16 @@ export async function connectStore(url: string, opts: { serverSelectionTimeoutMS
     autoIndex: true,
   });
   await connection.asPromise();
-  const revisionClaims = connection.model('RevisionClaim', revisionClaimSchema);
-  const store: Store = {
-    connection,
+  const models: StoreModels = {
     accounts: connection.model<Doc<AccountRecord>>('Account', accountSchema),
     apiKeys: connection.model<ApiKeyDoc>('ApiKey', apiKeySchema),
     endpoints: connection.model<Doc<EndpointRecord>>('Endpoint', endpointSchema),
     targets: connection.model<Doc<TargetRecord>>('Target', targetSchema),
     audit: connection.model<Doc<AuditRecord>>('Audit', auditSchema),
+  };
+  const revisionClaims = connection.model('RevisionClaim', revisionClaimSchema);
+  const store: Store = {
+    connection,
     async claimRevision(endpointId, revision) {
       try {
         await revisionClaims.collection.insertOne({ _id: `${endpointId}:${revision}`, at: new Date() } as never);
@@ -82,6 +94,23 @@ export async function connectStore(url: string, opts: { serverSelectionTimeoutMS
       await connection.close();
     },
   };
-  await Promise.all([store.accounts, store.apiKeys, store.endpoints, store.targets, store.audit].map((m) => m.init()));
+  await Promise.all(Object.values(models).map((m: Model<unknown>) => m.init()));
+  modelsByStore.set(store, models);
   return store;
+}
+
+const modelsByStore = new WeakMap<Store, StoreModels>();
+
+/**
+ * The models of a store, as `connectStore` registered them on its connection: for libs/store's
+ * own modules (and tests seeding raw documents); the package does not export it.
+ */
+export function modelsOf(store: Store): StoreModels {
+  let models = modelsByStore.get(store);
+  if (!models) {
+    const c = store.connection;
+    models = { accounts: c.model('Account'), apiKeys: c.model('ApiKey'), endpoints: c.model('Endpoint'), targets: c.model('Target'), audit: c.model('Audit') } as StoreModels;
+    modelsByStore.set(store, models);
+  }
+  return models;
 }

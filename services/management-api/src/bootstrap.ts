@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '@relay/config';
 import { newId } from '@relay/contracts';
-import { connectStore } from '@relay/store';
+import { accountExists, connectStore, insertAccount, insertEndpoint } from '@relay/store';
 import type { PlanLimits } from '@relay/store';
 import { createSecretBox } from '@relay/secrets';
 import { createDefaultRegistry } from '@relay/targets';
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   try {
     const existing = values['owner-key-for'];
     if (existing !== undefined) {
-      if (!(await store.accounts.exists({ _id: existing }))) throw new Error(`no account ${existing}`);
+      if (!(await accountExists(store, existing))) throw new Error(`no account ${existing}`);
       const { secret, key } = await createApiKey(store, existing, { role: 'owner', name: 'made by the bootstrap command' });
       await recordAccountAudit(store, { account_id: existing, action: 'key_created', actor: 'operator', key_id: key.id, details: { role: key.role, prefix: key.prefix, name: key.name } });
       process.stdout.write(`${JSON.stringify({ account_id: existing, api_key: secret })}\n`);
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
       ...(values['monthly-events'] ? { monthly_accepted_events: Number(values['monthly-events']) } : {}),
       ...(values['payload-limit-bytes'] ? { payload_limit_bytes: Number(values['payload-limit-bytes']) } : {}),
     };
-    await store.accounts.create({ _id: accountId, name: values.account, plan, created_at: new Date() });
+    await insertAccount(store, { id: accountId, name: values.account, plan });
     const apiKey = await issueApiKey(store, accountId);
     const out: Record<string, unknown> = { account_id: accountId, api_key: apiKey };
     const targetUrl = values['demo-target-url'];
@@ -55,9 +55,8 @@ async function main(): Promise<void> {
       const kind = createDefaultRegistry({ secrets: createSecretBox(config.secretsKeys) }).get('webhook')!;
       const v = kind.validateConfig({ url: targetUrl, enforce_https: false });
       if (!v.ok) throw new Error(`--demo-target-url: ${v.errors.map((e) => e.message).join('; ')}`);
-      const now = new Date();
       const endpointId = newId('ep');
-      await store.endpoints.create({ _id: endpointId, account_id: accountId, name: 'demo', enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, created_at: now, updated_at: now });
+      await insertEndpoint(store, endpointId, accountId, { name: 'demo', enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' } });
       await createTarget(store, accountId, endpointId, { kind: 'webhook', name: 'demo receiver', enabled: true, config: v.value as Record<string, unknown>, retry_schedule_ms: null, limits: null, breaker: null, routing: null });
       out.endpoint_id = endpointId;
       out.ingest_url = `${config.publicBaseUrl.replace(/\/$/, '')}/relay/${endpointId}`;

@@ -1,6 +1,7 @@
 import { issueApiKey } from '../../../services/management-api/src/adapters/api-keys';
 import { startStack } from '../stack';
 import type { Stack } from '../stack';
+import { modelsOf } from '../../support/store-models';
 
 /**
  * The dashboard's session rules over HTTP against the management API process (docs/dashboard.md
@@ -156,7 +157,7 @@ describe('requests made with the session cookie', () => {
     const key = await issueApiKey(stack.store, stack.accountId);
     const s = await signIn(key);
     expect((await call('/v1/endpoints', { headers: { cookie: s.cookie } })).status).toBe(200);
-    await stack.store.apiKeys.deleteOne({ prefix: key.slice(0, 7), account_id: stack.accountId });
+    await modelsOf(stack.store).apiKeys.deleteOne({ prefix: key.slice(0, 7), account_id: stack.accountId });
     expect((await call('/v1/endpoints', { headers: { cookie: s.cookie } })).status).toBe(401);
     expect((await call('/session', { headers: { cookie: s.cookie } })).status).toBe(401);
   });

@@ -2,6 +2,7 @@ import { collectionsOf, accountScope, endpointScope, hourOf, createActivityWrite
 import { spawnSync } from 'node:child_process';
 import { collections, dayOf, pageId } from '../../../libs/activity-log/src/storage/keys';
 import { eventId, fileStore, request } from './fixtures';
+import { modelsOf } from '../../support/store-models';
 
 /**
  * The local store finds a document by `_id`, and by each field the application declares an
@@ -68,9 +69,9 @@ describe('the local store reads by _id and by declared indexes through an index 
 
   // the store's own collections, with the indexes their schemas declare (connectStore creates them)
   it.each([
-    ['an API key by its digest (every management API call)', () => store().apiKeys, { digest: 'f'.repeat(64) }],
-    ["an endpoint's targets (the gateway's endpoint loader)", () => store().targets, { endpoint_id: 'ep_idl' }],
-    ["an account's endpoints", () => store().endpoints, { account_id: 'acc_idl' }],
+    ['an API key by its digest (every management API call)', () => modelsOf(store()).apiKeys, { digest: 'f'.repeat(64) }],
+    ["an endpoint's targets (the gateway's endpoint loader)", () => modelsOf(store()).targets, { endpoint_id: 'ep_idl' }],
+    ["an account's endpoints", () => modelsOf(store()).endpoints, { account_id: 'acc_idl' }],
   ])('%s: through the GIN twin of the declared index', async (_what, model, filter) => {
     await model().init();
     expectIndexScan(await planOf(model().collection.collectionName, filter));

@@ -7,6 +7,7 @@ import { eventually } from '../../support/infra';
 import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, SLACK_PATH, SLACK_URL, blockChatKind, embedChatKind } from '../chat-targets/fixtures';
 import { deliveryFor, startHarness } from './harness';
 import type { Harness } from './harness';
+import { modelsOf } from '../../support/store-models';
 
 /*
  * The chat channel's retries on the real broker tiers, against the fake platforms:
@@ -56,7 +57,7 @@ describe('chat retries (docs/delivery.md, docs/targets-chat.md)', () => {
     const targetId = await h.addTarget({ kind: 'embed_chat', config: { url: gone, name: 'old' } });
     const before = discord.requests.length;
     await h.publish(deliveryFor(targetId, 'embed_chat'));
-    const flagged = await eventually(async () => (await h.store.targets.findById(targetId).lean())?.flagged, 5000, 'the flag');
+    const flagged = await eventually(async () => (await modelsOf(h.store).targets.findById(targetId).lean())?.flagged, 5000, 'the flag');
     expect(flagged.reason).toBe('Discord 404 10015 Unknown Webhook');
     const later = deliveryFor(targetId, 'embed_chat');
     await h.publish(later);

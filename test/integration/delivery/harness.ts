@@ -14,6 +14,7 @@ import type { OutboundRequest, SendOutcome, TargetKind } from '@relay/targets';
 import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../support/infra';
 import { activityRecordsOf } from '../../support/activity-messages';
 import { testLogger } from '../../support/logger';
+import { modelsOf } from '../../support/store-models';
 
 /** The short test tiers: the real broker delays, just quick. */
 export const TEST_TIERS_MS = [200, 500, 1_000];
@@ -102,11 +103,11 @@ export async function startHarness(label: string, opts: { channel: DeliveryChann
     async addTarget(t) {
       const id = `tg_${label}${++seq}`;
       const now = new Date();
-      await store.targets.create({ _id: id, account_id: 'acc_it', endpoint_id: 'ep_it', name: id, enabled: true, flagged: null, created_at: now, updated_at: now, ...t });
+      await modelsOf(store).targets.create({ _id: id, account_id: 'acc_it', endpoint_id: 'ep_it', name: id, enabled: true, flagged: null, created_at: now, updated_at: now, ...t });
       return id;
     },
     async updateTarget(targetId, set) {
-      const before = await store.targets.findOneAndUpdate({ _id: targetId }, { $set: { ...set, updated_at: new Date() } }).lean();
+      const before = await modelsOf(store).targets.findOneAndUpdate({ _id: targetId }, { $set: { ...set, updated_at: new Date() } }).lean();
       const seq = (await changes.publisher.announce({ scope: 'target', id: targetId, endpoint_id: before?.endpoint_id ?? 'ep_it' })) ?? Infinity;
       await eventually(async () => heard >= seq, 5000, `announcement ${seq} heard`);
     },

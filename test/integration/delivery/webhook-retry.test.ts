@@ -7,6 +7,7 @@ import { eventually } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';
 import { deliveryFor, startHarness } from './harness';
 import type { Harness } from './harness';
+import { modelsOf } from '../../support/store-models';
 
 /*
  * Retries and dead-letter on the real broker (docs/delivery.md): the delays are the real
@@ -146,7 +147,7 @@ describe('webhook retries through the broker delay tiers, then the dead-letter q
     receiver.respondWith({ status: 410 });
     const targetId = await h.addTarget({ kind: 'webhook', config: config() });
     await h.publish(deliveryFor(targetId, 'webhook'));
-    const flagged = await eventually(async () => (await h.store.targets.findById(targetId).lean())?.flagged, 5000, 'the flag');
+    const flagged = await eventually(async () => (await modelsOf(h.store).targets.findById(targetId).lean())?.flagged, 5000, 'the flag');
     expect(flagged.reason).toBe('HTTP 410');
     const later = deliveryFor(targetId, 'webhook');
     await h.publish(later);
@@ -163,7 +164,7 @@ describe('webhook retries through the broker delay tiers, then the dead-letter q
       await h.publish(deliveryFor(targetId, 'webhook'));
       await receiver.waitForRequests(i + 1, 5000);
     }
-    const flagged = await eventually(async () => (await h.store.targets.findById(targetId).lean())?.flagged, 5000, 'the flag');
+    const flagged = await eventually(async () => (await modelsOf(h.store).targets.findById(targetId).lean())?.flagged, 5000, 'the flag');
     expect(flagged.reason).toBe('3 permanent failures in a row; last: HTTP 422');
     await h.deadLetters();
   });

@@ -28,6 +28,7 @@ import { createIngestServer } from '../../../services/ingest-gateway/src/transpo
 import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../support/infra';
 import { activityRecordsOf } from '../../support/activity-messages';
 import { testLogger } from '../../support/logger';
+import { modelsOf } from '../../support/store-models';
 
 /**
  * The real gateway app (`createApp` with the real adapters) on the real local RabbitMQ, Redis
@@ -174,7 +175,7 @@ export class IngestHarness {
 
   async account(plan: Partial<PlanLimits> = {}): Promise<string> {
     const id = newId('acc');
-    await this.store.accounts.create({ _id: id, name: id, plan: { name: 'test', monthly_accepted_events: 1_000_000, payload_limit_bytes: 65536, ...plan }, created_at: new Date() });
+    await modelsOf(this.store).accounts.create({ _id: id, name: id, plan: { name: 'test', monthly_accepted_events: 1_000_000, payload_limit_bytes: 65536, ...plan }, created_at: new Date() });
     return id;
   }
 
@@ -182,16 +183,16 @@ export class IngestHarness {
   async endpoint(accountId: string, fields: EndpointFields = {}, targets = 1): Promise<string> {
     const id = newId('ep');
     const now = new Date();
-    await this.store.endpoints.create({ _id: id, account_id: accountId, name: id, enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, ...fields, created_at: now, updated_at: now });
+    await modelsOf(this.store).endpoints.create({ _id: id, account_id: accountId, name: id, enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, ...fields, created_at: now, updated_at: now });
     for (let i = 0; i < targets; i++) {
-      await this.store.targets.create({ _id: newId('tg'), account_id: accountId, endpoint_id: id, kind: 'webhook', name: 't', enabled: true, config: { url: 'http://127.0.0.1:9/hook', enforce_https: false }, created_at: now, updated_at: now });
+      await modelsOf(this.store).targets.create({ _id: newId('tg'), account_id: accountId, endpoint_id: id, kind: 'webhook', name: 't', enabled: true, config: { url: 'http://127.0.0.1:9/hook', enforce_https: false }, created_at: now, updated_at: now });
     }
     return id;
   }
 
   /** Changes an endpoint as the management API does: stored, then announced; returns once every running gateway applied it. */
   async update(endpointId: string, fields: EndpointFields): Promise<void> {
-    await this.store.endpoints.updateOne({ _id: endpointId }, { $set: { ...fields, updated_at: new Date() }, $inc: { revision: 1 } });
+    await modelsOf(this.store).endpoints.updateOne({ _id: endpointId }, { $set: { ...fields, updated_at: new Date() }, $inc: { revision: 1 } });
     const seq = (await this.changes.announce({ scope: 'endpoint', id: endpointId })) ?? Infinity;
     await eventually(async () => this.instances.every((gw) => gw.stopped() || gw.heardSeq() >= seq), 5000, `announcement ${seq} heard by every gateway`);
   }

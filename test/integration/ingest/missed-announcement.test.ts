@@ -2,6 +2,7 @@ import { cacheChangesChannel, cacheChangesSeqKey } from '@relay/contracts';
 import { IngestHarness } from './harness';
 import type { GatewayInstance } from './harness';
 import { send } from './http';
+import { modelsOf } from '../../support/store-models';
 
 /*
  * Issue 29: a missed announcement is harmless (docs/architecture.md "Caches of settings"). The
@@ -29,7 +30,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** Changes the stored endpoint without telling anyone, as a change whose message was lost. */
 async function changeSilently(endpointId: string, methods: string[]): Promise<void> {
-  await h.store.endpoints.updateOne({ _id: endpointId }, { $set: { methods, updated_at: new Date() }, $inc: { revision: 1 } });
+  await modelsOf(h.store).endpoints.updateOne({ _id: endpointId }, { $set: { methods, updated_at: new Date() }, $inc: { revision: 1 } });
 }
 
 describe('a missed change announcement', () => {

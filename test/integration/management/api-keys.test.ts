@@ -4,6 +4,7 @@ import { createAccountLock } from '../../../services/management-api/src/adapters
 import { eventually, infra } from '../../support/infra';
 import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
+import { modelsOf } from '../../support/store-models';
 
 /**
  * Issue 11, item 2: API keys — created with a role (the secret shown once, stored as a
@@ -28,7 +29,7 @@ describe('creating a key', () => {
     const secret = res.body.secret as string;
     expect(res.body).toEqual({ id: expect.stringMatching(/^key_/), prefix: secret.slice(0, 7), role: 'editor', name: 'CI deploys', created_by: fx.apiKey.slice(0, 7), created_at: expect.any(String), last_used_at: null, secret: expect.stringMatching(/^rk_[A-Za-z0-9_-]{32}$/) });
 
-    const stored = await fx.store.apiKeys.findById(res.body.id).lean();
+    const stored = await modelsOf(fx.store).apiKeys.findById(res.body.id).lean();
     expect(stored).toMatchObject({ digest: digest(secret), role: 'editor' });
     expect(JSON.stringify(stored)).not.toContain(secret);
 
@@ -87,14 +88,14 @@ describe('revoking a key', () => {
 
   it('another account’s key is not found', async () => {
     const other = await fx.newAccount();
-    const theirs = await fx.store.apiKeys.findOne({ account_id: other.accountId }).lean();
+    const theirs = await modelsOf(fx.store).apiKeys.findOne({ account_id: other.accountId }).lean();
     expect((await fx.api('delete', `/v1/api-keys/${theirs!._id}`)).status).toBe(404);
     expect((await fx.apiAs(other.apiKey, 'get', '/v1/endpoints')).status).toBe(200);
   });
 
   it('the last owner key of an account cannot be revoked (409 last_owner_key); with another owner key it can', async () => {
     const account = await fx.newAccount();
-    const only = await fx.store.apiKeys.findOne({ account_id: account.accountId }).lean();
+    const only = await modelsOf(fx.store).apiKeys.findOne({ account_id: account.accountId }).lean();
     const res = await fx.apiAs(account.apiKey, 'delete', `/v1/api-keys/${only!._id}`);
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ code: 'last_owner_key', message: expect.stringContaining('last owner key') });
@@ -108,12 +109,12 @@ describe('revocations of one account take turns, in every process (adapters/acco
   it('two owner keys revoking each other at once leave exactly one owner key: one 204, one 409 last_owner_key', async () => {
     for (let round = 0; round < 3; round++) {
       const account = await fx.newAccount();
-      const first = await fx.store.apiKeys.findOne({ account_id: account.accountId }).lean();
+      const first = await modelsOf(fx.store).apiKeys.findOne({ account_id: account.accountId }).lean();
       const second = await fx.apiAs(account.apiKey, 'post', '/v1/api-keys', { role: 'owner' });
       const [a, b] = await Promise.all([fx.apiAs(account.apiKey, 'delete', `/v1/api-keys/${second.body.id}`), fx.apiAs(second.body.secret, 'delete', `/v1/api-keys/${first!._id}`)]);
       expect([a.status, b.status].sort()).toEqual([204, 409]);
       expect([a, b].find((r) => r.status === 409)!.body.code).toBe('last_owner_key');
-      expect(await fx.store.apiKeys.countDocuments({ account_id: account.accountId })).toBe(1);
+      expect(await modelsOf(fx.store).apiKeys.countDocuments({ account_id: account.accountId })).toBe(1);
     }
   });
 

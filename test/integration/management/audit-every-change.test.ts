@@ -2,6 +2,7 @@ import { managementApiDocument } from '../../../services/management-api/src/open
 import { must } from '@relay/client';
 import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
+import { modelsOf } from '../../support/store-models';
 
 /*
  * Issue 27, item 3: every change of configuration leaves an audit row saying what changed, who
@@ -124,7 +125,7 @@ const CASES: Record<string, Case> = {
       const endpointId = await newEndpoint();
       const targetId = await newTarget(endpointId);
       // the deliverers set the flag (a 410 from the destination); here it is set as they do, in the store
-      await fx.store.targets.updateOne({ _id: targetId }, { $set: { flagged: { reason: 'gone (410)', at: new Date() } } });
+      await modelsOf(fx.store).targets.updateOne({ _id: targetId }, { $set: { flagged: { reason: 'gone (410)', at: new Date() } } });
       return { endpointId, targetId };
     },
     status: 200,
@@ -215,7 +216,7 @@ describe('every write route of the OpenAPI document leaves an audit row (issue 2
   });
 
   it('no stored audit row holds a secret', async () => {
-    const stored = JSON.stringify(await fx.store.audit.find({ account_id: fx.accountId }).lean());
+    const stored = JSON.stringify(await modelsOf(fx.store).audit.find({ account_id: fx.accountId }).lean());
     for (const secret of SECRETS) expect(stored).not.toContain(secret);
   });
 

@@ -30,6 +30,7 @@ import { createApp } from '../../../services/management-api/src/app';
 import { infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
 import { failOnMismatches, recordingResponses } from '../../support/openapi-recorder';
+import { modelsOf } from '../../support/store-models';
 
 // every response any test of this file received is checked against the OpenAPI document
 afterEach(failOnMismatches);
@@ -109,7 +110,7 @@ export async function startManagement(label: string, opts: { now?: () => Date; a
   const clientAs = (key: string): RelayClient => createRelayClient({ baseUrl, apiKey: key });
   const newAccount = async (plan: PlanLimits = PLAN) => {
     const accountId = newId('acc');
-    await store.accounts.create({ _id: accountId, name: 'test account', plan, created_at: new Date() });
+    await modelsOf(store).accounts.create({ _id: accountId, name: 'test account', plan, created_at: new Date() });
     return { accountId, apiKey: await issueApiKey(store, accountId) };
   };
   const own = await newAccount();

@@ -4,6 +4,7 @@ import { managementApiDocument } from '../../../services/management-api/src/open
 import { eventually } from '../../support/infra';
 import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
+import { modelsOf } from '../../support/store-models';
 
 /**
  * Issue 11, item 2: API keys with roles (docs/management-api.md "Roles"). Every operation is
@@ -119,11 +120,11 @@ describe('what each role may do, on a real endpoint', () => {
 
   it('a key stored before roles existed (no role field) is an owner key', async () => {
     const secret = 'rk_legacyKeyWithoutAnyRoleField000000001';
-    await fx.store.apiKeys.collection.insertOne({ _id: 'key_legacy', account_id: fx.accountId, digest: createHash('sha256').update(secret).digest('hex'), prefix: secret.slice(0, 7), created_at: new Date() } as never);
+    await modelsOf(fx.store).apiKeys.collection.insertOne({ _id: 'key_legacy', account_id: fx.accountId, digest: createHash('sha256').update(secret).digest('hex'), prefix: secret.slice(0, 7), created_at: new Date() } as never);
     await must(fx.clientAs(secret).GET('/v1/account/plan'));
     const listed = await must(fx.client.GET('/v1/api-keys'));
     expect(listed.data).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'key_legacy', role: 'owner', name: null })]));
     // its use is recorded like any key's (written after the answer, so read until it is there)
-    await eventually(async () => (await fx.store.apiKeys.findById('key_legacy').lean())?.last_used_at, 5000, 'the legacy key’s last use');
+    await eventually(async () => (await modelsOf(fx.store).apiKeys.findById('key_legacy').lean())?.last_used_at, 5000, 'the legacy key’s last use');
   });
 });

@@ -3,6 +3,7 @@ import { createDefaultRegistry } from '@relay/targets';
 import { sealTargetSecrets } from '../../../services/management-api/src/adapters/seal-target-secrets';
 import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
+import { modelsOf } from '../../support/store-models';
 
 /**
  * Spec "Relay target": a credential-like custom header is stored encrypted and never shown
@@ -40,7 +41,7 @@ describe('webhook target secrets at rest', () => {
     });
     expect(created.status).toBe(201);
 
-    const raw = await m.store.targets.collection.findOne({ _id: created.body.id } as never);
+    const raw = await modelsOf(m.store).targets.collection.findOne({ _id: created.body.id } as never);
     const stored = JSON.stringify(raw);
     for (const secret of Object.values(SECRETS)) expect(stored).not.toContain(secret);
     expect(stored).toMatch(/enc:v1:k1:/);
@@ -66,7 +67,7 @@ describe('issue 9, item 9: chat webhook URLs are credentials, sealed at rest lik
   it.each(CHAT)('%s: the stored document holds ciphertext; create, read and list show host + ids with the token masked', async (kind, config, secret, masked) => {
     const created = await m.api('post', `/v1/endpoints/${endpointId}/targets`, { kind, name: 'chat', config });
     expect(created.status).toBe(201);
-    const raw = (await m.store.targets.collection.findOne({ _id: created.body.id } as never)) as unknown as { config: { url: string } };
+    const raw = (await modelsOf(m.store).targets.collection.findOne({ _id: created.body.id } as never)) as unknown as { config: { url: string } };
     expect(raw.config.url).toMatch(/^enc:v1:k1:/);
     expect(JSON.stringify(raw)).not.toContain(secret);
     expect(m.secrets.decrypt(raw.config.url)).toBe(config.url);
@@ -84,7 +85,7 @@ describe('issue 9, item 9: chat webhook URLs are credentials, sealed at rest lik
     const legacy = await Promise.all(
       CHAT.map(async ([kind, config]) => {
         const id = newId('tg');
-        await m.store.targets.create({ _id: id, account_id: m.accountId, endpoint_id: endpointId, kind, name: 'legacy', enabled: true, config: { ...config, ...(kind === 'block_chat' ? { markup: true } : {}) }, created_at: now, updated_at: now });
+        await modelsOf(m.store).targets.create({ _id: id, account_id: m.accountId, endpoint_id: endpointId, kind, name: 'legacy', enabled: true, config: { ...config, ...(kind === 'block_chat' ? { markup: true } : {}) }, created_at: now, updated_at: now });
         return id;
       }),
     );
@@ -96,7 +97,7 @@ describe('issue 9, item 9: chat webhook URLs are credentials, sealed at rest lik
     expect(first.sealed).toBe(2);
     expect(first.skipped).toBe(0);
     for (const [i, id] of legacy.entries()) {
-      const raw = (await m.store.targets.collection.findOne({ _id: id } as never)) as unknown as { config: { url: string } };
+      const raw = (await modelsOf(m.store).targets.collection.findOne({ _id: id } as never)) as unknown as { config: { url: string } };
       expect(raw.config.url).toMatch(/^enc:v1:/);
       expect(m.secrets.decrypt(raw.config.url)).toBe(CHAT[i]![1].url);
     }

@@ -1,6 +1,7 @@
 import { accountPlan, accountPlans, connectStore, enabledTargetRoutes, findEndpoint, findEndpoints } from '@relay/store';
 import type { Store } from '@relay/store';
 import { testNamespace } from '../../support/infra';
+import { modelsOf } from '../../support/store-models';
 
 /*
  * The endpoint reads libs/store gives the gateway's endpoint cache (issue 26, item 3: code
@@ -18,14 +19,14 @@ const target = (id: string, over: Record<string, unknown> = {}) => ({
 
 beforeAll(async () => {
   store = await connectStore(mongodbUrl);
-  await store.accounts.create([
+  await modelsOf(store).accounts.create([
     { _id: 'acc_a', name: 'a', plan: { name: 'pro', monthly_accepted_events: 500, payload_limit_bytes: 1024 }, created_at: now },
     { _id: 'acc_b', name: 'b', plan: { name: 'starter', monthly_accepted_events: 100, payload_limit_bytes: 2048 }, created_at: now },
   ]);
   // an account written before plans existed: the schema would refuse it now, the store still holds such
-  await store.accounts.collection.insertOne({ _id: 'acc_old', name: 'old', created_at: now } as never);
-  await store.endpoints.create([endpoint('ep_a', 'acc_a'), endpoint('ep_b', 'acc_b')]);
-  await store.targets.create([
+  await modelsOf(store).accounts.collection.insertOne({ _id: 'acc_old', name: 'old', created_at: now } as never);
+  await modelsOf(store).endpoints.create([endpoint('ep_a', 'acc_a'), endpoint('ep_b', 'acc_b')]);
+  await modelsOf(store).targets.create([
     target('tg_a1'),
     target('tg_a2', { kind: 'embed_chat', routing: { match: 'all', rules: [{ kind: 'exists', path: 'type' }] } }),
     target('tg_off', { enabled: false }),

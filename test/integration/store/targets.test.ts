@@ -1,6 +1,7 @@
 import { connectStore, enabledTargetsOf, findEndpointTarget, findTarget, findTargets, flagTarget, isAccountTarget, routedTargetIds, targetNames, targetsOfEndpoint } from '@relay/store';
 import type { Store } from '@relay/store';
 import { testNamespace } from '../../support/infra';
+import { modelsOf } from '../../support/store-models';
 
 /*
  * The target reads libs/store gives the management API's routes and jobs (issue 26, item 3:
@@ -16,7 +17,7 @@ const target = (id: string, over: Record<string, unknown> = {}) => {
 
 beforeAll(async () => {
   store = await connectStore(mongodbUrl);
-  await store.targets.create([
+  await modelsOf(store).targets.create([
     target('tg_a1'),
     target('tg_a2', { kind: 'embed_chat' }),
     target('tg_off', { enabled: false }),

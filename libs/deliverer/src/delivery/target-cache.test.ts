@@ -12,7 +12,8 @@ function fakeStore() {
     findById: (id: string) => ({ lean: () => ({ exec: async () => ((state.reads += 1), await Promise.resolve(), doc(id)) }) }),
     find: (q: { _id: { $in: string[] } }) => ({ lean: () => ({ exec: async () => ((state.batches += 1), q._id.$in.map(doc)) }) }),
   };
-  return { store: { targets } as unknown as Store, state };
+  // the store's functions reach the targets through the models its connection registered
+  return { store: { connection: { model: () => targets } } as unknown as Store, state };
 }
 
 const metrics: CacheMetrics = { storeRead: () => undefined, resync: () => undefined, watchSize: () => undefined };

@@ -1,5 +1,6 @@
 import type { CacheChange } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
+import { storeBreakerState } from '@relay/store';
 import type { BreakerStateRecord, Store, TargetRecord } from '@relay/store';
 import type { BreakerView } from './breaker-redis';
 
@@ -19,9 +20,7 @@ export function createBreakerStateWriter(store: Store, announce: (change: CacheC
   return {
     async write(target, view) {
       const record: BreakerStateRecord = { state: view.state, since: new Date(view.since), reason: view.reason, seq: view.seq };
-      const since = new Date(view.since);
-      const filter = view.since === 0 ? { _id: target.id } : { _id: target.id, $or: [{ breaker_state: null }, { 'breaker_state.since': { $lt: since } }, { 'breaker_state.since': since, 'breaker_state.seq': { $lt: view.seq } }] };
-      await store.targets.updateOne(filter, { $set: { breaker_state: record } });
+      await storeBreakerState(store, target.id, record);
       forget?.(target.id);
       await announce({ scope: 'target', id: target.id, endpoint_id: target.endpoint_id });
     },

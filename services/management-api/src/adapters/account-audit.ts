@@ -1,4 +1,5 @@
 import { newId } from '@relay/contracts';
+import { appendAudit, auditRows } from '@relay/store';
 import type { AUDIT_ACTIONS, AuditRecord, Store } from '@relay/store';
 
 /*
@@ -30,9 +31,8 @@ export interface AuditEntry {
 
 /** Writes the rows of one change, one millisecond apart so they list in the order given. */
 export async function recordAudit(store: Store, accountId: string, who: AuditWho, entries: AuditEntry[]): Promise<void> {
-  if (entries.length === 0) return;
   const at = Date.now();
-  await store.audit.insertMany(entries.map((e, i) => ({ _id: newId('aud'), account_id: accountId, ...who, ...e, at: new Date(at + i) })));
+  await appendAudit(store, entries.map((e, i) => ({ id: newId('aud'), account_id: accountId, ...who, ...e, at: new Date(at + i) })));
 }
 
 /** An operator command's row (actor `operator`). */
@@ -46,11 +46,7 @@ export async function recordAccountAudit(
 
 /** The account's rows, or one endpoint's, newest first; `before` pages on `at`. */
 export async function listAccountAudit(store: Store, accountId: string, limit: number, before: Date | null, endpointId?: string): Promise<AuditRecord[]> {
-  const filter: Record<string, unknown> = { account_id: accountId };
-  if (endpointId !== undefined) filter.endpoint_id = endpointId;
-  if (before) filter.at = { $lt: before };
-  const docs = await store.audit.find(filter).sort({ at: -1, _id: -1 }).limit(limit).lean();
-  return docs.map(({ _id, ...rest }) => ({ ...rest, id: _id }) as AuditRecord);
+  return auditRows(store, accountId, limit, before, endpointId);
 }
 
 /** A row as the API shows it (both audit routes): every field present, null when not set. */

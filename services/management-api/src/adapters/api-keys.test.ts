@@ -6,17 +6,17 @@ import type { ApiKeyInfo } from './api-keys';
 function fakeStore() {
   const writes: Array<{ filter: Record<string, unknown>; update: Record<string, unknown> }> = [];
   const pending: Array<() => void> = [];
-  const store = {
-    apiKeys: {
-      updateOne: (filter: Record<string, unknown>, update: Record<string, unknown>) => ({
-        exec: () =>
-          new Promise((resolve) => {
-            writes.push({ filter, update });
-            pending.push(() => resolve({ modifiedCount: 1 }));
-          }),
-      }),
-    },
-  } as unknown as Store;
+  // the store's functions reach the keys through the models its connection registered
+  const apiKeys = {
+    updateOne: (filter: Record<string, unknown>, update: Record<string, unknown>) => ({
+      exec: () =>
+        new Promise((resolve) => {
+          writes.push({ filter, update });
+          pending.push(() => resolve({ modifiedCount: 1 }));
+        }),
+    }),
+  };
+  const store = { connection: { model: () => apiKeys } } as unknown as Store;
   return { store, writes, release: async () => (pending.splice(0).forEach((r) => r()), await new Promise((r) => setImmediate(r))) };
 }
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { newId } from '@relay/contracts';
+import { apiKeyByDigest, apiKeyRolesOf, apiKeysOfAccount, deleteAccountApiKey, findAccountApiKey, insertApiKey, touchApiKey } from '@relay/store';
 import type { ApiKeyDoc, Store } from '@relay/store';
 import { roleOfStored } from '../domain/roles';
 import type { ApiKeyRole } from '../domain/roles';
@@ -48,7 +49,7 @@ export interface NewApiKey {
 /** Creates a key and returns it with its secret — the only time the secret exists outside the caller's hands. */
 export async function createApiKey(store: Store, accountId: string, opts: NewApiKey): Promise<{ secret: string; key: ApiKeyInfo }> {
   const secret = `rk_${randomBytes(24).toString('base64url')}`;
-  const doc = await store.apiKeys.create({
+  const doc = await insertApiKey(store, {
     _id: newId('key'),
     account_id: accountId,
     digest: digestOf(secret),
@@ -59,7 +60,7 @@ export async function createApiKey(store: Store, accountId: string, opts: NewApi
     created_at: new Date(),
     last_used_at: null,
   });
-  return { secret, key: infoOf(doc.toObject()) };
+  return { secret, key: infoOf(doc) };
 }
 
 /** An owner key for a new account (the bootstrap command): shown once, never again. */
@@ -69,32 +70,29 @@ export async function issueApiKey(store: Store, accountId: string, role: ApiKeyR
 
 /** The key behind a secret a caller presented, or null. */
 export async function keyForSecret(store: Store, secret: string): Promise<ApiKeyInfo | null> {
-  const doc = await store.apiKeys.findOne({ digest: digestOf(secret) }).lean();
+  const doc = await apiKeyByDigest(store, digestOf(secret));
   return doc ? infoOf(doc) : null;
 }
 
 /** The account's keys, oldest first. */
 export async function listApiKeys(store: Store, accountId: string): Promise<ApiKeyInfo[]> {
-  const docs = await store.apiKeys.find({ account_id: accountId }).sort({ created_at: 1, _id: 1 }).lean();
-  return docs.map(infoOf);
+  return (await apiKeysOfAccount(store, accountId)).map(infoOf);
 }
 
 /** One key of the account; another account's key is not found. */
 export async function loadApiKey(store: Store, accountId: string, keyId: string): Promise<ApiKeyInfo | null> {
-  const doc = await store.apiKeys.findOne({ _id: keyId, account_id: accountId }).lean();
+  const doc = await findAccountApiKey(store, accountId, keyId);
   return doc ? infoOf(doc) : null;
 }
 
 /** Deletes the key: its secret stops working with the next request anywhere. False when it was not there. */
 export async function deleteApiKey(store: Store, accountId: string, keyId: string): Promise<boolean> {
-  const result = await store.apiKeys.deleteOne({ _id: keyId, account_id: accountId });
-  return result.deletedCount > 0;
+  return deleteAccountApiKey(store, accountId, keyId);
 }
 
 /** Keys that act as owner: role `owner`, or no role (stored before roles existed). */
 export async function ownerKeyCount(store: Store, accountId: string): Promise<number> {
-  const docs = await store.apiKeys.find({ account_id: accountId }).select({ role: 1 }).lean();
-  return docs.filter((d) => roleOfStored(d.role) === 'owner').length;
+  return (await apiKeyRolesOf(store, accountId)).filter((role) => roleOfStored(role) === 'owner').length;
 }
 
 /**
@@ -112,10 +110,7 @@ export function createLastUsedRecorder(store: Store, opts: { intervalMs?: number
     if (key.last_used_at && at.getTime() - new Date(key.last_used_at).getTime() < intervalMs) return;
     if (writing.has(key.id)) return;
     writing.add(key.id);
-    const stale = { $or: [{ last_used_at: null }, { last_used_at: { $exists: false } }, { last_used_at: { $lt: new Date(at.getTime() - intervalMs) } }] };
-    void store.apiKeys
-      .updateOne({ _id: key.id, ...stale }, { $set: { last_used_at: at } })
-      .exec()
+    void touchApiKey(store, key.id, at, new Date(at.getTime() - intervalMs))
       .catch((err: Error) => opts.onError?.(err))
       .finally(() => writing.delete(key.id));
   };

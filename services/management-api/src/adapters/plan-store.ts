@@ -1,4 +1,5 @@
 import type { CacheChange } from '@relay/contracts';
+import { findAccount, setPlanLimits } from '@relay/store';
 import type { PlanLimits, Store } from '@relay/store';
 import { recordAudit } from './account-audit';
 import type { AuditWho } from './account-audit';
@@ -8,10 +9,9 @@ import type { AuditWho } from './account-audit';
  * not exist. The caller announces the account, so every gateway reads the new plan.
  */
 export async function updatePlan(store: Store, accountId: string, changes: Partial<PlanLimits>): Promise<{ before: PlanLimits; after: PlanLimits } | null> {
-  const set = Object.fromEntries(Object.entries(changes).map(([k, v]) => [`plan.${k}`, v]));
-  const doc = await store.accounts.findOneAndUpdate({ _id: accountId }, { $set: set }, { new: false }).lean();
-  if (!doc) return null;
-  return { before: doc.plan, after: { ...doc.plan, ...changes } };
+  const before = await setPlanLimits(store, accountId, changes);
+  if (!before) return null;
+  return { before, after: { ...before, ...changes } };
 }
 
 const PLAN_FIELDS = ['name', 'monthly_accepted_events', 'payload_limit_bytes'] as const;
@@ -34,7 +34,7 @@ export interface PlanChange {
  * and announces the account's plan once. Null when the account does not exist.
  */
 export async function changePlan(store: Store, accountId: string, sent: Partial<PlanLimits>, who: AuditWho, announceChange: (change: CacheChange) => Promise<void>): Promise<PlanChange | null> {
-  const doc = await store.accounts.findById(accountId).lean();
+  const doc = await findAccount(store, accountId);
   if (!doc) return null;
   const changes = Object.fromEntries(PLAN_FIELDS.filter((f) => sent[f] !== undefined && sent[f] !== doc.plan[f]).map((f) => [f, sent[f]])) as Partial<PlanLimits>;
   if (Object.keys(changes).length === 0) return { plan: planOf(doc.plan), changed: [] };

@@ -1,3 +1,4 @@
+import { replaceTargetConfig, targetConfigsPage } from '@relay/store';
 import type { Store } from '@relay/store';
 import type { TargetRegistry } from '@relay/targets';
 
@@ -16,18 +17,20 @@ export interface SealReport {
  * touches nothing here. Each rewrite is conditional on the config read (compare-and-set on the
  * whole config), so a concurrent change is never overwritten; idempotent.
  */
+/** Targets read per store command: the walk holds one page at a time whatever the store holds. */
+const PAGE = 500;
+
 export async function sealTargetSecrets(store: Store, registry: TargetRegistry): Promise<SealReport> {
   const report: SealReport = { sealed: 0, unchanged: 0, skipped: 0 };
-  const docs = await store.targets.find({}, { _id: 1, kind: 1, config: 1 }).lean();
-  for (const doc of docs) {
-    const sealed = registry.get(doc.kind)?.sealPlaintext?.(doc.config);
-    if (!sealed) {
-      report.unchanged += 1;
-      continue;
+  for (let after: string | null = null; ; ) {
+    const page = await targetConfigsPage(store, after, PAGE);
+    for (const target of page) {
+      const sealed = registry.get(target.kind)?.sealPlaintext?.(target.config);
+      if (!sealed) report.unchanged += 1;
+      else if (await replaceTargetConfig(store, target.id, target.config, sealed)) report.sealed += 1;
+      else report.skipped += 1;
     }
-    const res = await store.targets.updateOne({ _id: doc._id, config: doc.config }, { $set: { config: sealed, updated_at: new Date() } });
-    if (res.modifiedCount === 1) report.sealed += 1;
-    else report.skipped += 1;
+    if (page.length < PAGE) return report;
+    after = page[page.length - 1]!.id;
   }
-  return report;
 }

@@ -1,6 +1,6 @@
 import { newId } from '@relay/contracts';
-import { toTarget } from '@relay/store';
-import type { Store, TargetRecord } from '@relay/store';
+import { deleteEndpointTarget, insertTarget, setTargetFields } from '@relay/store';
+import type { NewTargetRecord, Store, TargetRecord } from '@relay/store';
 import type { NewTarget, TargetChanges } from '../domain/target-input';
 
 /*
@@ -9,10 +9,8 @@ import type { NewTarget, TargetChanges } from '../domain/target-input';
  * another endpoint (or account, checked on the endpoint) is not found.
  */
 
-export async function createTarget(store: Store, accountId: string, endpointId: string, target: NewTarget): Promise<TargetRecord> {
-  const now = new Date();
-  const doc = await store.targets.create({ _id: newId('tg'), account_id: accountId, endpoint_id: endpointId, ...target, created_at: now, updated_at: now });
-  return toTarget(doc.toObject());
+export function createTarget(store: Store, accountId: string, endpointId: string, target: NewTarget): Promise<TargetRecord> {
+  return insertTarget(store, newId('tg'), accountId, endpointId, target);
 }
 
 /** Applies `changes`; null when the target is gone. */
@@ -25,13 +23,11 @@ export function clearTargetFlag(store: Store, endpointId: string, targetId: stri
   return setFields(store, endpointId, targetId, { flagged: null });
 }
 
-async function setFields(store: Store, endpointId: string, targetId: string, fields: Record<string, unknown>): Promise<TargetRecord | null> {
-  const doc = await store.targets.findOneAndUpdate({ _id: targetId, endpoint_id: endpointId }, { $set: { ...fields, updated_at: new Date() } }, { new: true }).lean();
-  return doc ? toTarget(doc) : null;
+function setFields(store: Store, endpointId: string, targetId: string, fields: Partial<NewTargetRecord>): Promise<TargetRecord | null> {
+  return setTargetFields(store, endpointId, targetId, fields);
 }
 
 /** False when there was no such target. */
-export async function deleteTarget(store: Store, endpointId: string, targetId: string): Promise<boolean> {
-  const result = await store.targets.deleteOne({ _id: targetId, endpoint_id: endpointId });
-  return result.deletedCount > 0;
+export function deleteTarget(store: Store, endpointId: string, targetId: string): Promise<boolean> {
+  return deleteEndpointTarget(store, endpointId, targetId);
 }
