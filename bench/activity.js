@@ -9,7 +9,7 @@
 //     source IPs, with rejections, test requests and delivery errors mixed in;
 //  3. writer rows/s again, the same way as in 1, with the log at that size;
 //  4. GET /v1/activity through the management-api process, once the machine is quiet again (at
-//     most 60 s after the writes; the wait and the load while timing are printed): p50/p95 of each filter's first page
+//     most BENCH_QUIET_MAX_S (60) s after the writes; the wait and the load while timing are printed): p50/p95 of each filter's first page
 //     (limit 50) and of a page reached by following the cursor;
 //  5. one hour of steady traffic (8 days back, outside the preload): BENCH_STEADY_FLUSHES flushes
 //     (default 3,600: the writer flushes about once a second) of BENCH_STEADY_ROWS rows (default
@@ -17,11 +17,10 @@
 //     over that hour. The preload's big flushes write few index pages; a flush a second writes
 //     one per scope it touches, and every read of an hour's index costs all of its pages on
 //     FerretDB (docs/architecture.md) — this part shows what that does to listing.
-// Prints a table and one JSON line; writes bench-results/activity.json. BENCH_NODE_ARGS: node flags
+// Prints a table and one JSON line; writes bench-results/activity.json (BENCH_RESULTS_DIR). BENCH_NODE_ARGS: node flags
 // for the writer process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 'use strict';
 const { randomBytes } = require('node:crypto');
-const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const amqp = require('amqplib');
@@ -31,10 +30,12 @@ const { connectStore, insertEndpoint } = require('@relay/store');
 const { createActivityWriter } = require('../libs/activity-log/dist/writing/flush');
 const { LogCollections } = require('../libs/activity-log/dist/storage/internal');
 const { configSpec: writerConfigSpec } = require('../services/activity-writer/dist/config');
-const { deleteBrokerNamespace, freePort, machineCpu, machineWindow, metricValue, percentile, startProcess, waitFor, waitQuiet } = require('./lib');
+const { deleteBrokerNamespace, freePort, machineCpu, machineWindow, metricValue, percentile, startProcess, waitFor, waitQuiet, writeResults } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const bounded = (v, def, min, max) => Math.max(min, Math.min(max, Number(v) || def));
+// the smoke test's short mode (BENCH_DURATION_S ≤ 5, as activity-writers.js): the servers are already up
+const SHORT = Number(process.env.BENCH_DURATION_S || 0) > 0 && Number(process.env.BENCH_DURATION_S) <= 5;
 const ROWS = bounded(process.env.BENCH_ACTIVITY_ROWS, 1_000_000, 1000, 5_000_000);
 const WRITER_EVENTS = bounded(process.env.BENCH_WRITER_EVENTS, 10_000, 100, 200_000);
 const PER_MESSAGE = 10;
@@ -42,6 +43,8 @@ const QUERY_RUNS = bounded(process.env.BENCH_QUERY_RUNS, 30, 3, 500);
 const STEADY_FLUSHES = bounded(process.env.BENCH_STEADY_FLUSHES, 3600, 10, 36_000);
 const STEADY_ROWS = bounded(process.env.BENCH_STEADY_ROWS, 28, 1, 1000);
 const CATCH_UP_TIMEOUT_MS = bounded(process.env.BENCH_TIMEOUT_MS, 600_000, 10_000, 3_600_000);
+// how long to wait for a quiet machine before timing (the smoke test shortens it on its busy machine)
+const QUIET_MAX_S = bounded(process.env.BENCH_QUIET_MAX_S, 60, 1, 600);
 const env = {
   RABBITMQ_URL: process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672',
   REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
@@ -151,7 +154,7 @@ async function timeQueries(apiPort, apiKey) {
  * instead. The wait and the machine's load while timing are reported beside the figures.
  */
 async function onQuietMachine(time) {
-  const quiet = await waitQuiet(60);
+  const quiet = await waitQuiet(QUIET_MAX_S);
   const m0 = machineCpu();
   const results = await time();
   return { results, quiet_wait_s: quiet.waited_s, quiet_reached: quiet.reached, machine_while_timing: machineWindow(m0, machineCpu()) };
@@ -247,7 +250,7 @@ async function steadyHour(store, accountId, apiPort, apiKey) {
 }
 
 async function main() {
-  execFileSync('bash', [path.join(ROOT, 'scripts/infra.sh'), 'up'], { stdio: 'ignore' });
+  if (!SHORT) execFileSync('bash', [path.join(ROOT, 'scripts/infra.sh'), 'up'], { stdio: 'ignore' });
   const secretsKeys = `bench:${randomBytes(32).toString('base64')}`;
   const boot = JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'services/management-api/dist/bootstrap.js'), '--account', 'bench'], { env: { ...process.env, MONGODB_URL: mongodbUrl, SECRETS_KEYS: secretsKeys } }).toString());
   const store = await connectStore(mongodbUrl);
@@ -289,8 +292,7 @@ async function main() {
     console.log(`\none hour of steady traffic: ${steady.flushes} flushes of ${steady.rows_per_flush} rows (written in ${steady.write_seconds} s); index documents that hour: ${JSON.stringify(steady.index_documents)}; ${steady.runs} runs each (after ${steady.quiet_wait_s} s for a quiet machine${steady.quiet_reached ? '' : ', NOT reached'}; ${steady.machine_while_timing.busy_pct}% busy while timing)`);
     for (const q of steady.queries) console.log(`  ${q.filter.padEnd(32)} p50 ${String(q.p50_ms).padStart(7)} ms   p95 ${String(q.p95_ms).padStart(7)} ms   rows/page ${q.mean_rows_per_page}`);
     console.log(JSON.stringify(report));
-    fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
-    fs.writeFileSync(path.join(ROOT, 'bench-results', 'activity.json'), `${JSON.stringify(report, null, 2)}\n`);
+    writeResults('activity', report);
   } finally {
     for (const p of [writer, api]) p.kill('SIGTERM');
     await Promise.all([writer.exited, api.exited]);

@@ -35,6 +35,11 @@ const BENCHES = {
   'verify-families': { script: 'verify-families.js', env: { BENCH_VERIFY_MS: '50' } },
   'activity-writers': { script: 'activity-writers.js', env: {} },
   rules: { script: 'rules.js', env: {} },
+  // the store benches at a few thousand rows instead of 1,000,000, and a short wait for a quiet machine
+  activity: { script: 'activity.js', env: { BENCH_ACTIVITY_ROWS: '2000', BENCH_WRITER_EVENTS: '200', BENCH_QUERY_RUNS: '3', BENCH_STEADY_FLUSHES: '10', BENCH_STEADY_ROWS: '5', BENCH_QUIET_MAX_S: '2' } },
+  'activity-search': { script: 'activity-search.js', env: { BENCH_ACTIVITY_ROWS: '2000', BENCH_QUERY_RUNS: '3', BENCH_SPAN_DAYS: '1', BENCH_QUIET_MAX_S: '2' } },
+  // a scratch database on the shared FerretDB, dropped at the end (never PROBE_MULTI here: docs/testing.md)
+  'store-probe': { script: 'store-probe.js', env: { PROBE_URL: `${(process.env.MONGODB_URL ?? 'mongodb://127.0.0.1:27017/relay').replace(/\/[^/]*$/, '/')}`, PROBE_ROWS: '2000', PROBE_BATCH: '500', PROBE_REPS: '3', PROBE_STEP_BUDGET_MS: '5000' } },
 } satisfies Record<string, { script: string; env: Record<string, string> }>;
 
 /** Runs a bench in short mode with a results directory of its own, removed afterwards; `name` is the results file's. */
@@ -289,6 +294,57 @@ describe('bench/rules.js in short mode (the whole system plain, then with routin
       expect(report.lost).toBe(0);
       expect(report.accepted_ratio).toBeCloseTo(report.runs[1]!.accepted_per_s / report.runs[0]!.accepted_per_s, 2);
       expect(run.written).toEqual(report);
+    },
+    LIMIT_MS,
+  );
+});
+
+describe('bench/activity.js in short mode (the activity-writer and the activity API on a few thousand rows, real RabbitMQ and FerretDB)', () => {
+  it(
+    'exits 0 and reports the writer\'s rows/s and each filter\'s timings',
+    async () => {
+      const run = await runBench('activity');
+      type Timed = { filter: string; p50_ms: number; p95_ms: number };
+      const report = reportOf<{ rows_present: number; writer: { empty: { rows_per_s: number }; full: { rows_per_s: number } }; queries: Timed[]; steady_hour: { flushes: number; queries: Timed[] } }>(run);
+      expect(report.rows_present).toBe(2000 + 2 * 200);
+      expect(report.writer.empty.rows_per_s).toBeGreaterThan(0);
+      expect(report.writer.full.rows_per_s).toBeGreaterThan(0);
+      expect(report.queries.length).toBeGreaterThan(0);
+      expect(report.steady_hour.flushes).toBe(10);
+      for (const q of [...report.queries, ...report.steady_hour.queries]) expect(typeof q.p95_ms).toBe('number');
+      expect(run.written).toEqual(report);
+    },
+    LIMIT_MS,
+  );
+});
+
+describe('bench/activity-search.js in short mode (the activity searches on a few thousand rows, real FerretDB)', () => {
+  it(
+    'exits 0 and reports every search\'s and detail route\'s timings',
+    async () => {
+      const run = await runBench('activity-search');
+      const report = reportOf<{ bench: string; rows_present: number; searches: { search: string; p95_ms: number }[]; detail: { route: string; p95_ms: number }[] }>(run);
+      expect(report).toMatchObject({ bench: 'activity-search', rows_present: 2000 });
+      expect(report.searches.length).toBeGreaterThan(0);
+      expect(report.detail.length).toBeGreaterThan(0);
+      for (const q of [...report.searches, ...report.detail]) expect(typeof q.p95_ms).toBe('number');
+      expect(run.written).toEqual(report);
+    },
+    LIMIT_MS,
+  );
+});
+
+describe('bench/store-probe.js in short mode (which store commands FerretDB answers by index, on a scratch database)', () => {
+  it(
+    'exits 0 and reports insert rates, timed operations and their plans, and drops its database',
+    async () => {
+      const run = await runBench('store-probe');
+      // progress goes to stderr: only its exit code and its stdout count
+      expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+      const report = JSON.parse(run.stdout) as Record<string, unknown>;
+      expect(report).toMatchObject({ dropped: true, insert: { overall_rows_per_s: expect.any(Number) } });
+      expect((report.ops as unknown[]).length).toBeGreaterThan(0);
+      expect((report.explain as unknown[]).length).toBeGreaterThan(0);
     },
     LIMIT_MS,
   );
