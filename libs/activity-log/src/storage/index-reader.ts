@@ -170,7 +170,7 @@ export async function listIndexed(log: LogCollections<MergeableRow>, q: ListQuer
       const dirs = await mapLimit(days, DAYS_AHEAD, (d) => counted(log.dir(dayOf(d))).get(q.scope));
       for (let i = 0; i < days.length; i++) {
         const dir = dirs[i];
-        for (const h of [...(dir?.hours ?? [])].sort((a, b) => b - a)) {
+        for (const h of hoursOf(dir)) {
           const hourStart = days[i]! + h * HOUR_MS;
           if (hourStart < upper && hourStart + HOUR_MS > q.fromMs) await walkHour(hourOf(hourStart), { pages: dir?.page_count?.[h], changes: dir?.change_count?.[h] });
         }
@@ -182,6 +182,16 @@ export async function listIndexed(log: LogCollections<MergeableRow>, q: ListQuer
     if (!(err instanceof Stop)) throw err;
     return { entries: out, positions, next: err.at, reads };
   }
+}
+
+/**
+ * The hours of its day a directory document lists, newest first: from its `from` to the day's
+ * end, and those of `hours` (documents written before 2026-11-26).
+ */
+function hoursOf(dir: IndexDoc | null | undefined): number[] {
+  const hours = new Set(dir?.hours ?? []);
+  if (dir?.from !== undefined) for (let h = dir.from; h < 24; h++) hours.add(h);
+  return [...hours].sort((a, b) => b - a);
 }
 
 /** An hour's page counts from the day directory, when the writer recorded them: exact. */

@@ -88,7 +88,11 @@ interface Held {
  */
 export class IndexWriter {
   private readonly next = new Map<string, number>();
-  private readonly registered = new Set<string>();
+  /**
+   * `<day>|<scope>` → the first hour of the day the directory lists for the scope (`from`: it
+   * lists every hour from there to the day's end) and the last hour whose counts are recorded
+   */
+  private readonly registered = new Map<string, { from: number; through: number }>();
   private readonly held = new Map<string, Held>();
   private heldEntries = 0;
   /** counter keys whose count is in the directory */
@@ -201,11 +205,33 @@ export class IndexWriter {
       if (kind === 'c') d.changes = n;
       else d.pages = n;
     }
+    // hours the directory lists for a scope from `from` on without a page of this writer there: a
+    // count too (0 where this writer counted since before the hour began), so that readers read
+    // nothing for them; one statement per scope with the scope's other hours (raiseCounts)
+    const settledDay = dayOf(startOf(settled));
+    const through: [{ from: number; through: number }, number][] = [];
+    registered: for (const [key, r] of this.registered) {
+      const day = key.slice(0, 10);
+      if (day > settledDay) continue;
+      const scope = key.slice(11);
+      const last = day < settledDay ? 23 : hourOfDay(settled) - 1;
+      for (let h = Math.max(r.from, r.through + 1); h <= last; h++) {
+        const hour = `${day}T${String(h).padStart(2, '0')}`;
+        const id = `${hour}|${scope}`;
+        if (!due.has(id) && !this.recorded.has(counterKey(hour, scope, false)) && !this.next.has(counterKey(hour, scope, false)) && !this.next.has(counterKey(hour, scope, true))) {
+          if (due.size >= most) {
+            more = true;
+            break registered;
+          }
+          due.set(id, { hour, scope });
+        }
+        through.push([r, h]);
+      }
+    }
     const list = [...due.values()];
-    const known = (hour: string): boolean => this.countingSince !== null && this.countingSince <= startOf(hour) - CLOCK_SKEW_MS;
     await mapLimit(list, 8, async (d) => {
       const coll = this.log.index(d.hour);
-      const zero = known(d.hour) ? 0 : undefined;
+      const zero = this.countsAll(d.hour) ? 0 : undefined;
       d.pages ??= zero ?? (await countPages(coll, (k) => pageId(d.scope, k)));
       d.changes ??= zero ?? (await countPages(coll, (k) => changePageId(d.scope, k)));
     });
@@ -217,6 +243,14 @@ export class IndexWriter {
       this.recordsKnownSince = now;
     }
     for (const d of list) for (const change of [false, true]) this.recorded.add(counterKey(d.hour, d.scope, change));
+    for (const [r, h] of through) r.through = Math.max(r.through, h);
+    // a day whose every hour is recorded needs no more zeros
+    if (!more) for (const key of this.registered.keys()) if (key.slice(0, 10) < settledDay) this.registered.delete(key);
+  }
+
+  /** Whether `next` holds every page this writer's scopes have in the hour: it has been counting since before the hour began. */
+  private countsAll(hour: string): boolean {
+    return this.countingSince !== null && this.countingSince <= startOf(hour) - CLOCK_SKEW_MS;
   }
 
   /**
@@ -265,10 +299,10 @@ export class IndexWriter {
       const docs: IndexDoc[] = pending.map((p, i) => ({ _id: p.change ? changePageId(p.scope, numbers[i]!) : pageId(p.scope, numbers[i]!), e: p.text }));
       const inserted = await this.log.index(hour).insertNew(docs);
       const taken = new Set(inserted);
-      pending = pending.filter((p, i) => {
-        if (!taken.has(docs[i]!._id)) return false;
-        this.next.delete(counterKey(hour, p.scope, p.change));
-        return true;
+      pending = pending.filter((_, i) => taken.has(docs[i]!._id));
+      // the store is ahead of this writer's count: probed, and the page goes after it
+      await mapLimit(pending, 8, async (p) => {
+        this.next.set(counterKey(hour, p.scope, p.change), await countPages(this.log.index(hour), (k) => (p.change ? changePageId(p.scope, k) : pageId(p.scope, k))));
       });
     }
   }
@@ -297,10 +331,16 @@ export class IndexWriter {
     this.heldEntries = 0;
   }
 
+  /**
+   * The next free page number of a scope, hour and kind. With no counter, 0 where this writer has
+   * been counting since before the hour began (it wrote every page there is: no read), else
+   * probed (it started, took a partition over or forgot during the hour). A number that turns out
+   * taken is probed again by `insertPages`.
+   */
   private async take(hour: string, scope: Scope, change: boolean): Promise<number> {
     const key = counterKey(hour, scope, change);
     let n = this.next.get(key);
-    if (n === undefined) n = await countPages(this.log.index(hour), (k) => (change ? changePageId(scope, k) : pageId(scope, k)));
+    if (n === undefined) n = this.countsAll(hour) ? 0 : await countPages(this.log.index(hour), (k) => (change ? changePageId(scope, k) : pageId(scope, k)));
     if (this.next.size >= COUNTERS_MAX) {
       this.next.clear();
       this.countingSince = null;
@@ -309,12 +349,28 @@ export class IndexWriter {
     return n;
   }
 
+  /**
+   * Lists the hour in the day's directory for the scopes that have no page there yet, by insert:
+   * a scope's first page of the day inserts its directory document `{ from: <hour> }`, which
+   * lists every hour from that one to the day's end (readers take an hour with no page as empty;
+   * once the hour is behind the writer its counts say so, `recordCounts`). Later hours of the day
+   * need nothing: one insert command a flush for the scopes new that day, never an update per
+   * scope and hour. Only a document already there that does not list the hour (an earlier hour
+   * of the day arriving late, or a document of the layout before 2026-11-26) costs a read and,
+   * where it does not list it, a `$min` of its `from`.
+   */
   private async register(hour: string, scopes: Scope[]): Promise<void> {
-    const fresh = scopes.filter((s) => !this.registered.has(`${hour}|${s}`));
+    const day = dayOf(startOf(hour));
+    const h = hourOfDay(hour);
+    const fresh = scopes.filter((s) => !((this.registered.get(`${day}|${s}`)?.from ?? 24) <= h));
     if (fresh.length === 0) return;
-    await this.log.dir(dayOf(startOf(hour))).update(fresh.map((scope) => ({ id: scope, update: { $addToSet: { hours: hourOfDay(hour) } }, upsert: true })));
-    if (this.registered.size >= COUNTERS_MAX) this.registered.clear();
-    for (const s of fresh) this.registered.add(`${hour}|${s}`);
+    const dir = this.log.dir(day);
+    const there = await dir.insertNew(fresh.map((scope) => ({ _id: scope, from: h })));
+    const docs = new Map((await mapLimit(there, 8, (scope) => dir.get(scope))).flatMap((d) => (d ? [[d._id, d] as const] : [])));
+    const behind = there.filter((scope) => !((docs.get(scope)?.from ?? 24) <= h));
+    if (behind.length > 0) await dir.update(behind.map((scope) => ({ id: scope, update: { $min: { from: h } }, upsert: true })));
+    if (this.registered.size + fresh.length > COUNTERS_MAX) this.registered.clear();
+    for (const scope of fresh) this.registered.set(`${day}|${scope}`, { from: Math.min(docs.get(scope)?.from ?? h, h), through: -1 });
   }
 }
 

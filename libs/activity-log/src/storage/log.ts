@@ -12,7 +12,12 @@ export interface IndexDoc {
   _id: string;
   /** page: encoded entries or changes (entries.ts) */
   e?: string;
-  /** directory: hours (0–23) of the day with pages for the scope */
+  /**
+   * directory: the first hour (0–23) of the day with pages for the scope; it lists every hour
+   * from there to the day's end (IndexWriter.register), an hour with no page reads as empty
+   */
+  from?: number;
+  /** directory, written before 2026-11-26: the hours (0–23) of the day with pages for the scope (still read) */
   hours?: number[];
   /**
    * directory: for hours the writer has left behind, how many entry pages (`page_count`) and
