@@ -136,12 +136,15 @@ async function main() {
       const storeBefore = pids.store ? sampleOf(pids.store) : null;
       const cpuBefore = process.cpuUsage();
       commands.state.on = true;
+      let slowest = 0;
       const started = performance.now();
       // one flush a second of writer clock, as under load; real time as fast as the store goes
       for (let f = 0; f < FLUSHES; f++) {
         const at = t0 + f * 1000;
         const events = Array.from({ length: ROWS }, (_, k) => eventOf(f * ROWS + k, spread, at));
+        const one = performance.now();
         await writer.write({ events, folds: [] }, { now: at, flush: f + 1 });
+        slowest = Math.max(slowest, performance.now() - one);
       }
       const wallMs = performance.now() - started;
       const cpu = process.cpuUsage(cpuBefore);
@@ -156,6 +159,7 @@ async function main() {
         flushes: FLUSHES,
         rows_per_flush: ROWS,
         ms_per_flush: Number((wallMs / FLUSHES).toFixed(1)),
+        slowest_flush_ms: round(slowest),
         writer_cpu_ms_per_flush: Number(((cpu.user + cpu.system) / 1000 / FLUSHES).toFixed(1)),
         store_cpu_ms_per_flush: storeBefore && storeAfter ? Number((((storeAfter.cpu_s - storeBefore.cpu_s) * 1000) / FLUSHES).toFixed(1)) : null,
         index_documents_per_flush: Number((ixDocs / FLUSHES).toFixed(1)),
@@ -171,7 +175,7 @@ async function main() {
     const report = { bench: 'activity-scopes', at: new Date().toISOString(), writer: COLD ? 'started 5 s into the hour' : 'running since before the hour', results };
     console.log(`\nactivity writer per flush of ${ROWS} rows (writer ${report.writer}), by how many endpoints (and a tenth as many accounts, as many addresses) the rows spread over`);
     for (const r of results) {
-      console.log(`  ${String(r.endpoints).padStart(6)} endpoints  ${String(r.ms_per_flush).padStart(8)} ms/flush   writer CPU ${String(r.writer_cpu_ms_per_flush).padStart(7)} ms   store CPU ${String(r.store_cpu_ms_per_flush ?? 'n/a').padStart(7)} ms   store commands ${String(r.store_commands_per_flush).padStart(6)} (${r.store_items_per_flush} documents/statements/finds)   index docs ${r.index_documents_per_flush}`);
+      console.log(`  ${String(r.endpoints).padStart(6)} endpoints  ${String(r.ms_per_flush).padStart(8)} ms/flush (slowest ${r.slowest_flush_ms})   writer CPU ${String(r.writer_cpu_ms_per_flush).padStart(7)} ms   store CPU ${String(r.store_cpu_ms_per_flush ?? 'n/a').padStart(7)} ms   store commands ${String(r.store_commands_per_flush).padStart(6)} (${r.store_items_per_flush} documents/statements/finds)   index docs ${r.index_documents_per_flush}`);
       for (const [key, c] of Object.entries(/** @type {Record<string, CommandCount>} */ (r.sent_per_flush))) console.log(`           ${key.padEnd(16)} ${String(c.commands).padStart(7)} commands ${String(c.items).padStart(8)} items ${String(c.ms).padStart(8)} ms`);
     }
     console.log(JSON.stringify(report));

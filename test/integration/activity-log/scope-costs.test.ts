@@ -87,6 +87,25 @@ describe('a flush costs the same store commands over 1 or 300 scopes', () => {
   });
 });
 
+describe('held pages past the bound on what is held (20,000 entries)', () => {
+  it('writes the oldest held pages, as many as make room for another flush like the last, not every held page at once', async () => {
+    const l = log();
+    const writer = createActivityWriter(l, { indexWaitMs: WAIT_MS });
+    const at = Date.parse('2026-11-23T15:00:05.000Z');
+    // two flushes of 6,000 rows on endpoints of their own: 12,000 entries each held (endpoints
+    // and source-IP buckets), past the bound with the second flush
+    const first = await flushSpread(writer, 'b', 6000, at, 1);
+    expect(writer.heldSince()).toBe(1);
+    await flushSpread(writer, 'bb', 6000, at + 1000, 2);
+    // 24,000 held: the oldest 14,000 written (the first flush's and the oldest of the second's),
+    // 10,000 stay (half the bound: room for another 12,000-entry flush would leave less)
+    expect(writer.heldSince()).toBe(2);
+    for (const k of [0, 3000, 5999]) expect((await listAll(l, endpointScope(`ep_b${k}`), at - 60_000, at + 60_000)).entries.map((e) => e.event_id)).toEqual([first[k]]);
+    expect(await l.index('2026-11-23T15').get(`${endpointScope('ep_bb0')}|0`)).not.toBeNull();
+    expect(await l.index('2026-11-23T15').get(`${endpointScope('ep_bb5999')}|0`)).toBeNull();
+  });
+});
+
 describe('the day directory lists a scope from its first hour of the day (issue 29)', () => {
   it('lists the hour and the rest of the day; a row of an earlier hour lowers it; a directory of the earlier layout (hours) is still read', async () => {
     const l = log();

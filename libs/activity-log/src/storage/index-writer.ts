@@ -47,13 +47,13 @@ export interface FlushClock {
   now: number;
   /** the flush's number; `heldSince()` answers in these */
   flush: number;
-  /** write every held page now (shutdown, idle, or too much held) */
+  /** write every held page now (shutdown, idle) */
   all?: boolean;
   /** nothing waits on this flush (idle, shutdown): it records every count due, not `RECORDS_PER_FLUSH` */
   idle?: boolean;
 }
 
-/** Entries held at once across scopes; past it every held page is written. Bounds memory. */
+/** Entries held at once across scopes; past it the oldest held pages are written. Bounds memory. */
 const HELD_ENTRIES_MAX = 20_000;
 
 interface Held {
@@ -132,12 +132,14 @@ export class IndexWriter {
       if (!s) byHour.set(hour, (s = { pages: new Map(), changes: new Map() }));
       return s;
     };
+    let added = 0;
     const hold = (hour: string, scope: Scope): Held | null => {
       if (this.opts.waitMs <= 0 || isAccountScope(scope)) return null;
       const key = `${hour}|${scope}`;
       let h = this.held.get(key);
       if (!h) this.held.set(key, (h = { hour, scope, entries: [], changes: [], since: clock.now, flush: clock.flush }));
       this.heldEntries += 1;
+      added += 1;
       return h;
     };
     for (const { scope, hour, entry } of entries) {
@@ -150,10 +152,19 @@ export class IndexWriter {
       if (h) h.changes.push(change);
       else push(slot(hour).changes, scope, change);
     }
-    const all = clock.all === true || this.heldEntries >= HELD_ENTRIES_MAX;
+    const all = clock.all === true;
+    // Past the bound on what is held, the oldest held pages (`held` is in the order they began)
+    // are written until what stays leaves room for another flush like this one: when rows spread
+    // over more sparse scopes than the bound holds, each flush writes about the pages its own
+    // entries make, instead of every held page at once every few flushes.
+    let over = this.heldEntries >= HELD_ENTRIES_MAX ? this.heldEntries - Math.max(HELD_ENTRIES_MAX / 2, HELD_ENTRIES_MAX - added) : 0;
     const due = [...this.held].filter(([, h]) => {
       const size = h.entries.length + h.changes.length;
       const age = clock.now - h.since;
+      if (over > 0) {
+        over -= size;
+        return true;
+      }
       return all || size >= this.opts.pageEntries || (age >= this.opts.waitMs && size >= PAGE_MIN_ENTRIES) || age >= this.opts.maxWaitMs;
     });
     for (const [, h] of due) {
