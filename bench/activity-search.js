@@ -1,3 +1,4 @@
+// @ts-check
 // npm run bench (activity search part): the activity API's searches (issue 27, item 2) with the
 // log at 1,000,000 rows (BENCH_ACTIVITY_ROWS), on the real local FerretDB, through the
 // management-api process as `npm start` runs it. Needs the local infra running (scripts/bench.sh
@@ -26,6 +27,7 @@ const { LogCollections } = require('../libs/activity-log/dist/storage/internal')
 const { freePort, machineCpu, machineWindow, percentile, startProcess, waitFor, waitQuiet } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
+/** @type {(v: string | undefined, def: number, min: number, max: number) => number} */
 const bounded = (v, def, min, max) => Math.max(min, Math.min(max, Number(v) || def));
 const ROWS = bounded(process.env.BENCH_ACTIVITY_ROWS, 1_000_000, 1000, 5_000_000);
 const QUERY_RUNS = bounded(process.env.BENCH_QUERY_RUNS, 30, 3, 500);
@@ -41,17 +43,28 @@ const namespace = `bench_search_${randomBytes(3).toString('hex')}`;
 const mongodbUrl = mongoBase.replace(/\/[^/]*$/, `/${namespace}`);
 const ENDPOINTS = Array.from({ length: 50 }, (_, i) => `ep_bench${String(i).padStart(2, '0')}`);
 
-/** Deterministic pseudo-random numbers: every run preloads the same log. */
+/**
+ * Deterministic pseudo-random numbers: every run preloads the same log.
+ * @param {number} seed
+ */
 function rng(seed) {
   let s = seed >>> 0;
   return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
 }
 
-/** One row: its request record, its attempts and, when it is accepted and recent, its payload. */
+/**
+ * One row: its request record, its attempts and, when it is accepted and recent, its payload.
+ * @param {string} accountId
+ * @param {number} i
+ * @param {number} receivedMs
+ * @param {number} r
+ * @param {boolean} keepPayload
+ */
 function rowOf(accountId, i, receivedMs, r, keepPayload) {
   const receivedAt = new Date(receivedMs).toISOString();
   const eventId = timedId('evt', receivedMs, `s${i}${randomBytes(4).toString('hex')}`);
   const endpoint = ENDPOINTS[i % ENDPOINTS.length];
+  /** @type {import('@relay/contracts').ActivityRequestV1} */
   const request = {
     type: ACTIVITY_REQUEST_V1, event_id: eventId, account_id: accountId, endpoint_id: endpoint, received_at: receivedAt, method: 'POST',
     source_ip: `198.51.${i % 4}.${i % 250}`, outcome: 'ACCEPTED', reason: null, target_count: 1, test: false,
@@ -59,6 +72,7 @@ function rowOf(accountId, i, receivedMs, r, keepPayload) {
   if (r < 0.05) Object.assign(request, { outcome: 'AUTH_FAILED', reason: 'invalid bearer token', target_count: 0 });
   else if (r < 0.06) Object.assign(request, { outcome: 'UNSUPPORTED_MEDIA_TYPE', reason: 'Content-Type text/plain is not accepted', target_count: 0 });
   const failed = r > 0.98;
+  /** @type {import('@relay/contracts').ActivityAttemptV1[]} */
   const attempts = request.target_count === 0 ? [] : [{
     type: ACTIVITY_ATTEMPT_V1, event_id: eventId, delivery_id: `dlv_${eventId}_tg1`, account_id: accountId, endpoint_id: endpoint, target_id: 'tg_bench', target_kind: 'webhook',
     attempt: 1, attempted_at: receivedAt, state: failed ? 'failed' : 'delivered', status_code: failed ? (i % 2 ? 500 : 503) : 200, duration_ms: 12, error: failed ? `HTTP ${i % 2 ? 500 : 503}` : null, next_attempt_at: null,
@@ -67,9 +81,15 @@ function rowOf(accountId, i, receivedMs, r, keepPayload) {
   const payload = keepPayload && request.outcome === 'ACCEPTED'
     ? { event_id: eventId, account_id: accountId, endpoint_id: endpoint, received_at: receivedAt, request: { method: 'POST', source_ip: request.source_ip, headers: { 'content-type': 'application/json' }, query: '' }, payload: { content_type: 'application/json', body_base64: Buffer.from(body).toString('base64') } }
     : null;
-  return { event: { event_id: eventId, request, attempts, tokens: [], oldest_ms: 0 }, payload };
+  /** @type {import('../libs/activity-log/dist/writing/hold').EventGroup<unknown>} */
+  const event = { event_id: eventId, request, attempts, tokens: [], oldest_ms: 0 };
+  return { event, payload };
 }
 
+/**
+ * @param {import('@relay/store').Store} store
+ * @param {string} accountId
+ */
 async function preload(store, accountId) {
   const writer = createActivityWriter(new LogCollections(store.connection));
   const random = rng(27);
@@ -79,7 +99,9 @@ async function preload(store, accountId) {
   let payloads = 0;
   for (let done = 0; done < ROWS; ) {
     const n = Math.min(BATCH, ROWS - done);
+    /** @type {import('../libs/activity-log/dist/writing/hold').EventGroup<unknown>[]} */
     const events = [];
+    /** @type {NonNullable<ReturnType<typeof rowOf>['payload']>[]} */
     const kept = [];
     for (let k = 0; k < n; k++) {
       const i = done + k;
@@ -88,7 +110,7 @@ async function preload(store, accountId) {
       events.push(event);
       if (payload) kept.push(payload);
     }
-    await writer.write({ events, folds: [], payloads: kept }, { now: Date.parse(events[events.length - 1].request.received_at), flush: done / BATCH + 1 });
+    await writer.write({ events, folds: [], payloads: kept }, { now: Date.parse(/** @type {import('@relay/contracts').ActivityRequestV1} */ (events[events.length - 1].request).received_at), flush: done / BATCH + 1 });
     payloads += kept.length;
     done += n;
     if (done % 100_000 < BATCH) process.stderr.write(`  preloaded ${done} rows, ${payloads} payloads (${Math.round(done / ((performance.now() - started) / 1000))} rows/s)\n`);
@@ -108,7 +130,11 @@ const SEARCHES = [
   ['payload + response status', 'payload=cust_0042&response_status=5xx'],
 ];
 
-/** p50/p95 of `runs` calls of each search; every third follows the previous call's cursor ("Search older"). */
+/**
+ * p50/p95 of `runs` calls of each search; every third follows the previous call's cursor ("Search older").
+ * @param {number} apiPort
+ * @param {string} apiKey
+ */
 async function timeSearches(apiPort, apiKey) {
   const results = [];
   for (const [name, query] of SEARCHES) {
@@ -119,14 +145,14 @@ async function timeSearches(apiPort, apiKey) {
       const url = `http://127.0.0.1:${apiPort}/v1/activity?${query}&limit=50${run % 3 === 2 && cursor ? `&cursor=${cursor}` : ''}`;
       const t0 = performance.now();
       const res = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
-      const body = await res.json();
+      const body = /** @type {{ data: unknown[]; next_cursor: string | null }} */ (await res.json());
       times.push(performance.now() - t0);
       if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status} ${JSON.stringify(body)}`);
       rows += body.data.length;
       cursor = body.next_cursor;
     }
     times.sort((a, b) => a - b);
-    results.push({ search: name, p50_ms: Number(percentile(times, 50).toFixed(1)), p95_ms: Number(percentile(times, 95).toFixed(1)), mean_rows_per_call: Number((rows / QUERY_RUNS).toFixed(1)) });
+    results.push({ search: name, p50_ms: Number(/** @type {number} */ (percentile(times, 50)).toFixed(1)), p95_ms: Number(/** @type {number} */ (percentile(times, 95)).toFixed(1)), mean_rows_per_call: Number((rows / QUERY_RUNS).toFixed(1)) });
   }
   return results;
 }
@@ -135,10 +161,12 @@ async function timeSearches(apiPort, apiKey) {
  * p50/p95 of the detail routes of one row (issue 27, item 1): `GET /v1/activity/:id` (deliveries
  * with their targets' names) and `GET /v1/activity/:id/request` (the kept request), for
  * `QUERY_RUNS` accepted rows of the last day.
+ * @param {number} apiPort
+ * @param {string} apiKey
  */
 async function timeDetail(apiPort, apiKey) {
   const headers = { authorization: `Bearer ${apiKey}` };
-  const listed = await (await fetch(`http://127.0.0.1:${apiPort}/v1/activity?payload=%22order%22&limit=${Math.min(50, QUERY_RUNS)}`, { headers })).json();
+  const listed = /** @type {{ data: { id: string }[] }} */ (await (await fetch(`http://127.0.0.1:${apiPort}/v1/activity?payload=%22order%22&limit=${Math.min(50, QUERY_RUNS)}`, { headers })).json());
   const ids = listed.data.map((r) => r.id);
   if (ids.length === 0) throw new Error('no accepted rows with a payload to open');
   const results = [];
@@ -152,7 +180,7 @@ async function timeDetail(apiPort, apiKey) {
       if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status}`);
     }
     times.sort((a, b) => a - b);
-    results.push({ route: name, p50_ms: Number(percentile(times, 50).toFixed(1)), p95_ms: Number(percentile(times, 95).toFixed(1)) });
+    results.push({ route: name, p50_ms: Number(/** @type {number} */ (percentile(times, 50)).toFixed(1)), p95_ms: Number(/** @type {number} */ (percentile(times, 95)).toFixed(1)) });
   }
   return results;
 }

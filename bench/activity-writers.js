@@ -1,3 +1,4 @@
+// @ts-check
 // npm run bench (activity writers): the partitioned activity log's write rate with 1, 2 and 4
 // activity-writer processes, with a large log present, on the real local RabbitMQ and FerretDB.
 //
@@ -29,6 +30,7 @@ const { deleteBrokerNamespace, freePort, metricValue, procSample, startProcess, 
 
 const ROOT = path.resolve(__dirname, '..');
 const SHORT = Number(process.env.BENCH_DURATION_S || 0) > 0 && Number(process.env.BENCH_DURATION_S) <= 5;
+/** @type {(v: string | undefined, def: number, min: number, max: number) => number} */
 const bounded = (v, def, min, max) => Math.max(min, Math.min(max, Number(v) || def));
 const ROWS = bounded(process.env.BENCH_ACTIVITY_ROWS, SHORT ? 2000 : 1_000_000, 1000, 5_000_000);
 const EVENTS = bounded(process.env.BENCH_WRITER_EVENTS, SHORT ? 1000 : 20_000, 100, 500_000);
@@ -44,9 +46,16 @@ const env = {
 };
 const namespace = `bench_aw_${randomBytes(3).toString('hex')}`;
 const mongodbUrl = env.MONGODB_BASE.replace(/\/[^/]*$/, `/${namespace}`);
+/** @param {number} ms */
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** @param {number} i */
 const accountOf = (i) => `acc_bench${i % ACCOUNTS}`;
 
+/**
+ * @param {number} i
+ * @param {string} receivedAt
+ * @returns {[import('@relay/contracts').ActivityRequestV1, import('@relay/contracts').ActivityAttemptV1]}
+ */
 function eventMessages(i, receivedAt) {
   const account = accountOf(i);
   const endpoint = `ep_${account}_${i % 4}`;
@@ -57,7 +66,10 @@ function eventMessages(i, receivedAt) {
   ];
 }
 
-/** The log at size: ROWS rows over the last 7 days, through the writer's flush code in big batches. */
+/**
+ * The log at size: ROWS rows over the last 7 days, through the writer's flush code in big batches.
+ * @param {import('@relay/store').Store} store
+ */
 async function preload(store) {
   const writer = createActivityWriter(new LogCollections(store.connection));
   const BATCH = 2000;
@@ -74,11 +86,20 @@ async function preload(store) {
   return { rows: ROWS, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) };
 }
 
+/**
+ * @param {number} port
+ * @param {string} name
+ */
 async function metric(port, name) {
   return metricValue(await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => ''), name);
 }
 
-/** Starts `n` writers, publishes EVENTS accepted requests ahead, times the writers draining them. */
+/**
+ * Starts `n` writers, publishes EVENTS accepted requests ahead, times the writers draining them.
+ * @param {number} n
+ * @param {import('amqplib').ConfirmChannel} ch
+ * @param {Record<string, string>} common
+ */
 async function run(n, ch, common) {
   const names = brokerNames(namespace);
   const writers = [];
@@ -118,7 +139,7 @@ async function run(n, ch, common) {
     }
     const spread = await Promise.all(writers.map((w) => metric(w.port, 'relay_activity_records_written_total')));
     process.stderr.write(`  ${n} writer(s) warmed up: records written each ${spread.join('/')}\n`);
-    const before = await Promise.all(writers.map(async (w) => ({ records: (await metric(w.port, 'relay_activity_records_written_total')) ?? 0, cpu: procSample(w.proc.pid)?.cpu_s ?? 0 })));
+    const before = await Promise.all(writers.map(async (w) => ({ records: (await metric(w.port, 'relay_activity_records_written_total')) ?? 0, cpu: procSample(/** @type {number} */ (w.proc.pid))?.cpu_s ?? 0 })));
     const started = performance.now();
     for (let i = 0; i < EVENTS; i += PER_MESSAGE) {
       const at = new Date().toISOString();
@@ -146,7 +167,7 @@ async function run(n, ch, common) {
     }
     const seconds = (performance.now() - started) / 1000;
     const perWriter = writers.map((w, k) => {
-      const cpuS = (procSample(w.proc.pid)?.cpu_s ?? 0) - before[k].cpu;
+      const cpuS = (procSample(/** @type {number} */ (w.proc.pid))?.cpu_s ?? 0) - before[k].cpu;
       // a record is a request or an attempt; a row is one request with its attempt
       const rows = written[k] / 2;
       return { rows, share_pct: Math.round((100 * rows) / EVENTS), cpu_s: Number(cpuS.toFixed(2)), cpu_ms_per_row: rows > 0 ? Number(((cpuS * 1000) / rows).toFixed(3)) : null };

@@ -1,3 +1,4 @@
+// @ts-check
 // npm run bench (activity part): the activity-writer and the activity API at volume, on the real
 // local RabbitMQ and FerretDB, with the services run as `npm start` runs them.
 //
@@ -33,6 +34,7 @@ const { configSpec: writerConfigSpec } = require('../services/activity-writer/di
 const { deleteBrokerNamespace, freePort, machineCpu, machineWindow, metricValue, percentile, startProcess, waitFor, waitQuiet, writeResults } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
+/** @type {(v: string | undefined, def: number, min: number, max: number) => number} */
 const bounded = (v, def, min, max) => Math.max(min, Math.min(max, Number(v) || def));
 // the smoke test's short mode (BENCH_DURATION_S ≤ 5, as activity-writers.js): the servers are already up
 const SHORT = Number(process.env.BENCH_DURATION_S || 0) > 0 && Number(process.env.BENCH_DURATION_S) <= 5;
@@ -53,22 +55,34 @@ const env = {
 const namespace = `bench_act_${randomBytes(3).toString('hex')}`;
 const mongodbUrl = env.MONGODB_BASE.replace(/\/[^/]*$/, `/${namespace}`);
 const ENDPOINTS = Array.from({ length: 50 }, (_, i) => `ep_bench${String(i).padStart(2, '0')}`);
+/** @param {number} ms */
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Deterministic pseudo-random numbers, so every run preloads the same shape of log. */
+/**
+ * Deterministic pseudo-random numbers, so every run preloads the same shape of log.
+ * @param {number} seed
+ */
 function rng(seed) {
   let s = seed >>> 0;
   return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
 }
 
+/**
+ * @param {string} accountId
+ * @param {number} i
+ * @param {string} receivedAt
+ * @returns {[import('@relay/contracts').ActivityRequestV1, import('@relay/contracts').ActivityAttemptV1]}
+ */
 function eventMessages(accountId, i, receivedAt) {
   // ids carry their arrival time, as the gateway's do (the log is partitioned by it)
   const eventId = timedId('evt', Date.parse(receivedAt), `w${i}${randomBytes(4).toString('hex')}`);
   const endpoint = ENDPOINTS[i % ENDPOINTS.length];
+  /** @type {import('@relay/contracts').ActivityRequestV1} */
   const request = {
     type: ACTIVITY_REQUEST_V1, event_id: eventId, account_id: accountId, endpoint_id: endpoint, received_at: receivedAt, method: 'POST',
     source_ip: `10.0.${i % 4}.${i % 250}`, outcome: 'ACCEPTED', reason: null, target_count: 1, test: false,
   };
+  /** @type {import('@relay/contracts').ActivityAttemptV1} */
   const attempt = {
     type: ACTIVITY_ATTEMPT_V1, event_id: eventId, delivery_id: `dlv_${eventId}_tg1`, account_id: accountId, endpoint_id: endpoint, target_id: 'tg_bench', target_kind: 'webhook',
     attempt: 1, attempted_at: receivedAt, state: 'delivered', status_code: 200, duration_ms: 12, error: null, next_attempt_at: null,
@@ -76,11 +90,22 @@ function eventMessages(accountId, i, receivedAt) {
   return [request, attempt];
 }
 
+/**
+ * @param {number} port
+ * @param {string} name
+ */
 async function metric(port, name) {
   return metricValue(await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => ''), name);
 }
 
-/** Publishes `events` accepted requests (2 messages each) ahead, then times the writer draining them. */
+/**
+ * Publishes `events` accepted requests (2 messages each) ahead, then times the writer draining them.
+ * @param {import('amqplib').ConfirmChannel} ch
+ * @param {number} healthPort
+ * @param {string} accountId
+ * @param {number} events
+ * @param {string} label
+ */
 async function writerRun(ch, healthPort, accountId, events, label) {
   const names = brokerNames(namespace);
   const before = (await metric(healthPort, 'relay_activity_records_written_total')) ?? 0;
@@ -111,6 +136,11 @@ async function writerRun(ch, healthPort, accountId, events, label) {
   return { label, events, seconds: Number(seconds.toFixed(2)), rows_per_s: Math.round(events / seconds) };
 }
 
+/**
+ * @param {import('@relay/store').Store} store
+ * @param {string} accountId
+ * @param {number} target
+ */
 async function preload(store, accountId, target) {
   const writer = createActivityWriter(new LogCollections(store.connection));
   const random = rng(42);
@@ -121,6 +151,7 @@ async function preload(store, accountId, target) {
   const BATCH = 2000;
   const reasons = ['connect ETIMEDOUT 10.9.8.7:443', 'HTTP 500 Internal Server Error', 'HTTP 410 Gone', 'socket hang up'];
   for (let done = 0; done < target; ) {
+    /** @type {import('../libs/activity-log/dist/writing/hold').EventGroup<unknown>[]} */
     const events = [];
     const n = Math.min(BATCH, target - done);
     for (let k = 0; k < n; k++) {
@@ -132,18 +163,23 @@ async function preload(store, accountId, target) {
       const r = random();
       if (r < 0.05) Object.assign(request, { outcome: 'AUTH_FAILED', reason: 'invalid bearer token', target_count: 0 });
       else if (r < 0.06) Object.assign(request, { test: true });
+      /** @type {import('@relay/contracts').ActivityAttemptV1[]} */
       const attempts = request.target_count === 0 ? [] : [r > 0.98 ? { ...attempt, state: 'failed', status_code: null, error: reasons[i % reasons.length] } : attempt];
       events.push({ event_id: request.event_id, request, attempts, tokens: [], oldest_ms: 0 });
     }
     // the clock of a writer that keeps up: at the batch's last arrival (it records each hour's
     // page counts once it has left the hour, as in production)
-    await writer.write({ events, folds: [] }, { now: Date.parse(events[events.length - 1].request.received_at), flush: done / BATCH + 1 });
+    await writer.write({ events, folds: [] }, { now: Date.parse(/** @type {import('@relay/contracts').ActivityRequestV1} */ (events[events.length - 1].request).received_at), flush: done / BATCH + 1 });
     done += n;
     if (done % 100_000 < BATCH) process.stderr.write(`  preloaded ${done} rows (${Math.round(done / ((performance.now() - started) / 1000))} rows/s)\n`);
   }
   return { rows: target, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) };
 }
 
+/**
+ * @param {number} apiPort
+ * @param {string} apiKey
+ */
 async function timeQueries(apiPort, apiKey) {
   return timeFilters(apiPort, apiKey, defaultFilters(), QUERY_RUNS);
 }
@@ -152,6 +188,8 @@ async function timeQueries(apiPort, apiKey) {
  * Times the filters once the machine is quiet: right after a burst of writes PostgreSQL's
  * autovacuum (and FerretDB's) still works through it, and the timings would measure that
  * instead. The wait and the machine's load while timing are reported beside the figures.
+ * @template T
+ * @param {() => Promise<T>} time
  */
 async function onQuietMachine(time) {
   const quiet = await waitQuiet(QUIET_MAX_S);
@@ -162,7 +200,8 @@ async function onQuietMachine(time) {
 
 function defaultFilters() {
   const now = Date.now();
-  const iso = (ms) => encodeURIComponent(new Date(ms).toISOString());
+  const iso = (/** @type {number} */ ms) => encodeURIComponent(new Date(ms).toISOString());
+  /** @type {[string, string][]} */
   const filters = [
     ['all (cross-endpoint)', 'status=all'],
     ['endpoint', `endpoint_id=${ENDPOINTS[7]}`],
@@ -179,7 +218,13 @@ function defaultFilters() {
   return filters;
 }
 
-/** p50/p95 of `runs` calls per filter; every third follows the previous page's cursor. */
+/**
+ * p50/p95 of `runs` calls per filter; every third follows the previous page's cursor.
+ * @param {number} apiPort
+ * @param {string} apiKey
+ * @param {[string, string][]} filters
+ * @param {number} runs
+ */
 async function timeFilters(apiPort, apiKey, filters, runs) {
   const results = [];
   for (const [name, query] of filters) {
@@ -191,19 +236,25 @@ async function timeFilters(apiPort, apiKey, filters, runs) {
       const url = `http://127.0.0.1:${apiPort}/v1/activity?${query}&limit=50${run % 3 === 2 && cursor ? `&cursor=${cursor}` : ''}`;
       const t0 = performance.now();
       const res = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
-      const body = await res.json();
+      const body = /** @type {{ data: unknown[]; next_cursor: string | null }} */ (await res.json());
       times.push(performance.now() - t0);
       if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status} ${JSON.stringify(body)}`);
       rows += body.data.length;
       cursor = body.next_cursor;
     }
     times.sort((a, b) => a - b);
-    results.push({ filter: name, p50_ms: Number(percentile(times, 50).toFixed(1)), p95_ms: Number(percentile(times, 95).toFixed(1)), mean_rows_per_page: Number((rows / runs).toFixed(1)) });
+    results.push({ filter: name, p50_ms: Number(/** @type {number} */ (percentile(times, 50)).toFixed(1)), p95_ms: Number(/** @type {number} */ (percentile(times, 95)).toFixed(1)), mean_rows_per_page: Number((rows / runs).toFixed(1)) });
   }
   return results;
 }
 
-/** Step 5: one hour written as steady traffic writes it, a small flush at a time; then its filters. */
+/**
+ * Step 5: one hour written as steady traffic writes it, a small flush at a time; then its filters.
+ * @param {import('@relay/store').Store} store
+ * @param {string} accountId
+ * @param {number} apiPort
+ * @param {string} apiKey
+ */
 async function steadyHour(store, accountId, apiPort, apiKey) {
   // as the service runs it: sparse scopes' index entries held for ACTIVITY_INDEX_WAIT_MS (its
   // default unless set), timed by the rows' own clock, a flush every 3,600 s / flushes
@@ -215,6 +266,7 @@ async function steadyHour(store, accountId, apiPort, apiKey) {
   const total = STEADY_FLUSHES * STEADY_ROWS;
   const started = performance.now();
   for (let f = 0; f < STEADY_FLUSHES; f++) {
+    /** @type {import('../libs/activity-log/dist/writing/hold').EventGroup<unknown>[]} */
     const events = [];
     for (let k = 0; k < STEADY_ROWS; k++) {
       const i = f * STEADY_ROWS + k;
@@ -222,6 +274,7 @@ async function steadyHour(store, accountId, apiPort, apiKey) {
       request.source_ip = `198.51.${Math.floor(random() * 4)}.${Math.floor(random() * 250)}`;
       const r = random();
       if (r < 0.05) Object.assign(request, { outcome: 'AUTH_FAILED', reason: 'invalid bearer token', target_count: 0 });
+      /** @type {import('@relay/contracts').ActivityAttemptV1[]} */
       const attempts = request.target_count === 0 ? [] : [r > 0.98 ? { ...attempt, state: 'failed', status_code: null, error: 'socket hang up' } : attempt];
       events.push({ event_id: request.event_id, request, attempts, tokens: [], oldest_ms: 0 });
     }
@@ -231,8 +284,9 @@ async function steadyHour(store, accountId, apiPort, apiKey) {
   // and the hour's page counts go into the day directory (IndexWriter.recordCounts)
   await writer.writeHeld({ now: hourStart + 3_600_000 + indexMaxWaitMs + 120_000, flush: STEADY_FLUSHES });
   const seconds = (performance.now() - started) / 1000;
-  const iso = (ms) => encodeURIComponent(new Date(ms).toISOString());
+  const iso = (/** @type {number} */ ms) => encodeURIComponent(new Date(ms).toISOString());
   const hour = `from=${iso(hourStart)}&to=${iso(hourStart + 3_600_000)}`;
+  /** @type {[string, string][]} */
   const filters = [
     ['all', `status=all&${hour}`],
     ['endpoint', `endpoint_id=${ENDPOINTS[7]}&${hour}`],
@@ -241,9 +295,10 @@ async function steadyHour(store, accountId, apiPort, apiKey) {
     ['source IP', `source_ip=198.51.2.77&${hour}`],
   ];
   const runs = Math.max(3, Math.round(QUERY_RUNS / 3));
+  /** @type {Record<string, number>} */
   const counts = {};
   const suffix = new Date(hourStart).toISOString().slice(0, 13).replace(/[-T]/g, '');
-  const count = (kind) => store.connection.db.collection(`activity_${kind}_${suffix}`).estimatedDocumentCount();
+  const count = (/** @type {string} */ kind) => /** @type {import('mongodb').Db} */ (store.connection.db).collection(`activity_${kind}_${suffix}`).estimatedDocumentCount();
   counts.ix = await count('ix'); // every scope's pages of the hour (keys.ts)
   const timed = await onQuietMachine(() => timeFilters(apiPort, apiKey, filters, runs));
   return { flushes: STEADY_FLUSHES, rows_per_flush: STEADY_ROWS, index_wait_ms: indexWaitMs, index_max_wait_ms: indexMaxWaitMs, write_seconds: Number(seconds.toFixed(1)), index_documents: counts, runs, queries: timed.results, quiet_wait_s: timed.quiet_wait_s, quiet_reached: timed.quiet_reached, machine_while_timing: timed.machine_while_timing };

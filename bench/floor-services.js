@@ -1,3 +1,4 @@
+// @ts-check
 // The processes of bench/floor.js: the least an ingest-and-relay service built on the fixed
 // architecture can do per event. Nothing of Relay is used; only its libraries.
 //
@@ -31,27 +32,40 @@ const { randomUUID } = require('node:crypto');
 const amqp = require('amqplib');
 
 const RABBITMQ_URL = process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672';
-const QUEUE = process.env.FLOOR_QUEUE;
+const QUEUE = process.env.FLOOR_QUEUE ?? '';
 if (!QUEUE) throw new Error('FLOOR_QUEUE is required');
 
 const LOG = process.env.FLOOR_LOG === '1';
 const ACTIVITY_QUEUE = `${QUEUE}_activity`;
 const quorum = { durable: true, arguments: { 'x-queue-type': 'quorum' } };
 
+/**
+ * @template {boolean} C
+ * @param {C} confirm
+ * @returns {Promise<C extends true ? import('amqplib').ConfirmChannel : import('amqplib').Channel>}
+ */
 async function channel(confirm) {
   const conn = await amqp.connect(RABBITMQ_URL);
   const ch = confirm ? await conn.createConfirmChannel() : await conn.createChannel();
   await ch.assertQueue(QUEUE, quorum);
   if (LOG) await ch.assertQueue(ACTIVITY_QUEUE, quorum);
-  return ch;
+  return /** @type {C extends true ? import('amqplib').ConfirmChannel : import('amqplib').Channel} */ (ch);
 }
 
-/** Records gathered into one confirmed message of up to 100, or whatever came within 5 ms. */
+/** @typedef {(err: unknown) => void} Done */
+
+/**
+ * Records gathered into one confirmed message of up to 100, or whatever came within 5 ms.
+ * @param {import('amqplib').ConfirmChannel} ch
+ * @returns {(record: unknown, done: Done) => void}
+ */
 function activityBatcher(ch) {
+  /** @type {{ record: unknown; done: Done }[]} */
   let batch = [];
+  /** @type {NodeJS.Timeout | null} */
   let timer = null;
   const flush = () => {
-    clearTimeout(timer);
+    if (timer) clearTimeout(timer);
     timer = null;
     const sent = batch;
     batch = [];
@@ -75,12 +89,20 @@ if month == 1 then redis.call('EXPIRE', KEYS[2], tonumber(ARGV[2])) end
 if rate > tonumber(ARGV[1]) then return {1, 1000, month} end
 return {0, 0, month}`;
 
+/** @returns {(endpointId: string) => Promise<[number, number, number]>} */
 function limiter() {
   const { Redis } = require('ioredis');
   const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379', { enableAutoPipelining: true, maxRetriesPerRequest: 0 });
   redis.defineCommand('floorAdmit', { numberOfKeys: 2, lua: ADMIT_LUA });
-  return (endpointId) => redis.floorAdmit(`${QUEUE}:rate:${endpointId}:${Math.floor(Date.now() / 60000)}`, `${QUEUE}:quota:${endpointId}`, 1e9, 3600);
+  const admit = /** @type {(rateKey: string, quotaKey: string, limit: number, ttlS: number) => Promise<[number, number, number]>} */ (/** @type {any} */ (redis).floorAdmit.bind(redis));
+  return (endpointId) => admit(`${QUEUE}:rate:${endpointId}:${Math.floor(Date.now() / 60000)}`, `${QUEUE}:quota:${endpointId}`, 1e9, 3600);
 }
+
+/**
+ * The TCP port a listening server is bound to.
+ * @param {import('node:net').Server} server
+ */
+const portOf = (server) => /** @type {import('node:net').AddressInfo} */ (server.address()).port;
 
 async function gateway() {
   const express = require('express');
@@ -90,35 +112,50 @@ async function gateway() {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
+  /**
+   * @param {import('express').Request<{ endpointId: string }>} req
+   * @param {import('express').Response} res
+   * @param {string} eventId
+   * @param {string} receivedAt
+   */
   const publish = (req, res, eventId, receivedAt) =>
     ch.publish('', QUEUE, req.body, { persistent: true, messageId: eventId, contentType: req.get('content-type') }, (err) => {
-      if (err) return res.status(503).json({ code: 'delivery_queue_unavailable', message: 'not confirmed' });
+      if (err) {
+        res.status(503).json({ code: 'delivery_queue_unavailable', message: 'not confirmed' });
+        return;
+      }
       res.status(202).set('X-Relay-Event-Id', eventId).json({ message: 'Payload received' });
       record?.({ event_id: eventId, endpoint_id: req.params.endpointId, received_at: receivedAt, method: req.method, source_ip: req.socket.remoteAddress, outcome: 'accepted', body_base64: req.body.toString('base64') }, () => undefined);
     });
   app.post('/relay/:endpointId', express.raw({ type: () => true, limit: '1mb' }), (req, res) => {
     const eventId = randomUUID();
     const receivedAt = new Date().toISOString();
-    if (!admit) return publish(req, res, eventId, receivedAt);
+    if (!admit) {
+      publish(req, res, eventId, receivedAt);
+      return;
+    }
     admit(req.params.endpointId).then(
       ([verdict]) => (verdict === 0 ? publish(req, res, eventId, receivedAt) : res.status(429).json({ code: 'rate_limited', message: 'rate limit' })),
       () => res.status(503).json({ code: 'limiter_unavailable', message: 'redis' }),
     );
   });
-  const server = app.listen(Number(process.env.PORT || 0), '127.0.0.1', () => process.stdout.write(`listening ${server.address().port}\n`));
+  const server = app.listen(Number(process.env.PORT || 0), '127.0.0.1', () => process.stdout.write(`listening ${portOf(server)}\n`));
   server.keepAliveTimeout = 65000;
 }
 
 async function deliverer() {
-  const got = require('got');
-  const target = process.env.FLOOR_TARGET_URL;
+  // got 11: the CommonJS export is the instance itself, `.default` the same object with its types
+  const got = require('got').default;
+  const target = process.env.FLOOR_TARGET_URL ?? '';
   const agent = { http: new http.Agent({ keepAlive: true }) };
   const ch = await channel(false);
   const record = LOG ? activityBatcher(await channel(true)) : null;
   await ch.prefetch(256);
-  await ch.consume(QUEUE, (msg) => {
+  await ch.consume(QUEUE, (m) => {
+    // never null: the consumer is not cancelled while the process runs
+    const msg = /** @type {import('amqplib').ConsumeMessage} */ (m);
     const started = Date.now();
-    const delivered = (res) => {
+    const delivered = (/** @type {import('got').Response} */ res) => {
       if (res.statusCode >= 300) return ch.nack(msg, false, true);
       if (!record) return ch.ack(msg);
       const outcome = { event_id: msg.properties.messageId, attempt: 1, status: res.statusCode, attempted_at: new Date(started).toISOString(), duration_ms: Date.now() - started };
@@ -140,19 +177,22 @@ async function deliverer() {
   });
   // the readiness line floor.js waits for
   const server = http.createServer((_req, res) => res.end('ok'));
-  server.listen(Number(process.env.PORT || 0), '127.0.0.1', () => process.stdout.write(`listening ${server.address().port}\n`));
+  server.listen(Number(process.env.PORT || 0), '127.0.0.1', () => process.stdout.write(`listening ${portOf(server)}\n`));
 }
 
 async function writer() {
   const mongoose = require('mongoose');
-  const conn = await mongoose.createConnection(process.env.MONGODB_URL).asPromise();
-  const records = conn.db.collection('records');
+  const conn = await mongoose.createConnection(process.env.MONGODB_URL ?? '').asPromise();
+  const records = /** @type {import('mongodb').Db} */ (conn.db).collection('records');
   const ch = await channel(false);
   // the hold keeps messages unacked for up to HOLD_MS: room for them at the load's rate
   await ch.prefetch(2000);
   const HOLD_MS = 1000;
+  /** @type {Map<string, { record: Record<string, unknown>; at: number; msg: import('amqplib').ConsumeMessage }>} */
   const open = new Map(); // request records waiting for their outcome, oldest first
+  /** @type {Map<import('amqplib').ConsumeMessage, number>} */
   const outstanding = new Map(); // message → its records not written yet
+  /** @type {{ doc: { _id: string; r: string }; records: number; msgs: import('amqplib').ConsumeMessage[] }[]} */
   let ready = [];
   let written = 0;
   let documents = 0;
@@ -171,19 +211,19 @@ async function writer() {
     ready = [];
     try {
       // a redelivered message finds its documents there already: duplicate keys are fine
-      await records.insertMany(batch.map((b) => b.doc), { ordered: false }).catch((err) => {
+      await records.insertMany(/** @type {any[]} */ (batch.map((b) => b.doc)), { ordered: false }).catch((/** @type {{ code?: number; writeErrors?: { code: number }[] }} */ err) => {
         if (err.code !== 11000 && !(err.writeErrors ?? []).every((e) => e.code === 11000)) throw err;
       });
     } catch (err) {
       // the bench then reports the log as not caught up
-      process.stderr.write(`floor writer: ${err.message}\n`);
+      process.stderr.write(`floor writer: ${/** @type {Error} */ (err).message}\n`);
       process.exit(1);
     }
     documents += batch.length;
     for (const b of batch) {
       written += b.records;
       for (const m of b.msgs) {
-        const left = outstanding.get(m) - 1;
+        const left = (outstanding.get(m) ?? 0) - 1;
         if (left > 0) outstanding.set(m, left);
         else {
           outstanding.delete(m);
@@ -194,7 +234,10 @@ async function writer() {
     writing = false;
   };
   setInterval(flush, 50);
-  await ch.consume(ACTIVITY_QUEUE, (msg) => {
+  await ch.consume(ACTIVITY_QUEUE, (m) => {
+    // never null: the consumer is not cancelled while the process runs
+    const msg = /** @type {import('amqplib').ConsumeMessage} */ (m);
+    /** @type {Record<string, any>[]} */
     const list = JSON.parse(msg.content.toString());
     outstanding.set(msg, list.length);
     for (const r of list) {
@@ -215,7 +258,7 @@ async function writer() {
     if (ready.length >= 1000) void flush();
   });
   const server = http.createServer((_req, res) => res.end(JSON.stringify({ written, documents })));
-  server.listen(Number(process.env.PORT || 0), '127.0.0.1', () => process.stdout.write(`listening ${server.address().port}\n`));
+  server.listen(Number(process.env.PORT || 0), '127.0.0.1', () => process.stdout.write(`listening ${portOf(server)}\n`));
 }
 
 const role = process.env.FLOOR_ROLE;
