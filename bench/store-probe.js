@@ -1,3 +1,4 @@
+// @ts-check
 // Store probe: which MongoDB operations a MongoDB-wire server (here FerretDB 1.24, SQLite or
 // PostgreSQL backend) answers by key/index and which by scanning, measured at a given size.
 //
@@ -56,9 +57,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const { MongoClient, BSON } = require('mongodb');
 
+/** @type {(v: string | undefined, d: number) => number} */
 const int = (v, d) => (v === undefined || v === '' ? d : Number.parseInt(v, 10));
 const cfg = {
-  url: process.env.PROBE_URL,
+  url: process.env.PROBE_URL ?? '',
   rows: int(process.env.PROBE_ROWS, 10000),
   batch: int(process.env.PROBE_BATCH, 1000),
   reps: int(process.env.PROBE_REPS, 50),
@@ -81,18 +83,23 @@ const COLL = 'activity';
 const ACCOUNTS = 20;
 const ENDPOINTS = 50;
 const T0 = Date.UTC(2025, 0, 1);
-const log = (...a) => console.error(new Date().toISOString(), ...a);
+const log = (/** @type {unknown[]} */ ...a) => console.error(new Date().toISOString(), ...a);
 
 const ALPH = 'abcdefghijklmnopqrstuvwxyz0123456789';
+/** @param {number} n */
 function rid(n) {
   const b = randomBytes(n);
   let s = '';
   for (let i = 0; i < n; i++) s += ALPH[b[i] % ALPH.length];
   return s;
 }
+/** @type {<T>(arr: T[]) => T} */
 const pick = (arr) => arr[Math.floor(Math.random() * arr.length)];
 
-/** One activity-like document; `seq` orders received_at (one event per second). */
+/**
+ * One activity-like document; `seq` orders received_at (one event per second).
+ * @param {number} seq
+ */
 function makeDoc(seq) {
   const ep = seq % ENDPOINTS;
   const account = ep % ACCOUNTS;
@@ -137,8 +144,15 @@ function env() {
   return { jest_running: jestPids().length > 0, loadavg1: Number(os.loadavg()[0].toFixed(2)) };
 }
 
-/** Runs fn with a timeout; never throws. */
+/**
+ * Runs fn with a timeout; never throws.
+ * @template T
+ * @param {() => Promise<T>} fn
+ * @param {number} timeoutMs
+ * @returns {Promise<{ ok: true; ms: number; value: T } | { ok: false; ms: number; timedOut: boolean; error: string }>}
+ */
 async function timed(fn, timeoutMs) {
+  /** @type {NodeJS.Timeout | undefined} */
   let timer;
   const t = process.hrtime.bigint();
   try {
@@ -149,7 +163,8 @@ async function timed(fn, timeoutMs) {
       }),
     ]);
     return { ok: true, ms: Number(process.hrtime.bigint() - t) / 1e6, value };
-  } catch (error) {
+  } catch (e) {
+    const error = /** @type {{ probeTimeout?: boolean; message?: string } | null | undefined} */ (e);
     const ms = Number(process.hrtime.bigint() - t) / 1e6;
     const isTimeout = Boolean(error && (error.probeTimeout || /timed out|timeout|exceeded time limit|MaxTimeMSExpired/i.test(String(error.message))));
     return { ok: false, ms, timedOut: isTimeout, error: String(error && error.message) };
@@ -158,17 +173,23 @@ async function timed(fn, timeoutMs) {
   }
 }
 
+/** @param {number[]} ms */
 function stats(ms) {
   if (ms.length === 0) return { n: 0 };
   const s = [...ms].sort((a, b) => a - b);
-  const q = (p) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
-  const r = (x) => Number(x.toFixed(2));
+  const q = (/** @type {number} */ p) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
+  const r = (/** @type {number} */ x) => Number(x.toFixed(2));
   return { n: s.length, median_ms: r(q(0.5)), p95_ms: r(q(0.95)), min_ms: r(s[0]), max_ms: r(s[s.length - 1]) };
 }
 
-/** Repeats `fn(i)` up to cfg.reps times within the step budget; stops at the first timeout/error. */
+/**
+ * Repeats `fn(i)` up to cfg.reps times within the step budget; stops at the first timeout/error.
+ * @param {string} name
+ * @param {(i: number) => Promise<unknown>} fn
+ */
 async function step(name, fn) {
   const before = env();
+  /** @type {number[]} */
   const times = [];
   let outcome = 'ok';
   let error;
@@ -194,11 +215,16 @@ async function step(name, fn) {
   return res;
 }
 
-/** Compact one-line summary of a FerretDB explain queryPlanner (SQLite or PostgreSQL). */
+/**
+ * Compact one-line summary of a FerretDB explain queryPlanner (SQLite or PostgreSQL).
+ * @param {any} qp the server's explain output, whatever its shape
+ */
 function planSummary(qp) {
   if (!qp) return '';
-  if (Array.isArray(qp.Plan)) return qp.Plan.map((l) => String(l).replace(/^.*detail=/, '')).join(' | ');
+  if (Array.isArray(qp.Plan)) return qp.Plan.map((/** @type {unknown} */ l) => String(l).replace(/^.*detail=/, '')).join(' | ');
+  /** @type {string[]} */
   const nodes = [];
+  /** @param {any} n */
   const walk = (n) => {
     if (!n || typeof n !== 'object') return;
     if (n['Node Type']) {
@@ -221,11 +247,12 @@ async function main() {
   const client = new MongoClient(cfg.url, { socketTimeoutMS: cfg.opTimeoutMs + 4000, serverSelectionTimeoutMS: 10000, maxPoolSize: 4 });
   await client.connect();
   const db = client.db(dbName);
-  const coll = db.collection(COLL);
+  const coll = /** @type {import('mongodb').Collection<ReturnType<typeof makeDoc>>} */ (db.collection(COLL));
+  /** @type {Record<string, any>} the JSON report, filled step by step */
   const result = { label: cfg.label, url: cfg.url, db: dbName, config: { ...cfg }, started_at: new Date().toISOString(), env_start: env() };
   try {
-    const ss = await db.admin().command({ serverStatus: 1 }).catch(() => ({}));
-    const bi = await db.admin().command({ buildInfo: 1 }).catch(() => ({}));
+    const ss = await db.admin().command({ serverStatus: 1 }).catch(() => /** @type {import('mongodb').Document} */ ({}));
+    const bi = await db.admin().command({ buildInfo: 1 }).catch(() => /** @type {import('mongodb').Document} */ ({}));
     result.server = { version: bi.version, ferretdbVersion: ss.ferretdbVersion, host: ss.host };
   } catch {
     /* informational only */
@@ -234,19 +261,24 @@ async function main() {
 
   // ---- 1. inserts ------------------------------------------------------------------------
   const SAMPLE = 5000; // reservoir of {id, dlv} spread uniformly over the whole collection
+  /** @type {{ id: string; dlv: string }[]} */
   const sample = [];
   let seq = 0;
   let sizeSum = 0;
   let sizeN = 0;
   const insStart = Date.now();
+  /** @type {{ rows: number; seconds: number } | null} */
   let firstWindow = null;
+  /** @type {bigint | null} */
   let lastWindowStart = null;
   let lastWindowSeq = 0;
+  /** @type {Record<string, unknown>[]} */
   const progress = [];
   let tick = Date.now();
   const lastFrom = Math.max(0, cfg.rows - 10000);
   while (seq < cfg.rows) {
     const n = Math.min(cfg.batch, cfg.rows - seq);
+    /** @type {ReturnType<typeof makeDoc>[]} */
     const docs = [];
     for (let i = 0; i < n; i++) {
       const d = makeDoc(seq + i);
@@ -280,13 +312,15 @@ async function main() {
       log(`inserted ${seq} rows in ${p.elapsed_s.toFixed(1)} s`, JSON.stringify(env()));
     }
   }
-  const lastSeconds = Number(process.hrtime.bigint() - lastWindowStart) / 1e9;
+  // both set: the loop ran past lastFrom and past min(10,000, rows)
+  const lastSeconds = Number(process.hrtime.bigint() - /** @type {bigint} */ (lastWindowStart)) / 1e9;
+  const first = /** @type {{ rows: number; seconds: number }} */ (firstWindow);
   result.insert = {
     rows: cfg.rows,
     batch: cfg.batch,
     avg_bson_bytes: Math.round(sizeSum / sizeN),
     total_s: (Date.now() - insStart) / 1000,
-    first_10k_rows_per_s: Math.round(firstWindow.rows / firstWindow.seconds),
+    first_10k_rows_per_s: Math.round(first.rows / first.seconds),
     last_10k_rows_per_s: Math.round((cfg.rows - lastWindowSeq) / lastSeconds),
     overall_rows_per_s: Math.round(cfg.rows / ((Date.now() - insStart) / 1000)),
     progress,
@@ -319,6 +353,7 @@ async function main() {
       return (await coll.deleteOne({ _id: e.id })).deletedCount;
     }),
   );
+  /** @type {Record<string, () => { filter: import('mongodb').Filter<ReturnType<typeof makeDoc>>; sort?: import('mongodb').Sort; limit?: number; singleBatch?: boolean }>} */
   const shapes = {
     'find {_id:{$in:[10 ids]}}': () => ({ filter: { _id: { $in: Array.from({ length: 10 }, () => pick(pool).id) } } }),
     'find {_id, rev}': () => ({ filter: { _id: pick(pool).id, rev: 1 } }),
@@ -392,13 +427,17 @@ async function main() {
   return result;
 }
 
-/** update/delete commands with many statements, each on its own client, stopping at the first timeout. */
+/**
+ * update/delete commands with many statements, each on its own client, stopping at the first timeout.
+ * @param {string} dbName
+ */
 async function multiStatement(dbName) {
+  /** @type {{ db: string; tests: Record<string, unknown>[]; dropped?: true | string; wedged?: boolean }} */
   const out = { db: dbName, tests: [] };
   const setup = new MongoClient(cfg.url, { socketTimeoutMS: cfg.opTimeoutMs, serverSelectionTimeoutMS: 10000 });
   await setup.connect();
   const docs = Array.from({ length: 600 }, (_, i) => makeDoc(i));
-  await setup.db(dbName).collection(COLL).insertMany(docs, { ordered: false });
+  await /** @type {import('mongodb').Collection<ReturnType<typeof makeDoc>>} */ (setup.db(dbName).collection(COLL)).insertMany(docs, { ordered: false });
   await setup.close(true);
   const ids = docs.map((d) => ({ id: d._id, dlv: Object.keys(d.deliveries)[0] }));
   const del = ids.slice(0, 300);
@@ -425,6 +464,7 @@ async function multiStatement(dbName) {
     const before = env();
     const r = await timed(() => c.db(dbName).command(t.cmd()), cfg.opTimeoutMs);
     await c.close(true).catch(() => {});
+    /** @type {{ test: string; outcome: string; ms: number; env: ReturnType<typeof env>; n?: number; nModified?: number; error?: string }} */
     const row = { test: name, outcome: r.ok ? 'ok' : r.timedOut ? `timed out (no reply in ${cfg.opTimeoutMs} ms)` : 'error', ms: Number(r.ms.toFixed(1)), env: before };
     if (r.ok) Object.assign(row, { n: r.value.n, nModified: r.value.nModified });
     else row.error = r.error;

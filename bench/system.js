@@ -1,3 +1,4 @@
+// @ts-check
 // npm run bench (headline): the whole system as users run it. Every service its own process,
 // started the way scripts/start.sh starts them (same variables, fresh RELAY_NAMESPACE and
 // database per run), one endpoint with ONE webhook target on a local receiver, and bare express
@@ -51,6 +52,19 @@ const RULES = process.env.BENCH_TARGET_RULES === '1'
 // the body's "id" starts with its phase (bench/receiver.js)
 const PHASES = { probe: 'p', warmup: 'w', measured: 'm', baseline: 'b' };
 
+/**
+ * A run's namespace, database and servers, and the port of every service.
+ * @typedef {{ namespace: string; mongodbUrl: string; rabbitmqUrl: string; redisUrl: string; ports: Record<string, number>; healthPorts: Record<string, number> }} Run
+ */
+/** @typedef {import('./lib').BenchProcess} BenchProcess */
+/** @typedef {ReturnType<typeof createProbes>} Probes */
+/** What waitActivity reads through the management API: a row's status, the endpoint's first list page. @typedef {{ rowStatus(id: string): Promise<string | null>; firstListPage(): Promise<string> }} ActivityApi */
+/**
+ * What waitActivity saw: when the log caught up (null: not within the bound) and the sampled rows.
+ * @typedef {{ caught_up: boolean; at: number | null; sample_incomplete: number | null; sample_read_s?: number; list_first_page_ms?: number; queue_empty_at: number | null; unwritten_zero_at: number | null; metric_present: boolean; last: Record<string, unknown> | null }} ActivityWait
+ */
+
+/** @type {{ name: string; program?: string; env?: Record<string, string>; portVar: string }[]} */
 const SERVICES = [
   { name: 'management-api', portVar: 'PORT' },
   // the gateway's /readyz is on its HEALTH_PORT (ns.healthPorts), never on the ingest port
@@ -78,6 +92,7 @@ const DEFINITIONS = {
 // ---------------------------------------------------------------------------------------------
 // The system under test
 
+/** @param {Run} ns */
 function serviceEnv(ns) {
   // what scripts/start.sh exports to every service, with this run's namespace, database and ports
   return {
@@ -95,8 +110,13 @@ function serviceEnv(ns) {
 }
 
 /** Where a service's /readyz is: the gateway's own HEALTH_PORT, else the port it listens on. */
-const healthPortOf = (ns, name) => ns.healthPorts[name] ?? ns.ports[name];
+const healthPortOf = (/** @type {Run} */ ns, /** @type {string} */ name) => ns.healthPorts[name] ?? ns.ports[name];
 
+/**
+ * @param {Run} ns
+ * @param {Record<string, string>} env
+ * @param {Record<string, BenchProcess>} procs
+ */
 async function startSystem(ns, env, procs) {
   for (const s of SERVICES) {
     const health = ns.healthPorts[s.name] ? { HEALTH_PORT: String(ns.healthPorts[s.name]) } : {};
@@ -110,9 +130,14 @@ async function startSystem(ns, env, procs) {
 }
 
 /** An account (bootstrap command), then an endpoint and its one webhook target through the management API. */
+/**
+ * @param {Run} ns
+ * @param {Record<string, string>} env
+ * @param {number} receiverPort
+ */
 async function seed(ns, env, receiverPort) {
   const boot = JSON.parse((await runToCompletion(path.join(ROOT, 'services/management-api/dist/bootstrap.js'), ['--account', 'bench', '--monthly-events', '1000000000'], env)).trim());
-  const api = async (p, body) => {
+  const api = async (/** @type {string} */ p, /** @type {unknown} */ body) => {
     const res = await fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${boot.api_key}`, 'content-type': 'application/json' },
@@ -132,9 +157,12 @@ async function seed(ns, env, receiverPort) {
 }
 
 /** Read-only probes of the broker (ready counts) and the activity-writer's /metrics. */
+/** @param {Run} ns */
 function createProbes(ns) {
   const names = brokerNames(ns.namespace);
+  /** @type {import('amqplib').ChannelModel | null} */
   let conn = null;
+  /** @type {import('amqplib').Channel | null} */
   let ch = null;
   const channel = async () => {
     if (!conn) conn = await amqp.connect(ns.rabbitmqUrl);
@@ -147,6 +175,7 @@ function createProbes(ns) {
   };
   return {
     names,
+    /** @param {string} queue */
     async ready(queue) {
       try {
         return (await (await channel()).checkQueue(queue)).messageCount;
@@ -178,9 +207,9 @@ function createProbes(ns) {
   };
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 const T0 = Date.now();
-const progress = (msg) => process.stderr.write(`system bench [${((Date.now() - T0) / 1000).toFixed(1)} s]: ${msg}\n`);
+const progress = (/** @type {string} */ msg) => process.stderr.write(`system bench [${((Date.now() - T0) / 1000).toFixed(1)} s]: ${msg}\n`);
 
 /**
  * Waits until the activity log has caught up (see DEFINITIONS.activity_lag_s) or `deadline`,
@@ -188,9 +217,16 @@ const progress = (msg) => process.stderr.write(`system bench [${((Date.now() - T
  * hourly partition, as `GET /v1/activity/:eventId` reads it (on FerretDB every such read scans
  * the hour's partition, so in a busy hour the check itself takes a while; it is timed apart and
  * is not part of the lag). Also times the endpoint's first list page in that hour.
+ * @param {Probes} probes
+ * @param {ActivityApi} api
+ * @param {Iterable<string>} sampleEventIds
+ * @param {number} deadline
+ * @returns {Promise<ActivityWait>}
  */
 async function waitActivity(probes, api, sampleEventIds, deadline) {
+  /** @type {Pick<ActivityWait, 'queue_empty_at' | 'unwritten_zero_at' | 'metric_present' | 'last'>} */
   const seen = { queue_empty_at: null, unwritten_zero_at: null, metric_present: false, last: null };
+  /** @type {number | null} */
   let at = null;
   while (at === null) {
     const ready = await probes.activityReady();
@@ -213,6 +249,7 @@ async function waitActivity(probes, api, sampleEventIds, deadline) {
     if (pending.size > 0) await sleep(1000);
   }
   const sampleReadS = Number(((Date.now() - checkStarted) / 1000).toFixed(2));
+  /** @type {number[]} */
   const listed = [];
   for (let i = 0; i < 3; i++) {
     const t = performance.now();
@@ -222,6 +259,7 @@ async function waitActivity(probes, api, sampleEventIds, deadline) {
   return { caught_up: true, at, sample_read_s: sampleReadS, sample_incomplete: pending.size, list_first_page_ms: Math.round(listed.sort((a, b) => a - b)[1]), ...seen };
 }
 
+/** @type {<T>(list: T[], n: number) => T[][]} */
 const chunks = (list, n) => Array.from({ length: Math.ceil(list.length / n) }, (_, i) => list.slice(i * n, i * n + n));
 
 /**
@@ -229,14 +267,20 @@ const chunks = (list, n) => Array.from({ length: Math.ceil(list.length / n) }, (
  * group's pids: sampleOf) between start() and stop(), queue depths each second, and the CPU
  * the rest of the machine used meanwhile: other work on a shared machine makes the figures
  * incomparable, so the report says how much there was.
+ * @param {Record<string, number | (() => number[])>} pids
+ * @param {Probes} probes
  */
 function createSampler(pids, probes) {
+  /** @type {Record<string, import('./lib').ProcSample>} */
   const first = {};
+  /** @type {Record<string, number>} */
   const peak = {};
   const queues = { activity_ready_max: 0, webhook_ready_max: 0 };
-  let timer = null;
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
   let t0 = 0;
   const sampleAll = () => {
+    /** @type {Record<string, import('./lib').ProcSample>} */
     const now = {};
     for (const [name, pid] of Object.entries(pids)) {
       const s = sampleOf(pid);
@@ -252,6 +296,7 @@ function createSampler(pids, probes) {
     queues.activity_ready_max = Math.max(queues.activity_ready_max, a || 0);
     queues.webhook_ready_max = Math.max(queues.webhook_ready_max, w || 0);
   };
+  /** @type {import('./lib').MachineCpu | null} */
   let m0 = null;
   return {
     start() {
@@ -264,14 +309,15 @@ function createSampler(pids, probes) {
       clearInterval(timer);
       const last = sampleAll();
       const seconds = (performance.now() - t0) / 1000;
+      /** @type {Record<string, { cpu_pct: number; rss_mb_max: number }>} */
       const processes = {};
       for (const name of Object.keys(pids)) {
         if (!first[name] || !last[name]) continue;
         processes[name] = { cpu_pct: Math.round(((last[name].cpu_s - first[name].cpu_s) / seconds) * 100), rss_mb_max: Math.round(peak[name] / 1048576) };
       }
-      const { busy_pct: machinePct, steal_pct } = machineWindow(m0, machineCpu());
+      const { busy_pct: machinePct, steal_pct } = machineWindow(/** @type {import('./lib').MachineCpu} */ (m0), machineCpu());
       const ours = Object.values(processes).reduce((a, p) => a + p.cpu_pct, 0);
-      const machine = { cores: os.cpus().length, busy_pct: machinePct, steal_pct, other_processes_pct: machinePct === null ? null : Math.max(0, machinePct - ours - steal_pct), loadavg_1m: Number(os.loadavg()[0].toFixed(2)) };
+      const machine = { cores: os.cpus().length, busy_pct: machinePct, steal_pct, other_processes_pct: machinePct === null ? null : Math.max(0, machinePct - ours - (steal_pct ?? 0)), loadavg_1m: Number(os.loadavg()[0].toFixed(2)) };
       return { processes, queues: { ...queues }, machine };
     },
     /** CPU% per process from now until the returned function is called (no RSS, no queues). */
@@ -281,6 +327,7 @@ function createSampler(pids, probes) {
       return () => {
         const b = sampleAll();
         const seconds = (performance.now() - ta) / 1000;
+        /** @type {Record<string, number>} */
         const out = {};
         for (const name of Object.keys(a)) if (b[name]) out[name] = Math.round(((b[name].cpu_s - a[name].cpu_s) / seconds) * 100);
         return out;
@@ -292,10 +339,15 @@ function createSampler(pids, probes) {
 // ---------------------------------------------------------------------------------------------
 
 /** A run of its own: a fresh namespace and database, the servers' URLs, a free port for every service. */
+/**
+ * @param {string} prefix
+ * @returns {Promise<Run>}
+ */
 async function newRun(prefix) {
   const namespace = `${prefix}_${randomBytes(4).toString('hex')}`;
   const mongo = new URL(process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017/relay');
   mongo.pathname = `/${namespace}`;
+  /** @type {Run} */
   const ns = {
     namespace,
     mongodbUrl: mongo.toString(),
@@ -311,12 +363,16 @@ async function newRun(prefix) {
 async function main() {
   const ns = await newRun('bench_sys');
   const env = serviceEnv(ns);
+  /** @type {Record<string, BenchProcess>} */
   const procs = {};
+  /** @type {import('./receiver').Receiver | null} */
   let receiver = null;
+  /** @type {BenchProcess | null} */
   let bare = null;
   const probes = createProbes(ns);
   const mongoClient = new MongoClient(ns.mongodbUrl);
   let exitCode = 0;
+  /** @type {Promise<void> | null} */
   let done = null;
   // stops what this run started and deletes what it made; once, from the end of the run or a signal
   teardown = () => (done ??= (async () => {
@@ -339,14 +395,17 @@ async function main() {
     progress('services ready; seeding through the management API');
     await waitFor(`http://127.0.0.1:${barePort}/nothing`);
     const { endpointId, apiKey } = await seed(ns, env, receiver.port);
-    const apiGet = (p) => fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const apiGet = (/** @type {string} */ p) => fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    /** @type {ActivityApi} */
     const activityApi = {
-      rowStatus: (id) => apiGet(`/v1/activity/${id}`).then((r) => (r.status === 200 ? r.json() : null)).then((row) => row?.status ?? null, () => null),
+      rowStatus: (id) => apiGet(`/v1/activity/${id}`).then((r) => (r.status === 200 ? /** @type {Promise<{ status: string }>} */ (r.json()) : null)).then((row) => row?.status ?? null, () => null),
       firstListPage: () => apiGet(`/v1/activity?endpoint_id=${endpointId}&limit=50`).then((r) => r.text()),
     };
     const ingestUrl = `http://127.0.0.1:${ns.ports['ingest-gateway']}/relay/${endpointId}`;
     const headers = { 'content-type': 'application/json' };
+    /** @type {Set<string>} */
     const accepted = new Set();
+    /** @type {(url: string, phase: string, durationS: number, track: boolean) => ReturnType<typeof loadTracked>} */
     const loadPhase = (url, phase, durationS, track) =>
       loadTracked(url, { connections: CONNECTIONS, durationS, headers, makeBody: (seq) => makeBody(requestId(phase, seq)), onAccepted: track ? (seq) => accepted.add(requestId(phase, seq)) : undefined });
 
@@ -363,7 +422,7 @@ async function main() {
     // minutes (the steal figures say how much); a baseline on both sides of the measured load
     // sees the same conditions on average as the load itself did.
     const bareUrl = `http://127.0.0.1:${barePort}/relay/${endpointId}`;
-    const measureBare = async (when) => {
+    const measureBare = async (/** @type {string} */ when) => {
       progress(`bare express (${when}) ${WARMUP_S} s warm-up + ${DURATION_S} s`);
       await loadPhase(bareUrl, PHASES.baseline, WARMUP_S, false);
       const m0 = machineCpu();
@@ -383,7 +442,8 @@ async function main() {
     const warmup = { accepted: warm.accepted, drained: warmMissing === 0 && warmActivity.caught_up, drain_s: Number(((Date.now() - warm.ended_at) / 1000).toFixed(1)) };
 
     progress(`${warmup.drained ? 'warm-up drained' : 'warm-up NOT drained (continuing)'} after ${warmup.drain_s} s; relay ${DURATION_S} s measured load`);
-    const pids = Object.fromEntries(SERVICES.map((s) => [s.name, procs[s.name].pid]));
+    /** @type {Record<string, number | (() => number[])>} */
+    const pids = Object.fromEntries(SERVICES.map((s) => [s.name, /** @type {number} */ (procs[s.name].pid)]));
     Object.assign(pids, { receiver: receiver.child.pid, 'load generator': process.pid }, infraPids());
     const sampler = createSampler(pids, probes);
     sampler.start();
@@ -418,7 +478,7 @@ async function main() {
     const deliveredInWindow = measuredArrivals.filter((a) => a.at <= relay.ended_at).length;
     const unacknowledged = [...receiver.byId.keys()].filter((id) => !accepted.has(id)).length;
     const deliveredPerS = lastAt ? Math.round(deliveredMeasured / ((lastAt - relay.started_at) / 1000)) : 0;
-    const secondsAfter = (t) => (t === null ? null : Number(((t - relay.ended_at) / 1000).toFixed(2)));
+    const secondsAfter = (/** @type {number | null} */ t) => (t === null ? null : Number(((t - relay.ended_at) / 1000).toFixed(2)));
     const report = {
       bench: 'system',
       at: new Date().toISOString(),
@@ -480,12 +540,12 @@ async function main() {
       process.stderr.write(`system bench: ${lost} accepted event(s) never reached the receiver\n`);
       exitCode = 1;
     }
-    if (act.caught_up && act.sample_incomplete > 0) {
+    if (act.caught_up && (act.sample_incomplete ?? 0) > 0) {
       process.stderr.write(`system bench: ${act.sample_incomplete} delivered event(s) have no Completed activity row after the log caught up\n`);
       exitCode = 1;
     }
   } catch (err) {
-    process.stderr.write(`bench/system failed: ${err.stack || err}\n`);
+    process.stderr.write(`bench/system failed: ${/** @type {Error} */ (err).stack || err}\n`);
     exitCode = 1;
   } finally {
     await teardown();
@@ -493,7 +553,10 @@ async function main() {
   return exitCode;
 }
 
-/** Service output (LOG_LEVEL=warn, so only warnings and errors) kept next to the results. */
+/**
+ * Service output (LOG_LEVEL=warn, so only warnings and errors) kept next to the results.
+ * @param {Record<string, BenchProcess>} procs
+ */
 function writeLogs(procs, dir = path.join(RESULTS_DIR, 'system-logs')) {
   fs.mkdirSync(dir, { recursive: true });
   const noisy = [];
@@ -506,12 +569,16 @@ function writeLogs(procs, dir = path.join(RESULTS_DIR, 'system-logs')) {
   if (noisy.length) process.stderr.write(`system bench: warning/error log lines: ${noisy.join(', ')} (see ${path.relative(ROOT, dir)}/)\n`);
 }
 
-/** Deletes every queue and exchange of the namespace, its Redis keys and its database. */
+/**
+ * Deletes every queue and exchange of the namespace, its Redis keys and its database.
+ * @param {Run} ns
+ * @param {import('mongodb').MongoClient} mongoClient
+ */
 async function cleanup(ns, mongoClient) {
   try {
     await deleteBrokerNamespace(ns.rabbitmqUrl, ns.namespace);
   } catch (err) {
-    process.stderr.write(`system bench: broker cleanup failed: ${err.message}\n`);
+    process.stderr.write(`system bench: broker cleanup failed: ${/** @type {Error} */ (err).message}\n`);
   }
   const redis = new Redis(ns.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
@@ -523,17 +590,18 @@ async function cleanup(ns, mongoClient) {
       cursor = next;
     } while (cursor !== '0');
   } catch (err) {
-    process.stderr.write(`system bench: redis cleanup failed: ${err.message}\n`);
+    process.stderr.write(`system bench: redis cleanup failed: ${/** @type {Error} */ (err).message}\n`);
   } finally {
     redis.disconnect();
   }
-  await mongoClient.db().dropDatabase().catch((err) => process.stderr.write(`system bench: dropping database ${ns.namespace} failed: ${err.message}\n`));
+  await mongoClient.db().dropDatabase().catch((/** @type {Error} */ err) => process.stderr.write(`system bench: dropping database ${ns.namespace} failed: ${err.message}\n`));
   await mongoClient.close().catch(() => undefined);
 }
 
+/** @param {any} r the report main builds (its shape is written once, there) */
 function printTable(r) {
-  const fmt = (v) => (v === null || v === undefined ? '–' : typeof v === 'number' ? v.toLocaleString('en-US') : String(v));
-  const row = (cells, widths) => cells.map((c, i) => (i === 0 ? fmt(c).padEnd(widths[i]) : fmt(c).padStart(widths[i]))).join('  ');
+  const fmt = (/** @type {unknown} */ v) => (v === null || v === undefined ? '–' : typeof v === 'number' ? v.toLocaleString('en-US') : String(v));
+  const row = (/** @type {unknown[]} */ cells, /** @type {number[]} */ widths) => cells.map((c, i) => (i === 0 ? fmt(c).padEnd(widths[i]) : fmt(c).padStart(widths[i]))).join('  ');
   const w = [26, 10, 9, 9, 8, 7];
   const lines = [
     '',
@@ -565,12 +633,18 @@ function printTable(r) {
   process.stdout.write(lines.join('\n'));
 }
 
-/** Both baselines' figures averaged: the denominator of the ratio. */
+/**
+ * Both baselines' figures averaged: the denominator of the ratio.
+ * @typedef {{ req_per_s: number; p50_ms: number | null; p99_ms: number | null; non_2xx: number; errors: number; steal_pct: number | null }} Baseline
+ * @param {Baseline} a
+ * @param {Baseline} b
+ */
 function meanBaseline(a, b) {
-  const mean = (k) => (a[k] === null || b[k] === null ? null : Math.round(((a[k] + b[k]) / 2) * 10) / 10);
+  const mean = (/** @type {'p50_ms' | 'p99_ms' | 'steal_pct'} */ k) => (a[k] === null || b[k] === null ? null : Math.round(((a[k] + b[k]) / 2) * 10) / 10);
   return { req_per_s: Math.round((a.req_per_s + b.req_per_s) / 2), p50_ms: mean('p50_ms'), p99_ms: mean('p99_ms'), non_2xx: a.non_2xx + b.non_2xx, errors: a.errors + b.errors, steal_pct: mean('steal_pct') };
 }
 
+/** @type {() => Promise<void>} */
 let teardown = async () => undefined;
 
 // bench/tenants.js starts the same system the same way

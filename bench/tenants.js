@@ -1,3 +1,4 @@
+// @ts-check
 // npm run bench (multi-tenant): the whole system as bench/system.js starts it (every service its
 // own process, as scripts/start.sh runs them), loaded first on ONE endpoint from ONE source
 // address and then, in the same run, on 10, 100, 500, 1,000 and 10,000 endpoints spread over
@@ -41,16 +42,21 @@ if (PHASES.length * 3 > TAGS.length) throw new Error(`BENCH_TENANT_PHASES: at mo
 const READERS = ['ingest-gateway', 'webhook-deliverer', 'chat-deliverer'];
 
 const T0 = Date.now();
-const progress = (msg) => process.stderr.write(`tenants bench [${((Date.now() - T0) / 1000).toFixed(1)} s]: ${msg}\n`);
+const progress = (/** @type {string} */ msg) => process.stderr.write(`tenants bench [${((Date.now() - T0) / 1000).toFixed(1)} s]: ${msg}\n`);
 
 /**
  * One account and one endpoint with its webhook target through the management API (as a user
  * makes them: the target's secret sealed, the settings validated), then the rest cloned from
  * them straight into the store — 10,000 endpoints through the API would take minutes.
+ * @param {import('./system').Run} ns
+ * @param {Record<string, string>} env
+ * @param {number} receiverPort
+ * @param {import('mongodb').MongoClient} mongo
+ * @param {number} maxEndpoints
  */
 async function seed(ns, env, receiverPort, mongo, maxEndpoints) {
   const boot = JSON.parse((await runToCompletion(path.join(ROOT, 'services/management-api/dist/bootstrap.js'), ['--account', 'bench', '--monthly-events', '1000000000'], env)).trim());
-  const api = async (p, body) => {
+  const api = async (/** @type {string} */ p, /** @type {unknown} */ body) => {
     const res = await fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, { method: 'POST', headers: { authorization: `Bearer ${boot.api_key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const text = await res.text();
     if (res.status !== 201) throw new Error(`POST ${p}: ${res.status} ${text}`);
@@ -59,11 +65,13 @@ async function seed(ns, env, receiverPort, mongo, maxEndpoints) {
   const single = await api('/v1/endpoints', { name: 'single', methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, rate_limit_per_minute: 100000 });
   await api(`/v1/endpoints/${single.id}/targets`, { kind: 'webhook', name: 'bench receiver', config: { url: `http://127.0.0.1:${receiverPort}/hook`, enforce_https: false } });
   const db = mongo.db();
-  const account = await db.collection('accounts').findOne({ _id: boot.account_id });
-  const endpoint = await db.collection('endpoints').findOne({ _id: single.id });
-  const target = await db.collection('targets').findOne({ endpoint_id: single.id });
+  // the store's own documents, copied as they are (string ids, as the store keeps them)
+  const collection = (/** @type {string} */ name) => /** @type {import('mongodb').Collection<{ _id: string; [field: string]: unknown }>} */ (db.collection(name));
+  const account = await collection('accounts').findOne({ _id: boot.account_id });
+  const endpoint = await collection('endpoints').findOne({ _id: single.id });
+  const target = await collection('targets').findOne({ endpoint_id: single.id });
   const accounts = Array.from({ length: ACCOUNTS }, () => newId('acc'));
-  await db.collection('accounts').insertMany(accounts.map((id, i) => ({ ...account, _id: id, name: `tenant ${i}` })));
+  await collection('accounts').insertMany(accounts.map((id, i) => ({ ...account, _id: id, name: `tenant ${i}` })));
   const endpoints = [];
   for (let from = 0; from < maxEndpoints; from += 1000) {
     const eps = [];
@@ -75,8 +83,8 @@ async function seed(ns, env, receiverPort, mongo, maxEndpoints) {
       tgs.push({ ...target, _id: newId('tg'), endpoint_id: id, account_id: accountId });
       endpoints.push(id);
     }
-    await db.collection('endpoints').insertMany(eps);
-    await db.collection('targets').insertMany(tgs);
+    await collection('endpoints').insertMany(eps);
+    await collection('targets').insertMany(tgs);
   }
   return { single: single.id, endpoints, apiKey: boot.api_key };
 }
@@ -87,7 +95,7 @@ async function seed(ns, env, receiverPort, mongo, maxEndpoints) {
  */
 function serverPids() {
   const found = infraPids();
-  const byName = (...names) => () => fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
+  const byName = (/** @type {string[]} */ ...names) => () => fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
     try {
       return names.includes(fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim());
     } catch {
@@ -100,8 +108,12 @@ function serverPids() {
   return found;
 }
 
-/** relay_store_reads_total of each reader process, summed over its labels. */
+/**
+ * relay_store_reads_total of each reader process, summed over its labels.
+ * @param {import('./system').Run} ns
+ */
 async function storeReads(ns) {
+  /** @type {Record<string, number | null>} */
   const out = {};
   for (const name of READERS) {
     const port = ns.healthPorts[name] ?? ns.ports[name];
@@ -111,26 +123,45 @@ async function storeReads(ns) {
   return out;
 }
 
-/** The activity-writer's flush counters: what one flush costs as rows spread over more endpoints, accounts and senders. */
+/**
+ * The activity-writer's flush counters: what one flush costs as rows spread over more endpoints, accounts and senders.
+ * @param {import('./system').Run} ns
+ */
 async function writerFlushes(ns) {
   const text = await fetch(`http://127.0.0.1:${ns.ports['activity-writer']}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
   return { flushes: metricValue(text, 'relay_activity_flushes_total'), seconds: metricValue(text, 'relay_activity_flush_seconds_total'), records: metricValue(text, 'relay_activity_records_written_total') };
 }
 
-/** Per flush from the measured load's start until the log caught up: records, wall ms, writer and store CPU ms. */
+/**
+ * Per flush from the measured load's start until the log caught up: records, wall ms, writer and store CPU ms.
+ * @typedef {Awaited<ReturnType<typeof writerFlushes>>} Flushes
+ * @param {Flushes} w0
+ * @param {Flushes} w1
+ * @param {Record<string, number>} cpuMs
+ */
 function perFlush(w0, w1, cpuMs) {
   const flushes = w1.flushes === null || w0.flushes === null ? null : w1.flushes - w0.flushes;
   if (!flushes) return null;
-  const round = (v) => Number(v.toFixed(2));
+  const round = (/** @type {number} */ v) => Number(v.toFixed(2));
   return {
     flushes,
-    records_per_flush: round((w1.records - w0.records) / flushes),
-    wall_ms_per_flush: round(((w1.seconds - w0.seconds) * 1000) / flushes),
+    records_per_flush: round((/** @type {number} */ (w1.records) - /** @type {number} */ (w0.records)) / flushes),
+    wall_ms_per_flush: round(((/** @type {number} */ (w1.seconds) - /** @type {number} */ (w0.seconds)) * 1000) / flushes),
     writer_cpu_ms_per_flush: cpuMs['activity-writer'] === undefined ? null : round(cpuMs['activity-writer'] / flushes),
     store_cpu_ms_per_flush: cpuMs.store === undefined ? null : round(cpuMs.store / flushes),
   };
 }
 
+/**
+ * What every phase shares: the run, its receiver and probes, the seeded ids, what was accepted.
+ * @typedef {{ ns: import('./system').Run; receiver: import('./receiver').Receiver; probes: import('./system').Probes; ids: Awaited<ReturnType<typeof seed>>; accepted: Set<string>; pids: Record<string, number | (() => number[])>; api: import('./system').ActivityApi; sources: string[] }} PhaseContext
+ */
+
+/**
+ * @param {PhaseContext} ctx
+ * @param {number} count
+ * @param {number} k
+ */
 async function runPhase(ctx, count, k) {
   const { ns, receiver, probes, ids, accepted, pids, api } = ctx;
   const endpoints = count === 1 ? [ids.single] : ids.endpoints.slice(0, count);
@@ -138,7 +169,7 @@ async function runPhase(ctx, count, k) {
   // the receiver reads a 16-character request id: one letter each for the phase's (k-th) priming, warm-up and measured load
   const [primeTag, warmTag, measuredTag] = [0, 1, 2].map((i) => TAGS[3 * k + i]);
   const headers = { 'content-type': 'application/json' };
-  const load = (phase, durationS, eachOnce = false) => loadSpread({ port: ns.ports['ingest-gateway'], endpoints, sources, connections: CONNECTIONS, durationS, headers, makeBody: (seq) => makeBody(requestId(phase, seq)), onAccepted: (seq) => accepted.add(requestId(phase, seq)), eachOnce });
+  const load = (/** @type {string} */ phase, /** @type {number} */ durationS, eachOnce = false) => loadSpread({ port: ns.ports['ingest-gateway'], endpoints, sources, connections: CONNECTIONS, durationS, headers, makeBody: (seq) => makeBody(requestId(phase, seq)), onAccepted: (seq) => accepted.add(requestId(phase, seq)), eachOnce });
 
   progress(`${count} endpoint(s): one request to each, then ${WARMUP_S} s warm-up`);
   // warm-up: every endpoint once (the caches, told not timed, keep them: the measured load is
@@ -179,7 +210,7 @@ async function runPhase(ctx, count, k) {
     statuses: r.statuses,
     errors: r.errors,
     lost_so_far: lost,
-    activity_lag_s: act.caught_up ? Number(((act.at - r.ended_at) / 1000).toFixed(2)) : null,
+    activity_lag_s: act.caught_up ? Number(((/** @type {number} */ (act.at) - r.ended_at) / 1000).toFixed(2)) : null,
     activity_sample_not_completed: act.caught_up && count === 1 ? act.sample_incomplete : null,
     store_reads_per_s: readsPerS,
     activity_flush: flush,
@@ -191,11 +222,14 @@ async function runPhase(ctx, count, k) {
 async function main() {
   const ns = await newRun('bench_ten');
   const env = serviceEnv(ns);
+  /** @type {Record<string, import('./system').BenchProcess>} */
   const procs = {};
   const probes = createProbes(ns);
   const mongo = new MongoClient(ns.mongodbUrl);
+  /** @type {import('./receiver').Receiver | null} */
   let receiver = null;
   let exitCode = 0;
+  /** @type {Promise<void> | null} */
   let done = null;
   teardown = () => (done ??= (async () => {
     await Promise.all(Object.values(procs).map((p) => stopProcess(p)));
@@ -213,14 +247,17 @@ async function main() {
     await startSystem(ns, env, procs);
     progress(`seeding ${Math.max(...PHASES)} endpoints over ${ACCOUNTS} accounts`);
     const ids = await seed(ns, env, receiver.port, mongo, Math.max(...PHASES));
-    const apiGet = (p) => fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, { headers: { authorization: `Bearer ${ids.apiKey}` } });
+    const apiGet = (/** @type {string} */ p) => fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, { headers: { authorization: `Bearer ${ids.apiKey}` } });
+    /** @type {import('./system').ActivityApi} */
     const api = {
-      rowStatus: (id) => apiGet(`/v1/activity/${id}`).then((r) => (r.status === 200 ? r.json() : null)).then((row) => row?.status ?? null, () => null),
+      rowStatus: (id) => apiGet(`/v1/activity/${id}`).then((r) => (r.status === 200 ? /** @type {Promise<{ status: string }>} */ (r.json()) : null)).then((row) => row?.status ?? null, () => null),
       firstListPage: () => apiGet(`/v1/activity?endpoint_id=${ids.single}&limit=50`).then((r) => r.text()),
     };
-    const pids = Object.fromEntries(SERVICES.map((s) => [s.name, procs[s.name].pid]));
+    /** @type {Record<string, number | (() => number[])>} */
+    const pids = Object.fromEntries(SERVICES.map((s) => [s.name, /** @type {number} */ (procs[s.name].pid)]));
     Object.assign(pids, { receiver: receiver.child.pid, 'load generator': process.pid }, serverPids());
     const ctx = { ns, receiver, probes, ids, accepted: new Set(), pids, api, sources: loopbackSources(SOURCES) };
+    /** @type {Phase[]} */
     const phases = [];
     for (const [k, count] of PHASES.entries()) phases.push(await runPhase(ctx, count, k));
     const lost = await waitDelivered(receiver, ctx.accepted, Date.now() + WAIT_S * 1000);
@@ -245,7 +282,7 @@ async function main() {
       exitCode = 1;
     }
   } catch (err) {
-    process.stderr.write(`bench/tenants failed: ${err.stack || err}\n`);
+    process.stderr.write(`bench/tenants failed: ${/** @type {Error} */ (err).stack || err}\n`);
     exitCode = 1;
   } finally {
     await teardown();
@@ -256,6 +293,9 @@ async function main() {
 /**
  * A phase's accepted/s over the mean of the single-endpoint phases nearest before and after it
  * (one of them at the run's ends); 1 for a single-endpoint phase itself.
+ * @typedef {Awaited<ReturnType<typeof runPhase>> & { ratio_to_single?: number | null }} Phase
+ * @param {Phase[]} phases
+ * @param {number} k
  */
 function ratioToSingles(phases, k) {
   if (phases[k].endpoints === 1) return 1;
@@ -263,28 +303,30 @@ function ratioToSingles(phases, k) {
   const after = phases.slice(k + 1).find((p) => p.endpoints === 1);
   const singles = [before, after].filter((p) => p && p.accepted_per_s);
   if (singles.length === 0) return null;
-  const mean = singles.reduce((sum, p) => sum + p.accepted_per_s, 0) / singles.length;
+  const mean = singles.reduce((sum, p) => sum + /** @type {Phase} */ (p).accepted_per_s, 0) / singles.length;
   return Number((phases[k].accepted_per_s / mean).toFixed(3));
 }
 
+/** @param {any} r the report main builds (its shape is written once, there) */
 function printTable(r) {
-  const fmt = (v) => (v === null || v === undefined ? '–' : typeof v === 'number' ? v.toLocaleString('en-US') : String(v));
-  const cpuOf = (p) => ['ingest-gateway', 'webhook-deliverer', 'activity-writer', 'store', 'rabbitmq', 'redis'].filter((n) => p.cpu_ms_per_event[n] !== undefined).map((n) => `${n} ${p.cpu_ms_per_event[n]}`).join(' / ');
-  const readsOf = (p) => READERS.map((n) => fmt(p.store_reads_per_s[n])).join(' / ');
+  const fmt = (/** @type {unknown} */ v) => (v === null || v === undefined ? '–' : typeof v === 'number' ? v.toLocaleString('en-US') : String(v));
+  const cpuOf = (/** @type {Phase} */ p) => ['ingest-gateway', 'webhook-deliverer', 'activity-writer', 'store', 'rabbitmq', 'redis'].filter((n) => p.cpu_ms_per_event[n] !== undefined).map((n) => `${n} ${p.cpu_ms_per_event[n]}`).join(' / ');
+  const readsOf = (/** @type {Phase} */ p) => READERS.map((n) => fmt(p.store_reads_per_s[n])).join(' / ');
   const lines = [
     '',
     `multi-tenant: ${r.load.connections} connections × ${r.load.duration_s} s per phase (after ${r.load.warmup_s} s warm-up), ${r.load.body_bytes}-byte JSON POST, ${r.load.targets}; endpoints over ${r.load.accounts} accounts from ${r.load.sources} source addresses (phase 1: one endpoint, one address)`,
     'endpoints  accepted/s  ×single  p99 ms  activity lag s  store reads/s gateway / webhook / chat deliverer  CPU ms per event',
-    ...r.phases.map((p) => `${fmt(p.endpoints).padStart(9)}  ${fmt(p.accepted_per_s).padStart(10)}  ${fmt(p.ratio_to_single).padStart(7)}  ${fmt(p.p99_ms).padStart(6)}  ${fmt(p.activity_lag_s).padStart(14)}  ${readsOf(p).padStart(20)}  ${cpuOf(p)}`),
+    ...r.phases.map((/** @type {Phase} */ p) => `${fmt(p.endpoints).padStart(9)}  ${fmt(p.accepted_per_s).padStart(10)}  ${fmt(p.ratio_to_single).padStart(7)}  ${fmt(p.p99_ms).padStart(6)}  ${fmt(p.activity_lag_s).padStart(14)}  ${readsOf(p).padStart(20)}  ${cpuOf(p)}`),
     'activity-writer per flush (measured load until caught up): records, wall ms, writer CPU ms, store CPU ms',
-    ...r.phases.map((p) => `${fmt(p.endpoints).padStart(9)}  ${p.activity_flush ? [p.activity_flush.records_per_flush, p.activity_flush.wall_ms_per_flush, p.activity_flush.writer_cpu_ms_per_flush, p.activity_flush.store_cpu_ms_per_flush].map(fmt).join(' / ') : '–'}`),
+    ...r.phases.map((/** @type {Phase} */ p) => `${fmt(p.endpoints).padStart(9)}  ${p.activity_flush ? [p.activity_flush.records_per_flush, p.activity_flush.wall_ms_per_flush, p.activity_flush.writer_cpu_ms_per_flush, p.activity_flush.store_cpu_ms_per_flush].map(fmt).join(' / ') : '–'}`),
     `events: accepted ${fmt(r.accepted)}, delivered ${fmt(r.delivered)}, lost ${fmt(r.lost)}, duplicates ${fmt(r.duplicates)}`,
-    `machine per phase (100% = one core; other processes = work not ours on a shared machine): ${r.phases.map((p) => `${p.endpoints}: busy ${fmt(p.machine.busy_pct)}%, other ${fmt(p.machine.other_processes_pct)}%`).join('; ')}`,
+    `machine per phase (100% = one core; other processes = work not ours on a shared machine): ${r.phases.map((/** @type {Phase} */ p) => `${p.endpoints}: busy ${fmt(p.machine.busy_pct)}%, other ${fmt(p.machine.other_processes_pct)}%`).join('; ')}`,
     '',
   ];
   process.stdout.write(lines.join('\n'));
 }
 
+/** @type {() => Promise<void>} */
 let teardown = async () => undefined;
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
