@@ -1,4 +1,21 @@
-import { connectStore, enabledTargetsOf, findEndpointTarget, findTarget, findTargets, flagTarget, isAccountTarget, routedTargetIds, targetNames, targetsOfEndpoint } from '@relay/store';
+import {
+  connectStore,
+  deleteEndpointTarget,
+  enabledTargetsOf,
+  findEndpointTarget,
+  findTarget,
+  findTargets,
+  flagTarget,
+  insertTarget,
+  isAccountTarget,
+  replaceTargetConfig,
+  routedTargetIds,
+  setTargetFields,
+  storeBreakerState,
+  targetConfigsPage,
+  targetNames,
+  targetsOfEndpoint,
+} from '@relay/store';
 import type { Store } from '@relay/store';
 import { testNamespace } from '../../support/infra';
 import { modelsOf } from '../../support/store-models';
@@ -87,5 +104,51 @@ describe('target reads of libs/store (real store)', () => {
     expect(await flagTarget(store, 'tg_older', 'another reason', new Date())).toBe(false);
     expect((await findTarget(store, 'tg_older'))?.flagged).toEqual({ reason: 'gone (410)', at });
     expect(await flagTarget(store, 'tg_missing', 'gone (410)', at)).toBe(false);
+  });
+
+  it('targetConfigsPage: every target once, a page at a time in id order, however many pages', async () => {
+    const seen: string[] = [];
+    let pages = 0;
+    for (let after: string | null = null; pages < 20; pages += 1) {
+      const page = await targetConfigsPage(store, after, 3);
+      for (const t of page) expect(Object.keys(t).sort()).toEqual(['config', 'id', 'kind']);
+      seen.push(...page.map((t) => t.id));
+      if (page.length < 3) break;
+      after = page[page.length - 1]!.id;
+    }
+    const all = (await findTargets(store, seen)).map((t) => t.id);
+    expect(seen).toEqual([...seen].sort());
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.length).toBe(all.length);
+    expect(seen).toEqual(expect.arrayContaining(['tg_a1', 'tg_other_acc', 'tg_routed']));
+  });
+
+  it('replaceTargetConfig: only while the stored config is the one expected (compare-and-set)', async () => {
+    await insertTarget(store, 'tg_cas', 'acc_a', 'ep_cas', { kind: 'webhook', name: 'cas', enabled: true, config: { url: 'https://a.example/' } });
+    expect(await replaceTargetConfig(store, 'tg_cas', { url: 'https://other.example/' }, { url: 'sealed' })).toBe(false);
+    expect(await replaceTargetConfig(store, 'tg_cas', { url: 'https://a.example/' }, { url: 'sealed' })).toBe(true);
+    expect((await findTarget(store, 'tg_cas'))?.config).toEqual({ url: 'sealed' });
+  });
+
+  it('insertTarget, setTargetFields, deleteEndpointTarget: through the target’s own endpoint only', async () => {
+    const made = await insertTarget(store, 'tg_made', 'acc_a', 'ep_made', { kind: 'webhook', name: 'made', enabled: true, config: {} });
+    expect(made).toMatchObject({ id: 'tg_made', account_id: 'acc_a', endpoint_id: 'ep_made', flagged: null });
+    expect(await setTargetFields(store, 'ep_other', 'tg_made', { name: 'renamed' })).toBeNull();
+    expect(await setTargetFields(store, 'ep_made', 'tg_made', { name: 'renamed' })).toMatchObject({ id: 'tg_made', name: 'renamed' });
+    expect(await deleteEndpointTarget(store, 'ep_other', 'tg_made')).toBe(false);
+    expect(await deleteEndpointTarget(store, 'ep_made', 'tg_made')).toBe(true);
+    expect(await findTarget(store, 'tg_made')).toBeNull();
+  });
+
+  it('storeBreakerState: a later transition replaces the stored one, an earlier one does not; since 0 always writes', async () => {
+    const at = (ms: number) => new Date(Date.UTC(2026, 10, 26) + ms);
+    await storeBreakerState(store, 'tg_a2', { state: 'open', since: at(1000), reason: 'failures', seq: 2 });
+    await storeBreakerState(store, 'tg_a2', { state: 'half_open', since: at(500), reason: 'older', seq: 9 });
+    await storeBreakerState(store, 'tg_a2', { state: 'closed', since: at(1000), reason: 'same ms, earlier seq', seq: 1 });
+    expect((await findTarget(store, 'tg_a2'))?.breaker_state).toMatchObject({ state: 'open', seq: 2 });
+    await storeBreakerState(store, 'tg_a2', { state: 'half_open', since: at(1000), reason: 'same ms, later seq', seq: 3 });
+    expect((await findTarget(store, 'tg_a2'))?.breaker_state).toMatchObject({ state: 'half_open', seq: 3 });
+    await storeBreakerState(store, 'tg_a2', { state: 'closed', since: new Date(0), reason: 'expired', seq: 0 });
+    expect((await findTarget(store, 'tg_a2'))?.breaker_state).toMatchObject({ state: 'closed', seq: 0 });
   });
 });
