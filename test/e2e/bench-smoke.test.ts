@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /**
- * Keeps `bench/system.js` (the headline of `npm run bench`), `bench/tenants.js` (the same system on
- * many endpoints, accounts and senders) and `bench/floor.js` (the same load on
+ * Keeps every bench from rotting — `bench/system.js` (the headline of `npm run bench`), `bench/tenants.js`
+ * (the same system on many endpoints, accounts and senders), `bench/floor.js` (the same load on
  * the least the fixed architecture can do, alone and with the least activity log the spec asks)
- * from rotting: each runs in short mode and must exit 0 and report what it measured. Speed is never
+ * and the rest of `npm run bench`, and the benches it does not run (resend, tracing, store-probe):
+ * each runs in short mode and must exit 0 and report what it measured. Speed is never
  * asserted here (docs/benchmarks.md); only that the run completed and lost nothing it accepted.
  */
 const ROOT = path.resolve(__dirname, '../..');
@@ -39,6 +40,9 @@ const BENCHES = {
   activity: { script: 'activity.js', env: { BENCH_ACTIVITY_ROWS: '2000', BENCH_WRITER_EVENTS: '200', BENCH_QUERY_RUNS: '3', BENCH_STEADY_FLUSHES: '10', BENCH_STEADY_ROWS: '5', BENCH_QUIET_MAX_S: '2' } },
   'activity-search': { script: 'activity-search.js', env: { BENCH_ACTIVITY_ROWS: '2000', BENCH_QUERY_RUNS: '3', BENCH_SPAN_DAYS: '1', BENCH_QUIET_MAX_S: '2' } },
   // a scratch database on the shared FerretDB, dropped at the end (never PROBE_MULTI here: docs/testing.md)
+  // the two benches outside npm run bench: a row's cost as resends pile up, and the tracing hooks' CPU in process
+  resend: { script: 'resend.js', env: { BENCH_RESENDS: '30' } },
+  tracing: { script: 'tracing.js', env: { BENCH_EVENTS: '2000' } },
   'store-probe': { script: 'store-probe.js', env: { PROBE_URL: `${(process.env.MONGODB_URL ?? 'mongodb://127.0.0.1:27017/relay').replace(/\/[^/]*$/, '/')}`, PROBE_ROWS: '2000', PROBE_BATCH: '500', PROBE_REPS: '3', PROBE_STEP_BUDGET_MS: '5000' } },
 } satisfies Record<string, { script: string; env: Record<string, string> }>;
 
@@ -345,6 +349,33 @@ describe('bench/store-probe.js in short mode (which store commands FerretDB answ
       expect(report).toMatchObject({ dropped: true, insert: { overall_rows_per_s: expect.any(Number) } });
       expect((report.ops as unknown[]).length).toBeGreaterThan(0);
       expect((report.explain as unknown[]).length).toBeGreaterThan(0);
+    },
+    LIMIT_MS,
+  );
+});
+
+describe('bench/resend.js in short mode (one row resent again and again through the management API)', () => {
+  it(
+    'exits 0 and reports the row\'s size and read and resend times at its checkpoints',
+    async () => {
+      const run = await runBench('resend');
+      const report = reportOf<{ bench: string; resends: number; checkpoints: { resends: number; row_bytes: number; read_p50_ms: number }[] }>(run);
+      expect(report).toMatchObject({ bench: 'resend', resends: 30 });
+      expect(report.checkpoints.length).toBeGreaterThan(0);
+      for (const c of report.checkpoints) expect(typeof c.read_p50_ms).toBe('number');
+      expect(run.written).toEqual(report);
+    },
+    LIMIT_MS,
+  );
+});
+
+describe('bench/tracing.js in short mode (the tracing hooks\' CPU per event, in process)', () => {
+  it(
+    'exits 0 and reports µs of CPU per event without, with tracing off and with it on',
+    async () => {
+      const run = await runBench('tracing');
+      expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(run.stdout).toMatch(/tracing hooks, 2000 events: the steps alone [\d.]+ µs CPU\/event; off [\d.]+ µs .*; on [\d.]+ µs/);
     },
     LIMIT_MS,
   );
