@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { bootstrapAccount, startService } from '../support/services';
 import type { RunningService } from '../support/services';
 import { startStack } from './stack';
@@ -22,22 +23,22 @@ afterAll(async () => {
 describe('API keys across management-api instances', () => {
   it('the bootstrap key is an owner key, on every instance', async () => {
     for (const url of [stack.services['management-api']!.url, second.url]) {
-      expect([url, (await stack.api('/v1/account/plan', { url })).status]).toEqual([url, 200]);
+      await must(stack.clientAs(stack.apiKey, url).GET('/v1/account/plan'));
     }
   });
 
   it('a key revoked through one instance is refused by both on the next request', async () => {
     const [a, b] = [stack.services['management-api']!.url, second.url];
-    const created = await stack.api('/v1/api-keys', { method: 'POST', body: { role: 'editor', name: 'short-lived' }, url: a });
-    expect(created.status).toBe(201);
-    const key = created.body.secret as string;
-    for (const url of [a, b]) expect([url, (await stack.api('/v1/endpoints', { key, url })).status]).toEqual([url, 200]);
+    const created = await must(stack.clientAs(stack.apiKey, a).POST('/v1/api-keys', { body: { role: 'editor', name: 'short-lived' } }));
+    const key = created.secret;
+    for (const url of [a, b]) await must(stack.clientAs(key, url).GET('/v1/endpoints'));
 
-    expect((await stack.api(`/v1/api-keys/${created.body.id}`, { method: 'DELETE', url: b })).status).toBe(204);
+    const revoked = await stack.clientAs(stack.apiKey, b).DELETE('/v1/api-keys/{keyId}', { params: { path: { keyId: created.id } } });
+    expect(revoked.response.status).toBe(204);
 
     for (const url of [a, b]) {
-      const res = await stack.api('/v1/endpoints', { key, url });
-      expect([url, res.status, res.body.code]).toEqual([url, 401, 'unauthorized']);
+      const res = await stack.clientAs(key, url).GET('/v1/endpoints');
+      expect([url, res.response.status, res.error?.code]).toEqual([url, 401, 'unauthorized']);
     }
     // the secret was never logged by either process
     expect(stack.services['management-api']!.output() + second.output()).not.toContain(key);
@@ -46,9 +47,9 @@ describe('API keys across management-api instances', () => {
   it('the operator gives an account a new owner key with the bootstrap command (--owner-key-for), audited', async () => {
     const { account_id, api_key } = await bootstrapAccount(stack.env, ['--owner-key-for', stack.accountId]);
     expect(account_id).toBe(stack.accountId);
-    expect((await stack.api('/v1/account/plan', { key: api_key, url: second.url })).status).toBe(200);
-    const audit = await stack.api('/v1/audit?limit=1');
-    expect(audit.body.data[0]).toMatchObject({ action: 'key_created', actor: 'operator', details: { role: 'owner', prefix: api_key.slice(0, 7) } });
+    await must(stack.clientAs(api_key, second.url).GET('/v1/account/plan'));
+    const audit = await must(stack.client.GET('/v1/audit', { params: { query: { limit: 1 } } }));
+    expect(audit.data[0]).toMatchObject({ action: 'key_created', actor: 'operator', details: { role: 'owner', prefix: api_key.slice(0, 7) } });
     await expect(bootstrapAccount(stack.env, ['--owner-key-for', 'acc_doesnotexist'])).rejects.toThrow('no account acc_doesnotexist');
   });
 });

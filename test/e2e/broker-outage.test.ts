@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { eventually, infra } from '../support/infra';
 import { TcpProxy } from '../support/tcp-proxy';
 import { startService } from '../support/services';
@@ -27,10 +28,9 @@ beforeAll(async () => {
   viaProxy.hostname = '127.0.0.1';
   viaProxy.port = String(proxy.port);
   gateway = await startService('ingest-gateway', { ...stack.env, RABBITMQ_URL: viaProxy.toString(), SPOOL_DRAIN_INTERVAL_MS: '200' });
-  const endpoint = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'outage' } });
-  endpointId = endpoint.body.id;
+  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'outage' } }))).id;
   // no deliverer runs here: accepted deliveries wait in the queue, which is all this test needs
-  await stack.api(`/v1/endpoints/${endpointId}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'r', config: { url: 'http://127.0.0.1:9/hook', enforce_https: false } } });
+  await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'r', config: { url: 'http://127.0.0.1:9/hook', enforce_https: false } } }));
 });
 
 afterAll(async () => {
@@ -86,8 +86,8 @@ describe('delivery queue unavailable (spec Errors: 503 delivery_queue_unavailabl
 
     await eventually(async () => (await stack.redis.llen(`${stack.namespace}:activity-spool`)) === 0, 15000, 'the spool to drain');
     const rows = await eventually(async () => {
-      const listed = await stack.api(`/v1/activity?endpoint_id=${endpointId}&limit=200`);
-      const n = listed.body.data.filter((r: { outcome: string }) => r.outcome === 'DELIVERY_QUEUE_UNAVAILABLE').length;
+      const listed = await must(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpointId, limit: 200 } } }));
+      const n = listed.data.filter((r) => r.outcome === 'DELIVERY_QUEUE_UNAVAILABLE').length;
       return n >= 2 ? n : undefined;
     }, 15000, 'DELIVERY_QUEUE_UNAVAILABLE rows in MongoDB');
     expect(rows).toBeGreaterThanOrEqual(2);

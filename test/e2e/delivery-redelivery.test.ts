@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brokerNames } from '@relay/contracts';
@@ -48,11 +49,10 @@ const receiver = new HoldingReceiver();
 beforeAll(async () => {
   const url = await receiver.start();
   stack = await startStack('redeliver', { overrides: { 'webhook-deliverer': { RETRY_TIERS_MS: TIERS, RETRY_AFTER_MAX_MS: '500', DELIVERY_TIMEOUT_MS: '30000' } } });
-  const endpoint = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'kill' } });
-  const target = await stack.api(`/v1/endpoints/${endpoint.body.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'held', config: { url, enforce_https: false } } });
-  expect(target.status).toBe(201);
+  const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'kill' } }));
+  await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: endpoint.id } }, body: { kind: 'webhook', name: 'held', config: { url, enforce_https: false } } }));
   for (let i = 0; i < EVENTS; i++) {
-    const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpoint.body.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"n":${i}}` });
+    const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpoint.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"n":${i}}` });
     expect(res.status).toBe(202);
   }
 });
@@ -85,11 +85,11 @@ describe('a deliverer killed mid-delivery (SIGKILL)', () => {
     // every request's activity row ends Completed, with the redelivered attempt recorded as delivered
     for (const { eventId, deliveryId } of first) {
       const row = await eventually(async () => {
-        const res = await stack.api(`/v1/activity/${eventId}`);
-        return res.body?.status === 'completed' ? res.body : undefined;
+        const res = await must(stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } }));
+        return res.status === 'completed' ? res : undefined;
       }, 15000, `activity row ${eventId} completed`);
-      const delivery = row.deliveries.find((d: { delivery_id: string }) => d.delivery_id === deliveryId);
-      expect(delivery.attempts.at(-1)).toMatchObject({ attempt: 2, state: 'delivered', status_code: 200 });
+      const delivery = row.deliveries.find((d) => d.delivery_id === deliveryId);
+      expect(delivery?.attempts.at(-1)).toMatchObject({ attempt: 2, state: 'delivered', status_code: 200 });
     }
 
     // nothing left behind: the work queue and the dead-letter queue are empty

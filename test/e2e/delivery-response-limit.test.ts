@@ -1,3 +1,5 @@
+import { must } from '@relay/client';
+import type { ActivityRow } from '@relay/client';
 import { eventually } from '../support/infra';
 import { GIB, HugeResponseServer, MIB, residentBytes } from '../support/huge-response';
 import { TestReceiver } from '../support/receiver';
@@ -20,7 +22,7 @@ beforeAll(async () => {
   huge = await HugeResponseServer.start();
   receiver = await TestReceiver.start();
   stack = await startStack('resplimit');
-  endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'huge answers' } })).body.id;
+  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'huge answers' } }))).id;
 });
 
 afterAll(async () => {
@@ -30,27 +32,26 @@ afterAll(async () => {
 });
 
 async function withTarget(url: string, run: () => Promise<void>): Promise<void> {
-  const created = await stack.api(`/v1/endpoints/${endpointId}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'huge', config: { url, enforce_https: false }, retry_schedule_ms: [] } });
-  expect(created.status).toBe(201);
+  const created = await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'huge', config: { url, enforce_https: false }, retry_schedule_ms: [] } }));
   try {
     await run();
   } finally {
-    await stack.api(`/v1/endpoints/${endpointId}/targets/${created.body.id}`, { method: 'DELETE' });
+    await must(stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId: created.id } } }));
   }
 }
 
-async function deliverOnce(): Promise<any> {
+async function deliverOnce(): Promise<ActivityRow> {
   const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"order":1}' });
   expect(res.status).toBe(202);
   const { id: eventId } = await eventually(async () => {
-    const list = await stack.api(`/v1/activity?endpoint_id=${endpointId}&limit=1`);
-    const row = list.body.data?.[0];
+    const list = await must(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpointId, limit: 1 } } }));
+    const row = list.data[0];
     return row && !seen.has(row.id) ? row : undefined;
   }, 15000, 'the new activity row');
   seen.add(eventId);
   return eventually(async () => {
-    const row = (await stack.api(`/v1/activity/${eventId}`)).body;
-    return row?.deliveries?.[0]?.attempts?.length ? row : undefined;
+    const row = await must(stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } }));
+    return row.deliveries[0]?.attempts.length ? row : undefined;
   }, 20000, 'the attempt on the row');
 }
 const seen = new Set<string>();

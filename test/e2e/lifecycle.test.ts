@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { startService } from '../support/services';
@@ -14,9 +15,9 @@ afterAll(() => stack?.stop());
 describe('service lifecycle', () => {
   it('SIGTERM: the gateway finishes the requests in flight (all 202), then exits 0', async () => {
     const gateway = await startService('ingest-gateway', stack.env);
-    const endpoint = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'drain' } });
+    const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'drain' } }));
     const post = (): Promise<number> =>
-      fetch(`${gateway.url}/relay/${endpoint.body.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' }).then((r) => r.status);
+      fetch(`${gateway.url}/relay/${endpoint.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' }).then((r) => r.status);
     expect(await post()).toBe(202); // warm the endpoint cache
     const inFlight = Array.from({ length: 20 }, post);
     await new Promise((r) => setTimeout(r, 5));

@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { eventually } from '../support/infra';
 import { startFakeGoogle } from '../support/fake-google';
 import type { FakeGoogle } from '../support/fake-google';
@@ -40,16 +41,16 @@ afterAll(async () => {
 });
 
 async function endpointWithOutputs(spreadsheetId: string) {
-  const endpoint = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'form to outputs', payload_format: 'query', methods: ['GET', 'POST'] } });
-  expect(endpoint.status).toBe(201);
-  const mail = await stack.api(`/v1/endpoints/${endpoint.body.id}/targets`, { method: 'POST', body: { kind: 'email', name: 'ops mail', config: { to: ['ops@example.com'], subject: 'Signup {{email}}' } } });
-  expect(mail.status).toBe(201);
-  const sheet = await stack.api(`/v1/endpoints/${endpoint.body.id}/targets`, {
-    method: 'POST',
-    body: { kind: 'spreadsheet', name: 'signups sheet', config: { spreadsheet_id: spreadsheetId, sheet_name: 'Sheet1', service_account_key: sa.keyFile } },
-  });
-  expect(sheet.status).toBe(201);
-  return { endpointId: endpoint.body.id as string, sheetTarget: sheet.body };
+  const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'form to outputs', payload_format: 'query', methods: ['GET', 'POST'] } }));
+  const path = { path: { endpointId: endpoint.id } };
+  await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: path, body: { kind: 'email', name: 'ops mail', config: { to: ['ops@example.com'], subject: 'Signup {{email}}' } } }));
+  const sheet = await must(
+    stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: path,
+      body: { kind: 'spreadsheet', name: 'signups sheet', config: { spreadsheet_id: spreadsheetId, sheet_name: 'Sheet1', service_account_key: sa.keyFile } },
+    }),
+  );
+  return { endpointId: endpoint.id, sheetTarget: sheet };
 }
 
 describe('email and spreadsheet targets, end to end', () => {
@@ -77,8 +78,8 @@ describe('email and spreadsheet targets, end to end', () => {
 
     // both attempts are in the activity log as delivered
     const activity = await eventually(async () => {
-      const got = await stack.api(`/v1/activity?endpoint_id=${endpointId}`);
-      const row = got.body.data[0];
+      const got = await must(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpointId } } }));
+      const row = got.data[0];
       return row && JSON.stringify(row).includes('"completed"') && row;
     }, 20_000, 'activity');
     expect(JSON.stringify(activity)).not.toMatch(/PRIVATE KEY|e2e-relay-Pa55/);
@@ -93,8 +94,8 @@ describe('email and spreadsheet targets, end to end', () => {
     expect((await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}?email=b%40example.com`)).status).toBe(202);
     await smtp.waitFor(before + 1, 20_000);
     const flagged = await eventually(async () => {
-      const targets = await stack.api(`/v1/endpoints/${endpointId}/targets`);
-      const sheet = (targets.body.data ?? targets.body).find((t: { kind: string }) => t.kind === 'spreadsheet');
+      const targets = await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }));
+      const sheet = targets.data.find((t) => t.kind === 'spreadsheet');
       return sheet?.flagged ? sheet : false;
     }, 20_000, 'flag');
     expect(JSON.stringify(flagged.flagged)).toMatch(/403|PERMISSION_DENIED|destination/);

@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { startStack } from './stack';
@@ -13,7 +14,7 @@ let stack: Stack;
 let endpointId: string;
 beforeAll(async () => {
   stack = await startStack('plan-limits', { only: ['management-api', 'ingest-gateway'] });
-  endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'plan' } })).body.id;
+  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'plan' } }))).id;
 });
 afterAll(() => stack?.stop());
 
@@ -38,17 +39,17 @@ async function planCommand(args: string[]): Promise<Record<string, unknown>> {
 describe('plan limits reach the gateway with the next request', () => {
   it('a lower payload limit set by the owner: the next larger payload is 413', async () => {
     expect((await send(4096)).status).toBe(202); // the endpoint (and its plan) is now cached by the gateway
-    const res = await stack.api('/v1/account/plan', { method: 'PATCH', body: { payload_limit_bytes: 2048 } });
-    expect(res.body.plan.payload_limit_bytes).toBe(2048);
+    const res = await must(stack.client.PATCH('/v1/account/plan', { body: { payload_limit_bytes: 2048 } }));
+    expect(res.plan.payload_limit_bytes).toBe(2048);
     const refused = await send(4096);
     expect(refused).toEqual({ status: 413, body: expect.objectContaining({ code: 'payload_too_large' }) });
     expect((await send(1024)).status).toBe(202);
   });
 
   it('a quota lowered to what was already accepted: the next request is 429 QUOTA_EXCEEDED', async () => {
-    const usage = await stack.api('/billing/usage');
-    expect(usage.body.accepted_events).toBeGreaterThan(0);
-    await stack.api('/v1/account/plan', { method: 'PATCH', body: { monthly_accepted_events: usage.body.accepted_events } });
+    const usage = await must(stack.client.GET('/billing/usage'));
+    expect(usage.accepted_events).toBeGreaterThan(0);
+    await must(stack.client.PATCH('/v1/account/plan', { body: { monthly_accepted_events: usage.accepted_events } }));
     const refused = await send(100);
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe('quota_exceeded');
@@ -58,8 +59,8 @@ describe('plan limits reach the gateway with the next request', () => {
     const out = await planCommand(['--account', stack.accountId, '--monthly-events', '1000000', '--payload-limit-bytes', '262144']);
     expect(out).toMatchObject({ account_id: stack.accountId, plan: { monthly_accepted_events: 1000000, payload_limit_bytes: 262144 }, changed: expect.any(Array) });
     expect((await send(4096)).status).toBe(202);
-    const audit = await stack.api('/v1/audit?limit=1');
-    expect(audit.body.data[0]).toMatchObject({ action: 'plan_changed', actor: 'operator' });
+    const audit = await must(stack.client.GET('/v1/audit', { params: { query: { limit: 1 } } }));
+    expect(audit.data[0]).toMatchObject({ action: 'plan_changed', actor: 'operator' });
   });
 
   it('the operator command refuses a bad value with the document’s message, and reads the plan without flags', async () => {

@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -165,10 +166,9 @@ describe('a real Prometheus scraping the running services with deploy/observabil
     // the flag counter's 0 must have been scraped first: increase() sees nothing in a series born at 1
     await eventually(async () => (await query(prometheus, 'relay_delivery_targets_flagged_total{job="webhook-deliverer", reason="destination"}')).length > 0, 20000, 'the flag counter at 0');
     receiver.respondWith({ status: 410, body: 'gone' });
-    const endpoint = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'gone-destination' } });
-    const target = await stack.api(`/v1/endpoints/${endpoint.body.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'gone', config: { url: receiver.url('/gone'), enforce_https: false } } });
-    expect(target.status).toBe(201);
-    const sent = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpoint.body.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' });
+    const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'gone-destination' } }));
+    await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: endpoint.id } }, body: { kind: 'webhook', name: 'gone', config: { url: receiver.url('/gone'), enforce_https: false } } }));
+    const sent = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpoint.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' });
     expect(sent.status).toBe(202);
     await receiver.waitForRequests(1, 15000);
 

@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { openActivityLog } from '@relay/activity-log';
 import { eventually } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
@@ -31,12 +32,11 @@ afterAll(async () => {
 
 describe('resend cost is bounded: 1,000 resends of one event', () => {
   it('the row stops growing at the documented allowance; later resends are refused with resend_limit_reached', async () => {
-    const endpoint = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'resent' } });
+    const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'resent' } }));
     for (let i = 0; i < TARGETS; i++) {
-      const t = await stack.api(`/v1/endpoints/${endpoint.body.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: `r${i}`, config: { url: receiver.url(`/t${i}`), enforce_https: false } } });
-      expect(t.status).toBe(201);
+      await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: endpoint.id } }, body: { kind: 'webhook', name: `r${i}`, config: { url: receiver.url(`/t${i}`), enforce_https: false } } }));
     }
-    const sent = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpoint.body.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"order":1}' });
+    const sent = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpoint.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"order":1}' });
     expect(sent.status).toBe(202);
     const eventId = sent.headers.get('x-relay-event-id')!;
     const log = openActivityLog(stack.store.connection);
@@ -61,11 +61,11 @@ describe('resend cost is bounded: 1,000 resends of one event', () => {
     // they interleave exactly CAP / TARGETS are accepted
     for (let n = BATCH; n <= RESENDS; n += BATCH) {
       if (Date.now() > deadline) throw new Error(`only ${n - BATCH} resends within the test's time bound`);
-      const answers = await Promise.all(Array.from({ length: BATCH }, () => stack.api(`/v1/activity/${eventId}/resend`, { method: 'POST' })));
-      for (const res of answers) {
-        const key = res.status === 202 ? '202' : `${res.status} ${res.body.code}`;
+      const answers = await Promise.all(Array.from({ length: BATCH }, () => stack.client.POST('/v1/activity/{eventId}/resend', { params: { path: { eventId } } })));
+      for (const { response, error } of answers) {
+        const key = response.status === 202 ? '202' : `${response.status} ${error?.code}`;
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
-        if (res.status === 409) expect(res.body.message).toContain(`at most ${CAP} deliveries`);
+        if (response.status === 409) expect(error?.message).toContain(`at most ${CAP} deliveries`);
       }
       if ([10, 100, RESENDS].includes(n)) {
         process.stdout.write(`resend ${n}: ${JSON.stringify(Object.fromEntries(statuses))}\n`);

@@ -1,3 +1,5 @@
+import { must } from '@relay/client';
+import type { Target } from '@relay/client';
 import { deleteBrokerNamespace, eventually } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
 import { startStack } from './stack';
@@ -26,7 +28,7 @@ const send = async (n: number, tag: string): Promise<void> => {
     expect(res.status).toBe(202);
   }
 };
-const state = async (): Promise<{ state: string; reason: string }> => (await stack.api(`/v1/endpoints/${endpointId}/targets/${targetId}`)).body.breaker_state;
+const state = async (): Promise<Target['breaker_state']> => (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId } } }))).breaker_state;
 const delivered = (): Set<string> => new Set(arrivals.filter((a) => a.status === 200).map((a) => a.eventId));
 
 beforeAll(async () => {
@@ -37,14 +39,14 @@ beforeAll(async () => {
     return { status, body: failing ? 'down' : 'ok' };
   });
   stack = await startStack('breaker');
-  endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'flaky' } })).body.id;
-  const target = await stack.api(`/v1/endpoints/${endpointId}/targets`, {
-    method: 'POST',
+  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'flaky' } }))).id;
+  const target = await stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+    params: { path: { endpointId } },
     // retries 1 s apart, enough of them that none is used up before the breaker holds the rest
     body: { kind: 'webhook', name: 'flaky receiver', config: { url: receiver.url('/hook'), enforce_https: false }, retry_schedule_ms: Array(15).fill(1000), breaker: BREAKER },
   });
-  expect(target.status).toBe(201);
-  targetId = target.body.id;
+  expect(target.response.status).toBe(201);
+  targetId = target.data!.id;
 }, 120_000);
 
 afterAll(async () => {
@@ -87,8 +89,8 @@ describe('the circuit breaker of a target that answers 500', () => {
   });
 
   it('paused by hand: nothing is sent until resumed, then every held delivery arrives', async () => {
-    const paused = await stack.api(`/v1/endpoints/${endpointId}/targets/${targetId}/pause`, { method: 'POST' });
-    expect(paused.body.breaker_state.state).toBe('paused');
+    const paused = await must(stack.client.POST('/v1/endpoints/{endpointId}/targets/{targetId}/pause', { params: { path: { endpointId, targetId } } }));
+    expect(paused.breaker_state.state).toBe('paused');
     const before = arrivals.length;
     await send(5, 'p');
     // the deliverers hold them: wait for the holds to show in their metrics, then see the receiver got none
@@ -97,8 +99,8 @@ describe('the circuit breaker of a target that answers 500', () => {
       return /relay_delivery_held_total\{kind="webhook",reason="paused"\} ([5-9]|\d\d)/.test(text);
     }, 30_000, 'five deliveries held as paused');
     expect(arrivals.length).toBe(before);
-    const resumed = await stack.api(`/v1/endpoints/${endpointId}/targets/${targetId}/resume`, { method: 'POST' });
-    expect(resumed.body.breaker_state.state).toBe('closed');
+    const resumed = await must(stack.client.POST('/v1/endpoints/{endpointId}/targets/{targetId}/resume', { params: { path: { endpointId, targetId } } }));
+    expect(resumed.breaker_state.state).toBe('closed');
     await eventually(async () => delivered().size === EVENTS + 5, 120_000, 'the five held deliveries');
   }, 200_000);
 });

@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { deleteBrokerNamespace, eventually } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
 import { startService } from '../support/services';
@@ -45,16 +46,17 @@ afterAll(async () => {
 
 describe('a target limited to 10 a second, three deliverers, 500 events queued', () => {
   it('receives at most 10 in any of its 1-s windows, every event arrives, and a SIGKILLed deliverer loses nothing', async () => {
-    const endpoint = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'limited' } });
-    const target = await stack.api(`/v1/endpoints/${endpoint.body.id}/targets`, {
-      method: 'POST',
-      body: { kind: 'webhook', name: 'slow receiver', config: { url: receiver.url('/hook'), enforce_https: false }, limits: { rate: RATE, per: 'second' } },
-    });
-    expect(target.status).toBe(201);
-    expect(target.body.limits).toEqual({ rate: RATE, per: 'second', max_in_flight: null });
+    const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'limited' } }));
+    const target = await must(
+      stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+        params: { path: { endpointId: endpoint.id } },
+        body: { kind: 'webhook', name: 'slow receiver', config: { url: receiver.url('/hook'), enforce_https: false }, limits: { rate: RATE, per: 'second' } },
+      }),
+    );
+    expect(target.limits).toEqual({ rate: RATE, per: 'second', max_in_flight: null });
 
     const sent: string[] = [];
-    const ingest = `${stack.services['ingest-gateway']!.url}/relay/${endpoint.body.id}`;
+    const ingest = `${stack.services['ingest-gateway']!.url}/relay/${endpoint.id}`;
     for (let i = 0; i < EVENTS; i += 25) {
       await Promise.all(
         Array.from({ length: Math.min(25, EVENTS - i) }, async (_x, j) => {

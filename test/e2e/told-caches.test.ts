@@ -1,3 +1,5 @@
+import { must } from '@relay/client';
+import type { EndpointPatch, PlanPatch } from '@relay/client';
 import { cacheChangesSeqKey } from '@relay/contracts';
 import { eventually, infra } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
@@ -38,8 +40,8 @@ beforeAll(async () => {
   const viaProxy = { ...stack.env, REDIS_URL: `redis://127.0.0.1:${proxy.port}` };
   cutGateway = await startService('ingest-gateway', viaProxy);
   cutDeliverer = await startService('webhook-deliverer', viaProxy);
-  endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'told', rate_limit_per_minute: 100000 } })).body.id;
-  targetId = (await stack.api(`/v1/endpoints/${endpointId}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'r', config: { url: receiver.url(), enforce_https: false } } })).body.id;
+  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'told', rate_limit_per_minute: 100000 } }))).id;
+  targetId = (await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'r', config: { url: receiver.url(), enforce_https: false } } }))).id;
 });
 
 afterAll(async () => {
@@ -74,32 +76,34 @@ function attemptsSince(marks: number[]): { state: string; error: string | null }
 }
 const outputMarks = (): number[] => [stack.services['webhook-deliverer']!, cutDeliverer].map((d) => d.output().length);
 
-async function patch(path: string, body: unknown): Promise<void> {
-  const res = await stack.api(path, { method: 'PATCH', body });
-  expect(res.status).toBe(200);
+async function patchEndpoint(body: EndpointPatch): Promise<void> {
+  await must(stack.client.PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId } }, body }));
+}
+async function patchPlan(body: PlanPatch): Promise<void> {
+  await must(stack.client.PATCH('/v1/account/plan', { body }));
 }
 
 describe('changes made through the API are in force at every gateway and deliverer within 1 s', () => {
   it('an endpoint setting and the plan, at both gateways', async () => {
     expect(await statuses()).toEqual([202, 202]); // cached by both now
-    await patch(`/v1/endpoints/${endpointId}`, { methods: ['PUT'] });
+    await patchEndpoint({ methods: ['PUT'] });
     await sleep(IN_FORCE_MS);
     expect(await statuses()).toEqual([405, 405]);
-    await patch(`/v1/endpoints/${endpointId}`, { methods: ['POST'] });
-    await patch('/v1/account/plan', { payload_limit_bytes: 2048 });
+    await patchEndpoint({ methods: ['POST'] });
+    await patchPlan({ payload_limit_bytes: 2048 });
     await sleep(IN_FORCE_MS);
     expect(await statuses({ bytes: 4096 })).toEqual([413, 413]);
-    await patch('/v1/account/plan', { payload_limit_bytes: 262144 });
+    await patchPlan({ payload_limit_bytes: 262144 });
     await sleep(IN_FORCE_MS);
     expect(await statuses({ bytes: 4096 })).toEqual([202, 202]);
   });
 
   it('a new target: both gateways route to it', async () => {
-    const added = (await stack.api(`/v1/endpoints/${endpointId}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'second', config: { url: second.url(), enforce_https: false } } })).body.id as string;
+    const added = (await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'second', config: { url: second.url(), enforce_https: false } } }))).id;
     await sleep(IN_FORCE_MS);
     const ids = await Promise.all(gateways().map(async (gw) => (await send(gw)).id));
     await eventually(async () => ids.every((id) => arrived(second, id)), 10000, 'both events at the second target');
-    expect((await stack.api(`/v1/endpoints/${endpointId}/targets/${added}`, { method: 'DELETE' })).status).toBe(204);
+    await must(stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId: added } } }));
   });
 
   it('a flag set by one deliverer stops both; cleared through the API, both deliver again', async () => {
@@ -119,7 +123,7 @@ describe('changes made through the API are in force at every gateway and deliver
     expect(stopped.flat().every((a) => a.error?.startsWith('target flagged'))).toBe(true);
     expect(receiver.requests.length).toBe(before);
 
-    expect((await stack.api(`/v1/endpoints/${endpointId}/targets/${targetId}/flag`, { method: 'DELETE' })).status).toBe(200);
+    await must(stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}/flag', { params: { path: { endpointId, targetId } } }));
     await sleep(IN_FORCE_MS);
     const clearedMarks = outputMarks();
     const ids: string[] = [];
@@ -139,21 +143,21 @@ describe('a lost Redis connection (cut by the proxy, the counter reset as by a r
     // a Redis restart without persistence starts the change numbers again
     await stack.redis.del(cacheChangesSeqKey(stack.namespace));
 
-    await patch(`/v1/endpoints/${endpointId}`, { methods: ['PUT'] });
+    await patchEndpoint({ methods: ['PUT'] });
     await sleep(IN_FORCE_MS);
     expect(await statuses()).toEqual([405, 405]);
-    await patch(`/v1/endpoints/${endpointId}`, { methods: ['POST'] });
-    await patch('/v1/account/plan', { payload_limit_bytes: 2048 });
+    await patchEndpoint({ methods: ['POST'] });
+    await patchPlan({ payload_limit_bytes: 2048 });
     await sleep(IN_FORCE_MS);
     expect(await statuses({ bytes: 4096 })).toEqual([413, 413]);
-    await patch('/v1/account/plan', { payload_limit_bytes: 262144 });
+    await patchPlan({ payload_limit_bytes: 262144 });
 
     // flagged by the cut deliverer itself (its announcement cannot go out), cleared through the API
     receiver.respondWith({ status: 410, body: 'gone' });
     await send(stack.services['ingest-gateway']!);
     await eventually(async () => (await modelsOf(stack.store).targets.findById(targetId).lean())?.flagged, 10000, 'the flag');
     receiver.respondWith({ status: 200, body: 'ok' });
-    expect((await stack.api(`/v1/endpoints/${endpointId}/targets/${targetId}/flag`, { method: 'DELETE' })).status).toBe(200);
+    await must(stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}/flag', { params: { path: { endpointId, targetId } } }));
     await sleep(IN_FORCE_MS);
     const marks = outputMarks();
     const first = await send(stack.services['ingest-gateway']!);
@@ -164,7 +168,7 @@ describe('a lost Redis connection (cut by the proxy, the counter reset as by a r
     const heardBefore = heard();
     await proxy.restore();
     await eventually(async () => heard() > heardBefore, 10000, 'the cut gateway to hear again');
-    await patch(`/v1/endpoints/${endpointId}`, { methods: ['PUT'] });
+    await patchEndpoint({ methods: ['PUT'] });
     await sleep(IN_FORCE_MS);
     expect(await statuses()).toEqual([405, 405]);
     // revalidation, not a dropped cache: the cut gateway never failed a lookup

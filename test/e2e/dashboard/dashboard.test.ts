@@ -181,8 +181,8 @@ describe('dashboard in Chromium against the real stack', () => {
     expect(await answer.locator('pre.payload').textContent()).toBe('no thanks');
     expect(await page.content()).not.toContain('receiver-secret');
     const failedId = (await page.locator('tr[data-event-id]').first().getAttribute('data-event-id'))!;
-    const row = await stack.api(`/v1/activity/${failedId}`); // checked against the OpenAPI document
-    expect(row.body.deliveries[0].attempts[0].response).toMatchObject({ body: 'no thanks', body_truncated: false, headers: { 'x-request-id': 'rq-77', 'set-cookie': '[redacted]' } });
+    const row = await must(stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId: failedId } } })); // checked against the OpenAPI document
+    expect(row.deliveries[0]!.attempts[0]!.response).toMatchObject({ body: 'no thanks', body_truncated: false, headers: { 'x-request-id': 'rq-77', 'set-cookie': '[redacted]' } });
     await shoot('activity');
 
     await page.getByText('All', { exact: true }).click();

@@ -72,10 +72,11 @@ describe('the request of an activity row (issue 27, item 1)', () => {
   });
 
   it('a refused request keeps none; another account cannot read one; an unknown event is not found', async () => {
-    expect((await fx.api('get', `/v1/activity/${ids.refused}/request`)).status).toBe(404);
+    const kept = (client: RelayClient, id: string) => client.GET('/v1/activity/{eventId}/request', { params: { path: { eventId: id } } }).then((r) => r.response.status);
+    expect(await kept(fx.client, ids.refused!)).toBe(404);
     const other = await fx.newAccount();
-    expect((await fx.apiAs(other.apiKey, 'get', `/v1/activity/${ids.json}/request`)).status).toBe(404);
-    expect((await fx.api('get', `/v1/activity/${eventId('nothing')}/request`)).status).toBe(404);
+    expect(await kept(fx.clientAs(other.apiKey), ids.json!)).toBe(404);
+    expect(await kept(fx.client, eventId('nothing'))).toBe(404);
   });
 
   it('a viewer may read it', async () => {
