@@ -50,6 +50,14 @@ const running = new Set();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
+// A signal ends a process without its 'exit' handlers: a bench with no handler of its own (the smoke
+// test's time limit sends SIGTERM) exits through them instead, so its services do not outlive it.
+// A bench with its own handler (system.js, tenants.js: they also delete the namespace) keeps it.
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+  process.on(signal, () => {
+    if (process.listenerCount(signal) === 1) process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+}
 
 /**
  * Starts `node <nodeArgs> <file>` with PATH and `env` only, its output kept.
