@@ -39,6 +39,7 @@ export type ResendAccepted = Schemas['ResendAccepted'];
 export type BulkRetry = Schemas['BulkRetry'];
 export type BulkRetryCreate = Schemas['BulkRetryCreate'];
 export type BulkRetryPage = Schemas['BulkRetryPage'];
+export type BulkRetryPreview = Schemas['BulkRetryPreview'];
 export type AccountPlan = Schemas['AccountPlan'];
 export type PlanPatch = Schemas['PlanPatch'];
 export type Usage = Schemas['Usage'];

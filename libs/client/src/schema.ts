@@ -460,6 +460,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bulk-retries/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count what a bulk retry would queue
+         * @description Takes the body of `POST /v1/bulk-retries` and answers how many failed deliveries, of how many events, a bulk retry of it would queue again now — by the job’s own rules and walk, queuing nothing. Reads at most 500 rows (the newest of the window); past that `complete` is false. Each account may ask for 30 a minute.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["previewBulkRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bulk-retries/{jobId}": {
         parameters: {
             query?: never;
@@ -2181,6 +2203,11 @@ export interface components {
                 /** Format: date-time */
                 last_seen: string;
             } | null;
+            /**
+             * Format: date-time
+             * @description when the soonest delivery of the row that failed and waits for its next attempt is tried again; null when none waits (never tried yet, delivered, or failed for good). A `pending` row with a time is retrying: the dashboard reads it "Retrying"
+             */
+            next_attempt_at: string | null;
         };
         ActivityPage: {
             data: components["schemas"]["ActivityListed"][];
@@ -2382,7 +2409,7 @@ export interface components {
              */
             state: "queued" | "running" | "done" | "cancelled" | "failed";
             cancel_requested: boolean;
-            /** @description the total is not known in advance: `rows_scanned` grows until `done` */
+            /** @description the total is not known in advance: `rows_scanned` grows until `done`; `skipped_resend_limit`: rows whose new deliveries would pass the per-event ceiling resends share */
             progress: {
                 rows_scanned: number;
                 rows_retried: number;
@@ -2391,6 +2418,7 @@ export interface components {
                 skipped_no_payload: number;
                 skipped_not_failed: number;
                 skipped_target_gone: number;
+                skipped_resend_limit: number;
             };
             /** @description runs taken so far (a run resumes from the saved cursor after a crash) */
             runs: number;
@@ -2404,6 +2432,37 @@ export interface components {
             finished_at: string | null;
             /** @description why the last run ended early (the next resumes), or why the job failed */
             error: string | null;
+        };
+        BulkRetryPreview: {
+            filter: {
+                endpoint_id: string | null;
+                target_id: string | null;
+                /** @constant */
+                status: "errors";
+                /** Format: date-time */
+                from: string;
+                /** Format: date-time */
+                to: string;
+            };
+            /** @description failed deliveries a bulk retry of this body would queue again now */
+            deliveries: number;
+            /** @description the events (rows) they belong to */
+            events: number;
+            /** @description false when the window holds more than `max_rows` rows of Errors: the counts are of the newest 500, a floor */
+            complete: boolean;
+            /** @description most rows a preview goes through */
+            max_rows: number;
+            /** @description the job’s counts as a run now would make them, nothing queued */
+            counts: {
+                rows_scanned: number;
+                rows_retried: number;
+                deliveries_queued: number;
+                skipped_not_accepted: number;
+                skipped_no_payload: number;
+                skipped_not_failed: number;
+                skipped_target_gone: number;
+                skipped_resend_limit: number;
+            };
         };
         BulkRetryPage: {
             data: components["schemas"]["BulkRetry"][];
@@ -3861,6 +3920,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BulkRetry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    previewBulkRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkRetryCreate"];
+            };
+        };
+        responses: {
+            /** @description The counts; nothing was queued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkRetryPreview"];
                 };
             };
             400: components["responses"]["BadRequest"];

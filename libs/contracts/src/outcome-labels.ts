@@ -8,12 +8,14 @@ const STATUS_LABELS: Record<RowStatus, string> = { completed: 'Completed', pendi
 /**
  * The label a person sees for a row's outcome, with its code: "Unsupported Media Type
  * (UNSUPPORTED_MEDIA_TYPE)"; an accepted request by where its deliveries stand, "Delivery failed
- * (ACCEPTED)". The dashboard shows exactly this (its copy, lib/outcome.ts, is checked against
+ * (ACCEPTED)", "Retrying (ACCEPTED)" while a failed delivery waits for its next attempt. The dashboard shows exactly this (its copy, lib/outcome.ts, is checked against
  * it by test/unit/dashboard), and the error-text search matches it (issue 27, item 2): a search
  * finds what the row reads.
  */
-export function outcomeLabel(outcome: string, status: RowStatus): string {
-  if (outcome === 'ACCEPTED') return `${STATUS_LABELS[status]} (ACCEPTED)`;
+export function outcomeLabel(outcome: string, status: RowStatus, retrying = false): string {
+  // a pending row whose delivery failed and waits for its next attempt reads Retrying (issue 25
+  // item 5): not the same as one never tried yet. Still in the spec's Pending group.
+  if (outcome === 'ACCEPTED') return `${status === 'pending' && retrying ? 'Retrying' : STATUS_LABELS[status]} (ACCEPTED)`;
   const words = outcome
     .toLowerCase()
     .split('_')
@@ -23,7 +25,7 @@ export function outcomeLabel(outcome: string, status: RowStatus): string {
 }
 
 /** Every label a row can show, lower case: whether a search text can match a row by its label alone. */
-const ALL_LABELS: string[] = OUTCOMES.flatMap((o) => (['completed', 'pending', 'errors'] as const).map((s) => outcomeLabel(o, s).toLowerCase()));
+const ALL_LABELS: string[] = OUTCOMES.flatMap((o) => (['completed', 'pending', 'errors'] as const).flatMap((s) => [outcomeLabel(o, s), outcomeLabel(o, s, true)].map((l) => l.toLowerCase())));
 
 /** Whether some row could match `needle` (lower case) by its outcome label, whatever its texts. */
 export const labelCanMatch = (needle: string): boolean => ALL_LABELS.some((l) => l.includes(needle));

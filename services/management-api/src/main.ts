@@ -58,7 +58,8 @@ runMain(async () => {
   const limits = createActionLimiter(redis, config.namespace, logger);
   const jobs = new BulkRetryStore(store);
   const retentionMs = config.activityRetentionDays * 86_400_000;
-  const runner = createBulkRetryRunner({ store, jobs, deliveries, logger, leaseMs: config.bulkRetryLeaseMs, pollMs: config.bulkRetryPollMs, keepFinishedMs: retentionMs });
+  const resendAllowance = createResendAllowance(redis, config.namespace, MAX_RESENT_DELIVERIES_PER_EVENT, retentionMs);
+  const runner = createBulkRetryRunner({ store, jobs, deliveries, allowance: resendAllowance, logger, leaseMs: config.bulkRetryLeaseMs, pollMs: config.bulkRetryPollMs, keepFinishedMs: retentionMs });
 
   const readiness = { mongodb: () => store.ping(), redis: () => redis.status === 'ready' };
   const announceChange = createInvalidator(redis, config.namespace, logger);
@@ -87,7 +88,7 @@ runMain(async () => {
       gateway: createGatewayClient({ baseUrl: config.gatewayInternalUrl, signer: createInternalSigner(config.secretsKeys, 'test-request'), timeoutMs: 30_000 }),
       deliveries,
       limits,
-      resendAllowance: createResendAllowance(redis, config.namespace, MAX_RESENT_DELIVERIES_PER_EVENT, retentionMs),
+      resendAllowance,
       jobs,
       retentionMs,
       testRequestsPerMinute: config.testRequestsPerMinute,

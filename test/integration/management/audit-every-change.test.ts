@@ -22,6 +22,7 @@ const NOT_CHANGES: Record<string, string> = {
   resendActivity: 'redelivers a stored event; the resend is an activity row of its own, configuration is unchanged',
   createBulkRetry: 'redelivers stored events; the job is listed with who started it (GET /v1/bulk-retries), configuration is unchanged',
   cancelBulkRetry: 'stops such a job; the job records its cancellation, configuration is unchanged',
+  previewBulkRetry: 'counts what a bulk retry would queue; reads only, nothing is queued or changed',
 };
 
 const SECRETS = ['inbound-secret-value-0001', 'captcha-secret-value-0002', 'outbound-token-value-0003', 'rotated-inbound-secret-0004'];

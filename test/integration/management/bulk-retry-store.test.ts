@@ -6,6 +6,9 @@ import { MAX_RUNS, createBulkRetryRunner } from '../../../services/management-ap
 import { BulkRetryStore } from '../../../services/management-api/src/adapters/bulk-retry-store';
 import type { JobDoc } from '../../../services/management-api/src/adapters/bulk-retry-store';
 import { zeroCounts } from '../../../services/management-api/src/domain/bulk-retry-job';
+import { MAX_RESENT_DELIVERIES_PER_EVENT } from '../../../services/management-api/src/domain/resend';
+import { createResendAllowance } from '../../../services/management-api/src/adapters/resend-allowance';
+import { Redis } from 'ioredis';
 import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
 
@@ -94,7 +97,9 @@ describe('bulk retry jobs in the store', () => {
     const { logger } = testLogger('management-api');
     const broker = new BrokerConnection({ url: infra.rabbitmqUrl, connectionName: 'bulk retry test', logger, topology: { namespace, deliveryLimit: 20 } });
     await broker.start();
-    const runner = createBulkRetryRunner({ store: b, jobs: jobsB, deliveries: new DeliveryPublisher(new ConfirmPublisher(broker, 1000), namespace), logger, leaseMs: 1000, pollMs: 100, keepFinishedMs: 30 * 86_400_000 });
+    const redis = new Redis(infra.redisUrl, { maxRetriesPerRequest: 1 });
+    const allowance = createResendAllowance(redis, namespace, MAX_RESENT_DELIVERIES_PER_EVENT, 60_000);
+    const runner = createBulkRetryRunner({ store: b, jobs: jobsB, deliveries: new DeliveryPublisher(new ConfirmPublisher(broker, 1000), namespace), allowance, logger, leaseMs: 1000, pollMs: 100, keepFinishedMs: 30 * 86_400_000 });
     runner.start();
     try {
       const status = await eventually(async () => {
@@ -105,6 +110,7 @@ describe('bulk retry jobs in the store', () => {
     } finally {
       await runner.stop();
       await broker.close();
+      redis.disconnect();
       await deleteBrokerNamespace(namespace);
     }
   });

@@ -19,6 +19,8 @@ export interface IndexEntry {
   target_count: number;
   test: boolean;
   aggregated: boolean;
+  /** when the soonest delivery that failed and waits is tried again (status.ts nextAttemptMs); null: none waits */
+  retry_ms: number | null;
 }
 
 /** A later change of a row's status or latest error. */
@@ -26,6 +28,7 @@ export interface IndexChange {
   event_id: string;
   status: StatusGroup;
   last_error: string | null;
+  retry_ms: number | null;
 }
 
 type StatusCode = 'c' | 'p' | 'e';
@@ -37,8 +40,9 @@ const FLAG_AGGREGATED = 2;
 export const ENTRY_TEXT_MAX = 300;
 const clip = (text: string | null): string | null => (text === null ? null : text.slice(0, ENTRY_TEXT_MAX));
 
-type EntryTuple = [string, number, string, string | null, string | null, string | null, string | null, StatusCode, string | null, number, number];
-type ChangeTuple = [string, StatusCode, string | null];
+// the next attempt's time came last (2026-11-26): pages written before have no such element, read as null
+type EntryTuple = [string, number, string, string | null, string | null, string | null, string | null, StatusCode, string | null, number, number, (number | null)?];
+type ChangeTuple = [string, StatusCode, string | null, (number | null)?];
 
 /**
  * A page is stored as one JSON text field: FerretDB's cost to read or write a document grows
@@ -47,7 +51,7 @@ type ChangeTuple = [string, StatusCode, string | null];
  */
 export function encodeEntries(entries: IndexEntry[]): string {
   return JSON.stringify(
-    entries.map((e): EntryTuple => [e.event_id, e.received_ms, e.endpoint_id, e.method, e.source_ip, e.outcome, clip(e.reason), TO_CODE[e.status], clip(e.last_error), e.target_count, (e.test ? FLAG_TEST : 0) | (e.aggregated ? FLAG_AGGREGATED : 0)]),
+    entries.map((e): EntryTuple => [e.event_id, e.received_ms, e.endpoint_id, e.method, e.source_ip, e.outcome, clip(e.reason), TO_CODE[e.status], clip(e.last_error), e.target_count, (e.test ? FLAG_TEST : 0) | (e.aggregated ? FLAG_AGGREGATED : 0), e.retry_ms]),
   );
 }
 
@@ -65,8 +69,9 @@ export function decodeEntries(text: string): IndexEntry[] {
     target_count: t[9],
     test: (t[10] & FLAG_TEST) !== 0,
     aggregated: (t[10] & FLAG_AGGREGATED) !== 0,
+    retry_ms: t[11] ?? null,
   }));
 }
 
-export const encodeChanges = (changes: IndexChange[]): string => JSON.stringify(changes.map((c): ChangeTuple => [c.event_id, TO_CODE[c.status], clip(c.last_error)]));
-export const decodeChanges = (text: string): IndexChange[] => (JSON.parse(text) as ChangeTuple[]).map((t) => ({ event_id: t[0], status: FROM_CODE[t[1]], last_error: t[2] }));
+export const encodeChanges = (changes: IndexChange[]): string => JSON.stringify(changes.map((c): ChangeTuple => [c.event_id, TO_CODE[c.status], clip(c.last_error), c.retry_ms]));
+export const decodeChanges = (text: string): IndexChange[] => (JSON.parse(text) as ChangeTuple[]).map((t) => ({ event_id: t[0], status: FROM_CODE[t[1]], last_error: t[2], retry_ms: t[3] ?? null }));

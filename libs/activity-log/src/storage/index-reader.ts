@@ -203,5 +203,5 @@ interface RecordedCounts {
 const samePosition = (a: Position, b: Position | null): boolean => b !== null && a.hour === b.hour && a.page === b.page && a.index === b.index;
 
 function withChange(entry: IndexEntry, change: IndexChange | undefined): IndexEntry {
-  return change ? { ...entry, status: change.status, last_error: change.last_error } : entry;
+  return change ? { ...entry, status: change.status, last_error: change.last_error, retry_ms: change.retry_ms } : entry;
 }

@@ -3,7 +3,7 @@ export type { GroupScope, Scope } from './keys';
 export type { IndexChange, IndexEntry } from './entries';
 export { LogCollections, decodeRow, lateAttemptId, payloadId } from './log';
 export type { IndexDoc, LateAttemptDoc, PayloadDoc, StoredPayload } from './log';
-export { currentDeliveries, deliveryState, lastError, mergeAttempts, statusOf } from './status';
+export { currentDeliveries, deliveryState, lastError, mergeAttempts, nextAttemptMs, statusOf } from './status';
 export type { StoredAttempt } from './status';
 export { IndexWriter } from './index-writer';
 export type { FlushClock, IndexWriterOptions, ScopedChange, ScopedEntry } from './index-writer';

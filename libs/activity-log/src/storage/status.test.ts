@@ -1,5 +1,7 @@
 import { deliveryIdFor, resendDeliveryId, resendTag } from '@relay/contracts';
-import { statusOf } from './status';
+import { decodeChanges, decodeEntries, encodeChanges, encodeEntries } from './entries';
+import type { IndexEntry } from './entries';
+import { nextAttemptMs, statusOf } from './status';
 
 const EVT = 'evt_01m83e0000aaaaaaaaaaaaaaaa';
 const ORIGINAL = deliveryIdFor(EVT, 'tg_a');
@@ -26,5 +28,29 @@ describe('activity status groups (Completed / Pending / Errors)', () => {
     ['a resend still retrying makes the row Pending', { outcome: 'ACCEPTED', target_count: 1, deliveries: { [ORIGINAL]: { target_id: 'tg_a', delivery_id: ORIGINAL, ...failed }, [RESENT]: { target_id: 'tg_a', delivery_id: RESENT, ...retrying } } }, 'pending'],
   ])('%s', (_name, doc, expected) => {
     expect(statusOf(doc)).toBe(expected);
+  });
+});
+
+describe("a row's next attempt, as the list shows it (issue 25 item 5: retrying, not never tried)", () => {
+  const at = (iso: string) => new Date(iso);
+  const waiting = (iso: string) => ({ attempts: { '1': { attempt: 1, state: 'retrying' as const, next_attempt_at: at(iso) } } });
+
+  it('is the soonest next attempt of the current deliveries that failed and wait', () => {
+    expect(nextAttemptMs({ a: waiting('2030-01-01T00:10:00Z'), b: waiting('2030-01-01T00:05:00Z'), c: delivered })).toBe(Date.parse('2030-01-01T00:05:00Z'));
+  });
+
+  it('is null when nothing waits: never tried yet, delivered, failed for good, or replaced by a resend', () => {
+    expect(nextAttemptMs({})).toBeNull();
+    expect(nextAttemptMs({ a: delivered, b: failed })).toBeNull();
+    expect(nextAttemptMs({ [ORIGINAL]: { target_id: 'tg_a', delivery_id: ORIGINAL, ...waiting('2030-01-01T00:10:00Z') }, [RESENT]: { target_id: 'tg_a', delivery_id: RESENT, ...delivered } })).toBeNull();
+  });
+
+  it('travels in index entries and changes; pages written before it existed read as none', () => {
+    const entry: IndexEntry = { event_id: EVT, received_ms: 1, endpoint_id: 'ep_1', method: 'POST', source_ip: null, outcome: 'ACCEPTED', reason: null, status: 'pending', last_error: 'HTTP 500', target_count: 1, test: false, aggregated: false, retry_ms: 123 };
+    expect(decodeEntries(encodeEntries([entry]))).toEqual([entry]);
+    expect(decodeChanges(encodeChanges([{ event_id: EVT, status: 'pending', last_error: null, retry_ms: 5 }]))).toEqual([{ event_id: EVT, status: 'pending', last_error: null, retry_ms: 5 }]);
+    const old = JSON.stringify([[EVT, 1, 'ep_1', 'POST', null, 'ACCEPTED', null, 'p', null, 1, 0]]);
+    expect(decodeEntries(old)[0]!.retry_ms).toBeNull();
+    expect(decodeChanges(JSON.stringify([[EVT, 'p', null]]))[0]!.retry_ms).toBeNull();
   });
 });

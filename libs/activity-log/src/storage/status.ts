@@ -83,6 +83,27 @@ export function lastError(deliveries: Record<string, ErrorLike> | undefined): st
   return latest?.error ?? null;
 }
 
+interface RetryLike extends DeliveryLike {
+  attempts?: Record<string, AttemptLike & { next_attempt_at?: Date | null }>;
+}
+
+/**
+ * When the soonest current delivery that failed and waits for its next attempt is tried again
+ * (ms), or null when none waits: what lets the list tell "retrying" from "never tried" without
+ * opening the row (issue 25 item 5).
+ */
+export function nextAttemptMs(deliveries: Record<string, RetryLike> | null | undefined): number | null {
+  let soonest: number | null = null;
+  for (const d of currentDeliveries(deliveries)) {
+    let last: (AttemptLike & { next_attempt_at?: Date | null }) | null = null;
+    for (const a of Object.values(d.attempts ?? {})) if (!last || a.attempt > last.attempt) last = a;
+    if (last?.state !== 'retrying' || !last.next_attempt_at) continue;
+    const at = new Date(last.next_attempt_at).getTime();
+    if (soonest === null || at < soonest) soonest = at;
+  }
+  return soonest;
+}
+
 /** One attempt with the delivery it belongs to: what a late-attempt document holds. */
 export type StoredAttempt = DeliveryAttemptRecord & Pick<DeliveryRecord, 'delivery_id' | 'target_id' | 'target_kind'>;
 

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { LRUCache } from '@relay/cache';
 import { timedId } from '@relay/contracts';
 import type { StoredPayloadV1 } from '@relay/contracts';
-import { IndexWriter, hourOf, lateAttemptId, payloadId, scopesOfRow } from '../storage/internal';
+import { IndexWriter, hourOf, lateAttemptId, nextAttemptMs, payloadId, scopesOfRow } from '../storage/internal';
 import type { FlushClock, LateAttemptDoc, LogCollections, PayloadDoc, ScopedChange, ScopedEntry } from '../storage/internal';
 import type { Fold } from './flood';
 import type { EventGroup } from './hold';
@@ -157,7 +157,8 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
           e.attempts.forEach((a, i) => lateDocs.push({ hour, doc: { _id: lateAttemptId(e.event_id, known.late + i), attempt: storedAttempt(a) } }));
           recent.set(e.event_id, { row: after, late: known.late + e.attempts.length });
           settled += 1;
-          if (after.status !== before!.status || after.last_error !== before!.last_error) moved(before!, after, hour);
+          // a retry that failed again moves the next attempt's time too, which the list shows
+          if (after.status !== before!.status || after.last_error !== before!.last_error || nextAttemptMs(after.deliveries) !== nextAttemptMs(before!.deliveries)) moved(before!, after, hour);
           continue;
         }
         // a request (late, or redelivered) or a row's first message: the row gets an entry; the

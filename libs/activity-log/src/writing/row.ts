@@ -1,5 +1,5 @@
 import type { ActivityAttemptV1, ActivityRequestV1 } from '@relay/contracts';
-import { mergeAttempts } from '../storage/internal';
+import { mergeAttempts, nextAttemptMs } from '../storage/internal';
 import type { ActivityDoc } from '@relay/store';
 import type { IndexChange, IndexEntry, StoredAttempt } from '../storage/internal';
 
@@ -81,9 +81,10 @@ export function entryOf(row: RowDoc): IndexEntry {
     target_count: row.target_count ?? 0,
     test: row.test === true,
     aggregated: row.aggregate != null,
+    retry_ms: nextAttemptMs(row.deliveries),
   };
 }
 
 export function changeOf(row: RowDoc): IndexChange {
-  return { event_id: row._id, status: row.status, last_error: row.last_error ?? null };
+  return { event_id: row._id, status: row.status, last_error: row.last_error ?? null, retry_ms: nextAttemptMs(row.deliveries) };
 }

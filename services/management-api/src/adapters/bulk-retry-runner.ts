@@ -1,20 +1,20 @@
 import { hostname } from 'node:os';
 import type { DeliveryPublisher } from '@relay/broker';
-import { LRUCache } from '@relay/cache';
-import { channelOf } from '@relay/targets';
 import { openActivityLog } from '@relay/activity-log';
-import { findTarget } from '@relay/store';
 import type { Store } from '@relay/store';
 import type { Logger } from '@relay/logging';
 import { FINISHED, jobMatches, retryRow, zeroCounts } from '../domain/bulk-retry-job';
 import type { RowRetryPorts } from '../domain/bulk-retry-job';
-import type { ResendTarget } from '../domain/resend';
+import { ERRORS_GROUP, PAGE_ROWS, targetLookup } from './bulk-retry-ports';
 import type { BulkRetryStore, JobDoc, ProgressDoc } from './bulk-retry-store';
+import type { ResendAllowance } from './resend-allowance';
 
 export interface RunnerOptions {
   store: Store;
   jobs: BulkRetryStore;
   deliveries: DeliveryPublisher;
+  /** the per-event ceiling of added deliveries, shared with resends (a bulk retry adds deliveries to rows too) */
+  allowance: ResendAllowance;
   logger: Logger;
   /** BULK_RETRY_LEASE_MS: a run not renewed for this long is taken over by another instance */
   leaseMs: number;
@@ -29,10 +29,6 @@ export interface RunnerOptions {
 const PRUNE_EVERY_MS = 10 * 60_000;
 const PRUNE_MAX = 100;
 
-/** Rows listed per page (each page's reads are bounded as the activity API's). */
-const PAGE_ROWS = 50;
-/** A job walks the Errors group of its window; no other filter of the activity list applies. */
-const ERRORS = { status: 'errors', sourceIp: null, errorText: null, payload: null, responseStatus: null } as const;
 /** How often a run looks for a cancel request while it works (one read by `_id`). */
 const CANCEL_CHECK_MS = 500;
 /**
@@ -59,22 +55,11 @@ export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
   const now = opts.now ?? Date.now;
   const owner = `${hostname()}:${process.pid}`;
   const log = openActivityLog(opts.store.connection);
-  // a job's rows name few targets; 5 s keeps a run from reading each again for every row (lru-cache, the project's one LRU)
-  const targetCache = new LRUCache<string, { value: (ResendTarget & { endpoint_id: string; account_id: string }) | null; at: number }>({ max: 10_000 });
+  const targetOf = targetLookup(opts.store, now);
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let stopping = false;
   let prunedAt = 0;
-
-  async function targetOf(targetId: string, accountId: string) {
-    const hit = targetCache.get(targetId);
-    if (hit && now() - hit.at < 5000) return hit.value && hit.value.account_id === accountId ? hit.value : null;
-    const t = await findTarget(opts.store, targetId);
-    const channel = t ? channelOf(t.kind) : null;
-    const value = t && t.enabled && channel ? { id: t.id, kind: t.kind, channel, endpoint_id: t.endpoint_id, account_id: t.account_id } : null;
-    targetCache.set(targetId, { value, at: now() });
-    return value && value.account_id === accountId ? value : null;
-  }
 
   /** One pass over the slots: the first job that is neither finished nor held by a live lease is taken. */
   async function poll(): Promise<void> {
@@ -142,6 +127,9 @@ export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
       row: (id) => log.row(id),
       payload: (id) => log.payload(id),
       target: (id) => targetOf(id, job.account_id),
+      // fails closed like a resend: Redis unreachable ends the run, which resumes later
+      take: async (id, n) => (await opts.allowance.take(job.account_id, id, n)).ok,
+      giveBack: (id, n) => opts.allowance.giveBack(job.account_id, id, n),
       publish: (d) => opts.deliveries.publish(d),
       // the job's rate: deliveries are spaced 1/rate s apart, so a job can never flood the broker
       async pace(n) {
@@ -164,7 +152,7 @@ export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
           await save({ state: 'cancelled', finished_at: new Date(now()) });
           break;
         }
-        const page = await log.list({ ...ERRORS, account: job.account_id, endpointId: filter.endpoint_id, fromMs: filter.from_ms, toMs: filter.to_ms, cursor: progress.cursor, limit: PAGE_ROWS, where: (e) => jobMatches(filter, e) });
+        const page = await log.list({ ...ERRORS_GROUP, account: job.account_id, endpointId: filter.endpoint_id, fromMs: filter.from_ms, toMs: filter.to_ms, cursor: progress.cursor, limit: PAGE_ROWS, where: (e) => jobMatches(filter, e) });
         let stoppedEarly = false;
         for (const entry of page.rows) {
           if (lost || stopping || (await cancelled())) {

@@ -7,6 +7,8 @@ import type { RedisClient } from '@relay/cache';
  * past its allowance is refused, so the row — and its read and resend times — stop growing.
  */
 export interface ResendAllowance {
+  /** the ceiling: deliveries resends and bulk retries may add to one event in all */
+  readonly max: number;
   /**
    * How much of the account's event's allowance is used (0: never resent). Keyed by account too,
    * so a resend past the allowance is refused before the row is read, and a count never tells
@@ -30,6 +32,7 @@ return used`;
 export function createResendAllowance(redis: RedisClient, namespace: string, maxPerEvent: number, ttlMs: number): ResendAllowance {
   const key = (accountId: string, eventId: string): string => `${namespace}:resent:${accountId}:${eventId}`;
   return {
+    max: maxPerEvent,
     async used(accountId, eventId) {
       return Number((await redis.get(key(accountId, eventId))) ?? 0);
     },

@@ -38,17 +38,20 @@ const rowDoc = (deliveries: Record<string, { target: string; state: 'delivered' 
   }) as unknown as ActivityDoc;
 const payload: StoredPayload = { request: { method: 'POST', source_ip: '1.2.3.4', headers: {}, query: '' }, payload: { content_type: 'application/json', body_base64: 'e30=' } };
 
-function ports(row: ActivityDoc | null, stored: StoredPayload | null = payload, targets = ['tg_a', 'tg_b']) {
+function ports(row: ActivityDoc | null, stored: StoredPayload | null = payload, targets = ['tg_a', 'tg_b'], allowance = 100) {
   const published: string[] = [];
   const paced: number[] = [];
+  const used = { n: 0 };
   const p: RowRetryPorts = {
+    take: async (_id, n) => (used.n + n <= allowance ? ((used.n += n), true) : false),
+    giveBack: async (_id, n) => void (used.n -= n),
     row: async () => row,
     payload: async () => stored,
     target: async (id) => (targets.includes(id) ? { id, kind: 'webhook', channel: 'webhook', endpoint_id: 'ep_1' } : null),
     pace: async (n) => void paced.push(n),
     publish: async (d) => void published.push(...d.map((x) => x.message.delivery_id)),
   };
-  return { p, published, paced };
+  return { p, published, paced, used };
 }
 
 describe('retrying one row of a bulk retry', () => {
@@ -73,10 +76,26 @@ describe('retrying one row of a bulk retry', () => {
     expect(counts.skipped_not_failed).toBe(1);
   });
 
+  it("takes the row's new deliveries from the event's allowance, the one resends use", async () => {
+    const { p, used } = ports(rowDoc({ a: { target: 'tg_a', state: 'failed' }, b: { target: 'tg_b', state: 'failed' } }));
+    await retryRow(entry, filter, tag, p, zeroCounts());
+    expect(used.n).toBe(2);
+  });
+
+  it('gives the allowance back when the broker did not take the deliveries, and fails the row (the run resumes it)', async () => {
+    const { p, used } = ports(rowDoc({ a: { target: 'tg_a', state: 'failed' } }));
+    p.publish = async () => {
+      throw new Error('broker down');
+    };
+    await expect(retryRow(entry, filter, tag, p, zeroCounts())).rejects.toThrow('broker down');
+    expect(used.n).toBe(0);
+  });
+
   it.each([
     ['a rejected request, without reading it', { ...entry, outcome: 'AUTH_FAILED' }, ports(null), 'skipped_not_accepted'],
     ['a row without a stored payload', entry, ports(rowDoc({ d: { target: 'tg_a', state: 'failed' } }), null), 'skipped_no_payload'],
     ['a row whose failed target is gone', entry, ports(rowDoc({ d: { target: 'tg_gone', state: 'failed' } })), 'skipped_target_gone'],
+    ['a row whose new deliveries would pass the per-event ceiling, whole', entry, ports(rowDoc({ a: { target: 'tg_a', state: 'failed' }, b: { target: 'tg_b', state: 'failed' } }), payload, ['tg_a', 'tg_b'], 1), 'skipped_resend_limit'],
   ])('skips %s', async (_n, e, f, counter) => {
     const counts = zeroCounts();
     await retryRow(e, filter, tag, f.p, counts);

@@ -38,9 +38,14 @@ export interface JobCounts {
   skipped_not_failed: number;
   /** the failed deliveries' targets were deleted or disabled since */
   skipped_target_gone: number;
+  /**
+   * the event's deliveries would pass the ceiling resends and bulk retries share
+   * (MAX_RESENT_DELIVERIES_PER_EVENT): its row stays as it is
+   */
+  skipped_resend_limit: number;
 }
 
-export const zeroCounts = (): JobCounts => ({ rows_scanned: 0, rows_retried: 0, deliveries_queued: 0, skipped_not_accepted: 0, skipped_no_payload: 0, skipped_not_failed: 0, skipped_target_gone: 0 });
+export const zeroCounts = (): JobCounts => ({ rows_scanned: 0, rows_retried: 0, deliveries_queued: 0, skipped_not_accepted: 0, skipped_no_payload: 0, skipped_not_failed: 0, skipped_target_gone: 0, skipped_resend_limit: 0 });
 
 const DAY_MS = 86_400_000;
 
@@ -93,15 +98,29 @@ export interface RowRetryPorts {
   payload(eventId: string): Promise<StoredPayload | null>;
   /** an enabled target of the account, or null */
   target(targetId: string): Promise<(ResendTarget & { endpoint_id: string }) | null>;
+  /**
+   * takes `n` of the event's allowance of added deliveries, the one resends use (a preview only
+   * checks that they fit); false: they do not fit, nothing taken
+   */
+  take(eventId: string, n: number): Promise<boolean>;
+  /** gives back what `take` took for deliveries that were not published */
+  giveBack(eventId: string, n: number): Promise<void>;
   /** waits until `n` more deliveries may be published (the job's rate) */
   pace(n: number): Promise<void>;
+  /** publishes with broker confirms; a preview publishes nothing */
   publish(deliveries: { message: DeliveryMessageV1; channel: DeliveryChannel }[]): Promise<void>;
 }
 
 /**
  * Retries one listed row: each target whose current delivery failed gets a new delivery of the
  * stored payload, with the job's tag (the same ids if the row is retried again after a crash).
- * Adds what happened to `counts`.
+ * Adds what happened to `counts`. The job and its preview (`POST /v1/bulk-retries/preview`) both
+ * run this, with publishing ports or counting ones, so the count shown beforehand is what the
+ * job's rules give.
+ *
+ * A bulk retry adds deliveries to the row as a resend does, so it takes from the same ceiling
+ * per event (MAX_RESENT_DELIVERIES_PER_EVENT): a row whose new deliveries do not all fit is
+ * skipped whole, as a resend past it is refused whole.
  */
 export async function retryRow(entry: ListedRow, filter: BulkRetryFilter, tag: string, ports: RowRetryPorts, counts: JobCounts): Promise<void> {
   counts.rows_scanned += 1;
@@ -126,11 +145,27 @@ export async function retryRow(entry: ListedRow, filter: BulkRetryFilter, tag: s
     counts.skipped_target_gone += 1;
     return;
   }
+  if (!(await ports.take(row._id, targets.length))) {
+    counts.skipped_resend_limit += 1;
+    return;
+  }
   await ports.pace(targets.length);
-  await ports.publish(resendDeliveries(row, payload!, targets, tag));
+  try {
+    await ports.publish(resendDeliveries(row, payload!, targets, tag));
+  } catch (err) {
+    await ports.giveBack(row._id, targets.length).catch(() => undefined);
+    throw err;
+  }
   counts.rows_retried += 1;
   counts.deliveries_queued += targets.length;
 }
+
+/**
+ * Most rows a preview (`POST /v1/bulk-retries/preview`) goes through: each costs a read of its row
+ * and of its payload by key, so a preview answers within seconds whatever the window holds; past
+ * it the counts are of the newest rows, a floor (`complete: false`).
+ */
+export const PREVIEW_MAX_ROWS = 500;
 
 /** Jobs a page of `GET /v1/bulk-retries` gives by default and at most: each costs a few reads by `_id`. */
 export const BULK_RETRY_PAGE = { default: 20, max: 100 };
@@ -151,17 +186,21 @@ interface StatusLike {
 
 const iso = (d: Date | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
 
+/** A job's filter as the API shows it (a job, a preview). */
+export const filterView = (f: BulkRetryFilter) => ({ endpoint_id: f.endpoint_id, target_id: f.target_id, status: 'errors', from: iso(new Date(f.from_ms)), to: iso(new Date(f.to_ms)) });
+
 /** A job as GET /v1/bulk-retries/:jobId shows it. */
 export function jobView(job: JobLike, status: StatusLike) {
   const p = status.progress;
   return {
     id: job._id,
     account_id: job.account_id,
-    filter: { endpoint_id: job.filter.endpoint_id, target_id: job.filter.target_id, status: 'errors', from: iso(new Date(job.filter.from_ms)), to: iso(new Date(job.filter.to_ms)) },
+    filter: filterView(job.filter),
     rate_per_second: job.rate_per_second,
     state: p?.state ?? 'queued',
     cancel_requested: status.cancelRequested,
-    progress: p?.counts ?? zeroCounts(),
+    // jobs saved before a count existed show it as 0
+    progress: { ...zeroCounts(), ...p?.counts },
     runs: status.runs,
     created_at: iso(job.created_at),
     started_at: iso(p?.started_at),

@@ -67,7 +67,15 @@ const delivery = object(
 );
 
 export const activitySchemas: Record<string, Schema> = {
-  ActivityListed: object(common, names),
+  ActivityListed: object(
+    {
+      ...common,
+      next_attempt_at: nullable(
+        dateTime('when the soonest delivery of the row that failed and waits for its next attempt is tried again; null when none waits (never tried yet, delivered, or failed for good). A `pending` row with a time is retrying: the dashboard reads it "Retrying"'),
+      ),
+    },
+    [...names, 'next_attempt_at'],
+  ),
   ActivityPage: object({ data: list(ref('ActivityListed')), next_cursor: nullable(str({ description: 'pass back as `cursor` with the same filters; null at the end' })) }, ['data', 'next_cursor']),
   ActivityRequest: object(
     {

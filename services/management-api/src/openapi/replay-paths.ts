@@ -1,5 +1,5 @@
 import { OUTCOMES } from '@relay/contracts';
-import { BULK_RETRY_PAGE, JOB_STATES } from '../domain/bulk-retry-job';
+import { BULK_RETRY_PAGE, JOB_STATES, PREVIEW_MAX_ROWS, zeroCounts } from '../domain/bulk-retry-job';
 import { MAX_RESEND_TARGET_IDS, MAX_RESENT_DELIVERIES_PER_EVENT } from '../domain/resend';
 import { errorBody } from './components';
 import { bool, dateTime, errors, int, json, list, nullable, object, oneOfValues, op, pathParam, queryParam, ref, str } from './kit';
@@ -23,7 +23,8 @@ const refused = (codes: string[], description: string): Record<string, Schema> =
 });
 
 const id = (description: string): Schema => str({ minLength: 1, maxLength: 128, description });
-const counts = ['rows_scanned', 'rows_retried', 'deliveries_queued', 'skipped_not_accepted', 'skipped_no_payload', 'skipped_not_failed', 'skipped_target_gone'];
+const counts = Object.keys(zeroCounts());
+const countsSchema = (description: string): Schema => object(Object.fromEntries(counts.map((c) => [c, int({ minimum: 0 })])), counts, { description });
 
 export const replaySchemas: Record<string, Schema> = {
   TestRequest: object(
@@ -99,7 +100,7 @@ export const replaySchemas: Record<string, Schema> = {
       rate_per_second: int({ minimum: 1 }),
       state: oneOfValues(JOB_STATES, '`queued` → `running` → `done` | `cancelled` | `failed`'),
       cancel_requested: bool(),
-      progress: object(Object.fromEntries(counts.map((c) => [c, int({ minimum: 0 })])), counts, { description: 'the total is not known in advance: `rows_scanned` grows until `done`' }),
+      progress: countsSchema('the total is not known in advance: `rows_scanned` grows until `done`; `skipped_resend_limit`: rows whose new deliveries would pass the per-event ceiling resends share'),
       runs: int({ minimum: 0, description: 'runs taken so far (a run resumes from the saved cursor after a crash)' }),
       created_at: dateTime(),
       started_at: nullable(dateTime()),
@@ -108,6 +109,20 @@ export const replaySchemas: Record<string, Schema> = {
       error: nullable(str({ description: 'why the last run ended early (the next resumes), or why the job failed' })),
     },
     ['id', 'account_id', 'filter', 'rate_per_second', 'state', 'cancel_requested', 'progress', 'runs', 'created_at', 'started_at', 'updated_at', 'finished_at', 'error'],
+  ),
+  BulkRetryPreview: object(
+    {
+      filter: object(
+        { endpoint_id: nullable(str()), target_id: nullable(str()), status: { type: 'string', const: 'errors' }, from: dateTime(), to: dateTime() },
+        ['endpoint_id', 'target_id', 'status', 'from', 'to'],
+      ),
+      deliveries: int({ minimum: 0, description: 'failed deliveries a bulk retry of this body would queue again now' }),
+      events: int({ minimum: 0, description: 'the events (rows) they belong to' }),
+      complete: bool({ description: `false when the window holds more than \`max_rows\` rows of Errors: the counts are of the newest ${PREVIEW_MAX_ROWS}, a floor` }),
+      max_rows: int({ minimum: 1, description: 'most rows a preview goes through' }),
+      counts: countsSchema('the job’s counts as a run now would make them, nothing queued'),
+    },
+    ['filter', 'deliveries', 'events', 'complete', 'max_rows', 'counts'],
   ),
   BulkRetryPage: object({ data: list(ref('BulkRetry')), next_cursor: nullable(str({ description: 'pass back as `cursor`; null on the last page' })) }, ['data', 'next_cursor']),
 };
@@ -176,6 +191,20 @@ export const replayPaths: Record<string, Schema> = {
       requestBody: bodyOf(ref('BulkRetryCreate')),
       responses: {
         '202': job('The job, queued.', { Location: { description: '`/v1/bulk-retries/<id>`', schema: { type: 'string' } } }),
+        ...errors('NotFound', 'TooManyRequests'),
+      },
+    }),
+  },
+  '/v1/bulk-retries/preview': {
+    post: op({
+      operationId: 'previewBulkRetry',
+      summary: 'Count what a bulk retry would queue',
+      description: `Takes the body of \`POST /v1/bulk-retries\` and answers how many failed deliveries, of how many events, a bulk retry of it would queue again now — by the job’s own rules and walk, queuing nothing. Reads at most ${PREVIEW_MAX_ROWS} rows (the newest of the window); past that \`complete\` is false. Each account may ask for 30 a minute.`,
+      tags: ['Activity'],
+      role: 'editor',
+      requestBody: bodyOf(ref('BulkRetryCreate')),
+      responses: {
+        '200': json(ref('BulkRetryPreview'), 'The counts; nothing was queued.'),
         ...errors('NotFound', 'TooManyRequests'),
       },
     }),

@@ -70,5 +70,6 @@ function listed(e: ListedRow, account: string, row: ActivityDoc | null) {
     target_count: e.target_count,
     test: e.test,
     aggregate: row?.aggregate ?? null,
+    next_attempt_at: e.retry_ms === null ? null : new Date(e.retry_ms).toISOString(),
   };
 }

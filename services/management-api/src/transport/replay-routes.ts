@@ -7,7 +7,9 @@ import { openActivityLog } from '@relay/activity-log';
 import { enabledTargetsOf, findTarget } from '@relay/store';
 import { channelOf } from '@relay/targets';
 import { endpointExists } from '../adapters/endpoint-store';
-import { BULK_RETRY_PAGE, FINISHED, jobView, parseBulkRetry } from '../domain/bulk-retry-job';
+import { BULK_RETRY_PAGE, FINISHED, PREVIEW_MAX_ROWS, filterView, jobView, parseBulkRetry } from '../domain/bulk-retry-job';
+import type { BulkRetryFilter } from '../domain/bulk-retry-job';
+import { previewBulkRetry } from '../adapters/bulk-retry-ports';
 import { MAX_RESEND_TARGET_IDS, MAX_RESENT_DELIVERIES_PER_EVENT, resendDeliveries, resendable } from '../domain/resend';
 import type { ResendTarget } from '../domain/resend';
 import { accountOf, actorOf } from './auth';
@@ -20,6 +22,8 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 /** bulk retries an account may start per hour: each walks a window of the log in the background */
 const BULK_RETRIES_PER_HOUR = 20;
+/** previews an account may ask for per minute: each reads up to PREVIEW_MAX_ROWS rows and payloads */
+const BULK_RETRY_PREVIEWS_PER_MINUTE = 30;
 
 /**
  * The body for the handler's own checks: a JSON object, else undefined (an array) — the
@@ -87,17 +91,31 @@ export function replayRoutes(deps: ReplayDeps): Router {
     const now = deps.now().getTime();
     const parsed = checked(req, parseBulkRetry(jsonObject(req.body), now, deps.retentionMs, deps.bulkRetryMaxRate));
     const { filter } = parsed;
-    if (filter.endpoint_id !== null && !(await endpointExists(deps.store, account, filter.endpoint_id))) throw notFound('Endpoint');
-    if (filter.target_id !== null) {
-      const t = await findTarget(deps.store, filter.target_id);
-      if (!t || t.account_id !== account || t.endpoint_id !== filter.endpoint_id) throw notFound('Target');
-    }
+    await checkFilterTargets(deps, account, filter);
     const allowed = await deps.limits.take(account, 'bulk-retry', BULK_RETRIES_PER_HOUR, HOUR_MS);
     if (!allowed.ok) throw tooMany('too_many_bulk_retries', `At most ${BULK_RETRIES_PER_HOUR} bulk retries an hour.`, allowed.retryAfterSeconds);
     const job = { _id: newJobId(now), account_id: account, filter, rate_per_second: parsed.rate_per_second, created_at: new Date(now), created_by: actorOf(req) };
     await deps.jobs.create(job);
     deps.logger.info('bulk retry created', { job_id: job._id, account_id: account, actor: job.created_by, ...filter });
     res.status(202).location(`/v1/bulk-retries/${job._id}`).json(jobView(job, { runs: 0, progress: null, cancelRequested: false }));
+  });
+
+  // what a bulk retry of the same body would queue now, queuing nothing: the dashboard asks before it starts one
+  r.post('/bulk-retries/preview', ...operation('previewBulkRetry', { reportWithHandler: true }), async (req: Request, res: Response) => {
+    const account = accountOf(req);
+    const { filter } = checked(req, parseBulkRetry(jsonObject(req.body), deps.now().getTime(), deps.retentionMs, deps.bulkRetryMaxRate));
+    await checkFilterTargets(deps, account, filter);
+    const allowed = await deps.limits.take(account, 'bulk-retry-preview', BULK_RETRY_PREVIEWS_PER_MINUTE, MINUTE_MS);
+    if (!allowed.ok) throw tooMany('too_many_bulk_retry_previews', `At most ${BULK_RETRY_PREVIEWS_PER_MINUTE} bulk retry previews a minute.`, allowed.retryAfterSeconds);
+    const preview = await previewBulkRetry({ log, store: deps.store, allowance: deps.resendAllowance, now: () => deps.now().getTime() }, account, filter);
+    res.set('Cache-Control', 'no-store').json({
+      filter: filterView(filter),
+      deliveries: preview.counts.deliveries_queued,
+      events: preview.counts.rows_retried,
+      complete: preview.complete,
+      max_rows: PREVIEW_MAX_ROWS,
+      counts: preview.counts,
+    });
   });
 
   r.get('/bulk-retries', ...operation('listBulkRetries', { reportWithHandler: true }), async (req: Request, res: Response) => {
@@ -162,6 +180,15 @@ function parseListPage(q: Record<string, unknown>): Validation<{ limit: number; 
     else errors.push({ field: 'cursor', message: 'must be the `next_cursor` of the previous page' });
   }
   return errors.length ? { ok: false, errors } : { ok: true, value: { limit, cursor } };
+}
+
+/** 404 for an endpoint or target of the filter that is not the account's (a target must be its endpoint's). */
+async function checkFilterTargets(deps: ReplayDeps, account: string, filter: BulkRetryFilter): Promise<void> {
+  if (filter.endpoint_id !== null && !(await endpointExists(deps.store, account, filter.endpoint_id))) throw notFound('Endpoint');
+  if (filter.target_id !== null) {
+    const t = await findTarget(deps.store, filter.target_id);
+    if (!t || t.account_id !== account || t.endpoint_id !== filter.endpoint_id) throw notFound('Target');
+  }
 }
 
 async function jobOf(deps: ReplayDeps, req: Request) {
