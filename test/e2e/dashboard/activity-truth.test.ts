@@ -1,13 +1,15 @@
 import type { Page } from 'playwright-core';
 import { TestReceiver } from '../../support/receiver';
-import { launchBrowser, signIn } from './browser';
+import { launchBrowser, screenshot, signIn } from './browser';
 import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /**
  * The activity view tells the truth about deliveries (issue 25 item 5), in Chromium as a person
- * uses it: a delivery that failed and waits for its next attempt reads "retrying (next attempt
- * at …)", and Resend asks which targets (all ticked) before it sends — here to one of them only.
+ * uses it: a request whose delivery failed and waits for its next attempt reads "Retrying" in the
+ * list, with when (and "retrying (next attempt at …)" expanded); Resend asks which targets (all
+ * ticked) before it sends — here to one of them only; "Retry failed deliveries" says how many it
+ * will queue before it starts, Cancel changes nothing, Retry queues exactly that many.
  */
 let stack: Awaited<ReturnType<typeof startDashboardStack>>;
 let browser: Browser;
@@ -15,6 +17,8 @@ let page: Page;
 let failing: TestReceiver;
 let healthy: TestReceiver;
 let eventId: string;
+/** the breaker is not under test: deliberately failing targets must never have it open */
+const NEVER_OPENS = { failure_rate_pct: 100, min_attempts: 100_000, window_s: 10, cool_down_s: 1, flag_after_open_s: 60 };
 
 const WAIT = 30_000;
 const visible = (text: string | RegExp) => page.getByText(text).first().waitFor({ state: 'visible', timeout: WAIT });
@@ -40,7 +44,7 @@ describe('the activity view tells the truth about deliveries', () => {
   it('a delivery that failed and waits for its next attempt shows as retrying, with when', async () => {
     const endpoint = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'shop' } })).body;
     // the failing target's next attempt is 10 minutes away: it stays retrying while we look
-    await stack.api(`/v1/endpoints/${endpoint.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'flaky', config: { url: failing.url('/hook'), enforce_https: false }, retry_schedule_ms: [600_000] } });
+    await stack.api(`/v1/endpoints/${endpoint.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'flaky', config: { url: failing.url('/hook'), enforce_https: false }, retry_schedule_ms: [600_000], breaker: NEVER_OPENS } });
     await stack.api(`/v1/endpoints/${endpoint.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'steady', config: { url: healthy.url('/hook'), enforce_https: false } } });
     const sent = await fetch(endpoint.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"order":7}' });
     expect(sent.status).toBe(202);
@@ -49,7 +53,18 @@ describe('the activity view tells the truth about deliveries', () => {
     await healthy.waitForRequests(1, WAIT);
 
     await page.goto(`${stack.dashboardUrl}#/endpoints/${endpoint.id}/activity`);
-    await page.locator(`tr[data-event-id="${eventId}"]`).waitFor({ timeout: WAIT });
+    const row = page.locator(`tr[data-event-id="${eventId}"]`);
+    await row.waitFor({ timeout: WAIT });
+    // the list itself says Retrying, with when — from the listed row, before anything is opened
+    await row.getByText('Retrying (ACCEPTED)').waitFor({ timeout: WAIT });
+    expect(await row.getByText(/^next attempt \d{2}:\d{2}:\d{2} UTC$/).count()).toBe(1);
+    expect(await row.locator('.outcome--retrying').getAttribute('title')).toMatch(/next attempt at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
+    await screenshot(page, 'activity-retrying');
+    // still in the spec's Pending group
+    await page.getByRole('radio', { name: 'Pending' }).check();
+    await row.getByText('Retrying (ACCEPTED)').waitFor({ timeout: WAIT });
+    await page.getByRole('radio', { name: 'All' }).check();
+    await row.waitFor({ timeout: WAIT });
     await page.getByRole('button', { name: /^Show details of the request/ }).first().click();
     await visible(/retrying \(next attempt at \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
     expect(await page.locator('.delivery--retrying').count()).toBe(1);
@@ -70,5 +85,58 @@ describe('the activity view tells the truth about deliveries', () => {
     // nothing more went to the target left out
     await page.locator('.delivery--delivered').nth(1).waitFor({ timeout: WAIT });
     expect(failing.requests).toHaveLength(1);
+  });
+
+  it('"Retry failed deliveries" says there is nothing to retry where no delivery failed for good, and starts nothing', async () => {
+    // the shop's one row is retrying, not failed: the Errors group holds nothing to retry
+    await page.getByRole('radio', { name: 'Errors' }).check();
+    await page.getByRole('button', { name: 'Retry failed deliveries' }).click();
+    await visible(/Nothing to retry: no failed delivery in these rows can be sent again/);
+    expect(await page.getByRole('group', { name: 'Confirm bulk retry' }).count()).toBe(0);
+    expect((await stack.api('/v1/bulk-retries')).body.data).toEqual([]);
+  });
+
+  it('"Retry failed deliveries" says how many it will queue first; Cancel changes nothing, Retry queues exactly that many', async () => {
+    const receiver = await TestReceiver.start();
+    let down = true;
+    receiver.respondWith(() => (down ? { status: 500, body: 'down' } : { status: 200, body: 'ok' }));
+    try {
+      const ep = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'orders' } })).body;
+      // no retries: each delivery fails for good at its first 500
+      await stack.api(`/v1/endpoints/${ep.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'recovering', config: { url: receiver.url('/hook'), enforce_https: false }, retry_schedule_ms: [], breaker: NEVER_OPENS } });
+      const sent: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(ep.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"order":${i}}` });
+        expect(res.status).toBe(202);
+        sent.push(res.headers.get('x-relay-event-id')!);
+      }
+      await receiver.waitForRequests(3, WAIT);
+
+      await page.goto(`${stack.dashboardUrl}#/endpoints/${ep.id}/activity?status=errors`);
+      // an endpoint's Errors pages are written up to 30 s after the rows (ACTIVITY_INDEX_MAX_WAIT_MS)
+      for (const id of sent) await page.locator(`tr[data-event-id="${id}"]`).waitFor({ timeout: 90_000 });
+
+      await page.getByRole('button', { name: 'Retry failed deliveries' }).click();
+      const confirm = page.getByRole('group', { name: 'Confirm bulk retry' });
+      await confirm.getByText('This queues 3 failed deliveries of 3 events again.').waitFor({ timeout: WAIT });
+      await screenshot(page, 'bulk-retry-confirm');
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('button', { name: 'Retry failed deliveries' }).waitFor();
+      // nothing started, nothing sent
+      expect((await stack.api('/v1/bulk-retries')).body.data).toEqual([]);
+      expect(receiver.requests).toHaveLength(3);
+
+      down = false;
+      await page.getByRole('button', { name: 'Retry failed deliveries' }).click();
+      await confirm.getByText('This queues 3 failed deliveries of 3 events again.').waitFor({ timeout: WAIT });
+      await confirm.getByRole('button', { name: 'Retry' }).click();
+      await visible(/Bulk retry done: 3 rows read, 3 deliveries queued again\./);
+      const all = await receiver.waitForRequests(6, WAIT);
+      expect(new Set(all.slice(3).map((r) => String(r.headers['x-relay-event-id'])))).toEqual(new Set(sent));
+      const jobs = (await stack.api('/v1/bulk-retries')).body.data;
+      expect(jobs.map((j: { progress: { deliveries_queued: number } }) => j.progress.deliveries_queued)).toEqual([3]);
+    } finally {
+      await receiver.close();
+    }
   });
 });

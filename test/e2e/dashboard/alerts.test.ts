@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { eventually } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';
-import { launchBrowser, signIn } from './browser';
+import { launchBrowser, screenshot, signIn } from './browser';
 import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
@@ -46,6 +46,7 @@ describe('the Alerts page', () => {
     await page.getByLabel('Threshold (%)').fill('80');
     await page.getByRole('button', { name: 'Create rule' }).click();
     await page.locator('#f-target_ids-error').getByText('must list 1 to 10 target ids').waitFor({ timeout: WAIT });
+    await screenshot(page, 'alerts-rule-form');
 
     await page.getByLabel('ops hook (ops)').check();
     await page.getByRole('button', { name: 'Create rule' }).click();
@@ -67,6 +68,7 @@ describe('the Alerts page', () => {
     const recent = page.getByRole('table', { name: 'Recent alerts' });
     await recent.getByText('Test alert: this is how rule “GitHub secret rotated?” tells you').waitFor({ timeout: WAIT });
     expect(await recent.getByRole('link', { name: 'Open the view that explains it' }).getAttribute('href')).toMatch(/#\/activity\?endpoint_id=ep_/);
+    await screenshot(page, 'alerts');
   });
 
   it('edits the rule and deletes it after confirming', async () => {

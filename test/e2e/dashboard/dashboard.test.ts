@@ -246,6 +246,10 @@ describe('dashboard in Chromium against the real stack', () => {
     // earlier failed row on the page says nothing of whether this one is in the log yet
     await page.locator(`tr[data-event-id="${bulkEvent}"]`).waitFor({ timeout: 30000 });
     await page.getByRole('button', { name: 'Retry failed deliveries' }).click();
+    // it says how many first, and starts only when confirmed
+    const confirm = page.getByRole('group', { name: 'Confirm bulk retry' });
+    await confirm.getByText('This queues 1 failed delivery of 1 event again.').waitFor({ timeout: 30000 });
+    await confirm.getByRole('button', { name: 'Retry' }).click();
     await visible(/Bulk retry done: \d+ rows? read, 1 delivery queued again/);
     const requests = await receiver.waitForRequests(6, 15000);
     expect(JSON.parse(requests[5]!.body.toString())).toEqual({ bulk: 1 });

@@ -4,7 +4,7 @@ import { BODY_FILTER_KINDS as LIB_FILTER_KINDS, CAPTCHA_PROVIDERS as LIB_CAPTCHA
 import { curlLine, shellQuote } from '../../../services/management-api/dashboard/src/lib/curl';
 import { errorMap, fieldFor, pathWords } from '../../../services/management-api/dashboard/src/lib/fields';
 import { latencyPoints, quantile } from '../../../services/management-api/dashboard/src/lib/latency';
-import { appendPage, mergeNewest, outcomeLabel } from '../../../services/management-api/dashboard/src/lib/outcome';
+import { appendPage, isRetrying, mergeNewest, outcomeLabel } from '../../../services/management-api/dashboard/src/lib/outcome';
 import { formatBytes, prettyPayload } from '../../../services/management-api/dashboard/src/lib/payload-view';
 import { abilitiesOf, roleTable } from '../../../services/management-api/dashboard/src/lib/roles';
 import { managementApiDocument } from '../../../services/management-api/src/openapi/document';
@@ -108,16 +108,27 @@ describe('the activity view', () => {
 
   it('shows every outcome with the label the error-text search matches (issue 27, item 2)', () => {
     for (const outcome of OUTCOMES) {
-      for (const status of ['completed', 'pending', 'errors'] as const) expect(outcomeLabel({ outcome, status })).toBe(searchedLabel(outcome, status));
+      for (const status of ['completed', 'pending', 'errors'] as const) {
+        expect(outcomeLabel({ outcome, status, next_attempt_at: null })).toBe(searchedLabel(outcome, status));
+        expect(outcomeLabel({ outcome, status, next_attempt_at: '2030-01-01T00:00:00.000Z' })).toBe(searchedLabel(outcome, status, true));
+      }
     }
   });
 
+  it('reads a pending row whose failed delivery waits for its next attempt as Retrying, not Pending (issue 25 item 5)', () => {
+    expect(outcomeLabel({ outcome: 'ACCEPTED', status: 'pending', next_attempt_at: '2030-01-01T00:00:00.000Z' })).toBe('Retrying (ACCEPTED)');
+    expect(isRetrying({ status: 'pending', next_attempt_at: '2030-01-01T00:00:00.000Z' })).toBe(true);
+    // a row never tried has no next attempt; one failed for good is Errors whatever else waits
+    expect(isRetrying({ status: 'pending', next_attempt_at: null })).toBe(false);
+    expect(outcomeLabel({ outcome: 'ACCEPTED', status: 'errors', next_attempt_at: '2030-01-01T00:00:00.000Z' })).toBe('Delivery failed (ACCEPTED)');
+  });
+
   it('labels outcomes as the spec does: label with code', () => {
-    expect(outcomeLabel({ outcome: 'ACCEPTED', status: 'completed' })).toBe('Completed (ACCEPTED)');
-    expect(outcomeLabel({ outcome: 'ACCEPTED', status: 'pending' })).toBe('Pending (ACCEPTED)');
-    expect(outcomeLabel({ outcome: 'AUTH_FAILED', status: 'errors' })).toBe('Auth Failed (AUTH_FAILED)');
-    expect(outcomeLabel({ outcome: 'IP_BLOCKED', status: 'errors' })).toBe('IP Blocked (IP_BLOCKED)');
-    expect(outcomeLabel({ outcome: 'METHOD_NOT_ALLOWED', status: 'errors' })).toBe('Method Not Allowed (METHOD_NOT_ALLOWED)');
+    expect(outcomeLabel({ outcome: 'ACCEPTED', status: 'completed', next_attempt_at: null })).toBe('Completed (ACCEPTED)');
+    expect(outcomeLabel({ outcome: 'ACCEPTED', status: 'pending', next_attempt_at: null })).toBe('Pending (ACCEPTED)');
+    expect(outcomeLabel({ outcome: 'AUTH_FAILED', status: 'errors', next_attempt_at: null })).toBe('Auth Failed (AUTH_FAILED)');
+    expect(outcomeLabel({ outcome: 'IP_BLOCKED', status: 'errors', next_attempt_at: null })).toBe('IP Blocked (IP_BLOCKED)');
+    expect(outcomeLabel({ outcome: 'METHOD_NOT_ALLOWED', status: 'errors', next_attempt_at: null })).toBe('Method Not Allowed (METHOD_NOT_ALLOWED)');
   });
 
   it('tails by merging the first page on top: new rows first, known rows updated in place', () => {

@@ -9,9 +9,12 @@ export type ActivityRow = ActivityListed;
  * accepted request by where its deliveries stand. The one table the API's error-text search
  * matches against (libs/contracts outcome-labels.ts), so a search finds what the row reads.
  */
-export function outcomeLabel(row: Pick<ActivityRow, 'outcome' | 'status'>): string {
-  return labelOf(row.outcome, row.status);
+export function outcomeLabel(row: Pick<ActivityRow, 'outcome' | 'status' | 'next_attempt_at'>): string {
+  return labelOf(row.outcome, row.status, row.next_attempt_at !== null);
 }
+
+/** A pending row whose failed delivery waits for its next attempt (the list reads it "Retrying"). */
+export const isRetrying = (row: Pick<ActivityRow, 'status' | 'next_attempt_at'>): boolean => row.status === 'pending' && row.next_attempt_at !== null;
 
 /** Merges a fresh first page into the rows on screen: new rows on top, known rows updated in place. */
 export function mergeNewest<T extends { id: string }>(shown: T[], fresh: T[]): { rows: T[]; added: number } {

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { RelayApiError, messageOf, must, relay } from '../../api';
 import { ErrorScope, ErrorSummary, useFormErrors } from '../../components/form-errors';
 import { Field, Loading, Notice } from '../../components/ui';
-import { mergeNewest, appendPage, outcomeLabel } from '../../lib/outcome';
+import { isRetrying, mergeNewest, appendPage, outcomeLabel } from '../../lib/outcome';
 import type { ActivityRow } from '../../lib/outcome';
 import type { DetailRow } from '../../lib/latency';
 import type { Abilities } from '../../lib/roles';
@@ -292,7 +292,17 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
                       </td>
                     )}
                     <td class="c-outcome">
-                      <span class={`outcome outcome--${r.outcome === 'ACCEPTED' ? r.status : 'errors'}`}>{outcomeLabel(r)}</span>
+                      {isRetrying(r) ? (
+                        // a delivery failed and waits for its next attempt: Retrying, with when (from the listed row, no extra request)
+                        <>
+                          <span class="outcome outcome--retrying" title={`A delivery failed; next attempt at ${utc(r.next_attempt_at!)}`}>
+                            {outcomeLabel(r)}
+                          </span>{' '}
+                          <span class="next-attempt">next attempt {utc(r.next_attempt_at!).slice(11)}</span>
+                        </>
+                      ) : (
+                        <span class={`outcome outcome--${r.outcome === 'ACCEPTED' ? r.status : 'errors'}`}>{outcomeLabel(r)}</span>
+                      )}
                       {r.test && <span class="badge">Test</span>}
                       {r.aggregate && <span class="badge">×{r.aggregate.count} aggregated</span>}
                     </td>
