@@ -1,4 +1,6 @@
 import type { Page } from 'playwright-core';
+import { must } from '@relay/client';
+import type { TargetCreate } from '@relay/client';
 import { TestReceiver } from '../../support/receiver';
 import { launchBrowser, screenshot, signIn } from './browser';
 import type { Browser } from './browser';
@@ -21,6 +23,8 @@ let eventId: string;
 const NEVER_OPENS = { failure_rate_pct: 100, min_attempts: 100_000, window_s: 10, cool_down_s: 1, flag_after_open_s: 60 };
 
 const WAIT = 30_000;
+const addTarget = (endpointId: string, body: TargetCreate) => must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body }));
+const jobs = async () => (await must(stack.client.GET('/v1/bulk-retries'))).data;
 const visible = (text: string | RegExp) => page.getByText(text).first().waitFor({ state: 'visible', timeout: WAIT });
 
 beforeAll(async () => {
@@ -42,10 +46,10 @@ afterAll(async () => {
 
 describe('the activity view tells the truth about deliveries', () => {
   it('a delivery that failed and waits for its next attempt shows as retrying, with when', async () => {
-    const endpoint = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'shop' } })).body;
+    const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'shop' } }));
     // the failing target's next attempt is 10 minutes away: it stays retrying while we look
-    await stack.api(`/v1/endpoints/${endpoint.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'flaky', config: { url: failing.url('/hook'), enforce_https: false }, retry_schedule_ms: [600_000], breaker: NEVER_OPENS } });
-    await stack.api(`/v1/endpoints/${endpoint.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'steady', config: { url: healthy.url('/hook'), enforce_https: false } } });
+    await addTarget(endpoint.id, { kind: 'webhook', name: 'flaky', config: { url: failing.url('/hook'), enforce_https: false }, retry_schedule_ms: [600_000], breaker: NEVER_OPENS });
+    await addTarget(endpoint.id, { kind: 'webhook', name: 'steady', config: { url: healthy.url('/hook'), enforce_https: false } });
     const sent = await fetch(endpoint.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"order":7}' });
     expect(sent.status).toBe(202);
     eventId = sent.headers.get('x-relay-event-id')!;
@@ -93,7 +97,7 @@ describe('the activity view tells the truth about deliveries', () => {
     await page.getByRole('button', { name: 'Retry failed deliveries' }).click();
     await visible(/Nothing to retry: no failed delivery in these rows can be sent again/);
     expect(await page.getByRole('group', { name: 'Confirm bulk retry' }).count()).toBe(0);
-    expect((await stack.api('/v1/bulk-retries')).body.data).toEqual([]);
+    expect(await jobs()).toEqual([]);
   });
 
   it('"Retry failed deliveries" says how many it will queue first; Cancel changes nothing, Retry queues exactly that many', async () => {
@@ -101,9 +105,9 @@ describe('the activity view tells the truth about deliveries', () => {
     let down = true;
     receiver.respondWith(() => (down ? { status: 500, body: 'down' } : { status: 200, body: 'ok' }));
     try {
-      const ep = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'orders' } })).body;
+      const ep = await must(stack.client.POST('/v1/endpoints', { body: { name: 'orders' } }));
       // no retries: each delivery fails for good at its first 500
-      await stack.api(`/v1/endpoints/${ep.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'recovering', config: { url: receiver.url('/hook'), enforce_https: false }, retry_schedule_ms: [], breaker: NEVER_OPENS } });
+      await addTarget(ep.id, { kind: 'webhook', name: 'recovering', config: { url: receiver.url('/hook'), enforce_https: false }, retry_schedule_ms: [], breaker: NEVER_OPENS });
       const sent: string[] = [];
       for (let i = 0; i < 3; i++) {
         const res = await fetch(ep.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"order":${i}}` });
@@ -123,7 +127,7 @@ describe('the activity view tells the truth about deliveries', () => {
       await confirm.getByRole('button', { name: 'Cancel' }).click();
       await page.getByRole('button', { name: 'Retry failed deliveries' }).waitFor();
       // nothing started, nothing sent
-      expect((await stack.api('/v1/bulk-retries')).body.data).toEqual([]);
+      expect(await jobs()).toEqual([]);
       expect(receiver.requests).toHaveLength(3);
 
       down = false;
@@ -133,8 +137,7 @@ describe('the activity view tells the truth about deliveries', () => {
       await visible(/Bulk retry done: 3 rows read, 3 deliveries queued again\./);
       const all = await receiver.waitForRequests(6, WAIT);
       expect(new Set(all.slice(3).map((r) => String(r.headers['x-relay-event-id'])))).toEqual(new Set(sent));
-      const jobs = (await stack.api('/v1/bulk-retries')).body.data;
-      expect(jobs.map((j: { progress: { deliveries_queued: number } }) => j.progress.deliveries_queued)).toEqual([3]);
+      expect((await jobs()).map((j) => j.progress.deliveries_queued)).toEqual([3]);
     } finally {
       await receiver.close();
     }

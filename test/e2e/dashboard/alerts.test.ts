@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { must } from '@relay/client';
 import { eventually } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';
 import { launchBrowser, screenshot, signIn } from './browser';
@@ -16,13 +17,14 @@ let page: Page;
 let receiver: TestReceiver;
 
 const WAIT = 30_000;
+const rules = async () => (await must(stack.client.GET('/v1/alert-rules'))).data;
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
   stack = await startDashboardStack('dashboard-alerts');
-  const ops = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'ops' } })).body;
-  expect((await stack.api(`/v1/endpoints/${ops.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'ops hook', config: { url: receiver.url(), enforce_https: false } } })).status).toBe(201);
-  expect((await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'github' } })).status).toBe(201);
+  const ops = await must(stack.client.POST('/v1/endpoints', { body: { name: 'ops' } }));
+  await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: ops.id } }, body: { kind: 'webhook', name: 'ops hook', config: { url: receiver.url(), enforce_https: false } } }));
+  await must(stack.client.POST('/v1/endpoints', { body: { name: 'github' } }));
   browser = await launchBrowser();
   page = await browser.context.newPage();
   await signIn(page, stack.dashboardUrl, stack.apiKey);
@@ -55,9 +57,9 @@ describe('the Alerts page', () => {
     // the condition's label comes from the API's document, fetched beside the rules: wait for it as a person would
     await row.getByRole('cell', { name: 'An endpoint rejects many requests' }).waitFor({ timeout: WAIT });
     await expect(row.getByRole('cell', { name: 'An endpoint rejects many requests' }).count()).resolves.toBe(1);
-    const saved = (await stack.api('/v1/alert-rules')).body.data;
+    const saved = await rules();
     expect(saved).toHaveLength(1);
-    expect(saved[0].conditions[0]).toMatchObject({ kind: 'rejection_spike', outcome: 'AUTH_FAILED', threshold_percent: 80, window_minutes: 5, min_requests: 20 });
+    expect(saved[0]!.conditions[0]).toMatchObject({ kind: 'rejection_spike', outcome: 'AUTH_FAILED', threshold_percent: 80, window_minutes: 5, min_requests: 20 });
   });
 
   it('sends a test alert: the receiver gets it, and it is listed under recent alerts with its link', async () => {
@@ -77,12 +79,12 @@ describe('the Alerts page', () => {
     await page.getByLabel('Rule name').fill('GitHub auth failures');
     await page.getByRole('button', { name: 'Save rule' }).click();
     await page.getByText('Rule “GitHub auth failures” saved.').waitFor({ timeout: WAIT });
-    expect((await stack.api('/v1/alert-rules')).body.data[0].name).toBe('GitHub auth failures');
+    expect((await rules())[0]!.name).toBe('GitHub auth failures');
 
     await page.getByRole('button', { name: 'Delete GitHub auth failures' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete rule' }).click();
     await page.getByText('Rule “GitHub auth failures” deleted.').waitFor({ timeout: WAIT });
-    expect((await stack.api('/v1/alert-rules')).body.data).toEqual([]);
+    expect(await rules()).toEqual([]);
     await page.getByText('No alert rules yet.').waitFor();
   });
 });

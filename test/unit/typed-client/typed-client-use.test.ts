@@ -29,8 +29,6 @@ const NOT_YET_MOVED: Record<string, number> = {
   'test/e2e/bulk-retry.test.ts': 13,
   'test/e2e/cluster-rabbitmq.test.ts': 3,
   'test/e2e/cluster-redis.test.ts': 6,
-  'test/e2e/dashboard/activity-truth.test.ts': 3,
-  'test/e2e/dashboard/alerts.test.ts': 6,
   'test/e2e/dashboard/audit.test.ts': 2,
   'test/e2e/dashboard/controls.test.ts': 6,
   'test/e2e/dashboard/deliver-every-kind.test.ts': 4,
