@@ -59,6 +59,28 @@ describe('activity-writer on the real MongoDB-wire store', () => {
     expect((await listed(endpointScope('ep_1'))).find((r) => r.event_id === id)!.status).toBe('completed');
   });
 
+  it('the list follows the next attempt of a retrying delivery (issue 25 item 5): set by the first failure, moved by a retry that fails again with the same error, gone once delivered', async () => {
+    const { write } = pipelineOn(store());
+    const id = eventId('retrying');
+    const next = (ms: number) => new Date(Date.now() + ms).toISOString();
+    const listedRow = async () => (await listed(endpointScope('ep_1'))).find((r) => r.event_id === id)!;
+    const [first, second] = [next(60_000), next(600_000)];
+    await write([request(id, { target_count: 1 }), attempt(id, 'tg_1', 1, 'retrying', { next_attempt_at: first })]);
+    expect(await listedRow()).toMatchObject({ status: 'pending', retry_ms: Date.parse(first) });
+    // same status, same error: only the next attempt moved, and the list follows it (a change page)
+    await write([attempt(id, 'tg_1', 2, 'retrying', { next_attempt_at: second })]);
+    expect(await listedRow()).toMatchObject({ status: 'pending', last_error: 'HTTP 503', retry_ms: Date.parse(second) });
+    await write([attempt(id, 'tg_1', 3, 'delivered')]);
+    expect(await listedRow()).toMatchObject({ status: 'completed', retry_ms: null });
+  });
+
+  it('a request never tried yet lists no next attempt: Pending, not retrying', async () => {
+    const { write } = pipelineOn(store());
+    const id = eventId('untried');
+    await write([request(id, { target_count: 1 })]);
+    expect((await listed(endpointScope('ep_1'))).find((r) => r.event_id === id)).toMatchObject({ status: 'pending', retry_ms: null });
+  });
+
   it('a restarted writer (no memory of the row) settles a further attempt after the ones already beside the row', async () => {
     const id = eventId('restart');
     await pipelineOn(store()).write([request(id, { target_count: 1 })]);
