@@ -20,7 +20,7 @@ const typedRules = (files, project, voidReturn) => ({
 
 module.exports = tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '.infra/**', 'coverage/**', '*.js', 'deploy/**'] },
-  typedRules(['libs/*/src/**/*.ts', 'services/*/src/**/*.ts', 'test/**/*.ts'], './tsconfig.test.json', { arguments: false }),
+  typedRules(['libs/*/src/**/*.ts', 'libs/*/conformance/**/*.ts', 'services/*/src/**/*.ts', 'test/**/*.ts'], './tsconfig.test.json', { arguments: false }),
   // the benches and scripts (CommonJS, type-checked through JSDoc by tsconfig.scripts.json): the same promise rules
   {
     files: ['bench/**/*.js', 'scripts/**/*.js'],

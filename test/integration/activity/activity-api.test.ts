@@ -3,7 +3,7 @@ import { must } from '@relay/client';
 import type { ActivityListed, ActivityPage, operations } from '@relay/client';
 import { startManagement } from '../management/fixture';
 import type { ManagementFixture } from '../management/fixture';
-import { attempt, eventId, pipelineOn, request as requestRow } from '../activity-log/fixtures';
+import { attempt, eventId, pipelineOn, request as requestRow } from '../../../libs/activity-log/conformance/fixtures';
 
 /**
  * GET /v1/activity on the real store: every filter of the spec's Request activity view

@@ -8,7 +8,7 @@ import { createActivityConsumers } from '../../../services/activity-writer/src/t
 import type { ActivityConsumers } from '../../../services/activity-writer/src/transport/consumer';
 import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
-import { attempt, eventId, request, row } from '../activity-log/fixtures';
+import { attempt, eventId, request, row } from '../../../libs/activity-log/conformance/fixtures';
 
 const ns = testNamespace('actconsumer');
 const names = brokerNames(ns.namespace);

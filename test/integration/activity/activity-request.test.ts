@@ -3,7 +3,7 @@ import type { RelayClient } from '@relay/client';
 import type { StoredPayloadV1 } from '@relay/contracts';
 import { startManagement } from '../management/fixture';
 import type { ManagementFixture } from '../management/fixture';
-import { attempt, eventId, pipelineOn, request as requestRow } from '../activity-log/fixtures';
+import { attempt, eventId, pipelineOn, request as requestRow } from '../../../libs/activity-log/conformance/fixtures';
 
 /*
  * Issue 27, item 1 through the management API: a row's request as the sender sent it — headers

@@ -1,7 +1,7 @@
 import type { ActivityMessage, StoredPayloadV1 } from '@relay/contracts';
 import { startManagement } from '../management/fixture';
 import type { ManagementFixture } from '../management/fixture';
-import { attempt, eventId, pipelineOn, request as requestRow } from '../activity-log/fixtures';
+import { attempt, eventId, pipelineOn, request as requestRow } from '../../../libs/activity-log/conformance/fixtures';
 
 /*
  * Issue 27, item 2 — search that finds, on the real store: the error text matches what a row

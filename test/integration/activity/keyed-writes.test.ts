@@ -1,5 +1,5 @@
 import { keyedCollection } from '@relay/store';
-import { fileStore } from '../activity-log/fixtures';
+import { fileStore } from '../../../libs/activity-log/conformance/fixtures';
 
 /**
  * The activity log's keyed writes on the real store (libs/store/src/keyed-collection.ts):

@@ -1,7 +1,7 @@
 import { openActivityLog } from '@relay/activity-log';
 import type { ActivityListQuery } from '@relay/activity-log';
-import { collectionsOf, createActivityWriter } from '../../support/activity-log-internals';
-import type { ActivityWriter } from '../../support/activity-log-internals';
+import { collectionsOf, createActivityWriter } from '../../../test/support/activity-log-internals';
+import type { ActivityWriter } from '../../../test/support/activity-log-internals';
 import { attempt, eventId, fileStore, request } from './fixtures';
 
 /**

@@ -1,6 +1,6 @@
 import type { KeyedCollection } from '@relay/store';
-import { LogCollections, PageCounts, endpointScope, listIndexed, createActivityWriter } from '../../support/activity-log-internals';
-import type { IndexDoc, ActivityWriter } from '../../support/activity-log-internals';
+import { LogCollections, PageCounts, endpointScope, listIndexed, createActivityWriter } from '../../../test/support/activity-log-internals';
+import type { IndexDoc, ActivityWriter } from '../../../test/support/activity-log-internals';
 import type { ActivityDoc } from '@relay/store';
 import { eventId, fileStore, request } from './fixtures';
 

@@ -1,10 +1,10 @@
-import { collectionsOf, createActivityWriter, ActivityPipeline } from '../../support/activity-log-internals';
+import { collectionsOf, createActivityWriter, ActivityPipeline } from '../../../test/support/activity-log-internals';
 import { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1, timedId } from '@relay/contracts';
 import type { ActivityAttemptV1, ActivityMessage, ActivityRequestV1 } from '@relay/contracts';
 import { connectStore, toActivity } from '@relay/store';
 import type { Store } from '@relay/store';
-import type { FlushStats, PipelineOptions } from '../../support/activity-log-internals';
-import { testNamespace } from '../../support/infra';
+import type { FlushStats, PipelineOptions } from '../../../test/support/activity-log-internals';
+import { testNamespace } from '../../../test/support/infra';
 
 export const DAY_MS = 86_400_000;
 

@@ -1,4 +1,4 @@
-import { collectionsOf, hourOf } from '../../support/activity-log-internals';
+import { collectionsOf, hourOf } from '../../../test/support/activity-log-internals';
 import { newEventId } from '@relay/contracts';
 import type { ActivityDoc } from '@relay/store';
 import { fileStore } from './fixtures';

@@ -1,5 +1,5 @@
-import { collectionsOf, PageCounts, accountScope, endpointScope, groupScope, hourOf, ipScope, listIndexed, createActivityWriter } from '../../support/activity-log-internals';
-import type { Scope, ActivityWriter } from '../../support/activity-log-internals';
+import { collectionsOf, PageCounts, accountScope, endpointScope, groupScope, hourOf, ipScope, listIndexed, createActivityWriter } from '../../../test/support/activity-log-internals';
+import type { Scope, ActivityWriter } from '../../../test/support/activity-log-internals';
 import { attempt, eventId, fileStore, request, row } from './fixtures';
 
 /**

@@ -1,8 +1,8 @@
-import { collectionsOf, accountScope, endpointScope, hourOf, createActivityWriter } from '../../support/activity-log-internals';
+import { collectionsOf, accountScope, endpointScope, hourOf, createActivityWriter } from '../../../test/support/activity-log-internals';
 import { spawnSync } from 'node:child_process';
-import { collections, dayOf, pageId } from '../../../libs/activity-log/src/storage/keys';
+import { collections, dayOf, pageId } from '../src/storage/keys';
 import { eventId, fileStore, request } from './fixtures';
-import { modelsOf } from '../../support/store-models';
+import { modelsOf } from '../../../test/support/store-models';
 
 /**
  * The local store finds a document by `_id`, and by each field the application declares an

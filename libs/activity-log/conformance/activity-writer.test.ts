@@ -1,5 +1,5 @@
-import { collectionsOf, PageCounts, accountScope, endpointScope, listIndexed, createActivityWriter } from '../../support/activity-log-internals';
-import type { IndexEntry } from '../../support/activity-log-internals';
+import { collectionsOf, PageCounts, accountScope, endpointScope, listIndexed, createActivityWriter } from '../../../test/support/activity-log-internals';
+import type { IndexEntry } from '../../../test/support/activity-log-internals';
 import { attempt, eventId, fileStore, pipelineOn, request, row } from './fixtures';
 
 const store = fileStore('activity');

@@ -1,7 +1,7 @@
-import { collectionsOf, PageCounts, endpointScope, groupScope, hourOf, listIndexed, payloadId, sweepExpired } from '../../support/activity-log-internals';
+import { collectionsOf, PageCounts, endpointScope, groupScope, hourOf, listIndexed, payloadId, sweepExpired } from '../../../test/support/activity-log-internals';
 import { deliveryIdFor, newEventId, resendDeliveryId, resendTag } from '@relay/contracts';
 import type { StoredPayloadV1 } from '@relay/contracts';
-import type { IndexEntry } from '../../support/activity-log-internals';
+import type { IndexEntry } from '../../../test/support/activity-log-internals';
 import { DAY_MS, attempt, fileStore, pipelineOn, request, row } from './fixtures';
 
 /**

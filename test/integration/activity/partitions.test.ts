@@ -11,7 +11,7 @@ import type { ActivityConsumers } from '../../../services/activity-writer/src/tr
 import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
 import { activityRecordsOf } from '../../support/activity-messages';
-import { DAY_MS, attempt, eventId, request, row } from './fixtures';
+import { DAY_MS, attempt, eventId, request, row } from '../../../libs/activity-log/conformance/fixtures';
 
 /**
  * Partitioned writing (docs/architecture.md "Partitioned writing") on the real broker and store:
