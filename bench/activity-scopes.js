@@ -13,23 +13,19 @@
 // @ts-check
 'use strict';
 const { randomBytes } = require('node:crypto');
-const fs = require('node:fs');
-const path = require('node:path');
 const { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1, timedId } = require('@relay/contracts');
 const mongoose = require('mongoose');
 // the log's own flush code, below its surface (@relay/activity-log keeps it to itself)
 const { createActivityWriter } = require('../libs/activity-log/dist/writing/flush');
 const { LogCollections } = require('../libs/activity-log/dist/storage/internal');
-const { infraPids, sampleOf } = require('./lib');
+const { infraPids, sampleOf, writeResults } = require('./lib');
 
-const ROOT = path.resolve(__dirname, '..');
 const SHORT = Number(process.env.BENCH_DURATION_S || 0) > 0 && Number(process.env.BENCH_DURATION_S) <= 5;
 /** @type {(v: string | undefined, def: number, min: number, max: number) => number} */
 const bounded = (v, def, min, max) => Math.max(min, Math.min(max, Number(v) || def));
 const ROWS = bounded(process.env.BENCH_SCOPE_ROWS, 1000, 10, 10_000);
 const FLUSHES = bounded(process.env.BENCH_SCOPE_FLUSHES, SHORT ? 5 : 30, 1, 1000);
 const SPREADS = (process.env.BENCH_SCOPE_SPREADS || (SHORT ? '1,100' : '1,100,1000,10000')).split(',').map(Number).filter((n) => Number.isInteger(n) && n >= 1);
-const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
 const base = process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017/relay';
 const database = `bench_scopes_${randomBytes(3).toString('hex')}`;
 /**
@@ -179,8 +175,7 @@ async function main() {
       for (const [key, c] of Object.entries(/** @type {Record<string, CommandCount>} */ (r.sent_per_flush))) console.log(`           ${key.padEnd(16)} ${String(c.commands).padStart(7)} commands ${String(c.items).padStart(8)} items ${String(c.ms).padStart(8)} ms`);
     }
     console.log(JSON.stringify(report));
-    fs.mkdirSync(RESULTS_DIR, { recursive: true });
-    fs.writeFileSync(path.join(RESULTS_DIR, 'activity-scopes.json'), `${JSON.stringify(report, null, 2)}\n`);
+    writeResults('activity-scopes', report);
   } finally {
     if (!process.env.BENCH_KEEP_DB) await connection.dropDatabase().catch(() => undefined);
     await connection.close();

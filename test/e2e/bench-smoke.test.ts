@@ -39,6 +39,8 @@ const BENCHES = {
   // the store benches at a few thousand rows instead of 1,000,000, and a short wait for a quiet machine
   activity: { script: 'activity.js', env: { BENCH_ACTIVITY_ROWS: '2000', BENCH_WRITER_EVENTS: '200', BENCH_QUERY_RUNS: '3', BENCH_STEADY_FLUSHES: '10', BENCH_STEADY_ROWS: '5', BENCH_QUIET_MAX_S: '2' } },
   'activity-search': { script: 'activity-search.js', env: { BENCH_ACTIVITY_ROWS: '2000', BENCH_QUERY_RUNS: '3', BENCH_SPAN_DAYS: '1', BENCH_QUIET_MAX_S: '2' } },
+  // the writer's flushes by spread: spreads 1 and 100, 5 flushes each (its short mode)
+  'activity-scopes': { script: 'activity-scopes.js', env: {} },
   // a scratch database on the shared FerretDB, dropped at the end (never PROBE_MULTI here: docs/testing.md)
   // the two benches outside npm run bench: a row's cost as resends pile up, and the tracing hooks' CPU in process
   resend: { script: 'resend.js', env: { BENCH_RESENDS: '30' } },
@@ -332,6 +334,24 @@ describe('bench/activity-search.js in short mode (the activity searches on a few
       expect(report.searches.length).toBeGreaterThan(0);
       expect(report.detail.length).toBeGreaterThan(0);
       for (const q of [...report.searches, ...report.detail]) expect(typeof q.p95_ms).toBe('number');
+      expect(run.written).toEqual(report);
+    },
+    LIMIT_MS,
+  );
+});
+
+describe('bench/activity-scopes.js in short mode (the writer\'s flushes by how far their rows spread, real FerretDB)', () => {
+  it(
+    'exits 0 and reports each spread\'s time, CPU and store commands per flush',
+    async () => {
+      const run = await runBench('activity-scopes');
+      const report = reportOf<{ bench: string; results: { endpoints: number; flushes: number; ms_per_flush: number; writer_cpu_ms_per_flush: number; store_commands_per_flush: number }[] }>(run);
+      expect(report.bench).toBe('activity-scopes');
+      expect(report.results.map((r) => [r.endpoints, r.flushes])).toEqual([
+        [1, 5],
+        [100, 5],
+      ]);
+      for (const r of report.results) for (const figure of [r.ms_per_flush, r.writer_cpu_ms_per_flush, r.store_commands_per_flush]) expect(typeof figure).toBe('number');
       expect(run.written).toEqual(report);
     },
     LIMIT_MS,
