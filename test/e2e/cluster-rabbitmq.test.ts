@@ -1,3 +1,5 @@
+import { must } from '@relay/client';
+import type { ActivityPage } from '@relay/client';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -35,8 +37,8 @@ beforeAll(async () => {
   stack = await startStack('rabbit-cluster', {
     overrides: { 'ingest-gateway': onCluster, 'management-api': onCluster, 'webhook-deliverer': onCluster, 'activity-writer': onCluster },
   });
-  endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'cluster' } })).body.id;
-  await stack.api(`/v1/endpoints/${endpointId}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'r', config: { url: receiver.url('/hook'), enforce_https: false } } });
+  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'cluster' } }))).id;
+  await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'r', config: { url: receiver.url('/hook'), enforce_https: false } } }));
 }, 240_000);
 
 afterAll(async () => {
@@ -78,14 +80,14 @@ async function stream(onProgress: (sent: number) => Promise<void>): Promise<Sent
 async function acceptedRows(expected: number): Promise<boolean> {
   let count = 0;
   const withoutRequest: string[] = [];
-  let cursor: string | null = null;
+  let cursor: string | null | undefined = null;
   for (let calls = 0; calls < 50; calls++) {
-    const page = await stack.api(`/v1/activity?endpoint_id=${endpointId}&limit=200${cursor ? `&cursor=${cursor}` : ''}`);
-    for (const row of page.body.data as { id: string; outcome?: string }[]) {
+    const page: ActivityPage = await must(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpointId, limit: 200, ...(cursor ? { cursor } : {}) } } }));
+    for (const row of page.data) {
       if (row.outcome === 'ACCEPTED') count += 1;
       else if (row.outcome === undefined) withoutRequest.push(row.id);
     }
-    cursor = page.body.next_cursor;
+    cursor = page.next_cursor;
     if (!cursor) break;
   }
   if (count === expected) return true;

@@ -1,3 +1,5 @@
+import { must } from '@relay/client';
+import type { ActivityRow, TargetCreate } from '@relay/client';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { deleteBrokerNamespace, eventually } from '../support/infra';
@@ -20,7 +22,7 @@ beforeAll(async () => {
   stack = await startStack('retry', {
     overrides: { 'webhook-deliverer': { RETRY_TIERS_MS: TIERS, RETRY_AFTER_MAX_MS: '500', FLAG_AFTER_PERMANENT_FAILURES: '3' } },
   });
-  endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'retries' } })).body.id;
+  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'retries' } }))).id;
 });
 
 afterAll(async () => {
@@ -30,13 +32,12 @@ afterAll(async () => {
 });
 
 /** Each test attaches one target and removes it afterwards, so a request fans out to it alone. */
-async function withTarget(body: Record<string, unknown>, run: (targetId: string) => Promise<void>): Promise<void> {
-  const created = await stack.api(`/v1/endpoints/${endpointId}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'r', config: { url: receiver.url(), enforce_https: false }, ...body } });
-  expect(created.status).toBe(201);
+async function withTarget(body: Partial<TargetCreate>, run: (targetId: string) => Promise<void>): Promise<void> {
+  const created = await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'r', config: { url: receiver.url(), enforce_https: false }, ...body } }));
   try {
-    await run(created.body.id);
+    await run(created.id);
   } finally {
-    await stack.api(`/v1/endpoints/${endpointId}/targets/${created.body.id}`, { method: 'DELETE' });
+    await must(stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId: created.id } } }));
   }
 }
 
@@ -48,10 +49,10 @@ async function send(): Promise<string> {
   return String(req!.headers['x-relay-event-id']);
 }
 
-const rowWhen = (eventId: string, ok: (row: any) => boolean, what: string) =>
+const rowWhen = (eventId: string, ok: (row: ActivityRow) => boolean, what: string) =>
   eventually(async () => {
-    const res = await stack.api(`/v1/activity/${eventId}`);
-    return res.status === 200 && ok(res.body) ? res.body : undefined;
+    const { data } = await stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } });
+    return data && ok(data) ? data : undefined;
   }, 15000, what);
 
 function runRedrive(args: string[]): Promise<{ code: number | null; out: string }> {
@@ -110,19 +111,18 @@ describe('flagged targets through the management API', () => {
       const eventId = await send();
       await rowWhen(eventId, (r) => r.status === 'errors', 'an Errors row');
       const shown = await eventually(async () => {
-        const t = await stack.api(`/v1/endpoints/${endpointId}/targets/${targetId}`);
-        return t.body.flagged ? t.body : undefined;
+        const t = await must(stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId } } }));
+        return t.flagged ? t : undefined;
       }, 10000, 'the flag on the target');
-      expect(shown.flagged.reason).toBe('HTTP 410');
+      expect(shown.flagged?.reason).toBe('HTTP 410');
 
       const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(res.status).toBe(202);
       await new Promise((r) => setTimeout(r, 1000));
       expect(receiver.requests).toHaveLength(1);
 
-      const cleared = await stack.api(`/v1/endpoints/${endpointId}/targets/${targetId}/flag`, { method: 'DELETE' });
-      expect(cleared.status).toBe(200);
-      expect(cleared.body).toMatchObject({ flagged: null });
+      const cleared = await must(stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}/flag', { params: { path: { endpointId, targetId } } }));
+      expect(cleared).toMatchObject({ flagged: null });
       receiver.respondWith({ status: 200 });
       const before = receiver.requests.length;
       await send();
@@ -132,11 +132,13 @@ describe('flagged targets through the management API', () => {
 
   it('a per-target retry schedule is accepted, shown beside the default, and validated', async () => {
     await withTarget({ retry_schedule_ms: [1000, 60000] }, async (targetId) => {
-      const shown = await stack.api(`/v1/endpoints/${endpointId}/targets/${targetId}`);
-      expect(shown.body).toMatchObject({ retry_schedule_ms: [1000, 60000], flagged: null });
-      expect(shown.body.default_retry_schedule_ms).toHaveLength(9);
-      const patched = await stack.api(`/v1/endpoints/${endpointId}/targets/${targetId}`, { method: 'PATCH', body: { retry_schedule_ms: null } });
-      expect(patched.body.retry_schedule_ms).toBeNull();
+      const target = { params: { path: { endpointId, targetId } } };
+      const shown = await must(stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', target));
+      expect(shown).toMatchObject({ retry_schedule_ms: [1000, 60000], flagged: null });
+      expect(shown.default_retry_schedule_ms).toHaveLength(9);
+      const patched = await must(stack.client.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { ...target, body: { retry_schedule_ms: null } }));
+      expect(patched.retry_schedule_ms).toBeNull();
+      // raw: a schedule the document refuses, for the 400 naming the field
       const bad = await stack.api(`/v1/endpoints/${endpointId}/targets/${targetId}`, { method: 'PATCH', body: { retry_schedule_ms: [-1] } });
       expect(bad.status).toBe(400);
       expect(bad.body.errors).toEqual([{ field: 'retry_schedule_ms[0]', message: 'must be an integer from 0 to 86400000' }]);

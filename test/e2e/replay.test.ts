@@ -55,10 +55,10 @@ const rowWhen = (eventId: string, ok: (row: ActivityRow) => boolean, what: strin
  * POST …/resend as a client following the documented answer would: a 409 payload_not_stored
  * means "not yet" while the payload, published apart from the row, is on its way to the log.
  */
-const resend = (eventId: string, body?: unknown) =>
+const resend = (eventId: string, body?: { target_id?: string }) =>
   eventually(async () => {
-    const res = await stack.api(`/v1/activity/${eventId}/resend`, { method: 'POST', ...(body === undefined ? {} : { body }) });
-    return res.status === 409 && res.body.code === 'payload_not_stored' ? undefined : res;
+    const res = await stack.client.POST('/v1/activity/{eventId}/resend', { params: { path: { eventId } }, ...(body === undefined ? {} : { body }) });
+    return res.error?.code === 'payload_not_stored' ? undefined : res;
   }, 10000, 'the payload to be stored');
 
 const deliveriesOf = (r: TestReceiver, eventId: string): CapturedRequest[] => r.requests.filter((q) => q.headers['x-relay-event-id'] === eventId);
@@ -67,10 +67,9 @@ describe('test requests: POST /v1/endpoints/:id/test', () => {
   it('runs through the real pipeline, reaches the receiver, and leaves a row in the Test group only (spec: All / Completed / Pending / Errors / Test)', async () => {
     // a sender would need a bearer token and an allowed address; the owner needs neither
     const { endpointId } = await endpointWith({ inbound_auth: { type: 'BEARER', tokens: ['sender-token-0123456789'] }, ip_access: { allow: ['192.0.2.0/24'], deny: [] } }, [receiver]);
-    const res = await stack.api(`/v1/endpoints/${endpointId}/test`, { method: 'POST', body: { body: { order: 7 }, headers: { 'X-Trace': 'abc' } } });
-    expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ outcome: 'ACCEPTED', target_count: 1, test: true });
-    const eventId = res.body.event_id as string;
+    const res = await must(stack.client.POST('/v1/endpoints/{endpointId}/test', { params: { path: { endpointId } }, body: { body: { order: 7 }, headers: { 'X-Trace': 'abc' } } }));
+    expect(res).toMatchObject({ outcome: 'ACCEPTED', target_count: 1, test: true });
+    const eventId = res.event_id;
 
     const [delivered] = await eventually(async () => deliveriesOf(receiver, eventId).length > 0 && deliveriesOf(receiver, eventId), 15000, 'the test delivery');
     expect(JSON.parse(delivered!.body.toString())).toEqual({ order: 7 });
@@ -89,28 +88,30 @@ describe('test requests: POST /v1/endpoints/:id/test', () => {
 
   it('applies the same payload rules as the gateway: a refused test is 422 with what a sender would get, and its Test row', async () => {
     const { endpointId } = await endpointWith({ field_rules: [{ path: 'order.id', required: true }] }, [receiver]);
-    const res = await stack.api(`/v1/endpoints/${endpointId}/test`, { method: 'POST', body: { body: { order: {} } } });
-    expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ code: 'test_request_rejected', outcome: 'FIELD_VALIDATION_FAILED', ingest_status: 400, ingest_code: 'field_validation_failed' });
-    const row = await rowWhen(res.body.event_id, () => true, 'the refused test row');
+    const res = await stack.client.POST('/v1/endpoints/{endpointId}/test', { params: { path: { endpointId } }, body: { body: { order: {} } } });
+    expect(res.response.status).toBe(422);
+    expect(res.error).toMatchObject({ code: 'test_request_rejected', outcome: 'FIELD_VALIDATION_FAILED', ingest_status: 400, ingest_code: 'field_validation_failed' });
+    const refusedId = res.error && 'event_id' in res.error ? res.error.event_id : null;
+    expect(refusedId).toEqual(expect.any(String));
+    const row = await rowWhen(refusedId!, () => true, 'the refused test row');
     expect(row).toMatchObject({ outcome: 'FIELD_VALIDATION_FAILED', test: true });
     expect(await listed({ endpoint_id: endpointId, status: 'errors' })).toEqual([]);
   });
 
   it('sends a sample of the endpoint format when the body names no payload', async () => {
     const { endpointId } = await endpointWith({ payload_format: 'form' }, [receiver]);
-    const res = await stack.api(`/v1/endpoints/${endpointId}/test`, { method: 'POST' });
-    expect(res.status).toBe(202);
-    const [delivered] = await eventually(async () => deliveriesOf(receiver, res.body.event_id).length > 0 && deliveriesOf(receiver, res.body.event_id), 15000, 'the sample delivery');
+    const { event_id: eventId } = await must(stack.client.POST('/v1/endpoints/{endpointId}/test', { params: { path: { endpointId } } }));
+    const [delivered] = await eventually(async () => deliveriesOf(receiver, eventId).length > 0 && deliveriesOf(receiver, eventId), 15000, 'the sample delivery');
     expect(JSON.parse(delivered!.body.toString())).toMatchObject({ test: 'true', message: 'Test request from Relay' });
   });
 
   it('refuses a malformed test body with validation_failed, and an unknown endpoint with 404', async () => {
     const { endpointId } = await endpointWith({}, []);
+    // raw: a test body the document refuses (an unknown field, a method and header it does not allow)
     const bad = await stack.api(`/v1/endpoints/${endpointId}/test`, { method: 'POST', body: { method: 'TRACE', headers: { 'Content-Length': '1' }, extra: 1 } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['extra', 'headers.Content-Length', 'method']);
-    expect((await stack.api('/v1/endpoints/ep_00000000000000000000/test', { method: 'POST' })).status).toBe(404);
+    expect((await stack.client.POST('/v1/endpoints/{endpointId}/test', { params: { path: { endpointId: 'ep_00000000000000000000' } } })).response.status).toBe(404);
   });
 });
 
@@ -142,13 +143,13 @@ describe('resend: POST /v1/activity/:eventId/resend', () => {
     const resentFrom = Date.now();
     const res = await resend(eventId);
     const resentBy = Date.now();
-    expect(res.status).toBe(202);
-    expect(res.body.event_id).toBe(eventId);
-    expect(res.body.deliveries).toHaveLength(1);
-    expect(res.body.deliveries[0].target_id).toBe(targetIds[0]);
+    expect(res.response.status).toBe(202);
+    expect(res.data?.event_id).toBe(eventId);
+    expect(res.data?.deliveries).toHaveLength(1);
+    expect(res.data?.deliveries[0]!.target_id).toBe(targetIds[0]);
 
     const [first, again] = await eventually(async () => deliveriesOf(receiver, eventId).length >= 2 && deliveriesOf(receiver, eventId), 15000, 'the resent delivery');
-    expect(again!.headers['x-relay-delivery-id']).toBe(res.body.deliveries[0].delivery_id);
+    expect(again!.headers['x-relay-delivery-id']).toBe(res.data?.deliveries[0]!.delivery_id);
     expect(again!.headers['x-relay-delivery-id']).not.toBe(first!.headers['x-relay-delivery-id']);
     expect(again!.headers['x-relay-attempt']).toBe('1');
     expect(again!.body.toString()).toBe(first!.body.toString());
@@ -170,7 +171,7 @@ describe('resend: POST /v1/activity/:eventId/resend', () => {
     const eventId = sent.headers.get('x-relay-event-id')!;
     await rowWhen(eventId, (r) => r.status === 'completed', 'both first deliveries');
     const res = await resend(eventId, { target_id: targetIds[1] });
-    expect(res.status).toBe(202);
+    expect(res.response.status).toBe(202);
     await eventually(async () => deliveriesOf(second, eventId).length === 2, 15000, 'the second receiver to get it twice');
     await rowWhen(eventId, (r) => r.deliveries.length === 3, 'three deliveries on the row');
     expect(deliveriesOf(receiver, eventId)).toHaveLength(1);
@@ -178,17 +179,19 @@ describe('resend: POST /v1/activity/:eventId/resend', () => {
 
   it('refuses what cannot be delivered again: a rejected request (409), an unknown event (404), a target of another endpoint (404)', async () => {
     const { endpointId } = await endpointWith({ inbound_auth: { type: 'BEARER', tokens: ['sender-token-0123456789'] } }, [receiver]);
-    const refused = await stack.api(`/v1/endpoints/${endpointId}/test`, { method: 'POST', body: { body: 'not json' } });
-    const eventId = refused.body.event_id as string;
+    const refused = await stack.client.POST('/v1/endpoints/{endpointId}/test', { params: { path: { endpointId } }, body: { body: 'not json' } });
+    const eventId = refused.error && 'event_id' in refused.error ? refused.error.event_id : null;
+    if (!eventId) throw new Error(`the refused test request named no event: ${JSON.stringify(refused.error)}`);
     await rowWhen(eventId, () => true, 'the refused row');
-    expect((await stack.api(`/v1/activity/${eventId}/resend`, { method: 'POST' })).body.code).toBe('not_resendable');
-    expect((await stack.api('/v1/activity/evt_01m83e0000aaaaaaaaaaaaaaaa/resend', { method: 'POST' })).status).toBe(404);
+    const resendOf = (id: string, body?: { target_id: string }) => stack.client.POST('/v1/activity/{eventId}/resend', { params: { path: { eventId: id } }, ...(body ? { body } : {}) });
+    expect((await resendOf(eventId)).error?.code).toBe('not_resendable');
+    expect((await resendOf('evt_01m83e0000aaaaaaaaaaaaaaaa')).response.status).toBe(404);
     const other = await endpointWith({}, [second]);
     const sent = await fetch(gatewayUrl(other.endpointId), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     const otherEvent = sent.headers.get('x-relay-event-id')!;
     await rowWhen(otherEvent, (r) => r.status === 'completed', 'the other row');
-    const wrongTarget = await stack.api(`/v1/activity/${otherEvent}/resend`, { method: 'POST', body: { target_id: 'tg_00000000000000000000' } });
-    expect([wrongTarget.status, wrongTarget.body.code]).toEqual([404, 'not_found']);
+    const wrongTarget = await resendOf(otherEvent, { target_id: 'tg_00000000000000000000' });
+    expect([wrongTarget.response.status, wrongTarget.error?.code]).toEqual([404, 'not_found']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { cacheChangesChannel } from '@relay/contracts';
 import { eventually } from '../../support/infra';
 import { PLAN, startManagement } from './fixture';
@@ -30,37 +31,34 @@ async function announcements(): Promise<string[]> {
 
 describe('the plan', () => {
   it('an owner key reads it', async () => {
-    const res = await fx.api('get', '/v1/account/plan');
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ account_id: fx.accountId, plan: PLAN });
+    expect(await must(fx.client.GET('/v1/account/plan'))).toEqual({ account_id: fx.accountId, plan: PLAN });
   });
 
   it('an owner key sets limits; the change is audited, shown by usage and announced once for the account', async () => {
     const ids: string[] = [];
-    for (const name of ['a', 'b', 'c']) ids.push((await fx.api('post', '/v1/endpoints', { name })).body.id);
+    for (const name of ['a', 'b', 'c']) ids.push((await must(fx.client.POST('/v1/endpoints', { body: { name } }))).id);
     const other = await fx.newAccount();
-    await fx.apiAs(other.apiKey, 'post', '/v1/endpoints', { name: 'theirs' });
+    await must(fx.clientAs(other.apiKey).POST('/v1/endpoints', { body: { name: 'theirs' } }));
     await announcements(); // those of the creates
 
-    const res = await fx.api('patch', '/v1/account/plan', { payload_limit_bytes: 2048, monthly_accepted_events: 10 });
-    expect(res.status).toBe(200);
+    const res = await must(fx.client.PATCH('/v1/account/plan', { body: { payload_limit_bytes: 2048, monthly_accepted_events: 10 } }));
     const after = { ...PLAN, payload_limit_bytes: 2048, monthly_accepted_events: 10 };
-    expect(res.body).toEqual({ account_id: fx.accountId, plan: after });
-    expect((await fx.api('get', '/billing/usage')).body).toMatchObject({ plan: after, limit: 10 });
+    expect(res).toEqual({ account_id: fx.accountId, plan: after });
+    expect(await must(fx.client.GET('/billing/usage'))).toMatchObject({ plan: after, limit: 10 });
     // announced: this account, once, and nothing of the other account
     expect(await announcements()).toEqual([`account ${fx.accountId}`]);
 
-    const audit = await fx.api('get', '/v1/audit?limit=1');
-    expect(audit.body.data[0]).toEqual({ id: expect.any(String), action: 'plan_changed', actor: fx.apiKey.slice(0, 7), actor_name: null, source_ip: expect.any(String), at: expect.any(String), endpoint_id: null, key_id: null, details: { before: PLAN, after } });
+    const audit = await must(fx.client.GET('/v1/audit', { params: { query: { limit: 1 } } }));
+    expect(audit.data[0]).toEqual({ id: expect.any(String), action: 'plan_changed', actor: fx.apiKey.slice(0, 7), actor_name: null, source_ip: expect.any(String), at: expect.any(String), endpoint_id: null, key_id: null, details: { before: PLAN, after } });
   });
 
   it('a PATCH that repeats the stored values changes nothing: no audit row, no announcement', async () => {
-    const current = (await fx.api('get', '/v1/account/plan')).body.plan;
-    const rows = (await fx.api('get', '/v1/audit')).body.data.length;
+    const current = (await must(fx.client.GET('/v1/account/plan'))).plan;
+    const rows = (await must(fx.client.GET('/v1/audit'))).data.length;
     await announcements();
-    expect((await fx.api('patch', '/v1/account/plan', { name: current.name, payload_limit_bytes: current.payload_limit_bytes })).body.plan).toEqual(current);
-    expect((await fx.api('patch', '/v1/account/plan', {})).status).toBe(200);
-    expect((await fx.api('get', '/v1/audit')).body.data).toHaveLength(rows);
+    expect((await must(fx.client.PATCH('/v1/account/plan', { body: { name: current.name, payload_limit_bytes: current.payload_limit_bytes } }))).plan).toEqual(current);
+    await must(fx.client.PATCH('/v1/account/plan', { body: {} }));
+    expect((await must(fx.client.GET('/v1/audit'))).data).toHaveLength(rows);
     expect(await announcements()).toEqual([]);
   });
 
@@ -71,17 +69,19 @@ describe('the plan', () => {
     ['an empty name', { name: '' }, 'name', 'must not be empty'],
     ['an unknown field', { burst: 5 }, 'burst', 'is not a known field'],
   ])('%s is a 400 naming the field, and nothing changes', async (_what, body, field, message) => {
-    const before = (await fx.api('get', '/v1/account/plan')).body;
+    const before = await must(fx.client.GET('/v1/account/plan'));
+    // raw: a change the document refuses, for the 400 naming the field
     const res = await fx.api('patch', '/v1/account/plan', body);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: 'validation_failed', message: `${field}: ${message}`, errors: [{ field, message }] });
-    expect((await fx.api('get', '/v1/account/plan')).body).toEqual(before);
+    expect(await must(fx.client.GET('/v1/account/plan'))).toEqual(before);
   });
 
   it('only owner keys read or set it (403 for admin, editor and viewer)', async () => {
     for (const role of ['admin', 'editor', 'viewer'] as const) {
       const { secret } = await fx.keyWithRole(role);
-      expect([role, (await fx.apiAs(secret, 'get', '/v1/account/plan')).status, (await fx.apiAs(secret, 'patch', '/v1/account/plan', { monthly_accepted_events: 1 })).status]).toEqual([role, 403, 403]);
+      const as = fx.clientAs(secret);
+      expect([role, (await as.GET('/v1/account/plan')).response.status, (await as.PATCH('/v1/account/plan', { body: { monthly_accepted_events: 1 } })).response.status]).toEqual([role, 403, 403]);
     }
   });
 });

@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { newId } from '@relay/contracts';
 import { createDefaultRegistry } from '@relay/targets';
 import { sealTargetSecrets } from '../../../services/management-api/src/adapters/seal-target-secrets';
@@ -14,7 +15,7 @@ let endpointId: string;
 
 beforeAll(async () => {
   m = await startManagement('target-secrets');
-  endpointId = (await m.api('post', '/v1/endpoints', { name: 'with secrets' })).body.id;
+  endpointId = (await must(m.client.POST('/v1/endpoints', { body: { name: 'with secrets' } }))).id;
 });
 afterAll(() => m.close());
 
@@ -26,28 +27,32 @@ const SECRETS = {
 
 describe('webhook target secrets at rest', () => {
   it('the raw MongoDB document of a target shows ciphertext, not the sensitive header value; the API never returns them', async () => {
-    const created = await m.api('post', `/v1/endpoints/${endpointId}/targets`, {
-      kind: 'webhook',
-      name: 'billing',
-      config: {
-        url: 'https://hooks.example.com/relay',
-        auth: { type: 'bearer', token: SECRETS.token },
-        custom_headers: [
-          { name: 'X-Api-Secret', value: SECRETS.header },
-          { name: 'X-Origin', value: '{{originating_ip}}' },
-        ],
-        signing: { standard_webhooks: true, secret: SECRETS.signing },
-      },
-    });
-    expect(created.status).toBe(201);
+    const created = await must(
+      m.client.POST('/v1/endpoints/{endpointId}/targets', {
+        params: { path: { endpointId } },
+        body: {
+          kind: 'webhook',
+          name: 'billing',
+          config: {
+            url: 'https://hooks.example.com/relay',
+            auth: { type: 'bearer', token: SECRETS.token },
+            custom_headers: [
+              { name: 'X-Api-Secret', value: SECRETS.header },
+              { name: 'X-Origin', value: '{{originating_ip}}' },
+            ],
+            signing: { standard_webhooks: true, secret: SECRETS.signing },
+          },
+        },
+      }),
+    );
 
-    const raw = await modelsOf(m.store).targets.collection.findOne({ _id: created.body.id } as never);
+    const raw = await modelsOf(m.store).targets.collection.findOne({ _id: created.id } as never);
     const stored = JSON.stringify(raw);
     for (const secret of Object.values(SECRETS)) expect(stored).not.toContain(secret);
     expect(stored).toMatch(/enc:v1:k1:/);
     expect(stored).toContain('{{originating_ip}}'); // a header that is not credential-like stays readable
 
-    for (const body of [created.body, (await m.api('get', `/v1/endpoints/${endpointId}/targets`)).body]) {
+    for (const body of [created, await must(m.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))]) {
       const text = JSON.stringify(body);
       for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
       expect(text).not.toContain('enc:v1'); // not even the ciphertext is shown
@@ -65,16 +70,15 @@ describe('issue 9, item 9: chat webhook URLs are credentials, sealed at rest lik
   ] as const;
 
   it.each(CHAT)('%s: the stored document holds ciphertext; create, read and list show host + ids with the token masked', async (kind, config, secret, masked) => {
-    const created = await m.api('post', `/v1/endpoints/${endpointId}/targets`, { kind, name: 'chat', config });
-    expect(created.status).toBe(201);
-    const raw = (await modelsOf(m.store).targets.collection.findOne({ _id: created.body.id } as never)) as unknown as { config: { url: string } };
+    const created = await must(m.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind, name: 'chat', config } }));
+    const raw = (await modelsOf(m.store).targets.collection.findOne({ _id: created.id } as never)) as unknown as { config: { url: string } };
     expect(raw.config.url).toMatch(/^enc:v1:k1:/);
     expect(JSON.stringify(raw)).not.toContain(secret);
     expect(m.secrets.decrypt(raw.config.url)).toBe(config.url);
-    const read = await m.api('get', `/v1/endpoints/${endpointId}/targets/${created.body.id}`);
-    const list = await m.api('get', `/v1/endpoints/${endpointId}/targets`);
-    for (const shown of [created.body, read.body]) expect(shown.config.url).toBe(masked);
-    for (const text of [JSON.stringify(created.body), JSON.stringify(read.body), JSON.stringify(list.body)]) {
+    const read = await must(m.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId: created.id } } }));
+    const list = await must(m.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }));
+    for (const shown of [created, read]) expect(shown.config.url).toBe(masked);
+    for (const text of [JSON.stringify(created), JSON.stringify(read), JSON.stringify(list)]) {
       expect(text).not.toContain(secret);
       expect(text).not.toContain('enc:v1');
     }
@@ -89,8 +93,8 @@ describe('issue 9, item 9: chat webhook URLs are credentials, sealed at rest lik
         return id;
       }),
     );
-    const shown = await m.api('get', `/v1/endpoints/${endpointId}/targets/${legacy[0]}`);
-    expect(shown.body.config.url).toBe(CHAT[0][3]);
+    const shown = await must(m.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId: legacy[0]! } } }));
+    expect(shown.config.url).toBe(CHAT[0][3]);
 
     const registry = createDefaultRegistry({ secrets: m.secrets });
     const first = await sealTargetSecrets(m.store, registry);
