@@ -1,3 +1,5 @@
+import { must } from '@relay/client';
+import type { ApiKeyCreate } from '@relay/client';
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createAccountLock } from '../../../services/management-api/src/adapters/account-lock';
@@ -20,9 +22,15 @@ afterAll(async () => {
 });
 
 const digest = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+/** The key routes through the typed client, as `key` (the owner key by default); the answer's status for the refusals. */
+const createKey = (body: ApiKeyCreate, key = fx.apiKey) => fx.clientAs(key).POST('/v1/api-keys', { body });
+const revoke = (keyId: string, key = fx.apiKey) => fx.clientAs(key).DELETE('/v1/api-keys/{keyId}', { params: { path: { keyId } } });
+const listKeys = async () => (await must(fx.client.GET('/v1/api-keys'))).data;
+const endpointsStatus = async (key: string) => (await fx.clientAs(key).GET('/v1/endpoints')).response.status;
 
 describe('creating a key', () => {
   it('answers 201 with the secret once; only its SHA-256 digest is stored; the secret is never logged or listed', async () => {
+    // raw: the Cache-Control header of the one answer that holds the secret
     const res = await fx.api('post', '/v1/api-keys', { role: 'editor', name: '  CI deploys ' });
     expect(res.status).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -33,33 +41,33 @@ describe('creating a key', () => {
     expect(stored).toMatchObject({ digest: digest(secret), role: 'editor' });
     expect(JSON.stringify(stored)).not.toContain(secret);
 
-    const listed = await fx.api('get', '/v1/api-keys');
-    expect(JSON.stringify(listed.body)).not.toContain(secret);
-    expect(JSON.stringify(listed.body)).not.toContain(digest(secret));
-    expect(listed.body.data).toContainEqual({ id: res.body.id, prefix: secret.slice(0, 7), role: 'editor', name: 'CI deploys', created_by: fx.apiKey.slice(0, 7), created_at: res.body.created_at, last_used_at: null });
+    const listed = await listKeys();
+    expect(JSON.stringify(listed)).not.toContain(secret);
+    expect(JSON.stringify(listed)).not.toContain(digest(secret));
+    expect(listed).toContainEqual({ id: res.body.id, prefix: secret.slice(0, 7), role: 'editor', name: 'CI deploys', created_by: fx.apiKey.slice(0, 7), created_at: res.body.created_at, last_used_at: null });
 
     // the new key works, with its role
-    expect((await fx.apiAs(secret, 'post', '/v1/endpoints', { name: 'by the new key' })).status).toBe(201);
+    await must(fx.clientAs(secret).POST('/v1/endpoints', { body: { name: 'by the new key' } }));
     expect(JSON.stringify(fx.logLines())).not.toContain(secret);
   });
 
   it('records when a key last authenticated a request', async () => {
     const { secret, id } = await fx.keyWithRole('viewer');
-    expect((await fx.api('get', '/v1/api-keys')).body.data).toContainEqual(expect.objectContaining({ id, last_used_at: null }));
-    await fx.apiAs(secret, 'get', '/v1/endpoints');
-    const used = await eventually(async () => (await fx.api('get', '/v1/api-keys')).body.data.find((k: { id: string; last_used_at: string | null }) => k.id === id && k.last_used_at), 5000, 'last_used_at');
-    expect(Date.parse(used.last_used_at)).toBeGreaterThanOrEqual(Date.parse(used.created_at));
+    expect(await listKeys()).toContainEqual(expect.objectContaining({ id, last_used_at: null }));
+    await must(fx.clientAs(secret).GET('/v1/endpoints'));
+    const used = await eventually(async () => (await listKeys()).find((k) => k.id === id && k.last_used_at), 5000, 'last_used_at');
+    expect(Date.parse(used.last_used_at!)).toBeGreaterThanOrEqual(Date.parse(used.created_at));
   });
 
   it('an admin key creates keys below owner, not owner keys; editor and viewer keys create none', async () => {
     const admin = await fx.keyWithRole('admin');
-    for (const role of ['admin', 'editor', 'viewer']) expect([role, (await fx.apiAs(admin.secret, 'post', '/v1/api-keys', { role })).status]).toEqual([role, 201]);
-    const owner = await fx.apiAs(admin.secret, 'post', '/v1/api-keys', { role: 'owner' });
-    expect(owner.status).toBe(403);
-    expect(owner.body).toEqual({ code: 'forbidden', message: "This API key's role (admin) cannot create or revoke owner keys; it needs owner." });
+    for (const role of ['admin', 'editor', 'viewer'] as const) expect([role, (await createKey({ role }, admin.secret)).response.status]).toEqual([role, 201]);
+    const owner = await createKey({ role: 'owner' }, admin.secret);
+    expect(owner.response.status).toBe(403);
+    expect(owner.error).toEqual({ code: 'forbidden', message: "This API key's role (admin) cannot create or revoke owner keys; it needs owner." });
     for (const role of ['editor', 'viewer'] as const) {
       const key = await fx.keyWithRole(role);
-      expect([role, (await fx.apiAs(key.secret, 'post', '/v1/api-keys', { role: 'viewer' })).status]).toEqual([role, 403]);
+      expect([role, (await createKey({ role: 'viewer' }, key.secret)).response.status]).toEqual([role, 403]);
     }
   });
 });
@@ -67,41 +75,40 @@ describe('creating a key', () => {
 describe('revoking a key', () => {
   it('refuses the key from the very next request (401), and it is gone from the list', async () => {
     const { secret, id } = await fx.keyWithRole('editor');
-    expect((await fx.apiAs(secret, 'get', '/v1/endpoints')).status).toBe(200);
-    expect((await fx.api('delete', `/v1/api-keys/${id}`)).status).toBe(204);
-    const refused = await fx.apiAs(secret, 'get', '/v1/endpoints');
-    expect(refused.status).toBe(401);
-    expect(refused.body.code).toBe('unauthorized');
-    expect((await fx.api('get', '/v1/api-keys')).body.data.map((k: { id: string }) => k.id)).not.toContain(id);
-    expect((await fx.api('delete', `/v1/api-keys/${id}`)).status).toBe(404);
+    expect(await endpointsStatus(secret)).toBe(200);
+    expect((await revoke(id)).response.status).toBe(204);
+    const refused = await fx.clientAs(secret).GET('/v1/endpoints');
+    expect(refused.response.status).toBe(401);
+    expect(refused.error?.code).toBe('unauthorized');
+    expect((await listKeys()).map((k) => k.id)).not.toContain(id);
+    expect((await revoke(id)).response.status).toBe(404);
   });
 
   it('an admin key revokes keys below owner, never an owner key', async () => {
     const admin = await fx.keyWithRole('admin');
     const other = await fx.keyWithRole('admin');
-    expect((await fx.apiAs(admin.secret, 'delete', `/v1/api-keys/${other.id}`)).status).toBe(204);
+    expect((await revoke(other.id, admin.secret)).response.status).toBe(204);
     const owner = await fx.keyWithRole('owner');
-    const res = await fx.apiAs(admin.secret, 'delete', `/v1/api-keys/${owner.id}`);
-    expect(res.status).toBe(403);
-    expect((await fx.apiAs(owner.secret, 'get', '/v1/account/plan')).status).toBe(200); // still works
+    expect((await revoke(owner.id, admin.secret)).response.status).toBe(403);
+    await must(fx.clientAs(owner.secret).GET('/v1/account/plan')); // still works
   });
 
   it('another account’s key is not found', async () => {
     const other = await fx.newAccount();
     const theirs = await modelsOf(fx.store).apiKeys.findOne({ account_id: other.accountId }).lean();
-    expect((await fx.api('delete', `/v1/api-keys/${theirs!._id}`)).status).toBe(404);
-    expect((await fx.apiAs(other.apiKey, 'get', '/v1/endpoints')).status).toBe(200);
+    expect((await revoke(theirs!._id)).response.status).toBe(404);
+    expect(await endpointsStatus(other.apiKey)).toBe(200);
   });
 
   it('the last owner key of an account cannot be revoked (409 last_owner_key); with another owner key it can', async () => {
     const account = await fx.newAccount();
     const only = await modelsOf(fx.store).apiKeys.findOne({ account_id: account.accountId }).lean();
-    const res = await fx.apiAs(account.apiKey, 'delete', `/v1/api-keys/${only!._id}`);
-    expect(res.status).toBe(409);
-    expect(res.body).toEqual({ code: 'last_owner_key', message: expect.stringContaining('last owner key') });
-    const second = await fx.apiAs(account.apiKey, 'post', '/v1/api-keys', { role: 'owner' });
-    expect((await fx.apiAs(second.body.secret, 'delete', `/v1/api-keys/${only!._id}`)).status).toBe(204);
-    expect((await fx.apiAs(account.apiKey, 'get', '/v1/endpoints')).status).toBe(401);
+    const res = await revoke(only!._id, account.apiKey);
+    expect(res.response.status).toBe(409);
+    expect(res.error).toEqual({ code: 'last_owner_key', message: expect.stringContaining('last owner key') });
+    const second = await must(createKey({ role: 'owner' }, account.apiKey));
+    expect((await revoke(only!._id, second.secret)).response.status).toBe(204);
+    expect(await endpointsStatus(account.apiKey)).toBe(401);
   });
 });
 
@@ -110,10 +117,10 @@ describe('revocations of one account take turns, in every process (adapters/acco
     for (let round = 0; round < 3; round++) {
       const account = await fx.newAccount();
       const first = await modelsOf(fx.store).apiKeys.findOne({ account_id: account.accountId }).lean();
-      const second = await fx.apiAs(account.apiKey, 'post', '/v1/api-keys', { role: 'owner' });
-      const [a, b] = await Promise.all([fx.apiAs(account.apiKey, 'delete', `/v1/api-keys/${second.body.id}`), fx.apiAs(second.body.secret, 'delete', `/v1/api-keys/${first!._id}`)]);
-      expect([a.status, b.status].sort()).toEqual([204, 409]);
-      expect([a, b].find((r) => r.status === 409)!.body.code).toBe('last_owner_key');
+      const second = await must(createKey({ role: 'owner' }, account.apiKey));
+      const [a, b] = await Promise.all([revoke(second.id, account.apiKey), revoke(first!._id, second.secret)]);
+      expect([a.response.status, b.response.status].sort()).toEqual([204, 409]);
+      expect([a, b].find((r) => r.response.status === 409)!.error?.code).toBe('last_owner_key');
       expect(await modelsOf(fx.store).apiKeys.countDocuments({ account_id: account.accountId })).toBe(1);
     }
   });
@@ -152,18 +159,17 @@ describe('revocations of one account take turns, in every process (adapters/acco
 describe('key changes are audited in the account history', () => {
   it('key_created and key_revoked rows name the actor, the key, its role and prefix — never the secret', async () => {
     const admin = await fx.keyWithRole('admin');
-    const created = await fx.apiAs(admin.secret, 'post', '/v1/api-keys', { role: 'viewer', name: 'dashboards' });
-    await fx.apiAs(admin.secret, 'delete', `/v1/api-keys/${created.body.id}`);
-    const audit = await fx.apiAs(admin.secret, 'get', '/v1/audit?limit=2');
-    expect(audit.status).toBe(200);
-    const details = { role: 'viewer', prefix: created.body.prefix, name: 'dashboards' };
-    expect(audit.body.data).toEqual([
-      { id: expect.any(String), action: 'key_revoked', actor: admin.secret.slice(0, 7), actor_name: 'admin key', source_ip: expect.any(String), at: expect.any(String), endpoint_id: null, key_id: created.body.id, details },
-      { id: expect.any(String), action: 'key_created', actor: admin.secret.slice(0, 7), actor_name: 'admin key', source_ip: expect.any(String), at: expect.any(String), endpoint_id: null, key_id: created.body.id, details },
+    const created = await must(createKey({ role: 'viewer', name: 'dashboards' }, admin.secret));
+    expect((await revoke(created.id, admin.secret)).response.status).toBe(204);
+    const audit = await must(fx.clientAs(admin.secret).GET('/v1/audit', { params: { query: { limit: 2 } } }));
+    const details = { role: 'viewer', prefix: created.prefix, name: 'dashboards' };
+    expect(audit.data).toEqual([
+      { id: expect.any(String), action: 'key_revoked', actor: admin.secret.slice(0, 7), actor_name: 'admin key', source_ip: expect.any(String), at: expect.any(String), endpoint_id: null, key_id: created.id, details },
+      { id: expect.any(String), action: 'key_created', actor: admin.secret.slice(0, 7), actor_name: 'admin key', source_ip: expect.any(String), at: expect.any(String), endpoint_id: null, key_id: created.id, details },
     ]);
-    expect(audit.body.next_before).toBe(audit.body.data[1].at);
-    expect(JSON.stringify(audit.body)).not.toContain(created.body.secret);
+    expect(audit.next_before).toBe(audit.data[1]!.at);
+    expect(JSON.stringify(audit)).not.toContain(created.secret);
     // editor and viewer keys do not read the account history
-    expect((await fx.apiAs((await fx.keyWithRole('editor')).secret, 'get', '/v1/audit')).status).toBe(403);
+    expect((await fx.clientAs((await fx.keyWithRole('editor')).secret).GET('/v1/audit')).response.status).toBe(403);
   });
 });
