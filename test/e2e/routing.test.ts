@@ -1,3 +1,5 @@
+import { must } from '@relay/client';
+import type { TargetCreate } from '@relay/client';
 import { openActivityLog } from '@relay/activity-log';
 import { eventually } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
@@ -34,7 +36,7 @@ function payloadOf(n: number) {
 
 interface Spec {
   name: string;
-  routing: unknown;
+  routing: TargetCreate['routing'];
   expects: (p: ReturnType<typeof payloadOf>) => boolean;
 }
 
@@ -70,46 +72,42 @@ const SPECS: Spec[] = [
 
 describe('routing rules per target: a condition on the payload decides whether that target gets the event', () => {
   it('refuses routing at save, naming the field, where the endpoint’s payload format has no fields', async () => {
-    const text = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'plain', payload_format: 'text' } });
-    expect(text.status).toBe(201);
-    const refused = await stack.api(`/v1/endpoints/${text.body.id}/targets`, {
-      method: 'POST',
+    const text = await must(stack.client.POST('/v1/endpoints', { body: { name: 'plain', payload_format: 'text' } }));
+    const refused = stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId: text.id } },
       body: { kind: 'webhook', name: 'r', config: { url: receiver.url('/never'), enforce_https: false }, routing: { rules: [{ kind: 'exists', path: 'type' }] } },
     });
-    expect(refused.status).toBe(400);
-    expect(refused.body.errors).toEqual([{ field: 'routing', message: expect.stringContaining('payload format is text') }]);
+    await expect(must(refused)).rejects.toMatchObject({ status: 400, errors: [{ field: 'routing', message: expect.stringContaining('payload format is text') }] });
 
-    const json = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'json' } });
-    const routed = await stack.api(`/v1/endpoints/${json.body.id}/targets`, {
-      method: 'POST',
+    const json = await must(stack.client.POST('/v1/endpoints', { body: { name: 'json' } }));
+    const onJson = { path: { endpointId: json.id } };
+    const routed = stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: onJson,
       body: { kind: 'webhook', name: 'r', config: { url: receiver.url('/never'), enforce_https: false }, routing: { rules: [{ kind: 'regex', path: 'type', pattern: '(?!x)' }] } },
     });
-    expect(routed.status).toBe(400);
-    expect(routed.body.errors).toEqual([{ field: 'routing.rules[0].pattern', message: expect.stringContaining('lookahead') }]);
-    const target = await stack.api(`/v1/endpoints/${json.body.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'r', config: { url: receiver.url('/never'), enforce_https: false } } });
-    const patched = await stack.api(`/v1/endpoints/${json.body.id}/targets/${target.body.id}`, { method: 'PATCH', body: { routing: { rules: [{ kind: 'exists', path: 'type' }] } } });
-    expect(patched.status).toBe(200);
-    expect(patched.body.routing).toEqual({ match: 'all', rules: [{ kind: 'exists', path: 'type' }] });
+    await expect(must(routed)).rejects.toMatchObject({ status: 400, errors: [{ field: 'routing.rules[0].pattern', message: expect.stringContaining('lookahead') }] });
+    const target = await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: onJson, body: { kind: 'webhook', name: 'r', config: { url: receiver.url('/never'), enforce_https: false } } }));
+    const patched = await must(stack.client.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId: json.id, targetId: target.id } }, body: { routing: { rules: [{ kind: 'exists', path: 'type' }] } } }));
+    expect(patched.routing).toEqual({ match: 'all', rules: [{ kind: 'exists', path: 'type' }] });
     // …and the endpoint cannot then switch to a format routing cannot read
-    const toText = await stack.api(`/v1/endpoints/${json.body.id}`, { method: 'PATCH', body: { payload_format: 'text' } });
-    expect(toText.status).toBe(400);
-    expect(toText.body.errors).toEqual([{ field: 'payload_format', message: expect.stringContaining(target.body.id) }]);
+    const toText = stack.client.PATCH('/v1/endpoints/{endpointId}', { params: onJson, body: { payload_format: 'text' } });
+    await expect(must(toText)).rejects.toMatchObject({ status: 400, errors: [{ field: 'payload_format', message: expect.stringContaining(target.id) }] });
   });
 
   it('1,000 mixed events: each target receives exactly the matching ones; each row names the targets not routed', async () => {
-    const endpoint = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'routed', rate_limit_per_minute: 100_000 } });
-    expect(endpoint.status).toBe(201);
+    const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'routed', rate_limit_per_minute: 100_000 } }));
     const targets: Array<Spec & { id: string }> = [];
     for (const spec of SPECS) {
-      const t = await stack.api(`/v1/endpoints/${endpoint.body.id}/targets`, {
-        method: 'POST',
-        body: { kind: 'webhook', name: spec.name, config: { url: receiver.url(`/${spec.name}`), enforce_https: false }, ...(spec.routing ? { routing: spec.routing } : {}) },
-      });
-      expect(t.status).toBe(201);
-      targets.push({ ...spec, id: t.body.id });
+      const t = await must(
+        stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+          params: { path: { endpointId: endpoint.id } },
+          body: { kind: 'webhook', name: spec.name, config: { url: receiver.url(`/${spec.name}`), enforce_https: false }, ...(spec.routing ? { routing: spec.routing } : {}) },
+        }),
+      );
+      targets.push({ ...spec, id: t.id });
     }
 
-    const url = `${stack.services['ingest-gateway']!.url}/relay/${endpoint.body.id}`;
+    const url = `${stack.services['ingest-gateway']!.url}/relay/${endpoint.id}`;
     const statuses: number[] = [];
     for (let start = 0; start < EVENTS; start += 25) {
       const batch = Array.from({ length: Math.min(25, EVENTS - start) }, (_, i) => start + i);
@@ -153,8 +151,8 @@ describe('routing rules per target: a condition on the payload decides whether t
     }
     // the API's row says so per target, with names
     const sample = [...eventOf.entries()].find(([n]) => !targets[0]!.expects(payloadOf(n)))!;
-    const opened = await stack.api(`/v1/activity/${sample[1]}`);
-    expect(opened.body.not_routed).toEqual(expect.arrayContaining([{ target_id: targets[0]!.id, target_name: 'sales' }]));
-    expect(opened.body.deliveries.map((d: { target_name: string }) => d.target_name)).toContain('everything');
+    const opened = await must(stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId: sample[1] } } }));
+    expect(opened.not_routed).toEqual(expect.arrayContaining([{ target_id: targets[0]!.id, target_name: 'sales' }]));
+    expect(opened.deliveries.map((d) => d.target_name)).toContain('everything');
   });
 });

@@ -33,7 +33,6 @@ const NOT_YET_MOVED: Record<string, number> = {
   'test/e2e/dashboard/deliver-every-kind.test.ts': 4,
   'test/e2e/dashboard/routing.test.ts': 3,
   'test/e2e/dashboard/target-breaker.test.ts': 4,
-  'test/e2e/routing.test.ts': 10,
   'test/integration/activity/activity-search.test.ts': 4,
   'test/integration/management/audit-every-change.test.ts': 4,
   'test/integration/management/audit.test.ts': 27,
