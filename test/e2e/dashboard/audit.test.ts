@@ -95,8 +95,8 @@ describe('the audit history shows settings and target changes with who and which
 describe('the account’s audit history page (admin and owner)', () => {
   let owner: Page;
   beforeAll(async () => {
-    await stack.api('/v1/account/plan', { method: 'PATCH', body: { payload_limit_bytes: 131072 } });
-    await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'billing' } });
+    await must(stack.client.PATCH('/v1/account/plan', { body: { payload_limit_bytes: 131072 } }));
+    await must(stack.client.POST('/v1/endpoints', { body: { name: 'billing' } }));
     owner = await (await browser.newContext()).newPage();
     await owner.goto(stack.dashboardUrl);
     await owner.getByLabel('API key', { exact: true }).fill(stack.apiKey);

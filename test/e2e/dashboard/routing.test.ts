@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import type { Locator, Page } from 'playwright-core';
 import { TestReceiver } from '../../support/receiver';
 import { launchBrowser, signIn } from './browser';
@@ -25,7 +26,7 @@ beforeAll(async () => {
   stack = await startDashboardStack('dashboard-routing');
   browser = await launchBrowser();
   page = await browser.context.newPage();
-  endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'shop' } })).body.id;
+  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'shop' } }))).id;
   await signIn(page, stack.dashboardUrl, stack.apiKey);
 });
 
@@ -54,8 +55,8 @@ describe('routing rules in the dashboard', () => {
     await form().getByLabel('Rule 2 number', { exact: true }).fill('99.5');
     await form().getByRole('button', { name: 'Add target' }).click();
     await page.getByRole('heading', { level: 3, name: 'sales', exact: true }).waitFor({ timeout: WAIT });
-    const [saved] = (await stack.api(`/v1/endpoints/${endpointId}/targets`)).body.data;
-    expect(saved.routing).toEqual({
+    const [saved] = (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data;
+    expect(saved!.routing).toEqual({
       match: 'any',
       rules: [
         { kind: 'equals', path: 'type', value: 'order.paid' },
@@ -76,8 +77,8 @@ describe('routing rules in the dashboard', () => {
   });
 
   it('an event that does not meet the rules is not sent, and its row says the target was not routed', async () => {
-    const [ep] = (await stack.api('/v1/endpoints')).body.data;
-    const send = (body: unknown) => fetch(ep.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const [ep] = (await must(stack.client.GET('/v1/endpoints'))).data;
+    const send = (body: unknown) => fetch(ep!.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect((await send({ type: 'order.created', amount: 5 })).status).toBe(202);
     expect((await send({ type: 'order.paid', amount: 5 })).status).toBe(202);
     const [delivered] = await receiver.waitForRequests(1, WAIT);

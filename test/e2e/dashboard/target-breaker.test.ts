@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import type { Locator, Page } from 'playwright-core';
 import { deleteBrokerNamespace, eventually } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';
@@ -22,7 +23,8 @@ let endpointId = '';
 /** generous: the machine these run on is shared, and a render can wait seconds for a core */
 const WAIT = 30_000;
 const card = (): Locator => page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name: 'flaky receiver', exact: true }) });
-const stateOf = async (): Promise<string> => (await stack.api(`/v1/endpoints/${endpointId}/targets`)).body.data[0].breaker_state.state;
+const targets = async () => (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data;
+const stateOf = async (): Promise<string> => (await targets())[0]!.breaker_state.state;
 const send = async (n: number): Promise<void> => {
   for (let i = 0; i < n; i++) {
     const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ i }) });
@@ -37,9 +39,9 @@ beforeAll(async () => {
     return failing ? { status: 500, body: 'down' } : { status: 200, body: 'ok' };
   });
   stack = await startDashboardStack('dashboard-breaker');
-  endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'shop' } })).body.id;
-  const target = await stack.api(`/v1/endpoints/${endpointId}/targets`, {
-    method: 'POST',
+  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'shop' } }))).id;
+  const target = await stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+    params: { path: { endpointId } },
     body: {
       kind: 'webhook',
       name: 'flaky receiver',
@@ -48,7 +50,7 @@ beforeAll(async () => {
       breaker: { failure_rate_pct: 50, min_attempts: 5, window_s: 10, cool_down_s: 30, flag_after_open_s: 3600 },
     },
   });
-  expect(target.status).toBe(201);
+  expect(target.response.status).toBe(201);
   browser = await launchBrowser();
   page = await browser.context.newPage();
   await page.goto(stack.dashboardUrl);
@@ -110,8 +112,8 @@ describe('a target’s breaker and Pause / Resume in the dashboard', () => {
     await form.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Target flaky receiver saved.').waitFor({ timeout: WAIT });
     await card().getByText('5 a minute', { exact: true }).waitFor({ timeout: WAIT });
-    const [t] = (await stack.api(`/v1/endpoints/${endpointId}/targets`)).body.data;
-    expect(t.limits).toEqual({ rate: 5, per: 'minute', max_in_flight: null });
-    expect(t.breaker).toMatchObject({ cool_down_s: 15, min_attempts: 5, window_s: 10 });
+    const [t] = await targets();
+    expect(t!.limits).toEqual({ rate: 5, per: 'minute', max_in_flight: null });
+    expect(t!.breaker).toMatchObject({ cool_down_s: 15, min_attempts: 5, window_s: 10 });
   });
 });
