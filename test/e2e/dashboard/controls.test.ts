@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -51,11 +52,11 @@ const scrollsSideways = () => page.evaluate('document.documentElement.scrollWidt
 beforeAll(async () => {
   receiver = await TestReceiver.start();
   stack = await startDashboardStack('dashboard-controls');
-  const ep = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'orders' } })).body;
+  const ep = await must(stack.client.POST('/v1/endpoints', { body: { name: 'orders' } }));
   endpointId = ep.id;
   ingestUrl = ep.ingest_url;
-  await stack.api(`/v1/endpoints/${endpointId}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'receiver', config: { url: receiver.url('/hook'), enforce_https: false } } });
-  await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'repo-events', inbound_auth: { type: 'HMAC', preset: 'github', secrets: ['gh-secret-0123456789'] } } });
+  await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'receiver', config: { url: receiver.url('/hook'), enforce_https: false } } }));
+  await must(stack.client.POST('/v1/endpoints', { body: { name: 'repo-events', inbound_auth: { type: 'HMAC', preset: 'github', secrets: ['gh-secret-0123456789'] } } }));
   browser = await launchBrowser(LAPTOP);
   page = await browser.context.newPage();
   await signIn(page, stack.dashboardUrl, stack.apiKey);
@@ -82,7 +83,7 @@ describe('controls that say what they do (issue 27, item 4)', () => {
     await visible(/Senders get 404 from now on/, dialog);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await page.getByRole('switch', { name: 'Enabled' }).isChecked()).toBe(true);
-    expect((await stack.api(`/v1/endpoints/${endpointId}`)).body.enabled).toBe(true);
+    expect((await must(stack.client.GET('/v1/endpoints/{endpointId}', { params: { path: { endpointId } } }))).enabled).toBe(true);
     expect((await send()).status).toBe(202);
 
     await page.getByRole('switch', { name: 'Enabled' }).click();
@@ -112,10 +113,10 @@ describe('controls that say what they do (issue 27, item 4)', () => {
   it('says a maintenance window’s pause and until when', async () => {
     const now = Date.now();
     const ends = new Date(now + 3_600_000);
-    await stack.api(`/v1/endpoints/${endpointId}`, { method: 'PATCH', body: { maintenance_windows: [{ starts_at: new Date(now - 60_000).toISOString(), ends_at: ends.toISOString() }] } });
+    await must(stack.client.PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId } }, body: { maintenance_windows: [{ starts_at: new Date(now - 60_000).toISOString(), ends_at: ends.toISOString() }] } }));
     await page.reload();
     await eventually(async () => ((await stateLine().textContent()) ?? '').startsWith(`Paused by a maintenance window until ${ends.toISOString().slice(0, 19).replace('T', ' ')} UTC`), WAIT, 'the window state line');
-    await stack.api(`/v1/endpoints/${endpointId}`, { method: 'PATCH', body: { maintenance_windows: [] } });
+    await must(stack.client.PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId } }, body: { maintenance_windows: [] } }));
     await page.reload();
     await eventually(async () => (await stateLine().textContent()) === 'Enabled: accepting requests.', WAIT, 'enabled again');
   });

@@ -1,3 +1,4 @@
+import { must } from '@relay/client';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -146,11 +147,11 @@ const form = (): Locator => page.locator('form.target-form');
 
 describe('issue 23: an event delivered to a target of every kind, added through the dashboard', () => {
   it('adds every kind through the form, sends one event, and every receiver gets it and shows delivered', async () => {
-    const endpoint = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'shop' } });
-    const kinds = (await stack.api('/v1/target-kinds')).body.data.map((k: { label?: string; kind: string }) => k.kind);
+    const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'shop' } }));
+    const kinds = (await must(stack.client.GET('/v1/target-kinds'))).data.map((k) => k.kind);
     expect(kinds).toHaveLength(TARGETS.length);
 
-    await page.goto(`${stack.dashboardUrl}#/endpoints/${endpoint.body.id}`);
+    await page.goto(`${stack.dashboardUrl}#/endpoints/${endpoint.id}`);
     await page.getByRole('link', { name: 'Outputs' }).click();
     for (const t of TARGETS) {
       await page.getByRole('button', { name: 'Add target' }).click();
@@ -160,15 +161,15 @@ describe('issue 23: an event delivered to a target of every kind, added through 
       await form().getByRole('button', { name: 'Add target' }).click();
       await page.getByRole('heading', { level: 3, name: t.name, exact: true }).waitFor({ timeout: WAIT });
     }
-    const saved = (await stack.api(`/v1/endpoints/${endpoint.body.id}/targets`)).body.data;
-    expect(saved.map((t: { kind: string }) => t.kind).sort()).toEqual([...kinds].sort());
+    const saved = (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: endpoint.id } } }))).data;
+    expect(saved.map((t) => t.kind).sort()).toEqual([...kinds].sort());
 
     // a developer listens for the CLI session target, forwarding to their local server
-    const cliTarget = saved.find((t: { kind: string }) => t.kind === 'cli');
-    const cli = await relayListen([endpoint.body.id, '--target', cliTarget.id, '--forward', laptop.url('/hook')], { RELAY_API_URL: stack.services['management-api']!.url, RELAY_API_KEY: stack.apiKey });
+    const cliTarget = saved.find((t) => t.kind === 'cli')!;
+    const cli = await relayListen([endpoint.id, '--target', cliTarget.id, '--forward', laptop.url('/hook')], { RELAY_API_URL: stack.services['management-api']!.url, RELAY_API_KEY: stack.apiKey });
     stopAfter.unshift(() => cli.kill('SIGTERM'));
 
-    const sent = await fetch(endpoint.body.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order: { id: 7, total: '12.50' } }) });
+    const sent = await fetch(endpoint.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order: { id: 7, total: '12.50' } }) });
     expect(sent.status).toBe(202);
 
     const [hook] = await receiver.waitForRequests(1, WAIT);
@@ -207,8 +208,8 @@ describe('issue 23: an event delivered to a target of every kind, added through 
     expect(await page.locator('.delivery').count()).toBe(TARGETS.length);
 
     // nothing of a credential in an API answer, the activity row or a deliverer's log line
-    const activity = await stack.api(`/v1/activity?endpoint_id=${endpoint.body.id}`);
-    const shown = [JSON.stringify(saved), JSON.stringify(activity.body), await page.locator('main').textContent(), ...logs.map((l) => l())].join('\n');
+    const activity = await must(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpoint.id } } }));
+    const shown = [JSON.stringify(saved), JSON.stringify(activity), await page.locator('main').textContent(), ...logs.map((l) => l())].join('\n');
     for (const secret of [TELEGRAM_TOKEN.split(':')[1]!, DISCORD_TOKEN, SLACK_PATH.split('/').at(-1)!, TEAMS_SIG, SMTP_PASS, 'PRIVATE KEY']) expect(shown).not.toContain(secret);
   });
 });

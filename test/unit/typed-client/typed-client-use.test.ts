@@ -28,8 +28,6 @@ const NOT_YET_MOVED: Record<string, number> = {
   'test/e2e/alerts.test.ts': 7,
   'test/e2e/bulk-retry.test.ts': 13,
   'test/e2e/cluster-redis.test.ts': 6,
-  'test/e2e/dashboard/controls.test.ts': 6,
-  'test/e2e/dashboard/deliver-every-kind.test.ts': 4,
   'test/integration/activity/activity-search.test.ts': 4,
   'test/integration/management/audit-every-change.test.ts': 4,
   'test/integration/management/audit.test.ts': 27,
