@@ -68,10 +68,10 @@ describe('GET /v1/billing/usage/daily: accepted events per day and per endpoint,
 
   it('is for admin and owner keys, like the usage it splits; another account sees only its own', async () => {
     const editor = await fx.keyWithRole('editor');
-    expect((await fx.apiAs(editor.secret, 'get', '/v1/billing/usage/daily')).status).toBe(403);
+    expect((await fx.clientAs(editor.secret).GET('/v1/billing/usage/daily')).response.status).toBe(403);
     const other = await fx.newAccount();
-    const res = await fx.apiAs(other.apiKey, 'get', '/v1/billing/usage/daily');
-    expect(res.body).toMatchObject({ accepted_events: 0, endpoints: [], unattributed: 0 });
-    expect(res.body.days).toHaveLength(10);
+    const theirs = await must(fx.clientAs(other.apiKey).GET('/v1/billing/usage/daily'));
+    expect(theirs).toMatchObject({ accepted_events: 0, endpoints: [], unattributed: 0 });
+    expect(theirs.days).toHaveLength(10);
   });
 });

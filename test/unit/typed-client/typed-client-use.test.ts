@@ -33,7 +33,6 @@ const NOT_YET_MOVED: Record<string, number> = {
   'test/integration/management/bulk-retry-list.test.ts': 3,
   'test/integration/management/secrets.test.ts': 17,
   'test/integration/management/settings.test.ts': 29,
-  'test/integration/management/usage-daily.test.ts': 2,
 };
 
 /**
