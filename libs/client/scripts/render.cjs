@@ -39,7 +39,7 @@ async function renderSchema(managementApiDocument) {
   // a copy: openapi-typescript annotates the object it walks, and the mapping is added to it
   const document = JSON.parse(JSON.stringify(managementApiDocument));
   mapDiscriminators(document, document.components.schemas);
-  const ast = await openapiTS(document, { alphabetize: false, exportType: false, rootTypes: false, emptyObjectsUnknown: true });
+  const ast = await openapiTS(document, { alphabetize: false, exportType: false, rootTypes: false, emptyObjectsUnknown: true, defaultNonNullable: false });
   return HEADER + astToString(ast);
 }
 

@@ -2624,7 +2624,7 @@ export interface components {
              * @description a disabled rule sends nothing
              * @default true
              */
-            enabled: boolean;
+            enabled?: boolean;
             /** @description where alerts go: targets of the account, of any kind */
             target_ids: string[];
             conditions: ({
@@ -2676,19 +2676,19 @@ export interface components {
                  * @description failed attempts, in percent of all attempts in the window
                  * @default 50
                  */
-                threshold_percent: number;
+                threshold_percent?: number;
                 /**
                  * Window (minutes)
                  * @description the share is counted over this many last minutes
                  * @default 5
                  */
-                window_minutes: number;
+                window_minutes?: number;
                 /**
                  * Least attempts
                  * @description no alert on fewer attempts than this in the window
                  * @default 10
                  */
-                min_attempts: number;
+                min_attempts?: number;
             } | {
                 /**
                  * @description The share of the endpoint's requests rejected (with one outcome, or any) over the window reached the threshold. AUTH_FAILED usually means the provider rotated its secret.
@@ -2711,19 +2711,19 @@ export interface components {
                  * @description rejected requests, in percent of all requests in the window
                  * @default 50
                  */
-                threshold_percent: number;
+                threshold_percent?: number;
                 /**
                  * Window (minutes)
                  * @description the share is counted over this many last minutes
                  * @default 5
                  */
-                window_minutes: number;
+                window_minutes?: number;
                 /**
                  * Least requests
                  * @description no alert on fewer requests than this in the window
                  * @default 20
                  */
-                min_requests: number;
+                min_requests?: number;
             } | {
                 /**
                  * @description The account's accepted events this month reached the threshold of its plan's monthly quota.
@@ -2735,13 +2735,13 @@ export interface components {
                  * @description accepted events, in percent of the plan's monthly quota
                  * @default 90
                  */
-                threshold_percent: number;
+                threshold_percent?: number;
             })[];
             /**
              * @description an episode ends when its condition was not seen for this long; one alert per episode
              * @default 60
              */
-            cooldown_minutes: number;
+            cooldown_minutes?: number;
         };
         AlertRule: {
             /** @description `ar_…` */
