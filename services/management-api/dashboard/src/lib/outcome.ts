@@ -1,20 +1,17 @@
 import type { ActivityListed } from '@relay/client';
 import { outcomeLabel as labelOf } from '../../../../../libs/contracts/src/outcome-labels';
 
-/** Activity rows as the list shows them (spec "Activity record"): the API's listed row. */
-export type ActivityRow = ActivityListed;
-
 /**
  * The spec's outcome label with its code: "Completed (ACCEPTED)", "Auth Failed (AUTH_FAILED)"; an
  * accepted request by where its deliveries stand. The one table the API's error-text search
  * matches against (libs/contracts outcome-labels.ts), so a search finds what the row reads.
  */
-export function outcomeLabel(row: Pick<ActivityRow, 'outcome' | 'status' | 'next_attempt_at'>): string {
+export function outcomeLabel(row: Pick<ActivityListed, 'outcome' | 'status' | 'next_attempt_at'>): string {
   return labelOf(row.outcome, row.status, row.next_attempt_at !== null);
 }
 
 /** A pending row whose failed delivery waits for its next attempt (the list reads it "Retrying"). */
-export const isRetrying = (row: Pick<ActivityRow, 'status' | 'next_attempt_at'>): boolean => row.status === 'pending' && row.next_attempt_at !== null;
+export const isRetrying = (row: Pick<ActivityListed, 'status' | 'next_attempt_at'>): boolean => row.status === 'pending' && row.next_attempt_at !== null;
 
 /** Merges a fresh first page into the rows on screen: new rows on top, known rows updated in place. */
 export function mergeNewest<T extends { id: string }>(shown: T[], fresh: T[]): { rows: T[]; added: number } {

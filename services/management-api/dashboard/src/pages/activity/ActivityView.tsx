@@ -4,7 +4,7 @@ import { RelayApiError, messageOf, must, relay } from '../../api';
 import { ErrorScope, ErrorSummary, useFormErrors } from '../../components/form-errors';
 import { Field, Loading, Notice } from '../../components/ui';
 import { isRetrying, mergeNewest, appendPage, outcomeLabel } from '../../lib/outcome';
-import type { ActivityRow } from '../../lib/outcome';
+import type { ActivityListed } from '@relay/client';
 import type { DetailRow } from '../../lib/latency';
 import type { Abilities } from '../../lib/roles';
 import { utc } from '../../lib/time';
@@ -38,7 +38,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
   const [filtersOpen, setFiltersOpen] = useState(false);
   const shownFilters = useRef(filters);
   shownFilters.current = filters;
-  const [rows, setRows] = useState<ActivityRow[] | null>(null);
+  const [rows, setRows] = useState<ActivityListed[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [live, setLive] = useState(true);

@@ -1,6 +1,6 @@
 import type { DetailRow } from '../../lib/latency';
 import { formatMs, latencyPoints, quantile } from '../../lib/latency';
-import type { ActivityRow } from '../../lib/outcome';
+import type { ActivityListed } from '@relay/client';
 import { utc } from '../../lib/time';
 
 const W = 640;
@@ -12,7 +12,7 @@ const PAD = { l: 56, r: 12, t: 10, b: 26 };
  * over their time window. The API has no aggregate for it and the view never loads the whole
  * log, so the chart covers what is on screen — and grows as older pages are loaded.
  */
-export function LatencyChart(props: { rows: ActivityRow[]; details: Map<string, DetailRow> }) {
+export function LatencyChart(props: { rows: ActivityListed[]; details: Map<string, DetailRow> }) {
   const loaded = props.rows.map((r) => props.details.get(r.id)).filter((d): d is DetailRow => d !== undefined);
   const points = latencyPoints(loaded);
   const values = points.map((p) => p.ms);

@@ -1,17 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import { messageOf, must, relay } from '../../api';
-import type { ActivityRow as Detail } from '@relay/client';
+import type { ActivityListed, ActivityRow as Detail } from '@relay/client';
 import { Loading, Notice } from '../../components/ui';
 import type { DetailRow } from '../../lib/latency';
 import { formatMs } from '../../lib/latency';
-import type { ActivityRow } from '../../lib/outcome';
 import type { Abilities } from '../../lib/roles';
 import { utc } from '../../lib/time';
 import { AttemptResponse } from './AttemptResponse';
 import { RequestDetail } from './RequestDetail';
 
 /** An expanded row: the error reason (spec), then every delivery and its attempts. */
-export function RowDetail(props: { row: ActivityRow; can: Abilities; known: DetailRow | null; onDetail: (d: DetailRow) => void }) {
+export function RowDetail(props: { row: ActivityListed; can: Abilities; known: DetailRow | null; onDetail: (d: DetailRow) => void }) {
   const [detail, setDetail] = useState<Detail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [resent, setResent] = useState<string | null>(null);
