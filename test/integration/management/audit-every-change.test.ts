@@ -38,15 +38,30 @@ afterAll(async () => {
   await fx?.close();
 });
 
-const as = (method: 'get' | 'post' | 'patch' | 'delete', path: string, body?: unknown) => fx.apiAs(actor.secret, method, path, body);
-const newEndpoint = async (): Promise<string> => (await as('post', '/v1/endpoints', { name: 'audited' })).body.id;
+/** the typed client with the audited key: setup and the audit reads */
+const relay = () => fx.clientAs(actor.secret);
+/** the write operation under test, by the document's path as a string (the typed client takes path literals only) */
+// raw: each write route of the document by its path string, with the case's body and status
+const writeAs = (method: 'post' | 'patch' | 'delete', path: string, body?: unknown) => fx.apiAs(actor.secret, method, path, body);
+const newEndpoint = async (): Promise<string> => (await must(relay().POST('/v1/endpoints', { body: { name: 'audited' } }))).id;
 const newTarget = async (endpointId: string): Promise<string> =>
-  (await as('post', `/v1/endpoints/${endpointId}/targets`, { kind: 'webhook', name: 'orders', config: { url: 'https://hooks.example.com/in', auth: { type: 'bearer', token: SECRETS[2] } } })).body.id;
+  (
+    await must(
+      relay().POST('/v1/endpoints/{endpointId}/targets', {
+        params: { path: { endpointId } },
+        body: { kind: 'webhook', name: 'orders', config: { url: 'https://hooks.example.com/in', auth: { type: 'bearer', token: SECRETS[2] } } },
+      }),
+    )
+  ).id;
+const auditPage = async (query: { endpoint_id?: string; limit?: number }) => must(relay().GET('/v1/audit', { params: { query } }));
+const endpointAudit = async (endpointId: string, limit?: number) =>
+  must(relay().GET('/v1/endpoints/{endpointId}/audit', { params: { path: { endpointId }, query: limit === undefined ? {} : { limit } } }));
 
 /** an alert rule sending to a target of the account (whose endpoint is not the audited one: no endpoint_id in the row) */
 let alertTarget: string | undefined;
 const alertTargetId = async (): Promise<string> => (alertTarget ??= await newTarget(await newEndpoint()));
-const newAlertRule = async (): Promise<string> => (await as('post', '/v1/alert-rules', { name: 'ops', target_ids: [await alertTargetId()], conditions: [{ kind: 'target_flagged' }] })).body.id;
+const newAlertRule = async (): Promise<string> =>
+  (await must(relay().POST('/v1/alert-rules', { body: { name: 'ops', target_ids: [await alertTargetId()], conditions: [{ kind: 'target_flagged' }] } }))).id;
 /** a body naming the alert target where it says TARGET */
 const withTarget = async (body: unknown): Promise<unknown> => JSON.parse(JSON.stringify(body ?? null).replaceAll('"TARGET"', JSON.stringify(await alertTargetId()))) ?? undefined;
 
@@ -79,7 +94,7 @@ const CASES: Record<string, Case> = {
   resumeEndpoint: {
     setup: async () => {
       const endpointId = await newEndpoint();
-      await as('post', `/v1/endpoints/${endpointId}/pause`);
+      await must(relay().POST('/v1/endpoints/{endpointId}/pause', { params: { path: { endpointId } } }));
       return { endpointId };
     },
     status: 200,
@@ -89,7 +104,7 @@ const CASES: Record<string, Case> = {
   enableEndpoint: {
     setup: async () => {
       const endpointId = await newEndpoint();
-      await as('post', `/v1/endpoints/${endpointId}/disable`);
+      await must(relay().POST('/v1/endpoints/{endpointId}/disable', { params: { path: { endpointId } } }));
       return { endpointId };
     },
     status: 200,
@@ -146,7 +161,7 @@ const CASES: Record<string, Case> = {
     setup: async () => {
       const endpointId = await newEndpoint();
       const targetId = await newTarget(endpointId);
-      await as('post', `/v1/endpoints/${endpointId}/targets/${targetId}/pause`);
+      await must(relay().POST('/v1/endpoints/{endpointId}/targets/{targetId}/pause', { params: { path: { endpointId, targetId } } }));
       return { endpointId, targetId };
     },
     status: 200,
@@ -196,24 +211,23 @@ describe('every write route of the OpenAPI document leaves an audit row (issue 2
     const body = await withTarget(c.body);
     await new Promise((resolve) => setTimeout(resolve, 5));
     const since = new Date();
-    const res = await as(o.method as 'post' | 'patch' | 'delete', url, body);
+    const res = await writeAs(o.method as 'post' | 'patch' | 'delete', url, body);
     expect([res.status, res.body]).toEqual([c.status, expect.anything()]);
 
-    const page = await as('get', '/v1/audit?limit=5');
-    expect(page.status).toBe(200);
-    const rows = page.body.data.filter((r: { at: string }) => new Date(r.at) >= since);
+    const page = await auditPage({ limit: 5 });
+    const rows = page.data.filter((r) => new Date(r.at) >= since);
     expect(rows).toHaveLength(1);
-    const row = rows[0];
+    const row = rows[0]!;
     expect(row).toMatchObject({ action: c.action, actor: actor.prefix, actor_name: actor.name, source_ip: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
     if (c.details) expect(row.details).toEqual(c.details);
     if (ids.endpointId) {
       expect(row.endpoint_id).toBe(ids.endpointId);
       // the same row, filtered per endpoint both ways (also after the endpoint was deleted)
-      const byAccount = await as('get', `/v1/audit?endpoint_id=${ids.endpointId}&limit=1`);
-      expect(byAccount.body.data[0].id).toBe(row.id);
-      if (o.id !== 'deleteEndpoint') expect((await as('get', `/v1/endpoints/${ids.endpointId}/audit?limit=1`)).body.data[0].id).toBe(row.id);
+      const byAccount = await auditPage({ endpoint_id: ids.endpointId, limit: 1 });
+      expect(byAccount.data[0]!.id).toBe(row.id);
+      if (o.id !== 'deleteEndpoint') expect((await endpointAudit(ids.endpointId, 1)).data[0]!.id).toBe(row.id);
     }
-    for (const secret of [...SECRETS, actor.secret]) expect(JSON.stringify(page.body)).not.toContain(secret);
+    for (const secret of [...SECRETS, actor.secret]) expect(JSON.stringify(page)).not.toContain(secret);
   });
 
   it('no stored audit row holds a secret', async () => {
@@ -223,15 +237,15 @@ describe('every write route of the OpenAPI document leaves an audit row (issue 2
 
   it('a save that changes nothing writes no row; the per-endpoint filter is bounded and role-checked', async () => {
     const endpointId = await newEndpoint();
-    const before = (await as('get', `/v1/endpoints/${endpointId}/audit`)).body.data.length;
-    await as('patch', `/v1/endpoints/${endpointId}`, { name: 'audited' });
-    expect((await as('get', `/v1/endpoints/${endpointId}/audit`)).body.data).toHaveLength(before);
-    expect((await as('get', '/v1/audit?limit=201')).status).toBe(400);
-    const viewer = await fx.keyWithRole('viewer');
-    expect((await fx.apiAs(viewer.secret, 'get', `/v1/audit?endpoint_id=${endpointId}`)).status).toBe(403);
-    expect((await fx.apiAs(viewer.secret, 'get', `/v1/endpoints/${endpointId}/audit`)).status).toBe(200);
+    const before = (await endpointAudit(endpointId)).data.length;
+    await must(relay().PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId } }, body: { name: 'audited' } }));
+    expect((await endpointAudit(endpointId)).data).toHaveLength(before);
+    expect((await relay().GET('/v1/audit', { params: { query: { limit: 201 } } })).response.status).toBe(400);
+    const viewer = fx.clientAs((await fx.keyWithRole('viewer')).secret);
+    expect((await viewer.GET('/v1/audit', { params: { query: { endpoint_id: endpointId } } })).response.status).toBe(403);
+    expect((await viewer.GET('/v1/endpoints/{endpointId}/audit', { params: { path: { endpointId } } })).response.status).toBe(200);
     // another account's endpoint id finds nothing
-    const other = await fx.newAccount();
-    expect((await fx.apiAs(other.apiKey, 'get', `/v1/audit?endpoint_id=${endpointId}`)).body.data).toEqual([]);
+    const other = fx.clientAs((await fx.newAccount()).apiKey);
+    expect((await must(other.GET('/v1/audit', { params: { query: { endpoint_id: endpointId } } }))).data).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { must } from '@relay/client';
+import { errorOf, must } from '@relay/client';
 import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
 
@@ -25,7 +25,7 @@ describe('GET /v1/bulk-retries', () => {
     for (let k = 0; k < 5; k++) made.push(await createJob(endpointId));
     await must(fx.client.POST('/v1/bulk-retries/{jobId}/cancel', { params: { path: { jobId: made[4]! } } }));
 
-    // a header is raw HTTP: read with supertest
+    // raw: the list's Cache-Control header
     const first = await fx.api('get', '/v1/bulk-retries?limit=2').expect(200);
     expect(first.headers['cache-control']).toBe('no-store');
     const firstPage = await page({ limit: 2 });
@@ -49,9 +49,10 @@ describe('GET /v1/bulk-retries', () => {
   });
 
   it('refuses a limit out of 1-100 and a cursor it did not give, naming each field', async () => {
-    const res = await fx.api('get', '/v1/bulk-retries?limit=101&cursor=abc');
-    expect(res.status).toBe(400);
-    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['cursor', 'limit']);
-    expect((await fx.api('get', '/v1/bulk-retries?limit=0')).status).toBe(400);
+    const res = await fx.client.GET('/v1/bulk-retries', { params: { query: { limit: 101, cursor: 'abc' } } });
+    const refused = errorOf(res.response, res.error);
+    expect(refused.status).toBe(400);
+    expect(refused.errors.map((e) => e.field).sort()).toEqual(['cursor', 'limit']);
+    expect((await fx.client.GET('/v1/bulk-retries', { params: { query: { limit: 0 } } })).response.status).toBe(400);
   });
 });

@@ -28,10 +28,7 @@ const NOT_YET_MOVED: Record<string, number> = {
   'test/e2e/alerts.test.ts': 7,
   'test/e2e/bulk-retry.test.ts': 13,
   'test/e2e/cluster-redis.test.ts': 6,
-  'test/integration/management/audit-every-change.test.ts': 4,
   'test/integration/management/audit.test.ts': 27,
-  'test/integration/management/bulk-retry-list.test.ts': 3,
-  'test/integration/management/secrets.test.ts': 17,
   'test/integration/management/settings.test.ts': 29,
 };
 

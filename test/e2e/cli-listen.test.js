@@ -1,0 +1,275 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+const node_crypto_1 = require("node:crypto");
+const node_fs_1 = require("node:fs");
+const node_http_1 = __importDefault(require("node:http"));
+const node_os_1 = require("node:os");
+const node_path_1 = __importDefault(require("node:path"));
+const webhooks_methods_1 = require("@octokit/webhooks-methods");
+const ws_1 = __importDefault(require("ws"));
+const client_1 = require("@relay/client");
+const infra_1 = require("../support/infra");
+const relay_cli_1 = require("../support/relay-cli");
+const services_1 = require("../support/services");
+const stack_1 = require("./stack");
+/*
+ * Issue 28 item 2, end to end: `npx relay listen <endpoint> --forward <local URL>` spawned as a
+ * process against the real gateway, outputs deliverer, management API and activity-writer on
+ * the real RabbitMQ, Redis and store. A GitHub-signed event sent to the gateway reaches a local
+ * HTTP server through the CLI, and the local answer is the attempt's outcome in the activity
+ * log; a CLI killed with SIGKILL mid-stream loses nothing (docs/cli.md "Losing nothing").
+ */
+const GITHUB_SECRET = 'cli-e2e-github-secret-0001';
+/** A local server as a developer runs one: records each request, answers 200 after `delayMs`. */
+class LocalServer {
+    received = [];
+    delayMs = 0;
+    server = node_http_1.default.createServer((req, res) => {
+        const chunks = [];
+        req.on('data', (c) => chunks.push(c));
+        req.on('end', () => {
+            this.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), url: req.url ?? '' });
+            setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks'), this.delayMs);
+        });
+    });
+    async start() {
+        await new Promise((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+        return `http://127.0.0.1:${this.server.address().port}/hook`;
+    }
+    eventIds() {
+        return new Set(this.received.map((r) => String(r.headers['x-relay-event-id'])));
+    }
+    close() {
+        this.server.closeAllConnections();
+        return new Promise((resolve) => this.server.close(() => resolve()));
+    }
+}
+let stack;
+let outputs;
+let local;
+let localUrl;
+let endpointId;
+let configHome;
+const running = [];
+let firstEvent = '';
+beforeAll(async () => {
+    stack = await (0, stack_1.startStack)('clilisten', { only: ['ingest-gateway', 'management-api', 'activity-writer'] });
+    outputs = await (0, services_1.startService)('outputs-deliverer', stack.env);
+    local = new LocalServer();
+    localUrl = await local.start();
+    configHome = (0, node_fs_1.mkdtempSync)(node_path_1.default.join((0, node_os_1.tmpdir)(), 'relay-cli-e2e-'));
+    const created = await (0, client_1.must)(stack.client.POST('/v1/endpoints', { body: { name: 'github to my laptop', rate_limit_per_minute: 100000, inbound_auth: { type: 'HMAC', preset: 'github', secrets: [GITHUB_SECRET] } } }));
+    endpointId = created.id;
+});
+afterAll(async () => {
+    await Promise.all(running.map((p) => p.kill('SIGKILL')));
+    await outputs?.stop();
+    await stack?.stop();
+    await local?.close();
+    (0, node_fs_1.rmSync)(configHome, { recursive: true, force: true });
+});
+async function listening() {
+    const p = await (0, relay_cli_1.relayListen)([endpointId, '--forward', localUrl], { XDG_CONFIG_HOME: configHome, RELAY_API_URL: stack.services['management-api'].url, RELAY_API_KEY: stack.apiKey });
+    running.push(p);
+    return p;
+}
+/** What GitHub sends: a JSON push with X-Hub-Signature-256 over the raw body and a delivery GUID. */
+async function sendGithubEvent(n) {
+    const body = JSON.stringify({ ref: 'refs/heads/main', after: `commit-${n}`, repository: { full_name: 'octo/hello' } });
+    const res = await fetch(`${stack.services['ingest-gateway'].url}/relay/${endpointId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': (0, node_crypto_1.randomUUID)(), 'x-hub-signature-256': await (0, webhooks_methods_1.sign)(GITHUB_SECRET, body), 'user-agent': 'GitHub-Hookshot/e2e' },
+        body,
+    });
+    expect(res.status).toBe(202);
+    // the gateway names the event it accepted (docs/ingest.md)
+    return res.headers.get('x-relay-event-id');
+}
+const activityRow = (eventId) => (0, client_1.must)(stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } }));
+async function completed(eventId) {
+    return (0, infra_1.eventually)(async () => {
+        const row = await activityRow(eventId);
+        return row.status === 'completed' && row;
+    }, 90_000, `event ${eventId} completed`);
+}
+describe('relay listen: live deliveries forwarded to localhost (issue 28, item 2)', () => {
+    it('a GitHub-signed event sent to the gateway reaches the local server through `npx relay listen`; the local answer is the attempt outcome', async () => {
+        const cli = await listening();
+        // the endpoint had no CLI session target: listen made one, and said so
+        expect(cli.stderr()).toMatch(/Created CLI session target tg_\w+/);
+        const targets = (await (0, client_1.must)(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data;
+        expect(targets).toEqual([expect.objectContaining({ kind: 'cli', name: 'relay listen', config: { in_flight: 10 } })]);
+        const eventId = await sendGithubEvent(1);
+        firstEvent = eventId;
+        const got = await (0, infra_1.eventually)(async () => local.received.find((r) => r.headers['x-relay-event-id'] === eventId), 30_000, 'the event at the local server');
+        expect(got.url).toBe('/hook');
+        expect(JSON.parse(got.body)).toMatchObject({ after: 'commit-1', repository: { full_name: 'octo/hello' } });
+        expect(got.headers).toMatchObject({ 'content-type': 'application/json', 'x-github-event': 'push', 'user-agent': 'GitHub-Hookshot/e2e', 'x-relay-attempt': '1' });
+        expect(got.headers['x-relay-delivery-id']).toMatch(/^dlv_/);
+        // the gateway verified the signature and strips inbound-auth headers before anything leaves it
+        expect(got.headers['x-hub-signature-256']).toBeUndefined();
+        // one line per event: time, event id, status, latency
+        await (0, infra_1.eventually)(async () => cli.stdout().includes(eventId), 10_000, 'the printed line');
+        expect(cli.stdout()).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  ${eventId}  200 +\\d+ ms  attempt 1$`, 'm'));
+        const row = await completed(eventId);
+        expect(row.deliveries).toEqual([expect.objectContaining({ target_kind: 'cli', state: 'delivered', attempts: [expect.objectContaining({ status_code: 200, state: 'delivered' })] })]);
+        await cli.kill('SIGTERM');
+    });
+    it('SIGKILL mid-stream loses nothing: in-flight deliveries and events sent while no CLI listens reach the next session', async () => {
+        local.delayMs = 1_500;
+        const first = await listening();
+        const sent = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => sendGithubEvent(100 + n)));
+        // mid-stream: the local server has some, not all
+        await (0, infra_1.eventually)(async () => local.received.some((r) => sent.includes(String(r.headers['x-relay-event-id']))), 30_000, 'the first forward at the local server');
+        await first.kill('SIGKILL');
+        // sent while nobody listens: retried on the schedule until a session takes them
+        const during = [await sendGithubEvent(201), await sendGithubEvent(202)];
+        local.delayMs = 0;
+        const second = await listening();
+        const all = [...sent, ...during];
+        await (0, infra_1.eventually)(async () => all.every((id) => local.eventIds().has(id)), 120_000, 'every event at the local server');
+        for (const id of all) {
+            const row = await completed(id);
+            const attempts = row.deliveries[0].attempts;
+            expect(attempts.at(-1)).toMatchObject({ state: 'delivered', status_code: 200 });
+        }
+        // a forward the killed CLI held was answered as gone by the server and attempted again
+        const retried = await Promise.all(sent.map(async (id) => (await activityRow(id)).deliveries[0].attempts));
+        expect(retried.some((attempts) => attempts.length > 1 && /session ended before the local server answered/.test(attempts[0].error ?? ''))).toBe(true);
+        // the events nobody listened for were first recorded as waiting for a session
+        const waited = await activityRow(during[0]);
+        expect(JSON.stringify(waited.deliveries[0].attempts[0])).toMatch(/no relay listen session|session ended/);
+        await second.kill('SIGTERM');
+    });
+    it('the thin commands: login keeps the key 0600; endpoints, targets, activity tail and resend read and act through it', async () => {
+        const home = (0, node_fs_1.mkdtempSync)(node_path_1.default.join((0, node_os_1.tmpdir)(), 'relay-login-'));
+        try {
+            const env = { XDG_CONFIG_HOME: home };
+            const apiUrl = stack.services['management-api'].url;
+            const bad = await (0, relay_cli_1.runRelay)(['--api-url', apiUrl, 'login', '--key', 'rk_not_a_key'], env);
+            expect(bad.code).toBe(1);
+            expect(bad.stderr).toMatch(/\(unauthorized\)/);
+            const login = await (0, relay_cli_1.runRelay)(['--api-url', apiUrl, 'login', '--key', stack.apiKey], env);
+            expect(login.code).toBe(0);
+            const file = node_path_1.default.join(home, 'relay', 'config.json');
+            expect((0, node_fs_1.statSync)(file).mode & 0o777).toBe(0o600);
+            // every command below finds the API and the key in the stored login alone
+            const endpoints = await (0, relay_cli_1.runRelay)(['endpoints'], env);
+            expect(endpoints.stdout).toContain(`${endpointId}  github to my laptop`);
+            const targets = await (0, relay_cli_1.runRelay)(['targets', endpointId], env);
+            expect(targets.stdout).toMatch(new RegExp(`^tg_\\w+  cli +enabled   relay listen$`, 'm'));
+            const tail = await (0, relay_cli_1.runRelay)(['activity', 'tail', '--endpoint', endpointId, '--limit', '200', '--no-follow'], env);
+            expect(tail.code).toBe(0);
+            expect(tail.stdout).toMatch(new RegExp(`  ${firstEvent}  ${endpointId}  ACCEPTED +completed`));
+            const resent = await (0, relay_cli_1.runRelay)(['resend', firstEvent], env);
+            expect(resent.code).toBe(0);
+            expect(resent.stdout).toMatch(new RegExp(`^${firstEvent}  dlv_\\w+  → tg_\\w+ \\(cli\\)$`, 'm'));
+            const unknown = await (0, relay_cli_1.runRelay)(['resend', 'evt_nope'], env);
+            expect(unknown.code).toBe(1);
+            expect(unknown.stderr).toMatch(/^relay: .+ \(\w+\)$/m);
+        }
+        finally {
+            (0, node_fs_1.rmSync)(home, { recursive: true, force: true });
+        }
+    });
+});
+/** Opens `GET /v1/endpoints/{id}/listen` as the CLI does: the refusal's status and JSON body, or the open socket after its hello. */
+function upgrade(pathAndQuery, key) {
+    const url = `${stack.services['management-api'].url.replace(/^http/, 'ws')}${pathAndQuery}`;
+    return new Promise((resolve, reject) => {
+        const ws = new ws_1.default(url, key ? { headers: { authorization: `Bearer ${key}` } } : {});
+        ws.on('unexpected-response', (_req, res) => {
+            let text = '';
+            res.on('data', (c) => (text += c.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        });
+        ws.once('message', (data) => resolve({ ws, hello: JSON.parse(data.toString()) }));
+        ws.on('error', (err) => reject(err));
+    });
+}
+describe('relay listen: refusals are documented JSON errors before any WebSocket; the limits hold', () => {
+    let listened;
+    let target;
+    beforeAll(async () => {
+        listened = (await (0, client_1.must)(stack.client.POST('/v1/endpoints', { body: { name: 'listened' } }))).id;
+        target = (await (0, client_1.must)(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: listened } }, body: { kind: 'cli', name: 'laptops', config: {} } }))).id;
+    });
+    const refusals = [
+        ['no API key', 401, 'unauthorized', () => [`/v1/endpoints/${listened}/listen`, null]],
+        ['an unknown endpoint', 404, 'endpoint_not_found', () => ['/v1/endpoints/ep_00000000000000000000/listen', stack.apiKey]],
+        ['a target that is not a CLI session target of the endpoint', 404, 'target_not_found', () => [`/v1/endpoints/${listened}/listen?target_id=tg_nope`, stack.apiKey]],
+        ['another path', 404, 'not_found', () => [`/v1/endpoints/${listened}/talk`, stack.apiKey]],
+    ];
+    it.each(refusals)('%s → %i %s', async (_name, status, code, args) => {
+        const [where, key] = args();
+        expect(await upgrade(where, key)).toEqual({ status, body: { code, message: expect.any(String) } });
+    });
+    it('a viewer key → 403 forbidden, naming the role it needs', async () => {
+        const viewer = (await (0, client_1.must)(stack.client.POST('/v1/api-keys', { body: { role: 'viewer', name: 'reader' } }))).secret;
+        const got = await upgrade(`/v1/endpoints/${listened}/listen`, viewer);
+        expect(got).toEqual({ status: 403, body: { code: 'forbidden', message: expect.stringContaining('needs editor or higher') } });
+    });
+    it('an endpoint without a CLI session target → 409 no_cli_target', async () => {
+        const bare = (await (0, client_1.must)(stack.client.POST('/v1/endpoints', { body: { name: 'no cli target' } }))).id;
+        expect(await upgrade(`/v1/endpoints/${bare}/listen`, stack.apiKey)).toEqual({ status: 409, body: { code: 'no_cli_target', message: expect.stringContaining(bare) } });
+    });
+    it('at most 5 sessions per endpoint: the sixth gets 429 too_many_sessions, and a slot frees when a session ends', async () => {
+        const open = [];
+        try {
+            for (let i = 0; i < 5; i++) {
+                const got = await upgrade(`/v1/endpoints/${listened}/listen`, stack.apiKey);
+                if (!('ws' in got))
+                    throw new Error(`session ${i + 1} refused: ${JSON.stringify(got)}`);
+                expect(got.hello).toMatchObject({ type: 'hello', endpoint_id: listened, target_id: target, in_flight: 10 });
+                open.push(got.ws);
+            }
+            expect(await upgrade(`/v1/endpoints/${listened}/listen`, stack.apiKey)).toEqual({ status: 429, body: { code: 'too_many_sessions', message: expect.any(String) } });
+            open.shift().close();
+            const sixth = await (0, infra_1.eventually)(async () => {
+                const got = await upgrade(`/v1/endpoints/${listened}/listen`, stack.apiKey);
+                return 'ws' in got && got.ws;
+            }, 20_000, 'a freed slot');
+            open.push(sixth);
+        }
+        finally {
+            open.forEach((ws) => ws.close());
+        }
+    });
+    it('a frame that is not an ack ends the session (close 1008)', async () => {
+        const got = await (0, infra_1.eventually)(async () => {
+            const g = await upgrade(`/v1/endpoints/${listened}/listen`, stack.apiKey);
+            return 'ws' in g && g;
+        }, 20_000, 'a session');
+        const closed = new Promise((resolve) => got.ws.once('close', (code) => resolve(code)));
+        got.ws.send(JSON.stringify({ type: 'ack', id: 'x', outcome: { status: 99, duration_ms: 1 } }));
+        await expect(closed).resolves.toBe(1008);
+    });
+    it('a CLI that never acks does not hold its in-flight slot: after the wait the forward is given up and the next one comes', async () => {
+        const one = (await (0, client_1.must)(stack.client.POST('/v1/endpoints', { body: { name: 'silent laptop' } }))).id;
+        await (0, client_1.must)(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: one } }, body: { kind: 'cli', name: 'one at a time', config: { in_flight: 1 } } }));
+        const got = await upgrade(`/v1/endpoints/${one}/listen`, stack.apiKey);
+        if (!('ws' in got))
+            throw new Error(`refused: ${JSON.stringify(got)}`);
+        const frames = [];
+        got.ws.on('message', (data) => frames.push(JSON.parse(data.toString())));
+        try {
+            const send = async (n) => {
+                const res = await fetch(`${stack.services['ingest-gateway'].url}/relay/${one}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
+                expect(res.status).toBe(202);
+                return res.headers.get('x-relay-event-id');
+            };
+            const first = await send(1);
+            await (0, infra_1.eventually)(async () => frames.some((f) => f.forward?.event_id === first), 30_000, 'the first forward');
+            const second = await send(2);
+            // never acked, the first holds the one slot until the session gives it up; then the second arrives
+            await (0, infra_1.eventually)(async () => frames.some((f) => f.forward?.event_id === second), 90_000, 'the second forward');
+        }
+        finally {
+            got.ws.close();
+        }
+    });
+});
+//# sourceMappingURL=cli-listen.test.js.map

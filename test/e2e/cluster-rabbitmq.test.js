@@ -1,0 +1,135 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+const client_1 = require("@relay/client");
+const node_child_process_1 = require("node:child_process");
+const node_path_1 = __importDefault(require("node:path"));
+const node_util_1 = require("node:util");
+const infra_1 = require("../support/infra");
+const receiver_1 = require("../support/receiver");
+const stack_1 = require("./stack");
+/**
+ * Relay on a three-node RabbitMQ cluster (issue 26, "Clustered infrastructure, proven"):
+ * every service is given the three nodes in RABBITMQ_URL; its quorum queues are replicated over
+ * them. One node is stopped in the middle of a steady stream of events and started again.
+ * Nothing a 202 answered may be lost, and a 503 may come only while the gateway had no node to
+ * publish to. The cluster is `scripts/cluster.sh`'s (Debian's packages, loopback ports).
+ */
+const run = (0, node_util_1.promisify)(node_child_process_1.execFile);
+const CLUSTER = node_path_1.default.join(__dirname, '../../scripts/cluster.sh');
+const cluster = async (...args) => (await run('bash', [CLUSTER, ...args], { timeout: 180_000 })).stdout;
+/** A steady stream: this many events, one every INTERVAL_MS, at most IN_FLIGHT unanswered. */
+const EVENTS = 800;
+const INTERVAL_MS = 25;
+const IN_FLIGHT = 16;
+let stack;
+let receiver;
+let rabbitmqUrl;
+let endpointId;
+beforeAll(async () => {
+    const urls = await cluster('up-rabbit');
+    rabbitmqUrl = /^RABBITMQ_URL=(.*)$/m.exec(urls)[1];
+    receiver = await receiver_1.TestReceiver.start();
+    const onCluster = { RABBITMQ_URL: rabbitmqUrl };
+    stack = await (0, stack_1.startStack)('rabbit-cluster', {
+        overrides: { 'ingest-gateway': onCluster, 'management-api': onCluster, 'webhook-deliverer': onCluster, 'activity-writer': onCluster },
+    });
+    endpointId = (await (0, client_1.must)(stack.client.POST('/v1/endpoints', { body: { name: 'cluster' } }))).id;
+    await (0, client_1.must)(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'r', config: { url: receiver.url('/hook'), enforce_https: false } } }));
+}, 240_000);
+afterAll(async () => {
+    await stack?.stop();
+    await receiver?.close();
+    await cluster('down-rabbit');
+}, 120_000);
+async function stream(onProgress) {
+    const gateway = stack.services['ingest-gateway'];
+    const results = [];
+    const inFlight = new Set();
+    for (let n = 0; n < EVENTS; n++) {
+        while (inFlight.size >= IN_FLIGHT)
+            await Promise.race(inFlight);
+        const p = (async () => {
+            const res = await fetch(`${gateway.url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
+            const body = (await res.json().catch(() => ({})));
+            results.push({ n, status: res.status, at: Date.now(), ...(body.code ? { code: body.code } : {}) });
+        })().finally(() => inFlight.delete(p));
+        inFlight.add(p);
+        await onProgress(n);
+        await new Promise((r) => setTimeout(r, INTERVAL_MS));
+    }
+    await Promise.all(inFlight);
+    return results;
+}
+/**
+ * True once the endpoint has `expected` ACCEPTED rows, every page walked; otherwise throws naming
+ * up to 10 rows that have deliveries but no request record yet (what to look for in the logs).
+ */
+async function acceptedRows(expected) {
+    let count = 0;
+    const withoutRequest = [];
+    let cursor = null;
+    for (let calls = 0; calls < 50; calls++) {
+        const page = await (0, client_1.must)(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpointId, limit: 200, ...(cursor ? { cursor } : {}) } } }));
+        for (const row of page.data) {
+            if (row.outcome === 'ACCEPTED')
+                count += 1;
+            else if (row.outcome === undefined)
+                withoutRequest.push(row.id);
+        }
+        cursor = page.next_cursor;
+        if (!cursor)
+            break;
+    }
+    if (count === expected)
+        return true;
+    throw new Error(`${count} of ${expected} ACCEPTED rows; rows without their request record: ${withoutRequest.slice(0, 10).join(', ') || 'none'}`);
+}
+/** How many replicas (members) the stack's delivery queue has, as `rabbitmq-queues` reports it. */
+async function deliveryQueueMembers() {
+    const out = await cluster('quorum-members', `${stack.namespace}.deliveries.webhook`);
+    return Number(out.trim());
+}
+describe('Relay on a three-node RabbitMQ cluster with quorum queues', () => {
+    it('loses no accepted event when a node stops in the middle of a steady stream and comes back', async () => {
+        // a quorum queue replicated on all three nodes: one node's loss leaves a majority
+        expect(await deliveryQueueMembers()).toBe(3);
+        // the node is stopped and started beside the stream, which goes on at its own pace
+        let stoppedAt = 0;
+        let startedAt = 0;
+        const faults = [];
+        const results = await stream(async (n) => {
+            // node 1 is the first every service connects to: stopping it moves every connection
+            if (n === Math.floor(EVENTS / 4)) {
+                stoppedAt = Date.now();
+                faults.push(cluster('stop-rabbit', '1').then(() => undefined));
+            }
+            if (n === Math.floor((3 * EVENTS) / 4)) {
+                await Promise.all(faults);
+                faults.push(cluster('start-rabbit', '1').then(() => void (startedAt = Date.now())));
+            }
+        });
+        await Promise.all(faults);
+        const accepted = results.filter((r) => r.status === 202).map((r) => r.n);
+        const refused = results.filter((r) => r.status !== 202);
+        // a refusal is the spec's 503, never anything else
+        for (const r of refused)
+            expect(r).toMatchObject({ status: 503, code: 'delivery_queue_unavailable' });
+        // Two of three nodes stay up, so the queues keep their quorum: the gateway moves its
+        // connection to the next node and sends again what was in flight (ConfirmPublisher). A 503
+        // can come only from the moment the node went away, while that move took longer than the
+        // publish deadline (PUBLISH_CONFIRM_TIMEOUT_MS), never from the rest of the outage.
+        for (const r of refused)
+            expect(r.at - stoppedAt).toBeLessThan(10_000);
+        process.stdout.write(`cluster: ${accepted.length} accepted, ${refused.length} refused (503); node 1 down for ${startedAt - stoppedAt} ms\n`);
+        expect(accepted.length).toBeGreaterThan(EVENTS * 0.9);
+        // nothing a 202 answered is lost: each accepted event reaches the receiver
+        const delivered = () => new Set(receiver.requests.map((r) => JSON.parse(r.body.toString()).n));
+        await (0, infra_1.eventually)(async () => accepted.every((n) => delivered().has(n)), 60_000, 'every accepted event delivered');
+        // and each has its one activity row, Completed
+        await (0, infra_1.eventually)(() => acceptedRows(accepted.length), 60_000, 'one ACCEPTED row per accepted event');
+    }, 300_000);
+});
+//# sourceMappingURL=cluster-rabbitmq.test.js.map

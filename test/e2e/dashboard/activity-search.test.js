@@ -1,0 +1,181 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const client_1 = require("@relay/client");
+const infra_1 = require("../../support/infra");
+const receiver_1 = require("../../support/receiver");
+const browser_1 = require("./browser");
+const stack_1 = require("./stack");
+/*
+ * Issue 27, item 2 in Chromium against the real stack: each filter of Request activity used the
+ * way a person would — typed into its field and applied — finds what the rows show; a filter
+ * that cannot match says why at its field; the filters are in the address (a second tab opened
+ * on it shows the same view, Back returns to the view before); a payload search past its 100
+ * rows a call offers "Search older".
+ */
+let stack;
+let receiver;
+let browser;
+let page;
+let endpointId;
+/** accepted requests sent after the one with "bob": more than one search call's 100 rows */
+const NEWER = 110;
+const ingest = (contentType, body, extra = {}) => fetch(`${stack.services['ingest-gateway'].url}/relay/${endpointId}${extra.query ?? ''}`, { method: 'POST', headers: { 'content-type': contentType, ...extra.headers }, body });
+beforeAll(async () => {
+    receiver = await receiver_1.TestReceiver.start();
+    // carol's order is refused by the receiver for good (a 4xx): a row with a 400 attempt
+    receiver.respondWith((req) => (req.body.toString().includes('carol') ? { status: 400, body: 'no thanks' } : { status: 200 }));
+    stack = await (0, stack_1.startDashboardStack)('dash-search');
+    endpointId = (await (0, client_1.must)(stack.client.POST('/v1/endpoints', { body: { name: 'shop' } }))).id;
+    await (0, client_1.must)(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'receiver', config: { url: receiver.url(), enforce_https: false } } }));
+    expect((await ingest('application/json', '{"customer":"bob","total":12}', { query: '?source=shop', headers: { 'x-shop-token': 'tok_live_123', 'x-shop': 'north' } })).status).toBe(202);
+    expect((await ingest('application/json', '{"customer":"carol","total":7}')).status).toBe(202);
+    expect((await ingest('text/plain', 'hello')).status).toBe(415);
+    for (let i = 0; i < NEWER; i++)
+        expect((await ingest('application/json', `{"customer":"anon${i}"}`)).status).toBe(202);
+    await receiver.waitForRequests(NEWER + 2, 60_000);
+    // every row listed by the account's pages before the browser looks
+    await (0, infra_1.eventually)(async () => {
+        const page = await (0, client_1.must)(stack.client.GET('/v1/activity', { params: { query: { limit: 200 } } }));
+        return page.data.length >= NEWER + 3 && page.data.every((r) => r.status !== 'pending');
+    }, 60_000, 'every row written and settled');
+    browser = await (0, browser_1.launchBrowser)();
+    page = await browser.context.newPage();
+    await page.goto(stack.dashboardUrl);
+    await page.getByLabel('API key', { exact: true }).fill(stack.apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Request activity' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Request activity' }).waitFor();
+}, 180_000);
+afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    await receiver?.close();
+});
+const filters = () => page.getByRole('form', { name: 'Activity filters' });
+const rowsShown = () => page.locator('table.activity-table tbody tr[data-event-id]');
+const FIELDS = ['Source IP', 'Error text', 'Payload contains', 'Response status', 'From (UTC)', 'To (UTC)'];
+/** Types `values` into their fields, empties the others and applies them, as a person would. */
+async function search(values) {
+    // on a phone the fields are folded under one button, opened as a person would
+    const folded = filters().getByRole('button', { name: /^Filters/ });
+    if (await folded.isVisible())
+        await folded.click();
+    for (const label of FIELDS)
+        await filters().getByLabel(label, { exact: true }).fill(values[label] ?? '');
+    await filters().getByRole('button', { name: 'Apply filters' }).click();
+}
+/** Waits for the list to settle on `n` rows (or an empty result). */
+async function expectRows(n) {
+    if (n === 0)
+        await page.getByText(/^No requests match these filters/).waitFor();
+    else
+        await (0, infra_1.eventually)(async () => (await rowsShown().count()) === n, 20_000, `${n} rows shown`);
+}
+/**
+ * Clicks "Search older" (each click one more call of at most 100 rows) until `n` rows are shown,
+ * at most `calls` times.
+ */
+async function searchOlderUntil(n, calls = 4) {
+    for (let i = 0; i < calls && (await rowsShown().count()) < n; i++) {
+        await Promise.all([page.waitForResponse((r) => r.url().includes('/v1/activity?') && r.url().includes('cursor=')), page.getByRole('button', { name: 'Search older' }).click()]);
+        await page.waitForTimeout(200); // the answer's render
+    }
+    await expectRows(n);
+}
+describe('Request activity search in Chromium (issue 27, item 2)', () => {
+    it('error text finds what the row shows: "Media Type" finds the Unsupported Media Type row', async () => {
+        await search({ 'Error text': 'Media Type' });
+        await expectRows(1);
+        expect(await rowsShown().first().textContent()).toContain('Unsupported Media Type (UNSUPPORTED_MEDIA_TYPE)');
+        expect(page.url()).toContain('error=Media+Type');
+    });
+    it('"delivery failed" finds the row whose delivery the receiver refused', async () => {
+        await search({ 'Error text': 'delivery failed' });
+        await expectRows(1);
+        expect(await rowsShown().first().textContent()).toContain('Delivery failed (ACCEPTED)');
+    });
+    it('a source IP that is not an IP: the reason at its field, not an empty list', async () => {
+        await search({ 'Source IP': 'not an ip' });
+        await page.locator('[data-field-error="source_ip"]').waitFor();
+        expect(await page.locator('[data-field-error="source_ip"]').textContent()).toContain('must be an IPv4 or IPv6 address');
+        expect(await filters().getByLabel('Source IP', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+        await search({ 'Source IP': '127.0.0.1' });
+        await expectRows(Math.min(50, NEWER + 3));
+    });
+    it('From after To: the reason at From', async () => {
+        await search({ 'From (UTC)': '2030-01-02T10:00', 'To (UTC)': '2030-01-01T10:00' });
+        await page.locator('[data-field-error="from"]').waitFor();
+        expect(await page.locator('[data-field-error="from"]').textContent()).toContain('must be before To');
+    });
+    it('response status: 400 finds the refused delivery, older than the first 100 rows searched', async () => {
+        await search({ 'Response status': '400' });
+        await page.getByText('No requests match these filters among the rows searched so far.').waitFor();
+        await searchOlderUntil(1);
+        await page.getByRole('button', { name: /^Show details of the request/ }).first().click();
+        await page.getByText(/HTTP 400/).first().waitFor();
+        await search({ 'Response status': 'teapot' });
+        await page.locator('[data-field-error="response_status"]').waitFor();
+    });
+    it('payload content past one call\'s 100 rows: nothing among the newest, then "Search older" finds it', async () => {
+        await search({ 'Payload contains': '"customer":"bob"' });
+        await page.getByText('No requests match these filters among the rows searched so far.').waitFor();
+        await searchOlderUntil(1);
+        expect(await rowsShown().first().textContent()).toContain('Completed (ACCEPTED)');
+    });
+    it('the found row opens to its request — query, headers with the credential redacted, the payload pretty and raw — and its delivery by target name (item 1)', async () => {
+        await page.getByRole('button', { name: /^Show details of the request/ }).first().click();
+        const request = page.getByRole('region', { name: 'Request', exact: true });
+        await request.waitFor();
+        expect(await request.getByText('POST ?source=shop').count()).toBe(1);
+        expect(await request.getByRole('row', { name: /x-shop-token/ }).textContent()).toContain('[redacted]');
+        expect(await request.getByRole('row', { name: /x-shop-token/ }).textContent()).not.toContain('tok_live_123');
+        expect(await request.getByRole('row', { name: /^x-shop north/ }).count()).toBe(1);
+        expect(await request.locator('pre.payload').textContent()).toBe('{\n  "customer": "bob",\n  "total": 12\n}');
+        await request.getByRole('button', { name: 'Show raw' }).click();
+        expect(await request.locator('pre.payload').textContent()).toBe('{"customer":"bob","total":12}');
+        expect(await request.getByText(/Payload, 29 B of application\/json/).count()).toBe(1);
+        expect(await request.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe(`data:application/json;base64,${Buffer.from('{"customer":"bob","total":12}').toString('base64')}`);
+        await page.getByText(/to receiver \(webhook\): delivered/).waitFor();
+    });
+    it('at phone size (390×844) the same search finds the row, and its request opens', async () => {
+        const laptop = page.viewportSize();
+        await page.setViewportSize({ width: 390, height: 844 });
+        // a fresh page on a phone: no row left open by the tests above
+        await page.reload();
+        await page.getByRole('heading', { level: 1, name: 'Request activity' }).waitFor();
+        try {
+            await search({ 'Error text': 'Media Type' });
+            await expectRows(1);
+            expect(await rowsShown().first().textContent()).toContain('Unsupported Media Type');
+            await search({ 'Payload contains': '"total":7' });
+            await searchOlderUntil(1);
+            await page.getByRole('button', { name: /^Show details of the request/ }).first().click();
+            expect(await page.getByRole('region', { name: 'Request', exact: true }).locator('pre.payload').textContent()).toContain('"customer": "carol"');
+        }
+        finally {
+            await page.setViewportSize(laptop);
+        }
+    });
+    it('the filters are in the address: another tab opened on it shows the same view; Back returns to the view before', async () => {
+        await search({ 'Error text': 'Media Type' });
+        await expectRows(1);
+        const shared = page.url();
+        await search({ 'Error text': 'delivery failed', 'Source IP': '127.0.0.1' });
+        await expectRows(1);
+        expect(page.url()).toContain('source_ip=127.0.0.1');
+        const other = await browser.context.newPage();
+        await other.goto(shared);
+        await other.getByRole('heading', { level: 1, name: 'Request activity' }).waitFor();
+        expect(await other.getByLabel('Error text', { exact: true }).inputValue()).toBe('Media Type');
+        await (0, infra_1.eventually)(async () => (await other.locator('table.activity-table tbody tr[data-event-id]').count()) === 1, 20_000, 'the shared view');
+        expect(await other.locator('table.activity-table tbody tr[data-event-id]').first().textContent()).toContain('Unsupported Media Type');
+        await other.close();
+        await page.goBack();
+        await (0, infra_1.eventually)(async () => (await filters().getByLabel('Error text', { exact: true }).inputValue()) === 'Media Type', 10_000, 'Back to the error-text view');
+        expect(await filters().getByLabel('Source IP', { exact: true }).inputValue()).toBe('');
+        await expectRows(1);
+        expect(await rowsShown().first().textContent()).toContain('Unsupported Media Type');
+    });
+});
+//# sourceMappingURL=activity-search.test.js.map

@@ -1,0 +1,82 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const client_1 = require("@relay/client");
+const infra_1 = require("../../support/infra");
+const receiver_1 = require("../../support/receiver");
+const browser_1 = require("./browser");
+const stack_1 = require("./stack");
+/**
+ * Issue 25, item 4, in Chromium against the real stack: a person creates an alert rule on the
+ * Alerts page (a refused save shows its error at the field), sends a test alert that reaches the
+ * webhook receiver and shows in the recent alerts, edits the rule and deletes it.
+ */
+let stack;
+let browser;
+let page;
+let receiver;
+const WAIT = 30_000;
+const rules = async () => (await (0, client_1.must)(stack.client.GET('/v1/alert-rules'))).data;
+beforeAll(async () => {
+    receiver = await receiver_1.TestReceiver.start();
+    stack = await (0, stack_1.startDashboardStack)('dashboard-alerts');
+    const ops = await (0, client_1.must)(stack.client.POST('/v1/endpoints', { body: { name: 'ops' } }));
+    await (0, client_1.must)(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: ops.id } }, body: { kind: 'webhook', name: 'ops hook', config: { url: receiver.url(), enforce_https: false } } }));
+    await (0, client_1.must)(stack.client.POST('/v1/endpoints', { body: { name: 'github' } }));
+    browser = await (0, browser_1.launchBrowser)();
+    page = await browser.context.newPage();
+    await (0, browser_1.signIn)(page, stack.dashboardUrl, stack.apiKey);
+});
+afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    await receiver?.close();
+});
+describe('the Alerts page', () => {
+    it('creates a rule from the form: a missing target is shown at the field, then the rule is listed', async () => {
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Alerts' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Alerts' }).waitFor();
+        await page.getByRole('button', { name: 'New alert rule' }).click();
+        await page.getByLabel('Rule name').fill('GitHub secret rotated?');
+        await page.getByLabel('Tell me when').selectOption({ label: 'An endpoint rejects many requests' });
+        await page.getByLabel('Endpoint', { exact: true }).selectOption({ label: 'github' });
+        await page.getByLabel('Outcome').selectOption('AUTH_FAILED');
+        await page.getByLabel('Threshold (%)').fill('80');
+        await page.getByRole('button', { name: 'Create rule' }).click();
+        await page.locator('#f-target_ids-error').getByText('must list 1 to 10 target ids').waitFor({ timeout: WAIT });
+        await (0, browser_1.screenshot)(page, 'alerts-rule-form');
+        await page.getByLabel('ops hook (ops)').check();
+        await page.getByRole('button', { name: 'Create rule' }).click();
+        await page.getByText('Rule “GitHub secret rotated?” created.').waitFor({ timeout: WAIT });
+        const row = page.getByRole('row', { name: /GitHub secret rotated\?/ });
+        // the condition's label comes from the API's document, fetched beside the rules: wait for it as a person would
+        await row.getByRole('cell', { name: 'An endpoint rejects many requests' }).waitFor({ timeout: WAIT });
+        await expect(row.getByRole('cell', { name: 'An endpoint rejects many requests' }).count()).resolves.toBe(1);
+        const saved = await rules();
+        expect(saved).toHaveLength(1);
+        expect(saved[0].conditions[0]).toMatchObject({ kind: 'rejection_spike', outcome: 'AUTH_FAILED', threshold_percent: 80, window_minutes: 5, min_requests: 20 });
+    });
+    it('sends a test alert: the receiver gets it, and it is listed under recent alerts with its link', async () => {
+        await page.getByRole('button', { name: 'Send a test alert of GitHub secret rotated?' }).click();
+        await page.getByText('Test alert of “GitHub secret rotated?” queued to 1 of 1 targets.').waitFor({ timeout: WAIT });
+        const got = await (0, infra_1.eventually)(async () => receiver.requests.map((r) => JSON.parse(r.body.toString('utf8'))).find((b) => b.alert?.test === true), WAIT, 'the test alert at the receiver');
+        expect(got.alert).toMatchObject({ rule_name: 'GitHub secret rotated?', kind: 'rejection_spike', test: true });
+        const recent = page.getByRole('table', { name: 'Recent alerts' });
+        await recent.getByText('Test alert: this is how rule “GitHub secret rotated?” tells you').waitFor({ timeout: WAIT });
+        expect(await recent.getByRole('link', { name: 'Open the view that explains it' }).getAttribute('href')).toMatch(/#\/activity\?endpoint_id=ep_/);
+        await (0, browser_1.screenshot)(page, 'alerts');
+    });
+    it('edits the rule and deletes it after confirming', async () => {
+        await page.getByRole('button', { name: 'Edit GitHub secret rotated?' }).click();
+        await expect(page.getByLabel('Threshold (%)').inputValue()).resolves.toBe('80');
+        await page.getByLabel('Rule name').fill('GitHub auth failures');
+        await page.getByRole('button', { name: 'Save rule' }).click();
+        await page.getByText('Rule “GitHub auth failures” saved.').waitFor({ timeout: WAIT });
+        expect((await rules())[0].name).toBe('GitHub auth failures');
+        await page.getByRole('button', { name: 'Delete GitHub auth failures' }).click();
+        await page.getByRole('dialog').getByRole('button', { name: 'Delete rule' }).click();
+        await page.getByText('Rule “GitHub auth failures” deleted.').waitFor({ timeout: WAIT });
+        expect(await rules()).toEqual([]);
+        await page.getByText('No alert rules yet.').waitFor();
+    });
+});
+//# sourceMappingURL=alerts.test.js.map

@@ -1,0 +1,199 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+const client_1 = require("@relay/client");
+const node_fs_1 = require("node:fs");
+const node_os_1 = require("node:os");
+const node_path_1 = __importDefault(require("node:path"));
+const infra_1 = require("../../support/infra");
+const fake_discord_1 = require("../../support/fake-discord");
+const fake_google_1 = require("../../support/fake-google");
+const fake_slack_1 = require("../../support/fake-slack");
+const fake_teams_1 = require("../../support/fake-teams");
+const fake_telegram_1 = require("../../support/fake-telegram");
+const receiver_1 = require("../../support/receiver");
+const relay_cli_1 = require("../../support/relay-cli");
+const outputs_deliverer_1 = require("../../support/outputs-deliverer");
+const services_1 = require("../../support/services");
+const smtp_server_1 = require("../../support/smtp-server");
+const fixtures_1 = require("../../integration/chat-targets/fixtures");
+const fixtures_2 = require("../../integration/spreadsheet-target/fixtures");
+const browser_1 = require("./browser");
+const stack_1 = require("./stack");
+/*
+ * Issue 23, "Must show": in Chromium, a target of every kind added through the dashboard's form
+ * as a person would, then one event sent to the gateway and delivered to each. Every service is
+ * its own process: gateway, management API, webhook deliverer, chat deliverer, outputs deliverer
+ * (the chat-deliverer program with DELIVERY_CHANNEL=outputs) and activity writer.
+ *
+ * The chat platforms are local HTTPS fakes. The chat deliverer reaches them as an operator would
+ * reach a platform through a private egress endpoint: HOST_ROUTES maps each real host name to
+ * the fake's loopback address (allowed by SSRF_ALLOW_CIDRS=127.0.0.1/32, the guard on for every
+ * other address), and the fakes' certificates, issued for the real host names, are trusted
+ * through NODE_EXTRA_CA_CERTS — so TLS is verified for hooks.slack.com etc. as in production.
+ * Email goes to the real test SMTP server (STARTTLS + AUTH); the spreadsheet to the Google fake.
+ */
+const SMTP_PASS = 'e2e-kinds-Pa55';
+const CHAT_ID = '-1001234567890';
+const WAIT = 30_000;
+let stack;
+let browser;
+let page;
+let receiver;
+/** the developer's local server behind `relay listen` */
+let laptop;
+let slack;
+let discord;
+let teams;
+let telegram;
+let google;
+let smtp;
+const stopAfter = [];
+const logs = [];
+const sa = (0, fixtures_2.serviceAccount)();
+const spreadsheetId = (0, fixtures_2.newSpreadsheetId)();
+beforeAll(async () => {
+    receiver = await receiver_1.TestReceiver.start();
+    laptop = await receiver_1.TestReceiver.start();
+    slack = await (0, fake_slack_1.startFakeSlack)({ https: true, hooks: [fixtures_1.SLACK_PATH] });
+    discord = await (0, fake_discord_1.startFakeDiscord)({ https: true, webhooks: [{ id: fixtures_1.DISCORD_ID, token: fixtures_1.DISCORD_TOKEN }] });
+    teams = await (0, fake_teams_1.startFakeTeams)();
+    teams.addWorkflow(fixtures_1.TEAMS_WORKFLOW, fixtures_1.TEAMS_SIG);
+    telegram = await (0, fake_telegram_1.startFakeTelegram)();
+    telegram.addBot(fixtures_1.TELEGRAM_TOKEN, [CHAT_ID]);
+    google = await (0, fake_google_1.startFakeGoogle)();
+    google.registerServiceAccount(fixtures_2.SA_EMAIL, sa.publicKey);
+    google.addSpreadsheet(spreadsheetId, { sharedWith: [fixtures_2.SA_EMAIL] });
+    smtp = await (0, smtp_server_1.startTestSmtpServer)({ security: 'starttls', auth: { user: 'relay', pass: SMTP_PASS } });
+    const dir = (0, node_fs_1.mkdtempSync)(node_path_1.default.join((0, node_os_1.tmpdir)(), 'relay-every-kind-'));
+    const chatFakes = [slack.tls, discord.tls, teams.tls, telegram.tls];
+    (0, node_fs_1.writeFileSync)(node_path_1.default.join(dir, 'platforms-ca.pem'), chatFakes.map((t) => t.ca).join('\n'));
+    stack = await (0, stack_1.startDashboardStack)('every-kind');
+    const chatEnv = { ...stack.env, SSRF_ALLOW_CIDRS: '127.0.0.1/32', HOST_ROUTES: chatFakes.flatMap((t) => t.routes).join(','), NODE_EXTRA_CA_CERTS: node_path_1.default.join(dir, 'platforms-ca.pem') };
+    const chat = await (0, services_1.startService)('chat-deliverer', chatEnv);
+    logs.push(() => chat.output());
+    stopAfter.push(() => chat.stop());
+    const outputs = await (0, outputs_deliverer_1.startOutputsDeliverer)(stack.env, { smtp, smtpPassword: SMTP_PASS, google });
+    logs.push(() => outputs.output());
+    stopAfter.push(() => outputs.stop());
+    browser = await (0, browser_1.launchBrowser)();
+    page = await browser.context.newPage();
+    await page.goto(stack.dashboardUrl);
+    await page.getByLabel('API key', { exact: true }).fill(stack.apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+});
+afterAll(async () => {
+    await browser?.close();
+    for (const stop of stopAfter)
+        await stop();
+    await stack?.stop();
+    await Promise.all([receiver?.close(), laptop?.close(), slack?.close(), discord?.close(), teams?.close(), telegram?.close(), google?.close(), smtp?.close()]);
+});
+/** How a person fills each kind's form, after choosing the kind and typing the target's name. */
+const TARGETS = [
+    {
+        name: 'receiver',
+        label: 'Webhook URL',
+        fill: async (form) => {
+            await form.getByLabel('Target URL', { exact: true }).fill(receiver.url('/hook'));
+            await form.getByLabel('Enforce HTTPS', { exact: true }).uncheck();
+        },
+    },
+    { name: 'slack-alerts', label: 'Block-style chat webhook (Slack-like)', fill: (form) => form.getByLabel('Chat webhook URL', { exact: true }).fill(fixtures_1.SLACK_URL) },
+    { name: 'discord-orders', label: 'Embed-style chat webhook (Discord-like)', fill: (form) => form.getByLabel('Chat webhook URL', { exact: true }).fill(fixtures_1.DISCORD_URL) },
+    { name: 'teams-ops', label: 'Microsoft Teams (Workflows webhook)', fill: (form) => form.getByLabel('Workflows webhook URL', { exact: true }).fill(fixtures_1.TEAMS_URL) },
+    {
+        name: 'telegram-ops',
+        label: 'Telegram bot message',
+        fill: async (form) => {
+            await form.getByLabel('Bot token', { exact: true }).fill(fixtures_1.TELEGRAM_TOKEN);
+            await form.getByLabel('Chat id', { exact: true }).fill(CHAT_ID);
+        },
+    },
+    {
+        name: 'ops-mail',
+        label: 'Email',
+        fill: async (form) => {
+            await form.getByLabel('To (one per line)', { exact: true }).fill('ops@example.com');
+            await form.getByLabel('Subject template (optional)', { exact: true }).fill('Order {{order.id}}');
+        },
+    },
+    // issue 28: nothing to fill — the session's `relay listen --forward` names the local URL
+    { name: 'my-laptop', label: 'CLI session (relay listen)', fill: async () => undefined },
+    {
+        name: 'orders-sheet',
+        label: 'Spreadsheet (Google Sheets)',
+        fill: async (form) => {
+            await form.getByLabel('Spreadsheet id or URL', { exact: true }).fill(`https://docs.google.com/spreadsheets/d/${spreadsheetId}/edit#gid=0`);
+            await form.getByLabel('Service account key (JSON)', { exact: true }).fill(sa.keyFile);
+        },
+    },
+];
+const form = () => page.locator('form.target-form');
+describe('issue 23: an event delivered to a target of every kind, added through the dashboard', () => {
+    it('adds every kind through the form, sends one event, and every receiver gets it and shows delivered', async () => {
+        const endpoint = await (0, client_1.must)(stack.client.POST('/v1/endpoints', { body: { name: 'shop' } }));
+        const kinds = (await (0, client_1.must)(stack.client.GET('/v1/target-kinds'))).data.map((k) => k.kind);
+        expect(kinds).toHaveLength(TARGETS.length);
+        await page.goto(`${stack.dashboardUrl}#/endpoints/${endpoint.id}`);
+        await page.getByRole('link', { name: 'Outputs' }).click();
+        for (const t of TARGETS) {
+            await page.getByRole('button', { name: 'Add target' }).click();
+            await form().getByLabel('Kind', { exact: true }).selectOption({ label: t.label });
+            await form().getByLabel('Target name', { exact: true }).fill(t.name);
+            await t.fill(form());
+            await form().getByRole('button', { name: 'Add target' }).click();
+            await page.getByRole('heading', { level: 3, name: t.name, exact: true }).waitFor({ timeout: WAIT });
+        }
+        const saved = (await (0, client_1.must)(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: endpoint.id } } }))).data;
+        expect(saved.map((t) => t.kind).sort()).toEqual([...kinds].sort());
+        // a developer listens for the CLI session target, forwarding to their local server
+        const cliTarget = saved.find((t) => t.kind === 'cli');
+        const cli = await (0, relay_cli_1.relayListen)([endpoint.id, '--target', cliTarget.id, '--forward', laptop.url('/hook')], { RELAY_API_URL: stack.services['management-api'].url, RELAY_API_KEY: stack.apiKey });
+        stopAfter.unshift(() => cli.kill('SIGTERM'));
+        const sent = await fetch(endpoint.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order: { id: 7, total: '12.50' } }) });
+        expect(sent.status).toBe(202);
+        const [hook] = await receiver.waitForRequests(1, WAIT);
+        expect(JSON.parse(hook.body.toString())).toEqual({ order: { id: 7, total: '12.50' } });
+        const eventId = hook.headers['x-relay-event-id'];
+        const [forwarded] = await laptop.waitForRequests(1, WAIT);
+        expect(JSON.parse(forwarded.body.toString())).toEqual({ order: { id: 7, total: '12.50' } });
+        expect(forwarded.headers['x-relay-event-id']).toBe(eventId);
+        await (0, infra_1.eventually)(async () => slack.messages.length === 1, WAIT, 'the Slack fake');
+        expect(JSON.stringify(slack.messages[0])).toContain('12.50');
+        await (0, infra_1.eventually)(async () => discord.messages.length === 1, WAIT, 'the Discord fake');
+        expect(JSON.stringify(discord.messages[0])).toContain('12.50');
+        await (0, infra_1.eventually)(async () => teams.posted.length === 1, WAIT, 'the Teams fake');
+        expect(teams.posted[0].workflow).toBe(fixtures_1.TEAMS_WORKFLOW);
+        expect(JSON.stringify(teams.posted[0].body)).toContain('12.50');
+        await (0, infra_1.eventually)(async () => telegram.messages.length === 1, WAIT, 'the Telegram fake');
+        expect(telegram.messages[0]).toMatchObject({ chat_id: CHAT_ID });
+        expect(telegram.messages[0].visible).toContain('12.50');
+        const [mail] = await smtp.waitFor(1, WAIT);
+        expect(mail.parsed.subject).toBe('Order 7');
+        expect(mail.parsed.text).toBe(JSON.stringify({ order: { id: 7, total: '12.50' } }, null, 2));
+        expect(mail.envelope.to).toEqual(['ops@example.com']);
+        const rows = await (0, infra_1.eventually)(async () => google.rows(spreadsheetId).length === 2 && google.rows(spreadsheetId), WAIT, 'the sheet row');
+        expect(rows[0]).toEqual(['relay_delivery_id', 'order']);
+        expect(rows[1][1]).toBe('{"id":7,"total":"12.50"}');
+        // the request's activity row, expanded in the dashboard, shows each delivery delivered
+        await page.getByRole('navigation', { name: 'Endpoint sections' }).getByRole('link', { name: 'Request activity' }).click();
+        const row = page.locator(`tr[data-event-id="${eventId}"]`);
+        await row.waitFor({ timeout: WAIT });
+        await row.getByRole('button', { name: /^Show details of the request/ }).click();
+        for (const t of TARGETS) {
+            const delivery = page.locator('.delivery', { has: page.getByText(t.name, { exact: true }) });
+            await delivery.locator('.delivery--delivered').waitFor({ timeout: WAIT });
+        }
+        expect(await page.locator('.delivery').count()).toBe(TARGETS.length);
+        // nothing of a credential in an API answer, the activity row or a deliverer's log line
+        const activity = await (0, client_1.must)(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpoint.id } } }));
+        const shown = [JSON.stringify(saved), JSON.stringify(activity), await page.locator('main').textContent(), ...logs.map((l) => l())].join('\n');
+        for (const secret of [fixtures_1.TELEGRAM_TOKEN.split(':')[1], fixtures_1.DISCORD_TOKEN, fixtures_1.SLACK_PATH.split('/').at(-1), fixtures_1.TEAMS_SIG, SMTP_PASS, 'PRIVATE KEY'])
+            expect(shown).not.toContain(secret);
+    });
+});
+//# sourceMappingURL=deliver-every-kind.test.js.map

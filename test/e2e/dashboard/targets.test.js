@@ -1,0 +1,250 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const client_1 = require("@relay/client");
+const node_crypto_1 = require("node:crypto");
+const browser_1 = require("./browser");
+const stack_1 = require("./stack");
+/**
+ * Issue 23: a target of every kind added, edited and deleted through the dashboard's form in
+ * Chromium, as a person would, against the real stack. The form is drawn from each kind's
+ * description (`GET /v1/target-kinds`); the first case below is the bug the issue reports — a
+ * block-style chat target could not be created ("config.name: name is required") because the
+ * form sent the target's name beside the config, where that kind wants it.
+ */
+let stack;
+let browser;
+let page;
+let endpointId;
+const SLACK = 'https://hooks.slack.com/services/T000/B000/XXXX';
+const DISCORD = 'https://discord.com/api/webhooks/123456789012345678/tok-EN_1';
+const TEAMS = 'https://prod-12.westeurope.logic.azure.com:443/workflows/0123456789abcdef0123456789abcdef/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=teamsSig_0123456789abcdefXYZ';
+const SHEET_ID = '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms';
+/** A service account key as Google's console downloads it, with a real (throwaway) RSA key. */
+const serviceAccountKey = () => JSON.stringify({
+    type: 'service_account',
+    client_email: 'relay@demo.iam.gserviceaccount.com',
+    private_key_id: 'k1',
+    private_key: (0, node_crypto_1.generateKeyPairSync)('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+});
+const CASES = [
+    {
+        kind: 'block_chat',
+        label: 'Block-style chat webhook (Slack-like)',
+        add: (form) => form.getByLabel('Chat webhook URL', { exact: true }).fill(SLACK),
+        shown: { url: 'https://hooks.slack.com/services/T000/B000/****', name: 'slack-alerts', markup: true },
+        change: async (form) => {
+            await form.getByLabel('Chat webhook URL', { exact: true }).fill(SLACK);
+            await form.getByLabel('Use the chat service’s own markup', { exact: true }).uncheck();
+            await form.getByLabel('Message template (optional)', { exact: true }).fill('*{{order.id}}* paid');
+        },
+        changed: { markup: false, template: '*{{order.id}}* paid' },
+        secret: 'XXXX',
+    },
+    {
+        kind: 'embed_chat',
+        label: 'Embed-style chat webhook (Discord-like)',
+        add: async (form) => {
+            await form.getByLabel('Chat webhook URL', { exact: true }).fill(DISCORD);
+            await form.getByLabel('Text-to-speech default', { exact: true }).selectOption('off');
+        },
+        shown: { url: 'https://discord.com/api/webhooks/123456789012345678/****', tts: false },
+        change: async (form) => {
+            await form.getByLabel('Chat webhook URL', { exact: true }).fill(DISCORD);
+            await form.getByLabel('Text-to-speech default', { exact: true }).selectOption('on');
+        },
+        changed: { tts: true },
+        secret: 'tok-EN_1',
+    },
+    {
+        kind: 'telegram',
+        label: 'Telegram bot message',
+        add: async (form) => {
+            await form.getByLabel('Bot token', { exact: true }).fill('123456789:AAFakeTokenForTests_abcdefghijklmnop');
+            await form.getByLabel('Chat id', { exact: true }).fill('-1001234567890');
+            await form.getByLabel('Formatting (parse mode)', { exact: true }).selectOption('HTML');
+        },
+        shown: { bot_token: '[redacted]', chat_id: '-1001234567890', parse_mode: 'HTML', disable_notification: false },
+        change: async (form) => {
+            await form.getByLabel('Bot token', { exact: true }).fill('123456789:AAFakeTokenForTests_abcdefghijklmnop');
+            await form.getByLabel('Send silently', { exact: true }).check();
+            await form.getByLabel('Chat id', { exact: true }).fill('@news_channel');
+        },
+        changed: { chat_id: '@news_channel', disable_notification: true, bot_token: '[redacted]' },
+        secret: 'AAFakeTokenForTests',
+    },
+    {
+        kind: 'teams',
+        label: 'Microsoft Teams (Workflows webhook)',
+        add: (form) => form.getByLabel('Workflows webhook URL', { exact: true }).fill(TEAMS),
+        shown: {
+            url: 'https://prod-12.westeurope.logic.azure.com/workflows/0123456789abcdef0123456789abcdef/triggers/manual/paths/invoke?api-version=2016-06-01&sp=****&sv=****&sig=****',
+            format: 'adaptive_card',
+        },
+        change: async (form) => {
+            await form.getByLabel('Workflows webhook URL', { exact: true }).fill(TEAMS);
+            await form.getByLabel('Message format', { exact: true }).selectOption('text');
+        },
+        changed: { format: 'text' },
+        secret: 'teamsSig_',
+    },
+    {
+        kind: 'email',
+        label: 'Email',
+        add: async (form) => {
+            await form.getByLabel('To (one per line)', { exact: true }).fill('ops@example.com\nsales@example.com');
+            await form.getByLabel('Subject template (optional)', { exact: true }).fill('Order {{order.id}}');
+        },
+        shown: { to: ['ops@example.com', 'sales@example.com'], subject: 'Order {{order.id}}' },
+        change: async (form) => {
+            await form.getByLabel('Bcc (optional) (one per line)', { exact: true }).fill('audit@example.com');
+            await form.getByLabel('Reply-To (optional)', { exact: true }).fill('support@example.com');
+        },
+        changed: { bcc: ['audit@example.com'], reply_to: 'support@example.com' },
+    },
+    {
+        kind: 'spreadsheet',
+        label: 'Spreadsheet (Google Sheets)',
+        add: async (form) => {
+            await form.getByLabel('Spreadsheet id or URL', { exact: true }).fill(`https://docs.google.com/spreadsheets/d/${SHEET_ID}/edit#gid=0`);
+            const key = form.getByLabel('Service account key (JSON)', { exact: true });
+            await key.pressSequentially('{"type":');
+            await key.fill(serviceAccountKey());
+            // a multi-line credential is masked while typed, as a password field is, and never spell-checked
+            // (the tests are type-checked without the DOM library: the page's getComputedStyle is reached through globalThis)
+            const styleOf = (el) => globalThis.getComputedStyle(el).getPropertyValue('-webkit-text-security');
+            expect(await key.evaluate(styleOf)).toBe('disc');
+            expect(await key.getAttribute('spellcheck')).toBe('false');
+        },
+        shown: { spreadsheet_id: SHEET_ID, sheet_name: 'Sheet1', service_account_key: '[redacted]' },
+        change: async (form) => {
+            await form.getByLabel('Service account key (JSON)', { exact: true }).fill(serviceAccountKey());
+            await form.getByLabel('Sheet (tab) name', { exact: true }).fill('Leads');
+        },
+        changed: { sheet_name: 'Leads', service_account_key: '[redacted]' },
+        secret: 'PRIVATE KEY',
+    },
+    {
+        // issue 28: a CLI session target has no destination of its own (`relay listen` says where)
+        kind: 'cli',
+        label: 'CLI session (relay listen)',
+        add: (form) => form.getByLabel('Deliveries in flight per session', { exact: true }).fill('5'),
+        shown: { in_flight: 5 },
+        change: (form) => form.getByLabel('Deliveries in flight per session', { exact: true }).fill('20'),
+        changed: { in_flight: 20 },
+    },
+    {
+        kind: 'webhook',
+        label: 'Webhook URL',
+        add: async (form) => {
+            await form.getByLabel('Target URL', { exact: true }).fill('https://hooks.example.com/in');
+            await form.getByLabel('Outbound authentication', { exact: true }).selectOption('bearer');
+            await form.getByLabel('Token', { exact: true }).fill('tok-secret-1');
+            await form.getByRole('button', { name: 'Add header' }).click();
+            await form.getByLabel('Header 1 name', { exact: true }).fill('X-Shop');
+            await form.getByLabel('Header 1 value', { exact: true }).fill('{{event_id}}');
+            await form.getByLabel('Use standard Webhooks signing', { exact: true }).check();
+            await form.getByLabel('Signing secret', { exact: true }).fill(`whsec_${Buffer.alloc(32, 7).toString('base64')}`);
+        },
+        shown: { url: 'https://hooks.example.com/in', enforce_https: true, auth: { type: 'bearer', token: '[redacted]' }, custom_headers: [{ name: 'X-Shop', value: '{{event_id}}', sensitive: false }], signing: { standard_webhooks: true, secret: '[redacted]' } },
+        change: async (form) => {
+            await form.getByLabel('Token', { exact: true }).fill('tok-secret-2');
+            await form.getByLabel('Use standard Webhooks signing', { exact: true }).uncheck();
+            await form.getByLabel('Header forwarding', { exact: true }).selectOption('list');
+            await form.getByLabel('Header names (one per line)', { exact: true }).fill('X-Shop\nX-Trace');
+        },
+        changed: { signing: null, forward_headers: { mode: 'list', names: ['x-shop', 'x-trace'] }, auth: { type: 'bearer', token: '[redacted]' } },
+        secret: 'tok-secret',
+    },
+];
+beforeAll(async () => {
+    stack = await (0, stack_1.startDashboardStack)('dashboard-targets');
+    browser = await (0, browser_1.launchBrowser)();
+    page = await browser.context.newPage();
+    endpointId = (await (0, client_1.must)(stack.client.POST('/v1/endpoints', { body: { name: 'shop' } }))).id;
+    await page.goto(stack.dashboardUrl);
+    await page.getByLabel('API key', { exact: true }).fill(stack.apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+});
+afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+});
+/** generous: the machine these run on is shared, and a render can wait seconds for a core */
+const WAIT = 30_000;
+const targets = async () => (await (0, client_1.must)(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data;
+const card = (name) => page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name, exact: true }) });
+const form = () => page.locator('form.target-form');
+describe('issue 23: every target kind added, edited and deleted through the dashboard form', () => {
+    it('lists exactly the kinds the API describes, so a new kind cannot go untested here', async () => {
+        const kinds = (await (0, client_1.must)(stack.client.GET('/v1/target-kinds'))).data.map((k) => k.kind);
+        expect([...kinds].sort()).toEqual(CASES.map((c) => c.kind).sort());
+        await page.goto(`${stack.dashboardUrl}#/endpoints/${endpointId}`);
+        await page.getByRole('link', { name: 'Outputs' }).click();
+        await page.getByRole('button', { name: 'Add target' }).click();
+        const options = await form().getByLabel('Kind', { exact: true }).locator('option').allTextContents();
+        expect(options.sort()).toEqual(CASES.map((c) => c.label).sort());
+        await form().getByRole('button', { name: 'Cancel' }).click();
+    });
+    it.each(CASES)('$kind: added, renamed with a retry schedule, its configuration replaced, then deleted', async (c) => {
+        const first = c.kind === 'block_chat' ? 'slack-alerts' : `${c.kind}-one`;
+        // add, as the issue's steps: kind, Target name, URL, Add target
+        await page.getByRole('button', { name: 'Add target' }).click();
+        await form().getByLabel('Kind', { exact: true }).selectOption({ label: c.label });
+        await form().getByLabel('Target name', { exact: true }).fill(first);
+        await c.add(form());
+        await form().getByRole('button', { name: 'Add target' }).click();
+        await card(first).waitFor({ timeout: WAIT });
+        let [saved] = await targets();
+        expect(saved).toMatchObject({ kind: c.kind, name: first, config: c.shown, retry_schedule_ms: null });
+        if (c.secret)
+            expect(JSON.stringify(saved)).not.toContain(c.secret);
+        // rename and set a retry schedule: the same target, changed in place
+        await card(first).getByRole('button', { name: 'Edit…' }).click();
+        await form().getByLabel('Target name', { exact: true }).fill(`${first}-renamed`);
+        await form().getByLabel('Retry schedule (ms between attempts)', { exact: true }).fill('1000, 60000');
+        await form().getByRole('button', { name: 'Save', exact: true }).click();
+        await card(`${first}-renamed`).waitFor({ timeout: WAIT });
+        [saved] = await targets();
+        expect(saved).toMatchObject({ id: saved.id, name: `${first}-renamed`, retry_schedule_ms: [1000, 60000] });
+        // a changed configuration replaces the target; write-only values are typed again
+        await card(`${first}-renamed`).getByRole('button', { name: 'Edit…' }).click();
+        await c.change(form());
+        await form().getByRole('button', { name: 'Save as new configuration' }).click();
+        await page.getByText(`Target replaced by ${first}-renamed.`).waitFor({ timeout: WAIT });
+        const after = await targets();
+        expect(after).toHaveLength(1);
+        expect(after[0].id).not.toBe(saved.id);
+        expect(after[0]).toMatchObject({ kind: c.kind, name: `${first}-renamed`, config: c.changed, retry_schedule_ms: [1000, 60000] });
+        // the API and the summary show a credential as set, never its value
+        if (c.secret)
+            expect(`${JSON.stringify(after[0])} ${await card(`${first}-renamed`).textContent()}`).not.toContain(c.secret);
+        // delete
+        await card(`${first}-renamed`).getByRole('button', { name: 'Delete…' }).click();
+        await page.getByRole('dialog').getByRole('button', { name: 'Delete target' }).click();
+        await card(`${first}-renamed`).waitFor({ state: 'detached', timeout: WAIT });
+        expect(await targets()).toEqual([]);
+    });
+    it('places an API problem at its field: a chat URL of the wrong form', async () => {
+        await page.getByRole('button', { name: 'Add target' }).click();
+        await form().getByLabel('Kind', { exact: true }).selectOption({ label: 'Block-style chat webhook (Slack-like)' });
+        await form().getByLabel('Target name', { exact: true }).fill('bad-url');
+        await form().getByLabel('Chat webhook URL', { exact: true }).fill('https://example.com/services/T0/B0/x');
+        await form().getByRole('button', { name: 'Add target' }).click();
+        const error = page.locator('[data-field-error="config.url"]');
+        await error.waitFor();
+        expect(await error.textContent()).toContain('url host must be hooks.slack.com or hooks.slack-gov.com');
+        expect(await page.locator('[data-field-error="config.name"]').count()).toBe(0);
+    });
+    it('a chat target without a name: one message, at the Target name field', async () => {
+        await form().getByLabel('Target name', { exact: true }).fill('');
+        await form().getByLabel('Chat webhook URL', { exact: true }).fill(SLACK);
+        await form().getByRole('button', { name: 'Add target' }).click();
+        const error = page.locator('[data-field-error="name"]');
+        await error.waitFor();
+        expect((await error.textContent()).split(';')).toHaveLength(1);
+        expect(await form().textContent()).not.toContain('config.name');
+        await form().getByRole('button', { name: 'Cancel' }).click();
+    });
+});
+//# sourceMappingURL=targets.test.js.map

@@ -1,0 +1,61 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const client_1 = require("@relay/client");
+const browser_1 = require("./browser");
+const stack_1 = require("./stack");
+/**
+ * Issue 27, item 6, in Chromium against the real stack: requests accepted by the real gateway
+ * show on the Usage page per day and per endpoint, against the plan — counted by the gateway's
+ * admit script, read by GET /v1/billing/usage/daily.
+ */
+let stack;
+let browser;
+let page;
+const WAIT = 30_000;
+const shoot = (name) => (0, browser_1.screenshot)(page, name);
+beforeAll(async () => {
+    stack = await (0, stack_1.startDashboardStack)('dashboard-usage');
+    browser = await (0, browser_1.launchBrowser)();
+    page = await browser.context.newPage();
+});
+afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+});
+const send = async (ingestUrl) => (await fetch(ingestUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' })).status;
+describe('Usage over time', () => {
+    it('shows accepted events per day and per endpoint against the plan', async () => {
+        const orders = await (0, client_1.must)(stack.client.POST('/v1/endpoints', { body: { name: 'orders' } }));
+        const billing = await (0, client_1.must)(stack.client.POST('/v1/endpoints', { body: { name: 'billing' } }));
+        for (let i = 0; i < 3; i++)
+            expect(await send(orders.ingest_url)).toBe(202);
+        expect(await send(billing.ingest_url)).toBe(202);
+        const daily = await (0, client_1.must)(stack.client.GET('/v1/billing/usage/daily'));
+        const today = new Date().toISOString().slice(0, 10);
+        expect(daily.days.at(-1)).toEqual({ date: today, accepted_events: 4 });
+        expect(daily.endpoints.map((e) => [e.name, e.accepted_events])).toEqual([
+            ['orders', 3],
+            ['billing', 1],
+        ]);
+        await page.goto(stack.dashboardUrl);
+        await page.getByLabel('API key', { exact: true }).fill(stack.apiKey);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage' }).click();
+        const perEndpoint = page.locator('table.usage-endpoints');
+        await perEndpoint.waitFor({ timeout: WAIT });
+        const rows = [];
+        for (const tr of await perEndpoint.locator('tbody tr').all())
+            rows.push((await tr.locator('td').allTextContents()).map((t) => t.trim()));
+        const limit = daily.limit;
+        expect(rows).toEqual([
+            ['orders', '3', `${((3 / limit) * 100).toFixed(1)}%`, '3'],
+            ['billing', '1', `${((1 / limit) * 100).toFixed(1)}%`, '1'],
+        ]);
+        const lastDay = (await page.locator('table.usage-days tbody tr').last().locator('td').allTextContents()).map((t) => t.trim());
+        expect(lastDay).toEqual([today, '4', `4 of ${limit.toLocaleString('en-US')}`]);
+        expect(await page.locator('.usage-bar').count()).toBe(daily.days.length);
+        await shoot('usage-over-time');
+    });
+});
+//# sourceMappingURL=usage.test.js.map

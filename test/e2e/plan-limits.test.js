@@ -1,0 +1,69 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+const client_1 = require("@relay/client");
+const node_child_process_1 = require("node:child_process");
+const node_path_1 = __importDefault(require("node:path"));
+const stack_1 = require("./stack");
+/**
+ * Issue 11, item 5: the gateway picks up a plan change like an endpoint change — the
+ * management API announces the account once on the cache-changes channel (issue 29), and
+ * the next request to the real gateway meets the new payload limit or quota. Set through
+ * `PATCH /v1/account/plan` (owner key) and through the operator command `npm run plan`.
+ */
+let stack;
+let endpointId;
+beforeAll(async () => {
+    stack = await (0, stack_1.startStack)('plan-limits', { only: ['management-api', 'ingest-gateway'] });
+    endpointId = (await (0, client_1.must)(stack.client.POST('/v1/endpoints', { body: { name: 'plan' } }))).id;
+});
+afterAll(() => stack?.stop());
+const send = async (bytes) => {
+    const body = JSON.stringify({ pad: 'x'.repeat(Math.max(0, bytes - 10)) });
+    const res = await fetch(`${stack.services['ingest-gateway'].url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    return { status: res.status, body: await res.json() };
+};
+/** `npm run plan -- …`: the built command, with the stack's environment. */
+async function planCommand(args) {
+    const child = (0, node_child_process_1.spawn)(process.execPath, [node_path_1.default.resolve(__dirname, '../../services/management-api/dist/plan-command.js'), ...args], { env: { PATH: process.env.PATH ?? '', ...stack.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d.toString()));
+    child.stderr.on('data', (d) => (err += d.toString()));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    if (code !== 0)
+        throw new Error(`plan command failed (${code}): ${err}`);
+    return JSON.parse(out.trim());
+}
+describe('plan limits reach the gateway with the next request', () => {
+    it('a lower payload limit set by the owner: the next larger payload is 413', async () => {
+        expect((await send(4096)).status).toBe(202); // the endpoint (and its plan) is now cached by the gateway
+        const res = await (0, client_1.must)(stack.client.PATCH('/v1/account/plan', { body: { payload_limit_bytes: 2048 } }));
+        expect(res.plan.payload_limit_bytes).toBe(2048);
+        const refused = await send(4096);
+        expect(refused).toEqual({ status: 413, body: expect.objectContaining({ code: 'payload_too_large' }) });
+        expect((await send(1024)).status).toBe(202);
+    });
+    it('a quota lowered to what was already accepted: the next request is 429 QUOTA_EXCEEDED', async () => {
+        const usage = await (0, client_1.must)(stack.client.GET('/billing/usage'));
+        expect(usage.accepted_events).toBeGreaterThan(0);
+        await (0, client_1.must)(stack.client.PATCH('/v1/account/plan', { body: { monthly_accepted_events: usage.accepted_events } }));
+        const refused = await send(100);
+        expect(refused.status).toBe(429);
+        expect(refused.body.code).toBe('quota_exceeded');
+    });
+    it('the operator command sets the plan the same way: raised again, the next request is accepted', async () => {
+        const out = await planCommand(['--account', stack.accountId, '--monthly-events', '1000000', '--payload-limit-bytes', '262144']);
+        expect(out).toMatchObject({ account_id: stack.accountId, plan: { monthly_accepted_events: 1000000, payload_limit_bytes: 262144 }, changed: expect.any(Array) });
+        expect((await send(4096)).status).toBe(202);
+        const audit = await (0, client_1.must)(stack.client.GET('/v1/audit', { params: { query: { limit: 1 } } }));
+        expect(audit.data[0]).toMatchObject({ action: 'plan_changed', actor: 'operator' });
+    });
+    it('the operator command refuses a bad value with the document’s message, and reads the plan without flags', async () => {
+        await expect(planCommand(['--account', stack.accountId, '--payload-limit-bytes', '12'])).rejects.toThrow('payload_limit_bytes: must be an integer from 1024 to 104857600');
+        expect(await planCommand(['--account', stack.accountId])).toEqual({ account_id: stack.accountId, plan: expect.objectContaining({ monthly_accepted_events: 1000000 }) });
+    });
+});
+//# sourceMappingURL=plan-limits.test.js.map

@@ -1,0 +1,105 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const fake_discord_1 = require("../../support/fake-discord");
+const fake_slack_1 = require("../../support/fake-slack");
+const infra_1 = require("../../support/infra");
+const fixtures_1 = require("../chat-targets/fixtures");
+const harness_1 = require("./harness");
+const store_models_1 = require("../../support/store-models");
+/*
+ * The chat channel's retries on the real broker tiers, against the fake platforms:
+ * embed-style 429 waits `retry_after`, 404 10015 flags the target; block-style 429 honours
+ * Retry-After. Test tiers 200 ms / 500 ms / 1 s stand in for the fast default schedule.
+ */
+let h;
+let discord;
+let slack;
+beforeAll(async () => {
+    discord = await (0, fake_discord_1.startFakeDiscord)({ webhooks: [{ id: fixtures_1.DISCORD_ID, token: fixtures_1.DISCORD_TOKEN }] });
+    slack = await (0, fake_slack_1.startFakeSlack)({ hooks: [fixtures_1.SLACK_PATH] });
+    const send = (req) => (new URL(req.url).hostname === 'hooks.slack.com' ? slack.send(req) : discord.send(req));
+    h = await (0, harness_1.startHarness)('chatretry', { channel: 'chat', kinds: [fixtures_1.embedChatKind, fixtures_1.blockChatKind], send });
+});
+afterAll(async () => {
+    await h?.close();
+    await discord?.close();
+    await slack?.close();
+});
+const attemptsOf = (deliveryId, n) => (0, infra_1.eventually)(async () => {
+    const list = h.attempts.filter((a) => a.delivery_id === deliveryId).sort((a, b) => a.attempt - b.attempt);
+    return list.length >= n ? list : undefined;
+}, 8000, `${n} attempts of ${deliveryId}`);
+describe('chat retries (docs/delivery.md, docs/targets-chat.md)', () => {
+    it('embed-style 429 → waits retry_after (0.7 s → the 1 s tier), then delivers', async () => {
+        const targetId = await h.addTarget({ kind: 'embed_chat', config: { url: fixtures_1.DISCORD_URL, name: 'alerts' }, retry_schedule_ms: [200, 500] });
+        discord.queueResponse({ status: 429, body: { message: 'You are being rate limited.', retry_after: 0.7, global: false }, headers: { 'Retry-After': '1' } });
+        const d = (0, harness_1.deliveryFor)(targetId, 'embed_chat', '{"content":"deploy finished"}');
+        await h.publish(d);
+        const [first, second] = await attemptsOf(d.delivery_id, 2);
+        expect([first.state, first.status_code, second.state]).toEqual(['retrying', 429, 'delivered']);
+        // next_attempt_at = the end of the attempt + the 1 s tier
+        const waited = Date.parse(first.next_attempt_at) - Date.parse(first.attempted_at);
+        expect(waited).toBeGreaterThanOrEqual(1000);
+        expect(waited).toBeLessThan(1500);
+        expect(Date.parse(second.attempted_at) - Date.parse(first.attempted_at)).toBeGreaterThanOrEqual(700);
+        expect(discord.messages.at(-1)?.body).toMatchObject({ content: 'deploy finished' });
+    });
+    it('embed-style 404 10015 unknown webhook → permanent, the target is flagged, later deliveries are not sent', async () => {
+        const gone = `https://discord.com/api/webhooks/999/${fixtures_1.DISCORD_TOKEN}`;
+        const targetId = await h.addTarget({ kind: 'embed_chat', config: { url: gone, name: 'old' } });
+        const before = discord.requests.length;
+        await h.publish((0, harness_1.deliveryFor)(targetId, 'embed_chat'));
+        const flagged = await (0, infra_1.eventually)(async () => (await (0, store_models_1.modelsOf)(h.store).targets.findById(targetId).lean())?.flagged, 5000, 'the flag');
+        expect(flagged.reason).toBe('Discord 404 10015 Unknown Webhook');
+        const later = (0, harness_1.deliveryFor)(targetId, 'embed_chat');
+        await h.publish(later);
+        const [skipped] = await attemptsOf(later.delivery_id, 1);
+        expect(skipped).toMatchObject({ state: 'failed', error: 'target flagged: Discord 404 10015 Unknown Webhook' });
+        expect(discord.requests.length - before).toBe(1);
+        expect((await h.deadLetters()).map((x) => x.headers['x-relay-dead-reason'])).toEqual(['permanent', 'permanent']);
+    });
+    it('block-style 429 honours Retry-After (1 s) over the 200 ms schedule', async () => {
+        const targetId = await h.addTarget({ kind: 'block_chat', config: { url: fixtures_1.SLACK_URL, name: 'ops', markup: true }, retry_schedule_ms: [200] });
+        slack.queueResponse({ status: 429, body: 'rate_limited', headers: { 'Retry-After': '1' } });
+        const d = (0, harness_1.deliveryFor)(targetId, 'block_chat', '{"text":"hi"}');
+        await h.publish(d);
+        const [first, second] = await attemptsOf(d.delivery_id, 2);
+        expect([first.state, first.status_code, second.state]).toEqual(['retrying', 429, 'delivered']);
+        expect(Date.parse(second.attempted_at) - Date.parse(first.attempted_at)).toBeGreaterThanOrEqual(1000);
+    });
+    it('5xx on every attempt → retried along the schedule, then dead-lettered as exhausted', async () => {
+        const targetId = await h.addTarget({ kind: 'block_chat', config: { url: fixtures_1.SLACK_URL, name: 'ops', markup: true }, retry_schedule_ms: [200, 200] });
+        for (let i = 0; i < 3; i++)
+            slack.queueResponse({ status: 500, body: 'rollup_error' });
+        const d = (0, harness_1.deliveryFor)(targetId, 'block_chat', '{"text":"hi"}');
+        await h.publish(d);
+        const list = await attemptsOf(d.delivery_id, 3);
+        expect(list.map((a) => [a.attempt, a.state, a.error])).toEqual([
+            [1, 'retrying', 'Slack 500 rollup_error'],
+            [2, 'retrying', 'Slack 500 rollup_error'],
+            [3, 'failed', 'Slack 500 rollup_error'],
+        ]);
+        const dead = await (0, infra_1.eventually)(async () => {
+            const got = await h.deadLetters();
+            return got.length > 0 ? got : undefined;
+        }, 5000, 'the dead delivery');
+        expect(dead.map((x) => [x.delivery.delivery_id, x.headers['x-relay-dead-reason']])).toEqual([[d.delivery_id, 'exhausted']]);
+    });
+});
+describe('sealed webhook URLs (issue 9, item 9)', () => {
+    it.each([
+        ['embed_chat', { url: fixtures_1.DISCORD_URL, name: 'alerts' }, '{"content":"sealed"}'],
+        ['block_chat', { url: fixtures_1.SLACK_URL, name: 'ops' }, '{"text":"sealed"}'],
+    ])('%s: a target saved with its URL sealed is delivered — the deliverer opens the URL per attempt', async (kind, input, body) => {
+        const saved = (kind === 'embed_chat' ? fixtures_1.embedChatKind : fixtures_1.blockChatKind).validateConfig(input);
+        if (!saved.ok)
+            throw new Error(JSON.stringify(saved.errors));
+        expect(saved.value.url).toMatch(/^enc:v1:/);
+        const targetId = await h.addTarget({ kind, config: { ...saved.value } });
+        const d = (0, harness_1.deliveryFor)(targetId, kind, body);
+        await h.publish(d);
+        const [only] = await attemptsOf(d.delivery_id, 1);
+        expect(only).toMatchObject({ state: 'delivered' });
+    });
+});
+//# sourceMappingURL=chat-retry.test.js.map

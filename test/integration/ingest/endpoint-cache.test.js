@@ -1,0 +1,62 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const contracts_1 = require("@relay/contracts");
+const store_1 = require("@relay/store");
+const infra_1 = require("../../support/infra");
+const tcp_proxy_1 = require("../../support/tcp-proxy");
+const harness_1 = require("./harness");
+const http_1 = require("./http");
+/*
+ * Issue 9 items 3 and 10: the endpoint cache on the real FerretDB. Unknown ids cost no read when
+ * they cannot be endpoint ids; during a store outage cached endpoints are served stale and the
+ * rest get a clear 503 instead of a 500 after 5 s.
+ */
+let h;
+let proxy;
+let proxiedStore;
+beforeAll(async () => {
+    h = await harness_1.IngestHarness.start('ep-cache');
+    const mongo = new URL(infra_1.infra.mongoBaseUrl);
+    proxy = new tcp_proxy_1.TcpProxy(mongo.hostname, Number(mongo.port || 27017));
+    await proxy.start();
+    const proxied = new URL(`mongodb://127.0.0.1:${proxy.port}/${h.store.connection.name}`);
+    // short, so reads still waiting for the cut store when the test ends do not outlive it
+    proxiedStore = await (0, store_1.connectStore)(proxied.toString(), { serverSelectionTimeoutMS: 1000 });
+});
+afterAll(async () => {
+    await proxy?.restore();
+    await proxiedStore?.close();
+    await proxy?.stop();
+    await h?.stop();
+});
+describe('endpoint cache on the real store', () => {
+    it('ids that cannot be endpoint ids (8 KB of text, random words) get 404 endpoint_not_found', async () => {
+        const gw = await h.gateway();
+        for (const id of ['x'.repeat(8192), 'wp-login.php', 'ep_unknown']) {
+            const res = await (0, http_1.send)(gw, id);
+            expect([res.status, res.json.code]).toEqual([404, 'endpoint_not_found']);
+        }
+    });
+    it('store outage: a cached endpoint is still served (202: kept until told, no read); an endpoint never read gets 503 endpoint_unavailable, Retry-After 60, no row; both recover', async () => {
+        const gw = await h.gateway({ store: proxiedStore });
+        const account = await h.account();
+        const cached = await h.endpoint(account);
+        const neverRead = await h.endpoint(account);
+        expect((await (0, http_1.send)(gw, cached)).status).toBe(202);
+        await proxy.cut();
+        expect((await (0, http_1.send)(gw, cached)).status).toBe(202);
+        const refused = await (0, http_1.send)(gw, neverRead);
+        expect([refused.status, refused.json.code, refused.headers.get('retry-after')]).toEqual([503, 'endpoint_unavailable', '60']);
+        const unknown = await (0, http_1.send)(gw, (0, contracts_1.newId)('ep'));
+        expect([unknown.status, unknown.json.code]).toEqual([503, 'endpoint_unavailable']);
+        expect(gw.logs().filter((l) => l.level === 'error')).toEqual([]);
+        const failures = await gw.metrics.endpointLookupFailures.get();
+        expect(Object.fromEntries(failures.values.map((v) => [v.labels.served, v.value]))).toEqual({ unavailable: 2 });
+        await proxy.restore();
+        await (0, infra_1.eventually)(async () => (await (0, http_1.send)(gw, neverRead)).status === 202, 15000, 'the store to be read again');
+        expect((await (0, http_1.send)(gw, cached)).status).toBe(202);
+        await h.expectNoRows((0, contracts_1.newId)('ep'), gw);
+        expect(h.rowsOf(neverRead).map((r) => r.outcome)).toEqual(['ACCEPTED']);
+    });
+});
+//# sourceMappingURL=endpoint-cache.test.js.map

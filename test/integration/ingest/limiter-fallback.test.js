@@ -1,0 +1,64 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const infra_1 = require("../../support/infra");
+const services_1 = require("../../support/services");
+const tcp_proxy_1 = require("../../support/tcp-proxy");
+const harness_1 = require("./harness");
+const http_1 = require("./http");
+/**
+ * Redis unreachable on the hot path (docs/ingest.md "Limits"): the gateway keeps accepting under
+ * a per-process limiter, logs the switch and counts every request decided that way; when
+ * Redis is back, the quota units counted meanwhile are added to the shared counter.
+ */
+let h;
+const clock = () => new Date('2025-08-01T09:00:30Z');
+beforeAll(async () => {
+    h = await harness_1.IngestHarness.start('limiter-fallback');
+});
+afterAll(async () => {
+    await h?.stop();
+});
+describe('rate limit and quota while Redis is unreachable', () => {
+    it('a gateway whose Redis port is closed keeps accepting, limits per process, logs it once and counts every request', async () => {
+        const gw = await h.gateway({ clock, limiterRedisUrl: `redis://127.0.0.1:${await (0, services_1.freePort)()}` });
+        const id = await h.endpoint(await h.account(), { rate_limit_per_minute: 3 });
+        const statuses = [];
+        for (let i = 0; i < 5; i++)
+            statuses.push((await (0, http_1.send)(gw, id)).status);
+        expect(statuses).toEqual([202, 202, 202, 429, 429]);
+        expect((await gw.metrics.limiterFallback.get()).values[0]?.value).toBe(5);
+        expect(gw.logs().filter((l) => /fall back to per-process/.test(String(l.message)))).toHaveLength(1);
+    });
+    it('a cut Redis connection: the quota continues from the last shared count, and the units counted meanwhile reach Redis when it returns', async () => {
+        const redis = new URL(infra_1.infra.redisUrl);
+        const proxy = new tcp_proxy_1.TcpProxy(redis.hostname, Number(redis.port || 6379));
+        await proxy.start();
+        try {
+            const gw = await h.gateway({ clock, limiterRedisUrl: `redis://127.0.0.1:${proxy.port}` });
+            const account = await h.account({ monthly_accepted_events: 5 });
+            const id = await h.endpoint(account);
+            const key = `${h.namespace}:quota:${account}:2025-08`;
+            await (0, infra_1.eventually)(async () => (await (0, http_1.send)(gw, id)).status === 202 && (await h.redis.get(key)) === '1', 5000, 'a shared count');
+            expect((await (0, http_1.send)(gw, id)).status).toBe(202);
+            expect(await h.redis.get(key)).toBe('2');
+            await proxy.cut();
+            const during = [];
+            for (let i = 0; i < 4; i++)
+                during.push(await (0, http_1.send)(gw, id));
+            expect(during.map((r) => r.status)).toEqual([202, 202, 202, 429]);
+            expect(during[3].json.code).toBe('quota_exceeded');
+            expect((await gw.metrics.limiterFallback.get()).values[0]?.value).toBe(4);
+            expect(await h.redis.get(key)).toBe('2');
+            await proxy.restore();
+            await (0, infra_1.eventually)(async () => {
+                await (0, http_1.send)(gw, id);
+                return (await h.redis.get(key)) === '5';
+            }, 10000, 'the owed units to reach Redis');
+            expect(gw.logs().some((l) => /back on Redis/.test(String(l.message)))).toBe(true);
+        }
+        finally {
+            await proxy.stop();
+        }
+    });
+});
+//# sourceMappingURL=limiter-fallback.test.js.map

@@ -1,0 +1,53 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const harness_1 = require("./harness");
+const http_1 = require("./http");
+/**
+ * "Two gateway instances share one rate limit and quota": two gateways, each with its own
+ * Redis connections, endpoint cache and limiter, on one namespace. The counters are Redis's,
+ * so requests spread over both instances are limited as one, and a restarted gateway continues
+ * from them.
+ */
+let h;
+let a;
+let b;
+const clock = () => new Date('2025-07-01T08:00:20Z');
+beforeAll(async () => {
+    h = await harness_1.IngestHarness.start('shared-limits');
+    a = await h.gateway({ clock });
+    b = await h.gateway({ clock });
+});
+afterAll(async () => {
+    await h?.stop();
+});
+/** `count` concurrent requests, alternating between the gateways; returns how many were accepted. */
+async function spread(endpointId, count, gateways) {
+    const answers = await Promise.all(Array.from({ length: count }, (_, i) => (0, http_1.send)(gateways[i % gateways.length], endpointId)));
+    return { accepted: answers.filter((r) => r.status === 202).length, codes: new Set(answers.filter((r) => r.status !== 202).map((r) => r.json.code)) };
+}
+describe('two gateway instances share one rate limit and quota', () => {
+    it('the per-endpoint rate limit holds across both instances', async () => {
+        const account = await h.account();
+        const id = await h.endpoint(account, { rate_limit_per_minute: 10 });
+        expect(await spread(id, 30, [a, b])).toEqual({ accepted: 10, codes: new Set(['rate_limited']) });
+    });
+    it('the monthly quota holds across both instances and across endpoints of the account', async () => {
+        const account = await h.account({ monthly_accepted_events: 15 });
+        const one = await h.endpoint(account);
+        const two = await h.endpoint(account);
+        const [x, y] = await Promise.all([spread(one, 12, [a, b]), spread(two, 12, [b, a])]);
+        expect(x.accepted + y.accepted).toBe(15);
+        expect(new Set([...x.codes, ...y.codes])).toEqual(new Set(['quota_exceeded']));
+        expect(await h.redis.get(`${h.namespace}:quota:${account}:2025-07`)).toBe('15');
+    });
+    it('the counters survive a gateway restart: a new instance continues from them', async () => {
+        const account = await h.account({ monthly_accepted_events: 4 });
+        const id = await h.endpoint(account, { rate_limit_per_minute: 100 });
+        expect((await spread(id, 3, [a])).accepted).toBe(3);
+        await a.stop();
+        a = await h.gateway({ clock });
+        expect((await spread(id, 3, [a])).accepted).toBe(1);
+        expect((await (0, http_1.send)(b, id)).json.code).toBe('quota_exceeded');
+    });
+});
+//# sourceMappingURL=shared-limits.test.js.map

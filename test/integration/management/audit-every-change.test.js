@@ -1,0 +1,226 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const document_1 = require("../../../services/management-api/src/openapi/document");
+const client_1 = require("@relay/client");
+const fixture_1 = require("./fixture");
+const store_models_1 = require("../../support/store-models");
+/*
+ * Issue 27, item 3: every change of configuration leaves an audit row saying what changed, who
+ * (the key's prefix and name) and from where — and never a secret. The write operations come
+ * from the OpenAPI document (POST/PUT/PATCH/DELETE): each must have a case below or be listed in
+ * NOT_CHANGES with the reason, so a new write route without an audit row fails this test.
+ */
+const WRITE_METHODS = ['post', 'put', 'patch', 'delete'];
+const writeOperations = Object.entries(document_1.managementApiDocument.paths).flatMap(([path, item]) => WRITE_METHODS.filter((m) => item[m]).map((m) => ({ method: m, path, id: String(item[m].operationId) })));
+/** Write routes that change no configuration: they act on events and deliveries, which have their own record. */
+const NOT_CHANGES = {
+    testEndpoint: 'sends a sample request through a gateway; it shows in the activity log (the Test group), configuration is unchanged',
+    resendActivity: 'redelivers a stored event; the resend is an activity row of its own, configuration is unchanged',
+    createBulkRetry: 'redelivers stored events; the job is listed with who started it (GET /v1/bulk-retries), configuration is unchanged',
+    cancelBulkRetry: 'stops such a job; the job records its cancellation, configuration is unchanged',
+    previewBulkRetry: 'counts what a bulk retry would queue; reads only, nothing is queued or changed',
+};
+const SECRETS = ['inbound-secret-value-0001', 'captcha-secret-value-0002', 'outbound-token-value-0003', 'rotated-inbound-secret-0004'];
+let fx;
+let actor;
+beforeAll(async () => {
+    fx = await (0, fixture_1.startManagement)('mgmt-audit-all');
+    const created = await (0, client_1.must)(fx.client.POST('/v1/api-keys', { body: { role: 'owner', name: 'release bot' } }));
+    actor = { secret: created.secret, prefix: created.prefix, name: 'release bot' };
+});
+afterAll(async () => {
+    await fx?.close();
+});
+/** the typed client with the audited key: setup and the audit reads */
+const relay = () => fx.clientAs(actor.secret);
+/** the write operation under test, by the document's path as a string (the typed client takes path literals only) */
+// raw: each write route of the document by its path string, with the case's body and status
+const writeAs = (method, path, body) => fx.apiAs(actor.secret, method, path, body);
+const newEndpoint = async () => (await (0, client_1.must)(relay().POST('/v1/endpoints', { body: { name: 'audited' } }))).id;
+const newTarget = async (endpointId) => (await (0, client_1.must)(relay().POST('/v1/endpoints/{endpointId}/targets', {
+    params: { path: { endpointId } },
+    body: { kind: 'webhook', name: 'orders', config: { url: 'https://hooks.example.com/in', auth: { type: 'bearer', token: SECRETS[2] } } },
+}))).id;
+const auditPage = async (query) => (0, client_1.must)(relay().GET('/v1/audit', { params: { query } }));
+const endpointAudit = async (endpointId, limit) => (0, client_1.must)(relay().GET('/v1/endpoints/{endpointId}/audit', { params: { path: { endpointId }, query: limit === undefined ? {} : { limit } } }));
+/** an alert rule sending to a target of the account (whose endpoint is not the audited one: no endpoint_id in the row) */
+let alertTarget;
+const alertTargetId = async () => (alertTarget ??= await newTarget(await newEndpoint()));
+const newAlertRule = async () => (await (0, client_1.must)(relay().POST('/v1/alert-rules', { body: { name: 'ops', target_ids: [await alertTargetId()], conditions: [{ kind: 'target_flagged' }] } }))).id;
+/** a body naming the alert target where it says TARGET */
+const withTarget = async (body) => JSON.parse(JSON.stringify(body ?? null).replaceAll('"TARGET"', JSON.stringify(await alertTargetId()))) ?? undefined;
+const CASES = {
+    createEndpoint: {
+        setup: async () => ({}),
+        body: { name: 'made', inbound_auth: { type: 'HMAC', preset: 'github', secrets: [SECRETS[0]] }, captcha: { provider: 'turnstile', secret: SECRETS[1] } },
+        status: 201,
+        action: 'endpoint_created',
+        details: { name: 'made', fields: ['captcha', 'inbound_auth', 'name'], secrets_changed: ['captcha', 'inbound_auth'] },
+    },
+    updateEndpoint: {
+        setup: async () => ({ endpointId: await newEndpoint() }),
+        body: { name: 'renamed', rate_limit_per_minute: 30, inbound_auth: { type: 'HMAC', preset: 'github', secrets: [SECRETS[3]] } },
+        status: 200,
+        action: 'endpoint_updated',
+        details: { fields: ['inbound_auth', 'name', 'rate_limit_per_minute'], secrets_changed: ['inbound_auth'] },
+    },
+    deleteEndpoint: { setup: async () => ({ endpointId: await newEndpoint() }), status: 204, action: 'endpoint_deleted', details: { name: 'audited' } },
+    pauseEndpoint: { setup: async () => ({ endpointId: await newEndpoint() }), status: 200, action: 'paused' },
+    resumeEndpoint: {
+        setup: async () => {
+            const endpointId = await newEndpoint();
+            await (0, client_1.must)(relay().POST('/v1/endpoints/{endpointId}/pause', { params: { path: { endpointId } } }));
+            return { endpointId };
+        },
+        status: 200,
+        action: 'resumed',
+    },
+    disableEndpoint: { setup: async () => ({ endpointId: await newEndpoint() }), status: 200, action: 'disabled' },
+    enableEndpoint: {
+        setup: async () => {
+            const endpointId = await newEndpoint();
+            await (0, client_1.must)(relay().POST('/v1/endpoints/{endpointId}/disable', { params: { path: { endpointId } } }));
+            return { endpointId };
+        },
+        status: 200,
+        action: 'enabled',
+    },
+    createTarget: {
+        setup: async () => ({ endpointId: await newEndpoint() }),
+        body: { kind: 'webhook', name: 'crm', config: { url: 'https://hooks.example.com/crm', auth: { type: 'bearer', token: SECRETS[2] } } },
+        status: 201,
+        action: 'target_created',
+        details: { target_id: expect.stringMatching(/^tg_/), name: 'crm', kind: 'webhook' },
+    },
+    updateTarget: {
+        setup: async () => {
+            const endpointId = await newEndpoint();
+            return { endpointId, targetId: await newTarget(endpointId) };
+        },
+        body: { name: 'orders v2', enabled: false },
+        status: 200,
+        action: 'target_updated',
+        details: { target_id: expect.stringMatching(/^tg_/), name: 'orders v2', fields: ['enabled', 'name'] },
+    },
+    deleteTarget: {
+        setup: async () => {
+            const endpointId = await newEndpoint();
+            return { endpointId, targetId: await newTarget(endpointId) };
+        },
+        status: 204,
+        action: 'target_deleted',
+        details: { target_id: expect.stringMatching(/^tg_/), name: 'orders', kind: 'webhook' },
+    },
+    clearTargetFlag: {
+        setup: async () => {
+            const endpointId = await newEndpoint();
+            const targetId = await newTarget(endpointId);
+            // the deliverers set the flag (a 410 from the destination); here it is set as they do, in the store
+            await (0, store_models_1.modelsOf)(fx.store).targets.updateOne({ _id: targetId }, { $set: { flagged: { reason: 'gone (410)', at: new Date() } } });
+            return { endpointId, targetId };
+        },
+        status: 200,
+        action: 'target_flag_cleared',
+        details: { target_id: expect.stringMatching(/^tg_/), name: 'orders' },
+    },
+    pauseTarget: {
+        setup: async () => {
+            const endpointId = await newEndpoint();
+            return { endpointId, targetId: await newTarget(endpointId) };
+        },
+        status: 200,
+        action: 'target_paused',
+        details: { target_id: expect.stringMatching(/^tg_/), name: 'orders' },
+    },
+    resumeTarget: {
+        setup: async () => {
+            const endpointId = await newEndpoint();
+            const targetId = await newTarget(endpointId);
+            await (0, client_1.must)(relay().POST('/v1/endpoints/{endpointId}/targets/{targetId}/pause', { params: { path: { endpointId, targetId } } }));
+            return { endpointId, targetId };
+        },
+        status: 200,
+        action: 'target_resumed',
+        details: { target_id: expect.stringMatching(/^tg_/), name: 'orders' },
+    },
+    createApiKey: { setup: async () => ({}), body: { role: 'viewer', name: 'wallboard' }, status: 201, action: 'key_created', details: { role: 'viewer', prefix: expect.any(String), name: 'wallboard' } },
+    revokeApiKey: {
+        setup: async () => ({ keyId: (await fx.keyWithRole('viewer')).id }),
+        status: 204,
+        action: 'key_revoked',
+        details: { role: 'viewer', prefix: expect.any(String), name: 'viewer key' },
+    },
+    createAlertRule: {
+        setup: async () => ({}),
+        body: { name: 'ops', target_ids: ['TARGET'], conditions: [{ kind: 'target_flagged' }] },
+        status: 201,
+        action: 'alert_rule_created',
+        details: { rule_id: expect.stringMatching(/^ar_/), name: 'ops', kinds: ['target_flagged'] },
+    },
+    replaceAlertRule: {
+        setup: async () => ({ ruleId: await newAlertRule() }),
+        body: { name: 'ops v2', target_ids: ['TARGET'], conditions: [{ kind: 'quota_nearly_used' }] },
+        status: 200,
+        action: 'alert_rule_updated',
+        details: { rule_id: expect.stringMatching(/^ar_/), name: 'ops v2', kinds: ['quota_nearly_used'] },
+    },
+    deleteAlertRule: { setup: async () => ({ ruleId: await newAlertRule() }), status: 204, action: 'alert_rule_deleted', details: { rule_id: expect.stringMatching(/^ar_/), name: 'ops' } },
+    testAlertRule: { setup: async () => ({ ruleId: await newAlertRule() }), status: 202, action: 'alert_test_sent', details: { rule_id: expect.stringMatching(/^ar_/), name: 'ops', alert_id: expect.stringMatching(/^al_/) } },
+    updatePlan: { setup: async () => ({}), body: { monthly_accepted_events: 5000 }, status: 200, action: 'plan_changed', details: { before: expect.any(Object), after: expect.objectContaining({ monthly_accepted_events: 5000 }) } },
+};
+describe('every write route of the OpenAPI document leaves an audit row (issue 27, item 3)', () => {
+    it('each write operation has a case here or a reason it changes no configuration', () => {
+        expect(writeOperations.length).toBeGreaterThan(15);
+        const ids = writeOperations.map((o) => o.id);
+        expect(ids.filter((id) => !CASES[id] && !NOT_CHANGES[id])).toEqual([]);
+        expect(Object.keys(CASES).filter((id) => !ids.includes(id))).toEqual([]);
+        expect(Object.keys(NOT_CHANGES).filter((id) => !ids.includes(id))).toEqual([]);
+    });
+    it.each(writeOperations.filter((o) => CASES[o.id]).map((o) => [`${o.id} (${o.method.toUpperCase()} ${o.path})`, o]))('%s', async (_name, o) => {
+        const c = CASES[o.id];
+        const ids = await c.setup();
+        const url = o.path.replace(/\{(\w+)\}/g, (_m, name) => ids[name]);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        const body = await withTarget(c.body);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        const since = new Date();
+        const res = await writeAs(o.method, url, body);
+        expect([res.status, res.body]).toEqual([c.status, expect.anything()]);
+        const page = await auditPage({ limit: 5 });
+        const rows = page.data.filter((r) => new Date(r.at) >= since);
+        expect(rows).toHaveLength(1);
+        const row = rows[0];
+        expect(row).toMatchObject({ action: c.action, actor: actor.prefix, actor_name: actor.name, source_ip: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
+        if (c.details)
+            expect(row.details).toEqual(c.details);
+        if (ids.endpointId) {
+            expect(row.endpoint_id).toBe(ids.endpointId);
+            // the same row, filtered per endpoint both ways (also after the endpoint was deleted)
+            const byAccount = await auditPage({ endpoint_id: ids.endpointId, limit: 1 });
+            expect(byAccount.data[0].id).toBe(row.id);
+            if (o.id !== 'deleteEndpoint')
+                expect((await endpointAudit(ids.endpointId, 1)).data[0].id).toBe(row.id);
+        }
+        for (const secret of [...SECRETS, actor.secret])
+            expect(JSON.stringify(page)).not.toContain(secret);
+    });
+    it('no stored audit row holds a secret', async () => {
+        const stored = JSON.stringify(await (0, store_models_1.modelsOf)(fx.store).audit.find({ account_id: fx.accountId }).lean());
+        for (const secret of SECRETS)
+            expect(stored).not.toContain(secret);
+    });
+    it('a save that changes nothing writes no row; the per-endpoint filter is bounded and role-checked', async () => {
+        const endpointId = await newEndpoint();
+        const before = (await endpointAudit(endpointId)).data.length;
+        await (0, client_1.must)(relay().PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId } }, body: { name: 'audited' } }));
+        expect((await endpointAudit(endpointId)).data).toHaveLength(before);
+        expect((await relay().GET('/v1/audit', { params: { query: { limit: 201 } } })).response.status).toBe(400);
+        const viewer = fx.clientAs((await fx.keyWithRole('viewer')).secret);
+        expect((await viewer.GET('/v1/audit', { params: { query: { endpoint_id: endpointId } } })).response.status).toBe(403);
+        expect((await viewer.GET('/v1/endpoints/{endpointId}/audit', { params: { path: { endpointId } } })).response.status).toBe(200);
+        // another account's endpoint id finds nothing
+        const other = fx.clientAs((await fx.newAccount()).apiKey);
+        expect((await (0, client_1.must)(other.GET('/v1/audit', { params: { query: { endpoint_id: endpointId } } }))).data).toEqual([]);
+    });
+});
+//# sourceMappingURL=audit-every-change.test.js.map

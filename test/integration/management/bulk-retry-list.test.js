@@ -1,0 +1,53 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const client_1 = require("@relay/client");
+const fixture_1 = require("./fixture");
+/**
+ * GET /v1/bulk-retries (docs/management-api.md "Bulk retry"): the account's jobs, newest first,
+ * each as GET /v1/bulk-retries/:jobId shows it, paged by `limit` and `cursor`. Every response is
+ * checked against the OpenAPI document (fixture.ts). No runner here: the jobs stay queued.
+ */
+let fx;
+beforeAll(async () => {
+    fx = await (0, fixture_1.startManagement)('mgmt-bulklist');
+});
+afterAll(async () => {
+    await fx?.close();
+});
+const createJob = async (endpointId) => (await (0, client_1.must)(fx.client.POST('/v1/bulk-retries', { body: { endpoint_id: endpointId } }))).id;
+const page = (query = {}) => (0, client_1.must)(fx.client.GET('/v1/bulk-retries', { params: { query } }));
+describe('GET /v1/bulk-retries', () => {
+    it("lists the account's jobs newest first, page by page, each as its own GET shows it", async () => {
+        const endpointId = (await (0, client_1.must)(fx.client.POST('/v1/endpoints', { body: { name: 'bulk list' } }))).id;
+        const made = [];
+        for (let k = 0; k < 5; k++)
+            made.push(await createJob(endpointId));
+        await (0, client_1.must)(fx.client.POST('/v1/bulk-retries/{jobId}/cancel', { params: { path: { jobId: made[4] } } }));
+        // raw: the list's Cache-Control header
+        const first = await fx.api('get', '/v1/bulk-retries?limit=2').expect(200);
+        expect(first.headers['cache-control']).toBe('no-store');
+        const firstPage = await page({ limit: 2 });
+        expect(firstPage.data.map((j) => j.id)).toEqual([made[4], made[3]]);
+        expect(firstPage.data[0]).toEqual(await (0, client_1.must)(fx.client.GET('/v1/bulk-retries/{jobId}', { params: { path: { jobId: made[4] } } })));
+        expect(firstPage.data[0]).toMatchObject({ state: 'queued', cancel_requested: true, filter: { endpoint_id: endpointId } });
+        expect(typeof firstPage.next_cursor).toBe('string');
+        const second = await page({ limit: 2, cursor: firstPage.next_cursor });
+        expect(second.data.map((j) => j.id)).toEqual([made[2], made[1]]);
+        const last = await page({ limit: 2, cursor: second.next_cursor });
+        expect(last).toMatchObject({ data: [{ id: made[0] }], next_cursor: null });
+        // the default page holds all five
+        expect((await page()).data).toHaveLength(5);
+    });
+    it("shows another account none of this account's jobs", async () => {
+        const other = await fx.newAccount();
+        expect(await (0, client_1.must)(fx.clientAs(other.apiKey).GET('/v1/bulk-retries'))).toEqual({ data: [], next_cursor: null });
+    });
+    it('refuses a limit out of 1-100 and a cursor it did not give, naming each field', async () => {
+        const res = await fx.client.GET('/v1/bulk-retries', { params: { query: { limit: 101, cursor: 'abc' } } });
+        const refused = (0, client_1.errorOf)(res.response, res.error);
+        expect(refused.status).toBe(400);
+        expect(refused.errors.map((e) => e.field).sort()).toEqual(['cursor', 'limit']);
+        expect((await fx.client.GET('/v1/bulk-retries', { params: { query: { limit: 0 } } })).response.status).toBe(400);
+    });
+});
+//# sourceMappingURL=bulk-retry-list.test.js.map

@@ -1,0 +1,103 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const client_1 = require("@relay/client");
+const contracts_1 = require("@relay/contracts");
+const targets_1 = require("@relay/targets");
+const seal_target_secrets_1 = require("../../../services/management-api/src/adapters/seal-target-secrets");
+const fixture_1 = require("./fixture");
+const store_models_1 = require("../../support/store-models");
+/**
+ * Spec "Relay target": a credential-like custom header is stored encrypted and never shown
+ * again after saving; so are the outbound auth credentials and the signing secret.
+ */
+let m;
+let endpointId;
+beforeAll(async () => {
+    m = await (0, fixture_1.startManagement)('target-secrets');
+    endpointId = (await (0, client_1.must)(m.client.POST('/v1/endpoints', { body: { name: 'with secrets' } }))).id;
+});
+afterAll(() => m.close());
+const SECRETS = {
+    header: 'sk_live_header_value_1234567890',
+    token: 'bearer-token-abcdefghijklmnop',
+    signing: `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`,
+};
+describe('webhook target secrets at rest', () => {
+    it('the raw MongoDB document of a target shows ciphertext, not the sensitive header value; the API never returns them', async () => {
+        const created = await (0, client_1.must)(m.client.POST('/v1/endpoints/{endpointId}/targets', {
+            params: { path: { endpointId } },
+            body: {
+                kind: 'webhook',
+                name: 'billing',
+                config: {
+                    url: 'https://hooks.example.com/relay',
+                    auth: { type: 'bearer', token: SECRETS.token },
+                    custom_headers: [
+                        { name: 'X-Api-Secret', value: SECRETS.header },
+                        { name: 'X-Origin', value: '{{originating_ip}}' },
+                    ],
+                    signing: { standard_webhooks: true, secret: SECRETS.signing },
+                },
+            },
+        }));
+        const raw = await (0, store_models_1.modelsOf)(m.store).targets.collection.findOne({ _id: created.id });
+        const stored = JSON.stringify(raw);
+        for (const secret of Object.values(SECRETS))
+            expect(stored).not.toContain(secret);
+        expect(stored).toMatch(/enc:v1:k1:/);
+        expect(stored).toContain('{{originating_ip}}'); // a header that is not credential-like stays readable
+        for (const body of [created, await (0, client_1.must)(m.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))]) {
+            const text = JSON.stringify(body);
+            for (const secret of Object.values(SECRETS))
+                expect(text).not.toContain(secret);
+            expect(text).not.toContain('enc:v1'); // not even the ciphertext is shown
+        }
+        for (const line of m.logLines())
+            for (const secret of Object.values(SECRETS))
+                expect(JSON.stringify(line)).not.toContain(secret);
+    });
+});
+describe('issue 9, item 9: chat webhook URLs are credentials, sealed at rest like every other', () => {
+    const DISCORD_TOKEN = 'discordTokenAbc-123_SECRET';
+    const SLACK_SECRET = 'slackSecretXyz789SECRET';
+    const CHAT = [
+        ['embed_chat', { url: `https://discord.com/api/webhooks/4242/${DISCORD_TOKEN}`, name: 'alerts' }, DISCORD_TOKEN, 'https://discord.com/api/webhooks/4242/****'],
+        ['block_chat', { url: `https://hooks.slack-gov.com/services/T0AB/B0CD/${SLACK_SECRET}`, name: 'ops' }, SLACK_SECRET, 'https://hooks.slack-gov.com/services/T0AB/B0CD/****'],
+    ];
+    it.each(CHAT)('%s: the stored document holds ciphertext; create, read and list show host + ids with the token masked', async (kind, config, secret, masked) => {
+        const created = await (0, client_1.must)(m.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind, name: 'chat', config } }));
+        const raw = (await (0, store_models_1.modelsOf)(m.store).targets.collection.findOne({ _id: created.id }));
+        expect(raw.config.url).toMatch(/^enc:v1:k1:/);
+        expect(JSON.stringify(raw)).not.toContain(secret);
+        expect(m.secrets.decrypt(raw.config.url)).toBe(config.url);
+        const read = await (0, client_1.must)(m.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId: created.id } } }));
+        const list = await (0, client_1.must)(m.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }));
+        for (const shown of [created, read])
+            expect(shown.config.url).toBe(masked);
+        for (const text of [JSON.stringify(created), JSON.stringify(read), JSON.stringify(list)]) {
+            expect(text).not.toContain(secret);
+            expect(text).not.toContain('enc:v1');
+        }
+    });
+    it('rows stored in plaintext before sealing are shown masked, and `seal-target-secrets` seals them once (compare-and-set, idempotent)', async () => {
+        const now = new Date();
+        const legacy = await Promise.all(CHAT.map(async ([kind, config]) => {
+            const id = (0, contracts_1.newId)('tg');
+            await (0, store_models_1.modelsOf)(m.store).targets.create({ _id: id, account_id: m.accountId, endpoint_id: endpointId, kind, name: 'legacy', enabled: true, config: { ...config, ...(kind === 'block_chat' ? { markup: true } : {}) }, created_at: now, updated_at: now });
+            return id;
+        }));
+        const shown = await (0, client_1.must)(m.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId: legacy[0] } } }));
+        expect(shown.config.url).toBe(CHAT[0][3]);
+        const registry = (0, targets_1.createDefaultRegistry)({ secrets: m.secrets });
+        const first = await (0, seal_target_secrets_1.sealTargetSecrets)(m.store, registry);
+        expect(first.sealed).toBe(2);
+        expect(first.skipped).toBe(0);
+        for (const [i, id] of legacy.entries()) {
+            const raw = (await (0, store_models_1.modelsOf)(m.store).targets.collection.findOne({ _id: id }));
+            expect(raw.config.url).toMatch(/^enc:v1:/);
+            expect(m.secrets.decrypt(raw.config.url)).toBe(CHAT[i][1].url);
+        }
+        expect((await (0, seal_target_secrets_1.sealTargetSecrets)(m.store, registry)).sealed).toBe(0);
+    });
+});
+//# sourceMappingURL=target-secrets.test.js.map

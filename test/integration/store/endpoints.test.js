@@ -1,0 +1,68 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const store_1 = require("@relay/store");
+const infra_1 = require("../../support/infra");
+const store_models_1 = require("../../support/store-models");
+/*
+ * The endpoint reads libs/store gives the gateway's endpoint cache (issue 26, item 3: code
+ * outside libs/store does not query the store's models), on the real store.
+ */
+const { mongodbUrl } = (0, infra_1.testNamespace)('storeendpoints');
+let store;
+const now = new Date('2026-11-26T12:00:00Z');
+const endpoint = (id, account) => ({ _id: id, account_id: account, name: id, methods: ['POST'], payload_format: 'json', inbound_auth: { mode: 'none' }, created_at: now, updated_at: now });
+const target = (id, over = {}) => ({
+    _id: id, account_id: 'acc_a', endpoint_id: 'ep_a', kind: 'webhook', name: id, enabled: true,
+    config: { url: 'https://example.com/', secret: 'never-read' }, flagged: null, created_at: now, updated_at: now, ...over,
+});
+beforeAll(async () => {
+    store = await (0, store_1.connectStore)(mongodbUrl);
+    await (0, store_models_1.modelsOf)(store).accounts.create([
+        { _id: 'acc_a', name: 'a', plan: { name: 'pro', monthly_accepted_events: 500, payload_limit_bytes: 1024 }, created_at: now },
+        { _id: 'acc_b', name: 'b', plan: { name: 'starter', monthly_accepted_events: 100, payload_limit_bytes: 2048 }, created_at: now },
+    ]);
+    // an account written before plans existed: the schema would refuse it now, the store still holds such
+    await (0, store_models_1.modelsOf)(store).accounts.collection.insertOne({ _id: 'acc_old', name: 'old', created_at: now });
+    await (0, store_models_1.modelsOf)(store).endpoints.create([endpoint('ep_a', 'acc_a'), endpoint('ep_b', 'acc_b')]);
+    await (0, store_models_1.modelsOf)(store).targets.create([
+        target('tg_a1'),
+        target('tg_a2', { kind: 'embed_chat', routing: { match: 'all', rules: [{ kind: 'exists', path: 'type' }] } }),
+        target('tg_off', { enabled: false }),
+        target('tg_b1', { endpoint_id: 'ep_b', account_id: 'acc_b' }),
+    ]);
+});
+afterAll(async () => {
+    await store.connection.dropDatabase();
+    await store.close();
+});
+const byId = (xs) => [...xs].sort((a, b) => a.id.localeCompare(b.id));
+describe('endpoint reads of libs/store (real store)', () => {
+    it('findEndpoint: the record by id (id, not _id); null for an unknown id', async () => {
+        expect(await (0, store_1.findEndpoint)(store, 'ep_a')).toMatchObject({ id: 'ep_a', account_id: 'acc_a', name: 'ep_a' });
+        expect(await (0, store_1.findEndpoint)(store, 'ep_missing')).toBeNull();
+    });
+    it('findEndpoints: those of the ids that exist, in one answer', async () => {
+        expect(byId(await (0, store_1.findEndpoints)(store, ['ep_a', 'ep_b', 'ep_missing'])).map((e) => e.id)).toEqual(['ep_a', 'ep_b']);
+        expect(await (0, store_1.findEndpoints)(store, [])).toEqual([]);
+    });
+    it('enabledTargetRoutes: the enabled targets of one endpoint or several, routing fields only (no config)', async () => {
+        const one = byId(await (0, store_1.enabledTargetRoutes)(store, 'ep_a'));
+        expect(one).toEqual([
+            { id: 'tg_a1', endpoint_id: 'ep_a', kind: 'webhook', routing: null, updated_at: now },
+            { id: 'tg_a2', endpoint_id: 'ep_a', kind: 'embed_chat', routing: { match: 'all', rules: [{ kind: 'exists', path: 'type' }] }, updated_at: now },
+        ]);
+        expect(byId(await (0, store_1.enabledTargetRoutes)(store, ['ep_a', 'ep_b'])).map((t) => t.id)).toEqual(['tg_a1', 'tg_a2', 'tg_b1']);
+        expect(await (0, store_1.enabledTargetRoutes)(store, 'ep_missing')).toEqual([]);
+    });
+    it('accountPlan and accountPlans: the stored plan; null for an account without one; a missing account absent', async () => {
+        expect(await (0, store_1.accountPlan)(store, 'acc_a')).toMatchObject({ monthly_accepted_events: 500, payload_limit_bytes: 1024 });
+        expect(await (0, store_1.accountPlan)(store, 'acc_old')).toBeNull();
+        expect(await (0, store_1.accountPlan)(store, 'acc_missing')).toBeNull();
+        const plans = await (0, store_1.accountPlans)(store, ['acc_a', 'acc_b', 'acc_old', 'acc_missing']);
+        expect(plans.get('acc_a')).toMatchObject({ payload_limit_bytes: 1024 });
+        expect(plans.get('acc_b')).toMatchObject({ payload_limit_bytes: 2048 });
+        expect(plans.get('acc_old')).toBeNull();
+        expect(plans.has('acc_missing')).toBe(false);
+    });
+});
+//# sourceMappingURL=endpoints.test.js.map

@@ -1,0 +1,31 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.testClient = testClient;
+const client_1 = require("@relay/client");
+const openapi_check_1 = require("./openapi-check");
+/**
+ * The typed management API client (`@relay/client`, docs/client.md) as the tests use it: with
+ * an API key, and every response checked against the OpenAPI document as it arrives (issue 11:
+ * the document cannot drift) — a response the document does not describe throws, failing the
+ * test that received it. Raw HTTP checks (malformed bodies, headers) stay on supertest or fetch.
+ */
+function testClient(baseUrl, apiKey) {
+    const client = (0, client_1.createRelayClient)({ baseUrl, apiKey });
+    client.use({
+        async onResponse({ request, response }) {
+            const url = new URL(request.url);
+            const problems = (0, openapi_check_1.checkResponse)({
+                method: request.method,
+                url: `${url.pathname}${url.search}`,
+                status: response.status,
+                contentType: response.headers.get('content-type') ?? undefined,
+                text: await response.clone().text(),
+            });
+            if (problems.length > 0)
+                throw new Error(`management API response departs from the OpenAPI document:\n  ${problems.join('\n  ')}`);
+            return response;
+        },
+    });
+    return client;
+}
+//# sourceMappingURL=api-client.js.map

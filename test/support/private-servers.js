@@ -1,0 +1,345 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.ferretdbBinary = ferretdbBinary;
+exports.startPrivateServers = startPrivateServers;
+const node_child_process_1 = require("node:child_process");
+const node_fs_1 = require("node:fs");
+const node_os_1 = require("node:os");
+const node_net_1 = __importDefault(require("node:net"));
+const node_path_1 = __importDefault(require("node:path"));
+const amqplib_1 = __importDefault(require("amqplib"));
+const ioredis_1 = require("ioredis");
+const mongoose_1 = __importDefault(require("mongoose"));
+const services_1 = require("./services");
+/**
+ * Private Redis, RabbitMQ and FerretDB processes for one test file, on free loopback ports,
+ * with their data in a temporary directory: for tests that stop and restart the servers
+ * themselves (the chaos suite), which must never touch the shared ones other test runs use.
+ * The programs are the ones scripts/infra.sh installs and builds (`bash scripts/infra.sh
+ * tools`): Debian's redis-server and rabbitmq-server, and FerretDB at <repo>/.infra/bin/ferretdb
+ * (FERRETDB_BIN overrides). FerretDB runs on its PostgreSQL backend, the store `npm start` runs,
+ * in a database of its own in the PostgreSQL cluster `bash scripts/infra.sh up` runs (restarting
+ * the store means restarting FerretDB; PostgreSQL is never stopped). Not on SQLite: FerretDB 1.24
+ * on SQLite acknowledged inserts whose rows a SIGTERM restart then lost (docs/reliability.md).
+ *
+ * Every server is a process group of its own: `stop('SIGTERM')` is the orderly shutdown an
+ * operator's restart does, `stop('SIGKILL')` a crash of the whole group. `close()` stops all and
+ * removes the directory; a test process that exits without it still kills the groups.
+ */
+const ROOT = node_path_1.default.resolve(__dirname, '../..');
+const RABBIT_BIN = '/usr/lib/rabbitmq/bin';
+/** a handshake (Redis PING, an AMQP channel, a MongoDB ping) must come within this once the server is up */
+const HANDSHAKE_TIMEOUT_MS = 2000;
+/** an orderly stop that takes longer than this becomes a SIGKILL */
+const STOP_GRACE_MS = 30000;
+const live = new Set();
+let exitHookInstalled = false;
+/** last resort for a test process that ends without close(): no server outlives it */
+function installExitHook() {
+    if (exitHookInstalled)
+        return;
+    exitHookInstalled = true;
+    process.on('exit', () => {
+        for (const child of live)
+            killGroup(child, 'SIGKILL');
+    });
+}
+function killGroup(child, signal) {
+    if (child.pid === undefined)
+        return;
+    try {
+        process.kill(-child.pid, signal);
+    }
+    catch {
+        // the group is gone already
+    }
+}
+const exited = (child) => child.exitCode !== null || child.signalCode !== null;
+function withTimeout(p, ms, what) {
+    let timer;
+    const timeout = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+    });
+    return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+function tail(file, lines = 30) {
+    try {
+        return (0, node_fs_1.readFileSync)(file, 'utf8').split('\n').slice(-lines).join('\n');
+    }
+    catch {
+        return '(no log)';
+    }
+}
+class ManagedServer {
+    spec;
+    logFile;
+    child = null;
+    name;
+    url;
+    constructor(spec, logFile) {
+        this.spec = spec;
+        this.logFile = logFile;
+        this.name = spec.name;
+        this.url = spec.url;
+    }
+    running() {
+        return this.child !== null && !exited(this.child);
+    }
+    async start(timeoutMs = 60000) {
+        if (this.running())
+            throw new Error(`${this.name} is already running`);
+        installExitHook();
+        const log = (0, node_fs_1.openSync)(this.logFile, 'a');
+        // detached: a process group of its own, so a SIGKILL reaches every process of the server
+        const child = (0, node_child_process_1.spawn)(this.spec.command, this.spec.args, { env: this.spec.env, stdio: ['ignore', log, log], detached: true });
+        (0, node_fs_1.closeSync)(log);
+        this.child = child;
+        live.add(child);
+        child.once('exit', () => live.delete(child));
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+            if (exited(child))
+                throw new Error(`${this.name} exited (${child.exitCode ?? child.signalCode}) before it answered; last lines of ${this.logFile}:\n${tail(this.logFile)}`);
+            const tried = Date.now();
+            if (await this.answers())
+                return tried;
+            if (Date.now() > deadline) {
+                killGroup(child, 'SIGKILL');
+                throw new Error(`${this.name} did not answer within ${timeoutMs} ms; last lines of ${this.logFile}:\n${tail(this.logFile)}`);
+            }
+            await new Promise((r) => setTimeout(r, 100));
+        }
+    }
+    async answers() {
+        try {
+            await withTimeout(this.spec.handshake(this.url), HANDSHAKE_TIMEOUT_MS + 500, this.name);
+            return true;
+        }
+        catch {
+            return false;
+        }
+    }
+    async stop(signal = 'SIGTERM') {
+        const child = this.child;
+        if (!child || exited(child))
+            return;
+        const done = new Promise((resolve) => child.once('exit', () => resolve()));
+        if (signal === 'SIGKILL')
+            killGroup(child, 'SIGKILL');
+        else
+            child.kill('SIGTERM');
+        const timer = setTimeout(() => killGroup(child, 'SIGKILL'), STOP_GRACE_MS);
+        await done;
+        clearTimeout(timer);
+    }
+}
+async function redisHandshake(url) {
+    const client = new ioredis_1.Redis(url, { lazyConnect: true, connectTimeout: HANDSHAKE_TIMEOUT_MS, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    client.on('error', () => undefined);
+    try {
+        await client.connect();
+        if ((await client.ping()) !== 'PONG')
+            throw new Error('no PONG');
+    }
+    finally {
+        client.disconnect();
+    }
+}
+async function amqpHandshake(url) {
+    const conn = await amqplib_1.default.connect(url, { timeout: HANDSHAKE_TIMEOUT_MS });
+    conn.on('error', () => undefined);
+    try {
+        await (await conn.createChannel()).close();
+    }
+    finally {
+        await conn.close().catch(() => undefined);
+    }
+}
+async function mongoHandshake(url) {
+    const client = new mongoose_1.default.mongo.MongoClient(url, { serverSelectionTimeoutMS: HANDSHAKE_TIMEOUT_MS, connectTimeoutMS: HANDSHAKE_TIMEOUT_MS });
+    try {
+        await client.connect();
+        await client.db('admin').command({ ping: 1 });
+    }
+    finally {
+        await client.close().catch(() => undefined);
+    }
+}
+/** The PostgreSQL cluster scripts/infra.sh runs for FerretDB (trust auth on loopback). */
+const PG_PORT = Number(process.env.RELAY_POSTGRES_PORT || 5433);
+function psql(bin, database, args) {
+    const r = (0, node_child_process_1.spawnSync)(bin, ['-h', '127.0.0.1', '-p', String(PG_PORT), '-U', 'postgres', '-d', database, '-v', 'ON_ERROR_STOP=1', '-q', ...args], { encoding: 'utf8', timeout: 60000 });
+    if (r.status !== 0)
+        throw new Error(`psql on 127.0.0.1:${PG_PORT} failed (is PostgreSQL up? \`bash scripts/infra.sh up\` starts it): ${(r.stderr || r.error?.message || '').trim()}`);
+}
+/** A PostgreSQL database of its own for a private FerretDB, with the settings infra.sh gives the shared one. */
+function createStoreDatabase(psqlBin, name) {
+    psql(psqlBin, 'postgres', ['-c', `CREATE DATABASE "${name}"`]);
+    try {
+        psql(psqlBin, name, ['-f', node_path_1.default.join(ROOT, 'scripts', 'ferretdb-postgres.sql')]);
+    }
+    catch (err) {
+        dropStoreDatabase(psqlBin, name);
+        throw err;
+    }
+}
+function dropStoreDatabase(psqlBin, name) {
+    psql(psqlBin, 'postgres', ['-c', `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]);
+}
+/** The FerretDB binary scripts/infra.sh builds (`bash scripts/infra.sh tools`), or FERRETDB_BIN. */
+function ferretdbBinary() {
+    const bin = process.env.FERRETDB_BIN || node_path_1.default.join(ROOT, '.infra', 'bin', 'ferretdb');
+    try {
+        (0, node_fs_1.accessSync)(bin, node_fs_1.constants.X_OK);
+    }
+    catch {
+        throw new Error(`FerretDB binary not found at ${bin}: run \`bash scripts/infra.sh tools\` (it builds it there) or set FERRETDB_BIN`);
+    }
+    return bin;
+}
+function checkProgram(file) {
+    try {
+        (0, node_fs_1.accessSync)(file, node_fs_1.constants.X_OK);
+    }
+    catch {
+        throw new Error(`${file} not found: run \`bash scripts/infra.sh tools\` to install it`);
+    }
+}
+/** Starts a private Redis, RabbitMQ node and FerretDB, in parallel; on any failure stops what started. */
+async function startPrivateServers(label) {
+    const redisServer = (0, node_child_process_1.spawnSync)('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim();
+    if (!redisServer)
+        throw new Error('redis-server not found: run `bash scripts/infra.sh tools` to install it');
+    checkProgram(node_path_1.default.join(RABBIT_BIN, 'rabbitmq-server'));
+    const ferretdb = ferretdbBinary();
+    const epmd = (0, node_child_process_1.spawnSync)('sh', ['-c', 'command -v epmd'], { encoding: 'utf8' }).stdout.trim();
+    if (!epmd)
+        throw new Error('epmd not found (it comes with rabbitmq-server\'s Erlang): run `bash scripts/infra.sh tools`');
+    const psqlBin = (0, node_child_process_1.spawnSync)('sh', ['-c', 'command -v psql || ls /usr/lib/postgresql/*/bin/psql | tail -1'], { encoding: 'utf8' }).stdout.trim();
+    if (!psqlBin)
+        throw new Error('psql not found: run `bash scripts/infra.sh tools` to install PostgreSQL');
+    const dir = (0, node_fs_1.mkdtempSync)(node_path_1.default.join((0, node_os_1.tmpdir)(), `relay-${label}-`));
+    const [redisPort, amqpPort, distPort, epmdPort, mongoPort, ferretDebugPort] = await distinctFreePorts(6);
+    const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' };
+    (0, node_fs_1.mkdirSync)(node_path_1.default.join(dir, 'redis'));
+    const redis = new ManagedServer({
+        name: 'redis',
+        url: `redis://127.0.0.1:${redisPort}`,
+        command: redisServer,
+        // the append-only file, fsynced every second and on shutdown, keeps what a restart must not lose (the activity spool)
+        args: ['--bind', '127.0.0.1', '--port', String(redisPort), '--protected-mode', 'yes', '--dir', node_path_1.default.join(dir, 'redis'), '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--daemonize', 'no'],
+        env: base,
+        handshake: redisHandshake,
+    }, node_path_1.default.join(dir, 'redis.log'));
+    // A node of its own: its own name, ports, Erlang port mapper (epmd) and cookie, no plugins,
+    // and none of /etc/rabbitmq's files. The management plugin is off: nothing here reads it.
+    const rabbitDir = node_path_1.default.join(dir, 'rabbitmq');
+    (0, node_fs_1.mkdirSync)(rabbitDir);
+    (0, node_fs_1.writeFileSync)(node_path_1.default.join(rabbitDir, 'enabled_plugins'), '[].\n');
+    (0, node_fs_1.writeFileSync)(node_path_1.default.join(rabbitDir, 'rabbitmq.conf'), '');
+    (0, node_fs_1.writeFileSync)(node_path_1.default.join(rabbitDir, 'rabbitmq-env.conf'), '');
+    const erlangEnv = { ...base, HOME: rabbitDir, ERL_EPMD_PORT: String(epmdPort), ERL_EPMD_ADDRESS: '127.0.0.1' };
+    const epmdServer = new ManagedServer({ name: 'epmd', url: `epmd://127.0.0.1:${epmdPort}`, command: epmd, args: ['-port', String(epmdPort), '-address', '127.0.0.1'], env: erlangEnv, handshake: () => tcpOpen(epmdPort) }, node_path_1.default.join(dir, 'epmd.log'));
+    const rabbitmq = new ManagedServer({
+        name: 'rabbitmq',
+        url: `amqp://127.0.0.1:${amqpPort}`,
+        command: node_path_1.default.join(RABBIT_BIN, 'rabbitmq-server'),
+        args: [],
+        env: {
+            ...erlangEnv,
+            RABBITMQ_NODENAME: `${label.replace(/[^a-z0-9]/gi, '')}${amqpPort}@localhost`,
+            RABBITMQ_NODE_IP_ADDRESS: '127.0.0.1',
+            RABBITMQ_NODE_PORT: String(amqpPort),
+            RABBITMQ_DIST_PORT: String(distPort),
+            RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: '-kernel inet_dist_use_interface {127,0,0,1}',
+            RABBITMQ_MNESIA_BASE: node_path_1.default.join(rabbitDir, 'mnesia'),
+            RABBITMQ_LOG_BASE: node_path_1.default.join(rabbitDir, 'log'),
+            RABBITMQ_PID_FILE: node_path_1.default.join(rabbitDir, 'rabbitmq.pid'),
+            RABBITMQ_ENABLED_PLUGINS_FILE: node_path_1.default.join(rabbitDir, 'enabled_plugins'),
+            RABBITMQ_CONFIG_FILE: node_path_1.default.join(rabbitDir, 'rabbitmq.conf'),
+            RABBITMQ_CONF_ENV_FILE: node_path_1.default.join(rabbitDir, 'rabbitmq-env.conf'),
+            RABBITMQ_ADVANCED_CONFIG_FILE: node_path_1.default.join(rabbitDir, 'advanced.config'),
+        },
+        handshake: amqpHandshake,
+    }, node_path_1.default.join(dir, 'rabbitmq.log'));
+    (0, node_fs_1.mkdirSync)(node_path_1.default.join(dir, 'ferretdb'), { recursive: true });
+    const storeDatabase = `ferretdb_${node_path_1.default.basename(dir).replace(/[^a-zA-Z0-9]/g, '_').toLowerCase()}`;
+    try {
+        createStoreDatabase(psqlBin, storeDatabase);
+    }
+    catch (err) {
+        (0, node_fs_1.rmSync)(dir, { recursive: true, force: true });
+        throw err;
+    }
+    const ferret = new ManagedServer({
+        name: 'ferretdb',
+        url: `mongodb://127.0.0.1:${mongoPort}`,
+        command: ferretdb,
+        args: [
+            '--handler=postgresql',
+            // as infra.sh: an `update` command holds a pooled connection per statement
+            `--postgresql-url=postgres://postgres@127.0.0.1:${PG_PORT}/${storeDatabase}?pool_max_conns=64`,
+            `--state-dir=${node_path_1.default.join(dir, 'ferretdb')}`,
+            `--listen-addr=127.0.0.1:${mongoPort}`,
+            `--debug-addr=127.0.0.1:${ferretDebugPort}`,
+            '--telemetry=disable',
+            // at warn, FerretDB logs every client's unsupported `endSessions`
+            '--log-level=error',
+        ],
+        // as infra.sh (its comment says why)
+        env: { ...base, GOGC: '1000', GOMEMLIMIT: '1GiB' },
+        handshake: mongoHandshake,
+    }, node_path_1.default.join(dir, 'ferretdb.log'));
+    let closed = false;
+    const servers = {
+        redis: redis,
+        rabbitmq: rabbitmq,
+        ferretdb: ferret,
+        dir,
+        storeDatabase,
+        env: (database) => ({ REDIS_URL: redis.url, RABBITMQ_URL: rabbitmq.url, MONGODB_URL: `${ferret.url}/${database}` }),
+        async close() {
+            if (closed)
+                return;
+            closed = true;
+            await Promise.all([redis.stop(), rabbitmq.stop(), ferret.stop()]);
+            await epmdServer.stop();
+            if (process.env.PRIVATE_SERVERS_KEEP)
+                return;
+            (0, node_fs_1.rmSync)(dir, { recursive: true, force: true });
+            dropStoreDatabase(psqlBin, storeDatabase);
+        },
+    };
+    try {
+        await epmdServer.start(10000);
+        // RabbitMQ takes seconds to boot: the others start meanwhile
+        await Promise.all([rabbitmq.start(120000), redis.start(20000), ferret.start(30000)]);
+    }
+    catch (err) {
+        await servers.close();
+        throw err;
+    }
+    return servers;
+}
+async function distinctFreePorts(n) {
+    const ports = new Set();
+    for (let tries = 0; ports.size < n && tries < n * 5; tries++)
+        ports.add(await (0, services_1.freePort)());
+    if (ports.size < n)
+        throw new Error(`could not find ${n} distinct free ports`);
+    return [...ports];
+}
+function tcpOpen(port) {
+    return new Promise((resolve, reject) => {
+        const socket = node_net_1.default.connect(port, '127.0.0.1');
+        socket.once('connect', () => {
+            socket.destroy();
+            resolve();
+        });
+        socket.once('error', reject);
+    });
+}
+//# sourceMappingURL=private-servers.js.map
