@@ -1,4 +1,5 @@
-import request from 'supertest';
+import { must } from '@relay/client';
+import type { EndpointCreate, EndpointPatch } from '@relay/client';
 import { updateEndpoint } from '../../../services/management-api/src/adapters/endpoint-store';
 import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
@@ -13,12 +14,17 @@ afterAll(async () => {
 
 const LONG_KEY = 'key_0123456789abcdefWXYZ';
 
+const at = (endpointId: string) => ({ params: { path: { endpointId } } });
+const create = (body: EndpointCreate) => must(fx.client.POST('/v1/endpoints', { body }));
+const patch = (endpointId: string, body: EndpointPatch) => fx.client.PATCH('/v1/endpoints/{endpointId}', { ...at(endpointId), body });
+const read = (endpointId: string) => must(fx.client.GET('/v1/endpoints/{endpointId}', at(endpointId)));
+
 /**
  * Spec "Resources / Endpoint", one row per setting: a value that is saved and read back, and a
  * value refused with 400 validation_failed naming the field. `base` is the endpoint the row
  * starts from (created with just a name unless given).
  */
-const SETTINGS: Array<{ setting: string; base?: Record<string, unknown>; good: Record<string, unknown>; shown: Record<string, unknown>; bad: Record<string, unknown>; field: string }> = [
+const SETTINGS: Array<{ setting: string; base?: Partial<EndpointCreate>; good: EndpointPatch; shown: Record<string, unknown>; bad: Record<string, unknown>; field: string }> = [
   { setting: 'name', good: { name: 'renamed' }, shown: { name: 'renamed' }, bad: { name: '' }, field: 'name' },
   { setting: 'methods', good: { methods: ['post', 'PUT'] }, shown: { methods: ['POST', 'PUT'] }, bad: { methods: ['FETCH'] }, field: 'methods' },
   { setting: 'methods: GET/HEAD only with the bodyless formats', good: { methods: ['GET', 'HEAD'], payload_format: 'none' }, shown: { methods: ['GET', 'HEAD'] }, bad: { methods: ['GET'] }, field: 'methods' },
@@ -100,40 +106,40 @@ const SETTINGS: Array<{ setting: string; base?: Record<string, unknown>; good: R
 
 describe.each(SETTINGS)('endpoint setting: $setting', ({ base, good, shown, bad, field }) => {
   it('is saved on create and on update, and read back', async () => {
-    const created = await fx.api('post', '/v1/endpoints', { name: 'e', ...base, ...good });
-    expect(created.status).toBe(201);
-    expect(created.body).toMatchObject(shown);
+    const created = await fx.client.POST('/v1/endpoints', { body: { name: 'e', ...base, ...good } });
+    expect(created.response.status).toBe(201);
+    expect(created.data).toMatchObject(shown);
 
-    const plain = await fx.api('post', '/v1/endpoints', { name: 'e', ...base });
-    const patched = await fx.api('patch', `/v1/endpoints/${plain.body.id}`, good);
-    expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ ...shown, revision: 2 });
-    expect((await fx.api('get', `/v1/endpoints/${plain.body.id}`)).body).toMatchObject(shown);
+    const plain = await create({ name: 'e', ...base });
+    const patched = await must(patch(plain.id, good));
+    expect(patched).toMatchObject({ ...shown, revision: 2 });
+    expect(await read(plain.id)).toMatchObject(shown);
   });
 
   it(`is refused with 400 naming ${field}, on create and on update, and nothing changes`, async () => {
+    // raw: the table's refused values, several of which the request types cannot hold ('yaml', 'no', 1)
     const created = await fx.api('post', '/v1/endpoints', { name: 'e', ...base, ...bad });
     expect(created.status).toBe(400);
     expect(created.body).toMatchObject({ code: 'validation_failed', errors: [expect.objectContaining({ field })] });
 
-    const plain = await fx.api('post', '/v1/endpoints', { name: 'e', ...base });
-    const patched = await fx.api('patch', `/v1/endpoints/${plain.body.id}`, bad);
+    const plain = await create({ name: 'e', ...base });
+    // raw: the same refused values, on update
+    const patched = await fx.api('patch', `/v1/endpoints/${plain.id}`, bad);
     expect(patched.status).toBe(400);
     expect(patched.body.code).toBe('validation_failed');
     expect(patched.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     expect(patched.body.message).toContain(field);
-    expect((await fx.api('get', `/v1/endpoints/${plain.body.id}`)).body.revision).toBe(1);
+    expect((await read(plain.id)).revision).toBe(1);
   });
 });
 
 describe('endpoint settings: the request as a whole', () => {
   it('create applies the defaults and shows the ingest URL', async () => {
-    const res = await fx.api('post', '/v1/endpoints', { name: 'orders' });
-    expect(res.status).toBe(201);
-    expect(res.body).toEqual({
+    const res = await create({ name: 'orders' });
+    expect(res).toEqual({
       id: expect.stringMatching(/^ep_/),
       name: 'orders',
-      ingest_url: `https://relay.example/relay/${res.body.id}`,
+      ingest_url: `https://relay.example/relay/${res.id}`,
       enabled: true,
       paused: false,
       availability: { state: 'enabled' },
@@ -156,8 +162,9 @@ describe('endpoint settings: the request as a whole', () => {
   });
 
   it('refuses unknown and read-only fields by name, and reports every problem at once', async () => {
-    const created = await fx.api('post', '/v1/endpoints', { name: 'e' });
-    const res = await fx.api('patch', `/v1/endpoints/${created.body.id}`, { colour: 'red', revision: 7, methods: [], rate_limit_per_minute: -1 });
+    const created = await create({ name: 'e' });
+    // raw: an unknown and a read-only field, which the request type cannot hold
+    const res = await fx.api('patch', `/v1/endpoints/${created.id}`, { colour: 'red', revision: 7, methods: [], rate_limit_per_minute: -1 });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual(
       expect.arrayContaining([
@@ -170,57 +177,61 @@ describe('endpoint settings: the request as a whole', () => {
   });
 
   it('a body that is not a JSON object, or not JSON, is a 400', async () => {
-    const created = await fx.api('post', '/v1/endpoints', { name: 'e' });
-    const list = await fx.api('patch', `/v1/endpoints/${created.body.id}`, [1, 2]);
+    const created = await create({ name: 'e' });
+    // raw: a JSON array as the body
+    const list = await fx.api('patch', `/v1/endpoints/${created.id}`, [1, 2]);
     expect(list.body).toMatchObject({ code: 'validation_failed', errors: [{ field: '(body)' }] });
+    // raw: a body that is not JSON
     const broken = await fx.api('post', '/v1/endpoints').set('content-type', 'application/json').send('{"name":');
     expect(broken.status).toBe(400);
     expect(broken.body.code).toBe('malformed_json');
   });
 
   it('switching the format away from Base64 JSON clears the parameter settings', async () => {
-    const created = await fx.api('post', '/v1/endpoints', { name: 'e', methods: ['GET'], payload_format: 'query_base64_json', query_param_name: 'd', query_param_required: false });
-    const res = await fx.api('patch', `/v1/endpoints/${created.body.id}`, { payload_format: 'query' });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ payload_format: 'query', query_param_name: null, query_param_required: true });
+    const created = await create({ name: 'e', methods: ['GET'], payload_format: 'query_base64_json', query_param_name: 'd', query_param_required: false });
+    const res = await must(patch(created.id, { payload_format: 'query' }));
+    expect(res).toMatchObject({ payload_format: 'query', query_param_name: null, query_param_required: true });
   });
 
   it('an empty PATCH, or one that sends the stored values, changes nothing and keeps the revision', async () => {
-    const created = await fx.api('post', '/v1/endpoints', { name: 'e', methods: ['POST', 'PUT'] });
+    const created = await create({ name: 'e', methods: ['POST', 'PUT'] });
     for (const body of [{}, { name: 'e', methods: ['put', 'post', 'PUT'].reverse(), enabled: true }]) {
-      const res = await fx.api('patch', `/v1/endpoints/${created.body.id}`, body);
-      expect(res.status).toBe(200);
-      expect(res.body.revision).toBe(1);
+      const res = await must(patch(created.id, body));
+      expect(res.revision).toBe(1);
     }
   });
 
   it('another account cannot read, change or delete the endpoint (404)', async () => {
-    const created = await fx.api('post', '/v1/endpoints', { name: 'mine' });
-    const other = await fx.newAccount();
-    for (const [method, path] of [['get', ''], ['patch', ''], ['delete', ''], ['post', '/pause'], ['get', '/audit']] as const) {
-      const res = await request(fx.app)[method](`/v1/endpoints/${created.body.id}${path}`).set('Authorization', `Bearer ${other.apiKey}`).send({ name: 'theirs' });
-      expect(res.status).toBe(404);
-    }
-    expect((await fx.api('get', `/v1/endpoints/${created.body.id}`)).body).toMatchObject({ name: 'mine', paused: false, revision: 1 });
+    const created = await create({ name: 'mine' });
+    const other = fx.clientAs((await fx.newAccount()).apiKey);
+    const mine = at(created.id);
+    const answers = [
+      await other.GET('/v1/endpoints/{endpointId}', mine),
+      await other.PATCH('/v1/endpoints/{endpointId}', { ...mine, body: { name: 'theirs' } }),
+      await other.DELETE('/v1/endpoints/{endpointId}', mine),
+      await other.POST('/v1/endpoints/{endpointId}/pause', mine),
+      await other.GET('/v1/endpoints/{endpointId}/audit', mine),
+    ];
+    expect(answers.map((a) => a.response.status)).toEqual([404, 404, 404, 404, 404]);
+    expect(await read(created.id)).toMatchObject({ name: 'mine', paused: false, revision: 1 });
   });
 
   it('every change bumps the revision and is announced to the gateways; delete too', async () => {
-    const created = await fx.api('post', '/v1/endpoints', { name: 'e' });
-    const id = created.body.id as string;
-    await fx.api('patch', `/v1/endpoints/${id}`, { rate_limit_per_minute: 10 });
-    await fx.api('patch', `/v1/endpoints/${id}`, { required_headers: [{ name: 'X-A' }] });
-    await fx.api('post', `/v1/endpoints/${id}/pause`);
-    expect((await fx.api('get', `/v1/endpoints/${id}`)).body.revision).toBe(4);
-    expect((await fx.api('delete', `/v1/endpoints/${id}`)).status).toBe(204);
-    expect((await fx.api('get', `/v1/endpoints/${id}`)).status).toBe(404);
+    const { id } = await create({ name: 'e' });
+    await must(patch(id, { rate_limit_per_minute: 10 }));
+    await must(patch(id, { required_headers: [{ name: 'X-A' }] }));
+    await must(fx.client.POST('/v1/endpoints/{endpointId}/pause', at(id)));
+    expect((await read(id)).revision).toBe(4);
+    expect((await fx.client.DELETE('/v1/endpoints/{endpointId}', at(id))).response.status).toBe(204);
+    expect((await fx.client.GET('/v1/endpoints/{endpointId}', at(id))).response.status).toBe(404);
     await new Promise((r) => setTimeout(r, 200));
     expect(fx.announced.filter((a) => a === `endpoint ${id}`)).toHaveLength(4);
   });
 
   it('a save validated against an older revision is not applied (the route then answers 409 conflict)', async () => {
-    const created = await fx.api('post', '/v1/endpoints', { name: 'e' });
-    expect(await updateEndpoint(fx.store, created.body.id, 1, { name: 'first' })).toBe(true);
-    expect(await updateEndpoint(fx.store, created.body.id, 1, { name: 'second' })).toBe(false);
-    expect((await fx.api('get', `/v1/endpoints/${created.body.id}`)).body).toMatchObject({ name: 'first', revision: 2 });
+    const created = await create({ name: 'e' });
+    expect(await updateEndpoint(fx.store, created.id, 1, { name: 'first' })).toBe(true);
+    expect(await updateEndpoint(fx.store, created.id, 1, { name: 'second' })).toBe(false);
+    expect(await read(created.id)).toMatchObject({ name: 'first', revision: 2 });
   });
 });

@@ -28,8 +28,6 @@ const NOT_YET_MOVED: Record<string, number> = {
   'test/e2e/alerts.test.ts': 7,
   'test/e2e/bulk-retry.test.ts': 13,
   'test/e2e/cluster-redis.test.ts': 6,
-  'test/integration/management/audit.test.ts': 27,
-  'test/integration/management/settings.test.ts': 29,
 };
 
 function sourceFiles(dir: string): string[] {
