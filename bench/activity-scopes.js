@@ -10,7 +10,6 @@
 // the time those commands took.
 //
 //   BENCH_DURATION_S=3 node bench/activity-scopes.js   # short mode: 5 flushes per spread, spreads 1 and 100
-// @ts-check
 'use strict';
 const { randomBytes } = require('node:crypto');
 const { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1, timedId } = require('@relay/contracts');

@@ -1,4 +1,3 @@
-// @ts-check
 // npm run bench (activity search part): the activity API's searches (issue 27, item 2) with the
 // log at 1,000,000 rows (BENCH_ACTIVITY_ROWS), on the real local FerretDB, through the
 // management-api process as `npm start` runs it. Needs the local infra running (scripts/bench.sh

@@ -1,4 +1,3 @@
-// @ts-check
 // npm run bench (activity writers): the partitioned activity log's write rate with 1, 2 and 4
 // activity-writer processes, with a large log present, on the real local RabbitMQ and FerretDB.
 //

@@ -1,4 +1,3 @@
-// @ts-check
 // npm run bench (activity part): the activity-writer and the activity API at volume, on the real
 // local RabbitMQ and FerretDB, with the services run as `npm start` runs them.
 //

@@ -1,4 +1,3 @@
-// @ts-check
 // The baseline: express 5 reading the request body and answering the same 202 the gateway
 // sends, with no Relay work at all. The gateway's throughput is reported relative to this.
 'use strict';

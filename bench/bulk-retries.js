@@ -1,4 +1,3 @@
-// @ts-check
 // npm run bench (bulk-retry part): GET /v1/bulk-retries' store path with the `bulk_retries`
 // collection at volume, on the real local FerretDB. Preloads BENCH_BULK_DOCS documents (default
 // 1,000,000: other accounts' jobs and list places, half each), then times 25 creates and 10

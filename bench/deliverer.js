@@ -1,4 +1,3 @@
-// @ts-check
 // npm run bench (part 2): deliveries/s of ONE webhook-deliverer process against a local receiver,
 // on the real local RabbitMQ and FerretDB. Closed loop: at most BENCH_WINDOW deliveries are
 // outstanding (published, not yet received), so the latency (publish → receiver) is that of a

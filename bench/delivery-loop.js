@@ -1,4 +1,3 @@
-// @ts-check
 // What the one-deliverer benches (bench/deliverer.js for webhooks, bench/outputs.js for email and
 // spreadsheet) share: their settings, the closed loop that publishes deliveries with at most
 // WINDOW outstanding and times each from publish to arrival, and the clean-up of their namespace.

@@ -1,4 +1,3 @@
-// @ts-check
 // The processes of bench/floor.js: the least an ingest-and-relay service built on the fixed
 // architecture can do per event. Nothing of Relay is used; only its libraries.
 //

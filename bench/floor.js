@@ -1,4 +1,3 @@
-// @ts-check
 // The architecture's floor on this machine: what an ingest-and-relay pipeline built from the
 // libraries the architecture fixes reaches when it does nothing else — express answering 202 once
 // a quorum queue confirmed the body, a consumer POSTing it with got to a local receiver

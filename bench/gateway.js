@@ -1,4 +1,3 @@
-// @ts-check
 // npm run bench (part 1): the ingest gateway on the real local Redis, RabbitMQ and FerretDB
 // against a bare express app answering 202, under the same closed-loop load, in one run.
 // Prints accepted/s, p50/p99 latency of the 202 and the ratio; writes bench-results/gateway.json.

@@ -1,4 +1,3 @@
-// @ts-check
 // Shared helpers of the bench scripts: child processes, readiness, autocannon runs, /proc samples.
 'use strict';
 const { execFileSync, spawn } = require('node:child_process');

@@ -1,4 +1,3 @@
-// @ts-check
 // Local stand-ins the outputs bench delivers to: an SMTP server (STARTTLS + AUTH, as the relay
 // default requires) and a minimal HTTPS Google (token endpoint, values:batchGet/update/append).
 // Each reports the delivery id of what it took. Not the test fakes: no JWT verification or

@@ -1,4 +1,3 @@
-// @ts-check
 // npm run bench (part 3): deliveries/s of ONE outputs deliverer (the deliverer program with
 // DELIVERY_CHANNEL=outputs) for an email target (SMTP with STARTTLS + AUTH to a local server) and
 // for a spreadsheet target (a local HTTPS Google: header read + append per row), on the real

@@ -1,4 +1,3 @@
-// @ts-check
 // The body the benches send and the receiver of its deliveries (bench/system.js, bench/floor.js).
 // The receiver is its own process, so the load generator's event loop does not delay it. It
 // answers 200 at once and streams [request id, event id, arrival ms] back; the request id is the

@@ -1,4 +1,3 @@
-// @ts-check
 // The load generator of bench/tenants.js: closed loop like autocannon (each connection has one
 // request outstanding), but each request goes to an endpoint picked at random among many, and
 // each connection is made from a source address of its own (127.0.x.y: Linux routes all of

@@ -1,4 +1,3 @@
-// @ts-check
 // Store probe: which MongoDB operations a MongoDB-wire server (here FerretDB 1.24, SQLite or
 // PostgreSQL backend) answers by key/index and which by scanning, measured at a given size.
 //

@@ -1,4 +1,3 @@
-// @ts-check
 // npm run bench (headline): the whole system as users run it. Every service its own process,
 // started the way scripts/start.sh starts them (same variables, fresh RELAY_NAMESPACE and
 // database per run), one endpoint with ONE webhook target on a local receiver, and bare express

@@ -1,4 +1,3 @@
-// @ts-check
 // npm run bench (multi-tenant): the whole system as bench/system.js starts it (every service its
 // own process, as scripts/start.sh runs them), loaded first on ONE endpoint from ONE source
 // address and then, in the same run, on 10, 100, 500, 1,000 and 10,000 endpoints spread over

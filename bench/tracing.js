@@ -1,4 +1,3 @@
-// @ts-check
 // The CPU the tracing hooks add per event (docs/observability.md "Cost"), in one process, without
 // the network: the gateway's spans of one accepted event (ingest + 4 asynchronous steps + the 2
 // synchronous ones, sender auth and parse and validate, + a traceparent per delivery message) with tracing off and on (spans exported to a sink that drops them, so the

@@ -1,4 +1,3 @@
-// @ts-check
 // npm run bench (part): the cost of inbound verification per family (issue 24), in process, on
 // a 1,008-byte JSON body like bench/gateway.js: for a representative preset of each family and
 // signature layout, µs per verified request and the share of one accepted request's time at the

@@ -1,4 +1,3 @@
-// @ts-check
 // A tiny webhook receiver for `npm start`: prints every request Relay delivers to it.
 'use strict';
 const http = require('node:http');

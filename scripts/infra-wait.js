@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-// @ts-check
 'use strict';
 /**
  * Waits until Redis, RabbitMQ and the MongoDB-wire server answer a protocol handshake: Redis

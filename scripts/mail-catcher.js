@@ -1,4 +1,3 @@
-// @ts-check
 // A local mail catcher for `npm start`: an SMTP server on loopback that the demo's email
 // targets send to, keeping every message as a .eml file and listing them on a tiny web page.
 // STARTTLS with a certificate made here (written beside the mail, for the deliverer's CA) and

@@ -1,4 +1,3 @@
-// @ts-check
 // Rewrites the generated preset table in docs/inbound-auth.md from the preset catalog
 // (libs/endpoints auth/presets). Run after `tsc -b`: `npm run docs:presets`. The unit test
 // libs/endpoints/src/auth/presets/table.test.ts fails while the committed table differs.
