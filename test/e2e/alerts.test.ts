@@ -1,4 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { must } from '@relay/client';
+import type { AlertRuleInput, EndpointCreate, TargetCreate } from '@relay/client';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL } from '../integration/chat-targets/fixtures';
@@ -48,10 +50,10 @@ beforeAll(async () => {
   chat = await startService('chat-deliverer', { ...stack.env, SSRF_ALLOW_CIDRS: '127.0.0.1/32', HOST_ROUTES: discord.tls!.routes.join(','), NODE_EXTRA_CA_CERTS: path.join(dir, 'discord-ca.pem') });
 
   // where the account is told: an endpoint of its own with a webhook and a Discord target
-  alertEndpoint = (await created('/v1/endpoints', { name: 'ops alerts' })).id;
+  alertEndpoint = (await newEndpoint({ name: 'ops alerts' })).id;
   alertTargets = [
-    (await created(`/v1/endpoints/${alertEndpoint}/targets`, { kind: 'webhook', name: 'ops hook', config: { url: alertHook.url(), enforce_https: false } })).id,
-    (await created(`/v1/endpoints/${alertEndpoint}/targets`, { kind: 'embed_chat', name: 'ops discord', config: { url: DISCORD_URL } })).id,
+    (await newTarget(alertEndpoint, { kind: 'webhook', name: 'ops hook', config: { url: alertHook.url(), enforce_https: false } })).id,
+    (await newTarget(alertEndpoint, { kind: 'embed_chat', name: 'ops discord', config: { url: DISCORD_URL } })).id,
   ];
 });
 
@@ -61,11 +63,9 @@ afterAll(async () => {
   await Promise.all([failing?.close(), gone?.close(), alertHook?.close(), discord?.close()]);
 });
 
-async function created(pathname: string, body: unknown): Promise<any> {
-  const res = await stack.api(pathname, { method: 'POST', body });
-  if (res.status !== 201) throw new Error(`${pathname}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
+const newEndpoint = (body: EndpointCreate) => must(stack.client.POST('/v1/endpoints', { body }));
+const newTarget = (endpointId: string, body: TargetCreate) => must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body }));
+const newRule = (body: AlertRuleInput) => must(stack.client.POST('/v1/alert-rules', { body }));
 
 const send = (endpointId: string, headers: Record<string, string> = {}) =>
   fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"n":1}' });
@@ -79,9 +79,9 @@ describe('alert rules, end to end', () => {
   let failingTarget: string;
 
   it('a target that answers 500: a failure_rate alert reaches the webhook receiver and the Discord fake, with a link to the target view', async () => {
-    failingEndpoint = (await created('/v1/endpoints', { name: 'orders' })).id;
-    failingTarget = (await created(`/v1/endpoints/${failingEndpoint}/targets`, { kind: 'webhook', name: 'orders backend', config: { url: failing.url(), enforce_https: false } })).id;
-    const rule = await created('/v1/alert-rules', { name: 'orders backend failing', target_ids: alertTargets, conditions: [{ kind: 'failure_rate', target_id: failingTarget, threshold_percent: 50, window_minutes: 5, min_attempts: 5 }] });
+    failingEndpoint = (await newEndpoint({ name: 'orders' })).id;
+    failingTarget = (await newTarget(failingEndpoint, { kind: 'webhook', name: 'orders backend', config: { url: failing.url(), enforce_https: false } })).id;
+    const rule = await newRule({ name: 'orders backend failing', target_ids: alertTargets, conditions: [{ kind: 'failure_rate', target_id: failingTarget, threshold_percent: 50, window_minutes: 5, min_attempts: 5 }] });
     expect(rule.conditions[0]).toEqual({ kind: 'failure_rate', target_id: failingTarget, threshold_percent: 50, window_minutes: 5, min_attempts: 5 });
     expect(rule.cooldown_minutes).toBe(60);
 
@@ -96,25 +96,22 @@ describe('alert rules, end to end', () => {
   });
 
   it("records the alert's own deliveries: the history names each target's activity row, where the attempt shows as delivered", async () => {
-    const history = await eventually(async () => {
-      const res = await stack.api('/v1/alerts');
-      return res.body.data.find((a: any) => a.kind === 'failure_rate');
-    }, 10_000, 'the alert history');
-    expect(history.deliveries.map((d: any) => d.target_id).sort()).toEqual([...alertTargets].sort());
+    const history = await eventually(async () => (await must(stack.client.GET('/v1/alerts'))).data.find((a) => a.kind === 'failure_rate'), 10_000, 'the alert history');
+    expect(history.deliveries.map((d) => d.target_id).sort()).toEqual([...alertTargets].sort());
     for (const d of history.deliveries) {
       expect(d).toMatchObject({ endpoint_id: alertEndpoint, error: null });
       const row = await eventually(async () => {
-        const res = await stack.api(`/v1/activity/${d.event_id}`);
-        return res.status === 200 && res.body.deliveries?.[0]?.state === 'delivered' ? res.body : undefined;
+        const res = await stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId: d.event_id! } } });
+        return res.data?.deliveries[0]?.state === 'delivered' ? res.data : undefined;
       }, 30_000, `the alert's activity row for ${d.target_id}`);
       expect(row.reason).toContain(history.id);
     }
   });
 
   it('a target flagged (410): a target_flagged alert, published by the deliverer as an account event', async () => {
-    await created('/v1/alert-rules', { name: 'any target flagged', target_ids: [alertTargets[0]], conditions: [{ kind: 'target_flagged' }] });
-    const endpoint = (await created('/v1/endpoints', { name: 'legacy' })).id;
-    const target = (await created(`/v1/endpoints/${endpoint}/targets`, { kind: 'webhook', name: 'legacy receiver', config: { url: gone.url(), enforce_https: false } })).id;
+    await newRule({ name: 'any target flagged', target_ids: [alertTargets[0]], conditions: [{ kind: 'target_flagged' }] });
+    const endpoint = (await newEndpoint({ name: 'legacy' })).id;
+    const target = (await newTarget(endpoint, { kind: 'webhook', name: 'legacy receiver', config: { url: gone.url(), enforce_https: false } })).id;
     expect((await send(endpoint)).status).toBe(202);
     await eventually(async () => hookAlerts('target_flagged').length >= 1, 30_000, 'the target_flagged alert');
     const [alert] = hookAlerts('target_flagged');
@@ -126,9 +123,9 @@ describe('alert rules, end to end', () => {
     const flaky = await TestReceiver.start();
     try {
       flaky.respondWith(() => ({ status: 500, body: 'down' }));
-      const endpoint = (await created('/v1/endpoints', { name: 'billing' })).id;
-      const target = (await created(`/v1/endpoints/${endpoint}/targets`, { kind: 'webhook', name: 'billing backend', config: { url: flaky.url(), enforce_https: false }, breaker: { failure_rate_pct: 50, min_attempts: 3, window_s: 30, cool_down_s: 1 } })).id;
-      await created('/v1/alert-rules', { name: 'billing breaker', target_ids: alertTargets, conditions: [{ kind: 'breaker_opened', target_id: target }, { kind: 'breaker_closed', target_id: target }] });
+      const endpoint = (await newEndpoint({ name: 'billing' })).id;
+      const target = (await newTarget(endpoint, { kind: 'webhook', name: 'billing backend', config: { url: flaky.url(), enforce_https: false }, breaker: { failure_rate_pct: 50, min_attempts: 3, window_s: 30, cool_down_s: 1 } })).id;
+      await newRule({ name: 'billing breaker', target_ids: alertTargets, conditions: [{ kind: 'breaker_opened', target_id: target }, { kind: 'breaker_closed', target_id: target }] });
       for (let i = 0; i < 4; i++) expect((await send(endpoint)).status).toBe(202);
       await eventually(async () => hookAlerts('breaker_opened').length >= 1, 30_000, 'the breaker_opened alert');
       expect(hookAlerts('breaker_opened')[0].alert).toMatchObject({ rule_name: 'billing breaker', target_id: target, endpoint_id: endpoint, link: `https://relay.example/dash/#/endpoints/${endpoint}/outputs` });
@@ -143,8 +140,8 @@ describe('alert rules, end to end', () => {
   });
 
   it('a rejection spike: AUTH_FAILED over the threshold alerts once, linking to the endpoint’s errors in the activity view', async () => {
-    const endpoint = (await created('/v1/endpoints', { name: 'github', inbound_auth: { type: 'BEARER', tokens: ['sender-token-0123456789'] } })).id;
-    await created('/v1/alert-rules', { name: 'github secret rotated?', target_ids: alertTargets, conditions: [{ kind: 'rejection_spike', endpoint_id: endpoint, outcome: 'AUTH_FAILED', threshold_percent: 80, min_requests: 5 }] });
+    const endpoint = (await newEndpoint({ name: 'github', inbound_auth: { type: 'BEARER', tokens: ['sender-token-0123456789'] } })).id;
+    await newRule({ name: 'github secret rotated?', target_ids: alertTargets, conditions: [{ kind: 'rejection_spike', endpoint_id: endpoint, outcome: 'AUTH_FAILED', threshold_percent: 80, min_requests: 5 }] });
     for (let i = 0; i < 8; i++) expect((await send(endpoint, { authorization: 'Bearer rotated-0000000000000' })).status).toBe(401);
     await eventually(async () => hookAlerts('rejection_spike').length >= 1, 30_000, 'the rejection_spike alert');
     const [alert] = hookAlerts('rejection_spike');
@@ -158,7 +155,7 @@ describe('alert rules, end to end', () => {
     for (let i = 0; i < 6; i++) expect((await send(failingEndpoint)).status).toBe(202);
     // a detector pass that began after these failures were counted: a new rule's alert arrives
     // only through such a pass, and the same pass checks the failure rate again
-    await created('/v1/alert-rules', { name: 'orders backend failing (second rule)', target_ids: [alertTargets[0]], conditions: [{ kind: 'failure_rate', target_id: failingTarget, threshold_percent: 50, window_minutes: 5, min_attempts: 5 }] });
+    await newRule({ name: 'orders backend failing (second rule)', target_ids: [alertTargets[0]], conditions: [{ kind: 'failure_rate', target_id: failingTarget, threshold_percent: 50, window_minutes: 5, min_attempts: 5 }] });
     await eventually(async () => hookAlerts('failure_rate').some((a) => a.alert.rule_name === 'orders backend failing (second rule)'), 30_000, 'the second rule’s alert');
     const first = hookAlerts('failure_rate').filter((a) => a.alert.rule_name === 'orders backend failing');
     expect(first).toHaveLength(1);
@@ -170,9 +167,8 @@ describe('alert rules, end to end', () => {
   });
 
   it('the monthly quota nearly used: one alert at the threshold, linking to usage', async () => {
-    const plan = await stack.api('/v1/account/plan', { method: 'PATCH', body: { monthly_accepted_events: 20 } });
-    expect(plan.status).toBe(200);
-    await created('/v1/alert-rules', { name: 'quota', target_ids: [alertTargets[0]], conditions: [{ kind: 'quota_nearly_used', threshold_percent: 50 }] });
+    await must(stack.client.PATCH('/v1/account/plan', { body: { monthly_accepted_events: 20 } }));
+    await newRule({ name: 'quota', target_ids: [alertTargets[0]], conditions: [{ kind: 'quota_nearly_used', threshold_percent: 50 }] });
     await eventually(async () => hookAlerts('quota_nearly_used').length >= 1, 30_000, 'the quota alert');
     const [alert] = hookAlerts('quota_nearly_used');
     expect(alert.alert.link).toBe('https://relay.example/dash/#/usage');
@@ -181,15 +177,16 @@ describe('alert rules, end to end', () => {
   });
 
   it('a test alert goes to every target of the rule, marked as a test, and is in the history', async () => {
-    const rules = await stack.api('/v1/alert-rules');
-    const rule = rules.body.data.find((r: any) => r.name === 'github secret rotated?');
+    const rules = await must(stack.client.GET('/v1/alert-rules'));
+    const rule = rules.data.find((r) => r.name === 'github secret rotated?')!;
     const before = discordAlerts('[Relay test alert]');
-    const res = await stack.api(`/v1/alert-rules/${rule.id}/test`, { method: 'POST' });
-    expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ rule_id: rule.id, test: true, kind: 'rejection_spike' });
-    await eventually(async () => hookAlerts().some((a) => a.alert.id === res.body.id && a.alert.test === true), 30_000, 'the test alert at the webhook receiver');
+    const res = await stack.client.POST('/v1/alert-rules/{ruleId}/test', { params: { path: { ruleId: rule.id } } });
+    expect(res.response.status).toBe(202);
+    const sent = res.data!;
+    expect(sent).toMatchObject({ rule_id: rule.id, test: true, kind: 'rejection_spike' });
+    await eventually(async () => hookAlerts().some((a) => a.alert.id === sent.id && a.alert.test === true), 30_000, 'the test alert at the webhook receiver');
     await eventually(async () => discordAlerts('[Relay test alert]') > before, 30_000, 'the test alert at the Discord fake');
-    const history = await stack.api('/v1/alerts');
-    expect(history.body.data[0]).toMatchObject({ id: res.body.id, test: true });
+    const history = await must(stack.client.GET('/v1/alerts'));
+    expect(history.data[0]).toMatchObject({ id: sent.id, test: true });
   });
 });

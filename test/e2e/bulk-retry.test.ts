@@ -1,3 +1,5 @@
+import { errorOf, must } from '@relay/client';
+import type { ActivityPage, BulkRetry } from '@relay/client';
 import { TestReceiver } from '../support/receiver';
 import { startStack } from './stack';
 import type { Stack } from './stack';
@@ -31,12 +33,15 @@ afterAll(async () => {
 
 /** An endpoint with one webhook target that never retries: a 500 fails the delivery for good. */
 async function failingEndpoint(): Promise<string> {
-  const ep = await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'bulk', rate_limit_per_minute: 100000 } });
-  expect(ep.status).toBe(201);
+  const ep = await must(stack.client.POST('/v1/endpoints', { body: { name: 'bulk', rate_limit_per_minute: 100000 } }));
   // the breaker is not what this file tests: it must never hold these deliberately failing deliveries
-  const t = await stack.api(`/v1/endpoints/${ep.body.id}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'r', config: { url: receiver.url(), enforce_https: false }, retry_schedule_ms: [], breaker: { failure_rate_pct: 100, min_attempts: 100_000, window_s: 10, cool_down_s: 1, flag_after_open_s: 60 } } });
-  expect(t.status).toBe(201);
-  return ep.body.id;
+  await must(
+    stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId: ep.id } },
+      body: { kind: 'webhook', name: 'r', config: { url: receiver.url(), enforce_https: false }, retry_schedule_ms: [], breaker: { failure_rate_pct: 100, min_attempts: 100_000, window_s: 10, cool_down_s: 1, flag_after_open_s: 60 } },
+    }),
+  );
+  return ep.id;
 }
 
 /** Sends `n` events, 20 at a time; returns their event ids. */
@@ -56,14 +61,13 @@ async function send(endpointId: string, n: number): Promise<string[]> {
 }
 
 /** Every row id of the endpoint in a status group, following next_cursor to the end. */
-async function listAll(endpointId: string, status: string): Promise<string[]> {
+async function listAll(endpointId: string, status: 'errors' | 'completed'): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | null = null;
   for (let calls = 0; calls < 500; calls++) {
-    const page = await stack.api(`/v1/activity?endpoint_id=${endpointId}&status=${status}&from=${started}&limit=200${cursor ? `&cursor=${cursor}` : ''}`);
-    expect(page.status).toBe(200);
-    ids.push(...page.body.data.map((r: { id: string }) => r.id));
-    cursor = page.body.next_cursor;
+    const page: ActivityPage = await must(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpointId, status, from: started, limit: 200, ...(cursor ? { cursor } : {}) } } }));
+    ids.push(...page.data.map((r) => r.id));
+    cursor = page.next_cursor;
     if (!cursor) return ids;
   }
   throw new Error('activity listing did not end within 500 pages');
@@ -72,7 +76,7 @@ async function listAll(endpointId: string, status: string): Promise<string[]> {
 const sameSet = (a: string[], b: string[]) => a.length === b.length && new Set([...a, ...b]).size === a.length;
 
 /** Waits until exactly `ids` are listed in the group; a listing walks every row, so once a second. */
-async function allInGroup(endpointId: string, ids: string[], status: string, timeoutMs: number): Promise<void> {
+async function allInGroup(endpointId: string, ids: string[], status: 'errors' | 'completed', timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let listed: string[] = [];
   while (Date.now() < deadline) {
@@ -92,18 +96,25 @@ async function explain(ids: string[], listed: string[]): Promise<string> {
   const want = new Set(ids);
   const got = new Set(listed);
   const odd = [...ids.filter((id) => !got.has(id)), ...listed.filter((id) => !want.has(id))].slice(0, 3);
-  const rows = await Promise.all(odd.map(async (id) => JSON.stringify((await stack.api(`/v1/activity/${id}`)).body)));
+  const rows = await Promise.all(
+    odd.map(async (eventId) => {
+      const res = await stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } });
+      return JSON.stringify(res.data ?? res.error);
+    }),
+  );
   const writerLog = (stack.services['activity-writer']?.output() ?? '').split('\n').filter((l) => /warn|error/i.test(l)).slice(-20);
   return [`rows missing or extra: ${odd.join(', ')}`, ...rows, '--- activity-writer warnings and errors ---', ...writerLog].join('\n');
 }
 
-const job = async (id: string) => (await stack.api(`/v1/bulk-retries/${id}`)).body;
-async function jobWhen(id: string, ok: (j: any) => boolean, timeoutMs: number, what: string): Promise<any> {
+const job = (jobId: string) => must(stack.client.GET('/v1/bulk-retries/{jobId}', { params: { path: { jobId } } }));
+const cancelJob = (jobId: string) => stack.client.POST('/v1/bulk-retries/{jobId}/cancel', { params: { path: { jobId } } });
+async function jobWhen(id: string, ok: (j: BulkRetry) => boolean, timeoutMs: number, what: string): Promise<BulkRetry> {
   const deadline = Date.now() + timeoutMs;
-  let last: unknown = null;
+  let last: BulkRetry | null = null;
   while (Date.now() < deadline) {
-    last = await job(id);
-    if (ok(last)) return last;
+    const now = await job(id);
+    if (ok(now)) return now;
+    last = now;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; the job: ${JSON.stringify(last)}`);
@@ -121,11 +132,12 @@ describe('bulk retry: POST /v1/bulk-retries, GET /v1/bulk-retries/:id, POST …/
 
     failing = false;
     const before = receiver.requests.length;
-    const created = await stack.api('/v1/bulk-retries', { method: 'POST', body: { endpoint_id: endpointId, status: 'errors', from: started } });
-    expect(created.status).toBe(202);
-    expect(created.body).toMatchObject({ state: 'queued', filter: { endpoint_id: endpointId, status: 'errors' }, rate_per_second: 1000 });
+    const created = await stack.client.POST('/v1/bulk-retries', { body: { endpoint_id: endpointId, status: 'errors', from: started } });
+    expect(created.response.status).toBe(202);
+    const createdJob = created.data!;
+    expect(createdJob).toMatchObject({ state: 'queued', filter: { endpoint_id: endpointId, status: 'errors' }, rate_per_second: 1000 });
 
-    const done = await jobWhen(created.body.id, (j) => j.state === 'done', 240000, 'the job to finish');
+    const done = await jobWhen(createdJob.id, (j) => j.state === 'done', 240000, 'the job to finish');
     expect(done.progress).toMatchObject({ rows_scanned: 1000, rows_retried: 1000, deliveries_queued: 1000, skipped_no_payload: 0, skipped_target_gone: 0 });
     expect(done.finished_at).not.toBeNull();
 
@@ -146,18 +158,18 @@ describe('bulk retry: POST /v1/bulk-retries, GET /v1/bulk-retries/:id, POST …/
     await allInGroup(endpointId, ids, 'errors', 120000);
 
     // two deliveries a second: the job is still at work when the cancel comes
-    const created = await stack.api('/v1/bulk-retries', { method: 'POST', body: { endpoint_id: endpointId, from: started, rate_per_second: 2 } });
-    await jobWhen(created.body.id, (j) => j.state === 'running' && j.progress.deliveries_queued >= 1, 60000, 'the job to start');
-    const cancel = await stack.api(`/v1/bulk-retries/${created.body.id}/cancel`, { method: 'POST' });
-    expect(cancel.status).toBe(202);
-    expect(cancel.body.cancel_requested).toBe(true);
+    const created = await must(stack.client.POST('/v1/bulk-retries', { body: { endpoint_id: endpointId, from: started, rate_per_second: 2 } }));
+    await jobWhen(created.id, (j) => j.state === 'running' && j.progress.deliveries_queued >= 1, 60000, 'the job to start');
+    const cancel = await cancelJob(created.id);
+    expect(cancel.response.status).toBe(202);
+    expect(cancel.data?.cancel_requested).toBe(true);
 
-    const cancelled = await jobWhen(created.body.id, (j) => j.state === 'cancelled', 30000, 'the job to stop');
+    const cancelled = await jobWhen(created.id, (j) => j.state === 'cancelled', 30000, 'the job to stop');
     expect(cancelled.progress.deliveries_queued).toBeLessThan(60);
     expect(cancelled.finished_at).not.toBeNull();
-    expect((await job(created.body.id)).progress).toEqual(cancelled.progress);
-    const again = await stack.api(`/v1/bulk-retries/${created.body.id}/cancel`, { method: 'POST' });
-    expect([again.status, again.body.code]).toEqual([409, 'job_finished']);
+    expect((await job(created.id)).progress).toEqual(cancelled.progress);
+    const again = await cancelJob(created.id);
+    expect([again.response.status, again.error?.code]).toEqual([409, 'job_finished']);
   }, 300_000);
 
   it('survives a management-api crash: another process takes the run over from its saved cursor and finishes it', async () => {
@@ -168,12 +180,12 @@ describe('bulk retry: POST /v1/bulk-retries, GET /v1/bulk-retries/:id, POST …/
     failing = false;
     const before = receiver.requests.length;
 
-    const created = await stack.api('/v1/bulk-retries', { method: 'POST', body: { endpoint_id: endpointId, from: started, rate_per_second: 25 } });
+    const created = await must(stack.client.POST('/v1/bulk-retries', { body: { endpoint_id: endpointId, from: started, rate_per_second: 25 } }));
     // a page (50 rows) saved: the cursor is in the store
-    const saved = await jobWhen(created.body.id, (j) => j.progress.rows_scanned >= 50 && j.progress.rows_scanned < 150, 120000, 'the first page saved');
+    const saved = await jobWhen(created.id, (j) => j.progress.rows_scanned >= 50 && j.progress.rows_scanned < 150, 120000, 'the first page saved');
     await stack.restart('management-api', 'SIGKILL');
 
-    const done = await jobWhen(created.body.id, (j) => j.state === 'done', 240000, 'the job to finish after the restart');
+    const done = await jobWhen(created.id, (j) => j.state === 'done', 240000, 'the job to finish after the restart');
     expect(done.runs).toBeGreaterThanOrEqual(2);
     // resumed, not restarted: the counts went on from what the crashed run had saved (the page in
     // hand at the crash is listed again; its rows already delivered are no longer in Errors)
@@ -185,10 +197,12 @@ describe('bulk retry: POST /v1/bulk-retries, GET /v1/bulk-retries/:id, POST …/
   }, 400_000);
 
   it('refuses a filter it cannot run (status other than errors, an unknown endpoint) and hides other accounts\' jobs', async () => {
+    // raw: a status group other than errors, which the request type cannot hold
     const bad = await stack.api('/v1/bulk-retries', { method: 'POST', body: { status: 'completed', rate_per_second: 0 } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['rate_per_second', 'status']);
-    expect((await stack.api('/v1/bulk-retries', { method: 'POST', body: { endpoint_id: 'ep_00000000000000000000' } })).status).toBe(404);
-    expect((await stack.api('/v1/bulk-retries/brj_00000000000000000000')).status).toBe(404);
+    const unknown = await stack.client.POST('/v1/bulk-retries', { body: { endpoint_id: 'ep_00000000000000000000' } });
+    expect(errorOf(unknown.response, unknown.error).status).toBe(404);
+    expect((await stack.client.GET('/v1/bulk-retries/{jobId}', { params: { path: { jobId: 'brj_00000000000000000000' } } })).response.status).toBe(404);
   });
 });

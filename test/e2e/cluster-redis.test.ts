@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { must } from '@relay/client';
 import { Redis } from 'ioredis';
 import { eventually } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
@@ -48,11 +49,16 @@ beforeAll(async () => {
     only: ['ingest-gateway', 'management-api', 'webhook-deliverer'],
     overrides: { 'ingest-gateway': onCluster, 'management-api': onCluster, 'webhook-deliverer': onCluster },
   });
-  await stack.api('/v1/account/plan', { method: 'PATCH', body: { monthly_accepted_events: 100_000 } });
-  endpointId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'cluster', rate_limit_per_minute: RATE_PER_MINUTE } })).body.id;
-  await stack.api(`/v1/endpoints/${endpointId}/targets`, { method: 'POST', body: { kind: 'webhook', name: 'r', config: { url: receiver.url('/hook'), enforce_https: false } } });
+  await must(stack.client.PATCH('/v1/account/plan', { body: { monthly_accepted_events: 100_000 } }));
+  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'cluster', rate_limit_per_minute: RATE_PER_MINUTE } }))).id;
+  await must(
+    stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId } },
+      body: { kind: 'webhook', name: 'r', config: { url: receiver.url('/hook'), enforce_https: false } },
+    }),
+  );
   // the endpoint whose setting is changed during the failover
-  probeId = (await stack.api('/v1/endpoints', { method: 'POST', body: { name: 'probe', methods: ['POST'] } })).body.id;
+  probeId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'probe', methods: ['POST'] } }))).id;
 }, 300_000);
 
 afterAll(async () => {
@@ -158,7 +164,8 @@ describe('Relay on a three-master Redis Cluster', () => {
           const before = Date.now();
           let patched = 0;
           for (let i = 0; i < 100 && patched !== 200; i++) {
-            patched = (await stack.api(`/v1/endpoints/${probeId}`, { method: 'PATCH', body: { methods: ['PUT'] } }).catch(() => ({ status: 0 }))).status;
+            const answer = await stack.client.PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId: probeId } }, body: { methods: ['PUT'] } }).catch(() => undefined);
+            patched = answer?.response.status ?? 0;
             if (patched !== 200) await new Promise((r) => setTimeout(r, 100));
           }
           expect(patched).toBe(200);
@@ -192,7 +199,7 @@ describe('Relay on a three-master Redis Cluster', () => {
     // the quota counter is exact: the stream's accepted events and the probe's
     await eventually(
       async () => {
-        const usage = (await stack.api('/v1/billing/usage')).body as { accepted_events: number };
+        const usage = await must(stack.client.GET('/v1/billing/usage'));
         if (usage.accepted_events === accepted.length + probeAccepted) return true;
         throw new Error(`quota counter ${usage.accepted_events}, accepted ${accepted.length + probeAccepted}`);
       },
