@@ -11,7 +11,9 @@
 # bulk-retry list's store path with 1,000,000 documents (BENCH_BULK_DOCS), then gateway
 # vs bare express (accepted/s, p50/p99, ratio), the cost of inbound verification per family (issue
 # 24, in process), then deliveries/s of one webhook-deliverer, and of one outputs deliverer for an
-# email and a spreadsheet target (bench/outputs.js).
+# email and a spreadsheet target (bench/outputs.js), then what routing rules and per-target limits
+# cost the whole system (bench/rules.js, issue 25), one event resent 1,000 times (bench/resend.js),
+# and the CPU the tracing hooks add per event, off and on (bench/tracing.js, issue 28).
 # Real local Redis, RabbitMQ and FerretDB; everything on loopback.
 # Results: bench-results/*.json; record them in docs/benchmarks.md with the machine and command.
 set -euo pipefail
@@ -33,3 +35,5 @@ node bench/gateway.js
 node bench/verify-families.js
 if [[ -f bench/deliverer.js ]]; then node bench/deliverer.js; fi
 node bench/outputs.js
+node bench/resend.js
+node bench/tracing.js
