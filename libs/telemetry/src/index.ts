@@ -93,13 +93,18 @@ export function inSpan<T>(name: string, fn: (span: Span | null) => Promise<T>, o
     try {
       return await fn(span);
     } catch (err) {
-      span.recordException(err as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
-      throw err;
+      throw failed(span, err);
     } finally {
       span.end();
     }
   });
+}
+
+/** Marks `span` failed by `err` (its exception and an error status) and gives `err` back to rethrow. */
+function failed(span: Span, err: unknown): unknown {
+  span.recordException(err as Error);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+  return err;
 }
 
 /**
@@ -118,9 +123,7 @@ export function inSyncSpan<A, B, C, R>(name: string, step: (a: A, b: B, c: C) =>
     span.setAttributes(describe(result, a, b, c));
     return result;
   } catch (err) {
-    span.recordException(err as Error);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
-    throw err;
+    throw failed(span, err);
   } finally {
     span.end();
   }
