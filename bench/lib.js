@@ -3,9 +3,9 @@
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
-const net = require('node:net');
 const path = require('node:path');
 const autocannon = require('autocannon');
+const { freePort } = require('./free-port');
 
 /**
  * A child process started by startProcess: its output so far and a promise of its exit.
@@ -13,31 +13,6 @@ const autocannon = require('autocannon');
  */
 /** @typedef {{ cpu_s: number; rss_bytes: number }} ProcSample */
 /** @typedef {{ busy: number; total: number; steal: number }} MachineCpu */
-
-/**
- * A port no one listens on, below the kernel's ephemeral range: a port listen(0) handed out can be
- * handed out again as the source port of an outbound connection before the service binds it
- * (a fresh CI machine hit exactly that). Same rule as test/support/services.ts.
- */
-async function freePort() {
-  let low = 32768;
-  try {
-    const n = Number(require('node:fs').readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-    if (Number.isInteger(n) && n > 21000) low = n;
-  } catch {
-    // not Linux: the usual default
-  }
-  for (let tries = 0; tries < 50; tries++) {
-    const port = 20000 + Math.floor(Math.random() * (low - 1 - 20000));
-    const free = await new Promise((/** @type {(free: boolean) => void} */ resolve) => {
-      const server = net.createServer();
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-  throw new Error('no free port found below the ephemeral range in 50 tries');
-}
 
 /**
  * Children still running. A bench that dies without a signal (an uncaught error, or EPIPE when

@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '../../bench/free-port';
 import { eventually } from './infra';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -31,37 +30,8 @@ export interface RunningService {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/**
- * A port no one is listening on, chosen below the kernel's ephemeral range: a port the kernel
- * handed out (listen(0)) can be handed out again as the source port of any outbound connection
- * on the machine before the service binds it — a fresh CI machine hit exactly that.
- */
-export async function freePort(): Promise<number> {
-  const low = ephemeralLow() - 1;
-  for (let tries = 0; tries < 50; tries++) {
-    const port = 20000 + Math.floor(Math.random() * (low - 20000));
-    if (await canListen(port)) return port;
-  }
-  throw new Error('no free port found below the ephemeral range in 50 tries');
-}
-
-function ephemeralLow(): number {
-  try {
-    const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
-    const n = Number(low);
-    return Number.isInteger(n) && n > 21000 ? n : 32768;
-  } catch {
-    return 32768;
-  }
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
+/** A port for a service about to start: one implementation with the benches (bench/free-port.js says why it is reserved). */
+export { freePort };
 
 /**
  * Starts a built service (`services/<name>/dist/main.js`, or the deliverer program on the name's channel) as its own process with only the
