@@ -23,7 +23,7 @@ const { connectStore, insertEndpoint } = require('@relay/store');
 // the log's own flush code, below its surface (@relay/activity-log keeps it to itself)
 const { createActivityWriter } = require('../libs/activity-log/dist/writing/flush');
 const { LogCollections } = require('../libs/activity-log/dist/storage/internal');
-const { freePort, machineCpu, machineWindow, percentile, startProcess, waitFor, waitQuiet } = require('./lib');
+const { freePort, machineCpu, machineWindow, percentile, startProcess, timeActivityQueries, waitFor, waitQuiet } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 /** @type {(v: string | undefined, def: number, min: number, max: number) => number} */
@@ -117,6 +117,7 @@ async function preload(store, accountId) {
   return { rows: ROWS, payloads, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) };
 }
 
+/** @type {[string, string][]} */
 const SEARCHES = [
   ['error text, a label ("Media Type")', 'error=Media%20Type'],
   ['error text, a reason ("bearer")', 'error=bearer'],
@@ -135,25 +136,7 @@ const SEARCHES = [
  * @param {string} apiKey
  */
 async function timeSearches(apiPort, apiKey) {
-  const results = [];
-  for (const [name, query] of SEARCHES) {
-    const times = [];
-    let rows = 0;
-    let cursor = null;
-    for (let run = 0; run < QUERY_RUNS; run++) {
-      const url = `http://127.0.0.1:${apiPort}/v1/activity?${query}&limit=50${run % 3 === 2 && cursor ? `&cursor=${cursor}` : ''}`;
-      const t0 = performance.now();
-      const res = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
-      const body = /** @type {{ data: unknown[]; next_cursor: string | null }} */ (await res.json());
-      times.push(performance.now() - t0);
-      if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status} ${JSON.stringify(body)}`);
-      rows += body.data.length;
-      cursor = body.next_cursor;
-    }
-    times.sort((a, b) => a - b);
-    results.push({ search: name, p50_ms: Number(/** @type {number} */ (percentile(times, 50)).toFixed(1)), p95_ms: Number(/** @type {number} */ (percentile(times, 95)).toFixed(1)), mean_rows_per_call: Number((rows / QUERY_RUNS).toFixed(1)) });
-  }
-  return results;
+  return (await timeActivityQueries(apiPort, apiKey, SEARCHES, QUERY_RUNS)).map(({ name, mean_rows, ...t }) => ({ search: name, ...t, mean_rows_per_call: mean_rows }));
 }
 
 /**

@@ -30,7 +30,7 @@ const { connectStore, insertEndpoint } = require('@relay/store');
 const { createActivityWriter } = require('../libs/activity-log/dist/writing/flush');
 const { LogCollections } = require('../libs/activity-log/dist/storage/internal');
 const { configSpec: writerConfigSpec } = require('../services/activity-writer/dist/config');
-const { deleteBrokerNamespace, freePort, machineCpu, machineWindow, metricValue, percentile, startProcess, waitFor, waitQuiet, writeResults } = require('./lib');
+const { deleteBrokerNamespace, freePort, machineCpu, machineWindow, metricValue, startProcess, timeActivityQueries, waitFor, waitQuiet, writeResults } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 /** @type {(v: string | undefined, def: number, min: number, max: number) => number} */
@@ -225,26 +225,7 @@ function defaultFilters() {
  * @param {number} runs
  */
 async function timeFilters(apiPort, apiKey, filters, runs) {
-  const results = [];
-  for (const [name, query] of filters) {
-    const times = [];
-    let rows = 0;
-    let cursor = null;
-    for (let run = 0; run < runs; run++) {
-      // every third run follows the cursor of the previous page: deep pages cost the same
-      const url = `http://127.0.0.1:${apiPort}/v1/activity?${query}&limit=50${run % 3 === 2 && cursor ? `&cursor=${cursor}` : ''}`;
-      const t0 = performance.now();
-      const res = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
-      const body = /** @type {{ data: unknown[]; next_cursor: string | null }} */ (await res.json());
-      times.push(performance.now() - t0);
-      if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status} ${JSON.stringify(body)}`);
-      rows += body.data.length;
-      cursor = body.next_cursor;
-    }
-    times.sort((a, b) => a - b);
-    results.push({ filter: name, p50_ms: Number(/** @type {number} */ (percentile(times, 50)).toFixed(1)), p95_ms: Number(/** @type {number} */ (percentile(times, 95)).toFixed(1)), mean_rows_per_page: Number((rows / runs).toFixed(1)) });
-  }
-  return results;
+  return (await timeActivityQueries(apiPort, apiKey, filters, runs)).map(({ name, mean_rows, ...t }) => ({ filter: name, ...t, mean_rows_per_page: mean_rows }));
 }
 
 /**

@@ -427,5 +427,39 @@ function portOf(server) {
   return address.port;
 }
 
-module.exports = { portOf, writeResults, deleteBrokerNamespace, envNumber, infraPid, infraPids, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, sampleOf, machineCpu, machineWindow, metricValue, percentile, waitQuiet };
+/**
+ * p50/p95 of `runs` calls of each `GET /v1/activity` query (limit 50) through a management API;
+ * every third call follows the previous call's cursor, as "Search older" and deep pages do, so
+ * deep pages are timed too.
+ * @param {number} apiPort
+ * @param {string} apiKey
+ * @param {[string, string][]} queries name and query string
+ * @param {number} runs
+ * @returns {Promise<{ name: string; p50_ms: number; p95_ms: number; mean_rows: number }[]>}
+ */
+async function timeActivityQueries(apiPort, apiKey, queries, runs) {
+  const results = [];
+  for (const [name, query] of queries) {
+    /** @type {number[]} */
+    const times = [];
+    let rows = 0;
+    let cursor = null;
+    for (let run = 0; run < runs; run++) {
+      const url = `http://127.0.0.1:${apiPort}/v1/activity?${query}&limit=50${run % 3 === 2 && cursor ? `&cursor=${cursor}` : ''}`;
+      const t0 = performance.now();
+      const res = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
+      const body = /** @type {{ data: unknown[]; next_cursor: string | null }} */ (await res.json());
+      times.push(performance.now() - t0);
+      if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status} ${JSON.stringify(body)}`);
+      rows += body.data.length;
+      cursor = body.next_cursor;
+    }
+    times.sort((a, b) => a - b);
+    const ms = (/** @type {number} */ p) => Number(/** @type {number} */ (percentile(times, p)).toFixed(1));
+    results.push({ name, p50_ms: ms(50), p95_ms: ms(95), mean_rows: Number((rows / runs).toFixed(1)) });
+  }
+  return results;
+}
+
+module.exports = { portOf, timeActivityQueries, writeResults, deleteBrokerNamespace, envNumber, infraPid, infraPids, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, sampleOf, machineCpu, machineWindow, metricValue, percentile, waitQuiet };
 
