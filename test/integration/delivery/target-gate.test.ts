@@ -1,7 +1,10 @@
+import { PassThrough } from 'node:stream';
 import { Redis } from 'ioredis';
-import { BreakerRedis, gateKeys } from '@relay/deliverer';
+import { BreakerRedis, gateKeys, RedisTargetGate } from '@relay/deliverer';
+import { createLogger } from '@relay/logging';
+import type { TargetRecord } from '@relay/store';
 import { BREAKER_DEFAULTS } from '@relay/targets';
-import type { BreakerSettings } from '@relay/targets';
+import type { AttemptResult, BreakerSettings } from '@relay/targets';
 import { eventually, infra, testNamespace } from '../../support/infra';
 
 /*
@@ -135,5 +138,51 @@ describe('breaker: closed → open → half-open → closed or open again; pause
     // the 9 failures before the pause are gone: one more does not open it
     expect((await gate.report(id, { ok: 0, failed: 1 }, [], FAST)).view.state).toBe('closed');
     expect((await gate.read(id)).state).toBe('closed');
+  });
+});
+
+describe('the gate’s batches on the real Redis: successes wait, a failure takes them along', () => {
+  it('with successes pending, failures open the breaker at the documented threshold — not before', async () => {
+    // min 5 attempts at 50 %; a window of an hour lets successes wait a minute (a tenth of its 10-minute bucket)
+    const settings: BreakerSettings = { ...BREAKER_DEFAULTS, min_attempts: 5, failure_rate_pct: 50, window_s: 3600 };
+    const id = tg();
+    const at = new Date();
+    const target: TargetRecord = { id, account_id: 'acc', endpoint_id: 'ep', kind: 'webhook', name: 't', enabled: true, config: {}, flagged: null, breaker: settings, created_at: at, updated_at: at };
+    const changed: Array<[string, boolean]> = [];
+    const batches = new RedisTargetGate({
+      breaker: gate,
+      sync: { changed: async (_t, view, won) => void changed.push([view.state, won]), flag: async () => undefined },
+      logger: createLogger({ service: 'test', level: 'error', stream: new PassThrough() }),
+      leaseMs: 60_000,
+      flushMs: 20,
+      quietFlushMs: 60_000,
+    });
+    const ok: AttemptResult = { result: 'success', status: 200 };
+    const down: AttemptResult = { result: 'retry', status: 503, error: 'HTTP 503' };
+    const settle = (outcome: AttemptResult) => batches.settle(target, { verdict: 'go', lease: null }, outcome, true);
+    /** attempts and failures the breaker's window holds in Redis */
+    const windowOf = async () => {
+      const h = await redis.hgetall(gateKeys(namespace, id).breaker);
+      const sum = (p: string) => [0, 1, 2, 3, 4, 5].reduce((n, i) => n + Number(h[`${p}${i}`] ?? 0), 0);
+      return { total: sum('o') + sum('f'), failed: sum('f') };
+    };
+
+    for (let i = 0; i < 10; i++) await settle(ok);
+    expect(await windowOf()).toEqual({ total: 0, failed: 0 });
+    for (let i = 0; i < 5; i++) await settle(down);
+    // 5 failures with the 10 pending successes: 33 %, closed (alone, 5 of 5 would have opened it)
+    await eventually(async () => (await windowOf()).total === 15, 10_000, 'the failures’ batch');
+    expect(await windowOf()).toEqual({ total: 15, failed: 5 });
+    expect((await gate.read(id)).state).toBe('closed');
+    for (let i = 0; i < 5; i++) await settle(down);
+    // 10 of 20: the threshold; the report that saw it opened the breaker and this process won it
+    const view = await eventually(async () => {
+      const v = await gate.read(id);
+      return v.state === 'open' ? v : undefined;
+    }, 10_000, 'the breaker to open');
+    expect(view.reason).toBe('10 of 20 attempts failed in 3600 s');
+    await eventually(async () => changed.length > 0, 10_000, 'the transition synced');
+    expect(changed).toEqual([['open', true]]);
+    await batches.close();
   });
 });

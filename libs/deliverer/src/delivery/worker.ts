@@ -39,8 +39,8 @@ export interface DelivererOptions {
   flagAfterPermanentFailures: number;
   /** where the attempt, retry and dead-letter metrics are registered (the service's /metrics) */
   metrics: Registry;
-  /** the target gate's lease and batching (defaults: DEFAULT_LEASE_MS, DEFAULT_FLUSH_MS) */
-  gate?: { leaseMs?: number; flushMs?: number };
+  /** the target gate's lease and batching (defaults: DEFAULT_LEASE_MS, DEFAULT_FLUSH_MS, DEFAULT_QUIET_FLUSH_MS) */
+  gate?: { leaseMs?: number; flushMs?: number; quietFlushMs?: number };
 }
 
 /**
@@ -50,6 +50,8 @@ export interface DelivererOptions {
 const DEFAULT_LEASE_MS = 60_000;
 /** outcomes are reported to the breaker (and leases given back) in batches this often */
 const DEFAULT_FLUSH_MS = 100;
+/** a closed breaker's successes alone: a tenth of the default window's bucket (60 s / 6) */
+const DEFAULT_QUIET_FLUSH_MS = 1000;
 
 /**
  * A deliverer is one consumer of its channel's queue: scale it by running more instances
@@ -80,6 +82,7 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
     logger: opts.logger,
     leaseMs: opts.gate?.leaseMs ?? DEFAULT_LEASE_MS,
     flushMs: opts.gate?.flushMs ?? DEFAULT_FLUSH_MS,
+    quietFlushMs: opts.gate?.quietFlushMs ?? DEFAULT_QUIET_FLUSH_MS,
     sync: {
       async changed(target, view, won) {
         await writer.write(target, view);

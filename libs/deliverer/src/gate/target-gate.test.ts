@@ -26,7 +26,7 @@ function target(over: Partial<TargetRecord> = {}): TargetRecord {
   return { id: 'tg_1', account_id: 'acc', endpoint_id: 'ep', kind: 'webhook', name: 't', enabled: true, config: {}, flagged: null, created_at: NOW, updated_at: NOW, ...over };
 }
 
-function setup(answers: { gate?: GateAnswer | Error; report?: ReportAnswer; probed?: ReportAnswer } = {}) {
+function setup(answers: { gate?: GateAnswer | Error; report?: ReportAnswer; probed?: ReportAnswer } = {}, timing = { flushMs: 60_000, quietFlushMs: 600_000 }) {
   const calls: Array<[string, ...unknown[]]> = [];
   const synced: Array<[string, boolean]> = [];
   const flags: string[] = [];
@@ -49,7 +49,7 @@ function setup(answers: { gate?: GateAnswer | Error; report?: ReportAnswer; prob
     breaker: scripts,
     logger: createLogger({ service: 'test', level: 'error', stream: new PassThrough() }),
     leaseMs: 60_000,
-    flushMs: 60_000,
+    ...timing,
     sync: {
       changed: async (_t, view, won) => void synced.push([view.state, won]),
       flag: async (t) => void flags.push(t.id),
@@ -130,5 +130,86 @@ describe('the target gate: states it learns', () => {
     const { gate, flags } = setup({ gate: { verdict: 'hold', reason: 'open', waitMs: 1000, view: open, won: false, flag: true } });
     await gate.admit(target({ breaker_state: { state: 'open', since: new Date(1000), reason: 'x', seq: 1 } }), webhook);
     expect(flags).toEqual(['tg_1']);
+  });
+});
+
+describe('the target gate: when outcomes are reported (docs/delivery-limits.md "What it costs per delivery")', () => {
+  const timing = { flushMs: 100, quietFlushMs: 1000 };
+  const go = { verdict: 'go', lease: null } as const;
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('a closed breaker’s successes alone wait for the quiet batch: one call per target per quietFlushMs, not per flushMs', async () => {
+    const { gate, calls } = setup({}, timing);
+    for (let i = 0; i < 30; i++) {
+      await gate.settle(target({ id: `tg_${i % 3}` }), go, ok, true);
+      await jest.advanceTimersByTimeAsync(30);
+    }
+    // 900 ms: three flushMs periods went by with successes gathered, none reported yet
+    expect(calls).toEqual([]);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(calls).toEqual([
+      ['report', 'tg_0', { ok: 10, failed: 0 }, []],
+      ['report', 'tg_1', { ok: 10, failed: 0 }, []],
+      ['report', 'tg_2', { ok: 10, failed: 0 }, []],
+    ]);
+  });
+
+  it('a failure goes in the next flushMs batch and takes the target’s gathered successes along; other targets’ successes keep waiting', async () => {
+    const { gate, calls } = setup({}, timing);
+    for (let i = 0; i < 5; i++) await gate.settle(target(), go, ok, true);
+    await gate.settle(target({ id: 'tg_2' }), go, ok, true);
+    await gate.settle(target(), go, down, true);
+    await gate.settle(target(), go, ok, true);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(calls).toEqual([['report', 'tg_1', { ok: 6, failed: 1 }, []]]);
+    // the next successes of tg_1 wait again; tg_2's go with the quiet batch
+    await gate.settle(target(), go, ok, true);
+    await jest.advanceTimersByTimeAsync(900);
+    expect(calls.slice(1)).toEqual([
+      ['report', 'tg_2', { ok: 1, failed: 0 }, []],
+      ['report', 'tg_1', { ok: 1, failed: 0 }, []],
+    ]);
+  });
+
+  it('leases go back every flushMs, successes or not: a slot in flight is never held for the quiet batch', async () => {
+    const { gate, calls } = setup({}, timing);
+    await gate.settle(target(), go, ok, true);
+    await gate.settle(target(), { verdict: 'go', lease: 'L1' }, ok, true);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(calls).toEqual([['report', 'tg_1', { ok: 2, failed: 0 }, ['L1']]]);
+  });
+
+  it('successes wait only where quietFlushMs is at most a tenth of the bucket, and only while the cached breaker is closed', async () => {
+    const { gate, calls } = setup({}, timing);
+    // 59 s window: a bucket of 9.8 s, under 10 × 1000 ms
+    await gate.settle(target({ id: 'tg_short', breaker: { failure_rate_pct: 50, min_attempts: 20, window_s: 59, cool_down_s: 30, flag_after_open_s: 86_400 } }), go, ok, true);
+    // the default 60 s window: a bucket of 10 s, exactly ten quiet batches
+    await gate.settle(target({ id: 'tg_default' }), go, ok, true);
+    // a breaker the cache shows as half-open (a success Redis already closed elsewhere)
+    await gate.settle(target({ id: 'tg_half', breaker_state: { state: 'half_open', since: NOW, reason: '', seq: 2 } }), go, ok, true);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(calls.map((c) => c[1])).toEqual(['tg_short', 'tg_half']);
+    await jest.advanceTimersByTimeAsync(900);
+    expect(calls.map((c) => c[1])).toEqual(['tg_short', 'tg_half', 'tg_default']);
+  });
+
+  it('flush sends both batches at once (shutdown)', async () => {
+    const { gate, calls } = setup({}, timing);
+    await gate.settle(target(), go, ok, true);
+    await gate.settle(target({ id: 'tg_2' }), go, down, true);
+    await gate.flush();
+    expect(calls.map((c) => c[1]).sort()).toEqual(['tg_1', 'tg_2']);
+    await jest.advanceTimersByTimeAsync(2000);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('memory stays bounded: 10,000 targets gathered in both batches together send everything at once', async () => {
+    const { gate, calls } = setup({}, timing);
+    for (let i = 0; i < 9_999; i++) await gate.settle(target({ id: `tg_q${i}` }), go, ok, true);
+    expect(calls).toEqual([]);
+    await gate.settle(target({ id: 'tg_f' }), go, down, true);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(calls).toHaveLength(10_000);
   });
 });

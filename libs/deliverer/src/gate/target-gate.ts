@@ -36,6 +36,12 @@ export interface RedisGateOptions {
   leaseMs: number;
   /** reports are gathered this long, one script call per target per batch */
   flushMs: number;
+  /**
+   * Successes alone (no failure, no lease) of a target whose breaker is closed as cached are
+   * gathered this long instead, when it is at most a tenth of the target's bucket (`window_s / 6`);
+   * a failure or a lease of that target takes them along in the next `flushMs` batch.
+   */
+  quietFlushMs: number;
 }
 
 interface Pending {
@@ -49,18 +55,26 @@ interface Pending {
 const MAX_PENDING_TARGETS = 10_000;
 /** leases per target per batch; past that the batch is sent at once */
 const MAX_PENDING_LEASES = 500;
+/** successes are held at most this share of the breaker's bucket: a tenth */
+const QUIET_SHARE_OF_BUCKET = 10;
 
 /**
  * The gate in front of every attempt (docs/delivery-limits.md). A target without limits whose
  * cached breaker state is closed costs no round trip here: its outcomes are counted in memory
- * and reported once per batch per target. A target with limits, or a breaker the cache shows
+ * and reported once per batch per target — every `flushMs` when the batch holds a failure or a
+ * lease, every `quietFlushMs` when it holds only successes (so a target that gets one delivery
+ * per `flushMs` is not one script call per delivery). A target with limits, or a breaker the cache shows
  * as not closed, costs one script call before its attempt. When Redis cannot answer, deliveries
  * are sent (fail open: a limit is a courtesy to the receiver, a held delivery would only come
  * back to the same question) and the problem is logged.
  */
 export class RedisTargetGate implements TargetGate {
+  /** targets with a failure or a lease to report: sent every `flushMs` */
   private pending = new Map<string, Pending>();
   private timer: NodeJS.Timeout | null = null;
+  /** targets with only successes to report: sent every `quietFlushMs` */
+  private quiet = new Map<string, Pending>();
+  private quietTimer: NodeJS.Timeout | null = null;
   /** the last (target, seq) this process synced, so a state is written and announced once per process */
   private readonly synced = new LRUCache<string, number>({ max: 10_000 });
   private lastError = 0;
@@ -99,22 +113,49 @@ export class RedisTargetGate implements TargetGate {
     const ok = outcome.result === 'success' ? 1 : 0;
     const failed = sent && outcome.result === 'retry' ? 1 : 0;
     if (ok + failed === 0 && pass.lease === null) return;
-    const p = this.pending.get(target.id) ?? { target, ok: 0, failed: 0, leases: [] };
+    let p = this.pending.get(target.id);
+    if (!p && failed === 0 && pass.lease === null && this.mayWait(target)) {
+      p = this.quiet.get(target.id) ?? { target, ok: 0, failed: 0, leases: [] };
+      this.quiet.set(target.id, p);
+      this.quietTimer ??= setTimeout(() => void this.send('quiet'), this.opts.quietFlushMs).unref();
+    } else if (!p) {
+      // the successes gathered so far go with this failure or lease: the window sees them together
+      p = this.quiet.get(target.id) ?? { target, ok: 0, failed: 0, leases: [] };
+      this.quiet.delete(target.id);
+      this.pending.set(target.id, p);
+    }
     p.target = target;
     p.ok += ok;
     p.failed += failed;
     if (pass.lease !== null) p.leases.push(pass.lease);
-    this.pending.set(target.id, p);
-    if (this.pending.size >= MAX_PENDING_TARGETS || p.leases.length >= MAX_PENDING_LEASES) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.opts.flushMs).unref();
+    if (this.pending.size + this.quiet.size >= MAX_PENDING_TARGETS || p.leases.length >= MAX_PENDING_LEASES) void this.flush();
+    else if (this.pending.size > 0) this.timer ??= setTimeout(() => void this.send('pending'), this.opts.flushMs).unref();
   }
 
-  /** Sends the batch: one script call per target, in parallel (pipelined by the client). */
+  /** Sends everything gathered (shutdown; a full batch). */
   async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const batch = [...this.pending.values()];
-    this.pending = new Map();
+    await Promise.all([this.send('pending'), this.send('quiet')]);
+  }
+
+  /** May this target's successes wait `quietFlushMs`: its breaker is closed as cached and the wait is a tenth of its bucket at most. */
+  private mayWait(target: TargetRecord): boolean {
+    if ((target.breaker_state?.state ?? 'closed') !== 'closed') return false;
+    return this.opts.quietFlushMs * QUIET_SHARE_OF_BUCKET * 6 <= breakerSettingsOf(target).window_s * 1000;
+  }
+
+  /** Sends one of the two batches: one script call per target, in parallel (pipelined by the client). */
+  private async send(which: 'pending' | 'quiet'): Promise<void> {
+    const timer = which === 'pending' ? this.timer : this.quietTimer;
+    if (timer) clearTimeout(timer);
+    const gathered = which === 'pending' ? this.pending : this.quiet;
+    if (which === 'pending') {
+      this.timer = null;
+      this.pending = new Map();
+    } else {
+      this.quietTimer = null;
+      this.quiet = new Map();
+    }
+    const batch = [...gathered.values()];
     await Promise.all(
       batch.map(async (p) => {
         try {
