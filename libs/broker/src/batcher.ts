@@ -1,8 +1,8 @@
 export interface BatcherOptions<T = unknown> {
   /** a batch is published as soon as it holds this many items */
   maxItems: number;
-  /** how long the first item of a batch waits for company */
-  lingerMs: number;
+  /** how long the first item of a batch waits for company (a function: asked when a batch starts) */
+  lingerMs: number | (() => number);
   /** a batch is also published once its items' sizes (`sizeOf`) reach this; an item larger than it travels alone */
   maxBytes?: number;
   sizeOf?: (item: T) => number;
@@ -39,7 +39,7 @@ export class PublishBatcher<T> {
       this.bytes += size;
       this.waiters.push({ resolve, reject });
       if (this.items.length >= this.opts.maxItems || (this.opts.maxBytes !== undefined && this.bytes >= this.opts.maxBytes)) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.opts.lingerMs);
+      else this.timer ??= setTimeout(() => this.flush(), typeof this.opts.lingerMs === 'number' ? this.opts.lingerMs : this.opts.lingerMs());
     });
   }
 

@@ -1,4 +1,5 @@
-import { createActivityPublisher, DeliveryPublisher, DeliveryQueueUnavailableError } from '@relay/broker';
+import { ACTIVITY_LINGER_MS, createActivityPublisher, DeliveryPublisher, DeliveryQueueUnavailableError } from '@relay/broker';
+import { MAX_ACTIVITY_BATCH } from '@relay/contracts';
 import type { ConfirmPublisher } from '@relay/broker';
 import { traceHeaders } from '@relay/telemetry';
 import type { EventPublisher } from '../domain/ports';
@@ -14,7 +15,9 @@ export interface GatewayPublisher extends EventPublisher {
 
 export function createEventPublisher(publisher: ConfirmPublisher, namespace: string): GatewayPublisher {
   const deliveries = new DeliveryPublisher(publisher, namespace);
-  const activity = createActivityPublisher(publisher, namespace);
+  // the 202 does not wait for the row's confirm: its batch may wait longer when rows spread over
+  // partitions (docs/reliability.md "A gateway killed")
+  const activity = createActivityPublisher(publisher, namespace, { maxItems: MAX_ACTIVITY_BATCH, lingerMs: ACTIVITY_LINGER_MS, spreadLinger: true });
   return {
     // the event's trace travels in the messages' headers (W3C traceparent; nothing when tracing is off)
     publishDeliveries: (d) => deliveries.publish(d, traceHeaders()),
