@@ -59,17 +59,25 @@ export interface ActivityLogWriter {
   expire(nowMs: number, retentionMs: number): Promise<string[]>;
   /** records taken and not yet durable */
   unwritten(): number;
+  /** how many page counts this writer has probed in the store so far (each about 2·log2(pages) reads): what a restart or a partition taken costs */
+  indexProbes(): number;
   /** age in seconds of the oldest record not yet durable (0 when none) */
   lagSeconds(): number;
   /** writes everything held (shutdown) */
   drain(): Promise<void>;
-  /** writes everything taken so far, held rows and index entries included (before giving a partition away) */
-  settle(): Promise<void>;
   /**
-   * This writer now receives records another writer may have written before (the broker gave it
-   * a partition): it forgets what it knew of the store and reads it again where needed.
+   * writes everything taken so far of one activity partition, held rows and index entries
+   * included, and settles its write() calls (before giving the partition away); the other
+   * partitions' held rows and entries stay held
    */
-  resync(): void;
+  settle(partition: number): Promise<void>;
+  /**
+   * This writer now receives the records of an activity partition (`activityPartitionOf` of the
+   * account) another writer may have written before (the broker gave it the partition): it
+   * forgets what it knew of the store about that partition's accounts, and reads it again where
+   * needed. What it knows of its other partitions stays.
+   */
+  resync(partition: number): void;
   /**
    * Records taken and not yet durable will come again, perhaps to another writer (the broker
    * connection dropped): they are dropped unwritten and their write() calls reject.
@@ -117,10 +125,11 @@ function createLog(collections: LogCollections<ActivityDoc>): ActivityLog {
         writePayloads: (payloads) => pipeline.addPayloads(payloads),
         expire: (nowMs, retentionMs) => pipeline.exclusive(() => expire(nowMs, retentionMs)),
         unwritten: () => pipeline.unwritten(),
+        indexProbes: () => pipeline.probes(),
         lagSeconds: () => pipeline.lagSeconds(),
         drain: () => pipeline.drain(),
-        settle: () => pipeline.settle(),
-        resync: () => pipeline.resync(),
+        settle: (partition) => pipeline.settle(partition),
+        resync: (partition) => pipeline.resync(partition),
         abandon: (err) => pipeline.abandon(err),
       };
     },

@@ -60,7 +60,13 @@ runMain(async () => {
   registerBrokerMetrics(metrics.registry, broker);
   // what is left in the queue of before partitions is moved to the partitions (transport/consumer.ts)
   const forward = createActivityPublisher(new ConfirmPublisher(broker, 10_000), config.namespace);
-  const consumer = createActivityConsumers(broker, writer, forward, { namespace: config.namespace, prefetch: config.prefetch, logger, balanceMs: config.balanceMs });
+  const consumer = createActivityConsumers(broker, writer, forward, { namespace: config.namespace, prefetch: config.prefetch, logger,
+    balanceMs: config.balanceMs,
+    onHandover: (h) => {
+      metrics?.handovers.inc({ direction: h.direction });
+      if (h.direction === 'given') metrics?.handoverSettleSeconds.inc(h.settle_ms / 1000);
+    },
+  });
   await consumer.start();
   const payloads = createPayloadConsumer(broker, writer, { namespace: config.namespace, prefetch: config.payloadPrefetch, logger });
   await payloads.start();

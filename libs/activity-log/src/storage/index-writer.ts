@@ -2,6 +2,7 @@ import { encodeChanges, encodeEntries } from './entries';
 import type { IndexChange, IndexEntry } from './entries';
 import { changePageId, dayOf, hourOf, isAccountScope, pageId, startOf } from './keys';
 import type { Scope } from './keys';
+import { ACTIVITY_PARTITIONS } from '@relay/contracts';
 import { mapLimit } from '@relay/store';
 import type { LogCollections, IndexDoc, MergeableRow } from './log';
 import { countPages } from './page-count';
@@ -10,6 +11,12 @@ export interface ScopedEntry {
   scope: Scope;
   /** the partition of the row (LogCollections.hourOfRow) */
   hour: string;
+  /**
+   * the activity partition of the scope's account (`activityPartitionOf`): what the writer
+   * forgets when it is given that partition (`resync`). Carried, since an endpoint's scope
+   * (`e:<endpoint>`) does not name its account
+   */
+  partition: number;
   entry: IndexEntry;
 }
 
@@ -17,6 +24,8 @@ export interface ScopedChange {
   scope: Scope;
   /** the partition of the row the change is about */
   hour: string;
+  /** the activity partition of the scope's account (ScopedEntry.partition) */
+  partition: number;
   change: IndexChange;
 }
 
@@ -47,8 +56,10 @@ export interface FlushClock {
   now: number;
   /** the flush's number; `heldSince()` answers in these */
   flush: number;
-  /** write every held page now (shutdown, idle) */
+  /** write every held page now (shutdown, idle), or with `partition` every held page of that activity partition (giving it away) */
   all?: boolean;
+  /** with `all`: only the held pages of this activity partition's scopes */
+  partition?: number;
   /** nothing waits on this flush (idle, shutdown): it records every count due, not `RECORDS_PER_FLUSH` */
   idle?: boolean;
 }
@@ -59,6 +70,7 @@ const HELD_ENTRIES_MAX = 20_000;
 interface Held {
   hour: string;
   scope: Scope;
+  partition: number;
   entries: IndexEntry[];
   changes: IndexChange[];
   since: number;
@@ -87,72 +99,96 @@ interface Held {
  * partition calls `resync`, since the writer before it may have written its scopes.
  */
 export class IndexWriter {
-  private readonly next = new Map<string, number>();
+  /** counterKey → the next free page number, and the activity partition of the scope's account */
+  private readonly next = new Map<string, { n: number; partition: number }>();
   /**
    * `<day>|<scope>` → the first hour of the day the directory lists for the scope (`from`: it
-   * lists every hour from there to the day's end) and the last hour whose counts are recorded
+   * lists every hour from there to the day's end), the last hour whose counts are recorded, and
+   * the scope's activity partition
    */
-  private readonly registered = new Map<string, { from: number; through: number }>();
+  private readonly registered = new Map<string, { from: number; through: number; partition: number }>();
   private readonly held = new Map<string, Held>();
   private heldEntries = 0;
   /** counter keys whose count is in the directory */
   private readonly recorded = new Set<string>();
   private countsRecordedBelow = '';
   /**
-   * Since when (writer clock) `next` has known every page this writer wrote: from its first
-   * write, and again after anything that made it forget (`reset`, the bound on counters). In an
-   * hour that began after that, a scope with no counter of a kind has no page of that kind.
+   * Per activity partition: since when (writer clock) `next` has known every page of the
+   * partition's scopes: from this writer's first write, from when it was given the partition
+   * (`resync`), and again after anything that made it forget (`reset`, the bound on counters).
+   * In an hour that began after that, a scope of the partition with no counter of a kind has no
+   * page of that kind. Per partition, since only the partition handed over was written by
+   * another writer: the others' knowledge stays whole (issue 26).
    */
-  private countingSince: number | null = null;
+  private readonly countingSince: (number | null)[] = new Array<number | null>(ACTIVITY_PARTITIONS).fill(null);
   /**
-   * Since when `recorded` holds every count this writer put in the directory: from its first
-   * write, and again once the bound on `recorded` cleared it. Hours before that may have counts
-   * recorded by a writer before it.
+   * Per activity partition: since when `recorded` holds every count of the partition's scopes in
+   * the directory: from this writer's first write or from when it was given the partition, and
+   * again once the bound on `recorded` cleared it. Hours before that may have counts recorded by
+   * a writer before it.
    */
-  private recordsKnownSince: number | null = null;
+  private readonly recordsKnownSince: (number | null)[] = new Array<number | null>(ACTIVITY_PARTITIONS).fill(null);
+  /** page counts probed in the store so far (`countPages`: about 2·log2(n) reads each) */
+  private probed = 0;
 
   constructor(
     private readonly log: LogCollections<MergeableRow>,
     private readonly opts: IndexWriterOptions = { waitMs: 0, maxWaitMs: 0, pageEntries: 500 },
   ) {}
 
-  /** The first flush with entries still held, or null when nothing is held. */
-  heldSince(): number | null {
+  /** How many page counts this writer has probed in the store (relay_activity_index_probes_total). */
+  probes(): number {
+    return this.probed;
+  }
+
+  /** The number of pages of a scope, hour and kind in the store, found by probing (`countPages`). */
+  private probe(hour: string, scope: Scope, change: boolean): Promise<number> {
+    this.probed += 1;
+    return countPages(this.log.index(hour), (k) => (change ? changePageId(scope, k) : pageId(scope, k)));
+  }
+
+  /** The first flush with entries still held (of the scopes of one activity partition, when given), or null when nothing is held. */
+  heldSince(partition?: number): number | null {
     let first: number | null = null;
-    for (const h of this.held.values()) if (first === null || h.flush < first) first = h.flush;
+    for (const h of this.held.values()) if ((partition === undefined || h.partition === partition) && (first === null || h.flush < first)) first = h.flush;
     return first;
   }
 
   async write(entries: ScopedEntry[], changes: ScopedChange[], clock: FlushClock = { now: Date.now(), flush: 0 }): Promise<void> {
-    this.countingSince ??= clock.now;
-    this.recordsKnownSince ??= clock.now;
+    for (let k = 0; k < ACTIVITY_PARTITIONS; k++) {
+      this.countingSince[k] ??= clock.now;
+      this.recordsKnownSince[k] ??= clock.now;
+    }
     const byHour = new Map<string, { pages: Map<Scope, IndexEntry[]>; changes: Map<Scope, IndexChange[]> }>();
+    /** the partition of every scope this write touches */
+    const partitions = new Map<Scope, number>();
     const slot = (hour: string) => {
       let s = byHour.get(hour);
       if (!s) byHour.set(hour, (s = { pages: new Map(), changes: new Map() }));
       return s;
     };
     let added = 0;
-    const hold = (hour: string, scope: Scope): Held | null => {
+    const hold = (hour: string, scope: Scope, partition: number): Held | null => {
+      partitions.set(scope, partition);
       if (this.opts.waitMs <= 0 || isAccountScope(scope)) return null;
       const key = `${hour}|${scope}`;
       let h = this.held.get(key);
-      if (!h) this.held.set(key, (h = { hour, scope, entries: [], changes: [], since: clock.now, flush: clock.flush }));
+      if (!h) this.held.set(key, (h = { hour, scope, partition, entries: [], changes: [], since: clock.now, flush: clock.flush }));
       this.heldEntries += 1;
       added += 1;
       return h;
     };
-    for (const { scope, hour, entry } of entries) {
-      const h = hold(hour, scope);
+    for (const { scope, hour, partition, entry } of entries) {
+      const h = hold(hour, scope, partition);
       if (h) h.entries.push(entry);
       else push(slot(hour).pages, scope, entry);
     }
-    for (const { scope, hour, change } of changes) {
-      const h = hold(hour, scope);
+    for (const { scope, hour, partition, change } of changes) {
+      const h = hold(hour, scope, partition);
       if (h) h.changes.push(change);
       else push(slot(hour).changes, scope, change);
     }
-    const all = clock.all === true;
+    const all = (h: Held) => clock.all === true && (clock.partition === undefined || h.partition === clock.partition);
     // Past the bound on what is held, the oldest held pages (`held` is in the order they began)
     // are written until what stays leaves room for another flush like this one: when rows spread
     // over more sparse scopes than the bound holds, each flush writes about the pages its own
@@ -165,17 +201,18 @@ export class IndexWriter {
         over -= size;
         return true;
       }
-      return all || size >= this.opts.pageEntries || (age >= this.opts.waitMs && size >= PAGE_MIN_ENTRIES) || age >= this.opts.maxWaitMs;
+      return all(h) || size >= this.opts.pageEntries || (age >= this.opts.waitMs && size >= PAGE_MIN_ENTRIES) || age >= this.opts.maxWaitMs;
     });
     for (const [, h] of due) {
+      partitions.set(h.scope, h.partition);
       if (h.entries.length > 0) push(slot(h.hour).pages, h.scope, ...h.entries);
       if (h.changes.length > 0) push(slot(h.hour).changes, h.scope, ...h.changes);
     }
 
     for (const [hour, s] of byHour) {
-      const pages = [...s.pages].map(([scope, list]) => ({ scope, change: false, text: encodeEntries(list.sort((a, b) => a.received_ms - b.received_ms)) }));
-      const changed = [...s.changes].map(([scope, list]) => ({ scope, change: true, text: encodeChanges(list) }));
-      await this.register(hour, pages.map((p) => p.scope));
+      const pages = [...s.pages].map(([scope, list]) => ({ scope, partition: partitions.get(scope)!, change: false, text: encodeEntries(list.sort((a, b) => a.received_ms - b.received_ms)) }));
+      const changed = [...s.changes].map(([scope, list]) => ({ scope, partition: partitions.get(scope)!, change: true, text: encodeChanges(list) }));
+      await this.register(hour, pages);
       await this.insertPages(hour, [...pages, ...changed], clock.now);
     }
     for (const [key, h] of due) {
@@ -199,9 +236,9 @@ export class IndexWriter {
   private async recordCounts(now: number, most: number): Promise<void> {
     const settled = hourOf(now - this.opts.maxWaitMs - HOUR_SETTLE_MS);
     if (settled === this.countsRecordedBelow) return;
-    const due = new Map<string, { hour: string; scope: Scope; pages?: number; changes?: number }>();
+    const due = new Map<string, { hour: string; scope: Scope; partition: number; pages?: number; changes?: number }>();
     let more = false;
-    for (const [key, n] of this.next) {
+    for (const [key, { n, partition }] of this.next) {
       const [hour, scope, kind] = splitCounterKey(key);
       if (hour >= settled || this.recorded.has(key)) continue;
       const id = `${hour}|${scope}`;
@@ -211,7 +248,7 @@ export class IndexWriter {
           more = true;
           continue;
         }
-        due.set(id, (d = { hour, scope }));
+        due.set(id, (d = { hour, scope, partition }));
       }
       if (kind === 'c') d.changes = n;
       else d.pages = n;
@@ -234,24 +271,23 @@ export class IndexWriter {
             more = true;
             break registered;
           }
-          due.set(id, { hour, scope });
+          due.set(id, { hour, scope, partition: r.partition });
         }
         through.push([r, h]);
       }
     }
     const list = [...due.values()];
     await mapLimit(list, 8, async (d) => {
-      const coll = this.log.index(d.hour);
-      const zero = this.countsAll(d.hour) ? 0 : undefined;
-      d.pages ??= zero ?? (await countPages(coll, (k) => pageId(d.scope, k)));
-      d.changes ??= zero ?? (await countPages(coll, (k) => changePageId(d.scope, k)));
+      const zero = this.countsAll(d.hour, d.partition) ? 0 : undefined;
+      d.pages ??= zero ?? (await this.probe(d.hour, d.scope, false));
+      d.changes ??= zero ?? (await this.probe(d.hour, d.scope, true));
     });
     await this.raiseCounts(list.map((d) => ({ hour: d.hour, scope: d.scope, counts: { pages: d.pages!, changes: d.changes! } })));
     // only once written: a failed flush tries them again with the next
     if (!more) this.countsRecordedBelow = settled;
     if (this.recorded.size + 2 * list.length > COUNTERS_MAX) {
       this.recorded.clear();
-      this.recordsKnownSince = now;
+      this.recordsKnownSince.fill(now);
     }
     for (const d of list) for (const change of [false, true]) this.recorded.add(counterKey(d.hour, d.scope, change));
     for (const [r, h] of through) r.through = Math.max(r.through, h);
@@ -259,18 +295,19 @@ export class IndexWriter {
     if (!more) for (const key of this.registered.keys()) if (key.slice(0, 10) < settledDay) this.registered.delete(key);
   }
 
-  /** Whether `next` holds every page this writer's scopes have in the hour: it has been counting since before the hour began. */
-  private countsAll(hour: string): boolean {
-    return this.countingSince !== null && this.countingSince <= startOf(hour) - CLOCK_SKEW_MS;
+  /** Whether `next` holds every page the partition's scopes have in the hour: this writer has been counting them since before the hour began. */
+  private countsAll(hour: string, partition: number): boolean {
+    const since = this.countingSince[partition] ?? null;
+    return since !== null && since <= startOf(hour) - CLOCK_SKEW_MS;
   }
 
   /**
    * Whether the directory may hold this count: this writer recorded it, or the hour is old
    * enough that an earlier writer (or this one, before `recorded` was cleared) may have.
    */
-  private mayBeRecorded(hour: string, scope: Scope, change: boolean, now: number): boolean {
+  private mayBeRecorded(hour: string, scope: Scope, partition: number, change: boolean, now: number): boolean {
     if (this.recorded.has(counterKey(hour, scope, change))) return true;
-    const since = this.recordsKnownSince ?? now;
+    const since = this.recordsKnownSince[partition] ?? now;
     return hour < hourOf(since + CLOCK_SKEW_MS - this.opts.maxWaitMs - HOUR_SETTLE_MS);
   }
 
@@ -297,15 +334,15 @@ export class IndexWriter {
    * and its memory is behind, or a flush failed after writing some pages) is never overwritten:
    * the count is probed again and the page goes after it.
    */
-  private async insertPages(hour: string, pages: { scope: Scope; change: boolean; text: string }[], now: number): Promise<void> {
+  private async insertPages(hour: string, pages: { scope: Scope; partition: number; change: boolean; text: string }[], now: number): Promise<void> {
     let pending = pages;
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt === 3) throw new Error(`activity index pages of ${hour} kept colliding; is a second writer running on this store?`);
-      const numbers = await mapLimit(pending, 8, (p) => this.take(hour, p.scope, p.change));
+      const numbers = await mapLimit(pending, 8, (p) => this.take(hour, p.scope, p.partition, p.change));
       // where the directory may hold a count already, it is raised before the page goes in, so
       // that a count a reader takes is never short of a page (a count ahead of a page that never
       // came — the writer died in between — reads as an empty page)
-      const raise = pending.flatMap((p, i) => (this.mayBeRecorded(hour, p.scope, p.change, now) ? [{ hour, scope: p.scope, counts: p.change ? { changes: numbers[i]! + 1 } : { pages: numbers[i]! + 1 } }] : []));
+      const raise = pending.flatMap((p, i) => (this.mayBeRecorded(hour, p.scope, p.partition, p.change, now) ? [{ hour, scope: p.scope, counts: p.change ? { changes: numbers[i]! + 1 } : { pages: numbers[i]! + 1 } }] : []));
       if (raise.length > 0) await this.raiseCounts(raise);
       const docs: IndexDoc[] = pending.map((p, i) => ({ _id: p.change ? changePageId(p.scope, numbers[i]!) : pageId(p.scope, numbers[i]!), e: p.text }));
       const inserted = await this.log.index(hour).insertNew(docs);
@@ -313,22 +350,26 @@ export class IndexWriter {
       pending = pending.filter((_, i) => taken.has(docs[i]!._id));
       // the store is ahead of this writer's count: probed, and the page goes after it
       await mapLimit(pending, 8, async (p) => {
-        this.next.set(counterKey(hour, p.scope, p.change), await countPages(this.log.index(hour), (k) => (p.change ? changePageId(p.scope, k) : pageId(p.scope, k))));
+        this.next.set(counterKey(hour, p.scope, p.change), { n: await this.probe(hour, p.scope, p.change), partition: p.partition });
       });
     }
   }
 
   /**
-   * Another writer may have written scopes this one writes from now on (it was given a partition
-   * that writer had): what it knows of page counts and of counts in the directory holds only
-   * from now. Counters are probed again, an hour that began before now is no longer taken as
-   * counted from its start, and its counts may be in the directory already.
+   * Another writer may have written the scopes of `partition` (the activity partition of their
+   * accounts), which this one writes from now on (it was given the partition): what it knows of
+   * their page counts and of their counts in the directory holds only from now. Their counters
+   * are probed again, an hour that began before now is no longer taken as counted from its start
+   * for them, and their counts may be in the directory already. The other partitions' scopes
+   * keep their counters: nobody else wrote them (a partition has one writer at a time), so a
+   * hand-over costs probes of the partition handed over alone (issue 26). One pass over what is
+   * remembered (bounded by COUNTERS_MAX), once per hand-over.
    */
-  resync(now: number): void {
-    this.next.clear();
-    this.registered.clear();
-    this.countingSince = now;
-    this.recordsKnownSince = now;
+  resync(now: number, partition: number): void {
+    for (const [key, c] of this.next) if (c.partition === partition) this.next.delete(key);
+    for (const [key, r] of this.registered) if (r.partition === partition) this.registered.delete(key);
+    this.countingSince[partition] = now;
+    this.recordsKnownSince[partition] = now;
   }
 
   /**
@@ -337,7 +378,7 @@ export class IndexWriter {
    */
   reset(): void {
     this.next.clear();
-    this.countingSince = null;
+    this.countingSince.fill(null);
     this.held.clear();
     this.heldEntries = 0;
   }
@@ -348,15 +389,15 @@ export class IndexWriter {
    * probed (it started, took a partition over or forgot during the hour). A number that turns out
    * taken is probed again by `insertPages`.
    */
-  private async take(hour: string, scope: Scope, change: boolean): Promise<number> {
+  private async take(hour: string, scope: Scope, partition: number, change: boolean): Promise<number> {
     const key = counterKey(hour, scope, change);
-    let n = this.next.get(key);
-    if (n === undefined) n = this.countsAll(hour) ? 0 : await countPages(this.log.index(hour), (k) => (change ? changePageId(scope, k) : pageId(scope, k)));
+    let n = this.next.get(key)?.n;
+    if (n === undefined) n = this.countsAll(hour, partition) ? 0 : await this.probe(hour, scope, change);
     if (this.next.size >= COUNTERS_MAX) {
       this.next.clear();
-      this.countingSince = null;
+      this.countingSince.fill(null);
     }
-    this.next.set(key, n + 1);
+    this.next.set(key, { n: n + 1, partition });
     return n;
   }
 
@@ -370,10 +411,11 @@ export class IndexWriter {
    * of the day arriving late, or a document of the layout before 2026-11-26) costs a read and,
    * where it does not list it, a `$min` of its `from`.
    */
-  private async register(hour: string, scopes: Scope[]): Promise<void> {
+  private async register(hour: string, pages: { scope: Scope; partition: number }[]): Promise<void> {
     const day = dayOf(startOf(hour));
     const h = hourOfDay(hour);
-    const fresh = scopes.filter((s) => !((this.registered.get(`${day}|${s}`)?.from ?? 24) <= h));
+    const partitionOf = new Map(pages.map((p) => [p.scope, p.partition]));
+    const fresh = pages.map((p) => p.scope).filter((s) => !((this.registered.get(`${day}|${s}`)?.from ?? 24) <= h));
     if (fresh.length === 0) return;
     const dir = this.log.dir(day);
     const there = await dir.insertNew(fresh.map((scope) => ({ _id: scope, from: h })));
@@ -381,7 +423,7 @@ export class IndexWriter {
     const behind = there.filter((scope) => !((docs.get(scope)?.from ?? 24) <= h));
     if (behind.length > 0) await dir.update(behind.map((scope) => ({ id: scope, update: { $min: { from: h } }, upsert: true })));
     if (this.registered.size + fresh.length > COUNTERS_MAX) this.registered.clear();
-    for (const scope of fresh) this.registered.set(`${day}|${scope}`, { from: Math.min(docs.get(scope)?.from ?? h, h), through: -1 });
+    for (const scope of fresh) this.registered.set(`${day}|${scope}`, { from: Math.min(docs.get(scope)?.from ?? h, h), through: -1, partition: partitionOf.get(scope)! });
   }
 }
 

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { LRUCache } from '@relay/cache';
-import { timedId } from '@relay/contracts';
+import { activityPartitionOf, timedId } from '@relay/contracts';
 import type { StoredPayloadV1 } from '@relay/contracts';
 import { IndexWriter, hourOf, lateAttemptId, nextAttemptMs, payloadId, scopesOfRow } from '../storage/internal';
 import type { FlushClock, LateAttemptDoc, LogCollections, PayloadDoc, ScopedChange, ScopedEntry } from '../storage/internal';
@@ -33,16 +33,25 @@ export interface ActivityWriter {
   /** `clock`: when the flush happens and its number (held index entries wait by it); now and 0 when absent */
   write(batch: FlushBatch<unknown>, clock?: FlushClock): Promise<FlushStats>;
   /**
-   * The first flush whose index entries are still held (not in any page yet), or null. The
-   * messages of that flush and later ones are not acknowledged yet (IndexWriter).
+   * The first flush whose index entries (of the scopes of one activity partition, when given)
+   * are still held (not in any page yet), or null. The messages of that flush and later ones
+   * (of that partition) are not acknowledged yet (IndexWriter).
    */
-  heldSince(): number | null;
-  /** Writes the index pages held back (idle, shutdown). */
+  heldSince(partition?: number): number | null;
+  /**
+   * Writes the index pages held back (idle, shutdown), or with `clock.partition` those of one
+   * activity partition (giving it away: no other count is recorded then than a flush records).
+   */
   writeHeld(clock: FlushClock): Promise<void>;
   /** after a failed write: forget cached index state, the store is the truth again */
   reset(): void;
-  /** another writer may have written what this one writes from now on: forget what it knows of the store (IndexWriter.resync) */
-  resync(now: number): void;
+  /**
+   * another writer may have written the accounts of this activity partition, which this one
+   * writes from now on: forget what it knows of the store about them (IndexWriter.resync)
+   */
+  resync(now: number, partition: number): void;
+  /** page counts probed in the store so far (IndexWriter.probes) */
+  probes(): number;
 }
 
 export interface ActivityWriterOptions {
@@ -85,24 +94,29 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
       index.reset();
       recent.clear();
     },
-    resync: (now) => {
-      index.resync(now);
-      recent.clear();
+    resync: (now, partition) => {
+      index.resync(now, partition);
+      // rows of the partition's accounts may have changed under another writer; the others did not
+      const gone = [...recent.entries()].flatMap(([id, known]) => (activityPartitionOf(known.row.account_id) === partition ? [id] : []));
+      for (const id of gone) recent.delete(id);
     },
-    heldSince: () => index.heldSince(),
-    writeHeld: (clock) => index.write([], [], { ...clock, all: true, idle: true }),
+    heldSince: (partition) => index.heldSince(partition),
+    probes: () => index.probes(),
+    writeHeld: (clock) => index.write([], [], { ...clock, all: true, idle: clock.partition === undefined }),
     async write(batch, clock) {
       const entries: ScopedEntry[] = [];
       const changes: ScopedChange[] = [];
       const place = (row: RowDoc, scopes = scopesOfRow(row)) => {
-        for (const scope of scopes) entries.push({ scope, hour: partitionOf(row), entry: entryOf(row) });
+        const partition = activityPartitionOf(row.account_id);
+        for (const scope of scopes) entries.push({ scope, hour: partitionOf(row), partition, entry: entryOf(row) });
       };
       // a row whose status or latest error moved: a change where it is listed already, an entry
       // where it newly belongs (a status group it entered)
       const moved = (before: RowDoc, after: RowDoc, hour: string) => {
         const was = new Set(scopesOfRow(before));
         const now = scopesOfRow(after);
-        for (const scope of new Set([...was, ...now])) if (was.has(scope)) changes.push({ scope, hour, change: changeOf(after) });
+        const partition = activityPartitionOf(after.account_id);
+        for (const scope of new Set([...was, ...now])) if (was.has(scope)) changes.push({ scope, hour, partition, change: changeOf(after) });
         place(after, now.filter((s) => !was.has(s)));
       };
 
@@ -145,7 +159,7 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
           // and change are written again (a list call shows a row once, at its newest entry).
           if (!remembered) {
             if (e.request) place(after);
-            for (const scope of scopesOfRow(after)) changes.push({ scope, hour, change: changeOf(after) });
+            for (const scope of scopesOfRow(after)) changes.push({ scope, hour, partition: activityPartitionOf(after.account_id), change: changeOf(after) });
           }
           recent.set(e.event_id, known);
           unchanged += 1;
@@ -165,7 +179,7 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
         // list shows the newest entry of a row. Where the row was listed before, a change too:
         // in a group it left there is no newer entry, and an older change must not win.
         place(after);
-        if (before) for (const scope of scopesOfRow(before)) changes.push({ scope, hour, change: changeOf(after) });
+        if (before) for (const scope of scopesOfRow(before)) changes.push({ scope, hour, partition: activityPartitionOf(after.account_id), change: changeOf(after) });
         const rows = log.rows(hour);
         if (!known) {
           created += 1;

@@ -81,11 +81,12 @@ export class Holding<T> {
     return [oldest.group];
   }
 
-  /** Groups held for `holdMs` or longer (all of them with `all`). */
-  release(now: number, all = false): EventGroup<T>[] {
+  /** Groups held for `holdMs` or longer (all of them with `all`; with `only`, all those it takes). */
+  release(now: number, all = false, only?: (group: EventGroup<T>) => boolean): EventGroup<T>[] {
     const out: EventGroup<T>[] = [];
     for (const [id, h] of this.held) {
       if (!all && now - h.since < this.holdMs) break; // insertion order = age order
+      if (only && !only(h.group)) continue;
       this.held.delete(id);
       out.push(h.group);
     }

@@ -1,4 +1,4 @@
-import { ACTIVITY_REQUEST_V1 } from '@relay/contracts';
+import { ACTIVITY_REQUEST_V1, activityPartitionOf } from '@relay/contracts';
 import type { ActivityRequestV1 } from '@relay/contracts';
 import type { ActivityWriter, FlushBatch } from './flush';
 import { ActivityPipeline } from './pipeline';
@@ -22,6 +22,7 @@ function fakeWriter() {
     writeHeld: async () => undefined,
     reset: () => void (resets += 1),
     resync: () => undefined,
+    probes: () => 0,
   };
   return { writer, batches, failWith: (e: Error | null) => (fail = e), resets: () => resets };
 }
@@ -126,6 +127,7 @@ function holdingWriter() {
       w.writer.reset();
     },
     resync: () => undefined,
+    probes: () => 0,
   };
   return { writer, clocks, heldWrites: () => heldWrites, failHeld: (e: Error) => (failHeld = e), resets: w.resets };
 }
@@ -251,5 +253,77 @@ describe('activity pipeline: index entries held back for later flushes (ACTIVITY
     await Promise.all([...waiting, ...next]);
     expect(w.clocks.at(-1)).toMatchObject({ all: true });
     await p.drain();
+  });
+});
+
+/**
+ * A writer that holds each flush's index entries per activity partition (the partition of the
+ * rows' accounts) until `writeHeld` of that partition or of all, as the IndexWriter does.
+ */
+function partitionHoldingWriter() {
+  const w = fakeWriter();
+  const heldSince = new Map<number, number>();
+  const heldWrites: (number | 'all')[] = [];
+  const writer: ActivityWriter = {
+    async write(batch, clock) {
+      const stats = await w.writer.write(batch);
+      for (const e of batch.events) {
+        const p = activityPartitionOf((e.request ?? e.attempts[0]!).account_id);
+        if (!heldSince.has(p)) heldSince.set(p, clock!.flush);
+      }
+      return stats;
+    },
+    heldSince: (p) => (p === undefined ? (heldSince.size ? Math.min(...heldSince.values()) : null) : (heldSince.get(p) ?? null)),
+    async writeHeld(clock) {
+      heldWrites.push(clock.partition ?? 'all');
+      if (clock.partition === undefined) heldSince.clear();
+      else heldSince.delete(clock.partition);
+    },
+    reset: () => heldSince.clear(),
+    resync: () => undefined,
+    probes: () => 0,
+  };
+  return { writer, batches: w.batches, heldWrites };
+}
+
+describe('activity pipeline: giving one partition away (issue 26)', () => {
+  // accounts 'a' and 'b' are in different activity partitions
+  const [pa, pb] = [activityPartitionOf('a'), activityPartitionOf('b')];
+
+  it('settle of a partition writes its held rows and index entries and acknowledges its messages; the other partition\'s stay held and unacknowledged', async () => {
+    expect(pa).not.toBe(pb);
+    const w = partitionHoldingWriter();
+    const p = new ActivityPipeline(w.writer, { ...options, holdMs: 60_000, maxWaitMs: 60_000 });
+    // flushed rows of both partitions, their index entries held
+    const written = [p.add(req('a1', { account_id: 'a' })), p.add(req('b1', { account_id: 'b' }))];
+    // accepted requests waiting for their first attempts (held rows), one per partition
+    const heldA = p.add(req('a2', { account_id: 'a', target_count: 1 }));
+    const heldB = p.add(req('b2', { account_id: 'b', target_count: 1 }));
+    await p.settle(pa);
+    expect(await settled(written[0]!)).toBe('resolved');
+    expect(await settled(heldA)).toBe('resolved');
+    // b's flushed row was written with the same flush, but its entries are still held: not acknowledged
+    expect(await settled(written[1]!)).toBe('pending');
+    expect(await settled(heldB)).toBe('pending');
+    expect(w.heldWrites).toEqual([pa]);
+    const rows = w.batches.flatMap((b) => b.events.map((e) => e.event_id)).sort();
+    expect(rows).toEqual(['a1', 'a2', 'b1']);
+    await p.drain();
+    expect(await settled(written[1]!)).toBe('resolved');
+    expect(await settled(heldB)).toBe('resolved');
+  });
+
+  it('a message waits only for its own partition\'s held entries: writing one partition\'s acknowledges its messages of every flush', async () => {
+    const w = partitionHoldingWriter();
+    const p = new ActivityPipeline(w.writer, { ...options, batchSize: 2, maxWaitMs: 60_000 });
+    const first = [p.add(req('a1', { account_id: 'a' })), p.add(req('b1', { account_id: 'b' }))];
+    const second = [p.add(req('a2', { account_id: 'a' })), p.add(req('b2', { account_id: 'b' }))];
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await Promise.all([...first, ...second].map(settled))).toEqual(['pending', 'pending', 'pending', 'pending']);
+    await p.settle(pb);
+    expect(await Promise.all([...first, ...second].map(settled))).toEqual(['pending', 'resolved', 'pending', 'resolved']);
+    expect(p.unwritten()).toBe(2);
+    await p.drain();
+    expect(await Promise.all([...first, ...second].map(settled))).toEqual(['resolved', 'resolved', 'resolved', 'resolved']);
   });
 });

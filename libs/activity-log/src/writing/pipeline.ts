@@ -1,3 +1,4 @@
+import { activityPartitionOf } from '@relay/contracts';
 import type { ActivityMessage, StoredPayloadV1 } from '@relay/contracts';
 import type { ActivityWriter, FlushStats } from './flush';
 import { FloodFolder } from './flood';
@@ -37,12 +38,18 @@ const QUIET_GAPS = 10;
 interface Token {
   resolve(): void;
   reject(err: Error): void;
+  /**
+   * the activity partition of the message's account (every record of a message is of one
+   * account); null for payloads, which have no index entries
+   */
+  partition: number | null;
 }
 
 /**
  * Between the consumer and the store: each message's promise settles when the flush that
- * wrote it succeeded and none of its index entries is held back any more (the consumer acks
- * then), or when a flush failed (the consumer requeues). Flushes run one at a time; the
+ * wrote it succeeded and none of its index entries is held back any more — none of that flush's
+ * entries of the message's activity partition, which are all the entries its records make (the
+ * consumer acks then) — or when a flush failed (the consumer requeues). Flushes run one at a time; the
  * retention sweep runs between them (`exclusive`). Held index entries (IndexWriter) are written
  * by later flushes, or at once when the queue goes quiet (`quietMs`: up to `maxWaitMs`), when `maxHeld`
  * records wait for them, and at shutdown.
@@ -88,7 +95,7 @@ export class ActivityPipeline {
   add(message: ActivityMessage): Promise<void> {
     this.noteArrival();
     return new Promise((resolve, reject) => {
-      const token = { resolve, reject };
+      const token = { resolve, reject, partition: activityPartitionOf(message.account_id) };
       const at = Date.parse(message.type === 'relay.activity.request.v1' ? message.received_at : message.attempted_at);
       if (at < this.now() - this.opts.retentionMs) {
         this.opts.onExpired?.(message);
@@ -116,7 +123,7 @@ export class ActivityPipeline {
       const cut = this.now() - this.opts.retentionMs;
       const kept = payloads.filter((p) => Date.parse(p.received_at) >= cut);
       if (kept.length === 0) return resolve();
-      this.payloads.push({ payloads: kept, token: { resolve, reject }, at: Math.min(...kept.map((p) => Date.parse(p.received_at))) });
+      this.payloads.push({ payloads: kept, token: { resolve, reject, partition: null }, at: Math.min(...kept.map((p) => Date.parse(p.received_at))) });
       this.readyCount += kept.length;
       if (this.readyCount >= this.opts.batchSize || this.payloads.length >= this.opts.payloadMessagesPerFlush) this.scheduleFlush();
     });
@@ -141,12 +148,19 @@ export class ActivityPipeline {
   }
 
   /**
-   * Another writer may have written the records this one receives from now on (the broker gave
-   * it a partition): the writer forgets what it knows of the store at once, before any of those
-   * records is added (a flush under way then probes what it no longer knows).
+   * Another writer may have written the records of this activity partition, which this one
+   * receives from now on (the broker gave it the partition): the writer forgets what it knows of
+   * the store about the partition's accounts at once, before any of those records is added (a
+   * flush under way then probes what it no longer knows). What it knows of its other partitions
+   * stays: nobody else wrote them.
    */
-  resync(): void {
-    this.writer.resync(this.now());
+  resync(partition: number): void {
+    this.writer.resync(this.now(), partition);
+  }
+
+  /** Page counts the index writer probed in the store so far (each about 2·log2(pages) reads). */
+  probes(): number {
+    return this.writer.probes();
   }
 
   /**
@@ -164,11 +178,17 @@ export class ActivityPipeline {
     this.failAwaiting(err);
   }
 
-  /** Writes everything taken so far, held rows and index entries included; resolves once every earlier `add` settled. */
-  async settle(): Promise<void> {
-    for (const g of this.holding.release(this.now(), true)) this.push(g);
+  /**
+   * Writes everything taken so far of one activity partition, held rows and index entries
+   * included (before giving the partition away); resolves once every earlier `add` of the
+   * partition settled. What is ready of other partitions is written too (it is the next flush
+   * anyway); what they hold stays held: their rows keep waiting for attempts and their sparse
+   * pages for more entries, and their messages stay unacknowledged until then.
+   */
+  async settle(partition: number): Promise<void> {
+    for (const g of this.holding.release(this.now(), true, (group) => activityPartitionOf((group.request ?? group.attempts[0]!).account_id) === partition)) this.push(g);
     await this.flush();
-    await this.writeHeld();
+    await this.writeHeld(partition);
   }
 
   /** Releases everything held and writes it (shutdown). */
@@ -221,13 +241,13 @@ export class ActivityPipeline {
     return Math.min(this.opts.maxWaitMs, Math.max(this.opts.maxWaitMs / 4, QUIET_GAPS * this.meanGapMs));
   }
 
-  /** Writes every index entry held back, then settles the flushes that waited for them. */
-  private writeHeld(): Promise<void> {
+  /** Writes every index entry held back (of one activity partition, when given), then settles the messages that waited for them. */
+  private writeHeld(partition?: number): Promise<void> {
     const run = this.chain.then(async () => {
-      this.heldFlushQueued = false;
+      if (partition === undefined) this.heldFlushQueued = false;
       if (this.awaiting.length === 0) return;
       try {
-        await this.writer.writeHeld({ now: this.now(), flush: this.flushNo });
+        await this.writer.writeHeld({ now: this.now(), flush: this.flushNo, ...(partition === undefined ? {} : { partition }) });
         this.settleIndexed();
       } catch (err) {
         this.failAwaiting(err as Error);
@@ -237,14 +257,37 @@ export class ActivityPipeline {
     return run;
   }
 
-  /** Acknowledges the written flushes none of whose index entries is held any more. */
+  /**
+   * Acknowledges the messages of written flushes none of whose index entries of the message's
+   * partition is held any more: a flush is done at once when nothing of it is held; else each
+   * message waits for its own partition's held entries alone (the ones its records made), so
+   * writing one partition's held pages (`settle`) acknowledges that partition's messages.
+   */
   private settleIndexed(): void {
-    const since = this.writer.heldSince();
-    while (this.awaiting.length > 0 && (since === null || this.awaiting[0]!.flush < since)) {
-      const done = this.awaiting.shift()!;
-      this.awaitingCount -= done.tokens.length;
-      done.tokens.forEach((t) => t.resolve());
+    const any = this.writer.heldSince();
+    const since = new Map<number, number | null>();
+    const heldSince = (p: number): number | null => {
+      if (!since.has(p)) since.set(p, this.writer.heldSince(p));
+      return since.get(p)!;
+    };
+    const done: Token[] = [];
+    for (const a of this.awaiting) {
+      if (any === null || a.flush < any) {
+        done.push(...a.tokens);
+        a.tokens = [];
+        continue;
+      }
+      a.tokens = a.tokens.filter((t) => {
+        const s = t.partition === null ? null : heldSince(t.partition);
+        if (s !== null && a.flush >= s) return true;
+        done.push(t);
+        return false;
+      });
     }
+    if (done.length === 0) return;
+    this.awaiting = this.awaiting.filter((a) => a.tokens.length > 0);
+    this.awaitingCount -= done.length;
+    done.forEach((t) => t.resolve());
   }
 
   /** A write failed: what the writer held is forgotten, so every flush waiting for it fails too. */

@@ -12,6 +12,9 @@ export interface ActivityConsumers {
   isConsuming(): boolean;
 }
 
+/** A partition given away (with how long the settle before it took) or taken. */
+export type Handover = { direction: 'given'; partition: number; settle_ms: number } | { direction: 'taken'; partition: number };
+
 /**
  * Consumes the activity partitions into the log's writer: a message is acked once every record
  * it carried is durable, requeued when the write failed, and dead-lettered at once when it
@@ -25,7 +28,7 @@ export interface ActivityConsumers {
  * The queue of before partitions is moved, not written: its records are published to their
  * partitions (confirmed) and then acked, so that no account is written by two writers at once.
  */
-export function createActivityConsumers(broker: BrokerConnection, writer: ActivityLogWriter, forward: ActivityPublisher, opts: { namespace: string; prefetch: number; logger: Logger; balanceMs: number; now?: () => number }): ActivityConsumers {
+export function createActivityConsumers(broker: BrokerConnection, writer: ActivityLogWriter, forward: ActivityPublisher, opts: { namespace: string; prefetch: number; logger: Logger; balanceMs: number; now?: () => number; onHandover?: (h: Handover) => void }): ActivityConsumers {
   const names = brokerNames(opts.namespace);
   const now = opts.now ?? Date.now;
   // PREFETCH bounds what one writer holds unacked in all, whichever partitions it has
@@ -51,7 +54,8 @@ export function createActivityConsumers(broker: BrokerConnection, writer: Activi
         p.lastMessageAt = now();
         if (fresh.delete(k)) {
           opts.logger.info('activity partition taken', { partition: k });
-          writer.resync();
+          opts.onHandover?.({ direction: 'taken', partition: k });
+          writer.resync(k);
         }
         // rejects when a flush failed → the whole message is requeued; rewriting its other records is idempotent
         // a span of the first record's trace, linked to the others' (tracing on only)
@@ -82,8 +86,11 @@ export function createActivityConsumers(broker: BrokerConnection, writer: Activi
   const release = async (k: number): Promise<void> => {
     const p = state[k]!;
     p.releasing = true;
+    let settleMs = 0;
     try {
-      await writer.settle();
+      const started = performance.now();
+      await writer.settle(k);
+      settleMs = Math.round(performance.now() - started);
       // the acks of what settle wrote go out before the channel closes
       await new Promise((resolve) => setImmediate(resolve));
       fresh.add(k);
@@ -92,7 +99,8 @@ export function createActivityConsumers(broker: BrokerConnection, writer: Activi
       p.releasing = false;
       p.waiting.splice(0).forEach((resolve) => resolve());
     }
-    opts.logger.info('activity partition given to the next writer', { partition: k });
+    opts.logger.info('activity partition given to the next writer', { partition: k, settle_ms: settleMs });
+    opts.onHandover?.({ direction: 'given', partition: k, settle_ms: settleMs });
   };
 
   /**
