@@ -121,4 +121,24 @@ describe('index writer: a partition handed over costs only that partition (issue
     expect(taker.probes() - probes).toBe(1);
     expect((await dir('e:ep_five'))?.change_count?.['10']).toBe(0);
   });
+
+  it('a writer that starts or takes a partition during the day does not probe the hours whose counts the directory already has', async () => {
+    const store = memoryLog();
+    const before = new IndexWriter(store.log);
+    // the writer before wrote the scope at 08 and 09, and recorded both hours' counts once it left them
+    await before.write([{ ...ofP3, hour: '2026-11-20T08', entry: entry('h8', hourStart - 2 * 3_600_000) }], [], { now: hourStart - 2 * 3_600_000, flush: 1 });
+    await before.write([{ ...ofP3, hour: '2026-11-20T09', entry: entry('h9', hourStart - 3_600_000) }], [], { now: hourStart - 3_600_000, flush: 2 });
+    await before.write([{ ...ofP3, entry: entry('h10', hourStart + 5 * 60_000) }], [], { now: hourStart + 5 * 60_000, flush: 3 });
+    const recorded = await store.log.dir('2026-11-20').get('e:ep_three');
+    expect(recorded).toMatchObject({ page_count: { 8: 1, 9: 1 }, change_count: { 8: 0, 9: 0 } });
+
+    // a writer given the partition at 10:10 writes the scope, then leaves the hour
+    const taker = new IndexWriter(store.log);
+    taker.resync(hourStart + 10 * 60_000, 3);
+    await taker.write([{ ...ofP3, entry: entry('t10', hourStart + 10 * 60_000) }], [], { now: hourStart + 10 * 60_000, flush: 1 });
+    await taker.write([{ ...ofP3, hour: '2026-11-20T13', entry: entry('t13', hourStart + 3 * 3_600_000) }], [], { now: hourStart + 3 * 3_600_000, flush: 2 });
+    // probed: hour 10's entry pages (to number its page) and change pages (to record them); 08 and 09 were recorded, 11 began after it counted (12 is not behind it yet)
+    expect(taker.probes()).toBe(2);
+    expect(await store.log.dir('2026-11-20').get('e:ep_three')).toMatchObject({ page_count: { 8: 1, 9: 1, 10: 2, 11: 0 }, change_count: { 8: 0, 9: 0, 10: 0, 11: 0 } });
+  });
 });
