@@ -14,6 +14,7 @@
 // per row (docs/benchmarks.md "Partitioned writers").
 //
 //   BENCH_DURATION_S=3 node bench/activity-writers.js   # short mode (test/e2e/bench-smoke): 2,000 rows, 1,000 events
+//   BENCH_WRITER_LOGS=/tmp/aw node bench/activity-writers.js   # each writer's log (info level) kept there
 'use strict';
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
@@ -38,6 +39,8 @@ const WRITER_COUNTS = (process.env.BENCH_WRITER_COUNTS || '1,2,4').split(',').ma
 const PER_MESSAGE = 10;
 const CATCH_UP_TIMEOUT_MS = bounded(process.env.BENCH_TIMEOUT_MS, SHORT ? 120_000 : 900_000, 10_000, 3_600_000);
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
+/** where each writer's log is kept (hand-overs, settles), or none */
+const LOGS_DIR = process.env.BENCH_WRITER_LOGS || null;
 const env = {
   RABBITMQ_URL: process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672',
   REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
@@ -105,7 +108,7 @@ async function run(n, ch, common) {
   for (let k = 0; k < n; k++) {
     const port = await freePort();
     // a look a second: the partitions are shared out during the warm-up, not while measuring
-    const proc = startProcess(path.join(ROOT, 'services/activity-writer/dist/main.js'), { ...common, HEALTH_PORT: String(port), ACTIVITY_BALANCE_MS: '1000' });
+    const proc = startProcess(path.join(ROOT, 'services/activity-writer/dist/main.js'), { ...common, HEALTH_PORT: String(port), ACTIVITY_BALANCE_MS: '1000', ...(LOGS_DIR ? { LOG_LEVEL: 'info' } : {}) });
     writers.push({ port, proc });
   }
   try {
@@ -138,7 +141,7 @@ async function run(n, ch, common) {
     }
     const spread = await Promise.all(writers.map((w) => metric(w.port, 'relay_activity_records_written_total')));
     process.stderr.write(`  ${n} writer(s) warmed up: records written each ${spread.join('/')}\n`);
-    const before = await Promise.all(writers.map(async (w) => ({ records: (await metric(w.port, 'relay_activity_records_written_total')) ?? 0, cpu: procSample(/** @type {number} */ (w.proc.pid))?.cpu_s ?? 0 })));
+    const before = await Promise.all(writers.map(async (w) => ({ records: (await metric(w.port, 'relay_activity_records_written_total')) ?? 0, cpu: procSample(/** @type {number} */ (w.proc.pid))?.cpu_s ?? 0, costs: await handoverCosts(w.port) })));
     const started = performance.now();
     for (let i = 0; i < EVENTS; i += PER_MESSAGE) {
       const at = new Date().toISOString();
@@ -165,17 +168,40 @@ async function run(n, ch, common) {
       await sleep(50);
     }
     const seconds = (performance.now() - started) / 1000;
+    const after = await Promise.all(writers.map((w) => handoverCosts(w.port)));
     const perWriter = writers.map((w, k) => {
       const cpuS = (procSample(/** @type {number} */ (w.proc.pid))?.cpu_s ?? 0) - before[k].cpu;
       // a record is a request or an attempt; a row is one request with its attempt
       const rows = written[k] / 2;
-      return { rows, share_pct: Math.round((100 * rows) / EVENTS), cpu_s: Number(cpuS.toFixed(2)), cpu_ms_per_row: rows > 0 ? Number(((cpuS * 1000) / rows).toFixed(3)) : null };
+      // what partition hand-overs cost this writer while the clock ran
+      const b = before[k].costs;
+      const a = after[k];
+      const timed = { given: a.given - b.given, taken: a.taken - b.taken, settle_s: Number((a.settle_s - b.settle_s).toFixed(2)), probes: a.probes - b.probes };
+      return { rows, share_pct: Math.round((100 * rows) / EVENTS), cpu_s: Number(cpuS.toFixed(2)), cpu_ms_per_row: rows > 0 ? Number(((cpuS * 1000) / rows).toFixed(3)) : null, handovers: timed };
     });
     return { writers: n, events: EVENTS, seconds: Number(seconds.toFixed(2)), rows_per_s: Math.round(EVENTS / seconds), per_writer: perWriter };
   } finally {
     for (const w of writers) w.proc.kill('SIGTERM');
     await Promise.all(writers.map((w) => w.proc.exited));
+    if (LOGS_DIR) {
+      fs.mkdirSync(LOGS_DIR, { recursive: true });
+      writers.forEach((w, k) => fs.writeFileSync(path.join(LOGS_DIR, `writers-${n}-${k + 1}.log`), w.proc.output()));
+    }
   }
+}
+
+/**
+ * A writer's partition hand-overs so far, the settles they cost and the page counts it probed.
+ * @param {number} port
+ */
+async function handoverCosts(port) {
+  const text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => '');
+  return {
+    given: metricValue(text, 'relay_activity_partition_handovers_total{direction="given"}') ?? 0,
+    taken: metricValue(text, 'relay_activity_partition_handovers_total{direction="taken"}') ?? 0,
+    settle_s: metricValue(text, 'relay_activity_partition_handover_settle_seconds_total') ?? 0,
+    probes: metricValue(text, 'relay_activity_index_probes_total') ?? 0,
+  };
 }
 
 async function main() {
@@ -195,7 +221,7 @@ async function main() {
     }
     const report = { bench: 'activity-writers', at: new Date().toISOString(), rows_present: ROWS, accounts: ACCOUNTS, runs };
     console.log(`\nactivity writers, ${EVENTS} accepted requests over ${ACCOUNTS} accounts, ${ROWS} rows present`);
-    for (const r of runs) console.log(`  ${String(r.writers).padStart(2)} writer(s) ${String(r.rows_per_s).padStart(7)} rows/s   per writer: ${r.per_writer.map((w) => `${w.share_pct}% of rows, ${w.cpu_ms_per_row} ms CPU/row`).join('; ')}`);
+    for (const r of runs) console.log(`  ${String(r.writers).padStart(2)} writer(s) ${String(r.rows_per_s).padStart(7)} rows/s   per writer: ${r.per_writer.map((w) => `${w.share_pct}% of rows, ${w.cpu_ms_per_row} ms CPU/row, hand-overs ${w.handovers.given} given / ${w.handovers.taken} taken (settles ${w.handovers.settle_s} s), ${w.handovers.probes} probes`).join('; ')}`);
     console.log(JSON.stringify(report));
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     fs.writeFileSync(path.join(RESULTS_DIR, 'activity-writers.json'), `${JSON.stringify(report, null, 2)}\n`);
