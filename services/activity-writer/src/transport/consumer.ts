@@ -80,7 +80,8 @@ export function createActivityConsumers(broker: BrokerConnection, writer: Activi
 
   /**
    * Gives partition k to the next writer in line: stops writing its messages, writes everything
-   * taken so far (so nothing of k is written here after another writer has it), then closes the
+   * taken of k so far, its held rows and index pages too (so nothing of k is written here after
+   * another writer has it; the other partitions' held rows and pages stay held), then closes the
    * channel (what waits returns to the queue) and subscribes again at the end of the line.
    */
   const release = async (k: number): Promise<void> => {
