@@ -2,11 +2,16 @@
 // bench/system.js as it is (every service its own process, one endpoint, autocannon) alternately
 // plain and with BENCH_TARGET_RULES=1 — the receiver's target routed by two rules under a
 // non-binding rate and in-flight limit, beside a second target whose rule matches nothing —
-// BENCH_RULES_ROUNDS times (2; 1 in short mode), so both see the machine's drift alike. Prints
-// accepted/s, delivered/s and p99 of each run and the ratio of the means (rules ÷ plain; the
-// issue asks ≥ 0.9). Writes <results>/rules.json; exits 1 if a run lost an event.
+// BENCH_RULES_ROUNDS times (2; 1 in short mode), so both see the machine's drift alike; and
+// `rules-only` (BENCH_TARGET_RULES=rules-only: the same rules, no limits), which separates what
+// the rules cost from what the limit costs. Prints accepted/s, delivered/s and p99 of each run,
+// the ratio of the means (rules ÷ plain; the issue asks ≥ 0.9), and each process's CPU per event
+// during the load (ms; CPU % × 10 ÷ events/s — the deliverer's per delivery made during the
+// load, every other process's per accepted event), which a shared machine moves far less than
+// it moves throughput. Writes <results>/rules.json; exits 1 if a run lost an event.
 //
 //   node bench/rules.js
+//   BENCH_RULES_VARIANTS=plain,rules node bench/rules.js   # a subset (default plain,rules,rules-only)
 //   BENCH_DURATION_S=3 node bench/rules.js   # short mode (test/e2e/bench-smoke)
 'use strict';
 const fs = require('node:fs');
@@ -18,15 +23,20 @@ const ROOT = path.resolve(__dirname, '..');
 const SHORT = num(process.env.BENCH_DURATION_S, 20) <= 5;
 const ROUNDS = num(process.env.BENCH_RULES_ROUNDS, SHORT ? 1 : 2);
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
+/** each variant's BENCH_TARGET_RULES for bench/system.js */
+const VARIANTS = { plain: '0', rules: '1', 'rules-only': 'rules-only' };
+const CHOSEN = (process.env.BENCH_RULES_VARIANTS || Object.keys(VARIANTS).join(',')).split(',').map((v) => v.trim());
+for (const v of CHOSEN) if (!(v in VARIANTS)) throw new Error(`BENCH_RULES_VARIANTS: unknown variant ${v} (${Object.keys(VARIANTS).join(', ')})`);
+if (!CHOSEN.includes('plain')) CHOSEN.unshift('plain');
 
 /**
  * One bench/system.js run; its report.
- * @param {'plain' | 'rules'} variant
+ * @param {keyof typeof VARIANTS} variant
  * @param {number} round
  */
 function runSystem(variant, round) {
   const dir = path.join(RESULTS_DIR, 'rules-runs', `${variant}-${round}`);
-  const env = { ...process.env, BENCH_RESULTS_DIR: dir, BENCH_TARGET_RULES: variant === 'rules' ? '1' : '0' };
+  const env = { ...process.env, BENCH_RESULTS_DIR: dir, BENCH_TARGET_RULES: VARIANTS[variant] };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(__dirname, 'system.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
     child.once('error', reject);
@@ -40,29 +50,57 @@ function runSystem(variant, round) {
 /** @param {number[]} xs */
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
+/**
+ * CPU ms per event of each sampled process during the measured load: the deliverer's per
+ * delivery it made meanwhile, every other process's per accepted event.
+ * @param {{ accepted_per_s: number, relay: { delivered_during_load_per_s: number }, resources: { during_load: Record<string, { cpu_pct: number }> } }} r
+ */
+function cpuPerEvent(r) {
+  /** @type {Record<string, number>} */
+  const out = {};
+  for (const [name, p] of Object.entries(r.resources.during_load)) {
+    const perS = name === 'webhook-deliverer' ? r.relay.delivered_during_load_per_s : r.accepted_per_s;
+    if (perS > 0) out[name] = Number(((p.cpu_pct * 10) / perS).toFixed(3));
+  }
+  return out;
+}
+
 async function main() {
-  /** @type {Array<{ variant: string, round: number, accepted_per_s: number, delivered_per_s: number, p99_ms: number, lost: number, ratio_to_bare: number | null }>} */
+  /** @type {Array<{ variant: string, round: number, accepted_per_s: number, delivered_per_s: number, p99_ms: number, lost: number, ratio_to_bare: number | null, cpu_ms_per_event: Record<string, number> }>} */
   const runs = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const variant of /** @type {const} */ (['plain', 'rules'])) {
+    for (const variant of /** @type {Array<keyof typeof VARIANTS>} */ (CHOSEN)) {
       process.stderr.write(`rules bench: round ${round}, ${variant}\n`);
       const r = await runSystem(variant, round);
-      runs.push({ variant, round, accepted_per_s: r.accepted_per_s, delivered_per_s: r.delivered_per_s, p99_ms: r.p99_ms, lost: r.lost, ratio_to_bare: r.ratio });
+      runs.push({ variant, round, accepted_per_s: r.accepted_per_s, delivered_per_s: r.delivered_per_s, p99_ms: r.p99_ms, lost: r.lost, ratio_to_bare: r.ratio, cpu_ms_per_event: cpuPerEvent(r) });
     }
   }
   const of = (/** @type {string} */ v, /** @type {'accepted_per_s' | 'delivered_per_s'} */ k) => mean(runs.filter((r) => r.variant === v).map((r) => r[k]));
+  const ratio = (/** @type {string} */ v, /** @type {'accepted_per_s' | 'delivered_per_s'} */ k) => Number((of(v, k) / of('plain', k)).toFixed(3));
+  const variants = CHOSEN.filter((v) => v !== 'plain');
+  /** the mean CPU ms per event of each process, per variant */
+  const cpu = Object.fromEntries(CHOSEN.map((v) => {
+    const mine = runs.filter((r) => r.variant === v);
+    const names = Object.keys(mine[0]?.cpu_ms_per_event ?? {});
+    return [v, Object.fromEntries(names.map((n) => [n, Number(mean(mine.map((r) => r.cpu_ms_per_event[n] ?? 0)).toFixed(3))]))];
+  }));
   const report = {
     bench: 'rules',
     at: new Date().toISOString(),
     rounds: ROUNDS,
     runs,
-    accepted_ratio: Number((of('rules', 'accepted_per_s') / of('plain', 'accepted_per_s')).toFixed(3)),
-    delivered_ratio: Number((of('rules', 'delivered_per_s') / of('plain', 'delivered_per_s')).toFixed(3)),
+    ...(CHOSEN.includes('rules') ? { accepted_ratio: ratio('rules', 'accepted_per_s'), delivered_ratio: ratio('rules', 'delivered_per_s') } : {}),
+    ratios: Object.fromEntries(variants.map((v) => [v, { accepted: ratio(v, 'accepted_per_s'), delivered: ratio(v, 'delivered_per_s') }])),
+    cpu_ms_per_event: cpu,
     lost: runs.reduce((a, r) => a + r.lost, 0),
   };
+  const names = Object.keys(cpu.plain ?? {});
   const lines = ['', 'routing rules and per-target limits vs plain (bench/system.js each run, alternated)', 'run            accepted/s  delivered/s  p99 ms  lost',
     ...runs.map((r) => `${`${r.variant} ${r.round}`.padEnd(13)}  ${String(r.accepted_per_s).padStart(10)}  ${String(r.delivered_per_s).padStart(11)}  ${String(r.p99_ms).padStart(6)}  ${r.lost}`),
-    `rules ÷ plain (means): accepted ${report.accepted_ratio}, delivered ${report.delivered_ratio}`, ''];
+    ...variants.map((v) => `${v} ÷ plain (means): accepted ${report.ratios[v].accepted}, delivered ${report.ratios[v].delivered}`),
+    '', 'CPU ms per event during the load (means; deliverer: per delivery)',
+    `${'process'.padEnd(20)}${CHOSEN.map((v) => v.padStart(12)).join('')}`,
+    ...names.map((n) => `${n.padEnd(20)}${CHOSEN.map((v) => String(cpu[v][n] ?? '-').padStart(12)).join('')}`), ''];
   process.stdout.write(`${lines.join('\n')}\n${JSON.stringify(report)}\n`);
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   fs.writeFileSync(path.join(RESULTS_DIR, 'rules.json'), `${JSON.stringify(report, null, 2)}\n`);

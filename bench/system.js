@@ -40,10 +40,15 @@ const SERVICE_NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(
  * (every bench event matches) under a rate and in-flight limit that never bind, and a second
  * target's rule matches none — so every event pays for evaluating two targets' rules, a gate
  * check and a "not routed" entry in its row, and the receiver still gets each event once.
+ * BENCH_TARGET_RULES=rules-only: the same rules without the limits, so the two costs separate.
  */
-const RULES = process.env.BENCH_TARGET_RULES === '1'
+const RULES_VARIANT = process.env.BENCH_TARGET_RULES === '1' || process.env.BENCH_TARGET_RULES === 'rules-only' ? process.env.BENCH_TARGET_RULES : null;
+const RULES = RULES_VARIANT
   ? {
-      receiver: { routing: { match: 'all', rules: [{ kind: 'equals', path: 'event', value: 'order.created' }, { kind: 'exists', path: 'data.note' }] }, limits: { rate: 10000, per: 'second', max_in_flight: 1000 } },
+      receiver: {
+        routing: { match: 'all', rules: [{ kind: 'equals', path: 'event', value: 'order.created' }, { kind: 'exists', path: 'data.note' }] },
+        ...(RULES_VARIANT === '1' ? { limits: { rate: 10000, per: 'second', max_in_flight: 1000 } } : {}),
+      },
       other: { routing: { match: 'any', rules: [{ kind: 'equals', path: 'event', value: 'order.paid' }] } },
     }
   : null;
@@ -353,7 +358,8 @@ async function newRun(prefix) {
     rabbitmqUrl: process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672',
     redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
     ports: {},
-    healthPorts: { 'ingest-gateway': await freePort() },
+    // the management API's HEALTH_PORT defaults to start.sh's fixed 8094: a free one, so the bench runs beside `npm start`
+    healthPorts: { 'ingest-gateway': await freePort(), 'management-api': await freePort() },
   };
   for (const s of SERVICES) ns.ports[s.name] = await freePort();
   return ns;
@@ -495,7 +501,7 @@ async function main() {
       duplicates: receiver.duplicates,
       activity_caught_up: act.caught_up,
       activity_lag_s: act.caught_up ? secondsAfter(act.at) : null,
-      load: { tool: 'autocannon (closed loop, one body per request)', connections: CONNECTIONS, duration_s: DURATION_S, warmup_s: WARMUP_S, body_bytes: Buffer.byteLength(makeBody(requestId('m', 0))), targets: RULES ? '1 webhook (local receiver answering 200 at once) routed by 2 rules under a 10,000/s, 1,000-in-flight limit, + 1 webhook whose rule matches no event' : '1 webhook (local receiver answering 200 at once)' },
+      load: { tool: 'autocannon (closed loop, one body per request)', connections: CONNECTIONS, duration_s: DURATION_S, warmup_s: WARMUP_S, body_bytes: Buffer.byteLength(makeBody(requestId('m', 0))), targets: RULES ? `1 webhook (local receiver answering 200 at once) routed by 2 rules${RULES_VARIANT === '1' ? ' under a 10,000/s, 1,000-in-flight limit' : ''}, + 1 webhook whose rule matches no event` : '1 webhook (local receiver answering 200 at once)' },
       bare_express: { ...bareResult, before: bareBefore, after: bareAfter, quiet_wait_s: quiet.waited_s, quiet_busy_pct: quiet.busy_pct, quiet_reached: quiet.reached },
       relay: {
         accepted_measured: relay.accepted,

@@ -289,16 +289,20 @@ describe('bench/activity-writers.js in short mode (1, 2 and 4 activity-writer pr
   );
 });
 
-describe('bench/rules.js in short mode (the whole system plain, then with routing rules and a per-target limit)', () => {
+describe('bench/rules.js in short mode (the whole system plain, then with routing rules and a per-target limit, then the rules alone)', () => {
   it(
-    'exits 0, loses nothing, and reports both runs and the ratio of rules to plain',
+    'exits 0, loses nothing, and reports every run, the ratios to plain and each process\'s CPU per event',
     async () => {
       const run = await runBench('rules');
-      const report = reportOf<{ bench: string; runs: { variant: string; accepted_per_s: number; delivered_per_s: number; lost: number }[]; accepted_ratio: number; lost: number }>(run);
-      expect(report.runs.map((r) => r.variant)).toEqual(['plain', 'rules']);
+      type Run = { variant: string; accepted_per_s: number; delivered_per_s: number; lost: number; cpu_ms_per_event: Record<string, number> };
+      const report = reportOf<{ bench: string; runs: Run[]; accepted_ratio: number; ratios: Record<string, { accepted: number }>; cpu_ms_per_event: Record<string, Record<string, number>>; lost: number }>(run);
+      expect(report.runs.map((r) => r.variant)).toEqual(['plain', 'rules', 'rules-only']);
       for (const r of report.runs) expect(r.delivered_per_s).toBeGreaterThan(0);
+      for (const r of report.runs) expect(r.cpu_ms_per_event['ingest-gateway']).toBeGreaterThan(0);
       expect(report.lost).toBe(0);
       expect(report.accepted_ratio).toBeCloseTo(report.runs[1]!.accepted_per_s / report.runs[0]!.accepted_per_s, 2);
+      expect(report.ratios['rules-only']!.accepted).toBeCloseTo(report.runs[2]!.accepted_per_s / report.runs[0]!.accepted_per_s, 2);
+      expect(Object.keys(report.cpu_ms_per_event)).toEqual(['plain', 'rules', 'rules-only']);
       expect(run.written).toEqual(report);
     },
     LIMIT_MS,
