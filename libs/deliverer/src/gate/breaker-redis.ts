@@ -3,7 +3,8 @@ import type { RedisClient } from '@relay/cache';
 import type { BreakerStateName } from '@relay/store';
 import type { BreakerSettings, EffectiveLimits } from '@relay/targets';
 import { gateKeys } from './keys';
-import { GATE, PROBE, READ, REPORT, SET_BY_HAND } from './scripts';
+import type { BatchRequest } from './allowance';
+import { GATE, GIVE_BACK, PROBE, READ, REPORT, SET_BY_HAND } from './scripts';
 
 /** The breaker as Redis holds it: `since` in ms of Redis' clock (0: no state kept: closed). */
 export interface BreakerView {
@@ -17,7 +18,16 @@ export const HOLD_REASONS = ['rate', 'in_flight', 'open', 'half_open', 'paused']
 export type HoldReason = (typeof HOLD_REASONS)[number];
 
 export type GateAnswer =
-  | { verdict: 'go' | 'probe'; lease: string; view: BreakerView; won: boolean; flag: boolean }
+  | {
+      verdict: 'go' | 'probe';
+      lease: string;
+      view: BreakerView;
+      won: boolean;
+      flag: boolean;
+      /** a batch's rate-log entries and leases (allowance.ts); a single call's lease is `lease` */
+      tokens?: string[];
+      slots?: string[];
+    }
   | { verdict: 'hold'; reason: HoldReason; waitMs: number; view: BreakerView; won: boolean; flag: boolean };
 
 export interface ReportAnswer {
@@ -31,6 +41,10 @@ export interface ReportAnswer {
  * management API uses `setByHand` and `read`; the deliverer all of them.
  */
 export class BreakerRedis {
+  /** lease ids: a random prefix per process and a counter (unique without a random draw per call) */
+  private readonly leasePrefix = randomBytes(6).toString('base64url');
+  private leaseCount = 0;
+
   constructor(
     private readonly redis: RedisClient,
     private readonly namespace: string,
@@ -43,15 +57,29 @@ export class BreakerRedis {
     return (this.redis as unknown as Record<string, (...a: (string | number)[]) => Promise<unknown[]>>)[name]!(...args);
   }
 
-  async gate(targetId: string, limits: EffectiveLimits | null, settings: BreakerSettings, leaseMs: number): Promise<GateAnswer> {
+  /**
+   * One delivery's pass, or with `batch` a batch of tokens and slots for this process
+   * (allowance.ts), giving back what the last batch did not spend.
+   */
+  async gate(targetId: string, limits: EffectiveLimits | null, settings: BreakerSettings, leaseMs: number, batch?: BatchRequest): Promise<GateAnswer> {
     const k = gateKeys(this.namespace, targetId);
-    const lease = randomBytes(8).toString('base64url');
-    const r = (await this.run('relayTargetGate', k.breaker, k.rate, k.flight, k.probe, lease, limits?.rate ?? 0, limits?.windowMs ?? 1000, limits?.maxInFlight ?? 0, leaseMs, settings.cool_down_s * 1000, settings.flag_after_open_s * 1000)) as unknown[];
+    const lease = `${this.leasePrefix}${(this.leaseCount++).toString(36)}`;
+    const back = batch ? [batch.giveBack.tokens.length, ...batch.giveBack.tokens, ...batch.giveBack.slots] : [0];
+    const r = (await this.run('relayTargetGate', k.breaker, k.rate, k.flight, k.probe, lease, limits?.rate ?? 0, limits?.windowMs ?? 1000, limits?.maxInFlight ?? 0, leaseMs, settings.cool_down_s * 1000, settings.flag_after_open_s * 1000, batch?.tokens ?? 1, batch?.slots ?? 1, batch?.validMs ?? 0, ...back)) as unknown[];
     const view = viewOf(r.slice(3, 7));
     const won = Number(r[7]) === 1;
     const flag = Number(r[8]) === 1;
     if (r[0] === 'hold') return { verdict: 'hold', reason: r[1] as HoldReason, waitMs: Math.max(0, Number(r[2])), view, won, flag };
-    return { verdict: r[0] as 'go' | 'probe', lease, view, won, flag };
+    if (!batch || r[0] !== 'go') return { verdict: r[0] as 'go' | 'probe', lease, view, won, flag };
+    const tokens = Array.from({ length: Number(r[9]) || 0 }, (_, i) => `${lease}#${i + 1}`);
+    const slots = Array.from({ length: Number(r[10]) || 0 }, (_, i) => (i === 0 ? lease : `${lease}#${i + 1}`));
+    return { verdict: 'go', lease, view, won, flag, tokens, slots };
+  }
+
+  /** A process's unspent tokens and idle slots, given back (allowance.ts). */
+  async giveBack(targetId: string, tokens: readonly string[], slots: readonly string[]): Promise<void> {
+    const k = gateKeys(this.namespace, targetId);
+    await this.run('relayTargetGiveBack', k.rate, k.flight, tokens.length, ...tokens, ...slots);
   }
 
   /** Outcomes since the last report (the breaker's window) and the leases they let go. */
@@ -83,6 +111,7 @@ export class BreakerRedis {
 
 const SCRIPTS: ReadonlyArray<readonly [string, string, number]> = [
   ['relayTargetGate', GATE, 4],
+  ['relayTargetGiveBack', GIVE_BACK, 2],
   ['relayTargetReport', REPORT, 2],
   ['relayTargetProbed', PROBE, 2],
   ['relayTargetSetByHand', SET_BY_HAND, 1],

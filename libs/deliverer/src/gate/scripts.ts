@@ -40,22 +40,29 @@ end
 `;
 
 /**
- * GATE — may this delivery be sent now?
+ * GATE — may this delivery be sent now (or: a batch of tokens and slots for this process)?
  * KEYS: breaker hash, rate log (zset), in-flight leases (zset), probe lock.
  * ARGV: lease id, rate (0: none), window ms, max in flight (0: none), lease ms, cool-down ms,
- *       flag-after ms.
- * Returns {verdict, reason, wait ms, state, since, why, seq, won, flag}:
- *   verdict `go` (a lease was taken when max in flight is set), `probe` (the one attempt of a
- *   half-open breaker; no lease), `hold` (send nothing; wait about `wait` ms).
- *   `won` is 1 when this call made a transition (open → half_open); `flag` 1 when this call
- *   found the breaker open longer than flag-after (only one call ever gets it per episode).
+ *       flag-after ms, tokens wanted, slots wanted, valid ms, n, then n rate-log members and
+ *       any number of leases given back (allowance.ts: a batch's unspent tokens and idle slots).
+ * Returns {verdict, reason, wait ms, state, since, why, seq, won, flag, tokens, slots}:
+ *   verdict `go` (`tokens` rate-log entries `<lease>#1…` and `slots` leases `<lease>`,
+ *   `<lease>#2…` were taken, each only where the target has that limit and it was wanted),
+ *   `probe` (the one attempt of a half-open breaker; no lease), `hold` (send nothing; wait
+ *   about `wait` ms). `won` is 1 when this call made a transition (open → half_open); `flag` 1
+ *   when this call found the breaker open longer than flag-after (one call per episode).
+ *   A batch's tokens count from now + valid, the latest they may be spent (a single call's
+ *   valid is 0), so the log holds each send in every window it can fall in.
  */
 export const GATE = `${NOW}${TRANSITION}
 local lease, rate, window, maxFlight, leaseMs, coolDown, flagAfter = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local wantTokens, wantSlots, valid, nBack = tonumber(ARGV[8] or '1'), tonumber(ARGV[9] or '1'), tonumber(ARGV[10] or '0'), tonumber(ARGV[11] or '0')
+if nBack > 0 then redis.call('ZREM', KEYS[2], unpack(ARGV, 12, 11 + nBack)) end
+if #ARGV > 11 + nBack then redis.call('ZREM', KEYS[3], unpack(ARGV, 12 + nBack)) end
 local state = redis.call('HGET', KEYS[1], 'state') or 'closed'
-local function reply(verdict, reason, wait, won, flag)
+local function reply(verdict, reason, wait, won, flag, tokens, slots)
   local v = view()
-  return {verdict, reason, math.floor(wait), v[1], v[2], v[3], v[4], won, flag}
+  return {verdict, reason, math.floor(wait), v[1], v[2], v[3], v[4], won, flag, tokens or 0, slots or 0}
 end
 if state == 'paused' then return reply('hold', 'paused', 60000, 0, 0) end
 if state == 'open' then
@@ -74,13 +81,17 @@ if state == 'half_open' then
   if redis.call('SET', KEYS[4], lease, 'NX', 'PX', leaseMs) then return reply('probe', 'half_open', 0, 0, 0) end
   return reply('hold', 'half_open', math.min(coolDown, 5000), 0, 0)
 end
-if maxFlight > 0 then
+local slots, tokens = 0, 0
+if maxFlight > 0 and wantSlots > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
-  if redis.call('ZCARD', KEYS[3]) >= maxFlight then return reply('hold', 'in_flight', 1000, 0, 0) end
+  local free = maxFlight - redis.call('ZCARD', KEYS[3])
+  if free <= 0 then return reply('hold', 'in_flight', 1000, 0, 0) end
+  slots = math.min(wantSlots, free)
 end
-if rate > 0 then
+if rate > 0 and wantTokens > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
-  if redis.call('ZCARD', KEYS[2]) >= rate then
+  local free = rate - redis.call('ZCARD', KEYS[2])
+  if free <= 0 then
     -- waiters are spread one rate interval apart behind the log's oldest entry, so a burst
     -- of held deliveries comes back at about the rate instead of all at once
     local oldest = tonumber(redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')[2])
@@ -90,14 +101,36 @@ if rate > 0 then
     redis.call('PEXPIRE', KEYS[1], CLOSED_TTL_MS)
     return reply('hold', 'rate', tail - now, 0, 0)
   end
-  redis.call('ZADD', KEYS[2], now, lease .. '@' .. now)
-  redis.call('PEXPIRE', KEYS[2], window)
+  tokens = math.min(wantTokens, free)
+  local entries = {}
+  for i = 1, tokens do
+    entries[#entries + 1] = now + valid
+    entries[#entries + 1] = lease .. '#' .. i
+  end
+  redis.call('ZADD', KEYS[2], unpack(entries))
+  redis.call('PEXPIRE', KEYS[2], window + valid)
 end
-if maxFlight > 0 then
-  redis.call('ZADD', KEYS[3], now + leaseMs, lease)
+if slots > 0 then
+  local entries = {}
+  for i = 1, slots do
+    entries[#entries + 1] = now + leaseMs
+    entries[#entries + 1] = i == 1 and lease or lease .. '#' .. i
+  end
+  redis.call('ZADD', KEYS[3], unpack(entries))
   redis.call('PEXPIRE', KEYS[3], leaseMs)
 end
-return reply('go', state, 0, 0, 0)
+return reply('go', state, 0, 0, 0, tokens, slots)
+`;
+
+/**
+ * GIVE_BACK — a process's unspent rate tokens and idle in-flight slots (allowance.ts).
+ * KEYS: rate log, in-flight leases. ARGV: n, then n rate-log members, then leases.
+ */
+export const GIVE_BACK = `
+local n = tonumber(ARGV[1])
+if n > 0 then redis.call('ZREM', KEYS[1], unpack(ARGV, 2, 1 + n)) end
+if #ARGV > 1 + n then redis.call('ZREM', KEYS[2], unpack(ARGV, 2 + n)) end
+return 1
 `;
 
 /**

@@ -44,6 +44,7 @@ function setup(answers: { gate?: GateAnswer | Error; report?: ReportAnswer; prob
       calls.push(['probed', id, lease, answered]);
       return answers.probed ?? { view: closed, won: true };
     },
+    giveBack: async (id, tokens, slots) => void calls.push(['giveBack', id, tokens.length, slots.length]),
   };
   const gate = new RedisTargetGate({
     breaker: scripts,
@@ -86,6 +87,23 @@ describe('the target gate: round trips per delivery', () => {
     await gate.settle(limited, pass as { verdict: 'go'; lease: string }, ok, true);
     await gate.flush();
     expect(calls[2]).toEqual(['report', 'tg_1', { ok: 1, failed: 0 }, ['L']]);
+  });
+
+  it('a limit large enough to batch (10,000 a second, 1,000 in flight): one call for several deliveries; a slot kept for the next delivery is not reported', async () => {
+    const batch: GateAnswer = { verdict: 'go', lease: 'B', view: closed, won: false, flag: false, tokens: ['B#1', 'B#2', 'B#3'], slots: ['B', 'B#2'] };
+    const { gate, calls } = setup({ gate: batch });
+    const t = target({ limits: { rate: 10_000, per: 'second', max_in_flight: 1000 } });
+    const a = (await gate.admit(t, webhook)) as { verdict: 'go'; lease: string };
+    const b = (await gate.admit(t, webhook)) as { verdict: 'go'; lease: string };
+    expect([a, b]).toEqual([{ verdict: 'go', lease: 'B#2' }, { verdict: 'go', lease: 'B' }]);
+    await gate.settle(t, a, ok, true);
+    const c = (await gate.admit(t, webhook)) as { verdict: 'go'; lease: string };
+    expect(c).toEqual({ verdict: 'go', lease: 'B#2' });
+    expect(calls.filter((x) => x[0] === 'gate')).toHaveLength(1);
+    await gate.settle(t, b, ok, true);
+    await gate.settle(t, c, down, true);
+    await gate.flush();
+    expect(calls.at(-1)).toEqual(['report', 'tg_1', { ok: 2, failed: 1 }, []]);
   });
 
   it('a breaker the cache shows as open asks before every attempt, even without limits; a hold says why and how long', async () => {

@@ -2,8 +2,10 @@ import { LRUCache } from '@relay/cache';
 import type { Logger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
 import { breakerSettingsOf, limitsOf } from '@relay/targets';
-import type { AttemptResult, KindInfo } from '@relay/targets';
-import type { BreakerRedis, BreakerView, HoldReason } from './breaker-redis';
+import type { AttemptResult, BreakerSettings, EffectiveLimits, KindInfo } from '@relay/targets';
+import { batchSizes, TargetAllowances } from './allowance';
+import type { BatchRequest } from './allowance';
+import type { BreakerRedis, BreakerView, GateAnswer, HoldReason } from './breaker-redis';
 
 /** What the gate let through: a plain send (with a lease to give back, or none), or the breaker's probe. */
 export type Pass = { verdict: 'go'; lease: string | null } | { verdict: 'probe'; lease: string };
@@ -26,7 +28,7 @@ export interface BreakerSync {
 }
 
 /** The scripts the gate calls (breaker-redis.ts; an in-memory fake in unit tests). */
-export type GateScripts = Pick<BreakerRedis, 'gate' | 'report' | 'probed'>;
+export type GateScripts = Pick<BreakerRedis, 'gate' | 'report' | 'probed' | 'giveBack'>;
 
 export interface RedisGateOptions {
   breaker: GateScripts;
@@ -78,18 +80,30 @@ export class RedisTargetGate implements TargetGate {
   /** the last (target, seq) this process synced, so a state is written and announced once per process */
   private readonly synced = new LRUCache<string, number>({ max: 10_000 });
   private lastError = 0;
+  /** limited targets' tokens and slots taken a batch at a time (allowance.ts) */
+  private readonly allowances: TargetAllowances;
 
-  constructor(private readonly opts: RedisGateOptions) {}
+  constructor(private readonly opts: RedisGateOptions) {
+    this.allowances = new TargetAllowances({
+      ask: (target, limits, batch) => this.ask(target, limits, batch),
+      giveBack: (targetId, tokens, slots) => opts.breaker.giveBack(targetId, tokens, slots),
+      warn: (what, targetId, err) => this.warn(what, { id: targetId } as TargetRecord, err),
+    });
+  }
 
   async admit(target: TargetRecord, kind: KindInfo): Promise<GateVerdict> {
     const limits = limitsOf(target, kind);
     const cached = target.breaker_state?.state ?? 'closed';
     if (!limits && cached === 'closed') return { verdict: 'go', lease: null };
+    // a limit large enough to batch, breaker closed as cached: spent from this process's share
+    const sizes = limits && cached === 'closed' ? batchSizes(limits) : null;
+    if (limits && sizes) {
+      const shared = await this.allowances.admit(target, limits, sizes);
+      if (shared) return shared.verdict === 'probe' ? { verdict: 'probe', lease: shared.lease as string } : (shared as GateVerdict);
+    }
     const settings = breakerSettingsOf(target);
     try {
-      const a = await this.opts.breaker.gate(target.id, limits, settings, this.opts.leaseMs);
-      await this.follow(target, a.view, a.won);
-      if (a.flag) await this.opts.sync.flag(target, a.view);
+      const a = await this.ask(target, limits, undefined, settings);
       if (a.verdict === 'hold') return { verdict: 'hold', reason: a.reason, waitMs: a.waitMs };
       // a lease is taken only when the target limits deliveries in flight
       return a.verdict === 'probe' ? { verdict: 'probe', lease: a.lease } : { verdict: 'go', lease: limits?.maxInFlight ? a.lease : null };
@@ -97,6 +111,14 @@ export class RedisTargetGate implements TargetGate {
       this.warn('target gate not asked; sending', target, err);
       return { verdict: 'go', lease: null };
     }
+  }
+
+  /** One GATE call (a single delivery's, or a batch's), its breaker state followed and a flag acted on. */
+  private async ask(target: TargetRecord, limits: EffectiveLimits | null, batch?: BatchRequest, settings: BreakerSettings = breakerSettingsOf(target)): Promise<GateAnswer> {
+    const a = await this.opts.breaker.gate(target.id, limits, settings, this.opts.leaseMs, batch);
+    await this.follow(target, a.view, a.won);
+    if (a.flag) await this.opts.sync.flag(target, a.view);
+    return a;
   }
 
   async settle(target: TargetRecord, pass: Pass, outcome: AttemptResult, sent: boolean): Promise<void> {
@@ -110,6 +132,8 @@ export class RedisTargetGate implements TargetGate {
       }
       return;
     }
+    // a slot of this process's share carries its next delivery instead of going back to Redis
+    if (pass.lease !== null && this.allowances.release(target.id, pass.lease)) pass = { verdict: 'go', lease: null };
     const ok = outcome.result === 'success' ? 1 : 0;
     const failed = sent && outcome.result === 'retry' ? 1 : 0;
     if (ok + failed === 0 && pass.lease === null) return;
@@ -168,8 +192,9 @@ export class RedisTargetGate implements TargetGate {
     );
   }
 
-  /** stops the batch timer after sending what is gathered (shutdown) */
+  /** stops the batch timer after sending what is gathered, and gives back every share's unspent part (shutdown) */
   async close(): Promise<void> {
+    await this.allowances.sweep(true);
     await this.flush();
   }
 
