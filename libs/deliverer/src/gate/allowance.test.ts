@@ -92,6 +92,15 @@ describe('a deliverer’s share of a limited target', () => {
     expect(asked).toHaveLength(1);
   });
 
+  it('hundreds of deliveries at once (a webhook deliverer runs 256): each call takes enough for those waiting, at most 4 batches’ worth', async () => {
+    const { allowances, asked } = setup();
+    const passes = await Promise.all(Array.from({ length: 256 }, () => allowances.admit(target(), BIG, batchSizes(BIG)!)));
+    expect(passes.every((p) => p?.verdict === 'go')).toBe(true);
+    expect(new Set(passes.map((p) => (p as { lease: string }).lease)).size).toBe(256);
+    expect(asked.length).toBeLessThanOrEqual(4);
+    expect(Math.max(...asked.map((b) => Math.max(b.tokens, b.slots)))).toBeLessThanOrEqual(4 * MAX_BATCH);
+  });
+
   it('past its deadline nothing of a batch is spent: unspent tokens and idle slots go back, and the next delivery asks again', async () => {
     const { allowances, asked, givenBack, tokensHeld, slotsHeld, tick } = setup();
     const sizes = batchSizes(BIG)!;

@@ -18,8 +18,12 @@ import type { GateAnswer, HoldReason } from './breaker-redis';
 
 /** How long a batch's tokens and slots may start attempts after the call that took them began. */
 export const ALLOWANCE_VALID_MS = 100;
-/** The most tokens or slots one call takes. */
+/** The most tokens or slots one call takes for its target's size alone. */
 export const MAX_BATCH = 64;
+/** Deliveries waiting for a call raise what it takes up to this many times the batch size. */
+const DEMAND_FACTOR = 4;
+/** Refills a delivery waits through before it asks once for itself. */
+const MAX_ROUNDS = 8;
 /** Targets with a share at once; past that a target's deliveries ask one at a time, as before. */
 export const MAX_SHARES = 10_000;
 
@@ -87,6 +91,8 @@ interface Share {
   /** spent-by-time members to give back with the next call */
   stale: { tokens: string[]; slots: string[] };
   refill: Promise<void> | null;
+  /** deliveries waiting for the refill under way: the next call takes enough for them */
+  waiting: number;
   timer: NodeJS.Timeout | null;
 }
 
@@ -113,13 +119,15 @@ export class TargetAllowances {
    */
   async admit(target: TargetRecord, limits: EffectiveLimits, sizes: BatchSizes): Promise<ShareVerdict | null> {
     const targetId = target.id;
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
       const share = this.shareOf(targetId, limits);
       if (!share) return null;
       const pass = this.take(share);
       if (pass) return pass;
       if (share.refill) {
+        share.waiting++;
         await share.refill;
+        share.waiting--;
         continue;
       }
       const answer = await this.refill(target, share, limits, sizes);
@@ -182,7 +190,7 @@ export class TargetAllowances {
       this.shares.delete(targetId);
       void this.sweepOne(targetId, share, true);
     } else if (this.shares.size >= MAX_SHARES) return null;
-    const fresh: Share = { key, rate: Boolean(limits.rate), flight: Boolean(limits.maxInFlight), tokens: [], tokensUntil: 0, idle: [], busy: new Map(), stale: { tokens: [], slots: [] }, refill: null, timer: null };
+    const fresh: Share = { key, rate: Boolean(limits.rate), flight: Boolean(limits.maxInFlight), tokens: [], tokensUntil: 0, idle: [], busy: new Map(), stale: { tokens: [], slots: [] }, refill: null, waiting: 0, timer: null };
     this.shares.set(targetId, fresh);
     return fresh;
   }
@@ -214,9 +222,11 @@ export class TargetAllowances {
   private async refill(target: TargetRecord, share: Share, limits: EffectiveLimits, sizes: BatchSizes): Promise<BatchAnswer | 'failed'> {
     const targetId = target.id;
     const started = this.now();
+    // enough for the deliveries already waiting (a deliverer runs hundreds at once), within bounds
+    const want = (size: number): number => Math.max(size, Math.min(share.waiting + 1, size * DEMAND_FACTOR));
     const batch: BatchRequest = {
-      tokens: share.tokens.length === 0 ? sizes.tokens : 0,
-      slots: share.idle.length === 0 ? sizes.slots : 0,
+      tokens: share.tokens.length === 0 ? want(sizes.tokens) : 0,
+      slots: share.idle.length === 0 ? want(sizes.slots) : 0,
       validMs: ALLOWANCE_VALID_MS,
       giveBack: share.stale,
     };
