@@ -16,6 +16,8 @@ const closed: BreakerView = { state: 'closed', since: 0, reason: '', seq: 0 };
 const NOW = new Date('2030-01-01T00:00:00Z');
 const target = (id = 'tg_1'): TargetRecord => ({ id, account_id: 'acc', endpoint_id: 'ep', kind: 'webhook', name: 't', enabled: true, config: {}, flagged: null, created_at: NOW, updated_at: NOW });
 const BIG: EffectiveLimits = { rate: 10_000, windowMs: 1000, maxInFlight: 1000 };
+/** a sixth of the deliverer's 60 s lease */
+const SLOT_VALID_MS = 10_000;
 
 /** The shared counts of one target: reserved tokens and slots, as the scripts keep them. */
 function setup(opts: { rate?: number; slots?: number; fail?: boolean } = {}) {
@@ -49,6 +51,7 @@ function setup(opts: { rate?: number; slots?: number; fail?: boolean } = {}) {
       slots.forEach((m) => slotsHeld.delete(m));
     },
     warn: () => undefined,
+    slotValidMs: SLOT_VALID_MS,
   });
   return { allowances, asked, givenBack, tokensHeld, slotsHeld, tick: (ms: number) => (clock += ms) };
 }
@@ -101,20 +104,27 @@ describe('a deliverer’s share of a limited target', () => {
     expect(Math.max(...asked.map((b) => Math.max(b.tokens, b.slots)))).toBeLessThanOrEqual(4 * MAX_BATCH);
   });
 
-  it('past its deadline nothing of a batch is spent: unspent tokens and idle slots go back, and the next delivery asks again', async () => {
+  it('tokens past their 100 ms and slots idle for 100 ms go back; a slot starts attempts for 10 s at most, then goes back with the report', async () => {
     const { allowances, asked, givenBack, tokensHeld, slotsHeld, tick } = setup();
     const sizes = batchSizes(BIG)!;
     const pass = (await allowances.admit(target(), BIG, sizes)) as { lease: string };
     tick(ALLOWANCE_VALID_MS);
-    // the attempt ended after the deadline: its slot goes back with the batch's report, not to the share
-    expect(allowances.release('tg_1', pass.lease)).toBe(false);
     await allowances.sweep();
-    expect(givenBack).toEqual([{ tokens: expect.any(Array), slots: expect.any(Array) }]);
-    expect([givenBack[0]!.tokens.length, givenBack[0]!.slots.length]).toEqual([63, 63]);
-    expect([tokensHeld.size, slotsHeld.size]).toEqual([1, 1]); // the spent token counts on; the slot is the report's to give back
+    expect(givenBack.map((g) => [g.tokens.length, g.slots.length])).toEqual([[63, 63]]);
+    // the spent token counts on in the log; the busy slot is still in flight
+    expect([tokensHeld.size, slotsHeld.size]).toEqual([1, 1]);
+    // its attempt ended within the slot's 10 s: kept for this process's next delivery, back after 100 ms idle
+    expect(allowances.release('tg_1', pass.lease)).toBe(true);
+    tick(ALLOWANCE_VALID_MS);
+    await allowances.sweep();
+    expect(givenBack.map((g) => [g.tokens.length, g.slots.length])).toEqual([[63, 63], [0, 1]]);
+    expect(slotsHeld.size).toBe(0);
     expect(allowances.size).toBe(0);
-    await allowances.admit(target(), BIG, sizes);
+    // an attempt that ends after its slot's 10 s: the slot goes back with the batch's report, not to the share
+    const late = (await allowances.admit(target(), BIG, sizes)) as { lease: string };
     expect(asked).toHaveLength(2);
+    tick(SLOT_VALID_MS);
+    expect(allowances.release('tg_1', late.lease)).toBe(false);
   });
 
   it('what a share holds when its next call is made goes back with that call', async () => {

@@ -12,11 +12,14 @@ import type { GateAnswer, HoldReason } from './breaker-redis';
  * the scripts count it whether or not it was spent yet. A token may be spent only until
  * `grant + ALLOWANCE_VALID_MS`, and the script counts a batch's tokens from that time, so a
  * token spent late is still in every window it could fall in (the price: a batched limit that
- * binds sends at most rate × per / (per + 100 ms), 91 % of a per-second rate). A slot starts attempts only until the same deadline, so its lease
- * (`leaseMs`, longer than any attempt) outlives the last attempt it carried.
+ * binds sends at most rate × per / (per + 100 ms), 91 % of a per-second rate). A slot starts
+ * attempts only for `slotValidMs` after its grant (a sixth of the lease: 10 s of 60 s), so its
+ * lease, longer than any attempt (an SMTP session's 30 s at most), outlives the last attempt it
+ * carried; a slot idle for ALLOWANCE_VALID_MS goes back, so it keeps no other deliverer waiting
+ * longer than that.
  */
 
-/** How long a batch's tokens and slots may start attempts after the call that took them began. */
+/** How long a batch's tokens may be spent after the call that took them began; how long a slot may sit idle. */
 export const ALLOWANCE_VALID_MS = 100;
 /** The most tokens or slots one call takes for its target's size alone. */
 export const MAX_BATCH = 64;
@@ -67,13 +70,18 @@ export interface AllowanceOptions {
   giveBack(targetId: string, tokens: string[], slots: string[]): Promise<void>;
   /** a call failed: the gate logs it (at most once a second) */
   warn(what: string, targetId: string, err: unknown): void;
+  /** how long after its grant a slot may start attempts: a sixth of the lease (its lease must outlive the last attempt) */
+  slotValidMs: number;
   /** a monotonic clock in ms (performance.now) */
   now?: () => number;
 }
 
 interface Slot {
   lease: string;
+  /** it starts no attempt from then on */
   until: number;
+  /** it goes back from then on unless an attempt takes it */
+  idleUntil: number;
 }
 
 interface Share {
@@ -148,9 +156,11 @@ export class TargetAllowances {
     if (share === undefined || until === undefined) return false;
     share.busy.delete(lease);
     // its timer gives the slot back once it can no longer start an attempt (or forgets an empty share)
-    if (!share.timer) this.schedule(targetId, share, until);
-    if (this.now() >= until) return false;
-    share.idle.push({ lease, until });
+    const now = this.now();
+    const idleUntil = Math.min(until, now + ALLOWANCE_VALID_MS);
+    if (!share.timer) this.schedule(targetId, share, idleUntil);
+    if (now >= until) return false;
+    share.idle.push({ lease, until, idleUntil });
     return true;
   }
 
@@ -169,7 +179,7 @@ export class TargetAllowances {
     this.expire(share, now);
     const { tokens, slots } = share.stale;
     share.stale = { tokens: [], slots: [] };
-    const next = Math.min(share.tokens.length ? share.tokensUntil : Infinity, ...share.idle.map((s) => s.until));
+    const next = Math.min(share.tokens.length ? share.tokensUntil : Infinity, ...share.idle.map((s) => s.idleUntil));
     if (next !== Infinity) this.schedule(targetId, share, next);
     else if (share.busy.size === 0 && !share.refill && this.shares.get(targetId) === share) this.shares.delete(targetId);
     if (tokens.length + slots.length === 0) return;
@@ -207,15 +217,15 @@ export class TargetAllowances {
     return { verdict: 'go', lease: slot.lease };
   }
 
-  /** Moves tokens and idle slots past their deadline to the give-back list. */
+  /** Moves tokens past their deadline and slots idle too long (or past theirs) to the give-back list. */
   private expire(share: Share, now: number): void {
     if (share.tokens.length && now >= share.tokensUntil) {
       share.stale.tokens.push(...share.tokens);
       share.tokens = [];
     }
-    if (share.idle.some((s) => now >= s.until)) {
-      for (const s of share.idle) if (now >= s.until) share.stale.slots.push(s.lease);
-      share.idle = share.idle.filter((s) => now < s.until);
+    if (share.idle.some((s) => now >= s.idleUntil)) {
+      for (const s of share.idle) if (now >= s.idleUntil) share.stale.slots.push(s.lease);
+      share.idle = share.idle.filter((s) => now < s.idleUntil);
     }
   }
 
@@ -242,7 +252,7 @@ export class TargetAllowances {
           share.tokens.push(...answer.tokens);
           share.tokensUntil = until;
         }
-        for (const lease of answer.slots ?? []) share.idle.push({ lease, until });
+        for (const lease of answer.slots ?? []) share.idle.push({ lease, until: started + this.opts.slotValidMs, idleUntil: until });
         if (!share.timer) this.schedule(targetId, share, until);
       }
     } catch (err) {

@@ -88,6 +88,7 @@ export class RedisTargetGate implements TargetGate {
       ask: (target, limits, batch) => this.ask(target, limits, batch),
       giveBack: (targetId, tokens, slots) => opts.breaker.giveBack(targetId, tokens, slots),
       warn: (what, targetId, err) => this.warn(what, { id: targetId } as TargetRecord, err),
+      slotValidMs: opts.leaseMs / 6,
     });
   }
 
