@@ -39,6 +39,8 @@ const WRITER_COUNTS = (process.env.BENCH_WRITER_COUNTS || '1,2,4').split(',').ma
 const PER_MESSAGE = 10;
 const CATCH_UP_TIMEOUT_MS = bounded(process.env.BENCH_TIMEOUT_MS, SHORT ? 120_000 : 900_000, 10_000, 3_600_000);
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
+/** how often each writer looks at its share of the partitions (ACTIVITY_BALANCE_MS) */
+const BALANCE_MS = 1000;
 /** where each writer's log is kept (hand-overs, settles), or none */
 const LOGS_DIR = process.env.BENCH_WRITER_LOGS || null;
 const env = {
@@ -108,7 +110,7 @@ async function run(n, ch, common) {
   for (let k = 0; k < n; k++) {
     const port = await freePort();
     // a look a second: the partitions are shared out during the warm-up, not while measuring
-    const proc = startProcess(path.join(ROOT, 'services/activity-writer/dist/main.js'), { ...common, HEALTH_PORT: String(port), ACTIVITY_BALANCE_MS: '1000', ...(LOGS_DIR ? { LOG_LEVEL: 'info' } : {}) });
+    const proc = startProcess(path.join(ROOT, 'services/activity-writer/dist/main.js'), { ...common, HEALTH_PORT: String(port), ACTIVITY_BALANCE_MS: String(BALANCE_MS), ...(LOGS_DIR ? { LOG_LEVEL: 'info' } : {}) });
     writers.push({ port, proc });
   }
   try {
@@ -117,9 +119,13 @@ async function run(n, ch, common) {
         throw new Error(`${err.message}\n${w.proc.output()}`);
       });
     }
-    // warm-up: a trickle over every account until each writer writes some partitions (the first
-    // writer to subscribe gets them all, and gives its extra ones away a look at a time)
+    // warm-up: a trickle over every account until each writer writes some partitions and no
+    // partition has moved for three looks (the first writer to subscribe gets them all and gives
+    // its extra ones away a look at a time; a partition given away goes to the next writer in
+    // line, which may give it on): the timed window measures the writers, not the sharing out
     const warmDeadline = Date.now() + (SHORT ? 20_000 : 60_000);
+    let moves = -1;
+    let stillSince = Date.now();
     for (let round = 0; Date.now() < warmDeadline; round++) {
       const at = new Date().toISOString();
       for (let a = 0; a < ACCOUNTS; a++) {
@@ -129,7 +135,9 @@ async function run(n, ch, common) {
       await ch.waitForConfirms();
       await sleep(250);
       const counts = await Promise.all(writers.map((w) => metric(w.port, 'relay_activity_records_written_total')));
-      if (counts.every((c) => (c ?? 0) > 0) && round >= 8) break;
+      const moved = (await Promise.all(writers.map((w) => handoverCosts(w.port)))).reduce((sum, c) => sum + c.given, 0);
+      if (moved !== moves) [moves, stillSince] = [moved, Date.now()];
+      if (counts.every((c) => (c ?? 0) > 0) && round >= 8 && Date.now() - stillSince >= 3 * BALANCE_MS) break;
     }
     // the warm-up written to the end before the clock starts
     for (let settled = false; !settled && Date.now() < warmDeadline + 60_000; ) {
@@ -140,7 +148,7 @@ async function run(n, ch, common) {
       if (!settled) await sleep(100);
     }
     const spread = await Promise.all(writers.map((w) => metric(w.port, 'relay_activity_records_written_total')));
-    process.stderr.write(`  ${n} writer(s) warmed up: records written each ${spread.join('/')}\n`);
+    process.stderr.write(`  ${n} writer(s) warmed up: records written each ${spread.join('/')}, partitions given away ${moves}\n`);
     const before = await Promise.all(writers.map(async (w) => ({ records: (await metric(w.port, 'relay_activity_records_written_total')) ?? 0, cpu: procSample(/** @type {number} */ (w.proc.pid))?.cpu_s ?? 0, costs: await handoverCosts(w.port) })));
     const started = performance.now();
     for (let i = 0; i < EVENTS; i += PER_MESSAGE) {
