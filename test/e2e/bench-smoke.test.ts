@@ -271,10 +271,10 @@ describe('bench/verify-families.js in short mode (inbound verification per famil
 
 describe('bench/activity-writers.js in short mode (1, 2 and 4 activity-writer processes on the partitions, real RabbitMQ and FerretDB)', () => {
   it(
-    'exits 0 and reports rows/s and each writer\'s rows and CPU per row, for 1, 2 and 4 writers',
+    'exits 0 and reports rows/s and each writer\'s rows, CPU per row and hand-overs (with their settles and probes), for 1, 2 and 4 writers',
     async () => {
       const run = await runBench('activity-writers');
-      type Writer = { rows: number; cpu_ms_per_row: number | null };
+      type Writer = { rows: number; cpu_ms_per_row: number | null; handovers: { given: number; taken: number; settle_s: number; probes: number } };
       const report = reportOf<{ bench: string; runs: { writers: number; events: number; rows_per_s: number; per_writer: Writer[] }[] }>(run);
       expect(report.bench).toBe('activity-writers');
       expect(report.runs.map((r) => r.writers)).toEqual([1, 2, 4]);
@@ -282,6 +282,7 @@ describe('bench/activity-writers.js in short mode (1, 2 and 4 activity-writer pr
         expect(r.rows_per_s).toBeGreaterThan(0);
         expect(r.per_writer).toHaveLength(r.writers);
         expect(r.per_writer.reduce((n, w) => n + w.rows, 0)).toBeGreaterThanOrEqual(r.events);
+        for (const w of r.per_writer) expect(w.handovers).toEqual({ given: expect.any(Number), taken: expect.any(Number), settle_s: expect.any(Number), probes: expect.any(Number) });
       }
       expect(run.written).toEqual(report);
     },
