@@ -15,8 +15,8 @@ import type { GateAnswer, HoldReason } from './breaker-redis';
  * binds sends at most rate × per / (per + 100 ms), 91 % of a per-second rate). A slot starts
  * attempts only for `slotValidMs` after its grant (a sixth of the lease: 10 s of 60 s), so its
  * lease, longer than any attempt (an SMTP session's 30 s at most), outlives the last attempt it
- * carried; a slot idle for ALLOWANCE_VALID_MS goes back, so it keeps no other deliverer waiting
- * longer than that.
+ * carried; a slot idle for ALLOWANCE_VALID_MS goes back (with the next call, or by the sweep
+ * ALLOWANCE_VALID_MS later), so it keeps no other deliverer waiting longer than twice that.
  */
 
 /** How long a batch's tokens may be spent after the call that took them began; how long a slot may sit idle. */
@@ -94,6 +94,8 @@ interface Share {
   tokensUntil: number;
   /** slots held and not carrying an attempt */
   idle: Slot[];
+  /** the earliest `idleUntil` among them: idle slots are scanned only from then (amortized O(1) per delivery) */
+  idleCheckAt: number;
   /** slots carrying an attempt, and until when each may start another */
   busy: Map<string, number>;
   /** spent-by-time members to give back with the next call */
@@ -161,6 +163,7 @@ export class TargetAllowances {
     if (!share.timer) this.schedule(targetId, share, idleUntil);
     if (now >= until) return false;
     share.idle.push({ lease, until, idleUntil });
+    share.idleCheckAt = Math.min(share.idleCheckAt, idleUntil);
     return true;
   }
 
@@ -179,7 +182,7 @@ export class TargetAllowances {
     this.expire(share, now);
     const { tokens, slots } = share.stale;
     share.stale = { tokens: [], slots: [] };
-    const next = Math.min(share.tokens.length ? share.tokensUntil : Infinity, ...share.idle.map((s) => s.idleUntil));
+    const next = Math.min(share.tokens.length ? share.tokensUntil : Infinity, share.idleCheckAt);
     if (next !== Infinity) this.schedule(targetId, share, next);
     else if (share.busy.size === 0 && !share.refill && this.shares.get(targetId) === share) this.shares.delete(targetId);
     if (tokens.length + slots.length === 0) return;
@@ -200,7 +203,7 @@ export class TargetAllowances {
       this.shares.delete(targetId);
       void this.sweepOne(targetId, share, true);
     } else if (this.shares.size >= MAX_SHARES) return null;
-    const fresh: Share = { key, rate: Boolean(limits.rate), flight: Boolean(limits.maxInFlight), tokens: [], tokensUntil: 0, idle: [], busy: new Map(), stale: { tokens: [], slots: [] }, refill: null, waiting: 0, timer: null };
+    const fresh: Share = { key, rate: Boolean(limits.rate), flight: Boolean(limits.maxInFlight), tokens: [], tokensUntil: 0, idle: [], idleCheckAt: Infinity, busy: new Map(), stale: { tokens: [], slots: [] }, refill: null, waiting: 0, timer: null };
     this.shares.set(targetId, fresh);
     return fresh;
   }
@@ -223,10 +226,18 @@ export class TargetAllowances {
       share.stale.tokens.push(...share.tokens);
       share.tokens = [];
     }
-    if (share.idle.some((s) => now >= s.idleUntil)) {
-      for (const s of share.idle) if (now >= s.idleUntil) share.stale.slots.push(s.lease);
-      share.idle = share.idle.filter((s) => now < s.idleUntil);
+    if (now < share.idleCheckAt) return;
+    const keep: Slot[] = [];
+    let next = Infinity;
+    for (const s of share.idle) {
+      if (now >= s.idleUntil) share.stale.slots.push(s.lease);
+      else {
+        keep.push(s);
+        next = Math.min(next, s.idleUntil);
+      }
     }
+    share.idle = keep;
+    share.idleCheckAt = next;
   }
 
   private async refill(target: TargetRecord, share: Share, limits: EffectiveLimits, sizes: BatchSizes): Promise<BatchAnswer | 'failed'> {
@@ -253,6 +264,7 @@ export class TargetAllowances {
           share.tokensUntil = until;
         }
         for (const lease of answer.slots ?? []) share.idle.push({ lease, until: started + this.opts.slotValidMs, idleUntil: until });
+        if (answer.slots?.length) share.idleCheckAt = Math.min(share.idleCheckAt, until);
         if (!share.timer) this.schedule(targetId, share, until);
       }
     } catch (err) {
@@ -264,8 +276,12 @@ export class TargetAllowances {
     return answer;
   }
 
+  /**
+   * The share's sweep, ALLOWANCE_VALID_MS after `at`: a target still busy has given its expired
+   * part back with its next call by then, so only a target gone quiet costs a GIVE_BACK.
+   */
   private schedule(targetId: string, share: Share, at: number): void {
-    share.timer = setTimeout(() => void this.sweepOne(targetId, share, false), Math.max(0, at - this.now()) + 1);
+    share.timer = setTimeout(() => void this.sweepOne(targetId, share, false), Math.max(0, at - this.now()) + ALLOWANCE_VALID_MS);
     share.timer.unref();
   }
 }
