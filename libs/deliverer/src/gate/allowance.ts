@@ -98,7 +98,7 @@ interface Share {
   idleCheckAt: number;
   /** slots carrying an attempt, and until when each may start another */
   busy: Map<string, number>;
-  /** spent-by-time members to give back with the next call */
+  /** tokens and slots past their time, given back with the next call (or by the sweep) */
   stale: { tokens: string[]; slots: string[] };
   refill: Promise<void> | null;
   /** deliveries waiting for the refill under way: the next call takes enough for them */
@@ -125,7 +125,7 @@ export class TargetAllowances {
   /**
    * A delivery's pass from the target's share, refilled by one call when it has run out (one
    * call at a time per target; the others wait for it). `null`: ask once for this delivery
-   * instead (no room for another share, or concurrent deliveries outran two refills).
+   * instead (no room for another share, or concurrent deliveries outran MAX_ROUNDS refills).
    */
   async admit(target: TargetRecord, limits: EffectiveLimits, sizes: BatchSizes): Promise<ShareVerdict | null> {
     const targetId = target.id;
