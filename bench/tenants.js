@@ -123,6 +123,28 @@ async function storeReads(ns) {
 }
 
 /**
+ * Per accepted event, counted by the processes themselves (so not by how busy a shared machine
+ * is): the gateway's broker messages (deliveries, activity batches, payload batches) and the
+ * webhook deliverer's target-gate Redis script calls.
+ */
+const PER_EVENT_COUNTERS = /** @type {const} */ ([
+  ['gateway_messages', 'ingest-gateway', 'relay_ingest_publishes_total'],
+  ['deliverer_gate_calls', 'webhook-deliverer', 'relay_target_gate_calls_total'],
+]);
+
+/** @param {import('./system').Run} ns */
+async function perEventCounters(ns) {
+  /** @type {Record<string, number | null>} */
+  const out = {};
+  for (const [key, name, metric] of PER_EVENT_COUNTERS) {
+    const port = ns.healthPorts[name] ?? ns.ports[name];
+    const text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
+    out[key] = metricValue(text, metric);
+  }
+  return out;
+}
+
+/**
  * The activity-writer's flush counters: what one flush costs as rows spread over more endpoints, accounts and senders.
  * @param {import('./system').Run} ns
  */
@@ -180,6 +202,7 @@ async function runPhase(ctx, count, k) {
 
   progress(`${count} endpoint(s): ${DURATION_S} s measured`);
   const reads0 = await storeReads(ns);
+  const counts0 = await perEventCounters(ns);
   const w0 = await writerFlushes(ns);
   const sampler = createSampler(pids, probes);
   const cpuUntilCaughtUp = sampler.window();
@@ -195,6 +218,9 @@ async function runPhase(ctx, count, k) {
   const caughtUpS = (Date.now() - r.started_at) / 1000;
   const cpuMs = Object.fromEntries(Object.entries(cpuUntilCaughtUp()).map(([name, pct]) => [name, (pct / 100) * caughtUpS * 1000]));
   const flush = perFlush(w0, await writerFlushes(ns), cpuMs);
+  // from the measured load's start until its deliveries and activity were done: every count the measured events caused
+  const counts1 = await perEventCounters(ns);
+  const perEvent = Object.fromEntries(PER_EVENT_COUNTERS.map(([key]) => [key, counts0[key] === null || counts1[key] === null || !r.accepted ? null : Number(((/** @type {number} */ (counts1[key]) - /** @type {number} */ (counts0[key])) / r.accepted).toFixed(3))]));
   const cpuMsPerEvent = Object.fromEntries(Object.entries(during.processes).map(([name, p]) => [name, r.accepted ? Number(((p.cpu_pct / 100) * seconds * 1000 / r.accepted).toFixed(3)) : null]));
   const readsPerS = Object.fromEntries(READERS.map((n) => [n, reads0[n] === null || reads1[n] === null ? null : Number(((reads1[n] - reads0[n]) / seconds).toFixed(2))]));
   return {
@@ -214,6 +240,7 @@ async function runPhase(ctx, count, k) {
     store_reads_per_s: readsPerS,
     activity_flush: flush,
     cpu_ms_per_event: cpuMsPerEvent,
+    per_event: perEvent,
     machine: during.machine,
   };
 }
@@ -318,6 +345,8 @@ function printTable(r) {
     ...r.phases.map((/** @type {Phase} */ p) => `${fmt(p.endpoints).padStart(9)}  ${fmt(p.accepted_per_s).padStart(10)}  ${fmt(p.ratio_to_single).padStart(7)}  ${fmt(p.p99_ms).padStart(6)}  ${fmt(p.activity_lag_s).padStart(14)}  ${readsOf(p).padStart(20)}  ${cpuOf(p)}`),
     'activity-writer per flush (measured load until caught up): records, wall ms, writer CPU ms, store CPU ms',
     ...r.phases.map((/** @type {Phase} */ p) => `${fmt(p.endpoints).padStart(9)}  ${p.activity_flush ? [p.activity_flush.records_per_flush, p.activity_flush.wall_ms_per_flush, p.activity_flush.writer_cpu_ms_per_flush, p.activity_flush.store_cpu_ms_per_flush].map(fmt).join(' / ') : '–'}`),
+    'per accepted event (counted by the processes, measured load until caught up): gateway broker messages / webhook deliverer gate Redis calls',
+    ...r.phases.map((/** @type {Phase} */ p) => `${fmt(p.endpoints).padStart(9)}  ${fmt(p.per_event.gateway_messages)} / ${fmt(p.per_event.deliverer_gate_calls)}`),
     `events: accepted ${fmt(r.accepted)}, delivered ${fmt(r.delivered)}, lost ${fmt(r.lost)}, duplicates ${fmt(r.duplicates)}`,
     `machine per phase (100% = one core; other processes = work not ours on a shared machine): ${r.phases.map((/** @type {Phase} */ p) => `${p.endpoints}: busy ${fmt(p.machine.busy_pct)}%, other ${fmt(p.machine.other_processes_pct)}%`).join('; ')}`,
     '',

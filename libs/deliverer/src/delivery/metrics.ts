@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram } from 'prom-client';
 import { BREAKER_STATES } from '@relay/store';
 import type { TargetRecord } from '@relay/store';
 import type { Registry } from 'prom-client';
+import type { GateScripts } from '../gate/target-gate';
 import { FLAG_REASONS } from './ports';
 import type { DeliveryMeter } from './ports';
 
@@ -70,4 +71,22 @@ export function registerBreakerStateGauge(registry: Registry, held: () => Iterab
       for (const [state, n] of counts) this.set({ state }, n);
     },
   });
+}
+
+/**
+ * relay_target_gate_calls_total{script}: the target gate's Redis script calls (gate: before an
+ * attempt or for a batch of tokens and slots; report: a batch of one target's outcomes and
+ * leases; probed: a probe's end; give_back: unspent tokens and idle slots) — what
+ * the gate costs Redis per delivery, the figure docs/delivery-limits.md "What it costs per
+ * delivery" states.
+ */
+export function countGateCalls(registry: Registry, scripts: GateScripts): GateScripts {
+  const calls = new Counter({ name: 'relay_target_gate_calls_total', help: 'Redis script calls of the target gate, by script: gate (before an attempt, or a batch of tokens and slots), report (one target\'s batch of outcomes and leases), probed (a probe\'s end), give_back (unspent tokens and idle slots)', labelNames: ['script'], registers: [registry] });
+  for (const script of ['gate', 'report', 'probed', 'give_back']) calls.inc({ script }, 0);
+  return {
+    gate: (...a) => (calls.inc({ script: 'gate' }), scripts.gate(...a)),
+    report: (...a) => (calls.inc({ script: 'report' }), scripts.report(...a)),
+    probed: (...a) => (calls.inc({ script: 'probed' }), scripts.probed(...a)),
+    giveBack: (...a) => (calls.inc({ script: 'give_back' }), scripts.giveBack(...a)),
+  };
 }

@@ -17,7 +17,7 @@ import { BreakerRedis } from '../gate/breaker-redis';
 import { announceTransition, createBreakerStateWriter } from '../gate/sync';
 import { RedisTargetGate } from '../gate/target-gate';
 import { handleDelivery } from './handle';
-import { createDeliveryMetrics, registerBreakerStateGauge } from './metrics';
+import { countGateCalls, createDeliveryMetrics, registerBreakerStateGauge } from './metrics';
 import { TargetCache } from './target-cache';
 
 export interface DelivererOptions {
@@ -78,7 +78,7 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
   const health = createTargetHealth(opts.store, targets, opts.changes.publisher, tellFlagged);
   const writer = createBreakerStateWriter(opts.store, (change) => opts.changes.publisher.announce(change), (id) => targets.forget(id));
   const gate = new RedisTargetGate({
-    breaker: new BreakerRedis(opts.changes.commands, opts.namespace),
+    breaker: countGateCalls(opts.metrics, new BreakerRedis(opts.changes.commands, opts.namespace)),
     logger: opts.logger,
     leaseMs: opts.gate?.leaseMs ?? DEFAULT_LEASE_MS,
     flushMs: opts.gate?.flushMs ?? DEFAULT_FLUSH_MS,
