@@ -186,7 +186,7 @@ describe('bench/tenants.js in short mode (the whole system on one endpoint, then
     'exits 0, delivers every accepted event and reports each phase with its store reads and CPU per event',
     async () => {
       const run = await runBench('tenants');
-      type Phase = { endpoints: number; endpoints_used: number; sources_used: number; accepted_per_s: number; ratio_to_single: number; activity_lag_s: number | null; store_reads_per_s: Record<string, number | null>; cpu_ms_per_event: Record<string, number | null> };
+      type Phase = { endpoints: number; endpoints_used: number; sources_used: number; accepted_per_s: number; ratio_to_single: number; activity_lag_s: number | null; store_reads_per_s: Record<string, number | null>; cpu_ms_per_event: Record<string, number | null>; per_event: Record<string, number | null> };
       const report = reportOf<{ bench: string; lost: number; duplicates: number; phases: Phase[] }>(run);
       expect(report).toMatchObject({ bench: 'tenants', lost: 0, duplicates: 0 });
       expect(report.phases.map((p) => p.endpoints)).toEqual([1, 10]);
@@ -201,6 +201,9 @@ describe('bench/tenants.js in short mode (the whole system on one endpoint, then
         // the metric operators see, scraped from the gateway's and the webhook deliverer's /metrics
         expect(p.store_reads_per_s).toMatchObject({ 'ingest-gateway': expect.any(Number), 'webhook-deliverer': expect.any(Number) });
         expect(p.cpu_ms_per_event).toMatchObject({ 'ingest-gateway': expect.any(Number), 'webhook-deliverer': expect.any(Number), 'activity-writer': expect.any(Number) });
+        // counted by the processes: at least the delivery's message per event; the gate's calls (no limits: batched reports only)
+        expect(p.per_event.gateway_messages).toBeGreaterThanOrEqual(1);
+        expect(p.per_event.deliverer_gate_calls).toEqual(expect.any(Number));
       }
       expect(run.written).toEqual(report);
     },
