@@ -26,6 +26,9 @@ import type { ActivityTally } from './activity-tally';
  * every marker's row can be read. Then it counts: one row per event, none Pending, none lost.
  *
  *   CHAOS_LOG_EVENTS=50000 npx jest --selectProjects e2e -- test/e2e/chaos/activity-writers
+ *
+ * With PRIVATE_SERVERS_KEEP=1 each writer's log stays in the servers' directory
+ * (`services/activity-writer-<pid>.log`); CHAOS_LOG_LEVEL=info puts the partition hand-overs in it.
  */
 const intEnv = (name: string, fallback: number, min = 0): number => {
   const v = process.env[name];
@@ -88,7 +91,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 beforeAll(async () => {
   servers = await startPrivateServers('chaoslog');
-  const env = { ...servers.env('relay_chaoslog'), RELAY_NAMESPACE: NAMESPACE, LOG_LEVEL: 'warn' };
+  const env = { ...servers.env('relay_chaoslog'), RELAY_NAMESPACE: NAMESPACE, LOG_LEVEL: process.env.CHAOS_LOG_LEVEL || 'warn' };
   for (let i = 0; i < WRITERS; i++) writers.push(await startWriter(env));
   broker = new BrokerConnection({ url: servers.rabbitmq.url, connectionName: 'chaos activity producer', logger, topology: { namespace: NAMESPACE, deliveryLimit: 20 } });
   await broker.start();
@@ -103,6 +106,15 @@ beforeAll(async () => {
       .catch(() => void (publishFailures += 1));
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
+  };
+
+  // the partition queues' ready messages: what a takeover has to work off before its markers
+  const depthConn = await amqp.connect(servers.rabbitmq.url);
+  const depthCh = await depthConn.createChannel();
+  const backlog = async (): Promise<number> => {
+    let ready = 0;
+    for (const q of brokerNames(NAMESPACE).activityPartitionQueues) ready += (await depthCh.checkQueue(q)).messageCount;
+    return ready;
   };
 
   const takeover = async (): Promise<number> => {
@@ -130,10 +142,12 @@ beforeAll(async () => {
       if (fault === 'kill -9 activity-writer') {
         const victim = writers.shift()!;
         await victim.stop('SIGKILL');
+        const readyAtKill = await backlog();
         // the other two take its partitions; its replacement joins them as a standby or takes some back
         const takeoverMs = await takeover();
+        const readyAfter = await backlog();
         writers.push(await startWriter(env));
-        faults.push({ fault, atShare, detail: `pid ${victim.process.pid} killed; every partition written again ${takeoverMs} ms after the kill`, takeoverMs });
+        faults.push({ fault, atShare, detail: `pid ${victim.process.pid} killed; every partition written again ${takeoverMs} ms after the kill (partition queues: ${readyAtKill} messages ready at the kill, ${readyAfter} when every marker was written)`, takeoverMs });
       } else {
         const t = Date.now();
         await servers!.ferretdb.stop('SIGTERM');
@@ -156,6 +170,7 @@ beforeAll(async () => {
     sent = n + 1;
   }
   await faultRun;
+  await depthConn.close();
   await sleep(100);
   await Promise.all([...inFlight]);
 
