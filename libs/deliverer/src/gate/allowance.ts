@@ -1,6 +1,7 @@
 import type { TargetRecord } from '@relay/store';
 import type { EffectiveLimits } from '@relay/targets';
-import type { GateAnswer, HoldReason } from './breaker-redis';
+import type { GateAnswer } from './breaker-redis';
+import type { GateVerdict } from './target-gate';
 
 /**
  * A deliverer's local share of a limited target's allowance (docs/delivery-limits.md "Batches
@@ -61,7 +62,6 @@ export interface BatchRequest {
 /** A GATE answer with what it granted (the members of the rate log and the lease set). */
 export type BatchAnswer = GateAnswer & { tokens?: string[]; slots?: string[] };
 
-export type ShareVerdict = { verdict: 'go' | 'probe'; lease: string | null } | { verdict: 'hold'; reason: HoldReason; waitMs: number };
 
 export interface AllowanceOptions {
   /** one GATE call for the target (with the breaker's follow-up done by the gate) */
@@ -127,7 +127,7 @@ export class TargetAllowances {
    * call at a time per target; the others wait for it). `null`: ask once for this delivery
    * instead (no room for another share, or concurrent deliveries outran MAX_ROUNDS refills).
    */
-  async admit(target: TargetRecord, limits: EffectiveLimits, sizes: BatchSizes): Promise<ShareVerdict | null> {
+  async admit(target: TargetRecord, limits: EffectiveLimits, sizes: BatchSizes): Promise<GateVerdict | null> {
     const targetId = target.id;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const share = this.shareOf(targetId, limits);
@@ -209,7 +209,7 @@ export class TargetAllowances {
   }
 
   /** A token and a slot (each where the target limits it) that may still start an attempt. */
-  private take(share: Share): ShareVerdict | null {
+  private take(share: Share): GateVerdict | null {
     const now = this.now();
     this.expire(share, now);
     if ((share.rate && share.tokens.length === 0) || (share.flight && share.idle.length === 0)) return null;

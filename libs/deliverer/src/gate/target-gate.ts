@@ -53,6 +53,13 @@ interface Pending {
   leases: string[];
 }
 
+/** Outcomes gathered per target, sent together when the timer fires */
+interface Batch {
+  gathered: Map<string, Pending>;
+  timer: NodeJS.Timeout | null;
+  everyMs: number;
+}
+
 /** Targets gathered per batch before it is sent at once, so memory stays bounded whatever the load. */
 const MAX_PENDING_TARGETS = 10_000;
 /** leases per target per batch; past that the batch is sent at once */
@@ -72,11 +79,9 @@ const QUIET_SHARE_OF_BUCKET = 10;
  */
 export class RedisTargetGate implements TargetGate {
   /** targets with a failure or a lease to report: sent every `flushMs` */
-  private pending = new Map<string, Pending>();
-  private timer: NodeJS.Timeout | null = null;
+  private readonly pending: Batch;
   /** targets with only successes to report: sent every `quietFlushMs` */
-  private quiet = new Map<string, Pending>();
-  private quietTimer: NodeJS.Timeout | null = null;
+  private readonly quiet: Batch;
   /** the last (target, seq) this process synced, so a state is written and announced once per process */
   private readonly synced = new LRUCache<string, number>({ max: 10_000 });
   private lastError = 0;
@@ -84,10 +89,12 @@ export class RedisTargetGate implements TargetGate {
   private readonly allowances: TargetAllowances;
 
   constructor(private readonly opts: RedisGateOptions) {
+    this.pending = { gathered: new Map(), timer: null, everyMs: opts.flushMs };
+    this.quiet = { gathered: new Map(), timer: null, everyMs: opts.quietFlushMs };
     this.allowances = new TargetAllowances({
       ask: (target, limits, batch) => this.ask(target, limits, batch),
       giveBack: (targetId, tokens, slots) => opts.breaker.giveBack(targetId, tokens, slots),
-      warn: (what, targetId, err) => this.warn(what, { id: targetId } as TargetRecord, err),
+      warn: (what, targetId, err) => this.warn(what, targetId, err),
       slotValidMs: opts.leaseMs / 6,
     });
   }
@@ -100,7 +107,7 @@ export class RedisTargetGate implements TargetGate {
     const sizes = limits && cached === 'closed' ? batchSizes(limits) : null;
     if (limits && sizes) {
       const shared = await this.allowances.admit(target, limits, sizes);
-      if (shared) return shared.verdict === 'probe' ? { verdict: 'probe', lease: shared.lease as string } : (shared as GateVerdict);
+      if (shared) return shared;
     }
     const settings = breakerSettingsOf(target);
     try {
@@ -109,7 +116,7 @@ export class RedisTargetGate implements TargetGate {
       // a lease is taken only when the target limits deliveries in flight
       return a.verdict === 'probe' ? { verdict: 'probe', lease: a.lease } : { verdict: 'go', lease: limits?.maxInFlight ? a.lease : null };
     } catch (err) {
-      this.warn('target gate not asked; sending', target, err);
+      this.warn('target gate not asked; sending', target.id, err);
       return { verdict: 'go', lease: null };
     }
   }
@@ -129,7 +136,7 @@ export class RedisTargetGate implements TargetGate {
         const r = await this.opts.breaker.probed(target.id, pass.lease, answered, outcome.result === 'success' ? '' : outcome.error);
         await this.follow(target, r.view, r.won);
       } catch (err) {
-        this.warn('probe outcome not reported; its lock expires', target, err);
+        this.warn('probe outcome not reported; its lock expires', target.id, err);
       }
       return;
     }
@@ -138,28 +145,28 @@ export class RedisTargetGate implements TargetGate {
     const ok = outcome.result === 'success' ? 1 : 0;
     const failed = sent && outcome.result === 'retry' ? 1 : 0;
     if (ok + failed === 0 && pass.lease === null) return;
-    let p = this.pending.get(target.id);
+    let p = this.pending.gathered.get(target.id);
     if (!p && failed === 0 && pass.lease === null && this.mayWait(target)) {
-      p = this.quiet.get(target.id) ?? { target, ok: 0, failed: 0, leases: [] };
-      this.quiet.set(target.id, p);
-      this.quietTimer ??= setTimeout(() => void this.send('quiet'), this.opts.quietFlushMs).unref();
+      p = this.quiet.gathered.get(target.id) ?? { target, ok: 0, failed: 0, leases: [] };
+      this.quiet.gathered.set(target.id, p);
+      this.schedule(this.quiet);
     } else if (!p) {
       // the successes gathered so far go with this failure or lease: the window sees them together
-      p = this.quiet.get(target.id) ?? { target, ok: 0, failed: 0, leases: [] };
-      this.quiet.delete(target.id);
-      this.pending.set(target.id, p);
+      p = this.quiet.gathered.get(target.id) ?? { target, ok: 0, failed: 0, leases: [] };
+      this.quiet.gathered.delete(target.id);
+      this.pending.gathered.set(target.id, p);
     }
     p.target = target;
     p.ok += ok;
     p.failed += failed;
     if (pass.lease !== null) p.leases.push(pass.lease);
-    if (this.pending.size + this.quiet.size >= MAX_PENDING_TARGETS || p.leases.length >= MAX_PENDING_LEASES) void this.flush();
-    else if (this.pending.size > 0) this.timer ??= setTimeout(() => void this.send('pending'), this.opts.flushMs).unref();
+    if (this.pending.gathered.size + this.quiet.gathered.size >= MAX_PENDING_TARGETS || p.leases.length >= MAX_PENDING_LEASES) void this.flush();
+    else if (this.pending.gathered.size > 0) this.schedule(this.pending);
   }
 
   /** Sends everything gathered (shutdown; a full batch). */
   async flush(): Promise<void> {
-    await Promise.all([this.send('pending'), this.send('quiet')]);
+    await Promise.all([this.send(this.pending), this.send(this.quiet)]);
   }
 
   /** May this target's successes wait `quietFlushMs`: its breaker is closed as cached and the wait is a tenth of its bucket at most. */
@@ -169,26 +176,23 @@ export class RedisTargetGate implements TargetGate {
     return this.opts.quietFlushMs * QUIET_SHARE_OF_BUCKET * 6 <= (target.breaker?.window_s ?? BREAKER_DEFAULTS.window_s) * 1000;
   }
 
+  private schedule(b: Batch): void {
+    b.timer ??= setTimeout(() => void this.send(b), b.everyMs).unref();
+  }
+
   /** Sends one of the two batches: one script call per target, in parallel (pipelined by the client). */
-  private async send(which: 'pending' | 'quiet'): Promise<void> {
-    const timer = which === 'pending' ? this.timer : this.quietTimer;
-    if (timer) clearTimeout(timer);
-    const gathered = which === 'pending' ? this.pending : this.quiet;
-    if (which === 'pending') {
-      this.timer = null;
-      this.pending = new Map();
-    } else {
-      this.quietTimer = null;
-      this.quiet = new Map();
-    }
-    const batch = [...gathered.values()];
+  private async send(b: Batch): Promise<void> {
+    if (b.timer) clearTimeout(b.timer);
+    b.timer = null;
+    const batch = [...b.gathered.values()];
+    b.gathered = new Map();
     await Promise.all(
       batch.map(async (p) => {
         try {
           const r = await this.opts.breaker.report(p.target.id, p, p.leases, breakerSettingsOf(p.target));
           await this.follow(p.target, r.view, r.won);
         } catch (err) {
-          this.warn('attempt outcomes not reported; their leases expire', p.target, err);
+          this.warn('attempt outcomes not reported; their leases expire', p.target.id, err);
         }
       }),
     );
@@ -210,15 +214,15 @@ export class RedisTargetGate implements TargetGate {
       await this.opts.sync.changed(target, view, won);
     } catch (err) {
       this.synced.delete(target.id);
-      this.warn('breaker state not stored', target, err);
+      this.warn('breaker state not stored', target.id, err);
     }
   }
 
   /** at most one warning a second: a Redis outage must not flood the log */
-  private warn(what: string, target: TargetRecord, err: unknown): void {
+  private warn(what: string, targetId: string, err: unknown): void {
     const now = Date.now();
     if (now - this.lastError < 1000) return;
     this.lastError = now;
-    this.opts.logger.warn(what, { target_id: target.id, error: (err as Error).message });
+    this.opts.logger.warn(what, { target_id: targetId, error: (err as Error).message });
   }
 }
