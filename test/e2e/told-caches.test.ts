@@ -129,7 +129,11 @@ describe('changes made through the API are in force at every gateway and deliver
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push((await send(gateways()[i % 2]!)).id);
     await eventually(async () => ids.every((id) => arrived(receiver, id)), 10000, 'the 10 events delivered');
-    const delivered = attemptsSince(clearedMarks);
+    // the attempts are logged after the answer, which the receiver sends after recording the request
+    const delivered = await eventually(async () => {
+      const seen = attemptsSince(clearedMarks);
+      return seen.flat().length >= 10 && seen;
+    }, 10000, 'the 10 attempts logged');
     expect(delivered.map((d) => d.length > 0 && d.every((a) => a.state === 'delivered'))).toEqual([true, true]);
   });
 });
@@ -162,7 +166,9 @@ describe('a lost Redis connection (cut by the proxy, the counter reset as by a r
     const marks = outputMarks();
     const first = await send(stack.services['ingest-gateway']!);
     await eventually(async () => arrived(receiver, first.id), 10000, 'the event delivered by the cut deliverer');
-    expect(attemptsSince(marks)[1]!.map((a) => a.state)).toEqual(['delivered']);
+    // the receiver has the request before the deliverer has its answer and logs the attempt
+    const attempts = await eventually(async () => attemptsSince(marks)[1]!.length > 0 && attemptsSince(marks)[1]!, 10000, 'the cut deliverer\'s attempt logged');
+    expect(attempts.map((a) => a.state)).toEqual(['delivered']);
 
     const heard = (): number => cutGateway.output().split('cache change announcements heard again').length;
     const heardBefore = heard();
