@@ -67,8 +67,9 @@ export interface ActivityLogWriter {
   drain(): Promise<void>;
   /**
    * writes everything taken so far of one activity partition, held rows and index entries
-   * included, and settles its write() calls (before giving the partition away); the other
-   * partitions' held rows and entries stay held
+   * included, and settles its write() calls (before giving the partition away, or when the
+   * broker's prefetch for it is nearly all in hand); the other partitions' held rows and entries
+   * stay held
    */
   settle(partition: number): Promise<void>;
   /**

@@ -30,11 +30,11 @@ interface Writer {
   accounts: Set<string>;
 }
 
-async function startWriter(label: string, balanceMs = 0): Promise<Writer> {
+async function startWriter(label: string, balanceMs = 0, hold: { indexWaitMs?: number; indexMaxWaitMs?: number; maxWaitMs?: number } = {}): Promise<Writer> {
   const store = await connectStore(ns.mongodbUrl);
   const broker = new BrokerConnection({ url: infra.rabbitmqUrl, connectionName: `test writer ${label}`, logger, topology: { namespace: ns.namespace, deliveryLimit: 20 } });
   await broker.start();
-  const inner = openActivityLog(store.connection).writer({ holdMs: 100, maxHeld: 1000, batchSize: 1000, maxWaitMs: 20, payloadMessagesPerFlush: 16, keepPerMinute: 10, retentionMs: 30 * DAY_MS });
+  const inner = openActivityLog(store.connection).writer({ holdMs: 100, maxHeld: 1000, batchSize: 1000, maxWaitMs: 20, payloadMessagesPerFlush: 16, keepPerMinute: 10, retentionMs: 30 * DAY_MS, ...hold });
   const accounts = new Set<string>();
   const writer: ActivityLogWriter = {
     ...inner,
@@ -181,5 +181,26 @@ describe('activity partitions on the real broker and store', () => {
     for (const e of after) await eventually(async () => (await row(reader, e.id))?.status === 'completed', 15_000, `row ${e.id}`);
     expect(first.accounts.size).toBeGreaterThan(0);
     expect(second.accounts.size).toBeGreaterThan(0);
+  });
+
+  it('a partition whose index entries are held keeps flowing: single-record messages past the prefetch are written long before the hold ends', async () => {
+    for (const w of writers.splice(0)) await stopWriter(w);
+    // a minute's index hold and flush wait: without a write when the partition's prefetch (64 / 8
+    // partitions = 8 messages) is nearly all in hand, no message past the eighth would come
+    // before then, since a message is acked only once its index entries are written
+    const w = await startWriter('held', 0, { indexWaitMs: 60_000, indexMaxWaitMs: 60_000, maxWaitMs: 60_000 });
+    writers.push(w);
+    const activity = createActivityPublisher(publisher, ns.namespace);
+    const account = ACCOUNTS[3]!;
+    const ids = Array.from({ length: 120 }, (_, i) => eventId(`held_${i}`));
+    // one record a message, as a gateway sends them under light traffic
+    for (const id of ids) await activity.publish(request(id, { account_id: account, endpoint_id: `ep_${account}`, target_count: 0 }));
+    await eventually(async () => (await Promise.all(ids.map((id) => row(reader, id)))).every((r) => r !== null), 15_000, 'all 120 rows, well inside the minute');
+    const ch = await producer.openChannel();
+    try {
+      expect((await ch.checkQueue(names.activityPartitionQueue(activityPartitionOf(account)))).messageCount).toBe(0);
+    } finally {
+      await ch.close();
+    }
   });
 });
