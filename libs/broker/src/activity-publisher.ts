@@ -34,8 +34,9 @@ export interface ActivityBatchOptions {
    * last `ACTIVE_PARTITION_MS` (so at most `lingerMs` × 8). Records of one account wait
    * `lingerMs`, as before; records spread over the 8 partitions wait 8 times longer, so each
    * partition's message carries as many records as one account's did and the messages per second
-   * stay about 1000 / `lingerMs` whatever the spread. Only for a caller whose answer does not
-   * wait for the confirm (the gateway); its crash window is the longest linger.
+   * stay about 1000 / `lingerMs` whatever the spread. For the gateway, whose answer does not
+   * wait for the confirm, the crash window is the longest linger; for a deliverer, which acks
+   * after the confirm, it is that much longer on a prefetch slot.
    */
   spreadLinger?: boolean;
 }

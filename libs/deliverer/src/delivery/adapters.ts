@@ -12,8 +12,12 @@ import type { TargetCache } from './target-cache';
 
 /** Attempt outcomes travel to the activity-writer through the broker, in batches, with confirms; the delivery is acked after. */
 export function createAttemptRecorder(publisher: ConfirmPublisher, namespace: string): AttemptRecorder {
-  // the delivery's ack waits for this confirm, holding a prefetch slot: gather only what finished together
-  const activity = createActivityPublisher(publisher, namespace, { maxItems: MAX_ACTIVITY_BATCH, lingerMs: 1 });
+  // the delivery's ack waits for this confirm, holding a prefetch slot: gather only what finished
+  // together — 1 ms for one account's attempts, up to 8 ms when they spread over the 8 partitions,
+  // so that a message still carries what 1 ms of one account's did (at 1,000 endpoints over 10
+  // accounts most went alone, a message per attempt). 8 ms of 1,600 attempts a second hold
+  // 13 of the 256 prefetch slots.
+  const activity = createActivityPublisher(publisher, namespace, { maxItems: MAX_ACTIVITY_BATCH, lingerMs: 1, spreadLinger: true });
   return {
     record: (attempt: ActivityAttemptV1) => activity.publish(attempt),
   };
