@@ -63,9 +63,11 @@ export function replayRoutes(deps: ReplayDeps): Router {
     const payload = row.outcome === 'ACCEPTED' ? await log.payload(eventId) : null;
     const why = resendable(row, payload);
     if (why === 'not_accepted') throw new ApiError(409, 'not_resendable', `Only accepted events can be delivered again; this request was refused (${row.outcome}).`);
+    // the targets first: one the request names that is not the endpoint's is 404 however soon
+    // after the row it asks, while the payload reaches the log a moment after its row
+    const targets = await targetsFor(deps, row.endpoint_id, account, body.target_ids, row.not_routed ?? []);
     if (why === 'payload_not_stored') throw new ApiError(409, 'payload_not_stored', 'The payload of this event is not stored: it was accepted before payloads were kept, the broker did not take it, or it has not reached the activity log yet (retry in a few seconds).');
 
-    const targets = await targetsFor(deps, row.endpoint_id, account, body.target_ids, row.not_routed ?? []);
     const allowed = await deps.limits.take(account, 'resend', deps.resendsPerMinute, MINUTE_MS);
     if (!allowed.ok) throw tooMany('too_many_resends', `At most ${deps.resendsPerMinute} resends a minute.`, allowed.retryAfterSeconds);
     const allowance = await deps.resendAllowance.take(account, eventId, targets.length).catch((err: unknown) => {
