@@ -167,7 +167,10 @@ describe('a lost Redis connection (cut by the proxy, the counter reset as by a r
     const first = await send(stack.services['ingest-gateway']!);
     await eventually(async () => arrived(receiver, first.id), 10000, 'the event delivered by the cut deliverer');
     // the receiver has the request before the deliverer has its answer and logs the attempt
-    const attempts = await eventually(async () => attemptsSince(marks)[1]!.length > 0 && attemptsSince(marks)[1]!, 10000, 'the cut deliverer\'s attempt logged');
+    const attempts = await eventually(async () => {
+      const seen = attemptsSince(marks)[1]!;
+      return seen.length > 0 && seen;
+    }, 10000, 'the cut deliverer\'s attempt logged');
     expect(attempts.map((a) => a.state)).toEqual(['delivered']);
 
     const heard = (): number => cutGateway.output().split('cache change announcements heard again').length;

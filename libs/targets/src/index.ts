@@ -10,7 +10,7 @@ export { checkDescribed, sealCredentials, validateDescribed } from './describe/v
 export { viewDescribed } from './describe/view';
 export { describedConfig } from './describe/kind-config';
 export { checkTargetName, TARGET_FIELDS, validateBreakerSettings, validateRetrySchedule, validateRouting, validateTargetLimits, withTargetFields } from './describe/target-fields';
-export { BREAKER_DEFAULTS, breakerSettingsOf, limitsOf, TARGET_LIMITS } from './describe/limits';
+export { BREAKER_DEFAULTS, breakerSettingOf, breakerSettingsOf, limitsOf, TARGET_LIMITS } from './describe/limits';
 export type { BreakerSettings, EffectiveLimits, TargetLimits } from './describe/limits';
 export { configInputSchema, configViewSchema, fieldInputSchema, fieldViewSchema } from './describe/schema';
 export type { JsonSchema } from './describe/schema';

@@ -62,7 +62,6 @@ export interface BatchRequest {
 /** A GATE answer with what it granted (the members of the rate log and the lease set). */
 export type BatchAnswer = GateAnswer & { tokens?: string[]; slots?: string[] };
 
-
 export interface AllowanceOptions {
   /** one GATE call for the target (with the breaker's follow-up done by the gate) */
   ask(target: TargetRecord, limits: EffectiveLimits, batch: BatchRequest): Promise<BatchAnswer>;

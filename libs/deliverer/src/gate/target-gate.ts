@@ -1,7 +1,7 @@
 import { LRUCache } from '@relay/cache';
 import type { Logger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
-import { BREAKER_DEFAULTS, breakerSettingsOf, limitsOf } from '@relay/targets';
+import { breakerSettingOf, breakerSettingsOf, limitsOf } from '@relay/targets';
 import type { AttemptResult, BreakerSettings, EffectiveLimits, KindInfo } from '@relay/targets';
 import { batchSizes, TargetAllowances } from './allowance';
 import type { BatchRequest } from './allowance';
@@ -172,8 +172,7 @@ export class RedisTargetGate implements TargetGate {
   /** May this target's successes wait `quietFlushMs`: its breaker is closed as cached and the wait is a tenth of its bucket at most. */
   private mayWait(target: TargetRecord): boolean {
     if ((target.breaker_state?.state ?? 'closed') !== 'closed') return false;
-    // read the one setting in place: this runs once per delivered attempt
-    return this.opts.quietFlushMs * QUIET_SHARE_OF_BUCKET * 6 <= (target.breaker?.window_s ?? BREAKER_DEFAULTS.window_s) * 1000;
+    return this.opts.quietFlushMs * QUIET_SHARE_OF_BUCKET * 6 <= breakerSettingOf(target, 'window_s') * 1000;
   }
 
   private schedule(b: Batch): void {

@@ -54,3 +54,8 @@ export function limitsOf(target: { limits?: TargetLimits | null }, kind: { defau
 export function breakerSettingsOf(target: { breaker?: Partial<BreakerSettings> | null }): BreakerSettings {
   return { ...BREAKER_DEFAULTS, ...(target.breaker ?? {}) };
 }
+
+/** One of those settings, read in place (no object built: for a check made once per delivery). */
+export function breakerSettingOf<K extends keyof BreakerSettings>(target: { breaker?: Partial<BreakerSettings> | null }, key: K): BreakerSettings[K] {
+  return target.breaker?.[key] ?? BREAKER_DEFAULTS[key];
+}
