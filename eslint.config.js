@@ -20,7 +20,11 @@ const typedRules = (files, project, voidReturn) => ({
 
 module.exports = tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '.infra/**', 'coverage/**', '*.js', 'deploy/**'] },
-  typedRules(['libs/*/src/**/*.ts', 'libs/*/conformance/**/*.ts', 'services/*/src/**/*.ts', 'test/**/*.ts'], './tsconfig.test.json', { arguments: false }),
+  typedRules(
+    ['libs/*/src/**/*.ts', 'libs/*/conformance/**/*.ts', 'services/*/src/**/*.ts', 'test/**/*.ts'],
+    './tsconfig.test.json',
+    { arguments: false },
+  ),
   // the benches and scripts (CommonJS, type-checked through JSDoc by tsconfig.scripts.json): the same promise rules
   {
     files: ['bench/**/*.js', 'scripts/**/*.js'],
@@ -40,18 +44,28 @@ module.exports = tseslint.config(
   // store's models are not on its public type any more, so the compiler refuses `store.targets`; what is left to
   // refuse is reaching past the store through its connection (a model or a raw collection of the store's own)
   {
-    files: ['services/*/src/transport/**/*.ts', 'services/ingest-gateway/src/**/*.ts', 'libs/deliverer/src/delivery/**/*.ts'],
+    files: [
+      'services/*/src/transport/**/*.ts',
+      'services/ingest-gateway/src/**/*.ts',
+      'libs/deliverer/src/delivery/**/*.ts',
+    ],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
-          selector: "MemberExpression[object.property.name='connection'][property.name=/^(model|models|collection|db)$/]",
-          message: 'Route code does not query the store through its connection: use (or add) a function of @relay/store or an adapter.',
+          selector:
+            "MemberExpression[object.property.name='connection'][property.name=/^(model|models|collection|db)$/]",
+          message:
+            'Route code does not query the store through its connection: use (or add) a function of @relay/store or an adapter.',
         },
       ],
     },
   },
   // the dashboard (browser code, its own tsconfig): JSX event handlers may return promises
-  typedRules(['services/management-api/dashboard/src/**/*.{ts,tsx}'], './services/management-api/dashboard/tsconfig.json', { arguments: false, attributes: false }),
+  typedRules(
+    ['services/management-api/dashboard/src/**/*.{ts,tsx}'],
+    './services/management-api/dashboard/tsconfig.json',
+    { arguments: false, attributes: false },
+  ),
 );

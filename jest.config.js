@@ -11,11 +11,27 @@ const shared = {
 };
 module.exports = {
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{libs,services}/*/src/**/*.test.ts', '<rootDir>/test/unit/**/*.test.ts'] },
-    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/libs/*/conformance/**/*.test.ts'], slowTestThreshold: 30, setupFilesAfterEnv: ['<rootDir>/test/support/timeout-integration.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{libs,services}/*/src/**/*.test.ts', '<rootDir>/test/unit/**/*.test.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/libs/*/conformance/**/*.test.ts'],
+      slowTestThreshold: 30,
+      setupFilesAfterEnv: ['<rootDir>/test/support/timeout-integration.ts'],
+    },
     // The e2e tier includes the chaos suite at its CI length (10,000 events, its default);
     // scripts/test.sh runs it alone after the other files. `npm run test:chaos` runs that suite
     // by itself, by default at full length (100,000 events).
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], slowTestThreshold: 60, setupFilesAfterEnv: ['<rootDir>/test/support/timeout-e2e.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+      slowTestThreshold: 60,
+      setupFilesAfterEnv: ['<rootDir>/test/support/timeout-e2e.ts'],
+    },
   ],
 };

@@ -24,7 +24,10 @@ const SHORT = Number(process.env.BENCH_DURATION_S || 0) > 0 && Number(process.en
 const bounded = (v, def, min, max) => Math.max(min, Math.min(max, Number(v) || def));
 const ROWS = bounded(process.env.BENCH_SCOPE_ROWS, 1000, 10, 10_000);
 const FLUSHES = bounded(process.env.BENCH_SCOPE_FLUSHES, SHORT ? 5 : 30, 1, 1000);
-const SPREADS = (process.env.BENCH_SCOPE_SPREADS || (SHORT ? '1,100' : '1,100,1000,10000')).split(',').map(Number).filter((n) => Number.isInteger(n) && n >= 1);
+const SPREADS = (process.env.BENCH_SCOPE_SPREADS || (SHORT ? '1,100' : '1,100,1000,10000'))
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n >= 1);
 const base = process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017/relay';
 const database = `bench_scopes_${randomBytes(3).toString('hex')}`;
 /**
@@ -57,7 +60,14 @@ function countCommands(client) {
     if (!state.on || !['insert', 'update', 'find', 'delete'].includes(ev.commandName)) return;
     const cmd = /** @type {Record<string, unknown>} */ (ev.command);
     const key = `${ev.commandName} ${kindOf(String(cmd[ev.commandName]))}`;
-    const items = ev.commandName === 'insert' ? /** @type {unknown[]} */ (cmd.documents).length : ev.commandName === 'update' ? /** @type {unknown[]} */ (cmd.updates).length : ev.commandName === 'delete' ? /** @type {unknown[]} */ (cmd.deletes).length : 1;
+    const items =
+      ev.commandName === 'insert'
+        ? /** @type {unknown[]} */ (cmd.documents).length
+        : ev.commandName === 'update'
+          ? /** @type {unknown[]} */ (cmd.updates).length
+          : ev.commandName === 'delete'
+            ? /** @type {unknown[]} */ (cmd.deletes).length
+            : 1;
     const c = counts.get(key) ?? { commands: 0, items: 0, ms: 0 };
     counts.set(key, c);
     c.commands += 1;
@@ -80,7 +90,12 @@ function countCommands(client) {
     take(flushes) {
       /** @type {Record<string, CommandCount>} */
       const out = {};
-      for (const [key, c] of [...counts].sort()) out[key] = { commands: round(c.commands / flushes), items: round(c.items / flushes), ms: round(c.ms / flushes) };
+      for (const [key, c] of [...counts].sort())
+        out[key] = {
+          commands: round(c.commands / flushes),
+          items: round(c.items / flushes),
+          ms: round(c.ms / flushes),
+        };
       counts.clear();
       return out;
     },
@@ -104,14 +119,44 @@ function eventOf(i, spread, at) {
   const receivedAt = new Date(at).toISOString();
   const id = timedId('evt', at, `s${i}${randomBytes(3).toString('hex')}`);
   /** @type {import('@relay/contracts').ActivityRequestV1} */
-  const request = { type: ACTIVITY_REQUEST_V1, event_id: id, account_id: account, endpoint_id: endpoint, received_at: receivedAt, method: 'POST', source_ip: `10.${(e >> 16) & 255}.${(e >> 8) & 255}.${e & 255}`, outcome: 'ACCEPTED', reason: null, target_count: 1, test: false };
+  const request = {
+    type: ACTIVITY_REQUEST_V1,
+    event_id: id,
+    account_id: account,
+    endpoint_id: endpoint,
+    received_at: receivedAt,
+    method: 'POST',
+    source_ip: `10.${(e >> 16) & 255}.${(e >> 8) & 255}.${e & 255}`,
+    outcome: 'ACCEPTED',
+    reason: null,
+    target_count: 1,
+    test: false,
+  };
   /** @type {import('@relay/contracts').ActivityAttemptV1} */
-  const attempt = { type: ACTIVITY_ATTEMPT_V1, event_id: id, delivery_id: `dlv_${id}`, account_id: account, endpoint_id: endpoint, target_id: 'tg_s', target_kind: 'webhook', attempt: 1, attempted_at: receivedAt, state: 'delivered', status_code: 200, duration_ms: 5, error: null, next_attempt_at: null };
+  const attempt = {
+    type: ACTIVITY_ATTEMPT_V1,
+    event_id: id,
+    delivery_id: `dlv_${id}`,
+    account_id: account,
+    endpoint_id: endpoint,
+    target_id: 'tg_s',
+    target_kind: 'webhook',
+    attempt: 1,
+    attempted_at: receivedAt,
+    state: 'delivered',
+    status_code: 200,
+    duration_ms: 5,
+    error: null,
+    next_attempt_at: null,
+  };
   return { event_id: id, request, attempts: [attempt], tokens: [], oldest_ms: at };
 }
 
 async function main() {
-  const connection = mongoose.createConnection(base.replace(/\/[^/]*$/, `/${database}`), { serverSelectionTimeoutMS: 5000, monitorCommands: true });
+  const connection = mongoose.createConnection(base.replace(/\/[^/]*$/, `/${database}`), {
+    serverSelectionTimeoutMS: 5000,
+    monitorCommands: true,
+  });
   await connection.asPromise();
   const commands = countCommands(connection.getClient());
   const pids = infraPids();
@@ -123,10 +168,17 @@ async function main() {
     for (const [si, spread] of SPREADS.entries()) {
       const t0 = firstHour + si * HOUR_MS + 5_000;
       // a writer as the service runs it: sparse scopes' pages held (ACTIVITY_INDEX_WAIT_MS 10 s)
-      const writer = createActivityWriter(new LogCollections(connection), { indexWaitMs: 10_000, indexMaxWaitMs: 30_000 });
+      const writer = createActivityWriter(new LogCollections(connection), {
+        indexWaitMs: 10_000,
+        indexMaxWaitMs: 30_000,
+      });
       // in steady state the writer has been writing since before the hour (an idle flush then)
       if (!COLD) await writer.write({ events: [], folds: [] }, { now: t0 - 120_000, flush: 0 });
-      const ix = () => /** @type {import('mongodb').Db} */ (connection.db).collection(`activity_ix_${new Date(t0).toISOString().slice(0, 13).replace(/[-T]/g, '')}`).estimatedDocumentCount().catch(() => 0);
+      const ix = () =>
+        /** @type {import('mongodb').Db} */ (connection.db)
+          .collection(`activity_ix_${new Date(t0).toISOString().slice(0, 13).replace(/[-T]/g, '')}`)
+          .estimatedDocumentCount()
+          .catch(() => 0);
       const ixBefore = await ix();
       const storeBefore = pids.store ? sampleOf(pids.store) : null;
       const cpuBefore = process.cpuUsage();
@@ -145,7 +197,10 @@ async function main() {
       const cpu = process.cpuUsage(cpuBefore);
       commands.state.on = false;
       const sent = commands.take(FLUSHES);
-      const total = Object.values(sent).reduce((a, c) => ({ commands: a.commands + c.commands, items: a.items + c.items }), { commands: 0, items: 0 });
+      const total = Object.values(sent).reduce(
+        (a, c) => ({ commands: a.commands + c.commands, items: a.items + c.items }),
+        { commands: 0, items: 0 },
+      );
       const storeAfter = pids.store ? sampleOf(pids.store) : null;
       const ixDocs = (await ix()) - ixBefore;
       const r = {
@@ -156,7 +211,10 @@ async function main() {
         ms_per_flush: Number((wallMs / FLUSHES).toFixed(1)),
         slowest_flush_ms: round(slowest),
         writer_cpu_ms_per_flush: Number(((cpu.user + cpu.system) / 1000 / FLUSHES).toFixed(1)),
-        store_cpu_ms_per_flush: storeBefore && storeAfter ? Number((((storeAfter.cpu_s - storeBefore.cpu_s) * 1000) / FLUSHES).toFixed(1)) : null,
+        store_cpu_ms_per_flush:
+          storeBefore && storeAfter
+            ? Number((((storeAfter.cpu_s - storeBefore.cpu_s) * 1000) / FLUSHES).toFixed(1))
+            : null,
         index_documents_per_flush: Number((ixDocs / FLUSHES).toFixed(1)),
         store_commands_per_flush: round(total.commands),
         /** documents inserted, update statements, finds */
@@ -167,11 +225,23 @@ async function main() {
       process.stderr.write(`  ${JSON.stringify(r)}\n`);
       results.push(r);
     }
-    const report = { bench: 'activity-scopes', at: new Date().toISOString(), writer: COLD ? 'started 5 s into the hour' : 'running since before the hour', results };
-    console.log(`\nactivity writer per flush of ${ROWS} rows (writer ${report.writer}), by how many endpoints (and a tenth as many accounts, as many addresses) the rows spread over`);
+    const report = {
+      bench: 'activity-scopes',
+      at: new Date().toISOString(),
+      writer: COLD ? 'started 5 s into the hour' : 'running since before the hour',
+      results,
+    };
+    console.log(
+      `\nactivity writer per flush of ${ROWS} rows (writer ${report.writer}), by how many endpoints (and a tenth as many accounts, as many addresses) the rows spread over`,
+    );
     for (const r of results) {
-      console.log(`  ${String(r.endpoints).padStart(6)} endpoints  ${String(r.ms_per_flush).padStart(8)} ms/flush (slowest ${r.slowest_flush_ms})   writer CPU ${String(r.writer_cpu_ms_per_flush).padStart(7)} ms   store CPU ${String(r.store_cpu_ms_per_flush ?? 'n/a').padStart(7)} ms   store commands ${String(r.store_commands_per_flush).padStart(6)} (${r.store_items_per_flush} documents/statements/finds)   index docs ${r.index_documents_per_flush}`);
-      for (const [key, c] of Object.entries(/** @type {Record<string, CommandCount>} */ (r.sent_per_flush))) console.log(`           ${key.padEnd(16)} ${String(c.commands).padStart(7)} commands ${String(c.items).padStart(8)} items ${String(c.ms).padStart(8)} ms`);
+      console.log(
+        `  ${String(r.endpoints).padStart(6)} endpoints  ${String(r.ms_per_flush).padStart(8)} ms/flush (slowest ${r.slowest_flush_ms})   writer CPU ${String(r.writer_cpu_ms_per_flush).padStart(7)} ms   store CPU ${String(r.store_cpu_ms_per_flush ?? 'n/a').padStart(7)} ms   store commands ${String(r.store_commands_per_flush).padStart(6)} (${r.store_items_per_flush} documents/statements/finds)   index docs ${r.index_documents_per_flush}`,
+      );
+      for (const [key, c] of Object.entries(/** @type {Record<string, CommandCount>} */ (r.sent_per_flush)))
+        console.log(
+          `           ${key.padEnd(16)} ${String(c.commands).padStart(7)} commands ${String(c.items).padStart(8)} items ${String(c.ms).padStart(8)} ms`,
+        );
     }
     console.log(JSON.stringify(report));
     writeResults('activity-scopes', report);

@@ -23,7 +23,16 @@ const { connectStore, insertEndpoint } = require('@relay/store');
 // the log's own flush code, below its surface (@relay/activity-log keeps it to itself)
 const { createActivityWriter } = require('../libs/activity-log/dist/writing/flush');
 const { LogCollections } = require('../libs/activity-log/dist/storage/internal');
-const { freePort, machineCpu, machineWindow, percentile, startProcess, timeActivityQueries, waitFor, waitQuiet } = require('./lib');
+const {
+  freePort,
+  machineCpu,
+  machineWindow,
+  percentile,
+  startProcess,
+  timeActivityQueries,
+  waitFor,
+  waitQuiet,
+} = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 /** @type {(v: string | undefined, def: number, min: number, max: number) => number} */
@@ -48,7 +57,7 @@ const ENDPOINTS = Array.from({ length: 50 }, (_, i) => `ep_bench${String(i).padS
  */
 function rng(seed) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /**
@@ -65,21 +74,69 @@ function rowOf(accountId, i, receivedMs, r, keepPayload) {
   const endpoint = ENDPOINTS[i % ENDPOINTS.length];
   /** @type {import('@relay/contracts').ActivityRequestV1} */
   const request = {
-    type: ACTIVITY_REQUEST_V1, event_id: eventId, account_id: accountId, endpoint_id: endpoint, received_at: receivedAt, method: 'POST',
-    source_ip: `198.51.${i % 4}.${i % 250}`, outcome: 'ACCEPTED', reason: null, target_count: 1, test: false,
+    type: ACTIVITY_REQUEST_V1,
+    event_id: eventId,
+    account_id: accountId,
+    endpoint_id: endpoint,
+    received_at: receivedAt,
+    method: 'POST',
+    source_ip: `198.51.${i % 4}.${i % 250}`,
+    outcome: 'ACCEPTED',
+    reason: null,
+    target_count: 1,
+    test: false,
   };
   if (r < 0.05) Object.assign(request, { outcome: 'AUTH_FAILED', reason: 'invalid bearer token', target_count: 0 });
-  else if (r < 0.06) Object.assign(request, { outcome: 'UNSUPPORTED_MEDIA_TYPE', reason: 'Content-Type text/plain is not accepted', target_count: 0 });
+  else if (r < 0.06)
+    Object.assign(request, {
+      outcome: 'UNSUPPORTED_MEDIA_TYPE',
+      reason: 'Content-Type text/plain is not accepted',
+      target_count: 0,
+    });
   const failed = r > 0.98;
   /** @type {import('@relay/contracts').ActivityAttemptV1[]} */
-  const attempts = request.target_count === 0 ? [] : [{
-    type: ACTIVITY_ATTEMPT_V1, event_id: eventId, delivery_id: `dlv_${eventId}_tg1`, account_id: accountId, endpoint_id: endpoint, target_id: 'tg_bench', target_kind: 'webhook',
-    attempt: 1, attempted_at: receivedAt, state: failed ? 'failed' : 'delivered', status_code: failed ? (i % 2 ? 500 : 503) : 200, duration_ms: 12, error: failed ? `HTTP ${i % 2 ? 500 : 503}` : null, next_attempt_at: null,
-  }];
-  const body = JSON.stringify({ order: i, customer: `cust_${String(i % CUSTOMERS).padStart(4, '0')}`, items: [{ sku: `sku_${i % 97}`, qty: 1 + (i % 3) }] });
-  const payload = keepPayload && request.outcome === 'ACCEPTED'
-    ? { event_id: eventId, account_id: accountId, endpoint_id: endpoint, received_at: receivedAt, request: { method: 'POST', source_ip: request.source_ip, headers: { 'content-type': 'application/json' }, query: '' }, payload: { content_type: 'application/json', body_base64: Buffer.from(body).toString('base64') } }
-    : null;
+  const attempts =
+    request.target_count === 0
+      ? []
+      : [
+          {
+            type: ACTIVITY_ATTEMPT_V1,
+            event_id: eventId,
+            delivery_id: `dlv_${eventId}_tg1`,
+            account_id: accountId,
+            endpoint_id: endpoint,
+            target_id: 'tg_bench',
+            target_kind: 'webhook',
+            attempt: 1,
+            attempted_at: receivedAt,
+            state: failed ? 'failed' : 'delivered',
+            status_code: failed ? (i % 2 ? 500 : 503) : 200,
+            duration_ms: 12,
+            error: failed ? `HTTP ${i % 2 ? 500 : 503}` : null,
+            next_attempt_at: null,
+          },
+        ];
+  const body = JSON.stringify({
+    order: i,
+    customer: `cust_${String(i % CUSTOMERS).padStart(4, '0')}`,
+    items: [{ sku: `sku_${i % 97}`, qty: 1 + (i % 3) }],
+  });
+  const payload =
+    keepPayload && request.outcome === 'ACCEPTED'
+      ? {
+          event_id: eventId,
+          account_id: accountId,
+          endpoint_id: endpoint,
+          received_at: receivedAt,
+          request: {
+            method: 'POST',
+            source_ip: request.source_ip,
+            headers: { 'content-type': 'application/json' },
+            query: '',
+          },
+          payload: { content_type: 'application/json', body_base64: Buffer.from(body).toString('base64') },
+        }
+      : null;
   /** @type {import('../libs/activity-log/dist/writing/hold').EventGroup<unknown>} */
   const event = { event_id: eventId, request, attempts, tokens: [], oldest_ms: 0 };
   return { event, payload };
@@ -96,7 +153,7 @@ async function preload(store, accountId) {
   const start = end - SPAN_DAYS * DAY_MS;
   const started = performance.now();
   let payloads = 0;
-  for (let done = 0; done < ROWS; ) {
+  for (let done = 0; done < ROWS;) {
     const n = Math.min(BATCH, ROWS - done);
     /** @type {import('../libs/activity-log/dist/writing/hold').EventGroup<unknown>[]} */
     const events = [];
@@ -109,10 +166,21 @@ async function preload(store, accountId) {
       events.push(event);
       if (payload) kept.push(payload);
     }
-    await writer.write({ events, folds: [], payloads: kept }, { now: Date.parse(/** @type {import('@relay/contracts').ActivityRequestV1} */ (events[events.length - 1].request).received_at), flush: done / BATCH + 1 });
+    await writer.write(
+      { events, folds: [], payloads: kept },
+      {
+        now: Date.parse(
+          /** @type {import('@relay/contracts').ActivityRequestV1} */ (events[events.length - 1].request).received_at,
+        ),
+        flush: done / BATCH + 1,
+      },
+    );
     payloads += kept.length;
     done += n;
-    if (done % 100_000 < BATCH) process.stderr.write(`  preloaded ${done} rows, ${payloads} payloads (${Math.round(done / ((performance.now() - started) / 1000))} rows/s)\n`);
+    if (done % 100_000 < BATCH)
+      process.stderr.write(
+        `  preloaded ${done} rows, ${payloads} payloads (${Math.round(done / ((performance.now() - started) / 1000))} rows/s)\n`,
+      );
   }
   return { rows: ROWS, payloads, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) };
 }
@@ -136,7 +204,11 @@ const SEARCHES = [
  * @param {string} apiKey
  */
 async function timeSearches(apiPort, apiKey) {
-  return (await timeActivityQueries(apiPort, apiKey, SEARCHES, QUERY_RUNS)).map(({ name, mean_rows, ...t }) => ({ search: name, ...t, mean_rows_per_call: mean_rows }));
+  return (await timeActivityQueries(apiPort, apiKey, SEARCHES, QUERY_RUNS)).map(({ name, mean_rows, ...t }) => ({
+    search: name,
+    ...t,
+    mean_rows_per_call: mean_rows,
+  }));
 }
 
 /**
@@ -148,11 +220,20 @@ async function timeSearches(apiPort, apiKey) {
  */
 async function timeDetail(apiPort, apiKey) {
   const headers = { authorization: `Bearer ${apiKey}` };
-  const listed = /** @type {{ data: { id: string }[] }} */ (await (await fetch(`http://127.0.0.1:${apiPort}/v1/activity?payload=%22order%22&limit=${Math.min(50, QUERY_RUNS)}`, { headers })).json());
+  const listed = /** @type {{ data: { id: string }[] }} */ (
+    await (
+      await fetch(`http://127.0.0.1:${apiPort}/v1/activity?payload=%22order%22&limit=${Math.min(50, QUERY_RUNS)}`, {
+        headers,
+      })
+    ).json()
+  );
   const ids = listed.data.map((r) => r.id);
   if (ids.length === 0) throw new Error('no accepted rows with a payload to open');
   const results = [];
-  for (const [name, suffix] of [['one row (GET /v1/activity/:id)', ''], ['its request (GET …/:id/request)', '/request']]) {
+  for (const [name, suffix] of [
+    ['one row (GET /v1/activity/:id)', ''],
+    ['its request (GET …/:id/request)', '/request'],
+  ]) {
     const times = [];
     for (let run = 0; run < QUERY_RUNS; run++) {
       const t0 = performance.now();
@@ -162,18 +243,49 @@ async function timeDetail(apiPort, apiKey) {
       if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status}`);
     }
     times.sort((a, b) => a - b);
-    results.push({ route: name, p50_ms: Number(/** @type {number} */ (percentile(times, 50)).toFixed(1)), p95_ms: Number(/** @type {number} */ (percentile(times, 95)).toFixed(1)) });
+    results.push({
+      route: name,
+      p50_ms: Number(/** @type {number} */ (percentile(times, 50)).toFixed(1)),
+      p95_ms: Number(/** @type {number} */ (percentile(times, 95)).toFixed(1)),
+    });
   }
   return results;
 }
 
 async function main() {
   const secretsKeys = `bench:${randomBytes(32).toString('base64')}`;
-  const boot = JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'services/management-api/dist/bootstrap.js'), '--account', 'bench'], { env: { ...process.env, MONGODB_URL: mongodbUrl, SECRETS_KEYS: secretsKeys } }).toString());
+  const boot = JSON.parse(
+    execFileSync(
+      process.execPath,
+      [path.join(ROOT, 'services/management-api/dist/bootstrap.js'), '--account', 'bench'],
+      { env: { ...process.env, MONGODB_URL: mongodbUrl, SECRETS_KEYS: secretsKeys } },
+    ).toString(),
+  );
   const store = await connectStore(mongodbUrl);
-  await Promise.all(ENDPOINTS.map((id) => insertEndpoint(store, id, boot.account_id, { name: id, enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' } })));
+  await Promise.all(
+    ENDPOINTS.map((id) =>
+      insertEndpoint(store, id, boot.account_id, {
+        name: id,
+        enabled: true,
+        paused: false,
+        methods: ['POST'],
+        payload_format: 'json',
+        inbound_auth: { type: 'NONE' },
+      }),
+    ),
+  );
   const apiPort = await freePort();
-  const env = { REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379', RABBITMQ_URL: process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672', MONGODB_URL: mongodbUrl, RELAY_NAMESPACE: namespace, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(apiPort), HEALTH_PORT: String(await freePort()), SECRETS_KEYS: secretsKeys };
+  const env = {
+    REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+    RABBITMQ_URL: process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672',
+    MONGODB_URL: mongodbUrl,
+    RELAY_NAMESPACE: namespace,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(apiPort),
+    HEALTH_PORT: String(await freePort()),
+    SECRETS_KEYS: secretsKeys,
+  };
   const api = startProcess(path.join(ROOT, 'services/management-api/dist/main.js'), env);
   try {
     await waitFor(`http://127.0.0.1:${apiPort}/readyz`);
@@ -182,10 +294,30 @@ async function main() {
     const m0 = machineCpu();
     const searches = await timeSearches(apiPort, boot.api_key);
     const detail = await timeDetail(apiPort, boot.api_key);
-    const report = { bench: 'activity-search', at: new Date().toISOString(), rows_present: ROWS, span_days: SPAN_DAYS, preload: loaded, runs: QUERY_RUNS, searches, detail, quiet_wait_s: quiet.waited_s, quiet_reached: quiet.reached, machine_while_timing: machineWindow(m0, machineCpu()) };
-    console.log(`\nGET /v1/activity searches (limit 50, at most 100 rows read a call) with ${ROWS} rows and ${loaded.payloads} payloads, ${QUERY_RUNS} runs each (after ${quiet.waited_s} s for a quiet machine${quiet.reached ? '' : ', NOT reached'}; ${report.machine_while_timing.busy_pct}% busy while timing)`);
-    for (const q of searches) console.log(`  ${q.search.padEnd(36)} p50 ${String(q.p50_ms).padStart(7)} ms   p95 ${String(q.p95_ms).padStart(7)} ms   rows/call ${q.mean_rows_per_call}`);
-    for (const d of detail) console.log(`  ${d.route.padEnd(36)} p50 ${String(d.p50_ms).padStart(7)} ms   p95 ${String(d.p95_ms).padStart(7)} ms`);
+    const report = {
+      bench: 'activity-search',
+      at: new Date().toISOString(),
+      rows_present: ROWS,
+      span_days: SPAN_DAYS,
+      preload: loaded,
+      runs: QUERY_RUNS,
+      searches,
+      detail,
+      quiet_wait_s: quiet.waited_s,
+      quiet_reached: quiet.reached,
+      machine_while_timing: machineWindow(m0, machineCpu()),
+    };
+    console.log(
+      `\nGET /v1/activity searches (limit 50, at most 100 rows read a call) with ${ROWS} rows and ${loaded.payloads} payloads, ${QUERY_RUNS} runs each (after ${quiet.waited_s} s for a quiet machine${quiet.reached ? '' : ', NOT reached'}; ${report.machine_while_timing.busy_pct}% busy while timing)`,
+    );
+    for (const q of searches)
+      console.log(
+        `  ${q.search.padEnd(36)} p50 ${String(q.p50_ms).padStart(7)} ms   p95 ${String(q.p95_ms).padStart(7)} ms   rows/call ${q.mean_rows_per_call}`,
+      );
+    for (const d of detail)
+      console.log(
+        `  ${d.route.padEnd(36)} p50 ${String(d.p50_ms).padStart(7)} ms   p95 ${String(d.p95_ms).padStart(7)} ms`,
+      );
     console.log(JSON.stringify(report));
     const results = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
     fs.mkdirSync(results, { recursive: true });

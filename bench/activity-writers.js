@@ -21,7 +21,15 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const amqp = require('amqplib');
-const { activityPartitionOf, brokerNames, encodeActivityBatch, timedId, ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1 } = require('@relay/contracts');
+const {
+  activityPartitionOf,
+  brokerNames,
+  encodeActivityBatch,
+  timedId,
+  ACTIVITY_ATTEMPT_V1,
+  ACTIVITY_BATCH_V1,
+  ACTIVITY_REQUEST_V1,
+} = require('@relay/contracts');
 const { connectStore } = require('@relay/store');
 // the log's own flush code, below its surface (@relay/activity-log keeps it to itself)
 const { createActivityWriter } = require('../libs/activity-log/dist/writing/flush');
@@ -35,7 +43,10 @@ const bounded = (v, def, min, max) => Math.max(min, Math.min(max, Number(v) || d
 const ROWS = bounded(process.env.BENCH_ACTIVITY_ROWS, SHORT ? 2000 : 1_000_000, 1000, 5_000_000);
 const EVENTS = bounded(process.env.BENCH_WRITER_EVENTS, SHORT ? 1000 : 20_000, 100, 500_000);
 const ACCOUNTS = bounded(process.env.BENCH_WRITER_ACCOUNTS, 64, 1, 10_000);
-const WRITER_COUNTS = (process.env.BENCH_WRITER_COUNTS || '1,2,4').split(',').map(Number).filter((n) => Number.isInteger(n) && n >= 1 && n <= 8);
+const WRITER_COUNTS = (process.env.BENCH_WRITER_COUNTS || '1,2,4')
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n >= 1 && n <= 8);
 const PER_MESSAGE = 10;
 const CATCH_UP_TIMEOUT_MS = bounded(process.env.BENCH_TIMEOUT_MS, SHORT ? 120_000 : 900_000, 10_000, 3_600_000);
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
@@ -65,8 +76,35 @@ function eventMessages(i, receivedAt) {
   const endpoint = `ep_${account}_${i % 4}`;
   const eventId = timedId('evt', Date.parse(receivedAt), `aw${i}${randomBytes(4).toString('hex')}`);
   return [
-    { type: ACTIVITY_REQUEST_V1, event_id: eventId, account_id: account, endpoint_id: endpoint, received_at: receivedAt, method: 'POST', source_ip: `10.1.${i % 8}.${i % 250}`, outcome: 'ACCEPTED', reason: null, target_count: 1, test: false },
-    { type: ACTIVITY_ATTEMPT_V1, event_id: eventId, delivery_id: `dlv_${eventId}_tg1`, account_id: account, endpoint_id: endpoint, target_id: 'tg_bench', target_kind: 'webhook', attempt: 1, attempted_at: receivedAt, state: 'delivered', status_code: 200, duration_ms: 12, error: null, next_attempt_at: null },
+    {
+      type: ACTIVITY_REQUEST_V1,
+      event_id: eventId,
+      account_id: account,
+      endpoint_id: endpoint,
+      received_at: receivedAt,
+      method: 'POST',
+      source_ip: `10.1.${i % 8}.${i % 250}`,
+      outcome: 'ACCEPTED',
+      reason: null,
+      target_count: 1,
+      test: false,
+    },
+    {
+      type: ACTIVITY_ATTEMPT_V1,
+      event_id: eventId,
+      delivery_id: `dlv_${eventId}_tg1`,
+      account_id: account,
+      endpoint_id: endpoint,
+      target_id: 'tg_bench',
+      target_kind: 'webhook',
+      attempt: 1,
+      attempted_at: receivedAt,
+      state: 'delivered',
+      status_code: 200,
+      duration_ms: 12,
+      error: null,
+      next_attempt_at: null,
+    },
   ];
 }
 
@@ -82,10 +120,16 @@ async function preload(store) {
   for (let done = 0; done < ROWS; done += BATCH) {
     const events = Array.from({ length: Math.min(BATCH, ROWS - done) }, (_, k) => {
       const i = done + k;
-      const [request, attempt] = eventMessages(i, new Date(start + Math.floor((i / ROWS) * 7 * 86_400_000)).toISOString());
+      const [request, attempt] = eventMessages(
+        i,
+        new Date(start + Math.floor((i / ROWS) * 7 * 86_400_000)).toISOString(),
+      );
       return { event_id: request.event_id, request, attempts: [attempt], tokens: [], oldest_ms: 0 };
     });
-    await writer.write({ events, folds: [] }, { now: Date.parse(events[events.length - 1].request.received_at), flush: done / BATCH + 1 });
+    await writer.write(
+      { events, folds: [] },
+      { now: Date.parse(events[events.length - 1].request.received_at), flush: done / BATCH + 1 },
+    );
   }
   return { rows: ROWS, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) };
 }
@@ -95,7 +139,13 @@ async function preload(store) {
  * @param {string} name
  */
 async function metric(port, name) {
-  return metricValue(await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => ''), name);
+  return metricValue(
+    await fetch(`http://127.0.0.1:${port}/metrics`).then(
+      (r) => r.text(),
+      () => '',
+    ),
+    name,
+  );
 }
 
 /**
@@ -110,7 +160,12 @@ async function run(n, ch, common) {
   for (let k = 0; k < n; k++) {
     const port = await freePort();
     // a look a second: the partitions are shared out during the warm-up, not while measuring
-    const proc = startProcess(path.join(ROOT, 'services/activity-writer/dist/main.js'), { ...common, HEALTH_PORT: String(port), ACTIVITY_BALANCE_MS: String(BALANCE_MS), ...(LOGS_DIR ? { LOG_LEVEL: 'info' } : {}) });
+    const proc = startProcess(path.join(ROOT, 'services/activity-writer/dist/main.js'), {
+      ...common,
+      HEALTH_PORT: String(port),
+      ACTIVITY_BALANCE_MS: String(BALANCE_MS),
+      ...(LOGS_DIR ? { LOG_LEVEL: 'info' } : {}),
+    });
     writers.push({ port, proc });
   }
   try {
@@ -130,7 +185,12 @@ async function run(n, ch, common) {
       const at = new Date().toISOString();
       for (let a = 0; a < ACCOUNTS; a++) {
         const records = eventMessages(EVENTS + round * ACCOUNTS + a, at);
-        ch.publish(names.activityExchange, names.activityPartitionRoutingKey(activityPartitionOf(records[0].account_id)), encodeActivityBatch(records), { persistent: true, type: ACTIVITY_BATCH_V1 });
+        ch.publish(
+          names.activityExchange,
+          names.activityPartitionRoutingKey(activityPartitionOf(records[0].account_id)),
+          encodeActivityBatch(records),
+          { persistent: true, type: ACTIVITY_BATCH_V1 },
+        );
       }
       await ch.waitForConfirms();
       await sleep(250);
@@ -140,7 +200,7 @@ async function run(n, ch, common) {
       if (counts.every((c) => (c ?? 0) > 0) && round >= 8 && Date.now() - stillSince >= 3 * BALANCE_MS) break;
     }
     // the warm-up written to the end before the clock starts
-    for (let settled = false; !settled && Date.now() < warmDeadline + 60_000; ) {
+    for (let settled = false; !settled && Date.now() < warmDeadline + 60_000;) {
       let ready = 0;
       for (const queue of names.activityPartitionQueues) ready += (await ch.checkQueue(queue)).messageCount;
       const unwritten = await Promise.all(writers.map((w) => metric(w.port, 'relay_activity_unwritten_records')));
@@ -148,8 +208,16 @@ async function run(n, ch, common) {
       if (!settled) await sleep(100);
     }
     const spread = await Promise.all(writers.map((w) => metric(w.port, 'relay_activity_records_written_total')));
-    process.stderr.write(`  ${n} writer(s) warmed up: records written each ${spread.join('/')}, partitions given away ${moves}\n`);
-    const before = await Promise.all(writers.map(async (w) => ({ records: (await metric(w.port, 'relay_activity_records_written_total')) ?? 0, cpu: procSample(/** @type {number} */ (w.proc.pid))?.cpu_s ?? 0, costs: await handoverCosts(w.port) })));
+    process.stderr.write(
+      `  ${n} writer(s) warmed up: records written each ${spread.join('/')}, partitions given away ${moves}\n`,
+    );
+    const before = await Promise.all(
+      writers.map(async (w) => ({
+        records: (await metric(w.port, 'relay_activity_records_written_total')) ?? 0,
+        cpu: procSample(/** @type {number} */ (w.proc.pid))?.cpu_s ?? 0,
+        costs: await handoverCosts(w.port),
+      })),
+    );
     const started = performance.now();
     for (let i = 0; i < EVENTS; i += PER_MESSAGE) {
       const at = new Date().toISOString();
@@ -160,7 +228,11 @@ async function run(n, ch, common) {
           byPartition.set(p, [...(byPartition.get(p) ?? []), record]);
         }
       }
-      for (const [p, records] of byPartition) ch.publish(names.activityExchange, names.activityPartitionRoutingKey(p), encodeActivityBatch(records), { persistent: true, type: ACTIVITY_BATCH_V1 });
+      for (const [p, records] of byPartition)
+        ch.publish(names.activityExchange, names.activityPartitionRoutingKey(p), encodeActivityBatch(records), {
+          persistent: true,
+          type: ACTIVITY_BATCH_V1,
+        });
       if (i % 500 < PER_MESSAGE) await ch.waitForConfirms();
     }
     await ch.waitForConfirms();
@@ -170,9 +242,14 @@ async function run(n, ch, common) {
       let ready = 0;
       for (const queue of names.activityPartitionQueues) ready += (await ch.checkQueue(queue)).messageCount;
       const unwritten = await Promise.all(writers.map((w) => metric(w.port, 'relay_activity_unwritten_records')));
-      written = await Promise.all(writers.map(async (w, k) => ((await metric(w.port, 'relay_activity_records_written_total')) ?? 0) - before[k].records));
+      written = await Promise.all(
+        writers.map(
+          async (w, k) => ((await metric(w.port, 'relay_activity_records_written_total')) ?? 0) - before[k].records,
+        ),
+      );
       if (ready === 0 && unwritten.every((u) => u === 0) && written.reduce((a, b) => a + b, 0) >= EVENTS * 2) break;
-      if (Date.now() > deadline) throw new Error(`${n} writers did not catch up (ready ${ready}, unwritten ${unwritten.join('/')})`);
+      if (Date.now() > deadline)
+        throw new Error(`${n} writers did not catch up (ready ${ready}, unwritten ${unwritten.join('/')})`);
       await sleep(50);
     }
     const seconds = (performance.now() - started) / 1000;
@@ -184,10 +261,27 @@ async function run(n, ch, common) {
       // what partition hand-overs cost this writer while the clock ran
       const b = before[k].costs;
       const a = after[k];
-      const timed = { given: a.given - b.given, taken: a.taken - b.taken, settle_s: Number((a.settle_s - b.settle_s).toFixed(2)), probes: a.probes - b.probes };
-      return { rows, share_pct: Math.round((100 * rows) / EVENTS), cpu_s: Number(cpuS.toFixed(2)), cpu_ms_per_row: rows > 0 ? Number(((cpuS * 1000) / rows).toFixed(3)) : null, handovers: timed };
+      const timed = {
+        given: a.given - b.given,
+        taken: a.taken - b.taken,
+        settle_s: Number((a.settle_s - b.settle_s).toFixed(2)),
+        probes: a.probes - b.probes,
+      };
+      return {
+        rows,
+        share_pct: Math.round((100 * rows) / EVENTS),
+        cpu_s: Number(cpuS.toFixed(2)),
+        cpu_ms_per_row: rows > 0 ? Number(((cpuS * 1000) / rows).toFixed(3)) : null,
+        handovers: timed,
+      };
     });
-    return { writers: n, events: EVENTS, seconds: Number(seconds.toFixed(2)), rows_per_s: Math.round(EVENTS / seconds), per_writer: perWriter };
+    return {
+      writers: n,
+      events: EVENTS,
+      seconds: Number(seconds.toFixed(2)),
+      rows_per_s: Math.round(EVENTS / seconds),
+      per_writer: perWriter,
+    };
   } finally {
     for (const w of writers) w.proc.kill('SIGTERM');
     await Promise.all(writers.map((w) => w.proc.exited));
@@ -203,7 +297,10 @@ async function run(n, ch, common) {
  * @param {number} port
  */
 async function handoverCosts(port) {
-  const text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => '');
+  const text = await fetch(`http://127.0.0.1:${port}/metrics`).then(
+    (r) => r.text(),
+    () => '',
+  );
   return {
     given: metricValue(text, 'relay_activity_partition_handovers_total{direction="given"}') ?? 0,
     taken: metricValue(text, 'relay_activity_partition_handovers_total{direction="taken"}') ?? 0,
@@ -217,7 +314,14 @@ async function main() {
   const store = await connectStore(mongodbUrl);
   const conn = await amqp.connect(env.RABBITMQ_URL);
   const ch = await conn.createConfirmChannel();
-  const common = { RABBITMQ_URL: env.RABBITMQ_URL, REDIS_URL: env.REDIS_URL, MONGODB_URL: mongodbUrl, RELAY_NAMESPACE: namespace, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+  const common = {
+    RABBITMQ_URL: env.RABBITMQ_URL,
+    REDIS_URL: env.REDIS_URL,
+    MONGODB_URL: mongodbUrl,
+    RELAY_NAMESPACE: namespace,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+  };
   try {
     const loaded = await preload(store);
     process.stderr.write(`  preloaded ${JSON.stringify(loaded)}\n`);
@@ -227,9 +331,18 @@ async function main() {
       process.stderr.write(`  ${JSON.stringify(r)}\n`);
       runs.push(r);
     }
-    const report = { bench: 'activity-writers', at: new Date().toISOString(), rows_present: ROWS, accounts: ACCOUNTS, runs };
+    const report = {
+      bench: 'activity-writers',
+      at: new Date().toISOString(),
+      rows_present: ROWS,
+      accounts: ACCOUNTS,
+      runs,
+    };
     console.log(`\nactivity writers, ${EVENTS} accepted requests over ${ACCOUNTS} accounts, ${ROWS} rows present`);
-    for (const r of runs) console.log(`  ${String(r.writers).padStart(2)} writer(s) ${String(r.rows_per_s).padStart(7)} rows/s   per writer: ${r.per_writer.map((w) => `${w.share_pct}% of rows, ${w.cpu_ms_per_row} ms CPU/row, hand-overs ${w.handovers.given} given / ${w.handovers.taken} taken (settles ${w.handovers.settle_s} s), ${w.handovers.probes} probes`).join('; ')}`);
+    for (const r of runs)
+      console.log(
+        `  ${String(r.writers).padStart(2)} writer(s) ${String(r.rows_per_s).padStart(7)} rows/s   per writer: ${r.per_writer.map((w) => `${w.share_pct}% of rows, ${w.cpu_ms_per_row} ms CPU/row, hand-overs ${w.handovers.given} given / ${w.handovers.taken} taken (settles ${w.handovers.settle_s} s), ${w.handovers.probes} probes`).join('; ')}`,
+      );
     console.log(JSON.stringify(report));
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     fs.writeFileSync(path.join(RESULTS_DIR, 'activity-writers.json'), `${JSON.stringify(report, null, 2)}\n`);

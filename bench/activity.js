@@ -24,13 +24,32 @@ const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const amqp = require('amqplib');
-const { activityPartitionOf, brokerNames, encodeActivityBatch, timedId, ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1 } = require('@relay/contracts');
+const {
+  activityPartitionOf,
+  brokerNames,
+  encodeActivityBatch,
+  timedId,
+  ACTIVITY_ATTEMPT_V1,
+  ACTIVITY_BATCH_V1,
+  ACTIVITY_REQUEST_V1,
+} = require('@relay/contracts');
 const { connectStore, insertEndpoint } = require('@relay/store');
 // the log's own flush code, below its surface (@relay/activity-log keeps it to itself)
 const { createActivityWriter } = require('../libs/activity-log/dist/writing/flush');
 const { LogCollections } = require('../libs/activity-log/dist/storage/internal');
 const { configSpec: writerConfigSpec } = require('../services/activity-writer/dist/config');
-const { deleteBrokerNamespace, freePort, machineCpu, machineWindow, metricValue, startProcess, timeActivityQueries, waitFor, waitQuiet, writeResults } = require('./lib');
+const {
+  deleteBrokerNamespace,
+  freePort,
+  machineCpu,
+  machineWindow,
+  metricValue,
+  startProcess,
+  timeActivityQueries,
+  waitFor,
+  waitQuiet,
+  writeResults,
+} = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 /** @type {(v: string | undefined, def: number, min: number, max: number) => number} */
@@ -63,7 +82,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  */
 function rng(seed) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /**
@@ -78,13 +97,34 @@ function eventMessages(accountId, i, receivedAt) {
   const endpoint = ENDPOINTS[i % ENDPOINTS.length];
   /** @type {import('@relay/contracts').ActivityRequestV1} */
   const request = {
-    type: ACTIVITY_REQUEST_V1, event_id: eventId, account_id: accountId, endpoint_id: endpoint, received_at: receivedAt, method: 'POST',
-    source_ip: `10.0.${i % 4}.${i % 250}`, outcome: 'ACCEPTED', reason: null, target_count: 1, test: false,
+    type: ACTIVITY_REQUEST_V1,
+    event_id: eventId,
+    account_id: accountId,
+    endpoint_id: endpoint,
+    received_at: receivedAt,
+    method: 'POST',
+    source_ip: `10.0.${i % 4}.${i % 250}`,
+    outcome: 'ACCEPTED',
+    reason: null,
+    target_count: 1,
+    test: false,
   };
   /** @type {import('@relay/contracts').ActivityAttemptV1} */
   const attempt = {
-    type: ACTIVITY_ATTEMPT_V1, event_id: eventId, delivery_id: `dlv_${eventId}_tg1`, account_id: accountId, endpoint_id: endpoint, target_id: 'tg_bench', target_kind: 'webhook',
-    attempt: 1, attempted_at: receivedAt, state: 'delivered', status_code: 200, duration_ms: 12, error: null, next_attempt_at: null,
+    type: ACTIVITY_ATTEMPT_V1,
+    event_id: eventId,
+    delivery_id: `dlv_${eventId}_tg1`,
+    account_id: accountId,
+    endpoint_id: endpoint,
+    target_id: 'tg_bench',
+    target_kind: 'webhook',
+    attempt: 1,
+    attempted_at: receivedAt,
+    state: 'delivered',
+    status_code: 200,
+    duration_ms: 12,
+    error: null,
+    next_attempt_at: null,
   };
   return [request, attempt];
 }
@@ -94,7 +134,13 @@ function eventMessages(accountId, i, receivedAt) {
  * @param {string} name
  */
 async function metric(port, name) {
-  return metricValue(await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => ''), name);
+  return metricValue(
+    await fetch(`http://127.0.0.1:${port}/metrics`).then(
+      (r) => r.text(),
+      () => '',
+    ),
+    name,
+  );
 }
 
 /**
@@ -114,9 +160,16 @@ async function writerRun(ch, healthPort, accountId, events, label) {
   // as the producers send them: the gateway's request rows and a deliverer's attempts in
   // separate batch messages (PER_MESSAGE records each, what ~2,000 events/s gives them)
   for (let i = 0; i < events; i += PER_MESSAGE) {
-    const pairs = Array.from({ length: Math.min(PER_MESSAGE, events - i) }, (_, k) => eventMessages(accountId, i + k, new Date().toISOString()));
+    const pairs = Array.from({ length: Math.min(PER_MESSAGE, events - i) }, (_, k) =>
+      eventMessages(accountId, i + k, new Date().toISOString()),
+    );
     for (const records of [pairs.map((p) => p[0]), pairs.map((p) => p[1])]) {
-      ch.publish(names.activityExchange, names.activityPartitionRoutingKey(activityPartitionOf(accountId)), encodeActivityBatch(records), { persistent: true, type: ACTIVITY_BATCH_V1 });
+      ch.publish(
+        names.activityExchange,
+        names.activityPartitionRoutingKey(activityPartitionOf(accountId)),
+        encodeActivityBatch(records),
+        { persistent: true, type: ACTIVITY_BATCH_V1 },
+      );
     }
     if (i % 500 < PER_MESSAGE) await ch.waitForConfirms();
   }
@@ -124,11 +177,13 @@ async function writerRun(ch, healthPort, accountId, events, label) {
   const deadline = Date.now() + CATCH_UP_TIMEOUT_MS;
   for (;;) {
     let ready = 0;
-    for (const queue of [names.activityQueue, ...names.activityPartitionQueues]) ready += (await ch.checkQueue(queue)).messageCount;
+    for (const queue of [names.activityQueue, ...names.activityPartitionQueues])
+      ready += (await ch.checkQueue(queue)).messageCount;
     const unwritten = await metric(healthPort, 'relay_activity_unwritten_records');
     const written = ((await metric(healthPort, 'relay_activity_records_written_total')) ?? 0) - before;
     if (ready === 0 && unwritten === 0 && written >= events * 2) break;
-    if (Date.now() > deadline) throw new Error(`${label}: writer did not catch up (queue ${ready}, unwritten ${unwritten})`);
+    if (Date.now() > deadline)
+      throw new Error(`${label}: writer did not catch up (queue ${ready}, unwritten ${unwritten})`);
     await sleep(50);
   }
   const seconds = (performance.now() - started) / 1000;
@@ -148,8 +203,13 @@ async function preload(store, accountId, target) {
   const start = Date.now() - span - 3_600_000;
   const started = performance.now();
   const BATCH = 2000;
-  const reasons = ['connect ETIMEDOUT 10.9.8.7:443', 'HTTP 500 Internal Server Error', 'HTTP 410 Gone', 'socket hang up'];
-  for (let done = 0; done < target; ) {
+  const reasons = [
+    'connect ETIMEDOUT 10.9.8.7:443',
+    'HTTP 500 Internal Server Error',
+    'HTTP 410 Gone',
+    'socket hang up',
+  ];
+  for (let done = 0; done < target;) {
     /** @type {import('../libs/activity-log/dist/writing/hold').EventGroup<unknown>[]} */
     const events = [];
     const n = Math.min(BATCH, target - done);
@@ -163,14 +223,32 @@ async function preload(store, accountId, target) {
       if (r < 0.05) Object.assign(request, { outcome: 'AUTH_FAILED', reason: 'invalid bearer token', target_count: 0 });
       else if (r < 0.06) Object.assign(request, { test: true });
       /** @type {import('@relay/contracts').ActivityAttemptV1[]} */
-      const attempts = request.target_count === 0 ? [] : [r > 0.98 ? { ...attempt, state: 'failed', status_code: null, error: reasons[i % reasons.length] } : attempt];
+      const attempts =
+        request.target_count === 0
+          ? []
+          : [
+              r > 0.98
+                ? { ...attempt, state: 'failed', status_code: null, error: reasons[i % reasons.length] }
+                : attempt,
+            ];
       events.push({ event_id: request.event_id, request, attempts, tokens: [], oldest_ms: 0 });
     }
     // the clock of a writer that keeps up: at the batch's last arrival (it records each hour's
     // page counts once it has left the hour, as in production)
-    await writer.write({ events, folds: [] }, { now: Date.parse(/** @type {import('@relay/contracts').ActivityRequestV1} */ (events[events.length - 1].request).received_at), flush: done / BATCH + 1 });
+    await writer.write(
+      { events, folds: [] },
+      {
+        now: Date.parse(
+          /** @type {import('@relay/contracts').ActivityRequestV1} */ (events[events.length - 1].request).received_at,
+        ),
+        flush: done / BATCH + 1,
+      },
+    );
     done += n;
-    if (done % 100_000 < BATCH) process.stderr.write(`  preloaded ${done} rows (${Math.round(done / ((performance.now() - started) / 1000))} rows/s)\n`);
+    if (done % 100_000 < BATCH)
+      process.stderr.write(
+        `  preloaded ${done} rows (${Math.round(done / ((performance.now() - started) / 1000))} rows/s)\n`,
+      );
   }
   return { rows: target, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) };
 }
@@ -194,7 +272,12 @@ async function onQuietMachine(time) {
   const quiet = await waitQuiet(QUIET_MAX_S);
   const m0 = machineCpu();
   const results = await time();
-  return { results, quiet_wait_s: quiet.waited_s, quiet_reached: quiet.reached, machine_while_timing: machineWindow(m0, machineCpu()) };
+  return {
+    results,
+    quiet_wait_s: quiet.waited_s,
+    quiet_reached: quiet.reached,
+    machine_while_timing: machineWindow(m0, machineCpu()),
+  };
 }
 
 function defaultFilters() {
@@ -225,7 +308,11 @@ function defaultFilters() {
  * @param {number} runs
  */
 async function timeFilters(apiPort, apiKey, filters, runs) {
-  return (await timeActivityQueries(apiPort, apiKey, filters, runs)).map(({ name, mean_rows, ...t }) => ({ filter: name, ...t, mean_rows_per_page: mean_rows }));
+  return (await timeActivityQueries(apiPort, apiKey, filters, runs)).map(({ name, mean_rows, ...t }) => ({
+    filter: name,
+    ...t,
+    mean_rows_per_page: mean_rows,
+  }));
 }
 
 /**
@@ -250,12 +337,19 @@ async function steadyHour(store, accountId, apiPort, apiKey) {
     const events = [];
     for (let k = 0; k < STEADY_ROWS; k++) {
       const i = f * STEADY_ROWS + k;
-      const [request, attempt] = eventMessages(accountId, i, new Date(hourStart + Math.floor((i / total) * 3_600_000)).toISOString());
+      const [request, attempt] = eventMessages(
+        accountId,
+        i,
+        new Date(hourStart + Math.floor((i / total) * 3_600_000)).toISOString(),
+      );
       request.source_ip = `198.51.${Math.floor(random() * 4)}.${Math.floor(random() * 250)}`;
       const r = random();
       if (r < 0.05) Object.assign(request, { outcome: 'AUTH_FAILED', reason: 'invalid bearer token', target_count: 0 });
       /** @type {import('@relay/contracts').ActivityAttemptV1[]} */
-      const attempts = request.target_count === 0 ? [] : [r > 0.98 ? { ...attempt, state: 'failed', status_code: null, error: 'socket hang up' } : attempt];
+      const attempts =
+        request.target_count === 0
+          ? []
+          : [r > 0.98 ? { ...attempt, state: 'failed', status_code: null, error: 'socket hang up' } : attempt];
       events.push({ event_id: request.event_id, request, attempts, tokens: [], oldest_ms: 0 });
     }
     await writer.write({ events, folds: [] }, { now: hourStart + f * (3_600_000 / STEADY_FLUSHES), flush: f });
@@ -278,23 +372,70 @@ async function steadyHour(store, accountId, apiPort, apiKey) {
   /** @type {Record<string, number>} */
   const counts = {};
   const suffix = new Date(hourStart).toISOString().slice(0, 13).replace(/[-T]/g, '');
-  const count = (/** @type {string} */ kind) => /** @type {import('mongodb').Db} */ (store.connection.db).collection(`activity_${kind}_${suffix}`).estimatedDocumentCount();
+  const count = (/** @type {string} */ kind) =>
+    /** @type {import('mongodb').Db} */ (store.connection.db)
+      .collection(`activity_${kind}_${suffix}`)
+      .estimatedDocumentCount();
   counts.ix = await count('ix'); // every scope's pages of the hour (keys.ts)
   const timed = await onQuietMachine(() => timeFilters(apiPort, apiKey, filters, runs));
-  return { flushes: STEADY_FLUSHES, rows_per_flush: STEADY_ROWS, index_wait_ms: indexWaitMs, index_max_wait_ms: indexMaxWaitMs, write_seconds: Number(seconds.toFixed(1)), index_documents: counts, runs, queries: timed.results, quiet_wait_s: timed.quiet_wait_s, quiet_reached: timed.quiet_reached, machine_while_timing: timed.machine_while_timing };
+  return {
+    flushes: STEADY_FLUSHES,
+    rows_per_flush: STEADY_ROWS,
+    index_wait_ms: indexWaitMs,
+    index_max_wait_ms: indexMaxWaitMs,
+    write_seconds: Number(seconds.toFixed(1)),
+    index_documents: counts,
+    runs,
+    queries: timed.results,
+    quiet_wait_s: timed.quiet_wait_s,
+    quiet_reached: timed.quiet_reached,
+    machine_while_timing: timed.machine_while_timing,
+  };
 }
 
 async function main() {
   if (!SHORT) execFileSync('bash', [path.join(ROOT, 'scripts/infra.sh'), 'up'], { stdio: 'ignore' });
   const secretsKeys = `bench:${randomBytes(32).toString('base64')}`;
-  const boot = JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'services/management-api/dist/bootstrap.js'), '--account', 'bench'], { env: { ...process.env, MONGODB_URL: mongodbUrl, SECRETS_KEYS: secretsKeys } }).toString());
+  const boot = JSON.parse(
+    execFileSync(
+      process.execPath,
+      [path.join(ROOT, 'services/management-api/dist/bootstrap.js'), '--account', 'bench'],
+      { env: { ...process.env, MONGODB_URL: mongodbUrl, SECRETS_KEYS: secretsKeys } },
+    ).toString(),
+  );
   const store = await connectStore(mongodbUrl);
   // the endpoint filter lists only endpoints of the caller's account
-  await Promise.all(ENDPOINTS.map((id) => insertEndpoint(store, id, boot.account_id, { name: id, enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' } })));
+  await Promise.all(
+    ENDPOINTS.map((id) =>
+      insertEndpoint(store, id, boot.account_id, {
+        name: id,
+        enabled: true,
+        paused: false,
+        methods: ['POST'],
+        payload_format: 'json',
+        inbound_auth: { type: 'NONE' },
+      }),
+    ),
+  );
   const [healthPort, apiPort] = [await freePort(), await freePort()];
-  const common = { RABBITMQ_URL: env.RABBITMQ_URL, REDIS_URL: env.REDIS_URL, MONGODB_URL: mongodbUrl, RELAY_NAMESPACE: namespace, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
-  const writer = startProcess(path.join(ROOT, 'services/activity-writer/dist/main.js'), { ...common, HEALTH_PORT: String(healthPort) }, (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean));
-  const api = startProcess(path.join(ROOT, 'services/management-api/dist/main.js'), { ...common, PORT: String(apiPort), SECRETS_KEYS: secretsKeys });
+  const common = {
+    RABBITMQ_URL: env.RABBITMQ_URL,
+    REDIS_URL: env.REDIS_URL,
+    MONGODB_URL: mongodbUrl,
+    RELAY_NAMESPACE: namespace,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+  };
+  const writer = startProcess(
+    path.join(ROOT, 'services/activity-writer/dist/main.js'),
+    { ...common, HEALTH_PORT: String(healthPort) },
+    (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean),
+  );
+  const api = startProcess(path.join(ROOT, 'services/management-api/dist/main.js'), {
+    ...common,
+    PORT: String(apiPort),
+    SECRETS_KEYS: secretsKeys,
+  });
   const conn = await amqp.connect(env.RABBITMQ_URL);
   const ch = await conn.createConfirmChannel();
   try {
@@ -316,16 +457,32 @@ async function main() {
       preload: loaded,
       writer: { empty, full, ratio_full_to_empty: Number((full.rows_per_s / empty.rows_per_s).toFixed(3)) },
       queries,
-      queries_machine: { quiet_wait_s: timed.quiet_wait_s, quiet_reached: timed.quiet_reached, while_timing: timed.machine_while_timing },
+      queries_machine: {
+        quiet_wait_s: timed.quiet_wait_s,
+        quiet_reached: timed.quiet_reached,
+        while_timing: timed.machine_while_timing,
+      },
       steady_hour: steady,
     };
-    console.log(`\nactivity-writer (one process), ${WRITER_EVENTS} accepted requests (request + attempt messages) each run`);
+    console.log(
+      `\nactivity-writer (one process), ${WRITER_EVENTS} accepted requests (request + attempt messages) each run`,
+    );
     for (const r of [empty, full]) console.log(`  ${r.label.padEnd(32)} ${String(r.rows_per_s).padStart(7)} rows/s`);
     console.log(`  ratio at ${ROWS} rows / empty: ${report.writer.ratio_full_to_empty}`);
-    console.log(`\nGET /v1/activity (limit 50) with ${report.rows_present} rows, ${QUERY_RUNS} runs each (after ${timed.quiet_wait_s} s for a quiet machine${timed.quiet_reached ? '' : ', NOT reached'}; the machine ${timed.machine_while_timing.busy_pct}% busy while timing, ${timed.machine_while_timing.steal_pct}% stolen)`);
-    for (const q of queries) console.log(`  ${q.filter.padEnd(32)} p50 ${String(q.p50_ms).padStart(7)} ms   p95 ${String(q.p95_ms).padStart(7)} ms   rows/page ${q.mean_rows_per_page}`);
-    console.log(`\none hour of steady traffic: ${steady.flushes} flushes of ${steady.rows_per_flush} rows (written in ${steady.write_seconds} s); index documents that hour: ${JSON.stringify(steady.index_documents)}; ${steady.runs} runs each (after ${steady.quiet_wait_s} s for a quiet machine${steady.quiet_reached ? '' : ', NOT reached'}; ${steady.machine_while_timing.busy_pct}% busy while timing)`);
-    for (const q of steady.queries) console.log(`  ${q.filter.padEnd(32)} p50 ${String(q.p50_ms).padStart(7)} ms   p95 ${String(q.p95_ms).padStart(7)} ms   rows/page ${q.mean_rows_per_page}`);
+    console.log(
+      `\nGET /v1/activity (limit 50) with ${report.rows_present} rows, ${QUERY_RUNS} runs each (after ${timed.quiet_wait_s} s for a quiet machine${timed.quiet_reached ? '' : ', NOT reached'}; the machine ${timed.machine_while_timing.busy_pct}% busy while timing, ${timed.machine_while_timing.steal_pct}% stolen)`,
+    );
+    for (const q of queries)
+      console.log(
+        `  ${q.filter.padEnd(32)} p50 ${String(q.p50_ms).padStart(7)} ms   p95 ${String(q.p95_ms).padStart(7)} ms   rows/page ${q.mean_rows_per_page}`,
+      );
+    console.log(
+      `\none hour of steady traffic: ${steady.flushes} flushes of ${steady.rows_per_flush} rows (written in ${steady.write_seconds} s); index documents that hour: ${JSON.stringify(steady.index_documents)}; ${steady.runs} runs each (after ${steady.quiet_wait_s} s for a quiet machine${steady.quiet_reached ? '' : ', NOT reached'}; ${steady.machine_while_timing.busy_pct}% busy while timing)`,
+    );
+    for (const q of steady.queries)
+      console.log(
+        `  ${q.filter.padEnd(32)} p50 ${String(q.p50_ms).padStart(7)} ms   p95 ${String(q.p95_ms).padStart(7)} ms   rows/page ${q.mean_rows_per_page}`,
+      );
     console.log(JSON.stringify(report));
     writeResults('activity', report);
   } finally {

@@ -39,7 +39,10 @@ declare module 'autocannon' {
     requests: Histogram;
   }
   interface Instance extends EventEmitter, PromiseLike<Result> {
-    on(event: 'response', listener: (client: unknown, status: number, bytes: number, responseTime: number) => void): this;
+    on(
+      event: 'response',
+      listener: (client: unknown, status: number, bytes: number, responseTime: number) => void,
+    ): this;
   }
   function autocannon(opts: Options): Instance;
   export = autocannon;

@@ -54,8 +54,15 @@ const LIMITS = { rate: 10000, per: 'second', max_in_flight: 1000 };
  */
 function delivery(i, targetId = 'tg_bench') {
   return {
-    type: DELIVERY_V1, event_id: `evt_b${i}_${targetId}`, delivery_id: `dlv_b${i}_${targetId}`, attempt: 1, account_id: 'acc_bench', endpoint_id: 'ep_bench',
-    target_id: targetId, target_kind: 'webhook', received_at: new Date().toISOString(),
+    type: DELIVERY_V1,
+    event_id: `evt_b${i}_${targetId}`,
+    delivery_id: `dlv_b${i}_${targetId}`,
+    attempt: 1,
+    account_id: 'acc_bench',
+    endpoint_id: 'ep_bench',
+    target_id: targetId,
+    target_kind: 'webhook',
+    received_at: new Date().toISOString(),
     request: { method: 'POST', source_ip: '127.0.0.1', headers: {}, query: '' },
     payload: { content_type: 'application/json', body_base64: S.body.toString('base64') },
   };
@@ -75,11 +82,27 @@ async function main() {
   const kind = createWebhookKind({ secrets: createSecretBox(secretsKeys) });
   const cfg = kind.validateConfig({ url: `http://127.0.0.1:${portOf(receiver)}/hook`, enforce_https: false });
   if (!cfg.ok) throw new Error(`webhook config refused: ${JSON.stringify(cfg.errors)}`);
-  await insertTarget(store, 'tg_bench', 'acc_bench', 'ep_bench', { kind: 'webhook', name: 'sink', enabled: true, config: { ...cfg.value } });
-  await insertTarget(store, 'tg_bench_limited', 'acc_bench', 'ep_bench', { kind: 'webhook', name: 'limited sink', enabled: true, config: { ...cfg.value }, limits: LIMITS });
+  await insertTarget(store, 'tg_bench', 'acc_bench', 'ep_bench', {
+    kind: 'webhook',
+    name: 'sink',
+    enabled: true,
+    config: { ...cfg.value },
+  });
+  await insertTarget(store, 'tg_bench_limited', 'acc_bench', 'ep_bench', {
+    kind: 'webhook',
+    name: 'limited sink',
+    enabled: true,
+    config: { ...cfg.value },
+    limits: LIMITS,
+  });
 
   const logger = createLogger({ service: 'bench', level: 'warn', stream: process.stderr });
-  const broker = new BrokerConnection({ url: S.rabbitmqUrl, connectionName: 'bench deliverer', logger, topology: { namespace: S.namespace, deliveryLimit: 20 } });
+  const broker = new BrokerConnection({
+    url: S.rabbitmqUrl,
+    connectionName: 'bench deliverer',
+    logger,
+    topology: { namespace: S.namespace, deliveryLimit: 20 },
+  });
   await broker.start();
   // the deliveries go out as the gateway sends them: through the one delivery publisher
   const publisher = new DeliveryPublisher(new ConfirmPublisher(broker, 10000), S.namespace);
@@ -88,8 +111,16 @@ async function main() {
   const healthPort = await freePort();
   const deliverer = startProcess(path.join(ROOT, 'services/deliverer/dist/main.js'), {
     DELIVERY_CHANNEL: 'webhook',
-    RABBITMQ_URL: S.rabbitmqUrl, MONGODB_URL: S.mongodbUrl, RELAY_NAMESPACE: S.namespace, SSRF_ALLOW_CIDRS: '127.0.0.0/8', SECRETS_KEYS: secretsKeys,
-    HEALTH_PORT: String(healthPort), PREFETCH: String(S.prefetch), RETRY_TIERS_MS: String(S.tierMs), RETRY_AFTER_MAX_MS: String(S.tierMs), LOG_LEVEL: 'info',
+    RABBITMQ_URL: S.rabbitmqUrl,
+    MONGODB_URL: S.mongodbUrl,
+    RELAY_NAMESPACE: S.namespace,
+    SSRF_ALLOW_CIDRS: '127.0.0.0/8',
+    SECRETS_KEYS: secretsKeys,
+    HEALTH_PORT: String(healthPort),
+    PREFETCH: String(S.prefetch),
+    RETRY_TIERS_MS: String(S.tierMs),
+    RETRY_AFTER_MAX_MS: String(S.tierMs),
+    LOG_LEVEL: 'info',
   });
   try {
     await waitFor(`http://127.0.0.1:${healthPort}/readyz`).catch((err) => {
@@ -105,7 +136,11 @@ async function main() {
     const limitedResult = await limited.run(send('tg_bench_limited'));
     const result = {
       ...plainResult,
-      limited_target: { limits: LIMITS, ...limitedResult, vs_plain: Number((limitedResult.deliveries_per_s / plainResult.deliveries_per_s).toFixed(3)) },
+      limited_target: {
+        limits: LIMITS,
+        ...limitedResult,
+        vs_plain: Number((limitedResult.deliveries_per_s / plainResult.deliveries_per_s).toFixed(3)),
+      },
       duplicates,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);

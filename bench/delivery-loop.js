@@ -114,9 +114,20 @@ function closedLoop(s, label) {
 async function cleanup(s, broker, store, names) {
   const ch = await broker.openChannel();
   ch.on('error', () => undefined);
-  const queues = [names.activityQueue, names.deadActivityQueue, names.payloadQueue, names.accountEventQueue, ...DELIVERY_CHANNELS.flatMap((c) => [names.deliveryQueue(c), names.deadDeliveryQueue(c), names.retryQueue(c, s.tierMs)])];
+  const queues = [
+    names.activityQueue,
+    names.deadActivityQueue,
+    names.payloadQueue,
+    names.accountEventQueue,
+    ...DELIVERY_CHANNELS.flatMap((c) => [
+      names.deliveryQueue(c),
+      names.deadDeliveryQueue(c),
+      names.retryQueue(c, s.tierMs),
+    ]),
+  ];
   for (const q of queues) await ch.deleteQueue(q).catch(() => undefined);
-  for (const e of [names.deliveriesExchange, names.activityExchange, names.deadLetterExchange, names.retryExchange]) await ch.deleteExchange(e).catch(() => undefined);
+  for (const e of [names.deliveriesExchange, names.activityExchange, names.deadLetterExchange, names.retryExchange])
+    await ch.deleteExchange(e).catch(() => undefined);
   await broker.close();
   await store.connection.dropDatabase().catch(() => undefined);
   await store.close();

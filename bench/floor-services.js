@@ -91,10 +91,17 @@ return {0, 0, month}`;
 /** @returns {(endpointId: string) => Promise<[number, number, number]>} */
 function limiter() {
   const { Redis } = require('ioredis');
-  const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379', { enableAutoPipelining: true, maxRetriesPerRequest: 0 });
+  const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379', {
+    enableAutoPipelining: true,
+    maxRetriesPerRequest: 0,
+  });
   redis.defineCommand('floorAdmit', { numberOfKeys: 2, lua: ADMIT_LUA });
-  const admit = /** @type {(rateKey: string, quotaKey: string, limit: number, ttlS: number) => Promise<[number, number, number]>} */ (/** @type {any} */ (redis).floorAdmit.bind(redis));
-  return (endpointId) => admit(`${QUEUE}:rate:${endpointId}:${Math.floor(Date.now() / 60000)}`, `${QUEUE}:quota:${endpointId}`, 1e9, 3600);
+  const admit =
+    /** @type {(rateKey: string, quotaKey: string, limit: number, ttlS: number) => Promise<[number, number, number]>} */ (
+      /** @type {any} */ (redis).floorAdmit.bind(redis)
+    );
+  return (endpointId) =>
+    admit(`${QUEUE}:rate:${endpointId}:${Math.floor(Date.now() / 60000)}`, `${QUEUE}:quota:${endpointId}`, 1e9, 3600);
 }
 
 /**
@@ -118,14 +125,31 @@ async function gateway() {
    * @param {string} receivedAt
    */
   const publish = (req, res, eventId, receivedAt) =>
-    ch.publish('', QUEUE, req.body, { persistent: true, messageId: eventId, contentType: req.get('content-type') }, (err) => {
-      if (err) {
-        res.status(503).json({ code: 'delivery_queue_unavailable', message: 'not confirmed' });
-        return;
-      }
-      res.status(202).set('X-Relay-Event-Id', eventId).json({ message: 'Payload received' });
-      record?.({ event_id: eventId, endpoint_id: req.params.endpointId, received_at: receivedAt, method: req.method, source_ip: req.socket.remoteAddress, outcome: 'accepted', body_base64: req.body.toString('base64') }, () => undefined);
-    });
+    ch.publish(
+      '',
+      QUEUE,
+      req.body,
+      { persistent: true, messageId: eventId, contentType: req.get('content-type') },
+      (err) => {
+        if (err) {
+          res.status(503).json({ code: 'delivery_queue_unavailable', message: 'not confirmed' });
+          return;
+        }
+        res.status(202).set('X-Relay-Event-Id', eventId).json({ message: 'Payload received' });
+        record?.(
+          {
+            event_id: eventId,
+            endpoint_id: req.params.endpointId,
+            received_at: receivedAt,
+            method: req.method,
+            source_ip: req.socket.remoteAddress,
+            outcome: 'accepted',
+            body_base64: req.body.toString('base64'),
+          },
+          () => undefined,
+        );
+      },
+    );
   app.post('/relay/:endpointId', express.raw({ type: () => true, limit: '1mb' }), (req, res) => {
     const eventId = randomUUID();
     const receivedAt = new Date().toISOString();
@@ -134,11 +158,16 @@ async function gateway() {
       return;
     }
     admit(req.params.endpointId).then(
-      ([verdict]) => (verdict === 0 ? publish(req, res, eventId, receivedAt) : res.status(429).json({ code: 'rate_limited', message: 'rate limit' })),
+      ([verdict]) =>
+        verdict === 0
+          ? publish(req, res, eventId, receivedAt)
+          : res.status(429).json({ code: 'rate_limited', message: 'rate limit' }),
       () => res.status(503).json({ code: 'limiter_unavailable', message: 'redis' }),
     );
   });
-  const server = app.listen(Number(process.env.PORT || 0), '127.0.0.1', () => process.stdout.write(`listening ${portOf(server)}\n`));
+  const server = app.listen(Number(process.env.PORT || 0), '127.0.0.1', () =>
+    process.stdout.write(`listening ${portOf(server)}\n`),
+  );
   server.keepAliveTimeout = 65000;
 }
 
@@ -157,26 +186,36 @@ async function deliverer() {
     const delivered = (/** @type {import('got').Response} */ res) => {
       if (res.statusCode >= 300) return ch.nack(msg, false, true);
       if (!record) return ch.ack(msg);
-      const outcome = { event_id: msg.properties.messageId, attempt: 1, status: res.statusCode, attempted_at: new Date(started).toISOString(), duration_ms: Date.now() - started };
+      const outcome = {
+        event_id: msg.properties.messageId,
+        attempt: 1,
+        status: res.statusCode,
+        attempted_at: new Date(started).toISOString(),
+        duration_ms: Date.now() - started,
+      };
       record(outcome, (err) => (err ? ch.nack(msg, false, true) : ch.ack(msg)));
     };
-    got.post(target, {
-      body: msg.content,
-      headers: { 'content-type': msg.properties.contentType || 'application/octet-stream', 'x-relay-event-id': msg.properties.messageId },
-      agent,
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      followRedirect: false,
-      decompress: false,
-      timeout: { request: 10000 },
-    }).then(
-      delivered,
-      () => ch.nack(msg, false, true),
-    );
+    got
+      .post(target, {
+        body: msg.content,
+        headers: {
+          'content-type': msg.properties.contentType || 'application/octet-stream',
+          'x-relay-event-id': msg.properties.messageId,
+        },
+        agent,
+        retry: { limit: 0 },
+        throwHttpErrors: false,
+        followRedirect: false,
+        decompress: false,
+        timeout: { request: 10000 },
+      })
+      .then(delivered, () => ch.nack(msg, false, true));
   });
   // the readiness line floor.js waits for
   const server = http.createServer((_req, res) => res.end('ok'));
-  server.listen(Number(process.env.PORT || 0), '127.0.0.1', () => process.stdout.write(`listening ${portOf(server)}\n`));
+  server.listen(Number(process.env.PORT || 0), '127.0.0.1', () =>
+    process.stdout.write(`listening ${portOf(server)}\n`),
+  );
 }
 
 async function writer() {
@@ -210,9 +249,11 @@ async function writer() {
     ready = [];
     try {
       // a redelivered message finds its documents there already: duplicate keys are fine
-      await records.insertMany(/** @type {any[]} */ (batch.map((b) => b.doc)), { ordered: false }).catch((/** @type {{ code?: number; writeErrors?: { code: number }[] }} */ err) => {
-        if (err.code !== 11000 && !(err.writeErrors ?? []).every((e) => e.code === 11000)) throw err;
-      });
+      await records
+        .insertMany(/** @type {any[]} */ (batch.map((b) => b.doc)), { ordered: false })
+        .catch((/** @type {{ code?: number; writeErrors?: { code: number }[] }} */ err) => {
+          if (err.code !== 11000 && !(err.writeErrors ?? []).every((e) => e.code === 11000)) throw err;
+        });
     } catch (err) {
       // the bench then reports the log as not caught up
       process.stderr.write(`floor writer: ${/** @type {Error} */ (err).message}\n`);
@@ -249,7 +290,11 @@ async function writer() {
       if (req) open.delete(r.event_id);
       ready.push(
         req
-          ? { doc: { _id: r.event_id, r: JSON.stringify({ ...req.record, attempts: [r] }) }, records: 2, msgs: [req.msg, msg] }
+          ? {
+              doc: { _id: r.event_id, r: JSON.stringify({ ...req.record, attempts: [r] }) },
+              records: 2,
+              msgs: [req.msg, msg],
+            }
           : { doc: { _id: `${r.event_id}~a${r.attempt}`, r: JSON.stringify(r) }, records: 1, msgs: [msg] },
       );
     }
@@ -257,12 +302,15 @@ async function writer() {
     if (ready.length >= 1000) void flush();
   });
   const server = http.createServer((_req, res) => res.end(JSON.stringify({ written, documents })));
-  server.listen(Number(process.env.PORT || 0), '127.0.0.1', () => process.stdout.write(`listening ${portOf(server)}\n`));
+  server.listen(Number(process.env.PORT || 0), '127.0.0.1', () =>
+    process.stdout.write(`listening ${portOf(server)}\n`),
+  );
 }
 
 const role = process.env.FLOOR_ROLE;
 const roles = { gateway, deliverer, writer };
-if (!(role === 'gateway' || role === 'deliverer' || (role === 'writer' && LOG))) throw new Error('FLOOR_ROLE must be gateway, deliverer, or writer (with FLOOR_LOG=1)');
+if (!(role === 'gateway' || role === 'deliverer' || (role === 'writer' && LOG)))
+  throw new Error('FLOOR_ROLE must be gateway, deliverer, or writer (with FLOOR_LOG=1)');
 roles[role]().catch((err) => {
   process.stderr.write(`floor ${role}: ${err.stack || err}\n`);
   process.exit(1);

@@ -20,7 +20,20 @@ const fs = require('node:fs');
 const path = require('node:path');
 const amqp = require('amqplib');
 const { makeBody, requestId, startReceiver, waitDelivered } = require('./receiver');
-const { envNumber: num, infraPid, infraPids, freePort, startProcess, stopProcess, waitFor, loadTracked, sampleOf, machineCpu, machineWindow, waitQuiet } = require('./lib');
+const {
+  envNumber: num,
+  infraPid,
+  infraPids,
+  freePort,
+  startProcess,
+  stopProcess,
+  waitFor,
+  loadTracked,
+  sampleOf,
+  machineCpu,
+  machineWindow,
+  waitQuiet,
+} = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const DURATION_S = num(process.env.BENCH_DURATION_S, 20);
@@ -55,7 +68,13 @@ const cpuSeconds = (/** @type {number | (() => number[])} */ pid) => sampleOf(pi
 function cpuOf(pids) {
   const t0 = Date.now();
   const before = Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuSeconds(pid)]));
-  return () => Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, Math.round(((cpuSeconds(pid) - (before[n] ?? 0)) / ((Date.now() - t0) / 1000)) * 100)]));
+  return () =>
+    Object.fromEntries(
+      Object.entries(pids).map(([n, pid]) => [
+        n,
+        Math.round(((cpuSeconds(pid) - (before[n] ?? 0)) / ((Date.now() - t0) / 1000)) * 100),
+      ]),
+    );
 }
 
 /**
@@ -96,16 +115,31 @@ async function main() {
     const bare = startProcess(path.join(__dirname, 'bare-express.js'), { PORT: String(await freePort()) });
     procs.push(bare);
     const env = { RABBITMQ_URL, FLOOR_QUEUE: queue, FLOOR_LOG: LOG ? '1' : '0', MONGODB_URL: mongo.href };
-    const writer = LOG ? startProcess(path.join(__dirname, 'floor-services.js'), { ...env, FLOOR_ROLE: 'writer', PORT: String(await freePort()) }) : null;
+    const writer = LOG
+      ? startProcess(path.join(__dirname, 'floor-services.js'), {
+          ...env,
+          FLOOR_ROLE: 'writer',
+          PORT: String(await freePort()),
+        })
+      : null;
     let writerPort = 0;
     if (writer) {
       procs.push(writer);
       writerPort = await listening(writer);
     }
-    const gateway = startProcess(path.join(__dirname, 'floor-services.js'), { ...env, FLOOR_ROLE: 'gateway', PORT: String(await freePort()) });
+    const gateway = startProcess(path.join(__dirname, 'floor-services.js'), {
+      ...env,
+      FLOOR_ROLE: 'gateway',
+      PORT: String(await freePort()),
+    });
     procs.push(gateway);
     const gatewayPort = await listening(gateway);
-    const deliverer = startProcess(path.join(__dirname, 'floor-services.js'), { ...env, FLOOR_ROLE: 'deliverer', PORT: String(await freePort()), FLOOR_TARGET_URL: `http://127.0.0.1:${receiver.port}/hook` });
+    const deliverer = startProcess(path.join(__dirname, 'floor-services.js'), {
+      ...env,
+      FLOOR_ROLE: 'deliverer',
+      PORT: String(await freePort()),
+      FLOOR_TARGET_URL: `http://127.0.0.1:${receiver.port}/hook`,
+    });
     procs.push(deliverer);
     await listening(deliverer);
     const barePort = await listening(bare);
@@ -116,7 +150,13 @@ async function main() {
     const accepted = new Set();
     /** @type {(url: string, phase: string, durationS: number, track: boolean) => ReturnType<typeof loadTracked>} */
     const loadPhase = (url, phase, durationS, track) =>
-      loadTracked(url, { connections: CONNECTIONS, durationS, headers, makeBody: (seq) => makeBody(requestId(phase, seq)), onAccepted: track ? (seq) => accepted.add(requestId(phase, seq)) : () => undefined });
+      loadTracked(url, {
+        connections: CONNECTIONS,
+        durationS,
+        headers,
+        makeBody: (seq) => makeBody(requestId(phase, seq)),
+        onAccepted: track ? (seq) => accepted.add(requestId(phase, seq)) : () => undefined,
+      });
     const measureBare = async (/** @type {string} */ when) => {
       progress(`bare express (${when}) ${WARMUP_S} s warm-up + ${DURATION_S} s`);
       await loadPhase(`http://127.0.0.1:${barePort}/relay/x`, 'b', WARMUP_S, false);
@@ -133,7 +173,12 @@ async function main() {
     if (LOG) await waitWritten(writerPort, 2 * accepted.size, Date.now(), DELIVERY_TIMEOUT_MS);
     progress(`floor ${DURATION_S} s measured load`);
     /** @type {Record<string, number | (() => number[])>} */
-    const pids = { gateway: gateway.pid ?? 0, deliverer: deliverer.pid ?? 0, receiver: receiver.child.pid ?? 0, 'load generator': process.pid };
+    const pids = {
+      gateway: gateway.pid ?? 0,
+      deliverer: deliverer.pid ?? 0,
+      receiver: receiver.child.pid ?? 0,
+      'load generator': process.pid,
+    };
     if (writer) Object.assign(pids, { writer: writer.pid ?? 0 }, infraPids());
     else {
       const rabbit = infraPid('rabbitmq/rabbitmq.pid');
@@ -168,19 +213,46 @@ async function main() {
       duplicates: receiver.duplicates,
       bare_express: { before: bareBefore, after: bareAfter },
       cpu_pct_during_load: during,
-      load: { connections: CONNECTIONS, duration_s: DURATION_S, warmup_s: WARMUP_S, body_bytes: Buffer.byteLength(makeBody(requestId('m', 0))) },
+      load: {
+        connections: CONNECTIONS,
+        duration_s: DURATION_S,
+        warmup_s: WARMUP_S,
+        body_bytes: Buffer.byteLength(makeBody(requestId('m', 0))),
+      },
     };
     const line = (/** @type {string} */ k, /** @type {string} */ v) => process.stdout.write(`${k.padEnd(30)} ${v}\n`);
-    process.stdout.write(LOG ? '\nfloor with the log: floor + one Redis call, a request and an outcome record per event, written to the store\n' : '\nfloor: express → quorum queue (confirmed) → got → receiver; nothing else\n');
-    line('bare express before / after', `${bareBefore.req_per_s}/s (steal ${bareBefore.steal_pct}%) / ${bareAfter.req_per_s}/s (steal ${bareAfter.steal_pct}%)`);
-    line('floor accepted (202)', `${run.accepted_per_s}/s, p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, non-2xx ${run.non_2xx}`);
+    process.stdout.write(
+      LOG
+        ? '\nfloor with the log: floor + one Redis call, a request and an outcome record per event, written to the store\n'
+        : '\nfloor: express → quorum queue (confirmed) → got → receiver; nothing else\n',
+    );
+    line(
+      'bare express before / after',
+      `${bareBefore.req_per_s}/s (steal ${bareBefore.steal_pct}%) / ${bareAfter.req_per_s}/s (steal ${bareAfter.steal_pct}%)`,
+    );
+    line(
+      'floor accepted (202)',
+      `${run.accepted_per_s}/s, p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, non-2xx ${run.non_2xx}`,
+    );
     line('floor delivered', `${deliveredPerS}/s, lost ${lost}, duplicates ${receiver.duplicates}`);
     line('ratio delivered ÷ bare express', String(report.ratio));
-    if (LOG) line('activity lag', `${logLagS === null ? 'not caught up' : `${logLagS} s`}; ${report.activity_documents} documents for ${accepted.size} events`);
-    line('CPU % during load', `${Object.entries(during.processes).map(([n, v]) => `${n} ${v}%`).join(', ')}; machine ${during.busy_pct}% busy, steal ${during.steal_pct}%`);
+    if (LOG)
+      line(
+        'activity lag',
+        `${logLagS === null ? 'not caught up' : `${logLagS} s`}; ${report.activity_documents} documents for ${accepted.size} events`,
+      );
+    line(
+      'CPU % during load',
+      `${Object.entries(during.processes)
+        .map(([n, v]) => `${n} ${v}%`)
+        .join(', ')}; machine ${during.busy_pct}% busy, steal ${during.steal_pct}%`,
+    );
     process.stdout.write(`${JSON.stringify(report)}\n`);
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
-    fs.writeFileSync(path.join(RESULTS_DIR, LOG ? 'floor-with-log.json' : 'floor.json'), `${JSON.stringify(report, null, 2)}\n`);
+    fs.writeFileSync(
+      path.join(RESULTS_DIR, LOG ? 'floor-with-log.json' : 'floor.json'),
+      `${JSON.stringify(report, null, 2)}\n`,
+    );
     return lost > 0 ? 1 : 0;
   } finally {
     await Promise.all(procs.map((p) => stopProcess(p)));
@@ -196,7 +268,10 @@ async function main() {
 /** @param {string} url */
 async function dropDatabase(url) {
   const mongoose = require('mongoose');
-  const conn = await mongoose.createConnection(url).asPromise().catch(() => null);
+  const conn = await mongoose
+    .createConnection(url)
+    .asPromise()
+    .catch(() => null);
   if (!conn) return;
   try {
     await conn.dropDatabase();
@@ -217,7 +292,10 @@ async function deleteQueue(queue) {
   }
 }
 
-main().then((code) => process.exit(code), (err) => {
-  process.stderr.write(`bench/floor failed: ${err.stack || err}\n`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`bench/floor failed: ${err.stack || err}\n`);
+    process.exit(1);
+  },
+);

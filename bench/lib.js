@@ -41,7 +41,10 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
  * @returns {BenchProcess}
  */
 function startProcess(file, env, nodeArgs = []) {
-  const spawned = spawn(process.execPath, [...nodeArgs, file], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const spawned = spawn(process.execPath, [...nodeArgs, file], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   spawned.stdout.on('data', (d) => (out += d));
   spawned.stderr.on('data', (d) => (out += d));
@@ -61,7 +64,10 @@ function startProcess(file, env, nodeArgs = []) {
 async function waitFor(url, timeoutMs = 30000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const ok = await fetch(url).then((r) => r.status < 500, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.status < 500,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -74,7 +80,15 @@ async function waitFor(url, timeoutMs = 30000) {
  * @param {{ connections: number; durationS: number; body: string | Buffer; headers: Record<string, string> }} opts
  */
 async function load(url, { connections, durationS, body, headers }) {
-  const result = await autocannon({ url, method: 'POST', connections, duration: durationS, body, headers, pipelining: 1 });
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    connections,
+    duration: durationS,
+    body,
+    headers,
+    pipelining: 1,
+  });
   const ok = result['2xx'];
   return {
     accepted_per_s: Math.round(ok / durationS),
@@ -94,8 +108,12 @@ async function load(url, { connections, durationS, body, headers }) {
 async function waitReady(url, child, timeoutMs = 30000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited (${child.exitCode ?? child.signalCode}) before ${url} was ready`);
-    const ok = await fetch(url).then((r) => r.status === 200, () => false);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`exited (${child.exitCode ?? child.signalCode}) before ${url} was ready`);
+    const ok = await fetch(url).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -120,7 +138,8 @@ async function stopProcess(child, graceMs = 20000) {
  * @param {number} p
  * @returns {number | null}
  */
-const percentile = (sorted, p) => (sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
+const percentile = (sorted, p) =>
+  sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /**
  * Closed-loop load like `load`, but every request gets its own body from `makeBody(seq)` and
@@ -142,19 +161,21 @@ async function loadTracked(url, { connections, durationS, headers, makeBody, onA
     connections,
     duration: durationS,
     pipelining: 1,
-    requests: [{
-      method: 'POST',
-      path: pathname + search,
-      headers,
-      // autocannon gives each connection a context: the seq of its one outstanding request
-      setupRequest: (req, context) => {
-        context.seq = seq++;
-        return { ...req, body: makeBody(/** @type {number} */ (context.seq)) };
+    requests: [
+      {
+        method: 'POST',
+        path: pathname + search,
+        headers,
+        // autocannon gives each connection a context: the seq of its one outstanding request
+        setupRequest: (req, context) => {
+          context.seq = seq++;
+          return { ...req, body: makeBody(/** @type {number} */ (context.seq)) };
+        },
+        onResponse: (status, _body, context) => {
+          if (status >= 200 && status < 300) onAccepted(/** @type {number} */ (context.seq));
+        },
       },
-      onResponse: (status, _body, context) => {
-        if (status >= 200 && status < 300) onAccepted(/** @type {number} */ (context.seq));
-      },
-    }],
+    ],
   });
   instance.on('response', (_client, status, _bytes, responseTime) => {
     statuses[status] = (statuses[status] || 0) + 1;
@@ -211,7 +232,10 @@ function infraPid(file) {
 function infraPids() {
   /** @type {Record<string, number | (() => number[])>} */
   const out = {};
-  for (const [name, file] of [['rabbitmq', 'rabbitmq/rabbitmq.pid'], ['redis', 'redis/redis.pid']]) {
+  for (const [name, file] of [
+    ['rabbitmq', 'rabbitmq/rabbitmq.pid'],
+    ['redis', 'redis/redis.pid'],
+  ]) {
     const pid = infraPid(file);
     if (pid) out[name] = pid;
   }
@@ -292,13 +316,18 @@ function procSample(pid) {
  * @returns {Promise<string>}
  */
 function runToCompletion(file, args, env) {
-  const child = spawn(process.execPath, [file, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [file, ...args], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${path.basename(file)} exited ${code}: ${err}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${path.basename(file)} exited ${code}: ${err}`)),
+    );
   });
 }
 
@@ -327,7 +356,8 @@ function machineCpu() {
 function machineWindow(m0, m1) {
   if (!m0 || !m1 || m1.total === m0.total) return { busy_pct: null, steal_pct: null };
   const cores = os.cpus().length;
-  const pct = (/** @type {number} */ a, /** @type {number} */ b) => Math.round(((b - a) / (m1.total - m0.total)) * 100 * cores);
+  const pct = (/** @type {number} */ a, /** @type {number} */ b) =>
+    Math.round(((b - a) / (m1.total - m0.total)) * 100 * cores);
   return { busy_pct: pct(m0.busy, m1.busy), steal_pct: pct(m0.steal, m1.steal) };
 }
 
@@ -385,13 +415,26 @@ async function deleteBrokerNamespace(rabbitmqUrl, namespace) {
   const amqp = require('amqplib');
   const { brokerNames, DELIVERY_CHANNELS } = require('@relay/contracts');
   const n = brokerNames(namespace);
-  const queues = new Set([n.activityQueue, n.deadActivityQueue, n.payloadQueue, ...DELIVERY_CHANNELS.flatMap((c) => [n.deliveryQueue(c), n.deadDeliveryQueue(c)])]);
+  const queues = new Set([
+    n.activityQueue,
+    n.deadActivityQueue,
+    n.payloadQueue,
+    ...DELIVERY_CHANNELS.flatMap((c) => [n.deliveryQueue(c), n.deadDeliveryQueue(c)]),
+  ]);
   const exchanges = new Set([n.deliveriesExchange, n.activityExchange, n.deadLetterExchange, n.retryExchange]);
   const u = new URL(rabbitmqUrl);
   const auth = `Basic ${Buffer.from(`${decodeURIComponent(u.username || 'guest')}:${decodeURIComponent(u.password || 'guest')}`).toString('base64')}`;
   const mgmt = process.env.RABBITMQ_MANAGEMENT_URL || `http://${u.hostname}:15672`;
-  for (const [kind, set] of /** @type {const} */ ([['queues', queues], ['exchanges', exchanges]])) {
-    const list = /** @type {{ name: string }[]} */ (await fetch(`${mgmt}/api/${kind}?columns=name`, { headers: { authorization: auth } }).then((r) => (r.ok ? r.json() : []), () => []));
+  for (const [kind, set] of /** @type {const} */ ([
+    ['queues', queues],
+    ['exchanges', exchanges],
+  ])) {
+    const list = /** @type {{ name: string }[]} */ (
+      await fetch(`${mgmt}/api/${kind}?columns=name`, { headers: { authorization: auth } }).then(
+        (r) => (r.ok ? r.json() : []),
+        () => [],
+      )
+    );
     for (const { name } of list) if (name.startsWith(`${namespace}.`)) set.add(name);
   }
   const conn = await amqp.connect(rabbitmqUrl);
@@ -461,5 +504,27 @@ async function timeActivityQueries(apiPort, apiKey, queries, runs) {
   return results;
 }
 
-module.exports = { portOf, timeActivityQueries, writeResults, deleteBrokerNamespace, envNumber, infraPid, infraPids, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, load, loadTracked, procSample, sampleOf, machineCpu, machineWindow, metricValue, percentile, waitQuiet };
-
+module.exports = {
+  portOf,
+  timeActivityQueries,
+  writeResults,
+  deleteBrokerNamespace,
+  envNumber,
+  infraPid,
+  infraPids,
+  freePort,
+  startProcess,
+  runToCompletion,
+  waitFor,
+  waitReady,
+  stopProcess,
+  load,
+  loadTracked,
+  procSample,
+  sampleOf,
+  machineCpu,
+  machineWindow,
+  metricValue,
+  percentile,
+  waitQuiet,
+};

@@ -13,7 +13,15 @@ function certificate() {
     keySize: 2048,
     days: 1,
     algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
   });
 }
 
@@ -29,7 +37,8 @@ async function startSmtp(onDelivery, auth) {
     cert: pems.cert,
     logger: false,
     authMethods: ['PLAIN', 'LOGIN'],
-    onAuth: (a, _s, cb) => (a.username === auth.user && a.password === auth.pass ? cb(null, { user: a.username }) : cb(new Error('535 auth'))),
+    onAuth: (a, _s, cb) =>
+      a.username === auth.user && a.password === auth.pass ? cb(null, { user: a.username }) : cb(new Error('535 auth')),
     onData(stream, _session, cb) {
       let head = '';
       stream.on('data', (c) => {
@@ -43,7 +52,11 @@ async function startSmtp(onDelivery, auth) {
     },
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-  return { port: portOf(server.server), ca: pems.cert, close: () => new Promise((r) => server.close(() => r(undefined))) };
+  return {
+    port: portOf(server.server),
+    ca: pems.cert,
+    close: () => new Promise((r) => server.close(() => r(undefined))),
+  };
 }
 
 /**
@@ -59,8 +72,10 @@ async function startSheets(onDelivery) {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      const json = (/** @type {number} */ status, /** @type {unknown} */ value) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-      if (req.url === '/token') return json(200, { access_token: 'ya29.bench', expires_in: 3600, token_type: 'Bearer' });
+      const json = (/** @type {number} */ status, /** @type {unknown} */ value) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      if (req.url === '/token')
+        return json(200, { access_token: 'ya29.bench', expires_in: 3600, token_type: 'Bearer' });
       if (req.method === 'GET') return json(200, { valueRanges: [header.length > 0 ? { values: [header] } : {}] });
       const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString()) : {};
       if (req.method === 'PUT') {

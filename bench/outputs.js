@@ -28,8 +28,15 @@ const S = settingsOf('BENCH_OUTPUT_DELIVERIES', 5000, 'bench_out');
  */
 function delivery(kind, i) {
   return {
-    type: DELIVERY_V1, event_id: `evt_${kind}${i}`, delivery_id: `dlv_${kind}${i}_bench`, attempt: 1, account_id: 'acc_bench', endpoint_id: 'ep_bench',
-    target_id: `tg_${kind}`, target_kind: kind, received_at: new Date().toISOString(),
+    type: DELIVERY_V1,
+    event_id: `evt_${kind}${i}`,
+    delivery_id: `dlv_${kind}${i}_bench`,
+    attempt: 1,
+    account_id: 'acc_bench',
+    endpoint_id: 'ep_bench',
+    target_id: `tg_${kind}`,
+    target_kind: kind,
+    received_at: new Date().toISOString(),
     request: { method: 'POST', source_ip: '127.0.0.1', headers: {}, query: '' },
     payload: { content_type: 'application/json', body_base64: S.body.toString('base64') },
   };
@@ -66,24 +73,60 @@ async function main() {
   const store = await connectStore(S.mongodbUrl);
   const email = createEmailKind({ secrets }).validateConfig({ to: ['ops@example.com'], subject: 'Order {{event}}' });
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const keyFile = JSON.stringify({ type: 'service_account', client_email: 'bench@bench.iam.gserviceaccount.com', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }) });
-  const sheet = createSpreadsheetKind({ secrets }).validateConfig({ spreadsheet_id: 'b'.repeat(44), service_account_key: keyFile });
-  for (const [kind, cfg] of /** @type {const} */ ([['email', email], ['spreadsheet', sheet]])) {
+  const keyFile = JSON.stringify({
+    type: 'service_account',
+    client_email: 'bench@bench.iam.gserviceaccount.com',
+    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+  });
+  const sheet = createSpreadsheetKind({ secrets }).validateConfig({
+    spreadsheet_id: 'b'.repeat(44),
+    service_account_key: keyFile,
+  });
+  for (const [kind, cfg] of /** @type {const} */ ([
+    ['email', email],
+    ['spreadsheet', sheet],
+  ])) {
     if (!cfg.ok) throw new Error(`${kind}: ${JSON.stringify(cfg.errors)}`);
-    await insertTarget(store, `tg_${kind}`, 'acc_bench', 'ep_bench', { kind, name: kind, enabled: true, config: { ...cfg.value } });
+    await insertTarget(store, `tg_${kind}`, 'acc_bench', 'ep_bench', {
+      kind,
+      name: kind,
+      enabled: true,
+      config: { ...cfg.value },
+    });
   }
 
   const logger = createLogger({ service: 'bench', level: 'warn', stream: process.stderr });
-  const broker = new BrokerConnection({ url: S.rabbitmqUrl, connectionName: 'bench outputs', logger, topology: { namespace: S.namespace, deliveryLimit: 20 } });
+  const broker = new BrokerConnection({
+    url: S.rabbitmqUrl,
+    connectionName: 'bench outputs',
+    logger,
+    topology: { namespace: S.namespace, deliveryLimit: 20 },
+  });
   await broker.start();
   // through the one delivery publisher, as the gateway sends them
   const publisher = new DeliveryPublisher(new ConfirmPublisher(broker, 10000), S.namespace);
   const healthPort = await freePort();
   const deliverer = startProcess(path.join(ROOT, 'services/deliverer/dist/main.js'), {
-    DELIVERY_CHANNEL: 'outputs', RABBITMQ_URL: S.rabbitmqUrl, MONGODB_URL: S.mongodbUrl, RELAY_NAMESPACE: S.namespace, SSRF_ALLOW_CIDRS: '127.0.0.1/32', SECRETS_KEYS: secretsKeys,
-    HEALTH_PORT: String(healthPort), PREFETCH: String(S.prefetch), RETRY_TIERS_MS: String(S.tierMs), RETRY_AFTER_MAX_MS: String(S.tierMs), LOG_LEVEL: 'warn',
-    SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_USERNAME: smtpAuth.user, SMTP_PASSWORD: smtpAuth.pass, SMTP_FROM: 'relay@bench.example', SMTP_CA_FILE: path.join(dir, 'smtp.pem'),
-    GOOGLE_TOKEN_URL: `${sheets.baseUrl}/token`, GOOGLE_SHEETS_URL: `${sheets.baseUrl}/v4/spreadsheets/`, GOOGLE_CA_FILE: path.join(dir, 'google.pem'),
+    DELIVERY_CHANNEL: 'outputs',
+    RABBITMQ_URL: S.rabbitmqUrl,
+    MONGODB_URL: S.mongodbUrl,
+    RELAY_NAMESPACE: S.namespace,
+    SSRF_ALLOW_CIDRS: '127.0.0.1/32',
+    SECRETS_KEYS: secretsKeys,
+    HEALTH_PORT: String(healthPort),
+    PREFETCH: String(S.prefetch),
+    RETRY_TIERS_MS: String(S.tierMs),
+    RETRY_AFTER_MAX_MS: String(S.tierMs),
+    LOG_LEVEL: 'warn',
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(smtp.port),
+    SMTP_USERNAME: smtpAuth.user,
+    SMTP_PASSWORD: smtpAuth.pass,
+    SMTP_FROM: 'relay@bench.example',
+    SMTP_CA_FILE: path.join(dir, 'smtp.pem'),
+    GOOGLE_TOKEN_URL: `${sheets.baseUrl}/token`,
+    GOOGLE_SHEETS_URL: `${sheets.baseUrl}/v4/spreadsheets/`,
+    GOOGLE_CA_FILE: path.join(dir, 'google.pem'),
   });
   try {
     await waitFor(`http://127.0.0.1:${healthPort}/readyz`).catch((err) => {

@@ -35,7 +35,8 @@ const ID_LEN = 16;
 // A 1,008-byte JSON body like bench/gateway.js; its 16-character "id" carries the phase and a
 // sequence number, so the receiver can tell which accepted request each delivery belongs to.
 const NOTE = 'y'.repeat(940);
-const requestId = (/** @type {string} */ phase, /** @type {number} */ seq) => `${phase}${String(seq).padStart(ID_LEN - 1, '0')}`;
+const requestId = (/** @type {string} */ phase, /** @type {number} */ seq) =>
+  `${phase}${String(seq).padStart(ID_LEN - 1, '0')}`;
 const makeBody = (/** @type {string} */ id) => `{"event":"order.created","id":"${id}","data":{"note":"${NOTE}"}}`;
 
 function runReceiver() {
@@ -76,7 +77,9 @@ function runReceiver() {
  */
 function startReceiver() {
   const forked = fork(__filename, ['--receiver'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const child = Object.assign(forked, { exited: new Promise((/** @type {(code: number | null) => void} */ resolve) => forked.once('exit', resolve)) });
+  const child = Object.assign(forked, {
+    exited: new Promise((/** @type {(code: number | null) => void} */ resolve) => forked.once('exit', resolve)),
+  });
   /** @type {() => void} */
   let flushed = () => undefined;
   /** @type {Receiver} */

@@ -12,7 +12,16 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
-const { deleteBrokerNamespace, envNumber, freePort, percentile, runToCompletion, startProcess, stopProcess, waitReady } = require('./lib');
+const {
+  deleteBrokerNamespace,
+  envNumber,
+  freePort,
+  percentile,
+  runToCompletion,
+  startProcess,
+  stopProcess,
+  waitReady,
+} = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESENDS = Math.max(10, envNumber(process.env.BENCH_RESENDS, 1000));
@@ -26,7 +35,11 @@ const SERVICES = [
   { name: 'activity-writer', portVar: 'HEALTH_PORT' },
 ];
 const ms = (/** @type {number} */ t) => Number((performance.now() - t).toFixed(1));
-const median = (/** @type {number[]} */ list) => percentile([...list].sort((a, b) => a - b), 50);
+const median = (/** @type {number[]} */ list) =>
+  percentile(
+    [...list].sort((a, b) => a - b),
+    50,
+  );
 
 async function main() {
   const namespace = `bench_resend_${randomBytes(4).toString('hex')}`;
@@ -52,24 +65,51 @@ async function main() {
   };
   const receiver = http.createServer((req, res) => req.resume().on('end', () => res.end('ok')));
   await new Promise((resolve) => receiver.listen(0, '127.0.0.1', () => resolve(undefined)));
-    const receiverPort = /** @type {import('node:net').AddressInfo} */ (receiver.address()).port;
+  const receiverPort = /** @type {import('node:net').AddressInfo} */ (receiver.address()).port;
   /** @type {Record<string, import('./lib').BenchProcess>} */
   const procs = {};
   try {
     for (const s of SERVICES) {
       const health = s.name === 'ingest-gateway' ? { HEALTH_PORT: String(gatewayHealth) } : {};
-      procs[s.name] = startProcess(path.join(ROOT, 'services', s.program ?? s.name, 'dist', 'main.js'), { ...env, ...s.env, ...health, [s.portVar]: String(ports[s.name]) });
+      procs[s.name] = startProcess(path.join(ROOT, 'services', s.program ?? s.name, 'dist', 'main.js'), {
+        ...env,
+        ...s.env,
+        ...health,
+        [s.portVar]: String(ports[s.name]),
+      });
     }
-    for (const s of SERVICES) await waitReady(`http://127.0.0.1:${s.name === 'ingest-gateway' ? gatewayHealth : ports[s.name]}/readyz`, procs[s.name], 60000);
-    const boot = JSON.parse((await runToCompletion(path.join(ROOT, 'services/management-api/dist/bootstrap.js'), ['--account', 'bench'], env)).trim());
+    for (const s of SERVICES)
+      await waitReady(
+        `http://127.0.0.1:${s.name === 'ingest-gateway' ? gatewayHealth : ports[s.name]}/readyz`,
+        procs[s.name],
+        60000,
+      );
+    const boot = JSON.parse(
+      (
+        await runToCompletion(path.join(ROOT, 'services/management-api/dist/bootstrap.js'), ['--account', 'bench'], env)
+      ).trim(),
+    );
     /** @type {(p: string, method?: string, body?: unknown) => Promise<{ status: number; text: string }>} */
     const api = async (p, method = 'GET', body = undefined) => {
-      const res = await fetch(`http://127.0.0.1:${ports['management-api']}${p}`, { method, headers: { authorization: `Bearer ${boot.api_key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`http://127.0.0.1:${ports['management-api']}${p}`, {
+        method,
+        headers: { authorization: `Bearer ${boot.api_key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, text: await res.text() };
     };
     const endpoint = JSON.parse((await api('/v1/endpoints', 'POST', { name: 'resent' })).text);
-    for (let i = 0; i < TARGETS; i++) await api(`/v1/endpoints/${endpoint.id}/targets`, 'POST', { kind: 'webhook', name: `r${i}`, config: { url: `http://127.0.0.1:${receiverPort}/t${i}`, enforce_https: false } });
-    const sent = await fetch(`http://127.0.0.1:${ports['ingest-gateway']}/relay/${endpoint.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"order":1}' });
+    for (let i = 0; i < TARGETS; i++)
+      await api(`/v1/endpoints/${endpoint.id}/targets`, 'POST', {
+        kind: 'webhook',
+        name: `r${i}`,
+        config: { url: `http://127.0.0.1:${receiverPort}/t${i}`, enforce_https: false },
+      });
+    const sent = await fetch(`http://127.0.0.1:${ports['ingest-gateway']}/relay/${endpoint.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"order":1}',
+    });
     const eventId = sent.headers.get('x-relay-event-id');
 
     let accepted = 0;
@@ -79,7 +119,12 @@ async function main() {
       for (;;) {
         const res = await api(`/v1/activity/${eventId}`);
         const row = res.status === 200 ? JSON.parse(res.text) : null;
-        if (row && row.deliveries.length === TARGETS * (1 + accepted) && row.deliveries.every((/** @type {{ state: string }} */ d) => d.state === 'delivered')) return res.text;
+        if (
+          row &&
+          row.deliveries.length === TARGETS * (1 + accepted) &&
+          row.deliveries.every((/** @type {{ state: string }} */ d) => d.state === 'delivered')
+        )
+          return res.text;
         if (Date.now() > deadline) throw new Error(`the row did not settle at ${TARGETS * (1 + accepted)} deliveries`);
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -114,13 +159,29 @@ async function main() {
           await api(`/v1/activity/${eventId}`);
           reads.push(ms(r0));
         }
-        const row = { resends: n, accepted_resends: accepted, deliveries: TARGETS * (1 + accepted), row_bytes: Buffer.byteLength(text), read_p50_ms: median(reads), resend_p50_ms: median(resendTimes) };
+        const row = {
+          resends: n,
+          accepted_resends: accepted,
+          deliveries: TARGETS * (1 + accepted),
+          row_bytes: Buffer.byteLength(text),
+          read_p50_ms: median(reads),
+          resend_p50_ms: median(resendTimes),
+        };
         results.push(row);
-        process.stdout.write(`after ${n} resends: ${row.deliveries} deliveries, row ${row.row_bytes} bytes, read p50 ${row.read_p50_ms} ms, resend p50 ${row.resend_p50_ms} ms (since the last line)\n`);
+        process.stdout.write(
+          `after ${n} resends: ${row.deliveries} deliveries, row ${row.row_bytes} bytes, read p50 ${row.read_p50_ms} ms, resend p50 ${row.resend_p50_ms} ms (since the last line)\n`,
+        );
         resendTimes = [];
       }
     }
-    const report = { bench: 'resend', at: new Date().toISOString(), targets: TARGETS, resends: RESENDS, answers: codes, checkpoints: results };
+    const report = {
+      bench: 'resend',
+      at: new Date().toISOString(),
+      targets: TARGETS,
+      resends: RESENDS,
+      answers: codes,
+      checkpoints: results,
+    };
     process.stdout.write(`${JSON.stringify(report)}\n`);
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     fs.writeFileSync(path.join(RESULTS_DIR, 'resend.json'), `${JSON.stringify(report, null, 2)}\n`);

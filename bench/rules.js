@@ -26,7 +26,9 @@ const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-resu
 /** each variant's BENCH_TARGET_RULES for bench/system.js */
 const VARIANTS = { plain: '0', rules: '1', 'rules-only': 'rules-only' };
 const CHOSEN = (process.env.BENCH_RULES_VARIANTS || Object.keys(VARIANTS).join(',')).split(',').map((v) => v.trim());
-for (const v of CHOSEN) if (!(v in VARIANTS)) throw new Error(`BENCH_RULES_VARIANTS: unknown variant ${v} (${Object.keys(VARIANTS).join(', ')})`);
+for (const v of CHOSEN)
+  if (!(v in VARIANTS))
+    throw new Error(`BENCH_RULES_VARIANTS: unknown variant ${v} (${Object.keys(VARIANTS).join(', ')})`);
 if (!CHOSEN.includes('plain')) CHOSEN.unshift('plain');
 
 /**
@@ -38,7 +40,10 @@ function runSystem(variant, round) {
   const dir = path.join(RESULTS_DIR, 'rules-runs', `${variant}-${round}`);
   const env = { ...process.env, BENCH_RESULTS_DIR: dir, BENCH_TARGET_RULES: VARIANTS[variant] };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(__dirname, 'system.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(__dirname, 'system.js')], {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     child.once('error', reject);
     child.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`bench/system.js (${variant}, round ${round}) exited ${code}`));
@@ -72,42 +77,76 @@ async function main() {
     for (const variant of /** @type {Array<keyof typeof VARIANTS>} */ (CHOSEN)) {
       process.stderr.write(`rules bench: round ${round}, ${variant}\n`);
       const r = await runSystem(variant, round);
-      runs.push({ variant, round, accepted_per_s: r.accepted_per_s, delivered_per_s: r.delivered_per_s, p99_ms: r.p99_ms, lost: r.lost, ratio_to_bare: r.ratio, cpu_ms_per_event: cpuPerEvent(r) });
+      runs.push({
+        variant,
+        round,
+        accepted_per_s: r.accepted_per_s,
+        delivered_per_s: r.delivered_per_s,
+        p99_ms: r.p99_ms,
+        lost: r.lost,
+        ratio_to_bare: r.ratio,
+        cpu_ms_per_event: cpuPerEvent(r),
+      });
     }
   }
-  const of = (/** @type {string} */ v, /** @type {'accepted_per_s' | 'delivered_per_s'} */ k) => mean(runs.filter((r) => r.variant === v).map((r) => r[k]));
-  const ratio = (/** @type {string} */ v, /** @type {'accepted_per_s' | 'delivered_per_s'} */ k) => Number((of(v, k) / of('plain', k)).toFixed(3));
+  const of = (/** @type {string} */ v, /** @type {'accepted_per_s' | 'delivered_per_s'} */ k) =>
+    mean(runs.filter((r) => r.variant === v).map((r) => r[k]));
+  const ratio = (/** @type {string} */ v, /** @type {'accepted_per_s' | 'delivered_per_s'} */ k) =>
+    Number((of(v, k) / of('plain', k)).toFixed(3));
   const variants = CHOSEN.filter((v) => v !== 'plain');
   /** the mean CPU ms per event of each process, per variant */
-  const cpu = Object.fromEntries(CHOSEN.map((v) => {
-    const mine = runs.filter((r) => r.variant === v);
-    const names = Object.keys(mine[0]?.cpu_ms_per_event ?? {});
-    return [v, Object.fromEntries(names.map((n) => [n, Number(mean(mine.map((r) => r.cpu_ms_per_event[n] ?? 0)).toFixed(3))]))];
-  }));
+  const cpu = Object.fromEntries(
+    CHOSEN.map((v) => {
+      const mine = runs.filter((r) => r.variant === v);
+      const names = Object.keys(mine[0]?.cpu_ms_per_event ?? {});
+      return [
+        v,
+        Object.fromEntries(names.map((n) => [n, Number(mean(mine.map((r) => r.cpu_ms_per_event[n] ?? 0)).toFixed(3))])),
+      ];
+    }),
+  );
   const report = {
     bench: 'rules',
     at: new Date().toISOString(),
     rounds: ROUNDS,
     runs,
-    ...(CHOSEN.includes('rules') ? { accepted_ratio: ratio('rules', 'accepted_per_s'), delivered_ratio: ratio('rules', 'delivered_per_s') } : {}),
-    ratios: Object.fromEntries(variants.map((v) => [v, { accepted: ratio(v, 'accepted_per_s'), delivered: ratio(v, 'delivered_per_s') }])),
+    ...(CHOSEN.includes('rules')
+      ? { accepted_ratio: ratio('rules', 'accepted_per_s'), delivered_ratio: ratio('rules', 'delivered_per_s') }
+      : {}),
+    ratios: Object.fromEntries(
+      variants.map((v) => [v, { accepted: ratio(v, 'accepted_per_s'), delivered: ratio(v, 'delivered_per_s') }]),
+    ),
     cpu_ms_per_event: cpu,
     lost: runs.reduce((a, r) => a + r.lost, 0),
   };
   const names = Object.keys(cpu.plain ?? {});
-  const lines = ['', 'routing rules and per-target limits vs plain (bench/system.js each run, alternated)', 'run            accepted/s  delivered/s  p99 ms  lost',
-    ...runs.map((r) => `${`${r.variant} ${r.round}`.padEnd(13)}  ${String(r.accepted_per_s).padStart(10)}  ${String(r.delivered_per_s).padStart(11)}  ${String(r.p99_ms).padStart(6)}  ${r.lost}`),
-    ...variants.map((v) => `${v} ÷ plain (means): accepted ${report.ratios[v].accepted}, delivered ${report.ratios[v].delivered}`),
-    '', 'CPU ms per event during the load (means; deliverer: per delivery)',
+  const lines = [
+    '',
+    'routing rules and per-target limits vs plain (bench/system.js each run, alternated)',
+    'run            accepted/s  delivered/s  p99 ms  lost',
+    ...runs.map(
+      (r) =>
+        `${`${r.variant} ${r.round}`.padEnd(13)}  ${String(r.accepted_per_s).padStart(10)}  ${String(r.delivered_per_s).padStart(11)}  ${String(r.p99_ms).padStart(6)}  ${r.lost}`,
+    ),
+    ...variants.map(
+      (v) => `${v} ÷ plain (means): accepted ${report.ratios[v].accepted}, delivered ${report.ratios[v].delivered}`,
+    ),
+    '',
+    'CPU ms per event during the load (means; deliverer: per delivery)',
     `${'process'.padEnd(20)}${CHOSEN.map((v) => v.padStart(12)).join('')}`,
-    ...names.map((n) => `${n.padEnd(20)}${CHOSEN.map((v) => String(cpu[v][n] ?? '-').padStart(12)).join('')}`), ''];
+    ...names.map((n) => `${n.padEnd(20)}${CHOSEN.map((v) => String(cpu[v][n] ?? '-').padStart(12)).join('')}`),
+    '',
+  ];
   process.stdout.write(`${lines.join('\n')}\n${JSON.stringify(report)}\n`);
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   fs.writeFileSync(path.join(RESULTS_DIR, 'rules.json'), `${JSON.stringify(report, null, 2)}\n`);
   return report.lost > 0 ? 1 : 0;
 }
 
-main().then((code) => process.exit(code), (err) => {
-  process.stderr.write(`bench/rules failed: ${err.stack || err}\n`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`bench/rules failed: ${err.stack || err}\n`);
+    process.exit(1);
+  },
+);

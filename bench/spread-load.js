@@ -20,7 +20,8 @@ const REQUESTS_PER_CONNECTION = 10;
 function loopbackSources(count) {
   /** @type {string[]} */
   const out = [];
-  for (let x = 0; out.length < count && x < 256; x++) for (let y = 1; out.length < count && y < 255; y++) out.push(`127.0.${x}.${y}`);
+  for (let x = 0; out.length < count && x < 256; x++)
+    for (let y = 1; out.length < count && y < 255; y++) out.push(`127.0.${x}.${y}`);
   return out;
 }
 
@@ -34,11 +35,21 @@ function loopbackSources(count) {
  */
 function post(agent, port, path, body, headers) {
   return new Promise((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.once('end', () => resolve(res.statusCode ?? 0));
-      res.once('error', () => resolve(0));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.once('end', () => resolve(res.statusCode ?? 0));
+        res.once('error', () => resolve(0));
+      },
+    );
     req.once('error', () => resolve(0));
     req.end(body);
   });
@@ -52,7 +63,17 @@ function post(agent, port, path, body, headers) {
  * many distinct endpoints and sources were used.
  * @param {{ port: number; endpoints: string[]; sources: string[]; connections: number; durationS: number; headers: Record<string, string>; makeBody: (seq: number) => string; onAccepted?: (seq: number) => void; eachOnce?: boolean }} opts
  */
-async function loadSpread({ port, endpoints, sources, connections, durationS, headers, makeBody, onAccepted = () => undefined, eachOnce = false }) {
+async function loadSpread({
+  port,
+  endpoints,
+  sources,
+  connections,
+  durationS,
+  headers,
+  makeBody,
+  onAccepted = () => undefined,
+  eachOnce = false,
+}) {
   /** @type {number[]} */
   const latencies = [];
   /** @type {Record<number, number>} */
@@ -72,7 +93,9 @@ async function loadSpread({ port, endpoints, sources, connections, durationS, he
       used.sources.add(source);
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1, localAddress: source });
       for (let i = 0; i < REQUESTS_PER_CONNECTION && more(); i++) {
-        const endpoint = /** @type {string} */ (eachOnce ? endpoints[nextEndpoint++] : endpoints[Math.floor(Math.random() * endpoints.length)]);
+        const endpoint = /** @type {string} */ (
+          eachOnce ? endpoints[nextEndpoint++] : endpoints[Math.floor(Math.random() * endpoints.length)]
+        );
         used.endpoints.add(endpoint);
         const mine = seq++;
         const t0 = performance.now();
@@ -94,7 +117,8 @@ async function loadSpread({ port, endpoints, sources, connections, durationS, he
   await Promise.all(Array.from({ length: connections }, worker));
   const endedAt = Date.now();
   latencies.sort((a, b) => a - b);
-  const round = (/** @type {number | null | undefined} */ v) => (v === null || v === undefined ? null : Number(v.toFixed(1)));
+  const round = (/** @type {number | null | undefined} */ v) =>
+    v === null || v === undefined ? null : Number(v.toFixed(1));
   const requests = Object.values(statuses).reduce((a, b) => a + b, 0);
   return {
     accepted,

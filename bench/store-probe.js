@@ -67,7 +67,10 @@ const cfg = {
   stepBudgetMs: int(process.env.PROBE_STEP_BUDGET_MS, 60000),
   keep: process.env.PROBE_KEEP === '1',
   multi: process.env.PROBE_MULTI === '1',
-  multiSizes: (process.env.PROBE_MULTI_SIZES || '10,49,50,99,100').split(',').map((s) => int(s.trim(), 0)).filter((n) => n > 0),
+  multiSizes: (process.env.PROBE_MULTI_SIZES || '10,49,50,99,100')
+    .split(',')
+    .map((s) => int(s.trim(), 0))
+    .filter((n) => n > 0),
   out: process.env.PROBE_OUT || '',
   label: process.env.PROBE_LABEL || '',
 };
@@ -124,7 +127,14 @@ function makeDoc(seq) {
         target_kind: 'webhook',
         state: ok ? 'delivered' : 'failed',
         attempts: {
-          1: { attempt: 1, attempted_at: new Date(at.getTime() + 150), state: ok ? 'delivered' : 'failed', status_code: ok ? 200 : 500, duration_ms: 42 + (seq % 300), error: ok ? null : 'HTTP 500 from target' },
+          1: {
+            attempt: 1,
+            attempted_at: new Date(at.getTime() + 150),
+            state: ok ? 'delivered' : 'failed',
+            status_code: ok ? 200 : 500,
+            duration_ms: 42 + (seq % 300),
+            error: ok ? null : 'HTTP 500 from target',
+          },
         },
       },
     },
@@ -158,14 +168,20 @@ async function timed(fn, timeoutMs) {
     const value = await Promise.race([
       fn(),
       new Promise((_, rej) => {
-        timer = setTimeout(() => rej(Object.assign(new Error(`timed out after ${timeoutMs} ms`), { probeTimeout: true })), timeoutMs);
+        timer = setTimeout(
+          () => rej(Object.assign(new Error(`timed out after ${timeoutMs} ms`), { probeTimeout: true })),
+          timeoutMs,
+        );
       }),
     ]);
     return { ok: true, ms: Number(process.hrtime.bigint() - t) / 1e6, value };
   } catch (e) {
     const error = /** @type {{ probeTimeout?: boolean; message?: string } | null | undefined} */ (e);
     const ms = Number(process.hrtime.bigint() - t) / 1e6;
-    const isTimeout = Boolean(error && (error.probeTimeout || /timed out|timeout|exceeded time limit|MaxTimeMSExpired/i.test(String(error.message))));
+    const isTimeout = Boolean(
+      error &&
+      (error.probeTimeout || /timed out|timeout|exceeded time limit|MaxTimeMSExpired/i.test(String(error.message))),
+    );
     return { ok: false, ms, timedOut: isTimeout, error: String(error && error.message) };
   } finally {
     clearTimeout(timer);
@@ -209,7 +225,15 @@ async function step(name, fn) {
     times.push(r.ms);
     lastValue = r.value;
   }
-  const res = { op: name, outcome, ...stats(times), result_of_last_rep: lastValue, ...(error ? { error } : {}), env_before: before, env_after: env() };
+  const res = {
+    op: name,
+    outcome,
+    ...stats(times),
+    result_of_last_rep: lastValue,
+    ...(error ? { error } : {}),
+    env_before: before,
+    env_after: env(),
+  };
   log(`step ${name}: ${outcome} n=${res.n} median=${res.median_ms} p95=${res.p95_ms} ms`, error || '');
   return res;
 }
@@ -220,7 +244,8 @@ async function step(name, fn) {
  */
 function planSummary(qp) {
   if (!qp) return '';
-  if (Array.isArray(qp.Plan)) return qp.Plan.map((/** @type {unknown} */ l) => String(l).replace(/^.*detail=/, '')).join(' | ');
+  if (Array.isArray(qp.Plan))
+    return qp.Plan.map((/** @type {unknown} */ l) => String(l).replace(/^.*detail=/, '')).join(' | ');
   /** @type {string[]} */
   const nodes = [];
   /** @param {any} n */
@@ -243,15 +268,32 @@ function planSummary(qp) {
 
 async function main() {
   const dbName = 'probe_' + rid(8);
-  const client = new MongoClient(cfg.url, { socketTimeoutMS: cfg.opTimeoutMs + 4000, serverSelectionTimeoutMS: 10000, maxPoolSize: 4 });
+  const client = new MongoClient(cfg.url, {
+    socketTimeoutMS: cfg.opTimeoutMs + 4000,
+    serverSelectionTimeoutMS: 10000,
+    maxPoolSize: 4,
+  });
   await client.connect();
   const db = client.db(dbName);
   const coll = /** @type {import('mongodb').Collection<ReturnType<typeof makeDoc>>} */ (db.collection(COLL));
   /** @type {Record<string, any>} the JSON report, filled step by step */
-  const result = { label: cfg.label, url: cfg.url, db: dbName, config: { ...cfg }, started_at: new Date().toISOString(), env_start: env() };
+  const result = {
+    label: cfg.label,
+    url: cfg.url,
+    db: dbName,
+    config: { ...cfg },
+    started_at: new Date().toISOString(),
+    env_start: env(),
+  };
   try {
-    const ss = await db.admin().command({ serverStatus: 1 }).catch(() => /** @type {import('mongodb').Document} */ ({}));
-    const bi = await db.admin().command({ buildInfo: 1 }).catch(() => /** @type {import('mongodb').Document} */ ({}));
+    const ss = await db
+      .admin()
+      .command({ serverStatus: 1 })
+      .catch(() => /** @type {import('mongodb').Document} */ ({}));
+    const bi = await db
+      .admin()
+      .command({ buildInfo: 1 })
+      .catch(() => /** @type {import('mongodb').Document} */ ({}));
     result.server = { version: bi.version, ferretdbVersion: ss.ferretdbVersion, host: ss.host };
   } catch {
     /* informational only */
@@ -338,7 +380,11 @@ async function main() {
     return { received_at: { $gte: new Date(from), $lt: new Date(from + 3600_000) } };
   };
   const ops = [];
-  ops.push(await step('findOne {_id}', async () => ((await coll.findOne({ _id: pick(pool).id }, { maxTimeMS: cfg.opTimeoutMs })) ? 1 : 0)));
+  ops.push(
+    await step('findOne {_id}', async () =>
+      (await coll.findOne({ _id: pick(pool).id }, { maxTimeMS: cfg.opTimeoutMs })) ? 1 : 0,
+    ),
+  );
   ops.push(
     await step('updateOne {_id} $set nested', async (i) => {
       const e = pick(pool);
@@ -357,7 +403,11 @@ async function main() {
     'find {_id:{$in:[10 ids]}}': () => ({ filter: { _id: { $in: Array.from({ length: 10 }, () => pick(pool).id) } } }),
     'find {_id, rev}': () => ({ filter: { _id: pick(pool).id, rev: 1 } }),
     'find {endpoint_id} limit 50': () => ({ filter: { endpoint_id: pick(endpoints) }, limit: 50 }),
-    'find {account_id} sort received_at:-1 limit 50': () => ({ filter: { account_id: pick(accounts) }, sort: { received_at: -1 }, limit: 50 }),
+    'find {account_id} sort received_at:-1 limit 50': () => ({
+      filter: { account_id: pick(accounts) },
+      sort: { received_at: -1 },
+      limit: 50,
+    }),
     'find {received_at:{$gte,$lt}} limit 50': () => ({ filter: windowFilter(), limit: 50 }),
   };
   for (const [name, mk] of Object.entries(shapes)) {
@@ -383,20 +433,41 @@ async function main() {
   result.explain = [];
   for (const [name, mk] of Object.entries(explainShapes)) {
     const s = mk();
-    const r = await timed(() => db.command({ explain: { find: COLL, ...s }, verbosity: 'queryPlanner' }), cfg.opTimeoutMs);
+    const r = await timed(
+      () => db.command({ explain: { find: COLL, ...s }, verbosity: 'queryPlanner' }),
+      cfg.opTimeoutMs,
+    );
     const e = r.ok ? r.value : {};
     const row = r.ok
-      ? { shape: name, filterPushdown: e.filterPushdown, sortPushdown: e.sortPushdown, limitPushdown: e.limitPushdown, plan: planSummary(e.queryPlanner), queryPlanner: e.queryPlanner }
+      ? {
+          shape: name,
+          filterPushdown: e.filterPushdown,
+          sortPushdown: e.sortPushdown,
+          limitPushdown: e.limitPushdown,
+          plan: planSummary(e.queryPlanner),
+          queryPlanner: e.queryPlanner,
+        }
       : { shape: name, error: r.error };
     result.explain.push(row);
-    log(`explain ${name}: filter=${row.filterPushdown} sort=${row.sortPushdown} limit=${row.limitPushdown} plan=${row.plan}`);
+    log(
+      `explain ${name}: filter=${row.filterPushdown} sort=${row.sortPushdown} limit=${row.limitPushdown} plan=${row.plan}`,
+    );
   }
 
   // ---- sizes (before the insertMany step, i.e. at ~N documents) ---------------------------
   const st = await timed(() => db.command({ dbStats: 1, scale: 1 }), cfg.opTimeoutMs);
   result.dbStats = st.ok ? st.value : { error: st.error };
   const cs = await timed(() => db.command({ collStats: COLL, scale: 1 }), cfg.opTimeoutMs);
-  result.collStats = cs.ok ? { count: cs.value.count, size: cs.value.size, storageSize: cs.value.storageSize, totalIndexSize: cs.value.totalIndexSize, totalSize: cs.value.totalSize, indexSizes: cs.value.indexSizes } : { error: cs.error };
+  result.collStats = cs.ok
+    ? {
+        count: cs.value.count,
+        size: cs.value.size,
+        storageSize: cs.value.storageSize,
+        totalIndexSize: cs.value.totalIndexSize,
+        totalSize: cs.value.totalSize,
+        indexSizes: cs.value.indexSizes,
+      }
+    : { error: cs.error };
 
   // ---- insertMany last: it grows the collection by up to PROBE_REPS x 500 documents --------
   let extra = cfg.rows;
@@ -436,18 +507,42 @@ async function multiStatement(dbName) {
   const setup = new MongoClient(cfg.url, { socketTimeoutMS: cfg.opTimeoutMs, serverSelectionTimeoutMS: 10000 });
   await setup.connect();
   const docs = Array.from({ length: 600 }, (_, i) => makeDoc(i));
-  await /** @type {import('mongodb').Collection<ReturnType<typeof makeDoc>>} */ (setup.db(dbName).collection(COLL)).insertMany(docs, { ordered: false });
+  await /** @type {import('mongodb').Collection<ReturnType<typeof makeDoc>>} */ (
+    setup.db(dbName).collection(COLL)
+  ).insertMany(docs, { ordered: false });
   await setup.close(true);
   const ids = docs.map((d) => ({ id: d._id, dlv: Object.keys(d.deliveries)[0] }));
   const del = ids.slice(0, 300);
   const upd = ids.slice(300);
   const plan = [
-    { kind: 'delete', n: 100, cmd: () => ({ delete: COLL, deletes: del.slice(0, 100).map((e) => ({ q: { _id: e.id }, limit: 1 })), ordered: false }) },
-    { kind: 'delete', n: 200, cmd: () => ({ delete: COLL, deletes: del.slice(100, 300).map((e) => ({ q: { _id: e.id }, limit: 1 })), ordered: false }) },
+    {
+      kind: 'delete',
+      n: 100,
+      cmd: () => ({
+        delete: COLL,
+        deletes: del.slice(0, 100).map((e) => ({ q: { _id: e.id }, limit: 1 })),
+        ordered: false,
+      }),
+    },
+    {
+      kind: 'delete',
+      n: 200,
+      cmd: () => ({
+        delete: COLL,
+        deletes: del.slice(100, 300).map((e) => ({ q: { _id: e.id }, limit: 1 })),
+        ordered: false,
+      }),
+    },
     ...cfg.multiSizes.map((n) => ({
       kind: 'update',
       n,
-      cmd: () => ({ update: COLL, updates: upd.slice(0, n).map((e, i) => ({ q: { _id: e.id }, u: { $set: { [`deliveries.${e.dlv}.state`]: `multi_${n}_${i}` } } })), ordered: false }),
+      cmd: () => ({
+        update: COLL,
+        updates: upd
+          .slice(0, n)
+          .map((e, i) => ({ q: { _id: e.id }, u: { $set: { [`deliveries.${e.dlv}.state`]: `multi_${n}_${i}` } } })),
+        ordered: false,
+      }),
     })),
   ];
   let wedged = false;
@@ -458,17 +553,29 @@ async function multiStatement(dbName) {
       continue;
     }
     if (t.kind === 'update' && t.n > upd.length) throw new Error('PROBE_MULTI_SIZES too large');
-    const c = new MongoClient(cfg.url, { socketTimeoutMS: cfg.opTimeoutMs + 2000, serverSelectionTimeoutMS: 10000, maxPoolSize: 1 });
+    const c = new MongoClient(cfg.url, {
+      socketTimeoutMS: cfg.opTimeoutMs + 2000,
+      serverSelectionTimeoutMS: 10000,
+      maxPoolSize: 1,
+    });
     await c.connect();
     const before = env();
     const r = await timed(() => c.db(dbName).command(t.cmd()), cfg.opTimeoutMs);
     await c.close(true).catch(() => {});
     /** @type {{ test: string; outcome: string; ms: number; env: ReturnType<typeof env>; n?: number; nModified?: number; error?: string }} */
-    const row = { test: name, outcome: r.ok ? 'ok' : r.timedOut ? `timed out (no reply in ${cfg.opTimeoutMs} ms)` : 'error', ms: Number(r.ms.toFixed(1)), env: before };
+    const row = {
+      test: name,
+      outcome: r.ok ? 'ok' : r.timedOut ? `timed out (no reply in ${cfg.opTimeoutMs} ms)` : 'error',
+      ms: Number(r.ms.toFixed(1)),
+      env: before,
+    };
     if (r.ok) Object.assign(row, { n: r.value.n, nModified: r.value.nModified });
     else row.error = r.error;
     out.tests.push(row);
-    log(`multi ${name}: ${row.outcome} ${row.ms} ms`, r.ok ? JSON.stringify({ n: row.n, nModified: row.nModified }) : row.error);
+    log(
+      `multi ${name}: ${row.outcome} ${row.ms} ms`,
+      r.ok ? JSON.stringify({ n: row.n, nModified: row.nModified }) : row.error,
+    );
     if (!r.ok && r.timedOut) wedged = true;
   }
   const c = new MongoClient(cfg.url, { socketTimeoutMS: 15000, serverSelectionTimeoutMS: 10000 });

@@ -21,7 +21,23 @@ const { Redis } = require('ioredis');
 const { MongoClient } = require('mongodb');
 const { brokerNames } = require('@relay/contracts');
 const { makeBody, requestId, startReceiver, waitDelivered } = require('./receiver');
-const { deleteBrokerNamespace, envNumber: num, infraPids, freePort, startProcess, runToCompletion, waitFor, waitReady, stopProcess, loadTracked, sampleOf, machineCpu, machineWindow, metricValue, waitQuiet } = require('./lib');
+const {
+  deleteBrokerNamespace,
+  envNumber: num,
+  infraPids,
+  freePort,
+  startProcess,
+  runToCompletion,
+  waitFor,
+  waitReady,
+  stopProcess,
+  loadTracked,
+  sampleOf,
+  machineCpu,
+  machineWindow,
+  metricValue,
+  waitQuiet,
+} = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const DURATION_S = num(process.env.BENCH_DURATION_S, 20);
@@ -42,11 +58,20 @@ const SERVICE_NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(
  * check and a "not routed" entry in its row, and the receiver still gets each event once.
  * BENCH_TARGET_RULES=rules-only: the same rules without the limits, so the two costs separate.
  */
-const RULES_VARIANT = process.env.BENCH_TARGET_RULES === '1' || process.env.BENCH_TARGET_RULES === 'rules-only' ? process.env.BENCH_TARGET_RULES : null;
+const RULES_VARIANT =
+  process.env.BENCH_TARGET_RULES === '1' || process.env.BENCH_TARGET_RULES === 'rules-only'
+    ? process.env.BENCH_TARGET_RULES
+    : null;
 const RULES = RULES_VARIANT
   ? {
       receiver: {
-        routing: { match: 'all', rules: [{ kind: 'equals', path: 'event', value: 'order.created' }, { kind: 'exists', path: 'data.note' }] },
+        routing: {
+          match: 'all',
+          rules: [
+            { kind: 'equals', path: 'event', value: 'order.created' },
+            { kind: 'exists', path: 'data.note' },
+          ],
+        },
         ...(RULES_VARIANT === '1' ? { limits: { rate: 10000, per: 'second', max_in_flight: 1000 } } : {}),
       },
       other: { routing: { match: 'any', rules: [{ kind: 'equals', path: 'event', value: 'order.paid' }] } },
@@ -81,15 +106,20 @@ const SERVICES = [
 
 const DEFINITIONS = {
   accepted_per_s: '2xx answers of the measured load ÷ its duration',
-  delivered_per_s: 'unique events (by X-Relay-Event-Id) of the measured load received by the receiver ÷ seconds from the start of the measured load until the last of them arrived',
-  delivered_during_load_per_s: 'unique events of the measured load received before the load ended ÷ load_window_s (the wall time of the autocannon run, a little longer than its duration)',
-  ratio: 'delivered_per_s ÷ bare express req/s (2xx/s) under the same load in the same run: the mean of a run before Relay\'s load and one after it (once the activity log caught up and the machine was quiet), so both see the shared host\'s changing speed',
-  steal_pct: 'CPU time the host gave to other virtual machines while ours had work (/proc/stat steal), 100 = one core: what a phase lost to its neighbours',
+  delivered_per_s:
+    'unique events (by X-Relay-Event-Id) of the measured load received by the receiver ÷ seconds from the start of the measured load until the last of them arrived',
+  delivered_during_load_per_s:
+    'unique events of the measured load received before the load ended ÷ load_window_s (the wall time of the autocannon run, a little longer than its duration)',
+  ratio:
+    "delivered_per_s ÷ bare express req/s (2xx/s) under the same load in the same run: the mean of a run before Relay's load and one after it (once the activity log caught up and the machine was quiet), so both see the shared host's changing speed",
+  steal_pct:
+    'CPU time the host gave to other virtual machines while ours had work (/proc/stat steal), 100 = one core: what a phase lost to its neighbours',
   p50_p99: 'latency of the 2xx answers only (the 202 of Relay), as autocannon measured it',
   lost: 'requests answered 2xx (probe, warm-up and measured) whose event never reached the receiver within the delivery wait; must be 0',
   accepted_delivered: 'counts of the whole run: the probe request, the warm-up and the measured load',
   duplicates: 'deliveries whose X-Relay-Event-Id the receiver had already seen',
-  unacknowledged_delivered: 'events delivered whose request got no answer because the load generator stopped while it was in flight',
+  unacknowledged_delivered:
+    'events delivered whose request got no answer because the load generator stopped while it was in flight',
   activity_lag_s: `seconds from the end of the measured load until the activity log caught up: the <namespace>.activity queue has 0 ready messages AND the activity-writer's /metrics says relay_activity_unwritten_records 0 (queue only when that gauge is absent) (every row written). Then, timed apart: each of the last ${SAMPLE_SIZE} delivered events is read by GET /v1/activity/:eventId and must be Completed (sample_read_s), and the endpoint's first list page is timed (list_first_page_ms, median of 3)`,
 };
 
@@ -124,13 +154,19 @@ const healthPortOf = (/** @type {Run} */ ns, /** @type {string} */ name) => ns.h
 async function startSystem(ns, env, procs) {
   for (const s of SERVICES) {
     const health = ns.healthPorts[s.name] ? { HEALTH_PORT: String(ns.healthPorts[s.name]) } : {};
-    procs[s.name] = startProcess(path.join(ROOT, 'services', s.program ?? s.name, 'dist', 'main.js'), { ...env, ...s.env, ...health, [s.portVar]: String(ns.ports[s.name]) }, SERVICE_NODE_ARGS);
+    procs[s.name] = startProcess(
+      path.join(ROOT, 'services', s.program ?? s.name, 'dist', 'main.js'),
+      { ...env, ...s.env, ...health, [s.portVar]: String(ns.ports[s.name]) },
+      SERVICE_NODE_ARGS,
+    );
   }
-  await Promise.all(SERVICES.map(async (s) => {
-    await waitReady(`http://127.0.0.1:${healthPortOf(ns, s.name)}/readyz`, procs[s.name], 60000).catch((err) => {
-      throw new Error(`${s.name}: ${err.message}\n--- ${s.name} output ---\n${procs[s.name].output().slice(-3000)}`);
-    });
-  }));
+  await Promise.all(
+    SERVICES.map(async (s) => {
+      await waitReady(`http://127.0.0.1:${healthPortOf(ns, s.name)}/readyz`, procs[s.name], 60000).catch((err) => {
+        throw new Error(`${s.name}: ${err.message}\n--- ${s.name} output ---\n${procs[s.name].output().slice(-3000)}`);
+      });
+    }),
+  );
 }
 
 /** An account (bootstrap command), then an endpoint and its one webhook target through the management API. */
@@ -140,7 +176,15 @@ async function startSystem(ns, env, procs) {
  * @param {number} receiverPort
  */
 async function seed(ns, env, receiverPort) {
-  const boot = JSON.parse((await runToCompletion(path.join(ROOT, 'services/management-api/dist/bootstrap.js'), ['--account', 'bench', '--monthly-events', '1000000000'], env)).trim());
+  const boot = JSON.parse(
+    (
+      await runToCompletion(
+        path.join(ROOT, 'services/management-api/dist/bootstrap.js'),
+        ['--account', 'bench', '--monthly-events', '1000000000'],
+        env,
+      )
+    ).trim(),
+  );
   const api = async (/** @type {string} */ p, /** @type {unknown} */ body) => {
     const res = await fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, {
       method: 'POST',
@@ -153,10 +197,27 @@ async function seed(ns, env, receiverPort) {
   };
   // 100,000/min is the highest rate limit the API accepts (a sliding minute, so a 20 s run at
   // under ~4,000/s never reaches it); 429s would show up as non-2xx
-  const endpoint = await api('/v1/endpoints', { name: 'bench', methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, rate_limit_per_minute: 100000 });
+  const endpoint = await api('/v1/endpoints', {
+    name: 'bench',
+    methods: ['POST'],
+    payload_format: 'json',
+    inbound_auth: { type: 'NONE' },
+    rate_limit_per_minute: 100000,
+  });
   const hook = { url: `http://127.0.0.1:${receiverPort}/hook`, enforce_https: false };
-  await api(`/v1/endpoints/${endpoint.id}/targets`, { kind: 'webhook', name: 'bench receiver', config: hook, ...(RULES ? RULES.receiver : {}) });
-  if (RULES) await api(`/v1/endpoints/${endpoint.id}/targets`, { kind: 'webhook', name: 'never routed', config: hook, ...RULES.other });
+  await api(`/v1/endpoints/${endpoint.id}/targets`, {
+    kind: 'webhook',
+    name: 'bench receiver',
+    config: hook,
+    ...(RULES ? RULES.receiver : {}),
+  });
+  if (RULES)
+    await api(`/v1/endpoints/${endpoint.id}/targets`, {
+      kind: 'webhook',
+      name: 'never routed',
+      config: hook,
+      ...RULES.other,
+    });
   return { endpointId: endpoint.id, apiKey: boot.api_key };
 }
 
@@ -198,7 +259,10 @@ function createProbes(ns) {
       return total;
     },
     async writerMetrics() {
-      const text = await fetch(`http://127.0.0.1:${ns.ports['activity-writer']}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
+      const text = await fetch(`http://127.0.0.1:${ns.ports['activity-writer']}/metrics`).then(
+        (r) => (r.ok ? r.text() : ''),
+        () => '',
+      );
       return {
         unwritten: metricValue(text, 'relay_activity_unwritten_records'),
         lag_s: metricValue(text, 'relay_activity_lag_seconds'),
@@ -213,7 +277,8 @@ function createProbes(ns) {
 
 const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 const T0 = Date.now();
-const progress = (/** @type {string} */ msg) => process.stderr.write(`system bench [${((Date.now() - T0) / 1000).toFixed(1)} s]: ${msg}\n`);
+const progress = (/** @type {string} */ msg) =>
+  process.stderr.write(`system bench [${((Date.now() - T0) / 1000).toFixed(1)} s]: ${msg}\n`);
 
 /**
  * Waits until the activity log has caught up (see DEFINITIONS.activity_lag_s) or `deadline`,
@@ -242,14 +307,16 @@ async function waitActivity(probes, api, sampleEventIds, deadline) {
     else seen.queue_empty_at ??= Date.now();
     if (m.unwritten !== 0) seen.unwritten_zero_at = null;
     else seen.unwritten_zero_at ??= Date.now();
-    if (seen.queue_empty_at !== null && (m.unwritten === null || seen.unwritten_zero_at !== null)) at = Math.max(seen.queue_empty_at, seen.unwritten_zero_at ?? 0);
+    if (seen.queue_empty_at !== null && (m.unwritten === null || seen.unwritten_zero_at !== null))
+      at = Math.max(seen.queue_empty_at, seen.unwritten_zero_at ?? 0);
     else if (Date.now() > deadline) return { caught_up: false, at: null, sample_incomplete: null, ...seen };
     else await sleep(250);
   }
   const checkStarted = Date.now();
   const pending = new Set(sampleEventIds);
   while (pending.size > 0 && Date.now() < deadline) {
-    for (const ids of chunks([...pending], 20)) await Promise.all(ids.map(async (id) => (await api.rowStatus(id)) === 'completed' && pending.delete(id)));
+    for (const ids of chunks([...pending], 20))
+      await Promise.all(ids.map(async (id) => (await api.rowStatus(id)) === 'completed' && pending.delete(id)));
     if (pending.size > 0) await sleep(1000);
   }
   const sampleReadS = Number(((Date.now() - checkStarted) / 1000).toFixed(2));
@@ -260,7 +327,14 @@ async function waitActivity(probes, api, sampleEventIds, deadline) {
     await api.firstListPage();
     listed.push(performance.now() - t);
   }
-  return { caught_up: true, at, sample_read_s: sampleReadS, sample_incomplete: pending.size, list_first_page_ms: Math.round(listed.sort((a, b) => a - b)[1]), ...seen };
+  return {
+    caught_up: true,
+    at,
+    sample_read_s: sampleReadS,
+    sample_incomplete: pending.size,
+    list_first_page_ms: Math.round(listed.sort((a, b) => a - b)[1]),
+    ...seen,
+  };
 }
 
 /** @type {<T>(list: T[], n: number) => T[][]} */
@@ -317,11 +391,23 @@ function createSampler(pids, probes) {
       const processes = {};
       for (const name of Object.keys(pids)) {
         if (!first[name] || !last[name]) continue;
-        processes[name] = { cpu_pct: Math.round(((last[name].cpu_s - first[name].cpu_s) / seconds) * 100), rss_mb_max: Math.round(peak[name] / 1048576) };
+        processes[name] = {
+          cpu_pct: Math.round(((last[name].cpu_s - first[name].cpu_s) / seconds) * 100),
+          rss_mb_max: Math.round(peak[name] / 1048576),
+        };
       }
-      const { busy_pct: machinePct, steal_pct } = machineWindow(/** @type {import('./lib').MachineCpu} */ (m0), machineCpu());
+      const { busy_pct: machinePct, steal_pct } = machineWindow(
+        /** @type {import('./lib').MachineCpu} */ (m0),
+        machineCpu(),
+      );
       const ours = Object.values(processes).reduce((a, p) => a + p.cpu_pct, 0);
-      const machine = { cores: os.cpus().length, busy_pct: machinePct, steal_pct, other_processes_pct: machinePct === null ? null : Math.max(0, machinePct - ours - (steal_pct ?? 0)), loadavg_1m: Number(os.loadavg()[0].toFixed(2)) };
+      const machine = {
+        cores: os.cpus().length,
+        busy_pct: machinePct,
+        steal_pct,
+        other_processes_pct: machinePct === null ? null : Math.max(0, machinePct - ours - (steal_pct ?? 0)),
+        loadavg_1m: Number(os.loadavg()[0].toFixed(2)),
+      };
       return { processes, queues: { ...queues }, machine };
     },
     /** CPU% per process from now until the returned function is called (no RSS, no queues). */
@@ -333,7 +419,8 @@ function createSampler(pids, probes) {
         const seconds = (performance.now() - ta) / 1000;
         /** @type {Record<string, number>} */
         const out = {};
-        for (const name of Object.keys(a)) if (b[name]) out[name] = Math.round(((b[name].cpu_s - a[name].cpu_s) / seconds) * 100);
+        for (const name of Object.keys(a))
+          if (b[name]) out[name] = Math.round(((b[name].cpu_s - a[name].cpu_s) / seconds) * 100);
         return out;
       };
     },
@@ -380,17 +467,18 @@ async function main() {
   /** @type {Promise<void> | null} */
   let done = null;
   // stops what this run started and deletes what it made; once, from the end of the run or a signal
-  teardown = () => (done ??= (async () => {
-    await Promise.all(Object.values(procs).map((p) => stopProcess(p)));
-    if (bare) await stopProcess(bare);
-    writeLogs(procs);
-    await probes.close();
-    await cleanup(ns, mongoClient);
-    if (receiver) {
-      if (receiver.child.connected) receiver.child.disconnect();
-      await receiver.child.exited;
-    }
-  })());
+  teardown = () =>
+    (done ??= (async () => {
+      await Promise.all(Object.values(procs).map((p) => stopProcess(p)));
+      if (bare) await stopProcess(bare);
+      writeLogs(procs);
+      await probes.close();
+      await cleanup(ns, mongoClient);
+      if (receiver) {
+        if (receiver.child.connected) receiver.child.disconnect();
+        await receiver.child.exited;
+      }
+    })());
   try {
     receiver = await startReceiver();
     const barePort = await freePort();
@@ -400,10 +488,17 @@ async function main() {
     progress('services ready; seeding through the management API');
     await waitFor(`http://127.0.0.1:${barePort}/nothing`);
     const { endpointId, apiKey } = await seed(ns, env, receiver.port);
-    const apiGet = (/** @type {string} */ p) => fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const apiGet = (/** @type {string} */ p) =>
+      fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, { headers: { authorization: `Bearer ${apiKey}` } });
     /** @type {ActivityApi} */
     const activityApi = {
-      rowStatus: (id) => apiGet(`/v1/activity/${id}`).then((r) => (r.status === 200 ? /** @type {Promise<{ status: string }>} */ (r.json()) : null)).then((row) => row?.status ?? null, () => null),
+      rowStatus: (id) =>
+        apiGet(`/v1/activity/${id}`)
+          .then((r) => (r.status === 200 ? /** @type {Promise<{ status: string }>} */ (r.json()) : null))
+          .then(
+            (row) => row?.status ?? null,
+            () => null,
+          ),
       firstListPage: () => apiGet(`/v1/activity?endpoint_id=${endpointId}&limit=50`).then((r) => r.text()),
     };
     const ingestUrl = `http://127.0.0.1:${ns.ports['ingest-gateway']}/relay/${endpointId}`;
@@ -412,14 +507,21 @@ async function main() {
     const accepted = new Set();
     /** @type {(url: string, phase: string, durationS: number, track: boolean) => ReturnType<typeof loadTracked>} */
     const loadPhase = (url, phase, durationS, track) =>
-      loadTracked(url, { connections: CONNECTIONS, durationS, headers, makeBody: (seq) => makeBody(requestId(phase, seq)), onAccepted: track ? (seq) => accepted.add(requestId(phase, seq)) : undefined });
+      loadTracked(url, {
+        connections: CONNECTIONS,
+        durationS,
+        headers,
+        makeBody: (seq) => makeBody(requestId(phase, seq)),
+        onAccepted: track ? (seq) => accepted.add(requestId(phase, seq)) : undefined,
+      });
 
     // one request end to end before any load: a broken path fails here with a clear message
     const probeId = requestId(PHASES.probe, 0);
     const probe = await fetch(ingestUrl, { method: 'POST', headers, body: makeBody(probeId) });
     if (probe.status !== 202) throw new Error(`probe request: ${probe.status} ${await probe.text()}`);
     accepted.add(probeId);
-    if ((await waitDelivered(receiver, [probeId], Date.now() + 30000)) > 0) throw new Error('probe event not delivered within 30 s');
+    if ((await waitDelivered(receiver, [probeId], Date.now() + 30000)) > 0)
+      throw new Error('probe event not delivered within 30 s');
 
     // The baseline, while Relay's services run idle: once before Relay's load and once after it
     // (once the log has caught up and the machine is quiet), and the ratio is taken to their
@@ -432,7 +534,14 @@ async function main() {
       await loadPhase(bareUrl, PHASES.baseline, WARMUP_S, false);
       const m0 = machineCpu();
       const r = await loadPhase(bareUrl, PHASES.baseline, DURATION_S, false);
-      return { req_per_s: r.accepted_per_s, p50_ms: r.p50_ms, p99_ms: r.p99_ms, non_2xx: r.non_2xx, errors: r.errors, ...machineWindow(m0, machineCpu()) };
+      return {
+        req_per_s: r.accepted_per_s,
+        p50_ms: r.p50_ms,
+        p99_ms: r.p99_ms,
+        non_2xx: r.non_2xx,
+        errors: r.errors,
+        ...machineWindow(m0, machineCpu()),
+      };
     };
     const bareBefore = await measureBare('before');
 
@@ -444,9 +553,15 @@ async function main() {
     const warmMissing = await waitDelivered(receiver, accepted, warmDeadline);
     const warmSample = receiver.order.slice(-SAMPLE_SIZE).map((a) => a.eventId);
     const warmActivity = await waitActivity(probes, activityApi, warmSample, warmDeadline);
-    const warmup = { accepted: warm.accepted, drained: warmMissing === 0 && warmActivity.caught_up, drain_s: Number(((Date.now() - warm.ended_at) / 1000).toFixed(1)) };
+    const warmup = {
+      accepted: warm.accepted,
+      drained: warmMissing === 0 && warmActivity.caught_up,
+      drain_s: Number(((Date.now() - warm.ended_at) / 1000).toFixed(1)),
+    };
 
-    progress(`${warmup.drained ? 'warm-up drained' : 'warm-up NOT drained (continuing)'} after ${warmup.drain_s} s; relay ${DURATION_S} s measured load`);
+    progress(
+      `${warmup.drained ? 'warm-up drained' : 'warm-up NOT drained (continuing)'} after ${warmup.drain_s} s; relay ${DURATION_S} s measured load`,
+    );
     /** @type {Record<string, number | (() => number[])>} */
     const pids = Object.fromEntries(SERVICES.map((s) => [s.name, /** @type {number} */ (procs[s.name].pid)]));
     Object.assign(pids, { receiver: receiver.child.pid, 'load generator': process.pid }, infraPids());
@@ -472,7 +587,9 @@ async function main() {
       activity: await probes.ready(probes.names.deadActivityQueue),
       webhook: await probes.ready(probes.names.deadDeliveryQueue('webhook')),
     };
-    const logLines = Object.fromEntries(Object.entries(procs).map(([name, p]) => [name, p.output().split('\n').filter(Boolean).length]));
+    const logLines = Object.fromEntries(
+      Object.entries(procs).map(([name, p]) => [name, p.output().split('\n').filter(Boolean).length]),
+    );
     const quiet = await waitQuiet(SHORT ? 5 : 20);
     const bareAfter = await measureBare('after');
     await stopProcess(bare);
@@ -483,7 +600,8 @@ async function main() {
     const deliveredInWindow = measuredArrivals.filter((a) => a.at <= relay.ended_at).length;
     const unacknowledged = [...receiver.byId.keys()].filter((id) => !accepted.has(id)).length;
     const deliveredPerS = lastAt ? Math.round(deliveredMeasured / ((lastAt - relay.started_at) / 1000)) : 0;
-    const secondsAfter = (/** @type {number | null} */ t) => (t === null ? null : Number(((t - relay.ended_at) / 1000).toFixed(2)));
+    const secondsAfter = (/** @type {number | null} */ t) =>
+      t === null ? null : Number(((t - relay.ended_at) / 1000).toFixed(2));
     const report = {
       bench: 'system',
       at: new Date().toISOString(),
@@ -501,8 +619,24 @@ async function main() {
       duplicates: receiver.duplicates,
       activity_caught_up: act.caught_up,
       activity_lag_s: act.caught_up ? secondsAfter(act.at) : null,
-      load: { tool: 'autocannon (closed loop, one body per request)', connections: CONNECTIONS, duration_s: DURATION_S, warmup_s: WARMUP_S, body_bytes: Buffer.byteLength(makeBody(requestId('m', 0))), targets: RULES ? `1 webhook (local receiver answering 200 at once) routed by 2 rules${RULES_VARIANT === '1' ? ' under a 10,000/s, 1,000-in-flight limit' : ''}, + 1 webhook whose rule matches no event` : '1 webhook (local receiver answering 200 at once)' },
-      bare_express: { ...bareResult, before: bareBefore, after: bareAfter, quiet_wait_s: quiet.waited_s, quiet_busy_pct: quiet.busy_pct, quiet_reached: quiet.reached },
+      load: {
+        tool: 'autocannon (closed loop, one body per request)',
+        connections: CONNECTIONS,
+        duration_s: DURATION_S,
+        warmup_s: WARMUP_S,
+        body_bytes: Buffer.byteLength(makeBody(requestId('m', 0))),
+        targets: RULES
+          ? `1 webhook (local receiver answering 200 at once) routed by 2 rules${RULES_VARIANT === '1' ? ' under a 10,000/s, 1,000-in-flight limit' : ''}, + 1 webhook whose rule matches no event`
+          : '1 webhook (local receiver answering 200 at once)',
+      },
+      bare_express: {
+        ...bareResult,
+        before: bareBefore,
+        after: bareAfter,
+        quiet_wait_s: quiet.waited_s,
+        quiet_busy_pct: quiet.busy_pct,
+        quiet_reached: quiet.reached,
+      },
       relay: {
         accepted_measured: relay.accepted,
         statuses: relay.statuses,
@@ -512,7 +646,9 @@ async function main() {
         last_delivery_after_load_end_s: secondsAfter(lastAt),
         unacknowledged_delivered: unacknowledged,
         deliveries_without_body_id: receiver.unknown,
-        ratio_accepted_to_bare: bareResult.req_per_s ? Number((relay.accepted_per_s / bareResult.req_per_s).toFixed(3)) : null,
+        ratio_accepted_to_bare: bareResult.req_per_s
+          ? Number((relay.accepted_per_s / bareResult.req_per_s).toFixed(3))
+          : null,
         queues_at_load_end: atLoadEnd,
         queues_max_during_load: during.queues,
       },
@@ -532,7 +668,12 @@ async function main() {
       dead_letters: deadLetters,
       service_warn_error_log_lines: logLines,
       warmup,
-      resources: { cpu_pct_100_is_one_core: true, during_load: during.processes, machine_during_load: during.machine, cpu_pct_after_load_until_caught_up: drainCpu },
+      resources: {
+        cpu_pct_100_is_one_core: true,
+        during_load: during.processes,
+        machine_during_load: during.machine,
+        cpu_pct_after_load_until_caught_up: drainCpu,
+      },
       definitions: DEFINITIONS,
       namespace: ns.namespace,
     };
@@ -546,7 +687,9 @@ async function main() {
       exitCode = 1;
     }
     if (act.caught_up && (act.sample_incomplete ?? 0) > 0) {
-      process.stderr.write(`system bench: ${act.sample_incomplete} delivered event(s) have no Completed activity row after the log caught up\n`);
+      process.stderr.write(
+        `system bench: ${act.sample_incomplete} delivered event(s) have no Completed activity row after the log caught up\n`,
+      );
       exitCode = 1;
     }
   } catch (err) {
@@ -571,7 +714,10 @@ function writeLogs(procs, dir = path.join(RESULTS_DIR, 'system-logs')) {
     const lines = out.split('\n').filter(Boolean).length;
     if (lines > 0) noisy.push(`${name} ${lines}`);
   }
-  if (noisy.length) process.stderr.write(`system bench: warning/error log lines: ${noisy.join(', ')} (see ${path.relative(ROOT, dir)}/)\n`);
+  if (noisy.length)
+    process.stderr.write(
+      `system bench: warning/error log lines: ${noisy.join(', ')} (see ${path.relative(ROOT, dir)}/)\n`,
+    );
 }
 
 /**
@@ -599,22 +745,59 @@ async function cleanup(ns, mongoClient) {
   } finally {
     redis.disconnect();
   }
-  await mongoClient.db().dropDatabase().catch((/** @type {Error} */ err) => process.stderr.write(`system bench: dropping database ${ns.namespace} failed: ${err.message}\n`));
+  await mongoClient
+    .db()
+    .dropDatabase()
+    .catch((/** @type {Error} */ err) =>
+      process.stderr.write(`system bench: dropping database ${ns.namespace} failed: ${err.message}\n`),
+    );
   await mongoClient.close().catch(() => undefined);
 }
 
 /** @param {any} r the report main builds (its shape is written once, there) */
 function printTable(r) {
-  const fmt = (/** @type {unknown} */ v) => (v === null || v === undefined ? '–' : typeof v === 'number' ? v.toLocaleString('en-US') : String(v));
-  const row = (/** @type {unknown[]} */ cells, /** @type {number[]} */ widths) => cells.map((c, i) => (i === 0 ? fmt(c).padEnd(widths[i]) : fmt(c).padStart(widths[i]))).join('  ');
+  const fmt = (/** @type {unknown} */ v) =>
+    v === null || v === undefined ? '–' : typeof v === 'number' ? v.toLocaleString('en-US') : String(v);
+  const row = (/** @type {unknown[]} */ cells, /** @type {number[]} */ widths) =>
+    cells.map((c, i) => (i === 0 ? fmt(c).padEnd(widths[i]) : fmt(c).padStart(widths[i]))).join('  ');
   const w = [26, 10, 9, 9, 8, 7];
   const lines = [
     '',
     `whole system: ${r.load.connections} connections × ${r.load.duration_s} s (after ${r.load.warmup_s} s warm-up), ${r.load.body_bytes}-byte JSON POST, ${r.load.targets}`,
     row(['', 'per s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'], w),
-    row(['bare express before', r.bare_express.before.req_per_s, r.bare_express.before.p50_ms, r.bare_express.before.p99_ms, r.bare_express.before.non_2xx, r.bare_express.before.errors], w),
-    row(['bare express after', r.bare_express.after.req_per_s, r.bare_express.after.p50_ms, r.bare_express.after.p99_ms, r.bare_express.after.non_2xx, r.bare_express.after.errors], w),
-    row(['bare express (mean: baseline)', r.bare_express.req_per_s, r.bare_express.p50_ms, r.bare_express.p99_ms, r.bare_express.non_2xx, r.bare_express.errors], w),
+    row(
+      [
+        'bare express before',
+        r.bare_express.before.req_per_s,
+        r.bare_express.before.p50_ms,
+        r.bare_express.before.p99_ms,
+        r.bare_express.before.non_2xx,
+        r.bare_express.before.errors,
+      ],
+      w,
+    ),
+    row(
+      [
+        'bare express after',
+        r.bare_express.after.req_per_s,
+        r.bare_express.after.p50_ms,
+        r.bare_express.after.p99_ms,
+        r.bare_express.after.non_2xx,
+        r.bare_express.after.errors,
+      ],
+      w,
+    ),
+    row(
+      [
+        'bare express (mean: baseline)',
+        r.bare_express.req_per_s,
+        r.bare_express.p50_ms,
+        r.bare_express.p99_ms,
+        r.bare_express.non_2xx,
+        r.bare_express.errors,
+      ],
+      w,
+    ),
     row(['relay accepted (202)', r.accepted_per_s, r.p50_ms, r.p99_ms, r.non_2xx, r.errors], w),
     row(['relay delivered', r.delivered_per_s, '', '', '', ''], w),
     row(['relay delivered during load', r.relay.delivered_during_load_per_s, '', '', '', ''], w),
@@ -624,13 +807,23 @@ function printTable(r) {
     r.activity.caught_up
       ? `activity log caught up ${fmt(r.activity.lag_s)} s after load end (queue empty after ${fmt(r.activity.queue_empty_after_s)} s; writer's unwritten gauge ${r.activity.unwritten_metric === 'present' ? `0 after ${fmt(r.activity.unwritten_zero_after_s)} s` : r.activity.unwritten_metric}; then ${r.activity.sample_size - r.activity.sample_not_completed} of the last ${r.activity.sample_size} delivered events read back as Completed, in ${fmt(r.activity.sample_read_s)} s; the endpoint's first list page in ${r.activity.list_first_page_ms} ms)`
       : `activity log NOT caught up within ${r.activity.bound_s} s of load end (last probe ${JSON.stringify(r.activity.last_probe)}; rows not all written)`,
-    `dead-lettered: activity ${fmt(r.dead_letters.activity)}, webhook deliveries ${fmt(r.dead_letters.webhook)}; warn/error log lines: ${Object.entries(r.service_warn_error_log_lines).map(([n, v]) => `${n} ${v}`).join(', ')}`,
+    `dead-lettered: activity ${fmt(r.dead_letters.activity)}, webhook deliveries ${fmt(r.dead_letters.webhook)}; warn/error log lines: ${Object.entries(
+      r.service_warn_error_log_lines,
+    )
+      .map(([n, v]) => `${n} ${v}`)
+      .join(', ')}`,
     `warm-up: ${fmt(r.warmup.accepted)} accepted, ${r.warmup.drained ? `drained in ${r.warmup.drain_s} s` : `NOT drained after ${r.warmup.drain_s} s`}`,
-    `CPU % / max RSS MB during load: ${Object.entries(r.resources.during_load).map(([n, v]) => `${n} ${v.cpu_pct}%/${v.rss_mb_max}`).join(', ')}`,
+    `CPU % / max RSS MB during load: ${Object.entries(r.resources.during_load)
+      .map(([n, v]) => `${n} ${v.cpu_pct}%/${v.rss_mb_max}`)
+      .join(', ')}`,
     `CPU stolen by the host (100% = one core): bare express before ${fmt(r.bare_express.before.steal_pct)}%, relay ${fmt(r.resources.machine_during_load.steal_pct)}%, bare express after ${fmt(r.bare_express.after.steal_pct)}% (after a ${fmt(r.bare_express.quiet_wait_s)} s wait for a quiet machine${!r.bare_express.quiet_reached ? `; NOT quiet at its bound, ${r.bare_express.quiet_busy_pct}% busy: the second baseline shared the machine` : ''})`,
     `machine during load: ${r.resources.machine_during_load.cores} cores, ${fmt(r.resources.machine_during_load.busy_pct)}% busy (100% = one core), of which stolen ${fmt(r.resources.machine_during_load.steal_pct)}%, other processes ${fmt(r.resources.machine_during_load.other_processes_pct)}%; load average ${r.resources.machine_during_load.loadavg_1m}` +
-      (r.resources.machine_during_load.other_processes_pct > 25 ? '  ← OTHER WORK ON THIS MACHINE: figures not comparable' : ''),
-    `CPU % after load until caught up: ${Object.entries(r.resources.cpu_pct_after_load_until_caught_up).map(([n, v]) => `${n} ${v}%`).join(', ')}`,
+      (r.resources.machine_during_load.other_processes_pct > 25
+        ? '  ← OTHER WORK ON THIS MACHINE: figures not comparable'
+        : ''),
+    `CPU % after load until caught up: ${Object.entries(r.resources.cpu_pct_after_load_until_caught_up)
+      .map(([n, v]) => `${n} ${v}%`)
+      .join(', ')}`,
     'definitions:',
     ...Object.entries(r.definitions).map(([k, v]) => `  ${k}: ${v}`),
     '',
@@ -645,15 +838,34 @@ function printTable(r) {
  * @param {Baseline} b
  */
 function meanBaseline(a, b) {
-  const mean = (/** @type {'p50_ms' | 'p99_ms' | 'steal_pct'} */ k) => (a[k] === null || b[k] === null ? null : Math.round(((a[k] + b[k]) / 2) * 10) / 10);
-  return { req_per_s: Math.round((a.req_per_s + b.req_per_s) / 2), p50_ms: mean('p50_ms'), p99_ms: mean('p99_ms'), non_2xx: a.non_2xx + b.non_2xx, errors: a.errors + b.errors, steal_pct: mean('steal_pct') };
+  const mean = (/** @type {'p50_ms' | 'p99_ms' | 'steal_pct'} */ k) =>
+    a[k] === null || b[k] === null ? null : Math.round(((a[k] + b[k]) / 2) * 10) / 10;
+  return {
+    req_per_s: Math.round((a.req_per_s + b.req_per_s) / 2),
+    p50_ms: mean('p50_ms'),
+    p99_ms: mean('p99_ms'),
+    non_2xx: a.non_2xx + b.non_2xx,
+    errors: a.errors + b.errors,
+    steal_pct: mean('steal_pct'),
+  };
 }
 
 /** @type {() => Promise<void>} */
 let teardown = async () => undefined;
 
 // bench/tenants.js starts the same system the same way
-module.exports = { SERVICES, newRun, serviceEnv, startSystem, healthPortOf, createProbes, waitActivity, createSampler, writeLogs, cleanup };
+module.exports = {
+  SERVICES,
+  newRun,
+  serviceEnv,
+  startSystem,
+  healthPortOf,
+  createProbes,
+  waitActivity,
+  createSampler,
+  writeLogs,
+  cleanup,
+};
 
 if (require.main === module) {
   for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -21,7 +21,17 @@ const { newId } = require('@relay/contracts');
 const { makeBody, requestId, startReceiver, waitDelivered } = require('./receiver');
 const { envNumber: num, infraPids, metricValue, runToCompletion, stopProcess } = require('./lib');
 const { loadSpread, loopbackSources } = require('./spread-load');
-const { SERVICES, newRun, serviceEnv, startSystem, createProbes, waitActivity, createSampler, writeLogs, cleanup } = require('./system');
+const {
+  SERVICES,
+  newRun,
+  serviceEnv,
+  startSystem,
+  createProbes,
+  waitActivity,
+  createSampler,
+  writeLogs,
+  cleanup,
+} = require('./system');
 
 const ROOT = path.resolve(__dirname, '..');
 const DURATION_S = num(process.env.BENCH_DURATION_S, 20);
@@ -30,18 +40,23 @@ const WARMUP_S = num(process.env.BENCH_WARMUP_S, SHORT ? 1 : 5);
 const CONNECTIONS = num(process.env.BENCH_CONNECTIONS, 64);
 const ACCOUNTS = num(process.env.BENCH_TENANT_ACCOUNTS, 10);
 const SOURCES = num(process.env.BENCH_TENANT_SOURCES, 1000);
-const PHASES = (process.env.BENCH_TENANT_PHASES || (SHORT ? '1,10' : '1,10,100,1,500,1000,1,10000,1')).split(',').map(Number).filter((n) => n >= 1);
+const PHASES = (process.env.BENCH_TENANT_PHASES || (SHORT ? '1,10' : '1,10,100,1,500,1000,1,10000,1'))
+  .split(',')
+  .map(Number)
+  .filter((n) => n >= 1);
 const WAIT_S = SHORT ? 30 : 120;
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
 const SAMPLE_SIZE = 20;
 /** letters that may start a request id inside a JSON string: three per phase, so up to 17 phases */
 const TAGS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-if (PHASES.length * 3 > TAGS.length) throw new Error(`BENCH_TENANT_PHASES: at most ${Math.floor(TAGS.length / 3)} phases`);
+if (PHASES.length * 3 > TAGS.length)
+  throw new Error(`BENCH_TENANT_PHASES: at most ${Math.floor(TAGS.length / 3)} phases`);
 /** the processes whose store reads are counted: the caches of settings live there */
 const READERS = ['ingest-gateway', 'webhook-deliverer', 'chat-deliverer'];
 
 const T0 = Date.now();
-const progress = (/** @type {string} */ msg) => process.stderr.write(`tenants bench [${((Date.now() - T0) / 1000).toFixed(1)} s]: ${msg}\n`);
+const progress = (/** @type {string} */ msg) =>
+  process.stderr.write(`tenants bench [${((Date.now() - T0) / 1000).toFixed(1)} s]: ${msg}\n`);
 
 /**
  * One account and one endpoint with its webhook target through the management API (as a user
@@ -54,18 +69,41 @@ const progress = (/** @type {string} */ msg) => process.stderr.write(`tenants be
  * @param {number} maxEndpoints
  */
 async function seed(ns, env, receiverPort, mongo, maxEndpoints) {
-  const boot = JSON.parse((await runToCompletion(path.join(ROOT, 'services/management-api/dist/bootstrap.js'), ['--account', 'bench', '--monthly-events', '1000000000'], env)).trim());
+  const boot = JSON.parse(
+    (
+      await runToCompletion(
+        path.join(ROOT, 'services/management-api/dist/bootstrap.js'),
+        ['--account', 'bench', '--monthly-events', '1000000000'],
+        env,
+      )
+    ).trim(),
+  );
   const api = async (/** @type {string} */ p, /** @type {unknown} */ body) => {
-    const res = await fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, { method: 'POST', headers: { authorization: `Bearer ${boot.api_key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${boot.api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status !== 201) throw new Error(`POST ${p}: ${res.status} ${text}`);
     return JSON.parse(text);
   };
-  const single = await api('/v1/endpoints', { name: 'single', methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, rate_limit_per_minute: 100000 });
-  await api(`/v1/endpoints/${single.id}/targets`, { kind: 'webhook', name: 'bench receiver', config: { url: `http://127.0.0.1:${receiverPort}/hook`, enforce_https: false } });
+  const single = await api('/v1/endpoints', {
+    name: 'single',
+    methods: ['POST'],
+    payload_format: 'json',
+    inbound_auth: { type: 'NONE' },
+    rate_limit_per_minute: 100000,
+  });
+  await api(`/v1/endpoints/${single.id}/targets`, {
+    kind: 'webhook',
+    name: 'bench receiver',
+    config: { url: `http://127.0.0.1:${receiverPort}/hook`, enforce_https: false },
+  });
   const db = mongo.db();
   // the store's own documents, copied as they are (string ids, as the store keeps them)
-  const collection = (/** @type {string} */ name) => /** @type {import('mongodb').Collection<{ _id: string; [field: string]: unknown }>} */ (db.collection(name));
+  const collection = (/** @type {string} */ name) =>
+    /** @type {import('mongodb').Collection<{ _id: string; [field: string]: unknown }>} */ (db.collection(name));
   const account = await collection('accounts').findOne({ _id: boot.account_id });
   const endpoint = await collection('endpoints').findOne({ _id: single.id });
   const target = await collection('targets').findOne({ endpoint_id: single.id });
@@ -94,13 +132,20 @@ async function seed(ns, env, receiverPort, mongo, maxEndpoints) {
  */
 function serverPids() {
   const found = infraPids();
-  const byName = (/** @type {string[]} */ ...names) => () => fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
-    try {
-      return names.includes(fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim());
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  const byName =
+    (/** @type {string[]} */ ...names) =>
+    () =>
+      fs
+        .readdirSync('/proc')
+        .filter((d) => /^\d+$/.test(d))
+        .filter((d) => {
+          try {
+            return names.includes(fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim());
+          } catch {
+            return false;
+          }
+        })
+        .map(Number);
   found.store ??= byName('ferretdb', 'postgres');
   found.rabbitmq ??= byName('beam.smp');
   found.redis ??= byName('redis-server');
@@ -116,7 +161,10 @@ async function storeReads(ns) {
   const out = {};
   for (const name of READERS) {
     const port = ns.healthPorts[name] ?? ns.ports[name];
-    const text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
+    const text = await fetch(`http://127.0.0.1:${port}/metrics`).then(
+      (r) => (r.ok ? r.text() : ''),
+      () => '',
+    );
     out[name] = metricValue(text, 'relay_store_reads_total');
   }
   return out;
@@ -138,7 +186,10 @@ async function perEventCounters(ns) {
   const out = {};
   for (const [key, name, metric] of PER_EVENT_COUNTERS) {
     const port = ns.healthPorts[name] ?? ns.ports[name];
-    const text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
+    const text = await fetch(`http://127.0.0.1:${port}/metrics`).then(
+      (r) => (r.ok ? r.text() : ''),
+      () => '',
+    );
     out[key] = metricValue(text, metric);
   }
   return out;
@@ -149,8 +200,15 @@ async function perEventCounters(ns) {
  * @param {import('./system').Run} ns
  */
 async function writerFlushes(ns) {
-  const text = await fetch(`http://127.0.0.1:${ns.ports['activity-writer']}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
-  return { flushes: metricValue(text, 'relay_activity_flushes_total'), seconds: metricValue(text, 'relay_activity_flush_seconds_total'), records: metricValue(text, 'relay_activity_records_written_total') };
+  const text = await fetch(`http://127.0.0.1:${ns.ports['activity-writer']}/metrics`).then(
+    (r) => (r.ok ? r.text() : ''),
+    () => '',
+  );
+  return {
+    flushes: metricValue(text, 'relay_activity_flushes_total'),
+    seconds: metricValue(text, 'relay_activity_flush_seconds_total'),
+    records: metricValue(text, 'relay_activity_records_written_total'),
+  };
 }
 
 /**
@@ -166,8 +224,8 @@ function perFlush(w0, w1, cpuMs) {
   const round = (/** @type {number} */ v) => Number(v.toFixed(2));
   return {
     flushes,
-    records_per_flush: round((/** @type {number} */ (w1.records) - /** @type {number} */ (w0.records)) / flushes),
-    wall_ms_per_flush: round(((/** @type {number} */ (w1.seconds) - /** @type {number} */ (w0.seconds)) * 1000) / flushes),
+    records_per_flush: round((Number(w1.records) - Number(w0.records)) / flushes),
+    wall_ms_per_flush: round(((Number(w1.seconds) - Number(w0.seconds)) * 1000) / flushes),
     writer_cpu_ms_per_flush: cpuMs['activity-writer'] === undefined ? null : round(cpuMs['activity-writer'] / flushes),
     store_cpu_ms_per_flush: cpuMs.store === undefined ? null : round(cpuMs.store / flushes),
   };
@@ -190,7 +248,18 @@ async function runPhase(ctx, count, k) {
   // the receiver reads a 16-character request id: one letter each for the phase's (k-th) priming, warm-up and measured load
   const [primeTag, warmTag, measuredTag] = [0, 1, 2].map((i) => TAGS[3 * k + i]);
   const headers = { 'content-type': 'application/json' };
-  const load = (/** @type {string} */ phase, /** @type {number} */ durationS, eachOnce = false) => loadSpread({ port: ns.ports['ingest-gateway'], endpoints, sources, connections: CONNECTIONS, durationS, headers, makeBody: (seq) => makeBody(requestId(phase, seq)), onAccepted: (seq) => accepted.add(requestId(phase, seq)), eachOnce });
+  const load = (/** @type {string} */ phase, /** @type {number} */ durationS, eachOnce = false) =>
+    loadSpread({
+      port: ns.ports['ingest-gateway'],
+      endpoints,
+      sources,
+      connections: CONNECTIONS,
+      durationS,
+      headers,
+      makeBody: (seq) => makeBody(requestId(phase, seq)),
+      onAccepted: (seq) => accepted.add(requestId(phase, seq)),
+      eachOnce,
+    });
 
   progress(`${count} endpoint(s): one request to each, then ${WARMUP_S} s warm-up`);
   // warm-up: every endpoint once (the caches, told not timed, keep them: the measured load is
@@ -213,16 +282,41 @@ async function runPhase(ctx, count, k) {
   const seconds = (r.ended_at - r.started_at) / 1000;
   const lost = await waitDelivered(receiver, accepted, r.ended_at + WAIT_S * 1000);
   // read back through the bench account's key: only its endpoint's rows (the single phase) are visible to it
-  const sample = count === 1 ? receiver.order.filter((a) => a.id.startsWith(measuredTag)).slice(-SAMPLE_SIZE).map((a) => a.eventId) : [];
+  const sample =
+    count === 1
+      ? receiver.order
+          .filter((a) => a.id.startsWith(measuredTag))
+          .slice(-SAMPLE_SIZE)
+          .map((a) => a.eventId)
+      : [];
   const act = await waitActivity(probes, api, sample, r.ended_at + WAIT_S * 1000);
   const caughtUpS = (Date.now() - r.started_at) / 1000;
-  const cpuMs = Object.fromEntries(Object.entries(cpuUntilCaughtUp()).map(([name, pct]) => [name, (pct / 100) * caughtUpS * 1000]));
+  const cpuMs = Object.fromEntries(
+    Object.entries(cpuUntilCaughtUp()).map(([name, pct]) => [name, (pct / 100) * caughtUpS * 1000]),
+  );
   const flush = perFlush(w0, await writerFlushes(ns), cpuMs);
   // from the measured load's start until its deliveries and activity were done: every count the measured events caused
   const counts1 = await perEventCounters(ns);
-  const perEvent = Object.fromEntries(PER_EVENT_COUNTERS.map(([key]) => [key, counts0[key] === null || counts1[key] === null || !r.accepted ? null : Number(((/** @type {number} */ (counts1[key]) - /** @type {number} */ (counts0[key])) / r.accepted).toFixed(3))]));
-  const cpuMsPerEvent = Object.fromEntries(Object.entries(during.processes).map(([name, p]) => [name, r.accepted ? Number(((p.cpu_pct / 100) * seconds * 1000 / r.accepted).toFixed(3)) : null]));
-  const readsPerS = Object.fromEntries(READERS.map((n) => [n, reads0[n] === null || reads1[n] === null ? null : Number(((reads1[n] - reads0[n]) / seconds).toFixed(2))]));
+  const perEvent = Object.fromEntries(
+    PER_EVENT_COUNTERS.map(([key]) => [
+      key,
+      counts0[key] === null || counts1[key] === null || !r.accepted
+        ? null
+        : Number(/** @type {number} */ ((counts1[key] - /** @type {number} */ (counts0[key])) / r.accepted).toFixed(3)),
+    ]),
+  );
+  const cpuMsPerEvent = Object.fromEntries(
+    Object.entries(during.processes).map(([name, p]) => [
+      name,
+      r.accepted ? Number((((p.cpu_pct / 100) * seconds * 1000) / r.accepted).toFixed(3)) : null,
+    ]),
+  );
+  const readsPerS = Object.fromEntries(
+    READERS.map((n) => [
+      n,
+      reads0[n] === null || reads1[n] === null ? null : Number(((reads1[n] - reads0[n]) / seconds).toFixed(2)),
+    ]),
+  );
   return {
     endpoints: count,
     accounts: count === 1 ? 1 : Math.min(count, ACCOUNTS),
@@ -235,7 +329,7 @@ async function runPhase(ctx, count, k) {
     statuses: r.statuses,
     errors: r.errors,
     lost_so_far: lost,
-    activity_lag_s: act.caught_up ? Number(((/** @type {number} */ (act.at) - r.ended_at) / 1000).toFixed(2)) : null,
+    activity_lag_s: act.caught_up ? Number(((Number(act.at) - r.ended_at) / 1000).toFixed(2)) : null,
     activity_sample_not_completed: act.caught_up && count === 1 ? act.sample_incomplete : null,
     store_reads_per_s: readsPerS,
     activity_flush: flush,
@@ -257,26 +351,36 @@ async function main() {
   let exitCode = 0;
   /** @type {Promise<void> | null} */
   let done = null;
-  teardown = () => (done ??= (async () => {
-    await Promise.all(Object.values(procs).map((p) => stopProcess(p)));
-    writeLogs(procs, path.join(RESULTS_DIR, 'tenants-logs'));
-    await probes.close();
-    await cleanup(ns, mongo);
-    if (receiver) {
-      if (receiver.child.connected) receiver.child.disconnect();
-      await receiver.child.exited;
-    }
-  })());
+  teardown = () =>
+    (done ??= (async () => {
+      await Promise.all(Object.values(procs).map((p) => stopProcess(p)));
+      writeLogs(procs, path.join(RESULTS_DIR, 'tenants-logs'));
+      await probes.close();
+      await cleanup(ns, mongo);
+      if (receiver) {
+        if (receiver.child.connected) receiver.child.disconnect();
+        await receiver.child.exited;
+      }
+    })());
   try {
     receiver = await startReceiver();
     progress('starting the services');
     await startSystem(ns, env, procs);
     progress(`seeding ${Math.max(...PHASES)} endpoints over ${ACCOUNTS} accounts`);
     const ids = await seed(ns, env, receiver.port, mongo, Math.max(...PHASES));
-    const apiGet = (/** @type {string} */ p) => fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, { headers: { authorization: `Bearer ${ids.apiKey}` } });
+    const apiGet = (/** @type {string} */ p) =>
+      fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, {
+        headers: { authorization: `Bearer ${ids.apiKey}` },
+      });
     /** @type {import('./system').ActivityApi} */
     const api = {
-      rowStatus: (id) => apiGet(`/v1/activity/${id}`).then((r) => (r.status === 200 ? /** @type {Promise<{ status: string }>} */ (r.json()) : null)).then((row) => row?.status ?? null, () => null),
+      rowStatus: (id) =>
+        apiGet(`/v1/activity/${id}`)
+          .then((r) => (r.status === 200 ? /** @type {Promise<{ status: string }>} */ (r.json()) : null))
+          .then(
+            (row) => row?.status ?? null,
+            () => null,
+          ),
       firstListPage: () => apiGet(`/v1/activity?endpoint_id=${ids.single}&limit=50`).then((r) => r.text()),
     };
     /** @type {Record<string, number | (() => number[])>} */
@@ -291,7 +395,17 @@ async function main() {
     const report = {
       bench: 'tenants',
       at: new Date().toISOString(),
-      load: { generator: 'bench/spread-load.js (closed loop, random endpoint per request, a new source address every 10 requests per connection)', connections: CONNECTIONS, duration_s: DURATION_S, warmup_s: WARMUP_S, accounts: ACCOUNTS, sources: SOURCES, body_bytes: Buffer.byteLength(makeBody(requestId('m', 0))), targets: '1 webhook per endpoint (local receiver answering 200 at once)' },
+      load: {
+        generator:
+          'bench/spread-load.js (closed loop, random endpoint per request, a new source address every 10 requests per connection)',
+        connections: CONNECTIONS,
+        duration_s: DURATION_S,
+        warmup_s: WARMUP_S,
+        accounts: ACCOUNTS,
+        sources: SOURCES,
+        body_bytes: Buffer.byteLength(makeBody(requestId('m', 0))),
+        targets: '1 webhook per endpoint (local receiver answering 200 at once)',
+      },
       phases,
       accepted: ctx.accepted.size,
       delivered: receiver.byId.size,
@@ -325,7 +439,10 @@ async function main() {
  */
 function ratioToSingles(phases, k) {
   if (phases[k].endpoints === 1) return 1;
-  const before = phases.slice(0, k).reverse().find((p) => p.endpoints === 1);
+  const before = phases
+    .slice(0, k)
+    .reverse()
+    .find((p) => p.endpoints === 1);
   const after = phases.slice(k + 1).find((p) => p.endpoints === 1);
   const singles = [before, after].filter((p) => p && p.accepted_per_s);
   if (singles.length === 0) return null;
@@ -335,18 +452,32 @@ function ratioToSingles(phases, k) {
 
 /** @param {any} r the report main builds (its shape is written once, there) */
 function printTable(r) {
-  const fmt = (/** @type {unknown} */ v) => (v === null || v === undefined ? '–' : typeof v === 'number' ? v.toLocaleString('en-US') : String(v));
-  const cpuOf = (/** @type {Phase} */ p) => ['ingest-gateway', 'webhook-deliverer', 'activity-writer', 'store', 'rabbitmq', 'redis'].filter((n) => p.cpu_ms_per_event[n] !== undefined).map((n) => `${n} ${p.cpu_ms_per_event[n]}`).join(' / ');
+  const fmt = (/** @type {unknown} */ v) =>
+    v === null || v === undefined ? '–' : typeof v === 'number' ? v.toLocaleString('en-US') : String(v);
+  const cpuOf = (/** @type {Phase} */ p) =>
+    ['ingest-gateway', 'webhook-deliverer', 'activity-writer', 'store', 'rabbitmq', 'redis']
+      .filter((n) => p.cpu_ms_per_event[n] !== undefined)
+      .map((n) => `${n} ${p.cpu_ms_per_event[n]}`)
+      .join(' / ');
   const readsOf = (/** @type {Phase} */ p) => READERS.map((n) => fmt(p.store_reads_per_s[n])).join(' / ');
   const lines = [
     '',
     `multi-tenant: ${r.load.connections} connections × ${r.load.duration_s} s per phase (after ${r.load.warmup_s} s warm-up), ${r.load.body_bytes}-byte JSON POST, ${r.load.targets}; endpoints over ${r.load.accounts} accounts from ${r.load.sources} source addresses (phase 1: one endpoint, one address)`,
     'endpoints  accepted/s  ×single  p99 ms  activity lag s  store reads/s gateway / webhook / chat deliverer  CPU ms per event',
-    ...r.phases.map((/** @type {Phase} */ p) => `${fmt(p.endpoints).padStart(9)}  ${fmt(p.accepted_per_s).padStart(10)}  ${fmt(p.ratio_to_single).padStart(7)}  ${fmt(p.p99_ms).padStart(6)}  ${fmt(p.activity_lag_s).padStart(14)}  ${readsOf(p).padStart(20)}  ${cpuOf(p)}`),
+    ...r.phases.map(
+      (/** @type {Phase} */ p) =>
+        `${fmt(p.endpoints).padStart(9)}  ${fmt(p.accepted_per_s).padStart(10)}  ${fmt(p.ratio_to_single).padStart(7)}  ${fmt(p.p99_ms).padStart(6)}  ${fmt(p.activity_lag_s).padStart(14)}  ${readsOf(p).padStart(20)}  ${cpuOf(p)}`,
+    ),
     'activity-writer per flush (measured load until caught up): records, wall ms, writer CPU ms, store CPU ms',
-    ...r.phases.map((/** @type {Phase} */ p) => `${fmt(p.endpoints).padStart(9)}  ${p.activity_flush ? [p.activity_flush.records_per_flush, p.activity_flush.wall_ms_per_flush, p.activity_flush.writer_cpu_ms_per_flush, p.activity_flush.store_cpu_ms_per_flush].map(fmt).join(' / ') : '–'}`),
+    ...r.phases.map(
+      (/** @type {Phase} */ p) =>
+        `${fmt(p.endpoints).padStart(9)}  ${p.activity_flush ? [p.activity_flush.records_per_flush, p.activity_flush.wall_ms_per_flush, p.activity_flush.writer_cpu_ms_per_flush, p.activity_flush.store_cpu_ms_per_flush].map(fmt).join(' / ') : '–'}`,
+    ),
     'per accepted event (counted by the processes, measured load until caught up): gateway broker messages / webhook deliverer gate Redis calls',
-    ...r.phases.map((/** @type {Phase} */ p) => `${fmt(p.endpoints).padStart(9)}  ${fmt(p.per_event.gateway_messages)} / ${fmt(p.per_event.deliverer_gate_calls)}`),
+    ...r.phases.map(
+      (/** @type {Phase} */ p) =>
+        `${fmt(p.endpoints).padStart(9)}  ${fmt(p.per_event.gateway_messages)} / ${fmt(p.per_event.deliverer_gate_calls)}`,
+    ),
     `events: accepted ${fmt(r.accepted)}, delivered ${fmt(r.delivered)}, lost ${fmt(r.lost)}, duplicates ${fmt(r.duplicates)}`,
     `machine per phase (100% = one core; other processes = work not ours on a shared machine): ${r.phases.map((/** @type {Phase} */ p) => `${p.endpoints}: busy ${fmt(p.machine.busy_pct)}%, other ${fmt(p.machine.other_processes_pct)}%`).join('; ')}`,
     '',

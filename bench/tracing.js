@@ -14,13 +14,17 @@ const describe = (result) => ({ 'relay.outcome': result > 0 ? 'passed' : 'failed
 
 /** One event through the hooks the gateway runs. */
 async function event() {
-  return inSpan('ingest', async () => {
-    await inSpan('endpoint lookup', step);
-    inSyncSpan('sender auth', syncStep, 1, 2, 3, describe);
-    inSyncSpan('parse and validate', syncStep, 1, 2, 3, describe);
-    for (const name of ['idempotency claim', 'limits']) await inSpan(name, step);
-    await inSpan('publish deliveries', async () => traceHeaders());
-  }, { links: linkFrom({}) });
+  return inSpan(
+    'ingest',
+    async () => {
+      await inSpan('endpoint lookup', step);
+      inSyncSpan('sender auth', syncStep, 1, 2, 3, describe);
+      inSyncSpan('parse and validate', syncStep, 1, 2, 3, describe);
+      for (const name of ['idempotency claim', 'limits']) await inSpan(name, step);
+      await inSpan('publish deliveries', async () => traceHeaders());
+    },
+    { links: linkFrom({}) },
+  );
 }
 
 /** CPU microseconds per event (user + system) over `events` events, after a warm-up. */
@@ -49,7 +53,9 @@ async function main() {
   startTracing('bench', { exporter: sink });
   const on = await measure();
   await stopTracing();
-  console.log(`tracing hooks, ${events} events: the steps alone ${bare.toFixed(2)} µs CPU/event; off ${off.toFixed(2)} µs (+${(off - bare).toFixed(2)}); on ${on.toFixed(2)} µs (+${(on - bare).toFixed(2)})`);
+  console.log(
+    `tracing hooks, ${events} events: the steps alone ${bare.toFixed(2)} µs CPU/event; off ${off.toFixed(2)} µs (+${(off - bare).toFixed(2)}); on ${on.toFixed(2)} µs (+${(on - bare).toFixed(2)})`,
+  );
 }
 
 main().catch((err) => {

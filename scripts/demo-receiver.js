@@ -9,7 +9,9 @@ http
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      const tracking = ['x-relay-event-id', 'x-relay-delivery-id', 'x-relay-attempt'].map((h) => `${h}=${req.headers[h]}`).join(' ');
+      const tracking = ['x-relay-event-id', 'x-relay-delivery-id', 'x-relay-attempt']
+        .map((h) => `${h}=${req.headers[h]}`)
+        .join(' ');
       console.log(`demo-receiver: ${req.method} ${req.url} ${tracking}\n  ${Buffer.concat(chunks).toString('utf8')}`);
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('ok');

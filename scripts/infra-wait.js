@@ -150,7 +150,9 @@ async function main(argv) {
     else if (arg === '--quiet') quiet = true;
     else if (arg !== undefined && arg in servers) names.push(/** @type {ServerName} */ (arg));
     else {
-      console.error(`infra-wait: unknown argument "${arg}"; expected --timeout N, --quiet, ${Object.keys(servers).join(', ')}`);
+      console.error(
+        `infra-wait: unknown argument "${arg}"; expected --timeout N, --quiet, ${Object.keys(servers).join(', ')}`,
+      );
       return 2;
     }
   }

@@ -23,7 +23,15 @@ const pems = generate([{ name: 'commonName', value: 'localhost' }], {
   keySize: 2048,
   days: 30,
   algorithm: 'sha256',
-  extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+  extensions: [
+    {
+      name: 'subjectAltName',
+      altNames: [
+        { type: 2, value: 'localhost' },
+        { type: 7, ip: '127.0.0.1' },
+      ],
+    },
+  ],
 });
 fs.writeFileSync(path.join(dir, 'catcher-ca.pem'), pems.cert);
 
@@ -60,13 +68,17 @@ const smtp = new SMTPServer({
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${session.id}.eml`;
       fs.writeFileSync(path.join(dir, name), Buffer.concat(chunks));
       prune();
-      console.log(`mail-catcher: ${name} from ${session.envelope.mailFrom && session.envelope.mailFrom.address} to ${session.envelope.rcptTo.map((r) => r.address).join(', ')}`);
+      console.log(
+        `mail-catcher: ${name} from ${session.envelope.mailFrom && session.envelope.mailFrom.address} to ${session.envelope.rcptTo.map((r) => r.address).join(', ')}`,
+      );
       cb(null, 'OK: caught');
     });
   },
 });
 smtp.on('error', (err) => console.error(`mail-catcher: ${err.message}`));
-smtp.listen(smtpPort, '127.0.0.1', () => console.log(`mail-catcher: SMTP on 127.0.0.1:${smtpPort} (STARTTLS, AUTH ${user})`));
+smtp.listen(smtpPort, '127.0.0.1', () =>
+  console.log(`mail-catcher: SMTP on 127.0.0.1:${smtpPort} (STARTTLS, AUTH ${user})`),
+);
 
 http
   .createServer(async (req, res) => {
@@ -75,10 +87,19 @@ http
       const rows = [];
       for (const f of messages().slice(0, 100)) {
         const parsed = await simpleParser(fs.readFileSync(path.join(dir, f)));
-        rows.push(`<tr><td>${escape(parsed.date && parsed.date.toISOString())}</td><td>${escape([parsed.to ?? []].flat().map((a) => a.text).join(', '))}</td><td><a href="/${encodeURIComponent(f)}">${escape(parsed.subject)}</a></td></tr>`);
+        rows.push(
+          `<tr><td>${escape(parsed.date && parsed.date.toISOString())}</td><td>${escape(
+            [parsed.to ?? []]
+              .flat()
+              .map((a) => a.text)
+              .join(', '),
+          )}</td><td><a href="/${encodeURIComponent(f)}">${escape(parsed.subject)}</a></td></tr>`,
+        );
       }
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      return res.end(`<!doctype html><meta charset="utf-8"><title>Relay mail catcher</title><h1>Caught mail</h1><p>Files in ${escape(dir)}</p><table>${rows.join('')}</table>`);
+      return res.end(
+        `<!doctype html><meta charset="utf-8"><title>Relay mail catcher</title><h1>Caught mail</h1><p>Files in ${escape(dir)}</p><table>${rows.join('')}</table>`,
+      );
     }
     if (!messages().includes(file)) {
       res.writeHead(404);
@@ -88,4 +109,6 @@ http
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
     return res.end(fs.readFileSync(path.join(dir, file)));
   })
-  .listen(webPort, '127.0.0.1', () => console.log(`mail-catcher: messages at http://127.0.0.1:${webPort}/ and in ${dir}`));
+  .listen(webPort, '127.0.0.1', () =>
+    console.log(`mail-catcher: messages at http://127.0.0.1:${webPort}/ and in ${dir}`),
+  );

@@ -47,12 +47,23 @@ beforeAll(async () => {
   });
   const dir = mkdtempSync(path.join(tmpdir(), 'relay-alerts-'));
   writeFileSync(path.join(dir, 'discord-ca.pem'), discord.tls!.ca);
-  chat = await startService('chat-deliverer', { ...stack.env, SSRF_ALLOW_CIDRS: '127.0.0.1/32', HOST_ROUTES: discord.tls!.routes.join(','), NODE_EXTRA_CA_CERTS: path.join(dir, 'discord-ca.pem') });
+  chat = await startService('chat-deliverer', {
+    ...stack.env,
+    SSRF_ALLOW_CIDRS: '127.0.0.1/32',
+    HOST_ROUTES: discord.tls!.routes.join(','),
+    NODE_EXTRA_CA_CERTS: path.join(dir, 'discord-ca.pem'),
+  });
 
   // where the account is told: an endpoint of its own with a webhook and a Discord target
   alertEndpoint = (await newEndpoint({ name: 'ops alerts' })).id;
   alertTargets = [
-    (await newTarget(alertEndpoint, { kind: 'webhook', name: 'ops hook', config: { url: alertHook.url(), enforce_https: false } })).id,
+    (
+      await newTarget(alertEndpoint, {
+        kind: 'webhook',
+        name: 'ops hook',
+        config: { url: alertHook.url(), enforce_https: false },
+      })
+    ).id,
     (await newTarget(alertEndpoint, { kind: 'embed_chat', name: 'ops discord', config: { url: DISCORD_URL } })).id,
   ];
 });
@@ -64,15 +75,24 @@ afterAll(async () => {
 });
 
 const newEndpoint = (body: EndpointCreate) => must(stack.client.POST('/v1/endpoints', { body }));
-const newTarget = (endpointId: string, body: TargetCreate) => must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body }));
+const newTarget = (endpointId: string, body: TargetCreate) =>
+  must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body }));
 const newRule = (body: AlertRuleInput) => must(stack.client.POST('/v1/alert-rules', { body }));
 
 const send = (endpointId: string, headers: Record<string, string> = {}) =>
-  fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"n":1}' });
+  fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: '{"n":1}',
+  });
 
 /** Alerts the webhook receiver got, as parsed bodies. */
-const hookAlerts = (kind?: string): any[] => alertHook.requests.map((r) => JSON.parse(r.body.toString('utf8'))).filter((b) => b.alert && (!kind || b.alert.kind === kind));
-const discordAlerts = (text: string): number => discord.messages.filter((m) => String(m.body.content).includes(text)).length;
+const hookAlerts = (kind?: string): any[] =>
+  alertHook.requests
+    .map((r) => JSON.parse(r.body.toString('utf8')))
+    .filter((b) => b.alert && (!kind || b.alert.kind === kind));
+const discordAlerts = (text: string): number =>
+  discord.messages.filter((m) => String(m.body.content).includes(text)).length;
 
 describe('alert rules, end to end', () => {
   let failingEndpoint: string;
@@ -80,38 +100,88 @@ describe('alert rules, end to end', () => {
 
   it('a target that answers 500: a failure_rate alert reaches the webhook receiver and the Discord fake, with a link to the target view', async () => {
     failingEndpoint = (await newEndpoint({ name: 'orders' })).id;
-    failingTarget = (await newTarget(failingEndpoint, { kind: 'webhook', name: 'orders backend', config: { url: failing.url(), enforce_https: false } })).id;
-    const rule = await newRule({ name: 'orders backend failing', target_ids: alertTargets, conditions: [{ kind: 'failure_rate', target_id: failingTarget, threshold_percent: 50, window_minutes: 5, min_attempts: 5 }] });
-    expect(rule.conditions[0]).toEqual({ kind: 'failure_rate', target_id: failingTarget, threshold_percent: 50, window_minutes: 5, min_attempts: 5 });
+    failingTarget = (
+      await newTarget(failingEndpoint, {
+        kind: 'webhook',
+        name: 'orders backend',
+        config: { url: failing.url(), enforce_https: false },
+      })
+    ).id;
+    const rule = await newRule({
+      name: 'orders backend failing',
+      target_ids: alertTargets,
+      conditions: [
+        { kind: 'failure_rate', target_id: failingTarget, threshold_percent: 50, window_minutes: 5, min_attempts: 5 },
+      ],
+    });
+    expect(rule.conditions[0]).toEqual({
+      kind: 'failure_rate',
+      target_id: failingTarget,
+      threshold_percent: 50,
+      window_minutes: 5,
+      min_attempts: 5,
+    });
     expect(rule.cooldown_minutes).toBe(60);
 
     for (let i = 0; i < 6; i++) expect((await send(failingEndpoint)).status).toBe(202);
-    await eventually(async () => hookAlerts('failure_rate').length >= 1, 30_000, 'the failure_rate alert at the webhook receiver');
+    await eventually(
+      async () => hookAlerts('failure_rate').length >= 1,
+      30_000,
+      'the failure_rate alert at the webhook receiver',
+    );
     const [alert] = hookAlerts('failure_rate');
-    expect(alert.alert).toMatchObject({ rule_id: rule.id, rule_name: 'orders backend failing', kind: 'failure_rate', test: false, target_id: failingTarget });
+    expect(alert.alert).toMatchObject({
+      rule_id: rule.id,
+      rule_name: 'orders backend failing',
+      kind: 'failure_rate',
+      test: false,
+      target_id: failingTarget,
+    });
     expect(alert.alert.link).toBe(`https://relay.example/dash/#/endpoints/${failingEndpoint}/outputs`);
     expect(alert.alert.detail.failure_percent).toBe(100);
     expect(alert.content).toContain('“orders backend”');
-    await eventually(async () => discordAlerts('orders backend failing') >= 1, 30_000, 'the failure_rate alert at the Discord fake');
+    await eventually(
+      async () => discordAlerts('orders backend failing') >= 1,
+      30_000,
+      'the failure_rate alert at the Discord fake',
+    );
   });
 
   it("records the alert's own deliveries: the history names each target's activity row, where the attempt shows as delivered", async () => {
-    const history = await eventually(async () => (await must(stack.client.GET('/v1/alerts'))).data.find((a) => a.kind === 'failure_rate'), 10_000, 'the alert history');
+    const history = await eventually(
+      async () => (await must(stack.client.GET('/v1/alerts'))).data.find((a) => a.kind === 'failure_rate'),
+      10_000,
+      'the alert history',
+    );
     expect(history.deliveries.map((d) => d.target_id).sort()).toEqual([...alertTargets].sort());
     for (const d of history.deliveries) {
       expect(d).toMatchObject({ endpoint_id: alertEndpoint, error: null });
-      const row = await eventually(async () => {
-        const res = await stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId: d.event_id! } } });
-        return res.data?.deliveries[0]?.state === 'delivered' ? res.data : undefined;
-      }, 30_000, `the alert's activity row for ${d.target_id}`);
+      const row = await eventually(
+        async () => {
+          const res = await stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId: d.event_id! } } });
+          return res.data?.deliveries[0]?.state === 'delivered' ? res.data : undefined;
+        },
+        30_000,
+        `the alert's activity row for ${d.target_id}`,
+      );
       expect(row.reason).toContain(history.id);
     }
   });
 
   it('a target flagged (410): a target_flagged alert, published by the deliverer as an account event', async () => {
-    await newRule({ name: 'any target flagged', target_ids: [alertTargets[0]], conditions: [{ kind: 'target_flagged' }] });
+    await newRule({
+      name: 'any target flagged',
+      target_ids: [alertTargets[0]],
+      conditions: [{ kind: 'target_flagged' }],
+    });
     const endpoint = (await newEndpoint({ name: 'legacy' })).id;
-    const target = (await newTarget(endpoint, { kind: 'webhook', name: 'legacy receiver', config: { url: gone.url(), enforce_https: false } })).id;
+    const target = (
+      await newTarget(endpoint, {
+        kind: 'webhook',
+        name: 'legacy receiver',
+        config: { url: gone.url(), enforce_https: false },
+      })
+    ).id;
     expect((await send(endpoint)).status).toBe(202);
     await eventually(async () => hookAlerts('target_flagged').length >= 1, 30_000, 'the target_flagged alert');
     const [alert] = hookAlerts('target_flagged');
@@ -124,12 +194,35 @@ describe('alert rules, end to end', () => {
     try {
       flaky.respondWith(() => ({ status: 500, body: 'down' }));
       const endpoint = (await newEndpoint({ name: 'billing' })).id;
-      const target = (await newTarget(endpoint, { kind: 'webhook', name: 'billing backend', config: { url: flaky.url(), enforce_https: false }, breaker: { failure_rate_pct: 50, min_attempts: 3, window_s: 30, cool_down_s: 1 } })).id;
-      await newRule({ name: 'billing breaker', target_ids: alertTargets, conditions: [{ kind: 'breaker_opened', target_id: target }, { kind: 'breaker_closed', target_id: target }] });
+      const target = (
+        await newTarget(endpoint, {
+          kind: 'webhook',
+          name: 'billing backend',
+          config: { url: flaky.url(), enforce_https: false },
+          breaker: { failure_rate_pct: 50, min_attempts: 3, window_s: 30, cool_down_s: 1 },
+        })
+      ).id;
+      await newRule({
+        name: 'billing breaker',
+        target_ids: alertTargets,
+        conditions: [
+          { kind: 'breaker_opened', target_id: target },
+          { kind: 'breaker_closed', target_id: target },
+        ],
+      });
       for (let i = 0; i < 4; i++) expect((await send(endpoint)).status).toBe(202);
       await eventually(async () => hookAlerts('breaker_opened').length >= 1, 30_000, 'the breaker_opened alert');
-      expect(hookAlerts('breaker_opened')[0].alert).toMatchObject({ rule_name: 'billing breaker', target_id: target, endpoint_id: endpoint, link: `https://relay.example/dash/#/endpoints/${endpoint}/outputs` });
-      await eventually(async () => discordAlerts('billing breaker') >= 1, 30_000, 'the breaker_opened alert at the Discord fake');
+      expect(hookAlerts('breaker_opened')[0].alert).toMatchObject({
+        rule_name: 'billing breaker',
+        target_id: target,
+        endpoint_id: endpoint,
+        link: `https://relay.example/dash/#/endpoints/${endpoint}/outputs`,
+      });
+      await eventually(
+        async () => discordAlerts('billing breaker') >= 1,
+        30_000,
+        'the breaker_opened alert at the Discord fake',
+      );
       // the receiver recovers: the probe after the cool-down succeeds and closes the breaker
       flaky.respondWith(() => ({ status: 200, body: 'ok' }));
       await eventually(async () => hookAlerts('breaker_closed').length >= 1, 90_000, 'the breaker_closed alert');
@@ -140,23 +233,60 @@ describe('alert rules, end to end', () => {
   });
 
   it('a rejection spike: AUTH_FAILED over the threshold alerts once, linking to the endpoint’s errors in the activity view', async () => {
-    const endpoint = (await newEndpoint({ name: 'github', inbound_auth: { type: 'BEARER', tokens: ['sender-token-0123456789'] } })).id;
-    await newRule({ name: 'github secret rotated?', target_ids: alertTargets, conditions: [{ kind: 'rejection_spike', endpoint_id: endpoint, outcome: 'AUTH_FAILED', threshold_percent: 80, min_requests: 5 }] });
-    for (let i = 0; i < 8; i++) expect((await send(endpoint, { authorization: 'Bearer rotated-0000000000000' })).status).toBe(401);
+    const endpoint = (
+      await newEndpoint({ name: 'github', inbound_auth: { type: 'BEARER', tokens: ['sender-token-0123456789'] } })
+    ).id;
+    await newRule({
+      name: 'github secret rotated?',
+      target_ids: alertTargets,
+      conditions: [
+        {
+          kind: 'rejection_spike',
+          endpoint_id: endpoint,
+          outcome: 'AUTH_FAILED',
+          threshold_percent: 80,
+          min_requests: 5,
+        },
+      ],
+    });
+    for (let i = 0; i < 8; i++)
+      expect((await send(endpoint, { authorization: 'Bearer rotated-0000000000000' })).status).toBe(401);
     await eventually(async () => hookAlerts('rejection_spike').length >= 1, 30_000, 'the rejection_spike alert');
     const [alert] = hookAlerts('rejection_spike');
-    expect(alert.alert).toMatchObject({ kind: 'rejection_spike', endpoint_id: endpoint, detail: { outcome: 'AUTH_FAILED', requests: 8, rejected: 8 } });
-    expect(alert.alert.link).toMatch(new RegExp(`^https://relay\\.example/dash/#/activity\\?endpoint_id=${endpoint}&from=\\d{4}-\\d\\d-\\d\\dT\\d\\d%3A\\d\\d&to=.+&status=errors$`));
+    expect(alert.alert).toMatchObject({
+      kind: 'rejection_spike',
+      endpoint_id: endpoint,
+      detail: { outcome: 'AUTH_FAILED', requests: 8, rejected: 8 },
+    });
+    expect(alert.alert.link).toMatch(
+      new RegExp(
+        `^https://relay\\.example/dash/#/activity\\?endpoint_id=${endpoint}&from=\\d{4}-\\d\\d-\\d\\dT\\d\\d%3A\\d\\d&to=.+&status=errors$`,
+      ),
+    );
     expect(alert.content).toContain('rotated its secret');
-    await eventually(async () => discordAlerts('github secret rotated?') >= 1, 30_000, 'the rejection_spike alert at the Discord fake');
+    await eventually(
+      async () => discordAlerts('github secret rotated?') >= 1,
+      30_000,
+      'the rejection_spike alert at the Discord fake',
+    );
   });
 
   it('once per episode: the failure rate still holds and more deliveries failed, yet no second failure_rate alert was sent', async () => {
     for (let i = 0; i < 6; i++) expect((await send(failingEndpoint)).status).toBe(202);
     // a detector pass that began after these failures were counted: a new rule's alert arrives
     // only through such a pass, and the same pass checks the failure rate again
-    await newRule({ name: 'orders backend failing (second rule)', target_ids: [alertTargets[0]], conditions: [{ kind: 'failure_rate', target_id: failingTarget, threshold_percent: 50, window_minutes: 5, min_attempts: 5 }] });
-    await eventually(async () => hookAlerts('failure_rate').some((a) => a.alert.rule_name === 'orders backend failing (second rule)'), 30_000, 'the second rule’s alert');
+    await newRule({
+      name: 'orders backend failing (second rule)',
+      target_ids: [alertTargets[0]],
+      conditions: [
+        { kind: 'failure_rate', target_id: failingTarget, threshold_percent: 50, window_minutes: 5, min_attempts: 5 },
+      ],
+    });
+    await eventually(
+      async () => hookAlerts('failure_rate').some((a) => a.alert.rule_name === 'orders backend failing (second rule)'),
+      30_000,
+      'the second rule’s alert',
+    );
     const first = hookAlerts('failure_rate').filter((a) => a.alert.rule_name === 'orders backend failing');
     expect(first).toHaveLength(1);
     // the condition was seen again and folded into the open episode, as the management API counts it
@@ -168,7 +298,11 @@ describe('alert rules, end to end', () => {
 
   it('the monthly quota nearly used: one alert at the threshold, linking to usage', async () => {
     await must(stack.client.PATCH('/v1/account/plan', { body: { monthly_accepted_events: 20 } }));
-    await newRule({ name: 'quota', target_ids: [alertTargets[0]], conditions: [{ kind: 'quota_nearly_used', threshold_percent: 50 }] });
+    await newRule({
+      name: 'quota',
+      target_ids: [alertTargets[0]],
+      conditions: [{ kind: 'quota_nearly_used', threshold_percent: 50 }],
+    });
     await eventually(async () => hookAlerts('quota_nearly_used').length >= 1, 30_000, 'the quota alert');
     const [alert] = hookAlerts('quota_nearly_used');
     expect(alert.alert.link).toBe('https://relay.example/dash/#/usage');
@@ -184,8 +318,16 @@ describe('alert rules, end to end', () => {
     expect(res.response.status).toBe(202);
     const sent = res.data!;
     expect(sent).toMatchObject({ rule_id: rule.id, test: true, kind: 'rejection_spike' });
-    await eventually(async () => hookAlerts().some((a) => a.alert.id === sent.id && a.alert.test === true), 30_000, 'the test alert at the webhook receiver');
-    await eventually(async () => discordAlerts('[Relay test alert]') > before, 30_000, 'the test alert at the Discord fake');
+    await eventually(
+      async () => hookAlerts().some((a) => a.alert.id === sent.id && a.alert.test === true),
+      30_000,
+      'the test alert at the webhook receiver',
+    );
+    await eventually(
+      async () => discordAlerts('[Relay test alert]') > before,
+      30_000,
+      'the test alert at the Discord fake',
+    );
     const history = await must(stack.client.GET('/v1/alerts'));
     expect(history.data[0]).toMatchObject({ id: sent.id, test: true });
   });

@@ -29,11 +29,15 @@ describe('API keys across management-api instances', () => {
 
   it('a key revoked through one instance is refused by both on the next request', async () => {
     const [a, b] = [stack.services['management-api']!.url, second.url];
-    const created = await must(stack.clientAs(stack.apiKey, a).POST('/v1/api-keys', { body: { role: 'editor', name: 'short-lived' } }));
+    const created = await must(
+      stack.clientAs(stack.apiKey, a).POST('/v1/api-keys', { body: { role: 'editor', name: 'short-lived' } }),
+    );
     const key = created.secret;
     for (const url of [a, b]) await must(stack.clientAs(key, url).GET('/v1/endpoints'));
 
-    const revoked = await stack.clientAs(stack.apiKey, b).DELETE('/v1/api-keys/{keyId}', { params: { path: { keyId: created.id } } });
+    const revoked = await stack
+      .clientAs(stack.apiKey, b)
+      .DELETE('/v1/api-keys/{keyId}', { params: { path: { keyId: created.id } } });
     expect(revoked.response.status).toBe(204);
 
     for (const url of [a, b]) {
@@ -49,7 +53,13 @@ describe('API keys across management-api instances', () => {
     expect(account_id).toBe(stack.accountId);
     await must(stack.clientAs(api_key, second.url).GET('/v1/account/plan'));
     const audit = await must(stack.client.GET('/v1/audit', { params: { query: { limit: 1 } } }));
-    expect(audit.data[0]).toMatchObject({ action: 'key_created', actor: 'operator', details: { role: 'owner', prefix: api_key.slice(0, 7) } });
-    await expect(bootstrapAccount(stack.env, ['--owner-key-for', 'acc_doesnotexist'])).rejects.toThrow('no account acc_doesnotexist');
+    expect(audit.data[0]).toMatchObject({
+      action: 'key_created',
+      actor: 'operator',
+      details: { role: 'owner', prefix: api_key.slice(0, 7) },
+    });
+    await expect(bootstrapAccount(stack.env, ['--owner-key-for', 'acc_doesnotexist'])).rejects.toThrow(
+      'no account acc_doesnotexist',
+    );
   });
 });

@@ -39,15 +39,37 @@ const BENCHES = {
   'activity-writers': { script: 'activity-writers.js', env: {} },
   rules: { script: 'rules.js', env: {}, limitMs: RULES_LIMIT_MS },
   // the store benches at a few thousand rows instead of 1,000,000, and a short wait for a quiet machine
-  activity: { script: 'activity.js', env: { BENCH_ACTIVITY_ROWS: '2000', BENCH_WRITER_EVENTS: '200', BENCH_QUERY_RUNS: '3', BENCH_STEADY_FLUSHES: '10', BENCH_STEADY_ROWS: '5', BENCH_QUIET_MAX_S: '2' } },
-  'activity-search': { script: 'activity-search.js', env: { BENCH_ACTIVITY_ROWS: '2000', BENCH_QUERY_RUNS: '3', BENCH_SPAN_DAYS: '1', BENCH_QUIET_MAX_S: '2' } },
+  activity: {
+    script: 'activity.js',
+    env: {
+      BENCH_ACTIVITY_ROWS: '2000',
+      BENCH_WRITER_EVENTS: '200',
+      BENCH_QUERY_RUNS: '3',
+      BENCH_STEADY_FLUSHES: '10',
+      BENCH_STEADY_ROWS: '5',
+      BENCH_QUIET_MAX_S: '2',
+    },
+  },
+  'activity-search': {
+    script: 'activity-search.js',
+    env: { BENCH_ACTIVITY_ROWS: '2000', BENCH_QUERY_RUNS: '3', BENCH_SPAN_DAYS: '1', BENCH_QUIET_MAX_S: '2' },
+  },
   // the writer's flushes by spread: spreads 1 and 100, 5 flushes each (its short mode)
   'activity-scopes': { script: 'activity-scopes.js', env: {} },
   // a scratch database on the shared FerretDB, dropped at the end (never PROBE_MULTI here: docs/testing.md)
   // the two benches outside npm run bench: a row's cost as resends pile up, and the tracing hooks' CPU in process
   resend: { script: 'resend.js', env: { BENCH_RESENDS: '30' } },
   tracing: { script: 'tracing.js', env: { BENCH_EVENTS: '2000' } },
-  'store-probe': { script: 'store-probe.js', env: { PROBE_URL: `${(process.env.MONGODB_URL ?? 'mongodb://127.0.0.1:27017/relay').replace(/\/[^/]*$/, '/')}`, PROBE_ROWS: '2000', PROBE_BATCH: '500', PROBE_REPS: '3', PROBE_STEP_BUDGET_MS: '5000' } },
+  'store-probe': {
+    script: 'store-probe.js',
+    env: {
+      PROBE_URL: `${(process.env.MONGODB_URL ?? 'mongodb://127.0.0.1:27017/relay').replace(/\/[^/]*$/, '/')}`,
+      PROBE_ROWS: '2000',
+      PROBE_BATCH: '500',
+      PROBE_REPS: '3',
+      PROBE_STEP_BUDGET_MS: '5000',
+    },
+  },
 } satisfies Record<string, { script: string; env: Record<string, string>; limitMs?: number }>;
 
 /** Runs a bench in short mode with a results directory of its own, removed afterwards; `name` is the results file's. */
@@ -68,7 +90,12 @@ async function runBench(name: keyof typeof BENCHES): Promise<BenchRun> {
   }
 }
 
-function spawnBench(script: string, resultsDir: string, env: Record<string, string>, limitMs: number): Promise<Omit<BenchRun, 'written'>> {
+function spawnBench(
+  script: string,
+  resultsDir: string,
+  env: Record<string, string>,
+  limitMs: number,
+): Promise<Omit<BenchRun, 'written'>> {
   const child = spawn(process.execPath, [path.join(ROOT, 'bench', script)], {
     cwd: ROOT,
     env: { ...process.env, ...env, BENCH_DURATION_S: '3', BENCH_WARMUP_S: '1', BENCH_RESULTS_DIR: resultsDir },
@@ -110,23 +137,36 @@ describe('bench/system.js in short mode (every service a process, real RabbitMQ,
       expect(typeof report.bare_express_req_per_s).toBe('number');
       // the baseline is the mean of a run before Relay's load and one after it, each with the
       // CPU the host took from this machine meanwhile
-      const bare = report.bare_express as { req_per_s: number; before: { req_per_s: number; steal_pct: unknown }; after: { req_per_s: number; steal_pct: unknown } };
+      const bare = report.bare_express as {
+        req_per_s: number;
+        before: { req_per_s: number; steal_pct: unknown };
+        after: { req_per_s: number; steal_pct: unknown };
+      };
       expect(bare.before.req_per_s).toBeGreaterThan(0);
       expect(bare.after.req_per_s).toBeGreaterThan(0);
       expect(bare.req_per_s).toBe(Math.round((bare.before.req_per_s + bare.after.req_per_s) / 2));
       expect(report.bare_express_req_per_s).toBe(bare.req_per_s);
       expect(report.ratio).toBeCloseTo((report.delivered_per_s as number) / bare.req_per_s, 2);
-      for (const phase of [bare.before, bare.after, (report.resources as { machine_during_load: { steal_pct: unknown } }).machine_during_load]) expect(typeof phase.steal_pct).toBe('number');
+      for (const phase of [
+        bare.before,
+        bare.after,
+        (report.resources as { machine_during_load: { steal_pct: unknown } }).machine_during_load,
+      ])
+        expect(typeof phase.steal_pct).toBe('number');
       expect(typeof report.duplicates).toBe('number');
       // the activity lag is a number when the log caught up within the bench's bound, else null
       expect(typeof report.activity_caught_up).toBe('boolean');
       expect(typeof report.activity_lag_s).toBe(report.activity_caught_up ? 'number' : 'object');
       // once caught up, the sampled delivered events read back as Completed rows (else exit 1 above)
-      if (report.activity_caught_up) expect(report.activity).toMatchObject({ sample_not_completed: 0, list_first_page_ms: expect.any(Number) });
+      if (report.activity_caught_up)
+        expect(report.activity).toMatchObject({ sample_not_completed: 0, list_first_page_ms: expect.any(Number) });
 
       // the store is part of the system: FerretDB and PostgreSQL, as scripts/infra.sh runs them,
       // are counted beside the services, not as "other work on the machine"
-      expect((report.resources as { during_load: Record<string, unknown> }).during_load).toHaveProperty('store', { cpu_pct: expect.any(Number), rss_mb_max: expect.any(Number) });
+      expect((report.resources as { during_load: Record<string, unknown> }).during_load).toHaveProperty('store', {
+        cpu_pct: expect.any(Number),
+        rss_mb_max: expect.any(Number),
+      });
 
       expect(run.written).toEqual(report);
     },
@@ -139,11 +179,22 @@ describe('bench/floor.js in short mode (express → quorum queue → got → rec
     'exits 0, delivers every accepted request and reports its ratio to the same baseline',
     async () => {
       const run = await runBench('floor');
-      const report = reportOf<{ bench: string; lost: number; duplicates: number; accepted_per_s: number; delivered_per_s: number; ratio: number; bare_express_req_per_s: number; bare_express: { before: { req_per_s: number }; after: { req_per_s: number } } }>(run);
+      const report = reportOf<{
+        bench: string;
+        lost: number;
+        duplicates: number;
+        accepted_per_s: number;
+        delivered_per_s: number;
+        ratio: number;
+        bare_express_req_per_s: number;
+        bare_express: { before: { req_per_s: number }; after: { req_per_s: number } };
+      }>(run);
       expect(report).toMatchObject({ bench: 'floor', lost: 0, duplicates: 0 });
       expect(report.accepted_per_s).toBeGreaterThan(0);
       expect(report.delivered_per_s).toBeGreaterThan(0);
-      expect(report.bare_express_req_per_s).toBe(Math.round((report.bare_express.before.req_per_s + report.bare_express.after.req_per_s) / 2));
+      expect(report.bare_express_req_per_s).toBe(
+        Math.round((report.bare_express.before.req_per_s + report.bare_express.after.req_per_s) / 2),
+      );
       expect(report.ratio).toBeCloseTo(report.delivered_per_s / report.bare_express_req_per_s, 2);
       expect(run.written).toEqual(report);
     },
@@ -156,7 +207,16 @@ describe('bench/floor.js with FLOOR_LOG=1 in short mode (the floor plus a Redis 
     'exits 0, delivers every accepted request, writes every activity record and reports the lag',
     async () => {
       const run = await runBench('floor-with-log');
-      const report = reportOf<{ bench: string; lost: number; duplicates: number; delivered_per_s: number; activity_lag_s: number | null; activity_documents: number; ratio: number; bare_express_req_per_s: number }>(run);
+      const report = reportOf<{
+        bench: string;
+        lost: number;
+        duplicates: number;
+        delivered_per_s: number;
+        activity_lag_s: number | null;
+        activity_documents: number;
+        ratio: number;
+        bare_express_req_per_s: number;
+      }>(run);
       expect(report).toMatchObject({ bench: 'floor-with-log', lost: 0, duplicates: 0 });
       expect(report.delivered_per_s).toBeGreaterThan(0);
       // caught up: every request and outcome record written (null would mean it never did)
@@ -169,12 +229,18 @@ describe('bench/floor.js with FLOOR_LOG=1 in short mode (the floor plus a Redis 
   );
 });
 
-describe('bench/bulk-retries.js in short mode (GET /v1/bulk-retries\' store path on real FerretDB)', () => {
+describe("bench/bulk-retries.js in short mode (GET /v1/bulk-retries' store path on real FerretDB)", () => {
   it(
     'exits 0 and reports creates and full pages timed at the size it preloaded',
     async () => {
       const run = await runBench('bulk-retries');
-      const report = reportOf<{ bench: string; documents: number; list_page: number; create_p50_ms: number; list_p50_ms: number }>(run);
+      const report = reportOf<{
+        bench: string;
+        documents: number;
+        list_page: number;
+        create_p50_ms: number;
+        list_p50_ms: number;
+      }>(run);
       expect(report).toMatchObject({ bench: 'bulk-retries', documents: 1000, list_page: 20 });
       expect(report.create_p50_ms).toBeGreaterThan(0);
       expect(report.list_p50_ms).toBeGreaterThan(0);
@@ -189,7 +255,17 @@ describe('bench/tenants.js in short mode (the whole system on one endpoint, then
     'exits 0, delivers every accepted event and reports each phase with its store reads and CPU per event',
     async () => {
       const run = await runBench('tenants');
-      type Phase = { endpoints: number; endpoints_used: number; sources_used: number; accepted_per_s: number; ratio_to_single: number; activity_lag_s: number | null; store_reads_per_s: Record<string, number | null>; cpu_ms_per_event: Record<string, number | null>; per_event: Record<string, number | null> };
+      type Phase = {
+        endpoints: number;
+        endpoints_used: number;
+        sources_used: number;
+        accepted_per_s: number;
+        ratio_to_single: number;
+        activity_lag_s: number | null;
+        store_reads_per_s: Record<string, number | null>;
+        cpu_ms_per_event: Record<string, number | null>;
+        per_event: Record<string, number | null>;
+      };
       const report = reportOf<{ bench: string; lost: number; duplicates: number; phases: Phase[] }>(run);
       expect(report).toMatchObject({ bench: 'tenants', lost: 0, duplicates: 0 });
       expect(report.phases.map((p) => p.endpoints)).toEqual([1, 10]);
@@ -202,8 +278,15 @@ describe('bench/tenants.js in short mode (the whole system on one endpoint, then
         expect(p.ratio_to_single).toBeCloseTo(p.accepted_per_s / single.accepted_per_s, 2);
         expect(p.activity_lag_s).not.toBeNull();
         // the metric operators see, scraped from the gateway's and the webhook deliverer's /metrics
-        expect(p.store_reads_per_s).toMatchObject({ 'ingest-gateway': expect.any(Number), 'webhook-deliverer': expect.any(Number) });
-        expect(p.cpu_ms_per_event).toMatchObject({ 'ingest-gateway': expect.any(Number), 'webhook-deliverer': expect.any(Number), 'activity-writer': expect.any(Number) });
+        expect(p.store_reads_per_s).toMatchObject({
+          'ingest-gateway': expect.any(Number),
+          'webhook-deliverer': expect.any(Number),
+        });
+        expect(p.cpu_ms_per_event).toMatchObject({
+          'ingest-gateway': expect.any(Number),
+          'webhook-deliverer': expect.any(Number),
+          'activity-writer': expect.any(Number),
+        });
         // counted by the processes: at least the delivery's message per event; the gate's calls (no limits: batched reports only)
         expect(p.per_event.gateway_messages).toBeGreaterThanOrEqual(1);
         expect(p.per_event.deliverer_gate_calls).toEqual(expect.any(Number));
@@ -225,7 +308,13 @@ describe('bench/deliverer.js in short mode (one webhook deliverer process, real 
   it(
     'exits 0 and reports deliveries/s and latency of what it delivered, without duplicates',
     async () => {
-      const report = writtenOf<{ deliveries_per_s: number; p50_ms: number; p99_ms: number; n: number; duplicates: number }>(await runBench('deliverer'));
+      const report = writtenOf<{
+        deliveries_per_s: number;
+        p50_ms: number;
+        p99_ms: number;
+        n: number;
+        duplicates: number;
+      }>(await runBench('deliverer'));
       expect(report).toMatchObject({ n: 270, duplicates: 0 });
       expect(report.deliveries_per_s).toBeGreaterThan(0);
       expect(report.p99_ms).toBeGreaterThanOrEqual(report.p50_ms);
@@ -238,7 +327,9 @@ describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP an
   it(
     'exits 0 and reports deliveries/s of an email and a spreadsheet target',
     async () => {
-      const report = writtenOf<{ results: { kind: string; deliveries_per_s: number; n: number }[] }>(await runBench('outputs'));
+      const report = writtenOf<{ results: { kind: string; deliveries_per_s: number; n: number }[] }>(
+        await runBench('outputs'),
+      );
       expect(report.results.map((r) => [r.kind, r.n])).toEqual([
         ['email', 36],
         ['spreadsheet', 36],
@@ -267,7 +358,9 @@ describe('bench/verify-families.js in short mode (inbound verification per famil
   it(
     'exits 0 and reports µs per verified request for every family',
     async () => {
-      const report = writtenOf<{ results: { family: string; us_per_request: number }[] }>(await runBench('verify-families'));
+      const report = writtenOf<{ results: { family: string; us_per_request: number }[] }>(
+        await runBench('verify-families'),
+      );
       expect(report.results.length).toBeGreaterThan(5);
       for (const r of report.results) expect(r.us_per_request).toBeGreaterThan(0);
     },
@@ -277,18 +370,31 @@ describe('bench/verify-families.js in short mode (inbound verification per famil
 
 describe('bench/activity-writers.js in short mode (1, 2 and 4 activity-writer processes on the partitions, real RabbitMQ and FerretDB)', () => {
   it(
-    'exits 0 and reports rows/s and each writer\'s rows, CPU per row and hand-overs (with their settles and probes), for 1, 2 and 4 writers',
+    "exits 0 and reports rows/s and each writer's rows, CPU per row and hand-overs (with their settles and probes), for 1, 2 and 4 writers",
     async () => {
       const run = await runBench('activity-writers');
-      type Writer = { rows: number; cpu_ms_per_row: number | null; handovers: { given: number; taken: number; settle_s: number; probes: number } };
-      const report = reportOf<{ bench: string; runs: { writers: number; events: number; rows_per_s: number; per_writer: Writer[] }[] }>(run);
+      type Writer = {
+        rows: number;
+        cpu_ms_per_row: number | null;
+        handovers: { given: number; taken: number; settle_s: number; probes: number };
+      };
+      const report = reportOf<{
+        bench: string;
+        runs: { writers: number; events: number; rows_per_s: number; per_writer: Writer[] }[];
+      }>(run);
       expect(report.bench).toBe('activity-writers');
       expect(report.runs.map((r) => r.writers)).toEqual([1, 2, 4]);
       for (const r of report.runs) {
         expect(r.rows_per_s).toBeGreaterThan(0);
         expect(r.per_writer).toHaveLength(r.writers);
         expect(r.per_writer.reduce((n, w) => n + w.rows, 0)).toBeGreaterThanOrEqual(r.events);
-        for (const w of r.per_writer) expect(w.handovers).toEqual({ given: expect.any(Number), taken: expect.any(Number), settle_s: expect.any(Number), probes: expect.any(Number) });
+        for (const w of r.per_writer)
+          expect(w.handovers).toEqual({
+            given: expect.any(Number),
+            taken: expect.any(Number),
+            settle_s: expect.any(Number),
+            probes: expect.any(Number),
+          });
       }
       expect(run.written).toEqual(report);
     },
@@ -298,17 +404,33 @@ describe('bench/activity-writers.js in short mode (1, 2 and 4 activity-writer pr
 
 describe('bench/rules.js in short mode (the whole system plain, then with routing rules and a per-target limit, then the rules alone)', () => {
   it(
-    'exits 0, loses nothing, and reports every run, the ratios to plain and each process\'s CPU per event',
+    "exits 0, loses nothing, and reports every run, the ratios to plain and each process's CPU per event",
     async () => {
       const run = await runBench('rules');
-      type Run = { variant: string; accepted_per_s: number; delivered_per_s: number; lost: number; cpu_ms_per_event: Record<string, number> };
-      const report = reportOf<{ bench: string; runs: Run[]; accepted_ratio: number; ratios: Record<string, { accepted: number }>; cpu_ms_per_event: Record<string, Record<string, number>>; lost: number }>(run);
+      type Run = {
+        variant: string;
+        accepted_per_s: number;
+        delivered_per_s: number;
+        lost: number;
+        cpu_ms_per_event: Record<string, number>;
+      };
+      const report = reportOf<{
+        bench: string;
+        runs: Run[];
+        accepted_ratio: number;
+        ratios: Record<string, { accepted: number }>;
+        cpu_ms_per_event: Record<string, Record<string, number>>;
+        lost: number;
+      }>(run);
       expect(report.runs.map((r) => r.variant)).toEqual(['plain', 'rules', 'rules-only']);
       for (const r of report.runs) expect(r.delivered_per_s).toBeGreaterThan(0);
       for (const r of report.runs) expect(r.cpu_ms_per_event['ingest-gateway']).toBeGreaterThan(0);
       expect(report.lost).toBe(0);
       expect(report.accepted_ratio).toBeCloseTo(report.runs[1]!.accepted_per_s / report.runs[0]!.accepted_per_s, 2);
-      expect(report.ratios['rules-only']!.accepted).toBeCloseTo(report.runs[2]!.accepted_per_s / report.runs[0]!.accepted_per_s, 2);
+      expect(report.ratios['rules-only']!.accepted).toBeCloseTo(
+        report.runs[2]!.accepted_per_s / report.runs[0]!.accepted_per_s,
+        2,
+      );
       expect(Object.keys(report.cpu_ms_per_event)).toEqual(['plain', 'rules', 'rules-only']);
       expect(run.written).toEqual(report);
     },
@@ -318,11 +440,16 @@ describe('bench/rules.js in short mode (the whole system plain, then with routin
 
 describe('bench/activity.js in short mode (the activity-writer and the activity API on a few thousand rows, real RabbitMQ and FerretDB)', () => {
   it(
-    'exits 0 and reports the writer\'s rows/s and each filter\'s timings',
+    "exits 0 and reports the writer's rows/s and each filter's timings",
     async () => {
       const run = await runBench('activity');
       type Timed = { filter: string; p50_ms: number; p95_ms: number };
-      const report = reportOf<{ rows_present: number; writer: { empty: { rows_per_s: number }; full: { rows_per_s: number } }; queries: Timed[]; steady_hour: { flushes: number; queries: Timed[] } }>(run);
+      const report = reportOf<{
+        rows_present: number;
+        writer: { empty: { rows_per_s: number }; full: { rows_per_s: number } };
+        queries: Timed[];
+        steady_hour: { flushes: number; queries: Timed[] };
+      }>(run);
       expect(report.rows_present).toBe(2000 + 2 * 200);
       expect(report.writer.empty.rows_per_s).toBeGreaterThan(0);
       expect(report.writer.full.rows_per_s).toBeGreaterThan(0);
@@ -337,10 +464,15 @@ describe('bench/activity.js in short mode (the activity-writer and the activity 
 
 describe('bench/activity-search.js in short mode (the activity searches on a few thousand rows, real FerretDB)', () => {
   it(
-    'exits 0 and reports every search\'s and detail route\'s timings',
+    "exits 0 and reports every search's and detail route's timings",
     async () => {
       const run = await runBench('activity-search');
-      const report = reportOf<{ bench: string; rows_present: number; searches: { search: string; p95_ms: number }[]; detail: { route: string; p95_ms: number }[] }>(run);
+      const report = reportOf<{
+        bench: string;
+        rows_present: number;
+        searches: { search: string; p95_ms: number }[];
+        detail: { route: string; p95_ms: number }[];
+      }>(run);
       expect(report).toMatchObject({ bench: 'activity-search', rows_present: 2000 });
       expect(report.searches.length).toBeGreaterThan(0);
       expect(report.detail.length).toBeGreaterThan(0);
@@ -351,18 +483,29 @@ describe('bench/activity-search.js in short mode (the activity searches on a few
   );
 });
 
-describe('bench/activity-scopes.js in short mode (the writer\'s flushes by how far their rows spread, real FerretDB)', () => {
+describe("bench/activity-scopes.js in short mode (the writer's flushes by how far their rows spread, real FerretDB)", () => {
   it(
-    'exits 0 and reports each spread\'s time, CPU and store commands per flush',
+    "exits 0 and reports each spread's time, CPU and store commands per flush",
     async () => {
       const run = await runBench('activity-scopes');
-      const report = reportOf<{ bench: string; results: { endpoints: number; flushes: number; ms_per_flush: number; writer_cpu_ms_per_flush: number; store_commands_per_flush: number }[] }>(run);
+      const report = reportOf<{
+        bench: string;
+        results: {
+          endpoints: number;
+          flushes: number;
+          ms_per_flush: number;
+          writer_cpu_ms_per_flush: number;
+          store_commands_per_flush: number;
+        }[];
+      }>(run);
       expect(report.bench).toBe('activity-scopes');
       expect(report.results.map((r) => [r.endpoints, r.flushes])).toEqual([
         [1, 5],
         [100, 5],
       ]);
-      for (const r of report.results) for (const figure of [r.ms_per_flush, r.writer_cpu_ms_per_flush, r.store_commands_per_flush]) expect(typeof figure).toBe('number');
+      for (const r of report.results)
+        for (const figure of [r.ms_per_flush, r.writer_cpu_ms_per_flush, r.store_commands_per_flush])
+          expect(typeof figure).toBe('number');
       expect(run.written).toEqual(report);
     },
     LIMIT_MS,
@@ -387,10 +530,14 @@ describe('bench/store-probe.js in short mode (which store commands FerretDB answ
 
 describe('bench/resend.js in short mode (one row resent again and again through the management API)', () => {
   it(
-    'exits 0 and reports the row\'s size and read and resend times at its checkpoints',
+    "exits 0 and reports the row's size and read and resend times at its checkpoints",
     async () => {
       const run = await runBench('resend');
-      const report = reportOf<{ bench: string; resends: number; checkpoints: { resends: number; row_bytes: number; read_p50_ms: number }[] }>(run);
+      const report = reportOf<{
+        bench: string;
+        resends: number;
+        checkpoints: { resends: number; row_bytes: number; read_p50_ms: number }[];
+      }>(run);
       expect(report).toMatchObject({ bench: 'resend', resends: 30 });
       expect(report.checkpoints.length).toBeGreaterThan(0);
       for (const c of report.checkpoints) expect(typeof c.read_p50_ms).toBe('number');
@@ -400,13 +547,15 @@ describe('bench/resend.js in short mode (one row resent again and again through 
   );
 });
 
-describe('bench/tracing.js in short mode (the tracing hooks\' CPU per event, in process)', () => {
+describe("bench/tracing.js in short mode (the tracing hooks' CPU per event, in process)", () => {
   it(
     'exits 0 and reports µs of CPU per event without, with tracing off and with it on',
     async () => {
       const run = await runBench('tracing');
       expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
-      expect(run.stdout).toMatch(/tracing hooks, 2000 events: the steps alone [\d.]+ µs CPU\/event; off [\d.]+ µs .*; on [\d.]+ µs/);
+      expect(run.stdout).toMatch(
+        /tracing hooks, 2000 events: the steps alone [\d.]+ µs CPU\/event; off [\d.]+ µs .*; on [\d.]+ µs/,
+      );
     },
     LIMIT_MS,
   );

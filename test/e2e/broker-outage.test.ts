@@ -17,7 +17,11 @@ let gateway: RunningService;
 let endpointId: string;
 
 const post = (): Promise<Response> =>
-  fetch(`${gateway.url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' });
+  fetch(`${gateway.url}/relay/${endpointId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"n":1}',
+  });
 
 beforeAll(async () => {
   const broker = new URL(infra.rabbitmqUrl);
@@ -27,10 +31,19 @@ beforeAll(async () => {
   const viaProxy = new URL(infra.rabbitmqUrl);
   viaProxy.hostname = '127.0.0.1';
   viaProxy.port = String(proxy.port);
-  gateway = await startService('ingest-gateway', { ...stack.env, RABBITMQ_URL: viaProxy.toString(), SPOOL_DRAIN_INTERVAL_MS: '200' });
+  gateway = await startService('ingest-gateway', {
+    ...stack.env,
+    RABBITMQ_URL: viaProxy.toString(),
+    SPOOL_DRAIN_INTERVAL_MS: '200',
+  });
   endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'outage' } }))).id;
   // no deliverer runs here: accepted deliveries wait in the queue, which is all this test needs
-  await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'r', config: { url: 'http://127.0.0.1:9/hook', enforce_https: false } } }));
+  await must(
+    stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId } },
+      body: { kind: 'webhook', name: 'r', config: { url: 'http://127.0.0.1:9/hook', enforce_https: false } },
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -55,10 +68,14 @@ describe('delivery queue unavailable (spec Errors: 503 delivery_queue_unavailabl
     expect(elapsed).toBeLessThan(2000);
 
     // the row is spooled right after the answer, not before it
-    await eventually(async () => {
-      const spooled = await stack.redis.lrange(`${stack.namespace}:activity-spool`, 0, -1);
-      return spooled.map((r) => JSON.parse(r).outcome).includes('DELIVERY_QUEUE_UNAVAILABLE');
-    }, 2000, 'the DELIVERY_QUEUE_UNAVAILABLE row in the Redis spool');
+    await eventually(
+      async () => {
+        const spooled = await stack.redis.lrange(`${stack.namespace}:activity-spool`, 0, -1);
+        return spooled.map((r) => JSON.parse(r).outcome).includes('DELIVERY_QUEUE_UNAVAILABLE');
+      },
+      2000,
+      'the DELIVERY_QUEUE_UNAVAILABLE row in the Redis spool',
+    );
     const ready = await fetch(`${gateway.healthUrl}/readyz`);
     expect(ready.status).toBe(503);
   });
@@ -77,19 +94,33 @@ describe('delivery queue unavailable (spec Errors: 503 delivery_queue_unavailabl
 
   it('accepts again after the broker returns, without restarting the gateway, and the spooled rows reach the activity log', async () => {
     await proxy.restore();
-    const accepted = await eventually(async () => {
-      const res = await post();
-      return res.status === 202 ? res : undefined;
-    }, 20000, 'a 202 after the broker returned');
+    const accepted = await eventually(
+      async () => {
+        const res = await post();
+        return res.status === 202 ? res : undefined;
+      },
+      20000,
+      'a 202 after the broker returned',
+    );
     expect(await accepted.json()).toEqual({ message: 'Payload received' });
     expect(gateway.process.exitCode).toBeNull();
 
-    await eventually(async () => (await stack.redis.llen(`${stack.namespace}:activity-spool`)) === 0, 15000, 'the spool to drain');
-    const rows = await eventually(async () => {
-      const listed = await must(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpointId, limit: 200 } } }));
-      const n = listed.data.filter((r) => r.outcome === 'DELIVERY_QUEUE_UNAVAILABLE').length;
-      return n >= 2 ? n : undefined;
-    }, 15000, 'DELIVERY_QUEUE_UNAVAILABLE rows in MongoDB');
+    await eventually(
+      async () => (await stack.redis.llen(`${stack.namespace}:activity-spool`)) === 0,
+      15000,
+      'the spool to drain',
+    );
+    const rows = await eventually(
+      async () => {
+        const listed = await must(
+          stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpointId, limit: 200 } } }),
+        );
+        const n = listed.data.filter((r) => r.outcome === 'DELIVERY_QUEUE_UNAVAILABLE').length;
+        return n >= 2 ? n : undefined;
+      },
+      15000,
+      'DELIVERY_QUEUE_UNAVAILABLE rows in MongoDB',
+    );
     expect(rows).toBeGreaterThanOrEqual(2);
   });
 });

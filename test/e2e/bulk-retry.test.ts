@@ -38,7 +38,13 @@ async function failingEndpoint(): Promise<string> {
   await must(
     stack.client.POST('/v1/endpoints/{endpointId}/targets', {
       params: { path: { endpointId: ep.id } },
-      body: { kind: 'webhook', name: 'r', config: { url: receiver.url(), enforce_https: false }, retry_schedule_ms: [], breaker: { failure_rate_pct: 100, min_attempts: 100_000, window_s: 10, cool_down_s: 1, flag_after_open_s: 60 } },
+      body: {
+        kind: 'webhook',
+        name: 'r',
+        config: { url: receiver.url(), enforce_https: false },
+        retry_schedule_ms: [],
+        breaker: { failure_rate_pct: 100, min_attempts: 100_000, window_s: 10, cool_down_s: 1, flag_after_open_s: 60 },
+      },
     }),
   );
   return ep.id;
@@ -50,7 +56,11 @@ async function send(endpointId: string, n: number): Promise<string[]> {
   for (let i = 0; i < n; i += 20) {
     const batch = await Promise.all(
       Array.from({ length: Math.min(20, n - i) }, async (_, k) => {
-        const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n: i + k }) });
+        const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ n: i + k }),
+        });
         expect(res.status).toBe(202);
         return res.headers.get('x-relay-event-id')!;
       }),
@@ -65,7 +75,13 @@ async function listAll(endpointId: string, status: 'errors' | 'completed'): Prom
   const ids: string[] = [];
   let cursor: string | null = null;
   for (let calls = 0; calls < 500; calls++) {
-    const page: ActivityPage = await must(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpointId, status, from: started, limit: 200, ...(cursor ? { cursor } : {}) } } }));
+    const page: ActivityPage = await must(
+      stack.client.GET('/v1/activity', {
+        params: {
+          query: { endpoint_id: endpointId, status, from: started, limit: 200, ...(cursor ? { cursor } : {}) },
+        },
+      }),
+    );
     ids.push(...page.data.map((r) => r.id));
     cursor = page.next_cursor;
     if (!cursor) return ids;
@@ -76,7 +92,12 @@ async function listAll(endpointId: string, status: 'errors' | 'completed'): Prom
 const sameSet = (a: string[], b: string[]) => a.length === b.length && new Set([...a, ...b]).size === a.length;
 
 /** Waits until exactly `ids` are listed in the group; a listing walks every row, so once a second. */
-async function allInGroup(endpointId: string, ids: string[], status: 'errors' | 'completed', timeoutMs: number): Promise<void> {
+async function allInGroup(
+  endpointId: string,
+  ids: string[],
+  status: 'errors' | 'completed',
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let listed: string[] = [];
   while (Date.now() < deadline) {
@@ -84,7 +105,9 @@ async function allInGroup(endpointId: string, ids: string[], status: 'errors' | 
     if (sameSet(listed, ids)) return;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${ids.length} rows in ${status}; ${listed.length} listed\n${await explain(ids, listed)}`);
+  throw new Error(
+    `timed out after ${timeoutMs} ms waiting for ${ids.length} rows in ${status}; ${listed.length} listed\n${await explain(ids, listed)}`,
+  );
 }
 
 /**
@@ -102,12 +125,21 @@ async function explain(ids: string[], listed: string[]): Promise<string> {
       return JSON.stringify(res.data ?? res.error);
     }),
   );
-  const writerLog = (stack.services['activity-writer']?.output() ?? '').split('\n').filter((l) => /warn|error/i.test(l)).slice(-20);
-  return [`rows missing or extra: ${odd.join(', ')}`, ...rows, '--- activity-writer warnings and errors ---', ...writerLog].join('\n');
+  const writerLog = (stack.services['activity-writer']?.output() ?? '')
+    .split('\n')
+    .filter((l) => /warn|error/i.test(l))
+    .slice(-20);
+  return [
+    `rows missing or extra: ${odd.join(', ')}`,
+    ...rows,
+    '--- activity-writer warnings and errors ---',
+    ...writerLog,
+  ].join('\n');
 }
 
 const job = (jobId: string) => must(stack.client.GET('/v1/bulk-retries/{jobId}', { params: { path: { jobId } } }));
-const cancelJob = (jobId: string) => stack.client.POST('/v1/bulk-retries/{jobId}/cancel', { params: { path: { jobId } } });
+const cancelJob = (jobId: string) =>
+  stack.client.POST('/v1/bulk-retries/{jobId}/cancel', { params: { path: { jobId } } });
 async function jobWhen(id: string, ok: (j: BulkRetry) => boolean, timeoutMs: number, what: string): Promise<BulkRetry> {
   const deadline = Date.now() + timeoutMs;
   let last: BulkRetry | null = null;
@@ -121,7 +153,8 @@ async function jobWhen(id: string, ok: (j: BulkRetry) => boolean, timeoutMs: num
 }
 
 /** Event ids the receiver got with a 200, i.e. after it came back. */
-const deliveredAfter = (from: number) => new Set(receiver.requests.slice(from).map((r) => String(r.headers['x-relay-event-id'])));
+const deliveredAfter = (from: number) =>
+  new Set(receiver.requests.slice(from).map((r) => String(r.headers['x-relay-event-id'])));
 
 describe('bulk retry: POST /v1/bulk-retries, GET /v1/bulk-retries/:id, POST …/cancel', () => {
   it('retries 1,000 failed deliveries once the receiver is back: the job reaches done and every row ends Completed', async () => {
@@ -132,13 +165,25 @@ describe('bulk retry: POST /v1/bulk-retries, GET /v1/bulk-retries/:id, POST …/
 
     failing = false;
     const before = receiver.requests.length;
-    const created = await stack.client.POST('/v1/bulk-retries', { body: { endpoint_id: endpointId, status: 'errors', from: started } });
+    const created = await stack.client.POST('/v1/bulk-retries', {
+      body: { endpoint_id: endpointId, status: 'errors', from: started },
+    });
     expect(created.response.status).toBe(202);
     const createdJob = created.data!;
-    expect(createdJob).toMatchObject({ state: 'queued', filter: { endpoint_id: endpointId, status: 'errors' }, rate_per_second: 1000 });
+    expect(createdJob).toMatchObject({
+      state: 'queued',
+      filter: { endpoint_id: endpointId, status: 'errors' },
+      rate_per_second: 1000,
+    });
 
     const done = await jobWhen(createdJob.id, (j) => j.state === 'done', 240000, 'the job to finish');
-    expect(done.progress).toMatchObject({ rows_scanned: 1000, rows_retried: 1000, deliveries_queued: 1000, skipped_no_payload: 0, skipped_target_gone: 0 });
+    expect(done.progress).toMatchObject({
+      rows_scanned: 1000,
+      rows_retried: 1000,
+      deliveries_queued: 1000,
+      skipped_no_payload: 0,
+      skipped_target_gone: 0,
+    });
     expect(done.finished_at).not.toBeNull();
 
     await allInGroup(endpointId, ids, 'completed', 120000);
@@ -158,8 +203,15 @@ describe('bulk retry: POST /v1/bulk-retries, GET /v1/bulk-retries/:id, POST …/
     await allInGroup(endpointId, ids, 'errors', 120000);
 
     // two deliveries a second: the job is still at work when the cancel comes
-    const created = await must(stack.client.POST('/v1/bulk-retries', { body: { endpoint_id: endpointId, from: started, rate_per_second: 2 } }));
-    await jobWhen(created.id, (j) => j.state === 'running' && j.progress.deliveries_queued >= 1, 60000, 'the job to start');
+    const created = await must(
+      stack.client.POST('/v1/bulk-retries', { body: { endpoint_id: endpointId, from: started, rate_per_second: 2 } }),
+    );
+    await jobWhen(
+      created.id,
+      (j) => j.state === 'running' && j.progress.deliveries_queued >= 1,
+      60000,
+      'the job to start',
+    );
     const cancel = await cancelJob(created.id);
     expect(cancel.response.status).toBe(202);
     expect(cancel.data?.cancel_requested).toBe(true);
@@ -180,9 +232,16 @@ describe('bulk retry: POST /v1/bulk-retries, GET /v1/bulk-retries/:id, POST …/
     failing = false;
     const before = receiver.requests.length;
 
-    const created = await must(stack.client.POST('/v1/bulk-retries', { body: { endpoint_id: endpointId, from: started, rate_per_second: 25 } }));
+    const created = await must(
+      stack.client.POST('/v1/bulk-retries', { body: { endpoint_id: endpointId, from: started, rate_per_second: 25 } }),
+    );
     // a page (50 rows) saved: the cursor is in the store
-    const saved = await jobWhen(created.id, (j) => j.progress.rows_scanned >= 50 && j.progress.rows_scanned < 150, 120000, 'the first page saved');
+    const saved = await jobWhen(
+      created.id,
+      (j) => j.progress.rows_scanned >= 50 && j.progress.rows_scanned < 150,
+      120000,
+      'the first page saved',
+    );
     await stack.restart('management-api', 'SIGKILL');
 
     const done = await jobWhen(created.id, (j) => j.state === 'done', 240000, 'the job to finish after the restart');
@@ -196,13 +255,19 @@ describe('bulk retry: POST /v1/bulk-retries, GET /v1/bulk-retries/:id, POST …/
     expect(new Set(receiver.requests.slice(before).map((r) => r.headers['x-relay-delivery-id'])).size).toBe(150);
   }, 400_000);
 
-  it('refuses a filter it cannot run (status other than errors, an unknown endpoint) and hides other accounts\' jobs', async () => {
+  it("refuses a filter it cannot run (status other than errors, an unknown endpoint) and hides other accounts' jobs", async () => {
     // raw: a status group other than errors, which the request type cannot hold
-    const bad = await stack.api('/v1/bulk-retries', { method: 'POST', body: { status: 'completed', rate_per_second: 0 } });
+    const bad = await stack.api('/v1/bulk-retries', {
+      method: 'POST',
+      body: { status: 'completed', rate_per_second: 0 },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['rate_per_second', 'status']);
     const unknown = await stack.client.POST('/v1/bulk-retries', { body: { endpoint_id: 'ep_00000000000000000000' } });
     expect(errorOf(unknown.response, unknown.error).status).toBe(404);
-    expect((await stack.client.GET('/v1/bulk-retries/{jobId}', { params: { path: { jobId: 'brj_00000000000000000000' } } })).response.status).toBe(404);
+    expect(
+      (await stack.client.GET('/v1/bulk-retries/{jobId}', { params: { path: { jobId: 'brj_00000000000000000000' } } }))
+        .response.status,
+    ).toBe(404);
   });
 });

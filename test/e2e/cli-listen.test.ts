@@ -66,7 +66,15 @@ beforeAll(async () => {
   local = new LocalServer();
   localUrl = await local.start();
   configHome = mkdtempSync(path.join(tmpdir(), 'relay-cli-e2e-'));
-  const created = await must(stack.client.POST('/v1/endpoints', { body: { name: 'github to my laptop', rate_limit_per_minute: 100000, inbound_auth: { type: 'HMAC', preset: 'github', secrets: [GITHUB_SECRET] } } }));
+  const created = await must(
+    stack.client.POST('/v1/endpoints', {
+      body: {
+        name: 'github to my laptop',
+        rate_limit_per_minute: 100000,
+        inbound_auth: { type: 'HMAC', preset: 'github', secrets: [GITHUB_SECRET] },
+      },
+    }),
+  );
   endpointId = created.id;
 });
 
@@ -79,17 +87,31 @@ afterAll(async () => {
 });
 
 async function listening(): Promise<RelayProcess> {
-  const p = await relayListen([endpointId, '--forward', localUrl], { XDG_CONFIG_HOME: configHome, RELAY_API_URL: stack.services['management-api']!.url, RELAY_API_KEY: stack.apiKey });
+  const p = await relayListen([endpointId, '--forward', localUrl], {
+    XDG_CONFIG_HOME: configHome,
+    RELAY_API_URL: stack.services['management-api']!.url,
+    RELAY_API_KEY: stack.apiKey,
+  });
   running.push(p);
   return p;
 }
 
 /** What GitHub sends: a JSON push with X-Hub-Signature-256 over the raw body and a delivery GUID. */
 async function sendGithubEvent(n: number): Promise<string> {
-  const body = JSON.stringify({ ref: 'refs/heads/main', after: `commit-${n}`, repository: { full_name: 'octo/hello' } });
+  const body = JSON.stringify({
+    ref: 'refs/heads/main',
+    after: `commit-${n}`,
+    repository: { full_name: 'octo/hello' },
+  });
   const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': randomUUID(), 'x-hub-signature-256': await sign(GITHUB_SECRET, body), 'user-agent': 'GitHub-Hookshot/e2e' },
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'push',
+      'x-github-delivery': randomUUID(),
+      'x-hub-signature-256': await sign(GITHUB_SECRET, body),
+      'user-agent': 'GitHub-Hookshot/e2e',
+    },
     body,
   });
   expect(res.status).toBe(202);
@@ -97,13 +119,18 @@ async function sendGithubEvent(n: number): Promise<string> {
   return res.headers.get('x-relay-event-id')!;
 }
 
-const activityRow = (eventId: string): Promise<ActivityRow> => must(stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } }));
+const activityRow = (eventId: string): Promise<ActivityRow> =>
+  must(stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } }));
 
 async function completed(eventId: string): Promise<ActivityRow> {
-  return eventually(async () => {
-    const row = await activityRow(eventId);
-    return row.status === 'completed' && row;
-  }, 90_000, `event ${eventId} completed`);
+  return eventually(
+    async () => {
+      const row = await activityRow(eventId);
+      return row.status === 'completed' && row;
+    },
+    90_000,
+    `event ${eventId} completed`,
+  );
 }
 
 describe('relay listen: live deliveries forwarded to localhost (issue 28, item 2)', () => {
@@ -111,25 +138,46 @@ describe('relay listen: live deliveries forwarded to localhost (issue 28, item 2
     const cli = await listening();
     // the endpoint had no CLI session target: listen made one, and said so
     expect(cli.stderr()).toMatch(/Created CLI session target tg_\w+/);
-    const targets = (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data;
-    expect(targets).toEqual([expect.objectContaining({ kind: 'cli', name: 'relay listen', config: { in_flight: 10 } })]);
+    const targets = (
+      await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))
+    ).data;
+    expect(targets).toEqual([
+      expect.objectContaining({ kind: 'cli', name: 'relay listen', config: { in_flight: 10 } }),
+    ]);
 
     const eventId = await sendGithubEvent(1);
     firstEvent = eventId;
-    const got = await eventually(async () => local.received.find((r) => r.headers['x-relay-event-id'] === eventId), 30_000, 'the event at the local server');
+    const got = await eventually(
+      async () => local.received.find((r) => r.headers['x-relay-event-id'] === eventId),
+      30_000,
+      'the event at the local server',
+    );
     expect(got.url).toBe('/hook');
     expect(JSON.parse(got.body)).toMatchObject({ after: 'commit-1', repository: { full_name: 'octo/hello' } });
-    expect(got.headers).toMatchObject({ 'content-type': 'application/json', 'x-github-event': 'push', 'user-agent': 'GitHub-Hookshot/e2e', 'x-relay-attempt': '1' });
+    expect(got.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-github-event': 'push',
+      'user-agent': 'GitHub-Hookshot/e2e',
+      'x-relay-attempt': '1',
+    });
     expect(got.headers['x-relay-delivery-id']).toMatch(/^dlv_/);
     // the gateway verified the signature and strips inbound-auth headers before anything leaves it
     expect(got.headers['x-hub-signature-256']).toBeUndefined();
 
     // one line per event: time, event id, status, latency
     await eventually(async () => cli.stdout().includes(eventId), 10_000, 'the printed line');
-    expect(cli.stdout()).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  ${eventId}  200 +\\d+ ms  attempt 1$`, 'm'));
+    expect(cli.stdout()).toMatch(
+      new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  ${eventId}  200 +\\d+ ms  attempt 1$`, 'm'),
+    );
 
     const row = await completed(eventId);
-    expect(row.deliveries).toEqual([expect.objectContaining({ target_kind: 'cli', state: 'delivered', attempts: [expect.objectContaining({ status_code: 200, state: 'delivered' })] })]);
+    expect(row.deliveries).toEqual([
+      expect.objectContaining({
+        target_kind: 'cli',
+        state: 'delivered',
+        attempts: [expect.objectContaining({ status_code: 200, state: 'delivered' })],
+      }),
+    ]);
     await cli.kill('SIGTERM');
   });
 
@@ -138,14 +186,22 @@ describe('relay listen: live deliveries forwarded to localhost (issue 28, item 2
     const first = await listening();
     const sent = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => sendGithubEvent(100 + n)));
     // mid-stream: the local server has some, not all
-    await eventually(async () => local.received.some((r) => sent.includes(String(r.headers['x-relay-event-id']))), 30_000, 'the first forward at the local server');
+    await eventually(
+      async () => local.received.some((r) => sent.includes(String(r.headers['x-relay-event-id']))),
+      30_000,
+      'the first forward at the local server',
+    );
     await first.kill('SIGKILL');
     // sent while nobody listens: retried on the schedule until a session takes them
     const during = [await sendGithubEvent(201), await sendGithubEvent(202)];
     local.delayMs = 0;
     const second = await listening();
     const all = [...sent, ...during];
-    await eventually(async () => all.every((id) => local.eventIds().has(id)), 120_000, 'every event at the local server');
+    await eventually(
+      async () => all.every((id) => local.eventIds().has(id)),
+      120_000,
+      'every event at the local server',
+    );
     for (const id of all) {
       const row = await completed(id);
       const attempts = row.deliveries[0]!.attempts;
@@ -153,7 +209,12 @@ describe('relay listen: live deliveries forwarded to localhost (issue 28, item 2
     }
     // a forward the killed CLI held was answered as gone by the server and attempted again
     const retried = await Promise.all(sent.map(async (id) => (await activityRow(id)).deliveries[0]!.attempts));
-    expect(retried.some((attempts) => attempts.length > 1 && /session ended before the local server answered/.test(attempts[0]!.error ?? ''))).toBe(true);
+    expect(
+      retried.some(
+        (attempts) =>
+          attempts.length > 1 && /session ended before the local server answered/.test(attempts[0]!.error ?? ''),
+      ),
+    ).toBe(true);
     // the events nobody listened for were first recorded as waiting for a session
     const waited = await activityRow(during[0]!);
     expect(JSON.stringify(waited.deliveries[0]!.attempts[0])).toMatch(/no relay listen session|session ended/);
@@ -194,7 +255,10 @@ describe('relay listen: live deliveries forwarded to localhost (issue 28, item 2
 });
 
 /** Opens `GET /v1/endpoints/{id}/listen` as the CLI does: the refusal's status and JSON body, or the open socket after its hello. */
-function upgrade(pathAndQuery: string, key: string | null): Promise<{ status: number; body: any } | { ws: WebSocket; hello: any }> {
+function upgrade(
+  pathAndQuery: string,
+  key: string | null,
+): Promise<{ status: number; body: any } | { ws: WebSocket; hello: any }> {
   const url = `${stack.services['management-api']!.url.replace(/^http/, 'ws')}${pathAndQuery}`;
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, key ? { headers: { authorization: `Bearer ${key}` } } : {});
@@ -213,13 +277,30 @@ describe('relay listen: refusals are documented JSON errors before any WebSocket
   let target: string;
   beforeAll(async () => {
     listened = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'listened' } }))).id;
-    target = (await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: listened } }, body: { kind: 'cli', name: 'laptops', config: {} } }))).id;
+    target = (
+      await must(
+        stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+          params: { path: { endpointId: listened } },
+          body: { kind: 'cli', name: 'laptops', config: {} },
+        }),
+      )
+    ).id;
   });
 
   const refusals: Array<[string, number, string, () => [string, string | null]]> = [
     ['no API key', 401, 'unauthorized', () => [`/v1/endpoints/${listened}/listen`, null]],
-    ['an unknown endpoint', 404, 'endpoint_not_found', () => ['/v1/endpoints/ep_00000000000000000000/listen', stack.apiKey]],
-    ['a target that is not a CLI session target of the endpoint', 404, 'target_not_found', () => [`/v1/endpoints/${listened}/listen?target_id=tg_nope`, stack.apiKey]],
+    [
+      'an unknown endpoint',
+      404,
+      'endpoint_not_found',
+      () => ['/v1/endpoints/ep_00000000000000000000/listen', stack.apiKey],
+    ],
+    [
+      'a target that is not a CLI session target of the endpoint',
+      404,
+      'target_not_found',
+      () => [`/v1/endpoints/${listened}/listen?target_id=tg_nope`, stack.apiKey],
+    ],
     ['another path', 404, 'not_found', () => [`/v1/endpoints/${listened}/talk`, stack.apiKey]],
   ];
   it.each(refusals)('%s → %i %s', async (_name, status, code, args) => {
@@ -230,12 +311,18 @@ describe('relay listen: refusals are documented JSON errors before any WebSocket
   it('a viewer key → 403 forbidden, naming the role it needs', async () => {
     const viewer = (await must(stack.client.POST('/v1/api-keys', { body: { role: 'viewer', name: 'reader' } }))).secret;
     const got = await upgrade(`/v1/endpoints/${listened}/listen`, viewer);
-    expect(got).toEqual({ status: 403, body: { code: 'forbidden', message: expect.stringContaining('needs editor or higher') } });
+    expect(got).toEqual({
+      status: 403,
+      body: { code: 'forbidden', message: expect.stringContaining('needs editor or higher') },
+    });
   });
 
   it('an endpoint without a CLI session target → 409 no_cli_target', async () => {
     const bare = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'no cli target' } }))).id;
-    expect(await upgrade(`/v1/endpoints/${bare}/listen`, stack.apiKey)).toEqual({ status: 409, body: { code: 'no_cli_target', message: expect.stringContaining(bare) } });
+    expect(await upgrade(`/v1/endpoints/${bare}/listen`, stack.apiKey)).toEqual({
+      status: 409,
+      body: { code: 'no_cli_target', message: expect.stringContaining(bare) },
+    });
   });
 
   it('at most 5 sessions per endpoint: the sixth gets 429 too_many_sessions, and a slot frees when a session ends', async () => {
@@ -247,12 +334,19 @@ describe('relay listen: refusals are documented JSON errors before any WebSocket
         expect(got.hello).toMatchObject({ type: 'hello', endpoint_id: listened, target_id: target, in_flight: 10 });
         open.push(got.ws);
       }
-      expect(await upgrade(`/v1/endpoints/${listened}/listen`, stack.apiKey)).toEqual({ status: 429, body: { code: 'too_many_sessions', message: expect.any(String) } });
+      expect(await upgrade(`/v1/endpoints/${listened}/listen`, stack.apiKey)).toEqual({
+        status: 429,
+        body: { code: 'too_many_sessions', message: expect.any(String) },
+      });
       open.shift()!.close();
-      const sixth = await eventually(async () => {
-        const got = await upgrade(`/v1/endpoints/${listened}/listen`, stack.apiKey);
-        return 'ws' in got && got.ws;
-      }, 20_000, 'a freed slot');
+      const sixth = await eventually(
+        async () => {
+          const got = await upgrade(`/v1/endpoints/${listened}/listen`, stack.apiKey);
+          return 'ws' in got && got.ws;
+        },
+        20_000,
+        'a freed slot',
+      );
       open.push(sixth);
     } finally {
       open.forEach((ws) => ws.close());
@@ -260,10 +354,14 @@ describe('relay listen: refusals are documented JSON errors before any WebSocket
   });
 
   it('a frame that is not an ack ends the session (close 1008)', async () => {
-    const got = await eventually(async () => {
-      const g = await upgrade(`/v1/endpoints/${listened}/listen`, stack.apiKey);
-      return 'ws' in g && g;
-    }, 20_000, 'a session');
+    const got = await eventually(
+      async () => {
+        const g = await upgrade(`/v1/endpoints/${listened}/listen`, stack.apiKey);
+        return 'ws' in g && g;
+      },
+      20_000,
+      'a session',
+    );
     const closed = new Promise<number>((resolve) => got.ws.once('close', (code) => resolve(code)));
     got.ws.send(JSON.stringify({ type: 'ack', id: 'x', outcome: { status: 99, duration_ms: 1 } }));
     await expect(closed).resolves.toBe(1008);
@@ -271,14 +369,23 @@ describe('relay listen: refusals are documented JSON errors before any WebSocket
 
   it('a CLI that never acks does not hold its in-flight slot: after the wait the forward is given up and the next one comes', async () => {
     const one = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'silent laptop' } }))).id;
-    await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: one } }, body: { kind: 'cli', name: 'one at a time', config: { in_flight: 1 } } }));
+    await must(
+      stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+        params: { path: { endpointId: one } },
+        body: { kind: 'cli', name: 'one at a time', config: { in_flight: 1 } },
+      }),
+    );
     const got = await upgrade(`/v1/endpoints/${one}/listen`, stack.apiKey);
     if (!('ws' in got)) throw new Error(`refused: ${JSON.stringify(got)}`);
     const frames: any[] = [];
     got.ws.on('message', (data) => frames.push(JSON.parse(data.toString())));
     try {
       const send = async (n: number): Promise<string> => {
-        const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${one}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
+        const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${one}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ n }),
+        });
         expect(res.status).toBe(202);
         return res.headers.get('x-relay-event-id')!;
       };
@@ -292,4 +399,3 @@ describe('relay listen: refusals are documented JSON errors before any WebSocket
     }
   });
 });
-

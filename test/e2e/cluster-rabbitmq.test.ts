@@ -17,7 +17,8 @@ import type { Stack } from './stack';
  */
 const run = promisify(execFile);
 const CLUSTER = path.join(__dirname, '../../scripts/cluster.sh');
-const cluster = async (...args: string[]): Promise<string> => (await run('bash', [CLUSTER, ...args], { timeout: 180_000 })).stdout;
+const cluster = async (...args: string[]): Promise<string> =>
+  (await run('bash', [CLUSTER, ...args], { timeout: 180_000 })).stdout;
 
 /** A steady stream: this many events, one every INTERVAL_MS, at most IN_FLIGHT unanswered. */
 const EVENTS = 800;
@@ -35,10 +36,20 @@ beforeAll(async () => {
   receiver = await TestReceiver.start();
   const onCluster = { RABBITMQ_URL: rabbitmqUrl };
   stack = await startStack('rabbit-cluster', {
-    overrides: { 'ingest-gateway': onCluster, 'management-api': onCluster, 'webhook-deliverer': onCluster, 'activity-writer': onCluster },
+    overrides: {
+      'ingest-gateway': onCluster,
+      'management-api': onCluster,
+      'webhook-deliverer': onCluster,
+      'activity-writer': onCluster,
+    },
   });
   endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'cluster' } }))).id;
-  await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'r', config: { url: receiver.url('/hook'), enforce_https: false } } }));
+  await must(
+    stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId } },
+      body: { kind: 'webhook', name: 'r', config: { url: receiver.url('/hook'), enforce_https: false } },
+    }),
+  );
 }, 240_000);
 
 afterAll(async () => {
@@ -61,7 +72,11 @@ async function stream(onProgress: (sent: number) => Promise<void>): Promise<Sent
   for (let n = 0; n < EVENTS; n++) {
     while (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
     const p = (async () => {
-      const res = await fetch(`${gateway.url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
+      const res = await fetch(`${gateway.url}/relay/${endpointId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ n }),
+      });
       const body = (await res.json().catch(() => ({}))) as { code?: string };
       results.push({ n, status: res.status, at: Date.now(), ...(body.code ? { code: body.code } : {}) });
     })().finally(() => inFlight.delete(p));
@@ -82,7 +97,11 @@ async function acceptedRows(expected: number): Promise<boolean> {
   const withoutRequest: string[] = [];
   let cursor: string | null | undefined = null;
   for (let calls = 0; calls < 50; calls++) {
-    const page: ActivityPage = await must(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpointId, limit: 200, ...(cursor ? { cursor } : {}) } } }));
+    const page: ActivityPage = await must(
+      stack.client.GET('/v1/activity', {
+        params: { query: { endpoint_id: endpointId, limit: 200, ...(cursor ? { cursor } : {}) } },
+      }),
+    );
     for (const row of page.data) {
       if (row.outcome === 'ACCEPTED') count += 1;
       else if (row.outcome === undefined) withoutRequest.push(row.id);
@@ -91,7 +110,9 @@ async function acceptedRows(expected: number): Promise<boolean> {
     if (!cursor) break;
   }
   if (count === expected) return true;
-  throw new Error(`${count} of ${expected} ACCEPTED rows; rows without their request record: ${withoutRequest.slice(0, 10).join(', ') || 'none'}`);
+  throw new Error(
+    `${count} of ${expected} ACCEPTED rows; rows without their request record: ${withoutRequest.slice(0, 10).join(', ') || 'none'}`,
+  );
 }
 
 /** How many replicas (members) the stack's delivery queue has, as `rabbitmq-queues` reports it. */
@@ -129,11 +150,14 @@ describe('Relay on a three-node RabbitMQ cluster with quorum queues', () => {
     // can come only from the moment the node went away, while that move took longer than the
     // publish deadline (PUBLISH_CONFIRM_TIMEOUT_MS), never from the rest of the outage.
     for (const r of refused) expect(r.at - stoppedAt).toBeLessThan(10_000);
-    process.stdout.write(`cluster: ${accepted.length} accepted, ${refused.length} refused (503); node 1 down for ${startedAt - stoppedAt} ms\n`);
+    process.stdout.write(
+      `cluster: ${accepted.length} accepted, ${refused.length} refused (503); node 1 down for ${startedAt - stoppedAt} ms\n`,
+    );
     expect(accepted.length).toBeGreaterThan(EVENTS * 0.9);
 
     // nothing a 202 answered is lost: each accepted event reaches the receiver
-    const delivered = (): Set<number> => new Set(receiver.requests.map((r) => (JSON.parse(r.body.toString()) as { n: number }).n));
+    const delivered = (): Set<number> =>
+      new Set(receiver.requests.map((r) => (JSON.parse(r.body.toString()) as { n: number }).n));
     await eventually(async () => accepted.every((n) => delivered().has(n)), 60_000, 'every accepted event delivered');
     // and each has its one activity row, Completed
     await eventually(() => acceptedRows(accepted.length), 60_000, 'one ACCEPTED row per accepted event');

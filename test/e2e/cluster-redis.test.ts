@@ -20,7 +20,8 @@ import type { Stack } from './stack';
  */
 const run = promisify(execFile);
 const CLUSTER = path.join(__dirname, '../../scripts/cluster.sh');
-const cluster = async (...args: string[]): Promise<string> => (await run('bash', [CLUSTER, ...args], { timeout: 180_000 })).stdout;
+const cluster = async (...args: string[]): Promise<string> =>
+  (await run('bash', [CLUSTER, ...args], { timeout: 180_000 })).stdout;
 
 /** A steady stream: this many events, one every INTERVAL_MS, at most IN_FLIGHT unanswered. */
 const EVENTS = 600;
@@ -50,7 +51,11 @@ beforeAll(async () => {
     overrides: { 'ingest-gateway': onCluster, 'management-api': onCluster, 'webhook-deliverer': onCluster },
   });
   await must(stack.client.PATCH('/v1/account/plan', { body: { monthly_accepted_events: 100_000 } }));
-  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'cluster', rate_limit_per_minute: RATE_PER_MINUTE } }))).id;
+  endpointId = (
+    await must(
+      stack.client.POST('/v1/endpoints', { body: { name: 'cluster', rate_limit_per_minute: RATE_PER_MINUTE } }),
+    )
+  ).id;
   await must(
     stack.client.POST('/v1/endpoints/{endpointId}/targets', {
       params: { path: { endpointId } },
@@ -70,7 +75,15 @@ afterAll(async () => {
 /** Asks the first node that answers (one of them is stopped during the test). */
 async function askCluster(...args: string[]): Promise<unknown> {
   for (let node = 1; node <= 6; node++) {
-    const client = new Redis({ host: '127.0.0.1', port: 7100 + node, lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    const client = new Redis({
+      host: '127.0.0.1',
+      port: 7100 + node,
+      lazyConnect: true,
+      connectTimeout: 1000,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
     client.on('error', () => undefined);
     try {
       await client.connect();
@@ -87,7 +100,12 @@ async function askCluster(...args: string[]): Promise<unknown> {
 /** The cluster node (1-6, cluster.sh's numbering) that is master of `key`'s slot now. */
 async function masterOf(key: string): Promise<number> {
   const slot = Number(await askCluster('CLUSTER', 'KEYSLOT', key));
-  const ranges = (await askCluster('CLUSTER', 'SLOTS')) as [number, number, [string, number, ...unknown[]], ...unknown[]][];
+  const ranges = (await askCluster('CLUSTER', 'SLOTS')) as [
+    number,
+    number,
+    [string, number, ...unknown[]],
+    ...unknown[],
+  ][];
   const owner = ranges.find(([from, to]) => slot >= from && slot <= to)!;
   return owner[2][1] - 7100;
 }
@@ -100,7 +118,11 @@ interface Sent {
 }
 
 async function post(id: string, body: unknown): Promise<{ status: number; code?: string }> {
-  const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json().catch(() => ({}))) as { code?: string };
   if (id === probeId && res.status === 202) probeAccepted += 1;
   return { status: res.status, ...(json.code ? { code: json.code } : {}) };
@@ -164,7 +186,12 @@ describe('Relay on a three-master Redis Cluster', () => {
           const before = Date.now();
           let patched = 0;
           for (let i = 0; i < 100 && patched !== 200; i++) {
-            const answer = await stack.client.PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId: probeId } }, body: { methods: ['PUT'] } }).catch(() => undefined);
+            const answer = await stack.client
+              .PATCH('/v1/endpoints/{endpointId}', {
+                params: { path: { endpointId: probeId } },
+                body: { methods: ['PUT'] },
+              })
+              .catch(() => undefined);
             patched = answer?.response.status ?? 0;
             if (patched !== 200) await new Promise((r) => setTimeout(r, 100));
           }
@@ -194,7 +221,8 @@ describe('Relay on a three-master Redis Cluster', () => {
     expect(inForceMs).toBeLessThan(IN_FORCE_DURING_FAILOVER_MS);
 
     // nothing a 202 answered is lost: each accepted event reaches the receiver
-    const delivered = (): Set<number> => new Set(receiver.requests.map((r) => (JSON.parse(r.body.toString()) as { n: number }).n));
+    const delivered = (): Set<number> =>
+      new Set(receiver.requests.map((r) => (JSON.parse(r.body.toString()) as { n: number }).n));
     await eventually(async () => accepted.every((n) => delivered().has(n)), 60_000, 'every accepted event delivered');
     // the quota counter is exact: the stream's accepted events and the probe's
     await eventually(

@@ -25,7 +25,11 @@ class HoldingReceiver {
     req.on('end', () => {
       const deliveryId = String(req.headers['x-relay-delivery-id']);
       const first = !this.seen.some((s) => s.deliveryId === deliveryId);
-      this.seen.push({ deliveryId, eventId: String(req.headers['x-relay-event-id']), attempt: Number(req.headers['x-relay-attempt']) });
+      this.seen.push({
+        deliveryId,
+        eventId: String(req.headers['x-relay-event-id']),
+        attempt: Number(req.headers['x-relay-attempt']),
+      });
       if (first) this.held.push(res);
       else res.writeHead(200).end('ok');
     });
@@ -48,11 +52,24 @@ const receiver = new HoldingReceiver();
 
 beforeAll(async () => {
   const url = await receiver.start();
-  stack = await startStack('redeliver', { overrides: { 'webhook-deliverer': { RETRY_TIERS_MS: TIERS, RETRY_AFTER_MAX_MS: '500', DELIVERY_TIMEOUT_MS: '30000' } } });
+  stack = await startStack('redeliver', {
+    overrides: {
+      'webhook-deliverer': { RETRY_TIERS_MS: TIERS, RETRY_AFTER_MAX_MS: '500', DELIVERY_TIMEOUT_MS: '30000' },
+    },
+  });
   const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'kill' } }));
-  await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: endpoint.id } }, body: { kind: 'webhook', name: 'held', config: { url, enforce_https: false } } }));
+  await must(
+    stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId: endpoint.id } },
+      body: { kind: 'webhook', name: 'held', config: { url, enforce_https: false } },
+    }),
+  );
   for (let i = 0; i < EVENTS; i++) {
-    const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpoint.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"n":${i}}` });
+    const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpoint.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"n":${i}}`,
+    });
     expect(res.status).toBe(202);
   }
 });
@@ -65,7 +82,11 @@ afterAll(async () => {
 
 describe('a deliverer killed mid-delivery (SIGKILL)', () => {
   it('leads to redelivery with the same X-Relay-Delivery-Id and a higher X-Relay-Attempt; nothing is lost', async () => {
-    await eventually(async () => receiver.seen.length === EVENTS, 15000, `${EVENTS} deliveries in flight at the receiver`);
+    await eventually(
+      async () => receiver.seen.length === EVENTS,
+      15000,
+      `${EVENTS} deliveries in flight at the receiver`,
+    );
     const first = [...receiver.seen];
     expect(first.every((s) => s.attempt === 1)).toBe(true);
     expect(new Set(first.map((s) => s.deliveryId)).size).toBe(EVENTS);
@@ -73,7 +94,11 @@ describe('a deliverer killed mid-delivery (SIGKILL)', () => {
     const killed = stack.services['webhook-deliverer']!;
     killed.process.kill('SIGKILL');
     await eventually(async () => killed.process.signalCode === 'SIGKILL', 5000, 'the deliverer to die');
-    stack.services['webhook-deliverer'] = await startService('webhook-deliverer', { ...stack.env, RETRY_TIERS_MS: TIERS, RETRY_AFTER_MAX_MS: '500' });
+    stack.services['webhook-deliverer'] = await startService('webhook-deliverer', {
+      ...stack.env,
+      RETRY_TIERS_MS: TIERS,
+      RETRY_AFTER_MAX_MS: '500',
+    });
 
     await eventually(async () => receiver.seen.length >= EVENTS * 2, 20000, 'every delivery to arrive again');
     for (const { deliveryId, eventId } of first) {
@@ -84,10 +109,14 @@ describe('a deliverer killed mid-delivery (SIGKILL)', () => {
 
     // every request's activity row ends Completed, with the redelivered attempt recorded as delivered
     for (const { eventId, deliveryId } of first) {
-      const row = await eventually(async () => {
-        const res = await must(stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } }));
-        return res.status === 'completed' ? res : undefined;
-      }, 15000, `activity row ${eventId} completed`);
+      const row = await eventually(
+        async () => {
+          const res = await must(stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } }));
+          return res.status === 'completed' ? res : undefined;
+        },
+        15000,
+        `activity row ${eventId} completed`,
+      );
       const delivery = row.deliveries.find((d) => d.delivery_id === deliveryId);
       expect(delivery?.attempts.at(-1)).toMatchObject({ attempt: 2, state: 'delivered', status_code: 200 });
     }

@@ -20,7 +20,9 @@ let endpointId: string;
 beforeAll(async () => {
   receiver = await TestReceiver.start();
   stack = await startStack('retry', {
-    overrides: { 'webhook-deliverer': { RETRY_TIERS_MS: TIERS, RETRY_AFTER_MAX_MS: '500', FLAG_AFTER_PERMANENT_FAILURES: '3' } },
+    overrides: {
+      'webhook-deliverer': { RETRY_TIERS_MS: TIERS, RETRY_AFTER_MAX_MS: '500', FLAG_AFTER_PERMANENT_FAILURES: '3' },
+    },
   });
   endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'retries' } }))).id;
 });
@@ -33,30 +35,51 @@ afterAll(async () => {
 
 /** Each test attaches one target and removes it afterwards, so a request fans out to it alone. */
 async function withTarget(body: Partial<TargetCreate>, run: (targetId: string) => Promise<void>): Promise<void> {
-  const created = await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'r', config: { url: receiver.url(), enforce_https: false }, ...body } }));
+  const created = await must(
+    stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId } },
+      body: { kind: 'webhook', name: 'r', config: { url: receiver.url(), enforce_https: false }, ...body },
+    }),
+  );
   try {
     await run(created.id);
   } finally {
-    await must(stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId: created.id } } }));
+    await must(
+      stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', {
+        params: { path: { endpointId, targetId: created.id } },
+      }),
+    );
   }
 }
 
 async function send(): Promise<string> {
   const before = receiver.requests.length;
-  const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"order":1}' });
+  const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"order":1}',
+  });
   expect(res.status).toBe(202);
   const [req] = (await receiver.waitForRequests(before + 1, 15000)).slice(before);
   return String(req!.headers['x-relay-event-id']);
 }
 
 const rowWhen = (eventId: string, ok: (row: ActivityRow) => boolean, what: string) =>
-  eventually(async () => {
-    const { data } = await stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } });
-    return data && ok(data) ? data : undefined;
-  }, 15000, what);
+  eventually(
+    async () => {
+      const { data } = await stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } });
+      return data && ok(data) ? data : undefined;
+    },
+    15000,
+    what,
+  );
 
 function runRedrive(args: string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [path.resolve(__dirname, '../../services/deliverer/dist/redrive.js'), ...args], { env: { PATH: process.env.PATH ?? '', ...stack.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [path.resolve(__dirname, '../../services/deliverer/dist/redrive.js'), ...args],
+    { env: { PATH: process.env.PATH ?? '', ...stack.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, out })));
@@ -69,8 +92,17 @@ describe('retries reach the activity row: Pending while attempts remain, then Co
     receiver.respondWith(() => (++n <= 2 ? { status: 503 } : { status: 200 }));
     await withTarget({ retry_schedule_ms: [500, 500] }, async () => {
       const eventId = await send();
-      const pending = await rowWhen(eventId, (r) => r.status === 'pending' && r.deliveries[0]?.attempts.length >= 1, 'a Pending row with a retrying attempt');
-      expect(pending.deliveries[0].attempts[0]).toMatchObject({ attempt: 1, state: 'retrying', status_code: 503, error: 'HTTP 503' });
+      const pending = await rowWhen(
+        eventId,
+        (r) => r.status === 'pending' && r.deliveries[0]?.attempts.length >= 1,
+        'a Pending row with a retrying attempt',
+      );
+      expect(pending.deliveries[0].attempts[0]).toMatchObject({
+        attempt: 1,
+        state: 'retrying',
+        status_code: 503,
+        error: 'HTTP 503',
+      });
       expect(pending.deliveries[0].attempts[0].next_attempt_at).not.toBeNull();
       const done = await rowWhen(eventId, (r) => r.status === 'completed', 'a Completed row');
       expect(done.deliveries[0].attempts.map((a: any) => [a.attempt, a.state, a.status_code])).toEqual([
@@ -110,18 +142,34 @@ describe('flagged targets through the management API', () => {
     await withTarget({}, async (targetId) => {
       const eventId = await send();
       await rowWhen(eventId, (r) => r.status === 'errors', 'an Errors row');
-      const shown = await eventually(async () => {
-        const t = await must(stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId } } }));
-        return t.flagged ? t : undefined;
-      }, 10000, 'the flag on the target');
+      const shown = await eventually(
+        async () => {
+          const t = await must(
+            stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', {
+              params: { path: { endpointId, targetId } },
+            }),
+          );
+          return t.flagged ? t : undefined;
+        },
+        10000,
+        'the flag on the target',
+      );
       expect(shown.flagged?.reason).toBe('HTTP 410');
 
-      const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(res.status).toBe(202);
       await new Promise((r) => setTimeout(r, 1000));
       expect(receiver.requests).toHaveLength(1);
 
-      const cleared = await must(stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}/flag', { params: { path: { endpointId, targetId } } }));
+      const cleared = await must(
+        stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}/flag', {
+          params: { path: { endpointId, targetId } },
+        }),
+      );
       expect(cleared).toMatchObject({ flagged: null });
       receiver.respondWith({ status: 200 });
       const before = receiver.requests.length;
@@ -136,12 +184,22 @@ describe('flagged targets through the management API', () => {
       const shown = await must(stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', target));
       expect(shown).toMatchObject({ retry_schedule_ms: [1000, 60000], flagged: null });
       expect(shown.default_retry_schedule_ms).toHaveLength(9);
-      const patched = await must(stack.client.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { ...target, body: { retry_schedule_ms: null } }));
+      const patched = await must(
+        stack.client.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', {
+          ...target,
+          body: { retry_schedule_ms: null },
+        }),
+      );
       expect(patched.retry_schedule_ms).toBeNull();
       // raw: a schedule the document refuses, for the 400 naming the field
-      const bad = await stack.api(`/v1/endpoints/${endpointId}/targets/${targetId}`, { method: 'PATCH', body: { retry_schedule_ms: [-1] } });
+      const bad = await stack.api(`/v1/endpoints/${endpointId}/targets/${targetId}`, {
+        method: 'PATCH',
+        body: { retry_schedule_ms: [-1] },
+      });
       expect(bad.status).toBe(400);
-      expect(bad.body.errors).toEqual([{ field: 'retry_schedule_ms[0]', message: 'must be an integer from 0 to 86400000' }]);
+      expect(bad.body.errors).toEqual([
+        { field: 'retry_schedule_ms[0]', message: 'must be an integer from 0 to 86400000' },
+      ]);
     });
   });
 });

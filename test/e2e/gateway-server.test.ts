@@ -28,7 +28,7 @@ function connects(host: string, port: number): Promise<boolean> {
   });
 }
 
-describe('the gateway\'s ports', () => {
+describe("the gateway's ports", () => {
   it('serves /metrics, /readyz and /healthz on HEALTH_PORT and never on the public ingest port', async () => {
     for (const path of ['/metrics', '/readyz', '/healthz']) {
       const res = await fetch(`${gateway().url}${path}`);

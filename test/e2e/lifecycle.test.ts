@@ -17,14 +17,20 @@ describe('service lifecycle', () => {
     const gateway = await startService('ingest-gateway', stack.env);
     const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'drain' } }));
     const post = (): Promise<number> =>
-      fetch(`${gateway.url}/relay/${endpoint.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' }).then((r) => r.status);
+      fetch(`${gateway.url}/relay/${endpoint.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"n":1}',
+      }).then((r) => r.status);
     expect(await post()).toBe(202); // warm the endpoint cache
     const inFlight = Array.from({ length: 20 }, post);
     await new Promise((r) => setTimeout(r, 5));
     const exited = gateway.stop('SIGTERM');
     const statuses = await Promise.allSettled(inFlight);
     expect(await exited).toBe(0);
-    const answered = statuses.filter((s): s is PromiseFulfilledResult<number> => s.status === 'fulfilled').map((s) => s.value);
+    const answered = statuses
+      .filter((s): s is PromiseFulfilledResult<number> => s.status === 'fulfilled')
+      .map((s) => s.value);
     expect(answered.length).toBeGreaterThan(0);
     expect(answered.every((s) => s === 202)).toBe(true);
     expect(gateway.output()).toContain('shutdown complete');
@@ -40,7 +46,13 @@ describe('service lifecycle', () => {
 
   it('a service with a bad environment exits 1 and lists every problem at once', async () => {
     const child = spawn(process.execPath, [path.resolve(__dirname, '../../services/ingest-gateway/dist/main.js')], {
-      env: { PATH: process.env.PATH ?? '', PORT: 'eighty', RABBITMQ_URL: 'http://wrong', PUBLISH_CONFIRM_TIMEOUT_MS: '1', SECRETS_KEYS: 'k:x' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: 'eighty',
+        RABBITMQ_URL: 'http://wrong',
+        PUBLISH_CONFIRM_TIMEOUT_MS: '1',
+        SECRETS_KEYS: 'k:x',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -22,7 +22,13 @@ let stack: Stack;
 beforeAll(async () => {
   stack = await startStack('mgmt-slow', {
     only: ['management-api'],
-    overrides: { 'management-api': { HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS), MAX_CONNECTIONS: String(MAX_CONNECTIONS) } },
+    overrides: {
+      'management-api': {
+        HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+        BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS),
+        MAX_CONNECTIONS: String(MAX_CONNECTIONS),
+      },
+    },
   });
 });
 afterAll(() => stack?.stop());
@@ -64,7 +70,9 @@ const port = (): number => stack.services['management-api']!.port;
 describe('slow clients of the management API (issue 27, item 8)', () => {
   it('drops 300 connections dripping headers or a body within the timeouts, and answers another caller meanwhile', async () => {
     const giveUpMs = HEADERS_TIMEOUT_MS + BODY_TIMEOUT_MS + 10_000;
-    const headerDrips = Array.from({ length: DRIPPERS / 2 }, () => drip(port(), 'GET /v1/endpoints HTTP/1.1\r\nHost: relay\r\n', () => 'X-Drip: 1\r\n', giveUpMs));
+    const headerDrips = Array.from({ length: DRIPPERS / 2 }, () =>
+      drip(port(), 'GET /v1/endpoints HTTP/1.1\r\nHost: relay\r\n', () => 'X-Drip: 1\r\n', giveUpMs),
+    );
     const bodyHead = `POST /v1/endpoints HTTP/1.1\r\nHost: relay\r\nAuthorization: Bearer ${stack.apiKey}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"name":"`;
     const bodyDrips = Array.from({ length: DRIPPERS / 2 }, () => drip(port(), bodyHead, () => 'a', giveUpMs));
 
@@ -81,7 +89,8 @@ describe('slow clients of the management API (issue 27, item 8)', () => {
 
     expect(answered.length).toBeGreaterThan(3);
     expect(answered.every((s) => s === 200)).toBe(true);
-    const late = (list: Dripped[], limitMs: number): Dripped[] => list.filter((d) => d.closedAfterMs > limitMs + CHECK_SLACK_MS);
+    const late = (list: Dripped[], limitMs: number): Dripped[] =>
+      list.filter((d) => d.closedAfterMs > limitMs + CHECK_SLACK_MS);
     expect(late(headers, HEADERS_TIMEOUT_MS)).toEqual([]);
     expect(late(bodies, HEADERS_TIMEOUT_MS + BODY_TIMEOUT_MS)).toEqual([]);
     // answered, not just cut: Node's 408 before the close
@@ -92,7 +101,9 @@ describe('slow clients of the management API (issue 27, item 8)', () => {
 
   it('closes a connection past MAX_CONNECTIONS as soon as it opens; those it kept are dropped by the header timeout', async () => {
     const extra = 20;
-    const idle = await Promise.all(Array.from({ length: MAX_CONNECTIONS + extra }, () => drip(port(), '', () => '', HEADERS_TIMEOUT_MS + 10_000)));
+    const idle = await Promise.all(
+      Array.from({ length: MAX_CONNECTIONS + extra }, () => drip(port(), '', () => '', HEADERS_TIMEOUT_MS + 10_000)),
+    );
     const refusedAtOnce = idle.filter((d) => d.closedAfterMs < 500 && d.answer === '');
     // at least the extra ones; a few more when the caller's pooled connections of the test above are still open
     expect(refusedAtOnce.length).toBeGreaterThanOrEqual(extra);

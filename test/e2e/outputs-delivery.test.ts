@@ -41,13 +41,26 @@ afterAll(async () => {
 });
 
 async function endpointWithOutputs(spreadsheetId: string) {
-  const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'form to outputs', payload_format: 'query', methods: ['GET', 'POST'] } }));
+  const endpoint = await must(
+    stack.client.POST('/v1/endpoints', {
+      body: { name: 'form to outputs', payload_format: 'query', methods: ['GET', 'POST'] },
+    }),
+  );
   const path = { path: { endpointId: endpoint.id } };
-  await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: path, body: { kind: 'email', name: 'ops mail', config: { to: ['ops@example.com'], subject: 'Signup {{email}}' } } }));
+  await must(
+    stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: path,
+      body: { kind: 'email', name: 'ops mail', config: { to: ['ops@example.com'], subject: 'Signup {{email}}' } },
+    }),
+  );
   const sheet = await must(
     stack.client.POST('/v1/endpoints/{endpointId}/targets', {
       params: path,
-      body: { kind: 'spreadsheet', name: 'signups sheet', config: { spreadsheet_id: spreadsheetId, sheet_name: 'Sheet1', service_account_key: sa.keyFile } },
+      body: {
+        kind: 'spreadsheet',
+        name: 'signups sheet',
+        config: { spreadsheet_id: spreadsheetId, sheet_name: 'Sheet1', service_account_key: sa.keyFile },
+      },
     }),
   );
   return { endpointId: endpoint.id, sheetTarget: sheet };
@@ -61,27 +74,39 @@ describe('email and spreadsheet targets, end to end', () => {
     expect(JSON.stringify(sheetTarget)).not.toMatch(/PRIVATE KEY|private_key/);
     expect(sheetTarget.config.service_account_key).toBe('[redacted]');
 
-    const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}?email=ada%40example.com&plan=pro&tag=a&tag=b`);
+    const res = await fetch(
+      `${stack.services['ingest-gateway']!.url}/relay/${endpointId}?email=ada%40example.com&plan=pro&tag=a&tag=b`,
+    );
     expect(res.status).toBe(202);
 
     const [mail] = await smtp.waitFor(1, 20_000);
     expect(mail!.parsed.subject).toBe('Signup ada@example.com');
-    expect(mail!.parsed.text).toBe('{\n  "email": "ada@example.com",\n  "plan": "pro",\n  "tag": [\n    "a",\n    "b"\n  ]\n}');
+    expect(mail!.parsed.text).toBe(
+      '{\n  "email": "ada@example.com",\n  "plan": "pro",\n  "tag": [\n    "a",\n    "b"\n  ]\n}',
+    );
     expect(mail!.envelope.to).toEqual(['ops@example.com']);
     expect(mail!.secure).toBe(true);
 
-    const rows = await eventually(async () => google.rows(spreadsheetId).length === 2 && google.rows(spreadsheetId), 20_000, 'sheet row');
+    const rows = await eventually(
+      async () => google.rows(spreadsheetId).length === 2 && google.rows(spreadsheetId),
+      20_000,
+      'sheet row',
+    );
     expect(rows[0]).toEqual(['relay_delivery_id', 'email', 'plan', 'tag']);
     expect(rows[1]!.slice(1)).toEqual(['ada@example.com', 'pro', '["a","b"]']);
     // the Message-ID is the email target's delivery id at the sender's domain
     expect(mail!.parsed.messageId).toMatch(/^<dlv_[0-9a-z_]+@relay\.example>$/);
 
     // both attempts are in the activity log as delivered
-    const activity = await eventually(async () => {
-      const got = await must(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpointId } } }));
-      const row = got.data[0];
-      return row && JSON.stringify(row).includes('"completed"') && row;
-    }, 20_000, 'activity');
+    const activity = await eventually(
+      async () => {
+        const got = await must(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpointId } } }));
+        const row = got.data[0];
+        return row && JSON.stringify(row).includes('"completed"') && row;
+      },
+      20_000,
+      'activity',
+    );
     expect(JSON.stringify(activity)).not.toMatch(/PRIVATE KEY|e2e-relay-Pa55/);
     expect(outputs.output()).not.toMatch(/PRIVATE KEY|e2e-relay-Pa55/);
   });
@@ -91,13 +116,21 @@ describe('email and spreadsheet targets, end to end', () => {
     google.addSpreadsheet(spreadsheetId, { sharedWith: ['someone@example.com'] });
     const { endpointId } = await endpointWithOutputs(spreadsheetId);
     const before = smtp.received.length;
-    expect((await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}?email=b%40example.com`)).status).toBe(202);
+    expect(
+      (await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}?email=b%40example.com`)).status,
+    ).toBe(202);
     await smtp.waitFor(before + 1, 20_000);
-    const flagged = await eventually(async () => {
-      const targets = await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }));
-      const sheet = targets.data.find((t) => t.kind === 'spreadsheet');
-      return sheet?.flagged ? sheet : false;
-    }, 20_000, 'flag');
+    const flagged = await eventually(
+      async () => {
+        const targets = await must(
+          stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }),
+        );
+        const sheet = targets.data.find((t) => t.kind === 'spreadsheet');
+        return sheet?.flagged ? sheet : false;
+      },
+      20_000,
+      'flag',
+    );
     expect(JSON.stringify(flagged.flagged)).toMatch(/403|PERMISSION_DENIED|destination/);
   });
 });

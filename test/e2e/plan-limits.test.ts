@@ -20,13 +20,21 @@ afterAll(() => stack?.stop());
 
 const send = async (bytes: number): Promise<{ status: number; body: any }> => {
   const body = JSON.stringify({ pad: 'x'.repeat(Math.max(0, bytes - 10)) });
-  const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   return { status: res.status, body: await res.json() };
 };
 
 /** `npm run plan -- …`: the built command, with the stack's environment. */
 async function planCommand(args: string[]): Promise<Record<string, unknown>> {
-  const child = spawn(process.execPath, [path.resolve(__dirname, '../../services/management-api/dist/plan-command.js'), ...args], { env: { PATH: process.env.PATH ?? '', ...stack.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [path.resolve(__dirname, '../../services/management-api/dist/plan-command.js'), ...args],
+    { env: { PATH: process.env.PATH ?? '', ...stack.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -56,15 +64,31 @@ describe('plan limits reach the gateway with the next request', () => {
   });
 
   it('the operator command sets the plan the same way: raised again, the next request is accepted', async () => {
-    const out = await planCommand(['--account', stack.accountId, '--monthly-events', '1000000', '--payload-limit-bytes', '262144']);
-    expect(out).toMatchObject({ account_id: stack.accountId, plan: { monthly_accepted_events: 1000000, payload_limit_bytes: 262144 }, changed: expect.any(Array) });
+    const out = await planCommand([
+      '--account',
+      stack.accountId,
+      '--monthly-events',
+      '1000000',
+      '--payload-limit-bytes',
+      '262144',
+    ]);
+    expect(out).toMatchObject({
+      account_id: stack.accountId,
+      plan: { monthly_accepted_events: 1000000, payload_limit_bytes: 262144 },
+      changed: expect.any(Array),
+    });
     expect((await send(4096)).status).toBe(202);
     const audit = await must(stack.client.GET('/v1/audit', { params: { query: { limit: 1 } } }));
     expect(audit.data[0]).toMatchObject({ action: 'plan_changed', actor: 'operator' });
   });
 
   it('the operator command refuses a bad value with the document’s message, and reads the plan without flags', async () => {
-    await expect(planCommand(['--account', stack.accountId, '--payload-limit-bytes', '12'])).rejects.toThrow('payload_limit_bytes: must be an integer from 1024 to 104857600');
-    expect(await planCommand(['--account', stack.accountId])).toEqual({ account_id: stack.accountId, plan: expect.objectContaining({ monthly_accepted_events: 1000000 }) });
+    await expect(planCommand(['--account', stack.accountId, '--payload-limit-bytes', '12'])).rejects.toThrow(
+      'payload_limit_bytes: must be an integer from 1024 to 104857600',
+    );
+    expect(await planCommand(['--account', stack.accountId])).toEqual({
+      account_id: stack.accountId,
+      plan: expect.objectContaining({ monthly_accepted_events: 1000000 }),
+    });
   });
 });

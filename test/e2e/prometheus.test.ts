@@ -12,7 +12,15 @@ import { eventually } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
 import { freePort, startService } from '../support/services';
 import type { RunningService, ServiceName } from '../support/services';
-import { PROMETHEUS_OWN_SERIES, RULES_DIR, dashboardExprs, exportedNames, loadPrometheusConfig, loadRules, metricNamesIn } from '../unit/deploy/observability';
+import {
+  PROMETHEUS_OWN_SERIES,
+  RULES_DIR,
+  dashboardExprs,
+  exportedNames,
+  loadPrometheusConfig,
+  loadRules,
+  metricNamesIn,
+} from '../unit/deploy/observability';
 import { startStack } from './stack';
 import type { Stack } from './stack';
 
@@ -24,7 +32,13 @@ import type { Stack } from './stack';
  * It runs with its own config and data in a temp dir, on a free loopback port, under
  * `timeout` so it cannot outlive the run, and is stopped when the file ends.
  */
-const SERVICES: ServiceName[] = ['management-api', 'ingest-gateway', 'webhook-deliverer', 'chat-deliverer', 'activity-writer'];
+const SERVICES: ServiceName[] = [
+  'management-api',
+  'ingest-gateway',
+  'webhook-deliverer',
+  'chat-deliverer',
+  'activity-writer',
+];
 /** The deploy config's job for the outputs deliverer: the deliverer program on the outputs channel. */
 const OUTPUTS_JOB = 'outputs-deliverer';
 /** Every scrape job of deploy/observability, each a running process here. */
@@ -59,7 +73,16 @@ async function startPrometheus(): Promise<Prometheus> {
   const configFile = path.join(dir, 'prometheus.yml');
   writeFileSync(configFile, configFor());
   const port = await freePort();
-  const args = [`--signal=TERM`, `--kill-after=5`, String(PROMETHEUS_MAX_RUN_S), 'prometheus', `--config.file=${configFile}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'];
+  const args = [
+    `--signal=TERM`,
+    `--kill-after=5`,
+    String(PROMETHEUS_MAX_RUN_S),
+    'prometheus',
+    `--config.file=${configFile}`,
+    `--storage.tsdb.path=${path.join(dir, 'data')}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+    '--log.level=warn',
+  ];
   const child: ChildProcess = spawn('timeout', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -79,10 +102,14 @@ async function startPrometheus(): Promise<Prometheus> {
     },
   };
   try {
-    await eventually(async () => {
-      if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}`);
-      return (await fetch(`${prometheus.url}/-/ready`)).status === 200;
-    }, 30000, 'prometheus to be ready');
+    await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}`);
+        return (await fetch(`${prometheus.url}/-/ready`)).status === 200;
+      },
+      30000,
+      'prometheus to be ready',
+    );
   } catch (err) {
     await prometheus.stop();
     throw new Error(`${(err as Error).message}\n--- prometheus output ---\n${out}`);
@@ -133,54 +160,111 @@ afterAll(async () => {
 });
 
 describe('a real Prometheus scraping the running services with deploy/observability', () => {
-  it('scrapes every service on its health port under the deploy config\'s job names', async () => {
-    const up = await eventually(async () => {
-      const samples = await query(prometheus, 'up');
-      return samples.length === JOBS.length && samples.every((s) => s.value[1] === '1') ? samples : undefined;
-    }, 20000, 'every target up');
+  it("scrapes every service on its health port under the deploy config's job names", async () => {
+    const up = await eventually(
+      async () => {
+        const samples = await query(prometheus, 'up');
+        return samples.length === JOBS.length && samples.every((s) => s.value[1] === '1') ? samples : undefined;
+      },
+      20000,
+      'every target up',
+    );
     expect(up.map((s) => s.metric.job).sort()).toEqual([...JOBS].sort());
   });
 
   it('has the depth and consumer count of every work, retry and dead-letter queue, and the activity lag', async () => {
     const ns = stack.namespace;
-    const queues = [...(['webhook', 'chat', 'outputs'] as const).flatMap((channel) => deliveryQueuesOf(ns, channel, defaultRetryTiers(channel))), ...activityQueuesOf(ns)].sort();
-    const depth = await eventually(async () => {
-      const samples = await query(prometheus, 'max by (queue) (relay_queue_messages)');
-      return samples.length === queues.length ? samples : undefined;
-    }, 20000, 'a depth series per queue');
+    const queues = [
+      ...(['webhook', 'chat', 'outputs'] as const).flatMap((channel) =>
+        deliveryQueuesOf(ns, channel, defaultRetryTiers(channel)),
+      ),
+      ...activityQueuesOf(ns),
+    ].sort();
+    const depth = await eventually(
+      async () => {
+        const samples = await query(prometheus, 'max by (queue) (relay_queue_messages)');
+        return samples.length === queues.length ? samples : undefined;
+      },
+      20000,
+      'a depth series per queue',
+    );
     expect(depth.map((s) => s.metric.queue).sort()).toEqual(queues);
     const names = brokerNames(ns);
     const consumers = await query(prometheus, 'max by (queue) (relay_queue_consumers)');
-    const consuming = consumers.filter((s) => Number(s.value[1]) >= 1).map((s) => s.metric.queue).sort();
+    const consuming = consumers
+      .filter((s) => Number(s.value[1]) >= 1)
+      .map((s) => s.metric.queue)
+      .sort();
     // the writer consumes the activity partitions (and the queue of before them) and stored payloads (for resends)
-    expect(consuming).toEqual([names.activityQueue, ...names.activityPartitionQueues, names.payloadQueue, names.deliveryQueue('chat'), names.deliveryQueue('outputs'), names.deliveryQueue('webhook')].sort());
+    expect(consuming).toEqual(
+      [
+        names.activityQueue,
+        ...names.activityPartitionQueues,
+        names.payloadQueue,
+        names.deliveryQueue('chat'),
+        names.deliveryQueue('outputs'),
+        names.deliveryQueue('webhook'),
+      ].sort(),
+    );
 
     const lag = await query(prometheus, 'relay_activity_lag_seconds');
     expect(lag.map((s) => s.metric.job)).toEqual(['activity-writer']);
     expect(Number(lag[0]!.value[1])).toBeGreaterThanOrEqual(0);
     const brokers = await query(prometheus, 'relay_broker_connected');
-    expect(brokers.map((s) => `${s.metric.job}=${s.value[1]}`).sort()).toEqual(['activity-writer=1', 'chat-deliverer=1', 'ingest-gateway=1', 'outputs-deliverer=1', 'webhook-deliverer=1']);
+    expect(brokers.map((s) => `${s.metric.job}=${s.value[1]}`).sort()).toEqual([
+      'activity-writer=1',
+      'chat-deliverer=1',
+      'ingest-gateway=1',
+      'outputs-deliverer=1',
+      'webhook-deliverer=1',
+    ]);
   });
 
   it('a delivery to a gone destination (410): the dead-letter depth reaches Prometheus, and the dead-letter and flagged-target alerts go active', async () => {
     // the flag counter's 0 must have been scraped first: increase() sees nothing in a series born at 1
-    await eventually(async () => (await query(prometheus, 'relay_delivery_targets_flagged_total{job="webhook-deliverer", reason="destination"}')).length > 0, 20000, 'the flag counter at 0');
+    await eventually(
+      async () =>
+        (await query(prometheus, 'relay_delivery_targets_flagged_total{job="webhook-deliverer", reason="destination"}'))
+          .length > 0,
+      20000,
+      'the flag counter at 0',
+    );
     receiver.respondWith({ status: 410, body: 'gone' });
     const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'gone-destination' } }));
-    await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: endpoint.id } }, body: { kind: 'webhook', name: 'gone', config: { url: receiver.url('/gone'), enforce_https: false } } }));
-    const sent = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpoint.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' });
+    await must(
+      stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+        params: { path: { endpointId: endpoint.id } },
+        body: { kind: 'webhook', name: 'gone', config: { url: receiver.url('/gone'), enforce_https: false } },
+      }),
+    );
+    const sent = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpoint.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"n":1}',
+    });
     expect(sent.status).toBe(202);
     await receiver.waitForRequests(1, 15000);
 
     const dead = brokerNames(stack.namespace).deadDeliveryQueue('webhook');
-    await eventually(async () => (await query(prometheus, `max by (queue) (relay_queue_messages{queue="${dead}"})`))[0]?.value[1] === '1', 30000, 'dead-letter depth 1 in Prometheus');
+    await eventually(
+      async () =>
+        (await query(prometheus, `max by (queue) (relay_queue_messages{queue="${dead}"})`))[0]?.value[1] === '1',
+      30000,
+      'dead-letter depth 1 in Prometheus',
+    );
 
-    const active = await eventually(async () => {
-      const list = await alerts(prometheus);
-      const deadLetter = list.find((a) => a.labels.alertname === 'RelayDeadLetterQueueNotEmpty' && a.labels.queue === dead);
-      const flagged = list.find((a) => a.labels.alertname === 'RelayTargetFlagged' && a.state === 'firing');
-      return deadLetter && flagged ? { deadLetter, flagged } : undefined;
-    }, 30000, 'the dead-letter and flagged-target alerts');
+    const active = await eventually(
+      async () => {
+        const list = await alerts(prometheus);
+        const deadLetter = list.find(
+          (a) => a.labels.alertname === 'RelayDeadLetterQueueNotEmpty' && a.labels.queue === dead,
+        );
+        const flagged = list.find((a) => a.labels.alertname === 'RelayTargetFlagged' && a.state === 'firing');
+        return deadLetter && flagged ? { deadLetter, flagged } : undefined;
+      },
+      30000,
+      'the dead-letter and flagged-target alerts',
+    );
     // RelayDeadLetterQueueNotEmpty waits 1 min before firing; pending means its expression holds
     expect(['pending', 'firing']).toContain(active.deadLetter.state);
     expect(active.flagged.labels).toMatchObject({ kind: 'webhook', reason: 'destination', severity: 'info' });
@@ -195,8 +279,15 @@ describe('a real Prometheus scraping the running services with deploy/observabil
     }
     const rules = loadRules();
     const recorded = new Set(rules.flatMap((r) => (r.record ? [r.record] : [])));
-    const referenced = [...dashboardExprs().map((q) => ({ where: q.where, expr: q.expr })), ...rules.map((r) => ({ where: r.alert ?? r.record ?? '?', expr: r.expr }))];
-    const unknown = referenced.flatMap(({ where, expr }) => metricNamesIn(expr).filter((n) => !exported.has(n) && !recorded.has(n) && !PROMETHEUS_OWN_SERIES.includes(n)).map((n) => `${where}: ${n}`));
+    const referenced = [
+      ...dashboardExprs().map((q) => ({ where: q.where, expr: q.expr })),
+      ...rules.map((r) => ({ where: r.alert ?? r.record ?? '?', expr: r.expr })),
+    ];
+    const unknown = referenced.flatMap(({ where, expr }) =>
+      metricNamesIn(expr)
+        .filter((n) => !exported.has(n) && !recorded.has(n) && !PROMETHEUS_OWN_SERIES.includes(n))
+        .map((n) => `${where}: ${n}`),
+    );
     expect(unknown).toEqual([]);
     expect(referenced.length).toBeGreaterThan(40);
     expect(exported.has('relay_queue_messages')).toBe(true);

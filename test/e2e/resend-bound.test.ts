@@ -22,7 +22,12 @@ const BATCH = 10;
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
-  stack = await startStack('resendbound', { overrides: { 'management-api': { RESENDS_PER_MINUTE: '100000' }, 'activity-writer': { BATCH_MAX_WAIT_MS: '100', ACTIVITY_HOLD_MS: '500' } } });
+  stack = await startStack('resendbound', {
+    overrides: {
+      'management-api': { RESENDS_PER_MINUTE: '100000' },
+      'activity-writer': { BATCH_MAX_WAIT_MS: '100', ACTIVITY_HOLD_MS: '500' },
+    },
+  });
 });
 
 afterAll(async () => {
@@ -34,9 +39,18 @@ describe('resend cost is bounded: 1,000 resends of one event', () => {
   it('the row stops growing at the documented allowance; later resends are refused with resend_limit_reached', async () => {
     const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'resent' } }));
     for (let i = 0; i < TARGETS; i++) {
-      await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: endpoint.id } }, body: { kind: 'webhook', name: `r${i}`, config: { url: receiver.url(`/t${i}`), enforce_https: false } } }));
+      await must(
+        stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+          params: { path: { endpointId: endpoint.id } },
+          body: { kind: 'webhook', name: `r${i}`, config: { url: receiver.url(`/t${i}`), enforce_https: false } },
+        }),
+      );
     }
-    const sent = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpoint.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"order":1}' });
+    const sent = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpoint.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"order":1}',
+    });
     expect(sent.status).toBe(202);
     const eventId = sent.headers.get('x-relay-event-id')!;
     const log = openActivityLog(stack.store.connection);
@@ -61,7 +75,11 @@ describe('resend cost is bounded: 1,000 resends of one event', () => {
     // they interleave exactly CAP / TARGETS are accepted
     for (let n = BATCH; n <= RESENDS; n += BATCH) {
       if (Date.now() > deadline) throw new Error(`only ${n - BATCH} resends within the test's time bound`);
-      const answers = await Promise.all(Array.from({ length: BATCH }, () => stack.client.POST('/v1/activity/{eventId}/resend', { params: { path: { eventId } } })));
+      const answers = await Promise.all(
+        Array.from({ length: BATCH }, () =>
+          stack.client.POST('/v1/activity/{eventId}/resend', { params: { path: { eventId } } }),
+        ),
+      );
       for (const { response, error } of answers) {
         const key = response.status === 202 ? '202' : `${response.status} ${error?.code}`;
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
@@ -74,7 +92,10 @@ describe('resend cost is bounded: 1,000 resends of one event', () => {
         sizes[n] = Buffer.byteLength(JSON.stringify(row));
       }
     }
-    expect(Object.fromEntries(statuses)).toEqual({ '202': CAP / TARGETS, '409 resend_limit_reached': RESENDS - CAP / TARGETS });
+    expect(Object.fromEntries(statuses)).toEqual({
+      '202': CAP / TARGETS,
+      '409 resend_limit_reached': RESENDS - CAP / TARGETS,
+    });
     // flat from the 100th to the 1,000th: the same row, its 5 first deliveries and 100 resent ones
     expect(sizes[RESENDS]).toBe(sizes[100]);
     expect(sizes[100]).toBeGreaterThan(sizes[10]!);

@@ -31,7 +31,12 @@ const TYPES = ['order.paid', 'order.created', 'order.refunded', 'customer.update
 /** Event n's payload: a type, an amount (a number, or for every 7th event a numeric string), a tier only on some. */
 function payloadOf(n: number) {
   const amount = (n * 37) % 250;
-  return { n, type: TYPES[n % TYPES.length], amount: n % 7 === 0 ? String(amount) : amount, ...(n % 5 === 0 ? { customer: { tier: n % 10 === 0 ? 'gold' : 'silver' } } : {}) };
+  return {
+    n,
+    type: TYPES[n % TYPES.length],
+    amount: n % 7 === 0 ? String(amount) : amount,
+    ...(n % 5 === 0 ? { customer: { tier: n % 10 === 0 ? 'gold' : 'silver' } } : {}),
+  };
 }
 
 interface Spec {
@@ -41,7 +46,11 @@ interface Spec {
 }
 
 const SPECS: Spec[] = [
-  { name: 'sales', routing: { match: 'all', rules: [{ kind: 'equals', path: 'type', value: 'order.paid' }] }, expects: (p) => p.type === 'order.paid' },
+  {
+    name: 'sales',
+    routing: { match: 'all', rules: [{ kind: 'equals', path: 'type', value: 'order.paid' }] },
+    expects: (p) => p.type === 'order.paid',
+  },
   {
     name: 'big-or-gold',
     routing: {
@@ -65,7 +74,8 @@ const SPECS: Spec[] = [
         { kind: 'lt', path: 'amount', value: 240 },
       ],
     },
-    expects: (p) => p.type.startsWith('order.') && p.type !== 'order.refunded' && p.customer !== undefined && Number(p.amount) < 240,
+    expects: (p) =>
+      p.type.startsWith('order.') && p.type !== 'order.refunded' && p.customer !== undefined && Number(p.amount) < 240,
   },
   { name: 'everything', routing: null, expects: () => true },
 ];
@@ -75,33 +85,72 @@ describe('routing rules per target: a condition on the payload decides whether t
     const text = await must(stack.client.POST('/v1/endpoints', { body: { name: 'plain', payload_format: 'text' } }));
     const refused = stack.client.POST('/v1/endpoints/{endpointId}/targets', {
       params: { path: { endpointId: text.id } },
-      body: { kind: 'webhook', name: 'r', config: { url: receiver.url('/never'), enforce_https: false }, routing: { rules: [{ kind: 'exists', path: 'type' }] } },
+      body: {
+        kind: 'webhook',
+        name: 'r',
+        config: { url: receiver.url('/never'), enforce_https: false },
+        routing: { rules: [{ kind: 'exists', path: 'type' }] },
+      },
     });
-    await expect(must(refused)).rejects.toMatchObject({ status: 400, errors: [{ field: 'routing', message: expect.stringContaining('payload format is text') }] });
+    await expect(must(refused)).rejects.toMatchObject({
+      status: 400,
+      errors: [{ field: 'routing', message: expect.stringContaining('payload format is text') }],
+    });
 
     const json = await must(stack.client.POST('/v1/endpoints', { body: { name: 'json' } }));
     const onJson = { path: { endpointId: json.id } };
     const routed = stack.client.POST('/v1/endpoints/{endpointId}/targets', {
       params: onJson,
-      body: { kind: 'webhook', name: 'r', config: { url: receiver.url('/never'), enforce_https: false }, routing: { rules: [{ kind: 'regex', path: 'type', pattern: '(?!x)' }] } },
+      body: {
+        kind: 'webhook',
+        name: 'r',
+        config: { url: receiver.url('/never'), enforce_https: false },
+        routing: { rules: [{ kind: 'regex', path: 'type', pattern: '(?!x)' }] },
+      },
     });
-    await expect(must(routed)).rejects.toMatchObject({ status: 400, errors: [{ field: 'routing.rules[0].pattern', message: expect.stringContaining('lookahead') }] });
-    const target = await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: onJson, body: { kind: 'webhook', name: 'r', config: { url: receiver.url('/never'), enforce_https: false } } }));
-    const patched = await must(stack.client.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId: json.id, targetId: target.id } }, body: { routing: { rules: [{ kind: 'exists', path: 'type' }] } } }));
+    await expect(must(routed)).rejects.toMatchObject({
+      status: 400,
+      errors: [{ field: 'routing.rules[0].pattern', message: expect.stringContaining('lookahead') }],
+    });
+    const target = await must(
+      stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+        params: onJson,
+        body: { kind: 'webhook', name: 'r', config: { url: receiver.url('/never'), enforce_https: false } },
+      }),
+    );
+    const patched = await must(
+      stack.client.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', {
+        params: { path: { endpointId: json.id, targetId: target.id } },
+        body: { routing: { rules: [{ kind: 'exists', path: 'type' }] } },
+      }),
+    );
     expect(patched.routing).toEqual({ match: 'all', rules: [{ kind: 'exists', path: 'type' }] });
     // …and the endpoint cannot then switch to a format routing cannot read
-    const toText = stack.client.PATCH('/v1/endpoints/{endpointId}', { params: onJson, body: { payload_format: 'text' } });
-    await expect(must(toText)).rejects.toMatchObject({ status: 400, errors: [{ field: 'payload_format', message: expect.stringContaining(target.id) }] });
+    const toText = stack.client.PATCH('/v1/endpoints/{endpointId}', {
+      params: onJson,
+      body: { payload_format: 'text' },
+    });
+    await expect(must(toText)).rejects.toMatchObject({
+      status: 400,
+      errors: [{ field: 'payload_format', message: expect.stringContaining(target.id) }],
+    });
   });
 
   it('1,000 mixed events: each target receives exactly the matching ones; each row names the targets not routed', async () => {
-    const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'routed', rate_limit_per_minute: 100_000 } }));
+    const endpoint = await must(
+      stack.client.POST('/v1/endpoints', { body: { name: 'routed', rate_limit_per_minute: 100_000 } }),
+    );
     const targets: Array<Spec & { id: string }> = [];
     for (const spec of SPECS) {
       const t = await must(
         stack.client.POST('/v1/endpoints/{endpointId}/targets', {
           params: { path: { endpointId: endpoint.id } },
-          body: { kind: 'webhook', name: spec.name, config: { url: receiver.url(`/${spec.name}`), enforce_https: false }, ...(spec.routing ? { routing: spec.routing } : {}) },
+          body: {
+            kind: 'webhook',
+            name: spec.name,
+            config: { url: receiver.url(`/${spec.name}`), enforce_https: false },
+            ...(spec.routing ? { routing: spec.routing } : {}),
+          },
         }),
       );
       targets.push({ ...spec, id: t.id });
@@ -111,24 +160,49 @@ describe('routing rules per target: a condition on the payload decides whether t
     const statuses: number[] = [];
     for (let start = 0; start < EVENTS; start += 25) {
       const batch = Array.from({ length: Math.min(25, EVENTS - start) }, (_, i) => start + i);
-      statuses.push(...(await Promise.all(batch.map(async (n) => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payloadOf(n)) })).status))));
+      statuses.push(
+        ...(await Promise.all(
+          batch.map(
+            async (n) =>
+              (
+                await fetch(url, {
+                  method: 'POST',
+                  headers: { 'content-type': 'application/json' },
+                  body: JSON.stringify(payloadOf(n)),
+                })
+              ).status,
+          ),
+        )),
+      );
     }
     expect(statuses.filter((s) => s !== 202)).toEqual([]);
 
-    const expected = targets.map((t) => Array.from({ length: EVENTS }, (_, n) => n).filter((n) => t.expects(payloadOf(n))));
+    const expected = targets.map((t) =>
+      Array.from({ length: EVENTS }, (_, n) => n).filter((n) => t.expects(payloadOf(n))),
+    );
     const total = expected.reduce((sum, list) => sum + list.length, 0);
     await receiver.waitForRequests(total, 120_000);
     // nothing more arrives: a target not routed costs no delivery
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.requests).toHaveLength(total);
-    const byPath = (path: string) => receiver.requests.filter((r) => r.url === path).map((r) => (JSON.parse(r.body.toString('utf8')) as { n: number }).n).sort((a, b) => a - b);
-    targets.forEach((t, i) => expect({ target: t.name, got: byPath(`/${t.name}`) }).toEqual({ target: t.name, got: expected[i] }));
+    const byPath = (path: string) =>
+      receiver.requests
+        .filter((r) => r.url === path)
+        .map((r) => (JSON.parse(r.body.toString('utf8')) as { n: number }).n)
+        .sort((a, b) => a - b);
+    targets.forEach((t, i) =>
+      expect({ target: t.name, got: byPath(`/${t.name}`) }).toEqual({ target: t.name, got: expected[i] }),
+    );
     // every class of rule held some events back and let some through
     for (const list of expected.slice(0, 3)) expect(list.length).toBeGreaterThan(0);
     for (const list of expected.slice(0, 3)) expect(list.length).toBeLessThan(EVENTS);
 
     // each row: delivered to the routed targets, the others named not routed
-    const eventOf = new Map(receiver.requests.filter((r) => r.url === '/everything').map((r) => [(JSON.parse(r.body.toString('utf8')) as { n: number }).n, String(r.headers['x-relay-event-id'])]));
+    const eventOf = new Map(
+      receiver.requests
+        .filter((r) => r.url === '/everything')
+        .map((r) => [(JSON.parse(r.body.toString('utf8')) as { n: number }).n, String(r.headers['x-relay-event-id'])]),
+    );
     expect(eventOf.size).toBe(EVENTS);
     const log = openActivityLog(stack.store.connection);
     const rows = await eventually(
@@ -146,7 +220,10 @@ describe('routing rules per target: a condition on the payload decides whether t
       expect({ n, target_count: row.target_count, not_routed: [...(row.not_routed ?? [])].sort() }).toEqual({
         n,
         target_count: routed.length,
-        not_routed: targets.filter((t) => !routed.includes(t)).map((t) => t.id).sort(),
+        not_routed: targets
+          .filter((t) => !routed.includes(t))
+          .map((t) => t.id)
+          .sort(),
       });
     }
     // the API's row says so per target, with names

@@ -26,13 +26,19 @@ export interface Stack {
   /** the same client with another key (or at another management API, `url`) */
   clientAs(key: string, url?: string): RelayClient;
   /** a raw management API call with the stack's owner key (or `key`), for raw HTTP checks; its response must match the OpenAPI document */
-  api(path: string, init?: { method?: string; body?: unknown; key?: string; url?: string }): Promise<{ status: number; body: any }>;
+  api(
+    path: string,
+    init?: { method?: string; body?: unknown; key?: string; url?: string },
+  ): Promise<{ status: number; body: any }>;
   /** stops one service (SIGTERM, or `signal`) and starts it again with the same environment */
   restart(name: ServiceName, signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
 
-export async function startStack(label: string, opts: { overrides?: Partial<Record<ServiceName, Record<string, string>>>; only?: ServiceName[] } = {}): Promise<Stack> {
+export async function startStack(
+  label: string,
+  opts: { overrides?: Partial<Record<ServiceName, Record<string, string>>>; only?: ServiceName[] } = {},
+): Promise<Stack> {
   const ns = testNamespace(label);
   const env: Record<string, string> = {
     RABBITMQ_URL: infra.rabbitmqUrl,
@@ -43,11 +49,16 @@ export async function startStack(label: string, opts: { overrides?: Partial<Reco
     SECRETS_KEYS: `k1:${randomBytes(32).toString('base64')}`,
   };
   // the gateway first: the management API runs test requests through it (GATEWAY_INTERNAL_URL)
-  const names: ServiceName[] = [...(opts.only ?? ['ingest-gateway', 'management-api', 'webhook-deliverer', 'activity-writer'])].sort((a, b) => Number(b === 'ingest-gateway') - Number(a === 'ingest-gateway'));
+  const names: ServiceName[] = [
+    ...(opts.only ?? ['ingest-gateway', 'management-api', 'webhook-deliverer', 'activity-writer']),
+  ].sort((a, b) => Number(b === 'ingest-gateway') - Number(a === 'ingest-gateway'));
   const services: Partial<Record<ServiceName, RunningService>> = {};
   const envOf = (name: ServiceName): Record<string, string> => {
     const gateway = services['ingest-gateway'];
-    const extra: Record<string, string> = name === 'management-api' ? { PUBLIC_BASE_URL: 'http://127.0.0.1:1', ...(gateway ? { GATEWAY_INTERNAL_URL: gateway.healthUrl } : {}) } : {};
+    const extra: Record<string, string> =
+      name === 'management-api'
+        ? { PUBLIC_BASE_URL: 'http://127.0.0.1:1', ...(gateway ? { GATEWAY_INTERNAL_URL: gateway.healthUrl } : {}) }
+        : {};
     return { ...env, ...extra, ...(opts.overrides?.[name] ?? {}) };
   };
   const store = await connectStore(ns.mongodbUrl);
@@ -75,8 +86,15 @@ export async function startStack(label: string, opts: { overrides?: Partial<Reco
       });
       const text = await res.text();
       // issue 11: the document cannot drift — a response it does not describe fails the test
-      const problems = checkResponse({ method, url: path, status: res.status, contentType: res.headers.get('content-type') ?? undefined, text });
-      if (problems.length > 0) throw new Error(`management API response departs from the OpenAPI document:\n  ${problems.join('\n  ')}`);
+      const problems = checkResponse({
+        method,
+        url: path,
+        status: res.status,
+        contentType: res.headers.get('content-type') ?? undefined,
+        text,
+      });
+      if (problems.length > 0)
+        throw new Error(`management API response departs from the OpenAPI document:\n  ${problems.join('\n  ')}`);
       return { status: res.status, body: text ? JSON.parse(text) : null };
     },
     async restart(name, signal) {

@@ -29,7 +29,11 @@ const arrivals: Array<{ at: number; eventId: string; attempt: number }> = [];
 beforeAll(async () => {
   receiver = await TestReceiver.start();
   receiver.respondWith((req) => {
-    arrivals.push({ at: Date.now(), eventId: String(req.headers['x-relay-event-id']), attempt: Number(req.headers['x-relay-attempt']) });
+    arrivals.push({
+      at: Date.now(),
+      eventId: String(req.headers['x-relay-event-id']),
+      attempt: Number(req.headers['x-relay-attempt']),
+    });
     return { status: 200, body: 'ok' };
   });
   stack = await startStack('limits');
@@ -50,7 +54,12 @@ describe('a target limited to 10 a second, three deliverers, 500 events queued',
     const target = await must(
       stack.client.POST('/v1/endpoints/{endpointId}/targets', {
         params: { path: { endpointId: endpoint.id } },
-        body: { kind: 'webhook', name: 'slow receiver', config: { url: receiver.url('/hook'), enforce_https: false }, limits: { rate: RATE, per: 'second' } },
+        body: {
+          kind: 'webhook',
+          name: 'slow receiver',
+          config: { url: receiver.url('/hook'), enforce_https: false },
+          limits: { rate: RATE, per: 'second' },
+        },
       }),
     );
     expect(target.limits).toEqual({ rate: RATE, per: 'second', max_in_flight: null });
@@ -60,7 +69,11 @@ describe('a target limited to 10 a second, three deliverers, 500 events queued',
     for (let i = 0; i < EVENTS; i += 25) {
       await Promise.all(
         Array.from({ length: Math.min(25, EVENTS - i) }, async (_x, j) => {
-          const res = await fetch(ingest, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n: i + j }) });
+          const res = await fetch(ingest, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ n: i + j }),
+          });
           expect(res.status).toBe(202);
           sent.push(String(i + j));
         }),
@@ -76,7 +89,11 @@ describe('a target limited to 10 a second, three deliverers, 500 events queued',
     extra[0] = await startService('webhook-deliverer', stack.env);
 
     const distinct = (): number => new Set(arrivals.map((a) => a.eventId)).size;
-    await eventually(async () => distinct() === EVENTS, 240_000, `all ${EVENTS} events at the receiver (so far ${distinct()})`);
+    await eventually(
+      async () => distinct() === EVENTS,
+      240_000,
+      `all ${EVENTS} events at the receiver (so far ${distinct()})`,
+    );
 
     const perSecond = new Map<number, number>();
     for (const a of arrivals) perSecond.set(Math.floor(a.at / 1000), (perSecond.get(Math.floor(a.at / 1000)) ?? 0) + 1);

@@ -40,8 +40,17 @@ beforeAll(async () => {
   const viaProxy = { ...stack.env, REDIS_URL: `redis://127.0.0.1:${proxy.port}` };
   cutGateway = await startService('ingest-gateway', viaProxy);
   cutDeliverer = await startService('webhook-deliverer', viaProxy);
-  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'told', rate_limit_per_minute: 100000 } }))).id;
-  targetId = (await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'r', config: { url: receiver.url(), enforce_https: false } } }))).id;
+  endpointId = (
+    await must(stack.client.POST('/v1/endpoints', { body: { name: 'told', rate_limit_per_minute: 100000 } }))
+  ).id;
+  targetId = (
+    await must(
+      stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+        params: { path: { endpointId } },
+        body: { kind: 'webhook', name: 'r', config: { url: receiver.url(), enforce_https: false } },
+      }),
+    )
+  ).id;
 });
 
 afterAll(async () => {
@@ -57,21 +66,34 @@ const gateways = (): RunningService[] => [stack.services['ingest-gateway']!, cut
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** One event through `gw`; the body names it, so the receivers can tell which arrived. */
-async function send(gw: RunningService, opts: { bytes?: number; method?: string } = {}): Promise<{ status: number; id: string }> {
+async function send(
+  gw: RunningService,
+  opts: { bytes?: number; method?: string } = {},
+): Promise<{ status: number; id: string }> {
   const id = `told-${++seq}`;
   const body = JSON.stringify({ id, pad: 'x'.repeat(Math.max(0, (opts.bytes ?? 100) - 40)) });
-  const res = await fetch(`${gw.url}/relay/${endpointId}`, { method: opts.method ?? 'POST', headers: { 'content-type': 'application/json' }, body });
+  const res = await fetch(`${gw.url}/relay/${endpointId}`, {
+    method: opts.method ?? 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   await res.arrayBuffer();
   return { status: res.status, id };
 }
 
-const statuses = async (opts: { bytes?: number; method?: string } = {}): Promise<number[]> => Promise.all(gateways().map(async (gw) => (await send(gw, opts)).status));
+const statuses = async (opts: { bytes?: number; method?: string } = {}): Promise<number[]> =>
+  Promise.all(gateways().map(async (gw) => (await send(gw, opts)).status));
 const arrived = (r: TestReceiver, id: string): boolean => r.requests.some((q) => q.body.includes(`"${id}"`));
 
 /** The deliverers' "delivery attempt" log lines written after `marks` (output lengths taken earlier). */
 function attemptsSince(marks: number[]): { state: string; error: string | null }[][] {
   return [stack.services['webhook-deliverer']!, cutDeliverer].map((d, i) =>
-    d.output().slice(marks[i]).split('\n').filter((l) => l.includes('"delivery attempt"')).map((l) => JSON.parse(l) as { state: string; error: string | null }),
+    d
+      .output()
+      .slice(marks[i])
+      .split('\n')
+      .filter((l) => l.includes('"delivery attempt"'))
+      .map((l) => JSON.parse(l) as { state: string; error: string | null }),
   );
 }
 const outputMarks = (): number[] => [stack.services['webhook-deliverer']!, cutDeliverer].map((d) => d.output().length);
@@ -99,41 +121,68 @@ describe('changes made through the API are in force at every gateway and deliver
   });
 
   it('a new target: both gateways route to it', async () => {
-    const added = (await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'second', config: { url: second.url(), enforce_https: false } } }))).id;
+    const added = (
+      await must(
+        stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+          params: { path: { endpointId } },
+          body: { kind: 'webhook', name: 'second', config: { url: second.url(), enforce_https: false } },
+        }),
+      )
+    ).id;
     await sleep(IN_FORCE_MS);
     const ids = await Promise.all(gateways().map(async (gw) => (await send(gw)).id));
     await eventually(async () => ids.every((id) => arrived(second, id)), 10000, 'both events at the second target');
-    await must(stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId: added } } }));
+    await must(
+      stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', {
+        params: { path: { endpointId, targetId: added } },
+      }),
+    );
   });
 
   it('a flag set by one deliverer stops both; cleared through the API, both deliver again', async () => {
     receiver.respondWith({ status: 410, body: 'gone' });
     await send(stack.services['ingest-gateway']!);
-    await eventually(async () => (await modelsOf(stack.store).targets.findById(targetId).lean())?.flagged, 10000, 'the flag');
+    await eventually(
+      async () => (await modelsOf(stack.store).targets.findById(targetId).lean())?.flagged,
+      10000,
+      'the flag',
+    );
     receiver.respondWith({ status: 200, body: 'ok' });
     await sleep(IN_FORCE_MS);
     const flaggedMarks = outputMarks();
     const before = receiver.requests.length;
     for (let i = 0; i < 10; i++) await send(gateways()[i % 2]!);
-    const stopped = await eventually(async () => {
-      const seen = attemptsSince(flaggedMarks);
-      return seen.flat().length >= 10 && seen;
-    }, 10000, '10 attempts');
+    const stopped = await eventually(
+      async () => {
+        const seen = attemptsSince(flaggedMarks);
+        return seen.flat().length >= 10 && seen;
+      },
+      10000,
+      '10 attempts',
+    );
     expect(stopped.map((d) => d.length > 0)).toEqual([true, true]);
     expect(stopped.flat().every((a) => a.error?.startsWith('target flagged'))).toBe(true);
     expect(receiver.requests.length).toBe(before);
 
-    await must(stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}/flag', { params: { path: { endpointId, targetId } } }));
+    await must(
+      stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}/flag', {
+        params: { path: { endpointId, targetId } },
+      }),
+    );
     await sleep(IN_FORCE_MS);
     const clearedMarks = outputMarks();
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push((await send(gateways()[i % 2]!)).id);
     await eventually(async () => ids.every((id) => arrived(receiver, id)), 10000, 'the 10 events delivered');
     // the attempts are logged after the answer, which the receiver sends after recording the request
-    const delivered = await eventually(async () => {
-      const seen = attemptsSince(clearedMarks);
-      return seen.flat().length >= 10 && seen;
-    }, 10000, 'the 10 attempts logged');
+    const delivered = await eventually(
+      async () => {
+        const seen = attemptsSince(clearedMarks);
+        return seen.flat().length >= 10 && seen;
+      },
+      10000,
+      'the 10 attempts logged',
+    );
     expect(delivered.map((d) => d.length > 0 && d.every((a) => a.state === 'delivered'))).toEqual([true, true]);
   });
 });
@@ -159,18 +208,30 @@ describe('a lost Redis connection (cut by the proxy, the counter reset as by a r
     // flagged by the cut deliverer itself (its announcement cannot go out), cleared through the API
     receiver.respondWith({ status: 410, body: 'gone' });
     await send(stack.services['ingest-gateway']!);
-    await eventually(async () => (await modelsOf(stack.store).targets.findById(targetId).lean())?.flagged, 10000, 'the flag');
+    await eventually(
+      async () => (await modelsOf(stack.store).targets.findById(targetId).lean())?.flagged,
+      10000,
+      'the flag',
+    );
     receiver.respondWith({ status: 200, body: 'ok' });
-    await must(stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}/flag', { params: { path: { endpointId, targetId } } }));
+    await must(
+      stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}/flag', {
+        params: { path: { endpointId, targetId } },
+      }),
+    );
     await sleep(IN_FORCE_MS);
     const marks = outputMarks();
     const first = await send(stack.services['ingest-gateway']!);
     await eventually(async () => arrived(receiver, first.id), 10000, 'the event delivered by the cut deliverer');
     // the receiver has the request before the deliverer has its answer and logs the attempt
-    const attempts = await eventually(async () => {
-      const seen = attemptsSince(marks)[1]!;
-      return seen.length > 0 && seen;
-    }, 10000, 'the cut deliverer\'s attempt logged');
+    const attempts = await eventually(
+      async () => {
+        const seen = attemptsSince(marks)[1]!;
+        return seen.length > 0 && seen;
+      },
+      10000,
+      "the cut deliverer's attempt logged",
+    );
     expect(attempts.map((a) => a.state)).toEqual(['delivered']);
 
     const heard = (): number => cutGateway.output().split('cache change announcements heard again').length;

@@ -20,7 +20,8 @@ export function testClient(baseUrl: string, apiKey: string): RelayClient {
         contentType: response.headers.get('content-type') ?? undefined,
         text: await response.clone().text(),
       });
-      if (problems.length > 0) throw new Error(`management API response departs from the OpenAPI document:\n  ${problems.join('\n  ')}`);
+      if (problems.length > 0)
+        throw new Error(`management API response departs from the OpenAPI document:\n  ${problems.join('\n  ')}`);
       return response;
     },
   });

@@ -77,7 +77,15 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
   app.use(express.raw({ type: () => true, limit: opts.maxBodyBytes ?? 1024 * 1024 }));
   app.use((req: Request, res: Response) => {
     const reply = (status: number, body?: unknown): void => {
-      requests.push({ method: req.method, path: req.path, query: req.query as Record<string, string>, headers: req.headers, body: bodyOf(req), status, response: body });
+      requests.push({
+        method: req.method,
+        path: req.path,
+        query: req.query as Record<string, string>,
+        headers: req.headers,
+        body: bodyOf(req),
+        status,
+        response: body,
+      });
       if (body === undefined) res.status(status).end();
       else res.status(status).json(body);
     };
@@ -108,13 +116,19 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
         return reply(400, { message: 'The request body contains invalid JSON.', code: 50109 });
       }
     }
-    if (!isObject(body)) return reply(400, { message: 'Invalid Form Body', code: 50035, errors: { _errors: [{ code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' }] } });
+    if (!isObject(body))
+      return reply(400, {
+        message: 'Invalid Form Body',
+        code: 50035,
+        errors: { _errors: [{ code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' }] },
+      });
     const errors = formErrors(body);
     if (errors) return reply(400, { message: 'Invalid Form Body', code: 50035, errors });
     const hasContent = typeof body.content === 'string' && body.content.trim() !== '';
     const hasEmbeds = Array.isArray(body.embeds) && body.embeds.length > 0;
     const hasComponents = Array.isArray(body.components) && body.components.length > 0;
-    if (!hasContent && !hasEmbeds && !hasComponents) return reply(400, { message: 'Cannot send an empty message', code: 50006 });
+    if (!hasContent && !hasEmbeds && !hasComponents)
+      return reply(400, { message: 'Cannot send an empty message', code: 50006 });
 
     const threadId = typeof req.query.thread_id === 'string' ? req.query.thread_id : null;
     messages.push({ webhookId: id, threadId, body, pinged: pings(body) });
@@ -136,8 +150,17 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
   // body-parser's "entity too large" → Discord's 413 shape
   app.use((err: { status?: number }, req: Request, res: Response, _next: NextFunction) => {
     const status = err.status === 413 ? 413 : 400;
-    const body = status === 413 ? { message: 'Request entity too large', code: 40005 } : { message: 'Bad Request', code: 0 };
-    requests.push({ method: req.method, path: req.path, query: {}, headers: req.headers, body: Buffer.alloc(0), status, response: body });
+    const body =
+      status === 413 ? { message: 'Request entity too large', code: 40005 } : { message: 'Bad Request', code: 0 };
+    requests.push({
+      method: req.method,
+      path: req.path,
+      query: {},
+      headers: req.headers,
+      body: Buffer.alloc(0),
+      status,
+      response: body,
+    });
     res.status(status).json(body);
   });
 
@@ -177,7 +200,8 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
       buckets.clear();
     },
     queueResponse: (r) => void queued.push(r),
-    send: (req) => (secure ? secure.send(req) : sendRequest({ ...req, url: rewrite(req.url, baseUrl) }, { timeoutMs: 5000 })),
+    send: (req) =>
+      secure ? secure.send(req) : sendRequest({ ...req, url: rewrite(req.url, baseUrl) }, { timeoutMs: 5000 }),
     close: () => (secure ? secure.close() : closeNow(server!)),
   };
 }
@@ -185,13 +209,24 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
 /** The limits Discord enforces on an execute-webhook body, as its nested `errors` object. */
 function formErrors(body: Record<string, unknown>): Record<string, unknown> | null {
   const errors: Record<string, unknown> = {};
-  const tooLong = (max: number) => ({ _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${max} or fewer in length.` }] });
-  if (body.content !== undefined && typeof body.content !== 'string') errors.content = { _errors: [{ code: 'BASE_TYPE_STRING', message: 'Could not interpret value as string.' }] };
+  const tooLong = (max: number) => ({
+    _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${max} or fewer in length.` }],
+  });
+  if (body.content !== undefined && typeof body.content !== 'string')
+    errors.content = { _errors: [{ code: 'BASE_TYPE_STRING', message: 'Could not interpret value as string.' }] };
   else if (typeof body.content === 'string' && body.content.length > 2000) errors.content = tooLong(2000);
-  if (body.tts !== undefined && typeof body.tts !== 'boolean') errors.tts = { _errors: [{ code: 'BOOLEAN_TYPE_CONVERT', message: 'Must be either true or false.' }] };
+  if (body.tts !== undefined && typeof body.tts !== 'boolean')
+    errors.tts = { _errors: [{ code: 'BOOLEAN_TYPE_CONVERT', message: 'Must be either true or false.' }] };
   const parse = isObject(body.allowed_mentions) ? body.allowed_mentions.parse : undefined;
-  if (parse !== undefined && (!Array.isArray(parse) || parse.some((p) => !['users', 'roles', 'everyone'].includes(p as string)))) {
-    errors.allowed_mentions = { parse: { _errors: [{ code: 'ENUM_TYPE_COERCE', message: 'Value must be one of {"users", "roles", "everyone"}.' }] } };
+  if (
+    parse !== undefined &&
+    (!Array.isArray(parse) || parse.some((p) => !['users', 'roles', 'everyone'].includes(p as string)))
+  ) {
+    errors.allowed_mentions = {
+      parse: {
+        _errors: [{ code: 'ENUM_TYPE_COERCE', message: 'Value must be one of {"users", "roles", "everyone"}.' }],
+      },
+    };
   }
   if (body.embeds !== undefined) {
     const embedErrors = embedsErrors(body.embeds, tooLong);
@@ -206,7 +241,10 @@ function embedsErrors(embeds: unknown, tooLong: (max: number) => unknown): Recor
   const out: Record<string, unknown> = {};
   let total = 0;
   embeds.forEach((e, i) => {
-    if (!isObject(e)) return void (out[i] = { _errors: [{ code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' }] });
+    if (!isObject(e))
+      return void (out[i] = {
+        _errors: [{ code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' }],
+      });
     const err: Record<string, unknown> = {};
     const check = (value: unknown, max: number, set: () => void): void => {
       if (typeof value !== 'string') return;
@@ -221,7 +259,12 @@ function embedsErrors(embeds: unknown, tooLong: (max: number) => unknown): Recor
       if (e.fields.length > 25) err.fields = tooLong(25);
       e.fields.forEach((f, j) => {
         if (!isObject(f)) return;
-        if (typeof f.name !== 'string' || f.name.trim() === '' || typeof f.value !== 'string' || f.value.trim() === '') {
+        if (
+          typeof f.name !== 'string' ||
+          f.name.trim() === '' ||
+          typeof f.value !== 'string' ||
+          f.value.trim() === ''
+        ) {
           err.fields = { [j]: { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] } };
         }
         check(f.name, 256, () => (err.fields = { [j]: { name: tooLong(256) } }));
@@ -231,7 +274,8 @@ function embedsErrors(embeds: unknown, tooLong: (max: number) => unknown): Recor
     if (Object.keys(err).length > 0) out[i] = err;
   });
   if (Object.keys(out).length > 0) return out;
-  if (total > 6000) return { _errors: [{ code: 'MAX_EMBED_SIZE_EXCEEDED', message: 'Embed size exceeds maximum size of 6000' }] };
+  if (total > 6000)
+    return { _errors: [{ code: 'MAX_EMBED_SIZE_EXCEEDED', message: 'Embed size exceeds maximum size of 6000' }] };
   return null;
 }
 
@@ -257,4 +301,3 @@ function bodyOf(req: Request): Buffer {
 function rewrite(url: string, baseUrl: string): string {
   return rewriteToFake('Discord', DISCORD_HOSTS, url, baseUrl);
 }
-

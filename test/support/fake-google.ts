@@ -64,7 +64,11 @@ function googleError(res: Response, code: number, status: string, message: strin
   res.status(code).json({ error: { code, message, status } });
 }
 
-function verifyAssertion(jwt: string, keys: Map<string, string>, nowSec: number): { ok: true; email: string } | { ok: false; description: string } {
+function verifyAssertion(
+  jwt: string,
+  keys: Map<string, string>,
+  nowSec: number,
+): { ok: true; email: string } | { ok: false; description: string } {
   const parts = jwt.split('.');
   if (parts.length !== 3) return { ok: false, description: 'Invalid JWT: not a JWT' };
   let header: { alg?: string };
@@ -78,13 +82,31 @@ function verifyAssertion(jwt: string, keys: Map<string, string>, nowSec: number)
   if (header.alg !== 'RS256') return { ok: false, description: 'Invalid JWT: alg must be RS256' };
   const pem = keys.get(claims.iss ?? '');
   if (!pem) return { ok: false, description: 'Invalid grant: account not found' };
-  const valid = createVerify('RSA-SHA256').update(`${parts[0]}.${parts[1]}`).verify(createPublicKey(pem), Buffer.from(parts[2]!, 'base64url'));
+  const valid = createVerify('RSA-SHA256')
+    .update(`${parts[0]}.${parts[1]}`)
+    .verify(createPublicKey(pem), Buffer.from(parts[2]!, 'base64url'));
   if (!valid) return { ok: false, description: 'Invalid JWT Signature.' };
-  if (claims.aud !== 'https://oauth2.googleapis.com/token') return { ok: false, description: 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.' };
-  if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number' || claims.exp - claims.iat > 3600 || claims.exp < nowSec || claims.iat > nowSec + 300) {
-    return { ok: false, description: 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.' };
+  if (claims.aud !== 'https://oauth2.googleapis.com/token')
+    return {
+      ok: false,
+      description:
+        'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.',
+    };
+  if (
+    typeof claims.iat !== 'number' ||
+    typeof claims.exp !== 'number' ||
+    claims.exp - claims.iat > 3600 ||
+    claims.exp < nowSec ||
+    claims.iat > nowSec + 300
+  ) {
+    return {
+      ok: false,
+      description:
+        'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.',
+    };
   }
-  if (!(claims.scope ?? '').split(' ').includes('https://www.googleapis.com/auth/spreadsheets')) return { ok: false, description: 'Invalid OAuth scope or ID token audience provided.' };
+  if (!(claims.scope ?? '').split(' ').includes('https://www.googleapis.com/auth/spreadsheets'))
+    return { ok: false, description: 'Invalid OAuth scope or ID token audience provided.' };
   return { ok: true, email: claims.iss! };
 }
 
@@ -99,7 +121,14 @@ export function parseRange(a1: string): { sheet: string; r0: number; r1: number;
   let m = /^(\d+):(\d+)$/.exec(ref);
   if (m) return { sheet, r0: Number(m[1]) - 1, r1: Number(m[2]) - 1, c0: 0, c1: Infinity };
   m = /^([A-Z]+)(\d*):([A-Z]+)(\d*)$/.exec(ref);
-  if (m) return { sheet, r0: m[2] ? Number(m[2]) - 1 : 0, r1: m[4] ? Number(m[4]) - 1 : Infinity, c0: col(m[1]!), c1: col(m[3]!) };
+  if (m)
+    return {
+      sheet,
+      r0: m[2] ? Number(m[2]) - 1 : 0,
+      r1: m[4] ? Number(m[4]) - 1 : Infinity,
+      c0: col(m[1]!),
+      c1: col(m[3]!),
+    };
   m = /^([A-Z]+)(\d+)$/.exec(ref);
   if (m) return { sheet, r0: Number(m[2]) - 1, r1: Number(m[2]) - 1, c0: col(m[1]!), c1: col(m[1]!) };
   return null;
@@ -116,7 +145,15 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
     keySize: 2048,
     algorithm: 'sha256',
     days: 1,
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
   });
   const keys = new Map<string, string>();
   const tokens = new Map<string, { email: string; expiresAt: number }>();
@@ -134,7 +171,8 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
   app.post('/token', (req: Request, res: Response) => {
     log.push('POST /token');
     const body = req.body as Record<string, string>;
-    if (body.grant_type !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') return res.status(400).json({ error: 'unsupported_grant_type', error_description: 'Invalid grant_type: ' });
+    if (body.grant_type !== 'urn:ietf:params:oauth:grant-type:jwt-bearer')
+      return res.status(400).json({ error: 'unsupported_grant_type', error_description: 'Invalid grant_type: ' });
     const checked = verifyAssertion(body.assertion ?? '', keys, Math.floor(Date.now() / 1000));
     if (!checked.ok) return res.status(400).json({ error: 'invalid_grant', error_description: checked.description });
     const token = `ya29.fake-${randomBytes(12).toString('hex')}`;
@@ -148,40 +186,71 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
     const auth = /^Bearer (.+)$/.exec(req.get('authorization') ?? '');
     const session = auth ? tokens.get(auth[1]!) : undefined;
     if (!session || session.expiresAt <= Date.now()) {
-      return googleError(res, 401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
+      return googleError(
+        res,
+        401,
+        'UNAUTHENTICATED',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+      );
     }
     const m = /^([^/]+)\/values(?::batchGet|\/(.+?)(:append)?)$/.exec(path);
     if (!m) return googleError(res, 404, 'NOT_FOUND', 'Requested entity was not found.');
     const book = spreadsheets.get(decodeURIComponent(m[1]!));
     if (!book) return googleError(res, 404, 'NOT_FOUND', 'Requested entity was not found.');
-    if (!book.sharedWith.has(session.email)) return googleError(res, 403, 'PERMISSION_DENIED', 'The caller does not have permission');
+    if (!book.sharedWith.has(session.email))
+      return googleError(res, 403, 'PERMISSION_DENIED', 'The caller does not have permission');
     const isWrite = req.method !== 'GET';
     if (isWrite && writeQuota !== null) {
       const now = Date.now();
       const recent = (writes.get(session.email) ?? []).filter((t) => t > now - 60_000);
       if (recent.length >= writeQuota) {
-        return googleError(res, 429, 'RESOURCE_EXHAUSTED', "Quota exceeded for quota metric 'Write requests' and limit 'Write requests per minute per user' of service 'sheets.googleapis.com'.");
+        return googleError(
+          res,
+          429,
+          'RESOURCE_EXHAUSTED',
+          "Quota exceeded for quota metric 'Write requests' and limit 'Write requests per minute per user' of service 'sheets.googleapis.com'.",
+        );
       }
       writes.set(session.email, [...recent, now]);
     }
     if (req.method === 'GET') return batchGet(book, req, res);
     const range = parseRange(decodeURIComponent(m[2] ?? ''));
     const tab = range ? book.sheets.get(range.sheet) : undefined;
-    if (!range || !tab) return googleError(res, 400, 'INVALID_ARGUMENT', `Unable to parse range: ${decodeURIComponent(m[2] ?? '')}`);
-    if (req.query.valueInputOption !== 'RAW') return googleError(res, 400, 'INVALID_ARGUMENT', "'valueInputOption' is required but not specified");
+    if (!range || !tab)
+      return googleError(res, 400, 'INVALID_ARGUMENT', `Unable to parse range: ${decodeURIComponent(m[2] ?? '')}`);
+    if (req.query.valueInputOption !== 'RAW')
+      return googleError(res, 400, 'INVALID_ARGUMENT', "'valueInputOption' is required but not specified");
     const values = (req.body as { values?: Row[] }).values ?? [];
     if (values.some((r) => r.some((c) => typeof c === 'string' && c.length > 50_000))) {
-      return googleError(res, 400, 'INVALID_ARGUMENT', 'Your input contains more than the maximum of 50000 characters in a single cell.');
+      return googleError(
+        res,
+        400,
+        'INVALID_ARGUMENT',
+        'Your input contains more than the maximum of 50000 characters in a single cell.',
+      );
     }
-    const cells = [...book.sheets.values()].reduce((n, rows) => n + rows.reduce((k, r) => k + r.length, 0), 0) + values.reduce((n, r) => n + r.length, 0);
-    if (cells > cellLimit) return googleError(res, 400, 'INVALID_ARGUMENT', `This action would increase the number of cells in the workbook above the limit of ${cellLimit.toLocaleString('en-US')} cells.`);
+    const cells =
+      [...book.sheets.values()].reduce((n, rows) => n + rows.reduce((k, r) => k + r.length, 0), 0) +
+      values.reduce((n, r) => n + r.length, 0);
+    if (cells > cellLimit)
+      return googleError(
+        res,
+        400,
+        'INVALID_ARGUMENT',
+        `This action would increase the number of cells in the workbook above the limit of ${cellLimit.toLocaleString('en-US')} cells.`,
+      );
     if (req.method === 'PUT' && !m[3]) {
       const row = (tab[range.r0] ??= []);
       (values[0] ?? []).forEach((v, i) => {
         while (row.length < range.c0 + i) row.push('');
         row[range.c0 + i] = v;
       });
-      return res.json({ spreadsheetId: m[1], updatedRange: decodeURIComponent(m[2]!), updatedRows: 1, updatedCells: values[0]?.length ?? 0 });
+      return res.json({
+        spreadsheetId: m[1],
+        updatedRange: decodeURIComponent(m[2]!),
+        updatedRows: 1,
+        updatedCells: values[0]?.length ?? 0,
+      });
     }
     if (req.method === 'POST' && m[3]) {
       for (const r of values) tab.push([...r]);
@@ -194,7 +263,14 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
         setTimeout(() => req.socket.destroy(), 20);
         return undefined;
       }
-      return res.json({ spreadsheetId: m[1], updates: { updatedRange: `${range.sheet}!A${tab.length}`, updatedRows: values.length, updatedCells: values.reduce((n, r) => n + r.length, 0) } });
+      return res.json({
+        spreadsheetId: m[1],
+        updates: {
+          updatedRange: `${range.sheet}!A${tab.length}`,
+          updatedRows: values.length,
+          updatedCells: values.reduce((n, r) => n + r.length, 0),
+        },
+      });
     }
     return googleError(res, 404, 'NOT_FOUND', 'Requested entity was not found.');
   });
@@ -206,9 +282,13 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
       const range = parseRange(a1);
       const tab = range ? book.sheets.get(range.sheet) : undefined;
       if (!range || !tab) return googleError(res, 400, 'INVALID_ARGUMENT', `Unable to parse range: ${a1}`);
-      const rows = tab.slice(range.r0, range.r1 === Infinity ? undefined : range.r1 + 1).map((r) => trimRow(r.slice(range.c0, range.c1 === Infinity ? undefined : range.c1 + 1)));
+      const rows = tab
+        .slice(range.r0, range.r1 === Infinity ? undefined : range.r1 + 1)
+        .map((r) => trimRow(r.slice(range.c0, range.c1 === Infinity ? undefined : range.c1 + 1)));
       while (rows.length > 0 && rows[rows.length - 1]!.length === 0) rows.pop();
-      valueRanges.push(rows.length > 0 ? { range: a1, majorDimension: 'ROWS', values: rows } : { range: a1, majorDimension: 'ROWS' });
+      valueRanges.push(
+        rows.length > 0 ? { range: a1, majorDimension: 'ROWS', values: rows } : { range: a1, majorDimension: 'ROWS' },
+      );
     }
     res.json({ spreadsheetId: req.path.split('/')[1], valueRanges });
   }
@@ -228,7 +308,10 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
     log,
     registerServiceAccount: (email, pem) => keys.set(email, pem),
     addSpreadsheet: (id, opts) => {
-      const book: FakeSpreadsheet = { sheets: new Map((opts.sheets ?? ['Sheet1']).map((s) => [s, []])), sharedWith: new Set(opts.sharedWith) };
+      const book: FakeSpreadsheet = {
+        sheets: new Map((opts.sheets ?? ['Sheet1']).map((s) => [s, []])),
+        sharedWith: new Set(opts.sharedWith),
+      };
       spreadsheets.set(id, book);
       return book;
     },
@@ -246,7 +329,12 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
     send: (req) =>
       sendRequest(
         { ...req, url: rewriteToFake('Google', GOOGLE_HOSTS, req.url, baseUrl) },
-        { timeoutMs: 2_000, agent, maxResponseBytes: GOOGLE_RESPONSE_LIMIT_BYTES, responseLimitBytes: GOOGLE_RESPONSE_LIMIT_BYTES },
+        {
+          timeoutMs: 2_000,
+          agent,
+          maxResponseBytes: GOOGLE_RESPONSE_LIMIT_BYTES,
+          responseLimitBytes: GOOGLE_RESPONSE_LIMIT_BYTES,
+        },
       ),
     close: () => {
       agent.https.destroy();

@@ -13,7 +13,8 @@ export function isObject(v: unknown): v is Record<string, unknown> {
  */
 export function rewriteToFake(platform: string, realHosts: readonly string[], url: string, baseUrl: string): string {
   const u = new URL(url);
-  if (u.protocol !== 'https:' || !realHosts.includes(u.hostname)) throw new Error(`fake ${platform}: refusing to send to ${u.host}`);
+  if (u.protocol !== 'https:' || !realHosts.includes(u.hostname))
+    throw new Error(`fake ${platform}: refusing to send to ${u.host}`);
   return new URL(u.pathname + u.search, baseUrl).toString();
 }
 

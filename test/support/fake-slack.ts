@@ -98,7 +98,14 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
     return reply(200, 'ok');
   });
   app.use((_err: unknown, req: Request, res: Response, _next: express.NextFunction) => {
-    requests.push({ method: req.method, path: req.path, headers: req.headers, body: Buffer.alloc(0), status: 400, response: 'invalid_payload' });
+    requests.push({
+      method: req.method,
+      path: req.path,
+      headers: req.headers,
+      body: Buffer.alloc(0),
+      status: 400,
+      response: 'invalid_payload',
+    });
     res.status(400).type('text/html').send('invalid_payload');
   });
 
@@ -131,7 +138,8 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
       buckets.clear();
     },
     queueResponse: (r) => void queued.push(r),
-    send: (req) => (secure ? secure.send(req) : sendRequest({ ...req, url: rewrite(req.url, baseUrl) }, { timeoutMs: 5000 })),
+    send: (req) =>
+      secure ? secure.send(req) : sendRequest({ ...req, url: rewrite(req.url, baseUrl) }, { timeoutMs: 5000 }),
     close: () => (secure ? secure.close() : closeNow(server!)),
   };
 }
@@ -179,4 +187,3 @@ function blocksValid(blocks: unknown): boolean {
 function rewrite(url: string, baseUrl: string): string {
   return rewriteToFake('Slack', SLACK_HOSTS, url, baseUrl);
 }
-

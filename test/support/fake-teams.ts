@@ -39,7 +39,9 @@ const CARD = 'application/vnd.microsoft.card.adaptive';
 function readable(body: Record<string, unknown>): boolean {
   if (typeof body.text === 'string' && body.text !== '') return true;
   if (body.type !== 'message' || !Array.isArray(body.attachments) || body.attachments.length === 0) return false;
-  return body.attachments.every((a) => isObject(a) && a.contentType === CARD && isObject(a.content) && a.content.type === 'AdaptiveCard');
+  return body.attachments.every(
+    (a) => isObject(a) && a.contentType === CARD && isObject(a.content) && a.content.type === 'AdaptiveCard',
+  );
 }
 
 export async function startFakeTeams(): Promise<FakeTeams> {
@@ -54,11 +56,18 @@ export async function startFakeTeams(): Promise<FakeTeams> {
   app.use((req: Request, res: Response) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     requests.push({ method: req.method, path: req.path, body: raw });
-    const fail = (status: number, code: string, message: string): void => void res.status(status).json({ error: { code, message } });
+    const fail = (status: number, code: string, message: string): void =>
+      void res.status(status).json({ error: { code, message } });
     const m = /^\/workflows\/([^/]+)\/triggers\/manual\/paths\/invoke$/.exec(req.path);
     const flow = m ? workflows.get(m[1]!) : undefined;
-    if (!m || !flow || req.method !== 'POST') return fail(404, 'WorkflowNotFound', `The workflow '${m?.[1] ?? ''}' could not be found.`);
-    if (req.query.sig !== flow.sig) return fail(401, 'DirectApiInvalidAuthorizationSignature', `The provided authorization signature for '${req.originalUrl}' is not valid.`);
+    if (!m || !flow || req.method !== 'POST')
+      return fail(404, 'WorkflowNotFound', `The workflow '${m?.[1] ?? ''}' could not be found.`);
+    if (req.query.sig !== flow.sig)
+      return fail(
+        401,
+        'DirectApiInvalidAuthorizationSignature',
+        `The provided authorization signature for '${req.originalUrl}' is not valid.`,
+      );
     if (!flow.enabled) return fail(409, 'WorkflowTriggerIsNotEnabled', 'The workflow trigger is not enabled.');
     const now = Date.now();
     if (now - window.start >= 1000) window = { start: now, count: 0 };
@@ -66,14 +75,16 @@ export async function startFakeTeams(): Promise<FakeTeams> {
       res.set('Retry-After', '1');
       return fail(429, 'TooManyRequests', 'Rate limit is exceeded. Try again in 1 seconds.');
     }
-    if (raw.length > MAX_BYTES) return fail(413, 'RequestEntityTooLarge', `The message is ${raw.length} bytes; the limit is 28 KB.`);
+    if (raw.length > MAX_BYTES)
+      return fail(413, 'RequestEntityTooLarge', `The message is ${raw.length} bytes; the limit is 28 KB.`);
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch {
       return fail(400, 'InvalidRequestContent', 'The request content is not valid JSON.');
     }
-    if (!isObject(body) || !readable(body)) return fail(400, 'InvalidRequestContent', 'The message is neither an Adaptive Card attachment nor text.');
+    if (!isObject(body) || !readable(body))
+      return fail(400, 'InvalidRequestContent', 'The message is neither an Adaptive Card attachment nor text.');
     posted.push({ workflow: m[1]!, body });
     res.status(202).end();
   });

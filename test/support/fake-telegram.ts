@@ -52,8 +52,14 @@ function visibleHtml(text: string): string | null {
       if (stack.pop() !== name) return null;
     } else stack.push(name);
   }
-  if (stack.length > 0 || /&(?!(lt|gt|amp|quot);)/.test(text) || /[<>]/.test(text.replace(/<[^<>]*>/g, ''))) return null;
-  return text.replace(/<[^<>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  if (stack.length > 0 || /&(?!(lt|gt|amp|quot);)/.test(text) || /[<>]/.test(text.replace(/<[^<>]*>/g, '')))
+    return null;
+  return text
+    .replace(/<[^<>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 }
 
 /** MarkdownV2: every special character outside code must be escaped; null when one is not. */
@@ -75,8 +81,10 @@ function visibleMarkdownV2(text: string): string | null {
       }
       inCode = !inCode;
     } else if (inCode) out += c;
-    else if ('*_~|`'.includes(c)) continue; // formatting marks
-    else if ('[]()>#+-={}.!'.includes(c)) return null; // must have been escaped
+    else if ('*_~|`'.includes(c))
+      continue; // formatting marks
+    else if ('[]()>#+-={}.!'.includes(c))
+      return null; // must have been escaped
     else out += c;
   }
   return inCode ? null : out;
@@ -96,7 +104,8 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   app.use((req: Request, res: Response) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     requests.push({ method: req.method, path: req.path, body: raw });
-    const fail = (code: number, description: string, parameters?: Record<string, unknown>): void => void res.status(code).json({ ok: false, error_code: code, description, ...(parameters ? { parameters } : {}) });
+    const fail = (code: number, description: string, parameters?: Record<string, unknown>): void =>
+      void res.status(code).json({ ok: false, error_code: code, description, ...(parameters ? { parameters } : {}) });
     const m = /^\/bot([^/]+)\/(\w+)$/.exec(req.path);
     if (!m) return fail(404, 'Not Found');
     const chats = bots.get(m[1]!);
@@ -112,26 +121,34 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     const chat = String(body.chat_id ?? '');
     if (!chat) return fail(400, 'Bad Request: chat_id is empty');
     const movedTo = migrated.get(chat);
-    if (movedTo !== undefined) return fail(400, 'Bad Request: group chat was upgraded to a supergroup chat', { migrate_to_chat_id: movedTo });
+    if (movedTo !== undefined)
+      return fail(400, 'Bad Request: group chat was upgraded to a supergroup chat', { migrate_to_chat_id: movedTo });
     if (!chats.has(chat)) return fail(400, 'Bad Request: chat not found');
     if (blocked.has(chat)) return fail(403, 'Forbidden: bot was blocked by the user');
     const wait = take(`${m[1]}:${chat}`);
     if (wait !== null) return fail(429, `Too Many Requests: retry after ${wait}`, { retry_after: wait });
-    if (typeof body.text !== 'string' || body.text.trim() === '') return fail(400, 'Bad Request: message text is empty');
+    if (typeof body.text !== 'string' || body.text.trim() === '')
+      return fail(400, 'Bad Request: message text is empty');
     const mode = body.parse_mode;
-    if (mode !== undefined && mode !== 'HTML' && mode !== 'MarkdownV2' && mode !== 'Markdown') return fail(400, 'Bad Request: unsupported parse_mode');
-    const visible = mode === 'HTML' ? visibleHtml(body.text) : mode === 'MarkdownV2' ? visibleMarkdownV2(body.text) : body.text;
+    if (mode !== undefined && mode !== 'HTML' && mode !== 'MarkdownV2' && mode !== 'Markdown')
+      return fail(400, 'Bad Request: unsupported parse_mode');
+    const visible =
+      mode === 'HTML' ? visibleHtml(body.text) : mode === 'MarkdownV2' ? visibleMarkdownV2(body.text) : body.text;
     if (visible === null) return fail(400, "Bad Request: can't parse entities: unexpected character");
     if (visible.length > MAX_TEXT) return fail(400, 'Bad Request: message is too long');
     messages.push({ chat_id: chat, visible, body });
-    res.json({ ok: true, result: { message_id: messages.length, chat: { id: chat }, date: Math.floor(Date.now() / 1000), text: visible } });
+    res.json({
+      ok: true,
+      result: { message_id: messages.length, chat: { id: chat }, date: Math.floor(Date.now() / 1000), text: visible },
+    });
   });
 
   function take(key: string): number | null {
     if (!rateLimit) return null;
     const now = Date.now();
     let bucket = buckets.get(key);
-    if (!bucket || now >= bucket.resetAt) bucket = { remaining: rateLimit.limit, resetAt: now + rateLimit.windowSec * 1000 };
+    if (!bucket || now >= bucket.resetAt)
+      bucket = { remaining: rateLimit.limit, resetAt: now + rateLimit.windowSec * 1000 };
     buckets.set(key, bucket);
     if (bucket.remaining === 0) return Math.max(1, Math.ceil((bucket.resetAt - now) / 1000));
     bucket.remaining -= 1;

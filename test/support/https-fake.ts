@@ -22,14 +22,27 @@ export interface HttpsFake {
   close(): Promise<void>;
 }
 
-export async function startHttpsFake(platform: string, realHosts: readonly string[], app: express.Express): Promise<HttpsFake> {
+export async function startHttpsFake(
+  platform: string,
+  realHosts: readonly string[],
+  app: express.Express,
+): Promise<HttpsFake> {
   // a subject of its own: trusted together (NODE_EXTRA_CA_CERTS), same-named anchors would shadow each other
   const pems = generate([{ name: 'commonName', value: `relay test fake ${platform}` }], {
     keySize: 2048,
     algorithm: 'sha256',
     days: 1,
-        // the real host names too, so a deliverer process routed here (HOST_ROUTES) verifies TLS for them
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, ...realHosts.map((value) => ({ type: 2, value }))] }],
+    // the real host names too, so a deliverer process routed here (HOST_ROUTES) verifies TLS for them
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          ...realHosts.map((value) => ({ type: 2, value })),
+        ],
+      },
+    ],
   });
   const server = https.createServer({ key: pems.private, cert: pems.cert }, app);
   await new Promise<void>((resolve, reject) => {
@@ -43,7 +56,11 @@ export async function startHttpsFake(platform: string, realHosts: readonly strin
     baseUrl,
     ca: pems.cert,
     routes: realHosts.map((h) => `${h}=127.0.0.1:${port}`),
-    send: (req, opts = {}) => sendRequest({ ...req, url: rewriteToFake(platform, realHosts, req.url, baseUrl) }, { timeoutMs: 5_000, agent, ...opts }),
+    send: (req, opts = {}) =>
+      sendRequest(
+        { ...req, url: rewriteToFake(platform, realHosts, req.url, baseUrl) },
+        { timeoutMs: 5_000, agent, ...opts },
+      ),
     close: () => {
       agent.https.destroy();
       server.closeAllConnections();

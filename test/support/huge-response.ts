@@ -61,7 +61,13 @@ export class HugeResponseServer {
 
   private answer(res: http.ServerResponse): void {
     this.requests += 1;
-    const { status = 200, bytes = GIB, encoding = 'identity', declareLength = false, contentType = 'application/json' } = this.opts;
+    const {
+      status = 200,
+      bytes = GIB,
+      encoding = 'identity',
+      declareLength = false,
+      contentType = 'application/json',
+    } = this.opts;
     const headers: Record<string, string | number> = { 'content-type': contentType };
     if (encoding === 'gzip') headers['content-encoding'] = 'gzip';
     else if (declareLength) headers['content-length'] = bytes;

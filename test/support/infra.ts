@@ -33,13 +33,27 @@ export async function deleteBrokerNamespace(namespace: string, retryDelaysMs: nu
     const ch = await conn.createChannel();
     ch.on('error', () => undefined);
     const n = brokerNames(namespace);
-    const queues = [n.activityQueue, ...n.activityPartitionQueues, n.activityWritersQueue, n.deadActivityQueue, n.payloadQueue, n.accountEventQueue];
+    const queues = [
+      n.activityQueue,
+      ...n.activityPartitionQueues,
+      n.activityWritersQueue,
+      n.deadActivityQueue,
+      n.payloadQueue,
+      n.accountEventQueue,
+    ];
     for (const c of DELIVERY_CHANNELS) {
       queues.push(n.deliveryQueue(c), n.deadDeliveryQueue(c));
       for (const d of new Set([...retryDelaysMs, ...defaultRetryTiers(c)])) queues.push(n.retryQueue(c, d));
     }
     for (const q of queues) await ch.deleteQueue(q).catch(() => undefined);
-    for (const e of [n.deliveriesExchange, n.activityExchange, n.deadLetterExchange, n.retryExchange, cliSessionsExchange(namespace)]) await ch.deleteExchange(e).catch(() => undefined);
+    for (const e of [
+      n.deliveriesExchange,
+      n.activityExchange,
+      n.deadLetterExchange,
+      n.retryExchange,
+      cliSessionsExchange(namespace),
+    ])
+      await ch.deleteExchange(e).catch(() => undefined);
     await ch.close().catch(() => undefined);
   } finally {
     await conn.close().catch(() => undefined);
@@ -47,7 +61,11 @@ export async function deleteBrokerNamespace(namespace: string, retryDelaysMs: nu
 }
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined | false | null>, timeoutMs = 10000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false | null>,
+  timeoutMs = 10000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -57,7 +75,10 @@ export async function eventually<T>(check: () => Promise<T | undefined | false |
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -10,6 +10,11 @@ export function testLogger(service = 'test'): { logger: Logger; lines: () => Rec
   const logger = createLogger({ service, level: process.env.TEST_LOG_LEVEL ?? 'debug', stream });
   return {
     logger,
-    lines: () => chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>),
+    lines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
   };
 }

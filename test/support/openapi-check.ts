@@ -28,7 +28,18 @@ const DOC_ID = 'relay-openapi.json';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, discriminator: true, logger: false });
 addFormats(ajv);
-ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components', 'webhooks', 'jsonSchemaDialect', 'externalDocs']);
+ajv.addVocabulary([
+  'openapi',
+  'info',
+  'servers',
+  'security',
+  'tags',
+  'paths',
+  'components',
+  'webhooks',
+  'jsonSchemaDialect',
+  'externalDocs',
+]);
 ajv.addSchema(DOC as unknown as Schema, DOC_ID);
 const compiled = new Map<string, ValidateFunction>();
 const validatorAt = (pointer: string): ValidateFunction => {
@@ -58,7 +69,10 @@ const GENERIC_ERROR: Schema = {
   type: 'object',
   required: ['code', 'message'],
   additionalProperties: false,
-  properties: { code: { enum: ['malformed_path', 'unauthorized', 'not_found', 'method_not_allowed'] }, message: { type: 'string' } },
+  properties: {
+    code: { enum: ['malformed_path', 'unauthorized', 'not_found', 'method_not_allowed'] },
+    message: { type: 'string' },
+  },
 };
 const genericError = ajv.compile(GENERIC_ERROR);
 
@@ -86,7 +100,8 @@ export function checkResponse(r: ObservedResponse): string[] {
   }
   if (!template || !op) {
     // no operation: only the refusals of an unknown route or method
-    if (![400, 401, 404, 405].includes(r.status) || !isJson || !genericError(body)) return [`${label}: no operation in the document for ${r.method.toUpperCase()} ${template ?? path}`];
+    if (![400, 401, 404, 405].includes(r.status) || !isJson || !genericError(body))
+      return [`${label}: no operation in the document for ${r.method.toUpperCase()} ${template ?? path}`];
     return [];
   }
   const responses = op.responses as Record<string, Schema>;
@@ -95,11 +110,20 @@ export function checkResponse(r: ObservedResponse): string[] {
   const base = `/paths/${escape(template)}/${method}/responses/${escape(key)}`;
   const resolved = resolveResponse(responses[key]!) ?? { pointer: base, response: responses[key]! };
   const content = resolved.response.content as Record<string, unknown> | undefined;
-  if (!content) return r.text === '' ? [] : [`${label}: ${String(op.operationId)} documents no body for ${r.status}, got one`];
+  if (!content)
+    return r.text === '' ? [] : [`${label}: ${String(op.operationId)} documents no body for ${r.status}, got one`];
   const mediaType = Object.keys(content).find((m) => (r.contentType ?? '').startsWith(m));
-  if (!mediaType) return [`${label}: content type ${r.contentType ?? '(none)'} is not documented (${Object.keys(content).join(', ')})`];
+  if (!mediaType)
+    return [
+      `${label}: content type ${r.contentType ?? '(none)'} is not documented (${Object.keys(content).join(', ')})`,
+    ];
   if (mediaType !== 'application/json') return [];
   const validate = validatorAt(`${resolved.pointer}/content/${escape(mediaType)}/schema`);
   if (validate(body)) return [];
-  return (validate.errors ?? []).slice(0, 8).map((e) => `${label}: ${String(op.operationId)} body${e.instancePath} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`);
+  return (validate.errors ?? [])
+    .slice(0, 8)
+    .map(
+      (e) =>
+        `${label}: ${String(op.operationId)} body${e.instancePath} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`,
+    );
 }

@@ -15,7 +15,8 @@ export function recordingResponses(listener: RequestListener): RequestListener {
     const url = req.url ?? '/';
     const chunks: Buffer[] = [];
     const keep = (chunk: unknown, encoding?: unknown): void => {
-      if (typeof chunk === 'string') chunks.push(Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+      if (typeof chunk === 'string')
+        chunks.push(Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
       else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
     };
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
@@ -44,5 +45,8 @@ export function recordingResponses(listener: RequestListener): RequestListener {
 /** Throws (failing the test that ran) if a response since the last call departed from the document. */
 export function failOnMismatches(): void {
   const found = mismatches.splice(0);
-  if (found.length > 0) throw new Error(`responses that do not match the OpenAPI document (services/management-api/src/openapi):\n  ${found.join('\n  ')}`);
+  if (found.length > 0)
+    throw new Error(
+      `responses that do not match the OpenAPI document (services/management-api/src/openapi):\n  ${found.join('\n  ')}`,
+    );
 }

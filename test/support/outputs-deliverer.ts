@@ -11,7 +11,10 @@ import type { TestSmtpServer } from './smtp-server';
  * sending email to the test SMTP server (STARTTLS, AUTH as `relay` with `smtpPassword`) and
  * spreadsheet rows to the Google fake, each trusted through a CA file of its own.
  */
-export async function startOutputsDeliverer(env: Record<string, string>, to: { smtp: TestSmtpServer; smtpPassword: string; google: FakeGoogle }): Promise<RunningService> {
+export async function startOutputsDeliverer(
+  env: Record<string, string>,
+  to: { smtp: TestSmtpServer; smtpPassword: string; google: FakeGoogle },
+): Promise<RunningService> {
   const dir = mkdtempSync(path.join(tmpdir(), 'relay-outputs-'));
   writeFileSync(path.join(dir, 'smtp-ca.pem'), to.smtp.ca);
   writeFileSync(path.join(dir, 'google-ca.pem'), to.google.ca);

@@ -1,6 +1,16 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
@@ -132,19 +142,28 @@ class ManagedServer {
     installExitHook();
     const log = openSync(this.logFile, 'a');
     // detached: a process group of its own, so a SIGKILL reaches every process of the server
-    const child = spawn(this.spec.command, this.spec.args, { env: this.spec.env, stdio: ['ignore', log, log], detached: true });
+    const child = spawn(this.spec.command, this.spec.args, {
+      env: this.spec.env,
+      stdio: ['ignore', log, log],
+      detached: true,
+    });
     closeSync(log);
     this.child = child;
     live.add(child);
     child.once('exit', () => live.delete(child));
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (exited(child)) throw new Error(`${this.name} exited (${child.exitCode ?? child.signalCode}) before it answered; last lines of ${this.logFile}:\n${tail(this.logFile)}`);
+      if (exited(child))
+        throw new Error(
+          `${this.name} exited (${child.exitCode ?? child.signalCode}) before it answered; last lines of ${this.logFile}:\n${tail(this.logFile)}`,
+        );
       const tried = Date.now();
       if (await this.answers()) return tried;
       if (Date.now() > deadline) {
         killGroup(child, 'SIGKILL');
-        throw new Error(`${this.name} did not answer within ${timeoutMs} ms; last lines of ${this.logFile}:\n${tail(this.logFile)}`);
+        throw new Error(
+          `${this.name} did not answer within ${timeoutMs} ms; last lines of ${this.logFile}:\n${tail(this.logFile)}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -172,7 +191,13 @@ class ManagedServer {
 }
 
 async function redisHandshake(url: string): Promise<void> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: HANDSHAKE_TIMEOUT_MS, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: HANDSHAKE_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();
@@ -193,7 +218,10 @@ async function amqpHandshake(url: string): Promise<void> {
 }
 
 async function mongoHandshake(url: string): Promise<void> {
-  const client = new mongoose.mongo.MongoClient(url, { serverSelectionTimeoutMS: HANDSHAKE_TIMEOUT_MS, connectTimeoutMS: HANDSHAKE_TIMEOUT_MS });
+  const client = new mongoose.mongo.MongoClient(url, {
+    serverSelectionTimeoutMS: HANDSHAKE_TIMEOUT_MS,
+    connectTimeoutMS: HANDSHAKE_TIMEOUT_MS,
+  });
   try {
     await client.connect();
     await client.db('admin').command({ ping: 1 });
@@ -206,8 +234,28 @@ async function mongoHandshake(url: string): Promise<void> {
 const PG_PORT = Number(process.env.RELAY_POSTGRES_PORT || 5433);
 
 function psql(bin: string, database: string, args: string[]): void {
-  const r = spawnSync(bin, ['-h', '127.0.0.1', '-p', String(PG_PORT), '-U', 'postgres', '-d', database, '-v', 'ON_ERROR_STOP=1', '-q', ...args], { encoding: 'utf8', timeout: 60000 });
-  if (r.status !== 0) throw new Error(`psql on 127.0.0.1:${PG_PORT} failed (is PostgreSQL up? \`bash scripts/infra.sh up\` starts it): ${(r.stderr || r.error?.message || '').trim()}`);
+  const r = spawnSync(
+    bin,
+    [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(PG_PORT),
+      '-U',
+      'postgres',
+      '-d',
+      database,
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-q',
+      ...args,
+    ],
+    { encoding: 'utf8', timeout: 60000 },
+  );
+  if (r.status !== 0)
+    throw new Error(
+      `psql on 127.0.0.1:${PG_PORT} failed (is PostgreSQL up? \`bash scripts/infra.sh up\` starts it): ${(r.stderr || r.error?.message || '').trim()}`,
+    );
 }
 
 /** A PostgreSQL database of its own for a private FerretDB, with the settings infra.sh gives the shared one. */
@@ -231,7 +279,9 @@ export function ferretdbBinary(): string {
   try {
     accessSync(bin, constants.X_OK);
   } catch {
-    throw new Error(`FerretDB binary not found at ${bin}: run \`bash scripts/infra.sh tools\` (it builds it there) or set FERRETDB_BIN`);
+    throw new Error(
+      `FerretDB binary not found at ${bin}: run \`bash scripts/infra.sh tools\` (it builds it there) or set FERRETDB_BIN`,
+    );
   }
   return bin;
 }
@@ -251,8 +301,11 @@ export async function startPrivateServers(label: string): Promise<PrivateServers
   checkProgram(path.join(RABBIT_BIN, 'rabbitmq-server'));
   const ferretdb = ferretdbBinary();
   const epmd = spawnSync('sh', ['-c', 'command -v epmd'], { encoding: 'utf8' }).stdout.trim();
-  if (!epmd) throw new Error('epmd not found (it comes with rabbitmq-server\'s Erlang): run `bash scripts/infra.sh tools`');
-  const psqlBin = spawnSync('sh', ['-c', 'command -v psql || ls /usr/lib/postgresql/*/bin/psql | tail -1'], { encoding: 'utf8' }).stdout.trim();
+  if (!epmd)
+    throw new Error("epmd not found (it comes with rabbitmq-server's Erlang): run `bash scripts/infra.sh tools`");
+  const psqlBin = spawnSync('sh', ['-c', 'command -v psql || ls /usr/lib/postgresql/*/bin/psql | tail -1'], {
+    encoding: 'utf8',
+  }).stdout.trim();
   if (!psqlBin) throw new Error('psql not found: run `bash scripts/infra.sh tools` to install PostgreSQL');
 
   const dir = mkdtempSync(path.join(tmpdir(), `relay-${label}-`));
@@ -266,7 +319,24 @@ export async function startPrivateServers(label: string): Promise<PrivateServers
       url: `redis://127.0.0.1:${redisPort}`,
       command: redisServer,
       // the append-only file, fsynced every second and on shutdown, keeps what a restart must not lose (the activity spool)
-      args: ['--bind', '127.0.0.1', '--port', String(redisPort), '--protected-mode', 'yes', '--dir', path.join(dir, 'redis'), '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--daemonize', 'no'],
+      args: [
+        '--bind',
+        '127.0.0.1',
+        '--port',
+        String(redisPort),
+        '--protected-mode',
+        'yes',
+        '--dir',
+        path.join(dir, 'redis'),
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'everysec',
+        '--daemonize',
+        'no',
+      ],
       env: base,
       handshake: redisHandshake,
     },
@@ -282,7 +352,14 @@ export async function startPrivateServers(label: string): Promise<PrivateServers
   writeFileSync(path.join(rabbitDir, 'rabbitmq-env.conf'), '');
   const erlangEnv = { ...base, HOME: rabbitDir, ERL_EPMD_PORT: String(epmdPort), ERL_EPMD_ADDRESS: '127.0.0.1' };
   const epmdServer = new ManagedServer(
-    { name: 'epmd', url: `epmd://127.0.0.1:${epmdPort}`, command: epmd, args: ['-port', String(epmdPort), '-address', '127.0.0.1'], env: erlangEnv, handshake: () => tcpOpen(epmdPort) },
+    {
+      name: 'epmd',
+      url: `epmd://127.0.0.1:${epmdPort}`,
+      command: epmd,
+      args: ['-port', String(epmdPort), '-address', '127.0.0.1'],
+      env: erlangEnv,
+      handshake: () => tcpOpen(epmdPort),
+    },
     path.join(dir, 'epmd.log'),
   );
   const rabbitmq = new ManagedServer(
@@ -312,7 +389,10 @@ export async function startPrivateServers(label: string): Promise<PrivateServers
   );
 
   mkdirSync(path.join(dir, 'ferretdb'), { recursive: true });
-  const storeDatabase = `ferretdb_${path.basename(dir).replace(/[^a-zA-Z0-9]/g, '_').toLowerCase()}`;
+  const storeDatabase = `ferretdb_${path
+    .basename(dir)
+    .replace(/[^a-zA-Z0-9]/g, '_')
+    .toLowerCase()}`;
   try {
     createStoreDatabase(psqlBin, storeDatabase);
   } catch (err) {

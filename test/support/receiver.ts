@@ -67,7 +67,15 @@ export class TestReceiver {
       keySize: 2048,
       algorithm: 'sha256',
       days: 1,
-      extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+      extensions: [
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+          ],
+        },
+      ],
     });
     return TestReceiver.listen(new TestReceiver(https.createServer({ key: pems.private, cert: pems.cert }), 'https'));
   }

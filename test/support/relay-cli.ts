@@ -16,7 +16,12 @@ export interface RelayProcess {
 
 /** Starts `npx relay <args>` from the repository, with only PATH, HOME and `env` in its environment. */
 export function npxRelay(args: string[], env: Record<string, string>): RelayProcess {
-  const child = spawn('npx', ['relay', ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npx', ['relay', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -39,7 +44,10 @@ export function npxRelay(args: string[], env: Record<string, string>): RelayProc
 }
 
 /** Runs `npx relay …` to its end. */
-export async function runRelay(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runRelay(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const p = npxRelay(args, env);
   const code = await new Promise<number | null>((resolve) => p.child.once('exit', resolve));
   return { code, stdout: p.stdout(), stderr: p.stderr() };
@@ -48,10 +56,16 @@ export async function runRelay(args: string[], env: Record<string, string>): Pro
 /** `npx relay listen …`, resolved once its session is open (the CLI says "Listening on"). */
 export async function relayListen(args: string[], env: Record<string, string>): Promise<RelayProcess> {
   const p = npxRelay(['listen', ...args], env);
-  const state = await eventually(async () => (p.child.exitCode !== null ? 'exited' : p.stderr().includes('Listening on') && 'listening'), 60_000, 'relay listen to connect').catch((err: Error) => err);
+  const state = await eventually(
+    async () => (p.child.exitCode !== null ? 'exited' : p.stderr().includes('Listening on') && 'listening'),
+    60_000,
+    'relay listen to connect',
+  ).catch((err: Error) => err);
   if (state !== 'listening') {
     await p.kill('SIGKILL');
-    throw new Error(`relay listen did not connect (${state instanceof Error ? state.message : `exited with ${p.child.exitCode}`})\n--- relay stderr ---\n${p.stderr()}`);
+    throw new Error(
+      `relay listen did not connect (${state instanceof Error ? state.message : `exited with ${p.child.exitCode}`})\n--- relay stderr ---\n${p.stderr()}`,
+    );
   }
   return p;
 }

@@ -6,7 +6,13 @@ import { eventually } from './infra';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-export type ServiceName = 'ingest-gateway' | 'management-api' | 'webhook-deliverer' | 'chat-deliverer' | 'outputs-deliverer' | 'activity-writer';
+export type ServiceName =
+  | 'ingest-gateway'
+  | 'management-api'
+  | 'webhook-deliverer'
+  | 'chat-deliverer'
+  | 'outputs-deliverer'
+  | 'activity-writer';
 
 /**
  * The deliverers are one program, services/deliverer, run once per channel (docs/architecture.md
@@ -54,10 +60,20 @@ async function startServiceOnce(name: ServiceName, env: Record<string, string>):
   // the gateway and the API serve HTTP on PORT and health and metrics on HEALTH_PORT; the others only the latter
   const twoPorts = name === 'ingest-gateway' || name === 'management-api';
   const healthPort = twoPorts ? await freePort() : port;
-  const ports: Record<string, string> = twoPorts ? { PORT: String(port), HEALTH_PORT: String(healthPort) } : { HEALTH_PORT: String(port) };
+  const ports: Record<string, string> = twoPorts
+    ? { PORT: String(port), HEALTH_PORT: String(healthPort) }
+    : { HEALTH_PORT: String(port) };
   const program = PROGRAMS[name];
   const child = spawn(process.execPath, [path.join(ROOT, 'services', program?.program ?? name, 'dist', 'main.js')], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '3000', HOST: '127.0.0.1', ...program?.env, ...env, ...ports },
+    env: {
+      PATH: process.env.PATH ?? '',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_GRACE_MS: '3000',
+      HOST: '127.0.0.1',
+      ...program?.env,
+      ...env,
+      ...ports,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -99,11 +115,18 @@ async function startServiceOnce(name: ServiceName, env: Record<string, string>):
 }
 
 /** Runs the management API's bootstrap command and returns what it printed. */
-export async function bootstrapAccount(env: Record<string, string>, args: string[] = []): Promise<{ account_id: string; api_key: string; endpoint_id?: string; ingest_url?: string }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'services', 'management-api', 'dist', 'bootstrap.js'), ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export async function bootstrapAccount(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ account_id: string; api_key: string; endpoint_id?: string; ingest_url?: string }> {
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'services', 'management-api', 'dist', 'bootstrap.js'), ...args],
+    {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

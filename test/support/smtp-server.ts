@@ -59,7 +59,15 @@ export async function startTestSmtpServer(opts: TestSmtpServerOptions): Promise<
     keySize: 2048,
     algorithm: 'sha256',
     days: 1,
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
   });
   const received: ReceivedMail[] = [];
   const rejected = new Map<string, SmtpReply>();
@@ -77,11 +85,15 @@ export async function startTestSmtpServer(opts: TestSmtpServerOptions): Promise<
     allowInsecureAuth: false,
     authMethods: ['PLAIN', 'LOGIN'],
     // `plain` refuses STARTTLS outright: hiding it alone still lets a client that asks upgrade
-    disabledCommands: [...(opts.auth === undefined ? ['AUTH'] : []), ...(opts.security === 'plain' ? ['STARTTLS'] : [])],
+    disabledCommands: [
+      ...(opts.auth === undefined ? ['AUTH'] : []),
+      ...(opts.security === 'plain' ? ['STARTTLS'] : []),
+    ],
     logger: false,
     size: 50 * 1024 * 1024,
     onAuth(auth, _session, callback) {
-      if (opts.auth && auth.username === opts.auth.user && auth.password === opts.auth.pass) return callback(null, { user: auth.username });
+      if (opts.auth && auth.username === opts.auth.user && auth.password === opts.auth.pass)
+        return callback(null, { user: auth.username });
       return callback(Object.assign(new Error('5.7.8 Authentication credentials invalid'), { responseCode: 535 }));
     },
     onRcptTo(address, _session, callback) {
@@ -102,7 +114,13 @@ export async function startTestSmtpServer(opts: TestSmtpServerOptions): Promise<
           };
           simpleParser(raw)
             .then((parsed) => {
-              received.push({ envelope, raw, parsed, secure: session.secure, user: session.user as string | undefined });
+              received.push({
+                envelope,
+                raw,
+                parsed,
+                secure: session.secure,
+                user: session.user as string | undefined,
+              });
               callback(null, 'OK: queued');
             })
             .catch((err: Error) => callback(err));
@@ -133,7 +151,8 @@ export async function startTestSmtpServer(opts: TestSmtpServerOptions): Promise<
     waitFor: async (count, timeoutMs = 5_000) => {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`smtp test server: ${received.length} of ${count} messages after ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`smtp test server: ${received.length} of ${count} messages after ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 20));
       }
       return received;

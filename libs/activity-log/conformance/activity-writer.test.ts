@@ -1,4 +1,11 @@
-import { collectionsOf, PageCounts, accountScope, endpointScope, listIndexed, createActivityWriter } from '../../../test/support/activity-log-internals';
+import {
+  collectionsOf,
+  PageCounts,
+  accountScope,
+  endpointScope,
+  listIndexed,
+  createActivityWriter,
+} from '../../../test/support/activity-log-internals';
 import type { IndexEntry } from '../../../test/support/activity-log-internals';
 import { attempt, eventId, fileStore, pipelineOn, request, row } from './fixtures';
 
@@ -10,7 +17,14 @@ async function listed(scope: string): Promise<IndexEntry[]> {
   let cursor = null;
   for (let i = 0; i < 50; i++) {
     const page: Awaited<ReturnType<typeof listIndexed>> = await listIndexed(collectionsOf(store()), {
-      scope, fromMs: Date.now() - 86_400_000, toMs: Date.now() + 86_400_000, cursor, limit: 200, matches: () => true, budget: 10_000, counts: new PageCounts(),
+      scope,
+      fromMs: Date.now() - 86_400_000,
+      toMs: Date.now() + 86_400_000,
+      cursor,
+      limit: 200,
+      matches: () => true,
+      budget: 10_000,
+      counts: new PageCounts(),
     });
     out.push(...page.entries);
     if (!page.next) return out;
@@ -23,10 +37,34 @@ describe('activity-writer on the real MongoDB-wire store', () => {
   it('keeps one row per request with time, endpoint, outcome, reason, method and source IP', async () => {
     const at = '2026-11-21T05:00:00.000Z';
     const id = eventId('a', at);
-    await createActivityWriter(collectionsOf(store())).write({ events: [{ event_id: id, request: request(id, { outcome: 'AUTH_FAILED', reason: 'missing Authorization header', target_count: 0, received_at: at }), attempts: [], tokens: [], oldest_ms: 0 }], folds: [] });
+    await createActivityWriter(collectionsOf(store())).write({
+      events: [
+        {
+          event_id: id,
+          request: request(id, {
+            outcome: 'AUTH_FAILED',
+            reason: 'missing Authorization header',
+            target_count: 0,
+            received_at: at,
+          }),
+          attempts: [],
+          tokens: [],
+          oldest_ms: 0,
+        },
+      ],
+      folds: [],
+    });
     expect(await row(store(), id)).toMatchObject({
-      id, endpoint_id: 'ep_1', outcome: 'AUTH_FAILED', reason: 'missing Authorization header', method: 'POST', source_ip: '203.0.113.7',
-      received_at: new Date(at), status: 'errors', deliveries: [], aggregate: null,
+      id,
+      endpoint_id: 'ep_1',
+      outcome: 'AUTH_FAILED',
+      reason: 'missing Authorization header',
+      method: 'POST',
+      source_ip: '203.0.113.7',
+      received_at: new Date(at),
+      status: 'errors',
+      deliveries: [],
+      aggregate: null,
     });
   });
 
@@ -52,7 +90,11 @@ describe('activity-writer on the real MongoDB-wire store', () => {
       ['tg_2', 'delivered', [1]],
     ]);
     expect(done.deliveries[0]!.attempts[0]).toMatchObject({ state: 'retrying', status_code: 503, error: 'HTTP 503' });
-    expect(flushes.map((f) => [f.inserted, f.updated, f.late])).toEqual([[1, 0, 0], [0, 0, 1], [0, 0, 2]]);
+    expect(flushes.map((f) => [f.inserted, f.updated, f.late])).toEqual([
+      [1, 0, 0],
+      [0, 0, 1],
+      [0, 0, 2],
+    ]);
     // read back by a writer that never saw it (a restart): the late attempts are found beside the row
     expect((await collectionsOf(store()).rowWithLate(id))!.late).toBe(3);
     // the list follows the row's status through change pages
@@ -69,7 +111,11 @@ describe('activity-writer on the real MongoDB-wire store', () => {
     expect(await listedRow()).toMatchObject({ status: 'pending', retry_ms: Date.parse(first) });
     // same status, same error: only the next attempt moved, and the list follows it (a change page)
     await write([attempt(id, 'tg_1', 2, 'retrying', { next_attempt_at: second })]);
-    expect(await listedRow()).toMatchObject({ status: 'pending', last_error: 'HTTP 503', retry_ms: Date.parse(second) });
+    expect(await listedRow()).toMatchObject({
+      status: 'pending',
+      last_error: 'HTTP 503',
+      retry_ms: Date.parse(second),
+    });
     await write([attempt(id, 'tg_1', 3, 'delivered')]);
     expect(await listedRow()).toMatchObject({ status: 'completed', retry_ms: null });
   });
@@ -78,7 +124,10 @@ describe('activity-writer on the real MongoDB-wire store', () => {
     const { write } = pipelineOn(store());
     const id = eventId('untried');
     await write([request(id, { target_count: 1 })]);
-    expect((await listed(endpointScope('ep_1'))).find((r) => r.event_id === id)).toMatchObject({ status: 'pending', retry_ms: null });
+    expect((await listed(endpointScope('ep_1'))).find((r) => r.event_id === id)).toMatchObject({
+      status: 'pending',
+      retry_ms: null,
+    });
   });
 
   it('a restarted writer (no memory of the row) settles a further attempt after the ones already beside the row', async () => {
@@ -90,16 +139,26 @@ describe('activity-writer on the real MongoDB-wire store', () => {
     const r = (await collectionsOf(store()).rowWithLate(id))!;
     expect(r.late).toBe(3);
     expect(r.row.status).toBe('completed');
-    expect((await row(store(), id))!.deliveries[0]!.attempts.map((a) => [a.attempt, a.state])).toEqual([[1, 'retrying'], [2, 'retrying'], [3, 'delivered']]);
+    expect((await row(store(), id))!.deliveries[0]!.attempts.map((a) => [a.attempt, a.state])).toEqual([
+      [1, 'retrying'],
+      [2, 'retrying'],
+      [3, 'delivered'],
+    ]);
   });
 
   it('an Errors row when a delivery failed for good, with the latest error kept for the error-text filter', async () => {
     const { write } = pipelineOn(store());
     const id = eventId('e');
-    await write([request(id, { target_count: 1 }), attempt(id, 'tg_1', 1, 'retrying', { error: 'connect ECONNREFUSED' })]);
+    await write([
+      request(id, { target_count: 1 }),
+      attempt(id, 'tg_1', 1, 'retrying', { error: 'connect ECONNREFUSED' }),
+    ]);
     await write([attempt(id, 'tg_1', 2, 'failed', { error: 'HTTP 410' })]);
     expect(await row(store(), id)).toMatchObject({ status: 'errors', last_error: 'HTTP 410' });
-    expect((await listed(accountScope('acc_1'))).find((r) => r.event_id === id)).toMatchObject({ status: 'errors', last_error: 'HTTP 410' });
+    expect((await listed(accountScope('acc_1'))).find((r) => r.event_id === id)).toMatchObject({
+      status: 'errors',
+      last_error: 'HTTP 410',
+    });
   });
 
   it('lands the same row whatever the arrival order, and redelivered messages change nothing', async () => {
@@ -123,7 +182,14 @@ describe('activity-writer on the real MongoDB-wire store', () => {
     const minute = Math.floor(Date.now() / 60_000) * 60_000;
     const flood = Array.from({ length: 1000 }, (_, i) => {
       const at = new Date(minute + (i % 50) * 1000).toISOString();
-      return request(eventId(`flood_${i}`, at), { endpoint_id: 'ep_flood', outcome: 'AUTH_FAILED', reason: 'invalid bearer token', target_count: 0, source_ip: `198.51.100.${i % 250}`, received_at: at });
+      return request(eventId(`flood_${i}`, at), {
+        endpoint_id: 'ep_flood',
+        outcome: 'AUTH_FAILED',
+        reason: 'invalid bearer token',
+        target_count: 0,
+        source_ip: `198.51.100.${i % 250}`,
+        received_at: at,
+      });
     });
     for (let i = 0; i < flood.length; i += 250) await write(flood.slice(i, i + 250)); // several flushes, as under load
     const entries = await listed(endpointScope('ep_flood'));
@@ -132,7 +198,12 @@ describe('activity-writer on the real MongoDB-wire store', () => {
     expect(own).toHaveLength(10);
     expect(own.every((r) => r.source_ip !== null)).toBe(true);
     expect(aggregated).toHaveLength(1);
-    expect(aggregated[0]).toMatchObject({ outcome: 'AUTH_FAILED', reason: 'invalid bearer token', source_ip: null, status: 'errors' });
+    expect(aggregated[0]).toMatchObject({
+      outcome: 'AUTH_FAILED',
+      reason: 'invalid bearer token',
+      source_ip: null,
+      status: 'errors',
+    });
     const agg = (await row(store(), aggregated[0]!.event_id))!;
     expect(agg).toMatchObject({ source_ip: null, aggregate: { count: 990 } });
     expect(new Date(agg.aggregate!.first_seen).getTime()).toBeGreaterThanOrEqual(minute);
@@ -142,7 +213,13 @@ describe('activity-writer on the real MongoDB-wire store', () => {
   it('never writes over an index page: a writer whose page numbers are behind (a restart, another process) probes again', async () => {
     const [w1, w2] = [createActivityWriter(collectionsOf(store())), createActivityWriter(collectionsOf(store()))];
     const ids = ['p1', 'p2', 'p3'].map((l) => eventId(l));
-    const ev = (id: string) => ({ event_id: id, request: request(id, { endpoint_id: 'ep_pages', target_count: 0 }), attempts: [], tokens: [], oldest_ms: 0 });
+    const ev = (id: string) => ({
+      event_id: id,
+      request: request(id, { endpoint_id: 'ep_pages', target_count: 0 }),
+      attempts: [],
+      tokens: [],
+      oldest_ms: 0,
+    });
     await w1.write({ events: [ev(ids[0]!)], folds: [] }); // w1: page 0, remembers 1
     await w2.write({ events: [ev(ids[1]!)], folds: [] }); // w2 probes: page 1
     await w1.write({ events: [ev(ids[2]!)], folds: [] }); // w1 tries 1, finds it taken, probes: page 2
@@ -160,7 +237,10 @@ describe('activity-writer on the real MongoDB-wire store', () => {
 
   it('a writer restarted after a crash reads the redelivered rows it finds already written in a few queries, and writes none of them again', async () => {
     const ids = Array.from({ length: 300 }, (_, i) => eventId(`redelivered_${i}`));
-    const first = ids.flatMap((id) => [request(id, { endpoint_id: 'ep_redelivered', target_count: 1 }), attempt(id, 'tg_1', 1, 'retrying')]);
+    const first = ids.flatMap((id) => [
+      request(id, { endpoint_id: 'ep_redelivered', target_count: 1 }),
+      attempt(id, 'tg_1', 1, 'retrying'),
+    ]);
     const retries = ids.slice(0, 50).map((id) => attempt(id, 'tg_1', 2, 'delivered'));
     await pipelineOn(store(), { holdMs: 5000 }).write(first);
     await pipelineOn(store()).write(retries);
@@ -177,11 +257,20 @@ describe('activity-writer on the real MongoDB-wire store', () => {
     many.mockRestore();
 
     const rows = await Promise.all(ids.map((id) => row(store(), id)));
-    expect(rows.slice(0, 50).every((r) => r!.status === 'completed' && r!.deliveries[0]!.attempts.length === 2)).toBe(true);
+    expect(rows.slice(0, 50).every((r) => r!.status === 'completed' && r!.deliveries[0]!.attempts.length === 2)).toBe(
+      true,
+    );
     expect(rows.slice(50).every((r) => r!.status === 'pending' && r!.deliveries[0]!.attempts.length === 1)).toBe(true);
     // indexed again (the killed flush may have stopped before its index pages); one list call shows each row once, as it is now
     const { entries } = await listIndexed(collectionsOf(store()), {
-      scope: endpointScope('ep_redelivered'), fromMs: Date.now() - 86_400_000, toMs: Date.now() + 86_400_000, cursor: null, limit: 1000, matches: () => true, budget: 10_000, counts: new PageCounts(),
+      scope: endpointScope('ep_redelivered'),
+      fromMs: Date.now() - 86_400_000,
+      toMs: Date.now() + 86_400_000,
+      cursor: null,
+      limit: 1000,
+      matches: () => true,
+      budget: 10_000,
+      counts: new PageCounts(),
     });
     expect(entries.map((e) => e.event_id).sort()).toEqual([...ids].sort());
     expect(entries.filter((e) => e.status === 'completed')).toHaveLength(50);
@@ -190,7 +279,16 @@ describe('activity-writer on the real MongoDB-wire store', () => {
   it('a 503 delivery_queue_unavailable that was delivered anyway keeps its own row, which shows the delivery, even among many in a minute', async () => {
     const { write } = pipelineOn(store(), { keepPerMinute: 2 });
     const ids = Array.from({ length: 10 }, (_, i) => eventId(`dqu_${i}`));
-    await write(ids.map((id) => request(id, { endpoint_id: 'ep_dqu', outcome: 'DELIVERY_QUEUE_UNAVAILABLE', reason: 'delivery queue unavailable', target_count: 1 })));
+    await write(
+      ids.map((id) =>
+        request(id, {
+          endpoint_id: 'ep_dqu',
+          outcome: 'DELIVERY_QUEUE_UNAVAILABLE',
+          reason: 'delivery queue unavailable',
+          target_count: 1,
+        }),
+      ),
+    );
     await write(ids.map((id) => attempt(id, 'tg_1', 1, 'delivered', { endpoint_id: 'ep_dqu' })));
     for (const r of await Promise.all(ids.map((id) => row(store(), id)))) {
       expect(r).toMatchObject({ outcome: 'DELIVERY_QUEUE_UNAVAILABLE', status: 'errors', aggregate: null });

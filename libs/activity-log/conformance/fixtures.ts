@@ -26,7 +26,8 @@ export function fileStore(label: string): () => Store {
 }
 
 /** An event id carrying `at` (the gateway's ids carry their arrival time; the log is partitioned by it). */
-export const eventId = (label: string, at: string | number = Date.now()): string => timedId('evt', typeof at === 'number' ? at : Date.parse(at), `_${label}`);
+export const eventId = (label: string, at: string | number = Date.now()): string =>
+  timedId('evt', typeof at === 'number' ? at : Date.parse(at), `_${label}`);
 
 export const request = (eventId: string, over: Partial<ActivityRequestV1> = {}): ActivityRequestV1 => ({
   type: ACTIVITY_REQUEST_V1,
@@ -43,7 +44,13 @@ export const request = (eventId: string, over: Partial<ActivityRequestV1> = {}):
   ...over,
 });
 
-export const attempt = (eventId: string, target: string, n: number, state: ActivityAttemptV1['state'], over: Partial<ActivityAttemptV1> = {}): ActivityAttemptV1 => ({
+export const attempt = (
+  eventId: string,
+  target: string,
+  n: number,
+  state: ActivityAttemptV1['state'],
+  over: Partial<ActivityAttemptV1> = {},
+): ActivityAttemptV1 => ({
   type: ACTIVITY_ATTEMPT_V1,
   event_id: eventId,
   delivery_id: `dlv_${eventId}_${target}`,

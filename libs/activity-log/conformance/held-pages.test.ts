@@ -1,4 +1,14 @@
-import { collectionsOf, PageCounts, accountScope, endpointScope, groupScope, hourOf, ipScope, listIndexed, createActivityWriter } from '../../../test/support/activity-log-internals';
+import {
+  collectionsOf,
+  PageCounts,
+  accountScope,
+  endpointScope,
+  groupScope,
+  hourOf,
+  ipScope,
+  listIndexed,
+  createActivityWriter,
+} from '../../../test/support/activity-log-internals';
 import type { Scope, ActivityWriter } from '../../../test/support/activity-log-internals';
 import { attempt, eventId, fileStore, request, row } from './fixtures';
 
@@ -12,7 +22,16 @@ const WAIT_MS = 10_000;
 
 /** ids of what a scope lists over the hour of `t0`, newest first */
 async function listed(scope: Scope, t0: number): Promise<string[]> {
-  const page = await listIndexed(collectionsOf(store()), { scope, fromMs: t0 - 3_600_000, toMs: t0 + 3_600_000, cursor: null, limit: 100, matches: () => true, budget: 1000, counts: new PageCounts() });
+  const page = await listIndexed(collectionsOf(store()), {
+    scope,
+    fromMs: t0 - 3_600_000,
+    toMs: t0 + 3_600_000,
+    cursor: null,
+    limit: 100,
+    matches: () => true,
+    budget: 1000,
+    counts: new PageCounts(),
+  });
   return page.entries.map((e) => e.event_id);
 }
 
@@ -27,13 +46,32 @@ async function pagesOf(scope: Scope, t0: number): Promise<number> {
 function flushOf(writer: ActivityWriter, endpoint: string) {
   return async (label: string, at: number, flush: number, over: Parameters<typeof request>[1] = {}) => {
     const id = eventId(label, at);
-    await writer.write({ events: [{ event_id: id, request: request(id, { endpoint_id: endpoint, received_at: new Date(at).toISOString(), target_count: 0, ...over }), attempts: [], tokens: [], oldest_ms: at }], folds: [] }, { now: at, flush });
+    await writer.write(
+      {
+        events: [
+          {
+            event_id: id,
+            request: request(id, {
+              endpoint_id: endpoint,
+              received_at: new Date(at).toISOString(),
+              target_count: 0,
+              ...over,
+            }),
+            attempts: [],
+            tokens: [],
+            oldest_ms: at,
+          },
+        ],
+        folds: [],
+      },
+      { now: at, flush },
+    );
     return id;
   };
 }
 
 describe('held index pages (ACTIVITY_INDEX_WAIT_MS) on the real store', () => {
-  it('holds an endpoint\'s entries across flushes and writes them as one page once the oldest waited the full time; the account lists every row at once', async () => {
+  it("holds an endpoint's entries across flushes and writes them as one page once the oldest waited the full time; the account lists every row at once", async () => {
     const t0 = Date.parse('2026-11-22T10:00:10.000Z');
     const writer = createActivityWriter(collectionsOf(store()), { indexWaitMs: WAIT_MS });
     const flush = flushOf(writer, 'ep_held');
@@ -51,7 +89,7 @@ describe('held index pages (ACTIVITY_INDEX_WAIT_MS) on the real store', () => {
     expect(writer.heldSince()).toBeNull();
   });
 
-  it('past the wait a page is written once it is worth a read (8 entries); a rare scope\'s waits up to the longest wait', async () => {
+  it("past the wait a page is written once it is worth a read (8 entries); a rare scope's waits up to the longest wait", async () => {
     const t0 = Date.parse('2026-11-22T10:30:10.000Z');
     const writer = createActivityWriter(collectionsOf(store()), { indexWaitMs: WAIT_MS, indexMaxWaitMs: 60_000 });
     const busy = flushOf(writer, 'ep_busy');
@@ -68,7 +106,7 @@ describe('held index pages (ACTIVITY_INDEX_WAIT_MS) on the real store', () => {
     expect(await listed(endpointScope('ep_rare'), t0)).toEqual([rareId]);
   });
 
-  it('holds status groups and source-IP buckets too, and writes a held scope at once when it has a page\'s worth', async () => {
+  it("holds status groups and source-IP buckets too, and writes a held scope at once when it has a page's worth", async () => {
     const t0 = Date.parse('2026-11-22T11:00:10.000Z');
     const writer = createActivityWriter(collectionsOf(store()), { indexWaitMs: 60_000, indexPageEntries: 3 });
     const flush = flushOf(writer, 'ep_full');
@@ -86,18 +124,64 @@ describe('held index pages (ACTIVITY_INDEX_WAIT_MS) on the real store', () => {
     expect(await pagesOf(errors, t0)).toBe(1);
   });
 
-  it('a status change waits with its scope\'s entries and lands in the same flush of pages: the list never shows a stale status for long', async () => {
+  it("a status change waits with its scope's entries and lands in the same flush of pages: the list never shows a stale status for long", async () => {
     const t0 = Date.parse('2026-11-22T12:00:10.000Z');
     const writer = createActivityWriter(collectionsOf(store()), { indexWaitMs: WAIT_MS });
     const id = eventId('moved', t0);
-    await writer.write({ events: [{ event_id: id, request: request(id, { endpoint_id: 'ep_moved', received_at: new Date(t0).toISOString(), target_count: 1 }), attempts: [attempt(id, 'tg_1', 1, 'retrying', { endpoint_id: 'ep_moved' })], tokens: [], oldest_ms: t0 }], folds: [] }, { now: t0, flush: 1 });
-    await writer.write({ events: [{ event_id: id, request: null, attempts: [attempt(id, 'tg_1', 2, 'delivered', { endpoint_id: 'ep_moved' })], tokens: [], oldest_ms: t0 }], folds: [] }, { now: t0 + 1_000, flush: 2 });
+    await writer.write(
+      {
+        events: [
+          {
+            event_id: id,
+            request: request(id, { endpoint_id: 'ep_moved', received_at: new Date(t0).toISOString(), target_count: 1 }),
+            attempts: [attempt(id, 'tg_1', 1, 'retrying', { endpoint_id: 'ep_moved' })],
+            tokens: [],
+            oldest_ms: t0,
+          },
+        ],
+        folds: [],
+      },
+      { now: t0, flush: 1 },
+    );
+    await writer.write(
+      {
+        events: [
+          {
+            event_id: id,
+            request: null,
+            attempts: [attempt(id, 'tg_1', 2, 'delivered', { endpoint_id: 'ep_moved' })],
+            tokens: [],
+            oldest_ms: t0,
+          },
+        ],
+        folds: [],
+      },
+      { now: t0 + 1_000, flush: 2 },
+    );
     expect(await listed(endpointScope('ep_moved'), t0)).toEqual([]);
     await writer.writeHeld({ now: t0 + 2_000, flush: 2 });
-    const page = await listIndexed(collectionsOf(store()), { scope: endpointScope('ep_moved'), fromMs: t0 - 60_000, toMs: t0 + 60_000, cursor: null, limit: 10, matches: () => true, budget: 100, counts: new PageCounts() });
+    const page = await listIndexed(collectionsOf(store()), {
+      scope: endpointScope('ep_moved'),
+      fromMs: t0 - 60_000,
+      toMs: t0 + 60_000,
+      cursor: null,
+      limit: 10,
+      matches: () => true,
+      budget: 100,
+      counts: new PageCounts(),
+    });
     expect(page.entries.map((e) => [e.event_id, e.status])).toEqual([[id, 'completed']]);
     // it waited in Pending and left it: the Pending group lists its entry with the change applied
-    const pending = await listIndexed(collectionsOf(store()), { scope: groupScope(endpointScope('ep_moved'), 'pending'), fromMs: t0 - 60_000, toMs: t0 + 60_000, cursor: null, limit: 10, matches: (e) => e.status === 'pending', budget: 100, counts: new PageCounts() });
+    const pending = await listIndexed(collectionsOf(store()), {
+      scope: groupScope(endpointScope('ep_moved'), 'pending'),
+      fromMs: t0 - 60_000,
+      toMs: t0 + 60_000,
+      cursor: null,
+      limit: 10,
+      matches: (e) => e.status === 'pending',
+      budget: 100,
+      counts: new PageCounts(),
+    });
     expect(pending.entries).toEqual([]);
     expect(writer.heldSince()).toBeNull();
   });
@@ -111,7 +195,21 @@ describe('held index pages (ACTIVITY_INDEX_WAIT_MS) on the real store', () => {
     writer.reset();
     expect(writer.heldSince()).toBeNull();
     // the redelivered request: its row is there already, so it is read back and indexed again
-    await writer.write({ events: [{ event_id: id, request: request(id, { endpoint_id: 'ep_reset', received_at: new Date(t0).toISOString(), target_count: 0 }), attempts: [], tokens: [], oldest_ms: t0 }], folds: [] }, { now: t0 + 1_000, flush: 2, all: true });
+    await writer.write(
+      {
+        events: [
+          {
+            event_id: id,
+            request: request(id, { endpoint_id: 'ep_reset', received_at: new Date(t0).toISOString(), target_count: 0 }),
+            attempts: [],
+            tokens: [],
+            oldest_ms: t0,
+          },
+        ],
+        folds: [],
+      },
+      { now: t0 + 1_000, flush: 2, all: true },
+    );
     expect(await listed(endpointScope('ep_reset'), t0)).toEqual([id]);
   });
 });
@@ -119,7 +217,16 @@ describe('held index pages (ACTIVITY_INDEX_WAIT_MS) on the real store', () => {
 describe('page counts in the day directory, once an hour is behind the writer', () => {
   const dir = (scope: Scope) => collectionsOf(store()).dir('2026-11-22').get(scope);
   const list = (scope: Scope, t0: number, counts = new PageCounts()) =>
-    listIndexed(collectionsOf(store()), { scope, fromMs: t0 - 60_000, toMs: t0 + 3_600_000, cursor: null, limit: 100, matches: () => true, budget: 1000, counts });
+    listIndexed(collectionsOf(store()), {
+      scope,
+      fromMs: t0 - 60_000,
+      toMs: t0 + 3_600_000,
+      cursor: null,
+      limit: 100,
+      matches: () => true,
+      budget: 1000,
+      counts,
+    });
 
   it('records how many entry and change pages each scope has in an hour it left; a reader takes them as they are, with no read to confirm or probe', async () => {
     const t0 = Date.parse('2026-11-22T14:00:10.000Z');
@@ -135,7 +242,11 @@ describe('page counts in the day directory, once an hour is behind the writer', 
     // the next hour, past the wait and the settling minute: the counts are recorded, the change
     // pages' too (none: the writer probes the count it does not know)
     await writer.writeHeld({ now: Date.parse('2026-11-22T15:01:30.000Z'), flush: 5 });
-    expect(await dir(endpointScope('ep_count'))).toMatchObject({ from: 14, page_count: { '14': 3 }, change_count: { '14': 0 } });
+    expect(await dir(endpointScope('ep_count'))).toMatchObject({
+      from: 14,
+      page_count: { '14': 3 },
+      change_count: { '14': 0 },
+    });
 
     // a cold reader: 1 directory read and the 3 pages, and in hour 15 (the window reaches it;
     // the directory lists every hour from 14 on, and 15 is not recorded yet) its page 0 and
@@ -155,8 +266,14 @@ describe('page counts in the day directory, once an hour is behind the writer', 
 
     // a row of 16:58 arriving at 17:02, and the first row's delivery failing for good
     const late = await flush('l1', t0 + 3_500_000, 2);
-    const failed = attempt(first, 'tg_1', 1, 'failed', { endpoint_id: 'ep_late', attempted_at: '2026-11-22T17:02:00.000Z' });
-    await writer.write({ events: [{ event_id: first, request: null, attempts: [failed], tokens: [], oldest_ms: t0 }], folds: [] }, { now: Date.parse('2026-11-22T17:02:00.000Z'), flush: 3 });
+    const failed = attempt(first, 'tg_1', 1, 'failed', {
+      endpoint_id: 'ep_late',
+      attempted_at: '2026-11-22T17:02:00.000Z',
+    });
+    await writer.write(
+      { events: [{ event_id: first, request: null, attempts: [failed], tokens: [], oldest_ms: t0 }], folds: [] },
+      { now: Date.parse('2026-11-22T17:02:00.000Z'), flush: 3 },
+    );
     await writer.writeHeld({ now: Date.parse('2026-11-22T17:02:00.000Z'), flush: 3 });
     expect(await dir(endpointScope('ep_late'))).toMatchObject({ page_count: { '16': 2 }, change_count: { '16': 1 } });
 
@@ -173,7 +290,25 @@ describe('page counts in the day directory, once an hour is behind the writer', 
     const restarted = createActivityWriter(collectionsOf(store()), { indexWaitMs: WAIT_MS });
     const later = eventId('l2', t0 + 3_550_000);
     const at = Date.parse('2026-11-22T17:05:00.000Z');
-    await restarted.write({ events: [{ event_id: later, request: request(later, { endpoint_id: 'ep_late', received_at: new Date(t0 + 3_550_000).toISOString(), target_count: 0 }), attempts: [], tokens: [], oldest_ms: at }], folds: [] }, { now: at, flush: 1, all: true });
+    await restarted.write(
+      {
+        events: [
+          {
+            event_id: later,
+            request: request(later, {
+              endpoint_id: 'ep_late',
+              received_at: new Date(t0 + 3_550_000).toISOString(),
+              target_count: 0,
+            }),
+            attempts: [],
+            tokens: [],
+            oldest_ms: at,
+          },
+        ],
+        folds: [],
+      },
+      { now: at, flush: 1, all: true },
+    );
     expect(await dir(endpointScope('ep_late'))).toMatchObject({ page_count: { '16': 3 }, change_count: { '16': 1 } });
     expect((await list(endpointScope('ep_late'), t0)).entries.map((e) => e.event_id)).toEqual([later, late, first]);
   });
@@ -183,7 +318,9 @@ describe('page counts in the day directory, once an hour is behind the writer', 
     const writer = createActivityWriter(collectionsOf(store()), { indexWaitMs: WAIT_MS });
     const first = await flushOf(writer, 'ep_died')('d0', t0, 1);
     await writer.writeHeld({ now: Date.parse('2026-11-22T19:01:30.000Z'), flush: 1 });
-    await collectionsOf(store()).dir('2026-11-22').update([{ id: endpointScope('ep_died'), update: { $max: { 'page_count.18': 2 } } }]);
+    await collectionsOf(store())
+      .dir('2026-11-22')
+      .update([{ id: endpointScope('ep_died'), update: { $max: { 'page_count.18': 2 } } }]);
     expect((await list(endpointScope('ep_died'), t0)).entries.map((e) => e.event_id)).toEqual([first]);
 
     // a new writer process: it probes the count (1 page), writes page 1 and the count stays 2
@@ -201,7 +338,17 @@ describe('page counts in the day directory, once an hour is behind the writer', 
       const events = Array.from({ length: 120 }, (_, k) => {
         const at = Date.parse(`${hour}:10:00.000Z`) + k;
         const id = eventId(`m${hour.slice(11)}_${k}`, at);
-        return { event_id: id, request: request(id, { endpoint_id: `ep_many_${k}`, received_at: new Date(at).toISOString(), target_count: 0 }), attempts: [], tokens: [], oldest_ms: at };
+        return {
+          event_id: id,
+          request: request(id, {
+            endpoint_id: `ep_many_${k}`,
+            received_at: new Date(at).toISOString(),
+            target_count: 0,
+          }),
+          attempts: [],
+          tokens: [],
+          oldest_ms: at,
+        };
       });
       await writer.write({ events, folds: [] }, { now, flush: 1, all: true });
     };
@@ -235,8 +382,16 @@ describe('page counts in the day directory, once an hour is behind the writer', 
       await writer.writeHeld({ now: at, flush: k + 1 });
     }
     const counts = new PageCounts();
-    expect((await list(endpointScope('ep_open'), t0, counts)).entries.map((e) => e.event_id)).toEqual([...ids].reverse());
-    expect(await counts.count(`2026-11-22T20|${endpointScope('ep_open')}|p`, collectionsOf(store()).index('2026-11-22T20'), (n) => `${endpointScope('ep_open')}|${n}`)).toBe(2);
+    expect((await list(endpointScope('ep_open'), t0, counts)).entries.map((e) => e.event_id)).toEqual(
+      [...ids].reverse(),
+    );
+    expect(
+      await counts.count(
+        `2026-11-22T20|${endpointScope('ep_open')}|p`,
+        collectionsOf(store()).index('2026-11-22T20'),
+        (n) => `${endpointScope('ep_open')}|${n}`,
+      ),
+    ).toBe(2);
 
     // one more page: the remembered count (2) is confirmed with a read of page 2, which is
     // there, newer, and listed first; page 1, read ahead meanwhile, is read once

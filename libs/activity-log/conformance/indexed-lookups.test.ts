@@ -1,4 +1,10 @@
-import { collectionsOf, accountScope, endpointScope, hourOf, createActivityWriter } from '../../../test/support/activity-log-internals';
+import {
+  collectionsOf,
+  accountScope,
+  endpointScope,
+  hourOf,
+  createActivityWriter,
+} from '../../../test/support/activity-log-internals';
 import { spawnSync } from 'node:child_process';
 import { collections, dayOf, pageId } from '../src/storage/keys';
 import { eventId, fileStore, request } from './fixtures';
@@ -28,14 +34,18 @@ function nodesOf(plan: PlanNode): PlanNode[] {
 }
 
 async function planOf(collection: string, filter: Record<string, string>): Promise<PlanNode[]> {
-  const explained = (await store().connection.db!.command({ explain: { find: collection, filter } })) as { queryPlanner: { Plan: PlanNode } };
+  const explained = (await store().connection.db!.command({ explain: { find: collection, filter } })) as {
+    queryPlanner: { Plan: PlanNode };
+  };
   return nodesOf(explained.queryPlanner.Plan);
 }
 const planOfIdLookup = (collection: string, id: string): Promise<PlanNode[]> => planOf(collection, { _id: id });
 
 function expectIndexScan(nodes: PlanNode[]): void {
   expect(nodes.map((n) => n['Node Type'])).not.toContain('Seq Scan');
-  expect(nodes).toContainEqual(expect.objectContaining({ 'Node Type': 'Bitmap Index Scan', 'Index Name': expect.any(String) }));
+  expect(nodes).toContainEqual(
+    expect.objectContaining({ 'Node Type': 'Bitmap Index Scan', 'Index Name': expect.any(String) }),
+  );
 }
 
 describe('the local store reads by _id and by declared indexes through an index (FerretDB on PostgreSQL, as scripts/infra.sh provisions it)', () => {
@@ -47,12 +57,22 @@ describe('the local store reads by _id and by declared indexes through an index 
     // the provisioning ran, so the index comes from the event trigger, not the backfill
     const writer = createActivityWriter(collectionsOf(store()));
     for (let i = 0; i < ROWS; i += 500) {
-      const batch = ids.slice(i, i + 500).map((id, k) => ({ event_id: id, request: request(id, { endpoint_id: 'ep_idl', received_at: new Date(t0 + (i + k) * 100).toISOString(), target_count: 0 }), attempts: [], tokens: [], oldest_ms: t0 }));
+      const batch = ids.slice(i, i + 500).map((id, k) => ({
+        event_id: id,
+        request: request(id, {
+          endpoint_id: 'ep_idl',
+          received_at: new Date(t0 + (i + k) * 100).toISOString(),
+          target_count: 0,
+        }),
+        attempts: [],
+        tokens: [],
+        oldest_ms: t0,
+      }));
       await writer.write({ events: batch, folds: [] });
     }
   });
 
-  it('runs on FerretDB with the PostgreSQL backend, whose explain is PostgreSQL\'s plan', async () => {
+  it("runs on FerretDB with the PostgreSQL backend, whose explain is PostgreSQL's plan", async () => {
     const info = (await store().connection.db!.command({ buildInfo: 1 })) as { ferretdbVersion?: string };
     expect(info.ferretdbVersion).toMatch(/^v1\.24\./);
     expect((await planOfIdLookup(collections.rows(hourOf(t0)), ids[7]!))[0]!['Node Type']).toEqual(expect.any(String));
@@ -63,14 +83,25 @@ describe('the local store reads by _id and by declared indexes through an index 
     ['an account index page', () => collections.index(hourOf(t0)), () => pageId(accountScope('acc_1'), 2)],
     ['an endpoint index page', () => collections.index(hourOf(t0)), () => pageId(endpointScope('ep_idl'), 0)],
     ['a day directory entry', () => collections.dir(dayOf(t0)), () => accountScope('acc_1')],
-  ])('%s: an index scan on the `_id` GIN index, never a sequential scan of the collection', async (_what, collection, id) => {
-    expectIndexScan(await planOfIdLookup(collection(), id()));
-  });
+  ])(
+    '%s: an index scan on the `_id` GIN index, never a sequential scan of the collection',
+    async (_what, collection, id) => {
+      expectIndexScan(await planOfIdLookup(collection(), id()));
+    },
+  );
 
   // the store's own collections, with the indexes their schemas declare (connectStore creates them)
   it.each([
-    ['an API key by its digest (every management API call)', () => modelsOf(store()).apiKeys, { digest: 'f'.repeat(64) }],
-    ["an endpoint's targets (the gateway's endpoint loader)", () => modelsOf(store()).targets, { endpoint_id: 'ep_idl' }],
+    [
+      'an API key by its digest (every management API call)',
+      () => modelsOf(store()).apiKeys,
+      { digest: 'f'.repeat(64) },
+    ],
+    [
+      "an endpoint's targets (the gateway's endpoint loader)",
+      () => modelsOf(store()).targets,
+      { endpoint_id: 'ep_idl' },
+    ],
     ["an account's endpoints", () => modelsOf(store()).endpoints, { account_id: 'acc_idl' }],
   ])('%s: through the GIN twin of the declared index', async (_what, model, filter) => {
     await model().init();
@@ -81,9 +112,27 @@ describe('the local store reads by _id and by declared indexes through an index 
     // FerretDB keeps each database as a PostgreSQL schema of infra.sh's `ferretdb` database; its
     // `explain` shows plans, not index options, so this asks PostgreSQL itself
     const schema = store().connection.db!.databaseName;
-    const psqlBin = spawnSync('sh', ['-c', 'command -v psql || ls /usr/lib/postgresql/*/bin/psql | tail -1'], { encoding: 'utf8' }).stdout.trim();
+    const psqlBin = spawnSync('sh', ['-c', 'command -v psql || ls /usr/lib/postgresql/*/bin/psql | tail -1'], {
+      encoding: 'utf8',
+    }).stdout.trim();
     const sql = `SELECT coalesce('fastupdate=off' = ANY (c.reloptions), false) FROM pg_class c JOIN pg_am a ON a.oid = c.relam JOIN pg_namespace n ON n.oid = c.relnamespace WHERE a.amname = 'gin' AND n.nspname = '${schema}'`;
-    const r = spawnSync(psqlBin, ['-h', '127.0.0.1', '-p', process.env.RELAY_POSTGRES_PORT || '5433', '-U', 'postgres', '-d', 'ferretdb', '-At', '-c', sql], { encoding: 'utf8', timeout: 30000 });
+    const r = spawnSync(
+      psqlBin,
+      [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        process.env.RELAY_POSTGRES_PORT || '5433',
+        '-U',
+        'postgres',
+        '-d',
+        'ferretdb',
+        '-At',
+        '-c',
+        sql,
+      ],
+      { encoding: 'utf8', timeout: 30000 },
+    );
     expect(r.stderr).toBe('');
     const twins = r.stdout.trim().split('\n');
     // the rows, index pages and directory of the hour written above, and the declared indexes
@@ -92,7 +141,9 @@ describe('the local store reads by _id and by declared indexes through an index 
   });
 
   it('the lookup finds the document the index points at', async () => {
-    const found = await store().connection.db!.collection<{ _id: string }>(collections.rows(hourOf(t0))).findOne({ _id: ids[1234]! });
+    const found = await store()
+      .connection.db!.collection<{ _id: string }>(collections.rows(hourOf(t0)))
+      .findOne({ _id: ids[1234]! });
     expect(found?._id).toBe(ids[1234]);
   });
 });

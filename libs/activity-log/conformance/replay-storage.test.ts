@@ -1,4 +1,13 @@
-import { collectionsOf, PageCounts, endpointScope, groupScope, hourOf, listIndexed, payloadId, sweepExpired } from '../../../test/support/activity-log-internals';
+import {
+  collectionsOf,
+  PageCounts,
+  endpointScope,
+  groupScope,
+  hourOf,
+  listIndexed,
+  payloadId,
+  sweepExpired,
+} from '../../../test/support/activity-log-internals';
 import { deliveryIdFor, newEventId, resendDeliveryId, resendTag } from '@relay/contracts';
 import type { StoredPayloadV1 } from '@relay/contracts';
 import type { IndexEntry } from '../../../test/support/activity-log-internals';
@@ -25,18 +34,29 @@ describe('stored payloads', () => {
     const at = new Date().toISOString();
     const id = newEventId(Date.parse(at));
     const { pipeline, write, flushes } = pipelineOn(store());
-    await Promise.all([write([request(id, { received_at: at, target_count: 0 })]), pipeline.addPayloads([payloadOf(id, at, '{"order":1}')])]);
+    await Promise.all([
+      write([request(id, { received_at: at, target_count: 0 })]),
+      pipeline.addPayloads([payloadOf(id, at, '{"order":1}')]),
+    ]);
     expect(flushes).toEqual([expect.objectContaining({ inserted: 1, payloads: 1 })]);
-    expect(await collectionsOf(store()).payload(id)).toEqual({ request: { method: 'POST', source_ip: '203.0.113.7', headers: { 'x-shop': 'north' }, query: 'a=1' }, payload: { content_type: 'application/json', body_base64: Buffer.from('{"order":1}').toString('base64') } });
+    expect(await collectionsOf(store()).payload(id)).toEqual({
+      request: { method: 'POST', source_ip: '203.0.113.7', headers: { 'x-shop': 'north' }, query: 'a=1' },
+      payload: { content_type: 'application/json', body_base64: Buffer.from('{"order":1}').toString('base64') },
+    });
     await pipeline.addPayloads([payloadOf(id, at, '{"order":2}')]);
-    expect(Buffer.from((await collectionsOf(store()).payload(id))!.payload.body_base64, 'base64').toString()).toBe('{"order":1}');
+    expect(Buffer.from((await collectionsOf(store()).payload(id))!.payload.body_base64, 'base64').toString()).toBe(
+      '{"order":1}',
+    );
   });
 
   it("are not in the rows' collection: the row reads the same, and its hour's row reads never scan payload bytes", async () => {
     const at = new Date().toISOString();
     const id = newEventId(Date.parse(at));
     const { pipeline, write } = pipelineOn(store());
-    await Promise.all([write([request(id, { received_at: at, target_count: 0 })]), pipeline.addPayloads([payloadOf(id, at, '{}')])]);
+    await Promise.all([
+      write([request(id, { received_at: at, target_count: 0 })]),
+      pipeline.addPayloads([payloadOf(id, at, '{}')]),
+    ]);
     expect(await row(store(), id)).toMatchObject({ id, outcome: 'ACCEPTED', status: 'completed', deliveries: [] });
     expect((await collectionsOf(store()).rowWithLate(id))!.late).toBe(0);
     expect(await collectionsOf(store()).rows(hourOf(Date.now())).get(payloadId(id))).toBeNull();
@@ -47,10 +67,18 @@ describe('stored payloads', () => {
     const at = new Date(old).toISOString();
     const id = newEventId(old);
     const { pipeline, write } = pipelineOn(store(), { retentionMs: 32 * DAY_MS });
-    await Promise.all([write([request(id, { received_at: at, target_count: 0 })]), pipeline.addPayloads([payloadOf(id, at, '{}')])]);
+    await Promise.all([
+      write([request(id, { received_at: at, target_count: 0 })]),
+      pipeline.addPayloads([payloadOf(id, at, '{}')]),
+    ]);
     expect(await collectionsOf(store()).payloads(hourOf(old)).get(payloadId(id))).not.toBeNull();
     const swept = await sweepExpired(collectionsOf(store()), Date.now(), 30 * DAY_MS);
-    expect(swept.dropped).toEqual(expect.arrayContaining([`activity_payloads_${hourOf(old).replace(/[-T]/g, '')}`, `activity_rows_${hourOf(old).replace(/[-T]/g, '')}`]));
+    expect(swept.dropped).toEqual(
+      expect.arrayContaining([
+        `activity_payloads_${hourOf(old).replace(/[-T]/g, '')}`,
+        `activity_rows_${hourOf(old).replace(/[-T]/g, '')}`,
+      ]),
+    );
     expect(await collectionsOf(store()).payload(id)).toBeNull();
     expect(await collectionsOf(store()).row(id)).toBeNull();
   });
@@ -66,7 +94,10 @@ describe('a resend on the row', () => {
     expect((await row(store(), id))!.status).toBe('errors');
     await write([attempt(id, 'tg_1', 1, 'delivered', { delivery_id: again })]);
     const r = (await row(store(), id))!;
-    expect(r.deliveries.map((d) => [d.delivery_id, d.state])).toEqual([[first, 'failed'], [again, 'delivered']]);
+    expect(r.deliveries.map((d) => [d.delivery_id, d.state])).toEqual([
+      [first, 'failed'],
+      [again, 'delivered'],
+    ]);
     expect([r.status, r.last_error]).toEqual(['completed', null]);
   });
 });
@@ -76,13 +107,31 @@ describe('listing through a burst of status changes (bulk retry walks the Errors
     const ids = Array.from({ length: 30 }, () => newEventId(Date.now()));
     const { write } = pipelineOn(store());
     // 30 failed rows, then 30 flushes each completing one: 30 change pages in the Errors scope
-    await write(ids.flatMap((id) => [request(id, { target_count: 1, endpoint_id: 'ep_burst' }), attempt(id, 'tg_1', 1, 'failed', { delivery_id: deliveryIdFor(id, 'tg_1'), endpoint_id: 'ep_burst' })]));
-    for (const id of ids.slice(0, 15)) await write([attempt(id, 'tg_1', 1, 'delivered', { delivery_id: resendDeliveryId(id, 'tg_1', resendTag(Date.now())), endpoint_id: 'ep_burst' })]);
+    await write(
+      ids.flatMap((id) => [
+        request(id, { target_count: 1, endpoint_id: 'ep_burst' }),
+        attempt(id, 'tg_1', 1, 'failed', { delivery_id: deliveryIdFor(id, 'tg_1'), endpoint_id: 'ep_burst' }),
+      ]),
+    );
+    for (const id of ids.slice(0, 15))
+      await write([
+        attempt(id, 'tg_1', 1, 'delivered', {
+          delivery_id: resendDeliveryId(id, 'tg_1', resendTag(Date.now())),
+          endpoint_id: 'ep_burst',
+        }),
+      ]);
     const seen: IndexEntry[] = [];
     let cursor = null;
     for (let calls = 0; calls < 100; calls++) {
       const page: Awaited<ReturnType<typeof listIndexed>> = await listIndexed(collectionsOf(store()), {
-        scope: groupScope(endpointScope('ep_burst'), 'errors'), fromMs: Date.now() - DAY_MS, toMs: Date.now() + DAY_MS, cursor, limit: 5, matches: (e) => e.status === 'errors', budget: 8, counts: new PageCounts(),
+        scope: groupScope(endpointScope('ep_burst'), 'errors'),
+        fromMs: Date.now() - DAY_MS,
+        toMs: Date.now() + DAY_MS,
+        cursor,
+        limit: 5,
+        matches: (e) => e.status === 'errors',
+        budget: 8,
+        counts: new PageCounts(),
       });
       seen.push(...page.entries);
       if (!page.next) break;
@@ -96,14 +145,35 @@ describe('listing through a burst of status changes (bulk retry walks the Errors
     const { write } = pipelineOn(store());
     const on = { endpoint_id: 'ep_pages' };
     // six flushes: six entry pages; then twelve flushes of changes
-    for (let i = 0; i < 24; i += 4) await write(ids.slice(i, i + 4).flatMap((id) => [request(id, { target_count: 1, ...on }), attempt(id, 'tg_1', 1, 'failed', { delivery_id: deliveryIdFor(id, 'tg_1'), ...on })]));
-    for (const id of ids.slice(0, 12)) await write([attempt(id, 'tg_1', 1, 'delivered', { delivery_id: resendDeliveryId(id, 'tg_1', resendTag(Date.now())), ...on })]);
+    for (let i = 0; i < 24; i += 4)
+      await write(
+        ids
+          .slice(i, i + 4)
+          .flatMap((id) => [
+            request(id, { target_count: 1, ...on }),
+            attempt(id, 'tg_1', 1, 'failed', { delivery_id: deliveryIdFor(id, 'tg_1'), ...on }),
+          ]),
+      );
+    for (const id of ids.slice(0, 12))
+      await write([
+        attempt(id, 'tg_1', 1, 'delivered', {
+          delivery_id: resendDeliveryId(id, 'tg_1', resendTag(Date.now())),
+          ...on,
+        }),
+      ]);
     const seen: string[] = [];
     let cursor = null;
     let calls = 0;
     for (; calls < 100; calls++) {
       const page: Awaited<ReturnType<typeof listIndexed>> = await listIndexed(collectionsOf(store()), {
-        scope: endpointScope('ep_pages'), fromMs: Date.now() - DAY_MS, toMs: Date.now() + DAY_MS, cursor, limit: 200, matches: () => true, budget: 8, counts: new PageCounts(),
+        scope: endpointScope('ep_pages'),
+        fromMs: Date.now() - DAY_MS,
+        toMs: Date.now() + DAY_MS,
+        cursor,
+        limit: 200,
+        matches: () => true,
+        budget: 8,
+        counts: new PageCounts(),
       });
       seen.push(...page.entries.map((e) => e.event_id));
       if (!page.next) break;

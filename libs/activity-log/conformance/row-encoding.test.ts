@@ -32,13 +32,24 @@ const rowAt = (receivedAt: Date): ActivityDoc => {
         target_id: 'tg_1',
         target_kind: 'webhook',
         state: 'delivered',
-        attempts: { '1': { attempt: 1, attempted_at: new Date(receivedAt.getTime() + 40), state: 'delivered', status_code: 200, duration_ms: 12.5, error: null, next_attempt_at: null } },
+        attempts: {
+          '1': {
+            attempt: 1,
+            attempted_at: new Date(receivedAt.getTime() + 40),
+            state: 'delivered',
+            status_code: 200,
+            duration_ms: 12.5,
+            error: null,
+            next_attempt_at: null,
+          },
+        },
       },
     },
   } as unknown as ActivityDoc;
 };
 
-const rawCollection = (at: Date) => store().connection.collection(`activity_rows_${hourOf(at.getTime()).replace(/[-T]/g, '')}`);
+const rawCollection = (at: Date) =>
+  store().connection.collection(`activity_rows_${hourOf(at.getTime()).replace(/[-T]/g, '')}`);
 
 describe('an activity row in the store', () => {
   it('is written as its id and one JSON text, and reads back with its dates', async () => {

@@ -12,7 +12,15 @@ import { DAY_MS, attempt, eventId, fileStore, request } from './fixtures';
 const store = fileStore('surface');
 const log = (): ActivityLog => openActivityLog(store().connection);
 
-const WRITER: ActivityLogWriterOptions = { holdMs: 0, maxHeld: 1000, batchSize: 10_000, maxWaitMs: 10, payloadMessagesPerFlush: 16, keepPerMinute: 10, retentionMs: 365 * DAY_MS };
+const WRITER: ActivityLogWriterOptions = {
+  holdMs: 0,
+  maxHeld: 1000,
+  batchSize: 10_000,
+  maxWaitMs: 10,
+  payloadMessagesPerFlush: 16,
+  keepPerMinute: 10,
+  retentionMs: 365 * DAY_MS,
+};
 const writers: ActivityLogWriter[] = [];
 const writer = (over: Partial<ActivityLogWriterOptions> = {}): ActivityLogWriter => {
   const w = log().writer({ ...WRITER, ...over });
@@ -28,7 +36,19 @@ async function listAll(q: Partial<ActivityListQuery> & { account: string }): Pro
   const ids: string[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 50; page++) {
-    const res = await log().list({ endpointId: null, fromMs: Date.now() - DAY_MS, toMs: Date.now() + 60_000, limit: 50, status: 'all', sourceIp: null, errorText: null, payload: null, responseStatus: null, ...q, cursor });
+    const res = await log().list({
+      endpointId: null,
+      fromMs: Date.now() - DAY_MS,
+      toMs: Date.now() + 60_000,
+      limit: 50,
+      status: 'all',
+      sourceIp: null,
+      errorText: null,
+      payload: null,
+      responseStatus: null,
+      ...q,
+      cursor,
+    });
     ids.push(...res.rows.map((r) => r.event_id));
     if (res.next_cursor === null) return ids;
     expect(isCursor(res.next_cursor)).toBe(true);
@@ -67,12 +87,32 @@ describe('every filter of the list, through openActivityLog', () => {
       request(ids.pending, { ...on, endpoint_id: 'ep_fa', received_at: at(2), target_count: 1 }),
       attempt(ids.pending, 'tg_1', 1, 'retrying', { ...on, endpoint_id: 'ep_fa', attempted_at: at(2) }),
       request(ids.failed, { ...on, endpoint_id: 'ep_fb', received_at: at(3), target_count: 1 }),
-      attempt(ids.failed, 'tg_2', 1, 'failed', { ...on, endpoint_id: 'ep_fb', attempted_at: at(3), status_code: 503, error: 'HTTP 503 from the receiver' }),
+      attempt(ids.failed, 'tg_2', 1, 'failed', {
+        ...on,
+        endpoint_id: 'ep_fb',
+        attempted_at: at(3),
+        status_code: 503,
+        error: 'HTTP 503 from the receiver',
+      }),
       request(ids.test, { ...on, endpoint_id: 'ep_fb', received_at: at(4), target_count: 1, test: true }),
       attempt(ids.test, 'tg_2', 1, 'delivered', { ...on, endpoint_id: 'ep_fb', attempted_at: at(4) }),
-      request(ids.refused, { ...on, endpoint_id: 'ep_fa', received_at: at(5), outcome: 'AUTH_FAILED', reason: 'invalid bearer token', target_count: 0, source_ip: '198.51.100.9' }),
+      request(ids.refused, {
+        ...on,
+        endpoint_id: 'ep_fa',
+        received_at: at(5),
+        outcome: 'AUTH_FAILED',
+        reason: 'invalid bearer token',
+        target_count: 0,
+        source_ip: '198.51.100.9',
+      }),
     ];
-    await Promise.all([w.write(records), w.writePayloads([payloadOf(ids.completed, acc, 'ep_fa', at(1), '{"order":"order-42"}'), payloadOf(ids.failed, acc, 'ep_fb', at(3), '{"order":"order-7"}')])]);
+    await Promise.all([
+      w.write(records),
+      w.writePayloads([
+        payloadOf(ids.completed, acc, 'ep_fa', at(1), '{"order":"order-42"}'),
+        payloadOf(ids.failed, acc, 'ep_fb', at(3), '{"order":"order-7"}'),
+      ]),
+    ]);
   });
 
   it('status: All lists every row newest first; Completed, Pending, Errors and Test their own', async () => {
@@ -107,13 +147,22 @@ describe('every filter of the list, through openActivityLog', () => {
   });
 
   it('a further condition on each row (where), and other accounts never listed', async () => {
-    expect(await listAll({ account: acc, where: (r) => r.endpoint_id === 'ep_fa' && r.status !== 'errors' })).toEqual([ids.pending, ids.completed]);
+    expect(await listAll({ account: acc, where: (r) => r.endpoint_id === 'ep_fa' && r.status !== 'errors' })).toEqual([
+      ids.pending,
+      ids.completed,
+    ]);
     expect(await listAll({ account: 'acc_other' })).toEqual([]);
   });
 
   it('a row reads back with its deliveries, and a payload as kept for resends', async () => {
-    expect(await log().row(ids.failed)).toMatchObject({ _id: ids.failed, status: 'errors', last_error: 'HTTP 503 from the receiver' });
-    expect(Buffer.from((await log().payload(ids.completed))!.payload.body_base64, 'base64').toString()).toBe('{"order":"order-42"}');
+    expect(await log().row(ids.failed)).toMatchObject({
+      _id: ids.failed,
+      status: 'errors',
+      last_error: 'HTTP 503 from the receiver',
+    });
+    expect(Buffer.from((await log().payload(ids.completed))!.payload.body_base64, 'base64').toString()).toBe(
+      '{"order":"order-42"}',
+    );
     expect(await log().payload(ids.pending)).toBeNull();
   });
 });
@@ -123,25 +172,88 @@ describe('paging, aggregation, redelivery and arrival order, through openActivit
     const acc = 'acc_paging';
     const t = Date.now() - 15 * 60_000;
     const ids = Array.from({ length: 23 }, (_, k) => eventId(`p${k}`, t + k * 1000));
-    await writer().write(ids.map((id, k) => request(id, { account_id: acc, endpoint_id: `ep_p${k % 3}`, received_at: new Date(t + k * 1000).toISOString(), target_count: 0 })));
+    await writer().write(
+      ids.map((id, k) =>
+        request(id, {
+          account_id: acc,
+          endpoint_id: `ep_p${k % 3}`,
+          received_at: new Date(t + k * 1000).toISOString(),
+          target_count: 0,
+        }),
+      ),
+    );
     const newestFirst = [...ids].reverse();
     for (const limit of [1, 5, 50]) expect(await listAll({ account: acc, limit })).toEqual(newestFirst);
-    const first = await log().list({ account: acc, endpointId: null, fromMs: Date.now() - DAY_MS, toMs: Date.now() + 60_000, cursor: null, limit: 5, status: 'all', sourceIp: null, errorText: null, payload: null, responseStatus: null });
+    const first = await log().list({
+      account: acc,
+      endpointId: null,
+      fromMs: Date.now() - DAY_MS,
+      toMs: Date.now() + 60_000,
+      cursor: null,
+      limit: 5,
+      status: 'all',
+      sourceIp: null,
+      errorText: null,
+      payload: null,
+      responseStatus: null,
+    });
     expect(first.rows).toHaveLength(5);
     expect(isCursor('not-a-cursor')).toBe(false);
-    await expect(log().list({ account: acc, endpointId: null, fromMs: Date.now() - DAY_MS, toMs: Date.now(), cursor: 'not-a-cursor', limit: 5, status: 'all', sourceIp: null, errorText: null, payload: null, responseStatus: null })).rejects.toThrow('not a list cursor');
+    await expect(
+      log().list({
+        account: acc,
+        endpointId: null,
+        fromMs: Date.now() - DAY_MS,
+        toMs: Date.now(),
+        cursor: 'not-a-cursor',
+        limit: 5,
+        status: 'all',
+        sourceIp: null,
+        errorText: null,
+        payload: null,
+        responseStatus: null,
+      }),
+    ).rejects.toThrow('not a list cursor');
   });
 
   it('identical refusals past keepPerMinute fold into one aggregated row with their count', async () => {
     const acc = 'acc_agg';
     const minute = Math.floor((Date.now() - 10 * 60_000) / 60_000) * 60_000;
-    const flood = Array.from({ length: 25 }, (_, k) => request(eventId(`a${k}`, minute + k * 100), { account_id: acc, endpoint_id: 'ep_agg', received_at: new Date(minute + k * 100).toISOString(), outcome: 'AUTH_FAILED', reason: 'invalid bearer token', target_count: 0 }));
+    const flood = Array.from({ length: 25 }, (_, k) =>
+      request(eventId(`a${k}`, minute + k * 100), {
+        account_id: acc,
+        endpoint_id: 'ep_agg',
+        received_at: new Date(minute + k * 100).toISOString(),
+        outcome: 'AUTH_FAILED',
+        reason: 'invalid bearer token',
+        target_count: 0,
+      }),
+    );
     await writer({ keepPerMinute: 10 }).write(flood);
-    const rows = (await log().list({ account: acc, endpointId: null, fromMs: Date.now() - DAY_MS, toMs: Date.now() + 60_000, cursor: null, limit: 50, status: 'errors', sourceIp: null, errorText: null, payload: null, responseStatus: null })).rows;
+    const rows = (
+      await log().list({
+        account: acc,
+        endpointId: null,
+        fromMs: Date.now() - DAY_MS,
+        toMs: Date.now() + 60_000,
+        cursor: null,
+        limit: 50,
+        status: 'errors',
+        sourceIp: null,
+        errorText: null,
+        payload: null,
+        responseStatus: null,
+      })
+    ).rows;
     const aggregated = rows.filter((r) => r.aggregated);
     expect(rows.filter((r) => !r.aggregated)).toHaveLength(10);
     expect(aggregated).toHaveLength(1);
-    expect(aggregated[0]).toMatchObject({ outcome: 'AUTH_FAILED', reason: 'invalid bearer token', source_ip: null, status: 'errors' });
+    expect(aggregated[0]).toMatchObject({
+      outcome: 'AUTH_FAILED',
+      reason: 'invalid bearer token',
+      source_ip: null,
+      status: 'errors',
+    });
     expect(await log().row(aggregated[0]!.event_id)).toMatchObject({ status: 'errors', aggregate: { count: 15 } });
   });
 
@@ -149,7 +261,10 @@ describe('paging, aggregation, redelivery and arrival order, through openActivit
     const acc = 'acc_redelivery';
     const t = Date.now() - 12 * 60_000;
     const id = eventId('r0', t);
-    const records: ActivityMessage[] = [request(id, { account_id: acc, received_at: new Date(t).toISOString(), target_count: 1 }), attempt(id, 'tg_1', 1, 'failed', { account_id: acc, attempted_at: new Date(t + 1000).toISOString() })];
+    const records: ActivityMessage[] = [
+      request(id, { account_id: acc, received_at: new Date(t).toISOString(), target_count: 1 }),
+      attempt(id, 'tg_1', 1, 'failed', { account_id: acc, attempted_at: new Date(t + 1000).toISOString() }),
+    ];
     await writer().write(records);
     await writer().write(records);
     await writer().write([...records].reverse());
@@ -164,7 +279,13 @@ describe('paging, aggregation, redelivery and arrival order, through openActivit
     const t = Date.now() - 11 * 60_000;
     const usual = eventId('o_usual', t);
     const reversed = eventId('o_reversed', t + 1000);
-    const recordsOf = (id: string, k: number): ActivityMessage[] => [request(id, { account_id: acc, received_at: new Date(t + k * 1000).toISOString(), target_count: 1 }), attempt(id, 'tg_1', 1, 'delivered', { account_id: acc, attempted_at: new Date(t + k * 1000 + 500).toISOString() })];
+    const recordsOf = (id: string, k: number): ActivityMessage[] => [
+      request(id, { account_id: acc, received_at: new Date(t + k * 1000).toISOString(), target_count: 1 }),
+      attempt(id, 'tg_1', 1, 'delivered', {
+        account_id: acc,
+        attempted_at: new Date(t + k * 1000 + 500).toISOString(),
+      }),
+    ];
     const w = writer();
     await w.write(recordsOf(usual, 0));
     const [req, att] = recordsOf(reversed, 1);
@@ -174,7 +295,12 @@ describe('paging, aggregation, redelivery and arrival order, through openActivit
     expect(await listAll({ account: acc, status: 'completed' })).toEqual([reversed, usual]);
     expect(await listAll({ account: acc })).toEqual([reversed, usual]);
     const [a, b] = [await log().row(usual), await log().row(reversed)];
-    expect(b).toMatchObject({ status: a!.status, outcome: a!.outcome, target_count: a!.target_count, last_error: a!.last_error });
+    expect(b).toMatchObject({
+      status: a!.status,
+      outcome: a!.outcome,
+      target_count: a!.target_count,
+      last_error: a!.last_error,
+    });
   });
 });
 
@@ -186,7 +312,10 @@ describe('retention, through openActivityLog', () => {
     const oldId = eventId('ret_old', old);
     const keptId = eventId('ret_kept', now - 5 * DAY_MS);
     await Promise.all([
-      writer().write([request(oldId, { account_id: acc, received_at: new Date(old).toISOString(), target_count: 0 }), request(keptId, { account_id: acc, received_at: new Date(now - 5 * DAY_MS).toISOString(), target_count: 0 })]),
+      writer().write([
+        request(oldId, { account_id: acc, received_at: new Date(old).toISOString(), target_count: 0 }),
+        request(keptId, { account_id: acc, received_at: new Date(now - 5 * DAY_MS).toISOString(), target_count: 0 }),
+      ]),
       writer().writePayloads([payloadOf(oldId, acc, 'ep_1', new Date(old).toISOString(), '{}')]),
     ]);
     const window = { fromMs: old - 3_600_000, toMs: now };

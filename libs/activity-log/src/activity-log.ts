@@ -1,7 +1,14 @@
 import type { Connection } from 'mongoose';
 import type { ActivityMessage, StoredPayloadV1 } from '@relay/contracts';
 import type { ActivityDoc } from '@relay/store';
-import { LogCollections, PageCounts, decodePosition, encodePosition, listIndexed, sweepExpired } from './storage/internal';
+import {
+  LogCollections,
+  PageCounts,
+  decodePosition,
+  encodePosition,
+  listIndexed,
+  sweepExpired,
+} from './storage/internal';
 import type { StoredPayload } from './storage/internal';
 import { entryMatches, scopeOf } from './reading/filter';
 import type { ActivityListQuery, ListedRow } from './reading/filter';
@@ -103,14 +110,24 @@ export function openActivityLog(connection: Connection): ActivityLog {
 
 function createLog(collections: LogCollections<ActivityDoc>): ActivityLog {
   const counts = new PageCounts();
-  const expire = async (nowMs: number, retentionMs: number) => (await sweepExpired(collections, nowMs, retentionMs)).dropped;
+  const expire = async (nowMs: number, retentionMs: number) =>
+    (await sweepExpired(collections, nowMs, retentionMs)).dropped;
   return {
     async list(q) {
       const cursor = q.cursor === null ? null : decodePosition(q.cursor);
       if (q.cursor !== null && cursor === null) throw new Error('not a list cursor (isCursor)');
       // a payload or response-status search lists candidates, then reads their payloads or rows (reading/search.ts)
       const searching = q.payload !== null || q.responseStatus !== null;
-      const candidates = await listIndexed(collections, { scope: scopeOf(q), fromMs: q.fromMs, toMs: q.toMs, cursor, limit: searching ? SEARCH_ROW_BUDGET : q.limit, matches: (e) => entryMatches(q, e), budget: LIST_READ_BUDGET, counts });
+      const candidates = await listIndexed(collections, {
+        scope: scopeOf(q),
+        fromMs: q.fromMs,
+        toMs: q.toMs,
+        cursor,
+        limit: searching ? SEARCH_ROW_BUDGET : q.limit,
+        matches: (e) => entryMatches(q, e),
+        budget: LIST_READ_BUDGET,
+        counts,
+      });
       const page = searching ? await searchRows(collections, q, candidates) : candidates;
       return { rows: page.entries, next_cursor: page.next ? encodePosition(page.next) : null };
     },

@@ -9,7 +9,13 @@ import type { AlertEvaluator } from './evaluator';
  * once the alerts it caused were queued (a failure requeues it; the episode key makes the
  * repeat send nothing twice). Several instances share the queue: RabbitMQ gives each event to one.
  */
-export function consumeAccountEvents(broker: BrokerConnection, namespace: string, evaluator: AlertEvaluator, logger: Logger, prefetch = 10): QueueConsumer {
+export function consumeAccountEvents(
+  broker: BrokerConnection,
+  namespace: string,
+  evaluator: AlertEvaluator,
+  logger: Logger,
+  prefetch = 10,
+): QueueConsumer {
   return consumeDecoded(broker, {
     queue: brokerNames(namespace).accountEventQueue,
     accepts: [ACCOUNT_EVENT_V1],

@@ -15,7 +15,8 @@ import type { RedisClient } from '@relay/cache';
 export const MAX_WINDOW_MINUTES = 60;
 export const COUNT_TTL_S = (MAX_WINDOW_MINUTES + 10) * 60;
 
-export const countKey = (namespace: string, subject: string, minute: number): string => `${namespace}:alert-count:${subject}:${minute}`;
+export const countKey = (namespace: string, subject: string, minute: number): string =>
+  `${namespace}:alert-count:${subject}:${minute}`;
 export const endpointSubject = (endpointId: string): string => `ep:${endpointId}`;
 export const targetSubject = (targetId: string): string => `tg:${targetId}`;
 export const minuteOf = (ms: number): number => Math.floor(ms / 60_000);
@@ -89,9 +90,17 @@ export class CounterBuffer {
 }
 
 /** The counts of `subject` over the last `minutes` whole and current minutes, summed per field. */
-export async function readWindow(redis: RedisClient, namespace: string, subject: string, minutes: number, nowMs: number): Promise<Record<string, number>> {
+export async function readWindow(
+  redis: RedisClient,
+  namespace: string,
+  subject: string,
+  minutes: number,
+  nowMs: number,
+): Promise<Record<string, number>> {
   const last = minuteOf(nowMs);
-  const keys = Array.from({ length: Math.min(minutes, MAX_WINDOW_MINUTES) }, (_, i) => countKey(namespace, subject, last - i));
+  const keys = Array.from({ length: Math.min(minutes, MAX_WINDOW_MINUTES) }, (_, i) =>
+    countKey(namespace, subject, last - i),
+  );
   const hashes = await Promise.all(keys.map((k) => redis.hgetall(k)));
   const sum: Record<string, number> = {};
   for (const h of hashes) for (const [field, n] of Object.entries(h)) sum[field] = (sum[field] ?? 0) + Number(n);

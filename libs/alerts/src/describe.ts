@@ -22,11 +22,28 @@ export interface ConditionDescription {
 
 /** Any rejection outcome at all, or one of them. */
 export const ANY_REJECTION = 'ANY_REJECTION';
-export const REJECTION_OUTCOMES: readonly string[] = OUTCOMES.filter((o) => o !== 'ACCEPTED' && o !== 'HANDSHAKE_ANSWERED' && o !== 'DUPLICATE');
+export const REJECTION_OUTCOMES: readonly string[] = OUTCOMES.filter(
+  (o) => o !== 'ACCEPTED' && o !== 'HANDSHAKE_ANSWERED' && o !== 'DUPLICATE',
+);
 
-const anyTarget = (what: string) => ({ type: 'id', prefix: 'tg', required: false, label: 'Target', help: `the target whose ${what}; none: any target of the account` }) as const;
-const percent = (def: number, help: string) => ({ type: 'integer', min: 1, max: 100, default: def, label: 'Threshold (%)', help }) as const;
-const window = { type: 'integer', min: 1, max: 60, default: 5, label: 'Window (minutes)', help: 'the share is counted over this many last minutes' } as const;
+const anyTarget = (what: string) =>
+  ({
+    type: 'id',
+    prefix: 'tg',
+    required: false,
+    label: 'Target',
+    help: `the target whose ${what}; none: any target of the account`,
+  }) as const;
+const percent = (def: number, help: string) =>
+  ({ type: 'integer', min: 1, max: 100, default: def, label: 'Threshold (%)', help }) as const;
+const window = {
+  type: 'integer',
+  min: 1,
+  max: 60,
+  default: 5,
+  label: 'Window (minutes)',
+  help: 'the share is counted over this many last minutes',
+} as const;
 
 export const CONDITIONS: Readonly<Record<AccountEventKind, ConditionDescription>> = {
   target_flagged: {
@@ -52,10 +69,23 @@ export const CONDITIONS: Readonly<Record<AccountEventKind, ConditionDescription>
     help: "The share of the target's delivery attempts that failed over the window reached the threshold.",
     source: 'counters',
     fields: {
-      target_id: { type: 'id', prefix: 'tg', required: true, label: 'Target', help: 'the target whose attempts are counted' },
+      target_id: {
+        type: 'id',
+        prefix: 'tg',
+        required: true,
+        label: 'Target',
+        help: 'the target whose attempts are counted',
+      },
       threshold_percent: percent(50, 'failed attempts, in percent of all attempts in the window'),
       window_minutes: window,
-      min_attempts: { type: 'integer', min: 1, max: 100_000, default: 10, label: 'Least attempts', help: 'no alert on fewer attempts than this in the window' },
+      min_attempts: {
+        type: 'integer',
+        min: 1,
+        max: 100_000,
+        default: 10,
+        label: 'Least attempts',
+        help: 'no alert on fewer attempts than this in the window',
+      },
     },
   },
   rejection_spike: {
@@ -63,11 +93,30 @@ export const CONDITIONS: Readonly<Record<AccountEventKind, ConditionDescription>
     help: "The share of the endpoint's requests rejected (with one outcome, or any) over the window reached the threshold. AUTH_FAILED usually means the provider rotated its secret.",
     source: 'counters',
     fields: {
-      endpoint_id: { type: 'id', prefix: 'ep', required: true, label: 'Endpoint', help: 'the endpoint whose requests are counted' },
-      outcome: { type: 'enum', values: [ANY_REJECTION, ...REJECTION_OUTCOMES], default: ANY_REJECTION, label: 'Outcome', help: 'the rejection counted, or any rejection' },
+      endpoint_id: {
+        type: 'id',
+        prefix: 'ep',
+        required: true,
+        label: 'Endpoint',
+        help: 'the endpoint whose requests are counted',
+      },
+      outcome: {
+        type: 'enum',
+        values: [ANY_REJECTION, ...REJECTION_OUTCOMES],
+        default: ANY_REJECTION,
+        label: 'Outcome',
+        help: 'the rejection counted, or any rejection',
+      },
       threshold_percent: percent(50, 'rejected requests, in percent of all requests in the window'),
       window_minutes: window,
-      min_requests: { type: 'integer', min: 1, max: 100_000, default: 20, label: 'Least requests', help: 'no alert on fewer requests than this in the window' },
+      min_requests: {
+        type: 'integer',
+        min: 1,
+        max: 100_000,
+        default: 20,
+        label: 'Least requests',
+        help: 'no alert on fewer requests than this in the window',
+      },
     },
   },
   quota_nearly_used: {
@@ -79,4 +128,12 @@ export const CONDITIONS: Readonly<Record<AccountEventKind, ConditionDescription>
 };
 
 /** Limits of one rule (docs/alerts.md "Rules"). */
-export const RULE_LIMITS = { maxRulesPerAccount: 20, maxTargets: 10, maxConditions: 10, nameMax: 100, cooldownMin: 1, cooldownMax: 1440, cooldownDefault: 60 } as const;
+export const RULE_LIMITS = {
+  maxRulesPerAccount: 20,
+  maxTargets: 10,
+  maxConditions: 10,
+  nameMax: 100,
+  cooldownMin: 1,
+  cooldownMax: 1440,
+  cooldownDefault: 60,
+} as const;

@@ -15,7 +15,8 @@ import type { AlertCondition, AlertRule } from './rules';
  */
 export const watchKey = (namespace: string): string => `${namespace}:alert-watch`;
 
-export const watchesCounters = (rule: AlertRule): boolean => rule.enabled && rule.conditions.some((c) => CONDITIONS[c.kind].source === 'counters');
+export const watchesCounters = (rule: AlertRule): boolean =>
+  rule.enabled && rule.conditions.some((c) => CONDITIONS[c.kind].source === 'counters');
 
 export async function updateWatch(redis: RedisClient, namespace: string, rule: AlertRule): Promise<void> {
   if (watchesCounters(rule)) await redis.hset(watchKey(namespace), rule.id, JSON.stringify(rule));
@@ -53,7 +54,10 @@ export class CounterDetector {
   private cursor = '0';
   private readonly now: () => Date;
 
-  constructor(private readonly deps: DetectorDeps, private readonly rulesPerPass = 200) {
+  constructor(
+    private readonly deps: DetectorDeps,
+    private readonly rulesPerPass = 200,
+  ) {
     this.now = deps.now ?? (() => new Date());
   }
 
@@ -87,21 +91,62 @@ export class CounterDetector {
       const attempts = (w.ok ?? 0) + (w.fail ?? 0);
       const failed = w.fail ?? 0;
       if (attempts < c.min_attempts! || failed * 100 < c.threshold_percent! * attempts) return null;
-      return { ...base, kind: 'failure_rate', target_id: c.target_id, detail: { attempts, failed, failure_percent: (failed * 100) / attempts, threshold_percent: c.threshold_percent!, window_minutes: c.window_minutes! } };
+      return {
+        ...base,
+        kind: 'failure_rate',
+        target_id: c.target_id,
+        detail: {
+          attempts,
+          failed,
+          failure_percent: (failed * 100) / attempts,
+          threshold_percent: c.threshold_percent!,
+          window_minutes: c.window_minutes!,
+        },
+      };
     }
     if (c.kind === 'rejection_spike' && c.endpoint_id) {
       const w = await readWindow(redis, namespace, endpointSubject(c.endpoint_id), c.window_minutes!, now.getTime());
       const requests = Object.values(w).reduce((a, b) => a + b, 0);
-      const rejected = c.outcome === ANY_REJECTION ? Object.entries(w).filter(([o]) => !NOT_REJECTIONS.has(o)).reduce((a, [, n]) => a + n, 0) : (w[c.outcome!] ?? 0);
+      const rejected =
+        c.outcome === ANY_REJECTION
+          ? Object.entries(w)
+              .filter(([o]) => !NOT_REJECTIONS.has(o))
+              .reduce((a, [, n]) => a + n, 0)
+          : (w[c.outcome!] ?? 0);
       if (requests < c.min_requests! || rejected * 100 < c.threshold_percent! * requests) return null;
-      return { ...base, kind: 'rejection_spike', endpoint_id: c.endpoint_id, detail: { requests, rejected, rejected_percent: (rejected * 100) / requests, outcome: c.outcome!, threshold_percent: c.threshold_percent!, window_minutes: c.window_minutes! } };
+      return {
+        ...base,
+        kind: 'rejection_spike',
+        endpoint_id: c.endpoint_id,
+        detail: {
+          requests,
+          rejected,
+          rejected_percent: (rejected * 100) / requests,
+          outcome: c.outcome!,
+          threshold_percent: c.threshold_percent!,
+          window_minutes: c.window_minutes!,
+        },
+      };
     }
     if (c.kind === 'quota_nearly_used') {
-      const [raw, plan] = await Promise.all([redis.get(quotaKey(namespace, rule.account_id, quotaMonth(now))), accountPlan(this.deps.store, rule.account_id)]);
+      const [raw, plan] = await Promise.all([
+        redis.get(quotaKey(namespace, rule.account_id, quotaMonth(now))),
+        accountPlan(this.deps.store, rule.account_id),
+      ]);
       const used = Number(raw ?? 0);
       const limit = plan?.monthly_accepted_events ?? 0;
       if (limit <= 0 || used * 100 < c.threshold_percent! * limit) return null;
-      return { ...base, kind: 'quota_nearly_used', detail: { used, limit, used_percent: (used * 100) / limit, threshold_percent: c.threshold_percent!, month: quotaMonth(now) } };
+      return {
+        ...base,
+        kind: 'quota_nearly_used',
+        detail: {
+          used,
+          limit,
+          used_percent: (used * 100) / limit,
+          threshold_percent: c.threshold_percent!,
+          month: quotaMonth(now),
+        },
+      };
     }
     return null;
   }
@@ -112,11 +157,23 @@ export class CounterDetector {
  * (`${ns}:alert-detect-lease`, SET NX PX) taken for the interval. Another instance's pass would
  * be harmless (episodes are deduplicated in Redis) but wasted work.
  */
-export function runDetector(detector: CounterDetector, redis: RedisClient, namespace: string, intervalMs: number, logger: Logger): { stop(): Promise<void> } {
+export function runDetector(
+  detector: CounterDetector,
+  redis: RedisClient,
+  namespace: string,
+  intervalMs: number,
+  logger: Logger,
+): { stop(): Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();
   const tick = (): void => {
     running = (async () => {
-      const lease = await redis.set(`${namespace}:alert-detect-lease`, String(process.pid), 'PX', Math.max(1000, intervalMs - 100), 'NX');
+      const lease = await redis.set(
+        `${namespace}:alert-detect-lease`,
+        String(process.pid),
+        'PX',
+        Math.max(1000, intervalMs - 100),
+        'NX',
+      );
       if (lease === 'OK') await detector.pass();
     })().catch((err: Error) => logger.warn('alert detector pass failed', { error: err.message }));
   };

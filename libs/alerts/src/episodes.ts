@@ -8,7 +8,13 @@ import type { RedisClient } from '@relay/cache';
  * the condition has not been seen for the cool-down; the next sighting starts a new one.
  * SET NX is atomic, so two instances seeing the same sighting send one alert.
  */
-export async function startsEpisode(redis: RedisClient, namespace: string, ruleId: string, conditionKey: string, cooldownMs: number): Promise<boolean> {
+export async function startsEpisode(
+  redis: RedisClient,
+  namespace: string,
+  ruleId: string,
+  conditionKey: string,
+  cooldownMs: number,
+): Promise<boolean> {
   const key = `${namespace}:alert-episode:${ruleId}:${conditionKey}`;
   const set = await redis.set(key, '1', 'PX', cooldownMs, 'NX');
   if (set === 'OK') return true;
@@ -20,7 +26,12 @@ export async function startsEpisode(redis: RedisClient, namespace: string, ruleI
 export const ALERTS_PER_RULE_PER_HOUR = 30;
 
 /** Counts one alert of the rule in this UTC hour; false once the rule sent ALERTS_PER_RULE_PER_HOUR. */
-export async function withinRuleRate(redis: RedisClient, namespace: string, ruleId: string, nowMs: number): Promise<boolean> {
+export async function withinRuleRate(
+  redis: RedisClient,
+  namespace: string,
+  ruleId: string,
+  nowMs: number,
+): Promise<boolean> {
   const key = `${namespace}:alert-rate:${ruleId}:${Math.floor(nowMs / 3_600_000)}`;
   const n = await redis.incr(key);
   if (n === 1) await redis.expire(key, 3600);

@@ -76,13 +76,19 @@ export class AlertEvaluator {
   async fire(rule: AlertRule, condition: AlertCondition, event: AccountEvent): Promise<AlertHistoryEntry | null> {
     const { redis, namespace, logger } = this.deps;
     const meter = this.deps.meter ?? (() => undefined);
-    if (!(await startsEpisode(redis, namespace, rule.id, episodeKey(condition, event), rule.cooldown_minutes * 60_000))) {
+    if (
+      !(await startsEpisode(redis, namespace, rule.id, episodeKey(condition, event), rule.cooldown_minutes * 60_000))
+    ) {
       meter(event.kind, 'deduplicated');
       return null;
     }
     if (!(await withinRuleRate(redis, namespace, rule.id, this.now().getTime()))) {
       meter(event.kind, 'rate_limited');
-      logger.warn('alert not sent: the rule sent its most alerts this hour', { rule_id: rule.id, account_id: rule.account_id, kind: event.kind });
+      logger.warn('alert not sent: the rule sent its most alerts this hour', {
+        rule_id: rule.id,
+        account_id: rule.account_id,
+        kind: event.kind,
+      });
       return null;
     }
     return this.send(rule, event, false);
@@ -113,10 +119,15 @@ export class AlertEvaluator {
     const link = dashboardLink(this.deps.dashboardUrl, event, aboutTarget?.endpoint_id ?? null);
     const summary = test
       ? `Test alert: this is how rule “${rule.name}” tells you that ${CONDITIONS[event.kind].label.toLowerCase()}.`
-      : summaryOf(event, { target: aboutTarget?.name ?? null, endpoint: endpoint && endpoint.account_id === rule.account_id ? endpoint.name : null });
+      : summaryOf(event, {
+          target: aboutTarget?.name ?? null,
+          endpoint: endpoint && endpoint.account_id === rule.account_id ? endpoint.name : null,
+        });
     const id = newId('al');
     const body = alertBody({ id, ruleId: rule.id, ruleName: rule.name, event, summary, link, test });
-    const deliveries = await Promise.all(rule.target_ids.map((targetId) => this.deliver(rule, targetId, body, event.kind)));
+    const deliveries = await Promise.all(
+      rule.target_ids.map((targetId) => this.deliver(rule, targetId, body, event.kind)),
+    );
     const entry: AlertHistoryEntry = {
       id,
       rule_id: rule.id,
@@ -132,7 +143,15 @@ export class AlertEvaluator {
     };
     await recordAlert(this.deps.redis, this.deps.namespace, rule.account_id, entry);
     this.deps.meter?.(event.kind, test ? 'test' : 'sent');
-    logger.info('alert sent', { alert_id: id, rule_id: rule.id, account_id: rule.account_id, kind: event.kind, test, targets: rule.target_ids.length, not_sent: deliveries.filter((d) => d.error).length });
+    logger.info('alert sent', {
+      alert_id: id,
+      rule_id: rule.id,
+      account_id: rule.account_id,
+      kind: event.kind,
+      test,
+      targets: rule.target_ids.length,
+      not_sent: deliveries.filter((d) => d.error).length,
+    });
     return entry;
   }
 
@@ -142,14 +161,31 @@ export class AlertEvaluator {
    * are the deliverer's, as for any delivery) and an ACCEPTED activity row on the target's endpoint
    * (`reason` says it is an alert), so the attempts show in that endpoint's activity log.
    */
-  private async deliver(rule: AlertRule, targetId: string, body: ReturnType<typeof alertBody>, kind: AccountEvent['kind']): Promise<AlertHistoryEntry['deliveries'][number]> {
+  private async deliver(
+    rule: AlertRule,
+    targetId: string,
+    body: ReturnType<typeof alertBody>,
+    kind: AccountEvent['kind'],
+  ): Promise<AlertHistoryEntry['deliveries'][number]> {
     const target = await findTarget(this.deps.store, targetId);
-    if (!target || target.account_id !== rule.account_id) return { target_id: targetId, endpoint_id: null, event_id: null, error: 'target deleted' };
+    if (!target || target.account_id !== rule.account_id)
+      return { target_id: targetId, endpoint_id: null, event_id: null, error: 'target deleted' };
     const channel = channelOf(target.kind);
-    if (!channel) return { target_id: targetId, endpoint_id: target.endpoint_id, event_id: null, error: `unknown target kind ${target.kind}` };
+    if (!channel)
+      return {
+        target_id: targetId,
+        endpoint_id: target.endpoint_id,
+        event_id: null,
+        error: `unknown target kind ${target.kind}`,
+      };
     const now = this.now();
     const eventId = newEventId(now.getTime());
-    const request = { method: 'POST', source_ip: '', headers: { 'content-type': 'application/json', 'x-relay-alert': kind, 'x-relay-alert-rule': rule.id }, query: '' };
+    const request = {
+      method: 'POST',
+      source_ip: '',
+      headers: { 'content-type': 'application/json', 'x-relay-alert': kind, 'x-relay-alert-rule': rule.id },
+      query: '',
+    };
     const message: DeliveryMessageV1 = {
       type: DELIVERY_V1,
       event_id: eventId,
@@ -181,8 +217,17 @@ export class AlertEvaluator {
       await this.activity.publish(row);
       return { target_id: targetId, endpoint_id: target.endpoint_id, event_id: eventId, error: null };
     } catch (err) {
-      this.deps.logger.warn('alert delivery not queued', { rule_id: rule.id, target_id: targetId, error: (err as Error).message });
-      return { target_id: targetId, endpoint_id: target.endpoint_id, event_id: null, error: 'delivery queue unavailable' };
+      this.deps.logger.warn('alert delivery not queued', {
+        rule_id: rule.id,
+        target_id: targetId,
+        error: (err as Error).message,
+      });
+      return {
+        target_id: targetId,
+        endpoint_id: target.endpoint_id,
+        event_id: null,
+        error: 'delivery queue unavailable',
+      };
     }
   }
 }

@@ -24,14 +24,24 @@ const HISTORY_TTL_S = 30 * 86_400;
 const historyKey = (namespace: string, accountId: string): string => `${namespace}:alert-history:${accountId}`;
 
 /** A capped list per account: one LPUSH and LTRIM per alert, never a scan. */
-export async function recordAlert(redis: RedisClient, namespace: string, accountId: string, entry: AlertHistoryEntry): Promise<void> {
+export async function recordAlert(
+  redis: RedisClient,
+  namespace: string,
+  accountId: string,
+  entry: AlertHistoryEntry,
+): Promise<void> {
   const key = historyKey(namespace, accountId);
   await redis.lpush(key, JSON.stringify(entry));
   await redis.ltrim(key, 0, HISTORY_LENGTH - 1);
   await redis.expire(key, HISTORY_TTL_S);
 }
 
-export async function readHistory(redis: RedisClient, namespace: string, accountId: string, limit = HISTORY_LENGTH): Promise<AlertHistoryEntry[]> {
+export async function readHistory(
+  redis: RedisClient,
+  namespace: string,
+  accountId: string,
+  limit = HISTORY_LENGTH,
+): Promise<AlertHistoryEntry[]> {
   const items = await redis.lrange(historyKey(namespace, accountId), 0, Math.min(limit, HISTORY_LENGTH) - 1);
   return items.map((s) => JSON.parse(s) as AlertHistoryEntry);
 }

@@ -3,7 +3,16 @@ export type { ConditionDescription, ConditionField } from './describe';
 export { validateAlertRule, idsNamedBy } from './rules';
 export type { AlertCondition, AlertRule, AlertRuleInput } from './rules';
 export { AlertRuleStore } from './rule-store';
-export { CounterBuffer, COUNT_TTL_S, countKey, endpointSubject, MAX_WINDOW_MINUTES, minuteOf, readWindow, targetSubject } from './counters';
+export {
+  CounterBuffer,
+  COUNT_TTL_S,
+  countKey,
+  endpointSubject,
+  MAX_WINDOW_MINUTES,
+  minuteOf,
+  readWindow,
+  targetSubject,
+} from './counters';
 export type { CounterBufferOptions } from './counters';
 export { ALERTS_PER_RULE_PER_HOUR, startsEpisode, withinRuleRate } from './episodes';
 export { HISTORY_LENGTH, readHistory, recordAlert } from './history';

@@ -16,7 +16,12 @@ export function dashboardLink(dashboardUrl: string, event: AccountEvent, targetE
     const from = new Date(to.getTime() - windowMin * 60_000);
     // the activity filters' own time format: YYYY-MM-DDTHH:MM in UTC; `to` is the next minute so the current one is in
     const fmt = (d: Date): string => d.toISOString().slice(0, 16);
-    const q = new URLSearchParams({ endpoint_id: event.endpoint_id, from: fmt(from), to: fmt(new Date(to.getTime() + 60_000)), status: 'errors' });
+    const q = new URLSearchParams({
+      endpoint_id: event.endpoint_id,
+      from: fmt(from),
+      to: fmt(new Date(to.getTime() + 60_000)),
+      status: 'errors',
+    });
     return `${base}/#/activity?${q.toString()}`;
   }
   const endpointId = targetEndpointId ?? event.endpoint_id;
@@ -67,13 +72,34 @@ export interface AlertBody {
   };
 }
 
-export function alertBody(args: { id: string; ruleId: string; ruleName: string; event: AccountEvent; summary: string; link: string; test: boolean }): AlertBody {
+export function alertBody(args: {
+  id: string;
+  ruleId: string;
+  ruleName: string;
+  event: AccountEvent;
+  summary: string;
+  link: string;
+  test: boolean;
+}): AlertBody {
   const { event } = args;
   const title = CONDITIONS[event.kind].label;
   const line = `${args.test ? '[Relay test alert] ' : '[Relay alert] '}${args.ruleName}: ${args.summary} ${args.link}`;
   return {
     content: line.slice(0, 1900),
     text: line.slice(0, 3000),
-    alert: { id: args.id, rule_id: args.ruleId, rule_name: args.ruleName, kind: event.kind, title, test: args.test, account_id: event.account_id, endpoint_id: event.endpoint_id ?? null, target_id: event.target_id ?? null, at: event.at, detail: event.detail, link: args.link },
+    alert: {
+      id: args.id,
+      rule_id: args.ruleId,
+      rule_name: args.ruleName,
+      kind: event.kind,
+      title,
+      test: args.test,
+      account_id: event.account_id,
+      endpoint_id: event.endpoint_id ?? null,
+      target_id: event.target_id ?? null,
+      at: event.at,
+      detail: event.detail,
+      link: args.link,
+    },
   };
 }

@@ -15,7 +15,12 @@ export type AlertMeter = (kind: AccountEventKind, result: AlertResult) => void;
  * series exists at 0 from the start, so increase() sees the first one.
  */
 export function createAlertMetrics(registry: Registry): AlertMeter {
-  const alerts = new Counter({ name: 'relay_alerts_total', help: 'alert rule sightings by condition kind and what became of them: sent, test (a test alert), deduplicated (an episode was open), rate_limited (the rule sent its most alerts this hour)', labelNames: ['kind', 'result'], registers: [registry] });
+  const alerts = new Counter({
+    name: 'relay_alerts_total',
+    help: 'alert rule sightings by condition kind and what became of them: sent, test (a test alert), deduplicated (an episode was open), rate_limited (the rule sent its most alerts this hour)',
+    labelNames: ['kind', 'result'],
+    registers: [registry],
+  });
   for (const kind of ACCOUNT_EVENT_KINDS) for (const result of ALERT_RESULTS) alerts.inc({ kind, result }, 0);
   return (kind, result) => alerts.inc({ kind, result });
 }

@@ -26,7 +26,10 @@ export class AlertRuleStore {
   }
 
   async listByAccount(accountId: string): Promise<AlertRule[]> {
-    const docs = await this.rules.find({ account_id: accountId }).limit(RULE_LIMITS.maxRulesPerAccount + 1).toArray();
+    const docs = await this.rules
+      .find({ account_id: accountId })
+      .limit(RULE_LIMITS.maxRulesPerAccount + 1)
+      .toArray();
     return docs.map(toRule).sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
   }
 

@@ -45,21 +45,26 @@ function checkCondition(raw: unknown, at: string, errors: FieldError[]): AlertCo
   }
   const description = CONDITIONS[kind as AccountEventKind];
   const out: Record<string, unknown> = { kind };
-  for (const name of Object.keys(raw)) if (name !== 'kind' && !(name in description.fields)) errors.push({ field: `${at}.${name}`, message: `is not a field of a ${kind} condition` });
+  for (const name of Object.keys(raw))
+    if (name !== 'kind' && !(name in description.fields))
+      errors.push({ field: `${at}.${name}`, message: `is not a field of a ${kind} condition` });
   for (const [name, field] of Object.entries(description.fields)) {
     const value = raw[name];
     const where = `${at}.${name}`;
     if (field.type === 'id') {
       if (value === undefined || value === null) {
         if (field.required) errors.push({ field: where, message: `is required for a ${kind} condition` });
-      } else if (typeof value !== 'string' || !isIdOf(field.prefix, value)) errors.push({ field: where, message: `must be an id (${field.prefix}_…)` });
+      } else if (typeof value !== 'string' || !isIdOf(field.prefix, value))
+        errors.push({ field: where, message: `must be an id (${field.prefix}_…)` });
       else out[name] = value;
     } else if (field.type === 'integer') {
       if (value === undefined) out[name] = field.default;
-      else if (typeof value !== 'number' || !Number.isInteger(value) || value < field.min || value > field.max) errors.push({ field: where, message: `must be an integer from ${field.min} to ${field.max}` });
+      else if (typeof value !== 'number' || !Number.isInteger(value) || value < field.min || value > field.max)
+        errors.push({ field: where, message: `must be an integer from ${field.min} to ${field.max}` });
       else out[name] = value;
     } else if (value === undefined) out[name] = field.default;
-    else if (typeof value !== 'string' || !field.values.includes(value)) errors.push({ field: where, message: `must be one of ${field.values.join(', ')}` });
+    else if (typeof value !== 'string' || !field.values.includes(value))
+      errors.push({ field: where, message: `must be one of ${field.values.join(', ')}` });
     else out[name] = value;
   }
   return out as unknown as AlertCondition;
@@ -70,24 +75,42 @@ export function validateAlertRule(body: unknown): Validation<AlertRuleInput> {
   const errors: FieldError[] = [];
   if (!isObject(body)) return { ok: false, errors: [{ field: '', message: 'must be a JSON object' }] };
   const known = new Set(['name', 'enabled', 'target_ids', 'conditions', 'cooldown_minutes']);
-  for (const name of Object.keys(body)) if (!known.has(name)) errors.push({ field: name, message: 'is not a field of an alert rule' });
+  for (const name of Object.keys(body))
+    if (!known.has(name)) errors.push({ field: name, message: 'is not a field of an alert rule' });
   const { name, enabled, target_ids: targetIds, conditions, cooldown_minutes: cooldown } = body;
-  if (typeof name !== 'string' || name.trim() === '' || name.length > RULE_LIMITS.nameMax) errors.push({ field: 'name', message: `must be a non-empty string of at most ${RULE_LIMITS.nameMax} characters` });
-  if (enabled !== undefined && typeof enabled !== 'boolean') errors.push({ field: 'enabled', message: 'must be true or false' });
-  if (!Array.isArray(targetIds) || targetIds.length < 1 || targetIds.length > RULE_LIMITS.maxTargets) errors.push({ field: 'target_ids', message: `must list 1 to ${RULE_LIMITS.maxTargets} target ids` });
+  if (typeof name !== 'string' || name.trim() === '' || name.length > RULE_LIMITS.nameMax)
+    errors.push({ field: 'name', message: `must be a non-empty string of at most ${RULE_LIMITS.nameMax} characters` });
+  if (enabled !== undefined && typeof enabled !== 'boolean')
+    errors.push({ field: 'enabled', message: 'must be true or false' });
+  if (!Array.isArray(targetIds) || targetIds.length < 1 || targetIds.length > RULE_LIMITS.maxTargets)
+    errors.push({ field: 'target_ids', message: `must list 1 to ${RULE_LIMITS.maxTargets} target ids` });
   else {
     targetIds.forEach((t, i) => {
-      if (typeof t !== 'string' || !isIdOf('tg', t)) errors.push({ field: `target_ids[${i}]`, message: 'must be a target id (tg_…)' });
+      if (typeof t !== 'string' || !isIdOf('tg', t))
+        errors.push({ field: `target_ids[${i}]`, message: 'must be a target id (tg_…)' });
     });
-    if (new Set(targetIds).size !== targetIds.length) errors.push({ field: 'target_ids', message: 'names a target twice' });
+    if (new Set(targetIds).size !== targetIds.length)
+      errors.push({ field: 'target_ids', message: 'names a target twice' });
   }
   const checked: AlertCondition[] = [];
-  if (!Array.isArray(conditions) || conditions.length < 1 || conditions.length > RULE_LIMITS.maxConditions) errors.push({ field: 'conditions', message: `must list 1 to ${RULE_LIMITS.maxConditions} conditions` });
-  else conditions.forEach((c, i) => {
-    const ok = checkCondition(c, `conditions[${i}]`, errors);
-    if (ok) checked.push(ok);
-  });
-  if (cooldown !== undefined && (typeof cooldown !== 'number' || !Number.isInteger(cooldown) || cooldown < RULE_LIMITS.cooldownMin || cooldown > RULE_LIMITS.cooldownMax)) errors.push({ field: 'cooldown_minutes', message: `must be an integer from ${RULE_LIMITS.cooldownMin} to ${RULE_LIMITS.cooldownMax}` });
+  if (!Array.isArray(conditions) || conditions.length < 1 || conditions.length > RULE_LIMITS.maxConditions)
+    errors.push({ field: 'conditions', message: `must list 1 to ${RULE_LIMITS.maxConditions} conditions` });
+  else
+    conditions.forEach((c, i) => {
+      const ok = checkCondition(c, `conditions[${i}]`, errors);
+      if (ok) checked.push(ok);
+    });
+  if (
+    cooldown !== undefined &&
+    (typeof cooldown !== 'number' ||
+      !Number.isInteger(cooldown) ||
+      cooldown < RULE_LIMITS.cooldownMin ||
+      cooldown > RULE_LIMITS.cooldownMax)
+  )
+    errors.push({
+      field: 'cooldown_minutes',
+      message: `must be an integer from ${RULE_LIMITS.cooldownMin} to ${RULE_LIMITS.cooldownMax}`,
+    });
   return resultOf(errors, () => ({
     name: (name as string).trim(),
     enabled: (enabled as boolean | undefined) ?? true,

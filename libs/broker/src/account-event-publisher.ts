@@ -10,9 +10,16 @@ import type { ConfirmPublisher } from './publisher';
  * call it: events are rare (one per transition, never one per delivery), so they travel alone.
  * Rejects with ContractError, before publishing, an event its consumer would reject. docs/alerts.md.
  */
-export async function publishAccountEvent(publisher: ConfirmPublisher, namespace: string, event: AccountEventInput): Promise<void> {
+export async function publishAccountEvent(
+  publisher: ConfirmPublisher,
+  namespace: string,
+  event: AccountEventInput,
+): Promise<void> {
   const names = brokerNames(namespace);
   const message = accountEvent(event);
   const body = encodeMessage(message);
-  await publisher.publish(names.activityExchange, names.accountEventRoutingKey, body, { messageId: `account-event.${randomUUID()}`, type: message.type });
+  await publisher.publish(names.activityExchange, names.accountEventRoutingKey, body, {
+    messageId: `account-event.${randomUUID()}`,
+    type: message.type,
+  });
 }

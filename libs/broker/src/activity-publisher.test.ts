@@ -10,21 +10,39 @@ import { ACTIVE_PARTITION_MS, ACTIVITY_LINGER_MS, createActivityPublisher } from
 
 /** one account per partition, found by the partition function itself */
 const accountOf: string[] = [];
-for (let i = 0; accountOf.filter(Boolean).length < ACTIVITY_PARTITIONS && i < 10_000; i++) accountOf[activityPartitionOf(`acc_${i}`)] ??= `acc_${i}`;
+for (let i = 0; accountOf.filter(Boolean).length < ACTIVITY_PARTITIONS && i < 10_000; i++)
+  accountOf[activityPartitionOf(`acc_${i}`)] ??= `acc_${i}`;
 
 let n = 0;
 function row(accountId: string): ActivityRequestV1 {
   n += 1;
-  return { type: ACTIVITY_REQUEST_V1, event_id: `evt_${n}`, account_id: accountId, endpoint_id: 'ep_1', received_at: '2026-11-21T05:00:00.000Z', method: 'POST', source_ip: '127.0.0.1', outcome: 'ACCEPTED', reason: null, target_count: 1, test: false };
+  return {
+    type: ACTIVITY_REQUEST_V1,
+    event_id: `evt_${n}`,
+    account_id: accountId,
+    endpoint_id: 'ep_1',
+    received_at: '2026-11-21T05:00:00.000Z',
+    method: 'POST',
+    source_ip: '127.0.0.1',
+    outcome: 'ACCEPTED',
+    reason: null,
+    target_count: 1,
+    test: false,
+  };
 }
 
 function setup(spreadLinger: boolean) {
   /** one entry per message: its routing key and how many records it carried */
   const messages: Array<{ key: string; records: number }> = [];
   const publisher = {
-    publish: async (_exchange: string, key: string, content: Buffer) => void messages.push({ key, records: (JSON.parse(content.toString()) as { records: unknown[] }).records.length }),
+    publish: async (_exchange: string, key: string, content: Buffer) =>
+      void messages.push({ key, records: (JSON.parse(content.toString()) as { records: unknown[] }).records.length }),
   };
-  const activity = createActivityPublisher(publisher, 'ns', { maxItems: MAX_ACTIVITY_BATCH, lingerMs: ACTIVITY_LINGER_MS, spreadLinger });
+  const activity = createActivityPublisher(publisher, 'ns', {
+    maxItems: MAX_ACTIVITY_BATCH,
+    lingerMs: ACTIVITY_LINGER_MS,
+    spreadLinger,
+  });
   return { activity, messages };
 }
 

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { ACTIVITY_BATCH_V1, ACTIVITY_PARTITIONS, activityPartitionOf, brokerNames, checkActivityRecord, encodeActivityBatch, MAX_ACTIVITY_BATCH } from '@relay/contracts';
+import {
+  ACTIVITY_BATCH_V1,
+  ACTIVITY_PARTITIONS,
+  activityPartitionOf,
+  brokerNames,
+  checkActivityRecord,
+  encodeActivityBatch,
+  MAX_ACTIVITY_BATCH,
+} from '@relay/contracts';
 import type { ActivityMessage } from '@relay/contracts';
 import { batchTraceHeaders, currentTraceparent } from '@relay/telemetry';
 import { PublishBatcher } from './batcher';
@@ -46,7 +54,11 @@ export interface ActivityBatchOptions {
  * confirms. A message carries the records of one partition (@relay/contracts
  * activityPartitionOf: by account), so one writer writes every record of a request.
  */
-export function createActivityPublisher(publisher: Pick<ConfirmPublisher, 'publish'>, namespace: string, opts: ActivityBatchOptions = { maxItems: MAX_ACTIVITY_BATCH, lingerMs: ACTIVITY_LINGER_MS }): ActivityPublisher {
+export function createActivityPublisher(
+  publisher: Pick<ConfirmPublisher, 'publish'>,
+  namespace: string,
+  opts: ActivityBatchOptions = { maxItems: MAX_ACTIVITY_BATCH, lingerMs: ACTIVITY_LINGER_MS },
+): ActivityPublisher {
   const names = brokerNames(namespace);
   /** when each partition last started a batch (spread linger only): 8 numbers */
   const startedAt = new Array<number>(ACTIVITY_PARTITIONS).fill(-Infinity);
@@ -65,12 +77,17 @@ export function createActivityPublisher(publisher: Pick<ConfirmPublisher, 'publi
     (_, k) =>
       new PublishBatcher<ActivityMessage>(
         (records) =>
-          publisher.publish(names.activityExchange, names.activityPartitionRoutingKey(k), encodeActivityBatch(records), {
-            messageId: `activity.${randomUUID()}`,
-            type: ACTIVITY_BATCH_V1,
-            // the records' traces, so the writer's span joins them (nothing when tracing is off)
-            headers: batchTraceHeaders(records.map((r) => traceOf.get(r))),
-          }),
+          publisher.publish(
+            names.activityExchange,
+            names.activityPartitionRoutingKey(k),
+            encodeActivityBatch(records),
+            {
+              messageId: `activity.${randomUUID()}`,
+              type: ACTIVITY_BATCH_V1,
+              // the records' traces, so the writer's span joins them (nothing when tracing is off)
+              headers: batchTraceHeaders(records.map((r) => traceOf.get(r))),
+            },
+          ),
         { maxItems: opts.maxItems, lingerMs: lingerOf(k) },
       ),
   );

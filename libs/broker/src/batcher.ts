@@ -34,12 +34,21 @@ export class PublishBatcher<T> {
     return new Promise((resolve, reject) => {
       const size = this.opts.maxBytes !== undefined && this.opts.sizeOf ? this.opts.sizeOf(item) : 0;
       // a batch never grows past maxBytes by this item: what is gathered goes first
-      if (this.items.length > 0 && this.opts.maxBytes !== undefined && this.bytes + size > this.opts.maxBytes) this.flush();
+      if (this.items.length > 0 && this.opts.maxBytes !== undefined && this.bytes + size > this.opts.maxBytes)
+        this.flush();
       this.items.push(item);
       this.bytes += size;
       this.waiters.push({ resolve, reject });
-      if (this.items.length >= this.opts.maxItems || (this.opts.maxBytes !== undefined && this.bytes >= this.opts.maxBytes)) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), typeof this.opts.lingerMs === 'number' ? this.opts.lingerMs : this.opts.lingerMs());
+      if (
+        this.items.length >= this.opts.maxItems ||
+        (this.opts.maxBytes !== undefined && this.bytes >= this.opts.maxBytes)
+      )
+        this.flush();
+      else
+        this.timer ??= setTimeout(
+          () => this.flush(),
+          typeof this.opts.lingerMs === 'number' ? this.opts.lingerMs : this.opts.lingerMs(),
+        );
     });
   }
 

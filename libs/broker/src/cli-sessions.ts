@@ -70,7 +70,16 @@ export class CliForwarder {
           cliSessionsExchange(this.namespace),
           forward.target_id,
           Buffer.from(JSON.stringify(forward)),
-          { mandatory: true, persistent: false, messageId: id, correlationId: id, replyTo: this.replyQueue, expiration: String(timeoutMs), type: CLI_FORWARD_V1, contentType: 'application/json' },
+          {
+            mandatory: true,
+            persistent: false,
+            messageId: id,
+            correlationId: id,
+            replyTo: this.replyQueue,
+            expiration: String(timeoutMs),
+            type: CLI_FORWARD_V1,
+            contentType: 'application/json',
+          },
           (err: unknown) => {
             const entry = this.pending.get(id);
             if (!entry) return;
@@ -134,14 +143,19 @@ export class CliForwarder {
 function decodeAnswer(content: Buffer): CliAnswerV1 | null {
   try {
     const parsed = JSON.parse(content.toString('utf8')) as CliAnswerV1;
-    return parsed?.type === CLI_ANSWER_V1 && typeof parsed.outcome === 'object' && parsed.outcome !== null ? parsed : null;
+    return parsed?.type === CLI_ANSWER_V1 && typeof parsed.outcome === 'object' && parsed.outcome !== null
+      ? parsed
+      : null;
   } catch {
     return null;
   }
 }
 
 /** What the management API does with each forward its session receives: send it to the CLI, answer once. */
-export type CliForwardHandler = (forward: CliForwardV1, answer: (outcome: CliLocalOutcome | { gone: string }) => void) => void;
+export type CliForwardHandler = (
+  forward: CliForwardV1,
+  answer: (outcome: CliLocalOutcome | { gone: string }) => void,
+) => void;
 
 export interface CliSessionQueueOptions {
   namespace: string;
@@ -167,18 +181,28 @@ export interface CliSessionQueue {
  * Each forward is answered once — the CLI's outcome or `gone` — to its deliverer's reply queue,
  * then acked.
  */
-export async function openCliSessionQueue(connection: BrokerConnection, opts: CliSessionQueueOptions): Promise<CliSessionQueue> {
+export async function openCliSessionQueue(
+  connection: BrokerConnection,
+  opts: CliSessionQueueOptions,
+): Promise<CliSessionQueue> {
   const ch: Channel = await connection.openChannel();
   const held = new Map<ConsumeMessage, (outcome: CliLocalOutcome | { gone: string }) => void>();
   let closing = false;
-  ch.on('error', (err: Error) => opts.logger.warn('CLI session channel error', { target_id: opts.targetId, error: err.message }));
+  ch.on('error', (err: Error) =>
+    opts.logger.warn('CLI session channel error', { target_id: opts.targetId, error: err.message }),
+  );
   ch.on('close', () => {
     held.clear();
     if (!closing) opts.onLost();
   });
   await ch.prefetch(opts.inFlight);
   await ch.assertExchange(cliSessionsExchange(opts.namespace), 'direct', { durable: true });
-  const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false, arguments: { 'x-max-length': opts.maxWaiting } });
+  const { queue } = await ch.assertQueue('', {
+    exclusive: true,
+    autoDelete: true,
+    durable: false,
+    arguments: { 'x-max-length': opts.maxWaiting },
+  });
   await ch.bindQueue(queue, cliSessionsExchange(opts.namespace), opts.targetId);
   await ch.consume(queue, (msg) => {
     if (!msg) return;
@@ -192,10 +216,18 @@ export async function openCliSessionQueue(connection: BrokerConnection, opts: Cl
       if (!held.delete(msg)) return; // answered already, or the channel is gone
       const body: CliAnswerV1 = { type: CLI_ANSWER_V1, outcome };
       try {
-        ch.sendToQueue(replyTo, Buffer.from(JSON.stringify(body)), { correlationId, type: CLI_ANSWER_V1, contentType: 'application/json', persistent: false });
+        ch.sendToQueue(replyTo, Buffer.from(JSON.stringify(body)), {
+          correlationId,
+          type: CLI_ANSWER_V1,
+          contentType: 'application/json',
+          persistent: false,
+        });
         ch.ack(msg);
       } catch (err) {
-        opts.logger.warn('CLI answer not sent; the deliverer retries', { target_id: opts.targetId, error: (err as Error).message });
+        opts.logger.warn('CLI answer not sent; the deliverer retries', {
+          target_id: opts.targetId,
+          error: (err as Error).message,
+        });
       }
     };
     held.set(msg, answer);
@@ -214,7 +246,12 @@ export async function openCliSessionQueue(connection: BrokerConnection, opts: Cl
 function decodeForward(content: Buffer): CliForwardV1 | null {
   try {
     const parsed = JSON.parse(content.toString('utf8')) as CliForwardV1;
-    return parsed?.type === CLI_FORWARD_V1 && typeof parsed.delivery_id === 'string' && typeof parsed.headers === 'object' && typeof parsed.body_base64 === 'string' ? parsed : null;
+    return parsed?.type === CLI_FORWARD_V1 &&
+      typeof parsed.delivery_id === 'string' &&
+      typeof parsed.headers === 'object' &&
+      typeof parsed.body_base64 === 'string'
+      ? parsed
+      : null;
   } catch {
     return null;
   }

@@ -42,7 +42,10 @@ export class BrokerConnection extends EventEmitter {
 
   constructor(private readonly opts: BrokerConnectionOptions) {
     super();
-    this.urls = opts.url.split(',').map((u) => u.trim()).filter(Boolean);
+    this.urls = opts.url
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean);
   }
 
   current(): BrokerSession | null {
@@ -181,11 +184,19 @@ async function closeBounded(connection: ChannelModel, ms = 2000): Promise<void> 
     timer = setTimeout(() => resolve('timeout'), ms);
     timer.unref();
   });
-  const result = await Promise.race([connection.close().then(() => 'closed' as const, () => 'closed' as const), timedOut]);
+  const result = await Promise.race([
+    connection.close().then(
+      () => 'closed' as const,
+      () => 'closed' as const,
+    ),
+    timedOut,
+  ]);
   clearTimeout(timer);
   if (result === 'timeout') {
     // amqplib exposes the socket only on the inner connection object
-    const inner = (connection as unknown as { connection?: { stream?: { destroy(): void }; heartbeater?: { clear(): void } } }).connection;
+    const inner = (
+      connection as unknown as { connection?: { stream?: { destroy(): void }; heartbeater?: { clear(): void } } }
+    ).connection;
     inner?.stream?.destroy();
     // amqplib stops its heartbeat timers only on a close it saw; this one it did not
     inner?.heartbeater?.clear();

@@ -41,7 +41,9 @@ export class QueueConsumer {
 
   async start(): Promise<void> {
     this.connection.on('up', () => {
-      this.subscribe().catch((err: Error) => this.opts.logger.error('consume failed', { queue: this.opts.queue, error: err.message }));
+      this.subscribe().catch((err: Error) =>
+        this.opts.logger.error('consume failed', { queue: this.opts.queue, error: err.message }),
+      );
     });
     this.connection.on('down', () => {
       this.channel = null;
@@ -77,7 +79,9 @@ export class QueueConsumer {
   private async subscribe(): Promise<void> {
     if (this.stopping) return;
     const ch = await this.connection.openChannel();
-    ch.on('error', (err: Error) => this.opts.logger.warn('consumer channel error', { queue: this.opts.queue, error: err.message }));
+    ch.on('error', (err: Error) =>
+      this.opts.logger.warn('consumer channel error', { queue: this.opts.queue, error: err.message }),
+    );
     ch.on('close', () => {
       if (this.channel === ch) {
         this.channel = null;
@@ -110,7 +114,10 @@ export class QueueConsumer {
       if (disposition === 'ack') ch.ack(msg);
       else ch.nack(msg, false, disposition === 'requeue');
     } catch (err) {
-      this.opts.logger.warn('ack failed; message will be redelivered', { queue: this.opts.queue, error: (err as Error).message });
+      this.opts.logger.warn('ack failed; message will be redelivered', {
+        queue: this.opts.queue,
+        error: (err as Error).message,
+      });
     }
   }
 }

@@ -6,18 +6,39 @@ import { createLogger } from '@relay/logging';
 import { decodingHandler } from './decoding-consumer';
 
 const delivery: DeliveryMessageV1 = {
-  type: DELIVERY_V1, event_id: 'evt_1', delivery_id: 'dlv_1', attempt: 1, account_id: 'acc', endpoint_id: 'ep', target_id: 'tg', target_kind: 'webhook',
-  received_at: '2030-01-01T00:00:00.000Z', request: { method: 'POST', source_ip: '127.0.0.1', headers: {}, query: '' }, payload: { content_type: null, body_base64: '' },
+  type: DELIVERY_V1,
+  event_id: 'evt_1',
+  delivery_id: 'dlv_1',
+  attempt: 1,
+  account_id: 'acc',
+  endpoint_id: 'ep',
+  target_id: 'tg',
+  target_kind: 'webhook',
+  received_at: '2030-01-01T00:00:00.000Z',
+  request: { method: 'POST', source_ip: '127.0.0.1', headers: {}, query: '' },
+  payload: { content_type: null, body_base64: '' },
 };
 
 function amqpMessage(content: Buffer | string, headers: Record<string, unknown> = {}): ConsumeMessage {
-  return { content: Buffer.from(content), fields: {}, properties: { messageId: 'msg_1', headers } } as unknown as ConsumeMessage;
+  return {
+    content: Buffer.from(content),
+    fields: {},
+    properties: { messageId: 'msg_1', headers },
+  } as unknown as ConsumeMessage;
 }
 
 function setup(handle = async (): Promise<'ack'> => 'ack') {
   const stream = new PassThrough();
   const lines: Record<string, unknown>[] = [];
-  stream.on('data', (c: Buffer) => lines.push(...c.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)));
+  stream.on('data', (c: Buffer) =>
+    lines.push(
+      ...c
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    ),
+  );
   const seen: unknown[] = [];
   const handler = decodingHandler({
     queue: 'q.deliveries',
@@ -54,13 +75,23 @@ describe('decodingHandler: decode against the contract, or dead-letter', () => {
     expect(seen).toEqual([]);
     const logged = await lines();
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatchObject({ level: 'error', message: 'invalid message dead-lettered', queue: 'q.deliveries', message_id: 'msg_1' });
+    expect(logged[0]).toMatchObject({
+      level: 'error',
+      message: 'invalid message dead-lettered',
+      queue: 'q.deliveries',
+      message_id: 'msg_1',
+    });
     expect(String(logged[0]?.error)).toContain(error);
   });
 
   it('a type accepted here among several decodes too', async () => {
     const stream = new PassThrough();
-    const handler = decodingHandler({ queue: 'q', accepts: [ACTIVITY_REQUEST_V1, DELIVERY_V1], logger: createLogger({ service: 'test', level: 'info', stream }), handle: async () => 'ack' });
+    const handler = decodingHandler({
+      queue: 'q',
+      accepts: [ACTIVITY_REQUEST_V1, DELIVERY_V1],
+      logger: createLogger({ service: 'test', level: 'info', stream }),
+      handle: async () => 'ack',
+    });
     expect(await handler(amqpMessage(encodeMessage(delivery)))).toBe('ack');
   });
 

@@ -10,7 +10,10 @@ import type { Disposition, MessageHandler } from './consumer';
 export type Decoded<T extends MessageType> = ReturnType<typeof decodeMessage<T>>;
 
 /** Gets each message that met the contract, with the AMQP properties of the copy it came in. */
-export type DecodedHandler<T extends MessageType> = (message: Decoded<T>, properties: ConsumeMessage['properties']) => Promise<Disposition>;
+export type DecodedHandler<T extends MessageType> = (
+  message: Decoded<T>,
+  properties: ConsumeMessage['properties'],
+) => Promise<Disposition>;
 
 export interface DecodingOptions<T extends MessageType> {
   /** the queue, named in the log line */
@@ -34,7 +37,11 @@ export function decodingHandler<T extends MessageType>(opts: DecodingOptions<T>)
       message = decodeMessage(msg.content, opts.accepts);
     } catch (err) {
       if (!(err instanceof ContractError)) throw err;
-      opts.logger.error('invalid message dead-lettered', { queue: opts.queue, message_id: msg.properties.messageId, error: err.message });
+      opts.logger.error('invalid message dead-lettered', {
+        queue: opts.queue,
+        message_id: msg.properties.messageId,
+        error: err.message,
+      });
       return 'dead_letter';
     }
     return opts.handle(message, msg.properties);
@@ -42,6 +49,14 @@ export function decodingHandler<T extends MessageType>(opts: DecodingOptions<T>)
 }
 
 /** A QueueConsumer of `queue` whose handler only ever sees messages that met the contract. */
-export function consumeDecoded<T extends MessageType>(connection: BrokerConnection, opts: DecodingOptions<T> & { prefetch: number }): QueueConsumer {
-  return new QueueConsumer(connection, { queue: opts.queue, prefetch: opts.prefetch, logger: opts.logger, handler: decodingHandler(opts) });
+export function consumeDecoded<T extends MessageType>(
+  connection: BrokerConnection,
+  opts: DecodingOptions<T> & { prefetch: number },
+): QueueConsumer {
+  return new QueueConsumer(connection, {
+    queue: opts.queue,
+    prefetch: opts.prefetch,
+    logger: opts.logger,
+    handler: decodingHandler(opts),
+  });
 }

@@ -30,11 +30,18 @@ export class DeliveryPublisher {
 
   /** To each channel's work queue; resolves once the broker confirmed every one. */
   async publish(deliveries: readonly QueuedDelivery[], headers?: Record<string, unknown>): Promise<void> {
-    await Promise.all(deliveries.map(({ message, channel }) => this.send(this.names.deliveriesExchange, channel, message, '', headers)));
+    await Promise.all(
+      deliveries.map(({ message, channel }) => this.send(this.names.deliveriesExchange, channel, message, '', headers)),
+    );
   }
 
   /** To the retry tier's TTL queue, which dead-letters it back to the work queue; tier 0 goes straight back. */
-  retry(message: DeliveryMessageV1, channel: DeliveryChannel, tierMs: number, headers: Record<string, unknown>): Promise<void> {
+  retry(
+    message: DeliveryMessageV1,
+    channel: DeliveryChannel,
+    tierMs: number,
+    headers: Record<string, unknown>,
+  ): Promise<void> {
     if (tierMs <= 0) return this.send(this.names.deliveriesExchange, channel, message, '', headers);
     return this.send(this.names.retryExchange, this.names.retryRoutingKey(channel, tierMs), message, '', headers);
   }
@@ -52,7 +59,13 @@ export class DeliveryPublisher {
     await this.publisher.publish(this.names.deadLetterExchange, channel, content, opts).catch(rethrow);
   }
 
-  private async send(exchange: string, routingKey: string, message: DeliveryMessageV1, idSuffix: string, headers: Record<string, unknown> | undefined): Promise<void> {
+  private async send(
+    exchange: string,
+    routingKey: string,
+    message: DeliveryMessageV1,
+    idSuffix: string,
+    headers: Record<string, unknown> | undefined,
+  ): Promise<void> {
     await this.publisher
       .publish(exchange, routingKey, encodeMessage(message), {
         messageId: `${message.delivery_id}.${message.attempt}${idSuffix}`,

@@ -19,7 +19,13 @@ export type { ActivityPublisher } from './activity-publisher';
 export { registerBrokerMetrics } from './broker-metrics';
 export { createPayloadPublisher } from './payload-publisher';
 export type { PayloadPublisher } from './payload-publisher';
-export { activityQueuesOf, deliveryQueuesOf, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerQueueMetrics } from './queue-metrics';
+export {
+  activityQueuesOf,
+  deliveryQueuesOf,
+  QUEUE_STATS_CACHE_MS,
+  QueueStatsReader,
+  registerQueueMetrics,
+} from './queue-metrics';
 export type { QueueStat, QueueStatsOptions } from './queue-metrics';
 export { publishAccountEvent } from './account-event-publisher';
 export { CliForwarder, openCliSessionQueue } from './cli-sessions';

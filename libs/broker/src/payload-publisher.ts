@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { brokerNames, encodePayloadBatch, MAX_PAYLOAD_BATCH, MAX_PAYLOAD_BATCH_BYTES, PAYLOAD_BATCH_V1 } from '@relay/contracts';
+import {
+  brokerNames,
+  encodePayloadBatch,
+  MAX_PAYLOAD_BATCH,
+  MAX_PAYLOAD_BATCH_BYTES,
+  PAYLOAD_BATCH_V1,
+} from '@relay/contracts';
 import type { StoredPayloadV1 } from '@relay/contracts';
 import { ACTIVITY_LINGER_MS } from './activity-publisher';
 import { PublishBatcher } from './batcher';

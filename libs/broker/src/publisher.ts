@@ -62,7 +62,8 @@ export class ConfirmPublisher {
         this.onSettled('confirmed');
         return;
       } catch (err) {
-        const lost = err instanceof BrokerUnavailableError && (err.reason === 'not_connected' || err.reason === 'channel_closed');
+        const lost =
+          err instanceof BrokerUnavailableError && (err.reason === 'not_connected' || err.reason === 'channel_closed');
         if (!lost || !this.connection.failsOver || !(await this.reconnected(deadline))) {
           this.onSettled((err as BrokerUnavailableError).reason);
           throw err;
@@ -79,34 +80,58 @@ export class ConfirmPublisher {
         clearTimeout(timer);
         resolve(true);
       };
-      const timer = setTimeout(() => {
-        this.connection.off('up', onUp);
-        resolve(false);
-      }, Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          this.connection.off('up', onUp);
+          resolve(false);
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       this.connection.once('up', onUp);
     });
   }
 
-  private publishOnce(exchange: string, routingKey: string, content: Buffer, opts: PublishOptions, deadline: number): Promise<void> {
+  private publishOnce(
+    exchange: string,
+    routingKey: string,
+    content: Buffer,
+    opts: PublishOptions,
+    deadline: number,
+  ): Promise<void> {
     const session = this.connection.current();
     if (!session) return Promise.reject(new BrokerUnavailableError('not_connected'));
     const ch = session.confirmChannel;
     this.watch(ch);
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => this.settle(opts.messageId, new BrokerUnavailableError('confirm_timeout')), Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => this.settle(opts.messageId, new BrokerUnavailableError('confirm_timeout')),
+        Math.max(0, deadline - Date.now()),
+      );
       this.pending.set(opts.messageId, { resolve, reject, timer, returned: false });
       try {
         ch.publish(
           exchange,
           routingKey,
           content,
-          { persistent: true, mandatory: true, messageId: opts.messageId, type: opts.type, contentType: 'application/json', headers: opts.headers, timestamp: Math.floor(Date.now() / 1000) },
+          {
+            persistent: true,
+            mandatory: true,
+            messageId: opts.messageId,
+            type: opts.type,
+            contentType: 'application/json',
+            headers: opts.headers,
+            timestamp: Math.floor(Date.now() / 1000),
+          },
           (err: unknown) => {
             const entry = this.pending.get(opts.messageId);
             if (!entry) return;
             // amqplib calls back every unconfirmed publish with "channel closed" when the
             // channel goes away; only a basic.nack is the broker refusing the message
-            if (err) this.settle(opts.messageId, new BrokerUnavailableError(isChannelClosed(err) ? 'channel_closed' : 'nacked'));
+            if (err)
+              this.settle(
+                opts.messageId,
+                new BrokerUnavailableError(isChannelClosed(err) ? 'channel_closed' : 'nacked'),
+              );
             else if (entry.returned) this.settle(opts.messageId, new BrokerUnavailableError('unroutable'));
             else this.settle(opts.messageId, null);
           },

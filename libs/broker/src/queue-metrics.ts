@@ -123,7 +123,11 @@ export function registerQueueMetrics(registry: Registry, reader: QueueStatsReade
         for (const s of stats) this.set({ queue: s.queue }, pick(s));
       },
     });
-  gauge('relay_queue_messages', 'messages ready in the queue (not counting those delivered and not yet acknowledged), as the broker reports them', (s) => s.messages);
+  gauge(
+    'relay_queue_messages',
+    'messages ready in the queue (not counting those delivered and not yet acknowledged), as the broker reports them',
+    (s) => s.messages,
+  );
   gauge('relay_queue_consumers', 'consumers attached to the queue, as the broker reports them', (s) => s.consumers);
 }
 

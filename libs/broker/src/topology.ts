@@ -65,7 +65,14 @@ export async function declareTopology(ch: Channel, opts: TopologyOptions): Promi
   // one queue per partition, each consumed by one writer at a time: RabbitMQ gives a partition
   // to the first writer that subscribes and hands it to another when that writer's channel closes
   for (let k = 0; k < ACTIVITY_PARTITIONS; k++) {
-    await ch.assertQueue(n.activityPartitionQueue(k), { durable: true, arguments: { ...workQueueArgs, 'x-single-active-consumer': true, 'x-dead-letter-routing-key': n.activityRoutingKey } });
+    await ch.assertQueue(n.activityPartitionQueue(k), {
+      durable: true,
+      arguments: {
+        ...workQueueArgs,
+        'x-single-active-consumer': true,
+        'x-dead-letter-routing-key': n.activityRoutingKey,
+      },
+    });
     await ch.bindQueue(n.activityPartitionQueue(k), n.activityExchange, n.activityPartitionRoutingKey(k));
   }
   // bound to nothing: its consumers are the writers, counted when they share the partitions out
@@ -75,9 +82,15 @@ export async function declareTopology(ch: Channel, opts: TopologyOptions): Promi
   // stored payloads (resend): large messages on a queue of their own, so the activity-writer can
   // take few of them at once while it holds thousands of small activity records; their dead
   // letters join the activity's
-  await ch.assertQueue(n.payloadQueue, { durable: true, arguments: { ...workQueueArgs, 'x-dead-letter-routing-key': n.activityRoutingKey } });
+  await ch.assertQueue(n.payloadQueue, {
+    durable: true,
+    arguments: { ...workQueueArgs, 'x-dead-letter-routing-key': n.activityRoutingKey },
+  });
   await ch.bindQueue(n.payloadQueue, n.activityExchange, n.payloadRoutingKey);
   // account events (alerts, docs/alerts.md): few, small, consumed by the alert evaluator
-  await ch.assertQueue(n.accountEventQueue, { durable: true, arguments: { ...workQueueArgs, 'x-dead-letter-routing-key': n.activityRoutingKey } });
+  await ch.assertQueue(n.accountEventQueue, {
+    durable: true,
+    arguments: { ...workQueueArgs, 'x-dead-letter-routing-key': n.activityRoutingKey },
+  });
   await ch.bindQueue(n.accountEventQueue, n.activityExchange, n.accountEventRoutingKey);
 }

@@ -73,7 +73,8 @@ export class ChangeFeed {
     this.live = counter !== null;
     this.wasLive = this.live;
     this.timers.push(setInterval(() => void this.check(), this.opts.checkIntervalMs).unref());
-    if (this.opts.sweepIntervalMs > 0) this.timers.push(setInterval(() => this.resync('sweep'), this.opts.sweepIntervalMs).unref());
+    if (this.opts.sweepIntervalMs > 0)
+      this.timers.push(setInterval(() => this.resync('sweep'), this.opts.sweepIntervalMs).unref());
   }
 
   stop(): void {
@@ -122,7 +123,10 @@ export class ChangeFeed {
   }
 
   private deaf(): void {
-    if (this.live) this.opts.logger.warn('cache change announcements not heard (Redis unreachable); cached settings are revalidated from the store every check until they are');
+    if (this.live)
+      this.opts.logger.warn(
+        'cache change announcements not heard (Redis unreachable); cached settings are revalidated from the store every check until they are',
+      );
     this.live = false;
     this.resync('deaf');
   }

@@ -39,7 +39,11 @@ export function createChangePublisher(redis: RedisClient, namespace: string, log
     try {
       return Number(await redis.eval(NUMBER_AND_PUBLISH, 1, key, channel, encodeCacheChange(change)));
     } catch (err) {
-      logger.warn('cache change announcement failed; sent again every second until Redis answers', { scope: change.scope, id: change.id, error: (err as Error).message });
+      logger.warn('cache change announcement failed; sent again every second until Redis answers', {
+        scope: change.scope,
+        id: change.id,
+        error: (err as Error).message,
+      });
       return null;
     }
   };
@@ -52,12 +56,16 @@ export function createChangePublisher(redis: RedisClient, namespace: string, log
   const keep = (change: CacheChange): void => {
     pending.set(encodeCacheChange(change), change);
     if (pending.size > MAX_PENDING) pending.delete(pending.keys().next().value!);
-    timer ??= setInterval(() => void retry().then(() => {
-      if (pending.size === 0 && timer) {
-        clearInterval(timer);
-        timer = null;
-      }
-    }), RETRY_EVERY_MS).unref();
+    timer ??= setInterval(
+      () =>
+        void retry().then(() => {
+          if (pending.size === 0 && timer) {
+            clearInterval(timer);
+            timer = null;
+          }
+        }),
+      RETRY_EVERY_MS,
+    ).unref();
   };
 
   return {

@@ -20,11 +20,25 @@ export interface ChangeConnections {
  * (the deliverers): one subscribed connection, one for the counter and publishing. Commands fail
  * fast while Redis is down, so a check never waits on it.
  */
-export function connectChangeFeed(opts: { redisUrl: string; namespace: string; checkIntervalMs: number; sweepIntervalMs: number; logger: Logger }): ChangeConnections {
+export function connectChangeFeed(opts: {
+  redisUrl: string;
+  namespace: string;
+  checkIntervalMs: number;
+  sweepIntervalMs: number;
+  logger: Logger;
+}): ChangeConnections {
   const subscriber = connectRedis(opts.redisUrl);
   const commands = connectRedis(opts.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
-  for (const r of [subscriber, commands]) r.on('error', (err: Error) => opts.logger.warn('redis error', { error: err.message }));
-  const feed = new ChangeFeed({ subscriber, commands, namespace: opts.namespace, logger: opts.logger, checkIntervalMs: opts.checkIntervalMs, sweepIntervalMs: opts.sweepIntervalMs });
+  for (const r of [subscriber, commands])
+    r.on('error', (err: Error) => opts.logger.warn('redis error', { error: err.message }));
+  const feed = new ChangeFeed({
+    subscriber,
+    commands,
+    namespace: opts.namespace,
+    logger: opts.logger,
+    checkIntervalMs: opts.checkIntervalMs,
+    sweepIntervalMs: opts.sweepIntervalMs,
+  });
   const publisher = createChangePublisher(commands, opts.namespace, opts.logger);
   return {
     feed,

@@ -27,8 +27,18 @@ export interface CacheMetrics {
  */
 export function createCacheMetrics(registry: Registry): CacheMetrics {
   const sizes = new Map<string, () => number>();
-  const reads = new Counter({ name: 'relay_store_reads_total', help: 'store commands sent by the caches of settings (endpoints, targets, plans), by what they read and why', labelNames: ['what', 'why'], registers: [registry] });
-  const resyncs = new Counter({ name: 'relay_cache_resyncs_total', help: 'revalidation passes asked for, by why: missed (an announcement was missed), deaf (Redis unreachable), resubscribed, sweep', labelNames: ['why'], registers: [registry] });
+  const reads = new Counter({
+    name: 'relay_store_reads_total',
+    help: 'store commands sent by the caches of settings (endpoints, targets, plans), by what they read and why',
+    labelNames: ['what', 'why'],
+    registers: [registry],
+  });
+  const resyncs = new Counter({
+    name: 'relay_cache_resyncs_total',
+    help: 'revalidation passes asked for, by why: missed (an announcement was missed), deaf (Redis unreachable), resubscribed, sweep',
+    labelNames: ['why'],
+    registers: [registry],
+  });
   // every series exists from the start at 0: a process that has read nothing yet exports 0, not
   // nothing, so rate() and a reader comparing two scrapes see a value (an absent series read as
   // "no data" in the multi-tenant bench)

@@ -55,7 +55,9 @@ export class PacedRevalidation {
         await this.opts.revalidate(keys.slice(i, i + this.opts.batchSize));
       } catch (err) {
         // the entries stay as they are (the caller decides how long an unverified entry is served)
-        this.opts.logger.warn('cache revalidation read failed; retried with the next pass', { error: (err as Error).message });
+        this.opts.logger.warn('cache revalidation read failed; retried with the next pass', {
+          error: (err as Error).message,
+        });
         return;
       }
     }

@@ -8,7 +8,11 @@ describe('connectRedis: REDIS_URL is one server, or several seeds of a Redis Clu
   afterAll(() => opened.forEach((c) => c.disconnect()));
 
   it('one URL opens one server, with the caller options as given', () => {
-    const client = connectRedis('redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    const client = connectRedis('redis://127.0.0.1:6379', {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+    });
     opened.push(client);
     expect(client).toBeInstanceOf(Redis);
     expect((client as Redis).options).toMatchObject({ port: 6379, maxRetriesPerRequest: 1, enableOfflineQueue: false });
@@ -32,7 +36,12 @@ describe('connectRedis: REDIS_URL is one server, or several seeds of a Redis Clu
       { host: '127.0.0.1', port: 7103 },
     ]);
     expect(cluster.options).toMatchObject({ enableOfflineQueue: false, enableAutoPipelining: true, lazyConnect: true });
-    expect(cluster.options.redisOptions).toMatchObject({ maxRetriesPerRequest: 0, commandTimeout: 200, username: 'user', password: 's@cret' });
+    expect(cluster.options.redisOptions).toMatchObject({
+      maxRetriesPerRequest: 0,
+      commandTimeout: 200,
+      username: 'user',
+      password: 's@cret',
+    });
   });
 
   it('a cluster of rediss:// seeds speaks TLS to every node', () => {

@@ -25,7 +25,10 @@ const CLUSTER_RETRY_DELAY_MS = 200;
  * failover without a restart; a subscribed connection moves to another node and subscribes again.
  */
 export function connectRedis(url: string, options: RedisOptions = {}): RedisClient {
-  const urls = url.split(',').map((u) => u.trim()).filter((u) => u !== '');
+  const urls = url
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
   if (urls.length <= 1) return new Redis(urls[0] ?? url, options);
   const seeds = urls.map((u) => new URL(u));
   const first = seeds[0]!;

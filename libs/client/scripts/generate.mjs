@@ -13,7 +13,17 @@ const require = createRequire(import.meta.url);
 const { renderSchema } = require('./render.cjs');
 const here = path.dirname(fileURLToPath(import.meta.url));
 const target = path.resolve(here, '..', 'src', 'schema.ts');
-const documentModule = path.resolve(here, '..', '..', '..', 'services', 'management-api', 'dist', 'openapi', 'document.js');
+const documentModule = path.resolve(
+  here,
+  '..',
+  '..',
+  '..',
+  'services',
+  'management-api',
+  'dist',
+  'openapi',
+  'document.js',
+);
 
 const wanted = await renderSchema(require(documentModule).managementApiDocument);
 let committed = '';

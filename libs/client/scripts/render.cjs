@@ -26,7 +26,8 @@ function mapDiscriminators(node, schemas) {
     for (const choice of node.oneOf) {
       const name = choice.$ref?.replace('#/components/schemas/', '');
       const tag = schemas[name]?.properties?.[d.propertyName]?.const;
-      if (typeof tag !== 'string') throw new Error(`discriminator ${d.propertyName}: ${choice.$ref ?? 'an inline choice'} has no const tag`);
+      if (typeof tag !== 'string')
+        throw new Error(`discriminator ${d.propertyName}: ${choice.$ref ?? 'an inline choice'} has no const tag`);
       mapping[tag] = choice.$ref;
     }
     d.mapping = mapping;
@@ -39,7 +40,13 @@ async function renderSchema(managementApiDocument) {
   // a copy: openapi-typescript annotates the object it walks, and the mapping is added to it
   const document = JSON.parse(JSON.stringify(managementApiDocument));
   mapDiscriminators(document, document.components.schemas);
-  const ast = await openapiTS(document, { alphabetize: false, exportType: false, rootTypes: false, emptyObjectsUnknown: true, defaultNonNullable: false });
+  const ast = await openapiTS(document, {
+    alphabetize: false,
+    exportType: false,
+    rootTypes: false,
+    emptyObjectsUnknown: true,
+    defaultNonNullable: false,
+  });
   return HEADER + astToString(ast);
 }
 

@@ -17,7 +17,9 @@ describe('the typed management API client', () => {
   it('sends the API key as a bearer token, the path parameters in the path and the body as JSON', async () => {
     const f = recordingFetch(() => json(200, { id: 'ep_1' }));
     const client = createRelayClient({ baseUrl: 'http://api.test', apiKey: 'rk_abc', fetch: f.fetch });
-    await must(client.PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId: 'ep_1' } }, body: { name: 'n' } }));
+    await must(
+      client.PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId: 'ep_1' } }, body: { name: 'n' } }),
+    );
     const req = f.seen[0]!;
     expect(req.method).toBe('PATCH');
     expect(req.url).toBe('http://api.test/v1/endpoints/ep_1');
@@ -36,26 +38,51 @@ describe('the typed management API client', () => {
   });
 
   it('must() answers the data of a success and undefined for 204', async () => {
-    const client = createRelayClient({ baseUrl: 'http://api.test', fetch: recordingFetch(() => json(200, { data: [] })).fetch });
+    const client = createRelayClient({
+      baseUrl: 'http://api.test',
+      fetch: recordingFetch(() => json(200, { data: [] })).fetch,
+    });
     await expect(must(client.GET('/v1/endpoints'))).resolves.toEqual({ data: [] });
-    const empty = createRelayClient({ baseUrl: 'http://api.test', fetch: recordingFetch(() => new Response(null, { status: 204 })).fetch });
-    await expect(must(empty.DELETE('/v1/api-keys/{keyId}', { params: { path: { keyId: 'key_1' } } }))).resolves.toBeUndefined();
+    const empty = createRelayClient({
+      baseUrl: 'http://api.test',
+      fetch: recordingFetch(() => new Response(null, { status: 204 })).fetch,
+    });
+    await expect(
+      must(empty.DELETE('/v1/api-keys/{keyId}', { params: { path: { keyId: 'key_1' } } })),
+    ).resolves.toBeUndefined();
   });
 
   it('must() throws the documented code, message and field errors of a failure', async () => {
-    const body = { code: 'validation_failed', message: 'name: is required', errors: [{ field: 'name', message: 'is required' }] };
-    const client = createRelayClient({ baseUrl: 'http://api.test', fetch: recordingFetch(() => json(400, body)).fetch });
+    const body = {
+      code: 'validation_failed',
+      message: 'name: is required',
+      errors: [{ field: 'name', message: 'is required' }],
+    };
+    const client = createRelayClient({
+      baseUrl: 'http://api.test',
+      fetch: recordingFetch(() => json(400, body)).fetch,
+    });
     const err = await must(client.POST('/v1/endpoints', { body: { name: '' } })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RelayApiError);
-    expect(err).toMatchObject({ status: 400, code: 'validation_failed', message: 'name: is required', errors: body.errors });
+    expect(err).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'name: is required',
+      errors: body.errors,
+    });
   });
 
   it('must() names the status when a failure has no JSON body', async () => {
     const client = createRelayClient({
       baseUrl: 'http://api.test',
-      fetch: recordingFetch(() => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' })).fetch,
+      fetch: recordingFetch(() => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }))
+        .fetch,
     });
-    await expect(must(client.GET('/v1/endpoints'))).rejects.toMatchObject({ status: 502, code: 'http_502', message: 'Bad Gateway' });
+    await expect(must(client.GET('/v1/endpoints'))).rejects.toMatchObject({
+      status: 502,
+      code: 'http_502',
+      message: 'Bad Gateway',
+    });
   });
 
   it('must() reports an API it could not reach as status 0, code network', async () => {

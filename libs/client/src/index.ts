@@ -109,7 +109,11 @@ export async function must<T>(call: Promise<Answer<T>>): Promise<T> {
   try {
     answer = await call;
   } catch (err) {
-    throw new RelayApiError(0, 'network', `The management API could not be reached: ${err instanceof Error ? err.message : String(err)}`);
+    throw new RelayApiError(
+      0,
+      'network',
+      `The management API could not be reached: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   if (answer.response.ok) return answer.data as T;
   throw errorOf(answer.response, answer.error);
@@ -117,7 +121,11 @@ export async function must<T>(call: Promise<Answer<T>>): Promise<T> {
 
 /** The `RelayApiError` of a failed answer and its parsed body (any shape, or none). */
 export function errorOf(response: Response, body: unknown): RelayApiError {
-  const e = (typeof body === 'object' && body !== null ? body : {}) as { code?: unknown; message?: unknown; errors?: unknown };
+  const e = (typeof body === 'object' && body !== null ? body : {}) as {
+    code?: unknown;
+    message?: unknown;
+    errors?: unknown;
+  };
   return new RelayApiError(
     response.status,
     typeof e.code === 'string' ? e.code : `http_${response.status}`,

@@ -11,14 +11,21 @@ import { managementApiDocument } from '../../../services/management-api/src/open
 function render(): string {
   const renderer = path.join(__dirname, '..', 'scripts', 'render.cjs');
   const program = `require(${JSON.stringify(renderer)}).renderSchema(JSON.parse(require('node:fs').readFileSync(0, 'utf8'))).then((s) => process.stdout.write(s))`;
-  return execFileSync(process.execPath, ['-e', program], { input: JSON.stringify(managementApiDocument), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return execFileSync(process.execPath, ['-e', program], {
+    input: JSON.stringify(managementApiDocument),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 describe('the typed client', () => {
   it('holds the types of the OpenAPI document as it is now (else: npm run client:generate, and commit)', () => {
     const committed = readFileSync(path.join(__dirname, 'schema.ts'), 'utf8');
     const wanted = render();
-    if (committed !== wanted) throw new Error("libs/client/src/schema.ts does not match the management API's OpenAPI document: run `npm run client:generate` (after `tsc -b`) and commit it");
+    if (committed !== wanted)
+      throw new Error(
+        "libs/client/src/schema.ts does not match the management API's OpenAPI document: run `npm run client:generate` (after `tsc -b`) and commit it",
+      );
     expect(committed).toBe(wanted);
   });
 });

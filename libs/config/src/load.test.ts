@@ -48,7 +48,9 @@ describe('a URL variable that takes several (a cluster’s nodes)', () => {
 
   it('checks each URL', () => {
     expect(() => loadConfig(nodes, { BROKER: 'amqp://a:1,http://b:2' })).toThrow(/BROKER: URL scheme/);
-    expect(() => loadConfig(nodes, { BROKER: 'amqp://a:1,' })).toThrow(/BROKER: expected a URL, or several separated by commas/);
+    expect(() => loadConfig(nodes, { BROKER: 'amqp://a:1,' })).toThrow(
+      /BROKER: expected a URL, or several separated by commas/,
+    );
   });
 
   it('refuses a list where only one URL is meant', () => {

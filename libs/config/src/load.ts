@@ -47,7 +47,13 @@ function parseValue(spec: VarSpec, raw: string): Parsed {
       if (!spec.values?.includes(raw)) return bad(`must be one of ${spec.values?.join(', ')}, got "${raw}"`);
       return { ok: true, value: raw };
     case 'list':
-      return { ok: true, value: raw.split(',').map((s) => s.trim()).filter(Boolean) };
+      return {
+        ok: true,
+        value: raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      };
   }
 }
 
@@ -78,7 +84,8 @@ export function describeConfig(spec: ConfigSpec): string {
   return Object.values(spec)
     .map((v) => {
       const meaning = `# ${v.description}${v.default === undefined ? ' (required)' : ''}`;
-      const value = v.secret || v.default === undefined ? '' : Array.isArray(v.default) ? v.default.join(',') : String(v.default);
+      const value =
+        v.secret || v.default === undefined ? '' : Array.isArray(v.default) ? v.default.join(',') : String(v.default);
       return `${meaning}\n${v.env}=${value}`;
     })
     .join('\n');

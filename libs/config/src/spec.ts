@@ -46,7 +46,12 @@ export function url(env: string, description: string, opts: Partial<VarSpec<stri
   return { env, type: 'url', description, ...opts };
 }
 
-export function oneOf<T extends string>(env: string, description: string, values: readonly T[], opts: Partial<VarSpec<T>> = {}): VarSpec<T> {
+export function oneOf<T extends string>(
+  env: string,
+  description: string,
+  values: readonly T[],
+  opts: Partial<VarSpec<T>> = {},
+): VarSpec<T> {
   return { env, type: 'enum', description, values, ...opts };
 }
 

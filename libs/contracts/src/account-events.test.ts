@@ -10,14 +10,22 @@ describe('relay.account-event.v1', () => {
   });
 
   it('takes an event about the account alone (no endpoint, no target)', () => {
-    const event = accountEvent({ ...base, kind: 'quota_nearly_used', detail: { used: 900, limit: 1000, threshold_percent: 90 } });
+    const event = accountEvent({
+      ...base,
+      kind: 'quota_nearly_used',
+      detail: { used: 900, limit: 1000, threshold_percent: 90 },
+    });
     expect(decodeMessage(encodeMessage(event), ['relay.account-event.v1']).endpoint_id).toBeUndefined();
   });
 
   it('refuses an unknown kind, a missing account and a detail that is not small scalars', () => {
     expect(() => encodeMessage(accountEvent({ ...base, kind: 'exploded' as never }))).toThrow(ContractError);
-    expect(() => encodeMessage(accountEvent({ ...base, account_id: '', kind: 'target_flagged' }))).toThrow(/account_id/);
-    expect(() => encodeMessage(accountEvent({ ...base, kind: 'target_flagged', detail: { nested: { a: 1 } as never } }))).toThrow(ContractError);
+    expect(() => encodeMessage(accountEvent({ ...base, account_id: '', kind: 'target_flagged' }))).toThrow(
+      /account_id/,
+    );
+    expect(() =>
+      encodeMessage(accountEvent({ ...base, kind: 'target_flagged', detail: { nested: { a: 1 } as never } })),
+    ).toThrow(ContractError);
     const many = Object.fromEntries(Array.from({ length: MAX_ACCOUNT_EVENT_DETAIL_KEYS + 1 }, (_, i) => [`k${i}`, i]));
     expect(() => encodeMessage(accountEvent({ ...base, kind: 'target_flagged', detail: many }))).toThrow(ContractError);
   });

@@ -10,7 +10,14 @@
  */
 export const ACCOUNT_EVENT_V1 = 'relay.account-event.v1';
 
-export const ACCOUNT_EVENT_KINDS = ['target_flagged', 'breaker_opened', 'breaker_closed', 'failure_rate', 'rejection_spike', 'quota_nearly_used'] as const;
+export const ACCOUNT_EVENT_KINDS = [
+  'target_flagged',
+  'breaker_opened',
+  'breaker_closed',
+  'failure_rate',
+  'rejection_spike',
+  'quota_nearly_used',
+] as const;
 export type AccountEventKind = (typeof ACCOUNT_EVENT_KINDS)[number];
 
 /** What an event says beyond its kind: small scalar facts (counts, shares, an outcome code, a reason). */

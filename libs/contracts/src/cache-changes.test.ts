@@ -15,7 +15,10 @@ describe('cache change announcements (published by the management API and delive
     expect(decodeCacheChange(`7 ${text}`)).toEqual({ seq: 7, ...change });
   });
 
-  it.each(['', 'x endpoint ep_1', '0 endpoint ep_1', '3 endpoint', '3 target tg_1', '3 webhook wh_1'])('"%s" is not a change', (text) => {
-    expect(decodeCacheChange(text)).toBeNull();
-  });
+  it.each(['', 'x endpoint ep_1', '0 endpoint ep_1', '3 endpoint', '3 target tg_1', '3 webhook wh_1'])(
+    '"%s" is not a change',
+    (text) => {
+      expect(decodeCacheChange(text)).toBeNull();
+    },
+  );
 });

@@ -46,7 +46,14 @@ export interface CliAnswerV1 {
 
 /** WebSocket frames, server → CLI. `id` names the forward in the CLI's ack. */
 export type CliServerFrame =
-  | { type: 'hello'; session_id: string; target_id: string; endpoint_id: string; in_flight: number; max_message_bytes: number }
+  | {
+      type: 'hello';
+      session_id: string;
+      target_id: string;
+      endpoint_id: string;
+      in_flight: number;
+      max_message_bytes: number;
+    }
   | { type: 'delivery'; id: string; forward: CliForwardV1 };
 
 /** WebSocket frames, CLI → server: the outcome of one delivery frame. */

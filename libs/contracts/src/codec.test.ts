@@ -1,5 +1,11 @@
 import { checkActivityRecord, ContractError, decodeMessage, encodeActivityBatch, encodeMessage } from './codec';
-import { ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1, MAX_ACTIVITY_BATCH } from './messages';
+import {
+  ACTIVITY_ATTEMPT_V1,
+  ACTIVITY_BATCH_V1,
+  ACTIVITY_REQUEST_V1,
+  DELIVERY_V1,
+  MAX_ACTIVITY_BATCH,
+} from './messages';
 import type { ActivityAttemptV1, ActivityRequestV1, DeliveryMessageV1 } from './messages';
 
 const delivery: DeliveryMessageV1 = {
@@ -60,7 +66,9 @@ describe('message contracts', () => {
 
   it('rejects bodies that are not JSON, of an unknown type, or of a type the consumer does not take', () => {
     expect(() => decodeMessage(Buffer.from('not json'), [DELIVERY_V1])).toThrow(ContractError);
-    expect(() => decodeMessage(Buffer.from('{"type":"relay.unknown.v9"}'), [DELIVERY_V1])).toThrow(/unknown message type/);
+    expect(() => decodeMessage(Buffer.from('{"type":"relay.unknown.v9"}'), [DELIVERY_V1])).toThrow(
+      /unknown message type/,
+    );
     expect(() => decodeMessage(encodeMessage(row), [DELIVERY_V1])).toThrow(/unexpected message type/);
   });
 
@@ -75,7 +83,9 @@ describe('message contracts', () => {
     it('carry request rows and attempts together, each checked against its own schema', () => {
       const decoded = decodeMessage(encodeActivityBatch([row, attempt]), ACTIVITY);
       expect(decoded).toEqual({ type: ACTIVITY_BATCH_V1, records: [row, attempt] });
-      const broken = Buffer.from(JSON.stringify({ type: ACTIVITY_BATCH_V1, records: [row, { ...attempt, state: 'made_up' }] }));
+      const broken = Buffer.from(
+        JSON.stringify({ type: ACTIVITY_BATCH_V1, records: [row, { ...attempt, state: 'made_up' }] }),
+      );
       expect(() => decodeMessage(broken, ACTIVITY)).toThrow(/state|allowed values/);
       const smuggled = Buffer.from(JSON.stringify({ type: ACTIVITY_BATCH_V1, records: [delivery] }));
       expect(() => decodeMessage(smuggled, ACTIVITY)).toThrow(ContractError);
@@ -84,7 +94,9 @@ describe('message contracts', () => {
     it('hold 1 to MAX_ACTIVITY_BATCH records', () => {
       expect(() => encodeActivityBatch([])).toThrow(ContractError);
       expect(() => encodeActivityBatch(Array.from({ length: MAX_ACTIVITY_BATCH + 1 }, () => row))).toThrow(/records/);
-      const full = Buffer.from(JSON.stringify({ type: ACTIVITY_BATCH_V1, records: Array.from({ length: MAX_ACTIVITY_BATCH + 1 }, () => row) }));
+      const full = Buffer.from(
+        JSON.stringify({ type: ACTIVITY_BATCH_V1, records: Array.from({ length: MAX_ACTIVITY_BATCH + 1 }, () => row) }),
+      );
       expect(() => decodeMessage(full, ACTIVITY)).toThrow(ContractError);
     });
 

@@ -2,9 +2,25 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import { ACTIVITY_BATCH_V1, MAX_ACTIVITY_BATCH, MAX_PAYLOAD_BATCH, PAYLOAD_BATCH_V1 } from './messages';
-import type { ActivityAttemptV1, ActivityBatchV1, ActivityMessage, ActivityRequestV1, DeliveryMessageV1, PayloadBatchV1, RelayMessage, StoredPayloadV1 } from './messages';
+import type {
+  ActivityAttemptV1,
+  ActivityBatchV1,
+  ActivityMessage,
+  ActivityRequestV1,
+  DeliveryMessageV1,
+  PayloadBatchV1,
+  RelayMessage,
+  StoredPayloadV1,
+} from './messages';
 import type { AccountEvent } from './account-events';
-import { accountEventV1Schema, activityAttemptV1Schema, activityBatchV1Schema, activityRequestV1Schema, deliveryV1Schema, payloadBatchV1Schema } from './schemas';
+import {
+  accountEventV1Schema,
+  activityAttemptV1Schema,
+  activityBatchV1Schema,
+  activityRequestV1Schema,
+  deliveryV1Schema,
+  payloadBatchV1Schema,
+} from './schemas';
 
 /** A message that is not valid JSON or does not match its type's schema. Never retried. */
 export class ContractError extends Error {
@@ -40,7 +56,8 @@ const validators: { [K in MessageType]: ValidateFunction } = {
 
 function check(message: unknown): RelayMessage {
   const type = (message as { type?: unknown } | null)?.type;
-  if (typeof type !== 'string' || !(type in validators)) throw new ContractError(`unknown message type ${JSON.stringify(type)}`);
+  if (typeof type !== 'string' || !(type in validators))
+    throw new ContractError(`unknown message type ${JSON.stringify(type)}`);
   const validate = validators[type as MessageType];
   if (!validate(message)) throw new ContractError(`${type}: ${ajv.errorsText(validate.errors)}`);
   return message as RelayMessage;
@@ -61,13 +78,15 @@ export function checkActivityRecord(record: ActivityMessage): ActivityMessage {
  * the envelope is checked here, so no record is validated twice on the hot path.
  */
 export function encodeActivityBatch(records: readonly ActivityMessage[]): Buffer {
-  if (records.length < 1 || records.length > MAX_ACTIVITY_BATCH) throw new ContractError(`${ACTIVITY_BATCH_V1}: ${records.length} records (1 to ${MAX_ACTIVITY_BATCH})`);
+  if (records.length < 1 || records.length > MAX_ACTIVITY_BATCH)
+    throw new ContractError(`${ACTIVITY_BATCH_V1}: ${records.length} records (1 to ${MAX_ACTIVITY_BATCH})`);
   return Buffer.from(JSON.stringify({ type: ACTIVITY_BATCH_V1, records }));
 }
 
 /** Producer side, stored payloads: the whole batch is checked (payloads are built by code, never by a sender). */
 export function encodePayloadBatch(payloads: readonly StoredPayloadV1[]): Buffer {
-  if (payloads.length < 1 || payloads.length > MAX_PAYLOAD_BATCH) throw new ContractError(`${PAYLOAD_BATCH_V1}: ${payloads.length} payloads (1 to ${MAX_PAYLOAD_BATCH})`);
+  if (payloads.length < 1 || payloads.length > MAX_PAYLOAD_BATCH)
+    throw new ContractError(`${PAYLOAD_BATCH_V1}: ${payloads.length} payloads (1 to ${MAX_PAYLOAD_BATCH})`);
   return encodeMessage({ type: PAYLOAD_BATCH_V1, payloads: [...payloads] });
 }
 

@@ -10,10 +10,26 @@
  * as the spec does, so the table-driven tests read like it.
  */
 export const ALWAYS_REMOVED: readonly string[] = [
-  'Host', 'Connection', 'Content-Length', 'Content-Type', 'Transfer-Encoding', 'Upgrade',
-  'Proxy-Authorization', 'Proxy-Connection', 'TE', 'Trailer', 'Expect', 'Keep-Alive',
-  'HTTP2-Settings', 'Authorization', 'Cookie', 'Set-Cookie', 'X-Relay-Forward-Chain',
-  'X-Relay-Delivery-Id', 'X-Relay-Event-Id', 'X-Relay-Attempt',
+  'Host',
+  'Connection',
+  'Content-Length',
+  'Content-Type',
+  'Transfer-Encoding',
+  'Upgrade',
+  'Proxy-Authorization',
+  'Proxy-Connection',
+  'TE',
+  'Trailer',
+  'Expect',
+  'Keep-Alive',
+  'HTTP2-Settings',
+  'Authorization',
+  'Cookie',
+  'Set-Cookie',
+  'X-Relay-Forward-Chain',
+  'X-Relay-Delivery-Id',
+  'X-Relay-Event-Id',
+  'X-Relay-Attempt',
 ];
 
 /**
@@ -23,7 +39,13 @@ export const ALWAYS_REMOVED: readonly string[] = [
  * as the client address), and `Content-Encoding` (the delivered body is Relay's, with Relay's
  * Content-Type; a sender's encoding label does not describe it).
  */
-export const NEVER_FORWARDED_HOP_HEADERS: readonly string[] = ['Forwarded', 'Via', 'X-Real-IP', 'X-Forwarded-*', 'Content-Encoding'];
+export const NEVER_FORWARDED_HOP_HEADERS: readonly string[] = [
+  'Forwarded',
+  'Via',
+  'X-Real-IP',
+  'X-Forwarded-*',
+  'Content-Encoding',
+];
 
 /** Name prefixes never forwarded: Relay's own namespace (tracking headers now, anything Relay adds later) and the X-Forwarded-* family. */
 const NEVER_FORWARDED_PREFIXES = ['x-relay-', 'x-forwarded-'];

@@ -1,4 +1,14 @@
-import { deliveryIdFor, deliveryOrderOf, isIdOf, newEventId, newId, resendDeliveryId, resendTag, timeOfId, timeOfResend } from './ids';
+import {
+  deliveryIdFor,
+  deliveryOrderOf,
+  isIdOf,
+  newEventId,
+  newId,
+  resendDeliveryId,
+  resendTag,
+  timeOfId,
+  timeOfResend,
+} from './ids';
 
 describe('ids', () => {
   it('an event id carries its arrival time and 16 random base32 characters', () => {
@@ -51,7 +61,11 @@ describe('ids: the shape newId makes', () => {
     expect(early.startsWith(`${first}_r`)).toBe(true);
     expect(early).not.toBe(late);
     expect(deliveryOrderOf(first)).toBe('');
-    expect([deliveryOrderOf(late), deliveryOrderOf(first), deliveryOrderOf(early)].sort()).toEqual([deliveryOrderOf(first), deliveryOrderOf(early), deliveryOrderOf(late)]);
+    expect([deliveryOrderOf(late), deliveryOrderOf(first), deliveryOrderOf(early)].sort()).toEqual([
+      deliveryOrderOf(first),
+      deliveryOrderOf(early),
+      deliveryOrderOf(late),
+    ]);
   });
 
   it('a delivery made again tells when it was made; a first delivery does not (issue 27, item 7)', () => {

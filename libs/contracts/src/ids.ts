@@ -34,7 +34,9 @@ const ID_CHARS = /^[0-9a-hjkmnp-tv-z]{20}$/;
  * id of another shape without asking the store, so a flood of random ids costs no read.
  */
 export function isIdOf(prefix: string, text: string): boolean {
-  return text.length === prefix.length + 21 && text.startsWith(`${prefix}_`) && ID_CHARS.test(text.slice(prefix.length + 1));
+  return (
+    text.length === prefix.length + 21 && text.startsWith(`${prefix}_`) && ID_CHARS.test(text.slice(prefix.length + 1))
+  );
 }
 
 const TIME_CHARS = 10; // 50 bits of milliseconds: good until the year 37,000

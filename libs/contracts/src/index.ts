@@ -2,25 +2,84 @@ export { ACTIVITY_PARTITIONS, activityPartitionOf, brokerNames, DELIVERY_CHANNEL
 export type { BrokerNames, DeliveryChannel } from './names';
 export { DELIVERY_STATES, OUTCOMES } from './outcomes';
 export { labelCanMatch, outcomeLabel } from './outcome-labels';
-export { isCredentialHeader, keptResponse, MAX_KEPT_BODY_CHARS, MAX_KEPT_HEADER_NAME, MAX_KEPT_HEADER_VALUE, MAX_KEPT_HEADERS, redactHeaders, REDACTED } from './kept-response';
+export {
+  isCredentialHeader,
+  keptResponse,
+  MAX_KEPT_BODY_CHARS,
+  MAX_KEPT_HEADER_NAME,
+  MAX_KEPT_HEADER_VALUE,
+  MAX_KEPT_HEADERS,
+  redactHeaders,
+  REDACTED,
+} from './kept-response';
 export type { KeptResponse } from './kept-response';
 export type { RowStatus } from './outcome-labels';
 export type { DeliveryState, Outcome } from './outcomes';
-export { ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1, MAX_ACTIVITY_BATCH, MAX_PAYLOAD_BATCH, MAX_PAYLOAD_BATCH_BYTES, PAYLOAD_BATCH_V1 } from './messages';
-export type { ActivityAttemptV1, ActivityBatchV1, ActivityMessage, ActivityRequestV1, DeliveryMessageV1, DeliveryPayload, ForwardableRequest, PayloadBatchV1, RelayMessage, StoredPayloadV1 } from './messages';
-export { checkActivityRecord, ContractError, decodeMessage, encodeActivityBatch, encodeMessage, encodePayloadBatch } from './codec';
+export {
+  ACTIVITY_ATTEMPT_V1,
+  ACTIVITY_BATCH_V1,
+  ACTIVITY_REQUEST_V1,
+  DELIVERY_V1,
+  MAX_ACTIVITY_BATCH,
+  MAX_PAYLOAD_BATCH,
+  MAX_PAYLOAD_BATCH_BYTES,
+  PAYLOAD_BATCH_V1,
+} from './messages';
+export type {
+  ActivityAttemptV1,
+  ActivityBatchV1,
+  ActivityMessage,
+  ActivityRequestV1,
+  DeliveryMessageV1,
+  DeliveryPayload,
+  ForwardableRequest,
+  PayloadBatchV1,
+  RelayMessage,
+  StoredPayloadV1,
+} from './messages';
+export {
+  checkActivityRecord,
+  ContractError,
+  decodeMessage,
+  encodeActivityBatch,
+  encodeMessage,
+  encodePayloadBatch,
+} from './codec';
 export { MAX_CONTENT_TYPE_LENGTH, MAX_SOURCE_IP_LENGTH } from './schemas';
 export type { MessageType } from './codec';
-export { deliveryIdFor, deliveryOrderOf, isIdOf, newEventId, newId, resendDeliveryId, resendTag, timeOfId, timeOfResend, timedId } from './ids';
+export {
+  deliveryIdFor,
+  deliveryOrderOf,
+  isIdOf,
+  newEventId,
+  newId,
+  resendDeliveryId,
+  resendTag,
+  timeOfId,
+  timeOfResend,
+  timedId,
+} from './ids';
 export { idempotencyKey, quotaKey, quotaMonth, usageDailyField, usageDailyKey } from './redis-keys';
-export { CACHE_CHANGE_SCOPES, cacheChangesChannel, cacheChangesSeqKey, decodeCacheChange, encodeCacheChange } from './cache-changes';
+export {
+  CACHE_CHANGE_SCOPES,
+  cacheChangesChannel,
+  cacheChangesSeqKey,
+  decodeCacheChange,
+  encodeCacheChange,
+} from './cache-changes';
 export type { CacheChange, CacheChangeScope, NumberedCacheChange } from './cache-changes';
 export { resultOf } from './validation';
 export type { FieldError, Validation } from './validation';
 export { ALWAYS_REMOVED, isNeverForwarded, NEVER_FORWARDED_HOP_HEADERS } from './forwarding';
 export { TEST_REQUEST_ROUTE, testRequestPath } from './test-requests';
 export type { TestRequestAnswer, TestRequestEnvelope } from './test-requests';
-export { ACCOUNT_EVENT_KINDS, ACCOUNT_EVENT_V1, accountEvent, MAX_ACCOUNT_EVENT_DETAIL_KEYS, MAX_ACCOUNT_EVENT_DETAIL_STRING } from './account-events';
+export {
+  ACCOUNT_EVENT_KINDS,
+  ACCOUNT_EVENT_V1,
+  accountEvent,
+  MAX_ACCOUNT_EVENT_DETAIL_KEYS,
+  MAX_ACCOUNT_EVENT_DETAIL_STRING,
+} from './account-events';
 export type { AccountEvent, AccountEventDetail, AccountEventInput, AccountEventKind } from './account-events';
 export { CLI_ANSWER_V1, CLI_FORWARD_V1, cliSessionsExchange } from './cli-sessions';
 export type { CliAckFrame, CliAnswerV1, CliForwardV1, CliLocalOutcome, CliServerFrame } from './cli-sessions';

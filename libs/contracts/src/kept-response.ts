@@ -32,18 +32,24 @@ export const REDACTED = '[redacted]';
  * standard ones and any name that says token, secret, signature, password, API key or session.
  * The request view redacts the sender's headers with the same rule.
  */
-const CREDENTIAL_NAME = /^(authorization|proxy-authorization|proxy-authenticate|www-authenticate|cookie|set-cookie)$|token|secret|signature|password|api[-_]?key|session/i;
+const CREDENTIAL_NAME =
+  /^(authorization|proxy-authorization|proxy-authenticate|www-authenticate|cookie|set-cookie)$|token|secret|signature|password|api[-_]?key|session/i;
 
 export const isCredentialHeader = (name: string): boolean => CREDENTIAL_NAME.test(name);
 
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, isCredentialHeader(name) ? REDACTED : value]));
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, isCredentialHeader(name) ? REDACTED : value]),
+  );
 }
 
 const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** A response as the deliverer read it, trimmed to what the row keeps. */
-export function keptResponse(response: { headers: Record<string, string | string[] | undefined>; body: string }): KeptResponse {
+export function keptResponse(response: {
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}): KeptResponse {
   const headers: Record<string, string> = {};
   let kept = 0;
   let omitted = 0;
@@ -54,8 +60,15 @@ export function keptResponse(response: { headers: Record<string, string | string
       continue;
     }
     const name = cut(rawName.toLowerCase(), MAX_KEPT_HEADER_NAME);
-    headers[name] = isCredentialHeader(name) ? REDACTED : cut(Array.isArray(raw) ? raw.join(', ') : raw, MAX_KEPT_HEADER_VALUE);
+    headers[name] = isCredentialHeader(name)
+      ? REDACTED
+      : cut(Array.isArray(raw) ? raw.join(', ') : raw, MAX_KEPT_HEADER_VALUE);
     kept++;
   }
-  return { headers, headers_omitted: omitted, body: response.body.slice(0, MAX_KEPT_BODY_CHARS), body_truncated: response.body.length > MAX_KEPT_BODY_CHARS };
+  return {
+    headers,
+    headers_omitted: omitted,
+    body: response.body.slice(0, MAX_KEPT_BODY_CHARS),
+    body_truncated: response.body.length > MAX_KEPT_BODY_CHARS,
+  };
 }

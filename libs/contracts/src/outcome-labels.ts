@@ -3,7 +3,11 @@ import { OUTCOMES } from './outcomes';
 export type RowStatus = 'completed' | 'pending' | 'errors';
 
 const ACRONYMS = new Set(['ip', 'http', 'url', 'json', 'xml']);
-const STATUS_LABELS: Record<RowStatus, string> = { completed: 'Completed', pending: 'Pending', errors: 'Delivery failed' };
+const STATUS_LABELS: Record<RowStatus, string> = {
+  completed: 'Completed',
+  pending: 'Pending',
+  errors: 'Delivery failed',
+};
 
 /**
  * The label a person sees for a row's outcome, with its code: "Unsupported Media Type
@@ -15,7 +19,8 @@ const STATUS_LABELS: Record<RowStatus, string> = { completed: 'Completed', pendi
 export function outcomeLabel(outcome: string, status: RowStatus, retrying = false): string {
   // a pending row whose delivery failed and waits for its next attempt reads Retrying (issue 25
   // item 5): not the same as one never tried yet. Still in the spec's Pending group.
-  if (outcome === 'ACCEPTED') return `${status === 'pending' && retrying ? 'Retrying' : STATUS_LABELS[status]} (ACCEPTED)`;
+  if (outcome === 'ACCEPTED')
+    return `${status === 'pending' && retrying ? 'Retrying' : STATUS_LABELS[status]} (ACCEPTED)`;
   const words = outcome
     .toLowerCase()
     .split('_')
@@ -25,7 +30,11 @@ export function outcomeLabel(outcome: string, status: RowStatus, retrying = fals
 }
 
 /** Every label a row can show, lower case: whether a search text can match a row by its label alone. */
-const ALL_LABELS: string[] = OUTCOMES.flatMap((o) => (['completed', 'pending', 'errors'] as const).flatMap((s) => [outcomeLabel(o, s), outcomeLabel(o, s, true)].map((l) => l.toLowerCase())));
+const ALL_LABELS: string[] = OUTCOMES.flatMap((o) =>
+  (['completed', 'pending', 'errors'] as const).flatMap((s) =>
+    [outcomeLabel(o, s), outcomeLabel(o, s, true)].map((l) => l.toLowerCase()),
+  ),
+);
 
 /** Whether some row could match `needle` (lower case) by its outcome label, whatever its texts. */
 export const labelCanMatch = (needle: string): boolean => ALL_LABELS.some((l) => l.includes(needle));

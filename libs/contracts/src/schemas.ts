@@ -1,7 +1,20 @@
 import { MAX_KEPT_BODY_CHARS, MAX_KEPT_HEADER_NAME, MAX_KEPT_HEADER_VALUE, MAX_KEPT_HEADERS } from './kept-response';
 import { DELIVERY_STATES, OUTCOMES } from './outcomes';
-import { ACCOUNT_EVENT_KINDS, ACCOUNT_EVENT_V1, MAX_ACCOUNT_EVENT_DETAIL_KEYS, MAX_ACCOUNT_EVENT_DETAIL_STRING } from './account-events';
-import { ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_REQUEST_V1, DELIVERY_V1, MAX_ACTIVITY_BATCH, MAX_PAYLOAD_BATCH, PAYLOAD_BATCH_V1 } from './messages';
+import {
+  ACCOUNT_EVENT_KINDS,
+  ACCOUNT_EVENT_V1,
+  MAX_ACCOUNT_EVENT_DETAIL_KEYS,
+  MAX_ACCOUNT_EVENT_DETAIL_STRING,
+} from './account-events';
+import {
+  ACTIVITY_ATTEMPT_V1,
+  ACTIVITY_BATCH_V1,
+  ACTIVITY_REQUEST_V1,
+  DELIVERY_V1,
+  MAX_ACTIVITY_BATCH,
+  MAX_PAYLOAD_BATCH,
+  PAYLOAD_BATCH_V1,
+} from './messages';
 
 const id = { type: 'string', minLength: 1, maxLength: 128 } as const;
 
@@ -38,7 +51,19 @@ export const deliveryV1Schema = {
   $id: DELIVERY_V1,
   type: 'object',
   additionalProperties: false,
-  required: ['type', 'event_id', 'delivery_id', 'attempt', 'account_id', 'endpoint_id', 'target_id', 'target_kind', 'received_at', 'request', 'payload'],
+  required: [
+    'type',
+    'event_id',
+    'delivery_id',
+    'attempt',
+    'account_id',
+    'endpoint_id',
+    'target_id',
+    'target_kind',
+    'received_at',
+    'request',
+    'payload',
+  ],
   properties: {
     type: { const: DELIVERY_V1 },
     event_id: id,
@@ -58,7 +83,19 @@ export const activityRequestV1Schema = {
   $id: ACTIVITY_REQUEST_V1,
   type: 'object',
   additionalProperties: false,
-  required: ['type', 'event_id', 'account_id', 'endpoint_id', 'received_at', 'method', 'source_ip', 'outcome', 'reason', 'target_count', 'test'],
+  required: [
+    'type',
+    'event_id',
+    'account_id',
+    'endpoint_id',
+    'received_at',
+    'method',
+    'source_ip',
+    'outcome',
+    'reason',
+    'target_count',
+    'test',
+  ],
   properties: {
     type: { const: ACTIVITY_REQUEST_V1 },
     event_id: id,
@@ -79,7 +116,22 @@ export const activityAttemptV1Schema = {
   $id: ACTIVITY_ATTEMPT_V1,
   type: 'object',
   additionalProperties: false,
-  required: ['type', 'event_id', 'delivery_id', 'account_id', 'endpoint_id', 'target_id', 'target_kind', 'attempt', 'attempted_at', 'state', 'status_code', 'duration_ms', 'error', 'next_attempt_at'],
+  required: [
+    'type',
+    'event_id',
+    'delivery_id',
+    'account_id',
+    'endpoint_id',
+    'target_id',
+    'target_kind',
+    'attempt',
+    'attempted_at',
+    'state',
+    'status_code',
+    'duration_ms',
+    'error',
+    'next_attempt_at',
+  ],
   properties: {
     type: { const: ACTIVITY_ATTEMPT_V1 },
     event_id: id,
@@ -100,7 +152,12 @@ export const activityAttemptV1Schema = {
       additionalProperties: false,
       required: ['headers', 'headers_omitted', 'body', 'body_truncated'],
       properties: {
-        headers: { type: 'object', maxProperties: MAX_KEPT_HEADERS, propertyNames: { maxLength: MAX_KEPT_HEADER_NAME }, additionalProperties: { type: 'string', maxLength: MAX_KEPT_HEADER_VALUE } },
+        headers: {
+          type: 'object',
+          maxProperties: MAX_KEPT_HEADERS,
+          propertyNames: { maxLength: MAX_KEPT_HEADER_NAME },
+          additionalProperties: { type: 'string', maxLength: MAX_KEPT_HEADER_VALUE },
+        },
         headers_omitted: { type: 'integer', minimum: 0 },
         body: { type: 'string', maxLength: MAX_KEPT_BODY_CHARS },
         body_truncated: { type: 'boolean' },
@@ -176,7 +233,14 @@ export const accountEventV1Schema = {
     detail: {
       type: 'object',
       maxProperties: MAX_ACCOUNT_EVENT_DETAIL_KEYS,
-      additionalProperties: { anyOf: [{ type: 'string', maxLength: MAX_ACCOUNT_EVENT_DETAIL_STRING }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }] },
+      additionalProperties: {
+        anyOf: [
+          { type: 'string', maxLength: MAX_ACCOUNT_EVENT_DETAIL_STRING },
+          { type: 'number' },
+          { type: 'boolean' },
+          { type: 'null' },
+        ],
+      },
     },
   },
 } as const;

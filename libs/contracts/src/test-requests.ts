@@ -4,7 +4,8 @@
  * createInternalSigner). Both sides of that wire read their shapes from here.
  */
 export const TEST_REQUEST_ROUTE = '/internal/v1/test-requests/:endpointId';
-export const testRequestPath = (endpointId: string): string => `/internal/v1/test-requests/${encodeURIComponent(endpointId)}`;
+export const testRequestPath = (endpointId: string): string =>
+  `/internal/v1/test-requests/${encodeURIComponent(endpointId)}`;
 
 /** The request a sender would have sent, as the management API hands it to the gateway. */
 export interface TestRequestEnvelope {
@@ -22,4 +23,12 @@ export interface TestRequestEnvelope {
 /** What the gateway's pipeline answered a test request (the internal route's 200 body). */
 export type TestRequestAnswer =
   | { accepted: true; event_id: string; target_count: number; replayed: boolean }
-  | { accepted: false; event_id: string | null; status: number; code: string; message: string; outcome: string | null; reason: string | null };
+  | {
+      accepted: false;
+      event_id: string | null;
+      status: number;
+      code: string;
+      message: string;
+      outcome: string | null;
+      reason: string | null;
+    };

@@ -62,7 +62,15 @@ export type {
 } from './auth/types';
 
 // Payload formats (spec "Payload format rules").
-export { ACCEPTED_MEDIA_TYPES, BODYLESS_FORMATS, ENDPOINT_METHODS, MAX_QUERY_PARAM_PAIRS, PAYLOAD_FORMATS, isBodylessFormat, methodAllowedForFormat } from './payload/formats';
+export {
+  ACCEPTED_MEDIA_TYPES,
+  BODYLESS_FORMATS,
+  ENDPOINT_METHODS,
+  MAX_QUERY_PARAM_PAIRS,
+  PAYLOAD_FORMATS,
+  isBodylessFormat,
+  methodAllowedForFormat,
+} from './payload/formats';
 export type { BodyFormat, BodylessFormat, PayloadFormat } from './payload/formats';
 export { FORMAT_FEATURES } from './payload/features';
 export type { FormatFeatures } from './payload/features';
@@ -70,16 +78,46 @@ export { MAX_QUERY_PARAM_NAME_LENGTH, queryParamNameErrors, validatePayloadSetti
 export type { PayloadSettings, ResolvedPayloadSettings } from './payload/settings';
 
 // Content rules: required headers, body filters, field validation.
-export { BODY_FILTER_KINDS, MAX_BODY_FILTERS, MAX_FILTER_VALUE_LENGTH, PATTERN_FILTER_KINDS, TEXT_FILTER_KINDS, isPatternFilter, validateBodyFilters } from './rules/body-filters';
+export {
+  BODY_FILTER_KINDS,
+  MAX_BODY_FILTERS,
+  MAX_FILTER_VALUE_LENGTH,
+  PATTERN_FILTER_KINDS,
+  TEXT_FILTER_KINDS,
+  isPatternFilter,
+  validateBodyFilters,
+} from './rules/body-filters';
 export type { BodyFilter, BodyFilterKind, PatternFilterKind, TextFilterKind } from './rules/body-filters';
-export { FIELD_TYPES, MAX_FIELD_RULES, MAX_PATH_SEGMENTS, compileFieldRules, fieldPathProblem, validateFieldRules } from './rules/field-rules';
+export {
+  FIELD_TYPES,
+  MAX_FIELD_RULES,
+  MAX_PATH_SEGMENTS,
+  compileFieldRules,
+  fieldPathProblem,
+  validateFieldRules,
+} from './rules/field-rules';
 export type { FieldRule, FieldRuleValidator, FieldType, FieldViolation } from './rules/field-rules';
-export { MAX_PATTERN_LENGTH, MAX_PATTERN_PROGRAM_SIZE, checkPattern, compilePattern, re2RegExpEngine } from './rules/regex';
+export {
+  MAX_PATTERN_LENGTH,
+  MAX_PATTERN_PROGRAM_SIZE,
+  checkPattern,
+  compilePattern,
+  re2RegExpEngine,
+} from './rules/regex';
 export { compileTextPredicate, isNegatedFilterKind } from './rules/predicates';
 export type { TextPredicate } from './rules/predicates';
 
 // Target routing rules (docs/routing.md): the body-filter model on one payload field.
-export { MAX_ROUTE_VALUES, MAX_ROUTING_RULES, NUMERIC_ROUTE_KINDS, PRESENCE_ROUTE_KINDS, ROUTE_KINDS, ROUTING_MATCH, compileRouting, routingFormatProblem } from './rules/routing';
+export {
+  MAX_ROUTE_VALUES,
+  MAX_ROUTING_RULES,
+  NUMERIC_ROUTE_KINDS,
+  PRESENCE_ROUTE_KINDS,
+  ROUTE_KINDS,
+  ROUTING_MATCH,
+  compileRouting,
+  routingFormatProblem,
+} from './rules/routing';
 export type { NumericRouteKind, RouteKind, RoutePredicate, Routing, RoutingRule } from './rules/routing';
 export { MAX_REQUIRED_HEADERS, validateRequiredHeaders } from './rules/required-headers';
 export type { RequiredHeader } from './rules/required-headers';

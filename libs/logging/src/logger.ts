@@ -34,7 +34,13 @@ export function createLogger(opts: LoggerOptions): Logger {
   const logger: Logger = winston.createLogger({
     level: opts.level,
     defaultMeta: { service: opts.service },
-    format: winston.format.combine(enabled(), redactFormat(), winston.format.timestamp(), winston.format.errors({ stack: true }), winston.format.json()),
+    format: winston.format.combine(
+      enabled(),
+      redactFormat(),
+      winston.format.timestamp(),
+      winston.format.errors({ stack: true }),
+      winston.format.json(),
+    ),
     transports: [transport],
   });
   // ...and even a line the format drops goes through winston's stream machinery first (~2.5% of
@@ -43,7 +49,8 @@ export function createLogger(opts: LoggerOptions): Logger {
   for (const level of Object.keys(logger.levels)) {
     const method = level as keyof Logger;
     const write = (logger[method] as (...args: unknown[]) => Logger).bind(logger);
-    (logger as unknown as Record<string, unknown>)[level] = (...args: unknown[]): Logger => (logger.isLevelEnabled(level) ? write(...args) : logger);
+    (logger as unknown as Record<string, unknown>)[level] = (...args: unknown[]): Logger =>
+      logger.isLevelEnabled(level) ? write(...args) : logger;
   }
   return logger;
 }

@@ -3,7 +3,16 @@
  * lower-cased key, and also by substring for the generic words (a header map may hold
  * `x-shopify-hmac-sha256` or `stripe-signature`).
  */
-const EXACT = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'password', 'api_key', 'apikey', 'x-api-key']);
+const EXACT = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'password',
+  'api_key',
+  'apikey',
+  'x-api-key',
+]);
 const PARTS = ['secret', 'token', 'password', 'signature', 'hmac', 'credential', 'api-key', 'api_key'];
 
 export const REDACTED = '[redacted]';

@@ -19,7 +19,8 @@ describe('internal request signatures (management API → gateway test requests)
     expect(signer.verify(sig, Buffer.from('{"endpoint_id":"ep_2"}'))).toBe(false);
     expect(createInternalSigner(keys, 'other-route').verify(sig, body)).toBe(false);
     expect(createInternalSigner(`k1:${key()}`, 'test-request').verify(sig, body)).toBe(false);
-    for (const bad of [undefined, '', 't=1', 'garbage', sig.replace(/v1=[0-9a-f]+/, 'v1=zz')]) expect(signer.verify(bad, body)).toBe(false);
+    for (const bad of [undefined, '', 't=1', 'garbage', sig.replace(/v1=[0-9a-f]+/, 'v1=zz')])
+      expect(signer.verify(bad, body)).toBe(false);
   });
 
   it('accepts a signature by any configured key, so keys can rotate (new key first, old still listed)', () => {

@@ -17,17 +17,25 @@ export interface InternalSigner {
 }
 
 export function createInternalSigner(keysConfig: string, purpose: string, maxSkewMs = 300_000): InternalSigner {
-  const keys = parseKeys(keysConfig).map((k) => ({ id: k.id, mac: createHmac('sha256', k.key).update(`relay-internal-v1:${purpose}`).digest() }));
+  const keys = parseKeys(keysConfig).map((k) => ({
+    id: k.id,
+    mac: createHmac('sha256', k.key).update(`relay-internal-v1:${purpose}`).digest(),
+  }));
   const primary = keys[0]!;
   const byId = new Map(keys.map((k) => [k.id, k.mac]));
-  const macOf = (key: Buffer, t: string, body: Buffer) => createHmac('sha256', key).update(`${t}.`).update(body).digest();
+  const macOf = (key: Buffer, t: string, body: Buffer) =>
+    createHmac('sha256', key).update(`${t}.`).update(body).digest();
   return {
     sign(body, nowMs = Date.now()) {
       const t = String(nowMs);
       return `t=${t},k=${primary.id},v1=${macOf(primary.mac, t, body).toString('hex')}`;
     },
     verify(header, body, nowMs = Date.now()) {
-      const parts = new Map((header ?? '').split(',').map((p) => [p.slice(0, p.indexOf('=')).trim(), p.slice(p.indexOf('=') + 1).trim()] as const));
+      const parts = new Map(
+        (header ?? '')
+          .split(',')
+          .map((p) => [p.slice(0, p.indexOf('=')).trim(), p.slice(p.indexOf('=') + 1).trim()] as const),
+      );
       const [t, k, v1] = [parts.get('t'), parts.get('k'), parts.get('v1')];
       const key = k === undefined ? undefined : byId.get(k);
       if (!t || !/^\d{1,15}$/.test(t) || !key || !v1 || !/^[0-9a-f]{64}$/.test(v1)) return false;

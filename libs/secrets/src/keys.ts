@@ -27,7 +27,10 @@ const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 export function parseKeys(config: string): SecretKey[] {
   const problems: string[] = [];
   const keys: SecretKey[] = [];
-  const entries = config.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = config
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   if (entries.length === 0) problems.push('no keys configured; expected "keyid:base64(32 bytes)[,keyid:…]"');
   entries.forEach((entry, i) => {
     const sep = entry.indexOf(':');
@@ -42,6 +45,7 @@ export function parseKeys(config: string): SecretKey[] {
     if (key.length !== 32) problems.push(`key "${id}": must be base64 of exactly 32 bytes (got ${key.length})`);
     else keys.push({ id, key });
   });
-  if (problems.length) throw new SecretBoxError('SECRETS_CONFIG_INVALID', `invalid secrets key configuration: ${problems.join('; ')}`);
+  if (problems.length)
+    throw new SecretBoxError('SECRETS_CONFIG_INVALID', `invalid secrets key configuration: ${problems.join('; ')}`);
   return keys;
 }

@@ -82,7 +82,8 @@ describe('createSecretBox', () => {
     const box = createSecretBox(`${K1},${K2}`);
     const sealed = box.encrypt('payload');
     const [pre, v, id, iv, tag, ct] = sealed.split(':') as [string, string, string, string, string, string];
-    const flip = (s: string) => Buffer.from(Buffer.from(s, 'base64url').map((b, i) => (i === 0 ? b ^ 1 : b))).toString('base64url');
+    const flip = (s: string) =>
+      Buffer.from(Buffer.from(s, 'base64url').map((b, i) => (i === 0 ? b ^ 1 : b))).toString('base64url');
     expect(codeOf(() => box.decrypt([pre, v, id, iv, tag, flip(ct)].join(':')))).toBe('SECRET_TAMPERED');
     expect(codeOf(() => box.decrypt([pre, v, id, iv, flip(tag), ct].join(':')))).toBe('SECRET_TAMPERED');
     expect(codeOf(() => box.decrypt([pre, v, 'k2', iv, tag, ct].join(':')))).toBe('SECRET_TAMPERED');

@@ -31,10 +31,20 @@ interface Sealed {
 
 function parseSealed(stored: string): Sealed {
   const parts = stored.startsWith(PREFIX) ? stored.slice(PREFIX.length).split(':') : [];
-  if (parts.length !== 4) throw new SecretBoxError('SECRET_MALFORMED', 'not an encrypted secret (expected enc:v1:<key id>:<iv>:<tag>:<ciphertext>)');
+  if (parts.length !== 4)
+    throw new SecretBoxError(
+      'SECRET_MALFORMED',
+      'not an encrypted secret (expected enc:v1:<key id>:<iv>:<tag>:<ciphertext>)',
+    );
   const [keyId = '', iv = '', tag = '', ciphertext = ''] = parts;
-  const sealed = { keyId, iv: Buffer.from(iv, 'base64url'), tag: Buffer.from(tag, 'base64url'), ciphertext: Buffer.from(ciphertext, 'base64url') };
-  if (sealed.iv.length !== IV_BYTES || sealed.tag.length !== TAG_BYTES) throw new SecretBoxError('SECRET_MALFORMED', 'encrypted secret has a malformed iv or tag');
+  const sealed = {
+    keyId,
+    iv: Buffer.from(iv, 'base64url'),
+    tag: Buffer.from(tag, 'base64url'),
+    ciphertext: Buffer.from(ciphertext, 'base64url'),
+  };
+  if (sealed.iv.length !== IV_BYTES || sealed.tag.length !== TAG_BYTES)
+    throw new SecretBoxError('SECRET_MALFORMED', 'encrypted secret has a malformed iv or tag');
   return sealed;
 }
 
@@ -59,14 +69,21 @@ export function createSecretBox(keys: string): SecretBox {
     decrypt(stored) {
       const sealed = parseSealed(stored);
       const key = byId.get(sealed.keyId);
-      if (!key) throw new SecretBoxError('SECRET_KEY_UNKNOWN', `secret was encrypted with key "${sealed.keyId}", which is not configured (SECRETS_KEYS)`);
+      if (!key)
+        throw new SecretBoxError(
+          'SECRET_KEY_UNKNOWN',
+          `secret was encrypted with key "${sealed.keyId}", which is not configured (SECRETS_KEYS)`,
+        );
       const decipher = createDecipheriv('aes-256-gcm', key, sealed.iv, { authTagLength: TAG_BYTES });
       decipher.setAAD(aadFor(sealed.keyId));
       decipher.setAuthTag(sealed.tag);
       try {
         return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]).toString('utf8');
       } catch {
-        throw new SecretBoxError('SECRET_TAMPERED', `secret sealed with key "${sealed.keyId}" failed authentication (tampered, or the key material changed)`);
+        throw new SecretBoxError(
+          'SECRET_TAMPERED',
+          `secret sealed with key "${sealed.keyId}" failed authentication (tampered, or the key material changed)`,
+        );
       }
     },
     isEncrypted: (value) => value.startsWith(PREFIX),

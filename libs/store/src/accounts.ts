@@ -17,14 +17,21 @@ export async function accountExists(store: Store, accountId: string): Promise<bo
 }
 
 /** Stores a new account. */
-export async function insertAccount(store: Store, account: Omit<AccountRecord, 'created_at'> & Partial<Pick<AccountRecord, 'created_at'>>): Promise<AccountRecord> {
+export async function insertAccount(
+  store: Store,
+  account: Omit<AccountRecord, 'created_at'> & Partial<Pick<AccountRecord, 'created_at'>>,
+): Promise<AccountRecord> {
   const { id, ...rest } = account;
   const doc = await modelsOf(store).accounts.create({ created_at: new Date(), ...rest, _id: id });
   return toAccount(doc.toObject());
 }
 
 /** Sets the given plan limits and returns the plan as it was before; null when the account does not exist. */
-export async function setPlanLimits(store: Store, accountId: string, changes: Partial<PlanLimits>): Promise<PlanLimits | null> {
+export async function setPlanLimits(
+  store: Store,
+  accountId: string,
+  changes: Partial<PlanLimits>,
+): Promise<PlanLimits | null> {
   const set = Object.fromEntries(Object.entries(changes).map(([k, v]) => [`plan.${k}`, v]));
   const doc = await modelsOf(store).accounts.findOneAndUpdate({ _id: accountId }, { $set: set }, { new: false }).lean();
   return doc ? doc.plan : null;

@@ -41,6 +41,10 @@ export async function apiKeyRolesOf(store: Store, accountId: string): Promise<(A
 
 /** Records the key's last use at `at` unless one at or after `staleBefore` is stored (two writers: the later check wins nothing). */
 export async function touchApiKey(store: Store, keyId: string, at: Date, staleBefore: Date): Promise<void> {
-  const stale = { $or: [{ last_used_at: null }, { last_used_at: { $exists: false } }, { last_used_at: { $lt: staleBefore } }] };
-  await modelsOf(store).apiKeys.updateOne({ _id: keyId, ...stale }, { $set: { last_used_at: at } }).exec();
+  const stale = {
+    $or: [{ last_used_at: null }, { last_used_at: { $exists: false } }, { last_used_at: { $lt: staleBefore } }],
+  };
+  await modelsOf(store)
+    .apiKeys.updateOne({ _id: keyId, ...stale }, { $set: { last_used_at: at } })
+    .exec();
 }

@@ -11,7 +11,13 @@ export async function appendAudit(store: Store, rows: readonly AuditRecord[]): P
 }
 
 /** Up to `limit` of the account's rows (or one endpoint's), newest first, older than `before` when given. */
-export async function auditRows(store: Store, accountId: string, limit: number, before: Date | null, endpointId?: string): Promise<AuditRecord[]> {
+export async function auditRows(
+  store: Store,
+  accountId: string,
+  limit: number,
+  before: Date | null,
+  endpointId?: string,
+): Promise<AuditRecord[]> {
   const filter: Record<string, unknown> = { account_id: accountId };
   if (endpointId !== undefined) filter.endpoint_id = endpointId;
   if (before) filter.at = { $lt: before };

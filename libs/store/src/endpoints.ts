@@ -24,30 +24,50 @@ export async function findEndpoint(store: Store, endpointId: string): Promise<En
 
 /** The endpoints among these ids (one command; a missing id is simply absent). */
 export async function findEndpoints(store: Store, endpointIds: readonly string[]): Promise<EndpointRecord[]> {
-  const docs = await modelsOf(store).endpoints.find({ _id: { $in: endpointIds } }).lean().exec();
+  const docs = await modelsOf(store)
+    .endpoints.find({ _id: { $in: endpointIds } })
+    .lean()
+    .exec();
   return docs.map((d) => toEndpoint(d));
 }
 
 /** The enabled targets of one endpoint or of several, with only what routing needs (one command). */
-export async function enabledTargetRoutes(store: Store, endpointIds: string | readonly string[]): Promise<TargetRoute[]> {
+export async function enabledTargetRoutes(
+  store: Store,
+  endpointIds: string | readonly string[],
+): Promise<TargetRoute[]> {
   const endpoint_id = typeof endpointIds === 'string' ? endpointIds : { $in: endpointIds };
-  const docs = await modelsOf(store).targets
-    .find({ endpoint_id, enabled: true })
+  const docs = await modelsOf(store)
+    .targets.find({ endpoint_id, enabled: true })
     .select({ _id: 1, endpoint_id: 1, kind: 1, routing: 1, updated_at: 1 })
     .lean<{ _id: string; endpoint_id: string; kind: string; routing?: TargetRoute['routing']; updated_at: Date }[]>()
     .exec();
-  return docs.map((d) => ({ id: d._id, endpoint_id: d.endpoint_id, kind: d.kind, routing: d.routing ?? null, updated_at: d.updated_at }));
+  return docs.map((d) => ({
+    id: d._id,
+    endpoint_id: d.endpoint_id,
+    kind: d.kind,
+    routing: d.routing ?? null,
+    updated_at: d.updated_at,
+  }));
 }
 
 /** The account's stored plan; null when the account or its plan is missing. */
 export async function accountPlan(store: Store, accountId: string): Promise<StoredPlan> {
-  const doc = await modelsOf(store).accounts.findById(accountId).select({ plan: 1 }).lean<{ plan?: StoredPlan }>().exec();
+  const doc = await modelsOf(store)
+    .accounts.findById(accountId)
+    .select({ plan: 1 })
+    .lean<{ plan?: StoredPlan }>()
+    .exec();
   return doc?.plan ?? null;
 }
 
 /** The stored plans of these accounts by account id (one command); a missing account is absent. */
 export async function accountPlans(store: Store, accountIds: readonly string[]): Promise<Map<string, StoredPlan>> {
-  const docs = await modelsOf(store).accounts.find({ _id: { $in: accountIds } }).select({ _id: 1, plan: 1 }).lean<{ _id: string; plan?: StoredPlan }[]>().exec();
+  const docs = await modelsOf(store)
+    .accounts.find({ _id: { $in: accountIds } })
+    .select({ _id: 1, plan: 1 })
+    .lean<{ _id: string; plan?: StoredPlan }[]>()
+    .exec();
   return new Map(docs.map((d) => [d._id, d.plan ?? null]));
 }
 
@@ -59,7 +79,11 @@ export async function accountPlans(store: Store, accountIds: readonly string[]):
  */
 
 /** The account's endpoint with this id, or null. */
-export async function findAccountEndpoint(store: Store, accountId: string, endpointId: string): Promise<EndpointRecord | null> {
+export async function findAccountEndpoint(
+  store: Store,
+  accountId: string,
+  endpointId: string,
+): Promise<EndpointRecord | null> {
   const doc = await modelsOf(store).endpoints.findOne({ _id: endpointId, account_id: accountId }).lean();
   return doc ? toEndpoint(doc) : null;
 }
@@ -70,8 +94,14 @@ export async function isAccountEndpoint(store: Store, accountId: string, endpoin
 }
 
 /** The payload format of the account's endpoint; null when there is no such endpoint. */
-export async function endpointPayloadFormat(store: Store, accountId: string, endpointId: string): Promise<EndpointRecord['payload_format'] | null> {
-  const doc = await modelsOf(store).endpoints.findOne({ _id: endpointId, account_id: accountId }, { payload_format: 1 }).lean<{ payload_format: EndpointRecord['payload_format'] }>();
+export async function endpointPayloadFormat(
+  store: Store,
+  accountId: string,
+  endpointId: string,
+): Promise<EndpointRecord['payload_format'] | null> {
+  const doc = await modelsOf(store)
+    .endpoints.findOne({ _id: endpointId, account_id: accountId }, { payload_format: 1 })
+    .lean<{ payload_format: EndpointRecord['payload_format'] }>();
   return doc ? doc.payload_format : null;
 }
 
@@ -82,30 +112,65 @@ export async function endpointsOfAccount(store: Store, accountId: string): Promi
 }
 
 /** What a new endpoint is made of: everything but its id, owner, revision and times (the schema's defaults fill what is left out). */
-export type NewEndpointRecord = Partial<Omit<EndpointRecord, 'id' | 'account_id' | 'revision' | 'created_at' | 'updated_at'>> & Pick<EndpointRecord, 'name'>;
+export type NewEndpointRecord = Partial<
+  Omit<EndpointRecord, 'id' | 'account_id' | 'revision' | 'created_at' | 'updated_at'>
+> &
+  Pick<EndpointRecord, 'name'>;
 
 /** Stores a new endpoint at revision 1. */
-export async function insertEndpoint(store: Store, endpointId: string, accountId: string, fields: NewEndpointRecord): Promise<EndpointRecord> {
+export async function insertEndpoint(
+  store: Store,
+  endpointId: string,
+  accountId: string,
+  fields: NewEndpointRecord,
+): Promise<EndpointRecord> {
   const now = new Date();
-  const doc = await modelsOf(store).endpoints.create({ _id: endpointId, account_id: accountId, ...fields, revision: 1, created_at: now, updated_at: now });
+  const doc = await modelsOf(store).endpoints.create({
+    _id: endpointId,
+    account_id: accountId,
+    ...fields,
+    revision: 1,
+    created_at: now,
+    updated_at: now,
+  });
   return toEndpoint(doc.toObject());
 }
 
 /** Applies `changes` if the endpoint is still at `revision` (absent: stored before revisions); false when another save came first. */
-export async function updateEndpointAt(store: Store, endpointId: string, revision: number | undefined, changes: Partial<NewEndpointRecord>): Promise<boolean> {
+export async function updateEndpointAt(
+  store: Store,
+  endpointId: string,
+  revision: number | undefined,
+  changes: Partial<NewEndpointRecord>,
+): Promise<boolean> {
   if (!(await store.claimRevision(endpointId, (revision ?? 0) + 1))) return false;
   const at = revision === undefined ? { revision: { $exists: false } } : { revision };
-  const result = await modelsOf(store).endpoints.updateOne({ _id: endpointId, ...at }, { $set: { ...changes, updated_at: new Date() }, $inc: { revision: 1 } });
+  const result = await modelsOf(store).endpoints.updateOne(
+    { _id: endpointId, ...at },
+    { $set: { ...changes, updated_at: new Date() }, $inc: { revision: 1 } },
+  );
   return result.matchedCount === 1;
 }
 
 /** Sets a manual control (enabled / paused) of the account's endpoint; true when the value changed. */
-export async function setEndpointControl(store: Store, accountId: string, endpointId: string, field: 'enabled' | 'paused', value: boolean): Promise<boolean> {
+export async function setEndpointControl(
+  store: Store,
+  accountId: string,
+  endpointId: string,
+  field: 'enabled' | 'paused',
+  value: boolean,
+): Promise<boolean> {
   const endpoints = modelsOf(store).endpoints;
-  const current = await endpoints.findOne({ _id: endpointId, account_id: accountId }).select({ [field]: 1, revision: 1 }).lean();
+  const current = await endpoints
+    .findOne({ _id: endpointId, account_id: accountId })
+    .select({ [field]: 1, revision: 1 })
+    .lean();
   if (!current || current[field] === value) return false;
   if (!(await store.claimRevision(endpointId, (current.revision ?? 0) + 1))) return false;
-  const result = await endpoints.updateOne({ _id: endpointId, account_id: accountId, [field]: { $ne: value } }, { $set: { [field]: value, updated_at: new Date() }, $inc: { revision: 1 } });
+  const result = await endpoints.updateOne(
+    { _id: endpointId, account_id: accountId, [field]: { $ne: value } },
+    { $set: { [field]: value, updated_at: new Date() }, $inc: { revision: 1 } },
+  );
   return result.modifiedCount === 1;
 }
 

@@ -1,6 +1,14 @@
 export { connectStore } from './store';
 export type { ActivityDoc, ApiKeyDoc, Doc, Store } from './store';
-export { ACCOUNT_AUDIT_ACTIONS, API_KEY_ROLES, AUDIT_ACTIONS, BREAKER_STATES, CONFIG_AUDIT_ACTIONS, ENDPOINT_AUDIT_ACTIONS, STATUS_GROUPS } from './records';
+export {
+  ACCOUNT_AUDIT_ACTIONS,
+  API_KEY_ROLES,
+  AUDIT_ACTIONS,
+  BREAKER_STATES,
+  CONFIG_AUDIT_ACTIONS,
+  ENDPOINT_AUDIT_ACTIONS,
+  STATUS_GROUPS,
+} from './records';
 export type {
   AccountRecord,
   ActivityAggregate,
@@ -52,7 +60,15 @@ export {
 } from './endpoints';
 export type { NewEndpointRecord, StoredPlan, TargetRoute } from './endpoints';
 export { accountExists, findAccount, insertAccount, setPlanLimits } from './accounts';
-export { apiKeyByDigest, apiKeyRolesOf, apiKeysOfAccount, deleteAccountApiKey, findAccountApiKey, insertApiKey, touchApiKey } from './api-keys';
+export {
+  apiKeyByDigest,
+  apiKeyRolesOf,
+  apiKeysOfAccount,
+  deleteAccountApiKey,
+  findAccountApiKey,
+  insertApiKey,
+  touchApiKey,
+} from './api-keys';
 export { appendAudit, auditRows } from './audit';
 export { keyedCollection, mapLimit } from './keyed-collection';
 export type { KeyedCollection } from './keyed-collection';

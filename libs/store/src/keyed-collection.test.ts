@@ -16,7 +16,10 @@ const docs = (n: number): Doc[] => Array.from({ length: n }, (_, i) => ({ _id: `
 
 /** What the driver throws for an unordered insert with duplicate keys (MongoBulkWriteError's shape). */
 function duplicateError(indexes: number[], insertedCount: number): Error {
-  return Object.assign(new Error('E11000 duplicate key error'), { writeErrors: indexes.map((index) => ({ code: 11000, index })), insertedCount });
+  return Object.assign(new Error('E11000 duplicate key error'), {
+    writeErrors: indexes.map((index) => ({ code: 11000, index })),
+    insertedCount,
+  });
 }
 
 describe('activity store: an insert is acknowledged only when every document is in the store', () => {
@@ -27,7 +30,9 @@ describe('activity store: an insert is acknowledged only when every document is 
 
   it('an insert the store answers with fewer documents than sent, and no error, fails (the caller redelivers)', async () => {
     const coll = keyedCollection(collectionAnswering(async () => ({ insertedCount: 100 })));
-    await expect(coll.insertNew(docs(129))).rejects.toThrow('the store inserted 100 of 129 documents into activity_rows_test (0 already there) and reported no error for the rest');
+    await expect(coll.insertNew(docs(129))).rejects.toThrow(
+      'the store inserted 100 of 129 documents into activity_rows_test (0 already there) and reported no error for the rest',
+    );
   });
 
   it('duplicates are returned as ids that already existed when the rest went in', async () => {
@@ -45,13 +50,18 @@ describe('activity store: an insert is acknowledged only when every document is 
         throw duplicateError([0], 100);
       }),
     );
-    await expect(coll.insertNew(docs(129))).rejects.toThrow('inserted 100 of 129 documents into activity_rows_test (1 already there)');
+    await expect(coll.insertNew(docs(129))).rejects.toThrow(
+      'inserted 100 of 129 documents into activity_rows_test (1 already there)',
+    );
   });
 
   it('any other write error is thrown as it came', async () => {
     const coll = keyedCollection(
       collectionAnswering(async () => {
-        throw Object.assign(new Error('document too large'), { writeErrors: [{ code: 10334, index: 0 }], insertedCount: 0 });
+        throw Object.assign(new Error('document too large'), {
+          writeErrors: [{ code: 10334, index: 0 }],
+          insertedCount: 0,
+        });
       }),
     );
     await expect(coll.insertNew(docs(1))).rejects.toThrow('document too large');

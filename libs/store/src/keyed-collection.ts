@@ -50,7 +50,11 @@ export function keyedCollection<T extends { _id: string }>(coll: Collection<T>):
       const out: T[] = [];
       for (let i = 0; i < ids.length; i += GET_MANY_CHUNK) {
         const chunk = ids.slice(i, i + GET_MANY_CHUNK);
-        out.push(...((await raw.find({ _id: { $in: chunk } } as never, { maxTimeMS: MAX_TIME_MS }).toArray()) as unknown as T[]));
+        out.push(
+          ...((await raw
+            .find({ _id: { $in: chunk } } as never, { maxTimeMS: MAX_TIME_MS })
+            .toArray()) as unknown as T[]),
+        );
       }
       return out;
     },
@@ -63,16 +67,23 @@ export function keyedCollection<T extends { _id: string }>(coll: Collection<T>):
       } catch (err) {
         const duplicates = duplicateKeyErrors(err);
         if (!duplicates) throw err;
-        checkInserted(raw.collectionName, docs.length, (err as { insertedCount?: number }).insertedCount, duplicates.length);
+        checkInserted(
+          raw.collectionName,
+          docs.length,
+          (err as { insertedCount?: number }).insertedCount,
+          duplicates.length,
+        );
         return duplicates.map((w) => docs[w.index]!._id);
       }
     },
     async update(ops) {
-      for (let i = 0; i < ops.length; i += STATEMENTS_PER_COMMAND) await oneUpdateAtATime(() => updateCommand(raw, ops.slice(i, i + STATEMENTS_PER_COMMAND)));
+      for (let i = 0; i < ops.length; i += STATEMENTS_PER_COMMAND)
+        await oneUpdateAtATime(() => updateCommand(raw, ops.slice(i, i + STATEMENTS_PER_COMMAND)));
     },
     async delete(ids) {
       const writes: AnyBulkWriteOperation[] = ids.map((id) => ({ deleteOne: { filter: { _id: id } as never } }));
-      for (let i = 0; i < writes.length; i += STATEMENTS_PER_COMMAND) await raw.bulkWrite(writes.slice(i, i + STATEMENTS_PER_COMMAND), { ordered: false });
+      for (let i = 0; i < writes.length; i += STATEMENTS_PER_COMMAND)
+        await raw.bulkWrite(writes.slice(i, i + STATEMENTS_PER_COMMAND), { ordered: false });
     },
   };
 }
@@ -85,7 +96,9 @@ export function keyedCollection<T extends { _id: string }>(coll: Collection<T>):
  */
 function checkInserted(collection: string, sent: number, inserted: number | undefined, duplicates: number): void {
   if (inserted === undefined || inserted + duplicates === sent) return;
-  throw new Error(`the store inserted ${inserted} of ${sent} documents into ${collection} (${duplicates} already there) and reported no error for the rest`);
+  throw new Error(
+    `the store inserted ${inserted} of ${sent} documents into ${collection} (${duplicates} already there) and reported no error for the rest`,
+  );
 }
 
 /**
@@ -117,8 +130,13 @@ const IDEMPOTENT = new Set(['$set', '$unset', '$min', '$max', '$addToSet', '$set
  * counts. The document is there now, so the command is sent again — when that cannot apply a
  * statement twice: every statement failed, or each is idempotent.
  */
-async function updateCommand(raw: Collection<Document>, ops: { id: string; update: Document; upsert?: boolean }[]): Promise<void> {
-  const writes: AnyBulkWriteOperation[] = ops.map((o) => ({ updateOne: { filter: { _id: o.id } as never, update: o.update, upsert: o.upsert ?? false } }));
+async function updateCommand(
+  raw: Collection<Document>,
+  ops: { id: string; update: Document; upsert?: boolean }[],
+): Promise<void> {
+  const writes: AnyBulkWriteOperation[] = ops.map((o) => ({
+    updateOne: { filter: { _id: o.id } as never, update: o.update, upsert: o.upsert ?? false },
+  }));
   for (let resends = 0; ; resends++) {
     try {
       const { matchedCount, upsertedCount } = await raw.bulkWrite(writes, { ordered: false });
@@ -126,7 +144,10 @@ async function updateCommand(raw: Collection<Document>, ops: { id: string; updat
       return;
     } catch (err) {
       const lost = duplicateKeyErrors(err);
-      const resendable = lost !== null && lost.length > 0 && (lost.length === ops.length || ops.every((o) => Object.keys(o.update).every((k) => IDEMPOTENT.has(k))));
+      const resendable =
+        lost !== null &&
+        lost.length > 0 &&
+        (lost.length === ops.length || ops.every((o) => Object.keys(o.update).every((k) => IDEMPOTENT.has(k))));
       if (!resendable || resends === UPSERT_RACE_RESENDS) throw err;
     }
   }
@@ -134,7 +155,8 @@ async function updateCommand(raw: Collection<Document>, ops: { id: string; updat
 
 /** The write errors of `err` when every one is a duplicate key, else null. */
 function duplicateKeyErrors(err: unknown): { code: number; index: number }[] | null {
-  const failed = (err as { writeErrors?: { code: number; index: number }[] | { code: number; index: number } }).writeErrors;
+  const failed = (err as { writeErrors?: { code: number; index: number }[] | { code: number; index: number } })
+    .writeErrors;
   const list = failed ? (Array.isArray(failed) ? failed : [failed]) : null;
   return list && list.every((w) => w.code === 11000) ? list : null;
 }
@@ -150,7 +172,11 @@ function checkUpdated(collection: string, sent: number, applied: number): void {
 }
 
 /** Runs `fn` over `items` with at most `limit` at once; results in input order. */
-export async function mapLimit<I, O>(items: readonly I[], limit: number, fn: (item: I, index: number) => Promise<O>): Promise<O[]> {
+export async function mapLimit<I, O>(
+  items: readonly I[],
+  limit: number,
+  fn: (item: I, index: number) => Promise<O>,
+): Promise<O[]> {
   const out = new Array<O>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -23,10 +23,27 @@ export function toActivity(d: Doc): ActivityRecord {
   const { _id, ixg: _ixg, rev: _rev, deliveries, ...rest } = d; // ixg, rev: fields of earlier layouts
   // deliveries and their attempts are stored keyed by id / attempt number (see activity-writer)
   const list = Object.values((deliveries ?? {}) as Record<string, Doc>)
-    .map((dl) => ({ ...dl, attempts: Object.values((dl.attempts ?? {}) as Record<string, Doc>).sort((a, b) => a.attempt - b.attempt) }) as DeliveryRecord)
+    .map(
+      (dl) =>
+        ({
+          ...dl,
+          attempts: Object.values((dl.attempts ?? {}) as Record<string, Doc>).sort((a, b) => a.attempt - b.attempt),
+        }) as DeliveryRecord,
+    )
     // per target, its deliveries in the order they were made: the first, then each resend
-    .sort((a, b) => a.target_id.localeCompare(b.target_id) || deliveryOrderOf(a.delivery_id).localeCompare(deliveryOrderOf(b.delivery_id)));
+    .sort(
+      (a, b) =>
+        a.target_id.localeCompare(b.target_id) ||
+        deliveryOrderOf(a.delivery_id).localeCompare(deliveryOrderOf(b.delivery_id)),
+    );
   // rows written before last_error/aggregate existed read as null
   const row = rest as Omit<ActivityRecord, 'id' | 'deliveries'>;
-  return { ...row, source_ip: row.source_ip ?? null, last_error: row.last_error ?? null, aggregate: row.aggregate ?? null, id: _id as string, deliveries: list };
+  return {
+    ...row,
+    source_ip: row.source_ip ?? null,
+    last_error: row.last_error ?? null,
+    aggregate: row.aggregate ?? null,
+    id: _id as string,
+    deliveries: list,
+  };
 }

@@ -3,7 +3,17 @@
  * mongoose documents, so it can be tested with in-memory fakes.
  */
 import type { KeptResponse } from '@relay/contracts';
-import type { BodyFilter, CaptchaSettings, FieldRule, InboundAuthSetting, IpAccessLists, MaintenanceWindow, PayloadFormat, RequiredHeader, Routing } from '@relay/endpoints';
+import type {
+  BodyFilter,
+  CaptchaSettings,
+  FieldRule,
+  InboundAuthSetting,
+  IpAccessLists,
+  MaintenanceWindow,
+  PayloadFormat,
+  RequiredHeader,
+  Routing,
+} from '@relay/endpoints';
 
 /**
  * An endpoint as stored. Settings are validated by `@relay/endpoints` when saved; secret
@@ -43,9 +53,27 @@ export type ApiKeyRole = (typeof API_KEY_ROLES)[number];
 /** Endpoint actions a user made by hand (spec: recorded; scheduled pauses are not). */
 export const ENDPOINT_AUDIT_ACTIONS = ['enabled', 'disabled', 'paused', 'resumed'] as const;
 /** Every other change of an endpoint's configuration: its settings (which fields, never their values) and its targets. */
-export const CONFIG_AUDIT_ACTIONS = ['endpoint_created', 'endpoint_updated', 'endpoint_deleted', 'target_created', 'target_updated', 'target_deleted', 'target_flag_cleared', 'target_paused', 'target_resumed'] as const;
+export const CONFIG_AUDIT_ACTIONS = [
+  'endpoint_created',
+  'endpoint_updated',
+  'endpoint_deleted',
+  'target_created',
+  'target_updated',
+  'target_deleted',
+  'target_flag_cleared',
+  'target_paused',
+  'target_resumed',
+] as const;
 /** Account actions: API keys created and revoked, the plan changed, alert rules changed and tested. */
-export const ACCOUNT_AUDIT_ACTIONS = ['key_created', 'key_revoked', 'plan_changed', 'alert_rule_created', 'alert_rule_updated', 'alert_rule_deleted', 'alert_test_sent'] as const;
+export const ACCOUNT_AUDIT_ACTIONS = [
+  'key_created',
+  'key_revoked',
+  'plan_changed',
+  'alert_rule_created',
+  'alert_rule_updated',
+  'alert_rule_deleted',
+  'alert_test_sent',
+] as const;
 export const AUDIT_ACTIONS = [...ENDPOINT_AUDIT_ACTIONS, ...CONFIG_AUDIT_ACTIONS, ...ACCOUNT_AUDIT_ACTIONS] as const;
 
 /** One audit row: a change of configuration made through the management API (or by the operator's commands). */
@@ -84,7 +112,13 @@ export interface TargetRecord {
   /** delivery limits (rate, in flight); null or absent = the kind's default (docs/delivery-limits.md) */
   limits?: { rate: number | null; per: 'second' | 'minute'; max_in_flight: number | null } | null;
   /** circuit-breaker settings; null or absent = the defaults */
-  breaker?: { failure_rate_pct: number; min_attempts: number; window_s: number; cool_down_s: number; flag_after_open_s: number } | null;
+  breaker?: {
+    failure_rate_pct: number;
+    min_attempts: number;
+    window_s: number;
+    cool_down_s: number;
+    flag_after_open_s: number;
+  } | null;
   /**
    * The breaker's state as its last transition wrote it (the state itself lives in Redis; this
    * copy is what the API shows and what tells a deliverer's cache to check before sending).

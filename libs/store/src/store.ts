@@ -2,7 +2,15 @@ import mongoose from 'mongoose';
 import type { Connection, Model } from 'mongoose';
 import { accountSchema, apiKeySchema } from './models/account';
 import { auditSchema, endpointSchema, revisionClaimSchema, targetSchema } from './models/endpoint';
-import type { AccountRecord, ActivityRecord, ApiKeyRole, AuditRecord, DeliveryRecord, EndpointRecord, TargetRecord } from './records';
+import type {
+  AccountRecord,
+  ActivityRecord,
+  ApiKeyRole,
+  AuditRecord,
+  DeliveryRecord,
+  EndpointRecord,
+  TargetRecord,
+} from './records';
 
 /** Stored shape of a record: `_id` instead of `id`. */
 export type Doc<R extends { id: string }> = Omit<R, 'id'> & { _id: string };
@@ -26,7 +34,10 @@ export interface ApiKeyDoc {
  * request fields yet.
  */
 export type ActivityDoc = Omit<Doc<ActivityRecord>, 'deliveries'> & {
-  deliveries: Record<string, Omit<DeliveryRecord, 'attempts'> & { attempts: Record<string, DeliveryRecord['attempts'][number]> }>;
+  deliveries: Record<
+    string,
+    Omit<DeliveryRecord, 'attempts'> & { attempts: Record<string, DeliveryRecord['attempts'][number]> }
+  >;
 };
 
 /** The models behind a store: only libs/store's own modules query them (index.ts does not export this). */
@@ -109,7 +120,13 @@ export function modelsOf(store: Store): StoreModels {
   let models = modelsByStore.get(store);
   if (!models) {
     const c = store.connection;
-    models = { accounts: c.model('Account'), apiKeys: c.model('ApiKey'), endpoints: c.model('Endpoint'), targets: c.model('Target'), audit: c.model('Audit') } as StoreModels;
+    models = {
+      accounts: c.model('Account'),
+      apiKeys: c.model('ApiKey'),
+      endpoints: c.model('Endpoint'),
+      targets: c.model('Target'),
+      audit: c.model('Audit'),
+    } as StoreModels;
     modelsByStore.set(store, models);
   }
   return models;

@@ -16,14 +16,24 @@ export async function findTarget(store: Store, targetId: string): Promise<Target
 }
 
 /** The enabled targets of the account's endpoint, id and kind only: where a resend goes when no target is named. */
-export async function enabledTargetsOf(store: Store, accountId: string, endpointId: string): Promise<{ id: string; kind: string }[]> {
-  const docs = await modelsOf(store).targets.find({ endpoint_id: endpointId, account_id: accountId, enabled: true }).select({ _id: 1, kind: 1 }).lean();
+export async function enabledTargetsOf(
+  store: Store,
+  accountId: string,
+  endpointId: string,
+): Promise<{ id: string; kind: string }[]> {
+  const docs = await modelsOf(store)
+    .targets.find({ endpoint_id: endpointId, account_id: accountId, enabled: true })
+    .select({ _id: 1, kind: 1 })
+    .lean();
   return docs.map((d) => ({ id: String(d._id), kind: String(d.kind) }));
 }
 
 /** Up to `limit` ids of the endpoint's targets that have routing rules (docs/routing.md): what a payload-format change must not strand. */
 export async function routedTargetIds(store: Store, endpointId: string, limit: number): Promise<string[]> {
-  const docs = await modelsOf(store).targets.find({ endpoint_id: endpointId, routing: { $ne: null } }, { _id: 1 }).limit(limit).lean();
+  const docs = await modelsOf(store)
+    .targets.find({ endpoint_id: endpointId, routing: { $ne: null } }, { _id: 1 })
+    .limit(limit)
+    .lean();
   return docs.map((d) => String(d._id));
 }
 
@@ -37,14 +47,24 @@ export async function targetsOfEndpoint(store: Store, endpointId: string): Promi
  * The names of the endpoint's targets among `targetIds` (the activity detail names a row's
  * targets): one read by id, as many documents as the row has targets, two fields each.
  */
-export async function targetNames(store: Store, endpointId: string, targetIds: readonly string[]): Promise<Map<string, string>> {
+export async function targetNames(
+  store: Store,
+  endpointId: string,
+  targetIds: readonly string[],
+): Promise<Map<string, string>> {
   if (targetIds.length === 0) return new Map();
-  const docs = await modelsOf(store).targets.find({ _id: { $in: targetIds }, endpoint_id: endpointId }, { _id: 1, name: 1 }).lean();
+  const docs = await modelsOf(store)
+    .targets.find({ _id: { $in: targetIds }, endpoint_id: endpointId }, { _id: 1, name: 1 })
+    .lean();
   return new Map(docs.map((d) => [String(d._id), String(d.name)]));
 }
 
 /** The endpoint's target with this id, or null (a target of another endpoint is not found). */
-export async function findEndpointTarget(store: Store, endpointId: string, targetId: string): Promise<TargetRecord | null> {
+export async function findEndpointTarget(
+  store: Store,
+  endpointId: string,
+  targetId: string,
+): Promise<TargetRecord | null> {
   const doc = await modelsOf(store).targets.findOne({ _id: targetId, endpoint_id: endpointId }).lean();
   return doc ? toTarget(doc) : null;
 }
@@ -57,7 +77,10 @@ export async function isAccountTarget(store: Store, accountId: string, targetId:
 
 /** The targets among these ids (one command by `_id`; a missing id is simply absent): a deliverer's cache revalidating what it holds. */
 export async function findTargets(store: Store, targetIds: readonly string[]): Promise<TargetRecord[]> {
-  const docs = await modelsOf(store).targets.find({ _id: { $in: targetIds } }).lean().exec();
+  const docs = await modelsOf(store)
+    .targets.find({ _id: { $in: targetIds } })
+    .lean()
+    .exec();
   return docs.map((d) => toTarget(d));
 }
 
@@ -66,23 +89,54 @@ export async function findTargets(store: Store, targetIds: readonly string[]): P
  * instance's flag and its reason stand. True when this call set the flag. One update by `_id`.
  */
 export async function flagTarget(store: Store, targetId: string, reason: string, at: Date): Promise<boolean> {
-  const result = await modelsOf(store).targets.updateOne({ _id: targetId, flagged: null }, { $set: { flagged: { reason, at } } });
+  const result = await modelsOf(store).targets.updateOne(
+    { _id: targetId, flagged: null },
+    { $set: { flagged: { reason, at } } },
+  );
   return result.modifiedCount > 0;
 }
 
 /** What a new target is made of: everything but its id, owner, endpoint and times. */
-export type NewTargetRecord = Omit<TargetRecord, 'id' | 'account_id' | 'endpoint_id' | 'flagged' | 'created_at' | 'updated_at'> & Partial<Pick<TargetRecord, 'flagged'>>;
+export type NewTargetRecord = Omit<
+  TargetRecord,
+  'id' | 'account_id' | 'endpoint_id' | 'flagged' | 'created_at' | 'updated_at'
+> &
+  Partial<Pick<TargetRecord, 'flagged'>>;
 
 /** Stores a new target of the account's endpoint. */
-export async function insertTarget(store: Store, targetId: string, accountId: string, endpointId: string, target: NewTargetRecord): Promise<TargetRecord> {
+export async function insertTarget(
+  store: Store,
+  targetId: string,
+  accountId: string,
+  endpointId: string,
+  target: NewTargetRecord,
+): Promise<TargetRecord> {
   const now = new Date();
-  const doc = await modelsOf(store).targets.create({ _id: targetId, account_id: accountId, endpoint_id: endpointId, ...target, created_at: now, updated_at: now });
+  const doc = await modelsOf(store).targets.create({
+    _id: targetId,
+    account_id: accountId,
+    endpoint_id: endpointId,
+    ...target,
+    created_at: now,
+    updated_at: now,
+  });
   return toTarget(doc.toObject());
 }
 
 /** Sets `fields` of the endpoint's target and returns it as it is now; null when it is gone. One update by `_id`. */
-export async function setTargetFields(store: Store, endpointId: string, targetId: string, fields: Partial<NewTargetRecord>): Promise<TargetRecord | null> {
-  const doc = await modelsOf(store).targets.findOneAndUpdate({ _id: targetId, endpoint_id: endpointId }, { $set: { ...fields, updated_at: new Date() } }, { new: true }).lean();
+export async function setTargetFields(
+  store: Store,
+  endpointId: string,
+  targetId: string,
+  fields: Partial<NewTargetRecord>,
+): Promise<TargetRecord | null> {
+  const doc = await modelsOf(store)
+    .targets.findOneAndUpdate(
+      { _id: targetId, endpoint_id: endpointId },
+      { $set: { ...fields, updated_at: new Date() } },
+      { new: true },
+    )
+    .lean();
   return doc ? toTarget(doc) : null;
 }
 
@@ -101,19 +155,44 @@ export async function deleteEndpointTarget(store: Store, endpointId: string, tar
 export async function storeBreakerState(store: Store, targetId: string, state: BreakerStateRecord): Promise<void> {
   const since = state.since;
   const filter =
-    since.getTime() === 0 ? { _id: targetId } : { _id: targetId, $or: [{ breaker_state: null }, { 'breaker_state.since': { $lt: since } }, { 'breaker_state.since': since, 'breaker_state.seq': { $lt: state.seq } }] };
+    since.getTime() === 0
+      ? { _id: targetId }
+      : {
+          _id: targetId,
+          $or: [
+            { breaker_state: null },
+            { 'breaker_state.since': { $lt: since } },
+            { 'breaker_state.since': since, 'breaker_state.seq': { $lt: state.seq } },
+          ],
+        };
   await modelsOf(store).targets.updateOne(filter, { $set: { breaker_state: state } });
 }
 
 /** One page of every target's kind and config, in `_id` order after `afterId` (null: from the start): a maintenance job's walk, bounded by `limit`. */
-export async function targetConfigsPage(store: Store, afterId: string | null, limit: number): Promise<Pick<TargetRecord, 'id' | 'kind' | 'config'>[]> {
+export async function targetConfigsPage(
+  store: Store,
+  afterId: string | null,
+  limit: number,
+): Promise<Pick<TargetRecord, 'id' | 'kind' | 'config'>[]> {
   const filter = afterId === null ? {} : { _id: { $gt: afterId } };
-  const docs = await modelsOf(store).targets.find(filter, { _id: 1, kind: 1, config: 1 }).sort({ _id: 1 }).limit(limit).lean();
+  const docs = await modelsOf(store)
+    .targets.find(filter, { _id: 1, kind: 1, config: 1 })
+    .sort({ _id: 1 })
+    .limit(limit)
+    .lean();
   return docs.map((d) => ({ id: d._id, kind: d.kind, config: d.config }));
 }
 
 /** Replaces the target's config if it is still `expected` (compare-and-set on the whole config); false when it changed meanwhile. */
-export async function replaceTargetConfig(store: Store, targetId: string, expected: Record<string, unknown>, config: Record<string, unknown>): Promise<boolean> {
-  const result = await modelsOf(store).targets.updateOne({ _id: targetId, config: expected }, { $set: { config, updated_at: new Date() } });
+export async function replaceTargetConfig(
+  store: Store,
+  targetId: string,
+  expected: Record<string, unknown>,
+  config: Record<string, unknown>,
+): Promise<boolean> {
+  const result = await modelsOf(store).targets.updateOne(
+    { _id: targetId, config: expected },
+    { $set: { config, updated_at: new Date() } },
+  );
   return result.modifiedCount === 1;
 }

@@ -13,7 +13,13 @@ const pager: TargetKind = {
   buildRequest: () => ({ url: 'https://pager.example/', headers: {}, body: Buffer.alloc(0) }),
   classify: () => ({ result: 'success', status: 200 }),
 };
-const pagerEntry: CatalogEntry = { kind: 'test_pager', channel: 'chat', defaultRetryScheduleMs: pager.defaultRetryScheduleMs, description: pager.description, create: () => pager };
+const pagerEntry: CatalogEntry = {
+  kind: 'test_pager',
+  channel: 'chat',
+  defaultRetryScheduleMs: pager.defaultRetryScheduleMs,
+  description: pager.description,
+  create: () => pager,
+};
 const deps = { secrets: { encrypt: (s: string) => s, decrypt: (s: string) => s } };
 
 describe('the catalog: one line per kind, everything else derived from it', () => {

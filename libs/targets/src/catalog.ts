@@ -58,7 +58,11 @@ export function createCatalog(entries: readonly CatalogEntry[]): Catalog {
       createRegistry(
         entries.map((entry) => {
           const kind = entry.create(deps);
-          const matches = kind.kind === entry.kind && kind.channel === entry.channel && kind.defaultRetryScheduleMs === entry.defaultRetryScheduleMs && kind.description === entry.description;
+          const matches =
+            kind.kind === entry.kind &&
+            kind.channel === entry.channel &&
+            kind.defaultRetryScheduleMs === entry.defaultRetryScheduleMs &&
+            kind.description === entry.description;
           if (!matches) throw new Error(`catalog entry ${entry.kind} does not match its kind`);
           return kind;
         }),
@@ -74,8 +78,14 @@ export const CATALOG: Catalog = createCatalog([
   { ...webhookInfo, create: (deps) => createWebhookKind({ secrets: deps.secrets }) },
   { ...embedChatInfo, create: (deps) => createEmbedChatKind({ secrets: deps.secrets }) },
   { ...blockChatInfo, create: (deps) => createBlockChatKind({ secrets: deps.secrets }) },
-  { ...emailInfo, create: (deps) => createEmailKind({ secrets: deps.secrets, ...(deps.mail ? { mail: deps.mail } : {}) }) },
-  { ...spreadsheetInfo, create: (deps) => createSpreadsheetKind({ secrets: deps.secrets, ...(deps.google ? { google: deps.google } : {}) }) },
+  {
+    ...emailInfo,
+    create: (deps) => createEmailKind({ secrets: deps.secrets, ...(deps.mail ? { mail: deps.mail } : {}) }),
+  },
+  {
+    ...spreadsheetInfo,
+    create: (deps) => createSpreadsheetKind({ secrets: deps.secrets, ...(deps.google ? { google: deps.google } : {}) }),
+  },
   { ...telegramInfo, create: (deps) => createTelegramKind({ secrets: deps.secrets }) },
   { ...teamsInfo, create: (deps) => createTeamsKind({ secrets: deps.secrets }) },
   { ...cliInfo, create: (deps) => createCliKind({ secrets: deps.secrets, ...(deps.cli ? { cli: deps.cli } : {}) }) },

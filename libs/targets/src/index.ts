@@ -2,14 +2,48 @@
 // catalog and registry, the SSRF-guarded sender, and the retry schedules a target may follow.
 // Delivering (the queue consumer, retries, redrive) is @relay/deliverer's.
 export { PayloadError, TargetConfigError } from './kind';
-export type { AnyTargetKind, AttemptResult, KindConfigHandling, KindInfo, NetworkFailure, OutboundRequest, ResponseSummary, SecretSealer, SendOutcome, TargetKind, TransportKind } from './kind';
+export type {
+  AnyTargetKind,
+  AttemptResult,
+  KindConfigHandling,
+  KindInfo,
+  NetworkFailure,
+  OutboundRequest,
+  ResponseSummary,
+  SecretSealer,
+  SendOutcome,
+  TargetKind,
+  TransportKind,
+} from './kind';
 export { createRegistry } from './registry';
 export { REDACTED } from './describe/field';
-export type { BooleanField, CheckContext, EnumField, Field, FieldCheck, Fields, IntegerField, KindDescription, ListField, NumberField, ObjectField, TextField, VariantField } from './describe/field';
+export type {
+  BooleanField,
+  CheckContext,
+  EnumField,
+  Field,
+  FieldCheck,
+  Fields,
+  IntegerField,
+  KindDescription,
+  ListField,
+  NumberField,
+  ObjectField,
+  TextField,
+  VariantField,
+} from './describe/field';
 export { checkDescribed, sealCredentials, validateDescribed } from './describe/validate';
 export { viewDescribed } from './describe/view';
 export { describedConfig } from './describe/kind-config';
-export { checkTargetName, TARGET_FIELDS, validateBreakerSettings, validateRetrySchedule, validateRouting, validateTargetLimits, withTargetFields } from './describe/target-fields';
+export {
+  checkTargetName,
+  TARGET_FIELDS,
+  validateBreakerSettings,
+  validateRetrySchedule,
+  validateRouting,
+  validateTargetLimits,
+  withTargetFields,
+} from './describe/target-fields';
 export { BREAKER_DEFAULTS, breakerSettingOf, breakerSettingsOf, limitsOf, TARGET_LIMITS } from './describe/limits';
 export type { BreakerSettings, EffectiveLimits, TargetLimits } from './describe/limits';
 export { configInputSchema, configViewSchema, fieldInputSchema, fieldViewSchema } from './describe/schema';
@@ -37,5 +71,21 @@ export { GOOGLE_RESPONSE_LIMIT_BYTES, GOOGLE_TOKEN_URL, SHEETS_API } from './tra
 export { createSsrfAgents, parseHostRoutes, SsrfBlockedError } from './ssrf';
 export type { HostRoutes } from './ssrf';
 export { retryScheduleOf, RETRY_SCHEDULE_LIMITS } from './schedule';
-export { classifyCliOutcome, CLI_ATTEMPT_TIMEOUT_MS, CLI_RETRY_SCHEDULE_MS, cliForward, createCliKind, DEFAULT_IN_FLIGHT, LOCAL_ANSWER_BODY_BYTES, LOCAL_TIMEOUT_MS, MAX_ACK_FRAME_BYTES, MAX_FORWARD_BODY_BYTES, MAX_IN_FLIGHT, MAX_SESSIONS_PER_ENDPOINT, MAX_WAITING_PER_SESSION, SESSION_HEARTBEAT_MS, SESSION_LEASE_MS } from './kinds/cli';
+export {
+  classifyCliOutcome,
+  CLI_ATTEMPT_TIMEOUT_MS,
+  CLI_RETRY_SCHEDULE_MS,
+  cliForward,
+  createCliKind,
+  DEFAULT_IN_FLIGHT,
+  LOCAL_ANSWER_BODY_BYTES,
+  LOCAL_TIMEOUT_MS,
+  MAX_ACK_FRAME_BYTES,
+  MAX_FORWARD_BODY_BYTES,
+  MAX_IN_FLIGHT,
+  MAX_SESSIONS_PER_ENDPOINT,
+  MAX_WAITING_PER_SESSION,
+  SESSION_HEARTBEAT_MS,
+  SESSION_LEASE_MS,
+} from './kinds/cli';
 export type { CliConfig, CliLink, CliNoAnswer } from './kinds/cli';

@@ -32,7 +32,8 @@ export interface NetworkFailure {
   message: string;
 }
 
-export type SendOutcome = { response: ResponseSummary; durationMs: number } | { error: NetworkFailure; durationMs: number };
+export type SendOutcome =
+  { response: ResponseSummary; durationMs: number } | { error: NetworkFailure; durationMs: number };
 
 /**
  * How one attempt ended. `retry` may carry the destination's own delay hint (Retry-After,

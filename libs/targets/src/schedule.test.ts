@@ -8,7 +8,17 @@ import { retryScheduleOf } from './schedule';
 describe('retry schedules', () => {
   it('webhook default: immediate, then 5 s, 30 s, 2 m, 10 m, 30 m, 1 h, 3 h, 6 h, 12 h (ten attempts)', () => {
     const s = 1_000;
-    expect(WEBHOOK_RETRY_SCHEDULE_MS).toEqual([5 * s, 30 * s, 120 * s, 600 * s, 1_800 * s, 3_600 * s, 10_800 * s, 21_600 * s, 43_200 * s]);
+    expect(WEBHOOK_RETRY_SCHEDULE_MS).toEqual([
+      5 * s,
+      30 * s,
+      120 * s,
+      600 * s,
+      1_800 * s,
+      3_600 * s,
+      10_800 * s,
+      21_600 * s,
+      43_200 * s,
+    ]);
   });
 
   it.each([
@@ -17,7 +27,9 @@ describe('retry schedules', () => {
     ['block_chat', BLOCK_CHAT_RETRY_SCHEDULE_MS],
   ] as const)('%s declares its default, in the catalog and on the built kind alike', (kind, expected) => {
     expect(CATALOG.entries.find((e) => e.kind === kind)?.defaultRetryScheduleMs).toBe(expected);
-    expect(createDefaultRegistry({ secrets: { encrypt: (s) => s, decrypt: (s) => s } }).get(kind)?.defaultRetryScheduleMs).toBe(expected);
+    expect(
+      createDefaultRegistry({ secrets: { encrypt: (s) => s, decrypt: (s) => s } }).get(kind)?.defaultRetryScheduleMs,
+    ).toBe(expected);
   });
 
   it("a target's own schedule wins over its kind's; null means the default", () => {

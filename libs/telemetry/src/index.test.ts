@@ -1,5 +1,20 @@
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
-import { batchSpanOptions, batchTraceHeaders, contextFrom, currentTraceparent, flushTracing, inSpan, inSyncSpan, isTracing, linkFrom, startTracing, stopTracing, traceHeaders, tracingEnabled, withTraceHeaders } from './index';
+import {
+  batchSpanOptions,
+  batchTraceHeaders,
+  contextFrom,
+  currentTraceparent,
+  flushTracing,
+  inSpan,
+  inSyncSpan,
+  isTracing,
+  linkFrom,
+  startTracing,
+  stopTracing,
+  traceHeaders,
+  tracingEnabled,
+  withTraceHeaders,
+} from './index';
 
 describe('telemetry', () => {
   afterEach(() => stopTracing());
@@ -26,8 +41,21 @@ describe('telemetry', () => {
     const exporter = new InMemorySpanExporter();
     startTracing('relay-test', { exporter });
     await inSpan('ingest', async () => {
-      expect(inSyncSpan('sender auth', sum3, 1, 2, 3, (total, a) => ({ 'relay.total': total, 'relay.first': a }))).toBe(6);
-      expect(() => inSyncSpan('parse', () => { throw new Error('bad input'); }, 0, 0, 0, () => ({ never: true }))).toThrow('bad input');
+      expect(inSyncSpan('sender auth', sum3, 1, 2, 3, (total, a) => ({ 'relay.total': total, 'relay.first': a }))).toBe(
+        6,
+      );
+      expect(() =>
+        inSyncSpan(
+          'parse',
+          () => {
+            throw new Error('bad input');
+          },
+          0,
+          0,
+          0,
+          () => ({ never: true }),
+        ),
+      ).toThrow('bad input');
     });
     await flushTracing();
     const byName = new Map(exporter.getFinishedSpans().map((s) => [s.name, s]));
@@ -43,10 +71,15 @@ describe('telemetry', () => {
     const exporter = new InMemorySpanExporter();
     startTracing('relay-test', { exporter });
     let headers: Record<string, unknown> | undefined;
-    await inSpan('ingest', () => inSpan('publish', async () => {
-      headers = withTraceHeaders({ 'x-other': 'kept' });
-    }));
-    expect(headers).toMatchObject({ 'x-other': 'kept', traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/) });
+    await inSpan('ingest', () =>
+      inSpan('publish', async () => {
+        headers = withTraceHeaders({ 'x-other': 'kept' });
+      }),
+    );
+    expect(headers).toMatchObject({
+      'x-other': 'kept',
+      traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/),
+    });
     // amqplib hands header strings back as strings, longer ones sometimes as Buffers
     const received = { ...headers, traceparent: Buffer.from(String(headers!.traceparent), 'latin1') };
     await inSpan('delivery attempt', async () => undefined, { parent: contextFrom(received) });
@@ -77,7 +110,11 @@ describe('telemetry', () => {
   it('marks a span whose work threw, and rethrows', async () => {
     const exporter = new InMemorySpanExporter();
     startTracing('relay-test', { exporter });
-    await expect(inSpan('fails', async () => { throw new Error('broker down'); })).rejects.toThrow('broker down');
+    await expect(
+      inSpan('fails', async () => {
+        throw new Error('broker down');
+      }),
+    ).rejects.toThrow('broker down');
     await flushTracing();
     expect(exporter.getFinishedSpans()[0]!.status).toMatchObject({ code: 2, message: 'broker down' });
   });
@@ -86,7 +123,10 @@ describe('telemetry', () => {
     const exporter = new InMemorySpanExporter();
     startTracing('relay-test', { exporter });
     const parents: (string | undefined)[] = [];
-    for (let i = 0; i < 3; i += 1) await inSpan(`event ${i}`, async () => { parents.push(currentTraceparent()); });
+    for (let i = 0; i < 3; i += 1)
+      await inSpan(`event ${i}`, async () => {
+        parents.push(currentTraceparent());
+      });
     parents.push(undefined, parents[0]);
     const headers = batchTraceHeaders(parents)!;
     expect(headers.traceparent).toBe(parents[0]);

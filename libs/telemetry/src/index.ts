@@ -21,7 +21,12 @@ export type { Attributes };
  * Redis command and HTTP socket of the hot path.
  */
 /** The standard variables Relay's tracing reads (the OTLP exporter reads its other OTEL_EXPORTER_OTLP_* itself). */
-export const TRACING_ENV = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_SDK_DISABLED', 'OTEL_SERVICE_NAME'] as const;
+export const TRACING_ENV = [
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_SDK_DISABLED',
+  'OTEL_SERVICE_NAME',
+] as const;
 
 let tracer: Tracer | null = null;
 let provider: BasicTracerProvider | null = null;
@@ -36,7 +41,10 @@ export function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
  * exporter reads the standard OTEL_EXPORTER_OTLP_* variables itself (endpoint, headers, timeout);
  * OTEL_SERVICE_NAME overrides `serviceName`. `exporter` is for tests that read spans in memory.
  */
-export function startTracing(serviceName: string, opts: { env?: NodeJS.ProcessEnv; exporter?: SpanExporter } = {}): boolean {
+export function startTracing(
+  serviceName: string,
+  opts: { env?: NodeJS.ProcessEnv; exporter?: SpanExporter } = {},
+): boolean {
   const env = opts.env ?? process.env;
   if (tracer) return true;
   if (!opts.exporter && !tracingEnabled(env)) return false;
@@ -114,7 +122,14 @@ function failed(span: Span, err: unknown): unknown {
  * passed apart, not as a closure, so that off no function, array or object is made per call
  * (declare `step` and `describe` once, at module level).
  */
-export function inSyncSpan<A, B, C, R>(name: string, step: (a: A, b: B, c: C) => R, a: A, b: B, c: C, describe: (result: R, a: A, b: B, c: C) => Attributes): R {
+export function inSyncSpan<A, B, C, R>(
+  name: string,
+  step: (a: A, b: B, c: C) => R,
+  a: A,
+  b: B,
+  c: C,
+  describe: (result: R, a: A, b: B, c: C) => Attributes,
+): R {
   if (!tracer) return step(a, b, c);
   const parent = context.active();
   const span = tracer.startSpan(name, undefined, parent);
@@ -173,7 +188,8 @@ export function tracedMethods<T extends object>(target: T, spans: Partial<Record
   for (const [method, name] of Object.entries(spans) as [keyof T & string, string][]) {
     const fn = target[method];
     if (typeof fn !== 'function') continue;
-    (out as Record<string, unknown>)[method] = (...args: unknown[]) => inSpan(name, () => Promise.resolve((fn as (...a: unknown[]) => unknown).apply(target, args)));
+    (out as Record<string, unknown>)[method] = (...args: unknown[]) =>
+      inSpan(name, () => Promise.resolve((fn as (...a: unknown[]) => unknown).apply(target, args)));
   }
   return out;
 }
@@ -196,7 +212,9 @@ export function batchTraceHeaders(parents: readonly (string | undefined)[]): Rec
   const traced = [...new Set(parents.filter((p): p is string => p !== undefined))];
   if (traced.length === 0) return undefined;
   const [first, ...rest] = traced;
-  return rest.length > 0 ? { traceparent: first!, 'x-relay-trace-links': rest.slice(0, MAX_BATCH_LINKS).join(',') } : { traceparent: first! };
+  return rest.length > 0
+    ? { traceparent: first!, 'x-relay-trace-links': rest.slice(0, MAX_BATCH_LINKS).join(',') }
+    : { traceparent: first! };
 }
 
 /** The parent and links of a span that handles a batch message (batchTraceHeaders). */

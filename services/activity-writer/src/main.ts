@@ -1,9 +1,26 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
-import { activityQueuesOf, BrokerConnection, ConfirmPublisher, createActivityPublisher, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerBrokerMetrics, registerQueueMetrics } from '@relay/broker';
+import {
+  activityQueuesOf,
+  BrokerConnection,
+  ConfirmPublisher,
+  createActivityPublisher,
+  QUEUE_STATS_CACHE_MS,
+  QueueStatsReader,
+  registerBrokerMetrics,
+  registerQueueMetrics,
+} from '@relay/broker';
 import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
-import { closeServer, createHealthApp, createMetricsRegistry, listen, mountMetrics, onShutdown, runMain } from '@relay/runtime';
+import {
+  closeServer,
+  createHealthApp,
+  createMetricsRegistry,
+  listen,
+  mountMetrics,
+  onShutdown,
+  runMain,
+} from '@relay/runtime';
 import { openActivityLog } from '@relay/activity-log';
 import { connectStore } from '@relay/store';
 import { startTracing, stopTracing } from '@relay/telemetry';
@@ -56,11 +73,17 @@ runMain(async () => {
     },
   });
   metrics = createWriterMetrics(writer, createMetricsRegistry());
-  registerQueueMetrics(metrics.registry, new QueueStatsReader({ broker, queues: activityQueuesOf(config.namespace), cacheMs: QUEUE_STATS_CACHE_MS }));
+  registerQueueMetrics(
+    metrics.registry,
+    new QueueStatsReader({ broker, queues: activityQueuesOf(config.namespace), cacheMs: QUEUE_STATS_CACHE_MS }),
+  );
   registerBrokerMetrics(metrics.registry, broker);
   // what is left in the queue of before partitions is moved to the partitions (transport/consumer.ts)
   const forward = createActivityPublisher(new ConfirmPublisher(broker, 10_000), config.namespace);
-  const consumer = createActivityConsumers(broker, writer, forward, { namespace: config.namespace, prefetch: config.prefetch, logger,
+  const consumer = createActivityConsumers(broker, writer, forward, {
+    namespace: config.namespace,
+    prefetch: config.prefetch,
+    logger,
     balanceMs: config.balanceMs,
     onHandover: (h) => {
       metrics?.handovers.inc({ direction: h.direction });
@@ -68,15 +91,34 @@ runMain(async () => {
     },
   });
   await consumer.start();
-  const payloads = createPayloadConsumer(broker, writer, { namespace: config.namespace, prefetch: config.payloadPrefetch, logger });
+  const payloads = createPayloadConsumer(broker, writer, {
+    namespace: config.namespace,
+    prefetch: config.payloadPrefetch,
+    logger,
+  });
   await payloads.start();
-  const retention = startRetention(writer, { retentionMs, intervalMs: config.retentionSweepMs, logger, onDropped: (n) => metrics?.retentionDropped.inc(n) });
+  const retention = startRetention(writer, {
+    retentionMs,
+    intervalMs: config.retentionSweepMs,
+    logger,
+    onDropped: (n) => metrics?.retentionDropped.inc(n),
+  });
 
-  const app = createHealthApp({ broker: () => broker.isUp() && consumer.isConsuming() && payloads.isConsuming(), mongodb: () => store.ping() });
+  const app = createHealthApp({
+    broker: () => broker.isUp() && consumer.isConsuming() && payloads.isConsuming(),
+    mongodb: () => store.ping(),
+  });
   mountMetrics(app, metrics.registry);
   const health = createServer(app);
   const port = await listen(health, config.healthPort, config.host);
-  logger.info('activity writer consuming', { health_port: port, host: config.host, prefetch: config.prefetch, hold_ms: config.holdMs, index_wait_ms: config.indexWaitMs, retention_days: config.activityRetentionDays });
+  logger.info('activity writer consuming', {
+    health_port: port,
+    host: config.host,
+    prefetch: config.prefetch,
+    hold_ms: config.holdMs,
+    index_wait_ms: config.indexWaitMs,
+    retention_days: config.activityRetentionDays,
+  });
 
   onShutdown(logger, config.shutdownGraceMs, [
     async () => {

@@ -24,9 +24,17 @@ export function createApi(baseUrl: string, apiKey: string): RelayApi {
   const client = createRelayClient({ baseUrl, apiKey });
   return {
     listEndpoints: async () => (await must(client.GET('/v1/endpoints'))).data,
-    listTargets: async (endpointId) => (await must(client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data,
-    createTarget: (endpointId, body) => must(client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body })),
+    listTargets: async (endpointId) =>
+      (await must(client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data,
+    createTarget: (endpointId, body) =>
+      must(client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body })),
     listActivity: async (query) => (await must(client.GET('/v1/activity', { params: { query } }))).data,
-    resend: (eventId, targetId) => must(client.POST('/v1/activity/{eventId}/resend', { params: { path: { eventId } }, body: targetId ? { target_id: targetId } : {} })),
+    resend: (eventId, targetId) =>
+      must(
+        client.POST('/v1/activity/{eventId}/resend', {
+          params: { path: { eventId } },
+          body: targetId ? { target_id: targetId } : {},
+        }),
+      ),
   };
 }

@@ -27,7 +27,9 @@ export function readLogin(file: string): StoredLogin | null {
   }
   try {
     const parsed = JSON.parse(raw) as Partial<StoredLogin>;
-    return typeof parsed.api_url === 'string' && typeof parsed.api_key === 'string' ? { api_url: parsed.api_url, api_key: parsed.api_key } : null;
+    return typeof parsed.api_url === 'string' && typeof parsed.api_key === 'string'
+      ? { api_url: parsed.api_url, api_key: parsed.api_key }
+      : null;
   } catch {
     throw new Error(`${file} is not valid JSON: run relay login again`);
   }

@@ -22,26 +22,36 @@ export function forwardLocally(target: URL, forward: CliForwardV1, timeoutMs: nu
       settled = true;
       resolve(outcome);
     };
-    const req = send(target, { method: 'POST', headers: { ...forward.headers, 'content-length': String(body.length) }, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      res.on('data', (c: Buffer) => {
-        if (kept < ANSWER_BODY_BYTES) chunks.push(c);
-        kept += c.length;
-      });
-      res.on('error', (err: NodeJS.ErrnoException) => done({ error: { code: err.code ?? 'ERESPONSE', message: err.message }, duration_ms: elapsed() }));
-      res.on('end', () => {
-        const retryAfter = res.headers['retry-after'];
-        done({
-          status: res.statusCode ?? 0,
-          duration_ms: elapsed(),
-          headers: typeof retryAfter === 'string' ? { 'retry-after': retryAfter } : {},
-          body: Buffer.concat(chunks).subarray(0, ANSWER_BODY_BYTES).toString('utf8'),
+    const req = send(
+      target,
+      { method: 'POST', headers: { ...forward.headers, 'content-length': String(body.length) }, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        res.on('data', (c: Buffer) => {
+          if (kept < ANSWER_BODY_BYTES) chunks.push(c);
+          kept += c.length;
         });
-      });
-    });
-    req.on('timeout', () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
-    req.on('error', (err: NodeJS.ErrnoException) => done({ error: { code: err.code ?? 'EREQUEST', message: err.message }, duration_ms: elapsed() }));
+        res.on('error', (err: NodeJS.ErrnoException) =>
+          done({ error: { code: err.code ?? 'ERESPONSE', message: err.message }, duration_ms: elapsed() }),
+        );
+        res.on('end', () => {
+          const retryAfter = res.headers['retry-after'];
+          done({
+            status: res.statusCode ?? 0,
+            duration_ms: elapsed(),
+            headers: typeof retryAfter === 'string' ? { 'retry-after': retryAfter } : {},
+            body: Buffer.concat(chunks).subarray(0, ANSWER_BODY_BYTES).toString('utf8'),
+          });
+        });
+      },
+    );
+    req.on('timeout', () =>
+      req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+    );
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      done({ error: { code: err.code ?? 'EREQUEST', message: err.message }, duration_ms: elapsed() }),
+    );
     req.end(body);
   });
 }

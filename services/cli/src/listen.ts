@@ -26,16 +26,27 @@ export interface ListenOptions {
  * The endpoint's CLI session target: the one named, the only one, or a new one (kind `cli`,
  * default settings) when the endpoint has none — said on stderr, since it stays after the session.
  */
-export async function cliTargetOf(api: RelayApi, opts: Pick<ListenOptions, 'endpointId' | 'targetId' | 'err'>): Promise<string> {
+export async function cliTargetOf(
+  api: RelayApi,
+  opts: Pick<ListenOptions, 'endpointId' | 'targetId' | 'err'>,
+): Promise<string> {
   const targets = (await api.listTargets(opts.endpointId)).filter((t) => t.kind === 'cli');
   if (opts.targetId) {
-    if (!targets.some((t) => t.id === opts.targetId)) throw new ApiError(404, 'target_not_found', `${opts.targetId} is not a CLI session target of ${opts.endpointId}`);
+    if (!targets.some((t) => t.id === opts.targetId))
+      throw new ApiError(404, 'target_not_found', `${opts.targetId} is not a CLI session target of ${opts.endpointId}`);
     return opts.targetId;
   }
   if (targets.length === 1) return targets[0]!.id;
-  if (targets.length > 1) throw new ApiError(409, 'target_id_required', `${opts.endpointId} has several CLI session targets (${targets.map((t) => t.id).join(', ')}): name one with --target`);
+  if (targets.length > 1)
+    throw new ApiError(
+      409,
+      'target_id_required',
+      `${opts.endpointId} has several CLI session targets (${targets.map((t) => t.id).join(', ')}): name one with --target`,
+    );
   const created = await api.createTarget(opts.endpointId, { kind: 'cli', name: CREATED_TARGET_NAME, config: {} });
-  opts.err(`Created CLI session target ${created.id} on ${opts.endpointId}; events sent while no session listens are retried, then recorded as failed (relay targets ${opts.endpointId}).`);
+  opts.err(
+    `Created CLI session target ${created.id} on ${opts.endpointId}; events sent while no session listens are retried, then recorded as failed (relay targets ${opts.endpointId}).`,
+  );
   return created.id;
 }
 
@@ -57,9 +68,17 @@ function refusal(res: IncomingMessage): Promise<ApiError> {
       } catch {
         // not JSON: the status alone
       }
-      resolve(new ApiError(res.statusCode ?? 0, parsed.code ?? `http_${res.statusCode}`, parsed.message ?? `HTTP ${res.statusCode}`));
+      resolve(
+        new ApiError(
+          res.statusCode ?? 0,
+          parsed.code ?? `http_${res.statusCode}`,
+          parsed.message ?? `HTTP ${res.statusCode}`,
+        ),
+      );
     });
-    res.on('error', () => resolve(new ApiError(res.statusCode ?? 0, `http_${res.statusCode}`, `HTTP ${res.statusCode}`)));
+    res.on('error', () =>
+      resolve(new ApiError(res.statusCode ?? 0, `http_${res.statusCode}`, `HTTP ${res.statusCode}`)),
+    );
   });
 }
 
@@ -82,7 +101,10 @@ export function listen(opts: ListenOptions, targetId: string): { done: Promise<v
 
   const once = (): Promise<'closed' | ApiError> =>
     new Promise((resolve) => {
-      const socket = new WebSocket(url, { headers: { authorization: `Bearer ${opts.apiKey}` }, handshakeTimeout: 10_000 });
+      const socket = new WebSocket(url, {
+        headers: { authorization: `Bearer ${opts.apiKey}` },
+        handshakeTimeout: 10_000,
+      });
       ws = socket;
       socket.on('unexpected-response', (_req, res) => void refusal(res).then(resolve));
       socket.on('error', (err: Error) => {
@@ -99,7 +121,9 @@ export function listen(opts: ListenOptions, targetId: string): { done: Promise<v
           return;
         }
         if (frame.type === 'hello') {
-          opts.err(`Listening on ${frame.endpoint_id} (target ${frame.target_id}), forwarding to ${opts.forward.href} — Ctrl-C to stop`);
+          opts.err(
+            `Listening on ${frame.endpoint_id} (target ${frame.target_id}), forwarding to ${opts.forward.href} — Ctrl-C to stop`,
+          );
           return;
         }
         if (frame.type !== 'delivery') return;

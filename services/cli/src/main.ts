@@ -26,7 +26,8 @@ function httpUrl(value: string): URL {
   } catch {
     throw new InvalidArgumentError('must be an absolute http:// or https:// URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('must be an http:// or https:// URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InvalidArgumentError('must be an http:// or https:// URL');
   return url;
 }
 
@@ -41,12 +42,16 @@ const err = (line: string): void => void process.stderr.write(`${line}\n`);
 
 function connection(program: Command): { apiUrl: string; apiKey: string; api: RelayApi } {
   const flags = program.opts<Globals>();
-  const given = { apiUrl: flags.apiUrl ?? process.env.RELAY_API_URL, apiKey: flags.apiKey ?? process.env.RELAY_API_KEY };
+  const given = {
+    apiUrl: flags.apiUrl ?? process.env.RELAY_API_URL,
+    apiKey: flags.apiKey ?? process.env.RELAY_API_KEY,
+  };
   // the stored login is read only for what the flags and the environment leave open
   const stored = given.apiUrl && given.apiKey ? null : readLogin(configPath());
   const apiUrl = given.apiUrl ?? stored?.api_url ?? DEFAULT_API_URL;
   const apiKey = given.apiKey ?? stored?.api_key;
-  if (!apiKey) throw new ApiError(0, 'not_logged_in', 'no API key: run relay login, or pass --api-key / set RELAY_API_KEY');
+  if (!apiKey)
+    throw new ApiError(0, 'not_logged_in', 'no API key: run relay login, or pass --api-key / set RELAY_API_KEY');
   return { apiUrl, apiKey, api: createApi(apiUrl, apiKey) };
 }
 
@@ -62,7 +67,12 @@ async function readStdinLine(): Promise<string> {
 export function buildProgram(): Command {
   const program = new Command('relay')
     .description('Relay from the command line: forward live events to localhost, read endpoints, targets and activity')
-    .addOption(new Option('--api-url <url>', `the management API (default: RELAY_API_URL, then the stored login, then ${DEFAULT_API_URL})`).argParser((v) => httpUrl(v).origin))
+    .addOption(
+      new Option(
+        '--api-url <url>',
+        `the management API (default: RELAY_API_URL, then the stored login, then ${DEFAULT_API_URL})`,
+      ).argParser((v) => httpUrl(v).origin),
+    )
     .addOption(new Option('--api-key <key>', 'an API key (default: RELAY_API_KEY, then the stored login)'))
     .showHelpAfterError();
 
@@ -93,7 +103,8 @@ export function buildProgram(): Command {
     .description("list an endpoint's targets")
     .argument('<endpoint>', 'endpoint id (ep_…)')
     .action(async (endpointId: string) => {
-      for (const t of await connection(program).api.listTargets(endpointId)) out(`${t.id}  ${t.kind.padEnd(11)} ${t.enabled ? 'enabled ' : 'disabled'}  ${t.name}`);
+      for (const t of await connection(program).api.listTargets(endpointId))
+        out(`${t.id}  ${t.kind.padEnd(11)} ${t.enabled ? 'enabled ' : 'disabled'}  ${t.name}`);
     });
 
   const activity = program.command('activity').description('the Request activity log');
@@ -106,7 +117,14 @@ export function buildProgram(): Command {
     .option('--no-follow', 'print the latest rows and stop')
     .action(async (o: { endpoint?: string; limit: number; interval: number; follow: boolean }) => {
       const { api } = connection(program);
-      const tail = tailActivity(api, { endpointId: o.endpoint, limit: Math.min(o.limit, 200), intervalMs: o.interval, follow: o.follow, print: (row) => out(activityLine(row)), warn: err });
+      const tail = tailActivity(api, {
+        endpointId: o.endpoint,
+        limit: Math.min(o.limit, 200),
+        intervalMs: o.interval,
+        follow: o.follow,
+        print: (row) => out(activityLine(row)),
+        warn: err,
+      });
       process.once('SIGINT', () => tail.stop());
       process.once('SIGTERM', () => tail.stop());
       await tail.done;
@@ -114,20 +132,30 @@ export function buildProgram(): Command {
 
   program
     .command('resend')
-    .description("deliver an accepted event again from its stored payload, to every target of its endpoint or one")
+    .description('deliver an accepted event again from its stored payload, to every target of its endpoint or one')
     .argument('<event>', 'event id (evt_…)')
     .option('--target <id>', 'only this target (tg_…)')
     .action(async (eventId: string, o: { target?: string }) => {
       const result = await connection(program).api.resend(eventId, o.target);
-      for (const d of result.deliveries) out(`${result.event_id}  ${d.delivery_id}  → ${d.target_id} (${d.target_kind})`);
+      for (const d of result.deliveries)
+        out(`${result.event_id}  ${d.delivery_id}  → ${d.target_id} (${d.target_kind})`);
     });
 
   program
     .command('listen')
-    .description("receive an endpoint's deliveries as they happen and forward each to a local URL; the local answer is the attempt's outcome")
+    .description(
+      "receive an endpoint's deliveries as they happen and forward each to a local URL; the local answer is the attempt's outcome",
+    )
     .argument('<endpoint>', 'endpoint id (ep_…)')
-    .requiredOption('--forward <url>', 'where to send each delivery, e.g. http://localhost:3000/hook', (v) => httpUrl(v).href)
-    .option('--target <id>', "the endpoint's CLI session target to listen for (default: its only one, created if it has none)")
+    .requiredOption(
+      '--forward <url>',
+      'where to send each delivery, e.g. http://localhost:3000/hook',
+      (v) => httpUrl(v).href,
+    )
+    .option(
+      '--target <id>',
+      "the endpoint's CLI session target to listen for (default: its only one, created if it has none)",
+    )
     .action(async (endpointId: string, o: { forward: string; target?: string }) => {
       const { api, apiUrl, apiKey } = connection(program);
       const targetId = await cliTargetOf(api, { endpointId, err, ...(o.target ? { targetId: o.target } : {}) });

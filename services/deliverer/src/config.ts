@@ -14,7 +14,11 @@ import { GOOGLE_TOKEN_URL, SHEETS_API } from '@relay/targets';
  * a deployment must say.
  */
 export const channelVar = {
-  channel: oneOf('DELIVERY_CHANNEL', 'the delivery queue this process consumes: webhook (webhook targets), chat (chat targets) or outputs (email and spreadsheet targets)', DELIVERY_CHANNELS),
+  channel: oneOf(
+    'DELIVERY_CHANNEL',
+    'the delivery queue this process consumes: webhook (webhook targets), chat (chat targets) or outputs (email and spreadsheet targets)',
+    DELIVERY_CHANNELS,
+  ),
 };
 
 /** Each channel's health port unless HEALTH_PORT says otherwise: the ports of the deployments (compose, Kubernetes, scripts/start.sh). */
@@ -22,19 +26,62 @@ export const HEALTH_PORTS: Readonly<Record<DeliveryChannel, number>> = { webhook
 
 /** The outputs channel's transports; read by every channel (and ignored but on outputs), so all share one spec's names. */
 export const outputsVars = {
-  smtpHost: str('SMTP_HOST', "the operator's outbound mail relay for email targets; empty = email deliveries wait (retry) until one is set", { default: '' }),
-  smtpPort: int('SMTP_PORT', 'port of the mail relay (587 submission with STARTTLS, 465 implicit TLS)', { default: 587, min: 1, max: 65535 }),
-  smtpSecurity: oneOf('SMTP_SECURITY', 'starttls: STARTTLS required (default); tls: implicit TLS; none: no TLS, only for a catcher on loopback', ['starttls', 'tls', 'none'] as const, { default: 'starttls' }),
+  smtpHost: str(
+    'SMTP_HOST',
+    "the operator's outbound mail relay for email targets; empty = email deliveries wait (retry) until one is set",
+    { default: '' },
+  ),
+  smtpPort: int('SMTP_PORT', 'port of the mail relay (587 submission with STARTTLS, 465 implicit TLS)', {
+    default: 587,
+    min: 1,
+    max: 65535,
+  }),
+  smtpSecurity: oneOf(
+    'SMTP_SECURITY',
+    'starttls: STARTTLS required (default); tls: implicit TLS; none: no TLS, only for a catcher on loopback',
+    ['starttls', 'tls', 'none'] as const,
+    { default: 'starttls' },
+  ),
   smtpUsername: str('SMTP_USERNAME', 'AUTH user at the mail relay; empty = no AUTH', { default: '' }),
   smtpPassword: str('SMTP_PASSWORD', 'AUTH password at the mail relay', { default: '', secret: true }),
-  smtpFrom: str('SMTP_FROM', 'envelope sender and From address of every email, e.g. relay@example.com (required with SMTP_HOST)', { default: '' }),
-  smtpCaFile: str('SMTP_CA_FILE', 'PEM file of extra trust anchors for a relay whose certificate a private CA issued; empty = the system CAs', { default: '' }),
-  smtpConnectTimeoutMs: int('SMTP_CONNECT_TIMEOUT_MS', 'TCP connect and the 220 greeting must each finish within this', { default: 10_000, min: 100 }),
-  smtpSocketTimeoutMs: int('SMTP_SOCKET_TIMEOUT_MS', 'no byte from the relay for this long ends the attempt (retried)', { default: 30_000, min: 100 }),
-  smtpMaxConnections: int('SMTP_MAX_CONNECTIONS', 'connections kept open to the mail relay per process', { default: 4, min: 1, max: 100 }),
-  googleTokenUrl: str('GOOGLE_TOKEN_URL', "where spreadsheet targets' token requests go (a private endpoint of Google's); the JWT audience stays Google's", { default: GOOGLE_TOKEN_URL }),
-  googleSheetsUrl: str('GOOGLE_SHEETS_URL', 'base of the Sheets API values methods, ending in /spreadsheets/', { default: SHEETS_API }),
-  googleCaFile: str('GOOGLE_CA_FILE', 'PEM file of extra trust anchors for GOOGLE_TOKEN_URL / GOOGLE_SHEETS_URL behind a private CA; empty = the system CAs', { default: '' }),
+  smtpFrom: str(
+    'SMTP_FROM',
+    'envelope sender and From address of every email, e.g. relay@example.com (required with SMTP_HOST)',
+    { default: '' },
+  ),
+  smtpCaFile: str(
+    'SMTP_CA_FILE',
+    'PEM file of extra trust anchors for a relay whose certificate a private CA issued; empty = the system CAs',
+    { default: '' },
+  ),
+  smtpConnectTimeoutMs: int(
+    'SMTP_CONNECT_TIMEOUT_MS',
+    'TCP connect and the 220 greeting must each finish within this',
+    { default: 10_000, min: 100 },
+  ),
+  smtpSocketTimeoutMs: int(
+    'SMTP_SOCKET_TIMEOUT_MS',
+    'no byte from the relay for this long ends the attempt (retried)',
+    { default: 30_000, min: 100 },
+  ),
+  smtpMaxConnections: int('SMTP_MAX_CONNECTIONS', 'connections kept open to the mail relay per process', {
+    default: 4,
+    min: 1,
+    max: 100,
+  }),
+  googleTokenUrl: str(
+    'GOOGLE_TOKEN_URL',
+    "where spreadsheet targets' token requests go (a private endpoint of Google's); the JWT audience stays Google's",
+    { default: GOOGLE_TOKEN_URL },
+  ),
+  googleSheetsUrl: str('GOOGLE_SHEETS_URL', 'base of the Sheets API values methods, ending in /spreadsheets/', {
+    default: SHEETS_API,
+  }),
+  googleCaFile: str(
+    'GOOGLE_CA_FILE',
+    'PEM file of extra trust anchors for GOOGLE_TOKEN_URL / GOOGLE_SHEETS_URL behind a private CA; empty = the system CAs',
+    { default: '' },
+  ),
 };
 
 /**
@@ -43,11 +90,20 @@ export const outputsVars = {
  * (add a private CA with NODE_EXTRA_CA_CERTS) and each address must pass the SSRF guard.
  */
 export const routeVars = {
-  hostRoutes: list('HOST_ROUTES', 'hosts to connect to at another address (chat platforms through a private egress, say), host=address:port comma-separated (e.g. api.telegram.org=10.0.0.5:443); the URL, Host and TLS name stay the real host; each address must pass the SSRF guard (SSRF_ALLOW_CIDRS); empty = DNS', { default: [] }),
+  hostRoutes: list(
+    'HOST_ROUTES',
+    'hosts to connect to at another address (chat platforms through a private egress, say), host=address:port comma-separated (e.g. api.telegram.org=10.0.0.5:443); the URL, Host and TLS name stay the real host; each address must pass the SSRF guard (SSRF_ALLOW_CIDRS); empty = DNS',
+    { default: [] },
+  ),
 };
 
 export function configSpecFor(channel: DeliveryChannel) {
-  return { ...channelVar, ...delivererConfigSpec({ healthPort: HEALTH_PORTS[channel], channel }), ...outputsVars, ...routeVars };
+  return {
+    ...channelVar,
+    ...delivererConfigSpec({ healthPort: HEALTH_PORTS[channel], channel }),
+    ...outputsVars,
+    ...routeVars,
+  };
 }
 
 /** The names and meanings every deploy file is checked against (defaults: the webhook channel's). */

@@ -1,11 +1,27 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
-import { BrokerConnection, CliForwarder, deliveryQueuesOf, QUEUE_STATS_CACHE_MS, QueueStatsReader, registerBrokerMetrics, registerQueueMetrics } from '@relay/broker';
+import {
+  BrokerConnection,
+  CliForwarder,
+  deliveryQueuesOf,
+  QUEUE_STATS_CACHE_MS,
+  QueueStatsReader,
+  registerBrokerMetrics,
+  registerQueueMetrics,
+} from '@relay/broker';
 import { connectChangeFeed } from '@relay/cache';
 import { loadConfig } from '@relay/config';
 import { createDeliverer, retryPolicyOf } from '@relay/deliverer';
 import { createLogger } from '@relay/logging';
-import { closeServer, createHealthApp, createMetricsRegistry, listen, mountMetrics, onShutdown, runMain } from '@relay/runtime';
+import {
+  closeServer,
+  createHealthApp,
+  createMetricsRegistry,
+  listen,
+  mountMetrics,
+  onShutdown,
+  runMain,
+} from '@relay/runtime';
 import { createSecretBox } from '@relay/secrets';
 import { startTracing, stopTracing } from '@relay/telemetry';
 import { connectStore } from '@relay/store';
@@ -24,7 +40,11 @@ runMain(async () => {
   const config = loadConfig(configSpecFor(channel), process.env);
   const outputs = channel === 'outputs' ? outputTransports(config) : null;
   // built before any connection, so a HOST_ROUTES entry the SSRF guard refuses stops the start
-  const send = createSender({ timeoutMs: config.requestTimeoutMs, allowCidrs: config.ssrfAllowCidrs, hostRoutes: config.hostRoutes });
+  const send = createSender({
+    timeoutMs: config.requestTimeoutMs,
+    allowCidrs: config.ssrfAllowCidrs,
+    hostRoutes: config.hostRoutes,
+  });
   const service = `${channel}-deliverer`;
   const logger = createLogger({ service, level: config.logLevel });
   // off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/observability.md "Traces")
@@ -36,7 +56,11 @@ runMain(async () => {
     connectionName: `${service} ${hostname()}:${process.pid}`,
     logger,
     // this channel's delay tiers are declared with the rest, idempotently, on every (re)connect
-    topology: { namespace: config.namespace, deliveryLimit: config.deliveryLimit, retryDelaysMs: { [channel]: retry.tiersMs } },
+    topology: {
+      namespace: config.namespace,
+      deliveryLimit: config.deliveryLimit,
+      retryDelaysMs: { [channel]: retry.tiersMs },
+    },
   });
   await broker.start();
   // the outputs channel also runs the CLI session kind: forwards to `relay listen` sessions over the broker (docs/cli.md)
@@ -44,17 +68,35 @@ runMain(async () => {
   await cli?.start();
   const metrics = createMetricsRegistry();
   // the depth of this channel's work, retry and dead-letter queues, for scaling and alerts
-  registerQueueMetrics(metrics, new QueueStatsReader({ broker, queues: deliveryQueuesOf(config.namespace, channel, retry.tiersMs), cacheMs: QUEUE_STATS_CACHE_MS }));
+  registerQueueMetrics(
+    metrics,
+    new QueueStatsReader({
+      broker,
+      queues: deliveryQueuesOf(config.namespace, channel, retry.tiersMs),
+      cacheMs: QUEUE_STATS_CACHE_MS,
+    }),
+  );
   registerBrokerMetrics(metrics, broker);
 
   // target settings are cached until the management API (or another deliverer) announces a change
-  const changes = connectChangeFeed({ redisUrl: config.redisUrl, namespace: config.namespace, checkIntervalMs: config.cacheCheckIntervalMs, sweepIntervalMs: config.cacheSweepIntervalMs, logger });
+  const changes = connectChangeFeed({
+    redisUrl: config.redisUrl,
+    namespace: config.namespace,
+    checkIntervalMs: config.cacheCheckIntervalMs,
+    sweepIntervalMs: config.cacheSweepIntervalMs,
+    logger,
+  });
   const deliverer = createDeliverer({
     channel,
     namespace: config.namespace,
     broker,
     store,
-    registry: createDefaultRegistry({ secrets: createSecretBox(config.secretsKeys), ...(outputs?.mail ? { mail: outputs.mail } : {}), ...(outputs ? { google: outputs.google } : {}), ...(cli ? { cli } : {}) }),
+    registry: createDefaultRegistry({
+      secrets: createSecretBox(config.secretsKeys),
+      ...(outputs?.mail ? { mail: outputs.mail } : {}),
+      ...(outputs ? { google: outputs.google } : {}),
+      ...(cli ? { cli } : {}),
+    }),
     send,
     logger,
     prefetch: config.prefetch,
@@ -73,8 +115,22 @@ runMain(async () => {
   mountMetrics(ops, metrics);
   const health = createServer(ops);
   const port = await listen(health, config.healthPort, config.host);
-  logger.info('deliverer consuming', { channel, health_port: port, host: config.host, prefetch: config.prefetch, retry_tiers_ms: retry.tiersMs });
+  logger.info('deliverer consuming', {
+    channel,
+    health_port: port,
+    host: config.host,
+    prefetch: config.prefetch,
+    retry_tiers_ms: retry.tiersMs,
+  });
 
   // stop consuming and drain in-flight deliveries before the connections close
-  onShutdown(logger, config.shutdownGraceMs, [() => deliverer.stop(config.shutdownGraceMs), () => closeServer(health), () => broker.close(), () => changes.close(), () => store.close(), async () => outputs?.close(), () => stopTracing()]);
+  onShutdown(logger, config.shutdownGraceMs, [
+    () => deliverer.stop(config.shutdownGraceMs),
+    () => closeServer(health),
+    () => broker.close(),
+    () => changes.close(),
+    () => store.close(),
+    async () => outputs?.close(),
+    () => stopTracing(),
+  ]);
 });

@@ -22,10 +22,13 @@ export function outputTransports(config: Config): { mail?: MailRelay; google: Go
       return undefined;
     }
   };
-  if (config.smtpHost !== '' && !/^[^@\s]+@[^@\s]+$/.test(config.smtpFrom)) problems.push('SMTP_FROM: an address is required when SMTP_HOST is set');
-  if ((config.smtpUsername === '') !== (config.smtpPassword === '')) problems.push('SMTP_USERNAME and SMTP_PASSWORD go together');
+  if (config.smtpHost !== '' && !/^[^@\s]+@[^@\s]+$/.test(config.smtpFrom))
+    problems.push('SMTP_FROM: an address is required when SMTP_HOST is set');
+  if ((config.smtpUsername === '') !== (config.smtpPassword === ''))
+    problems.push('SMTP_USERNAME and SMTP_PASSWORD go together');
   // mail (and AUTH) in clear is for a catcher on this machine only, never across a network
-  if (config.smtpHost !== '' && config.smtpSecurity === 'none' && !LOOPBACK.has(config.smtpHost)) problems.push('SMTP_SECURITY=none is accepted only for a relay on loopback (127.0.0.1, ::1, localhost)');
+  if (config.smtpHost !== '' && config.smtpSecurity === 'none' && !LOOPBACK.has(config.smtpHost))
+    problems.push('SMTP_SECURITY=none is accepted only for a relay on loopback (127.0.0.1, ::1, localhost)');
   const smtpCa = pem(config.smtpCaFile, 'SMTP_CA_FILE');
   const googleCa = pem(config.googleCaFile, 'GOOGLE_CA_FILE');
   if (problems.length > 0) throw new ConfigError(problems);

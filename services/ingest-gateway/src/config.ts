@@ -10,24 +10,92 @@ export const configSpec = {
   port: int('PORT', 'HTTP port of the ingest gateway', { default: 8080, min: 0, max: 65535 }),
   host: str('HOST', 'address the gateway listens on (ingest and health ports)', { default: '0.0.0.0' }),
   // 8090: next to the deliverers' 8091/8092 and the writer's 8093
-  healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz, /readyz and /metrics (never the public ingest port)', { default: 8090, min: 0, max: 65535 }),
-  publishConfirmTimeoutMs: int('PUBLISH_CONFIRM_TIMEOUT_MS', 'how long a request waits for the broker confirm before answering 503 delivery_queue_unavailable', { default: 1000, min: 50 }),
-  headersTimeoutMs: int('HEADERS_TIMEOUT_MS', 'time a sender has to send the request line and headers; then 408 and the connection is closed', { default: 10000, min: 1000 }),
-  bodyTimeoutMs: int('BODY_TIMEOUT_MS', 'time a sender has to send the whole body once the gateway reads it; then 408 request_timeout with an activity row', { default: 15000, min: 1000 }),
-  endpointCacheMax: int('ENDPOINT_CACHE_MAX', 'endpoints kept in memory (least recently used dropped first); unknown ids are remembered in a second cache of this size', { default: 10000, min: 1 }),
-  endpointStaleIfErrorMs: int('ENDPOINT_STALE_IF_ERROR_MS', 'while change announcements are not heard and the store cannot be read, how long since its last read a cached endpoint is still served (then 503)', { default: 600000, min: 0 }),
-  endpointLoadTimeoutMs: int('ENDPOINT_LOAD_TIMEOUT_MS', 'a store read of an endpoint slower than this counts as failed (stale copy or 503)', { default: 2000, min: 50 }),
-  maxBodyBytes: int('MAX_BODY_BYTES', 'hard ceiling on request bodies read by the gateway, above every plan payload limit', { default: 1048576, min: 1024 }),
-  spoolDrainIntervalMs: int('SPOOL_DRAIN_INTERVAL_MS', 'how often activity rows spooled in Redis during a broker outage are re-published', { default: 1000, min: 50 }),
-  trustProxyHops: int('TRUST_PROXY_HOPS', 'number of reverse proxies in front of the gateway whose X-Forwarded-For/-Proto/-Host are trusted for the source IP and public URL', { default: 0, min: 0 }),
-  deliveryLimit: int('BROKER_DELIVERY_LIMIT', 'redeliveries of one message before the broker dead-letters it (quorum x-delivery-limit)', { default: 20, min: 1 }),
-  secretsKeys: str('SECRETS_KEYS', 'keys that open endpoint secrets (inbound auth, captcha), "keyid:base64(32 bytes)" comma-separated (the same value as the management API)', { secret: true }),
-  publicBaseUrl: url('PUBLIC_BASE_URL', 'base URL senders use (the management API\'s value); Twilio and Square signatures are checked against it. Empty: scheme and host of the request', { default: '', protocols: ['http:', 'https:'] }),
-  limiterTimeoutMs: int('LIMITER_TIMEOUT_MS', 'how long the rate limit/quota check waits for Redis before the per-process fallback limiter decides', { default: 200, min: 10 }),
-  idempotencyWindowS: int('IDEMPOTENCY_WINDOW_S', 'how long a request accepted with an Idempotency-Key answers for later requests with the same key to the same endpoint (seconds)', { default: 86400, min: 60, max: 604800 }),
-  captchaTimeoutMs: int('CAPTCHA_TIMEOUT_MS', 'timeout of one captcha siteverify call; on timeout the request gets 503 endpoint_unavailable', { default: 3000, min: 100 }),
+  healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz, /readyz and /metrics (never the public ingest port)', {
+    default: 8090,
+    min: 0,
+    max: 65535,
+  }),
+  publishConfirmTimeoutMs: int(
+    'PUBLISH_CONFIRM_TIMEOUT_MS',
+    'how long a request waits for the broker confirm before answering 503 delivery_queue_unavailable',
+    { default: 1000, min: 50 },
+  ),
+  headersTimeoutMs: int(
+    'HEADERS_TIMEOUT_MS',
+    'time a sender has to send the request line and headers; then 408 and the connection is closed',
+    { default: 10000, min: 1000 },
+  ),
+  bodyTimeoutMs: int(
+    'BODY_TIMEOUT_MS',
+    'time a sender has to send the whole body once the gateway reads it; then 408 request_timeout with an activity row',
+    { default: 15000, min: 1000 },
+  ),
+  endpointCacheMax: int(
+    'ENDPOINT_CACHE_MAX',
+    'endpoints kept in memory (least recently used dropped first); unknown ids are remembered in a second cache of this size',
+    { default: 10000, min: 1 },
+  ),
+  endpointStaleIfErrorMs: int(
+    'ENDPOINT_STALE_IF_ERROR_MS',
+    'while change announcements are not heard and the store cannot be read, how long since its last read a cached endpoint is still served (then 503)',
+    { default: 600000, min: 0 },
+  ),
+  endpointLoadTimeoutMs: int(
+    'ENDPOINT_LOAD_TIMEOUT_MS',
+    'a store read of an endpoint slower than this counts as failed (stale copy or 503)',
+    { default: 2000, min: 50 },
+  ),
+  maxBodyBytes: int(
+    'MAX_BODY_BYTES',
+    'hard ceiling on request bodies read by the gateway, above every plan payload limit',
+    { default: 1048576, min: 1024 },
+  ),
+  spoolDrainIntervalMs: int(
+    'SPOOL_DRAIN_INTERVAL_MS',
+    'how often activity rows spooled in Redis during a broker outage are re-published',
+    { default: 1000, min: 50 },
+  ),
+  trustProxyHops: int(
+    'TRUST_PROXY_HOPS',
+    'number of reverse proxies in front of the gateway whose X-Forwarded-For/-Proto/-Host are trusted for the source IP and public URL',
+    { default: 0, min: 0 },
+  ),
+  deliveryLimit: int(
+    'BROKER_DELIVERY_LIMIT',
+    'redeliveries of one message before the broker dead-letters it (quorum x-delivery-limit)',
+    { default: 20, min: 1 },
+  ),
+  secretsKeys: str(
+    'SECRETS_KEYS',
+    'keys that open endpoint secrets (inbound auth, captcha), "keyid:base64(32 bytes)" comma-separated (the same value as the management API)',
+    { secret: true },
+  ),
+  publicBaseUrl: url(
+    'PUBLIC_BASE_URL',
+    "base URL senders use (the management API's value); Twilio and Square signatures are checked against it. Empty: scheme and host of the request",
+    { default: '', protocols: ['http:', 'https:'] },
+  ),
+  limiterTimeoutMs: int(
+    'LIMITER_TIMEOUT_MS',
+    'how long the rate limit/quota check waits for Redis before the per-process fallback limiter decides',
+    { default: 200, min: 10 },
+  ),
+  idempotencyWindowS: int(
+    'IDEMPOTENCY_WINDOW_S',
+    'how long a request accepted with an Idempotency-Key answers for later requests with the same key to the same endpoint (seconds)',
+    { default: 86400, min: 60, max: 604800 },
+  ),
+  captchaTimeoutMs: int(
+    'CAPTCHA_TIMEOUT_MS',
+    'timeout of one captcha siteverify call; on timeout the request gets 503 endpoint_unavailable',
+    { default: 3000, min: 100 },
+  ),
   // worded as the deliverers word it: captcha verify URLs pass the same SSRF guard as deliveries
-  ssrfAllowCidrs: list('SSRF_ALLOW_CIDRS', 'CIDRs exempt from the SSRF guard (e.g. 127.0.0.0/8 for local receivers); empty = none', { default: [] }),
+  ssrfAllowCidrs: list(
+    'SSRF_ALLOW_CIDRS',
+    'CIDRs exempt from the SSRF guard (e.g. 127.0.0.0/8 for local receivers); empty = none',
+    { default: [] },
+  ),
 };
 
 export type Config = ConfigOf<typeof configSpec>;

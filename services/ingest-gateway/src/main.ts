@@ -43,7 +43,8 @@ runMain(async () => {
   const subscriber = connectRedis(config.redisUrl);
   // the limiter's own connection, so its short command timeout never cuts a spool drain
   const limiterRedis = connectRedis(config.redisUrl, limiterRedisOptions(config.limiterTimeoutMs));
-  for (const r of [redis, subscriber, limiterRedis]) r.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
+  for (const r of [redis, subscriber, limiterRedis])
+    r.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
   const broker = new BrokerConnection({
     url: config.rabbitmqUrl,
     connectionName: `ingest-gateway ${instanceId}`,
@@ -52,7 +53,9 @@ runMain(async () => {
   });
   await broker.start();
 
-  const publisher = new ConfirmPublisher(broker, config.publishConfirmTimeoutMs, (result) => metrics.publishes.inc({ result }));
+  const publisher = new ConfirmPublisher(broker, config.publishConfirmTimeoutMs, (result) =>
+    metrics.publishes.inc({ result }),
+  );
   const events = createEventPublisher(publisher, config.namespace);
   const replayMetrics = createReplayMetrics(metrics.registry);
   const payloadPublisher = createPayloadPublisher(publisher, config.namespace);
@@ -61,7 +64,13 @@ runMain(async () => {
   registerBrokerMetrics(metrics.registry, broker);
   const cacheMetrics = createCacheMetrics(metrics.registry);
   const endpoints = new EndpointCache({
-    loader: createEndpointLoader(store, logger, (sealed) => secrets.decrypt(sealed), config.endpointCacheMax, cacheMetrics),
+    loader: createEndpointLoader(
+      store,
+      logger,
+      (sealed) => secrets.decrypt(sealed),
+      config.endpointCacheMax,
+      cacheMetrics,
+    ),
     maxEntries: config.endpointCacheMax,
     staleIfErrorMs: config.endpointStaleIfErrorMs,
     loadTimeoutMs: config.endpointLoadTimeoutMs,
@@ -69,27 +78,63 @@ runMain(async () => {
     onLookupFailure: (served) => metrics.endpointLookupFailures.inc({ served }),
   });
   // endpoints are kept until a change announcement (or a revalidation pass) says otherwise
-  const feed = new ChangeFeed({ subscriber, commands: redis, namespace: config.namespace, logger, checkIntervalMs: config.cacheCheckIntervalMs, sweepIntervalMs: config.cacheSweepIntervalMs });
-  endpoints.follow(feed, { batchSize: config.cacheRevalidateBatch, pauseMs: config.cacheRevalidatePauseMs }, cacheMetrics);
+  const feed = new ChangeFeed({
+    subscriber,
+    commands: redis,
+    namespace: config.namespace,
+    logger,
+    checkIntervalMs: config.cacheCheckIntervalMs,
+    sweepIntervalMs: config.cacheSweepIntervalMs,
+  });
+  endpoints.follow(
+    feed,
+    { batchSize: config.cacheRevalidateBatch, pauseMs: config.cacheRevalidatePauseMs },
+    cacheMetrics,
+  );
   await feed.start();
 
-  const stopDraining = spool.drainEvery(config.spoolDrainIntervalMs, (row) => events.publishActivity(row), () => broker.isUp());
+  const stopDraining = spool.drainEvery(
+    config.spoolDrainIntervalMs,
+    (row) => events.publishActivity(row),
+    () => broker.isUp(),
+  );
 
   // per-endpoint outcome counts for the alert rules (docs/alerts.md "Counters"), written every few seconds
-  const outcomeCounts = new CounterBuffer({ redis, namespace: config.namespace, onError: (err) => logger.warn('alert counters not written', { error: err.message }) });
+  const outcomeCounts = new CounterBuffer({
+    redis,
+    namespace: config.namespace,
+    onError: (err) => logger.warn('alert counters not written', { error: err.message }),
+  });
   const deps = {
     // the steps that wait on something, each a span of the event's trace when tracing is on
     endpoints: tracedMethods(endpoints, { get: 'endpoint lookup' }),
     events: tracedMethods(events, { publishDeliveries: 'publish deliveries' }),
     activity: countingOutcomes(createActivityRecorder(events, spool, logger), outcomeCounts),
-    limiter: tracedMethods(createRedisLimiter({ redis: limiterRedis, namespace: config.namespace, logger, fallbackCounter: metrics.limiterFallback }), { admit: 'limits' }),
+    limiter: tracedMethods(
+      createRedisLimiter({
+        redis: limiterRedis,
+        namespace: config.namespace,
+        logger,
+        fallbackCounter: metrics.limiterFallback,
+      }),
+      { admit: 'limits' },
+    ),
     captcha: createCaptchaVerifier({
       send: createSender({ timeoutMs: config.captchaTimeoutMs, allowCidrs: config.ssrfAllowCidrs }),
       logger,
       unavailableCounter: metrics.captchaUnavailable,
     }),
     payloads: createPayloadRecorder(payloadPublisher, logger, () => replayMetrics.payloadsLost.inc()),
-    idempotency: tracedMethods(createIdempotencyStore({ redis: limiterRedis, namespace: config.namespace, windowMs: config.idempotencyWindowS * 1000, logger, onUnavailable: () => replayMetrics.idempotencyUnavailable.inc() }), { claim: 'idempotency claim' }),
+    idempotency: tracedMethods(
+      createIdempotencyStore({
+        redis: limiterRedis,
+        namespace: config.namespace,
+        windowMs: config.idempotencyWindowS * 1000,
+        logger,
+        onUnavailable: () => replayMetrics.idempotencyUnavailable.inc(),
+      }),
+      { claim: 'idempotency claim' },
+    ),
     logger,
     metrics,
     maxBodyBytes: config.maxBodyBytes,
@@ -102,7 +147,11 @@ runMain(async () => {
   const ops = createOpsApp({
     metrics,
     // the envelope carries the body as base64 (4/3) plus headers and the query string
-    testRequests: { path: TEST_REQUEST_ROUTE, handler: testRequestHandler({ ...deps, signer: createInternalSigner(config.secretsKeys, 'test-request') }), maxBytes: Math.ceil((config.maxBodyBytes * 4) / 3) + 65536 },
+    testRequests: {
+      path: TEST_REQUEST_ROUTE,
+      handler: testRequestHandler({ ...deps, signer: createInternalSigner(config.secretsKeys, 'test-request') }),
+      maxBytes: Math.ceil((config.maxBodyBytes * 4) / 3) + 65536,
+    },
     readiness: {
       broker: () => broker.isUp(),
       // Redis being down does not stop ingest (the per-process limiter takes over), but the

@@ -8,6 +8,14 @@ export default defineConfig({
   // the typed client from its source, as the tests read it (docs/client.md)
   resolve: { alias: { '@relay/client': fileURLToPath(new URL('../../../libs/client/src/index.ts', import.meta.url)) } },
   esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
-  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', assetsInlineLimit: 0, modulePreload: { polyfill: false } },
-  server: { proxy: { '/v1': 'http://127.0.0.1:8081', '/billing': 'http://127.0.0.1:8081', '/session': 'http://127.0.0.1:8081' } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+  },
+  server: {
+    proxy: { '/v1': 'http://127.0.0.1:8081', '/billing': 'http://127.0.0.1:8081', '/session': 'http://127.0.0.1:8081' },
+  },
 });

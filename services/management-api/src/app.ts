@@ -77,7 +77,10 @@ export function createApp(deps: AppDeps): Express {
   const endpointDeps = { ...deps, now, lock: createEndpointLock() };
   const billing = usageRoutes({ ...deps, now });
   app.use(openApiRoutes());
-  const recordKeyUse = createLastUsedRecorder(deps.store, { now, onError: (err) => deps.logger.warn('api key last-used not recorded', { error: err.message }) });
+  const recordKeyUse = createLastUsedRecorder(deps.store, {
+    now,
+    onError: (err) => deps.logger.warn('api key last-used not recorded', { error: err.message }),
+  });
   const authenticate = requireApiKey(deps.store, recordKeyUse);
   if (deps.dashboard) mountDashboard(app, deps.dashboard, authenticate);
   app.use(['/v1', '/billing'], express.json({ limit: '256kb' }), authenticate);

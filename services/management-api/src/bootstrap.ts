@@ -11,7 +11,11 @@ import { createTarget } from './adapters/target-store';
 import { configSpec } from './config';
 
 /** The plan a bootstrapped account gets unless flags say otherwise (docs/configuration.md). */
-export const DEFAULT_PLAN: PlanLimits = { name: 'starter', monthly_accepted_events: 100000, payload_limit_bytes: 262144 };
+export const DEFAULT_PLAN: PlanLimits = {
+  name: 'starter',
+  monthly_accepted_events: 100000,
+  payload_limit_bytes: 262144,
+};
 
 /**
  * `npm run bootstrap -- [--account NAME] [--demo-target-url URL]`: creates an account and
@@ -36,8 +40,17 @@ async function main(): Promise<void> {
     const existing = values['owner-key-for'];
     if (existing !== undefined) {
       if (!(await accountExists(store, existing))) throw new Error(`no account ${existing}`);
-      const { secret, key } = await createApiKey(store, existing, { role: 'owner', name: 'made by the bootstrap command' });
-      await recordAccountAudit(store, { account_id: existing, action: 'key_created', actor: 'operator', key_id: key.id, details: { role: key.role, prefix: key.prefix, name: key.name } });
+      const { secret, key } = await createApiKey(store, existing, {
+        role: 'owner',
+        name: 'made by the bootstrap command',
+      });
+      await recordAccountAudit(store, {
+        account_id: existing,
+        action: 'key_created',
+        actor: 'operator',
+        key_id: key.id,
+        details: { role: key.role, prefix: key.prefix, name: key.name },
+      });
       process.stdout.write(`${JSON.stringify({ account_id: existing, api_key: secret })}\n`);
       return;
     }
@@ -56,8 +69,24 @@ async function main(): Promise<void> {
       const v = kind.validateConfig({ url: targetUrl, enforce_https: false });
       if (!v.ok) throw new Error(`--demo-target-url: ${v.errors.map((e) => e.message).join('; ')}`);
       const endpointId = newId('ep');
-      await insertEndpoint(store, endpointId, accountId, { name: 'demo', enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' } });
-      await createTarget(store, accountId, endpointId, { kind: 'webhook', name: 'demo receiver', enabled: true, config: v.value as Record<string, unknown>, retry_schedule_ms: null, limits: null, breaker: null, routing: null });
+      await insertEndpoint(store, endpointId, accountId, {
+        name: 'demo',
+        enabled: true,
+        paused: false,
+        methods: ['POST'],
+        payload_format: 'json',
+        inbound_auth: { type: 'NONE' },
+      });
+      await createTarget(store, accountId, endpointId, {
+        kind: 'webhook',
+        name: 'demo receiver',
+        enabled: true,
+        config: v.value as Record<string, unknown>,
+        retry_schedule_ms: null,
+        limits: null,
+        breaker: null,
+        routing: null,
+      });
       out.endpoint_id = endpointId;
       out.ingest_url = `${config.publicBaseUrl.replace(/\/$/, '')}/relay/${endpointId}`;
     }

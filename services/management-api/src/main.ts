@@ -1,12 +1,27 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { AlertEvaluator, AlertRuleStore, consumeAccountEvents, CounterDetector, createAlertMetrics, runDetector } from '@relay/alerts';
+import {
+  AlertEvaluator,
+  AlertRuleStore,
+  consumeAccountEvents,
+  CounterDetector,
+  createAlertMetrics,
+  runDetector,
+} from '@relay/alerts';
 import { BrokerConnection, ConfirmPublisher, DeliveryPublisher } from '@relay/broker';
 import { connectRedis } from '@relay/cache';
 import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
-import { closeServer, createHealthApp, createMetricsRegistry, listen, mountMetrics, onShutdown, runMain } from '@relay/runtime';
+import {
+  closeServer,
+  createHealthApp,
+  createMetricsRegistry,
+  listen,
+  mountMetrics,
+  onShutdown,
+  runMain,
+} from '@relay/runtime';
 import { connectStore } from '@relay/store';
 import { createInternalSigner, createSecretBox } from '@relay/secrets';
 import { createDefaultRegistry, SESSION_LEASE_MS } from '@relay/targets';
@@ -43,7 +58,11 @@ runMain(async () => {
     logger,
     topology: { namespace: config.namespace, deliveryLimit: config.deliveryLimit },
   });
-  broker.start().catch((err: Error) => logger.warn('broker not reached yet; resends and bulk retries wait for it', { error: err.message }));
+  broker
+    .start()
+    .catch((err: Error) =>
+      logger.warn('broker not reached yet; resends and bulk retries wait for it', { error: err.message }),
+    );
   const confirmPublisher = new ConfirmPublisher(broker, config.publishConfirmTimeoutMs);
   const deliveries = new DeliveryPublisher(confirmPublisher, config.namespace);
   // Alerts (docs/alerts.md "Where the evaluator runs"): every instance consumes account events and
@@ -51,15 +70,45 @@ runMain(async () => {
   const metrics = createMetricsRegistry();
   const alertRules = new AlertRuleStore(store);
   await alertRules.ensureIndexes();
-  const evaluator = new AlertEvaluator({ store, rules: alertRules, redis, publisher: confirmPublisher, namespace: config.namespace, logger, dashboardUrl: config.dashboardUrl, meter: createAlertMetrics(metrics) });
+  const evaluator = new AlertEvaluator({
+    store,
+    rules: alertRules,
+    redis,
+    publisher: confirmPublisher,
+    namespace: config.namespace,
+    logger,
+    dashboardUrl: config.dashboardUrl,
+    meter: createAlertMetrics(metrics),
+  });
   const accountEvents = consumeAccountEvents(broker, config.namespace, evaluator, logger);
   await accountEvents.start();
-  const detector = runDetector(new CounterDetector({ redis, store, namespace: config.namespace, logger, fire: (rule, c, e) => evaluator.fire(rule, c, e) }), redis, config.namespace, config.alertDetectIntervalMs, logger);
+  const detector = runDetector(
+    new CounterDetector({
+      redis,
+      store,
+      namespace: config.namespace,
+      logger,
+      fire: (rule, c, e) => evaluator.fire(rule, c, e),
+    }),
+    redis,
+    config.namespace,
+    config.alertDetectIntervalMs,
+    logger,
+  );
   const limits = createActionLimiter(redis, config.namespace, logger);
   const jobs = new BulkRetryStore(store);
   const retentionMs = config.activityRetentionDays * 86_400_000;
   const resendAllowance = createResendAllowance(redis, config.namespace, MAX_RESENT_DELIVERIES_PER_EVENT, retentionMs);
-  const runner = createBulkRetryRunner({ store, jobs, deliveries, allowance: resendAllowance, logger, leaseMs: config.bulkRetryLeaseMs, pollMs: config.bulkRetryPollMs, keepFinishedMs: retentionMs });
+  const runner = createBulkRetryRunner({
+    store,
+    jobs,
+    deliveries,
+    allowance: resendAllowance,
+    logger,
+    leaseMs: config.bulkRetryLeaseMs,
+    pollMs: config.bulkRetryPollMs,
+    keepFinishedMs: retentionMs,
+  });
 
   const readiness = { mongodb: () => store.ping(), redis: () => redis.status === 'ready' };
   const announceChange = createInvalidator(redis, config.namespace, logger);
@@ -77,7 +126,10 @@ runMain(async () => {
     readiness,
     activityRetentionDays: config.activityRetentionDays,
     dashboard: {
-      sessions: createSessionStore(redis, config.namespace, secrets, { idleMs: config.dashboardSessionIdleMinutes * 60_000, absoluteMs: config.dashboardSessionMaxHours * 3_600_000 }),
+      sessions: createSessionStore(redis, config.namespace, secrets, {
+        idleMs: config.dashboardSessionIdleMinutes * 60_000,
+        absoluteMs: config.dashboardSessionMaxHours * 3_600_000,
+      }),
       staticDir: path.resolve(__dirname, '../dashboard/dist'),
     },
     alerts: { store, rules: alertRules, evaluator, redis, namespace: config.namespace, limits, now: () => new Date() },
@@ -85,7 +137,11 @@ runMain(async () => {
       store,
       logger,
       now: () => new Date(),
-      gateway: createGatewayClient({ baseUrl: config.gatewayInternalUrl, signer: createInternalSigner(config.secretsKeys, 'test-request'), timeoutMs: 30_000 }),
+      gateway: createGatewayClient({
+        baseUrl: config.gatewayInternalUrl,
+        signer: createInternalSigner(config.secretsKeys, 'test-request'),
+        timeoutMs: 30_000,
+      }),
       deliveries,
       limits,
       resendAllowance,
@@ -99,14 +155,34 @@ runMain(async () => {
   // /metrics only on HEALTH_PORT, like every service: the API port may be published to operators' tools
   const ops = createHealthApp(readiness);
   mountMetrics(ops, metrics);
-  const server = createApiServer(app, { headersTimeoutMs: config.headersTimeoutMs, bodyTimeoutMs: config.bodyTimeoutMs, maxConnections: config.maxConnections });
+  const server = createApiServer(app, {
+    headersTimeoutMs: config.headersTimeoutMs,
+    bodyTimeoutMs: config.bodyTimeoutMs,
+    maxConnections: config.maxConnections,
+  });
   // `relay listen` sessions: WebSocket upgrades on the API port (docs/cli.md)
-  const listenSessions = attachListen(server, { store, broker, namespace: config.namespace, slots: createCliSessionSlots(redis, config.namespace, SESSION_LEASE_MS), logger });
+  const listenSessions = attachListen(server, {
+    store,
+    broker,
+    namespace: config.namespace,
+    slots: createCliSessionSlots(redis, config.namespace, SESSION_LEASE_MS),
+    logger,
+  });
   const health = createServer(ops);
   const port = await listen(server, config.port, config.host);
   const healthPort = await listen(health, config.healthPort, config.host);
   logger.info('management API listening', { port, health_port: healthPort });
   runner.start();
 
-  onShutdown(logger, config.shutdownGraceMs, [() => listenSessions.close(), () => closeServer(server), () => runner.stop(), () => accountEvents.stop(config.shutdownGraceMs), () => detector.stop(), () => broker.close(), () => redis.quit(), () => store.close(), () => closeServer(health)]);
+  onShutdown(logger, config.shutdownGraceMs, [
+    () => listenSessions.close(),
+    () => closeServer(server),
+    () => runner.stop(),
+    () => accountEvents.stop(config.shutdownGraceMs),
+    () => detector.stop(),
+    () => broker.close(),
+    () => redis.quit(),
+    () => store.close(),
+    () => closeServer(health),
+  ]);
 });

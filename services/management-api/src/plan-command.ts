@@ -46,9 +46,17 @@ async function main(): Promise<void> {
       process.stdout.write(`${JSON.stringify({ account_id: account.id, plan: planOf(account.plan) })}\n`);
       return;
     }
-    const change = await changePlan(store, values.account, sent, OPERATOR, createInvalidator(redis, config.namespace, logger));
+    const change = await changePlan(
+      store,
+      values.account,
+      sent,
+      OPERATOR,
+      createInvalidator(redis, config.namespace, logger),
+    );
     if (!change) throw new Error(`no account ${values.account}`);
-    process.stdout.write(`${JSON.stringify({ account_id: values.account, plan: change.plan, changed: change.changed })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ account_id: values.account, plan: change.plan, changed: change.changed })}\n`,
+    );
   } finally {
     redis.disconnect();
     await store.close();

@@ -15,7 +15,10 @@ async function main(): Promise<void> {
   const config = loadConfig(configSpec, process.env);
   const store = await connectStore(config.mongodbUrl);
   try {
-    const report = await sealTargetSecrets(store, createDefaultRegistry({ secrets: createSecretBox(config.secretsKeys) }));
+    const report = await sealTargetSecrets(
+      store,
+      createDefaultRegistry({ secrets: createSecretBox(config.secretsKeys) }),
+    );
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } finally {
     await store.close();

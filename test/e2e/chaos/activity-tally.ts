@@ -38,7 +38,9 @@ export async function tallyActivity(mongodbUrl: string): Promise<ActivityTally> 
   const conn = await mongoose.createConnection(mongodbUrl, { serverSelectionTimeoutMS: 10000 }).asPromise();
   try {
     const db = conn.db!;
-    const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((n) => n.startsWith('activity_rows_'));
+    const names = (await db.listCollections({}, { nameOnly: true }).toArray())
+      .map((c) => c.name)
+      .filter((n) => n.startsWith('activity_rows_'));
     const rows = new Map<string, RowDoc>();
     const late = new Map<string, StoredAttempt[]>();
     for (const name of names) {
@@ -53,7 +55,19 @@ export async function tallyActivity(mongodbUrl: string): Promise<ActivityTally> 
         }
       }
     }
-    const tally: ActivityTally = { rows: rows.size, requests: 0, byOutcome: {}, accepted: new Set(), aggregatedRows: 0, aggregatedRequests: 0, pending: 0, pendingIds: [], attemptsOnly: 0, byStatus: {}, odd: [] };
+    const tally: ActivityTally = {
+      rows: rows.size,
+      requests: 0,
+      byOutcome: {},
+      accepted: new Set(),
+      aggregatedRows: 0,
+      aggregatedRequests: 0,
+      pending: 0,
+      pendingIds: [],
+      attemptsOnly: 0,
+      byStatus: {},
+      odd: [],
+    };
     const odd = (id: string, outcome: string): void => {
       if (tally.odd.length < 20) tally.odd.push({ id, outcome, at: timeOfId(id) ?? 0 });
     };

@@ -40,7 +40,11 @@ export async function startChaosStack(servers: PrivateServers, opts: ChaosStackO
   const perService: Partial<Record<ServiceName, Record<string, string>>> = {
     'management-api': { PUBLIC_BASE_URL: 'http://127.0.0.1:1' },
     // no jitter: a failed first attempt waits exactly the first tier
-    'webhook-deliverer': { RETRY_TIERS_MS: opts.retryTiersMs.join(','), RETRY_JITTER_PCT: '0', RETRY_AFTER_MAX_MS: String(Math.min(...opts.retryTiersMs)) },
+    'webhook-deliverer': {
+      RETRY_TIERS_MS: opts.retryTiersMs.join(','),
+      RETRY_JITTER_PCT: '0',
+      RETRY_AFTER_MAX_MS: String(Math.min(...opts.retryTiersMs)),
+    },
   };
   const started: RunningService[] = [];
   const start = async (name: ServiceName): Promise<RunningService> => {
@@ -66,7 +70,9 @@ export async function startChaosStack(servers: PrivateServers, opts: ChaosStackO
     stack.writer = await start('activity-writer');
     stack.deliverers = [await start('webhook-deliverer'), await start('webhook-deliverer')];
     stack.gateway = await start('ingest-gateway');
-    stack.apiKey = (await bootstrapAccount(env, ['--account', 'chaos', '--monthly-events', String(opts.monthlyEvents)])).api_key;
+    stack.apiKey = (
+      await bootstrapAccount(env, ['--account', 'chaos', '--monthly-events', String(opts.monthlyEvents)])
+    ).api_key;
   } catch (err) {
     await stack.stop();
     throw err;

@@ -3,7 +3,12 @@ import type { PrivateServers } from '../../support/private-servers';
 import type { RunningService } from '../../support/services';
 import type { ChaosStack } from './chaos-stack';
 
-export type FaultName = 'kill -9 webhook-deliverer' | 'restart RabbitMQ' | 'restart the store (FerretDB)' | 'restart Redis' | 'kill -9 activity-writer';
+export type FaultName =
+  | 'kill -9 webhook-deliverer'
+  | 'restart RabbitMQ'
+  | 'restart the store (FerretDB)'
+  | 'restart Redis'
+  | 'kill -9 activity-writer';
 
 /** One fault as it happened, times in ms since the epoch. */
 export interface FaultRecord {

@@ -38,7 +38,16 @@ export interface Figures {
   /** the slowest requests (no answer counts as slowest), to line up with the fault timeline */
   slowest: Array<{ n: number; sentAtS: number; latencyMs: number | null; answer: string }>;
   /** the stream in twentieths by send time: where anything but a quick 202 happened */
-  windows: Array<{ fromS: number; toS: number; sent: number; accepted: number; unavailable: number; other: number; unanswered: number; maxLatencyMs: number }>;
+  windows: Array<{
+    fromS: number;
+    toS: number;
+    sent: number;
+    accepted: number;
+    unavailable: number;
+    other: number;
+    unanswered: number;
+    maxLatencyMs: number;
+  }>;
 }
 
 export interface BrokerFigures {
@@ -57,7 +66,13 @@ export interface BrokerFigures {
   retriesAcrossLost: number;
 }
 
-export function computeFigures(sent: Sent[], arrivals: Arrival[], tally: ActivityTally, broker: BrokerOutage | null, failsFirst: (n: number) => boolean): Figures {
+export function computeFigures(
+  sent: Sent[],
+  arrivals: Arrival[],
+  tally: ActivityTally,
+  broker: BrokerOutage | null,
+  failsFirst: (n: number) => boolean,
+): Figures {
   const accepted = sent.filter((s) => s.status === 202);
   const ok = new Map<number, number>();
   const idsOf = new Map<number, Set<string>>();
@@ -70,7 +85,8 @@ export function computeFigures(sent: Sent[], arrivals: Arrival[], tally: Activit
   const unanswered: Record<string, number> = {};
   for (const s of sent) {
     if (s.status === 0) unanswered[s.error ?? 'no answer'] = (unanswered[s.error ?? 'no answer'] ?? 0) + 1;
-    else if (s.status !== 202 && !(s.status === 503 && s.code === DQU)) otherAnswers[`${s.status} ${s.code ?? ''}`] = (otherAnswers[`${s.status} ${s.code ?? ''}`] ?? 0) + 1;
+    else if (s.status !== 202 && !(s.status === 503 && s.code === DQU))
+      otherAnswers[`${s.status} ${s.code ?? ''}`] = (otherAnswers[`${s.status} ${s.code ?? ''}`] ?? 0) + 1;
   }
   const withoutRow: { id: string; n: number }[] = [];
   const acceptedIds = new Set<string>();
@@ -102,7 +118,8 @@ export function computeFigures(sent: Sent[], arrivals: Arrival[], tally: Activit
   };
 }
 
-const answerOf = (s: Sent): string => (s.status === 0 ? `no answer (${s.error ?? '?'})` : s.status === 202 ? '202' : `${s.status} ${s.code ?? ''}`);
+const answerOf = (s: Sent): string =>
+  s.status === 0 ? `no answer (${s.error ?? '?'})` : s.status === 202 ? '202' : `${s.status} ${s.code ?? ''}`;
 
 function timeline(sent: Sent[]): Pick<Figures, 'slowest' | 'windows'> {
   const start = sent[0]?.sentAt ?? 0;
@@ -110,9 +127,23 @@ function timeline(sent: Sent[]): Pick<Figures, 'slowest' | 'windows'> {
   const slowest = [...sent]
     .sort((a, b) => latency(b) - latency(a))
     .slice(0, 10)
-    .map((s) => ({ n: s.n, sentAtS: Math.round((s.sentAt - start) / 100) / 10, latencyMs: s.answeredAt > 0 ? s.answeredAt - s.sentAt : null, answer: answerOf(s) }));
+    .map((s) => ({
+      n: s.n,
+      sentAtS: Math.round((s.sentAt - start) / 100) / 10,
+      latencyMs: s.answeredAt > 0 ? s.answeredAt - s.sentAt : null,
+      answer: answerOf(s),
+    }));
   const span = Math.max(1, (sent.at(-1)?.sentAt ?? start) - start + 1);
-  const windows = Array.from({ length: 20 }, (_, i) => ({ fromS: Math.round((i * span) / 20 / 100) / 10, toS: Math.round(((i + 1) * span) / 20 / 100) / 10, sent: 0, accepted: 0, unavailable: 0, other: 0, unanswered: 0, maxLatencyMs: 0 }));
+  const windows = Array.from({ length: 20 }, (_, i) => ({
+    fromS: Math.round((i * span) / 20 / 100) / 10,
+    toS: Math.round(((i + 1) * span) / 20 / 100) / 10,
+    sent: 0,
+    accepted: 0,
+    unavailable: 0,
+    other: 0,
+    unanswered: 0,
+    maxLatencyMs: 0,
+  }));
   for (const s of sent) {
     const w = windows[Math.min(19, Math.floor(((s.sentAt - start) * 20) / span))]!;
     w.sent += 1;
@@ -125,7 +156,12 @@ function timeline(sent: Sent[]): Pick<Figures, 'slowest' | 'windows'> {
   return { slowest, windows };
 }
 
-function brokerFigures(sent: Sent[], arrivals: Arrival[], b: BrokerOutage, failsFirst: (n: number) => boolean): BrokerFigures {
+function brokerFigures(
+  sent: Sent[],
+  arrivals: Arrival[],
+  b: BrokerOutage,
+  failsFirst: (n: number) => boolean,
+): BrokerFigures {
   const byAnswer = sent.filter((s) => s.answeredAt > 0).sort((x, y) => x.answeredAt - y.answeredAt);
   const isDqu = (s: Sent): boolean => s.status === 503 && s.code === DQU;
   const first503 = byAnswer.find((s) => s.answeredAt >= b.goneAt && isDqu(s));
@@ -147,7 +183,9 @@ function brokerFigures(sent: Sent[], arrivals: Arrival[], b: BrokerOutage, fails
     else deliveredBefore.add(a.n);
   }
   for (const n of deliveredBefore) waiting.delete(n);
-  const deliveredAfter = new Set(arrivals.filter((a) => a.status < 300 && a.at >= b.backAt && waiting.has(a.n)).map((a) => a.n));
+  const deliveredAfter = new Set(
+    arrivals.filter((a) => a.status < 300 && a.at >= b.backAt && waiting.has(a.n)).map((a) => a.n),
+  );
   return {
     first503Ms: first503 ? first503.answeredAt - b.goneAt : null,
     recoveryMs: first202 ? first202.answeredAt - b.backAt : null,
@@ -162,7 +200,13 @@ function brokerFigures(sent: Sent[], arrivals: Arrival[], b: BrokerOutage, fails
 const pct = (n: number, of: number): string => (of === 0 ? '-' : `${((100 * n) / of).toFixed(2)}%`);
 
 /** The figures as the suite prints them (and docs/reliability.md records them). */
-export function formatReport(f: Figures, tally: ActivityTally, faults: FaultRecord[], streamStart: number, extra: string[]): string {
+export function formatReport(
+  f: Figures,
+  tally: ActivityTally,
+  faults: FaultRecord[],
+  streamStart: number,
+  extra: string[],
+): string {
   const rel = (t: number): string => `${((t - streamStart) / 1000).toFixed(1)} s`;
   const b = f.broker;
   return [
@@ -177,10 +221,20 @@ export function formatReport(f: Figures, tally: ActivityTally, faults: FaultReco
       ? `  broker restart: down ${b.downMs} ms; first 503 ${b.first503Ms} ms after it went; first 202 ${b.recoveryMs} ms after it was back; longest 503 window ${b.max503WindowMs} ms; 202s while away ${b.acceptedWhileAway}; retries waiting across it delivered after it: ${b.retriesAcross} (lost ${b.retriesAcrossLost})`
       : '  broker restart: did not happen',
     '  faults:',
-    ...faults.map((x) => `    ${rel(x.startedAt).padStart(8)} (${(x.atShare * 100).toFixed(0)}% sent)  ${x.name.padEnd(30)} ${x.detail}`),
+    ...faults.map(
+      (x) =>
+        `    ${rel(x.startedAt).padStart(8)} (${(x.atShare * 100).toFixed(0)}% sent)  ${x.name.padEnd(30)} ${x.detail}`,
+    ),
     '  stream by send time (twentieths; answers other than 202, slowest answer):',
-    ...f.windows.map((w) => `    ${`${w.fromS}–${w.toS} s`.padStart(16)}  ${String(w.sent).padStart(6)} sent  ${String(w.accepted).padStart(6)} 202  ${String(w.unavailable).padStart(5)} 503  ${w.other} other  ${w.unanswered} unanswered  slowest ${w.maxLatencyMs} ms`),
+    ...f.windows.map(
+      (w) =>
+        `    ${`${w.fromS}–${w.toS} s`.padStart(16)}  ${String(w.sent).padStart(6)} sent  ${String(w.accepted).padStart(6)} 202  ${String(w.unavailable).padStart(5)} 503  ${w.other} other  ${w.unanswered} unanswered  slowest ${w.maxLatencyMs} ms`,
+    ),
     `  slowest requests: ${f.slowest.map((s) => `#${s.n} sent at ${s.sentAtS} s: ${s.latencyMs ?? '-'} ms ${s.answer}`).join('; ')}`,
-    ...(tally.odd.length ? [`  rows that are neither ACCEPTED nor DELIVERY_QUEUE_UNAVAILABLE: ${tally.odd.map((o) => `${o.id} ${o.outcome} at ${rel(o.at)}`).join('; ')}`] : []),
+    ...(tally.odd.length
+      ? [
+          `  rows that are neither ACCEPTED nor DELIVERY_QUEUE_UNAVAILABLE: ${tally.odd.map((o) => `${o.id} ${o.outcome} at ${rel(o.at)}`).join('; ')}`,
+        ]
+      : []),
   ].join('\n');
 }

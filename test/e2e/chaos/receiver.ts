@@ -38,7 +38,14 @@ export class ChaosReceiver {
           return;
         }
         const status = this.failsFirst(n) && attempt === 1 ? 503 : 200;
-        this.arrivals.push({ n, eventId: String(req.headers['x-relay-event-id']), deliveryId: String(req.headers['x-relay-delivery-id']), attempt, at: Date.now(), status });
+        this.arrivals.push({
+          n,
+          eventId: String(req.headers['x-relay-event-id']),
+          deliveryId: String(req.headers['x-relay-delivery-id']),
+          attempt,
+          at: Date.now(),
+          status,
+        });
         if (status === 200) this.delivered.set(n, (this.delivered.get(n) ?? 0) + 1);
         res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'try again');
       });

@@ -67,7 +67,14 @@ export async function runStream(opts: StreamOptions): Promise<StreamResult> {
       if (answered === opts.events) finish();
     };
     const req = http.request(
-      { host: opts.host, port: opts.port, path: opts.path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: opts.host,
+        port: opts.port,
+        path: opts.path,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         record.answeredAt = Date.now();
         record.status = res.statusCode ?? 0;

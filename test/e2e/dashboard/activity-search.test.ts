@@ -22,25 +22,48 @@ let endpointId: string;
 const NEWER = 110;
 
 const ingest = (contentType: string, body: string, extra: { query?: string; headers?: Record<string, string> } = {}) =>
-  fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}${extra.query ?? ''}`, { method: 'POST', headers: { 'content-type': contentType, ...extra.headers }, body });
+  fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}${extra.query ?? ''}`, {
+    method: 'POST',
+    headers: { 'content-type': contentType, ...extra.headers },
+    body,
+  });
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
   // carol's order is refused by the receiver for good (a 4xx): a row with a 400 attempt
-  receiver.respondWith((req) => (req.body.toString().includes('carol') ? { status: 400, body: 'no thanks' } : { status: 200 }));
+  receiver.respondWith((req) =>
+    req.body.toString().includes('carol') ? { status: 400, body: 'no thanks' } : { status: 200 },
+  );
   stack = await startDashboardStack('dash-search');
   endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'shop' } }))).id;
-  await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'receiver', config: { url: receiver.url(), enforce_https: false } } }));
-  expect((await ingest('application/json', '{"customer":"bob","total":12}', { query: '?source=shop', headers: { 'x-shop-token': 'tok_live_123', 'x-shop': 'north' } })).status).toBe(202);
+  await must(
+    stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId } },
+      body: { kind: 'webhook', name: 'receiver', config: { url: receiver.url(), enforce_https: false } },
+    }),
+  );
+  expect(
+    (
+      await ingest('application/json', '{"customer":"bob","total":12}', {
+        query: '?source=shop',
+        headers: { 'x-shop-token': 'tok_live_123', 'x-shop': 'north' },
+      })
+    ).status,
+  ).toBe(202);
   expect((await ingest('application/json', '{"customer":"carol","total":7}')).status).toBe(202);
   expect((await ingest('text/plain', 'hello')).status).toBe(415);
-  for (let i = 0; i < NEWER; i++) expect((await ingest('application/json', `{"customer":"anon${i}"}`)).status).toBe(202);
+  for (let i = 0; i < NEWER; i++)
+    expect((await ingest('application/json', `{"customer":"anon${i}"}`)).status).toBe(202);
   await receiver.waitForRequests(NEWER + 2, 60_000);
   // every row listed by the account's pages before the browser looks
-  await eventually(async () => {
-    const page = await must(stack.client.GET('/v1/activity', { params: { query: { limit: 200 } } }));
-    return page.data.length >= NEWER + 3 && page.data.every((r) => r.status !== 'pending');
-  }, 60_000, 'every row written and settled');
+  await eventually(
+    async () => {
+      const page = await must(stack.client.GET('/v1/activity', { params: { query: { limit: 200 } } }));
+      return page.data.length >= NEWER + 3 && page.data.every((r) => r.status !== 'pending');
+    },
+    60_000,
+    'every row written and settled',
+  );
 
   browser = await launchBrowser();
   page = await browser.context.newPage();
@@ -66,7 +89,10 @@ async function search(values: Partial<Record<(typeof FIELDS)[number], string>>):
   // on a phone the fields are folded under one button, opened as a person would
   const folded = filters().getByRole('button', { name: /^Filters/ });
   if (await folded.isVisible()) await folded.click();
-  for (const label of FIELDS) await filters().getByLabel(label, { exact: true }).fill(values[label] ?? '');
+  for (const label of FIELDS)
+    await filters()
+      .getByLabel(label, { exact: true })
+      .fill(values[label] ?? '');
   await filters().getByRole('button', { name: 'Apply filters' }).click();
 }
 /** Waits for the list to settle on `n` rows (or an empty result). */
@@ -81,7 +107,10 @@ async function expectRows(n: number): Promise<void> {
  */
 async function searchOlderUntil(n: number, calls = 4): Promise<void> {
   for (let i = 0; i < calls && (await rowsShown().count()) < n; i++) {
-    await Promise.all([page.waitForResponse((r) => r.url().includes('/v1/activity?') && r.url().includes('cursor=')), page.getByRole('button', { name: 'Search older' }).click()]);
+    await Promise.all([
+      page.waitForResponse((r) => r.url().includes('/v1/activity?') && r.url().includes('cursor=')),
+      page.getByRole('button', { name: 'Search older' }).click(),
+    ]);
     await page.waitForTimeout(200); // the answer's render
   }
   await expectRows(n);
@@ -104,7 +133,9 @@ describe('Request activity search in Chromium (issue 27, item 2)', () => {
   it('a source IP that is not an IP: the reason at its field, not an empty list', async () => {
     await search({ 'Source IP': 'not an ip' });
     await page.locator('[data-field-error="source_ip"]').waitFor();
-    expect(await page.locator('[data-field-error="source_ip"]').textContent()).toContain('must be an IPv4 or IPv6 address');
+    expect(await page.locator('[data-field-error="source_ip"]').textContent()).toContain(
+      'must be an IPv4 or IPv6 address',
+    );
     expect(await filters().getByLabel('Source IP', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     await search({ 'Source IP': '127.0.0.1' });
     await expectRows(Math.min(50, NEWER + 3));
@@ -120,8 +151,14 @@ describe('Request activity search in Chromium (issue 27, item 2)', () => {
     await search({ 'Response status': '400' });
     await page.getByText('No requests match these filters among the rows searched so far.').waitFor();
     await searchOlderUntil(1);
-    await page.getByRole('button', { name: /^Show details of the request/ }).first().click();
-    await page.getByText(/HTTP 400/).first().waitFor();
+    await page
+      .getByRole('button', { name: /^Show details of the request/ })
+      .first()
+      .click();
+    await page
+      .getByText(/HTTP 400/)
+      .first()
+      .waitFor();
     await search({ 'Response status': 'teapot' });
     await page.locator('[data-field-error="response_status"]').waitFor();
   });
@@ -134,7 +171,10 @@ describe('Request activity search in Chromium (issue 27, item 2)', () => {
   });
 
   it('the found row opens to its request — query, headers with the credential redacted, the payload pretty and raw — and its delivery by target name (item 1)', async () => {
-    await page.getByRole('button', { name: /^Show details of the request/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Show details of the request/ })
+      .first()
+      .click();
     const request = page.getByRole('region', { name: 'Request', exact: true });
     await request.waitFor();
     expect(await request.getByText('POST ?source=shop').count()).toBe(1);
@@ -145,7 +185,9 @@ describe('Request activity search in Chromium (issue 27, item 2)', () => {
     await request.getByRole('button', { name: 'Show raw' }).click();
     expect(await request.locator('pre.payload').textContent()).toBe('{"customer":"bob","total":12}');
     expect(await request.getByText(/Payload, 29 B of application\/json/).count()).toBe(1);
-    expect(await request.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe(`data:application/json;base64,${Buffer.from('{"customer":"bob","total":12}').toString('base64')}`);
+    expect(await request.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe(
+      `data:application/json;base64,${Buffer.from('{"customer":"bob","total":12}').toString('base64')}`,
+    );
     await page.getByText(/to receiver \(webhook\): delivered/).waitFor();
   });
 
@@ -161,8 +203,13 @@ describe('Request activity search in Chromium (issue 27, item 2)', () => {
       expect(await rowsShown().first().textContent()).toContain('Unsupported Media Type');
       await search({ 'Payload contains': '"total":7' });
       await searchOlderUntil(1);
-      await page.getByRole('button', { name: /^Show details of the request/ }).first().click();
-      expect(await page.getByRole('region', { name: 'Request', exact: true }).locator('pre.payload').textContent()).toContain('"customer": "carol"');
+      await page
+        .getByRole('button', { name: /^Show details of the request/ })
+        .first()
+        .click();
+      expect(
+        await page.getByRole('region', { name: 'Request', exact: true }).locator('pre.payload').textContent(),
+      ).toContain('"customer": "carol"');
     } finally {
       await page.setViewportSize(laptop);
     }
@@ -180,12 +227,22 @@ describe('Request activity search in Chromium (issue 27, item 2)', () => {
     await other.goto(shared);
     await other.getByRole('heading', { level: 1, name: 'Request activity' }).waitFor();
     expect(await other.getByLabel('Error text', { exact: true }).inputValue()).toBe('Media Type');
-    await eventually(async () => (await other.locator('table.activity-table tbody tr[data-event-id]').count()) === 1, 20_000, 'the shared view');
-    expect(await other.locator('table.activity-table tbody tr[data-event-id]').first().textContent()).toContain('Unsupported Media Type');
+    await eventually(
+      async () => (await other.locator('table.activity-table tbody tr[data-event-id]').count()) === 1,
+      20_000,
+      'the shared view',
+    );
+    expect(await other.locator('table.activity-table tbody tr[data-event-id]').first().textContent()).toContain(
+      'Unsupported Media Type',
+    );
     await other.close();
 
     await page.goBack();
-    await eventually(async () => (await filters().getByLabel('Error text', { exact: true }).inputValue()) === 'Media Type', 10_000, 'Back to the error-text view');
+    await eventually(
+      async () => (await filters().getByLabel('Error text', { exact: true }).inputValue()) === 'Media Type',
+      10_000,
+      'Back to the error-text view',
+    );
     expect(await filters().getByLabel('Source IP', { exact: true }).inputValue()).toBe('');
     await expectRows(1);
     expect(await rowsShown().first().textContent()).toContain('Unsupported Media Type');

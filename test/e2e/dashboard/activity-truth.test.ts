@@ -20,10 +20,17 @@ let failing: TestReceiver;
 let healthy: TestReceiver;
 let eventId: string;
 /** the breaker is not under test: deliberately failing targets must never have it open */
-const NEVER_OPENS = { failure_rate_pct: 100, min_attempts: 100_000, window_s: 10, cool_down_s: 1, flag_after_open_s: 60 };
+const NEVER_OPENS = {
+  failure_rate_pct: 100,
+  min_attempts: 100_000,
+  window_s: 10,
+  cool_down_s: 1,
+  flag_after_open_s: 60,
+};
 
 const WAIT = 30_000;
-const addTarget = (endpointId: string, body: TargetCreate) => must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body }));
+const addTarget = (endpointId: string, body: TargetCreate) =>
+  must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body }));
 const jobs = async () => (await must(stack.client.GET('/v1/bulk-retries'))).data;
 const visible = (text: string | RegExp) => page.getByText(text).first().waitFor({ state: 'visible', timeout: WAIT });
 
@@ -48,9 +55,23 @@ describe('the activity view tells the truth about deliveries', () => {
   it('a delivery that failed and waits for its next attempt shows as retrying, with when', async () => {
     const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'shop' } }));
     // the failing target's next attempt is 10 minutes away: it stays retrying while we look
-    await addTarget(endpoint.id, { kind: 'webhook', name: 'flaky', config: { url: failing.url('/hook'), enforce_https: false }, retry_schedule_ms: [600_000], breaker: NEVER_OPENS });
-    await addTarget(endpoint.id, { kind: 'webhook', name: 'steady', config: { url: healthy.url('/hook'), enforce_https: false } });
-    const sent = await fetch(endpoint.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"order":7}' });
+    await addTarget(endpoint.id, {
+      kind: 'webhook',
+      name: 'flaky',
+      config: { url: failing.url('/hook'), enforce_https: false },
+      retry_schedule_ms: [600_000],
+      breaker: NEVER_OPENS,
+    });
+    await addTarget(endpoint.id, {
+      kind: 'webhook',
+      name: 'steady',
+      config: { url: healthy.url('/hook'), enforce_https: false },
+    });
+    const sent = await fetch(endpoint.ingest_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"order":7}',
+    });
     expect(sent.status).toBe(202);
     eventId = sent.headers.get('x-relay-event-id')!;
     await failing.waitForRequests(1, WAIT);
@@ -62,14 +83,19 @@ describe('the activity view tells the truth about deliveries', () => {
     // the list itself says Retrying, with when — from the listed row, before anything is opened
     await row.getByText('Retrying (ACCEPTED)').waitFor({ timeout: WAIT });
     expect(await row.getByText(/^next attempt \d{2}:\d{2}:\d{2} UTC$/).count()).toBe(1);
-    expect(await row.locator('.outcome--retrying').getAttribute('title')).toMatch(/next attempt at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
+    expect(await row.locator('.outcome--retrying').getAttribute('title')).toMatch(
+      /next attempt at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/,
+    );
     await screenshot(page, 'activity-retrying');
     // still in the spec's Pending group
     await page.getByRole('radio', { name: 'Pending' }).check();
     await row.getByText('Retrying (ACCEPTED)').waitFor({ timeout: WAIT });
     await page.getByRole('radio', { name: 'All' }).check();
     await row.waitFor({ timeout: WAIT });
-    await page.getByRole('button', { name: /^Show details of the request/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Show details of the request/ })
+      .first()
+      .click();
     await visible(/retrying \(next attempt at \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
     expect(await page.locator('.delivery--retrying').count()).toBe(1);
     expect(await page.locator('.delivery--delivered').count()).toBe(1);
@@ -107,10 +133,20 @@ describe('the activity view tells the truth about deliveries', () => {
     try {
       const ep = await must(stack.client.POST('/v1/endpoints', { body: { name: 'orders' } }));
       // no retries: each delivery fails for good at its first 500
-      await addTarget(ep.id, { kind: 'webhook', name: 'recovering', config: { url: receiver.url('/hook'), enforce_https: false }, retry_schedule_ms: [], breaker: NEVER_OPENS });
+      await addTarget(ep.id, {
+        kind: 'webhook',
+        name: 'recovering',
+        config: { url: receiver.url('/hook'), enforce_https: false },
+        retry_schedule_ms: [],
+        breaker: NEVER_OPENS,
+      });
       const sent: string[] = [];
       for (let i = 0; i < 3; i++) {
-        const res = await fetch(ep.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"order":${i}}` });
+        const res = await fetch(ep.ingest_url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: `{"order":${i}}`,
+        });
         expect(res.status).toBe(202);
         sent.push(res.headers.get('x-relay-event-id')!);
       }

@@ -23,7 +23,12 @@ beforeAll(async () => {
   receiver = await TestReceiver.start();
   stack = await startDashboardStack('dashboard-alerts');
   const ops = await must(stack.client.POST('/v1/endpoints', { body: { name: 'ops' } }));
-  await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: ops.id } }, body: { kind: 'webhook', name: 'ops hook', config: { url: receiver.url(), enforce_https: false } } }));
+  await must(
+    stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId: ops.id } },
+      body: { kind: 'webhook', name: 'ops hook', config: { url: receiver.url(), enforce_https: false } },
+    }),
+  );
   await must(stack.client.POST('/v1/endpoints', { body: { name: 'github' } }));
   browser = await launchBrowser();
   page = await browser.context.newPage();
@@ -59,17 +64,31 @@ describe('the Alerts page', () => {
     await expect(row.getByRole('cell', { name: 'An endpoint rejects many requests' }).count()).resolves.toBe(1);
     const saved = await rules();
     expect(saved).toHaveLength(1);
-    expect(saved[0]!.conditions[0]).toMatchObject({ kind: 'rejection_spike', outcome: 'AUTH_FAILED', threshold_percent: 80, window_minutes: 5, min_requests: 20 });
+    expect(saved[0]!.conditions[0]).toMatchObject({
+      kind: 'rejection_spike',
+      outcome: 'AUTH_FAILED',
+      threshold_percent: 80,
+      window_minutes: 5,
+      min_requests: 20,
+    });
   });
 
   it('sends a test alert: the receiver gets it, and it is listed under recent alerts with its link', async () => {
     await page.getByRole('button', { name: 'Send a test alert of GitHub secret rotated?' }).click();
     await page.getByText('Test alert of “GitHub secret rotated?” queued to 1 of 1 targets.').waitFor({ timeout: WAIT });
-    const got = await eventually(async () => receiver.requests.map((r) => JSON.parse(r.body.toString('utf8'))).find((b) => b.alert?.test === true), WAIT, 'the test alert at the receiver');
+    const got = await eventually(
+      async () => receiver.requests.map((r) => JSON.parse(r.body.toString('utf8'))).find((b) => b.alert?.test === true),
+      WAIT,
+      'the test alert at the receiver',
+    );
     expect(got.alert).toMatchObject({ rule_name: 'GitHub secret rotated?', kind: 'rejection_spike', test: true });
     const recent = page.getByRole('table', { name: 'Recent alerts' });
-    await recent.getByText('Test alert: this is how rule “GitHub secret rotated?” tells you').waitFor({ timeout: WAIT });
-    expect(await recent.getByRole('link', { name: 'Open the view that explains it' }).getAttribute('href')).toMatch(/#\/activity\?endpoint_id=ep_/);
+    await recent
+      .getByText('Test alert: this is how rule “GitHub secret rotated?” tells you')
+      .waitFor({ timeout: WAIT });
+    expect(await recent.getByRole('link', { name: 'Open the view that explains it' }).getAttribute('href')).toMatch(
+      /#\/activity\?endpoint_id=ep_/,
+    );
     await screenshot(page, 'alerts');
   });
 

@@ -54,19 +54,35 @@ describe('the audit history shows settings and target changes with who and which
     await form.getByLabel('Outbound authentication', { exact: true }).selectOption('bearer');
     await form.getByLabel('Token', { exact: true }).fill(TOKEN);
     await form.getByRole('button', { name: 'Add target' }).click();
-    await page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name: 'crm', exact: true }) }).waitFor({ timeout: WAIT });
+    await page
+      .locator('.card.target', { has: page.getByRole('heading', { level: 3, name: 'crm', exact: true }) })
+      .waitFor({ timeout: WAIT });
 
     await page.getByRole('link', { name: 'Audit history' }).click();
     const table = page.locator('section[aria-labelledby="audit-title"] table');
     await table.waitFor({ timeout: WAIT });
     const rows: string[][] = [];
-    for (const tr of await table.locator('tbody tr').all()) rows.push((await tr.locator('td').allTextContents()).map((t) => t.trim()));
+    for (const tr of await table.locator('tbody tr').all())
+      rows.push((await tr.locator('td').allTextContents()).map((t) => t.trim()));
     // newest first: the target, then the setting, then the endpoint's creation (by the owner key)
     // the What cell carries "by …" too, shown only on a phone where the By column is hidden
     const from = /^(127\.0\.0\.1|::1)$/;
-    const phoneWhat = (what: string) => new RegExp(`^${what}by Dana \\(support\\) ${key.prefix} from (127\\.0\\.0\\.1|::1)$`);
-    expect(rows[0]).toEqual([expect.any(String), 'Target added', expect.stringMatching(phoneWhat('“crm”')), `Dana (support) ${key.prefix}`, expect.stringMatching(from)]);
-    expect(rows[1]).toEqual([expect.any(String), 'Settings changed', expect.stringMatching(phoneWhat('rate_limit_per_minute')), `Dana (support) ${key.prefix}`, expect.stringMatching(from)]);
+    const phoneWhat = (what: string) =>
+      new RegExp(`^${what}by Dana \\(support\\) ${key.prefix} from (127\\.0\\.0\\.1|::1)$`);
+    expect(rows[0]).toEqual([
+      expect.any(String),
+      'Target added',
+      expect.stringMatching(phoneWhat('“crm”')),
+      `Dana (support) ${key.prefix}`,
+      expect.stringMatching(from),
+    ]);
+    expect(rows[1]).toEqual([
+      expect.any(String),
+      'Settings changed',
+      expect.stringMatching(phoneWhat('rate_limit_per_minute')),
+      `Dana (support) ${key.prefix}`,
+      expect.stringMatching(from),
+    ]);
     expect(rows[2]?.[1]).toBe('Endpoint created');
     expect(await page.locator('main').textContent()).not.toContain(TOKEN);
 
@@ -80,14 +96,20 @@ describe('the audit history shows settings and target changes with who and which
     await page.setViewportSize({ width: 390, height: 844 });
     const phoneWho = table.locator('tbody tr').first().locator('td.audit-what .narrow-only');
     expect(await phoneWho.isVisible()).toBe(true);
-    expect(await phoneWho.textContent()).toMatch(new RegExp(`^by Dana \\(support\\) ${key.prefix} from (127\\.0\\.0\\.1|::1)$`));
+    expect(await phoneWho.textContent()).toMatch(
+      new RegExp(`^by Dana \\(support\\) ${key.prefix} from (127\\.0\\.0\\.1|::1)$`),
+    );
     await page.setViewportSize({ width: 1366, height: 900 });
   });
 
   it('an editor typing the account history’s address gets “Not allowed” and nothing to use', async () => {
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit history' }).count()).toBe(0);
+    expect(
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit history' }).count(),
+    ).toBe(0);
     await page.goto(`${stack.dashboardUrl}#/audit`);
-    await page.getByText(/^Not allowed: an editor key cannot see Audit history\. It needs an admin key or higher\.$/).waitFor({ timeout: WAIT });
+    await page
+      .getByText(/^Not allowed: an editor key cannot see Audit history\. It needs an admin key or higher\.$/)
+      .waitFor({ timeout: WAIT });
     expect(await page.locator('main').locator('table, form, select, input').count()).toBe(0);
   });
 });
@@ -109,7 +131,8 @@ describe('the account’s audit history page (admin and owner)', () => {
 
   const cells = async (p: Page): Promise<string[][]> => {
     const out: string[][] = [];
-    for (const tr of await p.locator('table.audit-table tbody tr').all()) out.push((await tr.locator('td').allTextContents()).map((t) => t.trim()));
+    for (const tr of await p.locator('table.audit-table tbody tr').all())
+      out.push((await tr.locator('td').allTextContents()).map((t) => t.trim()));
     return out;
   };
 
@@ -136,17 +159,25 @@ describe('the account’s audit history page (admin and owner)', () => {
   it('filters to one endpoint from its address, so the filtered view can be shared and gone back from', async () => {
     await owner.getByLabel('Endpoint', { exact: true }).selectOption({ label: 'shop' });
     await owner.waitForURL(new RegExp(`#/audit\\?endpoint_id=${endpointId}$`));
-    await eventually(async () => {
-      const rows = await cells(owner);
-      return rows.length === 3 && rows.every((r) => r[2] === 'shop');
-    }, WAIT, 'only shop’s three rows');
+    await eventually(
+      async () => {
+        const rows = await cells(owner);
+        return rows.length === 3 && rows.every((r) => r[2] === 'shop');
+      },
+      WAIT,
+      'only shop’s three rows',
+    );
     expect((await cells(owner)).map((r) => r[1])).toEqual(['Target added', 'Settings changed', 'Endpoint created']);
     await owner.setViewportSize({ width: 390, height: 844 });
     await owner.waitForTimeout(300);
     expect(await owner.evaluate('document.documentElement.scrollWidth > window.innerWidth + 1')).toBe(false);
     await owner.setViewportSize({ width: 1366, height: 900 });
     await owner.goBack();
-    await eventually(async () => (await cells(owner)).some((r) => r[1] === 'Plan changed'), WAIT, 'the whole history again');
+    await eventually(
+      async () => (await cells(owner)).some((r) => r[1] === 'Plan changed'),
+      WAIT,
+      'the whole history again',
+    );
     await screenshot(owner, 'audit-account');
   });
 });

@@ -32,14 +32,19 @@ async function shoot(name: string): Promise<void> {
   if (!SHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
   await page.waitForTimeout(300); // the last render settles before the picture
-  await page.screenshot({ path: path.join(SHOTS, `${name}-${page.viewportSize()!.width <= PHONE.width ? 'phone' : 'laptop'}.png`), fullPage: true });
+  await page.screenshot({
+    path: path.join(SHOTS, `${name}-${page.viewportSize()!.width <= PHONE.width ? 'phone' : 'laptop'}.png`),
+    fullPage: true,
+  });
 }
 
-const visible = (text: string | RegExp, within: Page | Locator = page) => within.getByText(text).first().waitFor({ state: 'visible', timeout: WAIT });
+const visible = (text: string | RegExp, within: Page | Locator = page) =>
+  within.getByText(text).first().waitFor({ state: 'visible', timeout: WAIT });
 const controls = () => page.getByRole('region', { name: 'State controls' });
 const stateLine = () => page.locator('[data-state-line]');
 const tab = (name: string) => page.getByRole('navigation', { name: 'Endpoint sections' }).getByRole('link', { name });
-const send = (body = '{"n":1}') => fetch(ingestUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const send = (body = '{"n":1}') =>
+  fetch(ingestUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 /**
  * The actor as the state line names it: the signed-in key's name, if any, and its prefix. The
  * prefix is base64url and may hold `-` (no regex meaning outside a class): matched as itself,
@@ -55,8 +60,20 @@ beforeAll(async () => {
   const ep = await must(stack.client.POST('/v1/endpoints', { body: { name: 'orders' } }));
   endpointId = ep.id;
   ingestUrl = ep.ingest_url;
-  await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'receiver', config: { url: receiver.url('/hook'), enforce_https: false } } }));
-  await must(stack.client.POST('/v1/endpoints', { body: { name: 'repo-events', inbound_auth: { type: 'HMAC', preset: 'github', secrets: ['gh-secret-0123456789'] } } }));
+  await must(
+    stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId } },
+      body: { kind: 'webhook', name: 'receiver', config: { url: receiver.url('/hook'), enforce_https: false } },
+    }),
+  );
+  await must(
+    stack.client.POST('/v1/endpoints', {
+      body: {
+        name: 'repo-events',
+        inbound_auth: { type: 'HMAC', preset: 'github', secrets: ['gh-secret-0123456789'] },
+      },
+    }),
+  );
   browser = await launchBrowser(LAPTOP);
   page = await browser.context.newPage();
   await signIn(page, stack.dashboardUrl, stack.apiKey);
@@ -83,13 +100,22 @@ describe('controls that say what they do (issue 27, item 4)', () => {
     await visible(/Senders get 404 from now on/, dialog);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await page.getByRole('switch', { name: 'Enabled' }).isChecked()).toBe(true);
-    expect((await must(stack.client.GET('/v1/endpoints/{endpointId}', { params: { path: { endpointId } } }))).enabled).toBe(true);
+    expect(
+      (await must(stack.client.GET('/v1/endpoints/{endpointId}', { params: { path: { endpointId } } }))).enabled,
+    ).toBe(true);
     expect((await send()).status).toBe(202);
 
     await page.getByRole('switch', { name: 'Enabled' }).click();
     await dialog.getByRole('button', { name: 'Disable endpoint' }).click();
     await visible('Endpoint disabled.', controls());
-    await eventually(async () => new RegExp(`^Disabled by ${byKey()} at .* UTC: senders get 404 until it is enabled again\\.$`).test((await stateLine().textContent()) ?? ''), WAIT, 'the disabled state line');
+    await eventually(
+      async () =>
+        new RegExp(`^Disabled by ${byKey()} at .* UTC: senders get 404 until it is enabled again\\.$`).test(
+          (await stateLine().textContent()) ?? '',
+        ),
+      WAIT,
+      'the disabled state line',
+    );
     expect(await page.getByRole('switch', { name: 'Enabled' }).isChecked()).toBe(false);
     await eventually(async () => (await send()).status === 404, WAIT, 'senders to get 404');
   });
@@ -101,7 +127,14 @@ describe('controls that say what they do (issue 27, item 4)', () => {
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
     await visible('Endpoint paused.', controls());
     expect(await page.getByText('Endpoint enabled.').count()).toBe(0);
-    await eventually(async () => new RegExp(`^Paused manually by ${byKey()} at .*: senders get 503 until it is resumed\\.$`).test((await stateLine().textContent()) ?? ''), WAIT, 'the paused state line');
+    await eventually(
+      async () =>
+        new RegExp(`^Paused manually by ${byKey()} at .*: senders get 503 until it is resumed\\.$`).test(
+          (await stateLine().textContent()) ?? '',
+        ),
+      WAIT,
+      'the paused state line',
+    );
     // Pause and Enabled explain the difference beside them
     expect(await page.getByRole('button', { name: 'Resume' }).getAttribute('aria-describedby')).toBe('pause-hint');
     await visible(/Pause: senders get 503 and retry later/);
@@ -113,12 +146,35 @@ describe('controls that say what they do (issue 27, item 4)', () => {
   it('says a maintenance window’s pause and until when', async () => {
     const now = Date.now();
     const ends = new Date(now + 3_600_000);
-    await must(stack.client.PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId } }, body: { maintenance_windows: [{ starts_at: new Date(now - 60_000).toISOString(), ends_at: ends.toISOString() }] } }));
+    await must(
+      stack.client.PATCH('/v1/endpoints/{endpointId}', {
+        params: { path: { endpointId } },
+        body: {
+          maintenance_windows: [{ starts_at: new Date(now - 60_000).toISOString(), ends_at: ends.toISOString() }],
+        },
+      }),
+    );
     await page.reload();
-    await eventually(async () => ((await stateLine().textContent()) ?? '').startsWith(`Paused by a maintenance window until ${ends.toISOString().slice(0, 19).replace('T', ' ')} UTC`), WAIT, 'the window state line');
-    await must(stack.client.PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId } }, body: { maintenance_windows: [] } }));
+    await eventually(
+      async () =>
+        ((await stateLine().textContent()) ?? '').startsWith(
+          `Paused by a maintenance window until ${ends.toISOString().slice(0, 19).replace('T', ' ')} UTC`,
+        ),
+      WAIT,
+      'the window state line',
+    );
+    await must(
+      stack.client.PATCH('/v1/endpoints/{endpointId}', {
+        params: { path: { endpointId } },
+        body: { maintenance_windows: [] },
+      }),
+    );
     await page.reload();
-    await eventually(async () => (await stateLine().textContent()) === 'Enabled: accepting requests.', WAIT, 'enabled again');
+    await eventually(
+      async () => (await stateLine().textContent()) === 'Enabled: accepting requests.',
+      WAIT,
+      'enabled again',
+    );
   });
 
   it('shows “Settings saved.” beside Save, and drops it at the next edit', async () => {
@@ -156,14 +212,18 @@ describe('controls that say what they do (issue 27, item 4)', () => {
     const summary = form.locator('.error-summary');
     await summary.waitFor({ timeout: WAIT });
     await summary.getByRole('button', { name: 'Header 1 name' }).waitFor();
-    expect(await form.locator('[data-field-error="config.custom_headers[0].name"]').textContent()).toContain('is not a valid header name');
+    expect(await form.locator('[data-field-error="config.custom_headers[0].name"]').textContent()).toContain(
+      'is not a valid header name',
+    );
     expect(await form.textContent()).not.toMatch(/config\.custom_headers/);
     await shoot('target-errors');
     await form.getByRole('button', { name: 'Cancel' }).click();
   });
 
   it('asks before disabling or deleting a target, and confirms in the target’s own card', async () => {
-    const card = page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name: 'receiver', exact: true }) });
+    const card = page.locator('.card.target', {
+      has: page.getByRole('heading', { level: 3, name: 'receiver', exact: true }),
+    });
     await card.getByRole('switch', { name: 'Enabled' }).click();
     const dialog = page.getByRole('dialog', { name: 'Disable receiver?' });
     await dialog.getByRole('button', { name: 'Disable target' }).click();
@@ -182,7 +242,9 @@ describe('the same pages on a 390×844 phone (issue 27, item 5)', () => {
     // rows of every kind for the cards: accepted and delivered, and a refused media type
     receiver.respondWith({ status: 200, body: 'ok' });
     for (let i = 0; i < 3; i++) expect((await send(`{"n":${i}}`)).status).toBe(202);
-    expect((await fetch(ingestUrl, { method: 'POST', headers: { 'content-type': 'image/png' }, body: 'x' })).status).toBe(415);
+    expect(
+      (await fetch(ingestUrl, { method: 'POST', headers: { 'content-type': 'image/png' }, body: 'x' })).status,
+    ).toBe(415);
     await page.setViewportSize(PHONE);
   });
 
@@ -228,7 +290,11 @@ describe('the same pages on a 390×844 phone (issue 27, item 5)', () => {
     await page.getByRole('button', { name: 'Hide filters' }).click();
     await page.getByRole('button', { name: 'Filters (1 set)' }).waitFor();
     expect(await sourceIp.isVisible()).toBe(false);
-    await page.locator('tr[data-event-id]', { hasText: 'Completed (ACCEPTED)' }).first().getByRole('button', { name: /^Show details of the request/ }).click();
+    await page
+      .locator('tr[data-event-id]', { hasText: 'Completed (ACCEPTED)' })
+      .first()
+      .getByRole('button', { name: /^Show details of the request/ })
+      .click();
     await visible(/Delivery .* to receiver/);
     expect(await scrollsSideways()).toBe(false);
   });
@@ -236,7 +302,9 @@ describe('the same pages on a 390×844 phone (issue 27, item 5)', () => {
   it('keeps an endpoint’s tabs on one row', async () => {
     await page.goto(`${stack.dashboardUrl}#/endpoints/${endpointId}/audit`);
     await page.getByRole('heading', { level: 2, name: 'Audit history' }).waitFor();
-    const tops = await Promise.all(['Settings', 'Outputs', 'Activity', 'Audit'].map(async (name) => (await tab(name).boundingBox())!.y));
+    const tops = await Promise.all(
+      ['Settings', 'Outputs', 'Activity', 'Audit'].map(async (name) => (await tab(name).boundingBox())!.y),
+    );
     expect(new Set(tops).size).toBe(1);
     expect(await scrollsSideways()).toBe(false);
     await shoot('endpoint-tabs');

@@ -51,9 +51,12 @@ async function sendShownCurl(): Promise<number> {
 
 /** The account's endpoints and an endpoint's targets, as the API has them after a step in the page. */
 const endpoints = async () => (await must(stack.client.GET('/v1/endpoints'))).data;
-const targetsOf = async (endpointId: string) => (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data;
-const visible = (text: string | RegExp, timeout = 30000) => page.getByText(text).first().waitFor({ state: 'visible', timeout });
-const endpointTab = (name: string) => page.getByRole('navigation', { name: 'Endpoint sections' }).getByRole('link', { name });
+const targetsOf = async (endpointId: string) =>
+  (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data;
+const visible = (text: string | RegExp, timeout = 30000) =>
+  page.getByText(text).first().waitFor({ state: 'visible', timeout });
+const endpointTab = (name: string) =>
+  page.getByRole('navigation', { name: 'Endpoint sections' }).getByRole('link', { name });
 /**
  * Opens a page from the main navigation and waits for its heading: the click returns before the
  * hash change renders, and until then the page before it (an activity list full of links named
@@ -64,7 +67,8 @@ async function openMain(name: 'Endpoints' | 'Request activity' | 'Usage' | 'API 
   await page.getByRole('heading', { level: 1, name }).waitFor();
 }
 /** An endpoint's link in the endpoints list (the activity rows link to it by the same name). */
-const endpointLink = (name: string) => page.getByRole('table', { name: 'Endpoints and their state' }).getByRole('link', { name, exact: true });
+const endpointLink = (name: string) =>
+  page.getByRole('table', { name: 'Endpoints and their state' }).getByRole('link', { name, exact: true });
 
 describe('dashboard in Chromium against the real stack', () => {
   it('signs in with an API key into an HttpOnly, SameSite=Strict session the page script cannot read', async () => {
@@ -134,7 +138,12 @@ describe('dashboard in Chromium against the real stack', () => {
     const expander = page.getByRole('button', { name: /^Show details of the request/ }).first();
     await expander.focus();
     await page.keyboard.press('Enter');
-    expect(await page.getByRole('button', { name: /^Hide details of the request/ }).first().getAttribute('aria-expanded')).toBe('true');
+    expect(
+      await page
+        .getByRole('button', { name: /^Hide details of the request/ })
+        .first()
+        .getAttribute('aria-expanded'),
+    ).toBe('true');
     await visible(/HTTP 200/);
     await visible(delivered!.headers['x-relay-event-id'] as string);
     await visible(/Delivery latency/);
@@ -161,7 +170,11 @@ describe('dashboard in Chromium against the real stack', () => {
   });
 
   it('filters by Errors after a failing target, in the cross-endpoint view', async () => {
-    receiver.respondWith({ status: 400, headers: { 'content-type': 'text/plain', 'set-cookie': 'sid=receiver-secret', 'x-request-id': 'rq-77' }, body: 'no thanks' });
+    receiver.respondWith({
+      status: 400,
+      headers: { 'content-type': 'text/plain', 'set-cookie': 'sid=receiver-secret', 'x-request-id': 'rq-77' },
+      body: 'no thanks',
+    });
     await endpointTab('Settings').click();
     expect(await sendShownCurl()).toBe(202);
     await receiver.waitForRequests(3, 15000);
@@ -170,7 +183,10 @@ describe('dashboard in Chromium against the real stack', () => {
     await page.getByText('Errors', { exact: true }).click();
     await visible('Delivery failed (ACCEPTED)');
     expect(await page.getByText('Completed (ACCEPTED)').count()).toBe(0);
-    await page.getByRole('button', { name: /^Show details of the request/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Show details of the request/ })
+      .first()
+      .click();
     await visible(/HTTP 400/);
     // what the receiver answered (issue 27, item 1): status and time, headers with the cookie
     // redacted, the body — opened as a person would
@@ -182,7 +198,11 @@ describe('dashboard in Chromium against the real stack', () => {
     expect(await page.content()).not.toContain('receiver-secret');
     const failedId = (await page.locator('tr[data-event-id]').first().getAttribute('data-event-id'))!;
     const row = await must(stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId: failedId } } })); // checked against the OpenAPI document
-    expect(row.deliveries[0]!.attempts[0]!.response).toMatchObject({ body: 'no thanks', body_truncated: false, headers: { 'x-request-id': 'rq-77', 'set-cookie': '[redacted]' } });
+    expect(row.deliveries[0]!.attempts[0]!.response).toMatchObject({
+      body: 'no thanks',
+      body_truncated: false,
+      headers: { 'x-request-id': 'rq-77', 'set-cookie': '[redacted]' },
+    });
     await shoot('activity');
 
     await page.getByText('All', { exact: true }).click();
@@ -211,7 +231,10 @@ describe('dashboard in Chromium against the real stack', () => {
     await page.getByText('Errors', { exact: true }).click();
     await visible('Delivery failed (ACCEPTED)');
     const failed = (await page.locator('tr[data-event-id]').first().getAttribute('data-event-id'))!;
-    await page.getByRole('button', { name: /^Show details of the request/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Show details of the request/ })
+      .first()
+      .click();
     // Resend asks which targets (all ticked) and confirms
     await page.getByRole('button', { name: 'Resend…' }).click();
     await page.getByRole('button', { name: 'Resend to 1 target' }).click();
@@ -227,7 +250,11 @@ describe('dashboard in Chromium against the real stack', () => {
   it('retries every failed delivery of the Errors view as a bulk retry job, with its progress', async () => {
     receiver.respondWith({ status: 400, body: 'down again' });
     const [ep] = await endpoints();
-    const sent = await fetch(ep!.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"bulk":1}' });
+    const sent = await fetch(ep!.ingest_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"bulk":1}',
+    });
     expect(sent.status).toBe(202);
     // the 202 names the event in X-Relay-Event-Id (its body is the spec's fixed one)
     const bulkEvent = sent.headers.get('x-relay-event-id')!;
@@ -236,7 +263,11 @@ describe('dashboard in Chromium against the real stack', () => {
     // the receiver is fixed: clear the flag its failure set, then retry from the Errors view
     const [target] = await targetsOf(ep!.id);
     const at = { params: { path: { endpointId: ep!.id, targetId: target!.id } } };
-    await eventually(async () => (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', at))).flagged !== null, 15000, 'the target to be flagged');
+    await eventually(
+      async () => (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', at))).flagged !== null,
+      15000,
+      'the target to be flagged',
+    );
     await must(stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}/flag', at));
     receiver.respondWith({ status: 200, body: 'ok' });
 
@@ -279,7 +310,9 @@ describe('dashboard in Chromium against the real stack', () => {
     const paused = await must(stack.client.POST('/v1/endpoints', { body: { name: 'billing' } }));
     await must(stack.client.POST('/v1/endpoints/{endpointId}/pause', { params: { path: { endpointId: paused.id } } }));
     const disabled = await must(stack.client.POST('/v1/endpoints', { body: { name: 'legacy' } }));
-    await must(stack.client.POST('/v1/endpoints/{endpointId}/disable', { params: { path: { endpointId: disabled.id } } }));
+    await must(
+      stack.client.POST('/v1/endpoints/{endpointId}/disable', { params: { path: { endpointId: disabled.id } } }),
+    );
     await openMain('Endpoints');
     await endpointLink('legacy').waitFor();
     const actor = stack.apiKey.slice(0, 7);

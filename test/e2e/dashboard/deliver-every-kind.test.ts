@@ -20,7 +20,17 @@ import { startOutputsDeliverer } from '../../support/outputs-deliverer';
 import { startService } from '../../support/services';
 import { startTestSmtpServer } from '../../support/smtp-server';
 import type { TestSmtpServer } from '../../support/smtp-server';
-import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, SLACK_PATH, SLACK_URL, TEAMS_SIG, TEAMS_URL, TEAMS_WORKFLOW, TELEGRAM_TOKEN } from '../../integration/chat-targets/fixtures';
+import {
+  DISCORD_ID,
+  DISCORD_TOKEN,
+  DISCORD_URL,
+  SLACK_PATH,
+  SLACK_URL,
+  TEAMS_SIG,
+  TEAMS_URL,
+  TEAMS_WORKFLOW,
+  TELEGRAM_TOKEN,
+} from '../../integration/chat-targets/fixtures';
 import { newSpreadsheetId, SA_EMAIL, serviceAccount } from '../../integration/spreadsheet-target/fixtures';
 import { launchBrowser } from './browser';
 import type { Browser } from './browser';
@@ -79,7 +89,12 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'platforms-ca.pem'), chatFakes.map((t) => t.ca).join('\n'));
 
   stack = await startDashboardStack('every-kind');
-  const chatEnv = { ...stack.env, SSRF_ALLOW_CIDRS: '127.0.0.1/32', HOST_ROUTES: chatFakes.flatMap((t) => t.routes).join(','), NODE_EXTRA_CA_CERTS: path.join(dir, 'platforms-ca.pem') };
+  const chatEnv = {
+    ...stack.env,
+    SSRF_ALLOW_CIDRS: '127.0.0.1/32',
+    HOST_ROUTES: chatFakes.flatMap((t) => t.routes).join(','),
+    NODE_EXTRA_CA_CERTS: path.join(dir, 'platforms-ca.pem'),
+  };
   const chat = await startService('chat-deliverer', chatEnv);
   logs.push(() => chat.output());
   stopAfter.push(() => chat.stop());
@@ -99,7 +114,16 @@ afterAll(async () => {
   await browser?.close();
   for (const stop of stopAfter) await stop();
   await stack?.stop();
-  await Promise.all([receiver?.close(), laptop?.close(), slack?.close(), discord?.close(), teams?.close(), telegram?.close(), google?.close(), smtp?.close()]);
+  await Promise.all([
+    receiver?.close(),
+    laptop?.close(),
+    slack?.close(),
+    discord?.close(),
+    teams?.close(),
+    telegram?.close(),
+    google?.close(),
+    smtp?.close(),
+  ]);
 });
 
 /** How a person fills each kind's form, after choosing the kind and typing the target's name. */
@@ -112,9 +136,21 @@ const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise
       await form.getByLabel('Enforce HTTPS', { exact: true }).uncheck();
     },
   },
-  { name: 'slack-alerts', label: 'Block-style chat webhook (Slack-like)', fill: (form) => form.getByLabel('Chat webhook URL', { exact: true }).fill(SLACK_URL) },
-  { name: 'discord-orders', label: 'Embed-style chat webhook (Discord-like)', fill: (form) => form.getByLabel('Chat webhook URL', { exact: true }).fill(DISCORD_URL) },
-  { name: 'teams-ops', label: 'Microsoft Teams (Workflows webhook)', fill: (form) => form.getByLabel('Workflows webhook URL', { exact: true }).fill(TEAMS_URL) },
+  {
+    name: 'slack-alerts',
+    label: 'Block-style chat webhook (Slack-like)',
+    fill: (form) => form.getByLabel('Chat webhook URL', { exact: true }).fill(SLACK_URL),
+  },
+  {
+    name: 'discord-orders',
+    label: 'Embed-style chat webhook (Discord-like)',
+    fill: (form) => form.getByLabel('Chat webhook URL', { exact: true }).fill(DISCORD_URL),
+  },
+  {
+    name: 'teams-ops',
+    label: 'Microsoft Teams (Workflows webhook)',
+    fill: (form) => form.getByLabel('Workflows webhook URL', { exact: true }).fill(TEAMS_URL),
+  },
   {
     name: 'telegram-ops',
     label: 'Telegram bot message',
@@ -137,7 +173,9 @@ const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise
     name: 'orders-sheet',
     label: 'Spreadsheet (Google Sheets)',
     fill: async (form) => {
-      await form.getByLabel('Spreadsheet id or URL', { exact: true }).fill(`https://docs.google.com/spreadsheets/d/${spreadsheetId}/edit#gid=0`);
+      await form
+        .getByLabel('Spreadsheet id or URL', { exact: true })
+        .fill(`https://docs.google.com/spreadsheets/d/${spreadsheetId}/edit#gid=0`);
       await form.getByLabel('Service account key (JSON)', { exact: true }).fill(sa.keyFile);
     },
   },
@@ -161,15 +199,26 @@ describe('issue 23: an event delivered to a target of every kind, added through 
       await form().getByRole('button', { name: 'Add target' }).click();
       await page.getByRole('heading', { level: 3, name: t.name, exact: true }).waitFor({ timeout: WAIT });
     }
-    const saved = (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: endpoint.id } } }))).data;
+    const saved = (
+      await must(
+        stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: endpoint.id } } }),
+      )
+    ).data;
     expect(saved.map((t) => t.kind).sort()).toEqual([...kinds].sort());
 
     // a developer listens for the CLI session target, forwarding to their local server
     const cliTarget = saved.find((t) => t.kind === 'cli')!;
-    const cli = await relayListen([endpoint.id, '--target', cliTarget.id, '--forward', laptop.url('/hook')], { RELAY_API_URL: stack.services['management-api']!.url, RELAY_API_KEY: stack.apiKey });
+    const cli = await relayListen([endpoint.id, '--target', cliTarget.id, '--forward', laptop.url('/hook')], {
+      RELAY_API_URL: stack.services['management-api']!.url,
+      RELAY_API_KEY: stack.apiKey,
+    });
     stopAfter.unshift(() => cli.kill('SIGTERM'));
 
-    const sent = await fetch(endpoint.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order: { id: 7, total: '12.50' } }) });
+    const sent = await fetch(endpoint.ingest_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ order: { id: 7, total: '12.50' } }),
+    });
     expect(sent.status).toBe(202);
 
     const [hook] = await receiver.waitForRequests(1, WAIT);
@@ -192,12 +241,19 @@ describe('issue 23: an event delivered to a target of every kind, added through 
     expect(mail!.parsed.subject).toBe('Order 7');
     expect(mail!.parsed.text).toBe(JSON.stringify({ order: { id: 7, total: '12.50' } }, null, 2));
     expect(mail!.envelope.to).toEqual(['ops@example.com']);
-    const rows = await eventually(async () => google.rows(spreadsheetId).length === 2 && google.rows(spreadsheetId), WAIT, 'the sheet row');
+    const rows = await eventually(
+      async () => google.rows(spreadsheetId).length === 2 && google.rows(spreadsheetId),
+      WAIT,
+      'the sheet row',
+    );
     expect(rows[0]).toEqual(['relay_delivery_id', 'order']);
     expect(rows[1]![1]).toBe('{"id":7,"total":"12.50"}');
 
     // the request's activity row, expanded in the dashboard, shows each delivery delivered
-    await page.getByRole('navigation', { name: 'Endpoint sections' }).getByRole('link', { name: 'Request activity' }).click();
+    await page
+      .getByRole('navigation', { name: 'Endpoint sections' })
+      .getByRole('link', { name: 'Request activity' })
+      .click();
     const row = page.locator(`tr[data-event-id="${eventId}"]`);
     await row.waitFor({ timeout: WAIT });
     await row.getByRole('button', { name: /^Show details of the request/ }).click();
@@ -209,7 +265,20 @@ describe('issue 23: an event delivered to a target of every kind, added through 
 
     // nothing of a credential in an API answer, the activity row or a deliverer's log line
     const activity = await must(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpoint.id } } }));
-    const shown = [JSON.stringify(saved), JSON.stringify(activity), await page.locator('main').textContent(), ...logs.map((l) => l())].join('\n');
-    for (const secret of [TELEGRAM_TOKEN.split(':')[1]!, DISCORD_TOKEN, SLACK_PATH.split('/').at(-1)!, TEAMS_SIG, SMTP_PASS, 'PRIVATE KEY']) expect(shown).not.toContain(secret);
+    const shown = [
+      JSON.stringify(saved),
+      JSON.stringify(activity),
+      await page.locator('main').textContent(),
+      ...logs.map((l) => l()),
+    ].join('\n');
+    for (const secret of [
+      TELEGRAM_TOKEN.split(':')[1]!,
+      DISCORD_TOKEN,
+      SLACK_PATH.split('/').at(-1)!,
+      TEAMS_SIG,
+      SMTP_PASS,
+      'PRIVATE KEY',
+    ])
+      expect(shown).not.toContain(secret);
   });
 });

@@ -17,7 +17,11 @@ let endpointId: string;
 
 beforeAll(async () => {
   stack = await startStack('dashroles', { only: ['management-api'] });
-  const ep = await must(stack.client.POST('/v1/endpoints', { body: { name: 'orders', inbound_auth: { type: 'BEARER', tokens: ['tok_0123456789abcdefWXYZ'] } } }));
+  const ep = await must(
+    stack.client.POST('/v1/endpoints', {
+      body: { name: 'orders', inbound_auth: { type: 'BEARER', tokens: ['tok_0123456789abcdefWXYZ'] } },
+    }),
+  );
   endpointId = ep.id;
   browser = await launchBrowser();
 });
@@ -63,7 +67,11 @@ describe('the dashboard by role', () => {
 
   it('shows a viewer every page it may read, with every control disabled, and no Usage or API keys', async () => {
     const page = await signIn(viewerKey);
-    expect(await mainNav(page).getByRole('link').allTextContents()).toEqual(['Endpoints', 'Request activity', 'Alerts']);
+    expect(await mainNav(page).getByRole('link').allTextContents()).toEqual([
+      'Endpoints',
+      'Request activity',
+      'Alerts',
+    ]);
     expect(await page.getByRole('button', { name: 'Create endpoint' }).count()).toBe(0);
     // alert rules are read, never changed or tested, by a viewer
     await mainNav(page).getByRole('link', { name: 'Alerts' }).click();
@@ -74,7 +82,8 @@ describe('the dashboard by role', () => {
     await page.getByRole('link', { name: 'orders' }).click();
     await page.getByRole('heading', { level: 1, name: 'orders' }).waitFor();
     expect(await page.getByRole('switch', { name: 'Enabled' }).isDisabled()).toBe(true);
-    for (const name of ['Pause', 'Send test request', 'Delete…']) expect(await page.getByRole('button', { name, exact: true }).isDisabled()).toBe(true);
+    for (const name of ['Pause', 'Send test request', 'Delete…'])
+      expect(await page.getByRole('button', { name, exact: true }).isDisabled()).toBe(true);
     expect(await page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Save settings' }).count()).toBe(0);
     // a viewer never sees a secret's hint; the secret shows as set
@@ -113,7 +122,9 @@ describe('the dashboard by role', () => {
 
     await viewer.reload();
     await viewer.getByLabel('API key', { exact: true }).waitFor();
-    const res = await fetch(`${stack.services['management-api']!.url}/v1/endpoints/${endpointId}`, { headers: { authorization: `Bearer ${viewerKey}` } });
+    const res = await fetch(`${stack.services['management-api']!.url}/v1/endpoints/${endpointId}`, {
+      headers: { authorization: `Bearer ${viewerKey}` },
+    });
     expect(res.status).toBe(401);
     await viewer.context().close();
     await owner.context().close();

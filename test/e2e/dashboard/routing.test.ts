@@ -55,7 +55,9 @@ describe('routing rules in the dashboard', () => {
     await form().getByLabel('Rule 2 number', { exact: true }).fill('99.5');
     await form().getByRole('button', { name: 'Add target' }).click();
     await page.getByRole('heading', { level: 3, name: 'sales', exact: true }).waitFor({ timeout: WAIT });
-    const [saved] = (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data;
+    const [saved] = (
+      await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))
+    ).data;
     expect(saved!.routing).toEqual({
       match: 'any',
       rules: [
@@ -78,7 +80,12 @@ describe('routing rules in the dashboard', () => {
 
   it('an event that does not meet the rules is not sent, and its row says the target was not routed', async () => {
     const [ep] = (await must(stack.client.GET('/v1/endpoints'))).data;
-    const send = (body: unknown) => fetch(ep!.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const send = (body: unknown) =>
+      fetch(ep!.ingest_url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     expect((await send({ type: 'order.created', amount: 5 })).status).toBe(202);
     expect((await send({ type: 'order.paid', amount: 5 })).status).toBe(202);
     const [delivered] = await receiver.waitForRequests(1, WAIT);
@@ -87,7 +94,10 @@ describe('routing rules in the dashboard', () => {
     await page.goto(`${stack.dashboardUrl}#/endpoints/${endpointId}/activity`);
     await page.locator('tr[data-event-id]').nth(1).waitFor({ timeout: WAIT });
     // newest first: the second row is the event no rule matched
-    await page.getByRole('button', { name: /^Show details of the request/ }).nth(1).click();
+    await page
+      .getByRole('button', { name: /^Show details of the request/ })
+      .nth(1)
+      .click();
     await visible('not routed');
     await visible(/the payload did not meet its routing rules/);
     expect(receiver.requests).toHaveLength(1);

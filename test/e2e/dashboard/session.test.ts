@@ -29,7 +29,11 @@ interface Signed {
 }
 
 async function signIn(key = stack.apiKey, headers: Record<string, string> = {}): Promise<Signed> {
-  const res = await fetch(`${base}/session`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ api_key: key }) });
+  const res = await fetch(`${base}/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ api_key: key }),
+  });
   expect(res.status).toBe(201);
   const setCookie = res.headers.get('set-cookie') ?? '';
   const body = (await res.json()) as Record<string, unknown>;
@@ -100,7 +104,11 @@ describe('sign-in', () => {
   });
 
   it('refuses a sign-in posted from another site (login CSRF)', async () => {
-    const res = await call('/session', { method: 'POST', headers: { origin: 'https://evil.example' }, body: { api_key: stack.apiKey } });
+    const res = await call('/session', {
+      method: 'POST',
+      headers: { origin: 'https://evil.example' },
+      body: { api_key: stack.apiKey },
+    });
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ code: 'csrf_failed' });
   });
@@ -129,7 +137,9 @@ describe('requests made with the session cookie', () => {
       expect(res.status).toBe(403);
       expect(await res.json()).toMatchObject({ code: 'csrf_failed' });
     }
-    const list = (await (await call('/v1/endpoints', { headers: { cookie: s.cookie } })).json()) as { data: Array<{ name: string }> };
+    const list = (await (await call('/v1/endpoints', { headers: { cookie: s.cookie } })).json()) as {
+      data: Array<{ name: string }>;
+    };
     expect(list.data.map((e) => e.name)).not.toContain('csrf-victim');
   });
 
@@ -140,7 +150,9 @@ describe('requests made with the session cookie', () => {
     expect(created.status).toBe(201);
     const id = ((await created.json()) as { id: string }).id;
     expect((await call(`/v1/endpoints/${id}/pause`, { method: 'POST', headers })).status).toBe(200);
-    const audit = (await (await call(`/v1/endpoints/${id}/audit`, { headers })).json()) as { data: Array<{ action: string; actor: string }> };
+    const audit = (await (await call(`/v1/endpoints/${id}/audit`, { headers })).json()) as {
+      data: Array<{ action: string; actor: string }>;
+    };
     expect(audit.data[0]).toMatchObject({ action: 'paused', actor: stack.apiKey.slice(0, 7) });
   });
 
@@ -163,7 +175,11 @@ describe('requests made with the session cookie', () => {
   });
 
   it('ignores a forged or unknown session id (401, as without a cookie)', async () => {
-    for (const cookie of ['relay_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'relay_session=../../etc', 'relay_session=']) {
+    for (const cookie of [
+      'relay_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      'relay_session=../../etc',
+      'relay_session=',
+    ]) {
       expect((await call('/v1/endpoints', { headers: { cookie } })).status).toBe(401);
     }
   });

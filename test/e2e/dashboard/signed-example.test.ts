@@ -22,7 +22,11 @@ const apiCalls: string[] = [];
 
 beforeAll(async () => {
   stack = await startDashboardStack('dash-signed');
-  const created = await must(stack.client.POST('/v1/endpoints', { body: { name: 'repo-events', inbound_auth: { type: 'HMAC', preset: 'github', secrets: [SECRET] } } }));
+  const created = await must(
+    stack.client.POST('/v1/endpoints', {
+      body: { name: 'repo-events', inbound_auth: { type: 'HMAC', preset: 'github', secrets: [SECRET] } },
+    }),
+  );
   endpointId = created.id;
   browser = await launchBrowser();
   page = await browser.context.newPage();

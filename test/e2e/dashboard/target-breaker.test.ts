@@ -22,12 +22,18 @@ let endpointId = '';
 
 /** generous: the machine these run on is shared, and a render can wait seconds for a core */
 const WAIT = 30_000;
-const card = (): Locator => page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name: 'flaky receiver', exact: true }) });
-const targets = async () => (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data;
+const card = (): Locator =>
+  page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name: 'flaky receiver', exact: true }) });
+const targets = async () =>
+  (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data;
 const stateOf = async (): Promise<string> => (await targets())[0]!.breaker_state.state;
 const send = async (n: number): Promise<void> => {
   for (let i = 0; i < n; i++) {
-    const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ i }) });
+    const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ i }),
+    });
     expect(res.status).toBe(202);
   }
 };
@@ -84,13 +90,17 @@ describe('a target’s breaker and Pause / Resume in the dashboard', () => {
     await card().getByRole('button', { name: 'Pause', exact: true }).click();
     await page.getByText('flaky receiver paused: its deliveries are held until resumed.').waitFor({ timeout: WAIT });
     await card().getByText('Paused', { exact: true }).waitFor({ timeout: WAIT });
-    await card().getByText(/Paused by hand: deliveries are held/).waitFor({ timeout: WAIT });
+    await card()
+      .getByText(/Paused by hand: deliveries are held/)
+      .waitFor({ timeout: WAIT });
     expect(await stateOf()).toBe('paused');
 
     failing = false;
     await send(3);
     await card().getByRole('button', { name: 'Resume', exact: true }).click();
-    await page.getByText('flaky receiver resumed: held deliveries are sent within a minute.').waitFor({ timeout: WAIT });
+    await page
+      .getByText('flaky receiver resumed: held deliveries are sent within a minute.')
+      .waitFor({ timeout: WAIT });
     await card().getByRole('button', { name: 'Pause', exact: true }).waitFor({ timeout: WAIT });
     expect(await card().getByText('Paused', { exact: true }).count()).toBe(0);
     expect(await stateOf()).toBe('closed');
@@ -100,7 +110,9 @@ describe('a target’s breaker and Pause / Resume in the dashboard', () => {
   it('sets the target’s delivery limits and breaker settings in its form, drawn from their description', async () => {
     await card().getByRole('button', { name: 'Edit…' }).click();
     const form = page.locator('form.target-form');
-    await form.getByText('Leave Rate and At most in flight empty for the kind’s default (none).').waitFor({ timeout: WAIT });
+    await form
+      .getByText('Leave Rate and At most in flight empty for the kind’s default (none).')
+      .waitFor({ timeout: WAIT });
     await form.getByLabel('Rate', { exact: true }).fill('5');
     await form.getByLabel('Per', { exact: true }).selectOption('minute');
     await form.getByLabel('Probe after (s)', { exact: true }).fill('0');

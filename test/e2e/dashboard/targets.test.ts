@@ -19,7 +19,8 @@ let endpointId: string;
 
 const SLACK = 'https://hooks.slack.com/services/T000/B000/XXXX';
 const DISCORD = 'https://discord.com/api/webhooks/123456789012345678/tok-EN_1';
-const TEAMS = 'https://prod-12.westeurope.logic.azure.com:443/workflows/0123456789abcdef0123456789abcdef/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=teamsSig_0123456789abcdefXYZ';
+const TEAMS =
+  'https://prod-12.westeurope.logic.azure.com:443/workflows/0123456789abcdef0123456789abcdef/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=teamsSig_0123456789abcdefXYZ';
 const SHEET_ID = '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms';
 /** A service account key as Google's console downloads it, with a real (throwaway) RSA key. */
 const serviceAccountKey = (): string =>
@@ -27,7 +28,9 @@ const serviceAccountKey = (): string =>
     type: 'service_account',
     client_email: 'relay@demo.iam.gserviceaccount.com',
     private_key_id: 'k1',
-    private_key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    private_key: generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString(),
   });
 
 /**
@@ -125,14 +128,18 @@ const CASES: KindCase[] = [
     kind: 'spreadsheet',
     label: 'Spreadsheet (Google Sheets)',
     add: async (form) => {
-      await form.getByLabel('Spreadsheet id or URL', { exact: true }).fill(`https://docs.google.com/spreadsheets/d/${SHEET_ID}/edit#gid=0`);
+      await form
+        .getByLabel('Spreadsheet id or URL', { exact: true })
+        .fill(`https://docs.google.com/spreadsheets/d/${SHEET_ID}/edit#gid=0`);
       const key = form.getByLabel('Service account key (JSON)', { exact: true });
       await key.pressSequentially('{"type":');
       await key.fill(serviceAccountKey());
       // a multi-line credential is masked while typed, as a password field is, and never spell-checked
       // (the tests are type-checked without the DOM library: the page's getComputedStyle is reached through globalThis)
       const styleOf = (el: unknown): string =>
-        (globalThis as unknown as { getComputedStyle(e: unknown): { getPropertyValue(p: string): string } }).getComputedStyle(el).getPropertyValue('-webkit-text-security');
+        (globalThis as unknown as { getComputedStyle(e: unknown): { getPropertyValue(p: string): string } })
+          .getComputedStyle(el)
+          .getPropertyValue('-webkit-text-security');
       expect(await key.evaluate(styleOf)).toBe('disc');
       expect(await key.getAttribute('spellcheck')).toBe('false');
     },
@@ -166,14 +173,24 @@ const CASES: KindCase[] = [
       await form.getByLabel('Use standard Webhooks signing', { exact: true }).check();
       await form.getByLabel('Signing secret', { exact: true }).fill(`whsec_${Buffer.alloc(32, 7).toString('base64')}`);
     },
-    shown: { url: 'https://hooks.example.com/in', enforce_https: true, auth: { type: 'bearer', token: '[redacted]' }, custom_headers: [{ name: 'X-Shop', value: '{{event_id}}', sensitive: false }], signing: { standard_webhooks: true, secret: '[redacted]' } },
+    shown: {
+      url: 'https://hooks.example.com/in',
+      enforce_https: true,
+      auth: { type: 'bearer', token: '[redacted]' },
+      custom_headers: [{ name: 'X-Shop', value: '{{event_id}}', sensitive: false }],
+      signing: { standard_webhooks: true, secret: '[redacted]' },
+    },
     change: async (form) => {
       await form.getByLabel('Token', { exact: true }).fill('tok-secret-2');
       await form.getByLabel('Use standard Webhooks signing', { exact: true }).uncheck();
       await form.getByLabel('Header forwarding', { exact: true }).selectOption('list');
       await form.getByLabel('Header names (one per line)', { exact: true }).fill('X-Shop\nX-Trace');
     },
-    changed: { signing: null, forward_headers: { mode: 'list', names: ['x-shop', 'x-trace'] }, auth: { type: 'bearer', token: '[redacted]' } },
+    changed: {
+      signing: null,
+      forward_headers: { mode: 'list', names: ['x-shop', 'x-trace'] },
+      auth: { type: 'bearer', token: '[redacted]' },
+    },
     secret: 'tok-secret',
   },
 ];
@@ -196,8 +213,10 @@ afterAll(async () => {
 
 /** generous: the machine these run on is shared, and a render can wait seconds for a core */
 const WAIT = 30_000;
-const targets = async () => (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data;
-const card = (name: string): Locator => page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name, exact: true }) });
+const targets = async () =>
+  (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data;
+const card = (name: string): Locator =>
+  page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name, exact: true }) });
 const form = (): Locator => page.locator('form.target-form');
 
 describe('issue 23: every target kind added, edited and deleted through the dashboard form', () => {
@@ -242,9 +261,15 @@ describe('issue 23: every target kind added, edited and deleted through the dash
     const after = await targets();
     expect(after).toHaveLength(1);
     expect(after[0]!.id).not.toBe(saved!.id);
-    expect(after[0]).toMatchObject({ kind: c.kind, name: `${first}-renamed`, config: c.changed, retry_schedule_ms: [1000, 60000] });
+    expect(after[0]).toMatchObject({
+      kind: c.kind,
+      name: `${first}-renamed`,
+      config: c.changed,
+      retry_schedule_ms: [1000, 60000],
+    });
     // the API and the summary show a credential as set, never its value
-    if (c.secret) expect(`${JSON.stringify(after[0])} ${await card(`${first}-renamed`).textContent()}`).not.toContain(c.secret);
+    if (c.secret)
+      expect(`${JSON.stringify(after[0])} ${await card(`${first}-renamed`).textContent()}`).not.toContain(c.secret);
 
     // delete
     await card(`${first}-renamed`).getByRole('button', { name: 'Delete…' }).click();

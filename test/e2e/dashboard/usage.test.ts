@@ -27,7 +27,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const send = async (ingestUrl: string): Promise<number> => (await fetch(ingestUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' })).status;
+const send = async (ingestUrl: string): Promise<number> =>
+  (await fetch(ingestUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' })).status;
 
 describe('Usage over time', () => {
   it('shows accepted events per day and per endpoint against the plan', async () => {
@@ -52,13 +53,16 @@ describe('Usage over time', () => {
     const perEndpoint = page.locator('table.usage-endpoints');
     await perEndpoint.waitFor({ timeout: WAIT });
     const rows: string[][] = [];
-    for (const tr of await perEndpoint.locator('tbody tr').all()) rows.push((await tr.locator('td').allTextContents()).map((t) => t.trim()));
+    for (const tr of await perEndpoint.locator('tbody tr').all())
+      rows.push((await tr.locator('td').allTextContents()).map((t) => t.trim()));
     const limit = daily.limit;
     expect(rows).toEqual([
       ['orders', '3', `${((3 / limit) * 100).toFixed(1)}%`, '3'],
       ['billing', '1', `${((1 / limit) * 100).toFixed(1)}%`, '1'],
     ]);
-    const lastDay = (await page.locator('table.usage-days tbody tr').last().locator('td').allTextContents()).map((t) => t.trim());
+    const lastDay = (await page.locator('table.usage-days tbody tr').last().locator('td').allTextContents()).map((t) =>
+      t.trim(),
+    );
     expect(lastDay).toEqual([today, '4', `4 of ${limit.toLocaleString('en-US')}`]);
     expect(await page.locator('.usage-bar').count()).toBe(daily.days.length);
     await shoot('usage-over-time');

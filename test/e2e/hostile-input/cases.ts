@@ -47,7 +47,10 @@ export interface Ctx {
 }
 
 export const ANY: Expectation = { statuses: DESIGNED_STATUSES };
-export const only = (status: number, ...codes: string[]): Expectation => ({ statuses: [status], ...(codes.length ? { codes } : {}) });
+export const only = (status: number, ...codes: string[]): Expectation => ({
+  statuses: [status],
+  ...(codes.length ? { codes } : {}),
+});
 export const ACCEPTED: Expectation = { statuses: [202] };
 
 export interface BodyRequest {
@@ -77,9 +80,19 @@ export function bodyRequest(ctx: Ctx, r: BodyRequest): HostileCase {
   const { rng, roster } = ctx;
   const valid = r.authValid ?? rng.bool(0.9);
   const credentials = roster.credentials(r.role, r.body, valid, rng.int(0, 1));
-  const headers = [...(r.contentType === null ? [] : [`Content-Type: ${r.contentType ?? defaultType(roster.format(r.role))}`]), ...credentials, ...(r.headers ?? [])];
+  const headers = [
+    ...(r.contentType === null ? [] : [`Content-Type: ${r.contentType ?? defaultType(roster.format(r.role))}`]),
+    ...credentials,
+    ...(r.headers ?? []),
+  ];
   const method = r.method ?? 'POST';
-  const shape: RequestShape = { method, target: `/relay/${roster.id[r.role]}${r.query !== undefined ? `?${r.query}` : ''}`, headers, body: r.body, framing: r.framing };
+  const shape: RequestShape = {
+    method,
+    target: `/relay/${roster.id[r.role]}${r.query !== undefined ? `?${r.query}` : ''}`,
+    headers,
+    body: r.body,
+    framing: r.framing,
+  };
   const refusedAuth = roster.authenticated(r.role) && !valid && r.body.length <= MAX_BODY;
   return {
     cls: r.cls,

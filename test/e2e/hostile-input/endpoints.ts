@@ -29,23 +29,59 @@ interface Role {
 const fast = { rate_limit_per_minute: 100000 };
 
 export const ROLES = {
-  json_open: { settings: { payload_format: 'json', methods: ['POST', 'PUT', 'PATCH'] }, auth: { type: 'NONE' }, target: true },
-  json_github: { settings: { payload_format: 'json' }, auth: { type: 'HMAC', preset: 'github', secret: 'hostile-github-secret-0001' } },
-  json_stripe: { settings: { payload_format: 'json' }, auth: { type: 'HMAC', preset: 'stripe', secret: 'whsec_hostile_stripe_0001' } },
+  json_open: {
+    settings: { payload_format: 'json', methods: ['POST', 'PUT', 'PATCH'] },
+    auth: { type: 'NONE' },
+    target: true,
+  },
+  json_github: {
+    settings: { payload_format: 'json' },
+    auth: { type: 'HMAC', preset: 'github', secret: 'hostile-github-secret-0001' },
+  },
+  json_stripe: {
+    settings: { payload_format: 'json' },
+    auth: { type: 'HMAC', preset: 'stripe', secret: 'whsec_hostile_stripe_0001' },
+  },
   json_bearer: { settings: { payload_format: 'json' }, auth: { type: 'BEARER', token: 'hostile-bearer-token-0001' } },
   // with TRUST_PROXY_HOPS=1 the last X-Forwarded-For entry is the source address
-  json_ipallow: { settings: { payload_format: 'json', ip_access: { allow: ['127.0.0.1'], deny: [] } }, auth: { type: 'NONE' } },
+  json_ipallow: {
+    settings: { payload_format: 'json', ip_access: { allow: ['127.0.0.1'], deny: [] } },
+    auth: { type: 'NONE' },
+  },
   form_open: { settings: { payload_format: 'form' }, auth: { type: 'NONE' }, target: true },
-  form_basic: { settings: { payload_format: 'form' }, auth: { type: 'BASIC', username: 'hostile', password: 'pa:ss-0001' } },
+  form_basic: {
+    settings: { payload_format: 'form' },
+    auth: { type: 'BASIC', username: 'hostile', password: 'pa:ss-0001' },
+  },
   xml_open: { settings: { payload_format: 'xml' }, auth: { type: 'NONE' }, target: true },
-  xml_apikey: { settings: { payload_format: 'xml' }, auth: { type: 'API_KEY', header: 'X-API-Key', key: 'hostile-api-key-0001' } },
+  xml_apikey: {
+    settings: { payload_format: 'xml' },
+    auth: { type: 'API_KEY', header: 'X-API-Key', key: 'hostile-api-key-0001' },
+  },
   text_open: { settings: { payload_format: 'text', methods: ['POST', 'PUT'] }, auth: { type: 'NONE' }, target: true },
-  query_open: { settings: { payload_format: 'query', methods: ['GET', 'HEAD', 'POST'] }, auth: { type: 'NONE' }, target: true },
-  b64_open: { settings: { payload_format: 'query_base64_json', query_param_name: 'd', methods: ['GET', 'POST'] }, auth: { type: 'NONE' }, target: true },
-  b64_bearer: { settings: { payload_format: 'query_base64_json', query_param_name: 'payload', methods: ['GET', 'POST'] }, auth: { type: 'BEARER', token: 'hostile-bearer-token-0002' } },
-  none_open: { settings: { payload_format: 'none', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] }, auth: { type: 'NONE' } },
+  query_open: {
+    settings: { payload_format: 'query', methods: ['GET', 'HEAD', 'POST'] },
+    auth: { type: 'NONE' },
+    target: true,
+  },
+  b64_open: {
+    settings: { payload_format: 'query_base64_json', query_param_name: 'd', methods: ['GET', 'POST'] },
+    auth: { type: 'NONE' },
+    target: true,
+  },
+  b64_bearer: {
+    settings: { payload_format: 'query_base64_json', query_param_name: 'payload', methods: ['GET', 'POST'] },
+    auth: { type: 'BEARER', token: 'hostile-bearer-token-0002' },
+  },
+  none_open: {
+    settings: { payload_format: 'none', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] },
+    auth: { type: 'NONE' },
+  },
   // the prototype-pollution canary: `{}` passes only if Object.prototype.hostile_polluted exists
-  json_canary: { settings: { payload_format: 'json', field_rules: [{ path: 'hostile_polluted', required: true }] }, auth: { type: 'NONE' } },
+  json_canary: {
+    settings: { payload_format: 'json', field_rules: [{ path: 'hostile_polluted', required: true }] },
+    auth: { type: 'NONE' },
+  },
 } satisfies Record<string, Role>;
 
 export type RoleName = keyof typeof ROLES;
@@ -61,12 +97,25 @@ export interface Roster {
 export async function createRoster(stack: Stack): Promise<Roster> {
   const id = {} as Record<RoleName, string>;
   for (const [name, role] of Object.entries(ROLES) as Array<[RoleName, Role]>) {
-    const created = await must(stack.client.POST('/v1/endpoints', { body: { name: `hostile ${name}`, ...fast, ...role.settings, inbound_auth: storedAuth(role.auth) } }));
+    const created = await must(
+      stack.client.POST('/v1/endpoints', {
+        body: { name: `hostile ${name}`, ...fast, ...role.settings, inbound_auth: storedAuth(role.auth) },
+      }),
+    );
     id[name] = created.id;
     if (role.target) {
       // port 9 (discard): nothing delivers in this suite, the address only has to be valid
-      const target = { kind: 'webhook', name: 'nowhere', config: { url: 'http://127.0.0.1:9/hook', enforce_https: false } } as const;
-      await must(stack.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: id[name] } }, body: target }));
+      const target = {
+        kind: 'webhook',
+        name: 'nowhere',
+        config: { url: 'http://127.0.0.1:9/hook', enforce_https: false },
+      } as const;
+      await must(
+        stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+          params: { path: { endpointId: id[name] } },
+          body: target,
+        }),
+      );
     }
   }
   return {
@@ -92,7 +141,8 @@ function storedAuth(auth: Auth): InboundAuthInput {
   }
 }
 
-const hmacHex = (secret: string, data: Buffer | string): string => createHmac('sha256', secret).update(data).digest('hex');
+const hmacHex = (secret: string, data: Buffer | string): string =>
+  createHmac('sha256', secret).update(data).digest('hex');
 
 function credentialLines(auth: Auth, body: Buffer, valid: boolean, variant: number): string[] {
   if (auth.type === 'NONE') return [];

@@ -1,6 +1,23 @@
 import type { Ctx, HostileCase } from './cases';
-import { badBase64, deepNesting, hugeKeyCounts, invalidJson, overlongBody, protoKeys, xmlEntities } from './payload-classes';
-import { chunkedBodies, contentLengthLies, malformedHeaders, oddMethods, oversizedHeaders, percentEncodingPaths, queryStrings, slowBodies } from './protocol-classes';
+import {
+  badBase64,
+  deepNesting,
+  hugeKeyCounts,
+  invalidJson,
+  overlongBody,
+  protoKeys,
+  xmlEntities,
+} from './payload-classes';
+import {
+  chunkedBodies,
+  contentLengthLies,
+  malformedHeaders,
+  oddMethods,
+  oversizedHeaders,
+  percentEncodingPaths,
+  queryStrings,
+  slowBodies,
+} from './protocol-classes';
 
 /**
  * How the run is mixed: each generator with its share of the requests (percent). Classes that

@@ -31,12 +31,14 @@ const QUEUE_UNAVAILABLE = { status: 503, code: 'delivery_queue_unavailable' };
 
 export function judge(result: RawResult, expect: Expectation, head: boolean): string | null {
   if (result.timedOut) return `no answer and no close within the bound (${describe(result)})`;
-  if (result.keptOpen) return `answered ${result.responses[0]?.status}, then kept the connection open although the request asked to close it`;
+  if (result.keptOpen)
+    return `answered ${result.responses[0]?.status}, then kept the connection open although the request asked to close it`;
   if (result.responses.length === 0) {
     if (expect.mayCloseUnanswered) return null;
     return `connection closed without an answer (${describe(result)})`;
   }
-  if (result.responses.length > 1 && !expect.several) return `${result.responses.length} answers to one request: ${result.responses.map((r) => r.status).join(', ')}`;
+  if (result.responses.length > 1 && !expect.several)
+    return `${result.responses.length} answers to one request: ${result.responses.map((r) => r.status).join(', ')}`;
   for (const r of result.responses) {
     const problem = designed(r, head) ?? expected(r, expect, head);
     if (problem) return problem;
@@ -46,27 +48,33 @@ export function judge(result: RawResult, expect: Expectation, head: boolean): st
 
 function expected(r: RawResponse, expect: Expectation, head: boolean): string | null {
   const code = codeOf(r);
-  if (expect.statuses.includes(202) && r.status === QUEUE_UNAVAILABLE.status && code === QUEUE_UNAVAILABLE.code) return null;
+  if (expect.statuses.includes(202) && r.status === QUEUE_UNAVAILABLE.status && code === QUEUE_UNAVAILABLE.code)
+    return null;
   if (!expect.statuses.includes(r.status)) return `expected ${expect.statuses.join('|')}, got ${summary(r)}`;
-  if (expect.codes && r.status !== 202 && !head && (code === undefined || !expect.codes.includes(code))) return `expected code ${expect.codes.join('|')}, got ${summary(r)}`;
+  if (expect.codes && r.status !== 202 && !head && (code === undefined || !expect.codes.includes(code)))
+    return `expected code ${expect.codes.join('|')}, got ${summary(r)}`;
   return null;
 }
 
 /** Whether one answer has a designed status and shape; null when it does. */
 export function designed(r: RawResponse, head: boolean): string | null {
-  if (!(DESIGNED_STATUSES as readonly number[]).includes(r.status)) return `status ${r.status} is not a designed answer: ${summary(r)}`;
+  if (!(DESIGNED_STATUSES as readonly number[]).includes(r.status))
+    return `status ${r.status} is not a designed answer: ${summary(r)}`;
   if (r.status === 503) {
     const code = codeOf(r);
-    if (!head && code !== 'endpoint_unavailable' && code !== 'delivery_queue_unavailable') return `503 with code ${code}: ${summary(r)}`;
+    if (!head && code !== 'endpoint_unavailable' && code !== 'delivery_queue_unavailable')
+      return `503 with code ${code}: ${summary(r)}`;
     if (r.headers['retry-after'] === undefined) return `503 without Retry-After: ${summary(r)}`;
   }
   if (r.status === 429 && r.headers['retry-after'] === undefined) return `429 without Retry-After: ${summary(r)}`;
   if (r.status === 405 && r.headers.allow === undefined) return `405 without Allow: ${summary(r)}`;
   if (head) return null;
-  if (r.status === 202) return r.body.toString('utf8') === '{"message":"Payload received"}' ? null : `202 with body ${clip(r.body)}`;
+  if (r.status === 202)
+    return r.body.toString('utf8') === '{"message":"Payload received"}' ? null : `202 with body ${clip(r.body)}`;
   if (!/^application\/json\b/i.test(r.headers['content-type'] ?? '')) return `no JSON body: ${summary(r)}`;
   const parsed = parse(r.body);
-  if (typeof parsed?.code !== 'string' || parsed.code === '' || typeof parsed.message !== 'string') return `body is not {code, message}: ${summary(r)}`;
+  if (typeof parsed?.code !== 'string' || parsed.code === '' || typeof parsed.message !== 'string')
+    return `body is not {code, message}: ${summary(r)}`;
   return null;
 }
 

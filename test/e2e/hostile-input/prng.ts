@@ -16,7 +16,8 @@ export class Prng {
     const given = env.HOSTILE_SEED;
     if (given !== undefined && given !== '') {
       const n = Number(given);
-      if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new Error(`HOSTILE_SEED must be an integer 0..2^32-1, got ${given}`);
+      if (!Number.isInteger(n) || n < 0 || n > 0xffffffff)
+        throw new Error(`HOSTILE_SEED must be an integer 0..2^32-1, got ${given}`);
       return n;
     }
     return randomInt(0, 0xffffffff);

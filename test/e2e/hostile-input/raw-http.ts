@@ -114,7 +114,11 @@ export function rawExchange(plan: WritePlan, opts: RawOptions): Promise<RawResul
           if (!writing || socket.destroyed) return;
           const flushed = socket.write(part.bytes);
           lastWriteAt = Date.now();
-          if (!flushed) await new Promise<void>((r) => { socket.once('drain', r); socket.once('close', r); });
+          if (!flushed)
+            await new Promise<void>((r) => {
+              socket.once('drain', r);
+              socket.once('close', r);
+            });
           lastWriteAt = Date.now();
         }
         if (!writing || socket.destroyed) return;

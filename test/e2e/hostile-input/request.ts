@@ -30,8 +30,12 @@ export function encodeRequest(shape: RequestShape): Buffer {
   const body = shape.body;
   const framing = shape.framing ?? (body ? 'length' : 'none');
   if (framing === 'none') return Buffer.concat([encodeHead(shape), body ?? Buffer.alloc(0)]);
-  if (framing === 'length') return Buffer.concat([encodeHead(shape, [`Content-Length: ${body?.length ?? 0}`]), body ?? Buffer.alloc(0)]);
-  return Buffer.concat([encodeHead(shape, ['Transfer-Encoding: chunked']), chunked(body ?? Buffer.alloc(0), framing.chunkSize)]);
+  if (framing === 'length')
+    return Buffer.concat([encodeHead(shape, [`Content-Length: ${body?.length ?? 0}`]), body ?? Buffer.alloc(0)]);
+  return Buffer.concat([
+    encodeHead(shape, ['Transfer-Encoding: chunked']),
+    chunked(body ?? Buffer.alloc(0), framing.chunkSize),
+  ]);
 }
 
 export function chunked(body: Buffer, chunkSize: number): Buffer {

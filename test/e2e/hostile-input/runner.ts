@@ -56,7 +56,13 @@ export async function runHostile(ctx: Ctx, opts: RunOptions): Promise<RunReport>
   let index = 0;
   const exchange = async (c: HostileCase, i: number): Promise<void> => {
     const bound = c.stalls ? opts.stallBoundMs : opts.answerBoundMs;
-    const result = await rawExchange(c.plan, { host: opts.host, port: opts.port, boundMs: bound, closeGraceMs: opts.closeGraceMs, head: c.head });
+    const result = await rawExchange(c.plan, {
+      host: opts.host,
+      port: opts.port,
+      boundMs: bound,
+      closeGraceMs: opts.closeGraceMs,
+      head: c.head,
+    });
     record(byClass[c.cls], c, i, result);
   };
   // stalled senders first, so their wait overlaps the mix instead of adding to it
@@ -85,7 +91,11 @@ const KEPT_KINDS = 20;
 
 function record(report: ClassReport, c: HostileCase, index: number, result: RawResult): void {
   report.sent++;
-  const outcome = result.timedOut ? 'hang' : result.responses.length === 0 ? 'closed' : result.responses.map((r) => r.status).join('+');
+  const outcome = result.timedOut
+    ? 'hang'
+    : result.responses.length === 0
+      ? 'closed'
+      : result.responses.map((r) => r.status).join('+');
   report.outcomes[outcome] = (report.outcomes[outcome] ?? 0) + 1;
   if (result.answerMs !== null) report.slowestMs = Math.max(report.slowestMs, result.answerMs);
   const problem = judge(result, c.expect, c.head);
@@ -94,5 +104,12 @@ function record(report: ClassReport, c: HostileCase, index: number, result: RawR
   const kind = `${c.what} => ${problem}`.replace(/\d+/g, 'N');
   const alike = report.failures.find((f) => `${f.what} => ${f.problem}`.replace(/\d+/g, 'N') === kind);
   if (alike) alike.alike++;
-  else if (report.failures.length < KEPT_KINDS) report.failures.push({ index, what: c.what, problem, sent: JSON.stringify(c.plan.parts[0]!.bytes.subarray(0, 120).toString('latin1')), alike: 1 });
+  else if (report.failures.length < KEPT_KINDS)
+    report.failures.push({
+      index,
+      what: c.what,
+      problem,
+      sent: JSON.stringify(c.plan.parts[0]!.bytes.subarray(0, 120).toString('latin1')),
+      alike: 1,
+    });
 }

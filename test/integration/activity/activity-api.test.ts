@@ -33,20 +33,76 @@ beforeAll(async () => {
   for (let i = 0; i < 150; i++) {
     const ev = id(`ok_${String(i).padStart(3, '0')}`, i * 0.8);
     const endpoint = ep(i < 130 ? 'ep_a' : 'ep_b');
-    messages.push(requestRow(ev, { account_id: acc, endpoint_id: endpoint, target_count: 1, received_at: at(i * 0.8), source_ip: i % 10 === 0 ? '198.51.100.9' : '203.0.113.7' }));
+    messages.push(
+      requestRow(ev, {
+        account_id: acc,
+        endpoint_id: endpoint,
+        target_count: 1,
+        received_at: at(i * 0.8),
+        source_ip: i % 10 === 0 ? '198.51.100.9' : '203.0.113.7',
+      }),
+    );
     messages.push(attempt(ev, 'tg_1', 1, 'delivered', { account_id: acc, endpoint_id: endpoint }));
   }
-  messages.push(requestRow(id('auth', 30), { account_id: acc, endpoint_id: ep('ep_a'), outcome: 'AUTH_FAILED', reason: 'invalid bearer token', target_count: 0, received_at: at(30) }));
-  messages.push(requestRow(id('pending', 40), { account_id: acc, endpoint_id: ep('ep_a'), target_count: 1, received_at: at(40) }));
-  messages.push(requestRow(id('test', 50), { account_id: acc, endpoint_id: ep('ep_a'), target_count: 0, test: true, received_at: at(50) }));
-  messages.push(requestRow(id('fail', 60), { account_id: acc, endpoint_id: ep('ep_b'), target_count: 1, received_at: at(60) }));
-  messages.push(attempt(ids.fail!, 'tg_1', 1, 'failed', { account_id: acc, endpoint_id: ep('ep_b'), error: 'HTTP 410 Gone from receiver' }));
-  messages.push(requestRow(id('other', 45), { account_id: other.accountId, endpoint_id: ep('ep_a'), target_count: 0, received_at: at(45) }));
+  messages.push(
+    requestRow(id('auth', 30), {
+      account_id: acc,
+      endpoint_id: ep('ep_a'),
+      outcome: 'AUTH_FAILED',
+      reason: 'invalid bearer token',
+      target_count: 0,
+      received_at: at(30),
+    }),
+  );
+  messages.push(
+    requestRow(id('pending', 40), { account_id: acc, endpoint_id: ep('ep_a'), target_count: 1, received_at: at(40) }),
+  );
+  messages.push(
+    requestRow(id('test', 50), {
+      account_id: acc,
+      endpoint_id: ep('ep_a'),
+      target_count: 0,
+      test: true,
+      received_at: at(50),
+    }),
+  );
+  messages.push(
+    requestRow(id('fail', 60), { account_id: acc, endpoint_id: ep('ep_b'), target_count: 1, received_at: at(60) }),
+  );
+  messages.push(
+    attempt(ids.fail!, 'tg_1', 1, 'failed', {
+      account_id: acc,
+      endpoint_id: ep('ep_b'),
+      error: 'HTTP 410 Gone from receiver',
+    }),
+  );
+  messages.push(
+    requestRow(id('other', 45), {
+      account_id: other.accountId,
+      endpoint_id: ep('ep_a'),
+      target_count: 0,
+      received_at: at(45),
+    }),
+  );
   await write(messages);
   // a retry settles a row later: its status moves in the index through a change page
-  await write([requestRow(id('late', 70), { account_id: acc, endpoint_id: ep('ep_b'), target_count: 1, received_at: at(70) })]);
-  await write([attempt(ids.late!, 'tg_1', 1, 'retrying', { account_id: acc, endpoint_id: ep('ep_b'), error: 'connect ECONNREFUSED' })]);
-  await write([attempt(ids.late!, 'tg_1', 2, 'failed', { account_id: acc, endpoint_id: ep('ep_b'), error: 'HTTP 500 after retries' })]);
+  await write([
+    requestRow(id('late', 70), { account_id: acc, endpoint_id: ep('ep_b'), target_count: 1, received_at: at(70) }),
+  ]);
+  await write([
+    attempt(ids.late!, 'tg_1', 1, 'retrying', {
+      account_id: acc,
+      endpoint_id: ep('ep_b'),
+      error: 'connect ECONNREFUSED',
+    }),
+  ]);
+  await write([
+    attempt(ids.late!, 'tg_1', 2, 'failed', {
+      account_id: acc,
+      endpoint_id: ep('ep_b'),
+      error: 'HTTP 500 after retries',
+    }),
+  ]);
 });
 afterAll(() => fx.close());
 
@@ -56,7 +112,9 @@ async function all(query: ActivityQuery): Promise<ActivityListed[]> {
   const rows: ActivityListed[] = [];
   let cursor: string | null = null;
   for (let pages = 0; pages < 100; pages++) {
-    const page: ActivityPage = await must(fx.client.GET('/v1/activity', { params: { query: { ...query, limit: 40, ...(cursor ? { cursor } : {}) } } }));
+    const page: ActivityPage = await must(
+      fx.client.GET('/v1/activity', { params: { query: { ...query, limit: 40, ...(cursor ? { cursor } : {}) } } }),
+    );
     rows.push(...page.data);
     cursor = page.next_cursor;
     if (!cursor) return rows;
@@ -89,7 +147,7 @@ describe('Request activity filters (spec "Activity record")', () => {
   });
 
   it.each([
-    ['Completed (senders\' rows only: the accepted test request is in Test alone)', 'completed', 150],
+    ["Completed (senders' rows only: the accepted test request is in Test alone)", 'completed', 150],
     ['Pending', 'pending', 1],
     ['Errors (a rejection, a failed delivery, a retried delivery that failed later)', 'errors', 3],
     ['Test', 'test', 1],
@@ -118,7 +176,10 @@ describe('Request activity filters (spec "Activity record")', () => {
     expect((await all({ error: 'bearer' })).map((r) => r.id)).toEqual([ids.auth!]);
     expect(await all({ error: '.*' })).toHaveLength(0); // never a regex
     // raw: the 400 and its field errors for a window the API refuses
-    const wide = await fx.api('get', `/v1/activity?error=x&from=${encodeURIComponent(at(-3000))}&to=${encodeURIComponent(at(100))}`);
+    const wide = await fx.api(
+      'get',
+      `/v1/activity?error=x&from=${encodeURIComponent(at(-3000))}&to=${encodeURIComponent(at(100))}`,
+    );
     expect(wide.status).toBe(400);
     expect(wide.body.errors[0]).toMatchObject({ field: 'error', message: expect.stringContaining('24 hours') });
   });
@@ -132,13 +193,22 @@ describe('Request activity filters (spec "Activity record")', () => {
 
   it('a single row by event id, only for its own account', async () => {
     const own = await must(fx.client.GET('/v1/activity/{eventId}', { params: { path: { eventId: ids.fail! } } }));
-    expect(own).toMatchObject({ id: ids.fail!, status: 'errors', last_error: 'HTTP 410 Gone from receiver', deliveries: [{ state: 'failed' }] });
+    expect(own).toMatchObject({
+      id: ids.fail!,
+      status: 'errors',
+      last_error: 'HTTP 410 Gone from receiver',
+      deliveries: [{ state: 'failed' }],
+    });
     const read = (eventId: string) => fx.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } });
-    expect([(await read('evt_not_a_time_id')).response.status, (await read(ids.other!)).response.status]).toEqual([404, 404]);
+    expect([(await read('evt_not_a_time_id')).response.status, (await read(ids.other!)).response.status]).toEqual([
+      404, 404,
+    ]);
   });
 
   it('a sparse filter ends a page early with a cursor, and following the cursors finds every match', async () => {
-    const page = await must(fx.client.GET('/v1/activity', { params: { query: { source_ip: '198.51.100.9', limit: 200 } } }));
+    const page = await must(
+      fx.client.GET('/v1/activity', { params: { query: { source_ip: '198.51.100.9', limit: 200 } } }),
+    );
     expect(page.data.length).toBeLessThanOrEqual(15);
     expect(await all({ source_ip: '198.51.100.9' })).toHaveLength(15);
   });
@@ -155,11 +225,19 @@ describe('status groups as rows move between them (each group is listed from its
     const { write } = pipelineOn(fx.store);
     const [settled, redriven, tested] = ['settled', 'redriven', 'tested'].map((l) => eventId(l));
     const on = { account_id: acc, endpoint_id: 'ep_moves' };
-    await write([requestRow(settled!, { ...on, target_count: 1 }), requestRow(redriven!, { ...on, target_count: 1 }), requestRow(tested!, { ...on, target_count: 1, test: true })]);
+    await write([
+      requestRow(settled!, { ...on, target_count: 1 }),
+      requestRow(redriven!, { ...on, target_count: 1 }),
+      requestRow(tested!, { ...on, target_count: 1, test: true }),
+    ]);
     expect(await list('pending')).toEqual([`${redriven}:pending`, `${settled}:pending`].sort());
     expect(await list('test')).toEqual([`${tested}:pending`]);
 
-    await write([attempt(settled!, 'tg_1', 1, 'delivered', on), attempt(redriven!, 'tg_1', 1, 'failed', on), attempt(tested!, 'tg_1', 1, 'failed', on)]);
+    await write([
+      attempt(settled!, 'tg_1', 1, 'delivered', on),
+      attempt(redriven!, 'tg_1', 1, 'failed', on),
+      attempt(tested!, 'tg_1', 1, 'failed', on),
+    ]);
     expect(await list('pending')).toEqual([]);
     expect(await list('errors')).toEqual([`${redriven}:errors`]);
     expect(await list('test')).toEqual([`${tested}:errors`]);
@@ -198,16 +276,33 @@ describe('retention', () => {
     const old = new Date(Date.now() - 40 * 86_400_000).toISOString();
     const recent = new Date().toISOString();
     const [o1, o2, n1] = [eventId('old_1', old), eventId('old_2', old), eventId('new', recent)];
-    const ev = (id: string, received_at: string) => ({ event_id: id, request: requestRow(id, { account_id: fx.accountId, endpoint_id: endpoints.ep_old!, target_count: 0, received_at }), attempts: [], tokens: [], oldest_ms: 0 });
+    const ev = (id: string, received_at: string) => ({
+      event_id: id,
+      request: requestRow(id, {
+        account_id: fx.accountId,
+        endpoint_id: endpoints.ep_old!,
+        target_count: 0,
+        received_at,
+      }),
+      attempts: [],
+      tokens: [],
+      oldest_ms: 0,
+    });
     await writer.write({ events: [ev(o1, old), ev(o2, old), ev(n1, recent)], folds: [] });
     expect(await collectionsOf(fx.store).row(o1)).not.toBeNull();
     const oldHour = old.slice(0, 13).replace(/[-T]/g, '');
     // an index collection of an earlier layout (endpoint pages apart) expires like the others
-    await fx.store.connection.db!.collection<{ _id: string }>(`activity_ixe_${oldHour}`).insertOne({ _id: 'e:ep_old|0' });
+    await fx.store.connection
+      .db!.collection<{ _id: string }>(`activity_ixe_${oldHour}`)
+      .insertOne({ _id: 'e:ep_old|0' });
     const swept = await sweepExpired(collectionsOf(fx.store), Date.now(), 30 * 86_400_000);
     // the hour's rows and index pages, and the earlier layout's collection
-    expect(swept.dropped).toEqual(expect.arrayContaining([`activity_rows_${oldHour}`, `activity_ix_${oldHour}`, `activity_ixe_${oldHour}`]));
-    expect(swept.dropped.every((name) => name.includes(oldHour) || name.includes(old.slice(0, 10).replace(/-/g, '')))).toBe(true);
+    expect(swept.dropped).toEqual(
+      expect.arrayContaining([`activity_rows_${oldHour}`, `activity_ix_${oldHour}`, `activity_ixe_${oldHour}`]),
+    );
+    expect(
+      swept.dropped.every((name) => name.includes(oldHour) || name.includes(old.slice(0, 10).replace(/-/g, ''))),
+    ).toBe(true);
     expect(await collectionsOf(fx.store).row(o1)).toBeNull();
     expect(await collectionsOf(fx.store).row(o2)).toBeNull();
     expect(await collectionsOf(fx.store).row(n1)).not.toBeNull();

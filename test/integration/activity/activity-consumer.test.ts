@@ -20,11 +20,29 @@ let consumer: ActivityConsumers;
 
 beforeAll(async () => {
   store = await connectStore(ns.mongodbUrl);
-  broker = new BrokerConnection({ url: infra.rabbitmqUrl, connectionName: 'test activity consumer', logger, topology: { namespace: ns.namespace, deliveryLimit: 20 } });
+  broker = new BrokerConnection({
+    url: infra.rabbitmqUrl,
+    connectionName: 'test activity consumer',
+    logger,
+    topology: { namespace: ns.namespace, deliveryLimit: 20 },
+  });
   await broker.start();
   publisher = new ConfirmPublisher(broker, 5000);
-  const writer = openActivityLog(store.connection).writer({ holdMs: 200, maxHeld: 1000, batchSize: 1000, maxWaitMs: 20, payloadMessagesPerFlush: 16, keepPerMinute: 10, retentionMs: 30 * 86_400_000 });
-  consumer = createActivityConsumers(broker, writer, createActivityPublisher(publisher, ns.namespace), { namespace: ns.namespace, prefetch: 50, logger, balanceMs: 0 });
+  const writer = openActivityLog(store.connection).writer({
+    holdMs: 200,
+    maxHeld: 1000,
+    batchSize: 1000,
+    maxWaitMs: 20,
+    payloadMessagesPerFlush: 16,
+    keepPerMinute: 10,
+    retentionMs: 30 * 86_400_000,
+  });
+  consumer = createActivityConsumers(broker, writer, createActivityPublisher(publisher, ns.namespace), {
+    namespace: ns.namespace,
+    prefetch: 50,
+    logger,
+    balanceMs: 0,
+  });
   await consumer.start();
 });
 afterAll(async () => {
@@ -49,36 +67,68 @@ describe('activity-writer consuming the activity queue (real RabbitMQ and store)
   it('writes every record of a batch message (relay.activity.batch.v1) as its own row, requests and attempts merged', async () => {
     const activity = createActivityPublisher(publisher, ns.namespace);
     const ids = ['b1', 'b2', 'b3'].map((l) => eventId(l));
-    await Promise.all(ids.flatMap((id) => [request(id, { target_count: 1 }), attempt(id, 'tg_1', 1, 'delivered')]).map((r) => activity.publish(r)));
-    for (const id of ids) await eventually(async () => (await row(store, id))?.status === 'completed', 10_000, `row ${id}`);
+    await Promise.all(
+      ids
+        .flatMap((id) => [request(id, { target_count: 1 }), attempt(id, 'tg_1', 1, 'delivered')])
+        .map((r) => activity.publish(r)),
+    );
+    for (const id of ids)
+      await eventually(async () => (await row(store, id))?.status === 'completed', 10_000, `row ${id}`);
   });
 
   it('moves what producers of before partitions left in the old activity queue to the partitions, and writes it', async () => {
     const id = eventId('old_queue');
-    const body = Buffer.from(JSON.stringify({ type: ACTIVITY_BATCH_V1, records: [request(id, { target_count: 1 }), attempt(id, 'tg_1', 1, 'delivered')] }));
-    await publisher.publish(names.activityExchange, names.activityRoutingKey, body, { messageId: 'old', type: ACTIVITY_BATCH_V1 });
+    const body = Buffer.from(
+      JSON.stringify({
+        type: ACTIVITY_BATCH_V1,
+        records: [request(id, { target_count: 1 }), attempt(id, 'tg_1', 1, 'delivered')],
+      }),
+    );
+    await publisher.publish(names.activityExchange, names.activityRoutingKey, body, {
+      messageId: 'old',
+      type: ACTIVITY_BATCH_V1,
+    });
     await eventually(async () => (await row(store, id))?.status === 'completed', 10_000, 'row from the old queue');
   });
 
   it('a broken batch on a partition queue is dead-lettered into the activity dead letters', async () => {
     const before = await deadLettered();
     const id = eventId('bad_partition');
-    const broken = Buffer.from(JSON.stringify({ type: ACTIVITY_BATCH_V1, records: [{ ...request(id), outcome: 'MADE_UP' }] }));
-    await publisher.publish(names.activityExchange, names.activityPartitionRoutingKey(3), broken, { messageId: 'broken-p3', type: ACTIVITY_BATCH_V1 });
+    const broken = Buffer.from(
+      JSON.stringify({ type: ACTIVITY_BATCH_V1, records: [{ ...request(id), outcome: 'MADE_UP' }] }),
+    );
+    await publisher.publish(names.activityExchange, names.activityPartitionRoutingKey(3), broken, {
+      messageId: 'broken-p3',
+      type: ACTIVITY_BATCH_V1,
+    });
     await eventually(async () => (await deadLettered()) === before + 1, 10_000, 'dead-lettered partition batch');
   });
 
   it('still reads single-record messages (what producers sent before batching)', async () => {
     const id = eventId('single');
-    await publisher.publish(names.activityExchange, names.activityRoutingKey, encodeMessage(request(id, { outcome: 'AUTH_FAILED', reason: 'bad token', target_count: 0 })), { messageId: `${id}.request`, type: 'relay.activity.request.v1' });
+    await publisher.publish(
+      names.activityExchange,
+      names.activityRoutingKey,
+      encodeMessage(request(id, { outcome: 'AUTH_FAILED', reason: 'bad token', target_count: 0 })),
+      { messageId: `${id}.request`, type: 'relay.activity.request.v1' },
+    );
     const written = await eventually(async () => row(store, id), 10_000, 'single-record row');
     expect(written).toMatchObject({ outcome: 'AUTH_FAILED', status: 'errors' });
   });
 
   it('a batch delivered twice (a redelivery) leaves one row per request', async () => {
     const id = eventId('twice');
-    const body = Buffer.from(JSON.stringify({ type: ACTIVITY_BATCH_V1, records: [request(id, { target_count: 1 }), attempt(id, 'tg_1', 1, 'delivered')] }));
-    for (const messageId of ['m1', 'm2']) await publisher.publish(names.activityExchange, names.activityRoutingKey, body, { messageId, type: ACTIVITY_BATCH_V1 });
+    const body = Buffer.from(
+      JSON.stringify({
+        type: ACTIVITY_BATCH_V1,
+        records: [request(id, { target_count: 1 }), attempt(id, 'tg_1', 1, 'delivered')],
+      }),
+    );
+    for (const messageId of ['m1', 'm2'])
+      await publisher.publish(names.activityExchange, names.activityRoutingKey, body, {
+        messageId,
+        type: ACTIVITY_BATCH_V1,
+      });
     await eventually(async () => (await row(store, id))?.status === 'completed', 10_000, 'row');
     expect((await row(store, id))!.deliveries).toHaveLength(1);
   });
@@ -86,10 +136,20 @@ describe('activity-writer consuming the activity queue (real RabbitMQ and store)
   it('a batch that breaks its contract is dead-lettered at once; a producer never sends one (each record is checked alone)', async () => {
     const before = await deadLettered();
     const id = eventId('bad');
-    const broken = Buffer.from(JSON.stringify({ type: ACTIVITY_BATCH_V1, records: [request(id), { ...attempt(id, 'tg_1', 1, 'delivered'), state: 'made_up' }] }));
-    await publisher.publish(names.activityExchange, names.activityRoutingKey, broken, { messageId: 'broken', type: ACTIVITY_BATCH_V1 });
+    const broken = Buffer.from(
+      JSON.stringify({
+        type: ACTIVITY_BATCH_V1,
+        records: [request(id), { ...attempt(id, 'tg_1', 1, 'delivered'), state: 'made_up' }],
+      }),
+    );
+    await publisher.publish(names.activityExchange, names.activityRoutingKey, broken, {
+      messageId: 'broken',
+      type: ACTIVITY_BATCH_V1,
+    });
     await eventually(async () => (await deadLettered()) === before + 1, 10_000, 'dead-lettered batch');
     const activity = createActivityPublisher(publisher, ns.namespace);
-    await expect(activity.publish({ ...attempt(id, 'tg_1', 1, 'delivered'), state: 'made_up' as never })).rejects.toThrow(/state|allowed/);
+    await expect(
+      activity.publish({ ...attempt(id, 'tg_1', 1, 'delivered'), state: 'made_up' as never }),
+    ).rejects.toThrow(/state|allowed/);
   });
 });

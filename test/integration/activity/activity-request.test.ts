@@ -27,7 +27,12 @@ const kept = (event: string, body: Buffer, headers: Record<string, string>): Sto
 beforeAll(async () => {
   fx = await startManagement('activityrequest');
   endpointId = (await must(fx.client.POST('/v1/endpoints', { body: { name: 'orders' } }))).id;
-  const target = await must(fx.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'Fulfilment', config: { url: 'https://receiver.example/hook' } } }));
+  const target = await must(
+    fx.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId } },
+      body: { kind: 'webhook', name: 'Fulfilment', config: { url: 'https://receiver.example/hook' } },
+    }),
+  );
   targetId = target.id;
   const own = { account_id: fx.accountId, endpoint_id: endpointId };
   const { pipeline, write } = pipelineOn(fx.store);
@@ -42,7 +47,13 @@ beforeAll(async () => {
       requestRow(ids.refused, { ...own, outcome: 'AUTH_FAILED', reason: 'invalid bearer token', target_count: 0 }),
     ]),
     pipeline.addPayloads([
-      kept(ids.json, Buffer.from('{"order":42,"customer":"ann"}'), { 'content-type': 'application/json', 'x-shop': 'north', 'x-shop-token': 's3cr3t', authorization: 'Bearer abc', cookie: 'a=b' }),
+      kept(ids.json, Buffer.from('{"order":42,"customer":"ann"}'), {
+        'content-type': 'application/json',
+        'x-shop': 'north',
+        'x-shop-token': 's3cr3t',
+        authorization: 'Bearer abc',
+        cookie: 'a=b',
+      }),
       kept(ids.binary, Buffer.from([0xff, 0xfe, 0x00, 0x01]), {}),
     ]),
   ]);
@@ -50,7 +61,8 @@ beforeAll(async () => {
 afterAll(() => fx?.close());
 
 /** `GET /v1/activity/:eventId/request`: what the sender sent, as kept. */
-const keptRequest = async (eventId: string, client: RelayClient = fx.client) => must(client.GET('/v1/activity/{eventId}/request', { params: { path: { eventId } } }));
+const keptRequest = async (eventId: string, client: RelayClient = fx.client) =>
+  must(client.GET('/v1/activity/{eventId}/request', { params: { path: { eventId } } }));
 
 describe('the request of an activity row (issue 27, item 1)', () => {
   it('headers with credentials redacted, the query, and the payload as text, bytes and size', async () => {
@@ -59,7 +71,13 @@ describe('the request of an activity row (issue 27, item 1)', () => {
       method: 'POST',
       source_ip: '203.0.113.7',
       query: 'source=shop&x=1',
-      headers: { 'content-type': 'application/json', 'x-shop': 'north', 'x-shop-token': '[redacted]', authorization: '[redacted]', cookie: '[redacted]' },
+      headers: {
+        'content-type': 'application/json',
+        'x-shop': 'north',
+        'x-shop-token': '[redacted]',
+        authorization: '[redacted]',
+        cookie: '[redacted]',
+      },
       content_type: 'application/json',
       size_bytes: 29,
       body_base64: Buffer.from('{"order":42,"customer":"ann"}').toString('base64'),
@@ -68,11 +86,18 @@ describe('the request of an activity row (issue 27, item 1)', () => {
   });
 
   it('bytes that are not UTF-8 have no text view, only their exact bytes', async () => {
-    expect(await keptRequest(ids.binary)).toMatchObject({ size_bytes: 4, body_text: null, body_base64: Buffer.from([0xff, 0xfe, 0x00, 0x01]).toString('base64') });
+    expect(await keptRequest(ids.binary)).toMatchObject({
+      size_bytes: 4,
+      body_text: null,
+      body_base64: Buffer.from([0xff, 0xfe, 0x00, 0x01]).toString('base64'),
+    });
   });
 
   it('a refused request keeps none; another account cannot read one; an unknown event is not found', async () => {
-    const kept = (client: RelayClient, id: string) => client.GET('/v1/activity/{eventId}/request', { params: { path: { eventId: id } } }).then((r) => r.response.status);
+    const kept = (client: RelayClient, id: string) =>
+      client
+        .GET('/v1/activity/{eventId}/request', { params: { path: { eventId: id } } })
+        .then((r) => r.response.status);
     expect(await kept(fx.client, ids.refused!)).toBe(404);
     const other = await fx.newAccount();
     expect(await kept(fx.clientAs(other.apiKey), ids.json!)).toBe(404);
@@ -85,9 +110,14 @@ describe('the request of an activity row (issue 27, item 1)', () => {
   });
 
   it("names each delivery by its target's name, and by none once the target is deleted", async () => {
-    const names = async () => (await must(fx.client.GET('/v1/activity/{eventId}', { params: { path: { eventId: ids.json } } }))).deliveries.map((d) => d.target_name);
+    const names = async () =>
+      (await must(fx.client.GET('/v1/activity/{eventId}', { params: { path: { eventId: ids.json } } }))).deliveries.map(
+        (d) => d.target_name,
+      );
     expect(await names()).toEqual(['Fulfilment']);
-    await must(fx.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId } } }));
+    await must(
+      fx.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId } } }),
+    );
     expect(await names()).toEqual([null]);
   });
 });

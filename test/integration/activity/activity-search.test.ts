@@ -40,7 +40,8 @@ beforeAll(async () => {
     const ev = (ids[`ok_${i}`] = eventId(`ok${i}`, received));
     messages.push(requestRow(ev, { ...own, target_count: 1, received_at: received }));
     // every 30th row was answered 503 once before it was delivered
-    if (i % 30 === 0) messages.push(attempt(ev, 'tg_1', 1, 'retrying', { ...own, status_code: 503, error: 'HTTP 503' }));
+    if (i % 30 === 0)
+      messages.push(attempt(ev, 'tg_1', 1, 'retrying', { ...own, status_code: 503, error: 'HTTP 503' }));
     messages.push(attempt(ev, 'tg_1', i % 30 === 0 ? 2 : 1, 'delivered', own));
     payloads.push(payloadOf(ev, received, JSON.stringify({ order: i, customer: customerOf(i) })));
   }
@@ -48,8 +49,24 @@ beforeAll(async () => {
   messages.push(requestRow(gone, { ...own, target_count: 1, received_at: at(50) }));
   messages.push(attempt(gone, 'tg_1', 1, 'failed', { ...own, status_code: 410, error: 'HTTP 410' }));
   // refusals whose reason does not repeat the label the row shows
-  messages.push(requestRow((ids.media = eventId('media', at(20))), { ...own, outcome: 'UNSUPPORTED_MEDIA_TYPE', reason: 'text/plain is not accepted here', target_count: 0, received_at: at(20) }));
-  messages.push(requestRow((ids.limited = eventId('limited', at(21))), { ...own, outcome: 'RATE_LIMITED', reason: null, target_count: 0, received_at: at(21) }));
+  messages.push(
+    requestRow((ids.media = eventId('media', at(20))), {
+      ...own,
+      outcome: 'UNSUPPORTED_MEDIA_TYPE',
+      reason: 'text/plain is not accepted here',
+      target_count: 0,
+      received_at: at(20),
+    }),
+  );
+  messages.push(
+    requestRow((ids.limited = eventId('limited', at(21))), {
+      ...own,
+      outcome: 'RATE_LIMITED',
+      reason: null,
+      target_count: 0,
+      received_at: at(21),
+    }),
+  );
   await Promise.all([write(messages), pipeline.addPayloads(payloads)]);
 });
 afterAll(() => fx?.close());
@@ -61,7 +78,9 @@ async function all(query: ActivityQuery, limit = 50): Promise<{ rows: string[]; 
   const rows: string[] = [];
   let cursor: string | null | undefined = null;
   for (let calls = 1; calls <= 100; calls++) {
-    const page: ActivityPage = await must(fx.client.GET('/v1/activity', { params: { query: { ...query, limit, ...(cursor ? { cursor } : {}) } } }));
+    const page: ActivityPage = await must(
+      fx.client.GET('/v1/activity', { params: { query: { ...query, limit, ...(cursor ? { cursor } : {}) } } }),
+    );
     expect(page.data.length).toBeLessThanOrEqual(limit);
     rows.push(...page.data.map((r) => r.id));
     cursor = page.next_cursor;
@@ -104,7 +123,9 @@ describe('filters that cannot match are a 400 naming the field', () => {
 
 describe('payload-content search: bounded per call, paged with the cursor', () => {
   it('finds every row whose payload holds the text, reading at most 100 rows a call', async () => {
-    const expected = Array.from({ length: ROWS }, (_, i) => i).filter((i) => customerOf(i) === 'cust_07').map((i) => ids[`ok_${i}`]);
+    const expected = Array.from({ length: ROWS }, (_, i) => i)
+      .filter((i) => customerOf(i) === 'cust_07')
+      .map((i) => ids[`ok_${i}`]);
     const { rows, calls } = await all({ payload: 'CUST_07' });
     expect(new Set(rows)).toEqual(new Set(expected));
     expect(rows).toHaveLength(expected.length);
@@ -123,7 +144,9 @@ describe('payload-content search: bounded per call, paged with the cursor', () =
 
 describe('response-status search', () => {
   it('a code: the rows with an attempt answered 503, also those delivered after', async () => {
-    const expected = Array.from({ length: ROWS }, (_, i) => i).filter((i) => i % 30 === 0).map((i) => ids[`ok_${i}`]);
+    const expected = Array.from({ length: ROWS }, (_, i) => i)
+      .filter((i) => i % 30 === 0)
+      .map((i) => ids[`ok_${i}`]);
     expect(new Set((await all({ response_status: '503' })).rows)).toEqual(new Set(expected));
   });
   it('a class: 4xx finds the 410, 5XX the 503s, 2xx every delivered row', async () => {

@@ -14,7 +14,10 @@ const collection = (name: string) => keyedCollection<Doc>(store().connection.col
 describe('keyed updates on the store', () => {
   it('updates documents that exist, and upserts the ones asked to, in one call', async () => {
     const docs = collection('kw_present');
-    await docs.insertNew([{ _id: 'a', n: 1 }, { _id: 'b', n: 1 }]);
+    await docs.insertNew([
+      { _id: 'a', n: 1 },
+      { _id: 'b', n: 1 },
+    ]);
     await docs.update([
       { id: 'a', update: { $set: { n: 2 } } },
       { id: 'b', update: { $max: { n: 1 } } }, // matched, nothing to change: still done
@@ -30,7 +33,12 @@ describe('keyed updates on the store', () => {
   it('fails when a document to update is not there (no upsert), naming how many were', async () => {
     const docs = collection('kw_missing');
     await docs.insertNew([{ _id: 'a', n: 1 }]);
-    await expect(docs.update([{ id: 'a', update: { $set: { n: 2 } } }, { id: 'gone', update: { $set: { n: 2 } } }])).rejects.toThrow('the store matched or upserted 1 of 2 documents to update in kw_missing');
+    await expect(
+      docs.update([
+        { id: 'a', update: { $set: { n: 2 } } },
+        { id: 'gone', update: { $set: { n: 2 } } },
+      ]),
+    ).rejects.toThrow('the store matched or upserted 1 of 2 documents to update in kw_missing');
   });
 
   it('checks each command of a long update, not only the first (25 statements a command)', async () => {

@@ -30,11 +30,29 @@ interface Writer {
   accounts: Set<string>;
 }
 
-async function startWriter(label: string, balanceMs = 0, hold: { indexWaitMs?: number; indexMaxWaitMs?: number; maxWaitMs?: number } = {}): Promise<Writer> {
+async function startWriter(
+  label: string,
+  balanceMs = 0,
+  hold: { indexWaitMs?: number; indexMaxWaitMs?: number; maxWaitMs?: number } = {},
+): Promise<Writer> {
   const store = await connectStore(ns.mongodbUrl);
-  const broker = new BrokerConnection({ url: infra.rabbitmqUrl, connectionName: `test writer ${label}`, logger, topology: { namespace: ns.namespace, deliveryLimit: 20 } });
+  const broker = new BrokerConnection({
+    url: infra.rabbitmqUrl,
+    connectionName: `test writer ${label}`,
+    logger,
+    topology: { namespace: ns.namespace, deliveryLimit: 20 },
+  });
   await broker.start();
-  const inner = openActivityLog(store.connection).writer({ holdMs: 100, maxHeld: 1000, batchSize: 1000, maxWaitMs: 20, payloadMessagesPerFlush: 16, keepPerMinute: 10, retentionMs: 30 * DAY_MS, ...hold });
+  const inner = openActivityLog(store.connection).writer({
+    holdMs: 100,
+    maxHeld: 1000,
+    batchSize: 1000,
+    maxWaitMs: 20,
+    payloadMessagesPerFlush: 16,
+    keepPerMinute: 10,
+    retentionMs: 30 * DAY_MS,
+    ...hold,
+  });
   const accounts = new Set<string>();
   const writer: ActivityLogWriter = {
     ...inner,
@@ -43,7 +61,12 @@ async function startWriter(label: string, balanceMs = 0, hold: { indexWaitMs?: n
       return inner.write(records);
     },
   };
-  const consumers = createActivityConsumers(broker, writer, createActivityPublisher(new ConfirmPublisher(broker, 5000), ns.namespace), { namespace: ns.namespace, prefetch: 64, logger, balanceMs });
+  const consumers = createActivityConsumers(
+    broker,
+    writer,
+    createActivityPublisher(new ConfirmPublisher(broker, 5000), ns.namespace),
+    { namespace: ns.namespace, prefetch: 64, logger, balanceMs },
+  );
   await consumers.start();
   return { store, broker, consumers, accounts };
 }
@@ -60,7 +83,12 @@ let reader: Store;
 const writers: Writer[] = [];
 
 beforeAll(async () => {
-  producer = new BrokerConnection({ url: infra.rabbitmqUrl, connectionName: 'test activity producer', logger, topology: { namespace: ns.namespace, deliveryLimit: 20 } });
+  producer = new BrokerConnection({
+    url: infra.rabbitmqUrl,
+    connectionName: 'test activity producer',
+    logger,
+    topology: { namespace: ns.namespace, deliveryLimit: 20 },
+  });
   await producer.start();
   publisher = new ConfirmPublisher(producer, 5000);
   reader = await connectStore(ns.mongodbUrl);
@@ -83,11 +111,18 @@ const events = (label: string, n: number) =>
   Array.from({ length: n }, (_, i) => {
     const account = ACCOUNTS[i % ACCOUNTS.length]!;
     const id = eventId(`${label}_${i}`);
-    return { id, account, records: [request(id, { account_id: account, endpoint_id: `ep_${account}`, target_count: 1 }), attempt(id, 'tg_1', 1, 'delivered', { account_id: account, endpoint_id: `ep_${account}` })] };
+    return {
+      id,
+      account,
+      records: [
+        request(id, { account_id: account, endpoint_id: `ep_${account}`, target_count: 1 }),
+        attempt(id, 'tg_1', 1, 'delivered', { account_id: account, endpoint_id: `ep_${account}` }),
+      ],
+    };
   });
 
 describe('activity partitions on the real broker and store', () => {
-  it('the publisher sends every record of a request to its account\'s partition queue, and nowhere else', async () => {
+  it("the publisher sends every record of a request to its account's partition queue, and nowhere else", async () => {
     const conn = await amqp.connect(infra.rabbitmqUrl);
     try {
       const ch = await conn.createChannel();
@@ -108,7 +143,11 @@ describe('activity partitions on the real broker and store', () => {
           ch.ack(msg);
         });
       }
-      await eventually(async () => [...seen.values()].reduce((a, n) => a + n, 0) === 32, 10_000, 'every record consumed');
+      await eventually(
+        async () => [...seen.values()].reduce((a, n) => a + n, 0) === 32,
+        10_000,
+        'every record consumed',
+      );
       expect(wrong).toEqual([]);
       expect(seen.size).toBe(16);
       expect([...seen.values()].every((n) => n === 2)).toBe(true);
@@ -126,7 +165,8 @@ describe('activity partitions on the real broker and store', () => {
     const activity = createActivityPublisher(publisher, ns.namespace);
     const first = events('shared', 64);
     await Promise.all(first.flatMap((e) => e.records).map((r) => activity.publish(r)));
-    for (const e of first) await eventually(async () => (await row(reader, e.id))?.status === 'completed', 15_000, `row ${e.id}`);
+    for (const e of first)
+      await eventually(async () => (await row(reader, e.id))?.status === 'completed', 15_000, `row ${e.id}`);
     // the broker gave each partition to one of them: no account was written by both
     expect([...a.accounts].filter((acc) => b.accounts.has(acc))).toEqual([]);
     expect(a.accounts.size + b.accounts.size).toBe(ACCOUNTS.length);
@@ -137,17 +177,35 @@ describe('activity partitions on the real broker and store', () => {
     b.accounts.clear();
     const second = events('after_stop', 64);
     await Promise.all(second.flatMap((e) => e.records).map((r) => activity.publish(r)));
-    for (const e of second) await eventually(async () => (await row(reader, e.id))?.status === 'completed', 15_000, `row ${e.id}`);
+    for (const e of second)
+      await eventually(async () => (await row(reader, e.id))?.status === 'completed', 15_000, `row ${e.id}`);
     expect(b.accounts.size).toBe(ACCOUNTS.length);
     for (const e of [...first, ...second]) expect((await row(reader, e.id))!.deliveries).toHaveLength(1);
 
     // and every account's list shows its rows once
     const log = openActivityLog(reader.connection);
     for (const account of ACCOUNTS) {
-      const page = await log.list({ account, endpointId: null, fromMs: Date.now() - 3_600_000, toMs: Date.now() + 60_000, cursor: null, limit: 200, status: 'all', sourceIp: null, errorText: null, payload: null, responseStatus: null });
+      const page = await log.list({
+        account,
+        endpointId: null,
+        fromMs: Date.now() - 3_600_000,
+        toMs: Date.now() + 60_000,
+        cursor: null,
+        limit: 200,
+        status: 'all',
+        sourceIp: null,
+        errorText: null,
+        payload: null,
+        responseStatus: null,
+      });
       const ids = page.rows.map((r) => r.event_id);
       expect(new Set(ids).size).toBe(ids.length);
-      expect(ids.sort()).toEqual([...first, ...second].filter((e) => e.account === account).map((e) => e.id).sort());
+      expect(ids.sort()).toEqual(
+        [...first, ...second]
+          .filter((e) => e.account === account)
+          .map((e) => e.id)
+          .sort(),
+      );
     }
   });
 
@@ -159,7 +217,8 @@ describe('activity partitions on the real broker and store', () => {
     // the first writer alone has every partition
     const warm = events('alone', 16);
     await Promise.all(warm.flatMap((e) => e.records).map((r) => activity.publish(r)));
-    for (const e of warm) await eventually(async () => (await row(reader, e.id))?.status === 'completed', 15_000, `row ${e.id}`);
+    for (const e of warm)
+      await eventually(async () => (await row(reader, e.id))?.status === 'completed', 15_000, `row ${e.id}`);
     const second = await startWriter('second', 300);
     writers.push(second);
     // steady traffic until the second writer writes some partitions (bounded in rounds and time)
@@ -171,14 +230,16 @@ describe('activity partitions on the real broker and store', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(second.accounts.size).toBeGreaterThan(0);
-    for (const e of sent) await eventually(async () => (await row(reader, e.id))?.status === 'completed', 15_000, `row ${e.id}`);
+    for (const e of sent)
+      await eventually(async () => (await row(reader, e.id))?.status === 'completed', 15_000, `row ${e.id}`);
     for (const e of sent) expect((await row(reader, e.id))!.deliveries).toHaveLength(1);
     // after the spread, each writer is given its own partitions' records only
     first.accounts.clear();
     second.accounts.clear();
     const after = events('after_spread', 64);
     await Promise.all(after.flatMap((e) => e.records).map((r) => activity.publish(r)));
-    for (const e of after) await eventually(async () => (await row(reader, e.id))?.status === 'completed', 15_000, `row ${e.id}`);
+    for (const e of after)
+      await eventually(async () => (await row(reader, e.id))?.status === 'completed', 15_000, `row ${e.id}`);
     expect(first.accounts.size).toBeGreaterThan(0);
     expect(second.accounts.size).toBeGreaterThan(0);
   });
@@ -194,8 +255,13 @@ describe('activity partitions on the real broker and store', () => {
     const account = ACCOUNTS[3]!;
     const ids = Array.from({ length: 120 }, (_, i) => eventId(`held_${i}`));
     // one record a message, as a gateway sends them under light traffic
-    for (const id of ids) await activity.publish(request(id, { account_id: account, endpoint_id: `ep_${account}`, target_count: 0 }));
-    await eventually(async () => (await Promise.all(ids.map((id) => row(reader, id)))).every((r) => r !== null), 15_000, 'all 120 rows, well inside the minute');
+    for (const id of ids)
+      await activity.publish(request(id, { account_id: account, endpoint_id: `ep_${account}`, target_count: 0 }));
+    await eventually(
+      async () => (await Promise.all(ids.map((id) => row(reader, id)))).every((r) => r !== null),
+      15_000,
+      'all 120 rows, well inside the minute',
+    );
     const ch = await producer.openChannel();
     try {
       expect((await ch.checkQueue(names.activityPartitionQueue(activityPartitionOf(account)))).messageCount).toBe(0);

@@ -12,7 +12,15 @@ let broker: BrokerConnection;
 let publisher: ConfirmPublisher;
 
 beforeAll(async () => {
-  broker = new BrokerConnection({ url: infra.rabbitmqUrl, logger, connectionName: 'test', topology: { namespace, deliveryLimit: 5 }, reconnectMinMs: 50, reconnectMaxMs: 200, heartbeatSeconds: 2 });
+  broker = new BrokerConnection({
+    url: infra.rabbitmqUrl,
+    logger,
+    connectionName: 'test',
+    topology: { namespace, deliveryLimit: 5 },
+    reconnectMinMs: 50,
+    reconnectMaxMs: 200,
+    heartbeatSeconds: 2,
+  });
   await broker.start();
   publisher = new ConfirmPublisher(broker, 5000);
 });
@@ -24,7 +32,14 @@ afterAll(async () => {
 
 describe('publishAccountEvent (real RabbitMQ)', () => {
   it('puts a confirmed, persistent relay.account-event.v1 message on the account-events queue declared by the topology', async () => {
-    await publishAccountEvent(publisher, namespace, { kind: 'target_flagged', account_id: 'acc_1', endpoint_id: 'ep_1', target_id: 'tg_1', at: new Date().toISOString(), detail: { reason: 'gone' } });
+    await publishAccountEvent(publisher, namespace, {
+      kind: 'target_flagged',
+      account_id: 'acc_1',
+      endpoint_id: 'ep_1',
+      target_id: 'tg_1',
+      at: new Date().toISOString(),
+      detail: { reason: 'gone' },
+    });
     const conn = await amqp.connect(infra.rabbitmqUrl);
     try {
       const ch = await conn.createChannel();
@@ -34,13 +49,25 @@ describe('publishAccountEvent (real RabbitMQ)', () => {
       expect(msg.properties.deliveryMode).toBe(2);
       expect(msg.properties.type).toBe('relay.account-event.v1');
       const event = decodeMessage(msg.content, ['relay.account-event.v1']);
-      expect(event).toMatchObject({ kind: 'target_flagged', account_id: 'acc_1', target_id: 'tg_1', detail: { reason: 'gone' } });
+      expect(event).toMatchObject({
+        kind: 'target_flagged',
+        account_id: 'acc_1',
+        target_id: 'tg_1',
+        detail: { reason: 'gone' },
+      });
     } finally {
       await conn.close();
     }
   });
 
   it('refuses before publishing an event its consumer would reject', async () => {
-    await expect(publishAccountEvent(publisher, namespace, { kind: 'nope' as never, account_id: 'acc_1', at: new Date().toISOString(), detail: {} })).rejects.toThrow(ContractError);
+    await expect(
+      publishAccountEvent(publisher, namespace, {
+        kind: 'nope' as never,
+        account_id: 'acc_1',
+        at: new Date().toISOString(),
+        detail: {},
+      }),
+    ).rejects.toThrow(ContractError);
   });
 });

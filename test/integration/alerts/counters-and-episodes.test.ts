@@ -1,5 +1,15 @@
 import { Redis } from 'ioredis';
-import { ALERTS_PER_RULE_PER_HOUR, CounterBuffer, COUNT_TTL_S, countKey, endpointSubject, minuteOf, readWindow, startsEpisode, withinRuleRate } from '@relay/alerts';
+import {
+  ALERTS_PER_RULE_PER_HOUR,
+  CounterBuffer,
+  COUNT_TTL_S,
+  countKey,
+  endpointSubject,
+  minuteOf,
+  readWindow,
+  startsEpisode,
+  withinRuleRate,
+} from '@relay/alerts';
 import { infra, testNamespace } from '../../support/infra';
 
 const { namespace } = testNamespace('alertcount');
@@ -51,11 +61,15 @@ describe('alert counters and episodes (real Redis, docs/alerts.md)', () => {
     const buffer = new CounterBuffer({ redis, namespace, flushMs: 60_000, maxEntries: 10 });
     for (let i = 0; i < 10; i++) buffer.add(endpointSubject(`ep_many${i}`), 'ACCEPTED');
     await buffer.flush();
-    expect(await redis.hget(countKey(namespace, endpointSubject('ep_many9'), minuteOf(Date.now())), 'ACCEPTED')).not.toBeNull();
+    expect(
+      await redis.hget(countKey(namespace, endpointSubject('ep_many9'), minuteOf(Date.now())), 'ACCEPTED'),
+    ).not.toBeNull();
   });
 
   it('an episode starts once across instances; sightings extend it', async () => {
-    const results = await Promise.all(Array.from({ length: 5 }, () => startsEpisode(redis, namespace, 'ar_1', 'failure_rate:tg_1', 60_000)));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => startsEpisode(redis, namespace, 'ar_1', 'failure_rate:tg_1', 60_000)),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await startsEpisode(redis, namespace, 'ar_1', 'failure_rate:tg_2', 60_000)).toBe(true);
     expect(await startsEpisode(redis, namespace, 'ar_2', 'failure_rate:tg_1', 60_000)).toBe(true);
@@ -64,14 +78,16 @@ describe('alert counters and episodes (real Redis, docs/alerts.md)', () => {
   it('an episode ends after its cool-down without a sighting; the next sighting starts another', async () => {
     expect(await startsEpisode(redis, namespace, 'ar_3', 'k', 50)).toBe(true);
     // wait for Redis to expire the key (bounded: at most 50 polls)
-    for (let i = 0; i < 50 && (await redis.exists(`${namespace}:alert-episode:ar_3:k`)); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 50 && (await redis.exists(`${namespace}:alert-episode:ar_3:k`)); i++)
+      await new Promise((r) => setTimeout(r, 20));
     expect(await startsEpisode(redis, namespace, 'ar_3', 'k', 50)).toBe(true);
   });
 
   it('a rule sends at most ALERTS_PER_RULE_PER_HOUR an hour', async () => {
     const now = Date.now();
     const verdicts: boolean[] = [];
-    for (let i = 0; i < ALERTS_PER_RULE_PER_HOUR + 2; i++) verdicts.push(await withinRuleRate(redis, namespace, 'ar_rate', now));
+    for (let i = 0; i < ALERTS_PER_RULE_PER_HOUR + 2; i++)
+      verdicts.push(await withinRuleRate(redis, namespace, 'ar_rate', now));
     expect(verdicts.filter(Boolean)).toHaveLength(ALERTS_PER_RULE_PER_HOUR);
     expect(verdicts.slice(-2)).toEqual([false, false]);
   });

@@ -14,7 +14,12 @@ const { logger } = testLogger('cli-sessions-test');
 const connections: BrokerConnection[] = [];
 
 async function connection(): Promise<BrokerConnection> {
-  const c = new BrokerConnection({ url: infra.rabbitmqUrl, logger, connectionName: 'cli-test', topology: { namespace, deliveryLimit: 5 } });
+  const c = new BrokerConnection({
+    url: infra.rabbitmqUrl,
+    logger,
+    connectionName: 'cli-test',
+    topology: { namespace, deliveryLimit: 5 },
+  });
   await c.start();
   connections.push(c);
   return c;
@@ -47,7 +52,15 @@ afterAll(async () => {
 });
 
 function session(targetId: string, onForward: CliForwardHandler, inFlight = 10) {
-  return openCliSessionQueue(sessions, { namespace, targetId, inFlight, maxWaiting: 100, logger, onForward, onLost: () => undefined });
+  return openCliSessionQueue(sessions, {
+    namespace,
+    targetId,
+    inFlight,
+    maxWaiting: 100,
+    logger,
+    onForward,
+    onLost: () => undefined,
+  });
 }
 
 describe('CLI sessions over the broker', () => {

@@ -20,7 +20,15 @@ function viaProxy(proxy: TcpProxy): string {
 }
 
 function connection(url = infra.rabbitmqUrl): BrokerConnection {
-  return new BrokerConnection({ url, logger, connectionName: 'test', topology: { namespace, deliveryLimit: 5 }, reconnectMinMs: 50, reconnectMaxMs: 200, heartbeatSeconds: 2 });
+  return new BrokerConnection({
+    url,
+    logger,
+    connectionName: 'test',
+    topology: { namespace, deliveryLimit: 5 },
+    reconnectMinMs: 50,
+    reconnectMaxMs: 200,
+    heartbeatSeconds: 2,
+  });
 }
 
 async function drainQueue(queue: string): Promise<amqp.GetMessage[]> {
@@ -52,7 +60,9 @@ describe('broker topology and publisher confirms (real RabbitMQ)', () => {
     const ch = await conn.createChannel();
     ch.on('error', () => undefined);
     // Re-asserting with other arguments must fail with PRECONDITION_FAILED — proof of the stored arguments.
-    const err = await ch.assertQueue(names.deliveryQueue('webhook'), { durable: true, arguments: { 'x-queue-type': 'classic' } }).catch((e: Error) => e);
+    const err = await ch
+      .assertQueue(names.deliveryQueue('webhook'), { durable: true, arguments: { 'x-queue-type': 'classic' } })
+      .catch((e: Error) => e);
     expect(String(err)).toMatch(/PRECONDITION_FAILED/);
     await conn.close().catch(() => undefined);
   });
@@ -61,7 +71,10 @@ describe('broker topology and publisher confirms (real RabbitMQ)', () => {
     const broker = connection();
     await broker.start();
     const publisher = new ConfirmPublisher(broker, 2000);
-    await publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('{"n":1}'), { messageId: 'm-1', type: 'relay.test.v1' });
+    await publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('{"n":1}'), {
+      messageId: 'm-1',
+      type: 'relay.test.v1',
+    });
     const [msg] = await drainQueue(names.deliveryQueue('webhook'));
     expect(msg?.content.toString()).toBe('{"n":1}');
     expect(msg?.properties.deliveryMode).toBe(2);
@@ -74,7 +87,11 @@ describe('broker topology and publisher confirms (real RabbitMQ)', () => {
     const broker = connection();
     await broker.start();
     const publisher = new ConfirmPublisher(broker, 5000);
-    await Promise.all(Array.from({ length: 300 }, (_, i) => publisher.publish(names.deliveriesExchange, 'chat', Buffer.from(String(i)), { messageId: `c-${i}`, type: 't' })));
+    await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        publisher.publish(names.deliveriesExchange, 'chat', Buffer.from(String(i)), { messageId: `c-${i}`, type: 't' }),
+      ),
+    );
     expect(publisher.inFlight).toBe(0);
     expect((await drainQueue(names.deliveryQueue('chat'))).length).toBe(300);
     await broker.close();
@@ -84,14 +101,18 @@ describe('broker topology and publisher confirms (real RabbitMQ)', () => {
     const broker = connection();
     await broker.start();
     const publisher = new ConfirmPublisher(broker, 2000);
-    await expect(publisher.publish(names.deliveriesExchange, 'no-such-route', Buffer.from('x'), { messageId: 'u-1', type: 't' })).rejects.toMatchObject({ reason: 'unroutable' });
+    await expect(
+      publisher.publish(names.deliveriesExchange, 'no-such-route', Buffer.from('x'), { messageId: 'u-1', type: 't' }),
+    ).rejects.toMatchObject({ reason: 'unroutable' });
     await broker.close();
   });
 
   it('rejects at once with not_connected when there is no broker connection', async () => {
     const broker = connection();
     const publisher = new ConfirmPublisher(broker, 2000);
-    await expect(publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('x'), { messageId: 'n-1', type: 't' })).rejects.toBeInstanceOf(BrokerUnavailableError);
+    await expect(
+      publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('x'), { messageId: 'n-1', type: 't' }),
+    ).rejects.toBeInstanceOf(BrokerUnavailableError);
   });
 
   it('fails in-flight and new publishes when the connection is cut, then reconnects by itself', async () => {
@@ -100,11 +121,16 @@ describe('broker topology and publisher confirms (real RabbitMQ)', () => {
     const broker = connection(viaProxy(proxy));
     await broker.start();
     const publisher = new ConfirmPublisher(broker, 2000);
-    await publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('before'), { messageId: 'p-1', type: 't' });
+    await publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('before'), {
+      messageId: 'p-1',
+      type: 't',
+    });
 
     await proxy.cut();
     await eventually(async () => !broker.isUp(), 5000, 'connection loss to be noticed');
-    await expect(publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('during'), { messageId: 'p-2', type: 't' })).rejects.toMatchObject({ reason: 'not_connected' });
+    await expect(
+      publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('during'), { messageId: 'p-2', type: 't' }),
+    ).rejects.toMatchObject({ reason: 'not_connected' });
 
     await proxy.restore();
     await eventually(async () => broker.isUp(), 10000, 'reconnect');
@@ -126,15 +152,30 @@ describe('broker topology and publisher confirms (real RabbitMQ)', () => {
     await publisher.publish(names.deliveriesExchange, 'chat', Buffer.from('before'), { messageId: 'f-0', type: 't' });
 
     // node 1 dies with publishes in flight, and more arrive before the connection moves on
-    const inFlight = Array.from({ length: 20 }, (_, i) => publisher.publish(names.deliveriesExchange, 'chat', Buffer.from(`during-${i}`), { messageId: `f-${i + 1}`, type: 't' }));
+    const inFlight = Array.from({ length: 20 }, (_, i) =>
+      publisher.publish(names.deliveriesExchange, 'chat', Buffer.from(`during-${i}`), {
+        messageId: `f-${i + 1}`,
+        type: 't',
+      }),
+    );
     await node1.cut();
-    const later = Array.from({ length: 5 }, (_, i) => publisher.publish(names.deliveriesExchange, 'chat', Buffer.from(`later-${i}`), { messageId: `f-${i + 21}`, type: 't' }));
+    const later = Array.from({ length: 5 }, (_, i) =>
+      publisher.publish(names.deliveriesExchange, 'chat', Buffer.from(`later-${i}`), {
+        messageId: `f-${i + 21}`,
+        type: 't',
+      }),
+    );
     await Promise.all([...inFlight, ...later]);
 
     expect(results.every((r) => r === 'confirmed')).toBe(true);
     const bodies = new Set((await drainQueue(names.deliveryQueue('chat'))).map((m) => m.content.toString()));
     // every message is in the queue (one written before the cut may be there twice: at-least-once)
-    for (const b of ['before', ...Array.from({ length: 20 }, (_, i) => `during-${i}`), ...Array.from({ length: 5 }, (_, i) => `later-${i}`)]) expect(bodies.has(b)).toBe(true);
+    for (const b of [
+      'before',
+      ...Array.from({ length: 20 }, (_, i) => `during-${i}`),
+      ...Array.from({ length: 5 }, (_, i) => `later-${i}`),
+    ])
+      expect(bodies.has(b)).toBe(true);
     await broker.close();
     await Promise.all([node1.stop(), node2.stop()]);
   });
@@ -146,7 +187,9 @@ describe('broker topology and publisher confirms (real RabbitMQ)', () => {
     await broker.start();
     const publisher = new ConfirmPublisher(broker, 3000);
     const started = Date.now();
-    const inFlight = publisher.publish(names.deliveriesExchange, 'chat', Buffer.from('x'), { messageId: 'o-1', type: 't' }).catch((e: BrokerUnavailableError) => e);
+    const inFlight = publisher
+      .publish(names.deliveriesExchange, 'chat', Buffer.from('x'), { messageId: 'o-1', type: 't' })
+      .catch((e: BrokerUnavailableError) => e);
     await proxy.cut();
     const err = await inFlight;
     // confirmed before the cut reached it, or failed at once when the channel closed — never held
@@ -157,14 +200,18 @@ describe('broker topology and publisher confirms (real RabbitMQ)', () => {
     await drainQueue(names.deliveryQueue('chat'));
   });
 
-  it('tells its observer how every publish ended (the gateway\'s confirm and failure metrics): confirmed, unroutable, not_connected', async () => {
+  it("tells its observer how every publish ended (the gateway's confirm and failure metrics): confirmed, unroutable, not_connected", async () => {
     const results: PublishResult[] = [];
     const broker = connection();
     const publisher = new ConfirmPublisher(broker, 2000, (r) => results.push(r));
-    await expect(publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('x'), { messageId: 'o-0', type: 't' })).rejects.toMatchObject({ reason: 'not_connected' });
+    await expect(
+      publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('x'), { messageId: 'o-0', type: 't' }),
+    ).rejects.toMatchObject({ reason: 'not_connected' });
     await broker.start();
     await publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('x'), { messageId: 'o-1', type: 't' });
-    await expect(publisher.publish(names.deliveriesExchange, 'no-such-route', Buffer.from('x'), { messageId: 'o-2', type: 't' })).rejects.toMatchObject({ reason: 'unroutable' });
+    await expect(
+      publisher.publish(names.deliveriesExchange, 'no-such-route', Buffer.from('x'), { messageId: 'o-2', type: 't' }),
+    ).rejects.toMatchObject({ reason: 'unroutable' });
     expect(results).toEqual(['not_connected', 'confirmed', 'unroutable']);
     await drainQueue(names.deliveryQueue('webhook'));
     await broker.close();
@@ -177,7 +224,9 @@ describe('broker topology and publisher confirms (real RabbitMQ)', () => {
     await broker.start();
     const publisher = new ConfirmPublisher(broker, 300);
     proxy.blackhole();
-    await expect(publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('lost'), { messageId: 'b-1', type: 't' })).rejects.toMatchObject({ reason: 'confirm_timeout' });
+    await expect(
+      publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('lost'), { messageId: 'b-1', type: 't' }),
+    ).rejects.toMatchObject({ reason: 'confirm_timeout' });
     await broker.close();
     await proxy.stop();
   });

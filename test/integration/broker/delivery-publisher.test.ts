@@ -1,5 +1,11 @@
 import amqp from 'amqplib';
-import { BrokerConnection, BrokerUnavailableError, ConfirmPublisher, DeliveryPublisher, DeliveryQueueUnavailableError } from '@relay/broker';
+import {
+  BrokerConnection,
+  BrokerUnavailableError,
+  ConfirmPublisher,
+  DeliveryPublisher,
+  DeliveryQueueUnavailableError,
+} from '@relay/broker';
 import { brokerNames, decodeMessage, DELIVERY_V1 } from '@relay/contracts';
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import { deleteBrokerNamespace, infra, testNamespace } from '../../support/infra';
@@ -16,15 +22,29 @@ const { logger } = testLogger('delivery-publisher-test');
 const TIER_MS = 60_000;
 
 const delivery = (id: string, attempt = 1): DeliveryMessageV1 => ({
-  type: DELIVERY_V1, event_id: 'evt_1', delivery_id: id, attempt, account_id: 'acc', endpoint_id: 'ep', target_id: 'tg', target_kind: 'webhook',
-  received_at: '2030-01-01T00:00:00.000Z', request: { method: 'POST', source_ip: '127.0.0.1', headers: {}, query: '' }, payload: { content_type: null, body_base64: '' },
+  type: DELIVERY_V1,
+  event_id: 'evt_1',
+  delivery_id: id,
+  attempt,
+  account_id: 'acc',
+  endpoint_id: 'ep',
+  target_id: 'tg',
+  target_kind: 'webhook',
+  received_at: '2030-01-01T00:00:00.000Z',
+  request: { method: 'POST', source_ip: '127.0.0.1', headers: {}, query: '' },
+  payload: { content_type: null, body_base64: '' },
 });
 
 let broker: BrokerConnection;
 let deliveries: DeliveryPublisher;
 
 beforeAll(async () => {
-  broker = new BrokerConnection({ url: infra.rabbitmqUrl, logger, connectionName: 'delivery-publisher-test', topology: { namespace, deliveryLimit: 5, retryDelaysMs: { webhook: [TIER_MS] } } });
+  broker = new BrokerConnection({
+    url: infra.rabbitmqUrl,
+    logger,
+    connectionName: 'delivery-publisher-test',
+    topology: { namespace, deliveryLimit: 5, retryDelaysMs: { webhook: [TIER_MS] } },
+  });
   await broker.start();
   deliveries = new DeliveryPublisher(new ConfirmPublisher(broker, 5000), namespace);
 });
@@ -87,10 +107,17 @@ describe('DeliveryPublisher (real RabbitMQ)', () => {
   });
 
   it('a closed connection: every delivery of a publish rejects with the same error', async () => {
-    const gone = new BrokerConnection({ url: infra.rabbitmqUrl, logger, connectionName: 'delivery-publisher-test-closed', topology: { namespace, deliveryLimit: 5 } });
+    const gone = new BrokerConnection({
+      url: infra.rabbitmqUrl,
+      logger,
+      connectionName: 'delivery-publisher-test-closed',
+      topology: { namespace, deliveryLimit: 5 },
+    });
     await gone.start();
     await gone.close();
     const closed = new DeliveryPublisher(new ConfirmPublisher(gone, 500), namespace);
-    await expect(closed.publish([{ message: delivery('dlv_c'), channel: 'webhook' }])).rejects.toBeInstanceOf(DeliveryQueueUnavailableError);
+    await expect(closed.publish([{ message: delivery('dlv_c'), channel: 'webhook' }])).rejects.toBeInstanceOf(
+      DeliveryQueueUnavailableError,
+    );
   });
 });

@@ -1,6 +1,12 @@
 import amqp from 'amqplib';
 import { Registry } from 'prom-client';
-import { BrokerConnection, ConfirmPublisher, deliveryQueuesOf, QueueStatsReader, registerQueueMetrics } from '@relay/broker';
+import {
+  BrokerConnection,
+  ConfirmPublisher,
+  deliveryQueuesOf,
+  QueueStatsReader,
+  registerQueueMetrics,
+} from '@relay/broker';
 import { brokerNames } from '@relay/contracts';
 import { deleteBrokerNamespace, infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
@@ -20,7 +26,12 @@ let broker: BrokerConnection;
 let publisher: ConfirmPublisher;
 
 beforeAll(async () => {
-  broker = new BrokerConnection({ url: infra.rabbitmqUrl, logger, connectionName: 'test queue metrics', topology: { namespace, deliveryLimit: 5, retryDelaysMs: { webhook: TIERS } } });
+  broker = new BrokerConnection({
+    url: infra.rabbitmqUrl,
+    logger,
+    connectionName: 'test queue metrics',
+    topology: { namespace, deliveryLimit: 5, retryDelaysMs: { webhook: TIERS } },
+  });
   await broker.start();
   publisher = new ConfirmPublisher(broker, 5000);
 });
@@ -36,14 +47,29 @@ function valueOf(text: string, metric: string, queue: string): number | undefine
 }
 
 async function publishN(n: number, start: number): Promise<void> {
-  await Promise.all(Array.from({ length: n }, (_, i) => publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('{}'), { messageId: `qm-${start + i}`, type: 'relay.test.v1' })));
+  await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      publisher.publish(names.deliveriesExchange, 'webhook', Buffer.from('{}'), {
+        messageId: `qm-${start + i}`,
+        type: 'relay.test.v1',
+      }),
+    ),
+  );
 }
 
 describe('queue depth and consumer metrics (real RabbitMQ)', () => {
   it('publish N, scrape: the work queue reports N messages; every queue of the channel has a series, consumers counted', async () => {
     let now = 0;
     const registry = new Registry();
-    registerQueueMetrics(registry, new QueueStatsReader({ broker, queues: deliveryQueuesOf(namespace, 'webhook', TIERS), cacheMs: 5000, now: () => now }));
+    registerQueueMetrics(
+      registry,
+      new QueueStatsReader({
+        broker,
+        queues: deliveryQueuesOf(namespace, 'webhook', TIERS),
+        cacheMs: 5000,
+        now: () => now,
+      }),
+    );
     const conn = await amqp.connect(infra.rabbitmqUrl);
     try {
       const ch = await conn.createChannel();
@@ -66,12 +92,24 @@ describe('queue depth and consumer metrics (real RabbitMQ)', () => {
     expect(valueOf(await registry.metrics(), 'relay_queue_messages', names.deliveryQueue('webhook'))).toBe(10);
   });
 
-  it('a queue the broker does not have is left out, and the queues after it are still read (its 404 closed only the reader\'s channel)', async () => {
-    const reader = new QueueStatsReader({ broker, queues: [names.retryQueue('webhook', 777), names.deliveryQueue('chat'), names.retryQueue('webhook', 778), names.deadDeliveryQueue('chat')], cacheMs: 0 });
+  it("a queue the broker does not have is left out, and the queues after it are still read (its 404 closed only the reader's channel)", async () => {
+    const reader = new QueueStatsReader({
+      broker,
+      queues: [
+        names.retryQueue('webhook', 777),
+        names.deliveryQueue('chat'),
+        names.retryQueue('webhook', 778),
+        names.deadDeliveryQueue('chat'),
+      ],
+      cacheMs: 0,
+    });
     const stats = await reader.read();
     expect(stats.map((s) => s.queue)).toEqual([names.deliveryQueue('chat'), names.deadDeliveryQueue('chat')]);
     expect(broker.isUp()).toBe(true);
-    await publisher.publish(names.deliveriesExchange, 'chat', Buffer.from('{}'), { messageId: 'qm-chat', type: 'relay.test.v1' });
+    await publisher.publish(names.deliveriesExchange, 'chat', Buffer.from('{}'), {
+      messageId: 'qm-chat',
+      type: 'relay.test.v1',
+    });
     expect((await reader.read()).find((s) => s.queue === names.deliveryQueue('chat'))?.messages).toBe(1);
   });
 
@@ -88,11 +126,22 @@ describe('queue depth and consumer metrics (real RabbitMQ)', () => {
     await proxy.start();
     amqpUrl.hostname = '127.0.0.1';
     amqpUrl.port = String(proxy.port);
-    const viaProxy = new BrokerConnection({ url: amqpUrl.toString(), logger, connectionName: 'test queue metrics proxied', topology: { namespace, deliveryLimit: 5, retryDelaysMs: { webhook: TIERS } } });
+    const viaProxy = new BrokerConnection({
+      url: amqpUrl.toString(),
+      logger,
+      connectionName: 'test queue metrics proxied',
+      topology: { namespace, deliveryLimit: 5, retryDelaysMs: { webhook: TIERS } },
+    });
     try {
       await viaProxy.start();
       let now = 0;
-      const reader = new QueueStatsReader({ broker: viaProxy, queues: [names.deliveryQueue('chat')], cacheMs: 5000, readTimeoutMs: 300, now: () => now });
+      const reader = new QueueStatsReader({
+        broker: viaProxy,
+        queues: [names.deliveryQueue('chat')],
+        cacheMs: 5000,
+        readTimeoutMs: 300,
+        now: () => now,
+      });
       expect(await reader.read()).toHaveLength(1);
       proxy.blackhole();
       now = 5000;

@@ -14,7 +14,11 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 afterEach(() => fake.setRateLimit(null));
 
-async function deliver(payload: unknown, contentType: string | null = 'application/json', cfg: BlockChatConfig = config) {
+async function deliver(
+  payload: unknown,
+  contentType: string | null = 'application/json',
+  cfg: BlockChatConfig = config,
+) {
   const outcome = await fake.send(blockChatKind.buildRequest(cfg, delivery(payload, contentType, 'block_chat')));
   return { result: blockChatKind.classify(outcome), saved: fake.messages.at(-1), last: fake.requests.at(-1)! };
 }
@@ -37,14 +41,21 @@ describe('Block-style target against the fake Slack', () => {
   });
 
   it('a payload that already has text, blocks or attachments keeps its structure', async () => {
-    const payload = { text: 'fallback', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*hi*' } }], attachments: [{ text: 'a' }] };
+    const payload = {
+      text: 'fallback',
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*hi*' } }],
+      attachments: [{ text: 'a' }],
+    };
     const { result, saved } = await deliver(payload);
     expect(result.result).toBe('success');
     expect(saved!.body).toEqual(payload);
   });
 
   it('a custom message template may be enabled', async () => {
-    const { saved } = await deliver({ who: 'ann', what: '<!channel>' }, 'application/json', { ...config, template: '*{{who}}* said {{what}}' });
+    const { saved } = await deliver({ who: 'ann', what: '<!channel>' }, 'application/json', {
+      ...config,
+      template: '*{{who}}* said {{what}}',
+    });
     expect(saved!.text).toBe('*ann* said &lt;!channel&gt;');
   });
 
@@ -58,10 +69,19 @@ describe('Block-style target against the fake Slack', () => {
     it.each<[string, Record<string, unknown>, string]>([
       ['more than 50 blocks', { blocks: Array.from({ length: 55 }, (_v, i) => section(`b${i}`)) }, 'invalid_blocks'],
       ['section text over 3,000', { blocks: [section('s'.repeat(3500))] }, 'invalid_blocks'],
-      ['more than 100 attachments', { attachments: Array.from({ length: 101 }, () => ({ text: 'a' })) }, 'too_many_attachments'],
+      [
+        'more than 100 attachments',
+        { attachments: Array.from({ length: 101 }, () => ({ text: 'a' })) },
+        'too_many_attachments',
+      ],
     ])('%s', async (_n, payload, error) => {
       const refused = await fake.send(raw(JSON.stringify(payload)));
-      expect(blockChatKind.classify(refused)).toEqual({ result: 'permanent', status: 400, error: `Slack 400 ${error}`, flagTarget: false });
+      expect(blockChatKind.classify(refused)).toEqual({
+        result: 'permanent',
+        status: 400,
+        error: `Slack 400 ${error}`,
+        flagTarget: false,
+      });
       expect((await deliver(payload)).result).toEqual({ result: 'success', status: 200 });
     });
 
@@ -76,17 +96,38 @@ describe('Block-style target against the fake Slack', () => {
   it.each<[string, OutboundRequest, number, string, boolean]>([
     ['bad JSON → 400 invalid_payload, permanent', raw('{nope'), 400, 'invalid_payload', false],
     ['no text/blocks/attachments → 400 no_text, permanent', raw('{"username":"x"}'), 400, 'no_text', false],
-    ['unknown hook → 404 channel_not_found, permanent, target flagged', raw('{"text":"x"}', 'https://hooks.slack.com/services/T0FAKE001/B0NOPE/zzzzzzzzzzzz'), 404, 'channel_not_found', true],
-    ['archived channel → 410 channel_is_archived, permanent, target flagged', raw('{"text":"x"}', `https://hooks.slack.com${ARCHIVED_PATH}`), 410, 'channel_is_archived', true],
+    [
+      'unknown hook → 404 channel_not_found, permanent, target flagged',
+      raw('{"text":"x"}', 'https://hooks.slack.com/services/T0FAKE001/B0NOPE/zzzzzzzzzzzz'),
+      404,
+      'channel_not_found',
+      true,
+    ],
+    [
+      'archived channel → 410 channel_is_archived, permanent, target flagged',
+      raw('{"text":"x"}', `https://hooks.slack.com${ARCHIVED_PATH}`),
+      410,
+      'channel_is_archived',
+      true,
+    ],
   ])('%s', async (_n, req, status, body, flagTarget) => {
     const out = await fake.send(req);
     expect(out).toMatchObject({ response: { status, body } });
-    expect(blockChatKind.classify(out)).toEqual({ result: 'permanent', status, error: `Slack ${status} ${body}`, flagTarget });
+    expect(blockChatKind.classify(out)).toEqual({
+      result: 'permanent',
+      status,
+      error: `Slack ${status} ${body}`,
+      flagTarget,
+    });
   });
 
   it('500 rollup_error → retry', async () => {
     fake.queueResponse({ status: 500, body: 'rollup_error' });
-    expect((await deliver({ a: 1 })).result).toMatchObject({ result: 'retry', status: 500, error: 'Slack 500 rollup_error' });
+    expect((await deliver({ a: 1 })).result).toMatchObject({
+      result: 'retry',
+      status: 500,
+      error: 'Slack 500 rollup_error',
+    });
   });
 
   it('429 honours Retry-After', async () => {

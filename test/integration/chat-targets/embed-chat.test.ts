@@ -27,7 +27,11 @@ async function deliver(payload: unknown, contentType?: string | null, cfg: Embed
 
 /** A request exactly as given, for checking the fake itself refuses what Discord refuses. */
 function raw(body: string | Buffer, url = `${DISCORD_URL}?wait=true`): OutboundRequest {
-  return { url, headers: { 'content-type': 'application/json' }, body: Buffer.isBuffer(body) ? body : Buffer.from(body) };
+  return {
+    url,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.isBuffer(body) ? body : Buffer.from(body),
+  };
 }
 
 describe('Embed-style target against the fake Discord', () => {
@@ -57,7 +61,11 @@ describe('Embed-style target against the fake Discord', () => {
   });
 
   it('a payload with content and/or embeds is sent natively', async () => {
-    const payload = { content: 'release', embeds: [{ title: 'v1.2', description: 'notes', fields: [{ name: 'by', value: 'ann' }] }], username: 'ci' };
+    const payload = {
+      content: 'release',
+      embeds: [{ title: 'v1.2', description: 'notes', fields: [{ name: 'by', value: 'ann' }] }],
+      username: 'ci',
+    };
     const { result, saved } = await deliver(payload);
     expect(result.result).toBe('success');
     expect(saved!.body).toEqual({ ...payload, allowed_mentions: { parse: [] } });
@@ -72,7 +80,10 @@ describe('Embed-style target against the fake Discord', () => {
   });
 
   it('keeps thread_id on the request', async () => {
-    const { result, saved } = await deliver({ content: 'in thread' }, 'application/json', { ...config, url: `${DISCORD_URL}?thread_id=555` });
+    const { result, saved } = await deliver({ content: 'in thread' }, 'application/json', {
+      ...config,
+      url: `${DISCORD_URL}?thread_id=555`,
+    });
     expect(result.result).toBe('success');
     expect(saved!.threadId).toBe('555');
   });
@@ -82,14 +93,30 @@ describe('Embed-style target against the fake Discord', () => {
     it.each<[string, Record<string, unknown>, string]>([
       ['content over 2,000 characters', { content: big }, 'content'],
       ['more than 10 embeds', { embeds: Array.from({ length: 12 }, (_v, i) => ({ title: `e${i}` })) }, 'embeds'],
-      ['embeds over 6,000 characters in total', { embeds: [{ description: 'a'.repeat(4000) }, { description: 'b'.repeat(4000) }] }, 'embeds'],
+      [
+        'embeds over 6,000 characters in total',
+        { embeds: [{ description: 'a'.repeat(4000) }, { description: 'b'.repeat(4000) }] },
+        'embeds',
+      ],
       ['a title over 256', { embeds: [{ title: big }] }, 'embeds'],
       ['a description over 4,096', { embeds: [{ description: big }] }, 'embeds'],
-      ['more than 25 fields', { embeds: [{ fields: Array.from({ length: 30 }, () => ({ name: 'n', value: 'v' })) }] }, 'embeds'],
+      [
+        'more than 25 fields',
+        { embeds: [{ fields: Array.from({ length: 30 }, () => ({ name: 'n', value: 'v' })) }] },
+        'embeds',
+      ],
     ])('%s', async (_n, payload, errorKey) => {
       const refused = await fake.send(raw(JSON.stringify(payload)));
-      expect(embedChatKind.classify(refused)).toMatchObject({ result: 'permanent', status: 400, error: expect.stringContaining('50035') });
-      expect(fake.requests.at(-1)!.response).toMatchObject({ code: 50035, message: 'Invalid Form Body', errors: { [errorKey]: expect.anything() } });
+      expect(embedChatKind.classify(refused)).toMatchObject({
+        result: 'permanent',
+        status: 400,
+        error: expect.stringContaining('50035'),
+      });
+      expect(fake.requests.at(-1)!.response).toMatchObject({
+        code: 50035,
+        message: 'Invalid Form Body',
+        errors: { [errorKey]: expect.anything() },
+      });
       const { result } = await deliver(payload);
       expect(result).toEqual({ result: 'success', status: 200 });
     });
@@ -106,8 +133,20 @@ describe('Embed-style target against the fake Discord', () => {
   it.each<[string, OutboundRequest, number, number, boolean]>([
     ['invalid JSON → 400 50109, permanent', raw('{nope'), 400, 50109, false],
     ['empty message → 400 50006, permanent', raw(JSON.stringify({ content: '' })), 400, 50006, false],
-    ['unknown webhook → 404 10015, permanent, target flagged', raw('{}', `https://discord.com/api/webhooks/999/${DISCORD_TOKEN}?wait=true`), 404, 10015, true],
-    ['wrong token → 401 50027, permanent, target flagged', raw('{}', `https://discord.com/api/webhooks/${DISCORD_ID}/wrong?wait=true`), 401, 50027, true],
+    [
+      'unknown webhook → 404 10015, permanent, target flagged',
+      raw('{}', `https://discord.com/api/webhooks/999/${DISCORD_TOKEN}?wait=true`),
+      404,
+      10015,
+      true,
+    ],
+    [
+      'wrong token → 401 50027, permanent, target flagged',
+      raw('{}', `https://discord.com/api/webhooks/${DISCORD_ID}/wrong?wait=true`),
+      401,
+      50027,
+      true,
+    ],
   ])('%s', async (_n, req, status, code, flagTarget) => {
     const out = await fake.send(req);
     expect(out).toMatchObject({ response: { status } });
@@ -119,7 +158,11 @@ describe('Embed-style target against the fake Discord', () => {
     const small = await startFakeDiscord({ webhooks: [{ id: DISCORD_ID, token: DISCORD_TOKEN }], maxBodyBytes: 1000 });
     try {
       const out = await small.send(embedChatKind.buildRequest(config, delivery({ content: 'x'.repeat(1500) })));
-      expect(embedChatKind.classify(out)).toMatchObject({ result: 'permanent', status: 413, error: expect.stringContaining('40005') });
+      expect(embedChatKind.classify(out)).toMatchObject({
+        result: 'permanent',
+        status: 413,
+        error: expect.stringContaining('40005'),
+      });
     } finally {
       await small.close();
     }
@@ -128,9 +171,14 @@ describe('Embed-style target against the fake Discord', () => {
   it('429 → retry after the JSON retry_after; X-RateLimit-* headers on every answer', async () => {
     fake.setRateLimit({ limit: 1, windowSec: 1.5 });
     const first = await fake.send(embedChatKind.buildRequest(config, delivery({ n: 1 })));
-    expect(first).toMatchObject({ response: { status: 200, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-bucket': expect.any(String) } } });
+    expect(first).toMatchObject({
+      response: { status: 200, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-bucket': expect.any(String) } },
+    });
     const second = await fake.send(embedChatKind.buildRequest(config, delivery({ n: 2 })));
-    const body = JSON.parse((second as { response: { body: string } }).response.body) as { retry_after: number; global: boolean };
+    const body = JSON.parse((second as { response: { body: string } }).response.body) as {
+      retry_after: number;
+      global: boolean;
+    };
     expect(body.global).toBe(false);
     const result = embedChatKind.classify(second);
     expect(result).toMatchObject({ result: 'retry', status: 429, retryAfterMs: Math.ceil(body.retry_after * 1000) });
@@ -140,7 +188,9 @@ describe('Embed-style target against the fake Discord', () => {
 
   it('5xx → retry', async () => {
     fake.queueResponse({ status: 502, body: { message: 'Bad Gateway', code: 0 } });
-    expect(embedChatKind.classify(await fake.send(embedChatKind.buildRequest(config, delivery({ a: 1 }))))).toMatchObject({ result: 'retry', status: 502 });
+    expect(
+      embedChatKind.classify(await fake.send(embedChatKind.buildRequest(config, delivery({ a: 1 })))),
+    ).toMatchObject({ result: 'retry', status: 502 });
   });
 
   it('through the one delivery path (handleDelivery): recorded outcome and log carry no token', async () => {
@@ -148,7 +198,18 @@ describe('Embed-style target against the fake Discord', () => {
     const logged = new PassThrough();
     let logText = '';
     logged.on('data', (c: Buffer) => (logText += c.toString()));
-    const target = (url: string): TargetRecord => ({ id: 'tg-embed_chat', account_id: 'acc-chat', endpoint_id: 'ep-chat', kind: 'embed_chat', name: 'alerts', enabled: true, config: { url, name: 'alerts' }, flagged: null, created_at: new Date(), updated_at: new Date() });
+    const target = (url: string): TargetRecord => ({
+      id: 'tg-embed_chat',
+      account_id: 'acc-chat',
+      endpoint_id: 'ep-chat',
+      kind: 'embed_chat',
+      name: 'alerts',
+      enabled: true,
+      config: { url, name: 'alerts' },
+      flagged: null,
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
     let current = target(DISCORD_URL);
     const deps = {
       targets: { find: async () => current },
@@ -159,7 +220,14 @@ describe('Embed-style target against the fake Discord', () => {
       recorder: { record: async (a: ActivityAttemptV1) => void attempts.push(a) },
       router: { retry: async () => undefined, deadLetter: async () => undefined },
       health: { flag: async () => true, permanentFailure: () => 1, reset: () => undefined },
-      meter: { attempted: () => undefined, retryScheduled: () => undefined, deadLettered: () => undefined, targetFlagged: () => undefined, held: () => undefined, breakerTransition: () => undefined },
+      meter: {
+        attempted: () => undefined,
+        retryScheduled: () => undefined,
+        deadLettered: () => undefined,
+        targetFlagged: () => undefined,
+        held: () => undefined,
+        breakerTransition: () => undefined,
+      },
       policy: { tiersMs: [1000], jitterPct: 0, retryAfterMaxMs: 1000, flagAfterPermanentFailures: 0 },
       logger: createLogger({ service: 'test', level: 'info', stream: logged }),
       now: () => new Date(),

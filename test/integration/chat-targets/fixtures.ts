@@ -32,9 +32,18 @@ export const teamsKind = createTeamsKind({ secrets: chatSecrets });
 
 let seq = 0;
 
-export function delivery(body: unknown, contentType: string | null = 'application/json', targetKind = 'embed_chat'): DeliveryMessageV1 {
+export function delivery(
+  body: unknown,
+  contentType: string | null = 'application/json',
+  targetKind = 'embed_chat',
+): DeliveryMessageV1 {
   seq += 1;
-  const bytes = body === undefined ? '' : typeof body === 'string' && contentType !== 'application/json' ? body : JSON.stringify(body);
+  const bytes =
+    body === undefined
+      ? ''
+      : typeof body === 'string' && contentType !== 'application/json'
+        ? body
+        : JSON.stringify(body);
   return {
     type: DELIVERY_V1,
     event_id: `ev-${seq}`,
@@ -46,6 +55,9 @@ export function delivery(body: unknown, contentType: string | null = 'applicatio
     target_kind: targetKind,
     received_at: new Date().toISOString(),
     request: { method: 'POST', source_ip: '203.0.113.9', headers: {}, query: '' },
-    payload: { content_type: body === undefined ? null : contentType, body_base64: Buffer.from(bytes).toString('base64') },
+    payload: {
+      content_type: body === undefined ? null : contentType,
+      body_base64: Buffer.from(bytes).toString('base64'),
+    },
   };
 }

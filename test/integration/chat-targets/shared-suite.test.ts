@@ -3,7 +3,23 @@ import { startFakeDiscord } from '../../support/fake-discord';
 import { startFakeSlack } from '../../support/fake-slack';
 import { startFakeTeams } from '../../support/fake-teams';
 import { startFakeTelegram } from '../../support/fake-telegram';
-import { DISCORD_ID, DISCORD_TOKEN, DISCORD_URL, SLACK_PATH, SLACK_SECRET, SLACK_URL, TEAMS_SIG, TEAMS_URL, TEAMS_WORKFLOW, TELEGRAM_TOKEN, blockChatKind, delivery, embedChatKind, teamsKind, telegramKind } from './fixtures';
+import {
+  DISCORD_ID,
+  DISCORD_TOKEN,
+  DISCORD_URL,
+  SLACK_PATH,
+  SLACK_SECRET,
+  SLACK_URL,
+  TEAMS_SIG,
+  TEAMS_URL,
+  TEAMS_WORKFLOW,
+  TELEGRAM_TOKEN,
+  blockChatKind,
+  delivery,
+  embedChatKind,
+  teamsKind,
+  telegramKind,
+} from './fixtures';
 
 // STYLE.md: "Every kind runs one shared delivery test suite." The receivers are the fake
 // platforms, which refuse anything the real ones would.
@@ -37,7 +53,13 @@ runTargetKindSuite(blockChatKind, {
 });
 
 runTargetKindSuite(telegramKind, {
-  validConfig: { bot_token: TELEGRAM_TOKEN, chat_id: '-1001234567890', name: 'ops', parse_mode: 'HTML', template: '<b>Build {{id}}</b>: {{status}}' },
+  validConfig: {
+    bot_token: TELEGRAM_TOKEN,
+    chat_id: '-1001234567890',
+    name: 'ops',
+    parse_mode: 'HTML',
+    template: '<b>Build {{id}}</b>: {{status}}',
+  },
   invalidConfigs: [
     { input: { bot_token: 'nope', chat_id: '1', name: 'ops' }, field: 'config.bot_token' },
     { input: { bot_token: TELEGRAM_TOKEN, chat_id: 'general', name: 'ops' }, field: 'config.chat_id' },
@@ -54,7 +76,10 @@ runTargetKindSuite(telegramKind, {
 runTargetKindSuite(teamsKind, {
   validConfig: { url: TEAMS_URL, name: 'ops', template: 'Build {{id}}: {{status}}' },
   invalidConfigs: [
-    { input: { url: 'https://example.com/workflows/x/triggers/manual/paths/invoke?sig=abc', name: 'ops' }, field: 'config.url' },
+    {
+      input: { url: 'https://example.com/workflows/x/triggers/manual/paths/invoke?sig=abc', name: 'ops' },
+      field: 'config.url',
+    },
     { input: { url: TEAMS_URL, name: 'ops', format: 'html' }, field: 'config.format' },
   ],
   delivery: delivery({ id: 7, status: 'green' }, 'application/json', 'teams'),

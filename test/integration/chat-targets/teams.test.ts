@@ -24,7 +24,11 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 afterEach(() => fake.setRateLimit(null));
 
-async function deliver(payload: unknown, config: TeamsConfig = stored(), contentType: string | null = 'application/json') {
+async function deliver(
+  payload: unknown,
+  config: TeamsConfig = stored(),
+  contentType: string | null = 'application/json',
+) {
   const outcome = await fake.send(teamsKind.buildRequest(config, delivery(payload, contentType, 'teams')));
   return { result: teamsKind.classify(outcome), posted: fake.posted.at(-1) };
 }
@@ -34,18 +38,27 @@ describe('Teams target against the fake Workflows trigger (HTTPS)', () => {
     expect(stored().url).not.toContain(TEAMS_SIG);
     const { result, posted } = await deliver({ order: 7 });
     expect(result).toEqual({ result: 'success', status: 202 });
-    expect(posted!.body).toMatchObject({ type: 'message', attachments: [{ content: { type: 'AdaptiveCard', body: [{ text: '{\n  "order": 7\n}' }] } }] });
+    expect(posted!.body).toMatchObject({
+      type: 'message',
+      attachments: [{ content: { type: 'AdaptiveCard', body: [{ text: '{\n  "order": 7\n}' }] } }],
+    });
   });
 
   it('format text posts {"text"}; a card payload passes through', async () => {
-    expect((await deliver({ id: 1 }, stored({ format: 'text', template: 'Order {{id}}' }))).posted!.body).toEqual({ text: 'Order 1' });
+    expect((await deliver({ id: 1 }, stored({ format: 'text', template: 'Order {{id}}' }))).posted!.body).toEqual({
+      text: 'Order 1',
+    });
     const card = { type: 'AdaptiveCard', version: '1.5', body: [{ type: 'TextBlock', text: 'hi' }] };
     expect((await deliver(card)).posted!.body).toMatchObject({ attachments: [{ content: card }] });
   });
 
   it('28 KB: the fake refuses a larger body with 413, the kind cuts its text so it is accepted', async () => {
     const huge = { text: 'x'.repeat(40_000) };
-    const raw = await fake.send({ url: TEAMS_URL, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(huge)) });
+    const raw = await fake.send({
+      url: TEAMS_URL,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify(huge)),
+    });
     expect(teamsKind.classify(raw)).toMatchObject({ result: 'permanent', status: 413, flagTarget: false });
     for (const format of ['adaptive_card', 'text'] as const) {
       const { result } = await deliver('é'.repeat(40_000), stored({ format }), 'text/plain');
@@ -59,7 +72,12 @@ describe('Teams target against the fake Workflows trigger (HTTPS)', () => {
     const results = [];
     for (let i = 0; i < 6; i++) results.push((await deliver({ i })).result);
     expect(results.filter((r) => r.result === 'success').length).toBeLessThanOrEqual(4);
-    expect(results.at(-1)).toMatchObject({ result: 'retry', status: 429, retryAfterMs: 1000, error: 'Teams 429 TooManyRequests' });
+    expect(results.at(-1)).toMatchObject({
+      result: 'retry',
+      status: 429,
+      retryAfterMs: 1000,
+      error: 'Teams 429 TooManyRequests',
+    });
   });
 
   it('a regenerated sig, a deleted flow and a flow turned off flag the target; no error holds the URL', async () => {

@@ -23,7 +23,11 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 afterEach(() => fake.setRateLimit(null));
 
-async function deliver(payload: unknown, config: TelegramConfig = stored(), contentType: string | null = 'application/json') {
+async function deliver(
+  payload: unknown,
+  config: TelegramConfig = stored(),
+  contentType: string | null = 'application/json',
+) {
   const outcome = await fake.send(telegramKind.buildRequest(config, delivery(payload, contentType, 'telegram')));
   return { result: telegramKind.classify(outcome), outcome, saved: fake.messages.at(-1) };
 }
@@ -37,15 +41,21 @@ describe('Telegram target against the fake Bot API (HTTPS)', () => {
     expect(fake.requests.at(-1)!.path).toBe(`/bot${TELEGRAM_TOKEN}/sendMessage`);
   });
 
-  it.each(['HTML', 'MarkdownV2'] as const)('%s: the payload shows exactly as sent, whatever characters it holds', async (parse_mode) => {
-    const tricky = { note: '<b>1.5 * (x_y) & [z]!</b> `tick` \\ end' };
-    const { result, saved } = await deliver(tricky, stored({ parse_mode }));
-    expect(result.result).toBe('success');
-    expect(saved!.visible).toBe(JSON.stringify(tricky, null, 2));
-    const templated = await deliver(tricky, stored({ parse_mode, template: parse_mode === 'HTML' ? '<b>Note</b>: {{note}}' : '*Note*: {{note}}' }));
-    expect(templated.result.result).toBe('success');
-    expect(templated.saved!.visible).toBe(`Note: ${tricky.note}`);
-  });
+  it.each(['HTML', 'MarkdownV2'] as const)(
+    '%s: the payload shows exactly as sent, whatever characters it holds',
+    async (parse_mode) => {
+      const tricky = { note: '<b>1.5 * (x_y) & [z]!</b> `tick` \\ end' };
+      const { result, saved } = await deliver(tricky, stored({ parse_mode }));
+      expect(result.result).toBe('success');
+      expect(saved!.visible).toBe(JSON.stringify(tricky, null, 2));
+      const templated = await deliver(
+        tricky,
+        stored({ parse_mode, template: parse_mode === 'HTML' ? '<b>Note</b>: {{note}}' : '*Note*: {{note}}' }),
+      );
+      expect(templated.result.result).toBe('success');
+      expect(templated.saved!.visible).toBe(`Note: ${tricky.note}`);
+    },
+  );
 
   it('an empty payload (format None) is still a message, in every parse mode', async () => {
     for (const parse_mode of ['none', 'HTML', 'MarkdownV2'] as const) {
@@ -57,8 +67,17 @@ describe('Telegram target against the fake Bot API (HTTPS)', () => {
 
   it('4,096 characters: the fake refuses a longer text, the kind cuts it so it is accepted', async () => {
     const long = 'é<&'.repeat(3000);
-    const raw = await fake.send({ url: `https://api.telegram.org/bot${TELEGRAM_TOKEN}/sendMessage`, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ chat_id: CHAT, text: long })) });
-    expect(telegramKind.classify(raw)).toMatchObject({ result: 'permanent', status: 400, error: 'Telegram 400: Bad Request: message is too long', flagTarget: false });
+    const raw = await fake.send({
+      url: `https://api.telegram.org/bot${TELEGRAM_TOKEN}/sendMessage`,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify({ chat_id: CHAT, text: long })),
+    });
+    expect(telegramKind.classify(raw)).toMatchObject({
+      result: 'permanent',
+      status: 400,
+      error: 'Telegram 400: Bad Request: message is too long',
+      flagTarget: false,
+    });
     for (const parse_mode of ['none', 'HTML', 'MarkdownV2'] as const) {
       const { result, saved } = await deliver(long, stored({ parse_mode }), 'text/plain');
       expect(result.result).toBe('success');
@@ -77,16 +96,34 @@ describe('Telegram target against the fake Bot API (HTTPS)', () => {
 
   it('403 "bot was blocked by the user" → permanent and flags the target', async () => {
     fake.blockBy('42');
-    expect((await deliver({ n: 1 }, stored({ chat_id: '42' }))).result).toEqual({ result: 'permanent', status: 403, error: 'Telegram 403: Forbidden: bot was blocked by the user', flagTarget: true });
+    expect((await deliver({ n: 1 }, stored({ chat_id: '42' }))).result).toEqual({
+      result: 'permanent',
+      status: 403,
+      error: 'Telegram 403: Forbidden: bot was blocked by the user',
+      flagTarget: true,
+    });
   });
 
   it('a chat the bot does not know, a migrated group and a revoked token flag the target', async () => {
-    expect((await deliver({}, stored({ chat_id: '777' }))).result).toMatchObject({ result: 'permanent', status: 400, flagTarget: true });
+    expect((await deliver({}, stored({ chat_id: '777' }))).result).toMatchObject({
+      result: 'permanent',
+      status: 400,
+      flagTarget: true,
+    });
     fake.migrate('-1009', -1009876);
-    expect((await deliver({}, stored({ chat_id: '-1009' }))).result).toMatchObject({ result: 'permanent', flagTarget: true, error: expect.stringContaining('-1009876') });
+    expect((await deliver({}, stored({ chat_id: '-1009' }))).result).toMatchObject({
+      result: 'permanent',
+      flagTarget: true,
+      error: expect.stringContaining('-1009876'),
+    });
     const revoked = { ...stored(), bot_token: chatSecrets.encrypt('999:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA') };
     const r = await deliver({}, revoked);
-    expect(r.result).toEqual({ result: 'permanent', status: 401, error: 'Telegram 401: Unauthorized', flagTarget: true });
+    expect(r.result).toEqual({
+      result: 'permanent',
+      status: 401,
+      error: 'Telegram 401: Unauthorized',
+      flagTarget: true,
+    });
   });
 
   it('a template whose own markup does not parse → permanent for that message, not flagged', async () => {

@@ -36,34 +36,64 @@ describe('Endpoint fields', () => {
   });
 
   it('"required headers: list of header names (and expected values) every request must carry"', async () => {
-    const id = await h.endpoint(account, { required_headers: [{ name: 'X-Source', value: 'erp' }, { name: 'X-Tenant' }] });
+    const id = await h.endpoint(account, {
+      required_headers: [{ name: 'X-Source', value: 'erp' }, { name: 'X-Tenant' }],
+    });
     expect((await send(gw, id, { headers: { 'x-source': 'erp', 'x-tenant': 'any' } })).status).toBe(202);
     expect((await send(gw, id, { headers: { 'x-source': 'erp' } })).status).toBe(400);
     expect((await send(gw, id, { headers: { 'x-source': 'ERP', 'x-tenant': 'a' } })).status).toBe(400);
   });
 
   it('"body filters: rules on the raw body; all rules must pass"', async () => {
-    const id = await h.endpoint(account, { body_filters: [{ kind: 'contains', value: '"paid"' }, { kind: 'not_regex', pattern: 'test_mode.{0,3}true' }] });
+    const id = await h.endpoint(account, {
+      body_filters: [
+        { kind: 'contains', value: '"paid"' },
+        { kind: 'not_regex', pattern: 'test_mode.{0,3}true' },
+      ],
+    });
     expect((await send(gw, id, { body: '{"status":"paid"}' })).status).toBe(202);
     const failed = await send(gw, id, { body: '{"status":"paid","test_mode": true}' });
-    expect(failed.json).toEqual({ code: 'request_body_filter_failed', message: expect.stringContaining('body filter 2') });
+    expect(failed.json).toEqual({
+      code: 'request_body_filter_failed',
+      message: expect.stringContaining('body filter 2'),
+    });
     expect((await h.waitForRows(id, 2)).map((r) => r.outcome)).toEqual(['ACCEPTED', 'REQUEST_BODY_FILTER_FAILED']);
   });
 
   it.each([
-    ['"Applied to the raw decoded body for JSON"', 'json', { 'content-type': 'application/json' }, '{"a":"caf\u00e9"}', '', 'café'],
+    [
+      '"Applied to the raw decoded body for JSON"',
+      'json',
+      { 'content-type': 'application/json' },
+      '{"a":"caf\u00e9"}',
+      '',
+      'café',
+    ],
     ['"… XML and text"', 'text', { 'content-type': 'text/plain' }, 'hello café', '', 'café'],
     ['"to the raw form body for form endpoints" (still percent-encoded)', 'form', form, 'q=caf%C3%A9', '', 'caf%C3%A9'],
     ['"to the raw query string for query formats"', 'query', {}, '', 'q=caf%C3%A9', 'caf%C3%A9'],
   ] as const)('body filters are %s', async (_rule, format, headers, body, query, needle) => {
-    const id = await h.endpoint(account, { payload_format: format, methods: ['POST'], body_filters: [{ kind: 'contains', value: needle }] });
+    const id = await h.endpoint(account, {
+      payload_format: format,
+      methods: ['POST'],
+      body_filters: [{ kind: 'contains', value: needle }],
+    });
     expect((await send(gw, id, { headers, body, query })).status).toBe(202);
-    const other = await h.endpoint(account, { payload_format: format, methods: ['POST'], body_filters: [{ kind: 'contains', value: `${needle}!` }] });
+    const other = await h.endpoint(account, {
+      payload_format: format,
+      methods: ['POST'],
+      body_filters: [{ kind: 'contains', value: `${needle}!` }],
+    });
     expect((await send(gw, other, { headers, body, query })).status).toBe(400);
   });
 
   it('"field validation rules: type tests, required fields (a null value fails), regex patterns"', async () => {
-    const id = await h.endpoint(account, { field_rules: [{ path: 'order.id', type: 'integer', required: true }, { path: 'email', pattern: '^[^@]+@[^@]+$' }] });
+    const id = await h.endpoint(account, {
+      field_rules: [
+        { path: 'order.id', type: 'integer', required: true },
+        { path: 'email', pattern: '^[^@]+@[^@]+$' },
+      ],
+    });
     expect((await send(gw, id, { body: '{"order":{"id":7},"email":"a@b"}' })).status).toBe(202);
     for (const body of ['{"order":{"id":null}}', '{"order":{"id":"7"}}', '{"order":{"id":7},"email":"nope"}']) {
       const res = await send(gw, id, { body });
@@ -85,7 +115,11 @@ describe('Endpoint fields', () => {
     await h.update(id, { paused: false });
     expect((await send(gw, id)).status).toBe(202);
     const now = Date.now();
-    await h.update(id, { maintenance_windows: [{ starts_at: new Date(now - 60_000).toISOString(), ends_at: new Date(now + 3_600_000).toISOString() }] });
+    await h.update(id, {
+      maintenance_windows: [
+        { starts_at: new Date(now - 60_000).toISOString(), ends_at: new Date(now + 3_600_000).toISOString() },
+      ],
+    });
     expect((await send(gw, id)).status).toBe(503);
   });
 
@@ -106,19 +140,40 @@ describe('Endpoint fields', () => {
   });
 
   describe('"captcha: optional verification of a token found in a JSON, form or XML body"', () => {
-    const captcha = () => ({ provider: 'hcaptcha' as const, secret: h.seal(verifier.secret), verify_url: verifier.url() });
+    const captcha = () => ({
+      provider: 'hcaptcha' as const,
+      secret: h.seal(verifier.secret),
+      verify_url: verifier.url(),
+    });
 
     it.each([
-      ['JSON', 'json', { 'content-type': 'application/json' }, (t: string) => JSON.stringify({ 'h-captcha-response': t, name: 'x' })],
+      [
+        'JSON',
+        'json',
+        { 'content-type': 'application/json' },
+        (t: string) => JSON.stringify({ 'h-captcha-response': t, name: 'x' }),
+      ],
       ['form', 'form', form, (t: string) => `name=x&h-captcha-response=${t}`],
-      ['XML', 'xml', xml, (t: string) => `<signup><name>x</name><h-captcha-response>${t}</h-captcha-response></signup>`],
-    ] as const)('%s: a verified token is accepted, a refused one gets 403 CAPTCHA_FAILED', async (_name, format, headers, body) => {
-      const id = await h.endpoint(account, { payload_format: format, captcha: captcha() });
-      expect((await send(gw, id, { headers, body: body(verifier.goodToken) })).status).toBe(202);
-      const refused = await send(gw, id, { headers, body: body('forged') });
-      expect([refused.status, refused.json.code]).toEqual([403, 'captcha_failed']);
-      expect(verifier.calls.at(-1)).toMatchObject({ secret: verifier.secret, response: 'forged', remoteip: '127.0.0.1' });
-    });
+      [
+        'XML',
+        'xml',
+        xml,
+        (t: string) => `<signup><name>x</name><h-captcha-response>${t}</h-captcha-response></signup>`,
+      ],
+    ] as const)(
+      '%s: a verified token is accepted, a refused one gets 403 CAPTCHA_FAILED',
+      async (_name, format, headers, body) => {
+        const id = await h.endpoint(account, { payload_format: format, captcha: captcha() });
+        expect((await send(gw, id, { headers, body: body(verifier.goodToken) })).status).toBe(202);
+        const refused = await send(gw, id, { headers, body: body('forged') });
+        expect([refused.status, refused.json.code]).toEqual([403, 'captcha_failed']);
+        expect(verifier.calls.at(-1)).toMatchObject({
+          secret: verifier.secret,
+          response: 'forged',
+          remoteip: '127.0.0.1',
+        });
+      },
+    );
 
     it('a missing token gets 400 CAPTCHA_FAILED without calling the provider', async () => {
       const id = await h.endpoint(account, { captcha: captcha() });
@@ -129,19 +184,32 @@ describe('Endpoint fields', () => {
     });
 
     it('the providers hCaptcha, reCAPTCHA and Turnstile read their own default field', async () => {
-      for (const [provider, field] of [['recaptcha', 'g-recaptcha-response'], ['turnstile', 'cf-turnstile-response']] as const) {
-        const id = await h.endpoint(account, { captcha: { provider, secret: h.seal(verifier.secret), verify_url: verifier.url() } });
+      for (const [provider, field] of [
+        ['recaptcha', 'g-recaptcha-response'],
+        ['turnstile', 'cf-turnstile-response'],
+      ] as const) {
+        const id = await h.endpoint(account, {
+          captcha: { provider, secret: h.seal(verifier.secret), verify_url: verifier.url() },
+        });
         expect((await send(gw, id, { body: JSON.stringify({ [field]: verifier.goodToken }) })).status).toBe(202);
       }
     });
   });
 
   it('"query parameter name" and "required parameter control" (Base64 JSON only)', async () => {
-    const required = await h.endpoint(account, { payload_format: 'query_base64_json', query_param_name: 'data+set', query_param_required: true });
+    const required = await h.endpoint(account, {
+      payload_format: 'query_base64_json',
+      query_param_name: 'data+set',
+      query_param_required: true,
+    });
     const b64 = Buffer.from('{"a":1}').toString('base64');
     expect((await send(gw, required, { query: `data%2Bset=${b64}` })).status).toBe(202);
     expect((await send(gw, required, { query: 'other=1' })).json.code).toBe('malformed_query_param');
-    const optional = await h.endpoint(account, { payload_format: 'query_base64_json', query_param_name: 'd', query_param_required: false });
+    const optional = await h.endpoint(account, {
+      payload_format: 'query_base64_json',
+      query_param_name: 'd',
+      query_param_required: false,
+    });
     expect((await send(gw, optional, { query: 'other=1' })).status).toBe(202);
     await eventually(async () => h.deliveriesOf(optional).length === 1);
     expect(deliveredBody(h.deliveriesOf(optional)[0]!)).toBe('');
@@ -161,7 +229,11 @@ describe('States and transitions: endpoint availability', () => {
   it('"Enabled → Paused (manual pause or scheduled maintenance window starts): requests get the 503 endpoint_unavailable response, no activity row"', async () => {
     const manual = await h.endpoint(account, { paused: true });
     const now = Date.now();
-    const window = await h.endpoint(account, { maintenance_windows: [{ starts_at: new Date(now - 1000).toISOString(), ends_at: new Date(now + 3_600_000).toISOString() }] });
+    const window = await h.endpoint(account, {
+      maintenance_windows: [
+        { starts_at: new Date(now - 1000).toISOString(), ends_at: new Date(now + 3_600_000).toISOString() },
+      ],
+    });
     for (const id of [manual, window]) {
       const res = await send(gw, id);
       expect([res.status, res.headers.get('retry-after'), res.json.code]).toEqual([503, '60', 'endpoint_unavailable']);
@@ -178,7 +250,11 @@ describe('States and transitions: endpoint availability', () => {
   });
 
   it('"Paused (scheduled) → Enabled: scheduled pause expires (time reached)", without anyone resuming it', async () => {
-    const id = await h.endpoint(account, { maintenance_windows: [{ starts_at: new Date(Date.now() - 1000).toISOString(), ends_at: new Date(Date.now() + 1500).toISOString() }] });
+    const id = await h.endpoint(account, {
+      maintenance_windows: [
+        { starts_at: new Date(Date.now() - 1000).toISOString(), ends_at: new Date(Date.now() + 1500).toISOString() },
+      ],
+    });
     expect((await send(gw, id)).status).toBe(503);
     await eventually(async () => (await send(gw, id)).status === 202, 5000, 'the window to end');
   });

@@ -32,22 +32,54 @@ const b64 = (json: string): string => Buffer.from(json).toString('base64');
 
 describe('Errors', () => {
   it('"400 (content validation): required header missing; body filter fails (REQUEST_BODY_FILTER_FAILED); field validation fails (null required field, regex mismatch)"', async () => {
-    const id = await h.endpoint(account, { required_headers: [{ name: 'X-Team' }], body_filters: [{ kind: 'not_contains', value: 'test' }], field_rules: [{ path: 'id', required: true }, { path: 'sku', pattern: '^[A-Z]{3}$' }] });
+    const id = await h.endpoint(account, {
+      required_headers: [{ name: 'X-Team' }],
+      body_filters: [{ kind: 'not_contains', value: 'test' }],
+      field_rules: [
+        { path: 'id', required: true },
+        { path: 'sku', pattern: '^[A-Z]{3}$' },
+      ],
+    });
     expectError(await send(gw, id, { body: '{"id":1}' }), 400, 'required_header_missing');
-    expectError(await send(gw, id, { headers: { 'x-team': 'a' }, body: '{"id":"test"}' }), 400, 'request_body_filter_failed');
-    expectError(await send(gw, id, { headers: { 'x-team': 'a' }, body: '{"id":null}' }), 400, 'field_validation_failed');
-    expectError(await send(gw, id, { headers: { 'x-team': 'a' }, body: '{"id":1,"sku":"abc"}' }), 400, 'field_validation_failed');
-    expect((await h.waitForRows(id, 4)).map((r) => r.outcome)).toEqual(['REQUIRED_HEADER_MISSING', 'REQUEST_BODY_FILTER_FAILED', 'FIELD_VALIDATION_FAILED', 'FIELD_VALIDATION_FAILED']);
+    expectError(
+      await send(gw, id, { headers: { 'x-team': 'a' }, body: '{"id":"test"}' }),
+      400,
+      'request_body_filter_failed',
+    );
+    expectError(
+      await send(gw, id, { headers: { 'x-team': 'a' }, body: '{"id":null}' }),
+      400,
+      'field_validation_failed',
+    );
+    expectError(
+      await send(gw, id, { headers: { 'x-team': 'a' }, body: '{"id":1,"sku":"abc"}' }),
+      400,
+      'field_validation_failed',
+    );
+    expect((await h.waitForRows(id, 4)).map((r) => r.outcome)).toEqual([
+      'REQUIRED_HEADER_MISSING',
+      'REQUEST_BODY_FILTER_FAILED',
+      'FIELD_VALIDATION_FAILED',
+      'FIELD_VALIDATION_FAILED',
+    ]);
   });
 
   it('"400 MALFORMED_QUERY_PARAM: required Base64 parameter missing; invalid Base64; decoded value not valid JSON; more than 64 query parameter pairs"', async () => {
-    const id = await h.endpoint(account, { payload_format: 'query_base64_json', methods: ['GET'], query_param_name: 'p' });
+    const id = await h.endpoint(account, {
+      payload_format: 'query_base64_json',
+      methods: ['GET'],
+      query_param_name: 'p',
+    });
     const big = await h.account();
     const many = await h.endpoint(big, { payload_format: 'query', methods: ['GET'] });
     expectError(await send(gw, id, { method: 'GET', query: 'q=1' }), 400, 'malformed_query_param');
     expectError(await send(gw, id, { method: 'GET', query: 'p=a$b' }), 400, 'malformed_query_param');
     expectError(await send(gw, id, { method: 'GET', query: `p=${b64('{nope')}` }), 400, 'malformed_query_param');
-    expectError(await send(gw, many, { method: 'GET', query: Array.from({ length: 65 }, (_, i) => `k${i}=1`).join('&') }), 400, 'malformed_query_param');
+    expectError(
+      await send(gw, many, { method: 'GET', query: Array.from({ length: 65 }, (_, i) => `k${i}=1`).join('&') }),
+      400,
+      'malformed_query_param',
+    );
     expect((await h.waitForRows(id, 3)).every((r) => r.outcome === 'MALFORMED_QUERY_PARAM')).toBe(true);
   });
 
@@ -72,17 +104,29 @@ describe('Errors', () => {
 
   it('"413 PAYLOAD_TOO_LARGE: body, Base64 JSON, or query string larger than the plan payload limit" (64 bytes here)', async () => {
     const body = await h.endpoint(account);
-    const base64 = await h.endpoint(account, { payload_format: 'query_base64_json', methods: ['GET'], query_param_name: 'p' });
+    const base64 = await h.endpoint(account, {
+      payload_format: 'query_base64_json',
+      methods: ['GET'],
+      query_param_name: 'p',
+    });
     const query = await h.endpoint(account, { payload_format: 'query', methods: ['GET'] });
     expectError(await send(gw, body, { body: JSON.stringify({ s: 'x'.repeat(60) }) }), 413, 'payload_too_large');
-    expectError(await send(gw, base64, { method: 'GET', query: `p=${b64(JSON.stringify({ s: 'x'.repeat(60) }))}` }), 413, 'payload_too_large');
+    expectError(
+      await send(gw, base64, { method: 'GET', query: `p=${b64(JSON.stringify({ s: 'x'.repeat(60) }))}` }),
+      413,
+      'payload_too_large',
+    );
     expectError(await send(gw, query, { method: 'GET', query: `s=${'x'.repeat(70)}` }), 413, 'payload_too_large');
     for (const id of [body, base64, query]) expect((await h.waitForRows(id, 1))[0]!.outcome).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('"415: Content-Type does not match the endpoint payload format"', async () => {
     const id = await h.endpoint(account, { payload_format: 'json' });
-    expectError(await send(gw, id, { headers: { 'content-type': 'text/plain' }, body: '{}' }), 415, 'unsupported_media_type');
+    expectError(
+      await send(gw, id, { headers: { 'content-type': 'text/plain' }, body: '{}' }),
+      415,
+      'unsupported_media_type',
+    );
   });
 
   it('"429: monthly accepted-event quota used up (Retry-After 60), or per-endpoint per-minute rate limit exceeded (seconds)"', async () => {
@@ -101,7 +145,14 @@ describe('Errors', () => {
 
   it('"503 endpoint_unavailable: endpoint paused or otherwise cannot accept events; no activity row for a paused endpoint; the cause is not revealed publicly" (Retry-After 60)', async () => {
     const manual = await h.endpoint(account, { paused: true });
-    const window = await h.endpoint(account, { maintenance_windows: [{ starts_at: new Date(Date.now() - 60_000).toISOString(), ends_at: new Date(Date.now() + 600_000).toISOString() }] });
+    const window = await h.endpoint(account, {
+      maintenance_windows: [
+        {
+          starts_at: new Date(Date.now() - 60_000).toISOString(),
+          ends_at: new Date(Date.now() + 600_000).toISOString(),
+        },
+      ],
+    });
     const a = await send(gw, manual);
     const b = await send(gw, window);
     expectError(a, 503, 'endpoint_unavailable', '60');
@@ -114,9 +165,14 @@ describe('Errors', () => {
     const verifier = await FakeCaptchaVerifier.start();
     try {
       verifier.mode = 'error';
-      const id = await h.endpoint(account, { captcha: { provider: 'hcaptcha', secret: h.seal(verifier.secret), verify_url: verifier.url() } });
+      const id = await h.endpoint(account, {
+        captcha: { provider: 'hcaptcha', secret: h.seal(verifier.secret), verify_url: verifier.url() },
+      });
       expectError(await send(gw, id, { body: '{"h-captcha-response":"t"}' }), 503, 'endpoint_unavailable', '60');
-      expect((await h.waitForRows(id, 1))[0]).toMatchObject({ outcome: 'CAPTCHA_FAILED', reason: expect.stringMatching(/unavailable/) });
+      expect((await h.waitForRows(id, 1))[0]).toMatchObject({
+        outcome: 'CAPTCHA_FAILED',
+        reason: expect.stringMatching(/unavailable/),
+      });
       expect(await gw.metrics.captchaUnavailable.get()).toMatchObject({ values: [{ value: 1 }] });
     } finally {
       await verifier.close();

@@ -40,7 +40,15 @@ beforeAll(async () => {
   gw = await h.gateway();
   account = await h.account();
   smtp = await startTestSmtpServer({ security: 'starttls', auth: { user: 'relay', pass: 'relay-pass-1' } });
-  transport = createSmtpTransport({ ...SMTP_DEFAULTS, host: '127.0.0.1', port: smtp.port, username: 'relay', password: 'relay-pass-1', from: 'relay@relay.example', ca: smtp.ca });
+  transport = createSmtpTransport({
+    ...SMTP_DEFAULTS,
+    host: '127.0.0.1',
+    port: smtp.port,
+    username: 'relay',
+    password: 'relay-pass-1',
+    from: 'relay@relay.example',
+    ca: smtp.ca,
+  });
   google = await startFakeGoogle();
   google.registerServiceAccount(SA_EMAIL, sa.publicKey);
   email = createEmailKind({ secrets, mail: { transport, from: 'relay@relay.example' } });
@@ -56,7 +64,14 @@ afterAll(async () => {
 
 const b64 = (json: string): string => Buffer.from(json).toString('base64');
 type Format = 'none' | 'query' | 'query_base64_json';
-const endpointOf = (format: Format, extra: Record<string, unknown> = {}) => h.endpoint(account, { payload_format: format, methods: ['GET'], query_param_name: 'p', query_param_required: false, ...extra });
+const endpointOf = (format: Format, extra: Record<string, unknown> = {}) =>
+  h.endpoint(account, {
+    payload_format: format,
+    methods: ['GET'],
+    query_param_name: 'p',
+    query_param_required: false,
+    ...extra,
+  });
 
 /** A GET with `query` to a fresh endpoint of `format`; the delivery the gateway published. */
 async function published(format: Format, query: string): Promise<DeliveryMessageV1> {
@@ -86,7 +101,9 @@ async function rowsAfter(d: DeliveryMessageV1) {
 describe('Feature interaction: Field validation', () => {
   const rule = [{ path: 'id', required: true }];
   it('Field validation × None: disabled', async () => {
-    expect((await send(gw, await endpointOf('none', { field_rules: rule }), { method: 'GET', query: 'x=1' })).status).toBe(202);
+    expect(
+      (await send(gw, await endpointOf('none', { field_rules: rule }), { method: 'GET', query: 'x=1' })).status,
+    ).toBe(202);
   });
   it('Field validation × Query Parameters: enabled (always an object)', async () => {
     const id = await endpointOf('query', { field_rules: rule });
@@ -95,14 +112,20 @@ describe('Feature interaction: Field validation', () => {
   });
   it('Field validation × Base64 JSON: only when the decoded root is an object', async () => {
     const id = await endpointOf('query_base64_json', { field_rules: rule });
-    expect((await send(gw, id, { method: 'GET', query: `p=${b64('{"x":1}')}` })).json.code).toBe('field_validation_failed');
+    expect((await send(gw, id, { method: 'GET', query: `p=${b64('{"x":1}')}` })).json.code).toBe(
+      'field_validation_failed',
+    );
     expect((await send(gw, id, { method: 'GET', query: `p=${b64('[{"x":1}]')}` })).status).toBe(202);
   });
 });
 
 describe('Feature interaction: Captcha', () => {
   // a verify URL nothing listens on: if captcha ran, the request would fail
-  const captcha = () => ({ provider: 'turnstile' as const, secret: h.seal('s'), verify_url: 'http://127.0.0.1:9/siteverify' });
+  const captcha = () => ({
+    provider: 'turnstile' as const,
+    secret: h.seal('s'),
+    verify_url: 'http://127.0.0.1:9/siteverify',
+  });
   it.each([
     ['None', 'none'],
     ['Query Parameters', 'query'],
@@ -143,7 +166,9 @@ describe('Feature interaction: Email formatting', () => {
   it('Email formatting × Query Parameters: JSON formatting', async () => {
     const mail = await emailed(await published('query', 'a=1&b=x&b=y'));
     expect(mail.text).toBe('{\n  "a": "1",\n  "b": [\n    "x",\n    "y"\n  ]\n}');
-    expect(mail.html).toContain('<pre style="font-family:monospace;white-space:pre-wrap">{\n  &quot;a&quot;: &quot;1&quot;,');
+    expect(mail.html).toContain(
+      '<pre style="font-family:monospace;white-space:pre-wrap">{\n  &quot;a&quot;: &quot;1&quot;,',
+    );
   });
   it('Email formatting × Base64 JSON: JSON formatting', async () => {
     const mail = await emailed(await published('query_base64_json', `p=${b64('{"order":{"id":7}}')}`));

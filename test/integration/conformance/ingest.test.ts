@@ -27,11 +27,19 @@ describe('Ingest: {base_url}/relay/<endpoint_id>', () => {
     expect((await send(gw, id, { method: 'POST' })).status).toBe(405);
   });
 
-  it.each(['none', 'query', 'query_base64_json'] as const)('"GET and HEAD may be used only with the formats None, Query Parameters, Query Parameters (Base64 JSON)": %s accepts them', async (format) => {
-    const id = await h.endpoint(account, { methods: ['GET', 'HEAD'], payload_format: format, query_param_name: 'd', query_param_required: false });
-    expect((await send(gw, id, { method: 'GET' })).status).toBe(202);
-    expect((await send(gw, id, { method: 'HEAD' })).status).toBe(202);
-  });
+  it.each(['none', 'query', 'query_base64_json'] as const)(
+    '"GET and HEAD may be used only with the formats None, Query Parameters, Query Parameters (Base64 JSON)": %s accepts them',
+    async (format) => {
+      const id = await h.endpoint(account, {
+        methods: ['GET', 'HEAD'],
+        payload_format: format,
+        query_param_name: 'd',
+        query_param_required: false,
+      });
+      expect((await send(gw, id, { method: 'GET' })).status).toBe(202);
+      expect((await send(gw, id, { method: 'HEAD' })).status).toBe(202);
+    },
+  );
 
   it('"GET and HEAD may be used only with …": a stored JSON endpoint listing GET still refuses it with 405', async () => {
     const id = await h.endpoint(account, { methods: ['GET', 'POST'], payload_format: 'json' });
@@ -40,10 +48,22 @@ describe('Ingest: {base_url}/relay/<endpoint_id>', () => {
     expect(res.headers.get('allow')).toBe('POST');
   });
 
-  it.each(['PUT', 'PATCH', 'DELETE', 'POST'])('"All other methods work with all formats, including the query formats": %s on a query endpoint', async (method) => {
-    const id = await h.endpoint(account, { methods: [method], payload_format: 'query' });
-    expect((await send(gw, id, { method, query: 'a=1', headers: { 'content-type': 'application/octet-stream' }, body: 'ignored' })).status).toBe(202);
-  });
+  it.each(['PUT', 'PATCH', 'DELETE', 'POST'])(
+    '"All other methods work with all formats, including the query formats": %s on a query endpoint',
+    async (method) => {
+      const id = await h.endpoint(account, { methods: [method], payload_format: 'query' });
+      expect(
+        (
+          await send(gw, id, {
+            method,
+            query: 'a=1',
+            headers: { 'content-type': 'application/octet-stream' },
+            body: 'ignored',
+          })
+        ).status,
+      ).toBe(202);
+    },
+  );
 
   it.each([
     ['application/json', 'json', '{"a":1}'],
@@ -58,7 +78,10 @@ describe('Ingest: {base_url}/relay/<endpoint_id>', () => {
 
   it('"multipart/form-data and file uploads are rejected; send metadata or a file URL instead"', async () => {
     const id = await h.endpoint(account, { payload_format: 'form' });
-    const res = await send(gw, id, { headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nhi\r\n--x--\r\n' });
+    const res = await send(gw, id, {
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      body: '--x\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nhi\r\n--x--\r\n',
+    });
     expect([res.status, res.json.code]).toEqual([415, 'unsupported_media_type']);
     expect(res.json.message).toMatch(/URL of the file/);
   });
@@ -90,34 +113,64 @@ describe('Ingest: {base_url}/relay/<endpoint_id>', () => {
     const id = await h.endpoint(account, { methods: ['HEAD'], payload_format: 'none', rate_limit_per_minute: 1 });
     const ok = await send(gw, id, { method: 'HEAD' });
     const limited = await send(gw, id, { method: 'HEAD' });
-    expect([ok.status, ok.text, limited.status, limited.text, limited.headers.get('retry-after') !== null]).toEqual([202, '', 429, '', true]);
+    expect([ok.status, ok.text, limited.status, limited.text, limited.headers.get('retry-after') !== null]).toEqual([
+      202,
+      '',
+      429,
+      '',
+      true,
+    ]);
   });
 });
 
 describe('Forwarded request (outbound), applied before the event is published', () => {
   it('"5. Also removed: the endpoint\'s required-header names, the inbound API key header"', async () => {
-    const id = await h.endpoint(account, { inbound_auth: { type: 'API_KEY', header: 'X-Api-Key', keys: [h.seal('key-1')] }, required_headers: [{ name: 'X-Tenant', value: 't1' }] });
-    expect((await send(gw, id, { headers: { 'x-api-key': 'key-1', 'x-tenant': 't1', 'x-trace': 'abc' } })).status).toBe(202);
+    const id = await h.endpoint(account, {
+      inbound_auth: { type: 'API_KEY', header: 'X-Api-Key', keys: [h.seal('key-1')] },
+      required_headers: [{ name: 'X-Tenant', value: 't1' }],
+    });
+    expect((await send(gw, id, { headers: { 'x-api-key': 'key-1', 'x-tenant': 't1', 'x-trace': 'abc' } })).status).toBe(
+      202,
+    );
     const [d] = await eventually(async () => h.deliveriesOf(id).length === 1 && h.deliveriesOf(id));
     expect(d!.request.headers).toMatchObject({ 'x-trace': 'abc' });
     expect(Object.keys(d!.request.headers).filter((k) => ['x-api-key', 'x-tenant'].includes(k))).toEqual([]);
   });
 
   it('"5. … the inbound HMAC signature header, and the timestamp header used by the chat-service HMAC preset"', async () => {
-    const id = await h.endpoint(account, { inbound_auth: { type: 'HMAC', preset: 'slack', secrets: [h.seal('slack-secret')] } });
+    const id = await h.endpoint(account, {
+      inbound_auth: { type: 'HMAC', preset: 'slack', secrets: [h.seal('slack-secret')] },
+    });
     const body = '{"type":"event_callback"}';
     const ts = String(Math.floor(Date.now() / 1000));
     const sig = `v0=${createHmac('sha256', 'slack-secret').update(`v0:${ts}:${body}`).digest('hex')}`;
-    expect((await send(gw, id, { body, headers: { 'x-slack-signature': sig, 'x-slack-request-timestamp': ts, 'x-slack-retry-num': '1' } })).status).toBe(202);
+    expect(
+      (
+        await send(gw, id, {
+          body,
+          headers: { 'x-slack-signature': sig, 'x-slack-request-timestamp': ts, 'x-slack-retry-num': '1' },
+        })
+      ).status,
+    ).toBe(202);
     const [d] = await eventually(async () => h.deliveriesOf(id).length === 1 && h.deliveriesOf(id));
     expect(Object.keys(d!.request.headers).filter((k) => k.startsWith('x-slack'))).toEqual(['x-slack-retry-num']);
   });
 
   it('"4. These headers are always removed from forwarding: … Authorization, Cookie …"', async () => {
     const id = await h.endpoint(account, { inbound_auth: { type: 'BEARER', tokens: [h.seal('tok')] } });
-    expect((await send(gw, id, { headers: { authorization: 'Bearer tok', cookie: 'a=b', 'x-relay-attempt': '9', 'x-keep': '1' } })).status).toBe(202);
+    expect(
+      (
+        await send(gw, id, {
+          headers: { authorization: 'Bearer tok', cookie: 'a=b', 'x-relay-attempt': '9', 'x-keep': '1' },
+        })
+      ).status,
+    ).toBe(202);
     const [d] = await eventually(async () => h.deliveriesOf(id).length === 1 && h.deliveriesOf(id));
     expect(d!.request.headers['x-keep']).toBe('1');
-    expect(Object.keys(d!.request.headers).filter((k) => ['authorization', 'cookie', 'x-relay-attempt', 'host', 'content-type', 'content-length'].includes(k))).toEqual([]);
+    expect(
+      Object.keys(d!.request.headers).filter((k) =>
+        ['authorization', 'cookie', 'x-relay-attempt', 'host', 'content-type', 'content-length'].includes(k),
+      ),
+    ).toEqual([]);
   });
 });

@@ -28,7 +28,8 @@ async function statuses(id: string, count: number, init: Parameters<typeof send>
   return out;
 }
 
-const tally = (list: number[]): Record<number, number> => list.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+const tally = (list: number[]): Record<number, number> =>
+  list.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
 
 describe('Limits', () => {
   it('"query parameter pairs: 64"', async () => {
@@ -40,8 +41,14 @@ describe('Limits', () => {
 
   it('"Base64 query parameter name length: 255 characters"', async () => {
     const name = 'n'.repeat(255);
-    const id = await h.endpoint(account, { payload_format: 'query_base64_json', methods: ['GET'], query_param_name: name });
-    expect((await send(gw, id, { method: 'GET', query: `${name}=${Buffer.from('{"ok":true}').toString('base64')}` })).status).toBe(202);
+    const id = await h.endpoint(account, {
+      payload_format: 'query_base64_json',
+      methods: ['GET'],
+      query_param_name: name,
+    });
+    expect(
+      (await send(gw, id, { method: 'GET', query: `${name}=${Buffer.from('{"ok":true}').toString('base64')}` })).status,
+    ).toBe(202);
   });
 
   it('"payload size: plan-dependent": a body of exactly the plan limit passes, one byte more gets 413', async () => {
@@ -57,7 +64,11 @@ describe('Limits', () => {
     const a = await h.endpoint(acc);
     const b = await h.endpoint(acc, { inbound_auth: { type: 'BEARER', tokens: [h.seal('t')] } });
     expect((await send(gw, b)).status).toBe(401); // not accepted: not counted
-    expect([(await send(gw, a)).status, (await send(gw, b, { headers: { authorization: 'Bearer t' } })).status, (await send(gw, a)).status]).toEqual([202, 202, 202]);
+    expect([
+      (await send(gw, a)).status,
+      (await send(gw, b, { headers: { authorization: 'Bearer t' } })).status,
+      (await send(gw, a)).status,
+    ]).toEqual([202, 202, 202]);
     const over = await send(gw, b, { headers: { authorization: 'Bearer t' } });
     expect([over.status, over.json.code, over.headers.get('retry-after')]).toEqual([429, 'quota_exceeded', '60']);
     const key = `${h.namespace}:quota:${acc}:2025-05`;
@@ -69,10 +80,16 @@ describe('Limits', () => {
 
   it(`"per-endpoint rate limit: requests per minute, adjustable per endpoint; default" — the default is ${DEFAULT_RATE_LIMIT_PER_MINUTE}/min`, async () => {
     const id = await h.endpoint(account, {}, 0);
-    expect(tally(await statuses(id, DEFAULT_RATE_LIMIT_PER_MINUTE + 5))).toEqual({ 202: DEFAULT_RATE_LIMIT_PER_MINUTE, 429: 5 });
+    expect(tally(await statuses(id, DEFAULT_RATE_LIMIT_PER_MINUTE + 5))).toEqual({
+      202: DEFAULT_RATE_LIMIT_PER_MINUTE,
+      429: 5,
+    });
     // one GCRA bucket per endpoint, full: every admitted request added 60,000 request-ms
     const key = `${h.namespace}:rate:${id}:{${h.namespace}:quota:${account}:${new Date(now).toISOString().slice(0, 7)}}`;
-    expect(await h.redis.hgetall(key)).toEqual({ level: String(DEFAULT_RATE_LIMIT_PER_MINUTE * 60_000), at: String(now) });
+    expect(await h.redis.hgetall(key)).toEqual({
+      level: String(DEFAULT_RATE_LIMIT_PER_MINUTE * 60_000),
+      at: String(now),
+    });
     expect(await h.redis.pttl(key)).toBeLessThanOrEqual(61_000);
   });
 
@@ -126,7 +143,10 @@ describe('Limits', () => {
     expect([over.status, over.json.code, over.headers.get('retry-after')]).toEqual([429, 'quota_exceeded', '60']);
     now = Date.parse('2025-06-01T00:00:00Z');
     expect((await send(gw, id)).status).toBe(202);
-    expect([await h.redis.get(`${h.namespace}:quota:${acc}:2025-05`), await h.redis.get(`${h.namespace}:quota:${acc}:2025-06`)]).toEqual(['1', '1']);
+    expect([
+      await h.redis.get(`${h.namespace}:quota:${acc}:2025-05`),
+      await h.redis.get(`${h.namespace}:quota:${acc}:2025-06`),
+    ]).toEqual(['1', '1']);
   });
 
   it('"Retry-After on endpoint_unavailable and quota 429: 60 seconds"', async () => {
@@ -138,6 +158,8 @@ describe('Limits', () => {
 
   it('"file uploads / multipart: not accepted"', async () => {
     const id = await h.endpoint(account, { payload_format: 'json' });
-    expect((await send(gw, id, { headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: '--b--' })).status).toBe(415);
+    expect(
+      (await send(gw, id, { headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: '--b--' })).status,
+    ).toBe(415);
   });
 });

@@ -45,8 +45,14 @@ describe('What the service does', () => {
 
   it('"4. Reads the payload according to the endpoint payload format": a form body is read as form', async () => {
     const id = await h.endpoint(account, { payload_format: 'form', field_rules: [{ path: 'name', required: true }] });
-    expect((await send(gw, id, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Ada' })).status).toBe(202);
-    expect((await send(gw, id, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'other=1' })).status).toBe(400);
+    expect(
+      (await send(gw, id, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Ada' }))
+        .status,
+    ).toBe(202);
+    expect(
+      (await send(gw, id, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'other=1' }))
+        .status,
+    ).toBe(400);
   });
 
   it('"5. Validates required headers, body filters and field validation rules"', async () => {
@@ -58,7 +64,9 @@ describe('What the service does', () => {
     const team = { 'x-team': 'a' };
     expect((await send(gw, id, { body: '{"order":1,"id":1}' })).json.code).toBe('required_header_missing');
     expect((await send(gw, id, { headers: team, body: '{"id":1}' })).json.code).toBe('request_body_filter_failed');
-    expect((await send(gw, id, { headers: team, body: '{"order":1,"id":"x"}' })).json.code).toBe('field_validation_failed');
+    expect((await send(gw, id, { headers: team, body: '{"order":1,"id":"x"}' })).json.code).toBe(
+      'field_validation_failed',
+    );
     expect((await send(gw, id, { headers: team, body: '{"order":1,"id":1}' })).status).toBe(202);
   });
 
@@ -91,11 +99,18 @@ describe('What the service does', () => {
     const id = await h.endpoint(account);
     await send(gw, id);
     const [row] = await h.waitForRows(id, 1);
-    expect(row).toMatchObject({ outcome: 'ACCEPTED', endpoint_id: id, account_id: account, method: 'POST', source_ip: '127.0.0.1', target_count: 1 });
+    expect(row).toMatchObject({
+      outcome: 'ACCEPTED',
+      endpoint_id: id,
+      account_id: account,
+      method: 'POST',
+      source_ip: '127.0.0.1',
+      target_count: 1,
+    });
     expect(Date.now() - Date.parse(row!.received_at)).toBeLessThan(60_000);
   });
 
-  it('the steps run in the spec order: a request failing several steps gets the earliest step\'s outcome', async () => {
+  it("the steps run in the spec order: a request failing several steps gets the earliest step's outcome", async () => {
     const id = await h.endpoint(account, {
       methods: ['POST'],
       ip_access: { allow: ['10.0.0.0/8'], deny: [] },
@@ -112,6 +127,12 @@ describe('What the service does', () => {
     // bad body with a key: the payload; the rate limit has not been touched by any of these
     expect((await send(gw, id, { headers: { 'x-key': 'k' }, body: '{' })).json.code).toBe('malformed_payload');
     expect((await send(gw, id, { headers: { 'x-key': 'k' } })).status).toBe(202);
-    expect((await h.waitForRows(id, 5)).map((r) => r.outcome)).toEqual(['METHOD_NOT_ALLOWED', 'IP_BLOCKED', 'AUTH_FAILED', 'MALFORMED_PAYLOAD', 'ACCEPTED']);
+    expect((await h.waitForRows(id, 5)).map((r) => r.outcome)).toEqual([
+      'METHOD_NOT_ALLOWED',
+      'IP_BLOCKED',
+      'AUTH_FAILED',
+      'MALFORMED_PAYLOAD',
+      'ACCEPTED',
+    ]);
   });
 });

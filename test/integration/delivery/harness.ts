@@ -43,7 +43,15 @@ export interface Harness {
 let seq = 0;
 
 /** One deliverer in this process, on the real RabbitMQ and FerretDB, under its own namespace. */
-export async function startHarness(label: string, opts: { channel: DeliveryChannel; kinds: TargetKind[]; send(req: OutboundRequest): Promise<SendOutcome>; flagAfter?: number }): Promise<Harness> {
+export async function startHarness(
+  label: string,
+  opts: {
+    channel: DeliveryChannel;
+    kinds: TargetKind[];
+    send(req: OutboundRequest): Promise<SendOutcome>;
+    flagAfter?: number;
+  },
+): Promise<Harness> {
   const ns = testNamespace(label);
   const names = brokerNames(ns.namespace);
   const { logger } = testLogger();
@@ -56,7 +64,13 @@ export async function startHarness(label: string, opts: { channel: DeliveryChann
   });
   await broker.start();
   const publisher = new ConfirmPublisher(broker, 5000);
-  const changes = connectChangeFeed({ redisUrl: infra.redisUrl, namespace: ns.namespace, checkIntervalMs: 100, sweepIntervalMs: 0, logger });
+  const changes = connectChangeFeed({
+    redisUrl: infra.redisUrl,
+    namespace: ns.namespace,
+    checkIntervalMs: 100,
+    sweepIntervalMs: 0,
+    logger,
+  });
   const deliverer = createDeliverer({
     channel: opts.channel,
     namespace: ns.namespace,
@@ -103,16 +117,36 @@ export async function startHarness(label: string, opts: { channel: DeliveryChann
     async addTarget(t) {
       const id = `tg_${label}${++seq}`;
       const now = new Date();
-      await modelsOf(store).targets.create({ _id: id, account_id: 'acc_it', endpoint_id: 'ep_it', name: id, enabled: true, flagged: null, created_at: now, updated_at: now, ...t });
+      await modelsOf(store).targets.create({
+        _id: id,
+        account_id: 'acc_it',
+        endpoint_id: 'ep_it',
+        name: id,
+        enabled: true,
+        flagged: null,
+        created_at: now,
+        updated_at: now,
+        ...t,
+      });
       return id;
     },
     async updateTarget(targetId, set) {
-      const before = await modelsOf(store).targets.findOneAndUpdate({ _id: targetId }, { $set: { ...set, updated_at: new Date() } }).lean();
-      const seq = (await changes.publisher.announce({ scope: 'target', id: targetId, endpoint_id: before?.endpoint_id ?? 'ep_it' })) ?? Infinity;
+      const before = await modelsOf(store)
+        .targets.findOneAndUpdate({ _id: targetId }, { $set: { ...set, updated_at: new Date() } })
+        .lean();
+      const seq =
+        (await changes.publisher.announce({
+          scope: 'target',
+          id: targetId,
+          endpoint_id: before?.endpoint_id ?? 'ep_it',
+        })) ?? Infinity;
       await eventually(async () => heard >= seq, 5000, `announcement ${seq} heard`);
     },
     publish(d) {
-      return publisher.publish(names.deliveriesExchange, opts.channel, encodeMessage(d), { messageId: `${d.delivery_id}.${d.attempt}`, type: d.type });
+      return publisher.publish(names.deliveriesExchange, opts.channel, encodeMessage(d), {
+        messageId: `${d.delivery_id}.${d.attempt}`,
+        type: d.type,
+      });
     },
     async deadLetters() {
       const out: Array<{ delivery: DeliveryMessageV1; headers: Record<string, unknown> }> = [];

@@ -28,15 +28,42 @@ let second: { broker: BrokerConnection; store: Store; stop(): Promise<void> };
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
-  h = await startHarness('scaling', { channel: 'webhook', kinds: [kind], send: (req: OutboundRequest) => ((sentBy.first += 1), sender(req)) });
+  h = await startHarness('scaling', {
+    channel: 'webhook',
+    kinds: [kind],
+    send: (req: OutboundRequest) => ((sentBy.first += 1), sender(req)),
+  });
   const store = await connectStore(h.mongodbUrl);
-  const broker = new BrokerConnection({ url: infra.rabbitmqUrl, connectionName: 'second', logger: testLogger().logger, topology: { namespace: h.namespace, deliveryLimit: 20, retryDelaysMs: { webhook: TEST_TIERS_MS } } });
+  const broker = new BrokerConnection({
+    url: infra.rabbitmqUrl,
+    connectionName: 'second',
+    logger: testLogger().logger,
+    topology: { namespace: h.namespace, deliveryLimit: 20, retryDelaysMs: { webhook: TEST_TIERS_MS } },
+  });
   await broker.start();
-  const changes = connectChangeFeed({ redisUrl: infra.redisUrl, namespace: h.namespace, checkIntervalMs: 100, sweepIntervalMs: 0, logger: testLogger().logger });
+  const changes = connectChangeFeed({
+    redisUrl: infra.redisUrl,
+    namespace: h.namespace,
+    checkIntervalMs: 100,
+    sweepIntervalMs: 0,
+    logger: testLogger().logger,
+  });
   const deliverer = createDeliverer({
-    channel: 'webhook', namespace: h.namespace, broker, store, registry: createRegistry([kind]), logger: testLogger().logger,
+    channel: 'webhook',
+    namespace: h.namespace,
+    broker,
+    store,
+    registry: createRegistry([kind]),
+    logger: testLogger().logger,
     send: (req) => ((sentBy.second += 1), sender(req)),
-    prefetch: 8, targetCacheMax: 1000, changes, revalidation: { batchSize: 50, pauseMs: 0 }, confirmTimeoutMs: 5000, retry: { tiersMs: TEST_TIERS_MS, jitterPct: 0, retryAfterMaxMs: 1000 }, flagAfterPermanentFailures: 3, metrics: new Registry(),
+    prefetch: 8,
+    targetCacheMax: 1000,
+    changes,
+    revalidation: { batchSize: 50, pauseMs: 0 },
+    confirmTimeoutMs: 5000,
+    retry: { tiersMs: TEST_TIERS_MS, jitterPct: 0, retryAfterMaxMs: 1000 },
+    flagAfterPermanentFailures: 3,
+    metrics: new Registry(),
   });
   await changes.feed.start();
   await deliverer.start();

@@ -50,14 +50,30 @@ function newGate(): RedisTargetGate {
 }
 
 function targetWith(limits: TargetLimits): TargetRecord {
-  return { id: `tg_${++n}_${Date.now()}`, account_id: 'acc', endpoint_id: 'ep', kind: 'webhook', name: 't', enabled: true, config: {}, flagged: null, limits, created_at: NOW, updated_at: NOW };
+  return {
+    id: `tg_${++n}_${Date.now()}`,
+    account_id: 'acc',
+    endpoint_id: 'ep',
+    kind: 'webhook',
+    name: 't',
+    enabled: true,
+    config: {},
+    flagged: null,
+    limits,
+    created_at: NOW,
+    updated_at: NOW,
+  };
 }
 
 /**
  * `workers` concurrent deliveries per gate, each admitting, "sending" for `sendMs` and settling,
  * until `runMs` have passed or each made `maxTries` admits; a held one asks again after at most 25 ms.
  */
-async function drive(gate: RedisTargetGate, target: TargetRecord, opts: { workers: number; runMs: number; maxTries: number; sendMs: () => number; onSend: (pass: Pass) => () => void }): Promise<void> {
+async function drive(
+  gate: RedisTargetGate,
+  target: TargetRecord,
+  opts: { workers: number; runMs: number; maxTries: number; sendMs: () => number; onSend: (pass: Pass) => () => void },
+): Promise<void> {
   const end = Date.now() + opts.runMs;
   await Promise.all(
     Array.from({ length: opts.workers }, async () => {
@@ -88,7 +104,13 @@ describe('a limit taken a batch at a time holds across two deliverer instances',
     const target = targetWith({ rate: 20, per: 'second', max_in_flight: null });
     const sends: number[] = [];
     const [a, b] = [newGate(), newGate()];
-    const run = { workers: 6, runMs: 2500, maxTries: 400, sendMs: () => 0, onSend: () => (sends.push(Date.now()), () => undefined) };
+    const run = {
+      workers: 6,
+      runMs: 2500,
+      maxTries: 400,
+      sendMs: () => 0,
+      onSend: () => (sends.push(Date.now()), () => undefined),
+    };
     await Promise.all([drive(a, target, run), drive(b, target, run)]);
     sends.sort((x, y) => x - y);
     // more than one window's worth went out, so windows were really shared

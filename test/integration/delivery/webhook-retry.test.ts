@@ -18,7 +18,11 @@ let h: Harness;
 let receiver: TestReceiver;
 
 beforeAll(async () => {
-  h = await startHarness('whretry', { channel: 'webhook', kinds: [kind], send: createSender({ timeoutMs: 3000, allowCidrs: ['127.0.0.0/8'] }) });
+  h = await startHarness('whretry', {
+    channel: 'webhook',
+    kinds: [kind],
+    send: createSender({ timeoutMs: 3000, allowCidrs: ['127.0.0.0/8'] }),
+  });
 });
 afterAll(() => h?.close());
 beforeEach(async () => {
@@ -31,7 +35,8 @@ const config = (): Record<string, unknown> => {
   if (!v.ok) throw new Error(JSON.stringify(v.errors));
   return v.value as unknown as Record<string, unknown>;
 };
-const attemptsOf = (deliveryId: string) => h.attempts.filter((a) => a.delivery_id === deliveryId).sort((a, b) => a.attempt - b.attempt);
+const attemptsOf = (deliveryId: string) =>
+  h.attempts.filter((a) => a.delivery_id === deliveryId).sort((a, b) => a.attempt - b.attempt);
 const header = (i: number, name: string): unknown => receiver.requests[i]?.headers[name];
 
 describe('webhook retries through the broker delay tiers, then the dead-letter queue', () => {
@@ -48,7 +53,11 @@ describe('webhook retries through the broker delay tiers, then the dead-letter q
     expect(new Set([0, 1, 2].map((i) => header(i, 'x-relay-delivery-id')))).toEqual(new Set([d.delivery_id]));
     expect(arrivals.length).toBe(3);
 
-    const states = await eventually(async () => (attemptsOf(d.delivery_id).length === 3 ? attemptsOf(d.delivery_id) : undefined), 5000, 'three recorded attempts');
+    const states = await eventually(
+      async () => (attemptsOf(d.delivery_id).length === 3 ? attemptsOf(d.delivery_id) : undefined),
+      5000,
+      'three recorded attempts',
+    );
     expect(states.map((a) => [a.attempt, a.state, a.status_code, a.error])).toEqual([
       [1, 'retrying', 503, 'HTTP 503'],
       [2, 'retrying', 503, 'HTTP 503'],
@@ -61,13 +70,21 @@ describe('webhook retries through the broker delay tiers, then the dead-letter q
     expect(gap(1, 2)).toBeGreaterThanOrEqual(500);
     expect(states[2]!.next_attempt_at).toBeNull();
 
-    const dead = await eventually(async () => {
-      const got = await h.deadLetters();
-      return got.length > 0 ? got : undefined;
-    }, 5000, 'the dead-lettered delivery');
+    const dead = await eventually(
+      async () => {
+        const got = await h.deadLetters();
+        return got.length > 0 ? got : undefined;
+      },
+      5000,
+      'the dead-lettered delivery',
+    );
     expect(dead).toHaveLength(1);
     expect(dead[0]!.delivery).toMatchObject({ delivery_id: d.delivery_id, attempt: 3 });
-    expect(dead[0]!.headers).toMatchObject({ 'x-relay-dead-reason': 'exhausted', 'x-relay-last-error': 'HTTP 503', 'x-relay-last-status': 503 });
+    expect(dead[0]!.headers).toMatchObject({
+      'x-relay-dead-reason': 'exhausted',
+      'x-relay-last-error': 'HTTP 503',
+      'x-relay-last-status': 503,
+    });
     await new Promise((r) => setTimeout(r, 800));
     expect(receiver.requests).toHaveLength(3);
   });
@@ -79,11 +96,19 @@ describe('webhook retries through the broker delay tiers, then the dead-letter q
     await h.publish(d);
     await receiver.waitForRequests(1, 5000);
     const names = brokerNames(h.namespace);
-    await eventually(async () => (await h.inspect.checkQueue(names.deadDeliveryQueue('webhook'))).messageCount === 1, 5000, 'one dead delivery');
+    await eventually(
+      async () => (await h.inspect.checkQueue(names.deadDeliveryQueue('webhook'))).messageCount === 1,
+      5000,
+      'one dead delivery',
+    );
 
     receiver.respondWith((req) => (req.headers['x-relay-attempt'] === '2' ? { status: 503 } : { status: 200 }));
     await h.updateTarget(targetId, { retry_schedule_ms: [200] });
-    const result = await redriveDeadDeliveries(h.broker, h.publisher, { namespace: h.namespace, channel: 'webhook', limit: 10 });
+    const result = await redriveDeadDeliveries(h.broker, h.publisher, {
+      namespace: h.namespace,
+      channel: 'webhook',
+      limit: 10,
+    });
     expect(result).toEqual({ moved: 1, kept: 0 });
 
     await receiver.waitForRequests(3, 5000);
@@ -92,7 +117,11 @@ describe('webhook retries through the broker delay tiers, then the dead-letter q
       [d.delivery_id, '2'],
       [d.delivery_id, '3'],
     ]);
-    const last = await eventually(async () => attemptsOf(d.delivery_id).find((a) => a.attempt === 3), 5000, 'attempt 3 recorded');
+    const last = await eventually(
+      async () => attemptsOf(d.delivery_id).find((a) => a.attempt === 3),
+      5000,
+      'attempt 3 recorded',
+    );
     expect(last.state).toBe('delivered');
     expect(attemptsOf(d.delivery_id).map((a) => a.state)).toEqual(['failed', 'retrying', 'delivered']);
   });
@@ -104,9 +133,20 @@ describe('webhook retries through the broker delay tiers, then the dead-letter q
     await h.publish(deliveryFor(keep, 'webhook'));
     await h.publish(deliveryFor(move, 'webhook'));
     const names = brokerNames(h.namespace);
-    await eventually(async () => (await h.inspect.checkQueue(names.deadDeliveryQueue('webhook'))).messageCount === 2, 5000, 'two dead deliveries');
+    await eventually(
+      async () => (await h.inspect.checkQueue(names.deadDeliveryQueue('webhook'))).messageCount === 2,
+      5000,
+      'two dead deliveries',
+    );
     receiver.respondWith({ status: 200 });
-    expect(await redriveDeadDeliveries(h.broker, h.publisher, { namespace: h.namespace, channel: 'webhook', limit: 10, targetId: move })).toEqual({ moved: 1, kept: 1 });
+    expect(
+      await redriveDeadDeliveries(h.broker, h.publisher, {
+        namespace: h.namespace,
+        channel: 'webhook',
+        limit: 10,
+        targetId: move,
+      }),
+    ).toEqual({ moved: 1, kept: 1 });
     await receiver.waitForRequests(3, 5000);
     const left = await h.deadLetters();
     expect(left.map((x) => x.delivery.target_id)).toEqual([keep]);
@@ -123,13 +163,22 @@ describe('webhook retries through the broker delay tiers, then the dead-letter q
     await receiver.waitForRequests(2, 5000);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
     expect(first).toBeDefined();
-    const recorded = await eventually(async () => (attemptsOf(d.delivery_id).length === 2 ? attemptsOf(d.delivery_id) : undefined), 5000, 'two attempts');
-    expect(Date.parse(recorded[0]!.next_attempt_at!) - Date.parse(recorded[0]!.attempted_at)).toBeGreaterThanOrEqual(1000);
+    const recorded = await eventually(
+      async () => (attemptsOf(d.delivery_id).length === 2 ? attemptsOf(d.delivery_id) : undefined),
+      5000,
+      'two attempts',
+    );
+    expect(Date.parse(recorded[0]!.next_attempt_at!) - Date.parse(recorded[0]!.attempted_at)).toBeGreaterThanOrEqual(
+      1000,
+    );
     expect(recorded.map((a) => a.state)).toEqual(['retrying', 'delivered']);
   });
 
   it.each([
-    ['a redirect is not followed and is a permanent failure', { status: 302, headers: { location: 'http://127.0.0.1:9/elsewhere' } }],
+    [
+      'a redirect is not followed and is a permanent failure',
+      { status: 302, headers: { location: 'http://127.0.0.1:9/elsewhere' } },
+    ],
     ['a 404 (4xx other than 408/425/429) is permanent', { status: 404 }],
   ])('%s: one attempt, dead-lettered', async (_n, answer) => {
     receiver.respondWith(answer);
@@ -147,7 +196,11 @@ describe('webhook retries through the broker delay tiers, then the dead-letter q
     receiver.respondWith({ status: 410 });
     const targetId = await h.addTarget({ kind: 'webhook', config: config() });
     await h.publish(deliveryFor(targetId, 'webhook'));
-    const flagged = await eventually(async () => (await modelsOf(h.store).targets.findById(targetId).lean())?.flagged, 5000, 'the flag');
+    const flagged = await eventually(
+      async () => (await modelsOf(h.store).targets.findById(targetId).lean())?.flagged,
+      5000,
+      'the flag',
+    );
     expect(flagged.reason).toBe('HTTP 410');
     const later = deliveryFor(targetId, 'webhook');
     await h.publish(later);
@@ -164,7 +217,11 @@ describe('webhook retries through the broker delay tiers, then the dead-letter q
       await h.publish(deliveryFor(targetId, 'webhook'));
       await receiver.waitForRequests(i + 1, 5000);
     }
-    const flagged = await eventually(async () => (await modelsOf(h.store).targets.findById(targetId).lean())?.flagged, 5000, 'the flag');
+    const flagged = await eventually(
+      async () => (await modelsOf(h.store).targets.findById(targetId).lean())?.flagged,
+      5000,
+      'the flag',
+    );
     expect(flagged.reason).toBe('3 permanent failures in a row; last: HTTP 422');
     await h.deadLetters();
   });
@@ -174,8 +231,17 @@ describe('a message that breaks the delivery contract', () => {
   it('is dead-lettered at once: no attempt, no retry, nothing recorded', async () => {
     const names = brokerNames(h.namespace);
     const before = h.attempts.length;
-    h.inspect.publish(names.deliveriesExchange, 'webhook', Buffer.from(JSON.stringify({ type: 'relay.delivery.v1', attempt: 'one' })), { persistent: true, messageId: 'broken_1' });
-    const dead = await eventually(async () => (await h.inspect.get(names.deadDeliveryQueue('webhook'), { noAck: true })) || undefined, 5000, 'the broken message in the dead-letter queue');
+    h.inspect.publish(
+      names.deliveriesExchange,
+      'webhook',
+      Buffer.from(JSON.stringify({ type: 'relay.delivery.v1', attempt: 'one' })),
+      { persistent: true, messageId: 'broken_1' },
+    );
+    const dead = await eventually(
+      async () => (await h.inspect.get(names.deadDeliveryQueue('webhook'), { noAck: true })) || undefined,
+      5000,
+      'the broken message in the dead-letter queue',
+    );
     expect(dead.properties.messageId).toBe('broken_1');
     expect(h.attempts.length).toBe(before);
   });

@@ -15,7 +15,14 @@ import { delivery, FROM, SMTP_USER, transportTo } from './fixtures';
 let server: TestSmtpServer;
 let transport: SmtpTransport;
 const config = (over: Partial<EmailConfig> = {}): EmailConfig => {
-  const v = validateEmailConfig({ to: ['ops@example.com'], cc: ['lead@example.com'], bcc: ['audit@example.com'], subject: 'Order {{order.id}}', reply_to: 'help@example.com', ...over });
+  const v = validateEmailConfig({
+    to: ['ops@example.com'],
+    cc: ['lead@example.com'],
+    bcc: ['audit@example.com'],
+    subject: 'Order {{order.id}}',
+    reply_to: 'help@example.com',
+    ...over,
+  });
   if (!v.ok) throw new Error(JSON.stringify(v.errors));
   return v.value;
 };
@@ -50,7 +57,11 @@ describe('Email formatting per payload format, as received by a real SMTP server
     const mail = await send('{"order":{"id":7},"note":"<b>5 > 3 & \\"x\\"</b>"}', 'application/json');
     const pretty = '{\n  "order": {\n    "id": 7\n  },\n  "note": "<b>5 > 3 & \\"x\\"</b>"\n}';
     expect(mail.parsed.text).toBe(pretty);
-    expect(mail.parsed.html).toBe(JSON_HTML('{\n  &quot;order&quot;: {\n    &quot;id&quot;: 7\n  },\n  &quot;note&quot;: &quot;&lt;b&gt;5 &gt; 3 &amp; \\&quot;x\\&quot;&lt;/b&gt;&quot;\n}'));
+    expect(mail.parsed.html).toBe(
+      JSON_HTML(
+        '{\n  &quot;order&quot;: {\n    &quot;id&quot;: 7\n  },\n  &quot;note&quot;: &quot;&lt;b&gt;5 &gt; 3 &amp; \\&quot;x\\&quot;&lt;/b&gt;&quot;\n}',
+      ),
+    );
     expect(mail.parsed.subject).toBe('Order 7');
   });
 

@@ -20,7 +20,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function attempt(cfg: EmailConfig = config, over: Parameters<typeof transportTo>[1] = {}, srv: TestSmtpServer = server) {
+async function attempt(
+  cfg: EmailConfig = config,
+  over: Parameters<typeof transportTo>[1] = {},
+  srv: TestSmtpServer = server,
+) {
   const transport = transportTo(srv, over);
   try {
     return await deliverEmail(cfg, d(), { transport, from: FROM });
@@ -32,16 +36,28 @@ async function attempt(cfg: EmailConfig = config, over: Parameters<typeof transp
 describe('SMTP answers → attempt results', () => {
   it('451 4.7.1 on DATA (greylisting) → retry with the reply', async () => {
     server.failNextData({ code: 451, message: '4.7.1 Greylisted, try again later' });
-    expect(await attempt()).toEqual({ result: 'retry', status: 451, error: 'mail relay answered 451 4.7.1 Greylisted, try again later' });
+    expect(await attempt()).toEqual({
+      result: 'retry',
+      status: 451,
+      error: 'mail relay answered 451 4.7.1 Greylisted, try again later',
+    });
   });
 
   it('554 5.6.0 on DATA → permanent, target not flagged', async () => {
     server.failNextData({ code: 554, message: '5.6.0 Message content rejected' });
-    expect(await attempt()).toEqual({ result: 'permanent', status: 554, error: 'mail relay answered 554 5.6.0 Message content rejected', flagTarget: false });
+    expect(await attempt()).toEqual({
+      result: 'permanent',
+      status: 554,
+      error: 'mail relay answered 554 5.6.0 Message content rejected',
+      flagTarget: false,
+    });
   });
 
   it('550 5.1.1 unknown recipient → permanent and the target is flagged', async () => {
-    server.rejectRecipient('nobody@example.com', { code: 550, message: '5.1.1 <nobody@example.com>: Recipient address rejected: User unknown' });
+    server.rejectRecipient('nobody@example.com', {
+      code: 550,
+      message: '5.1.1 <nobody@example.com>: Recipient address rejected: User unknown',
+    });
     const result = await attempt({ ...config, to: ['nobody@example.com'] });
     expect(result).toMatchObject({ result: 'permanent', status: 550, flagTarget: true });
   });
@@ -77,7 +93,11 @@ describe('SMTP answers → attempt results', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    expect(await attempt(config, { port })).toEqual({ result: 'retry', status: null, error: 'mail relay unreachable (ESOCKET)' });
+    expect(await attempt(config, { port })).toEqual({
+      result: 'retry',
+      status: null,
+      error: 'mail relay unreachable (ESOCKET)',
+    });
   });
 
   it('a relay that never greets → retry after the greeting timeout', async () => {

@@ -11,7 +11,12 @@ export const FROM = 'relay@relay.example';
 let seq = 0;
 
 /** A delivery as the gateway publishes it: `body` is the exact bytes a webhook target would get. */
-export function delivery(body: string, contentType: string | null, attempt = 1, deliveryId?: string): DeliveryMessageV1 {
+export function delivery(
+  body: string,
+  contentType: string | null,
+  attempt = 1,
+  deliveryId?: string,
+): DeliveryMessageV1 {
   seq += 1;
   return {
     type: DELIVERY_V1,

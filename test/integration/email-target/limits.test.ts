@@ -33,7 +33,11 @@ describe('CR/LF in anything that reaches a header', () => {
   it('a payload value that renders a line break into the subject is refused at send: permanent, not flagged, nothing sent', async () => {
     const config: EmailConfig = { to: ['ops@example.com'], cc: [], bcc: [], subject: 'Order {{name}}' };
     const before = server.received.length;
-    const result = await deliverEmail(config, delivery('{"name":"x\\r\\nBcc: victim@example.com"}', 'application/json'), { transport, from: FROM });
+    const result = await deliverEmail(
+      config,
+      delivery('{"name":"x\\r\\nBcc: victim@example.com"}', 'application/json'),
+      { transport, from: FROM },
+    );
     expect(result).toMatchObject({ result: 'permanent', status: null, flagTarget: false });
     expect(result.result === 'permanent' && result.error).toMatch(/^HEADER_INJECTION/);
     expect(server.received.length).toBe(before);
@@ -52,21 +56,33 @@ describe('size limit', () => {
   it(`the whole message is checked before sending (default ${MAX_MESSAGE_BYTES} bytes): over it → permanent, nothing sent`, async () => {
     const before = server.received.length;
     const big = 'x'.repeat(60_000);
-    const result = await deliverEmail(config, delivery(big, 'text/plain'), { transport, from: FROM, maxMessageBytes: 50_000 });
+    const result = await deliverEmail(config, delivery(big, 'text/plain'), {
+      transport,
+      from: FROM,
+      maxMessageBytes: 50_000,
+    });
     expect(result).toMatchObject({ result: 'permanent', status: null, flagTarget: false });
-    expect(result.result === 'permanent' && result.error).toMatch(/^MESSAGE_TOO_LARGE: the email would be \d+ bytes, over the limit of 50000/);
+    expect(result.result === 'permanent' && result.error).toMatch(
+      /^MESSAGE_TOO_LARGE: the email would be \d+ bytes, over the limit of 50000/,
+    );
     expect(server.received.length).toBe(before);
   });
 
   it('a message under the limit goes out whole', async () => {
     const text = 'y'.repeat(40_000);
-    const result = await deliverEmail(config, delivery(text, 'text/plain'), { transport, from: FROM, maxMessageBytes: 50_000 });
+    const result = await deliverEmail(config, delivery(text, 'text/plain'), {
+      transport,
+      from: FROM,
+      maxMessageBytes: 50_000,
+    });
     expect(result).toEqual({ result: 'success', status: 250 });
     expect((await server.waitFor(1)).at(-1)!.parsed.text).toBe(text + '\n');
   });
 
   it('a 1 MB JSON payload (text + HTML parts) stays under the default limit', async () => {
-    const payload = JSON.stringify({ rows: Array.from({ length: 20_000 }, (_, i) => ({ i, note: '<tag> & "quote"' })) });
+    const payload = JSON.stringify({
+      rows: Array.from({ length: 20_000 }, (_, i) => ({ i, note: '<tag> & "quote"' })),
+    });
     expect(payload.length).toBeGreaterThan(700_000);
     const result = await deliverEmail(config, delivery(payload, 'application/json'), { transport, from: FROM });
     expect(result).toEqual({ result: 'success', status: 250 });

@@ -17,8 +17,17 @@ afterAll(async () => {
 
 function row(n: number): ActivityRequestV1 {
   return {
-    type: ACTIVITY_REQUEST_V1, event_id: `evt_spool${n}`, account_id: 'acc_1', endpoint_id: 'ep_1', received_at: new Date().toISOString(),
-    method: 'POST', source_ip: '198.51.100.7', outcome: 'DELIVERY_QUEUE_UNAVAILABLE', reason: null, target_count: 0, test: false,
+    type: ACTIVITY_REQUEST_V1,
+    event_id: `evt_spool${n}`,
+    account_id: 'acc_1',
+    endpoint_id: 'ep_1',
+    received_at: new Date().toISOString(),
+    method: 'POST',
+    source_ip: '198.51.100.7',
+    outcome: 'DELIVERY_QUEUE_UNAVAILABLE',
+    reason: null,
+    target_count: 0,
+    test: false,
   };
 }
 
@@ -28,7 +37,11 @@ describe('activity spool: the drain loop', () => {
     for (const n of [1, 2, 3]) expect(await spool.push(row(n))).toBe(true);
     const published: string[] = [];
     let brokerUp = false;
-    const stop = spool.drainEvery(20, async (r) => void published.push(r.event_id), () => brokerUp);
+    const stop = spool.drainEvery(
+      20,
+      async (r) => void published.push(r.event_id),
+      () => brokerUp,
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(published).toEqual([]);
 
@@ -52,17 +65,21 @@ describe('activity spool: a pass whose lock expired never trims rows it did not 
     for (const n of [11, 12, 13]) await spool.push(row(n));
     const published: string[] = [];
     let takenOver = false;
-    const stop = spool.drainEvery(20, async (r) => {
-      published.push(r.event_id);
-      if (!takenOver) {
-        takenOver = true;
-        // as if this pass outlived its lock: another gateway took it, published the three rows
-        // and trimmed them, and a new row was spooled — all before this pass trims
-        await redis.set(`${key}:lock`, 'gw_other', 'PX', 15000);
-        await redis.ltrim(key, 0, -4);
-        await spool.push(row(14));
-      }
-    }, () => true);
+    const stop = spool.drainEvery(
+      20,
+      async (r) => {
+        published.push(r.event_id);
+        if (!takenOver) {
+          takenOver = true;
+          // as if this pass outlived its lock: another gateway took it, published the three rows
+          // and trimmed them, and a new row was spooled — all before this pass trims
+          await redis.set(`${key}:lock`, 'gw_other', 'PX', 15000);
+          await redis.ltrim(key, 0, -4);
+          await spool.push(row(14));
+        }
+      },
+      () => true,
+    );
     await eventually(async () => published.length >= 3, 5000, 'the slow pass to publish its batch');
     await new Promise((resolve) => setTimeout(resolve, 200));
     stop();
@@ -114,10 +131,14 @@ describe('activity spool: one bad row never blocks the rows behind it (issue 9 i
     const spool = createActivitySpool(redis, namespace, 'gw_1', testLogger('ingest-gateway').logger);
     for (const n of [1, 2]) await spool.push(row(n));
     let attempts = 0;
-    const stop = spool.drainEvery(20, async () => {
-      attempts += 1;
-      throw new DeliveryQueueUnavailableError(new Error('broker gone'));
-    }, () => true);
+    const stop = spool.drainEvery(
+      20,
+      async () => {
+        attempts += 1;
+        throw new DeliveryQueueUnavailableError(new Error('broker gone'));
+      },
+      () => true,
+    );
     try {
       await eventually(async () => attempts >= 4, 5000, 'a few drain passes');
     } finally {

@@ -30,20 +30,33 @@ afterAll(async () => {
 it.each([
   ['plain bytes', 'identity' as const],
   ['a gzip bomb labelled Content-Encoding: gzip', 'gzip' as const],
-])('a captcha verify URL streaming 1 GiB (%s) leaves RSS within 64 MB and fails closed with a clear reason', async (_name, encoding) => {
-  verifier.answerWith({ status: 200, bytes: GIB, encoding });
-  const id = await h.endpoint(account, { captcha: { provider: 'hcaptcha', secret: h.seal('s'), verify_url: verifier.url('/siteverify') } });
-  const before = residentBytes().rss;
-  let highest = before;
-  const timer = setInterval(() => (highest = Math.max(highest, residentBytes().rss)), 20);
-  try {
-    const res = await send(gw, id, { body: '{"h-captcha-response":"t"}' });
-    expect([res.status, res.json.code]).toEqual([503, 'endpoint_unavailable']);
-  } finally {
-    clearInterval(timer);
-  }
-  expect(Math.max(highest, residentBytes().rss) - before).toBeLessThan(64 * MIB);
-  expect(verifier.sent).toBeLessThan(64 * MIB);
-  expect((await h.waitForRows(id, 1))[0]).toMatchObject({ outcome: 'CAPTCHA_FAILED', reason: expect.stringMatching(/unavailable/) });
-  expect(gw.logs().filter((l) => l.message === 'captcha verifier unavailable').at(-1)).toMatchObject({ problem: 'RESPONSE_TOO_LARGE' });
-});
+])(
+  'a captcha verify URL streaming 1 GiB (%s) leaves RSS within 64 MB and fails closed with a clear reason',
+  async (_name, encoding) => {
+    verifier.answerWith({ status: 200, bytes: GIB, encoding });
+    const id = await h.endpoint(account, {
+      captcha: { provider: 'hcaptcha', secret: h.seal('s'), verify_url: verifier.url('/siteverify') },
+    });
+    const before = residentBytes().rss;
+    let highest = before;
+    const timer = setInterval(() => (highest = Math.max(highest, residentBytes().rss)), 20);
+    try {
+      const res = await send(gw, id, { body: '{"h-captcha-response":"t"}' });
+      expect([res.status, res.json.code]).toEqual([503, 'endpoint_unavailable']);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(Math.max(highest, residentBytes().rss) - before).toBeLessThan(64 * MIB);
+    expect(verifier.sent).toBeLessThan(64 * MIB);
+    expect((await h.waitForRows(id, 1))[0]).toMatchObject({
+      outcome: 'CAPTCHA_FAILED',
+      reason: expect.stringMatching(/unavailable/),
+    });
+    expect(
+      gw
+        .logs()
+        .filter((l) => l.message === 'captcha verifier unavailable')
+        .at(-1),
+    ).toMatchObject({ problem: 'RESPONSE_TOO_LARGE' });
+  },
+);

@@ -26,14 +26,25 @@ afterAll(async () => {
 const SECRET = 'gh-webhook-secret';
 const BODY = '{"action":"opened","number":7}';
 const github = (delivery: string, secret = SECRET) => ({
-  headers: { 'x-github-delivery': delivery, 'x-github-event': 'pull_request', 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(BODY).digest('hex')}` },
+  headers: {
+    'x-github-delivery': delivery,
+    'x-github-event': 'pull_request',
+    'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(BODY).digest('hex')}`,
+  },
   body: BODY,
 });
 const redisKeyOf = (endpointId: string, delivery: string) =>
-  idempotencyKey(h.namespace, endpointId, createHash('sha256').update(`\nx-github-delivery\n${delivery}`).digest('base64url'));
+  idempotencyKey(
+    h.namespace,
+    endpointId,
+    createHash('sha256').update(`\nx-github-delivery\n${delivery}`).digest('base64url'),
+  );
 
 async function githubEndpoint(extra: Record<string, unknown> = {}): Promise<string> {
-  return h.endpoint(await h.account(), { rate_limit_per_minute: 1000, inbound_auth: { type: 'HMAC', preset: 'github', secrets: [h.seal(SECRET)], ...extra } as never });
+  return h.endpoint(await h.account(), {
+    rate_limit_per_minute: 1000,
+    inbound_auth: { type: 'HMAC', preset: 'github', secrets: [h.seal(SECRET)], ...extra } as never,
+  });
 }
 
 describe('dedup on the provider delivery id', () => {
@@ -78,7 +89,9 @@ describe('dedup on the provider delivery id', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => send(i % 2 ? a : b, id, github('burst-1'))));
     const ids = new Set(answers.filter((r) => r.status === 202).map((r) => r.headers.get('x-relay-event-id')));
     expect(ids.size).toBe(1);
-    expect(answers.filter((r) => r.status !== 202).map((r) => [r.status, r.json.code])).toEqual(answers.filter((r) => r.status !== 202).map(() => [409, 'delivery_id_in_use']));
+    expect(answers.filter((r) => r.status !== 202).map((r) => [r.status, r.json.code])).toEqual(
+      answers.filter((r) => r.status !== 202).map(() => [409, 'delivery_id_in_use']),
+    );
     await h.settle(a);
     await h.settle(b);
     expect(h.deliveriesOf(id)).toHaveLength(1);

@@ -51,7 +51,11 @@ describe('endpoint cache on the real store', () => {
     await proxy.cut();
     expect((await send(gw, cached)).status).toBe(202);
     const refused = await send(gw, neverRead);
-    expect([refused.status, refused.json.code, refused.headers.get('retry-after')]).toEqual([503, 'endpoint_unavailable', '60']);
+    expect([refused.status, refused.json.code, refused.headers.get('retry-after')]).toEqual([
+      503,
+      'endpoint_unavailable',
+      '60',
+    ]);
     const unknown = await send(gw, newId('ep'));
     expect([unknown.status, unknown.json.code]).toEqual([503, 'endpoint_unavailable']);
     expect(gw.logs().filter((l) => l.level === 'error')).toEqual([]);

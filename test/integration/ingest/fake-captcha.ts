@@ -31,7 +31,9 @@ export class FakeCaptchaVerifier {
           return;
         }
         const success = form.secret === secret && form.response === goodToken;
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(success ? { success } : { success, 'error-codes': ['invalid-input-response'] }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify(success ? { success } : { success, 'error-codes': ['invalid-input-response'] }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -23,18 +23,23 @@ describe('gateway metrics', () => {
     const id = await h.endpoint(await h.account(), {}, 2);
     expect((await send(gw, id)).status).toBe(202);
     // the ACCEPTED row and the stored payload are published after the 202: four confirms in all
-    const confirmed = async (): Promise<number> => (await gw.metrics.publishes.get()).values.find((v) => v.labels.result === 'confirmed')?.value ?? 0;
+    const confirmed = async (): Promise<number> =>
+      (await gw.metrics.publishes.get()).values.find((v) => v.labels.result === 'confirmed')?.value ?? 0;
     await eventually(async () => (await confirmed()) >= 4, 5000, 'four confirmed publishes');
     const latency = await gw.metrics.acceptedDuration.get();
     expect(latency.values.find((v) => v.metricName === 'relay_ingest_accepted_duration_seconds_count')?.value).toBe(1);
-    expect((await gw.metrics.requests.get()).values).toEqual([expect.objectContaining({ labels: { outcome: 'ACCEPTED' }, value: 1 })]);
+    expect((await gw.metrics.requests.get()).values).toEqual([
+      expect.objectContaining({ labels: { outcome: 'ACCEPTED' }, value: 1 }),
+    ]);
     // two deliveries, the ACCEPTED activity row and the payload kept for resends
-    expect((await gw.metrics.publishes.get()).values).toEqual([expect.objectContaining({ labels: { result: 'confirmed' }, value: 4 })]);
+    expect((await gw.metrics.publishes.get()).values).toEqual([
+      expect.objectContaining({ labels: { result: 'confirmed' }, value: 4 }),
+    ]);
     const text = await gw.metrics.registry.metrics();
     expect(text).not.toContain(id);
   });
 
-  it('the activity spool length is the spool list\'s LLEN at scrape time', async () => {
+  it("the activity spool length is the spool list's LLEN at scrape time", async () => {
     const gw = await h.gateway();
     const key = `${h.namespace}:activity-spool`;
     await h.redis.lpush(key, '{"a":1}', '{"a":2}', '{"a":3}');

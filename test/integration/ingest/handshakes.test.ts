@@ -19,33 +19,74 @@ afterAll(async () => {
   await h?.stop();
 });
 
-async function call(endpointId: string, init: { method?: string; query?: string; headers?: Record<string, string>; body?: string } = {}) {
-  const res = await fetch(`${gw.url}/relay/${endpointId}${init.query ? `?${init.query}` : ''}`, { method: init.method ?? 'POST', headers: init.headers, body: init.body });
-  return { status: res.status, type: res.headers.get('content-type'), nosniff: res.headers.get('x-content-type-options'), text: await res.text() };
+async function call(
+  endpointId: string,
+  init: { method?: string; query?: string; headers?: Record<string, string>; body?: string } = {},
+) {
+  const res = await fetch(`${gw.url}/relay/${endpointId}${init.query ? `?${init.query}` : ''}`, {
+    method: init.method ?? 'POST',
+    headers: init.headers,
+    body: init.body,
+  });
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    nosniff: res.headers.get('x-content-type-options'),
+    text: await res.text(),
+  };
 }
 
 describe('handshakes over HTTP', () => {
   it('Slack url_verification, signed: 200 {"challenge"}; a HANDSHAKE_ANSWERED row; no delivery', async () => {
     const secret = 'slack-signing-secret-int';
-    const id = await h.endpoint(await h.account(), { inbound_auth: { type: 'HMAC', preset: 'slack', secrets: [h.seal(secret)] } });
+    const id = await h.endpoint(await h.account(), {
+      inbound_auth: { type: 'HMAC', preset: 'slack', secrets: [h.seal(secret)] },
+    });
     const body = JSON.stringify({ token: 't', challenge: 'c-8f2e', type: 'url_verification' });
     const ts = String(Math.floor(Date.now() / 1000));
     const sig = `v0=${createHmac('sha256', secret).update(`v0:${ts}:${body}`).digest('hex')}`;
-    const answer = await call(id, { headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': ts, 'x-slack-signature': sig }, body });
-    expect([answer.status, answer.type, JSON.parse(answer.text)]).toEqual([200, 'application/json; charset=utf-8', { challenge: 'c-8f2e' }]);
+    const answer = await call(id, {
+      headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': ts, 'x-slack-signature': sig },
+      body,
+    });
+    expect([answer.status, answer.type, JSON.parse(answer.text)]).toEqual([
+      200,
+      'application/json; charset=utf-8',
+      { challenge: 'c-8f2e' },
+    ]);
     const [row] = await h.waitForRows(id, 1);
-    expect([row?.outcome, row?.reason, row?.target_count]).toEqual(['HANDSHAKE_ANSWERED', 'Slack url_verification answered', 0]);
+    expect([row?.outcome, row?.reason, row?.target_count]).toEqual([
+      'HANDSHAKE_ANSWERED',
+      'Slack url_verification answered',
+      0,
+    ]);
     await h.settle(gw);
     expect(h.deliveriesOf(id)).toEqual([]);
   });
 
   it('Meta GET hub.challenge with the verify_token: 200 text/plain challenge, nosniff; a wrong token: 401', async () => {
     const id = await h.endpoint(await h.account(), {
-      inbound_auth: { type: 'HMAC', preset: 'instagram', secrets: [h.seal('app-secret')], verify_token: h.seal('verify-me') },
+      inbound_auth: {
+        type: 'HMAC',
+        preset: 'instagram',
+        secrets: [h.seal('app-secret')],
+        verify_token: h.seal('verify-me'),
+      },
     });
-    const ok = await call(id, { method: 'GET', query: 'hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=verify-me' });
-    expect([ok.status, ok.type, ok.nosniff, ok.text]).toEqual([200, 'text/plain; charset=utf-8', 'nosniff', '1158201444']);
-    const wrong = await call(id, { method: 'GET', query: 'hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=guess' });
+    const ok = await call(id, {
+      method: 'GET',
+      query: 'hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=verify-me',
+    });
+    expect([ok.status, ok.type, ok.nosniff, ok.text]).toEqual([
+      200,
+      'text/plain; charset=utf-8',
+      'nosniff',
+      '1158201444',
+    ]);
+    const wrong = await call(id, {
+      method: 'GET',
+      query: 'hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=guess',
+    });
     expect([wrong.status, JSON.parse(wrong.text).code]).toEqual([401, 'auth_failed']);
     const rows = await h.waitForRows(id, 2);
     expect(rows.map((r) => [r.outcome, r.reason])).toEqual([

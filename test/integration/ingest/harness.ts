@@ -20,7 +20,10 @@ import { createEndpointLoader } from '../../../services/ingest-gateway/src/adapt
 import { createEventPublisher } from '../../../services/ingest-gateway/src/adapters/event-publisher';
 import { createIdempotencyStore } from '../../../services/ingest-gateway/src/adapters/idempotency-store';
 import { createPayloadRecorder } from '../../../services/ingest-gateway/src/adapters/payload-recorder';
-import { createRedisLimiter, limiterRedisOptions } from '../../../services/ingest-gateway/src/adapters/limiter/redis-limiter';
+import {
+  createRedisLimiter,
+  limiterRedisOptions,
+} from '../../../services/ingest-gateway/src/adapters/limiter/redis-limiter';
 import { createGatewayMetrics, registerSpoolLength } from '../../../services/ingest-gateway/src/adapters/metrics';
 import type { GatewayMetrics } from '../../../services/ingest-gateway/src/adapters/metrics';
 import { createApp } from '../../../services/ingest-gateway/src/app';
@@ -92,12 +95,23 @@ export class IngestHarness {
   async gateway(opts: GatewayOptions = {}): Promise<GatewayInstance> {
     const { logger, lines } = testLogger('ingest-gateway');
     const metrics = createGatewayMetrics();
-    const broker = new BrokerConnection({ url: opts.rabbitmqUrl ?? infra.rabbitmqUrl, connectionName: `test gateway ${this.namespace}`, logger, topology: { namespace: this.namespace, deliveryLimit: 20 }, reconnectMinMs: 100, reconnectMaxMs: 500 });
+    const broker = new BrokerConnection({
+      url: opts.rabbitmqUrl ?? infra.rabbitmqUrl,
+      connectionName: `test gateway ${this.namespace}`,
+      logger,
+      topology: { namespace: this.namespace, deliveryLimit: 20 },
+      reconnectMinMs: 100,
+      reconnectMaxMs: 500,
+    });
     await broker.start();
     const redis = new Redis(infra.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
     // quick reconnects for the outage tests; a short disconnectTimeout so a stream to a closed
     // port does not hold a 2 s ioredis timer past the test
-    const limiterRedis = new Redis(opts.limiterRedisUrl ?? infra.redisUrl, { ...limiterRedisOptions(200), retryStrategy: () => 100, disconnectTimeout: 50 });
+    const limiterRedis = new Redis(opts.limiterRedisUrl ?? infra.redisUrl, {
+      ...limiterRedisOptions(200),
+      retryStrategy: () => 100,
+      disconnectTimeout: 50,
+    });
     for (const r of [redis, limiterRedis]) r.on('error', () => undefined);
     await eventually(async () => redis.status === 'ready', 5000, 'redis');
     const publisher = new ConfirmPublisher(broker, 1000, (result) => metrics.publishes.inc({ result }));
@@ -106,7 +120,13 @@ export class IngestHarness {
     registerSpoolLength(metrics.registry, () => spool.length());
     const cacheMetrics = createCacheMetrics(metrics.registry);
     const endpoints = new EndpointCache({
-      loader: createEndpointLoader(opts.store ?? this.store, logger, (sealed) => this.secrets.decrypt(sealed), 1000, cacheMetrics),
+      loader: createEndpointLoader(
+        opts.store ?? this.store,
+        logger,
+        (sealed) => this.secrets.decrypt(sealed),
+        1000,
+        cacheMetrics,
+      ),
       maxEntries: 1000,
       staleIfErrorMs: 60000,
       loadTimeoutMs: 1000,
@@ -115,10 +135,21 @@ export class IngestHarness {
     });
     // as main.ts: the cache follows the change announcements (here on connections of its own, so a test can cut them)
     const subscriber = new Redis(opts.changesRedisUrl ?? infra.redisUrl, { retryStrategy: () => 100 });
-    const counter = new Redis(opts.changesRedisUrl ?? infra.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => 100 });
+    const counter = new Redis(opts.changesRedisUrl ?? infra.redisUrl, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      retryStrategy: () => 100,
+    });
     for (const r of [subscriber, counter]) r.on('error', () => undefined);
     await eventually(async () => counter.status === 'ready', 5000, 'redis');
-    const feed = new ChangeFeed({ subscriber, commands: counter, namespace: this.namespace, logger, checkIntervalMs: 100, sweepIntervalMs: 0 });
+    const feed = new ChangeFeed({
+      subscriber,
+      commands: counter,
+      namespace: this.namespace,
+      logger,
+      checkIntervalMs: 100,
+      sweepIntervalMs: 0,
+    });
     endpoints.follow(feed, { batchSize: 50, pauseMs: 0 }, cacheMetrics);
     let heard = 0;
     feed.onChange((change) => (heard = change.seq));
@@ -127,10 +158,26 @@ export class IngestHarness {
       endpoints,
       events,
       activity: createActivityRecorder(events, spool, logger),
-      limiter: createRedisLimiter({ redis: limiterRedis, namespace: this.namespace, logger, fallbackCounter: metrics.limiterFallback, retryAfterFailureMs: 200 }),
-      captcha: createCaptchaVerifier({ send: createSender({ timeoutMs: opts.captchaTimeoutMs ?? 2000, allowCidrs: ['127.0.0.0/8'] }), logger, unavailableCounter: metrics.captchaUnavailable }),
+      limiter: createRedisLimiter({
+        redis: limiterRedis,
+        namespace: this.namespace,
+        logger,
+        fallbackCounter: metrics.limiterFallback,
+        retryAfterFailureMs: 200,
+      }),
+      captcha: createCaptchaVerifier({
+        send: createSender({ timeoutMs: opts.captchaTimeoutMs ?? 2000, allowCidrs: ['127.0.0.0/8'] }),
+        logger,
+        unavailableCounter: metrics.captchaUnavailable,
+      }),
       payloads: createPayloadRecorder(createPayloadPublisher(publisher, this.namespace), logger, () => undefined),
-      idempotency: createIdempotencyStore({ redis: limiterRedis, namespace: this.namespace, windowMs: 86_400_000, logger, onUnavailable: () => undefined }),
+      idempotency: createIdempotencyStore({
+        redis: limiterRedis,
+        namespace: this.namespace,
+        windowMs: 86_400_000,
+        logger,
+        onUnavailable: () => undefined,
+      }),
       logger,
       metrics,
       maxBodyBytes: opts.maxBodyBytes ?? 1048576,
@@ -175,7 +222,12 @@ export class IngestHarness {
 
   async account(plan: Partial<PlanLimits> = {}): Promise<string> {
     const id = newId('acc');
-    await modelsOf(this.store).accounts.create({ _id: id, name: id, plan: { name: 'test', monthly_accepted_events: 1_000_000, payload_limit_bytes: 65536, ...plan }, created_at: new Date() });
+    await modelsOf(this.store).accounts.create({
+      _id: id,
+      name: id,
+      plan: { name: 'test', monthly_accepted_events: 1_000_000, payload_limit_bytes: 65536, ...plan },
+      created_at: new Date(),
+    });
     return id;
   }
 
@@ -183,18 +235,47 @@ export class IngestHarness {
   async endpoint(accountId: string, fields: EndpointFields = {}, targets = 1): Promise<string> {
     const id = newId('ep');
     const now = new Date();
-    await modelsOf(this.store).endpoints.create({ _id: id, account_id: accountId, name: id, enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, ...fields, created_at: now, updated_at: now });
+    await modelsOf(this.store).endpoints.create({
+      _id: id,
+      account_id: accountId,
+      name: id,
+      enabled: true,
+      paused: false,
+      methods: ['POST'],
+      payload_format: 'json',
+      inbound_auth: { type: 'NONE' },
+      ...fields,
+      created_at: now,
+      updated_at: now,
+    });
     for (let i = 0; i < targets; i++) {
-      await modelsOf(this.store).targets.create({ _id: newId('tg'), account_id: accountId, endpoint_id: id, kind: 'webhook', name: 't', enabled: true, config: { url: 'http://127.0.0.1:9/hook', enforce_https: false }, created_at: now, updated_at: now });
+      await modelsOf(this.store).targets.create({
+        _id: newId('tg'),
+        account_id: accountId,
+        endpoint_id: id,
+        kind: 'webhook',
+        name: 't',
+        enabled: true,
+        config: { url: 'http://127.0.0.1:9/hook', enforce_https: false },
+        created_at: now,
+        updated_at: now,
+      });
     }
     return id;
   }
 
   /** Changes an endpoint as the management API does: stored, then announced; returns once every running gateway applied it. */
   async update(endpointId: string, fields: EndpointFields): Promise<void> {
-    await modelsOf(this.store).endpoints.updateOne({ _id: endpointId }, { $set: { ...fields, updated_at: new Date() }, $inc: { revision: 1 } });
+    await modelsOf(this.store).endpoints.updateOne(
+      { _id: endpointId },
+      { $set: { ...fields, updated_at: new Date() }, $inc: { revision: 1 } },
+    );
     const seq = (await this.changes.announce({ scope: 'endpoint', id: endpointId })) ?? Infinity;
-    await eventually(async () => this.instances.every((gw) => gw.stopped() || gw.heardSeq() >= seq), 5000, `announcement ${seq} heard by every gateway`);
+    await eventually(
+      async () => this.instances.every((gw) => gw.stopped() || gw.heardSeq() >= seq),
+      5000,
+      `announcement ${seq} heard by every gateway`,
+    );
   }
 
   seal(secret: string): string {
@@ -206,7 +287,11 @@ export class IngestHarness {
   }
 
   async waitForRows(endpointId: string, count: number): Promise<ActivityRequestV1[]> {
-    return eventually(async () => this.rowsOf(endpointId).length >= count && this.rowsOf(endpointId), 10000, `${count} activity row(s) of ${endpointId}`);
+    return eventually(
+      async () => this.rowsOf(endpointId).length >= count && this.rowsOf(endpointId),
+      10000,
+      `${count} activity row(s) of ${endpointId}`,
+    );
   }
 
   deliveriesOf(endpointId: string): DeliveryMessageV1[] {
@@ -249,11 +334,13 @@ export class IngestHarness {
     const ch = await conn.createChannel();
     this.consumer = { conn, ch };
     const names = brokerNames(this.namespace);
-    const into = <T>(list: T[]) => (msg: amqp.ConsumeMessage | null) => {
-      if (!msg) return;
-      list.push(JSON.parse(msg.content.toString('utf8')) as T);
-      ch.ack(msg);
-    };
+    const into =
+      <T>(list: T[]) =>
+      (msg: amqp.ConsumeMessage | null) => {
+        if (!msg) return;
+        list.push(JSON.parse(msg.content.toString('utf8')) as T);
+        ch.ack(msg);
+      };
     for (const queue of names.activityPartitionQueues) {
       await ch.consume(queue, (msg) => {
         if (!msg) return;

@@ -25,7 +25,8 @@ afterAll(async () => {
 });
 
 const withKey = (key: string) => ({ headers: { 'idempotency-key': key }, body: '{"order":1}' });
-const redisKeyOf = (endpointId: string, key: string) => idempotencyKey(h.namespace, endpointId, createHash('sha256').update(key).digest('base64url'));
+const redisKeyOf = (endpointId: string, key: string) =>
+  idempotencyKey(h.namespace, endpointId, createHash('sha256').update(key).digest('base64url'));
 
 describe('Idempotency-Key', () => {
   it('concurrent duplicates over two gateways make one event: one delivery, one row; the others get its id or 409', async () => {
@@ -34,12 +35,16 @@ describe('Idempotency-Key', () => {
     const accepted = answers.filter((r) => r.status === 202);
     const first = new Set(accepted.map((r) => r.headers.get('x-relay-event-id')));
     expect(first.size).toBe(1);
-    expect(answers.filter((r) => r.status !== 202).map((r) => [r.status, r.json.code, r.headers.get('retry-after')])).toEqual(
-      answers.filter((r) => r.status !== 202).map(() => [409, 'idempotency_key_in_use', '1']),
-    );
+    expect(
+      answers.filter((r) => r.status !== 202).map((r) => [r.status, r.json.code, r.headers.get('retry-after')]),
+    ).toEqual(answers.filter((r) => r.status !== 202).map(() => [409, 'idempotency_key_in_use', '1']));
     // a sender retrying after its 409 gets the event's id
     const retried = await send(a, id, withKey('pay-77'));
-    expect([retried.status, retried.headers.get('x-relay-event-id'), retried.headers.get('idempotent-replayed')]).toEqual([202, [...first][0], 'true']);
+    expect([
+      retried.status,
+      retried.headers.get('x-relay-event-id'),
+      retried.headers.get('idempotent-replayed'),
+    ]).toEqual([202, [...first][0], 'true']);
     await h.settle(a);
     await h.settle(b);
     expect(h.deliveriesOf(id)).toHaveLength(1);

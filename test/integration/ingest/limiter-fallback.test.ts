@@ -40,7 +40,11 @@ describe('rate limit and quota while Redis is unreachable', () => {
       const account = await h.account({ monthly_accepted_events: 5 });
       const id = await h.endpoint(account);
       const key = `${h.namespace}:quota:${account}:2025-08`;
-      await eventually(async () => (await send(gw, id)).status === 202 && (await h.redis.get(key)) === '1', 5000, 'a shared count');
+      await eventually(
+        async () => (await send(gw, id)).status === 202 && (await h.redis.get(key)) === '1',
+        5000,
+        'a shared count',
+      );
       expect((await send(gw, id)).status).toBe(202);
       expect(await h.redis.get(key)).toBe('2');
 
@@ -53,10 +57,14 @@ describe('rate limit and quota while Redis is unreachable', () => {
       expect(await h.redis.get(key)).toBe('2');
 
       await proxy.restore();
-      await eventually(async () => {
-        await send(gw, id);
-        return (await h.redis.get(key)) === '5';
-      }, 10000, 'the owed units to reach Redis');
+      await eventually(
+        async () => {
+          await send(gw, id);
+          return (await h.redis.get(key)) === '5';
+        },
+        10000,
+        'the owed units to reach Redis',
+      );
       expect(gw.logs().some((l) => /back on Redis/.test(String(l.message)))).toBe(true);
     } finally {
       await proxy.stop();

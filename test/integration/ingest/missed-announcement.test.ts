@@ -30,7 +30,10 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** Changes the stored endpoint without telling anyone, as a change whose message was lost. */
 async function changeSilently(endpointId: string, methods: string[]): Promise<void> {
-  await modelsOf(h.store).endpoints.updateOne({ _id: endpointId }, { $set: { methods, updated_at: new Date() }, $inc: { revision: 1 } });
+  await modelsOf(h.store).endpoints.updateOne(
+    { _id: endpointId },
+    { $set: { methods, updated_at: new Date() }, $inc: { revision: 1 } },
+  );
 }
 
 describe('a missed change announcement', () => {

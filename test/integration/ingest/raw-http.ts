@@ -36,7 +36,15 @@ export function rawRequest(url: string, send: RawSend): Promise<RawAnswer> {
     let received = Buffer.alloc(0);
     let answer: Omit<RawAnswer, 'closed'> | null = null;
     const stopWriting = new AbortController();
-    const timer = setTimeout(() => done(new Error(`no complete answer within ${timeoutMs} ms; got ${JSON.stringify(received.toString('latin1').slice(0, 200))}`)), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        done(
+          new Error(
+            `no complete answer within ${timeoutMs} ms; got ${JSON.stringify(received.toString('latin1').slice(0, 200))}`,
+          ),
+        ),
+      timeoutMs,
+    );
     let closeTimer: NodeJS.Timeout | undefined;
     const done = (err: Error | null, closed = false): void => {
       clearTimeout(timer);
@@ -54,7 +62,12 @@ export function rawRequest(url: string, send: RawSend): Promise<RawAnswer> {
     socket.on('close', () => {
       answer ??= parse(received);
       if (answer) done(null, true);
-      else done(new Error(`connection closed without an answer; got ${JSON.stringify(received.toString('latin1').slice(0, 200))}`));
+      else
+        done(
+          new Error(
+            `connection closed without an answer; got ${JSON.stringify(received.toString('latin1').slice(0, 200))}`,
+          ),
+        );
     });
     socket.on('error', () => undefined);
     socket.once('connect', async () => {
@@ -84,7 +97,9 @@ function parse(bytes: Buffer): Omit<RawAnswer, 'closed'> | null {
       text = text.slice(end + 4);
       continue;
     }
-    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+    );
     const length = Number(headers['content-length'] ?? 0);
     const rest = Buffer.from(text.slice(end + 4), 'latin1');
     if (rest.length < length) return null;
@@ -95,7 +110,11 @@ function parse(bytes: Buffer): Omit<RawAnswer, 'closed'> | null {
 
 /** A request head: request line, Host, the given headers, blank line. */
 export function head(method: string, path: string, headers: Record<string, string | number> = {}): string {
-  const lines = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const lines = [
+    `${method} ${path} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
 

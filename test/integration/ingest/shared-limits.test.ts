@@ -24,9 +24,18 @@ afterAll(async () => {
 });
 
 /** `count` concurrent requests, alternating between the gateways; returns how many were accepted. */
-async function spread(endpointId: string, count: number, gateways: GatewayInstance[]): Promise<{ accepted: number; codes: Set<string> }> {
-  const answers = await Promise.all(Array.from({ length: count }, (_, i) => send(gateways[i % gateways.length]!, endpointId)));
-  return { accepted: answers.filter((r) => r.status === 202).length, codes: new Set(answers.filter((r) => r.status !== 202).map((r) => r.json.code)) };
+async function spread(
+  endpointId: string,
+  count: number,
+  gateways: GatewayInstance[],
+): Promise<{ accepted: number; codes: Set<string> }> {
+  const answers = await Promise.all(
+    Array.from({ length: count }, (_, i) => send(gateways[i % gateways.length]!, endpointId)),
+  );
+  return {
+    accepted: answers.filter((r) => r.status === 202).length,
+    codes: new Set(answers.filter((r) => r.status !== 202).map((r) => r.json.code)),
+  };
 }
 
 describe('two gateway instances share one rate limit and quota', () => {

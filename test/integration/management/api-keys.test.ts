@@ -24,7 +24,8 @@ afterAll(async () => {
 const digest = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 /** The key routes through the typed client, as `key` (the owner key by default); the answer's status for the refusals. */
 const createKey = (body: ApiKeyCreate, key = fx.apiKey) => fx.clientAs(key).POST('/v1/api-keys', { body });
-const revoke = (keyId: string, key = fx.apiKey) => fx.clientAs(key).DELETE('/v1/api-keys/{keyId}', { params: { path: { keyId } } });
+const revoke = (keyId: string, key = fx.apiKey) =>
+  fx.clientAs(key).DELETE('/v1/api-keys/{keyId}', { params: { path: { keyId } } });
 const listKeys = async () => (await must(fx.client.GET('/v1/api-keys'))).data;
 const endpointsStatus = async (key: string) => (await fx.clientAs(key).GET('/v1/endpoints')).response.status;
 
@@ -35,7 +36,16 @@ describe('creating a key', () => {
     expect(res.status).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
     const secret = res.body.secret as string;
-    expect(res.body).toEqual({ id: expect.stringMatching(/^key_/), prefix: secret.slice(0, 7), role: 'editor', name: 'CI deploys', created_by: fx.apiKey.slice(0, 7), created_at: expect.any(String), last_used_at: null, secret: expect.stringMatching(/^rk_[A-Za-z0-9_-]{32}$/) });
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^key_/),
+      prefix: secret.slice(0, 7),
+      role: 'editor',
+      name: 'CI deploys',
+      created_by: fx.apiKey.slice(0, 7),
+      created_at: expect.any(String),
+      last_used_at: null,
+      secret: expect.stringMatching(/^rk_[A-Za-z0-9_-]{32}$/),
+    });
 
     const stored = await modelsOf(fx.store).apiKeys.findById(res.body.id).lean();
     expect(stored).toMatchObject({ digest: digest(secret), role: 'editor' });
@@ -44,7 +54,15 @@ describe('creating a key', () => {
     const listed = await listKeys();
     expect(JSON.stringify(listed)).not.toContain(secret);
     expect(JSON.stringify(listed)).not.toContain(digest(secret));
-    expect(listed).toContainEqual({ id: res.body.id, prefix: secret.slice(0, 7), role: 'editor', name: 'CI deploys', created_by: fx.apiKey.slice(0, 7), created_at: res.body.created_at, last_used_at: null });
+    expect(listed).toContainEqual({
+      id: res.body.id,
+      prefix: secret.slice(0, 7),
+      role: 'editor',
+      name: 'CI deploys',
+      created_by: fx.apiKey.slice(0, 7),
+      created_at: res.body.created_at,
+      last_used_at: null,
+    });
 
     // the new key works, with its role
     await must(fx.clientAs(secret).POST('/v1/endpoints', { body: { name: 'by the new key' } }));
@@ -55,16 +73,24 @@ describe('creating a key', () => {
     const { secret, id } = await fx.keyWithRole('viewer');
     expect(await listKeys()).toContainEqual(expect.objectContaining({ id, last_used_at: null }));
     await must(fx.clientAs(secret).GET('/v1/endpoints'));
-    const used = await eventually(async () => (await listKeys()).find((k) => k.id === id && k.last_used_at), 5000, 'last_used_at');
+    const used = await eventually(
+      async () => (await listKeys()).find((k) => k.id === id && k.last_used_at),
+      5000,
+      'last_used_at',
+    );
     expect(Date.parse(used.last_used_at!)).toBeGreaterThanOrEqual(Date.parse(used.created_at));
   });
 
   it('an admin key creates keys below owner, not owner keys; editor and viewer keys create none', async () => {
     const admin = await fx.keyWithRole('admin');
-    for (const role of ['admin', 'editor', 'viewer'] as const) expect([role, (await createKey({ role }, admin.secret)).response.status]).toEqual([role, 201]);
+    for (const role of ['admin', 'editor', 'viewer'] as const)
+      expect([role, (await createKey({ role }, admin.secret)).response.status]).toEqual([role, 201]);
     const owner = await createKey({ role: 'owner' }, admin.secret);
     expect(owner.response.status).toBe(403);
-    expect(owner.error).toEqual({ code: 'forbidden', message: "This API key's role (admin) cannot create or revoke owner keys; it needs owner." });
+    expect(owner.error).toEqual({
+      code: 'forbidden',
+      message: "This API key's role (admin) cannot create or revoke owner keys; it needs owner.",
+    });
     for (const role of ['editor', 'viewer'] as const) {
       const key = await fx.keyWithRole(role);
       expect([role, (await createKey({ role: 'viewer' }, key.secret)).response.status]).toEqual([role, 403]);
@@ -125,7 +151,7 @@ describe('revocations of one account take turns, in every process (adapters/acco
     }
   });
 
-  it('two processes never hold one account\'s lock at once; other accounts do not wait', async () => {
+  it("two processes never hold one account's lock at once; other accounts do not wait", async () => {
     const redisA = new Redis(infra.redisUrl);
     const redisB = new Redis(infra.redisUrl);
     try {
@@ -164,8 +190,28 @@ describe('key changes are audited in the account history', () => {
     const audit = await must(fx.clientAs(admin.secret).GET('/v1/audit', { params: { query: { limit: 2 } } }));
     const details = { role: 'viewer', prefix: created.prefix, name: 'dashboards' };
     expect(audit.data).toEqual([
-      { id: expect.any(String), action: 'key_revoked', actor: admin.secret.slice(0, 7), actor_name: 'admin key', source_ip: expect.any(String), at: expect.any(String), endpoint_id: null, key_id: created.id, details },
-      { id: expect.any(String), action: 'key_created', actor: admin.secret.slice(0, 7), actor_name: 'admin key', source_ip: expect.any(String), at: expect.any(String), endpoint_id: null, key_id: created.id, details },
+      {
+        id: expect.any(String),
+        action: 'key_revoked',
+        actor: admin.secret.slice(0, 7),
+        actor_name: 'admin key',
+        source_ip: expect.any(String),
+        at: expect.any(String),
+        endpoint_id: null,
+        key_id: created.id,
+        details,
+      },
+      {
+        id: expect.any(String),
+        action: 'key_created',
+        actor: admin.secret.slice(0, 7),
+        actor_name: 'admin key',
+        source_ip: expect.any(String),
+        at: expect.any(String),
+        endpoint_id: null,
+        key_id: created.id,
+        details,
+      },
     ]);
     expect(audit.next_before).toBe(audit.data[1]!.at);
     expect(JSON.stringify(audit)).not.toContain(created.secret);

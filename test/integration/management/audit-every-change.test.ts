@@ -13,19 +13,30 @@ import { modelsOf } from '../../support/store-models';
 
 const WRITE_METHODS = ['post', 'put', 'patch', 'delete'] as const;
 const writeOperations = Object.entries(managementApiDocument.paths).flatMap(([path, item]) =>
-  WRITE_METHODS.filter((m) => (item as Record<string, unknown>)[m]).map((m) => ({ method: m, path, id: String((item as Record<string, { operationId: string }>)[m]!.operationId) })),
+  WRITE_METHODS.filter((m) => (item as Record<string, unknown>)[m]).map((m) => ({
+    method: m,
+    path,
+    id: String((item as Record<string, { operationId: string }>)[m]!.operationId),
+  })),
 );
 
 /** Write routes that change no configuration: they act on events and deliveries, which have their own record. */
 const NOT_CHANGES: Record<string, string> = {
-  testEndpoint: 'sends a sample request through a gateway; it shows in the activity log (the Test group), configuration is unchanged',
+  testEndpoint:
+    'sends a sample request through a gateway; it shows in the activity log (the Test group), configuration is unchanged',
   resendActivity: 'redelivers a stored event; the resend is an activity row of its own, configuration is unchanged',
-  createBulkRetry: 'redelivers stored events; the job is listed with who started it (GET /v1/bulk-retries), configuration is unchanged',
+  createBulkRetry:
+    'redelivers stored events; the job is listed with who started it (GET /v1/bulk-retries), configuration is unchanged',
   cancelBulkRetry: 'stops such a job; the job records its cancellation, configuration is unchanged',
   previewBulkRetry: 'counts what a bulk retry would queue; reads only, nothing is queued or changed',
 };
 
-const SECRETS = ['inbound-secret-value-0001', 'captcha-secret-value-0002', 'outbound-token-value-0003', 'rotated-inbound-secret-0004'];
+const SECRETS = [
+  'inbound-secret-value-0001',
+  'captcha-secret-value-0002',
+  'outbound-token-value-0003',
+  'rotated-inbound-secret-0004',
+];
 
 let fx: ManagementFixture;
 let actor: { secret: string; prefix: string; name: string };
@@ -42,28 +53,46 @@ afterAll(async () => {
 const relay = () => fx.clientAs(actor.secret);
 /** the write operation under test, by the document's path as a string (the typed client takes path literals only) */
 // raw: each write route of the document by its path string, with the case's body and status
-const writeAs = (method: 'post' | 'patch' | 'delete', path: string, body?: unknown) => fx.apiAs(actor.secret, method, path, body);
-const newEndpoint = async (): Promise<string> => (await must(relay().POST('/v1/endpoints', { body: { name: 'audited' } }))).id;
+const writeAs = (method: 'post' | 'patch' | 'delete', path: string, body?: unknown) =>
+  fx.apiAs(actor.secret, method, path, body);
+const newEndpoint = async (): Promise<string> =>
+  (await must(relay().POST('/v1/endpoints', { body: { name: 'audited' } }))).id;
 const newTarget = async (endpointId: string): Promise<string> =>
   (
     await must(
       relay().POST('/v1/endpoints/{endpointId}/targets', {
         params: { path: { endpointId } },
-        body: { kind: 'webhook', name: 'orders', config: { url: 'https://hooks.example.com/in', auth: { type: 'bearer', token: SECRETS[2] } } },
+        body: {
+          kind: 'webhook',
+          name: 'orders',
+          config: { url: 'https://hooks.example.com/in', auth: { type: 'bearer', token: SECRETS[2] } },
+        },
       }),
     )
   ).id;
-const auditPage = async (query: { endpoint_id?: string; limit?: number }) => must(relay().GET('/v1/audit', { params: { query } }));
+const auditPage = async (query: { endpoint_id?: string; limit?: number }) =>
+  must(relay().GET('/v1/audit', { params: { query } }));
 const endpointAudit = async (endpointId: string, limit?: number) =>
-  must(relay().GET('/v1/endpoints/{endpointId}/audit', { params: { path: { endpointId }, query: limit === undefined ? {} : { limit } } }));
+  must(
+    relay().GET('/v1/endpoints/{endpointId}/audit', {
+      params: { path: { endpointId }, query: limit === undefined ? {} : { limit } },
+    }),
+  );
 
 /** an alert rule sending to a target of the account (whose endpoint is not the audited one: no endpoint_id in the row) */
 let alertTarget: string | undefined;
 const alertTargetId = async (): Promise<string> => (alertTarget ??= await newTarget(await newEndpoint()));
 const newAlertRule = async (): Promise<string> =>
-  (await must(relay().POST('/v1/alert-rules', { body: { name: 'ops', target_ids: [await alertTargetId()], conditions: [{ kind: 'target_flagged' }] } }))).id;
+  (
+    await must(
+      relay().POST('/v1/alert-rules', {
+        body: { name: 'ops', target_ids: [await alertTargetId()], conditions: [{ kind: 'target_flagged' }] },
+      }),
+    )
+  ).id;
 /** a body naming the alert target where it says TARGET */
-const withTarget = async (body: unknown): Promise<unknown> => JSON.parse(JSON.stringify(body ?? null).replaceAll('"TARGET"', JSON.stringify(await alertTargetId()))) ?? undefined;
+const withTarget = async (body: unknown): Promise<unknown> =>
+  JSON.parse(JSON.stringify(body ?? null).replaceAll('"TARGET"', JSON.stringify(await alertTargetId()))) ?? undefined;
 
 interface Case {
   /** what to create first; returns the ids the path needs */
@@ -77,19 +106,36 @@ interface Case {
 const CASES: Record<string, Case> = {
   createEndpoint: {
     setup: async () => ({}),
-    body: { name: 'made', inbound_auth: { type: 'HMAC', preset: 'github', secrets: [SECRETS[0]] }, captcha: { provider: 'turnstile', secret: SECRETS[1] } },
+    body: {
+      name: 'made',
+      inbound_auth: { type: 'HMAC', preset: 'github', secrets: [SECRETS[0]] },
+      captcha: { provider: 'turnstile', secret: SECRETS[1] },
+    },
     status: 201,
     action: 'endpoint_created',
-    details: { name: 'made', fields: ['captcha', 'inbound_auth', 'name'], secrets_changed: ['captcha', 'inbound_auth'] },
+    details: {
+      name: 'made',
+      fields: ['captcha', 'inbound_auth', 'name'],
+      secrets_changed: ['captcha', 'inbound_auth'],
+    },
   },
   updateEndpoint: {
     setup: async () => ({ endpointId: await newEndpoint() }),
-    body: { name: 'renamed', rate_limit_per_minute: 30, inbound_auth: { type: 'HMAC', preset: 'github', secrets: [SECRETS[3]] } },
+    body: {
+      name: 'renamed',
+      rate_limit_per_minute: 30,
+      inbound_auth: { type: 'HMAC', preset: 'github', secrets: [SECRETS[3]] },
+    },
     status: 200,
     action: 'endpoint_updated',
     details: { fields: ['inbound_auth', 'name', 'rate_limit_per_minute'], secrets_changed: ['inbound_auth'] },
   },
-  deleteEndpoint: { setup: async () => ({ endpointId: await newEndpoint() }), status: 204, action: 'endpoint_deleted', details: { name: 'audited' } },
+  deleteEndpoint: {
+    setup: async () => ({ endpointId: await newEndpoint() }),
+    status: 204,
+    action: 'endpoint_deleted',
+    details: { name: 'audited' },
+  },
   pauseEndpoint: { setup: async () => ({ endpointId: await newEndpoint() }), status: 200, action: 'paused' },
   resumeEndpoint: {
     setup: async () => {
@@ -112,7 +158,11 @@ const CASES: Record<string, Case> = {
   },
   createTarget: {
     setup: async () => ({ endpointId: await newEndpoint() }),
-    body: { kind: 'webhook', name: 'crm', config: { url: 'https://hooks.example.com/crm', auth: { type: 'bearer', token: SECRETS[2] } } },
+    body: {
+      kind: 'webhook',
+      name: 'crm',
+      config: { url: 'https://hooks.example.com/crm', auth: { type: 'bearer', token: SECRETS[2] } },
+    },
     status: 201,
     action: 'target_created',
     details: { target_id: expect.stringMatching(/^tg_/), name: 'crm', kind: 'webhook' },
@@ -141,7 +191,10 @@ const CASES: Record<string, Case> = {
       const endpointId = await newEndpoint();
       const targetId = await newTarget(endpointId);
       // the deliverers set the flag (a 410 from the destination); here it is set as they do, in the store
-      await modelsOf(fx.store).targets.updateOne({ _id: targetId }, { $set: { flagged: { reason: 'gone (410)', at: new Date() } } });
+      await modelsOf(fx.store).targets.updateOne(
+        { _id: targetId },
+        { $set: { flagged: { reason: 'gone (410)', at: new Date() } } },
+      );
       return { endpointId, targetId };
     },
     status: 200,
@@ -161,14 +214,24 @@ const CASES: Record<string, Case> = {
     setup: async () => {
       const endpointId = await newEndpoint();
       const targetId = await newTarget(endpointId);
-      await must(relay().POST('/v1/endpoints/{endpointId}/targets/{targetId}/pause', { params: { path: { endpointId, targetId } } }));
+      await must(
+        relay().POST('/v1/endpoints/{endpointId}/targets/{targetId}/pause', {
+          params: { path: { endpointId, targetId } },
+        }),
+      );
       return { endpointId, targetId };
     },
     status: 200,
     action: 'target_resumed',
     details: { target_id: expect.stringMatching(/^tg_/), name: 'orders' },
   },
-  createApiKey: { setup: async () => ({}), body: { role: 'viewer', name: 'wallboard' }, status: 201, action: 'key_created', details: { role: 'viewer', prefix: expect.any(String), name: 'wallboard' } },
+  createApiKey: {
+    setup: async () => ({}),
+    body: { role: 'viewer', name: 'wallboard' },
+    status: 201,
+    action: 'key_created',
+    details: { role: 'viewer', prefix: expect.any(String), name: 'wallboard' },
+  },
   revokeApiKey: {
     setup: async () => ({ keyId: (await fx.keyWithRole('viewer')).id }),
     status: 204,
@@ -189,9 +252,25 @@ const CASES: Record<string, Case> = {
     action: 'alert_rule_updated',
     details: { rule_id: expect.stringMatching(/^ar_/), name: 'ops v2', kinds: ['quota_nearly_used'] },
   },
-  deleteAlertRule: { setup: async () => ({ ruleId: await newAlertRule() }), status: 204, action: 'alert_rule_deleted', details: { rule_id: expect.stringMatching(/^ar_/), name: 'ops' } },
-  testAlertRule: { setup: async () => ({ ruleId: await newAlertRule() }), status: 202, action: 'alert_test_sent', details: { rule_id: expect.stringMatching(/^ar_/), name: 'ops', alert_id: expect.stringMatching(/^al_/) } },
-  updatePlan: { setup: async () => ({}), body: { monthly_accepted_events: 5000 }, status: 200, action: 'plan_changed', details: { before: expect.any(Object), after: expect.objectContaining({ monthly_accepted_events: 5000 }) } },
+  deleteAlertRule: {
+    setup: async () => ({ ruleId: await newAlertRule() }),
+    status: 204,
+    action: 'alert_rule_deleted',
+    details: { rule_id: expect.stringMatching(/^ar_/), name: 'ops' },
+  },
+  testAlertRule: {
+    setup: async () => ({ ruleId: await newAlertRule() }),
+    status: 202,
+    action: 'alert_test_sent',
+    details: { rule_id: expect.stringMatching(/^ar_/), name: 'ops', alert_id: expect.stringMatching(/^al_/) },
+  },
+  updatePlan: {
+    setup: async () => ({}),
+    body: { monthly_accepted_events: 5000 },
+    status: 200,
+    action: 'plan_changed',
+    details: { before: expect.any(Object), after: expect.objectContaining({ monthly_accepted_events: 5000 }) },
+  },
 };
 
 describe('every write route of the OpenAPI document leaves an audit row (issue 27, item 3)', () => {
@@ -203,7 +282,11 @@ describe('every write route of the OpenAPI document leaves an audit row (issue 2
     expect(Object.keys(NOT_CHANGES).filter((id) => !ids.includes(id))).toEqual([]);
   });
 
-  it.each(writeOperations.filter((o) => CASES[o.id]).map((o) => [`${o.id} (${o.method.toUpperCase()} ${o.path})`, o] as const))('%s', async (_name, o) => {
+  it.each(
+    writeOperations
+      .filter((o) => CASES[o.id])
+      .map((o) => [`${o.id} (${o.method.toUpperCase()} ${o.path})`, o] as const),
+  )('%s', async (_name, o) => {
     const c = CASES[o.id]!;
     const ids = await c.setup();
     const url = o.path.replace(/\{(\w+)\}/g, (_m, name: string) => ids[name]!);
@@ -218,7 +301,12 @@ describe('every write route of the OpenAPI document leaves an audit row (issue 2
     const rows = page.data.filter((r) => new Date(r.at) >= since);
     expect(rows).toHaveLength(1);
     const row = rows[0]!;
-    expect(row).toMatchObject({ action: c.action, actor: actor.prefix, actor_name: actor.name, source_ip: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
+    expect(row).toMatchObject({
+      action: c.action,
+      actor: actor.prefix,
+      actor_name: actor.name,
+      source_ip: expect.stringMatching(/^(127\.0\.0\.1|::1)$/),
+    });
     if (c.details) expect(row.details).toEqual(c.details);
     if (ids.endpointId) {
       expect(row.endpoint_id).toBe(ids.endpointId);
@@ -238,12 +326,18 @@ describe('every write route of the OpenAPI document leaves an audit row (issue 2
   it('a save that changes nothing writes no row; the per-endpoint filter is bounded and role-checked', async () => {
     const endpointId = await newEndpoint();
     const before = (await endpointAudit(endpointId)).data.length;
-    await must(relay().PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId } }, body: { name: 'audited' } }));
+    await must(
+      relay().PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId } }, body: { name: 'audited' } }),
+    );
     expect((await endpointAudit(endpointId)).data).toHaveLength(before);
     expect((await relay().GET('/v1/audit', { params: { query: { limit: 201 } } })).response.status).toBe(400);
     const viewer = fx.clientAs((await fx.keyWithRole('viewer')).secret);
-    expect((await viewer.GET('/v1/audit', { params: { query: { endpoint_id: endpointId } } })).response.status).toBe(403);
-    expect((await viewer.GET('/v1/endpoints/{endpointId}/audit', { params: { path: { endpointId } } })).response.status).toBe(200);
+    expect((await viewer.GET('/v1/audit', { params: { query: { endpoint_id: endpointId } } })).response.status).toBe(
+      403,
+    );
+    expect(
+      (await viewer.GET('/v1/endpoints/{endpointId}/audit', { params: { path: { endpointId } } })).response.status,
+    ).toBe(200);
     // another account's endpoint id finds nothing
     const other = fx.clientAs((await fx.newAccount()).apiKey);
     expect((await must(other.GET('/v1/audit', { params: { query: { endpoint_id: endpointId } } }))).data).toEqual([]);

@@ -23,9 +23,11 @@ const CONTROLS = {
 type Control = keyof typeof CONTROLS;
 
 const at = (endpointId: string) => ({ params: { path: { endpointId } } });
-const newEndpoint = async (body: Partial<EndpointCreate> = {}): Promise<string> => (await must(fx.client.POST('/v1/endpoints', { body: { name: 'e', ...body } }))).id;
+const newEndpoint = async (body: Partial<EndpointCreate> = {}): Promise<string> =>
+  (await must(fx.client.POST('/v1/endpoints', { body: { name: 'e', ...body } }))).id;
 const control = (endpointId: string, action: Control) => must(fx.client.POST(CONTROLS[action], at(endpointId)));
-const patch = (endpointId: string, body: EndpointPatch) => must(fx.client.PATCH('/v1/endpoints/{endpointId}', { ...at(endpointId), body }));
+const patch = (endpointId: string, body: EndpointPatch) =>
+  must(fx.client.PATCH('/v1/endpoints/{endpointId}', { ...at(endpointId), body }));
 const audit = (endpointId: string, query: { limit?: number; before?: string } = {}) =>
   fx.client.GET('/v1/endpoints/{endpointId}/audit', { params: { path: { endpointId }, query } });
 const auditOf = async (id: string): Promise<string[]> => (await must(audit(id))).data.map((a) => a.action);
@@ -37,19 +39,32 @@ describe('spec "States and transitions": a manual disable, enable, pause or resu
     ['enable', { enabled: true }, { state: 'enabled' }, 'enabled', { enabled: false }],
     ['pause', { paused: true }, { state: 'paused', paused_by: 'manual', resumes_at: null }, 'paused', {}],
     ['resume', { paused: false }, { state: 'enabled' }, 'resumed', { paused: true }],
-  ] as const)('POST /v1/endpoints/:id/%s sets the control and writes one audit row with the key prefix as actor', async (action, shown, availability, recorded, start) => {
-    const id = await newEndpoint(start);
-    const res = await control(id, action);
-    expect(res).toMatchObject({ ...shown, availability, revision: 2 });
-    const rows = (await must(audit(id))).data;
-    expect(rows[0]).toEqual({ id: expect.stringMatching(/^aud_/), endpoint_id: id, action: recorded, actor, actor_name: null, source_ip: expect.any(String), at: expect.any(String), key_id: null, details: null });
-    expect(rows.slice(1).map((a) => a.action)).toEqual(['endpoint_created']);
+  ] as const)(
+    'POST /v1/endpoints/:id/%s sets the control and writes one audit row with the key prefix as actor',
+    async (action, shown, availability, recorded, start) => {
+      const id = await newEndpoint(start);
+      const res = await control(id, action);
+      expect(res).toMatchObject({ ...shown, availability, revision: 2 });
+      const rows = (await must(audit(id))).data;
+      expect(rows[0]).toEqual({
+        id: expect.stringMatching(/^aud_/),
+        endpoint_id: id,
+        action: recorded,
+        actor,
+        actor_name: null,
+        source_ip: expect.any(String),
+        at: expect.any(String),
+        key_id: null,
+        details: null,
+      });
+      expect(rows.slice(1).map((a) => a.action)).toEqual(['endpoint_created']);
 
-    // repeating it changes nothing: no new row, no new revision
-    const again = await control(id, action);
-    expect(again.revision).toBe(2);
-    expect(await auditOf(id)).toEqual([recorded, 'endpoint_created']);
-  });
+      // repeating it changes nothing: no new row, no new revision
+      const again = await control(id, action);
+      expect(again.revision).toBe(2);
+      expect(await auditOf(id)).toEqual([recorded, 'endpoint_created']);
+    },
+  );
 
   it('a PATCH of enabled or paused is recorded the same way, one row per control that changed', async () => {
     const id = await newEndpoint();
@@ -57,7 +72,14 @@ describe('spec "States and transitions": a manual disable, enable, pause or resu
     await patch(id, { enabled: false, name: 'no state change' });
     await patch(id, { paused: false });
     await patch(id, { enabled: true });
-    expect(await auditOf(id)).toEqual(['enabled', 'resumed', 'endpoint_updated', 'paused', 'disabled', 'endpoint_created']);
+    expect(await auditOf(id)).toEqual([
+      'enabled',
+      'resumed',
+      'endpoint_updated',
+      'paused',
+      'disabled',
+      'endpoint_created',
+    ]);
   });
 
   it('concurrent pauses record a single row', async () => {
@@ -69,8 +91,18 @@ describe('spec "States and transitions": a manual disable, enable, pause or resu
 
   it('concurrent changes of different settings all land (no lost update), each audited once', async () => {
     const id = await newEndpoint();
-    await Promise.all([control(id, 'pause'), patch(id, { rate_limit_per_minute: 42 }), patch(id, { enabled: false }), patch(id, { paused: true })]);
-    expect(await must(fx.client.GET('/v1/endpoints/{endpointId}', at(id)))).toMatchObject({ paused: true, enabled: false, rate_limit_per_minute: 42, revision: 4 });
+    await Promise.all([
+      control(id, 'pause'),
+      patch(id, { rate_limit_per_minute: 42 }),
+      patch(id, { enabled: false }),
+      patch(id, { paused: true }),
+    ]);
+    expect(await must(fx.client.GET('/v1/endpoints/{endpointId}', at(id)))).toMatchObject({
+      paused: true,
+      enabled: false,
+      rate_limit_per_minute: 42,
+      revision: 4,
+    });
     expect((await auditOf(id)).sort()).toEqual(['disabled', 'endpoint_created', 'endpoint_updated', 'paused']);
   });
 
@@ -105,7 +137,9 @@ describe('scheduled pauses are never recorded; editing the windows is', () => {
     expect(active.paused).toBe(false);
     expect(active.availability).toEqual({ state: 'paused', paused_by: 'maintenance_window', resumes_at: ends });
 
-    const expired = await patch(id, { maintenance_windows: [{ starts_at: iso(-7_200_000), ends_at: iso(-3_600_000) }] });
+    const expired = await patch(id, {
+      maintenance_windows: [{ starts_at: iso(-7_200_000), ends_at: iso(-3_600_000) }],
+    });
     expect(expired.availability).toEqual({ state: 'enabled' });
     await patch(id, { maintenance_windows: [] });
     // three saves of maintenance_windows: three rows naming the field, no paused/resumed row
@@ -118,7 +152,10 @@ describe('scheduled pauses are never recorded; editing the windows is', () => {
     const id = await newEndpoint({ maintenance_windows: [{ starts_at: iso(-60_000), ends_at: iso(3_600_000) }] });
     await control(id, 'pause');
     const resumed = await control(id, 'resume');
-    expect(resumed).toMatchObject({ paused: false, availability: { state: 'paused', paused_by: 'maintenance_window' } });
+    expect(resumed).toMatchObject({
+      paused: false,
+      availability: { state: 'paused', paused_by: 'maintenance_window' },
+    });
     expect(await auditOf(id)).toEqual(['resumed', 'paused', 'endpoint_created']);
   });
 });

@@ -47,7 +47,9 @@ describe('every management route needs an API key', () => {
       expect(res.headers['www-authenticate']).toBe('Bearer realm="relay"');
     }
     // nothing was changed by the refused requests
-    expect((await must(fx.client.GET('/v1/endpoints'))).data).toEqual([expect.objectContaining({ name: 'e', revision: 1 })]);
+    expect((await must(fx.client.GET('/v1/endpoints'))).data).toEqual([
+      expect.objectContaining({ name: 'e', revision: 1 }),
+    ]);
   });
 
   it('a valid key passes on every route; health checks need none', async () => {

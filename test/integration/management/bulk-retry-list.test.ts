@@ -15,8 +15,10 @@ afterAll(async () => {
   await fx?.close();
 });
 
-const createJob = async (endpointId: string): Promise<string> => (await must(fx.client.POST('/v1/bulk-retries', { body: { endpoint_id: endpointId } }))).id;
-const page = (query: { limit?: number; cursor?: string } = {}) => must(fx.client.GET('/v1/bulk-retries', { params: { query } }));
+const createJob = async (endpointId: string): Promise<string> =>
+  (await must(fx.client.POST('/v1/bulk-retries', { body: { endpoint_id: endpointId } }))).id;
+const page = (query: { limit?: number; cursor?: string } = {}) =>
+  must(fx.client.GET('/v1/bulk-retries', { params: { query } }));
 
 describe('GET /v1/bulk-retries', () => {
   it("lists the account's jobs newest first, page by page, each as its own GET shows it", async () => {
@@ -30,8 +32,14 @@ describe('GET /v1/bulk-retries', () => {
     expect(first.headers['cache-control']).toBe('no-store');
     const firstPage = await page({ limit: 2 });
     expect(firstPage.data.map((j) => j.id)).toEqual([made[4], made[3]]);
-    expect(firstPage.data[0]).toEqual(await must(fx.client.GET('/v1/bulk-retries/{jobId}', { params: { path: { jobId: made[4]! } } })));
-    expect(firstPage.data[0]).toMatchObject({ state: 'queued', cancel_requested: true, filter: { endpoint_id: endpointId } });
+    expect(firstPage.data[0]).toEqual(
+      await must(fx.client.GET('/v1/bulk-retries/{jobId}', { params: { path: { jobId: made[4]! } } })),
+    );
+    expect(firstPage.data[0]).toMatchObject({
+      state: 'queued',
+      cancel_requested: true,
+      filter: { endpoint_id: endpointId },
+    });
     expect(typeof firstPage.next_cursor).toBe('string');
 
     const second = await page({ limit: 2, cursor: firstPage.next_cursor! });

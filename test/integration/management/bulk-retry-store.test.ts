@@ -33,14 +33,24 @@ afterAll(async () => {
   await Promise.all([a.close(), b.close()]);
 });
 
-const job = (): JobDoc => ({ _id: newId('brj'), account_id: 'acc_1', filter: { endpoint_id: null, target_id: null, from_ms: 0, to_ms: 1 }, rate_per_second: 10, created_at: new Date(), created_by: 'rk_test' });
+const job = (): JobDoc => ({
+  _id: newId('brj'),
+  account_id: 'acc_1',
+  filter: { endpoint_id: null, target_id: null, from_ms: 0, to_ms: 1 },
+  rate_per_second: 10,
+  created_at: new Date(),
+  created_by: 'rk_test',
+});
 
 describe('bulk retry jobs in the store', () => {
   it('two instances racing for the same run of a job: exactly one gets it, every time', async () => {
     for (let round = 0; round < 10; round++) {
       const j = job();
       await jobsA.create(j);
-      const won = await Promise.all([jobsA.claim(j._id, 0, 'a', Date.now() + 10_000), jobsB.claim(j._id, 0, 'b', Date.now() + 10_000)]);
+      const won = await Promise.all([
+        jobsA.claim(j._id, 0, 'a', Date.now() + 10_000),
+        jobsB.claim(j._id, 0, 'b', Date.now() + 10_000),
+      ]);
       expect(won.filter(Boolean)).toHaveLength(1);
     }
   });
@@ -49,7 +59,20 @@ describe('bulk retry jobs in the store', () => {
     const j = job();
     await jobsA.create(j);
     expect(await jobsA.claim(j._id, 0, 'a', Date.now() + 1)).toBe(true);
-    await jobsA.saveProgress(j._id, 0, { state: 'running', cursor: 'c0', counts: { ...zeroCounts(), rows_scanned: 50 }, started_at: new Date(), updated_at: new Date(), finished_at: null, error: null }, true);
+    await jobsA.saveProgress(
+      j._id,
+      0,
+      {
+        state: 'running',
+        cursor: 'c0',
+        counts: { ...zeroCounts(), rows_scanned: 50 },
+        started_at: new Date(),
+        updated_at: new Date(),
+        finished_at: null,
+        error: null,
+      },
+      true,
+    );
     expect(await jobsA.superseded(j._id, 0)).toBe(false);
     // a's lease expired; b takes the next run from a's saved progress
     const status = await jobsB.status(j._id);
@@ -58,8 +81,24 @@ describe('bulk retry jobs in the store', () => {
     expect(await jobsA.superseded(j._id, 0)).toBe(true);
     // until b writes its own progress, the job shows a's
     expect((await jobsA.status(j._id)).progress?.cursor).toBe('c0');
-    await jobsB.saveProgress(j._id, 1, { state: 'done', cursor: null, counts: { ...zeroCounts(), rows_scanned: 80 }, started_at: new Date(), updated_at: new Date(), finished_at: new Date(), error: null }, true);
-    expect(await jobsA.status(j._id)).toMatchObject({ runs: 2, progress: { state: 'done', counts: { rows_scanned: 80 } } });
+    await jobsB.saveProgress(
+      j._id,
+      1,
+      {
+        state: 'done',
+        cursor: null,
+        counts: { ...zeroCounts(), rows_scanned: 80 },
+        started_at: new Date(),
+        updated_at: new Date(),
+        finished_at: new Date(),
+        error: null,
+      },
+      true,
+    );
+    expect(await jobsA.status(j._id)).toMatchObject({
+      runs: 2,
+      progress: { state: 'done', counts: { rows_scanned: 80 } },
+    });
   });
 
   it('a cancel request is an insert: asking twice is the same request', async () => {
@@ -93,19 +132,50 @@ describe('bulk retry jobs in the store', () => {
     const j = job();
     await jobsA.create(j);
     for (let n = 0; n < MAX_RUNS; n++) await jobsA.claim(j._id, n, 'crashed', 0);
-    await jobsA.saveProgress(j._id, MAX_RUNS - 1, { state: 'running', cursor: null, counts: zeroCounts(), started_at: new Date(), updated_at: new Date(), finished_at: null, error: 'store unreachable' }, true);
+    await jobsA.saveProgress(
+      j._id,
+      MAX_RUNS - 1,
+      {
+        state: 'running',
+        cursor: null,
+        counts: zeroCounts(),
+        started_at: new Date(),
+        updated_at: new Date(),
+        finished_at: null,
+        error: 'store unreachable',
+      },
+      true,
+    );
     const { logger } = testLogger('management-api');
-    const broker = new BrokerConnection({ url: infra.rabbitmqUrl, connectionName: 'bulk retry test', logger, topology: { namespace, deliveryLimit: 20 } });
+    const broker = new BrokerConnection({
+      url: infra.rabbitmqUrl,
+      connectionName: 'bulk retry test',
+      logger,
+      topology: { namespace, deliveryLimit: 20 },
+    });
     await broker.start();
     const redis = new Redis(infra.redisUrl, { maxRetriesPerRequest: 1 });
     const allowance = createResendAllowance(redis, namespace, MAX_RESENT_DELIVERIES_PER_EVENT, 60_000);
-    const runner = createBulkRetryRunner({ store: b, jobs: jobsB, deliveries: new DeliveryPublisher(new ConfirmPublisher(broker, 1000), namespace), allowance, logger, leaseMs: 1000, pollMs: 100, keepFinishedMs: 30 * 86_400_000 });
+    const runner = createBulkRetryRunner({
+      store: b,
+      jobs: jobsB,
+      deliveries: new DeliveryPublisher(new ConfirmPublisher(broker, 1000), namespace),
+      allowance,
+      logger,
+      leaseMs: 1000,
+      pollMs: 100,
+      keepFinishedMs: 30 * 86_400_000,
+    });
     runner.start();
     try {
-      const status = await eventually(async () => {
-        const s = await jobsA.status(j._id);
-        return s.progress?.state === 'failed' && s;
-      }, 10000, 'the job to be given up');
+      const status = await eventually(
+        async () => {
+          const s = await jobsA.status(j._id);
+          return s.progress?.state === 'failed' && s;
+        },
+        10000,
+        'the job to be given up',
+      );
       expect(status.progress?.error).toMatch(/store unreachable/);
     } finally {
       await runner.stop();
@@ -145,7 +215,11 @@ describe("an account's bulk retry jobs, newest first (BulkRetryStore.list)", () 
       const pairOf = (id: string) => Math.floor(mine.findIndex((j) => j._id === id) / 2);
       expect(seen.map(pairOf)).toEqual([3, 3, 2, 2, 1, 1, 0, 0]);
       const first = await two.list('acc_1', 8, null);
-      expect(first.jobs.find((l) => l.job._id === mine[7]!._id)?.status).toMatchObject({ runs: 0, progress: null, cancelRequested: true });
+      expect(first.jobs.find((l) => l.job._id === mine[7]!._id)?.status).toMatchObject({
+        runs: 0,
+        progress: null,
+        cancelRequested: true,
+      });
       expect((await one.list('acc_other', 10, null)).jobs).toHaveLength(4);
       expect(await one.list('acc_none', 10, null)).toEqual({ jobs: [], next: null });
     } finally {
@@ -165,7 +239,20 @@ describe('finished bulk retry jobs are deleted after the retention period (BulkR
       const finish = async (j: JobDoc, runs: number, finishedAt: Date | null) => {
         for (let e = 0; e < runs; e++) await jobs.claim(j._id, e, 'x', 0);
         const state = finishedAt ? 'done' : 'running';
-        await jobs.saveProgress(j._id, runs - 1, { state, cursor: null, counts: zeroCounts(), started_at: new Date(), updated_at: new Date(), finished_at: finishedAt, error: null }, true);
+        await jobs.saveProgress(
+          j._id,
+          runs - 1,
+          {
+            state,
+            cursor: null,
+            counts: zeroCounts(),
+            started_at: new Date(),
+            updated_at: new Date(),
+            finished_at: finishedAt,
+            error: null,
+          },
+          true,
+        );
       };
       const made: JobDoc[] = [];
       for (let k = 0; k < 5; k++) {
@@ -186,10 +273,14 @@ describe('finished bulk retry jobs are deleted after the retention period (BulkR
       expect(await jobs.prune(cutoff, 2)).toBe(2); // at most `max` a call
       expect(await jobs.prune(cutoff, 100)).toBe(1); // stops at the job that finished yesterday
       expect(await jobs.prune(cutoff, 100)).toBe(0);
-      const ids = (await store.connection.db!.collection('bulk_retries').find({}).toArray()).map((d) => String(d._id)).sort();
+      const ids = (await store.connection.db!.collection('bulk_retries').find({}).toArray())
+        .map((d) => String(d._id))
+        .sort();
       for (const gone of made.slice(0, 3)) expect(ids.filter((id) => id.startsWith(gone._id))).toEqual([]);
       expect(ids).not.toEqual(expect.arrayContaining(['queue|0', 'queue|1', 'queue|2']));
-      expect(ids).toEqual(expect.arrayContaining(['queue|3', 'queue|4', made[3]!._id, made[4]!._id, `${made[3]!._id}|progress|0`]));
+      expect(ids).toEqual(
+        expect.arrayContaining(['queue|3', 'queue|4', made[3]!._id, made[4]!._id, `${made[3]!._id}|progress|0`]),
+      );
       expect(await jobs.job(made[0]!._id)).toBeNull();
       expect(await jobs.job(made[3]!._id)).not.toBeNull();
       // the queue goes on as before: the running job is still found, new jobs get new slots
@@ -198,7 +289,10 @@ describe('finished bulk retry jobs are deleted after the retention period (BulkR
       await jobs.create(next);
       expect((await jobs.slots()).map((s) => s.n)).toEqual([4, 5]);
       // the account's list lost the deleted jobs' places with them, and ends where they were
-      const listed = await store.connection.db!.collection('bulk_retries').find({ _id: { $in: [0, 1, 2].map((n) => `account|acc_1|${n}`) } as never }).toArray();
+      const listed = await store.connection
+        .db!.collection('bulk_retries')
+        .find({ _id: { $in: [0, 1, 2].map((n) => `account|acc_1|${n}`) } as never })
+        .toArray();
       expect(listed).toEqual([]);
       const page = await jobs.list('acc_1', 10, null);
       expect(page.jobs.map((l) => l.job._id)).toEqual([next._id, made[4]!._id, made[3]!._id]);

@@ -24,7 +24,10 @@ import { createGatewayClient } from '../../../services/management-api/src/adapte
 import { createTargetBreakers } from '../../../services/management-api/src/adapters/target-breakers';
 import { createInvalidator } from '../../../services/management-api/src/adapters/invalidation';
 import { createAccountLock } from '../../../services/management-api/src/adapters/account-lock';
-import { createDailyUsageReader, createUsageCounter } from '../../../services/management-api/src/adapters/usage-counter';
+import {
+  createDailyUsageReader,
+  createUsageCounter,
+} from '../../../services/management-api/src/adapters/usage-counter';
 import type { UsageCounter } from '../../../services/management-api/src/adapters/usage-counter';
 import { createApp } from '../../../services/management-api/src/app';
 import { infra, testNamespace } from '../../support/infra';
@@ -72,7 +75,10 @@ export interface ManagementFixture {
   close(): Promise<void>;
 }
 
-export async function startManagement(label: string, opts: { now?: () => Date; acceptedEvents?: UsageCounter } = {}): Promise<ManagementFixture> {
+export async function startManagement(
+  label: string,
+  opts: { now?: () => Date; acceptedEvents?: UsageCounter } = {},
+): Promise<ManagementFixture> {
   const ns = testNamespace(label);
   const store = await connectStore(ns.mongodbUrl);
   const redis = new Redis(infra.redisUrl, { maxRetriesPerRequest: 1 });
@@ -159,13 +165,29 @@ export async function startManagement(label: string, opts: { now?: () => Date; a
  * not started — so a test request or a resend that got that far would answer its documented 503;
  * their work is tested end to end (test/e2e/replay.test.ts, test/e2e/bulk-retry.test.ts).
  */
-function replayDeps(store: Store, redis: Redis, namespace: string, secretsKeys: string, logger: ReturnType<typeof testLogger>['logger'], now: () => Date) {
-  const broker = new BrokerConnection({ url: infra.rabbitmqUrl, connectionName: `management-api fixture ${namespace}`, logger, topology: { namespace, deliveryLimit: 20 } });
+function replayDeps(
+  store: Store,
+  redis: Redis,
+  namespace: string,
+  secretsKeys: string,
+  logger: ReturnType<typeof testLogger>['logger'],
+  now: () => Date,
+) {
+  const broker = new BrokerConnection({
+    url: infra.rabbitmqUrl,
+    connectionName: `management-api fixture ${namespace}`,
+    logger,
+    topology: { namespace, deliveryLimit: 20 },
+  });
   return {
     store,
     logger,
     now,
-    gateway: createGatewayClient({ baseUrl: 'http://127.0.0.1:9', signer: createInternalSigner(secretsKeys, 'test-request'), timeoutMs: 5000 }),
+    gateway: createGatewayClient({
+      baseUrl: 'http://127.0.0.1:9',
+      signer: createInternalSigner(secretsKeys, 'test-request'),
+      timeoutMs: 5000,
+    }),
     deliveries: new DeliveryPublisher(new ConfirmPublisher(broker, 5000), namespace),
     limits: createActionLimiter(redis, namespace, logger),
     resendAllowance: createResendAllowance(redis, namespace, MAX_RESENT_DELIVERIES_PER_EVENT, 30 * 86_400_000),
@@ -182,9 +204,29 @@ function replayDeps(store: Store, redis: Redis, namespace: string, secretsKeys: 
  * cover them). The broker connection is not started, so a test alert's deliveries are recorded
  * as not queued; alerts are delivered end to end in test/e2e/alerts.test.ts.
  */
-function alertDeps(store: Store, redis: Redis, namespace: string, logger: ReturnType<typeof testLogger>['logger'], now: () => Date) {
-  const broker = new BrokerConnection({ url: infra.rabbitmqUrl, connectionName: `management-api alerts fixture ${namespace}`, logger, topology: { namespace, deliveryLimit: 20 } });
+function alertDeps(
+  store: Store,
+  redis: Redis,
+  namespace: string,
+  logger: ReturnType<typeof testLogger>['logger'],
+  now: () => Date,
+) {
+  const broker = new BrokerConnection({
+    url: infra.rabbitmqUrl,
+    connectionName: `management-api alerts fixture ${namespace}`,
+    logger,
+    topology: { namespace, deliveryLimit: 20 },
+  });
   const rules = new AlertRuleStore(store);
-  const evaluator = new AlertEvaluator({ store, rules, redis, publisher: new ConfirmPublisher(broker, 5000), namespace, logger, dashboardUrl: 'https://relay.example/', now });
+  const evaluator = new AlertEvaluator({
+    store,
+    rules,
+    redis,
+    publisher: new ConfirmPublisher(broker, 5000),
+    namespace,
+    logger,
+    dashboardUrl: 'https://relay.example/',
+    now,
+  });
   return { store, rules, evaluator, redis, namespace, limits: createActionLimiter(redis, namespace, logger), now };
 }

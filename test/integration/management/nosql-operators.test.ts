@@ -33,9 +33,13 @@ describe('MongoDB operators in requests are data, never operators', () => {
 
   it('an operator in a PATCH body changes nothing', async () => {
     // raw: a MongoDB operator where the document wants a name
-    const res = await fx.api('patch', `/v1/endpoints/${endpointId}`, { name: { $set: { account_id: other.accountId } } });
+    const res = await fx.api('patch', `/v1/endpoints/${endpointId}`, {
+      name: { $set: { account_id: other.accountId } },
+    });
     expect(res.status).toBe(400);
-    expect(await must(fx.client.GET('/v1/endpoints/{endpointId}', { params: { path: { endpointId } } }))).toMatchObject({ id: endpointId, name: 'mine' });
+    expect(await must(fx.client.GET('/v1/endpoints/{endpointId}', { params: { path: { endpointId } } }))).toMatchObject(
+      { id: endpointId, name: 'mine' },
+    );
   });
 
   it('bracketed operator keys in the query string are ignored, not parsed into a filter', async () => {

@@ -32,9 +32,11 @@ function mountedRoutes(app: Express): string[] {
     for (const layer of stack) {
       if (layer.route) {
         const path = `${prefix}${layer.route.path}`.replace(/:(\w+)/g, '{$1}').replace(/\/$/, '') || '/';
-        for (const method of Object.keys(layer.route.methods)) out.push(`${method === '_all' ? 'ALL' : method.toUpperCase()} ${path}`);
+        for (const method of Object.keys(layer.route.methods))
+          out.push(`${method === '_all' ? 'ALL' : method.toUpperCase()} ${path}`);
       } else if (layer.handle?.stack) {
-        for (const mount of ([] as string[]).concat(layer.rawPath ?? '')) walk(layer.handle.stack, `${prefix}${mount === '/' ? '' : mount}`);
+        for (const mount of ([] as string[]).concat(layer.rawPath ?? ''))
+          walk(layer.handle.stack, `${prefix}${mount === '/' ? '' : mount}`);
       }
     }
   };
@@ -69,7 +71,9 @@ describe('issue 11, item 1: the OpenAPI document', () => {
         const open = ['/healthz', '/readyz', '/v1/openapi.json', '/v1/docs'].includes(path);
         expect([method, path, op['x-relay-role'] === undefined]).toEqual([method, path, open]);
         if (open) continue;
-        expect(Object.keys(op.responses as object)).toEqual(expect.arrayContaining(op['x-relay-role'] === 'viewer' ? ['401', '500'] : ['401', '403', '500']));
+        expect(Object.keys(op.responses as object)).toEqual(
+          expect.arrayContaining(op['x-relay-role'] === 'viewer' ? ['401', '500'] : ['401', '403', '500']),
+        );
       }
     }
   });
@@ -77,11 +81,27 @@ describe('issue 11, item 1: the OpenAPI document', () => {
   it('the response check fails a body with a field the document does not know, an undocumented status, and an undocumented route', () => {
     const endpoint = { method: 'GET', url: '/v1/endpoints', contentType: 'application/json; charset=utf-8' };
     expect(checkResponse({ ...endpoint, status: 200, text: JSON.stringify({ data: [] }) })).toEqual([]);
-    expect(checkResponse({ ...endpoint, status: 200, text: JSON.stringify({ data: [], total: 0 }) })).toEqual([expect.stringContaining('listEndpoints body')]);
-    expect(checkResponse({ ...endpoint, status: 418, text: JSON.stringify({ code: 'teapot', message: 'x' }) })).toEqual([expect.stringContaining('documents no 418')]);
-    expect(checkResponse({ ...endpoint, status: 401, text: JSON.stringify({ code: 'forbidden', message: 'x' }) })).toEqual([expect.stringContaining('listEndpoints body/code')]);
-    expect(checkResponse({ method: 'GET', url: '/v1/widgets', status: 200, contentType: 'application/json', text: '{}' })).toEqual([expect.stringContaining('no operation')]);
-    expect(checkResponse({ method: 'GET', url: '/v1/widgets', status: 404, contentType: 'application/json', text: JSON.stringify({ code: 'not_found', message: 'Not found.' }) })).toEqual([]);
+    expect(checkResponse({ ...endpoint, status: 200, text: JSON.stringify({ data: [], total: 0 }) })).toEqual([
+      expect.stringContaining('listEndpoints body'),
+    ]);
+    expect(checkResponse({ ...endpoint, status: 418, text: JSON.stringify({ code: 'teapot', message: 'x' }) })).toEqual(
+      [expect.stringContaining('documents no 418')],
+    );
+    expect(
+      checkResponse({ ...endpoint, status: 401, text: JSON.stringify({ code: 'forbidden', message: 'x' }) }),
+    ).toEqual([expect.stringContaining('listEndpoints body/code')]);
+    expect(
+      checkResponse({ method: 'GET', url: '/v1/widgets', status: 200, contentType: 'application/json', text: '{}' }),
+    ).toEqual([expect.stringContaining('no operation')]);
+    expect(
+      checkResponse({
+        method: 'GET',
+        url: '/v1/widgets',
+        status: 404,
+        contentType: 'application/json',
+        text: JSON.stringify({ code: 'not_found', message: 'Not found.' }),
+      }),
+    ).toEqual([]);
   });
 
   it('is rendered as a reference page at /v1/docs: every operation and schema, no script, no key', async () => {
@@ -93,7 +113,8 @@ describe('issue 11, item 1: the OpenAPI document', () => {
     for (const item of Object.values(managementApiDocument.paths)) {
       for (const op of Object.values(item)) expect(res.text).toContain(`id="${String(op.operationId)}"`);
     }
-    for (const name of Object.keys(managementApiDocument.components.schemas)) expect(res.text).toContain(`id="schema-${name}"`);
+    for (const name of Object.keys(managementApiDocument.components.schemas))
+      expect(res.text).toContain(`id="schema-${name}"`);
   });
 });
 
@@ -117,27 +138,45 @@ describe('issue 11, item 1: requests are validated from the document', () => {
 
   it('a body that is not an object, or is missing, names the body or the required field', async () => {
     // raw: bodies that are not objects, missing, or sent as text/plain
-    expect((await fx.api('patch', '/v1/account/plan', [1])).body.errors).toEqual([{ field: '(body)', message: 'must be a JSON object' }]);
+    expect((await fx.api('patch', '/v1/account/plan', [1])).body.errors).toEqual([
+      { field: '(body)', message: 'must be a JSON object' },
+    ]);
     // raw: a body left out
     expect((await fx.api('post', '/v1/api-keys')).body.errors).toEqual([{ field: 'role', message: 'is required' }]);
     // a body of another type is not taken for "no change"
     // raw: the same JSON under Content-Type text/plain
-    const plain = await fx.api('patch', '/v1/account/plan').set('content-type', 'text/plain').send('{"monthly_accepted_events":1}');
+    const plain = await fx
+      .api('patch', '/v1/account/plan')
+      .set('content-type', 'text/plain')
+      .send('{"monthly_accepted_events":1}');
     expect(plain.status).toBe(400);
-    expect(plain.body.errors).toEqual([{ field: '(body)', message: 'must be a JSON object sent with Content-Type: application/json' }]);
+    expect(plain.body.errors).toEqual([
+      { field: '(body)', message: 'must be a JSON object sent with Content-Type: application/json' },
+    ]);
   });
 
   it('numbers and bounds: a query parameter is read as the number the document declares', async () => {
     // raw: query values the document refuses
     const res = await fx.api('get', '/v1/audit?limit=0&before=yesterday');
     expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual(expect.arrayContaining([{ field: 'limit', message: 'must be an integer from 1 to 200' }, expect.objectContaining({ field: 'before' })]));
+    expect(res.body.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'limit', message: 'must be an integer from 1 to 200' },
+        expect.objectContaining({ field: 'before' }),
+      ]),
+    );
     await must(fx.client.GET('/v1/audit', { params: { query: { limit: 2 } } }));
   });
 
   it('on endpoints the settings validators’ own messages stay, with every problem in one 400', async () => {
     // raw: settings the document refuses, all at once
-    const res = await fx.api('post', '/v1/endpoints', { name: 'e', methods: ['FETCH'], captcha: 5, ip_access: { allow: ['not-an-ip'] }, colour: 'red' });
+    const res = await fx.api('post', '/v1/endpoints', {
+      name: 'e',
+      methods: ['FETCH'],
+      captcha: 5,
+      ip_access: { allow: ['not-an-ip'] },
+      colour: 'red',
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual(
       expect.arrayContaining([

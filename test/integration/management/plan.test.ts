@@ -41,7 +41,9 @@ describe('the plan', () => {
     await must(fx.clientAs(other.apiKey).POST('/v1/endpoints', { body: { name: 'theirs' } }));
     await announcements(); // those of the creates
 
-    const res = await must(fx.client.PATCH('/v1/account/plan', { body: { payload_limit_bytes: 2048, monthly_accepted_events: 10 } }));
+    const res = await must(
+      fx.client.PATCH('/v1/account/plan', { body: { payload_limit_bytes: 2048, monthly_accepted_events: 10 } }),
+    );
     const after = { ...PLAN, payload_limit_bytes: 2048, monthly_accepted_events: 10 };
     expect(res).toEqual({ account_id: fx.accountId, plan: after });
     expect(await must(fx.client.GET('/billing/usage'))).toMatchObject({ plan: after, limit: 10 });
@@ -49,23 +51,51 @@ describe('the plan', () => {
     expect(await announcements()).toEqual([`account ${fx.accountId}`]);
 
     const audit = await must(fx.client.GET('/v1/audit', { params: { query: { limit: 1 } } }));
-    expect(audit.data[0]).toEqual({ id: expect.any(String), action: 'plan_changed', actor: fx.apiKey.slice(0, 7), actor_name: null, source_ip: expect.any(String), at: expect.any(String), endpoint_id: null, key_id: null, details: { before: PLAN, after } });
+    expect(audit.data[0]).toEqual({
+      id: expect.any(String),
+      action: 'plan_changed',
+      actor: fx.apiKey.slice(0, 7),
+      actor_name: null,
+      source_ip: expect.any(String),
+      at: expect.any(String),
+      endpoint_id: null,
+      key_id: null,
+      details: { before: PLAN, after },
+    });
   });
 
   it('a PATCH that repeats the stored values changes nothing: no audit row, no announcement', async () => {
     const current = (await must(fx.client.GET('/v1/account/plan'))).plan;
     const rows = (await must(fx.client.GET('/v1/audit'))).data.length;
     await announcements();
-    expect((await must(fx.client.PATCH('/v1/account/plan', { body: { name: current.name, payload_limit_bytes: current.payload_limit_bytes } }))).plan).toEqual(current);
+    expect(
+      (
+        await must(
+          fx.client.PATCH('/v1/account/plan', {
+            body: { name: current.name, payload_limit_bytes: current.payload_limit_bytes },
+          }),
+        )
+      ).plan,
+    ).toEqual(current);
     await must(fx.client.PATCH('/v1/account/plan', { body: {} }));
     expect((await must(fx.client.GET('/v1/audit'))).data).toHaveLength(rows);
     expect(await announcements()).toEqual([]);
   });
 
   it.each([
-    ['a payload limit under 1 KiB', { payload_limit_bytes: 10 }, 'payload_limit_bytes', 'must be an integer from 1024 to 104857600'],
+    [
+      'a payload limit under 1 KiB',
+      { payload_limit_bytes: 10 },
+      'payload_limit_bytes',
+      'must be an integer from 1024 to 104857600',
+    ],
     ['a fractional quota', { monthly_accepted_events: 1.5 }, 'monthly_accepted_events', 'must be an integer'],
-    ['a negative quota', { monthly_accepted_events: -1 }, 'monthly_accepted_events', 'must be an integer from 0 to 1000000000000'],
+    [
+      'a negative quota',
+      { monthly_accepted_events: -1 },
+      'monthly_accepted_events',
+      'must be an integer from 0 to 1000000000000',
+    ],
     ['an empty name', { name: '' }, 'name', 'must not be empty'],
     ['an unknown field', { burst: 5 }, 'burst', 'is not a known field'],
   ])('%s is a 400 naming the field, and nothing changes', async (_what, body, field, message) => {
@@ -73,7 +103,11 @@ describe('the plan', () => {
     // raw: a change the document refuses, for the 400 naming the field
     const res = await fx.api('patch', '/v1/account/plan', body);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'validation_failed', message: `${field}: ${message}`, errors: [{ field, message }] });
+    expect(res.body).toEqual({
+      code: 'validation_failed',
+      message: `${field}: ${message}`,
+      errors: [{ field, message }],
+    });
     expect(await must(fx.client.GET('/v1/account/plan'))).toEqual(before);
   });
 
@@ -81,7 +115,11 @@ describe('the plan', () => {
     for (const role of ['admin', 'editor', 'viewer'] as const) {
       const { secret } = await fx.keyWithRole(role);
       const as = fx.clientAs(secret);
-      expect([role, (await as.GET('/v1/account/plan')).response.status, (await as.PATCH('/v1/account/plan', { body: { monthly_accepted_events: 1 } })).response.status]).toEqual([role, 403, 403]);
+      expect([
+        role,
+        (await as.GET('/v1/account/plan')).response.status,
+        (await as.PATCH('/v1/account/plan', { body: { monthly_accepted_events: 1 } })).response.status,
+      ]).toEqual([role, 403, 403]);
     }
   });
 });

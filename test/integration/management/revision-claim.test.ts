@@ -21,13 +21,27 @@ afterAll(async () => {
 
 async function seed(id: string): Promise<void> {
   const now = new Date();
-  await modelsOf(stores[0]!).endpoints.create({ _id: id, account_id: 'acc_1', name: id, enabled: true, paused: false, methods: ['POST'], payload_format: 'json', inbound_auth: { type: 'NONE' }, revision: 1, created_at: now, updated_at: now });
+  await modelsOf(stores[0]!).endpoints.create({
+    _id: id,
+    account_id: 'acc_1',
+    name: id,
+    enabled: true,
+    paused: false,
+    methods: ['POST'],
+    payload_format: 'json',
+    inbound_auth: { type: 'NONE' },
+    revision: 1,
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 describe('revision claims across processes (FerretDB conditional updates are not atomic)', () => {
   it('of eight concurrent saves on top of one revision, exactly one applies', async () => {
     await seed('ep_claim_save');
-    const results = await Promise.all(stores.map((s, i) => updateEndpoint(s, 'ep_claim_save', 1, { name: `writer ${i}` })));
+    const results = await Promise.all(
+      stores.map((s, i) => updateEndpoint(s, 'ep_claim_save', 1, { name: `writer ${i}` })),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     const doc = await modelsOf(stores[0]!).endpoints.findById('ep_claim_save').lean();
     expect(doc!.revision).toBe(2);
@@ -38,6 +52,9 @@ describe('revision claims across processes (FerretDB conditional updates are not
     await seed('ep_claim_pause');
     const results = await Promise.all(stores.map((s) => setControl(s, 'acc_1', 'ep_claim_pause', 'paused', true)));
     expect(results.filter(Boolean)).toHaveLength(1);
-    expect((await modelsOf(stores[0]!).endpoints.findById('ep_claim_pause').lean())!).toMatchObject({ paused: true, revision: 2 });
+    expect((await modelsOf(stores[0]!).endpoints.findById('ep_claim_pause').lean())!).toMatchObject({
+      paused: true,
+      revision: 2,
+    });
   });
 });

@@ -41,7 +41,12 @@ const BODIES: Record<string, unknown> = {
 const operations = Object.entries(managementApiDocument.paths).flatMap(([path, item]) =>
   Object.entries(item)
     .filter(([, op]) => op['x-relay-role'] !== undefined)
-    .map(([method, op]) => ({ method: method as 'get' | 'post' | 'patch' | 'delete', path, id: String(op.operationId), least: op['x-relay-role'] as Role })),
+    .map(([method, op]) => ({
+      method: method as 'get' | 'post' | 'patch' | 'delete',
+      path,
+      id: String(op.operationId),
+      least: op['x-relay-role'] as Role,
+    })),
 );
 
 describe('every operation refuses keys below the role the document names (403), and serves it and above', () => {
@@ -52,7 +57,11 @@ describe('every operation refuses keys below the role the document names (403), 
       const res = await fx.apiAs(keys[role], method, concrete, BODIES[id]);
       const below = ROLES.indexOf(role) < ROLES.indexOf(least);
       expect([role, res.status === 403]).toEqual([role, below]);
-      if (below) expect(res.body).toEqual({ code: 'forbidden', message: `This API key's role (${role}) cannot do this; it needs ${least} or higher.` });
+      if (below)
+        expect(res.body).toEqual({
+          code: 'forbidden',
+          message: `This API key's role (${role}) cannot do this; it needs ${least} or higher.`,
+        });
       else expect([role, res.status]).not.toEqual([role, 401]);
     }
   });
@@ -61,13 +70,32 @@ describe('every operation refuses keys below the role the document names (403), 
 describe('what each role may do, on a real endpoint', () => {
   let endpointId: string;
   beforeAll(async () => {
-    const created = await must(fx.client.POST('/v1/endpoints', { body: { name: 'shared', inbound_auth: { type: 'BEARER', tokens: ['a-long-bearer-token-0001'] } } }));
+    const created = await must(
+      fx.client.POST('/v1/endpoints', {
+        body: { name: 'shared', inbound_auth: { type: 'BEARER', tokens: ['a-long-bearer-token-0001'] } },
+      }),
+    );
     endpointId = created.id;
-    await must(fx.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'w', config: { url: 'https://hooks.example.com/in', auth: { type: 'bearer', token: 'outbound-token-0001' } } } }));
+    await must(
+      fx.client.POST('/v1/endpoints/{endpointId}/targets', {
+        params: { path: { endpointId } },
+        body: {
+          kind: 'webhook',
+          name: 'w',
+          config: { url: 'https://hooks.example.com/in', auth: { type: 'bearer', token: 'outbound-token-0001' } },
+        },
+      }),
+    );
   });
 
   it('a viewer reads endpoints, targets, their audit history and the activity log, but changes nothing', async () => {
-    for (const path of ['/v1/endpoints', `/v1/endpoints/${endpointId}`, `/v1/endpoints/${endpointId}/targets`, `/v1/endpoints/${endpointId}/audit`, '/v1/activity']) {
+    for (const path of [
+      '/v1/endpoints',
+      `/v1/endpoints/${endpointId}`,
+      `/v1/endpoints/${endpointId}/targets`,
+      `/v1/endpoints/${endpointId}/audit`,
+      '/v1/activity',
+    ]) {
       // raw: the status of each route for a viewer key
       expect([path, (await fx.apiAs(keys.viewer, 'get', path)).status]).toEqual([path, 200]);
     }
@@ -76,11 +104,18 @@ describe('what each role may do, on a real endpoint', () => {
       ['post', `/v1/endpoints/${endpointId}/pause`, undefined],
       ['delete', `/v1/endpoints/${endpointId}`, undefined],
       ['post', '/v1/endpoints', { name: 'new' }],
-      ['post', `/v1/endpoints/${endpointId}/targets`, { kind: 'webhook', name: 'x', config: { url: 'https://hooks.example.com/x' } }],
+      [
+        'post',
+        `/v1/endpoints/${endpointId}/targets`,
+        { kind: 'webhook', name: 'x', config: { url: 'https://hooks.example.com/x' } },
+      ],
     ];
     // raw: the 403 of each change for a viewer key
-    for (const [method, path, body] of changes) expect([method, path, (await fx.apiAs(keys.viewer, method, path, body)).status]).toEqual([method, path, 403]);
-    expect(await must(fx.client.GET('/v1/endpoints/{endpointId}', { params: { path: { endpointId } } }))).toMatchObject({ name: 'shared', paused: false, revision: 1 });
+    for (const [method, path, body] of changes)
+      expect([method, path, (await fx.apiAs(keys.viewer, method, path, body)).status]).toEqual([method, path, 403]);
+    expect(await must(fx.client.GET('/v1/endpoints/{endpointId}', { params: { path: { endpointId } } }))).toMatchObject(
+      { name: 'shared', paused: false, revision: 1 },
+    );
   });
 
   it('a viewer never sees a secret, not even the last four characters an editor sees', async () => {
@@ -97,34 +132,62 @@ describe('what each role may do, on a real endpoint', () => {
 
   it('an editor changes endpoints and targets', async () => {
     const editor = fx.clientAs(keys.editor);
-    expect(await must(editor.PATCH('/v1/endpoints/{endpointId}', { params: { path: { endpointId } }, body: { rate_limit_per_minute: 30 } }))).toMatchObject({ rate_limit_per_minute: 30 });
-    const target = await editor.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind: 'webhook', name: 'second', config: { url: 'https://hooks.example.com/2' } } });
+    expect(
+      await must(
+        editor.PATCH('/v1/endpoints/{endpointId}', {
+          params: { path: { endpointId } },
+          body: { rate_limit_per_minute: 30 },
+        }),
+      ),
+    ).toMatchObject({ rate_limit_per_minute: 30 });
+    const target = await editor.POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId } },
+      body: { kind: 'webhook', name: 'second', config: { url: 'https://hooks.example.com/2' } },
+    });
     expect(target.response.status).toBe(201);
-    const deleted = await editor.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId: target.data!.id } } });
+    const deleted = await editor.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', {
+      params: { path: { endpointId, targetId: target.data!.id } },
+    });
     expect(deleted.response.status).toBe(204);
   });
 
   it('spec "Other interfaces": GET /billing/usage is readable by owner and admin keys, 403 for editor and viewer', async () => {
     for (const path of ['/billing/usage', '/v1/billing/usage']) {
       // raw: the spec's unversioned path beside /v1, the status per role
-      const statuses = Object.fromEntries(await Promise.all(ROLES.map(async (role) => [role, (await fx.apiAs(keys[role], 'get', path)).status] as const)));
+      const statuses = Object.fromEntries(
+        await Promise.all(ROLES.map(async (role) => [role, (await fx.apiAs(keys[role], 'get', path)).status] as const)),
+      );
       expect([path, statuses]).toEqual([path, { viewer: 403, editor: 403, admin: 200, owner: 200 }]);
     }
   });
 
   it('the actor in the audit history is the prefix of the key that acted', async () => {
     await must(fx.clientAs(keys.editor).POST('/v1/endpoints/{endpointId}/pause', { params: { path: { endpointId } } }));
-    const audit = await must(fx.clientAs(keys.viewer).GET('/v1/endpoints/{endpointId}/audit', { params: { path: { endpointId } } }));
+    const audit = await must(
+      fx.clientAs(keys.viewer).GET('/v1/endpoints/{endpointId}/audit', { params: { path: { endpointId } } }),
+    );
     expect(audit.data[0]).toMatchObject({ action: 'paused', actor: keys.editor.slice(0, 7) });
   });
 
   it('a key stored before roles existed (no role field) is an owner key', async () => {
     const secret = 'rk_legacyKeyWithoutAnyRoleField000000001';
-    await modelsOf(fx.store).apiKeys.collection.insertOne({ _id: 'key_legacy', account_id: fx.accountId, digest: createHash('sha256').update(secret).digest('hex'), prefix: secret.slice(0, 7), created_at: new Date() } as never);
+    await modelsOf(fx.store).apiKeys.collection.insertOne({
+      _id: 'key_legacy',
+      account_id: fx.accountId,
+      digest: createHash('sha256').update(secret).digest('hex'),
+      prefix: secret.slice(0, 7),
+      created_at: new Date(),
+    } as never);
     await must(fx.clientAs(secret).GET('/v1/account/plan'));
     const listed = await must(fx.client.GET('/v1/api-keys'));
-    expect(listed.data).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'key_legacy', role: 'owner', name: null })]));
+    expect(listed.data).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: 'key_legacy', role: 'owner', name: null })]),
+    );
     // its use is recorded like any key's (written after the answer, so read until it is there)
-    await eventually(async () => (await modelsOf(fx.store).apiKeys.findById('key_legacy').lean())?.last_used_at, 5000, 'the legacy key’s last use');
+    await eventually(
+      async () => (await modelsOf(fx.store).apiKeys.findById('key_legacy').lean())?.last_used_at,
+      5000,
+      'the legacy key’s last use',
+    );
   });
 });

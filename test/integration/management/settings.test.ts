@@ -16,7 +16,8 @@ const LONG_KEY = 'key_0123456789abcdefWXYZ';
 
 const at = (endpointId: string) => ({ params: { path: { endpointId } } });
 const create = (body: EndpointCreate) => must(fx.client.POST('/v1/endpoints', { body }));
-const patch = (endpointId: string, body: EndpointPatch) => fx.client.PATCH('/v1/endpoints/{endpointId}', { ...at(endpointId), body });
+const patch = (endpointId: string, body: EndpointPatch) =>
+  fx.client.PATCH('/v1/endpoints/{endpointId}', { ...at(endpointId), body });
 const read = (endpointId: string) => must(fx.client.GET('/v1/endpoints/{endpointId}', at(endpointId)));
 
 /**
@@ -24,13 +25,50 @@ const read = (endpointId: string) => must(fx.client.GET('/v1/endpoints/{endpoint
  * value refused with 400 validation_failed naming the field. `base` is the endpoint the row
  * starts from (created with just a name unless given).
  */
-const SETTINGS: Array<{ setting: string; base?: Partial<EndpointCreate>; good: EndpointPatch; shown: Record<string, unknown>; bad: Record<string, unknown>; field: string }> = [
+const SETTINGS: Array<{
+  setting: string;
+  base?: Partial<EndpointCreate>;
+  good: EndpointPatch;
+  shown: Record<string, unknown>;
+  bad: Record<string, unknown>;
+  field: string;
+}> = [
   { setting: 'name', good: { name: 'renamed' }, shown: { name: 'renamed' }, bad: { name: '' }, field: 'name' },
-  { setting: 'methods', good: { methods: ['post', 'PUT'] }, shown: { methods: ['POST', 'PUT'] }, bad: { methods: ['FETCH'] }, field: 'methods' },
-  { setting: 'methods: GET/HEAD only with the bodyless formats', good: { methods: ['GET', 'HEAD'], payload_format: 'none' }, shown: { methods: ['GET', 'HEAD'] }, bad: { methods: ['GET'] }, field: 'methods' },
-  { setting: 'payload format', good: { payload_format: 'xml' }, shown: { payload_format: 'xml' }, bad: { payload_format: 'yaml' }, field: 'payload_format' },
-  { setting: 'payload format: plain text', good: { payload_format: 'text' }, shown: { payload_format: 'text' }, bad: { payload_format: 'multipart' }, field: 'payload_format' },
-  { setting: 'payload format: Query Parameters with GET', good: { payload_format: 'query', methods: ['GET'] }, shown: { payload_format: 'query', methods: ['GET'] }, bad: { payload_format: 'json', methods: ['GET'] }, field: 'methods' },
+  {
+    setting: 'methods',
+    good: { methods: ['post', 'PUT'] },
+    shown: { methods: ['POST', 'PUT'] },
+    bad: { methods: ['FETCH'] },
+    field: 'methods',
+  },
+  {
+    setting: 'methods: GET/HEAD only with the bodyless formats',
+    good: { methods: ['GET', 'HEAD'], payload_format: 'none' },
+    shown: { methods: ['GET', 'HEAD'] },
+    bad: { methods: ['GET'] },
+    field: 'methods',
+  },
+  {
+    setting: 'payload format',
+    good: { payload_format: 'xml' },
+    shown: { payload_format: 'xml' },
+    bad: { payload_format: 'yaml' },
+    field: 'payload_format',
+  },
+  {
+    setting: 'payload format: plain text',
+    good: { payload_format: 'text' },
+    shown: { payload_format: 'text' },
+    bad: { payload_format: 'multipart' },
+    field: 'payload_format',
+  },
+  {
+    setting: 'payload format: Query Parameters with GET',
+    good: { payload_format: 'query', methods: ['GET'] },
+    shown: { payload_format: 'query', methods: ['GET'] },
+    bad: { payload_format: 'json', methods: ['GET'] },
+    field: 'methods',
+  },
   {
     setting: 'query parameter name and its required switch',
     good: { payload_format: 'query_base64_json', query_param_name: 'data+x&y', query_param_required: false },
@@ -38,9 +76,28 @@ const SETTINGS: Array<{ setting: string; base?: Partial<EndpointCreate>; good: E
     bad: { payload_format: 'query_base64_json', query_param_name: 'a#b' },
     field: 'query_param_name',
   },
-  { setting: 'query parameter name: required for Base64 JSON', good: { payload_format: 'query_base64_json', query_param_name: 'p' }, shown: { query_param_required: true }, bad: { payload_format: 'query_base64_json' }, field: 'query_param_name' },
-  { setting: 'query parameter name: at most 255 characters', good: { payload_format: 'query_base64_json', query_param_name: 'n'.repeat(255) }, shown: { query_param_name: 'n'.repeat(255) }, bad: { payload_format: 'query_base64_json', query_param_name: 'n'.repeat(256) }, field: 'query_param_name' },
-  { setting: 'query parameter name: refused for other formats', base: { payload_format: 'form' }, good: { payload_format: 'json' }, shown: { query_param_name: null }, bad: { query_param_name: 'data' }, field: 'query_param_name' },
+  {
+    setting: 'query parameter name: required for Base64 JSON',
+    good: { payload_format: 'query_base64_json', query_param_name: 'p' },
+    shown: { query_param_required: true },
+    bad: { payload_format: 'query_base64_json' },
+    field: 'query_param_name',
+  },
+  {
+    setting: 'query parameter name: at most 255 characters',
+    good: { payload_format: 'query_base64_json', query_param_name: 'n'.repeat(255) },
+    shown: { query_param_name: 'n'.repeat(255) },
+    bad: { payload_format: 'query_base64_json', query_param_name: 'n'.repeat(256) },
+    field: 'query_param_name',
+  },
+  {
+    setting: 'query parameter name: refused for other formats',
+    base: { payload_format: 'form' },
+    good: { payload_format: 'json' },
+    shown: { query_param_name: null },
+    bad: { query_param_name: 'data' },
+    field: 'query_param_name',
+  },
   {
     setting: 'inbound auth API_KEY',
     good: { inbound_auth: { type: 'API_KEY', header: 'X-Api-Key', keys: [LONG_KEY] } },
@@ -50,8 +107,12 @@ const SETTINGS: Array<{ setting: string; base?: Partial<EndpointCreate>; good: E
   },
   {
     setting: 'inbound auth HMAC preset',
-    good: { inbound_auth: { type: 'HMAC', preset: 'stripe', secrets: ['whsec_stripe_secret_0001'], tolerance_seconds: 600 } },
-    shown: { inbound_auth: { type: 'HMAC', preset: 'stripe', secrets: [{ set: true, last4: '0001' }], tolerance_seconds: 600 } },
+    good: {
+      inbound_auth: { type: 'HMAC', preset: 'stripe', secrets: ['whsec_stripe_secret_0001'], tolerance_seconds: 600 },
+    },
+    shown: {
+      inbound_auth: { type: 'HMAC', preset: 'stripe', secrets: [{ set: true, last4: '0001' }], tolerance_seconds: 600 },
+    },
     bad: { inbound_auth: { type: 'HMAC', preset: 'github', secrets: ['s'], tolerance_seconds: 60 } },
     field: 'inbound_auth.hmac.tolerance_seconds',
   },
@@ -64,15 +125,40 @@ const SETTINGS: Array<{ setting: string; base?: Partial<EndpointCreate>; good: E
   },
   {
     setting: 'body filters',
-    good: { body_filters: [{ kind: 'contains', value: 'order' }, { kind: 'not_regex', pattern: '^\\s*$', case_insensitive: true }] },
-    shown: { body_filters: [{ kind: 'contains', value: 'order' }, { kind: 'not_regex', pattern: '^\\s*$', case_insensitive: true }] },
-    bad: { body_filters: [{ kind: 'contains', value: 'a' }, { kind: 'regex', pattern: '(a)\\1' }] },
+    good: {
+      body_filters: [
+        { kind: 'contains', value: 'order' },
+        { kind: 'not_regex', pattern: '^\\s*$', case_insensitive: true },
+      ],
+    },
+    shown: {
+      body_filters: [
+        { kind: 'contains', value: 'order' },
+        { kind: 'not_regex', pattern: '^\\s*$', case_insensitive: true },
+      ],
+    },
+    bad: {
+      body_filters: [
+        { kind: 'contains', value: 'a' },
+        { kind: 'regex', pattern: '(a)\\1' },
+      ],
+    },
     field: 'body_filters[1].pattern',
   },
   {
     setting: 'field validation rules',
-    good: { field_rules: [{ path: 'order.id', required: true, type: 'integer' }, { path: 'email', pattern: '@' }] },
-    shown: { field_rules: [{ path: 'order.id', required: true, type: 'integer' }, { path: 'email', pattern: '@' }] },
+    good: {
+      field_rules: [
+        { path: 'order.id', required: true, type: 'integer' },
+        { path: 'email', pattern: '@' },
+      ],
+    },
+    shown: {
+      field_rules: [
+        { path: 'order.id', required: true, type: 'integer' },
+        { path: 'email', pattern: '@' },
+      ],
+    },
     bad: { field_rules: [{ path: 'order..id', required: true }] },
     field: 'field_rules[0].path',
   },
@@ -86,19 +172,61 @@ const SETTINGS: Array<{ setting: string; base?: Partial<EndpointCreate>; good: E
   {
     setting: 'captcha',
     good: { captcha: { provider: 'turnstile', secret: '0x4AAAAAAAcaptchasecret' } },
-    shown: { captcha: { provider: 'turnstile', secret: { set: true }, verify_url: 'https://challenges.cloudflare.com/turnstile/v0/siteverify', field: 'cf-turnstile-response' } },
+    shown: {
+      captcha: {
+        provider: 'turnstile',
+        secret: { set: true },
+        verify_url: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+        field: 'cf-turnstile-response',
+      },
+    },
     bad: { captcha: { provider: 'turnstile', secret: 's', verify_url: 'http://verify.example' } },
     field: 'captcha.verify_url',
   },
-  { setting: 'captcha: only with JSON, form or XML', base: { payload_format: 'form' }, good: { captcha: { provider: 'hcaptcha', secret: 's1' } }, shown: { captcha: { provider: 'hcaptcha' } }, bad: { payload_format: 'query', captcha: { provider: 'hcaptcha', secret: 's1' } }, field: 'captcha' },
-  { setting: 'requests per minute', good: { rate_limit_per_minute: 120 }, shown: { rate_limit_per_minute: 120 }, bad: { rate_limit_per_minute: 0 }, field: 'rate_limit_per_minute' },
-  { setting: 'requests per minute: null is the default', base: { rate_limit_per_minute: 5 }, good: { rate_limit_per_minute: null }, shown: { rate_limit_per_minute: null }, bad: { rate_limit_per_minute: 1.5 }, field: 'rate_limit_per_minute' },
-  { setting: 'enabled', good: { enabled: false }, shown: { enabled: false, availability: { state: 'disabled' } }, bad: { enabled: 'no' }, field: 'enabled' },
-  { setting: 'paused', good: { paused: true }, shown: { paused: true, availability: { state: 'paused', paused_by: 'manual', resumes_at: null } }, bad: { paused: 1 }, field: 'paused' },
+  {
+    setting: 'captcha: only with JSON, form or XML',
+    base: { payload_format: 'form' },
+    good: { captcha: { provider: 'hcaptcha', secret: 's1' } },
+    shown: { captcha: { provider: 'hcaptcha' } },
+    bad: { payload_format: 'query', captcha: { provider: 'hcaptcha', secret: 's1' } },
+    field: 'captcha',
+  },
+  {
+    setting: 'requests per minute',
+    good: { rate_limit_per_minute: 120 },
+    shown: { rate_limit_per_minute: 120 },
+    bad: { rate_limit_per_minute: 0 },
+    field: 'rate_limit_per_minute',
+  },
+  {
+    setting: 'requests per minute: null is the default',
+    base: { rate_limit_per_minute: 5 },
+    good: { rate_limit_per_minute: null },
+    shown: { rate_limit_per_minute: null },
+    bad: { rate_limit_per_minute: 1.5 },
+    field: 'rate_limit_per_minute',
+  },
+  {
+    setting: 'enabled',
+    good: { enabled: false },
+    shown: { enabled: false, availability: { state: 'disabled' } },
+    bad: { enabled: 'no' },
+    field: 'enabled',
+  },
+  {
+    setting: 'paused',
+    good: { paused: true },
+    shown: { paused: true, availability: { state: 'paused', paused_by: 'manual', resumes_at: null } },
+    bad: { paused: 1 },
+    field: 'paused',
+  },
   {
     setting: 'maintenance windows',
     good: { maintenance_windows: [{ starts_at: '2030-01-01T02:00:00Z', ends_at: '2030-01-01T04:00:00+01:00' }] },
-    shown: { maintenance_windows: [{ starts_at: '2030-01-01T02:00:00Z', ends_at: '2030-01-01T04:00:00+01:00' }], availability: { state: 'enabled' } },
+    shown: {
+      maintenance_windows: [{ starts_at: '2030-01-01T02:00:00Z', ends_at: '2030-01-01T04:00:00+01:00' }],
+      availability: { state: 'enabled' },
+    },
     bad: { maintenance_windows: [{ starts_at: '2030-01-01T02:00:00Z', ends_at: '2030-01-01T01:00:00Z' }] },
     field: 'maintenance_windows[0].ends_at',
   },
@@ -164,7 +292,12 @@ describe('endpoint settings: the request as a whole', () => {
   it('refuses unknown and read-only fields by name, and reports every problem at once', async () => {
     const created = await create({ name: 'e' });
     // raw: an unknown and a read-only field, which the request type cannot hold
-    const res = await fx.api('patch', `/v1/endpoints/${created.id}`, { colour: 'red', revision: 7, methods: [], rate_limit_per_minute: -1 });
+    const res = await fx.api('patch', `/v1/endpoints/${created.id}`, {
+      colour: 'red',
+      revision: 7,
+      methods: [],
+      rate_limit_per_minute: -1,
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual(
       expect.arrayContaining([
@@ -188,7 +321,13 @@ describe('endpoint settings: the request as a whole', () => {
   });
 
   it('switching the format away from Base64 JSON clears the parameter settings', async () => {
-    const created = await create({ name: 'e', methods: ['GET'], payload_format: 'query_base64_json', query_param_name: 'd', query_param_required: false });
+    const created = await create({
+      name: 'e',
+      methods: ['GET'],
+      payload_format: 'query_base64_json',
+      query_param_name: 'd',
+      query_param_required: false,
+    });
     const res = await must(patch(created.id, { payload_format: 'query' }));
     expect(res).toMatchObject({ payload_format: 'query', query_param_name: null, query_param_required: true });
   });

@@ -52,12 +52,16 @@ describe('webhook target secrets at rest', () => {
     expect(stored).toMatch(/enc:v1:k1:/);
     expect(stored).toContain('{{originating_ip}}'); // a header that is not credential-like stays readable
 
-    for (const body of [created, await must(m.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))]) {
+    for (const body of [
+      created,
+      await must(m.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } })),
+    ]) {
       const text = JSON.stringify(body);
       for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
       expect(text).not.toContain('enc:v1'); // not even the ciphertext is shown
     }
-    for (const line of m.logLines()) for (const secret of Object.values(SECRETS)) expect(JSON.stringify(line)).not.toContain(secret);
+    for (const line of m.logLines())
+      for (const secret of Object.values(SECRETS)) expect(JSON.stringify(line)).not.toContain(secret);
   });
 });
 
@@ -65,35 +69,73 @@ describe('issue 9, item 9: chat webhook URLs are credentials, sealed at rest lik
   const DISCORD_TOKEN = 'discordTokenAbc-123_SECRET';
   const SLACK_SECRET = 'slackSecretXyz789SECRET';
   const CHAT = [
-    ['embed_chat', { url: `https://discord.com/api/webhooks/4242/${DISCORD_TOKEN}`, name: 'alerts' }, DISCORD_TOKEN, 'https://discord.com/api/webhooks/4242/****'],
-    ['block_chat', { url: `https://hooks.slack-gov.com/services/T0AB/B0CD/${SLACK_SECRET}`, name: 'ops' }, SLACK_SECRET, 'https://hooks.slack-gov.com/services/T0AB/B0CD/****'],
+    [
+      'embed_chat',
+      { url: `https://discord.com/api/webhooks/4242/${DISCORD_TOKEN}`, name: 'alerts' },
+      DISCORD_TOKEN,
+      'https://discord.com/api/webhooks/4242/****',
+    ],
+    [
+      'block_chat',
+      { url: `https://hooks.slack-gov.com/services/T0AB/B0CD/${SLACK_SECRET}`, name: 'ops' },
+      SLACK_SECRET,
+      'https://hooks.slack-gov.com/services/T0AB/B0CD/****',
+    ],
   ] as const;
 
-  it.each(CHAT)('%s: the stored document holds ciphertext; create, read and list show host + ids with the token masked', async (kind, config, secret, masked) => {
-    const created = await must(m.client.POST('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } }, body: { kind, name: 'chat', config } }));
-    const raw = (await modelsOf(m.store).targets.collection.findOne({ _id: created.id } as never)) as unknown as { config: { url: string } };
-    expect(raw.config.url).toMatch(/^enc:v1:k1:/);
-    expect(JSON.stringify(raw)).not.toContain(secret);
-    expect(m.secrets.decrypt(raw.config.url)).toBe(config.url);
-    const read = await must(m.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId: created.id } } }));
-    const list = await must(m.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }));
-    for (const shown of [created, read]) expect(shown.config.url).toBe(masked);
-    for (const text of [JSON.stringify(created), JSON.stringify(read), JSON.stringify(list)]) {
-      expect(text).not.toContain(secret);
-      expect(text).not.toContain('enc:v1');
-    }
-  });
+  it.each(CHAT)(
+    '%s: the stored document holds ciphertext; create, read and list show host + ids with the token masked',
+    async (kind, config, secret, masked) => {
+      const created = await must(
+        m.client.POST('/v1/endpoints/{endpointId}/targets', {
+          params: { path: { endpointId } },
+          body: { kind, name: 'chat', config },
+        }),
+      );
+      const raw = (await modelsOf(m.store).targets.collection.findOne({ _id: created.id } as never)) as unknown as {
+        config: { url: string };
+      };
+      expect(raw.config.url).toMatch(/^enc:v1:k1:/);
+      expect(JSON.stringify(raw)).not.toContain(secret);
+      expect(m.secrets.decrypt(raw.config.url)).toBe(config.url);
+      const read = await must(
+        m.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', {
+          params: { path: { endpointId, targetId: created.id } },
+        }),
+      );
+      const list = await must(m.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }));
+      for (const shown of [created, read]) expect(shown.config.url).toBe(masked);
+      for (const text of [JSON.stringify(created), JSON.stringify(read), JSON.stringify(list)]) {
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain('enc:v1');
+      }
+    },
+  );
 
   it('rows stored in plaintext before sealing are shown masked, and `seal-target-secrets` seals them once (compare-and-set, idempotent)', async () => {
     const now = new Date();
     const legacy = await Promise.all(
       CHAT.map(async ([kind, config]) => {
         const id = newId('tg');
-        await modelsOf(m.store).targets.create({ _id: id, account_id: m.accountId, endpoint_id: endpointId, kind, name: 'legacy', enabled: true, config: { ...config, ...(kind === 'block_chat' ? { markup: true } : {}) }, created_at: now, updated_at: now });
+        await modelsOf(m.store).targets.create({
+          _id: id,
+          account_id: m.accountId,
+          endpoint_id: endpointId,
+          kind,
+          name: 'legacy',
+          enabled: true,
+          config: { ...config, ...(kind === 'block_chat' ? { markup: true } : {}) },
+          created_at: now,
+          updated_at: now,
+        });
         return id;
       }),
     );
-    const shown = await must(m.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path: { endpointId, targetId: legacy[0]! } } }));
+    const shown = await must(
+      m.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', {
+        params: { path: { endpointId, targetId: legacy[0]! } },
+      }),
+    );
     expect(shown.config.url).toBe(CHAT[0][3]);
 
     const registry = createDefaultRegistry({ secrets: m.secrets });
@@ -101,7 +143,9 @@ describe('issue 9, item 9: chat webhook URLs are credentials, sealed at rest lik
     expect(first.sealed).toBe(2);
     expect(first.skipped).toBe(0);
     for (const [i, id] of legacy.entries()) {
-      const raw = (await modelsOf(m.store).targets.collection.findOne({ _id: id } as never)) as unknown as { config: { url: string } };
+      const raw = (await modelsOf(m.store).targets.collection.findOne({ _id: id } as never)) as unknown as {
+        config: { url: string };
+      };
       expect(raw.config.url).toMatch(/^enc:v1:/);
       expect(m.secrets.decrypt(raw.config.url)).toBe(CHAT[i]![1].url);
     }

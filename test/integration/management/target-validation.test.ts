@@ -18,25 +18,38 @@ afterAll(() => m.close());
 
 // raw: target settings the deliverers could never send, for the 400 naming the field
 const create = (body: Record<string, unknown>) => m.api('post', `/v1/endpoints/${endpointId}/targets`, body);
-const targetCount = async () => (await must(m.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data.length;
+const targetCount = async () =>
+  (await must(m.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data.length;
 
-describe('issue 9, item 8: header values are checked against what Node\'s HTTP client sends', () => {
+describe("issue 9, item 8: header values are checked against what Node's HTTP client sends", () => {
   it.each([
-    ['€ in a custom header value', { custom_headers: [{ name: 'X-Price', value: 'costs €5' }] }, 'config.custom_headers[0].value'],
+    [
+      '€ in a custom header value',
+      { custom_headers: [{ name: 'X-Price', value: 'costs €5' }] },
+      'config.custom_headers[0].value',
+    ],
     ['U+2028 in a Bearer token', { auth: { type: 'bearer', token: 'abc\u2028def' } }, 'config.auth.token'],
     ['U+2028 in an API key', { auth: { type: 'api_key', header: 'X-Api-Key', key: 'key\u2028' } }, 'config.auth.key'],
   ])('%s: 400 validation_failed naming the field, nothing saved, the value not echoed', async (_n, config, field) => {
     const before = await targetCount();
-    const res = await create({ kind: 'webhook', name: 'w', config: { url: 'https://hooks.example.com/in', ...config } });
+    const res = await create({
+      kind: 'webhook',
+      name: 'w',
+      config: { url: 'https://hooks.example.com/in', ...config },
+    });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'validation_failed', errors: [{ field, message: expect.stringMatching(/contains U\+(20AC|2028) at character \d+/) }] });
+    expect(res.body).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ field, message: expect.stringMatching(/contains U\+(20AC|2028) at character \d+/) }],
+    });
     expect(JSON.stringify(res.body)).not.toMatch(/costs|abc|key\u2028/);
     expect(await targetCount()).toBe(before);
   });
 });
 
 describe('issue 9, item 15: saving a target reports every problem at once, and unknown fields are refused by name', () => {
-  const fields = (res: { body: { errors?: { field: string }[] } }) => (res.body.errors ?? []).map((e) => e.field).sort();
+  const fields = (res: { body: { errors?: { field: string }[] } }) =>
+    (res.body.errors ?? []).map((e) => e.field).sort();
 
   it('webhook: every problem of the target and of its config in one 400', async () => {
     const res = await create({
@@ -47,7 +60,11 @@ describe('issue 9, item 15: saving a target reports every problem at once, and u
       config: {
         url: 'ftp://example.com/',
         auth: { type: 'api_key', header: 'bad header', key: '' },
-        custom_headers: [{ name: 'Host', value: 'x' }, { name: 'X-Ok', value: '{{nope}}' }, { name: 'X-Euro', value: '€' }],
+        custom_headers: [
+          { name: 'Host', value: 'x' },
+          { name: 'X-Ok', value: '{{nope}}' },
+          { name: 'X-Euro', value: '€' },
+        ],
         forward_headers: { mode: 'list', names: ['Cookie'] },
         signing: { standard_webhooks: true, secret: 'not-whsec' },
         enforce_http: false,
@@ -73,13 +90,31 @@ describe('issue 9, item 15: saving a target reports every problem at once, and u
   });
 
   it('embed_chat: every problem of the target and of its config in one 400', async () => {
-    const res = await create({ kind: 'embed_chat', name: '', flagged: null, config: { url: 'https://ptb.discord.com/api/webhooks/1/t', name: '', template: '', tts: 'yes', colour: 'red' } });
+    const res = await create({
+      kind: 'embed_chat',
+      name: '',
+      flagged: null,
+      config: { url: 'https://ptb.discord.com/api/webhooks/1/t', name: '', template: '', tts: 'yes', colour: 'red' },
+    });
     expect(res.status).toBe(400);
-    expect(fields(res)).toEqual(['config.colour', 'config.name', 'config.template', 'config.tts', 'config.url', 'flagged', 'name']);
+    expect(fields(res)).toEqual([
+      'config.colour',
+      'config.name',
+      'config.template',
+      'config.tts',
+      'config.url',
+      'flagged',
+      'name',
+    ]);
   });
 
   it('block_chat: every problem of the target and of its config in one 400', async () => {
-    const res = await create({ kind: 'block_chat', name: 'b', extra: 1, config: { url: 'http://hooks.slack-gov.com/services/x', template: 7, markup: 'off', mrkdwn: false } });
+    const res = await create({
+      kind: 'block_chat',
+      name: 'b',
+      extra: 1,
+      config: { url: 'http://hooks.slack-gov.com/services/x', template: 7, markup: 'off', mrkdwn: false },
+    });
     expect(res.status).toBe(400);
     // the chat kind's "target name" is the target's own name (issue 23): never asked twice
     expect(fields(res)).toEqual(['config.markup', 'config.mrkdwn', 'config.template', 'config.url', 'extra']);
@@ -87,14 +122,23 @@ describe('issue 9, item 15: saving a target reports every problem at once, and u
 
   it('an unknown top-level field is refused by name ("is not a known field") even when everything else is valid, as endpoints do', async () => {
     const before = await targetCount();
-    const res = await create({ kind: 'webhook', name: 'w', config: { url: 'https://hooks.example.com/in' }, description: 'mine' });
+    const res = await create({
+      kind: 'webhook',
+      name: 'w',
+      config: { url: 'https://hooks.example.com/in' },
+      description: 'mine',
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([{ field: 'description', message: 'is not a known field' }]);
     expect(await targetCount()).toBe(before);
   });
 
   it('an unknown config setting of a chat kind is refused by name, not dropped', async () => {
-    const res = await create({ kind: 'block_chat', name: 'b', config: { url: 'https://hooks.slack.com/services/T1/B1/abc', name: 'b', markdown: false } });
+    const res = await create({
+      kind: 'block_chat',
+      name: 'b',
+      config: { url: 'https://hooks.slack.com/services/T1/B1/abc', name: 'b', markdown: false },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([{ field: 'config.markdown', message: 'unknown setting' }]);
   });
@@ -103,7 +147,12 @@ describe('issue 9, item 15: saving a target reports every problem at once, and u
     const created = await create({ kind: 'webhook', name: 'w', config: { url: 'https://hooks.example.com/in' } });
     expect(created.status).toBe(201);
     // raw: a change the document refuses on every field at once
-    const res = await m.api('patch', `/v1/endpoints/${endpointId}/targets/${created.body.id}`, { name: '', enabled: 1, config: {}, colour: 'red' });
+    const res = await m.api('patch', `/v1/endpoints/${endpointId}/targets/${created.body.id}`, {
+      name: '',
+      enabled: 1,
+      config: {},
+      colour: 'red',
+    });
     expect(res.status).toBe(400);
     expect(fields(res)).toEqual(['colour', 'config', 'enabled', 'name']);
   });

@@ -1,6 +1,9 @@
 import { Redis } from 'ioredis';
 import { must } from '@relay/client';
-import { createRedisLimiter, limiterRedisOptions } from '../../../services/ingest-gateway/src/adapters/limiter/redis-limiter';
+import {
+  createRedisLimiter,
+  limiterRedisOptions,
+} from '../../../services/ingest-gateway/src/adapters/limiter/redis-limiter';
 import { infra } from '../../support/infra';
 import { testLogger } from '../../support/logger';
 import { PLAN, startManagement } from './fixture';
@@ -27,13 +30,32 @@ describe('GET /v1/billing/usage/daily: accepted events per day and per endpoint,
   it('splits the month by UTC day and endpoint, against the plan; refunds and per-process counts are accounted', async () => {
     const a = (await must(fx.client.POST('/v1/endpoints', { body: { name: 'orders' } }))).id;
     const b = (await must(fx.client.POST('/v1/endpoints', { body: { name: 'billing' } }))).id;
-    const limiter = createRedisLimiter({ redis: limiterRedis, namespace: fx.namespace, logger: testLogger('gateway').logger, fallbackCounter: { inc: () => undefined } });
-    const admit = (endpointId: string, at: string) => limiter.admit({ endpointId, accountId: fx.accountId, ratePerMinute: 1000, monthlyQuota: 1000, now: new Date(at) });
+    const limiter = createRedisLimiter({
+      redis: limiterRedis,
+      namespace: fx.namespace,
+      logger: testLogger('gateway').logger,
+      fallbackCounter: { inc: () => undefined },
+    });
+    const admit = (endpointId: string, at: string) =>
+      limiter.admit({
+        endpointId,
+        accountId: fx.accountId,
+        ratePerMinute: 1000,
+        monthlyQuota: 1000,
+        now: new Date(at),
+      });
 
-    for (let i = 0; i < 3; i++) expect(await admit(a, '2030-02-01T00:00:05Z')).toEqual({ admitted: true, counter: 'shared' });
+    for (let i = 0; i < 3; i++)
+      expect(await admit(a, '2030-02-01T00:00:05Z')).toEqual({ admitted: true, counter: 'shared' });
     await admit(a, '2030-02-10T08:00:00Z');
     await admit(b, '2030-02-10T09:00:00Z');
-    const refunded = { endpointId: b, accountId: fx.accountId, ratePerMinute: 1000, monthlyQuota: 1000, now: new Date('2030-02-10T09:30:00Z') };
+    const refunded = {
+      endpointId: b,
+      accountId: fx.accountId,
+      ratePerMinute: 1000,
+      monthlyQuota: 1000,
+      now: new Date('2030-02-10T09:30:00Z'),
+    };
     const decision = await limiter.admit(refunded);
     if (!decision.admitted) throw new Error('not admitted');
     await limiter.refund(refunded, decision); // a publish that failed: not accepted after all
@@ -44,7 +66,10 @@ describe('GET /v1/billing/usage/daily: accepted events per day and per endpoint,
     const res = await fx.api('get', '/v1/billing/usage/daily');
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    const days = Array.from({ length: 10 }, (_, i) => ({ date: `2030-02-${String(i + 1).padStart(2, '0')}`, accepted_events: i === 0 ? 3 : i === 9 ? 2 : 0 }));
+    const days = Array.from({ length: 10 }, (_, i) => ({
+      date: `2030-02-${String(i + 1).padStart(2, '0')}`,
+      accepted_events: i === 0 ? 3 : i === 9 ? 2 : 0,
+    }));
     expect(res.body).toEqual({
       account_id: fx.accountId,
       period: { month: '2030-02', start: '2030-02-01T00:00:00.000Z', end: '2030-03-01T00:00:00.000Z' },

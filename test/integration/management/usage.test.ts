@@ -27,7 +27,11 @@ describe('spec "Other interfaces": GET /billing/usage', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toEqual({
       account_id: fx.accountId,
-      plan: { name: PLAN.name, monthly_accepted_events: PLAN.monthly_accepted_events, payload_limit_bytes: PLAN.payload_limit_bytes },
+      plan: {
+        name: PLAN.name,
+        monthly_accepted_events: PLAN.monthly_accepted_events,
+        payload_limit_bytes: PLAN.payload_limit_bytes,
+      },
       period: { month: '2030-02', start: '2030-02-01T00:00:00.000Z', end: '2030-03-01T00:00:00.000Z' },
       accepted_events: 250,
       limit: 1000,
@@ -39,13 +43,23 @@ describe('spec "Other interfaces": GET /billing/usage', () => {
   it('counts 0 before the first accepted event, and never shows a negative remainder', async () => {
     const fresh = await fx.newAccount({ name: 'tiny', monthly_accepted_events: 5, payload_limit_bytes: 1024 });
     const get = () => request(fx.app).get('/billing/usage').set('Authorization', `Bearer ${fresh.apiKey}`);
-    expect((await get()).body).toMatchObject({ account_id: fresh.accountId, accepted_events: 0, limit: 5, remaining: 5 });
+    expect((await get()).body).toMatchObject({
+      account_id: fresh.accountId,
+      accepted_events: 0,
+      limit: 5,
+      remaining: 5,
+    });
     await fx.redis.set(counter(fresh.accountId), '7');
     expect((await get()).body).toMatchObject({ accepted_events: 7, limit: 5, remaining: 0 });
   });
 
   it('answers 503 usage_unavailable with Retry-After when Redis cannot be read', async () => {
-    const dead = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const dead = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     dead.on('error', () => undefined);
     const broken = await startManagement('mgmt-usage-down', { acceptedEvents: createUsageCounter(dead, 'relay') });
     try {

@@ -47,7 +47,10 @@ describe('Spreadsheet columns per payload format', () => {
   });
 
   it('Base64 JSON with an object root: all fields, nested values as JSON text, numbers and booleans typed', async () => {
-    const { rows, ids } = await sheetAfter(['{"order":{"id":7},"total":9.5,"paid":true,"note":null}', 'application/json']);
+    const { rows, ids } = await sheetAfter([
+      '{"order":{"id":7},"total":9.5,"paid":true,"note":null}',
+      'application/json',
+    ]);
     expect(rows).toEqual([
       ['relay_delivery_id', 'order', 'total', 'paid', 'note'],
       [ids[0], '{"id":7}', 9.5, true],
@@ -55,8 +58,17 @@ describe('Spreadsheet columns per payload format', () => {
   });
 
   it('Base64 JSON with an array or scalar root (no fields): `payload` holds its JSON text', async () => {
-    const { rows, ids } = await sheetAfter(['[1,{"k":true}]', 'application/json'], ['"just text"', 'application/json'], ['42', 'application/json']);
-    expect(rows).toEqual([['relay_delivery_id', 'payload'], [ids[0], '[1,{"k":true}]'], [ids[1], '"just text"'], [ids[2], '42']]);
+    const { rows, ids } = await sheetAfter(
+      ['[1,{"k":true}]', 'application/json'],
+      ['"just text"', 'application/json'],
+      ['42', 'application/json'],
+    );
+    expect(rows).toEqual([
+      ['relay_delivery_id', 'payload'],
+      [ids[0], '[1,{"k":true}]'],
+      [ids[1], '"just text"'],
+      [ids[2], '42'],
+    ]);
   });
 
   it('JSON and form (delivered as JSON): all top-level fields', async () => {
@@ -67,11 +79,19 @@ describe('Spreadsheet columns per payload format', () => {
   it('XML and plain text: `payload` holds the text as received', async () => {
     const xml = '<order id="7"><note>a &amp; b</note></order>';
     const { rows, ids } = await sheetAfter([xml, 'application/xml'], ['line one\nline two', 'text/plain']);
-    expect(rows).toEqual([['relay_delivery_id', 'payload'], [ids[0], xml], [ids[1], 'line one\nline two']]);
+    expect(rows).toEqual([
+      ['relay_delivery_id', 'payload'],
+      [ids[0], xml],
+      [ids[1], 'line one\nline two'],
+    ]);
   });
 
   it('a field never seen before adds a column at the end; a missing field leaves its cell empty; earlier rows untouched', async () => {
-    const { rows, ids } = await sheetAfter(['{"a":"1","b":"2"}', 'application/json'], ['{"b":"3","c":"4"}', 'application/json'], ['{"a":"5"}', 'application/json']);
+    const { rows, ids } = await sheetAfter(
+      ['{"a":"1","b":"2"}', 'application/json'],
+      ['{"b":"3","c":"4"}', 'application/json'],
+      ['{"a":"5"}', 'application/json'],
+    );
     expect(rows).toEqual([
       ['relay_delivery_id', 'a', 'b', 'c'],
       [ids[0], '1', '2'],

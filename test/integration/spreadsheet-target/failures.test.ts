@@ -49,7 +49,10 @@ describe('Retries never add a row twice', () => {
     const { id, config } = sheet();
     const d = delivery('{"n":1}', 'application/json', 2);
     expect(await deliver(config, d)).toEqual({ result: 'success', status: 200 });
-    expect(fake.rows(id)).toEqual([['relay_delivery_id', 'n'], [d.delivery_id, 1]]);
+    expect(fake.rows(id)).toEqual([
+      ['relay_delivery_id', 'n'],
+      [d.delivery_id, 1],
+    ]);
   });
 });
 
@@ -58,7 +61,8 @@ describe('Access tokens', () => {
     const { deliver } = deliverer(fake);
     const { config } = sheet();
     const before = tokenRequests();
-    for (let i = 0; i < 5; i++) expect(await deliver(config, delivery(`{"i":${i}}`, 'application/json'))).toMatchObject({ result: 'success' });
+    for (let i = 0; i < 5; i++)
+      expect(await deliver(config, delivery(`{"i":${i}}`, 'application/json'))).toMatchObject({ result: 'success' });
     expect(tokenRequests() - before).toBe(1);
   });
 
@@ -121,34 +125,53 @@ describe('Google answers → attempt results', () => {
   it('403 PERMISSION_DENIED (not shared with the service account) → permanent, flagged', async () => {
     const { deliver } = deliverer(fake);
     const { config } = sheet(['someone-else@example.com']);
-    expect(await deliver(config, delivery('{}', 'application/json'))).toMatchObject({ result: 'permanent', status: 403, flagTarget: true });
+    expect(await deliver(config, delivery('{}', 'application/json'))).toMatchObject({
+      result: 'permanent',
+      status: 403,
+      flagTarget: true,
+    });
   });
 
   it('404 NOT_FOUND (no such spreadsheet) → permanent, flagged', async () => {
     const { deliver } = deliverer(fake);
     const config = target(newSpreadsheetId(), sa.keyFile);
-    expect(await deliver(config, delivery('{}', 'application/json'))).toMatchObject({ result: 'permanent', status: 404, flagTarget: true });
+    expect(await deliver(config, delivery('{}', 'application/json'))).toMatchObject({
+      result: 'permanent',
+      status: 404,
+      flagTarget: true,
+    });
   });
 
   it('a sheet tab that does not exist → 400 Unable to parse range: permanent, flagged', async () => {
     const { deliver } = deliverer(fake);
     const id = newSpreadsheetId();
     fake.addSpreadsheet(id, { sharedWith: [SA_EMAIL] });
-    expect(await deliver(target(id, sa.keyFile, 'Leads'), delivery('{}', 'application/json'))).toMatchObject({ result: 'permanent', status: 400, flagTarget: true });
+    expect(await deliver(target(id, sa.keyFile, 'Leads'), delivery('{}', 'application/json'))).toMatchObject({
+      result: 'permanent',
+      status: 400,
+      flagTarget: true,
+    });
   });
 
   it('a spreadsheet at its cell limit → permanent, flagged', async () => {
     const { deliver } = deliverer(fake);
     const { config } = sheet();
     fake.setCellLimit(3);
-    expect(await deliver(config, delivery('{"a":1,"b":2}', 'application/json'))).toMatchObject({ result: 'permanent', status: 400, flagTarget: true });
+    expect(await deliver(config, delivery('{"a":1,"b":2}', 'application/json'))).toMatchObject({
+      result: 'permanent',
+      status: 400,
+      flagTarget: true,
+    });
   });
 
   it('a first row that is not the Relay header → permanent, flagged, nothing written', async () => {
     const { deliver } = deliverer(fake);
     const { id, config } = sheet();
     fake.spreadsheets.get(id)!.sheets.get('Sheet1')!.push(['Name', 'Email']);
-    expect(await deliver(config, delivery('{}', 'application/json'))).toMatchObject({ result: 'permanent', flagTarget: true });
+    expect(await deliver(config, delivery('{}', 'application/json'))).toMatchObject({
+      result: 'permanent',
+      flagTarget: true,
+    });
     expect(fake.rows(id)).toEqual([['Name', 'Email']]);
   });
 });
@@ -159,14 +182,18 @@ describe('Limits enforced before sending', () => {
     const { config } = sheet();
     const before = fake.log.length;
     // PayloadError: the deliverer fails this delivery without flagging the target
-    await expect(deliver(config, delivery(JSON.stringify({ big: 'x'.repeat(50_001) }), 'application/json'))).rejects.toMatchObject({ name: 'PayloadError', code: 'CELL_TOO_LARGE' });
+    await expect(
+      deliver(config, delivery(JSON.stringify({ big: 'x'.repeat(50_001) }), 'application/json')),
+    ).rejects.toMatchObject({ name: 'PayloadError', code: 'CELL_TOO_LARGE' });
     expect(fake.log.length).toBe(before);
   });
 
   it('exactly 50,000 characters is accepted', async () => {
     const { deliver } = deliverer(fake);
     const { id, config } = sheet();
-    expect(await deliver(config, delivery(JSON.stringify({ big: 'x'.repeat(50_000) }), 'application/json'))).toMatchObject({ result: 'success' });
+    expect(
+      await deliver(config, delivery(JSON.stringify({ big: 'x'.repeat(50_000) }), 'application/json')),
+    ).toMatchObject({ result: 'success' });
     expect((fake.rows(id)[1]![1] as string).length).toBe(50_000);
   });
 
@@ -174,6 +201,9 @@ describe('Limits enforced before sending', () => {
     const { deliver } = deliverer(fake);
     const { config } = sheet();
     const wide = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`f${i}`, i]));
-    await expect(deliver(config, delivery(JSON.stringify(wide), 'application/json'))).rejects.toMatchObject({ name: 'PayloadError', code: 'TOO_MANY_COLUMNS' });
+    await expect(deliver(config, delivery(JSON.stringify(wide), 'application/json'))).rejects.toMatchObject({
+      name: 'PayloadError',
+      code: 'TOO_MANY_COLUMNS',
+    });
   });
 });

@@ -28,7 +28,11 @@ export const secrets = createSecretBox(`it:${randomBytes(32).toString('base64')}
 
 /** A saved target: validated as at save, its key sealed as the kind stores it. */
 export function target(spreadsheetId: string, keyFile: string, sheetName = 'Sheet1'): SpreadsheetConfig {
-  const v = validateSpreadsheetConfig({ spreadsheet_id: spreadsheetId, sheet_name: sheetName, service_account_key: keyFile });
+  const v = validateSpreadsheetConfig({
+    spreadsheet_id: spreadsheetId,
+    sheet_name: sheetName,
+    service_account_key: keyFile,
+  });
   if (!v.ok) throw new Error(JSON.stringify(v.errors));
   return { ...v.value, service_account_key: secrets.encrypt(v.value.service_account_key) };
 }
@@ -38,7 +42,12 @@ export function newSpreadsheetId(): string {
 }
 
 let seq = 0;
-export function delivery(body: string, contentType: string | null, attempt = 1, deliveryId?: string): DeliveryMessageV1 {
+export function delivery(
+  body: string,
+  contentType: string | null,
+  attempt = 1,
+  deliveryId?: string,
+): DeliveryMessageV1 {
   seq += 1;
   return {
     type: DELIVERY_V1,
@@ -56,7 +65,10 @@ export function delivery(body: string, contentType: string | null, attempt = 1, 
 }
 
 /** The deliverer's side, wired to the fake: one token cache and Sheets client per process. */
-export function deliverer(fake: FakeGoogle, now?: () => number): { tokens: TokenSource; deliver: (c: SpreadsheetConfig, d: DeliveryMessageV1) => ReturnType<typeof deliverToSheet> } {
+export function deliverer(
+  fake: FakeGoogle,
+  now?: () => number,
+): { tokens: TokenSource; deliver: (c: SpreadsheetConfig, d: DeliveryMessageV1) => ReturnType<typeof deliverToSheet> } {
   const tokens = createTokenSource({ send: fake.send, ...(now ? { now } : {}) });
   const sheets = createSheetsClient({ send: fake.send, tokens });
   return { tokens, deliver: (c, d) => deliverToSheet(c, d, { sheets, openKey: (stored) => secrets.decrypt(stored) }) };

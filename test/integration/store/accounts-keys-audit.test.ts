@@ -48,7 +48,12 @@ afterAll(async () => {
 
 describe('accounts, API keys and audit rows of libs/store (real store)', () => {
   it('insertAccount, findAccount, accountExists; setPlanLimits changes only the fields given and returns the plan before', async () => {
-    expect(await insertAccount(store, { id: 'acc_s1', name: 'one', plan })).toMatchObject({ id: 'acc_s1', name: 'one', plan, created_at: expect.any(Date) });
+    expect(await insertAccount(store, { id: 'acc_s1', name: 'one', plan })).toMatchObject({
+      id: 'acc_s1',
+      name: 'one',
+      plan,
+      created_at: expect.any(Date),
+    });
     expect(await accountExists(store, 'acc_s1')).toBe(true);
     expect(await accountExists(store, 'acc_none')).toBe(false);
     expect(await setPlanLimits(store, 'acc_s1', { monthly_accepted_events: 900 })).toEqual(plan);
@@ -84,7 +89,15 @@ describe('accounts, API keys and audit rows of libs/store (real store)', () => {
     await appendAudit(store, [
       { id: 'aud_1', account_id: 'acc_a', action: 'endpoint_created', actor: 'rk_abcd', endpoint_id: 'ep_1', at: t(1) },
       { id: 'aud_2', account_id: 'acc_a', action: 'key_created', actor: 'rk_abcd', key_id: 'key_1', at: t(2) },
-      { id: 'aud_3', account_id: 'acc_a', action: 'endpoint_updated', actor: 'rk_abcd', endpoint_id: 'ep_1', details: { fields: ['name'] }, at: t(3) },
+      {
+        id: 'aud_3',
+        account_id: 'acc_a',
+        action: 'endpoint_updated',
+        actor: 'rk_abcd',
+        endpoint_id: 'ep_1',
+        details: { fields: ['name'] },
+        at: t(3),
+      },
       { id: 'aud_4', account_id: 'acc_b', action: 'endpoint_created', actor: 'rk_efgh', endpoint_id: 'ep_2', at: t(4) },
     ]);
     expect((await auditRows(store, 'acc_a', 10, null)).map((r) => r.id)).toEqual(['aud_3', 'aud_2', 'aud_1']);

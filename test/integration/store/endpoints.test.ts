@@ -1,4 +1,11 @@
-import { accountPlan, accountPlans, connectStore, enabledTargetRoutes, findEndpoint, findEndpoints } from '@relay/store';
+import {
+  accountPlan,
+  accountPlans,
+  connectStore,
+  enabledTargetRoutes,
+  findEndpoint,
+  findEndpoints,
+} from '@relay/store';
 import type { Store } from '@relay/store';
 import { testNamespace } from '../../support/infra';
 import { modelsOf } from '../../support/store-models';
@@ -11,17 +18,45 @@ const { mongodbUrl } = testNamespace('storeendpoints');
 let store: Store;
 const now = new Date('2026-11-26T12:00:00Z');
 
-const endpoint = (id: string, account: string) => ({ _id: id, account_id: account, name: id, methods: ['POST'], payload_format: 'json', inbound_auth: { mode: 'none' }, created_at: now, updated_at: now });
+const endpoint = (id: string, account: string) => ({
+  _id: id,
+  account_id: account,
+  name: id,
+  methods: ['POST'],
+  payload_format: 'json',
+  inbound_auth: { mode: 'none' },
+  created_at: now,
+  updated_at: now,
+});
 const target = (id: string, over: Record<string, unknown> = {}) => ({
-  _id: id, account_id: 'acc_a', endpoint_id: 'ep_a', kind: 'webhook', name: id, enabled: true,
-  config: { url: 'https://example.com/', secret: 'never-read' }, flagged: null, created_at: now, updated_at: now, ...over,
+  _id: id,
+  account_id: 'acc_a',
+  endpoint_id: 'ep_a',
+  kind: 'webhook',
+  name: id,
+  enabled: true,
+  config: { url: 'https://example.com/', secret: 'never-read' },
+  flagged: null,
+  created_at: now,
+  updated_at: now,
+  ...over,
 });
 
 beforeAll(async () => {
   store = await connectStore(mongodbUrl);
   await modelsOf(store).accounts.create([
-    { _id: 'acc_a', name: 'a', plan: { name: 'pro', monthly_accepted_events: 500, payload_limit_bytes: 1024 }, created_at: now },
-    { _id: 'acc_b', name: 'b', plan: { name: 'starter', monthly_accepted_events: 100, payload_limit_bytes: 2048 }, created_at: now },
+    {
+      _id: 'acc_a',
+      name: 'a',
+      plan: { name: 'pro', monthly_accepted_events: 500, payload_limit_bytes: 1024 },
+      created_at: now,
+    },
+    {
+      _id: 'acc_b',
+      name: 'b',
+      plan: { name: 'starter', monthly_accepted_events: 100, payload_limit_bytes: 2048 },
+      created_at: now,
+    },
   ]);
   // an account written before plans existed: the schema would refuse it now, the store still holds such
   await modelsOf(store).accounts.collection.insertOne({ _id: 'acc_old', name: 'old', created_at: now } as never);
@@ -56,14 +91,27 @@ describe('endpoint reads of libs/store (real store)', () => {
     const one = byId(await enabledTargetRoutes(store, 'ep_a'));
     expect(one).toEqual([
       { id: 'tg_a1', endpoint_id: 'ep_a', kind: 'webhook', routing: null, updated_at: now },
-      { id: 'tg_a2', endpoint_id: 'ep_a', kind: 'embed_chat', routing: { match: 'all', rules: [{ kind: 'exists', path: 'type' }] }, updated_at: now },
+      {
+        id: 'tg_a2',
+        endpoint_id: 'ep_a',
+        kind: 'embed_chat',
+        routing: { match: 'all', rules: [{ kind: 'exists', path: 'type' }] },
+        updated_at: now,
+      },
     ]);
-    expect(byId(await enabledTargetRoutes(store, ['ep_a', 'ep_b'])).map((t) => t.id)).toEqual(['tg_a1', 'tg_a2', 'tg_b1']);
+    expect(byId(await enabledTargetRoutes(store, ['ep_a', 'ep_b'])).map((t) => t.id)).toEqual([
+      'tg_a1',
+      'tg_a2',
+      'tg_b1',
+    ]);
     expect(await enabledTargetRoutes(store, 'ep_missing')).toEqual([]);
   });
 
   it('accountPlan and accountPlans: the stored plan; null for an account without one; a missing account absent', async () => {
-    expect(await accountPlan(store, 'acc_a')).toMatchObject({ monthly_accepted_events: 500, payload_limit_bytes: 1024 });
+    expect(await accountPlan(store, 'acc_a')).toMatchObject({
+      monthly_accepted_events: 500,
+      payload_limit_bytes: 1024,
+    });
     expect(await accountPlan(store, 'acc_old')).toBeNull();
     expect(await accountPlan(store, 'acc_missing')).toBeNull();
     const plans = await accountPlans(store, ['acc_a', 'acc_b', 'acc_old', 'acc_missing']);

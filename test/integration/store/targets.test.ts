@@ -29,7 +29,19 @@ let store: Store;
 
 const target = (id: string, over: Record<string, unknown> = {}) => {
   const now = new Date();
-  return { _id: id, account_id: 'acc_a', endpoint_id: 'ep_a', kind: 'webhook', name: id, enabled: true, config: { url: 'https://example.com/' }, flagged: null, created_at: now, updated_at: now, ...over };
+  return {
+    _id: id,
+    account_id: 'acc_a',
+    endpoint_id: 'ep_a',
+    kind: 'webhook',
+    name: id,
+    enabled: true,
+    config: { url: 'https://example.com/' },
+    flagged: null,
+    created_at: now,
+    updated_at: now,
+    ...over,
+  };
 };
 
 beforeAll(async () => {
@@ -53,7 +65,12 @@ afterAll(async () => {
 
 describe('target reads of libs/store (real store)', () => {
   it('findTarget: the record by id (id, not _id), whatever its endpoint; null for an unknown id', async () => {
-    expect(await findTarget(store, 'tg_other_acc')).toMatchObject({ id: 'tg_other_acc', account_id: 'acc_b', endpoint_id: 'ep_a', enabled: true });
+    expect(await findTarget(store, 'tg_other_acc')).toMatchObject({
+      id: 'tg_other_acc',
+      account_id: 'acc_b',
+      endpoint_id: 'ep_a',
+      enabled: true,
+    });
     expect(await findTarget(store, 'tg_missing')).toBeNull();
   });
 
@@ -78,7 +95,9 @@ describe('target reads of libs/store (real store)', () => {
   });
 
   it('targetNames: names of the endpoint’s targets among the ids only; an empty list asks nothing', async () => {
-    expect(await targetNames(store, 'ep_a', ['tg_a1', 'tg_other_ep', 'tg_missing'])).toEqual(new Map([['tg_a1', 'tg_a1']]));
+    expect(await targetNames(store, 'ep_a', ['tg_a1', 'tg_other_ep', 'tg_missing'])).toEqual(
+      new Map([['tg_a1', 'tg_a1']]),
+    );
     expect(await targetNames(store, 'ep_a', [])).toEqual(new Map());
   });
 
@@ -94,7 +113,10 @@ describe('target reads of libs/store (real store)', () => {
   });
 
   it('findTargets: the records among the ids, a missing id absent', async () => {
-    expect((await findTargets(store, ['tg_a1', 'tg_other_ep', 'tg_missing'])).map((t) => t.id).sort()).toEqual(['tg_a1', 'tg_other_ep']);
+    expect((await findTargets(store, ['tg_a1', 'tg_other_ep', 'tg_missing'])).map((t) => t.id).sort()).toEqual([
+      'tg_a1',
+      'tg_other_ep',
+    ]);
     expect(await findTargets(store, [])).toEqual([]);
   });
 
@@ -124,17 +146,32 @@ describe('target reads of libs/store (real store)', () => {
   });
 
   it('replaceTargetConfig: only while the stored config is the one expected (compare-and-set)', async () => {
-    await insertTarget(store, 'tg_cas', 'acc_a', 'ep_cas', { kind: 'webhook', name: 'cas', enabled: true, config: { url: 'https://a.example/' } });
-    expect(await replaceTargetConfig(store, 'tg_cas', { url: 'https://other.example/' }, { url: 'sealed' })).toBe(false);
+    await insertTarget(store, 'tg_cas', 'acc_a', 'ep_cas', {
+      kind: 'webhook',
+      name: 'cas',
+      enabled: true,
+      config: { url: 'https://a.example/' },
+    });
+    expect(await replaceTargetConfig(store, 'tg_cas', { url: 'https://other.example/' }, { url: 'sealed' })).toBe(
+      false,
+    );
     expect(await replaceTargetConfig(store, 'tg_cas', { url: 'https://a.example/' }, { url: 'sealed' })).toBe(true);
     expect((await findTarget(store, 'tg_cas'))?.config).toEqual({ url: 'sealed' });
   });
 
   it('insertTarget, setTargetFields, deleteEndpointTarget: through the target’s own endpoint only', async () => {
-    const made = await insertTarget(store, 'tg_made', 'acc_a', 'ep_made', { kind: 'webhook', name: 'made', enabled: true, config: {} });
+    const made = await insertTarget(store, 'tg_made', 'acc_a', 'ep_made', {
+      kind: 'webhook',
+      name: 'made',
+      enabled: true,
+      config: {},
+    });
     expect(made).toMatchObject({ id: 'tg_made', account_id: 'acc_a', endpoint_id: 'ep_made', flagged: null });
     expect(await setTargetFields(store, 'ep_other', 'tg_made', { name: 'renamed' })).toBeNull();
-    expect(await setTargetFields(store, 'ep_made', 'tg_made', { name: 'renamed' })).toMatchObject({ id: 'tg_made', name: 'renamed' });
+    expect(await setTargetFields(store, 'ep_made', 'tg_made', { name: 'renamed' })).toMatchObject({
+      id: 'tg_made',
+      name: 'renamed',
+    });
     expect(await deleteEndpointTarget(store, 'ep_other', 'tg_made')).toBe(false);
     expect(await deleteEndpointTarget(store, 'ep_made', 'tg_made')).toBe(true);
     expect(await findTarget(store, 'tg_made')).toBeNull();
@@ -144,9 +181,19 @@ describe('target reads of libs/store (real store)', () => {
     const at = (ms: number) => new Date(Date.UTC(2026, 10, 26) + ms);
     await storeBreakerState(store, 'tg_a2', { state: 'open', since: at(1000), reason: 'failures', seq: 2 });
     await storeBreakerState(store, 'tg_a2', { state: 'half_open', since: at(500), reason: 'older', seq: 9 });
-    await storeBreakerState(store, 'tg_a2', { state: 'closed', since: at(1000), reason: 'same ms, earlier seq', seq: 1 });
+    await storeBreakerState(store, 'tg_a2', {
+      state: 'closed',
+      since: at(1000),
+      reason: 'same ms, earlier seq',
+      seq: 1,
+    });
     expect((await findTarget(store, 'tg_a2'))?.breaker_state).toMatchObject({ state: 'open', seq: 2 });
-    await storeBreakerState(store, 'tg_a2', { state: 'half_open', since: at(1000), reason: 'same ms, later seq', seq: 3 });
+    await storeBreakerState(store, 'tg_a2', {
+      state: 'half_open',
+      since: at(1000),
+      reason: 'same ms, later seq',
+      seq: 3,
+    });
     expect((await findTarget(store, 'tg_a2'))?.breaker_state).toMatchObject({ state: 'half_open', seq: 3 });
     await storeBreakerState(store, 'tg_a2', { state: 'closed', since: new Date(0), reason: 'expired', seq: 0 });
     expect((await findTarget(store, 'tg_a2'))?.breaker_state).toMatchObject({ state: 'closed', seq: 0 });

@@ -19,7 +19,10 @@ export function saveConfig(input: Record<string, unknown>): WebhookConfig {
   return r.value;
 }
 
-export function delivery(over: Partial<DeliveryMessageV1> = {}, headers: Record<string, string> = {}): DeliveryMessageV1 {
+export function delivery(
+  over: Partial<DeliveryMessageV1> = {},
+  headers: Record<string, string> = {},
+): DeliveryMessageV1 {
   return {
     type: 'relay.delivery.v1',
     event_id: 'evt_it1',
@@ -37,7 +40,10 @@ export function delivery(over: Partial<DeliveryMessageV1> = {}, headers: Record<
 }
 
 /** One attempt end to end: build, send through the SSRF-guarded sender, classify. */
-export async function attempt(config: WebhookConfig, d: DeliveryMessageV1 = delivery()): Promise<{ sent: SendOutcome; result: AttemptResult }> {
+export async function attempt(
+  config: WebhookConfig,
+  d: DeliveryMessageV1 = delivery(),
+): Promise<{ sent: SendOutcome; result: AttemptResult }> {
   const sent = await send(kind.buildRequest(config, d));
   return { sent, result: kind.classify(sent) };
 }

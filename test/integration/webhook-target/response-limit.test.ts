@@ -36,15 +36,28 @@ describe('responses are read with a size limit while streaming (docs/delivery.md
     ['plain bytes, chunked', { encoding: 'identity' as const }],
     ['plain bytes with Content-Length: 1 GiB', { encoding: 'identity' as const, declareLength: true }],
     ['a gzip bomb (1 GiB inflated) labelled Content-Encoding: gzip', { encoding: 'gzip' as const }],
-  ])('a 2xx answer of 1 GiB (%s) is a recorded permanent failure, not "delivered 200", and RSS stays within 64 MB', async (_name, answer) => {
-    server.answerWith({ status: 200, bytes: GIB, ...answer });
-    const { value, grewBy } = await withRssSampling(() => attempt(saveConfig({ url: server.url() })));
-    expect(value.sent).toMatchObject({ error: { code: 'RESPONSE_TOO_LARGE', message: `HTTP 200 with a response body over ${MAX_RESPONSE_BODY_BYTES} bytes; reading stopped` } });
-    expect(value.result).toEqual({ result: 'permanent', status: null, error: expect.stringMatching(/^RESPONSE_TOO_LARGE: HTTP 200/), flagTarget: false });
-    expect(grewBy).toBeLessThan(RSS_BOUND);
-    // the sender hung up instead of draining: only what the socket buffers took was written
-    expect(server.sent).toBeLessThan(64 * MIB);
-  });
+  ])(
+    'a 2xx answer of 1 GiB (%s) is a recorded permanent failure, not "delivered 200", and RSS stays within 64 MB',
+    async (_name, answer) => {
+      server.answerWith({ status: 200, bytes: GIB, ...answer });
+      const { value, grewBy } = await withRssSampling(() => attempt(saveConfig({ url: server.url() })));
+      expect(value.sent).toMatchObject({
+        error: {
+          code: 'RESPONSE_TOO_LARGE',
+          message: `HTTP 200 with a response body over ${MAX_RESPONSE_BODY_BYTES} bytes; reading stopped`,
+        },
+      });
+      expect(value.result).toEqual({
+        result: 'permanent',
+        status: null,
+        error: expect.stringMatching(/^RESPONSE_TOO_LARGE: HTTP 200/),
+        flagTarget: false,
+      });
+      expect(grewBy).toBeLessThan(RSS_BOUND);
+      // the sender hung up instead of draining: only what the socket buffers took was written
+      expect(server.sent).toBeLessThan(64 * MIB);
+    },
+  );
 
   it('an error status with a 1 GiB body keeps its own classification (503 retries) from the first 4 KB', async () => {
     server.answerWith({ status: 503, bytes: GIB });
@@ -61,7 +74,7 @@ describe('responses are read with a size limit while streaming (docs/delivery.md
   });
 });
 
-describe('responses are never compressed on Relay\'s behalf', () => {
+describe("responses are never compressed on Relay's behalf", () => {
   let receiver: TestReceiver;
   beforeAll(async () => {
     receiver = await TestReceiver.start();
@@ -69,7 +82,11 @@ describe('responses are never compressed on Relay\'s behalf', () => {
   afterAll(() => receiver.close());
 
   it('sends Accept-Encoding: identity even when a forwarded or custom header asks for gzip', async () => {
-    const config = saveConfig({ url: receiver.url(), forward_headers: { mode: 'all' }, custom_headers: [{ name: 'Accept-Encoding', value: 'gzip, br' }] });
+    const config = saveConfig({
+      url: receiver.url(),
+      forward_headers: { mode: 'all' },
+      custom_headers: [{ name: 'Accept-Encoding', value: 'gzip, br' }],
+    });
     await attempt(config, delivery({}, { 'accept-encoding': 'gzip, deflate, br' }));
     const [req] = await receiver.waitForRequests(1);
     expect(req?.headers['accept-encoding']).toBe('identity');

@@ -18,8 +18,18 @@ runTargetKindSuite(kind, {
   },
   invalidConfigs: [
     { input: { url: 'http://example.com/' }, field: 'config.url' },
-    { input: { url: 'https://example.com/', custom_headers: [{ name: 'Host', value: 'x' }] }, field: 'config.custom_headers[0].name' },
-    { input: { url: 'https://example.com/', auth: { type: 'bearer', token: 't' }, custom_headers: [{ name: 'Authorization', value: 'x' }] }, field: 'config.custom_headers[0].name' },
+    {
+      input: { url: 'https://example.com/', custom_headers: [{ name: 'Host', value: 'x' }] },
+      field: 'config.custom_headers[0].name',
+    },
+    {
+      input: {
+        url: 'https://example.com/',
+        auth: { type: 'bearer', token: 't' },
+        custom_headers: [{ name: 'Authorization', value: 'x' }],
+      },
+      field: 'config.custom_headers[0].name',
+    },
   ],
   delivery: delivery(),
   secrets: ['suite-bearer-secret', 'suite-header-secret'],

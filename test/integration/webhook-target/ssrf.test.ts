@@ -52,12 +52,17 @@ describe('SSRF guard (issue "SSRF guard")', () => {
     ['IPv4-translated', '[::ffff:0:7f00:1]'],
     ['NAT64', '[64:ff9b::7f00:1]'],
     ['6to4', '[2002:7f00:1::1]'],
-  ])('refuses loopback carried in an IPv6 address (%s form, %s) before any connection, even with loopback allowlisted (issue 9, item 10)', async (_name, host) => {
-    const outcome = await post(`http://${host}:${receiver.port}/`, LOOPBACK);
-    expect(outcome).toMatchObject({ error: { code: 'SSRF_BLOCKED', message: expect.stringContaining('carrying 127.0.0.1, a loopback address') } });
-    expect(connect).not.toHaveBeenCalled();
-    expect(receiver.requests).toHaveLength(0);
-  });
+  ])(
+    'refuses loopback carried in an IPv6 address (%s form, %s) before any connection, even with loopback allowlisted (issue 9, item 10)',
+    async (_name, host) => {
+      const outcome = await post(`http://${host}:${receiver.port}/`, LOOPBACK);
+      expect(outcome).toMatchObject({
+        error: { code: 'SSRF_BLOCKED', message: expect.stringContaining('carrying 127.0.0.1, a loopback address') },
+      });
+      expect(connect).not.toHaveBeenCalled();
+      expect(receiver.requests).toHaveLength(0);
+    },
+  );
 
   it('refuses loopback 127.0.0.1 when the allowlist is off', async () => {
     expect(codeOf(await post(receiver.url()))).toBe('SSRF_BLOCKED');
@@ -83,7 +88,10 @@ describe('SSRF guard (issue "SSRF guard")', () => {
     const rebinding: LookupFunction = (_host, opts, cb) =>
       opts.all ? cb(null, [{ address: '127.0.0.1', family: 4 }]) : cb(null, '127.0.0.1', 4);
     const agent = createSsrfAgents({ allowCidrs: [], lookup: rebinding });
-    const outcome = await sendRequest({ url: `http://rebind.example.com:${receiver.port}/`, headers: {}, body: Buffer.alloc(0) }, { timeoutMs: 2000, agent });
+    const outcome = await sendRequest(
+      { url: `http://rebind.example.com:${receiver.port}/`, headers: {}, body: Buffer.alloc(0) },
+      { timeoutMs: 2000, agent },
+    );
     expect(codeOf(outcome)).toBe('SSRF_BLOCKED');
     expect(receiver.requests).toHaveLength(0);
   });

@@ -55,12 +55,18 @@ class ClosingReceiver {
       if (buffered.length < headEnd + 4 + length) return;
       served += 1;
       this.seen.answered += 1;
-      socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok');
+      socket.write(
+        'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok',
+      );
     });
   }
 }
 
-const request = (url: string) => ({ url, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"n":1}') });
+const request = (url: string) => ({
+  url,
+  headers: { 'content-type': 'application/json' },
+  body: Buffer.from('{"n":1}'),
+});
 const statusOf = (o: SendOutcome) => ('response' in o ? o.response.status : o.error.code);
 
 describe('stale keep-alive connections (docs/delivery.md "Stale connections")', () => {

@@ -1,15 +1,31 @@
 import { execFileSync } from 'node:child_process';
 import { OUTCOMES, outcomeLabel as searchedLabel } from '@relay/contracts';
-import { BODY_FILTER_KINDS as LIB_FILTER_KINDS, CAPTCHA_PROVIDERS as LIB_CAPTCHA, FIELD_TYPES as LIB_FIELD_TYPES } from '@relay/endpoints';
+import {
+  BODY_FILTER_KINDS as LIB_FILTER_KINDS,
+  CAPTCHA_PROVIDERS as LIB_CAPTCHA,
+  FIELD_TYPES as LIB_FIELD_TYPES,
+} from '@relay/endpoints';
 import { curlLine, shellQuote } from '../../../services/management-api/dashboard/src/lib/curl';
 import { errorMap, fieldFor, pathWords } from '../../../services/management-api/dashboard/src/lib/fields';
 import { latencyPoints, quantile } from '../../../services/management-api/dashboard/src/lib/latency';
-import { appendPage, isRetrying, mergeNewest, outcomeLabel } from '../../../services/management-api/dashboard/src/lib/outcome';
+import {
+  appendPage,
+  isRetrying,
+  mergeNewest,
+  outcomeLabel,
+} from '../../../services/management-api/dashboard/src/lib/outcome';
 import { formatBytes, prettyPayload } from '../../../services/management-api/dashboard/src/lib/payload-view';
 import { abilitiesOf, roleTable } from '../../../services/management-api/dashboard/src/lib/roles';
 import { managementApiDocument } from '../../../services/management-api/src/openapi/document';
 import { API_KEY_ROLES, allows } from '../../../services/management-api/src/domain/roles';
-import { BODY_FILTER_KINDS, CAPTCHA_PROVIDERS, FIELD_TYPES, changedSettings, draftOf, settingsBody } from '../../../services/management-api/dashboard/src/lib/settings';
+import {
+  BODY_FILTER_KINDS,
+  CAPTCHA_PROVIDERS,
+  FIELD_TYPES,
+  changedSettings,
+  draftOf,
+  settingsBody,
+} from '../../../services/management-api/dashboard/src/lib/settings';
 import { fromLocalInput, toLocalInput } from '../../../services/management-api/dashboard/src/lib/time';
 
 /** The dashboard's pure parts: what the browser test cannot cover case by case. */
@@ -33,19 +49,40 @@ const endpoint = {
 
 describe('the curl line shown beside the ingest URL', () => {
   it('sends JSON with POST by default', () => {
-    expect(curlLine(endpoint)).toBe(`curl -i -X POST 'https://relay.example/relay/ep_1' -H 'content-type: application/json' --data-raw '{"hello":"relay"}'`);
+    expect(curlLine(endpoint)).toBe(
+      `curl -i -X POST 'https://relay.example/relay/ep_1' -H 'content-type: application/json' --data-raw '{"hello":"relay"}'`,
+    );
   });
 
   it('follows the payload format, method, required headers and auth (placeholders for secrets)', () => {
-    expect(curlLine({ ...endpoint, payload_format: 'form' })).toContain(`-H 'content-type: application/x-www-form-urlencoded' --data-raw 'hello=relay'`);
-    expect(curlLine({ ...endpoint, payload_format: 'query', methods: ['GET', 'POST'] })).toBe(`curl -i -X GET 'https://relay.example/relay/ep_1?hello=relay'`);
-    const b64 = curlLine({ ...endpoint, payload_format: 'query_base64_json', methods: ['GET'], query_param_name: 'p+q' });
-    expect(b64).toBe(`curl -i -X GET 'https://relay.example/relay/ep_1?p%2Bq=${encodeURIComponent(Buffer.from('{"hello":"relay"}').toString('base64'))}'`);
-    expect(curlLine({ ...endpoint, payload_format: 'none', methods: ['DELETE'] })).toBe(`curl -i -X DELETE 'https://relay.example/relay/ep_1'`);
+    expect(curlLine({ ...endpoint, payload_format: 'form' })).toContain(
+      `-H 'content-type: application/x-www-form-urlencoded' --data-raw 'hello=relay'`,
+    );
+    expect(curlLine({ ...endpoint, payload_format: 'query', methods: ['GET', 'POST'] })).toBe(
+      `curl -i -X GET 'https://relay.example/relay/ep_1?hello=relay'`,
+    );
+    const b64 = curlLine({
+      ...endpoint,
+      payload_format: 'query_base64_json',
+      methods: ['GET'],
+      query_param_name: 'p+q',
+    });
+    expect(b64).toBe(
+      `curl -i -X GET 'https://relay.example/relay/ep_1?p%2Bq=${encodeURIComponent(Buffer.from('{"hello":"relay"}').toString('base64'))}'`,
+    );
+    expect(curlLine({ ...endpoint, payload_format: 'none', methods: ['DELETE'] })).toBe(
+      `curl -i -X DELETE 'https://relay.example/relay/ep_1'`,
+    );
     expect(curlLine({ ...endpoint, inbound_auth: { type: 'BEARER' } })).toContain(`-H 'authorization: Bearer <token>'`);
-    expect(curlLine({ ...endpoint, inbound_auth: { type: 'API_KEY', header: 'X-Key' } })).toContain(`-H 'X-Key: <api key>'`);
-    expect(curlLine({ ...endpoint, inbound_auth: { type: 'BASIC', credentials: [{ username: 'svc' }] } })).toContain(`-u 'svc:<password>'`);
-    expect(curlLine({ ...endpoint, required_headers: [{ name: 'X-Tenant', value: 'acme' }, { name: 'X-Any' }] })).toContain(`-H 'X-Tenant: acme' -H 'X-Any: <value>'`);
+    expect(curlLine({ ...endpoint, inbound_auth: { type: 'API_KEY', header: 'X-Key' } })).toContain(
+      `-H 'X-Key: <api key>'`,
+    );
+    expect(curlLine({ ...endpoint, inbound_auth: { type: 'BASIC', credentials: [{ username: 'svc' }] } })).toContain(
+      `-u 'svc:<password>'`,
+    );
+    expect(
+      curlLine({ ...endpoint, required_headers: [{ name: 'X-Tenant', value: 'acme' }, { name: 'X-Any' }] }),
+    ).toContain(`-H 'X-Tenant: acme' -H 'X-Any: <value>'`);
   });
 
   it('quotes for the shell so a value comes through byte for byte', () => {
@@ -62,7 +99,12 @@ describe('API errors placed at form fields', () => {
     expect(fieldFor('inbound_auth.bearer.tokens[1]', known)).toBe('inbound_auth');
     expect(fieldFor('ip_access.allow[3]', known)).toBe('ip_access.allow');
     expect(fieldFor('(body)', known)).toBeNull();
-    expect(errorMap([{ field: 'name', message: 'a' }, { field: 'name', message: 'b' }]).get('name')).toEqual(['a', 'b']);
+    expect(
+      errorMap([
+        { field: 'name', message: 'a' },
+        { field: 'name', message: 'b' },
+      ]).get('name'),
+    ).toEqual(['a', 'b']);
   });
 });
 
@@ -79,25 +121,46 @@ describe('the settings form', () => {
     expect(changedSettings(stored, settingsBody(draft))).toEqual({});
     draft.rate_limit = '1200';
     draft.ip_allow = '203.0.113.0/24\n\n2001:db8::/32';
-    expect(changedSettings(stored, settingsBody(draft))).toEqual({ rate_limit_per_minute: 1200, ip_access: { allow: ['203.0.113.0/24', '2001:db8::/32'], deny: [] } });
+    expect(changedSettings(stored, settingsBody(draft))).toEqual({
+      rate_limit_per_minute: 1200,
+      ip_access: { allow: ['203.0.113.0/24', '2001:db8::/32'], deny: [] },
+    });
   });
 
   it('keeps a stored secret by its slot and sends a new one only when typed (write-only secrets)', () => {
     const stored = { ...endpoint, inbound_auth: { type: 'BEARER', tokens: [{ set: true, last4: 'WXYZ' }] } };
     const draft = draftOf(stored);
     expect(draft.auth.slots).toEqual([{ keep: 0, hint: '…WXYZ', value: '', username: '' }]);
-    draft.auth = { ...draft.auth, touched: true, slots: [...draft.auth.slots, { keep: null, hint: '', value: 'new-token', username: '' }] };
+    draft.auth = {
+      ...draft.auth,
+      touched: true,
+      slots: [...draft.auth.slots, { keep: null, hint: '', value: 'new-token', username: '' }],
+    };
     expect(settingsBody(draft).inbound_auth).toEqual({ type: 'BEARER', tokens: [{ keep: 0 }, 'new-token'] });
-    const basic = draftOf({ ...endpoint, inbound_auth: { type: 'BASIC', credentials: [{ username: 'svc', password: { set: true } }] } });
+    const basic = draftOf({
+      ...endpoint,
+      inbound_auth: { type: 'BASIC', credentials: [{ username: 'svc', password: { set: true } }] },
+    });
     basic.auth.touched = true;
-    expect(settingsBody(basic).inbound_auth).toEqual({ type: 'BASIC', credentials: [{ username: 'svc', password: { keep: 0 } }] });
+    expect(settingsBody(basic).inbound_auth).toEqual({
+      type: 'BASIC',
+      credentials: [{ username: 'svc', password: { keep: 0 } }],
+    });
   });
 
   it('removes a stored captcha with null and keeps its secret by slot', () => {
-    const stored = { ...endpoint, captcha: { provider: 'turnstile', secret: { set: true }, verify_url: 'https://x.example/v', field: 'tok' } };
+    const stored = {
+      ...endpoint,
+      captcha: { provider: 'turnstile', secret: { set: true }, verify_url: 'https://x.example/v', field: 'tok' },
+    };
     const draft = draftOf(stored);
     draft.captcha = { ...draft.captcha, field: 'token', touched: true };
-    expect(settingsBody(draft).captcha).toEqual({ provider: 'turnstile', secret: { keep: 0 }, verify_url: 'https://x.example/v', field: 'token' });
+    expect(settingsBody(draft).captcha).toEqual({
+      provider: 'turnstile',
+      secret: { keep: 0 },
+      verify_url: 'https://x.example/v',
+      field: 'token',
+    });
     draft.captcha = { ...draft.captcha, on: false };
     expect(settingsBody(draft).captcha).toBeNull();
   });
@@ -110,25 +173,39 @@ describe('the activity view', () => {
     for (const outcome of OUTCOMES) {
       for (const status of ['completed', 'pending', 'errors'] as const) {
         expect(outcomeLabel({ outcome, status, next_attempt_at: null })).toBe(searchedLabel(outcome, status));
-        expect(outcomeLabel({ outcome, status, next_attempt_at: '2030-01-01T00:00:00.000Z' })).toBe(searchedLabel(outcome, status, true));
+        expect(outcomeLabel({ outcome, status, next_attempt_at: '2030-01-01T00:00:00.000Z' })).toBe(
+          searchedLabel(outcome, status, true),
+        );
       }
     }
   });
 
   it('reads a pending row whose failed delivery waits for its next attempt as Retrying, not Pending (issue 25 item 5)', () => {
-    expect(outcomeLabel({ outcome: 'ACCEPTED', status: 'pending', next_attempt_at: '2030-01-01T00:00:00.000Z' })).toBe('Retrying (ACCEPTED)');
+    expect(outcomeLabel({ outcome: 'ACCEPTED', status: 'pending', next_attempt_at: '2030-01-01T00:00:00.000Z' })).toBe(
+      'Retrying (ACCEPTED)',
+    );
     expect(isRetrying({ status: 'pending', next_attempt_at: '2030-01-01T00:00:00.000Z' })).toBe(true);
     // a row never tried has no next attempt; one failed for good is Errors whatever else waits
     expect(isRetrying({ status: 'pending', next_attempt_at: null })).toBe(false);
-    expect(outcomeLabel({ outcome: 'ACCEPTED', status: 'errors', next_attempt_at: '2030-01-01T00:00:00.000Z' })).toBe('Delivery failed (ACCEPTED)');
+    expect(outcomeLabel({ outcome: 'ACCEPTED', status: 'errors', next_attempt_at: '2030-01-01T00:00:00.000Z' })).toBe(
+      'Delivery failed (ACCEPTED)',
+    );
   });
 
   it('labels outcomes as the spec does: label with code', () => {
-    expect(outcomeLabel({ outcome: 'ACCEPTED', status: 'completed', next_attempt_at: null })).toBe('Completed (ACCEPTED)');
+    expect(outcomeLabel({ outcome: 'ACCEPTED', status: 'completed', next_attempt_at: null })).toBe(
+      'Completed (ACCEPTED)',
+    );
     expect(outcomeLabel({ outcome: 'ACCEPTED', status: 'pending', next_attempt_at: null })).toBe('Pending (ACCEPTED)');
-    expect(outcomeLabel({ outcome: 'AUTH_FAILED', status: 'errors', next_attempt_at: null })).toBe('Auth Failed (AUTH_FAILED)');
-    expect(outcomeLabel({ outcome: 'IP_BLOCKED', status: 'errors', next_attempt_at: null })).toBe('IP Blocked (IP_BLOCKED)');
-    expect(outcomeLabel({ outcome: 'METHOD_NOT_ALLOWED', status: 'errors', next_attempt_at: null })).toBe('Method Not Allowed (METHOD_NOT_ALLOWED)');
+    expect(outcomeLabel({ outcome: 'AUTH_FAILED', status: 'errors', next_attempt_at: null })).toBe(
+      'Auth Failed (AUTH_FAILED)',
+    );
+    expect(outcomeLabel({ outcome: 'IP_BLOCKED', status: 'errors', next_attempt_at: null })).toBe(
+      'IP Blocked (IP_BLOCKED)',
+    );
+    expect(outcomeLabel({ outcome: 'METHOD_NOT_ALLOWED', status: 'errors', next_attempt_at: null })).toBe(
+      'Method Not Allowed (METHOD_NOT_ALLOWED)',
+    );
   });
 
   it('tails by merging the first page on top: new rows first, known rows updated in place', () => {
@@ -145,16 +222,51 @@ describe('the activity view', () => {
         id: 'evt_1',
         received_at: '2030-01-01T00:00:00.000Z',
         deliveries: [
-          { delivery_id: 'dlv_1_t1', target_id: 't1', state: 'delivered', started_at: '2030-01-01T00:00:00.000Z', attempts: [{ attempted_at: '2030-01-01T00:00:00.010Z', duration_ms: 5 }, { attempted_at: '2030-01-01T00:00:05.000Z', duration_ms: 20 }] },
-          { delivery_id: 'dlv_1_t2', target_id: 't2', state: 'retrying', started_at: '2030-01-01T00:00:00.000Z', attempts: [{ attempted_at: '2030-01-01T00:00:00.010Z', duration_ms: 5 }] },
+          {
+            delivery_id: 'dlv_1_t1',
+            target_id: 't1',
+            state: 'delivered',
+            started_at: '2030-01-01T00:00:00.000Z',
+            attempts: [
+              { attempted_at: '2030-01-01T00:00:00.010Z', duration_ms: 5 },
+              { attempted_at: '2030-01-01T00:00:05.000Z', duration_ms: 20 },
+            ],
+          },
+          {
+            delivery_id: 'dlv_1_t2',
+            target_id: 't2',
+            state: 'retrying',
+            started_at: '2030-01-01T00:00:00.000Z',
+            attempts: [{ attempted_at: '2030-01-01T00:00:00.010Z', duration_ms: 5 }],
+          },
           // resent a minute later: 30 ms from its resend, not a minute and 30 ms from the receipt
-          { delivery_id: 'dlv_1_t1_rX', target_id: 't1', state: 'delivered', started_at: '2030-01-01T00:01:00.000Z', attempts: [{ attempted_at: '2030-01-01T00:01:00.010Z', duration_ms: 20 }] },
+          {
+            delivery_id: 'dlv_1_t1_rX',
+            target_id: 't1',
+            state: 'delivered',
+            started_at: '2030-01-01T00:01:00.000Z',
+            attempts: [{ attempted_at: '2030-01-01T00:01:00.010Z', duration_ms: 20 }],
+          },
         ],
       },
     ]);
     expect(points).toEqual([
-      { at: Date.parse('2030-01-01T00:00:00.000Z'), ms: 5020, state: 'delivered', eventId: 'evt_1', targetId: 't1', deliveryId: 'dlv_1_t1' },
-      { at: Date.parse('2030-01-01T00:01:00.000Z'), ms: 30, state: 'delivered', eventId: 'evt_1', targetId: 't1', deliveryId: 'dlv_1_t1_rX' },
+      {
+        at: Date.parse('2030-01-01T00:00:00.000Z'),
+        ms: 5020,
+        state: 'delivered',
+        eventId: 'evt_1',
+        targetId: 't1',
+        deliveryId: 'dlv_1_t1',
+      },
+      {
+        at: Date.parse('2030-01-01T00:01:00.000Z'),
+        ms: 30,
+        state: 'delivered',
+        eventId: 'evt_1',
+        targetId: 't1',
+        deliveryId: 'dlv_1_t1_rX',
+      },
     ]);
     expect(quantile([5, 1, 3, 2, 4], 0.5)).toBe(3);
     expect(quantile([5, 1, 3, 2, 4], 0.95)).toBe(5);
@@ -168,7 +280,7 @@ describe('the activity view', () => {
   });
 });
 
-describe('roles, read from the API\'s own OpenAPI document (issue 27, item 4)', () => {
+describe("roles, read from the API's own OpenAPI document (issue 27, item 4)", () => {
   const table = roleTable(managementApiDocument as unknown as Parameters<typeof roleTable>[0]);
   const ops = [...table.keys()];
 
@@ -178,7 +290,10 @@ describe('roles, read from the API\'s own OpenAPI document (issue 27, item 4)', 
       const can = abilitiesOf(role, table);
       for (const op of ops) {
         const least = table.get(op);
-        expect([op, can.may(op)]).toEqual([op, least === null || least === undefined || allows(role, least as typeof role)]);
+        expect([op, can.may(op)]).toEqual([
+          op,
+          least === null || least === undefined || allows(role, least as typeof role),
+        ]);
       }
     }
   });
@@ -209,8 +324,12 @@ describe('a problem no control shows, in words', () => {
 
 describe('the payload views of a row (issue 27, item 1)', () => {
   it('indents JSON, one element a line for XML, none for other text or JSON that does not parse', () => {
-    expect(prettyPayload('{"order":42,"items":[1]}', 'application/json')).toBe('{\n  "order": 42,\n  "items": [\n    1\n  ]\n}');
-    expect(prettyPayload('<order><id>42</id><note/></order>', 'application/xml')).toBe('<order>\n  <id>42</id>\n  <note/>\n</order>');
+    expect(prettyPayload('{"order":42,"items":[1]}', 'application/json')).toBe(
+      '{\n  "order": 42,\n  "items": [\n    1\n  ]\n}',
+    );
+    expect(prettyPayload('<order><id>42</id><note/></order>', 'application/xml')).toBe(
+      '<order>\n  <id>42</id>\n  <note/>\n</order>',
+    );
     expect(prettyPayload('a=1&b=2', 'application/x-www-form-urlencoded')).toBeNull();
     expect(prettyPayload('{"order":', 'application/json')).toBeNull();
   });

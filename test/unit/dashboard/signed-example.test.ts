@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { HMAC_PRESETS, PRESET_SPECS, validateInboundAuth } from '@relay/endpoints';
 import type { HmacPresetName } from '@relay/endpoints';
 import { exampleRequest } from '../../../services/management-api/dashboard/src/lib/curl';
-import { canSignExample, signatureHeaders, signedCurlLine } from '../../../services/management-api/dashboard/src/lib/signed-example';
+import {
+  canSignExample,
+  signatureHeaders,
+  signedCurlLine,
+} from '../../../services/management-api/dashboard/src/lib/signed-example';
 import { verifyInbound } from '../../../services/ingest-gateway/src/domain/auth/verify';
 
 /**
@@ -47,7 +51,10 @@ test.each(signable)('%s: the gateway accepts the signed example, and not with an
   const asRequest = (headers: Array<[string, string]>) => ({
     method: sample.method,
     url: sample.url,
-    headers: { 'content-type': sample.body?.type ?? '', ...Object.fromEntries(headers.map(([k, v]) => [k.toLowerCase(), v])) },
+    headers: {
+      'content-type': sample.body?.type ?? '',
+      ...Object.fromEntries(headers.map(([k, v]) => [k.toLowerCase(), v])),
+    },
     rawBody: Buffer.from(sample.body?.body ?? ''),
   });
   const headers = await signatureHeaders(ep, secret, NOW);
@@ -57,6 +64,8 @@ test.each(signable)('%s: the gateway accepts the signed example, and not with an
 });
 
 test('the signed line is the plain curl line plus the signature headers', async () => {
-  const line = await signedCurlLine(endpointFor('github'), 'It\'s a Secret to Everybody', NOW);
-  expect(line).toMatch(/^curl -i -X POST 'https:\/\/relay\.example\/relay\/ep_1' -H 'x-hub-signature-256: sha256=[0-9a-f]{64}' -H 'x-github-delivery: example-[0-9a-f-]{36}' -H 'content-type: application\/json' --data-raw '\{"hello":"relay"\}'$/);
+  const line = await signedCurlLine(endpointFor('github'), "It's a Secret to Everybody", NOW);
+  expect(line).toMatch(
+    /^curl -i -X POST 'https:\/\/relay\.example\/relay\/ep_1' -H 'x-hub-signature-256: sha256=[0-9a-f]{64}' -H 'x-github-delivery: example-[0-9a-f-]{36}' -H 'content-type: application\/json' --data-raw '\{"hello":"relay"\}'$/,
+  );
 });

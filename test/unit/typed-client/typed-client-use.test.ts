@@ -28,7 +28,13 @@ function sourceFiles(dir: string): string[] {
 }
 
 function parse(file: string, text = readFileSync(path.join(ROOT, file), 'utf8')): ts.SourceFile {
-  return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  return ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
 }
 
 function nameOf(name: ts.PropertyName): string | undefined {
@@ -37,7 +43,10 @@ function nameOf(name: ts.PropertyName): string | undefined {
 
 /** The field names of a type literal or interface body. */
 function fieldsOf(members: ts.NodeArray<ts.TypeElement>): string[] {
-  return members.flatMap((m) => (ts.isPropertySignature(m) && m.name ? [nameOf(m.name) ?? ''] : [])).filter(Boolean).sort();
+  return members
+    .flatMap((m) => (ts.isPropertySignature(m) && m.name ? [nameOf(m.name) ?? ''] : []))
+    .filter(Boolean)
+    .sort();
 }
 
 /** The document's schemas by name, with their field names, and every type name the client exports. */
@@ -47,7 +56,8 @@ function clientTypes(): { names: Set<string>; shapes: Map<string, string> } {
   const shapes = new Map<string, string>();
   ts.forEachChild(schema, (node) => {
     if (!ts.isInterfaceDeclaration(node) || node.name.text !== 'components') return;
-    const schemas = node.members.find((m) => ts.isPropertySignature(m) && m.name && nameOf(m.name) === 'schemas') as ts.PropertySignature | undefined;
+    const schemas = node.members.find((m) => ts.isPropertySignature(m) && m.name && nameOf(m.name) === 'schemas') as
+      ts.PropertySignature | undefined;
     if (!schemas?.type || !ts.isTypeLiteralNode(schemas.type)) return;
     for (const m of schemas.type.members) {
       if (!ts.isPropertySignature(m) || !m.name) continue;
@@ -58,7 +68,11 @@ function clientTypes(): { names: Set<string>; shapes: Map<string, string> } {
     }
   });
   ts.forEachChild(parse('libs/client/src/index.ts'), (node) => {
-    if ((ts.isTypeAliasDeclaration(node) || ts.isInterfaceDeclaration(node)) && node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) names.add(node.name.text);
+    if (
+      (ts.isTypeAliasDeclaration(node) || ts.isInterfaceDeclaration(node)) &&
+      node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+    )
+      names.add(node.name.text);
   });
   return { names, shapes };
 }
@@ -74,7 +88,8 @@ function check(file: string, client: ReturnType<typeof clientTypes>, text?: stri
   const src = parse(file, text);
   const lines = src.text.split('\n');
   const found: Finding[] = [];
-  const at = (node: ts.Node, rule: Finding['rule'], what: string) => found.push({ file, line: src.getLineAndCharacterOfPosition(node.getStart(src)).line + 1, rule, what });
+  const at = (node: ts.Node, rule: Finding['rule'], what: string) =>
+    found.push({ file, line: src.getLineAndCharacterOfPosition(node.getStart(src)).line + 1, rule, what });
   const shape = (node: ts.Node, members: ts.NodeArray<ts.TypeElement>, label: string) => {
     const schema = client.shapes.get(fieldsOf(members).join(','));
     if (schema) at(node, 'shape', `${label} has exactly the fields of the client's ${schema}`);
@@ -82,7 +97,8 @@ function check(file: string, client: ReturnType<typeof clientTypes>, text?: stri
   /** the lines of the statement holding `node`, with the comment lines right above it */
   const commentedLines = (node: ts.Node): string[] => {
     let stmt: ts.Node = node;
-    while (stmt.parent && !ts.isSourceFile(stmt.parent) && !ts.isBlock(stmt.parent) && !ts.isClassElement(stmt)) stmt = stmt.parent;
+    while (stmt.parent && !ts.isSourceFile(stmt.parent) && !ts.isBlock(stmt.parent) && !ts.isClassElement(stmt))
+      stmt = stmt.parent;
     let first = src.getLineAndCharacterOfPosition(stmt.getStart(src)).line;
     const last = src.getLineAndCharacterOfPosition(node.getEnd()).line;
     while (first > 0 && /^\s*\/\//.test(lines[first - 1]!)) first -= 1;
@@ -97,10 +113,16 @@ function check(file: string, client: ReturnType<typeof clientTypes>, text?: stri
     if (ts.isAsExpression(node)) {
       if (ts.isTypeLiteralNode(node.type)) shape(node, node.type.members, '`as { … }`');
       const target = node.expression.getText(src);
-      if (node.type.kind === ts.SyntaxKind.AnyKeyword && /(\.body|\.data|\.json\(\))\)?$/.test(target)) at(node, 'as-any', `${target} as any`);
+      if (node.type.kind === ts.SyntaxKind.AnyKeyword && /(\.body|\.data|\.json\(\))\)?$/.test(target))
+        at(node, 'as-any', `${target} as any`);
     }
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && (node.expression.name.text === 'api' || node.expression.name.text === 'apiAs')) {
-      if (!commentedLines(node).some((l) => RAW_REASON.test(l))) at(node, 'raw', `${node.expression.getText(src)}(…) without a \`// raw:\` reason`);
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      (node.expression.name.text === 'api' || node.expression.name.text === 'apiAs')
+    ) {
+      if (!commentedLines(node).some((l) => RAW_REASON.test(l)))
+        at(node, 'raw', `${node.expression.getText(src)}(…) without a \`// raw:\` reason`);
     }
     ts.forEachChild(node, visit);
   };
@@ -112,7 +134,8 @@ describe('the typed client is what tests and the dashboard call the API with (do
   const client = clientTypes();
   const files = SCANNED.flatMap(sourceFiles);
   const findings = files.flatMap((f) => check(f, client));
-  const show = (rule: Finding['rule']) => findings.filter((f) => f.rule === rule).map((f) => `${f.file}:${f.line} ${f.what}`);
+  const show = (rule: Finding['rule']) =>
+    findings.filter((f) => f.rule === rule).map((f) => `${f.file}:${f.line} ${f.what}`);
 
   it('reads the client: the document has its schemas, the files are there', () => {
     expect(client.names.has('Endpoint')).toBe(true);

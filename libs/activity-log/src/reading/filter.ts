@@ -75,7 +75,11 @@ export function scopeOf(q: ActivityListQuery): Scope {
   if (q.sourceIp !== null) return ipScope(accountScope(q.account), q.sourceIp);
   const base = q.endpointId ? endpointScope(q.endpointId) : accountScope(q.account);
   // a text only an outcome label holds ("Media Type") can match rows with no reason or error
-  const group = isGroup(q.status) ? q.status : q.errorText !== null && !labelCanMatch(q.errorText.toLowerCase()) ? 'texts' : null;
+  const group = isGroup(q.status)
+    ? q.status
+    : q.errorText !== null && !labelCanMatch(q.errorText.toLowerCase())
+      ? 'texts'
+      : null;
   return group ? groupScope(base, group) : base;
 }
 

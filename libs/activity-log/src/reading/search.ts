@@ -22,7 +22,11 @@ const HOURS_AT_ONCE = 4;
  * documents and its rows; storage/keys.ts). The page ends at `limit` matches, its cursor at
  * the last candidate read, so the next call reads on from there.
  */
-export async function searchRows(log: LogCollections<ActivityDoc>, q: ActivityListQuery, listed: ListResult): Promise<{ entries: IndexEntry[]; next: Position | null }> {
+export async function searchRows(
+  log: LogCollections<ActivityDoc>,
+  q: ActivityListQuery,
+  listed: ListResult,
+): Promise<{ entries: IndexEntry[]; next: Position | null }> {
   const byHour = new Map<string, string[]>();
   for (const e of listed.entries) {
     const hour = log.hourOfRow(e.event_id, e.received_ms);
@@ -38,14 +42,18 @@ export async function searchRows(log: LogCollections<ActivityDoc>, q: ActivityLi
     }
     if (q.responseStatus !== null) {
       for (const [id, { row }] of await log.rowsWithLate(hour, ids)) {
-        statuses.set(id, Object.values(row.deliveries ?? {}).flatMap((d) => Object.values(d.attempts ?? {}).map((a) => a.status_code)));
+        statuses.set(
+          id,
+          Object.values(row.deliveries ?? {}).flatMap((d) => Object.values(d.attempts ?? {}).map((a) => a.status_code)),
+        );
       }
     }
   });
 
   const matches = (id: string): boolean => {
     if (q.payload !== null && !(payloads.has(id) && payloadMatches(q.payload, payloads.get(id)!))) return false;
-    if (q.responseStatus !== null && !(statuses.get(id) ?? []).some((code) => statusMatches(q.responseStatus!, code))) return false;
+    if (q.responseStatus !== null && !(statuses.get(id) ?? []).some((code) => statusMatches(q.responseStatus!, code)))
+      return false;
     return true;
   };
   const entries: IndexEntry[] = [];

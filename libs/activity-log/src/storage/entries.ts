@@ -41,7 +41,20 @@ export const ENTRY_TEXT_MAX = 300;
 const clip = (text: string | null): string | null => (text === null ? null : text.slice(0, ENTRY_TEXT_MAX));
 
 // the next attempt's time came last (2026-11-26): pages written before have no such element, read as null
-type EntryTuple = [string, number, string, string | null, string | null, string | null, string | null, StatusCode, string | null, number, number, (number | null)?];
+type EntryTuple = [
+  string,
+  number,
+  string,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  StatusCode,
+  string | null,
+  number,
+  number,
+  (number | null)?,
+];
 type ChangeTuple = [string, StatusCode, string | null, (number | null)?];
 
 /**
@@ -51,7 +64,20 @@ type ChangeTuple = [string, StatusCode, string | null, (number | null)?];
  */
 export function encodeEntries(entries: IndexEntry[]): string {
   return JSON.stringify(
-    entries.map((e): EntryTuple => [e.event_id, e.received_ms, e.endpoint_id, e.method, e.source_ip, e.outcome, clip(e.reason), TO_CODE[e.status], clip(e.last_error), e.target_count, (e.test ? FLAG_TEST : 0) | (e.aggregated ? FLAG_AGGREGATED : 0), e.retry_ms]),
+    entries.map((e): EntryTuple => [
+      e.event_id,
+      e.received_ms,
+      e.endpoint_id,
+      e.method,
+      e.source_ip,
+      e.outcome,
+      clip(e.reason),
+      TO_CODE[e.status],
+      clip(e.last_error),
+      e.target_count,
+      (e.test ? FLAG_TEST : 0) | (e.aggregated ? FLAG_AGGREGATED : 0),
+      e.retry_ms,
+    ]),
   );
 }
 
@@ -73,5 +99,12 @@ export function decodeEntries(text: string): IndexEntry[] {
   }));
 }
 
-export const encodeChanges = (changes: IndexChange[]): string => JSON.stringify(changes.map((c): ChangeTuple => [c.event_id, TO_CODE[c.status], clip(c.last_error), c.retry_ms]));
-export const decodeChanges = (text: string): IndexChange[] => (JSON.parse(text) as ChangeTuple[]).map((t) => ({ event_id: t[0], status: FROM_CODE[t[1]], last_error: t[2], retry_ms: t[3] ?? null }));
+export const encodeChanges = (changes: IndexChange[]): string =>
+  JSON.stringify(changes.map((c): ChangeTuple => [c.event_id, TO_CODE[c.status], clip(c.last_error), c.retry_ms]));
+export const decodeChanges = (text: string): IndexChange[] =>
+  (JSON.parse(text) as ChangeTuple[]).map((t) => ({
+    event_id: t[0],
+    status: FROM_CODE[t[1]],
+    last_error: t[2],
+    retry_ms: t[3] ?? null,
+  }));

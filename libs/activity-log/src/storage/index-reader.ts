@@ -128,7 +128,10 @@ export async function listIndexed(log: LogCollections<MergeableRow>, q: ListQuer
   async function walkHour(hour: string, recorded: RecordedCounts): Promise<void> {
     spend();
     const coll = open(hour, recorded);
-    const [count, changes] = await Promise.all([recorded.pages ?? q.counts.count(countKey(hour, 'p'), coll, (n) => pageId(q.scope, n)), readChanges(coll)]);
+    const [count, changes] = await Promise.all([
+      recorded.pages ?? q.counts.count(countKey(hour, 'p'), coll, (n) => pageId(q.scope, n)),
+      readChanges(coll),
+    ]);
     for (let p = firstOf(hour, count); p >= 0; p -= ahead, ahead = Math.min(PAGES_AHEAD, ahead * 2)) {
       spend();
       const numbers = Array.from({ length: Math.min(ahead, p + 1) }, (_, k) => p - k);
@@ -154,8 +157,13 @@ export async function listIndexed(log: LogCollections<MergeableRow>, q: ListQuer
     async function readChanges(c: KeyedCollection<IndexDoc>): Promise<Map<string, IndexChange>> {
       const map = new Map<string, IndexChange>();
       const n = recorded.changes ?? (await q.counts.count(countKey(hour, 'c'), c, (k) => changePageId(q.scope, k)));
-      const pages = await mapLimit(Array.from({ length: n }, (_, k) => k), 4, (k) => c.get(changePageId(q.scope, k)));
-      for (const page of pages) for (const change of page?.e ? decodeChanges(page.e) : []) map.set(change.event_id, change);
+      const pages = await mapLimit(
+        Array.from({ length: n }, (_, k) => k),
+        4,
+        (k) => c.get(changePageId(q.scope, k)),
+      );
+      for (const page of pages)
+        for (const change of page?.e ? decodeChanges(page.e) : []) map.set(change.event_id, change);
       return map;
     }
   }
@@ -172,7 +180,8 @@ export async function listIndexed(log: LogCollections<MergeableRow>, q: ListQuer
         const dir = dirs[i];
         for (const h of hoursOf(dir)) {
           const hourStart = days[i]! + h * HOUR_MS;
-          if (hourStart < upper && hourStart + HOUR_MS > q.fromMs) await walkHour(hourOf(hourStart), { pages: dir?.page_count?.[h], changes: dir?.change_count?.[h] });
+          if (hourStart < upper && hourStart + HOUR_MS > q.fromMs)
+            await walkHour(hourOf(hourStart), { pages: dir?.page_count?.[h], changes: dir?.change_count?.[h] });
         }
         scanned = { hour: hourOf(days[i]!), page: -1, index: 0 };
       }
@@ -200,7 +209,8 @@ interface RecordedCounts {
   changes?: number;
 }
 
-const samePosition = (a: Position, b: Position | null): boolean => b !== null && a.hour === b.hour && a.page === b.page && a.index === b.index;
+const samePosition = (a: Position, b: Position | null): boolean =>
+  b !== null && a.hour === b.hour && a.page === b.page && a.index === b.index;
 
 function withChange(entry: IndexEntry, change: IndexChange | undefined): IndexEntry {
   return change ? { ...entry, status: change.status, last_error: change.last_error, retry_ms: change.retry_ms } : entry;

@@ -150,11 +150,17 @@ export class IndexWriter {
   /** The first flush with entries still held (of the scopes of one activity partition, when given), or null when nothing is held. */
   heldSince(partition?: number): number | null {
     let first: number | null = null;
-    for (const h of this.held.values()) if ((partition === undefined || h.partition === partition) && (first === null || h.flush < first)) first = h.flush;
+    for (const h of this.held.values())
+      if ((partition === undefined || h.partition === partition) && (first === null || h.flush < first))
+        first = h.flush;
     return first;
   }
 
-  async write(entries: ScopedEntry[], changes: ScopedChange[], clock: FlushClock = { now: Date.now(), flush: 0 }): Promise<void> {
+  async write(
+    entries: ScopedEntry[],
+    changes: ScopedChange[],
+    clock: FlushClock = { now: Date.now(), flush: 0 },
+  ): Promise<void> {
     for (let k = 0; k < ACTIVITY_PARTITIONS; k++) {
       this.countingSince[k] ??= clock.now;
       this.recordsKnownSince[k] ??= clock.now;
@@ -173,7 +179,11 @@ export class IndexWriter {
       if (this.opts.waitMs <= 0 || isAccountScope(scope)) return null;
       const key = `${hour}|${scope}`;
       let h = this.held.get(key);
-      if (!h) this.held.set(key, (h = { hour, scope, partition, entries: [], changes: [], since: clock.now, flush: clock.flush }));
+      if (!h)
+        this.held.set(
+          key,
+          (h = { hour, scope, partition, entries: [], changes: [], since: clock.now, flush: clock.flush }),
+        );
       this.heldEntries += 1;
       added += 1;
       return h;
@@ -193,7 +203,10 @@ export class IndexWriter {
     // are written until what stays leaves room for another flush like this one: when rows spread
     // over more sparse scopes than the bound holds, each flush writes about the pages its own
     // entries make, instead of every held page at once every few flushes.
-    let over = this.heldEntries >= HELD_ENTRIES_MAX ? this.heldEntries - Math.max(HELD_ENTRIES_MAX / 2, HELD_ENTRIES_MAX - added) : 0;
+    let over =
+      this.heldEntries >= HELD_ENTRIES_MAX
+        ? this.heldEntries - Math.max(HELD_ENTRIES_MAX / 2, HELD_ENTRIES_MAX - added)
+        : 0;
     const due = [...this.held].filter(([, h]) => {
       const size = h.entries.length + h.changes.length;
       const age = clock.now - h.since;
@@ -201,7 +214,12 @@ export class IndexWriter {
         over -= size;
         return true;
       }
-      return all(h) || size >= this.opts.pageEntries || (age >= this.opts.waitMs && size >= PAGE_MIN_ENTRIES) || age >= this.opts.maxWaitMs;
+      return (
+        all(h) ||
+        size >= this.opts.pageEntries ||
+        (age >= this.opts.waitMs && size >= PAGE_MIN_ENTRIES) ||
+        age >= this.opts.maxWaitMs
+      );
     });
     for (const [, h] of due) {
       partitions.set(h.scope, h.partition);
@@ -210,8 +228,18 @@ export class IndexWriter {
     }
 
     for (const [hour, s] of byHour) {
-      const pages = [...s.pages].map(([scope, list]) => ({ scope, partition: partitions.get(scope)!, change: false, text: encodeEntries(list.sort((a, b) => a.received_ms - b.received_ms)) }));
-      const changed = [...s.changes].map(([scope, list]) => ({ scope, partition: partitions.get(scope)!, change: true, text: encodeChanges(list) }));
+      const pages = [...s.pages].map(([scope, list]) => ({
+        scope,
+        partition: partitions.get(scope)!,
+        change: false,
+        text: encodeEntries(list.sort((a, b) => a.received_ms - b.received_ms)),
+      }));
+      const changed = [...s.changes].map(([scope, list]) => ({
+        scope,
+        partition: partitions.get(scope)!,
+        change: true,
+        text: encodeChanges(list),
+      }));
       await this.register(hour, pages);
       await this.insertPages(hour, [...pages, ...changed], clock.now);
     }
@@ -266,7 +294,12 @@ export class IndexWriter {
       for (let h = Math.max(r.from, r.through + 1); h <= last; h++) {
         const hour = `${day}T${String(h).padStart(2, '0')}`;
         const id = `${hour}|${scope}`;
-        if (!due.has(id) && !this.recorded.has(counterKey(hour, scope, false)) && !this.next.has(counterKey(hour, scope, false)) && !this.next.has(counterKey(hour, scope, true))) {
+        if (
+          !due.has(id) &&
+          !this.recorded.has(counterKey(hour, scope, false)) &&
+          !this.next.has(counterKey(hour, scope, false)) &&
+          !this.next.has(counterKey(hour, scope, true))
+        ) {
           if (due.size >= most) {
             more = true;
             break registered;
@@ -282,7 +315,9 @@ export class IndexWriter {
       d.pages ??= zero ?? (await this.probe(d.hour, d.scope, false));
       d.changes ??= zero ?? (await this.probe(d.hour, d.scope, true));
     });
-    await this.raiseCounts(list.map((d) => ({ hour: d.hour, scope: d.scope, counts: { pages: d.pages!, changes: d.changes! } })));
+    await this.raiseCounts(
+      list.map((d) => ({ hour: d.hour, scope: d.scope, counts: { pages: d.pages!, changes: d.changes! } })),
+    );
     // only once written: a failed flush tries them again with the next
     if (!more) this.countsRecordedBelow = settled;
     if (this.recorded.size + 2 * list.length > COUNTERS_MAX) {
@@ -312,7 +347,9 @@ export class IndexWriter {
   }
 
   /** `$max` of scopes' page counts in their days' directories: one update command per day. */
-  private async raiseCounts(list: { hour: string; scope: Scope; counts: { pages?: number; changes?: number } }[]): Promise<void> {
+  private async raiseCounts(
+    list: { hour: string; scope: Scope; counts: { pages?: number; changes?: number } }[],
+  ): Promise<void> {
     const byDay = new Map<string, Map<Scope, Record<string, number>>>();
     for (const { hour, scope, counts } of list) {
       const dayKey = dayOf(startOf(hour));
@@ -321,12 +358,16 @@ export class IndexWriter {
       const fields = day.get(scope) ?? {};
       day.set(scope, fields);
       const raise = (field: string, n: number | undefined): void => {
-        if (n !== undefined) fields[`${field}.${hourOfDay(hour)}`] = Math.max(n, fields[`${field}.${hourOfDay(hour)}`] ?? 0);
+        if (n !== undefined)
+          fields[`${field}.${hourOfDay(hour)}`] = Math.max(n, fields[`${field}.${hourOfDay(hour)}`] ?? 0);
       };
       raise('page_count', counts.pages);
       raise('change_count', counts.changes);
     }
-    for (const [day, scopes] of byDay) await this.log.dir(day).update([...scopes].map(([scope, fields]) => ({ id: scope, update: { $max: fields }, upsert: true })));
+    for (const [day, scopes] of byDay)
+      await this.log
+        .dir(day)
+        .update([...scopes].map(([scope, fields]) => ({ id: scope, update: { $max: fields }, upsert: true })));
   }
 
   /**
@@ -334,23 +375,38 @@ export class IndexWriter {
    * and its memory is behind, or a flush failed after writing some pages) is never overwritten:
    * the count is probed again and the page goes after it.
    */
-  private async insertPages(hour: string, pages: { scope: Scope; partition: number; change: boolean; text: string }[], now: number): Promise<void> {
+  private async insertPages(
+    hour: string,
+    pages: { scope: Scope; partition: number; change: boolean; text: string }[],
+    now: number,
+  ): Promise<void> {
     let pending = pages;
     for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt === 3) throw new Error(`activity index pages of ${hour} kept colliding; is a second writer running on this store?`);
+      if (attempt === 3)
+        throw new Error(`activity index pages of ${hour} kept colliding; is a second writer running on this store?`);
       const numbers = await mapLimit(pending, 8, (p) => this.take(hour, p.scope, p.partition, p.change));
       // where the directory may hold a count already, it is raised before the page goes in, so
       // that a count a reader takes is never short of a page (a count ahead of a page that never
       // came — the writer died in between — reads as an empty page)
-      const raise = pending.flatMap((p, i) => (this.mayBeRecorded(hour, p.scope, p.partition, p.change, now) ? [{ hour, scope: p.scope, counts: p.change ? { changes: numbers[i]! + 1 } : { pages: numbers[i]! + 1 } }] : []));
+      const raise = pending.flatMap((p, i) =>
+        this.mayBeRecorded(hour, p.scope, p.partition, p.change, now)
+          ? [{ hour, scope: p.scope, counts: p.change ? { changes: numbers[i]! + 1 } : { pages: numbers[i]! + 1 } }]
+          : [],
+      );
       if (raise.length > 0) await this.raiseCounts(raise);
-      const docs: IndexDoc[] = pending.map((p, i) => ({ _id: p.change ? changePageId(p.scope, numbers[i]!) : pageId(p.scope, numbers[i]!), e: p.text }));
+      const docs: IndexDoc[] = pending.map((p, i) => ({
+        _id: p.change ? changePageId(p.scope, numbers[i]!) : pageId(p.scope, numbers[i]!),
+        e: p.text,
+      }));
       const inserted = await this.log.index(hour).insertNew(docs);
       const taken = new Set(inserted);
       pending = pending.filter((_, i) => taken.has(docs[i]!._id));
       // the store is ahead of this writer's count: probed, and the page goes after it
       await mapLimit(pending, 8, async (p) => {
-        this.next.set(counterKey(hour, p.scope, p.change), { n: await this.probe(hour, p.scope, p.change), partition: p.partition });
+        this.next.set(counterKey(hour, p.scope, p.change), {
+          n: await this.probe(hour, p.scope, p.change),
+          partition: p.partition,
+        });
       });
     }
   }
@@ -424,12 +480,20 @@ export class IndexWriter {
     if (fresh.length === 0) return;
     const dir = this.log.dir(day);
     const there = await dir.insertNew(fresh.map((scope) => ({ _id: scope, from: h })));
-    const docs = new Map((await mapLimit(there, 8, (scope) => dir.get(scope))).flatMap((d) => (d ? [[d._id, d] as const] : [])));
+    const docs = new Map(
+      (await mapLimit(there, 8, (scope) => dir.get(scope))).flatMap((d) => (d ? [[d._id, d] as const] : [])),
+    );
     for (const d of docs.values()) this.noteRecorded(day, d);
     const behind = there.filter((scope) => !((docs.get(scope)?.from ?? 24) <= h));
-    if (behind.length > 0) await dir.update(behind.map((scope) => ({ id: scope, update: { $min: { from: h } }, upsert: true })));
+    if (behind.length > 0)
+      await dir.update(behind.map((scope) => ({ id: scope, update: { $min: { from: h } }, upsert: true })));
     if (this.registered.size + fresh.length > COUNTERS_MAX) this.registered.clear();
-    for (const scope of fresh) this.registered.set(`${day}|${scope}`, { from: Math.min(docs.get(scope)?.from ?? h, h), through: -1, partition: partitionOf.get(scope)! });
+    for (const scope of fresh)
+      this.registered.set(`${day}|${scope}`, {
+        from: Math.min(docs.get(scope)?.from ?? h, h),
+        through: -1,
+        partition: partitionOf.get(scope)!,
+      });
   }
 
   /** The hours of a directory document whose page and change counts are both recorded, as `recorded` (within its bound). */

@@ -1,4 +1,13 @@
-export { GROUP_SCOPES, IP_BUCKETS, accountScope, endpointScope, groupScope, hourOf, ipScope, scopesOfRow } from './keys';
+export {
+  GROUP_SCOPES,
+  IP_BUCKETS,
+  accountScope,
+  endpointScope,
+  groupScope,
+  hourOf,
+  ipScope,
+  scopesOfRow,
+} from './keys';
 export type { GroupScope, Scope } from './keys';
 export type { IndexChange, IndexEntry } from './entries';
 export { LogCollections, decodeRow, lateAttemptId, payloadId } from './log';

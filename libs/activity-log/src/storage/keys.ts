@@ -80,7 +80,10 @@ function inGroup(row: Listed, group: GroupScope): boolean {
  */
 export function scopesOfRow(row: Listed): Scope[] {
   const groups = GROUP_SCOPES.filter((g) => inGroup(row, g));
-  const scopes = [accountScope(row.account_id), endpointScope(row.endpoint_id)].flatMap((s) => [s, ...groups.map((g) => groupScope(s, g))]);
+  const scopes = [accountScope(row.account_id), endpointScope(row.endpoint_id)].flatMap((s) => [
+    s,
+    ...groups.map((g) => groupScope(s, g)),
+  ]);
   if (row.source_ip) scopes.push(ipScope(accountScope(row.account_id), row.source_ip));
   return scopes;
 }

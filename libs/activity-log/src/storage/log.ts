@@ -62,7 +62,16 @@ export interface MergeableRow {
   _id: string;
   status: StatusGroup;
   last_error: string | null;
-  deliveries: Record<string, { delivery_id: string; target_id: string; target_kind: string; state: StoredAttempt['state']; attempts: Record<string, Omit<StoredAttempt, 'delivery_id' | 'target_id' | 'target_kind'>> }>;
+  deliveries: Record<
+    string,
+    {
+      delivery_id: string;
+      target_id: string;
+      target_kind: string;
+      state: StoredAttempt['state'];
+      attempts: Record<string, Omit<StoredAttempt, 'delivery_id' | 'target_id' | 'target_kind'>>;
+    }
+  >;
 }
 
 /** Collections kept open; past this the oldest handles are dropped (they are cheap to remake). */
@@ -165,7 +174,8 @@ export class LogCollections<Row extends MergeableRow> {
       });
     }
     const out = new Map<string, { row: Row; late: number }>();
-    for (const [id, { row, late }] of found) out.set(id, { row: late.length ? mergeAttempts(row, late) : row, late: late.length });
+    for (const [id, { row, late }] of found)
+      out.set(id, { row: late.length ? mergeAttempts(row, late) : row, late: late.length });
     return out;
   }
 
@@ -200,7 +210,11 @@ export class LogCollections<Row extends MergeableRow> {
 
 /** A late attempt as stored (its times may come back as text) with its times as dates. */
 function storedLate(a: StoredAttempt): StoredAttempt {
-  return { ...a, attempted_at: new Date(a.attempted_at), next_attempt_at: a.next_attempt_at ? new Date(a.next_attempt_at) : null };
+  return {
+    ...a,
+    attempted_at: new Date(a.attempted_at),
+    next_attempt_at: a.next_attempt_at ? new Date(a.next_attempt_at) : null,
+  };
 }
 
 /**
@@ -243,7 +257,10 @@ export function decodeRow<R>(doc: R | null): R | null {
   }
   const d = row.deliveries;
   if (d === undefined) return row as R;
-  const deliveries = (typeof d === 'string' ? JSON.parse(d) : d) as Record<string, { attempts: Record<string, { attempted_at: string | Date; next_attempt_at: string | Date | null }> }>;
+  const deliveries = (typeof d === 'string' ? JSON.parse(d) : d) as Record<
+    string,
+    { attempts: Record<string, { attempted_at: string | Date; next_attempt_at: string | Date | null }> }
+  >;
   for (const delivery of Object.values(deliveries)) {
     for (const a of Object.values(delivery.attempts ?? {})) {
       a.attempted_at = new Date(a.attempted_at);

@@ -5,7 +5,11 @@ import type { KeyedCollection } from '@relay/store';
  * counter would be an update per flush; FerretDB's updates cost 100+ ms). The count is found by
  * probing `_id`s: doubling until a page is missing, then halving back — about 2·log2(n) reads.
  */
-export async function countPages(coll: KeyedCollection<{ _id: string }>, idOf: (n: number) => string, atLeast = 0): Promise<number> {
+export async function countPages(
+  coll: KeyedCollection<{ _id: string }>,
+  idOf: (n: number) => string,
+  atLeast = 0,
+): Promise<number> {
   if (atLeast === 0 && !(await coll.get(idOf(0)))) return 0;
   let present = Math.max(0, atLeast - 1);
   let step = 1;

@@ -12,7 +12,11 @@ export interface SweepResult {
  * `retentionMs` + 1 hour. The cost is one metadata read plus one drop per expired partition,
  * whatever is kept.
  */
-export async function sweepExpired(log: LogCollections<MergeableRow>, now: number, retentionMs: number): Promise<SweepResult> {
+export async function sweepExpired(
+  log: LogCollections<MergeableRow>,
+  now: number,
+  retentionMs: number,
+): Promise<SweepResult> {
   const cutHour = hourOf(now - retentionMs); // hours strictly before this one expire
   const cutDay = dayOf(now - retentionMs - DAY_MS); // a directory outlives its last hour by a day
   const dropped: string[] = [];

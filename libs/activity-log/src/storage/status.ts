@@ -78,7 +78,8 @@ interface ErrorLike extends DeliveryLike {
 export function lastError(deliveries: Record<string, ErrorLike> | undefined): string | null {
   let latest: { error: string | null; attempted_at: Date } | null = null;
   for (const d of currentDeliveries(deliveries)) {
-    for (const a of Object.values(d.attempts ?? {})) if (a.error && (!latest || a.attempted_at > latest.attempted_at)) latest = a;
+    for (const a of Object.values(d.attempts ?? {}))
+      if (a.error && (!latest || a.attempted_at > latest.attempted_at)) latest = a;
   }
   return latest?.error ?? null;
 }
@@ -107,7 +108,13 @@ export function nextAttemptMs(deliveries: Record<string, RetryLike> | null | und
 /** One attempt with the delivery it belongs to: what a late-attempt document holds. */
 export type StoredAttempt = DeliveryAttemptRecord & Pick<DeliveryRecord, 'delivery_id' | 'target_id' | 'target_kind'>;
 
-type StoredDelivery = { delivery_id: string; target_id: string; target_kind: string; state: AttemptLike['state']; attempts: Record<string, Omit<StoredAttempt, 'delivery_id' | 'target_id' | 'target_kind'>> };
+type StoredDelivery = {
+  delivery_id: string;
+  target_id: string;
+  target_kind: string;
+  state: AttemptLike['state'];
+  attempts: Record<string, Omit<StoredAttempt, 'delivery_id' | 'target_id' | 'target_kind'>>;
+};
 
 interface MergeableRow {
   outcome?: string | null;

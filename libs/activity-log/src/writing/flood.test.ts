@@ -3,7 +3,18 @@ import type { ActivityRequestV1 } from '@relay/contracts';
 import { FloodFolder } from './flood';
 
 const reject = (over: Partial<ActivityRequestV1> = {}): ActivityRequestV1 => ({
-  type: ACTIVITY_REQUEST_V1, event_id: 'evt', account_id: 'a', endpoint_id: 'e', received_at: '2026-11-23T05:00:10.000Z', method: 'POST', source_ip: '1.2.3.4', outcome: 'AUTH_FAILED', reason: 'invalid token', target_count: 0, test: false, ...over,
+  type: ACTIVITY_REQUEST_V1,
+  event_id: 'evt',
+  account_id: 'a',
+  endpoint_id: 'e',
+  received_at: '2026-11-23T05:00:10.000Z',
+  method: 'POST',
+  source_ip: '1.2.3.4',
+  outcome: 'AUTH_FAILED',
+  reason: 'invalid token',
+  target_count: 0,
+  test: false,
+  ...over,
 });
 
 describe('aggregated rows: floods of identical rejections (spec: source IP shown for rows that are not aggregated)', () => {
@@ -29,7 +40,8 @@ describe('aggregated rows: floods of identical rejections (spec: source IP shown
 
   it('never folds accepted requests', () => {
     const f = new FloodFolder(0 + 1);
-    for (let i = 0; i < 5; i++) expect(f.fold(reject({ outcome: 'ACCEPTED', reason: null, target_count: 1 }))).toBeNull();
+    for (let i = 0; i < 5; i++)
+      expect(f.fold(reject({ outcome: 'ACCEPTED', reason: null, target_count: 1 }))).toBeNull();
   });
 
   it('remembers two minutes only: a straggler from an older minute keeps its own row', () => {
@@ -47,7 +59,11 @@ describe('aggregated rows: floods of identical rejections (spec: source IP shown
 
   it('never folds delivery_queue_unavailable: a 503 may be delivered anyway, and its attempts need the row', () => {
     const f = new FloodFolder(1);
-    const dqu = { outcome: 'DELIVERY_QUEUE_UNAVAILABLE', reason: 'delivery queue unavailable', target_count: 1 } as const;
+    const dqu = {
+      outcome: 'DELIVERY_QUEUE_UNAVAILABLE',
+      reason: 'delivery queue unavailable',
+      target_count: 1,
+    } as const;
     expect(Array.from({ length: 5 }, () => f.fold(reject(dqu)))).toEqual([null, null, null, null, null]);
   });
 });

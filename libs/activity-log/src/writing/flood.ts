@@ -65,7 +65,8 @@ export class FloodFolder {
 }
 
 const minuteMs = (minute: string): number => Date.parse(`${minute}:00.000Z`);
-const nextMinute = (minute: string): string => (minute ? new Date(minuteMs(minute) + 60_000).toISOString().slice(0, 16) : '');
+const nextMinute = (minute: string): string =>
+  minute ? new Date(minuteMs(minute) + 60_000).toISOString().slice(0, 16) : '';
 
 function previousMinute(minute: string): string {
   return new Date(minuteMs(minute) - 60_000).toISOString().slice(0, 16);

@@ -3,7 +3,14 @@ import { LRUCache } from '@relay/cache';
 import { activityPartitionOf, timedId } from '@relay/contracts';
 import type { StoredPayloadV1 } from '@relay/contracts';
 import { IndexWriter, hourOf, lateAttemptId, nextAttemptMs, payloadId, scopesOfRow } from '../storage/internal';
-import type { FlushClock, LateAttemptDoc, LogCollections, PayloadDoc, ScopedChange, ScopedEntry } from '../storage/internal';
+import type {
+  FlushClock,
+  LateAttemptDoc,
+  LogCollections,
+  PayloadDoc,
+  ScopedChange,
+  ScopedEntry,
+} from '../storage/internal';
 import type { Fold } from './flood';
 import type { EventGroup } from './hold';
 import { applyMessages, changeOf, entryOf, requestFields, storedAttempt } from './row';
@@ -63,7 +70,6 @@ export interface ActivityWriterOptions {
   indexPageEntries?: number;
 }
 
-
 /**
  * Writes one flush into the hourly partitions (storage/keys.ts), by `_id` only:
  * 1. rows whose request is in the flush are inserted whole, their held attempts merged in —
@@ -85,7 +91,11 @@ export interface ActivityWriterOptions {
  */
 export function createActivityWriter(log: LogCollections<RowDoc>, opts: ActivityWriterOptions = {}): ActivityWriter {
   const waitMs = opts.indexWaitMs ?? 0;
-  const index = new IndexWriter(log, { waitMs, maxWaitMs: Math.max(waitMs, opts.indexMaxWaitMs ?? waitMs), pageEntries: opts.indexPageEntries ?? 500 });
+  const index = new IndexWriter(log, {
+    waitMs,
+    maxWaitMs: Math.max(waitMs, opts.indexMaxWaitMs ?? waitMs),
+    pageEntries: opts.indexPageEntries ?? 500,
+  });
   const partitionOf = (row: { _id: string; received_at: Date }) => log.hourOfRow(row._id, row.received_at.getTime());
   const recent = new LRUCache<string, { row: RowDoc; late: number }>({ max: RECENT_ROWS });
 
@@ -97,7 +107,9 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
     resync: (now, partition) => {
       index.resync(now, partition);
       // rows of the partition's accounts may have changed under another writer; the others did not
-      const gone = [...recent.entries()].flatMap(([id, known]) => (activityPartitionOf(known.row.account_id) === partition ? [id] : []));
+      const gone = [...recent.entries()].flatMap(([id, known]) =>
+        activityPartitionOf(known.row.account_id) === partition ? [id] : [],
+      );
       for (const id of gone) recent.delete(id);
     },
     heldSince: (partition) => index.heldSince(partition),
@@ -116,17 +128,27 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
         const was = new Set(scopesOfRow(before));
         const now = scopesOfRow(after);
         const partition = activityPartitionOf(after.account_id);
-        for (const scope of new Set([...was, ...now])) if (was.has(scope)) changes.push({ scope, hour, partition, change: changeOf(after) });
-        place(after, now.filter((s) => !was.has(s)));
+        for (const scope of new Set([...was, ...now]))
+          if (was.has(scope)) changes.push({ scope, hour, partition, change: changeOf(after) });
+        place(
+          after,
+          now.filter((s) => !was.has(s)),
+        );
       };
 
       // Payloads first: a row that shows up in the log can be resent at once when its payload
       // came in the same flush (a reader between the two inserts would otherwise see the row
       // and no payload). One insert per hour; one already there (a redelivered message) stays.
-      for (const [hour, list] of groupBy(batch.payloads ?? [], (p) => log.hourOfRow(p.event_id, Date.parse(p.received_at)))) await log.payloads(hour).insertNew(list.map(payloadDoc));
-      const fresh = batch.events.filter((e) => e.request !== null).map((e) => applyMessages(e.event_id, null, e.request, e.attempts));
+      for (const [hour, list] of groupBy(batch.payloads ?? [], (p) =>
+        log.hourOfRow(p.event_id, Date.parse(p.received_at)),
+      ))
+        await log.payloads(hour).insertNew(list.map(payloadDoc));
+      const fresh = batch.events
+        .filter((e) => e.request !== null)
+        .map((e) => applyMessages(e.event_id, null, e.request, e.attempts));
       const existing = new Set<string>();
-      for (const [hour, rows] of groupBy(fresh, partitionOf)) for (const id of await log.rows(hour).insertNew(rows)) existing.add(id);
+      for (const [hour, rows] of groupBy(fresh, partitionOf))
+        for (const id of await log.rows(hour).insertNew(rows)) existing.add(id);
       for (const row of fresh) if (!existing.has(row._id)) place(row);
 
       for (const row of fresh) if (!existing.has(row._id)) recent.set(row._id, { row, late: 0 });
@@ -136,14 +158,19 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
       let settled = 0;
       let created = 0;
       let unchanged = 0;
-      const hourOfMerge = (e: (typeof merges)[number]) => log.hourOfRow(e.event_id, Date.parse(e.request?.received_at ?? e.attempts[0]!.attempted_at));
+      const hourOfMerge = (e: (typeof merges)[number]) =>
+        log.hourOfRow(e.event_id, Date.parse(e.request?.received_at ?? e.attempts[0]!.attempted_at));
       // the rows not remembered, read together: a few queries per hour, not one read per row
       const read = new Map<string, { row: RowDoc; late: number }>();
       for (const [hour, list] of groupBy(
         merges.filter((e) => !recent.get(e.event_id)),
         hourOfMerge,
       )) {
-        for (const [id, known] of await log.rowsWithLate(hour, list.map((e) => e.event_id))) read.set(id, known);
+        for (const [id, known] of await log.rowsWithLate(
+          hour,
+          list.map((e) => e.event_id),
+        ))
+          read.set(id, known);
       }
       // one at a time: FerretDB's SQLite backend takes one writer per database (SQLITE_BUSY)
       for (const e of merges) {
@@ -159,7 +186,8 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
           // and change are written again (a list call shows a row once, at its newest entry).
           if (!remembered) {
             if (e.request) place(after);
-            for (const scope of scopesOfRow(after)) changes.push({ scope, hour, partition: activityPartitionOf(after.account_id), change: changeOf(after) });
+            for (const scope of scopesOfRow(after))
+              changes.push({ scope, hour, partition: activityPartitionOf(after.account_id), change: changeOf(after) });
           }
           recent.set(e.event_id, known);
           unchanged += 1;
@@ -168,23 +196,35 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
         if (known && e.request === null) {
           // late attempts (retries, or first attempts past the hold): inserted beside the row,
           // never an update of it — FerretDB scans a collection twice for each update
-          e.attempts.forEach((a, i) => lateDocs.push({ hour, doc: { _id: lateAttemptId(e.event_id, known.late + i), attempt: storedAttempt(a) } }));
+          e.attempts.forEach((a, i) =>
+            lateDocs.push({ hour, doc: { _id: lateAttemptId(e.event_id, known.late + i), attempt: storedAttempt(a) } }),
+          );
           recent.set(e.event_id, { row: after, late: known.late + e.attempts.length });
           settled += 1;
           // a retry that failed again moves the next attempt's time too, which the list shows
-          if (after.status !== before!.status || after.last_error !== before!.last_error || nextAttemptMs(after.deliveries) !== nextAttemptMs(before!.deliveries)) moved(before!, after, hour);
+          if (
+            after.status !== before!.status ||
+            after.last_error !== before!.last_error ||
+            nextAttemptMs(after.deliveries) !== nextAttemptMs(before!.deliveries)
+          )
+            moved(before!, after, hour);
           continue;
         }
         // a request (late, or redelivered) or a row's first message: the row gets an entry; the
         // list shows the newest entry of a row. Where the row was listed before, a change too:
         // in a group it left there is no newer entry, and an older change must not win.
         place(after);
-        if (before) for (const scope of scopesOfRow(before)) changes.push({ scope, hour, partition: activityPartitionOf(after.account_id), change: changeOf(after) });
+        if (before)
+          for (const scope of scopesOfRow(before))
+            changes.push({ scope, hour, partition: activityPartitionOf(after.account_id), change: changeOf(after) });
         const rows = log.rows(hour);
         if (!known) {
           created += 1;
           const dup = await rows.insertNew([after]);
-          if (dup.length > 0) throw new Error(`activity row ${e.event_id} appeared during a flush; is a second writer running on this store?`);
+          if (dup.length > 0)
+            throw new Error(
+              `activity row ${e.event_id} appeared during a flush; is a second writer running on this store?`,
+            );
         } else {
           const { _id, ...fields } = after;
           await rows.update([{ id: _id, update: { $set: fields } }]);
@@ -192,7 +232,9 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
         recent.set(e.event_id, { row: after, late: known?.late ?? 0 });
       }
       for (const [hour, docs] of groupBy(lateDocs, (d) => d.hour)) {
-        await (log.rows(hour) as unknown as { insertNew(d: LateAttemptDoc[]): Promise<string[]> }).insertNew(docs.map((d) => d.doc));
+        await (log.rows(hour) as unknown as { insertNew(d: LateAttemptDoc[]): Promise<string[]> }).insertNew(
+          docs.map((d) => d.doc),
+        );
       }
 
       for (const f of groupFolds(batch.folds)) {
@@ -204,7 +246,14 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
             id,
             upsert: true,
             update: {
-              $setOnInsert: { ...fields, received_at: minute, target_count: 0, status: 'errors', last_error: null, deliveries: {} },
+              $setOnInsert: {
+                ...fields,
+                received_at: minute,
+                target_count: 0,
+                status: 'errors',
+                last_error: null,
+                deliveries: {},
+              },
               $inc: { 'aggregate.count': f.count },
               $min: { 'aggregate.first_seen': f.first_seen },
               $max: { 'aggregate.last_seen': f.last_seen },
@@ -212,12 +261,28 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
           },
         ]);
         if (!f.first) continue;
-        const row = { _id: id, ...fields, received_at: minute, source_ip: null, target_count: 0, status: 'errors' as const, last_error: null, aggregate: { count: f.count, first_seen: f.first_seen, last_seen: f.last_seen }, deliveries: {} };
+        const row = {
+          _id: id,
+          ...fields,
+          received_at: minute,
+          source_ip: null,
+          target_count: 0,
+          status: 'errors' as const,
+          last_error: null,
+          aggregate: { count: f.count, first_seen: f.first_seen, last_seen: f.last_seen },
+          deliveries: {},
+        };
         place(row as RowDoc);
       }
 
       await index.write(entries, changes, clock);
-      return { payloads: batch.payloads?.length ?? 0, inserted: fresh.length - existing.size + created, updated: merges.length - settled - created - unchanged, late: lateDocs.length, aggregated: batch.folds.length };
+      return {
+        payloads: batch.payloads?.length ?? 0,
+        inserted: fresh.length - existing.size + created,
+        updated: merges.length - settled - created - unchanged,
+        late: lateDocs.length,
+        aggregated: batch.folds.length,
+      };
     },
   };
 }
@@ -257,7 +322,14 @@ function groupFolds(folds: Fold[]): FoldGroup[] {
     const at = new Date(f.request.received_at);
     const g = groups.get(f.digest);
     if (!g) {
-      groups.set(f.digest, { digest: f.digest, request: f.request, first: f.first, count: 1, first_seen: at, last_seen: at });
+      groups.set(f.digest, {
+        digest: f.digest,
+        request: f.request,
+        first: f.first,
+        count: 1,
+        first_seen: at,
+        last_seen: at,
+      });
       continue;
     }
     g.count += 1;

@@ -3,10 +3,33 @@ import type { ActivityAttemptV1, ActivityRequestV1 } from '@relay/contracts';
 import { Holding } from './hold';
 
 const req = (id: string, targets: number, outcome: ActivityRequestV1['outcome'] = 'ACCEPTED'): ActivityRequestV1 => ({
-  type: ACTIVITY_REQUEST_V1, event_id: id, account_id: 'a', endpoint_id: 'e', received_at: '2026-11-23T05:00:00.000Z', method: 'POST', source_ip: '1.2.3.4', outcome, reason: null, target_count: targets, test: false,
+  type: ACTIVITY_REQUEST_V1,
+  event_id: id,
+  account_id: 'a',
+  endpoint_id: 'e',
+  received_at: '2026-11-23T05:00:00.000Z',
+  method: 'POST',
+  source_ip: '1.2.3.4',
+  outcome,
+  reason: null,
+  target_count: targets,
+  test: false,
 });
 const att = (id: string, target: string, attempt = 1): ActivityAttemptV1 => ({
-  type: ACTIVITY_ATTEMPT_V1, event_id: id, delivery_id: `d_${id}_${target}`, account_id: 'a', endpoint_id: 'e', target_id: target, target_kind: 'webhook', attempt, attempted_at: '2026-11-23T05:00:01.000Z', state: 'delivered', status_code: 200, duration_ms: 1, error: null, next_attempt_at: null,
+  type: ACTIVITY_ATTEMPT_V1,
+  event_id: id,
+  delivery_id: `d_${id}_${target}`,
+  account_id: 'a',
+  endpoint_id: 'e',
+  target_id: target,
+  target_kind: 'webhook',
+  attempt,
+  attempted_at: '2026-11-23T05:00:01.000Z',
+  state: 'delivered',
+  status_code: 200,
+  duration_ms: 1,
+  error: null,
+  next_attempt_at: null,
 });
 
 describe('holding a request row for its first attempts ("fewer writes per event")', () => {
@@ -61,7 +84,10 @@ describe('holding a request row for its first attempts ("fewer writes per event"
 
   it("never holds a resend's first attempt: its row was written long before, nothing will join it", () => {
     const h = new Holding<number>(1000, 10);
-    const resent = { ...att('evt_01m83e0000aaaaaaaaaaaaaaaa', 't1'), delivery_id: resendDeliveryId('evt_01m83e0000aaaaaaaaaaaaaaaa', 'tg_t1', resendTag(0)) };
+    const resent = {
+      ...att('evt_01m83e0000aaaaaaaaaaaaaaaa', 't1'),
+      delivery_id: resendDeliveryId('evt_01m83e0000aaaaaaaaaaaaaaaa', 'tg_t1', resendTag(0)),
+    };
     expect(h.add(resent, 1, 0).map((g) => g.tokens)).toEqual([[1]]);
     expect(h.size).toBe(0);
   });

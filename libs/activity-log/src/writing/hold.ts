@@ -72,9 +72,17 @@ export class Holding<T> {
     // it waits for the row like a row waits for it; written alone, the row would need an
     // update when the request came (two collection scans on FerretDB). A resend's first attempt
     // is not held: its row was written long ago, nothing will join it.
-    const attemptFirst = message.type === 'relay.activity.attempt.v1' && message.attempt === 1 && deliveryOrderOf(message.delivery_id) === '';
-    if (!attemptFirst && (!group.request || group.request.outcome !== 'ACCEPTED' || group.request.target_count === 0)) return [group];
-    this.held.set(message.event_id, { group, since: now, deliveries: new Set(attemptFirst ? [message.delivery_id] : []) });
+    const attemptFirst =
+      message.type === 'relay.activity.attempt.v1' &&
+      message.attempt === 1 &&
+      deliveryOrderOf(message.delivery_id) === '';
+    if (!attemptFirst && (!group.request || group.request.outcome !== 'ACCEPTED' || group.request.target_count === 0))
+      return [group];
+    this.held.set(message.event_id, {
+      group,
+      since: now,
+      deliveries: new Set(attemptFirst ? [message.delivery_id] : []),
+    });
     if (this.held.size <= this.maxHeld) return [];
     const [oldestId, oldest] = this.held.entries().next().value!;
     this.held.delete(oldestId);

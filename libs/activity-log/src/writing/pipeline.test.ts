@@ -4,7 +4,18 @@ import type { ActivityWriter, FlushBatch } from './flush';
 import { ActivityPipeline } from './pipeline';
 
 const req = (id: string, over: Partial<ActivityRequestV1> = {}): ActivityRequestV1 => ({
-  type: ACTIVITY_REQUEST_V1, event_id: id, account_id: 'a', endpoint_id: 'e', received_at: new Date().toISOString(), method: 'POST', source_ip: '1.2.3.4', outcome: 'ACCEPTED', reason: null, target_count: 0, test: false, ...over,
+  type: ACTIVITY_REQUEST_V1,
+  event_id: id,
+  account_id: 'a',
+  endpoint_id: 'e',
+  received_at: new Date().toISOString(),
+  method: 'POST',
+  source_ip: '1.2.3.4',
+  outcome: 'ACCEPTED',
+  reason: null,
+  target_count: 0,
+  test: false,
+  ...over,
 });
 
 /** An in-memory writer: records batches, can be made to fail. */
@@ -16,7 +27,13 @@ function fakeWriter() {
     async write(batch) {
       if (fail) throw fail;
       batches.push(batch);
-      return { inserted: batch.events.length, updated: 0, late: 0, aggregated: batch.folds.length, payloads: batch.payloads?.length ?? 0 };
+      return {
+        inserted: batch.events.length,
+        updated: 0,
+        late: 0,
+        aggregated: batch.folds.length,
+        payloads: batch.payloads?.length ?? 0,
+      };
     },
     heldSince: () => null,
     writeHeld: async () => undefined,
@@ -27,7 +44,15 @@ function fakeWriter() {
   return { writer, batches, failWith: (e: Error | null) => (fail = e), resets: () => resets };
 }
 
-const options = { holdMs: 50, maxHeld: 100, batchSize: 100, maxWaitMs: 5, payloadMessagesPerFlush: 16, keepPerMinute: 2, retentionMs: 86_400_000 };
+const options = {
+  holdMs: 50,
+  maxHeld: 100,
+  batchSize: 100,
+  maxWaitMs: 5,
+  payloadMessagesPerFlush: 16,
+  keepPerMinute: 2,
+  retentionMs: 86_400_000,
+};
 
 describe('activity pipeline: a message is acknowledged only after the write that holds it', () => {
   it('resolves each message once its flush was written, one group per event id', async () => {
@@ -51,7 +76,9 @@ describe('activity pipeline: a message is acknowledged only after the write that
   it('folds a flood into aggregate updates after the kept rows', async () => {
     const w = fakeWriter();
     const p = new ActivityPipeline(w.writer, options);
-    await Promise.all(Array.from({ length: 5 }, (_, i) => p.add(req(`r${i}`, { outcome: 'AUTH_FAILED', reason: 'bad token' }))));
+    await Promise.all(
+      Array.from({ length: 5 }, (_, i) => p.add(req(`r${i}`, { outcome: 'AUTH_FAILED', reason: 'bad token' }))),
+    );
     expect(w.batches.flatMap((b) => b.events)).toHaveLength(2);
     expect(w.batches.flatMap((b) => b.folds)).toHaveLength(3);
   });
@@ -80,18 +107,39 @@ describe('activity pipeline: a message is acknowledged only after the write that
   it('writes payloads with the next flush, never holding them, and resolves their message once written', async () => {
     const w = fakeWriter();
     const p = new ActivityPipeline(w.writer, { ...options, holdMs: 60_000 });
-    const payload = { event_id: 'e1', account_id: 'a', endpoint_id: 'e', received_at: new Date().toISOString(), request: { method: 'POST', source_ip: '1.2.3.4', headers: {}, query: '' }, payload: { content_type: null, body_base64: '' } };
+    const payload = {
+      event_id: 'e1',
+      account_id: 'a',
+      endpoint_id: 'e',
+      received_at: new Date().toISOString(),
+      request: { method: 'POST', source_ip: '1.2.3.4', headers: {}, query: '' },
+      payload: { content_type: null, body_base64: '' },
+    };
     await p.addPayloads([payload]);
     expect(w.batches.flatMap((b) => b.payloads ?? [])).toEqual([payload]);
     // one older than the retention period is acknowledged without a write: its hour is gone
-    await p.addPayloads([{ ...payload, event_id: 'old', received_at: new Date(Date.now() - 2 * 86_400_000).toISOString() }]);
+    await p.addPayloads([
+      { ...payload, event_id: 'old', received_at: new Date(Date.now() - 2 * 86_400_000).toISOString() },
+    ]);
     expect(w.batches.flatMap((b) => (b.payloads ?? []).map((x) => x.event_id))).toEqual(['e1']);
   });
 
   it("writes payloads as soon as the payload consumer's prefetch of messages waits, not at the next tick (it gets no more until they are written)", async () => {
     const w = fakeWriter();
-    const p = new ActivityPipeline(w.writer, { ...options, maxWaitMs: 60_000, holdMs: 60_000, payloadMessagesPerFlush: 3 });
-    const payload = (id: string) => ({ event_id: id, account_id: 'a', endpoint_id: 'e', received_at: new Date().toISOString(), request: { method: 'POST', source_ip: '1.2.3.4', headers: {}, query: '' }, payload: { content_type: null, body_base64: '' } });
+    const p = new ActivityPipeline(w.writer, {
+      ...options,
+      maxWaitMs: 60_000,
+      holdMs: 60_000,
+      payloadMessagesPerFlush: 3,
+    });
+    const payload = (id: string) => ({
+      event_id: id,
+      account_id: 'a',
+      endpoint_id: 'e',
+      received_at: new Date().toISOString(),
+      request: { method: 'POST', source_ip: '1.2.3.4', headers: {}, query: '' },
+      payload: { content_type: null, body_base64: '' },
+    });
     // the tick is 60 s away: these settle only if the third message starts a flush
     await Promise.all(['p1', 'p2', 'p3'].map((id) => p.addPayloads([payload(id)])));
     expect(w.batches.flatMap((b) => (b.payloads ?? []).map((x) => x.event_id)).sort()).toEqual(['p1', 'p2', 'p3']);
@@ -168,7 +216,14 @@ describe('activity pipeline: when a batch below batchSize is written (BATCH_MAX_
   });
 });
 
-const settled = async (p: Promise<unknown>): Promise<string> => Promise.race([p.then(() => 'resolved', () => 'rejected'), new Promise<string>((r) => setTimeout(() => r('pending'), 30))]);
+const settled = async (p: Promise<unknown>): Promise<string> =>
+  Promise.race([
+    p.then(
+      () => 'resolved',
+      () => 'rejected',
+    ),
+    new Promise<string>((r) => setTimeout(() => r('pending'), 30)),
+  ]);
 
 describe('activity pipeline: index entries held back for later flushes (ACTIVITY_INDEX_WAIT_MS)', () => {
   it('acknowledges a flush only once none of its index entries is held, and writes them once the queue is quiet for maxWaitMs', async () => {
@@ -273,7 +328,8 @@ function partitionHoldingWriter() {
       }
       return stats;
     },
-    heldSince: (p) => (p === undefined ? (heldSince.size ? Math.min(...heldSince.values()) : null) : (heldSince.get(p) ?? null)),
+    heldSince: (p) =>
+      p === undefined ? (heldSince.size ? Math.min(...heldSince.values()) : null) : (heldSince.get(p) ?? null),
     async writeHeld(clock) {
       heldWrites.push(clock.partition ?? 'all');
       if (clock.partition === undefined) heldSince.clear();
@@ -290,7 +346,7 @@ describe('activity pipeline: giving one partition away (issue 26)', () => {
   // accounts 'a' and 'b' are in different activity partitions
   const [pa, pb] = [activityPartitionOf('a'), activityPartitionOf('b')];
 
-  it('settle of a partition writes its held rows and index entries and acknowledges its messages; the other partition\'s stay held and unacknowledged', async () => {
+  it("settle of a partition writes its held rows and index entries and acknowledges its messages; the other partition's stay held and unacknowledged", async () => {
     expect(pa).not.toBe(pb);
     const w = partitionHoldingWriter();
     const p = new ActivityPipeline(w.writer, { ...options, holdMs: 60_000, maxWaitMs: 60_000 });
@@ -313,7 +369,7 @@ describe('activity pipeline: giving one partition away (issue 26)', () => {
     expect(await settled(heldB)).toBe('resolved');
   });
 
-  it('a message waits only for its own partition\'s held entries: writing one partition\'s acknowledges its messages of every flush', async () => {
+  it("a message waits only for its own partition's held entries: writing one partition's acknowledges its messages of every flush", async () => {
     const w = partitionHoldingWriter();
     const p = new ActivityPipeline(w.writer, { ...options, batchSize: 2, maxWaitMs: 60_000 });
     const first = [p.add(req('a1', { account_id: 'a' })), p.add(req('b1', { account_id: 'b' }))];
@@ -321,9 +377,19 @@ describe('activity pipeline: giving one partition away (issue 26)', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(await Promise.all([...first, ...second].map(settled))).toEqual(['pending', 'pending', 'pending', 'pending']);
     await p.settle(pb);
-    expect(await Promise.all([...first, ...second].map(settled))).toEqual(['pending', 'resolved', 'pending', 'resolved']);
+    expect(await Promise.all([...first, ...second].map(settled))).toEqual([
+      'pending',
+      'resolved',
+      'pending',
+      'resolved',
+    ]);
     expect(p.unwritten()).toBe(2);
     await p.drain();
-    expect(await Promise.all([...first, ...second].map(settled))).toEqual(['resolved', 'resolved', 'resolved', 'resolved']);
+    expect(await Promise.all([...first, ...second].map(settled))).toEqual([
+      'resolved',
+      'resolved',
+      'resolved',
+      'resolved',
+    ]);
   });
 });

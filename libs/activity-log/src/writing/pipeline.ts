@@ -123,9 +123,14 @@ export class ActivityPipeline {
       const cut = this.now() - this.opts.retentionMs;
       const kept = payloads.filter((p) => Date.parse(p.received_at) >= cut);
       if (kept.length === 0) return resolve();
-      this.payloads.push({ payloads: kept, token: { resolve, reject, partition: null }, at: Math.min(...kept.map((p) => Date.parse(p.received_at))) });
+      this.payloads.push({
+        payloads: kept,
+        token: { resolve, reject, partition: null },
+        at: Math.min(...kept.map((p) => Date.parse(p.received_at))),
+      });
       this.readyCount += kept.length;
-      if (this.readyCount >= this.opts.batchSize || this.payloads.length >= this.opts.payloadMessagesPerFlush) this.scheduleFlush();
+      if (this.readyCount >= this.opts.batchSize || this.payloads.length >= this.opts.payloadMessagesPerFlush)
+        this.scheduleFlush();
     });
   }
 
@@ -136,7 +141,14 @@ export class ActivityPipeline {
 
   /** Age in seconds of the oldest message not yet written (0 when none). */
   lagSeconds(): number {
-    const times = [this.holding.oldest(), this.inFlightOldest, this.awaiting[0]?.oldest ?? null, ...this.ready.map((g) => g.oldest_ms), ...this.folds.map((f) => f.at), ...this.payloads.map((p) => p.at)].filter((t): t is number => t !== null);
+    const times = [
+      this.holding.oldest(),
+      this.inFlightOldest,
+      this.awaiting[0]?.oldest ?? null,
+      ...this.ready.map((g) => g.oldest_ms),
+      ...this.folds.map((f) => f.at),
+      ...this.payloads.map((p) => p.at),
+    ].filter((t): t is number => t !== null);
     return times.length ? Math.max(0, (this.now() - Math.min(...times)) / 1000) : 0;
   }
 
@@ -169,7 +181,12 @@ export class ActivityPipeline {
    * another writer now owns. Their promises reject; a flush under way finishes.
    */
   abandon(err: Error): void {
-    const tokens = [...this.holding.release(this.now(), true).flatMap((g) => g.tokens), ...this.ready.flatMap((g) => g.tokens), ...this.folds.map((f) => f.token), ...this.payloads.map((p) => p.token)];
+    const tokens = [
+      ...this.holding.release(this.now(), true).flatMap((g) => g.tokens),
+      ...this.ready.flatMap((g) => g.tokens),
+      ...this.folds.map((f) => f.token),
+      ...this.payloads.map((p) => p.token),
+    ];
     this.ready = [];
     this.folds = [];
     this.payloads = [];
@@ -186,7 +203,12 @@ export class ActivityPipeline {
    * pages for more entries, and their messages stay unacknowledged until then.
    */
   async settle(partition: number): Promise<void> {
-    for (const g of this.holding.release(this.now(), true, (group) => activityPartitionOf((group.request ?? group.attempts[0]!).account_id) === partition)) this.push(g);
+    for (const g of this.holding.release(
+      this.now(),
+      true,
+      (group) => activityPartitionOf((group.request ?? group.attempts[0]!).account_id) === partition,
+    ))
+      this.push(g);
     await this.flush();
     await this.writeHeld(partition);
   }
@@ -247,7 +269,11 @@ export class ActivityPipeline {
       if (partition === undefined) this.heldFlushQueued = false;
       if (this.awaiting.length === 0) return;
       try {
-        await this.writer.writeHeld({ now: this.now(), flush: this.flushNo, ...(partition === undefined ? {} : { partition }) });
+        await this.writer.writeHeld({
+          now: this.now(),
+          flush: this.flushNo,
+          ...(partition === undefined ? {} : { partition }),
+        });
         this.settleIndexed();
       } catch (err) {
         this.failAwaiting(err as Error);
@@ -317,15 +343,26 @@ export class ActivityPipeline {
       this.payloads = [];
       this.readyCount = 0;
       if (messages === 0) return;
-      const tokens = [...events.flatMap((g) => g.tokens), ...folds.map((f) => f.token), ...payloads.map((p) => p.token)];
+      const tokens = [
+        ...events.flatMap((g) => g.tokens),
+        ...folds.map((f) => f.token),
+        ...payloads.map((p) => p.token),
+      ];
       this.inFlightCount = tokens.length;
-      const oldest = Math.min(...events.map((g) => g.oldest_ms), ...folds.map((f) => f.at), ...payloads.map((p) => p.at));
+      const oldest = Math.min(
+        ...events.map((g) => g.oldest_ms),
+        ...folds.map((f) => f.at),
+        ...payloads.map((p) => p.at),
+      );
       this.inFlightOldest = oldest;
       const started = performance.now();
       const flush = ++this.flushNo;
       try {
         const clock = { now: this.now(), flush, all: this.awaitingCount >= this.opts.maxHeld };
-        const stats = await this.writer.write({ events, folds: folds.map((f) => f.fold), payloads: payloads.flatMap((p) => p.payloads) }, clock);
+        const stats = await this.writer.write(
+          { events, folds: folds.map((f) => f.fold), payloads: payloads.flatMap((p) => p.payloads) },
+          clock,
+        );
         this.awaiting.push({ flush, tokens, oldest });
         this.awaitingCount += tokens.length;
         this.settleIndexed();
@@ -337,7 +374,8 @@ export class ActivityPipeline {
         this.inFlightCount = 0;
         this.inFlightOldest = null;
       }
-      if (this.readyCount >= this.opts.batchSize || this.payloads.length >= this.opts.payloadMessagesPerFlush) this.scheduleFlush();
+      if (this.readyCount >= this.opts.batchSize || this.payloads.length >= this.opts.payloadMessagesPerFlush)
+        this.scheduleFlush();
     });
     this.chain = run.catch(() => undefined);
     return run;

@@ -48,7 +48,12 @@ export function storedAttempt(a: ActivityAttemptV1): StoredAttempt {
  * idempotent: attempts are keyed by delivery id and attempt number, so a redelivered message,
  * or messages in any order, give the same row.
  */
-export function applyMessages(eventId: string, row: RowDoc | null, request: ActivityRequestV1 | null, attempts: ActivityAttemptV1[]): RowDoc {
+export function applyMessages(
+  eventId: string,
+  row: RowDoc | null,
+  request: ActivityRequestV1 | null,
+  attempts: ActivityAttemptV1[],
+): RowDoc {
   const first = attempts[0];
   const base: RowDoc = row
     ? { ...row }
@@ -86,5 +91,10 @@ export function entryOf(row: RowDoc): IndexEntry {
 }
 
 export function changeOf(row: RowDoc): IndexChange {
-  return { event_id: row._id, status: row.status, last_error: row.last_error ?? null, retry_ms: nextAttemptMs(row.deliveries) };
+  return {
+    event_id: row._id,
+    status: row.status,
+    last_error: row.last_error ?? null,
+    retry_ms: nextAttemptMs(row.deliveries),
+  };
 }

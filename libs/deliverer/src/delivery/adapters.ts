@@ -6,7 +6,13 @@ import type { ConfirmPublisher } from '@relay/broker';
 import type { ChangePublisher } from '@relay/cache';
 import { flagTarget } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
-import { DEAD_AT_HEADER, DEAD_ERROR_HEADER, DEAD_REASON_HEADER, DEAD_STATUS_HEADER, SCHEDULE_BASE_HEADER } from '../retry/headers';
+import {
+  DEAD_AT_HEADER,
+  DEAD_ERROR_HEADER,
+  DEAD_REASON_HEADER,
+  DEAD_STATUS_HEADER,
+  SCHEDULE_BASE_HEADER,
+} from '../retry/headers';
 import type { AttemptRecorder, DeliveryRouter, TargetHealth } from './ports';
 import type { TargetCache } from './target-cache';
 
@@ -17,7 +23,11 @@ export function createAttemptRecorder(publisher: ConfirmPublisher, namespace: st
   // so that a message still carries what 1 ms of one account's did (at 1,000 endpoints over 10
   // accounts most went alone, a message per attempt). 8 ms of 1,600 attempts a second hold
   // 13 of the 256 prefetch slots.
-  const activity = createActivityPublisher(publisher, namespace, { maxItems: MAX_ACTIVITY_BATCH, lingerMs: 1, spreadLinger: true });
+  const activity = createActivityPublisher(publisher, namespace, {
+    maxItems: MAX_ACTIVITY_BATCH,
+    lingerMs: 1,
+    spreadLinger: true,
+  });
   return {
     record: (attempt: ActivityAttemptV1) => activity.publish(attempt),
   };
@@ -28,11 +38,16 @@ export function createAttemptRecorder(publisher: ConfirmPublisher, namespace: st
  * them back to the work queue); dead deliveries to the dead-letter exchange. Publishes are
  * persistent and mandatory, so a tier this broker does not have fails instead of vanishing.
  */
-export function createDeliveryRouter(publisher: ConfirmPublisher, namespace: string, channel: DeliveryChannel): DeliveryRouter {
+export function createDeliveryRouter(
+  publisher: ConfirmPublisher,
+  namespace: string,
+  channel: DeliveryChannel,
+): DeliveryRouter {
   const deliveries = new DeliveryPublisher(publisher, namespace);
   return {
     // the next attempt stays in the event's trace: a child of this attempt (nothing when tracing is off)
-    retry: (next, tierMs, scheduleBase) => deliveries.retry(next, channel, tierMs, withTraceHeaders({ [SCHEDULE_BASE_HEADER]: scheduleBase })!),
+    retry: (next, tierMs, scheduleBase) =>
+      deliveries.retry(next, channel, tierMs, withTraceHeaders({ [SCHEDULE_BASE_HEADER]: scheduleBase })!),
     deadLetter(delivery, why) {
       const headers: Record<string, unknown> = {
         [DEAD_REASON_HEADER]: why.reason,
@@ -54,7 +69,12 @@ export function createDeliveryRouter(publisher: ConfirmPublisher, namespace: str
  * them (docs/delivery.md "Flagged targets"). A flag set here is announced like a change made in
  * the management API, so every deliverer's cache drops the target at once.
  */
-export function createTargetHealth(store: Store, targets: TargetCache, changes: ChangePublisher, onFlagged: (target: TargetRecord, reason: string) => Promise<void> = async () => undefined): TargetHealth {
+export function createTargetHealth(
+  store: Store,
+  targets: TargetCache,
+  changes: ChangePublisher,
+  onFlagged: (target: TargetRecord, reason: string) => Promise<void> = async () => undefined,
+): TargetHealth {
   const streaks = new Map<string, number>();
   return {
     async flag(targetId, reason) {

@@ -1,4 +1,15 @@
-import { cacheVars, ConfigError, commonVars, healthHostVars, int, list, mongoVars, rabbitVars, redisVars, str } from '@relay/config';
+import {
+  cacheVars,
+  ConfigError,
+  commonVars,
+  healthHostVars,
+  int,
+  list,
+  mongoVars,
+  rabbitVars,
+  redisVars,
+  str,
+} from '@relay/config';
 import type { ConfigOf } from '@relay/config';
 import type { DeliveryChannel } from '@relay/contracts';
 import { CATALOG } from '@relay/targets';
@@ -28,23 +39,70 @@ export function delivererConfigSpec(defaults: { healthPort: number; channel: Del
     ...redisVars,
     ...cacheVars,
     ...healthHostVars,
-    healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz and /readyz', { default: healthPort, min: 0, max: 65535 }),
-    prefetch: int('PREFETCH', 'deliveries handled concurrently by one instance (AMQP prefetch): most of a delivery is waiting on the destination and on confirms, so one process needs many at once to use its CPU', { default: DEFAULT_PREFETCH[channel], min: 1, max: 1000 }),
-    requestTimeoutMs: int('DELIVERY_TIMEOUT_MS', 'timeout of one outbound delivery request', { default: 10000, min: 100 }),
-    targetCacheMax: int('TARGET_CACHE_MAX', 'target configurations kept in memory (least recently used dropped first); each is kept until a change announcement says it changed', { default: 10000, min: 1 }),
-    confirmTimeoutMs: int('PUBLISH_CONFIRM_TIMEOUT_MS', 'how long recording an attempt outcome waits for the broker confirm before the delivery is requeued', { default: 5000, min: 50 }),
-    deliveryLimit: int('BROKER_DELIVERY_LIMIT', 'redeliveries of one message before the broker dead-letters it (quorum x-delivery-limit)', { default: 20, min: 1 }),
-    ssrfAllowCidrs: list('SSRF_ALLOW_CIDRS', 'CIDRs exempt from the SSRF guard (e.g. 127.0.0.0/8 for local receivers); empty = none', { default: [] }),
-    secretsKeys: str('SECRETS_KEYS', 'keys that decrypt target secrets, "keyid:base64(32 bytes)" comma-separated (the same value as the management API)', { secret: true }),
-    retryTiersMs: list('RETRY_TIERS_MS', `delay tiers (ms) of the ${channel} retry queues, declared at start-up; a retry waits in the smallest tier at or above its delay (docs/delivery.md)`, {
-      default: defaultRetryTiers(channel, catalog).map(String),
-    }),
-    retryJitterPct: int('RETRY_JITTER_PCT', 'a retry picks at random among the tiers up to this percent above its scheduled delay', { default: 20, min: 0, max: 100 }),
-    retryAfterMaxMs: int('RETRY_AFTER_MAX_MS', `longest Retry-After / retry_after hint honoured (ms); longer hints are capped; at most the largest tier`, {
-      default: DEFAULT_RETRY_AFTER_MAX_MS[channel],
+    healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz and /readyz', {
+      default: healthPort,
       min: 0,
+      max: 65535,
     }),
-    flagAfterPermanentFailures: int('FLAG_AFTER_PERMANENT_FAILURES', 'permanent failures in a row that flag a target (0 = only 410 / unknown webhook and the like flag)', { default: 5, min: 0 }),
+    prefetch: int(
+      'PREFETCH',
+      'deliveries handled concurrently by one instance (AMQP prefetch): most of a delivery is waiting on the destination and on confirms, so one process needs many at once to use its CPU',
+      { default: DEFAULT_PREFETCH[channel], min: 1, max: 1000 },
+    ),
+    requestTimeoutMs: int('DELIVERY_TIMEOUT_MS', 'timeout of one outbound delivery request', {
+      default: 10000,
+      min: 100,
+    }),
+    targetCacheMax: int(
+      'TARGET_CACHE_MAX',
+      'target configurations kept in memory (least recently used dropped first); each is kept until a change announcement says it changed',
+      { default: 10000, min: 1 },
+    ),
+    confirmTimeoutMs: int(
+      'PUBLISH_CONFIRM_TIMEOUT_MS',
+      'how long recording an attempt outcome waits for the broker confirm before the delivery is requeued',
+      { default: 5000, min: 50 },
+    ),
+    deliveryLimit: int(
+      'BROKER_DELIVERY_LIMIT',
+      'redeliveries of one message before the broker dead-letters it (quorum x-delivery-limit)',
+      { default: 20, min: 1 },
+    ),
+    ssrfAllowCidrs: list(
+      'SSRF_ALLOW_CIDRS',
+      'CIDRs exempt from the SSRF guard (e.g. 127.0.0.0/8 for local receivers); empty = none',
+      { default: [] },
+    ),
+    secretsKeys: str(
+      'SECRETS_KEYS',
+      'keys that decrypt target secrets, "keyid:base64(32 bytes)" comma-separated (the same value as the management API)',
+      { secret: true },
+    ),
+    retryTiersMs: list(
+      'RETRY_TIERS_MS',
+      `delay tiers (ms) of the ${channel} retry queues, declared at start-up; a retry waits in the smallest tier at or above its delay (docs/delivery.md)`,
+      {
+        default: defaultRetryTiers(channel, catalog).map(String),
+      },
+    ),
+    retryJitterPct: int(
+      'RETRY_JITTER_PCT',
+      'a retry picks at random among the tiers up to this percent above its scheduled delay',
+      { default: 20, min: 0, max: 100 },
+    ),
+    retryAfterMaxMs: int(
+      'RETRY_AFTER_MAX_MS',
+      `longest Retry-After / retry_after hint honoured (ms); longer hints are capped; at most the largest tier`,
+      {
+        default: DEFAULT_RETRY_AFTER_MAX_MS[channel],
+        min: 0,
+      },
+    ),
+    flagAfterPermanentFailures: int(
+      'FLAG_AFTER_PERMANENT_FAILURES',
+      'permanent failures in a row that flag a target (0 = only 410 / unknown webhook and the like flag)',
+      { default: 5, min: 0 },
+    ),
   };
 }
 
@@ -54,7 +112,10 @@ export type DelivererConfig = ConfigOf<ReturnType<typeof delivererConfigSpec>>;
 export function retryPolicyOf(config: DelivererConfig): RetryPolicy {
   const { tiers, problems } = parseTiers(config.retryTiersMs);
   const largest = tiers[tiers.length - 1] ?? 0;
-  if (tiers.length > 0 && config.retryAfterMaxMs > largest) problems.push(`RETRY_AFTER_MAX_MS: ${config.retryAfterMaxMs} exceeds the largest tier (${largest}); a hint that long could not be honoured`);
+  if (tiers.length > 0 && config.retryAfterMaxMs > largest)
+    problems.push(
+      `RETRY_AFTER_MAX_MS: ${config.retryAfterMaxMs} exceeds the largest tier (${largest}); a hint that long could not be honoured`,
+    );
   if (problems.length > 0) throw new ConfigError(problems);
   return { tiersMs: tiers, jitterPct: config.retryJitterPct, retryAfterMaxMs: config.retryAfterMaxMs };
 }

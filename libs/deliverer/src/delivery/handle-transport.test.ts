@@ -12,10 +12,31 @@ import type { DeliveryDeps } from './ports';
 /* Issue 23, item 2: a kind with a transport of its own (email, spreadsheet) goes through the same handler. */
 
 const NOW = new Date('2030-01-01T00:00:00.000Z');
-const target: TargetRecord = { id: 'tg_1', account_id: 'acc', endpoint_id: 'ep', kind: 'mail', name: 't', enabled: true, config: { to: ['a@b.co'] }, flagged: null, retry_schedule_ms: [200], created_at: NOW, updated_at: NOW };
+const target: TargetRecord = {
+  id: 'tg_1',
+  account_id: 'acc',
+  endpoint_id: 'ep',
+  kind: 'mail',
+  name: 't',
+  enabled: true,
+  config: { to: ['a@b.co'] },
+  flagged: null,
+  retry_schedule_ms: [200],
+  created_at: NOW,
+  updated_at: NOW,
+};
 const delivery: DeliveryMessageV1 = {
-  type: 'relay.delivery.v1', event_id: 'evt_1', delivery_id: 'dlv_1', attempt: 1, account_id: 'acc', endpoint_id: 'ep', target_id: 'tg_1', target_kind: 'mail',
-  received_at: NOW.toISOString(), request: { method: 'POST', source_ip: '127.0.0.1', headers: {}, query: '' }, payload: { content_type: null, body_base64: '' },
+  type: 'relay.delivery.v1',
+  event_id: 'evt_1',
+  delivery_id: 'dlv_1',
+  attempt: 1,
+  account_id: 'acc',
+  endpoint_id: 'ep',
+  target_id: 'tg_1',
+  target_kind: 'mail',
+  received_at: NOW.toISOString(),
+  request: { method: 'POST', source_ip: '127.0.0.1', headers: {}, query: '' },
+  payload: { content_type: null, body_base64: '' },
 };
 
 function setup(deliver: TransportKind['deliver']) {
@@ -43,7 +64,11 @@ function setup(deliver: TransportKind['deliver']) {
     },
     recorder: { record: async (a) => void log.recorded.push(a) },
     router: { retry: async () => undefined, deadLetter: async () => void (log.dead += 1) },
-    health: { flag: async (_id, reason) => (log.flags.push(reason), true), permanentFailure: () => ++log.streak, reset: () => void (log.streak = 0) },
+    health: {
+      flag: async (_id, reason) => (log.flags.push(reason), true),
+      permanentFailure: () => ++log.streak,
+      reset: () => void (log.streak = 0),
+    },
     meter: createDeliveryMetrics(new Registry()),
     policy: { tiersMs: [200, 1_000], jitterPct: 0, retryAfterMaxMs: 1_000, flagAfterPermanentFailures: 3 },
     logger: createLogger({ service: 'test', level: 'error', stream: new PassThrough() }),
@@ -63,7 +88,12 @@ describe('handleDelivery with a TransportKind', () => {
   });
 
   it('a permanent result that flags (550 5.1.1) flags the target', async () => {
-    const unknown: AttemptResult = { result: 'permanent', status: 550, error: 'mail relay answered 550 5.1.1 unknown', flagTarget: true };
+    const unknown: AttemptResult = {
+      result: 'permanent',
+      status: 550,
+      error: 'mail relay answered 550 5.1.1 unknown',
+      flagTarget: true,
+    };
     const { deps, log } = setup(async () => unknown);
     await handleDelivery(delivery, deps);
     expect(log.flags).toHaveLength(1);
@@ -75,7 +105,10 @@ describe('handleDelivery with a TransportKind', () => {
       throw new PayloadError('MESSAGE_TOO_LARGE', 'the email would be 11000000 bytes');
     });
     await expect(handleDelivery(delivery, deps)).resolves.toEqual({ state: 'failed', reason: 'permanent' });
-    expect(log.recorded[0]).toMatchObject({ state: 'failed', error: 'MESSAGE_TOO_LARGE: the email would be 11000000 bytes' });
+    expect(log.recorded[0]).toMatchObject({
+      state: 'failed',
+      error: 'MESSAGE_TOO_LARGE: the email would be 11000000 bytes',
+    });
     expect([log.flags, log.streak]).toEqual([[], 0]);
   });
 

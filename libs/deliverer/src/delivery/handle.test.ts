@@ -30,13 +30,35 @@ function fakeKind(results: AttemptResult[]): TargetKind & { sent: number } {
 }
 
 function target(over: Partial<TargetRecord> = {}): TargetRecord {
-  return { id: 'tg_1', account_id: 'acc', endpoint_id: 'ep', kind: 'fake', name: 't', enabled: true, config: {}, flagged: null, retry_schedule_ms: [200, 500], created_at: NOW, updated_at: NOW, ...over };
+  return {
+    id: 'tg_1',
+    account_id: 'acc',
+    endpoint_id: 'ep',
+    kind: 'fake',
+    name: 't',
+    enabled: true,
+    config: {},
+    flagged: null,
+    retry_schedule_ms: [200, 500],
+    created_at: NOW,
+    updated_at: NOW,
+    ...over,
+  };
 }
 
 function delivery(attempt = 1): DeliveryMessageV1 {
   return {
-    type: 'relay.delivery.v1', event_id: 'evt_1', delivery_id: 'dlv_1', attempt, account_id: 'acc', endpoint_id: 'ep', target_id: 'tg_1', target_kind: 'fake',
-    received_at: NOW.toISOString(), request: { method: 'POST', source_ip: '127.0.0.1', headers: {}, query: '' }, payload: { content_type: null, body_base64: '' },
+    type: 'relay.delivery.v1',
+    event_id: 'evt_1',
+    delivery_id: 'dlv_1',
+    attempt,
+    account_id: 'acc',
+    endpoint_id: 'ep',
+    target_id: 'tg_1',
+    target_kind: 'fake',
+    received_at: NOW.toISOString(),
+    request: { method: 'POST', source_ip: '127.0.0.1', headers: {}, query: '' },
+    payload: { content_type: null, body_base64: '' },
   };
 }
 
@@ -50,10 +72,22 @@ function fakeGate(verdicts: GateVerdict[] = []) {
   return { gate, settled };
 }
 
-function setup(results: AttemptResult[], t: TargetRecord | null = target(), flagAfter = 3, verdicts: GateVerdict[] = []) {
+function setup(
+  results: AttemptResult[],
+  t: TargetRecord | null = target(),
+  flagAfter = 3,
+  verdicts: GateVerdict[] = [],
+) {
   const kind = fakeKind(results);
   const metrics = new Registry();
-  const log = { recorded: [] as ActivityAttemptV1[], retried: [] as Array<[number, number, number]>, dead: [] as DeadLetterReason[], flags: [] as string[], streak: 0, resets: 0 };
+  const log = {
+    recorded: [] as ActivityAttemptV1[],
+    retried: [] as Array<[number, number, number]>,
+    dead: [] as DeadLetterReason[],
+    flags: [] as string[],
+    streak: 0,
+    resets: 0,
+  };
   const gate = fakeGate(verdicts);
   const deps: DeliveryDeps = {
     targets: { find: async () => t },
@@ -97,7 +131,9 @@ describe('handleDelivery: success, retry, dead-letter and the flag', () => {
   it('2xx → records delivered; nothing is republished', async () => {
     const { deps, log } = setup([ok]);
     await handleDelivery(delivery(), deps);
-    expect(log.recorded.map((a) => [a.attempt, a.state, a.status_code, a.next_attempt_at])).toEqual([[1, 'delivered', 200, null]]);
+    expect(log.recorded.map((a) => [a.attempt, a.state, a.status_code, a.next_attempt_at])).toEqual([
+      [1, 'delivered', 200, null],
+    ]);
     expect([log.retried, log.dead]).toEqual([[], []]);
     expect(log.resets).toBe(1);
   });
@@ -106,7 +142,14 @@ describe('handleDelivery: success, retry, dead-letter and the flag', () => {
     const { deps, log } = setup([unavailable]);
     await handleDelivery(delivery(2), deps);
     expect(log.retried).toEqual([[3, 500, 1]]);
-    expect(log.recorded[0]).toMatchObject({ attempt: 2, state: 'retrying', status_code: 503, error: 'HTTP 503', next_attempt_at: '2030-01-01T00:00:00.500Z', duration_ms: 12.3 });
+    expect(log.recorded[0]).toMatchObject({
+      attempt: 2,
+      state: 'retrying',
+      status_code: 503,
+      error: 'HTTP 503',
+      next_attempt_at: '2030-01-01T00:00:00.500Z',
+      duration_ms: 12.3,
+    });
   });
 
   it('retryable on the last attempt → dead-lettered as exhausted, recorded failed', async () => {
@@ -210,25 +253,46 @@ describe('handleDelivery: success, retry, dead-letter and the flag', () => {
     };
 
     it('a payload the kind cannot use (PayloadError): failed, dead-lettered, nothing sent, the target neither flagged nor counted', async () => {
-      const { deps, log, kind } = throwing(new PayloadError('PAYLOAD_TOO_DEEP', 'the JSON payload is nested deeper than 256 levels'));
+      const { deps, log, kind } = throwing(
+        new PayloadError('PAYLOAD_TOO_DEEP', 'the JSON payload is nested deeper than 256 levels'),
+      );
       await expect(handleDelivery(delivery(), deps)).resolves.toEqual({ state: 'failed', reason: 'permanent' });
       expect(kind.sent).toBe(0);
-      expect(log.recorded[0]).toMatchObject({ state: 'failed', status_code: null, error: 'PAYLOAD_TOO_DEEP: the JSON payload is nested deeper than 256 levels' });
-      expect(log.dead).toEqual([{ reason: 'permanent', error: 'PAYLOAD_TOO_DEEP: the JSON payload is nested deeper than 256 levels', status: null, at: NOW }]);
+      expect(log.recorded[0]).toMatchObject({
+        state: 'failed',
+        status_code: null,
+        error: 'PAYLOAD_TOO_DEEP: the JSON payload is nested deeper than 256 levels',
+      });
+      expect(log.dead).toEqual([
+        {
+          reason: 'permanent',
+          error: 'PAYLOAD_TOO_DEEP: the JSON payload is nested deeper than 256 levels',
+          status: null,
+          at: NOW,
+        },
+      ]);
       expect([log.flags, log.streak]).toEqual([[], 0]);
     });
 
     it('a stored config that cannot build a request (TargetConfigError): failed and the target flagged', async () => {
-      const { deps, log } = throwing(new TargetConfigError('HTTPS_REQUIRED', 'target URL is not HTTPS while Enforce HTTPS is on'));
+      const { deps, log } = throwing(
+        new TargetConfigError('HTTPS_REQUIRED', 'target URL is not HTTPS while Enforce HTTPS is on'),
+      );
       await handleDelivery(delivery(), deps);
-      expect(log.recorded[0]).toMatchObject({ state: 'failed', error: 'HTTPS_REQUIRED: target URL is not HTTPS while Enforce HTTPS is on' });
+      expect(log.recorded[0]).toMatchObject({
+        state: 'failed',
+        error: 'HTTPS_REQUIRED: target URL is not HTTPS while Enforce HTTPS is on',
+      });
       expect(log.flags).toEqual(['HTTPS_REQUIRED: target URL is not HTTPS while Enforce HTTPS is on']);
     });
 
     it('any other error while building (a RangeError from JSON.stringify): failed with the error name, dead-lettered, not rethrown', async () => {
       const { deps, log } = throwing(new RangeError('Maximum call stack size exceeded'));
       await expect(handleDelivery(delivery(), deps)).resolves.toEqual({ state: 'failed', reason: 'permanent' });
-      expect(log.recorded[0]).toMatchObject({ state: 'failed', error: 'REQUEST_NOT_BUILT: RangeError while building the request' });
+      expect(log.recorded[0]).toMatchObject({
+        state: 'failed',
+        error: 'REQUEST_NOT_BUILT: RangeError while building the request',
+      });
       expect(log.dead).toHaveLength(1);
       expect(log.flags).toEqual([]);
     });
@@ -238,7 +302,9 @@ describe('handleDelivery: success, retry, dead-letter and the flag', () => {
 /** One metric's samples as `labels → value` lines, for comparing with a table. */
 async function samples(registry: Registry, name: string): Promise<string[]> {
   const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
-  return (metric?.values ?? []).map((v) => `${(v as { metricName?: string }).metricName ?? name}${JSON.stringify(v.labels)} ${v.value}`);
+  return (metric?.values ?? []).map(
+    (v) => `${(v as { metricName?: string }).metricName ?? name}${JSON.stringify(v.labels)} ${v.value}`,
+  );
 }
 
 describe('handleDelivery: what the target answered goes with the attempt record (issue 27, item 1)', () => {
@@ -246,7 +312,14 @@ describe('handleDelivery: what the target answered goes with the attempt record 
     const { deps, log, kind } = setup([badRequest]);
     deps.send = async (): Promise<SendOutcome> => {
       kind.sent += 1;
-      return { response: { status: 400, headers: { 'content-type': 'application/json', 'set-cookie': ['sid=secret'] }, body: `{"error":"${'x'.repeat(5000)}"}` }, durationMs: 8 };
+      return {
+        response: {
+          status: 400,
+          headers: { 'content-type': 'application/json', 'set-cookie': ['sid=secret'] },
+          body: `{"error":"${'x'.repeat(5000)}"}`,
+        },
+        durationMs: 8,
+      };
     };
     await handleDelivery(delivery(), deps);
     const response = log.recorded[0]!.response!;
@@ -281,16 +354,23 @@ describe('deliverer metrics (issue 10, items 2 and 3): attempts by kind and resu
     const { deps, metrics } = setup([...results], t);
     await handleDelivery(delivery(attempt), deps);
     const result = name.split(' ')[0];
-    expect(await samples(metrics, 'relay_delivery_attempts_total')).toEqual([`relay_delivery_attempts_total{"kind":"${t ? 'fake' : 'unknown'}","result":"${result}"} 1`]);
+    expect(await samples(metrics, 'relay_delivery_attempts_total')).toEqual([
+      `relay_delivery_attempts_total{"kind":"${t ? 'fake' : 'unknown'}","result":"${result}"} 1`,
+    ]);
   });
 
-  it('a retry counts once under its tier\'s delay; a dead letter once under its kind and reason', async () => {
+  it("a retry counts once under its tier's delay; a dead letter once under its kind and reason", async () => {
     const { deps, metrics } = setup([unavailable]);
     await handleDelivery(delivery(1), deps);
     await handleDelivery(delivery(2), deps);
     await handleDelivery(delivery(3), deps);
-    expect(await samples(metrics, 'relay_delivery_retries_scheduled_total')).toEqual(['relay_delivery_retries_scheduled_total{"tier_ms":"200"} 1', 'relay_delivery_retries_scheduled_total{"tier_ms":"500"} 1']);
-    expect(await samples(metrics, 'relay_delivery_dead_lettered_total')).toEqual(['relay_delivery_dead_lettered_total{"kind":"fake","reason":"exhausted"} 1']);
+    expect(await samples(metrics, 'relay_delivery_retries_scheduled_total')).toEqual([
+      'relay_delivery_retries_scheduled_total{"tier_ms":"200"} 1',
+      'relay_delivery_retries_scheduled_total{"tier_ms":"500"} 1',
+    ]);
+    expect(await samples(metrics, 'relay_delivery_dead_lettered_total')).toEqual([
+      'relay_delivery_dead_lettered_total{"kind":"fake","reason":"exhausted"} 1',
+    ]);
   });
 
   it('the attempt latency histogram observes sent requests only (a flagged target sends none), by kind', async () => {
@@ -299,20 +379,29 @@ describe('deliverer metrics (issue 10, items 2 and 3): attempts by kind and resu
     const flagged = setup([ok], target({ flagged: { reason: 'gone', at: NOW } }));
     // the same meter: both attempts land in one registry
     await handleDelivery(delivery(), { ...flagged.deps, meter: deps.meter });
-    expect(await samples(metrics, 'relay_delivery_attempts_total')).toEqual(['relay_delivery_attempts_total{"kind":"fake","result":"delivered"} 1', 'relay_delivery_attempts_total{"kind":"fake","result":"dead"} 1']);
-    const count = (await samples(metrics, 'relay_delivery_attempt_duration_seconds')).filter((l) => l.startsWith('relay_delivery_attempt_duration_seconds_count'));
+    expect(await samples(metrics, 'relay_delivery_attempts_total')).toEqual([
+      'relay_delivery_attempts_total{"kind":"fake","result":"delivered"} 1',
+      'relay_delivery_attempts_total{"kind":"fake","result":"dead"} 1',
+    ]);
+    const count = (await samples(metrics, 'relay_delivery_attempt_duration_seconds')).filter((l) =>
+      l.startsWith('relay_delivery_attempt_duration_seconds_count'),
+    );
     expect(count).toEqual(['relay_delivery_attempt_duration_seconds_count{"kind":"fake"} 1']);
   });
 
   it('a target this deliverer flags counts once under its kind and why: destination (410) or streak (permanent failures in a row)', async () => {
     const gone410 = setup([gone]);
     await handleDelivery(delivery(), gone410.deps);
-    expect(await samples(gone410.metrics, 'relay_delivery_targets_flagged_total')).toEqual(['relay_delivery_targets_flagged_total{"kind":"fake","reason":"destination"} 1']);
+    expect(await samples(gone410.metrics, 'relay_delivery_targets_flagged_total')).toEqual([
+      'relay_delivery_targets_flagged_total{"kind":"fake","reason":"destination"} 1',
+    ]);
     const streak = setup([badRequest], target(), 2);
     await handleDelivery(delivery(), streak.deps);
     expect(await samples(streak.metrics, 'relay_delivery_targets_flagged_total')).toEqual([]);
     await handleDelivery(delivery(), streak.deps);
-    expect(await samples(streak.metrics, 'relay_delivery_targets_flagged_total')).toEqual(['relay_delivery_targets_flagged_total{"kind":"fake","reason":"streak"} 1']);
+    expect(await samples(streak.metrics, 'relay_delivery_targets_flagged_total')).toEqual([
+      'relay_delivery_targets_flagged_total{"kind":"fake","reason":"streak"} 1',
+    ]);
   });
 
   it('the flag counter starts at 0 for every kind given and reason, so the first flag is an increase Prometheus sees', async () => {
@@ -352,11 +441,19 @@ describe('deliverer metrics (issue 10, items 2 and 3): attempts by kind and resu
 
 describe('handleDelivery: the target gate (limits and breaker, docs/delivery-limits.md)', () => {
   it('held → published again unchanged (same attempt) to the tier that fits the wait; nothing sent, nothing recorded', async () => {
-    const { deps, log, kind, settled, metrics } = setup([ok], target(), 3, [{ verdict: 'hold', reason: 'rate', waitMs: 350 }]);
-    expect(await handleDelivery(delivery(2), deps, { scheduleBase: 1 })).toEqual({ state: 'held', reason: 'rate', tierMs: 500 });
+    const { deps, log, kind, settled, metrics } = setup([ok], target(), 3, [
+      { verdict: 'hold', reason: 'rate', waitMs: 350 },
+    ]);
+    expect(await handleDelivery(delivery(2), deps, { scheduleBase: 1 })).toEqual({
+      state: 'held',
+      reason: 'rate',
+      tierMs: 500,
+    });
     expect(log.retried).toEqual([[2, 500, 1]]);
     expect([kind.sent, log.recorded, log.dead, settled]).toEqual([0, [], [], []]);
-    expect(await metrics.getSingleMetricAsString('relay_delivery_held_total')).toContain('relay_delivery_held_total{kind="fake",reason="rate"} 1');
+    expect(await metrics.getSingleMetricAsString('relay_delivery_held_total')).toContain(
+      'relay_delivery_held_total{kind="fake",reason="rate"} 1',
+    );
   });
 
   it('a wait past every tier waits in the largest; a paused target (60 s) likewise', async () => {
@@ -366,7 +463,10 @@ describe('handleDelivery: the target gate (limits and breaker, docs/delivery-lim
   });
 
   it('let through → sent, and the gate is told the outcome with the pass it gave (its lease, or the probe)', async () => {
-    const { deps, settled } = setup([unavailable, ok], target(), 3, [{ verdict: 'go', lease: 'L1' }, { verdict: 'probe', lease: 'P1' }]);
+    const { deps, settled } = setup([unavailable, ok], target(), 3, [
+      { verdict: 'go', lease: 'L1' },
+      { verdict: 'probe', lease: 'P1' },
+    ]);
     await handleDelivery(delivery(), deps);
     await handleDelivery(delivery(), deps);
     expect(settled).toEqual([
@@ -392,8 +492,14 @@ describe('relay_target_breaker_state: the held targets by breaker state, read at
     registerBreakerStateGauge(metrics, () => held);
     const at = (state: 'open' | 'paused') => ({ state, since: NOW, reason: 'x', seq: 1 });
     expect(await metrics.getSingleMetricAsString('relay_target_breaker_state')).toMatch(/state="open"} 0/);
-    held.push(target(), target({ id: 'tg_2', breaker_state: at('open') }), target({ id: 'tg_3', breaker_state: at('open') }), target({ id: 'tg_4', breaker_state: at('paused') }));
+    held.push(
+      target(),
+      target({ id: 'tg_2', breaker_state: at('open') }),
+      target({ id: 'tg_3', breaker_state: at('open') }),
+      target({ id: 'tg_4', breaker_state: at('paused') }),
+    );
     const text = await metrics.getSingleMetricAsString('relay_target_breaker_state');
-    for (const line of ['state="closed"} 1', 'state="open"} 2', 'state="half_open"} 0', 'state="paused"} 1']) expect(text).toContain(line);
+    for (const line of ['state="closed"} 1', 'state="open"} 2', 'state="half_open"} 0', 'state="paused"} 1'])
+      expect(text).toContain(line);
   });
 });

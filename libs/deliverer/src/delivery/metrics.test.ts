@@ -15,8 +15,20 @@ describe('relay_target_gate_calls_total', () => {
     };
     const counted = countGateCalls(registry, scripts);
     expect(await registry.getSingleMetricAsString('relay_target_gate_calls_total')).toMatch(/script="report"} 0/);
-    await counted.report('tg_1', { ok: 3, failed: 0 }, [], { failure_rate_pct: 50, min_attempts: 20, window_s: 60, cool_down_s: 30, flag_after_open_s: 86_400 });
-    await counted.report('tg_2', { ok: 1, failed: 0 }, [], { failure_rate_pct: 50, min_attempts: 20, window_s: 60, cool_down_s: 30, flag_after_open_s: 86_400 });
+    await counted.report('tg_1', { ok: 3, failed: 0 }, [], {
+      failure_rate_pct: 50,
+      min_attempts: 20,
+      window_s: 60,
+      cool_down_s: 30,
+      flag_after_open_s: 86_400,
+    });
+    await counted.report('tg_2', { ok: 1, failed: 0 }, [], {
+      failure_rate_pct: 50,
+      min_attempts: 20,
+      window_s: 60,
+      cool_down_s: 30,
+      flag_after_open_s: 86_400,
+    });
     expect(await counted.probed('tg_1', 'P', true, '')).toEqual({ view, won: true });
     await counted.giveBack('tg_1', ['t1', 't2'], []);
     expect(seen).toEqual(['report tg_1 3', 'report tg_2 1', 'probed tg_1', 'give_back tg_1 2']);

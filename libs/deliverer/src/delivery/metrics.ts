@@ -29,13 +29,44 @@ export function createDeliveryMetrics(registry: Registry, kinds: readonly string
     labelNames: ['kind', 'result'],
     registers: [registry],
   });
-  const duration = new Histogram({ name: 'relay_delivery_attempt_duration_seconds', help: 'time of one delivery request, from sending to the classified response, by target kind', labelNames: ['kind'], buckets: ATTEMPT_BUCKETS_S, registers: [registry] });
-  const retries = new Counter({ name: 'relay_delivery_retries_scheduled_total', help: 'retries published to a delay tier, by the tier\'s delay in ms (0: straight back to the work queue)', labelNames: ['tier_ms'], registers: [registry] });
-  const dead = new Counter({ name: 'relay_delivery_dead_lettered_total', help: 'deliveries published to the channel\'s dead-letter queue, by target kind and reason (permanent, exhausted)', labelNames: ['kind', 'reason'], registers: [registry] });
-  const flagged = new Counter({ name: 'relay_delivery_targets_flagged_total', help: 'targets this deliverer flagged (no requests until an operator clears the flag), by target kind and reason: destination (gone, or a config that cannot build a request), streak (FLAG_AFTER_PERMANENT_FAILURES permanent failures in a row)', labelNames: ['kind', 'reason'], registers: [registry] });
+  const duration = new Histogram({
+    name: 'relay_delivery_attempt_duration_seconds',
+    help: 'time of one delivery request, from sending to the classified response, by target kind',
+    labelNames: ['kind'],
+    buckets: ATTEMPT_BUCKETS_S,
+    registers: [registry],
+  });
+  const retries = new Counter({
+    name: 'relay_delivery_retries_scheduled_total',
+    help: "retries published to a delay tier, by the tier's delay in ms (0: straight back to the work queue)",
+    labelNames: ['tier_ms'],
+    registers: [registry],
+  });
+  const dead = new Counter({
+    name: 'relay_delivery_dead_lettered_total',
+    help: "deliveries published to the channel's dead-letter queue, by target kind and reason (permanent, exhausted)",
+    labelNames: ['kind', 'reason'],
+    registers: [registry],
+  });
+  const flagged = new Counter({
+    name: 'relay_delivery_targets_flagged_total',
+    help: 'targets this deliverer flagged (no requests until an operator clears the flag), by target kind and reason: destination (gone, or a config that cannot build a request), streak (FLAG_AFTER_PERMANENT_FAILURES permanent failures in a row)',
+    labelNames: ['kind', 'reason'],
+    registers: [registry],
+  });
   for (const kind of kinds) for (const reason of FLAG_REASONS) flagged.inc({ kind, reason }, 0);
-  const held = new Counter({ name: 'relay_delivery_held_total', help: 'deliveries held back without an attempt and published again to wait on the broker, by target kind and reason: rate, in_flight (the target\'s limits), open, half_open (its breaker), paused (by hand)', labelNames: ['kind', 'reason'], registers: [registry] });
-  const transitions = new Counter({ name: 'relay_target_breaker_transitions_total', help: 'target breaker transitions this deliverer made, by the state entered: open (opens), closed (closes), half_open (a probe let through)', labelNames: ['to'], registers: [registry] });
+  const held = new Counter({
+    name: 'relay_delivery_held_total',
+    help: "deliveries held back without an attempt and published again to wait on the broker, by target kind and reason: rate, in_flight (the target's limits), open, half_open (its breaker), paused (by hand)",
+    labelNames: ['kind', 'reason'],
+    registers: [registry],
+  });
+  const transitions = new Counter({
+    name: 'relay_target_breaker_transitions_total',
+    help: 'target breaker transitions this deliverer made, by the state entered: open (opens), closed (closes), half_open (a probe let through)',
+    labelNames: ['to'],
+    registers: [registry],
+  });
   for (const to of ['open', 'closed', 'half_open']) transitions.inc({ to }, 0);
   return {
     attempted(kind, result, sentMs) {
@@ -81,7 +112,12 @@ export function registerBreakerStateGauge(registry: Registry, held: () => Iterab
  * delivery" states.
  */
 export function countGateCalls(registry: Registry, scripts: GateScripts): GateScripts {
-  const calls = new Counter({ name: 'relay_target_gate_calls_total', help: 'Redis script calls of the target gate, by script: gate (before an attempt, or a batch of tokens and slots), report (one target\'s batch of outcomes and leases), probed (a probe\'s end), give_back (unspent tokens and idle slots)', labelNames: ['script'], registers: [registry] });
+  const calls = new Counter({
+    name: 'relay_target_gate_calls_total',
+    help: "Redis script calls of the target gate, by script: gate (before an attempt, or a batch of tokens and slots), report (one target's batch of outcomes and leases), probed (a probe's end), give_back (unspent tokens and idle slots)",
+    labelNames: ['script'],
+    registers: [registry],
+  });
   for (const script of ['gate', 'report', 'probed', 'give_back']) calls.inc({ script }, 0);
   return {
     gate: (...a) => (calls.inc({ script: 'gate' }), scripts.gate(...a)),

@@ -7,10 +7,25 @@ import { TargetCache } from './target-cache';
 /** A store stand-in with every target id existing, counting reads (single and batched). */
 function fakeStore() {
   const state = { reads: 0, batches: 0, enabled: true };
-  const doc = (id: string) => ({ _id: id, account_id: 'acc_1', endpoint_id: `ep_of_${id}`, kind: 'webhook', name: 't', enabled: state.enabled, config: {}, flagged: null, created_at: new Date(0), updated_at: new Date(0) });
+  const doc = (id: string) => ({
+    _id: id,
+    account_id: 'acc_1',
+    endpoint_id: `ep_of_${id}`,
+    kind: 'webhook',
+    name: 't',
+    enabled: state.enabled,
+    config: {},
+    flagged: null,
+    created_at: new Date(0),
+    updated_at: new Date(0),
+  });
   const targets = {
-    findById: (id: string) => ({ lean: () => ({ exec: async () => ((state.reads += 1), await Promise.resolve(), doc(id)) }) }),
-    find: (q: { _id: { $in: string[] } }) => ({ lean: () => ({ exec: async () => ((state.batches += 1), q._id.$in.map(doc)) }) }),
+    findById: (id: string) => ({
+      lean: () => ({ exec: async () => ((state.reads += 1), await Promise.resolve(), doc(id)) }),
+    }),
+    find: (q: { _id: { $in: string[] } }) => ({
+      lean: () => ({ exec: async () => ((state.batches += 1), q._id.$in.map(doc)) }),
+    }),
   };
   // the store's functions reach the targets through the models its connection registered
   return { store: { connection: { model: () => targets } } as unknown as Store, state };
@@ -35,7 +50,7 @@ describe('the deliverers\' target cache (docs/architecture.md "Caches of setting
     expect(state.reads).toBe(1);
   });
 
-  it('a target announcement drops the target; an endpoint announcement drops the endpoint\'s targets', async () => {
+  it("a target announcement drops the target; an endpoint announcement drops the endpoint's targets", async () => {
     const { store, state } = fakeStore();
     const cache = new TargetCache({ store, maxEntries: 10, metrics, logger });
     await cache.find('tg_a');

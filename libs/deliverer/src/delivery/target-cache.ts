@@ -72,12 +72,24 @@ export class TargetCache implements TargetLookup {
     });
     if (held.length === 0) return;
     this.opts.metrics.storeRead('target', 'revalidate');
-    const fresh = new Map((await findTargets(this.opts.store, held.map(([id]) => id))).map((t) => [t.id, t]));
+    const fresh = new Map(
+      (
+        await findTargets(
+          this.opts.store,
+          held.map(([id]) => id),
+        )
+      ).map((t) => [t.id, t]),
+    );
     for (const [id, e] of held) if (this.entries.peek(id) === e) e.value = fresh.get(id) ?? null;
   }
 
   follow(feed: ChangeFeed, pacing: { batchSize: number; pauseMs: number }): void {
-    const passes = new PacedRevalidation({ keys: () => [...this.entries.keys()], revalidate: (ids) => this.revalidate(ids), ...pacing, logger: this.opts.logger });
+    const passes = new PacedRevalidation({
+      keys: () => [...this.entries.keys()],
+      revalidate: (ids) => this.revalidate(ids),
+      ...pacing,
+      logger: this.opts.logger,
+    });
     feed.onChange((change) => this.told(change));
     feed.onResync((why) => {
       this.opts.metrics.resync(why);

@@ -62,21 +62,49 @@ const DEFAULT_QUIET_FLUSH_MS = 1000;
  */
 export function createDeliverer(opts: DelivererOptions): QueueConsumer {
   const publisher = new ConfirmPublisher(opts.broker, opts.confirmTimeoutMs);
-  const targets = new TargetCache({ store: opts.store, maxEntries: opts.targetCacheMax, metrics: createCacheMetrics(opts.metrics), logger: opts.logger });
+  const targets = new TargetCache({
+    store: opts.store,
+    maxEntries: opts.targetCacheMax,
+    metrics: createCacheMetrics(opts.metrics),
+    logger: opts.logger,
+  });
   targets.follow(opts.changes.feed, opts.revalidation);
   // each target's attempts per minute, for the alert rules' failure rate (docs/alerts.md "Counters"):
   // counted in memory, written to Redis every few seconds, never a round trip per delivery
-  const attemptCounts = new CounterBuffer({ redis: opts.changes.commands, namespace: opts.namespace, onError: (err) => opts.logger.warn('alert counters not written', { error: err.message }) });
+  const attemptCounts = new CounterBuffer({
+    redis: opts.changes.commands,
+    namespace: opts.namespace,
+    onError: (err) => opts.logger.warn('alert counters not written', { error: err.message }),
+  });
   // the account's events (alert rules, docs/alerts.md): told once, by the instance that made the change
-  const tellAccount = (kind: 'target_flagged' | 'breaker_opened' | 'breaker_closed', target: TargetRecord, detail: Record<string, string>): Promise<void> =>
-    publishAccountEvent(publisher, opts.namespace, { kind, account_id: target.account_id, endpoint_id: target.endpoint_id, target_id: target.id, at: new Date().toISOString(), detail: { ...detail, target_kind: target.kind } }).catch((err: Error) => {
+  const tellAccount = (
+    kind: 'target_flagged' | 'breaker_opened' | 'breaker_closed',
+    target: TargetRecord,
+    detail: Record<string, string>,
+  ): Promise<void> =>
+    publishAccountEvent(publisher, opts.namespace, {
+      kind,
+      account_id: target.account_id,
+      endpoint_id: target.endpoint_id,
+      target_id: target.id,
+      at: new Date().toISOString(),
+      detail: { ...detail, target_kind: target.kind },
+    }).catch((err: Error) => {
       opts.logger.warn('account event not published', { kind, target_id: target.id, error: err.message });
     });
-  const tellFlagged = (target: TargetRecord, reason: string): Promise<void> => tellAccount('target_flagged', target, { reason });
-  const meter = createDeliveryMetrics(opts.metrics, opts.registry.kinds().filter((k) => opts.registry.get(k)?.channel === opts.channel));
+  const tellFlagged = (target: TargetRecord, reason: string): Promise<void> =>
+    tellAccount('target_flagged', target, { reason });
+  const meter = createDeliveryMetrics(
+    opts.metrics,
+    opts.registry.kinds().filter((k) => opts.registry.get(k)?.channel === opts.channel),
+  );
   registerBreakerStateGauge(opts.metrics, () => targets.held());
   const health = createTargetHealth(opts.store, targets, opts.changes.publisher, tellFlagged);
-  const writer = createBreakerStateWriter(opts.store, (change) => opts.changes.publisher.announce(change), (id) => targets.forget(id));
+  const writer = createBreakerStateWriter(
+    opts.store,
+    (change) => opts.changes.publisher.announce(change),
+    (id) => targets.forget(id),
+  );
   const gate = new RedisTargetGate({
     breaker: countGateCalls(opts.metrics, new BreakerRedis(opts.changes.commands, opts.namespace)),
     logger: opts.logger,
@@ -95,7 +123,13 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
         const open = Math.round((Date.now() - view.since) / 1000);
         if (!(await health.flag(target.id, `breaker open for ${open} s: ${view.reason}`.slice(0, 200)))) return;
         meter.targetFlagged(opts.registry.get(target.kind)?.kind ?? 'unknown', 'breaker');
-        opts.logger.warn('target flagged', { target_id: target.id, endpoint_id: target.endpoint_id, account_id: target.account_id, target_kind: target.kind, reason: 'breaker open too long' });
+        opts.logger.warn('target flagged', {
+          target_id: target.id,
+          endpoint_id: target.endpoint_id,
+          account_id: target.account_id,
+          target_kind: target.kind,
+          reason: 'breaker open too long',
+        });
       },
     },
   });
@@ -121,13 +155,22 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
     handle: async (delivery, properties) => {
       const position = deliveryPosition(delivery.attempt, properties.headers);
       // a span of the event's trace (the gateway's traceparent in the headers) when tracing is on
-      const decision = await inSpan('delivery attempt', () => handleDelivery({ ...delivery, attempt: position.attempt }, deps, { scheduleBase: position.scheduleBase }), {
-        kind: SpanKind.CONSUMER,
-        parent: contextFrom(properties.headers),
-        attributes: { 'relay.channel': opts.channel, 'relay.attempt': position.attempt, 'relay.target_id': delivery.target_id },
-      });
+      const decision = await inSpan(
+        'delivery attempt',
+        () => handleDelivery({ ...delivery, attempt: position.attempt }, deps, { scheduleBase: position.scheduleBase }),
+        {
+          kind: SpanKind.CONSUMER,
+          parent: contextFrom(properties.headers),
+          attributes: {
+            'relay.channel': opts.channel,
+            'relay.attempt': position.attempt,
+            'relay.target_id': delivery.target_id,
+          },
+        },
+      );
       // a delivery the gate held was not attempted: it counts for neither side of the failure rate
-      if (decision.state !== 'held') attemptCounts.add(targetSubject(delivery.target_id), decision.state === 'delivered' ? 'ok' : 'fail');
+      if (decision.state !== 'held')
+        attemptCounts.add(targetSubject(delivery.target_id), decision.state === 'delivered' ? 'ok' : 'fail');
       return 'ack';
     },
   });

@@ -14,7 +14,18 @@ import type { BreakerView } from './breaker-redis';
 
 const closed: BreakerView = { state: 'closed', since: 0, reason: '', seq: 0 };
 const NOW = new Date('2030-01-01T00:00:00Z');
-const target = (id = 'tg_1'): TargetRecord => ({ id, account_id: 'acc', endpoint_id: 'ep', kind: 'webhook', name: 't', enabled: true, config: {}, flagged: null, created_at: NOW, updated_at: NOW });
+const target = (id = 'tg_1'): TargetRecord => ({
+  id,
+  account_id: 'acc',
+  endpoint_id: 'ep',
+  kind: 'webhook',
+  name: 't',
+  enabled: true,
+  config: {},
+  flagged: null,
+  created_at: NOW,
+  updated_at: NOW,
+});
 const BIG: EffectiveLimits = { rate: 10_000, windowMs: 1000, maxInFlight: 1000 };
 /** a sixth of the deliverer's 60 s lease */
 const SLOT_VALID_MS = 10_000;
@@ -37,10 +48,14 @@ function setup(opts: { rate?: number; slots?: number; fail?: boolean } = {}) {
       const lease = `L${++call}`;
       const freeSlots = (opts.slots ?? limits.maxInFlight ?? Infinity) - slotsHeld.size;
       const freeTokens = (opts.rate ?? limits.rate ?? Infinity) - tokensHeld.size;
-      if (batch.slots > 0 && freeSlots <= 0) return { verdict: 'hold', reason: 'in_flight', waitMs: 1000, view: closed, won: false, flag: false };
-      if (batch.tokens > 0 && freeTokens <= 0) return { verdict: 'hold', reason: 'rate', waitMs: 100, view: closed, won: false, flag: false };
+      if (batch.slots > 0 && freeSlots <= 0)
+        return { verdict: 'hold', reason: 'in_flight', waitMs: 1000, view: closed, won: false, flag: false };
+      if (batch.tokens > 0 && freeTokens <= 0)
+        return { verdict: 'hold', reason: 'rate', waitMs: 100, view: closed, won: false, flag: false };
       const tokens = Array.from({ length: Math.min(batch.tokens, freeTokens) }, (_, i) => `${lease}#${i + 1}`);
-      const slots = Array.from({ length: Math.min(batch.slots, freeSlots) }, (_, i) => (i === 0 ? lease : `${lease}#${i + 1}`));
+      const slots = Array.from({ length: Math.min(batch.slots, freeSlots) }, (_, i) =>
+        i === 0 ? lease : `${lease}#${i + 1}`,
+      );
       tokens.forEach((m) => tokensHeld.add(m));
       slots.forEach((m) => slotsHeld.add(m));
       return { verdict: 'go', lease, view: closed, won: false, flag: false, tokens, slots };
@@ -88,7 +103,9 @@ describe('a deliverer’s share of a limited target', () => {
 
   it('deliveries arriving together wait for one call instead of each making its own', async () => {
     const { allowances, asked } = setup();
-    const passes = await Promise.all(Array.from({ length: 10 }, () => allowances.admit(target(), BIG, batchSizes(BIG)!)));
+    const passes = await Promise.all(
+      Array.from({ length: 10 }, () => allowances.admit(target(), BIG, batchSizes(BIG)!)),
+    );
     expect(new Set(passes.map((p) => p?.verdict))).toEqual(new Set(['go']));
     // ten different slots: each delivery in flight holds its own
     expect(new Set(passes.map((p) => (p as { lease: string }).lease)).size).toBe(10);
@@ -97,7 +114,9 @@ describe('a deliverer’s share of a limited target', () => {
 
   it('hundreds of deliveries at once (a webhook deliverer runs 256): each call takes enough for those waiting, at most 4 batches’ worth', async () => {
     const { allowances, asked } = setup();
-    const passes = await Promise.all(Array.from({ length: 256 }, () => allowances.admit(target(), BIG, batchSizes(BIG)!)));
+    const passes = await Promise.all(
+      Array.from({ length: 256 }, () => allowances.admit(target(), BIG, batchSizes(BIG)!)),
+    );
     expect(passes.every((p) => p?.verdict === 'go')).toBe(true);
     expect(new Set(passes.map((p) => (p as { lease: string }).lease)).size).toBe(256);
     expect(asked.length).toBeLessThanOrEqual(4);
@@ -117,7 +136,10 @@ describe('a deliverer’s share of a limited target', () => {
     expect(allowances.release('tg_1', pass.lease)).toBe(true);
     tick(ALLOWANCE_VALID_MS);
     await allowances.sweep();
-    expect(givenBack.map((g) => [g.tokens.length, g.slots.length])).toEqual([[63, 63], [0, 1]]);
+    expect(givenBack.map((g) => [g.tokens.length, g.slots.length])).toEqual([
+      [63, 63],
+      [0, 1],
+    ]);
     expect(slotsHeld.size).toBe(0);
     expect(allowances.size).toBe(0);
     // an attempt that ends after its slot's 10 s: the slot goes back with the batch's report, not to the share

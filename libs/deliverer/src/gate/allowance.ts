@@ -45,7 +45,9 @@ export interface BatchSizes {
  * below 2: a Slack target's 1 a second, Discord's 30 a minute, a target with 5 in flight.
  */
 export function batchSizes(limits: EffectiveLimits): BatchSizes | null {
-  const tokens = limits.rate ? Math.min(MAX_BATCH, Math.floor((limits.rate * ALLOWANCE_VALID_MS) / limits.windowMs)) : 0;
+  const tokens = limits.rate
+    ? Math.min(MAX_BATCH, Math.floor((limits.rate * ALLOWANCE_VALID_MS) / limits.windowMs))
+    : 0;
   const slots = limits.maxInFlight ? Math.min(MAX_BATCH, Math.floor(limits.maxInFlight / 10)) : 0;
   if ((limits.rate && tokens < 2) || (limits.maxInFlight && slots < 2) || tokens + slots === 0) return null;
   return { tokens, slots };
@@ -183,7 +185,8 @@ export class TargetAllowances {
     share.stale = { tokens: [], slots: [] };
     const next = Math.min(share.tokens.length ? share.tokensUntil : Infinity, share.idleCheckAt);
     if (next !== Infinity) this.schedule(targetId, share, next);
-    else if (share.busy.size === 0 && !share.refill && this.shares.get(targetId) === share) this.shares.delete(targetId);
+    else if (share.busy.size === 0 && !share.refill && this.shares.get(targetId) === share)
+      this.shares.delete(targetId);
     if (tokens.length + slots.length === 0) return;
     try {
       await this.opts.giveBack(targetId, tokens, slots);
@@ -202,7 +205,20 @@ export class TargetAllowances {
       this.shares.delete(targetId);
       void this.sweepOne(targetId, share, true);
     } else if (this.shares.size >= MAX_SHARES) return null;
-    const fresh: Share = { key, rate: Boolean(limits.rate), flight: Boolean(limits.maxInFlight), tokens: [], tokensUntil: 0, idle: [], idleCheckAt: Infinity, busy: new Map(), stale: { tokens: [], slots: [] }, refill: null, waiting: 0, timer: null };
+    const fresh: Share = {
+      key,
+      rate: Boolean(limits.rate),
+      flight: Boolean(limits.maxInFlight),
+      tokens: [],
+      tokensUntil: 0,
+      idle: [],
+      idleCheckAt: Infinity,
+      busy: new Map(),
+      stale: { tokens: [], slots: [] },
+      refill: null,
+      waiting: 0,
+      timer: null,
+    };
     this.shares.set(targetId, fresh);
     return fresh;
   }
@@ -239,7 +255,12 @@ export class TargetAllowances {
     share.idleCheckAt = next;
   }
 
-  private async refill(target: TargetRecord, share: Share, limits: EffectiveLimits, sizes: BatchSizes): Promise<BatchAnswer | 'failed'> {
+  private async refill(
+    target: TargetRecord,
+    share: Share,
+    limits: EffectiveLimits,
+    sizes: BatchSizes,
+  ): Promise<BatchAnswer | 'failed'> {
     const targetId = target.id;
     const started = this.now();
     // enough for the deliveries already waiting (a deliverer runs hundreds at once), within bounds
@@ -262,7 +283,8 @@ export class TargetAllowances {
           share.tokens.push(...answer.tokens);
           share.tokensUntil = until;
         }
-        for (const lease of answer.slots ?? []) share.idle.push({ lease, until: started + this.opts.slotValidMs, idleUntil: until });
+        for (const lease of answer.slots ?? [])
+          share.idle.push({ lease, until: started + this.opts.slotValidMs, idleUntil: until });
         if (answer.slots?.length) share.idleCheckAt = Math.min(share.idleCheckAt, until);
         if (!share.timer) this.schedule(targetId, share, until);
       }
@@ -280,7 +302,10 @@ export class TargetAllowances {
    * part back with its next call by then, so only a target gone quiet costs a GIVE_BACK.
    */
   private schedule(targetId: string, share: Share, at: number): void {
-    share.timer = setTimeout(() => void this.sweepOne(targetId, share, false), Math.max(0, at - this.now()) + ALLOWANCE_VALID_MS);
+    share.timer = setTimeout(
+      () => void this.sweepOne(targetId, share, false),
+      Math.max(0, at - this.now()) + ALLOWANCE_VALID_MS,
+    );
     share.timer.unref();
   }
 }

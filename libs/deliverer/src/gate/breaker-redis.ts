@@ -50,7 +50,8 @@ export class BreakerRedis {
     private readonly namespace: string,
   ) {
     // EVALSHA with a fallback to EVAL (ioredis): the scripts are not sent with every call
-    for (const [name, lua, keys] of SCRIPTS) if (!(name in redis)) redis.defineCommand(name, { lua, numberOfKeys: keys });
+    for (const [name, lua, keys] of SCRIPTS)
+      if (!(name in redis)) redis.defineCommand(name, { lua, numberOfKeys: keys });
   }
 
   private run(name: string, ...args: (string | number)[]): Promise<unknown[]> {
@@ -61,15 +62,39 @@ export class BreakerRedis {
    * One delivery's pass, or with `batch` a batch of tokens and slots for this process
    * (allowance.ts), giving back what the last batch did not spend.
    */
-  async gate(targetId: string, limits: EffectiveLimits | null, settings: BreakerSettings, leaseMs: number, batch?: BatchRequest): Promise<GateAnswer> {
+  async gate(
+    targetId: string,
+    limits: EffectiveLimits | null,
+    settings: BreakerSettings,
+    leaseMs: number,
+    batch?: BatchRequest,
+  ): Promise<GateAnswer> {
     const k = gateKeys(this.namespace, targetId);
     const lease = `${this.leasePrefix}${(this.leaseCount++).toString(36)}`;
     const back = batch ? [batch.giveBack.tokens.length, ...batch.giveBack.tokens, ...batch.giveBack.slots] : [0];
-    const r = (await this.run('relayTargetGate', k.breaker, k.rate, k.flight, k.probe, lease, limits?.rate ?? 0, limits?.windowMs ?? 1000, limits?.maxInFlight ?? 0, leaseMs, settings.cool_down_s * 1000, settings.flag_after_open_s * 1000, batch?.tokens ?? 1, batch?.slots ?? 1, batch?.validMs ?? 0, ...back)) as unknown[];
+    const r = (await this.run(
+      'relayTargetGate',
+      k.breaker,
+      k.rate,
+      k.flight,
+      k.probe,
+      lease,
+      limits?.rate ?? 0,
+      limits?.windowMs ?? 1000,
+      limits?.maxInFlight ?? 0,
+      leaseMs,
+      settings.cool_down_s * 1000,
+      settings.flag_after_open_s * 1000,
+      batch?.tokens ?? 1,
+      batch?.slots ?? 1,
+      batch?.validMs ?? 0,
+      ...back,
+    )) as unknown[];
     const view = viewOf(r.slice(3, 7));
     const won = Number(r[7]) === 1;
     const flag = Number(r[8]) === 1;
-    if (r[0] === 'hold') return { verdict: 'hold', reason: r[1] as HoldReason, waitMs: Math.max(0, Number(r[2])), view, won, flag };
+    if (r[0] === 'hold')
+      return { verdict: 'hold', reason: r[1] as HoldReason, waitMs: Math.max(0, Number(r[2])), view, won, flag };
     if (!batch || r[0] !== 'go') return { verdict: r[0] as 'go' | 'probe', lease, view, won, flag };
     const tokens = Array.from({ length: Number(r[9]) || 0 }, (_, i) => `${lease}#${i + 1}`);
     const slots = Array.from({ length: Number(r[10]) || 0 }, (_, i) => (i === 0 ? lease : `${lease}#${i + 1}`));
@@ -83,16 +108,38 @@ export class BreakerRedis {
   }
 
   /** Outcomes since the last report (the breaker's window) and the leases they let go. */
-  async report(targetId: string, counts: { ok: number; failed: number }, leases: readonly string[], settings: BreakerSettings): Promise<ReportAnswer> {
+  async report(
+    targetId: string,
+    counts: { ok: number; failed: number },
+    leases: readonly string[],
+    settings: BreakerSettings,
+  ): Promise<ReportAnswer> {
     const k = gateKeys(this.namespace, targetId);
-    const r = (await this.run('relayTargetReport', k.breaker, k.flight, counts.ok, counts.failed, settings.window_s * 1000, settings.min_attempts, settings.failure_rate_pct, ...leases)) as unknown[];
+    const r = (await this.run(
+      'relayTargetReport',
+      k.breaker,
+      k.flight,
+      counts.ok,
+      counts.failed,
+      settings.window_s * 1000,
+      settings.min_attempts,
+      settings.failure_rate_pct,
+      ...leases,
+    )) as unknown[];
     return { view: viewOf(r.slice(0, 4)), won: Number(r[4]) === 1 };
   }
 
   /** The probe's end: `answered` true closes, false opens again, null (nothing sent) only lets the lock go. */
   async probed(targetId: string, lease: string, answered: boolean | null, why: string): Promise<ReportAnswer> {
     const k = gateKeys(this.namespace, targetId);
-    const r = (await this.run('relayTargetProbed', k.breaker, k.probe, lease, answered === null ? '-' : answered ? '1' : '0', why.slice(0, 200))) as unknown[];
+    const r = (await this.run(
+      'relayTargetProbed',
+      k.breaker,
+      k.probe,
+      lease,
+      answered === null ? '-' : answered ? '1' : '0',
+      why.slice(0, 200),
+    )) as unknown[];
     return { view: viewOf(r.slice(0, 4)), won: Number(r[4]) === 1 };
   }
 
@@ -119,5 +166,10 @@ const SCRIPTS: ReadonlyArray<readonly [string, string, number]> = [
 ];
 
 function viewOf(r: unknown[]): BreakerView {
-  return { state: String(r[0]) as BreakerStateName, since: Number(r[1]) || 0, reason: String(r[2] ?? ''), seq: Number(r[3]) || 0 };
+  return {
+    state: String(r[0]) as BreakerStateName,
+    since: Number(r[1]) || 0,
+    reason: String(r[2] ?? ''),
+    seq: Number(r[3]) || 0,
+  };
 }

@@ -7,7 +7,10 @@
  * - `${ns}:tgate:{tg}:flight` — sorted set: in-flight leases, scored by when they expire
  * - `${ns}:tgate:{tg}:probe` — string: the half-open breaker's probe lock (the prober's lease)
  */
-export function gateKeys(namespace: string, targetId: string): { breaker: string; rate: string; flight: string; probe: string } {
+export function gateKeys(
+  namespace: string,
+  targetId: string,
+): { breaker: string; rate: string; flight: string; probe: string } {
   const base = `${namespace}:tgate:{${targetId}}`;
   return { breaker: `${base}:breaker`, rate: `${base}:rate`, flight: `${base}:flight`, probe: `${base}:probe` };
 }

@@ -16,10 +16,19 @@ export interface BreakerStateWriter {
  * same for every writer); a view with no state in Redis (since 0: its hash expired while
  * closed) always writes closed.
  */
-export function createBreakerStateWriter(store: Store, announce: (change: CacheChange) => Promise<unknown>, forget?: (targetId: string) => void): BreakerStateWriter {
+export function createBreakerStateWriter(
+  store: Store,
+  announce: (change: CacheChange) => Promise<unknown>,
+  forget?: (targetId: string) => void,
+): BreakerStateWriter {
   return {
     async write(target, view) {
-      const record: BreakerStateRecord = { state: view.state, since: new Date(view.since), reason: view.reason, seq: view.seq };
+      const record: BreakerStateRecord = {
+        state: view.state,
+        since: new Date(view.since),
+        reason: view.reason,
+        seq: view.seq,
+      };
       await storeBreakerState(store, target.id, record);
       forget?.(target.id);
       await announce({ scope: 'target', id: target.id, endpoint_id: target.endpoint_id });
@@ -37,7 +46,17 @@ export interface BreakerTransition {
  * Every transition a deliverer made goes through here once (the Lua transition picked the one
  * caller that made it): metrics, the log, and the account's event.
  */
-export function announceTransition(t: BreakerTransition, meter: { breakerTransition(to: string): void }, logger: Logger): void {
+export function announceTransition(
+  t: BreakerTransition,
+  meter: { breakerTransition(to: string): void },
+  logger: Logger,
+): void {
   meter.breakerTransition(t.view.state);
-  logger.warn('target breaker changed', { target_id: t.target.id, endpoint_id: t.target.endpoint_id, account_id: t.target.account_id, state: t.view.state, reason: t.view.reason });
+  logger.warn('target breaker changed', {
+    target_id: t.target.id,
+    endpoint_id: t.target.endpoint_id,
+    account_id: t.target.account_id,
+    state: t.view.state,
+    reason: t.view.reason,
+  });
 }

@@ -16,17 +16,42 @@ import type { GateScripts } from './target-gate';
 const NOW = new Date('2030-01-01T00:00:00Z');
 const closed: BreakerView = { state: 'closed', since: 0, reason: '', seq: 0 };
 const open: BreakerView = { state: 'open', since: 1000, reason: '10 of 10 attempts failed in 60 s', seq: 1 };
-const webhook: KindInfo = { kind: 'webhook', channel: 'webhook', defaultRetryScheduleMs: [], description: { label: 'W', fields: {} } };
-const chat: KindInfo = { ...webhook, kind: 'block_chat', channel: 'chat', defaultLimits: { rate: 1, per: 'second', max_in_flight: null } };
+const webhook: KindInfo = {
+  kind: 'webhook',
+  channel: 'webhook',
+  defaultRetryScheduleMs: [],
+  description: { label: 'W', fields: {} },
+};
+const chat: KindInfo = {
+  ...webhook,
+  kind: 'block_chat',
+  channel: 'chat',
+  defaultLimits: { rate: 1, per: 'second', max_in_flight: null },
+};
 const ok: AttemptResult = { result: 'success', status: 200 };
 const down: AttemptResult = { result: 'retry', status: 500, error: 'HTTP 500' };
 const refused: AttemptResult = { result: 'permanent', status: 400, error: 'HTTP 400', flagTarget: false };
 
 function target(over: Partial<TargetRecord> = {}): TargetRecord {
-  return { id: 'tg_1', account_id: 'acc', endpoint_id: 'ep', kind: 'webhook', name: 't', enabled: true, config: {}, flagged: null, created_at: NOW, updated_at: NOW, ...over };
+  return {
+    id: 'tg_1',
+    account_id: 'acc',
+    endpoint_id: 'ep',
+    kind: 'webhook',
+    name: 't',
+    enabled: true,
+    config: {},
+    flagged: null,
+    created_at: NOW,
+    updated_at: NOW,
+    ...over,
+  };
 }
 
-function setup(answers: { gate?: GateAnswer | Error; report?: ReportAnswer; probed?: ReportAnswer } = {}, timing = { flushMs: 60_000, quietFlushMs: 600_000 }) {
+function setup(
+  answers: { gate?: GateAnswer | Error; report?: ReportAnswer; probed?: ReportAnswer } = {},
+  timing = { flushMs: 60_000, quietFlushMs: 600_000 },
+) {
   const calls: Array<[string, ...unknown[]]> = [];
   const synced: Array<[string, boolean]> = [];
   const flags: string[] = [];
@@ -90,12 +115,23 @@ describe('the target gate: round trips per delivery', () => {
   });
 
   it('a limit large enough to batch (10,000 a second, 1,000 in flight): one call for several deliveries; a slot kept for the next delivery is not reported', async () => {
-    const batch: GateAnswer = { verdict: 'go', lease: 'B', view: closed, won: false, flag: false, tokens: ['B#1', 'B#2', 'B#3'], slots: ['B', 'B#2'] };
+    const batch: GateAnswer = {
+      verdict: 'go',
+      lease: 'B',
+      view: closed,
+      won: false,
+      flag: false,
+      tokens: ['B#1', 'B#2', 'B#3'],
+      slots: ['B', 'B#2'],
+    };
     const { gate, calls } = setup({ gate: batch });
     const t = target({ limits: { rate: 10_000, per: 'second', max_in_flight: 1000 } });
     const a = (await gate.admit(t, webhook)) as { verdict: 'go'; lease: string };
     const b = (await gate.admit(t, webhook)) as { verdict: 'go'; lease: string };
-    expect([a, b]).toEqual([{ verdict: 'go', lease: 'B#2' }, { verdict: 'go', lease: 'B' }]);
+    expect([a, b]).toEqual([
+      { verdict: 'go', lease: 'B#2' },
+      { verdict: 'go', lease: 'B' },
+    ]);
     await gate.settle(t, a, ok, true);
     const c = (await gate.admit(t, webhook)) as { verdict: 'go'; lease: string };
     expect(c).toEqual({ verdict: 'go', lease: 'B#2' });
@@ -107,7 +143,9 @@ describe('the target gate: round trips per delivery', () => {
   });
 
   it('a breaker the cache shows as open asks before every attempt, even without limits; a hold says why and how long', async () => {
-    const { gate, calls } = setup({ gate: { verdict: 'hold', reason: 'open', waitMs: 1234, view: open, won: false, flag: false } });
+    const { gate, calls } = setup({
+      gate: { verdict: 'hold', reason: 'open', waitMs: 1234, view: open, won: false, flag: false },
+    });
     const t = target({ breaker_state: { state: 'open', since: new Date(1000), reason: 'x', seq: 1 } });
     expect(await gate.admit(t, webhook)).toEqual({ verdict: 'hold', reason: 'open', waitMs: 1234 });
     expect(calls).toHaveLength(1);
@@ -145,7 +183,9 @@ describe('the target gate: states it learns', () => {
   });
 
   it('a breaker open too long: the one call Redis picked flags the target', async () => {
-    const { gate, flags } = setup({ gate: { verdict: 'hold', reason: 'open', waitMs: 1000, view: open, won: false, flag: true } });
+    const { gate, flags } = setup({
+      gate: { verdict: 'hold', reason: 'open', waitMs: 1000, view: open, won: false, flag: true },
+    });
     await gate.admit(target({ breaker_state: { state: 'open', since: new Date(1000), reason: 'x', seq: 1 } }), webhook);
     expect(flags).toEqual(['tg_1']);
   });
@@ -201,11 +241,24 @@ describe('the target gate: when outcomes are reported (docs/delivery-limits.md "
   it('successes wait only where quietFlushMs is at most a tenth of the bucket, and only while the cached breaker is closed', async () => {
     const { gate, calls } = setup({}, timing);
     // 59 s window: a bucket of 9.8 s, under 10 × 1000 ms
-    await gate.settle(target({ id: 'tg_short', breaker: { failure_rate_pct: 50, min_attempts: 20, window_s: 59, cool_down_s: 30, flag_after_open_s: 86_400 } }), go, ok, true);
+    await gate.settle(
+      target({
+        id: 'tg_short',
+        breaker: { failure_rate_pct: 50, min_attempts: 20, window_s: 59, cool_down_s: 30, flag_after_open_s: 86_400 },
+      }),
+      go,
+      ok,
+      true,
+    );
     // the default 60 s window: a bucket of 10 s, exactly ten quiet batches
     await gate.settle(target({ id: 'tg_default' }), go, ok, true);
     // a breaker the cache shows as half-open (a success Redis already closed elsewhere)
-    await gate.settle(target({ id: 'tg_half', breaker_state: { state: 'half_open', since: NOW, reason: '', seq: 2 } }), go, ok, true);
+    await gate.settle(
+      target({ id: 'tg_half', breaker_state: { state: 'half_open', since: NOW, reason: '', seq: 2 } }),
+      go,
+      ok,
+      true,
+    );
     await jest.advanceTimersByTimeAsync(100);
     expect(calls.map((c) => c[1])).toEqual(['tg_short', 'tg_half']);
     await jest.advanceTimersByTimeAsync(900);

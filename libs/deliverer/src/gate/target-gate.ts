@@ -114,7 +114,9 @@ export class RedisTargetGate implements TargetGate {
       const a = await this.ask(target, limits, undefined, settings);
       if (a.verdict === 'hold') return { verdict: 'hold', reason: a.reason, waitMs: a.waitMs };
       // a lease is taken only when the target limits deliveries in flight
-      return a.verdict === 'probe' ? { verdict: 'probe', lease: a.lease } : { verdict: 'go', lease: limits?.maxInFlight ? a.lease : null };
+      return a.verdict === 'probe'
+        ? { verdict: 'probe', lease: a.lease }
+        : { verdict: 'go', lease: limits?.maxInFlight ? a.lease : null };
     } catch (err) {
       this.warn('target gate not asked; sending', target.id, err);
       return { verdict: 'go', lease: null };
@@ -122,7 +124,12 @@ export class RedisTargetGate implements TargetGate {
   }
 
   /** One GATE call (a single delivery's, or a batch's), its breaker state followed and a flag acted on. */
-  private async ask(target: TargetRecord, limits: EffectiveLimits | null, batch?: BatchRequest, settings: BreakerSettings = breakerSettingsOf(target)): Promise<GateAnswer> {
+  private async ask(
+    target: TargetRecord,
+    limits: EffectiveLimits | null,
+    batch?: BatchRequest,
+    settings: BreakerSettings = breakerSettingsOf(target),
+  ): Promise<GateAnswer> {
     const a = await this.opts.breaker.gate(target.id, limits, settings, this.opts.leaseMs, batch);
     await this.follow(target, a.view, a.won);
     if (a.flag) await this.opts.sync.flag(target, a.view);
@@ -133,7 +140,12 @@ export class RedisTargetGate implements TargetGate {
     if (pass.verdict === 'probe') {
       const answered = !sent ? null : outcome.result !== 'retry';
       try {
-        const r = await this.opts.breaker.probed(target.id, pass.lease, answered, outcome.result === 'success' ? '' : outcome.error);
+        const r = await this.opts.breaker.probed(
+          target.id,
+          pass.lease,
+          answered,
+          outcome.result === 'success' ? '' : outcome.error,
+        );
         await this.follow(target, r.view, r.won);
       } catch (err) {
         this.warn('probe outcome not reported; its lock expires', target.id, err);
@@ -160,7 +172,11 @@ export class RedisTargetGate implements TargetGate {
     p.ok += ok;
     p.failed += failed;
     if (pass.lease !== null) p.leases.push(pass.lease);
-    if (this.pending.gathered.size + this.quiet.gathered.size >= MAX_PENDING_TARGETS || p.leases.length >= MAX_PENDING_LEASES) void this.flush();
+    if (
+      this.pending.gathered.size + this.quiet.gathered.size >= MAX_PENDING_TARGETS ||
+      p.leases.length >= MAX_PENDING_LEASES
+    )
+      void this.flush();
     else if (this.pending.gathered.size > 0) this.schedule(this.pending);
   }
 

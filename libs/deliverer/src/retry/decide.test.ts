@@ -5,8 +5,14 @@ import type { RetryPolicy } from './decide';
 const policy: RetryPolicy = { tiersMs: [200, 500, 1_000, 60_000], jitterPct: 0, retryAfterMaxMs: 60_000 };
 const now = new Date('2030-01-01T00:00:00.000Z');
 const at = (attempt: number, scheduleBase = 1) => ({ attempt, scheduleBase });
-const retry = (retryAfterMs?: number): AttemptResult => ({ result: 'retry', status: 503, error: 'HTTP 503', ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
-const decide = (outcome: AttemptResult, pos = at(1), schedule: readonly number[] = [200, 500]) => decideRetry(outcome, pos, schedule, policy, now, () => 0);
+const retry = (retryAfterMs?: number): AttemptResult => ({
+  result: 'retry',
+  status: 503,
+  error: 'HTTP 503',
+  ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+});
+const decide = (outcome: AttemptResult, pos = at(1), schedule: readonly number[] = [200, 500]) =>
+  decideRetry(outcome, pos, schedule, policy, now, () => 0);
 
 describe('decideRetry (docs/delivery.md "What happens after an attempt")', () => {
   it('2xx success → delivered', () => {
@@ -14,14 +20,22 @@ describe('decideRetry (docs/delivery.md "What happens after an attempt")', () =>
   });
 
   it('permanent → failed at once, whatever is left of the schedule', () => {
-    expect(decide({ result: 'permanent', status: 400, error: 'HTTP 400', flagTarget: false })).toEqual({ state: 'failed', reason: 'permanent' });
+    expect(decide({ result: 'permanent', status: 400, error: 'HTTP 400', flagTarget: false })).toEqual({
+      state: 'failed',
+      reason: 'permanent',
+    });
   });
 
   it.each([
     ['attempt 1 waits the first delay', 1, 200],
     ['attempt 2 waits the second', 2, 500],
   ])('retryable with attempts left → retrying: %s', (_n, attempt, tier) => {
-    expect(decide(retry(), at(attempt))).toEqual({ state: 'retrying', delayMs: tier, tierMs: tier, nextAttemptAt: new Date(now.getTime() + tier) });
+    expect(decide(retry(), at(attempt))).toEqual({
+      state: 'retrying',
+      delayMs: tier,
+      tierMs: tier,
+      nextAttemptAt: new Date(now.getTime() + tier),
+    });
   });
 
   it('retryable after the last attempt (schedule.length + 1) → failed, exhausted', () => {

@@ -28,7 +28,14 @@ export interface AttemptPosition {
  * capped at `retryAfterMaxMs` — unless the schedule is used up. The wait is then rounded up
  * to a tier (see pickTier), so `nextAttemptAt` is the time the broker hands it back.
  */
-export function decideRetry(outcome: AttemptResult, pos: AttemptPosition, schedule: readonly number[], policy: RetryPolicy, now: Date, random: () => number): RetryDecision {
+export function decideRetry(
+  outcome: AttemptResult,
+  pos: AttemptPosition,
+  schedule: readonly number[],
+  policy: RetryPolicy,
+  now: Date,
+  random: () => number,
+): RetryDecision {
   if (outcome.result === 'success') return { state: 'delivered' };
   if (outcome.result === 'permanent') return { state: 'failed', reason: 'permanent' };
   const index = Math.max(0, pos.attempt - pos.scheduleBase);

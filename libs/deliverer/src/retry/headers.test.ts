@@ -4,10 +4,20 @@ describe('deliveryPosition: the attempt a received copy represents', () => {
   it.each([
     ['first delivery', 1, undefined, { attempt: 1, scheduleBase: 1 }],
     ['a retry (fresh message, attempt already + 1)', 3, {}, { attempt: 3, scheduleBase: 1 }],
-    ['redelivered once after a crash (x-delivery-count 1)', 1, { 'x-delivery-count': 1 }, { attempt: 2, scheduleBase: 1 }],
+    [
+      'redelivered once after a crash (x-delivery-count 1)',
+      1,
+      { 'x-delivery-count': 1 },
+      { attempt: 2, scheduleBase: 1 },
+    ],
     ['redelivered retry', 3, { 'x-delivery-count': 2 }, { attempt: 5, scheduleBase: 1 }],
     ['redriven (schedule base header)', 7, { 'x-relay-schedule-base': 7 }, { attempt: 7, scheduleBase: 7 }],
-    ['garbage headers are ignored', 2, { 'x-delivery-count': 'x', 'x-relay-schedule-base': -3 }, { attempt: 2, scheduleBase: 1 }],
+    [
+      'garbage headers are ignored',
+      2,
+      { 'x-delivery-count': 'x', 'x-relay-schedule-base': -3 },
+      { attempt: 2, scheduleBase: 1 },
+    ],
   ])('%s', (_n, attempt, headers, expected) => {
     expect(deliveryPosition(attempt, headers)).toEqual(expected);
   });

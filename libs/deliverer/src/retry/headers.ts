@@ -14,7 +14,14 @@ export const DEAD_STATUS_HEADER = 'x-relay-last-status';
 export const DEAD_AT_HEADER = 'x-relay-dead-at';
 
 function count(value: unknown): number {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : typeof value === 'bigint' ? Number(value) : NaN;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string'
+        ? Number(value)
+        : typeof value === 'bigint'
+          ? Number(value)
+          : NaN;
   return Number.isInteger(n) && n > 0 ? n : 0;
 }
 
@@ -24,7 +31,10 @@ function count(value: unknown): number {
  * attempt, `attempt + x-delivery-count`, so X-Relay-Attempt grows and the crashed attempt
  * uses up its slot in the schedule. Retries are fresh messages, so their count starts at 0.
  */
-export function deliveryPosition(messageAttempt: number, headers: Record<string, unknown> | undefined): { attempt: number; scheduleBase: number } {
+export function deliveryPosition(
+  messageAttempt: number,
+  headers: Record<string, unknown> | undefined,
+): { attempt: number; scheduleBase: number } {
   const redeliveries = count(headers?.[DELIVERY_COUNT_HEADER]);
   const base = count(headers?.[SCHEDULE_BASE_HEADER]);
   return { attempt: messageAttempt + redeliveries, scheduleBase: base > 0 ? base : 1 };

@@ -12,8 +12,16 @@ import type { RedriveResult } from './redrive';
 export const redriveConfigSpec = {
   ...commonVars,
   ...rabbitVars,
-  deliveryLimit: int('BROKER_DELIVERY_LIMIT', 'redeliveries of one message before the broker dead-letters it (quorum x-delivery-limit)', { default: 20, min: 1 }),
-  confirmTimeoutMs: int('PUBLISH_CONFIRM_TIMEOUT_MS', 'how long recording an attempt outcome waits for the broker confirm before the delivery is requeued', { default: 5000, min: 50 }),
+  deliveryLimit: int(
+    'BROKER_DELIVERY_LIMIT',
+    'redeliveries of one message before the broker dead-letters it (quorum x-delivery-limit)',
+    { default: 20, min: 1 },
+  ),
+  confirmTimeoutMs: int(
+    'PUBLISH_CONFIRM_TIMEOUT_MS',
+    'how long recording an attempt outcome waits for the broker confirm before the delivery is requeued',
+    { default: 5000, min: 50 },
+  ),
 };
 export type RedriveConfig = ConfigOf<typeof redriveConfigSpec>;
 
@@ -40,10 +48,12 @@ export function parseRedriveArgs(argv: readonly string[], defaultChannel?: Deliv
     }
   }
   const channel = values.get('--channel') ?? defaultChannel;
-  if (!channel || !DELIVERY_CHANNELS.includes(channel as DeliveryChannel)) problems.push(`--channel must be one of ${DELIVERY_CHANNELS.join(', ')}`);
+  if (!channel || !DELIVERY_CHANNELS.includes(channel as DeliveryChannel))
+    problems.push(`--channel must be one of ${DELIVERY_CHANNELS.join(', ')}`);
   const limitText = values.get('--limit') ?? '1000';
   const limit = Number(limitText);
-  if (!/^\d+$/.test(limitText) || limit < 1 || limit > 1_000_000) problems.push('--limit must be an integer from 1 to 1000000');
+  if (!/^\d+$/.test(limitText) || limit < 1 || limit > 1_000_000)
+    problems.push('--limit must be an integer from 1 to 1000000');
   if (problems.length > 0) throw new ConfigError([...problems, REDRIVE_USAGE]);
   const args: RedriveArgs = { channel: channel as DeliveryChannel, limit };
   const target = values.get('--target');
@@ -52,7 +62,11 @@ export function parseRedriveArgs(argv: readonly string[], defaultChannel?: Deliv
 }
 
 /** One redrive run: connects, moves, closes. The caller prints the result; logs go to `logStream`. */
-export async function runRedrive(config: RedriveConfig, args: RedriveArgs, logStream: NodeJS.WritableStream): Promise<RedriveResult> {
+export async function runRedrive(
+  config: RedriveConfig,
+  args: RedriveArgs,
+  logStream: NodeJS.WritableStream,
+): Promise<RedriveResult> {
   const logger = createLogger({ service: 'redrive', level: config.logLevel, stream: logStream });
   const broker = new BrokerConnection({
     url: config.rabbitmqUrl,
@@ -63,7 +77,12 @@ export async function runRedrive(config: RedriveConfig, args: RedriveArgs, logSt
   await broker.start(10_000);
   try {
     const publisher = new ConfirmPublisher(broker, config.confirmTimeoutMs);
-    const opts = { namespace: config.namespace, channel: args.channel, limit: args.limit, ...(args.targetId ? { targetId: args.targetId } : {}) };
+    const opts = {
+      namespace: config.namespace,
+      channel: args.channel,
+      limit: args.limit,
+      ...(args.targetId ? { targetId: args.targetId } : {}),
+    };
     return await redriveDeadDeliveries(broker, publisher, opts);
   } finally {
     await broker.close();

@@ -33,7 +33,11 @@ export interface RedriveResult {
  * Deliveries that stay are re-published to the tail; at most the queue's length at the start
  * is looked at, so a run always ends, even while deliverers dead-letter more.
  */
-export async function redriveDeadDeliveries(broker: BrokerConnection, publisher: ConfirmPublisher, opts: RedriveOptions): Promise<RedriveResult> {
+export async function redriveDeadDeliveries(
+  broker: BrokerConnection,
+  publisher: ConfirmPublisher,
+  opts: RedriveOptions,
+): Promise<RedriveResult> {
   const names = brokerNames(opts.namespace);
   const dead = names.deadDeliveryQueue(opts.channel);
   const ch = await broker.openChannel();
@@ -53,13 +57,21 @@ export async function redriveDeadDeliveries(broker: BrokerConnection, publisher:
   }
   return result;
 
-  async function redriveOne(channel: Channel, msg: GetMessage, pub: DeliveryPublisher, o: RedriveOptions): Promise<boolean> {
+  async function redriveOne(
+    channel: Channel,
+    msg: GetMessage,
+    pub: DeliveryPublisher,
+    o: RedriveOptions,
+  ): Promise<boolean> {
     try {
       const d = decodeOrNull(msg);
       const move = d !== null && (o.targetId === undefined || d.target_id === o.targetId);
       if (d && move) {
         const next = deliveryPosition(d.attempt, msg.properties.headers).attempt + 1;
-        await pub.publish([{ message: { ...d, attempt: next }, channel: o.channel }], { [SCHEDULE_BASE_HEADER]: next, 'x-relay-redriven-at': new Date().toISOString() });
+        await pub.publish([{ message: { ...d, attempt: next }, channel: o.channel }], {
+          [SCHEDULE_BASE_HEADER]: next,
+          'x-relay-redriven-at': new Date().toISOString(),
+        });
       } else {
         // kept as it was, headers included (x-delivery-count still counts its attempts)
         await pub.returnToDead(o.channel, msg.content, {

@@ -38,24 +38,44 @@ describe('tier sets', () => {
   });
 
   it('the chat default covers the fast schedule, the 60 s Retry-After cap and the hold tiers', () => {
-    expect(defaultRetryTiers('chat')).toEqual([1_000, 1_100, 1_200, 2_000, 2_200, 2_400, 5_000, 5_500, 6_000, 10_000, 15_000, 16_500, 18_000, 20_000, 30_000, 33_000, 36_000, 60_000]);
+    expect(defaultRetryTiers('chat')).toEqual([
+      1_000, 1_100, 1_200, 2_000, 2_200, 2_400, 5_000, 5_500, 6_000, 10_000, 15_000, 16_500, 18_000, 20_000, 30_000,
+      33_000, 36_000, 60_000,
+    ]);
   });
 
   it('a held delivery waits in the smallest tier at or above its wait, at most HOLD_MAX_MS', () => {
     const tiers = defaultRetryTiers('webhook');
-    expect([0, 1, 999, 1_000, 1_001, 4_000, 59_000, 61_000, 3_600_000].map((w) => holdTier(w, tiers))).toEqual([1_000, 1_000, 1_000, 1_000, 2_000, 5_000, 60_000, 60_000, 60_000]);
+    expect([0, 1, 999, 1_000, 1_001, 4_000, 59_000, 61_000, 3_600_000].map((w) => holdTier(w, tiers))).toEqual([
+      1_000, 1_000, 1_000, 1_000, 2_000, 5_000, 60_000, 60_000, 60_000,
+    ]);
   });
 
   it('a test-only kind registered in the catalog with its own schedule gets tiers for every delay of it', () => {
     // one line, as docs/adding-a-target-kind.md says; nothing in the deliverer is edited
     const description = { label: 'Test pager', fields: {} };
-    const pager: CatalogEntry = { kind: 'test_pager', channel: 'chat', defaultRetryScheduleMs: [7_000, 90_000], description, create: (deps) => ({ ...createEmbedChatKind(deps), kind: 'test_pager', defaultRetryScheduleMs: [7_000, 90_000], description }) };
+    const pager: CatalogEntry = {
+      kind: 'test_pager',
+      channel: 'chat',
+      defaultRetryScheduleMs: [7_000, 90_000],
+      description,
+      create: (deps) => ({
+        ...createEmbedChatKind(deps),
+        kind: 'test_pager',
+        defaultRetryScheduleMs: [7_000, 90_000],
+        description,
+      }),
+    };
     const catalog = createCatalog([...CATALOG.entries, pager]);
     const tiers = defaultRetryTiers('chat', catalog);
-    expect(tiers).toEqual([...defaultRetryTiers('chat'), 7_000, 7_700, 8_400, 90_000, 99_000, 108_000].sort((a, b) => a - b));
+    expect(tiers).toEqual(
+      [...defaultRetryTiers('chat'), 7_000, 7_700, 8_400, 90_000, 99_000, 108_000].sort((a, b) => a - b),
+    );
     for (const d of pager.defaultRetryScheduleMs) expect(pickTier(d, tiers, 20, () => 0)).toBe(d);
     expect(defaultRetryTiers('webhook', catalog)).toEqual(defaultRetryTiers('webhook'));
-    expect(delivererConfigSpec({ healthPort: 0, channel: 'chat', catalog }).retryTiersMs.default).toEqual(tiers.map(String));
+    expect(delivererConfigSpec({ healthPort: 0, channel: 'chat', catalog }).retryTiersMs.default).toEqual(
+      tiers.map(String),
+    );
   });
 
   it('parseTiers sorts, dedupes and reports every bad entry at once', () => {

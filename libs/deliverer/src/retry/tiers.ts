@@ -18,7 +18,11 @@ const JITTER_STEPS = [1, 1.1, 1.2];
  * own: chat platforms ask for seconds, webhook receivers may ask for up to an hour, and Google
  * Sheets refills its per-minute quota after a minute (outputs: two, to be safe).
  */
-export const DEFAULT_RETRY_AFTER_MAX_MS: Readonly<Record<DeliveryChannel, number>> = { webhook: 3_600_000, chat: 60_000, outputs: 120_000 };
+export const DEFAULT_RETRY_AFTER_MAX_MS: Readonly<Record<DeliveryChannel, number>> = {
+  webhook: 3_600_000,
+  chat: 60_000,
+  outputs: 120_000,
+};
 
 /**
  * Tiers a held delivery waits in (a per-target limit, an open breaker, a paused target;
@@ -61,7 +65,8 @@ export function parseTiers(raw: readonly string[]): { tiers: number[]; problems:
   const tiers: number[] = [];
   for (const item of raw) {
     const n = Number(item);
-    if (!/^\d+$/.test(item.trim()) || n < 1 || n > 2 ** 31 - 1) problems.push(`RETRY_TIERS_MS: "${item}" is not a delay in ms (1 … 2147483647)`);
+    if (!/^\d+$/.test(item.trim()) || n < 1 || n > 2 ** 31 - 1)
+      problems.push(`RETRY_TIERS_MS: "${item}" is not a delay in ms (1 … 2147483647)`);
     else tiers.push(n);
   }
   if (raw.length === 0) problems.push('RETRY_TIERS_MS: at least one tier is needed');

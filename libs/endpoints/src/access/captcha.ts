@@ -23,7 +23,10 @@ export type ResolvedCaptchaSettings = Required<CaptchaSettings>;
 export const CAPTCHA_DEFAULTS: { readonly [P in CaptchaProvider]: { verify_url: string; field: string } } = {
   hcaptcha: { verify_url: 'https://api.hcaptcha.com/siteverify', field: 'h-captcha-response' },
   recaptcha: { verify_url: 'https://www.google.com/recaptcha/api/siteverify', field: 'g-recaptcha-response' },
-  turnstile: { verify_url: 'https://challenges.cloudflare.com/turnstile/v0/siteverify', field: 'cf-turnstile-response' },
+  turnstile: {
+    verify_url: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    field: 'cf-turnstile-response',
+  },
 };
 
 const check = schemaCheck({
@@ -43,9 +46,11 @@ export function validateCaptchaSettings(input: unknown, at = 'captcha'): Validat
   const errors = check(input, at);
   if (errors.length > 0) return { ok: false, errors };
   const settings = input as CaptchaSettings;
-  if (/^\s|\s$/.test(settings.secret)) errors.push({ field: `${at}.secret`, message: 'must not start or end with whitespace' });
+  if (/^\s|\s$/.test(settings.secret))
+    errors.push({ field: `${at}.secret`, message: 'must not start or end with whitespace' });
   if (settings.verify_url !== undefined) errors.push(...verifyUrlErrors(settings.verify_url, `${at}.verify_url`));
-  if (settings.field !== undefined && /[\x00-\x1F\x7F]/.test(settings.field)) errors.push({ field: `${at}.field`, message: 'must not contain control characters' });
+  if (settings.field !== undefined && /[\x00-\x1F\x7F]/.test(settings.field))
+    errors.push({ field: `${at}.field`, message: 'must not contain control characters' });
   return resultOf(errors, () => resolveCaptchaSettings(settings));
 }
 

@@ -1,4 +1,11 @@
-import { HMAC_ALGORITHMS, HMAC_PRESETS, MAX_ACTIVE_SECRETS, MAX_DEDUP_WINDOW_SECONDS, SIGNATURE_ENCODINGS, TIMESTAMP_UNITS } from './types';
+import {
+  HMAC_ALGORITHMS,
+  HMAC_PRESETS,
+  MAX_ACTIVE_SECRETS,
+  MAX_DEDUP_WINDOW_SECONDS,
+  SIGNATURE_ENCODINGS,
+  TIMESTAMP_UNITS,
+} from './types';
 import type { InboundAuthType } from './types';
 
 /**
@@ -21,7 +28,7 @@ export const JSON_PATH_PATTERN = '^[A-Za-z0-9_-]+(?:\\.[A-Za-z0-9_-]+){0,7}$';
 export const BASIC_USERNAME_PATTERN = '^[^:\\x00-\\x1F\\x7F]+$';
 
 export const PATTERN_MESSAGES: Record<string, string> = {
-  [HTTP_TOKEN_PATTERN]: 'must be a valid HTTP header name (letters, digits and !#$%&\'*+-.^_`|~ only)',
+  [HTTP_TOKEN_PATTERN]: "must be a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only)",
   [NO_EDGE_WHITESPACE_PATTERN]: 'must not start or end with whitespace',
   [HEADER_VALUE_PATTERN]: 'must be printable ASCII without leading or trailing spaces (it is sent in a header)',
   [BEARER_TOKEN_PATTERN]: 'must be printable ASCII without spaces',
@@ -74,7 +81,10 @@ export const INBOUND_AUTH_SCHEMAS: { readonly [T in InboundAuthType]: object } =
     ['type', 'credentials'],
   ),
   BEARER: objectSchema(
-    { type: type('BEARER'), tokens: secretList({ type: 'string', minLength: 1, maxLength: 4096, pattern: BEARER_TOKEN_PATTERN }) },
+    {
+      type: type('BEARER'),
+      tokens: secretList({ type: 'string', minLength: 1, maxLength: 4096, pattern: BEARER_TOKEN_PATTERN }),
+    },
     ['type', 'tokens'],
   ),
   API_KEY: objectSchema(
@@ -92,7 +102,13 @@ export const INBOUND_AUTH_SCHEMAS: { readonly [T in InboundAuthType]: object } =
       secrets: secretList({ type: 'string', minLength: 1, maxLength: 1024, pattern: NO_EDGE_WHITESPACE_PATTERN }),
       tolerance_seconds: { type: 'integer', minimum: 1, maximum: 86400 },
       verify_token: { type: 'string', minLength: 1, maxLength: 256, pattern: BEARER_TOKEN_PATTERN },
-      dedup: objectSchema({ enabled: { type: 'boolean' }, window_seconds: { type: 'integer', minimum: 60, maximum: MAX_DEDUP_WINDOW_SECONDS } }, []),
+      dedup: objectSchema(
+        {
+          enabled: { type: 'boolean' },
+          window_seconds: { type: 'integer', minimum: 60, maximum: MAX_DEDUP_WINDOW_SECONDS },
+        },
+        [],
+      ),
       custom: customHmac,
     },
     ['type', 'preset', 'secrets'],

@@ -9,12 +9,21 @@ export type SecretPath = string;
  * are stored and decrypt them when loaded; `redactInboundAuth` uses it for API responses.
  * Usernames, header names and custom-scheme options are not secrets and pass unchanged.
  */
-export function mapInboundAuthSecrets<A, B>(setting: InboundAuthSetting<A>, fn: (secret: A, path: SecretPath) => B): InboundAuthSetting<B> {
+export function mapInboundAuthSecrets<A, B>(
+  setting: InboundAuthSetting<A>,
+  fn: (secret: A, path: SecretPath) => B,
+): InboundAuthSetting<B> {
   switch (setting.type) {
     case 'NONE':
       return { ...setting };
     case 'BASIC':
-      return { ...setting, credentials: setting.credentials.map((c, i) => ({ ...c, password: fn(c.password, `credentials[${i}].password`) })) };
+      return {
+        ...setting,
+        credentials: setting.credentials.map((c, i) => ({
+          ...c,
+          password: fn(c.password, `credentials[${i}].password`),
+        })),
+      };
     case 'BEARER':
       return { ...setting, tokens: setting.tokens.map((t, i) => fn(t, `tokens[${i}]`)) };
     case 'API_KEY':
@@ -23,7 +32,9 @@ export function mapInboundAuthSecrets<A, B>(setting: InboundAuthSetting<A>, fn: 
       const secrets = setting.secrets.map((s, i) => fn(s, `secrets[${i}]`));
       if (setting.preset === 'custom') return { ...setting, secrets, custom: { ...setting.custom } };
       const { verify_token: verifyToken, ...rest } = setting;
-      return verifyToken === undefined ? { ...rest, secrets } : { ...rest, secrets, verify_token: fn(verifyToken, 'verify_token') };
+      return verifyToken === undefined
+        ? { ...rest, secrets }
+        : { ...rest, secrets, verify_token: fn(verifyToken, 'verify_token') };
     }
   }
 }

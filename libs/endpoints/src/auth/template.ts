@@ -33,7 +33,10 @@ export function parseSignedContentTemplate(template: string): TemplateParse {
   pushText(template.slice(last));
   if (unknown.length > 0) {
     const list = unknown.map((n) => `{{${n}}}`).join(', ');
-    return { ok: false, message: `unknown variable ${list}; allowed: ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')}` };
+    return {
+      ok: false,
+      message: `unknown variable ${list}; allowed: ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')}`,
+    };
   }
   if (parts.some((p) => p.kind === 'text' && (p.text.includes('{{') || p.text.includes('}}')))) {
     return { ok: false, message: 'unbalanced {{ or }}' };

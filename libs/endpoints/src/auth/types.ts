@@ -121,11 +121,7 @@ export interface HmacCustomInboundAuth<S = string> {
 export type HmacInboundAuth<S = string> = HmacPresetInboundAuth<S> | HmacCustomInboundAuth<S>;
 
 export type InboundAuthSetting<S = string> =
-  | NoInboundAuth
-  | BasicInboundAuth<S>
-  | BearerInboundAuth<S>
-  | ApiKeyInboundAuth<S>
-  | HmacInboundAuth<S>;
+  NoInboundAuth | BasicInboundAuth<S> | BearerInboundAuth<S> | ApiKeyInboundAuth<S> | HmacInboundAuth<S>;
 
 /** How a secret appears in API responses: never the value itself. */
 export interface RedactedSecret {

@@ -20,7 +20,9 @@ let validators: { [T in InboundAuthType]: ValidateFunction } | undefined;
 function validatorFor(type: InboundAuthType): ValidateFunction {
   if (validators === undefined) {
     const ajv = new Ajv({ allErrors: true, strict: true, logger: false });
-    validators = Object.fromEntries(INBOUND_AUTH_TYPES.map((t) => [t, ajv.compile(INBOUND_AUTH_SCHEMAS[t])])) as { [T in InboundAuthType]: ValidateFunction };
+    validators = Object.fromEntries(INBOUND_AUTH_TYPES.map((t) => [t, ajv.compile(INBOUND_AUTH_SCHEMAS[t])])) as {
+      [T in InboundAuthType]: ValidateFunction;
+    };
   }
   return validators[type];
 }
@@ -35,7 +37,20 @@ const TYPE_SEGMENT: { readonly [T in InboundAuthType]: string } = {
 };
 
 /** Headers HTTP itself uses; a key in one of them would be consumed or rewritten on the way. */
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'upgrade', 'te', 'trailer', 'expect', 'keep-alive', 'cookie', 'proxy-authorization']);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'keep-alive',
+  'cookie',
+  'proxy-authorization',
+]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -57,7 +72,9 @@ function messageOf(error: ErrorObject): string {
     case 'enum': {
       // the preset list is long (docs/inbound-auth.md has it): name the first few
       const values = params.allowedValues ?? [];
-      return values.length > 20 ? `must be one of ${values.slice(0, 8).join(', ')}, … (${values.length} values, listed in docs/inbound-auth.md)` : `must be one of ${values.join(', ')}`;
+      return values.length > 20
+        ? `must be one of ${values.slice(0, 8).join(', ')}, … (${values.length} values, listed in docs/inbound-auth.md)`
+        : `must be one of ${values.join(', ')}`;
     }
     case 'maxItems':
       return `at most ${MAX_ACTIVE_SECRETS} entries (the current credential and the one being rotated)`;
@@ -84,12 +101,16 @@ function secretFormatError(format: SecretFormat, secret: string): string | null 
   switch (format) {
     case 'whsec': {
       const b64 = WHSEC.exec(secret)?.[1];
-      return b64 === undefined || Buffer.from(b64, 'base64').length === 0 ? 'must be a signing secret: "whsec_" followed by base64' : null;
+      return b64 === undefined || Buffer.from(b64, 'base64').length === 0
+        ? 'must be a signing secret: "whsec_" followed by base64'
+        : null;
     }
     case 'ed25519_public_key_hex':
       return ED25519_PUBLIC_KEY_HEX.test(secret) ? null : 'must be the application public key: 64 hex characters';
     case 'ed25519_public_key_base64':
-      return BASE64.test(secret) && Buffer.from(secret, 'base64').length === 32 ? null : 'must be the public key: 32 bytes in base64';
+      return BASE64.test(secret) && Buffer.from(secret, 'base64').length === 32
+        ? null
+        : 'must be the public key: 32 bytes in base64';
     case 'public_key_spki_base64':
     case 'base64':
       return BASE64.test(secret) ? null : 'must be base64, as the provider shows it';
@@ -110,7 +131,8 @@ function checkPresetSecrets(setting: HmacInboundAuth, base: string): FieldError[
     const message = secretFormatError(spec.secret.format, secret);
     if (message !== null) return [{ field, message }];
     // A shared token travels in a header, so it must be a valid header value.
-    if (spec.scheme.family === 'token' && !HEADER_VALUE.test(secret)) return [{ field, message: PATTERN_MESSAGES[HEADER_VALUE_PATTERN] ?? 'is invalid' }];
+    if (spec.scheme.family === 'token' && !HEADER_VALUE.test(secret))
+      return [{ field, message: PATTERN_MESSAGES[HEADER_VALUE_PATTERN] ?? 'is invalid' }];
     return [];
   });
 }
@@ -120,13 +142,18 @@ function checkCustom(custom: CustomHmacConfig, base: string): FieldError[] {
   const parsed = parseSignedContentTemplate(custom.template);
   if (!parsed.ok) return [{ field: `${base}.template`, message: parsed.message }];
   const used = templateVariables(parsed.parts);
-  if (!used.has('body')) errors.push({ field: `${base}.template`, message: 'must include {{body}} so the payload is authenticated' });
-  if (used.has('timestamp') && custom.timestamp_header === undefined) errors.push({ field: `${base}.timestamp_header`, message: 'is required when the template uses {{timestamp}}' });
-  if (used.has('id') && custom.id_header === undefined) errors.push({ field: `${base}.id_header`, message: 'is required when the template uses {{id}}' });
-  if (custom.timestamp_unit !== undefined && custom.timestamp_header === undefined) errors.push({ field: `${base}.timestamp_unit`, message: 'only applies with timestamp_header' });
+  if (!used.has('body'))
+    errors.push({ field: `${base}.template`, message: 'must include {{body}} so the payload is authenticated' });
+  if (used.has('timestamp') && custom.timestamp_header === undefined)
+    errors.push({ field: `${base}.timestamp_header`, message: 'is required when the template uses {{timestamp}}' });
+  if (used.has('id') && custom.id_header === undefined)
+    errors.push({ field: `${base}.id_header`, message: 'is required when the template uses {{id}}' });
+  if (custom.timestamp_unit !== undefined && custom.timestamp_header === undefined)
+    errors.push({ field: `${base}.timestamp_unit`, message: 'only applies with timestamp_header' });
   const sig = custom.header.toLowerCase();
   for (const key of ['timestamp_header', 'id_header'] as const) {
-    if (custom[key]?.toLowerCase() === sig) errors.push({ field: `${base}.${key}`, message: 'must differ from the signature header' });
+    if (custom[key]?.toLowerCase() === sig)
+      errors.push({ field: `${base}.${key}`, message: 'must differ from the signature header' });
   }
   return errors;
 }
@@ -134,13 +161,24 @@ function checkCustom(custom: CustomHmacConfig, base: string): FieldError[] {
 function checkHmac(setting: HmacInboundAuth, base: string): FieldError[] {
   const errors = checkPresetSecrets(setting, base);
   if (setting.preset === 'custom') {
-    if (!isRecord(setting.custom)) return [...errors, { field: `${base}.custom`, message: 'is required when preset is custom' }];
+    if (!isRecord(setting.custom))
+      return [...errors, { field: `${base}.custom`, message: 'is required when preset is custom' }];
     errors.push(...checkCustom(setting.custom, `${base}.custom`));
-    if (setting.dedup?.enabled === true && setting.custom.id_header === undefined && setting.custom.id_json_path === undefined) {
-      errors.push({ field: `${base}.dedup.enabled`, message: 'needs custom.id_header or custom.id_json_path to say where the delivery id is' });
+    if (
+      setting.dedup?.enabled === true &&
+      setting.custom.id_header === undefined &&
+      setting.custom.id_json_path === undefined
+    ) {
+      errors.push({
+        field: `${base}.dedup.enabled`,
+        message: 'needs custom.id_header or custom.id_json_path to say where the delivery id is',
+      });
     }
     if (setting.tolerance_seconds !== undefined && setting.custom.timestamp_header === undefined) {
-      errors.push({ field: `${base}.tolerance_seconds`, message: `only applies with custom.timestamp_header (default ${CUSTOM_DEFAULT_TOLERANCE_SECONDS} s when set)` });
+      errors.push({
+        field: `${base}.tolerance_seconds`,
+        message: `only applies with custom.timestamp_header (default ${CUSTOM_DEFAULT_TOLERANCE_SECONDS} s when set)`,
+      });
     }
     return errors;
   }
@@ -153,13 +191,18 @@ function checkHmac(setting: HmacInboundAuth, base: string): FieldError[] {
     errors.push({ field: `${base}.dedup.enabled`, message: `${info.label} sends no delivery id to deduplicate on` });
   }
   if (setting.verify_token !== undefined && info.spec.handshake !== 'meta_hub_challenge') {
-    errors.push({ field: `${base}.verify_token`, message: `only applies to presets with Meta's subscription handshake, not ${info.label}` });
+    errors.push({
+      field: `${base}.verify_token`,
+      message: `only applies to presets with Meta's subscription handshake, not ${info.label}`,
+    });
   }
   return errors;
 }
 
 function checkApiKey(setting: ApiKeyInboundAuth, base: string): FieldError[] {
-  return RESERVED_HEADERS.has(setting.header.toLowerCase()) ? [{ field: `${base}.header`, message: 'is used by HTTP itself and cannot carry an API key' }] : [];
+  return RESERVED_HEADERS.has(setting.header.toLowerCase())
+    ? [{ field: `${base}.header`, message: 'is used by HTTP itself and cannot carry an API key' }]
+    : [];
 }
 
 function checkSemantics(setting: InboundAuthSetting, base: string): FieldError[] {
@@ -186,11 +229,18 @@ function firstPerField(errors: FieldError[]): FieldError[] {
 export function validateInboundAuth(input: unknown, fieldPrefix = 'inbound_auth'): Validation<InboundAuthSetting> {
   if (!isRecord(input)) return { ok: false, errors: [{ field: fieldPrefix, message: 'must be an object' }] };
   if (!isAuthType(input.type)) {
-    return { ok: false, errors: [{ field: `${fieldPrefix}.type`, message: `must be one of ${INBOUND_AUTH_TYPES.join(', ')}` }] };
+    return {
+      ok: false,
+      errors: [{ field: `${fieldPrefix}.type`, message: `must be one of ${INBOUND_AUTH_TYPES.join(', ')}` }],
+    };
   }
   const base = `${fieldPrefix}.${TYPE_SEGMENT[input.type]}`;
   const validate = validatorFor(input.type);
-  if (!validate(input)) return { ok: false, errors: firstPerField((validate.errors ?? []).map((e) => ({ field: fieldOf(base, e), message: messageOf(e) }))) };
+  if (!validate(input))
+    return {
+      ok: false,
+      errors: firstPerField((validate.errors ?? []).map((e) => ({ field: fieldOf(base, e), message: messageOf(e) }))),
+    };
   const setting = structuredClone(input) as unknown as InboundAuthSetting;
   const errors = checkSemantics(setting, base);
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: setting };

@@ -9,10 +9,15 @@ describe('verify_token', () => {
     expect(validateInboundAuth({ ...meta, preset })).toMatchObject({ ok: true });
   });
 
-  it('is refused on a preset without Meta\'s handshake', () => {
+  it("is refused on a preset without Meta's handshake", () => {
     expect(validateInboundAuth({ ...meta, preset: 'github' })).toEqual({
       ok: false,
-      errors: [{ field: 'inbound_auth.hmac.verify_token', message: 'only applies to presets with Meta\'s subscription handshake, not GitHub' }],
+      errors: [
+        {
+          field: 'inbound_auth.hmac.verify_token',
+          message: "only applies to presets with Meta's subscription handshake, not GitHub",
+        },
+      ],
     });
   });
 

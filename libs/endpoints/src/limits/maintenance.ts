@@ -37,13 +37,23 @@ export function parseIsoDateTime(value: string): number | null {
   const [year, month, day, hour, minute, second = '0', offH = '0', offM = '0'] = m.slice(1);
   const daysInMonth = new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate();
   const inRange =
-    Number(month) >= 1 && Number(month) <= 12 && Number(day) >= 1 && Number(day) <= daysInMonth &&
-    Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59 && Number(offH) <= 23 && Number(offM) <= 59;
+    Number(month) >= 1 &&
+    Number(month) <= 12 &&
+    Number(day) >= 1 &&
+    Number(day) <= daysInMonth &&
+    Number(hour) <= 23 &&
+    Number(minute) <= 59 &&
+    Number(second) <= 59 &&
+    Number(offH) <= 23 &&
+    Number(offM) <= 59;
   const ms = Date.parse(value);
   return inRange && !Number.isNaN(ms) ? ms : null;
 }
 
-export function validateMaintenanceWindows(input: unknown, at = 'maintenance_windows'): Validation<MaintenanceWindow[]> {
+export function validateMaintenanceWindows(
+  input: unknown,
+  at = 'maintenance_windows',
+): Validation<MaintenanceWindow[]> {
   const errors = check(input, at);
   if (errors.length > 0) return { ok: false, errors };
   const windows = input as MaintenanceWindow[];
@@ -58,7 +68,8 @@ function windowErrors(window: MaintenanceWindow, field: string): FieldError[] {
   const errors: FieldError[] = [];
   if (starts === null) errors.push({ field: `${field}.starts_at`, message: format });
   if (ends === null) errors.push({ field: `${field}.ends_at`, message: format });
-  if (starts !== null && ends !== null && ends <= starts) errors.push({ field: `${field}.ends_at`, message: 'must be after starts_at' });
+  if (starts !== null && ends !== null && ends <= starts)
+    errors.push({ field: `${field}.ends_at`, message: 'must be after starts_at' });
   return errors;
 }
 
@@ -89,7 +100,9 @@ export function pauseState(endpoint: PauseSettings, now: Date): PauseState {
     const ends = parseIsoDateTime(w.ends_at);
     if (starts !== null && ends !== null && starts <= t && t < ends) resumesAt = Math.max(resumesAt ?? ends, ends);
   }
-  return resumesAt === null ? { paused: false } : { paused: true, reason: 'maintenance_window', retryAfterSeconds, resumesAt: new Date(resumesAt) };
+  return resumesAt === null
+    ? { paused: false }
+    : { paused: true, reason: 'maintenance_window', retryAfterSeconds, resumesAt: new Date(resumesAt) };
 }
 
 export function isPaused(endpoint: PauseSettings, now: Date): boolean {

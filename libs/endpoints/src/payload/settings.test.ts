@@ -1,7 +1,8 @@
 import { methodAllowedForFormat } from './formats';
 import { validatePayloadSettings } from './settings';
 
-const base64 = (query_param_name: unknown, extra: object = {}) => validatePayloadSettings({ payload_format: 'query_base64_json', query_param_name, ...extra });
+const base64 = (query_param_name: unknown, extra: object = {}) =>
+  validatePayloadSettings({ payload_format: 'query_base64_json', query_param_name, ...extra });
 
 describe('Base64 JSON query parameter name (spec Endpoint: required, at most 255 characters; no spaces, no control characters, no #, no ?)', () => {
   it.each([
@@ -12,7 +13,10 @@ describe('Base64 JSON query parameter name (spec Endpoint: required, at most 255
     ['exactly 255 characters', 'p'.repeat(255)],
     ['255 characters outside the BMP', '😀'.repeat(255)],
   ])('accepts %s', (_case, name) => {
-    expect(base64(name)).toEqual({ ok: true, value: { payload_format: 'query_base64_json', query_param_name: name, query_param_required: true } });
+    expect(base64(name)).toEqual({
+      ok: true,
+      value: { payload_format: 'query_base64_json', query_param_name: name, query_param_required: true },
+    });
   });
 
   it.each([
@@ -27,27 +31,44 @@ describe('Base64 JSON query parameter name (spec Endpoint: required, at most 255
     ['#', 'a#b', '# or ?'],
     ['?', 'a?b', '# or ?'],
   ])('rejects %s', (_case, name, message) => {
-    expect(base64(name)).toEqual({ ok: false, errors: [{ field: 'query_param_name', message: expect.stringContaining(message) }] });
+    expect(base64(name)).toEqual({
+      ok: false,
+      errors: [{ field: 'query_param_name', message: expect.stringContaining(message) }],
+    });
   });
 
   it('required parameter control: boolean, default enabled', () => {
-    expect(base64('d', { query_param_required: false })).toMatchObject({ ok: true, value: { query_param_required: false } });
-    expect(base64('d', { query_param_required: 'no' })).toMatchObject({ ok: false, errors: [{ field: 'query_param_required' }] });
+    expect(base64('d', { query_param_required: false })).toMatchObject({
+      ok: true,
+      value: { query_param_required: false },
+    });
+    expect(base64('d', { query_param_required: 'no' })).toMatchObject({
+      ok: false,
+      errors: [{ field: 'query_param_required' }],
+    });
   });
 
   it('both settings exist only for the Base64 JSON format', () => {
-    expect(validatePayloadSettings({ payload_format: 'query', query_param_name: 'd', query_param_required: true })).toEqual({
+    expect(
+      validatePayloadSettings({ payload_format: 'query', query_param_name: 'd', query_param_required: true }),
+    ).toEqual({
       ok: false,
       errors: [
         { field: 'query_param_name', message: expect.stringContaining('only applies') },
         { field: 'query_param_required', message: expect.stringContaining('only applies') },
       ],
     });
-    expect(validatePayloadSettings({ payload_format: 'json' })).toEqual({ ok: true, value: { payload_format: 'json' } });
+    expect(validatePayloadSettings({ payload_format: 'json' })).toEqual({
+      ok: true,
+      value: { payload_format: 'json' },
+    });
   });
 
   it('rejects an unknown payload format', () => {
-    expect(validatePayloadSettings({ payload_format: 'yaml' })).toMatchObject({ ok: false, errors: [{ field: 'payload_format' }] });
+    expect(validatePayloadSettings({ payload_format: 'yaml' })).toMatchObject({
+      ok: false,
+      errors: [{ field: 'payload_format' }],
+    });
   });
 });
 

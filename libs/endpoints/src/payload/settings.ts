@@ -40,7 +40,8 @@ const check = schemaCheck({
  */
 export function queryParamNameErrors(name: string, field = 'query_param_name'): FieldError[] {
   if (name.length === 0) return [{ field, message: 'is required for the Query Parameters (Base64 JSON) format' }];
-  if ([...name].length > MAX_QUERY_PARAM_NAME_LENGTH) return [{ field, message: `must be at most ${MAX_QUERY_PARAM_NAME_LENGTH} characters` }];
+  if ([...name].length > MAX_QUERY_PARAM_NAME_LENGTH)
+    return [{ field, message: `must be at most ${MAX_QUERY_PARAM_NAME_LENGTH} characters` }];
   if (/\s/u.test(name)) return [{ field, message: 'must not contain spaces' }];
   if (/\p{Cc}/u.test(name)) return [{ field, message: 'must not contain control characters' }];
   if (/[#?]/.test(name)) return [{ field, message: 'must not contain # or ?' }];
@@ -54,7 +55,8 @@ export function validatePayloadSettings(input: unknown, at = ''): Validation<Res
   const nameField = joinPath(at, 'query_param_name');
   if (settings.payload_format !== 'query_base64_json') {
     for (const key of ['query_param_name', 'query_param_required'] as const) {
-      if (settings[key] !== undefined) errors.push({ field: joinPath(at, key), message: 'only applies to the Query Parameters (Base64 JSON) format' });
+      if (settings[key] !== undefined)
+        errors.push({ field: joinPath(at, key), message: 'only applies to the Query Parameters (Base64 JSON) format' });
     }
     return errors.length > 0 ? { ok: false, errors } : { ok: true, value: { payload_format: settings.payload_format } };
   }
@@ -62,6 +64,10 @@ export function validatePayloadSettings(input: unknown, at = ''): Validation<Res
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
-    value: { payload_format: 'query_base64_json', query_param_name: settings.query_param_name!, query_param_required: settings.query_param_required ?? true },
+    value: {
+      payload_format: 'query_base64_json',
+      query_param_name: settings.query_param_name!,
+      query_param_required: settings.query_param_required ?? true,
+    },
   };
 }

@@ -52,7 +52,12 @@ export function isPatternFilter(filter: BodyFilter): filter is Extract<BodyFilte
 export function validateBodyFilters(input: unknown, at = 'body_filters'): Validation<BodyFilter[]> {
   const errors = check(input, at);
   if (errors.length > 0) return { ok: false, errors };
-  const filters = input as Array<{ kind: BodyFilterKind; value?: string; pattern?: string; case_insensitive?: boolean }>;
+  const filters = input as Array<{
+    kind: BodyFilterKind;
+    value?: string;
+    pattern?: string;
+    case_insensitive?: boolean;
+  }>;
   filters.forEach((filter, i) => errors.push(...filterErrors(filter, joinPath(at, i))));
   return resultOf(errors, () => filters.map((f) => ({ ...f }) as BodyFilter));
 }
@@ -61,7 +66,8 @@ function filterErrors(filter: { kind: BodyFilterKind; value?: string; pattern?: 
   const wantsPattern = (PATTERN_FILTER_KINDS as readonly string[]).includes(filter.kind);
   const [needed, other] = wantsPattern ? (['pattern', 'value'] as const) : (['value', 'pattern'] as const);
   const errors: FieldError[] = [];
-  if (filter[other] !== undefined) errors.push({ field: `${field}.${other}`, message: `is not used by a ${filter.kind} filter (use ${needed})` });
+  if (filter[other] !== undefined)
+    errors.push({ field: `${field}.${other}`, message: `is not used by a ${filter.kind} filter (use ${needed})` });
   const given = filter[needed];
   if (given === undefined) {
     errors.push({ field: `${field}.${needed}`, message: `is required for a ${filter.kind} filter` });

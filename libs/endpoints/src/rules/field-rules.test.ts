@@ -3,7 +3,10 @@ import type { FieldRule } from './field-rules';
 
 describe('validateFieldRules (save time)', () => {
   it('accepts type tests, required fields and patterns', () => {
-    const rules = [{ path: 'order.id', required: true, type: 'integer' }, { path: 'email', pattern: '^\\S+@\\S+$' }];
+    const rules = [
+      { path: 'order.id', required: true, type: 'integer' },
+      { path: 'email', pattern: '^\\S+@\\S+$' },
+    ];
     expect(validateFieldRules(rules)).toEqual({ ok: true, value: rules });
   });
 
@@ -17,7 +20,9 @@ describe('validateFieldRules (save time)', () => {
     ['a missing path', [{ type: 'string' }], 'field_rules[0].path', 'is required'],
   ])('rejects %s', (_case, input, field, message) => {
     const result = validateFieldRules(input);
-    expect(!result.ok && result.errors).toEqual(expect.arrayContaining([{ field, message: expect.stringContaining(message) }]));
+    expect(!result.ok && result.errors).toEqual(
+      expect.arrayContaining([{ field, message: expect.stringContaining(message) }]),
+    );
   });
 });
 
@@ -57,8 +62,15 @@ describe('field validation rules: type tests, required fields (a null value fail
   });
 
   it('reports every violated rule, in rule order', () => {
-    const rules: FieldRule[] = [{ path: 'a', required: true }, { path: 'b', type: 'integer' }, { path: 'c', type: 'string' }];
-    expect(check(rules, { b: 'x', c: 'ok' }).map((v) => v.message)).toEqual(['field a is required', 'field b must be an integer']);
+    const rules: FieldRule[] = [
+      { path: 'a', required: true },
+      { path: 'b', type: 'integer' },
+      { path: 'c', type: 'string' },
+    ];
+    expect(check(rules, { b: 'x', c: 'ok' }).map((v) => v.message)).toEqual([
+      'field a is required',
+      'field b must be an integer',
+    ]);
   });
 
   it('regex patterns run in linear time: ^(a+)+$ against 30,000 a followed by ! completes', () => {

@@ -55,7 +55,8 @@ export function validateFieldRules(input: unknown, at = 'field_rules'): Validati
  */
 export function fieldPathProblem(path: string): string | null {
   const segments = path.split('.');
-  if (segments.some((s) => s === '')) return 'must be dot-separated field names without empty parts (e.g. order.customer.email)';
+  if (segments.some((s) => s === ''))
+    return 'must be dot-separated field names without empty parts (e.g. order.customer.email)';
   if (segments.length > MAX_PATH_SEGMENTS) return `must have at most ${MAX_PATH_SEGMENTS} parts`;
   if (segments.includes('__proto__')) return 'must not use the name __proto__';
   return null;
@@ -94,7 +95,13 @@ export type FieldRuleValidator = (data: unknown) => FieldViolation[];
 export function compileFieldRules(rules: readonly FieldRule[]): FieldRuleValidator {
   if (rules.length === 0) return () => [];
   // One instance per compiled rule set, so a replaced revision is garbage-collected with it.
-  const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, logger: false, code: { regExp: re2RegExpEngine } });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: true,
+    strictTypes: false,
+    logger: false,
+    code: { regExp: re2RegExpEngine },
+  });
   const validate = ajv.compile({ allOf: rules.map(ruleSchema) });
   return (data) => {
     if (validate(data)) return [];
@@ -115,7 +122,13 @@ function ruleSchema(rule: FieldRule): object {
   if (rule.required === true) leaf.not = { type: 'null' };
   return rule.path
     .split('.')
-    .reduceRight<object>((child, key) => (rule.required === true ? { type: 'object', required: [key], properties: { [key]: child } } : { properties: { [key]: child } }), leaf);
+    .reduceRight<object>(
+      (child, key) =>
+        rule.required === true
+          ? { type: 'object', required: [key], properties: { [key]: child } }
+          : { properties: { [key]: child } },
+      leaf,
+    );
 }
 
 const TYPE_NAMES: Record<FieldType, string> = {
@@ -131,8 +144,11 @@ function violationOf(rule: FieldRule, errors: ErrorObject[]): FieldViolation {
   const depth = rule.path.split('.').length;
   const atLeaf = (e: ErrorObject) => e.instancePath.split('/').length - 1 === depth;
   const path = rule.path;
-  if (errors.some((e) => e.keyword === 'required' || (e.keyword === 'type' && !atLeaf(e)))) return { path, problem: 'missing', message: `field ${path} is required` };
-  if (errors.some((e) => e.keyword === 'not')) return { path, problem: 'null', message: `field ${path} is required and must not be null` };
-  if (errors.some((e) => e.keyword === 'type')) return { path, problem: 'type', message: `field ${path} must be ${TYPE_NAMES[rule.type ?? 'string']}` };
+  if (errors.some((e) => e.keyword === 'required' || (e.keyword === 'type' && !atLeaf(e))))
+    return { path, problem: 'missing', message: `field ${path} is required` };
+  if (errors.some((e) => e.keyword === 'not'))
+    return { path, problem: 'null', message: `field ${path} is required and must not be null` };
+  if (errors.some((e) => e.keyword === 'type'))
+    return { path, problem: 'type', message: `field ${path} must be ${TYPE_NAMES[rule.type ?? 'string']}` };
   return { path, problem: 'pattern', message: `field ${path} does not match its pattern` };
 }

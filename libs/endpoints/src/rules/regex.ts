@@ -22,7 +22,10 @@ export function checkPattern(pattern: string): string | null {
   try {
     compiled = RE2JS.compile(pattern);
   } catch (err) {
-    return unsupportedReason(pattern) ?? `is not a valid RE2 pattern: ${err instanceof Error ? err.message.replace(/^error parsing regexp: /, '') : 'syntax error'}`;
+    return (
+      unsupportedReason(pattern) ??
+      `is not a valid RE2 pattern: ${err instanceof Error ? err.message.replace(/^error parsing regexp: /, '') : 'syntax error'}`
+    );
   }
   return compiled.programSize() > MAX_PATTERN_PROGRAM_SIZE ? 'is too complex (reduce repetition counts)' : null;
 }

@@ -45,20 +45,27 @@ export function validateRequiredHeaders(input: unknown, at = 'required_headers')
   headers.forEach((header, i) => {
     const field = joinPath(at, i);
     if (!HEADER_NAME.test(header.name)) {
-      errors.push({ field: `${field}.name`, message: "must be a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only)" });
+      errors.push({
+        field: `${field}.name`,
+        message: "must be a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only)",
+      });
     } else if (seen.has(header.name.toLowerCase())) {
       errors.push({ field: `${field}.name`, message: 'is listed twice (header names are case-insensitive)' });
     }
     seen.add(header.name.toLowerCase());
     if (header.value !== undefined) errors.push(...valueErrors(header.value, `${field}.value`));
   });
-  return resultOf(errors, () => headers.map((h) => (h.value === undefined ? { name: h.name } : { name: h.name, value: h.value })));
+  return resultOf(errors, () =>
+    headers.map((h) => (h.value === undefined ? { name: h.name } : { name: h.name, value: h.value })),
+  );
 }
 
 function valueErrors(value: string, field: string): FieldError[] {
-  if (!HEADER_VALUE.test(value)) return [{ field, message: 'must be printable ASCII (no line breaks or control characters)' }];
+  if (!HEADER_VALUE.test(value))
+    return [{ field, message: 'must be printable ASCII (no line breaks or control characters)' }];
   // HTTP parsers strip leading/trailing whitespace from received values (RFC 9110 §5.5), so
   // such a value could never match what arrives.
-  if (/^[ \t]|[ \t]$/.test(value)) return [{ field, message: 'must not start or end with a space or tab (HTTP strips them in transit)' }];
+  if (/^[ \t]|[ \t]$/.test(value))
+    return [{ field, message: 'must not start or end with a space or tab (HTTP strips them in transit)' }];
   return [];
 }

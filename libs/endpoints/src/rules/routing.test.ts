@@ -4,13 +4,24 @@ import type { Routing, RoutingRule } from './routing';
 const routes = (rule: RoutingRule, data: unknown): boolean => compileRouting({ match: 'all', rules: [rule] })!(data);
 
 describe('routing rules per target: the body-filter kinds on one payload field, and one_of, exists, numeric comparisons', () => {
-  const order = { type: 'order.paid', amount: 120.5, count: '7', live: true, customer: { tier: 'Gold', tags: ['a'] }, note: null };
+  const order = {
+    type: 'order.paid',
+    amount: 120.5,
+    count: '7',
+    live: true,
+    customer: { tier: 'Gold', tags: ['a'] },
+    note: null,
+  };
   it.each<[string, RoutingRule, boolean]>([
     ['equals: the field’s text', { kind: 'equals', path: 'type', value: 'order.paid' }, true],
     ['equals: another text', { kind: 'equals', path: 'type', value: 'order.refunded' }, false],
     ['equals: a number as JSON writes it', { kind: 'equals', path: 'amount', value: '120.5' }, true],
     ['equals: a boolean as JSON writes it', { kind: 'equals', path: 'live', value: 'true' }, true],
-    ['equals: case_insensitive', { kind: 'equals', path: 'customer.tier', value: 'GOLD', case_insensitive: true }, true],
+    [
+      'equals: case_insensitive',
+      { kind: 'equals', path: 'customer.tier', value: 'GOLD', case_insensitive: true },
+      true,
+    ],
     ['equals: an object has no text', { kind: 'equals', path: 'customer', value: '[object Object]' }, false],
     ['equals: an absent field', { kind: 'equals', path: 'missing', value: 'x' }, false],
     ['contains', { kind: 'contains', path: 'type', value: 'paid' }, true],

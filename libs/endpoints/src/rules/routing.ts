@@ -17,7 +17,13 @@ import { compileTextPredicate, isNegatedFilterKind } from './predicates';
 export const ROUTING_MATCH = ['all', 'any'] as const;
 export const PRESENCE_ROUTE_KINDS = ['exists', 'not_exists'] as const;
 export const NUMERIC_ROUTE_KINDS = ['gt', 'gte', 'lt', 'lte'] as const;
-export const ROUTE_KINDS = [...TEXT_FILTER_KINDS, ...PATTERN_FILTER_KINDS, 'one_of', ...PRESENCE_ROUTE_KINDS, ...NUMERIC_ROUTE_KINDS] as const;
+export const ROUTE_KINDS = [
+  ...TEXT_FILTER_KINDS,
+  ...PATTERN_FILTER_KINDS,
+  'one_of',
+  ...PRESENCE_ROUTE_KINDS,
+  ...NUMERIC_ROUTE_KINDS,
+] as const;
 export type RouteKind = (typeof ROUTE_KINDS)[number];
 export type NumericRouteKind = (typeof NUMERIC_ROUTE_KINDS)[number];
 
@@ -56,7 +62,8 @@ const NUMBER_TEXT = /^\s*-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 function valueAt(data: unknown, segments: readonly string[]): unknown {
   let at = data;
   for (const s of segments) {
-    if (typeof at !== 'object' || at === null || Array.isArray(at) || !Object.prototype.hasOwnProperty.call(at, s)) return undefined;
+    if (typeof at !== 'object' || at === null || Array.isArray(at) || !Object.prototype.hasOwnProperty.call(at, s))
+      return undefined;
     at = (at as Record<string, unknown>)[s];
   }
   return at;

@@ -16,7 +16,9 @@ export function schemaCheck(schema: object): (input: unknown, at: string) => Fie
   let validate: ValidateFunction | undefined;
   return (input, at) => {
     validate ??= ajv.compile(schema);
-    return validate(input) ? [] : (validate.errors ?? []).map((e) => ({ field: fieldOf(at, e), message: messageOf(e) }));
+    return validate(input)
+      ? []
+      : (validate.errors ?? []).map((e) => ({ field: fieldOf(at, e), message: messageOf(e) }));
   };
 }
 
@@ -34,7 +36,8 @@ export function fieldOf(base: string, error: ErrorObject): string {
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const params = error.params as { missingProperty?: string; additionalProperty?: string };
   if (error.keyword === 'required' && params.missingProperty !== undefined) segments.push(params.missingProperty);
-  if (error.keyword === 'additionalProperties' && params.additionalProperty !== undefined) segments.push(params.additionalProperty);
+  if (error.keyword === 'additionalProperties' && params.additionalProperty !== undefined)
+    segments.push(params.additionalProperty);
   return segments.reduce(joinPath, base);
 }
 

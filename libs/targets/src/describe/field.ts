@@ -124,7 +124,8 @@ export interface VariantField extends FieldBase {
   message?: string;
 }
 
-export type Field = TextField | BooleanField | IntegerField | NumberField | EnumField | ObjectField | ListField | VariantField;
+export type Field =
+  TextField | BooleanField | IntegerField | NumberField | EnumField | ObjectField | ListField | VariantField;
 
 /** The settings of a config or of a nested object, in the order they are checked and shown. */
 export type Fields = Readonly<Record<string, Field>>;

@@ -34,7 +34,13 @@ export interface BreakerSettings {
  * payloads does not. A probe every 30 s costs the receiver nothing; a day open flags the target,
  * well before the webhook schedule's 22.7 h would have dead-lettered its first delivery.
  */
-export const BREAKER_DEFAULTS: Readonly<BreakerSettings> = { failure_rate_pct: 50, min_attempts: 20, window_s: 60, cool_down_s: 30, flag_after_open_s: 86_400 };
+export const BREAKER_DEFAULTS: Readonly<BreakerSettings> = {
+  failure_rate_pct: 50,
+  min_attempts: 20,
+  window_s: 60,
+  cool_down_s: 30,
+  flag_after_open_s: 86_400,
+};
 
 /** What the deliverer enforces: a window in ms and the two limits (null: none). */
 export interface EffectiveLimits {
@@ -44,7 +50,10 @@ export interface EffectiveLimits {
 }
 
 /** The limits a target's deliveries follow: its own when set, else its kind's; null when there are none. */
-export function limitsOf(target: { limits?: TargetLimits | null }, kind: { defaultLimits?: TargetLimits }): EffectiveLimits | null {
+export function limitsOf(
+  target: { limits?: TargetLimits | null },
+  kind: { defaultLimits?: TargetLimits },
+): EffectiveLimits | null {
   const l = target.limits ?? kind.defaultLimits;
   if (!l || (l.rate === null && l.max_in_flight === null)) return null;
   return { rate: l.rate, windowMs: l.per === 'minute' ? 60_000 : 1000, maxInFlight: l.max_in_flight };
@@ -56,6 +65,9 @@ export function breakerSettingsOf(target: { breaker?: Partial<BreakerSettings> |
 }
 
 /** One of those settings, read in place (no object built: for a check made once per delivery). */
-export function breakerSettingOf<K extends keyof BreakerSettings>(target: { breaker?: Partial<BreakerSettings> | null }, key: K): BreakerSettings[K] {
+export function breakerSettingOf<K extends keyof BreakerSettings>(
+  target: { breaker?: Partial<BreakerSettings> | null },
+  key: K,
+): BreakerSettings[K] {
   return target.breaker?.[key] ?? BREAKER_DEFAULTS[key];
 }

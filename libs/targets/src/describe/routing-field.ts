@@ -1,4 +1,10 @@
-import { checkPattern, fieldPathProblem, MAX_FILTER_VALUE_LENGTH, MAX_ROUTE_VALUES, MAX_ROUTING_RULES } from '@relay/endpoints';
+import {
+  checkPattern,
+  fieldPathProblem,
+  MAX_FILTER_VALUE_LENGTH,
+  MAX_ROUTE_VALUES,
+  MAX_ROUTING_RULES,
+} from '@relay/endpoints';
 import type { CheckContext, Field, Fields, ObjectField } from './field';
 
 /*
@@ -26,8 +32,22 @@ const path: Field = {
   check: problem(fieldPathProblem),
 };
 const caseInsensitive: Field = { type: 'boolean', label: 'Ignore case' };
-const text: Field = { type: 'string', label: 'Value', required: true, minLength: 1, maxLength: MAX_FILTER_VALUE_LENGTH, example: 'order.paid' };
-const pattern: Field = { type: 'string', label: 'Pattern (RE2)', required: true, example: '^order\\.', help: 'RE2 syntax: linear-time matching, no lookaround or backreferences', check: problem(checkPattern) };
+const text: Field = {
+  type: 'string',
+  label: 'Value',
+  required: true,
+  minLength: 1,
+  maxLength: MAX_FILTER_VALUE_LENGTH,
+  example: 'order.paid',
+};
+const pattern: Field = {
+  type: 'string',
+  label: 'Pattern (RE2)',
+  required: true,
+  example: '^order\\.',
+  help: 'RE2 syntax: linear-time matching, no lookaround or backreferences',
+  check: problem(checkPattern),
+};
 const bound: Field = { type: 'number', label: 'Number', required: true, example: 100 };
 
 const textRule: Fields = { path, value: text, case_insensitive: caseInsensitive };
@@ -41,7 +61,20 @@ const RULE: Field = {
   required: true,
   variants: [
     { value: 'equals', label: 'equals', fields: textRule },
-    { value: 'one_of', label: 'is one of', fields: { path, values: { type: 'list', label: 'Values', required: true, maxItems: MAX_ROUTE_VALUES, items: { ...text, label: 'Value' } } } },
+    {
+      value: 'one_of',
+      label: 'is one of',
+      fields: {
+        path,
+        values: {
+          type: 'list',
+          label: 'Values',
+          required: true,
+          maxItems: MAX_ROUTE_VALUES,
+          items: { ...text, label: 'Value' },
+        },
+      },
+    },
     { value: 'contains', label: 'contains', fields: textRule },
     { value: 'not_contains', label: 'does not contain', fields: textRule },
     { value: 'regex', label: 'matches pattern', fields: patternRule },
@@ -76,7 +109,10 @@ export const ROUTING_FIELD: ObjectField = {
       required: true,
       maxItems: MAX_ROUTING_RULES,
       items: RULE,
-      check: (rules: unknown[], ctx) => (rules.length === 0 ? ctx.fail('must hold at least one rule (set routing to null to send every event)') : undefined),
+      check: (rules: unknown[], ctx) =>
+        rules.length === 0
+          ? ctx.fail('must hold at least one rule (set routing to null to send every event)')
+          : undefined,
     },
   },
 };

@@ -28,7 +28,12 @@ function inputOf(field: Field): JsonSchema {
     case 'boolean':
       return { type: 'boolean', ...describe(field) };
     case 'integer':
-      return { type: 'integer', ...(field.minimum !== undefined ? { minimum: field.minimum } : {}), ...(field.maximum !== undefined ? { maximum: field.maximum } : {}), ...describe(field) };
+      return {
+        type: 'integer',
+        ...(field.minimum !== undefined ? { minimum: field.minimum } : {}),
+        ...(field.maximum !== undefined ? { maximum: field.maximum } : {}),
+        ...describe(field),
+      };
     case 'number':
       return { type: 'number', ...describe(field) };
     case 'enum':
@@ -36,7 +41,12 @@ function inputOf(field: Field): JsonSchema {
     case 'object':
       return { ...objectInput(field.fields), ...describe(field) };
     case 'list':
-      return { type: 'array', items: inputOf(field.items), ...(field.maxItems !== undefined ? { maxItems: field.maxItems } : {}), ...describe(field) };
+      return {
+        type: 'array',
+        items: inputOf(field.items),
+        ...(field.maxItems !== undefined ? { maxItems: field.maxItems } : {}),
+        ...describe(field),
+      };
     case 'variant':
       return {
         type: 'object',
@@ -44,7 +54,11 @@ function inputOf(field: Field): JsonSchema {
         properties: { [field.tag]: { type: 'string', enum: field.variants.map((v) => v.value) } },
         oneOf: field.variants.map((v) => {
           const own = objectInput(v.fields);
-          return { ...own, properties: { [field.tag]: { const: v.value }, ...own.properties }, required: [field.tag, ...(own.required as string[])] };
+          return {
+            ...own,
+            properties: { [field.tag]: { const: v.value }, ...own.properties },
+            required: [field.tag, ...(own.required as string[])],
+          };
         }),
         ...describe(field),
       };
@@ -78,7 +92,11 @@ function viewOf(field: Field, credential: boolean): JsonSchema {
       return {
         oneOf: field.variants.map((v) => {
           const own = objectView(v.fields);
-          return { ...own, properties: { [field.tag]: { const: v.value }, ...(own.properties as JsonSchema) }, required: [field.tag, ...(own.required as string[])] };
+          return {
+            ...own,
+            properties: { [field.tag]: { const: v.value }, ...(own.properties as JsonSchema) },
+            required: [field.tag, ...(own.required as string[])],
+          };
         }),
       };
     default: {
@@ -95,7 +113,12 @@ function objectView(fields: Fields): JsonSchema {
   const required: string[] = [];
   for (const [name, field] of Object.entries(fields)) {
     const conditional = typeof field.credential === 'object';
-    let s = conditional ? { type: 'string', description: `${field.label}; \`${REDACTED}\` when \`${(field.credential as { when: string }).when}\` is true` } : viewOf(field, isCredential(field, {}));
+    let s = conditional
+      ? {
+          type: 'string',
+          description: `${field.label}; \`${REDACTED}\` when \`${(field.credential as { when: string }).when}\` is true`,
+        }
+      : viewOf(field, isCredential(field, {}));
     if (field.default === null) s = nullable(s);
     properties[name] = s;
     // shown whenever it is set, and a setting with a default is always set

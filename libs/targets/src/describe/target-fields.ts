@@ -16,7 +16,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * this change send both). `filled` maps each filled config setting to the target field it came
  * from, so a problem with it is reported at that field.
  */
-export function withTargetFields(description: KindDescription, config: unknown, target: { name?: unknown }): { config: unknown; filled: Record<string, 'name'> } {
+export function withTargetFields(
+  description: KindDescription,
+  config: unknown,
+  target: { name?: unknown },
+): { config: unknown; filled: Record<string, 'name'> } {
   if (!isObject(config)) return { config, filled: {} };
   const out = { ...config };
   const filled: Record<string, 'name'> = {};
@@ -56,7 +60,15 @@ export const TARGET_FIELDS = {
     maxItems: RETRY_SCHEDULE_LIMITS.maxRetries,
     maxItemsMessage: 'at most {max} retries',
     message: 'must be an array of delays in milliseconds, or null for the default',
-    items: { type: 'integer', label: 'Delay (ms)', required: true, minimum: 0, maximum: RETRY_SCHEDULE_LIMITS.maxDelayMs, message: `must be an integer from 0 to ${RETRY_SCHEDULE_LIMITS.maxDelayMs}`, requiredMessage: `must be an integer from 0 to ${RETRY_SCHEDULE_LIMITS.maxDelayMs}` },
+    items: {
+      type: 'integer',
+      label: 'Delay (ms)',
+      required: true,
+      minimum: 0,
+      maximum: RETRY_SCHEDULE_LIMITS.maxDelayMs,
+      message: `must be an integer from 0 to ${RETRY_SCHEDULE_LIMITS.maxDelayMs}`,
+      requiredMessage: `must be an integer from 0 to ${RETRY_SCHEDULE_LIMITS.maxDelayMs}`,
+    },
   },
   limits: {
     type: 'object',
@@ -65,9 +77,33 @@ export const TARGET_FIELDS = {
     default: null,
     message: 'must be an object ({rate, per, max_in_flight}) or null for the kind’s default',
     fields: {
-      rate: { type: 'integer', label: 'Rate', help: 'deliveries sent at most per `per`; unset: no rate limit', default: null, minimum: 1, maximum: TARGET_LIMITS.maxRate, example: 10 },
-      per: { type: 'enum', label: 'Per', default: 'second', values: [{ value: 'second', label: 'second' }, { value: 'minute', label: 'minute' }] },
-      max_in_flight: { type: 'integer', label: 'At most in flight', help: 'deliveries sent and not yet answered, at once; unset: no limit', default: null, minimum: 1, maximum: TARGET_LIMITS.maxInFlight, example: 4 },
+      rate: {
+        type: 'integer',
+        label: 'Rate',
+        help: 'deliveries sent at most per `per`; unset: no rate limit',
+        default: null,
+        minimum: 1,
+        maximum: TARGET_LIMITS.maxRate,
+        example: 10,
+      },
+      per: {
+        type: 'enum',
+        label: 'Per',
+        default: 'second',
+        values: [
+          { value: 'second', label: 'second' },
+          { value: 'minute', label: 'minute' },
+        ],
+      },
+      max_in_flight: {
+        type: 'integer',
+        label: 'At most in flight',
+        help: 'deliveries sent and not yet answered, at once; unset: no limit',
+        default: null,
+        minimum: 1,
+        maximum: TARGET_LIMITS.maxInFlight,
+        example: 4,
+      },
     },
   },
   breaker: {
@@ -77,11 +113,44 @@ export const TARGET_FIELDS = {
     default: null,
     message: 'must be an object of breaker settings or null for the defaults',
     fields: {
-      failure_rate_pct: { type: 'integer', label: 'Opens at failure rate (%)', default: BREAKER_DEFAULTS.failure_rate_pct, minimum: 1, maximum: 100 },
-      min_attempts: { type: 'integer', label: 'Over at least (attempts)', help: 'attempts in the window before the rate counts', default: BREAKER_DEFAULTS.min_attempts, minimum: 1, maximum: 100_000 },
-      window_s: { type: 'integer', label: 'Window (s)', default: BREAKER_DEFAULTS.window_s, minimum: 10, maximum: 3600 },
-      cool_down_s: { type: 'integer', label: 'Probe after (s)', help: 'how long it stays open before one probe is let through', default: BREAKER_DEFAULTS.cool_down_s, minimum: 1, maximum: 3600 },
-      flag_after_open_s: { type: 'integer', label: 'Flag after open for (s)', help: 'a breaker open this long flags the target (as a 410 does)', default: BREAKER_DEFAULTS.flag_after_open_s, minimum: 60, maximum: 30 * 86_400 },
+      failure_rate_pct: {
+        type: 'integer',
+        label: 'Opens at failure rate (%)',
+        default: BREAKER_DEFAULTS.failure_rate_pct,
+        minimum: 1,
+        maximum: 100,
+      },
+      min_attempts: {
+        type: 'integer',
+        label: 'Over at least (attempts)',
+        help: 'attempts in the window before the rate counts',
+        default: BREAKER_DEFAULTS.min_attempts,
+        minimum: 1,
+        maximum: 100_000,
+      },
+      window_s: {
+        type: 'integer',
+        label: 'Window (s)',
+        default: BREAKER_DEFAULTS.window_s,
+        minimum: 10,
+        maximum: 3600,
+      },
+      cool_down_s: {
+        type: 'integer',
+        label: 'Probe after (s)',
+        help: 'how long it stays open before one probe is let through',
+        default: BREAKER_DEFAULTS.cool_down_s,
+        minimum: 1,
+        maximum: 3600,
+      },
+      flag_after_open_s: {
+        type: 'integer',
+        label: 'Flag after open for (s)',
+        help: 'a breaker open this long flags the target (as a 410 does)',
+        default: BREAKER_DEFAULTS.flag_after_open_s,
+        minimum: 60,
+        maximum: 30 * 86_400,
+      },
     },
   },
   routing: ROUTING_FIELD,

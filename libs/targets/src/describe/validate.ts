@@ -13,7 +13,8 @@ const quoted = (values: readonly string[]): string => {
   return q.length > 1 ? `${q.slice(0, -1).join(', ')} or ${q[q.length - 1]}` : (q[0] ?? '');
 };
 // a mailbox without display name: enough to refuse what no relay would accept (RFC 5321 limits)
-const EMAIL = /^[^\s@<>()[\]\\,;:"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[^\s@<>()[\]\\,;:"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 interface Walk {
   root: Raw;
@@ -23,7 +24,8 @@ interface Walk {
 /** The settings of one object: unknown ones refused by name, each described one read in order. */
 function readObject(fields: Fields, raw: Raw, path: string, walk: Walk, skip: readonly string[] = []): Raw {
   // an unknown setting is refused by name, never dropped silently: a misspelt one would be saved as its default
-  for (const key of Object.keys(raw)) if (!(key in fields) && !skip.includes(key)) walk.fail(`${path}.${key}`, 'unknown setting');
+  for (const key of Object.keys(raw))
+    if (!(key in fields) && !skip.includes(key)) walk.fail(`${path}.${key}`, 'unknown setting');
   const out: Raw = {};
   for (const [name, field] of Object.entries(fields)) {
     const value = readField(field, raw[name], `${path}.${name}`, name, walk);
@@ -44,7 +46,12 @@ function readField(field: Field, sent: unknown, path: string, name: string, walk
   const out = readTyped(field, value, path, name, { ...walk, fail });
   // the hook sees only a value of the described shape (its children may still have problems)
   if (problems > 0 || out === undefined || !field.check) return out;
-  const checked = field.check(out, { config: walk.root, path, index, fail: (message, at = path) => walk.fail(at, message) });
+  const checked = field.check(out, {
+    config: walk.root,
+    path,
+    index,
+    fail: (message, at = path) => walk.fail(at, message),
+  });
   return checked === undefined ? out : checked;
 }
 
@@ -54,26 +61,33 @@ function readTyped(field: Field, value: unknown, path: string, name: string, wal
     case 'string': {
       const bad = (m: string): undefined => fail(field.message ?? m);
       if (typeof value !== 'string') return bad(`${name} must be a string`);
-      if (field.minLength !== undefined && value.length < field.minLength) return bad(`${name} must be at least ${field.minLength} characters`);
-      if (field.maxLength !== undefined && value.length > field.maxLength) return bad(`${name} must be at most ${field.maxLength} characters`);
-      if (field.pattern !== undefined && !new RegExp(field.pattern, 'u').test(value)) return bad(`${name} is not of the expected form`);
+      if (field.minLength !== undefined && value.length < field.minLength)
+        return bad(`${name} must be at least ${field.minLength} characters`);
+      if (field.maxLength !== undefined && value.length > field.maxLength)
+        return bad(`${name} must be at most ${field.maxLength} characters`);
+      if (field.pattern !== undefined && !new RegExp(field.pattern, 'u').test(value))
+        return bad(`${name} is not of the expected form`);
       if (field.format === 'email' && !EMAIL.test(value)) return bad(`${name} must be an email address`);
       return value;
     }
     case 'boolean':
-      if (typeof value !== 'boolean' || (field.const !== undefined && value !== field.const)) return fail(field.message ?? `${name} must be true or false`);
+      if (typeof value !== 'boolean' || (field.const !== undefined && value !== field.const))
+        return fail(field.message ?? `${name} must be true or false`);
       return value;
     case 'integer': {
       const min = field.minimum ?? Number.MIN_SAFE_INTEGER;
       const max = field.maximum ?? Number.MAX_SAFE_INTEGER;
-      if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) return fail(field.message ?? `${name} must be an integer from ${min} to ${max}`);
+      if (!Number.isInteger(value) || (value as number) < min || (value as number) > max)
+        return fail(field.message ?? `${name} must be an integer from ${min} to ${max}`);
       return value;
     }
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) return fail(field.message ?? `${name} must be a number`);
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        return fail(field.message ?? `${name} must be a number`);
       return value;
     case 'enum':
-      if (typeof value !== 'string' || !field.values.some((v) => v.value === value)) return fail(`must be ${quoted(field.values.map((v) => v.value))}`);
+      if (typeof value !== 'string' || !field.values.some((v) => v.value === value))
+        return fail(`must be ${quoted(field.values.map((v) => v.value))}`);
       return value;
     case 'object':
       if (!isObject(value)) return fail(field.message ?? 'must be an object');
@@ -81,14 +95,21 @@ function readTyped(field: Field, value: unknown, path: string, name: string, wal
     case 'list': {
       if (!Array.isArray(value)) return fail(field.message ?? 'must be a list');
       const max = field.maxItems ?? Infinity;
-      if (value.length > max) walk.fail(path, (field.maxItemsMessage ?? `at most {max} items (got {got})`).replace('{max}', String(max)).replace('{got}', String(value.length)));
+      if (value.length > max)
+        walk.fail(
+          path,
+          (field.maxItemsMessage ?? `at most {max} items (got {got})`)
+            .replace('{max}', String(max))
+            .replace('{got}', String(value.length)),
+        );
       const items = value.slice(0, max).map((item, i) => readField(field.items, item, `${path}[${i}]`, name, walk, i));
       return items.filter((item) => item !== undefined);
     }
     case 'variant': {
       if (!isObject(value)) return fail(field.message ?? `must be an object with a ${field.tag}`);
       const variant = field.variants.find((v) => v.value === value[field.tag]);
-      if (!variant) return walk.fail(`${path}.${field.tag}`, `must be ${quoted(field.variants.map((v) => v.value))}`), undefined;
+      if (!variant)
+        return (walk.fail(`${path}.${field.tag}`, `must be ${quoted(field.variants.map((v) => v.value))}`), undefined);
       return { [field.tag]: variant.value, ...readObject(variant.fields, value, path, walk, [field.tag]) };
     }
   }
@@ -106,7 +127,8 @@ export function sealCredentials(fields: Fields, value: Raw, secrets: SecretSeale
 function sealField(field: Field, value: unknown, siblings: Raw, secrets: SecretSealer): unknown {
   if (typeof value === 'string') return isCredential(field, siblings) ? secrets.encrypt(value) : value;
   if (field.type === 'object' && isObject(value)) return sealCredentials(field.fields, value, secrets);
-  if (field.type === 'list' && Array.isArray(value)) return value.map((item) => sealField(field.items, item, {}, secrets));
+  if (field.type === 'list' && Array.isArray(value))
+    return value.map((item) => sealField(field.items, item, {}, secrets));
   if (field.type === 'variant' && isObject(value)) {
     const variant = field.variants.find((v) => v.value === value[field.tag]);
     return variant ? sealCredentials(variant.fields, value, secrets) : value;
@@ -119,7 +141,11 @@ function sealField(field: Field, value: unknown, siblings: Raw, secrets: SecretS
  * (`config.custom_headers[3].name`), unknown settings refused by name, defaults applied, then
  * every credential sealed by `secrets`. Returns the config to store.
  */
-export function validateDescribed<C>(description: KindDescription, input: unknown, secrets: SecretSealer): Validation<C> {
+export function validateDescribed<C>(
+  description: KindDescription,
+  input: unknown,
+  secrets: SecretSealer,
+): Validation<C> {
   const checked = checkDescribed(description, input);
   return checked.ok ? { ok: true, value: sealCredentials(description.fields, checked.value, secrets) as C } : checked;
 }
@@ -128,7 +154,10 @@ export function validateDescribed<C>(description: KindDescription, input: unknow
 export function checkDescribed(description: KindDescription, input: unknown): Validation<Raw> {
   if (!isObject(input)) return { ok: false, errors: [{ field: 'config', message: 'config must be an object' }] };
   const errors: FieldError[] = [];
-  const value = readObject(description.fields, input, 'config', { root: input, fail: (field, message) => void errors.push({ field, message }) });
+  const value = readObject(description.fields, input, 'config', {
+    root: input,
+    fail: (field, message) => void errors.push({ field, message }),
+  });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value };
 }
 
@@ -138,6 +167,9 @@ export function checkDescribed(description: KindDescription, input: unknown): Va
  */
 export function checkField<T = unknown>(field: Field, input: unknown, path: string): Validation<T> {
   const errors: FieldError[] = [];
-  const value = readField(field, input, path, path, { root: {}, fail: (at, message) => void errors.push({ field: at, message }) });
+  const value = readField(field, input, path, path, {
+    root: {},
+    fail: (at, message) => void errors.push({ field: at, message }),
+  });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: value as T };
 }

@@ -25,12 +25,16 @@ function viewObject(fields: Fields, stored: Raw, secrets: SecretSealer): Raw {
 
 function viewField(field: Field, value: unknown, siblings: Raw, secrets: SecretSealer): unknown {
   if (value === null) return null;
-  if (isCredential(field, siblings)) return field.mask && typeof value === 'string' ? field.mask(value, secrets) : REDACTED;
+  if (isCredential(field, siblings))
+    return field.mask && typeof value === 'string' ? field.mask(value, secrets) : REDACTED;
   if (field.type === 'object' && isObject(value)) return viewObject(field.fields, value, secrets);
-  if (field.type === 'list' && Array.isArray(value)) return value.map((item) => viewField(field.items, item, {}, secrets));
+  if (field.type === 'list' && Array.isArray(value))
+    return value.map((item) => viewField(field.items, item, {}, secrets));
   if (field.type === 'variant' && isObject(value)) {
     const variant = field.variants.find((v) => v.value === value[field.tag]);
-    return variant ? { [field.tag]: variant.value, ...viewObject(variant.fields, value, secrets) } : { [field.tag]: value[field.tag] };
+    return variant
+      ? { [field.tag]: variant.value, ...viewObject(variant.fields, value, secrets) }
+      : { [field.tag]: value[field.tag] };
   }
   return value;
 }

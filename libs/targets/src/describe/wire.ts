@@ -6,7 +6,8 @@ import type { Field, Fields, KindDescription } from './field';
  */
 export type WireField = Record<string, unknown> & { name: string; type: Field['type'] };
 
-const defined = (o: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+const defined = (o: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 function wireField(name: string, field: Field): WireField {
   const common = {
@@ -23,7 +24,14 @@ function wireField(name: string, field: Field): WireField {
   };
   switch (field.type) {
     case 'string':
-      return defined({ ...common, min_length: field.minLength, max_length: field.maxLength, pattern: field.pattern, format: field.format, multiline: field.multiline }) as WireField;
+      return defined({
+        ...common,
+        min_length: field.minLength,
+        max_length: field.maxLength,
+        pattern: field.pattern,
+        format: field.format,
+        multiline: field.multiline,
+      }) as WireField;
     case 'boolean':
       return defined({ ...common, const: field.const }) as WireField;
     case 'integer':
@@ -37,7 +45,11 @@ function wireField(name: string, field: Field): WireField {
     case 'list':
       return defined({ ...common, items: wireField('item', field.items), max_items: field.maxItems }) as WireField;
     case 'variant':
-      return defined({ ...common, tag: field.tag, variants: field.variants.map((v) => ({ value: v.value, label: v.label, fields: wireFields(v.fields) })) }) as WireField;
+      return defined({
+        ...common,
+        tag: field.tag,
+        variants: field.variants.map((v) => ({ value: v.value, label: v.label, fields: wireFields(v.fields) })),
+      }) as WireField;
   }
 }
 
@@ -46,5 +58,8 @@ export function wireFields(fields: Fields): WireField[] {
 }
 
 export function wireDescription(description: KindDescription): { label: string; help?: string; fields: WireField[] } {
-  return defined({ label: description.label, help: description.help, fields: wireFields(description.fields) }) as { label: string; fields: WireField[] };
+  return defined({ label: description.label, help: description.help, fields: wireFields(description.fields) }) as {
+    label: string;
+    fields: WireField[];
+  };
 }

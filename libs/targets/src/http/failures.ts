@@ -33,9 +33,16 @@ export const RESPONSE_TOO_LARGE = 'RESPONSE_TOO_LARGE';
  * encode (`validateHeaderValue`), a path it cannot write. The same config builds the same
  * request, so waiting cannot help (issue 9, item 8: such settings used to retry for hours).
  */
-const UNSENDABLE = new Set(['ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE', 'ERR_UNESCAPED_CHARACTERS', 'ERR_INVALID_URL']);
+const UNSENDABLE = new Set([
+  'ERR_INVALID_CHAR',
+  'ERR_INVALID_HTTP_TOKEN',
+  'ERR_HTTP_INVALID_HEADER_VALUE',
+  'ERR_UNESCAPED_CHARACTERS',
+  'ERR_INVALID_URL',
+]);
 
-export type FailureClass = 'ssrf_blocked' | 'untrusted_certificate' | 'expired_certificate' | 'response_too_large' | 'unsendable' | 'transient';
+export type FailureClass =
+  'ssrf_blocked' | 'untrusted_certificate' | 'expired_certificate' | 'response_too_large' | 'unsendable' | 'transient';
 
 /** Which kind of network failure a send outcome's code names. */
 export function classifyFailureCode(code: string): FailureClass {

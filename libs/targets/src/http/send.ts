@@ -50,8 +50,14 @@ export interface SenderOptions {
  * invalid allowlist.
  */
 export function createSender(opts: SenderOptions): (req: HttpRequest) => Promise<SendOutcome> {
-  const routes = opts.hostRoutes?.length ? parseHostRoutes(opts.hostRoutes, createAddressPolicy({ allowCidrs: opts.allowCidrs })) : undefined;
-  const agent = createSsrfAgents({ allowCidrs: opts.allowCidrs, ...(opts.ca !== undefined ? { ca: opts.ca } : {}), ...(routes ? { routes } : {}) });
+  const routes = opts.hostRoutes?.length
+    ? parseHostRoutes(opts.hostRoutes, createAddressPolicy({ allowCidrs: opts.allowCidrs }))
+    : undefined;
+  const agent = createSsrfAgents({
+    allowCidrs: opts.allowCidrs,
+    ...(opts.ca !== undefined ? { ca: opts.ca } : {}),
+    ...(routes ? { routes } : {}),
+  });
   const send: SendOptions = { timeoutMs: opts.timeoutMs, agent };
   if (opts.maxResponseBytes !== undefined) send.maxResponseBytes = opts.maxResponseBytes;
   if (opts.responseLimitBytes !== undefined) send.responseLimitBytes = opts.responseLimitBytes;
@@ -76,7 +82,8 @@ export async function sendRequest(req: HttpRequest, opts: SendOptions): Promise<
   const started = performance.now();
   for (let tries = 0; ; tries++) {
     const { outcome, staleConnection } = await sendOnce(req, opts);
-    if (!staleConnection || tries === STALE_CONNECTION_RETRIES) return { ...outcome, durationMs: performance.now() - started } as SendOutcome;
+    if (!staleConnection || tries === STALE_CONNECTION_RETRIES)
+      return { ...outcome, durationMs: performance.now() - started } as SendOutcome;
   }
 }
 
@@ -121,7 +128,12 @@ function sendOnce(req: HttpRequest, opts: SendOptions): Promise<{ outcome: Outco
     const tooLarge = (res: IncomingMessage): void => {
       const status = res.statusCode ?? 0;
       if (status >= 200 && status < 300) {
-        done({ error: { code: RESPONSE_TOO_LARGE, message: `HTTP ${status} with a response body over ${limit} bytes; reading stopped` } });
+        done({
+          error: {
+            code: RESPONSE_TOO_LARGE,
+            message: `HTTP ${status} with a response body over ${limit} bytes; reading stopped`,
+          },
+        });
       } else {
         // the status already says the attempt failed; it is classified as usual on the part kept
         done({ response: summary(res, kept) });
@@ -149,7 +161,10 @@ function sendOnce(req: HttpRequest, opts: SendOptions): Promise<{ outcome: Outco
     });
     stream.on('error', (err: unknown) => {
       const failure = failureOf(err);
-      done({ error: failure }, response === null && request?.reusedSocket === true && STALE_CONNECTION_CODES.has(failure.code));
+      done(
+        { error: failure },
+        response === null && request?.reusedSocket === true && STALE_CONNECTION_CODES.has(failure.code),
+      );
     });
   });
 }
@@ -168,7 +183,10 @@ function sendOnce(req: HttpRequest, opts: SendOptions): Promise<{ outcome: Outco
 const STALE_CONNECTION_RETRIES = 2;
 const STALE_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
-function summary(res: IncomingMessage, kept: Buffer[]): { status: number; headers: IncomingMessage['headers']; body: string } {
+function summary(
+  res: IncomingMessage,
+  kept: Buffer[],
+): { status: number; headers: IncomingMessage['headers']; body: string } {
   return { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(kept).toString('utf8') };
 }
 

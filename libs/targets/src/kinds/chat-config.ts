@@ -21,7 +21,17 @@ export type UrlCheck = (value: string, ctx: CheckContext) => string | undefined;
  * The name is the target's own name, so the dashboard asks for it once and the API fills it in.
  */
 export const CHAT_NAME_AND_TEMPLATE: Fields = {
-  name: { type: 'string', label: 'Target name', required: true, sameAs: 'name', trim: true, minLength: 1, maxLength: 100, message: 'name is required (1–100 characters)', requiredMessage: 'name is required (1–100 characters)' },
+  name: {
+    type: 'string',
+    label: 'Target name',
+    required: true,
+    sameAs: 'name',
+    trim: true,
+    minLength: 1,
+    maxLength: 100,
+    message: 'name is required (1–100 characters)',
+    requiredMessage: 'name is required (1–100 characters)',
+  },
   template: {
     type: 'string',
     label: 'Message template (optional)',
@@ -36,24 +46,46 @@ export const CHAT_NAME_AND_TEMPLATE: Fields = {
  * The settings both webhook-URL chat kinds share: the platform's webhook URL — a credential
  * (below) — then the name and template every chat kind has.
  */
-export function chatCommonFields(url: { label: string; example: string; help: string; check: UrlCheck; mask: (stored: string, secrets: SecretSealer) => string }): Fields {
+export function chatCommonFields(url: {
+  label: string;
+  example: string;
+  help: string;
+  check: UrlCheck;
+  mask: (stored: string, secrets: SecretSealer) => string;
+}): Fields {
   return {
-    url: { type: 'string', label: url.label, required: true, credential: true, example: url.example, help: url.help, check: url.check, mask: url.mask },
+    url: {
+      type: 'string',
+      label: url.label,
+      required: true,
+      credential: true,
+      example: url.example,
+      help: url.help,
+      check: url.check,
+      mask: url.mask,
+    },
     ...CHAT_NAME_AND_TEMPLATE,
   };
 }
 
 /** A switch that may be absent or null (unset) but otherwise must be a boolean. */
-export const chatSwitch = (label: string, help: string, fallback?: boolean): Field => ({ type: 'boolean', label, help, ...(fallback === undefined ? {} : { default: fallback }) });
+export const chatSwitch = (label: string, help: string, fallback?: boolean): Field => ({
+  type: 'boolean',
+  label,
+  help,
+  ...(fallback === undefined ? {} : { default: fallback }),
+});
 
 /** Opens the stored URL and shows it through `show`; a URL no configured key opens is `****`. */
-export const maskChatUrl = (show: (url: URL) => string) => (stored: string, secrets: SecretSealer): string => {
-  try {
-    return show(new URL(openChatUrl(stored, secrets)));
-  } catch {
-    return '****';
-  }
-};
+export const maskChatUrl =
+  (show: (url: URL) => string) =>
+  (stored: string, secrets: SecretSealer): string => {
+    try {
+      return show(new URL(openChatUrl(stored, secrets)));
+    } catch {
+      return '****';
+    }
+  };
 
 /**
  * A chat webhook URL is a credential — its path holds the platform's token — so it is stored
@@ -74,7 +106,10 @@ export function openChatUrl(stored: string, secrets: SecretSealer): string {
   try {
     return secrets.decrypt(stored);
   } catch (err) {
-    throw new TargetConfigError('SECRET_UNREADABLE', `the stored webhook URL cannot be decrypted: ${(err as Error).message}`);
+    throw new TargetConfigError(
+      'SECRET_UNREADABLE',
+      `the stored webhook URL cannot be decrypted: ${(err as Error).message}`,
+    );
   }
 }
 

@@ -19,15 +19,38 @@ const otherBox = createSecretBox(key());
 const DISCORD_TOKEN = 'DiscordT0ken_secret-value';
 const SLACK_SECRET = 'slackSecretValue123456';
 const KINDS: Array<[string, (deps: { secrets: typeof box }) => TargetKind, string, string, string]> = [
-  ['embed_chat', createEmbedChatKind, `https://discord.com/api/webhooks/123456/${DISCORD_TOKEN}?thread_id=9`, DISCORD_TOKEN, 'https://discord.com/api/webhooks/123456/****?thread_id=9'],
-  ['block_chat', createBlockChatKind, `https://hooks.slack.com/services/T0001/B0001/${SLACK_SECRET}`, SLACK_SECRET, 'https://hooks.slack.com/services/T0001/B0001/****'],
+  [
+    'embed_chat',
+    createEmbedChatKind,
+    `https://discord.com/api/webhooks/123456/${DISCORD_TOKEN}?thread_id=9`,
+    DISCORD_TOKEN,
+    'https://discord.com/api/webhooks/123456/****?thread_id=9',
+  ],
+  [
+    'block_chat',
+    createBlockChatKind,
+    `https://hooks.slack.com/services/T0001/B0001/${SLACK_SECRET}`,
+    SLACK_SECRET,
+    'https://hooks.slack.com/services/T0001/B0001/****',
+  ],
 ];
 
 function delivery(kind: string): DeliveryMessageV1 {
   return {
-    type: DELIVERY_V1, event_id: 'ev1', delivery_id: 'dl1', attempt: 1, account_id: 'acc', endpoint_id: 'ep', target_id: 'tg', target_kind: kind,
-    received_at: '2025-01-01T00:00:00.000Z', request: { method: 'POST', source_ip: '203.0.113.1', headers: {}, query: '' },
-    payload: { content_type: 'application/json', body_base64: Buffer.from('{"text":"hi","content":"hi"}').toString('base64') },
+    type: DELIVERY_V1,
+    event_id: 'ev1',
+    delivery_id: 'dl1',
+    attempt: 1,
+    account_id: 'acc',
+    endpoint_id: 'ep',
+    target_id: 'tg',
+    target_kind: kind,
+    received_at: '2025-01-01T00:00:00.000Z',
+    request: { method: 'POST', source_ip: '203.0.113.1', headers: {}, query: '' },
+    payload: {
+      content_type: 'application/json',
+      body_base64: Buffer.from('{"text":"hi","content":"hi"}').toString('base64'),
+    },
   };
 }
 
@@ -63,7 +86,9 @@ describe.each(KINDS)('%s: the webhook URL is a credential, sealed at rest', (kin
   it('a URL no configured key opens fails the attempt as TargetConfigError SECRET_UNREADABLE and shows as ****', () => {
     const other = create({ secrets: otherBox });
     expect(() => other.buildRequest(saved.value, delivery(kindName))).toThrow(TargetConfigError);
-    expect(() => other.buildRequest(saved.value, delivery(kindName))).toThrow(expect.objectContaining({ code: 'SECRET_UNREADABLE' }));
+    expect(() => other.buildRequest(saved.value, delivery(kindName))).toThrow(
+      expect.objectContaining({ code: 'SECRET_UNREADABLE' }),
+    );
     expect(other.publicConfig(saved.value).url).toBe('****');
   });
 });

@@ -22,18 +22,42 @@ const nestedObject = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.r
 
 function delivery(body: string, kind: string): DeliveryMessageV1 {
   return {
-    type: DELIVERY_V1, event_id: 'ev1', delivery_id: 'dl1', attempt: 1, account_id: 'acc', endpoint_id: 'ep', target_id: 'tg', target_kind: kind,
-    received_at: '2025-01-01T00:00:00.000Z', request: { method: 'POST', source_ip: '203.0.113.1', headers: {}, query: '' },
+    type: DELIVERY_V1,
+    event_id: 'ev1',
+    delivery_id: 'dl1',
+    attempt: 1,
+    account_id: 'acc',
+    endpoint_id: 'ep',
+    target_id: 'tg',
+    target_kind: kind,
+    received_at: '2025-01-01T00:00:00.000Z',
+    request: { method: 'POST', source_ip: '203.0.113.1', headers: {}, query: '' },
     payload: { content_type: 'application/json', body_base64: Buffer.from(body).toString('base64') },
   };
 }
 
 const CHAT: Array<[string, TargetKind, Record<string, unknown>]> = [
   ['embed_chat, default content', embedChatKind, { url: 'https://discord.com/api/webhooks/1/tok', name: 'n' }],
-  ['embed_chat, with a template {{.}}', embedChatKind, { url: 'https://discord.com/api/webhooks/1/tok', name: 'n', template: 'got {{.}}' }],
-  ['block_chat, default text (markup on)', blockChatKind, { url: 'https://hooks.slack.com/services/T000/B000/secret123', name: 'n', markup: true }],
-  ['block_chat, default text (markup off)', blockChatKind, { url: 'https://hooks.slack.com/services/T000/B000/secret123', name: 'n', markup: false }],
-  ['block_chat, with a template {{.}}', blockChatKind, { url: 'https://hooks.slack.com/services/T000/B000/secret123', name: 'n', markup: true, template: 'got {{.}}' }],
+  [
+    'embed_chat, with a template {{.}}',
+    embedChatKind,
+    { url: 'https://discord.com/api/webhooks/1/tok', name: 'n', template: 'got {{.}}' },
+  ],
+  [
+    'block_chat, default text (markup on)',
+    blockChatKind,
+    { url: 'https://hooks.slack.com/services/T000/B000/secret123', name: 'n', markup: true },
+  ],
+  [
+    'block_chat, default text (markup off)',
+    blockChatKind,
+    { url: 'https://hooks.slack.com/services/T000/B000/secret123', name: 'n', markup: false },
+  ],
+  [
+    'block_chat, with a template {{.}}',
+    blockChatKind,
+    { url: 'https://hooks.slack.com/services/T000/B000/secret123', name: 'n', markup: true, template: 'got {{.}}' },
+  ],
 ];
 
 describe('a JSON payload nested too deeply for a chat message (issue 9, item 4)', () => {
@@ -45,7 +69,10 @@ describe('a JSON payload nested too deeply for a chat message (issue 9, item 4)'
       thrown = err;
     }
     expect(thrown).toBeInstanceOf(PayloadError);
-    expect(thrown).toMatchObject({ code: 'PAYLOAD_TOO_DEEP', message: `the JSON payload is nested deeper than ${MAX_PAYLOAD_DEPTH} levels; no chat message can be built from it` });
+    expect(thrown).toMatchObject({
+      code: 'PAYLOAD_TOO_DEEP',
+      message: `the JSON payload is nested deeper than ${MAX_PAYLOAD_DEPTH} levels; no chat message can be built from it`,
+    });
   });
 
   it.each(CHAT)('%s: a native-looking payload nested too deeply inside is refused the same way', (_n, kind, config) => {
@@ -54,7 +81,9 @@ describe('a JSON payload nested too deeply for a chat message (issue 9, item 4)'
   });
 
   it.each(CHAT)(`%s: exactly ${MAX_PAYLOAD_DEPTH} levels still becomes a message`, (_n, kind, config) => {
-    expect(() => JSON.parse(kind.buildRequest(config, delivery(nested(MAX_PAYLOAD_DEPTH), kind.kind)).body.toString('utf8'))).not.toThrow();
+    expect(() =>
+      JSON.parse(kind.buildRequest(config, delivery(nested(MAX_PAYLOAD_DEPTH), kind.kind)).body.toString('utf8')),
+    ).not.toThrow();
   });
 
   it('the webhook kind sends the payload bytes as given, whatever their depth: it never serialises the payload', () => {

@@ -64,13 +64,16 @@ export function runTargetKindSuite(kind: TargetKind, fixtures: TargetKindSuiteFi
       expect(kind.validateConfig(fixtures.validConfig).ok).toBe(true);
     });
 
-    it.each(fixtures.invalidConfigs.map((c) => [c.field, c.input] as const))('refuses an invalid config with an error naming %s', (field, input) => {
-      const v = kind.validateConfig(input);
-      expect(v.ok).toBe(false);
-      if (v.ok) return;
-      expect(v.errors.map((e) => e.field)).toContain(field);
-      for (const e of v.errors) expect(e.message.length).toBeGreaterThan(0);
-    });
+    it.each(fixtures.invalidConfigs.map((c) => [c.field, c.input] as const))(
+      'refuses an invalid config with an error naming %s',
+      (field, input) => {
+        const v = kind.validateConfig(input);
+        expect(v.ok).toBe(false);
+        if (v.ok) return;
+        expect(v.errors.map((e) => e.field)).toContain(field);
+        for (const e of v.errors) expect(e.message.length).toBeGreaterThan(0);
+      },
+    );
 
     it('the config it stores never holds a secret part in plaintext (credentials are sealed at rest)', () => {
       const stored = JSON.stringify(config());
@@ -97,25 +100,39 @@ export function runTargetKindSuite(kind: TargetKind, fixtures: TargetKindSuiteFi
     });
 
     it('classify: 5xx → retry', () => {
-      for (const status of [500, 502, 503]) expect(kind.classify(response(status, {}, 'upstream failed'))).toMatchObject({ result: 'retry', status });
+      for (const status of [500, 502, 503])
+        expect(kind.classify(response(status, {}, 'upstream failed'))).toMatchObject({ result: 'retry', status });
     });
 
     it('classify: network error → retry, and the error never carries a secret', () => {
       const url = kind.buildRequest(config(), fixtures.delivery).url;
-      const result = kind.classify({ error: { code: 'ECONNREFUSED', message: `request to ${url} failed` }, durationMs: 1 });
+      const result = kind.classify({
+        error: { code: 'ECONNREFUSED', message: `request to ${url} failed` },
+        durationMs: 1,
+      });
       expect(result).toMatchObject({ result: 'retry', status: null });
       for (const secret of fixtures.secrets) expect(JSON.stringify(result)).not.toContain(secret);
     });
 
     it('classify: an SSRF refusal or an untrusted certificate is permanent and flags the target; an expired one retries', () => {
       for (const code of ['SSRF_BLOCKED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_TLS_CERT_ALTNAME_INVALID']) {
-        expect(kind.classify({ error: { code, message: 'refused' }, durationMs: 1 })).toMatchObject({ result: 'permanent', status: null, flagTarget: true });
+        expect(kind.classify({ error: { code, message: 'refused' }, durationMs: 1 })).toMatchObject({
+          result: 'permanent',
+          status: null,
+          flagTarget: true,
+        });
       }
-      expect(kind.classify({ error: { code: 'CERT_HAS_EXPIRED', message: 'certificate has expired' }, durationMs: 1 })).toMatchObject({ result: 'retry', status: null });
+      expect(
+        kind.classify({ error: { code: 'CERT_HAS_EXPIRED', message: 'certificate has expired' }, durationMs: 1 }),
+      ).toMatchObject({ result: 'retry', status: null });
     });
 
     it('classify: 429 with Retry-After: 7 → retry after 7000 ms', () => {
-      expect(kind.classify(response(429, { 'retry-after': '7' }))).toMatchObject({ result: 'retry', status: 429, retryAfterMs: 7000 });
+      expect(kind.classify(response(429, { 'retry-after': '7' }))).toMatchObject({
+        result: 'retry',
+        status: 429,
+        retryAfterMs: 7000,
+      });
     });
 
     it('buildRequest does not depend on call order (same delivery → same request)', () => {

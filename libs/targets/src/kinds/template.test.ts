@@ -1,6 +1,7 @@
 import { jsonCodeBlock, readPayload, renderTemplate, retryAfterHeaderMs, templateData, truncateText } from './template';
 
-const payload = (body: string, type: string | null) => readPayload({ content_type: type, body_base64: Buffer.from(body).toString('base64') });
+const payload = (body: string, type: string | null) =>
+  readPayload({ content_type: type, body_base64: Buffer.from(body).toString('base64') });
 
 describe('chat message templates: {{path}} substitution only', () => {
   const data = { a: { b: [10, { c: 'x' }] }, s: 'str', n: 0, t: true, z: null, o: { k: 1 } };
@@ -24,7 +25,10 @@ describe('chat message templates: {{path}} substitution only', () => {
   });
 
   it('reads form bodies as fields (repeated name → array)', () => {
-    expect(templateData(payload('a=1&b=2&b=3', 'application/x-www-form-urlencoded'))).toEqual({ a: '1', b: ['2', '3'] });
+    expect(templateData(payload('a=1&b=2&b=3', 'application/x-www-form-urlencoded'))).toEqual({
+      a: '1',
+      b: ['2', '3'],
+    });
   });
 });
 

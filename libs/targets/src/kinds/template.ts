@@ -47,7 +47,10 @@ export function readPayload(p: DeliveryPayload): ChatPayload {
       return { kind: 'text', text, form: false };
     }
     if (exceedsDepth(value, MAX_PAYLOAD_DEPTH)) {
-      throw new PayloadError('PAYLOAD_TOO_DEEP', `the JSON payload is nested deeper than ${MAX_PAYLOAD_DEPTH} levels; no chat message can be built from it`);
+      throw new PayloadError(
+        'PAYLOAD_TOO_DEEP',
+        `the JSON payload is nested deeper than ${MAX_PAYLOAD_DEPTH} levels; no chat message can be built from it`,
+      );
     }
     return { kind: 'json', value };
   }
@@ -68,7 +71,9 @@ export function exceedsDepth(value: unknown, max: number): boolean {
 
 /** A JSON object (not an array) whose own keys a chat kind inspects for native passthrough. */
 export function asObject(value: unknown): Record<string, unknown> | null {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 /**
@@ -163,11 +168,20 @@ export function jsonCodeBlock(value: unknown, max: number, opts: CodeBlockOption
 
 /** An attempt's error text: short, single-line, and never carrying a URL (webhook URLs hold tokens). */
 export function safeErrorText(text: string, max = 160): string {
-  return truncateText(text.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>').replace(/\s+/g, ' ').trim(), max);
+  return truncateText(
+    text
+      .replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>')
+      .replace(/\s+/g, ' ')
+      .trim(),
+    max,
+  );
 }
 
 /** `Retry-After` (seconds; Discord sends fractions) in ms, rounded up; undefined when absent or unreadable. */
-export function retryAfterHeaderMs(headers: Record<string, string | string[] | undefined>, name = 'retry-after'): number | undefined {
+export function retryAfterHeaderMs(
+  headers: Record<string, string | string[] | undefined>,
+  name = 'retry-after',
+): number | undefined {
   const raw = headers[name];
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (value === undefined || value.trim() === '') return undefined;
@@ -186,7 +200,12 @@ export function chatNetworkFailure(code: string): AttemptResult {
   const error = `network error (${safeErrorText(code, 40)})`;
   switch (classifyFailureCode(code)) {
     case 'response_too_large':
-      return { result: 'permanent', status: null, error: 'response too large: a 2xx answer whose body ran past the limit; reading stopped', flagTarget: false };
+      return {
+        result: 'permanent',
+        status: null,
+        error: 'response too large: a 2xx answer whose body ran past the limit; reading stopped',
+        flagTarget: false,
+      };
     case 'unsendable':
       return { result: 'permanent', status: null, error, flagTarget: false };
     // the same URL resolves to the same refused address, and an untrusted certificate stays

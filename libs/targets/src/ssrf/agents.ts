@@ -70,7 +70,13 @@ function routed(routes: HostRoutes | undefined, options: http.ClientRequestArgs)
   const host = (options.host ?? options.hostname ?? '').toLowerCase();
   const route = routes?.get(host);
   if (!route) return options;
-  return { ...options, host: route.address, hostname: route.address, port: route.port, servername: (options as { servername?: string }).servername ?? host } as http.ClientRequestArgs;
+  return {
+    ...options,
+    host: route.address,
+    hostname: route.address,
+    port: route.port,
+    servername: (options as { servername?: string }).servername ?? host,
+  } as http.ClientRequestArgs;
 }
 
 /** got's `agent` option shape */
@@ -109,7 +115,11 @@ export function guardedLookup(policy: AddressPolicy, base: net.LookupFunction): 
  * they are checked here; got 11's `http://unix:/path:/` form sets socketPath, which would
  * dial a local socket, so it is refused outright. Returns the options to connect with.
  */
-function guardConnection(policy: AddressPolicy, base: net.LookupFunction, options: http.ClientRequestArgs): http.ClientRequestArgs | Error {
+function guardConnection(
+  policy: AddressPolicy,
+  base: net.LookupFunction,
+  options: http.ClientRequestArgs,
+): http.ClientRequestArgs | Error {
   const host = options.host ?? options.hostname ?? '';
   if (options.socketPath) return new SsrfBlockedError(options.socketPath, 'unix socket targets are never dialled');
   if (net.isIP(host) !== 0) {
@@ -157,7 +167,9 @@ class GuardedHttpsAgent extends https.Agent {
 
   override createConnection(options: https.RequestOptions, callback?: ConnectCallback): Duplex | null | undefined {
     const guarded = guardConnection(this.policy, this.baseLookup, routed(this.routes, options));
-    return guarded instanceof Error ? refuse(guarded, callback) : super.createConnection({ ...guarded, rejectUnauthorized: true }, callback);
+    return guarded instanceof Error
+      ? refuse(guarded, callback)
+      : super.createConnection({ ...guarded, rejectUnauthorized: true }, callback);
   }
 }
 
@@ -167,5 +179,8 @@ export function createSsrfAgents(opts: SsrfAgentOptions): SsrfAgents {
   const base = opts.lookup ?? (dns.lookup as unknown as net.LookupFunction);
   const agentOpts = { keepAlive: opts.keepAlive ?? true };
   const httpsOpts = opts.ca !== undefined ? { ...agentOpts, ca: opts.ca } : agentOpts;
-  return { http: new GuardedHttpAgent(policy, base, agentOpts, opts.routes), https: new GuardedHttpsAgent(policy, base, httpsOpts, opts.routes) };
+  return {
+    http: new GuardedHttpAgent(policy, base, agentOpts, opts.routes),
+    https: new GuardedHttpsAgent(policy, base, httpsOpts, opts.routes),
+  };
 }

@@ -22,11 +22,13 @@ export function embeddedIpv4(addr: ipaddr.IPv6): EmbeddedIpv4 | null {
   // ::a.b.c.d (RFC 4291 §2.5.5.1, deprecated); :: and ::1 keep their own ranges
   if (zero(0, 6) && (p[6] !== 0 || p[7]! > 1)) return { form: 'an IPv4-compatible address', ipv4: v4(p[6]!, p[7]!) };
   // ::ffff:0:a.b.c.d (RFC 6145/SIIT)
-  if (zero(0, 4) && p[4] === 0xffff && p[5] === 0) return { form: 'an IPv4-translated address', ipv4: v4(p[6]!, p[7]!) };
+  if (zero(0, 4) && p[4] === 0xffff && p[5] === 0)
+    return { form: 'an IPv4-translated address', ipv4: v4(p[6]!, p[7]!) };
   // 64:ff9b::/96, the well-known NAT64 prefix (RFC 6052)
   if (p[0] === 0x64 && p[1] === 0xff9b && zero(2, 6)) return { form: 'a NAT64 address', ipv4: v4(p[6]!, p[7]!) };
   // 64:ff9b:1::/48, local-use NAT64 (RFC 8215): IPv4 in bits 48–63 and 72–87 (RFC 6052 §2.2, /48)
-  if (p[0] === 0x64 && p[1] === 0xff9b && p[2] === 1) return { form: 'a local-use NAT64 address', ipv4: v4(p[3]!, ((p[4]! & 0xff) << 8) | (p[5]! >> 8)) };
+  if (p[0] === 0x64 && p[1] === 0xff9b && p[2] === 1)
+    return { form: 'a local-use NAT64 address', ipv4: v4(p[3]!, ((p[4]! & 0xff) << 8) | (p[5]! >> 8)) };
   // 2002:a.b.c.d::/48, 6to4 (RFC 3056)
   if (p[0] === 0x2002) return { form: 'a 6to4 address', ipv4: v4(p[1]!, p[2]!) };
   // 2001:0::/32, Teredo (RFC 4380): the client's IPv4 address, bit-inverted, in the last 32 bits

@@ -39,9 +39,12 @@ describe('SSRF address policy (issue "SSRF guard")', () => {
     expect(strict.check(address)).toEqual(expect.any(String));
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows public unicast %s', (address) => {
-    expect(strict.check(address)).toBeNull();
-  });
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
+    'allows public unicast %s',
+    (address) => {
+      expect(strict.check(address)).toBeNull();
+    },
+  );
 
   it('refuses anything that is not an IP address', () => {
     expect(strict.check('localhost')).toMatch(/not an IP address/);
@@ -64,36 +67,66 @@ describe('SSRF address policy (issue "SSRF guard")', () => {
   });
 
   it('parseCidrs accepts bare addresses and mapped CIDRs, and names every invalid entry', () => {
-    expect(parseCidrs(['10.0.0.5', '::ffff:10.0.0.0/104', ' ']).map(([a, b]) => `${a.toString()}/${b}`)).toEqual(['10.0.0.5/32', '10.0.0.0/8']);
-    expect(() => parseCidrs(['10.0.0.0/33', 'nope', '127.0.0.0/8'])).toThrow('invalid SSRF allowlist CIDR(s): 10.0.0.0/33, nope');
+    expect(parseCidrs(['10.0.0.5', '::ffff:10.0.0.0/104', ' ']).map(([a, b]) => `${a.toString()}/${b}`)).toEqual([
+      '10.0.0.5/32',
+      '10.0.0.0/8',
+    ]);
+    expect(() => parseCidrs(['10.0.0.0/33', 'nope', '127.0.0.0/8'])).toThrow(
+      'invalid SSRF allowlist CIDR(s): 10.0.0.0/33, nope',
+    );
   });
 
   describe('IPv6 forms that carry an IPv4 address are refused, naming it (issue 9, item 10)', () => {
     it.each([
-      ['IPv4-compatible loopback', '::7f00:1', /^::7f00:1 is an IPv4-compatible address carrying 127\.0\.0\.1, a loopback address$/],
-      ['IPv4-compatible loopback, dotted', '::127.0.0.1', /IPv4-compatible address carrying 127\.0\.0\.1, a loopback address/],
+      [
+        'IPv4-compatible loopback',
+        '::7f00:1',
+        /^::7f00:1 is an IPv4-compatible address carrying 127\.0\.0\.1, a loopback address$/,
+      ],
+      [
+        'IPv4-compatible loopback, dotted',
+        '::127.0.0.1',
+        /IPv4-compatible address carrying 127\.0\.0\.1, a loopback address/,
+      ],
       ['IPv4-compatible private', '::a00:1', /IPv4-compatible address carrying 10\.0\.0\.1, a private address/],
-      ['IPv4-compatible public', '::808:808', /IPv4-compatible address carrying 8\.8\.8\.8, a public address, reached through a translator or tunnel/],
+      [
+        'IPv4-compatible public',
+        '::808:808',
+        /IPv4-compatible address carrying 8\.8\.8\.8, a public address, reached through a translator or tunnel/,
+      ],
       ['IPv4-compatible metadata', '::a9fe:a9fe', /cloud metadata address/],
       ['IPv4-mapped loopback (judged as the IPv4 address)', '::ffff:7f00:1', /loopback/],
-      ['IPv4-translated loopback', '::ffff:0:7f00:1', /IPv4-translated address carrying 127\.0\.0\.1, a loopback address/],
+      [
+        'IPv4-translated loopback',
+        '::ffff:0:7f00:1',
+        /IPv4-translated address carrying 127\.0\.0\.1, a loopback address/,
+      ],
       ['NAT64 loopback', '64:ff9b::7f00:1', /NAT64 address carrying 127\.0\.0\.1, a loopback address/],
       ['NAT64 private, dotted', '64:ff9b::10.0.0.1', /NAT64 address carrying 10\.0\.0\.1, a private address/],
       ['NAT64 metadata', '64:ff9b::169.254.169.254', /cloud metadata address/],
       ['NAT64 public', '64:ff9b::808:808', /NAT64 address carrying 8\.8\.8\.8, a public address/],
-      ['local-use NAT64 private (RFC 6052 /48 layout)', '64:ff9b:1:a00:0:100::', /local-use NAT64 address carrying 10\.0\.0\.1, a private address/],
+      [
+        'local-use NAT64 private (RFC 6052 /48 layout)',
+        '64:ff9b:1:a00:0:100::',
+        /local-use NAT64 address carrying 10\.0\.0\.1, a private address/,
+      ],
       ['6to4 of loopback', '2002:7f00:1::1', /6to4 address carrying 127\.0\.0\.1, a loopback address/],
       ['6to4 of private 192.168/16', '2002:c0a8:101::1', /6to4 address carrying 192\.168\.1\.1, a private address/],
       ['6to4 of private 10/8', '2002:a00:1::', /6to4 address carrying 10\.0\.0\.1, a private address/],
       ['6to4 of a public address', '2002:808:808::1', /6to4 address carrying 8\.8\.8\.8, a public address/],
-      ['Teredo (client 192.0.2.45, RFC 4380 example)', '2001:0:4136:e378:8000:63bf:3fff:fdd2', /Teredo address carrying 192\.0\.2\.45/],
+      [
+        'Teredo (client 192.0.2.45, RFC 4380 example)',
+        '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+        /Teredo address carrying 192\.0\.2\.45/,
+      ],
     ])('%s: %s', (_name, address, reason) => {
       expect(strict.check(address)).toMatch(reason);
     });
 
     it('an IPv4 allowlist entry covers the IPv4 address and its mapped form, never a translated or tunnelled one', () => {
       expect(loopbackAllowed.check('::ffff:127.0.0.1')).toBeNull();
-      for (const address of ['::7f00:1', '::ffff:0:7f00:1', '64:ff9b::7f00:1', '2002:7f00:1::1']) expect(loopbackAllowed.check(address)).toMatch(/carrying 127\.0\.0\.1, a loopback address/);
+      for (const address of ['::7f00:1', '::ffff:0:7f00:1', '64:ff9b::7f00:1', '2002:7f00:1::1'])
+        expect(loopbackAllowed.check(address)).toMatch(/carrying 127\.0\.0\.1, a loopback address/);
     });
 
     it('an explicit IPv6 allowlist entry still exempts such a range, except where it carries a metadata address', () => {

@@ -29,7 +29,12 @@ type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
  * Azure/OpenStack 169.254.169.254, AWS IPv6 fd00:ec2::254, Alibaba 100.100.100.200, and Azure's
  * WireServer 168.63.129.16 (a public address, so the range rules alone would let it through).
  */
-const METADATA_CIDRS: readonly string[] = ['169.254.169.254/32', 'fd00:ec2::254/128', '100.100.100.200/32', '168.63.129.16/32'];
+const METADATA_CIDRS: readonly string[] = [
+  '169.254.169.254/32',
+  'fd00:ec2::254/128',
+  '100.100.100.200/32',
+  '168.63.129.16/32',
+];
 
 /** Parses the allowlist; throws one error naming every invalid entry (config fails fast). */
 export function parseCidrs(list: readonly string[]): Cidr[] {
@@ -39,8 +44,13 @@ export function parseCidrs(list: readonly string[]): Cidr[] {
     const entry = raw.trim();
     if (entry === '') continue;
     try {
-      const [addr, bits] = ipaddr.parseCIDR(entry.includes('/') ? entry : `${entry}/${parseAddress(entry).kind() === 'ipv4' ? 32 : 128}`);
-      out.push([normalize(addr), addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? Math.max(0, bits - 96) : bits]);
+      const [addr, bits] = ipaddr.parseCIDR(
+        entry.includes('/') ? entry : `${entry}/${parseAddress(entry).kind() === 'ipv4' ? 32 : 128}`,
+      );
+      out.push([
+        normalize(addr),
+        addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? Math.max(0, bits - 96) : bits,
+      ]);
     } catch {
       bad.push(raw);
     }
@@ -51,7 +61,9 @@ export function parseCidrs(list: readonly string[]): Cidr[] {
 
 /** ::ffff:a.b.c.d → a.b.c.d, so a mapped address cannot dodge the IPv4 rules. */
 function normalize(addr: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
-  return addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
+  return addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()
+    ? (addr as ipaddr.IPv6).toIPv4Address()
+    : addr;
 }
 
 function inAny(addr: ipaddr.IPv4 | ipaddr.IPv6, cidrs: readonly Cidr[]): boolean {
@@ -71,13 +83,15 @@ export function createAddressPolicy(opts: AddressPolicyOptions): AddressPolicy {
         return `${address} is not an IP address`;
       }
       const carried = addr.kind() === 'ipv6' ? embeddedIpv4(addr as ipaddr.IPv6) : null;
-      if (inAny(addr, metadata) || (carried && inAny(carried.ipv4, metadata))) return `${address} is a cloud metadata address`;
+      if (inAny(addr, metadata) || (carried && inAny(carried.ipv4, metadata)))
+        return `${address} is a cloud metadata address`;
       // the allowlist names what may be dialled as written: an IPv4 CIDR covers the IPv4 address
       // and its mapped form (the same socket), never a form that reaches it through a translator
       if (inAny(addr, allow)) return null;
       if (carried) {
         const range = carried.ipv4.range();
-        const what = range === 'unicast' ? 'a public address, reached through a translator or tunnel' : `a ${range} address`;
+        const what =
+          range === 'unicast' ? 'a public address, reached through a translator or tunnel' : `a ${range} address`;
         return `${address} is ${carried.form} carrying ${carried.ipv4.toString()}, ${what}`;
       }
       const range = addr.range();

@@ -5,7 +5,10 @@ import type { ActivityLogWriter } from '@relay/activity-log';
  * Drops expired activity partitions every `intervalMs`, between flushes (never while one writes
  * into a partition being dropped).
  */
-export function startRetention(writer: Pick<ActivityLogWriter, 'expire'>, opts: { retentionMs: number; intervalMs: number; logger: Logger; onDropped(partitions: number): void }): { stop(): void } {
+export function startRetention(
+  writer: Pick<ActivityLogWriter, 'expire'>,
+  opts: { retentionMs: number; intervalMs: number; logger: Logger; onDropped(partitions: number): void },
+): { stop(): void } {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
@@ -13,10 +16,13 @@ export function startRetention(writer: Pick<ActivityLogWriter, 'expire'>, opts: 
     writer
       .expire(Date.now(), opts.retentionMs)
       .then((dropped) => {
-        if (dropped.length > 0) opts.logger.info('activity retention dropped expired partitions', { partitions: dropped });
+        if (dropped.length > 0)
+          opts.logger.info('activity retention dropped expired partitions', { partitions: dropped });
         opts.onDropped(dropped.length);
       })
-      .catch((err: Error) => opts.logger.warn('activity retention sweep failed; retried next interval', { error: err.message }))
+      .catch((err: Error) =>
+        opts.logger.warn('activity retention sweep failed; retried next interval', { error: err.message }),
+      )
       .finally(() => (running = false));
   }, opts.intervalMs);
   timer.unref();

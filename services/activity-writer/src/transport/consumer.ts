@@ -1,7 +1,13 @@
 import { batchSpanOptions, inSpan, SpanKind } from '@relay/telemetry';
 import { QueueConsumer, consumeDecoded } from '@relay/broker';
 import type { ActivityPublisher, BrokerConnection } from '@relay/broker';
-import { ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1, ACTIVITY_PARTITIONS, ACTIVITY_REQUEST_V1, brokerNames } from '@relay/contracts';
+import {
+  ACTIVITY_ATTEMPT_V1,
+  ACTIVITY_BATCH_V1,
+  ACTIVITY_PARTITIONS,
+  ACTIVITY_REQUEST_V1,
+  brokerNames,
+} from '@relay/contracts';
 import type { ActivityLogWriter } from '@relay/activity-log';
 import type { Logger } from '@relay/logging';
 
@@ -13,7 +19,8 @@ export interface ActivityConsumers {
 }
 
 /** A partition given away (with how long the settle before it took) or taken. */
-export type Handover = { direction: 'given'; partition: number; settle_ms: number } | { direction: 'taken'; partition: number };
+export type Handover =
+  { direction: 'given'; partition: number; settle_ms: number } | { direction: 'taken'; partition: number };
 
 /**
  * Consumes the activity partitions into the log's writer: a message is acked once every record
@@ -28,7 +35,19 @@ export type Handover = { direction: 'given'; partition: number; settle_ms: numbe
  * The queue of before partitions is moved, not written: its records are published to their
  * partitions (confirmed) and then acked, so that no account is written by two writers at once.
  */
-export function createActivityConsumers(broker: BrokerConnection, writer: ActivityLogWriter, forward: ActivityPublisher, opts: { namespace: string; prefetch: number; logger: Logger; balanceMs: number; now?: () => number; onHandover?: (h: Handover) => void }): ActivityConsumers {
+export function createActivityConsumers(
+  broker: BrokerConnection,
+  writer: ActivityLogWriter,
+  forward: ActivityPublisher,
+  opts: {
+    namespace: string;
+    prefetch: number;
+    logger: Logger;
+    balanceMs: number;
+    now?: () => number;
+    onHandover?: (h: Handover) => void;
+  },
+): ActivityConsumers {
   const names = brokerNames(opts.namespace);
   const now = opts.now ?? Date.now;
   // PREFETCH bounds what one writer holds unacked in all, whichever partitions it has
@@ -48,7 +67,13 @@ export function createActivityConsumers(broker: BrokerConnection, writer: Activi
    * per partition: when its last message came, whether it is being given away, its messages in
    * hand (taken, not yet acked or requeued) and whether a settle for a full prefetch is under way
    */
-  const state = names.activityPartitionQueues.map(() => ({ lastMessageAt: 0, releasing: false, waiting: [] as (() => void)[], inHand: 0, settling: false }));
+  const state = names.activityPartitionQueues.map(() => ({
+    lastMessageAt: 0,
+    releasing: false,
+    waiting: [] as (() => void)[],
+    inHand: 0,
+    settling: false,
+  }));
   const accepts = [ACTIVITY_REQUEST_V1, ACTIVITY_ATTEMPT_V1, ACTIVITY_BATCH_V1] as const;
   const partitions: QueueConsumer[] = names.activityPartitionQueues.map((queue, k) =>
     consumeDecoded(broker, {
@@ -72,7 +97,11 @@ export function createActivityConsumers(broker: BrokerConnection, writer: Activi
         }
         // rejects when a flush failed → the whole message is requeued; rewriting its other records is idempotent
         // a span of the first record's trace, linked to the others' (tracing on only)
-        const written = inSpan('activity write', () => writer.write(message.type === ACTIVITY_BATCH_V1 ? message.records : [message]), { kind: SpanKind.CONSUMER, ...batchSpanOptions(properties.headers) });
+        const written = inSpan(
+          'activity write',
+          () => writer.write(message.type === ACTIVITY_BATCH_V1 ? message.records : [message]),
+          { kind: SpanKind.CONSUMER, ...batchSpanOptions(properties.headers) },
+        );
         p.inHand += 1;
         // after write() took the message, so the settle writes it too
         if (p.inHand >= fullAt && !p.settling) void settleFull(k);
@@ -110,12 +139,19 @@ export function createActivityConsumers(broker: BrokerConnection, writer: Activi
     prefetch,
     logger: opts.logger,
     handle: async (message) => {
-      await Promise.all((message.type === ACTIVITY_BATCH_V1 ? message.records : [message]).map((r) => forward.publish(r)));
+      await Promise.all(
+        (message.type === ACTIVITY_BATCH_V1 ? message.records : [message]).map((r) => forward.publish(r)),
+      );
       return 'ack';
     },
   });
   // present while this writer runs: the writers are this queue's consumers (no message comes)
-  const presence = new QueueConsumer(broker, { queue: names.activityWritersQueue, prefetch: 1, logger: opts.logger, handler: async () => 'ack' });
+  const presence = new QueueConsumer(broker, {
+    queue: names.activityWritersQueue,
+    prefetch: 1,
+    logger: opts.logger,
+    handler: async () => 'ack',
+  });
   const all = [...partitions, legacy, presence];
 
   /**
@@ -184,7 +220,9 @@ export function createActivityConsumers(broker: BrokerConnection, writer: Activi
           if (looking || !broker.isUp()) return;
           looking = true;
           look()
-            .catch((err: Error) => opts.logger.warn('activity partition balance failed; tried again next look', { error: err.message }))
+            .catch((err: Error) =>
+              opts.logger.warn('activity partition balance failed; tried again next look', { error: err.message }),
+            )
             .finally(() => (looking = false));
         }, opts.balanceMs);
         balancing.unref();

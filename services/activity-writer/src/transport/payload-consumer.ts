@@ -9,7 +9,11 @@ import type { ActivityLogWriter } from '@relay/activity-log';
  * with its next flush. Its own queue and a small prefetch: a payload message is up to about
  * 1 MiB (@relay/broker createPayloadPublisher), so `prefetch` bounds what the writer holds in bytes.
  */
-export function createPayloadConsumer(broker: BrokerConnection, writer: ActivityLogWriter, opts: { namespace: string; prefetch: number; logger: Logger }): QueueConsumer {
+export function createPayloadConsumer(
+  broker: BrokerConnection,
+  writer: ActivityLogWriter,
+  opts: { namespace: string; prefetch: number; logger: Logger },
+): QueueConsumer {
   return consumeDecoded(broker, {
     queue: brokerNames(opts.namespace).payloadQueue,
     accepts: [PAYLOAD_BATCH_V1],

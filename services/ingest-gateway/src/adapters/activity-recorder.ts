@@ -15,7 +15,11 @@ export function createActivityRecorder(events: EventPublisher, spool: ActivitySp
     record(row) {
       events.publishActivity(row).catch((err: unknown) => {
         if (err instanceof DeliveryQueueUnavailableError) return spool.push(row);
-        logger.error('activity row refused by its contract; not recorded', { event_id: row.event_id, outcome: row.outcome, error: (err as Error).message });
+        logger.error('activity row refused by its contract; not recorded', {
+          event_id: row.event_id,
+          outcome: row.outcome,
+          error: (err as Error).message,
+        });
         return false;
       });
     },

@@ -57,7 +57,12 @@ class PoisonRowError extends Error {}
  * broker fails a row, the pass stops and keeps the whole batch: rows of it already published
  * are published again next time, which the activity writer absorbs (rows are keyed by event id).
  */
-export function createActivitySpool(redis: RedisClient, namespace: string, instanceId: string, logger: Logger): ActivitySpool {
+export function createActivitySpool(
+  redis: RedisClient,
+  namespace: string,
+  instanceId: string,
+  logger: Logger,
+): ActivitySpool {
   const key = `${namespace}:activity-spool`;
   const lockKey = `${key}:lock`;
   const quarantineKey = `${key}:quarantine`;
@@ -79,9 +84,17 @@ export function createActivitySpool(redis: RedisClient, namespace: string, insta
 
   const quarantine = async (rows: { raw: string; error: string }[]): Promise<void> => {
     for (const { raw, error } of rows) {
-      logger.error('spooled activity row cannot be published; quarantined', { quarantine_key: quarantineKey, event_id: eventIdOf(raw), error });
+      logger.error('spooled activity row cannot be published; quarantined', {
+        quarantine_key: quarantineKey,
+        event_id: eventIdOf(raw),
+        error,
+      });
     }
-    await redis.multi().lpush(quarantineKey, ...rows.map((r) => r.raw)).ltrim(quarantineKey, 0, QUARANTINE_MAX - 1).exec();
+    await redis
+      .multi()
+      .lpush(quarantineKey, ...rows.map((r) => r.raw))
+      .ltrim(quarantineKey, 0, QUARANTINE_MAX - 1)
+      .exec();
   };
 
   /** One pass over the spool, until it is empty or `stopped()`; returns how many rows were re-published. */
@@ -109,7 +122,12 @@ export function createActivitySpool(redis: RedisClient, namespace: string, insta
       }
     } finally {
       // release only our own lock
-      await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, lockKey, instanceId);
+      await redis.eval(
+        "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+        1,
+        lockKey,
+        instanceId,
+      );
     }
     return drained;
   }
@@ -120,7 +138,11 @@ export function createActivitySpool(redis: RedisClient, namespace: string, insta
         await redis.lpush(key, JSON.stringify(row));
         return true;
       } catch (err) {
-        logger.error('activity row lost: broker and Redis both unavailable', { event_id: row.event_id, outcome: row.outcome, error: (err as Error).message });
+        logger.error('activity row lost: broker and Redis both unavailable', {
+          event_id: row.event_id,
+          outcome: row.outcome,
+          error: (err as Error).message,
+        });
         return false;
       }
     },

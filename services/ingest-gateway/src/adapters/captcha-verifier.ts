@@ -24,12 +24,25 @@ export function createCaptchaVerifier(opts: CaptchaVerifierOptions): CaptchaVeri
   return {
     async verify(settings, token, remoteIp) {
       const call = captchaVerifyRequest(settings, token, remoteIp);
-      const outcome = await opts.send({ url: call.url, headers: { 'content-type': call.contentType, accept: 'application/json' }, body: Buffer.from(call.body) });
+      const outcome = await opts.send({
+        url: call.url,
+        headers: { 'content-type': call.contentType, accept: 'application/json' },
+        body: Buffer.from(call.body),
+      });
       const answer = 'response' in outcome && outcome.response.status < 300 ? jsonOf(outcome.response.body) : undefined;
       if (answer === undefined) {
-        const problem = 'error' in outcome ? outcome.error.code : outcome.response.status < 300 ? 'answer is not JSON' : `HTTP ${outcome.response.status}`;
+        const problem =
+          'error' in outcome
+            ? outcome.error.code
+            : outcome.response.status < 300
+              ? 'answer is not JSON'
+              : `HTTP ${outcome.response.status}`;
         opts.unavailableCounter.inc();
-        opts.logger.warn('captcha verifier unavailable', { provider: settings.provider, problem, duration_ms: Math.round(outcome.durationMs) });
+        opts.logger.warn('captcha verifier unavailable', {
+          provider: settings.provider,
+          problem,
+          duration_ms: Math.round(outcome.durationMs),
+        });
         return 'unavailable';
       }
       return isCaptchaVerified(answer) ? 'verified' : 'rejected';

@@ -11,7 +11,13 @@ import type { EndpointLoader } from './endpoint-loader';
 /** A store stand-in: knows some endpoints (with their plan), counts reads, and can fail or hang. */
 function fakeStore(known: string[]) {
   const ids = new Set(known);
-  const state = { reads: 0, batches: 0, planReads: 0, plan: { payload_limit_bytes: 1024, monthly_accepted_events: 10 }, mode: 'up' as 'up' | 'failing' | 'hanging' };
+  const state = {
+    reads: 0,
+    batches: 0,
+    planReads: 0,
+    plan: { payload_limit_bytes: 1024, monthly_accepted_events: 10 },
+    mode: 'up' as 'up' | 'failing' | 'hanging',
+  };
   const one = (id: string): EndpointView | null => (ids.has(id) ? { ...view({ id }), plan: state.plan } : null);
   const load = async (id: string): Promise<EndpointView | null> => {
     state.reads += 1;
@@ -38,16 +44,29 @@ function fakeStore(known: string[]) {
 /** A feed stand-in for the unit tier: the real ChangeFeed is tested on the real Redis (test/integration/caches). */
 function fakeFeed(live: { value: boolean }) {
   const resyncs: (() => void)[] = [];
-  const feed = { isLive: () => live.value, onChange: () => undefined, onResync: (h: () => void) => resyncs.push(h) } as unknown as ChangeFeed;
+  const feed = {
+    isLive: () => live.value,
+    onChange: () => undefined,
+    onResync: (h: () => void) => resyncs.push(h),
+  } as unknown as ChangeFeed;
   return { feed, resync: () => resyncs.forEach((h) => h()) };
 }
 
 const noMetrics: CacheMetrics = { storeRead: () => undefined, resync: () => undefined, watchSize: () => undefined };
 
-function cache(load: (id: string) => Promise<EndpointView | null>, clock: { ms: number }, over: { maxEntries?: number; staleIfErrorMs?: number; loader?: EndpointLoader } = {}) {
+function cache(
+  load: (id: string) => Promise<EndpointView | null>,
+  clock: { ms: number },
+  over: { maxEntries?: number; staleIfErrorMs?: number; loader?: EndpointLoader } = {},
+) {
   const failures: string[] = [];
   const c = new EndpointCache({
-    loader: over.loader ?? { load, loadMany: async () => new Map(), reloadPlan: async () => ({ payload_limit_bytes: 1024, monthly_accepted_events: 0 }), forgetPlan: () => undefined },
+    loader: over.loader ?? {
+      load,
+      loadMany: async () => new Map(),
+      reloadPlan: async () => ({ payload_limit_bytes: 1024, monthly_accepted_events: 0 }),
+      forgetPlan: () => undefined,
+    },
     maxEntries: over.maxEntries ?? 100,
     staleIfErrorMs: over.staleIfErrorMs ?? 60000,
     loadTimeoutMs: 50,
@@ -62,7 +81,8 @@ describe('endpoint cache: bounded, and no store read for ids that cannot be endp
   it('refuses ids not shaped like an endpoint id (an 8 KB id, random text) without a store read', async () => {
     const store = fakeStore([]);
     const { c } = cache(store.load, { ms: 0 });
-    for (const id of ['x'.repeat(8192), 'ep_unknown', '../../etc', 'ep_0123456789ABCDEFGHJK']) expect(await c.get(id)).toBeNull();
+    for (const id of ['x'.repeat(8192), 'ep_unknown', '../../etc', 'ep_0123456789ABCDEFGHJK'])
+      expect(await c.get(id)).toBeNull();
     expect(store.state.reads).toBe(0);
     expect(c.size).toEqual({ known: 0, unknown: 0 });
   });
@@ -150,7 +170,8 @@ describe('endpoint cache during a store outage: stale-if-error, bounded, else a 
     const { c } = cache(store.load, clock);
     store.state.mode = 'failing';
     await expect(c.get(newId('ep'))).rejects.toThrow();
-    for (let i = 0; i < 100; i++) await expect(c.get(newId('ep'))).rejects.toBeInstanceOf(EndpointLookupUnavailableError);
+    for (let i = 0; i < 100; i++)
+      await expect(c.get(newId('ep'))).rejects.toBeInstanceOf(EndpointLookupUnavailableError);
     expect(store.state.reads).toBe(1);
     clock.ms = 1000;
     store.state.mode = 'hanging';
@@ -169,10 +190,13 @@ describe('endpoint cache during a store outage: stale-if-error, bounded, else a 
     const id = newId('ep');
     let release: (v: EndpointView | null) => void = () => undefined;
     let reads = 0;
-    const { c } = cache(async () => {
-      reads += 1;
-      return reads === 1 ? new Promise((r) => (release = r)) : view({ id, enabled: false });
-    }, { ms: 0 });
+    const { c } = cache(
+      async () => {
+        reads += 1;
+        return reads === 1 ? new Promise((r) => (release = r)) : view({ id, enabled: false });
+      },
+      { ms: 0 },
+    );
     const first = c.get(id);
     c.invalidate(id);
     release(view({ id }));
@@ -220,7 +244,8 @@ describe('endpoint cache told, not timed (docs/architecture.md "Caches of settin
     await c.told({ scope: 'account', id: 'acc_other' });
     expect(store.state.planReads).toBe(0);
     await c.told({ scope: 'account', id: 'acc_1' });
-    for (const id of ids) expect((await c.get(id))?.plan).toEqual({ payload_limit_bytes: 2048, monthly_accepted_events: 99 });
+    for (const id of ids)
+      expect((await c.get(id))?.plan).toEqual({ payload_limit_bytes: 2048, monthly_accepted_events: 99 });
     expect([store.state.reads, store.state.planReads]).toEqual([3, 1]);
   });
 

@@ -132,7 +132,13 @@ export class EndpointCache implements EndpointSource {
     });
     if (held.length === 0) return;
     const accounts = [...new Set(held.map(([, k]) => k.view.endpoint.account_id))];
-    const fresh = await withTimeout(this.opts.loader.loadMany(held.map(([id]) => id), accounts), this.opts.loadTimeoutMs);
+    const fresh = await withTimeout(
+      this.opts.loader.loadMany(
+        held.map(([id]) => id),
+        accounts,
+      ),
+      this.opts.loadTimeoutMs,
+    );
     const now = this.now();
     for (const [id, k] of held) {
       if (this.known.peek(id) !== k) continue;
@@ -152,7 +158,12 @@ export class EndpointCache implements EndpointSource {
    */
   follow(feed: ChangeFeed, pacing: { batchSize: number; pauseMs: number }, metrics: CacheMetrics): void {
     this.isTold = () => feed.isLive();
-    const passes = new PacedRevalidation({ keys: () => [...this.known.keys()], revalidate: (ids) => this.revalidate(ids), ...pacing, logger: this.opts.logger });
+    const passes = new PacedRevalidation({
+      keys: () => [...this.known.keys()],
+      revalidate: (ids) => this.revalidate(ids),
+      ...pacing,
+      logger: this.opts.logger,
+    });
     feed.onChange((change) => void this.told(change));
     feed.onResync((why) => {
       metrics.resync(why);
@@ -203,7 +214,10 @@ export class EndpointCache implements EndpointSource {
     this.skipUntil = this.now() + RETRY_AFTER_FAILURE_MS;
     if (this.degraded) return;
     this.degraded = true;
-    this.opts.logger.warn('endpoint store unreadable: serving cached endpoints up to their stale limit, 503 for the rest', { error: err instanceof Error ? err.message : String(err) });
+    this.opts.logger.warn(
+      'endpoint store unreadable: serving cached endpoints up to their stale limit, 503 for the rest',
+      { error: err instanceof Error ? err.message : String(err) },
+    );
   }
 
   private recovered(): void {

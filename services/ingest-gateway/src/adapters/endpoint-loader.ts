@@ -46,7 +46,13 @@ export interface EndpointLoader {
  * by the `account` announcements like everything else. Secrets are opened and rules compiled
  * once per endpoint revision (a reload with an unchanged revision reuses them), never per request.
  */
-export function createEndpointLoader(store: Store, logger: Logger, openSecret: (sealed: string) => string, maxPrepared: number, metrics: CacheMetrics): EndpointLoader {
+export function createEndpointLoader(
+  store: Store,
+  logger: Logger,
+  openSecret: (sealed: string) => string,
+  maxPrepared: number,
+  metrics: CacheMetrics,
+): EndpointLoader {
   const prepared = new RevisionCache<EndpointSettings | null>(maxPrepared);
   // a target's routing compiled once per target change (its updated_at), not per load: a
   // revalidation pass rereads every held endpoint's targets
@@ -58,7 +64,11 @@ export function createEndpointLoader(store: Store, logger: Logger, openSecret: (
       return prepareSettings(endpoint, openSecret);
     } catch (err) {
       // The sender only sees 503 endpoint_unavailable; the operator sees why, here.
-      logger.error('endpoint settings could not be prepared; the endpoint answers 503 until fixed', { endpoint_id: endpoint.id, revision: endpoint.revision, error: (err as Error).message });
+      logger.error('endpoint settings could not be prepared; the endpoint answers 503 until fixed', {
+        endpoint_id: endpoint.id,
+        revision: endpoint.revision,
+        error: (err as Error).message,
+      });
       return null;
     }
   };
@@ -75,7 +85,11 @@ export function createEndpointLoader(store: Store, logger: Logger, openSecret: (
       try {
         return compileRouting(t.routing);
       } catch (err) {
-        logger.error('target routing rules could not be compiled; the endpoint answers 503 until fixed', { endpoint_id: endpointId, target_id: t.id, error: (err as Error).message });
+        logger.error('target routing rules could not be compiled; the endpoint answers 503 until fixed', {
+          endpoint_id: endpointId,
+          target_id: t.id,
+          error: (err as Error).message,
+        });
         return 'unusable';
       }
     });
@@ -118,12 +132,20 @@ export function createEndpointLoader(store: Store, logger: Logger, openSecret: (
     async loadMany(endpointIds, accountIds) {
       metrics.storeRead('endpoint', 'revalidate');
       metrics.storeRead('plan', 'revalidate');
-      const [endpoints, targets, stored] = await Promise.all([findEndpoints(store, endpointIds), readTargets(endpointIds, 'revalidate'), accountPlans(store, accountIds)]);
+      const [endpoints, targets, stored] = await Promise.all([
+        findEndpoints(store, endpointIds),
+        readTargets(endpointIds, 'revalidate'),
+        accountPlans(store, accountIds),
+      ]);
       for (const [accountId, plan] of stored) plans.set(accountId, planOf(plan));
       const targetsOf = new Map<string, TargetRoute[]>();
       for (const t of targets) targetsOf.set(t.endpoint_id, [...(targetsOf.get(t.endpoint_id) ?? []), t]);
       const out = new Map<string, EndpointView | null>(endpointIds.map((id) => [id, null]));
-      for (const endpoint of endpoints) out.set(endpoint.id, viewOf(endpoint, targetsOf.get(endpoint.id) ?? [], plans.get(endpoint.account_id) ?? planOf(null)));
+      for (const endpoint of endpoints)
+        out.set(
+          endpoint.id,
+          viewOf(endpoint, targetsOf.get(endpoint.id) ?? [], plans.get(endpoint.account_id) ?? planOf(null)),
+        );
       return out;
     },
 

@@ -1,4 +1,9 @@
-import { ACTIVITY_LINGER_MS, createActivityPublisher, DeliveryPublisher, DeliveryQueueUnavailableError } from '@relay/broker';
+import {
+  ACTIVITY_LINGER_MS,
+  createActivityPublisher,
+  DeliveryPublisher,
+  DeliveryQueueUnavailableError,
+} from '@relay/broker';
 import { MAX_ACTIVITY_BATCH } from '@relay/contracts';
 import type { ConfirmPublisher } from '@relay/broker';
 import { traceHeaders } from '@relay/telemetry';
@@ -17,7 +22,11 @@ export function createEventPublisher(publisher: ConfirmPublisher, namespace: str
   const deliveries = new DeliveryPublisher(publisher, namespace);
   // the 202 does not wait for the row's confirm: its batch may wait longer when rows spread over
   // partitions (docs/reliability.md "A gateway killed")
-  const activity = createActivityPublisher(publisher, namespace, { maxItems: MAX_ACTIVITY_BATCH, lingerMs: ACTIVITY_LINGER_MS, spreadLinger: true });
+  const activity = createActivityPublisher(publisher, namespace, {
+    maxItems: MAX_ACTIVITY_BATCH,
+    lingerMs: ACTIVITY_LINGER_MS,
+    spreadLinger: true,
+  });
   return {
     // the event's trace travels in the messages' headers (W3C traceparent; nothing when tracing is off)
     publishDeliveries: (d) => deliveries.publish(d, traceHeaders()),
@@ -30,7 +39,8 @@ export function createEventPublisher(publisher: ConfirmPublisher, namespace: str
     async settle(ms) {
       activity.flush();
       const deadline = Date.now() + ms;
-      while ((publisher.inFlight > 0 || activity.pending > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      while ((publisher.inFlight > 0 || activity.pending > 0) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
     },
   };
 }

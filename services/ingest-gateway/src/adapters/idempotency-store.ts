@@ -50,8 +50,10 @@ export function createIdempotencyStore(opts: IdempotencyStoreOptions): Idempoten
   redis.defineCommand('relayIdemComplete', { numberOfKeys: 1, lua: COMPLETE_LUA });
   redis.defineCommand('relayIdemRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
   const commands = redis as unknown as Commands;
-  const redisKey = (endpointId: string, key: string) => idempotencyKey(namespace, endpointId, createHash('sha256').update(key).digest('base64url'));
-  const failed = (what: string, err: unknown) => logger.warn(`idempotency key not ${what}: Redis unavailable`, { error: (err as Error).message });
+  const redisKey = (endpointId: string, key: string) =>
+    idempotencyKey(namespace, endpointId, createHash('sha256').update(key).digest('base64url'));
+  const failed = (what: string, err: unknown) =>
+    logger.warn(`idempotency key not ${what}: Redis unavailable`, { error: (err as Error).message });
 
   return {
     async claim(endpointId, key, eventId): Promise<IdempotencyClaim> {
@@ -67,10 +69,14 @@ export function createIdempotencyStore(opts: IdempotencyStoreOptions): Idempoten
       }
     },
     async complete(endpointId, key, eventId, windowMs = opts.windowMs) {
-      await commands.relayIdemComplete(redisKey(endpointId, key), `p:${eventId}`, `a:${eventId}`, windowMs).catch((err: unknown) => failed('recorded', err));
+      await commands
+        .relayIdemComplete(redisKey(endpointId, key), `p:${eventId}`, `a:${eventId}`, windowMs)
+        .catch((err: unknown) => failed('recorded', err));
     },
     async release(endpointId, key, eventId) {
-      await commands.relayIdemRelease(redisKey(endpointId, key), `p:${eventId}`).catch((err: unknown) => failed('released', err));
+      await commands
+        .relayIdemRelease(redisKey(endpointId, key), `p:${eventId}`)
+        .catch((err: unknown) => failed('released', err));
     },
   };
 }

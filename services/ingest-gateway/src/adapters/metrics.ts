@@ -31,12 +31,40 @@ const ACCEPTED_BUCKETS_S = [0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
 export function createGatewayMetrics(registry: Registry = new Registry()): GatewayMetrics {
   return {
     registry,
-    requests: new Counter({ name: 'relay_ingest_requests_total', help: 'ingest requests answered, by outcome', labelNames: ['outcome'], registers: [registry] }),
-    acceptedDuration: new Histogram({ name: 'relay_ingest_accepted_duration_seconds', help: 'time from a request\'s arrival to its 202: body read, checks, deliveries confirmed by the broker', buckets: ACCEPTED_BUCKETS_S, registers: [registry] }),
-    publishes: new Counter({ name: 'relay_ingest_publishes_total', help: 'broker publishes (deliveries, activity rows and stored payloads), by result: confirmed, or why the broker did not take it (not_connected, channel_closed, nacked, unroutable, confirm_timeout)', labelNames: ['result'], registers: [registry] }),
-    limiterFallback: new Counter({ name: 'relay_ingest_limiter_fallback_total', help: 'requests whose rate limit and quota were decided per process because Redis was unreachable', registers: [registry] }),
-    captchaUnavailable: new Counter({ name: 'relay_ingest_captcha_unavailable_total', help: 'captcha verifications that could not reach the provider', registers: [registry] }),
-    endpointLookupFailures: new Counter({ name: 'relay_ingest_endpoint_lookup_failures_total', help: 'endpoint lookups the store could not answer, by what was served (stale copy, or 503 unavailable)', labelNames: ['served'], registers: [registry] }),
+    requests: new Counter({
+      name: 'relay_ingest_requests_total',
+      help: 'ingest requests answered, by outcome',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    acceptedDuration: new Histogram({
+      name: 'relay_ingest_accepted_duration_seconds',
+      help: "time from a request's arrival to its 202: body read, checks, deliveries confirmed by the broker",
+      buckets: ACCEPTED_BUCKETS_S,
+      registers: [registry],
+    }),
+    publishes: new Counter({
+      name: 'relay_ingest_publishes_total',
+      help: 'broker publishes (deliveries, activity rows and stored payloads), by result: confirmed, or why the broker did not take it (not_connected, channel_closed, nacked, unroutable, confirm_timeout)',
+      labelNames: ['result'],
+      registers: [registry],
+    }),
+    limiterFallback: new Counter({
+      name: 'relay_ingest_limiter_fallback_total',
+      help: 'requests whose rate limit and quota were decided per process because Redis was unreachable',
+      registers: [registry],
+    }),
+    captchaUnavailable: new Counter({
+      name: 'relay_ingest_captcha_unavailable_total',
+      help: 'captcha verifications that could not reach the provider',
+      registers: [registry],
+    }),
+    endpointLookupFailures: new Counter({
+      name: 'relay_ingest_endpoint_lookup_failures_total',
+      help: 'endpoint lookups the store could not answer, by what was served (stale copy, or 503 unavailable)',
+      labelNames: ['served'],
+      registers: [registry],
+    }),
   };
 }
 

@@ -9,12 +9,20 @@ import type { PayloadRecorder } from '../domain/ports';
  * megabytes of bodies would put Redis's memory at a sender's mercy. It is logged and counted;
  * that event cannot be resent (409 payload_not_stored).
  */
-export function createPayloadRecorder(publisher: PayloadPublisher, logger: Logger, onLost: () => void): PayloadRecorder {
+export function createPayloadRecorder(
+  publisher: PayloadPublisher,
+  logger: Logger,
+  onLost: () => void,
+): PayloadRecorder {
   return {
     record(payload) {
       publisher.publish(payload).catch((err: unknown) => {
         onLost();
-        logger.warn('payload not stored for resends: the broker did not take it', { event_id: payload.event_id, endpoint_id: payload.endpoint_id, error: (err as Error).message });
+        logger.warn('payload not stored for resends: the broker did not take it', {
+          event_id: payload.event_id,
+          endpoint_id: payload.endpoint_id,
+          error: (err as Error).message,
+        });
       });
     },
   };

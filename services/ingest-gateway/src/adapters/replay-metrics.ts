@@ -11,7 +11,15 @@ export interface ReplayMetrics {
 
 export function createReplayMetrics(registry: Registry): ReplayMetrics {
   return {
-    payloadsLost: new Counter({ name: 'relay_ingest_payloads_not_stored_total', help: 'accepted payloads not kept for resends because the broker did not take them', registers: [registry] }),
-    idempotencyUnavailable: new Counter({ name: 'relay_ingest_idempotency_unavailable_total', help: 'requests with an Idempotency-Key processed without de-duplication because Redis could not be asked', registers: [registry] }),
+    payloadsLost: new Counter({
+      name: 'relay_ingest_payloads_not_stored_total',
+      help: 'accepted payloads not kept for resends because the broker did not take them',
+      registers: [registry],
+    }),
+    idempotencyUnavailable: new Counter({
+      name: 'relay_ingest_idempotency_unavailable_total',
+      help: 'requests with an Idempotency-Key processed without de-duplication because Redis could not be asked',
+      registers: [registry],
+    }),
   };
 }

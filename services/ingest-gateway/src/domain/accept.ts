@@ -1,5 +1,11 @@
 import { ACTIVITY_REQUEST_V1, DELIVERY_V1, deliveryIdFor, MAX_SOURCE_IP_LENGTH } from '@relay/contracts';
-import type { ActivityRequestV1, DeliveryMessageV1, DeliveryPayload, ForwardableRequest, Outcome } from '@relay/contracts';
+import type {
+  ActivityRequestV1,
+  DeliveryMessageV1,
+  DeliveryPayload,
+  ForwardableRequest,
+  Outcome,
+} from '@relay/contracts';
 import type { EndpointView } from './endpoint-view';
 
 /** The facts about one request every activity row and delivery shares. */
@@ -30,7 +36,13 @@ export function routeEvent(view: EndpointView, data: unknown): { routed: ViewTar
 }
 
 /** One delivery message per routed target; attempt 1. */
-export function deliveriesFor(view: EndpointView, targets: readonly ViewTarget[], facts: RequestFacts, request: ForwardableRequest, payload: DeliveryPayload): DeliveryMessageV1[] {
+export function deliveriesFor(
+  view: EndpointView,
+  targets: readonly ViewTarget[],
+  facts: RequestFacts,
+  request: ForwardableRequest,
+  payload: DeliveryPayload,
+): DeliveryMessageV1[] {
   return targets.map((t) => ({
     type: DELIVERY_V1,
     event_id: facts.eventId,
@@ -46,7 +58,14 @@ export function deliveriesFor(view: EndpointView, targets: readonly ViewTarget[]
   }));
 }
 
-export function activityRow(view: EndpointView, facts: RequestFacts, outcome: Outcome, reason: string | null, targetCount = 0, notRouted: readonly string[] = []): ActivityRequestV1 {
+export function activityRow(
+  view: EndpointView,
+  facts: RequestFacts,
+  outcome: Outcome,
+  reason: string | null,
+  targetCount = 0,
+  notRouted: readonly string[] = [],
+): ActivityRequestV1 {
   return {
     type: ACTIVITY_REQUEST_V1,
     event_id: facts.eventId,

@@ -1,4 +1,9 @@
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, mapInboundAuthSecrets, resolveCaptchaSettings, signatureHeaderNames } from '@relay/endpoints';
+import {
+  DEFAULT_RATE_LIMIT_PER_MINUTE,
+  mapInboundAuthSecrets,
+  resolveCaptchaSettings,
+  signatureHeaderNames,
+} from '@relay/endpoints';
 import type { InboundAuthSetting, ResolvedCaptchaSettings } from '@relay/endpoints';
 import type { EndpointRecord } from '@relay/store';
 import { compileIpAccess } from './access/ip-access';
@@ -31,14 +36,23 @@ export interface EndpointSettings {
  */
 export function prepareSettings(endpoint: EndpointRecord, openSecret: (sealed: string) => string): EndpointSettings {
   const inboundAuth = mapInboundAuthSecrets(endpoint.inbound_auth, (sealed) => openSecret(sealed));
-  const captcha = endpoint.captcha ? resolveCaptchaSettings({ ...endpoint.captcha, secret: openSecret(endpoint.captcha.secret) }) : null;
+  const captcha = endpoint.captcha
+    ? resolveCaptchaSettings({ ...endpoint.captcha, secret: openSecret(endpoint.captcha.secret) })
+    : null;
   const requiredHeaders = endpoint.required_headers ?? [];
   return {
     inboundAuth,
     captcha,
-    contentRules: compileContentRules({ required_headers: requiredHeaders, body_filters: endpoint.body_filters ?? [], field_rules: endpoint.field_rules ?? [] }),
+    contentRules: compileContentRules({
+      required_headers: requiredHeaders,
+      body_filters: endpoint.body_filters ?? [],
+      field_rules: endpoint.field_rules ?? [],
+    }),
     ipAccess: compileIpAccess(endpoint.ip_access ?? { allow: [], deny: [] }),
-    strippedHeaders: new Set([...requiredHeaders.map((h) => h.name.toLowerCase()), ...signatureHeaderNames(endpoint.inbound_auth)]),
+    strippedHeaders: new Set([
+      ...requiredHeaders.map((h) => h.name.toLowerCase()),
+      ...signatureHeaderNames(endpoint.inbound_auth),
+    ]),
     ratePerMinute: endpoint.rate_limit_per_minute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
     base64Param: { name: endpoint.query_param_name ?? undefined, required: endpoint.query_param_required ?? true },
   };

@@ -61,41 +61,95 @@ export const rejections = {
    * (spec "Errors"); `reason` goes to the log, and to the row when `outcome` is given.
    */
   endpointUnavailable: (reason: string, outcome: Outcome | null = null) =>
-    refusal(503, 'endpoint_unavailable', 'The endpoint cannot accept events right now. Retry after the delay in Retry-After.', outcome, {
-      retryAfterSeconds: SIXTY_SECONDS,
+    refusal(
+      503,
+      'endpoint_unavailable',
+      'The endpoint cannot accept events right now. Retry after the delay in Retry-After.',
+      outcome,
+      {
+        retryAfterSeconds: SIXTY_SECONDS,
+        reason,
+      },
+    ),
+  methodNotAllowed: (allowed: readonly string[]) =>
+    refusal(405, 'method_not_allowed', `This endpoint accepts ${allowed.join(', ')}.`, 'METHOD_NOT_ALLOWED', {
+      allow: allowed,
+    }),
+  /** a provider's endpoint handshake, answered as the provider documents it; the row says which */
+  handshakeAnswered: (reason: string, reply: HandshakeReply) => ({
+    ...refusal(200, 'handshake_answered', 'handshake answered', 'HANDSHAKE_ANSWERED', { reason }),
+    reply,
+  }),
+  /** the sender is told only that authentication failed; the row says why */
+  authFailed: (reason: string) =>
+    refusal(401, 'auth_failed', 'The request does not carry valid credentials for this endpoint.', 'AUTH_FAILED', {
       reason,
     }),
-  methodNotAllowed: (allowed: readonly string[]) =>
-    refusal(405, 'method_not_allowed', `This endpoint accepts ${allowed.join(', ')}.`, 'METHOD_NOT_ALLOWED', { allow: allowed }),
-  /** a provider's endpoint handshake, answered as the provider documents it; the row says which */
-  handshakeAnswered: (reason: string, reply: HandshakeReply) => ({ ...refusal(200, 'handshake_answered', 'handshake answered', 'HANDSHAKE_ANSWERED', { reason }), reply }),
-  /** the sender is told only that authentication failed; the row says why */
-  authFailed: (reason: string) => refusal(401, 'auth_failed', 'The request does not carry valid credentials for this endpoint.', 'AUTH_FAILED', { reason }),
   /** a header the gateway cannot carry or act on (docs/ingest.md "Header values") */
   malformedHeader: (message: string) => refusal(400, 'malformed_header', message, 'MALFORMED_HEADER'),
   /** the body did not arrive within BODY_TIMEOUT_MS */
   requestTimeout: (timeoutMs: number) =>
-    refusal(408, 'request_timeout', `The request body was not received within ${Math.round(timeoutMs / 1000)} s.`, 'REQUEST_TIMEOUT'),
+    refusal(
+      408,
+      'request_timeout',
+      `The request body was not received within ${Math.round(timeoutMs / 1000)} s.`,
+      'REQUEST_TIMEOUT',
+    ),
   payloadTooLarge: (limit: number) =>
-    refusal(413, 'payload_too_large', `The payload is larger than the plan payload limit of ${limit} bytes.`, 'PAYLOAD_TOO_LARGE'),
+    refusal(
+      413,
+      'payload_too_large',
+      `The payload is larger than the plan payload limit of ${limit} bytes.`,
+      'PAYLOAD_TOO_LARGE',
+    ),
   rateLimited: (retryAfterSeconds: number) =>
-    refusal(429, 'rate_limited', "The endpoint's per-minute rate limit is used up. Retry after the delay in Retry-After.", 'RATE_LIMITED', { retryAfterSeconds }),
+    refusal(
+      429,
+      'rate_limited',
+      "The endpoint's per-minute rate limit is used up. Retry after the delay in Retry-After.",
+      'RATE_LIMITED',
+      { retryAfterSeconds },
+    ),
   /** Retry-After 60 is a retry hint, not the reset time (spec "Errors") */
   quotaExceeded: () =>
-    refusal(429, 'quota_exceeded', 'The monthly accepted-event quota is used up. Retry after the delay in Retry-After.', 'QUOTA_EXCEEDED', {
-      retryAfterSeconds: SIXTY_SECONDS,
-    }),
+    refusal(
+      429,
+      'quota_exceeded',
+      'The monthly accepted-event quota is used up. Retry after the delay in Retry-After.',
+      'QUOTA_EXCEEDED',
+      {
+        retryAfterSeconds: SIXTY_SECONDS,
+      },
+    ),
   /**
    * Another request with the same Idempotency-Key is still being decided. No row: the first
    * request's row stands for the event. Retry-After 1: the first is decided within a second or so.
    */
   idempotencyKeyInUse: () =>
-    refusal(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry after the delay in Retry-After.', null, { retryAfterSeconds: 1 }),
+    refusal(
+      409,
+      'idempotency_key_in_use',
+      'A request with this Idempotency-Key is still being processed. Retry after the delay in Retry-After.',
+      null,
+      { retryAfterSeconds: 1 },
+    ),
   /** the same, for a provider's delivery id (issue 24): the first request is still being decided */
   deliveryIdInUse: () =>
-    refusal(409, 'delivery_id_in_use', "A request with this provider delivery id is still being processed. Retry after the delay in Retry-After.", null, { retryAfterSeconds: 1 }),
+    refusal(
+      409,
+      'delivery_id_in_use',
+      'A request with this provider delivery id is still being processed. Retry after the delay in Retry-After.',
+      null,
+      { retryAfterSeconds: 1 },
+    ),
   deliveryQueueUnavailable: () =>
-    refusal(503, 'delivery_queue_unavailable', 'The event was not accepted because delivery processing is unavailable. Retry after the delay in Retry-After.', 'DELIVERY_QUEUE_UNAVAILABLE', {
-      retryAfterSeconds: 5,
-    }),
+    refusal(
+      503,
+      'delivery_queue_unavailable',
+      'The event was not accepted because delivery processing is unavailable. Retry after the delay in Retry-After.',
+      'DELIVERY_QUEUE_UNAVAILABLE',
+      {
+        retryAfterSeconds: 5,
+      },
+    ),
 };

@@ -31,7 +31,8 @@ export interface PayloadRecorder {
  * by this request; an earlier request with it was accepted as `eventId`; one is still in flight;
  * or the store could not be asked (the request then goes on without de-duplication).
  */
-export type IdempotencyClaim = { state: 'claimed' } | { state: 'replay'; eventId: string } | { state: 'in_flight' } | { state: 'unavailable' };
+export type IdempotencyClaim =
+  { state: 'claimed' } | { state: 'replay'; eventId: string } | { state: 'in_flight' } | { state: 'unavailable' };
 
 /** Idempotency keys per endpoint, for a window. Never rejects. */
 export interface IdempotencyStore {

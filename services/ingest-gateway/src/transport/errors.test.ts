@@ -23,13 +23,19 @@ function appThatFails(afterBodyRead: boolean, seen: { destroyed?: boolean } = {}
 describe('the gateway error path', () => {
   it('answers 500 internal_error to an error thrown after the body was read, although req.destroyed is then true (Node 20)', async () => {
     const seen: { destroyed?: boolean } = {};
-    const res = await request(appThatFails(true, seen)).post('/relay/ep_1').set('content-type', 'application/json').send('{"a":1}');
+    const res = await request(appThatFails(true, seen))
+      .post('/relay/ep_1')
+      .set('content-type', 'application/json')
+      .send('{"a":1}');
     expect(seen.destroyed).toBe(true);
     expect([res.status, res.body]).toEqual([500, { code: 'internal_error', message: 'Internal error.' }]);
   });
 
   it('answers 500 internal_error to an error thrown before the body was read', async () => {
-    const res = await request(appThatFails(false)).post('/relay/ep_1').set('content-type', 'application/json').send('{"a":1}');
+    const res = await request(appThatFails(false))
+      .post('/relay/ep_1')
+      .set('content-type', 'application/json')
+      .send('{"a":1}');
     expect([res.status, res.body.code]).toEqual([500, 'internal_error']);
   });
 

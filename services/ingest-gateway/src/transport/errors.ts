@@ -40,7 +40,11 @@ export function errorHandler(deps: { logger: Logger; metrics: GatewayMetrics }) 
     }
     if (isUndecodablePath(err)) {
       deps.metrics.requests.inc({ outcome: 'malformed_path' });
-      deps.logger.info('request rejected', { status: 400, code: 'malformed_path', reason: 'the path is not valid percent-encoding' });
+      deps.logger.info('request rejected', {
+        status: 400,
+        code: 'malformed_path',
+        reason: 'the path is not valid percent-encoding',
+      });
       send(req, res, 400, { code: 'malformed_path', message: 'The URL path is not valid percent-encoding.' });
       return;
     }

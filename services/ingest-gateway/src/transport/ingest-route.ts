@@ -55,20 +55,37 @@ export function ingestHandler(deps: IngestDeps) {
       sourceIp: sourceIpOf(req),
     };
     res.locals.ingest = { event_id: request.eventId, endpoint_id: request.endpointId } satisfies IngestLocals;
-    const body: BodyReader = { read: () => readRawBody(req, res, { maxBytes: deps.maxBodyBytes, timeoutMs: deps.bodyTimeoutMs }), timeoutMs: deps.bodyTimeoutMs };
+    const body: BodyReader = {
+      read: () => readRawBody(req, res, { maxBytes: deps.maxBodyBytes, timeoutMs: deps.bodyTimeoutMs }),
+      timeoutMs: deps.bodyTimeoutMs,
+    };
     let answer: IngestAnswer;
     try {
       // one trace per event, linked to the sender's traceparent if it sent one (docs/observability.md "Traces")
-      answer = await inSpan('ingest', async (span) => {
-        const a = await ingest(deps, request, body);
-        span?.setAttributes({ 'relay.event_id': request.eventId, 'relay.endpoint_id': request.endpointId, 'relay.accepted': a.accepted });
-        return a;
-      }, { kind: SpanKind.SERVER, links: linkFrom(req.headers) });
+      answer = await inSpan(
+        'ingest',
+        async (span) => {
+          const a = await ingest(deps, request, body);
+          span?.setAttributes({
+            'relay.event_id': request.eventId,
+            'relay.endpoint_id': request.endpointId,
+            'relay.accepted': a.accepted,
+          });
+          return a;
+        },
+        { kind: SpanKind.SERVER, links: linkFrom(req.headers) },
+      );
     } catch (err) {
       next(err);
       return;
     }
-    const log = { event_id: request.eventId, endpoint_id: request.endpointId, account_id: answer.accountId, method: req.method, duration_ms: Math.round(performance.now() - started) };
+    const log = {
+      event_id: request.eventId,
+      endpoint_id: request.endpointId,
+      account_id: answer.accountId,
+      method: req.method,
+      duration_ms: Math.round(performance.now() - started),
+    };
     if (answer.accepted) {
       // the event's id, for the sender's own records and for a resend (docs/ingest.md); the
       // body stays the spec's fixed one
@@ -77,7 +94,12 @@ export function ingestHandler(deps: IngestDeps) {
         // an earlier request with this Idempotency-Key was accepted: the same answer, nothing new
         res.setHeader('Idempotent-Replayed', 'true');
         deps.metrics.requests.inc({ outcome: 'DUPLICATE' });
-        deps.logger.info('request answered from its Idempotency-Key', { ...log, outcome: 'DUPLICATE', status: 202, first_event_id: answer.eventId });
+        deps.logger.info('request answered from its Idempotency-Key', {
+          ...log,
+          outcome: 'DUPLICATE',
+          status: 202,
+          first_event_id: answer.eventId,
+        });
         send(req, res, 202, ACCEPTED_BODY);
         return;
       }
@@ -95,7 +117,13 @@ export function ingestHandler(deps: IngestDeps) {
       sendReply(req, res, r.status, r.reply);
       return;
     }
-    deps.logger.info('request rejected', { ...log, outcome: r.outcome, status: r.status, code: r.code, reason: r.reason });
+    deps.logger.info('request rejected', {
+      ...log,
+      outcome: r.outcome,
+      status: r.status,
+      code: r.code,
+      reason: r.reason,
+    });
     if (r.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(r.retryAfterSeconds));
     if (r.allow) res.setHeader('Allow', r.allow.join(', '));
     send(req, res, r.status, { code: r.code, message: r.message });
@@ -119,7 +147,10 @@ export function send(req: Request, res: Response, status: number, body: object):
   // what express's res.json would send (no ETag: app.ts disables it), written directly: its
   // content negotiation and header helpers cost a few percent of the gateway's CPU per request
   const text = body === ACCEPTED_BODY ? ACCEPTED_TEXT : JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 

@@ -24,7 +24,11 @@ export interface BodyLimits {
  * Every refusal leaves the rest of the body unread: the caller answers with `Connection: close`.
  * Rejects only when the connection failed (the sender hung up).
  */
-export function readRawBody(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): Promise<Buffer | BodyRefusal> {
+export function readRawBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limits: BodyLimits,
+): Promise<Buffer | BodyRefusal> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.maxBytes) return Promise.resolve('too_large');
   if (/100-continue/i.test(req.headers.expect ?? '') && !res.headersSent) res.writeContinue();
@@ -47,7 +51,8 @@ export function readRawBody(req: IncomingMessage, res: ServerResponse, limits: B
     };
     const onEnd = (): void => finish(() => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
     const onError = (err: Error): void => finish(() => reject(err));
-    const onAborted = (): void => finish(() => reject(new Error('the sender closed the connection before the body was complete')));
+    const onAborted = (): void =>
+      finish(() => reject(new Error('the sender closed the connection before the body was complete')));
     const timer = setTimeout(() => finish(() => resolve('timed_out')), limits.timeoutMs);
     req.on('data', onData);
     req.on('end', onEnd);

@@ -60,7 +60,11 @@ export function createIngestServer(app: RequestListener, opts: IngestServerOptio
     if (req.httpVersion === '1.1' && req.headers.host === undefined) {
       opts.onClientError('bad_request');
       const body = JSON.stringify({ code: 'bad_request', message: 'An HTTP/1.1 request must carry a Host header.' });
-      res.writeHead(400, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+      res.writeHead(400, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(body),
+        Connection: 'close',
+      });
       res.end(body);
       return;
     }
@@ -85,7 +89,13 @@ export function createIngestServer(app: RequestListener, opts: IngestServerOptio
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     opts.onClientError('method_not_allowed');
     // RFC 9110 §15.5.6: a 405 names the methods that can work; here, any an endpoint can accept
-    writeAnswer(socket, { status: 405, reason: 'Method Not Allowed', code: 'method_not_allowed', message: 'CONNECT is not accepted.', allow: ENDPOINT_METHODS.join(', ') });
+    writeAnswer(socket, {
+      status: 405,
+      reason: 'Method Not Allowed',
+      code: 'method_not_allowed',
+      message: 'CONNECT is not accepted.',
+      allow: ENDPOINT_METHODS.join(', '),
+    });
   });
   return server;
 }
@@ -126,10 +136,25 @@ interface RawAnswer {
 }
 
 const CLIENT_ERRORS: Record<string, RawAnswer> = {
-  HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', code: 'headers_too_large', message: 'The request headers are too large.' },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', code: 'request_timeout', message: 'The request was not received in time.' },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    reason: 'Request Header Fields Too Large',
+    code: 'headers_too_large',
+    message: 'The request headers are too large.',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    reason: 'Request Timeout',
+    code: 'request_timeout',
+    message: 'The request was not received in time.',
+  },
 };
-const BAD_REQUEST: RawAnswer = { status: 400, reason: 'Bad Request', code: 'bad_request', message: 'The request is not valid HTTP.' };
+const BAD_REQUEST: RawAnswer = {
+  status: 400,
+  reason: 'Bad Request',
+  code: 'bad_request',
+  message: 'The request is not valid HTTP.',
+};
 
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, opts: IngestServerOptions): void {
   const answer = CLIENT_ERRORS[err.code ?? ''] ?? BAD_REQUEST;
@@ -148,7 +173,12 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, opts: Ing
 /** A whole answer written to a socket that has no ServerResponse, then the connection closed. */
 function writeAnswer(socket: Duplex, answer: RawAnswer): void {
   const body = JSON.stringify({ code: answer.code, message: answer.message });
-  const head = [`HTTP/1.1 ${answer.status} ${answer.reason}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+  const head = [
+    `HTTP/1.1 ${answer.status} ${answer.reason}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  ];
   if (answer.allow) head.push(`Allow: ${answer.allow}`);
   socket.write(`${head.join('\r\n')}\r\n\r\n${body}`);
   // The lingering close of lingerOnClose for a connection Node's parser gave up on (a 1 MB

@@ -14,7 +14,8 @@ function envelopeOf(raw: Buffer, endpointId: string): TestRequestEnvelope | null
     return null;
   }
   const strings = [e.endpoint_id, e.method, e.query, e.body_base64, e.source_ip].every((v) => typeof v === 'string');
-  const headers = typeof e.headers === 'object' && e.headers !== null && Object.values(e.headers).every((v) => typeof v === 'string');
+  const headers =
+    typeof e.headers === 'object' && e.headers !== null && Object.values(e.headers).every((v) => typeof v === 'string');
   return strings && headers && e.endpoint_id === endpointId ? (e as TestRequestEnvelope) : null;
 }
 
@@ -53,17 +54,51 @@ export function testRequestHandler(deps: IngestDeps & { signer: InternalSigner }
       test: true,
     };
     const body = Buffer.from(envelope.body_base64, 'base64');
-    const answer = await ingest(deps, request, { read: async () => (body.length > deps.maxBodyBytes ? 'too_large' : body), timeoutMs: deps.bodyTimeoutMs });
-    const log = { event_id: request.eventId, endpoint_id: endpointId, account_id: answer.accountId, method: request.method, test: true };
+    const answer = await ingest(deps, request, {
+      read: async () => (body.length > deps.maxBodyBytes ? 'too_large' : body),
+      timeoutMs: deps.bodyTimeoutMs,
+    });
+    const log = {
+      event_id: request.eventId,
+      endpoint_id: endpointId,
+      account_id: answer.accountId,
+      method: request.method,
+      test: true,
+    };
     if (answer.accepted) {
-      deps.logger.info('test request accepted', { ...log, outcome: 'ACCEPTED', status: 202, targets: answer.targetCount, replayed: answer.replayed === true });
-      const accepted: TestRequestAnswer = { accepted: true, event_id: answer.eventId, target_count: answer.targetCount, replayed: answer.replayed === true };
+      deps.logger.info('test request accepted', {
+        ...log,
+        outcome: 'ACCEPTED',
+        status: 202,
+        targets: answer.targetCount,
+        replayed: answer.replayed === true,
+      });
+      const accepted: TestRequestAnswer = {
+        accepted: true,
+        event_id: answer.eventId,
+        target_count: answer.targetCount,
+        replayed: answer.replayed === true,
+      };
       res.json(accepted);
       return;
     }
     const r = answer.rejection;
-    deps.logger.info('test request rejected', { ...log, outcome: r.outcome, status: r.status, code: r.code, reason: r.reason });
-    const rejected: TestRequestAnswer = { accepted: false, event_id: r.outcome ? request.eventId : null, status: r.status, code: r.code, message: r.message, outcome: r.outcome, reason: r.outcome ? r.reason : null };
+    deps.logger.info('test request rejected', {
+      ...log,
+      outcome: r.outcome,
+      status: r.status,
+      code: r.code,
+      reason: r.reason,
+    });
+    const rejected: TestRequestAnswer = {
+      accepted: false,
+      event_id: r.outcome ? request.eventId : null,
+      status: r.status,
+      code: r.code,
+      message: r.message,
+      outcome: r.outcome,
+      reason: r.outcome ? r.reason : null,
+    };
     res.json(rejected);
   };
 }

@@ -78,13 +78,24 @@ export function App() {
         <span class="top-page narrow-only" aria-hidden="true">
           {page.label}
         </span>
-        <button type="button" class="menu-toggle narrow-only" aria-expanded={menuOpen} aria-controls="main-menu" onClick={() => setMenuOpen(!menuOpen)}>
+        <button
+          type="button"
+          class="menu-toggle narrow-only"
+          aria-expanded={menuOpen}
+          aria-controls="main-menu"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
           Menu
         </button>
         <div class="menu" id="main-menu">
           <nav aria-label="Main">
             {PAGES.filter((p) => can.may(p.reads)).map((p) => (
-              <a key={p.name} href={href(p.name)} aria-current={section === p.name ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
+              <a
+                key={p.name}
+                href={href(p.name)}
+                aria-current={section === p.name ? 'page' : undefined}
+                onClick={() => setMenuOpen(false)}
+              >
                 {p.label}
               </a>
             ))}
@@ -137,7 +148,8 @@ function NotAllowed(props: { label: string; role: string; needs: string }) {
     <section aria-labelledby="denied-title">
       <h1 id="denied-title">{props.label}</h1>
       <Notice kind="error">
-        Not allowed: {article(props.role)} <strong>{props.role}</strong> key cannot see {props.label}. It needs {article(props.needs)} <strong>{props.needs}</strong> key or higher.
+        Not allowed: {article(props.role)} <strong>{props.role}</strong> key cannot see {props.label}. It needs{' '}
+        {article(props.needs)} <strong>{props.needs}</strong> key or higher.
       </Notice>
       <p>
         <a href={href('endpoints')}>Back to the endpoints</a>

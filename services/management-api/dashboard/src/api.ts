@@ -44,7 +44,12 @@ export async function session(method: 'GET' | 'POST' | 'DELETE', body?: { api_ke
   if (method !== 'GET') headers['x-relay-csrf'] = csrfToken;
   let res: Response;
   try {
-    res = await fetch('/session', { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch('/session', {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch {
     throw new RelayApiError(0, 'network', 'The management API could not be reached.');
   }

@@ -5,7 +5,8 @@ import { useEffect, useState } from 'preact/hooks';
  * which paths are the UI's and which the API's.
  */
 export function useRoute(): string[] {
-  const read = (): string[] => location.hash.replace(/^#\/?/, '').split('?')[0]!.split('/').filter(Boolean).map(decodeURIComponent);
+  const read = (): string[] =>
+    location.hash.replace(/^#\/?/, '').split('?')[0]!.split('/').filter(Boolean).map(decodeURIComponent);
   const [route, setRoute] = useState(read);
   useEffect(() => {
     const on = (): void => setRoute(read());

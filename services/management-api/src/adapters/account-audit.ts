@@ -30,9 +30,17 @@ export interface AuditEntry {
 }
 
 /** Writes the rows of one change, one millisecond apart so they list in the order given. */
-export async function recordAudit(store: Store, accountId: string, who: AuditWho, entries: AuditEntry[]): Promise<void> {
+export async function recordAudit(
+  store: Store,
+  accountId: string,
+  who: AuditWho,
+  entries: AuditEntry[],
+): Promise<void> {
   const at = Date.now();
-  await appendAudit(store, entries.map((e, i) => ({ id: newId('aud'), account_id: accountId, ...who, ...e, at: new Date(at + i) })));
+  await appendAudit(
+    store,
+    entries.map((e, i) => ({ id: newId('aud'), account_id: accountId, ...who, ...e, at: new Date(at + i) })),
+  );
 }
 
 /** An operator command's row (actor `operator`). */
@@ -45,7 +53,13 @@ export async function recordAccountAudit(
 }
 
 /** The account's rows, or one endpoint's, newest first; `before` pages on `at`. */
-export async function listAccountAudit(store: Store, accountId: string, limit: number, before: Date | null, endpointId?: string): Promise<AuditRecord[]> {
+export async function listAccountAudit(
+  store: Store,
+  accountId: string,
+  limit: number,
+  before: Date | null,
+  endpointId?: string,
+): Promise<AuditRecord[]> {
   return auditRows(store, accountId, limit, before, endpointId);
 }
 

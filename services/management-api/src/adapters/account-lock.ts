@@ -22,7 +22,11 @@ const DEFAULTS: AccountLockOptions = { ttlMs: 10_000, retryMs: 25 };
 /** Deletes the lock only if this holder still owns it (it may have expired and been taken since). */
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
-export function createAccountLock(redis: RedisClient, namespace: string, opts: Partial<AccountLockOptions> = {}): AccountLock {
+export function createAccountLock(
+  redis: RedisClient,
+  namespace: string,
+  opts: Partial<AccountLockOptions> = {},
+): AccountLock {
   const { ttlMs, retryMs } = { ...DEFAULTS, ...opts };
   return async (accountId, fn) => {
     const key = `${namespace}:lock:account-keys:${accountId}`;
@@ -30,7 +34,8 @@ export function createAccountLock(redis: RedisClient, namespace: string, opts: P
     // a holder frees the lock within ttlMs at the latest, so waiting a little longer always ends
     const giveUpAt = Date.now() + ttlMs + 1000;
     while ((await redis.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') {
-      if (Date.now() > giveUpAt) throw new Error(`the key lock of account ${accountId} stayed taken for ${ttlMs + 1000} ms`);
+      if (Date.now() > giveUpAt)
+        throw new Error(`the key lock of account ${accountId} stayed taken for ${ttlMs + 1000} ms`);
       await new Promise((resolve) => setTimeout(resolve, retryMs));
     }
     try {

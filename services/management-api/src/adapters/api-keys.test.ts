@@ -17,11 +17,24 @@ function fakeStore() {
     }),
   };
   const store = { connection: { model: () => apiKeys } } as unknown as Store;
-  return { store, writes, release: async () => (pending.splice(0).forEach((r) => r()), await new Promise((r) => setImmediate(r))) };
+  return {
+    store,
+    writes,
+    release: async () => (pending.splice(0).forEach((r) => r()), await new Promise((r) => setImmediate(r))),
+  };
 }
 
 const NOW = new Date('2030-05-01T12:00:00Z');
-const key = (lastUsed: Date | null): ApiKeyInfo => ({ id: 'key_1', account_id: 'acc_1', prefix: 'rk_AbCd', role: 'viewer', name: null, created_by: null, created_at: NOW, last_used_at: lastUsed });
+const key = (lastUsed: Date | null): ApiKeyInfo => ({
+  id: 'key_1',
+  account_id: 'acc_1',
+  prefix: 'rk_AbCd',
+  role: 'viewer',
+  name: null,
+  created_by: null,
+  created_at: NOW,
+  last_used_at: lastUsed,
+});
 
 describe('an API key’s last use is written at most once a minute (bounded writes)', () => {
   it('a key used within the last minute costs no write, however often it is used', () => {

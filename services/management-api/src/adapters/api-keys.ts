@@ -1,6 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { newId } from '@relay/contracts';
-import { apiKeyByDigest, apiKeyRolesOf, apiKeysOfAccount, deleteAccountApiKey, findAccountApiKey, insertApiKey, touchApiKey } from '@relay/store';
+import {
+  apiKeyByDigest,
+  apiKeyRolesOf,
+  apiKeysOfAccount,
+  deleteAccountApiKey,
+  findAccountApiKey,
+  insertApiKey,
+  touchApiKey,
+} from '@relay/store';
 import type { ApiKeyDoc, Store } from '@relay/store';
 import { roleOfStored } from '../domain/roles';
 import type { ApiKeyRole } from '../domain/roles';
@@ -47,7 +55,11 @@ export interface NewApiKey {
 }
 
 /** Creates a key and returns it with its secret — the only time the secret exists outside the caller's hands. */
-export async function createApiKey(store: Store, accountId: string, opts: NewApiKey): Promise<{ secret: string; key: ApiKeyInfo }> {
+export async function createApiKey(
+  store: Store,
+  accountId: string,
+  opts: NewApiKey,
+): Promise<{ secret: string; key: ApiKeyInfo }> {
   const secret = `rk_${randomBytes(24).toString('base64url')}`;
   const doc = await insertApiKey(store, {
     _id: newId('key'),
@@ -101,7 +113,10 @@ export async function ownerKeyCount(store: Store, accountId: string): Promise<nu
  * serves it (two processes can each write once in the same minute). Never awaited by a request;
  * a failed write is only a stale "last used".
  */
-export function createLastUsedRecorder(store: Store, opts: { intervalMs?: number; now?: () => Date; onError?: (err: Error) => void } = {}) {
+export function createLastUsedRecorder(
+  store: Store,
+  opts: { intervalMs?: number; now?: () => Date; onError?: (err: Error) => void } = {},
+) {
   const intervalMs = opts.intervalMs ?? 60_000;
   const now = opts.now ?? (() => new Date());
   const writing = new Set<string>();

@@ -14,21 +14,35 @@ type FoundTarget = ResendTarget & { endpoint_id: string };
  * The account's enabled target by id, or null; each kept 5 s, since a job's rows name few
  * targets and it must not read each again for every row (lru-cache, the project's one LRU).
  */
-export function targetLookup(store: Store, now: () => number): (targetId: string, accountId: string) => Promise<FoundTarget | null> {
-  const cache = new LRUCache<string, { value: (FoundTarget & { account_id: string }) | null; at: number }>({ max: 10_000 });
+export function targetLookup(
+  store: Store,
+  now: () => number,
+): (targetId: string, accountId: string) => Promise<FoundTarget | null> {
+  const cache = new LRUCache<string, { value: (FoundTarget & { account_id: string }) | null; at: number }>({
+    max: 10_000,
+  });
   return async (targetId, accountId) => {
     const hit = cache.get(targetId);
     if (hit && now() - hit.at < 5000) return hit.value && hit.value.account_id === accountId ? hit.value : null;
     const t = await findTarget(store, targetId);
     const channel = t ? channelOf(t.kind) : null;
-    const value = t && t.enabled && channel ? { id: t.id, kind: t.kind, channel, endpoint_id: t.endpoint_id, account_id: t.account_id } : null;
+    const value =
+      t && t.enabled && channel
+        ? { id: t.id, kind: t.kind, channel, endpoint_id: t.endpoint_id, account_id: t.account_id }
+        : null;
     cache.set(targetId, { value, at: now() });
     return value && value.account_id === accountId ? value : null;
   };
 }
 
 /** A job walks the Errors group of its window; no other filter of the activity list applies. */
-export const ERRORS_GROUP = { status: 'errors', sourceIp: null, errorText: null, payload: null, responseStatus: null } as const;
+export const ERRORS_GROUP = {
+  status: 'errors',
+  sourceIp: null,
+  errorText: null,
+  payload: null,
+  responseStatus: null,
+} as const;
 /** Rows listed per page, by the job and its preview (each page's reads are bounded as the activity API's). */
 export const PAGE_ROWS = 50;
 /** Rows a preview reads at once. */
@@ -66,9 +80,19 @@ export async function previewBulkRetry(
   const counts = zeroCounts();
   let cursor: string | null = null;
   for (;;) {
-    const page = await deps.log.list({ ...ERRORS_GROUP, account: accountId, endpointId: filter.endpoint_id, fromMs: filter.from_ms, toMs: filter.to_ms, cursor, limit: PAGE_ROWS, where: (e) => jobMatches(filter, e) });
+    const page = await deps.log.list({
+      ...ERRORS_GROUP,
+      account: accountId,
+      endpointId: filter.endpoint_id,
+      fromMs: filter.from_ms,
+      toMs: filter.to_ms,
+      cursor,
+      limit: PAGE_ROWS,
+      where: (e) => jobMatches(filter, e),
+    });
     const rows = page.rows.slice(0, PREVIEW_MAX_ROWS - counts.rows_scanned);
-    for (let i = 0; i < rows.length; i += PREVIEW_CONCURRENCY) await Promise.all(rows.slice(i, i + PREVIEW_CONCURRENCY).map((e) => retryRow(e, filter, '', ports, counts)));
+    for (let i = 0; i < rows.length; i += PREVIEW_CONCURRENCY)
+      await Promise.all(rows.slice(i, i + PREVIEW_CONCURRENCY).map((e) => retryRow(e, filter, '', ports, counts)));
     if (page.next_cursor === null && rows.length === page.rows.length) return { counts, complete: true };
     if (counts.rows_scanned >= PREVIEW_MAX_ROWS) return { counts, complete: false };
     cursor = page.next_cursor;

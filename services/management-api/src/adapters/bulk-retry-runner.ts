@@ -95,26 +95,65 @@ export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
 
   async function giveUp(job: JobDoc, epoch: number, previous: ProgressDoc | null): Promise<void> {
     const at = new Date(now());
-    const { _id: _previousId, ...before } = previous ?? { _id: '', cursor: null, counts: zeroCounts(), started_at: at, error: null };
-    await opts.jobs.saveProgress(job._id, epoch, { ...before, state: 'failed', updated_at: at, finished_at: at, error: `given up after ${MAX_RUNS} runs; last error: ${before.error ?? 'none recorded'}` }, true);
+    const { _id: _previousId, ...before } = previous ?? {
+      _id: '',
+      cursor: null,
+      counts: zeroCounts(),
+      started_at: at,
+      error: null,
+    };
+    await opts.jobs.saveProgress(
+      job._id,
+      epoch,
+      {
+        ...before,
+        state: 'failed',
+        updated_at: at,
+        finished_at: at,
+        error: `given up after ${MAX_RUNS} runs; last error: ${before.error ?? 'none recorded'}`,
+      },
+      true,
+    );
     opts.logger.error('bulk retry given up', { job_id: job._id, runs: epoch, error: before.error });
   }
 
   async function run(job: JobDoc, epoch: number, previous: ProgressDoc | null): Promise<void> {
     const tag = job._id.slice(4, 20); // brj_ + 16-character tag (routes: newJobId)
     const started = new Date(now());
-    const { _id: _previousId, ...before } = previous ?? { _id: '', cursor: null, counts: zeroCounts(), started_at: started, finished_at: null, error: null };
-    const progress: Omit<ProgressDoc, '_id'> = { ...before, counts: { ...before.counts }, state: 'running', updated_at: started };
+    const { _id: _previousId, ...before } = previous ?? {
+      _id: '',
+      cursor: null,
+      counts: zeroCounts(),
+      started_at: started,
+      finished_at: null,
+      error: null,
+    };
+    const progress: Omit<ProgressDoc, '_id'> = {
+      ...before,
+      counts: { ...before.counts },
+      state: 'running',
+      updated_at: started,
+    };
     await opts.jobs.saveProgress(job._id, epoch, progress, true);
-    opts.logger.info('bulk retry run started', { job_id: job._id, run: epoch, account_id: job.account_id, resumed: previous !== null });
+    opts.logger.info('bulk retry run started', {
+      job_id: job._id,
+      run: epoch,
+      account_id: job.account_id,
+      resumed: previous !== null,
+    });
 
     let lost = false;
-    const renew = setInterval(() => {
-      void (async () => {
-        if (await opts.jobs.superseded(job._id, epoch)) lost = true;
-        else await opts.jobs.renew(job._id, epoch, now() + opts.leaseMs);
-      })().catch((err: unknown) => opts.logger.warn('bulk retry lease not renewed', { job_id: job._id, error: (err as Error).message }));
-    }, Math.max(100, Math.floor(opts.leaseMs / 3)));
+    const renew = setInterval(
+      () => {
+        void (async () => {
+          if (await opts.jobs.superseded(job._id, epoch)) lost = true;
+          else await opts.jobs.renew(job._id, epoch, now() + opts.leaseMs);
+        })().catch((err: unknown) =>
+          opts.logger.warn('bulk retry lease not renewed', { job_id: job._id, error: (err as Error).message }),
+        );
+      },
+      Math.max(100, Math.floor(opts.leaseMs / 3)),
+    );
 
     let cancelCheckedAt = 0;
     const cancelled = async (): Promise<boolean> => {
@@ -152,7 +191,16 @@ export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
           await save({ state: 'cancelled', finished_at: new Date(now()) });
           break;
         }
-        const page = await log.list({ ...ERRORS_GROUP, account: job.account_id, endpointId: filter.endpoint_id, fromMs: filter.from_ms, toMs: filter.to_ms, cursor: progress.cursor, limit: PAGE_ROWS, where: (e) => jobMatches(filter, e) });
+        const page = await log.list({
+          ...ERRORS_GROUP,
+          account: job.account_id,
+          endpointId: filter.endpoint_id,
+          fromMs: filter.from_ms,
+          toMs: filter.to_ms,
+          cursor: progress.cursor,
+          limit: PAGE_ROWS,
+          where: (e) => jobMatches(filter, e),
+        });
         let stoppedEarly = false;
         for (const entry of page.rows) {
           if (lost || stopping || (await cancelled())) {
@@ -163,7 +211,8 @@ export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
         }
         // a page cut short is done again from its start by the next run (same delivery ids)
         if (stoppedEarly) {
-          if (!lost && (await opts.jobs.cancelRequested(job._id))) await save({ state: 'cancelled', finished_at: new Date(now()) });
+          if (!lost && (await opts.jobs.cancelRequested(job._id)))
+            await save({ state: 'cancelled', finished_at: new Date(now()) });
           break;
         }
         const next = page.next_cursor;
@@ -175,17 +224,31 @@ export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
       }
     } catch (err) {
       // a store or broker outage: the run ends; its lease expires and a run resumes from the cursor
-      opts.logger.warn('bulk retry run interrupted; it resumes from its last saved page', { job_id: job._id, run: epoch, error: (err as Error).message });
+      opts.logger.warn('bulk retry run interrupted; it resumes from its last saved page', {
+        job_id: job._id,
+        run: epoch,
+        error: (err as Error).message,
+      });
       progress.error = (err as Error).message.slice(0, 300);
-      await opts.jobs.saveProgress(job._id, epoch, { ...progress, updated_at: new Date(now()) }, false).catch(() => undefined);
+      await opts.jobs
+        .saveProgress(job._id, epoch, { ...progress, updated_at: new Date(now()) }, false)
+        .catch(() => undefined);
     } finally {
       clearInterval(renew);
     }
     if (stopping && !lost && !FINISHED.includes(progress.state)) {
-      await opts.jobs.saveProgress(job._id, epoch, { ...progress, updated_at: new Date(now()) }, false).catch(() => undefined);
+      await opts.jobs
+        .saveProgress(job._id, epoch, { ...progress, updated_at: new Date(now()) }, false)
+        .catch(() => undefined);
       await opts.jobs.renew(job._id, epoch, 0).catch(() => undefined);
     }
-    opts.logger.info('bulk retry run ended', { job_id: job._id, run: epoch, state: progress.state, superseded: lost, ...progress.counts });
+    opts.logger.info('bulk retry run ended', {
+      job_id: job._id,
+      run: epoch,
+      state: progress.state,
+      superseded: lost,
+      ...progress.counts,
+    });
   }
 
   const tick = () => {

@@ -157,7 +157,8 @@ export class BulkRetryStore {
     while (await this.docs.get(leaseId(jobId, runs))) runs += 1;
     const lease = runs > 0 ? ((await this.docs.get(leaseId(jobId, runs - 1))) as LeaseDoc) : null;
     let progress: ProgressDoc | null = null;
-    for (let e = runs - 1; e >= 0 && !progress; e--) progress = (await this.docs.get(progressId(jobId, e))) as ProgressDoc | null;
+    for (let e = runs - 1; e >= 0 && !progress; e--)
+      progress = (await this.docs.get(progressId(jobId, e))) as ProgressDoc | null;
     return { runs, lease, progress, cancelRequested: (await this.docs.get(cancelId(jobId))) !== null };
   }
 
@@ -220,12 +221,18 @@ export class BulkRetryStore {
       const jobId = ((await this.docs.get(slotId(n))) as SlotDoc | null)?.job_id;
       if (jobId) {
         const status = await this.status(jobId);
-        const finishedAt = status.progress && FINISHED.includes(status.progress.state) ? status.progress.finished_at : null;
+        const finishedAt =
+          status.progress && FINISHED.includes(status.progress.state) ? status.progress.finished_at : null;
         if (finishedAt === null || finishedAt >= cutoff) break;
         const runs = Array.from({ length: status.runs }, (_, e) => e);
         const job = await this.job(jobId);
         const listed = job?.account_slot !== undefined ? [accountSlotId(job.account_id, job.account_slot)] : [];
-        await this.docs.delete([...listed, jobId, cancelId(jobId), ...runs.flatMap((e) => [leaseId(jobId, e), progressId(jobId, e)])]);
+        await this.docs.delete([
+          ...listed,
+          jobId,
+          cancelId(jobId),
+          ...runs.flatMap((e) => [leaseId(jobId, e), progressId(jobId, e)]),
+        ]);
       }
       await this.docs.delete([slotId(n)]);
     }

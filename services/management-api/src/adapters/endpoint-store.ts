@@ -1,6 +1,15 @@
 import { newId } from '@relay/contracts';
 import type { PayloadFormat } from '@relay/endpoints';
-import { deleteEndpointAndTargets, endpointPayloadFormat, endpointsOfAccount, findAccountEndpoint, insertEndpoint, isAccountEndpoint, setEndpointControl, updateEndpointAt } from '@relay/store';
+import {
+  deleteEndpointAndTargets,
+  endpointPayloadFormat,
+  endpointsOfAccount,
+  findAccountEndpoint,
+  insertEndpoint,
+  isAccountEndpoint,
+  setEndpointControl,
+  updateEndpointAt,
+} from '@relay/store';
 import type { EndpointRecord, Store } from '@relay/store';
 import type { ManualState } from '../domain/audit';
 import type { EndpointSettings } from '../domain/endpoint-settings';
@@ -12,7 +21,11 @@ import type { EndpointSettings } from '../domain/endpoint-settings';
  * save applies only to the revision it was validated against, and an action only when the
  * control still has the other value (two concurrent pauses record one audit row).
  */
-export async function loadEndpoint(store: Store, accountId: string, endpointId: string): Promise<EndpointRecord | null> {
+export async function loadEndpoint(
+  store: Store,
+  accountId: string,
+  endpointId: string,
+): Promise<EndpointRecord | null> {
   return findAccountEndpoint(store, accountId, endpointId);
 }
 
@@ -22,7 +35,11 @@ export async function endpointExists(store: Store, accountId: string, endpointId
 }
 
 /** The payload format of the caller's endpoint (what a target's routing rules can read); null when there is no such endpoint. */
-export async function endpointFormat(store: Store, accountId: string, endpointId: string): Promise<PayloadFormat | null> {
+export async function endpointFormat(
+  store: Store,
+  accountId: string,
+  endpointId: string,
+): Promise<PayloadFormat | null> {
   return endpointPayloadFormat(store, accountId, endpointId);
 }
 
@@ -30,21 +47,35 @@ export async function listEndpoints(store: Store, accountId: string): Promise<En
   return endpointsOfAccount(store, accountId);
 }
 
-export async function createEndpoint(store: Store, accountId: string, settings: EndpointSettings): Promise<EndpointRecord> {
+export async function createEndpoint(
+  store: Store,
+  accountId: string,
+  settings: EndpointSettings,
+): Promise<EndpointRecord> {
   return insertEndpoint(store, newId('ep'), accountId, settings);
 }
 
 /** Applies `changes` if the endpoint is still at `revision`; false when another save came first. */
-export async function updateEndpoint(store: Store, endpointId: string, revision: number | undefined, changes: Partial<EndpointSettings>): Promise<boolean> {
+export async function updateEndpoint(
+  store: Store,
+  endpointId: string,
+  revision: number | undefined,
+  changes: Partial<EndpointSettings>,
+): Promise<boolean> {
   return updateEndpointAt(store, endpointId, revision, changes);
 }
 
 /** Sets a manual control (enabled / paused); true when the value changed. */
-export async function setControl(store: Store, accountId: string, endpointId: string, field: keyof ManualState, value: boolean): Promise<boolean> {
+export async function setControl(
+  store: Store,
+  accountId: string,
+  endpointId: string,
+  field: keyof ManualState,
+  value: boolean,
+): Promise<boolean> {
   return setEndpointControl(store, accountId, endpointId, field, value);
 }
 
 export async function deleteEndpoint(store: Store, endpointId: string): Promise<void> {
   await deleteEndpointAndTargets(store, endpointId);
 }
-

@@ -19,7 +19,11 @@ export interface TestRequestGateway {
  * HEALTH_PORT (GATEWAY_INTERNAL_URL; ingest-gateway transport/test-request-route.ts). One copy
  * of the spec's steps, in the gateway; nothing here re-implements them.
  */
-export function createGatewayClient(opts: { baseUrl: string; signer: InternalSigner; timeoutMs: number }): TestRequestGateway {
+export function createGatewayClient(opts: {
+  baseUrl: string;
+  signer: InternalSigner;
+  timeoutMs: number;
+}): TestRequestGateway {
   const base = opts.baseUrl.replace(/\/+$/, '');
   return {
     async run(envelope) {
@@ -36,7 +40,8 @@ export function createGatewayClient(opts: { baseUrl: string; signer: InternalSig
         throw new GatewayUnavailableError(`gateway not reached: ${(err as Error).message}`, err);
       }
       const text = await res.text().catch(() => '');
-      if (res.status !== 200) throw new GatewayUnavailableError(`gateway answered ${res.status}: ${text.slice(0, 200)}`);
+      if (res.status !== 200)
+        throw new GatewayUnavailableError(`gateway answered ${res.status}: ${text.slice(0, 200)}`);
       return JSON.parse(text) as TestRequestAnswer;
     },
   };

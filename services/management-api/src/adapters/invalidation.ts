@@ -10,7 +10,11 @@ import type { RedisClient } from '@relay/cache';
  * until it goes through (and followers that missed one revalidate what they hold), so it is
  * logged, not raised.
  */
-export function createInvalidator(redis: RedisClient, namespace: string, logger: Logger): (change: CacheChange) => Promise<void> {
+export function createInvalidator(
+  redis: RedisClient,
+  namespace: string,
+  logger: Logger,
+): (change: CacheChange) => Promise<void> {
   const publisher = createChangePublisher(redis, namespace, logger);
   return async (change) => void (await publisher.announce(change));
 }

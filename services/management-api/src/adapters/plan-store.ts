@@ -8,7 +8,11 @@ import type { AuditWho } from './account-audit';
  * Sets the plan limits given and returns the plan before and after; null when the account does
  * not exist. The caller announces the account, so every gateway reads the new plan.
  */
-export async function updatePlan(store: Store, accountId: string, changes: Partial<PlanLimits>): Promise<{ before: PlanLimits; after: PlanLimits } | null> {
+export async function updatePlan(
+  store: Store,
+  accountId: string,
+  changes: Partial<PlanLimits>,
+): Promise<{ before: PlanLimits; after: PlanLimits } | null> {
   const before = await setPlanLimits(store, accountId, changes);
   if (!before) return null;
   return { before, after: { ...before, ...changes } };
@@ -18,7 +22,11 @@ const PLAN_FIELDS = ['name', 'monthly_accepted_events', 'payload_limit_bytes'] a
 
 /** The plan's fields, in a fixed order, nothing else. */
 export function planOf(plan: PlanLimits): PlanLimits {
-  return { name: plan.name, monthly_accepted_events: plan.monthly_accepted_events, payload_limit_bytes: plan.payload_limit_bytes };
+  return {
+    name: plan.name,
+    monthly_accepted_events: plan.monthly_accepted_events,
+    payload_limit_bytes: plan.payload_limit_bytes,
+  };
 }
 
 export interface PlanChange {
@@ -33,14 +41,24 @@ export interface PlanChange {
  * sets what differs, records `plan_changed` (before and after) in the account's audit history,
  * and announces the account's plan once. Null when the account does not exist.
  */
-export async function changePlan(store: Store, accountId: string, sent: Partial<PlanLimits>, who: AuditWho, announceChange: (change: CacheChange) => Promise<void>): Promise<PlanChange | null> {
+export async function changePlan(
+  store: Store,
+  accountId: string,
+  sent: Partial<PlanLimits>,
+  who: AuditWho,
+  announceChange: (change: CacheChange) => Promise<void>,
+): Promise<PlanChange | null> {
   const doc = await findAccount(store, accountId);
   if (!doc) return null;
-  const changes = Object.fromEntries(PLAN_FIELDS.filter((f) => sent[f] !== undefined && sent[f] !== doc.plan[f]).map((f) => [f, sent[f]])) as Partial<PlanLimits>;
+  const changes = Object.fromEntries(
+    PLAN_FIELDS.filter((f) => sent[f] !== undefined && sent[f] !== doc.plan[f]).map((f) => [f, sent[f]]),
+  ) as Partial<PlanLimits>;
   if (Object.keys(changes).length === 0) return { plan: planOf(doc.plan), changed: [] };
   const saved = await updatePlan(store, accountId, changes);
   if (!saved) return null;
-  await recordAudit(store, accountId, who, [{ action: 'plan_changed', details: { before: planOf(saved.before), after: planOf(saved.after) } }]);
+  await recordAudit(store, accountId, who, [
+    { action: 'plan_changed', details: { before: planOf(saved.before), after: planOf(saved.after) } },
+  ]);
   await announceChange({ scope: 'account', id: accountId });
   return { plan: planOf(saved.after), changed: Object.keys(changes) };
 }

@@ -29,7 +29,12 @@ used = redis.call('INCRBY', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return used`;
 
-export function createResendAllowance(redis: RedisClient, namespace: string, maxPerEvent: number, ttlMs: number): ResendAllowance {
+export function createResendAllowance(
+  redis: RedisClient,
+  namespace: string,
+  maxPerEvent: number,
+  ttlMs: number,
+): ResendAllowance {
   const key = (accountId: string, eventId: string): string => `${namespace}:resent:${accountId}:${eventId}`;
   return {
     max: maxPerEvent,

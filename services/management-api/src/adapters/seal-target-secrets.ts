@@ -22,7 +22,7 @@ const PAGE = 500;
 
 export async function sealTargetSecrets(store: Store, registry: TargetRegistry): Promise<SealReport> {
   const report: SealReport = { sealed: 0, unchanged: 0, skipped: 0 };
-  for (let after: string | null = null; ; ) {
+  for (let after: string | null = null; ;) {
     const page = await targetConfigsPage(store, after, PAGE);
     for (const target of page) {
       const sealed = registry.get(target.kind)?.sealPlaintext?.(target.config);

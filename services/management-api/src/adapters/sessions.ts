@@ -40,13 +40,23 @@ interface StoredSession {
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{43}$/; // 32 random bytes, base64url
 
-export function createSessionStore(redis: RedisClient, namespace: string, box: Sealer, times: SessionTimes, now: () => number = Date.now): SessionStore {
+export function createSessionStore(
+  redis: RedisClient,
+  namespace: string,
+  box: Sealer,
+  times: SessionTimes,
+  now: () => number = Date.now,
+): SessionStore {
   const keyOf = (id: string): string => `${namespace}:session:${createHash('sha256').update(id).digest('hex')}`;
   const ttlOf = (exp: number): number => Math.max(1, Math.min(times.idleMs, exp - now()));
   return {
     async create(apiKey) {
       const id = randomBytes(32).toString('base64url');
-      const session: Session = { apiKey, csrfToken: randomBytes(32).toString('base64url'), expiresAt: now() + times.absoluteMs };
+      const session: Session = {
+        apiKey,
+        csrfToken: randomBytes(32).toString('base64url'),
+        expiresAt: now() + times.absoluteMs,
+      };
       const stored: StoredSession = { key: box.encrypt(apiKey), csrf: session.csrfToken, exp: session.expiresAt };
       await redis.set(keyOf(id), JSON.stringify(stored), 'PX', ttlOf(session.expiresAt));
       return { id, session };

@@ -7,11 +7,20 @@ import type { Store } from '@relay/store';
 /** Pauses and resumes a target's deliveries by hand (docs/delivery-limits.md "Pause and resume"). */
 export interface TargetBreakers {
   /** moves the breaker (Redis holds it), stores its state on the target and tells every cache; `won`: this call changed it */
-  setByHand(target: { id: string; endpoint_id: string }, to: 'paused' | 'closed', why: string): Promise<{ view: BreakerView; won: boolean }>;
+  setByHand(
+    target: { id: string; endpoint_id: string },
+    to: 'paused' | 'closed',
+    why: string,
+  ): Promise<{ view: BreakerView; won: boolean }>;
 }
 
 /** The same scripts and the same stored copy as the deliverers' (libs/deliverer gate/), so the state has one keeper. */
-export function createTargetBreakers(redis: RedisClient, namespace: string, store: Store, announce: (change: CacheChange) => Promise<void>): TargetBreakers {
+export function createTargetBreakers(
+  redis: RedisClient,
+  namespace: string,
+  store: Store,
+  announce: (change: CacheChange) => Promise<void>,
+): TargetBreakers {
   const breaker = new BreakerRedis(redis, namespace);
   const writer = createBreakerStateWriter(store, announce);
   return {

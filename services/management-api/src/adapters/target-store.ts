@@ -9,12 +9,22 @@ import type { NewTarget, TargetChanges } from '../domain/target-input';
  * another endpoint (or account, checked on the endpoint) is not found.
  */
 
-export function createTarget(store: Store, accountId: string, endpointId: string, target: NewTarget): Promise<TargetRecord> {
+export function createTarget(
+  store: Store,
+  accountId: string,
+  endpointId: string,
+  target: NewTarget,
+): Promise<TargetRecord> {
   return insertTarget(store, newId('tg'), accountId, endpointId, target);
 }
 
 /** Applies `changes`; null when the target is gone. */
-export function updateTarget(store: Store, endpointId: string, targetId: string, changes: TargetChanges): Promise<TargetRecord | null> {
+export function updateTarget(
+  store: Store,
+  endpointId: string,
+  targetId: string,
+  changes: TargetChanges,
+): Promise<TargetRecord | null> {
   return setFields(store, endpointId, targetId, changes);
 }
 
@@ -23,7 +33,12 @@ export function clearTargetFlag(store: Store, endpointId: string, targetId: stri
   return setFields(store, endpointId, targetId, { flagged: null });
 }
 
-function setFields(store: Store, endpointId: string, targetId: string, fields: Partial<NewTargetRecord>): Promise<TargetRecord | null> {
+function setFields(
+  store: Store,
+  endpointId: string,
+  targetId: string,
+  fields: Partial<NewTargetRecord>,
+): Promise<TargetRecord | null> {
   return setTargetFields(store, endpointId, targetId, fields);
 }
 

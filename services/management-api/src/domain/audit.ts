@@ -28,7 +28,8 @@ export type ActionName = keyof typeof ACTIONS;
  */
 export function auditActionsFor(before: ManualState, after: Partial<ManualState>): AuditAction[] {
   const actions: AuditAction[] = [];
-  if (after.enabled !== undefined && after.enabled !== before.enabled) actions.push(after.enabled ? 'enabled' : 'disabled');
+  if (after.enabled !== undefined && after.enabled !== before.enabled)
+    actions.push(after.enabled ? 'enabled' : 'disabled');
   if (after.paused !== undefined && after.paused !== before.paused) actions.push(after.paused ? 'paused' : 'resumed');
   return actions;
 }

@@ -45,7 +45,16 @@ export interface JobCounts {
   skipped_resend_limit: number;
 }
 
-export const zeroCounts = (): JobCounts => ({ rows_scanned: 0, rows_retried: 0, deliveries_queued: 0, skipped_not_accepted: 0, skipped_no_payload: 0, skipped_not_failed: 0, skipped_target_gone: 0, skipped_resend_limit: 0 });
+export const zeroCounts = (): JobCounts => ({
+  rows_scanned: 0,
+  rows_retried: 0,
+  deliveries_queued: 0,
+  skipped_not_accepted: 0,
+  skipped_no_payload: 0,
+  skipped_not_failed: 0,
+  skipped_target_gone: 0,
+  skipped_resend_limit: 0,
+});
 
 const DAY_MS = 86_400_000;
 
@@ -55,15 +64,25 @@ const DAY_MS = 86_400_000;
  * never reach past the retention period, `rate_per_second` defaults to (and is capped by)
  * BULK_RETRY_MAX_RATE.
  */
-export function parseBulkRetry(input: unknown, now: number, retentionMs: number, maxRate: number): Validation<BulkRetryDefinition> {
+export function parseBulkRetry(
+  input: unknown,
+  now: number,
+  retentionMs: number,
+  maxRate: number,
+): Validation<BulkRetryDefinition> {
   const errors: FieldError[] = [];
   const b = (input ?? {}) as Record<string, unknown>;
-  if (typeof b !== 'object' || Array.isArray(b)) return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object' }] };
-  for (const k of Object.keys(b)) if (!['endpoint_id', 'target_id', 'from', 'to', 'status', 'rate_per_second'].includes(k)) errors.push({ field: k, message: 'is not a known field' });
-  if (b.status !== undefined && b.status !== 'errors') errors.push({ field: 'status', message: 'must be "errors": only the Errors group has failed deliveries to retry' });
+  if (typeof b !== 'object' || Array.isArray(b))
+    return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object' }] };
+  for (const k of Object.keys(b))
+    if (!['endpoint_id', 'target_id', 'from', 'to', 'status', 'rate_per_second'].includes(k))
+      errors.push({ field: k, message: 'is not a known field' });
+  if (b.status !== undefined && b.status !== 'errors')
+    errors.push({ field: 'status', message: 'must be "errors": only the Errors group has failed deliveries to retry' });
   const id = (k: string): string | null => {
     if (b[k] === undefined || b[k] === null) return null;
-    if (typeof b[k] !== 'string' || (b[k] as string).length === 0 || (b[k] as string).length > 128) errors.push({ field: k, message: 'must be an id' });
+    if (typeof b[k] !== 'string' || (b[k] as string).length === 0 || (b[k] as string).length > 128)
+      errors.push({ field: k, message: 'must be an id' });
     return typeof b[k] === 'string' ? (b[k] as string) : null;
   };
   const time = (k: string): number | undefined => {
@@ -74,17 +93,26 @@ export function parseBulkRetry(input: unknown, now: number, retentionMs: number,
   };
   const endpoint = id('endpoint_id');
   const target = id('target_id');
-  if (target !== null && endpoint === null) errors.push({ field: 'target_id', message: 'needs endpoint_id: a target belongs to one endpoint' });
+  if (target !== null && endpoint === null)
+    errors.push({ field: 'target_id', message: 'needs endpoint_id: a target belongs to one endpoint' });
   const to = Math.min(time('to') ?? now, now);
   const from = Math.max(time('from') ?? to - DAY_MS, now - retentionMs);
   if (from >= to) errors.push({ field: 'from', message: 'must be before to (and within the retention period)' });
   let rate = maxRate;
   if (b.rate_per_second !== undefined) {
-    if (!Number.isInteger(b.rate_per_second) || (b.rate_per_second as number) < 1 || (b.rate_per_second as number) > maxRate) errors.push({ field: 'rate_per_second', message: `must be an integer from 1 to ${maxRate}` });
+    if (
+      !Number.isInteger(b.rate_per_second) ||
+      (b.rate_per_second as number) < 1 ||
+      (b.rate_per_second as number) > maxRate
+    )
+      errors.push({ field: 'rate_per_second', message: `must be an integer from 1 to ${maxRate}` });
     else rate = b.rate_per_second as number;
   }
   if (errors.length) return { ok: false, errors };
-  return { ok: true, value: { filter: { endpoint_id: endpoint, target_id: target, from_ms: from, to_ms: to }, rate_per_second: rate } };
+  return {
+    ok: true,
+    value: { filter: { endpoint_id: endpoint, target_id: target, from_ms: from, to_ms: to }, rate_per_second: rate },
+  };
 }
 
 /** The listing filter of a job: the Errors group of its window, senders' rows only. */
@@ -122,7 +150,13 @@ export interface RowRetryPorts {
  * per event (MAX_RESENT_DELIVERIES_PER_EVENT): a row whose new deliveries do not all fit is
  * skipped whole, as a resend past it is refused whole.
  */
-export async function retryRow(entry: ListedRow, filter: BulkRetryFilter, tag: string, ports: RowRetryPorts, counts: JobCounts): Promise<void> {
+export async function retryRow(
+  entry: ListedRow,
+  filter: BulkRetryFilter,
+  tag: string,
+  ports: RowRetryPorts,
+  counts: JobCounts,
+): Promise<void> {
   counts.rows_scanned += 1;
   // rejected requests and aggregated rows: known from the entry, no read
   if (entry.outcome !== 'ACCEPTED' || entry.aggregated) {
@@ -140,7 +174,9 @@ export async function retryRow(entry: ListedRow, filter: BulkRetryFilter, tag: s
     counts.skipped_no_payload += 1;
     return;
   }
-  const targets = (await Promise.all(failed.map((t) => ports.target(t)))).filter((t): t is ResendTarget & { endpoint_id: string } => t !== null && t.endpoint_id === row.endpoint_id);
+  const targets = (await Promise.all(failed.map((t) => ports.target(t)))).filter(
+    (t): t is ResendTarget & { endpoint_id: string } => t !== null && t.endpoint_id === row.endpoint_id,
+  );
   if (targets.length === 0) {
     counts.skipped_target_gone += 1;
     return;
@@ -180,14 +216,27 @@ interface JobLike {
 
 interface StatusLike {
   runs: number;
-  progress: { state: JobState; counts: JobCounts; started_at: Date | null; updated_at: Date; finished_at: Date | null; error: string | null } | null;
+  progress: {
+    state: JobState;
+    counts: JobCounts;
+    started_at: Date | null;
+    updated_at: Date;
+    finished_at: Date | null;
+    error: string | null;
+  } | null;
   cancelRequested: boolean;
 }
 
 const iso = (d: Date | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
 
 /** A job's filter as the API shows it (a job, a preview). */
-export const filterView = (f: BulkRetryFilter) => ({ endpoint_id: f.endpoint_id, target_id: f.target_id, status: 'errors', from: iso(new Date(f.from_ms)), to: iso(new Date(f.to_ms)) });
+export const filterView = (f: BulkRetryFilter) => ({
+  endpoint_id: f.endpoint_id,
+  target_id: f.target_id,
+  status: 'errors',
+  from: iso(new Date(f.from_ms)),
+  to: iso(new Date(f.to_ms)),
+});
 
 /** A job as GET /v1/bulk-retries/:jobId shows it. */
 export function jobView(job: JobLike, status: StatusLike) {

@@ -34,7 +34,12 @@ function outcomeOf(v: unknown): CliLocalOutcome | null {
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) return null;
   const headers = isObject(v.headers) ? v.headers : {};
   const retryAfter = text(headers['retry-after'], 64);
-  return { status, duration_ms: ms, headers: retryAfter === null ? {} : { 'retry-after': retryAfter }, body: text(v.body, LOCAL_ANSWER_BODY_BYTES) ?? '' };
+  return {
+    status,
+    duration_ms: ms,
+    headers: retryAfter === null ? {} : { 'retry-after': retryAfter },
+    body: text(v.body, LOCAL_ANSWER_BODY_BYTES) ?? '',
+  };
 }
 
 /** The ack in a text frame, reduced to what is kept; null for anything else. */

@@ -20,6 +20,9 @@ export function withDeliveryStarts(row: ActivityRecord): ActivityRecord & { deli
 }
 
 /** Each delivery with its target's name as it is now; null once the target was deleted. */
-export function withTargetNames<R extends { deliveries: DeliveryRecord[] }>(row: R, names: Map<string, string>): R & { deliveries: Array<R['deliveries'][number] & { target_name: string | null }> } {
+export function withTargetNames<R extends { deliveries: DeliveryRecord[] }>(
+  row: R,
+  names: Map<string, string>,
+): R & { deliveries: Array<R['deliveries'][number] & { target_name: string | null }> } {
   return { ...row, deliveries: row.deliveries.map((d) => ({ ...d, target_name: names.get(d.target_id) ?? null })) };
 }

@@ -20,7 +20,10 @@ import type { StoredSecrets } from './secret-keep';
 type Validator<K extends SettingName> = (raw: unknown, stored: StoredSecrets | null) => Validation<EndpointSettings[K]>;
 
 /** `{ keep }` placeholders are resolved first, so the setting is validated as it will be stored. */
-function withKeeps<T>(resolved: { value: unknown; errors: FieldError[] }, validate: (v: unknown) => Validation<T>): Validation<T> {
+function withKeeps<T>(
+  resolved: { value: unknown; errors: FieldError[] },
+  validate: (v: unknown) => Validation<T>,
+): Validation<T> {
   return resolved.errors.length > 0 ? { ok: false, errors: resolved.errors } : validate(resolved.value);
 }
 
@@ -32,16 +35,24 @@ function withKeeps<T>(resolved: { value: unknown; errors: FieldError[] }, valida
 const VALIDATORS: { [K in SettingName]: Validator<K> } = {
   name: (raw) => validateName(raw),
   methods: (raw) => {
-    const valid = Array.isArray(raw) && raw.length > 0 && raw.every((m) => typeof m === 'string' && (METHODS as readonly string[]).includes(m.toUpperCase()));
+    const valid =
+      Array.isArray(raw) &&
+      raw.length > 0 &&
+      raw.every((m) => typeof m === 'string' && (METHODS as readonly string[]).includes(m.toUpperCase()));
     if (!valid) return fail('methods', `must be a non-empty list of ${METHODS.join(', ')}`);
     // stored in one canonical order, so the same set of methods is the same setting
     const given = new Set((raw as string[]).map((m) => m.toUpperCase()));
     return ok(METHODS.filter((m) => given.has(m)));
   },
   payload_format: (raw) =>
-    (PAYLOAD_FORMATS as readonly unknown[]).includes(raw) ? ok(raw as PayloadFormat) : fail('payload_format', `must be one of ${PAYLOAD_FORMATS.join(', ')}`),
+    (PAYLOAD_FORMATS as readonly unknown[]).includes(raw)
+      ? ok(raw as PayloadFormat)
+      : fail('payload_format', `must be one of ${PAYLOAD_FORMATS.join(', ')}`),
   // the name's own rules depend on the format and are checked with it (checkCombination)
-  query_param_name: (raw) => (raw === null || typeof raw === 'string' ? ok(raw) : fail('query_param_name', 'must be a string, or null to clear it')),
+  query_param_name: (raw) =>
+    raw === null || typeof raw === 'string'
+      ? ok(raw)
+      : fail('query_param_name', 'must be a string, or null to clear it'),
   query_param_required: bool('query_param_required'),
   enabled: bool('enabled'),
   paused: bool('paused'),
@@ -51,7 +62,8 @@ const VALIDATORS: { [K in SettingName]: Validator<K> } = {
   field_rules: (raw) => validateFieldRules(raw),
   // a list left out means empty, so `{ "deny": [...] }` alone is enough
   ip_access: (raw) => validateIpAccessLists(isRecord(raw) ? { allow: [], deny: [], ...raw } : raw),
-  captcha: (raw, stored) => (raw === null ? ok(null) : withKeeps(resolveCaptchaKeep(raw, stored), (v) => validateCaptchaSettings(v))),
+  captcha: (raw, stored) =>
+    raw === null ? ok(null) : withKeeps(resolveCaptchaKeep(raw, stored), (v) => validateCaptchaSettings(v)),
   rate_limit_per_minute: (raw) => (raw === null ? ok(null) : validateRateLimit(raw)),
   maintenance_windows: (raw) => validateMaintenanceWindows(raw),
 };
@@ -62,7 +74,11 @@ const VALIDATORS: { [K in SettingName]: Validator<K> } = {
  * read-only response fields are refused by name. `stored` holds the secrets an update may keep
  * (null on create). Secrets in the result are plaintext; they are sealed before storing.
  */
-export function validateEndpointInput(input: unknown, mode: 'create' | 'update', stored: StoredSecrets | null): Validation<Partial<EndpointSettings>> {
+export function validateEndpointInput(
+  input: unknown,
+  mode: 'create' | 'update',
+  stored: StoredSecrets | null,
+): Validation<Partial<EndpointSettings>> {
   if (!isRecord(input)) return fail('(body)', 'must be a JSON object');
   const errors = fieldNameErrors(input, SETTING_NAMES, READ_ONLY_FIELDS);
   const out: Record<string, unknown> = {};

@@ -34,7 +34,15 @@ export function settingDefaults(): Omit<EndpointSettings, 'name'> {
 export const SETTING_NAMES: readonly SettingName[] = ['name', ...(Object.keys(settingDefaults()) as SettingName[])];
 
 /** Fields of the response a client may send back by mistake (GET → edit → PATCH); refused by name. */
-export const READ_ONLY_FIELDS = new Set(['id', 'account_id', 'ingest_url', 'availability', 'revision', 'created_at', 'updated_at']);
+export const READ_ONLY_FIELDS = new Set([
+  'id',
+  'account_id',
+  'ingest_url',
+  'availability',
+  'revision',
+  'created_at',
+  'updated_at',
+]);
 
 /**
  * The writable settings of a stored endpoint, with the store defaults filled in for fields a

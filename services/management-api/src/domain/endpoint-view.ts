@@ -14,7 +14,10 @@ export type Availability =
   | { state: 'disabled' }
   | { state: 'paused'; paused_by: 'manual' | 'maintenance_window'; resumes_at: string | null };
 
-export function availabilityOf(e: Pick<EndpointRecord, 'enabled' | 'paused' | 'maintenance_windows'>, now: Date): Availability {
+export function availabilityOf(
+  e: Pick<EndpointRecord, 'enabled' | 'paused' | 'maintenance_windows'>,
+  now: Date,
+): Availability {
   if (!e.enabled) return { state: 'disabled' };
   const p = pauseState({ paused: e.paused, maintenance_windows: e.maintenance_windows ?? [] }, now);
   if (!p.paused) return { state: 'enabled' };
@@ -33,7 +36,11 @@ export interface ViewOptions {
 function withoutHints<T>(value: T): T {
   if (Array.isArray(value)) return value.map(withoutHints) as T;
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'last4').map(([k, v]) => [k, withoutHints(v)])) as T;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== 'last4')
+      .map(([k, v]) => [k, withoutHints(v)]),
+  ) as T;
 }
 
 /**
@@ -53,7 +60,10 @@ export function endpointView(e: EndpointRecord, opts: ViewOptions): Record<strin
     payload_format: s.payload_format,
     query_param_name: s.query_param_name,
     query_param_required: s.query_param_required,
-    inbound_auth: opts.secretHints === false ? withoutHints(redactedInboundAuth(s.inbound_auth, opts.secrets)) : redactedInboundAuth(s.inbound_auth, opts.secrets),
+    inbound_auth:
+      opts.secretHints === false
+        ? withoutHints(redactedInboundAuth(s.inbound_auth, opts.secrets))
+        : redactedInboundAuth(s.inbound_auth, opts.secrets),
     required_headers: s.required_headers,
     body_filters: s.body_filters,
     field_rules: s.field_rules,

@@ -8,7 +8,8 @@ import type { FieldError, Validation } from '@relay/contracts';
 
 export const ok = <T>(value: T): Validation<T> => ({ ok: true, value });
 export const fail = <T>(field: string, message: string): Validation<T> => ({ ok: false, errors: [{ field, message }] });
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function bool(field: string): (raw: unknown) => Validation<boolean> {
   return (raw) => (typeof raw === 'boolean' ? ok(raw) : fail(field, 'must be true or false'));
@@ -16,14 +17,21 @@ export function bool(field: string): (raw: unknown) => Validation<boolean> {
 
 /** The display name of an endpoint or a target, stored trimmed. */
 export function validateName(raw: unknown): Validation<string> {
-  return typeof raw === 'string' && raw.trim().length > 0 && raw.length <= 200 ? ok(raw.trim()) : fail('name', 'must be a non-empty string of at most 200 characters');
+  return typeof raw === 'string' && raw.trim().length > 0 && raw.length <= 200
+    ? ok(raw.trim())
+    : fail('name', 'must be a non-empty string of at most 200 characters');
 }
 
 /**
  * Refuses, by name, fields a body may not carry: read-only response fields a client sent back
  * (GET → edit → PATCH), fields `refusedHere` names with its own reason, and anything unknown.
  */
-export function fieldNameErrors(input: Record<string, unknown>, writable: readonly string[], readOnly: ReadonlySet<string>, refusedHere: Readonly<Record<string, string>> = {}): FieldError[] {
+export function fieldNameErrors(
+  input: Record<string, unknown>,
+  writable: readonly string[],
+  readOnly: ReadonlySet<string>,
+  refusedHere: Readonly<Record<string, string>> = {},
+): FieldError[] {
   const errors: FieldError[] = [];
   for (const key of Object.keys(input)) {
     if (readOnly.has(key)) errors.push({ field: key, message: 'is read-only' });

@@ -31,7 +31,10 @@ export type NotResendable = 'not_accepted' | 'payload_not_stored';
  * deliver) and its payload is stored with its row (payloads are kept from this version on, for
  * as long as the row).
  */
-export function resendable(row: Pick<ActivityDoc, 'outcome' | 'aggregate'>, payload: StoredPayload | null): NotResendable | null {
+export function resendable(
+  row: Pick<ActivityDoc, 'outcome' | 'aggregate'>,
+  payload: StoredPayload | null,
+): NotResendable | null {
   if (row.outcome !== 'ACCEPTED' || row.aggregate) return 'not_accepted';
   if (!payload) return 'payload_not_stored';
   return null;
@@ -44,7 +47,12 @@ export function resendable(row: Pick<ActivityDoc, 'outcome' | 'aggregate'>, payl
  * the same ids, so a bulk retry repeated after a crash publishes the same deliveries again
  * instead of new ones (receivers dedupe on the delivery id; the row merges them).
  */
-export function resendDeliveries(row: ActivityDoc, payload: StoredPayload, targets: ResendTarget[], tag: string): { message: DeliveryMessageV1; channel: DeliveryChannel }[] {
+export function resendDeliveries(
+  row: ActivityDoc,
+  payload: StoredPayload,
+  targets: ResendTarget[],
+  tag: string,
+): { message: DeliveryMessageV1; channel: DeliveryChannel }[] {
   return targets.map((t) => ({
     channel: t.channel,
     message: {
@@ -65,5 +73,7 @@ export function resendDeliveries(row: ActivityDoc, payload: StoredPayload, targe
 
 /** The targets whose current delivery (the latest, resends included) failed for good. */
 export function failedTargets(row: Pick<ActivityDoc, 'deliveries'>): string[] {
-  return currentDeliveries(row.deliveries).filter((d) => deliveryState(d.attempts) === 'failed').map((d) => d.target_id);
+  return currentDeliveries(row.deliveries)
+    .filter((d) => deliveryState(d.attempts) === 'failed')
+    .map((d) => d.target_id);
 }

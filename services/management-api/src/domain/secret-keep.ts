@@ -27,10 +27,16 @@ export interface Resolved {
 }
 
 /** The property of each inbound auth type that lists its secrets (BASIC: `credentials[].password`). */
-const SECRET_LISTS: Readonly<Record<string, string>> = { BASIC: 'credentials', BEARER: 'tokens', API_KEY: 'keys', HMAC: 'secrets' };
+const SECRET_LISTS: Readonly<Record<string, string>> = {
+  BASIC: 'credentials',
+  BEARER: 'tokens',
+  API_KEY: 'keys',
+  HMAC: 'secrets',
+};
 
 const KEEP_SHAPE = 'must be a secret, or { "keep": <slot number> } to keep a stored one';
-const REDACTED_ECHO = 'is a redacted value from a response: send the secret, or { "keep": <slot number> } to keep the stored one';
+const REDACTED_ECHO =
+  'is a redacted value from a response: send the secret, or { "keep": <slot number> } to keep the stored one';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -40,19 +46,29 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 function keepSlot(v: unknown): number | 'malformed' | null {
   if (!isRecord(v) || !('keep' in v)) return null;
   const slot = v.keep;
-  return Object.keys(v).length === 1 && typeof slot === 'number' && Number.isInteger(slot) && slot >= 0 ? slot : 'malformed';
+  return Object.keys(v).length === 1 && typeof slot === 'number' && Number.isInteger(slot) && slot >= 0
+    ? slot
+    : 'malformed';
 }
 
 /** Why a placeholder cannot be resolved, or `null` when slot `slot` of `stored` exists. */
 function keepProblem(slot: number | 'malformed', stored: string[] | null, what: string): string | null {
   if (slot === 'malformed') return KEEP_SHAPE;
   if (stored === null) return `there is no stored ${what} secret to keep; send the secret itself`;
-  if (slot >= stored.length) return `keeps slot ${slot}, but the stored setting has ${stored.length === 1 ? 'only slot 0' : `slots 0–${stored.length - 1}`}`;
+  if (slot >= stored.length)
+    return `keeps slot ${slot}, but the stored setting has ${stored.length === 1 ? 'only slot 0' : `slots 0–${stored.length - 1}`}`;
   return null;
 }
 
 /** Resolves one value: a placeholder becomes the stored plaintext; anything else passes unchanged. */
-function resolveValue(v: unknown, field: string, stored: string[] | null, what: string, open: (s: string) => string, errors: FieldError[]): unknown {
+function resolveValue(
+  v: unknown,
+  field: string,
+  stored: string[] | null,
+  what: string,
+  open: (s: string) => string,
+  errors: FieldError[],
+): unknown {
   const slot = keepSlot(v);
   if (slot === null) {
     if (isRecord(v) && v.set === true) errors.push({ field, message: REDACTED_ECHO });
@@ -66,7 +82,10 @@ function resolveValue(v: unknown, field: string, stored: string[] | null, what: 
   try {
     return open(stored![slot as number]!);
   } catch {
-    errors.push({ field, message: 'the stored secret cannot be decrypted with the configured keys (SECRETS_KEYS); send it again' });
+    errors.push({
+      field,
+      message: 'the stored secret cannot be decrypted with the configured keys (SECRETS_KEYS); send it again',
+    });
     return v;
   }
 }
@@ -101,9 +120,15 @@ export function resolveCaptchaKeep(input: unknown, stored: StoredSecrets | null,
   const slot = keepSlot(input.secret);
   const errors: FieldError[] = [];
   if (typeof slot === 'number' && stored?.captcha && stored.captcha.provider !== input.provider) {
-    return { value: input, errors: [{ field, message: 'can be kept only while the provider stays the same (a secret belongs to one provider)' }] };
+    return {
+      value: input,
+      errors: [
+        { field, message: 'can be kept only while the provider stays the same (a secret belongs to one provider)' },
+      ],
+    };
   }
-  if (typeof slot === 'number' && slot !== 0) return { value: input, errors: [{ field, message: 'the captcha has one secret: { "keep": 0 }' }] };
+  if (typeof slot === 'number' && slot !== 0)
+    return { value: input, errors: [{ field, message: 'the captcha has one secret: { "keep": 0 }' }] };
   const captcha = stored?.captcha ?? null;
   const open = stored ? stored.open : () => '';
   const secret = resolveValue(input.secret, field, captcha ? [captcha.secret] : null, 'captcha', open, errors);

@@ -1,7 +1,14 @@
 import type { FieldError, Validation } from '@relay/contracts';
 import { routingFormatProblem } from '@relay/endpoints';
 import type { PayloadFormat, Routing } from '@relay/endpoints';
-import { checkTargetName, validateBreakerSettings, validateRetrySchedule, validateRouting, validateTargetLimits, withTargetFields } from '@relay/targets';
+import {
+  checkTargetName,
+  validateBreakerSettings,
+  validateRetrySchedule,
+  validateRouting,
+  validateTargetLimits,
+  withTargetFields,
+} from '@relay/targets';
 import type { BreakerSettings, TargetLimits, TargetRegistry } from '@relay/targets';
 import { bool, fail, fieldNameErrors, isRecord, ok } from './input-fields';
 
@@ -22,7 +29,9 @@ export interface NewTarget {
 }
 
 /** What a PATCH may change. A config (or kind) change is a new target. */
-export type TargetChanges = Partial<Pick<NewTarget, 'name' | 'enabled' | 'retry_schedule_ms' | 'limits' | 'breaker' | 'routing'>>;
+export type TargetChanges = Partial<
+  Pick<NewTarget, 'name' | 'enabled' | 'retry_schedule_ms' | 'limits' | 'breaker' | 'routing'>
+>;
 
 type Changeable = keyof TargetChanges;
 
@@ -38,7 +47,17 @@ const VALIDATORS: { [K in Changeable]: (raw: unknown) => Validation<NewTarget[K]
 const CHANGEABLE = Object.keys(VALIDATORS) as Changeable[];
 
 /** Fields of the response a client may send back by mistake (GET → edit → PATCH); refused by name. */
-const READ_ONLY_FIELDS = new Set(['id', 'account_id', 'endpoint_id', 'flagged', 'default_retry_schedule_ms', 'default_limits', 'breaker_state', 'created_at', 'updated_at']);
+const READ_ONLY_FIELDS = new Set([
+  'id',
+  'account_id',
+  'endpoint_id',
+  'flagged',
+  'default_retry_schedule_ms',
+  'default_limits',
+  'breaker_state',
+  'created_at',
+  'updated_at',
+]);
 
 /** Each field sent, through its own validator; every problem collected. */
 function readChanges(input: Record<string, unknown>, errors: FieldError[]): TargetChanges {
@@ -71,7 +90,9 @@ export function validateNewTarget(input: unknown, registry: TargetRegistry): Val
   // a config can only be checked against a known kind; a setting that is the target's own field
   // (a chat target's name) is taken from it, so the name is asked once — and a problem with it
   // is the target field's, reported there once
-  const own = kind ? withTargetFields(kind.description, input.config, { name: input.name }) : { config: input.config, filled: {} };
+  const own = kind
+    ? withTargetFields(kind.description, input.config, { name: input.name })
+    : { config: input.config, filled: {} };
   const config = kind?.validateConfig(own.config);
   if (config && !config.ok) errors.push(...targetFieldErrors(config.errors, own.filled, errors));
   if (errors.length > 0 || !kind || !config?.ok) return { ok: false, errors };
@@ -88,7 +109,11 @@ export function validateNewTarget(input: unknown, registry: TargetRegistry): Val
 }
 
 /** The config's errors, those at a setting filled from a target field moved to that field unless it already has one. */
-function targetFieldErrors(configErrors: FieldError[], filled: Record<string, string>, targetErrors: FieldError[]): FieldError[] {
+function targetFieldErrors(
+  configErrors: FieldError[],
+  filled: Record<string, string>,
+  targetErrors: FieldError[],
+): FieldError[] {
   const out: FieldError[] = [];
   for (const e of configErrors) {
     const from = filled[e.field.replace(/^config\./, '')];
@@ -101,7 +126,10 @@ function targetFieldErrors(configErrors: FieldError[], filled: Record<string, st
 /** Validates a PATCH: only `name`, `enabled`, `retry_schedule_ms`, `limits`, `breaker` and `routing`; every problem at once. */
 export function validateTargetChanges(input: unknown): Validation<TargetChanges> {
   if (!isRecord(input)) return fail('(body)', 'must be a JSON object');
-  const errors = fieldNameErrors(input, CHANGEABLE, READ_ONLY_FIELDS, { kind: 'cannot be changed here', config: 'cannot be changed here' });
+  const errors = fieldNameErrors(input, CHANGEABLE, READ_ONLY_FIELDS, {
+    kind: 'cannot be changed here',
+    config: 'cannot be changed here',
+  });
   const changes = readChanges(input, errors);
   return errors.length > 0 ? { ok: false, errors } : ok(changes);
 }
@@ -110,7 +138,10 @@ export function validateTargetChanges(input: unknown): Validation<TargetChanges>
  * Routing rules read fields of the parsed payload: refused at save, naming `routing`, when the
  * endpoint's payload format has none (text, none; docs/routing.md).
  */
-export function routingApplies<T extends { routing?: Routing | null }>(result: Validation<T>, format: PayloadFormat): Validation<T> {
+export function routingApplies<T extends { routing?: Routing | null }>(
+  result: Validation<T>,
+  format: PayloadFormat,
+): Validation<T> {
   const problem = result.ok && result.value.routing ? routingFormatProblem(format) : null;
   return problem === null ? result : { ok: false, errors: [{ field: 'routing', message: problem }] };
 }

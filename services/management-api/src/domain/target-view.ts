@@ -19,6 +19,8 @@ export function targetView(t: TargetRecord, registry: TargetRegistry): Record<st
     default_limits: kind?.defaultLimits ?? null,
     breaker: t.breaker ?? null,
     // the state its last transition stored (docs/delivery-limits.md); never set: closed since created
-    breaker_state: t.breaker_state ? { state: t.breaker_state.state, since: t.breaker_state.since, reason: t.breaker_state.reason } : { state: 'closed', since: t.created_at, reason: '' },
+    breaker_state: t.breaker_state
+      ? { state: t.breaker_state.state, since: t.breaker_state.since, reason: t.breaker_state.reason }
+      : { state: 'closed', since: t.created_at, reason: '' },
   };
 }

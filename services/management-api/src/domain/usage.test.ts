@@ -33,6 +33,9 @@ describe('audit: a manual disable, pause or resume is recorded', () => {
   });
 
   it('enable and resume are recorded too', () => {
-    expect(auditActionsFor({ enabled: false, paused: true }, { enabled: true, paused: false })).toEqual(['enabled', 'resumed']);
+    expect(auditActionsFor({ enabled: false, paused: true }, { enabled: true, paused: false })).toEqual([
+      'enabled',
+      'resumed',
+    ]);
   });
 });

@@ -21,7 +21,12 @@ export function usagePeriod(now: Date): UsagePeriod {
  * see docs/management-api.md). The counter may pass the limit by the few requests in flight
  * when the quota ran out, so `remaining` never goes below 0.
  */
-export function usageView(accountId: string, plan: PlanLimits, period: UsagePeriod, acceptedEvents: number): Record<string, unknown> {
+export function usageView(
+  accountId: string,
+  plan: PlanLimits,
+  period: UsagePeriod,
+  acceptedEvents: number,
+): Record<string, unknown> {
   const limit = plan.monthly_accepted_events;
   return {
     account_id: accountId,
@@ -50,7 +55,9 @@ export function dailyUsageView(
   names: Map<string, string>,
 ): Record<string, unknown> {
   const today = Math.min(now < period.end ? now.getUTCDate() : 31, new Date(period.end.getTime() - 1).getUTCDate());
-  const dates = Array.from({ length: today }, (_, i) => new Date(period.start.getTime() + i * 86_400_000).toISOString().slice(0, 10));
+  const dates = Array.from({ length: today }, (_, i) =>
+    new Date(period.start.getTime() + i * 86_400_000).toISOString().slice(0, 10),
+  );
   const perDay = new Array<number>(today).fill(0);
   const perEndpoint = new Map<string, number[]>();
   for (const c of counts) {
@@ -62,7 +69,12 @@ export function dailyUsageView(
   }
   const counted = perDay.reduce((a, b) => a + b, 0);
   const endpoints = [...perEndpoint.entries()]
-    .map(([id, days]) => ({ endpoint_id: id, name: names.get(id) ?? null, accepted_events: days.reduce((a, b) => a + b, 0), days }))
+    .map(([id, days]) => ({
+      endpoint_id: id,
+      name: names.get(id) ?? null,
+      accepted_events: days.reduce((a, b) => a + b, 0),
+      days,
+    }))
     .sort((a, b) => b.accepted_events - a.accepted_events || a.endpoint_id.localeCompare(b.endpoint_id));
   return {
     account_id: accountId,

@@ -1,6 +1,27 @@
-import { DELIVERY_STATES, MAX_KEPT_BODY_CHARS, MAX_KEPT_HEADER_VALUE, MAX_KEPT_HEADERS, OUTCOMES } from '@relay/contracts';
+import {
+  DELIVERY_STATES,
+  MAX_KEPT_BODY_CHARS,
+  MAX_KEPT_HEADER_VALUE,
+  MAX_KEPT_HEADERS,
+  OUTCOMES,
+} from '@relay/contracts';
 import { STATUS_FILTERS } from '../domain/activity-query';
-import { bool, dateTime, errors, int, json, list, nullable, object, oneOfValues, op, pathParam, queryParam, ref, str } from './kit';
+import {
+  bool,
+  dateTime,
+  errors,
+  int,
+  json,
+  list,
+  nullable,
+  object,
+  oneOfValues,
+  op,
+  pathParam,
+  queryParam,
+  ref,
+  str,
+} from './kit';
 import type { Schema } from './kit';
 
 /*
@@ -8,7 +29,13 @@ import type { Schema } from './kit';
  * An empty query parameter is the same as none.
  */
 
-const aggregate = nullable(object({ count: int({ minimum: 1 }), first_seen: dateTime(), last_seen: dateTime() }, ['count', 'first_seen', 'last_seen'], { description: 'a flood of identical rejections in one minute, folded into this row' }));
+const aggregate = nullable(
+  object(
+    { count: int({ minimum: 1 }), first_seen: dateTime(), last_seen: dateTime() },
+    ['count', 'first_seen', 'last_seen'],
+    { description: 'a flood of identical rejections in one minute, folded into this row' },
+  ),
+);
 const common: Record<string, Schema> = {
   id: str({ description: 'the event id (`evt_…`), or `agg_…` for an aggregated row' }),
   account_id: str(),
@@ -44,11 +71,17 @@ const attempt = object(
           description: `the response headers by lower-case name, at most ${MAX_KEPT_HEADERS}, each value at most ${MAX_KEPT_HEADER_VALUE} characters; a credential's (Set-Cookie, Authorization, names with token, secret, signature, password, api key, session) as \`[redacted]\``,
         },
         headers_omitted: int({ minimum: 0, description: `headers past the first ${MAX_KEPT_HEADERS}, left out` }),
-        body: str({ maxLength: MAX_KEPT_BODY_CHARS, description: `the first ${MAX_KEPT_BODY_CHARS} characters of the body` }),
+        body: str({
+          maxLength: MAX_KEPT_BODY_CHARS,
+          description: `the first ${MAX_KEPT_BODY_CHARS} characters of the body`,
+        }),
         body_truncated: bool({ description: 'the body was longer' }),
       },
       ['headers', 'headers_omitted', 'body', 'body_truncated'],
-      { description: 'What the target answered (issue 27 item 1; docs/delivery.md). Absent when no HTTP answer came: a network failure, an email or spreadsheet target, an attempt not sent, or an attempt recorded before responses were kept.' },
+      {
+        description:
+          'What the target answered (issue 27 item 1; docs/delivery.md). Absent when no HTTP answer came: a network failure, an email or spreadsheet target, an attempt not sent, or an attempt recorded before responses were kept.',
+      },
     ),
   },
   ['attempt', 'attempted_at', 'state', 'status_code', 'duration_ms', 'error', 'next_attempt_at'],
@@ -60,7 +93,9 @@ const delivery = object(
     target_kind: str(),
     target_name: nullable(str({ description: 'the target’s name now; null once it was deleted' })),
     state: oneOfValues(DELIVERY_STATES),
-    started_at: dateTime('when the delivery began: the request’s `received_at` for the first delivery to a target, the time of the resend or bulk retry that made a later one; its latency runs from here'),
+    started_at: dateTime(
+      'when the delivery began: the request’s `received_at` for the first delivery to a target, the time of the resend or bulk retry that made a later one; its latency runs from here',
+    ),
     attempts: list(attempt),
   },
   ['delivery_id', 'target_id', 'target_kind', 'target_name', 'state', 'started_at', 'attempts'],
@@ -71,23 +106,38 @@ export const activitySchemas: Record<string, Schema> = {
     {
       ...common,
       next_attempt_at: nullable(
-        dateTime('when the soonest delivery of the row that failed and waits for its next attempt is tried again; null when none waits (never tried yet, delivered, or failed for good). A `pending` row with a time is retrying: the dashboard reads it "Retrying"'),
+        dateTime(
+          'when the soonest delivery of the row that failed and waits for its next attempt is tried again; null when none waits (never tried yet, delivered, or failed for good). A `pending` row with a time is retrying: the dashboard reads it "Retrying"',
+        ),
       ),
     },
     [...names, 'next_attempt_at'],
   ),
-  ActivityPage: object({ data: list(ref('ActivityListed')), next_cursor: nullable(str({ description: 'pass back as `cursor` with the same filters; null at the end' })) }, ['data', 'next_cursor']),
+  ActivityPage: object(
+    {
+      data: list(ref('ActivityListed')),
+      next_cursor: nullable(str({ description: 'pass back as `cursor` with the same filters; null at the end' })),
+    },
+    ['data', 'next_cursor'],
+  ),
   ActivityRequest: object(
     {
       event_id: str(),
       method: str(),
       source_ip: str(),
       query: str({ description: 'the raw query string, without `?`; empty when none' }),
-      headers: { type: 'object', additionalProperties: str(), description: 'as the sender sent them, lower-case names; credentials (inbound-auth headers, and any name with token, secret, signature, password, api key, session, cookie or authorization) read `[redacted]`' },
+      headers: {
+        type: 'object',
+        additionalProperties: str(),
+        description:
+          'as the sender sent them, lower-case names; credentials (inbound-auth headers, and any name with token, secret, signature, password, api key, session, cookie or authorization) read `[redacted]`',
+      },
       content_type: nullable(str()),
       size_bytes: int({ minimum: 0 }),
       body_base64: str({ description: 'the payload’s exact bytes' }),
-      body_text: nullable(str({ description: 'the payload as text when its bytes are UTF-8; null otherwise (use body_base64)' })),
+      body_text: nullable(
+        str({ description: 'the payload as text when its bytes are UTF-8; null otherwise (use body_base64)' }),
+      ),
     },
     ['event_id', 'method', 'source_ip', 'query', 'headers', 'content_type', 'size_bytes', 'body_base64', 'body_text'],
     { description: 'The request of an accepted event, as kept for resends.' },
@@ -96,9 +146,19 @@ export const activitySchemas: Record<string, Schema> = {
     {
       ...common,
       deliveries: list(delivery),
-      not_routed: list(object({ target_id: str(), target_name: nullable(str({ description: 'the target’s name now; null once it was deleted' })) }, ['target_id', 'target_name']), {
-        description: 'targets the event was not sent to because its payload did not meet their routing rules (docs/routing.md); empty when none',
-      }),
+      not_routed: list(
+        object(
+          {
+            target_id: str(),
+            target_name: nullable(str({ description: 'the target’s name now; null once it was deleted' })),
+          },
+          ['target_id', 'target_name'],
+        ),
+        {
+          description:
+            'targets the event was not sent to because its payload did not meet their routing rules (docs/routing.md); empty when none',
+        },
+      ),
     },
     [...names, 'deliveries', 'not_routed'],
     { description: 'One row with its deliveries and their attempts.' },
@@ -120,9 +180,21 @@ export const activityPaths: Record<string, Schema> = {
         queryParam('to', 'exclusive, ISO 8601', str()),
         queryParam('status', 'the filter group', { type: 'string', enum: [...STATUS_FILTERS], default: 'all' }),
         queryParam('source_ip', 'an exact IPv4 or IPv6 address (anything else is a 400)', str()),
-        queryParam('error', 'a literal, case-insensitive substring of what the row shows: the outcome label and code (`Unsupported Media Type (UNSUPPORTED_MEDIA_TYPE)`), the rejection reason or the latest delivery error; needs a window of at most 24 hours (the last 24 hours by default)', str({ maxLength: 200 })),
-        queryParam('payload', 'a literal, case-insensitive substring of the stored payload (accepted rows; the body read as UTF-8). Reads at most 100 rows a call: follow `next_cursor` to search older rows. Same 24-hour window as `error`', str({ maxLength: 200 })),
-        queryParam('response_status', 'rows with an attempt answered this status (`503`) or class (`5xx`). Reads at most 100 rows a call: follow `next_cursor` to search older rows. Same 24-hour window as `error`', str({ pattern: '^[1-5]([0-9]{2}|[xX]{2})$' })),
+        queryParam(
+          'error',
+          'a literal, case-insensitive substring of what the row shows: the outcome label and code (`Unsupported Media Type (UNSUPPORTED_MEDIA_TYPE)`), the rejection reason or the latest delivery error; needs a window of at most 24 hours (the last 24 hours by default)',
+          str({ maxLength: 200 }),
+        ),
+        queryParam(
+          'payload',
+          'a literal, case-insensitive substring of the stored payload (accepted rows; the body read as UTF-8). Reads at most 100 rows a call: follow `next_cursor` to search older rows. Same 24-hour window as `error`',
+          str({ maxLength: 200 }),
+        ),
+        queryParam(
+          'response_status',
+          'rows with an attempt answered this status (`503`) or class (`5xx`). Reads at most 100 rows a call: follow `next_cursor` to search older rows. Same 24-hour window as `error`',
+          str({ pattern: '^[1-5]([0-9]{2}|[xX]{2})$' }),
+        ),
         queryParam('limit', 'rows per page', int({ minimum: 1, maximum: 200, default: 50 })),
         queryParam('cursor', 'the `next_cursor` of the previous page', str()),
       ],

@@ -12,7 +12,14 @@ export const errorBody = (codes: string[], description: string, withFieldErrors 
     {
       code: { type: 'string', enum: codes, description: 'stable, machine-readable' },
       message: str({ description: 'for people; validation errors join every field error as `field: message; …`' }),
-      ...(withFieldErrors ? { errors: list({ $ref: '#/components/schemas/FieldError' }, { minItems: 1, description: 'every problem at once' }) } : {}),
+      ...(withFieldErrors
+        ? {
+            errors: list(
+              { $ref: '#/components/schemas/FieldError' },
+              { minItems: 1, description: 'every problem at once' },
+            ),
+          }
+        : {}),
     },
     ['code', 'message'],
     { description },
@@ -29,7 +36,10 @@ const retryAfter = (description: string): Schema => ({ 'Retry-After': { descript
 export const schemas: Record<string, Schema> = {
   FieldError: object(
     {
-      field: str({ description: 'the field as a form places it: `name`, `inbound_auth.bearer.tokens[1]`, `config.url`; `(body)` for the body itself' }),
+      field: str({
+        description:
+          'the field as a form places it: `name`, `inbound_auth.bearer.tokens[1]`, `config.url`; `(body)` for the body itself',
+      }),
       message: str({ description: 'what is wrong; never repeats the submitted value' }),
     },
     ['field', 'message'],
@@ -46,18 +56,40 @@ export const responses: Record<string, Schema> = {
     errorBody(['unauthorized'], 'Send `Authorization: Bearer <api key>`.'),
     { 'WWW-Authenticate': { description: '`Bearer realm="relay"` (RFC 6750 §3)', schema: { type: 'string' } } },
   ),
-  Forbidden: response("`forbidden`: the key's role is below what the operation needs (see `x-relay-role`).", errorBody(['forbidden'], 'The message names both roles.')),
-  NotFound: response('`not_found`: the resource does not exist or belongs to another account.', errorBody(['not_found'], 'Nothing to show.')),
-  Conflict: response('`conflict`: another request changed the endpoint while this one was being saved; read it again and retry.', errorBody(['conflict'], 'A lost race.')),
-  AlertRulesFull: response('`too_many_alert_rules`: the account has the most alert rules it may have (docs/alerts.md).', errorBody(['too_many_alert_rules'], 'Delete a rule first.')),
+  Forbidden: response(
+    "`forbidden`: the key's role is below what the operation needs (see `x-relay-role`).",
+    errorBody(['forbidden'], 'The message names both roles.'),
+  ),
+  NotFound: response(
+    '`not_found`: the resource does not exist or belongs to another account.',
+    errorBody(['not_found'], 'Nothing to show.'),
+  ),
+  Conflict: response(
+    '`conflict`: another request changed the endpoint while this one was being saved; read it again and retry.',
+    errorBody(['conflict'], 'A lost race.'),
+  ),
+  AlertRulesFull: response(
+    '`too_many_alert_rules`: the account has the most alert rules it may have (docs/alerts.md).',
+    errorBody(['too_many_alert_rules'], 'Delete a rule first.'),
+  ),
   PayloadTooLarge: response('`payload_too_large`: a body over 256 KB.', errorBody(['payload_too_large'], 'Too large.')),
-  InternalError: response('`internal_error`: opaque to the caller, logged in full.', errorBody(['internal_error'], 'Something failed on the server.')),
+  InternalError: response(
+    '`internal_error`: opaque to the caller, logged in full.',
+    errorBody(['internal_error'], 'Something failed on the server.'),
+  ),
   TooManyRequests: response(
     "`too_many_test_requests`, `too_many_resends`, `too_many_bulk_retries`, `too_many_test_alerts`: the account's ceiling for that action (docs/management-api.md, docs/alerts.md).",
-    errorBody(['too_many_test_requests', 'too_many_resends', 'too_many_bulk_retries', 'too_many_test_alerts'], 'Retry after the delay in Retry-After.'),
+    errorBody(
+      ['too_many_test_requests', 'too_many_resends', 'too_many_bulk_retries', 'too_many_test_alerts'],
+      'Retry after the delay in Retry-After.',
+    ),
     retryAfter('seconds until the window ends'),
   ),
-  GatewayUnavailable: response('`gateway_unavailable`: no ingest gateway ran the test request.', errorBody(['gateway_unavailable'], 'Nothing was run. Retry shortly.'), retryAfter('seconds: 5')),
+  GatewayUnavailable: response(
+    '`gateway_unavailable`: no ingest gateway ran the test request.',
+    errorBody(['gateway_unavailable'], 'Nothing was run. Retry shortly.'),
+    retryAfter('seconds: 5'),
+  ),
   ResendUnavailable: response(
     '`delivery_queue_unavailable`: the broker did not confirm the deliveries (nothing was sent, or a delivery went out that the receiver dedupes on its `X-Relay-Delivery-Id`); `resend_unavailable`: the event’s resend count (Redis) cannot be checked, so nothing was sent.',
     errorBody(['delivery_queue_unavailable', 'resend_unavailable'], 'Retry shortly.'),
@@ -74,6 +106,7 @@ export const securitySchemes: Record<string, Schema> = {
   apiKey: {
     type: 'http',
     scheme: 'bearer',
-    description: 'A management API key (`rk_…`), created by `npm run bootstrap` (an owner key) or `POST /v1/api-keys`. Its role decides what it may do.',
+    description:
+      'A management API key (`rk_…`), created by `npm run bootstrap` (an owner key) or `POST /v1/api-keys`. Its role decides what it may do.',
   },
 };

@@ -15,7 +15,10 @@ describe('the OpenAPI document (issue 11, item 1)', () => {
       timeout: 60_000,
     });
     expect(run.error).toBeUndefined();
-    const report = JSON.parse(run.stdout) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string; location: unknown }> };
+    const report = JSON.parse(run.stdout) as {
+      totals: { errors: number; warnings: number };
+      problems: Array<{ ruleId: string; message: string; location: unknown }>;
+    };
     expect(report.problems.map((p) => `${p.ruleId}: ${p.message} ${JSON.stringify(p.location)}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
     expect(run.status).toBe(0);

@@ -26,7 +26,11 @@ export interface OpenApiDocument {
   security: Schema[];
   tags: Schema[];
   paths: Record<string, Record<string, Schema>>;
-  components: { schemas: Record<string, Schema>; responses: Record<string, Schema>; securitySchemes: Record<string, Schema> };
+  components: {
+    schemas: Record<string, Schema>;
+    responses: Record<string, Schema>;
+    securitySchemes: Record<string, Schema>;
+  };
 }
 
 export function buildDocument(version: string): OpenApiDocument {
@@ -43,17 +47,46 @@ export function buildDocument(version: string): OpenApiDocument {
     servers: [{ url: '/', description: 'the management API itself (PORT, default 8081)' }],
     security: [{ apiKey: [] }],
     tags: [
-      { name: 'Endpoints', description: 'Endpoints, their settings, state actions and audit history (spec "Resources / Endpoint").' },
+      {
+        name: 'Endpoints',
+        description: 'Endpoints, their settings, state actions and audit history (spec "Resources / Endpoint").',
+      },
       { name: 'Targets', description: 'Where an endpoint delivers (spec "Outputs").' },
-      { name: 'Activity', description: 'The Request activity log (spec "Activity record"), resending events and bulk retries of failed deliveries.' },
+      {
+        name: 'Activity',
+        description:
+          'The Request activity log (spec "Activity record"), resending events and bulk retries of failed deliveries.',
+      },
       { name: 'Account', description: 'Usage, plan and the account audit history.' },
       { name: 'API keys', description: 'Keys and their roles.' },
-      { name: 'Alerts', description: 'Alert rules: what the account is told, through its own targets (docs/alerts.md).' },
+      {
+        name: 'Alerts',
+        description: 'Alert rules: what the account is told, through its own targets (docs/alerts.md).',
+      },
       { name: 'Meta', description: 'Health checks and this document.' },
     ],
-    paths: { ...endpointPaths, ...targetPaths, ...targetKindPaths, ...activityPaths, ...replayPaths, ...accountPaths, ...alertRulePaths, ...metaPaths } as OpenApiDocument['paths'],
+    paths: {
+      ...endpointPaths,
+      ...targetPaths,
+      ...targetKindPaths,
+      ...activityPaths,
+      ...replayPaths,
+      ...accountPaths,
+      ...alertRulePaths,
+      ...metaPaths,
+    } as OpenApiDocument['paths'],
     components: {
-      schemas: { ...schemas, ...endpointSchemas, ...targetSchemas, ...targetKindSchemas, ...activitySchemas, ...replaySchemas, ...accountSchemas, ...auditSchemas, ...alertRuleSchemas },
+      schemas: {
+        ...schemas,
+        ...endpointSchemas,
+        ...targetSchemas,
+        ...targetKindSchemas,
+        ...activitySchemas,
+        ...replaySchemas,
+        ...accountSchemas,
+        ...auditSchemas,
+        ...alertRuleSchemas,
+      },
       responses,
       securitySchemes,
     },

@@ -22,7 +22,8 @@ export const endpointPaths: Record<string, Schema> = {
     post: op({
       operationId: 'createEndpoint',
       summary: 'Create an endpoint',
-      description: 'Only `name` is required. Every setting is validated as it will be stored; every problem is reported at once.',
+      description:
+        'Only `name` is required. Every setting is validated as it will be stored; every problem is reported at once.',
       tags: ['Endpoints'],
       role: 'editor',
       requestBody: { required: true, content: { 'application/json': { schema: ref('EndpointCreate') } } },
@@ -38,11 +39,19 @@ export const endpointPaths: Record<string, Schema> = {
     }),
   },
   '/v1/endpoints/{endpointId}': {
-    get: op({ operationId: 'getEndpoint', summary: 'Read an endpoint', tags: ['Endpoints'], role: 'viewer', parameters: [endpointId], responses: { '200': endpoint('The endpoint.'), ...errors('NotFound') } }),
+    get: op({
+      operationId: 'getEndpoint',
+      summary: 'Read an endpoint',
+      tags: ['Endpoints'],
+      role: 'viewer',
+      parameters: [endpointId],
+      responses: { '200': endpoint('The endpoint.'), ...errors('NotFound') },
+    }),
     patch: op({
       operationId: 'updateEndpoint',
       summary: 'Change settings',
-      description: 'Each setting sent replaces the stored one as a whole; the others stay. Checked against the revision read: a concurrent change makes it 409. Sending `enabled` or `paused` with a new value is audited like the matching action.',
+      description:
+        'Each setting sent replaces the stored one as a whole; the others stay. Checked against the revision read: a concurrent change makes it 409. Sending `enabled` or `paused` with a new value is audited like the matching action.',
       tags: ['Endpoints'],
       role: 'editor',
       parameters: [endpointId],
@@ -59,18 +68,35 @@ export const endpointPaths: Record<string, Schema> = {
       responses: { '204': { description: 'Deleted.' }, ...errors('NotFound') },
     }),
   },
-  '/v1/endpoints/{endpointId}/pause': action('pause', 'Pause', 'The manual pause: requests get 503 `endpoint_unavailable` until it is resumed.'),
-  '/v1/endpoints/{endpointId}/resume': action('resume', 'Resume', 'Ends the manual pause only; an active maintenance window still pauses the endpoint.'),
-  '/v1/endpoints/{endpointId}/disable': action('disable', 'Disable', 'Enabled off: requests get 404 and leave no activity row.'),
+  '/v1/endpoints/{endpointId}/pause': action(
+    'pause',
+    'Pause',
+    'The manual pause: requests get 503 `endpoint_unavailable` until it is resumed.',
+  ),
+  '/v1/endpoints/{endpointId}/resume': action(
+    'resume',
+    'Resume',
+    'Ends the manual pause only; an active maintenance window still pauses the endpoint.',
+  ),
+  '/v1/endpoints/{endpointId}/disable': action(
+    'disable',
+    'Disable',
+    'Enabled off: requests get 404 and leave no activity row.',
+  ),
   '/v1/endpoints/{endpointId}/enable': action('enable', 'Enable', 'Enabled on.'),
   '/v1/endpoints/{endpointId}/audit': {
     get: op({
       operationId: 'listEndpointAudit',
       summary: 'Audit history of an endpoint',
-      description: 'Every change of the endpoint, newest first: its creation, settings saved (field names; a secret only as changed; maintenance windows too), manual enable, disable, pause and resume, its targets created, changed, deleted and their flag cleared — with who, when and from where. Scheduled pauses are never recorded (spec).',
+      description:
+        'Every change of the endpoint, newest first: its creation, settings saved (field names; a secret only as changed; maintenance windows too), manual enable, disable, pause and resume, its targets created, changed, deleted and their flag cleared — with who, when and from where. Scheduled pauses are never recorded (spec).',
       tags: ['Endpoints'],
       role: 'viewer',
-      parameters: [endpointId, queryParam('limit', 'rows per page', int({ minimum: 1, maximum: 200, default: 50 })), queryParam('before', 'the `next_before` of the previous page', { type: 'string' })],
+      parameters: [
+        endpointId,
+        queryParam('limit', 'rows per page', int({ minimum: 1, maximum: 200, default: 50 })),
+        queryParam('before', 'the `next_before` of the previous page', { type: 'string' }),
+      ],
       responses: { '200': json(ref('EndpointAuditPage'), 'One page.'), ...errors('NotFound') },
     }),
   },

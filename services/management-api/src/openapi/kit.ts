@@ -21,7 +21,8 @@ export function object(properties: Record<string, Schema>, required: string[] = 
 
 /** The schema, or null: a type list where the schema is a plain type (clearer errors), else `anyOf`. */
 export function nullable(schema: Schema): Schema {
-  if (typeof schema.type === 'string' && !('enum' in schema) && !('const' in schema)) return { ...schema, type: [schema.type, 'null'] };
+  if (typeof schema.type === 'string' && !('enum' in schema) && !('const' in schema))
+    return { ...schema, type: [schema.type, 'null'] };
   return { anyOf: [schema, { type: 'null' }] };
 }
 
@@ -29,10 +30,21 @@ export const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra }
 export const int = (extra: Schema = {}): Schema => ({ type: 'integer', ...extra });
 export const bool = (extra: Schema = {}): Schema => ({ type: 'boolean', ...extra });
 export const list = (items: Schema, extra: Schema = {}): Schema => ({ type: 'array', items, ...extra });
-export const dateTime = (description?: string): Schema => ({ type: 'string', format: 'date-time', ...(description ? { description } : {}) });
-export const oneOfValues = (values: readonly string[], description?: string): Schema => ({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
+export const dateTime = (description?: string): Schema => ({
+  type: 'string',
+  format: 'date-time',
+  ...(description ? { description } : {}),
+});
+export const oneOfValues = (values: readonly string[], description?: string): Schema => ({
+  type: 'string',
+  enum: [...values],
+  ...(description ? { description } : {}),
+});
 
-export const json = (schema: Schema, description: string): Schema => ({ description, content: { 'application/json': { schema } } });
+export const json = (schema: Schema, description: string): Schema => ({
+  description,
+  content: { 'application/json': { schema } },
+});
 
 /** Error responses by status, each the shared `Error` body (components.ts). */
 export const errors = (...names: string[]): Record<string, Schema> =>
@@ -76,7 +88,8 @@ export function op(spec: OperationSpec): Schema {
   if (!role) return { ...rest, security: [], responses: { ...responses, ...errors('InternalError') } };
   const authErrors = errors('Unauthorized', ...(role === 'viewer' ? [] : ['Forbidden']), 'InternalError');
   // a body can be invalid or not JSON; a parameter invalid; a path undecodable (`%ZZ`)
-  const badRequest = spec.requestBody || spec.parameters?.length ? { '400': { $ref: '#/components/responses/BadRequest' } } : {};
+  const badRequest =
+    spec.requestBody || spec.parameters?.length ? { '400': { $ref: '#/components/responses/BadRequest' } } : {};
   const tooLarge = spec.requestBody ? errors('PayloadTooLarge') : {};
   return {
     ...rest,
@@ -86,5 +99,17 @@ export function op(spec: OperationSpec): Schema {
   };
 }
 
-export const pathParam = (name: string, description: string): Schema => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
-export const queryParam = (name: string, description: string, schema: Schema): Schema => ({ name, in: 'query', required: false, description, schema });
+export const pathParam = (name: string, description: string): Schema => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
+export const queryParam = (name: string, description: string, schema: Schema): Schema => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema,
+});

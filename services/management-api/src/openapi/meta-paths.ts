@@ -7,7 +7,13 @@ const checks = object({ mongodb: bool(), redis: bool() }, ['mongodb', 'redis']);
 
 export const metaPaths: Record<string, Schema> = {
   '/healthz': {
-    get: op({ operationId: 'healthz', summary: 'Alive', description: 'The process is alive; no dependency is checked.', tags: ['Meta'], responses: { '200': json(object({ status: { type: 'string', const: 'ok' } }, ['status']), 'Alive.') } }),
+    get: op({
+      operationId: 'healthz',
+      summary: 'Alive',
+      description: 'The process is alive; no dependency is checked.',
+      tags: ['Meta'],
+      responses: { '200': json(object({ status: { type: 'string', const: 'ok' } }, ['status']), 'Alive.') },
+    }),
   },
   '/readyz': {
     get: op({
@@ -17,7 +23,10 @@ export const metaPaths: Record<string, Schema> = {
       tags: ['Meta'],
       responses: {
         '200': json(object({ status: { type: 'string', const: 'ready' }, checks }, ['status', 'checks']), 'Ready.'),
-        '503': json(object({ status: oneOfValues(['not_ready']), checks }, ['status', 'checks']), 'A dependency did not answer.'),
+        '503': json(
+          object({ status: oneOfValues(['not_ready']), checks }, ['status', 'checks']),
+          'A dependency did not answer.',
+        ),
       },
     }),
   },
@@ -27,7 +36,20 @@ export const metaPaths: Record<string, Schema> = {
       summary: 'This document',
       description: 'The OpenAPI 3.1 description of the management API: the source the API validates requests with.',
       tags: ['Meta'],
-      responses: { '200': json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string', const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } } }, 'The document.') },
+      responses: {
+        '200': json(
+          {
+            type: 'object',
+            required: ['openapi', 'info', 'paths'],
+            properties: {
+              openapi: { type: 'string', const: '3.1.0' },
+              info: { type: 'object' },
+              paths: { type: 'object' },
+            },
+          },
+          'The document.',
+        ),
+      },
     }),
   },
   '/v1/docs': {

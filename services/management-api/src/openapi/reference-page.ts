@@ -10,11 +10,17 @@ import type { Schema } from './kit';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
-const escape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The little Markdown the document's descriptions use: `code` and **bold**, on escaped text. */
 const text = (s: unknown): string =>
-  typeof s === 'string' ? escape(s).replace(/`([^`]+)`/g, '<code>$1</code>').replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>').replace(/\n\n/g, '<br><br>') : '';
+  typeof s === 'string'
+    ? escape(s)
+        .replace(/`([^`]+)`/g, '<code>$1</code>')
+        .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+        .replace(/\n\n/g, '<br><br>')
+    : '';
 
 const refName = (ref: string): string => ref.split('/').pop() ?? ref;
 const schemaLink = (ref: string): string => `<a href="#schema-${escape(refName(ref))}">${escape(refName(ref))}</a>`;
@@ -28,7 +34,14 @@ function typeOf(s: Schema): string {
   else if (types.length) parts.push(types.map(String).map(escape).join(' or '));
   if ('const' in s) parts.push(`= <code>${escape(JSON.stringify(s.const))}</code>`);
   if (Array.isArray(s.enum)) parts.push(`one of ${s.enum.map((v) => `<code>${escape(String(v))}</code>`).join(', ')}`);
-  for (const [k, label] of [['minimum', '≥'], ['maximum', '≤'], ['minLength', 'length ≥'], ['maxLength', 'length ≤'], ['minItems', 'items ≥'], ['maxItems', 'items ≤']] as const) {
+  for (const [k, label] of [
+    ['minimum', '≥'],
+    ['maximum', '≤'],
+    ['minLength', 'length ≥'],
+    ['maxLength', 'length ≤'],
+    ['minItems', 'items ≥'],
+    ['maxItems', 'items ≤'],
+  ] as const) {
     if (typeof s[k] === 'number') parts.push(`${label} ${s[k] as number}`);
   }
   if (s.format) parts.push(escape(String(s.format)));
@@ -41,24 +54,29 @@ function typeOf(s: Schema): string {
 function schemaHtml(s: Schema, depth = 0): string {
   if (depth > 6) return '';
   const choices = (s.oneOf ?? s.anyOf) as Schema[] | undefined;
-  if (choices) return `<div class="choice">one of:<ul>${choices.map((c) => `<li>${typeOf(c)}${schemaHtml(c, depth + 1)}</li>`).join('')}</ul></div>`;
+  if (choices)
+    return `<div class="choice">one of:<ul>${choices.map((c) => `<li>${typeOf(c)}${schemaHtml(c, depth + 1)}</li>`).join('')}</ul></div>`;
   const item = s.type === 'array' ? (s.items as Schema | undefined) : undefined;
   if (item && !item.$ref) return schemaHtml(item, depth + 1);
   const props = s.properties as Record<string, Schema> | undefined;
   if (!props) return '';
   const required = new Set((s.required as string[] | undefined) ?? []);
   const rows = Object.entries(props).map(
-    ([name, p]) => `<li><code>${escape(name)}</code>${required.has(name) ? ' <em>required</em>' : ''} — ${typeOf(p)}${p.description ? `: ${text(p.description)}` : ''}${schemaHtml(p, depth + 1)}</li>`,
+    ([name, p]) =>
+      `<li><code>${escape(name)}</code>${required.has(name) ? ' <em>required</em>' : ''} — ${typeOf(p)}${p.description ? `: ${text(p.description)}` : ''}${schemaHtml(p, depth + 1)}</li>`,
   );
   return `<ul class="fields">${rows.join('')}</ul>`;
 }
 
 function operationHtml(doc: OpenApiDocument, method: string, path: string, op: Schema): string {
   const params = (op.parameters as Schema[] | undefined) ?? [];
-  const body = (op.requestBody as { content?: Record<string, { schema: Schema }> } | undefined)?.content?.['application/json']?.schema;
+  const body = (op.requestBody as { content?: Record<string, { schema: Schema }> } | undefined)?.content?.[
+    'application/json'
+  ]?.schema;
   const responses = Object.entries(op.responses as Record<string, Schema>).map(([status, r]) => {
     // a shared response: its description here, its body in its own section
-    if (typeof r.$ref === 'string') return `<li><strong>${escape(status)}</strong> ${text(doc.components.responses[refName(r.$ref)]?.description)} (${schemaLink(r.$ref)})</li>`;
+    if (typeof r.$ref === 'string')
+      return `<li><strong>${escape(status)}</strong> ${text(doc.components.responses[refName(r.$ref)]?.description)} (${schemaLink(r.$ref)})</li>`;
     const content = r.content as Record<string, { schema: Schema }> | undefined;
     const schema = content ? Object.values(content)[0]?.schema : undefined;
     return `<li><strong>${escape(status)}</strong> ${text(r.description)}${schema ? ` — ${typeOf(schema)}${schemaHtml(schema)}` : ''}</li>`;
@@ -74,12 +92,41 @@ ${body ? `<h4>Body</h4><p>${typeOf(body)}</p>${schemaHtml(body)}` : ''}
 }
 
 export function renderReferencePage(doc: OpenApiDocument): string {
-  const ops = Object.entries(doc.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => ({ path, method: m, op: item[m]! })));
-  const byTag = doc.tags.map((t) => ({ tag: t, ops: ops.filter((o) => (o.op.tags as string[]).includes(String(t.name))) }));
-  const toc = byTag.map(({ tag, ops: list }) => `<li>${escape(String(tag.name))}<ul>${list.map((o) => `<li><a href="#${escape(String(o.op.operationId))}">${o.method.toUpperCase()} ${escape(o.path)}</a></li>`).join('')}</ul></li>`).join('');
-  const sections = byTag.map(({ tag, ops: list }) => `<h2>${escape(String(tag.name))}</h2><p>${text(tag.description)}</p>${list.map((o) => operationHtml(doc, o.method, o.path, o.op)).join('')}`).join('');
-  const named = [...Object.entries(doc.components.schemas).map(([n, s]) => ({ n, s })), ...Object.entries(doc.components.responses).map(([n, r]) => ({ n, s: { description: r.description, ...(Object.values((r.content ?? {}) as Record<string, { schema: Schema }>)[0]?.schema ?? {}) } as Schema }))];
-  const schemas = named.map(({ n, s }) => `<section class="schema" id="schema-${escape(n)}"><h3>${escape(n)}</h3>${s.description ? `<p>${text(s.description)}</p>` : ''}<p>${typeOf(s)}</p>${schemaHtml(s)}</section>`).join('');
+  const ops = Object.entries(doc.paths).flatMap(([path, item]) =>
+    METHODS.filter((m) => item[m]).map((m) => ({ path, method: m, op: item[m]! })),
+  );
+  const byTag = doc.tags.map((t) => ({
+    tag: t,
+    ops: ops.filter((o) => (o.op.tags as string[]).includes(String(t.name))),
+  }));
+  const toc = byTag
+    .map(
+      ({ tag, ops: list }) =>
+        `<li>${escape(String(tag.name))}<ul>${list.map((o) => `<li><a href="#${escape(String(o.op.operationId))}">${o.method.toUpperCase()} ${escape(o.path)}</a></li>`).join('')}</ul></li>`,
+    )
+    .join('');
+  const sections = byTag
+    .map(
+      ({ tag, ops: list }) =>
+        `<h2>${escape(String(tag.name))}</h2><p>${text(tag.description)}</p>${list.map((o) => operationHtml(doc, o.method, o.path, o.op)).join('')}`,
+    )
+    .join('');
+  const named = [
+    ...Object.entries(doc.components.schemas).map(([n, s]) => ({ n, s })),
+    ...Object.entries(doc.components.responses).map(([n, r]) => ({
+      n,
+      s: {
+        description: r.description,
+        ...(Object.values((r.content ?? {}) as Record<string, { schema: Schema }>)[0]?.schema ?? {}),
+      } as Schema,
+    })),
+  ];
+  const schemas = named
+    .map(
+      ({ n, s }) =>
+        `<section class="schema" id="schema-${escape(n)}"><h3>${escape(n)}</h3>${s.description ? `<p>${text(s.description)}</p>` : ''}<p>${typeOf(s)}</p>${schemaHtml(s)}</section>`,
+    )
+    .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(String(doc.info.title))} ${escape(String(doc.info.version))}</title>

@@ -2,7 +2,22 @@ import { OUTCOMES } from '@relay/contracts';
 import { BULK_RETRY_PAGE, JOB_STATES, PREVIEW_MAX_ROWS, zeroCounts } from '../domain/bulk-retry-job';
 import { MAX_RESEND_TARGET_IDS, MAX_RESENT_DELIVERIES_PER_EVENT } from '../domain/resend';
 import { errorBody } from './components';
-import { bool, dateTime, errors, int, json, list, nullable, object, oneOfValues, op, pathParam, queryParam, ref, str } from './kit';
+import {
+  bool,
+  dateTime,
+  errors,
+  int,
+  json,
+  list,
+  nullable,
+  object,
+  oneOfValues,
+  op,
+  pathParam,
+  queryParam,
+  ref,
+  str,
+} from './kit';
 import type { Schema } from './kit';
 
 /*
@@ -24,32 +39,50 @@ const refused = (codes: string[], description: string): Record<string, Schema> =
 
 const id = (description: string): Schema => str({ minLength: 1, maxLength: 128, description });
 const counts = Object.keys(zeroCounts());
-const countsSchema = (description: string): Schema => object(Object.fromEntries(counts.map((c) => [c, int({ minimum: 0 })])), counts, { description });
+const countsSchema = (description: string): Schema =>
+  object(Object.fromEntries(counts.map((c) => [c, int({ minimum: 0 })])), counts, { description });
 
 export const replaySchemas: Record<string, Schema> = {
   TestRequest: object(
     {
-      method: str({ description: 'any of the endpoint methods, in any case; default POST if the endpoint allows it, else its first allowed method' }),
+      method: str({
+        description:
+          'any of the endpoint methods, in any case; default POST if the endpoint allows it, else its first allowed method',
+      }),
       headers: {
         type: 'object',
         additionalProperties: { type: 'string', maxLength: 4096 },
-        description: 'at most 50; not Content-Type (use `content_type`), Content-Length, Host, Transfer-Encoding or Connection',
+        description:
+          'at most 50; not Content-Type (use `content_type`), Content-Length, Host, Transfer-Encoding or Connection',
       },
       query: str({ maxLength: 8192, description: 'the raw query string, without `?`, `#` or white space' }),
-      content_type: nullable(str({ maxLength: 256, description: 'default: the media type of the endpoint’s format; null sends none' })),
-      body: { description: 'a string is sent as its UTF-8 bytes, any other JSON value as JSON text; not with `body_base64`' },
+      content_type: nullable(
+        str({ maxLength: 256, description: 'default: the media type of the endpoint’s format; null sends none' }),
+      ),
+      body: {
+        description: 'a string is sent as its UTF-8 bytes, any other JSON value as JSON text; not with `body_base64`',
+      },
       body_base64: str({ description: 'the exact bytes, base64; not with `body`' }),
     },
     [],
-    { description: 'Every field optional: without `body`, `body_base64` and `query`, a sample the endpoint’s format reads is sent.' },
+    {
+      description:
+        'Every field optional: without `body`, `body_base64` and `query`, a sample the endpoint’s format reads is sent.',
+    },
   ),
   TestRequestAccepted: object(
     {
       event_id: str(),
       outcome: { type: 'string', const: 'ACCEPTED' },
-      target_count: int({ minimum: 0, description: 'the targets it is being delivered to; their attempts show on the row' }),
+      target_count: int({
+        minimum: 0,
+        description: 'the targets it is being delivered to; their attempts show on the row',
+      }),
       test: { type: 'boolean', const: true },
-      replayed: bool({ description: 'true when an `Idempotency-Key` in `headers` repeated an earlier request: its first answer, nothing delivered again' }),
+      replayed: bool({
+        description:
+          'true when an `Idempotency-Key` in `headers` repeated an earlier request: its first answer, nothing delivered again',
+      }),
     },
     ['event_id', 'outcome', 'target_count', 'test', 'replayed'],
   ),
@@ -57,7 +90,11 @@ export const replaySchemas: Record<string, Schema> = {
     {
       code: { type: 'string', enum: ['test_request_rejected'] },
       message: str({ description: 'names what the pipeline said' }),
-      event_id: nullable(str({ description: 'the Test row written; null when a sender gets no row either (disabled or paused endpoint)' })),
+      event_id: nullable(
+        str({
+          description: 'the Test row written; null when a sender gets no row either (disabled or paused endpoint)',
+        }),
+      ),
       outcome: nullable(oneOfValues(OUTCOMES)),
       reason: nullable(str()),
       ingest_status: int({ description: 'the HTTP status a sender would have got' }),
@@ -70,14 +107,21 @@ export const replaySchemas: Record<string, Schema> = {
       minItems: 1,
       maxItems: MAX_RESEND_TARGET_IDS,
       uniqueItems: true,
-      description: 'only these targets (enabled, not flagged); without it every enabled target the endpoint has now, except those the row lists as not routed (docs/routing.md)',
+      description:
+        'only these targets (enabled, not flagged); without it every enabled target the endpoint has now, except those the row lists as not routed (docs/routing.md)',
     }),
     target_id: id('only this target (the same as `target_ids` of one); not with `target_ids`'),
   }),
   ResendAccepted: object(
     {
       event_id: str(),
-      deliveries: list(object({ delivery_id: str({ description: '`<first delivery id>_r<tag>`' }), target_id: str(), target_kind: str() }, ['delivery_id', 'target_id', 'target_kind']), { minItems: 1 }),
+      deliveries: list(
+        object(
+          { delivery_id: str({ description: '`<first delivery id>_r<tag>`' }), target_id: str(), target_kind: str() },
+          ['delivery_id', 'target_id', 'target_kind'],
+        ),
+        { minItems: 1 },
+      ),
     },
     ['event_id', 'deliveries'],
   ),
@@ -87,20 +131,31 @@ export const replaySchemas: Record<string, Schema> = {
     status: { type: 'string', enum: ['errors'], description: 'the only group with failed deliveries' },
     from: str({ description: 'ISO 8601; default `to` − 24 h; never before the retention period' }),
     to: str({ description: 'ISO 8601; default now' }),
-    rate_per_second: int({ minimum: 1, description: 'deliveries published per second, at most BULK_RETRY_MAX_RATE (the default)' }),
+    rate_per_second: int({
+      minimum: 1,
+      description: 'deliveries published per second, at most BULK_RETRY_MAX_RATE (the default)',
+    }),
   }),
   BulkRetry: object(
     {
       id: str({ description: '`brj_…`' }),
       account_id: str(),
       filter: object(
-        { endpoint_id: nullable(str()), target_id: nullable(str()), status: { type: 'string', const: 'errors' }, from: dateTime(), to: dateTime() },
+        {
+          endpoint_id: nullable(str()),
+          target_id: nullable(str()),
+          status: { type: 'string', const: 'errors' },
+          from: dateTime(),
+          to: dateTime(),
+        },
         ['endpoint_id', 'target_id', 'status', 'from', 'to'],
       ),
       rate_per_second: int({ minimum: 1 }),
       state: oneOfValues(JOB_STATES, '`queued` → `running` → `done` | `cancelled` | `failed`'),
       cancel_requested: bool(),
-      progress: countsSchema('the total is not known in advance: `rows_scanned` grows until `done`; `skipped_resend_limit`: rows whose new deliveries would pass the per-event ceiling resends share'),
+      progress: countsSchema(
+        'the total is not known in advance: `rows_scanned` grows until `done`; `skipped_resend_limit`: rows whose new deliveries would pass the per-event ceiling resends share',
+      ),
       runs: int({ minimum: 0, description: 'runs taken so far (a run resumes from the saved cursor after a crash)' }),
       created_at: dateTime(),
       started_at: nullable(dateTime()),
@@ -108,26 +163,57 @@ export const replaySchemas: Record<string, Schema> = {
       finished_at: nullable(dateTime()),
       error: nullable(str({ description: 'why the last run ended early (the next resumes), or why the job failed' })),
     },
-    ['id', 'account_id', 'filter', 'rate_per_second', 'state', 'cancel_requested', 'progress', 'runs', 'created_at', 'started_at', 'updated_at', 'finished_at', 'error'],
+    [
+      'id',
+      'account_id',
+      'filter',
+      'rate_per_second',
+      'state',
+      'cancel_requested',
+      'progress',
+      'runs',
+      'created_at',
+      'started_at',
+      'updated_at',
+      'finished_at',
+      'error',
+    ],
   ),
   BulkRetryPreview: object(
     {
       filter: object(
-        { endpoint_id: nullable(str()), target_id: nullable(str()), status: { type: 'string', const: 'errors' }, from: dateTime(), to: dateTime() },
+        {
+          endpoint_id: nullable(str()),
+          target_id: nullable(str()),
+          status: { type: 'string', const: 'errors' },
+          from: dateTime(),
+          to: dateTime(),
+        },
         ['endpoint_id', 'target_id', 'status', 'from', 'to'],
       ),
       deliveries: int({ minimum: 0, description: 'failed deliveries a bulk retry of this body would queue again now' }),
       events: int({ minimum: 0, description: 'the events (rows) they belong to' }),
-      complete: bool({ description: `false when the window holds more than \`max_rows\` rows of Errors: the counts are of the newest ${PREVIEW_MAX_ROWS}, a floor` }),
+      complete: bool({
+        description: `false when the window holds more than \`max_rows\` rows of Errors: the counts are of the newest ${PREVIEW_MAX_ROWS}, a floor`,
+      }),
       max_rows: int({ minimum: 1, description: 'most rows a preview goes through' }),
       counts: countsSchema('the job’s counts as a run now would make them, nothing queued'),
     },
     ['filter', 'deliveries', 'events', 'complete', 'max_rows', 'counts'],
   ),
-  BulkRetryPage: object({ data: list(ref('BulkRetry')), next_cursor: nullable(str({ description: 'pass back as `cursor`; null on the last page' })) }, ['data', 'next_cursor']),
+  BulkRetryPage: object(
+    {
+      data: list(ref('BulkRetry')),
+      next_cursor: nullable(str({ description: 'pass back as `cursor`; null on the last page' })),
+    },
+    ['data', 'next_cursor'],
+  ),
 };
 
-const job = (description: string, headers?: Schema): Schema => ({ ...json(ref('BulkRetry'), description), ...(headers ? { headers } : {}) });
+const job = (description: string, headers?: Schema): Schema => ({
+  ...json(ref('BulkRetry'), description),
+  ...(headers ? { headers } : {}),
+});
 
 export const replayPaths: Record<string, Schema> = {
   '/v1/endpoints/{endpointId}/test': {
@@ -142,7 +228,10 @@ export const replayPaths: Record<string, Schema> = {
       requestBody: bodyOf(ref('TestRequest')),
       responses: {
         '202': json(ref('TestRequestAccepted'), 'Accepted by the pipeline; being delivered.'),
-        '422': json(ref('TestRequestRejected'), '`test_request_rejected`: the pipeline refused it, as it would a sender’s request.'),
+        '422': json(
+          ref('TestRequestRejected'),
+          '`test_request_rejected`: the pipeline refused it, as it would a sender’s request.',
+        ),
         ...errors('NotFound', 'TooManyRequests', 'GatewayUnavailable'),
       },
     }),
@@ -151,8 +240,7 @@ export const replayPaths: Record<string, Schema> = {
     post: op({
       operationId: 'resendActivity',
       summary: 'Resend an event',
-      description:
-        `Delivers an accepted event’s stored payload again, under the same event id with new delivery ids, to the targets named or every enabled target the event was routed to. The row lists the new deliveries beside the first. Each account may ask for RESENDS_PER_MINUTE a minute; resends of one event may add at most ${MAX_RESENT_DELIVERIES_PER_EVENT} deliveries.`,
+      description: `Delivers an accepted event’s stored payload again, under the same event id with new delivery ids, to the targets named or every enabled target the event was routed to. The row lists the new deliveries beside the first. Each account may ask for RESENDS_PER_MINUTE a minute; resends of one event may add at most ${MAX_RESENT_DELIVERIES_PER_EVENT} deliveries.`,
       tags: ['Activity'],
       role: 'editor',
       parameters: [eventId],
@@ -161,7 +249,14 @@ export const replayPaths: Record<string, Schema> = {
         '202': json(ref('ResendAccepted'), 'The broker confirmed every delivery.'),
         ...errors('NotFound'),
         ...refused(
-          ['not_resendable', 'payload_not_stored', 'no_targets', 'target_disabled', 'target_flagged', 'resend_limit_reached'],
+          [
+            'not_resendable',
+            'payload_not_stored',
+            'no_targets',
+            'target_disabled',
+            'target_flagged',
+            'resend_limit_reached',
+          ],
           `\`not_resendable\`: the request was refused, nothing to deliver; \`payload_not_stored\`: no stored payload (or not yet: retry in a few seconds); \`no_targets\`, \`target_disabled\`, \`target_flagged\`: nothing enabled to deliver to; \`resend_limit_reached\`: resends of this event already added ${MAX_RESENT_DELIVERIES_PER_EVENT} deliveries (a resend to n targets adds n), the most one event may have, so its row stays small.`,
         ),
         ...errors('TooManyRequests', 'ResendUnavailable'),
@@ -172,11 +267,16 @@ export const replayPaths: Record<string, Schema> = {
     get: op({
       operationId: 'listBulkRetries',
       summary: 'List bulk retries',
-      description: 'The account’s bulk retries, newest first, each as `GET /v1/bulk-retries/{jobId}` gives it. Jobs are kept until they are older than the activity they retried (ACTIVITY_RETENTION_DAYS), then deleted, oldest first.',
+      description:
+        'The account’s bulk retries, newest first, each as `GET /v1/bulk-retries/{jobId}` gives it. Jobs are kept until they are older than the activity they retried (ACTIVITY_RETENTION_DAYS), then deleted, oldest first.',
       tags: ['Activity'],
       role: 'viewer',
       parameters: [
-        queryParam('limit', 'jobs per page', int({ minimum: 1, maximum: BULK_RETRY_PAGE.max, default: BULK_RETRY_PAGE.default })),
+        queryParam(
+          'limit',
+          'jobs per page',
+          int({ minimum: 1, maximum: BULK_RETRY_PAGE.max, default: BULK_RETRY_PAGE.default }),
+        ),
         queryParam('cursor', 'the `next_cursor` of the previous page', str({ pattern: '^[0-9]{1,9}$' })),
       ],
       responses: { '200': json(ref('BulkRetryPage'), 'One page.') },
@@ -190,7 +290,9 @@ export const replayPaths: Record<string, Schema> = {
       role: 'editor',
       requestBody: bodyOf(ref('BulkRetryCreate')),
       responses: {
-        '202': job('The job, queued.', { Location: { description: '`/v1/bulk-retries/<id>`', schema: { type: 'string' } } }),
+        '202': job('The job, queued.', {
+          Location: { description: '`/v1/bulk-retries/<id>`', schema: { type: 'string' } },
+        }),
         ...errors('NotFound', 'TooManyRequests'),
       },
     }),
@@ -224,7 +326,8 @@ export const replayPaths: Record<string, Schema> = {
     post: op({
       operationId: 'cancelBulkRetry',
       summary: 'Cancel a bulk retry',
-      description: 'Asks the job to stop; it does within about a second, its state becomes `cancelled` and its counts final. Takes no body.',
+      description:
+        'Asks the job to stop; it does within about a second, its state becomes `cancelled` and its counts final. Takes no body.',
       tags: ['Activity'],
       role: 'editor',
       parameters: [jobId],

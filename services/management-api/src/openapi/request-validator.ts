@@ -43,7 +43,8 @@ interface Compiled {
   body: { validate: ValidateFunction; readOnly: Set<string> } | null;
 }
 
-const pointer = (...segments: string[]): string => segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+const pointer = (...segments: string[]): string =>
+  segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 export interface RequestValidator {
   operation(operationId: string): OperationInfo;
@@ -53,10 +54,28 @@ export interface RequestValidator {
 }
 
 export function createRequestValidator(doc: OpenApiDocument): RequestValidator {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, discriminator: true, verbose: true, logger: false });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    strictTypes: false,
+    discriminator: true,
+    verbose: true,
+    logger: false,
+  });
   addFormats(ajv);
   // the document's own keywords are not schema keywords; only the schemas its refs name are compiled
-  ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components', 'webhooks', 'jsonSchemaDialect', 'externalDocs']);
+  ajv.addVocabulary([
+    'openapi',
+    'info',
+    'servers',
+    'security',
+    'tags',
+    'paths',
+    'components',
+    'webhooks',
+    'jsonSchemaDialect',
+    'externalDocs',
+  ]);
   ajv.addSchema(doc as unknown as Schema, DOC_ID);
   const resolve = (schema: Schema): Schema => resolveRef(doc, schema);
   const compile = (...at: string[]): ValidateFunction => ajv.compile({ $ref: `${DOC_ID}#/${pointer(...at)}` });
@@ -67,10 +86,20 @@ export function createRequestValidator(doc: OpenApiDocument): RequestValidator {
       const op = item[method];
       if (!op) continue;
       const operationId = String(op.operationId);
-      const params = ((op.parameters as Schema[] | undefined) ?? []).map((p, i) => ({ name: String(p.name), in: String(p.in), validate: compile('paths', path, method, 'parameters', String(i), 'schema'), schema: resolve(p.schema as Schema) }));
-      const content = (op.requestBody as { content?: Record<string, { schema: Schema }> } | undefined)?.content?.['application/json'];
+      const params = ((op.parameters as Schema[] | undefined) ?? []).map((p, i) => ({
+        name: String(p.name),
+        in: String(p.in),
+        validate: compile('paths', path, method, 'parameters', String(i), 'schema'),
+        schema: resolve(p.schema as Schema),
+      }));
+      const content = (op.requestBody as { content?: Record<string, { schema: Schema }> } | undefined)?.content?.[
+        'application/json'
+      ];
       const body = content
-        ? { validate: compile('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'), readOnly: readOnlyProperties(resolve(content.schema), resolve) }
+        ? {
+            validate: compile('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'),
+            readOnly: readOnlyProperties(resolve(content.schema), resolve),
+          }
         : null;
       compiled.set(operationId, {
         info: { operationId, method, path, role: op['x-relay-role'] as ApiKeyRole | undefined },
@@ -105,11 +134,14 @@ export function createRequestValidator(doc: OpenApiDocument): RequestValidator {
         if (raw === undefined || raw === '') continue;
         errors.push(...check(p.validate, coerce(raw, p.schema), p.name, resolve));
       }
-      if (c.body && request.bodyNotJson) errors.push({ field: '(body)', message: 'must be a JSON object sent with Content-Type: application/json' });
+      if (c.body && request.bodyNotJson)
+        errors.push({ field: '(body)', message: 'must be a JSON object sent with Content-Type: application/json' });
       else if (c.body) {
         const body = request.body === undefined ? {} : request.body;
         errors.push(...check(c.body.validate, body, '', resolve));
-        if (isRecord(body)) for (const key of Object.keys(body)) if (c.body.readOnly.has(key)) errors.push({ field: key, message: 'is read-only' });
+        if (isRecord(body))
+          for (const key of Object.keys(body))
+            if (c.body.readOnly.has(key)) errors.push({ field: key, message: 'is read-only' });
       }
       return firstPerField(errors);
     },
@@ -127,7 +159,11 @@ function coerce(raw: unknown, schema: Schema): unknown {
 
 function readOnlyProperties(schema: Schema, resolve: (s: Schema) => Schema): Set<string> {
   const props = (schema.properties ?? {}) as Record<string, Schema>;
-  return new Set(Object.entries(props).filter(([, s]) => resolve(s).readOnly === true).map(([k]) => k));
+  return new Set(
+    Object.entries(props)
+      .filter(([, s]) => resolve(s).readOnly === true)
+      .map(([k]) => k),
+  );
 }
 
 function resolveRef(doc: OpenApiDocument, schema: Schema): Schema {
@@ -155,13 +191,22 @@ function check(validate: ValidateFunction, value: unknown, base: string, resolve
  */
 function relevant(errors: ErrorObject[]): ErrorObject[] {
   // (a branch behind a $ref has its own schema path, so any wrong-type error may be a branch's)
-  const deeper = (e: ErrorObject, all: ErrorObject[]): boolean => all.some((o) => o.instancePath.startsWith(`${e.instancePath}/`) && o.keyword !== 'type');
+  const deeper = (e: ErrorObject, all: ErrorObject[]): boolean =>
+    all.some((o) => o.instancePath.startsWith(`${e.instancePath}/`) && o.keyword !== 'type');
   // `if`/`then` only says a `then` failed; the failing field's own error is there too
-  let kept = errors.filter((e) => e.keyword !== 'if' && !(e.keyword === 'type' && (e.params as { type?: unknown }).type === 'null'));
+  let kept = errors.filter(
+    (e) => e.keyword !== 'if' && !(e.keyword === 'type' && (e.params as { type?: unknown }).type === 'null'),
+  );
   kept = kept.filter((e) => !(e.keyword === 'type' && deeper(e, kept)));
   kept = kept.filter((e) => {
     if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf') return true;
-    return !kept.some((o) => o !== e && o.keyword !== 'anyOf' && o.keyword !== 'oneOf' && (o.instancePath === e.instancePath || o.instancePath.startsWith(`${e.instancePath}/`)));
+    return !kept.some(
+      (o) =>
+        o !== e &&
+        o.keyword !== 'anyOf' &&
+        o.keyword !== 'oneOf' &&
+        (o.instancePath === e.instancePath || o.instancePath.startsWith(`${e.instancePath}/`)),
+    );
   });
   const merged = new Map<string, ErrorObject>();
   return kept.flatMap((e) => {
@@ -173,7 +218,9 @@ function relevant(errors: ErrorObject[]): ErrorObject[] {
       merged.set(e.instancePath, copy);
       return [copy];
     }
-    (first.params as { type: string[] }).type.push(...types.filter((t) => !(first.params as { type: string[] }).type.includes(t)));
+    (first.params as { type: string[] }).type.push(
+      ...types.filter((t) => !(first.params as { type: string[] }).type.includes(t)),
+    );
     return [];
   });
 }
@@ -186,16 +233,32 @@ export function fieldOf(base: string, error: ErrorObject): string {
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const params = error.params as { missingProperty?: string; additionalProperty?: string; tag?: string };
   if (error.keyword === 'required' && params.missingProperty !== undefined) segments.push(params.missingProperty);
-  if (error.keyword === 'additionalProperties' && params.additionalProperty !== undefined) segments.push(params.additionalProperty);
+  if (error.keyword === 'additionalProperties' && params.additionalProperty !== undefined)
+    segments.push(params.additionalProperty);
   if (error.keyword === 'discriminator' && params.tag !== undefined) segments.push(params.tag);
   const field = segments.reduce((at, s) => (/^\d+$/.test(s) ? `${at}[${s}]` : at === '' ? s : `${at}.${s}`), base);
   return field === '' ? '(body)' : field;
 }
 
-const TYPE_NAMES: Record<string, string> = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'true or false', object: 'a JSON object', array: 'a list', null: 'null' };
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'a JSON object',
+  array: 'a list',
+  null: 'null',
+};
 
 function messageOf(error: ErrorObject, resolve: (s: Schema) => Schema): string {
-  const params = error.params as { type?: string | string[]; allowedValues?: unknown[]; allowedValue?: unknown; limit?: number; format?: string; tagName?: string };
+  const params = error.params as {
+    type?: string | string[];
+    allowedValues?: unknown[];
+    allowedValue?: unknown;
+    limit?: number;
+    format?: string;
+    tagName?: string;
+  };
   const parent = (error.parentSchema ?? {}) as Schema;
   switch (error.keyword) {
     case 'required':
@@ -204,7 +267,8 @@ function messageOf(error: ErrorObject, resolve: (s: Schema) => Schema): string {
       return 'is not a known field';
     case 'type': {
       const types = ([] as string[]).concat(params.type ?? []);
-      if (types.length === 2 && types.includes('boolean') && types.includes('null')) return 'must be true, false or null';
+      if (types.length === 2 && types.includes('boolean') && types.includes('null'))
+        return 'must be true, false or null';
       return `must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}`;
     }
     case 'enum':
@@ -228,7 +292,9 @@ function messageOf(error: ErrorObject, resolve: (s: Schema) => Schema): string {
     case 'uniqueItems':
       return 'entries must differ';
     case 'format':
-      return params.format === 'date-time' ? 'must be an ISO 8601 date-time with a zone' : `must be a valid ${params.format}`;
+      return params.format === 'date-time'
+        ? 'must be an ISO 8601 date-time with a zone'
+        : `must be a valid ${params.format}`;
     case 'pattern':
       return 'has an invalid format';
     case 'discriminator':
@@ -244,7 +310,9 @@ function messageOf(error: ErrorObject, resolve: (s: Schema) => Schema): string {
 /** The values a discriminated `oneOf` accepts for its tag: each choice's const. */
 function tagValues(parent: Schema, resolve: (s: Schema) => Schema): string[] {
   const tag = (parent.discriminator as { propertyName?: string } | undefined)?.propertyName ?? '';
-  return ((parent.oneOf as Schema[] | undefined) ?? []).map((choice) => String(((resolve(choice).properties as Record<string, Schema> | undefined)?.[tag] ?? {}).const ?? '?'));
+  return ((parent.oneOf as Schema[] | undefined) ?? []).map((choice) =>
+    String(((resolve(choice).properties as Record<string, Schema> | undefined)?.[tag] ?? {}).const ?? '?'),
+  );
 }
 
 /** One message per field: the first is the most specific ajv found. */

@@ -17,10 +17,12 @@ const UNCARRIABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBF
 
 export const carriable = (s: string): boolean => !UNCARRIABLE.test(s);
 
-export const isUncarriableError = (e: FieldError): boolean => e.message === UNCARRIABLE_MESSAGE || e.message === UNCARRIABLE_KEY_MESSAGE;
+export const isUncarriableError = (e: FieldError): boolean =>
+  e.message === UNCARRIABLE_MESSAGE || e.message === UNCARRIABLE_KEY_MESSAGE;
 
 /** `a` + `b` → `a.b`; `a` + 0 → `a[0]`; the body itself is `(body)` (as request-validator.ts names fields). */
-const child = (at: string, key: string | number): string => (typeof key === 'number' ? `${at}[${key}]` : at === '' ? key : `${at}.${key}`);
+const child = (at: string, key: string | number): string =>
+  typeof key === 'number' ? `${at}[${key}]` : at === '' ? key : `${at}.${key}`;
 
 /**
  * Every field of `value` (named from `base`) holding a string that cannot be carried. Walked

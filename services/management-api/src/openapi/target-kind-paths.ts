@@ -15,9 +15,16 @@ const field = object(
     help: str(),
     example: anyValue,
     required: bool(),
-    credential: { description: 'true: sealed at rest, shown as set, never returned; `{ when }`: so when that sibling switch is on', anyOf: [bool(), object({ when: str() }, ['when'])] },
+    credential: {
+      description: 'true: sealed at rest, shown as set, never returned; `{ when }`: so when that sibling switch is on',
+      anyOf: [bool(), object({ when: str() }, ['when'])],
+    },
     default: anyValue,
-    same_as: { type: 'string', enum: ['name'], description: 'the setting is the target’s own field of that name: not asked twice' },
+    same_as: {
+      type: 'string',
+      enum: ['name'],
+      description: 'the setting is the target’s own field of that name: not asked twice',
+    },
     min_length: int(),
     max_length: int(),
     pattern: str({ description: 'a JavaScript regular expression (u flag)' }),
@@ -31,7 +38,9 @@ const field = object(
     items: ref('TargetKindField'),
     max_items: int(),
     tag: str(),
-    variants: list(object({ value: str(), label: str(), fields: list(ref('TargetKindField')) }, ['value', 'label', 'fields'])),
+    variants: list(
+      object({ value: str(), label: str(), fields: list(ref('TargetKindField')) }, ['value', 'label', 'fields']),
+    ),
   },
   ['name', 'type', 'label', 'required', 'credential'],
   { description: 'one setting; the kind’s own checks (URL forms, header rules) stay on the server' },
@@ -47,15 +56,23 @@ export const targetKindSchemas: Record<string, Schema> = {
       help: str(),
       default_retry_schedule_ms: list(int()),
       default_limits: nullable(
-        object({ rate: nullable(int()), per: oneOfValues(['second', 'minute']), max_in_flight: nullable(int()) }, ['rate', 'per', 'max_in_flight'], {
-          description: 'the limits a target of this kind follows when it sets none: its platform’s published limit (docs/delivery-limits.md); null: none',
-        }),
+        object(
+          { rate: nullable(int()), per: oneOfValues(['second', 'minute']), max_in_flight: nullable(int()) },
+          ['rate', 'per', 'max_in_flight'],
+          {
+            description:
+              'the limits a target of this kind follows when it sets none: its platform’s published limit (docs/delivery-limits.md); null: none',
+          },
+        ),
       ),
       fields: list(ref('TargetKindField')),
     },
     ['kind', 'channel', 'label', 'default_retry_schedule_ms', 'default_limits', 'fields'],
   ),
-  TargetKindList: object({ target_fields: list(ref('TargetKindField')), data: list(ref('TargetKind')) }, ['target_fields', 'data']),
+  TargetKindList: object({ target_fields: list(ref('TargetKindField')), data: list(ref('TargetKind')) }, [
+    'target_fields',
+    'data',
+  ]),
 };
 
 export const targetKindPaths: Record<string, Schema> = {
@@ -63,7 +80,8 @@ export const targetKindPaths: Record<string, Schema> = {
     get: op({
       operationId: 'listTargetKinds',
       summary: 'List target kinds',
-      description: 'Every target kind this deployment knows, each setting of its config described as data (type, limits, whether it is a credential, label, help, example), and the settings every target has (`target_fields`). The dashboard draws its target forms from it.',
+      description:
+        'Every target kind this deployment knows, each setting of its config described as data (type, limits, whether it is a credential, label, help, example), and the settings every target has (`target_fields`). The dashboard draws its target forms from it.',
       tags: ['Targets'],
       role: 'viewer',
       responses: { '200': json(ref('TargetKindList'), 'The kinds, in catalog order.'), ...errors() },

@@ -10,7 +10,8 @@ export const targetPaths: Record<string, Schema> = {
     post: op({
       operationId: 'createTarget',
       summary: 'Add a target',
-      description: '`kind`, `name` and the kind’s `config` are required. Every problem of the target and of its config is reported at once. Credentials are sealed before they are stored.',
+      description:
+        '`kind`, `name` and the kind’s `config` are required. Every problem of the target and of its config is reported at once. Credentials are sealed before they are stored.',
       tags: ['Targets'],
       role: 'editor',
       parameters: [endpointId],
@@ -28,24 +29,40 @@ export const targetPaths: Record<string, Schema> = {
     }),
   },
   '/v1/endpoints/{endpointId}/targets/{targetId}': {
-    get: op({ operationId: 'getTarget', summary: 'Read a target', tags: ['Targets'], role: 'viewer', parameters: [endpointId, targetId], responses: { '200': target('The target.'), ...errors('NotFound') } }),
+    get: op({
+      operationId: 'getTarget',
+      summary: 'Read a target',
+      tags: ['Targets'],
+      role: 'viewer',
+      parameters: [endpointId, targetId],
+      responses: { '200': target('The target.'), ...errors('NotFound') },
+    }),
     patch: op({
       operationId: 'updateTarget',
       summary: 'Change a target',
-      description: 'Only `name`, `enabled`, `retry_schedule_ms`, `limits`, `breaker` and `routing`: a new kind or config is a new target.',
+      description:
+        'Only `name`, `enabled`, `retry_schedule_ms`, `limits`, `breaker` and `routing`: a new kind or config is a new target.',
       tags: ['Targets'],
       role: 'editor',
       parameters: [endpointId, targetId],
       requestBody: { required: true, content: { 'application/json': { schema: ref('TargetPatch') } } },
       responses: { '200': target('The target as saved.'), ...errors('NotFound') },
     }),
-    delete: op({ operationId: 'deleteTarget', summary: 'Delete a target', tags: ['Targets'], role: 'editor', parameters: [endpointId, targetId], responses: { '204': { description: 'Deleted.' }, ...errors('NotFound') } }),
+    delete: op({
+      operationId: 'deleteTarget',
+      summary: 'Delete a target',
+      tags: ['Targets'],
+      role: 'editor',
+      parameters: [endpointId, targetId],
+      responses: { '204': { description: 'Deleted.' }, ...errors('NotFound') },
+    }),
   },
   '/v1/endpoints/{endpointId}/targets/{targetId}/flag': {
     delete: op({
       operationId: 'clearTargetFlag',
       summary: "Clear a target's flag",
-      description: 'Once the destination is fixed: deliveries flow again within the deliverers’ target cache TTL (docs/delivery.md "Flagged targets").',
+      description:
+        'Once the destination is fixed: deliveries flow again within the deliverers’ target cache TTL (docs/delivery.md "Flagged targets").',
       tags: ['Targets'],
       role: 'editor',
       parameters: [endpointId, targetId],
@@ -56,7 +73,8 @@ export const targetPaths: Record<string, Schema> = {
     post: op({
       operationId: 'pauseTarget',
       summary: "Pause a target's deliveries",
-      description: 'Every delivery to the target is held on the broker (none sent, no attempt used) until it is resumed; `breaker_state` becomes `paused`. Pausing a paused target changes nothing (docs/delivery-limits.md "Pause and resume").',
+      description:
+        'Every delivery to the target is held on the broker (none sent, no attempt used) until it is resumed; `breaker_state` becomes `paused`. Pausing a paused target changes nothing (docs/delivery-limits.md "Pause and resume").',
       tags: ['Targets'],
       role: 'editor',
       parameters: [endpointId, targetId],
@@ -67,7 +85,8 @@ export const targetPaths: Record<string, Schema> = {
     post: op({
       operationId: 'resumeTarget',
       summary: "Resume a paused target's deliveries",
-      description: 'The breaker closes with an empty window; held deliveries come back within a minute. Resuming a target that is not paused changes nothing (an open breaker stays open until its probe succeeds).',
+      description:
+        'The breaker closes with an empty window; held deliveries come back within a minute. Resuming a target that is not paused changes nothing (an open breaker stays open until its probe succeeds).',
       tags: ['Targets'],
       role: 'editor',
       parameters: [endpointId, targetId],

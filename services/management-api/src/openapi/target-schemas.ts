@@ -1,5 +1,13 @@
 import { BREAKER_STATES } from '@relay/store';
-import { CATALOG, configInputSchema, configViewSchema, fieldInputSchema, fieldViewSchema, RETRY_SCHEDULE_LIMITS, TARGET_FIELDS } from '@relay/targets';
+import {
+  CATALOG,
+  configInputSchema,
+  configViewSchema,
+  fieldInputSchema,
+  fieldViewSchema,
+  RETRY_SCHEDULE_LIMITS,
+  TARGET_FIELDS,
+} from '@relay/targets';
 import { bool, dateTime, int, list, nullable, object, oneOfValues, ref, str } from './kit';
 import type { Schema } from './kit';
 
@@ -11,11 +19,18 @@ import type { Schema } from './kit';
  */
 
 const KINDS = CATALOG.entries.map((e) => e.kind);
-const pascal = (kind: string): string => kind.split(/[_-]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+const pascal = (kind: string): string =>
+  kind
+    .split(/[_-]/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
 const inputName = (kind: string): string => `${pascal(kind)}ConfigInput`;
 const viewName = (kind: string): string => `${pascal(kind)}ConfigView`;
 /** `config` is checked against its kind's schema. */
-const configOfKind = (kind: string, schema: string): Schema => ({ if: { properties: { kind: { const: kind } }, required: ['kind'] }, then: { properties: { config: ref(schema) } } });
+const configOfKind = (kind: string, schema: string): Schema => ({
+  if: { properties: { kind: { const: kind } }, required: ['kind'] },
+  then: { properties: { config: ref(schema) } },
+});
 
 const retrySchedule = nullable(
   list(int({ minimum: 0, maximum: RETRY_SCHEDULE_LIMITS.maxDelayMs }), {
@@ -24,8 +39,13 @@ const retrySchedule = nullable(
   }),
 );
 // limits and breaker settings: their schemas derived from their description (TARGET_FIELDS), as a kind's config is
-const described = (f: (typeof TARGET_FIELDS)['limits'] | (typeof TARGET_FIELDS)['breaker']): { input: Schema; view: Schema } => ({
-  input: nullable({ ...configInputSchema({ label: f.label, fields: f.fields }), description: `${f.help}; null: ${f === TARGET_FIELDS.limits ? 'the kind’s default' : 'the defaults'}` }),
+const described = (
+  f: (typeof TARGET_FIELDS)['limits'] | (typeof TARGET_FIELDS)['breaker'],
+): { input: Schema; view: Schema } => ({
+  input: nullable({
+    ...configInputSchema({ label: f.label, fields: f.fields }),
+    description: `${f.help}; null: ${f === TARGET_FIELDS.limits ? 'the kind’s default' : 'the defaults'}`,
+  }),
   view: nullable({ ...configViewSchema({ label: f.label, fields: f.fields }), description: f.label }),
 });
 const limits = described(TARGET_FIELDS.limits);
@@ -33,13 +53,30 @@ const breaker = described(TARGET_FIELDS.breaker);
 const breakerState = object(
   { state: oneOfValues([...BREAKER_STATES]), since: dateTime(), reason: str() },
   ['state', 'since', 'reason'],
-  { description: 'the circuit breaker: closed (sending), open (failing: held, a probe after the cool-down), half_open (one probe out), paused (by hand); since when and why (docs/delivery-limits.md)' },
+  {
+    description:
+      'the circuit breaker: closed (sending), open (failing: held, a probe after the cool-down), half_open (one probe out), paused (by hand); since when and why (docs/delivery-limits.md)',
+  },
 );
 const readOnlyIn: Record<string, Schema> = Object.fromEntries(
-  ['id', 'account_id', 'endpoint_id', 'flagged', 'default_retry_schedule_ms', 'default_limits', 'breaker_state', 'created_at', 'updated_at'].map((f) => [f, { readOnly: true, description: 'read-only: refused in a request' }]),
+  [
+    'id',
+    'account_id',
+    'endpoint_id',
+    'flagged',
+    'default_retry_schedule_ms',
+    'default_limits',
+    'breaker_state',
+    'created_at',
+    'updated_at',
+  ].map((f) => [f, { readOnly: true, description: 'read-only: refused in a request' }]),
 );
 /** from the field's description (libs/targets describe/routing-field.ts), as the API validates it */
-const routingInput: Schema = { ...fieldInputSchema(TARGET_FIELDS.routing), description: 'which events the target gets (docs/routing.md); null: every event. Refused with 400 `routing` when the endpoint’s payload format has no fields (text, none)' };
+const routingInput: Schema = {
+  ...fieldInputSchema(TARGET_FIELDS.routing),
+  description:
+    'which events the target gets (docs/routing.md); null: every event. Refused with 400 `routing` when the endpoint’s payload format has no fields (text, none)',
+};
 const name = str({ minLength: 1, maxLength: 200, description: 'trimmed' });
 
 const kindSchemas: Record<string, Schema> = Object.fromEntries(
@@ -55,7 +92,10 @@ export const targetSchemas: Record<string, Schema> = {
       kind: oneOfValues(KINDS),
       name,
       enabled: bool({ description: 'default true' }),
-      config: { type: 'object', description: `the kind's settings (${KINDS.map(inputName).join(', ')} by \`kind\`); each problem is named \`config.<field>\`` },
+      config: {
+        type: 'object',
+        description: `the kind's settings (${KINDS.map(inputName).join(', ')} by \`kind\`); each problem is named \`config.<field>\``,
+      },
       retry_schedule_ms: retrySchedule,
       limits: limits.input,
       breaker: breaker.input,
@@ -87,8 +127,15 @@ export const targetSchemas: Record<string, Schema> = {
       kind: oneOfValues(KINDS),
       name: str(),
       enabled: bool(),
-      config: { type: 'object', description: `the kind's settings as shown, every secret masked (${KINDS.map(viewName).join(', ')} by \`kind\`)` },
-      flagged: nullable(object({ reason: str(), at: dateTime() }, ['reason', 'at'], { description: 'set when deliveries showed the destination is gone (docs/delivery.md "Flagged targets")' })),
+      config: {
+        type: 'object',
+        description: `the kind's settings as shown, every secret masked (${KINDS.map(viewName).join(', ')} by \`kind\`)`,
+      },
+      flagged: nullable(
+        object({ reason: str(), at: dateTime() }, ['reason', 'at'], {
+          description: 'set when deliveries showed the destination is gone (docs/delivery.md "Flagged targets")',
+        }),
+      ),
       retry_schedule_ms: retrySchedule,
       routing: fieldViewSchema(TARGET_FIELDS.routing),
       default_retry_schedule_ms: nullable(list(int())),
@@ -99,7 +146,25 @@ export const targetSchemas: Record<string, Schema> = {
       created_at: dateTime(),
       updated_at: dateTime(),
     },
-    ['id', 'account_id', 'endpoint_id', 'kind', 'name', 'enabled', 'config', 'flagged', 'retry_schedule_ms', 'routing', 'default_retry_schedule_ms', 'limits', 'default_limits', 'breaker', 'breaker_state', 'created_at', 'updated_at'],
+    [
+      'id',
+      'account_id',
+      'endpoint_id',
+      'kind',
+      'name',
+      'enabled',
+      'config',
+      'flagged',
+      'retry_schedule_ms',
+      'routing',
+      'default_retry_schedule_ms',
+      'limits',
+      'default_limits',
+      'breaker',
+      'breaker_state',
+      'created_at',
+      'updated_at',
+    ],
     // the view is checked against its kind's schema, as a create's config is
     { allOf: KINDS.map((k) => configOfKind(k, viewName(k))) },
   ),

@@ -31,17 +31,27 @@ export function activityRoutes(store: Store, retentionMs: number, now: () => Dat
       return;
     }
     // aggregated rows: their count moves with every flush; read it from the row
-    const aggregates = await mapLimit(page.rows, 8, (e) => (e.aggregated ? log.row(e.event_id) : Promise.resolve(null)));
-    res.json({ data: page.rows.map((e, i) => listed(e, account, aggregates[i] ?? null)), next_cursor: page.next_cursor });
+    const aggregates = await mapLimit(page.rows, 8, (e) =>
+      e.aggregated ? log.row(e.event_id) : Promise.resolve(null),
+    );
+    res.json({
+      data: page.rows.map((e, i) => listed(e, account, aggregates[i] ?? null)),
+      next_cursor: page.next_cursor,
+    });
   });
   r.get('/:eventId', ...operation('getActivity'), async (req: Request, res: Response) => {
     const doc = await log.row(String(req.params.eventId));
     if (!doc || doc.account_id !== accountOf(req)) throw notFound('Activity row');
     const row = withDeliveryStarts(toActivity(doc));
     const notRouted = row.not_routed ?? [];
-    const names = await targetNames(store, doc.endpoint_id, [...new Set([...row.deliveries.map((d) => d.target_id), ...notRouted])]);
+    const names = await targetNames(store, doc.endpoint_id, [
+      ...new Set([...row.deliveries.map((d) => d.target_id), ...notRouted]),
+    ]);
     // per target: its deliveries, or that routing held the event back from it (docs/routing.md)
-    res.json({ ...withTargetNames(row, names), not_routed: notRouted.map((id) => ({ target_id: id, target_name: names.get(id) ?? null })) });
+    res.json({
+      ...withTargetNames(row, names),
+      not_routed: notRouted.map((id) => ({ target_id: id, target_name: names.get(id) ?? null })),
+    });
   });
   // the request as it came (issue 27, item 1): kept for accepted events only, with the row's retention
   r.get('/:eventId/request', ...operation('getActivityRequest'), async (req: Request, res: Response) => {

@@ -54,10 +54,12 @@ export function alertRuleRoutes(deps: AlertRouteDeps): Router {
     };
     await Promise.all([
       ...targets.map(async (id) => {
-        if (!(await isAccountTarget(store, accountId, id))) errors.push({ field: where(id), message: 'is not a target of this account' });
+        if (!(await isAccountTarget(store, accountId, id)))
+          errors.push({ field: where(id), message: 'is not a target of this account' });
       }),
       ...endpoints.map(async (id) => {
-        if (!(await endpointExists(store, accountId, id))) errors.push({ field: where(id), message: 'is not an endpoint of this account' });
+        if (!(await endpointExists(store, accountId, id)))
+          errors.push({ field: where(id), message: 'is not an endpoint of this account' });
       }),
     ]);
     if (errors.length > 0) throw invalid(errors.sort((a, b) => a.field.localeCompare(b.field)));
@@ -71,32 +73,51 @@ export function alertRuleRoutes(deps: AlertRouteDeps): Router {
     res.json({ data: (await rules.listByAccount(accountOf(req))).map(alertRuleView) });
   });
 
-  r.post('/alert-rules', ...operation('createAlertRule', { reportWithHandler: true }), async (req: Request, res: Response) => {
-    const accountId = accountOf(req);
-    const input = checked(req, validateAlertRule(req.body));
-    await owned(accountId, input);
-    const rule = await rules.create(accountId, input, deps.now());
-    if (!rule) throw new ApiError(409, 'too_many_alert_rules', 'The account has the most alert rules it may have; delete one first.');
-    await updateWatch(deps.redis, deps.namespace, rule);
-    await audit(store, req, { action: 'alert_rule_created', details: { rule_id: rule.id, name: rule.name, kinds: rule.conditions.map((c) => c.kind) } });
-    res.status(201).json(alertRuleView(rule));
-  });
+  r.post(
+    '/alert-rules',
+    ...operation('createAlertRule', { reportWithHandler: true }),
+    async (req: Request, res: Response) => {
+      const accountId = accountOf(req);
+      const input = checked(req, validateAlertRule(req.body));
+      await owned(accountId, input);
+      const rule = await rules.create(accountId, input, deps.now());
+      if (!rule)
+        throw new ApiError(
+          409,
+          'too_many_alert_rules',
+          'The account has the most alert rules it may have; delete one first.',
+        );
+      await updateWatch(deps.redis, deps.namespace, rule);
+      await audit(store, req, {
+        action: 'alert_rule_created',
+        details: { rule_id: rule.id, name: rule.name, kinds: rule.conditions.map((c) => c.kind) },
+      });
+      res.status(201).json(alertRuleView(rule));
+    },
+  );
 
   r.get('/alert-rules/:ruleId', ...operation('getAlertRule'), async (req: Request, res: Response) => {
     res.json(alertRuleView(found(await rules.get(accountOf(req), String(req.params.ruleId)))));
   });
 
-  r.put('/alert-rules/:ruleId', ...operation('replaceAlertRule', { reportWithHandler: true }), async (req: Request, res: Response) => {
-    const accountId = accountOf(req);
-    const ruleId = String(req.params.ruleId);
-    found(await rules.get(accountId, ruleId));
-    const input = checked(req, validateAlertRule(req.body));
-    await owned(accountId, input);
-    const rule = found(await rules.replace(accountId, ruleId, input, deps.now()));
-    await updateWatch(deps.redis, deps.namespace, rule);
-    await audit(store, req, { action: 'alert_rule_updated', details: { rule_id: rule.id, name: rule.name, kinds: rule.conditions.map((c) => c.kind) } });
-    res.json(alertRuleView(rule));
-  });
+  r.put(
+    '/alert-rules/:ruleId',
+    ...operation('replaceAlertRule', { reportWithHandler: true }),
+    async (req: Request, res: Response) => {
+      const accountId = accountOf(req);
+      const ruleId = String(req.params.ruleId);
+      found(await rules.get(accountId, ruleId));
+      const input = checked(req, validateAlertRule(req.body));
+      await owned(accountId, input);
+      const rule = found(await rules.replace(accountId, ruleId, input, deps.now()));
+      await updateWatch(deps.redis, deps.namespace, rule);
+      await audit(store, req, {
+        action: 'alert_rule_updated',
+        details: { rule_id: rule.id, name: rule.name, kinds: rule.conditions.map((c) => c.kind) },
+      });
+      res.json(alertRuleView(rule));
+    },
+  );
 
   r.delete('/alert-rules/:ruleId', ...operation('deleteAlertRule'), async (req: Request, res: Response) => {
     const gone = found(await rules.delete(accountOf(req), String(req.params.ruleId)));
@@ -109,9 +130,19 @@ export function alertRuleRoutes(deps: AlertRouteDeps): Router {
     const accountId = accountOf(req);
     const rule = found(await rules.get(accountId, String(req.params.ruleId)));
     const allowed = await deps.limits.take(accountId, 'test-alert', TEST_ALERTS_PER_MINUTE, 60_000);
-    if (!allowed.ok) throw new ApiError(429, 'too_many_test_alerts', `At most ${TEST_ALERTS_PER_MINUTE} test alerts a minute. Retry after the delay in Retry-After.`, undefined, { 'Retry-After': String(allowed.retryAfterSeconds) });
+    if (!allowed.ok)
+      throw new ApiError(
+        429,
+        'too_many_test_alerts',
+        `At most ${TEST_ALERTS_PER_MINUTE} test alerts a minute. Retry after the delay in Retry-After.`,
+        undefined,
+        { 'Retry-After': String(allowed.retryAfterSeconds) },
+      );
     const sent = await deps.evaluator.sendTest(rule);
-    await audit(store, req, { action: 'alert_test_sent', details: { rule_id: rule.id, name: rule.name, alert_id: sent.id } });
+    await audit(store, req, {
+      action: 'alert_test_sent',
+      details: { rule_id: rule.id, name: rule.name, alert_id: sent.id },
+    });
     res.status(202).json(sent);
   });
 

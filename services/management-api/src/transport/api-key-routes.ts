@@ -21,7 +21,15 @@ export interface ApiKeyRouteDeps {
 
 /** A key as listed: never its secret or digest. */
 export function apiKeyView(k: ApiKeyInfo): Record<string, unknown> {
-  return { id: k.id, prefix: k.prefix, role: k.role, name: k.name, created_by: k.created_by, created_at: k.created_at, last_used_at: k.last_used_at };
+  return {
+    id: k.id,
+    prefix: k.prefix,
+    role: k.role,
+    name: k.name,
+    created_by: k.created_by,
+    created_at: k.created_at,
+    last_used_at: k.last_used_at,
+  };
 }
 
 const cannotManage = (actor: ApiKeyRole): ApiError =>
@@ -40,10 +48,21 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): Router {
     const caller = keyOf(req);
     const { role, name } = req.body as { role: ApiKeyRole; name?: string };
     if (!mayManage(caller.role, role)) throw cannotManage(caller.role);
-    const { secret, key } = await createApiKey(store, accountOf(req), { role, name: name?.trim() ?? null, createdBy: actorOf(req) });
-    await audit(store, req, { action: 'key_created', key_id: key.id, details: { role, prefix: key.prefix, name: key.name } });
+    const { secret, key } = await createApiKey(store, accountOf(req), {
+      role,
+      name: name?.trim() ?? null,
+      createdBy: actorOf(req),
+    });
+    await audit(store, req, {
+      action: 'key_created',
+      key_id: key.id,
+      details: { role, prefix: key.prefix, name: key.name },
+    });
     logger.info('api key created', { account_id: key.account_id, key_id: key.id, role, actor: actorOf(req) });
-    res.status(201).set('Cache-Control', 'no-store').json({ ...apiKeyView(key), secret });
+    res
+      .status(201)
+      .set('Cache-Control', 'no-store')
+      .json({ ...apiKeyView(key), secret });
   });
 
   r.get('/', ...operation('listApiKeys'), async (req: Request, res: Response) => {
@@ -61,12 +80,20 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): Router {
       if (!mayManage(caller.role, found.role)) throw cannotManage(caller.role);
       // an account without an owner key could never change its plan or owner keys again
       if (found.role === 'owner' && (await ownerKeyCount(store, accountId)) <= 1) {
-        throw new ApiError(409, 'last_owner_key', 'This is the last owner key of the account; create another owner key before revoking it.');
+        throw new ApiError(
+          409,
+          'last_owner_key',
+          'This is the last owner key of the account; create another owner key before revoking it.',
+        );
       }
       if (!(await deleteApiKey(store, accountId, found.id))) throw notFound('API key');
       return found;
     });
-    await audit(store, req, { action: 'key_revoked', key_id: key.id, details: { role: key.role, prefix: key.prefix, name: key.name } });
+    await audit(store, req, {
+      action: 'key_revoked',
+      key_id: key.id,
+      details: { role: key.role, prefix: key.prefix, name: key.name },
+    });
     logger.info('api key revoked', { account_id: accountId, key_id: key.id, role: key.role, actor: actorOf(req) });
     res.status(204).end();
   });

@@ -17,7 +17,8 @@ declare module 'express-serve-static-core' {
 }
 
 /** RFC 6750 §3: a 401 for a bearer-protected resource names the scheme. */
-const unauthorized = (message: string): ApiError => new ApiError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="relay"' });
+const unauthorized = (message: string): ApiError =>
+  new ApiError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="relay"' });
 
 /**
  * Every management route needs `Authorization: Bearer <api key>`. The key is read from the

@@ -31,5 +31,10 @@ export async function endpointOf(deps: EndpointRouteDeps, req: Request): Promise
 
 /** The endpoint as the caller may see it: secrets redacted, and no hint of them for a viewer key. */
 export function viewOf(deps: EndpointRouteDeps, endpoint: EndpointRecord, req: Request): Record<string, unknown> {
-  return endpointView(endpoint, { publicBaseUrl: deps.publicBaseUrl, secrets: deps.secrets, now: deps.now(), secretHints: roleOf(req) !== 'viewer' });
+  return endpointView(endpoint, {
+    publicBaseUrl: deps.publicBaseUrl,
+    secrets: deps.secrets,
+    now: deps.now(),
+    secretHints: roleOf(req) !== 'viewer',
+  });
 }

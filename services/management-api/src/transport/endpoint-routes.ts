@@ -43,7 +43,11 @@ export function endpointRoutes(deps: EndpointRouteDeps): Router {
     const combination = checkCombination(merged, sent);
     if (combination.length) throw invalid(combination);
     const endpoint = await createEndpoint(store, accountOf(req), sealed(merged, deps.secrets));
-    await audit(store, req, { action: 'endpoint_created', endpoint_id: endpoint.id, details: { name: endpoint.name, ...settingsAuditDetails(Object.keys(sent)) } });
+    await audit(store, req, {
+      action: 'endpoint_created',
+      endpoint_id: endpoint.id,
+      details: { name: endpoint.name, ...settingsAuditDetails(Object.keys(sent)) },
+    });
     logger.info('endpoint created', { endpoint_id: endpoint.id, account_id: endpoint.account_id, actor: actorOf(req) });
     res.status(201).json(viewOf(deps, endpoint, req));
   });
@@ -57,10 +61,14 @@ export function endpointRoutes(deps: EndpointRouteDeps): Router {
     res.json(viewOf(deps, await endpointOf(deps, req), req));
   });
 
-  r.patch('/:endpointId', ...operation('updateEndpoint', { reportWithHandler: true }), async (req: Request, res: Response) => {
-    const id = String(req.params.endpointId);
-    res.json(await deps.lock(id, () => patchEndpoint(deps, req)));
-  });
+  r.patch(
+    '/:endpointId',
+    ...operation('updateEndpoint', { reportWithHandler: true }),
+    async (req: Request, res: Response) => {
+      const id = String(req.params.endpointId);
+      res.json(await deps.lock(id, () => patchEndpoint(deps, req)));
+    },
+  );
 
   r.delete('/:endpointId', ...operation('deleteEndpoint'), async (req: Request, res: Response) => {
     await deps.lock(String(req.params.endpointId), async () => {
@@ -79,11 +87,16 @@ export function endpointRoutes(deps: EndpointRouteDeps): Router {
 /** Validates a PATCH against the stored settings, writes it, audits state changes, announces it. */
 async function patchEndpoint(deps: EndpointRouteDeps, req: Request): Promise<Record<string, unknown>> {
   const current = await endpointOf(deps, req);
-  const stored = { inbound_auth: settingsOf(current).inbound_auth, captcha: current.captcha ?? null, open: openerOf(deps.secrets) };
+  const stored = {
+    inbound_auth: settingsOf(current).inbound_auth,
+    captcha: current.captcha ?? null,
+    open: openerOf(deps.secrets),
+  };
   const sent = checked(req, validateEndpointInput(req.body, 'update', stored));
   const { merged, changes } = mergeSettings(settingsOf(current), sent);
   const combination = checkCombination(merged, sent);
-  if (changes.payload_format !== undefined) combination.push(...(await routingFormatErrors(deps.store, current.id, changes.payload_format)));
+  if (changes.payload_format !== undefined)
+    combination.push(...(await routingFormatErrors(deps.store, current.id, changes.payload_format)));
   if (combination.length) throw invalid(combination);
   if (Object.keys(changes).length === 0) return viewOf(deps, current, req);
   if (!(await updateEndpoint(deps.store, current.id, current.revision, sealed(changes, deps.secrets)))) {
@@ -97,10 +110,18 @@ async function patchEndpoint(deps: EndpointRouteDeps, req: Request): Promise<Rec
     deps.store,
     req,
     ...auditActionsFor(settingsOf(current), changes).map((action) => ({ action, endpoint_id: current.id })),
-    ...(others.length ? [{ action: 'endpoint_updated' as const, endpoint_id: current.id, details: settingsAuditDetails(others) }] : []),
+    ...(others.length
+      ? [{ action: 'endpoint_updated' as const, endpoint_id: current.id, details: settingsAuditDetails(others) }]
+      : []),
   );
   await deps.announceChange({ scope: 'endpoint', id: current.id });
-  deps.logger.info('endpoint settings saved', { endpoint_id: current.id, account_id: current.account_id, revision: (current.revision ?? 0) + 1, fields: Object.keys(changes), actor: actorOf(req) });
+  deps.logger.info('endpoint settings saved', {
+    endpoint_id: current.id,
+    account_id: current.account_id,
+    revision: (current.revision ?? 0) + 1,
+    fields: Object.keys(changes),
+    actor: actorOf(req),
+  });
   return viewOf(deps, await endpointOf(deps, req), req);
 }
 
@@ -110,5 +131,10 @@ async function routingFormatErrors(store: Store, endpointId: string, format: Pay
   if (problem === null) return [];
   const routed = await routedTargetIds(store, endpointId, 5);
   if (routed.length === 0) return [];
-  return [{ field: 'payload_format', message: `cannot be ${format} while targets route on payload fields (${routed.join(', ')}): remove their routing first` }];
+  return [
+    {
+      field: 'payload_format',
+      message: `cannot be ${format} while targets route on payload fields (${routed.join(', ')}): remove their routing first`,
+    },
+  ];
 }

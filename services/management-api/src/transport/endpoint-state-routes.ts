@@ -37,20 +37,28 @@ export function endpointStateRoutes(deps: EndpointRouteDeps): Router {
       if (await setControl(store, accountOf(req), current.id, field, value)) {
         await audit(store, req, { action, endpoint_id: current.id });
         await deps.announceChange({ scope: 'endpoint', id: current.id });
-        deps.logger.info(`endpoint ${action}`, { endpoint_id: current.id, account_id: current.account_id, actor: actorOf(req) });
+        deps.logger.info(`endpoint ${action}`, {
+          endpoint_id: current.id,
+          account_id: current.account_id,
+          actor: actorOf(req),
+        });
       }
       return viewOf(deps, await endpointOf(deps, req), req);
     });
   };
 
-  r.get('/:endpointId/audit', ...operation('listEndpointAudit', { reportWithHandler: true }), async (req: Request, res: Response) => {
-    const endpoint = await endpointOf(deps, req);
-    const { limit, before } = checked(req, pageOf(req.query as Record<string, unknown>));
-    const rows = await listAccountAudit(store, endpoint.account_id, limit, before, endpoint.id);
-    const data = rows.map(auditRowView);
-    const last = rows[rows.length - 1];
-    res.json({ data, next_before: rows.length === limit && last ? last.at : null });
-  });
+  r.get(
+    '/:endpointId/audit',
+    ...operation('listEndpointAudit', { reportWithHandler: true }),
+    async (req: Request, res: Response) => {
+      const endpoint = await endpointOf(deps, req);
+      const { limit, before } = checked(req, pageOf(req.query as Record<string, unknown>));
+      const rows = await listAccountAudit(store, endpoint.account_id, limit, before, endpoint.id);
+      const data = rows.map(auditRowView);
+      const last = rows[rows.length - 1];
+      res.json({ data, next_before: rows.length === limit && last ? last.at : null });
+    },
+  );
 
   return r;
 }
@@ -62,7 +70,11 @@ export function pageOf(q: Record<string, unknown>): Validation<{ limit: number; 
   let before: Date | null = null;
   if (q.before !== undefined) {
     before = typeof q.before === 'string' ? new Date(q.before) : new Date(NaN);
-    if (Number.isNaN(before.getTime())) errors.push({ field: 'before', message: 'must be an ISO 8601 date-time (the `at` of the last row of the previous page)' });
+    if (Number.isNaN(before.getTime()))
+      errors.push({
+        field: 'before',
+        message: 'must be an ISO 8601 date-time (the `at` of the last row of the previous page)',
+      });
   }
   return errors.length ? { ok: false, errors } : { ok: true, value: { limit, before } };
 }

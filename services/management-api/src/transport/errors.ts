@@ -22,14 +22,20 @@ export const notFound = (what: string): ApiError => new ApiError(404, 'not_found
 
 /** A save validated against a revision another save replaced meanwhile. */
 export const conflict = (): ApiError =>
-  new ApiError(409, 'conflict', 'The endpoint was changed by another request while this one was being saved; read it again and retry.');
+  new ApiError(
+    409,
+    'conflict',
+    'The endpoint was changed by another request while this one was being saved; read it again and retry.',
+  );
 
 /** Maps errors to JSON; 500s stay opaque to callers and are logged in full. */
 export function errorMiddleware(logger: Logger) {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
     if (err instanceof ApiError) {
       if (err.headers) res.set(err.headers);
-      res.status(err.status).json({ code: err.code, message: err.message, ...(err.errors ? { errors: err.errors } : {}) });
+      res
+        .status(err.status)
+        .json({ code: err.code, message: err.message, ...(err.errors ? { errors: err.errors } : {}) });
       return;
     }
     const e = err as { type?: string; status?: number; message?: string };

@@ -10,7 +10,15 @@ import type { CliLocalOutcome, CliServerFrame } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import { targetsOfEndpoint } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
-import { CLI_ATTEMPT_TIMEOUT_MS, DEFAULT_IN_FLIGHT, MAX_ACK_FRAME_BYTES, MAX_FORWARD_BODY_BYTES, MAX_SESSIONS_PER_ENDPOINT, MAX_WAITING_PER_SESSION, SESSION_HEARTBEAT_MS } from '@relay/targets';
+import {
+  CLI_ATTEMPT_TIMEOUT_MS,
+  DEFAULT_IN_FLIGHT,
+  MAX_ACK_FRAME_BYTES,
+  MAX_FORWARD_BODY_BYTES,
+  MAX_SESSIONS_PER_ENDPOINT,
+  MAX_WAITING_PER_SESSION,
+  SESSION_HEARTBEAT_MS,
+} from '@relay/targets';
 import { loadEndpoint } from '../adapters/endpoint-store';
 import { keyForSecret } from '../adapters/api-keys';
 import type { CliSessionSlots } from '../adapters/cli-session-slots';
@@ -60,7 +68,10 @@ export function attachListen(server: Server, deps: ListenDeps): { close(): Promi
       )
       .catch((err: unknown) => {
         if (!(err instanceof Refusal)) deps.logger.error('listen upgrade failed', { error: (err as Error).message });
-        refuse(socket, err instanceof Refusal ? err : new Refusal(500, 'internal_error', 'The session could not be opened.'));
+        refuse(
+          socket,
+          err instanceof Refusal ? err : new Refusal(500, 'internal_error', 'The session could not be opened.'),
+        );
       });
   });
   return {
@@ -87,21 +98,45 @@ async function admit(req: IncomingMessage, deps: ListenDeps): Promise<Admitted> 
   const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
   const key = bearer ? await keyForSecret(deps.store, bearer[1]!) : null;
   if (!key) throw new Refusal(401, 'unauthorized', 'A valid API key is required: Authorization: Bearer <api key>.');
-  if (!allows(key.role, 'editor')) throw new Refusal(403, 'forbidden', `This API key's role (${key.role}) cannot do this; it needs editor or higher.`);
+  if (!allows(key.role, 'editor'))
+    throw new Refusal(403, 'forbidden', `This API key's role (${key.role}) cannot do this; it needs editor or higher.`);
   const endpointId = decodeURIComponent(match[1]!);
   const endpoint = await loadEndpoint(deps.store, key.account_id, endpointId);
   if (!endpoint) throw new Refusal(404, 'endpoint_not_found', `No endpoint ${endpointId} in this account.`);
   const wanted = url.searchParams.get('target_id');
-  const cliTargets = (await targetsOfEndpoint(deps.store, endpointId)).filter((t) => t.kind === 'cli' && (wanted === null || t.id === wanted));
-  if (wanted !== null && cliTargets.length === 0) throw new Refusal(404, 'target_not_found', `target_id ${wanted} is not a CLI session target of endpoint ${endpointId}.`);
-  if (cliTargets.length === 0) throw new Refusal(409, 'no_cli_target', `Endpoint ${endpointId} has no CLI session target: create one (kind "cli") first.`);
-  if (cliTargets.length > 1) throw new Refusal(409, 'target_id_required', `Endpoint ${endpointId} has several CLI session targets: name one with target_id.`);
+  const cliTargets = (await targetsOfEndpoint(deps.store, endpointId)).filter(
+    (t) => t.kind === 'cli' && (wanted === null || t.id === wanted),
+  );
+  if (wanted !== null && cliTargets.length === 0)
+    throw new Refusal(
+      404,
+      'target_not_found',
+      `target_id ${wanted} is not a CLI session target of endpoint ${endpointId}.`,
+    );
+  if (cliTargets.length === 0)
+    throw new Refusal(
+      409,
+      'no_cli_target',
+      `Endpoint ${endpointId} has no CLI session target: create one (kind "cli") first.`,
+    );
+  if (cliTargets.length > 1)
+    throw new Refusal(
+      409,
+      'target_id_required',
+      `Endpoint ${endpointId} has several CLI session targets: name one with target_id.`,
+    );
   const target = cliTargets[0]!;
-  if (!target.enabled) throw new Refusal(409, 'target_disabled', `Target ${target.id} is disabled: it receives no deliveries.`);
-  if (!deps.broker.isUp()) throw new Refusal(503, 'broker_unavailable', 'The broker is not reachable; try again shortly.');
+  if (!target.enabled)
+    throw new Refusal(409, 'target_disabled', `Target ${target.id} is disabled: it receives no deliveries.`);
+  if (!deps.broker.isUp())
+    throw new Refusal(503, 'broker_unavailable', 'The broker is not reachable; try again shortly.');
   const sessionId = randomUUID();
   if (!(await deps.slots.take(endpointId, sessionId, MAX_SESSIONS_PER_ENDPOINT))) {
-    throw new Refusal(429, 'too_many_sessions', `Endpoint ${endpointId} already has ${MAX_SESSIONS_PER_ENDPOINT} relay listen sessions.`);
+    throw new Refusal(
+      429,
+      'too_many_sessions',
+      `Endpoint ${endpointId} already has ${MAX_SESSIONS_PER_ENDPOINT} relay listen sessions.`,
+    );
   }
   const inFlight = typeof target.config.in_flight === 'number' ? target.config.in_flight : DEFAULT_IN_FLIGHT;
   return { sessionId, accountId: key.account_id, endpointId, target, inFlight };
@@ -110,7 +145,9 @@ async function admit(req: IncomingMessage, deps: ListenDeps): Promise<Admitted> 
 function refuse(socket: Duplex, r: Refusal): void {
   const body = JSON.stringify({ code: r.code, message: r.message });
   const auth = r.status === 401 ? 'WWW-Authenticate: Bearer realm="relay"\r\n' : '';
-  socket.end(`HTTP/1.1 ${r.status} ${STATUS_CODES[r.status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${auth}Connection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${r.status} ${STATUS_CODES[r.status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${auth}Connection: close\r\n\r\n${body}`,
+  );
 }
 
 /**
@@ -131,7 +168,11 @@ function runSession(ws: WebSocket, s: Admitted, deps: ListenDeps): () => Promise
       for (const answer of [...waiting.values()]) answer({ gone: reason });
       waiting.clear();
       await queue?.close(reason);
-      await deps.slots.release(s.endpointId, s.sessionId).catch((err: Error) => deps.logger.warn('CLI session slot not released; its lease ends it', { ...log, error: err.message }));
+      await deps.slots
+        .release(s.endpointId, s.sessionId)
+        .catch((err: Error) =>
+          deps.logger.warn('CLI session slot not released; its lease ends it', { ...log, error: err.message }),
+        );
       if (ws.readyState === ws.OPEN) ws.close(code, reason.slice(0, 120));
       deps.logger.info('CLI session ended', { ...log, reason });
     })();
@@ -141,7 +182,9 @@ function runSession(ws: WebSocket, s: Admitted, deps: ListenDeps): () => Promise
     if (!alive) return void end('no pong from the CLI', 1001).then(() => ws.terminate());
     alive = false;
     ws.ping();
-    deps.slots.take(s.endpointId, s.sessionId, MAX_SESSIONS_PER_ENDPOINT).catch((err: Error) => deps.logger.warn('CLI session lease not renewed', { ...log, error: err.message }));
+    deps.slots
+      .take(s.endpointId, s.sessionId, MAX_SESSIONS_PER_ENDPOINT)
+      .catch((err: Error) => deps.logger.warn('CLI session lease not renewed', { ...log, error: err.message }));
   }, SESSION_HEARTBEAT_MS);
   ws.on('pong', () => (alive = true));
   ws.on('close', () => void end('the CLI disconnected'));
@@ -180,7 +223,14 @@ function runSession(ws: WebSocket, s: Admitted, deps: ListenDeps): () => Promise
     .then((q) => {
       queue = q;
       if (ended) return void q.close('the session ended');
-      send({ type: 'hello', session_id: s.sessionId, target_id: s.target.id, endpoint_id: s.endpointId, in_flight: s.inFlight, max_message_bytes: MAX_FORWARD_BODY_BYTES });
+      send({
+        type: 'hello',
+        session_id: s.sessionId,
+        target_id: s.target.id,
+        endpoint_id: s.endpointId,
+        in_flight: s.inFlight,
+        max_message_bytes: MAX_FORWARD_BODY_BYTES,
+      });
       deps.logger.info('CLI session started', { ...log, in_flight: s.inFlight });
     })
     .catch((err: Error) => {

@@ -17,7 +17,12 @@ export function openApiRoutes(): Router {
   r.get('/v1/docs', ...operation('getReference'), (_req: Request, res: Response) => {
     page ??= renderReferencePage(managementApiDocument);
     // the page has no script: forbid any, and any framing
-    res.set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'" }).send(page);
+    res
+      .set({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      })
+      .send(page);
   });
   return r;
 }

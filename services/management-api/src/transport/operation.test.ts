@@ -2,7 +2,8 @@ import type { Request } from 'express';
 import { checked } from './operation';
 import type { ApiError } from './errors';
 
-const req = (documentErrors: { field: string; message: string }[]): Request => ({ documentErrors }) as unknown as Request;
+const req = (documentErrors: { field: string; message: string }[]): Request =>
+  ({ documentErrors }) as unknown as Request;
 const failure = (fn: () => unknown): ApiError => {
   try {
     fn();
@@ -18,16 +19,28 @@ describe('a handler’s own validation joined with the document’s (every probl
   });
 
   it('refuses what only the document found, even when the handler’s checks pass', () => {
-    const err = failure(() => checked(req([{ field: 'name', message: 'must be at most 200 characters' }]), { ok: true, value: 7 }));
-    expect(err).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'name', message: 'must be at most 200 characters' }] });
+    const err = failure(() =>
+      checked(req([{ field: 'name', message: 'must be at most 200 characters' }]), { ok: true, value: 7 }),
+    );
+    expect(err).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      errors: [{ field: 'name', message: 'must be at most 200 characters' }],
+    });
   });
 
   it('keeps the handler’s message for a field both name, and adds the document’s on other fields', () => {
     const err = failure(() =>
-      checked(req([{ field: 'methods[0]', message: 'must be a string' }, { field: 'colour', message: 'is not a known field' }]), {
-        ok: false,
-        errors: [{ field: 'methods', message: 'must be a non-empty list of POST, PUT' }],
-      }),
+      checked(
+        req([
+          { field: 'methods[0]', message: 'must be a string' },
+          { field: 'colour', message: 'is not a known field' },
+        ]),
+        {
+          ok: false,
+          errors: [{ field: 'methods', message: 'must be a non-empty list of POST, PUT' }],
+        },
+      ),
     );
     expect(err.errors).toEqual([
       { field: 'methods', message: 'must be a non-empty list of POST, PUT' },

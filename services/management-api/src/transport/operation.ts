@@ -39,7 +39,12 @@ export function operation(operationId: string, opts: { reportWithHandler?: boole
   const { role } = v.operation(operationId);
   const validate = (req: Request, _res: Response, next: NextFunction): void => {
     const sentBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    const errors = v.validate(operationId, { params: req.params, query: req.query as Record<string, unknown>, body: req.body, bodyNotJson: req.body === undefined && sentBody });
+    const errors = v.validate(operationId, {
+      params: req.params,
+      query: req.query as Record<string, unknown>,
+      body: req.body,
+      bodyNotJson: req.body === undefined && sentBody,
+    });
     // a string the store cannot hold never reaches a handler, whatever its own checks would say
     if (opts.reportWithHandler && !errors.some(isUncarriableError)) req.documentErrors = errors;
     else if (errors.length > 0) throw invalid(errors);

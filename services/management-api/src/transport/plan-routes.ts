@@ -32,9 +32,16 @@ export function planRoutes(deps: PlanRouteDeps): Router {
 
   r.patch('/plan', ...operation('updatePlan'), async (req: Request, res: Response) => {
     const accountId = accountOf(req);
-    const change = await changePlan(deps.store, accountId, req.body as Partial<PlanLimits>, whoOf(req), deps.announceChange);
+    const change = await changePlan(
+      deps.store,
+      accountId,
+      req.body as Partial<PlanLimits>,
+      whoOf(req),
+      deps.announceChange,
+    );
     if (!change) throw notFound('Account');
-    if (change.changed.length > 0) deps.logger.info('plan changed', { account_id: accountId, fields: change.changed, actor: actorOf(req) });
+    if (change.changed.length > 0)
+      deps.logger.info('plan changed', { account_id: accountId, fields: change.changed, actor: actorOf(req) });
     res.json({ account_id: accountId, plan: change.plan });
   });
   return r;

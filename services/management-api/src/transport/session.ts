@@ -33,7 +33,8 @@ export function cookieOf(req: Request, name: string): string | null {
 /** A browser's own account of where a request comes from; absent headers (curl, tests) say nothing. */
 export function assertSameOrigin(req: Request): void {
   const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') throw forbidden('Cross-site requests cannot use the dashboard session.');
+  if (site !== undefined && site !== 'same-origin' && site !== 'none')
+    throw forbidden('Cross-site requests cannot use the dashboard session.');
   const origin = req.headers.origin;
   if (origin === undefined) return;
   let host: string | null = null;
@@ -42,7 +43,8 @@ export function assertSameOrigin(req: Request): void {
   } catch {
     host = null;
   }
-  if (host === null || host !== req.headers.host) throw forbidden('The request comes from another origin than the dashboard.');
+  if (host === null || host !== req.headers.host)
+    throw forbidden('The request comes from another origin than the dashboard.');
 }
 
 function sameToken(sent: string, expected: string): boolean {
@@ -63,7 +65,10 @@ export function sessionAuth(sessions: SessionStore): RequestHandler {
       if (!SAFE_METHODS.has(req.method)) {
         assertSameOrigin(req);
         const sent = req.headers[CSRF_HEADER];
-        if (typeof sent !== 'string' || !sameToken(sent, session.csrfToken)) throw forbidden(`A change made with the dashboard session needs its CSRF token in the ${CSRF_HEADER} header.`);
+        if (typeof sent !== 'string' || !sameToken(sent, session.csrfToken))
+          throw forbidden(
+            `A change made with the dashboard session needs its CSRF token in the ${CSRF_HEADER} header.`,
+          );
       }
       req.headers.authorization = `Bearer ${session.apiKey}`;
     }
@@ -80,7 +85,11 @@ function run(handler: RequestHandler, req: Request, res: Response): Promise<void
 
 function setCookie(req: Request, res: Response, value: string, maxAgeSeconds: number): void {
   // Secure whenever the browser reached us over https (directly or through a TLS-terminating proxy)
-  const https = req.secure || String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]!.trim() === 'https';
+  const https =
+    req.secure ||
+    String(req.headers['x-forwarded-proto'] ?? '')
+      .split(',')[0]!
+      .trim() === 'https';
   const attrs = [`${SESSION_COOKIE}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSeconds}`];
   if (https) attrs.push('Secure');
   res.append('Set-Cookie', attrs.join('; '));
@@ -110,8 +119,16 @@ export function sessionRoutes(sessions: SessionStore, authenticate: RequestHandl
   const keyFromBody = (req: Request, _res: Response, next: NextFunction): void => {
     assertSameOrigin(req);
     const key = (req.body as { api_key?: unknown } | undefined)?.api_key;
-    if (!req.is('application/json') || typeof key !== 'string' || key.length === 0 || key.length > 200 || /\s/.test(key)) {
-      throw new ApiError(400, 'validation_failed', 'api_key: must be an API key', [{ field: 'api_key', message: 'must be an API key' }]);
+    if (
+      !req.is('application/json') ||
+      typeof key !== 'string' ||
+      key.length === 0 ||
+      key.length > 200 ||
+      /\s/.test(key)
+    ) {
+      throw new ApiError(400, 'validation_failed', 'api_key: must be an API key', [
+        { field: 'api_key', message: 'must be an API key' },
+      ]);
     }
     req.headers.authorization = `Bearer ${key}`;
     next();

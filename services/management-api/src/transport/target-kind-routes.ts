@@ -15,7 +15,13 @@ export function targetKindRoutes(registry: TargetRegistry): Router {
     target_fields: wireFields(TARGET_FIELDS),
     data: registry.kinds().map((name) => {
       const kind = registry.get(name)!;
-      return { kind: kind.kind, channel: kind.channel, default_retry_schedule_ms: [...kind.defaultRetryScheduleMs], default_limits: kind.defaultLimits ?? null, ...wireDescription(kind.description) };
+      return {
+        kind: kind.kind,
+        channel: kind.channel,
+        default_retry_schedule_ms: [...kind.defaultRetryScheduleMs],
+        default_limits: kind.defaultLimits ?? null,
+        ...wireDescription(kind.description),
+      };
     }),
   };
   r.get('/', ...operation('listTargetKinds'), (_req: Request, res: Response) => {

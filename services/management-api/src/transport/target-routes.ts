@@ -51,7 +51,11 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
     const { endpointId, format } = await endpointAndFormat(req);
     const sent = checked(req, routingApplies(validateNewTarget(req.body, registry), format));
     const target = await createTarget(store, accountOf(req), endpointId, sent);
-    await audit(store, req, { action: 'target_created', endpoint_id: endpointId, details: { target_id: target.id, name: target.name, kind: target.kind } });
+    await audit(store, req, {
+      action: 'target_created',
+      endpoint_id: endpointId,
+      details: { target_id: target.id, name: target.name, kind: target.kind },
+    });
     await deps.announceChange({ scope: 'target', id: target.id, endpoint_id: endpointId });
     res.status(201).json(view(target));
   });
@@ -67,17 +71,25 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
   });
 
   /** name, enabled, the retry schedule and routing; a config change is a new target */
-  r.patch('/:targetId', ...operation('updateTarget', { reportWithHandler: true }), async (req: Request, res: Response) => {
-    const { endpointId, format } = await endpointAndFormat(req);
-    const targetId = String(req.params.targetId);
-    found(await findEndpointTarget(store, endpointId, targetId));
-    const sent = checked(req, routingApplies(validateTargetChanges(req.body), format));
-    const target = found(await updateTarget(store, endpointId, targetId, sent));
-    await audit(store, req, { action: 'target_updated', endpoint_id: endpointId, details: { target_id: targetId, name: target.name, fields: Object.keys(sent).sort() } });
-    // the gateways route only to enabled targets; the deliverers cache the whole target
-    await deps.announceChange({ scope: 'target', id: targetId, endpoint_id: endpointId });
-    res.json(view(target));
-  });
+  r.patch(
+    '/:targetId',
+    ...operation('updateTarget', { reportWithHandler: true }),
+    async (req: Request, res: Response) => {
+      const { endpointId, format } = await endpointAndFormat(req);
+      const targetId = String(req.params.targetId);
+      found(await findEndpointTarget(store, endpointId, targetId));
+      const sent = checked(req, routingApplies(validateTargetChanges(req.body), format));
+      const target = found(await updateTarget(store, endpointId, targetId, sent));
+      await audit(store, req, {
+        action: 'target_updated',
+        endpoint_id: endpointId,
+        details: { target_id: targetId, name: target.name, fields: Object.keys(sent).sort() },
+      });
+      // the gateways route only to enabled targets; the deliverers cache the whole target
+      await deps.announceChange({ scope: 'target', id: targetId, endpoint_id: endpointId });
+      res.json(view(target));
+    },
+  );
 
   /**
    * Clears the flag once the destination is fixed; deliveries flow again as soon as the
@@ -87,7 +99,11 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
   r.delete('/:targetId/flag', ...operation('clearTargetFlag'), async (req: Request, res: Response) => {
     const endpointId = await endpointOf(req);
     const target = found(await clearTargetFlag(store, endpointId, String(req.params.targetId)));
-    await audit(store, req, { action: 'target_flag_cleared', endpoint_id: endpointId, details: { target_id: target.id, name: target.name } });
+    await audit(store, req, {
+      action: 'target_flag_cleared',
+      endpoint_id: endpointId,
+      details: { target_id: target.id, name: target.name },
+    });
     await deps.announceChange({ scope: 'target', id: target.id, endpoint_id: endpointId });
     res.json(view(target));
   });
@@ -98,13 +114,21 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
    * within a minute (docs/delivery-limits.md "Pause and resume"). Either is a no-op when the
    * target already is so; only a change is audited.
    */
-  for (const [path, to, action, op] of [['pause', 'paused', 'target_paused', 'pauseTarget'], ['resume', 'closed', 'target_resumed', 'resumeTarget']] as const) {
+  for (const [path, to, action, op] of [
+    ['pause', 'paused', 'target_paused', 'pauseTarget'],
+    ['resume', 'closed', 'target_resumed', 'resumeTarget'],
+  ] as const) {
     r.post(`/:targetId/${path}`, ...operation(op), async (req: Request, res: Response) => {
       const endpointId = await endpointOf(req);
       const target = found(await findEndpointTarget(store, endpointId, String(req.params.targetId)));
       const who = `${path === 'pause' ? 'paused' : 'resumed'} by ${keyOf(req).prefix}`;
       const { won } = await deps.breakers.setByHand(target, to, who);
-      if (won) await audit(store, req, { action, endpoint_id: endpointId, details: { target_id: target.id, name: target.name } });
+      if (won)
+        await audit(store, req, {
+          action,
+          endpoint_id: endpointId,
+          details: { target_id: target.id, name: target.name },
+        });
       res.json(view(found(await findEndpointTarget(store, endpointId, target.id))));
     });
   }
@@ -114,7 +138,11 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
     const targetId = String(req.params.targetId);
     const gone = found(await findEndpointTarget(store, endpointId, targetId));
     if (!(await deleteTarget(store, endpointId, targetId))) throw notFound('Target');
-    await audit(store, req, { action: 'target_deleted', endpoint_id: endpointId, details: { target_id: targetId, name: gone.name, kind: gone.kind } });
+    await audit(store, req, {
+      action: 'target_deleted',
+      endpoint_id: endpointId,
+      details: { target_id: targetId, name: gone.name, kind: gone.kind },
+    });
     await deps.announceChange({ scope: 'target', id: targetId, endpoint_id: endpointId });
     res.status(204).end();
   });

@@ -36,7 +36,9 @@ export function usageRoutes(deps: UsageRouteDeps): Router {
       accepted = await deps.acceptedEvents(accountId, period.month);
     } catch (err) {
       deps.logger.warn('usage counter unavailable', { account_id: accountId, error: (err as Error).message });
-      throw new ApiError(503, 'usage_unavailable', 'Usage cannot be read right now; retry shortly.', undefined, { 'Retry-After': '5' });
+      throw new ApiError(503, 'usage_unavailable', 'Usage cannot be read right now; retry shortly.', undefined, {
+        'Retry-After': '5',
+      });
     }
     res.set('Cache-Control', 'no-store').json(usageView(accountId, account.plan, period, accepted));
   });
@@ -59,13 +61,20 @@ export function dailyUsageRoutes(deps: UsageRouteDeps): Router {
     let accepted: number;
     let counts: Awaited<ReturnType<DailyUsageReader>>;
     try {
-      [accepted, counts] = await Promise.all([deps.acceptedEvents(accountId, period.month), deps.dailyUsage(accountId, period.month)]);
+      [accepted, counts] = await Promise.all([
+        deps.acceptedEvents(accountId, period.month),
+        deps.dailyUsage(accountId, period.month),
+      ]);
     } catch (err) {
       deps.logger.warn('usage counter unavailable', { account_id: accountId, error: (err as Error).message });
-      throw new ApiError(503, 'usage_unavailable', 'Usage cannot be read right now; retry shortly.', undefined, { 'Retry-After': '5' });
+      throw new ApiError(503, 'usage_unavailable', 'Usage cannot be read right now; retry shortly.', undefined, {
+        'Retry-After': '5',
+      });
     }
     const names = new Map((await listEndpoints(deps.store, accountId)).map((e) => [e.id, e.name]));
-    res.set('Cache-Control', 'no-store').json(dailyUsageView(accountId, account.plan, period, now, accepted, counts, names));
+    res
+      .set('Cache-Control', 'no-store')
+      .json(dailyUsageView(accountId, account.plan, period, now, accepted, counts, names));
   });
   return r;
 }

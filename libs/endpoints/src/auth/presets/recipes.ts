@@ -57,7 +57,13 @@ export function bodySigned(
 }
 
 /** A provider that sends the shared secret itself in a header (signs nothing). */
-export function tokenHeader(label: string, docs: string, header: string, where: string, id?: PresetSpec['id']): PresetSpec {
+export function tokenHeader(
+  label: string,
+  docs: string,
+  header: string,
+  where: string,
+  id?: PresetSpec['id'],
+): PresetSpec {
   return {
     label,
     docs,
@@ -75,12 +81,25 @@ export function stripeScheme(
   docs: string,
   header: string,
   where: string,
-  opts: { toleranceSeconds: number | null; unit?: 'seconds' | 'milliseconds'; signatureKey?: string; timestampKey?: string; encoding?: MacEncoding; id?: PresetSpec['id'] },
+  opts: {
+    toleranceSeconds: number | null;
+    unit?: 'seconds' | 'milliseconds';
+    signatureKey?: string;
+    timestampKey?: string;
+    encoding?: MacEncoding;
+    id?: PresetSpec['id'];
+  },
 ): PresetSpec {
   return {
     label,
     docs,
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: ['timestamp', { text: '.' }, 'body'], encoding: opts.encoding ?? 'hex' },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: ['timestamp', { text: '.' }, 'body'],
+      encoding: opts.encoding ?? 'hex',
+    },
     signature: { header, format: stripeLike(opts.signatureKey ?? 'v1', opts.timestampKey ?? 't') },
     timestamp: { unit: opts.unit ?? 'seconds', toleranceSeconds: opts.toleranceSeconds },
     ...(opts.id === undefined ? {} : { id: opts.id }),

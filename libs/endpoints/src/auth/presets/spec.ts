@@ -90,13 +90,18 @@ export interface PresetTimestamp {
 export type PresetDeliveryId = { header: string } | { bodyPath: string };
 
 /** The test oracle that signs this preset's requests in the preset suite. */
-export type PresetOracle =
-  | { kind: 'sdk'; name: string }
-  | { kind: 'vector'; source: string }
-  | { kind: 'documented' };
+export type PresetOracle = { kind: 'sdk'; name: string } | { kind: 'vector'; source: string } | { kind: 'documented' };
 
 /** What users paste and where they find it. */
-export type SecretFormat = 'text' | 'whsec' | 'base64' | 'hex' | 'ed25519_public_key_hex' | 'ed25519_public_key_base64' | 'public_key_spki_base64' | 'public_key_pem';
+export type SecretFormat =
+  | 'text'
+  | 'whsec'
+  | 'base64'
+  | 'hex'
+  | 'ed25519_public_key_hex'
+  | 'ed25519_public_key_base64'
+  | 'public_key_spki_base64'
+  | 'public_key_pem';
 
 export interface PresetSpec {
   /** Provider name as shown to users and in activity reasons. */
@@ -121,5 +126,13 @@ export interface PresetSpec {
  * setting's `verify_token`; the signed ones (Slack, Zoom, Twitch) pass the preset's own
  * verification first.
  */
-export const HANDSHAKE_KINDS = ['slack_url_verification', 'zoom_url_validation', 'twitch_callback_verification', 'meta_hub_challenge', 'dropbox_challenge', 'x_crc', 'graph_validation_token'] as const;
+export const HANDSHAKE_KINDS = [
+  'slack_url_verification',
+  'zoom_url_validation',
+  'twitch_callback_verification',
+  'meta_hub_challenge',
+  'dropbox_challenge',
+  'x_crc',
+  'graph_validation_token',
+] as const;
 export type HandshakeKind = (typeof HANDSHAKE_KINDS)[number];

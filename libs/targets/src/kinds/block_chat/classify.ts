@@ -8,9 +8,27 @@ import { chatNetworkFailure, retryAfterHeaderMs } from '../template';
  */
 export const SLACK_ERRORS = {
   /** the message itself is wrong: retrying the same bytes cannot succeed */
-  invalid: ['invalid_payload', 'no_text', 'invalid_blocks', 'invalid_blocks_format', 'too_many_attachments', 'invalid_attachments', 'missing_text_or_fallback_or_attachments'],
+  invalid: [
+    'invalid_payload',
+    'no_text',
+    'invalid_blocks',
+    'invalid_blocks_format',
+    'too_many_attachments',
+    'invalid_attachments',
+    'missing_text_or_fallback_or_attachments',
+  ],
   /** the destination is gone or refuses this webhook */
-  gone: ['action_prohibited', 'invalid_token', 'channel_not_found', 'no_service', 'no_service_id', 'no_team', 'team_disabled', 'channel_is_archived', 'posting_to_general_channel_denied'],
+  gone: [
+    'action_prohibited',
+    'invalid_token',
+    'channel_not_found',
+    'no_service',
+    'no_service_id',
+    'no_team',
+    'team_disabled',
+    'channel_is_archived',
+    'posting_to_general_channel_denied',
+  ],
   /** Slack-side failure */
   transient: ['rollup_error'],
 } as const;

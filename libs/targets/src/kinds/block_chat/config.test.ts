@@ -23,29 +23,89 @@ describe('Relay target → Block-style chat webhook: configuration', () => {
     ['a trailing slash (dropped)', `${URL_OK}/`, URL_OK],
     ['an upper-case host (normalized)', URL_OK.replace('hooks.slack.com', 'Hooks.Slack.COM'), URL_OK],
     // issue 9, item 14: the spec's form is /services/<path>, on either host
-    ['the government host with a short last segment', 'https://hooks.slack-gov.com/services/T0001/B0001/abc', 'https://hooks.slack-gov.com/services/T0001/B0001/abc'],
-    ['ids that are not T…/B…', `https://hooks.slack.com/services/X00000000/B00000000/${SECRET}`, `https://hooks.slack.com/services/X00000000/B00000000/${SECRET}`],
-    ['a two-segment path', 'https://hooks.slack.com/services/T00000000/B00000000', 'https://hooks.slack.com/services/T00000000/B00000000'],
-    ['a one-segment path', 'https://hooks.slack-gov.com/services/abc-DEF_123', 'https://hooks.slack-gov.com/services/abc-DEF_123'],
+    [
+      'the government host with a short last segment',
+      'https://hooks.slack-gov.com/services/T0001/B0001/abc',
+      'https://hooks.slack-gov.com/services/T0001/B0001/abc',
+    ],
+    [
+      'ids that are not T…/B…',
+      `https://hooks.slack.com/services/X00000000/B00000000/${SECRET}`,
+      `https://hooks.slack.com/services/X00000000/B00000000/${SECRET}`,
+    ],
+    [
+      'a two-segment path',
+      'https://hooks.slack.com/services/T00000000/B00000000',
+      'https://hooks.slack.com/services/T00000000/B00000000',
+    ],
+    [
+      'a one-segment path',
+      'https://hooks.slack-gov.com/services/abc-DEF_123',
+      'https://hooks.slack-gov.com/services/abc-DEF_123',
+    ],
   ])('accepts https://{chat_hooks_host}/services/<path>: %s', (_n, url, stored) => {
     expect(saved({ url, name: 'ops' })).toEqual({ ok: true, value: { url: stored, name: 'ops', markup: true } });
   });
 
   it.each([
     ['a missing url', undefined, 'url is required'],
-    ['not a URL', 'hooks.slack.com/services/x', 'url must be an absolute URL of the form https://hooks.slack.com/services/<path> or https://hooks.slack-gov.com/services/<path>'],
-    ['another host', URL_OK.replace('hooks.slack.com', 'hooks.example.com'), 'url host must be hooks.slack.com or hooks.slack-gov.com'],
-    ['the API host', URL_OK.replace('hooks.slack.com', 'slack.com'), 'url host must be hooks.slack.com or hooks.slack-gov.com'],
-    ['http on the government host (the message keeps its host)', GOV.replace('https', 'http'), 'url must use https: https://hooks.slack-gov.com/services/<path>'],
-    ['a port', URL_OK.replace('hooks.slack.com', 'hooks.slack.com:444'), 'url must not name a port: https://hooks.slack.com/services/<path>'],
-    ['credentials', URL_OK.replace('https://', 'https://u:p@'), 'url must not contain credentials: https://hooks.slack.com/services/<path>'],
+    [
+      'not a URL',
+      'hooks.slack.com/services/x',
+      'url must be an absolute URL of the form https://hooks.slack.com/services/<path> or https://hooks.slack-gov.com/services/<path>',
+    ],
+    [
+      'another host',
+      URL_OK.replace('hooks.slack.com', 'hooks.example.com'),
+      'url host must be hooks.slack.com or hooks.slack-gov.com',
+    ],
+    [
+      'the API host',
+      URL_OK.replace('hooks.slack.com', 'slack.com'),
+      'url host must be hooks.slack.com or hooks.slack-gov.com',
+    ],
+    [
+      'http on the government host (the message keeps its host)',
+      GOV.replace('https', 'http'),
+      'url must use https: https://hooks.slack-gov.com/services/<path>',
+    ],
+    [
+      'a port',
+      URL_OK.replace('hooks.slack.com', 'hooks.slack.com:444'),
+      'url must not name a port: https://hooks.slack.com/services/<path>',
+    ],
+    [
+      'credentials',
+      URL_OK.replace('https://', 'https://u:p@'),
+      'url must not contain credentials: https://hooks.slack.com/services/<path>',
+    ],
     ['a query string', `${URL_OK}?x=1`, 'url must not have a query string'],
     ['a fragment', `${URL_OK}#x`, 'url must not have a fragment (#…)'],
-    ['a path outside /services/ on the government host', `https://hooks.slack-gov.com/workflows/T00000000/A000/${SECRET}`, 'url path must start with /services/: https://hooks.slack-gov.com/services/<path>'],
-    ['nothing after /services/', 'https://hooks.slack.com/services/', 'url has nothing after /services/: https://hooks.slack.com/services/<path>'],
-    ['an empty segment', `https://hooks.slack.com/services/T0//${SECRET}`, 'url path after /services/ may hold only letters, digits, "-" and "_", in segments separated by single "/"'],
-    ['a percent-encoded character', `https://hooks.slack.com/services/T0/B0/${SECRET}%2F`, 'url path after /services/ may hold only letters, digits, "-" and "_", in segments separated by single "/"'],
-    ['a path over 512 characters', `https://hooks.slack.com/services/${'a'.repeat(513)}`, 'url path after /services/ is longer than 512 characters'],
+    [
+      'a path outside /services/ on the government host',
+      `https://hooks.slack-gov.com/workflows/T00000000/A000/${SECRET}`,
+      'url path must start with /services/: https://hooks.slack-gov.com/services/<path>',
+    ],
+    [
+      'nothing after /services/',
+      'https://hooks.slack.com/services/',
+      'url has nothing after /services/: https://hooks.slack.com/services/<path>',
+    ],
+    [
+      'an empty segment',
+      `https://hooks.slack.com/services/T0//${SECRET}`,
+      'url path after /services/ may hold only letters, digits, "-" and "_", in segments separated by single "/"',
+    ],
+    [
+      'a percent-encoded character',
+      `https://hooks.slack.com/services/T0/B0/${SECRET}%2F`,
+      'url path after /services/ may hold only letters, digits, "-" and "_", in segments separated by single "/"',
+    ],
+    [
+      'a path over 512 characters',
+      `https://hooks.slack.com/services/${'a'.repeat(513)}`,
+      'url path after /services/ is longer than 512 characters',
+    ],
   ])('refuses %s with a config.url error that does not echo the url', (_n, url, message) => {
     const v = blockChatKind.validateConfig({ url, name: 'ops' });
     expect(v.ok).toBe(false);
@@ -66,7 +126,10 @@ describe('Relay target → Block-style chat webhook: configuration', () => {
   });
 
   it('markup defaults to on (the chat service default); template optional', () => {
-    expect(saved({ url: URL_OK, name: 'ops' })).toEqual({ ok: true, value: { url: URL_OK, name: 'ops', markup: true } });
+    expect(saved({ url: URL_OK, name: 'ops' })).toEqual({
+      ok: true,
+      value: { url: URL_OK, name: 'ops', markup: true },
+    });
     expect(saved({ url: URL_OK, name: 'ops', markup: false, template: '*{{a}}*' })).toEqual({
       ok: true,
       value: { url: URL_OK, name: 'ops', markup: false, template: '*{{a}}*' },
@@ -85,18 +148,31 @@ describe('Relay target → Block-style chat webhook: configuration', () => {
 
   it('reports every problem at once', () => {
     const v = saved({ url: 'http://hooks.slack.com/services/x', name: '', template: 5, markup: 'off', extra: true });
-    expect(v.ok ? [] : v.errors.map((e) => e.field)).toEqual(['config.extra', 'config.url', 'config.name', 'config.template', 'config.markup']);
+    expect(v.ok ? [] : v.errors.map((e) => e.field)).toEqual([
+      'config.extra',
+      'config.url',
+      'config.name',
+      'config.template',
+      'config.markup',
+    ]);
   });
 
   it('publicConfig shows the host and every path segment but the last, which is masked', () => {
-    const shortPath = blockChatKind.validateConfig({ url: 'https://hooks.slack-gov.com/services/abc-DEF_123', name: 'ops' });
+    const shortPath = blockChatKind.validateConfig({
+      url: 'https://hooks.slack-gov.com/services/abc-DEF_123',
+      name: 'ops',
+    });
     if (!shortPath.ok) throw new Error('refused');
     expect(blockChatKind.publicConfig(shortPath.value).url).toBe('https://hooks.slack-gov.com/services/****');
   });
 
   it('publicConfig shows host and workspace/webhook ids but never the secret', () => {
     const shown = blockChatKind.publicConfig({ url: GOV, name: 'ops', markup: true });
-    expect(shown).toEqual({ url: 'https://hooks.slack-gov.com/services/T00000000/B00000000/****', name: 'ops', markup: true });
+    expect(shown).toEqual({
+      url: 'https://hooks.slack-gov.com/services/T00000000/B00000000/****',
+      name: 'ops',
+      markup: true,
+    });
     expect(JSON.stringify(shown)).not.toContain(SECRET);
   });
 });

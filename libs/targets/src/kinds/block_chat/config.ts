@@ -50,7 +50,10 @@ function checkUrl(value: string, ctx: CheckContext): string | undefined {
   const path = u.pathname.slice('/services/'.length).replace(/\/$/, '');
   if (path === '') return fail(`url has nothing after /services/: ${form}`);
   if (path.length > MAX_PATH) return fail(`url path after /services/ is longer than ${MAX_PATH} characters`);
-  if (!PATH_SEGMENTS.test(path)) return fail('url path after /services/ may hold only letters, digits, "-" and "_", in segments separated by single "/"');
+  if (!PATH_SEGMENTS.test(path))
+    return fail(
+      'url path after /services/ may hold only letters, digits, "-" and "_", in segments separated by single "/"',
+    );
   return `https://${host}/services/${path}`;
 }
 
@@ -58,15 +61,28 @@ function checkUrl(value: string, ctx: CheckContext): string | undefined {
  * Shown as host and every path segment but the last, which is masked
  * (`https://hooks.slack.com/services/T0001/B0001/****`): the last segment is the webhook's secret.
  */
-const maskUrl = maskChatUrl((u) => `https://${u.hostname}/services/${[...u.pathname.slice('/services/'.length).split('/').slice(0, -1), '****'].join('/')}`);
+const maskUrl = maskChatUrl(
+  (u) =>
+    `https://${u.hostname}/services/${[...u.pathname.slice('/services/'.length).split('/').slice(0, -1), '****'].join('/')}`,
+);
 
 /** Spec "Relay target" → Block-style chat webhook. */
 export const blockChatDescription: KindDescription = {
   label: 'Block-style chat webhook (Slack-like)',
   help: 'An incoming webhook of a block-style chat service; docs/targets-chat.md.',
   fields: {
-    ...chatCommonFields({ label: 'Chat webhook URL', example: 'https://hooks.slack.com/services/T000/B000/XXXX', help: `${FORM}; a secret: stored sealed, shown masked`, check: checkUrl, mask: maskUrl }),
+    ...chatCommonFields({
+      label: 'Chat webhook URL',
+      example: 'https://hooks.slack.com/services/T000/B000/XXXX',
+      help: `${FORM}; a secret: stored sealed, shown masked`,
+      check: checkUrl,
+      mask: maskUrl,
+    }),
     // markup defaults to on (the chat service's default)
-    markup: chatSwitch('Use the chat service’s own markup', 'mrkdwn formatting of the message; off sends mrkdwn: false', true),
+    markup: chatSwitch(
+      'Use the chat service’s own markup',
+      'mrkdwn formatting of the message; off sends mrkdwn: false',
+      true,
+    ),
   },
 };

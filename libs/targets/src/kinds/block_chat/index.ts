@@ -19,7 +19,13 @@ export { ACCEPTED_HOSTS as BLOCK_CHAT_URL_HOSTS } from './config';
  */
 export const BLOCK_CHAT_RETRY_SCHEDULE_MS: readonly number[] = [1_000, 2_000, 5_000, 15_000, 30_000];
 
-export const blockChatInfo: KindInfo = { kind: 'block_chat', channel: 'chat', defaultRetryScheduleMs: BLOCK_CHAT_RETRY_SCHEDULE_MS, description: blockChatDescription, defaultLimits: { rate: 1, per: 'second', max_in_flight: null } };
+export const blockChatInfo: KindInfo = {
+  kind: 'block_chat',
+  channel: 'chat',
+  defaultRetryScheduleMs: BLOCK_CHAT_RETRY_SCHEDULE_MS,
+  description: blockChatDescription,
+  defaultLimits: { rate: 1, per: 'second', max_in_flight: null },
+};
 
 function buildRequest(config: BlockChatConfig, d: DeliveryMessageV1, secrets: SecretSealer): OutboundRequest {
   const url = openChatUrl(config.url, secrets);
@@ -38,7 +44,8 @@ export function createBlockChatKind(deps: ChatKindDeps): TargetKind<BlockChatCon
     ...describedConfig<BlockChatConfig>(blockChatDescription, deps.secrets),
     buildRequest: (config, d) => buildRequest(config, d, deps.secrets),
     // rows stored before chat URLs were sealed (issue 9, item 9)
-    sealPlaintext: (config) => (isPlaintextChatUrl(config.url) ? { ...config, url: sealChatUrl(config.url, deps.secrets) } : null),
+    sealPlaintext: (config) =>
+      isPlaintextChatUrl(config.url) ? { ...config, url: sealChatUrl(config.url, deps.secrets) } : null,
     classify: classifyBlockChat,
   };
 }

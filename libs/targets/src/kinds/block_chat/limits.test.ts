@@ -24,7 +24,11 @@ describe('Block-style platform limits (cut, never refused)', () => {
   it('section text past 3,000 is cut; fields to 10 × 2,000; header text to 150', () => {
     const fields = Array.from({ length: 12 }, () => ({ type: 'mrkdwn', text: 'f'.repeat(2500) }));
     const out = fitMessage({
-      blocks: [section('s'.repeat(3500)), { type: 'section', fields }, { type: 'header', text: { type: 'plain_text', text: 'h'.repeat(200) } }],
+      blocks: [
+        section('s'.repeat(3500)),
+        { type: 'section', fields },
+        { type: 'header', text: { type: 'plain_text', text: 'h'.repeat(200) } },
+      ],
     }).blocks as Array<Record<string, any>>;
     expect(out[0]!.text.text).toHaveLength(LIMITS.sectionText);
     expect(out[0]!.text.type).toBe('mrkdwn');

@@ -22,7 +22,12 @@ export const TEXT_MARKER = '… (truncated)';
 export function omittedBlocksNote(count: number): Record<string, unknown> {
   return {
     type: 'context',
-    elements: [{ type: 'plain_text', text: `${count} more block${count === 1 ? '' : 's'} omitted: Slack allows ${LIMITS.blocks} blocks per message` }],
+    elements: [
+      {
+        type: 'plain_text',
+        text: `${count} more block${count === 1 ? '' : 's'} omitted: Slack allows ${LIMITS.blocks} blocks per message`,
+      },
+    ],
   };
 }
 

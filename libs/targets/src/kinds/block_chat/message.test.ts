@@ -8,7 +8,11 @@ import { EMPTY_PAYLOAD_TEXT } from './message';
 
 const blockChatKind = createBlockChatKind({ secrets: createSecretBox(`k1:${randomBytes(32).toString('base64')}`) });
 
-const base: BlockChatConfig = { url: 'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX', name: 'ops', markup: true };
+const base: BlockChatConfig = {
+  url: 'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX',
+  name: 'ops',
+  markup: true,
+};
 
 function delivery(body: string | null, contentType: string | null = 'application/json'): DeliveryMessageV1 {
   return {
@@ -22,11 +26,18 @@ function delivery(body: string | null, contentType: string | null = 'application
     target_kind: 'block_chat',
     received_at: '2025-01-01T00:00:00.000Z',
     request: { method: 'POST', source_ip: '203.0.113.1', headers: {}, query: '' },
-    payload: { content_type: body === null ? null : contentType, body_base64: Buffer.from(body ?? '').toString('base64') },
+    payload: {
+      content_type: body === null ? null : contentType,
+      body_base64: Buffer.from(body ?? '').toString('base64'),
+    },
   };
 }
 
-function sent(config: Partial<BlockChatConfig>, body: string | null, contentType?: string | null): Record<string, unknown> {
+function sent(
+  config: Partial<BlockChatConfig>,
+  body: string | null,
+  contentType?: string | null,
+): Record<string, unknown> {
   const req = blockChatKind.buildRequest({ ...base, ...config }, delivery(body, contentType));
   return JSON.parse(req.body.toString('utf8')) as Record<string, unknown>;
 }
@@ -59,16 +70,29 @@ describe('Block-style:', () => {
     ['text', { text: 'hi *there*', username: 'x' }],
     ['blocks', { blocks: [{ type: 'section', text: { type: 'plain_text', text: '*not bold*' } }] }],
     ['attachments', { attachments: [{ color: '#f00', text: 'a' }] }],
-    ['text, blocks and attachments together', { text: 'fallback', blocks: [{ type: 'divider' }], attachments: [{ text: 'a' }], unfurl_links: false }],
+    [
+      'text, blocks and attachments together',
+      { text: 'fallback', blocks: [{ type: 'divider' }], attachments: [{ text: 'a' }], unfurl_links: false },
+    ],
     ['its own mrkdwn flag', { text: '*x*', mrkdwn: true }],
   ])('a payload that already has text, blocks or attachments keeps its structure: %s', (_n, payload) => {
     expect(sent({}, json(payload))).toEqual(payload);
   });
 
   it.each<[string, string, string, string]>([
-    ['fields by path', '*{{title}}* by {{user.name}}', json({ title: 'Deploy', user: { name: 'ann' } }), '*Deploy* by ann'],
+    [
+      'fields by path',
+      '*{{title}}* by {{user.name}}',
+      json({ title: 'Deploy', user: { name: 'ann' } }),
+      '*Deploy* by ann',
+    ],
     ['a missing field → empty', 'x{{gone}}y', json({}), 'xy'],
-    ['values are escaped, the template text is not', '<!here> {{msg}}', json({ msg: '<!channel> & co' }), '<!here> &lt;!channel&gt; &amp; co'],
+    [
+      'values are escaped, the template text is not',
+      '<!here> {{msg}}',
+      json({ msg: '<!channel> & co' }),
+      '<!here> &lt;!channel&gt; &amp; co',
+    ],
   ])('a custom message template may be enabled: %s', (_n, template, body, text) => {
     expect(sent({ template }, body)).toEqual({ text });
   });
@@ -78,10 +102,25 @@ describe('Block-style:', () => {
   });
 
   it.each<[string, boolean, string, Record<string, unknown>]>([
-    ['markup on: the chat service markup applies (no mrkdwn flag sent)', true, json({ text: '*bold*' }), { text: '*bold*' }],
+    [
+      'markup on: the chat service markup applies (no mrkdwn flag sent)',
+      true,
+      json({ text: '*bold*' }),
+      { text: '*bold*' },
+    ],
     ['markup off: mrkdwn false is sent', false, json({ text: '*bold*' }), { text: '*bold*', mrkdwn: false }],
-    ['markup off: the default JSON text has no code fence', false, json({ a: 1 }), { text: '{\n  "a": 1\n}', mrkdwn: false }],
-    ['markup off: a payload mrkdwn value is kept', false, json({ text: '*x*', mrkdwn: true }), { text: '*x*', mrkdwn: true }],
+    [
+      'markup off: the default JSON text has no code fence',
+      false,
+      json({ a: 1 }),
+      { text: '{\n  "a": 1\n}', mrkdwn: false },
+    ],
+    [
+      'markup off: a payload mrkdwn value is kept',
+      false,
+      json({ text: '*x*', mrkdwn: true }),
+      { text: '*x*', mrkdwn: true },
+    ],
   ])("the chat service's own markup applies — %s", (_n, markup, body, expected) => {
     expect(sent({ markup }, body)).toEqual(expected);
   });

@@ -27,7 +27,9 @@ export function classifyCliOutcome(got: CliLocalOutcome | CliNoAnswer, now = Dat
   if (status >= 200 && status < 300) return { result: 'success', status };
   if (status === 408 || status === 425 || status === 429 || status >= 500) {
     const after = retryAfterMs(got.headers['retry-after'], now);
-    return after === undefined ? { result: 'retry', status, error: `local HTTP ${status}` } : { result: 'retry', status, error: `local HTTP ${status}`, retryAfterMs: after };
+    return after === undefined
+      ? { result: 'retry', status, error: `local HTTP ${status}` }
+      : { result: 'retry', status, error: `local HTTP ${status}`, retryAfterMs: after };
   }
   return { result: 'permanent', status, error: `local HTTP ${status}`, flagTarget: false };
 }

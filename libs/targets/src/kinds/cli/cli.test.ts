@@ -21,7 +21,18 @@ function delivery(over: Partial<DeliveryMessageV1> = {}): DeliveryMessageV1 {
     target_id: 'tg_1',
     target_kind: 'cli',
     received_at: '2026-11-26T00:00:00.000Z',
-    request: { method: 'POST', source_ip: '203.0.113.9', query: '', headers: { 'x-github-event': 'push', 'x-hub-signature-256': 'sha256=ab', 'x-forwarded-for': '1.2.3.4', 'x-relay-attempt': '9', 'x-bad': 'a\nb' } },
+    request: {
+      method: 'POST',
+      source_ip: '203.0.113.9',
+      query: '',
+      headers: {
+        'x-github-event': 'push',
+        'x-hub-signature-256': 'sha256=ab',
+        'x-forwarded-for': '1.2.3.4',
+        'x-relay-attempt': '9',
+        'x-bad': 'a\nb',
+      },
+    },
     payload: { content_type: 'application/json', body_base64: Buffer.from('{"a":1}').toString('base64') },
     ...over,
   };
@@ -44,7 +55,9 @@ describe('CLI session kind: config, described once', () => {
 
   it('is on the outputs channel and its schedule adds no retry queue to it', () => {
     expect(CATALOG.channelOf('cli')).toBe('outputs');
-    const others = CATALOG.entries.filter((e) => e.channel === 'outputs' && e.kind !== 'cli').flatMap((e) => e.defaultRetryScheduleMs);
+    const others = CATALOG.entries
+      .filter((e) => e.channel === 'outputs' && e.kind !== 'cli')
+      .flatMap((e) => e.defaultRetryScheduleMs);
     for (const delay of CLI_RETRY_SCHEDULE_MS) expect(others).toContain(delay);
   });
 });
@@ -72,12 +85,19 @@ describe('CLI session kind: the forward a session receives', () => {
 
   it('a body over the session limit is a PayloadError (permanent, target not flagged)', () => {
     const big = Buffer.alloc(MAX_FORWARD_BODY_BYTES + 1, 97).toString('base64');
-    expect(() => cliForward(delivery({ payload: { content_type: 'text/plain', body_base64: big } }))).toThrow(PayloadError);
+    expect(() => cliForward(delivery({ payload: { content_type: 'text/plain', body_base64: big } }))).toThrow(
+      PayloadError,
+    );
   });
 });
 
 describe('CLI session kind: outcomes', () => {
-  const local = (status: number, headers: Record<string, string> = {}) => ({ status, headers, body: '', duration_ms: 3 });
+  const local = (status: number, headers: Record<string, string> = {}) => ({
+    status,
+    headers,
+    body: '',
+    duration_ms: 3,
+  });
   it.each([
     [local(200), 'success'],
     [local(204), 'success'],
@@ -97,14 +117,22 @@ describe('CLI session kind: outcomes', () => {
   });
 
   it('Retry-After from the local server is the retry hint', () => {
-    expect(classifyCliOutcome(local(503, { 'retry-after': '7' }))).toMatchObject({ result: 'retry', retryAfterMs: 7000 });
+    expect(classifyCliOutcome(local(503, { 'retry-after': '7' }))).toMatchObject({
+      result: 'retry',
+      retryAfterMs: 7000,
+    });
   });
 
   it('deliver hands the forward to the link and classifies its answer; without a link it waits (retry)', async () => {
     const seen: unknown[] = [];
     const link: CliLink = { forward: async (f, timeoutMs) => (seen.push([f.delivery_id, timeoutMs]), local(201)) };
-    await expect(createCliKind({ secrets, cli: link }).deliver({ in_flight: 10 }, delivery())).resolves.toEqual({ result: 'success', status: 201 });
+    await expect(createCliKind({ secrets, cli: link }).deliver({ in_flight: 10 }, delivery())).resolves.toEqual({
+      result: 'success',
+      status: 201,
+    });
     expect(seen).toEqual([['dlv_1', 15_000]]);
-    await expect(createCliKind({ secrets }).deliver({ in_flight: 10 }, delivery())).resolves.toMatchObject({ result: 'retry' });
+    await expect(createCliKind({ secrets }).deliver({ in_flight: 10 }, delivery())).resolves.toMatchObject({
+      result: 'retry',
+    });
   });
 });

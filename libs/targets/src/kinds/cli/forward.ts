@@ -14,7 +14,11 @@ const UNSENDABLE = /[^\t\x20-\x7e\x80-\xff]/;
  */
 export function cliForward(d: DeliveryMessageV1): CliForwardV1 {
   const size = Buffer.byteLength(d.payload.body_base64, 'base64');
-  if (size > MAX_FORWARD_BODY_BYTES) throw new PayloadError('CLI_PAYLOAD_TOO_LARGE', `the payload (${size} bytes) is larger than a CLI session takes (${MAX_FORWARD_BODY_BYTES} bytes)`);
+  if (size > MAX_FORWARD_BODY_BYTES)
+    throw new PayloadError(
+      'CLI_PAYLOAD_TOO_LARGE',
+      `the payload (${size} bytes) is larger than a CLI session takes (${MAX_FORWARD_BODY_BYTES} bytes)`,
+    );
   const headers: Record<string, string> = {};
   for (const [raw, value] of Object.entries(d.request.headers)) {
     const name = raw.toLowerCase();

@@ -21,7 +21,12 @@ export const CLI_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 10_000, 30_000, 
  * whose attempt is not one POST, and a forward waits on a person's laptop as an SMTP relay's
  * answer does — not on the webhook or chat queues, whose workers must never wait on it.
  */
-export const cliInfo: KindInfo = { kind: 'cli', channel: 'outputs', defaultRetryScheduleMs: CLI_RETRY_SCHEDULE_MS, description: cliDescription };
+export const cliInfo: KindInfo = {
+  kind: 'cli',
+  channel: 'outputs',
+  defaultRetryScheduleMs: CLI_RETRY_SCHEDULE_MS,
+  description: cliDescription,
+};
 
 /**
  * How the deliverer reaches the sessions of a target (the broker; @relay/broker

@@ -22,7 +22,8 @@ export const LINE_BREAK = /[\r\n]/;
  * a display name when nodemailer writes the header.
  */
 const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
-const DOMAIN = /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+const DOMAIN =
+  /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
 /** Why `address` is not a mailbox Relay sends to; null when it is one. */
 export function addressProblem(address: string): string | null {
@@ -37,10 +38,12 @@ export function addressProblem(address: string): string | null {
   return null;
 }
 
-const noLineBreak = (what: string) => (value: string, ctx: CheckContext): undefined => {
-  if (LINE_BREAK.test(value)) ctx.fail(`${what} must not contain a line break (CR or LF)`);
-  return undefined;
-};
+const noLineBreak =
+  (what: string) =>
+  (value: string, ctx: CheckContext): undefined => {
+    if (LINE_BREAK.test(value)) ctx.fail(`${what} must not contain a line break (CR or LF)`);
+    return undefined;
+  };
 
 /** One mailbox: the described `email` format, then Relay's stricter rules (addressProblem). */
 const address = (label: string, what: string): TextField => ({
@@ -63,15 +66,21 @@ const recipients = (label: string, what: 'to' | 'cc' | 'bcc', help: string): Fie
   help,
   items: address('Address', what),
   maxItems: MAX_RECIPIENTS,
-  ...(what === 'to' ? { required: true, requiredMessage: 'to is required: at least one address', example: ['ops@example.com'] } : { default: [] }),
+  ...(what === 'to'
+    ? { required: true, requiredMessage: 'to is required: at least one address', example: ['ops@example.com'] }
+    : { default: [] }),
   ...(what === 'to' ? { check: (list: string[], ctx: CheckContext) => checkRecipients(list, ctx) } : {}),
 });
 
 /** At least one `to`, and at most MAX_RECIPIENTS across to, cc and bcc (reported at `config.to`). */
 function checkRecipients(to: string[], ctx: CheckContext): undefined {
   if (to.length === 0) ctx.fail('to needs at least one address');
-  const count = ['to', 'cc', 'bcc'].reduce((n, k) => n + (Array.isArray(ctx.config[k]) ? (ctx.config[k] as unknown[]).length : 0), 0);
-  if (count > MAX_RECIPIENTS) ctx.fail(`at most ${MAX_RECIPIENTS} recipients across to, cc and bcc (this has ${count})`);
+  const count = ['to', 'cc', 'bcc'].reduce(
+    (n, k) => n + (Array.isArray(ctx.config[k]) ? (ctx.config[k] as unknown[]).length : 0),
+    0,
+  );
+  if (count > MAX_RECIPIENTS)
+    ctx.fail(`at most ${MAX_RECIPIENTS} recipients across to, cc and bcc (this has ${count})`);
   return undefined;
 }
 

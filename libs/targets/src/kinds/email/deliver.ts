@@ -19,12 +19,20 @@ export interface EmailDeliveryDeps {
  * nested too deeply) is a permanent failure of this delivery only: the target is not flagged,
  * the next payload may be fine.
  */
-export async function deliverEmail(config: EmailConfig, d: DeliveryMessageV1, deps: EmailDeliveryDeps): Promise<AttemptResult> {
+export async function deliverEmail(
+  config: EmailConfig,
+  d: DeliveryMessageV1,
+  deps: EmailDeliveryDeps,
+): Promise<AttemptResult> {
   let message;
   try {
-    message = await composeEmail(config, d, { from: deps.from, ...(deps.maxMessageBytes !== undefined ? { maxMessageBytes: deps.maxMessageBytes } : {}) });
+    message = await composeEmail(config, d, {
+      from: deps.from,
+      ...(deps.maxMessageBytes !== undefined ? { maxMessageBytes: deps.maxMessageBytes } : {}),
+    });
   } catch (err) {
-    if (err instanceof PayloadError) return { result: 'permanent', status: null, error: `${err.code}: ${err.message}`, flagTarget: false };
+    if (err instanceof PayloadError)
+      return { result: 'permanent', status: null, error: `${err.code}: ${err.message}`, flagTarget: false };
     throw err;
   }
   return classifySmtp(await deps.transport.send(message));

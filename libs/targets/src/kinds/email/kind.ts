@@ -13,7 +13,12 @@ import { composeEmail } from './message';
  */
 export const EMAIL_RETRY_SCHEDULE_MS: readonly number[] = [10_000, 60_000, 300_000, 900_000, 3_600_000];
 
-export const emailInfo: KindInfo = { kind: 'email', channel: 'outputs', defaultRetryScheduleMs: EMAIL_RETRY_SCHEDULE_MS, description: emailDescription };
+export const emailInfo: KindInfo = {
+  kind: 'email',
+  channel: 'outputs',
+  defaultRetryScheduleMs: EMAIL_RETRY_SCHEDULE_MS,
+  description: emailDescription,
+};
 
 /** The operator's mail relay as the deliverer built it; absent where no relay is configured. */
 export interface MailRelay {
@@ -40,8 +45,12 @@ export function createEmailKind(deps: EmailKindDeps): TransportKind<EmailConfig>
     deliver: async (config, d) => {
       const mail = deps.mail;
       // an operator setting, not the target's: the deliveries wait (and can be redriven) until it is set
-      if (!mail) return { result: 'retry', status: null, error: 'no mail relay is configured on this deliverer (SMTP_HOST)' };
-      const message = await composeEmail(config, d, { from: mail.from, ...(mail.maxMessageBytes !== undefined ? { maxMessageBytes: mail.maxMessageBytes } : {}) });
+      if (!mail)
+        return { result: 'retry', status: null, error: 'no mail relay is configured on this deliverer (SMTP_HOST)' };
+      const message = await composeEmail(config, d, {
+        from: mail.from,
+        ...(mail.maxMessageBytes !== undefined ? { maxMessageBytes: mail.maxMessageBytes } : {}),
+      });
       return classifySmtp(await mail.transport.send(message));
     },
   };

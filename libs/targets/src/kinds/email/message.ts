@@ -30,7 +30,11 @@ export function messageIdFor(deliveryId: string, from: string): string {
 /** The rendered subject; CR/LF from a payload value is refused, never folded into a header. */
 export function renderSubject(config: EmailConfig, payloadData: unknown): string {
   const subject = renderTemplate(config.subject || DEFAULT_SUBJECT, payloadData).trim();
-  if (LINE_BREAK.test(subject)) throw new PayloadError('HEADER_INJECTION', 'the rendered subject contains a line break (CR or LF); a payload value cannot start a new header');
+  if (LINE_BREAK.test(subject))
+    throw new PayloadError(
+      'HEADER_INJECTION',
+      'the rendered subject contains a line break (CR or LF); a payload value cannot start a new header',
+    );
   return truncateText(subject, MAX_SUBJECT_LENGTH);
 }
 
@@ -41,10 +45,15 @@ export function renderSubject(config: EmailConfig, payloadData: unknown): string
  * bytes. Throws PayloadError when a header would carry a line break or the message passes
  * the size limit: both are about this payload, so the target is not flagged.
  */
-export async function composeEmail(config: EmailConfig, d: DeliveryMessageV1, opts: ComposeOptions): Promise<SmtpMessage> {
+export async function composeEmail(
+  config: EmailConfig,
+  d: DeliveryMessageV1,
+  opts: ComposeOptions,
+): Promise<SmtpMessage> {
   for (const address of [opts.from, ...config.to, ...config.cc, ...config.bcc, config.reply_to ?? '']) {
     // checked at save too; a stored config edited behind the API must not reach a header either
-    if (LINE_BREAK.test(address)) throw new PayloadError('HEADER_INJECTION', 'an address of this target contains a line break (CR or LF)');
+    if (LINE_BREAK.test(address))
+      throw new PayloadError('HEADER_INJECTION', 'an address of this target contains a line break (CR or LF)');
   }
   const payload = readPayload(d.payload);
   const body = emailBody(payload);
@@ -74,6 +83,7 @@ export async function composeEmail(config: EmailConfig, d: DeliveryMessageV1, op
   });
   const raw = await mail.compile().build();
   const limit = opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
-  if (raw.length > limit) throw new PayloadError('MESSAGE_TOO_LARGE', `the email would be ${raw.length} bytes, over the limit of ${limit}`);
+  if (raw.length > limit)
+    throw new PayloadError('MESSAGE_TOO_LARGE', `the email would be ${raw.length} bytes, over the limit of ${limit}`);
   return { envelope: { from: opts.from, to: [...config.to, ...config.cc, ...config.bcc] }, raw };
 }

@@ -25,10 +25,16 @@ export function classifyEmbedChat(outcome: SendOutcome): AttemptResult {
   const detail = describe(status, body);
   if (status === 429) {
     const global = body?.global === true ? ' (global)' : '';
-    return { result: 'retry', status, error: `Discord rate limited${global}`, retryAfterMs: retryAfterMs(outcome.response, body) };
+    return {
+      result: 'retry',
+      status,
+      error: `Discord rate limited${global}`,
+      retryAfterMs: retryAfterMs(outcome.response, body),
+    };
   }
   if (status === 408 || status >= 500) return { result: 'retry', status, error: detail };
-  const flagTarget = status === 401 || status === 403 || (status === 404 && body?.code === DISCORD_CODES.unknownWebhook);
+  const flagTarget =
+    status === 401 || status === 403 || (status === 404 && body?.code === DISCORD_CODES.unknownWebhook);
   return { result: 'permanent', status, error: detail, flagTarget };
 }
 

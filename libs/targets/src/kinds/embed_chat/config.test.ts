@@ -18,9 +18,17 @@ describe('Relay target → Embed-style chat webhook: configuration', () => {
   // "webhook URL (must start with one of the two accepted chat-service prefixes of the form {chat_host}/api/webhooks/)"
   it.each([
     ['the discord.com prefix', URL_OK, URL_OK],
-    ['the discordapp.com prefix', `https://discordapp.com/api/webhooks/1/${TOKEN}`, `https://discordapp.com/api/webhooks/1/${TOKEN}`],
+    [
+      'the discordapp.com prefix',
+      `https://discordapp.com/api/webhooks/1/${TOKEN}`,
+      `https://discordapp.com/api/webhooks/1/${TOKEN}`,
+    ],
     ['a trailing slash (dropped)', `${URL_OK}/`, URL_OK],
-    ['an upper-case host (normalized)', `https://Discord.COM/api/webhooks/1/${TOKEN}`, `https://discord.com/api/webhooks/1/${TOKEN}`],
+    [
+      'an upper-case host (normalized)',
+      `https://Discord.COM/api/webhooks/1/${TOKEN}`,
+      `https://discord.com/api/webhooks/1/${TOKEN}`,
+    ],
     ['a thread_id query (kept)', `${URL_OK}?thread_id=42`, `${URL_OK}?thread_id=42`],
     ['a wait query (dropped: Relay always sets wait=true)', `${URL_OK}?wait=false`, URL_OK],
   ])('accepts %s', (_name, url, stored) => {
@@ -35,9 +43,21 @@ describe('Relay target → Embed-style chat webhook: configuration', () => {
     ['a look-alike host', `https://discord.com.evil.test/api/webhooks/1/${TOKEN}`, /must start with/],
     ['a port', `https://discord.com:8443/api/webhooks/1/${TOKEN}`, /must start with/],
     ['credentials in the url', `https://u:p@discord.com/api/webhooks/1/${TOKEN}`, /must start with/],
-    ['the ptb. host (decision: refused, message gives the fix)', `https://ptb.discord.com/api/webhooks/1/${TOKEN}`, /ptb\. and canary\. hosts are not accepted/],
-    ['the canary. host', `https://canary.discord.com/api/webhooks/1/${TOKEN}`, /ptb\. and canary\. hosts are not accepted/],
-    ['a versioned /api/v10/ path (decision: refused)', `https://discord.com/api/v10/webhooks/1/${TOKEN}`, /versioned \/api\/vN\//],
+    [
+      'the ptb. host (decision: refused, message gives the fix)',
+      `https://ptb.discord.com/api/webhooks/1/${TOKEN}`,
+      /ptb\. and canary\. hosts are not accepted/,
+    ],
+    [
+      'the canary. host',
+      `https://canary.discord.com/api/webhooks/1/${TOKEN}`,
+      /ptb\. and canary\. hosts are not accepted/,
+    ],
+    [
+      'a versioned /api/v10/ path (decision: refused)',
+      `https://discord.com/api/v10/webhooks/1/${TOKEN}`,
+      /versioned \/api\/vN\//,
+    ],
     ['a missing token', 'https://discord.com/api/webhooks/1', /must have the form/],
     ['a non-numeric id', `https://discord.com/api/webhooks/abc/${TOKEN}`, /must have the form/],
     ['the /slack compatibility path', `${URL_OK}/slack`, /must have the form/],
@@ -69,11 +89,21 @@ describe('Relay target → Embed-style chat webhook: configuration', () => {
   it('reports every problem at once', () => {
     const v = embedChatKind.validateConfig({ url: 'nope', tts: 1, template: '', colour: 'red' });
     expect(v.ok).toBe(false);
-    if (!v.ok) expect(v.errors.map((e) => e.field).sort()).toEqual(['config.colour', 'config.name', 'config.template', 'config.tts', 'config.url']);
+    if (!v.ok)
+      expect(v.errors.map((e) => e.field).sort()).toEqual([
+        'config.colour',
+        'config.name',
+        'config.template',
+        'config.tts',
+        'config.url',
+      ]);
   });
 
   it('an unknown setting is refused by name, never dropped silently', () => {
-    expect(saved({ url: URL_OK, name: 'a', text_to_speech: true })).toEqual({ ok: false, errors: [{ field: 'config.text_to_speech', message: 'unknown setting' }] });
+    expect(saved({ url: URL_OK, name: 'a', text_to_speech: true })).toEqual({
+      ok: false,
+      errors: [{ field: 'config.text_to_speech', message: 'unknown setting' }],
+    });
   });
 
   it('stores its settings (optional template and tts kept, null = unset)', () => {
@@ -81,12 +111,19 @@ describe('Relay target → Embed-style chat webhook: configuration', () => {
       ok: true,
       value: { url: URL_OK, name: 'a', template: 'Hi {{who}}', tts: false },
     });
-    expect(saved({ url: URL_OK, name: 'a', template: null, tts: null })).toEqual({ ok: true, value: { url: URL_OK, name: 'a' } });
+    expect(saved({ url: URL_OK, name: 'a', template: null, tts: null })).toEqual({
+      ok: true,
+      value: { url: URL_OK, name: 'a' },
+    });
   });
 
   it('publicConfig shows host and webhook id but never the token', () => {
     const shown = embedChatKind.publicConfig({ url: `${URL_OK}?thread_id=42`, name: 'alerts', tts: true });
-    expect(shown).toEqual({ url: 'https://discord.com/api/webhooks/123456789012345678/****?thread_id=42', name: 'alerts', tts: true });
+    expect(shown).toEqual({
+      url: 'https://discord.com/api/webhooks/123456789012345678/****?thread_id=42',
+      name: 'alerts',
+      tts: true,
+    });
     expect(JSON.stringify(shown)).not.toContain(TOKEN);
   });
 });

@@ -70,7 +70,13 @@ export const embedChatDescription: KindDescription = {
   label: 'Embed-style chat webhook (Discord-like)',
   help: 'A webhook of an embed-style chat service; docs/targets-chat.md.',
   fields: {
-    ...chatCommonFields({ label: 'Chat webhook URL', example: 'https://discord.com/api/webhooks/<id>/<token>', help: `${FORM}, optionally ?thread_id=; a secret: stored sealed, shown masked`, check: checkUrl, mask: maskUrl }),
+    ...chatCommonFields({
+      label: 'Chat webhook URL',
+      example: 'https://discord.com/api/webhooks/<id>/<token>',
+      help: `${FORM}, optionally ?thread_id=; a secret: stored sealed, shown masked`,
+      check: checkUrl,
+      mask: maskUrl,
+    }),
     // destination-level tts, used only when the payload has no boolean `tts`; unset by default
     tts: chatSwitch('Text-to-speech default', 'used when the payload has no boolean tts'),
   },

@@ -18,7 +18,13 @@ export { ACCEPTED_PREFIXES as EMBED_CHAT_URL_PREFIXES } from './config';
  */
 export const EMBED_CHAT_RETRY_SCHEDULE_MS: readonly number[] = [1_000, 2_000, 5_000, 15_000, 30_000];
 
-export const embedChatInfo: KindInfo = { kind: 'embed_chat', channel: 'chat', defaultRetryScheduleMs: EMBED_CHAT_RETRY_SCHEDULE_MS, description: embedChatDescription, defaultLimits: { rate: 30, per: 'minute', max_in_flight: null } };
+export const embedChatInfo: KindInfo = {
+  kind: 'embed_chat',
+  channel: 'chat',
+  defaultRetryScheduleMs: EMBED_CHAT_RETRY_SCHEDULE_MS,
+  description: embedChatDescription,
+  defaultLimits: { rate: 30, per: 'minute', max_in_flight: null },
+};
 
 /**
  * `?wait=true` makes Discord answer 200 with the saved message; without it a 204 can hide a
@@ -47,7 +53,8 @@ export function createEmbedChatKind(deps: ChatKindDeps): TargetKind<EmbedChatCon
     ...describedConfig<EmbedChatConfig>(embedChatDescription, deps.secrets),
     buildRequest: (config, d) => buildRequest(config, d, deps.secrets),
     // rows stored before chat URLs were sealed (issue 9, item 9)
-    sealPlaintext: (config) => (isPlaintextChatUrl(config.url) ? { ...config, url: sealChatUrl(config.url, deps.secrets) } : null),
+    sealPlaintext: (config) =>
+      isPlaintextChatUrl(config.url) ? { ...config, url: sealChatUrl(config.url, deps.secrets) } : null,
     classify: classifyEmbedChat,
   };
 }

@@ -28,7 +28,8 @@ describe('Embed-style platform limits (cut, never refused)', () => {
 
   it('author name 256, footer text 2,048, fields 25 × (name 256, value 1,024)', () => {
     const fields = Array.from({ length: 30 }, () => ({ name: chars(300), value: chars(2000), inline: true }));
-    const [out] = fitEmbeds([{ author: { name: chars(300), url: 'u' }, footer: { text: chars(3000) }, fields }]).embeds as Array<Record<string, any>>;
+    const [out] = fitEmbeds([{ author: { name: chars(300), url: 'u' }, footer: { text: chars(3000) }, fields }])
+      .embeds as Array<Record<string, any>>;
     expect(out!.author).toEqual({ name: chars(255) + '…', url: 'u' });
     expect(out!.footer.text.length).toBeLessThanOrEqual(LIMITS.footerText);
     expect(out!.fields.length).toBeLessThanOrEqual(LIMITS.fields);

@@ -23,11 +23,18 @@ function delivery(body: string | null, contentType: string | null = 'application
     target_kind: 'embed_chat',
     received_at: '2025-01-01T00:00:00.000Z',
     request: { method: 'POST', source_ip: '203.0.113.1', headers: {}, query: '' },
-    payload: { content_type: body === null ? null : contentType, body_base64: Buffer.from(body ?? '').toString('base64') },
+    payload: {
+      content_type: body === null ? null : contentType,
+      body_base64: Buffer.from(body ?? '').toString('base64'),
+    },
   };
 }
 
-function sent(config: Partial<EmbedChatConfig>, body: string | null, contentType?: string | null): Record<string, unknown> {
+function sent(
+  config: Partial<EmbedChatConfig>,
+  body: string | null,
+  contentType?: string | null,
+): Record<string, unknown> {
   const req = embedChatKind.buildRequest({ ...base, ...config }, delivery(body, contentType));
   return JSON.parse(req.body.toString('utf8')) as Record<string, unknown>;
 }
@@ -41,7 +48,11 @@ describe('Embed-style:', () => {
     ['an array', json([1, 2]), '```json\n[\n  1,\n  2\n]\n```'],
     ['a number', '42', '```json\n42\n```'],
     ['a JSON string, as itself', json('deploy finished'), 'deploy finished'],
-    ['backticks in the data cannot close the code block', json({ s: '```x' }), '```json\n{\n  "s": "\\u0060\\u0060\\u0060x"\n}\n```'],
+    [
+      'backticks in the data cannot close the code block',
+      json({ s: '```x' }),
+      '```json\n{\n  "s": "\\u0060\\u0060\\u0060x"\n}\n```',
+    ],
   ])('by default the JSON payload is sent as the message content: %s', (_n, body, content) => {
     expect(sent({}, body)).toEqual({ content, allowed_mentions: NO_MENTIONS });
   });
@@ -67,18 +78,35 @@ describe('Embed-style:', () => {
     ['form fields', 'by {{user}}', 'user=ann&x=1', 'by ann'],
     ['the whole text payload as {{.}}', 'got: {{.}}', 'hello', 'got: hello'],
   ])('with a message template, the template result is sent: %s', (_n, template, body, content) => {
-    const type = body.startsWith('{') ? 'application/json' : body.includes('=') ? 'application/x-www-form-urlencoded' : 'text/plain';
+    const type = body.startsWith('{')
+      ? 'application/json'
+      : body.includes('=')
+        ? 'application/x-www-form-urlencoded'
+        : 'text/plain';
     expect(sent({ template }, body, type)).toEqual({ content, allowed_mentions: NO_MENTIONS });
   });
 
   it('a configured template wins over a native payload (the operator chose it)', () => {
-    expect(sent({ template: 'said {{content}}' }, json({ content: 'hi', embeds: [{ title: 't' }] }))).toEqual({ content: 'said hi', allowed_mentions: NO_MENTIONS });
+    expect(sent({ template: 'said {{content}}' }, json({ content: 'hi', embeds: [{ title: 't' }] }))).toEqual({
+      content: 'said hi',
+      allowed_mentions: NO_MENTIONS,
+    });
   });
 
   it.each([
     ['content only', { content: 'hi' }],
     ['embeds only', { embeds: [{ title: 'T', description: 'D', fields: [{ name: 'n', value: 'v' }] }] }],
-    ['content and embeds with other message fields', { content: 'hi', embeds: [{ title: 'T' }], username: 'bot', avatar_url: 'https://x.test/a.png', thread_name: 'th', flags: 4 }],
+    [
+      'content and embeds with other message fields',
+      {
+        content: 'hi',
+        embeds: [{ title: 'T' }],
+        username: 'bot',
+        avatar_url: 'https://x.test/a.png',
+        thread_name: 'th',
+        flags: 4,
+      },
+    ],
   ])('a payload with content and/or embeds is sent natively: %s', (_n, payload) => {
     expect(sent({}, json(payload))).toEqual({ ...payload, allowed_mentions: NO_MENTIONS });
   });
@@ -96,7 +124,13 @@ describe('Embed-style:', () => {
   it.each<[string, Partial<EmbedChatConfig>, string, string | null, boolean | undefined]>([
     ['payload without tts → destination true applies', { tts: true }, json({ content: 'x' }), 'application/json', true],
     ['payload without tts → destination false applies', { tts: false }, json({ a: 1 }), 'application/json', false],
-    ['non-boolean payload tts counts as none', { tts: true }, json({ content: 'x', tts: 'yes' }), 'application/json', true],
+    [
+      'non-boolean payload tts counts as none',
+      { tts: true },
+      json({ content: 'x', tts: 'yes' }),
+      'application/json',
+      true,
+    ],
     ['text payload → destination applies', { tts: true }, 'hi', 'text/plain', true],
     ['neither set → no tts field', {}, json({ content: 'x', tts: 'yes' }), 'application/json', undefined],
   ])('a destination-level tts value applies only when the payload has none: %s', (_n, config, body, type, tts) => {

@@ -20,9 +20,13 @@ export const EMPTY_NAME_COLUMN = '(empty name)';
  */
 export function rowFields(payload: ChatPayload): Array<[string, Cell]> {
   if (payload.kind === 'empty') return [[PAYLOAD_COLUMN, '']];
-  const data = payload.kind === 'text' && payload.form ? templateData(payload) : payload.kind === 'json' ? payload.value : null;
+  const data =
+    payload.kind === 'text' && payload.form ? templateData(payload) : payload.kind === 'json' ? payload.value : null;
   if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-    return Object.entries(data as Record<string, unknown>).map(([name, value]) => [name === '' ? EMPTY_NAME_COLUMN : name, cellOf(value)]);
+    return Object.entries(data as Record<string, unknown>).map(([name, value]) => [
+      name === '' ? EMPTY_NAME_COLUMN : name,
+      cellOf(value),
+    ]);
   }
   if (payload.kind === 'json') return [[PAYLOAD_COLUMN, JSON.stringify(payload.value) ?? '']];
   return [[PAYLOAD_COLUMN, payload.kind === 'text' ? payload.text : '']];
@@ -37,8 +41,7 @@ export function cellOf(value: unknown): Cell {
 }
 
 export type RowPlan =
-  | { ok: true; newColumns: string[]; start: number; header: string[]; row: Cell[] }
-  | { ok: false; message: string };
+  { ok: true; newColumns: string[]; start: number; header: string[]; row: Cell[] } | { ok: false; message: string };
 
 /**
  * Places one delivery's fields under the sheet's header row (issue 23, item 4): an empty sheet
@@ -50,7 +53,10 @@ export type RowPlan =
 export function planRow(header: readonly string[], deliveryId: string, fields: ReadonlyArray<[string, Cell]>): RowPlan {
   const current = header.length === 0 ? [] : [...header];
   if (current.length > 0 && current[0] !== DELIVERY_ID_COLUMN) {
-    return { ok: false, message: `cell A1 of the sheet must be ${DELIVERY_ID_COLUMN} (or the sheet empty); it holds another header` };
+    return {
+      ok: false,
+      message: `cell A1 of the sheet must be ${DELIVERY_ID_COLUMN} (or the sheet empty); it holds another header`,
+    };
   }
   const start = current.length;
   if (current.length === 0) current.push(DELIVERY_ID_COLUMN);

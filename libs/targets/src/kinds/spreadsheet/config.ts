@@ -24,7 +24,8 @@ export const DEFAULT_SHEET_NAME = 'Sheet1';
 function checkId(value: string, ctx: CheckContext): string | undefined {
   const fromUrl = SHEET_URL.exec(value)?.[1];
   if (fromUrl) return fromUrl;
-  if (!SPREADSHEET_ID.test(value)) ctx.fail('spreadsheet_id must be the id in the sheet URL …/spreadsheets/d/<id>/ (letters, digits, - and _)');
+  if (!SPREADSHEET_ID.test(value))
+    ctx.fail('spreadsheet_id must be the id in the sheet URL …/spreadsheets/d/<id>/ (letters, digits, - and _)');
   return undefined;
 }
 
@@ -60,7 +61,10 @@ export const spreadsheetDescription: KindDescription = {
       minLength: 1,
       maxLength: MAX_SHEET_NAME_LENGTH,
       example: 'Leads',
-      check: (value: string, ctx) => (CONTROL.test(value) ? void ctx.fail('sheet_name must not contain control characters or line breaks') : undefined),
+      check: (value: string, ctx) =>
+        CONTROL.test(value)
+          ? void ctx.fail('sheet_name must not contain control characters or line breaks')
+          : undefined,
     },
     service_account_key: {
       type: 'string',

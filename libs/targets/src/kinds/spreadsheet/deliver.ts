@@ -15,7 +15,12 @@ export interface SpreadsheetDeliveryDeps {
   openKey(stored: string): string;
 }
 
-const permanent = (error: string, flagTarget: boolean): AttemptResult => ({ result: 'permanent', status: null, error, flagTarget });
+const permanent = (error: string, flagTarget: boolean): AttemptResult => ({
+  result: 'permanent',
+  status: null,
+  error,
+  flagTarget,
+});
 
 /**
  * One attempt of one delivery to a spreadsheet target (issue 23, item 4). A payload past the
@@ -30,25 +35,42 @@ const permanent = (error: string, flagTarget: boolean): AttemptResult => ({ resu
  *    retry rather than put values under the wrong names;
  * 4. the row is appended.
  */
-export async function deliverToSheet(config: SpreadsheetConfig, d: DeliveryMessageV1, deps: SpreadsheetDeliveryDeps): Promise<AttemptResult> {
+export async function deliverToSheet(
+  config: SpreadsheetConfig,
+  d: DeliveryMessageV1,
+  deps: SpreadsheetDeliveryDeps,
+): Promise<AttemptResult> {
   const key = openKey(config, deps);
   const fields: Array<[string, Cell]> = rowFields(readPayload(d.payload));
   const tooLong = fields.find(([, v]) => typeof v === 'string' && v.length > MAX_CELL_CHARS);
-  if (tooLong) throw new PayloadError('CELL_TOO_LARGE', `field ${JSON.stringify(tooLong[0].slice(0, 80))} has more than ${MAX_CELL_CHARS} characters, Google's limit for one cell`);
+  if (tooLong)
+    throw new PayloadError(
+      'CELL_TOO_LARGE',
+      `field ${JSON.stringify(tooLong[0].slice(0, 80))} has more than ${MAX_CELL_CHARS} characters, Google's limit for one cell`,
+    );
   const sheet: SheetRef = { spreadsheetId: config.spreadsheet_id, sheetName: config.sheet_name };
 
   const retried = d.attempt > 1;
   let read = await deps.sheets.readHeader(key, sheet, retried);
   // a sheet too long to read its id column within the answer limit: append without the check
-  if (!read.ok && retried && read.networkCode === RESPONSE_TOO_LARGE) read = await deps.sheets.readHeader(key, sheet, false);
+  if (!read.ok && retried && read.networkCode === RESPONSE_TOO_LARGE)
+    read = await deps.sheets.readHeader(key, sheet, false);
   if (!read.ok) return read.result;
   if (retried && read.value.ids.includes(d.delivery_id)) return { result: 'success', status: 200 };
 
   const plan = planRow(read.value.header, d.delivery_id, fields);
   if (!plan.ok) return permanent(plan.message, true);
-  if (plan.header.length > MAX_COLUMNS) throw new PayloadError('TOO_MANY_COLUMNS', `the sheet would have ${plan.header.length} columns; at most ${MAX_COLUMNS}`);
+  if (plan.header.length > MAX_COLUMNS)
+    throw new PayloadError(
+      'TOO_MANY_COLUMNS',
+      `the sheet would have ${plan.header.length} columns; at most ${MAX_COLUMNS}`,
+    );
   const bytes = Buffer.byteLength(JSON.stringify({ majorDimension: 'ROWS', values: [plan.row] }));
-  if (bytes > MAX_APPEND_BYTES) throw new PayloadError('ROW_TOO_LARGE', `the row is ${bytes} bytes; Google recommends at most ${MAX_APPEND_BYTES} per request`);
+  if (bytes > MAX_APPEND_BYTES)
+    throw new PayloadError(
+      'ROW_TOO_LARGE',
+      `the row is ${bytes} bytes; Google recommends at most ${MAX_APPEND_BYTES} per request`,
+    );
 
   if (plan.newColumns.length > 0) {
     const wrote = await deps.sheets.writeHeader(key, sheet, plan.start, plan.newColumns);
@@ -56,7 +78,13 @@ export async function deliverToSheet(config: SpreadsheetConfig, d: DeliveryMessa
     const check = await deps.sheets.readHeader(key, sheet, false);
     if (!check.ok) return check.result;
     const placed = plan.header.every((name, i) => check.value.header[i] === name);
-    if (!placed) return { result: 'retry', status: null, error: 'the sheet header changed while new columns were added (another delivery at the same moment); the row was not appended' };
+    if (!placed)
+      return {
+        result: 'retry',
+        status: null,
+        error:
+          'the sheet header changed while new columns were added (another delivery at the same moment); the row was not appended',
+      };
   }
   const appended = await deps.sheets.appendRow(key, sheet, plan.row);
   return appended.ok ? { result: 'success', status: 200 } : appended.result;
@@ -67,9 +95,13 @@ function openKey(config: SpreadsheetConfig, deps: SpreadsheetDeliveryDeps): Serv
   try {
     text = deps.openKey(config.service_account_key);
   } catch {
-    throw new TargetConfigError('SECRET_UNREADABLE', 'the stored service account key cannot be opened with the configured secret keys');
+    throw new TargetConfigError(
+      'SECRET_UNREADABLE',
+      'the stored service account key cannot be opened with the configured secret keys',
+    );
   }
   const read = readServiceAccountKey(text);
-  if (!read.ok) throw new TargetConfigError('KEY_UNUSABLE', `the stored service account key is not usable: ${read.message}`);
+  if (!read.ok)
+    throw new TargetConfigError('KEY_UNUSABLE', `the stored service account key is not usable: ${read.message}`);
   return read.key;
 }

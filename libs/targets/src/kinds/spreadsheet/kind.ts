@@ -13,7 +13,13 @@ import { deliverToSheet } from './deliver';
  */
 export const SPREADSHEET_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 30_000, 70_000, 300_000, 900_000, 3_600_000];
 
-export const spreadsheetInfo: KindInfo = { kind: 'spreadsheet', channel: 'outputs', defaultRetryScheduleMs: SPREADSHEET_RETRY_SCHEDULE_MS, description: spreadsheetDescription, defaultLimits: { rate: 60, per: 'minute', max_in_flight: null } };
+export const spreadsheetInfo: KindInfo = {
+  kind: 'spreadsheet',
+  channel: 'outputs',
+  defaultRetryScheduleMs: SPREADSHEET_RETRY_SCHEDULE_MS,
+  description: spreadsheetDescription,
+  defaultLimits: { rate: 60, per: 'minute', max_in_flight: null },
+};
 
 /** How the deliverer reaches Google: its SSRF-guarded sender (with answer limits of GOOGLE_RESPONSE_LIMIT_BYTES). */
 export interface GoogleAccess {
@@ -45,7 +51,12 @@ export function createSpreadsheetKind(deps: SpreadsheetKindDeps): TransportKind<
     ...spreadsheetInfo,
     ...describedConfig<SpreadsheetConfig>(spreadsheetDescription, deps.secrets),
     deliver: async (config, d) => {
-      if (!sheets) return { result: 'retry', status: null, error: 'this deliverer has no route to Google (not an outputs deliverer)' };
+      if (!sheets)
+        return {
+          result: 'retry',
+          status: null,
+          error: 'this deliverer has no route to Google (not an outputs deliverer)',
+        };
       return deliverToSheet(config, d, { sheets, openKey: (stored) => deps.secrets.decrypt(stored) });
     },
   };

@@ -18,7 +18,8 @@ export function classifyTeams(outcome: SendOutcome): AttemptResult {
   if (status >= 200 && status < 300) return { result: 'success', status };
   const code = errorCode(body);
   const error = `Teams ${status}${code ? ` ${code}` : ''}`;
-  if (status === 429 || status === 408 || status >= 500) return { result: 'retry', status, error, retryAfterMs: retryAfterHeaderMs(headers) };
+  if (status === 429 || status === 408 || status >= 500)
+    return { result: 'retry', status, error, retryAfterMs: retryAfterHeaderMs(headers) };
   const flagTarget = [401, 403, 404, 409, 410].includes(status);
   return { result: 'permanent', status, error, flagTarget };
 }

@@ -22,7 +22,8 @@ export type TeamsFormat = (typeof TEAMS_FORMATS)[number];
  * (`<tenant>.webhook.office.com/webhookb2/…`).
  */
 export const HOST_SUFFIXES = ['.environment.api.powerplatform.com', '.logic.azure.com', '.webhook.office.com'] as const;
-const FORM = 'the HTTP POST URL of a Workflows “When a Teams webhook request is received” trigger (https://….logic.azure.com/workflows/… or https://….environment.api.powerplatform.com/…), or a legacy https://….webhook.office.com/webhookb2/… URL';
+const FORM =
+  'the HTTP POST URL of a Workflows “When a Teams webhook request is received” trigger (https://….logic.azure.com/workflows/… or https://….environment.api.powerplatform.com/…), or a legacy https://….webhook.office.com/webhookb2/… URL';
 const MAX_URL = 2048;
 
 /** Messages never echo the URL: its `sig` (or the legacy path) is what lets anyone post. */
@@ -37,15 +38,20 @@ function checkUrl(value: string, ctx: CheckContext): string | undefined {
     return fail(`url must be ${FORM}`);
   }
   const host = u.hostname.toLowerCase();
-  if (u.protocol !== 'https:' || !HOST_SUFFIXES.some((s) => host.endsWith(s) && host.length > s.length)) return fail(`url must be ${FORM}`);
+  if (u.protocol !== 'https:' || !HOST_SUFFIXES.some((s) => host.endsWith(s) && host.length > s.length))
+    return fail(`url must be ${FORM}`);
   // the URLs Teams hands out name :443; any other port is not Teams
   if (u.port !== '' && u.port !== '443') return fail('url must not name a port other than 443');
-  if (u.username !== '' || u.password !== '' || u.hash !== '') return fail('url must not contain credentials or a fragment');
+  if (u.username !== '' || u.password !== '' || u.hash !== '')
+    return fail('url must not contain credentials or a fragment');
   if (host.endsWith('.webhook.office.com')) {
-    if (!u.pathname.startsWith('/webhookb2/') || u.pathname.length <= '/webhookb2/'.length) return fail('a webhook.office.com url must have the form https://<tenant>.webhook.office.com/webhookb2/…');
+    if (!u.pathname.startsWith('/webhookb2/') || u.pathname.length <= '/webhookb2/'.length)
+      return fail('a webhook.office.com url must have the form https://<tenant>.webhook.office.com/webhookb2/…');
   } else {
-    if (!/\/workflows\/[^/]+\/triggers\/[^/]+\/paths\/invoke\/?$/.test(u.pathname)) return fail('a Workflows url must end in /workflows/<id>/triggers/<trigger>/paths/invoke');
-    if (!u.searchParams.get('sig')) return fail('a Workflows url must keep its query string, sig included: copy the whole HTTP POST URL');
+    if (!/\/workflows\/[^/]+\/triggers\/[^/]+\/paths\/invoke\/?$/.test(u.pathname))
+      return fail('a Workflows url must end in /workflows/<id>/triggers/<trigger>/paths/invoke');
+    if (!u.searchParams.get('sig'))
+      return fail('a Workflows url must keep its query string, sig included: copy the whole HTTP POST URL');
   }
   u.port = '';
   return u.toString();
@@ -54,7 +60,9 @@ function checkUrl(value: string, ctx: CheckContext): string | undefined {
 /** Host and path of a Workflows URL (the workflow's id is no secret), every query value but the API version masked; a legacy URL keeps only its host. */
 const maskUrl = maskChatUrl((u) => {
   if (u.hostname.endsWith('.webhook.office.com')) return `https://${u.hostname}/webhookb2/****`;
-  const query = [...u.searchParams.keys()].map((k) => `${k}=${k === 'api-version' ? u.searchParams.get(k) : '****'}`).join('&');
+  const query = [...u.searchParams.keys()]
+    .map((k) => `${k}=${k === 'api-version' ? u.searchParams.get(k) : '****'}`)
+    .join('&');
   return `https://${u.hostname}${u.pathname}${query ? `?${query}` : ''}`;
 });
 
@@ -63,7 +71,13 @@ export const teamsDescription: KindDescription = {
   label: 'Microsoft Teams (Workflows webhook)',
   help: 'A Teams channel or chat through a Workflows “When a Teams webhook request is received” flow; docs/targets-chat.md.',
   fields: {
-    ...chatCommonFields({ label: 'Workflows webhook URL', example: 'https://prod-00.westeurope.logic.azure.com:443/workflows/…/triggers/manual/paths/invoke?…&sig=…', help: 'the whole HTTP POST URL of the trigger; a secret: stored sealed, shown masked', check: checkUrl, mask: maskUrl }),
+    ...chatCommonFields({
+      label: 'Workflows webhook URL',
+      example: 'https://prod-00.westeurope.logic.azure.com:443/workflows/…/triggers/manual/paths/invoke?…&sig=…',
+      help: 'the whole HTTP POST URL of the trigger; a secret: stored sealed, shown masked',
+      check: checkUrl,
+      mask: maskUrl,
+    }),
     format: {
       type: 'enum',
       label: 'Message format',

@@ -18,7 +18,13 @@ export { MAX_BODY_BYTES as TEAMS_MAX_BODY_BYTES } from './message';
  */
 export const TEAMS_RETRY_SCHEDULE_MS: readonly number[] = [1_000, 2_000, 5_000, 15_000, 30_000];
 
-export const teamsInfo: KindInfo = { kind: 'teams', channel: 'chat', defaultRetryScheduleMs: TEAMS_RETRY_SCHEDULE_MS, description: teamsDescription, defaultLimits: { rate: 4, per: 'second', max_in_flight: null } };
+export const teamsInfo: KindInfo = {
+  kind: 'teams',
+  channel: 'chat',
+  defaultRetryScheduleMs: TEAMS_RETRY_SCHEDULE_MS,
+  description: teamsDescription,
+  defaultLimits: { rate: 4, per: 'second', max_in_flight: null },
+};
 
 function buildRequest(config: TeamsConfig, d: DeliveryMessageV1, secrets: SecretSealer): OutboundRequest {
   return {

@@ -15,7 +15,8 @@ const CARD_TYPE = 'application/vnd.microsoft.card.adaptive';
 
 /** The message's text: the template, else a text payload as itself, else the JSON pretty-printed. */
 function textOf(config: TeamsConfig, payload: ChatPayload): { text: string; json: boolean } {
-  if (config.template !== undefined) return { text: renderTemplate(config.template, templateData(payload)), json: false };
+  if (config.template !== undefined)
+    return { text: renderTemplate(config.template, templateData(payload)), json: false };
   if (payload.kind === 'empty') return { text: EMPTY_PAYLOAD_TEXT, json: false };
   if (payload.kind === 'text') return { text: payload.text, json: false };
   if (typeof payload.value === 'string') return { text: payload.value, json: false };
@@ -26,11 +27,19 @@ function textOf(config: TeamsConfig, payload: ChatPayload): { text: string; json
 function card(text: string, json: boolean): Record<string, unknown> {
   const block: Record<string, unknown> = { type: 'TextBlock', text, wrap: true };
   if (json) block.fontType = 'Monospace';
-  return { type: 'AdaptiveCard', $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', version: '1.4', body: [block] };
+  return {
+    type: 'AdaptiveCard',
+    $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+    version: '1.4',
+    body: [block],
+  };
 }
 
 /** The message envelope Workflows' Teams trigger reads: `attachments` of Adaptive Cards. */
-const envelope = (content: Record<string, unknown>): Record<string, unknown> => ({ type: 'message', attachments: [{ contentType: CARD_TYPE, contentUrl: null, content }] });
+const envelope = (content: Record<string, unknown>): Record<string, unknown> => ({
+  type: 'message',
+  attachments: [{ contentType: CARD_TYPE, contentUrl: null, content }],
+});
 
 const bytes = (body: unknown): number => Buffer.byteLength(JSON.stringify(body), 'utf8');
 
@@ -41,14 +50,22 @@ const bytes = (body: unknown): number => Buffer.byteLength(JSON.stringify(body),
  * is the payload's problem: PayloadError, recorded as permanent without flagging the target.
  */
 export function teamsMessage(config: TeamsConfig, payload: ChatPayload): Record<string, unknown> {
-  const object = payload.kind === 'json' && config.template === undefined && config.format === 'adaptive_card' ? asObject(payload.value) : null;
+  const object =
+    payload.kind === 'json' && config.template === undefined && config.format === 'adaptive_card'
+      ? asObject(payload.value)
+      : null;
   if (object && (object.type === 'AdaptiveCard' || Array.isArray(object.attachments))) {
     const body = object.type === 'AdaptiveCard' ? envelope(object) : object;
-    if (bytes(body) > MAX_BODY_BYTES) throw new PayloadError('PAYLOAD_TOO_LARGE', `the card is ${bytes(body)} bytes; Teams accepts at most ${MAX_BODY_BYTES}`);
+    if (bytes(body) > MAX_BODY_BYTES)
+      throw new PayloadError(
+        'PAYLOAD_TOO_LARGE',
+        `the card is ${bytes(body)} bytes; Teams accepts at most ${MAX_BODY_BYTES}`,
+      );
     return body;
   }
   const { text, json } = textOf(config, payload);
-  const build = (t: string): Record<string, unknown> => (config.format === 'text' ? { text: t } : envelope(card(t, json)));
+  const build = (t: string): Record<string, unknown> =>
+    config.format === 'text' ? { text: t } : envelope(card(t, json));
   if (bytes(build(text)) <= MAX_BODY_BYTES) return build(text);
   // the longest prefix whose body fits; JSON escaping makes bytes ≠ characters, so measure
   let lo = 0;

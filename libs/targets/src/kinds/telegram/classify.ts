@@ -30,12 +30,15 @@ export function classifyTelegram(outcome: SendOutcome): AttemptResult {
   // parse: a 2xx is success unless it says `ok: false`
   if (status >= 200 && status < 300 && answer?.ok !== false) return { result: 'success', status };
   const error = describe(status, answer);
-  if (status === 429) return { result: 'retry', status, error, retryAfterMs: retryAfterMs(answer) ?? retryAfterHeaderMs(headers) };
-  if (status === 408 || status >= 500) return { result: 'retry', status, error, retryAfterMs: retryAfterHeaderMs(headers) };
+  if (status === 429)
+    return { result: 'retry', status, error, retryAfterMs: retryAfterMs(answer) ?? retryAfterHeaderMs(headers) };
+  if (status === 408 || status >= 500)
+    return { result: 'retry', status, error, retryAfterMs: retryAfterHeaderMs(headers) };
   if (status < 300) return { result: 'permanent', status, error, flagTarget: false };
   const description = typeof answer?.description === 'string' ? answer.description : '';
   const migrated = answer?.parameters?.migrate_to_chat_id !== undefined;
-  const flagTarget = status === 401 || status === 403 || status === 404 || migrated || /chat not found/i.test(description);
+  const flagTarget =
+    status === 401 || status === 403 || status === 404 || migrated || /chat not found/i.test(description);
   return { result: 'permanent', status, error, flagTarget };
 }
 
@@ -50,7 +53,9 @@ function parse(body: string): BotApiAnswer | null {
 
 function retryAfterMs(answer: BotApiAnswer | null): number | undefined {
   const seconds = answer?.parameters?.retry_after;
-  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds * 1000) : undefined;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0
+    ? Math.ceil(seconds * 1000)
+    : undefined;
 }
 
 /**

@@ -10,10 +10,22 @@ describe('Telegram target: configuration from its description', () => {
   it('stores the bot token sealed, applies the defaults, and shows the token only as set', () => {
     const v = kind.validateConfig({ bot_token: TOKEN, chat_id: ' -1001234567890 ', name: 'ops' });
     if (!v.ok) throw new Error(JSON.stringify(v.errors));
-    expect(v.value).toEqual({ bot_token: expect.stringMatching(/^enc:v1:/), chat_id: '-1001234567890', name: 'ops', parse_mode: 'none', disable_notification: false });
+    expect(v.value).toEqual({
+      bot_token: expect.stringMatching(/^enc:v1:/),
+      chat_id: '-1001234567890',
+      name: 'ops',
+      parse_mode: 'none',
+      disable_notification: false,
+    });
     expect(box.decrypt(v.value.bot_token)).toBe(TOKEN);
     const shown = kind.publicConfig(v.value);
-    expect(shown).toEqual({ bot_token: '[redacted]', chat_id: '-1001234567890', name: 'ops', parse_mode: 'none', disable_notification: false });
+    expect(shown).toEqual({
+      bot_token: '[redacted]',
+      chat_id: '-1001234567890',
+      name: 'ops',
+      parse_mode: 'none',
+      disable_notification: false,
+    });
     expect(JSON.stringify(shown)).not.toContain(TOKEN.split(':')[1]);
   });
 
@@ -33,6 +45,7 @@ describe('Telegram target: configuration from its description', () => {
   });
 
   it('accepts a public channel username and both parse modes', () => {
-    for (const parse_mode of ['HTML', 'MarkdownV2']) expect(kind.validateConfig({ bot_token: TOKEN, chat_id: '@news_channel', name: 'a', parse_mode }).ok).toBe(true);
+    for (const parse_mode of ['HTML', 'MarkdownV2'])
+      expect(kind.validateConfig({ bot_token: TOKEN, chat_id: '@news_channel', name: 'a', parse_mode }).ok).toBe(true);
   });
 });

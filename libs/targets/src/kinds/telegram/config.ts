@@ -34,8 +34,25 @@ export const telegramDescription: KindDescription = {
   label: 'Telegram bot message',
   help: 'A message from your bot to one chat, group or channel (Bot API sendMessage); docs/targets-chat.md.',
   fields: {
-    bot_token: { type: 'string', label: 'Bot token', required: true, credential: true, example: '123456789:AA…', help: 'from @BotFather; a secret: stored sealed, never shown', check: checkToken },
-    chat_id: { type: 'string', label: 'Chat id', required: true, trim: true, pattern: CHAT_ID.source, example: '-1001234567890', help: 'a numeric chat id (groups and channels are negative) or a public channel’s @username; the bot must be a member', message: 'chat_id must be a numeric chat id or a public channel’s @username' },
+    bot_token: {
+      type: 'string',
+      label: 'Bot token',
+      required: true,
+      credential: true,
+      example: '123456789:AA…',
+      help: 'from @BotFather; a secret: stored sealed, never shown',
+      check: checkToken,
+    },
+    chat_id: {
+      type: 'string',
+      label: 'Chat id',
+      required: true,
+      trim: true,
+      pattern: CHAT_ID.source,
+      example: '-1001234567890',
+      help: 'a numeric chat id (groups and channels are negative) or a public channel’s @username; the bot must be a member',
+      message: 'chat_id must be a numeric chat id or a public channel’s @username',
+    },
     // name and optional template, as the other chat kinds; the template is read in the parse mode below
     ...CHAT_NAME_AND_TEMPLATE,
     parse_mode: {
@@ -49,6 +66,11 @@ export const telegramDescription: KindDescription = {
         { value: 'MarkdownV2', label: 'MarkdownV2' },
       ],
     },
-    disable_notification: { type: 'boolean', label: 'Send silently', default: false, help: 'members get the message without sound' },
+    disable_notification: {
+      type: 'boolean',
+      label: 'Send silently',
+      default: false,
+      help: 'members get the message without sound',
+    },
   },
 };

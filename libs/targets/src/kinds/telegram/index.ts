@@ -20,13 +20,22 @@ export const TELEGRAM_API_HOST = 'api.telegram.org';
  */
 export const TELEGRAM_RETRY_SCHEDULE_MS: readonly number[] = [1_000, 2_000, 5_000, 15_000, 30_000];
 
-export const telegramInfo: KindInfo = { kind: 'telegram', channel: 'chat', defaultRetryScheduleMs: TELEGRAM_RETRY_SCHEDULE_MS, description: telegramDescription, defaultLimits: { rate: 20, per: 'minute', max_in_flight: null } };
+export const telegramInfo: KindInfo = {
+  kind: 'telegram',
+  channel: 'chat',
+  defaultRetryScheduleMs: TELEGRAM_RETRY_SCHEDULE_MS,
+  description: telegramDescription,
+  defaultLimits: { rate: 20, per: 'minute', max_in_flight: null },
+};
 
 function openToken(stored: string, secrets: SecretSealer): string {
   try {
     return secrets.decrypt(stored);
   } catch (err) {
-    throw new TargetConfigError('SECRET_UNREADABLE', `the stored bot token cannot be decrypted: ${(err as Error).message}`);
+    throw new TargetConfigError(
+      'SECRET_UNREADABLE',
+      `the stored bot token cannot be decrypted: ${(err as Error).message}`,
+    );
   }
 }
 

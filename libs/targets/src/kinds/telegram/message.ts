@@ -19,7 +19,11 @@ const escapeMarkdownV2 = (s: string): string => s.replace(/[_*[\]()~`>#+\-=|{}.!
 /** Inside ```pre``` blocks only `` ` `` and `\` must be escaped. */
 const escapeMarkdownV2Pre = (s: string): string => s.replace(/[`\\]/g, '\\$&');
 
-export const ESCAPE: Record<TelegramParseMode, (s: string) => string> = { none: (s) => s, HTML: escapeHtml, MarkdownV2: escapeMarkdownV2 };
+export const ESCAPE: Record<TelegramParseMode, (s: string) => string> = {
+  none: (s) => s,
+  HTML: escapeHtml,
+  MarkdownV2: escapeMarkdownV2,
+};
 
 /**
  * The text for one delivery: the template with payload values escaped for the parse mode; else
@@ -35,7 +39,8 @@ export function telegramText(config: Pick<TelegramConfig, 'template' | 'parse_mo
   if (typeof payload.value === 'string') return fitEscaped(payload.value, mode, escape);
   const json = JSON.stringify(payload.value, null, 2) ?? 'null';
   if (mode === 'HTML') return `<pre>${fitEscaped(json, mode, escapeHtml, '<pre></pre>'.length)}</pre>`;
-  if (mode === 'MarkdownV2') return `\`\`\`\n${fitEscaped(json, mode, escapeMarkdownV2Pre, '```\n\n```'.length)}\n\`\`\``;
+  if (mode === 'MarkdownV2')
+    return `\`\`\`\n${fitEscaped(json, mode, escapeMarkdownV2Pre, '```\n\n```'.length)}\n\`\`\``;
   return truncateText(json, MAX_TEXT, TEXT_MARKER);
 }
 
@@ -73,7 +78,11 @@ function fit(text: string, mode: TelegramParseMode): string {
 
 /** The sendMessage body. Link previews are off: a relayed URL should not fetch a page. */
 export function telegramMessage(config: TelegramConfig, payload: ChatPayload): Record<string, unknown> {
-  const body: Record<string, unknown> = { chat_id: config.chat_id, text: telegramText(config, payload), link_preview_options: { is_disabled: true } };
+  const body: Record<string, unknown> = {
+    chat_id: config.chat_id,
+    text: telegramText(config, payload),
+    link_preview_options: { is_disabled: true },
+  };
   if (config.parse_mode !== 'none') body.parse_mode = config.parse_mode;
   if (config.disable_notification) body.disable_notification = true;
   return body;

@@ -1,6 +1,13 @@
 import type { CheckContext } from '../../describe/field';
 import { MAX_HEADER_NAME, MAX_URL } from './config';
-import { hasControlChars, headerValueProblem, isCredentialLike, isHeaderName, isNeverForwarded, reservedReason } from './headers';
+import {
+  hasControlChars,
+  headerValueProblem,
+  isCredentialLike,
+  isHeaderName,
+  isNeverForwarded,
+  reservedReason,
+} from './headers';
 import { signingKey } from './signing';
 import { TEMPLATE_VARIABLES, unknownVariables } from './template';
 
@@ -46,17 +53,21 @@ function authHeaderOf(auth: unknown): string | null {
 const signs = (config: Readonly<Raw>): boolean => isObject(config.signing);
 
 export function checkAuthHeader(value: string, ctx: CheckContext): void {
-  if (value.length > MAX_HEADER_NAME || !isHeaderName(value)) return ctx.fail(`"${value.slice(0, 40)}" is not a valid header name`);
+  if (value.length > MAX_HEADER_NAME || !isHeaderName(value))
+    return ctx.fail(`"${value.slice(0, 40)}" is not a valid header name`);
   const reserved = reservedReason(value.toLowerCase(), false);
   if (reserved) ctx.fail(reserved);
 }
 
 /** A bearer token or API key: sendable in a header value; a bearer token follows "Bearer ". */
-export const checkHeaderSecret = (label: string, noWhitespace: boolean) => (value: string, ctx: CheckContext): void => {
-  const problem = headerValueProblem(value);
-  if (problem) ctx.fail(`${label} ${problem}`);
-  else if (noWhitespace && /\s/.test(value)) ctx.fail(`${label} may not contain whitespace (it follows "Bearer " in the Authorization header)`);
-};
+export const checkHeaderSecret =
+  (label: string, noWhitespace: boolean) =>
+  (value: string, ctx: CheckContext): void => {
+    const problem = headerValueProblem(value);
+    if (problem) ctx.fail(`${label} ${problem}`);
+    else if (noWhitespace && /\s/.test(value))
+      ctx.fail(`${label} may not contain whitespace (it follows "Bearer " in the Authorization header)`);
+  };
 
 /** Basic credentials travel base64-encoded (UTF-8), so any character but a control one is sendable. */
 export function checkBasicPart(value: string, ctx: CheckContext): void {
@@ -67,7 +78,10 @@ export function checkHeaderValue(value: string, ctx: CheckContext): void {
   const problem = headerValueProblem(value);
   if (problem) ctx.fail(`header value ${problem}`);
   const unknown = unknownVariables(value);
-  if (unknown.length) ctx.fail(`unknown template variable(s) ${unknown.map((u) => `{{${u}}}`).join(', ')}; known: ${TEMPLATE_VARIABLES.join(', ')}`);
+  if (unknown.length)
+    ctx.fail(
+      `unknown template variable(s) ${unknown.map((u) => `{{${u}}}`).join(', ')}; known: ${TEMPLATE_VARIABLES.join(', ')}`,
+    );
 }
 
 /**
@@ -75,26 +89,35 @@ export function checkHeaderValue(value: string, ctx: CheckContext): void {
  * (compared case-insensitively). Its place in the list comes from its path.
  */
 export function checkCustomHeaderName(value: string, ctx: CheckContext): void {
-  if (value.length > MAX_HEADER_NAME || !isHeaderName(value)) return ctx.fail(`"${value.slice(0, 40)}" is not a valid header name`);
+  if (value.length > MAX_HEADER_NAME || !isHeaderName(value))
+    return ctx.fail(`"${value.slice(0, 40)}" is not a valid header name`);
   const name = value.toLowerCase();
   const index = Number(/\[(\d+)\]\.name$/.exec(ctx.path)?.[1] ?? 0);
   const earlier = (ctx.config.custom_headers as unknown[]).slice(0, index);
   const reserved = reservedReason(name, signs(ctx.config));
   if (reserved) ctx.fail(reserved);
-  else if (name === authHeaderOf(ctx.config.auth)) ctx.fail(`${name} is the outbound authentication header and cannot also be a custom header (header rule 3)`);
-  else if (earlier.some((h) => isObject(h) && typeof h.name === 'string' && h.name.toLowerCase() === name)) ctx.fail(`duplicate custom header ${name}`);
+  else if (name === authHeaderOf(ctx.config.auth))
+    ctx.fail(`${name} is the outbound authentication header and cannot also be a custom header (header rule 3)`);
+  else if (earlier.some((h) => isObject(h) && typeof h.name === 'string' && h.name.toLowerCase() === name))
+    ctx.fail(`duplicate custom header ${name}`);
 }
 
 /** A credential-like header is always sensitive; `sensitive: false` cannot unmark it (spec "Relay target"). */
 export function markSensitive(header: { name: string; value: string; sensitive?: boolean }): unknown {
-  return { name: header.name, value: header.value, sensitive: header.sensitive === true || isCredentialLike(header.name.toLowerCase(), header.value) };
+  return {
+    name: header.name,
+    value: header.value,
+    sensitive: header.sensitive === true || isCredentialLike(header.name.toLowerCase(), header.value),
+  };
 }
 
 /** A forwarded header name, lower-cased; header rule 4 names those never forwarded. */
 export function checkForwardName(value: string, ctx: CheckContext): unknown {
-  if (value.length > MAX_HEADER_NAME || !isHeaderName(value)) return ctx.fail(`"${value.slice(0, 40)}" is not a valid header name`);
+  if (value.length > MAX_HEADER_NAME || !isHeaderName(value))
+    return ctx.fail(`"${value.slice(0, 40)}" is not a valid header name`);
   const name = value.toLowerCase();
-  if (isNeverForwarded(name)) ctx.fail(`${name} is never forwarded (header rule 4 and Relay's hop headers, docs/targets-webhook.md)`);
+  if (isNeverForwarded(name))
+    ctx.fail(`${name} is never forwarded (header rule 4 and Relay's hop headers, docs/targets-webhook.md)`);
   return name;
 }
 

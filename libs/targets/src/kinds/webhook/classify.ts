@@ -35,10 +35,13 @@ export function classifyWebhookOutcome(outcome: SendOutcome, now = Date.now()): 
   }
   const { status, headers } = outcome.response;
   if (status >= 200 && status < 300) return { result: 'success', status };
-  if (status >= 300 && status < 400) return { result: 'permanent', status, error: `redirect (${status}) not followed`, flagTarget: false };
+  if (status >= 300 && status < 400)
+    return { result: 'permanent', status, error: `redirect (${status}) not followed`, flagTarget: false };
   if (status === 408 || status === 425 || status === 429 || status >= 500) {
     const after = retryAfterMs(headers['retry-after'], now);
-    return after === undefined ? { result: 'retry', status, error: `HTTP ${status}` } : { result: 'retry', status, error: `HTTP ${status}`, retryAfterMs: after };
+    return after === undefined
+      ? { result: 'retry', status, error: `HTTP ${status}` }
+      : { result: 'retry', status, error: `HTTP ${status}`, retryAfterMs: after };
   }
   return { result: 'permanent', status, error: `HTTP ${status}`, flagTarget: status === 410 };
 }

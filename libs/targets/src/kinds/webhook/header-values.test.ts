@@ -50,7 +50,7 @@ describe("header values: the rule is Node's http.validateHeaderValue", () => {
 
   it('names the first refused character and where it is, without echoing the value', () => {
     expect(headerValueProblem('price €5')).toBe(
-      'contains U+20AC at character 7; a header value may hold only tab, printable ASCII and Latin-1 (U+0020–U+007E, U+0080–U+00FF), what Node\'s HTTP client sends',
+      "contains U+20AC at character 7; a header value may hold only tab, printable ASCII and Latin-1 (U+0020–U+007E, U+0080–U+00FF), what Node's HTTP client sends",
     );
   });
 });
@@ -62,24 +62,50 @@ describe('saving a webhook target refuses every setting that ends up in a header
   };
 
   it.each([
-    ['a custom header value', { custom_headers: [{ name: 'X-Price', value: 'costs €5' }] }, 'config.custom_headers[0].value'],
-    ['a sensitive custom header value', { custom_headers: [{ name: 'X-Secret', value: 'line\u2028sep', sensitive: true }] }, 'config.custom_headers[0].value'],
+    [
+      'a custom header value',
+      { custom_headers: [{ name: 'X-Price', value: 'costs €5' }] },
+      'config.custom_headers[0].value',
+    ],
+    [
+      'a sensitive custom header value',
+      { custom_headers: [{ name: 'X-Secret', value: 'line\u2028sep', sensitive: true }] },
+      'config.custom_headers[0].value',
+    ],
     ['a Bearer token', { auth: { type: 'bearer', token: 'tok€n' } }, 'config.auth.token'],
     ['an API key', { auth: { type: 'api_key', header: 'X-Api-Key', key: 'key\u2028value' } }, 'config.auth.key'],
   ])('%s', (_n, input, field) => {
-    expect(errorsOf(input)).toEqual([{ field, message: expect.stringMatching(/^(header value|token|key) contains U\+(20AC|2028) at character \d+; a header value may hold only/) }]);
+    expect(errorsOf(input)).toEqual([
+      {
+        field,
+        message: expect.stringMatching(
+          /^(header value|token|key) contains U\+(20AC|2028) at character \d+; a header value may hold only/,
+        ),
+      },
+    ]);
   });
 
   it('reports each such setting at once, with the others', () => {
     const errors = errorsOf({
       auth: { type: 'api_key', header: 'X-Api-Key', key: 'k€y' },
-      custom_headers: [{ name: 'X-A', value: '€' }, { name: 'X-B', value: 'fine' }, { name: 'X-C', value: '\u2028' }],
+      custom_headers: [
+        { name: 'X-A', value: '€' },
+        { name: 'X-B', value: 'fine' },
+        { name: 'X-C', value: '\u2028' },
+      ],
     });
-    expect(errors.map((e) => e.field)).toEqual(['config.auth.key', 'config.custom_headers[0].value', 'config.custom_headers[2].value']);
+    expect(errors.map((e) => e.field)).toEqual([
+      'config.auth.key',
+      'config.custom_headers[0].value',
+      'config.custom_headers[2].value',
+    ]);
   });
 
   it('Basic credentials may hold any non-control character: they travel base64-encoded', () => {
-    const saved = kind.validateConfig({ url: 'https://hooks.example.com/in', auth: { type: 'basic', username: 'jürgen€', password: 'pa\u00df€' } });
+    const saved = kind.validateConfig({
+      url: 'https://hooks.example.com/in',
+      auth: { type: 'basic', username: 'jürgen€', password: 'pa\u00df€' },
+    });
     expect(saved.ok).toBe(true);
     if (!saved.ok) return;
     expect(nodeAccepts(kind.buildRequest(saved.value, delivery()).headers.authorization!)).toBe(true);
@@ -94,7 +120,10 @@ describe('a target stored before the rule (issue 9, item 8) fails permanently at
   it('a custom header value Node refuses is a TargetConfigError HEADER_INVALID naming the header, not the value', () => {
     const saved = kind.validateConfig({ url: 'https://hooks.example.com/in' });
     if (!saved.ok) throw new Error('invalid');
-    const legacy: WebhookConfig = { ...saved.value, custom_headers: [{ name: 'X-Price', value: 'costs €5', sensitive: false }] };
+    const legacy: WebhookConfig = {
+      ...saved.value,
+      custom_headers: [{ name: 'X-Price', value: 'costs €5', sensitive: false }],
+    };
     let thrown: unknown;
     try {
       kind.buildRequest(legacy, delivery());
@@ -102,14 +131,20 @@ describe('a target stored before the rule (issue 9, item 8) fails permanently at
       thrown = err;
     }
     expect(thrown).toBeInstanceOf(TargetConfigError);
-    expect(thrown).toMatchObject({ code: 'HEADER_INVALID', message: expect.stringMatching(/^the x-price header contains U\+20AC/) });
+    expect(thrown).toMatchObject({
+      code: 'HEADER_INVALID',
+      message: expect.stringMatching(/^the x-price header contains U\+20AC/),
+    });
     expect((thrown as Error).message).not.toContain('costs');
   });
 
   it('a sealed API key Node refuses is refused the same way', () => {
     const saved = kind.validateConfig({ url: 'https://hooks.example.com/in' });
     if (!saved.ok) throw new Error('invalid');
-    const legacy: WebhookConfig = { ...saved.value, auth: { type: 'api_key', header: 'X-Api-Key', key: box.encrypt('k\u2028') } };
+    const legacy: WebhookConfig = {
+      ...saved.value,
+      auth: { type: 'api_key', header: 'X-Api-Key', key: box.encrypt('k\u2028') },
+    };
     expect(() => kind.buildRequest(legacy, delivery())).toThrow(expect.objectContaining({ code: 'HEADER_INVALID' }));
   });
 
@@ -123,8 +158,16 @@ describe('a target stored before the rule (issue 9, item 8) fails permanently at
 
 function delivery(headers: Record<string, string> = {}): DeliveryMessageV1 {
   return {
-    type: 'relay.delivery.v1', event_id: 'evt_1', delivery_id: 'dlv_1', attempt: 1, account_id: 'acc', endpoint_id: 'ep', target_id: 'tg', target_kind: 'webhook',
-    received_at: '2025-01-02T03:04:00.000Z', request: { method: 'POST', source_ip: '203.0.113.9', headers, query: '' },
+    type: 'relay.delivery.v1',
+    event_id: 'evt_1',
+    delivery_id: 'dlv_1',
+    attempt: 1,
+    account_id: 'acc',
+    endpoint_id: 'ep',
+    target_id: 'tg',
+    target_kind: 'webhook',
+    received_at: '2025-01-02T03:04:00.000Z',
+    request: { method: 'POST', source_ip: '203.0.113.9', headers, query: '' },
     payload: { content_type: 'application/json', body_base64: Buffer.from('{}').toString('base64') },
   };
 }

@@ -21,7 +21,8 @@ const CONFIGURABLE = /^(authorization|cookie|forwarded|via|x-real-ip|x-forwarded
  */
 export function reservedReason(lowerName: string, signing: boolean): string | null {
   if (CONFIGURABLE.test(lowerName)) return null;
-  if (isNeverForwarded(lowerName)) return `${lowerName} is set by Relay or is hop-by-hop and cannot be configured (header rule 4)`;
+  if (isNeverForwarded(lowerName))
+    return `${lowerName} is set by Relay or is hop-by-hop and cannot be configured (header rule 4)`;
   if (signing && SIGNING_HEADERS.includes(lowerName)) return `${lowerName} is set by Standard Webhooks signing`;
   return null;
 }

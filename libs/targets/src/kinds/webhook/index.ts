@@ -31,7 +31,12 @@ export const WEBHOOK_RETRY_SCHEDULE_MS: readonly number[] = [
   5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000,
 ];
 
-export const webhookInfo: KindInfo = { kind: 'webhook', channel: 'webhook', defaultRetryScheduleMs: WEBHOOK_RETRY_SCHEDULE_MS, description: webhookDescription };
+export const webhookInfo: KindInfo = {
+  kind: 'webhook',
+  channel: 'webhook',
+  defaultRetryScheduleMs: WEBHOOK_RETRY_SCHEDULE_MS,
+  description: webhookDescription,
+};
 
 /** Generic webhook URL target (spec "Relay target" → Webhook URL). */
 export function createWebhookKind(deps: WebhookKindDeps): TargetKind<WebhookConfig> {

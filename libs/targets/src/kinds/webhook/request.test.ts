@@ -7,7 +7,11 @@ import type { WebhookConfig } from './index';
 
 const box = createSecretBox(`k1:${randomBytes(32).toString('base64')}`);
 let uuids = 0;
-const kind = createWebhookKind({ secrets: box, uuid: () => `uuid-${++uuids}`, now: () => new Date('2025-01-02T03:04:05Z') });
+const kind = createWebhookKind({
+  secrets: box,
+  uuid: () => `uuid-${++uuids}`,
+  now: () => new Date('2025-01-02T03:04:05Z'),
+});
 
 function config(input: Record<string, unknown>): WebhookConfig {
   const r = kind.validateConfig({ url: 'https://hooks.example.com/in', ...input });
@@ -37,14 +41,21 @@ const headersOf = (c: WebhookConfig, d = delivery()) => kind.buildRequest(c, d).
 describe('webhook request: header rules (spec "Forwarded request (outbound)")', () => {
   it.each([
     ['Bearer', { type: 'bearer', token: 'tok123' }, 'authorization', 'Bearer tok123'],
-    ['Basic', { type: 'basic', username: 'user', password: 'p:ss' }, 'authorization', `Basic ${Buffer.from('user:p:ss').toString('base64')}`],
+    [
+      'Basic',
+      { type: 'basic', username: 'user', password: 'p:ss' },
+      'authorization',
+      `Basic ${Buffer.from('user:p:ss').toString('base64')}`,
+    ],
     ['API key', { type: 'api_key', header: 'X-Api-Key', key: 'k-1' }, 'x-api-key', 'k-1'],
   ])('header rule 1: %s outbound authentication adds its header', (_n, auth, name, value) => {
     expect(headersOf(config({ auth }))[name]).toBe(value);
   });
 
   it('header rule 1: no auth adds no credential header', () => {
-    expect(headersOf(config({ forward_headers: { mode: 'all' } }), delivery({}, { authorization: 'Bearer sender' }))).not.toHaveProperty('authorization');
+    expect(
+      headersOf(config({ forward_headers: { mode: 'all' } }), delivery({}, { authorization: 'Bearer sender' })),
+    ).not.toHaveProperty('authorization');
   });
 
   it('header rule 1: the auth header wins over a forwarded header of the same name', () => {
@@ -54,18 +65,31 @@ describe('webhook request: header rules (spec "Forwarded request (outbound)")', 
 
   it('header rule 2: a custom header wins over a forwarded header of the same name', () => {
     const c = config({ custom_headers: [{ name: 'X-Shop', value: 'custom' }], forward_headers: { mode: 'all' } });
-    expect(headersOf(c, delivery({}, { 'x-shop': 'forwarded', 'x-other': 'kept' }))).toMatchObject({ 'x-shop': 'custom', 'x-other': 'kept' });
+    expect(headersOf(c, delivery({}, { 'x-shop': 'forwarded', 'x-other': 'kept' }))).toMatchObject({
+      'x-shop': 'custom',
+      'x-other': 'kept',
+    });
   });
 
   it('header rule 3: a custom header colliding with the auth header never reaches a request (refused at save)', () => {
-    const r = kind.validateConfig({ url: 'https://h.example/', auth: { type: 'bearer', token: 't' }, custom_headers: [{ name: 'Authorization', value: 'x' }] });
+    const r = kind.validateConfig({
+      url: 'https://h.example/',
+      auth: { type: 'bearer', token: 't' },
+      custom_headers: [{ name: 'Authorization', value: 'x' }],
+    });
     expect(r.ok).toBe(false);
   });
 
   it.each(ALWAYS_REMOVED)('always removed: %s is not forwarded', (name) => {
     const c = config({ forward_headers: { mode: 'all' } });
     // format None: Relay sets no Content-Type of its own that could mask a forwarded one
-    const h = headersOf(c, delivery({ payload: { content_type: null, body_base64: '' } }, { [name.toLowerCase()]: 'from-sender', 'x-kept': '1' }));
+    const h = headersOf(
+      c,
+      delivery(
+        { payload: { content_type: null, body_base64: '' } },
+        { [name.toLowerCase()]: 'from-sender', 'x-kept': '1' },
+      ),
+    );
     expect(h['x-kept']).toBe('1');
     expect(h[name.toLowerCase()]).not.toBe('from-sender');
   });
@@ -78,7 +102,10 @@ describe('webhook request: header rules (spec "Forwarded request (outbound)")', 
 
   it('header rule 5: endpoint-specific headers are absent because the gateway strips them; templates cannot read headers', () => {
     // request.headers carries only forwardable headers (contracts ForwardableRequest)
-    const c = config({ custom_headers: [{ name: 'X-T', value: '{{originating_ip}}|{{endpoint_id}}' }], forward_headers: { mode: 'list', names: ['x-hub-signature'] } });
+    const c = config({
+      custom_headers: [{ name: 'X-T', value: '{{originating_ip}}|{{endpoint_id}}' }],
+      forward_headers: { mode: 'list', names: ['x-hub-signature'] },
+    });
     const h = headersOf(c, delivery({}, {}));
     expect(h).not.toHaveProperty('x-hub-signature');
     expect(h['x-t']).toBe('203.0.113.9|ep_1');
@@ -99,11 +126,19 @@ describe('webhook request: header rules (spec "Forwarded request (outbound)")', 
 
 describe('webhook request: tracking headers, templates, body', () => {
   it('carries X-Relay-Event-Id, X-Relay-Delivery-Id and X-Relay-Attempt from the delivery', () => {
-    expect(headersOf(config({}), delivery({ attempt: 3 }))).toMatchObject({ 'x-relay-event-id': 'evt_1', 'x-relay-delivery-id': 'dlv_1_a', 'x-relay-attempt': '3' });
+    expect(headersOf(config({}), delivery({ attempt: 3 }))).toMatchObject({
+      'x-relay-event-id': 'evt_1',
+      'x-relay-delivery-id': 'dlv_1_a',
+      'x-relay-attempt': '3',
+    });
   });
 
   it('renders template variables; {{uuid}} is fresh per attempt', () => {
-    const c = config({ custom_headers: [{ name: 'X-T', value: '{{ uuid }}/{{event_id}}/{{delivery_id}}/{{target_id}}/{{received_at}}/{{attempt}}' }] });
+    const c = config({
+      custom_headers: [
+        { name: 'X-T', value: '{{ uuid }}/{{event_id}}/{{delivery_id}}/{{target_id}}/{{received_at}}/{{attempt}}' },
+      ],
+    });
     const first = headersOf(c)['x-t'];
     expect(first).toMatch(/^uuid-\d+\/evt_1\/dlv_1_a\/tg_a\/2025-01-02T03:04:00.000Z\/1$/);
     expect(headersOf(c)['x-t']).not.toBe(first);
@@ -130,7 +165,10 @@ describe('webhook request: tracking headers, templates, body', () => {
 
   it('query formats deliver the JSON payload with Content-Type application/json', () => {
     const json = '{"a":"1","b":["x","y"]}';
-    const req = kind.buildRequest(config({}), delivery({ payload: { content_type: 'application/json', body_base64: Buffer.from(json).toString('base64') } }));
+    const req = kind.buildRequest(
+      config({}),
+      delivery({ payload: { content_type: 'application/json', body_base64: Buffer.from(json).toString('base64') } }),
+    );
     expect(req.body.toString()).toBe(json);
     expect(req.headers['content-type']).toBe('application/json');
   });

@@ -37,7 +37,9 @@ function authHeader(auth: WebhookAuth, open: (sealed: string) => string): Record
     case 'bearer':
       return { authorization: `Bearer ${open(auth.token)}` };
     case 'basic':
-      return { authorization: `Basic ${Buffer.from(`${auth.username}:${open(auth.password)}`, 'utf8').toString('base64')}` };
+      return {
+        authorization: `Basic ${Buffer.from(`${auth.username}:${open(auth.password)}`, 'utf8').toString('base64')}`,
+      };
     case 'api_key':
       return { [auth.header.toLowerCase()]: open(auth.key) };
     case 'none':
@@ -62,7 +64,10 @@ export function buildWebhookRequest(config: WebhookConfig, d: DeliveryMessageV1,
     try {
       return deps.secrets.decrypt(sealed);
     } catch (err) {
-      throw new TargetConfigError('SECRET_UNREADABLE', `a stored target secret cannot be decrypted: ${(err as Error).message}`);
+      throw new TargetConfigError(
+        'SECRET_UNREADABLE',
+        `a stored target secret cannot be decrypted: ${(err as Error).message}`,
+      );
     }
   };
   const values = templateValues(d, deps.uuid());
@@ -83,7 +88,8 @@ export function buildWebhookRequest(config: WebhookConfig, d: DeliveryMessageV1,
     'x-relay-delivery-id': d.delivery_id,
     'x-relay-attempt': String(d.attempt),
   };
-  if (config.signing) Object.assign(headers, standardWebhookHeaders(open(config.signing.secret), d.delivery_id, deps.now(), body));
+  if (config.signing)
+    Object.assign(headers, standardWebhookHeaders(open(config.signing.secret), d.delivery_id, deps.now(), body));
   refuseUnsendable(headers);
   return { url: config.url, headers, body };
 }
@@ -97,6 +103,7 @@ export function buildWebhookRequest(config: WebhookConfig, d: DeliveryMessageV1,
 function refuseUnsendable(headers: Record<string, string>): void {
   for (const [name, value] of Object.entries(headers)) {
     const problem = headerValueProblem(value);
-    if (problem) throw new TargetConfigError('HEADER_INVALID', `the ${name} header ${problem}; save the target's settings again`);
+    if (problem)
+      throw new TargetConfigError('HEADER_INVALID', `the ${name} header ${problem}; save the target's settings again`);
   }
 }

@@ -50,7 +50,10 @@ describe('webhook secrets at rest (spec "Relay target": sensitive headers stored
   });
 
   it('sensitive: false cannot unmark a credential-like header', () => {
-    const r = kind.validateConfig({ url: 'https://h.example/', custom_headers: [{ name: 'X-Auth-Token', value: 't', sensitive: false }] });
+    const r = kind.validateConfig({
+      url: 'https://h.example/',
+      custom_headers: [{ name: 'X-Auth-Token', value: 't', sensitive: false }],
+    });
     expect(r.ok && r.value.custom_headers[0]?.sensitive).toBe(true);
   });
 
@@ -62,11 +65,18 @@ describe('webhook secrets at rest (spec "Relay target": sensitive headers stored
     expect(shown).toMatchObject({
       auth: { type: 'api_key', header: 'X-Api-Key', key: REDACTED },
       signing: { standard_webhooks: true, secret: REDACTED },
-      custom_headers: expect.arrayContaining([{ name: 'X-Plain', value: 'visible', sensitive: false }, { name: 'Cookie', value: REDACTED, sensitive: true }]),
+      custom_headers: expect.arrayContaining([
+        { name: 'X-Plain', value: 'visible', sensitive: false },
+        { name: 'Cookie', value: REDACTED, sensitive: true },
+      ]),
     });
   });
 
   it('publicConfig shows the basic username but not the password', () => {
-    expect(kind.publicConfig(saved({ type: 'basic', username: 'svc', password: 'basic-pw-789' })).auth).toEqual({ type: 'basic', username: 'svc', password: REDACTED });
+    expect(kind.publicConfig(saved({ type: 'basic', username: 'svc', password: 'basic-pw-789' })).auth).toEqual({
+      type: 'basic',
+      username: 'svc',
+      password: REDACTED,
+    });
   });
 });

@@ -6,7 +6,16 @@ import { stripNonHeaderChars } from './headers';
  * template variables such as {{originating_ip}} and {{uuid}}"). There is deliberately no
  * variable that reads an incoming header, so templates cannot emit the headers rules 4–5 remove.
  */
-export const TEMPLATE_VARIABLES = ['originating_ip', 'uuid', 'event_id', 'delivery_id', 'endpoint_id', 'target_id', 'received_at', 'attempt'] as const;
+export const TEMPLATE_VARIABLES = [
+  'originating_ip',
+  'uuid',
+  'event_id',
+  'delivery_id',
+  'endpoint_id',
+  'target_id',
+  'received_at',
+  'attempt',
+] as const;
 export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
 
 const VARIABLE = /\{\{\s*([^{}]*?)\s*\}\}/g;

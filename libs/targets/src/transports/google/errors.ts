@@ -7,9 +7,16 @@ type Response = Extract<SendOutcome, { response: unknown }>['response'];
 function errorOf(body: string): { status: string; message: string } {
   try {
     const parsed = JSON.parse(body) as { error?: unknown; error_description?: unknown };
-    if (typeof parsed.error === 'string') return { status: parsed.error, message: typeof parsed.error_description === 'string' ? parsed.error_description : '' };
+    if (typeof parsed.error === 'string')
+      return {
+        status: parsed.error,
+        message: typeof parsed.error_description === 'string' ? parsed.error_description : '',
+      };
     const e = parsed.error as { status?: unknown; message?: unknown } | undefined;
-    return { status: typeof e?.status === 'string' ? e.status : '', message: typeof e?.message === 'string' ? e.message : '' };
+    return {
+      status: typeof e?.status === 'string' ? e.status : '',
+      message: typeof e?.message === 'string' ? e.message : '',
+    };
   } catch {
     return { status: '', message: '' };
   }
@@ -38,11 +45,16 @@ export function classifyGoogleAnswer(what: string, res: Response): AttemptResult
   const error = `${what}: HTTP ${res.status}${detail ? ` ${detail}` : ''}`;
   if (res.status === 429 || res.status >= 500) {
     const retryAfterMs = retryAfterHeaderMs(res.headers);
-    return retryAfterMs !== undefined ? { result: 'retry', status: res.status, error, retryAfterMs } : { result: 'retry', status: res.status, error };
+    return retryAfterMs !== undefined
+      ? { result: 'retry', status: res.status, error, retryAfterMs }
+      : { result: 'retry', status: res.status, error };
   }
-  if (res.status === 403 || res.status === 404) return { result: 'permanent', status: res.status, error, flagTarget: true };
-  if (status === 'invalid_grant' || status === 'invalid_client' || status === 'unauthorized_client') return { result: 'permanent', status: res.status, error, flagTarget: true };
-  if (res.status === 400) return { result: 'permanent', status: res.status, error, flagTarget: TARGET_400.test(message) };
+  if (res.status === 403 || res.status === 404)
+    return { result: 'permanent', status: res.status, error, flagTarget: true };
+  if (status === 'invalid_grant' || status === 'invalid_client' || status === 'unauthorized_client')
+    return { result: 'permanent', status: res.status, error, flagTarget: true };
+  if (res.status === 400)
+    return { result: 'permanent', status: res.status, error, flagTarget: TARGET_400.test(message) };
   return { result: 'retry', status: res.status, error };
 }
 

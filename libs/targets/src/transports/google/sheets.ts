@@ -25,7 +25,11 @@ export type ApiResult<T> = { ok: true; value: T } | { ok: false; result: Attempt
 
 export interface SheetsClient {
   /** row 1 of the sheet, and with `withIds` every value of column A below it */
-  readHeader(key: ServiceAccountKey, sheet: SheetRef, withIds: boolean): Promise<ApiResult<{ header: string[]; ids: string[] }>>;
+  readHeader(
+    key: ServiceAccountKey,
+    sheet: SheetRef,
+    withIds: boolean,
+  ): Promise<ApiResult<{ header: string[]; ids: string[] }>>;
   /** writes `names` into row 1 from column `start` (0-based) on */
   writeHeader(key: ServiceAccountKey, sheet: SheetRef, start: number, names: string[]): Promise<ApiResult<null>>;
   /** spreadsheets.values.append of one row after the sheet's last row */
@@ -39,18 +43,33 @@ type Method = 'GET' | 'POST' | 'PUT';
  * A 401 (the token expired or was revoked early) drops the cached token and the call is made
  * once more with a new one; any other failure is classified for the attempt.
  */
-export function createSheetsClient(deps: { send: GoogleSend; tokens: TokenSource; /** default SHEETS_API */ apiBase?: string }): SheetsClient {
-  const call = async (key: ServiceAccountKey, what: string, method: Method, url: string, body?: unknown): Promise<ApiResult<unknown>> => {
+export function createSheetsClient(deps: {
+  send: GoogleSend;
+  tokens: TokenSource;
+  /** default SHEETS_API */ apiBase?: string;
+}): SheetsClient {
+  const call = async (
+    key: ServiceAccountKey,
+    what: string,
+    method: Method,
+    url: string,
+    body?: unknown,
+  ): Promise<ApiResult<unknown>> => {
     for (let tries = 0; tries < 2; tries++) {
       const token = await deps.tokens.get(key);
       if (!token.ok) return token;
       const outcome = await deps.send({
         method,
         url,
-        headers: { authorization: `Bearer ${token.token}`, 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Relay-Sheets/1' },
+        headers: {
+          authorization: `Bearer ${token.token}`,
+          'content-type': 'application/json; charset=utf-8',
+          'user-agent': 'Relay-Sheets/1',
+        },
         body: Buffer.from(body === undefined ? '' : JSON.stringify(body)),
       });
-      if ('error' in outcome) return { ok: false, result: googleNetworkFailure(outcome.error.code), networkCode: outcome.error.code };
+      if ('error' in outcome)
+        return { ok: false, result: googleNetworkFailure(outcome.error.code), networkCode: outcome.error.code };
       const res = outcome.response;
       if (res.status === 401 && tries === 0) {
         deps.tokens.invalidate(key, token.token);
@@ -63,7 +82,10 @@ export function createSheetsClient(deps: { send: GoogleSend; tokens: TokenSource
         return { ok: false, result: { result: 'retry', status: res.status, error: `${what}: the answer is not JSON` } };
       }
     }
-    return { ok: false, result: { result: 'retry', status: 401, error: `${what}: a new access token was refused too` } };
+    return {
+      ok: false,
+      result: { result: 'retry', status: 401, error: `${what}: a new access token was refused too` },
+    };
   };
   const api = deps.apiBase ?? SHEETS_API;
   const base = (s: SheetRef): string => `${api}${encodeURIComponent(s.spreadsheetId)}/values`;
@@ -72,7 +94,12 @@ export function createSheetsClient(deps: { send: GoogleSend; tokens: TokenSource
   return {
     readHeader: async (key, sheet, withIds) => {
       const ranges = [`ranges=${range(sheet, '1:1')}`, ...(withIds ? [`ranges=${range(sheet, 'A2:A')}`] : [])];
-      const got = await call(key, 'Sheets values.batchGet', 'GET', `${base(sheet)}:batchGet?${ranges.join('&')}&majorDimension=ROWS&valueRenderOption=FORMATTED_VALUE`);
+      const got = await call(
+        key,
+        'Sheets values.batchGet',
+        'GET',
+        `${base(sheet)}:batchGet?${ranges.join('&')}&majorDimension=ROWS&valueRenderOption=FORMATTED_VALUE`,
+      );
       if (!got.ok) return got;
       const valueRanges = (got.value as { valueRanges?: Array<{ values?: unknown[][] }> }).valueRanges ?? [];
       const header = (valueRanges[0]?.values?.[0] ?? []).map((v) => String(v));
@@ -81,7 +108,13 @@ export function createSheetsClient(deps: { send: GoogleSend; tokens: TokenSource
     },
     writeHeader: async (key, sheet, start, names) => {
       const a1 = `${columnLetters(start)}1:${columnLetters(start + names.length - 1)}1`;
-      const got = await call(key, 'Sheets values.update', 'PUT', `${base(sheet)}/${range(sheet, a1)}?valueInputOption=RAW`, { majorDimension: 'ROWS', values: [names] });
+      const got = await call(
+        key,
+        'Sheets values.update',
+        'PUT',
+        `${base(sheet)}/${range(sheet, a1)}?valueInputOption=RAW`,
+        { majorDimension: 'ROWS', values: [names] },
+      );
       return got.ok ? { ok: true, value: null } : got;
     },
     appendRow: async (key, sheet, row) => {

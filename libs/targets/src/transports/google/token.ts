@@ -42,12 +42,20 @@ export function createTokenSource(opts: TokenSourceOptions): TokenSource {
   const max = opts.maxEntries ?? 1_000;
   const cache = new Map<string, { token: string; expiresAt: number }>();
   const pending = new Map<string, Promise<TokenResult>>();
-  const idOf = (key: ServiceAccountKey): string => createHash('sha256').update(key.client_email).update('\0').update(key.private_key).digest('hex');
+  const idOf = (key: ServiceAccountKey): string =>
+    createHash('sha256').update(key.client_email).update('\0').update(key.private_key).digest('hex');
 
   const fetchToken = async (id: string, key: ServiceAccountKey): Promise<TokenResult> => {
     const started = now();
-    const body = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: signAssertion(key, started) }).toString();
-    const outcome = await opts.send({ url: opts.tokenUrl ?? GOOGLE_TOKEN_URL, headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Relay-Sheets/1' }, body: Buffer.from(body) });
+    const body = new URLSearchParams({
+      grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      assertion: signAssertion(key, started),
+    }).toString();
+    const outcome = await opts.send({
+      url: opts.tokenUrl ?? GOOGLE_TOKEN_URL,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Relay-Sheets/1' },
+      body: Buffer.from(body),
+    });
     if ('error' in outcome) return { ok: false, result: googleNetworkFailure(outcome.error.code) };
     const res = outcome.response;
     if (res.status !== 200) return { ok: false, result: classifyGoogleAnswer('Google token endpoint', res) };
@@ -55,10 +63,20 @@ export function createTokenSource(opts: TokenSourceOptions): TokenSource {
     try {
       parsed = JSON.parse(res.body) as typeof parsed;
     } catch {
-      return { ok: false, result: { result: 'retry', status: 200, error: 'Google token endpoint: the answer is not JSON' } };
+      return {
+        ok: false,
+        result: { result: 'retry', status: 200, error: 'Google token endpoint: the answer is not JSON' },
+      };
     }
     if (typeof parsed.access_token !== 'string' || typeof parsed.expires_in !== 'number') {
-      return { ok: false, result: { result: 'retry', status: 200, error: 'Google token endpoint: the answer has no access_token/expires_in' } };
+      return {
+        ok: false,
+        result: {
+          result: 'retry',
+          status: 200,
+          error: 'Google token endpoint: the answer has no access_token/expires_in',
+        },
+      };
     }
     if (cache.size >= max) cache.delete(cache.keys().next().value!);
     cache.set(id, { token: parsed.access_token, expiresAt: started + parsed.expires_in * 1000 });
@@ -69,7 +87,8 @@ export function createTokenSource(opts: TokenSourceOptions): TokenSource {
     get: (key) => {
       const id = idOf(key);
       const cached = cache.get(id);
-      if (cached && now() < cached.expiresAt - REFRESH_MARGIN_MS) return Promise.resolve({ ok: true, token: cached.token });
+      if (cached && now() < cached.expiresAt - REFRESH_MARGIN_MS)
+        return Promise.resolve({ ok: true, token: cached.token });
       const inFlight = pending.get(id);
       if (inFlight) return inFlight;
       const request = fetchToken(id, key).finally(() => pending.delete(id));

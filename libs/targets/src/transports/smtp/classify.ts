@@ -8,7 +8,8 @@ import type { RejectedRecipient, SmtpOutcome } from './transport';
  */
 const NO_SUCH_RECIPIENT = /^5\.1\.(?:1|2|10)$/;
 /** Relays that send no enhanced code still say so in words (Postfix, Exim, Sendmail). */
-const NO_SUCH_RECIPIENT_TEXT = /user unknown|unknown user|no such (?:user|mailbox)|mailbox (?:not found|unavailable)|does not exist/i;
+const NO_SUCH_RECIPIENT_TEXT =
+  /user unknown|unknown user|no such (?:user|mailbox)|mailbox (?:not found|unavailable)|does not exist/i;
 
 /** The enhanced status code (`5.1.1`) of a reply, when the relay sends one. */
 export function enhancedCodeOf(response: string): string | null {
@@ -48,12 +49,17 @@ export function classifySmtp(outcome: SmtpOutcome): AttemptResult {
   }
   const { code, responseCode, response } = outcome.error;
   if (code === 'EAUTH' || code === 'ENOAUTH' || code === 'ETLS' || code === 'EREQUIRETLS') {
-    return { result: 'retry', status: responseCode, error: `mail relay refused the session (${code}${response ? `: ${replyText(response)}` : ''})` };
+    return {
+      result: 'retry',
+      status: responseCode,
+      error: `mail relay refused the session (${code}${response ? `: ${replyText(response)}` : ''})`,
+    };
   }
   if (responseCode === null) return { result: 'retry', status: null, error: `mail relay unreachable (${code})` };
   const error = `mail relay answered ${replyText(response) || responseCode}`;
   if (responseCode >= 400 && responseCode < 500) return { result: 'retry', status: responseCode, error };
-  if (responseCode >= 500) return { result: 'permanent', status: responseCode, error, flagTarget: isUnknownRecipient(responseCode, response) };
+  if (responseCode >= 500)
+    return { result: 'permanent', status: responseCode, error, flagTarget: isUnknownRecipient(responseCode, response) };
   return { result: 'retry', status: responseCode, error };
 }
 

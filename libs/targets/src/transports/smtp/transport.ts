@@ -46,7 +46,8 @@ export interface SmtpTransport {
  * its debug output would carry AUTH exchanges.
  */
 export function createSmtpTransport(config: SmtpRelayConfig): SmtpTransport {
-  if ((config.username === undefined) !== (config.password === undefined)) throw new Error('SMTP relay: username and password go together');
+  if ((config.username === undefined) !== (config.password === undefined))
+    throw new Error('SMTP relay: username and password go together');
   const tls = { rejectUnauthorized: true, minVersion: 'TLSv1.2' as const, ...(config.ca ? { ca: config.ca } : {}) };
   const transporter = nodemailer.createTransport({
     pool: true,
@@ -69,8 +70,16 @@ export function createSmtpTransport(config: SmtpRelayConfig): SmtpTransport {
     send: async (message) => {
       const started = performance.now();
       try {
-        const info = await transporter.sendMail({ envelope: { from: message.envelope.from, to: [...message.envelope.to] }, raw: message.raw });
-        return { ok: true, response: String(info.response ?? ''), rejected: rejectedOf(info), durationMs: performance.now() - started };
+        const info = await transporter.sendMail({
+          envelope: { from: message.envelope.from, to: [...message.envelope.to] },
+          raw: message.raw,
+        });
+        return {
+          ok: true,
+          response: String(info.response ?? ''),
+          rejected: rejectedOf(info),
+          durationMs: performance.now() - started,
+        };
       } catch (err) {
         return { ok: false, error: failureOf(err), durationMs: performance.now() - started };
       }
@@ -90,7 +99,11 @@ interface NodemailerError {
 
 function rejectedOf(info: unknown): RejectedRecipient[] {
   const errors = (info as { rejectedErrors?: NodemailerError[] }).rejectedErrors ?? [];
-  return errors.map((e) => ({ address: e.recipient ?? '', responseCode: e.responseCode ?? null, response: e.response ?? '' }));
+  return errors.map((e) => ({
+    address: e.recipient ?? '',
+    responseCode: e.responseCode ?? null,
+    response: e.response ?? '',
+  }));
 }
 
 function failureOf(err: unknown): SmtpFailure {

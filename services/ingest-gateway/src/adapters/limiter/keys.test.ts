@@ -55,7 +55,11 @@ describe('Redis Cluster hash slots of the limiter keys', () => {
   });
 
   it('spreads the endpoints of different accounts over the cluster rather than one node', () => {
-    const slots = new Set(Array.from({ length: 50 }, (_, i) => slotOf(rateKey('relay', `ep_${i}`, quotaKey('relay', `acc_${i}`, new Date('2026-11-26T00:00:00Z'))))));
+    const slots = new Set(
+      Array.from({ length: 50 }, (_, i) =>
+        slotOf(rateKey('relay', `ep_${i}`, quotaKey('relay', `acc_${i}`, new Date('2026-11-26T00:00:00Z')))),
+      ),
+    );
     expect(slots.size).toBeGreaterThan(45);
   });
 });

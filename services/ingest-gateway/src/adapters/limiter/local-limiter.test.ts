@@ -2,7 +2,12 @@ import type { LimitRequest } from '../../domain/ports';
 import { LocalLimiter } from './local-limiter';
 
 const at = (iso: string, over: Partial<LimitRequest> = {}): LimitRequest => ({
-  endpointId: 'ep_1', accountId: 'acc_1', ratePerMinute: 3, monthlyQuota: 100, now: new Date(iso), ...over,
+  endpointId: 'ep_1',
+  accountId: 'acc_1',
+  ratePerMinute: 3,
+  monthlyQuota: 100,
+  now: new Date(iso),
+  ...over,
 });
 const KEY = 'ns:quota:acc_1:2025-03';
 

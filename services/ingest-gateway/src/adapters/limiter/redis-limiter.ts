@@ -48,7 +48,10 @@ export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
   redis.defineCommand('relayAddQuota', { numberOfKeys: 1, lua: ADD_QUOTA_LUA });
   redis.defineCommand('relayRefund', { numberOfKeys: 2, lua: REFUND_LUA });
   // accepted events per endpoint and day (GET /v1/billing/usage/daily), counted in the same script
-  const daily = (req: LimitRequest): [string, string] => [usageDailyKey(namespace, req.accountId, quotaMonth(req.now)), usageDailyField(req.endpointId, req.now)];
+  const daily = (req: LimitRequest): [string, string] => [
+    usageDailyKey(namespace, req.accountId, quotaMonth(req.now)),
+    usageDailyField(req.endpointId, req.now),
+  ];
   const commands = redis as unknown as LimiterCommands;
   const local = new LocalLimiter();
   const retryAfterFailureMs = opts.retryAfterFailureMs ?? 1000;
@@ -59,7 +62,9 @@ export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
   const decideLocally = (req: LimitRequest, key: string, err: unknown): LimitDecision => {
     if (!degraded) {
       degraded = true;
-      logger.warn('rate limit and quota fall back to per-process counters: Redis unreachable', { error: err instanceof Error ? err.message : String(err) });
+      logger.warn('rate limit and quota fall back to per-process counters: Redis unreachable', {
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
     opts.fallbackCounter.inc();
     return local.admit(req, key);
@@ -72,7 +77,8 @@ export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
    */
   const flushOwed = (): Promise<void> => {
     flushing ??= (async () => {
-      for (const [key, units] of local.owed()) local.settle(key, units, await commands.relayAddQuota(key, units, QUOTA_TTL_SECONDS));
+      for (const [key, units] of local.owed())
+        local.settle(key, units, await commands.relayAddQuota(key, units, QUOTA_TTL_SECONDS));
     })().finally(() => {
       flushing = null;
     });
@@ -83,12 +89,26 @@ export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
     async admit(req) {
       const key = quotaKey(namespace, req.accountId, req.now);
       if (redis.status !== 'ready') return decideLocally(req, key, new Error(`Redis connection ${redis.status}`));
-      if (Date.now() < skipUntil) return decideLocally(req, key, new Error(`a call failed under ${retryAfterFailureMs} ms ago; Redis is tried again after that`));
+      if (Date.now() < skipUntil)
+        return decideLocally(
+          req,
+          key,
+          new Error(`a call failed under ${retryAfterFailureMs} ms ago; Redis is tried again after that`),
+        );
       let reply: AdmitReply;
       try {
         if (local.hasOwed()) await flushOwed();
         const [dailyKey, dailyField] = daily(req);
-        reply = await commands.relayAdmit(rateKey(namespace, req.endpointId, key), key, dailyKey, req.ratePerMinute, req.now.getTime(), req.monthlyQuota, QUOTA_TTL_SECONDS, dailyField);
+        reply = await commands.relayAdmit(
+          rateKey(namespace, req.endpointId, key),
+          key,
+          dailyKey,
+          req.ratePerMinute,
+          req.now.getTime(),
+          req.monthlyQuota,
+          QUOTA_TTL_SECONDS,
+          dailyField,
+        );
       } catch (err) {
         skipUntil = Date.now() + retryAfterFailureMs;
         return decideLocally(req, key, err);

@@ -35,7 +35,11 @@ describe('captcha token: found in a JSON, form or XML body', () => {
     const req = captchaVerifyRequest(settings, 'tok', '203.0.113.9');
     expect(req.url).toBe('https://challenges.cloudflare.com/turnstile/v0/siteverify');
     expect(req.contentType).toBe('application/x-www-form-urlencoded');
-    expect(Object.fromEntries(new URLSearchParams(req.body))).toEqual({ secret: 's3cr3t', response: 'tok', remoteip: '203.0.113.9' });
+    expect(Object.fromEntries(new URLSearchParams(req.body))).toEqual({
+      secret: 's3cr3t',
+      response: 'tok',
+      remoteip: '203.0.113.9',
+    });
   });
 
   it.each([

@@ -33,7 +33,11 @@ function tokenCandidate(format: PayloadFormat, data: unknown, field: string): un
 }
 
 /** The captcha token of a request; a missing or unusable token is 400 CAPTCHA_FAILED. */
-export function extractCaptchaToken(format: PayloadFormat, data: unknown, field: string): { ok: true; token: string } | Rejection {
+export function extractCaptchaToken(
+  format: PayloadFormat,
+  data: unknown,
+  field: string,
+): { ok: true; token: string } | Rejection {
   const token = tokenCandidate(format, data, field);
   if (typeof token !== 'string' || token === '' || token.length > MAX_CAPTCHA_TOKEN_LENGTH) {
     return rejection(400, 'CAPTCHA_FAILED', `The captcha token is missing: send it once in the field ${field}.`);
@@ -42,7 +46,11 @@ export function extractCaptchaToken(format: PayloadFormat, data: unknown, field:
 }
 
 /** The siteverify call all three providers share; the gateway's HTTP adapter sends it. */
-export function captchaVerifyRequest(settings: ResolvedCaptchaSettings, token: string, remoteIp?: string): { url: string; contentType: 'application/x-www-form-urlencoded'; body: string } {
+export function captchaVerifyRequest(
+  settings: ResolvedCaptchaSettings,
+  token: string,
+  remoteIp?: string,
+): { url: string; contentType: 'application/x-www-form-urlencoded'; body: string } {
   const form = new URLSearchParams({ secret: settings.secret, response: token });
   if (remoteIp !== undefined) form.set('remoteip', remoteIp);
   return { url: settings.verify_url, contentType: 'application/x-www-form-urlencoded', body: form.toString() };

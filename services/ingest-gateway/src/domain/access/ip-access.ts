@@ -27,7 +27,9 @@ function parseSource(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
 
 function matches(address: ipaddr.IPv4 | ipaddr.IPv6, ranges: readonly IpRange[]): boolean {
   return ranges.some((r) =>
-    r.kind === 'ipv4' ? address.kind() === 'ipv4' && (address as ipaddr.IPv4).match(r.range) : address.kind() === 'ipv6' && (address as ipaddr.IPv6).match(r.range),
+    r.kind === 'ipv4'
+      ? address.kind() === 'ipv4' && (address as ipaddr.IPv4).match(r.range)
+      : address.kind() === 'ipv6' && (address as ipaddr.IPv6).match(r.range),
   );
 }
 

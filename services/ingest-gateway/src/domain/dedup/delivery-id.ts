@@ -18,7 +18,11 @@ const ID_TEXT = /^[\x20-\x7e]{1,255}$/;
  * default for presets whose provider sends one; opt-in for custom schemes). Called only after
  * the signature passed, so a forger cannot claim an id. Null: no id, or dedup off.
  */
-export function providerDedupOf(setting: InboundAuthSetting, headers: Record<string, string | string[] | undefined>, data: unknown): ProviderDedup | null {
+export function providerDedupOf(
+  setting: InboundAuthSetting,
+  headers: Record<string, string | string[] | undefined>,
+  data: unknown,
+): ProviderDedup | null {
   if (setting.type !== 'HMAC') return null;
   let where: PresetDeliveryId | undefined;
   let enabled: boolean;
@@ -34,7 +38,11 @@ export function providerDedupOf(setting: InboundAuthSetting, headers: Record<str
   const id = 'header' in where ? headerText(headers[where.header]) : bodyText(data, where.bodyPath);
   if (id === undefined || !ID_TEXT.test(id)) return null;
   const source = 'header' in where ? where.header : `body ${where.bodyPath}`;
-  return { key: `\n${source}\n${id}`, windowMs: (setting.dedup?.window_seconds ?? DEFAULT_DEDUP_WINDOW_SECONDS) * 1000, source };
+  return {
+    key: `\n${source}\n${id}`,
+    windowMs: (setting.dedup?.window_seconds ?? DEFAULT_DEDUP_WINDOW_SECONDS) * 1000,
+    source,
+  };
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {

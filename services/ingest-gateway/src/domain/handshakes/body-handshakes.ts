@@ -11,11 +11,18 @@ import type { HandshakeOutcome } from './query-handshakes';
  * request passed the preset's own verification, so a forged challenge is refused as AUTH_FAILED
  * before it gets here. Null: not a handshake, an ordinary event.
  */
-export function bodyHandshake(kind: HandshakeKind, setting: HmacPresetInboundAuth, req: InboundRequest, now: Date): HandshakeOutcome | null {
+export function bodyHandshake(
+  kind: HandshakeKind,
+  setting: HmacPresetInboundAuth,
+  req: InboundRequest,
+  now: Date,
+): HandshakeOutcome | null {
   switch (kind) {
     case 'slack_url_verification': {
       const body = jsonObject(req.rawBody);
-      return body?.type === 'url_verification' && echoable(body.challenge) ? { ok: true, reply: jsonReply({ challenge: body.challenge }), what: 'Slack url_verification' } : null;
+      return body?.type === 'url_verification' && echoable(body.challenge)
+        ? { ok: true, reply: jsonReply({ challenge: body.challenge }), what: 'Slack url_verification' }
+        : null;
     }
     case 'zoom_url_validation': {
       const body = jsonObject(req.rawBody);
@@ -29,7 +36,9 @@ export function bodyHandshake(kind: HandshakeKind, setting: HmacPresetInboundAut
     case 'twitch_callback_verification': {
       if (headerValue(req, 'twitch-eventsub-message-type') !== 'webhook_callback_verification') return null;
       const challenge = jsonObject(req.rawBody)?.challenge;
-      return echoable(challenge) ? { ok: true, reply: textReply(challenge), what: 'Twitch webhook_callback_verification' } : null;
+      return echoable(challenge)
+        ? { ok: true, reply: textReply(challenge), what: 'Twitch webhook_callback_verification' }
+        : null;
     }
     default:
       return null;

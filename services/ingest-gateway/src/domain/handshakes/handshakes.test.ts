@@ -22,21 +22,40 @@ function refusal(answer: IngestAnswer) {
   return answer.rejection;
 }
 
-const hex = (secret: string, ...parts: string[]): string => parts.reduce((h, p) => h.update(p), createHmac('sha256', secret)).digest('hex');
+const hex = (secret: string, ...parts: string[]): string =>
+  parts.reduce((h, p) => h.update(p), createHmac('sha256', secret)).digest('hex');
 
 describe('Slack url_verification', () => {
   const secret = 'slack-signing-secret';
   const v = () => view({ inbound_auth: hmacSetting('slack', [secret]) });
   const signed = (text: string, key = secret) =>
-    request({ headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': NOW_S, 'x-slack-signature': `v0=${hex(key, `v0:${NOW_S}:`, text)}` } });
-  const challenge = JSON.stringify({ token: 't', challenge: '3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P', type: 'url_verification' });
+    request({
+      headers: {
+        'content-type': 'application/json',
+        'x-slack-request-timestamp': NOW_S,
+        'x-slack-signature': `v0=${hex(key, `v0:${NOW_S}:`, text)}`,
+      },
+    });
+  const challenge = JSON.stringify({
+    token: 't',
+    challenge: '3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P',
+    type: 'url_verification',
+  });
 
   it('a signed challenge is answered 200 with {challenge}, recorded as HANDSHAKE_ANSWERED, not delivered', async () => {
     const f = fakePorts(v());
     const r = refusal(await ingest(f.ports, signed(challenge), body(challenge)));
-    expect([r.status, r.outcome, r.reply?.contentType]).toEqual([200, 'HANDSHAKE_ANSWERED', 'application/json; charset=utf-8']);
-    expect(JSON.parse(r.reply?.body ?? '')).toEqual({ challenge: '3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P' });
-    expect(f.rows.map((row) => [row.outcome, row.reason])).toEqual([['HANDSHAKE_ANSWERED', 'Slack url_verification answered']]);
+    expect([r.status, r.outcome, r.reply?.contentType]).toEqual([
+      200,
+      'HANDSHAKE_ANSWERED',
+      'application/json; charset=utf-8',
+    ]);
+    expect(JSON.parse(r.reply?.body ?? '')).toEqual({
+      challenge: '3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P',
+    });
+    expect(f.rows.map((row) => [row.outcome, row.reason])).toEqual([
+      ['HANDSHAKE_ANSWERED', 'Slack url_verification answered'],
+    ]);
     expect(f.published).toEqual([]);
   });
 
@@ -54,13 +73,26 @@ describe('Slack url_verification', () => {
 
   it('a test request from the management API is never taken for a handshake', async () => {
     const f = fakePorts(v());
-    expect(await ingest(f.ports, { ...signed(challenge), test: true }, body(challenge))).toMatchObject({ accepted: true });
+    expect(await ingest(f.ports, { ...signed(challenge), test: true }, body(challenge))).toMatchObject({
+      accepted: true,
+    });
   });
 });
 
 describe('Zoom endpoint.url_validation', () => {
-  const event = JSON.stringify({ event: 'endpoint.url_validation', payload: { plainToken: 'qgg8vlvZRS6UYooatFL8Aw' }, event_ts: 1 });
-  const signed = (key: string) => request({ headers: { 'content-type': 'application/json', 'x-zm-request-timestamp': NOW_S, 'x-zm-signature': `v0=${hex(key, `v0:${NOW_S}:`, event)}` } });
+  const event = JSON.stringify({
+    event: 'endpoint.url_validation',
+    payload: { plainToken: 'qgg8vlvZRS6UYooatFL8Aw' },
+    event_ts: 1,
+  });
+  const signed = (key: string) =>
+    request({
+      headers: {
+        'content-type': 'application/json',
+        'x-zm-request-timestamp': NOW_S,
+        'x-zm-signature': `v0=${hex(key, `v0:${NOW_S}:`, event)}`,
+      },
+    });
 
   it.each([
     ['the current secret', 'zoom-secret-1'],
@@ -69,7 +101,10 @@ describe('Zoom endpoint.url_validation', () => {
     const f = fakePorts(view({ inbound_auth: hmacSetting('zoom', ['zoom-secret-1', 'zoom-secret-2']) }));
     const r = refusal(await ingest(f.ports, signed(key), body(event)));
     expect(r.status).toBe(200);
-    expect(JSON.parse(r.reply?.body ?? '')).toEqual({ plainToken: 'qgg8vlvZRS6UYooatFL8Aw', encryptedToken: hex(key, 'qgg8vlvZRS6UYooatFL8Aw') });
+    expect(JSON.parse(r.reply?.body ?? '')).toEqual({
+      plainToken: 'qgg8vlvZRS6UYooatFL8Aw',
+      encryptedToken: hex(key, 'qgg8vlvZRS6UYooatFL8Aw'),
+    });
   });
 
   it('unsigned: AUTH_FAILED', async () => {
@@ -93,17 +128,28 @@ describe('Twitch webhook_callback_verification', () => {
   it('signed: the raw challenge as text/plain', async () => {
     const f = fakePorts(view({ inbound_auth: hmacSetting('twitch', [secret]) }));
     const r = refusal(await ingest(f.ports, request({ headers: headers(secret) }), body(text)));
-    expect([r.status, r.reply?.body, r.reply?.contentType]).toEqual([200, 'pogchamp-kappa-360noscope-vohiyo', 'text/plain; charset=utf-8']);
+    expect([r.status, r.reply?.body, r.reply?.contentType]).toEqual([
+      200,
+      'pogchamp-kappa-360noscope-vohiyo',
+      'text/plain; charset=utf-8',
+    ]);
   });
 
   it('forged: AUTH_FAILED', async () => {
     const f = fakePorts(view({ inbound_auth: hmacSetting('twitch', [secret]) }));
-    expect(refusal(await ingest(f.ports, request({ headers: headers('forged') }), body(text))).outcome).toBe('AUTH_FAILED');
+    expect(refusal(await ingest(f.ports, request({ headers: headers('forged') }), body(text))).outcome).toBe(
+      'AUTH_FAILED',
+    );
   });
 });
 
 describe('Meta GET hub.challenge', () => {
-  const get = (token: string) => request({ method: 'GET', headers: {}, rawQuery: `hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=${token}` });
+  const get = (token: string) =>
+    request({
+      method: 'GET',
+      headers: {},
+      rawQuery: `hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=${token}`,
+    });
   const v = (extra: Record<string, unknown> = { verify_token: 'sealed:meta-verify-token' }, over = {}) =>
     view({ inbound_auth: hmacSetting('whatsapp', ['app-secret'], extra), ...over });
 
@@ -137,13 +183,17 @@ describe('Meta GET hub.challenge', () => {
 describe('Dropbox, X CRC and Microsoft Graph (unsigned handshakes)', () => {
   it('Dropbox GET ?challenge: the challenge as text with X-Content-Type-Options: nosniff', async () => {
     const f = fakePorts(view({ inbound_auth: hmacSetting('dropbox', ['app-secret']) }));
-    const r = refusal(await ingest(f.ports, request({ method: 'GET', headers: {}, rawQuery: 'challenge=KZ8vL3Xq' }), body('')));
+    const r = refusal(
+      await ingest(f.ports, request({ method: 'GET', headers: {}, rawQuery: 'challenge=KZ8vL3Xq' }), body('')),
+    );
     expect([r.status, r.reply?.body, r.reply?.headers['X-Content-Type-Options']]).toEqual([200, 'KZ8vL3Xq', 'nosniff']);
   });
 
   it('X GET ?crc_token: response_token = sha256= + base64 HMAC-SHA256(consumer secret, crc_token)', async () => {
     const f = fakePorts(view({ inbound_auth: hmacSetting('x', ['consumer-secret']) }));
-    const r = refusal(await ingest(f.ports, request({ method: 'GET', headers: {}, rawQuery: 'crc_token=8e6c1f3a' }), body('')));
+    const r = refusal(
+      await ingest(f.ports, request({ method: 'GET', headers: {}, rawQuery: 'crc_token=8e6c1f3a' }), body('')),
+    );
     const expected = createHmac('sha256', 'consumer-secret').update('8e6c1f3a').digest('base64');
     expect(JSON.parse(r.reply?.body ?? '')).toEqual({ response_token: `sha256=${expected}` });
   });
@@ -151,13 +201,21 @@ describe('Dropbox, X CRC and Microsoft Graph (unsigned handshakes)', () => {
   it('Graph POST ?validationToken: the decoded token as text/plain', async () => {
     const f = fakePorts(view({ inbound_auth: hmacSetting('microsoft_graph', ['client-state']) }));
     const token = 'Validation: Testing client application reachability for subscription Request-Id: 9ad5ce5a';
-    const r = refusal(await ingest(f.ports, request({ rawQuery: `validationToken=${encodeURIComponent(token)}` }), body('')));
+    const r = refusal(
+      await ingest(f.ports, request({ rawQuery: `validationToken=${encodeURIComponent(token)}` }), body('')),
+    );
     expect([r.status, r.reply?.body, r.reply?.contentType]).toEqual([200, token, 'text/plain; charset=utf-8']);
   });
 
   it('a challenge longer than 1024 characters is not echoed', async () => {
     const f = fakePorts(view({ inbound_auth: hmacSetting('dropbox', ['app-secret']) }));
-    const r = refusal(await ingest(f.ports, request({ method: 'GET', headers: {}, rawQuery: `challenge=${'a'.repeat(1025)}` }), body('')));
+    const r = refusal(
+      await ingest(
+        f.ports,
+        request({ method: 'GET', headers: {}, rawQuery: `challenge=${'a'.repeat(1025)}` }),
+        body(''),
+      ),
+    );
     expect(r.status).toBe(405);
   });
 });

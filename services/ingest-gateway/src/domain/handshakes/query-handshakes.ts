@@ -16,27 +16,39 @@ export type HandshakeOutcome = { ok: true; reply: HandshakeReply; what: string }
  * Handshakes recognised by method and query string alone. Each returns null when the request is
  * not that handshake (it then goes through the pipeline as an ordinary request).
  */
-export function queryHandshake(kind: HandshakeKind, setting: HmacPresetInboundAuth, req: QueryHandshakeRequest): HandshakeOutcome | null {
+export function queryHandshake(
+  kind: HandshakeKind,
+  setting: HmacPresetInboundAuth,
+  req: QueryHandshakeRequest,
+): HandshakeOutcome | null {
   const q = new URLSearchParams(req.rawQuery);
   switch (kind) {
     case 'meta_hub_challenge':
-      return req.method === 'GET' && q.get('hub.mode') === 'subscribe' && echoable(q.get('hub.challenge')) ? metaChallenge(setting, q) : null;
+      return req.method === 'GET' && q.get('hub.mode') === 'subscribe' && echoable(q.get('hub.challenge'))
+        ? metaChallenge(setting, q)
+        : null;
     case 'dropbox_challenge': {
       // Dropbox: GET ?challenge=…, echoed as text with nosniff; Dropbox does not sign it.
       const challenge = q.get('challenge');
-      return req.method === 'GET' && echoable(challenge) ? { ok: true, reply: textReply(challenge), what: 'Dropbox challenge' } : null;
+      return req.method === 'GET' && echoable(challenge)
+        ? { ok: true, reply: textReply(challenge), what: 'Dropbox challenge' }
+        : null;
     }
     case 'x_crc': {
       // X CRC: the answer proves we hold the consumer secret (the current one, slot 1).
       const token = q.get('crc_token');
       if (req.method !== 'GET' || !echoable(token)) return null;
-      const digest = createHmac('sha256', setting.secrets[0] ?? '').update(token).digest('base64');
+      const digest = createHmac('sha256', setting.secrets[0] ?? '')
+        .update(token)
+        .digest('base64');
       return { ok: true, reply: jsonReply({ response_token: `sha256=${digest}` }), what: 'X CRC check' };
     }
     case 'graph_validation_token': {
       // Microsoft Graph: POST ?validationToken=…, the decoded token as text within 10 s.
       const token = q.get('validationToken');
-      return req.method === 'POST' && echoable(token) ? { ok: true, reply: textReply(token), what: 'Microsoft Graph validationToken' } : null;
+      return req.method === 'POST' && echoable(token)
+        ? { ok: true, reply: textReply(token), what: 'Microsoft Graph validationToken' }
+        : null;
     }
     default:
       return null;
@@ -46,7 +58,9 @@ export function queryHandshake(kind: HandshakeKind, setting: HmacPresetInboundAu
 /** Meta: answer hub.challenge only when hub.verify_token is the endpoint's verify_token. */
 function metaChallenge(setting: HmacPresetInboundAuth, q: URLSearchParams): HandshakeOutcome {
   const challenge = q.get('hub.challenge') ?? '';
-  if (setting.verify_token === undefined) return { ok: false, reason: 'Meta subscription handshake, but the endpoint has no verify_token' };
-  if (!credentialEquals(q.get('hub.verify_token') ?? '', setting.verify_token)) return { ok: false, reason: 'wrong hub.verify_token' };
+  if (setting.verify_token === undefined)
+    return { ok: false, reason: 'Meta subscription handshake, but the endpoint has no verify_token' };
+  if (!credentialEquals(q.get('hub.verify_token') ?? '', setting.verify_token))
+    return { ok: false, reason: 'wrong hub.verify_token' };
   return { ok: true, reply: textReply(challenge), what: 'Meta hub.challenge' };
 }

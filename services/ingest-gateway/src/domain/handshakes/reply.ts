@@ -25,7 +25,9 @@ export function jsonObject(rawBody: Buffer): Record<string, unknown> | undefined
   if (rawBody.length === 0 || rawBody.length > 64 * 1024) return undefined;
   try {
     const parsed: unknown = JSON.parse(rawBody.toString('utf8'));
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

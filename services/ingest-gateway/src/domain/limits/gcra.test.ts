@@ -29,46 +29,55 @@ describe('per-endpoint rate limit "requests per minute" (GCRA)', () => {
   });
 
   it.each([1, 2, 7, 600, 100_000])('a limit of %i admits that many requests at once, and refuses one more', (limit) => {
-    const decisions = admitted(limit, Array.from({ length: limit + 1 }, () => 1_700_000_000_000));
+    const decisions = admitted(
+      limit,
+      Array.from({ length: limit + 1 }, () => 1_700_000_000_000),
+    );
     expect(decisions.filter(Boolean)).toHaveLength(limit);
     expect(decisions.at(-1)).toBe(false);
   });
 
-  it.each([1, 3, 10, 60])('%i/min admits every sequence with at most that many requests in any 60 s (500 random sequences)', (limit) => {
-    const random = rng(limit);
-    for (let n = 0; n < 500; n++) {
-      // grow a sequence, keeping only requests that keep every 60 s window at or under the limit
-      const times: number[] = [];
-      let t = 0;
-      for (let i = 0; i < 40; i++) {
-        t += Math.floor(random() * 40_000);
-        if (times.filter((x) => x > t - RATE_WINDOW_MS).length < limit) times.push(t);
+  it.each([1, 3, 10, 60])(
+    '%i/min admits every sequence with at most that many requests in any 60 s (500 random sequences)',
+    (limit) => {
+      const random = rng(limit);
+      for (let n = 0; n < 500; n++) {
+        // grow a sequence, keeping only requests that keep every 60 s window at or under the limit
+        const times: number[] = [];
+        let t = 0;
+        for (let i = 0; i < 40; i++) {
+          t += Math.floor(random() * 40_000);
+          if (times.filter((x) => x > t - RATE_WINDOW_MS).length < limit) times.push(t);
+        }
+        expect(admitted(limit, times).every(Boolean)).toBe(true);
       }
-      expect(admitted(limit, times).every(Boolean)).toBe(true);
-    }
-  });
+    },
+  );
 
-  it.each([1, 2, 7, 600])('%i/min never asks a sender to wait more than 60 s, and the wait is exact: admitted after it, refused 1 ms before', (limit) => {
-    const random = rng(limit + 1);
-    let state: RateState | null = null;
-    let t = 0;
-    let refusals = 0;
-    for (let i = 0; i < 3000; i++) {
-      t += Math.floor(random() * (RATE_WINDOW_MS / limit) * 1.5);
-      const d = gcraAdmit(state, t, limit);
-      if (d.admitted) {
-        state = d.state;
-        continue;
+  it.each([1, 2, 7, 600])(
+    '%i/min never asks a sender to wait more than 60 s, and the wait is exact: admitted after it, refused 1 ms before',
+    (limit) => {
+      const random = rng(limit + 1);
+      let state: RateState | null = null;
+      let t = 0;
+      let refusals = 0;
+      for (let i = 0; i < 3000; i++) {
+        t += Math.floor(random() * (RATE_WINDOW_MS / limit) * 1.5);
+        const d = gcraAdmit(state, t, limit);
+        if (d.admitted) {
+          state = d.state;
+          continue;
+        }
+        refusals += 1;
+        expect(d.waitMs).toBeGreaterThan(0);
+        expect(d.waitMs).toBeLessThanOrEqual(RATE_WINDOW_MS);
+        expect(retryAfterSeconds(d.waitMs)).toBeLessThanOrEqual(60);
+        expect(gcraAdmit(state, t + d.waitMs, limit).admitted).toBe(true);
+        expect(gcraAdmit(state, t + d.waitMs - 1, limit).admitted).toBe(false);
       }
-      refusals += 1;
-      expect(d.waitMs).toBeGreaterThan(0);
-      expect(d.waitMs).toBeLessThanOrEqual(RATE_WINDOW_MS);
-      expect(retryAfterSeconds(d.waitMs)).toBeLessThanOrEqual(60);
-      expect(gcraAdmit(state, t + d.waitMs, limit).admitted).toBe(true);
-      expect(gcraAdmit(state, t + d.waitMs - 1, limit).admitted).toBe(false);
-    }
-    expect(refusals).toBeGreaterThan(100);
-  });
+      expect(refusals).toBeGreaterThan(100);
+    },
+  );
 
   it('Retry-After is the wait in whole seconds, rounded up, at least 1', () => {
     expect([1, 999, 1000, 1001, 60_000].map(retryAfterSeconds)).toEqual([1, 1, 1, 2, 60]);

@@ -4,7 +4,11 @@ import { accepted, b64, request, settings } from './test-helpers';
 
 const DOC = '{"event":"order.paid","amount":12.5,"note":"~~~>>>???"}'; // Base64 has both + and /
 const base64Json = (rawQuery: string, over: Partial<ReadPayloadSettings> = {}) =>
-  readPayload('query_base64_json', request({ method: 'GET', rawQuery }), settings({ base64ParamName: 'data', ...over }));
+  readPayload(
+    'query_base64_json',
+    request({ method: 'GET', rawQuery }),
+    settings({ base64ParamName: 'data', ...over }),
+  );
 
 describe('Query Parameters (Base64 JSON): the named parameter holds a Base64 encoding of a JSON document', () => {
   it('Base64 JSON: the standard alphabet is accepted', () => {
@@ -96,6 +100,8 @@ describe('Query Parameters (Base64 JSON): the named parameter holds a Base64 enc
   });
 
   it('an endpoint record without a parameter name is a configuration error, not a sender error', () => {
-    expect(() => readPayload('query_base64_json', request({ rawQuery: 'data=e30' }), settings())).toThrow(/query parameter name/);
+    expect(() => readPayload('query_base64_json', request({ rawQuery: 'data=e30' }), settings())).toThrow(
+      /query parameter name/,
+    );
   });
 });

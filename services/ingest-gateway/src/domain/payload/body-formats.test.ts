@@ -3,7 +3,11 @@ import { readPayload } from './read-payload';
 import { accepted, request, settings } from './test-helpers';
 
 const read = (format: BodyFormat, contentType: string | undefined, body: string | Buffer, payloadBytes = 64 * 1024) =>
-  readPayload(format, request({ contentType, rawBody: Buffer.isBuffer(body) ? body : Buffer.from(body) }), settings({ limits: { payloadBytes } }));
+  readPayload(
+    format,
+    request({ contentType, rawBody: Buffer.isBuffer(body) ? body : Buffer.from(body) }),
+    settings({ limits: { payloadBytes } }),
+  );
 
 const SAMPLE: Record<BodyFormat, string> = { json: '{"a":1}', form: 'a=1', xml: '<a>1</a>', text: 'a=1' };
 
@@ -36,35 +40,56 @@ describe('Accepted content types: JSON, form, XML and text accept only their con
     ['text', ''],
     ['json', 'garbage'],
   ] as const)('%s with Content-Type %s → 415 UNSUPPORTED_MEDIA_TYPE', (format, contentType) => {
-    expect(read(format, contentType, SAMPLE[format])).toMatchObject({ ok: false, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect(read(format, contentType, SAMPLE[format])).toMatchObject({
+      ok: false,
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+    });
   });
 });
 
 describe('a Content-Type a delivery cannot carry is refused, never published', () => {
   const long = `application/json; x=${'y'.repeat(240)}`;
 
-  it.each(['json', 'form', 'xml', 'text'] as const)('%s: a Content-Type over 256 characters → 400 MALFORMED_HEADER', (format) => {
-    expect(long.length).toBeGreaterThan(256);
-    expect(read(format, long, SAMPLE[format])).toMatchObject({ ok: false, status: 400, code: 'MALFORMED_HEADER' });
-  });
+  it.each(['json', 'form', 'xml', 'text'] as const)(
+    '%s: a Content-Type over 256 characters → 400 MALFORMED_HEADER',
+    (format) => {
+      expect(long.length).toBeGreaterThan(256);
+      expect(read(format, long, SAMPLE[format])).toMatchObject({ ok: false, status: 400, code: 'MALFORMED_HEADER' });
+    },
+  );
 
   it('256 characters are still read', () => {
     expect(read('json', `application/json; x=${'y'.repeat(256 - 20)}`, '{}').ok).toBe(true);
   });
 
-  it.each(['none', 'query', 'query_base64_json'] as const)('%s ignores the Content-Type (spec: "every Content-Type is accepted"), however long', (format) => {
-    const result = readPayload(format, request({ method: 'POST', contentType: long, rawQuery: 'p=e30' }), settings({ base64ParamName: 'p' }));
-    expect(result.ok).toBe(true);
-  });
+  it.each(['none', 'query', 'query_base64_json'] as const)(
+    '%s ignores the Content-Type (spec: "every Content-Type is accepted"), however long',
+    (format) => {
+      const result = readPayload(
+        format,
+        request({ method: 'POST', contentType: long, rawQuery: 'p=e30' }),
+        settings({ base64ParamName: 'p' }),
+      );
+      expect(result.ok).toBe(true);
+    },
+  );
 });
 
 describe('multipart/form-data and file uploads are rejected; send metadata or a file URL instead', () => {
-  it.each(['json', 'form', 'xml', 'text'] as const)('%s endpoint: multipart/form-data → 415 naming multipart and the alternative', (format) => {
-    const result = read(format, 'multipart/form-data; boundary=----x', '------x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n...');
-    expect(result).toMatchObject({ ok: false, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
-    expect(!result.ok && result.message).toMatch(/multipart/i);
-    expect(!result.ok && result.message).toMatch(/metadata.*URL/i);
-  });
+  it.each(['json', 'form', 'xml', 'text'] as const)(
+    '%s endpoint: multipart/form-data → 415 naming multipart and the alternative',
+    (format) => {
+      const result = read(
+        format,
+        'multipart/form-data; boundary=----x',
+        '------x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n...',
+      );
+      expect(result).toMatchObject({ ok: false, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+      expect(!result.ok && result.message).toMatch(/multipart/i);
+      expect(!result.ok && result.message).toMatch(/metadata.*URL/i);
+    },
+  );
 
   it('other multipart types are refused the same way', () => {
     expect(!read('json', 'multipart/mixed; boundary=x', '').ok && 'refused').toBe('refused');
@@ -73,8 +98,14 @@ describe('multipart/form-data and file uploads are rejected; send metadata or a 
 
 describe('413 PAYLOAD_TOO_LARGE: body larger than the plan payload limit', () => {
   it.each(['json', 'form', 'xml', 'text'] as const)('%s', (format) => {
-    const big = format === 'xml' ? `<a>${'x'.repeat(200)}</a>` : format === 'json' ? `"${'x'.repeat(200)}"` : 'x'.repeat(200);
-    const contentType = { json: 'application/json', form: 'application/x-www-form-urlencoded', xml: 'application/xml', text: 'text/plain' }[format];
+    const big =
+      format === 'xml' ? `<a>${'x'.repeat(200)}</a>` : format === 'json' ? `"${'x'.repeat(200)}"` : 'x'.repeat(200);
+    const contentType = {
+      json: 'application/json',
+      form: 'application/x-www-form-urlencoded',
+      xml: 'application/xml',
+      text: 'text/plain',
+    }[format];
     expect(read(format, contentType, big, 100)).toMatchObject({ ok: false, status: 413, code: 'PAYLOAD_TOO_LARGE' });
     expect(read(format, contentType, big, big.length).ok).toBe(true);
   });

@@ -7,9 +7,12 @@ import { accepted, b64, request, settings } from './test-helpers';
  * payload"): the spec states none; these keep every accepted payload safe to walk and serialise.
  */
 const big = settings({ limits: { payloadBytes: 10 * 1024 * 1024 }, base64ParamName: 'p' });
-const json = (text: string) => readPayload('json', request({ contentType: 'application/json', rawBody: Buffer.from(text) }), big);
-const form = (text: string) => readPayload('form', request({ contentType: 'application/x-www-form-urlencoded', rawBody: Buffer.from(text) }), big);
-const base64 = (text: string) => readPayload('query_base64_json', request({ method: 'GET', rawQuery: `p=${encodeURIComponent(b64(text))}` }), big);
+const json = (text: string) =>
+  readPayload('json', request({ contentType: 'application/json', rawBody: Buffer.from(text) }), big);
+const form = (text: string) =>
+  readPayload('form', request({ contentType: 'application/x-www-form-urlencoded', rawBody: Buffer.from(text) }), big);
+const base64 = (text: string) =>
+  readPayload('query_base64_json', request({ method: 'GET', rawQuery: `p=${encodeURIComponent(b64(text))}` }), big);
 const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const objects = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
 

@@ -47,7 +47,11 @@ const EMPTY: Payload = { data: undefined, forward: { content_type: null, body: B
  * Spec "Payload format rules": reads the payload of one request according to the endpoint's
  * payload format. docs/payload-formats.md describes each format and what targets receive.
  */
-export function readPayload(format: PayloadFormat, request: PayloadRequest, settings: ReadPayloadSettings): PayloadResult {
+export function readPayload(
+  format: PayloadFormat,
+  request: PayloadRequest,
+  settings: ReadPayloadSettings,
+): PayloadResult {
   switch (format) {
     // None: body ignored for any content type; the payload is empty.
     case 'none':
@@ -91,7 +95,8 @@ function unsupportedMediaType(message: string): PayloadRejection {
  */
 function checkQuery(rawQuery: string, limit: number): PayloadRejection | null {
   if (Buffer.byteLength(rawQuery) > limit) return tooLarge('query string', limit);
-  if (countQueryPairs(rawQuery) > MAX_QUERY_PARAM_PAIRS) return malformedQuery(`The query string has more than ${MAX_QUERY_PARAM_PAIRS} parameters.`);
+  if (countQueryPairs(rawQuery) > MAX_QUERY_PARAM_PAIRS)
+    return malformedQuery(`The query string has more than ${MAX_QUERY_PARAM_PAIRS} parameters.`);
   return null;
 }
 
@@ -115,12 +120,15 @@ function readBase64Json(rawQuery: string, settings: ReadPayloadSettings): Payloa
   if (problem) return problem;
   const value = rawParamValue(rawQuery, name);
   if (value === undefined) {
-    return settings.base64ParamRequired ? malformedQuery(`The required query parameter ${name} is missing.`) : accept(EMPTY);
+    return settings.base64ParamRequired
+      ? malformedQuery(`The required query parameter ${name} is missing.`)
+      : accept(EMPTY);
   }
   const bytes = decodeBase64(value);
   if (bytes === null) return malformedQuery(`The query parameter ${name} is not valid Base64.`);
   const parsed = parseJsonBytes(bytes);
-  if (!parsed.ok && parsed.problem === 'too_deep') return malformedQuery(`The JSON in query parameter ${name} is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  if (!parsed.ok && parsed.problem === 'too_deep')
+    return malformedQuery(`The JSON in query parameter ${name} is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   if (!parsed.ok) return malformedQuery(`The query parameter ${name} does not hold Base64-encoded JSON.`);
   // "The decoded JSON is passed to all targets unchanged": the decoded bytes, not a re-serialisation.
   return accept({ data: parsed.value, forward: { content_type: 'application/json', body: bytes } });
@@ -129,14 +137,21 @@ function readBase64Json(rawQuery: string, settings: ReadPayloadSettings): Payloa
 function readBody(format: BodyFormat, request: PayloadRequest, settings: ReadPayloadSettings): PayloadResult {
   // Body formats forward the Content-Type to targets; a delivery carries at most this much of it.
   if ((request.contentType?.length ?? 0) > MAX_CONTENT_TYPE_LENGTH) {
-    return rejection(400, 'MALFORMED_HEADER', `The Content-Type header is longer than ${MAX_CONTENT_TYPE_LENGTH} characters.`);
+    return rejection(
+      400,
+      'MALFORMED_HEADER',
+      `The Content-Type header is longer than ${MAX_CONTENT_TYPE_LENGTH} characters.`,
+    );
   }
   const mediaType = mediaTypeOf(request.contentType);
   if (isMultipart(mediaType)) {
-    return unsupportedMediaType('File uploads and multipart bodies are not accepted. Send the metadata, or a URL of the file, instead.');
+    return unsupportedMediaType(
+      'File uploads and multipart bodies are not accepted. Send the metadata, or a URL of the file, instead.',
+    );
   }
   const accepted = ACCEPTED_MEDIA_TYPES[format];
-  if (mediaType === null || !accepted.includes(mediaType)) return unsupportedMediaType(`This endpoint accepts Content-Type ${accepted.join(' or ')}.`);
+  if (mediaType === null || !accepted.includes(mediaType))
+    return unsupportedMediaType(`This endpoint accepts Content-Type ${accepted.join(' or ')}.`);
   const limit = settings.limits.payloadBytes;
   if (request.rawBody.length > limit) return tooLarge('body', limit);
   const parsed = parseBody(format, request.rawBody);
@@ -161,12 +176,18 @@ function parseBody(format: BodyFormat, body: Buffer): { data: unknown } | { mess
     case 'json': {
       const parsed = parseJsonBytes(body);
       if (parsed.ok) return { data: parsed.value };
-      return { message: parsed.problem === 'too_deep' ? `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.` : 'The body is not valid JSON.' };
+      return {
+        message:
+          parsed.problem === 'too_deep'
+            ? `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`
+            : 'The body is not valid JSON.',
+      };
     }
     case 'form': {
       const text = body.toString('utf8');
       // counted before parsing: the fields become one JSON object for every target
-      if (countQueryPairs(text) > MAX_FORM_FIELDS) return { message: `The form body has more than ${MAX_FORM_FIELDS} fields.` };
+      if (countQueryPairs(text) > MAX_FORM_FIELDS)
+        return { message: `The form body has more than ${MAX_FORM_FIELDS} fields.` };
       return { data: parseQueryObject(text) };
     }
     case 'xml': {

@@ -10,7 +10,8 @@ export function settings(over: Partial<ReadPayloadSettings> = {}): ReadPayloadSe
 }
 
 export function accepted(result: PayloadResult): Extract<PayloadResult, { ok: true }>['payload'] {
-  if (!result.ok) throw new Error(`expected the payload to be accepted, got ${result.status} ${result.code}: ${result.message}`);
+  if (!result.ok)
+    throw new Error(`expected the payload to be accepted, got ${result.status} ${result.code}: ${result.message}`);
   return result.payload;
 }
 

@@ -2,7 +2,12 @@ import { readPayload } from './read-payload';
 import { request, settings } from './test-helpers';
 import { MAX_XML_DEPTH, parseXml } from './xml';
 
-const readXml = (xml: string) => readPayload('xml', request({ contentType: 'application/xml', rawBody: Buffer.from(xml) }), settings({ limits: { payloadBytes: 10 * 1024 * 1024 } }));
+const readXml = (xml: string) =>
+  readPayload(
+    'xml',
+    request({ contentType: 'application/xml', rawBody: Buffer.from(xml) }),
+    settings({ limits: { payloadBytes: 10 * 1024 * 1024 } }),
+  );
 const nested = (depth: number) => `${'<e>'.repeat(depth)}x${'</e>'.repeat(depth)}`;
 
 const BILLION_LAUGHS = `<?xml version="1.0"?>
@@ -17,7 +22,10 @@ const BILLION_LAUGHS = `<?xml version="1.0"?>
 describe('XML parsing is hardened', () => {
   it.each([
     ['a billion-laughs document', BILLION_LAUGHS],
-    ['an external entity (XXE)', '<?xml version="1.0"?><!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><foo>&xxe;</foo>'],
+    [
+      'an external entity (XXE)',
+      '<?xml version="1.0"?><!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><foo>&xxe;</foo>',
+    ],
     ['a DOCTYPE without entities', '<!DOCTYPE note SYSTEM "note.dtd"><note>x</note>'],
     ['a lower-case doctype', '<!doctype note><note>x</note>'],
     ['an ENTITY declaration outside a DOCTYPE', '<a><!ENTITY x "y"></a>'],
@@ -41,11 +49,18 @@ describe('XML parsing is hardened', () => {
     ['a processing instruction', (a, d, c) => `<?pi a=${a}?>${d}<r><c>&x;</c><d b=${c}/></r>`],
     ['the XML declaration', (a, d, c) => `<?xml version="1.0" x=${a}?>${d}<r><c>&x;</c><d b=${c}/></r>`],
   ];
-  const DOCTYPES = ['<!DOCTYPE r [<!ENTITY x "EXPANDED">]>', '<!DOCTYPE r[<!ENTITY x \'EXPANDED\'>]>', '<!DOCTYPE r [ <!ENTITY  x  "EXPANDED" > ]>'];
+  const DOCTYPES = [
+    '<!DOCTYPE r [<!ENTITY x "EXPANDED">]>',
+    "<!DOCTYPE r[<!ENTITY x 'EXPANDED'>]>",
+    '<!DOCTYPE r [ <!ENTITY  x  "EXPANDED" > ]>',
+  ];
   const BYPASSES = OPENERS.flatMap((opener) =>
     QUOTES.flatMap((q) =>
       CARRIERS.flatMap(([where, build]) =>
-        DOCTYPES.map((doctype, i): [string, string] => [`${opener} in a ${q}-quoted attribute of ${where}, DOCTYPE form ${i + 1}`, build(`${q}${opener}${q}`, doctype, `${q}${CLOSERS[opener]}${q}`)]),
+        DOCTYPES.map((doctype, i): [string, string] => [
+          `${opener} in a ${q}-quoted attribute of ${where}, DOCTYPE form ${i + 1}`,
+          build(`${q}${opener}${q}`, doctype, `${q}${CLOSERS[opener]}${q}`),
+        ]),
       ),
     ),
   );
@@ -87,16 +102,22 @@ describe('XML parsing is hardened', () => {
   });
 
   it('DOCTYPE text inside an attribute value is ordinary content', () => {
-    expect(parseXml('<a b="&lt;!DOCTYPE x [&lt;!ENTITY y &quot;z&quot;&gt;]&gt;">t</a>')).toEqual({ ok: true, data: { a: { '@b': '<!DOCTYPE x [<!ENTITY y "z">]>', '#text': 't' } } });
+    expect(parseXml('<a b="&lt;!DOCTYPE x [&lt;!ENTITY y &quot;z&quot;&gt;]&gt;">t</a>')).toEqual({
+      ok: true,
+      data: { a: { '@b': '<!DOCTYPE x [<!ENTITY y "z">]>', '#text': 't' } },
+    });
   });
 
   it('other markup declarations outside a DOCTYPE (<!FOO>) are not well-formed → 400', () => {
     expect(readXml('<a><!FOO bar></a>')).toMatchObject({ ok: false, status: 400, code: 'MALFORMED_PAYLOAD' });
   });
 
-  it.each(['&#0;', '&#x1F;', '&#xD800;', '&#x110000;', '&#99999999999;'])('a character reference to a character XML does not allow (%s) → 400', (ref) => {
-    expect(readXml(`<a>${ref}</a>`)).toMatchObject({ ok: false, status: 400, code: 'MALFORMED_PAYLOAD' });
-  });
+  it.each(['&#0;', '&#x1F;', '&#xD800;', '&#x110000;', '&#99999999999;'])(
+    'a character reference to a character XML does not allow (%s) → 400',
+    (ref) => {
+      expect(readXml(`<a>${ref}</a>`)).toMatchObject({ ok: false, status: 400, code: 'MALFORMED_PAYLOAD' });
+    },
+  );
 
   it('entity names XML does not predefine (&nbsp;) are left as written: without a DTD nothing defines them', () => {
     expect(parseXml('<a>x&nbsp;y &copy;</a>')).toEqual({ ok: true, data: { a: 'x&nbsp;y &copy;' } });

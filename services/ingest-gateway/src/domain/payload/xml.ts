@@ -30,7 +30,14 @@ const REFERENCE = /&(?:#x([0-9a-fA-F]+)|#([0-9]+)|(lt|gt|amp|quot|apos));/g;
 
 /** XML 1.0 §2.2 Char: a character reference to anything else is not well-formed. */
 function isXmlChar(cp: number): boolean {
-  return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+  return (
+    cp === 0x9 ||
+    cp === 0xa ||
+    cp === 0xd ||
+    (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff)
+  );
 }
 
 const entityDecoder: EntityDecoderOptions = {
@@ -84,17 +91,21 @@ export function parseXml(text: string): XmlResult {
   }
   // The parser is lenient; the validator decides well-formedness.
   const valid = XMLValidator.validate(text);
-  if (valid !== true) return { ok: false, message: `The body is not well-formed XML (line ${valid.err.line}: ${valid.err.msg})` };
+  if (valid !== true)
+    return { ok: false, message: `The body is not well-formed XML (line ${valid.err.line}: ${valid.err.msg})` };
   // The validator misses several self-closing roots (`<a/><b/>`); one document has one root element.
   const roots = Object.values(data);
-  if (roots.length !== 1 || Array.isArray(roots[0])) return { ok: false, message: 'The XML body must have exactly one root element.' };
+  if (roots.length !== 1 || Array.isArray(roots[0]))
+    return { ok: false, message: 'The XML body must have exactly one root element.' };
   return { ok: true, data };
 }
 
 function parseFailure(err: unknown): string {
   if (err instanceof DoctypeRefused) return 'XML with a DOCTYPE or ENTITY declaration is not accepted.';
   if (err instanceof StrayDeclaration) return 'The body is not well-formed XML (a `<!` declaration outside a DOCTYPE).';
-  if (err instanceof BadCharacterReference) return 'The body is not well-formed XML (a character reference to a character XML does not allow).';
-  if (err instanceof Error && /nested tags/i.test(err.message)) return `XML nesting deeper than ${MAX_XML_DEPTH} levels is not accepted.`;
+  if (err instanceof BadCharacterReference)
+    return 'The body is not well-formed XML (a character reference to a character XML does not allow).';
+  if (err instanceof Error && /nested tags/i.test(err.message))
+    return `XML nesting deeper than ${MAX_XML_DEPTH} levels is not accepted.`;
   return 'The body is not well-formed XML.';
 }

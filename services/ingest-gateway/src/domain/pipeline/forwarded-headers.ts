@@ -7,7 +7,10 @@ import { isNeverForwarded } from '@relay/contracts';
  * @relay/contracts, that the webhook kind applies too) and the endpoint's own credential
  * headers (rule 5, `alsoRemove`).
  */
-export function forwardableHeaders(headers: Readonly<Record<string, string | string[] | undefined>>, alsoRemove: ReadonlySet<string>): Record<string, string> {
+export function forwardableHeaders(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  alsoRemove: ReadonlySet<string>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || isNeverForwarded(name) || alsoRemove.has(name)) continue;

@@ -27,10 +27,16 @@ describe('ingest pipeline: the spec steps in order (What the service does 1–7)
 
   it('routing: only the targets whose rules the payload meets get a message; the row names the others as not routed', async () => {
     const v = view({}, 3);
-    v.targets[1]!.route = compileRouting({ match: 'all', rules: [{ kind: 'equals', path: 'type', value: 'order.paid' }] });
+    v.targets[1]!.route = compileRouting({
+      match: 'all',
+      rules: [{ kind: 'equals', path: 'type', value: 'order.paid' }],
+    });
     v.targets[2]!.route = compileRouting({ match: 'any', rules: [{ kind: 'gt', path: 'amount', value: 100 }] });
     const f = fakePorts(v);
-    expect(await ingest(f.ports, request(), body('{"type":"order.paid","amount":5}'))).toMatchObject({ accepted: true, targetCount: 2 });
+    expect(await ingest(f.ports, request(), body('{"type":"order.paid","amount":5}'))).toMatchObject({
+      accepted: true,
+      targetCount: 2,
+    });
     expect(f.published.map((p) => (p as { message: DeliveryMessageV1 }).message.target_id)).toEqual(['tg_0', 'tg_1']);
     expect(f.rows).toEqual([expect.objectContaining({ outcome: 'ACCEPTED', target_count: 2, not_routed: ['tg_2'] })]);
   });
@@ -54,12 +60,19 @@ describe('ingest pipeline: the spec steps in order (What the service does 1–7)
     ['unknown endpoint → 404, no row', null, 404, 'endpoint_not_found'],
     ['disabled endpoint → 404, no row', view({ enabled: false }), 404, 'endpoint_not_found'],
     ['manual pause → 503 endpoint_unavailable, no row', view({ paused: true }), 503, 'endpoint_unavailable'],
-    ['active maintenance window → 503, no row', view({ maintenance_windows: [{ starts_at: '2025-03-10T11:00:00Z', ends_at: '2025-03-10T13:00:00Z' }] }), 503, 'endpoint_unavailable'],
+    [
+      'active maintenance window → 503, no row',
+      view({ maintenance_windows: [{ starts_at: '2025-03-10T11:00:00Z', ends_at: '2025-03-10T13:00:00Z' }] }),
+      503,
+      'endpoint_unavailable',
+    ],
     ['settings that could not be prepared → 503, no row', { ...view(), settings: null }, 503, 'endpoint_unavailable'],
   ])('%s', async (_name, v, status, code) => {
     const f = fakePorts(v);
     let bodyRead = false;
-    const r = rejected(await ingest(f.ports, request(), { read: async () => ((bodyRead = true), Buffer.from('{}')), timeoutMs: 15000 }));
+    const r = rejected(
+      await ingest(f.ports, request(), { read: async () => ((bodyRead = true), Buffer.from('{}')), timeoutMs: 15000 }),
+    );
     expect([r.status, r.code, r.outcome]).toEqual([status, code, null]);
     if (status === 503) expect(r.retryAfterSeconds).toBe(60);
     expect(f.rows).toEqual([]);
@@ -67,9 +80,15 @@ describe('ingest pipeline: the spec steps in order (What the service does 1–7)
   });
 
   it('a maintenance window resumes by itself at its end', async () => {
-    const f = fakePorts(view({ maintenance_windows: [{ starts_at: '2025-03-10T11:00:00Z', ends_at: '2025-03-10T12:00:00Z' }] }));
-    expect(await ingest(f.ports, request({ receivedAt: new Date('2025-03-10T11:59:59Z') }), body('{}'))).toMatchObject({ accepted: false });
-    expect(await ingest(f.ports, request({ receivedAt: new Date('2025-03-10T12:00:00Z') }), body('{}'))).toMatchObject({ accepted: true });
+    const f = fakePorts(
+      view({ maintenance_windows: [{ starts_at: '2025-03-10T11:00:00Z', ends_at: '2025-03-10T12:00:00Z' }] }),
+    );
+    expect(await ingest(f.ports, request({ receivedAt: new Date('2025-03-10T11:59:59Z') }), body('{}'))).toMatchObject({
+      accepted: false,
+    });
+    expect(await ingest(f.ports, request({ receivedAt: new Date('2025-03-10T12:00:00Z') }), body('{}'))).toMatchObject({
+      accepted: true,
+    });
   });
 
   // Each row breaks its own step and every later one: the earliest step decides.
@@ -88,9 +107,21 @@ describe('ingest pipeline: the spec steps in order (What the service does 1–7)
     ['method before IP lists', { method: 'PUT', sourceIp: '198.51.100.1' }, goodBody, 405, 'METHOD_NOT_ALLOWED'],
     ['IP lists before inbound auth', { sourceIp: '198.51.100.1', headers: {} }, goodBody, 403, 'IP_BLOCKED'],
     ['inbound auth before the payload', { headers: { 'content-type': 'text/plain' } }, 'x', 401, 'AUTH_FAILED'],
-    ['payload before required headers', { headers: { ...good, 'content-type': 'text/plain', 'x-team': 'red' } }, 'x', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    [
+      'payload before required headers',
+      { headers: { ...good, 'content-type': 'text/plain', 'x-team': 'red' } },
+      'x',
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
     ['malformed payload', { headers: good }, '{', 400, 'MALFORMED_PAYLOAD'],
-    ['required headers before field validation', { headers: { ...good, 'x-team': 'red' } }, '{}', 400, 'REQUIRED_HEADER_MISSING'],
+    [
+      'required headers before field validation',
+      { headers: { ...good, 'x-team': 'red' } },
+      '{}',
+      400,
+      'REQUIRED_HEADER_MISSING',
+    ],
     ['field validation before captcha', { headers: good }, '{"id":null}', 400, 'FIELD_VALIDATION_FAILED'],
     ['captcha token missing', { headers: good }, '{"id":1}', 400, 'CAPTCHA_FAILED'],
   ] as const)('%s', async (_name, over, text, status, outcome) => {
@@ -103,38 +134,68 @@ describe('ingest pipeline: the spec steps in order (What the service does 1–7)
 
   it('the row of a 401 says why; the sender is not told', async () => {
     const f = fakePorts(all);
-    const r = rejected(await ingest(f.ports, request({ headers: { ...good, authorization: 'Bearer nope' } }), body(goodBody)));
+    const r = rejected(
+      await ingest(f.ports, request({ headers: { ...good, authorization: 'Bearer nope' } }), body(goodBody)),
+    );
     expect(r.message).not.toMatch(/bearer/i);
     expect(f.rows[0]?.reason).toBe('wrong bearer token');
   });
 
   it('captcha refused by the provider → 403 CAPTCHA_FAILED; verifier outage → 503 endpoint_unavailable with a CAPTCHA_FAILED row', async () => {
     const refused = fakePorts(all, { captcha: 'rejected' });
-    expect(rejected(await ingest(refused.ports, request({ headers: good }), body(goodBody)))).toMatchObject({ status: 403, outcome: 'CAPTCHA_FAILED' });
+    expect(rejected(await ingest(refused.ports, request({ headers: good }), body(goodBody)))).toMatchObject({
+      status: 403,
+      outcome: 'CAPTCHA_FAILED',
+    });
     const down = fakePorts(all, { captcha: 'unavailable' });
     const r = rejected(await ingest(down.ports, request({ headers: good }), body(goodBody)));
-    expect([r.status, r.code, r.retryAfterSeconds, r.outcome]).toEqual([503, 'endpoint_unavailable', 60, 'CAPTCHA_FAILED']);
+    expect([r.status, r.code, r.retryAfterSeconds, r.outcome]).toEqual([
+      503,
+      'endpoint_unavailable',
+      60,
+      'CAPTCHA_FAILED',
+    ]);
     expect(down.rows[0]?.reason).toMatch(/captcha verifier unavailable/);
   });
 
   it('limits run last: 429 RATE_LIMITED with the limiter Retry-After, 429 QUOTA_EXCEEDED with 60', async () => {
     const rate = fakePorts(view(), { limit: { admitted: false, limit: 'rate', retryAfterSeconds: 7 } });
-    expect(rejected(await ingest(rate.ports, request(), body('{}')))).toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: 7, outcome: 'RATE_LIMITED' });
+    expect(rejected(await ingest(rate.ports, request(), body('{}')))).toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      retryAfterSeconds: 7,
+      outcome: 'RATE_LIMITED',
+    });
     const quota = fakePorts(view(), { limit: { admitted: false, limit: 'quota' } });
-    expect(rejected(await ingest(quota.ports, request(), body('{}')))).toMatchObject({ status: 429, code: 'quota_exceeded', retryAfterSeconds: 60, outcome: 'QUOTA_EXCEEDED' });
+    expect(rejected(await ingest(quota.ports, request(), body('{}')))).toMatchObject({
+      status: 429,
+      code: 'quota_exceeded',
+      retryAfterSeconds: 60,
+      outcome: 'QUOTA_EXCEEDED',
+    });
     expect(quota.rows.map((r) => r.outcome)).toEqual(['QUOTA_EXCEEDED']);
   });
 
   it('passes the endpoint rate limit (default 600) and the plan quota to the limiter', async () => {
     const f = fakePorts(view());
     await ingest(f.ports, request(), body('{}'));
-    expect(f.calls.admit[0]).toMatchObject({ endpointId: 'ep_1', accountId: 'acc_1', ratePerMinute: 600, monthlyQuota: 1000 });
+    expect(f.calls.admit[0]).toMatchObject({
+      endpointId: 'ep_1',
+      accountId: 'acc_1',
+      ratePerMinute: 600,
+      monthlyQuota: 1000,
+    });
   });
 
   it('publish failure → 503 delivery_queue_unavailable, Retry-After 5, the quota unit given back', async () => {
     const f = fakePorts(view(), { publishFails: true });
     const r = rejected(await ingest(f.ports, request(), body('{}')));
-    expect([r.status, r.code, r.retryAfterSeconds, r.outcome]).toEqual([503, 'delivery_queue_unavailable', 5, 'DELIVERY_QUEUE_UNAVAILABLE']);
+    expect([r.status, r.code, r.retryAfterSeconds, r.outcome]).toEqual([
+      503,
+      'delivery_queue_unavailable',
+      5,
+      'DELIVERY_QUEUE_UNAVAILABLE',
+    ]);
     expect(f.calls.refund).toBe(1);
   });
 
@@ -168,7 +229,13 @@ describe('ingest pipeline: the spec steps in order (What the service does 1–7)
     const f = fakePorts(hmac);
     const ts = String(Math.floor(new Date('2025-03-10T12:00:00Z').getTime() / 1000));
     const sig = `v0=${createHmac('sha256', 'k').update(`v0:${ts}:{}`).digest('hex')}`;
-    const headers = { 'content-type': 'application/json', 'x-slack-signature': sig, 'x-slack-request-timestamp': ts, 'x-team': 'a', 'x-keep': '1' };
+    const headers = {
+      'content-type': 'application/json',
+      'x-slack-signature': sig,
+      'x-slack-request-timestamp': ts,
+      'x-team': 'a',
+      'x-keep': '1',
+    };
     expect(await ingest(f.ports, request({ headers }), body('{}'))).toMatchObject({ accepted: true });
     const message = (f.published[0] as { message: DeliveryMessageV1 }).message;
     expect(message.request.headers).toEqual({ 'x-keep': '1' });

@@ -8,7 +8,16 @@ import type { Payload } from '../payload/read-payload';
 import { DeliveryQueueUnavailableError } from '@relay/broker';
 import { inSyncSpan } from '@relay/telemetry';
 import type { Attributes } from '@relay/telemetry';
-import type { ActivityRecorder, CaptchaVerifier, EventPublisher, IdempotencyStore, Limiter, LimitDecision, LimitRequest, PayloadRecorder } from '../ports';
+import type {
+  ActivityRecorder,
+  CaptchaVerifier,
+  EventPublisher,
+  IdempotencyStore,
+  Limiter,
+  LimitDecision,
+  LimitRequest,
+  PayloadRecorder,
+} from '../ports';
 import { forwardableHeaders } from './forwarded-headers';
 import { providerDedupOf } from '../dedup/delivery-id';
 import { bodyHandshake, handshakeOf, queryHandshake } from '../handshakes';
@@ -71,7 +80,8 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
     view = await ports.endpoints.get(req.endpointId);
   } catch (err) {
     // the store cannot say whether the endpoint exists: "otherwise cannot accept events" (spec "Errors")
-    if (err instanceof EndpointLookupUnavailableError) return { accepted: false, rejection: rejections.endpointUnavailable(err.message), accountId: null };
+    if (err instanceof EndpointLookupUnavailableError)
+      return { accepted: false, rejection: rejections.endpointUnavailable(err.message), accountId: null };
     throw err;
   }
   const unavailable = checkAvailable(view, req.receivedAt);
@@ -89,7 +99,10 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
   // not take for events: it is recognised first, and answered after the address checks.
   const handshake = sender ? handshakeOf(ready.settings.inboundAuth) : null;
   const queryAnswer = handshake ? queryHandshake(handshake.kind, handshake.setting, req) : null;
-  const early = (queryAnswer ? null : checkMethod(ready.endpoint, req.method)) ?? checkSourceAddress(req) ?? (sender ? checkIpAccess(ready.settings, req.sourceIp) : null);
+  const early =
+    (queryAnswer ? null : checkMethod(ready.endpoint, req.method)) ??
+    checkSourceAddress(req) ??
+    (sender ? checkIpAccess(ready.settings, req.sourceIp) : null);
   if (early) return reject(early);
   if (queryAnswer) return reject(handshakeRejection(queryAnswer));
   // The whole body is needed before authentication: HMAC signatures cover its exact bytes.
@@ -100,7 +113,9 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
   const denied = sender ? inSyncSpan('sender auth', authenticate, ready, req, rawBody, describeAuth) : null;
   if (denied) return reject(denied);
   // Signed handshakes (Slack, Zoom, Twitch) are answered only once the signature passed.
-  const bodyAnswer = handshake ? bodyHandshake(handshake.kind, handshake.setting, inboundRequestOf(req, rawBody), req.receivedAt) : null;
+  const bodyAnswer = handshake
+    ? bodyHandshake(handshake.kind, handshake.setting, inboundRequestOf(req, rawBody), req.receivedAt)
+    : null;
   if (bodyAnswer) return reject(handshakeRejection(bodyAnswer));
   const read = inSyncSpan('parse and validate', parseAndValidate, ready, req, rawBody, describeParse);
   if (!read.ok) return reject(read.rejection);
@@ -118,11 +133,19 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
     const claim = await ports.idempotency.claim(ready.endpoint.id, key, req.eventId);
     if (claim.state === 'replay') {
       // a provider's retry is answered like a replay, and its row says so (folded like floods)
-      if (provider) ports.activity.record(activityRow(ready, req, 'DUPLICATE', `duplicate of ${claim.eventId} (same ${provider.source})`));
+      if (provider)
+        ports.activity.record(
+          activityRow(ready, req, 'DUPLICATE', `duplicate of ${claim.eventId} (same ${provider.source})`),
+        );
       return { accepted: true, targetCount: 0, accountId, eventId: claim.eventId, replayed: true };
     }
     // the first request is still being decided: its row stands for the event, this one writes none
-    if (claim.state === 'in_flight') return { accepted: false, rejection: provider ? rejections.deliveryIdInUse() : rejections.idempotencyKeyInUse(), accountId };
+    if (claim.state === 'in_flight')
+      return {
+        accepted: false,
+        rejection: provider ? rejections.deliveryIdInUse() : rejections.idempotencyKeyInUse(),
+        accountId,
+      };
   }
   const answer = await admitAndAccept(ports, ready, req, payload);
   if (key !== null) {
@@ -140,11 +163,19 @@ function authenticate(ready: ReadyView, req: IngestRequest, rawBody: Buffer): In
 /** The `sender auth` span's attributes: the scheme (never its secrets) and whether it passed. */
 function describeAuth(denied: IngestRejection | null, ready: ReadyView): Attributes {
   const auth = ready.settings.inboundAuth;
-  return { 'relay.auth.type': auth.type, 'relay.auth.preset': auth.type === 'HMAC' ? auth.preset : '', 'relay.outcome': denied ? denied.code : 'passed' };
+  return {
+    'relay.auth.type': auth.type,
+    'relay.auth.preset': auth.type === 'HMAC' ? auth.preset : '',
+    'relay.outcome': denied ? denied.code : 'passed',
+  };
 }
 
 /** Steps 4 and 5: the payload per the endpoint's format, then required headers, body filters, field validation. */
-function parseAndValidate(ready: ReadyView, req: IngestRequest, rawBody: Buffer): { ok: true; payload: Payload } | { ok: false; rejection: IngestRejection } {
+function parseAndValidate(
+  ready: ReadyView,
+  req: IngestRequest,
+  rawBody: Buffer,
+): { ok: true; payload: Payload } | { ok: false; rejection: IngestRejection } {
   const read = readEndpointPayload(ready, req, rawBody);
   if (!read.ok) return read;
   const invalid = checkContent(ready, req, rawBody, read.payload);
@@ -153,16 +184,26 @@ function parseAndValidate(ready: ReadyView, req: IngestRequest, rawBody: Buffer)
 
 /** The `parse and validate` span's attributes: the format and the outcome (a documented error code), never the body. */
 function describeParse(read: { ok: true } | { ok: false; rejection: IngestRejection }, ready: ReadyView): Attributes {
-  return { 'relay.payload_format': ready.endpoint.payload_format, 'relay.outcome': read.ok ? 'valid' : read.rejection.code };
+  return {
+    'relay.payload_format': ready.endpoint.payload_format,
+    'relay.outcome': read.ok ? 'valid' : read.rejection.code,
+  };
 }
 
 /** A handshake ends the request like a refusal: its own row, no delivery; a failed check is AUTH_FAILED. */
 function handshakeRejection(outcome: HandshakeOutcome): IngestRejection {
-  return outcome.ok ? rejections.handshakeAnswered(`${outcome.what} answered`, outcome.reply) : rejections.authFailed(outcome.reason);
+  return outcome.ok
+    ? rejections.handshakeAnswered(`${outcome.what} answered`, outcome.reply)
+    : rejections.authFailed(outcome.reason);
 }
 
 /** Steps 6 and 7: limits (not for a test request), then accept. A refusal is returned unrecorded. */
-async function admitAndAccept(ports: IngestPorts, ready: ReadyView, req: IngestRequest, payload: Payload): Promise<IngestAnswer> {
+async function admitAndAccept(
+  ports: IngestPorts,
+  ready: ReadyView,
+  req: IngestRequest,
+  payload: Payload,
+): Promise<IngestAnswer> {
   const accountId = ready.endpoint.account_id;
   const limits: LimitRequest = {
     endpointId: ready.endpoint.id,
@@ -184,19 +225,28 @@ async function admitAndAccept(ports: IngestPorts, ready: ReadyView, req: IngestR
   } catch (err) {
     // The quota counts accepted events: this one was counted by admit() but not accepted.
     if (decision) await ports.limiter.refund(limits, decision);
-    if (err instanceof DeliveryQueueUnavailableError) return { accepted: false, rejection: rejections.deliveryQueueUnavailable(), accountId };
+    if (err instanceof DeliveryQueueUnavailableError)
+      return { accepted: false, rejection: rejections.deliveryQueueUnavailable(), accountId };
     throw err;
   }
 }
 
 /** Captcha: a missing token is 400, a refused one 403; a verifier outage fails closed (503). */
-async function verifyCaptcha(ports: IngestPorts, view: ReadyView, req: IngestRequest, payload: Payload): Promise<IngestRejection | null> {
+async function verifyCaptcha(
+  ports: IngestPorts,
+  view: ReadyView,
+  req: IngestRequest,
+  payload: Payload,
+): Promise<IngestRejection | null> {
   const token = captchaToken(view.settings, view.endpoint.payload_format, payload.data);
   if (typeof token !== 'string') return token;
   const verdict = await ports.captcha.verify(view.settings.captcha!, token, req.sourceIp);
   if (verdict === 'verified') return null;
   if (verdict === 'rejected') return fromCheck(captchaRejected());
-  return rejections.endpointUnavailable('captcha verifier unavailable: the token could not be checked', 'CAPTCHA_FAILED');
+  return rejections.endpointUnavailable(
+    'captcha verifier unavailable: the token could not be checked',
+    'CAPTCHA_FAILED',
+  );
 }
 
 /**
@@ -204,7 +254,12 @@ async function verifyCaptcha(ports: IngestPorts, view: ReadyView, req: IngestReq
  * durable and the ACCEPTED row follows best-effort; with none, the row itself must be durable.
  */
 async function accept(ports: IngestPorts, view: ReadyView, req: IngestRequest, payload: Payload): Promise<number> {
-  const request = { method: req.method, source_ip: req.sourceIp, headers: forwardableHeaders(req.headers, view.settings.strippedHeaders), query: req.rawQuery };
+  const request = {
+    method: req.method,
+    source_ip: req.sourceIp,
+    headers: forwardableHeaders(req.headers, view.settings.strippedHeaders),
+    query: req.rawQuery,
+  };
   const body = { content_type: payload.forward.content_type, body_base64: payload.forward.body.toString('base64') };
   const { routed, notRouted } = routeEvent(view, payload.data);
   const deliveries = deliveriesFor(view, routed, req, request, body);
@@ -215,6 +270,13 @@ async function accept(ports: IngestPorts, view: ReadyView, req: IngestRequest, p
     ports.activity.record(row);
   }
   // kept with the row for resends: within the plan payload limit by step 4
-  ports.payloads.record({ event_id: req.eventId, account_id: view.endpoint.account_id, endpoint_id: view.endpoint.id, received_at: row.received_at, request, payload: body });
+  ports.payloads.record({
+    event_id: req.eventId,
+    account_id: view.endpoint.account_id,
+    endpoint_id: view.endpoint.id,
+    received_at: row.received_at,
+    request,
+    payload: body,
+  });
   return deliveries.length;
 }

@@ -28,9 +28,15 @@ describe('test requests (POST /v1/endpoints/:id/test): the same pipeline, for th
 
   it('keep the payload rules: field validation, format and the plan payload limit, with a test row', async () => {
     const f = fakePorts(guarded());
-    expect(rejected(await ingest(f.ports, request({ test: true }), body('{"other":1}'))).outcome).toBe('FIELD_VALIDATION_FAILED');
-    expect(rejected(await ingest(f.ports, request({ test: true }), body('not json'))).outcome).toBe('MALFORMED_PAYLOAD');
-    expect(rejected(await ingest(f.ports, request({ test: true }), body(`{"id":"${'x'.repeat(2000)}"}`))).outcome).toBe('PAYLOAD_TOO_LARGE');
+    expect(rejected(await ingest(f.ports, request({ test: true }), body('{"other":1}'))).outcome).toBe(
+      'FIELD_VALIDATION_FAILED',
+    );
+    expect(rejected(await ingest(f.ports, request({ test: true }), body('not json'))).outcome).toBe(
+      'MALFORMED_PAYLOAD',
+    );
+    expect(rejected(await ingest(f.ports, request({ test: true }), body(`{"id":"${'x'.repeat(2000)}"}`))).outcome).toBe(
+      'PAYLOAD_TOO_LARGE',
+    );
     expect(f.rows.map((r) => r.test)).toEqual([true, true, true]);
   });
 
@@ -39,7 +45,9 @@ describe('test requests (POST /v1/endpoints/:id/test): the same pipeline, for th
     expect(rejected(await ingest(paused.ports, request({ test: true }), body('{}'))).code).toBe('endpoint_unavailable');
     expect(paused.rows).toEqual([]);
     const f = fakePorts(view());
-    expect(rejected(await ingest(f.ports, request({ test: true, method: 'PUT' }), body('{}'))).outcome).toBe('METHOD_NOT_ALLOWED');
+    expect(rejected(await ingest(f.ports, request({ test: true, method: 'PUT' }), body('{}'))).outcome).toBe(
+      'METHOD_NOT_ALLOWED',
+    );
   });
 
   it("a sender's request is still checked by every step", async () => {
@@ -51,16 +59,26 @@ describe('test requests (POST /v1/endpoints/:id/test): the same pipeline, for th
 describe('stored payloads (resend): an accepted event keeps what its deliveries carried', () => {
   it('records the forwarded request and the payload of each accepted event, and nothing for a rejection', async () => {
     const f = fakePorts(view({}, 2));
-    await ingest(f.ports, request({ headers: { 'content-type': 'application/json', 'x-team': 'blue' }, rawQuery: 'a=1' }), body('{"a":1}'));
+    await ingest(
+      f.ports,
+      request({ headers: { 'content-type': 'application/json', 'x-team': 'blue' }, rawQuery: 'a=1' }),
+      body('{"a":1}'),
+    );
     await ingest(f.ports, request({ eventId: 'evt_2' }), body('not json'));
     expect(f.payloads).toHaveLength(1);
-    expect(f.payloads[0]).toMatchObject({ event_id: 'evt_1', account_id: 'acc_1', endpoint_id: 'ep_1', request: { method: 'POST', query: 'a=1', headers: { 'x-team': 'blue' } } });
+    expect(f.payloads[0]).toMatchObject({
+      event_id: 'evt_1',
+      account_id: 'acc_1',
+      endpoint_id: 'ep_1',
+      request: { method: 'POST', query: 'a=1', headers: { 'x-team': 'blue' } },
+    });
     expect(Buffer.from(f.payloads[0]!.payload.body_base64, 'base64').toString()).toBe('{"a":1}');
   });
 });
 
 describe('Idempotency-Key (docs/ingest.md): a duplicate is answered as the first was', () => {
-  const withKey = (eventId: string, key = 'order-42') => request({ eventId, headers: { 'content-type': 'application/json', 'idempotency-key': key } });
+  const withKey = (eventId: string, key = 'order-42') =>
+    request({ eventId, headers: { 'content-type': 'application/json', 'idempotency-key': key } });
 
   it('the second request with a key gets the first event id, publishes nothing, counts nothing, writes no row', async () => {
     const f = fakePorts(view({}, 1));
@@ -102,7 +120,11 @@ describe('Idempotency-Key (docs/ingest.md): a duplicate is answered as the first
     expect(f.keys.size).toBe(0);
   });
 
-  it.each([['empty', ''], ['longer than 255 characters', 'k'.repeat(256)], ['not printable ASCII', 'clé']])('a key that is %s is 400 MALFORMED_HEADER with a row', async (_n, key) => {
+  it.each([
+    ['empty', ''],
+    ['longer than 255 characters', 'k'.repeat(256)],
+    ['not printable ASCII', 'clé'],
+  ])('a key that is %s is 400 MALFORMED_HEADER with a row', async (_n, key) => {
     const f = fakePorts(view({}, 1));
     const r = rejected(await ingest(f.ports, withKey('evt_1', key), body('{}')));
     expect([r.status, r.outcome]).toEqual([400, 'MALFORMED_HEADER']);

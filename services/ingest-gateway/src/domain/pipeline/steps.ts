@@ -49,7 +49,8 @@ export function checkAvailable(view: EndpointView | null, now: Date): IngestReje
   if (!view || !view.endpoint.enabled) return rejections.endpointNotFound();
   const pause = pauseState(view.endpoint, now);
   if (pause.paused) return rejections.endpointUnavailable(`paused (${pause.reason})`);
-  if (!view.settings) return rejections.endpointUnavailable('settings could not be prepared (see the endpoint load error)');
+  if (!view.settings)
+    return rejections.endpointUnavailable('settings could not be prepared (see the endpoint load error)');
   return null;
 }
 
@@ -79,7 +80,11 @@ export function checkIpAccess(settings: EndpointSettings, sourceIp: string): Ing
 }
 
 /** Step 3 (spec "Authentication / Inbound" rule 1): 401 AUTH_FAILED; the row says why. */
-export function checkInboundAuth(settings: EndpointSettings, req: IngestRequest, rawBody: Buffer): IngestRejection | null {
+export function checkInboundAuth(
+  settings: EndpointSettings,
+  req: IngestRequest,
+  rawBody: Buffer,
+): IngestRejection | null {
   const result = verifyInbound(settings.inboundAuth, inboundRequestOf(req, rawBody), req.receivedAt);
   return result.ok ? null : rejections.authFailed(result.reason);
 }
@@ -90,18 +95,31 @@ export function inboundRequestOf(req: IngestRequest, rawBody: Buffer): InboundRe
 }
 
 /** Step 4: the payload per the endpoint's format, within the plan payload limit. */
-export function readEndpointPayload(view: ReadyView, req: IngestRequest, rawBody: Buffer): { ok: true; payload: Payload } | { ok: false; rejection: IngestRejection } {
+export function readEndpointPayload(
+  view: ReadyView,
+  req: IngestRequest,
+  rawBody: Buffer,
+): { ok: true; payload: Payload } | { ok: false; rejection: IngestRejection } {
   const { base64Param } = view.settings;
   const result = readPayload(
     view.endpoint.payload_format,
     { method: req.method, contentType: headerOf(req, 'content-type'), rawBody, rawQuery: req.rawQuery },
-    { base64ParamName: base64Param.name, base64ParamRequired: base64Param.required, limits: { payloadBytes: view.plan.payload_limit_bytes } },
+    {
+      base64ParamName: base64Param.name,
+      base64ParamRequired: base64Param.required,
+      limits: { payloadBytes: view.plan.payload_limit_bytes },
+    },
   );
   return result.ok ? result : { ok: false, rejection: fromCheck(result) };
 }
 
 /** Step 5: required headers, body filters, field validation — in that order. */
-export function checkContent(view: ReadyView, req: IngestRequest, rawBody: Buffer, payload: Payload): IngestRejection | null {
+export function checkContent(
+  view: ReadyView,
+  req: IngestRequest,
+  rawBody: Buffer,
+  payload: Payload,
+): IngestRejection | null {
   const check = checkContentRules(view.settings.contentRules, {
     format: view.endpoint.payload_format,
     headers: req.headers,
@@ -116,7 +134,11 @@ export function checkContent(view: ReadyView, req: IngestRequest, rawBody: Buffe
  * Captcha runs with the payload checks, last among them: it is the only one that calls out.
  * Returns the token to verify, `null` when captcha is off for this endpoint or format.
  */
-export function captchaToken(settings: EndpointSettings, format: PayloadFormat, data: unknown): IngestRejection | string | null {
+export function captchaToken(
+  settings: EndpointSettings,
+  format: PayloadFormat,
+  data: unknown,
+): IngestRejection | string | null {
   if (!settings.captcha || !featuresFor(format, data).captcha) return null;
   const token = extractCaptchaToken(format, data, settings.captcha.field);
   return token.ok ? token.token : fromCheck(token);
@@ -135,7 +157,11 @@ export function idempotencyKeyOf(req: IngestRequest): { key: string | null } | {
   const value = headerOf(req, 'idempotency-key');
   if (value === undefined) return { key: null };
   if (value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH || !IDEMPOTENCY_KEY_TEXT.test(value)) {
-    return { rejection: rejections.malformedHeader(`The Idempotency-Key header must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters.`) };
+    return {
+      rejection: rejections.malformedHeader(
+        `The Idempotency-Key header must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters.`,
+      ),
+    };
   }
   return { key: value };
 }

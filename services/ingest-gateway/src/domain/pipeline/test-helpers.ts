@@ -11,10 +11,27 @@ import type { IngestRequest } from './steps';
 export function endpointRecord(over: Partial<EndpointRecord> = {}): EndpointRecord {
   const now = new Date('2025-03-10T12:00:00Z');
   return {
-    id: 'ep_1', account_id: 'acc_1', name: 'e', enabled: true, paused: false, methods: ['POST'], payload_format: 'json',
-    inbound_auth: { type: 'NONE' }, required_headers: [], body_filters: [], field_rules: [], ip_access: { allow: [], deny: [] },
-    captcha: null, rate_limit_per_minute: null, query_param_name: null, query_param_required: true, maintenance_windows: [],
-    revision: 1, created_at: now, updated_at: now, ...over,
+    id: 'ep_1',
+    account_id: 'acc_1',
+    name: 'e',
+    enabled: true,
+    paused: false,
+    methods: ['POST'],
+    payload_format: 'json',
+    inbound_auth: { type: 'NONE' },
+    required_headers: [],
+    body_filters: [],
+    field_rules: [],
+    ip_access: { allow: [], deny: [] },
+    captcha: null,
+    rate_limit_per_minute: null,
+    query_param_name: null,
+    query_param_required: true,
+    maintenance_windows: [],
+    revision: 1,
+    created_at: now,
+    updated_at: now,
+    ...over,
   };
 }
 
@@ -26,20 +43,35 @@ export function view(over: Partial<EndpointRecord> = {}, targets = 1): EndpointV
   return {
     endpoint,
     settings: prepareSettings(endpoint, openTestSecret),
-    targets: Array.from({ length: targets }, (_, i) => ({ id: `tg_${i}`, kind: 'webhook', channel: 'webhook' as const, route: null })),
+    targets: Array.from({ length: targets }, (_, i) => ({
+      id: `tg_${i}`,
+      kind: 'webhook',
+      channel: 'webhook' as const,
+      route: null,
+    })),
     plan: { payload_limit_bytes: 1024, monthly_accepted_events: 1000 },
   };
 }
 
 export function request(over: Partial<IngestRequest> = {}): IngestRequest {
   return {
-    endpointId: 'ep_1', eventId: 'evt_1', receivedAt: new Date('2025-03-10T12:00:00Z'), method: 'POST',
-    headers: { 'content-type': 'application/json' }, rawQuery: '', publicUrl: 'https://relay.example/relay/ep_1', sourceIp: '203.0.113.7', ...over,
+    endpointId: 'ep_1',
+    eventId: 'evt_1',
+    receivedAt: new Date('2025-03-10T12:00:00Z'),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    rawQuery: '',
+    publicUrl: 'https://relay.example/relay/ep_1',
+    sourceIp: '203.0.113.7',
+    ...over,
   };
 }
 
 /** In-memory ports that record what the pipeline did. */
-export function fakePorts(v: EndpointView | null, opts: { limit?: LimitDecision; captcha?: CaptchaVerdict; publishFails?: boolean } = {}) {
+export function fakePorts(
+  v: EndpointView | null,
+  opts: { limit?: LimitDecision; captcha?: CaptchaVerdict; publishFails?: boolean } = {},
+) {
   const rows: ActivityRequestV1[] = [];
   const published: unknown[] = [];
   const payloads: StoredPayloadV1[] = [];
@@ -96,5 +128,8 @@ export function fakePorts(v: EndpointView | null, opts: { limit?: LimitDecision;
 }
 
 export function body(text: string | 'too_large' | 'timed_out'): BodyReader {
-  return { read: async () => (text === 'too_large' || text === 'timed_out' ? text : Buffer.from(text)), timeoutMs: 15000 };
+  return {
+    read: async () => (text === 'too_large' || text === 'timed_out' ? text : Buffer.from(text)),
+    timeoutMs: 15000,
+  };
 }

@@ -9,7 +9,10 @@ import type { Check } from './rejection';
  * form; the raw query string for the query formats. `null` for None: its body is ignored and its
  * payload is empty, so filters do not run (like field validation and captcha).
  */
-export function bodyFilterSubject(format: PayloadFormat, request: { rawBody: Buffer; rawQuery: string }): string | null {
+export function bodyFilterSubject(
+  format: PayloadFormat,
+  request: { rawBody: Buffer; rawQuery: string },
+): string | null {
   switch (FORMAT_FEATURES[format].bodyFilters) {
     case 'none':
       return null;
@@ -30,6 +33,10 @@ export function compileBodyFilters(filters: readonly BodyFilter[]): (subject: st
   return (subject) => {
     const failed = predicates.findIndex((p) => !p.test(subject));
     if (failed === -1) return PASS;
-    return rejection(400, 'REQUEST_BODY_FILTER_FAILED', `The request did not pass body filter ${failed + 1} (${predicates[failed]!.kind}).`);
+    return rejection(
+      400,
+      'REQUEST_BODY_FILTER_FAILED',
+      `The request did not pass body filter ${failed + 1} (${predicates[failed]!.kind}).`,
+    );
   };
 }

@@ -14,7 +14,14 @@ const compiled = compileContentRules(RULES);
 
 function req(over: Partial<ContentRequest>): ContentRequest {
   const data = { order: { id: 7, email: 'a@b.example' } };
-  return { format: 'json', headers: { 'x-source': 'shop' }, rawBody: Buffer.from(JSON.stringify(data)), rawQuery: '', data, ...over };
+  return {
+    format: 'json',
+    headers: { 'x-source': 'shop' },
+    rawBody: Buffer.from(JSON.stringify(data)),
+    rawQuery: '',
+    data,
+    ...over,
+  };
 }
 
 describe('content rules in the spec order: required headers, body filters, field validation', () => {
@@ -23,17 +30,23 @@ describe('content rules in the spec order: required headers, body filters, field
   });
 
   it('a missing required header is reported first', () => {
-    expect(checkContentRules(compiled, req({ headers: {}, rawBody: Buffer.from('sandbox'), data: {} }))).toMatchObject({ code: 'REQUIRED_HEADER_MISSING' });
+    expect(checkContentRules(compiled, req({ headers: {}, rawBody: Buffer.from('sandbox'), data: {} }))).toMatchObject({
+      code: 'REQUIRED_HEADER_MISSING',
+    });
   });
 
   it('then body filters', () => {
-    expect(checkContentRules(compiled, req({ rawBody: Buffer.from('sandbox'), data: {} }))).toMatchObject({ code: 'REQUEST_BODY_FILTER_FAILED' });
+    expect(checkContentRules(compiled, req({ rawBody: Buffer.from('sandbox'), data: {} }))).toMatchObject({
+      code: 'REQUEST_BODY_FILTER_FAILED',
+    });
   });
 
   it('field validation fails → 400 FIELD_VALIDATION_FAILED naming the field', () => {
     const result = checkContentRules(compiled, req({ data: { order: { id: null, email: 'nope' } } }));
     expect(result).toMatchObject({ ok: false, status: 400, code: 'FIELD_VALIDATION_FAILED' });
-    expect(!result.ok && result.message).toBe('Field validation failed: field order.id is required and must not be null; field order.email does not match its pattern.');
+    expect(!result.ok && result.message).toBe(
+      'Field validation failed: field order.id is required and must not be null; field order.email does not match its pattern.',
+    );
   });
 
   it.each([
@@ -50,11 +63,18 @@ describe('content rules in the spec order: required headers, body filters, field
   it('None: body filters do not run, required headers still do', () => {
     const sandboxBody = { format: 'none' as const, rawBody: Buffer.from('sandbox'), data: undefined };
     expect(checkContentRules(compiled, req(sandboxBody)).ok).toBe(true);
-    expect(checkContentRules(compiled, req({ ...sandboxBody, headers: {} }))).toMatchObject({ code: 'REQUIRED_HEADER_MISSING' });
+    expect(checkContentRules(compiled, req({ ...sandboxBody, headers: {} }))).toMatchObject({
+      code: 'REQUIRED_HEADER_MISSING',
+    });
   });
 
   it('query formats: body filters see the raw query string', () => {
-    expect(checkContentRules(compiled, req({ format: 'query', rawQuery: 'env=sandbox', rawBody: Buffer.alloc(0), data: { order: { id: '1' } } }))).toMatchObject({
+    expect(
+      checkContentRules(
+        compiled,
+        req({ format: 'query', rawQuery: 'env=sandbox', rawBody: Buffer.alloc(0), data: { order: { id: '1' } } }),
+      ),
+    ).toMatchObject({
       code: 'REQUEST_BODY_FILTER_FAILED',
     });
   });
@@ -62,10 +82,24 @@ describe('content rules in the spec order: required headers, body filters, field
 
 describe('field validation on form and XML payloads', () => {
   it('XML paths start at the root element; attributes are @name; values are strings', () => {
-    const xmlRules = compileContentRules({ field_rules: [{ path: 'order.@id', required: true, pattern: '^\\d+$' }, { path: 'order.total', type: 'string' }] });
-    const ok = { format: 'xml' as const, headers: {}, rawBody: Buffer.alloc(0), rawQuery: '', data: { order: { '@id': '7', total: '9.50' } } };
+    const xmlRules = compileContentRules({
+      field_rules: [
+        { path: 'order.@id', required: true, pattern: '^\\d+$' },
+        { path: 'order.total', type: 'string' },
+      ],
+    });
+    const ok = {
+      format: 'xml' as const,
+      headers: {},
+      rawBody: Buffer.alloc(0),
+      rawQuery: '',
+      data: { order: { '@id': '7', total: '9.50' } },
+    };
     expect(checkContentRules(xmlRules, ok).ok).toBe(true);
-    expect(checkContentRules(xmlRules, { ...ok, data: { order: { total: '1' } } })).toMatchObject({ code: 'FIELD_VALIDATION_FAILED', message: expect.stringContaining('order.@id') });
+    expect(checkContentRules(xmlRules, { ...ok, data: { order: { total: '1' } } })).toMatchObject({
+      code: 'FIELD_VALIDATION_FAILED',
+      message: expect.stringContaining('order.@id'),
+    });
   });
 
   it('form fields are strings, a repeated field an array', () => {

@@ -33,7 +33,11 @@ export function compileContentRules(rules: ContentRules): CompiledContentRules {
 export function checkFields(fields: FieldRuleValidator, data: unknown): Check {
   const violations = fields(data);
   if (violations.length === 0) return PASS;
-  return rejection(400, 'FIELD_VALIDATION_FAILED', `Field validation failed: ${violations.map((v) => v.message).join('; ')}.`);
+  return rejection(
+    400,
+    'FIELD_VALIDATION_FAILED',
+    `Field validation failed: ${violations.map((v) => v.message).join('; ')}.`,
+  );
 }
 
 export interface ContentRequest {

@@ -18,6 +18,10 @@ export type Check = { ok: true } | Rejection;
 
 export const PASS: Check = { ok: true };
 
-export function rejection<S extends Rejection['status']>(status: S, code: Outcome, message: string): Rejection & { status: S } {
+export function rejection<S extends Rejection['status']>(
+  status: S,
+  code: Outcome,
+  message: string,
+): Rejection & { status: S } {
   return { ok: false, status, code, message };
 }

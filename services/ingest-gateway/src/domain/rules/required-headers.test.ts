@@ -9,11 +9,23 @@ describe('Required headers (spec Authentication / Inbound rule 2)', () => {
     ['header names match case-insensitively', { 'x-relay-source': SECRET, 'X-TENANT': 'acme' }, true],
     ['a header required without a value only has to be present', { 'x-relay-source': SECRET, 'x-tenant': '' }, true],
     ['values match case-sensitively', { 'x-relay-source': SECRET.toLowerCase(), 'x-tenant': 'a' }, false],
-    ['incoming values are not whitespace-trimmed (leading space)', { 'x-relay-source': ` ${SECRET}`, 'x-tenant': 'a' }, false],
-    ['incoming values are not whitespace-trimmed (trailing space)', { 'x-relay-source': `${SECRET} `, 'x-tenant': 'a' }, false],
+    [
+      'incoming values are not whitespace-trimmed (leading space)',
+      { 'x-relay-source': ` ${SECRET}`, 'x-tenant': 'a' },
+      false,
+    ],
+    [
+      'incoming values are not whitespace-trimmed (trailing space)',
+      { 'x-relay-source': `${SECRET} `, 'x-tenant': 'a' },
+      false,
+    ],
     ['a missing header fails', { 'x-relay-source': SECRET }, false],
     ['a header with a wrong value fails', { 'x-relay-source': 'other', 'x-tenant': 'a' }, false],
-    ['one of several values of a repeated header may match', { 'x-relay-source': ['other', SECRET], 'x-tenant': 'a' }, true],
+    [
+      'one of several values of a repeated header may match',
+      { 'x-relay-source': ['other', SECRET], 'x-tenant': 'a' },
+      true,
+    ],
   ])('Required headers: %s', (_row, headers, passes) => {
     expect(checkRequiredHeaders(required, headers).ok).toBe(passes);
   });

@@ -17,10 +17,16 @@ export function checkRequiredHeaders(required: readonly RequiredHeader[], header
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) byName.set(name.toLowerCase(), value);
   for (const header of required) {
     const received = byName.get(header.name.toLowerCase());
-    if (received === undefined) return rejection(400, 'REQUIRED_HEADER_MISSING', `The required header ${header.name} is missing.`);
+    if (received === undefined)
+      return rejection(400, 'REQUIRED_HEADER_MISSING', `The required header ${header.name} is missing.`);
     if (header.value === undefined) continue;
     const values = Array.isArray(received) ? received : [received];
-    if (!values.includes(header.value)) return rejection(400, 'REQUIRED_HEADER_MISSING', `The required header ${header.name} does not have the expected value.`);
+    if (!values.includes(header.value))
+      return rejection(
+        400,
+        'REQUIRED_HEADER_MISSING',
+        `The required header ${header.name} does not have the expected value.`,
+      );
   }
   return PASS;
 }

@@ -30,7 +30,12 @@ export function useFormErrors(): FormErrors {
     fail(err: unknown, summary?: string): void {
       const fields = err instanceof RelayApiError ? err.errors : [];
       setErrors(fields);
-      setMessage(summary ?? (fields.length ? `Not saved: ${fields.length} problem${fields.length > 1 ? 's' : ''}, shown at ${fields.length > 1 ? 'their fields' : 'its field'}.` : messageOf(err)));
+      setMessage(
+        summary ??
+          (fields.length
+            ? `Not saved: ${fields.length} problem${fields.length > 1 ? 's' : ''}, shown at ${fields.length > 1 ? 'their fields' : 'its field'}.`
+            : messageOf(err)),
+      );
     },
     clear(): void {
       setErrors([]);

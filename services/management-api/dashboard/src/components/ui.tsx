@@ -8,7 +8,13 @@ import { useFieldErrors } from './form-errors';
  * A labelled control with the form's errors for it right under it, announced with the control
  * (components/form-errors.tsx places them). `errors` overrides the form's, for a form of one field.
  */
-export function Field(props: { path: string; label: string; errors?: ErrorMap; hint?: string; children: (attrs: FieldAttrs) => ComponentChildren }) {
+export function Field(props: {
+  path: string;
+  label: string;
+  errors?: ErrorMap;
+  hint?: string;
+  children: (attrs: FieldAttrs) => ComponentChildren;
+}) {
   const id = fieldId(props.path);
   const scoped = useFieldErrors(props.path, props.label);
   const messages = props.errors?.get(props.path) ?? scoped;
@@ -16,7 +22,11 @@ export function Field(props: { path: string; label: string; errors?: ErrorMap; h
   return (
     <div class={`field${messages.length ? ' field--invalid' : ''}`}>
       <label for={id}>{props.label}</label>
-      {props.children({ id, 'aria-invalid': messages.length > 0 ? 'true' : undefined, 'aria-describedby': described || undefined })}
+      {props.children({
+        id,
+        'aria-invalid': messages.length > 0 ? 'true' : undefined,
+        'aria-describedby': described || undefined,
+      })}
       {props.hint && (
         <p class="hint" id={`${id}-hint`}>
           {props.hint}
@@ -38,7 +48,14 @@ export interface FieldAttrs {
 }
 
 /** A checkbox that reads as an on/off switch. */
-export function Switch(props: { id: string; label: string; checked: boolean; disabled?: boolean; describedBy?: string; onChange: (on: boolean) => void }) {
+export function Switch(props: {
+  id: string;
+  label: string;
+  checked: boolean;
+  disabled?: boolean;
+  describedBy?: string;
+  onChange: (on: boolean) => void;
+}) {
   return (
     <label class="switch" for={props.id}>
       <input
@@ -82,7 +99,15 @@ export function CopyButton(props: { text: string; label: string }) {
 }
 
 /** A modal confirmation on the native <dialog>: focus moves in, Escape cancels, focus returns. */
-export function Confirm(props: { open: boolean; title: string; children: ComponentChildren; confirmLabel: string; danger?: boolean; onConfirm: () => void; onCancel: () => void }) {
+export function Confirm(props: {
+  open: boolean;
+  title: string;
+  children: ComponentChildren;
+  confirmLabel: string;
+  danger?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   // a page has several (disable, delete): each dialog is named by its own title
   const titleId = `confirm-${useId()}`;
@@ -93,7 +118,11 @@ export function Confirm(props: { open: boolean; title: string; children: Compone
     if (!props.open && d.open) d.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} aria-labelledby={titleId} onCancel={(e: JSX.TargetedEvent<HTMLDialogElement>) => (e.preventDefault(), props.onCancel())}>
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      onCancel={(e: JSX.TargetedEvent<HTMLDialogElement>) => (e.preventDefault(), props.onCancel())}
+    >
       <h2 id={titleId}>{props.title}</h2>
       <div>{props.children}</div>
       <div class="actions">

@@ -31,12 +31,23 @@ export function conditionKindsOf(doc: JsonSchema): ConditionKindView[] {
     const fields = Object.entries<JsonSchema>(v.properties ?? {})
       .filter(([name]) => name !== 'kind')
       .map(([name, s]): ConditionFieldView => {
-        const base = { name, label: String(s.title ?? name), help: String(s.description ?? ''), required: required.has(name) };
-        if (typeof s.pattern === 'string') return { ...base, type: s.pattern.startsWith('^ep_') ? 'endpoint' : 'target' };
+        const base = {
+          name,
+          label: String(s.title ?? name),
+          help: String(s.description ?? ''),
+          required: required.has(name),
+        };
+        if (typeof s.pattern === 'string')
+          return { ...base, type: s.pattern.startsWith('^ep_') ? 'endpoint' : 'target' };
         if (Array.isArray(s.enum)) return { ...base, type: 'enum', values: s.enum as string[], default: s.default };
         return { ...base, type: 'integer', min: s.minimum, max: s.maximum, default: s.default };
       });
-    return { kind: String(v.properties.kind.const), label: String(v.title ?? v.properties.kind.const), help: String(v.properties.kind.description ?? ''), fields };
+    return {
+      kind: String(v.properties.kind.const),
+      label: String(v.title ?? v.properties.kind.const),
+      help: String(v.properties.kind.description ?? ''),
+      fields,
+    };
   });
 }
 

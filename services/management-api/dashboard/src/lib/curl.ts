@@ -49,7 +49,8 @@ export function exampleRequest(ep: CurlEndpoint): ExampleRequest {
   const method = preferred.find((m) => ep.methods.includes(m)) ?? ep.methods[0] ?? 'POST';
   let url = ep.ingest_url;
   if (format === 'query') url += '?hello=relay';
-  if (format === 'query_base64_json') url += `?${encodeURIComponent(ep.query_param_name ?? 'payload')}=${encodeURIComponent(base64(JSON.stringify(SAMPLE)))}`;
+  if (format === 'query_base64_json')
+    url += `?${encodeURIComponent(ep.query_param_name ?? 'payload')}=${encodeURIComponent(base64(JSON.stringify(SAMPLE)))}`;
   const body = bodyless ? undefined : BODIES[format];
   return body ? { method, url, body } : { method, url };
 }
@@ -67,7 +68,8 @@ export function curlLine(ep: CurlEndpoint, signed?: ReadonlyArray<readonly [stri
   const auth = ep.inbound_auth;
   if (auth.type === 'BEARER') header('authorization', 'Bearer <token>');
   if (auth.type === 'API_KEY') header(auth.header ?? 'x-api-key', '<api key>');
-  if (auth.type === 'BASIC') parts.push('-u', shellQuote(`${auth.credentials?.[0]?.username ?? '<username>'}:<password>`));
+  if (auth.type === 'BASIC')
+    parts.push('-u', shellQuote(`${auth.credentials?.[0]?.username ?? '<username>'}:<password>`));
   for (const [name, value] of signed ?? []) header(name, value);
   for (const h of ep.required_headers) header(h.name, h.value ?? '<value>');
   if (body) {

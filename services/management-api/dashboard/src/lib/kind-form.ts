@@ -9,9 +9,11 @@ import type { TargetKindField } from '@relay/client';
 export type Value = Record<string, unknown>;
 const isObject = (v: unknown): v is Value => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export const isCredential = (f: TargetKindField, siblings: Value): boolean => f.credential === true || (typeof f.credential === 'object' && siblings[f.credential.when] === true);
+export const isCredential = (f: TargetKindField, siblings: Value): boolean =>
+  f.credential === true || (typeof f.credential === 'object' && siblings[f.credential.when] === true);
 /** A boolean with no default that may be left unset: shown as unset / on / off. */
-export const isTriState = (f: TargetKindField): boolean => f.type === 'boolean' && f.default === undefined && !f.required;
+export const isTriState = (f: TargetKindField): boolean =>
+  f.type === 'boolean' && f.default === undefined && !f.required;
 /** A field the form does not ask for: the target's own (its name), or a fixed switch (`const`). */
 export const isHidden = (f: TargetKindField): boolean => f.same_as !== undefined || f.const !== undefined;
 
@@ -25,7 +27,14 @@ function startOf(f: TargetKindField, shown: unknown, siblings: Value): unknown {
     const variant = f.variants?.find((v) => v.value === value[f.tag!]);
     return { ...startObject(variant?.fields ?? [], value), [f.tag!]: value[f.tag!] };
   }
-  if (f.type === 'list' && Array.isArray(value)) return value.map((item) => (isObject(item) ? (f.items?.type === 'variant' ? startOf(f.items, item, {}) : startObject(f.items?.fields ?? [], item)) : item));
+  if (f.type === 'list' && Array.isArray(value))
+    return value.map((item) =>
+      isObject(item)
+        ? f.items?.type === 'variant'
+          ? startOf(f.items, item, {})
+          : startObject(f.items?.fields ?? [], item)
+        : item,
+    );
   return value;
 }
 
@@ -43,7 +52,8 @@ export function startObject(fields: TargetKindField[], shown: Value | undefined)
 
 /** A new row of a list: its fields' defaults, or a variant's first shape. */
 export function startItem(item: TargetKindField): Value {
-  if (item.type === 'variant' && item.variants?.[0]) return { [item.tag!]: item.variants[0].value, ...startObject(item.variants[0].fields, undefined) };
+  if (item.type === 'variant' && item.variants?.[0])
+    return { [item.tag!]: item.variants[0].value, ...startObject(item.variants[0].fields, undefined) };
   return startObject(item.fields ?? [], undefined);
 }
 
@@ -71,7 +81,8 @@ function fieldInput(f: TargetKindField, v: unknown): unknown {
     const variant = f.variants?.find((x) => x.value === v[f.tag!]);
     return { [f.tag!]: v[f.tag!], ...inputOf(variant?.fields ?? [], v) };
   }
-  if (f.type === 'list' && Array.isArray(v)) return v.map((item) => (f.items && isObject(item) ? fieldInput(f.items, item) : item));
+  if (f.type === 'list' && Array.isArray(v))
+    return v.map((item) => (f.items && isObject(item) ? fieldInput(f.items, item) : item));
   return v;
 }
 
@@ -82,11 +93,28 @@ export function pathsOf(fields: TargetKindField[], value: Value, prefix: string)
     const path = prefix === '' ? f.name : `${prefix}.${f.name}`;
     const v = value[f.name];
     if (f.type === 'object' && isObject(v)) return [path, ...pathsOf(f.fields ?? [], v, path)];
-    if (f.type === 'variant' && isObject(v)) return [path, `${path}.${f.tag}`, ...pathsOf(f.variants?.find((x) => x.value === v[f.tag!])?.fields ?? [], v, path)];
-    if (f.type === 'list' && Array.isArray(v) && f.items?.type === 'object') return [path, ...v.flatMap((item, i) => pathsOf(f.items!.fields ?? [], item as Value, `${path}[${i}]`))];
+    if (f.type === 'variant' && isObject(v))
+      return [
+        path,
+        `${path}.${f.tag}`,
+        ...pathsOf(f.variants?.find((x) => x.value === v[f.tag!])?.fields ?? [], v, path),
+      ];
+    if (f.type === 'list' && Array.isArray(v) && f.items?.type === 'object')
+      return [path, ...v.flatMap((item, i) => pathsOf(f.items!.fields ?? [], item as Value, `${path}[${i}]`))];
     if (f.type === 'list' && Array.isArray(v) && f.items?.type === 'variant') {
       const item = f.items;
-      return [path, ...v.flatMap((row, i) => [`${path}[${i}]`, `${path}[${i}].${item.tag}`, ...pathsOf(item.variants?.find((x) => x.value === (row as Value)[item.tag!])?.fields ?? [], row as Value, `${path}[${i}]`)])];
+      return [
+        path,
+        ...v.flatMap((row, i) => [
+          `${path}[${i}]`,
+          `${path}[${i}].${item.tag}`,
+          ...pathsOf(
+            item.variants?.find((x) => x.value === (row as Value)[item.tag!])?.fields ?? [],
+            row as Value,
+            `${path}[${i}]`,
+          ),
+        ]),
+      ];
     }
     return [path];
   });

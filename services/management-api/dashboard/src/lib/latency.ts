@@ -19,7 +19,11 @@ type Delivery = ActivityRow['deliveries'][number];
 
 /** What the chart reads of a row's detail (`GET /v1/activity/:id`). */
 export interface DetailRow extends Pick<ActivityRow, 'id' | 'received_at'> {
-  deliveries: Array<Pick<Delivery, 'delivery_id' | 'target_id' | 'state' | 'started_at'> & { attempts: Array<Pick<Delivery['attempts'][number], 'attempted_at' | 'duration_ms'>> }>;
+  deliveries: Array<
+    Pick<Delivery, 'delivery_id' | 'target_id' | 'state' | 'started_at'> & {
+      attempts: Array<Pick<Delivery['attempts'][number], 'attempted_at' | 'duration_ms'>>;
+    }
+  >;
 }
 
 export function latencyPoints(rows: DetailRow[]): LatencyPoint[] {

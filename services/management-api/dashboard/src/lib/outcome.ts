@@ -11,7 +11,8 @@ export function outcomeLabel(row: Pick<ActivityListed, 'outcome' | 'status' | 'n
 }
 
 /** A pending row whose failed delivery waits for its next attempt (the list reads it "Retrying"). */
-export const isRetrying = (row: Pick<ActivityListed, 'status' | 'next_attempt_at'>): boolean => row.status === 'pending' && row.next_attempt_at !== null;
+export const isRetrying = (row: Pick<ActivityListed, 'status' | 'next_attempt_at'>): boolean =>
+  row.status === 'pending' && row.next_attempt_at !== null;
 
 /** Merges a fresh first page into the rows on screen: new rows on top, known rows updated in place. */
 export function mergeNewest<T extends { id: string }>(shown: T[], fresh: T[]): { rows: T[]; added: number } {

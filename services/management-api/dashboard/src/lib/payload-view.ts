@@ -28,7 +28,12 @@ function prettyXml(xml: string): string | null {
     if (part === '') continue;
     if (part.startsWith('</')) depth = Math.max(0, depth - 1);
     lines.push(`${'  '.repeat(depth)}${part}`);
-    const opens = part.startsWith('<') && !part.startsWith('</') && !part.startsWith('<?') && !part.startsWith('<!') && !part.endsWith('/>');
+    const opens =
+      part.startsWith('<') &&
+      !part.startsWith('</') &&
+      !part.startsWith('<?') &&
+      !part.startsWith('<!') &&
+      !part.endsWith('/>');
     if (opens) depth += 1;
   }
   // a text run between its tags stays on their line: <a>text</a>

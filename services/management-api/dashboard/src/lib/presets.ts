@@ -7,7 +7,10 @@ export interface PresetChoice {
   label: string;
 }
 
-const ALL: PresetChoice[] = [...PRESET_NAMES.map((name) => ({ name, label: `${PRESET_SPECS[name].label} (${name})` })), { name: 'custom', label: 'Custom scheme (custom)' }];
+const ALL: PresetChoice[] = [
+  ...PRESET_NAMES.map((name) => ({ name, label: `${PRESET_SPECS[name].label} (${name})` })),
+  { name: 'custom', label: 'Custom scheme (custom)' },
+];
 
 /** A preset by its provider's name beside its code: "Standard Webhooks (standard_webhooks)". */
 export function presetLabel(name: string): string {
@@ -25,9 +28,14 @@ export function presetChoices(query: string, current: string): PresetChoice[] {
 export function presetSummary(name: string): { sends: string; where: string; docs: string } | null {
   if (!(name in PRESET_SPECS)) return null;
   const spec = PRESET_SPECS[name as HmacPresetName];
-  const parts = [spec.signature ? `${spec.label} signs requests in ${spec.signature.header}` : `${spec.label} puts a shared token in the body`];
+  const parts = [
+    spec.signature
+      ? `${spec.label} signs requests in ${spec.signature.header}`
+      : `${spec.label} puts a shared token in the body`,
+  ];
   if (spec.timestamp?.header) parts.push(`with a timestamp in ${spec.timestamp.header}`);
-  if (spec.id) parts.push(`and its delivery id in ${'header' in spec.id ? spec.id.header : `the body's ${spec.id.bodyPath}`}`);
+  if (spec.id)
+    parts.push(`and its delivery id in ${'header' in spec.id ? spec.id.header : `the body's ${spec.id.bodyPath}`}`);
   return { sends: `${parts.join(' ')}.`, where: spec.secret.where, docs: spec.docs };
 }
 

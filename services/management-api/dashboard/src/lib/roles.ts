@@ -49,5 +49,11 @@ export function abilitiesOf(role: string, table: RoleTable): Abilities {
     const least = table.get(operationId);
     return least === null || least === undefined || rank >= (RANK[least] ?? Infinity);
   };
-  return { may, edit: may('updateEndpoint'), readUsage: may('getUsageV1'), manageKeys: may('listApiKeys'), readAccountAudit: may('listAccountAudit') };
+  return {
+    may,
+    edit: may('updateEndpoint'),
+    readUsage: may('getUsageV1'),
+    manageKeys: may('listApiKeys'),
+    readAccountAudit: may('listAccountAudit'),
+  };
 }

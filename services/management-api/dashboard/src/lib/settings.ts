@@ -60,7 +60,16 @@ export interface SettingsDraft {
   field_rules: Array<{ path: string; type: string; required: boolean; pattern: string }>;
   ip_allow: string;
   ip_deny: string;
-  captcha: { on: boolean; provider: string; keep: boolean; secret: string; verify_url: string; field: string; touched: boolean; stored: boolean };
+  captcha: {
+    on: boolean;
+    provider: string;
+    keep: boolean;
+    secret: string;
+    verify_url: string;
+    field: string;
+    touched: boolean;
+    stored: boolean;
+  };
   rate_limit: string;
 }
 
@@ -73,7 +82,12 @@ export function authSlotsOf(auth: View): SecretSlot[] {
   const stored = (list ? (auth[list] as View[] | undefined) : undefined) ?? [];
   return stored.map((s, i) =>
     auth.type === 'BASIC'
-      ? { keep: i, hint: s.password?.last4 ? `…${s.password.last4}` : 'set', value: '', username: String(s.username ?? '') }
+      ? {
+          keep: i,
+          hint: s.password?.last4 ? `…${s.password.last4}` : 'set',
+          value: '',
+          username: String(s.username ?? ''),
+        }
       : { keep: i, hint: s.last4 ? `…${s.last4}` : 'set', value: '', username: '' },
   );
 }
@@ -90,7 +104,8 @@ export function draftOf(ep: View): SettingsDraft {
       type: auth.type,
       header: auth.header ?? '',
       preset: auth.preset ?? 'github',
-      tolerance: auth.tolerance_seconds === undefined || auth.tolerance_seconds === null ? '' : String(auth.tolerance_seconds),
+      tolerance:
+        auth.tolerance_seconds === undefined || auth.tolerance_seconds === null ? '' : String(auth.tolerance_seconds),
       custom: auth.custom ? JSON.stringify(auth.custom, null, 2) : '',
       slots: authSlotsOf(auth),
       dedup: auth.dedup?.enabled === true ? 'on' : auth.dedup?.enabled === false ? 'off' : '',
@@ -101,13 +116,40 @@ export function draftOf(ep: View): SettingsDraft {
       touched: false,
     },
     required_headers: (ep.required_headers as View[]).map((h) => ({ name: h.name, value: h.value ?? '' })),
-    body_filters: (ep.body_filters as View[]).map((f) => ({ kind: f.kind, text: String(f.value ?? f.pattern ?? ''), case_insensitive: Boolean(f.case_insensitive) })),
-    field_rules: (ep.field_rules as View[]).map((r) => ({ path: r.path, type: r.type ?? '', required: Boolean(r.required), pattern: r.pattern ?? '' })),
+    body_filters: (ep.body_filters as View[]).map((f) => ({
+      kind: f.kind,
+      text: String(f.value ?? f.pattern ?? ''),
+      case_insensitive: Boolean(f.case_insensitive),
+    })),
+    field_rules: (ep.field_rules as View[]).map((r) => ({
+      path: r.path,
+      type: r.type ?? '',
+      required: Boolean(r.required),
+      pattern: r.pattern ?? '',
+    })),
     ip_allow: (ep.ip_access.allow as string[]).join('\n'),
     ip_deny: (ep.ip_access.deny as string[]).join('\n'),
     captcha: ep.captcha
-      ? { on: true, provider: ep.captcha.provider, keep: true, secret: '', verify_url: ep.captcha.verify_url ?? '', field: ep.captcha.field ?? '', touched: false, stored: true }
-      : { on: false, provider: 'turnstile', keep: false, secret: '', verify_url: '', field: '', touched: false, stored: false },
+      ? {
+          on: true,
+          provider: ep.captcha.provider,
+          keep: true,
+          secret: '',
+          verify_url: ep.captcha.verify_url ?? '',
+          field: ep.captcha.field ?? '',
+          touched: false,
+          stored: true,
+        }
+      : {
+          on: false,
+          provider: 'turnstile',
+          keep: false,
+          secret: '',
+          verify_url: '',
+          field: '',
+          touched: false,
+          stored: false,
+        },
     rate_limit: ep.rate_limit_per_minute === null ? '' : String(ep.rate_limit_per_minute),
   };
 }
@@ -162,12 +204,23 @@ export function settingsBody(d: SettingsDraft): Record<string, unknown> {
     name: d.name,
     methods: d.methods,
     payload_format: d.payload_format,
-    required_headers: d.required_headers.map((h) => (h.value === '' ? { name: h.name } : { name: h.name, value: h.value })),
+    required_headers: d.required_headers.map((h) =>
+      h.value === '' ? { name: h.name } : { name: h.name, value: h.value },
+    ),
     body_filters: d.body_filters.map((f) => {
       const pattern = f.kind === 'regex' || f.kind === 'not_regex';
-      return { kind: f.kind, [pattern ? 'pattern' : 'value']: f.text, ...(f.case_insensitive ? { case_insensitive: true } : {}) };
+      return {
+        kind: f.kind,
+        [pattern ? 'pattern' : 'value']: f.text,
+        ...(f.case_insensitive ? { case_insensitive: true } : {}),
+      };
     }),
-    field_rules: d.field_rules.map((r) => ({ path: r.path, ...(r.type ? { type: r.type } : {}), ...(r.required ? { required: true } : {}), ...(r.pattern ? { pattern: r.pattern } : {}) })),
+    field_rules: d.field_rules.map((r) => ({
+      path: r.path,
+      ...(r.type ? { type: r.type } : {}),
+      ...(r.required ? { required: true } : {}),
+      ...(r.pattern ? { pattern: r.pattern } : {}),
+    })),
     ip_access: { allow: lines(d.ip_allow), deny: lines(d.ip_deny) },
     rate_limit_per_minute: d.rate_limit.trim() === '' ? null : Number(d.rate_limit),
   };
@@ -193,7 +246,12 @@ export function settingsBody(d: SettingsDraft): Record<string, unknown> {
 export function changedSettings(stored: View, body: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) {
-    if (k === 'inbound_auth' || k === 'captcha' || JSON.stringify(normalize(stored[k])) !== JSON.stringify(normalize(v))) out[k] = v;
+    if (
+      k === 'inbound_auth' ||
+      k === 'captcha' ||
+      JSON.stringify(normalize(stored[k])) !== JSON.stringify(normalize(v))
+    )
+      out[k] = v;
   }
   return out;
 }

@@ -1,6 +1,11 @@
 import { PRESET_SPECS } from '../../../../../libs/endpoints/src/auth/presets/catalog';
 import type { HmacPresetName } from '../../../../../libs/endpoints/src/auth/presets/catalog';
-import type { HmacScheme, MacKeyForm, PresetSpec, SignedPart } from '../../../../../libs/endpoints/src/auth/presets/spec';
+import type {
+  HmacScheme,
+  MacKeyForm,
+  PresetSpec,
+  SignedPart,
+} from '../../../../../libs/endpoints/src/auth/presets/spec';
 import { curlLine, exampleRequest } from './curl';
 import type { CurlEndpoint } from './curl';
 
@@ -16,7 +21,9 @@ export type SignedEndpoint = CurlEndpoint & { inbound_auth: CurlEndpoint['inboun
 
 function specOf(ep: SignedEndpoint): PresetSpec | undefined {
   const preset = ep.inbound_auth.preset;
-  return ep.inbound_auth.type === 'HMAC' && preset !== undefined && preset in PRESET_SPECS ? PRESET_SPECS[preset as HmacPresetName] : undefined;
+  return ep.inbound_auth.type === 'HMAC' && preset !== undefined && preset in PRESET_SPECS
+    ? PRESET_SPECS[preset as HmacPresetName]
+    : undefined;
 }
 
 /** Whether the page can offer a signed example for this endpoint. */
@@ -54,7 +61,11 @@ function timestampText(spec: PresetSpec, now: Date): string {
 }
 
 /** The signature headers for the sample request, or null when this endpoint gets no example. */
-export async function signatureHeaders(ep: SignedEndpoint, secret: string, now: Date): Promise<Array<[string, string]> | null> {
+export async function signatureHeaders(
+  ep: SignedEndpoint,
+  secret: string,
+  now: Date,
+): Promise<Array<[string, string]> | null> {
   const spec = specOf(ep);
   if (spec === undefined || spec.signature === undefined || !canSignExample(ep)) return null;
   const { header, format } = spec.signature;
@@ -67,14 +78,25 @@ export async function signatureHeaders(ep: SignedEndpoint, secret: string, now: 
     if (typeof part !== 'string') return part.text;
     return { body: request.body?.body ?? '', timestamp, id, url: request.url, method: request.method }[part];
   };
-  const key = await crypto.subtle.importKey('raw', new Uint8Array(keyBytes(secret, scheme.key)), { name: 'HMAC', hash: WEBCRYPTO_HASH[scheme.algorithm as keyof typeof WEBCRYPTO_HASH] }, false, ['sign']);
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(scheme.signed.map(text).join(''))));
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new Uint8Array(keyBytes(secret, scheme.key)),
+    { name: 'HMAC', hash: WEBCRYPTO_HASH[scheme.algorithm as keyof typeof WEBCRYPTO_HASH] },
+    false,
+    ['sign'],
+  );
+  const mac = new Uint8Array(
+    await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(scheme.signed.map(text).join(''))),
+  );
   const signature = encode(mac, scheme.encoding);
 
   let value: string;
   if (format.kind === 'plain') value = (format.prefix ?? '') + signature;
   else if (format.kind === 'list') value = format.prefix + signature;
-  else if (format.kind === 'pairs') value = (format.timestampKey !== undefined ? `${format.timestampKey}=${timestamp}${format.separator}` : '') + `${format.signatureKey}=${signature}`;
+  else if (format.kind === 'pairs')
+    value =
+      (format.timestampKey !== undefined ? `${format.timestampKey}=${timestamp}${format.separator}` : '') +
+      `${format.signatureKey}=${signature}`;
   else value = `${timestamp}${format.separator}${signature}`;
 
   const headers: Array<[string, string]> = [[header, value]];

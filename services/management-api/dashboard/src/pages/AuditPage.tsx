@@ -16,7 +16,10 @@ export function AuditPage() {
   const [endpoints, setEndpoints] = useState<Endpoint[]>([]);
   const [endpointId, setEndpointId] = useState(endpointInHash);
   useEffect(() => {
-    must(relay.GET('/v1/endpoints')).then((r) => setEndpoints(r.data), () => undefined);
+    must(relay.GET('/v1/endpoints')).then(
+      (r) => setEndpoints(r.data),
+      () => undefined,
+    );
     const onHash = (): void => setEndpointId(endpointInHash());
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
@@ -28,7 +31,10 @@ export function AuditPage() {
   return (
     <section aria-labelledby="account-audit-title">
       <h1 id="account-audit-title">Audit history</h1>
-      <p class="hint">Every change in the account — endpoint settings (which fields; secrets only as changed), states, maintenance windows, targets, API keys and the plan — with the key that made it and where from. Kept as long as the account.</p>
+      <p class="hint">
+        Every change in the account — endpoint settings (which fields; secrets only as changed), states, maintenance
+        windows, targets, API keys and the plan — with the key that made it and where from. Kept as long as the account.
+      </p>
       <form class="card filters audit-filters" aria-label="Audit filters" onSubmit={(e) => e.preventDefault()}>
         <Field path="endpoint_id" label="Endpoint">
           {(a) => (

@@ -39,7 +39,9 @@ export function EndpointPage(props: { id: string; tab?: string; can: Abilities }
   };
   useEffect(() => {
     setEp(null);
-    must(relay.GET('/v1/endpoints/{endpointId}', { params: { path: { endpointId: props.id } } })).then(setEp, (err) => setError(messageOf(err)));
+    must(relay.GET('/v1/endpoints/{endpointId}', { params: { path: { endpointId: props.id } } })).then(setEp, (err) =>
+      setError(messageOf(err)),
+    );
     loadLast();
   }, [props.id]);
 
@@ -52,7 +54,9 @@ export function EndpointPage(props: { id: string; tab?: string; can: Abilities }
     setNotice(null);
     setConfirmDisable(false);
     try {
-      setEp(await must(relay.POST(`/v1/endpoints/{endpointId}/${action}`, { params: { path: { endpointId: ep.id } } })));
+      setEp(
+        await must(relay.POST(`/v1/endpoints/{endpointId}/${action}`, { params: { path: { endpointId: ep.id } } })),
+      );
       setNotice(`Endpoint ${action === 'pause' ? 'paused' : action === 'resume' ? 'resumed' : action + 'd'}.`);
       loadLast();
       setAuditVersion((v) => v + 1);
@@ -87,18 +91,41 @@ export function EndpointPage(props: { id: string; tab?: string; can: Abilities }
       </p>
 
       <section class="card controls" aria-label="State controls">
-        <Switch id="enabled-switch" label="Enabled" describedBy="enabled-hint" checked={ep.enabled} disabled={!props.can.may(ep.enabled ? 'disableEndpoint' : 'enableEndpoint')} onChange={(on) => (on ? void act('enable') : (setNotice(null), setConfirmDisable(true)))} />
+        <Switch
+          id="enabled-switch"
+          label="Enabled"
+          describedBy="enabled-hint"
+          checked={ep.enabled}
+          disabled={!props.can.may(ep.enabled ? 'disableEndpoint' : 'enableEndpoint')}
+          onChange={(on) => (on ? void act('enable') : (setNotice(null), setConfirmDisable(true)))}
+        />
         {ep.paused ? (
-          <button type="button" aria-describedby="pause-hint" disabled={!props.can.may('resumeEndpoint')} onClick={() => void act('resume')}>
+          <button
+            type="button"
+            aria-describedby="pause-hint"
+            disabled={!props.can.may('resumeEndpoint')}
+            onClick={() => void act('resume')}
+          >
             Resume
           </button>
         ) : (
-          <button type="button" class="secondary" aria-describedby="pause-hint" disabled={!props.can.may('pauseEndpoint')} onClick={() => void act('pause')}>
+          <button
+            type="button"
+            class="secondary"
+            aria-describedby="pause-hint"
+            disabled={!props.can.may('pauseEndpoint')}
+            onClick={() => void act('pause')}
+          >
             Pause
           </button>
         )}
         <TestRequest endpoint={ep} can={props.can} />
-        <button type="button" class="danger" disabled={!props.can.may('deleteEndpoint')} onClick={() => (setNotice(null), setConfirmDelete(true))}>
+        <button
+          type="button"
+          class="danger"
+          disabled={!props.can.may('deleteEndpoint')}
+          onClick={() => (setNotice(null), setConfirmDelete(true))}
+        >
           Delete…
         </button>
         <p class="hint controls-hint" id="enabled-hint">
@@ -148,12 +175,30 @@ export function EndpointPage(props: { id: string; tab?: string; can: Abilities }
       {tab === 'activity' && <ActivityView endpointId={ep.id} can={props.can} />}
       {tab === 'audit' && <AuditHistory endpointId={ep.id} version={auditVersion} />}
 
-      <Confirm open={confirmDisable} title={`Disable ${ep.name}?`} confirmLabel="Disable endpoint" danger onConfirm={() => void act('disable')} onCancel={() => setConfirmDisable(false)}>
-        <p>Senders get 404 from now on, as if the endpoint did not exist — most providers stop retrying and may switch the webhook off. To hold requests for a while instead, cancel and use Pause (503: senders retry later).</p>
-      </Confirm>
-      <Confirm open={confirmDelete} title={`Delete ${ep.name}?`} confirmLabel="Delete endpoint" danger onConfirm={() => void remove()} onCancel={() => setConfirmDelete(false)}>
+      <Confirm
+        open={confirmDisable}
+        title={`Disable ${ep.name}?`}
+        confirmLabel="Disable endpoint"
+        danger
+        onConfirm={() => void act('disable')}
+        onCancel={() => setConfirmDisable(false)}
+      >
         <p>
-          The endpoint and its targets are deleted. Senders get 404 from then on. Its audit history is kept but no longer shown. This cannot be undone.
+          Senders get 404 from now on, as if the endpoint did not exist — most providers stop retrying and may switch
+          the webhook off. To hold requests for a while instead, cancel and use Pause (503: senders retry later).
+        </p>
+      </Confirm>
+      <Confirm
+        open={confirmDelete}
+        title={`Delete ${ep.name}?`}
+        confirmLabel="Delete endpoint"
+        danger
+        onConfirm={() => void remove()}
+        onCancel={() => setConfirmDelete(false)}
+      >
+        <p>
+          The endpoint and its targets are deleted. Senders get 404 from then on. Its audit history is kept but no
+          longer shown. This cannot be undone.
         </p>
       </Confirm>
     </article>

@@ -20,7 +20,11 @@ export function EndpointsPage(props: { can: Abilities }) {
       async (r) => {
         setEndpoints(r.data);
         // "by whom" for the paused and disabled ones: their latest audit row (one small read each)
-        const held = r.data.filter((e) => e.availability.state === 'disabled' || (e.availability.state === 'paused' && e.availability.paused_by !== 'maintenance_window'));
+        const held = r.data.filter(
+          (e) =>
+            e.availability.state === 'disabled' ||
+            (e.availability.state === 'paused' && e.availability.paused_by !== 'maintenance_window'),
+        );
         const rows = await Promise.all(held.map((e) => lastStateChange(e.id).catch(() => null)));
         setActors(Object.fromEntries(held.map((e, i) => [e.id, rows[i] ?? null])));
       },
@@ -43,9 +47,15 @@ export function EndpointsPage(props: { can: Abilities }) {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">State</th>
-                <th scope="col" class="wide-only">Why / by whom</th>
-                <th scope="col" class="wide-only">Accepts</th>
-                <th scope="col" class="wide-only">ID</th>
+                <th scope="col" class="wide-only">
+                  Why / by whom
+                </th>
+                <th scope="col" class="wide-only">
+                  Accepts
+                </th>
+                <th scope="col" class="wide-only">
+                  ID
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -59,7 +69,8 @@ export function EndpointsPage(props: { can: Abilities }) {
                   </td>
                   <td class="wide-only">{stateText(e, actors[e.id] ?? null).detail}</td>
                   <td class="wide-only nowrap">
-                    {e.methods.join(', ')} · {PAYLOAD_FORMAT_LABELS[e.payload_format] ?? e.payload_format} · {authText(e)}
+                    {e.methods.join(', ')} · {PAYLOAD_FORMAT_LABELS[e.payload_format] ?? e.payload_format} ·{' '}
+                    {authText(e)}
                   </td>
                   <td class="wide-only">
                     <code>{e.id}</code>
@@ -74,7 +85,12 @@ export function EndpointsPage(props: { can: Abilities }) {
   );
 }
 
-const AUTH_WORDS: Record<string, string> = { NONE: 'no sender auth', BASIC: 'Basic auth', BEARER: 'bearer token', API_KEY: 'API key header' };
+const AUTH_WORDS: Record<string, string> = {
+  NONE: 'no sender auth',
+  BASIC: 'Basic auth',
+  BEARER: 'bearer token',
+  API_KEY: 'API key header',
+};
 
 /** How senders authenticate, in words: an HMAC preset by its provider's name beside its code. */
 function authText(e: Endpoint): string {
@@ -101,7 +117,9 @@ function CreateEndpoint() {
         <h2 id="create-title">New endpoint</h2>
         <ErrorSummary />
         <Field path="name" label="Name">
-          {(a) => <input {...a} value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="e.g. orders" />}
+          {(a) => (
+            <input {...a} value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="e.g. orders" />
+          )}
         </Field>
         <button type="submit">Create endpoint</button>
       </ErrorScope>

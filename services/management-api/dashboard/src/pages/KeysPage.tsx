@@ -26,7 +26,10 @@ export function KeysPage(props: { me: Me }) {
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const load = (): void => {
-    must(relay.GET('/v1/api-keys')).then((r) => setKeys(r.data), (err) => setError(messageOf(err)));
+    must(relay.GET('/v1/api-keys')).then(
+      (r) => setKeys(r.data),
+      (err) => setError(messageOf(err)),
+    );
   };
   useEffect(load, []);
   // an admin makes keys below owner; an owner any
@@ -49,10 +52,18 @@ export function KeysPage(props: { me: Me }) {
       {created && (
         <div class="notice notice--ok" role="status">
           <p>
-            <strong>New {created.role} key{created.name ? ` “${created.name}”` : ''}.</strong> Copy it now: it is shown this once and never again.
+            <strong>
+              New {created.role} key{created.name ? ` “${created.name}”` : ''}.
+            </strong>{' '}
+            Copy it now: it is shown this once and never again.
           </p>
           <div class="copy-row">
-            <input aria-label="The new API key" readOnly value={created.secret} onFocus={(e) => e.currentTarget.select()} />
+            <input
+              aria-label="The new API key"
+              readOnly
+              value={created.secret}
+              onFocus={(e) => e.currentTarget.select()}
+            />
             <CopyButton text={created.secret} label="Copy the new API key" />
           </div>
         </div>
@@ -69,9 +80,15 @@ export function KeysPage(props: { me: Me }) {
               <tr>
                 <th scope="col">Key</th>
                 <th scope="col">Role</th>
-                <th scope="col" class="wide-only">Name</th>
-                <th scope="col" class="wide-only">Created</th>
-                <th scope="col" class="wide-only">Last used</th>
+                <th scope="col" class="wide-only">
+                  Name
+                </th>
+                <th scope="col" class="wide-only">
+                  Created
+                </th>
+                <th scope="col" class="wide-only">
+                  Last used
+                </th>
                 <th scope="col">
                   <span class="sr-only">Actions</span>
                 </th>
@@ -93,7 +110,12 @@ export function KeysPage(props: { me: Me }) {
                   <td class="wide-only">{k.last_used_at ? utc(k.last_used_at) : 'never'}</td>
                   <td>
                     {grantable.includes(k.role) && (
-                      <button type="button" class="danger" onClick={() => setRevoking(k)} aria-label={`Revoke key ${k.prefix}`}>
+                      <button
+                        type="button"
+                        class="danger"
+                        onClick={() => setRevoking(k)}
+                        aria-label={`Revoke key ${k.prefix}`}
+                      >
                         Revoke…
                       </button>
                     )}
@@ -104,8 +126,20 @@ export function KeysPage(props: { me: Me }) {
           </table>
         </div>
       )}
-      <Confirm open={revoking !== null} title={`Revoke ${revoking?.prefix ?? ''}…?`} confirmLabel="Revoke key" danger onConfirm={() => revoking && void revoke(revoking)} onCancel={() => setRevoking(null)}>
-        <p>Every request made with this key is refused from now on, and dashboard sessions signed in with it end.{revoking?.prefix === props.me.key_prefix ? ' This is the key of your own session: you will be signed out.' : ''}</p>
+      <Confirm
+        open={revoking !== null}
+        title={`Revoke ${revoking?.prefix ?? ''}…?`}
+        confirmLabel="Revoke key"
+        danger
+        onConfirm={() => revoking && void revoke(revoking)}
+        onCancel={() => setRevoking(null)}
+      >
+        <p>
+          Every request made with this key is refused from now on, and dashboard sessions signed in with it end.
+          {revoking?.prefix === props.me.key_prefix
+            ? ' This is the key of your own session: you will be signed out.'
+            : ''}
+        </p>
       </Confirm>
     </section>
   );
@@ -118,7 +152,9 @@ function CreateKey(props: { roles: Role[]; onCreated: (k: ApiKeyCreated) => void
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
     try {
-      props.onCreated(await must(relay.POST('/v1/api-keys', { body: name.trim() ? { role, name: name.trim() } : { role } })));
+      props.onCreated(
+        await must(relay.POST('/v1/api-keys', { body: name.trim() ? { role, name: name.trim() } : { role } })),
+      );
       setName('');
       form.clear();
     } catch (err) {
@@ -128,23 +164,25 @@ function CreateKey(props: { roles: Role[]; onCreated: (k: ApiKeyCreated) => void
   return (
     <form class="card inline-form" onSubmit={(e) => void submit(e)} aria-labelledby="newkey-title">
       <ErrorScope form={form}>
-      <h2 id="newkey-title">New API key</h2>
-      <ErrorSummary />
-      <Field path="role" label="Role" hint={ROLE_HINTS[role]}>
-        {(a) => (
-          <select {...a} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-            {props.roles.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field path="name" label="Name (optional)">
-        {(a) => <input {...a} value={name} placeholder="e.g. CI deploys" onInput={(e) => setName(e.currentTarget.value)} />}
-      </Field>
-      <button type="submit">Create key</button>
+        <h2 id="newkey-title">New API key</h2>
+        <ErrorSummary />
+        <Field path="role" label="Role" hint={ROLE_HINTS[role]}>
+          {(a) => (
+            <select {...a} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+              {props.roles.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field path="name" label="Name (optional)">
+          {(a) => (
+            <input {...a} value={name} placeholder="e.g. CI deploys" onInput={(e) => setName(e.currentTarget.value)} />
+          )}
+        </Field>
+        <button type="submit">Create key</button>
       </ErrorScope>
     </form>
   );

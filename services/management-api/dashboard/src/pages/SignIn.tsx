@@ -19,7 +19,11 @@ export function SignIn(props: { onSignedIn: (me: Me) => void }) {
     try {
       props.onSignedIn(await session('POST', { api_key: key.trim() }));
     } catch (err) {
-      setError(err instanceof RelayApiError && (err.status === 401 || err.status === 400) ? 'That API key is not valid.' : (err as Error).message);
+      setError(
+        err instanceof RelayApiError && (err.status === 401 || err.status === 400)
+          ? 'That API key is not valid.'
+          : (err as Error).message,
+      );
     } finally {
       setBusy(false);
     }
@@ -32,7 +36,17 @@ export function SignIn(props: { onSignedIn: (me: Me) => void }) {
           Use an API key of your account: <code>npm run bootstrap</code> prints one, the API keys page makes more.
         </p>
         <Field path="api_key" label="API key" errors={errorMap(error ? [{ field: 'api_key', message: error }] : [])}>
-          {(a) => <input {...a} type="password" autoComplete="off" spellcheck={false} value={key} required onInput={(e) => setKey(e.currentTarget.value)} />}
+          {(a) => (
+            <input
+              {...a}
+              type="password"
+              autoComplete="off"
+              spellcheck={false}
+              value={key}
+              required
+              onInput={(e) => setKey(e.currentTarget.value)}
+            />
+          )}
         </Field>
         <button type="submit" disabled={busy || key.trim() === ''}>
           {busy ? 'Signing in…' : 'Sign in'}

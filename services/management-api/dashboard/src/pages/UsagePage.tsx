@@ -28,7 +28,15 @@ export function UsagePage() {
           <label for="usage-meter">
             {n(usage.accepted_events)} of {n(usage.limit)} accepted events ({n(usage.remaining)} left)
           </label>
-          <meter id="usage-meter" min={0} max={usage.limit} low={usage.limit * 0.8} high={usage.limit * 0.95} optimum={0} value={usage.accepted_events} />
+          <meter
+            id="usage-meter"
+            min={0}
+            max={usage.limit}
+            low={usage.limit * 0.8}
+            high={usage.limit * 0.95}
+            optimum={0}
+            value={usage.accepted_events}
+          />
           <dl class="config">
             <dt>Period</dt>
             <dd>
@@ -61,11 +69,22 @@ function UsageOverTime(props: { daily: DailyUsage }) {
   return (
     <div class="card usage-over-time">
       <h2>Per day</h2>
-      <p class="hint">Accepted events per UTC day this month. The line marks an even share of the plan ({n(Math.round(pace))} a day).</p>
-      <div class="usage-bars" role="img" aria-label={`Accepted events per day: ${days.map((d) => `${d.date.slice(8)}: ${d.accepted_events}`).join(', ')}`}>
+      <p class="hint">
+        Accepted events per UTC day this month. The line marks an even share of the plan ({n(Math.round(pace))} a day).
+      </p>
+      <div
+        class="usage-bars"
+        role="img"
+        aria-label={`Accepted events per day: ${days.map((d) => `${d.date.slice(8)}: ${d.accepted_events}`).join(', ')}`}
+      >
         <span class="usage-pace" style={{ bottom: `${(pace / top) * 100}%` }} />
         {days.map((d) => (
-          <span key={d.date} class="usage-bar" title={`${d.date}: ${n(d.accepted_events)}`} style={{ height: `${(d.accepted_events / top) * 100}%` }} />
+          <span
+            key={d.date}
+            class="usage-bar"
+            title={`${d.date}: ${n(d.accepted_events)}`}
+            style={{ height: `${(d.accepted_events / top) * 100}%` }}
+          />
         ))}
       </div>
       <div class="table-wrap">
@@ -103,13 +122,23 @@ function UsageOverTime(props: { daily: DailyUsage }) {
                 <th scope="col">Endpoint</th>
                 <th scope="col">Accepted</th>
                 <th scope="col">Share of plan</th>
-                <th scope="col" class="wide-only">Today</th>
+                <th scope="col" class="wide-only">
+                  Today
+                </th>
               </tr>
             </thead>
             <tbody>
               {endpoints.map((e) => (
                 <tr key={e.endpoint_id}>
-                  <td>{e.name ? <a href={href('endpoints', e.endpoint_id)}>{e.name}</a> : <span>deleted endpoint <code>{e.endpoint_id}</code></span>}</td>
+                  <td>
+                    {e.name ? (
+                      <a href={href('endpoints', e.endpoint_id)}>{e.name}</a>
+                    ) : (
+                      <span>
+                        deleted endpoint <code>{e.endpoint_id}</code>
+                      </span>
+                    )}
+                  </td>
                   <td>{n(e.accepted_events)}</td>
                   <td>{limit > 0 ? `${((e.accepted_events / limit) * 100).toFixed(1)}%` : '—'}</td>
                   <td class="wide-only">{n(e.days[e.days.length - 1] ?? 0)}</td>
@@ -119,7 +148,12 @@ function UsageOverTime(props: { daily: DailyUsage }) {
           </table>
         </div>
       )}
-      {unattributed > 0 && <p class="hint">{n(unattributed)} accepted events were counted while the counters were unreachable and have no day or endpoint.</p>}
+      {unattributed > 0 && (
+        <p class="hint">
+          {n(unattributed)} accepted events were counted while the counters were unreachable and have no day or
+          endpoint.
+        </p>
+      )}
     </div>
   );
 }

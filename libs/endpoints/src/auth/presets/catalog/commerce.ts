@@ -9,7 +9,10 @@ export const COMMERCE_PRESETS = {
     scheme: bodyMac('sha256', 'base64'),
     signature: { header: 'x-shopify-hmac-sha256', format: PLAIN },
     id: { header: 'x-shopify-webhook-id' },
-    secret: { format: 'text', where: 'Partner Dashboard → app → Client credentials → Client secret (or Admin → Notifications → Webhooks key)' },
+    secret: {
+      format: 'text',
+      where: 'Partner Dashboard → app → Client credentials → Client secret (or Admin → Notifications → Webhooks key)',
+    },
     oracle: { kind: 'documented' },
   },
   woocommerce: bodySigned(
@@ -41,10 +44,19 @@ export const COMMERCE_PRESETS = {
   webflow: {
     label: 'Webflow',
     docs: 'https://developers.webflow.com/data/docs/working-with-webhooks#validating-request-signatures',
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: ['timestamp', { text: ':' }, 'body'], encoding: 'hex' },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: ['timestamp', { text: ':' }, 'body'],
+      encoding: 'hex',
+    },
     signature: { header: 'x-webflow-signature', format: PLAIN },
     timestamp: { header: 'x-webflow-timestamp', unit: 'milliseconds', toleranceSeconds: 300 },
-    secret: { format: 'text', where: 'The OAuth app\'s client secret, or the webhook secret shown when the site webhook was created' },
+    secret: {
+      format: 'text',
+      where: "The OAuth app's client secret, or the webhook secret shown when the site webhook was created",
+    },
     oracle: { kind: 'documented' },
   },
   storyblok: bodySigned(
@@ -58,7 +70,13 @@ export const COMMERCE_PRESETS = {
   sanity: {
     label: 'Sanity',
     docs: 'https://www.sanity.io/docs/webhooks#verifying-webhook-signatures',
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: ['timestamp', { text: '.' }, 'body'], encoding: 'base64url' },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: ['timestamp', { text: '.' }, 'body'],
+      encoding: 'base64url',
+    },
     signature: { header: 'sanity-webhook-signature', format: stripeLike() },
     // @sanity/webhook documents no window; set tolerance_seconds to enforce one.
     timestamp: { unit: 'milliseconds', toleranceSeconds: null },
@@ -66,11 +84,24 @@ export const COMMERCE_PRESETS = {
     secret: { format: 'text', where: 'sanity.io/manage → project → API → Webhooks → webhook → Secret' },
     oracle: { kind: 'documented' },
   },
-  calendly: stripeScheme('Calendly', 'https://developer.calendly.com/api-docs/4c305798a61d3-webhook-signatures', 'calendly-webhook-signature', 'The signing_key you set when creating the webhook subscription', {
-    // Calendly's examples allow three minutes.
-    toleranceSeconds: 180,
-  }),
-  cal_com: bodySigned('Cal.com', 'https://cal.com/docs/developing/guides/automation/webhooks#verifying-the-authenticity-of-the-received-payload', 'x-cal-signature-256', 'sha256', 'hex', 'Settings → Developer → Webhooks → webhook → Secret'),
+  calendly: stripeScheme(
+    'Calendly',
+    'https://developer.calendly.com/api-docs/4c305798a61d3-webhook-signatures',
+    'calendly-webhook-signature',
+    'The signing_key you set when creating the webhook subscription',
+    {
+      // Calendly's examples allow three minutes.
+      toleranceSeconds: 180,
+    },
+  ),
+  cal_com: bodySigned(
+    'Cal.com',
+    'https://cal.com/docs/developing/guides/automation/webhooks#verifying-the-authenticity-of-the-received-payload',
+    'x-cal-signature-256',
+    'sha256',
+    'hex',
+    'Settings → Developer → Webhooks → webhook → Secret',
+  ),
   acuity: bodySigned(
     'Acuity Scheduling',
     'https://developers.acuityscheduling.com/docs/webhooks#verifying-webhook-requests',
@@ -88,9 +119,17 @@ export const COMMERCE_PRESETS = {
     'The secret you set on the webhook (API or Connect → Webhooks → Edit)',
     { prefix: 'sha256=', id: { bodyPath: 'event_id' } },
   ),
-  tally: bodySigned('Tally', 'https://tally.so/help/webhooks#signing-secret', 'tally-signature', 'sha256', 'base64', 'Form → Integrations → Webhooks → Signing secret', {
-    id: { bodyPath: 'eventId' },
-  }),
+  tally: bodySigned(
+    'Tally',
+    'https://tally.so/help/webhooks#signing-secret',
+    'tally-signature',
+    'sha256',
+    'base64',
+    'Form → Integrations → Webhooks → Signing secret',
+    {
+      id: { bodyPath: 'eventId' },
+    },
+  ),
   docusign: bodySigned(
     'Docusign Connect',
     'https://developers.docusign.com/platform/webhooks/connect/hmac/',
@@ -105,7 +144,13 @@ export const COMMERCE_PRESETS = {
     label: 'HubSpot',
     docs: 'https://developers.hubspot.com/docs/apps/legacy-apps/authentication/validating-requests#validate-the-v3-request-signature',
     // v3: method + URI + body + timestamp. The URI is taken as received (see docs/inbound-auth.md).
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: ['method', 'url', 'body', 'timestamp'], encoding: 'base64' },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: ['method', 'url', 'body', 'timestamp'],
+      encoding: 'base64',
+    },
     signature: { header: 'x-hubspot-signature-v3', format: PLAIN },
     timestamp: { header: 'x-hubspot-request-timestamp', unit: 'milliseconds', toleranceSeconds: 300 },
     extraCredentialHeaders: ['x-hubspot-signature'],
@@ -122,25 +167,45 @@ export const COMMERCE_PRESETS = {
     secret: { format: 'hex', where: 'The signature_key returned when the webhook subscription was created' },
     oracle: { kind: 'documented' },
   },
-  oncehub: stripeScheme('OnceHub', 'https://developers.oncehub.com/docs/webhook-signatures', 'oncehub-signature', 'Webhook & API integration → webhook → View secret', {
-    toleranceSeconds: null,
-    signatureKey: 's',
-  }),
-  mux: stripeScheme('Mux', 'https://www.mux.com/docs/core/verify-webhook-signatures', 'mux-signature', 'Settings → Webhooks → webhook → Signing secret', {
-    toleranceSeconds: 300,
-    id: { bodyPath: 'id' },
-  }),
+  oncehub: stripeScheme(
+    'OnceHub',
+    'https://developers.oncehub.com/docs/webhook-signatures',
+    'oncehub-signature',
+    'Webhook & API integration → webhook → View secret',
+    {
+      toleranceSeconds: null,
+      signatureKey: 's',
+    },
+  ),
+  mux: stripeScheme(
+    'Mux',
+    'https://www.mux.com/docs/core/verify-webhook-signatures',
+    'mux-signature',
+    'Settings → Webhooks → webhook → Signing secret',
+    {
+      toleranceSeconds: 300,
+      id: { bodyPath: 'id' },
+    },
+  ),
   thinkific: bodySigned(
     'Thinkific',
     'https://developers.thinkific.com/api/webhooks/#verifying-webhooks',
     'x-thinkific-hmac-sha256',
     'sha256',
     'hex',
-    'Settings → Code & analytics → API → API key (or the app\'s client secret)',
+    "Settings → Code & analytics → API → API key (or the app's client secret)",
   ),
-  dub: bodySigned('Dub', 'https://dub.co/docs/integrations/webhooks#verify-webhook-signature', 'dub-signature', 'sha256', 'hex', 'Workspace → Settings → Webhooks → webhook → Secret', {
-    id: { bodyPath: 'id' },
-  }),
+  dub: bodySigned(
+    'Dub',
+    'https://dub.co/docs/integrations/webhooks#verify-webhook-signature',
+    'dub-signature',
+    'sha256',
+    'hex',
+    'Workspace → Settings → Webhooks → webhook → Secret',
+    {
+      id: { bodyPath: 'id' },
+    },
+  ),
   revenuecat: tokenHeader(
     'RevenueCat',
     'https://www.revenuecat.com/docs/integrations/webhooks#security-and-best-practices',

@@ -24,7 +24,24 @@ export type HmacPresetName = keyof typeof ALL;
 export const PRESET_SPECS: { readonly [P in HmacPresetName]: PresetSpec } = ALL;
 
 /** The first presets Relay named, in their original order: listings and messages keep it. */
-const FIRST: readonly HmacPresetName[] = ['github', 'stripe', 'slack', 'shopify', 'twilio', 'standard_webhooks', 'svix', 'zoom', 'paddle', 'square', 'linear', 'gitlab', 'discord'];
+const FIRST: readonly HmacPresetName[] = [
+  'github',
+  'stripe',
+  'slack',
+  'shopify',
+  'twilio',
+  'standard_webhooks',
+  'svix',
+  'zoom',
+  'paddle',
+  'square',
+  'linear',
+  'gitlab',
+  'discord',
+];
 
 /** Preset names: the first ones, then the rest alphabetically. */
-export const PRESET_NAMES: readonly HmacPresetName[] = [...FIRST, ...(Object.keys(ALL) as HmacPresetName[]).filter((n) => !FIRST.includes(n)).sort()];
+export const PRESET_NAMES: readonly HmacPresetName[] = [
+  ...FIRST,
+  ...(Object.keys(ALL) as HmacPresetName[]).filter((n) => !FIRST.includes(n)).sort(),
+];

@@ -6,7 +6,13 @@ export const MESSAGING_PRESETS = {
   slack: {
     label: 'Slack',
     docs: 'https://api.slack.com/authentication/verifying-requests-from-slack',
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: [{ text: 'v0:' }, 'timestamp', { text: ':' }, 'body'], encoding: 'hex' },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: [{ text: 'v0:' }, 'timestamp', { text: ':' }, 'body'],
+      encoding: 'hex',
+    },
     signature: { header: 'x-slack-signature', format: prefixed('v0=') },
     timestamp: { header: 'x-slack-request-timestamp', unit: 'seconds', toleranceSeconds: 300 },
     id: { bodyPath: 'event_id' },
@@ -17,7 +23,13 @@ export const MESSAGING_PRESETS = {
   zoom: {
     label: 'Zoom',
     docs: 'https://developers.zoom.us/docs/api/webhooks/#verify-webhook-events',
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: [{ text: 'v0:' }, 'timestamp', { text: ':' }, 'body'], encoding: 'hex' },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: [{ text: 'v0:' }, 'timestamp', { text: ':' }, 'body'],
+      encoding: 'hex',
+    },
     signature: { header: 'x-zm-signature', format: prefixed('v0=') },
     timestamp: { header: 'x-zm-request-timestamp', unit: 'seconds', toleranceSeconds: 300 },
     secret: { format: 'text', where: 'Zoom App Marketplace → your app → Features → Secret Token' },
@@ -36,18 +48,33 @@ export const MESSAGING_PRESETS = {
   discord: {
     label: 'Discord',
     docs: 'https://discord.com/developers/docs/interactions/overview#setting-up-an-endpoint-validating-security-request-headers',
-    scheme: { family: 'public_key', algorithm: 'ed25519', key: 'ed25519_hex', signed: ['timestamp', 'body'], encoding: 'hex' },
+    scheme: {
+      family: 'public_key',
+      algorithm: 'ed25519',
+      key: 'ed25519_hex',
+      signed: ['timestamp', 'body'],
+      encoding: 'hex',
+    },
     signature: { header: 'x-signature-ed25519', format: { kind: 'plain' } },
     // Discord documents no replay window; set tolerance_seconds to enforce one.
     timestamp: { header: 'x-signature-timestamp', unit: 'seconds', toleranceSeconds: null },
     id: { bodyPath: 'id' },
-    secret: { format: 'ed25519_public_key_hex', where: 'Developer Portal → your application → General Information → Public Key' },
+    secret: {
+      format: 'ed25519_public_key_hex',
+      where: 'Developer Portal → your application → General Information → Public Key',
+    },
     oracle: { kind: 'sdk', name: 'discord-interactions' },
   },
   telnyx: {
     label: 'Telnyx',
     docs: 'https://developers.telnyx.com/docs/messaging/messages/receiving-webhooks#webhook-signing',
-    scheme: { family: 'public_key', algorithm: 'ed25519', key: 'ed25519_base64', signed: ['timestamp', { text: '|' }, 'body'], encoding: 'base64' },
+    scheme: {
+      family: 'public_key',
+      algorithm: 'ed25519',
+      key: 'ed25519_base64',
+      signed: ['timestamp', { text: '|' }, 'body'],
+      encoding: 'base64',
+    },
     signature: { header: 'telnyx-signature-ed25519', format: PLAIN },
     timestamp: { header: 'telnyx-timestamp', unit: 'seconds', toleranceSeconds: 300 },
     id: { bodyPath: 'data.id' },
@@ -57,11 +84,20 @@ export const MESSAGING_PRESETS = {
   sendgrid: {
     label: 'Twilio SendGrid',
     docs: 'https://www.twilio.com/docs/sendgrid/for-developers/tracking-events/getting-started-event-webhook-security-features',
-    scheme: { family: 'public_key', algorithm: 'ecdsa_p256_sha256', key: 'spki_base64', signed: ['timestamp', 'body'], encoding: 'base64' },
+    scheme: {
+      family: 'public_key',
+      algorithm: 'ecdsa_p256_sha256',
+      key: 'spki_base64',
+      signed: ['timestamp', 'body'],
+      encoding: 'base64',
+    },
     signature: { header: 'x-twilio-email-event-webhook-signature', format: PLAIN },
     // SendGrid documents no window; set tolerance_seconds to enforce one.
     timestamp: { header: 'x-twilio-email-event-webhook-timestamp', unit: 'seconds', toleranceSeconds: null },
-    secret: { format: 'public_key_spki_base64', where: 'Settings → Mail Settings → Event Webhook → Signature Verification → Verification Key' },
+    secret: {
+      format: 'public_key_spki_base64',
+      where: 'Settings → Mail Settings → Event Webhook → Signature Verification → Verification Key',
+    },
     oracle: { kind: 'documented' },
   },
   mandrill: {
@@ -95,15 +131,26 @@ export const MESSAGING_PRESETS = {
     'The secret_token you pass to setWebhook',
     { bodyPath: 'update_id' },
   ),
-  webex: bodySigned('Webex', 'https://developer.webex.com/docs/webhooks#handling-requests-from-webex', 'x-spark-signature', 'sha1', 'hex', 'The secret you set when creating the webhook', {
-    id: { bodyPath: 'id' },
-  }),
+  webex: bodySigned(
+    'Webex',
+    'https://developer.webex.com/docs/webhooks#handling-requests-from-webex',
+    'x-spark-signature',
+    'sha1',
+    'hex',
+    'The secret you set when creating the webhook',
+    {
+      id: { bodyPath: 'id' },
+    },
+  ),
   microsoft_teams: {
     label: 'Microsoft Teams outgoing webhook',
     docs: 'https://learn.microsoft.com/en-us/microsoftteams/platform/webhooks-and-connectors/how-to/add-outgoing-webhook#create-a-method-to-verify-the-outgoing-webhook-hmac-token',
     scheme: { family: 'hmac', algorithm: 'sha256', key: 'base64', signed: ['body'], encoding: 'base64' },
     signature: { header: 'authorization', format: prefixed('HMAC ') },
-    secret: { format: 'base64', where: 'Teams → channel → Manage team → Apps → Create an outgoing webhook → Security token' },
+    secret: {
+      format: 'base64',
+      where: 'Teams → channel → Manage team → Apps → Create an outgoing webhook → Security token',
+    },
     oracle: { kind: 'documented' },
   },
   facebook: bodySigned(
@@ -157,14 +204,27 @@ export const MESSAGING_PRESETS = {
   tiktok: {
     label: 'TikTok for Developers',
     docs: 'https://developers.tiktok.com/doc/webhooks-verification',
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: ['timestamp', { text: '.' }, 'body'], encoding: 'hex' },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: ['timestamp', { text: '.' }, 'body'],
+      encoding: 'hex',
+    },
     signature: { header: 'tiktok-signature', format: stripeLike('s', 't') },
     // TikTok documents no window; set tolerance_seconds to enforce one.
     timestamp: { unit: 'seconds', toleranceSeconds: null },
     secret: { format: 'text', where: 'TikTok for Developers → app → Client secret' },
     oracle: { kind: 'documented' },
   },
-  nylas: bodySigned('Nylas', 'https://developer.nylas.com/docs/v3/notifications/webhooks/#verify-webhook-signatures', 'x-nylas-signature', 'sha256', 'hex', 'The webhook_secret returned when the webhook was created'),
+  nylas: bodySigned(
+    'Nylas',
+    'https://developer.nylas.com/docs/v3/notifications/webhooks/#verify-webhook-signatures',
+    'x-nylas-signature',
+    'sha256',
+    'hex',
+    'The webhook_secret returned when the webhook was created',
+  ),
   sendbird: bodySigned(
     'Sendbird',
     'https://sendbird.com/docs/chat/platform-api/v3/webhook/overview#2-headers-3-x-sendbird-signature',
@@ -173,14 +233,35 @@ export const MESSAGING_PRESETS = {
     'hex',
     'Dashboard → application → Settings → General → Master API token',
   ),
-  stream: bodySigned('Stream (GetStream)', 'https://getstream.io/chat/docs/node/webhooks_overview/#validating-webhook-requests', 'x-signature', 'sha256', 'hex', 'Dashboard → app → API secret', {
-    id: { header: 'x-webhook-id' },
-  }),
-  pusher: bodySigned('Pusher Channels', 'https://pusher.com/docs/channels/server_api/webhooks/#authentication', 'x-pusher-signature', 'sha256', 'hex', 'Dashboard → app → App Keys → secret'),
+  stream: bodySigned(
+    'Stream (GetStream)',
+    'https://getstream.io/chat/docs/node/webhooks_overview/#validating-webhook-requests',
+    'x-signature',
+    'sha256',
+    'hex',
+    'Dashboard → app → API secret',
+    {
+      id: { header: 'x-webhook-id' },
+    },
+  ),
+  pusher: bodySigned(
+    'Pusher Channels',
+    'https://pusher.com/docs/channels/server_api/webhooks/#authentication',
+    'x-pusher-signature',
+    'sha256',
+    'hex',
+    'Dashboard → app → App Keys → secret',
+  ),
   customer_io: {
     label: 'Customer.io',
     docs: 'https://docs.customer.io/api/webhooks/',
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: [{ text: 'v0:' }, 'timestamp', { text: ':' }, 'body'], encoding: 'hex' },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: [{ text: 'v0:' }, 'timestamp', { text: ':' }, 'body'],
+      encoding: 'hex',
+    },
     signature: { header: 'x-cio-signature', format: PLAIN },
     timestamp: { header: 'x-cio-timestamp', unit: 'seconds', toleranceSeconds: 300 },
     id: { bodyPath: 'event_id' },
@@ -194,11 +275,22 @@ export const MESSAGING_PRESETS = {
     'The verificationToken you set when creating the subscription',
     { bodyPath: 'uuid' },
   ),
-  vapi: tokenHeader('Vapi', 'https://docs.vapi.ai/server-url/server-authentication', 'x-vapi-secret', 'Assistant or phone number → Server URL → Secret'),
+  vapi: tokenHeader(
+    'Vapi',
+    'https://docs.vapi.ai/server-url/server-authentication',
+    'x-vapi-secret',
+    'Assistant or phone number → Server URL → Secret',
+  ),
   elevenlabs: {
     label: 'ElevenLabs',
     docs: 'https://elevenlabs.io/docs/product-guides/administration/webhooks#authentication',
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: ['timestamp', { text: '.' }, 'body'], encoding: 'hex' },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: ['timestamp', { text: '.' }, 'body'],
+      encoding: 'hex',
+    },
     signature: { header: 'elevenlabs-signature', format: stripeLike('v0', 't') },
     // ElevenLabs' SDK allows 30 minutes.
     timestamp: { unit: 'seconds', toleranceSeconds: 1800 },
@@ -244,15 +336,29 @@ export const MESSAGING_PRESETS = {
   frame_io: {
     label: 'Frame.io',
     docs: 'https://developer.frame.io/docs/workflows-webhooks/webhooks#security',
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: [{ text: 'v0:' }, 'timestamp', { text: ':' }, 'body'], encoding: 'hex' },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: [{ text: 'v0:' }, 'timestamp', { text: ':' }, 'body'],
+      encoding: 'hex',
+    },
     signature: { header: 'x-frameio-signature', format: prefixed('v0=') },
     timestamp: { header: 'x-frameio-request-timestamp', unit: 'seconds', toleranceSeconds: 300 },
     secret: { format: 'text', where: 'Developer site → Webhooks → webhook → Signing secret' },
     oracle: { kind: 'documented' },
   },
-  segment: bodySigned('Twilio Segment', 'https://segment.com/docs/connections/destinations/catalog/webhooks/#authentication', 'x-signature', 'sha1', 'hex', 'Destination settings → Shared Secret', {
-    id: { bodyPath: 'messageId' },
-  }),
+  segment: bodySigned(
+    'Twilio Segment',
+    'https://segment.com/docs/connections/destinations/catalog/webhooks/#authentication',
+    'x-signature',
+    'sha1',
+    'hex',
+    'Destination settings → Shared Secret',
+    {
+      id: { bodyPath: 'messageId' },
+    },
+  ),
   agora: bodySigned(
     'Agora',
     'https://docs.agora.io/en/video-calling/develop/receive-notifications#verify-the-signature',

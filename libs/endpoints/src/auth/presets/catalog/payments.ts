@@ -7,17 +7,32 @@ export const PAYMENT_PRESETS = {
     label: 'Stripe',
     docs: 'https://docs.stripe.com/webhooks#verify-manually',
     // Only v1 counts: v0 is a test-mode scheme; several v1 appear while a secret is rolled.
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: ['timestamp', { text: '.' }, 'body'], encoding: 'hex' },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: ['timestamp', { text: '.' }, 'body'],
+      encoding: 'hex',
+    },
     signature: { header: 'stripe-signature', format: stripeLike() },
     timestamp: { unit: 'seconds', toleranceSeconds: 300 },
     id: { bodyPath: 'id' },
-    secret: { format: 'text', where: 'Dashboard → Developers → Webhooks → endpoint → Signing secret ("whsec_…", used as text)' },
+    secret: {
+      format: 'text',
+      where: 'Dashboard → Developers → Webhooks → endpoint → Signing secret ("whsec_…", used as text)',
+    },
     oracle: { kind: 'sdk', name: 'stripe' },
   },
   paddle: {
     label: 'Paddle',
     docs: 'https://developer.paddle.com/webhooks/signature-verification',
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: ['timestamp', { text: ':' }, 'body'], encoding: 'hex' },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: ['timestamp', { text: ':' }, 'body'],
+      encoding: 'hex',
+    },
     signature: { header: 'paddle-signature', format: stripeLike('h1', 'ts', ';') },
     // Paddle's SDK allows 5 s; a sender with clock skew can raise tolerance_seconds.
     timestamp: { unit: 'seconds', toleranceSeconds: 5 },
@@ -28,7 +43,14 @@ export const PAYMENT_PRESETS = {
   square: {
     label: 'Square',
     docs: 'https://developer.squareup.com/docs/webhooks/step3validate',
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: ['url', 'body'], encoding: 'base64', urlPortVariants: true },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: ['url', 'body'],
+      encoding: 'base64',
+      urlPortVariants: true,
+    },
     signature: { header: 'x-square-hmacsha256-signature', format: PLAIN },
     id: { bodyPath: 'event_id' },
     // Legacy SHA-1 signature Square may still send: not accepted, never forwarded.
@@ -138,10 +160,16 @@ export const PAYMENT_PRESETS = {
     'Store → Settings → Webhooks → webhook → Secret',
     { prefix: 'sha256=', id: { bodyPath: 'deliveryId' } },
   ),
-  persona: stripeScheme('Persona', 'https://docs.withpersona.com/webhooks-best-practices#checking-signatures', 'persona-signature', 'Dashboard → Webhooks → webhook → Webhook secret', {
-    toleranceSeconds: 300,
-    id: { bodyPath: 'data.id' },
-  }),
+  persona: stripeScheme(
+    'Persona',
+    'https://docs.withpersona.com/webhooks-best-practices#checking-signatures',
+    'persona-signature',
+    'Dashboard → Webhooks → webhook → Webhook secret',
+    {
+      toleranceSeconds: 300,
+      id: { bodyPath: 'data.id' },
+    },
+  ),
   onfido: bodySigned(
     'Onfido',
     'https://documentation.onfido.com/api/latest/#webhooks-verification',
@@ -164,7 +192,13 @@ export const PAYMENT_PRESETS = {
   orb: {
     label: 'Orb',
     docs: 'https://docs.withorb.com/guides/integrations-and-exports/webhooks#webhooks-verification',
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: [{ text: 'v1:' }, 'timestamp', { text: ':' }, 'body'], encoding: 'hex' },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: [{ text: 'v1:' }, 'timestamp', { text: ':' }, 'body'],
+      encoding: 'hex',
+    },
     signature: { header: 'x-orb-signature', format: prefixed('v1=') },
     timestamp: { header: 'x-orb-timestamp', unit: 'iso8601', toleranceSeconds: 300 },
     id: { bodyPath: 'id' },
@@ -180,7 +214,14 @@ export const PAYMENT_PRESETS = {
     'Developers → Webhooks → endpoint → Webhook key',
     { id: { header: 'x-webhook-id' } },
   ),
-  xero: bodySigned('Xero', 'https://developer.xero.com/documentation/guides/webhooks/configuring-your-server/#signature', 'x-xero-signature', 'sha256', 'base64', 'developer.xero.com → My Apps → app → Webhooks → Webhooks key'),
+  xero: bodySigned(
+    'Xero',
+    'https://developer.xero.com/documentation/guides/webhooks/configuring-your-server/#signature',
+    'x-xero-signature',
+    'sha256',
+    'base64',
+    'developer.xero.com → My Apps → app → Webhooks → Webhooks key',
+  ),
   quickbooks: bodySigned(
     'QuickBooks Online (Intuit)',
     'https://developer.intuit.com/app/developer/qbo/docs/develop/webhooks/managing-webhooks-notifications#validating-the-notification',
@@ -201,7 +242,13 @@ export const PAYMENT_PRESETS = {
   recurly: {
     label: 'Recurly',
     docs: 'https://recurly.com/developers/guides/signature-verification.html',
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: ['timestamp', { text: '.' }, 'body'], encoding: 'hex' },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: ['timestamp', { text: '.' }, 'body'],
+      encoding: 'hex',
+    },
     // `<ms timestamp>,<sig>[,<sig>]`: one signature per active key.
     signature: { header: 'recurly-signature', format: { kind: 'timestamp_then_signatures', separator: ',' } },
     // Recurly leaves the window to the receiver; set tolerance_seconds to enforce one.
@@ -210,7 +257,14 @@ export const PAYMENT_PRESETS = {
     secret: { format: 'text', where: 'Integrations → Webhooks → endpoint → Secret' },
     oracle: { kind: 'documented' },
   },
-  unit: bodySigned('Unit', 'https://www.unit.co/docs/api/webhooks/#securing-your-webhooks', 'x-unit-signature', 'sha1', 'base64', 'The secret you set when creating the webhook'),
+  unit: bodySigned(
+    'Unit',
+    'https://www.unit.co/docs/api/webhooks/#securing-your-webhooks',
+    'x-unit-signature',
+    'sha1',
+    'base64',
+    'The secret you set when creating the webhook',
+  ),
   bolt: bodySigned(
     'Bolt',
     'https://help.bolt.com/developers/webhooks/#verify-webhook-signatures',
@@ -222,7 +276,13 @@ export const PAYMENT_PRESETS = {
   revolut_business: {
     label: 'Revolut Business',
     docs: 'https://developer.revolut.com/docs/guides/manage-accounts/webhooks/verify-the-payload-signature',
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: [{ text: 'v1.' }, 'timestamp', { text: '.' }, 'body'], encoding: 'hex' },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: [{ text: 'v1.' }, 'timestamp', { text: '.' }, 'body'],
+      encoding: 'hex',
+    },
     // One `v1=<hex>` per active secret, comma-separated while a secret is rotated.
     signature: { header: 'revolut-signature', format: { kind: 'list', separator: ',', prefix: 'v1=' } },
     timestamp: { header: 'revolut-request-timestamp', unit: 'milliseconds', toleranceSeconds: 300 },
@@ -235,7 +295,10 @@ export const PAYMENT_PRESETS = {
     scheme: { family: 'public_key', algorithm: 'rsa_sha256', key: 'pem', signed: ['body'], encoding: 'base64' },
     signature: { header: 'x-signature-sha256', format: PLAIN },
     id: { header: 'x-delivery-id' },
-    secret: { format: 'public_key_pem', where: 'Wise API docs → Webhooks → the published public key (production or sandbox)' },
+    secret: {
+      format: 'public_key_pem',
+      where: 'Wise API docs → Webhooks → the published public key (production or sandbox)',
+    },
     oracle: { kind: 'documented' },
   },
 } satisfies Record<string, PresetSpec>;

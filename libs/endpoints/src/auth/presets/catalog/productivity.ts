@@ -9,7 +9,12 @@ export const PRODUCTIVITY_PRESETS = {
     scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: ['body'], encoding: 'hex' },
     signature: { header: 'linear-signature', format: PLAIN },
     // The MAC covers no timestamp header, so the signed body's webhookTimestamp is checked too.
-    timestamp: { header: 'linear-timestamp', bodyField: 'webhookTimestamp', unit: 'milliseconds', toleranceSeconds: 60 },
+    timestamp: {
+      header: 'linear-timestamp',
+      bodyField: 'webhookTimestamp',
+      unit: 'milliseconds',
+      toleranceSeconds: 60,
+    },
     id: { header: 'linear-delivery' },
     secret: { format: 'text', where: 'Linear → Settings → API → Webhooks → webhook → Signing secret' },
     oracle: { kind: 'documented' },
@@ -26,7 +31,14 @@ export const PRODUCTIVITY_PRESETS = {
     label: 'Trello',
     docs: 'https://developer.atlassian.com/cloud/trello/guides/rest-api/webhooks/#webhook-signatures',
     // Body then the callback URL the webhook was registered with.
-    scheme: { family: 'hmac', algorithm: 'sha1', key: 'text', signed: ['body', 'url'], encoding: 'base64', urlPortVariants: true },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha1',
+      key: 'text',
+      signed: ['body', 'url'],
+      encoding: 'base64',
+      urlPortVariants: true,
+    },
     signature: { header: 'x-trello-webhook', format: PLAIN },
     secret: { format: 'text', where: 'trello.com/power-ups/admin → Power-Up → API key → Secret' },
     oracle: { kind: 'documented' },
@@ -48,7 +60,14 @@ export const PRODUCTIVITY_PRESETS = {
     secret: { format: 'base64', where: 'The macSecretBase64 returned when the webhook was created' },
     oracle: { kind: 'documented' },
   },
-  clickup: bodySigned('ClickUp', 'https://developer.clickup.com/docs/webhooksignature', 'x-signature', 'sha256', 'hex', 'The webhook.secret returned when the webhook was created'),
+  clickup: bodySigned(
+    'ClickUp',
+    'https://developer.clickup.com/docs/webhooksignature',
+    'x-signature',
+    'sha256',
+    'hex',
+    'The webhook.secret returned when the webhook was created',
+  ),
   todoist: bodySigned(
     'Todoist',
     'https://developer.todoist.com/sync/v9/#webhooks',
@@ -79,12 +98,18 @@ export const PRODUCTIVITY_PRESETS = {
     secret: { format: 'text', where: 'Developer Console → app → Webhooks → Manage signature keys → Primary key' },
     oracle: { kind: 'documented' },
   },
-  workos: stripeScheme('WorkOS', 'https://workos.com/docs/events/data-syncing/webhooks/3-process-the-events/b-validate-the-requests-manually', 'workos-signature', 'Dashboard → Webhooks → endpoint → Secret', {
-    // WorkOS signs milliseconds; its SDKs allow 180 s.
-    unit: 'milliseconds',
-    toleranceSeconds: 180,
-    id: { bodyPath: 'id' },
-  }),
+  workos: stripeScheme(
+    'WorkOS',
+    'https://workos.com/docs/events/data-syncing/webhooks/3-process-the-events/b-validate-the-requests-manually',
+    'workos-signature',
+    'Dashboard → Webhooks → endpoint → Secret',
+    {
+      // WorkOS signs milliseconds; its SDKs allow 180 s.
+      unit: 'milliseconds',
+      toleranceSeconds: 180,
+      id: { bodyPath: 'id' },
+    },
+  ),
   auth0: tokenHeader(
     'Auth0 log streams',
     'https://auth0.com/docs/customize/log-streams/custom-log-streams',

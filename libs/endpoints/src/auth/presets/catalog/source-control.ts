@@ -32,17 +32,41 @@ export const SOURCE_CONTROL_PRESETS = {
     'Repository settings → Webhooks → webhook → Secret',
     { prefix: 'sha256=', id: { header: 'x-request-uuid' } },
   ),
-  gitea: bodySigned('Gitea', 'https://docs.gitea.com/usage/webhooks', 'x-gitea-signature', 'sha256', 'hex', 'Repository → Settings → Webhooks → Secret (you choose it)', {
-    id: { header: 'x-gitea-delivery' },
-  }),
-  forgejo: bodySigned('Forgejo', 'https://forgejo.org/docs/latest/user/webhooks/', 'x-forgejo-signature', 'sha256', 'hex', 'Repository → Settings → Webhooks → Secret (you choose it)', {
-    id: { header: 'x-forgejo-delivery' },
-    // Forgejo also sends the same MAC under Gitea's name.
-    extraCredentialHeaders: ['x-gitea-signature'],
-  }),
-  gogs: bodySigned('Gogs', 'https://gogs.io/docs/features/webhook', 'x-gogs-signature', 'sha256', 'hex', 'Repository → Settings → Webhooks → Secret (you choose it)', {
-    id: { header: 'x-gogs-delivery' },
-  }),
+  gitea: bodySigned(
+    'Gitea',
+    'https://docs.gitea.com/usage/webhooks',
+    'x-gitea-signature',
+    'sha256',
+    'hex',
+    'Repository → Settings → Webhooks → Secret (you choose it)',
+    {
+      id: { header: 'x-gitea-delivery' },
+    },
+  ),
+  forgejo: bodySigned(
+    'Forgejo',
+    'https://forgejo.org/docs/latest/user/webhooks/',
+    'x-forgejo-signature',
+    'sha256',
+    'hex',
+    'Repository → Settings → Webhooks → Secret (you choose it)',
+    {
+      id: { header: 'x-forgejo-delivery' },
+      // Forgejo also sends the same MAC under Gitea's name.
+      extraCredentialHeaders: ['x-gitea-signature'],
+    },
+  ),
+  gogs: bodySigned(
+    'Gogs',
+    'https://gogs.io/docs/features/webhook',
+    'x-gogs-signature',
+    'sha256',
+    'hex',
+    'Repository → Settings → Webhooks → Secret (you choose it)',
+    {
+      id: { header: 'x-gogs-delivery' },
+    },
+  ),
   jira: bodySigned(
     'Jira',
     'https://developer.atlassian.com/cloud/jira/platform/webhooks/#secure-admin-webhooks',
@@ -65,7 +89,13 @@ export const SOURCE_CONTROL_PRESETS = {
   buildkite: {
     label: 'Buildkite',
     docs: 'https://buildkite.com/docs/apis/webhooks/pipelines#webhook-signature',
-    scheme: { family: 'hmac', algorithm: 'sha256', key: 'text', signed: ['timestamp', { text: '.' }, 'body'], encoding: 'hex' },
+    scheme: {
+      family: 'hmac',
+      algorithm: 'sha256',
+      key: 'text',
+      signed: ['timestamp', { text: '.' }, 'body'],
+      encoding: 'hex',
+    },
     signature: { header: 'x-buildkite-signature', format: stripeLike('signature', 'timestamp') },
     // Buildkite documents no window; set tolerance_seconds to enforce one.
     timestamp: { unit: 'seconds', toleranceSeconds: null },
@@ -89,9 +119,17 @@ export const SOURCE_CONTROL_PRESETS = {
     'Organization or stack → Settings → Webhooks → Secret',
     { id: { header: 'pulumi-webhook-id' } },
   ),
-  vercel: bodySigned('Vercel', 'https://vercel.com/docs/webhooks/webhooks-api#securing-webhooks', 'x-vercel-signature', 'sha1', 'hex', 'Team settings → Webhooks → webhook → Secret', {
-    id: { bodyPath: 'id' },
-  }),
+  vercel: bodySigned(
+    'Vercel',
+    'https://vercel.com/docs/webhooks/webhooks-api#securing-webhooks',
+    'x-vercel-signature',
+    'sha1',
+    'hex',
+    'Team settings → Webhooks → webhook → Secret',
+    {
+      id: { bodyPath: 'id' },
+    },
+  ),
   heroku: bodySigned(
     'Heroku',
     'https://devcenter.heroku.com/articles/app-webhooks#securing-webhook-requests',
@@ -180,13 +218,37 @@ export const SOURCE_CONTROL_PRESETS = {
     'Settings → Webhooks → webhook → Secret',
     { prefix: 'sha1=' },
   ),
-  snyk: bodySigned('Snyk', 'https://docs.snyk.io/snyk-api/how-to-use-snyk-webhooks-to-connect-snyk-to-external-services#validating-the-signature', 'x-hub-signature', 'sha256', 'hex', 'The secret you set when creating the webhook', {
-    prefix: 'sha256=',
-  }),
-  doppler: bodySigned('Doppler', 'https://docs.doppler.com/docs/webhooks#verify-webhook-with-secret', 'x-doppler-signature', 'sha256', 'hex', 'Project → Webhooks → webhook → Secret', {
-    prefix: 'sha256=',
-  }),
-  expo: bodySigned('Expo (EAS)', 'https://docs.expo.dev/eas/webhooks/#webhook-server', 'expo-signature', 'sha1', 'hex', 'The secret you passed to eas webhook:create', {
-    prefix: 'sha1=',
-  }),
+  snyk: bodySigned(
+    'Snyk',
+    'https://docs.snyk.io/snyk-api/how-to-use-snyk-webhooks-to-connect-snyk-to-external-services#validating-the-signature',
+    'x-hub-signature',
+    'sha256',
+    'hex',
+    'The secret you set when creating the webhook',
+    {
+      prefix: 'sha256=',
+    },
+  ),
+  doppler: bodySigned(
+    'Doppler',
+    'https://docs.doppler.com/docs/webhooks#verify-webhook-with-secret',
+    'x-doppler-signature',
+    'sha256',
+    'hex',
+    'Project → Webhooks → webhook → Secret',
+    {
+      prefix: 'sha256=',
+    },
+  ),
+  expo: bodySigned(
+    'Expo (EAS)',
+    'https://docs.expo.dev/eas/webhooks/#webhook-server',
+    'expo-signature',
+    'sha1',
+    'hex',
+    'The secret you passed to eas webhook:create',
+    {
+      prefix: 'sha1=',
+    },
+  ),
 } satisfies Record<string, PresetSpec>;

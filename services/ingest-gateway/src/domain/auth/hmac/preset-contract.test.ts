@@ -20,11 +20,19 @@ const NOW = new Date('2025-06-01T12:00:00.000Z');
 const NOW_S = Math.floor(NOW.getTime() / 1000);
 const URL_ = 'https://relay.example/relay/ep_1?source=test';
 const JSON_BODY = Buffer.from('{"id":"evt_1","message":"h\u00e9llo","n":1}', 'utf8');
-const FORM_BODY = Buffer.from('To=%2B15551234567&From=%2B15557654321&Body=h%C3%A9llo+world&MediaUrl=b&MediaUrl=a', 'utf8');
+const FORM_BODY = Buffer.from(
+  'To=%2B15551234567&From=%2B15557654321&Body=h%C3%A9llo+world&MediaUrl=b&MediaUrl=a',
+  'utf8',
+);
 
 const stripe = new Stripe('sk_test_relay');
 
-function request(headers: Record<string, string>, body: Buffer, url = URL_, contentType = 'application/json'): InboundRequest {
+function request(
+  headers: Record<string, string>,
+  body: Buffer,
+  url = URL_,
+  contentType = 'application/json',
+): InboundRequest {
   return { method: 'POST', url, headers: { 'content-type': contentType, ...headers }, rawBody: body };
 }
 
@@ -69,7 +77,10 @@ function twilioSigned(secret: string, body: Buffer): InboundRequest {
 function standardWebhooksSigned(prefix: 'webhook' | 'svix') {
   return (secret: string, body: Buffer): InboundRequest => {
     const signature = new Webhook(secret).sign('msg_2Lh9', NOW, body.toString('utf8'));
-    return request({ [`${prefix}-id`]: 'msg_2Lh9', [`${prefix}-timestamp`]: String(NOW_S), [`${prefix}-signature`]: signature }, body);
+    return request(
+      { [`${prefix}-id`]: 'msg_2Lh9', [`${prefix}-timestamp`]: String(NOW_S), [`${prefix}-signature`]: signature },
+      body,
+    );
   };
 }
 
@@ -80,7 +91,11 @@ const CASES: PresetCase[] = [
     secrets: ['gh-secret-current', 'gh-secret-next'],
     wrongSecret: 'gh-secret-wrong',
     body: JSON_BODY,
-    sign: async (secret, body) => request({ 'x-hub-signature-256': await octokitSign(secret, body.toString('utf8')), 'x-github-delivery': 'd-1' }, body),
+    sign: async (secret, body) =>
+      request(
+        { 'x-hub-signature-256': await octokitSign(secret, body.toString('utf8')), 'x-github-delivery': 'd-1' },
+        body,
+      ),
     required: ['x-hub-signature-256'],
   },
   {
@@ -89,7 +104,17 @@ const CASES: PresetCase[] = [
     secrets: ['whsec_stripe_current', 'whsec_stripe_next'],
     wrongSecret: 'whsec_stripe_wrong',
     body: JSON_BODY,
-    sign: (secret, body) => request({ 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload: body.toString('utf8'), secret, timestamp: NOW_S }) }, body),
+    sign: (secret, body) =>
+      request(
+        {
+          'stripe-signature': stripe.webhooks.generateTestHeaderString({
+            payload: body.toString('utf8'),
+            secret,
+            timestamp: NOW_S,
+          }),
+        },
+        body,
+      ),
     required: ['stripe-signature'],
   },
   {
@@ -99,7 +124,15 @@ const CASES: PresetCase[] = [
     wrongSecret: 'slack-wrong',
     body: FORM_BODY,
     sign: (secret, body) =>
-      request({ 'x-slack-signature': `v0=${hmacHex(secret, `v0:${NOW_S}:`, body)}`, 'x-slack-request-timestamp': String(NOW_S) }, body, URL_, 'application/x-www-form-urlencoded'),
+      request(
+        {
+          'x-slack-signature': `v0=${hmacHex(secret, `v0:${NOW_S}:`, body)}`,
+          'x-slack-request-timestamp': String(NOW_S),
+        },
+        body,
+        URL_,
+        'application/x-www-form-urlencoded',
+      ),
     required: ['x-slack-signature', 'x-slack-request-timestamp'],
   },
   {
@@ -108,7 +141,8 @@ const CASES: PresetCase[] = [
     secrets: ['shpss_current', 'shpss_next'],
     wrongSecret: 'shpss_wrong',
     body: JSON_BODY,
-    sign: (secret, body) => request({ 'x-shopify-hmac-sha256': createHmac('sha256', secret).update(body).digest('base64') }, body),
+    sign: (secret, body) =>
+      request({ 'x-shopify-hmac-sha256': createHmac('sha256', secret).update(body).digest('base64') }, body),
     required: ['x-shopify-hmac-sha256'],
   },
   {
@@ -123,7 +157,10 @@ const CASES: PresetCase[] = [
   {
     preset: 'standard_webhooks',
     signer: 'standardwebhooks Webhook.sign',
-    secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'whsec_' + Buffer.from('next-signing-key-bytes').toString('base64')],
+    secrets: [
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      'whsec_' + Buffer.from('next-signing-key-bytes').toString('base64'),
+    ],
     wrongSecret: 'whsec_' + Buffer.from('wrong-signing-key').toString('base64'),
     body: JSON_BODY,
     sign: standardWebhooksSigned('webhook'),
@@ -144,7 +181,11 @@ const CASES: PresetCase[] = [
     secrets: ['zoom-secret-token-1', 'zoom-secret-token-2'],
     wrongSecret: 'zoom-secret-token-x',
     body: JSON_BODY,
-    sign: (secret, body) => request({ 'x-zm-signature': `v0=${hmacHex(secret, `v0:${NOW_S}:`, body)}`, 'x-zm-request-timestamp': String(NOW_S) }, body),
+    sign: (secret, body) =>
+      request(
+        { 'x-zm-signature': `v0=${hmacHex(secret, `v0:${NOW_S}:`, body)}`, 'x-zm-request-timestamp': String(NOW_S) },
+        body,
+      ),
     required: ['x-zm-signature', 'x-zm-request-timestamp'],
   },
   {
@@ -153,7 +194,8 @@ const CASES: PresetCase[] = [
     secrets: ['pdl_ntfset_current', 'pdl_ntfset_next'],
     wrongSecret: 'pdl_ntfset_wrong',
     body: JSON_BODY,
-    sign: (secret, body) => request({ 'paddle-signature': `ts=${NOW_S};h1=${hmacHex(secret, `${NOW_S}:`, body)}` }, body),
+    sign: (secret, body) =>
+      request({ 'paddle-signature': `ts=${NOW_S};h1=${hmacHex(secret, `${NOW_S}:`, body)}` }, body),
     required: ['paddle-signature'],
   },
   {
@@ -162,7 +204,11 @@ const CASES: PresetCase[] = [
     secrets: ['square-signature-key-1', 'square-signature-key-2'],
     wrongSecret: 'square-signature-key-x',
     body: JSON_BODY,
-    sign: (secret, body) => request({ 'x-square-hmacsha256-signature': createHmac('sha256', secret).update(URL_).update(body).digest('base64') }, body),
+    sign: (secret, body) =>
+      request(
+        { 'x-square-hmacsha256-signature': createHmac('sha256', secret).update(URL_).update(body).digest('base64') },
+        body,
+      ),
     required: ['x-square-hmacsha256-signature'],
   },
   {
@@ -171,7 +217,15 @@ const CASES: PresetCase[] = [
     secrets: ['lin_wh_current', 'lin_wh_next'],
     wrongSecret: 'lin_wh_wrong',
     body: JSON_BODY,
-    sign: (secret, body) => request({ 'linear-signature': hmacHex(secret, body), 'linear-timestamp': String(NOW.getTime()), 'linear-delivery': 'dl-1' }, body),
+    sign: (secret, body) =>
+      request(
+        {
+          'linear-signature': hmacHex(secret, body),
+          'linear-timestamp': String(NOW.getTime()),
+          'linear-delivery': 'dl-1',
+        },
+        body,
+      ),
     required: ['linear-signature', 'linear-timestamp'],
   },
   {
@@ -236,7 +290,10 @@ describe.each(CASES)('HMAC preset $preset', (c) => {
   } else {
     test('a body changed by one byte fails', async () => {
       const req = await c.sign(c.secrets[0], c.body);
-      expect(verifyInbound(settingFor(c), { ...req, rawBody: flipOneByte(c.body) }, NOW)).toEqual({ ok: false, reason: expect.any(String) });
+      expect(verifyInbound(settingFor(c), { ...req, rawBody: flipOneByte(c.body) }, NOW)).toEqual({
+        ok: false,
+        reason: expect.any(String),
+      });
     });
   }
 
@@ -253,7 +310,10 @@ describe.each(CASES)('HMAC preset $preset', (c) => {
   test.each(c.required)('a request without the %s header fails with a reason naming it', async (header) => {
     const req = await c.sign(c.secrets[0], c.body);
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== header));
-    expect(verifyInbound(settingFor(c), { ...req, headers }, NOW)).toEqual({ ok: false, reason: `missing ${header} header` });
+    expect(verifyInbound(settingFor(c), { ...req, headers }, NOW)).toEqual({
+      ok: false,
+      reason: `missing ${header} header`,
+    });
   });
 
   test('the failure reason never contains a secret or the signature', async () => {

@@ -18,19 +18,35 @@ import { SIGNERS } from './preset-suite/signers';
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const URL_ = 'https://relay.example/relay/ep_1?source=test';
 const JSON_BODY = Buffer.from('{"id":"evt_1","event_id":"ev_1","message":"h\u00e9llo","n":1}', 'utf8');
-const FORM_BODY = Buffer.from('To=%2B15551234567&From=%2B15557654321&Body=h%C3%A9llo+world&MediaUrl=b&MediaUrl=a', 'utf8');
+const FORM_BODY = Buffer.from(
+  'To=%2B15551234567&From=%2B15557654321&Body=h%C3%A9llo+world&MediaUrl=b&MediaUrl=a',
+  'utf8',
+);
 
 async function requestFor(c: SignerCase, credentials: TestCredentials, at: Date): Promise<InboundRequest> {
   const own = typeof c.body === 'object' ? c.body : undefined;
   const body = own !== undefined ? Buffer.from(own.raw, 'utf8') : c.body === 'form' ? FORM_BODY : JSON_BODY;
   const signed = await c.sign({ credentials, body, at, url: URL_ });
-  const contentType = signed.contentType ?? own?.contentType ?? (c.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json');
+  const contentType =
+    signed.contentType ??
+    own?.contentType ??
+    (c.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json');
   const headers = Object.fromEntries(Object.entries(signed.headers).map(([k, v]) => [k.toLowerCase(), v]));
-  return { method: 'POST', url: signed.url ?? URL_, headers: { 'content-type': contentType, ...headers }, rawBody: signed.body ?? body };
+  return {
+    method: 'POST',
+    url: signed.url ?? URL_,
+    headers: { 'content-type': contentType, ...headers },
+    rawBody: signed.body ?? body,
+  };
 }
 
 function settingFor(preset: HmacPresetName, secret: string, toleranceSeconds?: number): InboundAuthSetting {
-  const input = { type: 'HMAC', preset, secrets: [secret], ...(toleranceSeconds === undefined ? {} : { tolerance_seconds: toleranceSeconds }) };
+  const input = {
+    type: 'HMAC',
+    preset,
+    secrets: [secret],
+    ...(toleranceSeconds === undefined ? {} : { tolerance_seconds: toleranceSeconds }),
+  };
   const checked = validateInboundAuth(input);
   if (!checked.ok) throw new Error(`test setting rejected: ${JSON.stringify(checked.errors)}`);
   return checked.value;
@@ -57,7 +73,12 @@ describe.each(cases)('preset $preset', ({ preset, info, signer }) => {
   // A preset without a default window (Discord) gets one set, so its stale case is meaningful.
   const tolerance = spec.timestamp !== undefined && spec.timestamp.toleranceSeconds === null ? window : undefined;
   const setting = settingFor(preset, credentials.secret, tolerance);
-  const oracle = spec.oracle.kind === 'sdk' ? spec.oracle.name : spec.oracle.kind === 'vector' ? 'a published vector' : 'the documented signer';
+  const oracle =
+    spec.oracle.kind === 'sdk'
+      ? spec.oracle.name
+      : spec.oracle.kind === 'vector'
+        ? 'a published vector'
+        : 'the documented signer';
 
   test(`a request signed by ${oracle} verifies`, async () => {
     expect(verifyInbound(setting, await requestFor(signer, credentials, NOW), NOW)).toEqual({ ok: true });
@@ -84,7 +105,10 @@ describe.each(cases)('preset $preset', ({ preset, info, signer }) => {
     test(`a request without the ${signatureHeader} header fails with a reason naming it`, async () => {
       const req = await requestFor(signer, credentials, NOW);
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== signatureHeader));
-      expect(verifyInbound(setting, { ...req, headers }, NOW)).toEqual({ ok: false, reason: `missing ${signatureHeader} header` });
+      expect(verifyInbound(setting, { ...req, headers }, NOW)).toEqual({
+        ok: false,
+        reason: `missing ${signatureHeader} header`,
+      });
     });
   }
 
@@ -100,7 +124,10 @@ describe.each(cases)('preset $preset', ({ preset, info, signer }) => {
   if (window !== undefined) {
     test(`a timestamp ${window + 1} s old fails (window ${window} s)`, async () => {
       const stale = new Date(NOW.getTime() - (window + 1) * 1000);
-      expect(verifyInbound(setting, await requestFor(signer, credentials, stale), NOW)).toEqual({ ok: false, reason: 'timestamp outside tolerance' });
+      expect(verifyInbound(setting, await requestFor(signer, credentials, stale), NOW)).toEqual({
+        ok: false,
+        reason: 'timestamp outside tolerance',
+      });
     });
   }
 });

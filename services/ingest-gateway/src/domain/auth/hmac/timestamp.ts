@@ -13,7 +13,12 @@ export function parseTimestamp(text: string): number | undefined {
  * direction (a timestamp from the future is as suspect as an old one). `unit` is the unit of
  * `timestamp`. A null tolerance disables the check.
  */
-export function checkTimestamp(timestamp: number, now: Date, toleranceSeconds: number | null, unit: 'seconds' | 'milliseconds' = 'seconds'): VerifyResult {
+export function checkTimestamp(
+  timestamp: number,
+  now: Date,
+  toleranceSeconds: number | null,
+  unit: 'seconds' | 'milliseconds' = 'seconds',
+): VerifyResult {
   if (toleranceSeconds === null) return PASS;
   const timestampMs = unit === 'seconds' ? timestamp * 1000 : timestamp;
   return Math.abs(now.getTime() - timestampMs) > toleranceSeconds * 1000 ? fail('timestamp outside tolerance') : PASS;

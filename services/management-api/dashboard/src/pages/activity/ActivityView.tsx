@@ -22,7 +22,8 @@ const TAIL_MS = 3000;
 const CHART_ROWS = 100;
 
 /** How many filters beside Show are set: said on the folded filters' button. */
-const setCount = (f: Filters): number => (Object.keys(NO_FILTERS) as Array<keyof Filters>).filter((k) => k !== 'status' && f[k] !== NO_FILTERS[k]).length;
+const setCount = (f: Filters): number =>
+  (Object.keys(NO_FILTERS) as Array<keyof Filters>).filter((k) => k !== 'status' && f[k] !== NO_FILTERS[k]).length;
 
 /**
  * The Request activity view: the spec's filters, newest first, a page at a time (cursor paging,
@@ -54,7 +55,10 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
   const names = new Map(endpoints.map((e) => [e.id, e.name]));
 
   useEffect(() => {
-    must(relay.GET('/v1/endpoints')).then((r) => setEndpoints(r.data), () => undefined);
+    must(relay.GET('/v1/endpoints')).then(
+      (r) => setEndpoints(r.data),
+      () => undefined,
+    );
   }, []);
 
   // first page whenever the filters change
@@ -74,7 +78,10 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
         if (gen !== generation.current) return;
         // a filter that cannot match (not an IP, From after To): its message at its field
         if (err instanceof RelayApiError && err.errors.length > 0) {
-          filterErrors.fail(err, `No request can match: ${err.errors.length === 1 ? 'a filter needs' : `${err.errors.length} filters need`} changing.`);
+          filterErrors.fail(
+            err,
+            `No request can match: ${err.errors.length === 1 ? 'a filter needs' : `${err.errors.length} filters need`} changing.`,
+          );
         } else setError(messageOf(err));
       },
     );
@@ -129,7 +136,13 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
     void (async () => {
       const got = new Map<string, DetailRow>();
       for (let i = 0; i < wanted.length && !cancelled; i += 4) {
-        const batch = await Promise.all(wanted.slice(i, i + 4).map((r) => must(relay.GET('/v1/activity/{eventId}', { params: { path: { eventId: r.id } } })).catch(() => null)));
+        const batch = await Promise.all(
+          wanted
+            .slice(i, i + 4)
+            .map((r) =>
+              must(relay.GET('/v1/activity/{eventId}', { params: { path: { eventId: r.id } } })).catch(() => null),
+            ),
+        );
         batch.forEach((d) => d && got.set(d.id, d));
       }
       if (!cancelled && got.size) setDetails((m) => new Map([...m, ...got]));
@@ -143,7 +156,9 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
     if (!next) return;
     const gen = generation.current;
     try {
-      const page = await must(relay.GET('/v1/activity', { params: { query: { ...params, limit: PAGE, cursor: next } } }));
+      const page = await must(
+        relay.GET('/v1/activity', { params: { query: { ...params, limit: PAGE, cursor: next } } }),
+      );
       if (gen !== generation.current) return;
       setRows((shown) => appendPage(shown ?? [], page.data));
       setNext(page.next_cursor);
@@ -179,75 +194,150 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
   return (
     <div class="activity">
       <ErrorScope form={filterErrors}>
-      <form
-        class={`card filters${filtersOpen || filterErrors.message ? ' filters--open' : ''}`}
-        aria-label="Activity filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          applyFilters(draft);
-        }}
-      >
-        <ErrorSummary />
-        <fieldset class="status-groups">
-          <legend>Show</legend>
-          {STATUS_GROUPS.map(([g, label]) => (
-            <label key={g} class={filters.status === g ? 'chosen' : ''}>
-              <input type="radio" name="status" value={g} checked={filters.status === g} onChange={() => setStatus(g)} /> {label}
-            </label>
-          ))}
-        </fieldset>
-        <button type="button" class="secondary filters-toggle" aria-expanded={filtersOpen} aria-controls="filter-fields" onClick={() => setFiltersOpen(!filtersOpen)}>
-          {filtersOpen ? 'Hide filters' : `Filters${setCount(filters) ? ` (${setCount(filters)} set)` : ''}`}
-        </button>
-        <div class="grid filter-fields" id="filter-fields">
-          {!props.endpointId && (
-            <Field path="endpoint_id" label="Endpoint">
+        <form
+          class={`card filters${filtersOpen || filterErrors.message ? ' filters--open' : ''}`}
+          aria-label="Activity filters"
+          onSubmit={(e) => {
+            e.preventDefault();
+            applyFilters(draft);
+          }}
+        >
+          <ErrorSummary />
+          <fieldset class="status-groups">
+            <legend>Show</legend>
+            {STATUS_GROUPS.map(([g, label]) => (
+              <label key={g} class={filters.status === g ? 'chosen' : ''}>
+                <input
+                  type="radio"
+                  name="status"
+                  value={g}
+                  checked={filters.status === g}
+                  onChange={() => setStatus(g)}
+                />{' '}
+                {label}
+              </label>
+            ))}
+          </fieldset>
+          <button
+            type="button"
+            class="secondary filters-toggle"
+            aria-expanded={filtersOpen}
+            aria-controls="filter-fields"
+            onClick={() => setFiltersOpen(!filtersOpen)}
+          >
+            {filtersOpen ? 'Hide filters' : `Filters${setCount(filters) ? ` (${setCount(filters)} set)` : ''}`}
+          </button>
+          <div class="grid filter-fields" id="filter-fields">
+            {!props.endpointId && (
+              <Field path="endpoint_id" label="Endpoint">
+                {(a) => (
+                  <select
+                    {...a}
+                    value={draft.endpoint}
+                    onChange={(e) => setDraft({ ...draft, endpoint: e.currentTarget.value })}
+                  >
+                    <option value="">All endpoints</option>
+                    {endpoints.map((ep) => (
+                      <option key={ep.id} value={ep.id}>
+                        {ep.name}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            )}
+            <Field path="from" label="From (UTC)">
               {(a) => (
-                <select {...a} value={draft.endpoint} onChange={(e) => setDraft({ ...draft, endpoint: e.currentTarget.value })}>
-                  <option value="">All endpoints</option>
-                  {endpoints.map((ep) => (
-                    <option key={ep.id} value={ep.id}>
-                      {ep.name}
-                    </option>
-                  ))}
-                </select>
+                <input
+                  {...a}
+                  type="datetime-local"
+                  value={draft.from}
+                  onInput={(e) => setDraft({ ...draft, from: e.currentTarget.value })}
+                />
               )}
             </Field>
-          )}
-          <Field path="from" label="From (UTC)">
-            {(a) => <input {...a} type="datetime-local" value={draft.from} onInput={(e) => setDraft({ ...draft, from: e.currentTarget.value })} />}
-          </Field>
-          <Field path="to" label="To (UTC)">
-            {(a) => <input {...a} type="datetime-local" value={draft.to} onInput={(e) => setDraft({ ...draft, to: e.currentTarget.value })} />}
-          </Field>
-          <Field path="source_ip" label="Source IP">
-            {(a) => <input {...a} value={draft.sourceIp} placeholder="203.0.113.7" onInput={(e) => setDraft({ ...draft, sourceIp: e.currentTarget.value })} />}
-          </Field>
-          <Field path="error" label="Error text" hint="What a row shows: its outcome, reason or delivery error. Searched within 24 hours.">
-            {(a) => <input {...a} value={draft.error} onInput={(e) => setDraft({ ...draft, error: e.currentTarget.value })} />}
-          </Field>
-          <Field path="payload" label="Payload contains" hint="Accepted requests, within 24 hours, 100 rows at a time.">
-            {(a) => <input {...a} value={draft.payload} onInput={(e) => setDraft({ ...draft, payload: e.currentTarget.value })} />}
-          </Field>
-          <Field path="response_status" label="Response status" hint="A target's answer: 503 or 5xx.">
-            {(a) => <input {...a} value={draft.responseStatus} placeholder="5xx" onInput={(e) => setDraft({ ...draft, responseStatus: e.currentTarget.value })} />}
-          </Field>
-        </div>
-        <div class="actions filter-fields">
-          <button type="button" class="secondary" onClick={() => (setDraft(NO_FILTERS), applyFilters(NO_FILTERS))}>
-            Clear filters
-          </button>
-          <button type="submit">Apply filters</button>
-        </div>
-      </form>
+            <Field path="to" label="To (UTC)">
+              {(a) => (
+                <input
+                  {...a}
+                  type="datetime-local"
+                  value={draft.to}
+                  onInput={(e) => setDraft({ ...draft, to: e.currentTarget.value })}
+                />
+              )}
+            </Field>
+            <Field path="source_ip" label="Source IP">
+              {(a) => (
+                <input
+                  {...a}
+                  value={draft.sourceIp}
+                  placeholder="203.0.113.7"
+                  onInput={(e) => setDraft({ ...draft, sourceIp: e.currentTarget.value })}
+                />
+              )}
+            </Field>
+            <Field
+              path="error"
+              label="Error text"
+              hint="What a row shows: its outcome, reason or delivery error. Searched within 24 hours."
+            >
+              {(a) => (
+                <input
+                  {...a}
+                  value={draft.error}
+                  onInput={(e) => setDraft({ ...draft, error: e.currentTarget.value })}
+                />
+              )}
+            </Field>
+            <Field
+              path="payload"
+              label="Payload contains"
+              hint="Accepted requests, within 24 hours, 100 rows at a time."
+            >
+              {(a) => (
+                <input
+                  {...a}
+                  value={draft.payload}
+                  onInput={(e) => setDraft({ ...draft, payload: e.currentTarget.value })}
+                />
+              )}
+            </Field>
+            <Field path="response_status" label="Response status" hint="A target's answer: 503 or 5xx.">
+              {(a) => (
+                <input
+                  {...a}
+                  value={draft.responseStatus}
+                  placeholder="5xx"
+                  onInput={(e) => setDraft({ ...draft, responseStatus: e.currentTarget.value })}
+                />
+              )}
+            </Field>
+          </div>
+          <div class="actions filter-fields">
+            <button type="button" class="secondary" onClick={() => (setDraft(NO_FILTERS), applyFilters(NO_FILTERS))}>
+              Clear filters
+            </button>
+            <button type="submit">Apply filters</button>
+          </div>
+        </form>
       </ErrorScope>
 
       <div class="tail-bar">
-        <button type="button" class="secondary" aria-pressed={!live} onClick={() => setLive(!live)} disabled={Boolean(params.to)}>
+        <button
+          type="button"
+          class="secondary"
+          aria-pressed={!live}
+          onClick={() => setLive(!live)}
+          disabled={Boolean(params.to)}
+        >
           {live ? 'Pause live tail' : 'Resume live tail'}
         </button>
         <span class={`tail-state${tailing ? ' tail-state--live' : ''}`}>
-          {params.to ? 'Live tail off: the window has an end.' : tailing ? `Live · updated ${updated ? utc(updated).slice(11) : '—'}` : 'Paused'}
+          {params.to
+            ? 'Live tail off: the window has an end.'
+            : tailing
+              ? `Live · updated ${updated ? utc(updated).slice(11) : '—'}`
+              : 'Paused'}
         </span>
         <span class="sr-only" role="status" aria-live="polite">
           {announce}
@@ -258,7 +348,12 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
       {error && <Notice kind="error">{error}</Notice>}
       {!rows && !error && !filterErrors.message && <Loading what="activity" />}
       {rows && <LatencyChart rows={rows} details={details} />}
-      {rows && rows.length === 0 && <p>No requests match these filters{next ? (searching ? ' among the rows searched so far' : ' on the pages read so far') : ''}.</p>}
+      {rows && rows.length === 0 && (
+        <p>
+          No requests match these filters
+          {next ? (searching ? ' among the rows searched so far' : ' on the pages read so far') : ''}.
+        </p>
+      )}
       {rows && rows.length > 0 && (
         <div class="table-wrap">
           <table class="list activity-table">
@@ -281,7 +376,14 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
                 <Fragment key={r.id}>
                   <tr class={`row--${r.status}${r.aggregate ? ' row--aggregate' : ''}`} data-event-id={r.id}>
                     <td class="c-expand">
-                      <button type="button" class="expander" aria-expanded={open.has(r.id)} aria-controls={`detail-${r.id}`} onClick={() => toggle(r.id)} aria-label={`${open.has(r.id) ? 'Hide' : 'Show'} details of the request at ${utc(r.received_at)}`}>
+                      <button
+                        type="button"
+                        class="expander"
+                        aria-expanded={open.has(r.id)}
+                        aria-controls={`detail-${r.id}`}
+                        onClick={() => toggle(r.id)}
+                        aria-label={`${open.has(r.id) ? 'Hide' : 'Show'} details of the request at ${utc(r.received_at)}`}
+                      >
                         {open.has(r.id) ? '▾' : '▸'}
                       </button>
                     </td>
@@ -295,19 +397,26 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
                       {isRetrying(r) ? (
                         // a delivery failed and waits for its next attempt: Retrying, with when (from the listed row, no extra request)
                         <>
-                          <span class="outcome outcome--retrying" title={`A delivery failed; next attempt at ${utc(r.next_attempt_at!)}`}>
+                          <span
+                            class="outcome outcome--retrying"
+                            title={`A delivery failed; next attempt at ${utc(r.next_attempt_at!)}`}
+                          >
                             {outcomeLabel(r)}
                           </span>{' '}
                           <span class="next-attempt">next attempt {utc(r.next_attempt_at!).slice(11)}</span>
                         </>
                       ) : (
-                        <span class={`outcome outcome--${r.outcome === 'ACCEPTED' ? r.status : 'errors'}`}>{outcomeLabel(r)}</span>
+                        <span class={`outcome outcome--${r.outcome === 'ACCEPTED' ? r.status : 'errors'}`}>
+                          {outcomeLabel(r)}
+                        </span>
                       )}
                       {r.test && <span class="badge">Test</span>}
                       {r.aggregate && <span class="badge">×{r.aggregate.count} aggregated</span>}
                     </td>
                     <td class="c-method">{r.method}</td>
-                    <td class="c-ip">{r.aggregate ? <span title="Aggregated rows have no single source IP">—</span> : r.source_ip}</td>
+                    <td class="c-ip">
+                      {r.aggregate ? <span title="Aggregated rows have no single source IP">—</span> : r.source_ip}
+                    </td>
                     <td class="c-targets">
                       {r.target_count}
                       <span class="narrow-only-inline"> target{r.target_count === 1 ? '' : 's'}</span>
@@ -316,7 +425,12 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
                   {open.has(r.id) && (
                     <tr class="detail-row" id={`detail-${r.id}`}>
                       <td colSpan={cols}>
-                        <RowDetail row={r} can={props.can} known={details.get(r.id) ?? null} onDetail={(d) => setDetails((m) => new Map(m).set(d.id, d))} />
+                        <RowDetail
+                          row={r}
+                          can={props.can}
+                          known={details.get(r.id) ?? null}
+                          onDetail={(d) => setDetails((m) => new Map(m).set(d.id, d))}
+                        />
                       </td>
                     </tr>
                   )}

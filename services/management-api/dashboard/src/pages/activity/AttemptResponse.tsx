@@ -11,7 +11,12 @@ type KeptResponse = NonNullable<ActivityRow['deliveries'][number]['attempts'][nu
  * it is JSON or XML that parses whole. Folded under its summary line so a row with many attempts
  * stays short; the API keeps none for an attempt that got no HTTP answer.
  */
-export function AttemptResponse(props: { attempt: number; status: number | null; durationMs: number; response: KeptResponse }) {
+export function AttemptResponse(props: {
+  attempt: number;
+  status: number | null;
+  durationMs: number;
+  response: KeptResponse;
+}) {
   const r = props.response;
   const names = Object.keys(r.headers);
   const type = r.headers['content-type'] ?? null;
@@ -19,12 +24,18 @@ export function AttemptResponse(props: { attempt: number; status: number | null;
   return (
     <details class="attempt-response" data-attempt={props.attempt}>
       <summary>
-        Attempt {props.attempt}: answered {props.status !== null ? `HTTP ${props.status}` : 'without a status'} in {formatMs(props.durationMs)} · {names.length + r.headers_omitted} header{names.length + r.headers_omitted === 1 ? '' : 's'} · {r.body === '' ? 'no body' : `${r.body.length}${r.body_truncated ? '+' : ''} characters of body`}
+        Attempt {props.attempt}: answered {props.status !== null ? `HTTP ${props.status}` : 'without a status'} in{' '}
+        {formatMs(props.durationMs)} · {names.length + r.headers_omitted} header
+        {names.length + r.headers_omitted === 1 ? '' : 's'} ·{' '}
+        {r.body === '' ? 'no body' : `${r.body.length}${r.body_truncated ? '+' : ''} characters of body`}
       </summary>
       {names.length > 0 && (
         <div class="table-wrap">
           <table class="list headers">
-            <caption>Response headers{r.headers_omitted > 0 ? ` (the first ${names.length}; ${r.headers_omitted} more not kept)` : ''}</caption>
+            <caption>
+              Response headers
+              {r.headers_omitted > 0 ? ` (the first ${names.length}; ${r.headers_omitted} more not kept)` : ''}
+            </caption>
             <tbody>
               {names.map((name) => (
                 <tr key={name}>
@@ -38,7 +49,11 @@ export function AttemptResponse(props: { attempt: number; status: number | null;
       )}
       {r.body !== '' && (
         <>
-          <p class="hint">{r.body_truncated ? `The start of the body: its first ${r.body.length} characters are kept.` : 'The body, whole.'}</p>
+          <p class="hint">
+            {r.body_truncated
+              ? `The start of the body: its first ${r.body.length} characters are kept.`
+              : 'The body, whole.'}
+          </p>
           <pre class="payload">{pretty ?? r.body}</pre>
         </>
       )}

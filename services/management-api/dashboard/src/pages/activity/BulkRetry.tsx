@@ -27,7 +27,10 @@ export function BulkRetry(props: { params: ActivityQuery }) {
   useEffect(() => {
     if (!job || FINISHED.includes(job.state)) return;
     const timer = setInterval(() => {
-      must(relay.GET('/v1/bulk-retries/{jobId}', { params: { path: { jobId: job.id } } })).then(setJob, () => undefined);
+      must(relay.GET('/v1/bulk-retries/{jobId}', { params: { path: { jobId: job.id } } })).then(
+        setJob,
+        () => undefined,
+      );
     }, 2000);
     return () => clearInterval(timer);
   }, [job?.id, job?.state]);
@@ -44,7 +47,10 @@ export function BulkRetry(props: { params: ActivityQuery }) {
     setCounting(true);
     try {
       const p = await must(relay.POST('/v1/bulk-retries/preview', { body: body() }));
-      if (p.deliveries === 0) setMessage(`Nothing to retry: no failed delivery in these rows can be sent again (${plural(p.counts.rows_scanned, 'row', 'rows')} of Errors read). Nothing was queued.`);
+      if (p.deliveries === 0)
+        setMessage(
+          `Nothing to retry: no failed delivery in these rows can be sent again (${plural(p.counts.rows_scanned, 'row', 'rows')} of Errors read). Nothing was queued.`,
+        );
       else setPreview(p);
     } catch (err) {
       setMessage(messageOf(err));
@@ -90,8 +96,13 @@ export function BulkRetry(props: { params: ActivityQuery }) {
       {job && preview === null && (
         <span role="status">
           Bulk retry {job.state}
-          {job.cancel_requested && !FINISHED.includes(job.state) ? ' (cancelling)' : ''}: {plural(job.progress.rows_scanned, 'row', 'rows')} read, {plural(job.progress.deliveries_queued, 'delivery', 'deliveries')} queued again
-          {job.progress.skipped_resend_limit > 0 ? `; ${plural(job.progress.skipped_resend_limit, 'event', 'events')} skipped at the 100-delivery ceiling` : ''}.{' '}
+          {job.cancel_requested && !FINISHED.includes(job.state) ? ' (cancelling)' : ''}:{' '}
+          {plural(job.progress.rows_scanned, 'row', 'rows')} read,{' '}
+          {plural(job.progress.deliveries_queued, 'delivery', 'deliveries')} queued again
+          {job.progress.skipped_resend_limit > 0
+            ? `; ${plural(job.progress.skipped_resend_limit, 'event', 'events')} skipped at the 100-delivery ceiling`
+            : ''}
+          .{' '}
         </span>
       )}
       {running && (

@@ -20,7 +20,9 @@ export function LatencyChart(props: { rows: ActivityListed[]; details: Map<strin
   const p95 = quantile(values, 0.95);
   const max = values.length ? Math.max(...values) : 0;
   const failed = points.filter((p) => p.state === 'failed').length;
-  const summary = values.length ? `${values.length} deliver${values.length === 1 ? 'y' : 'ies'}: median ${formatMs(p50!)}, 95th percentile ${formatMs(p95!)}, slowest ${formatMs(max)}${failed ? `, ${failed} failed for good` : ''}.` : 'No finished deliveries among the rows loaded yet.';
+  const summary = values.length
+    ? `${values.length} deliver${values.length === 1 ? 'y' : 'ies'}: median ${formatMs(p50!)}, 95th percentile ${formatMs(p95!)}, slowest ${formatMs(max)}${failed ? `, ${failed} failed for good` : ''}.`
+    : 'No finished deliveries among the rows loaded yet.';
   if (values.length === 0) {
     return (
       <figure class="card chart">

@@ -14,8 +14,14 @@ export function RequestDetail(props: { eventId: string }) {
   const [missing, setMissing] = useState<string | null>(null);
   const [raw, setRaw] = useState(false);
   useEffect(() => {
-    must(relay.GET('/v1/activity/{eventId}/request', { params: { path: { eventId: props.eventId } } })).then(setKept, (err) =>
-      setMissing(err instanceof RelayApiError && err.status === 404 ? 'Not kept: the payload of a request is kept only once it is accepted, for as long as its row.' : messageOf(err)),
+    must(relay.GET('/v1/activity/{eventId}/request', { params: { path: { eventId: props.eventId } } })).then(
+      setKept,
+      (err) =>
+        setMissing(
+          err instanceof RelayApiError && err.status === 404
+            ? 'Not kept: the payload of a request is kept only once it is accepted, for as long as its row.'
+            : messageOf(err),
+        ),
     );
   }, [props.eventId]);
   if (missing) return <Notice kind="info">{missing}</Notice>;
@@ -56,7 +62,11 @@ export function RequestDetail(props: { eventId: string }) {
           Download
         </a>
       </p>
-      {shown === null ? <p>The payload is not text; download it to see its bytes.</p> : <pre class="payload">{shown}</pre>}
+      {shown === null ? (
+        <p>The payload is not text; download it to see its bytes.</p>
+      ) : (
+        <pre class="payload">{shown}</pre>
+      )}
     </section>
   );
 }

@@ -10,7 +10,12 @@ import { AttemptResponse } from './AttemptResponse';
 import { RequestDetail } from './RequestDetail';
 
 /** An expanded row: the error reason (spec), then every delivery and its attempts. */
-export function RowDetail(props: { row: ActivityListed; can: Abilities; known: DetailRow | null; onDetail: (d: DetailRow) => void }) {
+export function RowDetail(props: {
+  row: ActivityListed;
+  can: Abilities;
+  known: DetailRow | null;
+  onDetail: (d: DetailRow) => void;
+}) {
   const [detail, setDetail] = useState<Detail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [resent, setResent] = useState<string | null>(null);
@@ -23,12 +28,24 @@ export function RowDetail(props: { row: ActivityListed; can: Abilities; known: D
   useEffect(load, [props.row.id, props.row.status]);
 
   // Resend asks first: which targets (all that can take it, ticked), then a confirm
-  const [picking, setPicking] = useState<Array<{ id: string; name: string; usable: boolean; note: string | null }> | null>(null);
+  const [picking, setPicking] = useState<Array<{
+    id: string;
+    name: string;
+    usable: boolean;
+    note: string | null;
+  }> | null>(null);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const pick = async (): Promise<void> => {
     try {
-      const { data } = await must(relay.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: props.row.endpoint_id } } }));
-      const list = data.map((t) => ({ id: t.id, name: t.name, usable: t.enabled && t.flagged === null, note: !t.enabled ? 'disabled' : t.flagged !== null ? 'flagged' : null }));
+      const { data } = await must(
+        relay.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: props.row.endpoint_id } } }),
+      );
+      const list = data.map((t) => ({
+        id: t.id,
+        name: t.name,
+        usable: t.enabled && t.flagged === null,
+        note: !t.enabled ? 'disabled' : t.flagged !== null ? 'flagged' : null,
+      }));
       setPicking(list);
       setChosen(new Set(list.filter((t) => t.usable).map((t) => t.id)));
       setResent(null);
@@ -40,8 +57,15 @@ export function RowDetail(props: { row: ActivityListed; can: Abilities; known: D
     const targetIds = [...chosen];
     setPicking(null);
     try {
-      const res = await must(relay.POST('/v1/activity/{eventId}/resend', { params: { path: { eventId: props.row.id } }, body: { target_ids: targetIds } }));
-      setResent(`Sent again: ${res.deliveries.length} new deliver${res.deliveries.length === 1 ? 'y' : 'ies'} under the same event, shown below as they report.`);
+      const res = await must(
+        relay.POST('/v1/activity/{eventId}/resend', {
+          params: { path: { eventId: props.row.id } },
+          body: { target_ids: targetIds },
+        }),
+      );
+      setResent(
+        `Sent again: ${res.deliveries.length} new deliver${res.deliveries.length === 1 ? 'y' : 'ies'} under the same event, shown below as they report.`,
+      );
       // the new deliveries reach the row as the deliverer reports them: look again a few times
       for (const ms of [1500, 4000, 8000]) setTimeout(load, ms);
     } catch (err) {
@@ -55,7 +79,9 @@ export function RowDetail(props: { row: ActivityListed; can: Abilities; known: D
     <div class="detail">
       {r.aggregate && (
         <p>
-          <strong>Aggregated row:</strong> {r.aggregate.count} identical rejections between {utc(r.aggregate.first_seen)} and {utc(r.aggregate.last_seen)}; the first ones are listed as rows of their own.
+          <strong>Aggregated row:</strong> {r.aggregate.count} identical rejections between{' '}
+          {utc(r.aggregate.first_seen)} and {utc(r.aggregate.last_seen)}; the first ones are listed as rows of their
+          own.
         </p>
       )}
       <dl class="config">
@@ -71,11 +97,21 @@ export function RowDetail(props: { row: ActivityListed; can: Abilities; known: D
       {r.outcome === 'ACCEPTED' && !r.aggregate && <RequestDetail eventId={r.id} />}
       {error && <Notice kind="error">{error}</Notice>}
       {!detail && !error && <Loading what="deliveries" />}
-      {detail && detail.deliveries.length === 0 && detail.not_routed.length === 0 && r.outcome === 'ACCEPTED' && <p>No deliveries recorded yet.</p>}
+      {detail && detail.deliveries.length === 0 && detail.not_routed.length === 0 && r.outcome === 'ACCEPTED' && (
+        <p>No deliveries recorded yet.</p>
+      )}
       {detail?.deliveries.map((d) => (
         <div class="delivery" key={d.delivery_id}>
           <p>
-            Delivery <code>{d.delivery_id}</code> to {d.target_name !== null ? <strong title={d.target_id}>{d.target_name}</strong> : <>a deleted target <code>{d.target_id}</code></>} ({d.target_kind}): <strong class={`delivery--${d.state}`}>{stateLabel(d)}</strong>
+            Delivery <code>{d.delivery_id}</code> to{' '}
+            {d.target_name !== null ? (
+              <strong title={d.target_id}>{d.target_name}</strong>
+            ) : (
+              <>
+                a deleted target <code>{d.target_id}</code>
+              </>
+            )}{' '}
+            ({d.target_kind}): <strong class={`delivery--${d.state}`}>{stateLabel(d)}</strong>
           </p>
           <div class="table-wrap">
             <table class="list attempts">
@@ -107,17 +143,38 @@ export function RowDetail(props: { row: ActivityListed; can: Abilities; known: D
               </tbody>
             </table>
           </div>
-          {d.attempts.map((a) => a.response && <AttemptResponse key={a.attempt} attempt={a.attempt} status={a.status_code} durationMs={a.duration_ms} response={a.response} />)}
+          {d.attempts.map(
+            (a) =>
+              a.response && (
+                <AttemptResponse
+                  key={a.attempt}
+                  attempt={a.attempt}
+                  status={a.status_code}
+                  durationMs={a.duration_ms}
+                  response={a.response}
+                />
+              ),
+          )}
         </div>
       ))}
       {detail && waitingCount(detail) > 0 && (
         <p class="delivery">
-          <strong class="delivery--queued">{`${waitingCount(detail)} not attempted yet`}</strong> (queued for a first attempt; nothing was sent to {waitingCount(detail) === 1 ? 'that target' : 'those targets'} so far)
+          <strong class="delivery--queued">{`${waitingCount(detail)} not attempted yet`}</strong> (queued for a first
+          attempt; nothing was sent to {waitingCount(detail) === 1 ? 'that target' : 'those targets'} so far)
         </p>
       )}
       {detail?.not_routed.map((t) => (
         <p class="delivery" key={t.target_id}>
-          To {t.target_name !== null ? <strong title={t.target_id}>{t.target_name}</strong> : <>a deleted target <code>{t.target_id}</code></>}: <strong class="delivery--not_routed">not routed</strong> (the payload did not meet its routing rules; nothing was sent)
+          To{' '}
+          {t.target_name !== null ? (
+            <strong title={t.target_id}>{t.target_name}</strong>
+          ) : (
+            <>
+              a deleted target <code>{t.target_id}</code>
+            </>
+          )}
+          : <strong class="delivery--not_routed">not routed</strong> (the payload did not meet its routing rules;
+          nothing was sent)
         </p>
       ))}
       {props.can.edit && r.outcome === 'ACCEPTED' && !r.aggregate && picking === null && (
@@ -148,7 +205,10 @@ export function RowDetail(props: { row: ActivityListed; can: Abilities; known: D
               {t.note && ` (${t.note}: cannot be sent to)`}
             </label>
           ))}
-          <p class="hint">Each target gets a new delivery under the same event id; one that already answered 200 gets it again. An event may be resent to at most 100 deliveries in all.</p>
+          <p class="hint">
+            Each target gets a new delivery under the same event id; one that already answered 200 gets it again. An
+            event may be resent to at most 100 deliveries in all.
+          </p>
           <p>
             <button type="button" disabled={chosen.size === 0} onClick={() => void resend()}>
               {`Resend to ${chosen.size} target${chosen.size === 1 ? '' : 's'}`}

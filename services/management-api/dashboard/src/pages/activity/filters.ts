@@ -21,7 +21,16 @@ export interface Filters {
   responseStatus: string;
 }
 
-export const NO_FILTERS: Filters = { endpoint: '', from: '', to: '', status: 'all', sourceIp: '', error: '', payload: '', responseStatus: '' };
+export const NO_FILTERS: Filters = {
+  endpoint: '',
+  from: '',
+  to: '',
+  status: 'all',
+  sourceIp: '',
+  error: '',
+  payload: '',
+  responseStatus: '',
+};
 
 /**
  * Each filter under its name in the page's address (`#/activity?status=errors&error=timeout`),

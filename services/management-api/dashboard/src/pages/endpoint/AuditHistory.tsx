@@ -37,12 +37,16 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function changeText(r: AuditRow): string {
   const d = r.details ?? {};
   if (r.action === 'key_created' || r.action === 'key_revoked') {
-    return [`${String(d.role ?? '')} key`, d.prefix ? `${String(d.prefix)}…` : '', d.name ? `“${String(d.name)}”` : ''].filter(Boolean).join(' ');
+    return [`${String(d.role ?? '')} key`, d.prefix ? `${String(d.prefix)}…` : '', d.name ? `“${String(d.name)}”` : '']
+      .filter(Boolean)
+      .join(' ');
   }
   if (r.action === 'plan_changed' && isObject(d.before) && isObject(d.after)) {
     const before = d.before;
     const after = d.after;
-    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+      (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+    );
     return keys.map((k) => `${k}: ${String(before[k] ?? '—')} → ${String(after[k] ?? '—')}`).join(', ');
   }
   const secrets = new Set(list(d.secrets_changed));
@@ -67,15 +71,34 @@ function Who(props: { row: AuditRow }) {
  * /v1/endpoints/:id/audit`, any role) or the account's (`GET /v1/audit`, admin and owner), which
  * also names each row's endpoint and holds key and plan changes.
  */
-export function AuditTable(props: { endpointId: string | null; account: boolean; version: number; names?: Map<string, string> }) {
+export function AuditTable(props: {
+  endpointId: string | null;
+  account: boolean;
+  version: number;
+  names?: Map<string, string>;
+}) {
   const [rows, setRows] = useState<AuditRow[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = async (before: string | null): Promise<void> => {
     try {
       const page = props.account
-        ? await must(relay.GET('/v1/audit', { params: { query: { limit: 50, ...(before && { before }), ...(props.endpointId && { endpoint_id: props.endpointId }) } } }))
-        : await must(relay.GET('/v1/endpoints/{endpointId}/audit', { params: { path: { endpointId: props.endpointId! }, query: { limit: 50, ...(before && { before }) } } }));
+        ? await must(
+            relay.GET('/v1/audit', {
+              params: {
+                query: {
+                  limit: 50,
+                  ...(before && { before }),
+                  ...(props.endpointId && { endpoint_id: props.endpointId }),
+                },
+              },
+            }),
+          )
+        : await must(
+            relay.GET('/v1/endpoints/{endpointId}/audit', {
+              params: { path: { endpointId: props.endpointId! }, query: { limit: 50, ...(before && { before }) } },
+            }),
+          );
       setRows((r) => (before && r ? [...r, ...page.data] : page.data));
       setNext(page.next_before);
     } catch (err) {
@@ -88,12 +111,20 @@ export function AuditTable(props: { endpointId: string | null; account: boolean;
     void load(null);
   }, [props.account, props.endpointId, props.version]);
   const endpointCell = (r: AuditRow) =>
-    r.endpoint_id === null ? <span class="hint">account</span> : props.names?.has(r.endpoint_id) ? <a href={href('endpoints', r.endpoint_id)}>{props.names.get(r.endpoint_id)}</a> : <code title="a deleted endpoint">{r.endpoint_id}</code>;
+    r.endpoint_id === null ? (
+      <span class="hint">account</span>
+    ) : props.names?.has(r.endpoint_id) ? (
+      <a href={href('endpoints', r.endpoint_id)}>{props.names.get(r.endpoint_id)}</a>
+    ) : (
+      <code title="a deleted endpoint">{r.endpoint_id}</code>
+    );
   return (
     <>
       {error && <Notice kind="error">{error}</Notice>}
       {!rows && !error && <Loading what="the audit history" />}
-      {rows && rows.length === 0 && <p>Nothing recorded{props.account && props.endpointId ? ' for this endpoint' : ''} yet.</p>}
+      {rows && rows.length === 0 && (
+        <p>Nothing recorded{props.account && props.endpointId ? ' for this endpoint' : ''} yet.</p>
+      )}
       {rows && rows.length > 0 && (
         <div class="table-wrap">
           <table class="list audit-table">
@@ -104,8 +135,12 @@ export function AuditTable(props: { endpointId: string | null; account: boolean;
                 <th scope="col">Action</th>
                 {props.account && <th scope="col">Endpoint</th>}
                 <th scope="col">What</th>
-                <th scope="col" class="wide-only">By</th>
-                <th scope="col" class="wide-only">From</th>
+                <th scope="col" class="wide-only">
+                  By
+                </th>
+                <th scope="col" class="wide-only">
+                  From
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -145,7 +180,11 @@ export function AuditHistory(props: { endpointId: string; version: number }) {
   return (
     <section aria-labelledby="audit-title" class="card">
       <h2 id="audit-title">Audit history</h2>
-      <p class="hint">Every change of this endpoint — settings (which fields; secrets only as changed), maintenance windows, pauses, the Enabled control and its outputs — with the API key that made it and where from. A window pausing the endpoint on schedule is not a change and is not recorded.</p>
+      <p class="hint">
+        Every change of this endpoint — settings (which fields; secrets only as changed), maintenance windows, pauses,
+        the Enabled control and its outputs — with the API key that made it and where from. A window pausing the
+        endpoint on schedule is not a change and is not recorded.
+      </p>
       <AuditTable endpointId={props.endpointId} account={false} version={props.version} />
     </section>
   );

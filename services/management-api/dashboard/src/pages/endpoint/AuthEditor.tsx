@@ -5,7 +5,13 @@ import { takesVerifyToken } from '../../lib/presets';
 import { PresetPicker } from './PresetPicker';
 import type { AuthDraft, SecretSlot } from '../../lib/settings';
 
-const TYPE_LABELS: Record<string, string> = { NONE: 'None', BASIC: 'Basic', BEARER: 'Bearer token', API_KEY: 'API key header', HMAC: 'HMAC signature' };
+const TYPE_LABELS: Record<string, string> = {
+  NONE: 'None',
+  BASIC: 'Basic',
+  BEARER: 'Bearer token',
+  API_KEY: 'API key header',
+  HMAC: 'HMAC signature',
+};
 const LIST: Record<string, string> = { BEARER: 'tokens', API_KEY: 'keys', HMAC: 'secrets', BASIC: 'credentials' };
 
 /** The error-path segment of a type (`inbound_auth.api_key.keys[0]`). */
@@ -20,11 +26,21 @@ export function AuthEditor(props: { draft: AuthDraft; disabled: boolean; onChang
   const d = props.draft;
   const seg = authSegment(d.type);
   const change = (patch: Partial<AuthDraft>): void => props.onChange({ ...d, ...patch, touched: true });
-  const setSlot = (i: number, patch: Partial<SecretSlot>): void => change({ slots: d.slots.map((s, j) => (j === i ? { ...s, ...patch } : s)) });
+  const setSlot = (i: number, patch: Partial<SecretSlot>): void =>
+    change({ slots: d.slots.map((s, j) => (j === i ? { ...s, ...patch } : s)) });
   const setType = (type: string): void =>
     // a stored secret can only be kept under its own type
-    change({ type, slots: type === 'NONE' ? [] : type === d.storedType && !d.touched ? d.slots : [{ keep: null, hint: '', value: '', username: '' }] });
-  const secretPath = (i: number): string => (d.type === 'BASIC' ? `${seg}.credentials[${i}].password` : `${seg}.${LIST[d.type]}[${i}]`);
+    change({
+      type,
+      slots:
+        type === 'NONE'
+          ? []
+          : type === d.storedType && !d.touched
+            ? d.slots
+            : [{ keep: null, hint: '', value: '', username: '' }],
+    });
+  const secretPath = (i: number): string =>
+    d.type === 'BASIC' ? `${seg}.credentials[${i}].password` : `${seg}.${LIST[d.type]}[${i}]`;
 
   return (
     <fieldset class="group">
@@ -43,15 +59,33 @@ export function AuthEditor(props: { draft: AuthDraft; disabled: boolean; onChang
       <GroupError path="inbound_auth" label="Inbound authentication" />
       {d.type === 'API_KEY' && (
         <Field path={`${seg}.header`} label="Header name">
-          {(a) => <input {...a} value={d.header} disabled={props.disabled} onInput={(e) => change({ header: e.currentTarget.value })} placeholder="X-API-Key" />}
+          {(a) => (
+            <input
+              {...a}
+              value={d.header}
+              disabled={props.disabled}
+              onInput={(e) => change({ header: e.currentTarget.value })}
+              placeholder="X-API-Key"
+            />
+          )}
         </Field>
       )}
       {d.type === 'HMAC' && (
         <>
-          <PresetPicker path={`${seg}.preset`} value={d.preset} disabled={props.disabled} onChange={(preset) => change({ preset })} />
+          <PresetPicker
+            path={`${seg}.preset`}
+            value={d.preset}
+            disabled={props.disabled}
+            onChange={(preset) => change({ preset })}
+          />
           <Field path={`${seg}.dedup.enabled`} label="Deduplicate on the provider's delivery id">
             {(a) => (
-              <select {...a} value={d.dedup} disabled={props.disabled} onChange={(e) => change({ dedup: e.currentTarget.value as AuthDraft['dedup'] })}>
+              <select
+                {...a}
+                value={d.dedup}
+                disabled={props.disabled}
+                onChange={(e) => change({ dedup: e.currentTarget.value as AuthDraft['dedup'] })}
+              >
                 <option value="">Preset default (on when the provider sends an id)</option>
                 <option value="on">On</option>
                 <option value="off">Off</option>
@@ -59,24 +93,65 @@ export function AuthEditor(props: { draft: AuthDraft; disabled: boolean; onChang
             )}
           </Field>
           <Field path={`${seg}.dedup.window_seconds`} label="Dedup window (seconds, optional; default 86400)">
-            {(a) => <input {...a} inputMode="numeric" value={d.dedupWindow} disabled={props.disabled} onInput={(e) => change({ dedupWindow: e.currentTarget.value })} />}
+            {(a) => (
+              <input
+                {...a}
+                inputMode="numeric"
+                value={d.dedupWindow}
+                disabled={props.disabled}
+                onInput={(e) => change({ dedupWindow: e.currentTarget.value })}
+              />
+            )}
           </Field>
           {takesVerifyToken(d.preset) && (
             <Field
               path={`${seg}.verify_token`}
               label="Meta verify token"
-             
-              hint={d.verifyTokenStored ? 'One is stored (never shown). Type it again when you save a change to authentication, or it is removed.' : 'The hub.verify_token you give Meta for the subscription handshake.'}
+
+              hint={
+                d.verifyTokenStored
+                  ? 'One is stored (never shown). Type it again when you save a change to authentication, or it is removed.'
+                  : 'The hub.verify_token you give Meta for the subscription handshake.'
+              }
             >
-              {(a) => <input {...a} type="password" autoComplete="new-password" value={d.verifyToken} disabled={props.disabled} onInput={(e) => change({ verifyToken: e.currentTarget.value })} />}
+              {(a) => (
+                <input
+                  {...a}
+                  type="password"
+                  autoComplete="new-password"
+                  value={d.verifyToken}
+                  disabled={props.disabled}
+                  onInput={(e) => change({ verifyToken: e.currentTarget.value })}
+                />
+              )}
             </Field>
           )}
           <Field path={`${seg}.tolerance_seconds`} label="Replay window (seconds, optional)">
-            {(a) => <input {...a} inputMode="numeric" value={d.tolerance} disabled={props.disabled} onInput={(e) => change({ tolerance: e.currentTarget.value })} />}
+            {(a) => (
+              <input
+                {...a}
+                inputMode="numeric"
+                value={d.tolerance}
+                disabled={props.disabled}
+                onInput={(e) => change({ tolerance: e.currentTarget.value })}
+              />
+            )}
           </Field>
           {d.preset === 'custom' && (
-            <Field path={`${seg}.custom`} label="Custom scheme (JSON)" hint='{"algorithm":"sha256","header":"X-Signature","encoding":"hex","template":"{{body}}"} — docs/inbound-auth.md'>
-              {(a) => <textarea {...a} rows={5} value={d.custom} disabled={props.disabled} onInput={(e) => change({ custom: e.currentTarget.value })} />}
+            <Field
+              path={`${seg}.custom`}
+              label="Custom scheme (JSON)"
+              hint='{"algorithm":"sha256","header":"X-Signature","encoding":"hex","template":"{{body}}"} — docs/inbound-auth.md'
+            >
+              {(a) => (
+                <textarea
+                  {...a}
+                  rows={5}
+                  value={d.custom}
+                  disabled={props.disabled}
+                  onInput={(e) => change({ custom: e.currentTarget.value })}
+                />
+              )}
             </Field>
           )}
         </>
@@ -89,16 +164,28 @@ export function AuthEditor(props: { draft: AuthDraft; disabled: boolean; onChang
               <legend>{d.type === 'BASIC' ? `Credential ${i + 1}` : `Secret ${i + 1}`}</legend>
               {d.type === 'BASIC' && (
                 <Field path={`${seg}.credentials[${i}].username`} label={`Username ${i + 1}`}>
-                  {(a) => <input {...a} value={s.username} autoComplete="off" disabled={props.disabled} onInput={(e) => setSlot(i, { username: e.currentTarget.value })} />}
+                  {(a) => (
+                    <input
+                      {...a}
+                      value={s.username}
+                      autoComplete="off"
+                      disabled={props.disabled}
+                      onInput={(e) => setSlot(i, { username: e.currentTarget.value })}
+                    />
+                  )}
                 </Field>
               )}
               {s.keep !== null ? (
                 <div class="field" data-field-error-anchor={secretPath(i)}>
                   <span class="label-like">{d.type === 'BASIC' ? 'Password' : 'Secret'}</span>
                   <p class="secret-set">
-                    <span class="badge">set</span> {s.hint !== 'set' && <code>{s.hint}</code>} <span class="hint">(never shown again)</span>
+                    <span class="badge">set</span> {s.hint !== 'set' && <code>{s.hint}</code>}{' '}
+                    <span class="hint">(never shown again)</span>
                   </p>
-                  <GroupError path={secretPath(i)} label={d.type === 'BASIC' ? `Password ${i + 1}` : `Secret ${i + 1}`} />
+                  <GroupError
+                    path={secretPath(i)}
+                    label={d.type === 'BASIC' ? `Password ${i + 1}` : `Secret ${i + 1}`}
+                  />
                   {!props.disabled && (
                     <button type="button" class="secondary" onClick={() => setSlot(i, { keep: null, value: '' })}>
                       Replace
@@ -106,19 +193,44 @@ export function AuthEditor(props: { draft: AuthDraft; disabled: boolean; onChang
                   )}
                 </div>
               ) : (
-                <Field path={secretPath(i)} label={d.type === 'BASIC' ? `Password ${i + 1}` : `New secret ${i + 1}`} hint="Write-only: stored encrypted and never displayed after saving.">
-                  {(a) => <input {...a} type="password" autoComplete="new-password" value={s.value} disabled={props.disabled} onInput={(e) => setSlot(i, { value: e.currentTarget.value })} />}
+                <Field
+                  path={secretPath(i)}
+                  label={d.type === 'BASIC' ? `Password ${i + 1}` : `New secret ${i + 1}`}
+                  hint="Write-only: stored encrypted and never displayed after saving."
+                >
+                  {(a) => (
+                    <input
+                      {...a}
+                      type="password"
+                      autoComplete="new-password"
+                      value={s.value}
+                      disabled={props.disabled}
+                      onInput={(e) => setSlot(i, { value: e.currentTarget.value })}
+                    />
+                  )}
                 </Field>
               )}
               {!props.disabled && d.slots.length > 1 && (
-                <button type="button" class="secondary" onClick={() => change({ slots: d.slots.filter((_, j) => j !== i) })}>
+                <button
+                  type="button"
+                  class="secondary"
+                  onClick={() => change({ slots: d.slots.filter((_, j) => j !== i) })}
+                >
                   Remove
                 </button>
               )}
             </fieldset>
           ))}
           {!props.disabled && d.slots.length < 2 && (
-            <button type="button" class="secondary" onClick={() => change({ slots: [...d.slots, { keep: null, hint: '', value: '', username: d.slots[0]?.username ?? '' }] })}>
+            <button
+              type="button"
+              class="secondary"
+              onClick={() =>
+                change({
+                  slots: [...d.slots, { keep: null, hint: '', value: '', username: d.slots[0]?.username ?? '' }],
+                })
+              }
+            >
               Add a second {d.type === 'BASIC' ? 'credential' : 'secret'} (rotation)
             </button>
           )}

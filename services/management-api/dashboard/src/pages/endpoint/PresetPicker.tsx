@@ -6,7 +6,12 @@ import { presetChoices, presetSummary } from '../../lib/presets';
  * Issue 24: the HMAC preset by provider name. A search box narrows the list (name or label);
  * under it, what the chosen provider sends and where its dashboard shows the secret.
  */
-export function PresetPicker(props: { path: string; value: string; disabled: boolean; onChange: (preset: string) => void }) {
+export function PresetPicker(props: {
+  path: string;
+  value: string;
+  disabled: boolean;
+  onChange: (preset: string) => void;
+}) {
   const [query, setQuery] = useState('');
   const choices = presetChoices(query, props.value);
   const summary = presetSummary(props.value);
@@ -14,11 +19,22 @@ export function PresetPicker(props: { path: string; value: string; disabled: boo
     <>
       <label class="field">
         <span>Find a provider</span>
-        <input type="search" value={query} disabled={props.disabled} placeholder="GitHub, Stripe, Shopify…" onInput={(e) => setQuery(e.currentTarget.value)} />
+        <input
+          type="search"
+          value={query}
+          disabled={props.disabled}
+          placeholder="GitHub, Stripe, Shopify…"
+          onInput={(e) => setQuery(e.currentTarget.value)}
+        />
       </label>
       <Field path={props.path} label="Preset">
         {(a) => (
-          <select {...a} value={props.value} disabled={props.disabled} onChange={(e) => props.onChange(e.currentTarget.value)}>
+          <select
+            {...a}
+            value={props.value}
+            disabled={props.disabled}
+            onChange={(e) => props.onChange(e.currentTarget.value)}
+          >
             {choices.map((c) => (
               <option key={c.name} value={c.name}>
                 {c.label}

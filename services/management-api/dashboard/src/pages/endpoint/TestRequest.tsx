@@ -15,8 +15,16 @@ export function TestRequest(props: { endpoint: Endpoint; can: Abilities }) {
     setBusy(true);
     try {
       // no body: the API sends a sample payload of the endpoint's format
-      const res = await must(relay.POST('/v1/endpoints/{endpointId}/test', { params: { path: { endpointId: props.endpoint.id } }, body: {} }));
-      setResult({ ok: true, text: `Test request accepted as ${res.event_id}, delivered to ${res.target_count} target${res.target_count === 1 ? '' : 's'}. Its row is in the Test group.` });
+      const res = await must(
+        relay.POST('/v1/endpoints/{endpointId}/test', {
+          params: { path: { endpointId: props.endpoint.id } },
+          body: {},
+        }),
+      );
+      setResult({
+        ok: true,
+        text: `Test request accepted as ${res.event_id}, delivered to ${res.target_count} target${res.target_count === 1 ? '' : 's'}. Its row is in the Test group.`,
+      });
     } catch (err) {
       // 422: the pipeline refused it as it would a sender's request (auth, rules, …), with the reason
       setResult({ ok: false, text: messageOf(err) });
@@ -26,12 +34,18 @@ export function TestRequest(props: { endpoint: Endpoint; can: Abilities }) {
   };
   return (
     <span class="test-request">
-      <button type="button" class="secondary" disabled={!props.can.may('testEndpoint') || busy} onClick={() => void send()}>
+      <button
+        type="button"
+        class="secondary"
+        disabled={!props.can.may('testEndpoint') || busy}
+        onClick={() => void send()}
+      >
         {busy ? 'Sending…' : 'Send test request'}
       </button>
       {result && (
         <span role="status" class={`controls-note ${result.ok ? 'ok-text' : 'error-text'}`}>
-          {result.text} {result.ok && <a href={`${href('endpoints', props.endpoint.id, 'activity')}?status=test`}>Show Test rows</a>}
+          {result.text}{' '}
+          {result.ok && <a href={`${href('endpoints', props.endpoint.id, 'activity')}?status=test`}>Show Test rows</a>}
         </span>
       )}
     </span>

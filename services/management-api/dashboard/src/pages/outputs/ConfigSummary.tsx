@@ -10,22 +10,51 @@ import type { TargetKindField, Target, TargetKind } from '@relay/client';
  */
 
 const REDACTED = '[redacted]';
-const duration = (ms: number): string => (ms % 3_600_000 === 0 && ms > 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 && ms > 0 ? `${ms / 60_000}min` : `${ms / 1000}s`);
+const duration = (ms: number): string =>
+  ms % 3_600_000 === 0 && ms > 0
+    ? `${ms / 3_600_000}h`
+    : ms % 60_000 === 0 && ms > 0
+      ? `${ms / 60_000}min`
+      : `${ms / 1000}s`;
 const isObject = (v: unknown): v is Value => typeof v === 'object' && v !== null && !Array.isArray(v);
 const set = <span class="badge">set</span>;
 
 function shown(f: TargetKindField, v: unknown): ComponentChildren {
   if (v === undefined || v === null) return f.type === 'object' ? 'off' : f.type === 'boolean' ? 'unset' : 'none';
   if (v === REDACTED) return set;
-  if (f.credential && typeof v === 'string') return <>{set} <code class="break">{v}</code></>;
+  if (f.credential && typeof v === 'string')
+    return (
+      <>
+        {set} <code class="break">{v}</code>
+      </>
+    );
   if (f.type === 'boolean') return v ? 'on' : 'off';
   if (f.type === 'enum') return f.values?.find((x) => x.value === v)?.label ?? String(v);
   if (f.type === 'variant' && isObject(v)) {
     const variant = f.variants?.find((x) => x.value === v[f.tag!]);
-    const parts = (variant?.fields ?? []).filter((x) => v[x.name] !== undefined).map((x) => <Fragment key={x.name}> · {x.label.toLowerCase()} {shown(x, v[x.name])}</Fragment>);
-    return <>{variant?.label ?? String(v[f.tag!])}{parts}</>;
+    const parts = (variant?.fields ?? [])
+      .filter((x) => v[x.name] !== undefined)
+      .map((x) => (
+        <Fragment key={x.name}>
+          {' '}
+          · {x.label.toLowerCase()} {shown(x, v[x.name])}
+        </Fragment>
+      ));
+    return (
+      <>
+        {variant?.label ?? String(v[f.tag!])}
+        {parts}
+      </>
+    );
   }
-  if (f.type === 'object' && isObject(v)) return (f.fields ?? []).filter((x) => !isHidden(x)).map((x) => <span key={x.name} class="chip">{x.label}: {shown(x, v[x.name])}</span>);
+  if (f.type === 'object' && isObject(v))
+    return (f.fields ?? [])
+      .filter((x) => !isHidden(x))
+      .map((x) => (
+        <span key={x.name} class="chip">
+          {x.label}: {shown(x, v[x.name])}
+        </span>
+      ));
   if (f.type === 'list' && Array.isArray(v)) {
     if (v.length === 0) return 'none';
     const item = f.items!;
@@ -35,7 +64,9 @@ function shown(f: TargetKindField, v: unknown): ComponentChildren {
           {String(entry.name ?? i + 1)}: {entry.value === REDACTED ? set : <code>{String(entry.value ?? '')}</code>}
         </span>
       ) : (
-        <span key={i} class="chip">{shown(item, entry)}</span>
+        <span key={i} class="chip">
+          {shown(item, entry)}
+        </span>
       ),
     );
   }
@@ -44,7 +75,9 @@ function shown(f: TargetKindField, v: unknown): ComponentChildren {
 
 /** `10 a second, 4 in flight`; `none` (docs/delivery-limits.md) */
 export function limitsText(l: Target['limits']): string {
-  const parts = [l?.rate ? `${l.rate} a ${l.per}` : '', l?.max_in_flight ? `${l.max_in_flight} in flight` : ''].filter(Boolean);
+  const parts = [l?.rate ? `${l.rate} a ${l.per}` : '', l?.max_in_flight ? `${l.max_in_flight} in flight` : ''].filter(
+    Boolean,
+  );
   return parts.length > 0 ? parts.join(', ') : 'none';
 }
 
@@ -61,9 +94,18 @@ export function ConfigSummary(props: { target: Target; kind: TargetKind | undefi
         </Fragment>
       ))}
       <dt>Retry schedule</dt>
-      <dd>{schedule ? (schedule.length === 0 ? 'no retries' : `${schedule.map(duration).join(', ')}${t.retry_schedule_ms ? '' : ' (default)'}`) : 'default'}</dd>
+      <dd>
+        {schedule
+          ? schedule.length === 0
+            ? 'no retries'
+            : `${schedule.map(duration).join(', ')}${t.retry_schedule_ms ? '' : ' (default)'}`
+          : 'default'}
+      </dd>
       <dt>Limits</dt>
-      <dd>{limitsText(t.limits ?? t.default_limits)}{t.limits ? '' : ' (default)'}</dd>
+      <dd>
+        {limitsText(t.limits ?? t.default_limits)}
+        {t.limits ? '' : ' (default)'}
+      </dd>
     </dl>
   );
 }

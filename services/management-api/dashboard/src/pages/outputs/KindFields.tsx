@@ -29,7 +29,16 @@ export function KindFields(props: Props) {
       {props.fields
         .filter((f) => !isHidden(f))
         .map((f) => (
-          <FieldControl key={f.name} field={f} value={props.value[f.name]} siblings={props.value} onChange={(v) => set(f.name, v)} path={props.path === '' ? f.name : `${props.path}.${f.name}`} editing={props.editing} labelPrefix={props.labelPrefix} />
+          <FieldControl
+            key={f.name}
+            field={f}
+            value={props.value[f.name]}
+            siblings={props.value}
+            onChange={(v) => set(f.name, v)}
+            path={props.path === '' ? f.name : `${props.path}.${f.name}`}
+            editing={props.editing}
+            labelPrefix={props.labelPrefix}
+          />
         ))}
     </>
   );
@@ -46,7 +55,10 @@ interface ControlProps {
 }
 
 function hintOf(f: TargetKindField, credential: boolean, editing: boolean): string | undefined {
-  if (credential) return editing ? 'Write-only: it is set but never shown. Enter it again to save a changed configuration.' : `Write-only: never displayed after saving.${f.help ? ` ${f.help}` : ''}`;
+  if (credential)
+    return editing
+      ? 'Write-only: it is set but never shown. Enter it again to save a changed configuration.'
+      : `Write-only: never displayed after saving.${f.help ? ` ${f.help}` : ''}`;
   return f.help;
 }
 
@@ -64,11 +76,34 @@ function FieldControl(p: ControlProps) {
             f.multiline && credential ? (
               // a multi-line credential (a key file): masked as typed, like a password field — a
               // textarea cannot be type=password, and one line would lose a PEM key's line breaks
-              <textarea {...a} class="secret" rows={3} spellcheck={false} autoComplete="off" autoCorrect="off" autoCapitalize="off" value={String(p.value ?? '')} onInput={(e) => p.onChange(e.currentTarget.value)} />
+              <textarea
+                {...a}
+                class="secret"
+                rows={3}
+                spellcheck={false}
+                autoComplete="off"
+                autoCorrect="off"
+                autoCapitalize="off"
+                value={String(p.value ?? '')}
+                onInput={(e) => p.onChange(e.currentTarget.value)}
+              />
             ) : f.multiline ? (
-              <textarea {...a} rows={3} value={String(p.value ?? '')} placeholder={placeholder} onInput={(e) => p.onChange(e.currentTarget.value)} />
+              <textarea
+                {...a}
+                rows={3}
+                value={String(p.value ?? '')}
+                placeholder={placeholder}
+                onInput={(e) => p.onChange(e.currentTarget.value)}
+              />
             ) : (
-              <input {...a} type={credential ? 'password' : f.format === 'email' ? 'email' : 'text'} autoComplete={credential ? 'new-password' : 'off'} value={String(p.value ?? '')} placeholder={placeholder} onInput={(e) => p.onChange(e.currentTarget.value)} />
+              <input
+                {...a}
+                type={credential ? 'password' : f.format === 'email' ? 'email' : 'text'}
+                autoComplete={credential ? 'new-password' : 'off'}
+                value={String(p.value ?? '')}
+                placeholder={placeholder}
+                onInput={(e) => p.onChange(e.currentTarget.value)}
+              />
             )
           }
         </Field>
@@ -77,7 +112,17 @@ function FieldControl(p: ControlProps) {
     case 'number':
       return (
         <Field path={p.path} label={label} hint={hint}>
-          {(a) => <input {...a} type="number" step={f.type === 'number' ? 'any' : undefined} min={f.minimum} max={f.maximum} value={p.value === undefined || p.value === null ? '' : String(p.value)} onInput={(e) => p.onChange(e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))} />}
+          {(a) => (
+            <input
+              {...a}
+              type="number"
+              step={f.type === 'number' ? 'any' : undefined}
+              min={f.minimum}
+              max={f.maximum}
+              value={p.value === undefined || p.value === null ? '' : String(p.value)}
+              onInput={(e) => p.onChange(e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))}
+            />
+          )}
         </Field>
       );
     case 'boolean':
@@ -85,7 +130,11 @@ function FieldControl(p: ControlProps) {
         return (
           <Field path={p.path} label={label} hint={hint}>
             {(a) => (
-              <select {...a} value={p.value === true ? 'on' : p.value === false ? 'off' : ''} onChange={(e) => p.onChange(e.currentTarget.value === '' ? undefined : e.currentTarget.value === 'on')}>
+              <select
+                {...a}
+                value={p.value === true ? 'on' : p.value === false ? 'off' : ''}
+                onChange={(e) => p.onChange(e.currentTarget.value === '' ? undefined : e.currentTarget.value === 'on')}
+              >
                 <option value="">unset</option>
                 <option value="on">on</option>
                 <option value="off">off</option>
@@ -96,7 +145,8 @@ function FieldControl(p: ControlProps) {
       }
       return (
         <label class="check" title={hint}>
-          <input type="checkbox" checked={p.value === true} onChange={(e) => p.onChange(e.currentTarget.checked)} /> {label}
+          <input type="checkbox" checked={p.value === true} onChange={(e) => p.onChange(e.currentTarget.checked)} />{' '}
+          {label}
         </label>
       );
     case 'enum':
@@ -119,7 +169,11 @@ function FieldControl(p: ControlProps) {
     case 'variant':
       return <VariantControl {...p} />;
     case 'list':
-      return f.items?.type === 'object' || f.items?.type === 'variant' ? <RowsControl {...p} /> : <LinesControl {...p} />;
+      return f.items?.type === 'object' || f.items?.type === 'variant' ? (
+        <RowsControl {...p} />
+      ) : (
+        <LinesControl {...p} />
+      );
   }
 }
 
@@ -135,7 +189,12 @@ function ObjectControl(p: ControlProps) {
       <GroupError path={p.path} label={p.labelPrefix ? `${p.labelPrefix} ${f.label.toLowerCase()}` : f.label} />
       {optional && (
         <label class="check">
-          <input type="checkbox" checked={value !== null} onChange={(e) => p.onChange(e.currentTarget.checked ? startObject(f.fields ?? [], undefined) : null)} /> {`Use ${f.label.charAt(0).toLowerCase()}${f.label.slice(1)}`}
+          <input
+            type="checkbox"
+            checked={value !== null}
+            onChange={(e) => p.onChange(e.currentTarget.checked ? startObject(f.fields ?? [], undefined) : null)}
+          />{' '}
+          {`Use ${f.label.charAt(0).toLowerCase()}${f.label.slice(1)}`}
         </label>
       )}
       {value !== null && (
@@ -159,7 +218,11 @@ function VariantControl(p: ControlProps) {
       <div class="grid">
         <Field path={`${p.path}.${tag}`} label={f.label} hint={f.help}>
           {(a) => (
-            <select {...a} value={String(variant?.value ?? '')} onChange={(e) => p.onChange({ ...value, [tag]: e.currentTarget.value })}>
+            <select
+              {...a}
+              value={String(variant?.value ?? '')}
+              onChange={(e) => p.onChange({ ...value, [tag]: e.currentTarget.value })}
+            >
               {f.variants?.map((v) => (
                 <option key={v.value} value={v.value}>
                   {v.label}
@@ -168,7 +231,14 @@ function VariantControl(p: ControlProps) {
             </select>
           )}
         </Field>
-        <KindFields fields={variant?.fields ?? []} value={value} onChange={p.onChange} path={p.path} editing={p.editing} labelPrefix={p.labelPrefix} />
+        <KindFields
+          fields={variant?.fields ?? []}
+          value={value}
+          onChange={p.onChange}
+          path={p.path}
+          editing={p.editing}
+          labelPrefix={p.labelPrefix}
+        />
       </div>
     </fieldset>
   );
@@ -181,7 +251,22 @@ function LinesControl(p: ControlProps) {
   const toItem = (s: string): unknown => (f.items?.type === 'integer' ? Number(s) : s);
   return (
     <Field path={p.path} label={`${f.label} (one per line)`} hint={f.help}>
-      {(a) => <textarea {...a} rows={3} value={lines.join('\n')} onInput={(e) => p.onChange(e.currentTarget.value.split(/\n/).map((s) => s.trim()).filter(Boolean).map(toItem))} />}
+      {(a) => (
+        <textarea
+          {...a}
+          rows={3}
+          value={lines.join('\n')}
+          onInput={(e) =>
+            p.onChange(
+              e.currentTarget.value
+                .split(/\n/)
+                .map((s) => s.trim())
+                .filter(Boolean)
+                .map(toItem),
+            )
+          }
+        />
+      )}
     </Field>
   );
 }
@@ -199,11 +284,31 @@ function RowsControl(p: ControlProps) {
       {rows.map((row, i) => (
         <div class="row" key={i}>
           {item.type === 'variant' ? (
-            <FieldControl field={{ ...item, label: `${item.label} ${i + 1}` }} value={row} siblings={{}} onChange={(v) => p.onChange(rows.map((r, j) => (j === i ? (v as Value) : r)))} path={`${p.path}[${i}]`} editing={p.editing} labelPrefix={`${item.label} ${i + 1}`} />
+            <FieldControl
+              field={{ ...item, label: `${item.label} ${i + 1}` }}
+              value={row}
+              siblings={{}}
+              onChange={(v) => p.onChange(rows.map((r, j) => (j === i ? (v as Value) : r)))}
+              path={`${p.path}[${i}]`}
+              editing={p.editing}
+              labelPrefix={`${item.label} ${i + 1}`}
+            />
           ) : (
-            <KindFields fields={item.fields ?? []} value={row} onChange={(v) => p.onChange(rows.map((r, j) => (j === i ? v : r)))} path={`${p.path}[${i}]`} editing={p.editing} labelPrefix={`${item.label} ${i + 1}`} />
+            <KindFields
+              fields={item.fields ?? []}
+              value={row}
+              onChange={(v) => p.onChange(rows.map((r, j) => (j === i ? v : r)))}
+              path={`${p.path}[${i}]`}
+              editing={p.editing}
+              labelPrefix={`${item.label} ${i + 1}`}
+            />
           )}
-          <button type="button" class="secondary" aria-label={`Remove ${item.label.toLowerCase()} ${i + 1}`} onClick={() => p.onChange(rows.filter((_, j) => j !== i))}>
+          <button
+            type="button"
+            class="secondary"
+            aria-label={`Remove ${item.label.toLowerCase()} ${i + 1}`}
+            onClick={() => p.onChange(rows.filter((_, j) => j !== i))}
+          >
             Remove
           </button>
         </div>

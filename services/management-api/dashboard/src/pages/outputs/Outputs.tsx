@@ -31,7 +31,10 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
   const endpointId = props.endpointId;
   const target = (targetId: string) => ({ params: { path: { endpointId, targetId } } });
   const load = (): void => {
-    must(relay.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } })).then((r) => setTargets(r.data), (err) => setError(messageOf(err)));
+    must(relay.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } })).then(
+      (r) => setTargets(r.data),
+      (err) => setError(messageOf(err)),
+    );
   };
   useEffect(load, [props.endpointId]);
   useEffect(() => {
@@ -53,8 +56,17 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
   const created = async (t: Target): Promise<void> => {
     // a changed configuration is a new target (the API keeps configs immutable): the old one goes
     // a rename or a new retry schedule keeps the target (same id): nothing to delete
-    if (replacing && replacing.id !== t.id) await run(() => must(relay.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', target(replacing.id))), `Target replaced by ${t.name}.`, t.id);
-    else setNotice({ at: replacing ? t.id : null, text: replacing ? `Target ${t.name} saved.` : `Target ${t.name} added.` });
+    if (replacing && replacing.id !== t.id)
+      await run(
+        () => must(relay.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', target(replacing.id))),
+        `Target replaced by ${t.name}.`,
+        t.id,
+      );
+    else
+      setNotice({
+        at: replacing ? t.id : null,
+        text: replacing ? `Target ${t.name} saved.` : `Target ${t.name} added.`,
+      });
     setAdding(false);
     setReplacing(null);
     load();
@@ -67,95 +79,197 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
       {error && <Notice kind="error">{error}</Notice>}
       {(!targets || !kinds) && !error && <Loading what="targets" />}
       {targets && targets.length === 0 && <p>No targets: accepted requests are logged but go nowhere.</p>}
-      {kinds && targets?.map((t) => (
-        <div class={`card target${t.flagged ? ' target--flagged' : ''}`} key={t.id} aria-labelledby={`t-${t.id}`}>
-          <div class="title-row">
-            <h3 id={`t-${t.id}`}>{t.name}</h3>
-            <span class="badge">{kindOf(t)?.label ?? t.kind}</span>
-            {t.flagged && <span class="state state--disabled">Flagged</span>}
-            {t.breaker_state.state !== 'closed' && <span class={`state state--${t.breaker_state.state === 'paused' ? 'paused' : 'disabled'}`}>{BREAKER_LABELS[t.breaker_state.state]}</span>}
-          </div>
-          {t.breaker_state.state !== 'closed' && (
-            <div class="notice" role="note" aria-label={`Breaker of ${t.name}`}>
-              <p>
-                <strong>{BREAKER_NOTES[t.breaker_state.state]}</strong> since {utc(t.breaker_state.since)}
-                {t.breaker_state.reason ? `: ${t.breaker_state.reason}` : ''}
-              </p>
-            </div>
-          )}
-          {t.flagged && (
-            <div class="notice notice--error" role="note">
-              <p>
-                <strong>Deliveries to this target are stopped</strong> since {utc(t.flagged.at)}: {t.flagged.reason}
-              </p>
-              <p>
-                Fix the destination (or replace this target's configuration), then clear the flag. Deliveries dead-lettered meanwhile are sent again with <code>npm run redrive</code>.
-              </p>
-              {props.can.may('clearTargetFlag') && (
-                <button type="button" onClick={() => void run(() => must(relay.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}/flag', target(t.id))), `Flag of ${t.name} cleared.`, t.id)}>
-                  Clear flag
-                </button>
+      {kinds &&
+        targets?.map((t) => (
+          <div class={`card target${t.flagged ? ' target--flagged' : ''}`} key={t.id} aria-labelledby={`t-${t.id}`}>
+            <div class="title-row">
+              <h3 id={`t-${t.id}`}>{t.name}</h3>
+              <span class="badge">{kindOf(t)?.label ?? t.kind}</span>
+              {t.flagged && <span class="state state--disabled">Flagged</span>}
+              {t.breaker_state.state !== 'closed' && (
+                <span class={`state state--${t.breaker_state.state === 'paused' ? 'paused' : 'disabled'}`}>
+                  {BREAKER_LABELS[t.breaker_state.state]}
+                </span>
               )}
             </div>
-          )}
-          <ConfigSummary target={t} kind={kindOf(t)} />
-          <div class="controls">
-            <Switch
-              id={`enabled-${t.id}`}
-              label="Enabled"
-              checked={t.enabled}
-              disabled={!props.can.may('updateTarget')}
-              onChange={(on) => (on ? void run(() => must(relay.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { ...target(t.id), body: { enabled: true } })), `${t.name} enabled.`, t.id) : (setNotice(null), setDisabling(t)))}
-            />
-            {t.breaker_state.state === 'paused'
-              ? props.can.may('resumeTarget') && (
-                  <button type="button" class="secondary" onClick={() => void run(() => must(relay.POST('/v1/endpoints/{endpointId}/targets/{targetId}/resume', target(t.id))), `${t.name} resumed: held deliveries are sent within a minute.`, t.id)}>
-                    Resume
-                  </button>
-                )
-              : props.can.may('pauseTarget') && (
-                  <button type="button" class="secondary" onClick={() => void run(() => must(relay.POST('/v1/endpoints/{endpointId}/targets/{targetId}/pause', target(t.id))), `${t.name} paused: its deliveries are held until resumed.`, t.id)}>
-                    Pause
+            {t.breaker_state.state !== 'closed' && (
+              <div class="notice" role="note" aria-label={`Breaker of ${t.name}`}>
+                <p>
+                  <strong>{BREAKER_NOTES[t.breaker_state.state]}</strong> since {utc(t.breaker_state.since)}
+                  {t.breaker_state.reason ? `: ${t.breaker_state.reason}` : ''}
+                </p>
+              </div>
+            )}
+            {t.flagged && (
+              <div class="notice notice--error" role="note">
+                <p>
+                  <strong>Deliveries to this target are stopped</strong> since {utc(t.flagged.at)}: {t.flagged.reason}
+                </p>
+                <p>
+                  Fix the destination (or replace this target's configuration), then clear the flag. Deliveries
+                  dead-lettered meanwhile are sent again with <code>npm run redrive</code>.
+                </p>
+                {props.can.may('clearTargetFlag') && (
+                  <button
+                    type="button"
+                    onClick={() =>
+                      void run(
+                        () => must(relay.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}/flag', target(t.id))),
+                        `Flag of ${t.name} cleared.`,
+                        t.id,
+                      )
+                    }
+                  >
+                    Clear flag
                   </button>
                 )}
-            {props.can.may('createTarget') && (
-              <button type="button" class="secondary" onClick={() => (setReplacing(t), setAdding(false), setNotice(null))}>
-                Edit…
-              </button>
+              </div>
             )}
-            {props.can.may('deleteTarget') && (
-              <>
-                <button type="button" class="danger" onClick={() => (setDeleting(t), setNotice(null))}>
-                  Delete…
+            <ConfigSummary target={t} kind={kindOf(t)} />
+            <div class="controls">
+              <Switch
+                id={`enabled-${t.id}`}
+                label="Enabled"
+                checked={t.enabled}
+                disabled={!props.can.may('updateTarget')}
+                onChange={(on) =>
+                  on
+                    ? void run(
+                        () =>
+                          must(
+                            relay.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', {
+                              ...target(t.id),
+                              body: { enabled: true },
+                            }),
+                          ),
+                        `${t.name} enabled.`,
+                        t.id,
+                      )
+                    : (setNotice(null), setDisabling(t))
+                }
+              />
+              {t.breaker_state.state === 'paused'
+                ? props.can.may('resumeTarget') && (
+                    <button
+                      type="button"
+                      class="secondary"
+                      onClick={() =>
+                        void run(
+                          () => must(relay.POST('/v1/endpoints/{endpointId}/targets/{targetId}/resume', target(t.id))),
+                          `${t.name} resumed: held deliveries are sent within a minute.`,
+                          t.id,
+                        )
+                      }
+                    >
+                      Resume
+                    </button>
+                  )
+                : props.can.may('pauseTarget') && (
+                    <button
+                      type="button"
+                      class="secondary"
+                      onClick={() =>
+                        void run(
+                          () => must(relay.POST('/v1/endpoints/{endpointId}/targets/{targetId}/pause', target(t.id))),
+                          `${t.name} paused: its deliveries are held until resumed.`,
+                          t.id,
+                        )
+                      }
+                    >
+                      Pause
+                    </button>
+                  )}
+              {props.can.may('createTarget') && (
+                <button
+                  type="button"
+                  class="secondary"
+                  onClick={() => (setReplacing(t), setAdding(false), setNotice(null))}
+                >
+                  Edit…
                 </button>
-              </>
+              )}
+              {props.can.may('deleteTarget') && (
+                <>
+                  <button type="button" class="danger" onClick={() => (setDeleting(t), setNotice(null))}>
+                    Delete…
+                  </button>
+                </>
+              )}
+            </div>
+            {notice && notice.at === t.id && <Notice kind="ok">{notice.text}</Notice>}
+            {replacing?.id === t.id && (
+              <TargetForm
+                endpointId={props.endpointId}
+                kinds={kinds}
+                replacing={t}
+                onDone={(n) => void created(n)}
+                onCancel={() => setReplacing(null)}
+              />
             )}
           </div>
-          {notice && notice.at === t.id && <Notice kind="ok">{notice.text}</Notice>}
-          {replacing?.id === t.id && <TargetForm endpointId={props.endpointId} kinds={kinds} replacing={t} onDone={(n) => void created(n)} onCancel={() => setReplacing(null)} />}
-        </div>
-      ))}
+        ))}
       {props.can.may('createTarget') &&
         kinds &&
         (adding ? (
-          <TargetForm endpointId={props.endpointId} kinds={kinds} replacing={null} onDone={(n) => void created(n)} onCancel={() => setAdding(false)} />
+          <TargetForm
+            endpointId={props.endpointId}
+            kinds={kinds}
+            replacing={null}
+            onDone={(n) => void created(n)}
+            onCancel={() => setAdding(false)}
+          />
         ) : (
           <button type="button" onClick={() => (setAdding(true), setReplacing(null), setNotice(null))}>
             Add target
           </button>
         ))}
-      <Confirm open={deleting !== null} title={`Delete ${deleting?.name ?? ''}?`} confirmLabel="Delete target" danger onConfirm={() => (deleting && void run(() => must(relay.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', target(deleting.id))), `${deleting.name} deleted.`, null), setDeleting(null))} onCancel={() => setDeleting(null)}>
-        <p>Requests accepted from now on are no longer delivered to it, and its configuration is gone. This cannot be undone.</p>
+      <Confirm
+        open={deleting !== null}
+        title={`Delete ${deleting?.name ?? ''}?`}
+        confirmLabel="Delete target"
+        danger
+        onConfirm={() => (
+          deleting &&
+            void run(
+              () => must(relay.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', target(deleting.id))),
+              `${deleting.name} deleted.`,
+              null,
+            ),
+          setDeleting(null)
+        )}
+        onCancel={() => setDeleting(null)}
+      >
+        <p>
+          Requests accepted from now on are no longer delivered to it, and its configuration is gone. This cannot be
+          undone.
+        </p>
       </Confirm>
       <Confirm
         open={disabling !== null}
         title={`Disable ${disabling?.name ?? ''}?`}
         confirmLabel="Disable target"
         danger
-        onConfirm={() => (disabling && void run(() => must(relay.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { ...target(disabling.id), body: { enabled: false } })), `${disabling.name} disabled: requests accepted from now on are not delivered to it.`, disabling.id), setDisabling(null))}
+        onConfirm={() => (
+          disabling &&
+            void run(
+              () =>
+                must(
+                  relay.PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', {
+                    ...target(disabling.id),
+                    body: { enabled: false },
+                  }),
+                ),
+              `${disabling.name} disabled: requests accepted from now on are not delivered to it.`,
+              disabling.id,
+            ),
+          setDisabling(null)
+        )}
         onCancel={() => setDisabling(null)}
       >
-        <p>Requests accepted while it is disabled are not delivered to it (a Resend can send them once it is enabled again). Its configuration is kept.</p>
+        <p>
+          Requests accepted while it is disabled are not delivered to it (a Resend can send them once it is enabled
+          again). Its configuration is kept.
+        </p>
       </Confirm>
     </section>
   );

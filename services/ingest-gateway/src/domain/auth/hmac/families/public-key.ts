@@ -68,7 +68,8 @@ function publicKey(text: string, form: PublicKeyScheme['key']): KeyObject | unde
 
 function parseKey(text: string, form: PublicKeyScheme['key']): KeyObject | undefined {
   try {
-    if (form === 'spki_base64') return createPublicKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'spki' });
+    if (form === 'spki_base64')
+      return createPublicKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'spki' });
     if (form === 'pem') return createPublicKey({ key: text, format: 'pem' });
     const raw = Buffer.from(text, form === 'ed25519_hex' ? 'hex' : 'base64');
     return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });

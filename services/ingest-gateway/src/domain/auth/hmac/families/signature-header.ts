@@ -13,7 +13,11 @@ export interface ParsedSignatureHeader {
  * signature, or a pairs layout without its timestamp. In lists and pairs, entries of other
  * versions or that do not decode are skipped (a provider may add schemes we do not verify).
  */
-export function parseSignatureHeader(value: string, format: SignatureFormat, encoding: MacEncoding): ParsedSignatureHeader | undefined {
+export function parseSignatureHeader(
+  value: string,
+  format: SignatureFormat,
+  encoding: MacEncoding,
+): ParsedSignatureHeader | undefined {
   switch (format.kind) {
     case 'plain': {
       const text = afterPrefix(value, format.prefix ?? '');
@@ -32,13 +36,21 @@ export function parseSignatureHeader(value: string, format: SignatureFormat, enc
       return parsePairs(value, format.separator, format.signatureKey, format.timestampKey, encoding);
     case 'timestamp_then_signatures': {
       const [timestamp = '', ...entries] = value.split(format.separator).map((entry) => entry.trim());
-      const signatures = entries.map((e) => decodeSignature(e, encoding)).filter((sig): sig is Buffer => sig !== undefined);
+      const signatures = entries
+        .map((e) => decodeSignature(e, encoding))
+        .filter((sig): sig is Buffer => sig !== undefined);
       return timestamp === '' || signatures.length === 0 ? undefined : { signatures, timestamp };
     }
   }
 }
 
-function parsePairs(value: string, separator: string, signatureKey: string, timestampKey: string | undefined, encoding: MacEncoding): ParsedSignatureHeader | undefined {
+function parsePairs(
+  value: string,
+  separator: string,
+  signatureKey: string,
+  timestampKey: string | undefined,
+  encoding: MacEncoding,
+): ParsedSignatureHeader | undefined {
   let timestamp: string | undefined;
   const signatures: Buffer[] = [];
   for (const item of value.split(separator)) {

@@ -12,7 +12,12 @@ export interface SignedValues {
  * The candidate byte sequences a recipe describes: one, or one per URL form when the preset
  * tries the URL with its default port added and removed (Square's and Twilio's validators).
  */
-export function signedContents(recipe: readonly SignedPart[], req: InboundRequest, values: SignedValues, urlPortVariantsOn: boolean): (string | Buffer)[][] {
+export function signedContents(
+  recipe: readonly SignedPart[],
+  req: InboundRequest,
+  values: SignedValues,
+  urlPortVariantsOn: boolean,
+): (string | Buffer)[][] {
   const urls = urlPortVariantsOn && recipe.includes('url') ? urlPortVariants(req.url) : [req.url];
   return urls.map((url) =>
     recipe.map((part): string | Buffer => {

@@ -8,7 +8,11 @@ import { signedContents } from './signed-content';
 import type { SignedValues } from './signed-content';
 
 /** The crypto step of a family: does any candidate content carry any received signature? */
-export type SignatureCheck = (secrets: readonly string[], contents: (string | Buffer)[][], signatures: readonly Buffer[]) => boolean;
+export type SignatureCheck = (
+  secrets: readonly string[],
+  contents: (string | Buffer)[][],
+  signatures: readonly Buffer[],
+) => boolean;
 
 interface SignedSchemeShape {
   signed: readonly SignedPart[];
@@ -23,7 +27,13 @@ interface SignedSchemeShape {
  * reason: required headers present, timestamp well-formed, signature header well-formed, the
  * signature valid, and only then the replay window (so a stale but genuine request says so).
  */
-export function verifySignedScheme(spec: PresetSpec, shape: SignedSchemeShape, check: SignatureCheck, req: InboundRequest, ctx: PresetContext): VerifyResult {
+export function verifySignedScheme(
+  spec: PresetSpec,
+  shape: SignedSchemeShape,
+  check: SignatureCheck,
+  req: InboundRequest,
+  ctx: PresetContext,
+): VerifyResult {
   // The catalog gives every signing preset a signature header (a unit test checks it).
   if (spec.signature === undefined) return fail('preset has no signature header');
   const sigHeader = spec.signature.header;
@@ -48,7 +58,8 @@ export function verifySignedScheme(spec: PresetSpec, shape: SignedSchemeShape, c
 
   const parsed = parseSignatureHeader(value, spec.signature.format, shape.encoding);
   if (parsed === undefined) return malformedHeader(sigHeader);
-  if (shape.signatureBytes !== undefined && !parsed.signatures.some((sig) => sig.length === shape.signatureBytes)) return malformedHeader(sigHeader);
+  if (shape.signatureBytes !== undefined && !parsed.signatures.some((sig) => sig.length === shape.signatureBytes))
+    return malformedHeader(sigHeader);
   if (parsed.timestamp !== undefined) values.timestamp = parsed.timestamp;
 
   const timestamps: number[] = [];
@@ -78,7 +89,8 @@ export function verifySignedScheme(spec: PresetSpec, shape: SignedSchemeShape, c
 function bodyNumber(body: Buffer, field: string): number | undefined {
   try {
     const parsed: unknown = JSON.parse(body.toString('utf8'));
-    const value = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)[field] : undefined;
+    const value =
+      typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)[field] : undefined;
     return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
   } catch {
     return undefined;

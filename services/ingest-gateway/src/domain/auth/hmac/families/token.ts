@@ -28,19 +28,25 @@ function matchesAny(token: string, secrets: readonly string[]): boolean {
 }
 
 /** Every element of the array must carry a matching token: one forged element fails the batch. */
-function verifyBodyTokens(req: InboundRequest, secrets: readonly string[], where: { array: string; field: string }): VerifyResult {
+function verifyBodyTokens(
+  req: InboundRequest,
+  secrets: readonly string[],
+  where: { array: string; field: string },
+): VerifyResult {
   let items: unknown;
   try {
     const parsed: unknown = JSON.parse(req.rawBody.toString('utf8'));
-    items = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)[where.array] : undefined;
+    items =
+      typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)[where.array] : undefined;
   } catch {
     return fail(`body is not JSON with a ${where.array} array`);
   }
   if (!Array.isArray(items) || items.length === 0) return fail(`body is not JSON with a ${where.array} array`);
   let allMatch = true;
   for (const item of items) {
-    const token = typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[where.field] : undefined;
-    allMatch = (typeof token === 'string' && matchesAny(token, secrets)) && allMatch;
+    const token =
+      typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[where.field] : undefined;
+    allMatch = typeof token === 'string' && matchesAny(token, secrets) && allMatch;
   }
   return allMatch ? PASS : fail(`wrong ${where.field}`);
 }

@@ -27,7 +27,9 @@ export const verifyUrlFormFamily: PresetVerifier = (req, { secrets, info }) => {
   const bodyHash = scheme.bodySha256Param ? bodySha256Param(req.url) : undefined;
   if (bodyHash !== undefined && !bodyMatchesHash(req.rawBody, bodyHash)) return fail('body does not match bodySHA256');
   const params = bodyHash === undefined && isForm(req) ? sortedFormParams(req.rawBody) : '';
-  const expected = secrets.flatMap((secret) => urlPortVariants(req.url).map((url) => hmac(scheme.algorithm, secret, url + params)));
+  const expected = secrets.flatMap((secret) =>
+    urlPortVariants(req.url).map((url) => hmac(scheme.algorithm, secret, url + params)),
+  );
   return anyMacMatches(expected, [signature]) ? PASS : SIGNATURE_MISMATCH;
 };
 
@@ -58,6 +60,11 @@ function sortedFormParams(body: Buffer): string {
   }
   return [...byName.keys()]
     .sort()
-    .map((name) => [...(byName.get(name) ?? [])].sort().map((v) => name + v).join(''))
+    .map((name) =>
+      [...(byName.get(name) ?? [])]
+        .sort()
+        .map((v) => name + v)
+        .join(''),
+    )
     .join('');
 }

@@ -13,9 +13,12 @@ export function mac(algo: Algo, key: BinaryLike, ...parts: (string | Buffer)[]):
   return h.digest();
 }
 
-export const hex = (algo: Algo, key: BinaryLike, ...parts: (string | Buffer)[]): string => mac(algo, key, ...parts).toString('hex');
-export const b64 = (algo: Algo, key: BinaryLike, ...parts: (string | Buffer)[]): string => mac(algo, key, ...parts).toString('base64');
-export const b64url = (algo: Algo, key: BinaryLike, ...parts: (string | Buffer)[]): string => mac(algo, key, ...parts).toString('base64url');
+export const hex = (algo: Algo, key: BinaryLike, ...parts: (string | Buffer)[]): string =>
+  mac(algo, key, ...parts).toString('hex');
+export const b64 = (algo: Algo, key: BinaryLike, ...parts: (string | Buffer)[]): string =>
+  mac(algo, key, ...parts).toString('base64');
+export const b64url = (algo: Algo, key: BinaryLike, ...parts: (string | Buffer)[]): string =>
+  mac(algo, key, ...parts).toString('base64url');
 
 export function ed25519(privateKey: KeyObject | undefined, ...parts: (string | Buffer)[]): Buffer {
   if (privateKey === undefined) throw new Error('test credentials lack a private key');

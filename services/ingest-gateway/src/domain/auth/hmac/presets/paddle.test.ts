@@ -9,9 +9,20 @@ const SECRET = 'pdl_ntfset_01_current';
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const NOW_S = NOW.getTime() / 1000;
 const BODY = '{"event_id":"evt_01","event_type":"subscription.created","data":{}}';
-const h1 = (ts: number, secret = SECRET, body = BODY): string => createHmac('sha256', secret).update(`${ts}:${body}`).digest('hex');
-const setting = (extra: { tolerance_seconds?: number } = {}): InboundAuthSetting => ({ type: 'HMAC', preset: 'paddle', secrets: [SECRET], ...extra });
-const req = (header: string, body = BODY): InboundRequest => ({ method: 'POST', url: 'https://relay.example/relay/ep_1', headers: { 'paddle-signature': header }, rawBody: Buffer.from(body) });
+const h1 = (ts: number, secret = SECRET, body = BODY): string =>
+  createHmac('sha256', secret).update(`${ts}:${body}`).digest('hex');
+const setting = (extra: { tolerance_seconds?: number } = {}): InboundAuthSetting => ({
+  type: 'HMAC',
+  preset: 'paddle',
+  secrets: [SECRET],
+  ...extra,
+});
+const req = (header: string, body = BODY): InboundRequest => ({
+  method: 'POST',
+  url: 'https://relay.example/relay/ep_1',
+  headers: { 'paddle-signature': header },
+  rawBody: Buffer.from(body),
+});
 
 describe('HMAC preset paddle', () => {
   test.each([
@@ -27,11 +38,16 @@ describe('HMAC preset paddle', () => {
   });
 
   test('several h1 signatures (Paddle rotating a secret): passes when any one matches', () => {
-    expect(verifyInbound(setting(), req(`ts=${NOW_S};h1=${h1(NOW_S, 'old-secret')};h1=${h1(NOW_S)}`), NOW)).toEqual({ ok: true });
+    expect(verifyInbound(setting(), req(`ts=${NOW_S};h1=${h1(NOW_S, 'old-secret')};h1=${h1(NOW_S)}`), NOW)).toEqual({
+      ok: true,
+    });
   });
 
   test('a header without ts is malformed', () => {
-    expect(verifyInbound(setting(), req(`h1=${h1(NOW_S)}`), NOW)).toEqual({ ok: false, reason: 'malformed paddle-signature header' });
+    expect(verifyInbound(setting(), req(`h1=${h1(NOW_S)}`), NOW)).toEqual({
+      ok: false,
+      reason: 'malformed paddle-signature header',
+    });
   });
 
   test('the Paddle SDK (paddle.webhooks.isSignatureValid) agrees: accepts what we accept, rejects a changed body', async () => {

@@ -11,9 +11,18 @@ const BODY = '{"type":"user.created","data":{"id":"u_1"}}';
 function signed(prefix: 'webhook' | 'svix', at: Date, signature?: string): InboundRequest {
   const sig = signature ?? new Webhook(SECRET).sign('msg_1', at, BODY);
   const ts = String(Math.floor(at.getTime() / 1000));
-  return { method: 'POST', url: 'https://relay.example/relay/ep_1', headers: { [`${prefix}-id`]: 'msg_1', [`${prefix}-timestamp`]: ts, [`${prefix}-signature`]: sig }, rawBody: Buffer.from(BODY) };
+  return {
+    method: 'POST',
+    url: 'https://relay.example/relay/ep_1',
+    headers: { [`${prefix}-id`]: 'msg_1', [`${prefix}-timestamp`]: ts, [`${prefix}-signature`]: sig },
+    rawBody: Buffer.from(BODY),
+  };
 }
-const setting = (preset: 'standard_webhooks' | 'svix'): InboundAuthSetting => ({ type: 'HMAC', preset, secrets: [SECRET] });
+const setting = (preset: 'standard_webhooks' | 'svix'): InboundAuthSetting => ({
+  type: 'HMAC',
+  preset,
+  secrets: [SECRET],
+});
 const secondsAgo = (s: number): Date => new Date((NOW_S - s) * 1000);
 
 describe.each([
@@ -23,7 +32,11 @@ describe.each([
   test.each([
     ['a timestamp 300 s old passes', secondsAgo(300), { ok: true }],
     ['a timestamp 301 s old fails', secondsAgo(301), { ok: false, reason: 'timestamp outside tolerance' }],
-    ['a timestamp 301 s in the future fails (±300 s)', secondsAgo(-301), { ok: false, reason: 'timestamp outside tolerance' }],
+    [
+      'a timestamp 301 s in the future fails (±300 s)',
+      secondsAgo(-301),
+      { ok: false, reason: 'timestamp outside tolerance' },
+    ],
   ])('%s', (_rule, at, expected) => {
     expect(verifyInbound(setting(preset), signed(prefix, at), NOW)).toEqual(expected);
   });
@@ -31,16 +44,23 @@ describe.each([
   test('several space-separated signatures: passes when any v1 entry matches', () => {
     const other = new Webhook('whsec_' + Buffer.from('another key').toString('base64')).sign('msg_1', NOW, BODY);
     const genuine = new Webhook(SECRET).sign('msg_1', NOW, BODY);
-    expect(verifyInbound(setting(preset), signed(prefix, NOW, `${other} v1a,c2lnbmF0dXJl ${genuine}`), NOW)).toEqual({ ok: true });
+    expect(verifyInbound(setting(preset), signed(prefix, NOW, `${other} v1a,c2lnbmF0dXJl ${genuine}`), NOW)).toEqual({
+      ok: true,
+    });
   });
 
   test('entries of other versions are ignored: only a v1a entry is malformed', () => {
-    expect(verifyInbound(setting(preset), signed(prefix, NOW, 'v1a,c2lnbmF0dXJl'), NOW)).toEqual({ ok: false, reason: `malformed ${prefix}-signature header` });
+    expect(verifyInbound(setting(preset), signed(prefix, NOW, 'v1a,c2lnbmF0dXJl'), NOW)).toEqual({
+      ok: false,
+      reason: `malformed ${prefix}-signature header`,
+    });
   });
 
   test('the message id is signed: another webhook-id fails', () => {
     const req = signed(prefix, NOW);
-    expect(verifyInbound(setting(preset), { ...req, headers: { ...req.headers, [`${prefix}-id`]: 'msg_2' } }, NOW)).toEqual({ ok: false, reason: 'signature mismatch' });
+    expect(
+      verifyInbound(setting(preset), { ...req, headers: { ...req.headers, [`${prefix}-id`]: 'msg_2' } }, NOW),
+    ).toEqual({ ok: false, reason: 'signature mismatch' });
   });
 
   test('a secret without the whsec_ prefix is the same key', () => {
@@ -57,5 +77,8 @@ test('HMAC preset standard_webhooks: a request we accept is accepted by standard
 });
 
 test('HMAC preset svix: webhook-* headers do not satisfy the svix preset', () => {
-  expect(verifyInbound(setting('svix'), signed('webhook', NOW), NOW)).toEqual({ ok: false, reason: 'missing svix-signature header' });
+  expect(verifyInbound(setting('svix'), signed('webhook', NOW), NOW)).toEqual({
+    ok: false,
+    reason: 'missing svix-signature header',
+  });
 });

@@ -8,13 +8,28 @@ const SECRET = 'whsec_stripe_current';
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const NOW_S = NOW.getTime() / 1000;
 const BODY = '{"id":"evt_1","object":"event","type":"payment_intent.succeeded"}';
-const setting = (extra: Partial<{ tolerance_seconds: number }> = {}): InboundAuthSetting => ({ type: 'HMAC', preset: 'stripe', secrets: [SECRET], ...extra });
+const setting = (extra: Partial<{ tolerance_seconds: number }> = {}): InboundAuthSetting => ({
+  type: 'HMAC',
+  preset: 'stripe',
+  secrets: [SECRET],
+  ...extra,
+});
 
 function signed(header: string, body = BODY): InboundRequest {
-  return { method: 'POST', url: 'https://relay.example/relay/ep_1', headers: { 'stripe-signature': header }, rawBody: Buffer.from(body) };
+  return {
+    method: 'POST',
+    url: 'https://relay.example/relay/ep_1',
+    headers: { 'stripe-signature': header },
+    rawBody: Buffer.from(body),
+  };
 }
 const header = (timestamp: number, opts: { secret?: string; scheme?: string } = {}): string =>
-  stripe.webhooks.generateTestHeaderString({ payload: BODY, secret: opts.secret ?? SECRET, timestamp, ...(opts.scheme ? { scheme: opts.scheme } : {}) });
+  stripe.webhooks.generateTestHeaderString({
+    payload: BODY,
+    secret: opts.secret ?? SECRET,
+    timestamp,
+    ...(opts.scheme ? { scheme: opts.scheme } : {}),
+  });
 
 describe('HMAC preset stripe', () => {
   test.each([
@@ -36,12 +51,18 @@ describe('HMAC preset stripe', () => {
   });
 
   test('only v1 counts: a v0-scheme signature is not accepted', () => {
-    expect(verifyInbound(setting(), signed(header(NOW_S, { scheme: 'v0' })), NOW)).toEqual({ ok: false, reason: 'malformed stripe-signature header' });
+    expect(verifyInbound(setting(), signed(header(NOW_S, { scheme: 'v0' })), NOW)).toEqual({
+      ok: false,
+      reason: 'malformed stripe-signature header',
+    });
   });
 
   test('a header without t= is malformed', () => {
     const withoutT = header(NOW_S).replace(/^t=\d+,/, '');
-    expect(verifyInbound(setting(), signed(withoutT), NOW)).toEqual({ ok: false, reason: 'malformed stripe-signature header' });
+    expect(verifyInbound(setting(), signed(withoutT), NOW)).toEqual({
+      ok: false,
+      reason: 'malformed stripe-signature header',
+    });
   });
 
   test('a header we accept is accepted by stripe.webhooks.constructEvent too', () => {

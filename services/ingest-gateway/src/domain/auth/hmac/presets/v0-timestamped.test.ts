@@ -7,8 +7,18 @@ const NOW = new Date('2025-06-01T12:00:00.000Z');
 const NOW_S = NOW.getTime() / 1000;
 
 const PRESETS = [
-  { preset: 'slack', signature: 'x-slack-signature', timestamp: 'x-slack-request-timestamp', body: 'token=xyz&team_id=T1&command=%2Fweather&text=94070' },
-  { preset: 'zoom', signature: 'x-zm-signature', timestamp: 'x-zm-request-timestamp', body: '{"event":"meeting.started","payload":{"object":{"id":"1"}}}' },
+  {
+    preset: 'slack',
+    signature: 'x-slack-signature',
+    timestamp: 'x-slack-request-timestamp',
+    body: 'token=xyz&team_id=T1&command=%2Fweather&text=94070',
+  },
+  {
+    preset: 'zoom',
+    signature: 'x-zm-signature',
+    timestamp: 'x-zm-request-timestamp',
+    body: '{"event":"meeting.started","payload":{"object":{"id":"1"}}}',
+  },
 ] as const;
 
 describe.each(PRESETS)('HMAC preset $preset (v0 scheme)', (p) => {
@@ -17,7 +27,10 @@ describe.each(PRESETS)('HMAC preset $preset (v0 scheme)', (p) => {
   const signed = (ts: string, body = p.body): InboundRequest => ({
     method: 'POST',
     url: 'https://relay.example/relay/ep_1',
-    headers: { [p.signature]: `v0=${createHmac('sha256', secret).update(`v0:${ts}:${body}`).digest('hex')}`, [p.timestamp]: ts },
+    headers: {
+      [p.signature]: `v0=${createHmac('sha256', secret).update(`v0:${ts}:${body}`).digest('hex')}`,
+      [p.timestamp]: ts,
+    },
     rawBody: Buffer.from(body),
   });
 
@@ -36,7 +49,10 @@ describe.each(PRESETS)('HMAC preset $preset (v0 scheme)', (p) => {
   });
 
   test('a non-numeric timestamp is malformed', () => {
-    expect(verifyInbound(setting, signed('yesterday'), NOW)).toEqual({ ok: false, reason: `malformed ${p.timestamp} header` });
+    expect(verifyInbound(setting, signed('yesterday'), NOW)).toEqual({
+      ok: false,
+      reason: `malformed ${p.timestamp} header`,
+    });
   });
 });
 
@@ -47,7 +63,10 @@ test('HMAC preset zoom: an endpoint.url_validation event is verified like any ev
   const req: InboundRequest = {
     method: 'POST',
     url: 'https://relay.example/relay/ep_1',
-    headers: { 'x-zm-signature': `v0=${createHmac('sha256', secret).update(`v0:${ts}:${body}`).digest('hex')}`, 'x-zm-request-timestamp': ts },
+    headers: {
+      'x-zm-signature': `v0=${createHmac('sha256', secret).update(`v0:${ts}:${body}`).digest('hex')}`,
+      'x-zm-request-timestamp': ts,
+    },
     rawBody: Buffer.from(body),
   };
   expect(verifyInbound({ type: 'HMAC', preset: 'zoom', secrets: [secret] }, req, NOW)).toEqual({ ok: true });
