@@ -14,6 +14,8 @@
 # email and a spreadsheet target (bench/outputs.js), then what routing rules and per-target limits
 # cost the whole system (bench/rules.js, issue 25), one event resent 1,000 times (bench/resend.js),
 # and the CPU the tracing hooks add per event, off and on (bench/tracing.js, issue 28).
+# The soak (bench/soak.js) runs the system at a steady 300 requests/s for 10 minutes to one
+# account and to ten, sampling the activity lag, queues, flush times, store CPU and memory.
 # Real local Redis, RabbitMQ and FerretDB; everything on loopback.
 # Results: bench-results/*.json; record them in docs/benchmarks.md with the machine and command.
 set -euo pipefail
@@ -22,6 +24,9 @@ cd "$ROOT"
 bash scripts/infra.sh up >/dev/null
 npx tsc -b
 node bench/system.js
+# a steady open-loop 300/s for 10 minutes to one account, then to ten: the activity log keeps up
+SOAK_ACCOUNTS=1 node bench/soak.js
+SOAK_ACCOUNTS=10 node bench/soak.js
 node bench/tenants.js
 node bench/floor.js
 FLOOR_LOG=1 node bench/floor.js
