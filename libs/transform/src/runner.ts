@@ -1,0 +1,140 @@
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { DEFAULT_LIMITS } from './limits';
+import type { SandboxLimits } from './limits';
+import type { RunResult } from './sandbox';
+
+export interface RunRequest {
+  id: number;
+  tenant: string;
+  code: string;
+  args: unknown[];
+}
+export interface RunResponse {
+  id: number;
+  result: RunResult;
+}
+
+interface Job extends RunRequest {
+  done(result: RunResult): void;
+}
+
+/**
+ * The sandbox on a thread of its own, one call at a time. QuickJS checks its interrupt handler
+ * between bytecodes, not inside a built-in (`new Array(2 ** 32 - 1).fill(0)` runs natively until
+ * memory runs out, tens of seconds): a watchdog terminates the thread when a call outlives its
+ * budget by `graceMs`, and the next call starts a new one. The caller's event loop is never
+ * blocked, so other deliveries go on while a call runs. The thread starts on the first call: a
+ * process whose endpoints have no transformation never creates one.
+ */
+export class TransformRunner {
+  readonly limits: SandboxLimits;
+  private worker: { thread: Worker; ready: Promise<void> } | null = null;
+  private readonly queue: Job[] = [];
+  private running: Job | null = null;
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    limits: Partial<SandboxLimits> = {},
+    private readonly graceMs = 500,
+  ) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+  }
+
+  /** Calls the transformation; resolves with what it came to (never rejects for what the code does). */
+  run(tenant: string, code: string, args: unknown[]): Promise<RunResult> {
+    if (this.closed) return Promise.reject(new Error('transform runner closed'));
+    return new Promise((done) => {
+      this.queue.push({ id: this.nextId++, tenant, code, args, done });
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const w = this.worker;
+    this.worker = null;
+    if (w) await w.thread.terminate();
+  }
+
+  private pump(): void {
+    if (this.running || this.queue.length === 0 || this.closed) return;
+    const job = this.queue.shift()!;
+    this.running = job;
+    const w = this.workerOf();
+    let watchdog: NodeJS.Timeout | undefined;
+    const finish = (result: RunResult): void => {
+      clearTimeout(watchdog);
+      w.thread.off('message', onMessage);
+      this.running = null;
+      job.done(result);
+      this.pump();
+    };
+    const onMessage = (m: RunResponse | 'ready'): void => {
+      if (m !== 'ready' && m.id === job.id) finish(m.result);
+    };
+    w.thread.on('message', onMessage);
+    const start = (): void => {
+      if (this.running !== job) return;
+      const started = performance.now();
+      watchdog = setTimeout(() => {
+        // the thread is stuck inside a built-in: it is replaced, and this call is a timeout
+        this.worker = null;
+        void w.thread.terminate();
+        finish({
+          ok: false,
+          failure: { kind: 'timeout', message: `stopped after ${this.limits.timeMs} ms`, line: null },
+          logs: [],
+          durationMs: performance.now() - started,
+        });
+      }, this.limits.timeMs + this.graceMs);
+      const request: RunRequest = { id: job.id, tenant: job.tenant, code: job.code, args: job.args };
+      w.thread.postMessage(request);
+    };
+    w.ready.then(start, (err: Error) =>
+      finish({
+        ok: false,
+        failure: { kind: 'threw', message: `the sandbox could not start: ${err.message}`, line: null },
+        logs: [],
+        durationMs: 0,
+      }),
+    );
+  }
+
+  private workerOf(): { thread: Worker; ready: Promise<void> } {
+    if (this.worker) return this.worker;
+    // the package's built worker, whether this module runs built (dist/) or from source (src/)
+    const thread = new Worker(join(__dirname, '..', 'dist', 'worker.js'), {
+      workerData: this.limits,
+      // the thread's own heap stays small: the sandbox's memory lives in its WebAssembly memory
+      resourceLimits: { maxOldGenerationSizeMb: 64 },
+    });
+    thread.unref();
+    const ready = new Promise<void>((resolve, reject) => {
+      thread.once('message', (m) => (m === 'ready' ? resolve() : undefined));
+      thread.once('error', reject);
+    });
+    const made = { thread, ready };
+    thread.on('error', () => {
+      if (this.worker === made) this.worker = null;
+    });
+    thread.on('exit', () => {
+      if (this.worker === made) this.worker = null;
+      // a thread that died mid-call answers that call
+      if (this.running && this.worker === null && !this.closed) {
+        const job = this.running;
+        this.running = null;
+        job.done({
+          ok: false,
+          failure: { kind: 'threw', message: 'the sandbox stopped', line: null },
+          logs: [],
+          durationMs: 0,
+        });
+        this.pump();
+      }
+    });
+    this.worker = made;
+    return made;
+  }
+}

@@ -1,0 +1,40 @@
+import { TransformRunner } from '@relay/transform';
+
+/*
+ * The runner puts the sandbox on a thread of its own (the built worker, dist/worker.js): a call
+ * stuck inside a built-in, which QuickJS's interrupt handler never sees, is ended by the watchdog,
+ * and the caller's event loop stays free meanwhile.
+ */
+describe('transform runner', () => {
+  const runner = new TransformRunner({ timeMs: 100 }, 200);
+  afterAll(() => runner.close());
+
+  test('runs a transformation and returns its result as JSON', async () => {
+    const r = await runner.run('acc_a', `(req) => ({ ...req, body: { n: req.body.n + 1 } })`, [{ body: { n: 1 } }]);
+    expect(r.ok && JSON.parse(r.json!)).toEqual({ body: { n: 2 } });
+  });
+
+  test('a built-in that loops natively is stopped by the watchdog, and the next call runs on a new thread', async () => {
+    const stuck = runner.run('acc_a', `() => new Array(2 ** 32 - 1).fill(0)`, []);
+    // the host's event loop turns while the sandbox is busy
+    let turns = 0;
+    const ticking = setInterval(() => (turns += 1), 5);
+    const r = await stuck;
+    clearInterval(ticking);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.failure.kind).toMatch(/timeout|memory/);
+    expect(turns).toBeGreaterThan(0);
+    const next = await runner.run('acc_b', `() => 'fine'`, []);
+    expect(next.ok && next.json).toBe('"fine"');
+  });
+
+  test('calls queued behind a stuck call are answered once it is stopped', async () => {
+    const calls = [
+      runner.run('acc_a', `() => { for (;;) {} }`, []),
+      ...[1, 2, 3].map((n) => runner.run('acc_b', `() => ${n}`, [])),
+    ];
+    const [loop, ...rest] = await Promise.all(calls);
+    expect(loop!.ok).toBe(false);
+    expect(rest.map((r) => r.ok && r.json)).toEqual(['1', '2', '3']);
+  });
+});
