@@ -91,7 +91,18 @@ export interface ActivityAttemptV1 {
    * deliverer sends it: deploy writers first (docs/operations.md).
    */
   response?: KeptResponse;
+  /** the transformations that ran for this attempt (docs/transformations.md); absent when none */
+  transform?: AttemptTransformNote;
 }
+
+/** Which transformation versions ran for an attempt, and their console lines (bounded). */
+export interface AttemptTransformNote {
+  versions: { scope: 'endpoint' | 'target'; version: number }[];
+  logs: string[];
+}
+/** console lines an attempt keeps, and characters per line */
+export const MAX_ATTEMPT_TRANSFORM_LOGS = 20;
+export const MAX_ATTEMPT_TRANSFORM_LOG_CHARS = 300;
 
 export type ActivityMessage = ActivityRequestV1 | ActivityAttemptV1;
 

@@ -2,7 +2,7 @@
  * Plain record types of the stored resources. Domain code works with these, never with
  * mongoose documents, so it can be tested with in-memory fakes.
  */
-import type { KeptResponse } from '@relay/contracts';
+import type { AttemptTransformNote, DeliveryState, KeptResponse } from '@relay/contracts';
 import type {
   BodyFilter,
   CaptchaSettings,
@@ -161,20 +161,22 @@ export type StatusGroup = (typeof STATUS_GROUPS)[number];
 export interface DeliveryAttemptRecord {
   attempt: number;
   attempted_at: Date;
-  state: 'delivered' | 'retrying' | 'failed';
+  state: DeliveryState;
   status_code: number | null;
   duration_ms: number;
   error: string | null;
   next_attempt_at: Date | null;
   /** what the target answered, capped (@relay/contracts KeptResponse); absent without an HTTP answer */
   response?: KeptResponse;
+  /** the transformation versions that ran and their console lines; absent when none ran */
+  transform?: AttemptTransformNote;
 }
 
 export interface DeliveryRecord {
   delivery_id: string;
   target_id: string;
   target_kind: string;
-  state: 'delivered' | 'retrying' | 'failed';
+  state: DeliveryState;
   attempts: DeliveryAttemptRecord[];
 }
 

@@ -2,6 +2,7 @@ import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
 import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/targets';
+import type { DeliveryTransformer } from '@relay/transform';
 import type { HoldReason } from '../gate/breaker-redis';
 import type { TargetGate } from '../gate/target-gate';
 import type { RetryPolicy } from '../retry/decide';
@@ -73,6 +74,8 @@ export interface DeliveryDeps {
   /** the per-target limits and breaker, asked before an attempt and told after (gate/target-gate.ts) */
   gate: TargetGate;
   registry: TargetRegistry;
+  /** the endpoint's and the target's transformations, applied before the attempt */
+  transform: Pick<DeliveryTransformer, 'apply'>;
   send(req: OutboundRequest): Promise<SendOutcome>;
   recorder: AttemptRecorder;
   router: DeliveryRouter;
