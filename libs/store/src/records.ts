@@ -63,6 +63,9 @@ export const CONFIG_AUDIT_ACTIONS = [
   'target_flag_cleared',
   'target_paused',
   'target_resumed',
+  'transformation_saved',
+  'transformation_restored',
+  'transformation_removed',
 ] as const;
 /** Account actions: API keys created and revoked, the plan changed, alert rules changed and tested. */
 export const ACCOUNT_AUDIT_ACTIONS = [

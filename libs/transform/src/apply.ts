@@ -29,7 +29,7 @@ export interface Ran {
 export type Transformed =
   | { result: 'pass'; carried: Carried; ran: Ran[] }
   | { result: 'dropped'; scope: TransformScope; ran: Ran[] }
-  | { result: 'failed'; scope: TransformScope; error: string; line: number | null; ran: Ran[] };
+  | { result: 'failed'; scope: TransformScope; error: string; message: string; line: number | null; ran: Ran[] };
 
 /**
  * Applies the chain in order (the endpoint's, then the target's): each sees what the one before
@@ -55,6 +55,7 @@ export async function applyTransformations(
       result: 'failed',
       scope: t.scope,
       error: `${t.scope} transformation v${t.version}${line === null ? '' : `, line ${line}`}: ${message}`,
+      message,
       line,
       ran,
     });

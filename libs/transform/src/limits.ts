@@ -14,7 +14,7 @@ export interface SandboxLimits {
 }
 
 export const DEFAULT_LIMITS: SandboxLimits = {
-  timeMs: 100,
+  timeMs: 200,
   memoryBytes: 32 * 1024 * 1024,
   stackBytes: 256 * 1024,
   outputBytes: 1024 * 1024,
