@@ -221,7 +221,7 @@ describe('docker-compose.yml', () => {
   });
 });
 
-// Issue 10, item 3: `docker compose --profile observability up` adds Prometheus and Grafana with
+// `docker compose --profile observability up` adds Prometheus and Grafana with
 // deploy/observability provisioned; without the profile nothing of it starts.
 describe('docker-compose.yml profile observability', () => {
   const OBSERVABILITY = {
