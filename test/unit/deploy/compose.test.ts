@@ -44,8 +44,8 @@ const INFRA = {
 type InfraName = keyof typeof INFRA;
 
 /**
- * Consumers of a queue: several instances share the work, so nothing may pin one instance. Not
- * the activity-writer: one writer per store (docs/architecture.md).
+ * Competing consumers of one queue: several instances share the work, so nothing may pin one
+ * instance. Not the activity-writer: each partition has one active writer (docs/architecture.md).
  */
 const SCALABLE = ['webhook-deliverer', 'chat-deliverer'];
 
