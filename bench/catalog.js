@@ -23,6 +23,25 @@ const fig = (name, value, unit) => ({ name, value: value ?? null, ...(unit ? { u
  */
 const p95 = (name, q) => fig(`p95, ${name}`, q?.p95_ms, 'ms');
 
+/**
+ * The soak at a steady open-loop rate, for one spread of accounts.
+ * @param {string} command
+ * @param {string} accounts
+ * @returns {Bench}
+ */
+const soak = (command, accounts) => ({
+  title: `Soak: 300 requests/s for 10 minutes, ${accounts}`,
+  command,
+  method: `The whole system as \`npm start\` runs it under a steady open-loop 300 requests/s for 10 minutes to 50 endpoints over ${accounts}, sampling the activity lag, queues, flush times, store CPU and memory every 30 s. It passes when the last lag is under 5 s, every lag of the second half is under it and trends up by less than a second, no service's memory grows by more than a quarter over the second half, and every accepted event is delivered.`,
+  figures: (r) => [
+    fig('accepted', r.totals.accepted),
+    fig('lost, duplicates', `${r.totals.lost}, ${r.totals.duplicates}`),
+    fig('activity lag trend', r.pass_line.lag_slope_s_per_s, 's per s'),
+    fig('log drained after the load', r.totals.log_drained_after_load_s, 's'),
+    fig('pass line', r.pass_line.passed ? 'passed' : 'missed'),
+  ],
+});
+
 /** @type {Record<string, Bench>} */
 const BENCHES = {
   system: {
@@ -39,6 +58,8 @@ const BENCHES = {
       fig('lost, duplicates', `${r.lost}, ${r.duplicates}`),
     ],
   },
+  'soak-1-account': soak('SOAK_ACCOUNTS=1 node bench/soak.js', 'one account'),
+  'soak-10-accounts': soak('SOAK_ACCOUNTS=10 node bench/soak.js', 'ten accounts'),
   tenants: {
     title: 'Many endpoints',
     command: 'node bench/tenants.js',

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # npm run bench: every bench of bench/catalog.js, in this order — the whole system beside bare
-# express, the same on 1 to 10,000 endpoints, the architecture's floor alone and with the least
-# activity log the spec asks, the activity log, writers, searches and bulk-retry list at 1,000,000
-# rows, the gateway alone, inbound verification per family, one webhook and one outputs
-# deliverer, rules and limits against the plain case, one event resent 1,000 times, and the
-# tracing hooks. Real local Redis, RabbitMQ and FerretDB; everything on loopback.
+# express, a 10-minute soak at a steady 300 requests/s to one account and to ten, the whole system
+# on 1 to 10,000 endpoints, the architecture's floor alone and with the least activity log the
+# spec asks, the activity log, writers, searches and bulk-retry list at 1,000,000 rows, the gateway
+# alone, inbound verification per family, one webhook and one outputs deliverer, rules and limits
+# against the plain case, one event resent 1,000 times, and the tracing hooks. Real local Redis,
+# RabbitMQ and FerretDB; everything on loopback.
 # Raw reports go to a scratch directory; scripts/bench-record.js records them in
 # bench/results/<bench>.json (date, machine, command, figures) and scripts/docs.js rewrites
 # docs/benchmarks.md from those. Commit both with the change they measure.
@@ -15,6 +16,9 @@ bash scripts/infra.sh up >/dev/null
 npx tsc -b
 export BENCH_RESULTS_DIR="${BENCH_RESULTS_DIR:-$(mktemp -d /tmp/relay-bench.XXXXXX)}"
 node bench/system.js
+# a steady open-loop 300/s for 10 minutes to one account, then to ten: the activity log keeps up
+SOAK_ACCOUNTS=1 node bench/soak.js
+SOAK_ACCOUNTS=10 node bench/soak.js
 node bench/tenants.js
 node bench/floor.js
 FLOOR_LOG=1 node bench/floor.js
