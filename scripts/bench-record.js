@@ -2,7 +2,7 @@
 // each `<dir>/<bench>.json` of a bench in bench/catalog.js becomes bench/results/<bench>.json with
 // the run's date, this machine, the command and the figures the catalog picks from the report.
 // scripts/bench.sh runs it after the benches; then `npm run docs` rewrites the page.
-//   node scripts/bench-record.js [dir]     (default bench-results/)
+//   node scripts/bench-record.js [from [to]]     (defaults bench-results/ and bench/results/)
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -10,7 +10,7 @@ const { BENCHES } = require('../bench/catalog');
 
 const ROOT = path.join(__dirname, '..');
 const from = path.resolve(process.argv[2] ?? path.join(ROOT, 'bench-results'));
-const to = path.join(ROOT, 'bench', 'results');
+const to = path.resolve(process.argv[3] ?? path.join(ROOT, 'bench', 'results'));
 
 function machine() {
   const release = fs.existsSync('/etc/os-release') ? fs.readFileSync('/etc/os-release', 'utf8') : '';
@@ -44,4 +44,4 @@ for (const [name, bench] of Object.entries(BENCHES)) {
   fs.writeFileSync(path.join(to, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
   recorded += 1;
 }
-console.log(`bench/results: ${recorded} result(s) recorded from ${path.relative(ROOT, from) || '.'}`);
+console.log(`${to}: ${recorded} result(s) recorded from ${from}`);

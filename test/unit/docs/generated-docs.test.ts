@@ -1,4 +1,5 @@
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CATALOG } from '@relay/targets';
@@ -99,5 +100,56 @@ describe('the bench catalog', () => {
         .map((b) => b.command)
         .sort(),
     );
+  });
+});
+
+describe('recording a bench run (scripts/bench-record.js)', () => {
+  let from: string;
+  let to: string;
+  beforeAll(() => {
+    from = mkdtempSync(path.join(tmpdir(), 'relay-bench-raw-'));
+    to = mkdtempSync(path.join(tmpdir(), 'relay-bench-results-'));
+    const system = {
+      bench: 'system',
+      at: '2026-11-28T10:00:00.000Z',
+      accepted_per_s: 1900,
+      delivered_per_s: 1800,
+      ratio: 0.225,
+      p50_ms: 30,
+      p99_ms: 90,
+      activity_lag_s: 1.5,
+      lost: 0,
+      duplicates: 0,
+    };
+    writeFileSync(path.join(from, 'system.json'), JSON.stringify(system));
+    writeFileSync(path.join(from, 'not-a-bench.json'), '{}');
+    execFileSync(process.execPath, [path.join(ROOT, 'scripts/bench-record.js'), from, to], {
+      // only this run's bench setting, whatever the calling shell exports
+      env: {
+        ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BENCH_'))),
+        BENCH_DURATION_S: '20',
+      },
+    });
+  });
+  afterAll(() => {
+    rmSync(from, { recursive: true, force: true });
+    rmSync(to, { recursive: true, force: true });
+  });
+
+  it("writes a catalogued bench's run with its date, this machine, the command and its figures", () => {
+    const result = JSON.parse(readFileSync(path.join(to, 'system.json'), 'utf8'));
+    expect(result).toMatchObject({
+      bench: 'system',
+      date: '2026-11-28T10:00:00.000Z',
+      command: 'BENCH_DURATION_S=20 node bench/system.js',
+    });
+    expect(result.machine).toContain(`Node ${process.version}`);
+    expect(result.figures).toContainEqual({ name: 'ratio to bare express', value: 0.225 });
+    expect(result.figures).toContainEqual({ name: 'p50 / p99 of the 202', value: '30 / 90', unit: 'ms' });
+    expect(result.source).toBeUndefined();
+  });
+
+  it('records nothing for a report of no catalogued bench', () => {
+    expect(readdirSync(to)).toEqual(['system.json']);
   });
 });
