@@ -52,7 +52,7 @@ const SAMPLE_SIZE = 100;
 const SERVICE_NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
 
 /**
- * BENCH_TARGET_RULES=1 (bench/rules.js, issue 25): the receiver's target routes on the payload
+ * BENCH_TARGET_RULES=1 (bench/rules.js): the receiver's target routes on the payload
  * (every bench event matches) under a rate and in-flight limit that never bind, and a second
  * target's rule matches none — so every event pays for evaluating two targets' rules, a gate
  * check and a "not routed" entry in its row, and the receiver still gets each event once.
