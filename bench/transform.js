@@ -11,7 +11,7 @@ const os = require('node:os');
 const { envNumber, percentile, writeResults } = require('./lib');
 const { Sandbox, TransformRunner } = require('../libs/transform/dist');
 
-const CALLS = envNumber('BENCH_TRANSFORM_CALLS', 2000);
+const CALLS = envNumber(process.env.BENCH_TRANSFORM_CALLS, 2000);
 const CODE = `(request, context) => ({
   ...request,
   headers: { ...request.headers, 'x-event': context.event_id },

@@ -31,7 +31,15 @@ interface Job extends RunRequest {
 export class TransformRunner {
   readonly limits: SandboxLimits;
   private worker: { thread: Worker; ready: Promise<void> } | null = null;
-  private readonly queue: Job[] = [];
+  /**
+   * Waiting calls by tenant. The next call is the waiting tenant's that used the least sandbox
+   * time so far (`used`): a tenant whose calls run to their budget waits behind its own calls,
+   * while another tenant's short calls go first, waiting for at most the one call running.
+   */
+  private readonly queues = new Map<string, Job[]>();
+  /** sandbox ms each tenant used, halved every second so the past fades; idle tenants are forgotten */
+  private readonly used = new Map<string, number>();
+  private decayedAt = performance.now();
   private running: Job | null = null;
   private nextId = 1;
   private closed = false;
@@ -47,7 +55,10 @@ export class TransformRunner {
   run(tenant: string, code: string, args: unknown[]): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error('transform runner closed'));
     return new Promise((done) => {
-      this.queue.push({ id: this.nextId++, tenant, code, args, done });
+      const job = { id: this.nextId++, tenant, code, args, done };
+      const waiting = this.queues.get(tenant);
+      if (waiting) waiting.push(job);
+      else this.queues.set(tenant, [job]);
       this.pump();
     });
   }
@@ -60,13 +71,23 @@ export class TransformRunner {
   }
 
   private pump(): void {
-    if (this.running || this.queue.length === 0 || this.closed) return;
-    const job = this.queue.shift()!;
+    if (this.running || this.queues.size === 0 || this.closed) return;
+    this.decay();
+    let tenant = '';
+    let least = Infinity;
+    for (const t of this.queues.keys()) {
+      const u = this.used.get(t) ?? 0;
+      if (u < least) [tenant, least] = [t, u];
+    }
+    const waiting = this.queues.get(tenant)!;
+    const job = waiting.shift()!;
+    if (waiting.length === 0) this.queues.delete(tenant);
     this.running = job;
     const w = this.workerOf();
     let watchdog: NodeJS.Timeout | undefined;
     const finish = (result: RunResult): void => {
       clearTimeout(watchdog);
+      this.used.set(job.tenant, (this.used.get(job.tenant) ?? 0) + result.durationMs);
       w.thread.off('message', onMessage);
       this.running = null;
       job.done(result);
@@ -101,6 +122,17 @@ export class TransformRunner {
         durationMs: 0,
       }),
     );
+  }
+
+  private decay(): void {
+    const halvings = Math.floor((performance.now() - this.decayedAt) / 1000);
+    if (halvings === 0) return;
+    this.decayedAt += halvings * 1000;
+    for (const [t, u] of this.used) {
+      const left = u / 2 ** halvings;
+      if (left < 0.01 && !this.queues.has(t)) this.used.delete(t);
+      else this.used.set(t, left);
+    }
   }
 
   private workerOf(): { thread: Worker; ready: Promise<void> } {

@@ -37,4 +37,18 @@ describe('transform runner', () => {
     expect(loop!.ok).toBe(false);
     expect(rest.map((r) => r.ok && r.json)).toEqual(['1', '2', '3']);
   });
+
+  test('the tenant that used the least sandbox time goes first: a light tenant’s calls pass a looping tenant’s queue', async () => {
+    const order: string[] = [];
+    const call = (tenant: string, code: string) =>
+      runner.run(tenant, code, []).then((r) => void order.push(`${tenant}:${r.ok ? r.json : 'stopped'}`));
+    await Promise.all([
+      call('acc_loop', `() => { for (;;) {} }`),
+      call('acc_loop', `() => { for (;;) {} }`),
+      call('acc_loop', `() => { for (;;) {} }`),
+      call('acc_b', `() => 'b'`),
+      call('acc_b', `() => 'b2'`),
+    ]);
+    expect(order).toEqual(['acc_loop:stopped', 'acc_b:"b"', 'acc_b:"b2"', 'acc_loop:stopped', 'acc_loop:stopped']);
+  });
 });
