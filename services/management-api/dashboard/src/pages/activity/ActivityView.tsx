@@ -35,7 +35,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
   const [draft, setDraft] = useState<Filters>(() => filtersFromHash());
   const [filters, setFilters] = useState<Filters>(draft);
   const filterErrors = useFormErrors();
-  // on a phone the filter fields fold away under one button; Show and the list stay in view
+  // the filter fields fold away under one button; Show and the first rows stay in view
   const [filtersOpen, setFiltersOpen] = useState(false);
   const shownFilters = useRef(filters);
   shownFilters.current = filters;
