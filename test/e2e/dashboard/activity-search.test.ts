@@ -138,6 +138,16 @@ describe('Request activity in the first screen', () => {
 });
 
 describe('Request activity search in Chromium (issue 27, item 2)', () => {
+  it('From and To (UTC) show and take UTC text, the same in every locale, and ask the API for exactly that time', async () => {
+    const from = filters().getByLabel('From (UTC)', { exact: true });
+    const asked = page.waitForRequest((r) => r.url().includes('/v1/activity?') && r.url().includes('from='));
+    await search({ 'From (UTC)': '2020-01-02 10:00' });
+    expect(new URL((await asked).url()).searchParams.get('from')).toBe('2020-01-02T10:00:00.000Z');
+    expect(await from.inputValue()).toBe('2020-01-02 10:00');
+    expect(await from.getAttribute('placeholder')).toBe('YYYY-MM-DD HH:MM');
+    await search({});
+  });
+
   it('error text finds what the row shows: "Media Type" finds the Unsupported Media Type row', async () => {
     await search({ 'Error text': 'Media Type' });
     await expectRows(1);

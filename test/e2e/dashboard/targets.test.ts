@@ -312,11 +312,15 @@ describe('issue 23: every target kind added, edited and deleted through the dash
     await subject.fill('Order ');
     await subject.press('End');
     const pasted = '{{order.id}}\r\nBcc: someone@example.com';
-    await subject.evaluate((box, text) => {
+    // a paste as the browser fires it, with the clipboard's text (run in the page: its DOM types)
+    const id = await subject.getAttribute('id');
+    await page.evaluate(`(() => {
       const data = new DataTransfer();
-      data.setData('text/plain', text);
-      box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-    }, pasted);
+      data.setData('text/plain', ${JSON.stringify(pasted)});
+      document.getElementById(${JSON.stringify(id)}).dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    })()`);
     const error = page.locator('[data-field-error="config.subject"]');
     await error.waitFor({ timeout: WAIT });
     expect(await subject.inputValue()).toBe('Order ');
