@@ -120,21 +120,25 @@ describe('Request activity in the first screen', () => {
   it.each([
     ['a laptop', 1366, 800],
     ['a phone', 390, 844],
-  ])('on %s (%i×%i) the first request rows show above the fold, the filters folded to one line', async (_n, w, h) => {
-    await page.setViewportSize({ width: w, height: h });
-    await page.goto(`${stack.dashboardUrl}#/activity`);
-    await page.reload();
-    await page.getByRole('heading', { level: 1, name: 'Request activity' }).waitFor();
-    await rowsShown().nth(19).waitFor({ timeout: 20_000 });
-    // the latency chart drawn from the loaded rows' deliveries: the page at its tallest
-    await page.locator('figure.chart svg').waitFor({ timeout: 30_000 });
-    expect(await filters().getByLabel('Error text', { exact: true }).isVisible()).toBe(false);
-    expect(await filters().getByRole('button', { name: 'Filters', exact: true }).isVisible()).toBe(true);
-    await page.evaluate('window.scrollTo(0, 0)');
-    const first = (await rowsShown().first().boundingBox())!;
-    expect(first.y + first.height).toBeLessThanOrEqual(h);
-    await page.setViewportSize({ width: 1366, height: 900 });
-  });
+  ])(
+    'on %s (%i×%i) the first request rows show above the fold, the filters folded to one line',
+    async (_n, w, h) => {
+      await page.setViewportSize({ width: w, height: h });
+      await page.goto(`${stack.dashboardUrl}#/activity`);
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Request activity' }).waitFor();
+      await rowsShown().nth(19).waitFor({ timeout: 20_000 });
+      // the latency chart drawn from the loaded rows' deliveries: the page at its tallest
+      await page.locator('figure.chart svg').waitFor({ timeout: 90_000 });
+      expect(await filters().getByLabel('Error text', { exact: true }).isVisible()).toBe(false);
+      expect(await filters().getByRole('button', { name: 'Filters', exact: true }).isVisible()).toBe(true);
+      await page.evaluate('window.scrollTo(0, 0)');
+      const first = (await rowsShown().first().boundingBox())!;
+      expect(first.y + first.height).toBeLessThanOrEqual(h);
+      await page.setViewportSize({ width: 1366, height: 900 });
+    },
+    150_000,
+  );
 });
 
 describe('Request activity search in Chromium (issue 27, item 2)', () => {
