@@ -7,7 +7,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /*
- * Issue 27, item 2 in Chromium against the real stack: each filter of Request activity used the
+ * Item 2 in Chromium against the real stack: each filter of Request activity used the
  * way a person would — typed into its field and applied — finds what the rows show; a filter
  * that cannot match says why at its field; the filters are in the address (a second tab opened
  * on it shows the same view, Back returns to the view before); a payload search past its 100
@@ -141,7 +141,7 @@ describe('Request activity in the first screen', () => {
   );
 });
 
-describe('Request activity search in Chromium (issue 27, item 2)', () => {
+describe('Request activity search in Chromium', () => {
   it('From and To (UTC) show and take UTC text, the same in every locale, and ask the API for exactly that time', async () => {
     const from = filters().getByLabel('From (UTC)', { exact: true });
     const asked = page.waitForRequest((r) => r.url().includes('/v1/activity?') && r.url().includes('from='));
