@@ -2170,6 +2170,16 @@ export interface components {
             target_fields: components["schemas"]["TargetKindField"][];
             data: components["schemas"]["TargetKind"][];
         };
+        /** @description the alert this row delivers: Relay’s own message to the target, not a sender’s request (no source IP, no stored request, no resend); null on requests */
+        ActivityAlert: {
+            alert_id: string;
+            rule_id: string;
+            rule_name: string;
+            /** @description the condition kind (docs/alerts.md) */
+            kind: string;
+            /** @description the condition’s name, e.g. “A target was flagged” */
+            title: string;
+        };
         ActivityListed: {
             /** @description the event id (`evt_…`), or `agg_…` for an aggregated row */
             id: string;
@@ -2205,16 +2215,7 @@ export interface components {
                 /** Format: date-time */
                 last_seen: string;
             } | null;
-            /** @description the alert this row delivers: Relay’s own message to the target, not a sender’s request (no source IP, no stored request, no resend); null on requests */
-            alert: {
-                alert_id: string;
-                rule_id: string;
-                rule_name: string;
-                /** @description the condition kind (docs/alerts.md) */
-                kind: string;
-                /** @description the condition’s name, e.g. “A target was flagged” */
-                title: string;
-            } | null;
+            alert: components["schemas"]["ActivityAlert"] | null;
             /**
              * Format: date-time
              * @description when the soonest delivery of the row that failed and waits for its next attempt is tried again; null when none waits (never tried yet, delivered, or failed for good). A `pending` row with a time is retrying: the dashboard reads it "Retrying"
@@ -2280,16 +2281,7 @@ export interface components {
                 /** Format: date-time */
                 last_seen: string;
             } | null;
-            /** @description the alert this row delivers: Relay’s own message to the target, not a sender’s request (no source IP, no stored request, no resend); null on requests */
-            alert: {
-                alert_id: string;
-                rule_id: string;
-                rule_name: string;
-                /** @description the condition kind (docs/alerts.md) */
-                kind: string;
-                /** @description the condition’s name, e.g. “A target was flagged” */
-                title: string;
-            } | null;
+            alert: components["schemas"]["ActivityAlert"] | null;
             deliveries: {
                 delivery_id: string;
                 target_id: string;
