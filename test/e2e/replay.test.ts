@@ -20,9 +20,7 @@ let second: TestReceiver;
 beforeAll(async () => {
   receiver = await TestReceiver.start();
   second = await TestReceiver.start();
-  stack = await startStack('replay', {
-    overrides: { 'activity-writer': { BATCH_MAX_WAIT_MS: '100', ACTIVITY_HOLD_MS: '500' } },
-  });
+  stack = await startStack('replay');
 });
 
 afterAll(async () => {

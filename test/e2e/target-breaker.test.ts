@@ -1,6 +1,6 @@
 import { must } from '@relay/client';
 import type { Target } from '@relay/client';
-import { deleteBrokerNamespace, eventually } from '../support/infra';
+import { eventually } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
 import { startStack } from './stack';
 import type { Stack } from './stack';
@@ -66,7 +66,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
-  if (stack) await deleteBrokerNamespace(stack.namespace);
   await receiver?.close();
 });
 
