@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { connectStore } from '@relay/store';
@@ -75,9 +75,8 @@ export interface SharedStackRecord {
   /** per-service settings on top of `env` */
   settings: Partial<Record<ServiceName, Record<string, string>>>;
   services: Partial<Record<ServiceName, ServiceRecord>>;
-  /** set once every service answered /readyz; a record without it is a start that failed */
+  /** set once every service answered /readyz; a record without it is a start that failed (the next file starts again) */
   ready: boolean;
-  error?: string;
 }
 
 interface BrowserRecord {
@@ -106,10 +105,26 @@ const alive = (pid: number): boolean => {
   }
 };
 
+/** Signals a process started detached: the leader of a process group of its own (the browser's children too). */
+function signalGroup(pid: number, sig: NodeJS.Signals): void {
+  try {
+    if (alive(pid)) process.kill(-pid, sig);
+  } catch {
+    // gone between the check and the signal
+  }
+}
+
 /** This worker's shared stack: started by the first file that asks, found by the ones after it. */
 export async function sharedStack(): Promise<SharedStackRecord> {
   const file = recordFile('stack');
-  if (existsSync(file)) return attach(JSON.parse(readFileSync(file, 'utf8')) as SharedStackRecord);
+  if (existsSync(file)) {
+    const earlier = JSON.parse(readFileSync(file, 'utf8')) as SharedStackRecord;
+    if (earlier.ready) return attach(earlier);
+    // an earlier file's start failed (its error was that file's): stop what it started and start
+    // again, its record kept aside for the teardown to remove its namespace
+    for (const svc of Object.values(earlier.services)) signalGroup(svc.pid, 'SIGKILL');
+    renameSync(file, path.join(runDir(), `stack-${worker()}-failed-${Date.now()}.json`));
+  }
   const ns = testNamespace(`shared-w${worker()}`);
   const record: SharedStackRecord = {
     namespace: ns.namespace,
@@ -136,29 +151,31 @@ export async function sharedStack(): Promise<SharedStackRecord> {
       // test requests run through the gateway's pipeline on its health port
       GATEWAY_INTERNAL_URL: gateway.healthUrl,
     };
-    await Promise.all(SHARED_SERVICES.filter((n) => n !== 'ingest-gateway').map(start));
+    // all settled before the record is final: a start still running would write it later
+    const started = await Promise.allSettled(SHARED_SERVICES.filter((n) => n !== 'ingest-gateway').map(start));
+    const failed = started.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     record.ready = true;
-  } catch (err) {
-    record.error = (err as Error).message;
-    throw err;
   } finally {
     save();
   }
   return record;
 }
 
-/** A record of an earlier file: every service must still answer, or this file fails with its log. */
+/** The record of an earlier file's start: every service must still run and be ready (within the bound a start has), or this file fails with its log. */
 async function attach(record: SharedStackRecord): Promise<SharedStackRecord> {
-  if (!record.ready)
-    throw new Error(
-      `this worker's shared stack failed to start in an earlier file: ${record.error ?? 'unknown error'}`,
-    );
   for (const [name, svc] of Object.entries(record.services)) {
-    const res = alive(svc.pid) ? await fetch(`${svc.healthUrl}/readyz`).catch(() => null) : null;
-    if (res?.status !== 200) {
+    await eventually(
+      async () => {
+        if (!alive(svc.pid)) throw new Error(`pid ${svc.pid} has exited`);
+        return (await fetch(`${svc.healthUrl}/readyz`)).status === 200;
+      },
+      30000,
+      `the shared ${name} to be ready`,
+    ).catch((err: Error) => {
       const tail = readFileSync(svc.log, 'utf8').split('\n').slice(-40).join('\n');
-      throw new Error(`the shared ${name} (pid ${svc.pid}) is no longer ready\n--- its last output ---\n${tail}`);
-    }
+      throw new Error(`${err.message}\n--- its last output ---\n${tail}`);
+    });
   }
   return record;
 }
@@ -207,21 +224,12 @@ export async function sharedBrowser(launch: { executablePath: string; args: stri
 
 /** Stops every worker's shared stack and browser of this run and removes the stacks' namespaces. */
 export async function stopWorkerStacks(dir: string): Promise<void> {
-  const files = readdirSync(dir).filter((f) => /^(stack|browser)-\d+\.json$/.test(f));
+  const files = readdirSync(dir).filter((f) => /^(stack|browser)-[\w-]+\.json$/.test(f));
   const records = files.map(
     (f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as SharedStackRecord | BrowserRecord,
   );
   const pids = records.flatMap((r) => ('services' in r ? Object.values(r.services).map((s) => s.pid) : [r.pid]));
-  // each was started detached, as the leader of a process group of its own (the browser's children too)
-  const signal = (sig: NodeJS.Signals): void => {
-    for (const pid of pids.filter(alive)) {
-      try {
-        process.kill(-pid, sig);
-      } catch {
-        // gone between the check and the signal
-      }
-    }
-  };
+  const signal = (sig: NodeJS.Signals): void => pids.forEach((pid) => signalGroup(pid, sig));
   signal('SIGTERM');
   await eventually(async () => !pids.some(alive), 15000, 'the shared services to exit').catch(() => signal('SIGKILL'));
   for (const r of records) {
