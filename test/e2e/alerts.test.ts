@@ -11,7 +11,6 @@ import { TestReceiver } from '../support/receiver';
 import { startService } from '../support/services';
 import type { RunningService } from '../support/services';
 import { startStack } from './stack';
-import { SHARED_DASHBOARD_URL as DASHBOARD } from './worker-stacks';
 import type { Stack } from './stack';
 
 /*
@@ -23,6 +22,7 @@ import type { Stack } from './stack';
  * an AUTH_FAILED spike on an endpoint, the monthly quota nearly used; and a test alert.
  */
 
+const DASHBOARD = 'https://relay.example/dash/';
 let stack: Stack;
 let failing: TestReceiver;
 let gone: TestReceiver;
@@ -39,8 +39,13 @@ beforeAll(async () => {
   gone.respondWith(() => ({ status: 410, body: 'gone' }));
   alertHook = await TestReceiver.start();
   discord = await startFakeDiscord({ https: true, webhooks: [{ id: DISCORD_ID, token: DISCORD_TOKEN }] });
-  // the shared stack checks alert conditions every second; alerts link to its DASHBOARD_URL
-  stack = await startStack('alerts');
+  // private: it reads the management API's process-wide alert counters; alerts every second
+  stack = await startStack('alerts', {
+    overrides: {
+      'management-api': { ALERT_DETECT_INTERVAL_MS: '1000', DASHBOARD_URL: DASHBOARD },
+      'activity-writer': { BATCH_MAX_WAIT_MS: '100', ACTIVITY_HOLD_MS: '500' },
+    },
+  });
   const dir = mkdtempSync(path.join(tmpdir(), 'relay-alerts-'));
   writeFileSync(path.join(dir, 'discord-ca.pem'), discord.tls!.ca);
   chat = await startService('chat-deliverer', {
@@ -133,7 +138,7 @@ describe('alert rules, end to end', () => {
       test: false,
       target_id: failingTarget,
     });
-    expect(alert.alert.link).toBe(`${DASHBOARD}#/endpoints/${failingEndpoint}/outputs`);
+    expect(alert.alert.link).toBe(`https://relay.example/dash/#/endpoints/${failingEndpoint}/outputs`);
     expect(alert.alert.detail.failure_percent).toBe(100);
     expect(alert.content).toContain('“orders backend”');
     await eventually(
@@ -182,7 +187,7 @@ describe('alert rules, end to end', () => {
     await eventually(async () => hookAlerts('target_flagged').length >= 1, 30_000, 'the target_flagged alert');
     const [alert] = hookAlerts('target_flagged');
     expect(alert.alert).toMatchObject({ kind: 'target_flagged', target_id: target, endpoint_id: endpoint });
-    expect(alert.alert.link).toBe(`${DASHBOARD}#/endpoints/${endpoint}/outputs`);
+    expect(alert.alert.link).toBe(`https://relay.example/dash/#/endpoints/${endpoint}/outputs`);
   });
 
   it('a breaker that opens and closes again: breaker_opened and breaker_closed alerts, published by the deliverer that made the transition', async () => {
@@ -212,7 +217,7 @@ describe('alert rules, end to end', () => {
         rule_name: 'billing breaker',
         target_id: target,
         endpoint_id: endpoint,
-        link: `${DASHBOARD}#/endpoints/${endpoint}/outputs`,
+        link: `https://relay.example/dash/#/endpoints/${endpoint}/outputs`,
       });
       await eventually(
         async () => discordAlerts('billing breaker') >= 1,
@@ -301,7 +306,7 @@ describe('alert rules, end to end', () => {
     });
     await eventually(async () => hookAlerts('quota_nearly_used').length >= 1, 30_000, 'the quota alert');
     const [alert] = hookAlerts('quota_nearly_used');
-    expect(alert.alert.link).toBe(`${DASHBOARD}#/usage`);
+    expect(alert.alert.link).toBe('https://relay.example/dash/#/usage');
     expect(alert.alert.detail.limit).toBe(20);
     expect(alert.alert.detail.used).toBeGreaterThanOrEqual(10);
   });

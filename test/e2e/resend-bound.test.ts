@@ -22,8 +22,13 @@ const BATCH = 10;
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
-  // the shared stack's RESENDS_PER_MINUTE (100,000) is no ceiling to this test
-  stack = await startStack('resendbound');
+  // private: no resend ceiling per account, and the activity-writer's short flush and hold
+  stack = await startStack('resendbound', {
+    overrides: {
+      'management-api': { RESENDS_PER_MINUTE: '100000' },
+      'activity-writer': { BATCH_MAX_WAIT_MS: '100', ACTIVITY_HOLD_MS: '500' },
+    },
+  });
 });
 
 afterAll(async () => {

@@ -47,7 +47,8 @@ beforeAll(async () => {
     arrivals.push({ at: Date.now(), eventId: String(req.headers['x-relay-event-id']), status });
     return { status, body: failing ? 'down' : 'ok' };
   });
-  stack = await startStack('breaker');
+  // private: it reads the deliverer's process-wide breaker and hold counters
+  stack = await startStack('breaker', { private: true });
   endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'flaky' } }))).id;
   const target = await stack.client.POST('/v1/endpoints/{endpointId}/targets', {
     params: { path: { endpointId } },

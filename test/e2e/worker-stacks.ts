@@ -20,7 +20,7 @@ import type { RunningService, ServiceName } from '../support/services';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-/** the environment of every stack the tests start, shared or private, before per-service settings */
+/** the environment of every stack the tests start, shared or private (the shared one runs the defaults beyond it) */
 export function stackEnv(namespace: string, mongodbUrl: string): Record<string, string> {
   return {
     RABBITMQ_URL: infra.rabbitmqUrl,
@@ -31,33 +31,6 @@ export function stackEnv(namespace: string, mongodbUrl: string): Record<string, 
     SECRETS_KEYS: `k1:${randomBytes(32).toString('base64')}`,
   };
 }
-
-/**
- * The shared stack's settings beyond the defaults: only shorter waits (the activity-writer's
- * flush and hold, how often the management API looks for bulk retries and alert conditions) and
- * higher per-account ceilings, which no test on it relies on being longer or lower. The
- * management API's PUBLIC_BASE_URL is the gateway's real address, so ingest URLs work as shown.
- */
-export const SHARED_DASHBOARD_URL = 'https://relay.example/dash/';
-
-const SHARED_SETTINGS: Partial<Record<ServiceName, Record<string, string>>> = {
-  'management-api': {
-    ALERT_DETECT_INTERVAL_MS: '1000',
-    BULK_RETRY_POLL_MS: '200',
-    BULK_RETRY_MAX_RATE: '1000',
-    RESENDS_PER_MINUTE: '100000',
-    DASHBOARD_URL: SHARED_DASHBOARD_URL,
-  },
-  'activity-writer': { BATCH_MAX_WAIT_MS: '100', ACTIVITY_HOLD_MS: '500' },
-};
-
-/** The services of a shared stack, in the order they start (the API needs the gateway's address). */
-export const SHARED_SERVICES: ServiceName[] = [
-  'ingest-gateway',
-  'management-api',
-  'webhook-deliverer',
-  'activity-writer',
-];
 
 interface ServiceRecord {
   pid: number;
@@ -70,10 +43,8 @@ interface ServiceRecord {
 export interface SharedStackRecord {
   namespace: string;
   mongodbUrl: string;
-  /** the environment every service got (per-service settings aside): extra processes a test starts on this stack use it */
+  /** the environment every service got (the management API the gateway's addresses too): extra processes a test starts on this stack use it */
   env: Record<string, string>;
-  /** per-service settings on top of `env` */
-  settings: Partial<Record<ServiceName, Record<string, string>>>;
   services: Partial<Record<ServiceName, ServiceRecord>>;
   /** set once every service answered /readyz; a record without it is a start that failed (the next file starts again) */
   ready: boolean;
@@ -130,29 +101,29 @@ export async function sharedStack(): Promise<SharedStackRecord> {
     namespace: ns.namespace,
     mongodbUrl: ns.mongodbUrl,
     env: stackEnv(ns.namespace, ns.mongodbUrl),
-    settings: structuredClone(SHARED_SETTINGS),
     services: {},
     ready: false,
   };
   const save = (): void => writeFileSync(file, JSON.stringify(record, null, 2));
-  const start = async (name: ServiceName): Promise<RunningService> => {
+  const start = async (name: ServiceName, extra: Record<string, string> = {}): Promise<RunningService> => {
     const log = path.join(runDir(), `${name}-${worker()}.log`);
-    const svc = await startService(name, { ...record.env, ...record.settings[name] }, { log });
+    const svc = await startService(name, { ...record.env, ...extra }, { log });
     record.services[name] = { pid: svc.pid, port: svc.port, url: svc.url, healthUrl: svc.healthUrl, log };
     save();
     return svc;
   };
   save();
   try {
+    // the API's ingest URLs are the gateway's real address; it runs test requests through the
+    // gateway's pipeline on its health port
     const gateway = await start('ingest-gateway');
-    record.settings['management-api'] = {
-      ...record.settings['management-api'],
-      PUBLIC_BASE_URL: gateway.url,
-      // test requests run through the gateway's pipeline on its health port
-      GATEWAY_INTERNAL_URL: gateway.healthUrl,
-    };
+    const api = { PUBLIC_BASE_URL: gateway.url, GATEWAY_INTERNAL_URL: gateway.healthUrl };
     // all settled before the record is final: a start still running would write it later
-    const started = await Promise.allSettled(SHARED_SERVICES.filter((n) => n !== 'ingest-gateway').map(start));
+    const started = await Promise.allSettled([
+      start('management-api', api),
+      start('webhook-deliverer'),
+      start('activity-writer'),
+    ]);
     const failed = started.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
     record.ready = true;
