@@ -39,6 +39,7 @@ beforeAll(async () => {
   gone.respondWith(() => ({ status: 410, body: 'gone' }));
   alertHook = await TestReceiver.start();
   discord = await startFakeDiscord({ https: true, webhooks: [{ id: DISCORD_ID, token: DISCORD_TOKEN }] });
+  // private: it reads the management API's process-wide alert counters; alerts every second
   stack = await startStack('alerts', {
     overrides: {
       'management-api': { ALERT_DETECT_INTERVAL_MS: '1000', DASHBOARD_URL: DASHBOARD },

@@ -147,6 +147,7 @@ const running = (): Record<string, RunningService | undefined> => ({ ...stack.se
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
+  // private: Prometheus scrapes every process of the stack
   stack = await startStack('prometheus', { only: SERVICES });
   outputs = await startService(OUTPUTS_JOB, stack.env);
   prometheus = await startPrometheus();

@@ -27,7 +27,10 @@ let page: Page;
 beforeAll(async () => {
   receiver = await TestReceiver.start();
   // the first permanent failure flags a target, so the flag is seen on the page without five
-  stack = await startDashboardStack('dashboard', { 'webhook-deliverer': { FLAG_AFTER_PERMANENT_FAILURES: '1' } });
+  // private: a target is flagged at its first permanent failure
+  stack = await startDashboardStack('dashboard', {
+    overrides: { 'webhook-deliverer': { FLAG_AFTER_PERMANENT_FAILURES: '1' } },
+  });
   browser = await launchBrowser();
   page = await browser.context.newPage();
 });

@@ -13,7 +13,7 @@ let stack: Stack;
 let base: string;
 
 beforeAll(async () => {
-  stack = await startStack('dashsession', { only: ['management-api'] });
+  stack = await startStack('dashsession');
   base = stack.services['management-api']!.url;
 });
 

@@ -1,6 +1,6 @@
 import { must } from '@relay/client';
 import type { Locator, Page } from 'playwright-core';
-import { deleteBrokerNamespace, eventually } from '../../support/infra';
+import { eventually } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';
 import { launchBrowser } from './browser';
 import type { Browser } from './browser';
@@ -68,7 +68,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
-  if (stack) await deleteBrokerNamespace(stack.namespace);
   await receiver?.close();
 });
 
