@@ -164,7 +164,15 @@ describe('alert rules, end to end', () => {
         30_000,
         `the alert's activity row for ${d.target_id}`,
       );
-      expect(row.reason).toContain(history.id);
+      // marked as the alert it delivers, by names as well as ids
+      expect(row.alert).toEqual({
+        alert_id: history.id,
+        rule_id: history.rule_id,
+        rule_name: history.rule_name,
+        kind: 'failure_rate',
+        title: expect.any(String),
+      });
+      expect(row.reason).toContain(`“${history.rule_name}”`);
     }
   });
 

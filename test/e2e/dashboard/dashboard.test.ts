@@ -72,7 +72,10 @@ const endpointLink = (name: string) =>
 
 describe('dashboard in Chromium against the real stack', () => {
   it('signs in with an API key into an HttpOnly, SameSite=Strict session the page script cannot read', async () => {
+    // the browser's own request for the page's script: answered compressed
+    const script = page.waitForResponse((r) => /\/assets\/[^/]+\.js$/.test(r.url()));
     await page.goto(stack.dashboardUrl);
+    expect((await (await script).allHeaders())['content-encoding']).toMatch(/^(gzip|br)$/);
     await page.getByLabel('API key', { exact: true }).waitFor();
     await shoot('sign-in');
     await page.getByLabel('API key', { exact: true }).fill('rk_wrong');

@@ -38,13 +38,6 @@ export function addressProblem(address: string): string | null {
   return null;
 }
 
-const noLineBreak =
-  (what: string) =>
-  (value: string, ctx: CheckContext): undefined => {
-    if (LINE_BREAK.test(value)) ctx.fail(`${what} must not contain a line break (CR or LF)`);
-    return undefined;
-  };
-
 /** One mailbox: the described `email` format, then Relay's stricter rules (addressProblem). */
 const address = (label: string, what: string): TextField => ({
   type: 'string',
@@ -104,7 +97,9 @@ export const emailDescription: KindDescription = {
       default: '',
       example: 'New order {{order.id}}',
       help: '{{path.to.field}} over the payload; empty: "Relay: new event"',
-      check: noLineBreak('subject'),
+      // one header line: refused by its description, so the form refuses a pasted line break too
+      pattern: '^[^\\r\\n]*$',
+      patternMessage: 'subject must not contain a line break (CR or LF)',
     },
     reply_to: { ...address('Reply-To (optional)', 'reply_to'), example: 'support@example.com' },
   },
