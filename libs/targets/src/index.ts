@@ -1,6 +1,7 @@
 // The target-kind model: the interface every kind implements, the kinds Relay ships, their
 // catalog and registry, the SSRF-guarded sender, and the retry schedules a target may follow.
-// Delivering (the queue consumer, retries, redrive) is @relay/deliverer's.
+// Delivering (the queue consumer, retries, redrive) is services/deliverer's; the per-target
+// limits and breaker are @relay/target-gate's.
 export { PayloadError, TargetConfigError } from './kind';
 export type {
   AnyTargetKind,

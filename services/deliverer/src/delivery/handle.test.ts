@@ -7,7 +7,7 @@ import type { AttemptResult, SendOutcome, TargetKind } from '@relay/targets';
 import { Registry } from 'prom-client';
 import { handleDelivery } from './handle';
 import { createDeliveryMetrics, registerBreakerStateGauge } from './metrics';
-import type { GateVerdict, Pass, TargetGate } from '../gate/target-gate';
+import type { GateVerdict, Pass, TargetGate } from '@relay/target-gate';
 import type { DeadLetterReason, DeliveryDeps } from './ports';
 
 /* The one place that decides, against in-memory fakes of its narrow interfaces. */

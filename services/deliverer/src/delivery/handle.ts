@@ -10,7 +10,7 @@ import type {
   TargetKind,
   TransportKind,
 } from '@relay/targets';
-import type { HoldReason } from '../gate/breaker-redis';
+import type { HoldReason } from '@relay/target-gate';
 import { decideRetry } from '../retry/decide';
 import type { RetryDecision } from '../retry/decide';
 import { holdTier } from '../retry/tiers';

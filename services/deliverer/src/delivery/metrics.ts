@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram } from 'prom-client';
 import { BREAKER_STATES } from '@relay/store';
 import type { TargetRecord } from '@relay/store';
 import type { Registry } from 'prom-client';
-import type { GateScripts } from '../gate/target-gate';
+import type { GateScripts } from '@relay/target-gate';
 import { FLAG_REASONS } from './ports';
 import type { DeliveryMeter } from './ports';
 

@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import type { GateScripts } from '../gate/target-gate';
+import type { GateScripts } from '@relay/target-gate';
 import { countGateCalls } from './metrics';
 
 describe('relay_target_gate_calls_total', () => {

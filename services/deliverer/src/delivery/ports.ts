@@ -2,8 +2,7 @@ import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
 import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/targets';
-import type { HoldReason } from '../gate/breaker-redis';
-import type { TargetGate } from '../gate/target-gate';
+import type { HoldReason, TargetGate } from '@relay/target-gate';
 import type { RetryPolicy } from '../retry/decide';
 
 /* The narrow interfaces the delivery handler works through; adapters.ts implements them. */

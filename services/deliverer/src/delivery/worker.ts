@@ -13,9 +13,7 @@ import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/target
 import type { RetryPolicy } from '../retry/decide';
 import { deliveryPosition } from '../retry/headers';
 import { createAttemptRecorder, createDeliveryRouter, createTargetHealth } from './adapters';
-import { BreakerRedis } from '../gate/breaker-redis';
-import { announceTransition, createBreakerStateWriter } from '../gate/sync';
-import { RedisTargetGate } from '../gate/target-gate';
+import { announceTransition, BreakerRedis, createBreakerStateWriter, RedisTargetGate } from '@relay/target-gate';
 import { handleDelivery } from './handle';
 import { countGateCalls, createDeliveryMetrics, registerBreakerStateGauge } from './metrics';
 import { TargetCache } from './target-cache';
