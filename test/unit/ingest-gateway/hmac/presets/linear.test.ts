@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { InboundAuthSetting } from '@relay/endpoints';
-import type { InboundRequest } from '../../request';
-import { verifyInbound } from '../../verify';
+import type { InboundRequest } from '../../../../../services/ingest-gateway/src/domain/auth/request';
+import { verifyInbound } from '../../../../../services/ingest-gateway/src/domain/auth/verify';
 
 const SECRET = 'lin_wh_current';
 const NOW = new Date('2025-06-01T12:00:00.000Z');

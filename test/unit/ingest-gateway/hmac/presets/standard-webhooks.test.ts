@@ -1,7 +1,7 @@
 import type { InboundAuthSetting } from '@relay/endpoints';
 import { Webhook } from 'standardwebhooks';
-import type { InboundRequest } from '../../request';
-import { verifyInbound } from '../../verify';
+import type { InboundRequest } from '../../../../../services/ingest-gateway/src/domain/auth/request';
+import { verifyInbound } from '../../../../../services/ingest-gateway/src/domain/auth/verify';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const NOW = new Date('2025-06-01T12:00:00.000Z');

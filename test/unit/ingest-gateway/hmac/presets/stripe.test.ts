@@ -1,7 +1,7 @@
 import type { InboundAuthSetting } from '@relay/endpoints';
 import Stripe from 'stripe';
-import type { InboundRequest } from '../../request';
-import { verifyInbound } from '../../verify';
+import type { InboundRequest } from '../../../../../services/ingest-gateway/src/domain/auth/request';
+import { verifyInbound } from '../../../../../services/ingest-gateway/src/domain/auth/verify';
 
 const stripe = new Stripe('sk_test_relay');
 const SECRET = 'whsec_stripe_current';

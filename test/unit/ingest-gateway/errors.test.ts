@@ -3,9 +3,9 @@ import express from 'express';
 import type { Request, Response } from 'express';
 import request from 'supertest';
 import { createLogger } from '@relay/logging';
-import { createGatewayMetrics } from '../adapters/metrics';
-import { errorHandler } from './errors';
-import { readRawBody } from './read-body';
+import { createGatewayMetrics } from '../../../services/ingest-gateway/src/adapters/metrics';
+import { errorHandler } from '../../../services/ingest-gateway/src/transport/errors';
+import { readRawBody } from '../../../services/ingest-gateway/src/transport/read-body';
 
 /** The app's one error path (issue 9 item 2): whatever throws, a sender still connected gets an answer. */
 function appThatFails(afterBodyRead: boolean, seen: { destroyed?: boolean } = {}) {

@@ -6,8 +6,8 @@ import { HMAC_PRESETS, validateInboundAuth } from '@relay/endpoints';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import twilio from 'twilio';
-import type { InboundRequest } from '../request';
-import { verifyInbound } from '../verify';
+import type { InboundRequest } from '../../../../services/ingest-gateway/src/domain/auth/request';
+import { verifyInbound } from '../../../../services/ingest-gateway/src/domain/auth/verify';
 
 /**
  * The suite every HMAC preset passes (STYLE "shared suites"): a genuine signature verifies, the

@@ -1,16 +1,16 @@
 import { HMAC_PRESET_INFO, HMAC_PRESETS, validateInboundAuth } from '@relay/endpoints';
 import type { HmacPresetName, InboundAuthSetting } from '@relay/endpoints';
-import type { InboundRequest } from '../request';
-import { verifyInbound } from '../verify';
-import { credentialsFor } from './preset-suite/credentials';
-import type { TestCredentials } from './preset-suite/credentials';
-import type { SignerCase } from './preset-suite/signer';
-import { SIGNERS } from './preset-suite/signers';
+import type { InboundRequest } from '../../../../services/ingest-gateway/src/domain/auth/request';
+import { verifyInbound } from '../../../../services/ingest-gateway/src/domain/auth/verify';
+import { credentialsFor } from '../../../support/preset-signers/credentials';
+import type { TestCredentials } from '../../../support/preset-signers/credentials';
+import type { SignerCase } from '../../../support/preset-signers/signer';
+import { SIGNERS } from '../../../support/preset-signers/signers';
 
 /**
  * Issue 24: every named preset, four cases each, generated from one table. The request is signed
  * by something other than Relay's verifier (an SDK, or a signer written from the provider's
- * docs in preset-suite/signers) and must verify; another secret, a changed body and a stale
+ * docs in test/support/preset-signers/signers) and must verify; another secret, a changed body and a stale
  * timestamp (where the preset has one) must fail; so must a request without the signature header,
  * and no failure reason may echo a secret or a header value.
  */

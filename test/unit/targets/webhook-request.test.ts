@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createSecretBox } from '@relay/secrets';
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import { Webhook } from 'standardwebhooks';
-import { ALWAYS_REMOVED, createWebhookKind, TargetConfigError } from './index';
-import type { WebhookConfig } from './index';
+import { ALWAYS_REMOVED, createWebhookKind, TargetConfigError } from '@relay/targets';
+import type { WebhookConfig } from '@relay/targets';
 
 const box = createSecretBox(`k1:${randomBytes(32).toString('base64')}`);
 let uuids = 0;

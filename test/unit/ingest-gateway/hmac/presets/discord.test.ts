@@ -1,8 +1,8 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import type { InboundAuthSetting } from '@relay/endpoints';
 import { verifyKey } from 'discord-interactions';
-import type { InboundRequest } from '../../request';
-import { verifyInbound } from '../../verify';
+import type { InboundRequest } from '../../../../../services/ingest-gateway/src/domain/auth/request';
+import { verifyInbound } from '../../../../../services/ingest-gateway/src/domain/auth/verify';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const NOW_S = NOW.getTime() / 1000;

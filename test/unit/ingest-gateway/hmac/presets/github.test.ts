@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { sign, verify } from '@octokit/webhooks-methods';
 import type { InboundAuthSetting } from '@relay/endpoints';
-import type { InboundRequest } from '../../request';
-import { verifyInbound } from '../../verify';
+import type { InboundRequest } from '../../../../../services/ingest-gateway/src/domain/auth/request';
+import { verifyInbound } from '../../../../../services/ingest-gateway/src/domain/auth/verify';
 
 const SECRET = 'gh-secret-current';
 const BODY = '{"action":"opened","number":1}';

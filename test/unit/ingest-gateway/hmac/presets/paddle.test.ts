@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { Paddle } from '@paddle/paddle-node-sdk';
 import type { InboundAuthSetting } from '@relay/endpoints';
-import type { InboundRequest } from '../../request';
-import { verifyInbound } from '../../verify';
+import type { InboundRequest } from '../../../../../services/ingest-gateway/src/domain/auth/request';
+import { verifyInbound } from '../../../../../services/ingest-gateway/src/domain/auth/verify';
 
 const paddle = new Paddle('pdl_sdbx_apikey_relay_test'); // only its webhook helper is used; no API call is made
 const SECRET = 'pdl_ntfset_01_current';
