@@ -1,11 +1,11 @@
-import { fitMessage, LIMITS, omittedBlocksNote, TEXT_MARKER } from './limits';
+import { fitMessage, CAPS, omittedBlocksNote, TEXT_MARKER } from './caps';
 
 const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
 
-describe('Block-style platform limits (cut, never refused)', () => {
+describe('Block-style platform caps (cut, never refused)', () => {
   it('message text past 40,000 is cut with a marker', () => {
     const out = fitMessage({ text: 'a'.repeat(45_000) });
-    expect(out.text).toBe('a'.repeat(LIMITS.text - TEXT_MARKER.length) + TEXT_MARKER);
+    expect(out.text).toBe('a'.repeat(CAPS.text - TEXT_MARKER.length) + TEXT_MARKER);
   });
 
   it('more than 50 blocks: 49 are kept and the 50th says how many were omitted', () => {
@@ -30,11 +30,11 @@ describe('Block-style platform limits (cut, never refused)', () => {
         { type: 'header', text: { type: 'plain_text', text: 'h'.repeat(200) } },
       ],
     }).blocks as Array<Record<string, any>>;
-    expect(out[0]!.text.text).toHaveLength(LIMITS.sectionText);
+    expect(out[0]!.text.text).toHaveLength(CAPS.sectionText);
     expect(out[0]!.text.type).toBe('mrkdwn');
     expect(out[1]!.fields).toHaveLength(10);
-    for (const f of out[1]!.fields) expect(f.text).toHaveLength(LIMITS.sectionFieldText);
-    expect(out[2]!.text.text).toHaveLength(LIMITS.headerText);
+    for (const f of out[1]!.fields) expect(f.text).toHaveLength(CAPS.sectionFieldText);
+    expect(out[2]!.text.text).toHaveLength(CAPS.headerText);
   });
 
   it('more than 100 attachments: the first 100 are kept', () => {
@@ -42,7 +42,7 @@ describe('Block-style platform limits (cut, never refused)', () => {
     expect((fitMessage({ attachments }).attachments as unknown[]).length).toBe(100);
   });
 
-  it('leaves messages within the limits exactly as they were', () => {
+  it('leaves messages within the caps exactly as they were', () => {
     const msg = { text: 'x', blocks: [section('y'), { type: 'divider' }], attachments: [{ text: 'z' }] };
     expect(fitMessage(msg)).toEqual(msg);
   });

@@ -1,5 +1,5 @@
 /**
- * Limits of the email kind (docs/targets-email.md "Limits").
+ * Caps of the email kind (docs/targets-email.md).
  *
  * Recipients: 50 addresses across to, cc and bcc together — Amazon SES's per-message maximum,
  * the lowest of the common relays (Gmail/Workspace allow 100 per message), so a target that

@@ -1,13 +1,13 @@
 import { asObject, truncateText } from '../template';
 
 /**
- * Slack incoming-webhook limits (shared/reference/chat-platforms.md). Breaking the block
- * limits refuses the whole message (400 invalid_blocks / too_many_attachments), so Relay cuts
+ * Slack incoming-webhook caps (shared/reference/chat-platforms.md). Breaking a block cap
+ * refuses the whole message (400 invalid_blocks / too_many_attachments), so Relay cuts
  * first: 50 blocks (the last kept slot becomes a note saying how many were dropped), section
  * text 3,000, section fields 10 × 2,000, header text 150, attachments 100 (extra ones
  * dropped), message text 40,000 (Slack would cut silently; Relay cuts with a visible marker).
  */
-export const LIMITS = {
+export const CAPS = {
   text: 40_000,
   blocks: 50,
   sectionText: 3000,
@@ -25,7 +25,7 @@ export function omittedBlocksNote(count: number): Record<string, unknown> {
     elements: [
       {
         type: 'plain_text',
-        text: `${count} more block${count === 1 ? '' : 's'} omitted: Slack allows ${LIMITS.blocks} blocks per message`,
+        text: `${count} more block${count === 1 ? '' : 's'} omitted: Slack allows ${CAPS.blocks} blocks per message`,
       },
     ],
   };
@@ -33,30 +33,30 @@ export function omittedBlocksNote(count: number): Record<string, unknown> {
 
 export function fitMessage(message: Record<string, unknown>): Record<string, unknown> {
   const out = { ...message };
-  if (typeof out.text === 'string') out.text = truncateText(out.text, LIMITS.text, TEXT_MARKER);
+  if (typeof out.text === 'string') out.text = truncateText(out.text, CAPS.text, TEXT_MARKER);
   if (Array.isArray(out.blocks)) out.blocks = fitBlocks(out.blocks);
-  if (Array.isArray(out.attachments) && out.attachments.length > LIMITS.attachments) {
-    out.attachments = out.attachments.slice(0, LIMITS.attachments);
+  if (Array.isArray(out.attachments) && out.attachments.length > CAPS.attachments) {
+    out.attachments = out.attachments.slice(0, CAPS.attachments);
   }
   return out;
 }
 
 export function fitBlocks(blocks: readonly unknown[]): unknown[] {
-  const kept = blocks.length > LIMITS.blocks ? blocks.slice(0, LIMITS.blocks - 1) : blocks;
+  const kept = blocks.length > CAPS.blocks ? blocks.slice(0, CAPS.blocks - 1) : blocks;
   const out = kept.map(fitBlock);
-  if (blocks.length > LIMITS.blocks) out.push(omittedBlocksNote(blocks.length - kept.length));
+  if (blocks.length > CAPS.blocks) out.push(omittedBlocksNote(blocks.length - kept.length));
   return out;
 }
 
 function fitBlock(item: unknown): unknown {
   const block = asObject(item);
   if (!block) return item;
-  if (block.type === 'header') return { ...block, text: fitTextObject(block.text, LIMITS.headerText) };
+  if (block.type === 'header') return { ...block, text: fitTextObject(block.text, CAPS.headerText) };
   if (block.type !== 'section') return block;
   const out: Record<string, unknown> = { ...block };
-  if (block.text !== undefined) out.text = fitTextObject(block.text, LIMITS.sectionText);
+  if (block.text !== undefined) out.text = fitTextObject(block.text, CAPS.sectionText);
   if (Array.isArray(block.fields)) {
-    out.fields = block.fields.slice(0, LIMITS.sectionFields).map((f) => fitTextObject(f, LIMITS.sectionFieldText));
+    out.fields = block.fields.slice(0, CAPS.sectionFields).map((f) => fitTextObject(f, CAPS.sectionFieldText));
   }
   return out;
 }

@@ -1,13 +1,13 @@
 import { asObject, truncateText } from '../template';
 
 /**
- * Discord's execute-webhook limits (shared/reference/chat-platforms.md). A message that breaks
+ * Discord's execute-webhook caps (shared/reference/chat-platforms.md). A message that breaks
  * one is refused whole (400 50035), so Relay cuts instead of losing the message: text is cut
  * with a marker, extra embeds are dropped with a note in `content`. Splitting into several
  * messages is not done: one delivery is one attempt is one request, so a retry can never
  * re-post half a message.
  */
-export const LIMITS = {
+export const CAPS = {
   content: 2000,
   embeds: 10,
   embedTotal: 6000,
@@ -26,7 +26,7 @@ export const CONTENT_MARKER = '… (truncated)';
 export const EMBED_MARKER = '…';
 
 export function omittedEmbedsNote(count: number): string {
-  return `(${count} embed${count === 1 ? '' : 's'} omitted: Discord allows ${LIMITS.embeds} embeds and ${LIMITS.embedTotal} embed characters per message)`;
+  return `(${count} embed${count === 1 ? '' : 's'} omitted: Discord allows ${CAPS.embeds} embeds and ${CAPS.embedTotal} embed characters per message)`;
 }
 
 /** Applies every limit to a message body in place of the original; returns the fitted body. */
@@ -40,9 +40,9 @@ export function fitMessage(message: Record<string, unknown>): Record<string, unk
   }
   if (typeof out.content === 'string' || note) {
     const content = typeof out.content === 'string' ? out.content : '';
-    if (!note) out.content = truncateText(content, LIMITS.content, CONTENT_MARKER);
+    if (!note) out.content = truncateText(content, CAPS.content, CONTENT_MARKER);
     else if (!content) out.content = note;
-    else out.content = `${truncateText(content, LIMITS.content - note.length - 1, CONTENT_MARKER)}\n${note}`;
+    else out.content = `${truncateText(content, CAPS.content - note.length - 1, CONTENT_MARKER)}\n${note}`;
   }
   return out;
 }
@@ -53,7 +53,7 @@ export function fitMessage(message: Record<string, unknown>): Record<string, unk
  * spent, are dropped. Values that are not strings are left for Discord to judge.
  */
 export function fitEmbeds(input: readonly unknown[]): { embeds: unknown[]; omitted: number } {
-  let budget: number = LIMITS.embedTotal;
+  let budget: number = CAPS.embedTotal;
   const take = (value: unknown, limit: number): unknown => {
     if (typeof value !== 'string') return value;
     const text = truncateText(value, Math.min(limit, budget), EMBED_MARKER);
@@ -61,7 +61,7 @@ export function fitEmbeds(input: readonly unknown[]): { embeds: unknown[]; omitt
     return text;
   };
   const embeds: unknown[] = [];
-  for (const item of input.slice(0, LIMITS.embeds)) {
+  for (const item of input.slice(0, CAPS.embeds)) {
     const embed = asObject(item);
     if (!embed) {
       embeds.push(item);
@@ -69,12 +69,12 @@ export function fitEmbeds(input: readonly unknown[]): { embeds: unknown[]; omitt
     }
     if (budget <= 0) break;
     const out: Record<string, unknown> = { ...embed };
-    setOrDrop(out, 'title', take(embed.title, LIMITS.title));
-    setOrDrop(out, 'description', take(embed.description, LIMITS.description));
+    setOrDrop(out, 'title', take(embed.title, CAPS.title));
+    setOrDrop(out, 'description', take(embed.description, CAPS.description));
     const author = asObject(embed.author);
-    if (author) out.author = withText(author, 'name', take(author.name, LIMITS.authorName));
+    if (author) out.author = withText(author, 'name', take(author.name, CAPS.authorName));
     const footer = asObject(embed.footer);
-    if (footer) out.footer = withText(footer, 'text', take(footer.text, LIMITS.footerText));
+    if (footer) out.footer = withText(footer, 'text', take(footer.text, CAPS.footerText));
     if (Array.isArray(embed.fields)) out.fields = fitFields(embed.fields, take, () => budget);
     embeds.push(out);
   }
@@ -85,7 +85,7 @@ type Take = (value: unknown, limit: number) => unknown;
 
 function fitFields(fields: readonly unknown[], take: Take, budget: () => number): unknown[] {
   const out: unknown[] = [];
-  for (const item of fields.slice(0, LIMITS.fields)) {
+  for (const item of fields.slice(0, CAPS.fields)) {
     const field = asObject(item);
     if (!field) {
       out.push(item);
@@ -93,8 +93,8 @@ function fitFields(fields: readonly unknown[], take: Take, budget: () => number)
     }
     // A field needs a non-empty name and value; stop once both no longer fit.
     if (budget() < 2) break;
-    const nameLimit = Math.min(LIMITS.fieldName, budget() - 1);
-    out.push({ ...field, name: take(field.name, nameLimit), value: take(field.value, LIMITS.fieldValue) });
+    const nameLimit = Math.min(CAPS.fieldName, budget() - 1);
+    out.push({ ...field, name: take(field.name, nameLimit), value: take(field.value, CAPS.fieldValue) });
   }
   return out;
 }

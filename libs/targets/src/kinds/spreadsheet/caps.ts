@@ -1,6 +1,6 @@
 /**
- * Limits of the spreadsheet kind, checked before anything is sent (docs/targets-spreadsheet.md
- * "Limits"). Google's published limits: 50,000 characters in one cell (the API answers 400
+ * Caps of the spreadsheet kind, checked before anything is sent (docs/targets-spreadsheet.md
+ * "Caps"). Google's published maxima: 50,000 characters in one cell (the API answers 400
  * "Your input contains more than the maximum of 50000 characters in a single cell"),
  * 10,000,000 cells per spreadsheet, 18,278 columns per sheet, and a recommended request
  * payload of at most 2 MB (Sheets API "Usage limits").

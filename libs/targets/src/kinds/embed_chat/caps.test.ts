@@ -1,8 +1,8 @@
-import { embedCharacters, fitEmbeds, fitMessage, CONTENT_MARKER, LIMITS, omittedEmbedsNote } from './limits';
+import { embedCharacters, fitEmbeds, fitMessage, CONTENT_MARKER, CAPS, omittedEmbedsNote } from './caps';
 
 const chars = (n: number, c = 'a'): string => c.repeat(n);
 
-describe('Embed-style platform limits (cut, never refused)', () => {
+describe('Embed-style platform caps (cut, never refused)', () => {
   it.each([
     ['content at the limit is untouched', chars(2000), chars(2000)],
     ['content past 2,000 is cut with a marker', chars(2500), chars(2000 - CONTENT_MARKER.length) + CONTENT_MARKER],
@@ -18,8 +18,8 @@ describe('Embed-style platform limits (cut, never refused)', () => {
   });
 
   it.each([
-    ['title', { title: chars(300) }, 'title', LIMITS.title],
-    ['description', { description: chars(5000) }, 'description', LIMITS.description],
+    ['title', { title: chars(300) }, 'title', CAPS.title],
+    ['description', { description: chars(5000) }, 'description', CAPS.description],
   ])('embed %s is cut to its limit', (_n, embed, key, limit) => {
     const [out] = fitEmbeds([embed]).embeds as Array<Record<string, string>>;
     expect(out![key]).toHaveLength(limit);
@@ -31,8 +31,8 @@ describe('Embed-style platform limits (cut, never refused)', () => {
     const [out] = fitEmbeds([{ author: { name: chars(300), url: 'u' }, footer: { text: chars(3000) }, fields }])
       .embeds as Array<Record<string, any>>;
     expect(out!.author).toEqual({ name: chars(255) + '…', url: 'u' });
-    expect(out!.footer.text.length).toBeLessThanOrEqual(LIMITS.footerText);
-    expect(out!.fields.length).toBeLessThanOrEqual(LIMITS.fields);
+    expect(out!.footer.text.length).toBeLessThanOrEqual(CAPS.footerText);
+    expect(out!.fields.length).toBeLessThanOrEqual(CAPS.fields);
     for (const f of out!.fields) {
       expect(f.name.length).toBeLessThanOrEqual(256);
       expect(f.value.length).toBeLessThanOrEqual(1024);
@@ -44,7 +44,7 @@ describe('Embed-style platform limits (cut, never refused)', () => {
   it('all embeds together stay within 6,000 characters; embeds that no longer fit are dropped', () => {
     const embeds = Array.from({ length: 5 }, (_v, i) => ({ title: `t${i}`, description: chars(2500) }));
     const { embeds: out, omitted } = fitEmbeds(embeds);
-    expect(embedCharacters(out)).toBeLessThanOrEqual(LIMITS.embedTotal);
+    expect(embedCharacters(out)).toBeLessThanOrEqual(CAPS.embedTotal);
     expect(out.length + omitted).toBe(5);
     expect(omitted).toBeGreaterThan(0);
   });
@@ -62,7 +62,7 @@ describe('Embed-style platform limits (cut, never refused)', () => {
     expect(out.content as string).toMatch(/1 embed omitted/);
   });
 
-  it('leaves messages within the limits exactly as they were', () => {
+  it('leaves messages within the caps exactly as they were', () => {
     const msg = { content: 'x', embeds: [{ title: 'a', fields: [{ name: 'n', value: 'v' }], color: 5 }], tts: false };
     expect(fitMessage(msg)).toEqual(msg);
   });
