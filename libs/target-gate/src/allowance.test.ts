@@ -1,7 +1,8 @@
 import type { TargetRecord } from '@relay/store';
-import type { EffectiveLimits } from '@relay/targets';
+import type { EffectiveLimits } from './limits';
 import { ALLOWANCE_VALID_MS, batchSizes, MAX_BATCH, TargetAllowances } from './allowance';
-import type { BatchAnswer, BatchRequest } from './allowance';
+import type { BatchAnswer } from './allowance';
+import type { BatchRequest } from './breaker-redis';
 import type { BreakerView } from './breaker-redis';
 
 /*

@@ -1,7 +1,7 @@
 import type { TargetRecord } from '@relay/store';
-import type { EffectiveLimits } from '@relay/targets';
-import type { GateAnswer } from './breaker-redis';
-import type { GateVerdict } from './target-gate';
+import type { BatchRequest, GateAnswer } from './breaker-redis';
+import type { EffectiveLimits } from './limits';
+import type { GateVerdict } from './verdict';
 
 /**
  * A deliverer's local share of a limited target's allowance (docs/delivery-limits.md "Batches
@@ -51,14 +51,6 @@ export function batchSizes(limits: EffectiveLimits): BatchSizes | null {
   const slots = limits.maxInFlight ? Math.min(MAX_BATCH, Math.floor(limits.maxInFlight / 10)) : 0;
   if ((limits.rate && tokens < 2) || (limits.maxInFlight && slots < 2) || tokens + slots === 0) return null;
   return { tokens, slots };
-}
-
-/** What a batch call asks: how many of each, for how long, and what this process gives back. */
-export interface BatchRequest {
-  tokens: number;
-  slots: number;
-  validMs: number;
-  giveBack: { tokens: string[]; slots: string[] };
 }
 
 /** A GATE answer with what it granted (the members of the rate log and the lease set). */

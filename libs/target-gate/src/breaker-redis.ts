@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '@relay/cache';
 import type { BreakerStateName } from '@relay/store';
-import type { BreakerSettings, EffectiveLimits } from '@relay/targets';
+import type { BreakerSettings } from '@relay/targets';
 import { gateKeys } from './keys';
-import type { BatchRequest } from './allowance';
+import type { EffectiveLimits } from './limits';
 import { GATE, GIVE_BACK, PROBE, READ, REPORT, SET_BY_HAND } from './scripts';
+import type { HoldReason } from './verdict';
 
 /** The breaker as Redis holds it: `since` in ms of Redis' clock (0: no state kept: closed). */
 export interface BreakerView {
@@ -13,9 +14,6 @@ export interface BreakerView {
   reason: string;
   seq: number;
 }
-
-export const HOLD_REASONS = ['rate', 'in_flight', 'open', 'half_open', 'paused'] as const;
-export type HoldReason = (typeof HOLD_REASONS)[number];
 
 export type GateAnswer =
   | {
@@ -29,6 +27,14 @@ export type GateAnswer =
       slots?: string[];
     }
   | { verdict: 'hold'; reason: HoldReason; waitMs: number; view: BreakerView; won: boolean; flag: boolean };
+
+/** What a batch call asks: how many of each, for how long, and what this process gives back. */
+export interface BatchRequest {
+  tokens: number;
+  slots: number;
+  validMs: number;
+  giveBack: { tokens: string[]; slots: string[] };
+}
 
 export interface ReportAnswer {
   view: BreakerView;

@@ -1,15 +1,12 @@
 import { LRUCache } from '@relay/cache';
 import type { Logger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
-import { breakerSettingOf, breakerSettingsOf, limitsOf } from '@relay/targets';
-import type { AttemptResult, BreakerSettings, EffectiveLimits, KindInfo } from '@relay/targets';
+import type { AttemptResult, BreakerSettings, KindInfo } from '@relay/targets';
 import { batchSizes, TargetAllowances } from './allowance';
-import type { BatchRequest } from './allowance';
-import type { BreakerRedis, BreakerView, GateAnswer, HoldReason } from './breaker-redis';
-
-/** What the gate let through: a plain send (with a lease to give back, or none), or the breaker's probe. */
-export type Pass = { verdict: 'go'; lease: string | null } | { verdict: 'probe'; lease: string };
-export type GateVerdict = Pass | { verdict: 'hold'; reason: HoldReason; waitMs: number };
+import type { BatchRequest, BreakerRedis, BreakerView, GateAnswer } from './breaker-redis';
+import { breakerSettingOf, breakerSettingsOf, limitsOf } from './limits';
+import type { EffectiveLimits } from './limits';
+import type { GateVerdict, Pass } from './verdict';
 
 /** How the handler asks before sending and tells after (handle.ts; an in-memory fake in unit tests). */
 export interface TargetGate {

@@ -45,8 +45,8 @@ export {
   validateTargetLimits,
   withTargetFields,
 } from './describe/target-fields';
-export { BREAKER_DEFAULTS, breakerSettingOf, breakerSettingsOf, limitsOf, TARGET_LIMITS } from './describe/limits';
-export type { BreakerSettings, EffectiveLimits, TargetLimits } from './describe/limits';
+export { BREAKER_DEFAULTS } from './describe/limits';
+export type { BreakerSettings, TargetLimits } from './describe/limits';
 export { configInputSchema, configViewSchema, fieldInputSchema, fieldViewSchema } from './describe/schema';
 export type { JsonSchema } from './describe/schema';
 export { wireDescription, wireFields } from './describe/wire';

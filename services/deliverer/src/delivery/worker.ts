@@ -13,7 +13,7 @@ import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/target
 import type { RetryPolicy } from '../retry/decide';
 import { deliveryPosition } from '../retry/headers';
 import { createAttemptRecorder, createDeliveryRouter, createTargetHealth } from './adapters';
-import { announceTransition, BreakerRedis, createBreakerStateWriter, RedisTargetGate } from '@relay/target-gate';
+import { BreakerRedis, createBreakerStateWriter, RedisTargetGate } from '@relay/target-gate';
 import { handleDelivery } from './handle';
 import { countGateCalls, createDeliveryMetrics, registerBreakerStateGauge } from './metrics';
 import { TargetCache } from './target-cache';
@@ -113,7 +113,15 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
       async changed(target, view, won) {
         await writer.write(target, view);
         if (!won) return;
-        announceTransition({ target, view }, meter, opts.logger);
+        // the Lua transition picked this one caller: metrics, the log and the account's event once
+        meter.breakerTransition(view.state);
+        opts.logger.warn('target breaker changed', {
+          target_id: target.id,
+          endpoint_id: target.endpoint_id,
+          account_id: target.account_id,
+          state: view.state,
+          reason: view.reason,
+        });
         if (view.state === 'open') await tellAccount('breaker_opened', target, { reason: view.reason });
         else if (view.state === 'closed') await tellAccount('breaker_closed', target, { reason: view.reason });
       },

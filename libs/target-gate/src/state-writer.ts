@@ -1,7 +1,6 @@
 import type { CacheChange } from '@relay/contracts';
-import type { Logger } from '@relay/logging';
 import { storeBreakerState } from '@relay/store';
-import type { BreakerStateRecord, Store, TargetRecord } from '@relay/store';
+import type { BreakerStateRecord, Store } from '@relay/store';
 import type { BreakerView } from './breaker-redis';
 
 /** Where a breaker state is kept beside Redis: the target's stored copy, then every cache told. */
@@ -34,29 +33,4 @@ export function createBreakerStateWriter(
       await announce({ scope: 'target', id: target.id, endpoint_id: target.endpoint_id });
     },
   };
-}
-
-/** A transition this process made, as the account's alerts will receive it (issue 25 item 4). */
-export interface BreakerTransition {
-  target: TargetRecord;
-  view: BreakerView;
-}
-
-/**
- * Every transition a deliverer made goes through here once (the Lua transition picked the one
- * caller that made it): metrics, the log, and the account's event.
- */
-export function announceTransition(
-  t: BreakerTransition,
-  meter: { breakerTransition(to: string): void },
-  logger: Logger,
-): void {
-  meter.breakerTransition(t.view.state);
-  logger.warn('target breaker changed', {
-    target_id: t.target.id,
-    endpoint_id: t.target.endpoint_id,
-    account_id: t.target.account_id,
-    state: t.view.state,
-    reason: t.view.reason,
-  });
 }
