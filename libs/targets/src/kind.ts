@@ -2,14 +2,8 @@ import type { DeliveryChannel, DeliveryMessageV1, Validation } from '@relay/cont
 import type { KindDescription } from './describe/field';
 import type { TargetLimits } from './describe/limits';
 
-/**
- * Encrypts credentials before a target is stored and decrypts them per attempt;
- * `createSecretBox` from @relay/secrets satisfies it.
- */
-export interface SecretSealer {
-  encrypt(plaintext: string): string;
-  decrypt(stored: string): string;
-}
+// described with the fields it seals (describe/field.ts), which must not import this file back
+export type { SecretSealer } from './describe/field';
 
 /** The HTTP request one delivery attempt sends. Always POST. */
 export interface OutboundRequest {

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { managementApiDocument } from '../../../services/management-api/src/openapi/document';
 
 /**
- * The generator's own rendering (scripts/render.cjs), so this test and `npm run lint` agree. It
+ * The generator's own rendering (libs/client/scripts/render.cjs), so this test and `npm run lint` agree. It
  * runs in a node process of its own: openapi-typescript loads ES modules, which jest's module
  * system does not; the document is read from source here and handed over on stdin.
  */
 function render(): string {
-  const renderer = path.join(__dirname, '..', 'scripts', 'render.cjs');
+  const renderer = path.join(__dirname, '../../../libs/client/scripts/render.cjs');
   const program = `require(${JSON.stringify(renderer)}).renderSchema(JSON.parse(require('node:fs').readFileSync(0, 'utf8'))).then((s) => process.stdout.write(s))`;
   return execFileSync(process.execPath, ['-e', program], {
     input: JSON.stringify(managementApiDocument),
@@ -20,7 +20,7 @@ function render(): string {
 
 describe('the typed client', () => {
   it('holds the types of the OpenAPI document as it is now (else: npm run client:generate, and commit)', () => {
-    const committed = readFileSync(path.join(__dirname, 'schema.ts'), 'utf8');
+    const committed = readFileSync(path.join(__dirname, '../../../libs/client/src/schema.ts'), 'utf8');
     const wanted = render();
     if (committed !== wanted)
       throw new Error(

@@ -1,5 +1,3 @@
-import type { SecretSealer } from '../kind';
-
 /*
  * A target kind's configuration, described once as data (STYLE.md "A shape is described once";
  * outpost's destination metadata.json). From one description come the save-time validation
@@ -8,6 +6,15 @@ import type { SecretSealer } from '../kind';
  * What cannot be data — a URL's accepted forms, header rules, template syntax — is a small
  * `check` hook on the field it belongs to.
  */
+
+/**
+ * Encrypts credentials before a target is stored and decrypts them per attempt;
+ * `createSecretBox` from @relay/secrets satisfies it.
+ */
+export interface SecretSealer {
+  encrypt(plaintext: string): string;
+  decrypt(stored: string): string;
+}
 
 /** What a `check` hook sees: the whole raw config (for rules across fields) and how to report. */
 export interface CheckContext {
