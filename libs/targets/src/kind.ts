@@ -20,7 +20,7 @@ export interface ResponseSummary {
   body: string;
 }
 
-export interface NetworkFailure {
+interface NetworkFailure {
   /** e.g. ETIMEDOUT, ECONNREFUSED, SSRF_BLOCKED, CERT_INVALID */
   code: string;
   message: string;
@@ -66,7 +66,7 @@ export interface KindInfo {
 }
 
 /** What every kind has, whatever carries its attempts: its config's validation and view. */
-export interface KindConfigHandling<C = any> extends KindInfo {
+interface KindConfigHandling<C = any> extends KindInfo {
   /** save-time validation; returns the normalized config to store */
   validateConfig(input: unknown): Validation<C>;
   /** the config as the management API may show it: no secret values */
