@@ -50,7 +50,7 @@ describe('CR/LF in anything that reaches a header', () => {
   });
 });
 
-describe('size limit', () => {
+describe('size cap', () => {
   const config: EmailConfig = { to: ['ops@example.com'], cc: [], bcc: [], subject: 's' };
 
   it(`the whole message is checked before sending (default ${MAX_MESSAGE_BYTES} bytes): over it → permanent, nothing sent`, async () => {
@@ -68,7 +68,7 @@ describe('size limit', () => {
     expect(server.received.length).toBe(before);
   });
 
-  it('a message under the limit goes out whole', async () => {
+  it('a message under the cap goes out whole', async () => {
     const text = 'y'.repeat(40_000);
     const result = await deliverEmail(config, delivery(text, 'text/plain'), {
       transport,
@@ -79,7 +79,7 @@ describe('size limit', () => {
     expect((await server.waitFor(1)).at(-1)!.parsed.text).toBe(text + '\n');
   });
 
-  it('a 1 MB JSON payload (text + HTML parts) stays under the default limit', async () => {
+  it('a 1 MB JSON payload (text + HTML parts) stays under the default cap', async () => {
     const payload = JSON.stringify({
       rows: Array.from({ length: 20_000 }, (_, i) => ({ i, note: '<tag> & "quote"' })),
     });
