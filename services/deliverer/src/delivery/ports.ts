@@ -69,7 +69,7 @@ export interface DeliveryPolicy extends RetryPolicy {
 
 export interface DeliveryDeps {
   targets: TargetLookup;
-  /** the per-target limits and breaker, asked before an attempt and told after (gate/target-gate.ts) */
+  /** the per-target limits and breaker, asked before an attempt and told after (@relay/target-gate) */
   gate: TargetGate;
   registry: TargetRegistry;
   send(req: OutboundRequest): Promise<SendOutcome>;
