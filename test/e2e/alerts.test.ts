@@ -14,7 +14,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /*
- * Issue 25, item 4 — alerts to the account, seen from outside: every service its own process on
+ * Item 4 — alerts to the account, seen from outside: every service its own process on
  * the real RabbitMQ, Redis and FerretDB; the alert goes through the normal delivery path to a
  * webhook receiver and to the local HTTPS Discord fake (through the chat deliverer's HOST_ROUTES),
  * once per episode. Conditions: a target answering 500 (failure rate; its breaker opening and

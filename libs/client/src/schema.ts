@@ -2292,7 +2292,7 @@ export interface components {
                     error: string | null;
                     /** Format: date-time */
                     next_attempt_at: string | null;
-                    /** @description What the target answered (issue 27 item 1; docs/delivery.md). Absent when no HTTP answer came: a network failure, an email or spreadsheet target, an attempt not sent, or an attempt recorded before responses were kept. */
+                    /** @description What the target answered (docs/delivery.md). Absent when no HTTP answer came: a network failure, an email or spreadsheet target, an attempt not sent, or an attempt recorded before responses were kept. */
                     response?: {
                         /** @description the response headers by lower-case name, at most 20, each value at most 256 characters; a credential's (Set-Cookie, Authorization, names with token, secret, signature, password, api key, session) as `[redacted]` */
                         headers: {

@@ -7,7 +7,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /*
- * Issue 27, item 2 in Chromium against the real stack: each filter of Request activity used the
+ * Item 2 in Chromium against the real stack: each filter of Request activity used the
  * way a person would — typed into its field and applied — finds what the rows show; a filter
  * that cannot match says why at its field; the filters are in the address (a second tab opened
  * on it shows the same view, Back returns to the view before); a payload search past its 100
@@ -116,7 +116,7 @@ async function searchOlderUntil(n: number, calls = 4): Promise<void> {
   await expectRows(n);
 }
 
-describe('Request activity search in Chromium (issue 27, item 2)', () => {
+describe('Request activity search in Chromium', () => {
   it('error text finds what the row shows: "Media Type" finds the Unsupported Media Type row', async () => {
     await search({ 'Error text': 'Media Type' });
     await expectRows(1);

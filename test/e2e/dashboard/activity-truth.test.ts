@@ -7,7 +7,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /**
- * The activity view tells the truth about deliveries (issue 25 item 5), in Chromium as a person
+ * The activity view tells the truth about deliveries, in Chromium as a person
  * uses it: a request whose delivery failed and waits for its next attempt reads "Retrying" in the
  * list, with when (and "retrying (next attempt at …)" expanded); Resend asks which targets (all
  * ticked) before it sends — here to one of them only; "Retry failed deliveries" says how many it

@@ -7,7 +7,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /**
- * Issue 25, item 4, in Chromium against the real stack: a person creates an alert rule on the
+ * In Chromium against the real stack: a person creates an alert rule on the
  * Alerts page (a refused save shows its error at the field), sends a test alert that reaches the
  * webhook receiver and shows in the recent alerts, edits the rule and deletes it.
  */

@@ -6,7 +6,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /**
- * Issue 27, item 3, in Chromium against the real stack: a person signed in with a named key
+ * In Chromium against the real stack: a person signed in with a named key
  * changes a setting and adds a target; the endpoint's Audit history tab then shows both — which
  * fields, which target, by that key's name and prefix, from where — and never the target's token.
  */

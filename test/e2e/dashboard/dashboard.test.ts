@@ -188,7 +188,7 @@ describe('dashboard in Chromium against the real stack', () => {
       .first()
       .click();
     await visible(/HTTP 400/);
-    // what the receiver answered (issue 27, item 1): status and time, headers with the cookie
+    // what the receiver answered: status and time, headers with the cookie
     // redacted, the body — opened as a person would
     await page.getByText(/^Attempt 1: answered HTTP 400 in \d/).click();
     const answer = page.locator('details.attempt-response[open]');

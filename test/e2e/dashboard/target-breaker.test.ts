@@ -7,7 +7,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /**
- * Issue 25 item 2 in Chromium, as a person uses it: a target whose receiver fails shows its
+ * In Chromium, as a person uses it: a target whose receiver fails shows its
  * open breaker (state, since when, why) on the endpoint's Outputs; Pause holds its deliveries
  * and says so; Resume lets them through, and the held ones arrive; the limits and breaker
  * settings are set in the target's form. docs/delivery-limits.md.

@@ -6,7 +6,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /**
- * Issue 23: a target of every kind added, edited and deleted through the dashboard's form in
+ * A target of every kind added, edited and deleted through the dashboard's form in
  * Chromium, as a person would, against the real stack. The form is drawn from each kind's
  * description (`GET /v1/target-kinds`); the first case below is the bug the issue reports — a
  * block-style chat target could not be created ("config.name: name is required") because the
@@ -152,7 +152,7 @@ const CASES: KindCase[] = [
     secret: 'PRIVATE KEY',
   },
   {
-    // issue 28: a CLI session target has no destination of its own (`relay listen` says where)
+    // A CLI session target has no destination of its own (`relay listen` says where)
     kind: 'cli',
     label: 'CLI session (relay listen)',
     add: (form) => form.getByLabel('Deliveries in flight per session', { exact: true }).fill('5'),
@@ -219,7 +219,7 @@ const card = (name: string): Locator =>
   page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name, exact: true }) });
 const form = (): Locator => page.locator('form.target-form');
 
-describe('issue 23: every target kind added, edited and deleted through the dashboard form', () => {
+describe('every target kind added, edited and deleted through the dashboard form', () => {
   it('lists exactly the kinds the API describes, so a new kind cannot go untested here', async () => {
     const kinds = (await must(stack.client.GET('/v1/target-kinds'))).data.map((k) => k.kind);
     expect([...kinds].sort()).toEqual(CASES.map((c) => c.kind).sort());

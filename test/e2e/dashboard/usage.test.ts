@@ -5,7 +5,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /**
- * Issue 27, item 6, in Chromium against the real stack: requests accepted by the real gateway
+ * In Chromium against the real stack: requests accepted by the real gateway
  * show on the Usage page per day and per endpoint, against the plan — counted by the gateway's
  * admit script, read by GET /v1/billing/usage/daily.
  */

@@ -5,7 +5,7 @@ import type { ManagementFixture } from './fixture';
 import { modelsOf } from '../../support/store-models';
 
 /*
- * Issue 27, item 3: every change of configuration leaves an audit row saying what changed, who
+ * Every change of configuration leaves an audit row saying what changed, who
  * (the key's prefix and name) and from where — and never a secret. The write operations come
  * from the OpenAPI document (POST/PUT/PATCH/DELETE): each must have a case below or be listed in
  * NOT_CHANGES with the reason, so a new write route without an audit row fails this test.
@@ -273,7 +273,7 @@ const CASES: Record<string, Case> = {
   },
 };
 
-describe('every write route of the OpenAPI document leaves an audit row (issue 27, item 3)', () => {
+describe('every write route of the OpenAPI document leaves an audit row', () => {
   it('each write operation has a case here or a reason it changes no configuration', () => {
     expect(writeOperations.length).toBeGreaterThan(15);
     const ids = writeOperations.map((o) => o.id);

@@ -1,7 +1,7 @@
 import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
 
-/** Issue 9 item 7: bad percent-encoding in a management path is a documented 400, not a 500. */
+/** Bad percent-encoding in a management path is a documented 400, not a 500. */
 let fx: ManagementFixture;
 beforeAll(async () => {
   fx = await startManagement('mgmt-pct');

@@ -92,7 +92,7 @@ describe('activity status groups (Completed / Pending / Errors)', () => {
   });
 });
 
-describe("a row's next attempt, as the list shows it (issue 25 item 5: retrying, not never tried)", () => {
+describe("a row's next attempt, as the list shows it (retrying, not never tried)", () => {
   const at = (iso: string) => new Date(iso);
   const waiting = (iso: string) => ({
     attempts: { '1': { attempt: 1, state: 'retrying' as const, next_attempt_at: at(iso) } },

@@ -89,7 +89,7 @@ export const maskChatUrl =
 
 /**
  * A chat webhook URL is a credential — its path holds the platform's token — so it is stored
- * sealed like every other target secret (issue 9, item 9). Sealing happens when the kind saves
+ * sealed like every other target secret. Sealing happens when the kind saves
  * a config; the URL is opened per attempt and to draw its masked view.
  */
 export function sealChatUrl(url: string, secrets: SecretSealer): string {

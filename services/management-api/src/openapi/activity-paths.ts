@@ -80,7 +80,7 @@ const attempt = object(
       ['headers', 'headers_omitted', 'body', 'body_truncated'],
       {
         description:
-          'What the target answered (issue 27 item 1; docs/delivery.md). Absent when no HTTP answer came: a network failure, an email or spreadsheet target, an attempt not sent, or an attempt recorded before responses were kept.',
+          'What the target answered (docs/delivery.md). Absent when no HTTP answer came: a network failure, an email or spreadsheet target, an attempt not sent, or an attempt recorded before responses were kept.',
       },
     ),
   },

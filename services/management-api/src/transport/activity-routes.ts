@@ -53,7 +53,7 @@ export function activityRoutes(store: Store, retentionMs: number, now: () => Dat
       not_routed: notRouted.map((id) => ({ target_id: id, target_name: names.get(id) ?? null })),
     });
   });
-  // the request as it came (issue 27, item 1): kept for accepted events only, with the row's retention
+  // the request as it came: kept for accepted events only, with the row's retention
   r.get('/:eventId/request', ...operation('getActivityRequest'), async (req: Request, res: Response) => {
     const eventId = String(req.params.eventId);
     const doc = await log.row(eventId);

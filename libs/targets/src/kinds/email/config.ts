@@ -3,7 +3,7 @@ import type { CheckContext, Field, KindDescription, TextField } from '../../desc
 import { checkDescribed } from '../../describe/validate';
 import { MAX_ADDRESS_LENGTH, MAX_LOCAL_PART_LENGTH, MAX_RECIPIENTS, MAX_SUBJECT_TEMPLATE_LENGTH } from './caps';
 
-/** An email target's settings (issue 23, item 3). The relay and the sender address are the operator's, not the target's. */
+/** An email target's settings. The relay and the sender address are the operator's, not the target's. */
 export interface EmailConfig {
   to: string[];
   cc: string[];
@@ -85,7 +85,7 @@ function checkRecipients(to: string[], ctx: CheckContext): undefined {
 }
 
 /**
- * The email target's settings, described once (issue 23, items 1 and 3): save-time validation,
+ * The email target's settings, described once: save-time validation,
  * the API view, the OpenAPI schemas and the dashboard form all come from it. CR/LF is refused
  * in everything that reaches a header, so a saved target can never inject one; the rendered
  * subject is checked again at send. No credential: the relay's are the operator's.
