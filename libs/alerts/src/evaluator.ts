@@ -16,7 +16,7 @@ import type { AlertMeter } from './metrics';
 import type { AlertRuleStore } from './rule-store';
 import type { AlertCondition, AlertRule } from './rules';
 
-export interface AlertEvaluatorDeps {
+interface AlertEvaluatorDeps {
   store: Store;
   rules: AlertRuleStore;
   redis: RedisClient;

@@ -116,9 +116,7 @@ export async function endpointsOfAccount(store: Store, accountId: string): Promi
 }
 
 /** What a new endpoint is made of: everything but its id, owner, revision and times (the schema's defaults fill what is left out). */
-export type NewEndpointRecord = Partial<
-  Omit<EndpointRecord, 'id' | 'account_id' | 'revision' | 'created_at' | 'updated_at'>
-> &
+type NewEndpointRecord = Partial<Omit<EndpointRecord, 'id' | 'account_id' | 'revision' | 'created_at' | 'updated_at'>> &
   Pick<EndpointRecord, 'name'>;
 
 /** Stores a new endpoint at revision 1. */

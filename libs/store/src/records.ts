@@ -53,7 +53,7 @@ export type ApiKeyRole = (typeof API_KEY_ROLES)[number];
 /** Endpoint actions a user made by hand (spec: recorded; scheduled pauses are not). */
 export const ENDPOINT_AUDIT_ACTIONS = ['enabled', 'disabled', 'paused', 'resumed'] as const;
 /** Every other change of an endpoint's configuration: its settings (which fields, never their values) and its targets. */
-export const CONFIG_AUDIT_ACTIONS = [
+const CONFIG_AUDIT_ACTIONS = [
   'endpoint_created',
   'endpoint_updated',
   'endpoint_deleted',
@@ -65,7 +65,7 @@ export const CONFIG_AUDIT_ACTIONS = [
   'target_resumed',
 ] as const;
 /** Account actions: API keys created and revoked, the plan changed, alert rules changed and tested. */
-export const ACCOUNT_AUDIT_ACTIONS = [
+const ACCOUNT_AUDIT_ACTIONS = [
   'key_created',
   'key_revoked',
   'plan_changed',
@@ -204,7 +204,7 @@ export interface ActivityRecord {
 }
 
 /** An aggregated row: `count` identical rejections (endpoint, outcome, reason) in one minute. */
-export interface ActivityAggregate {
+interface ActivityAggregate {
   count: number;
   first_seen: Date;
   last_seen: Date;

@@ -116,7 +116,7 @@ function readTyped(field: Field, value: unknown, path: string, name: string, wal
 }
 
 /** Every credential of a checked config sealed, wherever the description marks one. */
-export function sealCredentials(fields: Fields, value: Raw, secrets: SecretSealer): Raw {
+function sealCredentials(fields: Fields, value: Raw, secrets: SecretSealer): Raw {
   const out: Raw = { ...value };
   for (const [name, field] of Object.entries(fields)) {
     if (out[name] !== undefined && out[name] !== null) out[name] = sealField(field, out[name], value, secrets);

@@ -1,7 +1,7 @@
 import type { Validation } from '@relay/contracts';
 import type { CheckContext, Field, KindDescription, TextField } from '../../describe/field';
 import { checkDescribed } from '../../describe/validate';
-import { MAX_ADDRESS_LENGTH, MAX_LOCAL_PART_LENGTH, MAX_RECIPIENTS, MAX_SUBJECT_TEMPLATE_LENGTH } from './limits';
+import { MAX_ADDRESS_LENGTH, MAX_LOCAL_PART_LENGTH, MAX_RECIPIENTS, MAX_SUBJECT_TEMPLATE_LENGTH } from './caps';
 
 /** An email target's settings. The relay and the sender address are the operator's, not the target's. */
 export interface EmailConfig {
