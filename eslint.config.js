@@ -47,7 +47,7 @@ module.exports = tseslint.config(
     files: [
       'services/*/src/transport/**/*.ts',
       'services/ingest-gateway/src/**/*.ts',
-      'libs/deliverer/src/delivery/**/*.ts',
+      'services/deliverer/src/delivery/**/*.ts',
     ],
     ignores: ['**/*.test.ts'],
     rules: {

@@ -25,12 +25,24 @@ module.exports = {
     },
     // The e2e tier includes the chaos suite at its CI length (10,000 events, its default);
     // scripts/test.sh runs it alone after the other files. `npm run test:chaos` runs that suite
-    // by itself, by default at full length (100,000 events).
+    // by itself, by default at full length (100,000 events). Each worker shares one stack and
+    // one browser between its files; the global hooks make the run's record of them and stop
+    // them at the end (test/e2e/worker-stacks.ts).
     {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
       slowTestThreshold: 60,
+      setupFilesAfterEnv: ['<rootDir>/test/support/timeout-e2e.ts'],
+      globalSetup: '<rootDir>/test/e2e/worker-setup.ts',
+      globalTeardown: '<rootDir>/test/e2e/worker-teardown.ts',
+    },
+    // every bench in its short mode: `npm run bench:smoke`, after `npm test` in CI
+    {
+      ...shared,
+      displayName: 'bench',
+      testMatch: ['<rootDir>/test/bench/**/*.test.ts'],
+      slowTestThreshold: 120,
       setupFilesAfterEnv: ['<rootDir>/test/support/timeout-e2e.ts'],
     },
   ],

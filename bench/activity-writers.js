@@ -13,7 +13,7 @@
 // add cores; what shows that no single process bounds the log is each writer's share and its CPU
 // per row (docs/benchmarks.md "Partitioned writers").
 //
-//   BENCH_DURATION_S=3 node bench/activity-writers.js   # short mode (test/e2e/bench-smoke): 2,000 rows, 1,000 events
+//   BENCH_DURATION_S=3 node bench/activity-writers.js   # short mode (test/bench/smoke.test.ts): 2,000 rows, 1,000 events
 //   BENCH_WRITER_LOGS=/tmp/aw node bench/activity-writers.js   # each writer's log (info level) kept there
 'use strict';
 const { randomBytes } = require('node:crypto');

@@ -12,7 +12,7 @@
 //
 //   node bench/rules.js
 //   BENCH_RULES_VARIANTS=plain,rules node bench/rules.js   # a subset (default plain,rules,rules-only)
-//   BENCH_DURATION_S=3 node bench/rules.js   # short mode (test/e2e/bench-smoke)
+//   BENCH_DURATION_S=3 node bench/rules.js   # short mode (test/bench/smoke.test.ts)
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');

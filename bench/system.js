@@ -6,7 +6,7 @@
 // deliveries, and how long the activity log took to catch up after the load. Prints a table and one JSON line; writes bench-results/system.json.
 //
 //   BENCH_DURATION_S=20 BENCH_WARMUP_S=3 BENCH_CONNECTIONS=64 node bench/system.js
-//   BENCH_DURATION_S=3 node bench/system.js      # short mode (CI smoke test, test/e2e/bench-smoke)
+//   BENCH_DURATION_S=3 node bench/system.js      # short mode (npm run bench:smoke: test/bench/smoke.test.ts)
 // Also: BENCH_NODE_ARGS (node flags for every service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"), BENCH_DELIVERY_TIMEOUT_S / BENCH_CATCHUP_TIMEOUT_S (bounds of the waits after the load,
 // 120 s, 30 s in short mode), BENCH_RESULTS_DIR (default bench-results/). Ports are free ones,
 // not start.sh's fixed ones, so the bench can run beside `npm start`. Exits 1 if an accepted

@@ -11,7 +11,7 @@
 //
 //   BENCH_DURATION_S=20 BENCH_WARMUP_S=5 node bench/tenants.js
 //   BENCH_TENANT_PHASES=1,10,100,1,500,1000,1,10000,1 (endpoint counts in order; 1 is the single-endpoint phase, from one address)
-//   BENCH_DURATION_S=3 node bench/tenants.js   # short mode (test/e2e/bench-smoke): phases 1 and 10
+//   BENCH_DURATION_S=3 node bench/tenants.js   # short mode (test/bench/smoke.test.ts): phases 1 and 10
 // Writes <results>/tenants.json; exits 1 if an accepted event was never delivered.
 'use strict';
 const fs = require('node:fs');

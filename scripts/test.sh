@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm test: provision the local servers, build, type-check the tests, run the tiers.
-#   bash scripts/test.sh [all|unit|integration|e2e]
+#   bash scripts/test.sh [all|unit|integration|e2e|bench]
+# all = unit, integration and e2e; bench (npm run bench:smoke) runs every bench in its short mode.
 # Exits non-zero when anything fails; the last line is "N passed, N failed".
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -9,8 +10,8 @@ tier="${1:-all}"
 
 case "$tier" in
   all) projects=(unit integration e2e) ;;
-  unit|integration|e2e) projects=("$tier") ;;
-  *) echo "usage: scripts/test.sh [all|unit|integration|e2e]" >&2; exit 2 ;;
+  unit|integration|e2e|bench) projects=("$tier") ;;
+  *) echo "usage: scripts/test.sh [all|unit|integration|e2e|bench]" >&2; exit 2 ;;
 esac
 
 if [[ "$tier" != unit ]]; then
@@ -38,7 +39,7 @@ npx tsc -p tsconfig.test.json --noEmit
 
 reports=()
 status=0
-# End-to-end files start several processes each; two workers keep a 2-core machine calm.
+# Two workers keep a 2-core machine calm; each runs one shared stack for its end-to-end files.
 report="$(mktemp)"; reports+=("$report")
 npx jest --selectProjects "${projects[@]}" --maxWorkers=2 --testPathIgnorePatterns /node_modules/ /test/e2e/chaos/ \
   --json --outputFile="$report" || status=$?

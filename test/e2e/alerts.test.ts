@@ -39,6 +39,7 @@ beforeAll(async () => {
   gone.respondWith(() => ({ status: 410, body: 'gone' }));
   alertHook = await TestReceiver.start();
   discord = await startFakeDiscord({ https: true, webhooks: [{ id: DISCORD_ID, token: DISCORD_TOKEN }] });
+  // private: it reads the management API's process-wide alert counters; alerts every second
   stack = await startStack('alerts', {
     overrides: {
       'management-api': { ALERT_DETECT_INTERVAL_MS: '1000', DASHBOARD_URL: DASHBOARD },
@@ -164,7 +165,15 @@ describe('alert rules, end to end', () => {
         30_000,
         `the alert's activity row for ${d.target_id}`,
       );
-      expect(row.reason).toContain(history.id);
+      // marked as the alert it delivers, by names as well as ids
+      expect(row.alert).toEqual({
+        alert_id: history.id,
+        rule_id: history.rule_id,
+        rule_name: history.rule_name,
+        kind: 'failure_rate',
+        title: expect.any(String),
+      });
+      expect(row.reason).toContain(`“${history.rule_name}”`);
     }
   });
 

@@ -12,7 +12,7 @@ import type { Stack } from './stack';
 let stack: Stack;
 let second: RunningService;
 beforeAll(async () => {
-  stack = await startStack('key-revocation', { only: ['management-api'] });
+  stack = await startStack('key-revocation');
   second = await startService('management-api', { ...stack.env, PUBLIC_BASE_URL: 'http://127.0.0.1:1' });
 });
 afterAll(async () => {

@@ -27,6 +27,7 @@ beforeAll(async () => {
   const broker = new URL(infra.rabbitmqUrl);
   proxy = new TcpProxy(broker.hostname, Number(broker.port || 5672));
   await proxy.start();
+  // private: its gateway reaches RabbitMQ through a proxy the test cuts
   stack = await startStack('outage', { only: ['management-api', 'activity-writer'] });
   const viaProxy = new URL(infra.rabbitmqUrl);
   viaProxy.hostname = '127.0.0.1';

@@ -17,6 +17,7 @@ const started = new Date(Date.now() - 60_000).toISOString();
 beforeAll(async () => {
   receiver = await TestReceiver.start();
   receiver.respondWith(() => (failing ? { status: 500, body: 'down' } : { status: 200, body: 'ok' }));
+  // private: it kills the management API; a short bulk-retry lease
   stack = await startStack('bulkretry', {
     overrides: {
       // a short lease, so a crashed instance's run is taken over within seconds

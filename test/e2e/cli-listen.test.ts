@@ -61,7 +61,7 @@ const running: RelayProcess[] = [];
 let firstEvent = '';
 
 beforeAll(async () => {
-  stack = await startStack('clilisten', { only: ['ingest-gateway', 'management-api', 'activity-writer'] });
+  stack = await startStack('clilisten');
   outputs = await startService('outputs-deliverer', stack.env);
   local = new LocalServer();
   localUrl = await local.start();

@@ -35,6 +35,7 @@ beforeAll(async () => {
   rabbitmqUrl = /^RABBITMQ_URL=(.*)$/m.exec(urls)![1]!;
   receiver = await TestReceiver.start();
   const onCluster = { RABBITMQ_URL: rabbitmqUrl };
+  // private: every service on a RabbitMQ cluster
   stack = await startStack('rabbit-cluster', {
     overrides: {
       'ingest-gateway': onCluster,

@@ -46,6 +46,7 @@ beforeAll(async () => {
   const redisUrl = /^REDIS_URL=(.*)$/m.exec(urls)![1]!;
   receiver = await TestReceiver.start();
   const onCluster = { REDIS_URL: redisUrl };
+  // private: the services on a Redis cluster
   stack = await startStack('redis-cluster', {
     only: ['ingest-gateway', 'management-api', 'webhook-deliverer'],
     overrides: { 'ingest-gateway': onCluster, 'management-api': onCluster, 'webhook-deliverer': onCluster },

@@ -52,6 +52,7 @@ const receiver = new HoldingReceiver();
 
 beforeAll(async () => {
   const url = await receiver.start();
+  // private: it kills the deliverer; retry tiers of its own
   stack = await startStack('redeliver', {
     overrides: {
       'webhook-deliverer': { RETRY_TIERS_MS: TIERS, RETRY_AFTER_MAX_MS: '500', DELIVERY_TIMEOUT_MS: '30000' },

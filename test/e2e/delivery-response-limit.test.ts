@@ -21,7 +21,8 @@ let endpointId: string;
 beforeAll(async () => {
   huge = await HugeResponseServer.start();
   receiver = await TestReceiver.start();
-  stack = await startStack('resplimit');
+  // private: the test measures the deliverer process's memory
+  stack = await startStack('resplimit', { private: true });
   endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'huge answers' } }))).id;
 });
 

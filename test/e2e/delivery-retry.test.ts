@@ -19,6 +19,7 @@ let endpointId: string;
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
+  // private: the deliverer's retry tiers and flagging settings
   stack = await startStack('retry', {
     overrides: {
       'webhook-deliverer': { RETRY_TIERS_MS: TIERS, RETRY_AFTER_MAX_MS: '500', FLAG_AFTER_PERMANENT_FAILURES: '3' },

@@ -10,7 +10,7 @@ import type { Stack } from './stack';
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack('gw-server', { only: ['management-api', 'ingest-gateway'] });
+  stack = await startStack('gw-server');
 });
 afterAll(() => stack?.stop());
 

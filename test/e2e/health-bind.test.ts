@@ -14,6 +14,7 @@ import type { Stack } from './stack';
 let stack: Stack;
 
 beforeAll(async () => {
+  // private: the sockets each process listens on, a chat deliverer among them
   stack = await startStack('healthbind', {
     only: ['management-api', 'ingest-gateway', 'webhook-deliverer', 'chat-deliverer', 'activity-writer'],
   });

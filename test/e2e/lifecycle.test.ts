@@ -8,6 +8,7 @@ import type { Stack } from './stack';
 let stack: Stack;
 
 beforeAll(async () => {
+  // private: it stops the services with SIGTERM
   stack = await startStack('lifecycle', { only: ['management-api', 'activity-writer'] });
 });
 afterAll(() => stack?.stop());

@@ -20,6 +20,7 @@ const DRIP_EVERY_MS = 400;
 
 let stack: Stack;
 beforeAll(async () => {
+  // private: the API's connection limits and timeouts
   stack = await startStack('mgmt-slow', {
     only: ['management-api'],
     overrides: {

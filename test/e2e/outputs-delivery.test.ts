@@ -29,6 +29,7 @@ beforeAll(async () => {
   smtp = await startTestSmtpServer({ security: 'starttls', auth: { user: 'relay', pass: SMTP_PASS } });
   google = await startFakeGoogle();
   google.registerServiceAccount(SA_EMAIL, sa.publicKey);
+  // private: its outputs deliverer, pointed at this file's fakes, takes the channel's whole queue
   stack = await startStack('outputs', { only: ['ingest-gateway', 'management-api', 'activity-writer'] });
   outputs = await startOutputsDeliverer(stack.env, { smtp, smtpPassword: SMTP_PASS, google });
 });

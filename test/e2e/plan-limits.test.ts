@@ -13,7 +13,7 @@ import type { Stack } from './stack';
 let stack: Stack;
 let endpointId: string;
 beforeAll(async () => {
-  stack = await startStack('plan-limits', { only: ['management-api', 'ingest-gateway'] });
+  stack = await startStack('plan-limits');
   endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'plan' } }))).id;
 });
 afterAll(() => stack?.stop());

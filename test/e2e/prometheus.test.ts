@@ -7,7 +7,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { activityQueuesOf, deliveryQueuesOf } from '@relay/broker';
 import { brokerNames } from '@relay/contracts';
-import { defaultRetryTiers } from '@relay/deliverer';
+import { defaultRetryTiers } from '../../services/deliverer/src/retry/tiers';
 import { eventually } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
 import { freePort, startService } from '../support/services';
@@ -147,6 +147,7 @@ const running = (): Record<string, RunningService | undefined> => ({ ...stack.se
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
+  // private: Prometheus scrapes every process of the stack
   stack = await startStack('prometheus', { only: SERVICES });
   outputs = await startService(OUTPUTS_JOB, stack.env);
   prometheus = await startPrometheus();

@@ -22,6 +22,7 @@ const BATCH = 10;
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
+  // private: no resend ceiling per account, and the activity-writer's short flush and hold
   stack = await startStack('resendbound', {
     overrides: {
       'management-api': { RESENDS_PER_MINUTE: '100000' },

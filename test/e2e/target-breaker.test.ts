@@ -1,6 +1,6 @@
 import { must } from '@relay/client';
 import type { Target } from '@relay/client';
-import { deleteBrokerNamespace, eventually } from '../support/infra';
+import { eventually } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
 import { startStack } from './stack';
 import type { Stack } from './stack';
@@ -47,7 +47,8 @@ beforeAll(async () => {
     arrivals.push({ at: Date.now(), eventId: String(req.headers['x-relay-event-id']), status });
     return { status, body: failing ? 'down' : 'ok' };
   });
-  stack = await startStack('breaker');
+  // private: it reads the deliverer's process-wide breaker and hold counters
+  stack = await startStack('breaker', { private: true });
   endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'flaky' } }))).id;
   const target = await stack.client.POST('/v1/endpoints/{endpointId}/targets', {
     params: { path: { endpointId } },
@@ -66,7 +67,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
-  if (stack) await deleteBrokerNamespace(stack.namespace);
   await receiver?.close();
 });
 

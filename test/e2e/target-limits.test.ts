@@ -1,5 +1,5 @@
 import { must } from '@relay/client';
-import { deleteBrokerNamespace, eventually } from '../support/infra';
+import { eventually } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
 import { startService } from '../support/services';
 import type { RunningService } from '../support/services';
@@ -44,7 +44,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(extra.map((s) => s.stop()));
   await stack?.stop();
-  if (stack) await deleteBrokerNamespace(stack.namespace);
   await receiver?.close();
 });
 

@@ -36,6 +36,7 @@ beforeAll(async () => {
   const redis = new URL(infra.redisUrl);
   proxy = new TcpProxy(redis.hostname, Number(redis.port || 6379));
   await proxy.start();
+  // private: services whose Redis link a proxy cuts, and it stops the deliverer
   stack = await startStack('told', { only: ['ingest-gateway', 'management-api', 'webhook-deliverer'] });
   const viaProxy = { ...stack.env, REDIS_URL: `redis://127.0.0.1:${proxy.port}` };
   cutGateway = await startService('ingest-gateway', viaProxy);

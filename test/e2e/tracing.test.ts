@@ -108,6 +108,7 @@ beforeAll(async () => {
   receiver = await TestReceiver.start();
   // the standard variables; a short batch delay so the spans reach Jaeger soon after the event
   const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl, OTEL_BSP_SCHEDULE_DELAY: '200' };
+  // private: the services export traces to this file's Jaeger
   stack = await startStack('tracing', {
     overrides: { 'ingest-gateway': otel, 'webhook-deliverer': otel, 'activity-writer': otel },
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import amqp from 'amqplib';
 import { brokerNames, cliSessionsExchange, DELIVERY_CHANNELS } from '@relay/contracts';
-import { defaultRetryTiers } from '@relay/deliverer';
+import { defaultRetryTiers } from '../../services/deliverer/src/retry/tiers';
 
 /**
  * The real local servers `npm run infra:up` starts (or the ones named by the same variables

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../../bench/free-port';
 import { eventually } from './infra';
@@ -27,6 +28,7 @@ const PROGRAMS: Partial<Record<ServiceName, { program: string; env: Record<strin
 export interface RunningService {
   name: ServiceName;
   process: ChildProcess;
+  pid: number;
   /** the port serving its HTTP API or health routes */
   port: number;
   url: string;
@@ -43,19 +45,30 @@ export { freePort };
  * Starts a built service (`services/<name>/dist/main.js`, or the deliverer program on the name's channel) as its own process with only the
  * environment given, and waits until its /readyz answers 200 — i.e. every dependency
  * completed a handshake. `npm test` builds before running the e2e tier.
+ *
+ * With `log`, the service writes its output to that file and is detached from this process: it
+ * outlives the test file that started it (the shared stack of a Jest worker, test/e2e/shared-stack.ts).
  */
-export async function startService(name: ServiceName, env: Record<string, string>): Promise<RunningService> {
+export async function startService(
+  name: ServiceName,
+  env: Record<string, string>,
+  opts: { log?: string } = {},
+): Promise<RunningService> {
   // two test processes can still pick the same free port at the same moment: the loser retries with new ones
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startServiceOnce(name, env);
+      return await startServiceOnce(name, env, opts.log);
     } catch (err) {
       if (attempt >= 3 || !/EADDRINUSE/.test((err as Error).message)) throw err;
     }
   }
 }
 
-async function startServiceOnce(name: ServiceName, env: Record<string, string>): Promise<RunningService> {
+async function startServiceOnce(
+  name: ServiceName,
+  env: Record<string, string>,
+  log: string | undefined,
+): Promise<RunningService> {
   const port = await freePort();
   // the gateway and the API serve HTTP on PORT and health and metrics on HEALTH_PORT; the others only the latter
   const twoPorts = name === 'ingest-gateway' || name === 'management-api';
@@ -64,6 +77,7 @@ async function startServiceOnce(name: ServiceName, env: Record<string, string>):
     ? { PORT: String(port), HEALTH_PORT: String(healthPort) }
     : { HEALTH_PORT: String(port) };
   const program = PROGRAMS[name];
+  const logFd = log === undefined ? undefined : openSync(log, 'a');
   const child = spawn(process.execPath, [path.join(ROOT, 'services', program?.program ?? name, 'dist', 'main.js')], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -74,21 +88,29 @@ async function startServiceOnce(name: ServiceName, env: Record<string, string>):
       ...env,
       ...ports,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
+    detached: logFd !== undefined,
   });
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  if (logFd === undefined) {
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  } else {
+    closeSync(logFd);
+    child.unref();
+  }
+  const output = (): string => (log === undefined ? out : readFileSync(log, 'utf8'));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const healthUrl = `http://127.0.0.1:${healthPort}`;
   const svc: RunningService = {
     name,
     process: child,
+    pid: child.pid!,
     port,
     url,
     healthUrl,
-    output: () => out,
+    output,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill(signal);
@@ -109,7 +131,7 @@ async function startServiceOnce(name: ServiceName, env: Record<string, string>):
     if (state === 'exited') throw new Error(`${name} exited with ${child.exitCode} before it was ready`);
   } catch (err) {
     await svc.stop('SIGKILL');
-    throw new Error(`${(err as Error).message}\n--- ${name} output ---\n${out}`);
+    throw new Error(`${(err as Error).message}\n--- ${name} output ---\n${output()}`);
   }
   return svc;
 }

@@ -3,6 +3,7 @@ import { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1, timedId } from '@relay/contra
 import type { ActivityAttemptV1, ActivityMessage, ActivityRequestV1 } from '@relay/contracts';
 import { connectStore, toActivity } from '@relay/store';
 import type { Store } from '@relay/store';
+import type { ActivityListQuery } from '@relay/activity-log';
 import type { FlushStats, PipelineOptions } from '../../../test/support/activity-log-internals';
 import { testNamespace } from '../../../test/support/infra';
 
@@ -28,6 +29,22 @@ export function fileStore(label: string): () => Store {
 /** An event id carrying `at` (the gateway's ids carry their arrival time; the log is partitioned by it). */
 export const eventId = (label: string, at: string | number = Date.now()): string =>
   timedId('evt', typeof at === 'number' ? at : Date.parse(at), `_${label}`);
+
+/** A list query of every row of `account` up to a day ahead, narrowed by `over`. */
+export const listQuery = (account: string, over: Partial<ActivityListQuery> = {}): ActivityListQuery => ({
+  account,
+  endpointId: null,
+  fromMs: 0,
+  toMs: Date.now() + DAY_MS,
+  cursor: null,
+  limit: 200,
+  status: 'all',
+  sourceIp: null,
+  errorText: null,
+  payload: null,
+  responseStatus: null,
+  ...over,
+});
 
 export const request = (eventId: string, over: Partial<ActivityRequestV1> = {}): ActivityRequestV1 => ({
   type: ACTIVITY_REQUEST_V1,

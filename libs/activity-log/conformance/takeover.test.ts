@@ -3,7 +3,7 @@ import { openActivityLog } from '@relay/activity-log';
 import type { ActivityListQuery } from '@relay/activity-log';
 import { collectionsOf, createActivityWriter } from '../../../test/support/activity-log-internals';
 import type { ActivityWriter } from '../../../test/support/activity-log-internals';
-import { attempt, eventId, fileStore, request } from './fixtures';
+import { attempt, eventId, fileStore, listQuery, request } from './fixtures';
 
 /**
  * A partition changing writers (docs/architecture.md "Partitioned writing"), on the real store:
@@ -45,20 +45,7 @@ const flush = (
     { now: at, flush: n },
   );
 
-const query = (over: Partial<ActivityListQuery>): ActivityListQuery => ({
-  account: ACCOUNT,
-  endpointId: null,
-  fromMs: 0,
-  toMs: Date.now() + 86_400_000,
-  cursor: null,
-  limit: 200,
-  status: 'all',
-  sourceIp: null,
-  errorText: null,
-  payload: null,
-  responseStatus: null,
-  ...over,
-});
+const query = (over: Partial<ActivityListQuery>): ActivityListQuery => listQuery(ACCOUNT, over);
 
 describe('a partition taken over by another writer', () => {
   it("the new writer numbers pages after the old one's and records the hour's counts from the store: every row listed once, a status change found", async () => {

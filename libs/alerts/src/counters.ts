@@ -12,7 +12,7 @@ import type { RedisClient } from '@relay/cache';
  * for attempts. Each key expires COUNT_TTL_S after its last write: longer than the longest
  * window a rule may ask for (MAX_WINDOW_MINUTES).
  */
-export const MAX_WINDOW_MINUTES = 60;
+const MAX_WINDOW_MINUTES = 60;
 export const COUNT_TTL_S = (MAX_WINDOW_MINUTES + 10) * 60;
 
 export const countKey = (namespace: string, subject: string, minute: number): string =>
@@ -21,7 +21,7 @@ export const endpointSubject = (endpointId: string): string => `ep:${endpointId}
 export const targetSubject = (targetId: string): string => `tg:${targetId}`;
 export const minuteOf = (ms: number): number => Math.floor(ms / 60_000);
 
-export interface CounterBufferOptions {
+interface CounterBufferOptions {
   redis: RedisClient;
   namespace: string;
   /** how often the tally is written (default 5 s): how late a detector may see an event */

@@ -12,7 +12,7 @@ export type ConditionField =
   | { type: 'integer'; min: number; max: number; default: number; label: string; help: string }
   | { type: 'enum'; values: readonly string[]; default: string; label: string; help: string };
 
-export interface ConditionDescription {
+interface ConditionDescription {
   label: string;
   help: string;
   /** watched by the detector from counters (periodically), or told by an account event */
@@ -22,7 +22,7 @@ export interface ConditionDescription {
 
 /** Any rejection outcome at all, or one of them. */
 export const ANY_REJECTION = 'ANY_REJECTION';
-export const REJECTION_OUTCOMES: readonly string[] = OUTCOMES.filter(
+const REJECTION_OUTCOMES: readonly string[] = OUTCOMES.filter(
   (o) => o !== 'ACCEPTED' && o !== 'HANDSHAKE_ANSWERED' && o !== 'DUPLICATE',
 );
 

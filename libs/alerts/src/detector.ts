@@ -13,9 +13,9 @@ import type { AlertCondition, AlertRule } from './rules';
  * `${ns}:alert-watch` (rule id → the rule as JSON) written when a rule is saved or deleted, so
  * the detector reads no store to know what to watch.
  */
-export const watchKey = (namespace: string): string => `${namespace}:alert-watch`;
+const watchKey = (namespace: string): string => `${namespace}:alert-watch`;
 
-export const watchesCounters = (rule: AlertRule): boolean =>
+const watchesCounters = (rule: AlertRule): boolean =>
   rule.enabled && rule.conditions.some((c) => CONDITIONS[c.kind].source === 'counters');
 
 export async function updateWatch(redis: RedisClient, namespace: string, rule: AlertRule): Promise<void> {
@@ -34,7 +34,7 @@ const reviveRule = (json: string): AlertRule => {
 
 const NOT_REJECTIONS = new Set(['ACCEPTED', 'HANDSHAKE_ANSWERED', 'DUPLICATE']);
 
-export interface DetectorDeps {
+interface DetectorDeps {
   redis: RedisClient;
   store: Store;
   namespace: string;

@@ -52,7 +52,7 @@ export function summaryOf(event: AccountEvent, names: { target?: string | null; 
   }
 }
 
-export interface AlertBody {
+interface AlertBody {
   /** embed-style chat (Discord) sends `content`; block-style (Slack) `text`: one payload reads well in both */
   content: string;
   text: string;

@@ -4,8 +4,8 @@ import { Counter } from 'prom-client';
 import type { Registry } from 'prom-client';
 
 /** What became of one sighting of a rule's condition (or of a test alert). */
-export const ALERT_RESULTS = ['sent', 'test', 'deduplicated', 'rate_limited'] as const;
-export type AlertResult = (typeof ALERT_RESULTS)[number];
+const ALERT_RESULTS = ['sent', 'test', 'deduplicated', 'rate_limited'] as const;
+type AlertResult = (typeof ALERT_RESULTS)[number];
 
 export type AlertMeter = (kind: AccountEventKind, result: AlertResult) => void;
 

@@ -32,7 +32,7 @@ export const ACTIVITY_LINGER_MS = 5;
 /** A partition counts as active for a spread linger while it started a batch this recently. */
 export const ACTIVE_PARTITION_MS = 1000;
 
-export interface ActivityBatchOptions {
+interface ActivityBatchOptions {
   /** a message carries at most this many records (a batch this full goes at once) */
   maxItems: number;
   /** how long a partition's first record waits for others */

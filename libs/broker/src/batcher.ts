@@ -1,4 +1,4 @@
-export interface BatcherOptions<T = unknown> {
+interface BatcherOptions<T = unknown> {
   /** a batch is published as soon as it holds this many items */
   maxItems: number;
   /** how long the first item of a batch waits for company (a function: asked when a batch starts) */

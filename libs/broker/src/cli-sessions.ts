@@ -14,7 +14,7 @@ import type { BrokerConnection } from './connection';
  */
 
 /** Why no local answer came back (the CLI kind's CliNoAnswer). */
-export type CliNoAnswer = 'no_session' | 'timeout' | 'broker_unavailable' | 'session_gone';
+type CliNoAnswer = 'no_session' | 'timeout' | 'broker_unavailable' | 'session_gone';
 
 interface Pending {
   resolve(got: CliLocalOutcome | CliNoAnswer): void;
@@ -157,7 +157,7 @@ export type CliForwardHandler = (
   answer: (outcome: CliLocalOutcome | { gone: string }) => void,
 ) => void;
 
-export interface CliSessionQueueOptions {
+interface CliSessionQueueOptions {
   namespace: string;
   targetId: string;
   /** forwards the session holds unanswered at once: the queue's prefetch */

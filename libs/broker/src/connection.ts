@@ -5,7 +5,7 @@ import type { Logger } from '@relay/logging';
 import { declareTopology } from './topology';
 import type { TopologyOptions } from './topology';
 
-export interface BrokerConnectionOptions {
+interface BrokerConnectionOptions {
   /** one AMQP URL, or a cluster's nodes separated by commas (RABBITMQ_URL) */
   url: string;
   topology: TopologyOptions;

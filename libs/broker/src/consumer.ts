@@ -7,7 +7,7 @@ export type Disposition = 'ack' | 'dead_letter' | 'requeue';
 
 export type MessageHandler = (msg: ConsumeMessage) => Promise<Disposition>;
 
-export interface ConsumerOptions {
+interface ConsumerOptions {
   queue: string;
   prefetch: number;
   handler: MessageHandler;

@@ -7,15 +7,15 @@ import { QueueConsumer } from './consumer';
 import type { Disposition, MessageHandler } from './consumer';
 
 /** The message a type list decodes to: `decodeMessage`'s own result type. */
-export type Decoded<T extends MessageType> = ReturnType<typeof decodeMessage<T>>;
+type Decoded<T extends MessageType> = ReturnType<typeof decodeMessage<T>>;
 
 /** Gets each message that met the contract, with the AMQP properties of the copy it came in. */
-export type DecodedHandler<T extends MessageType> = (
+type DecodedHandler<T extends MessageType> = (
   message: Decoded<T>,
   properties: ConsumeMessage['properties'],
 ) => Promise<Disposition>;
 
-export interface DecodingOptions<T extends MessageType> {
+interface DecodingOptions<T extends MessageType> {
   /** the queue, named in the log line */
   queue: string;
   /** the message types this queue carries; any other type breaks the contract */

@@ -4,7 +4,7 @@ import { DeliveryQueueUnavailableError } from './errors';
 import type { ConfirmPublisher, PublishOptions } from './publisher';
 
 /** One delivery message and the channel whose queue takes it. */
-export interface QueuedDelivery {
+interface QueuedDelivery {
   message: DeliveryMessageV1;
   channel: DeliveryChannel;
 }

@@ -5,14 +5,14 @@ import { brokerNames } from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
 import type { BrokerConnection } from './connection';
 
-export interface QueueStat {
+interface QueueStat {
   queue: string;
   /** ready messages (a quorum queue's declare-ok count leaves out those delivered and unacked) */
   messages: number;
   consumers: number;
 }
 
-export interface QueueStatsOptions {
+interface QueueStatsOptions {
   broker: BrokerConnection;
   /** the queues to read: a fixed list, so the series count is fixed too */
   queues: readonly string[];

@@ -6,7 +6,7 @@ import type { Logger } from '@relay/logging';
 /** Why a cache must revalidate what it holds. */
 export type ResyncReason = 'missed' | 'deaf' | 'resubscribed' | 'sweep';
 
-export interface ChangeFeedOptions {
+interface ChangeFeedOptions {
   /** a connection of its own: once subscribed it can run no other command */
   subscriber: RedisClient;
   /** reads the change counter */

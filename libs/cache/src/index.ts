@@ -3,13 +3,11 @@
 // revalidation that makes a missed announcement harmless (docs/architecture.md "Caches of settings").
 export { LRUCache } from 'lru-cache';
 export { ChangeFeed } from './change-feed';
-export type { ChangeFeedOptions, ResyncReason } from './change-feed';
 export { createChangePublisher } from './change-publisher';
 export type { ChangePublisher } from './change-publisher';
 export { PacedRevalidation } from './paced-revalidation';
-export type { PacedRevalidationOptions } from './paced-revalidation';
 export { createCacheMetrics } from './metrics';
-export type { CacheMetrics, StoreReadWhat, StoreReadWhy } from './metrics';
+export type { CacheMetrics, StoreReadWhy } from './metrics';
 export { connectChangeFeed } from './connect';
 export { connectRedis } from './redis';
 export type { RedisClient } from './redis';

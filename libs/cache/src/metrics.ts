@@ -4,7 +4,7 @@ import type { ResyncReason } from './change-feed';
 
 /** What a store read of a settings cache fetched: one endpoint, one endpoint's targets, one plan, one target (deliverers). */
 const STORE_READ_WHAT = ['endpoint', 'targets', 'plan', 'target'] as const;
-export type StoreReadWhat = (typeof STORE_READ_WHAT)[number];
+type StoreReadWhat = (typeof STORE_READ_WHAT)[number];
 /** miss: a lookup found nothing cached (or was told it changed); revalidate: a paced pass (batches of many keys per read). */
 const STORE_READ_WHY = ['miss', 'revalidate'] as const;
 export type StoreReadWhy = (typeof STORE_READ_WHY)[number];

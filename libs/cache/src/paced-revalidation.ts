@@ -1,6 +1,6 @@
 import type { Logger } from '@relay/logging';
 
-export interface PacedRevalidationOptions {
+interface PacedRevalidationOptions {
   /** the keys held now */
   keys(): string[];
   /** reads one batch from the store and replaces (or drops) those entries */

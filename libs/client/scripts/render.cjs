@@ -1,5 +1,5 @@
 // The client's types from the OpenAPI document: what src/schema.ts must hold. Used by
-// generate.mjs (writes or checks the file) and by src/schema.test.ts (the unit tier's check).
+// generate.mjs (writes or checks the file) and by test/unit/client/schema.test.ts (the unit tier's check).
 const { default: openapiTS, astToString } = require('openapi-typescript');
 
 const HEADER = `/**

@@ -1,4 +1,4 @@
 export { ConfigError, describeConfig, envNames, loadConfig } from './load';
-export { bool, int, list, oneOf, str, url } from './spec';
-export type { ConfigOf, ConfigSpec, VarSpec, VarType } from './spec';
+export { int, list, oneOf, str, url } from './spec';
+export type { ConfigOf, ConfigSpec, VarSpec } from './spec';
 export { activityVars, cacheVars, commonVars, healthHostVars, mongoVars, rabbitVars, redisVars } from './common';

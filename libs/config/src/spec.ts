@@ -4,7 +4,7 @@
  * environment at start-up, writes `.env.example`, and lets tests check that deploy files only
  * set variables a service actually reads.
  */
-export type VarType = 'string' | 'integer' | 'boolean' | 'url' | 'enum' | 'list';
+type VarType = 'string' | 'integer' | 'boolean' | 'url' | 'enum' | 'list';
 
 export interface VarSpec<T = unknown> {
   env: string;

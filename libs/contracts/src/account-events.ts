@@ -21,7 +21,7 @@ export const ACCOUNT_EVENT_KINDS = [
 export type AccountEventKind = (typeof ACCOUNT_EVENT_KINDS)[number];
 
 /** What an event says beyond its kind: small scalar facts (counts, shares, an outcome code, a reason). */
-export type AccountEventDetail = Record<string, string | number | boolean | null>;
+type AccountEventDetail = Record<string, string | number | boolean | null>;
 
 /** Most properties of `detail`, and the longest string value: an event stays a small message. */
 export const MAX_ACCOUNT_EVENT_DETAIL_KEYS = 16;

@@ -7,9 +7,6 @@
  */
 
 /** endpoint: its settings; target: one target (and so its endpoint's target list); account: its plan. */
-export const CACHE_CHANGE_SCOPES = ['endpoint', 'target', 'account'] as const;
-export type CacheChangeScope = (typeof CACHE_CHANGE_SCOPES)[number];
-
 export type CacheChange =
   | { scope: 'endpoint'; id: string }
   | { scope: 'target'; id: string; endpoint_id: string }

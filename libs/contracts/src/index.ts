@@ -1,20 +1,17 @@
 export { ACTIVITY_PARTITIONS, activityPartitionOf, brokerNames, DELIVERY_CHANNELS } from './names';
 export type { BrokerNames, DeliveryChannel } from './names';
 export { DELIVERY_STATES, OUTCOMES } from './outcomes';
+export type { DeliveryState } from './outcomes';
 export { labelCanMatch, outcomeLabel } from './outcome-labels';
 export {
-  isCredentialHeader,
   keptResponse,
   MAX_KEPT_BODY_CHARS,
-  MAX_KEPT_HEADER_NAME,
   MAX_KEPT_HEADER_VALUE,
   MAX_KEPT_HEADERS,
   redactHeaders,
-  REDACTED,
 } from './kept-response';
 export type { KeptResponse } from './kept-response';
-export type { RowStatus } from './outcome-labels';
-export type { DeliveryState, Outcome } from './outcomes';
+export type { Outcome } from './outcomes';
 export {
   ACTIVITY_ATTEMPT_V1,
   ACTIVITY_BATCH_V1,
@@ -29,15 +26,13 @@ export {
 } from './messages';
 export type {
   ActivityAttemptV1,
-  ActivityBatchV1,
   ActivityMessage,
+  ActivityAlert,
   ActivityRequestV1,
   AttemptTransformNote,
   DeliveryMessageV1,
   DeliveryPayload,
   ForwardableRequest,
-  PayloadBatchV1,
-  RelayMessage,
   StoredPayloadV1,
 } from './messages';
 export {
@@ -63,26 +58,14 @@ export {
   timedId,
 } from './ids';
 export { idempotencyKey, quotaKey, quotaMonth, usageDailyField, usageDailyKey } from './redis-keys';
-export {
-  CACHE_CHANGE_SCOPES,
-  cacheChangesChannel,
-  cacheChangesSeqKey,
-  decodeCacheChange,
-  encodeCacheChange,
-} from './cache-changes';
-export type { CacheChange, CacheChangeScope, NumberedCacheChange } from './cache-changes';
+export { cacheChangesChannel, cacheChangesSeqKey, decodeCacheChange, encodeCacheChange } from './cache-changes';
+export type { CacheChange, NumberedCacheChange } from './cache-changes';
 export { resultOf } from './validation';
 export type { FieldError, Validation } from './validation';
-export { ALWAYS_REMOVED, isNeverForwarded, NEVER_FORWARDED_HOP_HEADERS } from './forwarding';
+export { ALWAYS_REMOVED, isNeverForwarded } from './forwarding';
 export { TEST_REQUEST_ROUTE, testRequestPath } from './test-requests';
 export type { TestRequestAnswer, TestRequestEnvelope } from './test-requests';
-export {
-  ACCOUNT_EVENT_KINDS,
-  ACCOUNT_EVENT_V1,
-  accountEvent,
-  MAX_ACCOUNT_EVENT_DETAIL_KEYS,
-  MAX_ACCOUNT_EVENT_DETAIL_STRING,
-} from './account-events';
-export type { AccountEvent, AccountEventDetail, AccountEventInput, AccountEventKind } from './account-events';
+export { ACCOUNT_EVENT_KINDS, ACCOUNT_EVENT_V1, accountEvent } from './account-events';
+export type { AccountEvent, AccountEventInput, AccountEventKind } from './account-events';
 export { CLI_ANSWER_V1, CLI_FORWARD_V1, cliSessionsExchange } from './cli-sessions';
 export type { CliAckFrame, CliAnswerV1, CliForwardV1, CliLocalOutcome, CliServerFrame } from './cli-sessions';

@@ -34,7 +34,7 @@ export const REDACTED = '[redacted]';
 const CREDENTIAL_NAME =
   /^(authorization|proxy-authorization|proxy-authenticate|www-authenticate|cookie|set-cookie)$|token|secret|signature|password|api[-_]?key|session/i;
 
-export const isCredentialHeader = (name: string): boolean => CREDENTIAL_NAME.test(name);
+const isCredentialHeader = (name: string): boolean => CREDENTIAL_NAME.test(name);
 
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(

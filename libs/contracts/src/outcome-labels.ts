@@ -1,6 +1,6 @@
 import { OUTCOMES } from './outcomes';
 
-export type RowStatus = 'completed' | 'pending' | 'errors';
+type RowStatus = 'completed' | 'pending' | 'errors';
 
 const ACRONYMS = new Set(['ip', 'http', 'url', 'json', 'xml']);
 const STATUS_LABELS: Record<RowStatus, string> = {

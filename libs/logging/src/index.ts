@@ -1,3 +1,2 @@
 export { createLogger } from './logger';
-export type { Logger, LoggerOptions } from './logger';
-export { REDACTED, isSensitiveKey, redact } from './redact';
+export type { Logger } from './logger';

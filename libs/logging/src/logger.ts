@@ -3,7 +3,7 @@ import { redact } from './redact';
 
 export type Logger = winston.Logger;
 
-export interface LoggerOptions {
+interface LoggerOptions {
   service: string;
   level: string;
   /** defaults to stdout; tests pass a stream to read what was logged */

@@ -17,7 +17,7 @@ const PARTS = ['secret', 'token', 'password', 'signature', 'hmac', 'credential',
 
 export const REDACTED = '[redacted]';
 
-export function isSensitiveKey(key: string): boolean {
+function isSensitiveKey(key: string): boolean {
   const k = key.toLowerCase();
   return EXACT.has(k) || PARTS.some((p) => k.includes(p));
 }

@@ -1,5 +1,4 @@
 export { createHealthApp, mountHealth } from './health';
 export type { ReadinessChecks } from './health';
 export { closeServer, listen, onShutdown, runMain } from './lifecycle';
-export type { Closer } from './lifecycle';
 export { createMetricsRegistry, mountMetrics } from './metrics';

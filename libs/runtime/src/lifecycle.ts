@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Logger } from '@relay/logging';
 
-export type Closer = () => Promise<unknown>;
+type Closer = () => Promise<unknown>;
 
 /**
  * Runs `closers` in order on SIGTERM/SIGINT (stop intake first, then drain, then close

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createSecretBox, parseKeys, SecretBoxError } from './index';
+import { parseKeys, SecretBoxError } from './keys';
+import { createSecretBox } from './secret-box';
 
 const key = () => randomBytes(32).toString('base64');
 const K1 = `k1:${key()}`;

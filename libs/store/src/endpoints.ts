@@ -1,5 +1,6 @@
 import { toEndpoint } from './mappers';
 import type { EndpointRecord, PlanLimits, TargetRecord } from './records';
+import { GET_MANY_AT_ONCE, mapLimit } from './keyed-collection';
 import { modelsOf } from './store';
 import type { Store } from './store';
 
@@ -22,23 +23,27 @@ export async function findEndpoint(store: Store, endpointId: string): Promise<En
   return doc ? toEndpoint(doc) : null;
 }
 
-/** The endpoints among these ids (one command; a missing id is simply absent). */
+/**
+ * The endpoints among these ids (a missing id is simply absent): one read by `_id` each, several
+ * in flight. Never `_id: {$in}`, which FerretDB 1.24 answers by reading the whole collection.
+ */
 export async function findEndpoints(store: Store, endpointIds: readonly string[]): Promise<EndpointRecord[]> {
-  const docs = await modelsOf(store)
-    .endpoints.find({ _id: { $in: endpointIds } })
-    .lean()
-    .exec();
-  return docs.map((d) => toEndpoint(d));
+  const found = await mapLimit([...new Set(endpointIds)], GET_MANY_AT_ONCE, (id) => findEndpoint(store, id));
+  return found.filter((e): e is EndpointRecord => e !== null);
 }
 
-/** The enabled targets of one endpoint or of several, with only what routing needs (one command). */
+/**
+ * The enabled targets of one endpoint or of several, with only what routing needs: one read by
+ * the endpoint index per endpoint (several in flight), never `endpoint_id: {$in}`.
+ */
 export async function enabledTargetRoutes(
   store: Store,
   endpointIds: string | readonly string[],
 ): Promise<TargetRoute[]> {
-  const endpoint_id = typeof endpointIds === 'string' ? endpointIds : { $in: endpointIds };
+  if (typeof endpointIds !== 'string')
+    return (await mapLimit([...new Set(endpointIds)], GET_MANY_AT_ONCE, (id) => enabledTargetRoutes(store, id))).flat();
   const docs = await modelsOf(store)
-    .targets.find({ endpoint_id, enabled: true })
+    .targets.find({ endpoint_id: endpointIds, enabled: true })
     .select({ _id: 1, endpoint_id: 1, kind: 1, routing: 1, updated_at: 1 })
     .lean<{ _id: string; endpoint_id: string; kind: string; routing?: TargetRoute['routing']; updated_at: Date }[]>()
     .exec();
@@ -61,14 +66,13 @@ export async function accountPlan(store: Store, accountId: string): Promise<Stor
   return doc?.plan ?? null;
 }
 
-/** The stored plans of these accounts by account id (one command); a missing account is absent. */
+/** The stored plans of these accounts by account id (one read by `_id` each, several in flight); a missing account is absent. */
 export async function accountPlans(store: Store, accountIds: readonly string[]): Promise<Map<string, StoredPlan>> {
-  const docs = await modelsOf(store)
-    .accounts.find({ _id: { $in: accountIds } })
-    .select({ _id: 1, plan: 1 })
-    .lean<{ _id: string; plan?: StoredPlan }[]>()
-    .exec();
-  return new Map(docs.map((d) => [d._id, d.plan ?? null]));
+  const ids = [...new Set(accountIds)];
+  const docs = await mapLimit(ids, GET_MANY_AT_ONCE, (id) =>
+    modelsOf(store).accounts.findById(id).select({ _id: 1, plan: 1 }).lean<{ _id: string; plan?: StoredPlan }>().exec(),
+  );
+  return new Map(docs.flatMap((d) => (d ? [[d._id, d.plan ?? null] as const] : [])));
 }
 
 /*
@@ -112,9 +116,7 @@ export async function endpointsOfAccount(store: Store, accountId: string): Promi
 }
 
 /** What a new endpoint is made of: everything but its id, owner, revision and times (the schema's defaults fill what is left out). */
-export type NewEndpointRecord = Partial<
-  Omit<EndpointRecord, 'id' | 'account_id' | 'revision' | 'created_at' | 'updated_at'>
-> &
+type NewEndpointRecord = Partial<Omit<EndpointRecord, 'id' | 'account_id' | 'revision' | 'created_at' | 'updated_at'>> &
   Pick<EndpointRecord, 'name'>;
 
 /** Stores a new endpoint at revision 1. */

@@ -1,17 +1,8 @@
 export { connectStore } from './store';
-export type { ActivityDoc, ApiKeyDoc, Doc, Store } from './store';
-export {
-  ACCOUNT_AUDIT_ACTIONS,
-  API_KEY_ROLES,
-  AUDIT_ACTIONS,
-  BREAKER_STATES,
-  CONFIG_AUDIT_ACTIONS,
-  ENDPOINT_AUDIT_ACTIONS,
-  STATUS_GROUPS,
-} from './records';
+export type { ActivityDoc, ApiKeyDoc, Store } from './store';
+export { API_KEY_ROLES, AUDIT_ACTIONS, BREAKER_STATES, ENDPOINT_AUDIT_ACTIONS } from './records';
 export type {
   AccountRecord,
-  ActivityAggregate,
   ActivityRecord,
   ApiKeyRole,
   DeliveryAttemptRecord,
@@ -24,7 +15,7 @@ export type {
   StatusGroup,
   TargetRecord,
 } from './records';
-export { toAccount, toActivity, toEndpoint, toTarget } from './mappers';
+export { toActivity } from './mappers';
 export {
   deleteEndpointTarget,
   enabledTargetsOf,
@@ -58,7 +49,7 @@ export {
   setEndpointControl,
   updateEndpointAt,
 } from './endpoints';
-export type { NewEndpointRecord, StoredPlan, TargetRoute } from './endpoints';
+export type { StoredPlan, TargetRoute } from './endpoints';
 export { accountExists, findAccount, insertAccount, setPlanLimits } from './accounts';
 export {
   apiKeyByDigest,

@@ -8,8 +8,9 @@ import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 export interface KeyedCollection<T extends { _id: string }> {
   get(id: string): Promise<T | null>;
   /**
-   * The documents of these ids that exist, in one `_id: {$in}` query per `GET_MANY_CHUNK` ids. Where
-   * the server scans for `_id` (FerretDB on SQLite), one scan serves them all instead of one each.
+   * The documents of these ids that exist: one `_id` equality read each, `GET_MANY_AT_ONCE` in
+   * flight. Never `_id: {$in}`: FerretDB 1.24 does not push it down and reads the whole
+   * collection for it (28.5 s at 575,000 rows; docs/architecture.md).
    */
   getMany(ids: string[]): Promise<T[]>;
   /** Inserts all; returns the ids that already existed (nothing else is an error). */
@@ -37,26 +38,23 @@ export const STATEMENTS_PER_COMMAND = 25;
  */
 const MAX_TIME_MS = 30_000;
 
-/** ids per `getMany` query: a flush's worth (the writer's batch size is at most 1,000). */
-export const GET_MANY_CHUNK = 1000;
+/**
+ * `_id` reads a `getMany` keeps in flight. Each waits mostly on FerretDB's own per-command cost,
+ * so a few at once hide it: 1,000 reads at 300,000 rows took 1.04 s one at a time, 0.49 s 16 at
+ * once, 0.38 s 32 at once (docs/benchmarks.md). 16 leaves the instance's pool (180, scripts/infra.sh)
+ * room for every other process.
+ */
+export const GET_MANY_AT_ONCE = 16;
 
 export function keyedCollection<T extends { _id: string }>(coll: Collection<T>): KeyedCollection<T> {
   const raw = coll as unknown as Collection<Document>;
+  const get = async (id: string): Promise<T | null> =>
+    (await raw.findOne({ _id: id } as never, { maxTimeMS: MAX_TIME_MS })) as T | null;
   return {
-    async get(id) {
-      return (await raw.findOne({ _id: id } as never, { maxTimeMS: MAX_TIME_MS })) as T | null;
-    },
+    get,
     async getMany(ids) {
-      const out: T[] = [];
-      for (let i = 0; i < ids.length; i += GET_MANY_CHUNK) {
-        const chunk = ids.slice(i, i + GET_MANY_CHUNK);
-        out.push(
-          ...((await raw
-            .find({ _id: { $in: chunk } } as never, { maxTimeMS: MAX_TIME_MS })
-            .toArray()) as unknown as T[]),
-        );
-      }
-      return out;
+      const found = await mapLimit([...new Set(ids)], GET_MANY_AT_ONCE, get);
+      return found.filter((doc): doc is T => doc !== null);
     },
     async insertNew(docs) {
       if (docs.length === 0) return [];

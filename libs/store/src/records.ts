@@ -2,7 +2,7 @@
  * Plain record types of the stored resources. Domain code works with these, never with
  * mongoose documents, so it can be tested with in-memory fakes.
  */
-import type { AttemptTransformNote, DeliveryState, KeptResponse } from '@relay/contracts';
+import type { ActivityAlert, AttemptTransformNote, DeliveryState, KeptResponse } from '@relay/contracts';
 import type {
   BodyFilter,
   CaptchaSettings,
@@ -53,7 +53,7 @@ export type ApiKeyRole = (typeof API_KEY_ROLES)[number];
 /** Endpoint actions a user made by hand (spec: recorded; scheduled pauses are not). */
 export const ENDPOINT_AUDIT_ACTIONS = ['enabled', 'disabled', 'paused', 'resumed'] as const;
 /** Every other change of an endpoint's configuration: its settings (which fields, never their values) and its targets. */
-export const CONFIG_AUDIT_ACTIONS = [
+const CONFIG_AUDIT_ACTIONS = [
   'endpoint_created',
   'endpoint_updated',
   'endpoint_deleted',
@@ -68,7 +68,7 @@ export const CONFIG_AUDIT_ACTIONS = [
   'transformation_removed',
 ] as const;
 /** Account actions: API keys created and revoked, the plan changed, alert rules changed and tested. */
-export const ACCOUNT_AUDIT_ACTIONS = [
+const ACCOUNT_AUDIT_ACTIONS = [
   'key_created',
   'key_revoked',
   'plan_changed',
@@ -204,10 +204,12 @@ export interface ActivityRecord {
   deliveries: DeliveryRecord[];
   /** enabled targets the event's payload was not routed to (docs/routing.md); absent when none */
   not_routed?: string[];
+  /** the alert a row of Relay's own delivers (docs/alerts.md); absent on senders' requests */
+  alert?: ActivityAlert;
 }
 
 /** An aggregated row: `count` identical rejections (endpoint, outcome, reason) in one minute. */
-export interface ActivityAggregate {
+interface ActivityAggregate {
   count: number;
   first_seen: Date;
   last_seen: Date;

@@ -1,5 +1,6 @@
 import { toTarget } from './mappers';
 import type { BreakerStateRecord, TargetRecord } from './records';
+import { GET_MANY_AT_ONCE, mapLimit } from './keyed-collection';
 import { modelsOf } from './store';
 import type { Store } from './store';
 
@@ -45,18 +46,17 @@ export async function targetsOfEndpoint(store: Store, endpointId: string): Promi
 
 /**
  * The names of the endpoint's targets among `targetIds` (the activity detail names a row's
- * targets): one read by id, as many documents as the row has targets, two fields each.
+ * targets): one read by `_id` per target, several in flight, two fields each.
  */
 export async function targetNames(
   store: Store,
   endpointId: string,
   targetIds: readonly string[],
 ): Promise<Map<string, string>> {
-  if (targetIds.length === 0) return new Map();
-  const docs = await modelsOf(store)
-    .targets.find({ _id: { $in: targetIds }, endpoint_id: endpointId }, { _id: 1, name: 1 })
-    .lean();
-  return new Map(docs.map((d) => [String(d._id), String(d.name)]));
+  const docs = await mapLimit([...new Set(targetIds)], GET_MANY_AT_ONCE, (id) =>
+    modelsOf(store).targets.findOne({ _id: id, endpoint_id: endpointId }, { _id: 1, name: 1 }).lean(),
+  );
+  return new Map(docs.flatMap((d) => (d ? [[String(d._id), String(d.name)] as const] : [])));
 }
 
 /** The endpoint's target with this id, or null (a target of another endpoint is not found). */
@@ -75,13 +75,10 @@ export async function isAccountTarget(store: Store, accountId: string, targetId:
   return t !== null && t.account_id === accountId;
 }
 
-/** The targets among these ids (one command by `_id`; a missing id is simply absent): a deliverer's cache revalidating what it holds. */
+/** The targets among these ids (one read by `_id` each, several in flight; a missing id is simply absent): a deliverer's cache revalidating what it holds. */
 export async function findTargets(store: Store, targetIds: readonly string[]): Promise<TargetRecord[]> {
-  const docs = await modelsOf(store)
-    .targets.find({ _id: { $in: targetIds } })
-    .lean()
-    .exec();
-  return docs.map((d) => toTarget(d));
+  const found = await mapLimit([...new Set(targetIds)], GET_MANY_AT_ONCE, (id) => findTarget(store, id));
+  return found.filter((t): t is TargetRecord => t !== null);
 }
 
 /**

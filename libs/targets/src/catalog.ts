@@ -16,7 +16,7 @@ import { createRegistry } from './registry';
 import type { TargetRegistry } from './registry';
 
 /** What kinds may need to be built: the secret box for credentials stored with a target (webhook secrets, chat URLs). */
-export interface KindDeps {
+interface KindDeps {
   secrets: SecretSealer;
   /** the operator's mail relay; only the outputs deliverer has one */
   mail?: MailRelay;

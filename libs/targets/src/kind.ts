@@ -2,14 +2,8 @@ import type { DeliveryChannel, DeliveryMessageV1, Validation } from '@relay/cont
 import type { KindDescription } from './describe/field';
 import type { TargetLimits } from './describe/limits';
 
-/**
- * Encrypts credentials before a target is stored and decrypts them per attempt;
- * `createSecretBox` from @relay/secrets satisfies it.
- */
-export interface SecretSealer {
-  encrypt(plaintext: string): string;
-  decrypt(stored: string): string;
-}
+// described with the fields it seals (describe/field.ts), which must not import this file back
+export type { SecretSealer } from './describe/field';
 
 /** The HTTP request one delivery attempt sends. Always POST. */
 export interface OutboundRequest {
@@ -26,7 +20,7 @@ export interface ResponseSummary {
   body: string;
 }
 
-export interface NetworkFailure {
+interface NetworkFailure {
   /** e.g. ETIMEDOUT, ECONNREFUSED, SSRF_BLOCKED, CERT_INVALID */
   code: string;
   message: string;
@@ -72,7 +66,7 @@ export interface KindInfo {
 }
 
 /** What every kind has, whatever carries its attempts: its config's validation and view. */
-export interface KindConfigHandling<C = any> extends KindInfo {
+interface KindConfigHandling<C = any> extends KindInfo {
   /** save-time validation; returns the normalized config to store */
   validateConfig(input: unknown): Validation<C>;
   /** the config as the management API may show it: no secret values */

@@ -2,7 +2,7 @@ import { int, list, oneOf, str } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
 import { DELIVERY_CHANNELS } from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
-import { delivererConfigSpec } from '@relay/deliverer';
+import { delivererConfigSpec } from './delivery/config';
 import { GOOGLE_TOKEN_URL, SHEETS_API } from '@relay/targets';
 
 /**

@@ -11,7 +11,6 @@ import {
 } from '@relay/broker';
 import { connectChangeFeed } from '@relay/cache';
 import { loadConfig } from '@relay/config';
-import { createDeliverer, retryPolicyOf } from '@relay/deliverer';
 import { createLogger } from '@relay/logging';
 import {
   closeServer,
@@ -27,6 +26,8 @@ import { startTracing, stopTracing } from '@relay/telemetry';
 import { connectStore } from '@relay/store';
 import { createDefaultRegistry, createSender } from '@relay/targets';
 import { channelVar, configSpecFor } from './config';
+import { retryPolicyOf } from './delivery/config';
+import { createDeliverer } from './delivery/worker';
 import { outputTransports } from './outputs';
 
 /*

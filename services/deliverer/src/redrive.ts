@@ -1,6 +1,6 @@
 import { loadConfig } from '@relay/config';
 import { runMain } from '@relay/runtime';
-import { parseRedriveArgs, redriveConfigSpec, runRedrive } from '@relay/deliverer';
+import { parseRedriveArgs, redriveConfigSpec, runRedrive } from './retry/redrive-command';
 
 /**
  * Moves dead-lettered deliveries back to the work queue (docs/delivery.md "Redrive"):

@@ -2,12 +2,14 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
+import { sharedBrowser } from '../worker-stacks';
 
 /**
  * Debian's Chromium (installed by `scripts/infra.sh up`) driven by playwright-core, which
  * downloads nothing. The flags keep it off the network: this machine refuses every outside
- * connection, and a browser's background services would only retry them. playwright starts it
- * with a fresh, empty profile directory of its own and removes it on close.
+ * connection, and a browser's background services would only retry them. One browser serves
+ * every file of a Jest worker (test/e2e/worker-stacks.ts); each file connects to it and works in
+ * contexts of its own, which share no cookies or storage.
  */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -29,8 +31,9 @@ export interface Browser {
   close(): Promise<void>;
 }
 
+/** A connection to the worker's browser; `close()` closes this file's contexts and disconnects. */
 export async function launchBrowser(viewport = { width: 1366, height: 900 }): Promise<Browser> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  const browser = await chromium.connect(await sharedBrowser({ executablePath: CHROMIUM, args: FLAGS }));
   const newContext = (): Promise<BrowserContext> => browser.newContext({ viewport });
   return { context: await newContext(), newContext, close: () => browser.close() };
 }

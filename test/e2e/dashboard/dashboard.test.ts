@@ -27,7 +27,10 @@ let page: Page;
 beforeAll(async () => {
   receiver = await TestReceiver.start();
   // the first permanent failure flags a target, so the flag is seen on the page without five
-  stack = await startDashboardStack('dashboard', { 'webhook-deliverer': { FLAG_AFTER_PERMANENT_FAILURES: '1' } });
+  // private: a target is flagged at its first permanent failure
+  stack = await startDashboardStack('dashboard', {
+    overrides: { 'webhook-deliverer': { FLAG_AFTER_PERMANENT_FAILURES: '1' } },
+  });
   browser = await launchBrowser();
   page = await browser.context.newPage();
 });
@@ -72,7 +75,10 @@ const endpointLink = (name: string) =>
 
 describe('dashboard in Chromium against the real stack', () => {
   it('signs in with an API key into an HttpOnly, SameSite=Strict session the page script cannot read', async () => {
+    // the browser's own request for the page's script: answered compressed
+    const script = page.waitForResponse((r) => /\/assets\/[^/]+\.js$/.test(r.url()));
     await page.goto(stack.dashboardUrl);
+    expect((await (await script).allHeaders())['content-encoding']).toMatch(/^(gzip|br)$/);
     await page.getByLabel('API key', { exact: true }).waitFor();
     await shoot('sign-in');
     await page.getByLabel('API key', { exact: true }).fill('rk_wrong');

@@ -88,7 +88,8 @@ beforeAll(async () => {
   const chatFakes = [slack.tls!, discord.tls!, teams.tls, telegram.tls];
   writeFileSync(path.join(dir, 'platforms-ca.pem'), chatFakes.map((t) => t.ca).join('\n'));
 
-  stack = await startDashboardStack('every-kind');
+  // private: its chat and outputs deliverers, pointed at this file's fakes, take their channels' whole queues
+  stack = await startDashboardStack('every-kind', { private: true });
   const chatEnv = {
     ...stack.env,
     SSRF_ALLOW_CIDRS: '127.0.0.1/32',

@@ -16,7 +16,7 @@ let browser: Browser;
 let endpointId: string;
 
 beforeAll(async () => {
-  stack = await startStack('dashroles', { only: ['management-api'] });
+  stack = await startStack('dashroles');
   const ep = await must(
     stack.client.POST('/v1/endpoints', {
       body: { name: 'orders', inbound_auth: { type: 'BEARER', tokens: ['tok_0123456789abcdefWXYZ'] } },

@@ -1,20 +1,24 @@
 import { startService } from '../../support/services';
-import type { ServiceName } from '../../support/services';
 import { startStack } from '../stack';
-import type { Stack } from '../stack';
+import type { Stack, StackOptions } from '../stack';
 
 /**
- * The whole stack for the dashboard's tests, with the management API started last so that its
- * PUBLIC_BASE_URL is the gateway's real address: the ingest URL and curl line the dashboard
- * shows then reach the gateway as shown.
+ * The whole stack for the dashboard's tests, its management API's PUBLIC_BASE_URL the gateway's
+ * real address: the ingest URL and curl line the dashboard shows then reach the gateway as shown.
+ * Without overrides that is the worker's shared stack (its management API is started so); with
+ * them, a private stack whose management API is started last, once the gateway's address is known.
  */
 export async function startDashboardStack(
   label: string,
-  overrides: Partial<Record<ServiceName, Record<string, string>>> = {},
+  opts: Pick<StackOptions, 'overrides' | 'private'> = {},
 ): Promise<Stack & { dashboardUrl: string }> {
+  if (!opts.overrides && !opts.private) {
+    const stack = await startStack(label);
+    return Object.assign(stack, { dashboardUrl: `${stack.services['management-api']!.url}/` });
+  }
   const stack = await startStack(label, {
     only: ['ingest-gateway', 'webhook-deliverer', 'activity-writer'],
-    overrides,
+    overrides: opts.overrides,
   });
   try {
     const gateway = stack.services['ingest-gateway']!;

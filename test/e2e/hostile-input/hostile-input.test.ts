@@ -82,6 +82,7 @@ beforeAll(
     console.log(
       `hostile-input: seed ${SEED} (replay with HOSTILE_SEED=${SEED}), ${REQUESTS} requests, ${STALLS} stalled, concurrency ${CONCURRENCY}`,
     );
+    // private: the gateway's memory and connections are measured; TRUST_PROXY_HOPS
     stack = await startStack('hostile', {
       only: ['management-api', 'ingest-gateway'],
       overrides: { 'ingest-gateway': { TRUST_PROXY_HOPS: '1' } },

@@ -3,7 +3,7 @@ import { PASS_THROUGH } from '@relay/transform';
 import { createLogger } from '@relay/logging';
 import type { ActivityAttemptV1 } from '@relay/contracts';
 import type { TargetRecord } from '@relay/store';
-import { handleDelivery } from '@relay/deliverer';
+import { handleDelivery } from '../../../services/deliverer/src/delivery/handle';
 import { createRegistry } from '@relay/targets';
 import type { OutboundRequest } from '@relay/targets';
 import type { EmbedChatConfig } from '../../../libs/targets/src/kinds/embed_chat';

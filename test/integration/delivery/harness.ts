@@ -7,7 +7,7 @@ import { DELIVERY_V1, brokerNames, decodeMessage, encodeMessage } from '@relay/c
 import type { ActivityAttemptV1, DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
 import { connectStore } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
-import { createDeliverer } from '@relay/deliverer';
+import { createDeliverer } from '../../../services/deliverer/src/delivery/worker';
 import { Registry } from 'prom-client';
 import { createRegistry } from '@relay/targets';
 import type { OutboundRequest, SendOutcome, TargetKind } from '@relay/targets';

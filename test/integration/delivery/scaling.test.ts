@@ -4,7 +4,7 @@ import { createSecretBox } from '@relay/secrets';
 import { connectStore } from '@relay/store';
 import type { Store } from '@relay/store';
 import { connectChangeFeed } from '@relay/cache';
-import { createDeliverer } from '@relay/deliverer';
+import { createDeliverer } from '../../../services/deliverer/src/delivery/worker';
 import { Registry } from 'prom-client';
 import { createRegistry, createSender, createWebhookKind } from '@relay/targets';
 import type { OutboundRequest } from '@relay/targets';

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PassThrough } from 'node:stream';
 import { Redis } from 'ioredis';
-import { BreakerRedis, gateKeys, RedisTargetGate } from '@relay/deliverer';
-import type { GateVerdict, Pass } from '@relay/deliverer';
+import { BreakerRedis, gateKeys, RedisTargetGate } from '@relay/target-gate';
+import type { GateVerdict, Pass } from '@relay/target-gate';
 import { createLogger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
 import { CATALOG } from '@relay/targets';

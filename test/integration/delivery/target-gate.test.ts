@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { Redis } from 'ioredis';
-import { BreakerRedis, gateKeys, RedisTargetGate } from '@relay/deliverer';
+import { BreakerRedis, gateKeys, RedisTargetGate } from '@relay/target-gate';
 import { createLogger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
 import { BREAKER_DEFAULTS } from '@relay/targets';

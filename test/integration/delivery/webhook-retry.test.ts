@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { brokerNames } from '@relay/contracts';
 import { createSecretBox } from '@relay/secrets';
-import { redriveDeadDeliveries } from '@relay/deliverer';
+import { redriveDeadDeliveries } from '../../../services/deliverer/src/retry/redrive';
 import { createSender, createWebhookKind } from '@relay/targets';
 import { eventually } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';

@@ -361,6 +361,31 @@ describe('every write route of the OpenAPI document leaves an audit row', () => 
     for (const secret of [...SECRETS, actor.secret]) expect(JSON.stringify(page)).not.toContain(secret);
   });
 
+  it('a target save names only the fields whose values changed, however many the form sent back', async () => {
+    const endpointId = await newEndpoint();
+    const targetId = await newTarget(endpointId);
+    const path = { endpointId, targetId };
+    const shown = await must(relay().GET('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path } }));
+    // what the dashboard's form sends: every field it shows, as shown, with only the limits new
+    const form = {
+      name: shown.name,
+      enabled: shown.enabled,
+      retry_schedule_ms: shown.retry_schedule_ms,
+      routing: shown.routing,
+      breaker: shown.breaker,
+      limits: { rate: 5, per: 'minute' as const, max_in_flight: null },
+    };
+    const since = new Date();
+    await must(relay().PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path }, body: form }));
+    const rows = (await endpointAudit(endpointId)).data.filter((r) => new Date(r.at) >= since);
+    expect(rows.map((r) => [r.action, r.details])).toEqual([
+      ['target_updated', { target_id: targetId, name: 'orders', fields: ['limits'] }],
+    ]);
+    // the same form saved again changes nothing: no row
+    await must(relay().PATCH('/v1/endpoints/{endpointId}/targets/{targetId}', { params: { path }, body: form }));
+    expect((await endpointAudit(endpointId)).data.filter((r) => new Date(r.at) >= since)).toHaveLength(1);
+  });
+
   it('no stored audit row holds a secret', async () => {
     const stored = JSON.stringify(await modelsOf(fx.store).audit.find({ account_id: fx.accountId }).lean());
     for (const secret of SECRETS) expect(stored).not.toContain(secret);

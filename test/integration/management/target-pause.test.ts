@@ -1,5 +1,5 @@
 import { must } from '@relay/client';
-import { BreakerRedis } from '@relay/deliverer';
+import { BreakerRedis } from '@relay/target-gate';
 import { eventually } from '../../support/infra';
 import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';

@@ -275,8 +275,11 @@ describe('the activity view', () => {
 
   it('reads and writes window times in UTC', () => {
     expect(fromLocalInput('2030-01-01T10:30')).toBe('2030-01-01T10:30:00.000Z');
+    expect(fromLocalInput('2030-01-01 10:30')).toBe('2030-01-01T10:30:00.000Z');
     expect(fromLocalInput('')).toBeUndefined();
-    expect(toLocalInput('2030-01-01T10:30:00.000Z')).toBe('2030-01-01T10:30');
+    // not a time: passed on as typed, for the API to name at its field
+    expect(fromLocalInput('tomorrow')).toBe('tomorrow');
+    expect(toLocalInput('2030-01-01T10:30:00.000Z')).toBe('2030-01-01 10:30');
   });
 });
 

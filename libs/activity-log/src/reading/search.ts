@@ -18,7 +18,7 @@ const HOURS_AT_ONCE = 4;
 /**
  * The candidates a list call found (`listed`, at most SEARCH_ROW_BUDGET entries the cheap filters
  * kept) narrowed by what only the row holds: the payload's content, the attempts' response
- * statuses. Reads by key only, one query per hour and kind (the log's `<event_id>~p` payload
+ * statuses. Reads by key only, one `_id` read per candidate (the log's `<event_id>~p` payload
  * documents and its rows; storage/keys.ts). The page ends at `limit` matches, its cursor at
  * the last candidate read, so the next call reads on from there.
  */

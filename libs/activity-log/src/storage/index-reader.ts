@@ -81,7 +81,7 @@ export async function listIndexed(log: LogCollections<MergeableRow>, q: ListQuer
         return doc;
       },
       getMany: (ids) => {
-        reads += 1;
+        reads += ids.length; // one `_id` read each
         return coll.getMany(ids);
       },
     };

@@ -71,6 +71,7 @@ const entry = (id: string, at: number): IndexEntry => ({
   target_count: 1,
   test: false,
   aggregated: false,
+  alert: false,
   retry_ms: null,
 });
 

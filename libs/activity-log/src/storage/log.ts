@@ -152,11 +152,11 @@ export class LogCollections<Row extends MergeableRow> {
   }
 
   /**
-   * `rowWithLate` for many rows of one hour, in a few queries whatever their number: the rows in
-   * one, then their late attempts `~a~k` one k at a time for the rows that still have one (a
-   * row has rarely more than a couple). For a flush that must read many rows — messages a killed
-   * writer took come back, and their rows are already there — where one read each would scan
-   * the partition once each on FerretDB (docs/reliability.md).
+   * `rowWithLate` for many rows of one hour: the rows, then their late attempts `~a~k` one k at a
+   * time for the rows that still have one (a row has rarely more than a couple). Every read is
+   * one `_id` lookup, many in flight at once (`getMany`). For a flush that must read rows it no
+   * longer remembers (attempts that came after their row left its memory, messages a killed
+   * writer took coming back) and for the response-status search.
    */
   async rowsWithLate(hour: string, ids: string[]): Promise<Map<string, { row: Row; late: number }>> {
     const rows = this.rows(hour);

@@ -8,7 +8,7 @@ import type { FieldError, Validation } from '@relay/contracts';
  * `response`, optional `remoteip`; JSON answer with a boolean `success`).
  */
 export const CAPTCHA_PROVIDERS = ['hcaptcha', 'recaptcha', 'turnstile'] as const;
-export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
+type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
 
 /** As stored; `verify_url` and `field` fall back to the provider's defaults. */
 export interface CaptchaSettings {

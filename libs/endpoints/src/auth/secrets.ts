@@ -1,7 +1,7 @@
 import type { InboundAuthSetting, RedactedInboundAuth, RedactedSecret } from './types';
 
 /** Path of a secret inside the setting, e.g. `tokens[1]` or `credentials[0].password`. */
-export type SecretPath = string;
+type SecretPath = string;
 
 /**
  * Returns a copy of the setting with every secret passed through `fn`: the one place that

@@ -3,12 +3,12 @@
  * same brace syntax as the spec's header templates ({{uuid}}). Parsed once at save time to
  * reject unknown variables, and again by the gateway to build the bytes it MACs.
  */
-export const TEMPLATE_VARIABLES = ['body', 'timestamp', 'id', 'url'] as const;
-export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
+const TEMPLATE_VARIABLES = ['body', 'timestamp', 'id', 'url'] as const;
+type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
 
-export type TemplatePart = { kind: 'text'; text: string } | { kind: 'variable'; name: TemplateVariable };
+type TemplatePart = { kind: 'text'; text: string } | { kind: 'variable'; name: TemplateVariable };
 
-export type TemplateParse = { ok: true; parts: TemplatePart[] } | { ok: false; message: string };
+type TemplateParse = { ok: true; parts: TemplatePart[] } | { ok: false; message: string };
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 

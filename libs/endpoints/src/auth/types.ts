@@ -23,19 +23,19 @@ export const HMAC_PRESETS: readonly HmacPresetName[] = PRESET_NAMES;
 export type { HmacPresetName };
 
 export const HMAC_ALGORITHMS = ['sha1', 'sha256', 'sha512'] as const;
-export type HmacAlgorithm = (typeof HMAC_ALGORITHMS)[number];
+type HmacAlgorithm = (typeof HMAC_ALGORITHMS)[number];
 
 export const SIGNATURE_ENCODINGS = ['hex', 'base64'] as const;
-export type SignatureEncoding = (typeof SIGNATURE_ENCODINGS)[number];
+type SignatureEncoding = (typeof SIGNATURE_ENCODINGS)[number];
 
 export const TIMESTAMP_UNITS = ['seconds', 'milliseconds'] as const;
-export type TimestampUnit = (typeof TIMESTAMP_UNITS)[number];
+type TimestampUnit = (typeof TIMESTAMP_UNITS)[number];
 
-export interface NoInboundAuth {
+interface NoInboundAuth {
   type: 'NONE';
 }
 
-export interface BasicCredential<S = string> {
+interface BasicCredential<S = string> {
   username: string;
   password: S;
 }
@@ -84,7 +84,7 @@ export interface CustomHmacConfig {
  * window is answered like an Idempotency-Key replay and not delivered again. On by default for
  * presets whose provider sends an id; off by default for custom schemes.
  */
-export interface DeliveryIdDedup {
+interface DeliveryIdDedup {
   enabled?: boolean;
   /** Default 86400 (24 h); 60 to 604800. */
   window_seconds?: number;

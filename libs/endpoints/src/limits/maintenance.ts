@@ -15,7 +15,7 @@ export interface MaintenanceWindow {
 
 export const MAX_MAINTENANCE_WINDOWS = 50;
 /** Spec "Limits": Retry-After on endpoint_unavailable. */
-export const ENDPOINT_UNAVAILABLE_RETRY_AFTER_SECONDS = 60;
+const ENDPOINT_UNAVAILABLE_RETRY_AFTER_SECONDS = 60;
 
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/i;
 
@@ -74,12 +74,12 @@ function windowErrors(window: MaintenanceWindow, field: string): FieldError[] {
 }
 
 /** What the gateway needs to decide a pause; a subset of the endpoint record. */
-export interface PauseSettings {
+interface PauseSettings {
   paused: boolean;
   maintenance_windows?: readonly MaintenanceWindow[];
 }
 
-export type PauseState =
+type PauseState =
   | { paused: false }
   | {
       paused: true;

@@ -1,7 +1,7 @@
 import type { PayloadFormat } from './formats';
 
 /** Which content features an endpoint's payload format leaves on. */
-export interface FormatFeatures {
+interface FormatFeatures {
   /** `object_root`: only when the decoded payload's root is a JSON object */
   fieldValidation: 'enabled' | 'disabled' | 'object_root';
   /** a captcha token can be read from the payload */

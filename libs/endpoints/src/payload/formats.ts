@@ -9,8 +9,8 @@ export type PayloadFormat = (typeof PAYLOAD_FORMATS)[number];
 export const ENDPOINT_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'GET', 'HEAD'] as const;
 
 /** Formats whose request body is ignored for any method and content type. */
-export const BODYLESS_FORMATS = ['none', 'query', 'query_base64_json'] as const satisfies readonly PayloadFormat[];
-export type BodylessFormat = (typeof BODYLESS_FORMATS)[number];
+const BODYLESS_FORMATS = ['none', 'query', 'query_base64_json'] as const satisfies readonly PayloadFormat[];
+type BodylessFormat = (typeof BODYLESS_FORMATS)[number];
 export type BodyFormat = Exclude<PayloadFormat, BodylessFormat>;
 
 export function isBodylessFormat(format: PayloadFormat): format is BodylessFormat {

@@ -8,14 +8,14 @@ import type { PayloadFormat } from './formats';
  * the spec's "query parameter name" and "required parameter control", which exist only for
  * the Query Parameters (Base64 JSON) format.
  */
-export interface PayloadSettings {
+interface PayloadSettings {
   payload_format: PayloadFormat;
   query_param_name?: string;
   /** default true */
   query_param_required?: boolean;
 }
 
-export type ResolvedPayloadSettings =
+type ResolvedPayloadSettings =
   | { payload_format: Exclude<PayloadFormat, 'query_base64_json'> }
   | { payload_format: 'query_base64_json'; query_param_name: string; query_param_required: boolean };
 
@@ -38,7 +38,7 @@ const check = schemaCheck({
  * control characters, no `#`, no `?`. Other characters (`+`, `&`, `=`, `%`, non-ASCII) are
  * allowed: the sender percent-encodes them. "Spaces" covers every Unicode white space.
  */
-export function queryParamNameErrors(name: string, field = 'query_param_name'): FieldError[] {
+function queryParamNameErrors(name: string, field = 'query_param_name'): FieldError[] {
   if (name.length === 0) return [{ field, message: 'is required for the Query Parameters (Base64 JSON) format' }];
   if ([...name].length > MAX_QUERY_PARAM_NAME_LENGTH)
     return [{ field, message: `must be at most ${MAX_QUERY_PARAM_NAME_LENGTH} characters` }];

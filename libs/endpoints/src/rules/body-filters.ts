@@ -19,7 +19,7 @@ export const BODY_FILTER_KINDS = [...TEXT_FILTER_KINDS, ...PATTERN_FILTER_KINDS]
 
 export type TextFilterKind = (typeof TEXT_FILTER_KINDS)[number];
 export type PatternFilterKind = (typeof PATTERN_FILTER_KINDS)[number];
-export type BodyFilterKind = TextFilterKind | PatternFilterKind;
+type BodyFilterKind = TextFilterKind | PatternFilterKind;
 
 export type BodyFilter =
   | { kind: TextFilterKind; value: string; case_insensitive?: boolean }

@@ -13,7 +13,7 @@ import type { FieldError, Validation } from '@relay/contracts';
  * non-strings. Without `required`, a field that is absent (or under a non-object) passes.
  */
 export const FIELD_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array'] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+type FieldType = (typeof FIELD_TYPES)[number];
 
 export interface FieldRule {
   path: string;
@@ -76,7 +76,7 @@ function ruleErrors(rule: FieldRule, field: string): FieldError[] {
   return errors;
 }
 
-export interface FieldViolation {
+interface FieldViolation {
   /** the rule's dot path */
   path: string;
   problem: 'missing' | 'null' | 'type' | 'pattern';

@@ -4,7 +4,7 @@ import type { BodyFilter } from './body-filters';
 import { compilePattern } from './regex';
 
 /** A compiled body-filter test on one text. */
-export type TextPredicate = (text: string) => boolean;
+type TextPredicate = (text: string) => boolean;
 
 /**
  * One body filter compiled to a test on a text (spec "Endpoint / body filters"): what a body

@@ -10,9 +10,9 @@ type RegExpEngine = NonNullable<CodeOptions['regExp']>;
  * crafted body. RE2 has no backreferences and no lookaround; such patterns are refused when
  * the endpoint is saved, never discovered at request time.
  */
-export const MAX_PATTERN_LENGTH = 1024;
+const MAX_PATTERN_LENGTH = 1024;
 /** RE2's own cost measure; bounds the memory one compiled pattern may take. */
-export const MAX_PATTERN_PROGRAM_SIZE = 10_000;
+const MAX_PATTERN_PROGRAM_SIZE = 10_000;
 
 /** `null` when RE2 accepts the pattern, otherwise a message for the user. */
 export function checkPattern(pattern: string): string | null {

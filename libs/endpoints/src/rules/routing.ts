@@ -1,6 +1,5 @@
 import { FORMAT_FEATURES } from '../payload/features';
 import type { PayloadFormat } from '../payload/formats';
-import { PATTERN_FILTER_KINDS, TEXT_FILTER_KINDS } from './body-filters';
 import type { PatternFilterKind, TextFilterKind } from './body-filters';
 import { compileTextPredicate, isNegatedFilterKind } from './predicates';
 
@@ -14,18 +13,10 @@ import { compileTextPredicate, isNegatedFilterKind } from './predicates';
  * The shape is described once, as the target field `routing` (@relay/targets TARGET_FIELDS),
  * which validates it at save time; this file evaluates what that validation accepted.
  */
-export const ROUTING_MATCH = ['all', 'any'] as const;
-export const PRESENCE_ROUTE_KINDS = ['exists', 'not_exists'] as const;
-export const NUMERIC_ROUTE_KINDS = ['gt', 'gte', 'lt', 'lte'] as const;
-export const ROUTE_KINDS = [
-  ...TEXT_FILTER_KINDS,
-  ...PATTERN_FILTER_KINDS,
-  'one_of',
-  ...PRESENCE_ROUTE_KINDS,
-  ...NUMERIC_ROUTE_KINDS,
-] as const;
-export type RouteKind = (typeof ROUTE_KINDS)[number];
-export type NumericRouteKind = (typeof NUMERIC_ROUTE_KINDS)[number];
+const ROUTING_MATCH = ['all', 'any'] as const;
+const PRESENCE_ROUTE_KINDS = ['exists', 'not_exists'] as const;
+const NUMERIC_ROUTE_KINDS = ['gt', 'gte', 'lt', 'lte'] as const;
+type NumericRouteKind = (typeof NUMERIC_ROUTE_KINDS)[number];
 
 export type RoutingRule =
   | { kind: TextFilterKind; path: string; value: string; case_insensitive?: boolean }

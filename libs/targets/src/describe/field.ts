@@ -1,5 +1,3 @@
-import type { SecretSealer } from '../kind';
-
 /*
  * A target kind's configuration, described once as data (STYLE.md "A shape is described once";
  * outpost's destination metadata.json). From one description come the save-time validation
@@ -8,6 +6,15 @@ import type { SecretSealer } from '../kind';
  * What cannot be data — a URL's accepted forms, header rules, template syntax — is a small
  * `check` hook on the field it belongs to.
  */
+
+/**
+ * Encrypts credentials before a target is stored and decrypts them per attempt;
+ * `createSecretBox` from @relay/secrets satisfies it.
+ */
+export interface SecretSealer {
+  encrypt(plaintext: string): string;
+  decrypt(stored: string): string;
+}
 
 /** What a `check` hook sees: the whole raw config (for rules across fields) and how to report. */
 export interface CheckContext {
@@ -25,7 +32,7 @@ export interface CheckContext {
  * A kind-specific rule on a value that passed the described checks. Returns the value to store
  * (normalised, e.g. a lower-cased header name) — or `undefined` to keep it as it is.
  */
-export type FieldCheck<T = any> = (value: T, ctx: CheckContext) => unknown;
+type FieldCheck<T = any> = (value: T, ctx: CheckContext) => unknown;
 
 interface FieldBase {
   /** shown beside the control in the dashboard */
@@ -61,6 +68,8 @@ export interface TextField extends FieldBase {
   maxLength?: number;
   /** a JavaScript regular expression the (trimmed) value must match */
   pattern?: string;
+  /** the message for a value that does not match `pattern` (a form shows it before it sends) */
+  patternMessage?: string;
   /** `email`: one mailbox address (for email-address lists) */
   format?: 'email' | 'url';
   /** trimmed before it is checked and stored */
@@ -71,14 +80,14 @@ export interface TextField extends FieldBase {
   message?: string;
 }
 
-export interface BooleanField extends FieldBase {
+interface BooleanField extends FieldBase {
   type: 'boolean';
   /** must be exactly this value when present */
   const?: boolean;
   message?: string;
 }
 
-export interface IntegerField extends FieldBase {
+interface IntegerField extends FieldBase {
   type: 'integer';
   minimum?: number;
   maximum?: number;
@@ -87,12 +96,12 @@ export interface IntegerField extends FieldBase {
 }
 
 /** Any finite JSON number (a routing rule's bound: `amount > 99.5`). */
-export interface NumberField extends FieldBase {
+interface NumberField extends FieldBase {
   type: 'number';
   message?: string;
 }
 
-export interface EnumField extends FieldBase {
+interface EnumField extends FieldBase {
   type: 'enum';
   values: ReadonlyArray<{ value: string; label: string }>;
 }
@@ -104,7 +113,7 @@ export interface ObjectField extends FieldBase {
   message?: string;
 }
 
-export interface ListField extends FieldBase {
+interface ListField extends FieldBase {
   type: 'list';
   items: Field;
   maxItems?: number;
@@ -117,7 +126,7 @@ export interface ListField extends FieldBase {
  * One of several shapes told apart by a tag (outbound auth by `type`, header forwarding by
  * `mode`). Each variant lists only its own fields besides the tag.
  */
-export interface VariantField extends FieldBase {
+interface VariantField extends FieldBase {
   type: 'variant';
   tag: string;
   variants: ReadonlyArray<{ value: string; label: string; fields: Fields }>;

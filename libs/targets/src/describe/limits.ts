@@ -1,7 +1,7 @@
 /*
- * A target's delivery limits and circuit-breaker settings (TARGET_FIELDS.limits / .breaker), and
- * what a target follows when it sets none: its kind's published platform limit
- * (KindInfo.defaultLimits) and the breaker defaults below. docs/delivery-limits.md.
+ * A target's delivery limits and circuit-breaker settings as stored (TARGET_FIELDS.limits /
+ * .breaker), their bounds and the breaker's defaults (docs/delivery-limits.md). What a delivery
+ * follows is read from them by @relay/target-gate (limitsOf, breakerSettingsOf).
  */
 
 /** Bounds of the settings: a rate log holds at most `maxRate` entries per target in Redis. */
@@ -41,33 +41,3 @@ export const BREAKER_DEFAULTS: Readonly<BreakerSettings> = {
   cool_down_s: 30,
   flag_after_open_s: 86_400,
 };
-
-/** What the deliverer enforces: a window in ms and the two limits (null: none). */
-export interface EffectiveLimits {
-  rate: number | null;
-  windowMs: number;
-  maxInFlight: number | null;
-}
-
-/** The limits a target's deliveries follow: its own when set, else its kind's; null when there are none. */
-export function limitsOf(
-  target: { limits?: TargetLimits | null },
-  kind: { defaultLimits?: TargetLimits },
-): EffectiveLimits | null {
-  const l = target.limits ?? kind.defaultLimits;
-  if (!l || (l.rate === null && l.max_in_flight === null)) return null;
-  return { rate: l.rate, windowMs: l.per === 'minute' ? 60_000 : 1000, maxInFlight: l.max_in_flight };
-}
-
-/** The breaker settings a target follows: the defaults, overridden by what it sets. */
-export function breakerSettingsOf(target: { breaker?: Partial<BreakerSettings> | null }): BreakerSettings {
-  return { ...BREAKER_DEFAULTS, ...(target.breaker ?? {}) };
-}
-
-/** One of those settings, read in place (no object built: for a check made once per delivery). */
-export function breakerSettingOf<K extends keyof BreakerSettings>(
-  target: { breaker?: Partial<BreakerSettings> | null },
-  key: K,
-): BreakerSettings[K] {
-  return target.breaker?.[key] ?? BREAKER_DEFAULTS[key];
-}

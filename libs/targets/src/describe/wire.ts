@@ -4,7 +4,7 @@ import type { Field, Fields, KindDescription } from './field';
  * A description as JSON, for the dashboard's forms (`GET /v1/target-kinds`): everything but the
  * hooks, which stay on the server — the API's answer is the final word on a value.
  */
-export type WireField = Record<string, unknown> & { name: string; type: Field['type'] };
+type WireField = Record<string, unknown> & { name: string; type: Field['type'] };
 
 const defined = (o: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
@@ -29,6 +29,7 @@ function wireField(name: string, field: Field): WireField {
         min_length: field.minLength,
         max_length: field.maxLength,
         pattern: field.pattern,
+        pattern_message: field.patternMessage,
         format: field.format,
         multiline: field.multiline,
       }) as WireField;

@@ -22,7 +22,7 @@ export const MAX_RESPONSE_BODY_BYTES = 65_536;
  */
 export type HttpRequest = OutboundRequest & { method?: 'GET' | 'POST' | 'PUT' };
 
-export interface SendOptions {
+interface SendOptions {
   timeoutMs: number;
   /** bytes of the response body kept for classification and the activity log (default 4 KB) */
   maxResponseBytes?: number;
@@ -32,7 +32,7 @@ export interface SendOptions {
   agent?: Agents;
 }
 
-export interface SenderOptions {
+interface SenderOptions {
   timeoutMs: number;
   maxResponseBytes?: number;
   responseLimitBytes?: number;

@@ -38,7 +38,10 @@ export const CHAT_NAME_AND_TEMPLATE: Fields = {
     multiline: true,
     maxLength: MAX_TEMPLATE_LENGTH,
     help: '{{path.to.field}} over the payload; empty: the payload as is',
-    check: (value: string, ctx) => (value.trim() === '' ? ctx.fail('template must be a non-empty string') : undefined),
+    check: (value: string, ctx) =>
+      value.trim() === ''
+        ? ctx.fail('A template of only spaces sends nothing: enter one, or leave it empty for the payload as is.')
+        : undefined,
   },
 };
 

@@ -12,7 +12,7 @@ import { createWebhookKind } from './webhook';
 /*
  * Every place on the delivery side that serialises a payload is guarded, so a
  * deeply nested JSON payload becomes a PayloadError (a recorded permanent failure, see
- * libs/deliverer handle.test.ts) instead of a RangeError thrown on every redelivery.
+ * services/deliverer handle.test.ts) instead of a RangeError thrown on every redelivery.
  */
 const secrets = createSecretBox(`k:${randomBytes(32).toString('base64')}`);
 const embedChatKind = createEmbedChatKind({ secrets });

@@ -1,5 +1,5 @@
-import { BreakerRedis, createBreakerStateWriter } from '@relay/deliverer';
-import type { BreakerView } from '@relay/deliverer';
+import { BreakerRedis, createBreakerStateWriter } from '@relay/target-gate';
+import type { BreakerView } from '@relay/target-gate';
 import type { RedisClient } from '@relay/cache';
 import type { CacheChange } from '@relay/contracts';
 import type { Store } from '@relay/store';
@@ -14,7 +14,7 @@ export interface TargetBreakers {
   ): Promise<{ view: BreakerView; won: boolean }>;
 }
 
-/** The same scripts and the same stored copy as the deliverers' (libs/deliverer gate/), so the state has one keeper. */
+/** The same scripts and the same stored copy as the deliverers' (@relay/target-gate), so the state has one keeper. */
 export function createTargetBreakers(
   redis: RedisClient,
   namespace: string,

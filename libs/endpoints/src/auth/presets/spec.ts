@@ -126,7 +126,7 @@ export interface PresetSpec {
  * setting's `verify_token`; the signed ones (Slack, Zoom, Twitch) pass the preset's own
  * verification first.
  */
-export const HANDSHAKE_KINDS = [
+const HANDSHAKE_KINDS = [
   'slack_url_verification',
   'zoom_url_validation',
   'twitch_callback_verification',

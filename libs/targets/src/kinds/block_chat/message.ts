@@ -1,7 +1,7 @@
 import type { ChatPayload } from '../template';
 import { asObject, jsonCodeBlock, renderTemplate, templateData, truncateText } from '../template';
 import type { BlockChatConfig } from './config';
-import { LIMITS, TEXT_MARKER, fitMessage } from './limits';
+import { CAPS, TEXT_MARKER, fitMessage } from './caps';
 
 /** Sent when the endpoint delivered no bytes (format None): Slack refuses a message without text. */
 export const EMPTY_PAYLOAD_TEXT = '(empty payload)';
@@ -44,6 +44,6 @@ function defaultText(payload: ChatPayload, markup: boolean): string {
   if (payload.kind === 'empty') return EMPTY_PAYLOAD_TEXT;
   if (payload.kind === 'text') return escapeMrkdwn(payload.text);
   if (typeof payload.value === 'string') return escapeMrkdwn(payload.value);
-  if (markup) return jsonCodeBlock(payload.value, LIMITS.text, { marker: `\n${TEXT_MARKER}`, escape: escapeMrkdwn });
-  return truncateText(escapeMrkdwn(JSON.stringify(payload.value, null, 2) ?? 'null'), LIMITS.text, TEXT_MARKER);
+  if (markup) return jsonCodeBlock(payload.value, CAPS.text, { marker: `\n${TEXT_MARKER}`, escape: escapeMrkdwn });
+  return truncateText(escapeMrkdwn(JSON.stringify(payload.value, null, 2) ?? 'null'), CAPS.text, TEXT_MARKER);
 }

@@ -6,7 +6,7 @@ import { classifyCliOutcome } from './classify';
 import { cliForward } from './forward';
 import { CLI_RETRY_SCHEDULE_MS, createCliKind } from './kind';
 import type { CliLink } from './kind';
-import { MAX_FORWARD_BODY_BYTES } from './limits';
+import { MAX_FORWARD_BODY_BYTES } from './caps';
 
 const secrets = { encrypt: (s: string) => `sealed:${s}`, decrypt: (s: string) => s.slice(7) };
 

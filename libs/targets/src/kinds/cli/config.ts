@@ -1,5 +1,5 @@
 import type { KindDescription } from '../../describe/field';
-import { DEFAULT_IN_FLIGHT, MAX_IN_FLIGHT } from './limits';
+import { DEFAULT_IN_FLIGHT, MAX_IN_FLIGHT } from './caps';
 
 /** A CLI session target's settings: where deliveries go is the listening CLI's own `--forward` URL. */
 export interface CliConfig {

@@ -1,7 +1,7 @@
 import { CLI_FORWARD_V1, isNeverForwarded } from '@relay/contracts';
 import type { CliForwardV1, DeliveryMessageV1 } from '@relay/contracts';
 import { PayloadError } from '../../kind';
-import { MAX_FORWARD_BODY_BYTES } from './limits';
+import { MAX_FORWARD_BODY_BYTES } from './caps';
 
 /** A header value Node's client would refuse (a line break, a control character). */
 const UNSENDABLE = /[^\t\x20-\x7e\x80-\xff]/;

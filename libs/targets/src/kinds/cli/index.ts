@@ -18,4 +18,4 @@ export {
   MAX_WAITING_PER_SESSION,
   SESSION_HEARTBEAT_MS,
   SESSION_LEASE_MS,
-} from './limits';
+} from './caps';

@@ -6,7 +6,7 @@ import type { CliNoAnswer } from './classify';
 import { cliDescription } from './config';
 import type { CliConfig } from './config';
 import { cliForward } from './forward';
-import { CLI_ATTEMPT_TIMEOUT_MS } from './limits';
+import { CLI_ATTEMPT_TIMEOUT_MS } from './caps';
 
 /**
  * Delays between attempts, in ms: a developer restarting `relay listen` or their local server

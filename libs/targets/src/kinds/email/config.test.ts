@@ -1,5 +1,5 @@
 import { addressProblem, validateEmailConfig } from './config';
-import { MAX_RECIPIENTS } from './limits';
+import { MAX_RECIPIENTS } from './caps';
 
 describe('email target settings', () => {
   it('accepts to/cc/bcc, a subject template and a reply-to', () => {

@@ -8,6 +8,6 @@ export { deliverEmail } from './deliver';
 export type { EmailDeliveryDeps } from './deliver';
 export { composeEmail, messageIdFor, renderSubject } from './message';
 export type { ComposeOptions } from './message';
-export { DEFAULT_SUBJECT, MAX_MESSAGE_BYTES, MAX_RECIPIENTS, MAX_SUBJECT_LENGTH } from './limits';
+export { DEFAULT_SUBJECT, MAX_MESSAGE_BYTES, MAX_RECIPIENTS, MAX_SUBJECT_LENGTH } from './caps';
 export { createEmailKind, EMAIL_RETRY_SCHEDULE_MS, emailInfo } from './kind';
 export type { EmailKindDeps, MailRelay } from './kind';

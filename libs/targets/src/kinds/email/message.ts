@@ -7,7 +7,7 @@ import type { SmtpMessage } from '../../transports/smtp';
 import { emailBody } from './body';
 import { LINE_BREAK } from './config';
 import type { EmailConfig } from './config';
-import { DEFAULT_SUBJECT, MAX_MESSAGE_BYTES, MAX_SUBJECT_LENGTH } from './limits';
+import { DEFAULT_SUBJECT, MAX_MESSAGE_BYTES, MAX_SUBJECT_LENGTH } from './caps';
 
 export interface ComposeOptions {
   /** the relay's sender address (SmtpRelayConfig.from) */

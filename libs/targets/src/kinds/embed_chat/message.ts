@@ -1,7 +1,7 @@
 import type { ChatPayload } from '../template';
 import { asObject, jsonCodeBlock, renderTemplate, templateData } from '../template';
 import type { EmbedChatConfig } from './config';
-import { CONTENT_MARKER, LIMITS, fitMessage } from './limits';
+import { CONTENT_MARKER, CAPS, fitMessage } from './caps';
 
 /** Sent when the endpoint delivered no bytes (format None): Discord refuses an empty message. */
 export const EMPTY_PAYLOAD_CONTENT = '(empty payload)';
@@ -43,7 +43,7 @@ function defaultContent(payload: ChatPayload): string {
   if (payload.kind === 'empty') return EMPTY_PAYLOAD_CONTENT;
   if (payload.kind === 'text') return payload.text;
   if (typeof payload.value === 'string') return payload.value;
-  return jsonCodeBlock(payload.value, LIMITS.content, { marker: `\n${CONTENT_MARKER}`, language: 'json' });
+  return jsonCodeBlock(payload.value, CAPS.content, { marker: `\n${CONTENT_MARKER}`, language: 'json' });
 }
 
 function hasOwn(obj: object, key: string): boolean {

@@ -2,7 +2,7 @@ import type { Validation } from '@relay/contracts';
 import type { CheckContext, KindDescription } from '../../describe/field';
 import { checkDescribed } from '../../describe/validate';
 import { readServiceAccountKey } from '../../transports/google';
-import { MAX_SHEET_NAME_LENGTH } from './limits';
+import { MAX_SHEET_NAME_LENGTH } from './caps';
 
 /** A spreadsheet target's settings. */
 export interface SpreadsheetConfig {

@@ -7,7 +7,7 @@ import type { Cell, ServiceAccountKey, SheetRef, SheetsClient } from '../../tran
 import { readPayload } from '../template';
 import { planRow, rowFields } from './columns';
 import type { SpreadsheetConfig } from './config';
-import { MAX_APPEND_BYTES, MAX_CELL_CHARS, MAX_COLUMNS } from './limits';
+import { MAX_APPEND_BYTES, MAX_CELL_CHARS, MAX_COLUMNS } from './caps';
 
 export interface SpreadsheetDeliveryDeps {
   sheets: SheetsClient;
@@ -24,10 +24,10 @@ const permanent = (error: string, flagTarget: boolean): AttemptResult => ({
 
 /**
  * One attempt of one delivery to a spreadsheet target. A payload past the
- * limits throws PayloadError (this delivery fails, the target is not flagged, and the failure
+ * caps throws PayloadError (this delivery fails, the target is not flagged, and the failure
  * does not count towards the target's streak); a stored key that cannot be opened or read
  * throws TargetConfigError (the target is flagged). Google's answers are classified:
- * 1. the row is built and checked against the limits before any request;
+ * 1. the row is built and checked against the caps before any request;
  * 2. the header row is read — on a retried attempt with the delivery-id column, and a row that
  *    an earlier attempt did append (its answer was lost) ends the attempt as a success;
  * 3. fields never seen before are written at the end of the header, then the header is read

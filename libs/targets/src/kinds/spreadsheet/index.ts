@@ -7,6 +7,6 @@ export { DEFAULT_SHEET_NAME, spreadsheetDescription, validateSpreadsheetConfig }
 export type { SpreadsheetConfig } from './config';
 export { deliverToSheet } from './deliver';
 export type { SpreadsheetDeliveryDeps } from './deliver';
-export { MAX_APPEND_BYTES, MAX_CELL_CHARS, MAX_COLUMNS } from './limits';
+export { MAX_APPEND_BYTES, MAX_CELL_CHARS, MAX_COLUMNS } from './caps';
 export { createSpreadsheetKind, SPREADSHEET_RETRY_SCHEDULE_MS, spreadsheetInfo } from './kind';
 export type { GoogleAccess, SpreadsheetKindDeps } from './kind';

@@ -21,7 +21,7 @@ export const spreadsheetInfo: KindInfo = {
   defaultLimits: { rate: 60, per: 'minute', max_in_flight: null },
 };
 
-/** How the deliverer reaches Google: its SSRF-guarded sender (with answer limits of GOOGLE_RESPONSE_LIMIT_BYTES). */
+/** How the deliverer reaches Google: its SSRF-guarded sender (answers capped at GOOGLE_RESPONSE_LIMIT_BYTES). */
 export interface GoogleAccess {
   send: GoogleSend;
   /** GOOGLE_TOKEN_URL / GOOGLE_SHEETS_URL overrides (a private endpoint); default Google's */

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { messageOf, must, relay } from '../../api';
 import { Loading, Notice } from '../../components/ui';
+import { conditionKindsOf } from '../../lib/alert-conditions';
 import { utc } from '../../lib/time';
 import { href } from '../../router';
 import type { AuditRow } from '@relay/client';
@@ -23,6 +24,10 @@ const ACTION_LABELS: Record<string, string> = {
   key_created: 'API key created',
   key_revoked: 'API key revoked',
   plan_changed: 'Plan changed',
+  alert_rule_created: 'Alert rule created',
+  alert_rule_updated: 'Alert rule changed',
+  alert_rule_deleted: 'Alert rule deleted',
+  alert_test_sent: 'Test alert sent',
 };
 
 export const actionLabel = (action: string): string => ACTION_LABELS[action] ?? action;
@@ -34,8 +39,14 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * What a row changed, in words: the fields by name, a secret only as "changed", the target's
  * name, the key's role and prefix, the plan's settings before → after.
  */
-export function changeText(r: AuditRow): string {
+export function changeText(r: AuditRow, conditionLabels: Map<string, string> = new Map()): string {
   const d = r.details ?? {};
+  if (r.action.startsWith('alert_')) {
+    const rule = `Alert rule “${String(d.name ?? d.rule_id ?? '')}”`;
+    if (r.action === 'alert_test_sent') return `${rule}: a test alert`;
+    const kinds = list(d.kinds).map((k) => conditionLabels.get(k) ?? k);
+    return kinds.length ? `${rule}: ${kinds.join(', ')}` : rule;
+  }
   if (r.action === 'key_created' || r.action === 'key_revoked') {
     return [`${String(d.role ?? '')} key`, d.prefix ? `${String(d.prefix)}…` : '', d.name ? `“${String(d.name)}”` : '']
       .filter(Boolean)
@@ -80,6 +91,16 @@ export function AuditTable(props: {
   const [rows, setRows] = useState<AuditRow[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // alert rules' conditions by their names, from the API's own description (only the account's history has them)
+  const [conditionLabels, setConditionLabels] = useState<Map<string, string>>(new Map());
+  useEffect(() => {
+    if (!props.account) return;
+    must(relay.GET('/v1/openapi.json')).then(
+      (doc) =>
+        setConditionLabels(new Map(conditionKindsOf(doc as Record<string, unknown>).map((k) => [k.kind, k.label]))),
+      () => undefined,
+    );
+  }, [props.account]);
   const load = async (before: string | null): Promise<void> => {
     try {
       const page = props.account
@@ -150,7 +171,7 @@ export function AuditTable(props: {
                   <td>{actionLabel(r.action)}</td>
                   {props.account && <td>{endpointCell(r)}</td>}
                   <td class="audit-what">
-                    {changeText(r)}
+                    {changeText(r, conditionLabels)}
                     <span class="narrow-only hint">
                       by <Who row={r} />
                       {r.source_ip ? ` from ${r.source_ip}` : ''}
