@@ -17,6 +17,8 @@ export interface RunResponse {
 
 interface Job extends RunRequest {
   done(result: RunResult): void;
+  /** sent once to a thread that ended before answering */
+  resent?: boolean;
 }
 
 /**
@@ -42,6 +44,8 @@ export class TransformRunner {
   private decayedAt = performance.now();
   private running: Job | null = null;
   private nextId = 1;
+  /** ends the running call when it outlives its budget by the grace */
+  private watchdog: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
@@ -84,9 +88,8 @@ export class TransformRunner {
     if (waiting.length === 0) this.queues.delete(tenant);
     this.running = job;
     const w = this.workerOf();
-    let watchdog: NodeJS.Timeout | undefined;
     const finish = (result: RunResult): void => {
-      clearTimeout(watchdog);
+      clearTimeout(this.watchdog);
       this.used.set(job.tenant, (this.used.get(job.tenant) ?? 0) + result.durationMs);
       w.thread.off('message', onMessage);
       this.running = null;
@@ -100,7 +103,7 @@ export class TransformRunner {
     const start = (): void => {
       if (this.running !== job) return;
       const started = performance.now();
-      watchdog = setTimeout(() => {
+      this.watchdog = setTimeout(() => {
         // the thread is stuck inside a built-in: it is replaced, and this call is a timeout
         this.worker = null;
         void w.thread.terminate();
@@ -154,16 +157,21 @@ export class TransformRunner {
     });
     thread.on('exit', () => {
       if (this.worker === made) this.worker = null;
-      // a thread that died mid-call answers that call
+      // a thread that ended before answering (it exits after a call that left its engine
+      // unusable, maybe with the next call already sent): the call is sent once more, to a new thread
       if (this.running && this.worker === null && !this.closed) {
         const job = this.running;
         this.running = null;
-        job.done({
-          ok: false,
-          failure: { kind: 'threw', message: 'the sandbox stopped', line: null },
-          logs: [],
-          durationMs: 0,
-        });
+        clearTimeout(this.watchdog);
+        thread.removeAllListeners('message');
+        if (job.resent)
+          job.done({
+            ok: false,
+            failure: { kind: 'threw', message: 'the sandbox stopped', line: null },
+            logs: [],
+            durationMs: 0,
+          });
+        else this.queues.set(job.tenant, [{ ...job, resent: true }, ...(this.queues.get(job.tenant) ?? [])]);
         this.pump();
       }
     });

@@ -90,18 +90,26 @@ export class Sandbox {
   /** Calls `code` (a function expression) with `args` (plain JSON values); never throws for what the code does. */
   run(tenant: string, code: string, args: readonly unknown[]): RunResult {
     const started = performance.now();
+    if (this.broken)
+      return {
+        ok: false,
+        failure: { kind: 'threw', message: 'the sandbox stopped', line: null },
+        logs: [],
+        durationMs: 0,
+      };
     const tenantRuntime = this.runtimeOf(tenant);
     const logs: string[] = [];
     const ctx = tenantRuntime.runtime.newContext();
     // the budget is the code's: a new tenant's runtime and the fresh context are not charged to it
-    tenantRuntime.deadline = performance.now() + this.limits.timeMs;
+    const deadline = performance.now() + this.limits.timeMs;
+    tenantRuntime.deadline = deadline;
     let outcome: { ok: true; json: string | undefined } | { ok: false; failure: RunFailure };
     try {
       outcome = this.call(ctx, code, args, logs);
     } finally {
       ctx.dispose();
     }
-    if (!outcome.ok && outcome.failure.kind !== 'memory' && performance.now() > tenantRuntime.deadline)
+    if (!outcome.ok && outcome.failure.kind !== 'memory' && performance.now() > deadline)
       outcome = { ok: false, failure: { ...outcome.failure, kind: 'timeout' } };
     // a runtime stopped mid-allocation or mid-loop is not trusted again: the tenant's next call gets a new one
     if (!outcome.ok && (outcome.failure.kind === 'memory' || outcome.failure.kind === 'timeout')) this.drop(tenant);
@@ -218,8 +226,20 @@ export class Sandbox {
   private drop(tenant: string): void {
     const held = this.runtimes.get(tenant);
     this.runtimes.delete(tenant);
-    held?.runtime.dispose();
+    if (!held) return;
+    try {
+      held.runtime.dispose();
+    } catch {
+      // QuickJS aborts the whole module when a runtime is freed with objects still alive (the
+      // jobs of a promise chain stopped mid-way): nothing in it runs again; the runner replaces
+      // the thread (worker.ts)
+      this.broken = true;
+      this.runtimes.clear();
+    }
   }
+
+  /** true once the WebAssembly module aborted: this sandbox can run nothing more */
+  broken = false;
 }
 
 function isPromise(ctx: QuickJSContext, h: QuickJSHandle): boolean {

@@ -20,6 +20,8 @@ void (async () => {
   parentPort!.on('message', (job: RunRequest) => {
     const response: RunResponse = { id: job.id, result: sandbox.run(job.tenant, job.code, job.args) };
     parentPort!.postMessage(response);
+    // the runner starts a new thread for the next call
+    if (sandbox.broken) process.exit(1);
   });
   parentPort!.postMessage('ready');
 })();

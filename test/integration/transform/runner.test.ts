@@ -28,6 +28,17 @@ describe('transform runner', () => {
     expect(next.ok && next.json).toBe('"fine"');
   });
 
+  test('an endless promise chain is stopped, and the next call is answered (on a new thread if the engine aborted)', async () => {
+    const r = await runner.run(
+      'acc_a',
+      `async () => { const spin = () => Promise.resolve().then(spin); await spin() }`,
+      [],
+    );
+    expect(r.ok).toBe(false);
+    const next = await runner.run('acc_a', `() => 'after'`, []);
+    expect(next.ok && next.json).toBe('"after"');
+  });
+
   test('calls queued behind a stuck call are answered once it is stopped', async () => {
     const calls = [
       runner.run('acc_a', `() => { for (;;) {} }`, []),
