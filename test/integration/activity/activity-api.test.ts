@@ -311,3 +311,21 @@ describe('retention', () => {
     expect((await all({ status: 'all' })).length).toBe(156); // the 155 rows above and the new one
   });
 });
+
+describe('an attempt whose request was sent again (a reused connection reset before any answer)', () => {
+  it('shows `resends`, so every request the target got is accounted for; an attempt without one has none', async () => {
+    const { write } = pipelineOn(fx.store, { keepPerMinute: 1000 });
+    const ev = eventId('resent', at(80));
+    const ep = endpoints.ep_a!;
+    await write([
+      requestRow(ev, { account_id: fx.accountId, endpoint_id: ep, target_count: 2, received_at: at(80) }),
+      attempt(ev, 'tg_1', 1, 'delivered', { account_id: fx.accountId, endpoint_id: ep, resends: 1 }),
+      attempt(ev, 'tg_2', 1, 'delivered', { account_id: fx.accountId, endpoint_id: ep }),
+    ]);
+    const row = await must(fx.client.GET('/v1/activity/{eventId}', { params: { path: { eventId: ev } } }));
+    expect(row.deliveries.map((d) => [d.target_id, d.attempts.map((a) => a.resends)])).toEqual([
+      ['tg_1', [1]],
+      ['tg_2', [undefined]],
+    ]);
+  });
+});

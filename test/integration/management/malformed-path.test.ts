@@ -46,6 +46,7 @@ describe.each(UNDECODABLE_SEGMENTS)('bad percent-encoding %s in each path parame
   it('→ 400 malformed_path on every route, nothing logged as an error', async () => {
     const answers: string[] = [];
     for (const p of positions(segment)) {
+      // raw: a path with bad percent-encoding, which the typed client would encode
       const res = await fx.api(p.method, p.path, ['post', 'patch'].includes(p.method) ? {} : undefined);
       answers.push(`${p.template} ${res.status} ${res.body.code}`);
     }
@@ -60,6 +61,7 @@ describe.each(ODD_SEGMENTS.map((s) => [s.length > 40 ? `${s.slice(0, 20)}… (${
     it('→ a designed 4xx answer with a code on every route, nothing logged as an error', async () => {
       const answers: string[] = [];
       for (const p of positions(segment)) {
+        // raw: odd segments sent byte for byte, as the typed client would not
         const res = await fx.api(p.method, p.path, ['post', 'patch'].includes(p.method) ? {} : undefined);
         answers.push(`${p.template} ${res.status} ${typeof res.body.code}`);
       }
