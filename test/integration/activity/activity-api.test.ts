@@ -1,6 +1,7 @@
 import { collectionsOf, sweepExpired, createActivityWriter } from '../../support/activity-log-internals';
 import { must } from '@relay/client';
 import type { ActivityListed, ActivityPage, operations } from '@relay/client';
+import { runRelay } from '../../support/relay-cli';
 import { startManagement } from '../management/fixture';
 import type { ManagementFixture } from '../management/fixture';
 import { attempt, eventId, pipelineOn, request as requestRow } from '../../../libs/activity-log/conformance/fixtures';
@@ -327,5 +328,29 @@ describe('an attempt whose request was sent again (a reused connection reset bef
       ['tg_1', [1]],
       ['tg_2', [undefined]],
     ]);
+  });
+});
+
+describe('relay activity tail (the CLI) on a row with a target’s answer holding terminal escapes', () => {
+  it('prints the error with its control characters escaped, never as escape sequences', async () => {
+    const { write } = pipelineOn(fx.store, { keepPerMinute: 1000 });
+    const ev = eventId('ansi', at(90));
+    const ep = endpoints.ep_b!;
+    await write([
+      requestRow(ev, { account_id: fx.accountId, endpoint_id: ep, target_count: 1, received_at: at(90) }),
+      attempt(ev, 'tg_1', 1, 'failed', {
+        account_id: fx.accountId,
+        endpoint_id: ep,
+        error: 'HTTP 500: err\x1b[31mRED\x1b[0m',
+      }),
+    ]);
+    const { code, stdout } = await runRelay(
+      ['--api-url', fx.baseUrl, '--api-key', fx.apiKey, 'activity', 'tail', '--endpoint', ep, '--no-follow'],
+      {},
+    );
+    expect(code).toBe(0);
+    const line = stdout.split('\n').find((l) => l.includes(ev))!;
+    expect(line).toContain('HTTP 500: err\\u001B[31mRED\\u001B[0m');
+    expect(stdout).not.toContain('\x1b');
   });
 });
