@@ -1,6 +1,7 @@
 import { collectionsOf, sweepExpired, createActivityWriter } from '../../support/activity-log-internals';
 import { must } from '@relay/client';
 import type { ActivityListed, ActivityPage, operations } from '@relay/client';
+import type { ActivityAttemptV1 } from '@relay/contracts';
 import { runRelay } from '../../support/relay-cli';
 import { startManagement } from '../management/fixture';
 import type { ManagementFixture } from '../management/fixture';
@@ -313,16 +314,21 @@ describe('retention', () => {
   });
 });
 
+/** One more row on `endpoint` at `minutes`, its attempts to tg_1, tg_2, … with the fields given. */
+async function writeRow(label: string, minutes: number, endpoint: string, attempts: Partial<ActivityAttemptV1>[]) {
+  const { write } = pipelineOn(fx.store, { keepPerMinute: 1000 });
+  const ev = eventId(label, at(minutes));
+  const where = { account_id: fx.accountId, endpoint_id: endpoint };
+  await write([
+    requestRow(ev, { ...where, target_count: attempts.length, received_at: at(minutes) }),
+    ...attempts.map((a, i) => attempt(ev, `tg_${i + 1}`, 1, a.state ?? 'delivered', { ...where, ...a })),
+  ]);
+  return ev;
+}
+
 describe('an attempt whose request was sent again (a reused connection reset before any answer)', () => {
   it('shows `resends`, so every request the target got is accounted for; an attempt without one has none', async () => {
-    const { write } = pipelineOn(fx.store, { keepPerMinute: 1000 });
-    const ev = eventId('resent', at(80));
-    const ep = endpoints.ep_a!;
-    await write([
-      requestRow(ev, { account_id: fx.accountId, endpoint_id: ep, target_count: 2, received_at: at(80) }),
-      attempt(ev, 'tg_1', 1, 'delivered', { account_id: fx.accountId, endpoint_id: ep, resends: 1 }),
-      attempt(ev, 'tg_2', 1, 'delivered', { account_id: fx.accountId, endpoint_id: ep }),
-    ]);
+    const ev = await writeRow('resent', 80, endpoints.ep_a!, [{ resends: 1 }, {}]);
     const row = await must(fx.client.GET('/v1/activity/{eventId}', { params: { path: { eventId: ev } } }));
     expect(row.deliveries.map((d) => [d.target_id, d.attempts.map((a) => a.resends)])).toEqual([
       ['tg_1', [1]],
@@ -333,17 +339,8 @@ describe('an attempt whose request was sent again (a reused connection reset bef
 
 describe('relay activity tail (the CLI) on a row with a target’s answer holding terminal escapes', () => {
   it('prints the error with its control characters escaped, never as escape sequences', async () => {
-    const { write } = pipelineOn(fx.store, { keepPerMinute: 1000 });
-    const ev = eventId('ansi', at(90));
     const ep = endpoints.ep_b!;
-    await write([
-      requestRow(ev, { account_id: fx.accountId, endpoint_id: ep, target_count: 1, received_at: at(90) }),
-      attempt(ev, 'tg_1', 1, 'failed', {
-        account_id: fx.accountId,
-        endpoint_id: ep,
-        error: 'HTTP 500: err\x1b[31mRED\x1b[0m',
-      }),
-    ]);
+    const ev = await writeRow('ansi', 90, ep, [{ state: 'failed', error: 'HTTP 500: err\x1b[31mRED\x1b[0m' }]);
     const { code, stdout } = await runRelay(
       ['--api-url', fx.baseUrl, '--api-key', fx.apiKey, 'activity', 'tail', '--endpoint', ep, '--no-follow'],
       {},
