@@ -69,9 +69,9 @@ export interface ManagementFixture {
   /** the same client with another API key */
   clientAs(key: string): RelayClient;
   /** an authenticated raw request, for raw HTTP checks (status codes, headers, malformed bodies) */
-  api(method: 'get' | 'post' | 'patch' | 'delete', path: string, body?: unknown): request.Test;
+  api(method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, body?: unknown): request.Test;
   /** a request with another API key */
-  apiAs(key: string, method: 'get' | 'post' | 'patch' | 'delete', path: string, body?: unknown): request.Test;
+  apiAs(key: string, method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, body?: unknown): request.Test;
   /** a new key of this account with `role`, created through the API by the owner key: its secret and id */
   keyWithRole(role: 'viewer' | 'editor' | 'admin' | 'owner'): Promise<{ secret: string; id: string }>;
   /** another account with its own key, for isolation tests */
@@ -132,7 +132,7 @@ export async function startManagement(
     return { accountId, apiKey: await issueApiKey(store, accountId) };
   };
   const own = await newAccount();
-  const as = (key: string, method: 'get' | 'post' | 'patch' | 'delete', path: string, body?: unknown): request.Test => {
+  const as = (key: string, method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, body?: unknown): request.Test => {
     const req = request(app)[method](path).set('Authorization', `Bearer ${key}`);
     return body === undefined ? req : req.send(body as object);
   };
