@@ -1,4 +1,4 @@
-// The activity writer's cost per flush as its rows spread over more scopes (issue 29 item 3): the
+// The activity writer's cost per flush as its rows spread over more scopes: the
 // same flushes of BENCH_SCOPE_ROWS rows (default 1,000, a full flush under load) written through
 // the log's own flush code into the real local FerretDB, with the rows spread over 1, 100, 1,000
 // and 10,000 endpoints (10 per account, so a tenth as many accounts) from as many source

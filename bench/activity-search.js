@@ -1,4 +1,4 @@
-// npm run bench (activity search part): the activity API's searches (issue 27, item 2) with the
+// npm run bench (activity search part): the activity API's searches with the
 // log at 1,000,000 rows (BENCH_ACTIVITY_ROWS), on the real local FerretDB, through the
 // management-api process as `npm start` runs it. Needs the local infra running (scripts/bench.sh
 // starts it; alone: npm run infra:up).
@@ -212,7 +212,7 @@ async function timeSearches(apiPort, apiKey) {
 }
 
 /**
- * p50/p95 of the detail routes of one row (issue 27, item 1): `GET /v1/activity/:id` (deliveries
+ * p50/p95 of the detail routes of one row: `GET /v1/activity/:id` (deliveries
  * with their targets' names) and `GET /v1/activity/:id/request` (the kept request), for
  * `QUERY_RUNS` accepted rows of the last day.
  * @param {number} apiPort

@@ -24,16 +24,9 @@ const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const amqp = require('amqplib');
-const {
-  activityPartitionOf,
-  brokerNames,
-  encodeActivityBatch,
-  timedId,
-  ACTIVITY_ATTEMPT_V1,
-  ACTIVITY_BATCH_V1,
-  ACTIVITY_REQUEST_V1,
-} = require('@relay/contracts');
+const { activityPartitionOf, brokerNames, encodeActivityBatch, ACTIVITY_BATCH_V1 } = require('@relay/contracts');
 const { connectStore, insertEndpoint } = require('@relay/store');
+const { eventMessages: sharedEventMessages } = require('./activity-messages');
 // the log's own flush code, below its surface (@relay/activity-log keeps it to itself)
 const { createActivityWriter } = require('../libs/activity-log/dist/writing/flush');
 const { LogCollections } = require('../libs/activity-log/dist/storage/internal');
@@ -89,45 +82,9 @@ function rng(seed) {
  * @param {string} accountId
  * @param {number} i
  * @param {string} receivedAt
- * @returns {[import('@relay/contracts').ActivityRequestV1, import('@relay/contracts').ActivityAttemptV1]}
  */
-function eventMessages(accountId, i, receivedAt) {
-  // ids carry their arrival time, as the gateway's do (the log is partitioned by it)
-  const eventId = timedId('evt', Date.parse(receivedAt), `w${i}${randomBytes(4).toString('hex')}`);
-  const endpoint = ENDPOINTS[i % ENDPOINTS.length];
-  /** @type {import('@relay/contracts').ActivityRequestV1} */
-  const request = {
-    type: ACTIVITY_REQUEST_V1,
-    event_id: eventId,
-    account_id: accountId,
-    endpoint_id: endpoint,
-    received_at: receivedAt,
-    method: 'POST',
-    source_ip: `10.0.${i % 4}.${i % 250}`,
-    outcome: 'ACCEPTED',
-    reason: null,
-    target_count: 1,
-    test: false,
-  };
-  /** @type {import('@relay/contracts').ActivityAttemptV1} */
-  const attempt = {
-    type: ACTIVITY_ATTEMPT_V1,
-    event_id: eventId,
-    delivery_id: `dlv_${eventId}_tg1`,
-    account_id: accountId,
-    endpoint_id: endpoint,
-    target_id: 'tg_bench',
-    target_kind: 'webhook',
-    attempt: 1,
-    attempted_at: receivedAt,
-    state: 'delivered',
-    status_code: 200,
-    duration_ms: 12,
-    error: null,
-    next_attempt_at: null,
-  };
-  return [request, attempt];
-}
+const eventMessages = (accountId, i, receivedAt) =>
+  sharedEventMessages(accountId, ENDPOINTS[i % ENDPOINTS.length], i, receivedAt);
 
 /**
  * @param {number} port

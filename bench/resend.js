@@ -1,4 +1,4 @@
-// What one event's resends cost (issue 25 item 5): the services started as scripts/start.sh starts
+// What one event's resends cost: the services started as scripts/start.sh starts
 // them (fresh namespace and database), one endpoint with 5 webhook targets to a local receiver, one
 // event, then N resends of it through POST /v1/activity/:eventId/resend. At 10, 100 and N resends it
 // prints the row's size (its JSON through GET /v1/activity/:eventId, once its deliveries reported)

@@ -1,4 +1,4 @@
-// npm run bench (issue 25): what routing rules and per-target limits cost the whole system. Runs
+// npm run bench: what routing rules and per-target limits cost the whole system. Runs
 // bench/system.js as it is (every service its own process, one endpoint, autocannon) alternately
 // plain and with BENCH_TARGET_RULES=1 — the receiver's target routed by two rules under a
 // non-binding rate and in-flight limit, beside a second target whose rule matches nothing —

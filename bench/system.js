@@ -52,7 +52,7 @@ const SAMPLE_SIZE = 100;
 const SERVICE_NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
 
 /**
- * BENCH_TARGET_RULES=1 (bench/rules.js, issue 25): the receiver's target routes on the payload
+ * BENCH_TARGET_RULES=1 (bench/rules.js): the receiver's target routes on the payload
  * (every bench event matches) under a rate and in-flight limit that never bind, and a second
  * target's rule matches none — so every event pays for evaluating two targets' rules, a gate
  * check and a "not routed" entry in its row, and the receiver still gets each event once.
@@ -150,9 +150,10 @@ const healthPortOf = (/** @type {Run} */ ns, /** @type {string} */ name) => ns.h
  * @param {Run} ns
  * @param {Record<string, string>} env
  * @param {Record<string, BenchProcess>} procs
+ * @param {typeof SERVICES} services which of them to start (all by default)
  */
-async function startSystem(ns, env, procs) {
-  for (const s of SERVICES) {
+async function startSystem(ns, env, procs, services = SERVICES) {
+  for (const s of services) {
     const health = ns.healthPorts[s.name] ? { HEALTH_PORT: String(ns.healthPorts[s.name]) } : {};
     procs[s.name] = startProcess(
       path.join(ROOT, 'services', s.program ?? s.name, 'dist', 'main.js'),
@@ -161,7 +162,7 @@ async function startSystem(ns, env, procs) {
     );
   }
   await Promise.all(
-    SERVICES.map(async (s) => {
+    services.map(async (s) => {
       await waitReady(`http://127.0.0.1:${healthPortOf(ns, s.name)}/readyz`, procs[s.name], 60000).catch((err) => {
         throw new Error(`${s.name}: ${err.message}\n--- ${s.name} output ---\n${procs[s.name].output().slice(-3000)}`);
       });

@@ -4,6 +4,7 @@
 // number is Relay's and the SDK's share, not an OTLP collector's). BENCH_EVENTS (default 200000).
 'use strict';
 const { inSpan, inSyncSpan, startTracing, stopTracing, traceHeaders, linkFrom } = require('@relay/telemetry');
+const { writeResults } = require('./lib');
 
 const events = Number(process.env.BENCH_EVENTS || 200000);
 const step = async () => undefined;
@@ -56,6 +57,14 @@ async function main() {
   console.log(
     `tracing hooks, ${events} events: the steps alone ${bare.toFixed(2)} µs CPU/event; off ${off.toFixed(2)} µs (+${(off - bare).toFixed(2)}); on ${on.toFixed(2)} µs (+${(on - bare).toFixed(2)})`,
   );
+  const us = (/** @type {number} */ n) => Number(n.toFixed(2));
+  writeResults('tracing', {
+    at: new Date().toISOString(),
+    events,
+    bare_us: us(bare),
+    off_us_over_bare: us(off - bare),
+    on_us_over_bare: us(on - bare),
+  });
 }
 
 main().catch((err) => {

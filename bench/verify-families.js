@@ -1,4 +1,4 @@
-// npm run bench (part): the cost of inbound verification per family (issue 24), in process, on
+// npm run bench (part): the cost of inbound verification per family, in process, on
 // a 1,008-byte JSON body like bench/gateway.js: for a representative preset of each family and
 // signature layout, µs per verified request and the share of one accepted request's time at the
 // gateway's recorded rate (docs/benchmarks.md, 1,851 accepted/s). CPU only: no I/O is involved.

@@ -14,7 +14,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /*
- * Issue 25, item 4 — alerts to the account, seen from outside: every service its own process on
+ * Item 4 — alerts to the account, seen from outside: every service its own process on
  * the real RabbitMQ, Redis and FerretDB; the alert goes through the normal delivery path to a
  * webhook receiver and to the local HTTPS Discord fake (through the chat deliverer's HOST_ROUTES),
  * once per episode. Conditions: a target answering 500 (failure rate; its breaker opening and
@@ -164,7 +164,15 @@ describe('alert rules, end to end', () => {
         30_000,
         `the alert's activity row for ${d.target_id}`,
       );
-      expect(row.reason).toContain(history.id);
+      // marked as the alert it delivers, by names as well as ids
+      expect(row.alert).toEqual({
+        alert_id: history.id,
+        rule_id: history.rule_id,
+        rule_name: history.rule_name,
+        kind: 'failure_rate',
+        title: expect.any(String),
+      });
+      expect(row.reason).toContain(`“${history.rule_name}”`);
     }
   });
 

@@ -5,7 +5,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /**
- * Issue 11, item 2: a revoked key is refused at once by every management-api instance — two
+ * A revoked key is refused at once by every management-api instance — two
  * management-api processes on one store, the key revoked through one, refused by both on the
  * very next request. (Keys are read from the store on every request; nothing to invalidate.)
  */

@@ -5,7 +5,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /**
- * Issue 25 item 5, bulk retry: it says beforehand how many failed deliveries (of how many events)
+ * Bulk retry: it says beforehand how many failed deliveries (of how many events)
  * it would queue (`POST /v1/bulk-retries/preview`, queuing nothing), and the deliveries it adds to
  * a row count against the per-event ceiling resends use (MAX_RESENT_DELIVERIES_PER_EVENT, 100): a
  * row already at it is skipped and counted so, and a resend after it is refused. Every service

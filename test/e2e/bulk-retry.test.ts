@@ -5,7 +5,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /**
- * Bulk retry of failed deliveries (issue 11 item 4), every service its own process: a receiver
+ * Bulk retry of failed deliveries, every service its own process: a receiver
  * that answers 500 until it "comes back", targets without retries so each event fails for good
  * at once, then a job that retries the Errors group of a window, read back through the API.
  */

@@ -17,7 +17,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /*
- * Issue 28 item 2, end to end: `npx relay listen <endpoint> --forward <local URL>` spawned as a
+ * End to end: `npx relay listen <endpoint> --forward <local URL>` spawned as a
  * process against the real gateway, outputs deliverer, management API and activity-writer on
  * the real RabbitMQ, Redis and store. A GitHub-signed event sent to the gateway reaches a local
  * HTTP server through the CLI, and the local answer is the attempt's outcome in the activity
@@ -133,7 +133,7 @@ async function completed(eventId: string): Promise<ActivityRow> {
   );
 }
 
-describe('relay listen: live deliveries forwarded to localhost (issue 28, item 2)', () => {
+describe('relay listen: live deliveries forwarded to localhost', () => {
   it('a GitHub-signed event sent to the gateway reaches the local server through `npx relay listen`; the local answer is the attempt outcome', async () => {
     const cli = await listening();
     // the endpoint had no CLI session target: listen made one, and said so

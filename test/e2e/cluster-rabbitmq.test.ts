@@ -9,7 +9,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /**
- * Relay on a three-node RabbitMQ cluster (issue 26, "Clustered infrastructure, proven"):
+ * Relay on a three-node RabbitMQ cluster ("Clustered infrastructure, proven"):
  * every service is given the three nodes in RABBITMQ_URL; its quorum queues are replicated over
  * them. One node is stopped in the middle of a steady stream of events and started again.
  * Nothing a 202 answered may be lost, and a 503 may come only while the gateway had no node to

@@ -9,7 +9,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /**
- * Relay on a Redis Cluster (issue 26, "Clustered infrastructure, proven"): the gateway, the
+ * Relay on a Redis Cluster ("Clustered infrastructure, proven"): the gateway, the
  * management API and a deliverer are given three of the cluster's six nodes in REDIS_URL
  * (three masters, a replica each). The master holding the account's quota counter is stopped in
  * the middle of a steady stream of events with a rate limit and a monthly quota in force; its

@@ -7,7 +7,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /**
- * Issue 9, item 1, seen from outside: the real webhook-deliverer process delivers to a
+ * Seen from outside: the real webhook-deliverer process delivers to a
  * loopback destination answering 200 with 1 GiB (plain, then a gzip bomb). Its resident set —
  * including its peak (VmHWM), so nothing between two samples is missed — stays within 64 MB
  * of what it used idle, and the activity row records a clear permanent failure instead of

@@ -4,12 +4,12 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /**
- * Issue 9, item 10: the deliverers' and the activity-writer's health servers (the writer's
+ * The deliverers' and the activity-writer's health servers (the writer's
  * carries /metrics) listen on HOST, like the gateway and the API — they used to bind 0.0.0.0
  * whatever HOST said. The test stack runs every service with HOST=127.0.0.1; the kernel's
  * socket table says which address each listening port is bound to.
  *
- * Issue 10, item 2: every service serves its Prometheus series on that health server.
+ * Every service serves its Prometheus series on that health server.
  */
 let stack: Stack;
 

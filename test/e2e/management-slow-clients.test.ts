@@ -4,7 +4,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /*
- * Issue 27, item 8: the management API (its own process, built from dist/) drops slow clients
+ * The management API (its own process, built from dist/) drops slow clients
  * as the gateway does. 300 connections drip headers or a body; each is answered 408 and closed
  * within the configured timeouts (plus Node's one-second check), while another caller's
  * requests are all answered meanwhile; past MAX_CONNECTIONS a new connection is closed at once.
@@ -67,7 +67,7 @@ function drip(port: number, head: string, drip: () => string, giveUpMs: number):
 
 const port = (): number => stack.services['management-api']!.port;
 
-describe('slow clients of the management API (issue 27, item 8)', () => {
+describe('slow clients of the management API', () => {
   it('drops 300 connections dripping headers or a body within the timeouts, and answers another caller meanwhile', async () => {
     const giveUpMs = HEADERS_TIMEOUT_MS + BODY_TIMEOUT_MS + 10_000;
     const headerDrips = Array.from({ length: DRIPPERS / 2 }, () =>

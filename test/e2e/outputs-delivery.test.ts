@@ -11,7 +11,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /*
- * Issue 23: an event travels from the gateway to an email and a spreadsheet target through the
+ * An event travels from the gateway to an email and a spreadsheet target through the
  * outputs deliverer (the chat-deliverer program with DELIVERY_CHANNEL=outputs), every service its
  * own process, over HTTP only. The mail relay is a real SMTP server (STARTTLS + AUTH); Google is
  * the local HTTPS fake, reached through GOOGLE_TOKEN_URL / GOOGLE_SHEETS_URL with its CA in

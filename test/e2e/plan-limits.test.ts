@@ -5,8 +5,8 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /**
- * Issue 11, item 5: the gateway picks up a plan change like an endpoint change — the
- * management API announces the account once on the cache-changes channel (issue 29), and
+ * The gateway picks up a plan change like an endpoint change — the
+ * management API announces the account once on the cache-changes channel, and
  * the next request to the real gateway meets the new payload limit or quota. Set through
  * `PATCH /v1/account/plan` (owner key) and through the operator command `npm run plan`.
  */

@@ -12,7 +12,7 @@ import {
 } from '../unit/deploy/observability';
 
 /**
- * Issue 10, "Real parts": `promtool check config`, `promtool check rules` and `promtool test
+ * "Real parts": `promtool check config`, `promtool check rules` and `promtool test
  * rules` (the rule unit tests in deploy/observability/prometheus/tests) on the real promtool
  * from Debian's prometheus package, which `scripts/infra.sh up` installs.
  */

@@ -25,7 +25,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /**
- * Issue 10, "Real parts": a real Prometheus (Debian's binary, installed by `scripts/infra.sh
+ * "Real parts": a real Prometheus (Debian's binary, installed by `scripts/infra.sh
  * up`) scrapes the running services with deploy/observability's scrape jobs and rules — only
  * the targets (loopback ports instead of compose names) and the intervals (1 s) are changed —
  * and the test asks its HTTP API for the queue-depth and activity-lag series and the alerts.

@@ -9,7 +9,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /**
- * Test requests, resend and Idempotency-Key (issue 11 items 3 and 4), seen from outside: every
+ * Test requests, resend and Idempotency-Key, seen from outside: every
  * service its own process on the real servers, the management API running test requests
  * through the gateway's pipeline, receivers on loopback, rows read through the activity API.
  */
@@ -264,7 +264,7 @@ describe('resend: POST /v1/activity/:eventId/resend', () => {
       again!.headers['x-relay-delivery-id'],
     ]);
     expect(row.status).toBe('completed');
-    // issue 27, item 7: each delivery starts on its own — the first at the receipt, the resent one at its resend
+    // Each delivery starts on its own — the first at the receipt, the resent one at its resend
     expect(row.deliveries[0].started_at).toBe(row.received_at);
     expect(Date.parse(row.deliveries[1].started_at)).toBeGreaterThanOrEqual(resentFrom);
     expect(Date.parse(row.deliveries[1].started_at)).toBeLessThanOrEqual(resentBy);

@@ -6,7 +6,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /**
- * Resend cost is bounded (issue 25 item 5): an editor resending one event with 5 targets 261
+ * Resend cost is bounded: an editor resending one event with 5 targets 261
  * times made its row 433 KB. Resends of one event may add at most MAX_RESENT_DELIVERIES_PER_EVENT
  * (100) deliveries, so 1,000 resends leave the row at its 5 first deliveries plus 100, the same
  * size after the 1,000th as after the 20th; every resend past the allowance is a 409

@@ -7,7 +7,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /**
- * Routing rules per target (issue 25 item 3, docs/routing.md), every service its own process on
+ * Routing rules per target (docs/routing.md), every service its own process on
  * the real RabbitMQ, Redis and FerretDB: each target receives exactly the events whose payload
  * meets its rules, a target not routed costs no delivery, and each row names the targets it was
  * not routed to.

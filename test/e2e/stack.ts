@@ -85,7 +85,7 @@ export async function startStack(
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
       });
       const text = await res.text();
-      // issue 11: the document cannot drift — a response it does not describe fails the test
+      // The document cannot drift — a response it does not describe fails the test
       const problems = checkResponse({
         method,
         url: path,

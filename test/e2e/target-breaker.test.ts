@@ -6,7 +6,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /**
- * Issue 25 item 2 (docs/delivery-limits.md): a webhook target answering 500. Its breaker opens
+ * The breaker (docs/delivery-limits.md): a webhook target answering 500. Its breaker opens
  * within its window, attempts stop (the receiver sees only the probes, one per cool-down), the
  * probe closes it once the receiver answers 200, and every held delivery then arrives. By hand:
  * a paused target gets nothing until resumed, then everything. Each transition is made once

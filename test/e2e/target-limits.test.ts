@@ -7,7 +7,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /**
- * Issue 25 item 1 (docs/delivery-limits.md): a webhook target limited to 10 a second, 500 events
+ * Per-target limits (docs/delivery-limits.md): a webhook target limited to 10 a second, 500 events
  * queued at once, three webhook deliverers sharing the limit through Redis. The receiver counts
  * what arrives in each of its 1-s windows; one deliverer is SIGKILLed while deliveries wait, and
  * every event still arrives. Counts are asserted, never how long it took.

@@ -11,7 +11,7 @@ import type { Stack } from './stack';
 import { modelsOf } from '../support/store-models';
 
 /*
- * Issue 29: the caches of settings are told, not timed (docs/architecture.md "Caches of
+ * The caches of settings are told, not timed (docs/architecture.md "Caches of
  * settings"). Two gateways and two webhook deliverers, each its own process on the real Redis,
  * RabbitMQ and FerretDB; the second of each reaches Redis through a TCP proxy, so a test can
  * cut its connection (as a Redis restart or a network cut would) without touching the shared

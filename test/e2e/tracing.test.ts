@@ -13,7 +13,7 @@ import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /**
- * Issue 28 item 3: one trace per event across the services, read back from a real trace
+ * One trace per event across the services, read back from a real trace
  * backend — Jaeger v2 (built from the Go module proxy by `scripts/infra.sh tools` into
  * .infra/bin/jaeger), in-memory storage, its OTLP/HTTP receiver and query API on free loopback
  * ports. The services export to it by the standard OTEL_EXPORTER_OTLP_ENDPOINT variable.

@@ -4,7 +4,7 @@ import { checkResponse } from './openapi-check';
 
 /**
  * The typed management API client (`@relay/client`, docs/client.md) as the tests use it: with
- * an API key, and every response checked against the OpenAPI document as it arrives (issue 11:
+ * an API key, and every response checked against the OpenAPI document as it arrives (so
  * the document cannot drift) — a response the document does not describe throws, failing the
  * test that received it. Raw HTTP checks (malformed bodies, headers) stay on supertest or fetch.
  */

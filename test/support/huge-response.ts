@@ -12,7 +12,7 @@ export interface HugeResponseOptions {
   /**
    * `identity`: plain bytes. `gzip`: a gzip bomb labelled `content-encoding: gzip` — members of
    * 16 MiB of zeros each (about 16 KB on the wire), so 1 GiB inflated costs about 1 MB to send:
-   * the answer from issue 9 that a client inflating it would hold in memory.
+   * the answer a client inflating it would hold in memory.
    */
   encoding?: 'identity' | 'gzip';
   /** announce the length up front (identity only) instead of streaming chunked */

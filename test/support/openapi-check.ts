@@ -5,7 +5,7 @@ import { managementApiDocument } from '../../services/management-api/src/openapi
 import type { Schema } from '../../services/management-api/src/openapi/kit';
 
 /**
- * Checks a management API response against the OpenAPI document (issue 11: the document cannot
+ * Checks a management API response against the OpenAPI document (the document cannot
  * drift): the request's operation must document the status, and the body must match that
  * response's schema — every object in the document names all its fields, so a field the
  * document does not know fails too. A request that matches no operation may only be refused the

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 
 /*
- * A real SMTP server on loopback for the email tests (issue 23, "Real parts"): TLS (implicit
+ * A real SMTP server on loopback for the email tests ("Real parts"): TLS (implicit
  * or STARTTLS) with a fresh self-signed certificate whose PEM the client is given as its CA,
  * AUTH PLAIN/LOGIN against one user, and scripted answers — a reply per recipient, a reply to
  * DATA, a delay before answering DATA — so 4xx, 5xx and timeouts are the relay's own, on the

@@ -101,7 +101,7 @@ describe('activity-writer on the real MongoDB-wire store', () => {
     expect((await listed(endpointScope('ep_1'))).find((r) => r.event_id === id)!.status).toBe('completed');
   });
 
-  it('the list follows the next attempt of a retrying delivery (issue 25 item 5): set by the first failure, moved by a retry that fails again with the same error, gone once delivered', async () => {
+  it('the list follows the next attempt of a retrying delivery: set by the first failure, moved by a retry that fails again with the same error, gone once delivered', async () => {
     const { write } = pipelineOn(store());
     const id = eventId('retrying');
     const next = (ms: number) => new Date(Date.now() + ms).toISOString();

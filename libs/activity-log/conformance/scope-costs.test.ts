@@ -11,7 +11,7 @@ import type { ActivityDoc } from '@relay/store';
 import { eventId, fileStore, request } from './fixtures';
 
 /**
- * Issue 29 item 3: what a flush sends the store does not grow with the number of scopes it
+ * What a flush sends the store does not grow with the number of scopes it
  * touches (docs/architecture.md "Activity log storage", docs/benchmarks.md "activity-scopes").
  * On the real store, counting the log's own collection calls.
  */
@@ -162,7 +162,7 @@ describe('held pages past the bound on what is held (20,000 entries)', () => {
   });
 });
 
-describe('the day directory lists a scope from its first hour of the day (issue 29)', () => {
+describe('the day directory lists a scope from its first hour of the day', () => {
   it('lists the hour and the rest of the day; a row of an earlier hour lowers it; a directory of the earlier layout (hours) is still read', async () => {
     const l = log();
     const writer = createActivityWriter(l, { indexWaitMs: 0 });

@@ -6,7 +6,7 @@ import { DAY_MS, attempt, eventId, fileStore, request } from './fixtures';
 /**
  * The log's conformance through its public surface alone (`openActivityLog`: write, list, row,
  * payload, expire), on the real store: every filter of the list, paging with cursors,
- * aggregation, retention, redelivery and arrival order (issue 26 item 1). The other files of this
+ * aggregation, retention, redelivery and arrival order. The other files of this
  * folder check the layout underneath (pages, counts, partitions of the store).
  */
 const store = fileStore('surface');

@@ -11,7 +11,7 @@ import { attempt, eventId, fileStore, request } from './fixtures';
  * writer A wrote this hour. After `resync` B numbers its pages after A's and records the hour's
  * counts (entry and change pages) from the store, not from what it alone wrote, so a reader that
  * takes the recorded counts finds A's pages and B's. A hand-over costs the partition handed over
- * alone: B keeps counting its other partitions' scopes without probing the store (issue 26).
+ * alone: B keeps counting its other partitions' scopes without probing the store.
  */
 const store = fileStore('takeover');
 const ACCOUNT = 'acc_taken';

@@ -159,7 +159,8 @@ export class AlertEvaluator {
    * One delivery of the alert to one target, exactly as the gateway publishes an accepted event:
    * a `relay.delivery.v1` message to the target's channel (its attempts, retries and dead letters
    * are the deliverer's, as for any delivery) and an ACCEPTED activity row on the target's endpoint
-   * (`reason` says it is an alert), so the attempts show in that endpoint's activity log.
+   * marked with the alert (`alert`: rule and condition by name), so the attempts show in that
+   * endpoint's activity log apart from senders' requests.
    */
   private async deliver(
     rule: AlertRule,
@@ -208,9 +209,11 @@ export class AlertEvaluator {
       method: 'POST',
       source_ip: '',
       outcome: 'ACCEPTED',
-      reason: `alert ${body.alert.id} (${kind}) of rule ${rule.id}`,
+      // by name: what the activity view shows of it (ids stay in `alert` for links)
+      reason: `${CONDITIONS[kind].label}: alert of rule “${rule.name}”`,
       target_count: 1,
       test: body.alert.test,
+      alert: { alert_id: body.alert.id, rule_id: rule.id, rule_name: rule.name, kind, title: CONDITIONS[kind].label },
     };
     try {
       await this.deliveries.publish([{ message, channel }]);

@@ -79,7 +79,7 @@ export function validateAlertRule(body: unknown): Validation<AlertRuleInput> {
     if (!known.has(name)) errors.push({ field: name, message: 'is not a field of an alert rule' });
   const { name, enabled, target_ids: targetIds, conditions, cooldown_minutes: cooldown } = body;
   if (typeof name !== 'string' || name.trim() === '' || name.length > RULE_LIMITS.nameMax)
-    errors.push({ field: 'name', message: `must be a non-empty string of at most ${RULE_LIMITS.nameMax} characters` });
+    errors.push({ field: 'name', message: `Enter a name of at most ${RULE_LIMITS.nameMax} characters.` });
   if (enabled !== undefined && typeof enabled !== 'boolean')
     errors.push({ field: 'enabled', message: 'must be true or false' });
   if (!Array.isArray(targetIds) || targetIds.length < 1 || targetIds.length > RULE_LIMITS.maxTargets)

@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
 import { registerBrokerMetrics } from './broker-metrics';
 
-describe('relay_broker_connected (issue 10, item 3: the broker-unavailable alert reads it)', () => {
+describe('relay_broker_connected (the broker-unavailable alert reads it)', () => {
   it('reports the connection as it is at scrape time: 1 connected, 0 reconnecting', async () => {
     let up = true;
     const registry = new Registry();

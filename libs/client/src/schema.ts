@@ -2127,6 +2127,8 @@ export interface components {
             max_length?: number;
             /** @description a JavaScript regular expression (u flag) */
             pattern?: string;
+            /** @description the API’s message for a value that does not match `pattern` */
+            pattern_message?: string;
             /** @enum {string} */
             format?: "email" | "url";
             multiline?: boolean;
@@ -2168,6 +2170,16 @@ export interface components {
             target_fields: components["schemas"]["TargetKindField"][];
             data: components["schemas"]["TargetKind"][];
         };
+        /** @description the alert this row delivers: Relay’s own message to the target, not a sender’s request (no source IP, no stored request, no resend); null on requests */
+        ActivityAlert: {
+            alert_id: string;
+            rule_id: string;
+            rule_name: string;
+            /** @description the condition kind (docs/alerts.md) */
+            kind: string;
+            /** @description the condition’s name, e.g. “A target was flagged” */
+            title: string;
+        };
         ActivityListed: {
             /** @description the event id (`evt_…`), or `agg_…` for an aggregated row */
             id: string;
@@ -2203,6 +2215,7 @@ export interface components {
                 /** Format: date-time */
                 last_seen: string;
             } | null;
+            alert: components["schemas"]["ActivityAlert"] | null;
             /**
              * Format: date-time
              * @description when the soonest delivery of the row that failed and waits for its next attempt is tried again; null when none waits (never tried yet, delivered, or failed for good). A `pending` row with a time is retrying: the dashboard reads it "Retrying"
@@ -2268,6 +2281,7 @@ export interface components {
                 /** Format: date-time */
                 last_seen: string;
             } | null;
+            alert: components["schemas"]["ActivityAlert"] | null;
             deliveries: {
                 delivery_id: string;
                 target_id: string;
@@ -2292,7 +2306,7 @@ export interface components {
                     error: string | null;
                     /** Format: date-time */
                     next_attempt_at: string | null;
-                    /** @description What the target answered (issue 27 item 1; docs/delivery.md). Absent when no HTTP answer came: a network failure, an email or spreadsheet target, an attempt not sent, or an attempt recorded before responses were kept. */
+                    /** @description What the target answered (docs/delivery.md). Absent when no HTTP answer came: a network failure, an email or spreadsheet target, an attempt not sent, or an attempt recorded before responses were kept. */
                     response?: {
                         /** @description the response headers by lower-case name, at most 20, each value at most 256 characters; a credential's (Set-Cookie, Authorization, names with token, secret, signature, password, api key, session) as `[redacted]` */
                         headers: {
@@ -2411,7 +2425,7 @@ export interface components {
              */
             state: "queued" | "running" | "done" | "cancelled" | "failed";
             cancel_requested: boolean;
-            /** @description the total is not known in advance: `rows_scanned` grows until `done`; `skipped_resend_limit`: rows whose new deliveries would pass the per-event ceiling resends share */
+            /** @description the total is not known in advance: `rows_scanned` grows until `done`; `skipped_resend_limit`: rows whose new deliveries would pass the per-event ceiling resends share; `deliveries_held`: failed deliveries left out because their target is flagged or paused (`skipped_target_held`: rows with nothing else to retry) */
             progress: {
                 rows_scanned: number;
                 rows_retried: number;
@@ -2420,6 +2434,8 @@ export interface components {
                 skipped_no_payload: number;
                 skipped_not_failed: number;
                 skipped_target_gone: number;
+                skipped_target_held: number;
+                deliveries_held: number;
                 skipped_resend_limit: number;
             };
             /** @description runs taken so far (a run resumes from the saved cursor after a crash) */
@@ -2463,8 +2479,19 @@ export interface components {
                 skipped_no_payload: number;
                 skipped_not_failed: number;
                 skipped_target_gone: number;
+                skipped_target_held: number;
+                deliveries_held: number;
                 skipped_resend_limit: number;
             };
+            /** @description targets that are flagged (clear the flag first) or paused (resume first): their failed deliveries are left out of the count and of the job */
+            held_targets: {
+                target_id: string;
+                name: string;
+                /** @enum {string} */
+                held: "flagged" | "paused";
+                /** @description its failed deliveries the bulk retry leaves out */
+                deliveries: number;
+            }[];
         };
         BulkRetryPage: {
             data: components["schemas"]["BulkRetry"][];

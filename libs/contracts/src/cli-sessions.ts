@@ -1,5 +1,5 @@
 /*
- * CLI sessions (issue 28, item 2; docs/cli.md): `relay listen` holds one WebSocket to a
+ * CLI sessions (docs/cli.md): `relay listen` holds one WebSocket to a
  * management API instance, and the outputs deliverer reaches the instance holding a target's
  * sessions over the broker. These are the names and the two messages of that exchange, and the
  * frames of the WebSocket — one place, shared by the deliverer, the management API and the CLI.

@@ -19,9 +19,7 @@ describe('one never-forwarded list for the gateway and the webhook kind (spec "F
     'via',
     'x-real-ip',
     'content-encoding',
-  ])("the sender's hop headers (issue 9, item 10): %s is never forwarded", (name) =>
-    expect(isNeverForwarded(name)).toBe(true),
-  );
+  ])("the sender's hop headers: %s is never forwarded", (name) => expect(isNeverForwarded(name)).toBe(true));
 
   it("lists the hop headers it adds to the spec's, for the docs", () => {
     expect(NEVER_FORWARDED_HOP_HEADERS).toEqual(['Forwarded', 'Via', 'X-Real-IP', 'X-Forwarded-*', 'Content-Encoding']);

@@ -33,7 +33,7 @@ export const ALWAYS_REMOVED: readonly string[] = [
 ];
 
 /**
- * Also never forwarded — Relay's rule beyond the spec's list (issue 9, item 10). They describe
+ * Also never forwarded — Relay's rule beyond the spec's list. They describe
  * the sender's hop to Relay, not Relay's request to the target, so a target trusting them would
  * trust whatever the sender typed: the proxy-hop headers (a forged `X-Forwarded-For` would pose
  * as the client address), and `Content-Encoding` (the delivered body is Relay's, with Relay's

@@ -68,7 +68,7 @@ describe('ids: the shape newId makes', () => {
     ]);
   });
 
-  it('a delivery made again tells when it was made; a first delivery does not (issue 27, item 7)', () => {
+  it('a delivery made again tells when it was made; a first delivery does not', () => {
     const evt = newEventId(Date.parse('2026-11-23T08:00:00Z'));
     const at = Date.parse('2026-11-24T08:00:00.123Z');
     expect(timeOfResend(resendDeliveryId(evt, 'tg_1', resendTag(at)))).toBe(at);

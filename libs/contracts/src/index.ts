@@ -30,6 +30,7 @@ export type {
   ActivityAttemptV1,
   ActivityBatchV1,
   ActivityMessage,
+  ActivityAlert,
   ActivityRequestV1,
   DeliveryMessageV1,
   DeliveryPayload,

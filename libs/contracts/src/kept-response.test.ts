@@ -9,7 +9,7 @@ import {
 import { ACTIVITY_ATTEMPT_V1 } from './messages';
 import type { ActivityAttemptV1 } from './messages';
 
-/* Issue 27, item 1: what a row keeps of a target's answer — bounded whatever the target sends, no credential. */
+/* What a row keeps of a target's answer — bounded whatever the target sends, no credential. */
 
 const attempt = (response: ActivityAttemptV1['response']): ActivityAttemptV1 => ({
   type: ACTIVITY_ATTEMPT_V1,

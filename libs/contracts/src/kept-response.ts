@@ -1,6 +1,5 @@
 /**
- * What a target answered to one delivery attempt, as its activity row keeps it (issue 27,
- * item 1): the response headers and the start of the body, beside the attempt's status and
+ * What a target answered to one delivery attempt, as its activity row keeps it: the response headers and the start of the body, beside the attempt's status and
  * duration. Every part is capped so an attempt adds at most a few KB to its row whatever the
  * target sends (docs/delivery.md "What a row keeps of a response"), and a header whose name
  * says it carries a credential keeps only `[redacted]`.

@@ -66,6 +66,18 @@ export interface ActivityRequestV1 {
   test: boolean;
   /** enabled targets whose routing rules the event did not meet: no delivery (docs/routing.md); absent when none */
   not_routed?: string[];
+  /** set on the row of an alert's delivery (docs/alerts.md): it is Relay's own message, not a sender's request */
+  alert?: ActivityAlert;
+}
+
+/** Which alert a row delivers, by name as well as id: the activity view shows it apart from requests. */
+export interface ActivityAlert {
+  alert_id: string;
+  rule_id: string;
+  rule_name: string;
+  kind: AccountEvent['kind'];
+  /** the condition's name, e.g. "A target was flagged" */
+  title: string;
 }
 
 /** The outcome of one delivery attempt, attached to its request's activity row. */

@@ -13,12 +13,12 @@ const STATUS_LABELS: Record<RowStatus, string> = {
  * The label a person sees for a row's outcome, with its code: "Unsupported Media Type
  * (UNSUPPORTED_MEDIA_TYPE)"; an accepted request by where its deliveries stand, "Delivery failed
  * (ACCEPTED)", "Retrying (ACCEPTED)" while a failed delivery waits for its next attempt. The dashboard shows exactly this (its copy, lib/outcome.ts, is checked against
- * it by test/unit/dashboard), and the error-text search matches it (issue 27, item 2): a search
+ * it by test/unit/dashboard), and the error-text search matches it: a search
  * finds what the row reads.
  */
 export function outcomeLabel(outcome: string, status: RowStatus, retrying = false): string {
-  // a pending row whose delivery failed and waits for its next attempt reads Retrying (issue 25
-  // item 5): not the same as one never tried yet. Still in the spec's Pending group.
+  // a pending row whose delivery failed and waits for its next attempt reads Retrying:
+  // not the same as one never tried yet. Still in the spec's Pending group.
   if (outcome === 'ACCEPTED')
     return `${status === 'pending' && retrying ? 'Retrying' : STATUS_LABELS[status]} (ACCEPTED)`;
   const words = outcome

@@ -21,7 +21,7 @@ export const OUTCOMES = [
   'QUOTA_EXCEEDED',
   'MALFORMED_HEADER',
   'REQUEST_TIMEOUT',
-  // Issue 24: a provider's endpoint handshake answered at ingest (never delivered), and a
+  // A provider's endpoint handshake answered at ingest (never delivered), and a
   // provider's retry of a delivery id already accepted (answered as a replay, never delivered).
   'HANDSHAKE_ANSWERED',
   'DUPLICATE',

@@ -109,6 +109,18 @@ export const activityRequestV1Schema = {
     target_count: { type: 'integer', minimum: 0 },
     test: { type: 'boolean' },
     not_routed: { type: 'array', items: id, maxItems: 1000 },
+    alert: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['alert_id', 'rule_id', 'rule_name', 'kind', 'title'],
+      properties: {
+        alert_id: id,
+        rule_id: id,
+        rule_name: { type: 'string', maxLength: 200 },
+        kind: { type: 'string', maxLength: 64 },
+        title: { type: 'string', maxLength: 200 },
+      },
+    },
   },
 } as const;
 

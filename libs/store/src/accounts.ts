@@ -3,7 +3,7 @@ import type { AccountRecord, PlanLimits } from './records';
 import { modelsOf } from './store';
 import type { Store } from './store';
 
-/* Account reads and writes in the domain's words (issue 26, item 3): each is one command by `_id`. */
+/* Account reads and writes in the domain's words: each is one command by `_id`. */
 
 /** The account with this id, or null. */
 export async function findAccount(store: Store, accountId: string): Promise<AccountRecord | null> {

@@ -4,7 +4,7 @@ import { modelsOf } from './store';
 import type { Store } from './store';
 
 /*
- * Endpoint reads in the domain's words, for the gateway's endpoint cache (issue 26, item 3: code
+ * Endpoint reads in the domain's words, for the gateway's endpoint cache (code
  * outside libs/store does not query the store's models). Each is one store command by id or by
  * the endpoint index; the cache runs the endpoint's and its targets' reads side by side, so a
  * load stays one round trip.

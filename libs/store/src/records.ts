@@ -2,7 +2,7 @@
  * Plain record types of the stored resources. Domain code works with these, never with
  * mongoose documents, so it can be tested with in-memory fakes.
  */
-import type { KeptResponse } from '@relay/contracts';
+import type { ActivityAlert, KeptResponse } from '@relay/contracts';
 import type {
   BodyFilter,
   CaptchaSettings,
@@ -201,6 +201,8 @@ export interface ActivityRecord {
   deliveries: DeliveryRecord[];
   /** enabled targets the event's payload was not routed to (docs/routing.md); absent when none */
   not_routed?: string[];
+  /** the alert a row of Relay's own delivers (docs/alerts.md); absent on senders' requests */
+  alert?: ActivityAlert;
 }
 
 /** An aggregated row: `count` identical rejections (endpoint, outcome, reason) in one minute. */

@@ -52,7 +52,7 @@ export interface StoreModels {
 /**
  * A connected store. Code outside libs/store reads and writes through the functions of
  * `@relay/store` (endpoints.ts, targets.ts, accounts.ts, api-keys.ts, audit.ts), in the domain's
- * words; the models stay here (issue 26, item 3). `connection` is for the store-level libraries
+ * words; the models stay here. `connection` is for the store-level libraries
  * that keep collections of their own (the activity log, alert rules, bulk retries).
  */
 export interface Store {

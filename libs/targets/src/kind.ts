@@ -115,7 +115,7 @@ export interface TargetKind<C = any> extends KindConfigHandling<C> {
 }
 
 /**
- * A kind whose attempt is not one POST (issue 23, item 2): an email through the operator's SMTP
+ * A kind whose attempt is not one POST: an email through the operator's SMTP
  * relay, a row appended with the Sheets API after a token exchange. It sends through its own
  * transport and classifies what came back; the deliverer records, retries and flags as for any
  * kind. It throws TargetConfigError / PayloadError like `buildRequest` does.

@@ -7,7 +7,7 @@ import { cliTargetOf, listen } from './listen';
 import { activityLine, tailActivity } from './tail';
 
 /*
- * `relay` (issue 28, item 2; docs/cli.md): `listen` forwards an endpoint's live deliveries to a
+ * `relay` (docs/cli.md): `listen` forwards an endpoint's live deliveries to a
  * local URL; the other commands are thin reads and actions over the management API. Where the
  * API is and the key to call it with come from the flags, then RELAY_API_URL / RELAY_API_KEY,
  * then what `relay login` stored.

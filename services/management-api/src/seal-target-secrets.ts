@@ -7,7 +7,7 @@ import { configSpec } from './config';
 
 /**
  * `npm run seal-target-secrets`: seals target credentials stored in plaintext before sealing
- * covered them (chat webhook URLs, issue 9 item 9). Reads MONGODB_URL and SECRETS_KEYS like
+ * covered them (chat webhook URLs). Reads MONGODB_URL and SECRETS_KEYS like
  * the management API; prints `{"sealed":N,"unchanged":N,"skipped":N}`. Safe to run while the
  * services run, and again.
  */

@@ -23,7 +23,7 @@ import { tallyActivity } from './activity-tally';
 import type { ActivityTally } from './activity-tally';
 
 /**
- * Partitioned activity writers under faults (issue 26, docs/reliability.md "Activity writers
+ * Partitioned activity writers under faults (docs/reliability.md "Activity writers
  * killed and the store restarted"): a steady stream of activity records (each event's request
  * row and its delivery's attempt, as the gateway and a deliverer publish them) over 32 accounts
  * that cover the 8 partitions, written by 3 activity-writer processes, while the suite kills a

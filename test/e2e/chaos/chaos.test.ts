@@ -20,7 +20,7 @@ import { runStream } from './stream';
 import type { StreamResult } from './stream';
 
 /**
- * The chaos suite (issue 10, docs/reliability.md): a steady open-loop stream of numbered events
+ * The chaos suite (docs/reliability.md): a steady open-loop stream of numbered events
  * through the real gateway process to a receiver that records every event, while the suite
  * kills webhook-deliverers (three times) and the activity-writer (once) with SIGKILL and
  * restarts RabbitMQ, the store (FerretDB) and Redis — private instances of its own

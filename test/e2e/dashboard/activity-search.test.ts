@@ -7,7 +7,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /*
- * Issue 27, item 2 in Chromium against the real stack: each filter of Request activity used the
+ * Item 2 in Chromium against the real stack: each filter of Request activity used the
  * way a person would — typed into its field and applied — finds what the rows show; a filter
  * that cannot match says why at its field; the filters are in the address (a second tab opened
  * on it shows the same view, Back returns to the view before); a payload search past its 100
@@ -116,7 +116,42 @@ async function searchOlderUntil(n: number, calls = 4): Promise<void> {
   await expectRows(n);
 }
 
-describe('Request activity search in Chromium (issue 27, item 2)', () => {
+describe('Request activity in the first screen', () => {
+  it.each([
+    ['a laptop', 1366, 800],
+    ['a phone', 390, 844],
+  ])(
+    'on %s (%i×%i) the first request rows show above the fold, the filters folded to one line',
+    async (_n, w, h) => {
+      await page.setViewportSize({ width: w, height: h });
+      await page.goto(`${stack.dashboardUrl}#/activity`);
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Request activity' }).waitFor();
+      await rowsShown().nth(19).waitFor({ timeout: 20_000 });
+      // the latency chart drawn from the loaded rows' deliveries: the page at its tallest
+      await page.locator('figure.chart svg').waitFor({ timeout: 90_000 });
+      expect(await filters().getByLabel('Error text', { exact: true }).isVisible()).toBe(false);
+      expect(await filters().getByRole('button', { name: 'Filters', exact: true }).isVisible()).toBe(true);
+      await page.evaluate('window.scrollTo(0, 0)');
+      const first = (await rowsShown().first().boundingBox())!;
+      expect(first.y + first.height).toBeLessThanOrEqual(h);
+      await page.setViewportSize({ width: 1366, height: 900 });
+    },
+    150_000,
+  );
+});
+
+describe('Request activity search in Chromium', () => {
+  it('From and To (UTC) show and take UTC text, the same in every locale, and ask the API for exactly that time', async () => {
+    const from = filters().getByLabel('From (UTC)', { exact: true });
+    const asked = page.waitForRequest((r) => r.url().includes('/v1/activity?') && r.url().includes('from='));
+    await search({ 'From (UTC)': '2020-01-02 10:00' });
+    expect(new URL((await asked).url()).searchParams.get('from')).toBe('2020-01-02T10:00:00.000Z');
+    expect(await from.inputValue()).toBe('2020-01-02 10:00');
+    expect(await from.getAttribute('placeholder')).toBe('YYYY-MM-DD HH:MM');
+    await search({});
+  });
+
   it('error text finds what the row shows: "Media Type" finds the Unsupported Media Type row', async () => {
     await search({ 'Error text': 'Media Type' });
     await expectRows(1);

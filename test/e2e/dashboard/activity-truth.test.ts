@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { must } from '@relay/client';
+import { flagTarget } from '@relay/store';
 import type { TargetCreate } from '@relay/client';
 import { TestReceiver } from '../../support/receiver';
 import { launchBrowser, screenshot, signIn } from './browser';
@@ -7,7 +8,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /**
- * The activity view tells the truth about deliveries (issue 25 item 5), in Chromium as a person
+ * The activity view tells the truth about deliveries, in Chromium as a person
  * uses it: a request whose delivery failed and waits for its next attempt reads "Retrying" in the
  * list, with when (and "retrying (next attempt at …)" expanded); Resend asks which targets (all
  * ticked) before it sends — here to one of them only; "Retry failed deliveries" says how many it
@@ -176,6 +177,67 @@ describe('the activity view tells the truth about deliveries', () => {
       expect((await jobs()).map((j) => j.progress.deliveries_queued)).toEqual([3]);
     } finally {
       await receiver.close();
+    }
+  });
+
+  it('"Retry failed deliveries" leaves out a flagged target and a paused one, and names them before it starts', async () => {
+    const receivers = await Promise.all([TestReceiver.start(), TestReceiver.start(), TestReceiver.start()]);
+    const [flaggedAt, pausedAt, fixedAt] = receivers as [TestReceiver, TestReceiver, TestReceiver];
+    let down = true;
+    for (const r of receivers) r.respondWith(() => (down ? { status: 500, body: 'down' } : { status: 200 }));
+    try {
+      const ep = await must(stack.client.POST('/v1/endpoints', { body: { name: 'ledger' } }));
+      const add = (name: string, r: TestReceiver) =>
+        addTarget(ep.id, {
+          kind: 'webhook',
+          name,
+          config: { url: r.url('/hook'), enforce_https: false },
+          retry_schedule_ms: [],
+          breaker: NEVER_OPENS,
+        });
+      const [archive, crm] = [await add('archive', flaggedAt), await add('crm', pausedAt)];
+      await add('warehouse', fixedAt);
+      const sent: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(ep.ingest_url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: `{"entry":${i}}`,
+        });
+        expect(res.status).toBe(202);
+        sent.push(res.headers.get('x-relay-event-id')!);
+      }
+      for (const r of receivers) await r.waitForRequests(2, WAIT);
+      // as the deliverer flags a target (its destination answered for good that it is gone), and a person pauses one
+      await flagTarget(stack.store, archive.id, 'gone (410)', new Date());
+      await must(
+        stack.client.POST('/v1/endpoints/{endpointId}/targets/{targetId}/pause', {
+          params: { path: { endpointId: ep.id, targetId: crm.id } },
+        }),
+      );
+      down = false;
+
+      await page.goto(`${stack.dashboardUrl}#/endpoints/${ep.id}/activity?status=errors`);
+      for (const id of sent) await page.locator(`tr[data-event-id="${id}"]`).waitFor({ timeout: 90_000 });
+      await page.getByRole('button', { name: 'Retry failed deliveries' }).click();
+      const confirm = page.getByRole('group', { name: 'Confirm bulk retry' });
+      await confirm
+        .getByText(
+          'This queues 2 failed deliveries of 2 events again. Left out: 2 deliveries to “archive” (flagged: clear its flag first); 2 deliveries to “crm” (paused: resume it first).',
+        )
+        .waitFor({ timeout: WAIT });
+      await confirm.getByRole('button', { name: 'Retry' }).click();
+      await visible(
+        /Bulk retry done: 2 rows read, 2 deliveries queued again; 4 deliveries to flagged or paused targets left out\./,
+      );
+      await fixedAt.waitForRequests(4, WAIT);
+      const job = (await jobs()).find((j) => j.filter.endpoint_id === ep.id);
+      expect(job!.progress).toMatchObject({ deliveries_queued: 2, deliveries_held: 4 });
+      // nothing went to the flagged target; the paused one holds nothing of the job
+      expect(flaggedAt.requests).toHaveLength(2);
+      expect(pausedAt.requests).toHaveLength(2);
+    } finally {
+      await Promise.all(receivers.map((r) => r.close()));
     }
   });
 });

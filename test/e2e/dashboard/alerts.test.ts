@@ -7,7 +7,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /**
- * Issue 25, item 4, in Chromium against the real stack: a person creates an alert rule on the
+ * In Chromium against the real stack: a person creates an alert rule on the
  * Alerts page (a refused save shows its error at the field), sends a test alert that reaches the
  * webhook receiver and shows in the recent alerts, edits the rule and deletes it.
  */
@@ -92,7 +92,53 @@ describe('the Alerts page', () => {
     await screenshot(page, 'alerts');
   });
 
+  it.each([
+    ['a laptop', 1366, 800],
+    ['a phone', 390, 844],
+  ])(
+    'on %s (%i×%i) shows the alert’s delivery apart from requests: by the rule’s and the alert’s names, with no request-only actions',
+    async (_n, w, h) => {
+      await page.setViewportSize({ width: w, height: h });
+      const history = (await must(stack.client.GET('/v1/alerts'))).data;
+      const delivery = history[0]!.deliveries[0]!;
+      await page.goto(`${stack.dashboardUrl}#/endpoints/${delivery.endpoint_id}/activity`);
+      await page.reload();
+      const row = page.locator(`tr[data-event-id="${delivery.event_id}"]`);
+      await row.getByText('Alert delivered', { exact: true }).waitFor({ timeout: WAIT });
+      expect(await row.textContent()).toContain('An endpoint rejects many requests · rule “GitHub secret rotated?”');
+      expect(await row.textContent()).not.toMatch(/ACCEPTED|al_|ar_/);
+      await row.getByRole('button', { name: /^Show details of the alert/ }).click();
+      const detail = page.locator(`#detail-${delivery.event_id}`);
+      await detail.getByText('Sent by Relay: an alert, not a request a sender made.').waitFor({ timeout: WAIT });
+      expect(await detail.textContent()).toContain('GitHub secret rotated?');
+      await detail.locator('.delivery--delivered').waitFor({ timeout: WAIT });
+      // a request's parts and actions are not offered: no stored request, no resend
+      expect(await detail.getByRole('button', { name: 'Resend…' }).count()).toBe(0);
+      expect(await detail.textContent()).not.toMatch(/kept only once it is accepted|Error reason|Source IP/);
+      expect(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth + 1')).toBe(false);
+      await page.setViewportSize({ width: 1366, height: 900 });
+    },
+  );
+
+  it('on a phone the alerts page fits the screen, the rules’ targets whole', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${stack.dashboardUrl}#/alerts`);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Alerts' }).waitFor();
+    await page
+      .getByRole('row', { name: /GitHub secret rotated\?/ })
+      .first()
+      .waitFor({ timeout: WAIT });
+    expect(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth + 1')).toBe(false);
+    for (const cell of await page.locator('main table td').all()) {
+      const box = await cell.boundingBox();
+      if (box) expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
+  });
+
   it('edits the rule and deletes it after confirming', async () => {
+    await page.goto(`${stack.dashboardUrl}#/alerts`);
     await page.getByRole('button', { name: 'Edit GitHub secret rotated?' }).click();
     await expect(page.getByLabel('Threshold (%)').inputValue()).resolves.toBe('80');
     await page.getByLabel('Rule name').fill('GitHub auth failures');

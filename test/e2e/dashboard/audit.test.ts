@@ -6,7 +6,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /**
- * Issue 27, item 3, in Chromium against the real stack: a person signed in with a named key
+ * In Chromium against the real stack: a person signed in with a named key
  * changes a setting and adds a target; the endpoint's Audit history tab then shows both — which
  * fields, which target, by that key's name and prefix, from where — and never the target's token.
  */
@@ -102,6 +102,24 @@ describe('the audit history shows settings and target changes with who and which
     await page.setViewportSize({ width: 1366, height: 900 });
   });
 
+  it('a target saved with only its limits changed is audited as exactly that: “crm”: limits', async () => {
+    await page.getByRole('link', { name: 'Outputs' }).click();
+    const card = page.locator('.card.target', {
+      has: page.getByRole('heading', { level: 3, name: 'crm', exact: true }),
+    });
+    await card.getByRole('button', { name: 'Edit…' }).click();
+    const form = page.locator('form.target-form');
+    await form.getByLabel('Rate', { exact: true }).fill('5');
+    await form.getByLabel('Per', { exact: true }).selectOption('minute');
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Target crm saved.').waitFor({ timeout: WAIT });
+    await page.getByRole('link', { name: 'Audit history' }).click();
+    const first = page.locator('section[aria-labelledby="audit-title"] table tbody tr').first();
+    await first.getByText('Target changed', { exact: true }).waitFor({ timeout: WAIT });
+    // the form sent name, retry schedule, routing and breaker back unchanged: none of them is named
+    expect((await first.locator('td.audit-what').textContent())?.trim()).toMatch(/^“crm”: limitsby /);
+  });
+
   it('an editor typing the account history’s address gets “Not allowed” and nothing to use', async () => {
     expect(
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit history' }).count(),
@@ -162,12 +180,17 @@ describe('the account’s audit history page (admin and owner)', () => {
     await eventually(
       async () => {
         const rows = await cells(owner);
-        return rows.length === 3 && rows.every((r) => r[2] === 'shop');
+        return rows.length === 4 && rows.every((r) => r[2] === 'shop');
       },
       WAIT,
-      'only shop’s three rows',
+      'only shop’s four rows',
     );
-    expect((await cells(owner)).map((r) => r[1])).toEqual(['Target added', 'Settings changed', 'Endpoint created']);
+    expect((await cells(owner)).map((r) => r[1])).toEqual([
+      'Target changed',
+      'Target added',
+      'Settings changed',
+      'Endpoint created',
+    ]);
     await owner.setViewportSize({ width: 390, height: 844 });
     await owner.waitForTimeout(300);
     expect(await owner.evaluate('document.documentElement.scrollWidth > window.innerWidth + 1')).toBe(false);
@@ -179,5 +202,26 @@ describe('the account’s audit history page (admin and owner)', () => {
       'the whole history again',
     );
     await screenshot(owner, 'audit-account');
+  });
+
+  it('names alert rule changes and test alerts in words, with the rule’s name under What', async () => {
+    const targets = await must(
+      stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }),
+    );
+    const rule = await must(
+      stack.client.POST('/v1/alert-rules', {
+        body: { name: 'Ops pager', target_ids: [targets.data[0]!.id], conditions: [{ kind: 'target_flagged' }] },
+      }),
+    );
+    await must(stack.client.POST('/v1/alert-rules/{ruleId}/test', { params: { path: { ruleId: rule.id } } }));
+    await owner.goto(`${stack.dashboardUrl}#/audit`);
+    await owner.reload();
+    await owner.getByText('Test alert sent', { exact: true }).waitFor({ timeout: WAIT });
+    const [sent, created] = await cells(owner);
+    expect(sent!.slice(1, 3)).toEqual(['Test alert sent', 'account']);
+    expect(sent![3]).toMatch(/^Alert rule “Ops pager”: a test alertby /);
+    expect(created!.slice(1, 3)).toEqual(['Alert rule created', 'account']);
+    expect(created![3]).toMatch(/^Alert rule “Ops pager”: A target was flaggedby /);
+    expect(await owner.locator('main').textContent()).not.toMatch(/alert_test_sent|alert_rule_created/);
   });
 });

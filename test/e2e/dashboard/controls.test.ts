@@ -9,7 +9,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /**
- * Issue 27, items 4 and 5, in Chromium against the real stack, as a person uses the pages:
+ * In Chromium against the real stack, as a person uses the pages:
  * controls that say what they do (a confirmation before disabling or deleting, one state line,
  * confirmations where the action was taken and gone after the next one, every form's errors at
  * its fields by label, providers and outcomes by name), then the same pages on a 390×844 phone
@@ -85,7 +85,7 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-describe('controls that say what they do (issue 27, item 4)', () => {
+describe('controls that say what they do', () => {
   it('names each endpoint’s sender check in words: a signature preset by its provider beside its code', async () => {
     await visible('signed: GitHub (github)');
     await visible('no sender auth');
@@ -237,7 +237,7 @@ describe('controls that say what they do (issue 27, item 4)', () => {
   });
 });
 
-describe('the same pages on a 390×844 phone (issue 27, item 5)', () => {
+describe('the same pages on a 390×844 phone', () => {
   beforeAll(async () => {
     // rows of every kind for the cards: accepted and delivered, and a refused media type
     receiver.respondWith({ status: 200, body: 'ok' });

@@ -72,7 +72,10 @@ const endpointLink = (name: string) =>
 
 describe('dashboard in Chromium against the real stack', () => {
   it('signs in with an API key into an HttpOnly, SameSite=Strict session the page script cannot read', async () => {
+    // the browser's own request for the page's script: answered compressed
+    const script = page.waitForResponse((r) => /\/assets\/[^/]+\.js$/.test(r.url()));
     await page.goto(stack.dashboardUrl);
+    expect((await (await script).allHeaders())['content-encoding']).toMatch(/^(gzip|br)$/);
     await page.getByLabel('API key', { exact: true }).waitFor();
     await shoot('sign-in');
     await page.getByLabel('API key', { exact: true }).fill('rk_wrong');
@@ -188,7 +191,7 @@ describe('dashboard in Chromium against the real stack', () => {
       .first()
       .click();
     await visible(/HTTP 400/);
-    // what the receiver answered (issue 27, item 1): status and time, headers with the cookie
+    // what the receiver answered: status and time, headers with the cookie
     // redacted, the body — opened as a person would
     await page.getByText(/^Attempt 1: answered HTTP 400 in \d/).click();
     const answer = page.locator('details.attempt-response[open]');

@@ -37,7 +37,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /*
- * Issue 23, "Must show": in Chromium, a target of every kind added through the dashboard's form
+ * "Must show": in Chromium, a target of every kind added through the dashboard's form
  * as a person would, then one event sent to the gateway and delivered to each. Every service is
  * its own process: gateway, management API, webhook deliverer, chat deliverer, outputs deliverer
  * (the chat-deliverer program with DELIVERY_CHANNEL=outputs) and activity writer.
@@ -167,7 +167,7 @@ const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise
       await form.getByLabel('Subject template (optional)', { exact: true }).fill('Order {{order.id}}');
     },
   },
-  // issue 28: nothing to fill — the session's `relay listen --forward` names the local URL
+  // Nothing to fill — the session's `relay listen --forward` names the local URL
   { name: 'my-laptop', label: 'CLI session (relay listen)', fill: async () => undefined },
   {
     name: 'orders-sheet',
@@ -183,7 +183,7 @@ const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise
 
 const form = (): Locator => page.locator('form.target-form');
 
-describe('issue 23: an event delivered to a target of every kind, added through the dashboard', () => {
+describe('an event delivered to a target of every kind, added through the dashboard', () => {
   it('adds every kind through the form, sends one event, and every receiver gets it and shows delivered', async () => {
     const endpoint = await must(stack.client.POST('/v1/endpoints', { body: { name: 'shop' } }));
     const kinds = (await must(stack.client.GET('/v1/target-kinds'))).data.map((k) => k.kind);

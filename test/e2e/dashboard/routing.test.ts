@@ -6,7 +6,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /**
- * Routing rules per target (issue 25 item 3, docs/routing.md) in Chromium, as a person uses
+ * Routing rules per target (docs/routing.md) in Chromium, as a person uses
  * them: rules added in the target form (drawn from the `routing` description of
  * `GET /v1/target-kinds`), an event that does not meet them, and its row saying the target was
  * not routed.

@@ -63,6 +63,26 @@ describe('dashboard page', () => {
     expect(js.headers.get('cache-control')).toContain('immutable');
   });
 
+  it('serves the page and its assets compressed to a client that accepts it, and the JSON API never', async () => {
+    const gzip = { headers: { 'accept-encoding': 'gzip' } };
+    const html = await (await call('/', gzip)).text();
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const js = await call(asset, gzip);
+    expect([js.status, js.headers.get('content-encoding'), js.headers.get('vary')]).toEqual([
+      200,
+      'gzip',
+      'Accept-Encoding',
+    ]);
+    expect(await js.text()).toContain('/v1/openapi.json'); // fetch undoes the gzip: the script as built
+    expect(
+      (await call(asset, { headers: { 'accept-encoding': 'identity' } })).headers.get('content-encoding'),
+    ).toBeNull();
+    const api = await call('/v1/endpoints', {
+      headers: { authorization: `Bearer ${stack.apiKey}`, 'accept-encoding': 'gzip' },
+    });
+    expect([api.status, api.headers.get('content-encoding')]).toEqual([200, null]);
+  });
+
   it('leaves the JSON API as it was: unknown /v1 paths are JSON 404s, bearer keys work without a session', async () => {
     const missing = await call('/v1/nothing-here', { headers: { authorization: `Bearer ${stack.apiKey}` } });
     expect(missing.status).toBe(404);

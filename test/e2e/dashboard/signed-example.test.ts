@@ -7,7 +7,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /**
- * Issue 24 in Chromium against the real stack: an endpoint with the GitHub preset offers a
+ * In Chromium against the real stack: an endpoint with the GitHub preset offers a
  * signed example — the user types the secret in the page (it is never sent to the API), the
  * page signs the sample body, and the shown curl line, run with a real curl, gets 202. The
  * preset picker finds a provider by name and says where its secret is.

@@ -7,7 +7,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /**
- * Issue 25 item 2 in Chromium, as a person uses it: a target whose receiver fails shows its
+ * In Chromium, as a person uses it: a target whose receiver fails shows its
  * open breaker (state, since when, why) on the endpoint's Outputs; Pause holds its deliveries
  * and says so; Resume lets them through, and the held ones arrive; the limits and breaker
  * settings are set in the target's form. docs/delivery-limits.md.
@@ -85,6 +85,27 @@ describe('a target’s breaker and Pause / Resume in the dashboard', () => {
     // the limits line of the summary: none set, the webhook kind has none
     await card().getByText('none (default)', { exact: true }).waitFor({ timeout: WAIT });
   });
+
+  it.each([
+    ['a laptop', 1366, 800],
+    ['a phone', 390, 844],
+  ])(
+    'on %s (%i×%i) shows the open breaker as it shows a flag: in red, with what happens next and what to do',
+    async (_n, w, h) => {
+      await page.setViewportSize({ width: w, height: h });
+      const note = card().getByRole('note', { name: 'Breaker of flaky receiver' });
+      await note.waitFor({ timeout: WAIT });
+      expect(await card().getAttribute('class')).toContain('target--stopped');
+      expect(await note.getAttribute('class')).toContain('notice--error');
+      expect(await note.textContent()).toContain(
+        'After 30 s one held delivery is sent as a probe: if it succeeds the breaker closes and the held deliveries go out. Fix the destination meanwhile, or Pause the target to hold its deliveries without probes. Still open after 3600 s, the target is flagged.',
+      );
+      const box = (await note.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(w);
+      expect(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth + 1')).toBe(false);
+      await page.setViewportSize({ width: 1366, height: 900 });
+    },
+  );
 
   it('Pause holds the target’s deliveries and shows it; Resume lets them through and the held ones arrive', async () => {
     await card().getByRole('button', { name: 'Pause', exact: true }).click();

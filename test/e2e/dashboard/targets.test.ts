@@ -6,7 +6,7 @@ import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
 
 /**
- * Issue 23: a target of every kind added, edited and deleted through the dashboard's form in
+ * A target of every kind added, edited and deleted through the dashboard's form in
  * Chromium, as a person would, against the real stack. The form is drawn from each kind's
  * description (`GET /v1/target-kinds`); the first case below is the bug the issue reports — a
  * block-style chat target could not be created ("config.name: name is required") because the
@@ -152,7 +152,7 @@ const CASES: KindCase[] = [
     secret: 'PRIVATE KEY',
   },
   {
-    // issue 28: a CLI session target has no destination of its own (`relay listen` says where)
+    // A CLI session target has no destination of its own (`relay listen` says where)
     kind: 'cli',
     label: 'CLI session (relay listen)',
     add: (form) => form.getByLabel('Deliveries in flight per session', { exact: true }).fill('5'),
@@ -219,7 +219,7 @@ const card = (name: string): Locator =>
   page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name, exact: true }) });
 const form = (): Locator => page.locator('form.target-form');
 
-describe('issue 23: every target kind added, edited and deleted through the dashboard form', () => {
+describe('every target kind added, edited and deleted through the dashboard form', () => {
   it('lists exactly the kinds the API describes, so a new kind cannot go untested here', async () => {
     const kinds = (await must(stack.client.GET('/v1/target-kinds'))).data.map((k) => k.kind);
     expect([...kinds].sort()).toEqual(CASES.map((c) => c.kind).sort());
@@ -296,8 +296,46 @@ describe('issue 23: every target kind added, edited and deleted through the dash
     await form().getByRole('button', { name: 'Add target' }).click();
     const error = page.locator('[data-field-error="name"]');
     await error.waitFor();
-    expect((await error.textContent())!.split(';')).toHaveLength(1);
+    // in words a person reads, not a schema's, and the summary on top takes the focus
+    expect(await error.textContent()).toBe('Enter a name of at most 200 characters.');
+    expect(await page.evaluate('document.activeElement?.className')).toBe('error-summary');
     expect(await form().textContent()).not.toContain('config.name');
+    await form().getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('an email subject refuses a pasted line break with the API’s own message, instead of joining the lines', async () => {
+    await page.getByRole('button', { name: 'Add target' }).click();
+    await form().getByLabel('Kind', { exact: true }).selectOption({ label: 'Email' });
+    await form().getByLabel('Target name', { exact: true }).fill('mail');
+    await form().getByLabel('To (one per line)', { exact: true }).fill('ops@example.com');
+    const subject = form().getByLabel('Subject template (optional)', { exact: true });
+    await subject.fill('Order ');
+    await subject.press('End');
+    const pasted = '{{order.id}}\r\nBcc: someone@example.com';
+    // a paste as the browser fires it, with the clipboard's text (run in the page: its DOM types)
+    const id = await subject.getAttribute('id');
+    await page.evaluate(`(() => {
+      const data = new DataTransfer();
+      data.setData('text/plain', ${JSON.stringify(pasted)});
+      document.getElementById(${JSON.stringify(id)}).dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    })()`);
+    const error = page.locator('[data-field-error="config.subject"]');
+    await error.waitFor({ timeout: WAIT });
+    expect(await subject.inputValue()).toBe('Order ');
+    expect(await subject.getAttribute('aria-invalid')).toBe('true');
+    // the words are the API's: what it answers for the same subject
+    const refused = await stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId } },
+      body: { kind: 'email', name: 'mail', config: { to: ['ops@example.com'], subject: `Order ${pasted}` } },
+    });
+    expect(refused.response.status).toBe(400);
+    const problems = (refused.error as { errors: Array<{ field: string; message: string }> }).errors;
+    expect(problems).toEqual([{ field: 'config.subject', message: await error.textContent() }]);
+    // typing goes on as usual, and clears the message
+    await subject.type('{{order.id}}');
+    expect(await error.count()).toBe(0);
     await form().getByRole('button', { name: 'Cancel' }).click();
   });
 });

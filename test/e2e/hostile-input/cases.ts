@@ -10,7 +10,7 @@ import type { RequestShape } from './request';
 export const PLAN_LIMIT = 262144;
 export const MAX_BODY = 1048576;
 
-/** The classes of issue 9's "standing hostile-input suite", one name each (docs/security.md). */
+/** The classes of the standing hostile-input suite, one name each (docs/security.md). */
 export const CLASSES = [
   'invalid-json',
   'overlong-body',

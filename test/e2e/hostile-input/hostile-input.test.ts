@@ -15,7 +15,7 @@ import { runHostile } from './runner';
 import type { RunReport } from './runner';
 
 /**
- * The standing hostile-input suite (issue 9, docs/security.md): at least 10,000 generated
+ * The standing hostile-input suite (docs/security.md): at least 10,000 generated
  * requests of every hostile class against the real gateway process (spawned from dist/) on the
  * real RabbitMQ, Redis and FerretDB. Every request must get a designed answer (oracle.ts) within
  * a bound; afterwards the gateway must still run, hold no connection, have grown its RSS by no
@@ -46,7 +46,7 @@ const CLOSE_GRACE_MS = 2000;
  * The gateway's RSS after the run, over its RSS before it (after a warm-up run). Measured growth
  * of a healthy gateway: +26 to +48 MiB alone, up to +69 MiB while another e2e file runs beside
  * it (V8 collects later under CPU contention), +38 MiB over 30,000 requests — a plateau. The
- * leaks issue 9 found grew by 150 MiB per 20,000 unknown ids and by gigabytes per response.
+ * leaks this suite found grew by 150 MiB per 20,000 unknown ids and by gigabytes per response.
  */
 const RSS_GROWTH_BOUND = 96 * 1024 * 1024;
 /** requests of the warm-up run before the RSS baseline */

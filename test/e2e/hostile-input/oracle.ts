@@ -6,7 +6,7 @@ import type { RawResponse, RawResult } from './raw-http';
  * - a status from the documented set — the ingest table's 202, 400, 401, 403, 404, 405, 413,
  *   415, 429 and 503, plus the protocol-level refusals a gateway must give itself: 408 (a body
  *   or header section that stopped arriving), 431 (a header section over the server's limit) and
- *   417 (an Expect the gateway refuses, issue 9 item 13 — with its row, like any refusal);
+ *   417 (an Expect the gateway refuses — with its row, like any refusal);
  * - no other 5xx: a 503 only with one of the spec's two codes and a Retry-After;
  * - every answer but 202 and HEAD's carries the one JSON shape `{ code, message }`; 202 carries
  *   exactly `{"message":"Payload received"}`; 405 carries Allow; 429 carries Retry-After;

@@ -5,8 +5,8 @@ import type { Expectation } from './oracle';
 
 /**
  * Generators for the payload classes: each returns one request with its expected answer, drawn
- * from the seeded generator. Expectations follow docs/payload-formats.md; where a fix of issue 9
- * decides the exact answer (depth limits), any status the issue allows is accepted.
+ * from the seeded generator. Expectations follow docs/payload-formats.md; where the
+ * exact answer is a limit's choice (depth limits), any status the limit allows is accepted.
  */
 const JSON_ROLES: RoleName[] = ['json_open', 'json_github', 'json_stripe', 'json_bearer'];
 const malformed = only(400, 'malformed_payload');
@@ -122,7 +122,7 @@ function filler(role: RoleName, size: number): Buffer {
   return Buffer.concat([Buffer.from(open), Buffer.alloc(size - open.length - close.length, 'a'), Buffer.from(close)]);
 }
 
-/** Nesting a depth limit must refuse (issue 9 item 4: "a documented 400/413 and a row"), and shallow nesting it must not. */
+/** Nesting a depth limit must refuse ("a documented 400/413 and a row"), and shallow nesting it must not. */
 const refusedDeep: Expectation = { statuses: [400, 413] };
 
 export function deepNesting(ctx: Ctx): HostileCase {

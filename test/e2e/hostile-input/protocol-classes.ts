@@ -104,7 +104,7 @@ export function oversizedHeaders(ctx: Ctx): HostileCase {
   const { rng, roster } = ctx;
   const pick = rng.int(0, 7);
   if (pick <= 1) {
-    // issue 9 item 2: a Content-Type over 256 characters once broke the message schema and the request was never answered
+    // A Content-Type over 256 characters once broke the message schema and the request was never answered
     const role = rng.pick<RoleName>(['json_open', 'form_open', 'xml_open', 'text_open']);
     const base = {
       json_open: 'application/json',
@@ -124,7 +124,7 @@ export function oversizedHeaders(ctx: Ctx): HostileCase {
     });
   }
   if (pick === 2) {
-    // issue 9 item 2: with TRUST_PROXY_HOPS=1 an X-Forwarded-For entry over 64 characters is the source address
+    // With TRUST_PROXY_HOPS=1 an X-Forwarded-For entry over 64 characters is the source address
     const role = rng.pick<RoleName>(['json_open', 'json_ipallow', 'none_open']);
     const entry = rng.pick([
       `${'b'.repeat(rng.int(65, 2000))}`,
@@ -182,7 +182,7 @@ export function oversizedHeaders(ctx: Ctx): HostileCase {
     });
   }
   if (pick === 6) {
-    // issue 9 item 13: an Expect other than 100-continue must be processed, or refused with a row
+    // An Expect other than 100-continue must be processed, or refused with a row
     const expectValue = rng.pick([
       '',
       'foo',
@@ -345,7 +345,7 @@ export function percentEncodingPaths(ctx: Ctx): HostileCase {
   const post = (target: string, what: string, expect: Expectation): HostileCase =>
     raw('percent-encoding-paths', what, oneShot(encodeRequest(jsonPost(target))), expect);
   if (pick === 0) {
-    // issue 9 item 7: `/relay/%ZZ` answered 500 with a stack trace in the log
+    // `/relay/%ZZ` answered 500 with a stack trace in the log
     const bad = rng.pick(BAD_SYNTAX);
     const target = rng.bool(0.3) ? `/relay/${roster.id.json_open}${bad}` : `/relay/${bad}`;
     return post(target, `path ${target}`, only(400));
@@ -368,7 +368,7 @@ export function percentEncodingPaths(ctx: Ctx): HostileCase {
     return post(target, `the json_open id with one character percent-encoded (${target})`, ACCEPTED);
   }
   if (pick === 4) {
-    // issue 9 item 3: a flood of random unknown ids must not grow the gateway
+    // A flood of random unknown ids must not grow the gateway
     const id = rng.chars(rng.int(1, 8000), 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-');
     return post(`/relay/${id}`, `unknown ${id.length}-character id`, only(404, 'endpoint_not_found'));
   }
@@ -604,7 +604,7 @@ export function slowBodies(ctx: Ctx): HostileCase {
 /**
  * Senders that stop: a body shorter than its Content-Length, a head without its blank line, a
  * chunked body without its last chunk. The gateway must answer 408 (or 400) and close within
- * its own timeouts, never hold the connection for minutes (issue 9 item 10).
+ * its own timeouts, never hold the connection for minutes.
  */
 export function stalledRequest(ctx: Ctx): HostileCase {
   const { rng, roster } = ctx;

@@ -6,7 +6,7 @@ import type { ManagementFixture } from '../management/fixture';
 import { attempt, eventId, pipelineOn, request as requestRow } from '../../../libs/activity-log/conformance/fixtures';
 
 /*
- * Issue 27, item 1 through the management API: a row's request as the sender sent it — headers
+ * Item 1 through the management API: a row's request as the sender sent it — headers
  * with credentials redacted, query, the payload's bytes, size and text — and each delivery named
  * by its target's name. docs/management-api.md "Activity log".
  */
@@ -64,7 +64,7 @@ afterAll(() => fx?.close());
 const keptRequest = async (eventId: string, client: RelayClient = fx.client) =>
   must(client.GET('/v1/activity/{eventId}/request', { params: { path: { eventId } } }));
 
-describe('the request of an activity row (issue 27, item 1)', () => {
+describe('the request of an activity row', () => {
   it('headers with credentials redacted, the query, and the payload as text, bytes and size', async () => {
     expect(await keptRequest(ids.json)).toEqual({
       event_id: ids.json,

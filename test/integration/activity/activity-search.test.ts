@@ -6,7 +6,7 @@ import type { ManagementFixture } from '../management/fixture';
 import { attempt, eventId, pipelineOn, request as requestRow } from '../../../libs/activity-log/conformance/fixtures';
 
 /*
- * Issue 27, item 2 — search that finds, on the real store: the error text matches what a row
+ * Item 2 — search that finds, on the real store: the error text matches what a row
  * shows (its outcome label), payload-content and response-status searches read at most 100 rows
  * a call and page on with a cursor ("search older"), and filters that cannot match are a 400
  * naming the field instead of an empty list. docs/management-api.md "Activity log".
@@ -89,7 +89,7 @@ async function all(query: ActivityQuery, limit = 50): Promise<{ rows: string[]; 
   throw new Error('paging did not end');
 }
 
-describe('error text matches what the row shows (issue 27, item 2)', () => {
+describe('error text matches what the row shows', () => {
   it('"Media Type" finds the row that reads "Unsupported Media Type", though its reason does not say it', async () => {
     expect((await all({ error: 'Media Type' })).rows).toEqual([ids.media]);
   });

@@ -6,7 +6,7 @@ import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../s
 import { testLogger } from '../../support/logger';
 
 /*
- * Issue 28 item 2: the route between the outputs deliverer and the `relay listen` sessions, on
+ * The route between the outputs deliverer and the `relay listen` sessions, on
  * the real RabbitMQ (docs/cli.md "How a delivery reaches its session").
  */
 const { namespace } = testNamespace('clisessions');

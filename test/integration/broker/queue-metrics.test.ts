@@ -13,7 +13,7 @@ import { testLogger } from '../../support/logger';
 import { TcpProxy } from '../../support/tcp-proxy';
 
 /**
- * Issue 10, item 2: queue depth and consumer count of every work, retry and dead-letter queue,
+ * Queue depth and consumer count of every work, retry and dead-letter queue,
  * read from the real broker at scrape time with a bounded cost — one reading per cache period,
  * however many scrapes ask.
  */

@@ -12,7 +12,7 @@ import { deliveredBody, send } from '../ingest/http';
 import { newSpreadsheetId, SA_EMAIL, secrets, serviceAccount } from '../spreadsheet-target/fixtures';
 
 /*
- * Spec "Payload format rules / Feature interaction" (issue 23, item 6): one test per cell,
+ * Spec "Payload format rules / Feature interaction": one test per cell,
  * named after it. Requests go through the real gateway; what it publishes is delivered by the
  * real kinds — to a real SMTP server for email, to the local Google fake for spreadsheets.
  *

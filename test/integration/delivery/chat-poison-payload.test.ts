@@ -18,7 +18,7 @@ import { deliveryFor, startHarness } from './harness';
 import type { Harness } from './harness';
 
 /*
- * Issue 9, item 4, on the real broker: a 10⁵-deep JSON payload used to make the chat
+ * On the real broker: a 10⁵-deep JSON payload used to make the chat
  * deliverer throw RangeError on every attempt — redelivered 21 times, dead-lettered by the
  * broker with no attempt recorded, the row left Pending. Now it is one recorded, permanent
  * failed attempt with a clear reason, dead-lettered once by Relay, and the queue moves on.

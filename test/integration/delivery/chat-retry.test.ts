@@ -135,7 +135,7 @@ describe('chat retries (docs/delivery.md, docs/targets-chat.md)', () => {
   });
 });
 
-describe('sealed webhook URLs (issue 9, item 9)', () => {
+describe('sealed webhook URLs', () => {
   it.each([
     ['embed_chat', { url: DISCORD_URL, name: 'alerts' }, '{"content":"sealed"}'],
     ['block_chat', { url: SLACK_URL, name: 'ops' }, '{"text":"sealed"}'],

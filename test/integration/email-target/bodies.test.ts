@@ -6,7 +6,7 @@ import type { TestSmtpServer } from '../../support/smtp-server';
 import { delivery, FROM, SMTP_USER, transportTo } from './fixtures';
 
 /*
- * Spec "Feature interaction", row "Email formatting" (issue 23, item 3): the exact parts a real
+ * Spec "Feature interaction", row "Email formatting": the exact parts a real
  * SMTP server received, parsed with mailparser, for every payload format. The payload bytes
  * are what the gateway publishes for each format (read-payload.ts): None → no content type,
  * empty; form, Query Parameters and Base64 JSON → JSON; XML and text → the body as sent.

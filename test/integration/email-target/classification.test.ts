@@ -7,7 +7,7 @@ import type { TestSmtpServer } from '../../support/smtp-server';
 import { delivery, FROM, SMTP_PASS, SMTP_USER, transportTo } from './fixtures';
 
 /*
- * Issue 23, item 3: SMTP 4xx and connection failures retry; 5xx is permanent; an unknown
+ * SMTP 4xx and connection failures retry; 5xx is permanent; an unknown
  * recipient (5.1.1) also flags the target. Every answer here is a real relay's, on the wire.
  */
 

@@ -5,7 +5,7 @@ import { startTestSmtpServer } from '../../support/smtp-server';
 import type { TestSmtpServer } from '../../support/smtp-server';
 import { delivery, FROM, SMTP_PASS, SMTP_USER, transportTo } from './fixtures';
 
-/* Issue 23, item 3: no header injection (CR/LF refused at save and at send) and a size limit. */
+/* No header injection (CR/LF refused at save and at send) and a size limit. */
 
 let server: TestSmtpServer;
 let transport: SmtpTransport;

@@ -91,7 +91,7 @@ describe('activity spool: a pass whose lock expired never trims rows it did not 
   });
 });
 
-describe('activity spool: one bad row never blocks the rows behind it (issue 9 item 5)', () => {
+describe('activity spool: one bad row never blocks the rows behind it', () => {
   const key = `${namespace}:activity-spool`;
   const quarantineKey = `${key}:quarantine`;
   // the real producer-side contract check, as events.publishActivity runs it

@@ -4,7 +4,7 @@ import type { GatewayInstance } from './harness';
 import { send } from './http';
 
 /**
- * Issue 9, item 1, the gateway's side: the captcha check calls the endpoint's `verify_url`
+ * The gateway's side: the captcha check calls the endpoint's `verify_url`
  * through the same sender as deliveries, so a verify URL answering 1 GiB (plain or a gzip
  * bomb) is read only up to the sender's limit and never inflated. The gateway app runs in this
  * process, so this process's RSS is the one sampled. The captcha fails closed: 503

@@ -5,7 +5,7 @@ import type { GatewayInstance } from './harness';
 import { send } from './http';
 
 /**
- * Issue 24 "Dedup on the provider's delivery id" on the real gateway app, Redis and RabbitMQ: a
+ * Dedup on the provider's delivery id, on the real gateway app, Redis and RabbitMQ: a
  * provider's retry (same delivery id) is answered like an Idempotency-Key replay and delivered
  * once, across gateway instances sharing Redis; the key lives for the window only.
  */

@@ -7,7 +7,7 @@ import { IngestHarness } from './harness';
 import { send } from './http';
 
 /*
- * Issue 9 items 3 and 10: the endpoint cache on the real FerretDB. Unknown ids cost no read when
+ * The endpoint cache on the real FerretDB. Unknown ids cost no read when
  * they cannot be endpoint ids; during a store outage cached endpoints are served stale and the
  * rest get a clear 503 instead of a 500 after 5 s.
  */

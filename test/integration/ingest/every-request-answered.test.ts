@@ -6,7 +6,7 @@ import { send } from './http';
 import { head, rawRequest, uploadWhole } from './raw-http';
 
 /*
- * Issue 9: every request gets a designed answer — never silence, never a 500 for a sender's
+ * Every request gets a designed answer — never silence, never a 500 for a sender's
  * mistake — on the real app and server, with the real broker, Redis and store.
  */
 let h: IngestHarness;

@@ -3,7 +3,7 @@ import { IngestHarness } from './harness';
 import { send } from './http';
 
 /**
- * Issue 10, item 2: the gateway's metrics move on the events they name — a 202 observes one
+ * The gateway's metrics move on the events they name — a 202 observes one
  * latency and counts its broker confirms; the spool length is LLEN of the spool, read when
  * scraped. No label carries an endpoint or event id.
  */

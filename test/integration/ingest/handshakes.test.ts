@@ -3,7 +3,7 @@ import { IngestHarness } from './harness';
 import type { GatewayInstance } from './harness';
 
 /**
- * Issue 24 "Handshakes answered at ingest", on the real gateway app, RabbitMQ, Redis and
+ * On the real gateway app, RabbitMQ, Redis and
  * FerretDB: the provider gets its documented answer over HTTP (status, content type, exact
  * body, headers), the activity log gets a HANDSHAKE_ANSWERED row, and nothing is delivered.
  */

@@ -5,7 +5,7 @@ import { send } from './http';
 import { modelsOf } from '../../support/store-models';
 
 /*
- * Issue 29: a missed announcement is harmless (docs/architecture.md "Caches of settings"). The
+ * A missed announcement is harmless (docs/architecture.md "Caches of settings"). The
  * gateway's cache follows the numbered announcements on the real Redis; here a change is
  * stored and numbered but its message never published (as if lost on the way), or published
  * with a number that skips one. Either way the gateway finds the change by revalidating what

@@ -9,7 +9,7 @@ import type { ManagementFixture } from './fixture';
 import { modelsOf } from '../../support/store-models';
 
 /**
- * Issue 11, item 2: API keys — created with a role (the secret shown once, stored as a
+ * API keys — created with a role (the secret shown once, stored as a
  * digest, never logged), listed (prefix, role, created, last used), revoked (refused from the
  * next request on), every change audited. Admin keys manage keys below owner only.
  */

@@ -3,7 +3,7 @@ import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
 
 /**
- * Issue 24 through the management API on the real store: the new HMAC settings (Meta's
+ * Inbound auth presets through the management API on the real store: the new HMAC settings (Meta's
  * verify_token, dedup, a custom id JSON path) pass the OpenAPI document and the settings
  * validators; verify_token is stored encrypted and never shown.
  */
@@ -17,7 +17,7 @@ afterAll(async () => {
 
 const VERIFY_TOKEN = 'meta-verify-token-value-1234';
 
-describe('inbound auth settings of issue 24', () => {
+describe('inbound auth preset settings', () => {
   it('a WhatsApp preset with verify_token and dedup: stored encrypted, shown redacted', async () => {
     const created = await must(
       fx.client.POST('/v1/endpoints', {

@@ -7,7 +7,7 @@ import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
 
 /**
- * Issue 11, item 1: the OpenAPI 3.1 document is the source of truth of the management API —
+ * The OpenAPI 3.1 document is the source of truth of the management API —
  * served as it is, describing every route express serves and nothing it does not, validating
  * requests, checking every response the integration tests see (fixture.ts), rendered as a page.
  */
@@ -49,7 +49,7 @@ const documented = (): string[] =>
     .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
     .sort();
 
-describe('issue 11, item 1: the OpenAPI document', () => {
+describe('the OpenAPI document', () => {
   it('is served at /v1/openapi.json without a key, exactly as the API validates with it', async () => {
     const res = await request(fx.app).get('/v1/openapi.json');
     expect(res.status).toBe(200);
@@ -118,7 +118,7 @@ describe('issue 11, item 1: the OpenAPI document', () => {
   });
 });
 
-describe('issue 11, item 1: requests are validated from the document', () => {
+describe('requests are validated from the document', () => {
   it('a body is checked against its schema: every problem at once, by field, in Relay’s error shape', async () => {
     // raw: a body the document refuses, for every problem at once
     const res = await fx.api('post', '/v1/api-keys', { role: 'superuser', name: '', id: 'key_mine', scope: 'all' });

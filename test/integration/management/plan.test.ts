@@ -5,7 +5,7 @@ import { PLAN, startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
 
 /**
- * Issue 11, item 5: the account's plan — payload limit and monthly quota — read and set by an
+ * The account's plan — payload limit and monthly quota — read and set by an
  * owner key; a change is audited and announced once for the account, so every gateway
  * replaces the plan it caches (the gateway side: test/e2e/plan-limits.test.ts,
  * test/e2e/told-caches.test.ts).

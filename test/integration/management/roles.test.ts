@@ -7,7 +7,7 @@ import type { ManagementFixture } from './fixture';
 import { modelsOf } from '../../support/store-models';
 
 /**
- * Issue 11, item 2: API keys with roles (docs/management-api.md "Roles"). Every operation is
+ * API keys with roles (docs/management-api.md "Roles"). Every operation is
  * tried with a key of every role: below the role the document names it is 403 `forbidden`,
  * from that role up it is not — so the document and the routes cannot disagree. Ids in paths
  * are ones that do not exist: an allowed key gets 404 there and nothing is changed.

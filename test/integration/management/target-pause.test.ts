@@ -5,7 +5,7 @@ import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
 
 /*
- * Issue 25 item 2: a target paused and resumed by hand (docs/delivery-limits.md "Pause and
+ * A target paused and resumed by hand (docs/delivery-limits.md "Pause and
  * resume") — the breaker state in Redis (the same scripts the deliverers ask), its stored copy
  * in the target view, the cache announcement, the role check. The deliveries it holds and
  * releases: test/e2e/target-breaker.test.ts.

@@ -65,7 +65,7 @@ describe('webhook target secrets at rest', () => {
   });
 });
 
-describe('issue 9, item 9: chat webhook URLs are credentials, sealed at rest like every other', () => {
+describe('chat webhook URLs are credentials, sealed at rest like every other', () => {
   const DISCORD_TOKEN = 'discordTokenAbc-123_SECRET';
   const SLACK_SECRET = 'slackSecretXyz789SECRET';
   const CHAT = [

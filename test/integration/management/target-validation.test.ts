@@ -21,7 +21,7 @@ const create = (body: Record<string, unknown>) => m.api('post', `/v1/endpoints/$
 const targetCount = async () =>
   (await must(m.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))).data.length;
 
-describe("issue 9, item 8: header values are checked against what Node's HTTP client sends", () => {
+describe("header values are checked against what Node's HTTP client sends", () => {
   it.each([
     [
       '€ in a custom header value',
@@ -47,7 +47,7 @@ describe("issue 9, item 8: header values are checked against what Node's HTTP cl
   });
 });
 
-describe('issue 9, item 15: saving a target reports every problem at once, and unknown fields are refused by name', () => {
+describe('saving a target reports every problem at once, and unknown fields are refused by name', () => {
   const fields = (res: { body: { errors?: { field: string }[] } }) =>
     (res.body.errors ?? []).map((e) => e.field).sort();
 
@@ -116,7 +116,7 @@ describe('issue 9, item 15: saving a target reports every problem at once, and u
       config: { url: 'http://hooks.slack-gov.com/services/x', template: 7, markup: 'off', mrkdwn: false },
     });
     expect(res.status).toBe(400);
-    // the chat kind's "target name" is the target's own name (issue 23): never asked twice
+    // the chat kind's "target name" is the target's own name: never asked twice
     expect(fields(res)).toEqual(['config.markup', 'config.mrkdwn', 'config.template', 'config.url', 'extra']);
   });
 

@@ -9,7 +9,7 @@ import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
 
 /*
- * Issue 27, item 8: a U+0000 (the store refuses it, a header cannot carry it) or a lone
+ * A U+0000 (the store refuses it, a header cannot carry it) or a lone
  * surrogate (no UTF-8 form) in any string field of any write route is a 400 naming the field —
  * never a 500 from the store, never a silently changed value. The cases are generated from the
  * OpenAPI document: every string the request body schema of every POST/PATCH/DELETE reaches,
@@ -128,7 +128,7 @@ afterAll(async () => {
 const all = cases();
 const bodyCases = all.filter((c) => c.send('').body !== undefined);
 
-describe('strings no store or header can carry are a 400 naming the field (issue 27, item 8)', () => {
+describe('strings no store or header can carry are a 400 naming the field', () => {
   it('the document yields cases for every write route with a body', () => {
     const writes = Object.entries(doc.paths).flatMap(([p, item]) =>
       ['post', 'patch'].filter((m) => (item[m] as Schema | undefined)?.requestBody).map((m) => `${m} ${p}`),

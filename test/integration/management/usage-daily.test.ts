@@ -10,7 +10,7 @@ import { PLAN, startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
 
 /*
- * Issue 27, item 6: usage over time. The gateway's own limiter (real Redis, the same admit
+ * Usage over time. The gateway's own limiter (real Redis, the same admit
  * script it runs per request) counts accepted events per endpoint and day beside the monthly
  * quota; GET /v1/billing/usage/daily reads those counters — no activity log involved.
  */

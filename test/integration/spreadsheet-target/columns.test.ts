@@ -3,7 +3,7 @@ import type { FakeGoogle } from '../../support/fake-google';
 import { delivery, deliverer, newSpreadsheetId, SA_EMAIL, serviceAccount, target } from './fixtures';
 
 /*
- * Spec "Feature interaction", row "Spreadsheet columns" (issue 23, item 4), against the local
+ * Spec "Feature interaction", row "Spreadsheet columns", against the local
  * Google fake: the header row and the row each payload format produces. The bytes are what the
  * gateway publishes per format (None → empty; form and both query formats → JSON).
  */

@@ -3,7 +3,7 @@ import type { FakeGoogle } from '../../support/fake-google';
 import { delivery, deliverer, newSpreadsheetId, SA_EMAIL, serviceAccount, target } from './fixtures';
 
 /*
- * Issue 23, item 4: a retried append after an ambiguous failure leaves one row; tokens are
+ * A retried append after an ambiguous failure leaves one row; tokens are
  * cached and refreshed; 429 retries; 403/404 and a broken key are permanent and flag the
  * target; Google's cell limits are enforced before sending.
  */

@@ -18,7 +18,7 @@ import type { ApiKeyDoc, Store } from '@relay/store';
 import { testNamespace } from '../../support/infra';
 
 /*
- * Accounts, API keys and the audit history as libs/store keeps them (issue 26, item 3: the
+ * Accounts, API keys and the audit history as libs/store keeps them (the
  * management API asks these functions, never a model), on the real store.
  */
 const { mongodbUrl } = testNamespace('storeaccounts');

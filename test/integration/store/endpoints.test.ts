@@ -11,7 +11,7 @@ import { testNamespace } from '../../support/infra';
 import { modelsOf } from '../../support/store-models';
 
 /*
- * The endpoint reads libs/store gives the gateway's endpoint cache (issue 26, item 3: code
+ * The endpoint reads libs/store gives the gateway's endpoint cache (code
  * outside libs/store does not query the store's models), on the real store.
  */
 const { mongodbUrl } = testNamespace('storeendpoints');

@@ -21,7 +21,7 @@ import { testNamespace } from '../../support/infra';
 import { modelsOf } from '../../support/store-models';
 
 /*
- * The target reads libs/store gives the management API's routes and jobs (issue 26, item 3:
+ * The target reads libs/store gives the management API's routes and jobs (item 3:
  * route code does not query the store's models), on the real store.
  */
 const { mongodbUrl } = testNamespace('storetargets');

@@ -76,7 +76,7 @@ describe('webhook header rules over the wire (spec "Forwarded request (outbound)
     'X-Real-IP',
     'Content-Encoding',
   ])(
-    'never forwarded, beyond rule 4 (issue 9, item 10): a sender-supplied %s does not reach the target with forward-all',
+    'never forwarded, beyond rule 4: a sender-supplied %s does not reach the target with forward-all',
     async (name) => {
       await attempt(
         saveConfig({ url: receiver.url(), forward_headers: { mode: 'all' } }),

@@ -4,7 +4,7 @@ import { MAX_RESPONSE_BODY_BYTES } from '../../../libs/targets/src/http/send';
 import { attempt, delivery, saveConfig } from './fixtures';
 
 /**
- * Issue 9, item 1: a destination's answer is read as a stream, never whole, and never
+ * A destination's answer is read as a stream, never whole, and never
  * inflated; reading stops past MAX_RESPONSE_BODY_BYTES. Each destination here streams 1 GiB
  * (generated as the socket drains) from loopback; the process doing the send is this one, so
  * its RSS is sampled while the attempt runs.

@@ -53,7 +53,7 @@ describe('SSRF guard (issue "SSRF guard")', () => {
     ['NAT64', '[64:ff9b::7f00:1]'],
     ['6to4', '[2002:7f00:1::1]'],
   ])(
-    'refuses loopback carried in an IPv6 address (%s form, %s) before any connection, even with loopback allowlisted (issue 9, item 10)',
+    'refuses loopback carried in an IPv6 address (%s form, %s) before any connection, even with loopback allowlisted',
     async (_name, host) => {
       const outcome = await post(`http://${host}:${receiver.port}/`, LOOPBACK);
       expect(outcome).toMatchObject({

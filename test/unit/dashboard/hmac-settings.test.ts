@@ -5,7 +5,7 @@ import {
 } from '../../../services/management-api/dashboard/src/lib/presets';
 import { draftOf, settingsBody } from '../../../services/management-api/dashboard/src/lib/settings';
 
-/** Issue 24 in the dashboard's settings: the preset picker's data, dedup and Meta's verify_token. */
+/** Inbound auth presets in the dashboard's settings: the preset picker's data, dedup and Meta's verify_token. */
 const endpoint = (inbound_auth: object) => ({
   id: 'ep_1',
   name: 'orders',

@@ -38,7 +38,7 @@ describe('dashboard target form from a kind description', () => {
     expect(registry.get('webhook')!.validateConfig(sent).ok).toBe(true);
   });
 
-  it('a chat form never sends the target’s name in the config: the API fills it (issue 23)', () => {
+  it('a chat form never sends the target’s name in the config: the API fills it', () => {
     const fields = fieldsOf('block_chat');
     const sent = inputOf(fields, {
       ...startObject(fields, undefined),

@@ -10,7 +10,7 @@ import {
 import { verifyInbound } from '../../../services/ingest-gateway/src/domain/auth/verify';
 
 /**
- * Issue 24: the dashboard's signed example must be a request the gateway accepts. For every
+ * The dashboard's signed example must be a request the gateway accepts. For every
  * preset the browser can sign, the headers it computes (WebCrypto, in lib/signed-example.ts)
  * pass the gateway's verifier for the sample request; a wrong secret does not.
  */

@@ -44,8 +44,8 @@ const INFRA = {
 type InfraName = keyof typeof INFRA;
 
 /**
- * Consumers of a queue: several instances share the work, so nothing may pin one instance. Not
- * the activity-writer: one writer per store (docs/architecture.md).
+ * Competing consumers of one queue: several instances share the work, so nothing may pin one
+ * instance. Not the activity-writer: each partition has one active writer (docs/architecture.md).
  */
 const SCALABLE = ['webhook-deliverer', 'chat-deliverer'];
 
@@ -221,7 +221,7 @@ describe('docker-compose.yml', () => {
   });
 });
 
-// Issue 10, item 3: `docker compose --profile observability up` adds Prometheus and Grafana with
+// `docker compose --profile observability up` adds Prometheus and Grafana with
 // deploy/observability provisioned; without the profile nothing of it starts.
 describe('docker-compose.yml profile observability', () => {
   const OBSERVABILITY = {

@@ -5,7 +5,7 @@ import { PROGRAM_INSTANCES, ROOT, loadConfigSpec, programOf, serviceDirs } from 
 import { GRAFANA_PROVISIONING_DIR, PROMETHEUS_DIR, allPanels, dashboardExprs, loadDashboards, loadPrometheusConfig, loadRules, loadRuleTests, metricNamesIn, ruleFiles } from './observability';
 
 /*
- * Issue 10, item 3: deploy/observability holds what an SRE runs beside Relay — Prometheus'
+ * Deploy/observability holds what an SRE runs beside Relay — Prometheus'
  * scrape config and alert rules, Grafana's provisioning and dashboard. These checks need no
  * server; promtool runs on the same files in test/e2e/prometheus-rules.test.ts, and a real
  * Prometheus scrapes the running services in test/e2e/prometheus.test.ts.
@@ -67,7 +67,7 @@ describe('alert rules (deploy/observability/prometheus/rules)', () => {
   const rules = loadRules();
   const alerts = rules.filter((r) => r.alert !== undefined);
 
-  it('alert on what issue 10 names: dead letters, a growing queue, activity lag, 5xx rate, broker unavailable, a flagged target', () => {
+  it('alert on what operators must act on: dead letters, a growing queue, activity lag, 5xx rate, broker unavailable, a flagged target', () => {
     expect(alerts.map((a) => a.alert)).toEqual(expect.arrayContaining(['RelayDeadLetterQueueNotEmpty', 'RelayQueueDepthGrowing', 'RelayActivityLagHigh', 'RelayIngest5xxRateHigh', 'RelayBrokerUnavailable', 'RelayTargetFlagged']));
   });
 

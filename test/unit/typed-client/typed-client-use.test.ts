@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
-// Issue 28's "git grep finds no hand-written request type in the dashboard or tests that the
-// client already provides", kept (docs/testing.md "The typed client in tests"): the tests and the
-// dashboard's source are read with the TypeScript parser, and
+// No hand-written request type in the dashboard or tests that the client already provides
+// (docs/testing.md "The typed client in tests"): the tests and the dashboard's source are read
+// with the TypeScript parser, and
 //  1. no interface or type alias is named like a type @relay/client exports (a schema of the
 //     OpenAPI document, or one of its aliases),
 //  2. no interface, type alias or `as { … }` has exactly the fields of a schema of the document,

@@ -11,7 +11,7 @@ export type ListedRow = IndexEntry;
 /**
  * A list call in the log's words (spec "Activity record": endpoint, date window,
  * All/Completed/Pending/Errors/Test, source IP, error text; without an endpoint, the account's
- * cross-endpoint view; issue 27 adds payload content and response status).
+ * cross-endpoint view; beyond the spec, payload content and response status).
  */
 export interface ActivityListQuery {
   account: string;

@@ -19,6 +19,8 @@ export interface IndexEntry {
   target_count: number;
   test: boolean;
   aggregated: boolean;
+  /** the row delivers an alert (docs/alerts.md): the list reads its names from the row */
+  alert: boolean;
   /** when the soonest delivery that failed and waits is tried again (status.ts nextAttemptMs); null: none waits */
   retry_ms: number | null;
 }
@@ -36,6 +38,8 @@ const TO_CODE: Record<StatusGroup, StatusCode> = { completed: 'c', pending: 'p',
 const FROM_CODE: Record<StatusCode, StatusGroup> = { c: 'completed', p: 'pending', e: 'errors' };
 const FLAG_TEST = 1;
 const FLAG_AGGREGATED = 2;
+// pages written before alert rows were marked have no such bit: read as a request's row
+const FLAG_ALERT = 4;
 /** Index entries keep this much of a reason or error; the row keeps it whole. */
 export const ENTRY_TEXT_MAX = 300;
 const clip = (text: string | null): string | null => (text === null ? null : text.slice(0, ENTRY_TEXT_MAX));
@@ -75,7 +79,7 @@ export function encodeEntries(entries: IndexEntry[]): string {
       TO_CODE[e.status],
       clip(e.last_error),
       e.target_count,
-      (e.test ? FLAG_TEST : 0) | (e.aggregated ? FLAG_AGGREGATED : 0),
+      (e.test ? FLAG_TEST : 0) | (e.aggregated ? FLAG_AGGREGATED : 0) | (e.alert ? FLAG_ALERT : 0),
       e.retry_ms,
     ]),
   );
@@ -95,6 +99,7 @@ export function decodeEntries(text: string): IndexEntry[] {
     target_count: t[9],
     test: (t[10] & FLAG_TEST) !== 0,
     aggregated: (t[10] & FLAG_AGGREGATED) !== 0,
+    alert: (t[10] & FLAG_ALERT) !== 0,
     retry_ms: t[11] ?? null,
   }));
 }

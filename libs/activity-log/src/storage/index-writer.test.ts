@@ -71,6 +71,7 @@ const entry = (id: string, at: number): IndexEntry => ({
   target_count: 1,
   test: false,
   aggregated: false,
+  alert: false,
   retry_ms: null,
 });
 
@@ -80,7 +81,7 @@ const hourStart = Date.parse('2026-11-20T10:00:00.000Z');
 const ofP3: Omit<ScopedEntry, 'entry'> = { scope: 'e:ep_three', hour: HOUR, partition: 3 };
 const ofP5: Omit<ScopedEntry, 'entry'> = { scope: 'e:ep_five', hour: HOUR, partition: 5 };
 
-describe('index writer: a partition handed over costs only that partition (issue 26)', () => {
+describe('index writer: a partition handed over costs only that partition', () => {
   it('resync of one partition forgets the counters of its scopes alone: the others keep counting without probes', async () => {
     const store = memoryLog();
     const taker = new IndexWriter(store.log);

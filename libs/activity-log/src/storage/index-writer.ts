@@ -118,7 +118,7 @@ export class IndexWriter {
    * (`resync`), and again after anything that made it forget (`reset`, the bound on counters).
    * In an hour that began after that, a scope of the partition with no counter of a kind has no
    * page of that kind. Per partition, since only the partition handed over was written by
-   * another writer: the others' knowledge stays whole (issue 26).
+   * another writer: the others' knowledge stays whole.
    */
   private readonly countingSince: (number | null)[] = new Array<number | null>(ACTIVITY_PARTITIONS).fill(null);
   /**
@@ -418,7 +418,7 @@ export class IndexWriter {
    * are probed again, an hour that began before now is no longer taken as counted from its start
    * for them, and their counts may be in the directory already. The other partitions' scopes
    * keep their counters: nobody else wrote them (a partition has one writer at a time), so a
-   * hand-over costs probes of the partition handed over alone (issue 26). One pass over what is
+   * hand-over costs probes of the partition handed over alone. One pass over what is
    * remembered (bounded by COUNTERS_MAX), once per hand-over.
    */
   resync(now: number, partition: number): void {
@@ -470,7 +470,7 @@ export class IndexWriter {
    * given the partition): those are not probed and recorded again (`recordCounts`), and a late
    * page into one raises its count first, as it must. Without this, a writer that started or
    * took a partition during the day probed every scope's earlier hours of the day (measured:
-   * 2,000–4,400 probes in a 20,000-row bench run, issue 26).
+   * 2,000–4,400 probes in a 20,000-row bench run).
    */
   private async register(hour: string, pages: { scope: Scope; partition: number }[]): Promise<void> {
     const day = dayOf(startOf(hour));

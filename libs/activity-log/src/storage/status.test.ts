@@ -92,7 +92,7 @@ describe('activity status groups (Completed / Pending / Errors)', () => {
   });
 });
 
-describe("a row's next attempt, as the list shows it (issue 25 item 5: retrying, not never tried)", () => {
+describe("a row's next attempt, as the list shows it (retrying, not never tried)", () => {
   const at = (iso: string) => new Date(iso);
   const waiting = (iso: string) => ({
     attempts: { '1': { attempt: 1, state: 'retrying' as const, next_attempt_at: at(iso) } },
@@ -129,14 +129,18 @@ describe("a row's next attempt, as the list shows it (issue 25 item 5: retrying,
       target_count: 1,
       test: false,
       aggregated: false,
+      alert: false,
       retry_ms: 123,
     };
     expect(decodeEntries(encodeEntries([entry]))).toEqual([entry]);
+    // an alert's row keeps its mark beside the test flag
+    const alertRow = { ...entry, test: true, alert: true };
+    expect(decodeEntries(encodeEntries([alertRow]))).toEqual([alertRow]);
     expect(decodeChanges(encodeChanges([{ event_id: EVT, status: 'pending', last_error: null, retry_ms: 5 }]))).toEqual(
       [{ event_id: EVT, status: 'pending', last_error: null, retry_ms: 5 }],
     );
     const old = JSON.stringify([[EVT, 1, 'ep_1', 'POST', null, 'ACCEPTED', null, 'p', null, 1, 0]]);
-    expect(decodeEntries(old)[0]!.retry_ms).toBeNull();
+    expect(decodeEntries(old)[0]!).toMatchObject({ retry_ms: null, alert: false });
     expect(decodeChanges(JSON.stringify([[EVT, 'p', null]]))[0]!.retry_ms).toBeNull();
   });
 });

@@ -41,7 +41,7 @@ export function deliveryState(attempts: Record<string, AttemptLike> | undefined)
 }
 
 /**
- * Requests answered as designed that deliver nothing (issue 24): a provider's endpoint handshake,
+ * Requests answered as designed that deliver nothing: a provider's endpoint handshake,
  * and a provider's retry of a delivery id already accepted. Neither is an error a person must act
  * on, and a provider retrying a slow answer would otherwise fill Errors with rows that "Retry
  * failed deliveries" can do nothing for.
@@ -91,7 +91,7 @@ interface RetryLike extends DeliveryLike {
 /**
  * When the soonest current delivery that failed and waits for its next attempt is tried again
  * (ms), or null when none waits: what lets the list tell "retrying" from "never tried" without
- * opening the row (issue 25 item 5).
+ * opening the row.
  */
 export function nextAttemptMs(deliveries: Record<string, RetryLike> | null | undefined): number | null {
   let soonest: number | null = null;

@@ -342,7 +342,7 @@ function partitionHoldingWriter() {
   return { writer, batches: w.batches, heldWrites };
 }
 
-describe('activity pipeline: giving one partition away (issue 26)', () => {
+describe('activity pipeline: giving one partition away', () => {
   // accounts 'a' and 'b' are in different activity partitions
   const [pa, pb] = [activityPartitionOf('a'), activityPartitionOf('b')];
 

@@ -23,6 +23,7 @@ export function requestFields(m: ActivityRequestV1) {
     test: m.test,
     // targets the event's payload was not routed to (docs/routing.md); kept only when there are some
     ...(m.not_routed && m.not_routed.length > 0 ? { not_routed: m.not_routed } : {}),
+    ...(m.alert ? { alert: m.alert } : {}),
   };
 }
 
@@ -87,6 +88,7 @@ export function entryOf(row: RowDoc): IndexEntry {
     target_count: row.target_count ?? 0,
     test: row.test === true,
     aggregated: row.aggregate != null,
+    alert: row.alert != null,
     retry_ms: nextAttemptMs(row.deliveries),
   };
 }

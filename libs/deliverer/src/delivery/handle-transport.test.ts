@@ -9,7 +9,7 @@ import { handleDelivery } from './handle';
 import { createDeliveryMetrics } from './metrics';
 import type { DeliveryDeps } from './ports';
 
-/* Issue 23, item 2: a kind with a transport of its own (email, spreadsheet) goes through the same handler. */
+/* A kind with a transport of its own (email, spreadsheet) goes through the same handler. */
 
 const NOW = new Date('2030-01-01T00:00:00.000Z');
 const target: TargetRecord = {

@@ -244,7 +244,7 @@ describe('handleDelivery: success, retry, dead-letter and the flag', () => {
     expect(log.dead).toHaveLength(1);
   });
 
-  describe('a request that cannot be built is a recorded permanent failure, never a redelivery loop (issue 9, item 4)', () => {
+  describe('a request that cannot be built is a recorded permanent failure, never a redelivery loop', () => {
     const throwing = (err: unknown) => {
       const setupResult = setup([ok]);
       setupResult.kind.buildRequest = () => {
@@ -308,7 +308,7 @@ async function samples(registry: Registry, name: string): Promise<string[]> {
   );
 }
 
-describe('handleDelivery: what the target answered goes with the attempt record (issue 27, item 1)', () => {
+describe('handleDelivery: what the target answered goes with the attempt record', () => {
   it('records the answer’s headers (credentials redacted) and the start of its body, capped', async () => {
     const { deps, log, kind } = setup([badRequest]);
     deps.send = async (): Promise<SendOutcome> => {
@@ -359,7 +359,7 @@ describe('handleDelivery: what the target answered goes with the attempt record 
   });
 });
 
-describe('deliverer metrics (issue 10, items 2 and 3): attempts by kind and result, latency, retries per tier, dead letters, flagged targets', () => {
+describe('deliverer metrics: attempts by kind and result, latency, retries per tier, dead letters, flagged targets', () => {
   it.each([
     ['delivered', [ok], 1, target()],
     ['retrying', [unavailable], 1, target()],

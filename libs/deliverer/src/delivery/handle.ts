@@ -172,7 +172,7 @@ async function attempt(
 /**
  * Building a request is a function of the stored config and the message alone, so whatever
  * makes it throw will make it throw again: it is recorded as a permanent failure, never
- * rethrown into a redelivery loop (issue 9, item 4: a RangeError from one deeply nested
+ * rethrown into a redelivery loop (a RangeError from one deeply nested
  * payload was redelivered 21 times and dead-lettered with no attempt recorded). A config that
  * can no longer produce a request (Enforce HTTPS on a non-HTTPS URL, a secret no configured key
  * can open, a header Node would refuse) also flags the target; a payload the kind cannot use
@@ -327,7 +327,7 @@ function toAttempt(d: DeliveryMessageV1, tried: Tried, decision: RetryDecision, 
     duration_ms: Math.round(tried.durationMs * 10) / 10,
     error: outcome.result === 'success' ? null : outcome.error.slice(0, 500),
     next_attempt_at: decision.state === 'retrying' ? decision.nextAttemptAt.toISOString() : null,
-    // the answer as the row keeps it: capped, credentials redacted (issue 27, item 1)
+    // the answer as the row keeps it: capped, credentials redacted
     ...(tried.response ? { response: keptResponse(tried.response) } : {}),
     // every request the destination may have got is accounted for
     ...(tried.resends ? { resends: tried.resends } : {}),

@@ -36,7 +36,7 @@ export function createBreakerStateWriter(
   };
 }
 
-/** A transition this process made, as the account's alerts will receive it (issue 25 item 4). */
+/** A transition this process made, as the account's alerts will receive it. */
 export interface BreakerTransition {
   target: TargetRecord;
   view: BreakerView;

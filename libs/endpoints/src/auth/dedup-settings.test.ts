@@ -1,6 +1,6 @@
 import { validateInboundAuth } from './validate';
 
-/** Issue 24: the dedup setting on HMAC inbound auth, validated at save time. */
+/** The dedup setting on HMAC inbound auth, validated at save time. */
 const CUSTOM = { algorithm: 'sha256', header: 'X-Sig', encoding: 'hex', template: '{{body}}' };
 
 describe('dedup settings', () => {

@@ -80,7 +80,7 @@ export interface CustomHmacConfig {
 }
 
 /**
- * Deduplication on the provider's delivery id (issue 24): a repeat of an id accepted within the
+ * Deduplication on the provider's delivery id: a repeat of an id accepted within the
  * window is answered like an Idempotency-Key replay and not delivered again. On by default for
  * presets whose provider sends an id; off by default for custom schemes.
  */

@@ -1,7 +1,7 @@
 import { redactInboundAuth, secretPaths } from './secrets';
 import { validateInboundAuth } from './validate';
 
-/** Issue 24: Meta's `hub.verify_token` is part of the HMAC setting, only for the Meta presets, and a secret. */
+/** Meta's `hub.verify_token` is part of the HMAC setting, only for the Meta presets, and a secret. */
 describe('verify_token', () => {
   const meta = { type: 'HMAC', preset: 'whatsapp', secrets: ['app-secret'], verify_token: 'my-verify-token-123' };
 

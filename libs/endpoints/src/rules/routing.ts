@@ -5,7 +5,7 @@ import type { PatternFilterKind, TextFilterKind } from './body-filters';
 import { compileTextPredicate, isNegatedFilterKind } from './predicates';
 
 /**
- * Routing rules of a target (issue 25 item 3, docs/routing.md): a condition on the parsed
+ * Routing rules of a target (docs/routing.md): a condition on the parsed
  * payload that decides whether the target gets an event. The rule model is the body filters'
  * (`contains`, `not_contains`, `equals`, `regex`, `not_regex`, `case_insensitive`, RE2 patterns)
  * applied to one field addressed by the field-validation dot path, plus `one_of`, `exists`,

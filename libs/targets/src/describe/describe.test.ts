@@ -159,7 +159,7 @@ describe("a target's own settings, checked by their description (TARGET_FIELDS)"
     for (const bad of ['', '   ', 'x'.repeat(201), 7, null]) {
       expect(checkTargetName(bad)).toEqual({
         ok: false,
-        errors: [{ field: 'name', message: 'must be a non-empty string of at most 200 characters' }],
+        errors: [{ field: 'name', message: 'Enter a name of at most 200 characters.' }],
       });
     }
   });

@@ -61,6 +61,8 @@ export interface TextField extends FieldBase {
   maxLength?: number;
   /** a JavaScript regular expression the (trimmed) value must match */
   pattern?: string;
+  /** the message for a value that does not match `pattern` (a form shows it before it sends) */
+  patternMessage?: string;
   /** `email`: one mailbox address (for email-address lists) */
   format?: 'email' | 'url';
   /** trimmed before it is checked and stored */

@@ -8,7 +8,7 @@ import {
 import type { CheckContext, Field, Fields, ObjectField } from './field';
 
 /*
- * A target's routing rules (issue 25 item 3; docs/routing.md), described once like every other
+ * A target's routing rules (docs/routing.md), described once like every other
  * target setting: the API's validation, the OpenAPI schema, `GET /v1/target-kinds` and the
  * dashboard's rule rows all come from ROUTING_FIELD. The rule model and path syntax are the
  * endpoint's (@relay/endpoints: body-filter kinds, RE2 patterns, field-validation dot paths);

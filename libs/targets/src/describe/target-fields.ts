@@ -48,8 +48,8 @@ export const TARGET_FIELDS = {
     minLength: 1,
     maxLength: 200,
     example: 'slack-alerts',
-    message: 'must be a non-empty string of at most 200 characters',
-    requiredMessage: 'must be a non-empty string of at most 200 characters',
+    message: 'Enter a name of at most 200 characters.',
+    requiredMessage: 'Enter a name of at most 200 characters.',
   },
   enabled: { type: 'boolean', label: 'Enabled', default: true },
   retry_schedule_ms: {

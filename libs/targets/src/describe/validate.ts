@@ -66,7 +66,7 @@ function readTyped(field: Field, value: unknown, path: string, name: string, wal
       if (field.maxLength !== undefined && value.length > field.maxLength)
         return bad(`${name} must be at most ${field.maxLength} characters`);
       if (field.pattern !== undefined && !new RegExp(field.pattern, 'u').test(value))
-        return bad(`${name} is not of the expected form`);
+        return fail(field.patternMessage ?? field.message ?? `${name} is not of the expected form`);
       if (field.format === 'email' && !EMAIL.test(value)) return bad(`${name} must be an email address`);
       return value;
     }

@@ -29,6 +29,7 @@ function wireField(name: string, field: Field): WireField {
         min_length: field.minLength,
         max_length: field.maxLength,
         pattern: field.pattern,
+        pattern_message: field.patternMessage,
         format: field.format,
         multiline: field.multiline,
       }) as WireField;

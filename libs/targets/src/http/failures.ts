@@ -37,7 +37,7 @@ export const RESET_UNANSWERED = 'RESET_UNANSWERED';
 /**
  * Node's HTTP client refused to send the request as built — a header value or name it cannot
  * encode (`validateHeaderValue`), a path it cannot write. The same config builds the same
- * request, so waiting cannot help (issue 9, item 8: such settings used to retry for hours).
+ * request, so waiting cannot help: retrying would only fill the whole schedule with failures.
  */
 const UNSENDABLE = new Set([
   'ERR_INVALID_CHAR',

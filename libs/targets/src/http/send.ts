@@ -80,7 +80,7 @@ export function createSender(opts: SenderOptions): (req: HttpRequest) => Promise
  * is Node's (ECONNREFUSED, ETIMEDOUT, DEPTH_ZERO_SELF_SIGNED_CERT, …), SSRF_BLOCKED or
  * RESPONSE_TOO_LARGE.
  *
- * Memory stays bounded whatever the destination answers (issue 9, item 1): the body is read
+ * Memory stays bounded whatever the destination answers: the body is read
  * as a stream with decompression off and `accept-encoding: identity`, so the bytes counted are
  * the bytes received; only the first `maxResponseBytes` are kept, and reading stops (the
  * request is aborted) once `responseLimitBytes` have arrived. The timeout covers the whole

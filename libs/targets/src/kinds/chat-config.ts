@@ -38,7 +38,10 @@ export const CHAT_NAME_AND_TEMPLATE: Fields = {
     multiline: true,
     maxLength: MAX_TEMPLATE_LENGTH,
     help: '{{path.to.field}} over the payload; empty: the payload as is',
-    check: (value: string, ctx) => (value.trim() === '' ? ctx.fail('template must be a non-empty string') : undefined),
+    check: (value: string, ctx) =>
+      value.trim() === ''
+        ? ctx.fail('A template of only spaces sends nothing: enter one, or leave it empty for the payload as is.')
+        : undefined,
   },
 };
 
@@ -89,7 +92,7 @@ export const maskChatUrl =
 
 /**
  * A chat webhook URL is a credential — its path holds the platform's token — so it is stored
- * sealed like every other target secret (issue 9, item 9). Sealing happens when the kind saves
+ * sealed like every other target secret. Sealing happens when the kind saves
  * a config; the URL is opened per attempt and to draw its masked view.
  */
 export function sealChatUrl(url: string, secrets: SecretSealer): string {

@@ -8,7 +8,7 @@ import { createBlockChatKind } from './block_chat';
 import { createEmbedChatKind } from './embed_chat';
 
 /*
- * Issue 9, item 9: a chat webhook URL holds the platform's token, so it is sealed at rest like
+ * A chat webhook URL holds the platform's token, so it is sealed at rest like
  * every other target credential, opened only to send and to draw its masked view, and rows
  * stored before sealing (plaintext) keep working.
  */

@@ -10,7 +10,7 @@ import { MAX_PAYLOAD_DEPTH, exceedsDepth } from './template';
 import { createWebhookKind } from './webhook';
 
 /*
- * Issue 9, item 4: every place on the delivery side that serialises a payload is guarded, so a
+ * Every place on the delivery side that serialises a payload is guarded, so a
  * deeply nested JSON payload becomes a PayloadError (a recorded permanent failure, see
  * libs/deliverer handle.test.ts) instead of a RangeError thrown on every redelivery.
  */
@@ -60,7 +60,7 @@ const CHAT: Array<[string, TargetKind, Record<string, unknown>]> = [
   ],
 ];
 
-describe('a JSON payload nested too deeply for a chat message (issue 9, item 4)', () => {
+describe('a JSON payload nested too deeply for a chat message', () => {
   it.each(CHAT)('%s: a 10⁵-deep payload is a PayloadError PAYLOAD_TOO_DEEP, not a RangeError', (_n, kind, config) => {
     let thrown: unknown;
     try {

@@ -28,7 +28,7 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
 export const MAX_PAYLOAD_DEPTH = 256;
 
 /**
- * Throws PayloadError for a JSON payload nested deeper than MAX_PAYLOAD_DEPTH (issue 9, item 4:
+ * Throws PayloadError for a JSON payload nested deeper than MAX_PAYLOAD_DEPTH (item 4:
  * one 10⁵-deep payload made every attempt throw RangeError, was redelivered 21 times and
  * dead-lettered with no attempt recorded). JSON.parse does not recurse, so the parsed value is
  * walked here, iteratively, before anything serialises it.

@@ -2,7 +2,7 @@ import { isIPv6 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * IPv6 addresses that carry an IPv4 address (issue 9, item 10: `::7f00:1` was classified as
+ * IPv6 addresses that carry an IPv4 address (`::7f00:1` was classified as
  * public unicast). Each form reaches the IPv4 address it carries — through the host's own
  * stack, a NAT64 translator or a tunnel — so the SSRF policy refuses them all and says which
  * IPv4 address is inside. IPv4-mapped `::ffff:0:0/96` is not here: the policy judges it as the

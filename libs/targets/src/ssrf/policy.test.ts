@@ -76,7 +76,7 @@ describe('SSRF address policy (issue "SSRF guard")', () => {
     );
   });
 
-  describe('IPv6 forms that carry an IPv4 address are refused, naming it (issue 9, item 10)', () => {
+  describe('IPv6 forms that carry an IPv4 address are refused, naming it', () => {
     it.each([
       [
         'IPv4-compatible loopback',

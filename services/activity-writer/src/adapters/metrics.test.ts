@@ -1,6 +1,6 @@
 import { createWriterMetrics } from './metrics';
 
-describe('activity-writer metrics (issue 10, item 2): lag and records written', () => {
+describe('activity-writer metrics: lag and records written', () => {
   it('activity lag and unwritten records are read from the pipeline when scraped', async () => {
     const pipeline = {
       lag: 0,
@@ -25,7 +25,7 @@ describe('activity-writer metrics (issue 10, item 2): lag and records written', 
     );
   });
 
-  it('index probes and partition hand-overs are counters: what taking and giving partitions costs (issue 26)', async () => {
+  it('index probes and partition hand-overs are counters: what taking and giving partitions costs', async () => {
     const pipeline = { probes: 0, lagSeconds: () => 0, unwritten: () => 0, indexProbes: () => pipeline.probes };
     const metrics = createWriterMetrics(pipeline);
     pipeline.probes = 7;

@@ -21,7 +21,7 @@ export interface IngestRejection {
   /** methods for the Allow header of a 405 (RFC 9110 §15.5.6) */
   readonly allow?: readonly string[];
   /**
-   * Sent instead of `{ code, message }`: a provider handshake's documented answer (issue 24).
+   * Sent instead of `{ code, message }`: a provider handshake's documented answer.
    * The request ends here like a refusal — recorded, never delivered — but is answered as the
    * provider requires.
    */
@@ -133,7 +133,7 @@ export const rejections = {
       null,
       { retryAfterSeconds: 1 },
     ),
-  /** the same, for a provider's delivery id (issue 24): the first request is still being decided */
+  /** the same, for a provider's delivery id: the first request is still being decided */
   deliveryIdInUse: () =>
     refusal(
       409,

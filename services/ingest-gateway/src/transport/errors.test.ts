@@ -7,7 +7,7 @@ import { createGatewayMetrics } from '../adapters/metrics';
 import { errorHandler } from './errors';
 import { readRawBody } from './read-body';
 
-/** The app's one error path (issue 9 item 2): whatever throws, a sender still connected gets an answer. */
+/** The app's one error path: whatever throws, a sender still connected gets an answer. */
 function appThatFails(afterBodyRead: boolean, seen: { destroyed?: boolean } = {}) {
   const app = express();
   const logger = createLogger({ service: 'test', level: 'error', stream: new PassThrough() });

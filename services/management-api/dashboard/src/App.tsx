@@ -16,7 +16,7 @@ import type { Me } from './api';
 
 /**
  * The main pages, each with the operation it reads: a page the role cannot read is neither in
- * the menu nor drawn when its address is typed (issue 27, item 4).
+ * the menu nor drawn when its address is typed.
  */
 const PAGES = [
   { name: 'endpoints', label: 'Endpoints', reads: 'listEndpoints' },

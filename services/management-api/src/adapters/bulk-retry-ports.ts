@@ -4,21 +4,19 @@ import type { ActivityLog } from '@relay/activity-log';
 import { findTarget } from '@relay/store';
 import type { Store } from '@relay/store';
 import { PREVIEW_MAX_ROWS, jobMatches, retryRow, zeroCounts } from '../domain/bulk-retry-job';
-import type { BulkRetryFilter, JobCounts, RowRetryPorts } from '../domain/bulk-retry-job';
-import type { ResendTarget } from '../domain/resend';
+import type { BulkRetryFilter, HeldReason, JobCounts, RetryTarget, RowRetryPorts } from '../domain/bulk-retry-job';
 import type { ResendAllowance } from './resend-allowance';
 
-type FoundTarget = ResendTarget & { endpoint_id: string };
-
 /**
- * The account's enabled target by id, or null; each kept 5 s, since a job's rows name few
- * targets and it must not read each again for every row (lru-cache, the project's one LRU).
+ * The account's enabled target by id, with whether it is flagged or paused, or null; each kept
+ * 5 s, since a job's rows name few targets and it must not read each again for every row
+ * (lru-cache, the project's one LRU).
  */
 export function targetLookup(
   store: Store,
   now: () => number,
-): (targetId: string, accountId: string) => Promise<FoundTarget | null> {
-  const cache = new LRUCache<string, { value: (FoundTarget & { account_id: string }) | null; at: number }>({
+): (targetId: string, accountId: string) => Promise<RetryTarget | null> {
+  const cache = new LRUCache<string, { value: (RetryTarget & { account_id: string }) | null; at: number }>({
     max: 10_000,
   });
   return async (targetId, accountId) => {
@@ -28,7 +26,15 @@ export function targetLookup(
     const channel = t ? channelOf(t.kind) : null;
     const value =
       t && t.enabled && channel
-        ? { id: t.id, kind: t.kind, channel, endpoint_id: t.endpoint_id, account_id: t.account_id }
+        ? {
+            id: t.id,
+            kind: t.kind,
+            channel,
+            endpoint_id: t.endpoint_id,
+            account_id: t.account_id,
+            name: t.name,
+            held: t.flagged ? ('flagged' as const) : t.breaker_state?.state === 'paused' ? ('paused' as const) : null,
+          }
         : null;
     cache.set(targetId, { value, at: now() });
     return value && value.account_id === accountId ? value : null;
@@ -48,8 +54,17 @@ export const PAGE_ROWS = 50;
 /** Rows a preview reads at once. */
 const PREVIEW_CONCURRENCY = 4;
 
+/** A flagged or paused target whose failed deliveries a bulk retry would leave out. */
+export interface HeldTarget {
+  target_id: string;
+  name: string;
+  held: HeldReason;
+  deliveries: number;
+}
+
 export interface BulkRetryPreview {
   counts: JobCounts;
+  held_targets: HeldTarget[];
   /** false: the window holds more rows than PREVIEW_MAX_ROWS; the counts are of the newest ones */
   complete: boolean;
 }
@@ -66,10 +81,19 @@ export async function previewBulkRetry(
   filter: BulkRetryFilter,
 ): Promise<BulkRetryPreview> {
   const target = targetLookup(deps.store, deps.now);
+  // a row asks for each of its failed deliveries' targets once: one ask of a held target is one delivery left out
+  const held = new Map<string, HeldTarget>();
   const ports: RowRetryPorts = {
     row: (id) => deps.log.row(id),
     payload: (id) => deps.log.payload(id),
-    target: (id) => target(id, accountId),
+    async target(id) {
+      const t = await target(id, accountId);
+      if (t?.held) {
+        const known = held.get(t.id) ?? { target_id: t.id, name: t.name, held: t.held, deliveries: 0 };
+        held.set(t.id, { ...known, deliveries: known.deliveries + 1 });
+      }
+      return t;
+    },
     async take(eventId, n) {
       return (await deps.allowance.used(accountId, eventId)) + n <= deps.allowance.max;
     },
@@ -93,8 +117,10 @@ export async function previewBulkRetry(
     const rows = page.rows.slice(0, PREVIEW_MAX_ROWS - counts.rows_scanned);
     for (let i = 0; i < rows.length; i += PREVIEW_CONCURRENCY)
       await Promise.all(rows.slice(i, i + PREVIEW_CONCURRENCY).map((e) => retryRow(e, filter, '', ports, counts)));
-    if (page.next_cursor === null && rows.length === page.rows.length) return { counts, complete: true };
-    if (counts.rows_scanned >= PREVIEW_MAX_ROWS) return { counts, complete: false };
+    const heldTargets = (): HeldTarget[] => [...held.values()];
+    if (page.next_cursor === null && rows.length === page.rows.length)
+      return { counts, held_targets: heldTargets(), complete: true };
+    if (counts.rows_scanned >= PREVIEW_MAX_ROWS) return { counts, held_targets: heldTargets(), complete: false };
     cursor = page.next_cursor;
   }
 }

@@ -2,7 +2,7 @@ import type { RedisClient } from '@relay/cache';
 
 /**
  * How many deliveries resends may still add to one event's activity row (docs/management-api.md
- * "Resend", issue 25 item 5). One counter per resent event in Redis, shared by every
+ * "Resend"). One counter per resent event in Redis, shared by every
  * management-api instance, living as long as the row (ACTIVITY_RETENTION_DAYS): an event resent
  * past its allowance is refused, so the row — and its read and resend times — stop growing.
  */

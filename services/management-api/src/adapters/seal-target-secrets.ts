@@ -13,7 +13,7 @@ export interface SealReport {
 
 /**
  * Seals credentials that targets still store in plaintext — chat webhook URLs saved before
- * they were sealed (issue 9, item 9) — through each kind's `sealPlaintext`, so adding a kind
+ * they were sealed — through each kind's `sealPlaintext`, so adding a kind
  * touches nothing here. Each rewrite is conditional on the config read (compare-and-set on the
  * whole config), so a concurrent change is never overwritten; idempotent.
  */

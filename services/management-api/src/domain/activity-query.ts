@@ -20,7 +20,7 @@ export type ActivityQuery = Omit<ActivityListQuery, 'account' | 'where'>;
 /**
  * Reads the activity log's filters (spec "Activity record": endpoint, date window,
  * All/Completed/Pending/Errors/Test, source IP, error text; without an endpoint, the
- * cross-endpoint view; issue 27 adds payload content and response status). The texts are
+ * cross-endpoint view; beyond the spec, payload content and response status). The texts are
  * literal, case-insensitive substrings — never a user regex — and every search runs within at
  * most 24 hours (the last 24 hours when no window is given).
  */
@@ -50,7 +50,7 @@ export function parseActivityQuery(
   const responseStatus = str('response_status')?.toLowerCase() ?? null;
   if (responseStatus !== null && !RESPONSE_STATUS.test(responseStatus))
     errors.push({ field: 'response_status', message: 'must be an HTTP status code (503) or a class (5xx)' });
-  // filters that cannot match anything are the caller's mistake, not an empty list (issue 27, item 2)
+  // filters that cannot match anything are the caller's mistake, not an empty list
   const sourceIp = str('source_ip') ?? null;
   if (sourceIp !== null && isIP(sourceIp) === 0)
     errors.push({ field: 'source_ip', message: 'must be an IPv4 or IPv6 address, like 203.0.113.7' });

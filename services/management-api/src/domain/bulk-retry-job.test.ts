@@ -2,7 +2,7 @@ import { deliveryIdFor, resendDeliveryId, resendTag } from '@relay/contracts';
 import type { ListedRow as IndexEntry, StoredPayload } from '@relay/activity-log';
 import type { ActivityDoc } from '@relay/store';
 import { jobMatches, parseBulkRetry, retryRow, zeroCounts } from './bulk-retry-job';
-import type { RowRetryPorts } from './bulk-retry-job';
+import type { HeldReason, RowRetryPorts } from './bulk-retry-job';
 
 const NOW = Date.parse('2030-01-02T00:00:00Z');
 const DAY = 86_400_000;
@@ -95,6 +95,7 @@ function ports(
   stored: StoredPayload | null = payload,
   targets = ['tg_a', 'tg_b'],
   allowance = 100,
+  held: Record<string, HeldReason> = {},
 ) {
   const published: string[] = [];
   const paced: number[] = [];
@@ -105,7 +106,9 @@ function ports(
     row: async () => row,
     payload: async () => stored,
     target: async (id) =>
-      targets.includes(id) ? { id, kind: 'webhook', channel: 'webhook', endpoint_id: 'ep_1' } : null,
+      targets.includes(id)
+        ? { id, kind: 'webhook', channel: 'webhook', endpoint_id: 'ep_1', name: id, held: held[id] ?? null }
+        : null,
     pace: async (n) => void paced.push(n),
     publish: async (d) => void published.push(...d.map((x) => x.message.delivery_id)),
   };
@@ -113,6 +116,27 @@ function ports(
 }
 
 describe('retrying one row of a bulk retry', () => {
+  it('leaves out the delivery to a flagged target and retries the row’s others, counting what it left out', async () => {
+    const { p, published } = ports(
+      rowDoc({ a: { target: 'tg_a', state: 'failed' }, b: { target: 'tg_b', state: 'failed' } }),
+      payload,
+      ['tg_a', 'tg_b'],
+      100,
+      { tg_a: 'flagged' },
+    );
+    const counts = zeroCounts();
+    const tag = resendTag(NOW);
+    await retryRow(
+      { event_id: EVT, outcome: 'ACCEPTED', aggregated: false } as IndexEntry,
+      { endpoint_id: null, target_id: null, from_ms: 0, to_ms: 1 },
+      tag,
+      p,
+      counts,
+    );
+    expect(published).toEqual([resendDeliveryId(EVT, 'tg_b', tag)]);
+    expect(counts).toMatchObject({ deliveries_queued: 1, deliveries_held: 1, rows_retried: 1, skipped_target_held: 0 });
+  });
+
   const entry = { event_id: EVT, outcome: 'ACCEPTED', aggregated: false } as IndexEntry;
   const filter = { endpoint_id: null, target_id: null, from_ms: 0, to_ms: 1 };
   const tag = resendTag(NOW);
@@ -190,6 +214,18 @@ describe('retrying one row of a bulk retry', () => {
         1,
       ),
       'skipped_resend_limit',
+    ],
+    [
+      'a row whose every failed delivery goes to a flagged or paused target',
+      entry,
+      ports(
+        rowDoc({ a: { target: 'tg_a', state: 'failed' }, b: { target: 'tg_b', state: 'failed' } }),
+        payload,
+        ['tg_a', 'tg_b'],
+        100,
+        { tg_a: 'flagged', tg_b: 'paused' },
+      ),
+      'skipped_target_held',
     ],
   ])('skips %s', async (_n, e, f, counter) => {
     const counts = zeroCounts();

@@ -38,6 +38,10 @@ export interface JobCounts {
   skipped_not_failed: number;
   /** the failed deliveries' targets were deleted or disabled since */
   skipped_target_gone: number;
+  /** every failed delivery's target is flagged or paused: nothing of the row is retried */
+  skipped_target_held: number;
+  /** failed deliveries left out because their target is flagged or paused (a row's others still go) */
+  deliveries_held: number;
   /**
    * the event's deliveries would pass the ceiling resends and bulk retries share
    * (MAX_RESENT_DELIVERIES_PER_EVENT): its row stays as it is
@@ -53,6 +57,8 @@ export const zeroCounts = (): JobCounts => ({
   skipped_no_payload: 0,
   skipped_not_failed: 0,
   skipped_target_gone: 0,
+  skipped_target_held: 0,
+  deliveries_held: 0,
   skipped_resend_limit: 0,
 });
 
@@ -120,12 +126,20 @@ export function jobMatches(filter: BulkRetryFilter, e: ListedRow): boolean {
   return e.status === 'errors' && !e.test && (filter.endpoint_id === null || e.endpoint_id === filter.endpoint_id);
 }
 
+/**
+ * Why a target takes no retried delivery now: flagged (Relay sends it nothing until the flag is
+ * cleared) or paused by hand (its deliveries are held). A bulk retry leaves its deliveries out,
+ * and its preview names it, rather than queue what cannot be sent (docs/management-api.md).
+ */
+export type HeldReason = 'flagged' | 'paused';
+export type RetryTarget = ResendTarget & { endpoint_id: string; name: string; held: HeldReason | null };
+
 /** What retrying one row needs from the outside: reads by key, the confirmed publish, the pacing. */
 export interface RowRetryPorts {
   row(eventId: string): Promise<ActivityDoc | null>;
   payload(eventId: string): Promise<StoredPayload | null>;
-  /** an enabled target of the account, or null */
-  target(targetId: string): Promise<(ResendTarget & { endpoint_id: string }) | null>;
+  /** an enabled target of the account, with why it takes nothing now (held), or null */
+  target(targetId: string): Promise<RetryTarget | null>;
   /**
    * takes `n` of the event's allowance of added deliveries, the one resends use (a preview only
    * checks that they fit); false: they do not fit, nothing taken
@@ -174,11 +188,15 @@ export async function retryRow(
     counts.skipped_no_payload += 1;
     return;
   }
-  const targets = (await Promise.all(failed.map((t) => ports.target(t)))).filter(
-    (t): t is ResendTarget & { endpoint_id: string } => t !== null && t.endpoint_id === row.endpoint_id,
+  const found = (await Promise.all(failed.map((t) => ports.target(t)))).filter(
+    (t): t is RetryTarget => t !== null && t.endpoint_id === row.endpoint_id,
   );
+  const held = found.filter((t) => t.held !== null).length;
+  const targets = found.filter((t) => t.held === null);
+  counts.deliveries_held += held;
   if (targets.length === 0) {
-    counts.skipped_target_gone += 1;
+    if (held > 0) counts.skipped_target_held += 1;
+    else counts.skipped_target_gone += 1;
     return;
   }
   if (!(await ports.take(row._id, targets.length))) {

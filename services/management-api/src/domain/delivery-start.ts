@@ -4,7 +4,7 @@ import type { ActivityRecord, DeliveryRecord } from '@relay/store';
 export type DeliveryWithStart = DeliveryRecord & { started_at: Date };
 
 /**
- * When each delivery of a row began (issue 27, item 7): the request's receipt for an event's
+ * When each delivery of a row began: the request's receipt for an event's
  * first delivery to a target, the time it was made for one made again — a resend, or the bulk
  * retry that made it (the time its tag carries, contracts ids.ts). A delivery's latency runs from
  * here, so a resend a day later is not a delivery that took a day.

@@ -19,7 +19,7 @@ export function bool(field: string): (raw: unknown) => Validation<boolean> {
 export function validateName(raw: unknown): Validation<string> {
   return typeof raw === 'string' && raw.trim().length > 0 && raw.length <= 200
     ? ok(raw.trim())
-    : fail('name', 'must be a non-empty string of at most 200 characters');
+    : fail('name', 'Enter a name of at most 200 characters.');
 }
 
 /**

@@ -2,7 +2,7 @@ import type { StoredPayload } from '@relay/activity-log';
 import { redactHeaders } from '@relay/contracts';
 
 /**
- * The request of an accepted event as the activity detail shows it (issue 27, item 1): method,
+ * The request of an accepted event as the activity detail shows it: method,
  * source IP, query, headers (credentials redacted by name, @relay/contracts redactHeaders — the
  * rule a row's kept responses follow too; the gateway already drops the inbound-auth headers
  * before it keeps a request, this is the second line for a sender's own credentials under names

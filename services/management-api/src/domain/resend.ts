@@ -12,7 +12,7 @@ export interface ResendTarget {
 }
 
 /**
- * Most deliveries resends may add to one event (issue 25 item 5): a resend to 5 targets uses 5.
+ * Most deliveries resends may add to one event: a resend to 5 targets uses 5.
  * Every delivery is kept in the event's activity row, so without a ceiling a script resending one
  * event grew its row without limit (261 resends × 5 targets: 433 KB, reads and resends > 1 s).
  * With it the row stays below its first deliveries plus this many, and so do its read and resend

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { FieldError, Validation } from '@relay/contracts';
 import { routingFormatProblem } from '@relay/endpoints';
 import type { PayloadFormat, Routing } from '@relay/endpoints';
@@ -145,3 +146,17 @@ export function routingApplies<T extends { routing?: Routing | null }>(
   const problem = result.ok && result.value.routing ? routingFormatProblem(format) : null;
   return problem === null ? result : { ok: false, errors: [{ field: 'routing', message: problem }] };
 }
+
+/**
+ * The fields of a PATCH whose values differ from the stored target's, by deep comparison (an
+ * unset value is the same as null, the form's "default"): what the audit entry names. A form
+ * sends every field it shows, so the fields sent are not the fields changed.
+ */
+export function changedTargetFields(stored: Partial<Record<Changeable, unknown>>, sent: TargetChanges): Changeable[] {
+  return (Object.keys(sent) as Changeable[])
+    .filter((k) => !isDeepStrictEqual(normalised(stored[k]), normalised(sent[k])))
+    .sort();
+}
+
+/** JSON's view of a value: undefined and null alike, a stored document's key order and prototypes ignored. */
+const normalised = (v: unknown): unknown => (v === undefined ? null : JSON.parse(JSON.stringify(v)));

@@ -50,6 +50,7 @@ const common: Record<string, Schema> = {
   target_count: int({ minimum: 0 }),
   test: bool({ description: 'a test request (the Test group)' }),
   aggregate,
+  alert: nullable(ref('ActivityAlert')),
 };
 const names = Object.keys(common);
 
@@ -80,7 +81,7 @@ const attempt = object(
       ['headers', 'headers_omitted', 'body', 'body_truncated'],
       {
         description:
-          'What the target answered (issue 27 item 1; docs/delivery.md). Absent when no HTTP answer came: a network failure, an email or spreadsheet target, an attempt not sent, or an attempt recorded before responses were kept.',
+          'What the target answered (docs/delivery.md). Absent when no HTTP answer came: a network failure, an email or spreadsheet target, an attempt not sent, or an attempt recorded before responses were kept.',
       },
     ),
     resends: int({
@@ -107,6 +108,20 @@ const delivery = object(
 );
 
 export const activitySchemas: Record<string, Schema> = {
+  ActivityAlert: object(
+    {
+      alert_id: str(),
+      rule_id: str(),
+      rule_name: str(),
+      kind: str({ description: 'the condition kind (docs/alerts.md)' }),
+      title: str({ description: 'the condition’s name, e.g. “A target was flagged”' }),
+    },
+    ['alert_id', 'rule_id', 'rule_name', 'kind', 'title'],
+    {
+      description:
+        'the alert this row delivers: Relay’s own message to the target, not a sender’s request (no source IP, no stored request, no resend); null on requests',
+    },
+  ),
   ActivityListed: object(
     {
       ...common,

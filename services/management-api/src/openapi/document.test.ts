@@ -5,7 +5,7 @@ import { writeDocument } from './write-document';
 const SERVICE = path.resolve(__dirname, '..', '..');
 const REDOCLY = path.resolve(SERVICE, '..', '..', 'node_modules', '.bin', 'redocly');
 
-describe('the OpenAPI document (issue 11, item 1)', () => {
+describe('the OpenAPI document', () => {
   it('lints clean with Redocly’s recommended rules: no error, no warning', () => {
     writeDocument(path.join(SERVICE, 'dist'));
     const run = spawnSync(REDOCLY, ['lint', 'dist/openapi.json', '--format=json'], {

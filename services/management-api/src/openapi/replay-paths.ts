@@ -154,7 +154,7 @@ export const replaySchemas: Record<string, Schema> = {
       state: oneOfValues(JOB_STATES, '`queued` → `running` → `done` | `cancelled` | `failed`'),
       cancel_requested: bool(),
       progress: countsSchema(
-        'the total is not known in advance: `rows_scanned` grows until `done`; `skipped_resend_limit`: rows whose new deliveries would pass the per-event ceiling resends share',
+        'the total is not known in advance: `rows_scanned` grows until `done`; `skipped_resend_limit`: rows whose new deliveries would pass the per-event ceiling resends share; `deliveries_held`: failed deliveries left out because their target is flagged or paused (`skipped_target_held`: rows with nothing else to retry)',
       ),
       runs: int({ minimum: 0, description: 'runs taken so far (a run resumes from the saved cursor after a crash)' }),
       created_at: dateTime(),
@@ -198,8 +198,23 @@ export const replaySchemas: Record<string, Schema> = {
       }),
       max_rows: int({ minimum: 1, description: 'most rows a preview goes through' }),
       counts: countsSchema('the job’s counts as a run now would make them, nothing queued'),
+      held_targets: list(
+        object(
+          {
+            target_id: str(),
+            name: str(),
+            held: { type: 'string', enum: ['flagged', 'paused'] },
+            deliveries: int({ minimum: 1, description: 'its failed deliveries the bulk retry leaves out' }),
+          },
+          ['target_id', 'name', 'held', 'deliveries'],
+        ),
+        {
+          description:
+            'targets that are flagged (clear the flag first) or paused (resume first): their failed deliveries are left out of the count and of the job',
+        },
+      ),
     },
-    ['filter', 'deliveries', 'events', 'complete', 'max_rows', 'counts'],
+    ['filter', 'deliveries', 'events', 'complete', 'max_rows', 'counts', 'held_targets'],
   ),
   BulkRetryPage: object(
     {

@@ -1,7 +1,7 @@
 import type { FieldError } from '@relay/contracts';
 
 /*
- * Strings a request may carry (issue 27, item 8). The store (FerretDB over PostgreSQL) refuses
+ * Strings a request may carry. The store (FerretDB over PostgreSQL) refuses
  * U+0000 in any text, and an HTTP header cannot carry it either; a UTF-16 surrogate without its
  * pair has no UTF-8 form at all, so it would be stored or sent as something else than what was
  * asked. Both are refused up front, with a 400 naming the field, instead of a 500 from the store

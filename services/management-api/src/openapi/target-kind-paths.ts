@@ -28,6 +28,7 @@ const field = object(
     min_length: int(),
     max_length: int(),
     pattern: str({ description: 'a JavaScript regular expression (u flag)' }),
+    pattern_message: str({ description: 'the API’s message for a value that does not match `pattern`' }),
     format: { type: 'string', enum: ['email', 'url'] },
     multiline: bool(),
     const: bool(),

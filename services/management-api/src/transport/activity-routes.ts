@@ -30,12 +30,12 @@ export function activityRoutes(store: Store, retentionMs: number, now: () => Dat
       res.json({ data: [], next_cursor: null });
       return;
     }
-    // aggregated rows: their count moves with every flush; read it from the row
-    const aggregates = await mapLimit(page.rows, 8, (e) =>
-      e.aggregated ? log.row(e.event_id) : Promise.resolve(null),
+    // aggregated rows: their count moves with every flush; alert rows: their names (few rows, rarely) — read from the row
+    const rows = await mapLimit(page.rows, 8, (e) =>
+      e.aggregated || e.alert ? log.row(e.event_id) : Promise.resolve(null),
     );
     res.json({
-      data: page.rows.map((e, i) => listed(e, account, aggregates[i] ?? null)),
+      data: page.rows.map((e, i) => listed(e, account, rows[i] ?? null)),
       next_cursor: page.next_cursor,
     });
   });
@@ -50,10 +50,11 @@ export function activityRoutes(store: Store, retentionMs: number, now: () => Dat
     // per target: its deliveries, or that routing held the event back from it (docs/routing.md)
     res.json({
       ...withTargetNames(row, names),
+      alert: row.alert ?? null,
       not_routed: notRouted.map((id) => ({ target_id: id, target_name: names.get(id) ?? null })),
     });
   });
-  // the request as it came (issue 27, item 1): kept for accepted events only, with the row's retention
+  // the request as it came: kept for accepted events only, with the row's retention
   r.get('/:eventId/request', ...operation('getActivityRequest'), async (req: Request, res: Response) => {
     const eventId = String(req.params.eventId);
     const doc = await log.row(eventId);
@@ -80,6 +81,7 @@ function listed(e: ListedRow, account: string, row: ActivityDoc | null) {
     target_count: e.target_count,
     test: e.test,
     aggregate: row?.aggregate ?? null,
+    alert: row?.alert ?? null,
     next_attempt_at: e.retry_ms === null ? null : new Date(e.retry_ms).toISOString(),
   };
 }

@@ -5,7 +5,7 @@ import type { AuditEntry, AuditWho } from '../adapters/account-audit';
 import { accountOf, keyOf } from './auth';
 
 /**
- * The one place every write route records its change (issue 27 item 3): one call per route,
+ * The one place every write route records its change: one call per route,
  * after the change is stored, beside its cache announcement —
  *
  *   await audit(store, req, { action: 'target_deleted', endpoint_id, details: { target_id } });

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import compression from 'compression';
 import express from 'express';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { SessionStore } from '../adapters/sessions';
@@ -45,12 +46,19 @@ function staticPages(dir: string): RequestHandler {
       res.set('Cache-Control', asset ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
+  // Brotli or gzip for the page and its assets only (decision 0131): the API's answers, which carry
+  // secrets beside what a caller sends, are never compressed (BREACH)
+  const compress = compression();
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (req.path === '/' && !existsSync(path.join(dir, 'index.html'))) {
       res.status(503).type('text/plain').send('The dashboard is not built: run `npm run build`.\n');
       return;
     }
-    serve(req, res, next);
+    if (isPageFile(req.path)) compress(req, res, () => serve(req, res, next));
+    else serve(req, res, next);
   };
 }
+
+/** The dashboard's own files: the page and Vite's built assets (everything else is the API's). */
+const isPageFile = (p: string): boolean => p === '/' || p === '/index.html' || p.startsWith('/assets/');

@@ -48,7 +48,7 @@ class Refusal extends Error {
 }
 
 /**
- * `relay listen`'s server side (issue 28, item 2): a WebSocket upgrade on the API port,
+ * `relay listen`'s server side: a WebSocket upgrade on the API port,
  * authenticated like every route (`Authorization: Bearer <api key>`, editor or higher: a session
  * answers deliveries), for one CLI session target of the caller's endpoint. A refused upgrade is
  * an ordinary JSON error (status, `code`, message) before any WebSocket exists. Returns what

@@ -214,6 +214,7 @@ export function replayRoutes(deps: ReplayDeps): Router {
         complete: preview.complete,
         max_rows: PREVIEW_MAX_ROWS,
         counts: preview.counts,
+        held_targets: preview.held_targets,
       });
     },
   );

@@ -19,7 +19,7 @@ const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 
 /**
  * The HTTP server of the API port (the JSON API and the dashboard), with the gateway's
- * slow-client limits (issue 27, item 8; docs/security.md "Slow clients"): a client that
+ * slow-client limits (docs/security.md "Slow clients"): a client that
  * trickles its headers is answered 408 and dropped after `headersTimeoutMs`, one that trickles
  * a body after `headersTimeoutMs + bodyTimeoutMs` (Node's `requestTimeout` counts from the
  * request's first byte), and past `maxConnections` open connections a new one is closed at once —

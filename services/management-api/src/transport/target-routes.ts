@@ -7,7 +7,7 @@ import type { Store, TargetRecord } from '@relay/store';
 import type { TargetRegistry } from '@relay/targets';
 import { endpointExists, endpointFormat } from '../adapters/endpoint-store';
 import { clearTargetFlag, createTarget, deleteTarget, updateTarget } from '../adapters/target-store';
-import { routingApplies, validateNewTarget, validateTargetChanges } from '../domain/target-input';
+import { changedTargetFields, routingApplies, validateNewTarget, validateTargetChanges } from '../domain/target-input';
 import { targetView } from '../domain/target-view';
 import type { TargetBreakers } from '../adapters/target-breakers';
 import { audit } from './audit-trail';
@@ -77,14 +77,17 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
     async (req: Request, res: Response) => {
       const { endpointId, format } = await endpointAndFormat(req);
       const targetId = String(req.params.targetId);
-      found(await findEndpointTarget(store, endpointId, targetId));
+      const before = found(await findEndpointTarget(store, endpointId, targetId));
       const sent = checked(req, routingApplies(validateTargetChanges(req.body), format));
       const target = found(await updateTarget(store, endpointId, targetId, sent));
-      await audit(store, req, {
-        action: 'target_updated',
-        endpoint_id: endpointId,
-        details: { target_id: targetId, name: target.name, fields: Object.keys(sent).sort() },
-      });
+      // the entry names the fields whose values changed, not every field the form sent back
+      const fields = changedTargetFields(before, sent);
+      if (fields.length > 0)
+        await audit(store, req, {
+          action: 'target_updated',
+          endpoint_id: endpointId,
+          details: { target_id: targetId, name: target.name, fields },
+        });
       // the gateways route only to enabled targets; the deliverers cache the whole target
       await deps.announceChange({ scope: 'target', id: targetId, endpoint_id: endpointId });
       res.json(view(target));

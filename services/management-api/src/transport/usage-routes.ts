@@ -46,7 +46,7 @@ export function usageRoutes(deps: UsageRouteDeps): Router {
 }
 
 /**
- * Issue 27 item 6: `GET /v1/billing/usage/daily`, the period's accepted events per day and per
+ * `GET /v1/billing/usage/daily`, the period's accepted events per day and per
  * endpoint against the plan — read from the counters the gateway's admit script keeps (one
  * HGETALL of at most endpoints × 31 fields, and the monthly counter), never from the activity log.
  */

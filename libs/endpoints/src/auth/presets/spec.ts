@@ -1,5 +1,5 @@
 /**
- * A provider's signature scheme described as data (issue 24): which headers carry what, what is
+ * A provider's signature scheme described as data: which headers carry what, what is
  * signed, how, and where the secret comes from. The ingest gateway interprets a description with
  * one of a few verification families; the settings model, the forwarding rules, the dashboard
  * and the preset table in docs/inbound-auth.md are all derived from the same description.

@@ -22,7 +22,7 @@ describe('Relay target → Block-style chat webhook: configuration', () => {
     ['the government-variant host', GOV, GOV],
     ['a trailing slash (dropped)', `${URL_OK}/`, URL_OK],
     ['an upper-case host (normalized)', URL_OK.replace('hooks.slack.com', 'Hooks.Slack.COM'), URL_OK],
-    // issue 9, item 14: the spec's form is /services/<path>, on either host
+    // The spec's form is /services/<path>, on either host
     [
       'the government host with a short last segment',
       'https://hooks.slack-gov.com/services/T0001/B0001/abc',

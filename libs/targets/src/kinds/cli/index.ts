@@ -1,4 +1,4 @@
-// The CLI session kind (issue 28, item 2): deliveries handed to `relay listen` sessions (docs/cli.md).
+// The CLI session kind: deliveries handed to `relay listen` sessions (docs/cli.md).
 export { classifyCliOutcome } from './classify';
 export type { CliNoAnswer } from './classify';
 export { cliDescription } from './config';

@@ -44,7 +44,7 @@ export interface CliKindDeps {
 }
 
 /**
- * The CLI session target (issue 28, item 2): each attempt is handed to the `relay listen`
+ * The CLI session target: each attempt is handed to the `relay listen`
  * sessions of the target, which forward it to their local URL and report the answer back; the
  * deliverer records, retries and dead-letters it as for any kind.
  */

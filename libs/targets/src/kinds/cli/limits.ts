@@ -1,5 +1,5 @@
 /*
- * The CLI session kind's limits (issue 28, item 2; docs/cli.md "Limits"). A session is a
+ * The CLI session kind's limits (docs/cli.md "Limits"). A session is a
  * developer's laptop behind one WebSocket: these keep what one session, one endpoint and one
  * message can hold on the deliverer, the broker and the management API bounded.
  */

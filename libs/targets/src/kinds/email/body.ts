@@ -7,7 +7,7 @@ export interface EmailBody {
 }
 
 /**
- * Spec "Feature interaction", row "Email formatting", and issue 23 item 3:
+ * Spec "Feature interaction", row "Email formatting":
  * - None (and an absent optional Base64 parameter) → the empty payload: an empty text part.
  * - JSON, form, Query Parameters, Base64 JSON (the gateway delivers all four as JSON) → the
  *   payload formatted as JSON: pretty-printed with two spaces as the text part, and the same

@@ -1,7 +1,7 @@
 import { addressProblem, validateEmailConfig } from './config';
 import { MAX_RECIPIENTS } from './limits';
 
-describe('email target settings (issue 23, item 3)', () => {
+describe('email target settings', () => {
   it('accepts to/cc/bcc, a subject template and a reply-to', () => {
     expect(
       validateEmailConfig({

@@ -1,4 +1,4 @@
-// The email output (issue 23, item 3): settings, message composition and one attempt's send.
+// The email output: settings, message composition and one attempt's send.
 // Wired as a kind of the catalog once the kind-description model lands (docs/targets-email.md).
 export { emailBody, escapeHtml } from './body';
 export type { EmailBody } from './body';

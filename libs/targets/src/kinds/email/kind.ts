@@ -35,7 +35,7 @@ export interface EmailKindDeps {
 }
 
 /**
- * The email target (issue 23, item 3): no credential of its own (the relay's are the
+ * The email target: no credential of its own (the relay's are the
  * operator's), so its config is shown as stored. Composing throws PayloadError for a header
  * line break or an oversized message, which the deliverer records without flagging the target.
  */

@@ -51,7 +51,7 @@ export function subjectHeader(subject: string): string {
 }
 
 /**
- * One delivery as an email (issue 23, item 3): the envelope holds every recipient (bcc only
+ * One delivery as an email: the envelope holds every recipient (bcc only
  * there), the message its headers and parts. Deterministic per delivery — Message-ID, Date
  * (the event's time) and MIME boundaries all derive from it — so every attempt sends the same
  * bytes. Throws PayloadError when a header would carry a line break or the message passes

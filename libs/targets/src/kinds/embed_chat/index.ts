@@ -53,7 +53,7 @@ export function createEmbedChatKind(deps: ChatKindDeps): TargetKind<EmbedChatCon
     ...embedChatInfo,
     ...describedConfig<EmbedChatConfig>(embedChatDescription, deps.secrets),
     buildRequest: (config, d) => buildRequest(config, d, deps.secrets),
-    // rows stored before chat URLs were sealed (issue 9, item 9)
+    // rows stored before chat URLs were sealed
     sealPlaintext: (config) =>
       isPlaintextChatUrl(config.url) ? { ...config, url: sealChatUrl(config.url, deps.secrets) } : null,
     classify: classifyEmbedChat,

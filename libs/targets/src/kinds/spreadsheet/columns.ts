@@ -10,7 +10,7 @@ export const PAYLOAD_COLUMN = 'payload';
 export const EMPTY_NAME_COLUMN = '(empty name)';
 
 /**
- * Spec "Feature interaction", row "Spreadsheet columns", and issue 23 item 4 — the (column,
+ * Spec "Feature interaction", row "Spreadsheet columns" — the (column,
  * value) pairs of one delivery, in the payload's order:
  * - None (empty payload) → only the synthetic field `payload`, empty;
  * - a JSON object (JSON, form, Query Parameters, an object in Base64 JSON) → every top-level
@@ -44,7 +44,7 @@ export type RowPlan =
   { ok: true; newColumns: string[]; start: number; header: string[]; row: Cell[] } | { ok: false; message: string };
 
 /**
- * Places one delivery's fields under the sheet's header row (issue 23, item 4): an empty sheet
+ * Places one delivery's fields under the sheet's header row: an empty sheet
  * gets the header `relay_delivery_id, <fields…>`; a field never seen before adds a column at
  * the end; a field the payload lacks leaves its cell empty. Columns are matched by exact name,
  * the first of equal names wins. A first row that does not start with `relay_delivery_id` is

@@ -12,7 +12,7 @@ const keyFile = JSON.stringify({
 });
 const ID = '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms';
 
-describe('spreadsheet target settings (issue 23, item 4)', () => {
+describe('spreadsheet target settings', () => {
   it('keeps the id, the tab and only client_email/private_key/private_key_id of the key', () => {
     const v = validateSpreadsheetConfig({ spreadsheet_id: ID, sheet_name: 'Leads', service_account_key: keyFile });
     expect(v.ok).toBe(true);

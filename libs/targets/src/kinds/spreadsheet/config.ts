@@ -4,7 +4,7 @@ import { checkDescribed } from '../../describe/validate';
 import { readServiceAccountKey } from '../../transports/google';
 import { MAX_SHEET_NAME_LENGTH } from './limits';
 
-/** A spreadsheet target's settings (issue 23, item 4). */
+/** A spreadsheet target's settings. */
 export interface SpreadsheetConfig {
   spreadsheet_id: string;
   /** the tab rows are appended to */
@@ -37,7 +37,7 @@ function checkKey(value: string, ctx: CheckContext): string | undefined {
 }
 
 /**
- * The spreadsheet target's settings, described once (issue 23, items 1 and 4). The key is a
+ * The spreadsheet target's settings, described once. The key is a
  * credential: sealed at rest, shown as set, never returned.
  */
 export const spreadsheetDescription: KindDescription = {

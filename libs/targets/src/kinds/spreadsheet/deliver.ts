@@ -23,7 +23,7 @@ const permanent = (error: string, flagTarget: boolean): AttemptResult => ({
 });
 
 /**
- * One attempt of one delivery to a spreadsheet target (issue 23, item 4). A payload past the
+ * One attempt of one delivery to a spreadsheet target. A payload past the
  * limits throws PayloadError (this delivery fails, the target is not flagged, and the failure
  * does not count towards the target's streak); a stored key that cannot be opened or read
  * throws TargetConfigError (the target is flagged). Google's answers are classified:

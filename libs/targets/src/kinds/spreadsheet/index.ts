@@ -1,4 +1,4 @@
-// The spreadsheet output, Google Sheets (issue 23, item 4): settings, columns per payload format
+// The spreadsheet output, Google Sheets: settings, columns per payload format
 // and one attempt's append. Wired as a kind of the catalog once the kind-description model lands
 // (docs/targets-spreadsheet.md).
 export { cellOf, DELIVERY_ID_COLUMN, EMPTY_NAME_COLUMN, PAYLOAD_COLUMN, planRow, rowFields } from './columns';

@@ -36,7 +36,7 @@ export interface SpreadsheetKindDeps {
 }
 
 /**
- * The spreadsheet target, Google Sheets (issue 23, item 4). The service-account key is sealed
+ * The spreadsheet target, Google Sheets. The service-account key is sealed
  * before it is stored and shown only as set (the description marks it a credential). One token cache per kind instance, i.e. per deliverer process.
  */
 export function createSpreadsheetKind(deps: SpreadsheetKindDeps): TransportKind<SpreadsheetConfig> {

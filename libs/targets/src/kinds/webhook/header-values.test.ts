@@ -7,7 +7,7 @@ import { createWebhookKind, TargetConfigError } from './index';
 import type { WebhookConfig } from './index';
 
 /*
- * Issue 9, item 8: target settings that end up in a header accept exactly what Node's HTTP
+ * Target settings that end up in a header accept exactly what Node's HTTP
  * client sends — no more (a `€` or U+2028 used to be saved with 201 and then fail every
  * delivery as "transient" for hours), no less.
  */
@@ -116,7 +116,7 @@ describe('saving a webhook target refuses every setting that ends up in a header
   });
 });
 
-describe('a target stored before the rule (issue 9, item 8) fails permanently at delivery, not as a retried network error', () => {
+describe('a target stored before the rule fails permanently at delivery, not as a retried network error', () => {
   it('a custom header value Node refuses is a TargetConfigError HEADER_INVALID naming the header, not the value', () => {
     const saved = kind.validateConfig({ url: 'https://hooks.example.com/in' });
     if (!saved.ok) throw new Error('invalid');

@@ -41,7 +41,7 @@ export const hasControlChars = (value: string): boolean => CONTROL.test(value);
  * U+0080–U+00FF (written as one Latin-1 byte each). This is Node 20's own test
  * (`checkInvalidHeaderChar` in lib/_http_common.js, behind `http.validateHeaderValue`): any
  * other character — `€`, U+2028, an emoji, CR/LF — makes `request.setHeader` throw
- * ERR_INVALID_CHAR, so a setting holding one could never be delivered (issue 9, item 8).
+ * ERR_INVALID_CHAR, so a setting holding one could never be delivered.
  */
 // eslint-disable-next-line no-control-regex
 const NOT_IN_HEADER_VALUE = /[^\t\u0020-\u007e\u0080-\u00ff]/;

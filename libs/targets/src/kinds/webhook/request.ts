@@ -95,7 +95,7 @@ export function buildWebhookRequest(config: WebhookConfig, d: DeliveryMessageV1,
 }
 
 /**
- * A target saved before header values were checked (issue 9, item 8) may hold a character
+ * A target saved before header values were checked may hold a character
  * Node's client refuses; it would fail every attempt as a network error, retried for hours.
  * Refused here instead: a permanent failure that flags the target. Names the header and the
  * character, never the value (it may be a credential).

@@ -29,7 +29,7 @@ function errorOf(body: string): { status: string; message: string } {
 const TARGET_400 = /unable to parse range|above the limit of [\d,]+ cells|exceeds grid limits/i;
 
 /**
- * What a Google API answer other than 2xx means for the attempt (issue 23, item 4):
+ * What a Google API answer other than 2xx means for the attempt:
  * - 429 (quota: 60 writes per minute per user, 300 per project) → retry, after the answer's
  *   Retry-After when it sends one, else on the target's backoff schedule;
  * - 5xx → retry;

@@ -31,7 +31,7 @@ export interface TokenSourceOptions {
 export const REFRESH_MARGIN_MS = 60_000;
 
 /**
- * Access tokens per service-account key, cached until they expire (issue 23, item 4): one
+ * Access tokens per service-account key, cached until they expire: one
  * token request per key per hour instead of one per delivery, which also keeps Relay far from
  * the token endpoint's own limits. Concurrent deliveries for one key share one request. Keys
  * are cached under a hash of the key itself, so a replaced key never reuses the old key's

@@ -7,7 +7,7 @@ const failed = (code: string, responseCode: number | null, response = ''): SmtpO
   durationMs: 1,
 });
 
-describe('SMTP classification table (issue 23, item 3)', () => {
+describe('SMTP classification table', () => {
   it.each([
     ['421 relay busy', failed('EMESSAGE', 421, '421 4.3.2 Service shutting down'), { result: 'retry', status: 421 }],
     ['450 mailbox unavailable', failed('EENVELOPE', 450, '450 4.2.1 Mailbox busy'), { result: 'retry', status: 450 }],

@@ -28,7 +28,7 @@ function replyText(response: string): string {
 }
 
 /**
- * Issue 23, item 3: how an SMTP attempt ended.
+ * How an SMTP attempt ended.
  * - 2xx from DATA, every recipient taken → success.
  * - a 4xx reply (greylisting, mailbox full for now, 421 relay busy), or no reply at all
  *   (connection refused, reset, any timeout) → retry: the relay or the network may recover.

@@ -1,5 +1,5 @@
 /**
- * The operator's outbound mail relay (issue 23, item 3). One relay per deployment: email
+ * The operator's outbound mail relay. One relay per deployment: email
  * targets choose recipients, never the server, so the relay is not an SSRF surface and may sit
  * on a private network. The deliverer's loadConfig builds this from its environment; the
  * password comes from a secret, never from a target.

@@ -39,7 +39,7 @@ export interface SmtpTransport {
 }
 
 /**
- * An SMTP client for the operator's relay, built on nodemailer (issue 23, item 3): a pool of
+ * An SMTP client for the operator's relay, built on nodemailer: a pool of
  * at most `maxConnections` connections, certificates always verified, STARTTLS required unless
  * the operator picked implicit TLS or (by name) none, and each phase bounded by a timeout so a
  * slow relay ends the attempt instead of holding a worker. nodemailer's own logging stays off:

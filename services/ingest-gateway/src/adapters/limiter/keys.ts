@@ -14,7 +14,7 @@ import { quotaKey as sharedQuotaKey, quotaMonth } from '@relay/contracts';
  *   no braces, so its slot is that of its full name). The quota key keeps its name — the month's
  *   count survives an upgrade — and only the bucket, which holds at most a minute, was renamed
  *   (docs/operations.md "Upgrading"): it starts empty once per month and once at the upgrade.
- *   (Before that the bucket was `${ns}:rate:${endpoint_id}`, and until issue 9 per-minute
+ *   (Before that the bucket was `${ns}:rate:${endpoint_id}`, and earlier per-minute
  *   counters `${ns}:rate:${endpoint_id}:${minute}`; both expire by themselves within 180 s.)
  */
 export const QUOTA_TTL_SECONDS = 40 * 24 * 3600;

@@ -4,7 +4,7 @@ import { ingest } from '../pipeline/ingest';
 import { body, fakePorts, request, view } from '../pipeline/test-helpers';
 import { providerDedupOf } from './delivery-id';
 
-/** Issue 24 "Dedup on the provider's delivery id": where the id is read, and what a repeat gets. */
+/** Where the id is read, and what a repeat gets. */
 
 const github = (extra: Record<string, unknown> = {}): InboundAuthSetting =>
   ({ type: 'HMAC', preset: 'github', secrets: ['sealed:gh-secret'], ...extra }) as InboundAuthSetting;

@@ -14,7 +14,7 @@ export interface ProviderDedup {
 const ID_TEXT = /^[\x20-\x7e]{1,255}$/;
 
 /**
- * Issue 24: the provider's own delivery id, when deduplication is on for this endpoint (by
+ * The provider's own delivery id, when deduplication is on for this endpoint (by
  * default for presets whose provider sends one; opt-in for custom schemes). Called only after
  * the signature passed, so a forger cannot claim an id. Null: no id, or dedup off.
  */

@@ -5,7 +5,7 @@ import type { IngestAnswer } from '../pipeline/ingest';
 import { body, fakePorts, request, view } from '../pipeline/test-helpers';
 
 /**
- * Issue 24 "Handshakes answered at ingest": each provider's documented answer, after the
+ * Each provider's documented answer, after the
  * provider's own verification where it signs the handshake; a row with its own outcome; never
  * delivered. Secrets in test records are stored as `sealed:<plain>` (test-helpers).
  */

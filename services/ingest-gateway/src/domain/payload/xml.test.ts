@@ -36,7 +36,7 @@ describe('XML parsing is hardened', () => {
   });
 
   /**
-   * The family that beat the hand scan (issue 9 item 6, 48 of 48 accepted with the entity
+   * The family that beat the hand scan (48 of 48 accepted with the entity
    * expanded): a comment or CDATA opener inside an attribute value made the scan skip to a
    * closer further on, past a DOCTYPE the parser then read and expanded.
    */

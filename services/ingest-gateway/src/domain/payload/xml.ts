@@ -11,7 +11,7 @@ export const MAX_XML_DEPTH = 32;
  * (`addInputEntities`) before any entity of it could be used, and Relay's decoder refuses it
  * there. So what counts as a DOCTYPE is exactly what the parser would act on: text that only
  * looks like one (in a comment, CDATA or an attribute value) is content, and no quoting trick
- * can hide a real one (a hand scan was fooled by `<!--` in an attribute value; issue 9).
+ * can hide a real one (a hand scan was fooled by `<!--` in an attribute value).
  *
  * The decoder also decodes what XML without a DTD defines: the five predefined entities and
  * numeric character references. Any other `&name;` (such as `&nbsp;`) is left as written.

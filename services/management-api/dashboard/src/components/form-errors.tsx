@@ -6,7 +6,7 @@ import { fieldFor, fieldId, pathWords } from '../lib/fields';
 import type { FieldError } from '../lib/fields';
 
 /*
- * One way of showing what the API refused of a form, for every form (issue 27, item 4). The API
+ * One way of showing what the API refused of a form, for every form. The API
  * names each problem by its field path (`config.custom_headers[0].name`); every labelled control
  * (`Field`, `GroupError`) registers its path and label with the form's scope, and each problem is
  * shown at the control of its path — or of the nearest enclosing path the form has — and listed

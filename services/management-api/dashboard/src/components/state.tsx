@@ -16,7 +16,7 @@ export async function lastStateChange(endpointId: string): Promise<AuditRow | nu
 }
 
 /**
- * An endpoint's state as one line (spec "States and transitions"; issue 27, item 4): enabled,
+ * An endpoint's state as one line (spec "States and transitions"): enabled,
  * paused manually, paused by a maintenance window until …, or disabled — each with what senders
  * get and who made it so (the manual controls are audited with their actor; a window is a
  * schedule, not a person).

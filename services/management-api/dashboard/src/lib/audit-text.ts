@@ -8,8 +8,14 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * What a row changed, in words: the fields by name, a secret only as "changed", the target's
  * name, the key's role and prefix, the plan's settings before → after.
  */
-export function changeText(r: AuditRow): string {
+export function changeText(r: AuditRow, conditionLabels: Map<string, string> = new Map()): string {
   const d = r.details ?? {};
+  if (r.action.startsWith('alert_')) {
+    const rule = `Alert rule “${displayText(String(d.name ?? d.rule_id ?? ''))}”`;
+    if (r.action === 'alert_test_sent') return `${rule}: a test alert`;
+    const kinds = list(d.kinds).map((k) => conditionLabels.get(k) ?? k);
+    return kinds.length ? `${rule}: ${kinds.join(', ')}` : rule;
+  }
   if (r.action === 'key_created' || r.action === 'key_revoked') {
     return [
       `${String(d.role ?? '')} key`,

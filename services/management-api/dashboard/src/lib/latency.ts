@@ -3,7 +3,7 @@ import type { ActivityRow } from '@relay/client';
 /**
  * One delivery's latency: from its own start to the end of its last attempt. A first delivery
  * starts when the request arrived, a resent one when it was resent (the API's `started_at`), so
- * a resend days later is plotted when it happened and as long as it took (issue 27, item 7).
+ * a resend days later is plotted when it happened and as long as it took.
  */
 export interface LatencyPoint {
   /** the delivery's start */

@@ -10,6 +10,12 @@ export function outcomeLabel(row: Pick<ActivityListed, 'outcome' | 'status' | 'n
   return labelOf(row.outcome, row.status, row.next_attempt_at !== null);
 }
 
+/** An alert's delivery (a row Relay sent, not a request it received), by how its delivery stands. */
+export function alertLabel(row: Pick<ActivityListed, 'status' | 'next_attempt_at'>): string {
+  if (isRetrying(row)) return 'Alert retrying';
+  return { completed: 'Alert delivered', pending: 'Alert being sent', errors: 'Alert not delivered' }[row.status];
+}
+
 /** A pending row whose failed delivery waits for its next attempt (the list reads it "Retrying"). */
 export const isRetrying = (row: Pick<ActivityListed, 'status' | 'next_attempt_at'>): boolean =>
   row.status === 'pending' && row.next_attempt_at !== null;

@@ -1,5 +1,5 @@
 /**
- * The payload's pretty view (issue 27, item 1): JSON indented by two spaces, XML one element a
+ * The payload's pretty view: JSON indented by two spaces, XML one element a
  * line, indented by depth; null when the text is neither (or does not parse): the raw view is
  * then the only one. Pure, so the unit tests cover it case by case.
  */

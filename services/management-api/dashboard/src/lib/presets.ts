@@ -1,7 +1,7 @@
 import { PRESET_NAMES, PRESET_SPECS } from '../../../../../libs/endpoints/src/auth/presets/catalog';
 import type { HmacPresetName } from '../../../../../libs/endpoints/src/auth/presets/catalog';
 
-/** The preset picker's data, from the same catalog the gateway verifies with (issue 24). */
+/** The preset picker's data, from the same catalog the gateway verifies with. */
 export interface PresetChoice {
   name: string;
   label: string;

@@ -5,7 +5,7 @@ import type { ApiKey } from '@relay/client';
  * operation names the least role it needs (`x-relay-role`), and the API refuses a key below it
  * (docs/management-api.md "Roles"). The dashboard asks the same table before it shows a page or
  * enables a control, so a page or button a role cannot use is hidden or disabled everywhere from
- * this one place, and never disagrees with the API (issue 27, item 4).
+ * this one place, and never disagrees with the API.
  */
 export type Role = ApiKey['role'];
 

@@ -37,7 +37,7 @@ export interface AuthDraft {
   tolerance: string;
   custom: string;
   slots: SecretSlot[];
-  /** HMAC: dedup on the provider's delivery id — '' the preset's default, or on/off (issue 24) */
+  /** HMAC: dedup on the provider's delivery id — '' the preset's default, or on/off */
   dedup: '' | 'on' | 'off';
   dedupWindow: string;
   /** Meta presets: a new hub.verify_token (write-only: the stored one is never shown) */

@@ -10,7 +10,7 @@ import { curlLine, exampleRequest } from './curl';
 import type { CurlEndpoint } from './curl';
 
 /**
- * Issue 24: a signed example for an HMAC-preset endpoint — the curl line with a signature
+ * A signed example for an HMAC-preset endpoint — the curl line with a signature
  * computed here, in the browser, for the sample body and the current time, from a secret the
  * user types. The secret never leaves the page (no request carries it; token presets show it in
  * the line, since the token is the credential). Read from the same preset description the

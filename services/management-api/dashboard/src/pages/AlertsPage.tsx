@@ -114,7 +114,7 @@ export function AlertsPage(props: { can: Abilities }) {
       {rules && rules.length === 0 && <p>No alert rules yet.</p>}
       {rules && rules.length > 0 && (
         <div class="table-wrap">
-          <table class="list">
+          <table class="list alerts-table">
             <caption class="sr-only">Alert rules of the account</caption>
             <thead>
               <tr>
@@ -180,7 +180,7 @@ export function AlertsPage(props: { can: Abilities }) {
         <p>No alert sent yet.</p>
       ) : (
         <div class="table-wrap">
-          <table class="list" aria-labelledby="alert-history-title">
+          <table class="list alerts-table" aria-labelledby="alert-history-title">
             <thead>
               <tr>
                 <th scope="col">When (UTC)</th>

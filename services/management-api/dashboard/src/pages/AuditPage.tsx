@@ -8,7 +8,7 @@ import { AuditTable } from './endpoint/AuditHistory';
 const endpointInHash = (): string => new URLSearchParams(location.hash.split('?')[1] ?? '').get('endpoint_id') ?? '';
 
 /**
- * The account's audit history (issue 27, item 3; `GET /v1/audit`, admin and owner): every
+ * The account's audit history (`GET /v1/audit`, admin and owner): every
  * change of every endpoint, target, API key and the plan — who (key name and prefix), when,
  * from where, what — filtered to one endpoint (a deleted one's rows too) by its address.
  */

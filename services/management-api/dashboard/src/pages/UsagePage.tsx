@@ -60,6 +60,12 @@ export function UsagePage() {
  * Accepted events per day as bars (the plan's even daily share marked), then per endpoint with
  * its own row of days. Everything is the gateway's counters: nothing is read from the log.
  */
+/** A share of the plan that never reads 0.0 % for events that were accepted: "<0.1%" then. */
+export function shareText(events: number, limit: number): string {
+  const pct = (events / limit) * 100;
+  return events > 0 && pct < 0.05 ? '<0.1%' : `${pct.toFixed(1)}%`;
+}
+
 function UsageOverTime(props: { daily: DailyUsage }) {
   const { days, endpoints, unattributed, limit } = props.daily;
   const n = (v: number): string => v.toLocaleString('en-US');
@@ -83,7 +89,8 @@ function UsageOverTime(props: { daily: DailyUsage }) {
             key={d.date}
             class="usage-bar"
             title={`${d.date}: ${n(d.accepted_events)}`}
-            style={{ height: `${(d.accepted_events / top) * 100}%` }}
+            // a day with any event stays visible beside a large plan: 3 px at the least
+            style={{ height: d.accepted_events > 0 ? `max(3px, ${(d.accepted_events / top) * 100}%)` : '0' }}
           />
         ))}
       </div>
@@ -140,7 +147,7 @@ function UsageOverTime(props: { daily: DailyUsage }) {
                     )}
                   </td>
                   <td>{n(e.accepted_events)}</td>
-                  <td>{limit > 0 ? `${((e.accepted_events / limit) * 100).toFixed(1)}%` : '—'}</td>
+                  <td>{limit > 0 ? shareText(e.accepted_events, limit) : '—'}</td>
                   <td class="wide-only">{n(e.days[e.days.length - 1] ?? 0)}</td>
                 </tr>
               ))}

@@ -8,7 +8,7 @@ import type { SignerCase } from './preset-suite/signer';
 import { SIGNERS } from './preset-suite/signers';
 
 /**
- * Issue 24: every named preset, four cases each, generated from one table. The request is signed
+ * Every named preset, four cases each, generated from one table. The request is signed
  * by something other than Relay's verifier (an SDK, or a signer written from the provider's
  * docs in preset-suite/signers) and must verify; another secret, a changed body and a stale
  * timestamp (where the preset has one) must fail; so must a request without the signature header,

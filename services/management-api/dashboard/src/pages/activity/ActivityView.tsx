@@ -3,11 +3,11 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { RelayApiError, messageOf, must, relay } from '../../api';
 import { ErrorScope, ErrorSummary, useFormErrors } from '../../components/form-errors';
 import { Field, Loading, Notice } from '../../components/ui';
-import { isRetrying, mergeNewest, appendPage, outcomeLabel } from '../../lib/outcome';
+import { alertLabel, isRetrying, mergeNewest, appendPage, outcomeLabel } from '../../lib/outcome';
 import type { ActivityListed } from '@relay/client';
 import type { DetailRow } from '../../lib/latency';
 import type { Abilities } from '../../lib/roles';
-import { utc } from '../../lib/time';
+import { UTC_INPUT, utc } from '../../lib/time';
 import { href } from '../../router';
 import type { Endpoint } from '@relay/client';
 import { BulkRetry } from './BulkRetry';
@@ -35,7 +35,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
   const [draft, setDraft] = useState<Filters>(() => filtersFromHash());
   const [filters, setFilters] = useState<Filters>(draft);
   const filterErrors = useFormErrors();
-  // on a phone the filter fields fold away under one button; Show and the list stay in view
+  // the filter fields fold away under one button; Show and the first rows stay in view
   const [filtersOpen, setFiltersOpen] = useState(false);
   const shownFilters = useRef(filters);
   shownFilters.current = filters;
@@ -250,7 +250,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
               {(a) => (
                 <input
                   {...a}
-                  type="datetime-local"
+                  {...UTC_INPUT}
                   value={draft.from}
                   onInput={(e) => setDraft({ ...draft, from: e.currentTarget.value })}
                 />
@@ -260,7 +260,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
               {(a) => (
                 <input
                   {...a}
-                  type="datetime-local"
+                  {...UTC_INPUT}
                   value={draft.to}
                   onInput={(e) => setDraft({ ...draft, to: e.currentTarget.value })}
                 />
@@ -374,7 +374,10 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
             <tbody>
               {rows.map((r) => (
                 <Fragment key={r.id}>
-                  <tr class={`row--${r.status}${r.aggregate ? ' row--aggregate' : ''}`} data-event-id={r.id}>
+                  <tr
+                    class={`row--${r.status}${r.aggregate ? ' row--aggregate' : ''}${r.alert ? ' row--alert' : ''}`}
+                    data-event-id={r.id}
+                  >
                     <td class="c-expand">
                       <button
                         type="button"
@@ -382,7 +385,7 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
                         aria-expanded={open.has(r.id)}
                         aria-controls={`detail-${r.id}`}
                         onClick={() => toggle(r.id)}
-                        aria-label={`${open.has(r.id) ? 'Hide' : 'Show'} details of the request at ${utc(r.received_at)}`}
+                        aria-label={`${open.has(r.id) ? 'Hide' : 'Show'} details of the ${r.alert ? 'alert' : 'request'} at ${utc(r.received_at)}`}
                       >
                         {open.has(r.id) ? '▾' : '▸'}
                       </button>
@@ -401,13 +404,18 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
                             class="outcome outcome--retrying"
                             title={`A delivery failed; next attempt at ${utc(r.next_attempt_at!)}`}
                           >
-                            {outcomeLabel(r)}
+                            {r.alert ? alertLabel(r) : outcomeLabel(r)}
                           </span>{' '}
                           <span class="next-attempt">next attempt {utc(r.next_attempt_at!).slice(11)}</span>
                         </>
                       ) : (
                         <span class={`outcome outcome--${r.outcome === 'ACCEPTED' ? r.status : 'errors'}`}>
-                          {outcomeLabel(r)}
+                          {r.alert ? alertLabel(r) : outcomeLabel(r)}
+                        </span>
+                      )}
+                      {r.alert && (
+                        <span class="alert-what">
+                          {r.alert.title} · rule “{r.alert.rule_name}”
                         </span>
                       )}
                       {r.test && <span class="badge">Test</span>}
@@ -415,7 +423,13 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
                     </td>
                     <td class="c-method">{r.method}</td>
                     <td class="c-ip">
-                      {r.aggregate ? <span title="Aggregated rows have no single source IP">—</span> : r.source_ip}
+                      {r.aggregate ? (
+                        <span title="Aggregated rows have no single source IP">—</span>
+                      ) : r.alert ? (
+                        <span title="Sent by Relay: an alert has no sender">Relay</span>
+                      ) : (
+                        r.source_ip
+                      )}
                     </td>
                     <td class="c-targets">
                       {r.target_count}

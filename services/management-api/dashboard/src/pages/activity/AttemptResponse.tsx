@@ -6,7 +6,7 @@ import { prettyPayload } from '../../lib/payload-view';
 type KeptResponse = NonNullable<ActivityRow['deliveries'][number]['attempts'][number]['response']>;
 
 /**
- * One attempt's answer (issue 27, item 1): the status and how long it took, the headers (a
+ * One attempt's answer: the status and how long it took, the headers (a
  * credential's as `[redacted]`, capped by the API), and the kept start of the body — pretty when
  * it is JSON or XML that parses whole. Folded under its summary line so a row with many attempts
  * stays short; the API keeps none for an attempt that got no HTTP answer.

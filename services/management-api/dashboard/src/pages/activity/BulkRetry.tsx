@@ -6,10 +6,21 @@ import type { ActivityQuery } from './filters';
 const FINISHED: Array<Job['state']> = ['done', 'cancelled', 'failed'];
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
+const HELD_WHY = { flagged: 'flagged: clear its flag first', paused: 'paused: resume it first' } as const;
+
+/** The targets a bulk retry leaves out, by name and why: nothing is queued where it cannot be sent. */
+function heldText(p: BulkRetryPreview): string {
+  if (p.held_targets.length === 0) return '';
+  const each = p.held_targets.map(
+    (t) => `${plural(t.deliveries, 'delivery', 'deliveries')} to “${t.name}” (${HELD_WHY[t.held]})`,
+  );
+  return ` Left out: ${each.join('; ')}.`;
+}
+
 /** What the confirmation says before anything is queued (docs/dashboard.md "Retry failed deliveries"). */
 function previewText(p: BulkRetryPreview): string {
   const floor = p.complete ? '' : 'at least ';
-  return `This queues ${floor}${plural(p.deliveries, 'failed delivery', 'failed deliveries')} of ${floor}${plural(p.events, 'event', 'events')} again.${p.complete ? '' : ` (Counted in the newest ${p.max_rows} rows; the job goes through them all.)`}`;
+  return `This queues ${floor}${plural(p.deliveries, 'failed delivery', 'failed deliveries')} of ${floor}${plural(p.events, 'event', 'events')} again.${heldText(p)}${p.complete ? '' : ` (Counted in the newest ${p.max_rows} rows; the job goes through them all.)`}`;
 }
 
 /**
@@ -49,7 +60,7 @@ export function BulkRetry(props: { params: ActivityQuery }) {
       const p = await must(relay.POST('/v1/bulk-retries/preview', { body: body() }));
       if (p.deliveries === 0)
         setMessage(
-          `Nothing to retry: no failed delivery in these rows can be sent again (${plural(p.counts.rows_scanned, 'row', 'rows')} of Errors read). Nothing was queued.`,
+          `Nothing to retry: no failed delivery in these rows can be sent again (${plural(p.counts.rows_scanned, 'row', 'rows')} of Errors read). Nothing was queued.${heldText(p)}`,
         );
       else setPreview(p);
     } catch (err) {
@@ -101,6 +112,9 @@ export function BulkRetry(props: { params: ActivityQuery }) {
           {plural(job.progress.deliveries_queued, 'delivery', 'deliveries')} queued again
           {job.progress.skipped_resend_limit > 0
             ? `; ${plural(job.progress.skipped_resend_limit, 'event', 'events')} skipped at the 100-delivery ceiling`
+            : ''}
+          {job.progress.deliveries_held > 0
+            ? `; ${plural(job.progress.deliveries_held, 'delivery', 'deliveries')} to flagged or paused targets left out`
             : ''}
           .{' '}
         </span>

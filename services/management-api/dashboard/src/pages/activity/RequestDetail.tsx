@@ -5,7 +5,7 @@ import { Loading, Notice } from '../../components/ui';
 import { formatBytes, prettyPayload } from '../../lib/payload-view';
 
 /**
- * What the sender sent (issue 27, item 1; `GET /v1/activity/:id/request`): method and query,
+ * What the sender sent (`GET /v1/activity/:id/request`): method and query,
  * the headers with credentials redacted by the API, and the payload — pretty-printed JSON or
  * XML, or raw — with its size and a download of its exact bytes.
  */

@@ -6,6 +6,7 @@ import type { DetailRow } from '../../lib/latency';
 import { formatMs } from '../../lib/latency';
 import type { Abilities } from '../../lib/roles';
 import { utc } from '../../lib/time';
+import { href } from '../../router';
 import { AttemptResponse } from './AttemptResponse';
 import { RequestDetail } from './RequestDetail';
 
@@ -84,17 +85,39 @@ export function RowDetail(props: {
           own.
         </p>
       )}
-      <dl class="config">
-        <dt>Event</dt>
-        <dd>
-          <code>{r.id}</code>
-        </dd>
-        <dt>Error reason</dt>
-        <dd class={reason ? 'error-text' : ''}>{reason ?? 'none'}</dd>
-        <dt>Source IP</dt>
-        <dd>{r.source_ip ?? '— (aggregated)'}</dd>
-      </dl>
-      {r.outcome === 'ACCEPTED' && !r.aggregate && <RequestDetail eventId={r.id} />}
+      {r.alert ? (
+        // Relay's own message to the target: no sender, no stored request, nothing to resend
+        <>
+          <p>Sent by Relay: an alert, not a request a sender made.</p>
+          <dl class="config">
+            <dt>Alert</dt>
+            <dd>
+              {r.alert.title}
+              {r.test ? ' (a test)' : ''}
+            </dd>
+            <dt>Alert rule</dt>
+            <dd>
+              <a href={href('alerts')}>{r.alert.rule_name}</a>
+            </dd>
+            <dt>Event</dt>
+            <dd>
+              <code>{r.id}</code>
+            </dd>
+          </dl>
+        </>
+      ) : (
+        <dl class="config">
+          <dt>Event</dt>
+          <dd>
+            <code>{r.id}</code>
+          </dd>
+          <dt>Error reason</dt>
+          <dd class={reason ? 'error-text' : ''}>{reason ?? 'none'}</dd>
+          <dt>Source IP</dt>
+          <dd>{r.source_ip ?? '— (aggregated)'}</dd>
+        </dl>
+      )}
+      {r.outcome === 'ACCEPTED' && !r.aggregate && !r.alert && <RequestDetail eventId={r.id} />}
       {error && <Notice kind="error">{error}</Notice>}
       {!detail && !error && <Loading what="deliveries" />}
       {detail && detail.deliveries.length === 0 && detail.not_routed.length === 0 && r.outcome === 'ACCEPTED' && (
@@ -179,7 +202,7 @@ export function RowDetail(props: {
           nothing was sent)
         </p>
       ))}
-      {props.can.edit && r.outcome === 'ACCEPTED' && !r.aggregate && picking === null && (
+      {props.can.edit && r.outcome === 'ACCEPTED' && !r.aggregate && !r.alert && picking === null && (
         <p>
           <button type="button" class="secondary" onClick={() => void pick()}>
             Resend…

@@ -34,8 +34,7 @@ export const NO_FILTERS: Filters = {
 
 /**
  * Each filter under its name in the page's address (`#/activity?status=errors&error=timeout`),
- * the API's names, so a filtered view can be shared, bookmarked and gone back to (issue 27,
- * item 2). Times as the inputs show them, in UTC.
+ * the API's names, so a filtered view can be shared, bookmarked and gone back to. Times as the inputs show them, in UTC.
  */
 const IN_ADDRESS: Array<[keyof Filters, string]> = [
   ['endpoint', 'endpoint_id'],

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { messageOf, must, relay } from '../../api';
 import { Loading, Notice } from '../../components/ui';
+import { conditionKindsOf } from '../../lib/alert-conditions';
 import { changeText } from '../../lib/audit-text';
 import { displayText } from '../../lib/display';
 import { utc } from '../../lib/time';
@@ -25,6 +26,10 @@ const ACTION_LABELS: Record<string, string> = {
   key_created: 'API key created',
   key_revoked: 'API key revoked',
   plan_changed: 'Plan changed',
+  alert_rule_created: 'Alert rule created',
+  alert_rule_updated: 'Alert rule changed',
+  alert_rule_deleted: 'Alert rule deleted',
+  alert_test_sent: 'Test alert sent',
 };
 
 export const actionLabel = (action: string): string => ACTION_LABELS[action] ?? action;
@@ -54,6 +59,16 @@ export function AuditTable(props: {
   const [rows, setRows] = useState<AuditRow[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // alert rules' conditions by their names, from the API's own description (only the account's history has them)
+  const [conditionLabels, setConditionLabels] = useState<Map<string, string>>(new Map());
+  useEffect(() => {
+    if (!props.account) return;
+    must(relay.GET('/v1/openapi.json')).then(
+      (doc) =>
+        setConditionLabels(new Map(conditionKindsOf(doc as Record<string, unknown>).map((k) => [k.kind, k.label]))),
+      () => undefined,
+    );
+  }, [props.account]);
   const load = async (before: string | null): Promise<void> => {
     try {
       const page = props.account
@@ -124,7 +139,7 @@ export function AuditTable(props: {
                   <td>{actionLabel(r.action)}</td>
                   {props.account && <td>{endpointCell(r)}</td>}
                   <td class="audit-what">
-                    {changeText(r)}
+                    {changeText(r, conditionLabels)}
                     <span class="narrow-only hint">
                       by <Who row={r} />
                       {r.source_ip ? ` from ${r.source_ip}` : ''}

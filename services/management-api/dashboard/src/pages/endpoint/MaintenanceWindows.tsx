@@ -3,7 +3,7 @@ import { must, relay } from '../../api';
 import { Field, Notice } from '../../components/ui';
 import { ErrorScope, ErrorSummary, GroupError, useFormErrors } from '../../components/form-errors';
 import type { Abilities } from '../../lib/roles';
-import { fromLocalInput, toLocalInput } from '../../lib/time';
+import { UTC_INPUT, fromLocalInput, toLocalInput } from '../../lib/time';
 import type { Endpoint } from '@relay/client';
 
 interface WindowDraft {
@@ -68,7 +68,7 @@ export function MaintenanceWindows(props: { endpoint: Endpoint; can: Abilities; 
               {(a) => (
                 <input
                   {...a}
-                  type="datetime-local"
+                  {...UTC_INPUT}
                   value={w.starts}
                   disabled={!props.can.may('updateEndpoint')}
                   onInput={(e) => set(i, { starts: e.currentTarget.value })}
@@ -79,7 +79,7 @@ export function MaintenanceWindows(props: { endpoint: Endpoint; can: Abilities; 
               {(a) => (
                 <input
                   {...a}
-                  type="datetime-local"
+                  {...UTC_INPUT}
                   value={w.ends}
                   disabled={!props.can.may('updateEndpoint')}
                   onInput={(e) => set(i, { ends: e.currentTarget.value })}

@@ -3,7 +3,7 @@ import { Field } from '../../components/ui';
 import { presetChoices, presetSummary } from '../../lib/presets';
 
 /**
- * Issue 24: the HMAC preset by provider name. A search box narrows the list (name or label);
+ * The HMAC preset by provider name. A search box narrows the list (name or label);
  * under it, what the chosen provider sends and where its dashboard shows the secret.
  */
 export function PresetPicker(props: {

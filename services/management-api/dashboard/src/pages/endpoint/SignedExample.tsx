@@ -4,7 +4,7 @@ import { canSignExample, signedCurlLine } from '../../lib/signed-example';
 import type { SignedEndpoint } from '../../lib/signed-example';
 
 /**
- * Issue 24: for an HMAC-preset endpoint, the curl line signed with a secret typed here. The
+ * For an HMAC-preset endpoint, the curl line signed with a secret typed here. The
  * secret stays in this page: it is not saved, not sent to the API, and forgotten on reload. The
  * signature covers the current time, so a timestamped line works within the preset's window.
  */

@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { Field } from '../../components/ui';
 import { GroupError } from '../../components/form-errors';
 import { isCredential, isHidden, isTriState, startItem, startObject } from '../../lib/kind-form';
@@ -62,16 +63,37 @@ function hintOf(f: TargetKindField, credential: boolean, editing: boolean): stri
   return f.help;
 }
 
+/**
+ * A one-line box drops the line breaks of pasted or dropped text without a word, and would save
+ * the joined text. Where the description's pattern refuses what was pasted, the paste is
+ * refused instead, with the API's own message (`pattern_message`), before anything is sent.
+ */
+function refusedPaste(f: TargetKindField, box: HTMLInputElement, text: string): string | null {
+  if (!/[\r\n]/.test(text) || f.pattern === undefined) return null;
+  const next =
+    box.value.slice(0, box.selectionStart ?? box.value.length) +
+    text +
+    box.value.slice(box.selectionEnd ?? box.value.length);
+  return new RegExp(f.pattern, 'u').test(next) ? null : (f.pattern_message ?? `${f.label}: not of the expected form`);
+}
+
 function FieldControl(p: ControlProps) {
   const f = p.field;
+  // a paste the description refuses: said at the field until the next edit
+  const [refused, setRefused] = useState<string | null>(null);
   const label = p.labelPrefix ? `${p.labelPrefix} ${f.label.toLowerCase()}` : f.label;
   const credential = isCredential(f, p.siblings);
   const hint = hintOf(f, credential, p.editing);
   const placeholder = f.example !== undefined && typeof f.example !== 'object' ? String(f.example) : undefined;
   switch (f.type) {
-    case 'string':
+    case 'string': {
+      const guard = (e: Event, text: string): void => {
+        const problem = refusedPaste(f, e.currentTarget as HTMLInputElement, text);
+        if (problem) e.preventDefault();
+        setRefused(problem);
+      };
       return (
-        <Field path={p.path} label={label} hint={hint}>
+        <Field path={p.path} label={label} hint={hint} errors={refused ? new Map([[p.path, [refused]]]) : undefined}>
           {(a) =>
             f.multiline && credential ? (
               // a multi-line credential (a key file): masked as typed, like a password field — a
@@ -102,12 +124,15 @@ function FieldControl(p: ControlProps) {
                 autoComplete={credential ? 'new-password' : 'off'}
                 value={String(p.value ?? '')}
                 placeholder={placeholder}
-                onInput={(e) => p.onChange(e.currentTarget.value)}
+                onInput={(e) => (setRefused(null), p.onChange(e.currentTarget.value))}
+                onPaste={(e) => guard(e, e.clipboardData?.getData('text') ?? '')}
+                onDrop={(e) => guard(e, e.dataTransfer?.getData('text') ?? '')}
               />
             )
           }
         </Field>
       );
+    }
     case 'integer':
     case 'number':
       return (

@@ -15,6 +15,19 @@ const BREAKER_NOTES = {
   closed: '',
 } as const;
 
+/**
+ * What happens next to a target whose breaker is open, and what a person can do: as the flag's
+ * note says how to clear it (docs/delivery-limits.md "Circuit breaker").
+ */
+function openBreakerNext(t: Target, kinds: TargetKindList): string {
+  // a target without settings of its own has the described defaults (`target_fields` of GET /v1/target-kinds)
+  const described = kinds.target_fields.find((f) => f.name === 'breaker')?.fields ?? [];
+  const setting = (name: 'cool_down_s' | 'flag_after_open_s'): string =>
+    String(t.breaker?.[name] ?? described.find((f) => f.name === name)?.default ?? '?');
+  const b = { cool_down_s: setting('cool_down_s'), flag_after_open_s: setting('flag_after_open_s') };
+  return `After ${b.cool_down_s} s one held delivery is sent as a probe: if it succeeds the breaker closes and the held deliveries go out. Fix the destination meanwhile, or Pause the target to hold its deliveries without probes. Still open after ${b.flag_after_open_s} s, the target is flagged.`;
+}
+
 /** The endpoint's targets (spec "Outputs"): add, rename, switch, replace, delete, clear a flag, pause and resume. */
 export function Outputs(props: { endpointId: string; can: Abilities }) {
   const [targets, setTargets] = useState<Target[] | null>(null);
@@ -81,7 +94,12 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
       {targets && targets.length === 0 && <p>No targets: accepted requests are logged but go nowhere.</p>}
       {kinds &&
         targets?.map((t) => (
-          <div class={`card target${t.flagged ? ' target--flagged' : ''}`} key={t.id} aria-labelledby={`t-${t.id}`}>
+          <div
+            // a flagged target and one whose breaker is open both take no delivery now: both in red
+            class={`card target${t.flagged || t.breaker_state.state === 'open' ? ' target--stopped' : ''}`}
+            key={t.id}
+            aria-labelledby={`t-${t.id}`}
+          >
             <div class="title-row">
               <h3 id={`t-${t.id}`}>{t.name}</h3>
               <span class="badge">{kindOf(t)?.label ?? t.kind}</span>
@@ -93,11 +111,16 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
               )}
             </div>
             {t.breaker_state.state !== 'closed' && (
-              <div class="notice" role="note" aria-label={`Breaker of ${t.name}`}>
+              <div
+                class={`notice${t.breaker_state.state === 'open' ? ' notice--error' : ''}`}
+                role="note"
+                aria-label={`Breaker of ${t.name}`}
+              >
                 <p>
                   <strong>{BREAKER_NOTES[t.breaker_state.state]}</strong> since {utc(t.breaker_state.since)}
                   {t.breaker_state.reason ? `: ${t.breaker_state.reason}` : ''}
                 </p>
+                {t.breaker_state.state === 'open' && <p>{openBreakerNext(t, kinds)}</p>}
               </div>
             )}
             {t.flagged && (

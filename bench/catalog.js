@@ -1,0 +1,237 @@
+// Every bench `npm run bench` runs, described once: its title and method (docs/benchmarks.md is
+// generated from them), the command scripts/bench.sh runs, and the figures worth quoting from its
+// report (bench-results/<name>.json), which scripts/bench-record.js records in
+// bench/results/<name>.json.
+
+/**
+ * @typedef {{ name: string; value: number | string | null; unit?: string }} Figure
+ * @typedef {{ title: string; command: string; method: string; figures: (report: any) => Figure[] }} Bench
+ */
+
+/**
+ * @param {string} name
+ * @param {number | string | null | undefined} value
+ * @param {string} [unit]
+ * @returns {Figure}
+ */
+const fig = (name, value, unit) => ({ name, value: value ?? null, ...(unit ? { unit } : {}) });
+
+/**
+ * p50 / p95 of a timed query, as one figure.
+ * @param {string} name
+ * @param {{ p50_ms: number; p95_ms: number } | undefined} q
+ */
+const p95 = (name, q) => fig(`p95, ${name}`, q?.p95_ms, 'ms');
+
+/**
+ * The soak at a steady open-loop rate, for one spread of accounts.
+ * @param {string} command
+ * @param {string} accounts
+ * @returns {Bench}
+ */
+const soak = (command, accounts) => ({
+  title: `Soak: 300 requests/s for 10 minutes, ${accounts}`,
+  command,
+  method: `The whole system as \`npm start\` runs it under a steady open-loop 300 requests/s for 10 minutes to 50 endpoints over ${accounts}, sampling the activity lag, queues, flush times, store CPU and memory every 30 s. It passes when the last lag is under 5 s, every lag of the second half is under it and trends up by less than a second, no service's memory grows by more than a quarter over the second half, and every accepted event is delivered.`,
+  figures: (r) => [
+    fig('accepted', r.totals.accepted),
+    fig('lost, duplicates', `${r.totals.lost}, ${r.totals.duplicates}`),
+    fig('activity lag trend', r.pass_line.lag_slope_s_per_s, 's per s'),
+    fig('log drained after the load', r.totals.log_drained_after_load_s, 's'),
+    fig('pass line', r.pass_line.passed ? 'passed' : 'missed'),
+  ],
+});
+
+/** @type {Record<string, Bench>} */
+const BENCHES = {
+  system: {
+    title: 'Whole system',
+    command: 'node bench/system.js',
+    method:
+      'Every service as its own process, as `npm start` runs them; one webhook target on a local receiver that answers 200 at once; 64 connections of 1,008-byte JSON POSTs for 20 s after a 3 s warm-up; bare express under the same load in the same run. The ratio is delivered/s ÷ bare express req/s. Activity lag: seconds after the load until the activity queue is empty and the writer holds nothing unwritten.',
+    figures: (r) => [
+      fig('accepted/s', r.accepted_per_s),
+      fig('delivered/s', r.delivered_per_s),
+      fig('ratio to bare express', r.ratio),
+      fig('p50 / p99 of the 202', `${r.p50_ms} / ${r.p99_ms}`, 'ms'),
+      fig('activity lag after the load', r.activity_lag_s, 's'),
+      fig('lost, duplicates', `${r.lost}, ${r.duplicates}`),
+    ],
+  },
+  'soak-1-account': soak('SOAK_ACCOUNTS=1 node bench/soak.js', 'one account'),
+  'soak-10-accounts': soak('SOAK_ACCOUNTS=10 node bench/soak.js', 'ten accounts'),
+  tenants: {
+    title: 'Many endpoints',
+    command: 'node bench/tenants.js',
+    method:
+      "The whole system with 1, 500, 1,000 and 10,000 endpoints over 10 accounts; each phase 20 s after 5 s of warm-up, 64 connections, each request to a random endpoint of the phase, senders spread over 1,000 loopback addresses. A phase's figure is its accepted/s ÷ the single-endpoint phases beside it.",
+    figures: (r) => [
+      ...r.phases
+        .filter((/** @type {{ endpoints: number }} */ p) => p.endpoints > 1)
+        .map((/** @type {{ endpoints: number; ratio_to_single: number }} */ p) =>
+          fig(`${p.endpoints.toLocaleString('en-GB')} endpoints`, p.ratio_to_single, '× single'),
+        ),
+      fig('lost, duplicates', `${r.lost}, ${r.duplicates}`),
+    ],
+  },
+  floor: {
+    title: "The architecture's floor",
+    command: 'node bench/floor.js',
+    method:
+      'express → quorum queue (confirmed) → got → receiver, nothing else: no endpoint, rules, limits or activity log; the whole-system load, with its ratio to bare express in the same run. What any design on these libraries could reach here.',
+    figures: (r) => [fig('accepted/s', r.accepted_per_s), fig('ratio to bare express', r.ratio)],
+  },
+  'floor-with-log': {
+    title: 'The floor with the least activity log',
+    command: 'FLOOR_LOG=1 node bench/floor.js',
+    method:
+      "The floor plus the least the spec's work can cost with the same libraries: one Redis call per request, request and outcome records batched on an activity queue, a writer inserting one document per event.",
+    figures: (r) => [
+      fig('accepted/s', r.accepted_per_s),
+      fig('ratio to bare express', r.ratio),
+      fig('activity lag', r.activity_lag_s, 's'),
+    ],
+  },
+  activity: {
+    title: 'Activity log at 1,000,000 rows',
+    command: 'node bench/activity.js',
+    method:
+      "One activity-writer and the management API; 1,000,000 rows preloaded through the writer's code over 7 days (50 endpoints, 1,000 source IPs, 5 % rejections, 2 % failed deliveries); 30 `GET /v1/activity?…&limit=50` per filter, every third following the cursor. Writer rows/s timed with the log empty and full.",
+    figures: (r) => {
+      /** @param {string} name */
+      const q = (name) => r.queries.find((/** @type {{ filter: string }} */ x) => x.filter.startsWith(name));
+      return [
+        fig('writer, empty log', r.writer.empty.rows_per_s, 'rows/s'),
+        fig('writer, 1,000,000 rows', r.writer.full.rows_per_s, 'rows/s'),
+        ...['all', 'endpoint', 'errors', 'source IP', 'error text'].map((name) => p95(name, q(name))),
+      ];
+    },
+  },
+  'activity-writers': {
+    title: 'Activity writers: 1, 2 and 4 at 1,000,000 rows',
+    command: 'node bench/activity-writers.js',
+    method:
+      '1,000,000 rows preloaded over 64 accounts; for 1, 2 and 4 activity-writer processes, 20,000 accepted requests (a request and a delivered attempt each) published ahead and timed while the writers drain them, after a warm-up in which the partitions settle.',
+    figures: (r) =>
+      r.runs.map((/** @type {{ writers: number; rows_per_s: number }} */ run) =>
+        fig(`${run.writers} writer${run.writers === 1 ? '' : 's'}`, run.rows_per_s, 'rows/s'),
+      ),
+  },
+  rules: {
+    title: 'Routing rules and a per-target limit',
+    command: 'node bench/rules.js',
+    method:
+      'The whole-system bench alternated between one plain target and targets routed by 2 rules (one matching nothing), four rounds; ratios of the means.',
+    figures: (r) => [
+      fig('rules ÷ plain, accepted', r.ratios?.rules?.accepted),
+      fig('rules ÷ plain, delivered', r.ratios?.rules?.delivered),
+      fig('lost', r.lost),
+    ],
+  },
+  'activity-scopes': {
+    title: 'Writer cost per flush by spread',
+    command: 'node bench/activity-scopes.js',
+    method:
+      "Flushes of 1,000 rows through the log's flush code into the local store, the rows spread over 1, 100, 1,000 and 10,000 endpoints (10 per account).",
+    figures: (r) =>
+      r.results.flatMap(
+        (/** @type {{ endpoints: number; ms_per_flush: number; store_commands_per_flush: number }} */ x) => [
+          fig(`ms per flush, ${x.endpoints.toLocaleString('en-GB')} endpoints`, x.ms_per_flush, 'ms'),
+          fig(`store commands per flush, ${x.endpoints.toLocaleString('en-GB')} endpoints`, x.store_commands_per_flush),
+        ],
+      ),
+  },
+  'activity-search': {
+    title: 'Activity search at 1,000,000 rows',
+    command: 'node bench/activity-search.js',
+    method:
+      "1,000,000 rows over 7 days, the last day's payloads kept; 30 calls of each search (`limit=50`, every third following the cursor) and of each detail route.",
+    figures: (r) => [
+      ...r.searches.map((/** @type {{ search: string; p50_ms: number; p95_ms: number }} */ s) => p95(s.search, s)),
+      ...r.detail.map((/** @type {{ route: string; p50_ms: number; p95_ms: number }} */ d) => p95(d.route, d)),
+    ],
+  },
+  'bulk-retries': {
+    title: 'Bulk retries at 1,000,000 documents',
+    command: 'node bench/bulk-retries.js',
+    method:
+      "The `bulk_retries` collection preloaded with other accounts' jobs; 25 creates and 10 first pages of 20 jobs through the store.",
+    figures: (r) => [
+      fig('create p50 / p95', `${r.create_p50_ms} / ${r.create_p95_ms}`, 'ms'),
+      fig('a page of 20, p50 / p95', `${r.list_p50_ms} / ${r.list_p95_ms}`, 'ms'),
+    ],
+  },
+  gateway: {
+    title: 'Ingest: gateway vs bare express',
+    command: 'node bench/gateway.js',
+    method:
+      '64 keep-alive connections, 10 s after a 2 s warm-up, 1,008-byte JSON POSTs to one endpoint with one webhook target; no deliverer runs. Baseline: express 5 reading the body and answering 202.',
+    figures: (r) => [
+      fig('accepted/s', r.gateway.accepted_per_s),
+      fig('p50 / p99', `${r.gateway.p50_ms} / ${r.gateway.p99_ms}`, 'ms'),
+      fig('bare express', r.bare_express.accepted_per_s, 'req/s'),
+      fig('ratio', r.ratio),
+    ],
+  },
+  'verify-families': {
+    title: 'Inbound verification per family',
+    command: 'node bench/verify-families.js',
+    method:
+      "The gateway's inbound verification in process, no I/O, on a 1,008-byte body, one preset per verification family; 1 s of verifications after a warm-up.",
+    figures: (r) =>
+      r.results.map((/** @type {{ family: string; us_per_request: number }} */ x) =>
+        fig(x.family, x.us_per_request, 'µs'),
+      ),
+  },
+  deliverer: {
+    title: 'One webhook-deliverer',
+    command: 'node bench/deliverer.js',
+    method:
+      'Delivery messages for one webhook target on a local receiver, at most 64 outstanding, one webhook-deliverer (PREFETCH 32); latency publish → receiver. Then the same for a target whose limits never bind (every delivery through the target gate).',
+    figures: (r) => [
+      fig('deliveries/s', r.deliveries_per_s),
+      fig('p50 / p99', `${r.p50_ms} / ${r.p99_ms}`, 'ms'),
+      fig('limited target ÷ plain', r.limited_target?.vs_plain),
+    ],
+  },
+  outputs: {
+    title: 'One outputs deliverer',
+    command: 'node bench/outputs.js',
+    method:
+      'The same closed loop for one outputs deliverer: an email target over STARTTLS and AUTH to a local SMTP server (4 sessions), then a spreadsheet target against a local HTTPS Google.',
+    figures: (r) =>
+      r.results.flatMap(
+        (/** @type {{ kind: string; deliveries_per_s: number; p50_ms: number; p99_ms: number }} */ x) => [
+          fig(`${x.kind}, deliveries/s`, x.deliveries_per_s),
+          fig(`${x.kind}, p50 / p99`, `${x.p50_ms} / ${x.p99_ms}`, 'ms'),
+        ],
+      ),
+  },
+  resend: {
+    title: 'One event resent 1,000 times',
+    command: 'node bench/resend.js',
+    method:
+      'One endpoint with 5 webhook targets, one event, then 1,000 resends; a row keeps at most 100 resent deliveries, so later resends answer 409.',
+    figures: (r) => {
+      const last = r.checkpoints[r.checkpoints.length - 1] ?? {};
+      return [
+        fig('row after the last resend', last.row_bytes, 'bytes'),
+        fig('deliveries on the row', last.deliveries),
+        fig('row read, median', last.read_p50_ms, 'ms'),
+        fig('resend call, median', last.resend_p50_ms, 'ms'),
+      ];
+    },
+  },
+  tracing: {
+    title: 'Tracing hooks',
+    command: 'node bench/tracing.js',
+    method:
+      "The gateway's seven spans, a link check and a `traceparent` per event in one process, exported to a sink that drops them; CPU per event over the bare steps.",
+    figures: (r) => [
+      fig('tracing off', r.off_us_over_bare, 'µs per event'),
+      fig('tracing on', r.on_us_over_bare, 'µs per event'),
+    ],
+  },
+};
+
+module.exports = { BENCHES };
