@@ -342,7 +342,19 @@ describe('relay activity tail (the CLI) on a row with a target’s answer holdin
     const ep = endpoints.ep_b!;
     const ev = await writeRow('ansi', 90, ep, [{ state: 'failed', error: 'HTTP 500: err\x1b[31mRED\x1b[0m' }]);
     const { code, stdout } = await runRelay(
-      ['--api-url', fx.baseUrl, '--api-key', fx.apiKey, 'activity', 'tail', '--endpoint', ep, '--no-follow'],
+      [
+        '--api-url',
+        fx.baseUrl,
+        '--api-key',
+        fx.apiKey,
+        'activity',
+        'tail',
+        '--endpoint',
+        ep,
+        '--limit',
+        '200',
+        '--no-follow',
+      ],
       {},
     );
     expect(code).toBe(0);
