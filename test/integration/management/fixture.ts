@@ -132,7 +132,12 @@ export async function startManagement(
     return { accountId, apiKey: await issueApiKey(store, accountId) };
   };
   const own = await newAccount();
-  const as = (key: string, method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, body?: unknown): request.Test => {
+  const as = (
+    key: string,
+    method: 'get' | 'post' | 'put' | 'patch' | 'delete',
+    path: string,
+    body?: unknown,
+  ): request.Test => {
     const req = request(app)[method](path).set('Authorization', `Bearer ${key}`);
     return body === undefined ? req : req.send(body as object);
   };
