@@ -2319,6 +2319,8 @@ export interface components {
                         /** @description the body was longer */
                         body_truncated: boolean;
                     };
+                    /** @description times the request was sent again inside this attempt, after a reused kept-alive connection was reset before any answer: the target may have got 1 + `resends` requests, all with the same `X-Relay-Delivery-Id` (docs/delivery.md "Stale connections"); absent when none */
+                    resends?: number;
                 }[];
             }[];
             /** @description targets the event was not sent to because its payload did not meet their routing rules (docs/routing.md); empty when none */

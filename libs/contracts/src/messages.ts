@@ -103,6 +103,12 @@ export interface ActivityAttemptV1 {
    * deliverer sends it: deploy writers first (docs/operations.md).
    */
   response?: KeptResponse;
+  /**
+   * Times the attempt's request was sent again after a reused kept-alive connection was reset
+   * before any answer (the target may have got each one, under the same delivery id); absent
+   * when none. Like `response`, a writer must know it before a deliverer sends it.
+   */
+  resends?: number;
 }
 
 export type ActivityMessage = ActivityRequestV1 | ActivityAttemptV1;

@@ -175,6 +175,7 @@ export const activityAttemptV1Schema = {
         body_truncated: { type: 'boolean' },
       },
     },
+    resends: { type: 'integer', minimum: 1 },
   },
 } as const;
 

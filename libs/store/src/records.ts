@@ -168,6 +168,8 @@ export interface DeliveryAttemptRecord {
   next_attempt_at: Date | null;
   /** what the target answered, capped (@relay/contracts KeptResponse); absent without an HTTP answer */
   response?: KeptResponse;
+  /** requests sent again inside the attempt (ActivityAttemptV1 `resends`); absent when none */
+  resends?: number;
 }
 
 export interface DeliveryRecord {

@@ -1,7 +1,7 @@
 import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
-import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/targets';
+import type { HttpRequest, SendOutcome, TargetRegistry } from '@relay/targets';
 import type { HoldReason, TargetGate } from '@relay/target-gate';
 import type { RetryPolicy } from '../retry/decide';
 
@@ -72,7 +72,7 @@ export interface DeliveryDeps {
   /** the per-target limits and breaker, asked before an attempt and told after (@relay/target-gate) */
   gate: TargetGate;
   registry: TargetRegistry;
-  send(req: OutboundRequest): Promise<SendOutcome>;
+  send(req: HttpRequest): Promise<SendOutcome>;
   recorder: AttemptRecorder;
   router: DeliveryRouter;
   health: TargetHealth;

@@ -84,6 +84,11 @@ const attempt = object(
           'What the target answered (docs/delivery.md). Absent when no HTTP answer came: a network failure, an email or spreadsheet target, an attempt not sent, or an attempt recorded before responses were kept.',
       },
     ),
+    resends: int({
+      minimum: 1,
+      description:
+        'times the request was sent again inside this attempt, after a reused kept-alive connection was reset before any answer: the target may have got 1 + `resends` requests, all with the same `X-Relay-Delivery-Id` (docs/delivery.md "Stale connections"); absent when none',
+    }),
   },
   ['attempt', 'attempted_at', 'state', 'status_code', 'duration_ms', 'error', 'next_attempt_at'],
 );
