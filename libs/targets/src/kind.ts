@@ -20,7 +20,7 @@ export interface ResponseSummary {
   body: string;
 }
 
-interface NetworkFailure {
+export interface NetworkFailure {
   /** e.g. ETIMEDOUT, ECONNREFUSED, SSRF_BLOCKED, CERT_INVALID */
   code: string;
   message: string;
