@@ -69,8 +69,15 @@ run ingest-gateway PORT="$GATEWAY_PORT" HEALTH_PORT="$GATEWAY_HEALTH_PORT" -- no
 # one deliverer program, one process per channel (docs/architecture.md "Deliverers")
 run webhook-deliverer DELIVERY_CHANNEL=webhook HEALTH_PORT=8091 -- node services/deliverer/dist/main.js
 run chat-deliverer DELIVERY_CHANNEL=chat HEALTH_PORT=8092 -- node services/deliverer/dist/main.js
-# the outputs channel: email targets through the local mail catcher, spreadsheet targets to Google
-run outputs-deliverer DELIVERY_CHANNEL=outputs HEALTH_PORT=8095 SMTP_HOST=127.0.0.1 SMTP_PORT=2525 SMTP_USERNAME=relay SMTP_PASSWORD=relay-local SMTP_FROM=relay@relay.local SMTP_CA_FILE="$ROOT/.infra/mail/catcher-ca.pem" -- node services/deliverer/dist/main.js
+# the outputs channel: email targets through the operator's mail relay when any SMTP_* names one,
+# else the local mail catcher; spreadsheet targets to Google
+mapfile -d '' smtp_env < <(bash scripts/smtp-env.sh "$ROOT")
+if [[ ${#smtp_env[@]} -eq 0 ]]; then
+  mail_via="your mail relay   ${SMTP_HOST:-(SMTP_HOST not set)}:${SMTP_PORT:-587}, from your SMTP_* settings"
+else
+  mail_via="email targets     through the mail catcher below (set SMTP_HOST etc. to use your own relay)"
+fi
+run outputs-deliverer DELIVERY_CHANNEL=outputs HEALTH_PORT=8095 "${smtp_env[@]}" -- node services/deliverer/dist/main.js
 run activity-writer HEALTH_PORT=8093 -- node services/activity-writer/dist/main.js
 ready management-api http://127.0.0.1:8081/readyz
 ready ingest-gateway "http://127.0.0.1:$GATEWAY_HEALTH_PORT/readyz"
@@ -89,6 +96,7 @@ Relay is running (logs in .infra/logs/).
   dashboard         http://127.0.0.1:8081/     (sign in with the API key below)
   demo endpoint     $(field endpoint_id)  →  webhook target http://127.0.0.1:8099/hook
   API key           $(field api_key)   (shown once)
+  $mail_via
   mail catcher      smtp://127.0.0.1:2525 (STARTTLS, user relay / relay-local); caught mail at
                     http://127.0.0.1:8098/ and as .eml files in .infra/mail/
 

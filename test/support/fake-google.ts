@@ -53,6 +53,8 @@ export interface FakeGoogle {
   setWriteQuota(perMinute: number | null): void;
   /** the next append is applied, then its answer is cut short (an ambiguous failure) */
   dropNextAppendAnswer(): void;
+  /** the next append is applied, then its connection is closed before any byte of an answer */
+  dropNextAppendConnection(): void;
   setCellLimit(cells: number): void;
   send(req: HttpRequest): Promise<SendOutcome>;
   close(): Promise<void>;
@@ -163,6 +165,7 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
   let writeQuota: number | null = null;
   const writes = new Map<string, number[]>();
   let dropAppend = false;
+  let dropAppendConnection = false;
   let cellLimit = 10_000_000;
 
   const app = express();
@@ -254,6 +257,12 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
     }
     if (req.method === 'POST' && m[3]) {
       for (const r of values) tab.push([...r]);
+      if (dropAppendConnection) {
+        // applied, and no answer at all: on a kept-alive connection this is what a stale close looks like
+        dropAppendConnection = false;
+        req.socket.destroy();
+        return undefined;
+      }
       if (dropAppend) {
         // applied, but the answer is cut after its first bytes: the client cannot tell whether
         // the row went in (a cut before any byte would look like a stale keep-alive close)
@@ -325,6 +334,7 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
       writes.clear();
     },
     dropNextAppendAnswer: () => (dropAppend = true),
+    dropNextAppendConnection: () => (dropAppendConnection = true),
     setCellLimit: (n) => (cellLimit = n),
     send: (req) =>
       sendRequest(

@@ -100,3 +100,21 @@ describe('what an alert says and where it links (docs/alerts.md "Links")', () =>
     ).toBe('quota_nearly_used:2026-11:90');
   });
 });
+
+describe('names stored before invisible characters were refused', () => {
+  it('are shown escaped in what an alert says: the rule, the target and the endpoint', () => {
+    const e = accountEvent({ kind: 'breaker_closed', account_id: 'acc_1', target_id: 'tg_1', at, detail: {} });
+    const summary = summaryOf(e, { target: 'hook\u202Etxt.exe' });
+    expect(summary).toBe('The circuit breaker of target “hook\\u202Etxt.exe” (tg_1) closed: deliveries flow again.');
+    const body = alertBody({
+      id: 'al_1',
+      ruleId: 'ar_1',
+      ruleName: 'o\u200Bps',
+      event: e,
+      summary,
+      link: 'L',
+      test: false,
+    });
+    expect(body.content).toBe(`[Relay alert] o\\u200Bps: ${summary} L`);
+  });
+});

@@ -1,3 +1,4 @@
+import { displayText } from '@relay/contracts';
 import type { AccountEvent } from '@relay/contracts';
 import { CONDITIONS } from './describe';
 
@@ -31,10 +32,16 @@ export function dashboardLink(dashboardUrl: string, event: AccountEvent, targetE
 
 const pct = (v: unknown): string => (typeof v === 'number' ? `${Math.round(v * 10) / 10}%` : '?');
 
-/** One line a person reads in a chat message, a mail subject or a spreadsheet cell. */
+/**
+ * One line a person reads in a chat message, a mail subject or a spreadsheet cell. Names are
+ * shown escaped (displayText): one stored before invisible characters were refused must not
+ * display as another.
+ */
 export function summaryOf(event: AccountEvent, names: { target?: string | null; endpoint?: string | null }): string {
-  const target = names.target ? `“${names.target}” (${event.target_id})` : (event.target_id ?? 'a target');
-  const endpoint = names.endpoint ? `“${names.endpoint}” (${event.endpoint_id})` : (event.endpoint_id ?? 'an endpoint');
+  const target = names.target ? `“${displayText(names.target)}” (${event.target_id})` : (event.target_id ?? 'a target');
+  const endpoint = names.endpoint
+    ? `“${displayText(names.endpoint)}” (${event.endpoint_id})`
+    : (event.endpoint_id ?? 'an endpoint');
   const d = event.detail;
   switch (event.kind) {
     case 'target_flagged':
@@ -83,7 +90,7 @@ export function alertBody(args: {
 }): AlertBody {
   const { event } = args;
   const title = CONDITIONS[event.kind].label;
-  const line = `${args.test ? '[Relay test alert] ' : '[Relay alert] '}${args.ruleName}: ${args.summary} ${args.link}`;
+  const line = `${args.test ? '[Relay test alert] ' : '[Relay alert] '}${displayText(args.ruleName)}: ${args.summary} ${args.link}`;
   return {
     content: line.slice(0, 1900),
     text: line.slice(0, 3000),

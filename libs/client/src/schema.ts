@@ -2595,6 +2595,8 @@ export interface components {
                         /** @description their console lines, `[<scope> v<version>] …` */
                         logs: string[];
                     };
+                    /** @description times the request was sent again inside this attempt, after a reused kept-alive connection was reset before any answer: the target may have got 1 + `resends` requests, all with the same `X-Relay-Delivery-Id` (docs/delivery.md "Stale connections"); absent when none */
+                    resends?: number;
                 }[];
             }[];
             /** @description targets the event was not sent to because its payload did not meet their routing rules (docs/routing.md); empty when none */

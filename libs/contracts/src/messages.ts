@@ -105,6 +105,12 @@ export interface ActivityAttemptV1 {
   response?: KeptResponse;
   /** the transformations that ran for this attempt (docs/transformations.md); absent when none */
   transform?: AttemptTransformNote;
+  /**
+   * Times the attempt's request was sent again after a reused kept-alive connection was reset
+   * before any answer (the target may have got each one, under the same delivery id); absent
+   * when none. Like `response`, a writer must know it before a deliverer sends it.
+   */
+  resends?: number;
 }
 
 /** Which transformation versions ran for an attempt, and their console lines (bounded). */

@@ -199,6 +199,7 @@ export const activityAttemptV1Schema = {
         },
       },
     },
+    resends: { type: 'integer', minimum: 1 },
   },
 } as const;
 

@@ -23,7 +23,9 @@ export type {
   TokenScheme,
   UrlFormScheme,
   HandshakeKind,
+  MacHandshake,
 } from './auth/presets/spec';
+export { MAC_HANDSHAKES, MAC_HANDSHAKES_PER_MINUTE } from './auth/presets/spec';
 export { parseSignedContentTemplate } from './auth/template';
 export {
   DEFAULT_DEDUP_WINDOW_SECONDS,

@@ -173,6 +173,8 @@ export interface DeliveryAttemptRecord {
   response?: KeptResponse;
   /** the transformation versions that ran and their console lines; absent when none ran */
   transform?: AttemptTransformNote;
+  /** requests sent again inside the attempt (ActivityAttemptV1 `resends`); absent when none */
+  resends?: number;
 }
 
 export interface DeliveryRecord {

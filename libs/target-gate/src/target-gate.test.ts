@@ -21,6 +21,7 @@ const webhook: KindInfo = {
   channel: 'webhook',
   defaultRetryScheduleMs: [],
   description: { label: 'W', fields: {} },
+  resendable: true,
 };
 const chat: KindInfo = {
   ...webhook,

@@ -8,6 +8,7 @@ const pager: TargetKind = {
   channel: 'chat',
   defaultRetryScheduleMs: [7_000, 90_000],
   description: { label: 'Test pager', fields: {} },
+  resendable: true,
   validateConfig: (input) => ({ ok: true, value: input }),
   publicConfig: () => ({}),
   buildRequest: () => ({ url: 'https://pager.example/', headers: {}, body: Buffer.alloc(0) }),
@@ -18,6 +19,7 @@ const pagerEntry: CatalogEntry = {
   channel: 'chat',
   defaultRetryScheduleMs: pager.defaultRetryScheduleMs,
   description: pager.description,
+  resendable: pager.resendable,
   create: () => pager,
 };
 const deps = { secrets: { encrypt: (s: string) => s, decrypt: (s: string) => s } };
@@ -47,5 +49,20 @@ describe('the catalog: one line per kind, everything else derived from it', () =
     expect(() => createCatalog([...CATALOG.entries, pagerEntry, pagerEntry])).toThrow('duplicate target kind');
     const lying = createCatalog([{ ...pagerEntry, defaultRetryScheduleMs: [1_000] }]);
     expect(() => lying.createRegistry(deps)).toThrow('catalog entry test_pager does not match its kind');
+    const resending = createCatalog([{ ...pagerEntry, resendable: false }]);
+    expect(() => resending.createRegistry(deps)).toThrow('catalog entry test_pager does not match its kind');
+  });
+
+  it('says of every shipped kind whether its request may be sent again inside an attempt: never a Sheets append or an email', () => {
+    expect(Object.fromEntries(CATALOG.entries.map((e) => [e.kind, e.resendable]))).toEqual({
+      webhook: true,
+      embed_chat: true,
+      block_chat: true,
+      email: false,
+      spreadsheet: false,
+      telegram: true,
+      teams: true,
+      cli: false,
+    });
   });
 });

@@ -62,6 +62,7 @@ export function createCatalog(entries: readonly CatalogEntry[]): Catalog {
             kind.kind === entry.kind &&
             kind.channel === entry.channel &&
             kind.defaultRetryScheduleMs === entry.defaultRetryScheduleMs &&
+            kind.resendable === entry.resendable &&
             kind.description === entry.description;
           if (!matches) throw new Error(`catalog entry ${entry.kind} does not match its kind`);
           return kind;

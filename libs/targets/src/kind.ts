@@ -20,14 +20,21 @@ export interface ResponseSummary {
   body: string;
 }
 
-interface NetworkFailure {
+export interface NetworkFailure {
   /** e.g. ETIMEDOUT, ECONNREFUSED, SSRF_BLOCKED, CERT_INVALID */
   code: string;
   message: string;
 }
 
-export type SendOutcome =
-  { response: ResponseSummary; durationMs: number } | { error: NetworkFailure; durationMs: number };
+/**
+ * What one send came to; `resends`: how many times the request was sent again inside it after a
+ * reused connection was reset before any answer (absent when none): the receiver may have got
+ * each of them.
+ */
+export type SendOutcome = ({ response: ResponseSummary } | { error: NetworkFailure }) & {
+  durationMs: number;
+  resends?: number;
+};
 
 /**
  * How one attempt ended. `retry` may carry the destination's own delay hint (Retry-After,
@@ -63,6 +70,16 @@ export interface KindInfo {
    * Google Sheets; docs/delivery-limits.md cites each). Absent: no limit.
    */
   readonly defaultLimits?: TargetLimits;
+  /**
+   * Whether its attempt's request may be sent again inside the attempt when a reused kept-alive
+   * connection is reset before any answer (http/send.ts): the receiver may then get it twice.
+   * True where that is as safe as the next attempt would be (webhooks dedupe on
+   * X-Relay-Delivery-Id; a chat platform gets the same message either way), and every request
+   * sent is counted in the attempt's record (`resends`). False for a request that adds
+   * something each time it arrives and that a later attempt can check for (a Sheets row): the
+   * attempt ends ambiguous, a retry, and the next attempt looks for the delivery first.
+   */
+  readonly resendable: boolean;
 }
 
 /** What every kind has, whatever carries its attempts: its config's validation and view. */

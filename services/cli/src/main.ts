@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { displayText } from '@relay/contracts';
 import { ApiError, createApi } from './api';
 import type { RelayApi } from './api';
 import { configPath, readLogin, writeLogin } from './config-file';
@@ -37,8 +38,10 @@ function positiveInt(value: string): number {
   return n;
 }
 
-const out = (line: string): void => void process.stdout.write(`${line}\n`);
-const err = (line: string): void => void process.stderr.write(`${line}\n`);
+// Every line printed carries text from outside (names, errors, a target's or a local server's
+// answer): its control and invisible format characters are shown escaped, never acted on.
+const out = (line: string): void => void process.stdout.write(`${displayText(line)}\n`);
+const err = (line: string): void => void process.stderr.write(`${displayText(line)}\n`);
 
 function connection(program: Command): { apiUrl: string; apiKey: string; api: RelayApi } {
   const flags = program.opts<Globals>();

@@ -1,6 +1,8 @@
 import { collectionsOf, sweepExpired, createActivityWriter } from '../../support/activity-log-internals';
 import { must } from '@relay/client';
 import type { ActivityListed, ActivityPage, operations } from '@relay/client';
+import type { ActivityAttemptV1 } from '@relay/contracts';
+import { runRelay } from '../../support/relay-cli';
 import { startManagement } from '../management/fixture';
 import type { ManagementFixture } from '../management/fixture';
 import { attempt, eventId, pipelineOn, request as requestRow } from '../../../libs/activity-log/conformance/fixtures';
@@ -309,5 +311,55 @@ describe('retention', () => {
     expect(await collectionsOf(fx.store).row(ids.ok_000!)).not.toBeNull();
     expect(await all({ endpoint_id: endpoints.ep_old })).toEqual([expect.objectContaining({ id: n1 })]);
     expect((await all({ status: 'all' })).length).toBe(156); // the 155 rows above and the new one
+  });
+});
+
+/** One more row on `endpoint` at `minutes`, its attempts to tg_1, tg_2, … with the fields given. */
+async function writeRow(label: string, minutes: number, endpoint: string, attempts: Partial<ActivityAttemptV1>[]) {
+  const { write } = pipelineOn(fx.store, { keepPerMinute: 1000 });
+  const ev = eventId(label, at(minutes));
+  const where = { account_id: fx.accountId, endpoint_id: endpoint };
+  await write([
+    requestRow(ev, { ...where, target_count: attempts.length, received_at: at(minutes) }),
+    ...attempts.map((a, i) => attempt(ev, `tg_${i + 1}`, 1, a.state ?? 'delivered', { ...where, ...a })),
+  ]);
+  return ev;
+}
+
+describe('an attempt whose request was sent again (a reused connection reset before any answer)', () => {
+  it('shows `resends`, so every request the target got is accounted for; an attempt without one has none', async () => {
+    const ev = await writeRow('resent', 80, endpoints.ep_a!, [{ resends: 1 }, {}]);
+    const row = await must(fx.client.GET('/v1/activity/{eventId}', { params: { path: { eventId: ev } } }));
+    expect(row.deliveries.map((d) => [d.target_id, d.attempts.map((a) => a.resends)])).toEqual([
+      ['tg_1', [1]],
+      ['tg_2', [undefined]],
+    ]);
+  });
+});
+
+describe('relay activity tail (the CLI) on a row with a target’s answer holding terminal escapes', () => {
+  it('prints the error with its control characters escaped, never as escape sequences', async () => {
+    const ep = endpoints.ep_b!;
+    const ev = await writeRow('ansi', 90, ep, [{ state: 'failed', error: 'HTTP 500: err\x1b[31mRED\x1b[0m' }]);
+    const { code, stdout } = await runRelay(
+      [
+        '--api-url',
+        fx.baseUrl,
+        '--api-key',
+        fx.apiKey,
+        'activity',
+        'tail',
+        '--endpoint',
+        ep,
+        '--limit',
+        '200',
+        '--no-follow',
+      ],
+      {},
+    );
+    expect(code).toBe(0);
+    const line = stdout.split('\n').find((l) => l.includes(ev))!;
+    expect(line).toContain('HTTP 500: err\\u001B[31mRED\\u001B[0m');
+    expect(stdout).not.toContain('\x1b');
   });
 });

@@ -4,6 +4,7 @@ import { createSecretBox } from '@relay/secrets';
 import { redriveDeadDeliveries } from '../../../services/deliverer/src/retry/redrive';
 import { createSender, createWebhookKind } from '@relay/targets';
 import { eventually } from '../../support/infra';
+import { ClosingReceiver } from '../../support/closing-receiver';
 import { TestReceiver } from '../../support/receiver';
 import { deliveryFor, startHarness } from './harness';
 import type { Harness } from './harness';
@@ -244,5 +245,38 @@ describe('a message that breaks the delivery contract', () => {
     );
     expect(dead.properties.messageId).toBe('broken_1');
     expect(h.attempts.length).toBe(before);
+  });
+});
+
+describe('a receiver that resets a kept-alive connection', () => {
+  it('every request it received appears in the attempt records: the re-sent one as `resends`', async () => {
+    const closing = await ClosingReceiver.start();
+    try {
+      const v = kind.validateConfig({ url: closing.url(), enforce_https: false });
+      if (!v.ok) throw new Error(JSON.stringify(v.errors));
+      const targetId = await h.addTarget({ kind: 'webhook', config: v.value as unknown as Record<string, unknown> });
+      const ids: string[] = [];
+      // one after the other: the second finds the first's kept-alive connection, which is reset
+      for (let i = 0; i < 2; i++) {
+        const d = deliveryFor(targetId, 'webhook');
+        ids.push(d.delivery_id);
+        await h.publish(d);
+        await eventually(
+          async () => attemptsOf(d.delivery_id).length === 1 || undefined,
+          10_000,
+          'an attempt recorded',
+        );
+      }
+      const attempts = ids.flatMap(attemptsOf);
+      expect(attempts.map((a) => [a.state, a.status_code, a.resends])).toEqual([
+        ['delivered', 200, undefined],
+        ['delivered', 200, 1],
+      ]);
+      const received = closing.seen.answered + closing.seen.resets;
+      expect(attempts.reduce((n, a) => n + 1 + (a.resends ?? 0), 0)).toBe(received);
+      expect(closing.seen).toEqual({ connections: 2, answered: 2, resets: 1 });
+    } finally {
+      await closing.close();
+    }
   });
 });

@@ -43,6 +43,30 @@ describe('CR/LF in anything that reaches a header', () => {
     expect(server.received.length).toBe(before);
   });
 
+  it('a payload value written as an encoded word arrives as literal text in the subject: no line break, no Bcc', async () => {
+    const config: EmailConfig = { to: ['ops@example.com'], cc: [], bcc: [], subject: 'Order {{name}}' };
+    const forged = '=?utf-8?Q?A=0D=0ABcc:victim@example.com?=';
+    const before = server.received.length;
+    const result = await deliverEmail(config, delivery(JSON.stringify({ name: forged }), 'application/json'), {
+      transport,
+      from: FROM,
+    });
+    expect(result).toEqual({ result: 'success', status: 250 });
+    const mail = (await server.waitFor(before + 1))[before]!;
+    expect(mail.parsed.subject).toBe(`Order ${forged}`);
+    expect(mail.parsed.bcc).toBeUndefined();
+    expect(mail.parsed.headers.has('bcc')).toBe(false);
+    expect(mail.envelope.to).toEqual(['ops@example.com']);
+  });
+
+  it('a subject with no encoded-word syntax arrives as written', async () => {
+    const config: EmailConfig = { to: ['ops@example.com'], cc: [], bcc: [], subject: 'Order {{name}}' };
+    const before = server.received.length;
+    await deliverEmail(config, delivery('{"name":"Zoë = 1?"}', 'application/json'), { transport, from: FROM });
+    const mail = (await server.waitFor(before + 1))[before]!;
+    expect(mail.parsed.subject).toBe('Order Zoë = 1?');
+  });
+
   it('a stored config with a line break (edited behind the API) is refused at send too', async () => {
     const config: EmailConfig = { to: ['ops@example.com\r\nBcc: victim@example.com'], cc: [], bcc: [], subject: 's' };
     const result = await deliverEmail(config, delivery('{}', 'application/json'), { transport, from: FROM });

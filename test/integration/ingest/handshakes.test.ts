@@ -1,4 +1,5 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
+import { verifyKey } from 'discord-interactions';
 import { IngestHarness } from './harness';
 import type { GatewayInstance } from './harness';
 
@@ -93,5 +94,37 @@ describe('handshakes over HTTP', () => {
       ['HANDSHAKE_ANSWERED', 'Meta hub.challenge answered'],
       ['AUTH_FAILED', 'wrong hub.verify_token'],
     ]);
+  });
+
+  it('Discord PING, Ed25519-signed: 200 application/json {"type":1}; a HANDSHAKE_ANSWERED row; no delivery; badly signed: 401', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const publicHex = Buffer.from(publicKey.export({ format: 'jwk' }).x ?? '', 'base64url').toString('hex');
+    const id = await h.endpoint(await h.account(), {
+      inbound_auth: { type: 'HMAC', preset: 'discord', secrets: [h.seal(publicHex)] },
+    });
+    const body = JSON.stringify({ id: '1317140528478060624', application_id: '1095048101617627216', type: 1 });
+    const ts = String(Math.floor(Date.now() / 1000));
+    const signature = sign(null, Buffer.from(ts + body), privateKey).toString('hex');
+    // the signature is one Discord's own library accepts
+    await expect(verifyKey(body, signature, ts, publicHex)).resolves.toBe(true);
+    const headers = {
+      'content-type': 'application/json',
+      'x-signature-ed25519': signature,
+      'x-signature-timestamp': ts,
+    };
+    const pong = await call(id, { headers, body });
+    expect([pong.status, pong.type, pong.text]).toEqual([200, 'application/json; charset=utf-8', '{"type":1}']);
+    const forged = await call(id, { headers: { ...headers, 'x-signature-ed25519': 'ab'.repeat(64) }, body });
+    expect([forged.status, JSON.parse(forged.text).code]).toEqual([401, 'auth_failed']);
+    const unsigned = await call(id, { headers: { 'content-type': 'application/json' }, body });
+    expect(unsigned.status).toBe(401);
+    const rows = await h.waitForRows(id, 3);
+    expect(rows.map((r) => [r.outcome, r.reason])).toEqual([
+      ['HANDSHAKE_ANSWERED', 'Discord PING answered'],
+      ['AUTH_FAILED', expect.any(String)],
+      ['AUTH_FAILED', expect.any(String)],
+    ]);
+    await h.settle(gw);
+    expect(h.deliveriesOf(id)).toEqual([]);
   });
 });

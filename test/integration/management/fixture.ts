@@ -14,7 +14,7 @@ import { AlertEvaluator, AlertRuleStore } from '@relay/alerts';
 import { BrokerConnection, ConfirmPublisher, DeliveryPublisher } from '@relay/broker';
 import { createInternalSigner, createSecretBox } from '@relay/secrets';
 import type { SecretBox } from '@relay/secrets';
-import { createDefaultRegistry } from '@relay/targets';
+import { createDefaultRegistry, SESSION_LEASE_MS } from '@relay/targets';
 import { createResendAllowance } from '../../../services/management-api/src/adapters/resend-allowance';
 import { MAX_RESENT_DELIVERIES_PER_EVENT } from '../../../services/management-api/src/domain/resend';
 import { createActionLimiter } from '../../../services/management-api/src/adapters/action-limiter';
@@ -30,6 +30,8 @@ import {
 } from '../../../services/management-api/src/adapters/usage-counter';
 import type { UsageCounter } from '../../../services/management-api/src/adapters/usage-counter';
 import { createApp } from '../../../services/management-api/src/app';
+import { createCliSessionSlots } from '../../../services/management-api/src/adapters/cli-session-slots';
+import { attachListen } from '../../../services/management-api/src/transport/listen';
 import { infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
 import { failOnMismatches, recordingResponses } from '../../support/openapi-recorder';
@@ -49,6 +51,8 @@ export const PLAN: PlanLimits = { name: 'starter', monthly_accepted_events: 1000
  */
 export interface ManagementFixture {
   app: RequestListener;
+  /** where the fixture's server listens (the app and `relay listen`'s upgrade), e.g. `http://127.0.0.1:41234` */
+  baseUrl: string;
   /** the express app itself, unwrapped: for tests that read its routes */
   express: Express;
   store: Store;
@@ -111,6 +115,14 @@ export async function startManagement(
   });
   const app = recordingResponses(express);
   const server = createServer(app);
+  // `relay listen`'s upgrade on the API port, as main.ts attaches it; the broker is not started
+  const listenSessions = attachListen(server, {
+    store,
+    broker: unstartedBroker(ns.namespace, logger),
+    namespace: ns.namespace,
+    slots: createCliSessionSlots(redis, ns.namespace, SESSION_LEASE_MS),
+    logger,
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const clientAs = (key: string): RelayClient => createRelayClient({ baseUrl, apiKey: key });
@@ -131,6 +143,7 @@ export async function startManagement(
   };
   return {
     app,
+    baseUrl,
     express,
     store,
     redis,
@@ -151,6 +164,7 @@ export async function startManagement(
     },
     newAccount,
     async close() {
+      await listenSessions.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.connection.dropDatabase().catch(() => undefined);
@@ -161,6 +175,15 @@ export async function startManagement(
       subscriber.disconnect();
     },
   };
+}
+
+function unstartedBroker(namespace: string, logger: ReturnType<typeof testLogger>['logger']): BrokerConnection {
+  return new BrokerConnection({
+    url: infra.rabbitmqUrl,
+    connectionName: `management-api fixture ${namespace}`,
+    logger,
+    topology: { namespace, deliveryLimit: 20 },
+  });
 }
 
 /**
@@ -178,12 +201,7 @@ function replayDeps(
   logger: ReturnType<typeof testLogger>['logger'],
   now: () => Date,
 ) {
-  const broker = new BrokerConnection({
-    url: infra.rabbitmqUrl,
-    connectionName: `management-api fixture ${namespace}`,
-    logger,
-    topology: { namespace, deliveryLimit: 20 },
-  });
+  const broker = unstartedBroker(namespace, logger);
   return {
     store,
     logger,

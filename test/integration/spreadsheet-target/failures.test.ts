@@ -44,6 +44,26 @@ describe('Retries never add a row twice', () => {
     expect(rows.filter((r) => r[0] === first.delivery_id)).toHaveLength(1);
   });
 
+  it('an append applied, then its reused connection reset before any answer, is not sent again: the attempt is a retry, and after every retry the sheet has one row', async () => {
+    const { deliver } = deliverer(fake);
+    const { id, config } = sheet();
+    fake.dropNextAppendConnection();
+    const first = delivery('{"n":1}', 'application/json', 1);
+    // the token, the header read and the append share one kept-alive connection
+    expect(await deliver(config, first)).toMatchObject({
+      result: 'retry',
+      status: null,
+      error: expect.stringContaining('RESET_UNANSWERED'),
+    });
+    expect(fake.log.filter((l) => l.startsWith('POST') && l.includes(id))).toHaveLength(1);
+    expect(await deliver(config, { ...first, attempt: 2 })).toEqual({ result: 'success', status: 200 });
+    expect(await deliver(config, { ...first, attempt: 3 })).toEqual({ result: 'success', status: 200 });
+    expect(fake.rows(id)).toEqual([
+      ['relay_delivery_id', 'n'],
+      [first.delivery_id, 1],
+    ]);
+  });
+
   it('a retried attempt whose first try never reached the sheet appends its row once', async () => {
     const { deliver } = deliverer(fake);
     const { id, config } = sheet();

@@ -4,7 +4,11 @@ import type { DeliveryMessageV1 } from '@relay/contracts';
 import { createSecretBox } from '@relay/secrets';
 import { createSheetsClient, createTokenSource } from '../../../libs/targets/src/transports/google';
 import type { TokenSource } from '../../../libs/targets/src/transports/google';
-import { deliverToSheet, validateSpreadsheetConfig } from '../../../libs/targets/src/kinds/spreadsheet';
+import {
+  deliverToSheet,
+  spreadsheetInfo,
+  validateSpreadsheetConfig,
+} from '../../../libs/targets/src/kinds/spreadsheet';
 import type { SpreadsheetConfig } from '../../../libs/targets/src/kinds/spreadsheet';
 import type { FakeGoogle } from '../../support/fake-google';
 
@@ -70,6 +74,6 @@ export function deliverer(
   now?: () => number,
 ): { tokens: TokenSource; deliver: (c: SpreadsheetConfig, d: DeliveryMessageV1) => ReturnType<typeof deliverToSheet> } {
   const tokens = createTokenSource({ send: fake.send, ...(now ? { now } : {}) });
-  const sheets = createSheetsClient({ send: fake.send, tokens });
+  const sheets = createSheetsClient({ send: fake.send, tokens, appendResendable: spreadsheetInfo.resendable });
   return { tokens, deliver: (c, d) => deliverToSheet(c, d, { sheets, openKey: (stored) => secrets.decrypt(stored) }) };
 }

@@ -5,6 +5,8 @@ import {
   CAPTCHA_PROVIDERS as LIB_CAPTCHA,
   FIELD_TYPES as LIB_FIELD_TYPES,
 } from '@relay/endpoints';
+import type { AuditRow } from '@relay/client';
+import { changeText } from '../../../services/management-api/dashboard/src/lib/audit-text';
 import { curlLine, shellQuote } from '../../../services/management-api/dashboard/src/lib/curl';
 import { errorMap, fieldFor, pathWords } from '../../../services/management-api/dashboard/src/lib/fields';
 import { latencyPoints, quantile } from '../../../services/management-api/dashboard/src/lib/latency';
@@ -338,5 +340,17 @@ describe('the payload views of a row', () => {
   });
   it('says sizes as people read them', () => {
     expect([formatBytes(512), formatBytes(1536), formatBytes(3 * 1024 * 1024)]).toEqual(['512 B', '1.5 KB', '3.00 MB']);
+  });
+});
+
+describe('audit history in words: names stored before invisible characters were refused', () => {
+  const row = (action: string, details: Record<string, unknown>) => ({ action, details }) as unknown as AuditRow;
+  it('shows a target’s and a key’s name with its control and format characters escaped', () => {
+    expect(changeText(row('target_updated', { name: 'hook\u202Etxt.exe', fields: ['name'] }))).toBe(
+      '“hook\\u202Etxt.exe”: name',
+    );
+    expect(changeText(row('key_created', { role: 'viewer', prefix: 'rk_ab', name: 'c\u200Bi' }))).toBe(
+      'viewer key rk_ab… “c\\u200Bi”',
+    );
   });
 });

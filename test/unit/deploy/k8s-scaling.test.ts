@@ -1,10 +1,12 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ACTIVITY_PARTITIONS, brokerNames } from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
 import { KUSTOMIZATIONS, objectsOf, render } from './k8s-render';
 import type { K8sObject, KustomizationName } from './k8s-render';
 import { environmentOf, named, ofKind, valueOf } from './k8s-objects';
 import type { Container, Deployment, HorizontalPodAutoscaler, ScaledObject, TriggerAuthentication } from './k8s-objects';
-import { deployedNames, loadConfigSpec, programOf } from './service-specs';
+import { ROOT, deployedNames, loadConfigSpec, programOf } from './service-specs';
 
 // How the rendered manifests scale and where their secrets come from: the gateway on CPU (an
 // HPA), the deliverers on the depth of their own RabbitMQ work queue (KEDA), the activity-writers
@@ -169,5 +171,20 @@ describe('deploy/k8s overlays/production', () => {
       ...Object.fromEntries(Object.keys(DELIVERERS).map((d) => [d, named<ScaledObject>(objects, 'ScaledObject', d).spec.minReplicaCount])),
     };
     expect(Object.entries(least).filter(([, n]) => (n ?? 1) < 2)).toEqual([]);
+  });
+});
+
+describe('the docs on how many activity-writers help', () => {
+  const docs = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const text = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8');
+  const maxWriters = NAMES.map((k) => named<ScaledObject>(objectsOf(render(k)), 'ScaledObject', 'activity-writer').spec.maxReplicaCount);
+
+  it('name the limit the manifests scale to, and never a single writer per store', () => {
+    const limits = docs.flatMap((file) =>
+      [...text(file).matchAll(/\bwriters\b[^.|]{0,20}\bup to (\d+)|\bup to (\d+) writers\b/gi)].map((m) => ({ file, limit: Number(m[1] ?? m[2]) })),
+    );
+    expect(limits.length).toBeGreaterThan(0);
+    expect(limits.filter((l) => !maxWriters.every((max) => max === l.limit))).toEqual([]);
+    expect(docs.filter((file) => /one writer per store|do not add a second/i.test(text(file)))).toEqual([]);
   });
 });

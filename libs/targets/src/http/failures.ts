@@ -29,6 +29,12 @@ const EXPIRED_CERTIFICATE = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
 export const RESPONSE_TOO_LARGE = 'RESPONSE_TOO_LARGE';
 
 /**
+ * A request that is not `resendable` met a reused connection reset before any answer (send.ts):
+ * it may have arrived. Transient: the next attempt decides, after checking if it can.
+ */
+export const RESET_UNANSWERED = 'RESET_UNANSWERED';
+
+/**
  * Node's HTTP client refused to send the request as built — a header value or name it cannot
  * encode (`validateHeaderValue`), a path it cannot write. The same config builds the same
  * request, so waiting cannot help: retrying would only fill the whole schedule with failures.

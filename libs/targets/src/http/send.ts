@@ -1,10 +1,10 @@
 import got from 'got';
 import type { Agents } from 'got';
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import type { OutboundRequest, SendOutcome } from '../kind';
+import type { NetworkFailure, OutboundRequest, ResponseSummary, SendOutcome } from '../kind';
 import { createSsrfAgents, parseHostRoutes } from '../ssrf/agents';
 import { createAddressPolicy } from '../ssrf/policy';
-import { RESPONSE_TOO_LARGE } from './failures';
+import { RESET_UNANSWERED, RESPONSE_TOO_LARGE } from './failures';
 
 /** Bytes of a response body kept for classification and the activity log. */
 export const KEPT_RESPONSE_BYTES = 4096;
@@ -20,7 +20,15 @@ export const MAX_RESPONSE_BODY_BYTES = 65_536;
  * A request for an API a kind talks to (Google's token and Sheets endpoints): an attempt's
  * POST, or the GET/PUT such an API needs around it. Same guard, limits and timeout.
  */
-export type HttpRequest = OutboundRequest & { method?: 'GET' | 'POST' | 'PUT' };
+export type HttpRequest = OutboundRequest & {
+  method?: 'GET' | 'POST' | 'PUT';
+  /**
+   * May be sent again when a reused kept-alive connection is reset before any answer (below);
+   * a target kind's requests follow its `resendable`. Absent: never, the safe side for a
+   * request whose effect is not known to be idempotent.
+   */
+  resendable?: boolean;
+};
 
 interface SendOptions {
   timeoutMs: number;
@@ -80,14 +88,25 @@ export function createSender(opts: SenderOptions): (req: HttpRequest) => Promise
  */
 export async function sendRequest(req: HttpRequest, opts: SendOptions): Promise<SendOutcome> {
   const started = performance.now();
-  for (let tries = 0; ; tries++) {
+  for (let resends = 0; ; resends++) {
     const { outcome, staleConnection } = await sendOnce(req, opts);
-    if (!staleConnection || tries === STALE_CONNECTION_RETRIES)
-      return { ...outcome, durationMs: performance.now() - started } as SendOutcome;
+    const counted = resends > 0 ? { resends } : {};
+    if (staleConnection && req.resendable !== true && 'error' in outcome)
+      return { error: ambiguous(outcome.error), durationMs: performance.now() - started, ...counted };
+    if (!staleConnection || resends === STALE_CONNECTION_RETRIES)
+      return { ...outcome, durationMs: performance.now() - started, ...counted };
   }
 }
 
-type Outcome = Omit<SendOutcome, 'durationMs'>;
+/** A request that may have arrived, not sent again: the next attempt must find out (a retry). */
+function ambiguous(failure: NetworkFailure): NetworkFailure {
+  return {
+    code: RESET_UNANSWERED,
+    message: `${failure.code} on a reused connection before any answer: the request may have arrived; not sent again`,
+  };
+}
+
+type Outcome = { response: ResponseSummary } | { error: NetworkFailure };
 
 /** One request; `staleConnection`: it failed on a kept-alive connection the receiver had closed (below). */
 function sendOnce(req: HttpRequest, opts: SendOptions): Promise<{ outcome: Outcome; staleConnection: boolean }> {
@@ -173,12 +192,13 @@ function sendOnce(req: HttpRequest, opts: SendOptions): Promise<{ outcome: Outco
  * A kept-alive connection that the receiver closes after it sat idle can be picked for a request
  * just as the close arrives. The request then fails with ECONNRESET or EPIPE before any answer,
  * on a connection that had served earlier requests (`request.reusedSocket`, the case Node's http
- * documentation describes). Such a failure is sent again on another connection, at most this
- * many times, rather than recorded as a failed attempt: a receiver with a short keep-alive
+ * documentation describes). A `resendable` request is sent again on another connection, at most
+ * this many times, rather than recorded as a failed attempt: a receiver with a short keep-alive
  * timeout would otherwise fail deliveries after every lull. The receiver almost always closed
  * before reading the request; if it did read it, it gets it twice under the same
- * X-Relay-Delivery-Id, as with any redelivery (docs/delivery.md). A reset on a new connection,
- * or after any byte of an answer, is a failure as before.
+ * X-Relay-Delivery-Id, as with any redelivery (docs/delivery.md), and the outcome's `resends`
+ * counts it. Any other request ends with the failure, marked as possibly arrived. A reset on a
+ * new connection, or after any byte of an answer, is a failure as before.
  */
 const STALE_CONNECTION_RETRIES = 2;
 const STALE_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE']);

@@ -47,6 +47,7 @@ function setup(deliver: TransportKind['deliver']) {
     channel: 'outputs',
     defaultRetryScheduleMs: [1_000],
     description: { label: 'Mail', fields: {} },
+    resendable: false,
     validateConfig: (c: unknown) => ({ ok: true as const, value: c }),
     publicConfig: () => ({}),
     deliver: async (config, d) => {

@@ -21,6 +21,7 @@ function fakeKind(results: AttemptResult[]): TargetKind & { sent: number } {
     channel: 'webhook' as const,
     defaultRetryScheduleMs: [1_000],
     description: { label: 'Fake', fields: {} },
+    resendable: true,
     sent: 0,
     validateConfig: (c: unknown) => ({ ok: true as const, value: c }),
     publicConfig: () => ({}),
@@ -369,6 +370,21 @@ describe('handleDelivery: what the target answered goes with the attempt record'
     expect(response.body).toHaveLength(1024);
     expect(response.body_truncated).toBe(true);
     expect(JSON.stringify(log.recorded)).not.toContain('sid=secret');
+  });
+
+  it('sends with the kind’s `resendable`, and records the requests sent again inside the attempt', async () => {
+    const { deps, log, kind } = setup([ok]);
+    const asked: Array<boolean | undefined> = [];
+    deps.send = async (req): Promise<SendOutcome> => {
+      kind.sent += 1;
+      asked.push(req.resendable);
+      return { response: { status: 200, headers: {}, body: '' }, durationMs: 8, resends: 2 };
+    };
+    await handleDelivery(delivery(), deps);
+    expect([asked, log.recorded[0]!.resends]).toEqual([[true], 2]);
+    const once = setup([ok]);
+    await handleDelivery(delivery(), once.deps);
+    expect(once.log.recorded[0]).not.toHaveProperty('resends');
   });
 
   it('keeps no answer when none came: a network failure, or a target that got no request', async () => {

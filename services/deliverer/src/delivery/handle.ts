@@ -40,6 +40,8 @@ interface Tried {
   sent: boolean;
   /** what the destination answered, when an HTTP answer came (the first 4 KB of its body) */
   response?: ResponseSummary;
+  /** times the request was sent again inside the attempt (a reused connection reset before any answer) */
+  resends?: number;
 }
 
 /**
@@ -196,12 +198,13 @@ async function attempt(
   const built = buildRequest(kind, target, d, deps);
   if ('failure' in built)
     return { outcome: built.failure, durationMs: 0, aboutDestination: built.failure.flagTarget, sent: false };
-  const sent = await deps.send(built.request);
+  const sent = await deps.send({ ...built.request, resendable: kind.resendable });
   const tried: Tried = {
     outcome: kind.classify(sent),
     durationMs: sent.durationMs,
     aboutDestination: true,
     sent: true,
+    ...(sent.resends ? { resends: sent.resends } : {}),
   };
   return 'response' in sent ? { ...tried, response: sent.response } : tried;
 }
@@ -366,5 +369,7 @@ function toAttempt(d: DeliveryMessageV1, tried: Tried, decision: RetryDecision, 
     next_attempt_at: decision.state === 'retrying' ? decision.nextAttemptAt.toISOString() : null,
     // the answer as the row keeps it: capped, credentials redacted
     ...(tried.response ? { response: keptResponse(tried.response) } : {}),
+    // every request the destination may have got is accounted for
+    ...(tried.resends ? { resends: tried.resends } : {}),
   };
 }

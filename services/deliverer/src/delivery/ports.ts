@@ -1,7 +1,7 @@
 import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
-import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/targets';
+import type { HttpRequest, SendOutcome, TargetRegistry } from '@relay/targets';
 import type { HoldReason, TargetGate } from '@relay/target-gate';
 import type { DeliveryTransformer } from '@relay/transform';
 import type { RetryPolicy } from '../retry/decide';
@@ -75,7 +75,7 @@ export interface DeliveryDeps {
   registry: TargetRegistry;
   /** the endpoint's and the target's transformations, applied before the attempt */
   transform: Pick<DeliveryTransformer, 'apply'>;
-  send(req: OutboundRequest): Promise<SendOutcome>;
+  send(req: HttpRequest): Promise<SendOutcome>;
   recorder: AttemptRecorder;
   router: DeliveryRouter;
   health: TargetHealth;

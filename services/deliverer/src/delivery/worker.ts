@@ -9,7 +9,7 @@ import type { DeliveryChannel } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { Registry } from 'prom-client';
 import type { Store, TargetRecord } from '@relay/store';
-import type { OutboundRequest, SendOutcome, TargetRegistry } from '@relay/targets';
+import type { HttpRequest, SendOutcome, TargetRegistry } from '@relay/targets';
 import type { RetryPolicy } from '../retry/decide';
 import { deliveryPosition } from '../retry/headers';
 import { createAttemptRecorder, createDeliveryRouter, createTargetHealth } from './adapters';
@@ -25,7 +25,7 @@ export interface DelivererOptions {
   broker: BrokerConnection;
   store: Store;
   registry: TargetRegistry;
-  send(req: OutboundRequest): Promise<SendOutcome>;
+  send(req: HttpRequest): Promise<SendOutcome>;
   logger: Logger;
   prefetch: number;
   /** targets kept in memory, until an announcement says they changed (TARGET_CACHE_MAX) */

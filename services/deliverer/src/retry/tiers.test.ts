@@ -59,6 +59,7 @@ describe('tier sets', () => {
       channel: 'chat',
       defaultRetryScheduleMs: [7_000, 90_000],
       description,
+      resendable: true,
       create: (deps) => ({
         ...createEmbedChatKind(deps),
         kind: 'test_pager',

@@ -1,11 +1,11 @@
 import type { Logger } from '@relay/logging';
-import type { OutboundRequest, SendOutcome } from '@relay/targets';
+import type { HttpRequest, SendOutcome } from '@relay/targets';
 import { captchaVerifyRequest, isCaptchaVerified } from '../domain/access/captcha';
 import type { CaptchaVerifier } from '../domain/ports';
 
 export interface CaptchaVerifierOptions {
   /** the deliverers' sender (`createSender` of @relay/targets): SSRF guard, timeout, no redirects */
-  send: (req: OutboundRequest) => Promise<SendOutcome>;
+  send: (req: HttpRequest) => Promise<SendOutcome>;
   logger: Logger;
   /** counts verifier outages (metric relay_ingest_captcha_unavailable_total) */
   unavailableCounter: { inc(): void };
@@ -28,6 +28,9 @@ export function createCaptchaVerifier(opts: CaptchaVerifierOptions): CaptchaVeri
         url: call.url,
         headers: { 'content-type': call.contentType, accept: 'application/json' },
         body: Buffer.from(call.body),
+        // a verification changes nothing but the token's use; without it a verifier's idle close
+        // would make a sender's request after a lull unavailable
+        resendable: true,
       });
       const answer = 'response' in outcome && outcome.response.status < 300 ? jsonOf(outcome.response.body) : undefined;
       if (answer === undefined) {

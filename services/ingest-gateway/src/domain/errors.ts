@@ -1,4 +1,5 @@
 import type { Outcome } from '@relay/contracts';
+import type { MacHandshake } from '@relay/endpoints';
 import type { Rejection } from './rules/rejection';
 
 /**
@@ -80,6 +81,18 @@ export const rejections = {
     ...refusal(200, 'handshake_answered', 'handshake answered', 'HANDSHAKE_ANSWERED', { reason }),
     reply,
   }),
+  /** a MAC handshake's token of another shape than the provider's: no MAC is computed */
+  invalidHandshakeToken: (what: string, mac: MacHandshake, outcome: Outcome) =>
+    refusal(400, 'invalid_handshake_token', `${what}: ${mac.field} must be ${mac.described}.`, outcome),
+  /** more MAC handshake answers than MAC_HANDSHAKES_PER_MINUTE for this endpoint */
+  handshakeRateLimited: (what: string, perMinute: number, retryAfterSeconds: number) =>
+    refusal(
+      429,
+      'handshake_rate_limited',
+      `${what}: at most ${perMinute} answers a minute per endpoint. Retry after the delay in Retry-After.`,
+      'RATE_LIMITED',
+      { retryAfterSeconds },
+    ),
   /** the sender is told only that authentication failed; the row says why */
   authFailed: (reason: string) =>
     refusal(401, 'auth_failed', 'The request does not carry valid credentials for this endpoint.', 'AUTH_FAILED', {

@@ -68,6 +68,16 @@ export interface Limiter {
   admit(req: LimitRequest): Promise<LimitDecision>;
   /** gives back the quota unit of an admitted request that was not accepted after all; never rejects */
   refund(req: LimitRequest, decision: Extract<LimitDecision, { admitted: true }>): Promise<void>;
+  /**
+   * Counts one MAC handshake answer of the endpoint in the current minute (docs/inbound-auth.md
+   * "Handshakes"): refused past `perMinute`. Never rejects: decided per process when its store is
+   * unreachable.
+   */
+  admitHandshake(
+    endpointId: string,
+    perMinute: number,
+    now: Date,
+  ): Promise<{ admitted: true } | { admitted: false; retryAfterSeconds: number }>;
 }
 
 /** `unavailable`: the provider could not be asked or gave no usable answer. */

@@ -6,6 +6,7 @@ import {
   int,
   json,
   list,
+  nameField,
   nullable,
   object,
   oneOfValues,
@@ -31,7 +32,7 @@ export const PLAN_LIMITS = {
 
 const plan = object(
   {
-    name: str({ minLength: 1, maxLength: 100 }),
+    name: nameField(100),
     monthly_accepted_events: int({
       minimum: 0,
       maximum: PLAN_LIMITS.maxMonthlyEvents,
@@ -90,10 +91,7 @@ export const accountSchemas: Record<string, Schema> = {
     },
     ['account_id', 'plan', 'period', 'accepted_events', 'limit', 'remaining'],
   ),
-  ApiKeyCreate: object(
-    { role, name: str({ minLength: 1, maxLength: 100, description: 'a label, e.g. "CI deploys"' }) },
-    ['role'],
-  ),
+  ApiKeyCreate: object({ role, name: nameField(100, 'a label, e.g. "CI deploys"') }, ['role']),
   ApiKey: object(apiKey, keyNames),
   ApiKeyCreated: object(
     {

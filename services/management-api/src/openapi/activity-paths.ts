@@ -100,6 +100,11 @@ const attempt = object(
       ['versions', 'logs'],
       { description: 'The transformations that ran for this attempt (docs/transformations.md); absent when none.' },
     ),
+    resends: int({
+      minimum: 1,
+      description:
+        'times the request was sent again inside this attempt, after a reused kept-alive connection was reset before any answer: the target may have got 1 + `resends` requests, all with the same `X-Relay-Delivery-Id` (docs/delivery.md "Stale connections"); absent when none',
+    }),
   },
   ['attempt', 'attempted_at', 'state', 'status_code', 'duration_ms', 'error', 'next_attempt_at'],
 );

@@ -1,7 +1,22 @@
 import { ACCOUNT_EVENT_KINDS } from '@relay/contracts';
 import { CONDITIONS, HISTORY_LENGTH, RULE_LIMITS } from '@relay/alerts';
 import type { ConditionField } from '@relay/alerts';
-import { bool, dateTime, errors, int, json, list, nullable, object, oneOfValues, op, pathParam, ref, str } from './kit';
+import {
+  bool,
+  dateTime,
+  errors,
+  int,
+  json,
+  list,
+  nameField,
+  nullable,
+  object,
+  oneOfValues,
+  op,
+  pathParam,
+  ref,
+  str,
+} from './kit';
 import type { Schema } from './kit';
 
 /*
@@ -37,7 +52,7 @@ const conditions = (asSaved: boolean): Schema =>
   );
 
 const ruleFields = (asSaved: boolean): Record<string, Schema> => ({
-  name: str({ minLength: 1, maxLength: RULE_LIMITS.nameMax }),
+  name: nameField(RULE_LIMITS.nameMax),
   enabled: bool({ default: true, description: 'a disabled rule sends nothing' }),
   target_ids: list(str({ pattern: '^tg_[0-9a-hjkmnp-tv-z]{20}$' }), {
     minItems: 1,

@@ -20,7 +20,7 @@ import {
   TEXT_FILTER_KINDS,
   TIMESTAMP_UNITS,
 } from '@relay/endpoints';
-import { bool, dateTime, int, list, nullable, object, oneOfValues, ref, str } from './kit';
+import { bool, dateTime, int, list, nameField, nullable, object, oneOfValues, ref, str } from './kit';
 import type { Schema } from './kit';
 
 /*
@@ -177,7 +177,7 @@ const ipList = list(str({ description: 'an IPv4 or IPv6 address or CIDR range' }
 
 /** The settings a create or a PATCH may send, each optional here (`name` is required on create). */
 const settingsIn: Record<string, Schema> = {
-  name: str({ minLength: 1, maxLength: 200, description: 'trimmed' }),
+  name: nameField(200, 'trimmed'),
   methods: list(str(), {
     minItems: 1,
     description: `${ENDPOINT_METHODS.join(', ')}; case-insensitive, stored once each in that order`,

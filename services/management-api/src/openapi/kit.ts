@@ -28,6 +28,18 @@ export function nullable(schema: Schema): Schema {
 
 export const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
 export const int = (extra: Schema = {}): Schema => ({ type: 'integer', ...extra });
+
+/**
+ * Names and labels people read (endpoints, targets, API keys, alert rules, plans): no control
+ * characters and no invisible format characters (Unicode Cc, Cf), which would let a name display
+ * as something else — U+202E reverses what follows it, U+200B hides a difference. Names stored
+ * before this rule are shown escaped (displayText in @relay/contracts).
+ */
+export const NAME_PATTERN = '^[^\\p{Cc}\\p{Cf}]*$';
+export const NAME_PATTERN_MESSAGE =
+  'must not contain control characters or invisible format characters (Unicode Cc or Cf, e.g. U+202E, U+200B, U+2066)';
+export const nameField = (maxLength: number, description?: string): Schema =>
+  str({ minLength: 1, maxLength, pattern: NAME_PATTERN, ...(description ? { description } : {}) });
 export const bool = (extra: Schema = {}): Schema => ({ type: 'boolean', ...extra });
 export const list = (items: Schema, extra: Schema = {}): Schema => ({ type: 'array', items, ...extra });
 export const dateTime = (description?: string): Schema => ({

@@ -4,6 +4,7 @@ import addFormats from 'ajv-formats';
 import type { FieldError } from '@relay/contracts';
 import type { ApiKeyRole } from '../domain/roles';
 import type { OpenApiDocument } from './document';
+import { NAME_PATTERN, NAME_PATTERN_MESSAGE } from './kit';
 import type { Schema } from './kit';
 import { uncarriableFields } from './string-safety';
 
@@ -296,7 +297,7 @@ function messageOf(error: ErrorObject, resolve: (s: Schema) => Schema): string {
         ? 'must be an ISO 8601 date-time with a zone'
         : `must be a valid ${params.format}`;
     case 'pattern':
-      return 'has an invalid format';
+      return parent.pattern === NAME_PATTERN ? NAME_PATTERN_MESSAGE : 'has an invalid format';
     case 'discriminator':
       return `must be one of ${tagValues(parent, resolve).join(', ')}`;
     case 'anyOf':

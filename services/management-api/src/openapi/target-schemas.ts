@@ -8,7 +8,7 @@ import {
   RETRY_SCHEDULE_LIMITS,
   TARGET_FIELDS,
 } from '@relay/targets';
-import { bool, dateTime, int, list, nullable, object, oneOfValues, ref, str } from './kit';
+import { bool, dateTime, int, list, nameField, nullable, object, oneOfValues, ref, str } from './kit';
 import type { Schema } from './kit';
 
 /*
@@ -77,7 +77,7 @@ const routingInput: Schema = {
   description:
     'which events the target gets (docs/routing.md); null: every event. Refused with 400 `routing` when the endpoint’s payload format has no fields (text, none)',
 };
-const name = str({ minLength: 1, maxLength: 200, description: 'trimmed' });
+const name = nameField(200, 'trimmed');
 
 const kindSchemas: Record<string, Schema> = Object.fromEntries(
   CATALOG.entries.flatMap((e) => [

@@ -24,6 +24,7 @@ import { keyForSecret } from '../adapters/api-keys';
 import type { CliSessionSlots } from '../adapters/cli-session-slots';
 import { readAckFrame } from '../domain/cli-ack';
 import { allows } from '../domain/roles';
+import { carriable, UNCARRIABLE_MESSAGE } from '../openapi/string-safety';
 
 export interface ListenDeps {
   store: Store;
@@ -90,6 +91,15 @@ interface Admitted {
   inFlight: number;
 }
 
+/** A path segment as the express routes decode it: bad percent-encoding is the caller's mistake, a 400 like theirs. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new Refusal(400, 'malformed_path', 'The URL path is not valid percent-encoding.');
+  }
+}
+
 /** Every check before the upgrade, in the order the API's routes make them; throws a Refusal. */
 async function admit(req: IncomingMessage, deps: ListenDeps): Promise<Admitted> {
   const url = new URL(req.url ?? '/', 'http://relay.invalid');
@@ -100,10 +110,16 @@ async function admit(req: IncomingMessage, deps: ListenDeps): Promise<Admitted> 
   if (!key) throw new Refusal(401, 'unauthorized', 'A valid API key is required: Authorization: Bearer <api key>.');
   if (!allows(key.role, 'editor'))
     throw new Refusal(403, 'forbidden', `This API key's role (${key.role}) cannot do this; it needs editor or higher.`);
-  const endpointId = decodeURIComponent(match[1]!);
+  const endpointId = decodedSegment(match[1]!);
+  const wanted = url.searchParams.get('target_id');
+  // what the routes' validator refuses in any parameter, before the store sees it
+  for (const [field, value] of [
+    ['endpointId', endpointId],
+    ['target_id', wanted ?? ''],
+  ] as const)
+    if (!carriable(value)) throw new Refusal(400, 'validation_failed', `${field} ${UNCARRIABLE_MESSAGE}.`);
   const endpoint = await loadEndpoint(deps.store, key.account_id, endpointId);
   if (!endpoint) throw new Refusal(404, 'endpoint_not_found', `No endpoint ${endpointId} in this account.`);
-  const wanted = url.searchParams.get('target_id');
   const cliTargets = (await targetsOfEndpoint(deps.store, endpointId)).filter(
     (t) => t.kind === 'cli' && (wanted === null || t.id === wanted),
   );

@@ -123,16 +123,49 @@ export interface PresetSpec {
 
 /**
  * Handshakes a provider requires before it sends events. `meta_hub_challenge` checks the
- * setting's `verify_token`; the signed ones (Slack, Zoom, Twitch) pass the preset's own
+ * setting's `verify_token`; the signed ones (Slack, Zoom, Twitch, Discord) pass the preset's own
  * verification first.
  */
 const HANDSHAKE_KINDS = [
   'slack_url_verification',
   'zoom_url_validation',
   'twitch_callback_verification',
+  'discord_ping',
   'meta_hub_challenge',
   'dropbox_challenge',
   'x_crc',
   'graph_validation_token',
 ] as const;
 export type HandshakeKind = (typeof HANDSHAKE_KINDS)[number];
+
+/** A handshake whose answer is a MAC, with the key that signs events, over a token the requester chose. */
+export interface MacHandshake {
+  /** where the token travels, as the 400 names it */
+  field: string;
+  /**
+   * The tokens answered: short base64 / base64url text. A MAC over one is never a valid event
+   * signature, because the event's signed content cannot have this shape (a body in it is
+   * refused as AUTH_FAILED; a recipe with a fixed `v0:` prefix never matches it).
+   */
+  shape: RegExp;
+  /** the shape in words, for the 400 */
+  described: string;
+}
+
+const TOKEN_SHAPE = {
+  shape: /^[A-Za-z0-9_=+/-]{1,128}$/,
+  described: '1–128 characters of A–Z, a–z, 0–9, -, _, +, / or =',
+};
+
+/**
+ * Every handshake that computes a MAC (docs/inbound-auth.md "Handshakes"): X's CRC (unsigned
+ * request) and Zoom's url_validation (signed request). The other kinds echo text or answer a
+ * constant; none uses the event key.
+ */
+export const MAC_HANDSHAKES: { readonly [K in HandshakeKind]?: MacHandshake } = {
+  x_crc: { field: 'crc_token', ...TOKEN_SHAPE },
+  zoom_url_validation: { field: 'payload.plainToken', ...TOKEN_SHAPE },
+};
+
+/** MAC handshake answers per endpoint and minute; more are refused 429 (docs/inbound-auth.md). */
+export const MAC_HANDSHAKES_PER_MINUTE = 10;

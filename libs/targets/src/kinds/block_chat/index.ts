@@ -25,6 +25,7 @@ export const blockChatInfo: KindInfo = {
   defaultRetryScheduleMs: BLOCK_CHAT_RETRY_SCHEDULE_MS,
   description: blockChatDescription,
   defaultLimits: { rate: 1, per: 'second', max_in_flight: null },
+  resendable: true,
 };
 
 function buildRequest(config: BlockChatConfig, d: DeliveryMessageV1, secrets: SecretSealer): OutboundRequest {

@@ -26,6 +26,7 @@ export const cliInfo: KindInfo = {
   channel: 'outputs',
   defaultRetryScheduleMs: CLI_RETRY_SCHEDULE_MS,
   description: cliDescription,
+  resendable: false,
 };
 
 /**

@@ -18,6 +18,7 @@ export const emailInfo: KindInfo = {
   channel: 'outputs',
   defaultRetryScheduleMs: EMAIL_RETRY_SCHEDULE_MS,
   description: emailDescription,
+  resendable: false,
 };
 
 /** The operator's mail relay as the deliverer built it; absent where no relay is configured. */

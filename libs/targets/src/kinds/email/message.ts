@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
+import { encodeWord } from 'nodemailer/lib/mime-funcs';
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import { PayloadError } from '../../kind';
 import { readPayload, renderTemplate, templateData, truncateText } from '../template';
@@ -39,6 +40,17 @@ export function renderSubject(config: EmailConfig, payloadData: unknown): string
 }
 
 /**
+ * The Subject header's value. Mail clients decode RFC 2047 encoded words (`=?charset?Q?…?=`)
+ * wherever they appear, so a payload value written as one would display as whatever it encodes
+ * (a line break and a fake `Bcc:`). A subject holding `=?` is therefore sent as encoded words of
+ * its whole text: decoded once, it shows `=?…?=` exactly as written. Any other subject goes to
+ * the composer as text (it encodes non-ASCII itself).
+ */
+export function subjectHeader(subject: string): string {
+  return subject.includes('=?') ? encodeWord(subject, 'B', 52) : subject;
+}
+
+/**
  * One delivery as an email: the envelope holds every recipient (bcc only
  * there), the message its headers and parts. Deterministic per delivery — Message-ID, Date
  * (the event's time) and MIME boundaries all derive from it — so every attempt sends the same
@@ -62,7 +74,7 @@ export async function composeEmail(
     to: config.to,
     cc: config.cc.length > 0 ? config.cc : undefined,
     replyTo: config.reply_to,
-    subject: renderSubject(config, templateData(payload)),
+    subject: subjectHeader(renderSubject(config, templateData(payload))),
     messageId: messageIdFor(d.delivery_id, opts.from),
     date: new Date(d.received_at),
     text: body.text,

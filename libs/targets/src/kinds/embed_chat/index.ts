@@ -24,6 +24,7 @@ export const embedChatInfo: KindInfo = {
   defaultRetryScheduleMs: EMBED_CHAT_RETRY_SCHEDULE_MS,
   description: embedChatDescription,
   defaultLimits: { rate: 30, per: 'minute', max_in_flight: null },
+  resendable: true,
 };
 
 /**

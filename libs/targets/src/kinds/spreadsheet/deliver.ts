@@ -28,8 +28,10 @@ const permanent = (error: string, flagTarget: boolean): AttemptResult => ({
  * does not count towards the target's streak); a stored key that cannot be opened or read
  * throws TargetConfigError (the target is flagged). Google's answers are classified:
  * 1. the row is built and checked against the caps before any request;
- * 2. the header row is read — on a retried attempt with the delivery-id column, and a row that
- *    an earlier attempt did append (its answer was lost) ends the attempt as a success;
+ * 2. the header row is read — on every attempt after the first with the delivery-id column, and
+ *    a row that an earlier attempt did append (its answer was lost, or its connection was reset
+ *    before one: the append is never re-sent within an attempt) ends the attempt as a success. A
+ *    broker redelivery counts as the next attempt (deliveryPosition), so it is checked too;
  * 3. fields never seen before are written at the end of the header, then the header is read
  *    again: a delivery that wrote other names there at the same moment makes this attempt
  *    retry rather than put values under the wrong names;

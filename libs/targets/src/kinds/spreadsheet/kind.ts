@@ -19,6 +19,7 @@ export const spreadsheetInfo: KindInfo = {
   defaultRetryScheduleMs: SPREADSHEET_RETRY_SCHEDULE_MS,
   description: spreadsheetDescription,
   defaultLimits: { rate: 60, per: 'minute', max_in_flight: null },
+  resendable: false,
 };
 
 /** How the deliverer reaches Google: its SSRF-guarded sender (answers capped at GOOGLE_RESPONSE_LIMIT_BYTES). */
@@ -45,6 +46,7 @@ export function createSpreadsheetKind(deps: SpreadsheetKindDeps): TransportKind<
         send: google.send,
         tokens: createTokenSource({ send: google.send, ...(google.tokenUrl ? { tokenUrl: google.tokenUrl } : {}) }),
         ...(google.sheetsApi ? { apiBase: google.sheetsApi } : {}),
+        appendResendable: spreadsheetInfo.resendable,
       })
     : null;
   return {

@@ -24,6 +24,7 @@ export const teamsInfo: KindInfo = {
   defaultRetryScheduleMs: TEAMS_RETRY_SCHEDULE_MS,
   description: teamsDescription,
   defaultLimits: { rate: 4, per: 'second', max_in_flight: null },
+  resendable: true,
 };
 
 function buildRequest(config: TeamsConfig, d: DeliveryMessageV1, secrets: SecretSealer): OutboundRequest {

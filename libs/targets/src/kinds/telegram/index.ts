@@ -26,6 +26,7 @@ export const telegramInfo: KindInfo = {
   defaultRetryScheduleMs: TELEGRAM_RETRY_SCHEDULE_MS,
   description: telegramDescription,
   defaultLimits: { rate: 20, per: 'minute', max_in_flight: null },
+  resendable: true,
 };
 
 function openToken(stored: string, secrets: SecretSealer): string {

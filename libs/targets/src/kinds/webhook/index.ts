@@ -36,6 +36,7 @@ export const webhookInfo: KindInfo = {
   channel: 'webhook',
   defaultRetryScheduleMs: WEBHOOK_RETRY_SCHEDULE_MS,
   description: webhookDescription,
+  resendable: true,
 };
 
 /** Generic webhook URL target (spec "Relay target" → Webhook URL). */

@@ -47,6 +47,8 @@ export function createSheetsClient(deps: {
   send: GoogleSend;
   tokens: TokenSource;
   /** default SHEETS_API */ apiBase?: string;
+  /** whether an append may be sent again inside an attempt: the spreadsheet kind's `resendable` */
+  appendResendable: boolean;
 }): SheetsClient {
   const call = async (
     key: ServiceAccountKey,
@@ -54,6 +56,8 @@ export function createSheetsClient(deps: {
     method: Method,
     url: string,
     body?: unknown,
+    // a read, or a header written to the same cells, is the same however often it arrives
+    resendable = true,
   ): Promise<ApiResult<unknown>> => {
     for (let tries = 0; tries < 2; tries++) {
       const token = await deps.tokens.get(key);
@@ -67,6 +71,7 @@ export function createSheetsClient(deps: {
           'user-agent': 'Relay-Sheets/1',
         },
         body: Buffer.from(body === undefined ? '' : JSON.stringify(body)),
+        resendable,
       });
       if ('error' in outcome)
         return { ok: false, result: googleNetworkFailure(outcome.error.code), networkCode: outcome.error.code };
@@ -119,7 +124,8 @@ export function createSheetsClient(deps: {
     },
     appendRow: async (key, sheet, row) => {
       const url = `${base(sheet)}/${range(sheet, 'A1')}:append?valueInputOption=RAW&insertDataOption=INSERT_ROWS&includeValuesInResponse=false`;
-      const got = await call(key, 'Sheets values.append', 'POST', url, { majorDimension: 'ROWS', values: [row] });
+      const values = { majorDimension: 'ROWS', values: [row] };
+      const got = await call(key, 'Sheets values.append', 'POST', url, values, deps.appendResendable);
       return got.ok ? { ok: true, value: null } : got;
     },
   };

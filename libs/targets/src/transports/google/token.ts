@@ -55,6 +55,8 @@ export function createTokenSource(opts: TokenSourceOptions): TokenSource {
       url: opts.tokenUrl ?? GOOGLE_TOKEN_URL,
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Relay-Sheets/1' },
       body: Buffer.from(body),
+      // a second exchange only issues a second token
+      resendable: true,
     });
     if ('error' in outcome) return { ok: false, result: googleNetworkFailure(outcome.error.code) };
     const res = outcome.response;

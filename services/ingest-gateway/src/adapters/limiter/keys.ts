@@ -27,3 +27,11 @@ export function quotaKey(namespace: string, accountId: string, now: Date): strin
 export function rateKey(namespace: string, endpointId: string, quota: string): string {
   return `${namespace}:rate:${endpointId}:{${quota}}`;
 }
+
+/**
+ * `${ns}:handshakes:${endpoint_id}:${minute}` — MAC handshake answers of the endpoint in that UTC
+ * minute (minutes since the epoch); expires when the minute is over.
+ */
+export function handshakeKey(namespace: string, endpointId: string, minute: number): string {
+  return `${namespace}:handshakes:${endpointId}:${minute}`;
+}

@@ -4,9 +4,9 @@ import { quotaMonth, usageDailyField, usageDailyKey } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import { retryAfterSeconds } from '../../domain/limits/gcra';
 import type { Limiter, LimitDecision, LimitRequest } from '../../domain/ports';
-import { QUOTA_TTL_SECONDS, quotaKey, rateKey } from './keys';
+import { handshakeKey, QUOTA_TTL_SECONDS, quotaKey, rateKey } from './keys';
 import { LocalLimiter } from './local-limiter';
-import { ADD_QUOTA_LUA, ADMIT_LUA, REFUND_LUA } from './scripts';
+import { ADD_QUOTA_LUA, ADMIT_LUA, COUNT_IN_WINDOW_LUA, REFUND_LUA } from './scripts';
 
 /**
  * Options for the limiter's own Redis connection: a command fails at once while disconnected
@@ -34,7 +34,10 @@ interface LimiterCommands {
   relayAdmit(rate: string, quota: string, daily: string, ...argv: Array<number | string>): Promise<AdmitReply>;
   relayAddQuota(key: string, units: number, ttl: number): Promise<number>;
   relayRefund(quota: string, daily: string, ttl: number, field: string): Promise<number>;
+  relayCountInWindow(key: string, windowMs: number): Promise<number>;
 }
+
+const MINUTE_MS = 60_000;
 
 /**
  * Spec step 6 over Redis: one EVALSHA per request (ioredis re-sends the script itself after
@@ -47,6 +50,7 @@ export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
   redis.defineCommand('relayAdmit', { numberOfKeys: 3, lua: ADMIT_LUA });
   redis.defineCommand('relayAddQuota', { numberOfKeys: 1, lua: ADD_QUOTA_LUA });
   redis.defineCommand('relayRefund', { numberOfKeys: 2, lua: REFUND_LUA });
+  redis.defineCommand('relayCountInWindow', { numberOfKeys: 1, lua: COUNT_IN_WINDOW_LUA });
   // accepted events per endpoint and day (GET /v1/billing/usage/daily), counted in the same script
   const daily = (req: LimitRequest): [string, string] => [
     usageDailyKey(namespace, req.accountId, quotaMonth(req.now)),
@@ -54,6 +58,8 @@ export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
   ];
   const commands = redis as unknown as LimiterCommands;
   const local = new LocalLimiter();
+  // MAC handshake answers counted per process while Redis is unreachable (rare, and small)
+  const localHandshakes = new Map<string, number>();
   const retryAfterFailureMs = opts.retryAfterFailureMs ?? 1000;
   let skipUntil = 0;
   let degraded = false;
@@ -122,6 +128,24 @@ export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
       if (verdict === 0) return { admitted: true, counter: 'shared' };
       if (verdict === 2) return { admitted: false, limit: 'quota' };
       return { admitted: false, limit: 'rate', retryAfterSeconds: retryAfterSeconds(waitMs) };
+    },
+
+    async admitHandshake(endpointId, perMinute, now) {
+      const minute = Math.floor(now.getTime() / MINUTE_MS);
+      const key = handshakeKey(namespace, endpointId, minute);
+      let count: number;
+      try {
+        count = await commands.relayCountInWindow(key, MINUTE_MS);
+      } catch {
+        for (const old of localHandshakes.keys()) if (!old.endsWith(`:${minute}`)) localHandshakes.delete(old);
+        count = (localHandshakes.get(key) ?? 0) + 1;
+        localHandshakes.set(key, count);
+      }
+      if (count <= perMinute) return { admitted: true };
+      return {
+        admitted: false,
+        retryAfterSeconds: Math.max(1, Math.ceil(((minute + 1) * MINUTE_MS - now.getTime()) / 1000)),
+      };
     },
 
     // The second round trip happens only here, on the failure path after a counted request.

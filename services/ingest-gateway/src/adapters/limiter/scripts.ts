@@ -55,3 +55,10 @@ local v = redis.call('INCRBY', KEYS[1], ARGV[1])
 if redis.call('TTL', KEYS[1]) == -1 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
 return v
 `;
+
+/** Counts one in a fixed-window counter (KEYS[1]) that expires ARGV[1] ms after its first count. */
+export const COUNT_IN_WINDOW_LUA = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n
+`;

@@ -1,7 +1,10 @@
 import { createHmac } from 'node:crypto';
+import { MAC_HANDSHAKES } from '@relay/endpoints';
 import type { HandshakeKind, HmacPresetInboundAuth } from '@relay/endpoints';
+import type { Outcome } from '@relay/contracts';
 import { credentialEquals } from '../auth/constant-time';
-import type { HandshakeReply } from '../errors';
+import { rejections } from '../errors';
+import type { HandshakeReply, IngestRejection } from '../errors';
 import { echoable, jsonReply, textReply } from './reply';
 
 /** What a query handshake reads of a request: no body is needed, so it is answered before one is read. */
@@ -10,7 +13,12 @@ export interface QueryHandshakeRequest {
   rawQuery: string;
 }
 
-export type HandshakeOutcome = { ok: true; reply: HandshakeReply; what: string } | { ok: false; reason: string };
+/**
+ * An answer (`mac`: it holds a MAC made with the event key, so it counts against
+ * MAC_HANDSHAKES_PER_MINUTE), or the request's refusal.
+ */
+export type HandshakeOutcome =
+  { ok: true; reply: HandshakeReply; what: string; mac: boolean } | { ok: false; rejection: IngestRejection };
 
 /**
  * Handshakes recognised by method and query string alone. Each returns null when the request is
@@ -31,23 +39,31 @@ export function queryHandshake(
       // Dropbox: GET ?challenge=…, echoed as text with nosniff; Dropbox does not sign it.
       const challenge = q.get('challenge');
       return req.method === 'GET' && echoable(challenge)
-        ? { ok: true, reply: textReply(challenge), what: 'Dropbox challenge' }
+        ? { ok: true, reply: textReply(challenge), what: 'Dropbox challenge', mac: false }
         : null;
     }
     case 'x_crc': {
-      // X CRC: the answer proves we hold the consumer secret (the current one, slot 1).
+      // X CRC: the answer proves we hold the consumer secret (the current one, slot 1). It is the
+      // MAC that signs X events, so only X-shaped tokens are answered (MAC_HANDSHAKES).
       const token = q.get('crc_token');
-      if (req.method !== 'GET' || !echoable(token)) return null;
+      if (req.method !== 'GET' || token === null) return null;
+      const refused = badMacToken('x_crc', 'X CRC check', token, 'MALFORMED_QUERY_PARAM');
+      if (refused) return refused;
       const digest = createHmac('sha256', setting.secrets[0] ?? '')
         .update(token)
         .digest('base64');
-      return { ok: true, reply: jsonReply({ response_token: `sha256=${digest}` }), what: 'X CRC check' };
+      return {
+        ok: true,
+        reply: jsonReply({ response_token: `sha256=${digest}` }),
+        what: 'X CRC check',
+        mac: true,
+      };
     }
     case 'graph_validation_token': {
       // Microsoft Graph: POST ?validationToken=…, the decoded token as text within 10 s.
       const token = q.get('validationToken');
       return req.method === 'POST' && echoable(token)
-        ? { ok: true, reply: textReply(token), what: 'Microsoft Graph validationToken' }
+        ? { ok: true, reply: textReply(token), what: 'Microsoft Graph validationToken', mac: false }
         : null;
     }
     default:
@@ -59,8 +75,26 @@ export function queryHandshake(
 function metaChallenge(setting: HmacPresetInboundAuth, q: URLSearchParams): HandshakeOutcome {
   const challenge = q.get('hub.challenge') ?? '';
   if (setting.verify_token === undefined)
-    return { ok: false, reason: 'Meta subscription handshake, but the endpoint has no verify_token' };
+    return {
+      ok: false,
+      rejection: rejections.authFailed('Meta subscription handshake, but the endpoint has no verify_token'),
+    };
   if (!credentialEquals(q.get('hub.verify_token') ?? '', setting.verify_token))
-    return { ok: false, reason: 'wrong hub.verify_token' };
-  return { ok: true, reply: textReply(challenge), what: 'Meta hub.challenge' };
+    return { ok: false, rejection: rejections.authFailed('wrong hub.verify_token') };
+  return { ok: true, reply: textReply(challenge), what: 'Meta hub.challenge', mac: false };
+}
+
+/**
+ * A MAC handshake's token outside its shape is refused before any MAC is computed: otherwise the
+ * answer would be a signature over text of the requester's choosing, such as an event body.
+ */
+export function badMacToken(
+  kind: HandshakeKind,
+  what: string,
+  token: unknown,
+  outcome: Outcome,
+): HandshakeOutcome | null {
+  const mac = MAC_HANDSHAKES[kind];
+  if (mac === undefined || (typeof token === 'string' && mac.shape.test(token))) return null;
+  return { ok: false, rejection: rejections.invalidHandshakeToken(what, mac, outcome) };
 }

@@ -20,7 +20,8 @@ import type {
 } from '../ports';
 import { forwardableHeaders } from './forwarded-headers';
 import { providerDedupOf } from '../dedup/delivery-id';
-import { bodyHandshake, handshakeOf, queryHandshake } from '../handshakes';
+import { MAC_HANDSHAKES_PER_MINUTE } from '@relay/endpoints';
+import { bodyHandshake, handshakeOf, queryHandshake, signedLikeHandshake } from '../handshakes';
 import type { HandshakeOutcome } from '../handshakes';
 import {
   captchaToken,
@@ -104,7 +105,7 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
     checkSourceAddress(req) ??
     (sender ? checkIpAccess(ready.settings, req.sourceIp) : null);
   if (early) return reject(early);
-  if (queryAnswer) return reject(handshakeRejection(queryAnswer));
+  if (queryAnswer) return reject(await handshakeRejection(ports, ready, req, queryAnswer));
   // The whole body is needed before authentication: HMAC signatures cover its exact bytes.
   const rawBody = await body.read();
   if (rawBody === 'too_large') return reject(rejections.payloadTooLarge(ready.plan.payload_limit_bytes));
@@ -112,11 +113,13 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
   // each in a span of its own when tracing is on (docs/observability.md "Traces"); off, a call
   const denied = sender ? inSyncSpan('sender auth', authenticate, ready, req, rawBody, describeAuth) : null;
   if (denied) return reject(denied);
-  // Signed handshakes (Slack, Zoom, Twitch) are answered only once the signature passed.
+  const handshakeShaped = handshake ? signedLikeHandshake(handshake, rawBody) : null;
+  if (handshakeShaped) return reject(rejections.authFailed(handshakeShaped));
+  // Signed handshakes (Slack, Zoom, Twitch, Discord) are answered only once the signature passed.
   const bodyAnswer = handshake
     ? bodyHandshake(handshake.kind, handshake.setting, inboundRequestOf(req, rawBody), req.receivedAt)
     : null;
-  if (bodyAnswer) return reject(handshakeRejection(bodyAnswer));
+  if (bodyAnswer) return reject(await handshakeRejection(ports, ready, req, bodyAnswer));
   const read = inSyncSpan('parse and validate', parseAndValidate, ready, req, rawBody, describeParse);
   if (!read.ok) return reject(read.rejection);
   const { payload } = read;
@@ -190,11 +193,23 @@ function describeParse(read: { ok: true } | { ok: false; rejection: IngestReject
   };
 }
 
-/** A handshake ends the request like a refusal: its own row, no delivery; a failed check is AUTH_FAILED. */
-function handshakeRejection(outcome: HandshakeOutcome): IngestRejection {
-  return outcome.ok
-    ? rejections.handshakeAnswered(`${outcome.what} answered`, outcome.reply)
-    : rejections.authFailed(outcome.reason);
+/**
+ * A handshake ends the request like a refusal: its own row, no delivery. An answer holding a MAC
+ * made with the event key counts against the endpoint's MAC_HANDSHAKES_PER_MINUTE first.
+ */
+async function handshakeRejection(
+  ports: IngestPorts,
+  ready: ReadyView,
+  req: IngestRequest,
+  outcome: HandshakeOutcome,
+): Promise<IngestRejection> {
+  if (!outcome.ok) return outcome.rejection;
+  if (outcome.mac) {
+    const limit = await ports.limiter.admitHandshake(ready.endpoint.id, MAC_HANDSHAKES_PER_MINUTE, req.receivedAt);
+    if (!limit.admitted)
+      return rejections.handshakeRateLimited(outcome.what, MAC_HANDSHAKES_PER_MINUTE, limit.retryAfterSeconds);
+  }
+  return rejections.handshakeAnswered(`${outcome.what} answered`, outcome.reply);
 }
 
 /** Steps 6 and 7: limits (not for a test request), then accept. A refusal is returned unrecorded. */

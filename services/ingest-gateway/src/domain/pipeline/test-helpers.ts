@@ -75,7 +75,7 @@ export function fakePorts(
   const rows: ActivityRequestV1[] = [];
   const published: unknown[] = [];
   const payloads: StoredPayloadV1[] = [];
-  const calls = { admit: [] as LimitRequest[], refund: 0, captcha: 0 };
+  const calls = { admit: [] as LimitRequest[], refund: 0, captcha: 0, handshakes: 0 };
   // idempotency keys in memory: `p:` while a request holds one, `a:` once it was accepted
   const keys = new Map<string, string>();
   const ports: IngestPorts = {
@@ -95,6 +95,11 @@ export function fakePorts(
       async admit(req) {
         calls.admit.push(req);
         return opts.limit ?? { admitted: true, counter: 'shared' };
+      },
+      // counts MAC handshake answers like the Redis limiter does within one minute
+      async admitHandshake(_endpointId, perMinute) {
+        calls.handshakes += 1;
+        return calls.handshakes <= perMinute ? { admitted: true } : { admitted: false, retryAfterSeconds: 60 };
       },
       async refund() {
         calls.refund += 1;

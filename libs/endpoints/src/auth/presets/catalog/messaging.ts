@@ -64,6 +64,7 @@ export const MESSAGING_PRESETS = {
       where: 'Developer Portal → your application → General Information → Public Key',
     },
     oracle: { kind: 'sdk', name: 'discord-interactions' },
+    handshake: 'discord_ping',
   },
   telnyx: {
     label: 'Telnyx',

@@ -155,6 +155,8 @@ export function RowDetail(props: {
                     <td>
                       {a.state}
                       {a.status_code !== null && ` · HTTP ${a.status_code}`}
+                      {a.resends !== undefined &&
+                        ` · sent ${a.resends + 1} times (a kept-alive connection was reset before an answer)`}
                     </td>
                     <td>{formatMs(a.duration_ms)}</td>
                     <td>

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { messageOf, must, relay } from '../../api';
 import { Loading, Notice } from '../../components/ui';
 import { conditionKindsOf } from '../../lib/alert-conditions';
+import { changeText } from '../../lib/audit-text';
+import { displayText } from '../../lib/display';
 import { utc } from '../../lib/time';
 import { href } from '../../router';
 import type { AuditRow } from '@relay/client';
@@ -32,46 +34,12 @@ const ACTION_LABELS: Record<string, string> = {
 
 export const actionLabel = (action: string): string => ACTION_LABELS[action] ?? action;
 
-const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * What a row changed, in words: the fields by name, a secret only as "changed", the target's
- * name, the key's role and prefix, the plan's settings before → after.
- */
-export function changeText(r: AuditRow, conditionLabels: Map<string, string> = new Map()): string {
-  const d = r.details ?? {};
-  if (r.action.startsWith('alert_')) {
-    const rule = `Alert rule “${String(d.name ?? d.rule_id ?? '')}”`;
-    if (r.action === 'alert_test_sent') return `${rule}: a test alert`;
-    const kinds = list(d.kinds).map((k) => conditionLabels.get(k) ?? k);
-    return kinds.length ? `${rule}: ${kinds.join(', ')}` : rule;
-  }
-  if (r.action === 'key_created' || r.action === 'key_revoked') {
-    return [`${String(d.role ?? '')} key`, d.prefix ? `${String(d.prefix)}…` : '', d.name ? `“${String(d.name)}”` : '']
-      .filter(Boolean)
-      .join(' ');
-  }
-  if (r.action === 'plan_changed' && isObject(d.before) && isObject(d.after)) {
-    const before = d.before;
-    const after = d.after;
-    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
-      (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
-    );
-    return keys.map((k) => `${k}: ${String(before[k] ?? '—')} → ${String(after[k] ?? '—')}`).join(', ');
-  }
-  const secrets = new Set(list(d.secrets_changed));
-  const fields = list(d.fields).map((f) => (secrets.has(f) ? `${f} (secret changed)` : f));
-  const target = typeof d.name === 'string' && r.action.startsWith('target_') ? `“${d.name}”` : '';
-  return [target, fields.join(', ')].filter(Boolean).join(': ');
-}
-
 /** Who made a change: the key's name and prefix (the operator's commands have neither). */
 function Who(props: { row: AuditRow }) {
   const r = props.row;
   return (
     <>
-      {r.actor_name && <span>{r.actor_name} </span>}
+      {r.actor_name && <span>{displayText(r.actor_name)} </span>}
       <code>{r.actor}</code>
     </>
   );
@@ -135,7 +103,7 @@ export function AuditTable(props: {
     r.endpoint_id === null ? (
       <span class="hint">account</span>
     ) : props.names?.has(r.endpoint_id) ? (
-      <a href={href('endpoints', r.endpoint_id)}>{props.names.get(r.endpoint_id)}</a>
+      <a href={href('endpoints', r.endpoint_id)}>{displayText(props.names.get(r.endpoint_id)!)}</a>
     ) : (
       <code title="a deleted endpoint">{r.endpoint_id}</code>
     );

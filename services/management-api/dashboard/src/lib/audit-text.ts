@@ -1,0 +1,40 @@
+import type { AuditRow } from '@relay/client';
+import { displayText } from './display';
+
+const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * What a row changed, in words: the fields by name, a secret only as "changed", the target's
+ * name, the key's role and prefix, the plan's settings before → after.
+ */
+export function changeText(r: AuditRow, conditionLabels: Map<string, string> = new Map()): string {
+  const d = r.details ?? {};
+  if (r.action.startsWith('alert_')) {
+    const rule = `Alert rule “${displayText(String(d.name ?? d.rule_id ?? ''))}”`;
+    if (r.action === 'alert_test_sent') return `${rule}: a test alert`;
+    const kinds = list(d.kinds).map((k) => conditionLabels.get(k) ?? k);
+    return kinds.length ? `${rule}: ${kinds.join(', ')}` : rule;
+  }
+  if (r.action === 'key_created' || r.action === 'key_revoked') {
+    return [
+      `${String(d.role ?? '')} key`,
+      d.prefix ? `${String(d.prefix)}…` : '',
+      d.name ? `“${displayText(String(d.name))}”` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+  }
+  if (r.action === 'plan_changed' && isObject(d.before) && isObject(d.after)) {
+    const before = d.before;
+    const after = d.after;
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+      (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+    );
+    return keys.map((k) => `${k}: ${String(before[k] ?? '—')} → ${String(after[k] ?? '—')}`).join(', ');
+  }
+  const secrets = new Set(list(d.secrets_changed));
+  const fields = list(d.fields).map((f) => (secrets.has(f) ? `${f} (secret changed)` : f));
+  const target = typeof d.name === 'string' && r.action.startsWith('target_') ? `“${displayText(d.name)}”` : '';
+  return [target, fields.join(', ')].filter(Boolean).join(': ');
+}
