@@ -91,7 +91,7 @@ function jsonField(text: string, field: string): string | undefined {
 
 const macPresets = Object.entries(HMAC_PRESET_INFO)
   .filter(([, info]) => info.spec.handshake !== undefined && MAC_HANDSHAKES[info.spec.handshake] !== undefined)
-  .map(([preset, info]) => ({ preset, kind: info.spec.handshake! }));
+  .map(([preset, info]) => ({ preset: preset as Preset, kind: info.spec.handshake! }));
 
 let h: IngestHarness;
 let gw: GatewayInstance;
@@ -116,7 +116,9 @@ function caller(endpointId: string): Caller {
   };
 }
 
-async function macEndpoint(preset: string, secret: string): Promise<string> {
+type Preset = keyof typeof HMAC_PRESET_INFO;
+
+async function macEndpoint(preset: Preset, secret: string): Promise<string> {
   return h.endpoint(await h.account(), { inbound_auth: { type: 'HMAC', preset, secrets: [h.seal(secret)] } });
 }
 
