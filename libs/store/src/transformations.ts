@@ -1,12 +1,15 @@
 import type { Collection } from 'mongodb';
+import { keyedCollection } from './keyed-collection';
 import type { Store } from './store';
 
 /*
  * Transformations as stored: one head per scope (an endpoint or a target: `_id` is its id) with
  * the active version's code, and one document per saved version (`_id` = `<scope id>:<version>`).
- * Every read is an equality on `_id` (one id, or `$in` of ids), which FerretDB answers from its
- * primary key; a version number is claimed by inserting its document, exclusive even where
- * conditional updates are not (as endpoint revisions are, models/endpoint.ts).
+ * Every read, update and delete is an equality on one `_id`, which FerretDB answers from its
+ * primary key: several ids are read one `find` each with several in flight, and deleted one
+ * `deleteOne` statement each (KeyedCollection), never by `_id: {$in}`, which FerretDB 1.24 answers
+ * by reading the whole collection. A version number is claimed by inserting its document, exclusive
+ * even where conditional updates are not (as endpoint revisions are, models/endpoint.ts).
  */
 
 /** versions kept per scope: the oldest is deleted when a save passes this many */
@@ -52,12 +55,16 @@ const versionId = (scopeId: string, version: number): string => `${scopeId}:${ve
 const toHead = ({ _id, ...rest }: HeadDoc): TransformationHead => ({ ...rest, scope_id: _id });
 const toVersion = ({ _id, ...rest }: VersionDoc): TransformationVersionRecord => rest;
 
-/** The heads of these scopes (one command; a scope without a transformation is absent). */
+/** The heads of these scopes (one `_id` read each; a scope without a transformation is absent). */
 export async function transformationHeads(store: Store, scopeIds: readonly string[]): Promise<TransformationHead[]> {
-  const docs = await heads(store)
-    .find({ _id: { $in: [...scopeIds] } })
-    .toArray();
-  return docs.map(toHead);
+  return (await keyedCollection(heads(store)).getMany([...scopeIds])).map(toHead);
+}
+
+/** The `_id`s of the versions a scope may still hold, newest first. */
+function keptVersionIds(scopeId: string, latest: number): string[] {
+  const ids: string[] = [];
+  for (let n = latest; n > Math.max(0, latest - MAX_TRANSFORMATION_VERSIONS); n -= 1) ids.push(versionId(scopeId, n));
+  return ids;
 }
 
 /**
@@ -120,17 +127,13 @@ export async function transformationVersion(
   return doc ? toVersion(doc) : null;
 }
 
-/** The kept versions of a scope, newest first (one command by `_id`s, below `latest`). */
+/** The kept versions of a scope, newest first (one `_id` read per version up to `latest`). */
 export async function transformationVersions(
   store: Store,
   scopeId: string,
   latest: number,
 ): Promise<TransformationVersionRecord[]> {
-  const ids: string[] = [];
-  for (let n = latest; n > Math.max(0, latest - MAX_TRANSFORMATION_VERSIONS); n -= 1) ids.push(versionId(scopeId, n));
-  const docs = await versions(store)
-    .find({ _id: { $in: ids } })
-    .toArray();
+  const docs = await keyedCollection(versions(store)).getMany(keptVersionIds(scopeId, latest));
   return docs.map(toVersion).sort((a, b) => b.version - a.version);
 }
 
@@ -138,12 +141,7 @@ export async function transformationVersions(
 export async function deleteTransformations(store: Store, scopeIds: readonly string[]): Promise<void> {
   if (scopeIds.length === 0) return;
   const found = await transformationHeads(store, scopeIds);
-  const ids = found.flatMap((h) => {
-    const out: string[] = [];
-    for (let n = h.latest; n > Math.max(0, h.latest - MAX_TRANSFORMATION_VERSIONS); n -= 1)
-      out.push(versionId(h.scope_id, n));
-    return out;
-  });
-  if (ids.length > 0) await versions(store).deleteMany({ _id: { $in: ids } });
-  await heads(store).deleteMany({ _id: { $in: [...scopeIds] } });
+  // versions first: a delete cut short leaves the head, which a retry reads to find them again
+  await keyedCollection(versions(store)).delete(found.flatMap((h) => keptVersionIds(h.scope_id, h.latest)));
+  await keyedCollection(heads(store)).delete([...scopeIds]);
 }
