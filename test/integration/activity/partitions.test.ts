@@ -245,9 +245,10 @@ describe('activity partitions on the real broker and store', () => {
     // one record a message, as a gateway sends them under light traffic
     for (const id of ids)
       await activity.publish(request(id, { account_id: account, endpoint_id: `ep_${account}`, target_count: 0 }));
+    // half the hold: each check reads 120 rows by id, which takes seconds on a busy machine
     await eventually(
       async () => (await Promise.all(ids.map((id) => row(reader, id)))).every((r) => r !== null),
-      15_000,
+      30_000,
       'all 120 rows, well inside the minute',
     );
     const ch = await producer.openChannel();
