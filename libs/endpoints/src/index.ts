@@ -81,8 +81,9 @@ export {
   validateFieldRules,
 } from './rules/field-rules';
 export type { FieldRule, FieldRuleValidator } from './rules/field-rules';
-export { checkPattern } from './rules/regex';
+export { checkPattern, compilePattern } from './rules/regex';
 export { compileTextPredicate } from './rules/predicates';
+export type { TextPredicate } from './rules/predicates';
 
 // Target routing rules (docs/routing.md): the body-filter model on one payload field.
 export { MAX_ROUTE_VALUES, MAX_ROUTING_RULES, compileRouting, routingFormatProblem } from './rules/routing';

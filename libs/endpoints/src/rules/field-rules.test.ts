@@ -1,4 +1,5 @@
 import { compileFieldRules, validateFieldRules } from './field-rules';
+import { compilePattern } from './regex';
 import type { FieldRule } from './field-rules';
 
 describe('validateFieldRules (save time)', () => {
@@ -80,5 +81,21 @@ describe('field validation rules: type tests, required fields (a null value fail
 
   it('no rules: everything passes', () => {
     expect(compileFieldRules([])(null)).toEqual([]);
+  });
+});
+
+describe('field rule cost (docs/security.md "Rule cost"): each pattern’s RE2 program size × the length of the string it would test', () => {
+  it('counts patterns on string values only; type and required tests, non-strings and absent fields cost nothing', () => {
+    const rules: FieldRule[] = [
+      { path: 'email', pattern: '^\\S+@\\S+$' },
+      { path: 'order.id', pattern: '[0-9]+' },
+      { path: 'order.note', type: 'string', required: true },
+      { path: 'absent', pattern: 'x' },
+    ];
+    const size = (p: string) => compilePattern(p).programSize();
+    const validate = compileFieldRules(rules);
+    expect(validate.cost({ email: 'a@example.com', order: { id: 12, note: 'n' } })).toBe(size('^\\S+@\\S+$') * 13);
+    expect(validate.cost({ email: 7, order: { id: '1234' } })).toBe(size('[0-9]+') * 4);
+    expect(compileFieldRules([]).cost({ email: 'x' })).toBe(0);
   });
 });

@@ -1,10 +1,13 @@
 import { RE2JS } from 're2js';
 import { isPatternFilter } from './body-filters';
-import type { BodyFilter } from './body-filters';
+import type { BodyFilter, TextFilterKind } from './body-filters';
 import { compilePattern } from './regex';
 
-/** A compiled body-filter test on one text. */
-type TextPredicate = (text: string) => boolean;
+/**
+ * A compiled body-filter test on one text. `unitsPerChar`: what it may cost per character of the
+ * text, as RE2 program size (docs/security.md "Rule cost"); 0 for a plain literal.
+ */
+export type TextPredicate = ((text: string) => boolean) & { unitsPerChar: number };
 
 /**
  * One body filter compiled to a test on a text (spec "Endpoint / body filters"): what a body
@@ -16,12 +19,17 @@ export function compileTextPredicate(filter: BodyFilter): TextPredicate {
   const ci = filter.case_insensitive === true;
   if (isPatternFilter(filter)) {
     const re = compilePattern(filter.pattern, ci);
-    return filter.kind === 'regex' ? (s) => re.test(s) : (s) => !re.test(s);
+    const test = filter.kind === 'regex' ? (s: string) => re.test(s) : (s: string) => !re.test(s);
+    return Object.assign(test, { unitsPerChar: re.programSize() });
   }
   const { value } = filter;
   // Case-insensitive literals go through RE2 too, for the same Unicode case folding as patterns.
   const literal = ci ? RE2JS.compile(RE2JS.quote(value), RE2JS.CASE_INSENSITIVE) : null;
-  switch (filter.kind) {
+  return Object.assign(literalTest(filter.kind, value, literal), { unitsPerChar: literal?.programSize() ?? 0 });
+}
+
+function literalTest(kind: TextFilterKind, value: string, literal: RE2JS | null): (text: string) => boolean {
+  switch (kind) {
     case 'contains':
       return literal ? (s) => literal.test(s) : (s) => s.includes(value);
     case 'not_contains':

@@ -115,6 +115,23 @@ export const rejections = {
       `The payload is larger than the plan payload limit of ${limit} bytes.`,
       'PAYLOAD_TOO_LARGE',
     ),
+  /** the rule pool's deadline passed (docs/security.md "Rule cost"); `rule` names where, never its pattern */
+  rulesDeadlineExceeded: (rule: string, deadlineMs: number) =>
+    refusal(
+      413,
+      'rules_deadline_exceeded',
+      `The endpoint's rules did not finish within ${deadlineMs} ms on this payload (stopped in ${rule}). Send a smaller payload, or simplify that rule.`,
+      'PAYLOAD_TOO_LARGE',
+    ),
+  /** the account already has its share of the rule pool's queue in flight */
+  rulesBusy: () =>
+    refusal(
+      429,
+      'rules_busy',
+      "Too many of this account's requests are waiting for their rules to be evaluated. Retry after the delay in Retry-After.",
+      'RATE_LIMITED',
+      { retryAfterSeconds: 1 },
+    ),
   rateLimited: (retryAfterSeconds: number) =>
     refusal(
       429,

@@ -13,25 +13,52 @@ export function bodyFilterSubject(
   format: PayloadFormat,
   request: { rawBody: Buffer; rawQuery: string },
 ): string | null {
+  const source = subjectSource(format, request);
+  return typeof source === 'string' || source === null ? source : source.toString('utf8');
+}
+
+/**
+ * The subject's length in UTF-16 units at most, without decoding it (UTF-8 never decodes to more
+ * units than it has bytes), for the rule-cost estimate; `null` where filters do not run.
+ */
+export function bodyFilterSubjectLength(
+  format: PayloadFormat,
+  request: { rawBody: Buffer; rawQuery: string },
+): number | null {
+  return subjectSource(format, request)?.length ?? null;
+}
+
+function subjectSource(format: PayloadFormat, request: { rawBody: Buffer; rawQuery: string }): Buffer | string | null {
   switch (FORMAT_FEATURES[format].bodyFilters) {
     case 'none':
       return null;
     case 'raw_query':
       return request.rawQuery;
     case 'raw_body':
-      return request.rawBody.toString('utf8');
+      return request.rawBody;
   }
 }
 
 /**
- * Compiles validated filters once (per endpoint revision). All filters must pass; the first
- * failing one gives 400 REQUEST_BODY_FILTER_FAILED. The message numbers the filter and never
- * echoes its value or pattern.
+ * Validated filters compiled once (per endpoint revision). `unitsPerChar`: what they may cost
+ * together per character of the subject (each runs on all of it). `before`, when given, is told
+ * which filter is about to run (the rule pool's worker names it if its deadline passes).
  */
-export function compileBodyFilters(filters: readonly BodyFilter[]): (subject: string) => Check {
+export type CompiledBodyFilters = ((subject: string, before?: (index: number) => void) => Check) & {
+  unitsPerChar: number;
+};
+
+/**
+ * All filters must pass; the first failing one gives 400 REQUEST_BODY_FILTER_FAILED. The message
+ * numbers the filter and never echoes its value or pattern.
+ */
+export function compileBodyFilters(filters: readonly BodyFilter[]): CompiledBodyFilters {
   const predicates = filters.map((filter) => ({ kind: filter.kind, test: compileTextPredicate(filter) }));
-  return (subject) => {
-    const failed = predicates.findIndex((p) => !p.test(subject));
+  const check = (subject: string, before?: (index: number) => void): Check => {
+    const failed = predicates.findIndex((p, i) => {
+      before?.(i);
+      return !p.test(subject);
+    });
     if (failed === -1) return PASS;
     return rejection(
       400,
@@ -39,4 +66,5 @@ export function compileBodyFilters(filters: readonly BodyFilter[]): (subject: st
       `The request did not pass body filter ${failed + 1} (${predicates[failed]!.kind}).`,
     );
   };
+  return Object.assign(check, { unitsPerChar: predicates.reduce((sum, p) => sum + p.test.unitsPerChar, 0) });
 }

@@ -1,0 +1,129 @@
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { createLogger } from '@relay/logging';
+import type { PoolAnswer } from '../../domain/ports';
+import { compilePooledRules, evaluatePooled } from '../../domain/rules/pooled-rules';
+import type { PooledJob, PooledRules } from '../../domain/rules/pooled-rules';
+import { createRulePool } from './pool';
+import type { RulePoolOptions } from './pool';
+
+/**
+ * The rule pool on real worker threads (docs/security.md "Rule cost"): the worker is the built
+ * one (dist/, as main.ts runs it; the unit tier builds first). Outcomes only, never timings.
+ */
+const WORKER = path.resolve(__dirname, '../../../dist/adapters/rule-pool/worker.js');
+/** RE2 program size about 10,000, the most the save-time check admits: re2js simulates its NFA, ~0.1 ms a character */
+const WORST = '(?:a|b|aa|bb|ab|ba){767}c';
+const AB = `${'ab'.repeat(25_000)}c`;
+
+const pools: ReturnType<typeof createRulePool>[] = [];
+afterAll(() => Promise.all(pools.map((p) => p.close())));
+
+function pool(over: Partial<RulePoolOptions> = {}) {
+  const p = createRulePool({
+    filename: WORKER,
+    size: 1,
+    deadlineMs: 300,
+    inlineCost: 0,
+    queueMax: 64,
+    accountMax: 8,
+    logger: createLogger({ service: 'test', level: 'error', stream: new PassThrough() }),
+    ...over,
+  });
+  pools.push(p);
+  return p;
+}
+
+const rules = (over: Partial<PooledRules> = {}): PooledRules => ({
+  key: 'ep_1@1',
+  body_filters: [],
+  field_rules: [],
+  routing: [],
+  ...over,
+});
+const job = (r: PooledRules, subject: string | null, data: unknown = {}): PooledJob => ({
+  rules: r,
+  subject,
+  data,
+  fieldValidation: true,
+});
+const cheap = job(rules({ body_filters: [{ kind: 'regex', pattern: 'b+' }] }), 'abc');
+/** compiles WORST in the worker without running it, so that a deadline then stops the matching */
+const slowRules = rules({
+  key: 'ep_slow@1',
+  body_filters: [
+    { kind: 'contains', value: 'a' },
+    { kind: 'regex', pattern: WORST },
+  ],
+});
+const slow = job(slowRules, AB);
+
+describe('rule pool', () => {
+  it('answers what the same functions answer in this thread: filters, field rules, routing per target', async () => {
+    const j = job(
+      rules({
+        body_filters: [{ kind: 'regex', pattern: '"kind":"order' }],
+        field_rules: [{ path: 'email', pattern: '^\\S+@\\S+$' }],
+        routing: [null, { match: 'all', rules: [{ kind: 'regex', path: 'kind', pattern: '^invoice' }] }],
+      }),
+      '{"kind":"order","email":"a@b.c"}',
+      { kind: 'order', email: 'a@b.c' },
+    );
+    const expected = evaluatePooled(compilePooledRules(j.rules), j, () => undefined);
+    expect(expected).toEqual({ check: { ok: true }, routes: [true, false] });
+    expect(await pool().evaluate('acc_1', j)).toEqual({ done: expected });
+    const failing = { ...j, data: { kind: 'order', email: 'not an address' } };
+    expect(await pool().evaluate('acc_1', failing)).toEqual({
+      done: evaluatePooled(compilePooledRules(j.rules), failing, () => undefined),
+    });
+  }, 30_000);
+
+  it('past the deadline: answered with the rule that was running, the worker replaced, the next job evaluated', async () => {
+    const p = pool();
+    // compiled first (no text to match), so the deadline stops the matching, not the compiling
+    await expect(p.evaluate('acc_1', { ...slow, subject: null, fieldValidation: false })).resolves.toMatchObject({
+      done: { check: { ok: true } },
+    });
+    expect(await p.evaluate('acc_1', slow)).toEqual({ deadline: { stage: 'body_filter', index: 1 } });
+    expect(await p.evaluate('acc_1', cheap)).toEqual({ done: { check: { ok: true }, routes: [] } });
+  }, 30_000);
+
+  it('one account has at most accountMax jobs waiting or running; another account is still taken', async () => {
+    const p = pool({ accountMax: 2 });
+    const answers = [p.evaluate('acc_1', cheap), p.evaluate('acc_1', cheap), p.evaluate('acc_1', cheap)];
+    const other = p.evaluate('acc_2', cheap);
+    expect(await Promise.all(answers)).toEqual([
+      { done: { check: { ok: true }, routes: [] } },
+      { done: { check: { ok: true }, routes: [] } },
+      { busy: 'account' },
+    ]);
+    expect(await other).toEqual({ done: { check: { ok: true }, routes: [] } });
+    // places are given back as jobs end
+    expect(await p.evaluate('acc_1', cheap)).toMatchObject({ done: { check: { ok: true } } });
+  }, 30_000);
+
+  it('at most queueMax jobs wait, all accounts together', async () => {
+    const p = pool({ queueMax: 2 });
+    // the worker is ready: the next job runs at once, the two after it wait, the fourth finds no room
+    await p.evaluate('acc_0', cheap);
+    const answers = await Promise.all(['acc_1', 'acc_2', 'acc_3', 'acc_4'].map((a) => p.evaluate(a, cheap)));
+    expect(answers.map((a) => ('busy' in a ? a.busy : 'done'))).toEqual(['done', 'done', 'done', 'pool']);
+  }, 30_000);
+
+  it('accounts take turns: a second account waits behind at most one of the first one’s jobs, not its whole queue', async () => {
+    const p = pool();
+    await p.evaluate('acc_hostile', { ...slow, subject: null, fieldValidation: false });
+    const finished: string[] = [];
+    const track = async (name: string, answer: Promise<PoolAnswer>) => {
+      const a = await answer;
+      finished.push(name);
+      return a;
+    };
+    const hostile = [1, 2, 3].map((i) => track(`hostile ${i}`, p.evaluate('acc_hostile', slow)));
+    const quiet = track('quiet', p.evaluate('acc_quiet', cheap));
+    // each stopped (a replaced worker compiles the rules again within the job's deadline)
+    for (const a of await Promise.all(hostile)) expect(a).toHaveProperty('deadline');
+    expect(await quiet).toEqual({ done: { check: { ok: true }, routes: [] } });
+    expect(finished).toEqual(['hostile 1', 'hostile 2', 'quiet', 'hostile 3']);
+  }, 30_000);
+});
