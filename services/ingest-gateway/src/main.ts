@@ -115,6 +115,7 @@ runMain(async () => {
     queueMax: config.rulesPoolQueue,
     accountMax: config.rulesPoolAccountMax,
     logger,
+    onAnswer: (result) => metrics.rulePool.inc({ result }),
   });
   const deps = {
     // the steps that wait on something, each a span of the event's trace when tracing is on

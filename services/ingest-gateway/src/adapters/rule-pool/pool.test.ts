@@ -79,17 +79,20 @@ describe('rule pool', () => {
   }, 30_000);
 
   it('past the deadline: answered with the rule that was running, the worker replaced, the next job evaluated', async () => {
-    const p = pool();
+    const counted: string[] = [];
+    const p = pool({ onAnswer: (a) => counted.push(a) });
     // compiled first (no text to match), so the deadline stops the matching, not the compiling
     await expect(p.evaluate('acc_1', { ...slow, subject: null, fieldValidation: false })).resolves.toMatchObject({
       done: { check: { ok: true } },
     });
     expect(await p.evaluate('acc_1', slow)).toEqual({ deadline: { stage: 'body_filter', index: 1 } });
     expect(await p.evaluate('acc_1', cheap)).toEqual({ done: { check: { ok: true }, routes: [] } });
+    expect(counted).toEqual(['done', 'deadline', 'done']);
   }, 30_000);
 
   it('one account has at most accountMax jobs waiting or running; another account is still taken', async () => {
-    const p = pool({ accountMax: 2 });
+    const counted: string[] = [];
+    const p = pool({ accountMax: 2, onAnswer: (a) => counted.push(a) });
     const answers = [p.evaluate('acc_1', cheap), p.evaluate('acc_1', cheap), p.evaluate('acc_1', cheap)];
     const other = p.evaluate('acc_2', cheap);
     expect(await Promise.all(answers)).toEqual([
@@ -100,14 +103,18 @@ describe('rule pool', () => {
     expect(await other).toEqual({ done: { check: { ok: true }, routes: [] } });
     // places are given back as jobs end
     expect(await p.evaluate('acc_1', cheap)).toMatchObject({ done: { check: { ok: true } } });
+    // what relay_ingest_rule_pool_total counts
+    expect(counted.sort()).toEqual(['busy_account', 'done', 'done', 'done', 'done']);
   }, 30_000);
 
   it('at most queueMax jobs wait, all accounts together', async () => {
-    const p = pool({ queueMax: 2 });
+    const counted: string[] = [];
+    const p = pool({ queueMax: 2, onAnswer: (a) => counted.push(a) });
     // the worker is ready: the next job runs at once, the two after it wait, the fourth finds no room
     await p.evaluate('acc_0', cheap);
     const answers = await Promise.all(['acc_1', 'acc_2', 'acc_3', 'acc_4'].map((a) => p.evaluate(a, cheap)));
     expect(answers.map((a) => ('busy' in a ? a.busy : 'done'))).toEqual(['done', 'done', 'done', 'pool']);
+    expect(counted.filter((a) => a !== 'done')).toEqual(['busy_pool']);
   }, 30_000);
 
   it('accounts take turns: a second account waits behind at most one of the first one’s jobs, not its whole queue', async () => {
