@@ -41,30 +41,24 @@ function subjectSource(format: PayloadFormat, request: { rawBody: Buffer; rawQue
 
 /**
  * Validated filters compiled once (per endpoint revision). `unitsPerChar`: what they may cost
- * together per character of the subject (each runs on all of it). `before`, when given, is told
- * which filter is about to run (the rule pool's worker names it if its deadline passes).
+ * together per character of the subject (each runs on all of it).
  */
-export type CompiledBodyFilters = ((subject: string, before?: (index: number) => void) => Check) & {
-  unitsPerChar: number;
-};
+export type CompiledBodyFilters = ((subject: string) => Check) & { unitsPerChar: number };
 
 /**
- * All filters must pass; the first failing one gives 400 REQUEST_BODY_FILTER_FAILED. The message
- * numbers the filter and never echoes its value or pattern.
+ * All filters must pass; the first failing one gives 400 REQUEST_BODY_FILTER_FAILED
+ * ({@link bodyFilterFailed}).
  */
 export function compileBodyFilters(filters: readonly BodyFilter[]): CompiledBodyFilters {
   const predicates = filters.map((filter) => ({ kind: filter.kind, test: compileTextPredicate(filter) }));
-  const check = (subject: string, before?: (index: number) => void): Check => {
-    const failed = predicates.findIndex((p, i) => {
-      before?.(i);
-      return !p.test(subject);
-    });
-    if (failed === -1) return PASS;
-    return rejection(
-      400,
-      'REQUEST_BODY_FILTER_FAILED',
-      `The request did not pass body filter ${failed + 1} (${predicates[failed]!.kind}).`,
-    );
+  const check = (subject: string): Check => {
+    const failed = predicates.findIndex((p) => !p.test(subject));
+    return failed === -1 ? PASS : bodyFilterFailed(failed, predicates[failed]!.kind);
   };
   return Object.assign(check, { unitsPerChar: predicates.reduce((sum, p) => sum + p.test.unitsPerChar, 0) });
+}
+
+/** Filter `index` (from 0) failed. The message numbers the filter and never echoes its value or pattern. */
+export function bodyFilterFailed(index: number, kind: BodyFilter['kind']): Check {
+  return rejection(400, 'REQUEST_BODY_FILTER_FAILED', `The request did not pass body filter ${index + 1} (${kind}).`);
 }

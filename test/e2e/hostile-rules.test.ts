@@ -1,0 +1,146 @@
+import { must } from '@relay/client';
+import { compilePattern, MAX_BODY_FILTERS, MAX_FIELD_RULES, MAX_ROUTING_RULES } from '@relay/endpoints';
+import { bootstrapAccount } from '../support/services';
+import { TestReceiver } from '../support/receiver';
+import { startStack } from './stack';
+import type { Stack } from './stack';
+
+/**
+ * The bound on what one request's rules may cost (docs/security.md "Rule cost") on the real
+ * gateway, with its default settings: one account fills every rule slot with the worst pattern
+ * the save-time check admits (RE2 program size just under 10,000, which re2js matches by NFA
+ * simulation at ~0.1 ms a character) and sends bodies at the plan's payload limit, while a
+ * second account sends ordinary requests. Asserted: outcomes only — every hostile request gets
+ * the documented refusal naming the rule the deadline stopped, and every request of the second
+ * account is accepted and delivered. How long the second account waited is bench/hostile-rules.js's.
+ */
+const WORST = '(?:a|b|aa|bb|ab|ba){767}c';
+/** the default plan's payload limit (the shared stack's accounts have it) */
+const PAYLOAD_LIMIT = 262_144;
+
+let stack: Stack;
+let receiver: TestReceiver;
+
+beforeAll(async () => {
+  receiver = await TestReceiver.start();
+  stack = await startStack('hostile-rules');
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await receiver?.close();
+});
+
+/** a JSON object of exactly `bytes` bytes: field f0 is a/b text ending in c, what WORST is slowest on */
+function abBody(bytes: number): string {
+  const frame = JSON.stringify({ f0: '' }).length;
+  let text = '';
+  while (text.length < bytes - frame - 1) text += Math.random() < 0.5 ? 'a' : 'b';
+  return JSON.stringify({ f0: `${text}c` });
+}
+
+interface Answer {
+  status: number;
+  code: string | null;
+  message: string | null;
+}
+
+async function post(endpointId: string, body: string): Promise<Answer> {
+  const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  const answer = (await res.json()) as { code?: string; message?: string };
+  return { status: res.status, code: answer.code ?? null, message: answer.message ?? null };
+}
+
+const deadline = (rule: string): Answer => ({
+  status: 413,
+  code: 'rules_deadline_exceeded',
+  message: expect.stringContaining(`(stopped in ${rule})`),
+});
+
+it('every rule slot the worst admitted pattern, bodies at the payload limit: each refused 413 rules_deadline_exceeded naming its rule; another account meanwhile all 202 and delivered', async () => {
+  expect(compilePattern(WORST).programSize()).toBeGreaterThan(9_900);
+  const everyField = Array.from({ length: MAX_FIELD_RULES }, (_, i) => ({ path: `f${i}`, pattern: WORST }));
+  const everyRoute = {
+    match: 'any' as const,
+    rules: Array.from({ length: MAX_ROUTING_RULES }, (_, i) => ({
+      kind: 'regex' as const,
+      path: `f${i}`,
+      pattern: WORST,
+    })),
+  };
+  // every slot: body filters, field rules and a target's routing rules
+  const hostile = await must(
+    stack.client.POST('/v1/endpoints', {
+      body: {
+        name: 'hostile',
+        rate_limit_per_minute: 10_000,
+        body_filters: Array.from({ length: MAX_BODY_FILTERS }, () => ({ kind: 'not_regex' as const, pattern: WORST })),
+        field_rules: everyField,
+      },
+    }),
+  );
+  // field rules alone, and a target's routing alone: the bound covers each kind of rule
+  const fields = await must(
+    stack.client.POST('/v1/endpoints', { body: { name: 'hostile fields', field_rules: everyField } }),
+  );
+  const routed = await must(stack.client.POST('/v1/endpoints', { body: { name: 'hostile routing' } }));
+  const targets: { id: string }[] = [];
+  for (const endpoint of [hostile, routed])
+    targets.push(
+      await must(
+        stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+          params: { path: { endpointId: endpoint.id } },
+          body: {
+            kind: 'webhook',
+            name: 'routed',
+            config: { url: receiver.url('/hostile'), enforce_https: false },
+            routing: everyRoute,
+          },
+        }),
+      ),
+    );
+
+  const second = await bootstrapAccount(stack.env);
+  const quiet = await must(
+    stack.clientAs(second.api_key).POST('/v1/endpoints', { body: { name: 'quiet', rate_limit_per_minute: 10_000 } }),
+  );
+  await must(
+    stack.clientAs(second.api_key).POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId: quiet.id } },
+      body: { kind: 'webhook', name: 'quiet', config: { url: receiver.url('/quiet'), enforce_https: false } },
+    }),
+  );
+
+  const atLimit = abBody(PAYLOAD_LIMIT);
+  expect(Buffer.byteLength(atLimit)).toBe(PAYLOAD_LIMIT);
+  // it is the limit: one byte more is refused before any rule
+  expect(await post(hostile.id, abBody(PAYLOAD_LIMIT + 1))).toMatchObject({ status: 413, code: 'payload_too_large' });
+
+  let hostileDone = false;
+  const quietAnswers: Answer[] = [];
+  const quietLoop = (async () => {
+    for (let i = 0; i < 300 && !hostileDone; i++) quietAnswers.push(await post(quiet.id, '{}'));
+  })();
+  // three at a time, as a sender with several connections would
+  const hostileAnswers: Answer[][] = [];
+  for (const endpoint of [hostile, hostile, fields, routed])
+    hostileAnswers.push(await Promise.all([1, 2, 3].map(() => post(endpoint.id, atLimit))));
+  hostileDone = true;
+  await quietLoop;
+
+  expect(hostileAnswers).toEqual([
+    Array.from({ length: 3 }, () => deadline('body filter 1 (not_regex)')),
+    Array.from({ length: 3 }, () => deadline('body filter 1 (not_regex)')),
+    Array.from({ length: 3 }, () => deadline('the field rule on f0')),
+    Array.from({ length: 3 }, () => deadline(`the routing rules of target ${targets[1]!.id}`)),
+  ]);
+  expect(quietAnswers.length).toBeGreaterThan(0);
+  expect(quietAnswers.map((a) => a.status)).toEqual(quietAnswers.map(() => 202));
+  const delivered = await receiver.waitForRequests(quietAnswers.length, 60_000);
+  expect(delivered.filter((r) => r.url === '/quiet')).toHaveLength(quietAnswers.length);
+  expect(receiver.requests.filter((r) => r.url === '/hostile')).toEqual([]);
+}, 240_000);
