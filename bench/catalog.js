@@ -128,6 +128,27 @@ const BENCHES = {
       fig('lost', r.lost),
     ],
   },
+  'hostile-rules': {
+    title: "One tenant's costly rules beside a quiet account",
+    command: 'node bench/hostile-rules.js',
+    method:
+      'One gateway with its default rule settings; a quiet account\'s endpoint without rules under 8 connections of `{}` POSTs for 15 s, five times in one run: alone; beside 4 closed-loop senders of bodies at the payload limit (256 KiB) to an endpoint whose every body-filter and field-rule slot is the worst admitted pattern (RE2 program size about 10,000; each request goes to the rule pool and is stopped at its deadline); beside the same senders with bodies just within `RULES_INLINE_COST` under the pattern of the highest measured cost per unit (run inline); and before each of those two, beside the same senders and bodies to an endpoint without rules (control). The figure that matters is the p99 over the control\'s (docs/security.md "Rule cost").',
+    figures: (r) => [
+      fig('quiet alone, p50 / p99', `${r.quiet_alone.p50_ms} / ${r.quiet_alone.p99_ms}`, 'ms'),
+      ...['pool_control', 'pool', 'inline_control', 'inline'].map((name) =>
+        fig(
+          `beside the ${name.replace('_', ' ')} tenant, p50 / p99`,
+          `${r.quiet_beside[name].p50_ms} / ${r.quiet_beside[name].p99_ms}`,
+          'ms',
+        ),
+      ),
+      fig(
+        'p99 over control, pool / inline tenant',
+        `${r.p99_over_control_ms.pool} / ${r.p99_over_control_ms.inline}`,
+        'ms',
+      ),
+    ],
+  },
   'activity-scopes': {
     title: 'Writer cost per flush by spread',
     command: 'node bench/activity-scopes.js',

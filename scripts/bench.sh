@@ -4,8 +4,8 @@
 # on 1 to 10,000 endpoints, the architecture's floor alone and with the least activity log the
 # spec asks, the activity log, writers, searches and bulk-retry list at 1,000,000 rows, the gateway
 # alone, inbound verification per family, one webhook and one outputs deliverer, rules and limits
-# against the plain case, one event resent 1,000 times, and the tracing hooks. Real local Redis,
-# RabbitMQ and FerretDB; everything on loopback.
+# against the plain case, a quiet account beside one whose rules cost the most, one event resent
+# 1,000 times, and the tracing hooks. Real local Redis, RabbitMQ and FerretDB; everything on loopback.
 # Raw reports go to a scratch directory; scripts/bench-record.js records them in
 # bench/results/<bench>.json (date, machine, command, figures) and scripts/docs.js rewrites
 # docs/benchmarks.md from those. Commit both with the change they measure.
@@ -25,6 +25,7 @@ FLOOR_LOG=1 node bench/floor.js
 node bench/activity.js
 node bench/activity-writers.js
 node bench/rules.js
+node bench/hostile-rules.js
 node bench/activity-scopes.js
 node bench/activity-search.js
 node bench/bulk-retries.js

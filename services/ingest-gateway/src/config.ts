@@ -94,7 +94,7 @@ export const configSpec = {
   rulesInlineCost: int(
     'RULES_INLINE_COST',
     'a request whose pattern rules (body filters, field rules, routing) may cost at most this (RE2 program size × characters of text, summed) runs them on the event loop; above it, in the rule pool',
-    { default: 20000, min: 0 },
+    { default: 2000, min: 0 },
   ),
   rulesDeadlineMs: int(
     'RULES_DEADLINE_MS',
@@ -113,7 +113,7 @@ export const configSpec = {
   rulesPoolAccountMax: int(
     'RULES_POOL_ACCOUNT_MAX',
     "one account's requests waiting for or running in the rule pool; more get 429 rules_busy",
-    { default: 8, min: 1 },
+    { default: 16, min: 1 },
   ),
   // worded as the deliverers word it: captcha verify URLs pass the same SSRF guard as deliveries
   ssrfAllowCidrs: list(
