@@ -6,7 +6,8 @@ import type { Rejection } from './rules/rejection';
  * A request the gateway refuses: a value the pipeline returns, never thrown (a refusal is an
  * expected outcome). Every refusal answers with one JSON shape, `{ code, message }` (spec
  * "Errors": only the 503 `code` field is fixed; Relay uses the same shape throughout).
- * `code` is the outcome in lower case, or the spec's own 503 codes. `outcome` is the activity
+ * `code` is the outcome in lower case, the spec's own 503 codes, or a code that says more than
+ * its row's outcome (a rule-pool or handshake refusal). `outcome` is the activity
  * row to write; `null` means the spec keeps no row (unknown, disabled and paused endpoints).
  * `reason` is the row's error reason when it should say more than the sender is told.
  */
