@@ -130,4 +130,13 @@ describe('rule pool', () => {
     expect(await quiet).toEqual({ done: { check: { ok: true }, routes: [] } });
     expect(finished).toEqual(['hostile 1', 'hostile 2', 'quiet', 'hostile 3']);
   }, 30_000);
+
+  it('closed: a job still waiting or running is answered as if the pool were full', async () => {
+    const p = pool();
+    await p.evaluate('acc_1', cheap);
+    const running = p.evaluate('acc_1', slow);
+    const waiting = p.evaluate('acc_2', cheap);
+    await p.close();
+    expect(await Promise.all([running, waiting])).toEqual([{ busy: 'pool' }, { busy: 'pool' }]);
+  }, 30_000);
 });

@@ -159,8 +159,13 @@ export function createRulePool(opts: RulePoolOptions): RulePool & { close(): Pro
         pump();
       });
     },
+    /** terminates the workers; a job still waiting or running is answered as if the pool were full */
     async close() {
       closed = true;
+      const unanswered = [...slots.flatMap((s) => (s.task ? [s.task] : [])), ...[...waiting.values()].flat()];
+      for (const s of slots) if (s.timer) clearTimeout(s.timer);
+      waiting.clear();
+      for (const task of unanswered) task.resolve({ busy: 'pool' });
       await Promise.all(slots.map((s) => s.worker.terminate()));
     },
   };
