@@ -1,5 +1,5 @@
 import { openActivityLog } from '@relay/activity-log';
-import { WRITER_OPTIONS, eventId, fileStore, request } from './fixtures';
+import { WRITER_OPTIONS, eventId, fileStore, listQuery, request } from './fixtures';
 import { activityLogDriverSuite } from './driver-suite';
 
 activityLogDriverSuite('mongodb');
@@ -37,6 +37,40 @@ describe("the MongoDB driver's indexes", () => {
     expect(await indexesOf('activity_log_payloads')).toEqual(
       expect.arrayContaining([{ name: 'retention', key: { received_at: 1 }, ...ttl }]),
     );
+    await w.drain();
+  });
+});
+
+describe("the MongoDB driver's list", () => {
+  it('reads at most 1,000 rows a call: a sparse search ends its page there with a cursor, and the next call finds the rest', async () => {
+    const log = openActivityLog(store().connection, 'mongodb');
+    // flushes of 20: FerretDB (the local store) answers no update command of more statements than its pool
+    const w = log.writer({ ...WRITER_OPTIONS, batchSize: 20 });
+    const acc = 'acc_budget';
+    const t = Date.now() - 30 * 60_000;
+    const needle = eventId('needle', t);
+    await w.write([
+      request(needle, {
+        account_id: acc,
+        received_at: new Date(t).toISOString(),
+        outcome: 'AUTH_FAILED',
+        reason: 'a needle in the log',
+        target_count: 0,
+      }),
+      ...Array.from({ length: 1050 }, (_, k) =>
+        request(eventId(`hay${k}`, t + 1 + k), {
+          account_id: acc,
+          received_at: new Date(t + 1 + k).toISOString(),
+          target_count: 0,
+        }),
+      ),
+    ]);
+    const query = listQuery(acc, { fromMs: t - 60_000, errorText: 'needle' });
+    const first = await log.list(query);
+    expect(first.rows).toEqual([]);
+    expect(first.next_cursor).not.toBeNull();
+    const second = await log.list({ ...query, cursor: first.next_cursor });
+    expect(second).toEqual({ rows: [expect.objectContaining({ event_id: needle })], next_cursor: null });
     await w.drain();
   });
 });
