@@ -1,5 +1,5 @@
 import { openActivityLog } from '@relay/activity-log';
-import { WRITER_OPTIONS, eventId, fileStore, listQuery, request } from './fixtures';
+import { WRITER_OPTIONS, eventId, fileStore, listQuery, payloadOf, request } from './fixtures';
 import { activityLogDriverSuite } from './driver-suite';
 
 activityLogDriverSuite('mongodb');
@@ -71,6 +71,26 @@ describe("the MongoDB driver's list", () => {
     expect(first.next_cursor).not.toBeNull();
     const second = await log.list({ ...query, cursor: first.next_cursor });
     expect(second).toEqual({ rows: [expect.objectContaining({ event_id: needle })], next_cursor: null });
+    await w.drain();
+  });
+
+  it('a payload search reads 100 rows and their payloads a call, then gives a cursor', async () => {
+    const log = openActivityLog(store().connection, 'mongodb');
+    const w = log.writer({ ...WRITER_OPTIONS, batchSize: 20 });
+    const acc = 'acc_payload_budget';
+    const t = Date.now() - 40 * 60_000;
+    const ids = Array.from({ length: 120 }, (_, k) => eventId(`body${k}`, t + k));
+    const at = (k: number) => new Date(t + k).toISOString();
+    await Promise.all([
+      w.write(ids.map((id, k) => request(id, { account_id: acc, received_at: at(k), target_count: 0 }))),
+      w.writePayloads(ids.map((id, k) => payloadOf(id, acc, 'ep_1', at(k), k === 0 ? '{"needle":1}' : '{}'))),
+    ]);
+    const query = listQuery(acc, { fromMs: t - 60_000, payload: 'needle' });
+    const first = await log.list(query);
+    expect(first.rows).toEqual([]);
+    expect(first.next_cursor).not.toBeNull();
+    const second = await log.list({ ...query, cursor: first.next_cursor });
+    expect(second).toEqual({ rows: [expect.objectContaining({ event_id: ids[0] })], next_cursor: null });
     await w.drain();
   });
 });

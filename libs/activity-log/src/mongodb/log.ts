@@ -5,6 +5,7 @@ import { keyedCollection } from '@relay/store';
 import type { ActivityDoc } from '@relay/store';
 import type { ActivityListQuery, ActivityLog, ActivityPage, FlushStats, ListedRow, StoredPayload } from '../driver';
 import { entryMatches, payloadMatches, statusMatches } from '../reading/filter';
+import { SEARCH_ROW_BUDGET } from '../reading/search';
 import { groupFolds } from '../writing/flood';
 import type { ActivityWriter } from '../writing/flusher';
 import { pipelineWriter } from '../writing/pipeline';
@@ -13,7 +14,7 @@ import { decodeRowCursor, encodeRowCursor } from './cursor';
 import { NEWEST_FIRST, collectionsOn, decodeStored, encodeRow, ensureIndexes, listFilter } from './rows';
 import type { LogCollections, PayloadDocument, RowDocument } from './rows';
 
-/** Rows one list call reads at most; a sparse search ends its page there with a `next_cursor`. */
+/** Rows one list call reads at most; a sparse filter ends its page there with a `next_cursor`. */
 const ROWS_READ_BUDGET = 1000;
 /** Rows read per query of a list call. */
 const ROWS_PER_READ = 200;
@@ -62,17 +63,20 @@ async function list(c: LogCollections, q: ActivityListQuery): Promise<ActivityPa
   let after = q.cursor === null ? null : decodeRowCursor(q.cursor);
   if (q.cursor !== null && after === null) throw new Error('not a list cursor (isCursor)');
   const rows: ListedRow[] = [];
-  for (let read = 0; read < ROWS_READ_BUDGET;) {
-    const docs = await c.rows.find(listFilter(q, after), { sort: NEWEST_FIRST, limit: ROWS_PER_READ }).toArray();
+  // a payload search reads each row's payload too: as many as the FerretDB driver's search reads
+  const budget = q.payload === null ? ROWS_READ_BUDGET : SEARCH_ROW_BUDGET;
+  for (let read = 0; read < budget;) {
+    const want = Math.min(ROWS_PER_READ, budget - read);
+    const docs = await c.rows.find(listFilter(q, after), { sort: NEWEST_FIRST, limit: want }).toArray();
     read += docs.length;
-    const found = docs.map((doc) => ({ doc, row: decodeStored(doc) }));
-    const listed = found.map(({ row }) => entryOf(row)).filter((e) => entryMatches(q, e));
+    const found = docs.map((doc) => decodeStored(doc));
+    const listed = found.map((row) => entryOf(row)).filter((e) => entryMatches(q, e));
     const bodies = q.payload === null ? null : await payloadsOf(c, listed);
-    const statusCodes = new Map(found.map(({ row }) => [row._id, attemptStatuses(row)]));
+    const statusCodes = new Map(found.map((row) => [row._id, attemptStatuses(row)]));
     const matches = (e: ListedRow): boolean =>
       (q.payload === null || payloadMatches(q.payload, bodies!.get(e.event_id) ?? '')) &&
       (q.responseStatus === null || statusCodes.get(e.event_id)!.some((s) => statusMatches(q.responseStatus!, s)));
-    const last = docs.length === ROWS_PER_READ;
+    const last = docs.length === want;
     for (const [k, e] of listed.entries()) {
       if (!matches(e)) continue;
       rows.push(e);
