@@ -15,9 +15,8 @@ let receiver: TestReceiver;
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
-  // private: the driver, and a short flush and hold; a flush stays under what FerretDB answers
-  // in one update command (the local store is FerretDB)
-  const writer = { BATCH_MAX_WAIT_MS: '100', ACTIVITY_HOLD_MS: '500', BATCH_SIZE: '20' };
+  // private: the driver, and a short flush and hold
+  const writer = { BATCH_MAX_WAIT_MS: '100', ACTIVITY_HOLD_MS: '500' };
   stack = await startStack('activity-log-driver', {
     overrides: {
       'activity-writer': { ACTIVITY_LOG_DRIVER: 'mongodb', ...writer },

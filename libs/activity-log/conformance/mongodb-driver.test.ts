@@ -44,8 +44,7 @@ describe("the MongoDB driver's indexes", () => {
 describe("the MongoDB driver's list", () => {
   it('reads at most 1,000 rows a call: a sparse search ends its page there with a cursor, and the next call finds the rest', async () => {
     const log = openActivityLog(store().connection, 'mongodb');
-    // flushes of 20: FerretDB (the local store) answers no update command of more statements than its pool
-    const w = log.writer({ ...WRITER_OPTIONS, batchSize: 20 });
+    const w = log.writer(WRITER_OPTIONS);
     const acc = 'acc_budget';
     const t = Date.now() - 30 * 60_000;
     const needle = eventId('needle', t);
@@ -76,7 +75,7 @@ describe("the MongoDB driver's list", () => {
 
   it('a payload search reads 100 rows and their payloads a call, then gives a cursor', async () => {
     const log = openActivityLog(store().connection, 'mongodb');
-    const w = log.writer({ ...WRITER_OPTIONS, batchSize: 20 });
+    const w = log.writer(WRITER_OPTIONS);
     const acc = 'acc_payload_budget';
     const t = Date.now() - 40 * 60_000;
     const ids = Array.from({ length: 120 }, (_, k) => eventId(`body${k}`, t + k));

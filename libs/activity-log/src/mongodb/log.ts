@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { Connection } from 'mongoose';
-import { keyedCollection } from '@relay/store';
+import { STATEMENTS_PER_COMMAND, keyedCollection } from '@relay/store';
 import type { ActivityDoc } from '@relay/store';
 import type { ActivityListQuery, ActivityLog, ActivityPage, FlushStats, ListedRow, StoredPayload } from '../driver';
 import { entryMatches, payloadMatches, statusMatches } from '../reading/filter';
@@ -151,7 +151,10 @@ function flushWriter(c: LogCollections, ready: () => Promise<void>): ActivityWri
         const { _id, ...created } = encodeRow({ ...(update.$setOnInsert as ActivityDoc), _id: id });
         ops.push({ updateOne: { filter: { _id }, update: { ...update, $setOnInsert: created }, upsert: true } });
       }
-      if (ops.length > 0) await c.rows.bulkWrite(ops, { ordered: true });
+      // in commands of a few statements: FerretDB (npm start's store) answers none of more
+      // statements than its backend pool, and the split costs MongoDB a few round trips a flush
+      for (let i = 0; i < ops.length; i += STATEMENTS_PER_COMMAND)
+        await c.rows.bulkWrite(ops.slice(i, i + STATEMENTS_PER_COMMAND), { ordered: true });
       return stats;
     },
   };
