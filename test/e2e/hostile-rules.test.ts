@@ -136,7 +136,7 @@ it('every rule slot the worst admitted pattern, bodies at the payload limit: eac
     Array.from({ length: 3 }, () => deadline('body filter 1 (not_regex)')),
     Array.from({ length: 3 }, () => deadline('body filter 1 (not_regex)')),
     Array.from({ length: 3 }, () => deadline('the field rule on f0')),
-    Array.from({ length: 3 }, () => deadline(`the routing rules of target ${targets[1]!.id}`)),
+    Array.from({ length: 3 }, () => deadline(`routing rule 1 of target ${targets[1]!.id}`)),
   ]);
   expect(quietAnswers.length).toBeGreaterThan(0);
   expect(quietAnswers.map((a) => a.status)).toEqual(quietAnswers.map(() => 202));

@@ -87,7 +87,7 @@ export type { TextPredicate } from './rules/predicates';
 
 // Target routing rules (docs/routing.md): the body-filter model on one payload field.
 export { MAX_ROUTE_VALUES, MAX_ROUTING_RULES, compileRouting, routingFormatProblem } from './rules/routing';
-export type { RoutePredicate, Routing } from './rules/routing';
+export type { RoutePredicate, Routing, RoutingRule } from './rules/routing';
 export { MAX_REQUIRED_HEADERS, validateRequiredHeaders } from './rules/required-headers';
 export type { RequiredHeader } from './rules/required-headers';
 

@@ -82,7 +82,24 @@ describe('rule pool', () => {
     const p = pool({ onAnswer: (a) => counted.push(a) });
     expect(await p.evaluate('acc_1', slow)).toEqual({ deadline: { stage: 'body_filter', index: 1 } });
     expect(await p.evaluate('acc_1', cheap)).toEqual({ done: { check: { ok: true }, routes: [] } });
-    expect(counted).toEqual(['deadline', 'done']);
+    // a routing rule is named with its target
+    const routing = rules({
+      key: 'ep_routing@1',
+      routing: [
+        null,
+        {
+          match: 'any',
+          rules: [
+            { kind: 'exists', path: 'absent' },
+            { kind: 'regex', path: 'f0', pattern: WORST },
+          ],
+        },
+      ],
+    });
+    expect(await p.evaluate('acc_1', job(routing, null, { f0: AB }))).toEqual({
+      deadline: { stage: 'routing', index: 1, rule: 1 },
+    });
+    expect(counted).toEqual(['deadline', 'done', 'deadline']);
   }, 30_000);
 
   it('one account has at most accountMax jobs waiting or running; another account is still taken', async () => {

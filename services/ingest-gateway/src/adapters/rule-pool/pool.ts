@@ -33,7 +33,7 @@ interface Task {
 
 interface Slot {
   worker: Worker;
-  /** [stage index in RULE_STAGES or -1, rule index], written by the worker */
+  /** [stage index in RULE_STAGES or -1, rule (or target) index, routing rule index], written by the worker */
   progress: Int32Array;
   /** its modules loaded: it may be given a job */
   ready: boolean;
@@ -56,7 +56,7 @@ export function createRulePool(opts: RulePoolOptions): RulePool & { close(): Pro
   let closed = false;
 
   const startWorker = (slot?: Slot): Slot => {
-    const progress = new Int32Array(new SharedArrayBuffer(8));
+    const progress = new Int32Array(new SharedArrayBuffer(12));
     const worker = new Worker(opts.filename, { workerData: { progress: progress.buffer } });
     // the server keeps the process alive, never an idle pool
     worker.unref();
@@ -109,7 +109,13 @@ export function createRulePool(opts: RulePoolOptions): RulePool & { close(): Pro
   function expire(slot: Slot): void {
     const task = slot.task!;
     const stage = Atomics.load(slot.progress, 0);
-    const at: RuleAt | null = stage < 0 ? null : { stage: RULE_STAGES[stage]!, index: Atomics.load(slot.progress, 1) };
+    const index = Atomics.load(slot.progress, 1);
+    const at: RuleAt | null =
+      stage < 0
+        ? null
+        : RULE_STAGES[stage] === 'routing'
+          ? { stage: 'routing', index, rule: Atomics.load(slot.progress, 2) }
+          : { stage: RULE_STAGES[stage]!, index };
     replace(slot);
     settle(slot, () => task.resolve({ deadline: at }), 'deadline');
   }

@@ -5,7 +5,7 @@ import type { WorkerAnswer, WorkerTask } from './protocol';
 
 /**
  * One worker of the rule pool (./pool.ts): compiles an endpoint's rules once per key and
- * evaluates jobs one at a time. Before each rule it writes the rule's stage and index to the
+ * evaluates jobs one at a time. Before each rule it writes the rule's stage and indexes to the
  * shared `progress` array, so that the pool can name the rule its deadline stopped.
  */
 const progress = new Int32Array((workerData as { progress: SharedArrayBuffer }).progress);
@@ -27,8 +27,9 @@ parentPort!.on('message', ({ id, job }: WorkerTask) => {
   Atomics.store(progress, 0, -1);
   let answer: WorkerAnswer;
   try {
-    const verdict = evaluatePooled(rulesOf(job), job, (stage, index) => {
+    const verdict = evaluatePooled(rulesOf(job), job, (stage, index, rule = 0) => {
       Atomics.store(progress, 1, index);
+      Atomics.store(progress, 2, rule);
       Atomics.store(progress, 0, RULE_STAGES.indexOf(stage));
     });
     answer = { id, verdict };

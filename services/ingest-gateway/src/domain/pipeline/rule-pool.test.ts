@@ -4,6 +4,8 @@ import type { IngestAnswer } from './ingest';
 import { ingest } from './ingest';
 import { ruleCost } from './steps';
 import type { ReadyView } from './steps';
+import { compilePooledRules, evaluatePooled } from '../rules/pooled-rules';
+import type { PooledJob } from '../rules/pooled-rules';
 import { body, fakePorts, fakeRulePool, request, view } from './test-helpers';
 
 /**
@@ -108,6 +110,37 @@ describe('dispatch: inline up to the threshold, the rule pool above it', () => {
   });
 });
 
+describe("the pool's evaluation is the inline one", () => {
+  it.each(['any', 'all'] as const)('routing with match %s: rule by rule, as compileRouting decides', (match) => {
+    const routing: Routing = {
+      match,
+      rules: [
+        { kind: 'regex', path: 'kind', pattern: '^order' },
+        { kind: 'gt', path: 'amount', value: 100 },
+      ],
+    };
+    const job = (data: unknown): PooledJob => ({
+      rules: { key: 'k', body_filters: [], field_rules: [], routing: [routing, null] },
+      subject: null,
+      data,
+      fieldValidation: false,
+    });
+    const compiled = compilePooledRules(job(null).rules);
+    const seen: unknown[] = [];
+    for (const data of [
+      { kind: 'order', amount: 5 },
+      { kind: 'invoice', amount: 500 },
+      { kind: 'order', amount: 500 },
+      {},
+    ]) {
+      const verdict = evaluatePooled(compiled, job(data), (...at) => seen.push(at));
+      expect(verdict.routes).toEqual([compileRouting(routing)!(data), true]);
+    }
+    // each rule is announced with its target before it runs; `any` stops at the first met
+    expect(seen[0]).toEqual(['routing', 0, 0]);
+  });
+});
+
 describe("the rule pool's other answers", () => {
   const v = routedView({
     body_filters: [
@@ -121,7 +154,7 @@ describe("the rule pool's other answers", () => {
   it.each([
     [{ stage: 'body_filter', index: 1 }, 'body filter 2 (regex)'],
     [{ stage: 'field_rule', index: 0 }, 'the field rule on order.note'],
-    [{ stage: 'routing', index: 1 }, 'the routing rules of target tg_1'],
+    [{ stage: 'routing', index: 1, rule: 0 }, 'routing rule 1 of target tg_1'],
     [null, 'the rules'],
   ] as const)('deadline at %j: 413 rules_deadline_exceeded naming %s, row PAYLOAD_TOO_LARGE', async (at, named) => {
     const f = fakePorts(v, { rules: fakeRulePool(0, { deadline: at }).pool });

@@ -5,6 +5,7 @@ import type {
   FieldRuleValidator,
   RoutePredicate,
   Routing,
+  RoutingRule,
   TextPredicate,
 } from '@relay/endpoints';
 import { bodyFilterFailed } from './body-filters';
@@ -36,10 +37,14 @@ export interface PooledJob {
 }
 
 export const RULE_STAGES = ['body_filter', 'field_rule', 'routing'] as const;
-/** Which rule an evaluation is running: a body filter, a field rule, or a target's routing rules. */
+/**
+ * Which rule an evaluation is running: body filter `index`, field rule `index`, or routing rule
+ * `rule` of target `index`.
+ */
 export interface RuleAt {
   stage: (typeof RULE_STAGES)[number];
   index: number;
+  rule?: number;
 }
 
 /**
@@ -61,7 +66,8 @@ export interface CompiledPooledRules {
   bodyFilters: TextPredicate[];
   /** one validator per rule, so that a deadline can name the rule that was running */
   fieldRules: FieldRuleValidator[];
-  routes: (RoutePredicate | null)[];
+  /** per target, each routing rule compiled alone, so that a deadline can name it */
+  routes: RoutePredicate[][];
 }
 
 export function compilePooledRules(rules: PooledRules): CompiledPooledRules {
@@ -72,7 +78,7 @@ export function compilePooledRules(rules: PooledRules): CompiledPooledRules {
 export function evaluatePooled(
   compiled: CompiledPooledRules,
   job: PooledJob,
-  at: (stage: RuleAt['stage'], index: number) => void,
+  at: (stage: RuleAt['stage'], index: number, rule?: number) => void,
 ): PooledVerdict {
   const { rules } = compiled;
   const { subject, data } = job;
@@ -93,16 +99,21 @@ export function evaluatePooled(
     if (!fields.ok) return { check: fields, routes: [] };
   }
   const routes = rules.routing.map((routing, i) => {
-    at('routing', i);
-    const route = (compiled.routes[i] ??= compileRouting(routing));
-    return route === null || route(data);
+    if (routing === null) return true;
+    const compiledRules = (compiled.routes[i] ??= []);
+    // as compileRouting combines them: `any` stops at the first rule met, `all` at the first not met
+    const meets = (rule: RoutingRule, j: number) => {
+      at('routing', i, j);
+      return (compiledRules[j] ??= compileRouting({ match: 'all', rules: [rule] })!)(data);
+    };
+    return routing.match === 'any' ? routing.rules.some(meets) : routing.rules.every(meets);
   });
   return { check: PASS, routes };
 }
 
 /**
  * The rule a deadline stopped, as the sender is told (never its pattern): "body filter 2
- * (regex)", "the field rule on order.note", "the routing rules of target tg_…".
+ * (regex)", "the field rule on order.note", "routing rule 3 of target tg_…".
  */
 export function describeRuleAt(rules: PooledRules, targetIds: readonly string[], at: RuleAt | null): string {
   if (at === null) return 'the rules';
@@ -112,6 +123,6 @@ export function describeRuleAt(rules: PooledRules, targetIds: readonly string[],
     case 'field_rule':
       return `the field rule on ${rules.field_rules[at.index]?.path ?? 'an unknown field'}`;
     case 'routing':
-      return `the routing rules of target ${targetIds[at.index] ?? 'unknown'}`;
+      return `routing rule ${(at.rule ?? 0) + 1} of target ${targetIds[at.index] ?? 'unknown'}`;
   }
 }
