@@ -14,7 +14,7 @@ import type { RulePoolOptions } from './pool';
 const WORKER = path.resolve(__dirname, '../../../dist/adapters/rule-pool/worker.js');
 /** RE2 program size about 10,000, the most the save-time check admits: re2js simulates its NFA, ~0.1 ms a character */
 const WORST = '(?:a|b|aa|bb|ab|ba){767}c';
-const AB = `${'ab'.repeat(25_000)}c`;
+const AB = `${'ab'.repeat(50_000)}c`;
 
 const pools: ReturnType<typeof createRulePool>[] = [];
 afterAll(() => Promise.all(pools.map((p) => p.close())));
@@ -23,7 +23,7 @@ function pool(over: Partial<RulePoolOptions> = {}) {
   const p = createRulePool({
     filename: WORKER,
     size: 1,
-    deadlineMs: 300,
+    deadlineMs: 1000,
     inlineCost: 0,
     queueMax: 64,
     accountMax: 8,
