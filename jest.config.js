@@ -10,6 +10,8 @@ const shared = {
   rootDir: __dirname,
 };
 module.exports = {
+  // longest files first, also where Jest has no record of their times (test/sequencer.js)
+  testSequencer: '<rootDir>/test/sequencer.js',
   projects: [
     {
       ...shared,
