@@ -1,6 +1,7 @@
 import { must } from '@relay/client';
 import type { ActivityRow, operations } from '@relay/client';
 import { eventually } from '../support/infra';
+import { activityRowWhen } from '../support/api-client';
 import { TestReceiver } from '../support/receiver';
 import { startStack } from './stack';
 import type { Stack } from './stack';
@@ -35,14 +36,7 @@ const listed = async (query: ActivityQuery) =>
   (await must(stack.client.GET('/v1/activity', { params: { query } }))).data.map((r) => r.id);
 
 const rowWhen = (eventId: string, ok: (row: ActivityRow) => boolean, what: string) =>
-  eventually(
-    async () => {
-      const res = await stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } });
-      return res.data && ok(res.data) ? res.data : undefined;
-    },
-    20000,
-    what,
-  );
+  activityRowWhen(stack.client, eventId, ok, what);
 
 describe('the activity log on its MongoDB driver, through the services', () => {
   it('a delivered request is one row in the indexed collection, listed by its filters and found by its payload; a resend adds a delivery to it', async () => {
