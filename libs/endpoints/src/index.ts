@@ -81,7 +81,7 @@ export {
   validateFieldRules,
 } from './rules/field-rules';
 export type { FieldRule, FieldRuleValidator } from './rules/field-rules';
-export { checkPattern, compilePattern } from './rules/regex';
+export { checkPattern, COMPILE_UNITS_PER_SIZE, compilePattern, programSizeBound } from './rules/regex';
 export { compileTextPredicate } from './rules/predicates';
 export type { TextPredicate } from './rules/predicates';
 

@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import type { ErrorObject } from 'ajv';
-import { checkPattern, compilePattern, re2RegExpEngine } from './regex';
+import { checkPattern, LazyPattern, lazyRegExpEngine } from './regex';
 import { valueAt } from './routing';
 import { joinPath, schemaCheck } from './validation';
 import { resultOf } from '@relay/contracts';
@@ -100,13 +100,16 @@ export type FieldRuleValidator = ((data: unknown) => FieldViolation[]) & { cost:
 export function compileFieldRules(rules: readonly FieldRule[]): FieldRuleValidator {
   if (rules.length === 0) return Object.assign(() => [], { cost: () => 0 });
   // a pattern tests string values only (JSON Schema), so only a string at its path costs
-  const patterns = rules.flatMap((r) =>
-    r.pattern === undefined ? [] : [{ segments: r.path.split('.'), units: compilePattern(r.pattern).programSize() }],
+  const patterns = new Map(
+    rules.flatMap((r) => (r.pattern === undefined ? [] : [[r.pattern, new LazyPattern(r.pattern)]])),
+  );
+  const tested = rules.flatMap((r) =>
+    r.pattern === undefined ? [] : [{ segments: r.path.split('.'), re: patterns.get(r.pattern)! }],
   );
   const cost = (data: unknown): number =>
-    patterns.reduce((sum, p) => {
+    tested.reduce((sum, p) => {
       const value = valueAt(data, p.segments);
-      return sum + (typeof value === 'string' ? p.units * value.length : 0);
+      return sum + (typeof value === 'string' ? p.re.cost(value.length) : 0);
     }, 0);
   // One instance per compiled rule set, so a replaced revision is garbage-collected with it.
   const ajv = new Ajv({
@@ -114,7 +117,7 @@ export function compileFieldRules(rules: readonly FieldRule[]): FieldRuleValidat
     strict: true,
     strictTypes: false,
     logger: false,
-    code: { regExp: re2RegExpEngine },
+    code: { regExp: lazyRegExpEngine(patterns) },
   });
   const validate = ajv.compile({ allOf: rules.map(ruleSchema) });
   const check = (data: unknown): FieldViolation[] => {

@@ -127,8 +127,11 @@ function compileRule(rule: RoutingRule): RuleTest {
         const text = textOf(valueAt(data, segments));
         return text === null ? missing : predicate(text);
       };
-      const units = predicate.unitsPerChar;
-      const cost = units === 0 ? FREE : (data: unknown) => units * (textOf(valueAt(data, segments))?.length ?? 0);
+      // a field without text runs no test, so compiles nothing
+      const cost = (data: unknown) => {
+        const text = textOf(valueAt(data, segments));
+        return text === null ? 0 : predicate.cost(text.length);
+      };
       return { test, cost };
     }
   }

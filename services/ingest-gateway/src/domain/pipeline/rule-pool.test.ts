@@ -1,4 +1,11 @@
-import { compilePattern, compileRouting } from '@relay/endpoints';
+import { RE2JS } from 're2js';
+import {
+  checkPattern,
+  COMPILE_UNITS_PER_SIZE,
+  compilePattern,
+  compileRouting,
+  programSizeBound,
+} from '@relay/endpoints';
 import type { Routing } from '@relay/endpoints';
 import type { IngestAnswer } from './ingest';
 import { ingest } from './ingest';
@@ -16,6 +23,8 @@ import { body, fakePorts, fakeRulePool, request, view } from './test-helpers';
  */
 const PATTERN = 'a[ab]{5}c';
 const SIZE = compilePattern(PATTERN).programSize();
+/** what a pattern not compiled yet may cost on `length` characters: its bound, testing and compiling */
+const uncompiled = (pattern: string, length: number) => programSizeBound(pattern) * (length + COMPILE_UNITS_PER_SIZE);
 
 function refusal(answer: IngestAnswer) {
   if (answer.accepted) throw new Error('expected a refusal');
@@ -48,6 +57,15 @@ describe('the cost estimate: every pattern rule of the request, before any runs'
       field_rules: [{ path: 'note', pattern: PATTERN }],
     });
     const text = JSON.stringify({ note: 'abab', kind: 'order.paid', n: 1 });
+    // nothing compiled yet: each pattern's bound from its source, and its compile
+    expect(ruleCost(v, content(v, text))).toBe(
+      uncompiled(PATTERN, text.length) + uncompiled(PATTERN, 4) + uncompiled('^order', 'order.paid'.length),
+    );
+    // once the rules ran inline: the compiled programs' sizes × the texts
+    const data = JSON.parse(text) as unknown;
+    v.settings.contentRules.bodyFilters(text);
+    v.settings.contentRules.fields(data);
+    for (const t of v.targets) t.route?.(data);
     expect(ruleCost(v, content(v, text))).toBe(
       SIZE * text.length + SIZE * 4 + compilePattern('^order').programSize() * 'order.paid'.length,
     );
@@ -60,13 +78,15 @@ describe('the cost estimate: every pattern rule of the request, before any runs'
 });
 
 describe('dispatch: inline up to the threshold, the rule pool above it', () => {
-  const v = routedView({ body_filters: [{ kind: 'not_regex', pattern: PATTERN }] });
+  // each test its own view: rules compiled inline cost less on the next request
+  const fresh = () => routedView({ body_filters: [{ kind: 'not_regex', pattern: PATTERN }] });
+  const v = fresh();
   const text = JSON.stringify({ kind: 'invoice', pad: 'x'.repeat(100) });
   const cost = ruleCost(v, content(v, text));
 
   it('at the threshold the rules run inline: the pool is not asked, and routing is decided at accept', async () => {
     const pool = fakeRulePool(cost);
-    const f = fakePorts(v, { rules: pool.pool });
+    const f = fakePorts(fresh(), { rules: pool.pool });
     expect(await ingest(f.ports, request(), body(text))).toMatchObject({ accepted: true, targetCount: 1 });
     expect(pool.jobs).toEqual([]);
     expect(f.rows[0]).toMatchObject({ outcome: 'ACCEPTED', not_routed: ['tg_1'] });
@@ -74,7 +94,7 @@ describe('dispatch: inline up to the threshold, the rule pool above it', () => {
 
   it('above it the pool evaluates them, for the account, and its routing decides the deliveries', async () => {
     const pool = fakeRulePool(cost - 1);
-    const f = fakePorts(v, { rules: pool.pool });
+    const f = fakePorts(fresh(), { rules: pool.pool });
     expect(await ingest(f.ports, request(), body(text))).toMatchObject({ accepted: true, targetCount: 1 });
     expect(pool.jobs).toHaveLength(1);
     expect(pool.jobs[0]).toMatchObject({
@@ -107,6 +127,53 @@ describe('dispatch: inline up to the threshold, the rule pool above it', () => {
     const r = refusal(await ingest(fakePorts(withHeader, { rules: pool.pool }).ports, request(), body(text)));
     expect(r.code).toBe('required_header_missing');
     expect(pool.jobs).toEqual([]);
+  });
+});
+
+describe('compiling: on the loop only when cheap, once per revision', () => {
+  /** the default RULES_INLINE_COST */
+  const INLINE_COST = 2000;
+  /** a pattern near the largest program the save-time check admits */
+  const LARGEST = 'abcdefghi'.replace(/./g, '$&{1000}');
+  let compiles: jest.SpyInstance;
+  beforeEach(() => (compiles = jest.spyOn(RE2JS, 'compile')));
+  afterEach(() => compiles.mockRestore());
+
+  it('every slot at the largest program and an empty body: nothing compiled on the loop, the pool evaluates', async () => {
+    expect(checkPattern(LARGEST)).toBeNull();
+    expect(compilePattern(LARGEST).programSize()).toBeGreaterThan(9000);
+    compiles.mockClear();
+    const v = routedView({
+      body_filters: Array.from({ length: 20 }, () => ({ kind: 'regex' as const, pattern: LARGEST })),
+      field_rules: Array.from({ length: 50 }, (_, i) => ({ path: `f${i}`, pattern: LARGEST })),
+    });
+    const routes: boolean[] = [true, true];
+    for (const text of ['{}', JSON.stringify({ f0: '', kind: '' })]) {
+      const pool = fakeRulePool(INLINE_COST, { done: { check: { ok: true }, routes } });
+      const f = fakePorts(v, { rules: pool.pool });
+      expect(await ingest(f.ports, request(), body(text))).toMatchObject({ accepted: true });
+      expect(pool.jobs).toHaveLength(1);
+    }
+    expect(compiles).not.toHaveBeenCalled();
+  });
+
+  it('ordinary small patterns run inline, compiled when first needed and not again for the same revision', async () => {
+    compiles.mockClear();
+    const v = routedView({
+      body_filters: [{ kind: 'regex', pattern: '^\\{' }],
+      field_rules: [{ path: 'email', pattern: '^\\S+@\\S+$' }],
+    });
+    expect(compiles).not.toHaveBeenCalled();
+    const text = JSON.stringify({ email: 'a@example.com', kind: 'order.paid' });
+    for (let n = 0; n < 3; n++) {
+      const pool = fakeRulePool(INLINE_COST);
+      expect(await ingest(fakePorts(v, { rules: pool.pool }).ports, request(), body(text))).toMatchObject({
+        accepted: true,
+        targetCount: 2,
+      });
+      expect(pool.jobs).toEqual([]);
+    }
+    expect(compiles.mock.calls.map(([pattern]) => pattern)).toEqual(['^\\{', '^\\S+@\\S+$', '^order']);
   });
 });
 

@@ -40,10 +40,11 @@ function subjectSource(format: PayloadFormat, request: { rawBody: Buffer; rawQue
 }
 
 /**
- * Validated filters compiled once (per endpoint revision). `unitsPerChar`: what they may cost
- * together per character of the subject (each runs on all of it).
+ * Validated filters, kept once per endpoint revision, each pattern compiled when first tested.
+ * `cost(length)`: what they may cost together on a subject of that length (each runs on all of
+ * it), compiling included for a pattern not compiled yet.
  */
-export type CompiledBodyFilters = ((subject: string) => Check) & { unitsPerChar: number };
+export type CompiledBodyFilters = ((subject: string) => Check) & { cost: (length: number) => number };
 
 /**
  * All filters must pass; the first failing one gives 400 REQUEST_BODY_FILTER_FAILED
@@ -55,7 +56,9 @@ export function compileBodyFilters(filters: readonly BodyFilter[]): CompiledBody
     const failed = predicates.findIndex((p) => !p.test(subject));
     return failed === -1 ? PASS : bodyFilterFailed(failed, predicates[failed]!.kind);
   };
-  return Object.assign(check, { unitsPerChar: predicates.reduce((sum, p) => sum + p.test.unitsPerChar, 0) });
+  return Object.assign(check, {
+    cost: (length: number) => predicates.reduce((sum, p) => sum + p.test.cost(length), 0),
+  });
 }
 
 /** Filter `index` (from 0) failed. The message numbers the filter and never echoes its value or pattern. */

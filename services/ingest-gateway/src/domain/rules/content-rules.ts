@@ -21,7 +21,10 @@ export interface CompiledContentRules {
   fields: FieldRuleValidator;
 }
 
-/** Compiles regexes and the ajv validator; cache the result per endpoint revision ({@link RevisionCache}). */
+/**
+ * Compiles the ajv validator, and each pattern when first tested; cache the result per endpoint
+ * revision ({@link RevisionCache}).
+ */
 export function compileContentRules(rules: ContentRules): CompiledContentRules {
   return {
     requiredHeaders: rules.required_headers ?? [],
@@ -57,13 +60,13 @@ export interface ContentRequest {
 /**
  * What the body filters and field rules may cost on this request (docs/security.md "Rule
  * cost"), found before any runs: each pattern's RE2 program size × the length of the text it
- * would test, the whole subject for a filter, the string at its path for a field rule.
+ * would test, the whole subject for a filter, the string at its path for a field rule, plus its
+ * compile for a pattern not compiled yet.
  */
 export function contentRulesCost(rules: CompiledContentRules, request: ContentRequest): number {
   const features = featuresFor(request.format, request.data);
-  const perChar = rules.bodyFilters.unitsPerChar;
-  const filters =
-    features.bodyFilters && perChar > 0 ? perChar * (bodyFilterSubjectLength(request.format, request) ?? 0) : 0;
+  const length = features.bodyFilters ? bodyFilterSubjectLength(request.format, request) : null;
+  const filters = length === null ? 0 : rules.bodyFilters.cost(length);
   return filters + (features.fieldValidation ? rules.fields.cost(request.data) : 0);
 }
 

@@ -1,0 +1,127 @@
+import { RE2JS } from 're2js';
+import { COMPILE_UNITS_PER_SIZE, LazyPattern, programSizeBound } from './regex';
+
+/**
+ * The rule-cost estimate reads a pattern's program size from its source (docs/security.md "Rule
+ * cost"); it must never be below what RE2 compiles, or a costly compile could pass as cheap.
+ */
+const ATOMS = [
+  'a',
+  'Z',
+  'é',
+  '\\.',
+  '\\d',
+  '\\S',
+  '\\pL',
+  '\\PN',
+  '\\p{Greek}',
+  '\\x41',
+  '\\x{1F600}',
+  '.',
+  '^',
+  '$',
+  '\\b',
+  '\\A',
+  '\\z',
+  '[a-z]',
+  '[^0-9]',
+  '[]a]',
+  '[^]x-]',
+  '[[:alpha:]_]',
+  '[\\]\\[]',
+  '\\Qa.b\\E',
+  '\\Q{3}\\E',
+  '{',
+  'a{,3}',
+];
+const REPEATS = ['*', '+', '?', '*?', '+?', '??', '{0}', '{1}', '{3}', '{2,}', '{0,4}', '{2,5}', '{7}?', '{3,}?'];
+
+/** A deterministic pseudo-random pattern of `depth` levels of groups, repetitions and alternation. */
+function generate(next: () => number, depth: number): string {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+  const pieces: string[] = [];
+  const count = 1 + Math.floor(next() * 4);
+  for (let i = 0; i < count; i++) {
+    let piece: string;
+    if (depth > 0 && next() < 0.4) {
+      const open = pick(['(', '(?:', '(?P<n' + i + '>', '(?i:', '(?s:']);
+      const inner = [generate(next, depth - 1)];
+      if (next() < 0.3) inner.push(generate(next, depth - 1));
+      piece = `${open}${inner.join('|')})`;
+    } else piece = pick(ATOMS);
+    if (next() < 0.5) piece += pick(REPEATS);
+    if (next() < 0.1) piece = '(?i)' + piece;
+    pieces.push(piece);
+  }
+  return pieces.join(next() < 0.15 ? '|' : '');
+}
+
+function seeded(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    return s / 2 ** 31;
+  };
+}
+
+describe('programSizeBound: a pattern’s RE2 program size from its source, never below the compiled one', () => {
+  const sizeOf = (pattern: string, flags = 0): number | null => {
+    try {
+      return RE2JS.compile(pattern, flags).programSize();
+    } catch {
+      return null; // not a pattern RE2 accepts: never stored
+    }
+  };
+
+  it.each([
+    'a',
+    'abc',
+    '^\\S+@\\S+$',
+    '[a-z]{2,63}\\.[a-z]{2,10}',
+    '\\pL[\\pL\\pN]{30}!',
+    '(?:(?:(?:a{10}){10}){10})',
+    '((a|b|c){5}x){20}',
+    '(?i)(?:[a-z]+\\d{1,3}){1,40}',
+    '(a{2,}){3,}',
+    'x{1000}',
+    '(?:\\p{Greek}|[^\\x00-\\x1f]){100}',
+    'a|b|c|d|e|f|g',
+    '(?P<year>\\d{4})-(?P<m>\\d{2})',
+  ])('%s', (pattern) => {
+    for (const flags of [0, RE2JS.CASE_INSENSITIVE]) {
+      expect(programSizeBound(pattern)).toBeGreaterThanOrEqual(sizeOf(pattern, flags)!);
+    }
+  });
+
+  it('holds for 3,000 generated patterns with nested groups, counted repetitions and alternation', () => {
+    const next = seeded(19);
+    let compared = 0;
+    for (let n = 0; n < 3000; n++) {
+      const pattern = generate(next, 3);
+      for (const flags of [0, RE2JS.CASE_INSENSITIVE]) {
+        const size = sizeOf(pattern, flags);
+        if (size === null) continue;
+        compared++;
+        if (programSizeBound(pattern) < size) throw new Error(`bound below ${size} for ${pattern}`);
+      }
+    }
+    expect(compared).toBeGreaterThan(4000);
+  });
+
+  it('stays near the compiled size for ordinary patterns, so they are not overcounted into the pool', () => {
+    for (const pattern of ['^order\\.', '^\\S+@\\S+$', '[0-9]+', 'a[ab]{5}c']) {
+      expect(programSizeBound(pattern)).toBeLessThanOrEqual(3 * sizeOf(pattern)!);
+    }
+  });
+});
+
+describe('LazyPattern: costed before compiling, compiled when first tested', () => {
+  it('counts its compile until the first test, then its program size × the text only', () => {
+    const re = new LazyPattern('a[ab]{5}c');
+    const bound = programSizeBound('a[ab]{5}c');
+    expect(re.cost(10)).toBe(bound * 10 + bound * COMPILE_UNITS_PER_SIZE);
+    expect(re.test('xaababbcx')).toBe(true);
+    const size = RE2JS.compile('a[ab]{5}c').programSize();
+    expect(re.cost(10)).toBe(size * 10);
+  });
+});
