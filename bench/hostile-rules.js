@@ -22,7 +22,7 @@ const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const { connectStore, insertAccount, insertEndpoint } = require('@relay/store');
 const { newId } = require('@relay/contracts');
-const { compilePattern, MAX_BODY_FILTERS, MAX_FIELD_RULES } = require('@relay/endpoints');
+const { COMPILE_UNITS_PER_SIZE, MAX_BODY_FILTERS, MAX_FIELD_RULES, programSizeBound } = require('@relay/endpoints');
 const { deleteBrokerNamespace, envNumber: num, freePort, load, startProcess, waitFor, writeResults } = require('./lib');
 const { configSpec } = require('../services/ingest-gateway/dist/config');
 
@@ -37,8 +37,8 @@ const WORST = '(?:a|b|aa|bb|ab|ba){767}c';
 /** the highest cost per unit of program size measured (docs/security.md "Rule cost") */
 const INLINE_PATTERN = '\\pL[\\pL\\pN]{30}!';
 const INLINE_COST = /** @type {number} */ (configSpec.rulesInlineCost.default);
-/** the longest body whose estimate stays inline under that filter */
-const INLINE_BODY_BYTES = Math.floor(INLINE_COST / compilePattern(INLINE_PATTERN).programSize());
+/** the longest body whose estimate stays inline under that filter, its compile included (the first request's) */
+const INLINE_BODY_BYTES = Math.floor(INLINE_COST / programSizeBound(INLINE_PATTERN)) - COMPILE_UNITS_PER_SIZE;
 const env = {
   RABBITMQ_URL: process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672',
   REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',

@@ -102,7 +102,8 @@ const OPERATOR_SIZE = 2;
  * An upper bound of RE2's program size for a valid pattern, read from its source without
  * compiling it (linear in the pattern's length). Every atom (a literal character, a class, an
  * escape, `.`, `^`) compiles to at most one instruction, every operator to at most
- * OPERATOR_SIZE; a counted repetition `x{n,m}` is expanded to m copies of x (`x{n,}` to n + 1).
+ * OPERATOR_SIZE; a counted repetition `x{n,m}` is expanded as RE2 does, to n copies of x and
+ * m − n optional ones (`x{n,}`: n copies and a loop).
  * Where the source is not read exactly (`\Q…\E` before a repetition) the bound only grows.
  */
 export function programSizeBound(pattern: string): number {
@@ -133,8 +134,10 @@ export function programSizeBound(pattern: string): number {
           if (rep === null) break;
           i += rep[0].length;
           const min = Number(rep[1]);
-          const max = rep[2] === undefined ? min : rep[3] === '' ? min + 1 : Number(rep[3]);
-          atom = Math.max(max, min + 1) * (atom + OPERATOR_SIZE);
+          // x{n}: n copies; x{n,m}: then m − n optional ones; x{n,}: then a loop
+          if (rep[2] === undefined) atom = Math.max(min * atom, 1);
+          else if (rep[3] === '') atom = Math.max(min, 1) * atom + OPERATOR_SIZE;
+          else atom = Math.max(min * atom + (Number(rep[3]) - min) * (atom + OPERATOR_SIZE), 1);
         } else break;
         if (pattern[i] === '?') i++; // non-greedy: the same program
       }
