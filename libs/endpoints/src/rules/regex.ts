@@ -74,7 +74,7 @@ export class LazyPattern {
     return this.compiled().testExact(text);
   }
 
-  get size(): number {
+  private get size(): number {
     return this.re?.programSize() ?? this.bound;
   }
 
