@@ -143,7 +143,7 @@ export function programSizeBound(pattern: string): number {
       }
       size += atom;
     }
-    return size;
+    return Math.max(size, 1); // an empty one compiles to a no-op
   };
   const atomSize = (): number => {
     const c = pattern[i];
