@@ -61,9 +61,47 @@ const deadline = (rule: string): Answer => ({
   message: expect.stringContaining(`(stopped in ${rule})`),
 });
 
+const everyField = Array.from({ length: MAX_FIELD_RULES }, (_, i) => ({ path: `f${i}`, pattern: WORST }));
+
+/** a second account's endpoint delivering to the receiver's `path` */
+async function quietEndpoint(path: string): Promise<{ id: string }> {
+  const second = await bootstrapAccount(stack.env);
+  const quiet = await must(
+    stack.clientAs(second.api_key).POST('/v1/endpoints', { body: { name: 'quiet', rate_limit_per_minute: 10_000 } }),
+  );
+  await must(
+    stack.clientAs(second.api_key).POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId: quiet.id } },
+      body: { kind: 'webhook', name: 'quiet', config: { url: receiver.url(path), enforce_https: false } },
+    }),
+  );
+  return quiet;
+}
+
+/** Sends `{}` to the quiet endpoint one request after another while `hostile` runs; their answers. */
+async function quietWhile(quietId: string, hostile: () => Promise<void>): Promise<Answer[]> {
+  let hostileDone = false;
+  const answers: Answer[] = [];
+  const quietLoop = (async () => {
+    for (let i = 0; i < 300 && !hostileDone; i++) answers.push(await post(quietId, '{}'));
+  })();
+  await hostile();
+  hostileDone = true;
+  await quietLoop;
+  return answers;
+}
+
+/** every quiet answer 202, and each delivered to `path` */
+async function expectQuietDelivered(answers: Answer[], path: string): Promise<void> {
+  expect(answers.length).toBeGreaterThan(0);
+  expect(answers.map((a) => a.status)).toEqual(answers.map(() => 202));
+  const elsewhere = receiver.requests.filter((r) => r.url !== path).length;
+  await receiver.waitForRequests(elsewhere + answers.length, 60_000);
+  expect(receiver.requests.filter((r) => r.url === path)).toHaveLength(answers.length);
+}
+
 it('every rule slot the worst admitted pattern, bodies at the payload limit: each refused 413 rules_deadline_exceeded naming its rule; another account meanwhile all 202 and delivered', async () => {
   expect(compilePattern(WORST).programSize()).toBeGreaterThan(9_900);
-  const everyField = Array.from({ length: MAX_FIELD_RULES }, (_, i) => ({ path: `f${i}`, pattern: WORST }));
   const everyRoute = {
     match: 'any' as const,
     rules: Array.from({ length: MAX_ROUTING_RULES }, (_, i) => ({
@@ -104,33 +142,19 @@ it('every rule slot the worst admitted pattern, bodies at the payload limit: eac
       ),
     );
 
-  const second = await bootstrapAccount(stack.env);
-  const quiet = await must(
-    stack.clientAs(second.api_key).POST('/v1/endpoints', { body: { name: 'quiet', rate_limit_per_minute: 10_000 } }),
-  );
-  await must(
-    stack.clientAs(second.api_key).POST('/v1/endpoints/{endpointId}/targets', {
-      params: { path: { endpointId: quiet.id } },
-      body: { kind: 'webhook', name: 'quiet', config: { url: receiver.url('/quiet'), enforce_https: false } },
-    }),
-  );
+  const quiet = await quietEndpoint('/quiet');
 
   const atLimit = abBody(PAYLOAD_LIMIT);
   expect(Buffer.byteLength(atLimit)).toBe(PAYLOAD_LIMIT);
   // it is the limit: one byte more is refused before any rule
   expect(await post(hostile.id, abBody(PAYLOAD_LIMIT + 1))).toMatchObject({ status: 413, code: 'payload_too_large' });
 
-  let hostileDone = false;
-  const quietAnswers: Answer[] = [];
-  const quietLoop = (async () => {
-    for (let i = 0; i < 300 && !hostileDone; i++) quietAnswers.push(await post(quiet.id, '{}'));
-  })();
-  // three at a time, as a sender with several connections would
   const hostileAnswers: Answer[][] = [];
-  for (const endpoint of [hostile, hostile, fields, routed])
-    hostileAnswers.push(await Promise.all([1, 2, 3].map(() => post(endpoint.id, atLimit))));
-  hostileDone = true;
-  await quietLoop;
+  const quietAnswers = await quietWhile(quiet.id, async () => {
+    // three at a time, as a sender with several connections would
+    for (const endpoint of [hostile, hostile, fields, routed])
+      hostileAnswers.push(await Promise.all([1, 2, 3].map(() => post(endpoint.id, atLimit))));
+  });
 
   expect(hostileAnswers).toEqual([
     Array.from({ length: 3 }, () => deadline('body filter 1 (not_regex)')),
@@ -138,9 +162,38 @@ it('every rule slot the worst admitted pattern, bodies at the payload limit: eac
     Array.from({ length: 3 }, () => deadline('the field rule on f0')),
     Array.from({ length: 3 }, () => deadline(`routing rule 1 of target ${targets[1]!.id}`)),
   ]);
-  expect(quietAnswers.length).toBeGreaterThan(0);
-  expect(quietAnswers.map((a) => a.status)).toEqual(quietAnswers.map(() => 202));
-  const delivered = await receiver.waitForRequests(quietAnswers.length, 60_000);
-  expect(delivered.filter((r) => r.url === '/quiet')).toHaveLength(quietAnswers.length);
+  await expectQuietDelivered(quietAnswers, '/quiet');
   expect(receiver.requests.filter((r) => r.url === '/hostile')).toEqual([]);
 }, 240_000);
+
+it('field rules of the worst pattern, re-saved before each small request: each answered 400 naming the field; another account meanwhile all 202 and delivered', async () => {
+  const resaved = await must(
+    stack.client.POST('/v1/endpoints', {
+      // a few, so that the pool's work (an ajv validator per rule, one pattern) stays well inside the deadline
+      body: { name: 'resaved', rate_limit_per_minute: 10_000, field_rules: everyField.slice(0, 5) },
+    }),
+  );
+  const quiet = await quietEndpoint('/quiet-resaved');
+  const answers: Answer[] = [];
+  const quietAnswers = await quietWhile(quiet.id, async () => {
+    for (let i = 0; i < 10; i++) {
+      await must(
+        stack.client.PATCH('/v1/endpoints/{endpointId}', {
+          params: { path: { endpointId: resaved.id } },
+          body: { name: `resaved ${i}` },
+        }),
+      );
+      // an empty string at f0: nothing to match, but its pattern must be compiled to test it
+      answers.push(await post(resaved.id, JSON.stringify({ f0: '' })));
+    }
+  });
+
+  expect(answers).toEqual(
+    answers.map(() => ({
+      status: 400,
+      code: 'field_validation_failed',
+      message: 'Field validation failed: field f0 does not match its pattern.',
+    })),
+  );
+  await expectQuietDelivered(quietAnswers, '/quiet-resaved');
+}, 120_000);
