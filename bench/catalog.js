@@ -129,9 +129,9 @@ const BENCHES = {
     catchUp,
   ),
   'soak-one-account-4-writers': soak(
-    'SOAK_RATE=1500 SOAK_WRITERS=4 SOAK_NAME=soak-one-account-4-writers node bench/soak.js',
-    'one account at the whole-system rate for 10 minutes, four writers',
-    "1,500 requests/s (the whole system's sustained rate on this machine) for 10 minutes to one account, with four activity writers running: one account is one partition, which one writer at a time writes",
+    'SOAK_RATE=800 SOAK_WRITERS=4 SOAK_NAME=soak-one-account-4-writers node bench/soak.js',
+    'one account at 800 requests/s for 10 minutes, four writers',
+    "800 requests/s for 10 minutes to one account, with four activity writers running: one account is one partition, which one writer at a time writes. The whole system's 20-s burst (bench/system.js, 1,500–1,800 accepted/s) is not a rate it sustains here: at 1,600/s offered the machine saturates and deliveries fall behind as well as the log",
     shares,
   ),
   tenants: {

@@ -26,7 +26,7 @@ if [[ "${BENCH_LONG:-}" == 1 ]]; then
   SOAK_DURATION_S=1800 SOAK_NAME=soak-30min-1-account node bench/soak.js
   SOAK_DURATION_S=1800 SOAK_PREFILL_ROWS=1000000 SOAK_NAME=soak-30min-1-account-1m-rows node bench/soak.js
   SOAK_DURATION_S=1200 SOAK_PAUSE_WRITERS_AT_S=60 SOAK_PAUSE_WRITERS_S=600 SOAK_NAME=soak-writers-stopped node bench/soak.js
-  SOAK_RATE=1500 SOAK_WRITERS=4 SOAK_NAME=soak-one-account-4-writers node bench/soak.js
+  SOAK_RATE=800 SOAK_WRITERS=4 SOAK_NAME=soak-one-account-4-writers node bench/soak.js
 fi
 node bench/tenants.js
 node bench/floor.js
