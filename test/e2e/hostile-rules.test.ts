@@ -1,5 +1,6 @@
 import { must } from '@relay/client';
 import { compilePattern, MAX_BODY_FILTERS, MAX_FIELD_RULES, MAX_ROUTING_RULES } from '@relay/endpoints';
+import { eventually } from '../support/infra';
 import { bootstrapAccount } from '../support/services';
 import { TestReceiver } from '../support/receiver';
 import { startStack } from './stack';
@@ -197,3 +198,32 @@ it('field rules of the worst pattern, re-saved before each small request: each a
   );
   await expectQuietDelivered(quietAnswers, '/quiet-resaved');
 }, 120_000);
+
+it('a stored pattern RE2 cannot compile (written to the store, not through the API): 503 endpoint_unavailable, no row; saved again through the API, 202', async () => {
+  const stored = await must(
+    stack.client.POST('/v1/endpoints', {
+      body: { name: 'stored broken', field_rules: [{ path: 'email', pattern: '@example' }] },
+    }),
+  );
+  // lookbehind, which the save-time check refuses, put in place before the gateway first loads the endpoint
+  await stack.store.connection
+    .collection('endpoints')
+    .updateOne({ _id: stored.id as never }, { $set: { 'field_rules.0.pattern': '(?<=@)example' } });
+  const sent = JSON.stringify({ email: 'a@example.com' });
+  expect(await post(stored.id, sent)).toMatchObject({ status: 503, code: 'endpoint_unavailable' });
+
+  await must(
+    stack.client.PATCH('/v1/endpoints/{endpointId}', {
+      params: { path: { endpointId: stored.id } },
+      body: { field_rules: [{ path: 'email', pattern: '@example' }] },
+    }),
+  );
+  // the gateway hears of the change by announcement; until then it may still hold the stored revision
+  await eventually(async () => (await post(stored.id, sent)).status === 202, 10_000, 'the fixed endpoint to accept');
+  // the refusals before it wrote no row
+  const outcomes = await eventually(async () => {
+    const rows = await must(stack.client.GET('/v1/activity', { params: { query: { endpoint_id: stored.id } } }));
+    return rows.data.length > 0 && rows.data.map((r) => r.outcome);
+  });
+  expect(outcomes).toEqual(['ACCEPTED']);
+}, 60_000);

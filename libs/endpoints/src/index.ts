@@ -81,7 +81,13 @@ export {
   validateFieldRules,
 } from './rules/field-rules';
 export type { FieldRule, FieldRuleValidator } from './rules/field-rules';
-export { checkPattern, COMPILE_UNITS_PER_SIZE, compilePattern, programSizeBound } from './rules/regex';
+export {
+  checkPattern,
+  COMPILE_UNITS_PER_SIZE,
+  compilePattern,
+  programSizeBound,
+  UnusablePatternError,
+} from './rules/regex';
 export { compileTextPredicate } from './rules/predicates';
 export type { TextPredicate } from './rules/predicates';
 

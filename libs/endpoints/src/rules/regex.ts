@@ -51,12 +51,21 @@ export function compilePattern(pattern: string, caseInsensitive = false): RE2JS 
 export const COMPILE_UNITS_PER_SIZE = 2;
 
 /**
+ * A stored pattern RE2 cannot compile: saved before a check it now fails, or written to the store
+ * by other means. Compiling is lazy, so this surfaces when the rule first runs; the endpoint
+ * then answers 503 endpoint_unavailable, as it does for settings that cannot be prepared.
+ */
+export class UnusablePatternError extends Error {}
+
+/**
  * A pattern compiled when first tested, so that knowing its cost does not compile it:
  * `size` bounds its program size from the source ({@link programSizeBound}) until it is compiled,
  * then is the program's own.
  */
 export class LazyPattern {
   private re: RE2JS | null = null;
+  /** kept, so that a broken pattern is not compiled again on every request */
+  private unusable: UnusablePatternError | null = null;
   private readonly bound: number;
 
   constructor(
@@ -84,7 +93,14 @@ export class LazyPattern {
   }
 
   private compiled(): RE2JS {
-    return (this.re ??= compilePattern(this.pattern, this.caseInsensitive));
+    if (this.re !== null) return this.re;
+    if (this.unusable !== null) throw this.unusable;
+    try {
+      return (this.re = compilePattern(this.pattern, this.caseInsensitive));
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      throw (this.unusable = new UnusablePatternError(`a stored pattern cannot be compiled (${why})`));
+    }
   }
 }
 

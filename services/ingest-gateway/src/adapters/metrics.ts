@@ -69,7 +69,7 @@ export function createGatewayMetrics(registry: Registry = new Registry()): Gatew
     }),
     rulePool: new Counter({
       name: 'relay_ingest_rule_pool_total',
-      help: 'requests whose pattern rules cost more than RULES_INLINE_COST, by the rule pool answer: done, deadline, busy_account, busy_pool',
+      help: 'requests whose pattern rules cost more than RULES_INLINE_COST, by the rule pool answer: done, deadline, unusable, busy_account, busy_pool',
       labelNames: ['result'],
       registers: [registry],
     }),

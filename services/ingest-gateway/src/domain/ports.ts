@@ -103,6 +103,8 @@ export interface RulePool {
 /**
  * `done`: evaluated. `deadline`: stopped at `deadlineMs` (the worker was replaced), at the rule
  * it was running. `busy`: not queued, because the account already has its share of the pool's
- * queue (`account`) or the queue is full (`pool`).
+ * queue (`account`) or the queue is full (`pool`). `unusable`: a stored pattern cannot be compiled
+ * (why, for the log).
  */
-export type PoolAnswer = { done: PooledVerdict } | { deadline: RuleAt | null } | { busy: 'account' | 'pool' };
+export type PoolAnswer =
+  { done: PooledVerdict } | { deadline: RuleAt | null } | { busy: 'account' | 'pool' } | { unusable: string };

@@ -102,6 +102,20 @@ describe('rule pool', () => {
     expect(counted).toEqual(['deadline', 'done', 'deadline']);
   }, 30_000);
 
+  it('a stored pattern RE2 cannot compile: answered unusable with why, the worker kept, the next job evaluated', async () => {
+    const counted: string[] = [];
+    const p = pool({ onAnswer: (a) => counted.push(a) });
+    const broken = job(rules({ key: 'ep_broken@1', field_rules: [{ path: 'email', pattern: '(?<=@)x' }] }), null, {
+      email: 'a@x',
+    });
+    for (let n = 0; n < 2; n++) {
+      const answer = await p.evaluate('acc_1', broken);
+      expect(answer).toEqual({ unusable: expect.stringMatching(/^a stored pattern cannot be compiled \(.+\)$/) });
+    }
+    expect(await p.evaluate('acc_1', cheap)).toEqual({ done: { check: { ok: true }, routes: [] } });
+    expect(counted).toEqual(['unusable', 'unusable', 'done']);
+  }, 30_000);
+
   it('one account has at most accountMax jobs waiting or running; another account is still taken', async () => {
     const counted: string[] = [];
     const p = pool({ accountMax: 2, onAnswer: (a) => counted.push(a) });

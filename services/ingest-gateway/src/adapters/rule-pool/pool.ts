@@ -5,6 +5,9 @@ import { RULE_STAGES } from '../../domain/rules/pooled-rules';
 import type { PooledJob, RuleAt } from '../../domain/rules/pooled-rules';
 import type { WorkerAnswer, WorkerTask } from './protocol';
 
+/** how a job ended, as the metrics count it */
+export type PoolResult = 'done' | 'deadline' | 'unusable' | 'busy_account' | 'busy_pool';
+
 export interface RulePoolOptions {
   /** the built worker script (./worker.js beside this file in dist/) */
   filename: string;
@@ -20,7 +23,7 @@ export interface RulePoolOptions {
   accountMax: number;
   logger: Logger;
   /** told every answer, for the metrics */
-  onAnswer?: (answer: 'done' | 'deadline' | 'busy_account' | 'busy_pool') => void;
+  onAnswer?: (answer: PoolResult) => void;
 }
 
 interface Task {
@@ -71,6 +74,7 @@ export function createRulePool(opts: RulePoolOptions): RulePool & { close(): Pro
       const task = s.task;
       if (task === null || task.id !== answer.id) return;
       if ('error' in answer) settle(s, () => task.reject(new Error(`rule pool worker: ${answer.error}`)));
+      else if ('unusable' in answer) settle(s, () => task.resolve({ unusable: answer.unusable }), 'unusable');
       else settle(s, () => task.resolve({ done: answer.verdict }), 'done');
     });
     worker.on('error', (err) => {
@@ -86,7 +90,7 @@ export function createRulePool(opts: RulePoolOptions): RulePool & { close(): Pro
   const slots: Slot[] = Array.from({ length: opts.size }, () => startWorker());
 
   /** ends the slot's task with `answer`, frees its account's place and gives the slot the next job */
-  function settle(slot: Slot, answer: () => void, counted?: 'done' | 'deadline'): void {
+  function settle(slot: Slot, answer: () => void, counted?: PoolResult): void {
     const task = slot.task!;
     if (slot.timer) clearTimeout(slot.timer);
     slot.task = null;

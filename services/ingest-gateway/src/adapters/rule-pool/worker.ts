@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { UnusablePatternError } from '@relay/endpoints';
 import { compilePooledRules, evaluatePooled, RULE_STAGES } from '../../domain/rules/pooled-rules';
 import type { CompiledPooledRules, PooledJob } from '../../domain/rules/pooled-rules';
 import type { WorkerAnswer, WorkerTask } from './protocol';
@@ -34,7 +35,8 @@ parentPort!.on('message', ({ id, job }: WorkerTask) => {
     });
     answer = { id, verdict };
   } catch (err) {
-    answer = { id, error: err instanceof Error ? err.message : String(err) };
+    if (err instanceof UnusablePatternError) answer = { id, unusable: err.message };
+    else answer = { id, error: err instanceof Error ? err.message : String(err) };
   }
   parentPort!.postMessage(answer);
 });

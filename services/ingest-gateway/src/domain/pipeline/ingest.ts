@@ -23,7 +23,7 @@ import type {
 } from '../ports';
 import { forwardableHeaders } from './forwarded-headers';
 import { providerDedupOf } from '../dedup/delivery-id';
-import { MAC_HANDSHAKES_PER_MINUTE } from '@relay/endpoints';
+import { MAC_HANDSHAKES_PER_MINUTE, UnusablePatternError } from '@relay/endpoints';
 import { bodyHandshake, handshakeOf, queryHandshake, signedLikeHandshake } from '../handshakes';
 import type { HandshakeOutcome } from '../handshakes';
 import {
@@ -202,7 +202,13 @@ function parseAndValidate(
 ): { ok: true; payload: Payload; pooled: PooledJob | null } | { ok: false; rejection: IngestRejection } {
   const read = readEndpointPayload(ready, req, rawBody);
   if (!read.ok) return read;
-  const content = checkContent(ready, req, rawBody, read.payload, inlineCost);
+  let content: ReturnType<typeof checkContent>;
+  try {
+    content = checkContent(ready, req, rawBody, read.payload, inlineCost);
+  } catch (err) {
+    if (err instanceof UnusablePatternError) return { ok: false, rejection: unusableRules(err) };
+    throw err;
+  }
   if (content === null) return { ...read, pooled: null };
   return 'pooled' in content ? { ...read, pooled: content.pooled } : { ok: false, rejection: content };
 }
@@ -232,6 +238,7 @@ async function evaluateInPool(
     const { check, routes } = answer.done;
     return check.ok ? { ok: true, routes } : { ok: false, rejection: fromCheck(check) };
   }
+  if ('unusable' in answer) return { ok: false, rejection: unusableRules(answer.unusable) };
   if ('deadline' in answer) {
     const rule = describeRuleAt(
       job.rules,
@@ -302,8 +309,18 @@ async function admitAndAccept(
     if (decision) await ports.limiter.refund(limits, decision);
     if (err instanceof DeliveryQueueUnavailableError)
       return { accepted: false, rejection: rejections.deliveryQueueUnavailable(), accountId };
+    // a routing rule's pattern, compiled when first needed
+    if (err instanceof UnusablePatternError) return { accepted: false, rejection: unusableRules(err), accountId };
     throw err;
   }
+}
+
+/**
+ * A stored pattern that cannot be compiled makes the endpoint unable to accept events, as
+ * settings that cannot be prepared do: 503, no row; the reason goes to the log.
+ */
+function unusableRules(err: UnusablePatternError | string): IngestRejection {
+  return rejections.endpointUnavailable(typeof err === 'string' ? err : err.message);
 }
 
 /** Captcha: a missing token is 400, a refused one 403; a verifier outage fails closed (503). */

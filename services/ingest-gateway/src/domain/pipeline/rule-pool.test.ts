@@ -252,3 +252,40 @@ describe("the rule pool's other answers", () => {
     expect(f.rows[0]).toMatchObject({ outcome: 'RATE_LIMITED', reason: 'the rule pool queue is full' });
   });
 });
+
+describe('a stored pattern RE2 cannot compile: the endpoint is unavailable, as with settings that cannot be prepared', () => {
+  /** lookbehind: refused at save today, but a stored record may hold it */
+  const BROKEN = '(?<=@)example';
+  const text = JSON.stringify({ email: 'a@example.com', kind: 'order' });
+  const unavailable = async (v: ReadyView, pool = fakeRulePool(2000)) => {
+    const f = fakePorts(v, { rules: pool.pool });
+    const r = refusal(await ingest(f.ports, request(), body(text)));
+    expect([r.status, r.code, r.retryAfterSeconds, r.outcome]).toEqual([503, 'endpoint_unavailable', 60, null]);
+    expect(r.reason).toMatch(/^a stored pattern cannot be compiled \(.+\)$/);
+    expect([f.rows, f.published]).toEqual([[], []]);
+    return f;
+  };
+
+  it.each([
+    ['a body filter', { body_filters: [{ kind: 'regex' as const, pattern: BROKEN }] }],
+    ['a field rule', { field_rules: [{ path: 'email', pattern: BROKEN }] }],
+  ])('inline, in %s: 503, no row, nothing published', async (_name, over) => {
+    await unavailable(view(over) as ReadyView);
+  });
+
+  it('inline, in a routing rule decided at accept: 503, no row, the quota counted back', async () => {
+    const v = routedView();
+    const routing: Routing = { match: 'all', rules: [{ kind: 'regex', path: 'kind', pattern: BROKEN }] };
+    v.targets[1] = { ...v.targets[1]!, routing, route: compileRouting(routing) };
+    const f = await unavailable(v);
+    expect([f.calls.admit.length, f.calls.refund]).toEqual([1, 1]);
+  });
+
+  it("in the pool, answered unusable: 503, no row, the pool's reason", async () => {
+    const pool = fakeRulePool(0, {
+      unusable: 'a stored pattern cannot be compiled (invalid or unsupported Perl syntax)',
+    });
+    await unavailable(routedView({ field_rules: [{ path: 'email', pattern: PATTERN }] }), pool);
+    expect(pool.jobs).toHaveLength(1);
+  });
+});
