@@ -206,7 +206,7 @@ const BENCHES = {
     title: "One tenant's costly rules beside a quiet account",
     command: 'node bench/hostile-rules.js',
     method:
-      'One gateway with its default rule settings; a quiet account\'s endpoint without rules under 8 connections of `{}` POSTs for 15 s, five times in one run: alone; beside 4 closed-loop senders of bodies at the payload limit (256 KiB) to an endpoint whose every body-filter and field-rule slot is the worst admitted pattern (RE2 program size about 10,000; each request goes to the rule pool and is stopped at its deadline); beside the same senders with bodies just within `RULES_INLINE_COST` under the pattern of the highest measured cost per unit (run inline); and before each of those two, beside the same senders and bodies to an endpoint without rules (control). The figure that matters is the p99 over the control\'s (docs/security.md "Rule cost").',
+      'Calibration first, in the bench process before any load: µs of the event loop per unit of the rule-cost estimate (docs/security.md "Rule cost"), compiling (the estimate from the source) and matching (program size × characters), for ordinary patterns and for those whose compile program size does not show; the median of 9 timings, warm. Then one gateway with its default rule settings; a quiet account\'s endpoint without rules under 8 connections of `{}` POSTs for 15 s, five times in one run: alone; beside 4 closed-loop senders of bodies at the payload limit (256 KiB) to an endpoint whose every body-filter and field-rule slot is the worst admitted pattern (RE2 program size about 10,000; each request goes to the rule pool and is stopped at its deadline); beside the same senders with bodies just within `RULES_INLINE_COST` under the pattern of the highest measured cost per unit (run inline); and before each of those two, beside the same senders and bodies to an endpoint without rules (control). The figure that matters is the p99 over the control\'s (docs/security.md "Rule cost").',
     figures: (r) => [
       fig('quiet alone, p50 / p99', `${r.quiet_alone.p50_ms} / ${r.quiet_alone.p99_ms}`, 'ms'),
       ...['pool_control', 'pool', 'inline_control', 'inline'].map((name) =>
@@ -221,6 +221,22 @@ const BENCHES = {
         `${r.p99_over_control_ms.pool} / ${r.p99_over_control_ms.inline}`,
         'ms',
       ),
+      ...(r.calibration
+        ? [
+            ...r.calibration.compiles.map(
+              (/** @type {{ pattern: string; estimate: number; us: number; us_per_unit: number }} */ c) =>
+                fig(`compile \`${c.pattern}\`: µs / estimate`, `${c.us} / ${c.estimate}`),
+            ),
+            ...r.calibration.matches.map(
+              (/** @type {{ pattern: string; characters: number; estimate: number; us: number }} */ c) =>
+                fig(`match \`${c.pattern}\` on ${c.characters} characters: µs / estimate`, `${c.us} / ${c.estimate}`),
+            ),
+            fig(
+              'worst µs per unit, compile / match',
+              `${r.calibration.worst_compile_us_per_unit} / ${r.calibration.worst_match_us_per_unit}`,
+            ),
+          ]
+        : []),
     ],
   },
   'activity-scopes': {

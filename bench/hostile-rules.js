@@ -10,6 +10,8 @@
 //     still runs inline (RULES_INLINE_COST): the most the event loop gives one request;
 //   and before each of those, beside a control tenant: the same senders and bodies to an endpoint
 //     without rules, so that the difference is what the rules cost the quiet account.
+// First, in this process and before any load, it calibrates the rule-cost units: µs of the event
+// loop per unit of the estimate, compiling and matching, for ordinary and costly patterns.
 // Prints and records the quiet account's p50/p99 per phase and the tenants' answers by status;
 // timing belongs here, not in the tests (test/e2e/hostile-rules.test.ts asserts outcomes).
 //
@@ -22,7 +24,7 @@ const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const { connectStore, insertAccount, insertEndpoint } = require('@relay/store');
 const { newId } = require('@relay/contracts');
-const { COMPILE_UNITS_PER_SIZE, MAX_BODY_FILTERS, MAX_FIELD_RULES, programSizeBound } = require('@relay/endpoints');
+const { compileCostBound, compilePattern, MAX_BODY_FILTERS, MAX_FIELD_RULES } = require('@relay/endpoints');
 const { deleteBrokerNamespace, envNumber: num, freePort, load, startProcess, waitFor, writeResults } = require('./lib');
 const { configSpec } = require('../services/ingest-gateway/dist/config');
 
@@ -37,8 +39,11 @@ const WORST = '(?:a|b|aa|bb|ab|ba){767}c';
 /** the highest cost per unit of program size measured (docs/security.md "Rule cost") */
 const INLINE_PATTERN = '\\pL[\\pL\\pN]{30}!';
 const INLINE_COST = /** @type {number} */ (configSpec.rulesInlineCost.default);
-/** the longest body whose estimate stays inline under that filter, its compile included (the first request's) */
-const INLINE_BODY_BYTES = Math.floor(INLINE_COST / programSizeBound(INLINE_PATTERN)) - COMPILE_UNITS_PER_SIZE;
+/**
+ * the longest body whose estimate stays inline under that filter once compiled; the warm-up's
+ * first request, small enough for the compile to be inline too, compiles it
+ */
+const INLINE_BODY_BYTES = Math.floor(INLINE_COST / compilePattern(INLINE_PATTERN).programSize());
 const env = {
   RABBITMQ_URL: process.env.RABBITMQ_URL || 'amqp://127.0.0.1:5672',
   REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
@@ -48,6 +53,74 @@ const QUIET = newId('ep');
 const POOL_TENANT = newId('ep');
 const INLINE_TENANT = newId('ep');
 const CONTROL = newId('ep');
+
+/** µs of `fn`, the median of 9 timings of enough calls to take about 2 ms (warm: after 3 calls) */
+function micros(/** @type {() => unknown} */ fn) {
+  for (let k = 0; k < 3; k++) fn();
+  const once = process.hrtime.bigint();
+  fn();
+  const n = Math.max(1, Math.min(200, Math.round(2e6 / Number(process.hrtime.bigint() - once))));
+  const runs = [];
+  for (let k = 0; k < 9; k++) {
+    const start = process.hrtime.bigint();
+    for (let j = 0; j < n; j++) fn();
+    runs.push(Number(process.hrtime.bigint() - start) / n / 1000);
+  }
+  return runs.sort((a, b) => a - b)[4];
+}
+
+/**
+ * The rule-cost units measured (docs/security.md "Rule cost"): per pattern, µs of the event loop
+ * per unit of its estimate, for compiling (compileCostBound) and for matching (program size ×
+ * characters, on the text each is slowest on). Patterns: ordinary ones, and those whose compile
+ * program size does not show (Unicode classes, folding, long sources). The largest is what one
+ * unit is worth; the inline threshold is that many units.
+ */
+function calibrate() {
+  const wide = '(?i)[\\x{41}-\\x{1E941}]';
+  const compiles = [
+    '^\\S+@\\S+$',
+    '(?i)secret',
+    INLINE_PATTERN,
+    '\\pL'.repeat(300),
+    '[^\\pL]'.repeat(50),
+    '(?i)\\PL'.repeat(50),
+    wide,
+    wide.repeat(40),
+    '(?i)' + 'abcdefghijklmnopqrstuvwxyz'.repeat(39),
+    '(?s).'.repeat(200),
+    'abcdefghi'.replace(/./g, '$&{300}'),
+    WORST,
+  ].map((pattern) => {
+    const estimate = compileCostBound(pattern);
+    const us = micros(() => compilePattern(pattern));
+    return { pattern: short(pattern), estimate, us: round(us), us_per_unit: round(us / estimate, 3) };
+  });
+  const matches = [
+    { pattern: '^\\S+@\\S+$', text: `${'a'.repeat(25)}@${'b'.repeat(24)}` },
+    { pattern: '(?i)secret', text: 'SECRE'.repeat(10) },
+    { pattern: INLINE_PATTERN, text: `${'az'.repeat(25)}!` },
+    { pattern: INLINE_PATTERN, text: `${'aQ7z'.repeat(250)}!` },
+    { pattern: 'a[ab]{12}c', text: 'ab'.repeat(500) },
+    { pattern: WORST, text: `${'ab'.repeat(500)}c` },
+  ].map(({ pattern, text }) => {
+    const re = compilePattern(pattern);
+    const estimate = re.programSize() * text.length;
+    const us = micros(() => re.test(text));
+    return {
+      pattern: short(pattern),
+      characters: text.length,
+      estimate,
+      us: round(us),
+      us_per_unit: round(us / estimate, 4),
+    };
+  });
+  const worst = (/** @type {{ us_per_unit: number }[]} */ rows) => Math.max(...rows.map((r) => r.us_per_unit));
+  return { compiles, matches, worst_compile_us_per_unit: worst(compiles), worst_match_us_per_unit: worst(matches) };
+}
+
+const round = (/** @type {number} */ x, digits = 1) => Number(x.toFixed(digits));
+const short = (/** @type {string} */ p) => (p.length > 40 ? `${p.slice(0, 37)}... (${p.length} characters)` : p);
 
 /** @param {string} mongodbUrl */
 async function seed(mongodbUrl) {
@@ -99,8 +172,10 @@ const bodies = (/** @type {() => string} */ make) => {
 };
 
 const poolBodies = bodies(() => bodyOf(PAYLOAD_LIMIT, ['a', 'b'], 'c'));
-// letters and digits of one byte, so that the byte count is the character count the estimate uses
-const inlineBodies = bodies(() => bodyOf(INLINE_BODY_BYTES, ['a', 'z', 'Q', '7'], '!'));
+// letters and digits of one byte, so that the byte count is the character count the estimate uses;
+// the `!` after a `-`, so that the not_regex filter scans all and passes: the tenant's requests are
+// accepted, as its control's are
+const inlineBodies = bodies(() => bodyOf(INLINE_BODY_BYTES, ['a', 'z', 'Q', '7'], '-!'));
 /** the phases beside the quiet account, in order: each tenant after its control */
 const TENANTS = {
   pool_control: { id: CONTROL, body: poolBodies },
@@ -133,6 +208,8 @@ async function sendersLoad(url, makeBody, until) {
 }
 
 async function main() {
+  // before the gateway starts, so nothing else runs on the machine meanwhile
+  const calibration = calibrate();
   const namespace = `bench_${randomBytes(3).toString('hex')}`;
   const mongodbUrl = env.MONGODB_BASE.replace(/\/[^/]*$/, `/${namespace}`);
   const store = await seed(mongodbUrl);
@@ -159,6 +236,8 @@ async function main() {
     };
     // warm up: JIT, the endpoint cache, the patterns' first use, the pool's workers
     await load(url(QUIET), { ...opts, durationS: 2 });
+    // the inline tenant's filter compiled on the loop, by a request small enough for that
+    await fetch(url(INLINE_TENANT), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     for (const t of Object.values(TENANTS)) await sendersLoad(url(t.id), t.body, Date.now() + 2000);
     const beside = async (/** @type {keyof typeof TENANTS} */ name) => {
       const t = TENANTS[name];
@@ -195,6 +274,7 @@ async function main() {
       },
       inline_tenant: { body_bytes: INLINE_BODY_BYTES, body_filter: INLINE_PATTERN },
       load: { tool: 'autocannon (closed loop)', connections: CONNECTIONS, duration_s: DURATION_S, senders: SENDERS },
+      calibration,
       quiet_alone: alone,
       quiet_beside: Object.fromEntries(Object.entries(phases).map(([name, phase]) => [name, phase.quiet])),
       tenant_answers: Object.fromEntries(Object.entries(phases).map(([name, phase]) => [name, phase.answers])),
@@ -207,6 +287,7 @@ async function main() {
     writeResults('hostile-rules', report);
     const row = (/** @type {string} */ name, /** @type {Awaited<ReturnType<typeof load>>} */ r) =>
       `${name.padEnd(22)} ${r.accepted_per_s} accepted/s   p50 ${r.p50_ms} ms   p99 ${r.p99_ms} ms`;
+    console.log('rule-cost units:', JSON.stringify(calibration));
     console.log(`\nrule cost: quiet account, ${CONNECTIONS} connections × ${DURATION_S} s, '{}' POST`);
     console.log(row('alone', alone));
     for (const [name, phase] of Object.entries(phases))

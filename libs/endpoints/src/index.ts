@@ -84,6 +84,7 @@ export type { FieldRule, FieldRuleValidator } from './rules/field-rules';
 export {
   checkPattern,
   COMPILE_UNITS_PER_SIZE,
+  compileCostBound,
   compilePattern,
   programSizeBound,
   UnusablePatternError,

@@ -1,5 +1,12 @@
 import { RE2JS } from 're2js';
-import { COMPILE_UNITS_PER_SIZE, LazyPattern, programSizeBound } from './regex';
+import {
+  COMPILE_UNITS_PER_SIZE,
+  compileCostBound,
+  FOLDED_CLASS_UNITS,
+  LazyPattern,
+  programSizeBound,
+  UNICODE_CLASS_UNITS,
+} from './regex';
 
 /**
  * The rule-cost estimate reads a pattern's program size from its source (docs/security.md "Rule
@@ -148,11 +155,38 @@ describe('programSizeBound: a pattern’s RE2 program size from its source, neve
   });
 });
 
+describe('compile cost from the source: what program size does not show', () => {
+  const plain = (pattern: string) => 100 + 2 * pattern.length + programSizeBound(pattern) * COMPILE_UNITS_PER_SIZE;
+
+  it('a pattern without Unicode classes or folding: a base, its source and its program size', () => {
+    for (const pattern of ['^\\S+@\\S+$', 'a[ab]{5}c', '[\\x{0}-\\x{10FFFF}]', '\\[a\\]'])
+      expect(compileCostBound(pattern)).toBe(plain(pattern));
+  });
+
+  it('each Unicode class adds its ranges: \\pL, \\P{Greek}, inside brackets too', () => {
+    expect(compileCostBound('\\pL[\\pL\\pN]{30}!')).toBe(plain('\\pL[\\pL\\pN]{30}!') + 3 * UNICODE_CLASS_UNITS);
+    expect(compileCostBound('\\P{Greek}')).toBe(plain('\\P{Greek}') + UNICODE_CLASS_UNITS);
+  });
+
+  it.each([
+    ['(?i)[\\x{100}-\\x{1E900}]', 1],
+    ['(?i:[a-z])(?-i:[0-9])', 2],
+    ['(?si)\\pL[^a]', 2],
+  ])('folding anywhere (%s): every class is widened by its fold orbits, literals doubled', (pattern, classes) => {
+    const folded = 100 + 2 * pattern.length + programSizeBound(pattern) * COMPILE_UNITS_PER_SIZE * 2;
+    expect(compileCostBound(pattern)).toBe(folded + classes * FOLDED_CLASS_UNITS);
+  });
+
+  it("the rule's case-insensitive option folds as (?i) does", () => {
+    expect(compileCostBound('[a-z]', true)).toBe(compileCostBound('(?i)[a-z]') - 2 * '(?i)'.length);
+  });
+});
+
 describe('LazyPattern: costed before compiling, compiled when first tested', () => {
   it('counts its compile until the first test, then its program size × the text only', () => {
     const re = new LazyPattern('a[ab]{5}c');
     const bound = programSizeBound('a[ab]{5}c');
-    expect(re.cost(10)).toBe(bound * 10 + bound * COMPILE_UNITS_PER_SIZE);
+    expect(re.cost(10)).toBe(bound * 10 + compileCostBound('a[ab]{5}c'));
     expect(re.test('xaababbcx')).toBe(true);
     const size = RE2JS.compile('a[ab]{5}c').programSize();
     expect(re.cost(10)).toBe(size * 10);

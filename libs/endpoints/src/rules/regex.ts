@@ -46,7 +46,7 @@ export function compilePattern(pattern: string, caseInsensitive = false): RE2JS 
 
 /**
  * What compiling costs per unit of RE2 program size, in rule-cost units (docs/security.md "Rule
- * cost"): compiling takes about 1.15 µs a unit, matching at most about 0.75 µs a unit × character.
+ * cost"); {@link compileCostBound} adds what program size does not show.
  */
 export const COMPILE_UNITS_PER_SIZE = 2;
 
@@ -67,12 +67,14 @@ export class LazyPattern {
   /** kept, so that a broken pattern is not compiled again on every request */
   private unusable: UnusablePatternError | null = null;
   private readonly bound: number;
+  private readonly compileBound: number;
 
   constructor(
     private readonly pattern: string,
     private readonly caseInsensitive = false,
   ) {
     this.bound = programSizeBound(pattern);
+    this.compileBound = compileCostBound(pattern, caseInsensitive, this.bound);
   }
 
   test(text: string): boolean {
@@ -89,7 +91,7 @@ export class LazyPattern {
 
   /** What testing `length` characters costs, compiling included while the pattern is not compiled. */
   cost(length: number): number {
-    return this.size * length + (this.re === null ? this.bound * COMPILE_UNITS_PER_SIZE : 0);
+    return this.size * length + (this.re === null ? this.compileBound : 0);
   }
 
   private compiled(): RE2JS {
@@ -102,6 +104,48 @@ export class LazyPattern {
       throw (this.unusable = new UnusablePatternError(`a stored pattern cannot be compiled (${why})`));
     }
   }
+}
+
+/**
+ * What building one character class may add to a compile, in rule-cost units, beyond its
+ * instruction: program size does not show it. A Unicode class (`\pL`, `\P{Greek}`) is hundreds of
+ * ranges, more once negated; under case folding every class is widened by each range's fold
+ * orbits, which for a wide range (`(?i)[\x{100}-\x{1E900}]`) is milliseconds. Measured by
+ * `bench/hostile-rules.js` (calibration).
+ */
+export const UNICODE_CLASS_UNITS = 500;
+export const FOLDED_CLASS_UNITS = 20_000;
+/** what every compile costs whatever the pattern (parsing, simplifying, the program's arrays) */
+const COMPILE_BASE_UNITS = 100;
+/** parsing, per character of the source: a class's ranges, flag groups, assertions */
+const SOURCE_UNITS = 2;
+/** `(?i)`, `(?si:`, `(?i-m)`: case folding somewhere in the pattern */
+const FOLD_FLAG = /\(\?[a-zA-Z]*i[a-zA-Z]*(-[a-zA-Z]*)?[:)]/;
+
+/**
+ * An upper bound, in rule-cost units, of what compiling a valid pattern costs, read from its source
+ * without compiling it: a base, its source's length, its program size bound × COMPILE_UNITS_PER_SIZE
+ * (twice that when folding: each literal gets its fold orbit), and each character class as above. Folding anywhere
+ * counts for the whole pattern (scopes are not followed: the bound only grows).
+ */
+export function compileCostBound(
+  pattern: string,
+  caseInsensitive = false,
+  sizeBound = programSizeBound(pattern),
+): number {
+  const folded = caseInsensitive || FOLD_FLAG.test(pattern);
+  let units =
+    COMPILE_BASE_UNITS + SOURCE_UNITS * pattern.length + sizeBound * COMPILE_UNITS_PER_SIZE * (folded ? 2 : 1);
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      const next = pattern[++i];
+      if (next === 'p' || next === 'P') units += folded ? FOLDED_CLASS_UNITS : UNICODE_CLASS_UNITS;
+    } else if (c === '[') {
+      if (folded) units += FOLDED_CLASS_UNITS;
+    }
+  }
+  return units;
 }
 
 const REPETITION = /\{(\d+)(,(\d*))?\}/y;

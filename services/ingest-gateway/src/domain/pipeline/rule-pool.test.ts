@@ -1,11 +1,5 @@
 import { RE2JS } from 're2js';
-import {
-  checkPattern,
-  COMPILE_UNITS_PER_SIZE,
-  compilePattern,
-  compileRouting,
-  programSizeBound,
-} from '@relay/endpoints';
+import { checkPattern, compileCostBound, compilePattern, compileRouting, programSizeBound } from '@relay/endpoints';
 import type { Routing } from '@relay/endpoints';
 import type { IngestAnswer } from './ingest';
 import { ingest } from './ingest';
@@ -24,7 +18,7 @@ import { body, fakePorts, fakeRulePool, request, view } from './test-helpers';
 const PATTERN = 'a[ab]{5}c';
 const SIZE = compilePattern(PATTERN).programSize();
 /** what a pattern not compiled yet may cost on `length` characters: its bound, testing and compiling */
-const uncompiled = (pattern: string, length: number) => programSizeBound(pattern) * (length + COMPILE_UNITS_PER_SIZE);
+const uncompiled = (pattern: string, length: number) => programSizeBound(pattern) * length + compileCostBound(pattern);
 
 function refusal(answer: IngestAnswer) {
   if (answer.accepted) throw new Error('expected a refusal');
@@ -156,6 +150,22 @@ describe('compiling: on the loop only when cheap, once per revision', () => {
     }
     expect(compiles).not.toHaveBeenCalled();
   });
+
+  it.each([
+    ['a folded wide class', '(?i)[\\x{100}-\\x{1E900}]'],
+    ['Unicode classes', '\\pL'.repeat(10)],
+  ])(
+    '%s, small in program size but milliseconds to compile, on an empty body: the pool compiles it, not the loop',
+    async (_name, pattern) => {
+      expect(programSizeBound(pattern)).toBeLessThan(50);
+      compiles.mockClear();
+      const pool = fakeRulePool(INLINE_COST, { done: { check: { ok: true }, routes: [true] } });
+      const f = fakePorts(view({ body_filters: [{ kind: 'regex', pattern }] }), { rules: pool.pool });
+      expect(await ingest(f.ports, request(), body('{}'))).toMatchObject({ accepted: true });
+      expect(pool.jobs).toHaveLength(1);
+      expect(compiles).not.toHaveBeenCalled();
+    },
+  );
 
   it('ordinary small patterns run inline, compiled when first needed and not again for the same revision', async () => {
     compiles.mockClear();
