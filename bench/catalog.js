@@ -24,23 +24,67 @@ const fig = (name, value, unit) => ({ name, value: value ?? null, ...(unit ? { u
 const p95 = (name, q) => fig(`p95, ${name}`, q?.p95_ms, 'ms');
 
 /**
- * The soak at a steady open-loop rate, for one spread of accounts.
- * @param {string} command
- * @param {string} accounts
- * @returns {Bench}
+ * What every soak reports: the totals, the activity lag over the run, the writers' flush times
+ * first and last, and the pass line.
+ * @param {any} r
+ * @returns {Figure[]}
  */
-const soak = (command, accounts) => ({
-  title: `Soak: 300 requests/s for 10 minutes, ${accounts}`,
-  command,
-  method: `The whole system as \`npm start\` runs it under a steady open-loop 300 requests/s for 10 minutes to 50 endpoints over ${accounts}, sampling the activity lag, queues, flush times, store CPU and memory every 30 s. It passes when the last lag is under 5 s, every lag of the second half is under it and trends up by less than a second, no service's memory grows by more than a quarter over the second half, and every accepted event is delivered.`,
-  figures: (r) => [
+const soakFigures = (r) => {
+  const lags = r.samples.map((/** @type {{ activity_lag_s: number | null }} */ s) => s.activity_lag_s ?? 0);
+  const flushes = r.samples.map((/** @type {{ flush_ms_mean: number | null }} */ s) => s.flush_ms_mean);
+  return [
     fig('accepted', r.totals.accepted),
     fig('lost, duplicates', `${r.totals.lost}, ${r.totals.duplicates}`),
+    fig('activity lag: last, largest', `${lags.at(-1)}, ${Math.max(...lags)}`, 's'),
     fig('activity lag trend', r.pass_line.lag_slope_s_per_s, 's per s'),
+    fig('activity lag at each sample', lags.map((/** @type {number} */ l) => l.toFixed(1)).join(' '), 's'),
+    fig('mean flush since the start: at the first, at the last sample', `${flushes[0]}, ${flushes.at(-1)}`, 'ms'),
     fig('log drained after the load', r.totals.log_drained_after_load_s, 's'),
+    fig('machine busy (of 200 %)', r.machine.busy_pct, '%'),
     fig('pass line', r.pass_line.passed ? 'passed' : 'missed'),
-  ],
+  ];
+};
+
+/**
+ * A soak at a steady open-loop rate (bench/soak.js).
+ * @param {string} command
+ * @param {string} title
+ * @param {string} what
+ * @param {(report: any) => Figure[]} [more]
+ * @returns {Bench}
+ */
+const soak = (command, title, what, more = () => []) => ({
+  title: `Soak: ${title}`,
+  command,
+  method: `The whole system as \`npm start\` runs it under a steady open-loop load to 50 endpoints: ${what}. The activity lag, queues, flush times, store CPU and memory are sampled every 30 s. It passes when the last lag is under 5 s, every lag of the second half is under it and trends up by less than a second, no service's memory grows by more than a quarter over the second half, and every accepted event is delivered.`,
+  figures: (r) => [...soakFigures(r), ...more(r)],
 });
+
+/**
+ * The writers' catch-up after all were stopped under load: how long, and how fast they wrote.
+ * @param {any} r
+ * @returns {Figure[]}
+ */
+const catchUp = (r) => {
+  const after = r.samples.filter(
+    (/** @type {{ t_s: number }} */ s) => r.pause.started_at_s !== null && s.t_s > r.pause.started_at_s,
+  );
+  return [
+    fig('activity messages queued while stopped', r.pause.backlog_max),
+    fig('caught up after restart', r.pause.catch_up_s, 's'),
+    fig(
+      'rows written per second while catching up (peak sample)',
+      Math.max(0, ...after.map((/** @type {{ rows_written_per_s: number }} */ s) => s.rows_written_per_s)),
+    ),
+  ];
+};
+
+/**
+ * Each writer's share of the rows, at the end of the run.
+ * @param {any} r
+ * @returns {Figure[]}
+ */
+const shares = (r) => [fig('rows written by each writer', (r.samples.at(-1)?.rows_by_writer ?? []).join(', '))];
 
 /** @type {Record<string, Bench>} */
 const BENCHES = {
@@ -58,8 +102,38 @@ const BENCHES = {
       fig('lost, duplicates', `${r.lost}, ${r.duplicates}`),
     ],
   },
-  'soak-1-account': soak('SOAK_ACCOUNTS=1 node bench/soak.js', 'one account'),
-  'soak-10-accounts': soak('SOAK_ACCOUNTS=10 node bench/soak.js', 'ten accounts'),
+  'soak-1-account': soak(
+    'SOAK_ACCOUNTS=1 node bench/soak.js',
+    '300 requests/s for 10 minutes, one account',
+    '300 requests/s for 10 minutes, one account',
+  ),
+  'soak-10-accounts': soak(
+    'SOAK_ACCOUNTS=10 node bench/soak.js',
+    '300 requests/s for 10 minutes, ten accounts',
+    '300 requests/s for 10 minutes, ten accounts',
+  ),
+  'soak-30min-1-account': soak(
+    'SOAK_DURATION_S=1800 SOAK_NAME=soak-30min-1-account node bench/soak.js',
+    '300 requests/s for 30 minutes, one account, empty store',
+    '300 requests/s for 30 minutes to one account, the store empty at the start (the hour fills to about 540,000 rows)',
+  ),
+  'soak-30min-1-account-1m-rows': soak(
+    'SOAK_DURATION_S=1800 SOAK_PREFILL_ROWS=1000000 SOAK_NAME=soak-30min-1-account-1m-rows node bench/soak.js',
+    '300 requests/s for 30 minutes, one account, 1,000,000 rows already in the hour',
+    "300 requests/s for 30 minutes to one account, after 1,000,000 rows were written into the current hour through the writer's own code",
+  ),
+  'soak-writers-stopped': soak(
+    'SOAK_DURATION_S=1200 SOAK_PAUSE_WRITERS_AT_S=60 SOAK_PAUSE_WRITERS_S=600 SOAK_NAME=soak-writers-stopped node bench/soak.js',
+    'every activity writer stopped for 10 minutes under 300 requests/s',
+    'every activity writer stopped for 10 minutes under 300 requests/s to one account, then started again; the catch-up ends when the lag is under 5 s and the activity queue under a second of traffic',
+    catchUp,
+  ),
+  'soak-one-account-4-writers': soak(
+    'SOAK_RATE=800 SOAK_WRITERS=4 SOAK_NAME=soak-one-account-4-writers node bench/soak.js',
+    'one account at 800 requests/s for 10 minutes, four writers',
+    "800 requests/s for 10 minutes to one account, with four activity writers running: one account is one partition, which one writer at a time writes. The whole system's 20-s burst (bench/system.js, 1,500–1,800 accepted/s) is not a rate it sustains here: at 1,600/s offered the machine saturates and deliveries fall behind as well as the log",
+    shares,
+  ),
   tenants: {
     title: 'Many endpoints',
     command: 'node bench/tenants.js',
@@ -126,6 +200,43 @@ const BENCHES = {
       fig('rules ÷ plain, accepted', r.ratios?.rules?.accepted),
       fig('rules ÷ plain, delivered', r.ratios?.rules?.delivered),
       fig('lost', r.lost),
+    ],
+  },
+  'hostile-rules': {
+    title: "One tenant's costly rules beside a quiet account",
+    command: 'node bench/hostile-rules.js',
+    method:
+      'Calibration first, in the bench process before any load: µs of the event loop per unit of the rule-cost estimate (docs/security.md "Rule cost"), compiling (the estimate from the source) and matching (program size × characters), for ordinary patterns and for those whose compile program size does not show; the median of 9 timings, warm. Then one gateway with its default rule settings; a quiet account\'s endpoint without rules under 8 connections of `{}` POSTs for 15 s, five times in one run: alone; beside 4 closed-loop senders of bodies at the payload limit (256 KiB) to an endpoint whose every body-filter and field-rule slot is the worst admitted pattern (RE2 program size about 10,000; each request goes to the rule pool and is stopped at its deadline); beside the same senders with bodies just within `RULES_INLINE_COST` under the pattern of the highest measured cost per unit (run inline); and before each of those two, beside the same senders and bodies to an endpoint without rules (control). The figure that matters is the p99 over the control\'s (docs/security.md "Rule cost").',
+    figures: (r) => [
+      fig('quiet alone, p50 / p99', `${r.quiet_alone.p50_ms} / ${r.quiet_alone.p99_ms}`, 'ms'),
+      ...['pool_control', 'pool', 'inline_control', 'inline'].map((name) =>
+        fig(
+          `beside the ${name.replace('_', ' ')} tenant, p50 / p99`,
+          `${r.quiet_beside[name].p50_ms} / ${r.quiet_beside[name].p99_ms}`,
+          'ms',
+        ),
+      ),
+      fig(
+        'p99 over control, pool / inline tenant',
+        `${r.p99_over_control_ms.pool} / ${r.p99_over_control_ms.inline}`,
+        'ms',
+      ),
+      ...(r.calibration
+        ? [
+            ...r.calibration.compiles.map(
+              (/** @type {{ pattern: string; estimate: number; us: number; us_per_unit: number }} */ c) =>
+                fig(`compile \`${c.pattern}\`: µs / estimate`, `${c.us} / ${c.estimate}`),
+            ),
+            ...r.calibration.matches.map(
+              (/** @type {{ pattern: string; characters: number; estimate: number; us: number }} */ c) =>
+                fig(`match \`${c.pattern}\` on ${c.characters} characters: µs / estimate`, `${c.us} / ${c.estimate}`),
+            ),
+            fig(
+              'worst µs per unit, compile / match',
+              `${r.calibration.worst_compile_us_per_unit} / ${r.calibration.worst_match_us_per_unit}`,
+            ),
+          ]
+        : []),
     ],
   },
   'activity-scopes': {

@@ -262,7 +262,11 @@ function brokenLinks(root, files) {
   /** @type {string[]} */
   const problems = [];
   for (const file of files) {
-    const text = fs.readFileSync(path.join(root, file), 'utf8').replace(/```[\s\S]*?```/g, '');
+    // code blocks and inline code hold no links
+    const text = fs
+      .readFileSync(path.join(root, file), 'utf8')
+      .replace(/```[\s\S]*?```/g, '')
+      .replace(/`[^`\n]*`/g, '');
     for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
       const target = m[1];
       if (/^[a-z]+:/i.test(target)) continue;

@@ -38,6 +38,7 @@ const BENCHES = {
   'verify-families': { script: 'verify-families.js', env: { BENCH_VERIFY_MS: '50' } },
   'activity-writers': { script: 'activity-writers.js', env: {} },
   rules: { script: 'rules.js', env: {}, limitMs: RULES_LIMIT_MS },
+  'hostile-rules': { script: 'hostile-rules.js', env: {} },
   // the store benches at a few thousand rows instead of 1,000,000, and a short wait for a quiet machine
   activity: {
     script: 'activity.js',
@@ -556,6 +557,34 @@ describe("bench/tracing.js in short mode (the tracing hooks' CPU per event, in p
       expect(run.stdout).toMatch(
         /tracing hooks, 2000 events: the steps alone [\d.]+ µs CPU\/event; off [\d.]+ µs .*; on [\d.]+ µs/,
       );
+    },
+    LIMIT_MS,
+  );
+});
+
+describe('bench/hostile-rules.js in short mode (a quiet account alone, then beside tenants whose rules go to the rule pool or run inline at the threshold, each after its control)', () => {
+  it(
+    "exits 0 and records the quiet account's latency in each phase and what the tenants were answered",
+    async () => {
+      const run = await runBench('hostile-rules');
+      expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(run.stdout).toMatch(
+        /alone .* p99 [\d.]+ ms\n.*beside pool control .*\n.*beside pool .*\n.*beside inline control .*\n.*beside inline .* p99 [\d.]+ ms/,
+      );
+      const phase = { p50_ms: expect.any(Number), p99_ms: expect.any(Number), non_2xx: 0, errors: 0 };
+      const report = run.written as { tenant_answers: Record<string, Record<string, number>> };
+      expect(report).toMatchObject({
+        settings: { RULES_INLINE_COST: expect.any(Number), RULES_DEADLINE_MS: expect.any(Number) },
+        quiet_alone: phase,
+        quiet_beside: { pool_control: phase, pool: phase, inline_control: phase, inline: phase },
+        p99_over_control_ms: { pool: expect.any(Number), inline: expect.any(Number) },
+      });
+      // the pool tenant's bodies are stopped at the deadline (or refused while its share of the pool is in use), never accepted
+      const pooled = Object.keys(report.tenant_answers.pool!);
+      expect(pooled.length).toBeGreaterThan(0);
+      for (const a of pooled) expect(['413 rules_deadline_exceeded', '429 rules_busy']).toContain(a);
+      // the controls' requests are accepted
+      expect(Object.keys(report.tenant_answers.pool_control!)).toEqual(['202']);
     },
     LIMIT_MS,
   );

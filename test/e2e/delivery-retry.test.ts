@@ -3,6 +3,7 @@ import type { ActivityRow, TargetCreate } from '@relay/client';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { deleteBrokerNamespace, eventually } from '../support/infra';
+import { activityRowWhen } from '../support/api-client';
 import { TestReceiver } from '../support/receiver';
 import { startStack } from './stack';
 import type { Stack } from './stack';
@@ -66,14 +67,7 @@ async function send(): Promise<string> {
 }
 
 const rowWhen = (eventId: string, ok: (row: ActivityRow) => boolean, what: string) =>
-  eventually(
-    async () => {
-      const { data } = await stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } });
-      return data && ok(data) ? data : undefined;
-    },
-    15000,
-    what,
-  );
+  activityRowWhen(stack.client, eventId, ok, what, 15_000);
 
 function runRedrive(args: string[]): Promise<{ code: number | null; out: string }> {
   const child = spawn(

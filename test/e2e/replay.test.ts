@@ -3,6 +3,7 @@ import { must } from '@relay/client';
 import type { ActivityRow, EndpointCreate, operations } from '@relay/client';
 import { createInternalSigner } from '@relay/secrets';
 import { eventually } from '../support/infra';
+import { activityRowWhen } from '../support/api-client';
 import { TestReceiver } from '../support/receiver';
 import type { CapturedRequest } from '../support/receiver';
 import { startStack } from './stack';
@@ -58,14 +59,7 @@ const listed = async (query: ActivityQuery) =>
 const gatewayUrl = (endpointId: string) => `${stack.services['ingest-gateway']!.url}/relay/${endpointId}`;
 
 const rowWhen = (eventId: string, ok: (row: ActivityRow) => boolean, what: string) =>
-  eventually(
-    async () => {
-      const res = await stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } });
-      return res.data && ok(res.data) ? res.data : undefined;
-    },
-    20000,
-    what,
-  );
+  activityRowWhen(stack.client, eventId, ok, what);
 
 /**
  * POST …/resend as a client following the documented answer would: a 409 payload_not_stored

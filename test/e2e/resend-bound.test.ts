@@ -54,7 +54,7 @@ describe('resend cost is bounded: 1,000 resends of one event', () => {
     });
     expect(sent.status).toBe(202);
     const eventId = sent.headers.get('x-relay-event-id')!;
-    const log = openActivityLog(stack.store.connection);
+    const log = openActivityLog(stack.store.connection, 'ferretdb');
     const settled = (deliveries: number) =>
       eventually(
         async () => {

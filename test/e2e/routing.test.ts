@@ -204,7 +204,7 @@ describe('routing rules per target: a condition on the payload decides whether t
         .map((r) => [(JSON.parse(r.body.toString('utf8')) as { n: number }).n, String(r.headers['x-relay-event-id'])]),
     );
     expect(eventOf.size).toBe(EVENTS);
-    const log = openActivityLog(stack.store.connection);
+    const log = openActivityLog(stack.store.connection, 'ferretdb');
     const rows = await eventually(
       async () => {
         const docs = await Promise.all([...eventOf.values()].map((id) => log.row(id)));

@@ -8,7 +8,8 @@ import { LogCollections } from '../../libs/activity-log/src/storage/internal';
  */
 export * from '../../libs/activity-log/src/storage/internal';
 export { createActivityWriter } from '../../libs/activity-log/src/writing/flush';
-export type { ActivityWriter, FlushStats } from '../../libs/activity-log/src/writing/flush';
+export type { ActivityWriter } from '../../libs/activity-log/src/writing/flusher';
+export type { FlushStats } from '../../libs/activity-log/src/driver';
 export { ActivityPipeline } from '../../libs/activity-log/src/writing/pipeline';
 export type { PipelineOptions } from '../../libs/activity-log/src/writing/pipeline';
 

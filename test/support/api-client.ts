@@ -1,5 +1,6 @@
 import { createRelayClient } from '@relay/client';
-import type { RelayClient } from '@relay/client';
+import type { ActivityRow, RelayClient } from '@relay/client';
+import { eventually } from './infra';
 import { checkResponse } from './openapi-check';
 
 /**
@@ -26,4 +27,25 @@ export function testClient(baseUrl: string, apiKey: string): RelayClient {
     },
   });
   return client;
+}
+
+/**
+ * The activity row of `eventId` once `ok` holds for it: the writer writes a row a moment after
+ * its request, and its deliveries' attempts after that.
+ */
+export function activityRowWhen(
+  client: RelayClient,
+  eventId: string,
+  ok: (row: ActivityRow) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<ActivityRow> {
+  return eventually(
+    async () => {
+      const { data } = await client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } });
+      return data && ok(data) ? data : undefined;
+    },
+    timeoutMs,
+    what,
+  );
 }

@@ -1,6 +1,6 @@
 import { collectionsOf, createActivityWriter, ActivityPipeline } from '../../../test/support/activity-log-internals';
 import { ACTIVITY_ATTEMPT_V1, ACTIVITY_REQUEST_V1, timedId } from '@relay/contracts';
-import type { ActivityAttemptV1, ActivityMessage, ActivityRequestV1 } from '@relay/contracts';
+import type { ActivityAttemptV1, ActivityMessage, ActivityRequestV1, StoredPayloadV1 } from '@relay/contracts';
 import { connectStore, toActivity } from '@relay/store';
 import type { Store } from '@relay/store';
 import type { ActivityListQuery } from '@relay/activity-log';
@@ -90,17 +90,38 @@ export async function row(store: Store, eventId: string) {
   return doc ? toActivity(doc) : null;
 }
 
+/** A writer's options for tests: nothing held, a flush every 10 ms, 30 days kept. */
+export const WRITER_OPTIONS: PipelineOptions = {
+  holdMs: 0,
+  maxHeld: 1000,
+  batchSize: 10_000,
+  maxWaitMs: 10,
+  payloadMessagesPerFlush: 16,
+  keepPerMinute: 10,
+  retentionMs: 30 * DAY_MS,
+};
+
+/** An accepted event's payload message: `body` as the payload, the fixtures' request. */
+export const payloadOf = (
+  id: string,
+  account: string,
+  endpoint: string,
+  at: string,
+  body: string,
+): StoredPayloadV1 => ({
+  event_id: id,
+  account_id: account,
+  endpoint_id: endpoint,
+  received_at: at,
+  request: { method: 'POST', source_ip: '203.0.113.7', headers: {}, query: '' },
+  payload: { content_type: 'application/json', body_base64: Buffer.from(body).toString('base64') },
+});
+
 /** The writer's pipeline on the real store, with what each flush wrote. */
 export function pipelineOn(store: Store, over: Partial<PipelineOptions> = {}) {
   const flushes: (FlushStats & { messages: number })[] = [];
   const pipeline = new ActivityPipeline(createActivityWriter(collectionsOf(store)), {
-    holdMs: 0,
-    maxHeld: 1000,
-    batchSize: 10_000,
-    maxWaitMs: 10,
-    payloadMessagesPerFlush: 16,
-    keepPerMinute: 10,
-    retentionMs: 30 * DAY_MS,
+    ...WRITER_OPTIONS,
     onFlush: (s) => flushes.push(s),
     ...over,
   });

@@ -104,7 +104,7 @@ describe('a partition taken over by another writer', () => {
     const r5 = eventId('b5', later);
     await flush(b, later, 3, [{ id: r5 }]);
 
-    const log = openActivityLog(store().connection);
+    const log = openActivityLog(store().connection, 'ferretdb');
     const all = (await log.list(query({ endpointId: ENDPOINT, fromMs: hour, toMs: hour + 3_600_000 }))).rows.map(
       (r) => r.event_id,
     );
@@ -174,7 +174,7 @@ describe('a partition taken over by another writer', () => {
     await write(b, KEPT, 'k3', t0 + 6_000, 6);
     expect(b.probes() - before).toBe(probed);
 
-    const log = openActivityLog(store().connection);
+    const log = openActivityLog(store().connection, 'ferretdb');
     for (const account of [KEPT, TAKEN]) {
       const listed = (await log.list(query({ account, fromMs: hour, toMs: hour + 3_600_000 }))).rows.map(
         (r) => r.event_id,

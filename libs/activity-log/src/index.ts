@@ -1,12 +1,17 @@
-export { LIST_READ_BUDGET, isCursor, openActivityLog } from './activity-log';
+export { isCursor, openActivityLog } from './activity-log';
+export { activityLogVars } from './config';
+export { ACTIVITY_LOG_DRIVERS, STATUS_FILTERS } from './driver';
 export type {
+  ActivityListQuery,
   ActivityLog,
+  ActivityLogDriver,
   ActivityLogWriter,
   ActivityLogWriterOptions,
   ActivityPage,
   FlushStats,
-} from './activity-log';
-export { STATUS_FILTERS } from './reading/filter';
-export type { ActivityListQuery, ListedRow, StatusFilter } from './reading/filter';
+  ListedRow,
+  StatusFilter,
+  StoredPayload,
+} from './driver';
 export { currentDeliveries, deliveryState } from './storage/internal';
-export type { StoredAttempt, StoredPayload } from './storage/internal';
+export type { StoredAttempt } from './storage/internal';

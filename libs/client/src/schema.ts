@@ -2759,7 +2759,7 @@ export interface components {
                 deliveries_held: number;
                 skipped_resend_limit: number;
             };
-            /** @description targets that are flagged (clear the flag first) or paused (resume first): their failed deliveries are left out of the count and of the job */
+            /** @description targets that are flagged (clear the flag first) or paused (resume first), by name: their failed deliveries are left out of the count and of the job */
             held_targets: {
                 target_id: string;
                 name: string;

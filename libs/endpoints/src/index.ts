@@ -81,12 +81,20 @@ export {
   validateFieldRules,
 } from './rules/field-rules';
 export type { FieldRule, FieldRuleValidator } from './rules/field-rules';
-export { checkPattern } from './rules/regex';
+export {
+  checkPattern,
+  COMPILE_UNITS_PER_SIZE,
+  compileCostBound,
+  compilePattern,
+  programSizeBound,
+  UnusablePatternError,
+} from './rules/regex';
 export { compileTextPredicate } from './rules/predicates';
+export type { TextPredicate } from './rules/predicates';
 
 // Target routing rules (docs/routing.md): the body-filter model on one payload field.
 export { MAX_ROUTE_VALUES, MAX_ROUTING_RULES, compileRouting, routingFormatProblem } from './rules/routing';
-export type { RoutePredicate, Routing } from './rules/routing';
+export type { RoutePredicate, Routing, RoutingRule } from './rules/routing';
 export { MAX_REQUIRED_HEADERS, validateRequiredHeaders } from './rules/required-headers';
 export type { RequiredHeader } from './rules/required-headers';
 

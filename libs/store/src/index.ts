@@ -61,7 +61,7 @@ export {
   touchApiKey,
 } from './api-keys';
 export { appendAudit, auditRows } from './audit';
-export { keyedCollection, mapLimit } from './keyed-collection';
+export { STATEMENTS_PER_COMMAND, keyedCollection, mapLimit } from './keyed-collection';
 export type { KeyedCollection } from './keyed-collection';
 export {
   clearTransformation,

@@ -1,11 +1,13 @@
 import { activityVars, commonVars, healthHostVars, int, mongoVars, rabbitVars } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
+import { activityLogVars } from '@relay/activity-log';
 
 export const configSpec = {
   ...commonVars,
   ...rabbitVars,
   ...mongoVars,
   ...activityVars,
+  ...activityLogVars,
   ...healthHostVars,
   healthPort: int('HEALTH_PORT', 'HTTP port serving /healthz, /readyz and /metrics', {
     default: 8093,
@@ -44,12 +46,12 @@ export const configSpec = {
   // status group and source-IP bucket (docs/architecture.md "Holding sparse pages")
   indexWaitMs: int(
     'ACTIVITY_INDEX_WAIT_MS',
-    "how long an endpoint's, status group's or source-IP bucket's index entries wait to share one page with later flushes' (0: a page every flush); the account's are never held. Filters by those show a row up to this much later under steady traffic",
+    "FerretDB activity-log driver: how long an endpoint's, status group's or source-IP bucket's index entries wait to share one page with later flushes' (0: a page every flush); the account's are never held. Filters by those show a row up to this much later under steady traffic",
     { default: 10000, min: 0, max: 60000 },
   ),
   indexMaxWaitMs: int(
     'ACTIVITY_INDEX_MAX_WAIT_MS',
-    "longest those entries wait while fewer than 8 (a rare group: an endpoint's errors); at least ACTIVITY_INDEX_WAIT_MS",
+    "FerretDB activity-log driver: longest those entries wait while fewer than 8 (a rare group: an endpoint's errors); at least ACTIVITY_INDEX_WAIT_MS",
     { default: 30000, min: 0, max: 600000 },
   ),
   holdMs: int(

@@ -46,7 +46,7 @@ runMain(async () => {
 
   const retentionMs = config.activityRetentionDays * 86_400_000;
   let metrics: ReturnType<typeof createWriterMetrics> | null = null;
-  const writer = openActivityLog(store.connection).writer({
+  const writer = openActivityLog(store.connection, config.activityLogDriver).writer({
     indexWaitMs: config.indexWaitMs,
     indexMaxWaitMs: config.indexMaxWaitMs,
     holdMs: config.holdMs,

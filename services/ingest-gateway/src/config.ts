@@ -90,6 +90,31 @@ export const configSpec = {
     'timeout of one captcha siteverify call; on timeout the request gets 503 endpoint_unavailable',
     { default: 3000, min: 100 },
   ),
+  // docs/security.md "Rule cost": the figures behind these defaults
+  rulesInlineCost: int(
+    'RULES_INLINE_COST',
+    'a request whose pattern rules (body filters, field rules, routing) may cost at most this (RE2 program size × characters of text, summed) runs them on the event loop; above it, in the rule pool',
+    { default: 2000, min: 0 },
+  ),
+  rulesDeadlineMs: int(
+    'RULES_DEADLINE_MS',
+    "how long one request's rules may run in the rule pool; then its worker is replaced and the request gets 413 rules_deadline_exceeded",
+    { default: 500, min: 10 },
+  ),
+  rulesPoolSize: int('RULES_POOL_SIZE', 'worker threads of the rule pool (at most the cores less one)', {
+    default: 1,
+    min: 1,
+  }),
+  rulesPoolQueue: int(
+    'RULES_POOL_QUEUE',
+    'requests waiting for the rule pool, all accounts together; more get 503 endpoint_unavailable',
+    { default: 64, min: 1 },
+  ),
+  rulesPoolAccountMax: int(
+    'RULES_POOL_ACCOUNT_MAX',
+    "one account's requests waiting for or running in the rule pool; more get 429 rules_busy",
+    { default: 16, min: 1 },
+  ),
   // worded as the deliverers word it: captcha verify URLs pass the same SSRF guard as deliveries
   ssrfAllowCidrs: list(
     'SSRF_ALLOW_CIDRS',

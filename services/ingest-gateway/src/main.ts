@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import path from 'node:path';
 import { hostname } from 'node:os';
 import { CounterBuffer } from '@relay/alerts';
 import { BrokerConnection, ConfirmPublisher, createPayloadPublisher, registerBrokerMetrics } from '@relay/broker';
@@ -26,6 +27,7 @@ import { createGatewayMetrics, registerSpoolLength } from './adapters/metrics';
 import { createApp } from './app';
 import { configSpec } from './config';
 import { createOpsApp } from './ops-app';
+import { createRulePool } from './adapters/rule-pool/pool';
 import { createIngestServer } from './transport/server';
 import { testRequestHandler } from './transport/test-request-route';
 
@@ -105,6 +107,16 @@ runMain(async () => {
     namespace: config.namespace,
     onError: (err) => logger.warn('alert counters not written', { error: err.message }),
   });
+  const rules = createRulePool({
+    filename: path.join(__dirname, 'adapters/rule-pool/worker.js'),
+    size: config.rulesPoolSize,
+    deadlineMs: config.rulesDeadlineMs,
+    inlineCost: config.rulesInlineCost,
+    queueMax: config.rulesPoolQueue,
+    accountMax: config.rulesPoolAccountMax,
+    logger,
+    onAnswer: (result) => metrics.rulePool.inc({ result }),
+  });
   const deps = {
     // the steps that wait on something, each a span of the event's trace when tracing is on
     endpoints: tracedMethods(endpoints, { get: 'endpoint lookup' }),
@@ -135,6 +147,7 @@ runMain(async () => {
       }),
       { claim: 'idempotency claim' },
     ),
+    rules,
     logger,
     metrics,
     maxBodyBytes: config.maxBodyBytes,
@@ -183,6 +196,7 @@ runMain(async () => {
     async () => feed.stop(),
     () => Promise.all([redis.quit(), subscriber.quit(), limiterRedis.quit()]),
     () => store.close(),
+    () => rules.close(),
     () => closeServer(health),
     () => stopTracing(),
   ]);

@@ -4,6 +4,7 @@ import type { CacheChange } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import { mountHealth } from '@relay/runtime';
 import type { ReadinessChecks } from '@relay/runtime';
+import type { ActivityLog } from '@relay/activity-log';
 import type { Store } from '@relay/store';
 import type { TargetRegistry } from '@relay/targets';
 import type { AccountLock } from './adapters/account-lock';
@@ -35,6 +36,8 @@ import { dailyUsageRoutes, usageRoutes } from './transport/usage-routes';
 
 export interface AppDeps {
   store: Store;
+  /** the Request activity log, through the driver the deployment chose (ACTIVITY_LOG_DRIVER) */
+  activityLog: ActivityLog;
   registry: TargetRegistry;
   /** seals endpoint secrets at rest (@relay/secrets SecretBox from SECRETS_KEYS) */
   secrets: Sealer;
@@ -95,7 +98,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/v1/endpoints/:endpointId/targets', targetRoutes(deps));
   app.use('/v1/target-kinds', targetKindRoutes(deps.registry));
   app.use('/v1/endpoints', endpointRoutes(endpointDeps), endpointStateRoutes(endpointDeps));
-  app.use('/v1/activity', activityRoutes(deps.store, retentionMs, now));
+  app.use('/v1/activity', activityRoutes(deps.activityLog, deps.store, retentionMs, now));
   app.use('/v1/api-keys', apiKeyRoutes(deps));
   app.use('/v1/account', planRoutes(deps));
   app.use('/v1/audit', accountAuditRoutes(deps.store));

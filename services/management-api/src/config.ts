@@ -1,5 +1,6 @@
 import { activityVars, commonVars, int, mongoVars, rabbitVars, redisVars, str, url } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
+import { activityLogVars } from '@relay/activity-log';
 
 export const configSpec = {
   ...commonVars,
@@ -7,6 +8,7 @@ export const configSpec = {
   ...redisVars,
   ...mongoVars,
   ...activityVars,
+  ...activityLogVars,
   port: int('PORT', 'HTTP port of the management API', { default: 8081, min: 0, max: 65535 }),
   healthPort: int(
     'HEALTH_PORT',

@@ -22,6 +22,7 @@ import {
   onShutdown,
   runMain,
 } from '@relay/runtime';
+import { openActivityLog } from '@relay/activity-log';
 import { connectStore } from '@relay/store';
 import { createInternalSigner, createSecretBox } from '@relay/secrets';
 import { createDefaultRegistry, SESSION_LEASE_MS } from '@relay/targets';
@@ -97,10 +98,12 @@ runMain(async () => {
   );
   const limits = createActionLimiter(redis, config.namespace, logger);
   const jobs = new BulkRetryStore(store);
+  const activityLog = openActivityLog(store.connection, config.activityLogDriver);
   const retentionMs = config.activityRetentionDays * 86_400_000;
   const resendAllowance = createResendAllowance(redis, config.namespace, MAX_RESENT_DELIVERIES_PER_EVENT, retentionMs);
   const runner = createBulkRetryRunner({
     store,
+    activityLog,
     jobs,
     deliveries,
     allowance: resendAllowance,
@@ -114,6 +117,7 @@ runMain(async () => {
   const announceChange = createInvalidator(redis, config.namespace, logger);
   const app = createApp({
     store,
+    activityLog,
     registry: createDefaultRegistry({ secrets }),
     secrets,
     logger,
@@ -135,6 +139,7 @@ runMain(async () => {
     alerts: { store, rules: alertRules, evaluator, redis, namespace: config.namespace, limits, now: () => new Date() },
     replay: {
       store,
+      activityLog,
       logger,
       now: () => new Date(),
       gateway: createGatewayClient({

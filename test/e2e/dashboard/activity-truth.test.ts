@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { must } from '@relay/client';
 import { flagTarget } from '@relay/store';
 import type { TargetCreate } from '@relay/client';
+import { eventually } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';
 import { launchBrowser, screenshot, signIn } from './browser';
 import type { Browser } from './browser';
@@ -208,6 +209,20 @@ describe('the activity view tells the truth about deliveries', () => {
         sent.push(res.headers.get('x-relay-event-id')!);
       }
       for (const r of receivers) await r.waitForRequests(2, WAIT);
+      // the count is read from the rows and their kept requests: wait until each row holds its three
+      // failed deliveries (an attempt that reports after the writer's hold reaches its row a
+      // moment later) and its request is kept (it travels apart from the row)
+      for (const eventId of sent)
+        await eventually(
+          async () => {
+            const path = { params: { path: { eventId } } };
+            const deliveries = (await stack.client.GET('/v1/activity/{eventId}', path)).data?.deliveries ?? [];
+            const kept = (await stack.client.GET('/v1/activity/{eventId}/request', path)).response.status === 200;
+            return kept && deliveries.length === 3 && deliveries.every((d) => d.state === 'failed');
+          },
+          90_000,
+          `${eventId} with three failed deliveries and its request kept`,
+        );
       // as the deliverer flags a target (its destination answered for good that it is gone), and a person pauses one
       await flagTarget(stack.store, archive.id, 'gone (410)', new Date());
       await must(

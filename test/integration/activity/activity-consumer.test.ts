@@ -28,7 +28,7 @@ beforeAll(async () => {
   });
   await broker.start();
   publisher = new ConfirmPublisher(broker, 5000);
-  const writer = openActivityLog(store.connection).writer({
+  const writer = openActivityLog(store.connection, 'ferretdb').writer({
     holdMs: 200,
     maxHeld: 1000,
     batchSize: 1000,

@@ -43,7 +43,7 @@ async function startWriter(
     topology: { namespace: ns.namespace, deliveryLimit: 20 },
   });
   await broker.start();
-  const inner = openActivityLog(store.connection).writer({
+  const inner = openActivityLog(store.connection, 'ferretdb').writer({
     holdMs: 100,
     maxHeld: 1000,
     batchSize: 1000,
@@ -183,7 +183,7 @@ describe('activity partitions on the real broker and store', () => {
     for (const e of [...first, ...second]) expect((await row(reader, e.id))!.deliveries).toHaveLength(1);
 
     // and every account's list shows its rows once
-    const log = openActivityLog(reader.connection);
+    const log = openActivityLog(reader.connection, 'ferretdb');
     for (const account of ACCOUNTS) {
       const page = await log.list(listQuery(account, { fromMs: Date.now() - 3_600_000 }));
       const ids = page.rows.map((r) => r.event_id);
@@ -245,9 +245,10 @@ describe('activity partitions on the real broker and store', () => {
     // one record a message, as a gateway sends them under light traffic
     for (const id of ids)
       await activity.publish(request(id, { account_id: account, endpoint_id: `ep_${account}`, target_count: 0 }));
+    // half the hold: each check reads 120 rows by id, which takes seconds on a busy machine
     await eventually(
       async () => (await Promise.all(ids.map((id) => row(reader, id)))).every((r) => r !== null),
-      15_000,
+      30_000,
       'all 120 rows, well inside the minute',
     );
     const ch = await producer.openChannel();

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import amqp from 'amqplib';
 import type { Channel, ChannelModel } from 'amqplib';
 import { Redis } from 'ioredis';
@@ -26,7 +27,9 @@ import {
 } from '../../../services/ingest-gateway/src/adapters/limiter/redis-limiter';
 import { createGatewayMetrics, registerSpoolLength } from '../../../services/ingest-gateway/src/adapters/metrics';
 import type { GatewayMetrics } from '../../../services/ingest-gateway/src/adapters/metrics';
+import { createRulePool } from '../../../services/ingest-gateway/src/adapters/rule-pool/pool';
 import { createApp } from '../../../services/ingest-gateway/src/app';
+import { configSpec } from '../../../services/ingest-gateway/src/config';
 import { createIngestServer } from '../../../services/ingest-gateway/src/transport/server';
 import { deleteBrokerNamespace, eventually, infra, testNamespace } from '../../support/infra';
 import { activityRecordsOf } from '../../support/activity-messages';
@@ -154,9 +157,20 @@ export class IngestHarness {
     let heard = 0;
     feed.onChange((change) => (heard = change.seq));
     await feed.start();
+    // as main.ts, with the built worker and the default settings
+    const rules = createRulePool({
+      filename: path.join(__dirname, '../../../services/ingest-gateway/dist/adapters/rule-pool/worker.js'),
+      size: configSpec.rulesPoolSize.default!,
+      deadlineMs: configSpec.rulesDeadlineMs.default!,
+      inlineCost: configSpec.rulesInlineCost.default!,
+      queueMax: configSpec.rulesPoolQueue.default!,
+      accountMax: configSpec.rulesPoolAccountMax.default!,
+      logger,
+    });
     const app = createApp({
       endpoints,
       events,
+      rules,
       activity: createActivityRecorder(events, spool, logger),
       limiter: createRedisLimiter({
         redis: limiterRedis,
@@ -213,6 +227,7 @@ export class IngestHarness {
           limiterRedis.disconnect();
           subscriber.disconnect();
           counter.disconnect();
+          await rules.close();
         })()),
     };
     this.instances.push(instance);

@@ -1,5 +1,6 @@
 import { BrokerConnection, ConfirmPublisher, DeliveryPublisher } from '@relay/broker';
 import { newId } from '@relay/contracts';
+import { openActivityLog } from '@relay/activity-log';
 import { connectStore } from '@relay/store';
 import type { Store } from '@relay/store';
 import { MAX_RUNS, createBulkRetryRunner } from '../../../services/management-api/src/adapters/bulk-retry-runner';
@@ -158,6 +159,7 @@ describe('bulk retry jobs in the store', () => {
     const allowance = createResendAllowance(redis, namespace, MAX_RESENT_DELIVERIES_PER_EVENT, 60_000);
     const runner = createBulkRetryRunner({
       store: b,
+      activityLog: openActivityLog(b.connection, 'ferretdb'),
       jobs: jobsB,
       deliveries: new DeliveryPublisher(new ConfirmPublisher(broker, 1000), namespace),
       allowance,

@@ -8,6 +8,7 @@ import request from 'supertest';
 import { createRelayClient, must } from '@relay/client';
 import type { RelayClient } from '@relay/client';
 import { cacheChangesChannel, decodeCacheChange, encodeCacheChange, newId } from '@relay/contracts';
+import { openActivityLog } from '@relay/activity-log';
 import { connectStore } from '@relay/store';
 import type { PlanLimits, Store } from '@relay/store';
 import { AlertEvaluator, AlertRuleStore } from '@relay/alerts';
@@ -99,6 +100,7 @@ export async function startManagement(
   const now = opts.now ?? (() => new Date());
   const express = createApp({
     store,
+    activityLog: openActivityLog(store.connection, 'ferretdb'),
     registry: createDefaultRegistry({ secrets }),
     secrets,
     logger,
@@ -204,6 +206,7 @@ function replayDeps(
   const broker = unstartedBroker(namespace, logger);
   return {
     store,
+    activityLog: openActivityLog(store.connection, 'ferretdb'),
     logger,
     now,
     gateway: createGatewayClient({

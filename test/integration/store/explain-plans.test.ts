@@ -283,12 +283,12 @@ const WRITER: ActivityLogWriterOptions = {
 /** The activity log's surface, on rows it wrote: written, listed by every kind of filter, read, resent. */
 const ACTIVITY_CALLS: Record<string, () => Promise<unknown>> = {
   write: async () => {
-    const w = openActivityLog(store.connection).writer(WRITER);
+    const w = openActivityLog(store.connection, 'ferretdb').writer(WRITER);
     const on = { account_id: ACCOUNT, endpoint_id: ENDPOINT };
     const ids = Array.from({ length: 20 }, (_, i) => eventId(`explain${i}`, HOUR_AGO + i * 1000));
     await w.write(ids.map((id, i) => request(id, { ...on, received_at: new Date(HOUR_AGO + i * 1000).toISOString() })));
     // attempts after their rows left the writer: a new writer reads the rows back
-    const late = openActivityLog(store.connection).writer(WRITER);
+    const late = openActivityLog(store.connection, 'ferretdb').writer(WRITER);
     await late.write(ids.map((id) => attempt(id, 'tg_1', 1, 'failed', { ...on, status_code: 503, error: 'HTTP 503' })));
     await w.writePayloads(
       ids.map((id, i) => ({
@@ -302,7 +302,7 @@ const ACTIVITY_CALLS: Record<string, () => Promise<unknown>> = {
     await Promise.all([w.drain(), late.drain()]);
   },
   list: async () => {
-    const log = openActivityLog(store.connection);
+    const log = openActivityLog(store.connection, 'ferretdb');
     await log.list(query({}));
     await log.list(query({ endpointId: ENDPOINT, status: 'errors' }));
     await log.list(query({ sourceIp: '203.0.113.7' }));
@@ -310,8 +310,8 @@ const ACTIVITY_CALLS: Record<string, () => Promise<unknown>> = {
     await log.list(query({ payload: '"a"' }));
     await log.list(query({ responseStatus: '503' }));
   },
-  row: () => openActivityLog(store.connection).row(eventId('explain3', HOUR_AGO + 3000)),
-  payload: () => openActivityLog(store.connection).payload(eventId('explain3', HOUR_AGO + 3000)),
+  row: () => openActivityLog(store.connection, 'ferretdb').row(eventId('explain3', HOUR_AGO + 3000)),
+  payload: () => openActivityLog(store.connection, 'ferretdb').payload(eventId('explain3', HOUR_AGO + 3000)),
 };
 
 /** The bulk retry store's methods (management API): a job created, listed, run, cancelled, pruned. */

@@ -7,6 +7,7 @@ import {
 } from '@relay/endpoints';
 import type { AuditRow } from '@relay/client';
 import { changeText } from '../../../services/management-api/dashboard/src/lib/audit-text';
+import { namesShown } from '../../../services/management-api/dashboard/src/lib/display';
 import { curlLine, shellQuote } from '../../../services/management-api/dashboard/src/lib/curl';
 import { errorMap, fieldFor, pathWords } from '../../../services/management-api/dashboard/src/lib/fields';
 import { latencyPoints, quantile } from '../../../services/management-api/dashboard/src/lib/latency';
@@ -343,14 +344,36 @@ describe('the payload views of a row', () => {
   });
 });
 
-describe('audit history in words: names stored before invisible characters were refused', () => {
-  const row = (action: string, details: Record<string, unknown>) => ({ action, details }) as unknown as AuditRow;
-  it('shows a target’s and a key’s name with its control and format characters escaped', () => {
-    expect(changeText(row('target_updated', { name: 'hook\u202Etxt.exe', fields: ['name'] }))).toBe(
-      '“hook\\u202Etxt.exe”: name',
-    );
+describe('names stored before invisible characters were refused, as every page shows them', () => {
+  const row = (action: string, details: Record<string, unknown>) =>
+    namesShown({ action, details, actor_name: 'ops\u2066' }) as unknown as AuditRow;
+  it('an API answer shows every name and …_name at any depth escaped, and nothing else changed', () => {
+    const answer = {
+      data: [{ id: 'ep_1', name: 'invoice\u202Efdp.exe', description: 'a\u200Bb', targets: [{ name: 'x\u001b[31m' }] }],
+      actor_name: 'c\u200Bi',
+      count: 1,
+      next: null,
+    };
+    expect(namesShown(answer)).toEqual({
+      data: [
+        { id: 'ep_1', name: 'invoice\\u202Efdp.exe', description: 'a\u200Bb', targets: [{ name: 'x\\u001B[31m' }] },
+      ],
+      actor_name: 'c\\u200Bi',
+      count: 1,
+      next: null,
+    });
+    // a name shown once is shown the same again: the escape is printable text
+    expect(namesShown(namesShown(answer))).toEqual(namesShown(answer));
+  });
+  it('audit history names a target, a key and the person who acted with those characters escaped', () => {
+    const target = row('target_updated', { name: 'hook\u202Etxt.exe', fields: ['name'] });
+    expect(changeText(target)).toBe('“hook\\u202Etxt.exe”: name');
+    expect(target.actor_name).toBe('ops\\u2066');
     expect(changeText(row('key_created', { role: 'viewer', prefix: 'rk_ab', name: 'c\u200Bi' }))).toBe(
       'viewer key rk_ab… “c\\u200Bi”',
+    );
+    expect(changeText(row('plan_changed', { before: { name: 'a\u202E' }, after: { name: 'b' } }))).toBe(
+      'name: a\\u202E → b',
     );
   });
 });

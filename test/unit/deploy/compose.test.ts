@@ -203,6 +203,12 @@ describe('docker-compose.yml', () => {
     expect(dependsOn(compose.services['management-api']!).rabbitmq).toBe('service_healthy');
   });
 
+  it('runs the activity log on its MongoDB driver (compose runs MongoDB), the writer and the API alike', () => {
+    expect(INFRA.mongo.image.test(compose.services.mongo!.image!)).toBe(true);
+    for (const name of ['activity-writer', 'management-api'])
+      expect(environmentOf(compose.services[name]!).ACTIVITY_LOG_DRIVER).toBe('mongodb');
+  });
+
   it('tells the management API where people reach the dashboard it serves (DASHBOARD_URL: alerts link into it)', () => {
     const api = compose.services['management-api']!;
     const url = new URL(environmentOf(api).DASHBOARD_URL!.replace(/^\$\{DASHBOARD_URL:-(.*)\}$/, '$1'));

@@ -38,6 +38,13 @@ describe.each(NAMES)('deploy/k8s %s', (kustomization) => {
     expect(deployments.map((d) => d.metadata.name).sort()).toEqual(SERVICES);
   });
 
+  it('runs the activity log on its MongoDB driver (the cluster runs MongoDB 7), the writer and the API alike', () => {
+    for (const service of ['activity-writer', 'management-api']) {
+      const container = named<Deployment>(objects, 'Deployment', service).spec.template.spec.containers[0] as Container;
+      expect(valueOf(loadConfigSpec(programOf(service)), environmentOf(container, objects), 'ACTIVITY_LOG_DRIVER')).toBe('mongodb');
+    }
+  });
+
   describe.each(SERVICES)('%s', (service) => {
     const spec = loadConfigSpec(programOf(service));
     const deployment = named<Deployment>(objects, 'Deployment', service);

@@ -94,7 +94,9 @@ describe('links between docs', () => {
 describe('the bench catalog', () => {
   it('names every bench scripts/bench.sh runs, and nothing else', () => {
     const script = read('scripts/bench.sh');
-    const run = [...script.matchAll(/^(?:if .*then )?((?:[A-Z_]+=\S+ )*node bench\/[a-z-]+\.js)/gm)].map((m) => m[1]);
+    const run = [...script.matchAll(/^\s*(?:if .*then )?((?:[A-Z_]+=\S+ )*node bench\/[a-z-]+\.js)/gm)].map(
+      (m) => m[1],
+    );
     expect(run.sort()).toEqual(
       Object.values(BENCHES)
         .map((b) => b.command)

@@ -1,38 +1,7 @@
 import { labelCanMatch, outcomeLabel } from '@relay/contracts';
 import { GROUP_SCOPES, accountScope, endpointScope, groupScope, ipScope } from '../storage/internal';
 import type { GroupScope, IndexEntry, Scope } from '../storage/internal';
-
-export const STATUS_FILTERS = ['all', 'completed', 'pending', 'errors', 'test'] as const;
-export type StatusFilter = (typeof STATUS_FILTERS)[number];
-
-/** What the list shows of a row (its latest status and error applied). */
-export type ListedRow = IndexEntry;
-
-/**
- * A list call in the log's words (spec "Activity record": endpoint, date window,
- * All/Completed/Pending/Errors/Test, source IP, error text; without an endpoint, the account's
- * cross-endpoint view; beyond the spec, payload content and response status).
- */
-export interface ActivityListQuery {
-  account: string;
-  endpointId: string | null;
-  /** window: from inclusive, to exclusive (ms) */
-  fromMs: number;
-  toMs: number;
-  /** the `next_cursor` of the previous page (isCursor), or null for the newest rows */
-  cursor: string | null;
-  limit: number;
-  status: StatusFilter;
-  sourceIp: string | null;
-  /** a literal, case-insensitive substring of the outcome label, reason or latest delivery error */
-  errorText: string | null;
-  /** a literal, case-insensitive substring of the stored payload (accepted rows) */
-  payload: string | null;
-  /** `503` or `5xx`, lower case: an attempt of the row answered so */
-  responseStatus: string | null;
-  /** a further condition on each listed row (a bulk retry's target) */
-  where?: (row: ListedRow) => boolean;
-}
+import type { ActivityListQuery } from '../driver';
 
 /** The filter, on a row's index entry (its latest status and error applied). */
 export function entryMatches(q: ActivityListQuery, e: IndexEntry): boolean {

@@ -3,7 +3,7 @@ import type { ActivityDoc } from '@relay/store';
 import { payloadId } from '../storage/internal';
 import type { IndexEntry, ListResult, LogCollections, Position, StoredPayload } from '../storage/internal';
 import { payloadMatches, statusMatches } from './filter';
-import type { ActivityListQuery } from './filter';
+import type { ActivityListQuery } from '../driver';
 
 /**
  * Most rows one payload or response-status search reads per call (docs/management-api.md

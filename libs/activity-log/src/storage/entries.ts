@@ -1,29 +1,11 @@
 import type { StatusGroup } from '@relay/store';
+import type { ListedRow } from '../driver';
 
 /**
  * A row as the list shows it, kept in its index page so that listing reads pages only, never
- * rows: the Request activity view's columns (spec "Activity record") plus what its filters
- * test. Deliveries and attempts are read from the row itself when one row is opened.
+ * rows.
  */
-export interface IndexEntry {
-  event_id: string;
-  received_ms: number;
-  endpoint_id: string;
-  method: string | null;
-  /** null on aggregated rows */
-  source_ip: string | null;
-  outcome: string | null;
-  reason: string | null;
-  status: StatusGroup;
-  last_error: string | null;
-  target_count: number;
-  test: boolean;
-  aggregated: boolean;
-  /** the row delivers an alert (docs/alerts.md): the list reads its names from the row */
-  alert: boolean;
-  /** when the soonest delivery that failed and waits is tried again (status.ts nextAttemptMs); null: none waits */
-  retry_ms: number | null;
-}
+export type IndexEntry = ListedRow;
 
 /** A later change of a row's status or latest error. */
 export interface IndexChange {

@@ -6,6 +6,9 @@ import type { KeyedCollection } from '@relay/store';
 import { mergeAttempts } from './status';
 import type { StoredAttempt } from './status';
 import type { StatusGroup } from '@relay/store';
+import type { StoredPayload } from '../driver';
+
+export type { StoredPayload };
 
 /** An index page, a change page, or a directory document. */
 export interface IndexDoc {
@@ -50,12 +53,6 @@ export interface PayloadDoc {
 }
 
 export const payloadId = (eventId: string): string => `${eventId}~p`;
-
-/** What a resend delivers: the sender's request (credentials already removed) and the payload. */
-export interface StoredPayload {
-  request: { method: string; source_ip: string; headers: Record<string, string>; query: string };
-  payload: { content_type: string | null; body_base64: string };
-}
 
 /** What a row must have for late attempts to merge into it. */
 export interface MergeableRow {

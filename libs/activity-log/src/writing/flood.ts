@@ -71,3 +71,40 @@ const nextMinute = (minute: string): string =>
 function previousMinute(minute: string): string {
   return new Date(minuteMs(minute) - 60_000).toISOString().slice(0, 16);
 }
+
+/** The start of the UTC minute of an ISO time: an aggregated row's time. */
+export const minuteStart = (iso: string): Date => new Date(`${iso.slice(0, 16)}:00.000Z`);
+
+/** The folds of one flush into one aggregated row. */
+export interface FoldGroup {
+  digest: string;
+  request: Fold['request'];
+  first: boolean;
+  count: number;
+  first_seen: Date;
+  last_seen: Date;
+}
+
+export function groupFolds(folds: Fold[]): FoldGroup[] {
+  const groups = new Map<string, FoldGroup>();
+  for (const f of folds) {
+    const at = new Date(f.request.received_at);
+    const g = groups.get(f.digest);
+    if (!g) {
+      groups.set(f.digest, {
+        digest: f.digest,
+        request: f.request,
+        first: f.first,
+        count: 1,
+        first_seen: at,
+        last_seen: at,
+      });
+      continue;
+    }
+    g.count += 1;
+    g.first ||= f.first;
+    if (at < g.first_seen) g.first_seen = at;
+    if (at > g.last_seen) g.last_seen = at;
+  }
+  return [...groups.values()];
+}

@@ -1,74 +1,20 @@
 import { isDeepStrictEqual } from 'node:util';
 import { LRUCache } from '@relay/cache';
-import { activityPartitionOf, timedId } from '@relay/contracts';
+import { activityPartitionOf } from '@relay/contracts';
 import type { StoredPayloadV1 } from '@relay/contracts';
 import { IndexWriter, hourOf, lateAttemptId, nextAttemptMs, payloadId, scopesOfRow } from '../storage/internal';
-import type {
-  FlushClock,
-  LateAttemptDoc,
-  LogCollections,
-  PayloadDoc,
-  ScopedChange,
-  ScopedEntry,
-} from '../storage/internal';
-import type { Fold } from './flood';
-import type { EventGroup } from './hold';
-import { applyMessages, changeOf, entryOf, requestFields, storedAttempt } from './row';
+import type { LateAttemptDoc, LogCollections, PayloadDoc, ScopedChange, ScopedEntry } from '../storage/internal';
+import type { ActivityLogWriterOptions } from '../driver';
+import type { ActivityWriter } from './flusher';
+import { groupFolds } from './flood';
+import { aggregation, applyMessages, changeOf, entryOf, storedAttempt } from './row';
 import type { RowDoc } from './row';
 
-export interface FlushBatch<T> {
-  events: EventGroup<T>[];
-  folds: Fold[];
-  /** accepted events' payloads, kept with their rows' hour for resends */
-  payloads?: StoredPayloadV1[];
-}
-
-export interface FlushStats {
-  /** new rows */
-  inserted: number;
-  /** rows written again (a late request, a row whose attempts came first) */
-  updated: number;
-  /** late attempts inserted beside their rows */
-  late: number;
-  /** rejections folded into aggregated rows */
-  aggregated: number;
-  /** payloads kept for resends */
-  payloads: number;
-}
-
-export interface ActivityWriter {
-  /** `clock`: when the flush happens and its number (held index entries wait by it); now and 0 when absent */
-  write(batch: FlushBatch<unknown>, clock?: FlushClock): Promise<FlushStats>;
-  /**
-   * The first flush whose index entries (of the scopes of one activity partition, when given)
-   * are still held (not in any page yet), or null. The messages of that flush and later ones
-   * (of that partition) are not acknowledged yet (IndexWriter).
-   */
-  heldSince(partition?: number): number | null;
-  /**
-   * Writes the index pages held back (idle, shutdown), or with `clock.partition` those of one
-   * activity partition (giving it away: no other count is recorded then than a flush records).
-   */
-  writeHeld(clock: FlushClock): Promise<void>;
-  /** after a failed write: forget cached index state, the store is the truth again */
-  reset(): void;
-  /**
-   * another writer may have written the accounts of this activity partition, which this one
-   * writes from now on: forget what it knows of the store about them (IndexWriter.resync)
-   */
-  resync(now: number, partition: number): void;
-  /** page counts probed in the store so far (IndexWriter.probes) */
-  probes(): number;
-}
-
-export interface ActivityWriterOptions {
-  /** IndexWriter: how long a sparse scope's index entries wait for later flushes' (0: never) */
-  indexWaitMs?: number;
-  /** IndexWriter: longest they wait when few (a rare group's rows); at least `indexWaitMs` */
-  indexMaxWaitMs?: number;
-  /** IndexWriter: a held scope's page is written once it has this many entries */
-  indexPageEntries?: number;
-}
+/** The FerretDB driver's index hold (IndexWriter), from the writer's options. */
+export type ActivityWriterOptions = Pick<
+  ActivityLogWriterOptions,
+  'indexWaitMs' | 'indexMaxWaitMs' | 'indexPageEntries'
+>;
 
 /**
  * Writes one flush into the hourly partitions (storage/keys.ts), by `_id` only:
@@ -238,41 +184,11 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
       }
 
       for (const f of groupFolds(batch.folds)) {
-        const minute = minuteStart(f.request.received_at);
-        const id = timedId('agg', minute.getTime(), f.digest);
-        const { received_at: _r, source_ip: _ip, ...fields } = requestFields(f.request);
-        await log.rows(hourOf(minute.getTime())).update([
-          {
-            id,
-            upsert: true,
-            update: {
-              $setOnInsert: {
-                ...fields,
-                received_at: minute,
-                target_count: 0,
-                status: 'errors',
-                last_error: null,
-                deliveries: {},
-              },
-              $inc: { 'aggregate.count': f.count },
-              $min: { 'aggregate.first_seen': f.first_seen },
-              $max: { 'aggregate.last_seen': f.last_seen },
-            },
-          },
-        ]);
-        if (!f.first) continue;
-        const row = {
-          _id: id,
-          ...fields,
-          received_at: minute,
-          source_ip: null,
-          target_count: 0,
-          status: 'errors' as const,
-          last_error: null,
-          aggregate: { count: f.count, first_seen: f.first_seen, last_seen: f.last_seen },
-          deliveries: {},
-        };
-        place(row as RowDoc);
+        const agg = aggregation(f);
+        await log
+          .rows(hourOf(agg.row.received_at.getTime()))
+          .update([{ id: agg.id, upsert: true, update: agg.update }]);
+        if (f.first) place(agg.row);
       }
 
       await index.write(entries, changes, clock);
@@ -294,8 +210,6 @@ function payloadDoc(p: StoredPayloadV1): PayloadDoc {
 /** Rows written lately, so that their late attempts need no read (bounded; a miss costs a read). */
 const RECENT_ROWS = 20_000;
 
-const minuteStart = (iso: string): Date => new Date(`${iso.slice(0, 16)}:00.000Z`);
-
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();
   for (const item of items) {
@@ -305,37 +219,4 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
     else out.set(k, [item]);
   }
   return out;
-}
-
-interface FoldGroup {
-  digest: string;
-  request: Fold['request'];
-  first: boolean;
-  count: number;
-  first_seen: Date;
-  last_seen: Date;
-}
-
-function groupFolds(folds: Fold[]): FoldGroup[] {
-  const groups = new Map<string, FoldGroup>();
-  for (const f of folds) {
-    const at = new Date(f.request.received_at);
-    const g = groups.get(f.digest);
-    if (!g) {
-      groups.set(f.digest, {
-        digest: f.digest,
-        request: f.request,
-        first: f.first,
-        count: 1,
-        first_seen: at,
-        last_seen: at,
-      });
-      continue;
-    }
-    g.count += 1;
-    g.first ||= f.first;
-    if (at < g.first_seen) g.first_seen = at;
-    if (at > g.last_seen) g.last_seen = at;
-  }
-  return [...groups.values()];
 }

@@ -1,6 +1,6 @@
 import { ACTIVITY_REQUEST_V1, activityPartitionOf } from '@relay/contracts';
 import type { ActivityRequestV1 } from '@relay/contracts';
-import type { ActivityWriter, FlushBatch } from './flush';
+import type { ActivityWriter, FlushBatch } from './flusher';
 import { ActivityPipeline } from './pipeline';
 
 const req = (id: string, over: Partial<ActivityRequestV1> = {}): ActivityRequestV1 => ({

@@ -1,34 +1,14 @@
 import { activityPartitionOf } from '@relay/contracts';
 import type { ActivityMessage, StoredPayloadV1 } from '@relay/contracts';
-import type { ActivityWriter, FlushStats } from './flush';
+import type { ActivityLogWriter, ActivityLogWriterOptions } from '../driver';
+import type { ActivityWriter } from './flusher';
 import { FloodFolder } from './flood';
 import type { Fold } from './flood';
 import { Holding } from './hold';
 import type { EventGroup } from './hold';
 
-export interface PipelineOptions {
-  /** how long an accepted request's row waits for its deliveries' first attempts */
-  holdMs: number;
-  /** most rows held at once (bounds memory and, with prefetch, keeps attempts flowing) */
-  maxHeld: number;
-  /** flush once this many messages are ready */
-  batchSize: number;
-  /** flush at least this often while anything is ready */
-  maxWaitMs: number;
-  /**
-   * flush once this many payload messages wait: the payload consumer's prefetch, since it gets
-   * no more until these are written — waiting for `maxWaitMs` would cap payloads at a prefetch
-   * a second (a chaos run fell 68,601 messages behind that way)
-   */
-  payloadMessagesPerFlush: number;
-  /** identical rejections per endpoint and minute that keep rows of their own */
-  keepPerMinute: number;
-  /** messages older than this are acknowledged without a write: retention already removed their hour */
-  retentionMs: number;
-  now?: () => number;
-  onFlush?: (stats: FlushStats & { messages: number; duration_ms: number }) => void;
-  onExpired?: (message: ActivityMessage) => void;
-}
+/** The writer's options the pipeline reads (the rest are the FerretDB driver's index hold). */
+export type PipelineOptions = Omit<ActivityLogWriterOptions, 'indexWaitMs' | 'indexMaxWaitMs' | 'indexPageEntries'>;
 
 /** messages the mean gap follows (an exponential moving mean over about this many) */
 const ARRIVALS_AVERAGED = 8;
@@ -397,4 +377,30 @@ function mergeGroups<T>(groups: EventGroup<T>[]): EventGroup<T>[] {
     seen.oldest_ms = Math.min(seen.oldest_ms, g.oldest_ms);
   }
   return [...byId.values()];
+}
+
+/**
+ * A driver's ActivityLogWriter: the pipeline (hold, flood folding, flushes, acks) over the
+ * driver's flush writer; retention runs between flushes.
+ */
+export function pipelineWriter(
+  flusher: ActivityWriter,
+  opts: PipelineOptions,
+  expire: (nowMs: number, retentionMs: number) => Promise<string[]>,
+): ActivityLogWriter {
+  const pipeline = new ActivityPipeline(flusher, opts);
+  return {
+    write: async (records) => {
+      await Promise.all(records.map((r) => pipeline.add(r)));
+    },
+    writePayloads: (payloads) => pipeline.addPayloads(payloads),
+    expire: (nowMs, retentionMs) => pipeline.exclusive(() => expire(nowMs, retentionMs)),
+    unwritten: () => pipeline.unwritten(),
+    indexProbes: () => pipeline.probes(),
+    lagSeconds: () => pipeline.lagSeconds(),
+    drain: () => pipeline.drain(),
+    settle: (partition) => pipeline.settle(partition),
+    resync: (partition) => pipeline.resync(partition),
+    abandon: (err) => pipeline.abandon(err),
+  };
 }

@@ -1,4 +1,7 @@
+import { timedId } from '@relay/contracts';
 import type { ActivityAttemptV1, ActivityRequestV1 } from '@relay/contracts';
+import { minuteStart } from './flood';
+import type { FoldGroup } from './flood';
 import { mergeAttempts, nextAttemptMs } from '../storage/internal';
 import type { ActivityDoc } from '@relay/store';
 import type { IndexChange, IndexEntry, StoredAttempt } from '../storage/internal';
@@ -100,5 +103,39 @@ export function changeOf(row: RowDoc): IndexChange {
     status: row.status,
     last_error: row.last_error ?? null,
     retry_ms: nextAttemptMs(row.deliveries),
+  };
+}
+
+/**
+ * The aggregated row a flush's folds count into (`agg_` + minute + digest): the upsert that
+ * creates it or raises its count, first and last seen, and the row as first written (its list
+ * entry). Aggregated rows have no source IP and no deliveries.
+ */
+export function aggregation(f: FoldGroup): { id: string; update: Record<string, unknown>; row: RowDoc } {
+  const minute = minuteStart(f.request.received_at);
+  const id = timedId('agg', minute.getTime(), f.digest);
+  const { received_at: _r, source_ip: _ip, ...fields } = requestFields(f.request);
+  const created = {
+    ...fields,
+    received_at: minute,
+    target_count: 0,
+    status: 'errors' as const,
+    last_error: null,
+    deliveries: {},
+  };
+  return {
+    id,
+    update: {
+      $setOnInsert: created,
+      $inc: { 'aggregate.count': f.count },
+      $min: { 'aggregate.first_seen': f.first_seen },
+      $max: { 'aggregate.last_seen': f.last_seen },
+    },
+    row: {
+      _id: id,
+      ...created,
+      source_ip: null,
+      aggregate: { count: f.count, first_seen: f.first_seen, last_seen: f.last_seen },
+    } as unknown as RowDoc,
   };
 }

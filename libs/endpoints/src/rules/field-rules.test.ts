@@ -1,4 +1,5 @@
 import { compileFieldRules, validateFieldRules } from './field-rules';
+import { compileCostBound, compilePattern, programSizeBound } from './regex';
 import type { FieldRule } from './field-rules';
 
 describe('validateFieldRules (save time)', () => {
@@ -80,5 +81,25 @@ describe('field validation rules: type tests, required fields (a null value fail
 
   it('no rules: everything passes', () => {
     expect(compileFieldRules([])(null)).toEqual([]);
+  });
+});
+
+describe('field rule cost (docs/security.md "Rule cost"): each pattern’s RE2 program size × the length of the string it would test', () => {
+  it('counts patterns on string values only; type and required tests, non-strings and absent fields cost nothing', () => {
+    const rules: FieldRule[] = [
+      { path: 'email', pattern: '^\\S+@\\S+$' },
+      { path: 'order.id', pattern: '[0-9]+' },
+      { path: 'order.note', type: 'string', required: true },
+      { path: 'absent', pattern: 'x' },
+    ];
+    // not compiled yet: the bound from the source, and the compile
+    const cost = (p: string, length: number) => programSizeBound(p) * length + compileCostBound(p);
+    const validate = compileFieldRules(rules);
+    expect(validate.cost({ email: 'a@example.com', order: { id: 12, note: 'n' } })).toBe(cost('^\\S+@\\S+$', 13));
+    expect(validate.cost({ email: 7, order: { id: '1234' } })).toBe(cost('[0-9]+', 4));
+    // once a payload was checked, the compiled program's size × the text
+    validate({ email: 'a@example.com', order: { id: '1', note: 'n' } });
+    expect(validate.cost({ email: 'a@example.com' })).toBe(compilePattern('^\\S+@\\S+$').programSize() * 13);
+    expect(compileFieldRules([]).cost({ email: 'x' })).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import type { ErrorObject } from 'ajv';
-import { checkPattern, re2RegExpEngine } from './regex';
+import { checkPattern, LazyPattern, lazyRegExpEngine } from './regex';
+import { valueAt } from './routing';
 import { joinPath, schemaCheck } from './validation';
 import { resultOf } from '@relay/contracts';
 import type { FieldError, Validation } from '@relay/contracts';
@@ -84,8 +85,12 @@ interface FieldViolation {
   message: string;
 }
 
-/** Returns every violated rule, in rule order; an empty list means the payload passes. */
-export type FieldRuleValidator = (data: unknown) => FieldViolation[];
+/**
+ * Returns every violated rule, in rule order; an empty list means the payload passes. `cost`:
+ * what its patterns may cost on that payload (docs/security.md "Rule cost"), found without
+ * running them: each pattern's RE2 program size × the length of the string it would test.
+ */
+export type FieldRuleValidator = ((data: unknown) => FieldViolation[]) & { cost: (data: unknown) => number };
 
 /**
  * Compiles validated rules into one ajv validator (compile once per endpoint revision; the
@@ -93,17 +98,29 @@ export type FieldRuleValidator = (data: unknown) => FieldViolation[];
  * names the rule. Patterns run on RE2 through ajv's `code.regExp` hook.
  */
 export function compileFieldRules(rules: readonly FieldRule[]): FieldRuleValidator {
-  if (rules.length === 0) return () => [];
+  if (rules.length === 0) return Object.assign(() => [], { cost: () => 0 });
+  // a pattern tests string values only (JSON Schema), so only a string at its path costs
+  const patterns = new Map(
+    rules.flatMap((r) => (r.pattern === undefined ? [] : [[r.pattern, new LazyPattern(r.pattern)]])),
+  );
+  const tested = rules.flatMap((r) =>
+    r.pattern === undefined ? [] : [{ segments: r.path.split('.'), re: patterns.get(r.pattern)! }],
+  );
+  const cost = (data: unknown): number =>
+    tested.reduce((sum, p) => {
+      const value = valueAt(data, p.segments);
+      return sum + (typeof value === 'string' ? p.re.cost(value.length) : 0);
+    }, 0);
   // One instance per compiled rule set, so a replaced revision is garbage-collected with it.
   const ajv = new Ajv({
     allErrors: true,
     strict: true,
     strictTypes: false,
     logger: false,
-    code: { regExp: re2RegExpEngine },
+    code: { regExp: lazyRegExpEngine(patterns) },
   });
   const validate = ajv.compile({ allOf: rules.map(ruleSchema) });
-  return (data) => {
+  const check = (data: unknown): FieldViolation[] => {
     if (validate(data)) return [];
     const byRule = new Map<number, ErrorObject[]>();
     for (const error of validate.errors ?? []) {
@@ -112,6 +129,7 @@ export function compileFieldRules(rules: readonly FieldRule[]): FieldRuleValidat
     }
     return [...byRule.entries()].sort(([a], [b]) => a - b).map(([i, errors]) => violationOf(rules[i]!, errors));
   };
+  return Object.assign(check, { cost });
 }
 
 /** `a.b.c` → `{properties: {a: {properties: {b: {properties: {c: leaf}}}}}}`, plus `required` at each level. */

@@ -1,4 +1,6 @@
 import { compileRouting, routingFormatProblem } from './routing';
+import { RE2JS } from 're2js';
+import { compileCostBound, compilePattern, programSizeBound } from './regex';
 import type { Routing, RoutingRule } from './routing';
 
 const routes = (rule: RoutingRule, data: unknown): boolean => compileRouting({ match: 'all', rules: [rule] })!(data);
@@ -91,5 +93,48 @@ describe('routing applies where the payload format has fields (the field-validat
     const found = routingFormatProblem(format);
     if (problem === null) expect(found).toBeNull();
     else expect(found).toContain(problem);
+  });
+});
+
+describe('routing cost (docs/security.md "Rule cost"): RE2 program size × the length of the field text each pattern would test', () => {
+  const size = (pattern: string, ci = false) => compilePattern(pattern, ci).programSize();
+
+  it('counts regex, not_regex and case-insensitive literals on their own fields; other kinds and absent fields cost nothing', () => {
+    const route = compileRouting({
+      match: 'any',
+      rules: [
+        { kind: 'regex', path: 'type', pattern: '^order\\.' },
+        { kind: 'not_regex', path: 'note', pattern: 'x+y', case_insensitive: true },
+        { kind: 'contains', path: 'type', value: 'Paid', case_insensitive: true },
+        { kind: 'contains', path: 'type', value: 'paid' },
+        { kind: 'one_of', path: 'type', values: ['a'] },
+        { kind: 'gt', path: 'amount', value: 1 },
+        { kind: 'regex', path: 'absent', pattern: 'z' },
+      ],
+    })!;
+    const data = { type: 'order.paid', note: 'hello', amount: 12345 };
+    // not compiled yet: the bound from the source, and the compile
+    const cost = (pattern: string, length: number, folded = false) =>
+      programSizeBound(pattern) * length + compileCostBound(pattern, folded);
+    expect(route.cost(data)).toBe(cost('^order\\.', 10) + cost('x+y', 5, true) + cost(RE2JS.quote('Paid'), 10, true));
+    // a number's text is what the rule tests: JSON's spelling of it
+    expect(
+      compileRouting({ match: 'all', rules: [{ kind: 'regex', path: 'n', pattern: '1' }] })!.cost({ n: 12345 }),
+    ).toBe(cost('1', 5));
+    // once tested, the compiled program's size × the text; `any` stopped at the first rule, so the
+    // case-insensitive literal on the same field is still not compiled
+    expect(route(data)).toBe(true);
+    expect(route.cost({ type: 'order.paid' })).toBe(size('^order\\.') * 10 + cost(RE2JS.quote('Paid'), 10, true));
+  });
+
+  it('only plain literals, presence and comparisons: nothing', () => {
+    const route = compileRouting({
+      match: 'all',
+      rules: [
+        { kind: 'equals', path: 'type', value: 'x' },
+        { kind: 'exists', path: 'type' },
+      ],
+    })!;
+    expect(route.cost({ type: 'x'.repeat(10_000) })).toBe(0);
   });
 });

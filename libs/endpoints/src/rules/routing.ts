@@ -45,12 +45,23 @@ export function routingFormatProblem(format: PayloadFormat): string | null {
     : `cannot apply: the endpoint’s payload format is ${format}, whose payload is one string without fields (routing rules read fields by path)`;
 }
 
-/** Decides whether one parsed payload goes to the target. */
-export type RoutePredicate = (data: unknown) => boolean;
+/**
+ * Decides whether one parsed payload goes to the target. `cost`: what its patterns may cost on
+ * that payload (docs/security.md "Rule cost"), found without running them.
+ */
+export type RoutePredicate = ((data: unknown) => boolean) & { cost: (data: unknown) => number };
+
+interface RuleTest {
+  test: (data: unknown) => boolean;
+  cost: (data: unknown) => number;
+}
+
+const FREE = (): number => 0;
 
 const NUMBER_TEXT = /^\s*-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 
-function valueAt(data: unknown, segments: readonly string[]): unknown {
+/** The value at a dot path's segments, or undefined (arrays are not traversed). */
+export function valueAt(data: unknown, segments: readonly string[]): unknown {
   let at = data;
   for (const s of segments) {
     if (typeof at !== 'object' || at === null || Array.isArray(at) || !Object.prototype.hasOwnProperty.call(at, s))
@@ -81,19 +92,20 @@ const COMPARE: Record<NumericRouteKind, (a: number, b: number) => boolean> = {
   lte: (a, b) => a <= b,
 };
 
-function compileRule(rule: RoutingRule): RoutePredicate {
+function compileRule(rule: RoutingRule): RuleTest {
   const segments = rule.path.split('.');
   switch (rule.kind) {
     case 'exists':
-      return (data) => valueAt(data, segments) != null;
+      return { test: (data) => valueAt(data, segments) != null, cost: FREE };
     case 'not_exists':
-      return (data) => valueAt(data, segments) == null;
+      return { test: (data) => valueAt(data, segments) == null, cost: FREE };
     case 'one_of': {
       const values = new Set(rule.values);
-      return (data) => {
+      const test = (data: unknown) => {
         const text = textOf(valueAt(data, segments));
         return text !== null && values.has(text);
       };
+      return { test, cost: FREE };
     }
     case 'gt':
     case 'gte':
@@ -101,19 +113,26 @@ function compileRule(rule: RoutingRule): RoutePredicate {
     case 'lte': {
       const compare = COMPARE[rule.kind];
       const bound = rule.value;
-      return (data) => {
+      const test = (data: unknown) => {
         const n = numberOf(valueAt(data, segments));
         return n !== null && compare(n, bound);
       };
+      return { test, cost: FREE };
     }
     default: {
-      const test = compileTextPredicate(rule);
+      const predicate = compileTextPredicate(rule);
       // a field without text does not contain or match anything: the negated kinds pass there
       const missing = isNegatedFilterKind(rule.kind);
-      return (data) => {
+      const test = (data: unknown) => {
         const text = textOf(valueAt(data, segments));
-        return text === null ? missing : test(text);
+        return text === null ? missing : predicate(text);
       };
+      // a field without text runs no test, so compiles nothing
+      const cost = (data: unknown) => {
+        const text = textOf(valueAt(data, segments));
+        return text === null ? 0 : predicate.cost(text.length);
+      };
+      return { test, cost };
     }
   }
 }
@@ -126,5 +145,9 @@ function compileRule(rule: RoutingRule): RoutePredicate {
 export function compileRouting(routing: Routing | null | undefined): RoutePredicate | null {
   if (!routing) return null;
   const rules = routing.rules.map(compileRule);
-  return routing.match === 'any' ? (data) => rules.some((r) => r(data)) : (data) => rules.every((r) => r(data));
+  const test =
+    routing.match === 'any'
+      ? (data: unknown) => rules.some((r) => r.test(data))
+      : (data: unknown) => rules.every((r) => r.test(data));
+  return Object.assign(test, { cost: (data: unknown) => rules.reduce((sum, r) => sum + r.cost(data), 0) });
 }

@@ -11,6 +11,7 @@ import {
   DEAD_ERROR_HEADER,
   DEAD_REASON_HEADER,
   DEAD_STATUS_HEADER,
+  HOLD_UNTIL_HEADER,
   SCHEDULE_BASE_HEADER,
 } from '../retry/headers';
 import type { AttemptRecorder, DeliveryRouter, TargetHealth } from './ports';
@@ -46,8 +47,16 @@ export function createDeliveryRouter(
   const deliveries = new DeliveryPublisher(publisher, namespace);
   return {
     // the next attempt stays in the event's trace: a child of this attempt (nothing when tracing is off)
-    retry: (next, tierMs, scheduleBase) =>
-      deliveries.retry(next, channel, tierMs, withTraceHeaders({ [SCHEDULE_BASE_HEADER]: scheduleBase })!),
+    retry: (next, tierMs, scheduleBase, holdUntil) =>
+      deliveries.retry(
+        next,
+        channel,
+        tierMs,
+        withTraceHeaders({
+          [SCHEDULE_BASE_HEADER]: scheduleBase,
+          ...(holdUntil === undefined ? {} : { [HOLD_UNTIL_HEADER]: holdUntil }),
+        })!,
+      ),
     deadLetter(delivery, why) {
       const headers: Record<string, unknown> = {
         [DEAD_REASON_HEADER]: why.reason,

@@ -85,6 +85,8 @@ function setup(
   const log = {
     recorded: [] as ActivityAttemptV1[],
     retried: [] as Array<[number, number, number]>,
+    /** held copies: attempt, tier, schedule base, when the wait ends */
+    held: [] as Array<[number, number, number, number]>,
     dead: [] as DeadLetterReason[],
     flags: [] as string[],
     streak: 0,
@@ -102,7 +104,10 @@ function setup(
     },
     recorder: { record: async (a) => void log.recorded.push(a) },
     router: {
-      retry: async (next, tierMs, base) => void log.retried.push([next.attempt, tierMs, base]),
+      retry: async (next, tierMs, base, holdUntil) =>
+        void (holdUntil === undefined
+          ? log.retried.push([next.attempt, tierMs, base])
+          : log.held.push([next.attempt, tierMs, base, holdUntil])),
       deadLetter: async (_d, why) => void log.dead.push(why),
     },
     health: {
@@ -498,26 +503,66 @@ describe('deliverer metrics: attempts by kind and result, latency, retries per t
 });
 
 describe('handleDelivery: the target gate (limits and breaker, docs/delivery-limits.md)', () => {
-  it('held → published again unchanged (same attempt) to the tier that fits the wait; nothing sent, nothing recorded', async () => {
+  it('held → published again unchanged (same attempt) with the end of its wait, to the largest tier within it; nothing sent, nothing recorded', async () => {
     const { deps, log, kind, settled, metrics } = setup([ok], target(), 3, [
       { verdict: 'hold', reason: 'rate', waitMs: 350 },
     ]);
     expect(await handleDelivery(delivery(2), deps, { scheduleBase: 1 })).toEqual({
       state: 'held',
       reason: 'rate',
-      tierMs: 500,
+      tierMs: 200,
     });
-    expect(log.retried).toEqual([[2, 500, 1]]);
-    expect([kind.sent, log.recorded, log.dead, settled]).toEqual([0, [], [], []]);
+    expect(log.held).toEqual([[2, 200, 1, NOW.getTime() + 350]]);
+    expect([kind.sent, log.recorded, log.retried, log.dead, settled]).toEqual([0, [], [], [], []]);
     expect(await metrics.getSingleMetricAsString('relay_delivery_held_total')).toContain(
       'relay_delivery_held_total{kind="fake",reason="rate"} 1',
     );
   });
 
-  it('a wait past every tier waits in the largest; a paused target (60 s) likewise', async () => {
-    const { deps, log } = setup([ok], target(), 3, [{ verdict: 'hold', reason: 'paused', waitMs: 60_000 }]);
+  it('a wait past every tier waits in the largest first; one shorter than every tier in the smallest', async () => {
+    const { deps, log } = setup([ok], target(), 3, [
+      { verdict: 'hold', reason: 'paused', waitMs: 60_000 },
+      { verdict: 'hold', reason: 'rate', waitMs: 40 },
+    ]);
     await handleDelivery(delivery(), deps);
-    expect(log.retried).toEqual([[1, 1_000, 1]]);
+    await handleDelivery(delivery(), deps);
+    expect(log.held).toEqual([
+      [1, 1_000, 1, NOW.getTime() + 60_000],
+      [1, 200, 1, NOW.getTime() + 40],
+    ]);
+  });
+
+  it('back before its wait ends → held again for the rest without asking the gate; asks once it has ended', async () => {
+    const { deps, log, kind, metrics } = setup([ok]);
+    let asked = 0;
+    const admit = deps.gate.admit.bind(deps.gate);
+    deps.gate.admit = async (t, k) => {
+      asked += 1;
+      return admit(t, k);
+    };
+    const at = NOW.getTime();
+    for (const [left, tierMs] of [
+      [1_300, 1_000],
+      [700, 500],
+      [150, 200],
+    ] as const)
+      expect(await handleDelivery(delivery(4), deps, { scheduleBase: 2, holdUntil: at + left })).toEqual({
+        state: 'held',
+        reason: 'waiting',
+        tierMs,
+      });
+    expect(log.held).toEqual([
+      [4, 1_000, 2, at + 1_300],
+      [4, 500, 2, at + 700],
+      [4, 200, 2, at + 150],
+    ]);
+    expect([asked, kind.sent]).toEqual([0, 0]);
+    // held again is not a new hold: the gate's holds are counted once
+    expect(await metrics.getSingleMetricAsString('relay_delivery_held_total')).not.toContain('reason=');
+    expect(await handleDelivery(delivery(4), deps, { scheduleBase: 2, holdUntil: at })).toMatchObject({
+      state: 'delivered',
+    });
+    expect([asked, kind.sent]).toEqual([1, 1]);
   });
 
   it('let through → sent, and the gate is told the outcome with the pass it gave (its lease, or the probe)', async () => {

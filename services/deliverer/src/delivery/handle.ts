@@ -57,6 +57,7 @@ export async function handleDelivery(
   deps: DeliveryDeps,
   run: DeliveryRun = { scheduleBase: 1 },
 ): Promise<DeliveryOutcome> {
+  if (run.holdUntil !== undefined && run.holdUntil > deps.now().getTime()) return holdOn(d, run.holdUntil, run, deps);
   const target = await deps.targets.find(d.target_id);
   // transformations run before the gate: a dropped or failed one takes no slot (docs/transformations.md)
   const step = target?.enabled && !target.flagged ? await deps.transform.apply(d, target) : null;
@@ -107,9 +108,14 @@ export async function handleDelivery(
   return decision;
 }
 
-/** What one received delivery came to: an attempt and what follows it, held without one, or ended by a transformation. */
+/**
+ * What one received delivery came to: an attempt and what follows it, held without one
+ * (`waiting`: back before its wait ended, held again), or ended by a transformation.
+ */
 export type DeliveryOutcome =
-  RetryDecision | { state: 'held'; reason: HoldReason; tierMs: number } | { state: 'dropped' | 'transform_failed' };
+  | RetryDecision
+  | { state: 'held'; reason: HoldReason | 'waiting'; tierMs: number }
+  | { state: 'dropped' | 'transform_failed' };
 
 /**
  * A transformation dropped the event (null) or failed: recorded as the attempt's final state,
@@ -148,8 +154,8 @@ async function transformEnded(
 /**
  * A delivery the gate holds (a limit is reached, the breaker is open or half-open, the target is
  * paused) waits on the broker, not in memory: it is published again, unchanged — the same
- * attempt number, so waiting uses up no attempt — to the delay tier that fits the wait, whose
- * TTL dead-letters it back to the work queue; the caller acks after the confirm. Nothing is
+ * attempt number, so waiting uses up no attempt — with the time its wait ends, to a delay tier
+ * whose TTL dead-letters it back to the work queue; the caller acks after the confirm. Nothing is
  * recorded in the activity log: no attempt was made.
  */
 async function hold(
@@ -159,18 +165,36 @@ async function hold(
   run: DeliveryRun,
   deps: DeliveryDeps,
 ): Promise<DeliveryOutcome> {
-  const tierMs = holdTier(verdict.waitMs, deps.policy.tiersMs);
-  await deps.router.retry(d, tierMs, run.scheduleBase);
+  const waitMs = Math.max(verdict.waitMs, 1);
+  const tierMs = holdTier(waitMs, deps.policy.tiersMs);
+  await deps.router.retry(d, tierMs, run.scheduleBase, deps.now().getTime() + waitMs);
   deps.meter.held(kind.kind, verdict.reason);
   deps.logger.debug('delivery held', {
     delivery_id: d.delivery_id,
     target_id: d.target_id,
     attempt: d.attempt,
     reason: verdict.reason,
-    wait_ms: verdict.waitMs,
+    wait_ms: waitMs,
     tier_ms: tierMs,
   });
   return { state: 'held', reason: verdict.reason, tierMs };
+}
+
+/**
+ * A held delivery back before its wait ends waits again for the rest, without asking the gate:
+ * tiers are coarse, so a wait is served by a few of them in turn (the largest that fits each
+ * time), and the delivery asks when its turn has come — not earlier, which would take a later
+ * turn behind the deliveries held since.
+ */
+async function holdOn(
+  d: DeliveryMessageV1,
+  holdUntil: number,
+  run: DeliveryRun,
+  deps: DeliveryDeps,
+): Promise<DeliveryOutcome> {
+  const tierMs = holdTier(holdUntil - deps.now().getTime(), deps.policy.tiersMs);
+  await deps.router.retry(d, tierMs, run.scheduleBase, holdUntil);
+  return { state: 'held', reason: 'waiting', tierMs };
 }
 
 /**

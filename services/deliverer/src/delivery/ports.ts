@@ -27,8 +27,11 @@ export interface DeadLetterReason {
 
 /** Where a delivery goes after an attempt. Both resolve only on the broker's confirm. */
 export interface DeliveryRouter {
-  /** the next attempt, after `tierMs` in that delay tier (0: straight back to the work queue) */
-  retry(next: DeliveryMessageV1, tierMs: number, scheduleBase: number): Promise<void>;
+  /**
+   * the next attempt, after `tierMs` in that delay tier (0: straight back to the work queue); a
+   * held delivery carries `holdUntil`, when its wait ends (epoch ms)
+   */
+  retry(next: DeliveryMessageV1, tierMs: number, scheduleBase: number, holdUntil?: number): Promise<void>;
   /** the channel's dead-letter queue, with why it is there */
   deadLetter(delivery: DeliveryMessageV1, why: DeadLetterReason): Promise<void>;
 }
@@ -90,4 +93,6 @@ export interface DeliveryDeps {
 /** Where in its retry schedule a delivery is (see retry/decide.ts AttemptPosition). */
 export interface DeliveryRun {
   scheduleBase: number;
+  /** a held delivery: when its wait ends (epoch ms); before then it waits again without asking the gate */
+  holdUntil?: number;
 }

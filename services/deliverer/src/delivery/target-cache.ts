@@ -64,7 +64,7 @@ export class TargetCache implements TargetLookup {
     for (const [id, e] of this.entries.entries()) if (e.value?.endpoint_id === change.id) this.forget(id);
   }
 
-  /** Reads one batch of held targets again in one command; replaces those still held as they were. */
+  /** Reads one batch of held targets again (one `_id` read each, a few at once); replaces those still held as they were. */
   async revalidate(targetIds: string[]): Promise<void> {
     const held = targetIds.flatMap((id) => {
       const e = this.entries.peek(id);

@@ -165,7 +165,7 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
       // a span of the event's trace (the gateway's traceparent in the headers) when tracing is on
       const decision = await inSpan(
         'delivery attempt',
-        () => handleDelivery({ ...delivery, attempt: position.attempt }, deps, { scheduleBase: position.scheduleBase }),
+        () => handleDelivery({ ...delivery, attempt: position.attempt }, deps, position),
         {
           kind: SpanKind.CONSUMER,
           parent: contextFrom(properties.headers),

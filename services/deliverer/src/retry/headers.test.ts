@@ -13,9 +13,15 @@ describe('deliveryPosition: the attempt a received copy represents', () => {
     ['redelivered retry', 3, { 'x-delivery-count': 2 }, { attempt: 5, scheduleBase: 1 }],
     ['redriven (schedule base header)', 7, { 'x-relay-schedule-base': 7 }, { attempt: 7, scheduleBase: 7 }],
     [
+      'held (the end of its wait)',
+      2,
+      { 'x-relay-hold-until': 1_790_000_000_123 },
+      { attempt: 2, scheduleBase: 1, holdUntil: 1_790_000_000_123 },
+    ],
+    [
       'garbage headers are ignored',
       2,
-      { 'x-delivery-count': 'x', 'x-relay-schedule-base': -3 },
+      { 'x-delivery-count': 'x', 'x-relay-schedule-base': -3, 'x-relay-hold-until': 'soon' },
       { attempt: 2, scheduleBase: 1 },
     ],
   ])('%s', (_n, attempt, headers, expected) => {

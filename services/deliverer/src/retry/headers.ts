@@ -7,6 +7,8 @@
 export const DELIVERY_COUNT_HEADER = 'x-delivery-count';
 /** The attempt number the current retry schedule started at (a redrive restarts it). */
 export const SCHEDULE_BASE_HEADER = 'x-relay-schedule-base';
+/** On a held delivery: when its wait ends (epoch ms, by the clock of the deliverer that held it). */
+export const HOLD_UNTIL_HEADER = 'x-relay-hold-until';
 /** On dead-lettered deliveries: why, the last error and status, when. */
 export const DEAD_REASON_HEADER = 'x-relay-dead-reason';
 export const DEAD_ERROR_HEADER = 'x-relay-last-error';
@@ -34,8 +36,13 @@ function count(value: unknown): number {
 export function deliveryPosition(
   messageAttempt: number,
   headers: Record<string, unknown> | undefined,
-): { attempt: number; scheduleBase: number } {
+): { attempt: number; scheduleBase: number; holdUntil?: number } {
   const redeliveries = count(headers?.[DELIVERY_COUNT_HEADER]);
   const base = count(headers?.[SCHEDULE_BASE_HEADER]);
-  return { attempt: messageAttempt + redeliveries, scheduleBase: base > 0 ? base : 1 };
+  const holdUntil = count(headers?.[HOLD_UNTIL_HEADER]);
+  return {
+    attempt: messageAttempt + redeliveries,
+    scheduleBase: base > 0 ? base : 1,
+    ...(holdUntil > 0 ? { holdUntil } : {}),
+  };
 }

@@ -34,21 +34,24 @@ describe('tier sets', () => {
     for (const d of WEBHOOK_RETRY_SCHEDULE_MS) expect(tiers).toContain(d);
     expect(tiers).toContain(3_600_000);
     for (const d of HOLD_TIERS_MS) expect(tiers).toContain(d);
-    expect(tiers).toHaveLength(32);
+    expect(tiers).toHaveLength(35);
   });
 
   it('the chat default covers the fast schedule, the 60 s Retry-After cap and the hold tiers', () => {
     expect(defaultRetryTiers('chat')).toEqual([
-      1_000, 1_100, 1_200, 2_000, 2_200, 2_400, 5_000, 5_500, 6_000, 10_000, 15_000, 16_500, 18_000, 20_000, 30_000,
-      33_000, 36_000, 60_000,
+      100, 200, 500, 1_000, 1_100, 1_200, 2_000, 2_200, 2_400, 5_000, 5_500, 6_000, 10_000, 15_000, 16_500, 18_000,
+      20_000, 30_000, 33_000, 36_000, 60_000,
     ]);
   });
 
-  it('a held delivery waits in the smallest tier at or above its wait, at most HOLD_MAX_MS', () => {
+  it('a held delivery waits in the largest tier within what is left of its wait (at most HOLD_MAX_MS), else the smallest', () => {
     const tiers = defaultRetryTiers('webhook');
-    expect([0, 1, 999, 1_000, 1_001, 4_000, 59_000, 61_000, 3_600_000].map((w) => holdTier(w, tiers))).toEqual([
-      1_000, 1_000, 1_000, 1_000, 2_000, 5_000, 60_000, 60_000, 60_000,
+    const waits = [0, 1, 150, 999, 1_000, 1_001, 4_000, 59_000, 61_000, 3_600_000];
+    expect(waits.map((w) => holdTier(w, tiers))).toEqual([
+      100, 100, 100, 500, 1_000, 1_000, 2_000, 36_000, 60_000, 60_000,
     ]);
+    // an operator's tiers without short ones: the smallest there is
+    expect(holdTier(300, [60_000, 300_000])).toBe(60_000);
   });
 
   it('a test-only kind registered in the catalog with its own schedule gets tiers for every delay of it', () => {

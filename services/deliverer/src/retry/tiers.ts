@@ -26,18 +26,23 @@ export const DEFAULT_RETRY_AFTER_MAX_MS: Readonly<Record<DeliveryChannel, number
 
 /**
  * Tiers a held delivery waits in (a per-target limit, an open breaker, a paused target;
- * docs/delivery-limits.md), part of every channel's default tiers: fine enough at the short end
- * that deliveries held behind a rate limit come back about when their turn is, and a wait of
- * at most a minute, so a resumed target's deliveries are back within one.
+ * docs/delivery-limits.md), part of every channel's default tiers. A held delivery carries
+ * the time its wait ends and passes through these until then (holdTier), so the short end
+ * sets how late it comes back: 100 ms, a tenth of a 10-a-second target's window. A broker wait
+ * is at most a minute, so a paused target's deliveries ask again within one.
  */
-export const HOLD_TIERS_MS: readonly number[] = [1000, 2000, 5000, 10_000, 20_000, 30_000, 60_000];
-/** the longest a held delivery waits before it asks again */
+export const HOLD_TIERS_MS: readonly number[] = [100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 30_000, 60_000];
+/** the longest one broker wait of a held delivery */
 export const HOLD_MAX_MS = 60_000;
 
-/** The tier a held delivery waits in: the smallest at or above its wait (capped at HOLD_MAX_MS), no jitter. */
-export function holdTier(waitMs: number, tiers: readonly number[]): number {
-  const wait = Math.min(Math.max(waitMs, 1), HOLD_MAX_MS);
-  return tiers.find((t) => t >= wait) ?? tiers[tiers.length - 1] ?? 0;
+/**
+ * The tier a held delivery waits in next, `remainingMs` before its wait ends: the largest at or
+ * below it (at most HOLD_MAX_MS), so it never comes back later than its time by more than the
+ * smallest tier; the smallest tier when none is that short.
+ */
+export function holdTier(remainingMs: number, tiers: readonly number[]): number {
+  const wait = Math.min(remainingMs, HOLD_MAX_MS);
+  return tiers.filter((t) => t <= wait).pop() ?? tiers[0] ?? 0;
 }
 
 /** Tiers for `schedule` with jittered neighbours, sorted and unique. */

@@ -21,6 +21,10 @@ function revisionOf(endpoint: EndpointRecord): string {
   return `${endpoint.revision}:${new Date(endpoint.updated_at).getTime()}`;
 }
 
+function targetRevisionOf(target: TargetRoute): number {
+  return target.updated_at ? new Date(target.updated_at).getTime() : 0;
+}
+
 function planOf(stored: StoredPlan | undefined): Plan {
   return {
     payload_limit_bytes: stored?.payload_limit_bytes ?? DEFAULT_PLAN.payload_limit_bytes,
@@ -81,7 +85,7 @@ export function createEndpointLoader(
   };
 
   const routeOf = (endpointId: string, t: TargetRoute): RoutePredicate | null | 'unusable' =>
-    routes.get(t.id, t.updated_at ? new Date(t.updated_at).getTime() : 0, () => {
+    routes.get(t.id, targetRevisionOf(t), () => {
       try {
         return compileRouting(t.routing);
       } catch (err) {
@@ -107,8 +111,11 @@ export function createEndpointLoader(
         }
         const route = routeOf(endpoint.id, t);
         if (route === 'unusable') usable = false;
-        return [{ id: t.id, kind: t.kind, channel, route: route === 'unusable' ? null : route }];
+        return [
+          { id: t.id, kind: t.kind, channel, route: route === 'unusable' ? null : route, routing: t.routing ?? null },
+        ];
       }),
+      rulesKey: [endpoint.id, revisionOf(endpoint), ...targets.map((t) => `${t.id}:${targetRevisionOf(t)}`)].join('|'),
       plan,
     };
     // a rule that does not compile must not silently send a target every event, or none

@@ -15,6 +15,8 @@ export interface GatewayMetrics {
   captchaUnavailable: Counter;
   /** endpoint lookups the store could not answer, by what was served: a stale copy, or 503 */
   endpointLookupFailures: Counter<'served'>;
+  /** requests whose rules went to the rule pool, by its answer (docs/security.md "Rule cost") */
+  rulePool: Counter<'result'>;
 }
 
 /**
@@ -63,6 +65,12 @@ export function createGatewayMetrics(registry: Registry = new Registry()): Gatew
       name: 'relay_ingest_endpoint_lookup_failures_total',
       help: 'endpoint lookups the store could not answer, by what was served (stale copy, or 503 unavailable)',
       labelNames: ['served'],
+      registers: [registry],
+    }),
+    rulePool: new Counter({
+      name: 'relay_ingest_rule_pool_total',
+      help: 'requests whose pattern rules cost more than RULES_INLINE_COST, by the rule pool answer: done, deadline, unusable, busy_account, busy_pool',
+      labelNames: ['result'],
       registers: [registry],
     }),
   };

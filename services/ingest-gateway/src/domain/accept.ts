@@ -22,16 +22,21 @@ type ViewTarget = EndpointView['targets'][number];
 
 /**
  * The enabled targets this event goes to, and those whose routing rules it does not meet
- * (docs/routing.md). Decided once, here, on the payload step 4 parsed: a target not routed costs
- * no broker message. In-process only: no store or Redis read per event.
+ * (docs/routing.md). Decided once, here, on the payload step 4 parsed, unless the rule pool
+ * already decided it (`decided`, in target order): a target not routed costs no broker message.
+ * In-process only: no store or Redis read per event.
  */
-export function routeEvent(view: EndpointView, data: unknown): { routed: ViewTarget[]; notRouted: string[] } {
+export function routeEvent(
+  view: EndpointView,
+  data: unknown,
+  decided: readonly boolean[] | null = null,
+): { routed: ViewTarget[]; notRouted: string[] } {
   const routed: ViewTarget[] = [];
   const notRouted: string[] = [];
-  for (const t of view.targets) {
-    if (t.route === null || t.route(data)) routed.push(t);
+  view.targets.forEach((t, i) => {
+    if (decided ? decided[i] === true : t.route === null || t.route(data)) routed.push(t);
     else notRouted.push(t.id);
-  }
+  });
   return { routed, notRouted };
 }
 

@@ -1,5 +1,5 @@
 import type { DeliveryChannel } from '@relay/contracts';
-import type { RoutePredicate } from '@relay/endpoints';
+import type { RoutePredicate, Routing } from '@relay/endpoints';
 import type { EndpointRecord } from '@relay/store';
 import type { EndpointSettings } from './endpoint-settings';
 
@@ -15,9 +15,17 @@ export interface EndpointView {
   settings: EndpointSettings | null;
   /**
    * enabled targets with the queue their kind is delivered from, and their routing rules
-   * compiled (null: every event; docs/routing.md)
+   * compiled (null: every event; docs/routing.md) and as stored (for the rule pool)
    */
-  targets: { id: string; kind: string; channel: DeliveryChannel; route: RoutePredicate | null }[];
+  targets: {
+    id: string;
+    kind: string;
+    channel: DeliveryChannel;
+    route: RoutePredicate | null;
+    routing: Routing | null;
+  }[];
+  /** names this revision of the endpoint's and its targets' rules: the rule pool's workers compile them once per key */
+  rulesKey: string;
   plan: { payload_limit_bytes: number; monthly_accepted_events: number };
 }
 

@@ -6,7 +6,8 @@ import type { Rejection } from './rules/rejection';
  * A request the gateway refuses: a value the pipeline returns, never thrown (a refusal is an
  * expected outcome). Every refusal answers with one JSON shape, `{ code, message }` (spec
  * "Errors": only the 503 `code` field is fixed; Relay uses the same shape throughout).
- * `code` is the outcome in lower case, or the spec's own 503 codes. `outcome` is the activity
+ * `code` is the outcome in lower case, the spec's own 503 codes, or a code that says more than
+ * its row's outcome (a rule-pool or handshake refusal). `outcome` is the activity
  * row to write; `null` means the spec keeps no row (unknown, disabled and paused endpoints).
  * `reason` is the row's error reason when it should say more than the sender is told.
  */
@@ -114,6 +115,23 @@ export const rejections = {
       'payload_too_large',
       `The payload is larger than the plan payload limit of ${limit} bytes.`,
       'PAYLOAD_TOO_LARGE',
+    ),
+  /** the rule pool's deadline passed (docs/security.md "Rule cost"); `rule` names where, never its pattern */
+  rulesDeadlineExceeded: (rule: string, deadlineMs: number) =>
+    refusal(
+      413,
+      'rules_deadline_exceeded',
+      `The endpoint's rules did not finish within ${deadlineMs} ms on this payload (stopped in ${rule}). Send a smaller payload, or simplify that rule.`,
+      'PAYLOAD_TOO_LARGE',
+    ),
+  /** the account already has its share of the rule pool's queue in flight */
+  rulesBusy: () =>
+    refusal(
+      429,
+      'rules_busy',
+      "Too many of this account's requests are waiting for their rules to be evaluated. Retry after the delay in Retry-After.",
+      'RATE_LIMITED',
+      { retryAfterSeconds: 1 },
     ),
   rateLimited: (retryAfterSeconds: number) =>
     refusal(

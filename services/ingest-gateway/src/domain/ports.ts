@@ -1,5 +1,6 @@
 import type { ActivityRequestV1, DeliveryChannel, DeliveryMessageV1, StoredPayloadV1 } from '@relay/contracts';
 import type { ResolvedCaptchaSettings } from '@relay/endpoints';
+import type { PooledJob, PooledVerdict, RuleAt } from './rules/pooled-rules';
 
 /**
  * What the ingest pipeline needs from the outside world, as narrow interfaces: adapters/
@@ -86,3 +87,24 @@ export type CaptchaVerdict = 'verified' | 'rejected' | 'unavailable';
 export interface CaptchaVerifier {
   verify(settings: ResolvedCaptchaSettings, token: string, remoteIp: string): Promise<CaptchaVerdict>;
 }
+
+/**
+ * The rule pool (docs/security.md "Rule cost"): worker threads that evaluate the pattern rules of
+ * the requests whose estimated cost exceeds `inlineCost`, each within `deadlineMs`, so that no
+ * request's rules hold the event loop. Never rejects.
+ */
+export interface RulePool {
+  /** a request whose rules may cost at most this (RE2 program size × characters) runs them inline */
+  readonly inlineCost: number;
+  readonly deadlineMs: number;
+  evaluate(accountId: string, job: PooledJob): Promise<PoolAnswer>;
+}
+
+/**
+ * `done`: evaluated. `deadline`: stopped at `deadlineMs` (the worker was replaced), at the rule
+ * it was running. `busy`: not queued, because the account already has its share of the pool's
+ * queue (`account`) or the queue is full (`pool`). `unusable`: a stored pattern cannot be compiled
+ * (why, for the log).
+ */
+export type PoolAnswer =
+  { done: PooledVerdict } | { deadline: RuleAt | null } | { busy: 'account' | 'pool' } | { unusable: string };

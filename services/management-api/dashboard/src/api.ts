@@ -1,4 +1,5 @@
 import { RelayApiError, createRelayClient, errorOf, must } from '@relay/client';
+import { namesShown } from './lib/display';
 
 export { RelayApiError, must };
 
@@ -14,7 +15,8 @@ export function useSessionToken(token: string, signedOut: () => void): void {
 /**
  * The management API, typed by its OpenAPI document (`@relay/client`, docs/client.md): same
  * origin with the session cookie. Every method but GET carries the CSRF header; a 401 means the
- * session ended (signed out elsewhere, expired, key revoked).
+ * session ended (signed out elsewhere, expired, key revoked). Names in every answer are shown
+ * escaped (lib/display.ts namesShown).
  */
 export const relay = createRelayClient({ baseUrl: location.origin, credentials: 'same-origin' });
 relay.use({
@@ -22,9 +24,11 @@ relay.use({
     if (request.method !== 'GET') request.headers.set('x-relay-csrf', csrfToken);
     return request;
   },
-  onResponse({ response }) {
+  async onResponse({ response }) {
     if (response.status === 401) onSignedOut();
-    return response;
+    if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('application/json')) return response;
+    const shown = JSON.stringify(namesShown(await response.clone().json()));
+    return new Response(shown, { status: response.status, statusText: response.statusText, headers: response.headers });
   },
 });
 

@@ -117,7 +117,9 @@ export async function previewBulkRetry(
     const rows = page.rows.slice(0, PREVIEW_MAX_ROWS - counts.rows_scanned);
     for (let i = 0; i < rows.length; i += PREVIEW_CONCURRENCY)
       await Promise.all(rows.slice(i, i + PREVIEW_CONCURRENCY).map((e) => retryRow(e, filter, '', ports, counts)));
-    const heldTargets = (): HeldTarget[] => [...held.values()];
+    // by name: rows are read several at once, so the order targets are first met in is not stable
+    const heldTargets = (): HeldTarget[] =>
+      [...held.values()].sort((a, b) => a.name.localeCompare(b.name) || a.target_id.localeCompare(b.target_id));
     if (page.next_cursor === null && rows.length === page.rows.length)
       return { counts, held_targets: heldTargets(), complete: true };
     if (counts.rows_scanned >= PREVIEW_MAX_ROWS) return { counts, held_targets: heldTargets(), complete: false };

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { DeliveryPublisher } from '@relay/broker';
-import { openActivityLog } from '@relay/activity-log';
+import type { ActivityLog } from '@relay/activity-log';
 import type { Store } from '@relay/store';
 import type { Logger } from '@relay/logging';
 import { FINISHED, jobMatches, retryRow, zeroCounts } from '../domain/bulk-retry-job';
@@ -11,6 +11,7 @@ import type { ResendAllowance } from './resend-allowance';
 
 export interface RunnerOptions {
   store: Store;
+  activityLog: ActivityLog;
   jobs: BulkRetryStore;
   deliveries: DeliveryPublisher;
   /** the per-event ceiling of added deliveries, shared with resends (a bulk retry adds deliveries to rows too) */
@@ -54,7 +55,7 @@ export interface BulkRetryRunner {
 export function createBulkRetryRunner(opts: RunnerOptions): BulkRetryRunner {
   const now = opts.now ?? Date.now;
   const owner = `${hostname()}:${process.pid}`;
-  const log = openActivityLog(opts.store.connection);
+  const log = opts.activityLog;
   const targetOf = targetLookup(opts.store, now);
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;

@@ -210,7 +210,7 @@ export const replaySchemas: Record<string, Schema> = {
         ),
         {
           description:
-            'targets that are flagged (clear the flag first) or paused (resume first): their failed deliveries are left out of the count and of the job',
+            'targets that are flagged (clear the flag first) or paused (resume first), by name: their failed deliveries are left out of the count and of the job',
         },
       ),
     },

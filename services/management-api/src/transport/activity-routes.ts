@@ -1,7 +1,6 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
-import { openActivityLog } from '@relay/activity-log';
-import type { ListedRow } from '@relay/activity-log';
+import type { ActivityLog, ListedRow } from '@relay/activity-log';
 import { mapLimit, targetNames, toActivity } from '@relay/store';
 import type { ActivityDoc, Store } from '@relay/store';
 import { endpointExists } from '../adapters/endpoint-store';
@@ -18,9 +17,8 @@ import { checked, operation } from './operation';
  * row itself, with deliveries and attempts, is `GET /v1/activity/:eventId`. The HTTP status of
  * the request is not stored (spec).
  */
-export function activityRoutes(store: Store, retentionMs: number, now: () => Date): Router {
+export function activityRoutes(log: ActivityLog, store: Store, retentionMs: number, now: () => Date): Router {
   const r = Router();
-  const log = openActivityLog(store.connection);
   r.get('/', ...operation('listActivity', { reportWithHandler: true }), async (req: Request, res: Response) => {
     const account = accountOf(req);
     const q = checked(req, parseActivityQuery(req.query as Record<string, unknown>, now().getTime(), retentionMs));

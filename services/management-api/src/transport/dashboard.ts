@@ -46,7 +46,7 @@ function staticPages(dir: string): RequestHandler {
       res.set('Cache-Control', asset ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  // Brotli or gzip for the page and its assets only (decision 0131): the API's answers, which carry
+  // Brotli or gzip for the page and its assets only (decision 0015): the API's answers, which carry
   // secrets beside what a caller sends, are never compressed (BREACH)
   const compress = compression();
   return (req: Request, res: Response, next: NextFunction) => {

@@ -1,5 +1,6 @@
 import type { DeliveryPublisher } from '@relay/broker';
 import type { Logger } from '@relay/logging';
+import type { ActivityLog } from '@relay/activity-log';
 import type { Store } from '@relay/store';
 import type { ActionLimiter } from '../adapters/action-limiter';
 import type { ResendAllowance } from '../adapters/resend-allowance';
@@ -9,6 +10,7 @@ import type { TestRequestGateway } from '../adapters/gateway-client';
 /** What the test request, resend and bulk retry routes need (main.ts builds it). */
 export interface ReplayDeps {
   store: Store;
+  activityLog: ActivityLog;
   logger: Logger;
   now(): Date;
   /** runs test requests through a gateway's pipeline */

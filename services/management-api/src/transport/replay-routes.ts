@@ -3,7 +3,6 @@ import { DeliveryQueueUnavailableError } from '@relay/broker';
 import type { Request, Response } from 'express';
 import { isIdOf, newId, resendTag } from '@relay/contracts';
 import type { FieldError, Validation } from '@relay/contracts';
-import { openActivityLog } from '@relay/activity-log';
 import { enabledTargetsOf, findTarget } from '@relay/store';
 import { channelOf } from '@relay/targets';
 import { endpointExists } from '../adapters/endpoint-store';
@@ -65,7 +64,7 @@ const newJobId = (atMs: number): string => `brj_${resendTag(atMs)}${newId('x', 4
  */
 export function replayRoutes(deps: ReplayDeps): Router {
   const r = Router();
-  const log = openActivityLog(deps.store.connection);
+  const log = deps.activityLog;
 
   r.post(
     '/activity/:eventId/resend',

@@ -5,6 +5,8 @@ import type { EndpointSource, EndpointView } from '../endpoint-view';
 import { fromCheck, rejections } from '../errors';
 import type { IngestRejection } from '../errors';
 import type { Payload } from '../payload/read-payload';
+import { describeRuleAt } from '../rules/pooled-rules';
+import type { PooledJob } from '../rules/pooled-rules';
 import { DeliveryQueueUnavailableError } from '@relay/broker';
 import { inSyncSpan } from '@relay/telemetry';
 import type { Attributes } from '@relay/telemetry';
@@ -17,10 +19,11 @@ import type {
   LimitDecision,
   LimitRequest,
   PayloadRecorder,
+  RulePool,
 } from '../ports';
 import { forwardableHeaders } from './forwarded-headers';
 import { providerDedupOf } from '../dedup/delivery-id';
-import { MAC_HANDSHAKES_PER_MINUTE } from '@relay/endpoints';
+import { MAC_HANDSHAKES_PER_MINUTE, UnusablePatternError } from '@relay/endpoints';
 import { bodyHandshake, handshakeOf, queryHandshake, signedLikeHandshake } from '../handshakes';
 import type { HandshakeOutcome } from '../handshakes';
 import {
@@ -46,6 +49,7 @@ export interface IngestPorts {
   captcha: CaptchaVerifier;
   payloads: PayloadRecorder;
   idempotency: IdempotencyStore;
+  rules: RulePool;
 }
 
 /**
@@ -120,9 +124,23 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
     ? bodyHandshake(handshake.kind, handshake.setting, inboundRequestOf(req, rawBody), req.receivedAt)
     : null;
   if (bodyAnswer) return reject(await handshakeRejection(ports, ready, req, bodyAnswer));
-  const read = inSyncSpan('parse and validate', parseAndValidate, ready, req, rawBody, describeParse);
+  const read = inSyncSpan(
+    'parse and validate',
+    parseAndValidate,
+    { ready, inlineCost: ports.rules.inlineCost },
+    req,
+    rawBody,
+    describeParse,
+  );
   if (!read.ok) return reject(read.rejection);
   const { payload } = read;
+  // routing decided with the rules in the pool; inline, at accept
+  let routes: readonly boolean[] | null = null;
+  if (read.pooled) {
+    const pooled = await evaluateInPool(ports.rules, ready, read.pooled);
+    if (!pooled.ok) return reject(pooled.rejection);
+    routes = pooled.routes;
+  }
   const invalid = sender ? await verifyCaptcha(ports, ready, req, payload) : null;
   if (invalid) return reject(invalid);
 
@@ -150,7 +168,7 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
         accountId,
       };
   }
-  const answer = await admitAndAccept(ports, ready, req, payload);
+  const answer = await admitAndAccept(ports, ready, req, payload, routes);
   if (key !== null) {
     if (answer.accepted) await ports.idempotency.complete(ready.endpoint.id, key, req.eventId, provider?.windowMs);
     else await ports.idempotency.release(ready.endpoint.id, key, req.eventId);
@@ -173,23 +191,68 @@ function describeAuth(denied: IngestRejection | null, ready: ReadyView): Attribu
   };
 }
 
-/** Steps 4 and 5: the payload per the endpoint's format, then required headers, body filters, field validation. */
+/**
+ * Steps 4 and 5: the payload per the endpoint's format, then required headers, body filters, field
+ * validation; `pooled` when the pattern rules are the rule pool's to run.
+ */
 function parseAndValidate(
-  ready: ReadyView,
+  { ready, inlineCost }: { ready: ReadyView; inlineCost: number },
   req: IngestRequest,
   rawBody: Buffer,
-): { ok: true; payload: Payload } | { ok: false; rejection: IngestRejection } {
+): { ok: true; payload: Payload; pooled: PooledJob | null } | { ok: false; rejection: IngestRejection } {
   const read = readEndpointPayload(ready, req, rawBody);
   if (!read.ok) return read;
-  const invalid = checkContent(ready, req, rawBody, read.payload);
-  return invalid ? { ok: false, rejection: invalid } : read;
+  let content: ReturnType<typeof checkContent>;
+  try {
+    content = checkContent(ready, req, rawBody, read.payload, inlineCost);
+  } catch (err) {
+    if (err instanceof UnusablePatternError) return { ok: false, rejection: unusableRules(err) };
+    throw err;
+  }
+  if (content === null) return { ...read, pooled: null };
+  return 'pooled' in content ? { ...read, pooled: content.pooled } : { ok: false, rejection: content };
 }
 
 /** The `parse and validate` span's attributes: the format and the outcome (a documented error code), never the body. */
-function describeParse(read: { ok: true } | { ok: false; rejection: IngestRejection }, ready: ReadyView): Attributes {
+function describeParse(
+  read: { ok: true; pooled: PooledJob | null } | { ok: false; rejection: IngestRejection },
+  { ready }: { ready: ReadyView },
+): Attributes {
   return {
     'relay.payload_format': ready.endpoint.payload_format,
-    'relay.outcome': read.ok ? 'valid' : read.rejection.code,
+    'relay.outcome': read.ok ? (read.pooled ? 'pooled' : 'valid') : read.rejection.code,
+  };
+}
+
+/**
+ * Step 5 in the rule pool (docs/security.md "Rule cost"): body filters and field rules as
+ * inline, and the routing decided with them; a deadline, or no room in the pool, is a refusal.
+ */
+async function evaluateInPool(
+  pool: RulePool,
+  ready: ReadyView,
+  job: PooledJob,
+): Promise<{ ok: true; routes: readonly boolean[] } | { ok: false; rejection: IngestRejection }> {
+  const answer = await pool.evaluate(ready.endpoint.account_id, job);
+  if ('done' in answer) {
+    const { check, routes } = answer.done;
+    return check.ok ? { ok: true, routes } : { ok: false, rejection: fromCheck(check) };
+  }
+  if ('unusable' in answer) return { ok: false, rejection: unusableRules(answer.unusable) };
+  if ('deadline' in answer) {
+    const rule = describeRuleAt(
+      job.rules,
+      ready.targets.map((t) => t.id),
+      answer.deadline,
+    );
+    return { ok: false, rejection: rejections.rulesDeadlineExceeded(rule, pool.deadlineMs) };
+  }
+  return {
+    ok: false,
+    rejection:
+      answer.busy === 'account'
+        ? rejections.rulesBusy()
+        : rejections.endpointUnavailable('the rule pool queue is full', 'RATE_LIMITED'),
   };
 }
 
@@ -212,12 +275,16 @@ async function handshakeRejection(
   return rejections.handshakeAnswered(`${outcome.what} answered`, outcome.reply);
 }
 
-/** Steps 6 and 7: limits (not for a test request), then accept. A refusal is returned unrecorded. */
+/**
+ * Steps 6 and 7: limits (not for a test request), then accept. A refusal is returned unrecorded.
+ * `routes`: the targets' routing as the rule pool decided it; null, decided at accept.
+ */
 async function admitAndAccept(
   ports: IngestPorts,
   ready: ReadyView,
   req: IngestRequest,
   payload: Payload,
+  routes: readonly boolean[] | null,
 ): Promise<IngestAnswer> {
   const accountId = ready.endpoint.account_id;
   const limits: LimitRequest = {
@@ -235,15 +302,25 @@ async function admitAndAccept(
   }
 
   try {
-    const targetCount = await accept(ports, ready, req, payload);
+    const targetCount = await accept(ports, ready, req, payload, routes);
     return { accepted: true, targetCount, accountId, eventId: req.eventId };
   } catch (err) {
     // The quota counts accepted events: this one was counted by admit() but not accepted.
     if (decision) await ports.limiter.refund(limits, decision);
     if (err instanceof DeliveryQueueUnavailableError)
       return { accepted: false, rejection: rejections.deliveryQueueUnavailable(), accountId };
+    // a routing rule's pattern, compiled when first needed
+    if (err instanceof UnusablePatternError) return { accepted: false, rejection: unusableRules(err), accountId };
     throw err;
   }
+}
+
+/**
+ * A stored pattern that cannot be compiled makes the endpoint unable to accept events, as
+ * settings that cannot be prepared do: 503, no row; the reason goes to the log.
+ */
+function unusableRules(err: UnusablePatternError | string): IngestRejection {
+  return rejections.endpointUnavailable(typeof err === 'string' ? err : err.message);
 }
 
 /** Captcha: a missing token is 400, a refused one 403; a verifier outage fails closed (503). */
@@ -268,7 +345,13 @@ async function verifyCaptcha(
  * Step 7: 202 only after the broker confirmed. With targets, the deliveries are what must be
  * durable and the ACCEPTED row follows best-effort; with none, the row itself must be durable.
  */
-async function accept(ports: IngestPorts, view: ReadyView, req: IngestRequest, payload: Payload): Promise<number> {
+async function accept(
+  ports: IngestPorts,
+  view: ReadyView,
+  req: IngestRequest,
+  payload: Payload,
+  routes: readonly boolean[] | null,
+): Promise<number> {
   const request = {
     method: req.method,
     source_ip: req.sourceIp,
@@ -276,7 +359,7 @@ async function accept(ports: IngestPorts, view: ReadyView, req: IngestRequest, p
     query: req.rawQuery,
   };
   const body = { content_type: payload.forward.content_type, body_base64: payload.forward.body.toString('base64') };
-  const { routed, notRouted } = routeEvent(view, payload.data);
+  const { routed, notRouted } = routeEvent(view, payload.data, routes);
   const deliveries = deliveriesFor(view, routed, req, request, body);
   const row = activityRow(view, req, 'ACCEPTED', null, deliveries.length, notRouted);
   if (deliveries.length === 0) await ports.events.publishActivity(row);

@@ -13,7 +13,9 @@ import type { IngestRejection } from '../errors';
 import { featuresFor } from '../payload/features';
 import { readPayload } from '../payload/read-payload';
 import type { Payload } from '../payload/read-payload';
-import { checkContentRules } from '../rules/content-rules';
+import { checkContentRules, checkHeaders, contentRulesCost, patternSubjects } from '../rules/content-rules';
+import type { ContentRequest } from '../rules/content-rules';
+import type { PooledJob, PooledRules } from '../rules/pooled-rules';
 import type { LimitDecision } from '../ports';
 
 /**
@@ -113,21 +115,54 @@ export function readEndpointPayload(
   return result.ok ? result : { ok: false, rejection: fromCheck(result) };
 }
 
-/** Step 5: required headers, body filters, field validation — in that order. */
+/**
+ * Step 5: required headers, body filters, field validation — in that order. The pattern rules
+ * run here only when what they may cost on this request, together with the targets' routing
+ * rules (run at accept), is at most `inlineCost` (docs/security.md "Rule cost"); otherwise, once
+ * the required headers passed, they are returned as a job for the rule pool.
+ */
 export function checkContent(
   view: ReadyView,
   req: IngestRequest,
   rawBody: Buffer,
   payload: Payload,
-): IngestRejection | null {
-  const check = checkContentRules(view.settings.contentRules, {
+  inlineCost: number,
+): IngestRejection | null | { pooled: PooledJob } {
+  const rules = view.settings.contentRules;
+  const request = {
     format: view.endpoint.payload_format,
     headers: req.headers,
     rawBody,
     rawQuery: req.rawQuery,
     data: payload.data,
-  });
-  return check.ok ? null : fromCheck(check);
+  };
+  if (ruleCost(view, request) <= inlineCost) {
+    const check = checkContentRules(rules, request);
+    return check.ok ? null : fromCheck(check);
+  }
+  const headers = checkHeaders(rules, request);
+  if (!headers.ok) return fromCheck(headers);
+  return { pooled: { rules: pooledRulesOf(view), data: payload.data, ...patternSubjects(request) } };
+}
+
+/**
+ * What a request's pattern rules may cost, before any runs: its endpoint's body filters and field
+ * rules and its targets' routing rules together (docs/security.md "Rule cost").
+ */
+export function ruleCost(view: ReadyView, request: ContentRequest): number {
+  let cost = contentRulesCost(view.settings.contentRules, request);
+  for (const t of view.targets) if (t.route !== null) cost += t.route.cost(request.data);
+  return cost;
+}
+
+/** The endpoint's pattern rules as stored, for a worker of the rule pool to compile. */
+function pooledRulesOf(view: ReadyView): PooledRules {
+  return {
+    key: view.rulesKey,
+    body_filters: view.endpoint.body_filters ?? [],
+    field_rules: view.endpoint.field_rules ?? [],
+    routing: view.targets.map((t) => t.routing),
+  };
 }
 
 /**

@@ -3,7 +3,9 @@ import type { EndpointRecord } from '@relay/store';
 import { prepareSettings } from '../endpoint-settings';
 import type { EndpointView } from '../endpoint-view';
 import { DeliveryQueueUnavailableError } from '@relay/broker';
-import type { CaptchaVerdict, IdempotencyClaim, LimitDecision, LimitRequest } from '../ports';
+import type { CaptchaVerdict, IdempotencyClaim, LimitDecision, LimitRequest, PoolAnswer, RulePool } from '../ports';
+import { compilePooledRules, evaluatePooled } from '../rules/pooled-rules';
+import type { PooledJob } from '../rules/pooled-rules';
 import type { BodyReader, IngestPorts } from './ingest';
 import type { IngestRequest } from './steps';
 
@@ -48,7 +50,9 @@ export function view(over: Partial<EndpointRecord> = {}, targets = 1): EndpointV
       kind: 'webhook',
       channel: 'webhook' as const,
       route: null,
+      routing: null,
     })),
+    rulesKey: `${endpoint.id}@${endpoint.revision}`,
     plan: { payload_limit_bytes: 1024, monthly_accepted_events: 1000 },
   };
 }
@@ -70,7 +74,7 @@ export function request(over: Partial<IngestRequest> = {}): IngestRequest {
 /** In-memory ports that record what the pipeline did. */
 export function fakePorts(
   v: EndpointView | null,
-  opts: { limit?: LimitDecision; captcha?: CaptchaVerdict; publishFails?: boolean } = {},
+  opts: { limit?: LimitDecision; captcha?: CaptchaVerdict; publishFails?: boolean; rules?: RulePool } = {},
 ) {
   const rows: ActivityRequestV1[] = [];
   const published: unknown[] = [];
@@ -112,6 +116,8 @@ export function fakePorts(
       },
     },
     payloads: { record: (p) => payloads.push(p) },
+    // every request's rules inline unless a test gives a pool
+    rules: opts.rules ?? fakeRulePool(Number.POSITIVE_INFINITY).pool,
     idempotency: {
       async claim(endpointId, key, eventId): Promise<IdempotencyClaim> {
         const held = keys.get(`${endpointId}|${key}`);
@@ -130,6 +136,23 @@ export function fakePorts(
     },
   };
   return { ports, rows, published, payloads, keys, calls };
+}
+
+/**
+ * A rule pool in this thread: jobs are evaluated with the worker's own functions, or answered
+ * `answer`; each job and its account are kept in `jobs`.
+ */
+export function fakeRulePool(inlineCost: number, answer?: PoolAnswer) {
+  const jobs: { accountId: string; job: PooledJob }[] = [];
+  const pool: RulePool = {
+    inlineCost,
+    deadlineMs: 500,
+    async evaluate(accountId, job) {
+      jobs.push({ accountId, job });
+      return answer ?? { done: evaluatePooled(compilePooledRules(job.rules), job, () => undefined) };
+    },
+  };
+  return { pool, jobs };
 }
 
 export function body(text: string | 'too_large' | 'timed_out'): BodyReader {

@@ -13,30 +13,55 @@ export function bodyFilterSubject(
   format: PayloadFormat,
   request: { rawBody: Buffer; rawQuery: string },
 ): string | null {
+  const source = subjectSource(format, request);
+  return typeof source === 'string' || source === null ? source : source.toString('utf8');
+}
+
+/**
+ * The subject's length in UTF-16 units at most, without decoding it (UTF-8 never decodes to more
+ * units than it has bytes), for the rule-cost estimate; `null` where filters do not run.
+ */
+export function bodyFilterSubjectLength(
+  format: PayloadFormat,
+  request: { rawBody: Buffer; rawQuery: string },
+): number | null {
+  return subjectSource(format, request)?.length ?? null;
+}
+
+function subjectSource(format: PayloadFormat, request: { rawBody: Buffer; rawQuery: string }): Buffer | string | null {
   switch (FORMAT_FEATURES[format].bodyFilters) {
     case 'none':
       return null;
     case 'raw_query':
       return request.rawQuery;
     case 'raw_body':
-      return request.rawBody.toString('utf8');
+      return request.rawBody;
   }
 }
 
 /**
- * Compiles validated filters once (per endpoint revision). All filters must pass; the first
- * failing one gives 400 REQUEST_BODY_FILTER_FAILED. The message numbers the filter and never
- * echoes its value or pattern.
+ * Validated filters, kept once per endpoint revision, each pattern compiled when first tested.
+ * `cost(length)`: what they may cost together on a subject of that length (each runs on all of
+ * it), compiling included for a pattern not compiled yet.
  */
-export function compileBodyFilters(filters: readonly BodyFilter[]): (subject: string) => Check {
+export type CompiledBodyFilters = ((subject: string) => Check) & { cost: (length: number) => number };
+
+/**
+ * All filters must pass; the first failing one gives 400 REQUEST_BODY_FILTER_FAILED
+ * ({@link bodyFilterFailed}).
+ */
+export function compileBodyFilters(filters: readonly BodyFilter[]): CompiledBodyFilters {
   const predicates = filters.map((filter) => ({ kind: filter.kind, test: compileTextPredicate(filter) }));
-  return (subject) => {
+  const check = (subject: string): Check => {
     const failed = predicates.findIndex((p) => !p.test(subject));
-    if (failed === -1) return PASS;
-    return rejection(
-      400,
-      'REQUEST_BODY_FILTER_FAILED',
-      `The request did not pass body filter ${failed + 1} (${predicates[failed]!.kind}).`,
-    );
+    return failed === -1 ? PASS : bodyFilterFailed(failed, predicates[failed]!.kind);
   };
+  return Object.assign(check, {
+    cost: (length: number) => predicates.reduce((sum, p) => sum + p.test.cost(length), 0),
+  });
+}
+
+/** Filter `index` (from 0) failed. The message numbers the filter and never echoes its value or pattern. */
+export function bodyFilterFailed(index: number, kind: BodyFilter['kind']): Check {
+  return rejection(400, 'REQUEST_BODY_FILTER_FAILED', `The request did not pass body filter ${index + 1} (${kind}).`);
 }

@@ -1,7 +1,8 @@
 import { compileFieldRules } from '@relay/endpoints';
 import type { BodyFilter, FieldRule, FieldRuleValidator, PayloadFormat, RequiredHeader } from '@relay/endpoints';
 import { featuresFor } from '../payload/features';
-import { bodyFilterSubject, compileBodyFilters } from './body-filters';
+import { bodyFilterSubject, bodyFilterSubjectLength, compileBodyFilters } from './body-filters';
+import type { CompiledBodyFilters } from './body-filters';
 import { PASS, rejection } from './rejection';
 import type { Check } from './rejection';
 import { checkRequiredHeaders } from './required-headers';
@@ -16,11 +17,14 @@ export interface ContentRules {
 
 export interface CompiledContentRules {
   requiredHeaders: readonly RequiredHeader[];
-  bodyFilters: (subject: string) => Check;
+  bodyFilters: CompiledBodyFilters;
   fields: FieldRuleValidator;
 }
 
-/** Compiles regexes and the ajv validator; cache the result per endpoint revision ({@link RevisionCache}). */
+/**
+ * Compiles the ajv validator, and each pattern when first tested; cache the result per endpoint
+ * revision ({@link RevisionCache}).
+ */
 export function compileContentRules(rules: ContentRules): CompiledContentRules {
   return {
     requiredHeaders: rules.required_headers ?? [],
@@ -31,7 +35,11 @@ export function compileContentRules(rules: ContentRules): CompiledContentRules {
 
 /** Spec field validation: 400 FIELD_VALIDATION_FAILED naming every failing field. */
 export function checkFields(fields: FieldRuleValidator, data: unknown): Check {
-  const violations = fields(data);
+  return fieldsCheck(fields(data));
+}
+
+/** The answer to a payload's field rule violations, in rule order. */
+export function fieldsCheck(violations: ReturnType<FieldRuleValidator>): Check {
   if (violations.length === 0) return PASS;
   return rejection(
     400,
@@ -50,17 +58,43 @@ export interface ContentRequest {
 }
 
 /**
+ * What the body filters and field rules may cost on this request (docs/security.md "Rule
+ * cost"), found before any runs: each pattern's RE2 program size × the length of the text it
+ * would test, the whole subject for a filter, the string at its path for a field rule, plus its
+ * compile for a pattern not compiled yet.
+ */
+export function contentRulesCost(rules: CompiledContentRules, request: ContentRequest): number {
+  const features = featuresFor(request.format, request.data);
+  const length = features.bodyFilters ? bodyFilterSubjectLength(request.format, request) : null;
+  const filters = length === null ? 0 : rules.bodyFilters.cost(length);
+  return filters + (features.fieldValidation ? rules.fields.cost(request.data) : 0);
+}
+
+/** What the body filters and field rules read of a request, where its format enables them. */
+export function patternSubjects(request: ContentRequest): { subject: string | null; fieldValidation: boolean } {
+  const features = featuresFor(request.format, request.data);
+  return {
+    subject: features.bodyFilters ? bodyFilterSubject(request.format, request) : null,
+    fieldValidation: features.fieldValidation,
+  };
+}
+
+/** Spec "What the service does" step 5, first: required headers. */
+export function checkHeaders(rules: CompiledContentRules, request: ContentRequest): Check {
+  return checkRequiredHeaders(rules.requiredHeaders, request.headers);
+}
+
+/**
  * Spec "What the service does" step 5, in its order: required headers, body filters, field
  * validation rules. Filters and field validation run only where the payload format enables them.
  */
 export function checkContentRules(rules: CompiledContentRules, request: ContentRequest): Check {
-  const headers = checkRequiredHeaders(rules.requiredHeaders, request.headers);
+  const headers = checkHeaders(rules, request);
   if (!headers.ok) return headers;
-  const features = featuresFor(request.format, request.data);
-  const subject = features.bodyFilters ? bodyFilterSubject(request.format, request) : null;
+  const { subject, fieldValidation } = patternSubjects(request);
   if (subject !== null) {
     const filtered = rules.bodyFilters(subject);
     if (!filtered.ok) return filtered;
   }
-  return features.fieldValidation ? checkFields(rules.fields, request.data) : PASS;
+  return fieldValidation ? checkFields(rules.fields, request.data) : PASS;
 }

@@ -1,27 +1,23 @@
 import type { AuditRow } from '@relay/client';
-import { displayText } from './display';
 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * What a row changed, in words: the fields by name, a secret only as "changed", the target's
- * name, the key's role and prefix, the plan's settings before → after.
+ * name, the key's role and prefix, the plan's settings before → after. Names come escaped, as
+ * in every answer the dashboard reads (lib/display.ts namesShown).
  */
 export function changeText(r: AuditRow, conditionLabels: Map<string, string> = new Map()): string {
   const d = r.details ?? {};
   if (r.action.startsWith('alert_')) {
-    const rule = `Alert rule “${displayText(String(d.name ?? d.rule_id ?? ''))}”`;
+    const rule = `Alert rule “${String(d.name ?? d.rule_id ?? '')}”`;
     if (r.action === 'alert_test_sent') return `${rule}: a test alert`;
     const kinds = list(d.kinds).map((k) => conditionLabels.get(k) ?? k);
     return kinds.length ? `${rule}: ${kinds.join(', ')}` : rule;
   }
   if (r.action === 'key_created' || r.action === 'key_revoked') {
-    return [
-      `${String(d.role ?? '')} key`,
-      d.prefix ? `${String(d.prefix)}…` : '',
-      d.name ? `“${displayText(String(d.name))}”` : '',
-    ]
+    return [`${String(d.role ?? '')} key`, d.prefix ? `${String(d.prefix)}…` : '', d.name ? `“${String(d.name)}”` : '']
       .filter(Boolean)
       .join(' ');
   }
@@ -35,6 +31,6 @@ export function changeText(r: AuditRow, conditionLabels: Map<string, string> = n
   }
   const secrets = new Set(list(d.secrets_changed));
   const fields = list(d.fields).map((f) => (secrets.has(f) ? `${f} (secret changed)` : f));
-  const target = typeof d.name === 'string' && r.action.startsWith('target_') ? `“${displayText(d.name)}”` : '';
+  const target = typeof d.name === 'string' && r.action.startsWith('target_') ? `“${d.name}”` : '';
   return [target, fields.join(', ')].filter(Boolean).join(': ');
 }

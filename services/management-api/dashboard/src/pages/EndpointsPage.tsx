@@ -3,7 +3,6 @@ import { messageOf, must, relay } from '../api';
 import { Field, Loading, Notice } from '../components/ui';
 import { ErrorScope, ErrorSummary, useFormErrors } from '../components/form-errors';
 import { StateBadge, lastStateChange, stateText } from '../components/state';
-import { displayText } from '../lib/display';
 import { presetLabel } from '../lib/presets';
 import type { Abilities } from '../lib/roles';
 import { PAYLOAD_FORMAT_LABELS } from '../lib/settings';
@@ -63,7 +62,7 @@ export function EndpointsPage(props: { can: Abilities }) {
               {endpoints.map((e) => (
                 <tr key={e.id}>
                   <td>
-                    <a href={href('endpoints', e.id)}>{displayText(e.name)}</a>
+                    <a href={href('endpoints', e.id)}>{e.name}</a>
                   </td>
                   <td>
                     <StateBadge endpoint={e} last={actors[e.id] ?? null} />

@@ -3,7 +3,6 @@ import { messageOf, must, relay } from '../../api';
 import { Loading, Notice } from '../../components/ui';
 import { conditionKindsOf } from '../../lib/alert-conditions';
 import { changeText } from '../../lib/audit-text';
-import { displayText } from '../../lib/display';
 import { utc } from '../../lib/time';
 import { href } from '../../router';
 import type { AuditRow } from '@relay/client';
@@ -39,7 +38,7 @@ function Who(props: { row: AuditRow }) {
   const r = props.row;
   return (
     <>
-      {r.actor_name && <span>{displayText(r.actor_name)} </span>}
+      {r.actor_name && <span>{r.actor_name} </span>}
       <code>{r.actor}</code>
     </>
   );
@@ -103,7 +102,7 @@ export function AuditTable(props: {
     r.endpoint_id === null ? (
       <span class="hint">account</span>
     ) : props.names?.has(r.endpoint_id) ? (
-      <a href={href('endpoints', r.endpoint_id)}>{displayText(props.names.get(r.endpoint_id)!)}</a>
+      <a href={href('endpoints', r.endpoint_id)}>{props.names.get(r.endpoint_id)!}</a>
     ) : (
       <code title="a deleted endpoint">{r.endpoint_id}</code>
     );
