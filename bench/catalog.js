@@ -208,7 +208,7 @@ const BENCHES = {
     title: 'Transformation sandbox, in process',
     command: 'node bench/transform.js',
     method:
-      'In one process, no servers: loading the QuickJS WebAssembly module; a typical transformation (a few renames of a 1 KB JSON body) called with a runtime made per call, on a tenant\'s reused runtime with a fresh context (what the deliverer does), and through the sandbox thread.',
+      "In one process, no servers: loading the QuickJS WebAssembly module; a typical transformation (a few renames of a 1 KB JSON body) called with a runtime made per call, on a tenant's reused runtime with a fresh context (what the deliverer does), and through the sandbox thread.",
     figures: (r) => [
       fig('module load', r.module_load_ms, 'ms'),
       fig('sandbox thread start', r.runner_thread_start_ms, 'ms'),
@@ -216,7 +216,11 @@ const BENCHES = {
       fig('calls/s, runtime per call', r.runtime_per_call?.calls_per_s),
       fig('calls/s, reused runtime, fresh context', r.reused_runtime_fresh_context?.calls_per_s),
       fig('calls/s through the sandbox thread', r.through_runner_thread?.calls_per_s),
-      fig('through the thread, p50 / p99', `${r.through_runner_thread?.per_call_ms_p50} / ${r.through_runner_thread?.per_call_ms_p99}`, 'ms'),
+      fig(
+        'through the thread, p50 / p99',
+        `${r.through_runner_thread?.per_call_ms_p50} / ${r.through_runner_thread?.per_call_ms_p99}`,
+        'ms',
+      ),
     ],
   },
   'transform-isolation': {
