@@ -78,6 +78,15 @@ const RULES = RULES_VARIANT
     }
   : null;
 
+/**
+ * BENCH_TRANSFORM=1: the endpoint has a typical transformation (docs/transformations.md), a few
+ * field renames on every event; "id" stays first, as the receiver reads it.
+ */
+const TRANSFORM =
+  process.env.BENCH_TRANSFORM === '1'
+    ? '(request) => ({ ...request, body: { id: request.body.id, type: request.body.event, note: request.body.data.note, source: "bench" } })'
+    : null;
+
 // the body's "id" starts with its phase (bench/receiver.js)
 const PHASES = { probe: 'p', warmup: 'w', measured: 'm', baseline: 'b' };
 
@@ -186,14 +195,14 @@ async function seed(ns, env, receiverPort) {
       )
     ).trim(),
   );
-  const api = async (/** @type {string} */ p, /** @type {unknown} */ body) => {
+  const api = async (/** @type {string} */ p, /** @type {unknown} */ body, method = 'POST') => {
     const res = await fetch(`http://127.0.0.1:${ns.ports['management-api']}${p}`, {
-      method: 'POST',
+      method,
       headers: { authorization: `Bearer ${boot.api_key}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     const text = await res.text();
-    if (res.status !== 201) throw new Error(`POST ${p}: ${res.status} ${text}`);
+    if (res.status !== 201) throw new Error(`${method} ${p}: ${res.status} ${text}`);
     return JSON.parse(text);
   };
   // 100,000/min is the highest rate limit the API accepts (a sliding minute, so a 20 s run at
@@ -219,6 +228,7 @@ async function seed(ns, env, receiverPort) {
       config: hook,
       ...RULES.other,
     });
+  if (TRANSFORM) await api(`/v1/endpoints/${endpoint.id}/transformation`, { code: TRANSFORM }, 'PUT');
   return { endpointId: endpoint.id, apiKey: boot.api_key };
 }
 

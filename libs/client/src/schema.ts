@@ -300,6 +300,180 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/endpoints/{endpointId}/transformation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the endpoint’s transformation (before fan-out)
+         * @description The active code and version, and the versions kept (without their code).
+         *
+         *     Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["getEndpointTransformation"];
+        /**
+         * Save the endpoint’s transformation (before fan-out) as a new version
+         * @description Each save is the next numbered version, active at once; audited.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        put: operations["saveEndpointTransformation"];
+        post?: never;
+        /**
+         * Remove the endpoint’s transformation (before fan-out)
+         * @description Nothing runs any more; the versions stay and can be restored.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        delete: operations["removeEndpointTransformation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/transformation/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one version of the endpoint’s transformation (before fan-out)
+         * @description Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["getEndpointTransformationVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/transformation/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version of the endpoint’s transformation (before fan-out)
+         * @description Its code is saved again as the newest version (`restored_from` names it), active at once; audited.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["restoreEndpointTransformation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/targets/{targetId}/transformation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the target’s transformation
+         * @description The active code and version, and the versions kept (without their code).
+         *
+         *     Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["getTargetTransformation"];
+        /**
+         * Save the target’s transformation as a new version
+         * @description Each save is the next numbered version, active at once; audited.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        put: operations["saveTargetTransformation"];
+        post?: never;
+        /**
+         * Remove the target’s transformation
+         * @description Nothing runs any more; the versions stay and can be restored.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        delete: operations["removeTargetTransformation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/targets/{targetId}/transformation/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one version of the target’s transformation
+         * @description Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["getTargetTransformationVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/targets/{targetId}/transformation/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version of the target’s transformation
+         * @description Its code is saved again as the newest version (`restored_from` names it), active at once; audited.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["restoreTargetTransformation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/transformations/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try a draft on stored requests
+         * @description Runs `code` (not saved) on the endpoint’s newest accepted requests, or on `event_ids`, in the sandbox: per request the input, the output (null: dropped), a diff, the console lines, the time and any error with its line. Delivers nothing.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["previewTransformation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/target-kinds": {
         parameters: {
             query?: never;
@@ -2104,6 +2278,97 @@ export interface components {
             /** @description how many deliveries one listening CLI holds unanswered at once (1–50) */
             in_flight: number;
         };
+        TransformationVersion: {
+            version: number;
+            /** @description the prefix of the API key that saved it */
+            saved_by: string;
+            saved_by_name: string | null;
+            /** Format: date-time */
+            saved_at: string;
+            /** @description the version this one restored */
+            restored_from: number | null;
+            /** @description JavaScript: a function `(request, context) => request | null` (docs/transformations.md) */
+            code: string;
+        };
+        Transformation: {
+            /** @enum {string} */
+            scope: "endpoint" | "target";
+            scope_id: string;
+            /** @description what runs; null: none (removed, or never saved) */
+            active_version: number | null;
+            /** @description JavaScript: a function `(request, context) => request | null` (docs/transformations.md) */
+            code: string | null;
+            latest_version: number;
+            /** @description kept versions, newest first */
+            versions: {
+                version: number;
+                /** @description the prefix of the API key that saved it */
+                saved_by: string;
+                saved_by_name: string | null;
+                /** Format: date-time */
+                saved_at: string;
+                /** @description the version this one restored */
+                restored_from: number | null;
+            }[];
+        };
+        TransformationSave: {
+            /** @description JavaScript: a function `(request, context) => request | null` (docs/transformations.md) */
+            code: string;
+        };
+        TransformationPreviewInput: {
+            /** @description JavaScript: a function `(request, context) => request | null` (docs/transformations.md) */
+            code: string;
+            /** @description run as this target’s transformation (its context); default: the endpoint’s */
+            target_id?: string;
+            /** @description these events; default: the newest */
+            event_ids?: string[];
+            /** @description how many of the newest accepted events (5) */
+            limit?: number;
+        };
+        TransformationPreview: {
+            data: {
+                event_id: string;
+                input?: {
+                    method: string;
+                    path: string;
+                    query: {
+                        [key: string]: unknown;
+                    };
+                    headers: {
+                        [key: string]: string;
+                    };
+                    /** @description any JSON value */
+                    body: unknown;
+                };
+                output?: {
+                    method: string;
+                    path: string;
+                    query: {
+                        [key: string]: unknown;
+                    };
+                    headers: {
+                        [key: string]: string;
+                    };
+                    /** @description any JSON value */
+                    body: unknown;
+                } | null;
+                dropped?: boolean;
+                diff?: {
+                    changes: {
+                        path: string;
+                        /** @description any JSON value */
+                        before?: unknown;
+                        /** @description any JSON value */
+                        after?: unknown;
+                    }[];
+                    total: number;
+                } | null;
+                logs?: string[];
+                duration_ms?: number;
+                error: string | null;
+                line?: number | null;
+            }[];
+        };
         /** @description one setting; the kind’s own checks (URL forms, header rules) stay on the server */
         TargetKindField: {
             name: string;
@@ -2289,7 +2554,7 @@ export interface components {
                 /** @description the target’s name now; null once it was deleted */
                 target_name: string | null;
                 /** @enum {string} */
-                state: "delivered" | "retrying" | "failed";
+                state: "delivered" | "retrying" | "failed" | "transform_failed" | "dropped";
                 /**
                  * Format: date-time
                  * @description when the delivery began: the request’s `received_at` for the first delivery to a target, the time of the resend or bulk retry that made a later one; its latency runs from here
@@ -2300,7 +2565,7 @@ export interface components {
                     /** Format: date-time */
                     attempted_at: string;
                     /** @enum {string} */
-                    state: "delivered" | "retrying" | "failed";
+                    state: "delivered" | "retrying" | "failed" | "transform_failed" | "dropped";
                     status_code: number | null;
                     duration_ms: number;
                     error: string | null;
@@ -2318,6 +2583,17 @@ export interface components {
                         body: string;
                         /** @description the body was longer */
                         body_truncated: boolean;
+                    };
+                    /** @description The transformations that ran for this attempt (docs/transformations.md); absent when none. */
+                    transform?: {
+                        /** @description in the order they ran: the endpoint’s, then the target’s */
+                        versions: {
+                            /** @enum {string} */
+                            scope: "endpoint" | "target";
+                            version: number;
+                        }[];
+                        /** @description their console lines, `[<scope> v<version>] …` */
+                        logs: string[];
                     };
                     /** @description times the request was sent again inside this attempt, after a reused kept-alive connection was reset before any answer: the target may have got 1 + `resends` requests, all with the same `X-Relay-Delivery-Id` (docs/delivery.md "Stale connections"); absent when none */
                     resends?: number;
@@ -2629,7 +2905,7 @@ export interface components {
         AuditRow: {
             id: string;
             /** @enum {string} */
-            action: "enabled" | "disabled" | "paused" | "resumed" | "endpoint_created" | "endpoint_updated" | "endpoint_deleted" | "target_created" | "target_updated" | "target_deleted" | "target_flag_cleared" | "target_paused" | "target_resumed" | "key_created" | "key_revoked" | "plan_changed" | "alert_rule_created" | "alert_rule_updated" | "alert_rule_deleted" | "alert_test_sent";
+            action: "enabled" | "disabled" | "paused" | "resumed" | "endpoint_created" | "endpoint_updated" | "endpoint_deleted" | "target_created" | "target_updated" | "target_deleted" | "target_flag_cleared" | "target_paused" | "target_resumed" | "transformation_saved" | "transformation_restored" | "transformation_removed" | "key_created" | "key_revoked" | "plan_changed" | "alert_rule_created" | "alert_rule_updated" | "alert_rule_deleted" | "alert_test_sent";
             /** @description the prefix of the API key that made the change (a dashboard session: its key); `operator` for the bootstrap and plan commands */
             actor: string;
             /** @description the name of that key */
@@ -3680,6 +3956,339 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEndpointTransformation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transformation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transformation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    saveEndpointTransformation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransformationSave"];
+            };
+        };
+        responses: {
+            /** @description The version saved. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransformationVersion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    removeEndpointTransformation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEndpointTransformationVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+                /** @description a version number */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version with its code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransformationVersion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    restoreEndpointTransformation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+                /** @description a version number */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new version. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransformationVersion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTargetTransformation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+                /** @description the target id (`tg_…`) of this endpoint */
+                targetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transformation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transformation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    saveTargetTransformation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+                /** @description the target id (`tg_…`) of this endpoint */
+                targetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransformationSave"];
+            };
+        };
+        responses: {
+            /** @description The version saved. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransformationVersion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    removeTargetTransformation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+                /** @description the target id (`tg_…`) of this endpoint */
+                targetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTargetTransformationVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+                /** @description the target id (`tg_…`) of this endpoint */
+                targetId: string;
+                /** @description a version number */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version with its code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransformationVersion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    restoreTargetTransformation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+                /** @description the target id (`tg_…`) of this endpoint */
+                targetId: string;
+                /** @description a version number */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new version. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransformationVersion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    previewTransformation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransformationPreviewInput"];
+            };
+        };
+        responses: {
+            /** @description One result per request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransformationPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -2,6 +2,7 @@ export { ACTIVITY_PARTITIONS, activityPartitionOf, brokerNames, DELIVERY_CHANNEL
 export type { BrokerNames, DeliveryChannel } from './names';
 export { displayText } from './display-text';
 export { DELIVERY_STATES, OUTCOMES } from './outcomes';
+export type { DeliveryState } from './outcomes';
 export { labelCanMatch, outcomeLabel } from './outcome-labels';
 export {
   keptResponse,
@@ -18,6 +19,8 @@ export {
   ACTIVITY_REQUEST_V1,
   DELIVERY_V1,
   MAX_ACTIVITY_BATCH,
+  MAX_ATTEMPT_TRANSFORM_LOG_CHARS,
+  MAX_ATTEMPT_TRANSFORM_LOGS,
   MAX_PAYLOAD_BATCH,
   MAX_PAYLOAD_BATCH_BYTES,
   PAYLOAD_BATCH_V1,
@@ -27,6 +30,7 @@ export type {
   ActivityMessage,
   ActivityAlert,
   ActivityRequestV1,
+  AttemptTransformNote,
   DeliveryMessageV1,
   DeliveryPayload,
   ForwardableRequest,

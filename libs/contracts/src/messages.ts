@@ -103,6 +103,8 @@ export interface ActivityAttemptV1 {
    * deliverer sends it: deploy writers first (docs/operations.md).
    */
   response?: KeptResponse;
+  /** the transformations that ran for this attempt (docs/transformations.md); absent when none */
+  transform?: AttemptTransformNote;
   /**
    * Times the attempt's request was sent again after a reused kept-alive connection was reset
    * before any answer (the target may have got each one, under the same delivery id); absent
@@ -110,6 +112,15 @@ export interface ActivityAttemptV1 {
    */
   resends?: number;
 }
+
+/** Which transformation versions ran for an attempt, and their console lines (bounded). */
+export interface AttemptTransformNote {
+  versions: { scope: 'endpoint' | 'target'; version: number }[];
+  logs: string[];
+}
+/** console lines an attempt keeps, and characters per line */
+export const MAX_ATTEMPT_TRANSFORM_LOGS = 20;
+export const MAX_ATTEMPT_TRANSFORM_LOG_CHARS = 300;
 
 export type ActivityMessage = ActivityRequestV1 | ActivityAttemptV1;
 

@@ -29,6 +29,10 @@ export const OUTCOMES = [
 
 export type Outcome = (typeof OUTCOMES)[number];
 
-/** Delivery state of one event × target, as reported by the deliverers. */
-export const DELIVERY_STATES = ['delivered', 'retrying', 'failed'] as const;
+/**
+ * Delivery state of one event × target, as reported by the deliverers. `transform_failed`: a
+ * transformation threw, timed out or returned what cannot be delivered (final; the event is kept
+ * and can be resent once the code is fixed); `dropped`: a transformation returned null (final, done).
+ */
+export const DELIVERY_STATES = ['delivered', 'retrying', 'failed', 'transform_failed', 'dropped'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];

@@ -12,6 +12,8 @@ import {
   ACTIVITY_REQUEST_V1,
   DELIVERY_V1,
   MAX_ACTIVITY_BATCH,
+  MAX_ATTEMPT_TRANSFORM_LOG_CHARS,
+  MAX_ATTEMPT_TRANSFORM_LOGS,
   MAX_PAYLOAD_BATCH,
   PAYLOAD_BATCH_V1,
 } from './messages';
@@ -173,6 +175,28 @@ export const activityAttemptV1Schema = {
         headers_omitted: { type: 'integer', minimum: 0 },
         body: { type: 'string', maxLength: MAX_KEPT_BODY_CHARS },
         body_truncated: { type: 'boolean' },
+      },
+    },
+    transform: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['versions', 'logs'],
+      properties: {
+        versions: {
+          type: 'array',
+          maxItems: 2,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['scope', 'version'],
+            properties: { scope: { enum: ['endpoint', 'target'] }, version: { type: 'integer', minimum: 1 } },
+          },
+        },
+        logs: {
+          type: 'array',
+          maxItems: MAX_ATTEMPT_TRANSFORM_LOGS,
+          items: { type: 'string', maxLength: MAX_ATTEMPT_TRANSFORM_LOG_CHARS },
+        },
       },
     },
     resends: { type: 'integer', minimum: 1 },

@@ -63,3 +63,13 @@ export {
 export { appendAudit, auditRows } from './audit';
 export { STATEMENTS_PER_COMMAND, keyedCollection, mapLimit } from './keyed-collection';
 export type { KeyedCollection } from './keyed-collection';
+export {
+  clearTransformation,
+  deleteTransformations,
+  MAX_TRANSFORMATION_VERSIONS,
+  saveTransformationVersion,
+  transformationHeads,
+  transformationVersion,
+  transformationVersions,
+} from './transformations';
+export type { TransformationHead, TransformationScope, TransformationVersionRecord } from './transformations';

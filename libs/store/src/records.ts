@@ -2,7 +2,7 @@
  * Plain record types of the stored resources. Domain code works with these, never with
  * mongoose documents, so it can be tested with in-memory fakes.
  */
-import type { ActivityAlert, KeptResponse } from '@relay/contracts';
+import type { ActivityAlert, AttemptTransformNote, DeliveryState, KeptResponse } from '@relay/contracts';
 import type {
   BodyFilter,
   CaptchaSettings,
@@ -63,6 +63,9 @@ const CONFIG_AUDIT_ACTIONS = [
   'target_flag_cleared',
   'target_paused',
   'target_resumed',
+  'transformation_saved',
+  'transformation_restored',
+  'transformation_removed',
 ] as const;
 /** Account actions: API keys created and revoked, the plan changed, alert rules changed and tested. */
 const ACCOUNT_AUDIT_ACTIONS = [
@@ -161,13 +164,15 @@ export type StatusGroup = (typeof STATUS_GROUPS)[number];
 export interface DeliveryAttemptRecord {
   attempt: number;
   attempted_at: Date;
-  state: 'delivered' | 'retrying' | 'failed';
+  state: DeliveryState;
   status_code: number | null;
   duration_ms: number;
   error: string | null;
   next_attempt_at: Date | null;
   /** what the target answered, capped (@relay/contracts KeptResponse); absent without an HTTP answer */
   response?: KeptResponse;
+  /** the transformation versions that ran and their console lines; absent when none ran */
+  transform?: AttemptTransformNote;
   /** requests sent again inside the attempt (ActivityAttemptV1 `resends`); absent when none */
   resends?: number;
 }
@@ -176,7 +181,7 @@ export interface DeliveryRecord {
   delivery_id: string;
   target_id: string;
   target_kind: string;
-  state: 'delivered' | 'retrying' | 'failed';
+  state: DeliveryState;
   attempts: DeliveryAttemptRecord[];
 }
 

@@ -30,6 +30,7 @@ import { openApiRoutes } from './transport/openapi-routes';
 import { planRoutes } from './transport/plan-routes';
 import { targetKindRoutes } from './transport/target-kind-routes';
 import { targetRoutes } from './transport/target-routes';
+import { transformationRoutes } from './transport/transformation-routes';
 import type { TargetBreakers } from './adapters/target-breakers';
 import { dailyUsageRoutes, usageRoutes } from './transport/usage-routes';
 
@@ -91,13 +92,13 @@ export function createApp(deps: AppDeps): Express {
   app.use('/v1/billing', billing, dailyUsageRoutes({ ...deps, now }));
   if (deps.replay) app.use('/v1', testRequestRoutes(deps.replay), replayRoutes(deps.replay));
   if (deps.alerts) app.use('/v1', alertRuleRoutes(deps.alerts));
+  const retentionMs = (deps.activityRetentionDays ?? 30) * 86_400_000;
+  // before the targets' router: it owns /targets/:targetId/transformation too
+  app.use('/v1/endpoints', transformationRoutes({ ...endpointDeps, retentionMs, activityLog: deps.activityLog }));
   app.use('/v1/endpoints/:endpointId/targets', targetRoutes(deps));
   app.use('/v1/target-kinds', targetKindRoutes(deps.registry));
   app.use('/v1/endpoints', endpointRoutes(endpointDeps), endpointStateRoutes(endpointDeps));
-  app.use(
-    '/v1/activity',
-    activityRoutes(deps.activityLog, deps.store, (deps.activityRetentionDays ?? 30) * 86_400_000, now),
-  );
+  app.use('/v1/activity', activityRoutes(deps.activityLog, deps.store, retentionMs, now));
   app.use('/v1/api-keys', apiKeyRoutes(deps));
   app.use('/v1/account', planRoutes(deps));
   app.use('/v1/audit', accountAuditRoutes(deps.store));

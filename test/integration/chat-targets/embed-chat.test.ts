@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { PASS_THROUGH } from '@relay/transform';
 import { createLogger } from '@relay/logging';
 import type { ActivityAttemptV1 } from '@relay/contracts';
 import type { TargetRecord } from '@relay/store';
@@ -228,6 +229,7 @@ describe('Embed-style target against the fake Discord', () => {
         held: () => undefined,
         breakerTransition: () => undefined,
       },
+      transform: PASS_THROUGH,
       policy: { tiersMs: [1000], jitterPct: 0, retryAfterMaxMs: 1000, flagAfterPermanentFailures: 0 },
       logger: createLogger({ service: 'test', level: 'info', stream: logged }),
       now: () => new Date(),

@@ -29,6 +29,7 @@ const NOT_CHANGES: Record<string, string> = {
     'redelivers stored events; the job is listed with who started it (GET /v1/bulk-retries), configuration is unchanged',
   cancelBulkRetry: 'stops such a job; the job records its cancellation, configuration is unchanged',
   previewBulkRetry: 'counts what a bulk retry would queue; reads only, nothing is queued or changed',
+  previewTransformation: 'runs a draft on stored requests in the sandbox; nothing is saved or delivered',
 };
 
 const SECRETS = [
@@ -53,7 +54,7 @@ afterAll(async () => {
 const relay = () => fx.clientAs(actor.secret);
 /** the write operation under test, by the document's path as a string (the typed client takes path literals only) */
 // raw: each write route of the document by its path string, with the case's body and status
-const writeAs = (method: 'post' | 'patch' | 'delete', path: string, body?: unknown) =>
+const writeAs = (method: 'post' | 'put' | 'patch' | 'delete', path: string, body?: unknown) =>
   fx.apiAs(actor.secret, method, path, body);
 const newEndpoint = async (): Promise<string> =>
   (await must(relay().POST('/v1/endpoints', { body: { name: 'audited' } }))).id;
@@ -93,6 +94,46 @@ const newAlertRule = async (): Promise<string> =>
 /** a body naming the alert target where it says TARGET */
 const withTarget = async (body: unknown): Promise<unknown> =>
   JSON.parse(JSON.stringify(body ?? null).replaceAll('"TARGET"', JSON.stringify(await alertTargetId()))) ?? undefined;
+
+/** the endpoint (and target) a transformation case acts on, with version 1 of its transformation saved when `saved` */
+async function transformationScope(op: 'Endpoint' | 'Target', saved: boolean): Promise<Record<string, string>> {
+  const endpointId = await newEndpoint();
+  const ids: Record<string, string> =
+    op === 'Target' ? { endpointId, targetId: await newTarget(endpointId) } : { endpointId };
+  if (saved) {
+    const path =
+      op === 'Target'
+        ? `/v1/endpoints/${endpointId}/targets/${ids.targetId}/transformation`
+        : `/v1/endpoints/${endpointId}/transformation`;
+    expect((await fx.apiAs(actor.secret, 'put', path, { code: '(r) => r' })).status).toBe(201);
+  }
+  return { ...ids, version: '1' };
+}
+
+function transformationCases(op: 'Endpoint' | 'Target'): Record<string, Case> {
+  const scope = { scope: op.toLowerCase(), scope_id: expect.stringMatching(op === 'Target' ? /^tg_/ : /^ep_/) };
+  return {
+    [`save${op}Transformation`]: {
+      setup: () => transformationScope(op, false),
+      body: { code: '(request) => request' },
+      status: 201,
+      action: 'transformation_saved',
+      details: { ...scope, version: 1 },
+    },
+    [`restore${op}Transformation`]: {
+      setup: () => transformationScope(op, true),
+      status: 201,
+      action: 'transformation_restored',
+      details: { ...scope, version: 2, restored_from: 1 },
+    },
+    [`remove${op}Transformation`]: {
+      setup: () => transformationScope(op, true),
+      status: 204,
+      action: 'transformation_removed',
+      details: scope,
+    },
+  };
+}
 
 interface Case {
   /** what to create first; returns the ids the path needs */
@@ -264,6 +305,8 @@ const CASES: Record<string, Case> = {
     action: 'alert_test_sent',
     details: { rule_id: expect.stringMatching(/^ar_/), name: 'ops', alert_id: expect.stringMatching(/^al_/) },
   },
+  ...transformationCases('Endpoint'),
+  ...transformationCases('Target'),
   updatePlan: {
     setup: async () => ({}),
     body: { monthly_accepted_events: 5000 },
@@ -294,7 +337,7 @@ describe('every write route of the OpenAPI document leaves an audit row', () => 
     const body = await withTarget(c.body);
     await new Promise((resolve) => setTimeout(resolve, 5));
     const since = new Date();
-    const res = await writeAs(o.method as 'post' | 'patch' | 'delete', url, body);
+    const res = await writeAs(o.method as 'post' | 'put' | 'patch' | 'delete', url, body);
     expect([res.status, res.body]).toEqual([c.status, expect.anything()]);
 
     const page = await auditPage({ limit: 5 });

@@ -225,6 +225,26 @@ const STORE_CALLS: Record<string, (s: Store) => Promise<unknown>> = {
     await storeModule.targetConfigsPage(s, null, 10);
     await storeModule.targetConfigsPage(s, TARGET, 10);
   },
+  saveTransformationVersion: async (s) => {
+    // one past the cap, so the save also deletes the oldest version
+    for (let i = 0; i <= storeModule.MAX_TRANSFORMATION_VERSIONS; i += 1)
+      await storeModule.saveTransformationVersion(s, {
+        scope_id: ENDPOINT,
+        scope: 'endpoint',
+        account_id: ACCOUNT,
+        endpoint_id: ENDPOINT,
+        code: `export default (e) => e; // ${i}`,
+        saved_by: 'rk_explain',
+        saved_by_name: null,
+        restored_from: null,
+      });
+  },
+  transformationHeads: (s) => storeModule.transformationHeads(s, [ENDPOINT, TARGET]),
+  transformationVersion: (s) => storeModule.transformationVersion(s, ENDPOINT, 2),
+  transformationVersions: (s) =>
+    storeModule.transformationVersions(s, ENDPOINT, storeModule.MAX_TRANSFORMATION_VERSIONS + 1),
+  clearTransformation: (s) => storeModule.clearTransformation(s, ENDPOINT),
+  deleteTransformations: (s) => storeModule.deleteTransformations(s, [ENDPOINT, TARGET]),
   deleteEndpointTarget: (s) => storeModule.deleteEndpointTarget(s, ENDPOINT, 'tg_missing'),
   deleteEndpointAndTargets: (s) => storeModule.deleteEndpointAndTargets(s, 'ep_missing'),
 };

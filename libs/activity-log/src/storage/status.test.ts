@@ -31,6 +31,24 @@ describe('activity status groups (Completed / Pending / Errors)', () => {
     ],
     ['an accepted request without targets is Completed', { outcome: 'ACCEPTED', target_count: 0 }, 'completed'],
     [
+      'a delivery its transformation dropped counts as done: Completed',
+      {
+        outcome: 'ACCEPTED',
+        target_count: 2,
+        deliveries: { a: delivered, b: { attempts: { '1': { attempt: 1, state: 'dropped' as const } } } },
+      },
+      'completed',
+    ],
+    [
+      'a delivery whose transformation failed is in Errors',
+      {
+        outcome: 'ACCEPTED',
+        target_count: 2,
+        deliveries: { a: delivered, b: { attempts: { '1': { attempt: 1, state: 'transform_failed' as const } } } },
+      },
+      'errors',
+    ],
+    [
       'an accepted request whose targets all delivered is Completed',
       { outcome: 'ACCEPTED', target_count: 2, deliveries: { a: delivered, b: failedThenDelivered } },
       'completed',

@@ -1,9 +1,10 @@
 import { deliveryOrderOf } from '@relay/contracts';
+import type { DeliveryState } from '@relay/contracts';
 import type { DeliveryAttemptRecord, DeliveryRecord, StatusGroup } from '@relay/store';
 
 export interface AttemptLike {
   attempt: number;
-  state: 'delivered' | 'retrying' | 'failed';
+  state: DeliveryState;
 }
 
 interface DeliveryLike {
@@ -51,10 +52,11 @@ const ANSWERED_WITHOUT_DELIVERY: ReadonlySet<string> = new Set(['HANDSHAKE_ANSWE
 /**
  * The activity filter groups (spec "Activity record": Completed / Pending / Errors).
  * - Completed also holds a handshake answered and a provider's duplicate (ANSWERED_WITHOUT_DELIVERY).
- * - Errors: the request was rejected, or any delivery failed for good.
+ * - Errors: the request was rejected, or any delivery failed for good (a failed transformation too).
  * - Pending: accepted, and some delivery has not reported a final state yet (including a
  *   request whose row has not arrived while its attempts have).
- * - Completed: accepted and every target confirmed delivery (or there were no targets).
+ * - Completed: accepted and every target confirmed delivery, or its transformation dropped the
+ *   event (or there were no targets).
  * Per target, only its latest delivery counts (a resend replaces a failed delivery).
  */
 export function statusOf(doc: ActivityLike): StatusGroup {
@@ -62,8 +64,9 @@ export function statusOf(doc: ActivityLike): StatusGroup {
   if (ANSWERED_WITHOUT_DELIVERY.has(doc.outcome)) return 'completed';
   if (doc.outcome !== 'ACCEPTED') return 'errors';
   const states = currentDeliveries(doc.deliveries).map((d) => deliveryState(d.attempts));
-  if (states.includes('failed')) return 'errors';
-  if (states.length < (doc.target_count ?? 0) || states.some((s) => s !== 'delivered')) return 'pending';
+  if (states.includes('failed') || states.includes('transform_failed')) return 'errors';
+  if (states.length < (doc.target_count ?? 0) || states.some((s) => s !== 'delivered' && s !== 'dropped'))
+    return 'pending';
   return 'completed';
 }
 

@@ -44,6 +44,7 @@ export function storedAttempt(a: ActivityAttemptV1): StoredAttempt {
     error: a.error,
     next_attempt_at: a.next_attempt_at ? new Date(a.next_attempt_at) : null,
     ...(a.response ? { response: a.response } : {}),
+    ...(a.transform ? { transform: a.transform } : {}),
     ...(a.resends ? { resends: a.resends } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { PASS_THROUGH } from '@relay/transform';
 import { Registry } from 'prom-client';
 import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import { createLogger } from '@relay/logging';
@@ -59,6 +60,7 @@ function setup(deliver: TransportKind['deliver']) {
     targets: { find: async () => target },
     gate: { admit: async () => ({ verdict: 'go', lease: null }), settle: async () => undefined },
     registry: createRegistry([kind]),
+    transform: PASS_THROUGH,
     send: async () => {
       log.sends += 1;
       throw new Error('a transport kind never uses the HTTP sender');

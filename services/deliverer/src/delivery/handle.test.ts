@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { PASS_THROUGH } from '@relay/transform';
 import type { ActivityAttemptV1, DeliveryMessageV1 } from '@relay/contracts';
 import { createLogger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
@@ -96,6 +97,7 @@ function setup(
     targets: { find: async () => t },
     gate: gate.gate,
     registry: createRegistry([kind]),
+    transform: PASS_THROUGH,
     send: async (): Promise<SendOutcome> => {
       kind.sent += 1;
       return { response: { status: 0, headers: {}, body: '' }, durationMs: 12.34 };
@@ -132,6 +134,46 @@ const ok: AttemptResult = { result: 'success', status: 200 };
 const unavailable: AttemptResult = { result: 'retry', status: 503, error: 'HTTP 503' };
 const badRequest: AttemptResult = { result: 'permanent', status: 400, error: 'HTTP 400', flagTarget: false };
 const gone: AttemptResult = { result: 'permanent', status: 410, error: 'HTTP 410', flagTarget: true };
+
+describe('handleDelivery: transformations', () => {
+  const note = { versions: [{ scope: 'target' as const, version: 3 }], logs: ['[target v3] hi'] };
+
+  it('a transformed request is what is sent; the attempt records the versions; a retry republishes the original', async () => {
+    const { deps, log, kind } = setup([unavailable]);
+    const built: DeliveryMessageV1[] = [];
+    kind.buildRequest = (_c: unknown, d: DeliveryMessageV1) => (
+      built.push(d),
+      { url: 'http://127.0.0.1/', headers: {}, body: Buffer.alloc(0) }
+    );
+    const changed = { ...delivery(), payload: { content_type: 'text/plain', body_base64: 'aGk=' } };
+    deps.transform = { apply: async () => ({ result: 'pass', delivery: changed, note }) };
+    const retried: DeliveryMessageV1[] = [];
+    deps.router.retry = async (next) => void retried.push(next);
+    await handleDelivery(delivery(), deps);
+    expect(built[0]!.payload).toEqual(changed.payload);
+    expect(log.recorded[0]).toMatchObject({ state: 'retrying', transform: note });
+    expect(retried[0]!.payload).toEqual(delivery().payload);
+  });
+
+  it.each([
+    ['transform_failed', 'TRANSFORM_FAILED: target transformation v3, line 2: Error: no'],
+    ['dropped', null],
+  ] as const)(
+    '%s → recorded as the final state; nothing sent, retried or dead-lettered; the gate not asked',
+    async (state, error) => {
+      const { deps, log, kind, settled } = setup([ok]);
+      deps.transform = {
+        apply: async () => (state === 'dropped' ? { result: state, note } : { result: state, error: error!, note }),
+      };
+      expect(await handleDelivery(delivery(), deps)).toEqual({ state });
+      expect(kind.sent).toBe(0);
+      expect([log.retried, log.dead, settled]).toEqual([[], [], []]);
+      expect(log.recorded).toEqual([
+        expect.objectContaining({ state, error, status_code: null, next_attempt_at: null, transform: note }),
+      ]);
+    },
+  );
+});
 
 describe('handleDelivery: success, retry, dead-letter and the flag', () => {
   it('2xx → records delivered; nothing is republished', async () => {

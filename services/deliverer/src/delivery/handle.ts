@@ -15,6 +15,7 @@ import { decideRetry } from '../retry/decide';
 import type { RetryDecision } from '../retry/decide';
 import { holdTier } from '../retry/tiers';
 import type { DeliveryDeps, DeliveryRun, FlagReason } from './ports';
+import type { DeliveryStep } from '@relay/transform';
 
 export type {
   AttemptMetricResult,
@@ -58,6 +59,9 @@ export async function handleDelivery(
 ): Promise<DeliveryOutcome> {
   if (run.holdUntil !== undefined && run.holdUntil > deps.now().getTime()) return holdOn(d, run.holdUntil, run, deps);
   const target = await deps.targets.find(d.target_id);
+  // transformations run before the gate: a dropped or failed one takes no slot (docs/transformations.md)
+  const step = target?.enabled && !target.flagged ? await deps.transform.apply(d, target) : null;
+  if (step && step.result !== 'pass') return transformEnded(d, step, deps);
   const kind = target ? deps.registry.get(target.kind) : undefined;
   // only a target that would be sent to asks the gate (its limits and breaker, docs/delivery-limits.md)
   const gated =
@@ -66,7 +70,8 @@ export async function handleDelivery(
       : null;
   if (gated?.verdict.verdict === 'hold') return hold(d, gated.verdict, gated.kind, run, deps);
   const attemptedAt = deps.now();
-  const tried = await attempt(d, target, kind, deps);
+  // the transformed request is what is sent; retries republish the original, transformed again then
+  const tried = await attempt(step?.delivery ?? d, target, kind, deps);
   if (gated) await deps.gate.settle(gated.target, gated.verdict, tried.outcome, tried.sent);
   if (target?.flagged) deps.health.reset(target.id);
   const schedule = target && kind ? retryScheduleOf(target, kind) : [];
@@ -78,7 +83,7 @@ export async function handleDelivery(
     deps.now(),
     deps.random,
   );
-  const record = toAttempt(d, tried, decision, attemptedAt);
+  const record = { ...toAttempt(d, tried, decision, attemptedAt), ...(step?.note ? { transform: step.note } : {}) };
   // Recorded first: if the retry publish then fails, the redelivered copy repeats the attempt
   // (no retry was published); the other order could leave a published retry plus a redelivery,
   // two chains of attempts for one delivery.
@@ -104,10 +109,47 @@ export async function handleDelivery(
 }
 
 /**
- * What one received delivery came to: an attempt and what follows it, or held without one
- * (`waiting`: back before its wait ended, held again).
+ * What one received delivery came to: an attempt and what follows it, held without one
+ * (`waiting`: back before its wait ended, held again), or ended by a transformation.
  */
-export type DeliveryOutcome = RetryDecision | { state: 'held'; reason: HoldReason | 'waiting'; tierMs: number };
+export type DeliveryOutcome =
+  | RetryDecision
+  | { state: 'held'; reason: HoldReason | 'waiting'; tierMs: number }
+  | { state: 'dropped' | 'transform_failed' };
+
+/**
+ * A transformation dropped the event (null) or failed: recorded as the attempt's final state,
+ * nothing sent, nothing retried or dead-lettered — the event's payload is kept with its row, and
+ * a resend runs the transformation's current version on it.
+ */
+async function transformEnded(
+  d: DeliveryMessageV1,
+  step: Exclude<DeliveryStep, { result: 'pass' }>,
+  deps: DeliveryDeps,
+): Promise<DeliveryOutcome> {
+  const error = step.result === 'transform_failed' ? step.error.slice(0, 500) : null;
+  const { event_id, delivery_id, account_id, endpoint_id, target_id, target_kind, attempt } = d;
+  await deps.recorder.record({
+    ...{ event_id, delivery_id, account_id, endpoint_id, target_id, target_kind, attempt },
+    type: ACTIVITY_ATTEMPT_V1,
+    attempted_at: deps.now().toISOString(),
+    state: step.result,
+    status_code: null,
+    duration_ms: 0,
+    error,
+    next_attempt_at: null,
+    transform: step.note,
+  });
+  deps.logger.info('delivery attempt', {
+    event_id: d.event_id,
+    delivery_id: d.delivery_id,
+    target_id: d.target_id,
+    attempt: d.attempt,
+    state: step.result,
+    error,
+  });
+  return { state: step.result };
+}
 
 /**
  * A delivery the gate holds (a limit is reached, the breaker is open or half-open, the target is

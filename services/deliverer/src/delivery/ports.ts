@@ -3,6 +3,7 @@ import type { Logger } from '@relay/logging';
 import type { TargetRecord } from '@relay/store';
 import type { HttpRequest, SendOutcome, TargetRegistry } from '@relay/targets';
 import type { HoldReason, TargetGate } from '@relay/target-gate';
+import type { DeliveryTransformer } from '@relay/transform';
 import type { RetryPolicy } from '../retry/decide';
 
 /* The narrow interfaces the delivery handler works through; adapters.ts implements them. */
@@ -75,6 +76,8 @@ export interface DeliveryDeps {
   /** the per-target limits and breaker, asked before an attempt and told after (@relay/target-gate) */
   gate: TargetGate;
   registry: TargetRegistry;
+  /** the endpoint's and the target's transformations, applied before the attempt */
+  transform: Pick<DeliveryTransformer, 'apply'>;
   send(req: HttpRequest): Promise<SendOutcome>;
   recorder: AttemptRecorder;
   router: DeliveryRouter;

@@ -17,6 +17,7 @@ import { BreakerRedis, createBreakerStateWriter, RedisTargetGate } from '@relay/
 import { handleDelivery } from './handle';
 import { countGateCalls, createDeliveryMetrics, registerBreakerStateGauge } from './metrics';
 import { TargetCache } from './target-cache';
+import { createDeliveryTransformer } from '@relay/transform';
 
 export interface DelivererOptions {
   channel: DeliveryChannel;
@@ -143,6 +144,7 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
     targets,
     gate,
     registry: opts.registry,
+    transform: createDeliveryTransformer({ store: opts.store, feed: opts.changes.feed }),
     send: opts.send,
     recorder: createAttemptRecorder(publisher, opts.namespace),
     router: createDeliveryRouter(publisher, opts.namespace, opts.channel),
@@ -176,7 +178,10 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
       );
       // a delivery the gate held was not attempted: it counts for neither side of the failure rate
       if (decision.state !== 'held')
-        attemptCounts.add(targetSubject(delivery.target_id), decision.state === 'delivered' ? 'ok' : 'fail');
+        attemptCounts.add(
+          targetSubject(delivery.target_id),
+          decision.state === 'delivered' || decision.state === 'dropped' ? 'ok' : 'fail',
+        );
       return 'ack';
     },
   });

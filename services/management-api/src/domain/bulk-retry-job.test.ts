@@ -52,7 +52,7 @@ describe('bulk retry filter (POST /v1/bulk-retries)', () => {
   });
 });
 
-const attempt = (state: 'delivered' | 'failed') => ({
+const attempt = (state: 'delivered' | 'failed' | 'transform_failed' | 'dropped') => ({
   '1': {
     attempt: 1,
     attempted_at: new Date(),
@@ -63,7 +63,9 @@ const attempt = (state: 'delivered' | 'failed') => ({
     next_attempt_at: null,
   },
 });
-const rowDoc = (deliveries: Record<string, { target: string; state: 'delivered' | 'failed' }>): ActivityDoc =>
+const rowDoc = (
+  deliveries: Record<string, { target: string; state: 'delivered' | 'failed' | 'transform_failed' | 'dropped' }>,
+): ActivityDoc =>
   ({
     _id: EVT,
     account_id: 'acc_1',
@@ -153,6 +155,17 @@ describe('retrying one row of a bulk retry', () => {
     expect(published).toEqual([resendDeliveryId(EVT, 'tg_a', tag)]);
     expect(paced).toEqual([1]);
     expect(counts).toMatchObject({ rows_scanned: 1, rows_retried: 1, deliveries_queued: 1 });
+  });
+
+  it('a delivery whose transformation failed is delivered again (through the current version); a dropped one is not', async () => {
+    const { p, published } = ports(
+      rowDoc({
+        [deliveryIdFor(EVT, 'tg_a')]: { target: 'tg_a', state: 'transform_failed' },
+        [deliveryIdFor(EVT, 'tg_b')]: { target: 'tg_b', state: 'dropped' },
+      }),
+    );
+    await retryRow(entry, filter, tag, p, zeroCounts());
+    expect(published).toEqual([resendDeliveryId(EVT, 'tg_a', tag)]);
   });
 
   it('a delivery already replaced by a resend that delivered is not retried again', async () => {

@@ -71,9 +71,9 @@ export function resendDeliveries(
   }));
 }
 
-/** The targets whose current delivery (the latest, resends included) failed for good. */
+/** The targets whose current delivery (the latest, resends included) failed for good, or whose transformation failed. */
 export function failedTargets(row: Pick<ActivityDoc, 'deliveries'>): string[] {
   return currentDeliveries(row.deliveries)
-    .filter((d) => deliveryState(d.attempts) === 'failed')
+    .filter((d) => ['failed', 'transform_failed'].includes(deliveryState(d.attempts) ?? ''))
     .map((d) => d.target_id);
 }

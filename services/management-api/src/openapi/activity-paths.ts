@@ -1,5 +1,7 @@
 import {
   DELIVERY_STATES,
+  MAX_ATTEMPT_TRANSFORM_LOG_CHARS,
+  MAX_ATTEMPT_TRANSFORM_LOGS,
   MAX_KEPT_BODY_CHARS,
   MAX_KEPT_HEADER_VALUE,
   MAX_KEPT_HEADERS,
@@ -83,6 +85,20 @@ const attempt = object(
         description:
           'What the target answered (docs/delivery.md). Absent when no HTTP answer came: a network failure, an email or spreadsheet target, an attempt not sent, or an attempt recorded before responses were kept.',
       },
+    ),
+    transform: object(
+      {
+        versions: list(
+          object({ scope: oneOfValues(['endpoint', 'target']), version: int({ minimum: 1 }) }, ['scope', 'version']),
+          { description: 'in the order they ran: the endpoint’s, then the target’s' },
+        ),
+        logs: list(str({ maxLength: MAX_ATTEMPT_TRANSFORM_LOG_CHARS }), {
+          maxItems: MAX_ATTEMPT_TRANSFORM_LOGS,
+          description: 'their console lines, `[<scope> v<version>] …`',
+        }),
+      },
+      ['versions', 'logs'],
+      { description: 'The transformations that ran for this attempt (docs/transformations.md); absent when none.' },
     ),
     resends: int({
       minimum: 1,

@@ -10,6 +10,7 @@ import { replayPaths, replaySchemas } from './replay-paths';
 import { targetKindPaths, targetKindSchemas } from './target-kind-paths';
 import { targetPaths } from './target-paths';
 import { targetSchemas } from './target-schemas';
+import { transformationPaths, transformationSchemas } from './transformation-paths';
 
 /**
  * The OpenAPI 3.1 document of the management API, served at `/v1/openapi.json` and rendered at
@@ -53,6 +54,11 @@ export function buildDocument(version: string): OpenApiDocument {
       },
       { name: 'Targets', description: 'Where an endpoint delivers (spec "Outputs").' },
       {
+        name: 'Transformations',
+        description:
+          'Code that reshapes what an endpoint or a target delivers, versioned, with a preview (docs/transformations.md).',
+      },
+      {
         name: 'Activity',
         description:
           'The Request activity log (spec "Activity record"), resending events and bulk retries of failed deliveries.',
@@ -68,6 +74,7 @@ export function buildDocument(version: string): OpenApiDocument {
     paths: {
       ...endpointPaths,
       ...targetPaths,
+      ...transformationPaths,
       ...targetKindPaths,
       ...activityPaths,
       ...replayPaths,
@@ -80,6 +87,7 @@ export function buildDocument(version: string): OpenApiDocument {
         ...schemas,
         ...endpointSchemas,
         ...targetSchemas,
+        ...transformationSchemas,
         ...targetKindSchemas,
         ...activitySchemas,
         ...replaySchemas,

@@ -9,7 +9,7 @@ export interface LatencyPoint {
   /** the delivery's start */
   at: number;
   ms: number;
-  state: 'delivered' | 'retrying' | 'failed';
+  state: 'delivered' | 'failed';
   eventId: string;
   targetId: string;
   deliveryId: string;
@@ -31,7 +31,8 @@ export function latencyPoints(rows: DetailRow[]): LatencyPoint[] {
   for (const row of rows) {
     for (const d of row.deliveries) {
       const last = d.attempts[d.attempts.length - 1];
-      if (!last || d.state === 'retrying') continue;
+      // only deliveries that were sent and ended: a transformation's drop or failure sent nothing
+      if (!last || (d.state !== 'delivered' && d.state !== 'failed')) continue;
       const at = Date.parse(d.started_at);
       const ms = Math.max(0, Date.parse(last.attempted_at) + last.duration_ms - at);
       points.push({ at, ms, state: d.state, eventId: row.id, targetId: d.target_id, deliveryId: d.delivery_id });

@@ -1,0 +1,260 @@
+import { QuickJSFFI } from '@jitl/quickjs-wasmfile-release-sync/ffi';
+import { newQuickJSWASMModuleFromVariant } from 'quickjs-emscripten-core';
+import type {
+  QuickJSContext,
+  QuickJSHandle,
+  QuickJSRuntime,
+  QuickJSSyncVariant,
+  QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
+import { DEFAULT_LIMITS } from './limits';
+import type { SandboxLimits } from './limits';
+
+/** The file name a transformation's stack frames carry; its line numbers are the source's own. */
+export const SOURCE_NAME = 'transformation.js';
+
+/** Why a run produced no value. `line` is the source line of the throw when the stack names one. */
+export type RunFailureKind = 'compile' | 'threw' | 'timeout' | 'memory' | 'not_a_function';
+export interface RunFailure {
+  kind: RunFailureKind;
+  message: string;
+  line: number | null;
+}
+
+/** What a run came to: the result as JSON text (parsed by the caller), the captured console lines and the time used. */
+export type RunResult = { logs: string[]; durationMs: number } & (
+  { ok: true; json: string | undefined } | { ok: false; failure: RunFailure }
+);
+
+/*
+ * The release build of QuickJS with synchronous calls (no asyncify: smaller and faster; nothing
+ * inside awaits the host). The package's own variant loads its Emscripten module with import(),
+ * which CommonJS under a test runner cannot do; required directly, it loads the same files.
+ */
+const RELEASE_SYNC: QuickJSSyncVariant = {
+  type: 'sync',
+  importFFI: () => Promise.resolve(QuickJSFFI),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  importModuleLoader: () => Promise.resolve(require('@jitl/quickjs-wasmfile-release-sync/emscripten-module')),
+};
+
+interface TenantRuntime {
+  runtime: QuickJSRuntime;
+  /** performance.now() past which the interrupt handler stops the running code */
+  deadline: number;
+}
+
+/** Runtimes kept, least recently used dropped first: one per tenant that ran recently. */
+const MAX_RUNTIMES = 64;
+
+/*
+ * Installed before any user code: the console (lines formatted and cut inside, so a huge value
+ * never crosses into the host), and the shared-memory globals removed (nothing to share with,
+ * and their absence is what a transformation should count on).
+ */
+const PRELUDE = `(sink, maxChars) => {
+  const fmt = (v) => {
+    let s;
+    try { s = typeof v === 'string' ? v : JSON.stringify(v); } catch (e) { s = String(v); }
+    if (s === undefined) s = String(v);
+    return s.length > maxChars ? s.slice(0, maxChars) + '…' : s;
+  };
+  const log = (...args) => { sink(args.map(fmt).join(' ').slice(0, maxChars)); };
+  globalThis.console = Object.freeze({ log, info: log, warn: log, error: log, debug: log });
+  delete globalThis.SharedArrayBuffer;
+  delete globalThis.Atomics;
+  delete globalThis.WebAssembly;
+}`;
+
+/**
+ * Runs transformations in QuickJS compiled to WebAssembly: the code sees a JavaScript engine
+ * with the language's built-ins and nothing of the host (no process, require, modules, timers,
+ * network or files exist inside it). Each tenant has a runtime of its own (its heap, memory limit
+ * and interrupt handler), reused between calls; each call gets a fresh context (fresh built-ins),
+ * so nothing one call changes reaches the next. A run stopped by its time or memory budget
+ * disposes of the tenant's runtime. docs/decisions/0020-transformation-sandbox.md says why.
+ */
+export class Sandbox {
+  private readonly runtimes = new Map<string, TenantRuntime>();
+
+  private constructor(
+    private readonly module: QuickJSWASMModule,
+    readonly limits: SandboxLimits,
+  ) {}
+
+  /** Loads the WebAssembly module (once per process; about 30 ms). */
+  static async load(limits: Partial<SandboxLimits> = {}): Promise<Sandbox> {
+    return new Sandbox(await newQuickJSWASMModuleFromVariant(RELEASE_SYNC), { ...DEFAULT_LIMITS, ...limits });
+  }
+
+  /** Calls `code` (a function expression) with `args` (plain JSON values); never throws for what the code does. */
+  run(tenant: string, code: string, args: readonly unknown[]): RunResult {
+    const started = performance.now();
+    if (this.broken)
+      return {
+        ok: false,
+        failure: { kind: 'threw', message: 'the sandbox stopped', line: null },
+        logs: [],
+        durationMs: 0,
+      };
+    const tenantRuntime = this.runtimeOf(tenant);
+    const logs: string[] = [];
+    const ctx = tenantRuntime.runtime.newContext();
+    // the budget is the code's: a new tenant's runtime and the fresh context are not charged to it
+    const deadline = performance.now() + this.limits.timeMs;
+    tenantRuntime.deadline = deadline;
+    let outcome: { ok: true; json: string | undefined } | { ok: false; failure: RunFailure };
+    try {
+      outcome = this.call(ctx, code, args, logs);
+    } finally {
+      ctx.dispose();
+    }
+    if (!outcome.ok && outcome.failure.kind !== 'memory' && performance.now() > deadline)
+      outcome = { ok: false, failure: { ...outcome.failure, kind: 'timeout' } };
+    // a runtime stopped mid-allocation or mid-loop is not trusted again: the tenant's next call gets a new one
+    if (!outcome.ok && (outcome.failure.kind === 'memory' || outcome.failure.kind === 'timeout')) this.drop(tenant);
+    return { ...outcome, logs, durationMs: performance.now() - started };
+  }
+
+  /** Disposes of every runtime (the process is closing). */
+  close(): void {
+    for (const tenant of [...this.runtimes.keys()]) this.drop(tenant);
+  }
+
+  private call(
+    ctx: QuickJSContext,
+    code: string,
+    args: readonly unknown[],
+    logs: string[],
+  ): { ok: true; json: string | undefined } | { ok: false; failure: RunFailure } {
+    const handles: QuickJSHandle[] = [];
+    const keep = (h: QuickJSHandle): QuickJSHandle => (handles.push(h), h);
+    try {
+      const sink = keep(
+        ctx.newFunction('log', (line) => {
+          if (logs.length < this.limits.logLines) logs.push(ctx.getString(line));
+        }),
+      );
+      const prelude = ctx.evalCode(PRELUDE, 'prelude.js');
+      if (prelude.error) return { ok: false, failure: this.failureOf(ctx, keep(prelude.error), 'threw') };
+      const installed = ctx.callFunction(
+        keep(prelude.value),
+        ctx.undefined,
+        sink,
+        keep(ctx.newNumber(this.limits.logLineChars)),
+      );
+      if (installed.error) return { ok: false, failure: this.failureOf(ctx, keep(installed.error), 'threw') };
+      keep(installed.value);
+      // the built-ins are read before user code runs: whatever it replaces, the input and the result go through these
+      const json = keep(ctx.getProp(ctx.global, 'JSON'));
+      const parse = keep(ctx.getProp(json, 'parse'));
+      const stringify = keep(ctx.getProp(json, 'stringify'));
+      const argHandles: QuickJSHandle[] = [];
+      for (const arg of args) {
+        const parsed = ctx.callFunction(parse, json, keep(ctx.newString(JSON.stringify(arg))));
+        if (parsed.error) return { ok: false, failure: this.failureOf(ctx, keep(parsed.error), 'threw') };
+        argHandles.push(keep(parsed.value));
+      }
+      // `(` on the first line keeps the source's line numbers; the newline ends a trailing comment
+      const compiled = ctx.evalCode(`(${code}\n)`, SOURCE_NAME, { strict: true });
+      if (compiled.error) return { ok: false, failure: this.failureOf(ctx, keep(compiled.error), 'compile') };
+      const fn = keep(compiled.value);
+      if (ctx.typeof(fn) !== 'function')
+        return {
+          ok: false,
+          failure: {
+            kind: 'not_a_function',
+            message: 'the code must be a function (request, context) => request | null',
+            line: null,
+          },
+        };
+      const called = ctx.callFunction(fn, ctx.undefined, ...argHandles);
+      if (called.error) return { ok: false, failure: this.failureOf(ctx, keep(called.error), 'threw') };
+      const settled = this.settle(ctx, keep(called.value));
+      if ('failure' in settled) return { ok: false, failure: settled.failure };
+      const text = ctx.callFunction(stringify, json, keep(settled.value));
+      if (text.error) return { ok: false, failure: this.failureOf(ctx, keep(text.error), 'threw') };
+      const out = keep(text.value);
+      return { ok: true, json: ctx.typeof(out) === 'string' ? ctx.getString(out) : undefined };
+    } finally {
+      for (const h of handles.reverse()) if (h.alive) h.dispose();
+    }
+  }
+
+  /** An async function's promise is run to its end within the same budget (no timers exist to wait on). */
+  private settle(ctx: QuickJSContext, value: QuickJSHandle): { value: QuickJSHandle } | { failure: RunFailure } {
+    if (!isPromise(ctx, value)) return { value };
+    const jobs = ctx.runtime.executePendingJobs();
+    if (jobs.error) return { failure: jobs.error.consume((e) => this.failureOf(ctx, e, 'threw')) };
+    const state = ctx.getPromiseState(value);
+    if (state.type === 'fulfilled') return { value: state.value };
+    if (state.type === 'rejected') return { failure: state.error.consume((e) => this.failureOf(ctx, e, 'threw')) };
+    return { failure: { kind: 'threw', message: 'the returned promise never settled', line: null } };
+  }
+
+  private failureOf(ctx: QuickJSContext, error: QuickJSHandle, kind: RunFailureKind): RunFailure {
+    const dumped = ctx.dump(error) as unknown;
+    const e = (typeof dumped === 'object' && dumped !== null ? dumped : { message: String(dumped) }) as {
+      name?: unknown;
+      message?: unknown;
+      stack?: unknown;
+    };
+    const name = typeof e.name === 'string' ? e.name : 'Error';
+    const message = `${name}: ${typeof e.message === 'string' ? e.message : String(dumped)}`.slice(0, 500);
+    const memory = name === 'InternalError' && /out of memory/i.test(message);
+    return { kind: memory ? 'memory' : kind, message, line: lineOf(e.stack) };
+  }
+
+  private runtimeOf(tenant: string): TenantRuntime {
+    const held = this.runtimes.get(tenant);
+    if (held) {
+      // most recently used last: the first entry is the one dropped when the map is full
+      this.runtimes.delete(tenant);
+      this.runtimes.set(tenant, held);
+      return held;
+    }
+    if (this.runtimes.size >= MAX_RUNTIMES) this.drop(this.runtimes.keys().next().value as string);
+    const runtime = this.module.newRuntime();
+    runtime.setMemoryLimit(this.limits.memoryBytes);
+    runtime.setMaxStackSize(this.limits.stackBytes);
+    const made: TenantRuntime = { runtime, deadline: 0 };
+    runtime.setInterruptHandler(() => performance.now() > made.deadline);
+    this.runtimes.set(tenant, made);
+    return made;
+  }
+
+  private drop(tenant: string): void {
+    const held = this.runtimes.get(tenant);
+    this.runtimes.delete(tenant);
+    if (!held) return;
+    try {
+      held.runtime.dispose();
+    } catch {
+      // QuickJS aborts the whole module when a runtime is freed with objects still alive (the
+      // jobs of a promise chain stopped mid-way): nothing in it runs again; the runner replaces
+      // the thread (worker.ts)
+      this.broken = true;
+      this.runtimes.clear();
+    }
+  }
+
+  /** true once the WebAssembly module aborted: this sandbox can run nothing more */
+  broken = false;
+}
+
+function isPromise(ctx: QuickJSContext, h: QuickJSHandle): boolean {
+  if (ctx.typeof(h) !== 'object') return false;
+  const then = ctx.getProp(h, 'then');
+  try {
+    return ctx.typeof(then) === 'function';
+  } finally {
+    then.dispose();
+  }
+}
+
+/** The first line of the transformation's source that a stack names: `at f (transformation.js:3:9)`. */
+export function lineOf(stack: unknown): number | null {
+  if (typeof stack !== 'string') return null;
+  const m = new RegExp(`${SOURCE_NAME.replace('.', '\\.')}:(\\d+)`).exec(stack);
+  return m ? Number(m[1]) : null;
+}

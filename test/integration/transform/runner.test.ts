@@ -1,0 +1,65 @@
+import { TransformRunner } from '@relay/transform';
+
+/*
+ * The runner puts the sandbox on a thread of its own (the built worker, dist/worker.js): a call
+ * stuck inside a built-in, which QuickJS's interrupt handler never sees, is ended by the watchdog,
+ * and the caller's event loop stays free meanwhile.
+ */
+describe('transform runner', () => {
+  const runner = new TransformRunner({ timeMs: 100 });
+  afterAll(() => runner.close());
+
+  test('runs a transformation and returns its result as JSON', async () => {
+    const r = await runner.run('acc_a', `(req) => ({ ...req, body: { n: req.body.n + 1 } })`, [{ body: { n: 1 } }]);
+    expect(r.ok && JSON.parse(r.json!)).toEqual({ body: { n: 2 } });
+  });
+
+  test('a call stuck in the engine (collecting garbage at its memory limit, 20 s unchecked) is stopped by the watchdog, and the next call runs on a new thread', async () => {
+    const stuck = runner.run('acc_a', `() => { const a = []; for (;;) a.push(new Array(100000).fill(1)) }`, []);
+    // the host's event loop turns while the sandbox is busy
+    let turns = 0;
+    const ticking = setInterval(() => (turns += 1), 5);
+    const r = await stuck;
+    clearInterval(ticking);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.failure).toMatchObject({ kind: 'timeout', message: 'stopped after 100 ms' });
+    expect(turns).toBeGreaterThan(0);
+    const next = await runner.run('acc_b', `() => 'fine'`, []);
+    expect(next.ok && next.json).toBe('"fine"');
+  });
+
+  test('an endless promise chain is stopped, and the next call is answered (on a new thread if the engine aborted)', async () => {
+    const r = await runner.run(
+      'acc_a',
+      `async () => { const spin = () => Promise.resolve().then(spin); await spin() }`,
+      [],
+    );
+    expect(r.ok).toBe(false);
+    const next = await runner.run('acc_a', `() => 'after'`, []);
+    expect(next.ok && next.json).toBe('"after"');
+  });
+
+  test('calls queued behind a stuck call are answered once it is stopped', async () => {
+    const calls = [
+      runner.run('acc_a', `() => { for (;;) {} }`, []),
+      ...[1, 2, 3].map((n) => runner.run('acc_b', `() => ${n}`, [])),
+    ];
+    const [loop, ...rest] = await Promise.all(calls);
+    expect(loop!.ok).toBe(false);
+    expect(rest.map((r) => r.ok && r.json)).toEqual(['1', '2', '3']);
+  });
+
+  test('the tenant that used the least sandbox time goes first: a light tenant’s calls pass a looping tenant’s queue', async () => {
+    const order: string[] = [];
+    const call = (tenant: string, code: string) =>
+      runner.run(tenant, code, []).then((r) => void order.push(`${tenant}:${r.ok ? r.json : 'stopped'}`));
+    await Promise.all([
+      call('acc_loop', `() => { for (;;) {} }`),
+      call('acc_loop', `() => { for (;;) {} }`),
+      call('acc_loop', `() => { for (;;) {} }`),
+      call('acc_b', `() => 'b'`),
+      call('acc_b', `() => 'b2'`),
+    ]);
+    expect(order).toEqual(['acc_loop:stopped', 'acc_b:"b"', 'acc_b:"b2"', 'acc_loop:stopped', 'acc_loop:stopped']);
+  });
+});
