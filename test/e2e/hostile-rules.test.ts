@@ -167,7 +167,7 @@ it('every rule slot the worst admitted pattern, bodies at the payload limit: eac
   expect(receiver.requests.filter((r) => r.url === '/hostile')).toEqual([]);
 }, 240_000);
 
-it('field rules of the worst pattern, re-saved before each small request: each answered 400 naming the field; another account meanwhile all 202 and delivered', async () => {
+it('field rules of the worst pattern, re-saved before each small request: each refused naming a field rule; another account meanwhile all 202 and delivered', async () => {
   const resaved = await must(
     stack.client.POST('/v1/endpoints', {
       // a few, so that the pool's work (an ajv validator per rule, one pattern) stays well inside the deadline
@@ -189,13 +189,19 @@ it('field rules of the worst pattern, re-saved before each small request: each a
     }
   });
 
-  expect(answers).toEqual(
-    answers.map(() => ({
-      status: 400,
-      code: 'field_validation_failed',
-      message: 'Field validation failed: field f0 does not match its pattern.',
-    })),
-  );
+  // each is the field rule's refusal, or, on a machine too busy to compile five such patterns
+  // within the deadline, the deadline's naming a field rule: never accepted, never a 5xx
+  const fieldRefused = {
+    status: 400,
+    code: 'field_validation_failed',
+    message: 'Field validation failed: field f0 does not match its pattern.',
+  };
+  const deadlineInAFieldRule = {
+    status: 413,
+    code: 'rules_deadline_exceeded',
+    message: expect.stringMatching(/\(stopped in the field rule on f[0-4]\)/),
+  };
+  expect(answers).toEqual(answers.map((a) => (a.status === 413 ? deadlineInAFieldRule : fieldRefused)));
   await expectQuietDelivered(quietAnswers, '/quiet-resaved');
 }, 120_000);
 

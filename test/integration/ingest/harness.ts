@@ -44,6 +44,8 @@ import { modelsOf } from '../../support/store-models';
 export interface GatewayOptions {
   /** Redis the limiter talks to (a closed port or a TcpProxy to test the fallback) */
   limiterRedisUrl?: string;
+  /** LIMITER_TIMEOUT_MS (200): how long the limiter waits for Redis before the fallback decides */
+  limiterTimeoutMs?: number;
   rabbitmqUrl?: string;
   clock?: () => Date;
   publicBaseUrl?: string | null;
@@ -111,7 +113,7 @@ export class IngestHarness {
     // quick reconnects for the outage tests; a short disconnectTimeout so a stream to a closed
     // port does not hold a 2 s ioredis timer past the test
     const limiterRedis = new Redis(opts.limiterRedisUrl ?? infra.redisUrl, {
-      ...limiterRedisOptions(200),
+      ...limiterRedisOptions(opts.limiterTimeoutMs ?? 200),
       retryStrategy: () => 100,
       disconnectTimeout: 50,
     });

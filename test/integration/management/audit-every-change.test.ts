@@ -101,11 +101,16 @@ async function transformationScope(op: 'Endpoint' | 'Target', saved: boolean): P
   const ids: Record<string, string> =
     op === 'Target' ? { endpointId, targetId: await newTarget(endpointId) } : { endpointId };
   if (saved) {
-    const path =
-      op === 'Target'
-        ? `/v1/endpoints/${endpointId}/targets/${ids.targetId}/transformation`
-        : `/v1/endpoints/${endpointId}/transformation`;
-    expect((await fx.apiAs(actor.secret, 'put', path, { code: '(r) => r' })).status).toBe(201);
+    const body = { code: '(r) => r' };
+    if (op === 'Target')
+      await must(
+        relay().PUT('/v1/endpoints/{endpointId}/targets/{targetId}/transformation', {
+          params: { path: { endpointId, targetId: ids.targetId! } },
+          body,
+        }),
+      );
+    else
+      await must(relay().PUT('/v1/endpoints/{endpointId}/transformation', { params: { path: { endpointId } }, body }));
   }
   return { ...ids, version: '1' };
 }
