@@ -192,14 +192,52 @@ const BENCHES = {
       ),
   },
   rules: {
-    title: 'Routing rules and a per-target limit',
+    title: 'Routing rules, a per-target limit and a transformation',
     command: 'node bench/rules.js',
     method:
-      'The whole-system bench alternated between one plain target and targets routed by 2 rules (one matching nothing), four rounds; ratios of the means.',
+      'The whole-system bench alternated between one plain target, targets routed by 2 rules (one matching nothing) under a limit, the same rules without the limit, and a typical transformation (a few field renames) on every event; two rounds; ratios of the means.',
     figures: (r) => [
       fig('rules ÷ plain, accepted', r.ratios?.rules?.accepted),
       fig('rules ÷ plain, delivered', r.ratios?.rules?.delivered),
+      fig('transformation ÷ plain, accepted', r.ratios?.transform?.accepted),
+      fig('transformation ÷ plain, delivered', r.ratios?.transform?.delivered),
       fig('lost', r.lost),
+    ],
+  },
+  transform: {
+    title: 'Transformation sandbox, in process',
+    command: 'node bench/transform.js',
+    method:
+      "In one process, no servers: loading the QuickJS WebAssembly module; a typical transformation (a few renames of a 1 KB JSON body) called with a runtime made per call, on a tenant's reused runtime with a fresh context (what the deliverer does), and through the sandbox thread.",
+    figures: (r) => [
+      fig('module load', r.module_load_ms, 'ms'),
+      fig('sandbox thread start', r.runner_thread_start_ms, 'ms'),
+      fig("a tenant's first call, p50", r.first_call_of_a_tenant_ms_p50, 'ms'),
+      fig('calls/s, runtime per call', r.runtime_per_call?.calls_per_s),
+      fig('calls/s, reused runtime, fresh context', r.reused_runtime_fresh_context?.calls_per_s),
+      fig('calls/s through the sandbox thread', r.through_runner_thread?.calls_per_s),
+      fig(
+        'through the thread, p50 / p99',
+        `${r.through_runner_thread?.per_call_ms_p50} / ${r.through_runner_thread?.per_call_ms_p99}`,
+        'ms',
+      ),
+    ],
+  },
+  'transform-isolation': {
+    title: "One account's endless transformation beside another account",
+    command: 'node bench/transform-isolation.js',
+    method:
+      "The services as npm start runs them; account B with a typical transformation sends at a steady rate, alone and then while account A's endpoint runs a transformation that never ends (each call stopped at its budget). B's 202 and delivery latency.",
+    figures: (r) => [
+      fig('B alone: 202 p50 / p99', `${r.b_alone.b_202.p50_ms} / ${r.b_alone.b_202.p99_ms}`, 'ms'),
+      fig('B alone: delivery p50 / p99', `${r.b_alone.b_delivery.p50_ms} / ${r.b_alone.b_delivery.p99_ms}`, 'ms'),
+      fig('B beside A: 202 p50 / p99', `${r.b_beside_a_loop.b_202.p50_ms} / ${r.b_beside_a_loop.b_202.p99_ms}`, 'ms'),
+      fig(
+        'B beside A: delivery p50 / p99',
+        `${r.b_beside_a_loop.b_delivery.p50_ms} / ${r.b_beside_a_loop.b_delivery.p99_ms}`,
+        'ms',
+      ),
+      fig('B not delivered, alone / beside A', `${r.b_alone.b_not_delivered} / ${r.b_beside_a_loop.b_not_delivered}`),
     ],
   },
   'hostile-rules': {

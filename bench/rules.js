@@ -4,14 +4,15 @@
 // non-binding rate and in-flight limit, beside a second target whose rule matches nothing —
 // BENCH_RULES_ROUNDS times (2; 1 in short mode), so both see the machine's drift alike; and
 // `rules-only` (BENCH_TARGET_RULES=rules-only: the same rules, no limits), which separates what
-// the rules cost from what the limit costs. Prints accepted/s, delivered/s and p99 of each run,
+// the rules cost from what the limit costs; and `transform` (BENCH_TRANSFORM=1: a typical
+// transformation, a few renames, on every event; docs/transformations.md). Prints accepted/s, delivered/s and p99 of each run,
 // the ratio of the means (rules ÷ plain; the issue asks ≥ 0.9), and each process's CPU per event
 // during the load (ms; CPU % × 10 ÷ events/s — the deliverer's per delivery made during the
 // load, every other process's per accepted event), which a shared machine moves far less than
 // it moves throughput. Writes <results>/rules.json; exits 1 if a run lost an event.
 //
 //   node bench/rules.js
-//   BENCH_RULES_VARIANTS=plain,rules node bench/rules.js   # a subset (default plain,rules,rules-only)
+//   BENCH_RULES_VARIANTS=plain,rules node bench/rules.js   # a subset (default: all four)
 //   BENCH_DURATION_S=3 node bench/rules.js   # short mode (test/bench/smoke.test.ts)
 'use strict';
 const fs = require('node:fs');
@@ -23,8 +24,13 @@ const ROOT = path.resolve(__dirname, '..');
 const SHORT = num(process.env.BENCH_DURATION_S, 20) <= 5;
 const ROUNDS = num(process.env.BENCH_RULES_ROUNDS, SHORT ? 1 : 2);
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
-/** each variant's BENCH_TARGET_RULES for bench/system.js */
-const VARIANTS = { plain: '0', rules: '1', 'rules-only': 'rules-only' };
+/** each variant's settings for bench/system.js */
+const VARIANTS = {
+  plain: {},
+  rules: { BENCH_TARGET_RULES: '1' },
+  'rules-only': { BENCH_TARGET_RULES: 'rules-only' },
+  transform: { BENCH_TRANSFORM: '1' },
+};
 const CHOSEN = (process.env.BENCH_RULES_VARIANTS || Object.keys(VARIANTS).join(',')).split(',').map((v) => v.trim());
 for (const v of CHOSEN)
   if (!(v in VARIANTS))
@@ -38,7 +44,7 @@ if (!CHOSEN.includes('plain')) CHOSEN.unshift('plain');
  */
 function runSystem(variant, round) {
   const dir = path.join(RESULTS_DIR, 'rules-runs', `${variant}-${round}`);
-  const env = { ...process.env, BENCH_RESULTS_DIR: dir, BENCH_TARGET_RULES: VARIANTS[variant] };
+  const env = { ...process.env, BENCH_RESULTS_DIR: dir, ...VARIANTS[variant] };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(__dirname, 'system.js')], {
       env,
@@ -122,7 +128,7 @@ async function main() {
   const names = Object.keys(cpu.plain ?? {});
   const lines = [
     '',
-    'routing rules and per-target limits vs plain (bench/system.js each run, alternated)',
+    'routing rules, per-target limits and a transformation vs plain (bench/system.js each run, alternated)',
     'run            accepted/s  delivered/s  p99 ms  lost',
     ...runs.map(
       (r) =>

@@ -82,9 +82,10 @@ const RULES = RULES_VARIANT
  * BENCH_TRANSFORM=1: the endpoint has a typical transformation (docs/transformations.md), a few
  * field renames on every event; "id" stays first, as the receiver reads it.
  */
-const TRANSFORM = process.env.BENCH_TRANSFORM === '1'
-  ? '(request) => ({ ...request, body: { id: request.body.id, type: request.body.event, note: request.body.data.note, source: "bench" } })'
-  : null;
+const TRANSFORM =
+  process.env.BENCH_TRANSFORM === '1'
+    ? '(request) => ({ ...request, body: { id: request.body.id, type: request.body.event, note: request.body.data.note, source: "bench" } })'
+    : null;
 
 // the body's "id" starts with its phase (bench/receiver.js)
 const PHASES = { probe: 'p', warmup: 'w', measured: 'm', baseline: 'b' };

@@ -35,6 +35,8 @@ node bench/activity.js
 node bench/activity-writers.js
 node bench/rules.js
 node bench/hostile-rules.js
+node bench/transform.js
+node bench/transform-isolation.js
 node bench/activity-scopes.js
 node bench/activity-search.js
 node bench/bulk-retries.js

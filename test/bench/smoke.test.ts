@@ -13,7 +13,7 @@ import path from 'node:path';
  */
 const ROOT = path.resolve(__dirname, '../..');
 const LIMIT_MS = 150_000;
-/** rules.js runs the whole system three times (plain, rules, rules-only): about 90 s on a quiet machine */
+/** rules.js runs the whole system four times (plain, rules, rules-only, transform): about 2 min on a quiet machine */
 const RULES_LIMIT_MS = 300_000;
 
 interface BenchRun {
@@ -39,6 +39,8 @@ const BENCHES = {
   'activity-writers': { script: 'activity-writers.js', env: {} },
   rules: { script: 'rules.js', env: {}, limitMs: RULES_LIMIT_MS },
   'hostile-rules': { script: 'hostile-rules.js', env: {} },
+  transform: { script: 'transform.js', env: { BENCH_TRANSFORM_CALLS: '100' } },
+  'transform-isolation': { script: 'transform-isolation.js', env: { BENCH_ISOLATION_S: '3' } },
   // the store benches at a few thousand rows instead of 1,000,000, and a short wait for a quiet machine
   activity: {
     script: 'activity.js',

@@ -72,7 +72,7 @@ const PRELUDE = `(sink, maxChars) => {
  * network or files exist inside it). Each tenant has a runtime of its own (its heap, memory limit
  * and interrupt handler), reused between calls; each call gets a fresh context (fresh built-ins),
  * so nothing one call changes reaches the next. A run stopped by its time or memory budget
- * disposes of the tenant's runtime. docs/decisions/0161-transformation-sandbox.md says why.
+ * disposes of the tenant's runtime. docs/decisions/0020-transformation-sandbox.md says why.
  */
 export class Sandbox {
   private readonly runtimes = new Map<string, TenantRuntime>();

@@ -94,7 +94,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.alerts) app.use('/v1', alertRuleRoutes(deps.alerts));
   const retentionMs = (deps.activityRetentionDays ?? 30) * 86_400_000;
   // before the targets' router: it owns /targets/:targetId/transformation too
-  app.use('/v1/endpoints', transformationRoutes({ ...endpointDeps, retentionMs }));
+  app.use('/v1/endpoints', transformationRoutes({ ...endpointDeps, retentionMs, activityLog: deps.activityLog }));
   app.use('/v1/endpoints/:endpointId/targets', targetRoutes(deps));
   app.use('/v1/target-kinds', targetKindRoutes(deps.registry));
   app.use('/v1/endpoints', endpointRoutes(endpointDeps), endpointStateRoutes(endpointDeps));

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
-import { openActivityLog } from '@relay/activity-log';
+import type { ActivityLog } from '@relay/activity-log';
 import type { FieldError, Validation } from '@relay/contracts';
 import {
   clearTransformation,
@@ -43,10 +43,12 @@ interface Scoped {
  * removal, and a preview of a draft on the endpoint's stored requests that delivers nothing.
  * Each save, restore and removal is audited and announced, so deliverers drop their cached copy.
  */
-export function transformationRoutes(deps: EndpointRouteDeps & { retentionMs: number }): Router {
+export function transformationRoutes(
+  deps: EndpointRouteDeps & { retentionMs: number; activityLog: ActivityLog },
+): Router {
   const r = Router();
   const { store } = deps;
-  const log = openActivityLog(store.connection);
+  const log = deps.activityLog;
   let runner: TransformRunner | null = null;
 
   const scopes = [
