@@ -98,8 +98,10 @@ async function typeCode(code: string): Promise<void> {
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Delete');
   await page.keyboard.type(code);
-  expect(await editor().textContent()).toBe(code);
+  expect(await editorText()).toBe(code);
 }
+
+const editorText = async (p: Page = page): Promise<string> => (await editor(p).textContent()) ?? '';
 
 /** a labelled block of a preview card: Input, Output, Console */
 const shown = (card: Locator, label: string): Locator => card.locator(`pre[aria-label="${label}"]`);
@@ -164,6 +166,11 @@ describe('a transformation written, previewed, saved, compared, restored and rem
     await page.getByRole('button', { name: 'Save as version 1' }).click();
     await saidOk('Saved as version 1: it runs on deliveries from now on.');
     expect(await status().textContent()).toBe('Version 1 runs on every delivery.');
+    // saved as typed
+    const saved = await must(
+      stack.client.GET('/v1/endpoints/{endpointId}/transformation', { params: { path: { endpointId } } }),
+    );
+    expect(saved).toMatchObject({ active_version: 1, code: V1 });
     const eventId = await send('A-3', 4200);
     expect(bodyOf(await delivered(eventId))).toEqual({ order: 'A-3', total: 42 });
     // a later event delivered is the barrier: the previews sent nothing
@@ -196,7 +203,7 @@ describe('a transformation written, previewed, saved, compared, restored and rem
   it('restores version 1 as version 3: the next event is delivered as version 1 makes it', async () => {
     await page.getByRole('button', { name: 'Restore version 1' }).click();
     await saidOk('Version 1 restored as version 3: it runs on deliveries from now on.');
-    expect(await editor().textContent()).toBe(V1);
+    expect(await editorText()).toBe(V1);
     const versions = page.getByRole('table', { name: 'Versions' });
     expect(await versions.locator('tr[data-version="3"] td').nth(3).textContent()).toBe('restored version 1');
     expect(bodyOf(await delivered(await send('A-5', 250)))).toEqual({ order: 'A-5', total: 2.5 });
@@ -236,7 +243,7 @@ describe('a transformation written, previewed, saved, compared, restored and rem
     await editor(viewer).waitFor({ timeout: WAIT });
     expect(await editor(viewer).getAttribute('aria-readonly')).toBe('true');
     expect(await editor(viewer).getAttribute('contenteditable')).toBe('false');
-    expect(await editor(viewer).textContent()).toBe(V1);
+    expect(await editorText(viewer)).toBe(V1);
     await viewer.getByRole('table', { name: 'Versions' }).waitFor();
     for (const name of [/^Save/, 'Preview on last requests', /^Restore/, 'Remove…'])
       expect(await viewer.getByRole('button', { name }).count()).toBe(0);

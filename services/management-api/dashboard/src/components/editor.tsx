@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { messageOf } from '../api';
 import type { CodeEditorHandle } from '../lib/code-editor';
 import { Notice } from './ui';
@@ -12,10 +12,9 @@ export function CodeEditor(props: {
   value: string;
   label: string;
   readOnly: boolean;
-  describedBy?: string;
   onChange: (code: string) => void;
 }) {
-  // CodeMirror owns this element's children; Preact draws none in it
+  // CodeMirror owns this element's shadow root; Preact draws nothing in it
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<CodeEditorHandle | null>(null);
   const onChange = useRef(props.onChange);
@@ -33,7 +32,6 @@ export function CodeEditor(props: {
           doc: value.current,
           label: props.label,
           readOnly: props.readOnly,
-          describedBy: props.describedBy,
           onChange: (code) => onChange.current(code),
         });
         setState('ready');
@@ -46,7 +44,9 @@ export function CodeEditor(props: {
       editor.current = null;
     };
   }, [props.readOnly, props.label]);
-  useEffect(() => editor.current?.set(props.value), [props.value]);
+  // in the commit, before the next key: an effect run after paint would carry a value the
+  // editor has already moved past, and set it back over what was typed since
+  useLayoutEffect(() => editor.current?.set(props.value), [props.value]);
 
   return (
     <>

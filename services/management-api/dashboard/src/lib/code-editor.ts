@@ -5,8 +5,7 @@ import { EditorView, basicSetup } from 'codemirror';
 /**
  * CodeMirror 6 on a host element, for transformation code (decision 0170). Loaded on demand
  * (components/editor.tsx imports this module dynamically), so its chunk is fetched only by a
- * page that shows code. Its styles go in as constructed style sheets, which the page's CSP
- * (`style-src 'self'`) allows.
+ * page that shows code.
  */
 export interface CodeEditorHandle {
   /** replaces the text (a restored version, a reload); a no-op when it is the same */
@@ -19,21 +18,32 @@ export interface CodeEditorOptions {
   /** the accessible name of the text box */
   label: string;
   readOnly: boolean;
-  describedBy?: string;
   onChange(doc: string): void;
 }
 
-export function mountCodeEditor(parent: HTMLElement, opts: CodeEditorOptions): CodeEditorHandle {
+/** The dashboard's look (styles.css) inside the editor, where the page's style sheet does not reach. */
+const look = EditorView.theme({
+  '&': { minHeight: '12rem', maxHeight: '32rem', backgroundColor: '#fff' },
+  '&.cm-focused': { outline: '3px solid #f59e0b', outlineOffset: '-3px' },
+  '.cm-scroller': { fontFamily: "ui-monospace, 'DejaVu Sans Mono', 'Liberation Mono', monospace", fontSize: '13.5px' },
+});
+
+export function mountCodeEditor(host: HTMLElement, opts: CodeEditorOptions): CodeEditorHandle {
   const attrs: Record<string, string> = { 'aria-label': opts.label, 'aria-multiline': 'true' };
-  if (opts.describedBy) attrs['aria-describedby'] = opts.describedBy;
   if (opts.readOnly) attrs['aria-readonly'] = 'true';
+  // In a shadow root of its own, CodeMirror styles itself with constructed style sheets, which the
+  // page's CSP allows; on the document it would add a <style> element, which `style-src 'self'`
+  // refuses, and without its styles Chromium types spaces as no-break spaces.
+  const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   const view = new EditorView({
-    parent,
+    parent: root,
+    root,
     state: EditorState.create({
       doc: opts.doc,
       extensions: [
         basicSetup,
         javascript(),
+        look,
         EditorState.tabSize.of(2),
         EditorState.readOnly.of(opts.readOnly),
         EditorView.editable.of(!opts.readOnly),

@@ -103,13 +103,7 @@ export function TransformationEditor(props: { scope: ScopeRef; can: Abilities })
         </p>
         <ErrorSummary />
         <GroupError path="code" label="Transformation code" />
-        <CodeEditor
-          value={draft}
-          label="Transformation code"
-          readOnly={readOnly}
-          describedBy="tx-hint"
-          onChange={(code) => setDraft(code)}
-        />
+        <CodeEditor value={draft} label="Transformation code" readOnly={readOnly} onChange={(code) => setDraft(code)} />
         {!readOnly && (
           <div class="actions">
             {api.may.preview && (

@@ -27,7 +27,7 @@ export function TransformationTab(props: { endpointId: string; targetId: string 
   return (
     <section aria-labelledby="tx-title">
       <h2 id="tx-title">Transformation</h2>
-      <p class="hint" id="tx-hint">
+      <p class="hint">
         JavaScript <code>{'(request, context) => request | null'}</code>, run in a sandbox before each delivery: the
         endpoint’s for every target, then the target’s own. Return the request changed, or <code>null</code> to drop it.{' '}
         <code>console.log</code> lines are kept with the attempt.
