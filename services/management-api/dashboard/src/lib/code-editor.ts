@@ -44,6 +44,8 @@ export function mountCodeEditor(host: HTMLElement, opts: CodeEditorOptions): Cod
         basicSetup,
         javascript(),
         look,
+        // a long line wraps rather than scroll out of a phone's view
+        EditorView.lineWrapping,
         EditorState.tabSize.of(2),
         EditorState.readOnly.of(opts.readOnly),
         EditorView.editable.of(!opts.readOnly),
