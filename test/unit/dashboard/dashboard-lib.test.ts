@@ -11,6 +11,7 @@ import { namesShown } from '../../../services/management-api/dashboard/src/lib/d
 import { curlLine, shellQuote } from '../../../services/management-api/dashboard/src/lib/curl';
 import { errorMap, fieldFor, pathWords } from '../../../services/management-api/dashboard/src/lib/fields';
 import { latencyPoints, quantile } from '../../../services/management-api/dashboard/src/lib/latency';
+import { lineDiff } from '../../../services/management-api/dashboard/src/lib/line-diff';
 import {
   appendPage,
   isRetrying,
@@ -19,6 +20,12 @@ import {
 } from '../../../services/management-api/dashboard/src/lib/outcome';
 import { formatBytes, prettyPayload } from '../../../services/management-api/dashboard/src/lib/payload-view';
 import { abilitiesOf, roleTable } from '../../../services/management-api/dashboard/src/lib/roles';
+import {
+  changeLine,
+  outcomeLine,
+  shownValue,
+} from '../../../services/management-api/dashboard/src/lib/transform-preview';
+import type { PreviewResult } from '../../../services/management-api/dashboard/src/lib/transform-preview';
 import { managementApiDocument } from '../../../services/management-api/src/openapi/document';
 import { API_KEY_ROLES, allows } from '../../../services/management-api/src/domain/roles';
 import {
@@ -374,6 +381,72 @@ describe('names stored before invisible characters were refused, as every page s
     );
     expect(changeText(row('plan_changed', { before: { name: 'a\u202E' }, after: { name: 'b' } }))).toBe(
       'name: a\\u202E → b',
+    );
+  });
+});
+
+describe('transformations as the endpoint page shows them', () => {
+  const request = { method: 'POST', path: '/relay/ep_1', query: {}, headers: {}, body: { n: 1 } };
+  const result = (over: Partial<PreviewResult>): PreviewResult => ({
+    event_id: 'ev_1',
+    input: request,
+    output: request,
+    dropped: false,
+    diff: { changes: [], total: 0 },
+    logs: [],
+    duration_ms: 0.4,
+    error: null,
+    line: null,
+    ...over,
+  });
+
+  it('says what a draft did to a request: failed at its line, dropped, unchanged, or how many changes', () => {
+    expect(outcomeLine(result({ output: null, error: 'Error: zero', line: 3 }))).toBe('Failed at line 3: Error: zero');
+    expect(outcomeLine(result({ output: null, error: 'timed out' }))).toBe('Failed: timed out');
+    expect(outcomeLine(result({ output: null, dropped: true, diff: null }))).toBe(
+      'Dropped: nothing would be sent for this request.',
+    );
+    expect(outcomeLine(result({}))).toBe('Unchanged.');
+    expect(outcomeLine(result({ diff: { changes: [], total: 1 } }))).toBe('1 change.');
+    expect(outcomeLine(result({ diff: { changes: [], total: 3 } }))).toBe('3 changes.');
+  });
+
+  it('shows each change by path: added, removed, or before → after', () => {
+    expect(changeLine({ path: 'body.total', before: 1250, after: 12.5 })).toBe('body.total: 1250 → 12.5');
+    expect(changeLine({ path: 'headers.x-id', after: 'a' })).toBe('+ headers.x-id: "a"');
+    expect(changeLine({ path: 'body.noise', before: 'x' })).toBe('− body.noise: "x"');
+    expect(changeLine({ path: 'body', before: null, after: { a: [1] } })).toBe('body: null → {"a":[1]}');
+    expect([shownValue('text'), shownValue({ a: 1 }), shownValue(undefined)]).toEqual([
+      '"text"',
+      '{\n  "a": 1\n}',
+      '—',
+    ]);
+  });
+
+  it('compares two versions line by line: kept, removed and added lines in order', () => {
+    expect(lineDiff('(r) => {\n  return r;\n}\n', '(r) => {\n  console.log(1);\n  return r;\n}\n')).toEqual([
+      { kind: 'same', text: '(r) => {' },
+      { kind: 'added', text: '  console.log(1);' },
+      { kind: 'same', text: '  return r;' },
+      { kind: 'same', text: '}' },
+    ]);
+    expect(lineDiff('a\nb', 'a\nc')).toEqual([
+      { kind: 'same', text: 'a' },
+      { kind: 'removed', text: 'b' },
+      { kind: 'added', text: 'c' },
+    ]);
+  });
+
+  it('names each transformation change in the audit history by its scope and version', () => {
+    const row = (action: string, details: Record<string, unknown>) => ({ action, details }) as unknown as AuditRow;
+    expect(changeText(row('transformation_saved', { scope: 'endpoint', scope_id: 'ep_1', version: 2 }))).toBe(
+      'Endpoint transformation: version 2',
+    );
+    expect(
+      changeText(row('transformation_restored', { scope: 'target', scope_id: 'tg_1', version: 3, restored_from: 1 })),
+    ).toBe('Target tg_1 transformation: version 3 (restored version 1)');
+    expect(changeText(row('transformation_removed', { scope: 'endpoint', scope_id: 'ep_1' }))).toBe(
+      'Endpoint transformation',
     );
   });
 });

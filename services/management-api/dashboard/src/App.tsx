@@ -114,7 +114,7 @@ export function App() {
         {!can.may(page.reads) ? (
           <NotAllowed label={page.label} role={me.role} needs={roles.get(page.reads) ?? 'admin'} />
         ) : section === 'endpoints' && route[1] ? (
-          <EndpointPage id={route[1]} tab={route[2]} can={can} />
+          <EndpointPage id={route[1]} tab={route[2]} part={route[3]} can={can} />
         ) : (
           <PageOf name={page.name} me={me} can={can} />
         )}

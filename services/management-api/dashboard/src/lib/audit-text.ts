@@ -29,6 +29,13 @@ export function changeText(r: AuditRow, conditionLabels: Map<string, string> = n
     );
     return keys.map((k) => `${k}: ${String(before[k] ?? '—')} → ${String(after[k] ?? '—')}`).join(', ');
   }
+  if (r.action.startsWith('transformation_')) {
+    const scope =
+      d.scope === 'target' ? `Target ${String(d.scope_id ?? '')} transformation` : 'Endpoint transformation';
+    if (typeof d.version !== 'number') return scope;
+    const from = typeof d.restored_from === 'number' ? ` (restored version ${d.restored_from})` : '';
+    return `${scope}: version ${d.version}${from}`;
+  }
   const secrets = new Set(list(d.secrets_changed));
   const fields = list(d.fields).map((f) => (secrets.has(f) ? `${f} (secret changed)` : f));
   const target = typeof d.name === 'string' && r.action.startsWith('target_') ? `“${d.name}”` : '';

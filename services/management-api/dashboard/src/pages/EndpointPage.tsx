@@ -14,17 +14,22 @@ import { SettingsForm } from './endpoint/SettingsForm';
 import { SignedExample } from './endpoint/SignedExample';
 import { TestRequest } from './endpoint/TestRequest';
 import { Outputs } from './outputs/Outputs';
+import { TransformationTab } from './transformation/TransformationTab';
 
 /** Each tab with its name, and the shorter one a phone shows so the tabs stay on one row. */
 const TABS = [
   ['settings', 'Settings', 'Settings'],
   ['outputs', 'Outputs', 'Outputs'],
+  ['transformation', 'Transformation', 'Transform'],
   ['activity', 'Request activity', 'Activity'],
   ['audit', 'Audit history', 'Audit'],
 ] as const;
 
-/** One endpoint: its state and controls, ingest URL, settings, outputs, activity and audit. */
-export function EndpointPage(props: { id: string; tab?: string; can: Abilities }) {
+/**
+ * One endpoint: its state and controls, ingest URL, settings, outputs, transformations, activity
+ * and audit. `part` is a tab's own address part: the transformation tab's target.
+ */
+export function EndpointPage(props: { id: string; tab?: string; part?: string; can: Abilities }) {
   const [ep, setEp] = useState<Endpoint | null>(null);
   const [last, setLast] = useState<AuditRow | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -172,6 +177,9 @@ export function EndpointPage(props: { id: string; tab?: string; can: Abilities }
         </>
       )}
       {tab === 'outputs' && <Outputs endpointId={ep.id} can={props.can} />}
+      {tab === 'transformation' && (
+        <TransformationTab endpointId={ep.id} targetId={props.part ?? null} can={props.can} />
+      )}
       {tab === 'activity' && <ActivityView endpointId={ep.id} can={props.can} />}
       {tab === 'audit' && <AuditHistory endpointId={ep.id} version={auditVersion} />}
 

@@ -3,6 +3,7 @@ import { messageOf, must, relay } from '../../api';
 import { Confirm, Loading, Notice, Switch } from '../../components/ui';
 import type { Abilities } from '../../lib/roles';
 import { utc } from '../../lib/time';
+import { href } from '../../router';
 import type { Target, TargetKindList } from '@relay/client';
 import { ConfigSummary } from './ConfigSummary';
 import { TargetForm } from './TargetForm';
@@ -202,6 +203,12 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
                       Pause
                     </button>
                   )}
+              <a
+                href={href('endpoints', endpointId, 'transformation', t.id)}
+                aria-label={`Transformation of ${t.name}`}
+              >
+                Transformation
+              </a>
               {props.can.may('createTarget') && (
                 <button
                   type="button"
