@@ -15,7 +15,7 @@ export default defineConfig({
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
     // the code editor's chunk (about 500 kB, 170 kB gzip) is fetched only by the Transformation
-    // tab (decision 0170); the page's own script stays far below this
+    // tab (decision 0024); the page's own script stays far below this
     chunkSizeWarningLimit: 600,
   },
   server: {

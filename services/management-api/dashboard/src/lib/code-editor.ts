@@ -3,7 +3,7 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, basicSetup } from 'codemirror';
 
 /**
- * CodeMirror 6 on a host element, for transformation code (decision 0170). Loaded on demand
+ * CodeMirror 6 on a host element, for transformation code (decision 0024). Loaded on demand
  * (components/editor.tsx imports this module dynamically), so its chunk is fetched only by a
  * page that shows code.
  */
