@@ -18,7 +18,7 @@ import type { Stack } from './stack';
  * the real RabbitMQ, Redis and FerretDB; the alert goes through the normal delivery path to a
  * webhook receiver and to the local HTTPS Discord fake (through the chat deliverer's HOST_ROUTES),
  * once per episode. Conditions: a target answering 500 (failure rate; its breaker opening and
- * closing), a flagged target (410),
+ * closing), a target whose transformation fails (failure rate), a flagged target (410),
  * an AUTH_FAILED spike on an endpoint, the monthly quota nearly used; and a test alert.
  */
 
@@ -303,6 +303,60 @@ describe('alert rules, end to end', () => {
     const folded = /^relay_alerts_total\{kind="failure_rate",result="deduplicated"\} (\d+)$/m.exec(metrics);
     expect(Number(folded?.[1] ?? 0)).toBeGreaterThan(0);
     expect(discordAlerts('orders backend failing:')).toBe(1);
+  });
+
+  it('a target whose deliveries end TRANSFORM_FAILED: its failure_rate alert fires, though its receiver answers 200', async () => {
+    const healthy = await TestReceiver.start();
+    try {
+      const endpoint = (await newEndpoint({ name: 'invoices' })).id;
+      const target = (
+        await newTarget(endpoint, {
+          kind: 'webhook',
+          name: 'invoices backend',
+          config: { url: healthy.url(), enforce_https: false },
+        })
+      ).id;
+      await must(
+        stack.client.PUT('/v1/endpoints/{endpointId}/targets/{targetId}/transformation', {
+          params: { path: { endpointId: endpoint, targetId: target } },
+          body: { code: `(r) => ({ ...r, body: { total: r.body.invoice.total } })` },
+        }),
+      );
+      const rule = await newRule({
+        name: 'invoices transformation failing',
+        target_ids: [alertTargets[0]],
+        conditions: [
+          { kind: 'failure_rate', target_id: target, threshold_percent: 50, window_minutes: 5, min_attempts: 5 },
+        ],
+      });
+      const sent: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await send(endpoint);
+        expect(res.status).toBe(202);
+        sent.push(res.headers.get('x-relay-event-id')!);
+      }
+      await eventually(
+        async () => hookAlerts('failure_rate').some((a) => a.alert.rule_id === rule.id),
+        30_000,
+        'the failure_rate alert of the transformation’s target',
+      );
+      const alert = hookAlerts('failure_rate').find((a) => a.alert.rule_id === rule.id);
+      expect(alert.alert).toMatchObject({ target_id: target, detail: { failure_percent: 100 } });
+      const attempt = await eventually(
+        async () =>
+          (await stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId: sent[0]! } } })).data
+            ?.deliveries[0]?.attempts[0],
+        30_000,
+        'the attempt recorded',
+      );
+      expect(attempt).toMatchObject({
+        state: 'transform_failed',
+        error: expect.stringMatching(/^TRANSFORM_FAILED: target transformation v1, line 1: TypeError/),
+      });
+      expect(healthy.requests).toEqual([]);
+    } finally {
+      await healthy.close();
+    }
   });
 
   it('the monthly quota nearly used: one alert at the threshold, linking to usage', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -251,6 +251,105 @@ describe('relay listen: live deliveries forwarded to localhost', () => {
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
+  });
+});
+
+describe('relay transform test: a draft from a file run on stored requests, printed per request', () => {
+  const DRAFT = [
+    '(request, context) => {',
+    "  console.log('title', request.body.title)",
+    "  if (!request.body.n) throw new Error('n is required')",
+    '  return { ...request, body: { summary: `${request.body.action}: ${request.body.title}`, target: context.target && context.target.name } }',
+    '}',
+  ].join('\n');
+  // a C1 control (CSI) and a bidi override from the sender: JSON.stringify passes both through
+  const TITLE = 'fix\u009b31m\u202e';
+  const SHOWN = 'fix\\u009B31m\\u202E';
+  let drafts: string;
+  let ran: string;
+  let threw: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    drafts = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'transform drafts' } }))).id;
+    const send = async (body: unknown): Promise<string> => {
+      const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${drafts}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(202);
+      return res.headers.get('x-relay-event-id')!;
+    };
+    ran = await send({ action: 'opened', title: TITLE, n: 1 });
+    threw = await send({ action: 'closed', title: 'x', n: 0 });
+    // the rows and payloads written: the preview finds both requests
+    await eventually(
+      async () => {
+        const res = await stack.client.POST('/v1/endpoints/{endpointId}/transformations/preview', {
+          params: { path: { endpointId: drafts } },
+          body: { code: '(r) => r', event_ids: [ran, threw] },
+        });
+        return res.data?.data.every((r) => r.input) === true;
+      },
+      30_000,
+      'both requests stored',
+    );
+    writeFileSync(path.join(configHome, 'draft.js'), DRAFT);
+    env = {
+      XDG_CONFIG_HOME: configHome,
+      RELAY_API_URL: stack.services['management-api']!.url,
+      RELAY_API_KEY: stack.apiKey,
+    };
+  });
+
+  it('ran: exit 0; the output, the diff and the console line, with the sender’s control characters escaped', async () => {
+    const got = await runRelay(['transform', 'test', '--file', path.join(configHome, 'draft.js'), '--event', ran], env);
+    expect(got.code).toBe(0);
+    const lines = got.stdout.split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^${ran}  ran in [\\d.]+ ms$`));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        '  output:',
+        `        "summary": "opened: ${SHOWN}",`,
+        '        "target": null',
+        '  diff (5 changes):',
+        `    body.summary: (none) → "opened: ${SHOWN}"`,
+        `    body.title: "${SHOWN}" → (none)`,
+        '  logs:',
+        `    title ${SHOWN}`,
+      ]),
+    );
+    expect(got.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+  });
+
+  it('threw: exit 1, the error with its line; several events of one endpoint in the order given; --target gives its context', async () => {
+    const target = await must(
+      stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+        params: { path: { endpointId: drafts } },
+        body: { kind: 'cli', name: 'partner feed', enabled: false, config: {} },
+      }),
+    );
+    const file = path.join(configHome, 'draft.js');
+    const one = await runRelay(['transform', 'test', '--file', file, '--event', threw], env);
+    expect(one.code).toBe(1);
+    expect(one.stdout.split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^${threw}  failed in [\\d.]+ ms$`)),
+      '  error: line 3: Error: n is required',
+      '  logs:',
+      '    title x',
+      '',
+    ]);
+    const both = await runRelay(
+      ['transform', 'test', '--file', file, '--event', threw, '--event', ran, '--target', target.id],
+      env,
+    );
+    expect(both.code).toBe(1);
+    expect(both.stdout.indexOf(`${threw}  failed`)).toBeLessThan(both.stdout.indexOf(`${ran}  ran`));
+    expect(both.stdout).toContain('        "target": "partner feed"');
+    const unknown = await runRelay(['transform', 'test', '--file', file, '--event', 'evt_nope'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^relay: .+ \(\w+\)$/m);
   });
 });
 

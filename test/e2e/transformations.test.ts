@@ -10,7 +10,7 @@ import type { Stack } from './stack';
 /**
  * Transformations on the real stack (docs/transformations.md): saved through the management API,
  * run by the deliverer after the 202, per target with the endpoint's first; failures kept as
- * transform_failed and delivered by a resend once fixed; versions, restore, the preview, and one
+ * transform_failed and delivered by a resend or a bulk retry once fixed; versions, restore, the preview, and one
  * account's endless loop beside another account's traffic.
  */
 let stack: Stack;
@@ -248,6 +248,59 @@ describe('failures are outcomes: kept, then delivered once fixed', () => {
     // the barrier: a later event delivered, and still one delivery of the resent one
     await delivered(await send(endpointId, '{"n":2}'));
     expect(deliveriesOf(eventId)).toHaveLength(1);
+  });
+});
+
+describe('failures are outcomes: a bulk retry after the fix', () => {
+  it('several events TRANSFORM_FAILED; the code fixed; the preview counts them, one bulk retry delivers each exactly once', async () => {
+    const from = new Date(Date.now() - 60_000).toISOString();
+    const { endpointId } = await endpointWith();
+    await save({ endpointId }, `(r) => { throw new Error('not ready') }`);
+    const ids = await Promise.all([1, 2, 3, 4].map((n) => send(endpointId, `{"n":${n}}`)));
+    for (const id of ids) expect((await settled(id)).deliveries[0]!.state).toBe('transform_failed');
+
+    await save({ endpointId }, `(r) => ({ ...r, body: { fixed: r.body.n } })`);
+    const filter = { endpoint_id: endpointId, status: 'errors' as const, from };
+    // count first, as the dashboard's "Retry failed deliveries" does (listed and payloads stored)
+    const counted = await eventually(
+      async () => {
+        const p = await must(stack.client.POST('/v1/bulk-retries/preview', { body: filter }));
+        if (p.deliveries === ids.length) return p;
+        // previews are limited to 30 a minute per account
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        return undefined;
+      },
+      20000,
+      'the failed rows counted',
+    );
+    expect(counted).toMatchObject({
+      events: ids.length,
+      complete: true,
+      held_targets: [],
+      counts: { rows_scanned: ids.length, skipped_no_payload: 0, skipped_not_failed: 0 },
+    });
+    const job = await must(stack.client.POST('/v1/bulk-retries', { body: filter }));
+    const done = await eventually(
+      async () => {
+        const j = await must(stack.client.GET('/v1/bulk-retries/{jobId}', { params: { path: { jobId: job.id } } }));
+        if (j.state === 'done') return j;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        return undefined;
+      },
+      30000,
+      'the bulk retry done',
+    );
+    expect(done.progress).toMatchObject({ rows_retried: ids.length, deliveries_queued: ids.length });
+
+    for (const [i, id] of ids.entries()) {
+      expect((await delivered(id)).map(json)).toEqual([{ fixed: i + 1 }]);
+      const row = await rowWhen(id, (r) => r.status === 'completed', `${id} completed`);
+      const retried = row.deliveries.find((d) => d.state === 'delivered')!;
+      expect(retried.attempts[0]!.transform?.versions).toEqual([{ scope: 'endpoint', version: 2 }]);
+    }
+    // the barrier: a later event delivered, and still one delivery of each retried one
+    await delivered(await send(endpointId, '{"n":9}'));
+    expect(ids.map((id) => deliveriesOf(id).length)).toEqual(ids.map(() => 1));
   });
 });
 

@@ -1,5 +1,13 @@
 import { createRelayClient, must, RelayApiError } from '@relay/client';
-import type { ActivityListed, Endpoint, ResendAccepted, Target, TargetCreate } from '@relay/client';
+import type {
+  ActivityListed,
+  ActivityRow,
+  Endpoint,
+  ResendAccepted,
+  Schemas,
+  Target,
+  TargetCreate,
+} from '@relay/client';
 
 /*
  * The management API calls the thin commands make, over the typed client generated from the
@@ -9,6 +17,8 @@ import type { ActivityListed, Endpoint, ResendAccepted, Target, TargetCreate } f
 
 export { RelayApiError as ApiError };
 export type { ActivityListed, Endpoint, Target };
+export type TransformationPreview = Schemas['TransformationPreview'];
+export type PreviewResult = TransformationPreview['data'][number];
 
 export interface RelayApi {
   listEndpoints(): Promise<Endpoint[]>;
@@ -18,6 +28,12 @@ export interface RelayApi {
   listActivity(query: { endpoint_id?: string; limit?: number }): Promise<ActivityListed[]>;
   /** every target of the event's endpoint, or one */
   resend(eventId: string, targetId?: string): Promise<ResendAccepted>;
+  activityRow(eventId: string): Promise<ActivityRow>;
+  /** runs a draft transformation on stored requests; delivers nothing */
+  previewTransformation(
+    endpointId: string,
+    body: Schemas['TransformationPreviewInput'],
+  ): Promise<TransformationPreview>;
 }
 
 export function createApi(baseUrl: string, apiKey: string): RelayApi {
@@ -35,6 +51,11 @@ export function createApi(baseUrl: string, apiKey: string): RelayApi {
           params: { path: { eventId } },
           body: targetId ? { target_id: targetId } : {},
         }),
+      ),
+    activityRow: (eventId) => must(client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } })),
+    previewTransformation: (endpointId, body) =>
+      must(
+        client.POST('/v1/endpoints/{endpointId}/transformations/preview', { params: { path: { endpointId } }, body }),
       ),
   };
 }

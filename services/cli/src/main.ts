@@ -1,16 +1,19 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { displayText } from '@relay/contracts';
 import { ApiError, createApi } from './api';
 import type { RelayApi } from './api';
 import { configPath, readLogin, writeLogin } from './config-file';
 import { cliTargetOf, listen } from './listen';
 import { activityLine, tailActivity } from './tail';
+import { previewOnEvents, ran, resultLines, UsageError } from './transform-test';
 
 /*
  * `relay` (docs/cli.md): `listen` forwards an endpoint's live deliveries to a
  * local URL; the other commands are thin reads and actions over the management API. Where the
  * API is and the key to call it with come from the flags, then RELAY_API_URL / RELAY_API_KEY,
- * then what `relay login` stored.
+ * then what `relay login` stored. Exit codes: 0 done, 1 failed (the API's refusal, or a
+ * transformation that threw), 2 a command line that cannot run.
  */
 
 const DEFAULT_API_URL = 'http://127.0.0.1:8081';
@@ -30,6 +33,19 @@ function httpUrl(value: string): URL {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new InvalidArgumentError('must be an http:// or https:// URL');
   return url;
+}
+
+/** The command printed what failed itself: exit 1, nothing more to say. */
+class Failed extends Error {}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+function readCode(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
 }
 
 function positiveInt(value: string): number {
@@ -77,7 +93,9 @@ export function buildProgram(): Command {
       ).argParser((v) => httpUrl(v).origin),
     )
     .addOption(new Option('--api-key <key>', 'an API key (default: RELAY_API_KEY, then the stored login)'))
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // usage errors end in run(), with exit code 2, instead of process.exit(1) inside commander
+    .exitOverride();
 
   program
     .command('login')
@@ -144,6 +162,28 @@ export function buildProgram(): Command {
         out(`${result.event_id}  ${d.delivery_id}  → ${d.target_id} (${d.target_kind})`);
     });
 
+  const transform = program.command('transform').description('transformations (docs/transformations.md)');
+  transform
+    .command('test')
+    .description(
+      "run a draft transformation on events' stored requests, as the deliverer would, delivering nothing: per event the output, the diff, the console lines, the time, or the error and its line",
+    )
+    .requiredOption('--file <path>', 'the JavaScript: a function (request, context) => request | null')
+    .requiredOption('--event <id>', 'an accepted event (evt_…); repeat for several, of one endpoint', collect)
+    .option('--endpoint <id>', "the events' endpoint (default: read from their activity rows)")
+    .option('--target <id>', "run as this target's transformation, with its context (default: the endpoint's)")
+    .action(async (o: { file: string; event: string[]; endpoint?: string; target?: string }) => {
+      const code = readCode(o.file);
+      const results = await previewOnEvents(connection(program).api, {
+        code,
+        eventIds: [...new Set(o.event)],
+        endpointId: o.endpoint,
+        targetId: o.target,
+      });
+      for (const r of results) for (const line of resultLines(r)) out(line);
+      if (!results.every(ran)) throw new Failed();
+    });
+
   program
     .command('listen')
     .description(
@@ -176,6 +216,13 @@ export async function run(argv: string[]): Promise<number> {
     await buildProgram().parseAsync(argv);
     return 0;
   } catch (e) {
+    // commander printed the usage error (or the help asked for)
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof UsageError) {
+      err(`relay: ${e.message}`);
+      return 2;
+    }
+    if (e instanceof Failed) return 1;
     if (e instanceof ApiError) err(`relay: ${e.message} (${e.code})`);
     else err(`relay: ${(e as Error).message}`);
     return 1;
