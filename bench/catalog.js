@@ -238,6 +238,7 @@ const BENCHES = {
         'ms',
       ),
       fig('B not delivered, alone / beside A', `${r.b_alone.b_not_delivered} / ${r.b_beside_a_loop.b_not_delivered}`),
+      fig('B not accepted, alone / beside A', `${r.b_alone.b_not_accepted} / ${r.b_beside_a_loop.b_not_accepted}`),
     ],
   },
   'hostile-rules': {
