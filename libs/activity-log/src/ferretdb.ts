@@ -20,6 +20,13 @@ import { pipelineWriter } from './writing/pipeline';
  * size of the log.
  */
 const LIST_READ_BUDGET = 40;
+/**
+ * How far past now a list looks. A day directory lists its hours from the first one written to
+ * the day's end, so a window reaching into the future would read each hour still to come (no
+ * row can be there, beyond a gateway's clock skew) and spend the read budget on them: just after
+ * midnight, the whole day's, and a first page came back empty.
+ */
+const LIST_AHEAD_MS = 3_600_000;
 
 /**
  * The FerretDB driver: hourly partitions of rows and payloads read and written by `_id` only,
@@ -40,7 +47,7 @@ export function openFerretDbLog(connection: Connection): ActivityLog {
       const candidates = await listIndexed(collections, {
         scope: scopeOf(q),
         fromMs: q.fromMs,
-        toMs: q.toMs,
+        toMs: Math.min(q.toMs, Date.now() + LIST_AHEAD_MS),
         cursor,
         limit: searching ? SEARCH_ROW_BUDGET : q.limit,
         matches: (e) => entryMatches(q, e),
