@@ -108,7 +108,16 @@ describe('size cap', () => {
       rows: Array.from({ length: 20_000 }, (_, i) => ({ i, note: '<tag> & "quote"' })),
     });
     expect(payload.length).toBeGreaterThan(700_000);
-    const result = await deliverEmail(config, delivery(payload, 'application/json'), { transport, from: FROM });
-    expect(result).toEqual({ result: 'success', status: 250 });
+    // a megabyte through STARTTLS: room for a busy machine beyond the file's short socket timeout
+    const patient = transportTo(server, { socketTimeoutMs: 30_000 });
+    try {
+      const result = await deliverEmail(config, delivery(payload, 'application/json'), {
+        transport: patient,
+        from: FROM,
+      });
+      expect(result).toEqual({ result: 'success', status: 250 });
+    } finally {
+      patient.close();
+    }
   });
 });

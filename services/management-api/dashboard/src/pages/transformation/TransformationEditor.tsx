@@ -7,7 +7,8 @@ import type { Abilities } from '../../lib/roles';
 import type { PreviewResult } from '../../lib/transform-preview';
 import { PreviewResults } from './PreviewResults';
 import { previewDraft, scopeApi } from './scope-api';
-import type { ScopeRef, Transformation, TransformationVersion } from './scope-api';
+import type { Transformation, TransformationVersion } from '@relay/client';
+import type { ScopeRef } from './scope-api';
 import { Versions } from './Versions';
 
 /** What a scope without any version starts from: the function that changes nothing. */

@@ -3,7 +3,8 @@ import { messageOf } from '../../api';
 import { Notice } from '../../components/ui';
 import type { DiffLine } from '../../lib/line-diff';
 import { utc } from '../../lib/time';
-import type { ScopeApi, Transformation, TransformationVersion } from './scope-api';
+import type { Transformation, TransformationVersion } from '@relay/client';
+import type { ScopeApi } from './scope-api';
 
 /**
  * The versions kept, newest first: who saved each and when, which one it restored; restore any

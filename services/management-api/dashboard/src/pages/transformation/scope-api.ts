@@ -1,9 +1,5 @@
-import type { Schemas } from '@relay/client';
 import { must, relay } from '../../api';
 import type { Abilities } from '../../lib/roles';
-
-export type Transformation = Schemas['Transformation'];
-export type TransformationVersion = Schemas['TransformationVersion'];
 
 /** Whose transformation: the endpoint's (runs before fan-out) or one target's. */
 export interface ScopeRef {
