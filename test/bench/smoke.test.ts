@@ -405,7 +405,7 @@ describe('bench/activity-writers.js in short mode (1, 2 and 4 activity-writer pr
   );
 });
 
-describe('bench/rules.js in short mode (the whole system plain, then with routing rules and a per-target limit, then the rules alone)', () => {
+describe('bench/rules.js in short mode (the whole system plain, then with routing rules and a per-target limit, then the rules alone, then a transformation)', () => {
   it(
     "exits 0, loses nothing, and reports every run, the ratios to plain and each process's CPU per event",
     async () => {
@@ -425,7 +425,7 @@ describe('bench/rules.js in short mode (the whole system plain, then with routin
         cpu_ms_per_event: Record<string, Record<string, number>>;
         lost: number;
       }>(run);
-      expect(report.runs.map((r) => r.variant)).toEqual(['plain', 'rules', 'rules-only']);
+      expect(report.runs.map((r) => r.variant)).toEqual(['plain', 'rules', 'rules-only', 'transform']);
       for (const r of report.runs) expect(r.delivered_per_s).toBeGreaterThan(0);
       for (const r of report.runs) expect(r.cpu_ms_per_event['ingest-gateway']).toBeGreaterThan(0);
       expect(report.lost).toBe(0);
@@ -434,7 +434,11 @@ describe('bench/rules.js in short mode (the whole system plain, then with routin
         report.runs[2]!.accepted_per_s / report.runs[0]!.accepted_per_s,
         2,
       );
-      expect(Object.keys(report.cpu_ms_per_event)).toEqual(['plain', 'rules', 'rules-only']);
+      expect(report.ratios.transform!.accepted).toBeCloseTo(
+        report.runs[3]!.accepted_per_s / report.runs[0]!.accepted_per_s,
+        2,
+      );
+      expect(Object.keys(report.cpu_ms_per_event)).toEqual(['plain', 'rules', 'rules-only', 'transform']);
       expect(run.written).toEqual(report);
     },
     RULES_LIMIT_MS,
