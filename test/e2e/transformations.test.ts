@@ -18,9 +18,7 @@ let receiver: TestReceiver;
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
-  stack = await startStack('transform', {
-    overrides: { 'activity-writer': { BATCH_MAX_WAIT_MS: '100', ACTIVITY_HOLD_MS: '500' } },
-  });
+  stack = await startStack('transform');
 });
 
 afterAll(async () => {
