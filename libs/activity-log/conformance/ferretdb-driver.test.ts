@@ -1,5 +1,6 @@
 import { openActivityLog } from '@relay/activity-log';
-import { DAY_MS, WRITER_OPTIONS, eventId, fileStore, payloadOf, request } from './fixtures';
+import { openFerretDbLog } from '../src/ferretdb';
+import { DAY_MS, WRITER_OPTIONS, eventId, fileStore, listQuery, payloadOf, request } from './fixtures';
 import { activityLogDriverSuite } from './driver-suite';
 
 activityLogDriverSuite('ferretdb');
@@ -23,5 +24,25 @@ describe('retention on the FerretDB driver', () => {
       expect.arrayContaining(['activity_rows_2026090105', 'activity_payloads_2026090105']),
     );
     expect(await log.row(id)).toBeNull();
+  });
+});
+
+describe('a list on the FerretDB driver', () => {
+  it("just after midnight, a window to the day's end finds the last minutes' rows: the hours still to come are not read", async () => {
+    // a day directory lists its hours from the first written to the day's end: read from the
+    // window's end, the hours after now would spend the list's read budget before reaching a row
+    const midnight = Date.parse('2026-10-05T00:00:00.000Z');
+    // the clock runs (the writer flushes by it) from five minutes past that midnight
+    const started = Date.now();
+    const now = (): number => midnight + 5 * 60_000 + (Date.now() - started);
+    const log = openFerretDbLog(store().connection, { now });
+    const account = `acc_midnight_${Date.now()}`;
+    const at = new Date(now() - 60_000).toISOString();
+    const id = eventId('midnight', at);
+    const w = log.writer({ ...WRITER_OPTIONS, retentionMs: 365 * DAY_MS, now });
+    await w.write([request(id, { account_id: account, received_at: at })]);
+    await w.drain();
+    const { rows } = await log.list(listQuery(account, { fromMs: midnight - DAY_MS, toMs: midnight + DAY_MS }));
+    expect(rows.map((r) => r.event_id)).toEqual([id]);
   });
 });

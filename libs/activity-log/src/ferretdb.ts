@@ -33,7 +33,7 @@ const LIST_AHEAD_MS = 3_600_000;
  * and index pages per scope (account, endpoint, status group, source-IP bucket) listed through
  * day directories (storage/keys.ts), since FerretDB serves no other query shape from an index.
  */
-export function openFerretDbLog(connection: Connection): ActivityLog {
+export function openFerretDbLog(connection: Connection, clock: { now(): number } = Date): ActivityLog {
   const collections = new LogCollections<ActivityDoc>(connection);
   const counts = new PageCounts();
   const expire = async (nowMs: number, retentionMs: number) =>
@@ -47,7 +47,7 @@ export function openFerretDbLog(connection: Connection): ActivityLog {
       const candidates = await listIndexed(collections, {
         scope: scopeOf(q),
         fromMs: q.fromMs,
-        toMs: Math.min(q.toMs, Date.now() + LIST_AHEAD_MS),
+        toMs: Math.min(q.toMs, clock.now() + LIST_AHEAD_MS),
         cursor,
         limit: searching ? SEARCH_ROW_BUDGET : q.limit,
         matches: (e) => entryMatches(q, e),
