@@ -21,18 +21,27 @@ interface Job extends RunRequest {
   resent?: boolean;
 }
 
+/*
+ * How much sandbox time the calls sent to the thread may be expected to add up to. Short calls
+ * go several at a time, so the thread does not wait for this event loop between them (one at a
+ * time, a busy deliverer's loop left the thread idle for most of each call); a call that may be
+ * long goes alone, so a waiting tenant is never queued on the thread behind more than one.
+ */
+const PIPELINE_MS = 4;
+const MAX_IN_FLIGHT = 32;
+
 /**
- * The sandbox on a thread of its own, one call at a time. QuickJS checks its interrupt handler
- * while code runs, not while the engine collects garbage: a loop of allocations at the memory
- * limit ran 20 s unchecked before failing. A watchdog terminates the thread when a call outlives its
- * budget by `graceMs`, and the next call starts a new one. The grace is wide: the budget itself is
- * enforced inside the sandbox, and a new thread's first message took 300 ms on a busy machine. The caller's event loop is never
- * blocked, so other deliveries go on while a call runs. The thread starts on the first call: a
- * process whose endpoints have no transformation never creates one.
+ * The sandbox on a thread of its own. QuickJS checks its interrupt handler while code runs, not
+ * while the engine collects garbage: a loop of allocations at the memory limit ran 20 s unchecked
+ * before failing. A watchdog terminates the thread when a call outlives its budget by `graceMs`,
+ * and the next call starts a new one. The grace is wide: the budget itself is enforced inside the
+ * sandbox, and a new thread's first message took 300 ms on a busy machine. The caller's event
+ * loop is never blocked, so other deliveries go on while a call runs. The thread starts on the
+ * first call: a process whose endpoints have no transformation never creates one.
  */
 export class TransformRunner {
   readonly limits: SandboxLimits;
-  private worker: { thread: Worker; ready: Promise<void> } | null = null;
+  private worker: { thread: Worker; ready: boolean } | null = null;
   /**
    * Waiting calls by tenant. The next call is the waiting tenant's that used the least sandbox
    * time so far (`used`): a tenant whose calls run to their budget waits behind its own calls,
@@ -41,8 +50,11 @@ export class TransformRunner {
   private readonly queues = new Map<string, Job[]>();
   /** sandbox ms each tenant used, halved every second so the past fades; idle tenants are forgotten */
   private readonly used = new Map<string, number>();
+  /** what a tenant's next call is expected to take: its recent calls' time (unknown: the whole budget) */
+  private readonly expected = new Map<string, number>();
   private decayedAt = performance.now();
-  private running: Job | null = null;
+  /** calls sent to the thread, in the order it runs them: the first is running */
+  private inFlight: Job[] = [];
   private nextId = 1;
   /** ends the running call when it outlives its budget by the grace */
   private watchdog: NodeJS.Timeout | undefined;
@@ -59,72 +71,98 @@ export class TransformRunner {
   run(tenant: string, code: string, args: unknown[]): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error('transform runner closed'));
     return new Promise((done) => {
-      const job = { id: this.nextId++, tenant, code, args, done };
-      const waiting = this.queues.get(tenant);
-      if (waiting) waiting.push(job);
-      else this.queues.set(tenant, [job]);
+      this.enqueue({ id: this.nextId++, tenant, code, args, done });
       this.pump();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.watchdog);
     const w = this.worker;
     this.worker = null;
     if (w) await w.thread.terminate();
   }
 
+  private enqueue(job: Job, first = false): void {
+    const waiting = this.queues.get(job.tenant);
+    if (!waiting) this.queues.set(job.tenant, [job]);
+    else if (first) waiting.unshift(job);
+    else waiting.push(job);
+  }
+
+  /** Sends waiting calls, fairest first, while what is in flight is expected to be short. */
   private pump(): void {
-    if (this.running || this.queues.size === 0 || this.closed) return;
-    this.decay();
-    let tenant = '';
-    let least = Infinity;
-    for (const t of this.queues.keys()) {
-      const u = this.used.get(t) ?? 0;
-      if (u < least) [tenant, least] = [t, u];
-    }
-    const waiting = this.queues.get(tenant)!;
-    const job = waiting.shift()!;
-    if (waiting.length === 0) this.queues.delete(tenant);
-    this.running = job;
+    if (this.closed || this.queues.size === 0) return;
     const w = this.workerOf();
-    const finish = (result: RunResult): void => {
-      clearTimeout(this.watchdog);
-      this.used.set(job.tenant, (this.used.get(job.tenant) ?? 0) + result.durationMs);
-      w.thread.off('message', onMessage);
-      this.running = null;
-      job.done(result);
-      this.pump();
-    };
-    const onMessage = (m: RunResponse | 'ready'): void => {
-      if (m !== 'ready' && m.id === job.id) finish(m.result);
-    };
-    w.thread.on('message', onMessage);
-    const start = (): void => {
-      if (this.running !== job) return;
-      const started = performance.now();
-      this.watchdog = setTimeout(() => {
-        // the thread is stuck inside a built-in: it is replaced, and this call is a timeout
-        this.worker = null;
-        void w.thread.terminate();
-        finish({
-          ok: false,
-          failure: { kind: 'timeout', message: `stopped after ${this.limits.timeMs} ms`, line: null },
-          logs: [],
-          durationMs: performance.now() - started,
-        });
-      }, this.limits.timeMs + this.graceMs);
+    if (!w.ready) return;
+    this.decay();
+    let inFlightMs = this.inFlight.reduce((n, j) => n + this.expectedOf(j.tenant), 0);
+    while (this.queues.size > 0 && this.inFlight.length < MAX_IN_FLIGHT) {
+      let tenant = '';
+      let least = Infinity;
+      for (const t of this.queues.keys()) {
+        const u = this.used.get(t) ?? 0;
+        if (u < least) [tenant, least] = [t, u];
+      }
+      const cost = this.expectedOf(tenant);
+      if (this.inFlight.length > 0 && inFlightMs + cost > PIPELINE_MS) break;
+      const waiting = this.queues.get(tenant)!;
+      const job = waiting.shift()!;
+      if (waiting.length === 0) this.queues.delete(tenant);
+      inFlightMs += cost;
+      this.inFlight.push(job);
+      if (this.inFlight.length === 1) this.watch();
       const request: RunRequest = { id: job.id, tenant: job.tenant, code: job.code, args: job.args };
       w.thread.postMessage(request);
-    };
-    w.ready.then(start, (err: Error) =>
-      finish({
+    }
+  }
+
+  /** Starts the watchdog of the call now running (the first in flight). */
+  private watch(): void {
+    clearTimeout(this.watchdog);
+    const running = this.inFlight[0];
+    if (!running) return;
+    const started = performance.now();
+    this.watchdog = setTimeout(() => {
+      // the thread is stuck inside a built-in: it is replaced, this call is a timeout, and the
+      // calls sent after it, which never ran, wait for the new thread
+      const w = this.worker;
+      this.worker = null;
+      if (w) void w.thread.terminate();
+      this.requeueAfter(running);
+      this.finish(running, {
         ok: false,
-        failure: { kind: 'threw', message: `the sandbox could not start: ${err.message}`, line: null },
+        failure: { kind: 'timeout', message: `stopped after ${this.limits.timeMs} ms`, line: null },
         logs: [],
-        durationMs: 0,
-      }),
+        durationMs: performance.now() - started,
+      });
+    }, this.limits.timeMs + this.graceMs);
+  }
+
+  private finish(job: Job, result: RunResult): void {
+    this.used.set(job.tenant, (this.used.get(job.tenant) ?? 0) + result.durationMs);
+    const before = this.expected.get(job.tenant);
+    this.expected.set(
+      job.tenant,
+      before === undefined ? result.durationMs : Math.max(result.durationMs, (before + result.durationMs) / 2),
     );
+    const at = this.inFlight.indexOf(job);
+    if (at >= 0) this.inFlight.splice(at, 1);
+    if (at === 0) this.watch();
+    job.done(result);
+    this.pump();
+  }
+
+  /** The calls sent after `job` go back to the front of their queues, in their order. */
+  private requeueAfter(job: Job): void {
+    const rest = this.inFlight.filter((j) => j !== job);
+    this.inFlight = this.inFlight.includes(job) ? [job] : [];
+    for (const j of rest.reverse()) this.enqueue(j, true);
+  }
+
+  private expectedOf(tenant: string): number {
+    return this.expected.get(tenant) ?? this.limits.timeMs;
   }
 
   private decay(): void {
@@ -133,12 +171,14 @@ export class TransformRunner {
     this.decayedAt += halvings * 1000;
     for (const [t, u] of this.used) {
       const left = u / 2 ** halvings;
-      if (left < 0.01 && !this.queues.has(t)) this.used.delete(t);
-      else this.used.set(t, left);
+      if (left < 0.01 && !this.queues.has(t)) {
+        this.used.delete(t);
+        this.expected.delete(t);
+      } else this.used.set(t, left);
     }
   }
 
-  private workerOf(): { thread: Worker; ready: Promise<void> } {
+  private workerOf(): { thread: Worker; ready: boolean } {
     if (this.worker) return this.worker;
     // the package's built worker, whether this module runs built (dist/) or from source (src/)
     const thread = new Worker(join(__dirname, '..', 'dist', 'worker.js'), {
@@ -147,33 +187,48 @@ export class TransformRunner {
       resourceLimits: { maxOldGenerationSizeMb: 64 },
     });
     thread.unref();
-    const ready = new Promise<void>((resolve, reject) => {
-      thread.once('message', (m) => (m === 'ready' ? resolve() : undefined));
-      thread.once('error', reject);
+    const made = { thread, ready: false };
+    thread.on('message', (m: RunResponse | 'ready') => {
+      if (this.worker !== made) return;
+      if (m === 'ready') {
+        made.ready = true;
+        this.pump();
+        return;
+      }
+      const job = this.inFlight.find((j) => j.id === m.id);
+      if (job) this.finish(job, m.result);
     });
-    const made = { thread, ready };
-    thread.on('error', () => {
-      if (this.worker === made) this.worker = null;
+    thread.on('error', (err: Error) => {
+      if (this.worker !== made || made.ready) return;
+      // a thread that could not start: the calls waiting for it are answered, none is run
+      this.worker = null;
+      for (const job of [...this.queues.values()].flat()) {
+        const failure = { kind: 'threw' as const, message: `the sandbox could not start: ${err.message}`, line: null };
+        job.done({ ok: false, failure, logs: [], durationMs: 0 });
+      }
+      this.queues.clear();
     });
     thread.on('exit', () => {
-      if (this.worker === made) this.worker = null;
-      // a thread that ended before answering (it exits after a call that left its engine
-      // unusable, maybe with the next call already sent): the call is sent once more, to a new thread
-      if (this.running && this.worker === null && !this.closed) {
-        const job = this.running;
-        this.running = null;
-        clearTimeout(this.watchdog);
-        thread.removeAllListeners('message');
-        if (job.resent)
-          job.done({
+      if (this.worker !== made) return;
+      this.worker = null;
+      if (this.closed) return;
+      // the thread ended (it exits after a call that left its engine unusable, or died in one):
+      // the first call unanswered is sent once more, to a new thread, and the calls after it follow
+      const running = this.inFlight[0];
+      clearTimeout(this.watchdog);
+      this.requeueAfter(running!);
+      this.inFlight = [];
+      if (running) {
+        if (running.resent)
+          running.done({
             ok: false,
             failure: { kind: 'threw', message: 'the sandbox stopped', line: null },
             logs: [],
             durationMs: 0,
           });
-        else this.queues.set(job.tenant, [{ ...job, resent: true }, ...(this.queues.get(job.tenant) ?? [])]);
-        this.pump();
+        else this.enqueue({ ...running, resent: true }, true);
       }
+      this.pump();
     });
     this.worker = made;
     return made;

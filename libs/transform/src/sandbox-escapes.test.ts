@@ -85,27 +85,90 @@ describe('modules cannot be loaded', () => {
 });
 
 describe('pollution does not outlive the call', () => {
-  const pollute = `() => {
-    Object.prototype.polluted = 'yes';
-    Array.prototype.push = () => 0;
-    JSON.stringify = () => '"tampered"';
-    globalThis.leak = 42;
-    return 1;
-  }`;
-  const look = `() => [typeof ({}).polluted, [].push.toString().includes('native'), typeof leak]`;
-
-  test('the next call of the same tenant sees fresh built-ins', () => {
-    run(pollute, 'acc_a');
-    expect(run(look, 'acc_a').value).toEqual(['undefined', true, 'undefined']);
+  // the tenant's context is reused by its calls: its built-ins and global object are frozen
+  test.each([
+    [`() => { Object.prototype.polluted = 'yes' }`],
+    [`() => { Array.prototype.push = () => 0 }`],
+    [`() => { JSON.stringify = () => '"tampered"' }`],
+    [`() => { globalThis.leak = 42 }`],
+    [`() => { Object.defineProperty(Object.prototype, 'polluted', { value: 1 }) }`],
+    [`() => { Object.setPrototypeOf(Object.prototype, { polluted: 1 }) }`],
+    [`() => { ({}).constructor.prototype.polluted = 1 }`],
+    [`() => { Object.getPrototypeOf(async function () {}).polluted = 1 }`],
+    [`() => { Object.getPrototypeOf([][Symbol.iterator]()).next = () => ({ done: true }) }`],
+    [`() => { console.log = () => 0 }`],
+  ])('changing a built-in or the global object is refused: %s', (code) => {
+    const r = run(code);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.failure.message).toMatch(/TypeError/);
   });
 
-  test('another tenant sees fresh built-ins', () => {
-    run(pollute, 'acc_a');
+  test('every built-in reachable from the global object or from syntax is frozen', () => {
+    const code = `() => {
+      const roots = [globalThis, function* () {}, async function () {}, async function* () {}, class {},
+        [][Symbol.iterator](), new Map().entries(), new Set().values(), ''[Symbol.iterator](), /a/[Symbol.matchAll](''),
+        new Int8Array(1), new ArrayBuffer(1), new DataView(new ArrayBuffer(1)), Promise.resolve(), new Error('e'), new Date(0), /a/g, 1n, Symbol('s')];
+      const seen = new Set();
+      const open = [];
+      const walk = (o, path) => {
+        if ((typeof o !== 'object' && typeof o !== 'function') || o === null || seen.has(o)) return;
+        seen.add(o);
+        if (!Object.isFrozen(o)) open.push(path);
+        walk(Object.getPrototypeOf(o), path + '.__proto__');
+        for (const k of Reflect.ownKeys(o)) {
+          const d = Object.getOwnPropertyDescriptor(o, k);
+          if ('value' in d) walk(d.value, path + '.' + String(k)); else { walk(d.get, path + '.get ' + String(k)); walk(d.set, path + '.set ' + String(k)); }
+        }
+      };
+      // the values syntax makes are the call's own; what they inherit must be frozen
+      roots.forEach((r, i) => { if (i === 0) walk(r, 'globalThis'); else walk(Object.getPrototypeOf(Object(r)), 'root' + i) });
+      return { open, seen: seen.size };
+    }`;
+    const r = run(code);
+    expect(r.ok).toBe(true);
+    const { open, seen } = (r as { value: { open: string[]; seen: number } }).value;
+    expect(open).toEqual([]);
+    expect(seen).toBeGreaterThan(300);
+  });
+
+  test('the next call of the same tenant, and another tenant, see the built-ins unchanged', () => {
+    run(
+      `() => { try { Object.prototype.polluted = 'yes' } catch (e) {} try { Array.prototype.push = () => 0 } catch (e) {} return 1 }`,
+    );
+    const look = `() => [typeof ({}).polluted, [].push.toString().includes('native'), typeof leak]`;
+    expect(run(look, 'acc_a').value).toEqual(['undefined', true, 'undefined']);
     expect(run(look, 'acc_b').value).toEqual(['undefined', true, 'undefined']);
   });
 
-  test('the result is serialised by the built-in stringify, not one the code replaced', () => {
-    expect(run(`() => { JSON.stringify = () => '"tampered"'; return { ok: true } }`).value).toEqual({ ok: true });
+  test('state kept in a closure does not reach the next call: the code is evaluated afresh each call', () => {
+    const counter = `(() => { let n = 0; return () => ++n })()`;
+    expect(run(counter).value).toBe(1);
+    expect(run(counter).value).toBe(1);
+  });
+
+  test('the result is serialised by the built-in stringify', () => {
+    expect(run(`() => { try { JSON.stringify = () => '"tampered"' } catch (e) {} return { ok: true } }`).value).toEqual(
+      {
+        ok: true,
+      },
+    );
+  });
+
+  test('names of built-in properties stay assignable on the code’s own objects', () => {
+    const code = `() => {
+      class Failure extends Error { constructor(m) { super(m); this.name = 'Failure' } }
+      const out = {};
+      for (const k of ['constructor', 'toString', 'valueOf', 'hasOwnProperty']) out[k] = k.length;
+      const f = () => 1;
+      f.toString = () => 'f';
+      return { error: String(new Failure('x')), out, assigned: Object.assign({}, { toString: 1 }), fn: String(f) };
+    }`;
+    expect(run(code).value).toEqual({
+      error: 'Failure: x',
+      out: { constructor: 11, toString: 8, valueOf: 7, hasOwnProperty: 14 },
+      assigned: { toString: 1 },
+      fn: 'f',
+    });
   });
 });
 

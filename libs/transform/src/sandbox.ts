@@ -42,17 +42,40 @@ interface TenantRuntime {
   runtime: QuickJSRuntime;
   /** performance.now() past which the interrupt handler stops the running code */
   deadline: number;
+  /** the tenant's context, its built-ins frozen; made on the tenant's first call, reused after */
+  scope: Scope | null;
+}
+
+/** A frozen context and what every call in it needs. */
+interface Scope {
+  ctx: QuickJSContext;
+  json: QuickJSHandle;
+  parse: QuickJSHandle;
+  stringify: QuickJSHandle;
+  /** where the console writes: the running call's lines */
+  logs: string[];
+  dispose(): void;
 }
 
 /** Runtimes kept, least recently used dropped first: one per tenant that ran recently. */
-const MAX_RUNTIMES = 64;
+const MAX_RUNTIMES = 256;
 
 /*
- * Installed before any user code: the console (lines formatted and cut inside, so a huge value
- * never crosses into the host), and the shared-memory globals removed (nothing to share with,
- * and their absence is what a transformation should count on).
+ * Run once in each tenant's context before any user code. It installs the console (lines
+ * formatted and cut inside, so a huge value never crosses into the host), removes what a
+ * transformation has no use for and what could carry work from one call into the next
+ * (shared memory, weak references and finalizers), then freezes every built-in reachable from
+ * the global object or from syntax, and the global object itself: the context is reused by the
+ * tenant's calls, and a frozen one keeps nothing a call changes.
+ *
+ * Freezing a prototype makes an ordinary assignment of one of its property names to an object
+ * that inherits it fail in strict code (`this.name = ...` in an Error subclass, `o.toString =
+ * ...`, `out[key] = v` for a payload key called `constructor`). Those names are kept assignable
+ * on inheriting objects: they become accessors whose setter defines the property on the object
+ * assigned to, and refuses the built-in itself.
  */
 const PRELUDE = `(sink, maxChars) => {
+  'use strict';
   const fmt = (v) => {
     let s;
     try { s = typeof v === 'string' ? v : JSON.stringify(v); } catch (e) { s = String(v); }
@@ -60,18 +83,67 @@ const PRELUDE = `(sink, maxChars) => {
     return s.length > maxChars ? s.slice(0, maxChars) + '…' : s;
   };
   const log = (...args) => { sink(args.map(fmt).join(' ').slice(0, maxChars)); };
-  globalThis.console = Object.freeze({ log, info: log, warn: log, error: log, debug: log });
-  delete globalThis.SharedArrayBuffer;
-  delete globalThis.Atomics;
-  delete globalThis.WebAssembly;
+  globalThis.console = { log, info: log, warn: log, error: log, debug: log };
+  for (const name of ['SharedArrayBuffer', 'Atomics', 'WebAssembly', 'WeakRef', 'FinalizationRegistry']) delete globalThis[name];
+
+  const { getPrototypeOf, getOwnPropertyDescriptor, defineProperty, freeze } = Object;
+  const roots = [
+    globalThis,
+    getPrototypeOf(function* () {}),
+    getPrototypeOf(async function () {}),
+    getPrototypeOf(async function* () {}),
+    getPrototypeOf([][Symbol.iterator]()),
+    getPrototypeOf(new Map().entries()),
+    getPrototypeOf(new Set().values()),
+    getPrototypeOf(''[Symbol.iterator]()),
+    getPrototypeOf(/a/[Symbol.matchAll]('')),
+    getPrototypeOf(Int8Array),
+    getOwnPropertyDescriptor(function () { return arguments; }(), 'callee').get,
+  ];
+  const assignable = (proto, key) => {
+    const d = getOwnPropertyDescriptor(proto, key);
+    if (!d || !('value' in d) || !d.writable || !d.configurable) return;
+    const value = d.value;
+    defineProperty(proto, key, {
+      get() { return value; },
+      set(v) {
+        if (this === proto) throw new TypeError('the built-in ' + String(key) + ' is read-only');
+        defineProperty(this, key, { value: v, writable: true, enumerable: true, configurable: true });
+      },
+      enumerable: d.enumerable,
+      configurable: false,
+    });
+  };
+  for (const key of Reflect.ownKeys(Object.prototype)) assignable(Object.prototype, key);
+  const reachable = () => {
+    const seen = new Set();
+    const walk = (o) => {
+      if ((typeof o !== 'object' && typeof o !== 'function') || o === null || seen.has(o)) return;
+      seen.add(o);
+      walk(getPrototypeOf(o));
+      for (const key of Reflect.ownKeys(o)) {
+        const d = getOwnPropertyDescriptor(o, key);
+        if ('value' in d) walk(d.value);
+        else { walk(d.get); walk(d.set); }
+      }
+    };
+    for (const root of roots) walk(root);
+    return seen;
+  };
+  for (const o of reachable())
+    if (typeof o === 'function' && o.prototype && o.prototype !== o)
+      for (const key of ['constructor', 'toString', 'valueOf', 'toLocaleString', 'name', 'message']) assignable(o.prototype, key);
+  // walked again: the accessors just made are built-ins too
+  for (const o of reachable()) freeze(o);
 }`;
 
 /**
  * Runs transformations in QuickJS compiled to WebAssembly: the code sees a JavaScript engine
  * with the language's built-ins and nothing of the host (no process, require, modules, timers,
  * network or files exist inside it). Each tenant has a runtime of its own (its heap, memory limit
- * and interrupt handler), reused between calls; each call gets a fresh context (fresh built-ins),
- * so nothing one call changes reaches the next. A run stopped by its time or memory budget
+ * and interrupt handler) and one context in it whose built-ins and global object are frozen, so
+ * the tenant's calls reuse it and nothing one call changes reaches the next; each call evaluates
+ * the code afresh, so no closure outlives it either. A run stopped by its time or memory budget
  * disposes of the tenant's runtime. docs/decisions/0020-transformation-sandbox.md says why.
  */
 export class Sandbox {
@@ -89,7 +161,6 @@ export class Sandbox {
 
   /** Calls `code` (a function expression) with `args` (plain JSON values); never throws for what the code does. */
   run(tenant: string, code: string, args: readonly unknown[]): RunResult {
-    const started = performance.now();
     if (this.broken)
       return {
         ok: false,
@@ -98,17 +169,21 @@ export class Sandbox {
         durationMs: 0,
       };
     const tenantRuntime = this.runtimeOf(tenant);
-    const logs: string[] = [];
-    const ctx = tenantRuntime.runtime.newContext();
-    // the budget is the code's: a new tenant's runtime and the fresh context are not charged to it
-    const deadline = performance.now() + this.limits.timeMs;
-    tenantRuntime.deadline = deadline;
-    let outcome: { ok: true; json: string | undefined } | { ok: false; failure: RunFailure };
+    // the budget is the code's: a new tenant's runtime and context are not charged to it
+    let scope: Scope;
     try {
-      outcome = this.call(ctx, code, args, logs);
-    } finally {
-      ctx.dispose();
+      scope = tenantRuntime.scope ??= this.scopeOf(tenantRuntime.runtime);
+    } catch (err) {
+      this.drop(tenant);
+      const message = `the sandbox could not start: ${(err as Error).message}`;
+      return { ok: false, failure: { kind: 'threw', message, line: null }, logs: [], durationMs: 0 };
     }
+    const logs: string[] = [];
+    scope.logs = logs;
+    const started = performance.now();
+    const deadline = started + this.limits.timeMs;
+    tenantRuntime.deadline = deadline;
+    let outcome = this.call(scope, code, args);
     if (!outcome.ok && outcome.failure.kind !== 'memory' && performance.now() > deadline)
       outcome = { ok: false, failure: { ...outcome.failure, kind: 'timeout' } };
     // a runtime stopped mid-allocation or mid-loop is not trusted again: the tenant's next call gets a new one
@@ -121,34 +196,53 @@ export class Sandbox {
     for (const tenant of [...this.runtimes.keys()]) this.drop(tenant);
   }
 
+  /** A new context with the prelude run in it: the console installed, the built-ins frozen. */
+  private scopeOf(runtime: QuickJSRuntime): Scope {
+    const ctx = runtime.newContext();
+    const handles: QuickJSHandle[] = [];
+    const keep = (h: QuickJSHandle): QuickJSHandle => (handles.push(h), h);
+    const dispose = (): void => {
+      for (const h of handles.reverse()) if (h.alive) h.dispose();
+      ctx.dispose();
+    };
+    try {
+      const scope: Scope = {
+        ctx,
+        json: ctx.undefined,
+        parse: ctx.undefined,
+        stringify: ctx.undefined,
+        logs: [],
+        dispose,
+      };
+      const sink = keep(
+        ctx.newFunction('log', (line) => {
+          if (scope.logs.length < this.limits.logLines) scope.logs.push(ctx.getString(line));
+        }),
+      );
+      const prelude = keep(ctx.unwrapResult(ctx.evalCode(PRELUDE, 'prelude.js')));
+      keep(
+        ctx.unwrapResult(ctx.callFunction(prelude, ctx.undefined, sink, keep(ctx.newNumber(this.limits.logLineChars)))),
+      );
+      // read once, frozen since: the input and the result always go through the built-ins
+      scope.json = keep(ctx.getProp(ctx.global, 'JSON'));
+      scope.parse = keep(ctx.getProp(scope.json, 'parse'));
+      scope.stringify = keep(ctx.getProp(scope.json, 'stringify'));
+      return scope;
+    } catch (err) {
+      dispose();
+      throw err;
+    }
+  }
+
   private call(
-    ctx: QuickJSContext,
+    scope: Scope,
     code: string,
     args: readonly unknown[],
-    logs: string[],
   ): { ok: true; json: string | undefined } | { ok: false; failure: RunFailure } {
+    const { ctx, json, parse, stringify } = scope;
     const handles: QuickJSHandle[] = [];
     const keep = (h: QuickJSHandle): QuickJSHandle => (handles.push(h), h);
     try {
-      const sink = keep(
-        ctx.newFunction('log', (line) => {
-          if (logs.length < this.limits.logLines) logs.push(ctx.getString(line));
-        }),
-      );
-      const prelude = ctx.evalCode(PRELUDE, 'prelude.js');
-      if (prelude.error) return { ok: false, failure: this.failureOf(ctx, keep(prelude.error), 'threw') };
-      const installed = ctx.callFunction(
-        keep(prelude.value),
-        ctx.undefined,
-        sink,
-        keep(ctx.newNumber(this.limits.logLineChars)),
-      );
-      if (installed.error) return { ok: false, failure: this.failureOf(ctx, keep(installed.error), 'threw') };
-      keep(installed.value);
-      // the built-ins are read before user code runs: whatever it replaces, the input and the result go through these
-      const json = keep(ctx.getProp(ctx.global, 'JSON'));
-      const parse = keep(ctx.getProp(json, 'parse'));
-      const stringify = keep(ctx.getProp(json, 'stringify'));
       const argHandles: QuickJSHandle[] = [];
       for (const arg of args) {
         const parsed = ctx.callFunction(parse, json, keep(ctx.newString(JSON.stringify(arg))));
@@ -217,8 +311,9 @@ export class Sandbox {
     const runtime = this.module.newRuntime();
     runtime.setMemoryLimit(this.limits.memoryBytes);
     runtime.setMaxStackSize(this.limits.stackBytes);
-    const made: TenantRuntime = { runtime, deadline: 0 };
-    runtime.setInterruptHandler(() => performance.now() > made.deadline);
+    const made: TenantRuntime = { runtime, deadline: 0, scope: null };
+    // no deadline while the context is being made (deadline 0 is not "past" until a call sets one)
+    runtime.setInterruptHandler(() => made.deadline > 0 && performance.now() > made.deadline);
     this.runtimes.set(tenant, made);
     return made;
   }
@@ -228,6 +323,7 @@ export class Sandbox {
     this.runtimes.delete(tenant);
     if (!held) return;
     try {
+      held.scope?.dispose();
       held.runtime.dispose();
     } catch {
       // QuickJS aborts the whole module when a runtime is freed with objects still alive (the

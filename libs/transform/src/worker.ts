@@ -10,7 +10,7 @@ const WARM_UP = [
   '(r) => { const o = {}; for (let i = 0; i < 200; i++) o["k" + i] = [i, String(i)]; return Object.keys(o).length }',
 ];
 
-/* The sandbox's thread: runs one transformation at a time for the runner (runner.ts) and answers. */
+/* The sandbox's thread: runs the transformations the runner (runner.ts) sends, in order, and answers each. */
 void (async () => {
   const sandbox = await Sandbox.load(workerData as SandboxLimits);
   // calls before the first real one: V8 compiles WebAssembly functions when first called, which

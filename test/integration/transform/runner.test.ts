@@ -62,4 +62,39 @@ describe('transform runner', () => {
     ]);
     expect(order).toEqual(['acc_loop:stopped', 'acc_b:"b"', 'acc_b:"b2"', 'acc_loop:stopped', 'acc_loop:stopped']);
   });
+
+  test('short calls of many tenants, sent to the thread several at a time, each get their own answer', async () => {
+    const calls = Array.from({ length: 120 }, (_, i) =>
+      runner.run(`acc_${i % 3}`, `(r) => ({ n: r.n * 2, tenant: '${i % 3}' })`, [{ n: i }]),
+    );
+    const answers = (await Promise.all(calls)).map((r) => (r.ok ? JSON.parse(r.json!) : r.failure));
+    expect(answers).toEqual(Array.from({ length: 120 }, (_, i) => ({ n: i * 2, tenant: String(i % 3) })));
+  });
+
+  test('a call the watchdog stops, sent with short calls behind it, leaves them to run on the new thread', async () => {
+    // both tenants' calls have been short: their next ones are sent together
+    await Promise.all([runner.run('acc_short_then_stuck', `() => 1`, []), runner.run('acc_c', `() => 0`, [])]);
+    const stuck = runner.run(
+      'acc_short_then_stuck',
+      `() => { const a = []; for (;;) a.push(new Array(100000).fill(1)) }`,
+      [],
+    );
+    const behind = [1, 2, 3, 4].map((n) => runner.run('acc_c', `() => ${n}`, []));
+    const r = await stuck;
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.failure.kind).toBe('timeout');
+    expect((await Promise.all(behind)).map((b) => b.ok && b.json)).toEqual(['1', '2', '3', '4']);
+  });
+
+  test('an endless promise chain sent with short calls behind it: they are answered, in order', async () => {
+    await Promise.all([runner.run('acc_short_then_spin', `() => 1`, []), runner.run('acc_d', `() => 0`, [])]);
+    const spin = runner.run(
+      'acc_short_then_spin',
+      `async () => { const spin = () => Promise.resolve().then(spin); await spin() }`,
+      [],
+    );
+    const behind = [1, 2, 3].map((n) => runner.run('acc_d', `() => ${n}`, []));
+    expect((await spin).ok).toBe(false);
+    expect((await Promise.all(behind)).map((b) => b.ok && b.json)).toEqual(['1', '2', '3']);
+  });
 });
