@@ -1456,12 +1456,12 @@ export interface components {
         };
         TargetCreate: {
             /** @enum {string} */
-            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli";
+            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream";
             /** @description trimmed */
             name: string;
             /** @description default true */
             enabled?: boolean;
-            /** @description the kind's settings (WebhookConfigInput, EmbedChatConfigInput, BlockChatConfigInput, EmailConfigInput, SpreadsheetConfigInput, TelegramConfigInput, TeamsConfigInput, CliConfigInput by `kind`); each problem is named `config.<field>` */
+            /** @description the kind's settings (WebhookConfigInput, EmbedChatConfigInput, BlockChatConfigInput, EmailConfigInput, SpreadsheetConfigInput, TelegramConfigInput, TeamsConfigInput, CliConfigInput, RedisStreamConfigInput by `kind`); each problem is named `config.<field>` */
             config: Record<string, unknown>;
             /** @description delays between attempts in ms; `[]` no retries; null the kind’s default (docs/delivery.md) */
             retry_schedule_ms?: number[] | null;
@@ -1631,7 +1631,7 @@ export interface components {
             readonly created_at?: unknown;
             /** @description read-only: refused in a request */
             readonly updated_at?: unknown;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         TargetPatch: {
             /** @description trimmed */
             name?: string;
@@ -1815,10 +1815,10 @@ export interface components {
             account_id: string;
             endpoint_id: string;
             /** @enum {string} */
-            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli";
+            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream";
             name: string;
             enabled: boolean;
-            /** @description the kind's settings as shown, every secret masked (WebhookConfigView, EmbedChatConfigView, BlockChatConfigView, EmailConfigView, SpreadsheetConfigView, TelegramConfigView, TeamsConfigView, CliConfigView by `kind`) */
+            /** @description the kind's settings as shown, every secret masked (WebhookConfigView, EmbedChatConfigView, BlockChatConfigView, EmailConfigView, SpreadsheetConfigView, TelegramConfigView, TeamsConfigView, CliConfigView, RedisStreamConfigView by `kind`) */
             config: Record<string, unknown>;
             /** @description set when deliveries showed the destination is gone (docs/delivery.md "Flagged targets") */
             flagged: {
@@ -1997,7 +1997,7 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         TargetList: {
             data: components["schemas"]["Target"][];
         };
@@ -2277,6 +2277,26 @@ export interface components {
         CliConfigView: {
             /** @description how many deliveries one listening CLI holds unanswered at once (1–50) */
             in_flight: number;
+        };
+        /** @description Redis Streams (XADD) */
+        RedisStreamConfigInput: {
+            /** @description redis:// or rediss:// (TLS) with the password (and ACL user); a secret: stored sealed, never shown */
+            url: string;
+            /** @example webhooks:stripe */
+            stream: string;
+            max_length?: number | null;
+        };
+        /** @description Redis Streams (XADD) */
+        RedisStreamConfigView: {
+            /**
+             * @description Redis URL: set; never returned
+             * @constant
+             */
+            url: "[redacted]";
+            /** @example webhooks:stripe */
+            stream: string;
+            /** @description entries kept, trimmed approximately as each is added; 0 = never trimmed */
+            max_length: number;
         };
         TransformationVersion: {
             version: number;

@@ -53,7 +53,7 @@ describe('the catalog: one line per kind, everything else derived from it', () =
     expect(() => resending.createRegistry(deps)).toThrow('catalog entry test_pager does not match its kind');
   });
 
-  it('says of every shipped kind whether its request may be sent again inside an attempt: never a Sheets append or an email', () => {
+  it('says of every shipped kind whether its request may be sent again inside an attempt: never a Sheets append, an email or a stream entry', () => {
     expect(Object.fromEntries(CATALOG.entries.map((e) => [e.kind, e.resendable]))).toEqual({
       webhook: true,
       embed_chat: true,
@@ -63,6 +63,7 @@ describe('the catalog: one line per kind, everything else derived from it', () =
       telegram: true,
       teams: true,
       cli: false,
+      redis_stream: false,
     });
   });
 });

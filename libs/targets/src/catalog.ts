@@ -5,6 +5,7 @@ import { cliInfo, createCliKind } from './kinds/cli';
 import type { CliLink } from './kinds/cli';
 import { createEmailKind, emailInfo } from './kinds/email';
 import type { MailRelay } from './kinds/email';
+import { createRedisStreamKind, redisStreamInfo } from './kinds/redis_stream';
 import { createSpreadsheetKind, spreadsheetInfo } from './kinds/spreadsheet';
 import type { GoogleAccess } from './kinds/spreadsheet';
 import { createEmbedChatKind, embedChatInfo } from './kinds/embed_chat';
@@ -14,6 +15,7 @@ import { createWebhookKind, webhookInfo } from './kinds/webhook';
 import type { SecretSealer } from './kind';
 import { createRegistry } from './registry';
 import type { TargetRegistry } from './registry';
+import type { RedisStreamsLink } from './transports/redis';
 
 /** What kinds may need to be built: the secret box for credentials stored with a target (webhook secrets, chat URLs). */
 interface KindDeps {
@@ -24,6 +26,8 @@ interface KindDeps {
   google?: GoogleAccess;
   /** the broker route to `relay listen` sessions; only the outputs deliverer has one */
   cli?: CliLink;
+  /** pooled clients to the Redis servers of Redis Streams targets; only the outputs deliverer has them */
+  redis?: RedisStreamsLink;
 }
 
 /** One line of the catalog: what is known of a kind without building it, and how to build it. */
@@ -90,6 +94,10 @@ export const CATALOG: Catalog = createCatalog([
   { ...telegramInfo, create: (deps) => createTelegramKind({ secrets: deps.secrets }) },
   { ...teamsInfo, create: (deps) => createTeamsKind({ secrets: deps.secrets }) },
   { ...cliInfo, create: (deps) => createCliKind({ secrets: deps.secrets, ...(deps.cli ? { cli: deps.cli } : {}) }) },
+  {
+    ...redisStreamInfo,
+    create: (deps) => createRedisStreamKind({ secrets: deps.secrets, ...(deps.redis ? { redis: deps.redis } : {}) }),
+  },
 ]);
 
 export function createDefaultRegistry(deps: KindDeps): TargetRegistry {

@@ -44,6 +44,9 @@ export { createSmtpTransport, SMTP_DEFAULTS } from './transports/smtp';
 export type { SmtpSecurity, SmtpTransport } from './transports/smtp';
 export { GOOGLE_RESPONSE_LIMIT_BYTES, GOOGLE_TOKEN_URL, SHEETS_API } from './transports/google';
 export { createSsrfAgents } from './ssrf';
+export { createRedisStreamsLink } from './transports/redis';
+export type { RedisStreamsLink } from './transports/redis';
+export { createRedisStreamKind } from './kinds/redis_stream';
 export { retryScheduleOf, RETRY_SCHEDULE_LIMITS } from './schedule';
 export {
   CLI_ATTEMPT_TIMEOUT_MS,

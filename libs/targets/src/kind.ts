@@ -39,10 +39,11 @@ export type SendOutcome = ({ response: ResponseSummary } | { error: NetworkFailu
 /**
  * How one attempt ended. `retry` may carry the destination's own delay hint (Retry-After,
  * a chat platform's `retry_after`); `permanent` with `flagTarget` marks a destination that
- * is gone (Discord 10015, HTTP 410) so operators see it.
+ * is gone (Discord 10015, HTTP 410) so operators see it. `status` is null where the destination
+ * answers without a status code (a broker's acknowledgement, a network failure).
  */
 export type AttemptResult =
-  | { result: 'success'; status: number }
+  | { result: 'success'; status: number | null }
   | { result: 'retry'; status: number | null; error: string; retryAfterMs?: number }
   | { result: 'permanent'; status: number | null; error: string; flagTarget: boolean };
 

@@ -1,17 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '@relay/config';
-import { createSender, createSmtpTransport, GOOGLE_RESPONSE_LIMIT_BYTES } from '@relay/targets';
-import type { GoogleAccess, MailRelay, SmtpSecurity } from '@relay/targets';
+import { createRedisStreamsLink, createSender, createSmtpTransport, GOOGLE_RESPONSE_LIMIT_BYTES } from '@relay/targets';
+import type { GoogleAccess, MailRelay, RedisStreamsLink, SmtpSecurity } from '@relay/targets';
 import type { Config } from './config';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
- * The outputs channel's transports, from config: the mail relay (when SMTP_HOST is set) and the
- * guarded sender to Google, whose answers may be as large as the delivery-id column a retried
- * append reads (GOOGLE_RESPONSE_LIMIT_BYTES). Fails fast on an unusable setting.
+ * Redis Streams targets: one client per target's server URL, at most this many per process, closed
+ * after this long unused (a deleted or changed target's client among them).
  */
-export function outputTransports(config: Config): { mail?: MailRelay; google: GoogleAccess; close(): void } {
+const REDIS_STREAM_CLIENTS = 256;
+const REDIS_STREAM_IDLE_MS = 60_000;
+
+/**
+ * The outputs channel's transports, from config: the mail relay (when SMTP_HOST is set), the
+ * guarded sender to Google, whose answers may be as large as the delivery-id column a retried
+ * append reads (GOOGLE_RESPONSE_LIMIT_BYTES), and the pooled clients of Redis Streams targets,
+ * under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
+ */
+export function outputTransports(config: Config): {
+  mail?: MailRelay;
+  google: GoogleAccess;
+  redis: RedisStreamsLink;
+  close(): void;
+} {
   const problems: string[] = [];
   const pem = (file: string, name: string): string | undefined => {
     if (file === '') return undefined;
@@ -55,9 +68,20 @@ export function outputTransports(config: Config): { mail?: MailRelay; google: Go
     responseLimitBytes: GOOGLE_RESPONSE_LIMIT_BYTES,
     ...(googleCa ? { ca: googleCa } : {}),
   });
+  const redis = createRedisStreamsLink({
+    allowCidrs: config.ssrfAllowCidrs,
+    connectTimeoutMs: config.requestTimeoutMs,
+    commandTimeoutMs: config.requestTimeoutMs,
+    maxClients: REDIS_STREAM_CLIENTS,
+    idleMs: REDIS_STREAM_IDLE_MS,
+  });
   return {
     ...(transport ? { mail: { transport, from: config.smtpFrom } } : {}),
     google: { send, tokenUrl: config.googleTokenUrl, sheetsApi: config.googleSheetsUrl },
-    close: () => transport?.close(),
+    redis,
+    close: () => {
+      transport?.close();
+      redis.close();
+    },
   };
 }

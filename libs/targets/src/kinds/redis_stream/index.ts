@@ -1,0 +1,6 @@
+// The Redis Streams output: settings, the entry of one delivery, and its XADD's classification.
+export { checkRedisUrl, redisStreamDescription, validateRedisStreamConfig } from './config';
+export type { RedisStreamConfig } from './config';
+export { classifyRedisAppend } from './classify';
+export { createRedisStreamKind, REDIS_STREAM_RETRY_SCHEDULE_MS, redisStreamInfo, streamEntry } from './kind';
+export type { RedisStreamKindDeps } from './kind';

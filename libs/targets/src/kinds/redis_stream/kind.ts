@@ -1,0 +1,70 @@
+import type { DeliveryMessageV1 } from '@relay/contracts';
+import { describedConfig } from '../../describe/kind-config';
+import type { KindInfo, SecretSealer, TransportKind } from '../../kind';
+import { TargetConfigError } from '../../kind';
+import type { RedisStreamsLink, StreamEntry } from '../../transports/redis';
+import { classifyRedisAppend } from './classify';
+import { redisStreamDescription } from './config';
+import type { RedisStreamConfig } from './config';
+
+/**
+ * Delays between attempts, in ms: a Redis restart or failover is back within seconds, an outage
+ * within the hour. Every delay is already a tier of the outputs channel (the email and CLI
+ * schedules), so this kind adds no retry queue.
+ */
+export const REDIS_STREAM_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 30_000, 60_000, 300_000, 900_000, 3_600_000];
+
+/**
+ * On the outputs channel (docs/architecture.md "Connection-holding kinds"): its deliverer runs
+ * the kinds whose attempt is not one POST, with their transports. `resendable` is false: an XADD
+ * whose answer was lost may have appended, and the next attempt appends again (at least once;
+ * consumers drop a repeated `delivery_id`).
+ */
+export const redisStreamInfo: KindInfo = {
+  kind: 'redis_stream',
+  channel: 'outputs',
+  defaultRetryScheduleMs: REDIS_STREAM_RETRY_SCHEDULE_MS,
+  description: redisStreamDescription,
+  resendable: false,
+};
+
+export interface RedisStreamKindDeps {
+  secrets: SecretSealer;
+  /** only the outputs deliverer has one; elsewhere the kind only validates and shows configs */
+  redis?: RedisStreamsLink;
+}
+
+/** The stream entry of one delivery: the same fields, in the same order, on every attempt. */
+export function streamEntry(config: RedisStreamConfig, d: DeliveryMessageV1): StreamEntry {
+  return {
+    stream: config.stream,
+    maxLength: config.max_length,
+    fields: [
+      ['delivery_id', d.delivery_id],
+      ['event_id', d.event_id],
+      ['endpoint_id', d.endpoint_id],
+      ['received_at', d.received_at],
+      // empty when the request had no body
+      ['content_type', d.payload.content_type ?? ''],
+      ['body', Buffer.from(d.payload.body_base64, 'base64')],
+    ],
+  };
+}
+
+/** Each delivery appended to the target's stream with XADD (docs/targets-queues.md "Redis Streams"). */
+export function createRedisStreamKind(deps: RedisStreamKindDeps): TransportKind<RedisStreamConfig> {
+  return {
+    ...redisStreamInfo,
+    ...describedConfig<RedisStreamConfig>(redisStreamDescription, deps.secrets),
+    deliver: async (config, d) => {
+      if (!deps.redis) return { result: 'retry', status: null, error: 'this deliverer cannot reach Redis servers' };
+      let url: string;
+      try {
+        url = deps.secrets.decrypt(config.url);
+      } catch {
+        throw new TargetConfigError('SECRET_UNREADABLE', 'the Redis URL cannot be opened with any configured key');
+      }
+      return classifyRedisAppend(await deps.redis.append(url, streamEntry(config, d)));
+    },
+  };
+}

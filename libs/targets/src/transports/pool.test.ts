@@ -1,0 +1,78 @@
+import { ClientPool } from './pool';
+
+interface FakeClient {
+  n: number;
+  ok: boolean;
+  closed: boolean;
+}
+
+function poolOf(opts: { maxClients?: number; idleMs?: number } = {}) {
+  let opened = 0;
+  const pool = new ClientPool<FakeClient>({
+    healthy: (c) => c.ok,
+    close: (c) => void (c.closed = true),
+    maxClients: opts.maxClients ?? 4,
+    idleMs: opts.idleMs ?? 60_000,
+  });
+  const open = () => Promise.resolve({ n: ++opened, ok: true, closed: false });
+  return { pool, open, opened: () => opened };
+}
+
+describe('a pool of connection-holding clients, one per target', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('concurrent attempts for one target share one connection', async () => {
+    const { pool, open, opened } = poolOf();
+    const [a, b] = await Promise.all([pool.get('t1', open), pool.get('t1', open)]);
+    expect(a).toBe(b);
+    expect(opened()).toBe(1);
+    pool.close();
+  });
+
+  it('an unhealthy client is closed and replaced on the next use', async () => {
+    const { pool, open } = poolOf();
+    const first = await pool.get('t1', open);
+    first.ok = false;
+    const second = await pool.get('t1', open);
+    expect(second.n).toBe(2);
+    expect(first.closed).toBe(true);
+    pool.close();
+  });
+
+  it('a failed open is not kept: the next attempt opens again', async () => {
+    const { pool, open } = poolOf();
+    await expect(pool.get('t1', () => Promise.reject(new Error('ECONNREFUSED')))).rejects.toThrow('ECONNREFUSED');
+    expect(pool.size).toBe(0);
+    expect((await pool.get('t1', open)).n).toBe(1);
+    pool.close();
+  });
+
+  it('past maxClients the least recently used client is closed', async () => {
+    const { pool, open } = poolOf({ maxClients: 2 });
+    const a = await pool.get('a', open);
+    const b = await pool.get('b', open);
+    await pool.get('a', open);
+    await pool.get('c', open);
+    expect(b.closed).toBe(true);
+    expect(a.closed).toBe(false);
+    expect(pool.size).toBe(2);
+    pool.close();
+  });
+
+  it('a client unused for idleMs is closed (a deleted or changed target’s among them)', async () => {
+    jest.useFakeTimers();
+    const { pool, open } = poolOf({ idleMs: 10_000 });
+    const idle = await pool.get('deleted', open);
+    jest.advanceTimersByTime(6_000);
+    const busy = await pool.get('busy', open);
+    // swept every idleMs / 2: closed within one and a half idleMs of its last use
+    jest.advanceTimersByTime(9_000);
+    await new Promise(jest.requireActual('node:timers').setImmediate);
+    expect(idle.closed).toBe(true);
+    expect(busy.closed).toBe(false);
+    expect(pool.size).toBe(1);
+    pool.close();
+    await new Promise(jest.requireActual('node:timers').setImmediate);
+    expect(busy.closed).toBe(true);
+  });
+});

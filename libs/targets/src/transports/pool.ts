@@ -1,0 +1,88 @@
+/**
+ * Clients that hold a connection, one per key (a target and its settings), for kinds whose
+ * destination is a broker or a server rather than one HTTP request: opened on first use, reused
+ * while healthy, replaced when not, closed when idle for `idleMs` and, past `maxClients`, the
+ * least recently used first (docs/decisions/0025-queue-destination-kinds.md). Opening is shared:
+ * concurrent attempts for one key wait on the same connection, so a broker that is down costs
+ * one connection attempt per key at a time, not one per delivery.
+ */
+export interface ClientPoolOptions<C> {
+  /** whether a client may still be used; an unhealthy one is closed and opened again */
+  healthy(client: C): boolean;
+  close(client: C): void;
+  maxClients: number;
+  idleMs: number;
+}
+
+interface Held<C> {
+  client: Promise<C>;
+  usedAt: number;
+}
+
+export class ClientPool<C> {
+  private readonly held = new Map<string, Held<C>>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly opts: ClientPoolOptions<C>) {
+    this.sweeper = setInterval(() => this.sweep(), Math.max(1000, opts.idleMs / 2));
+    this.sweeper.unref();
+  }
+
+  /** the key's client, opened with `open` (or reopened when unhealthy); rejects when it cannot be opened */
+  async get(key: string, open: () => Promise<C>): Promise<C> {
+    const found = this.held.get(key);
+    if (found) {
+      found.usedAt = Date.now();
+      // most recently used last: Map keeps insertion order, so eviction takes the first
+      this.held.delete(key);
+      this.held.set(key, found);
+      const client = await found.client;
+      if (this.opts.healthy(client)) return client;
+      this.drop(key, found);
+    }
+    return this.openHeld(key, open);
+  }
+
+  /** closes the key's client (after an error that leaves its connection in doubt) */
+  discard(key: string): void {
+    const found = this.held.get(key);
+    if (found) this.drop(key, found);
+  }
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+    for (const [key, h] of [...this.held]) this.drop(key, h);
+  }
+
+  private openHeld(key: string, open: () => Promise<C>): Promise<C> {
+    while (this.held.size >= this.opts.maxClients) {
+      const [oldest, h] = this.held.entries().next().value as [string, Held<C>];
+      this.drop(oldest, h);
+    }
+    const client = open();
+    const h: Held<C> = { client, usedAt: Date.now() };
+    this.held.set(key, h);
+    // a failed open is not kept: the next attempt opens again
+    client.catch(() => {
+      if (this.held.get(key) === h) this.held.delete(key);
+    });
+    return client;
+  }
+
+  private drop(key: string, h: Held<C>): void {
+    if (this.held.get(key) === h) this.held.delete(key);
+    h.client.then(
+      (c) => this.opts.close(c),
+      () => undefined,
+    );
+  }
+
+  private sweep(): void {
+    const before = Date.now() - this.opts.idleMs;
+    for (const [key, h] of [...this.held]) if (h.usedAt < before) this.drop(key, h);
+  }
+}

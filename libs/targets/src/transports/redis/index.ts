@@ -1,0 +1,2 @@
+export { createRedisStreamsLink, redisErrorCode } from './streams';
+export type { AppendOutcome, RedisStreamsLink, RedisStreamsOptions, StreamEntry } from './streams';
