@@ -312,36 +312,7 @@ export async function startPrivateServers(label: string): Promise<PrivateServers
   const [redisPort, amqpPort, distPort, epmdPort, mongoPort, ferretDebugPort] = await distinctFreePorts(6);
   const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' };
 
-  mkdirSync(path.join(dir, 'redis'));
-  const redis = new ManagedServer(
-    {
-      name: 'redis',
-      url: `redis://127.0.0.1:${redisPort}`,
-      command: redisServer,
-      // the append-only file, fsynced every second and on shutdown, keeps what a restart must not lose (the activity spool)
-      args: [
-        '--bind',
-        '127.0.0.1',
-        '--port',
-        String(redisPort),
-        '--protected-mode',
-        'yes',
-        '--dir',
-        path.join(dir, 'redis'),
-        '--save',
-        '',
-        '--appendonly',
-        'yes',
-        '--appendfsync',
-        'everysec',
-        '--daemonize',
-        'no',
-      ],
-      env: base,
-      handshake: redisHandshake,
-    },
-    path.join(dir, 'redis.log'),
-  );
+  const redis = redisServerIn(redisServer, dir, redisPort, base);
 
   // A node of its own: its own name, ports, Erlang port mapper (epmd) and cookie, no plugins,
   // and none of /etc/rabbitmq's files. The management plugin is off: nothing here reads it.
@@ -449,6 +420,65 @@ export async function startPrivateServers(label: string): Promise<PrivateServers
     throw err;
   }
   return servers;
+}
+
+/** A Redis process of its own in `dir` on `port`, with the append-only file a restart must not lose. */
+function redisServerIn(command: string, dir: string, port: number, env: Record<string, string>): ManagedServer {
+  mkdirSync(path.join(dir, 'redis'));
+  return new ManagedServer(
+    {
+      name: 'redis',
+      url: `redis://127.0.0.1:${port}`,
+      command,
+      // the append-only file, fsynced every second and on shutdown, keeps what a restart must not lose (the activity spool)
+      args: [
+        '--bind',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--protected-mode',
+        'yes',
+        '--dir',
+        path.join(dir, 'redis'),
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'everysec',
+        '--daemonize',
+        'no',
+      ],
+      env,
+      handshake: redisHandshake,
+    },
+    path.join(dir, 'redis.log'),
+  );
+}
+
+/**
+ * A private Redis alone, for a test that stops a destination's Redis (a Redis Streams target's):
+ * `close()` stops it and removes its directory.
+ */
+export async function startPrivateRedis(label: string): Promise<PrivateServer & { close(): Promise<void> }> {
+  const redisServer = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim();
+  if (!redisServer) throw new Error('redis-server not found: run `bash scripts/infra.sh tools` to install it');
+  const dir = mkdtempSync(path.join(tmpdir(), `relay-${label}-`));
+  const server = redisServerIn(redisServer, dir, await freePort(), {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+  });
+  const close = async (): Promise<void> => {
+    await server.stop();
+    if (!process.env.PRIVATE_SERVERS_KEEP) rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await server.start(20000);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return Object.assign(server as PrivateServer, { close });
 }
 
 async function distinctFreePorts(n: number): Promise<number[]> {

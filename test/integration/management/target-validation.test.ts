@@ -120,6 +120,24 @@ describe('saving a target reports every problem at once, and unknown fields are 
     expect(fields(res)).toEqual(['config.markup', 'config.mrkdwn', 'config.template', 'config.url', 'extra']);
   });
 
+  it('redis_stream: a bad URL, stream key and MAXLEN each named in one 400, the URL never echoed', async () => {
+    const before = await targetCount();
+    const res = await create({
+      kind: 'redis_stream',
+      name: 'stream',
+      config: { url: 'https://:hunter2@redis.example.com', stream: 'two words', max_length: -5 },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(fields(res)).toEqual(['config.max_length', 'config.stream', 'config.url']);
+    expect(res.body.errors).toContainEqual({
+      field: 'config.url',
+      message: 'url must start with redis:// or rediss://',
+    });
+    expect(JSON.stringify(res.body)).not.toContain('hunter2');
+    expect(await targetCount()).toBe(before);
+  });
+
   it('an unknown top-level field is refused by name ("is not a known field") even when everything else is valid, as endpoints do', async () => {
     const before = await targetCount();
     const res = await create({

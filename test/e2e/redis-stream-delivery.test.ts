@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { must } from '@relay/client';
+import { Redis } from 'ioredis';
+import { activityRowWhen } from '../support/api-client';
+import { eventually } from '../support/infra';
+import { startPrivateRedis } from '../support/private-servers';
+import { startService } from '../support/services';
+import type { RunningService } from '../support/services';
+import { startStack } from './stack';
+import type { Stack } from './stack';
+
+/*
+ * Redis Streams targets (docs/targets-queues.md "Redis Streams"), every service its own process
+ * on the worker's shared stack, which runs no outputs deliverer: this file starts one on the
+ * stack's environment for its own run. It XADDs each delivery to a real Redis and a consumer in
+ * the test reads the stream back. Streams live under keys of this file's own
+ * (`e2e-stream:<uuid>`) on the shared Redis, never in Relay's namespaces; the outage test stops a
+ * private Redis of its own, never the shared one.
+ */
+
+const SHARED_REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+let stack: Stack;
+let outputs: RunningService;
+let consumer: Redis;
+let endpointId: string;
+const streams: string[] = [];
+
+beforeAll(async () => {
+  stack = await startStack('redis-stream');
+  outputs = await startService('outputs-deliverer', stack.env);
+  consumer = new Redis(SHARED_REDIS);
+  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'to streams' } }))).id;
+});
+
+afterAll(async () => {
+  if (streams.length > 0) await consumer?.del(...streams);
+  consumer?.disconnect();
+  await outputs?.stop();
+  await stack?.stop();
+});
+
+const newStream = (): string => {
+  const key = `e2e-stream:${randomUUID()}`;
+  streams.push(key);
+  return key;
+};
+
+async function addTarget(url: string, stream: string, to = endpointId): Promise<string> {
+  const created = await must(
+    stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId: to } },
+      body: { kind: 'redis_stream', name: 'stream', config: { url, stream, max_length: 1000 } },
+    }),
+  );
+  return created.id;
+}
+
+async function removeTarget(targetId: string, from = endpointId): Promise<void> {
+  await must(
+    stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', {
+      params: { path: { endpointId: from, targetId } },
+    }),
+  );
+}
+
+async function send(body: string, to = endpointId): Promise<void> {
+  const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${to}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  expect(res.status).toBe(202);
+}
+
+type Entry = Record<string, string>;
+
+/** the stream's entries as field → value, oldest first */
+async function entries(client: Redis, stream: string): Promise<Entry[]> {
+  const raw = await client.xrange(stream, '-', '+');
+  return raw.map(([, flat]) => Object.fromEntries(flat.flatMap((v, i) => (i % 2 === 0 ? [[v, flat[i + 1]!]] : []))));
+}
+
+const waitForEntries = (client: Redis, stream: string, n: number, timeoutMs = 30_000): Promise<Entry[]> =>
+  eventually(
+    async () => {
+      const got = await entries(client, stream);
+      return got.length >= n ? got : undefined;
+    },
+    timeoutMs,
+    `${n} entries in ${stream}`,
+  );
+
+describe('Redis Streams target, end to end', () => {
+  it('an event becomes one stream entry: the body as received, its content type, and the ids of the activity row', async () => {
+    const stream = newStream();
+    const targetId = await addTarget(SHARED_REDIS, stream);
+    try {
+      await send('{"order":{"id":42}}');
+      const [entry] = await waitForEntries(consumer, stream, 1);
+      expect(entry).toEqual({
+        delivery_id: expect.stringMatching(/^dlv_/),
+        event_id: expect.stringMatching(/^evt_/),
+        endpoint_id: endpointId,
+        received_at: expect.any(String),
+        content_type: 'application/json',
+        body: '{"order":{"id":42}}',
+      });
+      const row = await activityRowWhen(stack.client, entry!.event_id!, (r) => r.status === 'completed', 'delivered');
+      expect(row.deliveries).toEqual([
+        expect.objectContaining({ delivery_id: entry!.delivery_id, target_id: targetId }),
+      ]);
+      expect(row.deliveries[0]!.attempts.map((a) => [a.state, a.status_code])).toEqual([['delivered', null]]);
+      expect(JSON.stringify(row)).not.toContain(SHARED_REDIS);
+    } finally {
+      await removeTarget(targetId);
+    }
+  });
+
+  it('a wrong credential (WRONGPASS) flags the target with the reason; the password is in no response', async () => {
+    const stream = newStream();
+    const targetId = await addTarget('redis://nobody:wrong-Pa55word@127.0.0.1:6379', stream);
+    try {
+      await send('{"n":1}');
+      const flagged = await eventually(
+        async () => {
+          const t = await must(
+            stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', {
+              params: { path: { endpointId, targetId } },
+            }),
+          );
+          return t.flagged ?? undefined;
+        },
+        30_000,
+        'the target flagged',
+      );
+      expect(flagged.reason).toBe('Redis refused the credentials (WRONGPASS): check the user and password in the URL');
+      expect(await consumer.exists(stream)).toBe(0);
+      const list = await must(
+        stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }),
+      );
+      expect(JSON.stringify(list)).not.toContain('wrong-Pa55word');
+    } finally {
+      await removeTarget(targetId);
+    }
+  });
+});
+
+describe('the destination Redis stopped mid-run and restarted', () => {
+  it('deliveries sent while it is down are retried and arrive once it is back: none lost, none twice', async () => {
+    const redis = await startPrivateRedis('stream-outage');
+    const reader = new Redis(redis.url, { lazyConnect: true, retryStrategy: () => null });
+    reader.on('error', () => undefined);
+    const stream = 'orders';
+    const outage = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'outage' } }))).id;
+    const targetId = await addTarget(redis.url, stream, outage);
+    try {
+      for (let i = 0; i < 3; i++) await send(JSON.stringify({ before: i }), outage);
+      await reader.connect();
+      await waitForEntries(reader, stream, 3);
+      reader.disconnect();
+
+      await redis.stop('SIGTERM');
+      for (let i = 0; i < 3; i++) await send(JSON.stringify({ during: i }), outage);
+      // each of them tried and refused while the server was down, its retry scheduled
+      await eventually(
+        async () => {
+          // the latest delivery error of each row: the refused connection
+          const { data } = await stack.client.GET('/v1/activity', {
+            params: { query: { endpoint_id: outage, status: 'pending', error: 'Redis unavailable (ECONNREFUSED)' } },
+          });
+          const refused = data?.data ?? [];
+          return refused.length === 3 ? true : undefined;
+        },
+        30_000,
+        'three deliveries retrying after ECONNREFUSED',
+      );
+
+      await redis.start(20_000);
+      const back = new Redis(redis.url);
+      try {
+        const all = await waitForEntries(back, stream, 6, 60_000);
+        expect(all.map((e) => JSON.parse(e.body!))).toEqual(
+          expect.arrayContaining([
+            { before: 0 },
+            { before: 1 },
+            { before: 2 },
+            { during: 0 },
+            { during: 1 },
+            { during: 2 },
+          ]),
+        );
+        expect(new Set(all.map((e) => e.delivery_id)).size).toBe(6);
+        expect(all).toHaveLength(6);
+      } finally {
+        back.disconnect();
+      }
+    } finally {
+      await removeTarget(targetId, outage);
+      reader.disconnect();
+      await redis.close();
+    }
+  });
+});
