@@ -1,7 +1,9 @@
 import { must } from '@relay/client';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import type { Locator, Page } from 'playwright-core';
 import { eventually } from '../../support/infra';
 import { startFakeDiscord } from '../../support/fake-discord';
@@ -47,7 +49,8 @@ import { startDashboardStack } from './stack';
  * the fake's loopback address (allowed by SSRF_ALLOW_CIDRS=127.0.0.1/32, the guard on for every
  * other address), and the fakes' certificates, issued for the real host names, are trusted
  * through NODE_EXTRA_CA_CERTS — so TLS is verified for hooks.slack.com etc. as in production.
- * Email goes to the real test SMTP server (STARTTLS + AUTH); the spreadsheet to the Google fake.
+ * Email goes to the real test SMTP server (STARTTLS + AUTH); the spreadsheet to the Google fake;
+ * the Redis stream to the real Redis, under a key of this file's own.
  */
 
 const SMTP_PASS = 'e2e-kinds-Pa55';
@@ -69,6 +72,10 @@ const stopAfter: Array<() => Promise<unknown>> = [];
 const logs: Array<() => string> = [];
 const sa = serviceAccount();
 const spreadsheetId = newSpreadsheetId();
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** the stream's consumer: the shared Redis, a key no other test or Relay itself uses */
+const STREAM = `e2e-every-kind:${randomUUID()}`;
+let streamReader: Redis;
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
@@ -83,6 +90,7 @@ beforeAll(async () => {
   google.registerServiceAccount(SA_EMAIL, sa.publicKey);
   google.addSpreadsheet(spreadsheetId, { sharedWith: [SA_EMAIL] });
   smtp = await startTestSmtpServer({ security: 'starttls', auth: { user: 'relay', pass: SMTP_PASS } });
+  streamReader = new Redis(REDIS_URL);
 
   const dir = mkdtempSync(path.join(tmpdir(), 'relay-every-kind-'));
   const chatFakes = [slack.tls!, discord.tls!, teams.tls, telegram.tls];
@@ -112,6 +120,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await streamReader?.del(STREAM);
+  streamReader?.disconnect();
   await browser?.close();
   for (const stop of stopAfter) await stop();
   await stack?.stop();
@@ -178,6 +188,14 @@ const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise
         .getByLabel('Spreadsheet id or URL', { exact: true })
         .fill(`https://docs.google.com/spreadsheets/d/${spreadsheetId}/edit#gid=0`);
       await form.getByLabel('Service account key (JSON)', { exact: true }).fill(sa.keyFile);
+    },
+  },
+  {
+    name: 'orders-stream',
+    label: 'Redis Streams (XADD)',
+    fill: async (form) => {
+      await form.getByLabel('Redis URL', { exact: true }).fill(REDIS_URL);
+      await form.getByLabel('Stream key', { exact: true }).fill(STREAM);
     },
   },
 ];
@@ -249,6 +267,23 @@ describe('an event delivered to a target of every kind, added through the dashbo
     );
     expect(rows[0]).toEqual(['relay_delivery_id', 'order']);
     expect(rows[1]![1]).toBe('{"id":7,"total":"12.50"}');
+
+    const [entry] = await eventually(
+      async () => {
+        const got = await streamReader.xrange(STREAM, '-', '+');
+        return got.length === 1 && got;
+      },
+      WAIT,
+      'the stream entry',
+    );
+    const fields = Object.fromEntries(entry![1].flatMap((v, i, all) => (i % 2 === 0 ? [[v, all[i + 1]]] : [])));
+    expect(fields).toMatchObject({ event_id: eventId, content_type: 'application/json' });
+    expect(JSON.parse(fields.body!)).toEqual({ order: { id: 7, total: '12.50' } });
+    // the URL is a credential: the target's card shows it as set
+    const streamCard = page.locator('.card.target', {
+      has: page.getByRole('heading', { level: 3, name: 'orders-stream', exact: true }),
+    });
+    expect(await streamCard.locator('dt:text-is("Redis URL") + dd').textContent()).toBe('set');
 
     // the request's activity row, expanded in the dashboard, shows each delivery delivered
     await page

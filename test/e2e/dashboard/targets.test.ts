@@ -161,6 +161,25 @@ const CASES: KindCase[] = [
     changed: { in_flight: 20 },
   },
   {
+    kind: 'redis_stream',
+    label: 'Redis Streams (XADD)',
+    add: async (form) => {
+      await form
+        .getByLabel('Redis URL', { exact: true })
+        .fill('rediss://relay:streamPa55SECRET@redis.example.com:6380/0');
+      await form.getByLabel('Stream key', { exact: true }).fill('webhooks:stripe');
+    },
+    shown: { url: '[redacted]', stream: 'webhooks:stripe', max_length: 0 },
+    change: async (form) => {
+      await form
+        .getByLabel('Redis URL', { exact: true })
+        .fill('rediss://relay:streamPa55SECRET@redis.example.com:6380/0');
+      await form.getByLabel('Keep at most (MAXLEN ~)', { exact: true }).fill('10000');
+    },
+    changed: { url: '[redacted]', stream: 'webhooks:stripe', max_length: 10000 },
+    secret: 'streamPa55SECRET',
+  },
+  {
     kind: 'webhook',
     label: 'Webhook URL',
     add: async (form) => {
