@@ -1,9 +1,10 @@
 // Local stand-ins the outputs bench delivers to: an SMTP server (STARTTLS + AUTH, as the relay
-// default requires) and a minimal HTTPS Google (token endpoint, values:batchGet/update/append).
-// Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
+// default requires), a minimal HTTPS Google (token endpoint, values:batchGet/update/append), and
+// a reader of a stream on the real local Redis. Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
 // quota here, only what a delivery costs the deliverer.
 'use strict';
 const https = require('node:https');
+const { Redis } = require('ioredis');
 const { SMTPServer } = require('smtp-server');
 const { generate } = require('selfsigned');
 const { portOf } = require('./lib');
@@ -97,4 +98,36 @@ async function startSheets(onDelivery) {
   };
 }
 
-module.exports = { startSheets, startSmtp };
+/**
+ * Reads `stream` on the Redis at `url` as entries arrive (XREAD BLOCK), each entry's delivery_id to
+ * `onDelivery`; `close()` stops reading and deletes the stream.
+ * @param {string} url
+ * @param {string} stream
+ * @param {(deliveryId: string) => void} onDelivery
+ */
+function readStream(url, stream, onDelivery) {
+  const reader = new Redis(url);
+  let open = true;
+  const done = (async () => {
+    let last = '0';
+    while (open) {
+      const got = await reader.xread('COUNT', 1000, 'BLOCK', 200, 'STREAMS', stream, last);
+      for (const [, entries] of got ?? [])
+        for (const [id, fields] of entries) {
+          last = id;
+          const at = fields.indexOf('delivery_id');
+          if (at >= 0) onDelivery(String(fields[at + 1]));
+        }
+    }
+  })();
+  return {
+    async close() {
+      open = false;
+      await done;
+      await reader.del(stream);
+      reader.disconnect();
+    },
+  };
+}
+
+module.exports = { readStream, startSheets, startSmtp };

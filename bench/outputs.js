@@ -1,7 +1,7 @@
 // npm run bench (part 3): deliveries/s of ONE outputs deliverer (the deliverer program with
-// DELIVERY_CHANNEL=outputs) for an email target (SMTP with STARTTLS + AUTH to a local server) and
-// for a spreadsheet target (a local HTTPS Google: header read + append per row), on the real
-// local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
+// DELIVERY_CHANNEL=outputs) for an email target (SMTP with STARTTLS + AUTH to a local server),
+// a spreadsheet target (a local HTTPS Google: header read + append per row) and a Redis Streams
+// target (XADD to the real local Redis, a reader on the stream), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
 // JSON line per kind; writes bench-results/outputs.json.
 'use strict';
 const { generateKeyPairSync, randomBytes } = require('node:crypto');
@@ -13,13 +13,15 @@ const { brokerNames, DELIVERY_V1 } = require('@relay/contracts');
 const { createLogger } = require('@relay/logging');
 const { createSecretBox } = require('@relay/secrets');
 const { connectStore, insertTarget } = require('@relay/store');
-const { createEmailKind, createSpreadsheetKind } = require('@relay/targets');
+const { createEmailKind, createRedisStreamKind, createSpreadsheetKind } = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
 const { freePort, startProcess, waitFor, writeResults } = require('./lib');
-const { startSheets, startSmtp } = require('./outputs-receivers');
+const { readStream, startSheets, startSmtp } = require('./outputs-receivers');
 
 const ROOT = path.resolve(__dirname, '..');
 const S = settingsOf('BENCH_OUTPUT_DELIVERIES', 5000, 'bench_out');
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const KINDS = ['email', 'spreadsheet', 'redis_stream'];
 
 /**
  * @param {string} kind
@@ -66,6 +68,9 @@ async function main() {
   const smtpAuth = { user: 'bench', pass: randomBytes(12).toString('hex') };
   const smtp = await startSmtp((id) => arrivals.on(id), smtpAuth);
   const sheets = await startSheets((id) => arrivals.on(id));
+  // a key of the bench's own run on the local Redis, deleted at the end
+  const stream = `bench-stream:${S.namespace}`;
+  const streamReader = readStream(REDIS_URL, stream, (id) => arrivals.on(id));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-out-'));
   fs.writeFileSync(path.join(dir, 'smtp.pem'), smtp.ca);
   fs.writeFileSync(path.join(dir, 'google.pem'), sheets.ca);
@@ -82,9 +87,11 @@ async function main() {
     spreadsheet_id: 'b'.repeat(44),
     service_account_key: keyFile,
   });
+  const redisStream = createRedisStreamKind({ secrets }).validateConfig({ url: REDIS_URL, stream });
   for (const [kind, cfg] of /** @type {const} */ ([
     ['email', email],
     ['spreadsheet', sheet],
+    ['redis_stream', redisStream],
   ])) {
     if (!cfg.ok) throw new Error(`${kind}: ${JSON.stringify(cfg.errors)}`);
     await insertTarget(store, `tg_${kind}`, 'acc_bench', 'ep_bench', {
@@ -110,6 +117,7 @@ async function main() {
     DELIVERY_CHANNEL: 'outputs',
     RABBITMQ_URL: S.rabbitmqUrl,
     MONGODB_URL: S.mongodbUrl,
+    REDIS_URL,
     RELAY_NAMESPACE: S.namespace,
     SSRF_ALLOW_CIDRS: '127.0.0.1/32',
     SECRETS_KEYS: secretsKeys,
@@ -133,7 +141,7 @@ async function main() {
       throw new Error(`${err.message}\n${deliverer.output()}`);
     });
     const results = [];
-    for (const kind of ['email', 'spreadsheet']) {
+    for (const kind of KINDS) {
       const result = await measure(kind, publisher, arrivals).catch((err) => {
         throw new Error(`${err.message}\n${deliverer.output().slice(-2000)}`);
       });
@@ -149,6 +157,7 @@ async function main() {
     await cleanup(S, broker, store, brokerNames(S.namespace));
     await smtp.close();
     await sheets.close();
+    await streamReader.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

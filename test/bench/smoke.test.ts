@@ -326,9 +326,9 @@ describe('bench/deliverer.js in short mode (one webhook deliverer process, real 
   );
 });
 
-describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP and the Google fake)', () => {
+describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP, the Google fake and Redis)', () => {
   it(
-    'exits 0 and reports deliveries/s of an email and a spreadsheet target',
+    'exits 0 and reports deliveries/s of an email, a spreadsheet and a Redis Streams target',
     async () => {
       const report = writtenOf<{ results: { kind: string; deliveries_per_s: number; n: number }[] }>(
         await runBench('outputs'),
@@ -336,6 +336,7 @@ describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP an
       expect(report.results.map((r) => [r.kind, r.n])).toEqual([
         ['email', 36],
         ['spreadsheet', 36],
+        ['redis_stream', 36],
       ]);
       for (const r of report.results) expect(r.deliveries_per_s).toBeGreaterThan(0);
     },
