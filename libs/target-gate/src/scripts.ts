@@ -13,6 +13,9 @@
 
 /** How long a closed breaker's hash outlives its last report: two of the longest windows (3,600 s). */
 const CLOSED_TTL_MS = 7_200_000;
+/** How soon a paused target's held deliveries ask again: a tenth of the time paused, within these. */
+export const PAUSED_RECHECK_MIN_MS = 1_000;
+export const PAUSED_RECHECK_MAX_MS = 60_000;
 
 const NOW = `
 local t = redis.call('TIME')
@@ -64,7 +67,12 @@ local function reply(verdict, reason, wait, won, flag, tokens, slots)
   local v = view()
   return {verdict, reason, math.floor(wait), v[1], v[2], v[3], v[4], won, flag, tokens or 0, slots or 0}
 end
-if state == 'paused' then return reply('hold', 'paused', 60000, 0, 0) end
+if state == 'paused' then
+  -- re-asked after a tenth of the time paused so far, 1 s to 60 s: a short pause is felt
+  -- short after Resume, a long one costs each held delivery one publish a minute
+  local since = tonumber(redis.call('HGET', KEYS[1], 'since') or now)
+  return reply('hold', 'paused', math.max(${PAUSED_RECHECK_MIN_MS}, math.min(${PAUSED_RECHECK_MAX_MS}, (now - since) / 10)), 0, 0)
+end
 if state == 'open' then
   local since = tonumber(redis.call('HGET', KEYS[1], 'since') or now)
   local flag = 0

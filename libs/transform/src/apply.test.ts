@@ -1,4 +1,4 @@
-import { applyTransformations } from './apply';
+import { applyTransformations, outputOf } from './apply';
 import type { Transformation } from './apply';
 import type { Carried, TransformContext } from './request';
 import { Sandbox } from './sandbox';
@@ -123,7 +123,7 @@ describe('a chain: the endpoint’s transformation, then the target’s', () => 
     );
     if (r.result !== 'pass') throw new Error(r.result);
     expect(text(r.carried)).toBe('{"n":11}');
-    expect(r.ran.map((x) => [x.scope, x.version, x.output?.body])).toEqual([
+    expect(r.ran.map((x) => [x.scope, x.version, outputOf(x, 'ep_1')?.body])).toEqual([
       ['endpoint', 4, { n: 10 }],
       ['target', 2, { n: 11 }],
     ]);

@@ -20,8 +20,8 @@ export interface Ran {
   scope: TransformScope;
   version: number;
   input: TransformRequest;
-  /** undefined when it failed; null when it dropped the event */
-  output?: TransformRequest | null;
+  /** what it gave: undefined when it failed; null when it dropped the event (its request: `outputOf`) */
+  carried?: Carried | null;
   logs: string[];
   duration_ms: number;
 }
@@ -65,7 +65,7 @@ export async function applyTransformations(
       return fail(`the result is ${Buffer.byteLength(r.json)} bytes; at most ${maxOutputBytes}`, null);
     const value = JSON.parse(r.json) as unknown;
     if (value === null) {
-      step.output = null;
+      step.carried = null;
       return { result: 'dropped', scope: t.scope, ran };
     }
     try {
@@ -74,9 +74,14 @@ export async function applyTransformations(
       if (err instanceof ResultError) return fail(`invalid result: ${err.message}`, null);
       throw err;
     }
-    step.output = requestOf(current, context.endpoint.id);
+    step.carried = current;
   }
   return { result: 'pass', carried: current, ran };
 }
 
 const round = (ms: number): number => Math.round(ms * 10) / 10;
+
+/** The request a step returned, as the next step (or a preview) sees it; null when it dropped the event. */
+export function outputOf(step: Ran, endpointId: string): TransformRequest | null | undefined {
+  return step.carried ? requestOf(step.carried, endpointId) : step.carried;
+}

@@ -5,7 +5,7 @@ export { DEFAULT_LIMITS, MAX_CODE_CHARS } from './limits';
 export type { SandboxLimits } from './limits';
 export { bodyOf, carriedOf, requestOf, ResultError } from './request';
 export type { Carried, TransformContext, TransformRequest } from './request';
-export { applyTransformations, TRANSFORM_SCOPES } from './apply';
+export { applyTransformations, outputOf, TRANSFORM_SCOPES } from './apply';
 export type { Ran, RunCode, Transformation, Transformed, TransformScope } from './apply';
 export { createDeliveryTransformer, PASS_THROUGH } from './delivery';
 export type { DeliveryStep, DeliveryTransformer, DeliveryTransformerOptions } from './delivery';

@@ -146,6 +146,17 @@ describe('pollution does not outlive the call', () => {
     expect(run(counter).value).toBe(1);
   });
 
+  test('the function cannot keep state on itself: it is frozen', () => {
+    const r = run(`function f(r) { f.calls = (f.calls || 0) + 1; return f.calls }`);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.failure.message).toMatch(/TypeError/);
+  });
+
+  test('a function reused between calls carries nothing from one to the next', () => {
+    const code = `(r, context, seen = []) => { seen.push(r.body.n); return seen.length }`;
+    expect([run(code).value, run(code).value, run(code).value]).toEqual([1, 1, 1]);
+  });
+
   test('the result is serialised by the built-in stringify', () => {
     expect(run(`() => { try { JSON.stringify = () => '"tampered"' } catch (e) {} return { ok: true } }`).value).toEqual(
       {

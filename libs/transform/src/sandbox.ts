@@ -49,9 +49,12 @@ interface TenantRuntime {
 /** A frozen context and what every call in it needs. */
 interface Scope {
   ctx: QuickJSContext;
-  json: QuickJSHandle;
-  parse: QuickJSHandle;
-  stringify: QuickJSHandle;
+  /** the prelude's `invoke(fn, argsJson)`: the call and its result's JSON text inside the engine */
+  invoke: QuickJSHandle;
+  /** the prelude's `seal(fn, source)`: freezes the function; true when it may be reused (below) */
+  seal: QuickJSHandle;
+  /** the tenant's functions compiled once, by source, least recently used first */
+  functions: Map<string, QuickJSHandle>;
   /** where the console writes: the running call's lines */
   logs: string[];
   dispose(): void;
@@ -59,6 +62,8 @@ interface Scope {
 
 /** Runtimes kept, least recently used dropped first: one per tenant that ran recently. */
 const MAX_RUNTIMES = 256;
+/** Compiled functions kept per tenant (its endpoints' and targets' current versions, mostly). */
+const MAX_FUNCTIONS = 16;
 
 /*
  * Run once in each tenant's context before any user code. It installs the console (lines
@@ -87,6 +92,7 @@ const PRELUDE = `(sink, maxChars) => {
   for (const name of ['SharedArrayBuffer', 'Atomics', 'WebAssembly', 'WeakRef', 'FinalizationRegistry']) delete globalThis[name];
 
   const { getPrototypeOf, getOwnPropertyDescriptor, defineProperty, freeze } = Object;
+  const sourceOf = Function.prototype.toString;
   const roots = [
     globalThis,
     getPrototypeOf(function* () {}),
@@ -135,6 +141,27 @@ const PRELUDE = `(sink, maxChars) => {
       for (const key of ['constructor', 'toString', 'valueOf', 'toLocaleString', 'name', 'message']) assignable(o.prototype, key);
   // walked again: the accessors just made are built-ins too
   for (const o of reachable()) freeze(o);
+
+  // one crossing per call: the arguments in as JSON text, the result out as JSON text (or a
+  // promise of it), through the built-ins as they were before any user code ran
+  const { parse, stringify } = JSON;
+  const settled = (v) => stringify(v);
+  const invoke = (fn, argsJson) => {
+    const out = fn(...parse(argsJson));
+    const thenable = (typeof out === 'object' && out !== null) || typeof out === 'function';
+    return thenable && typeof out.then === 'function' ? Promise.resolve(out).then(settled) : stringify(out);
+  };
+  // The function is frozen (and its prototype), so it carries nothing from one call to the next.
+  // When its own source text is the whole code, evaluating the code did nothing but make it: it
+  // closes over the frozen global scope only, and the same function may serve the next call.
+  // Code that computed its function (an IIFE keeping a counter) is evaluated for every call.
+  const seal = (fn, source) => {
+    freeze(fn);
+    const proto = fn.prototype;
+    if ((typeof proto === 'object' && proto !== null) || typeof proto === 'function') freeze(proto);
+    return sourceOf.call(fn) === source;
+  };
+  return freeze({ invoke: freeze(invoke), seal: freeze(seal) });
 }`;
 
 /**
@@ -161,6 +188,11 @@ export class Sandbox {
 
   /** Calls `code` (a function expression) with `args` (plain JSON values); never throws for what the code does. */
   run(tenant: string, code: string, args: readonly unknown[]): RunResult {
+    return this.runJson(tenant, code, JSON.stringify(args));
+  }
+
+  /** The same, the arguments as the JSON text of their array (what the runner's thread receives). */
+  runJson(tenant: string, code: string, argsJson: string): RunResult {
     if (this.broken)
       return {
         ok: false,
@@ -183,7 +215,7 @@ export class Sandbox {
     const started = performance.now();
     const deadline = started + this.limits.timeMs;
     tenantRuntime.deadline = deadline;
-    let outcome = this.call(scope, code, args);
+    let outcome = this.call(scope, code, argsJson);
     if (!outcome.ok && outcome.failure.kind !== 'memory' && performance.now() > deadline)
       outcome = { ok: false, failure: { ...outcome.failure, kind: 'timeout' } };
     // a runtime stopped mid-allocation or mid-loop is not trusted again: the tenant's next call gets a new one
@@ -201,32 +233,23 @@ export class Sandbox {
     const ctx = runtime.newContext();
     const handles: QuickJSHandle[] = [];
     const keep = (h: QuickJSHandle): QuickJSHandle => (handles.push(h), h);
+    const functions = new Map<string, QuickJSHandle>();
     const dispose = (): void => {
-      for (const h of handles.reverse()) if (h.alive) h.dispose();
+      for (const h of [...functions.values(), ...handles.reverse()]) if (h.alive) h.dispose();
       ctx.dispose();
     };
     try {
-      const scope: Scope = {
-        ctx,
-        json: ctx.undefined,
-        parse: ctx.undefined,
-        stringify: ctx.undefined,
-        logs: [],
-        dispose,
-      };
+      const scope: Scope = { ctx, invoke: ctx.undefined, seal: ctx.undefined, functions, logs: [], dispose };
       const sink = keep(
         ctx.newFunction('log', (line) => {
           if (scope.logs.length < this.limits.logLines) scope.logs.push(ctx.getString(line));
         }),
       );
       const prelude = keep(ctx.unwrapResult(ctx.evalCode(PRELUDE, 'prelude.js')));
-      keep(
-        ctx.unwrapResult(ctx.callFunction(prelude, ctx.undefined, sink, keep(ctx.newNumber(this.limits.logLineChars)))),
-      );
-      // read once, frozen since: the input and the result always go through the built-ins
-      scope.json = keep(ctx.getProp(ctx.global, 'JSON'));
-      scope.parse = keep(ctx.getProp(scope.json, 'parse'));
-      scope.stringify = keep(ctx.getProp(scope.json, 'stringify'));
+      const limit = keep(ctx.newNumber(this.limits.logLineChars));
+      const api = keep(ctx.unwrapResult(ctx.callFunction(prelude, ctx.undefined, sink, limit)));
+      scope.invoke = keep(ctx.getProp(api, 'invoke'));
+      scope.seal = keep(ctx.getProp(api, 'seal'));
       return scope;
     } catch (err) {
       dispose();
@@ -237,50 +260,72 @@ export class Sandbox {
   private call(
     scope: Scope,
     code: string,
-    args: readonly unknown[],
+    argsJson: string,
   ): { ok: true; json: string | undefined } | { ok: false; failure: RunFailure } {
-    const { ctx, json, parse, stringify } = scope;
+    const { ctx } = scope;
     const handles: QuickJSHandle[] = [];
     const keep = (h: QuickJSHandle): QuickJSHandle => (handles.push(h), h);
     try {
-      const argHandles: QuickJSHandle[] = [];
-      for (const arg of args) {
-        const parsed = ctx.callFunction(parse, json, keep(ctx.newString(JSON.stringify(arg))));
-        if (parsed.error) return { ok: false, failure: this.failureOf(ctx, keep(parsed.error), 'threw') };
-        argHandles.push(keep(parsed.value));
-      }
-      // `(` on the first line keeps the source's line numbers; the newline ends a trailing comment
-      const compiled = ctx.evalCode(`(${code}\n)`, SOURCE_NAME, { strict: true });
-      if (compiled.error) return { ok: false, failure: this.failureOf(ctx, keep(compiled.error), 'compile') };
-      const fn = keep(compiled.value);
-      if (ctx.typeof(fn) !== 'function')
-        return {
-          ok: false,
-          failure: {
-            kind: 'not_a_function',
-            message: 'the code must be a function (request, context) => request | null',
-            line: null,
-          },
-        };
-      const called = ctx.callFunction(fn, ctx.undefined, ...argHandles);
+      const fn = this.functionOf(scope, code, keep);
+      if ('failure' in fn) return { ok: false, failure: fn.failure };
+      const called = ctx.callFunction(scope.invoke, ctx.undefined, fn.handle, keep(ctx.newString(argsJson)));
       if (called.error) return { ok: false, failure: this.failureOf(ctx, keep(called.error), 'threw') };
-      const settled = this.settle(ctx, keep(called.value));
+      const out = keep(called.value);
+      const type = ctx.typeof(out);
+      if (type === 'string') return { ok: true, json: ctx.getString(out) };
+      if (type !== 'object') return { ok: true, json: undefined };
+      const settled = this.settle(ctx, out);
       if ('failure' in settled) return { ok: false, failure: settled.failure };
-      const text = ctx.callFunction(stringify, json, keep(settled.value));
-      if (text.error) return { ok: false, failure: this.failureOf(ctx, keep(text.error), 'threw') };
-      const out = keep(text.value);
-      return { ok: true, json: ctx.typeof(out) === 'string' ? ctx.getString(out) : undefined };
+      const text = keep(settled.value);
+      return { ok: true, json: ctx.typeof(text) === 'string' ? ctx.getString(text) : undefined };
     } finally {
       for (const h of handles.reverse()) if (h.alive) h.dispose();
     }
   }
 
-  /** An async function's promise is run to its end within the same budget (no timers exist to wait on). */
-  private settle(ctx: QuickJSContext, value: QuickJSHandle): { value: QuickJSHandle } | { failure: RunFailure } {
-    if (!isPromise(ctx, value)) return { value };
+  /** The code's function: the tenant's compiled one when it may be reused, else compiled now (and disposed by `keep`'s owner). */
+  private functionOf(
+    scope: Scope,
+    code: string,
+    keep: (h: QuickJSHandle) => QuickJSHandle,
+  ): { handle: QuickJSHandle } | { failure: RunFailure } {
+    const { ctx, functions } = scope;
+    const held = functions.get(code);
+    if (held) {
+      functions.delete(code);
+      functions.set(code, held);
+      return { handle: held };
+    }
+    // `(` on the first line keeps the source's line numbers; the newline ends a trailing comment
+    const compiled = ctx.evalCode(`(${code}\n)`, SOURCE_NAME, { strict: true });
+    if (compiled.error) return { failure: this.failureOf(ctx, keep(compiled.error), 'compile') };
+    const fn = compiled.value;
+    if (ctx.typeof(fn) !== 'function') {
+      keep(fn);
+      const message = 'the code must be a function (request, context) => request | null';
+      return { failure: { kind: 'not_a_function', message, line: null } };
+    }
+    const sealed = ctx.callFunction(scope.seal, ctx.undefined, fn, keep(ctx.newString(code.trim())));
+    if (sealed.error) {
+      keep(fn);
+      return { failure: this.failureOf(ctx, keep(sealed.error), 'threw') };
+    }
+    const reusable = ctx.dump(keep(sealed.value)) === true;
+    if (!reusable) return { handle: keep(fn) };
+    if (functions.size >= MAX_FUNCTIONS) {
+      const [oldest, handle] = functions.entries().next().value as [string, QuickJSHandle];
+      functions.delete(oldest);
+      handle.dispose();
+    }
+    functions.set(code, fn);
+    return { handle: fn };
+  }
+
+  /** An async function's promise (of its result's JSON text) is run to its end within the same budget (no timers exist to wait on). */
+  private settle(ctx: QuickJSContext, promise: QuickJSHandle): { value: QuickJSHandle } | { failure: RunFailure } {
     const jobs = ctx.runtime.executePendingJobs();
     if (jobs.error) return { failure: jobs.error.consume((e) => this.failureOf(ctx, e, 'threw')) };
-    const state = ctx.getPromiseState(value);
+    const state = ctx.getPromiseState(promise);
     if (state.type === 'fulfilled') return { value: state.value };
     if (state.type === 'rejected') return { failure: state.error.consume((e) => this.failureOf(ctx, e, 'threw')) };
     return { failure: { kind: 'threw', message: 'the returned promise never settled', line: null } };
@@ -336,16 +381,6 @@ export class Sandbox {
 
   /** true once the WebAssembly module aborted: this sandbox can run nothing more */
   broken = false;
-}
-
-function isPromise(ctx: QuickJSContext, h: QuickJSHandle): boolean {
-  if (ctx.typeof(h) !== 'object') return false;
-  const then = ctx.getProp(h, 'then');
-  try {
-    return ctx.typeof(then) === 'function';
-  } finally {
-    then.dispose();
-  }
 }
 
 /** The first line of the transformation's source that a stack names: `at f (transformation.js:3:9)`. */

@@ -180,7 +180,8 @@ describe('breaker: closed → open → half-open → closed or open again; pause
       view: { state: 'paused', reason: 'paused by ab12' },
     });
     expect((await gate.setByHand(id, 'paused', 'again')).won).toBe(false);
-    expect(await gate.gate(id, null, FAST, 5000)).toMatchObject({ verdict: 'hold', reason: 'paused', waitMs: 60_000 });
+    // just paused: asked again after the shortest wait (a tenth of the time paused, 1 s at least)
+    expect(await gate.gate(id, null, FAST, 5000)).toMatchObject({ verdict: 'hold', reason: 'paused', waitMs: 1_000 });
     expect((await gate.report(id, { ok: 0, failed: 50 }, [], FAST)).view.state).toBe('paused');
     expect(await gate.setByHand(id, 'closed', 'resumed by ab12')).toMatchObject({
       won: true,
@@ -189,6 +190,19 @@ describe('breaker: closed → open → half-open → closed or open again; pause
     // the 9 failures before the pause are gone: one more does not open it
     expect((await gate.report(id, { ok: 0, failed: 1 }, [], FAST)).view.state).toBe('closed');
     expect((await gate.read(id)).state).toBe('closed');
+  });
+
+  it('a paused target is asked about again after a tenth of the time it has been paused, from 1 s to 60 s', async () => {
+    const id = tg();
+    await gate.setByHand(id, 'paused', 'paused by ab12');
+    const pausedFor = async (ms: number): Promise<number> => {
+      await redis.hset(gateKeys(namespace, id).breaker, 'since', Date.now() - ms);
+      return (await gate.gate(id, null, FAST, 5000)).waitMs;
+    };
+    expect(await pausedFor(0)).toBe(1_000);
+    expect(await pausedFor(100_000)).toBeGreaterThanOrEqual(10_000);
+    expect(await pausedFor(100_000)).toBeLessThan(10_100);
+    expect(await pausedFor(3_600_000)).toBe(60_000);
   });
 });
 

@@ -29,7 +29,8 @@ export const DEFAULT_RETRY_AFTER_MAX_MS: Readonly<Record<DeliveryChannel, number
  * docs/delivery-limits.md), part of every channel's default tiers. A held delivery carries
  * the time its wait ends and passes through these until then (holdTier), so the short end
  * sets how late it comes back: 100 ms, a tenth of a 10-a-second target's window. A broker wait
- * is at most a minute, so a paused target's deliveries ask again within one.
+ * is at most a minute, so a paused target's deliveries ask again within one (sooner when the
+ * pause is recent: libs/target-gate scripts.ts).
  */
 export const HOLD_TIERS_MS: readonly number[] = [100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 30_000, 60_000];
 /** the longest one broker wait of a held delivery */

@@ -11,7 +11,7 @@ import {
   transformationVersions,
 } from '@relay/store';
 import type { EndpointRecord, TransformationScope } from '@relay/store';
-import { applyTransformations, TransformRunner } from '@relay/transform';
+import { applyTransformations, outputOf, TransformRunner } from '@relay/transform';
 import type { TransformContext } from '@relay/transform';
 import {
   diffOf,
@@ -196,7 +196,7 @@ export function transformationRoutes(
           run.limits.outputBytes,
         );
         const step = done.ran[0]!;
-        const output = done.result === 'pass' ? step.output : done.result === 'dropped' ? null : undefined;
+        const output = done.result === 'pass' ? outputOf(step, endpoint.id) : null;
         results.push({
           event_id: eventId,
           input: step.input,
