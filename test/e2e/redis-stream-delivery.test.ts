@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { activityRowWhen } from '../support/api-client';
 import { eventually } from '../support/infra';
 import { startPrivateRedis } from '../support/private-servers';
+import { addQueueTarget, flagOf, removeTarget, retryingWith, sendJson } from '../support/queue-targets';
 import { startService } from '../support/services';
 import type { RunningService } from '../support/services';
 import { startStack } from './stack';
@@ -45,33 +46,6 @@ const newStream = (): string => {
   return key;
 };
 
-async function addTarget(url: string, stream: string, to = endpointId): Promise<string> {
-  const created = await must(
-    stack.client.POST('/v1/endpoints/{endpointId}/targets', {
-      params: { path: { endpointId: to } },
-      body: { kind: 'redis_stream', name: 'stream', config: { url, stream, max_length: 1000 } },
-    }),
-  );
-  return created.id;
-}
-
-async function removeTarget(targetId: string, from = endpointId): Promise<void> {
-  await must(
-    stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', {
-      params: { path: { endpointId: from, targetId } },
-    }),
-  );
-}
-
-async function send(body: string, to = endpointId): Promise<void> {
-  const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${to}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body,
-  });
-  expect(res.status).toBe(202);
-}
-
 type Entry = Record<string, string>;
 
 /** the stream's entries as field → value, oldest first */
@@ -93,9 +67,13 @@ const waitForEntries = (client: Redis, stream: string, n: number, timeoutMs = 30
 describe('Redis Streams target, end to end', () => {
   it('an event becomes one stream entry: the body as received, its content type, and the ids of the activity row', async () => {
     const stream = newStream();
-    const targetId = await addTarget(SHARED_REDIS, stream);
+    const targetId = await addQueueTarget(stack, endpointId, 'redis_stream', {
+      url: SHARED_REDIS,
+      stream,
+      max_length: 1000,
+    });
     try {
-      await send('{"order":{"id":42}}');
+      await sendJson(stack, endpointId, { order: { id: 42 } });
       const [entry] = await waitForEntries(consumer, stream, 1);
       expect(entry).toEqual({
         delivery_id: expect.stringMatching(/^dlv_/),
@@ -112,27 +90,19 @@ describe('Redis Streams target, end to end', () => {
       expect(row.deliveries[0]!.attempts.map((a) => [a.state, a.status_code])).toEqual([['delivered', null]]);
       expect(JSON.stringify(row)).not.toContain(SHARED_REDIS);
     } finally {
-      await removeTarget(targetId);
+      await removeTarget(stack, endpointId, targetId);
     }
   });
 
   it('a wrong credential (WRONGPASS) flags the target with the reason; the password is in no response', async () => {
     const stream = newStream();
-    const targetId = await addTarget('redis://nobody:wrong-Pa55word@127.0.0.1:6379', stream);
+    const targetId = await addQueueTarget(stack, endpointId, 'redis_stream', {
+      url: 'redis://nobody:wrong-Pa55word@127.0.0.1:6379',
+      stream,
+    });
     try {
-      await send('{"n":1}');
-      const flagged = await eventually(
-        async () => {
-          const t = await must(
-            stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', {
-              params: { path: { endpointId, targetId } },
-            }),
-          );
-          return t.flagged ?? undefined;
-        },
-        30_000,
-        'the target flagged',
-      );
+      await sendJson(stack, endpointId, { n: 1 });
+      const flagged = await flagOf(stack, endpointId, targetId);
       expect(flagged.reason).toBe('Redis refused the credentials (WRONGPASS): check the user and password in the URL');
       expect(await consumer.exists(stream)).toBe(0);
       const list = await must(
@@ -140,7 +110,7 @@ describe('Redis Streams target, end to end', () => {
       );
       expect(JSON.stringify(list)).not.toContain('wrong-Pa55word');
     } finally {
-      await removeTarget(targetId);
+      await removeTarget(stack, endpointId, targetId);
     }
   });
 });
@@ -152,28 +122,17 @@ describe('the destination Redis stopped mid-run and restarted', () => {
     reader.on('error', () => undefined);
     const stream = 'orders';
     const outage = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'outage' } }))).id;
-    const targetId = await addTarget(redis.url, stream, outage);
+    const targetId = await addQueueTarget(stack, outage, 'redis_stream', { url: redis.url, stream });
     try {
-      for (let i = 0; i < 3; i++) await send(JSON.stringify({ before: i }), outage);
+      for (let i = 0; i < 3; i++) await sendJson(stack, outage, { before: i });
       await reader.connect();
       await waitForEntries(reader, stream, 3);
       reader.disconnect();
 
       await redis.stop('SIGTERM');
-      for (let i = 0; i < 3; i++) await send(JSON.stringify({ during: i }), outage);
+      for (let i = 0; i < 3; i++) await sendJson(stack, outage, { during: i });
       // each of them tried and refused while the server was down, its retry scheduled
-      await eventually(
-        async () => {
-          // the latest delivery error of each row: the refused connection
-          const { data } = await stack.client.GET('/v1/activity', {
-            params: { query: { endpoint_id: outage, status: 'pending', error: 'Redis unavailable (ECONNREFUSED)' } },
-          });
-          const refused = data?.data ?? [];
-          return refused.length === 3 ? true : undefined;
-        },
-        30_000,
-        'three deliveries retrying after ECONNREFUSED',
-      );
+      await retryingWith(stack, outage, 'Redis unavailable (ECONNREFUSED)', 3);
 
       await redis.start(20_000);
       const back = new Redis(redis.url);
@@ -195,7 +154,7 @@ describe('the destination Redis stopped mid-run and restarted', () => {
         back.disconnect();
       }
     } finally {
-      await removeTarget(targetId, outage);
+      await removeTarget(stack, outage, targetId);
       reader.disconnect();
       await redis.close();
     }

@@ -314,50 +314,7 @@ export async function startPrivateServers(label: string): Promise<PrivateServers
 
   const redis = redisServerIn(redisServer, dir, redisPort, base);
 
-  // A node of its own: its own name, ports, Erlang port mapper (epmd) and cookie, no plugins,
-  // and none of /etc/rabbitmq's files. The management plugin is off: nothing here reads it.
-  const rabbitDir = path.join(dir, 'rabbitmq');
-  mkdirSync(rabbitDir);
-  writeFileSync(path.join(rabbitDir, 'enabled_plugins'), '[].\n');
-  writeFileSync(path.join(rabbitDir, 'rabbitmq.conf'), '');
-  writeFileSync(path.join(rabbitDir, 'rabbitmq-env.conf'), '');
-  const erlangEnv = { ...base, HOME: rabbitDir, ERL_EPMD_PORT: String(epmdPort), ERL_EPMD_ADDRESS: '127.0.0.1' };
-  const epmdServer = new ManagedServer(
-    {
-      name: 'epmd',
-      url: `epmd://127.0.0.1:${epmdPort}`,
-      command: epmd,
-      args: ['-port', String(epmdPort), '-address', '127.0.0.1'],
-      env: erlangEnv,
-      handshake: () => tcpOpen(epmdPort),
-    },
-    path.join(dir, 'epmd.log'),
-  );
-  const rabbitmq = new ManagedServer(
-    {
-      name: 'rabbitmq',
-      url: `amqp://127.0.0.1:${amqpPort}`,
-      command: path.join(RABBIT_BIN, 'rabbitmq-server'),
-      args: [],
-      env: {
-        ...erlangEnv,
-        RABBITMQ_NODENAME: `${label.replace(/[^a-z0-9]/gi, '')}${amqpPort}@localhost`,
-        RABBITMQ_NODE_IP_ADDRESS: '127.0.0.1',
-        RABBITMQ_NODE_PORT: String(amqpPort),
-        RABBITMQ_DIST_PORT: String(distPort),
-        RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: '-kernel inet_dist_use_interface {127,0,0,1}',
-        RABBITMQ_MNESIA_BASE: path.join(rabbitDir, 'mnesia'),
-        RABBITMQ_LOG_BASE: path.join(rabbitDir, 'log'),
-        RABBITMQ_PID_FILE: path.join(rabbitDir, 'rabbitmq.pid'),
-        RABBITMQ_ENABLED_PLUGINS_FILE: path.join(rabbitDir, 'enabled_plugins'),
-        RABBITMQ_CONFIG_FILE: path.join(rabbitDir, 'rabbitmq.conf'),
-        RABBITMQ_CONF_ENV_FILE: path.join(rabbitDir, 'rabbitmq-env.conf'),
-        RABBITMQ_ADVANCED_CONFIG_FILE: path.join(rabbitDir, 'advanced.config'),
-      },
-      handshake: amqpHandshake,
-    },
-    path.join(dir, 'rabbitmq.log'),
-  );
+  const { epmdServer, rabbitmq } = rabbitServersIn(epmd, dir, label, { amqpPort, distPort, epmdPort }, base);
 
   mkdirSync(path.join(dir, 'ferretdb'), { recursive: true });
   const storeDatabase = `ferretdb_${path
@@ -422,6 +379,64 @@ export async function startPrivateServers(label: string): Promise<PrivateServers
   return servers;
 }
 
+/**
+ * A RabbitMQ node of its own in `dir`, and the Erlang port mapper it registers with: its own
+ * name, ports and cookie, no plugins, and none of /etc/rabbitmq's files. The management plugin is
+ * off: nothing here reads it. Start epmd first.
+ */
+function rabbitServersIn(
+  epmd: string,
+  dir: string,
+  label: string,
+  ports: { amqpPort: number; distPort: number; epmdPort: number },
+  base: Record<string, string>,
+): { epmdServer: ManagedServer; rabbitmq: ManagedServer } {
+  const { amqpPort, distPort, epmdPort } = ports;
+  const rabbitDir = path.join(dir, 'rabbitmq');
+  mkdirSync(rabbitDir);
+  writeFileSync(path.join(rabbitDir, 'enabled_plugins'), '[].\n');
+  writeFileSync(path.join(rabbitDir, 'rabbitmq.conf'), '');
+  writeFileSync(path.join(rabbitDir, 'rabbitmq-env.conf'), '');
+  const erlangEnv = { ...base, HOME: rabbitDir, ERL_EPMD_PORT: String(epmdPort), ERL_EPMD_ADDRESS: '127.0.0.1' };
+  const epmdServer = new ManagedServer(
+    {
+      name: 'epmd',
+      url: `epmd://127.0.0.1:${epmdPort}`,
+      command: epmd,
+      args: ['-port', String(epmdPort), '-address', '127.0.0.1'],
+      env: erlangEnv,
+      handshake: () => tcpOpen(epmdPort),
+    },
+    path.join(dir, 'epmd.log'),
+  );
+  const rabbitmq = new ManagedServer(
+    {
+      name: 'rabbitmq',
+      url: `amqp://127.0.0.1:${amqpPort}`,
+      command: path.join(RABBIT_BIN, 'rabbitmq-server'),
+      args: [],
+      env: {
+        ...erlangEnv,
+        RABBITMQ_NODENAME: `${label.replace(/[^a-z0-9]/gi, '')}${amqpPort}@localhost`,
+        RABBITMQ_NODE_IP_ADDRESS: '127.0.0.1',
+        RABBITMQ_NODE_PORT: String(amqpPort),
+        RABBITMQ_DIST_PORT: String(distPort),
+        RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: '-kernel inet_dist_use_interface {127,0,0,1}',
+        RABBITMQ_MNESIA_BASE: path.join(rabbitDir, 'mnesia'),
+        RABBITMQ_LOG_BASE: path.join(rabbitDir, 'log'),
+        RABBITMQ_PID_FILE: path.join(rabbitDir, 'rabbitmq.pid'),
+        RABBITMQ_ENABLED_PLUGINS_FILE: path.join(rabbitDir, 'enabled_plugins'),
+        RABBITMQ_CONFIG_FILE: path.join(rabbitDir, 'rabbitmq.conf'),
+        RABBITMQ_CONF_ENV_FILE: path.join(rabbitDir, 'rabbitmq-env.conf'),
+        RABBITMQ_ADVANCED_CONFIG_FILE: path.join(rabbitDir, 'advanced.config'),
+      },
+      handshake: amqpHandshake,
+    },
+    path.join(dir, 'rabbitmq.log'),
+  );
+  return { epmdServer, rabbitmq };
+}
+
 /** A Redis process of its own in `dir` on `port`, with the append-only file a restart must not lose. */
 function redisServerIn(command: string, dir: string, port: number, env: Record<string, string>): ManagedServer {
   mkdirSync(path.join(dir, 'redis'));
@@ -479,6 +494,40 @@ export async function startPrivateRedis(label: string): Promise<PrivateServer & 
     throw err;
   }
   return Object.assign(server as PrivateServer, { close });
+}
+
+/**
+ * A private RabbitMQ node alone (with its epmd), for a test that stops a destination's broker (a
+ * RabbitMQ exchange target's): `close()` stops both and removes the directory.
+ */
+export async function startPrivateRabbitmq(label: string): Promise<PrivateServer & { close(): Promise<void> }> {
+  checkProgram(path.join(RABBIT_BIN, 'rabbitmq-server'));
+  const epmd = spawnSync('sh', ['-c', 'command -v epmd'], { encoding: 'utf8' }).stdout.trim();
+  if (!epmd)
+    throw new Error("epmd not found (it comes with rabbitmq-server's Erlang): run `bash scripts/infra.sh tools`");
+  const dir = mkdtempSync(path.join(tmpdir(), `relay-${label}-`));
+  const [amqpPort, distPort, epmdPort] = await distinctFreePorts(3);
+  const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' };
+  const { epmdServer, rabbitmq } = rabbitServersIn(
+    epmd,
+    dir,
+    label,
+    { amqpPort: amqpPort!, distPort: distPort!, epmdPort: epmdPort! },
+    base,
+  );
+  const close = async (): Promise<void> => {
+    await rabbitmq.stop();
+    await epmdServer.stop();
+    if (!process.env.PRIVATE_SERVERS_KEEP) rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await epmdServer.start(10000);
+    await rabbitmq.start(120000);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return Object.assign(rabbitmq as PrivateServer, { close });
 }
 
 async function distinctFreePorts(n: number): Promise<number[]> {

@@ -1456,12 +1456,12 @@ export interface components {
         };
         TargetCreate: {
             /** @enum {string} */
-            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream";
+            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange";
             /** @description trimmed */
             name: string;
             /** @description default true */
             enabled?: boolean;
-            /** @description the kind's settings (WebhookConfigInput, EmbedChatConfigInput, BlockChatConfigInput, EmailConfigInput, SpreadsheetConfigInput, TelegramConfigInput, TeamsConfigInput, CliConfigInput, RedisStreamConfigInput by `kind`); each problem is named `config.<field>` */
+            /** @description the kind's settings (WebhookConfigInput, EmbedChatConfigInput, BlockChatConfigInput, EmailConfigInput, SpreadsheetConfigInput, TelegramConfigInput, TeamsConfigInput, CliConfigInput, RedisStreamConfigInput, AmqpExchangeConfigInput by `kind`); each problem is named `config.<field>` */
             config: Record<string, unknown>;
             /** @description delays between attempts in ms; `[]` no retries; null the kind’s default (docs/delivery.md) */
             retry_schedule_ms?: number[] | null;
@@ -1631,7 +1631,7 @@ export interface components {
             readonly created_at?: unknown;
             /** @description read-only: refused in a request */
             readonly updated_at?: unknown;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         TargetPatch: {
             /** @description trimmed */
             name?: string;
@@ -1815,10 +1815,10 @@ export interface components {
             account_id: string;
             endpoint_id: string;
             /** @enum {string} */
-            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream";
+            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange";
             name: string;
             enabled: boolean;
-            /** @description the kind's settings as shown, every secret masked (WebhookConfigView, EmbedChatConfigView, BlockChatConfigView, EmailConfigView, SpreadsheetConfigView, TelegramConfigView, TeamsConfigView, CliConfigView, RedisStreamConfigView by `kind`) */
+            /** @description the kind's settings as shown, every secret masked (WebhookConfigView, EmbedChatConfigView, BlockChatConfigView, EmailConfigView, SpreadsheetConfigView, TelegramConfigView, TeamsConfigView, CliConfigView, RedisStreamConfigView, AmqpExchangeConfigView by `kind`) */
             config: Record<string, unknown>;
             /** @description set when deliveries showed the destination is gone (docs/delivery.md "Flagged targets") */
             flagged: {
@@ -1997,7 +1997,7 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         TargetList: {
             data: components["schemas"]["Target"][];
         };
@@ -2297,6 +2297,35 @@ export interface components {
             stream: string;
             /** @description entries kept, trimmed approximately as each is added; 0 = never trimmed */
             max_length: number;
+        };
+        /** @description RabbitMQ exchange (AMQP 0-9-1) */
+        AmqpExchangeConfigInput: {
+            /** @description amqp:// or amqps:// (TLS) with user, password and virtual host; a secret: stored sealed, never shown */
+            url: string;
+            /**
+             * @description an exchange that exists on the broker; Relay does not declare it
+             * @example webhooks
+             */
+            exchange: string;
+            routing_key?: string | null;
+        };
+        /** @description RabbitMQ exchange (AMQP 0-9-1) */
+        AmqpExchangeConfigView: {
+            /**
+             * @description AMQP URL: set; never returned
+             * @constant
+             */
+            url: "[redacted]";
+            /**
+             * @description an exchange that exists on the broker; Relay does not declare it
+             * @example webhooks
+             */
+            exchange: string;
+            /**
+             * @description {{path.to.field}} over the payload; at most 255 bytes once rendered
+             * @example orders.{{type}}
+             */
+            routing_key: string;
         };
         TransformationVersion: {
             version: number;

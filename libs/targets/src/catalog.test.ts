@@ -53,7 +53,7 @@ describe('the catalog: one line per kind, everything else derived from it', () =
     expect(() => resending.createRegistry(deps)).toThrow('catalog entry test_pager does not match its kind');
   });
 
-  it('says of every shipped kind whether its request may be sent again inside an attempt: never a Sheets append, an email or a stream entry', () => {
+  it('says of every shipped kind whether its request may be sent again inside an attempt: never a Sheets append, an email, a stream entry or a broker message', () => {
     expect(Object.fromEntries(CATALOG.entries.map((e) => [e.kind, e.resendable]))).toEqual({
       webhook: true,
       embed_chat: true,
@@ -64,6 +64,7 @@ describe('the catalog: one line per kind, everything else derived from it', () =
       teams: true,
       cli: false,
       redis_stream: false,
+      amqp_exchange: false,
     });
   });
 });

@@ -1,5 +1,6 @@
 import type { DeliveryChannel } from '@relay/contracts';
 import type { AnyTargetKind, KindInfo } from './kind';
+import { amqpExchangeInfo, createAmqpExchangeKind } from './kinds/amqp_exchange';
 import { blockChatInfo, createBlockChatKind } from './kinds/block_chat';
 import { cliInfo, createCliKind } from './kinds/cli';
 import type { CliLink } from './kinds/cli';
@@ -15,6 +16,7 @@ import { createWebhookKind, webhookInfo } from './kinds/webhook';
 import type { SecretSealer } from './kind';
 import { createRegistry } from './registry';
 import type { TargetRegistry } from './registry';
+import type { AmqpLink } from './transports/amqp';
 import type { RedisStreamsLink } from './transports/redis';
 
 /** What kinds may need to be built: the secret box for credentials stored with a target (webhook secrets, chat URLs). */
@@ -28,6 +30,8 @@ interface KindDeps {
   cli?: CliLink;
   /** pooled clients to the Redis servers of Redis Streams targets; only the outputs deliverer has them */
   redis?: RedisStreamsLink;
+  /** pooled connections to the brokers of RabbitMQ exchange targets; only the outputs deliverer has them */
+  amqp?: AmqpLink;
 }
 
 /** One line of the catalog: what is known of a kind without building it, and how to build it. */
@@ -97,6 +101,10 @@ export const CATALOG: Catalog = createCatalog([
   {
     ...redisStreamInfo,
     create: (deps) => createRedisStreamKind({ secrets: deps.secrets, ...(deps.redis ? { redis: deps.redis } : {}) }),
+  },
+  {
+    ...amqpExchangeInfo,
+    create: (deps) => createAmqpExchangeKind({ secrets: deps.secrets, ...(deps.amqp ? { amqp: deps.amqp } : {}) }),
   },
 ]);
 

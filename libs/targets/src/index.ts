@@ -47,6 +47,10 @@ export { createSsrfAgents } from './ssrf';
 export { createRedisStreamsLink } from './transports/redis';
 export type { RedisStreamsLink } from './transports/redis';
 export { createRedisStreamKind } from './kinds/redis_stream';
+export { createAmqpLink } from './transports/amqp';
+export type { AmqpLink } from './transports/amqp';
+export { createAmqpExchangeKind } from './kinds/amqp_exchange';
+export type { PooledLinkOptions } from './transports/pool';
 export { retryScheduleOf, RETRY_SCHEDULE_LIMITS } from './schedule';
 export {
   CLI_ATTEMPT_TIMEOUT_MS,

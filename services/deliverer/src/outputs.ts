@@ -1,28 +1,35 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '@relay/config';
-import { createRedisStreamsLink, createSender, createSmtpTransport, GOOGLE_RESPONSE_LIMIT_BYTES } from '@relay/targets';
-import type { GoogleAccess, MailRelay, RedisStreamsLink, SmtpSecurity } from '@relay/targets';
+import {
+  createAmqpLink,
+  createRedisStreamsLink,
+  createSender,
+  createSmtpTransport,
+  GOOGLE_RESPONSE_LIMIT_BYTES,
+} from '@relay/targets';
+import type { AmqpLink, GoogleAccess, MailRelay, RedisStreamsLink, SmtpSecurity } from '@relay/targets';
 import type { Config } from './config';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
- * Redis Streams targets: one client per target's server URL, at most this many per process, closed
- * after this long unused (a deleted or changed target's client among them).
+ * Queue and stream targets: one client per target's server URL, at most this many per process and
+ * kind, closed after this long unused (a deleted or changed target's client among them).
  */
-const REDIS_STREAM_CLIENTS = 256;
-const REDIS_STREAM_IDLE_MS = 60_000;
+const POOLED_CLIENTS = 256;
+const POOLED_IDLE_MS = 60_000;
 
 /**
  * The outputs channel's transports, from config: the mail relay (when SMTP_HOST is set), the
  * guarded sender to Google, whose answers may be as large as the delivery-id column a retried
- * append reads (GOOGLE_RESPONSE_LIMIT_BYTES), and the pooled clients of Redis Streams targets,
- * under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
+ * append reads (GOOGLE_RESPONSE_LIMIT_BYTES), and the pooled clients of Redis Streams and
+ * RabbitMQ exchange targets, under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
  */
 export function outputTransports(config: Config): {
   mail?: MailRelay;
   google: GoogleAccess;
   redis: RedisStreamsLink;
+  amqp: AmqpLink;
   close(): void;
 } {
   const problems: string[] = [];
@@ -68,20 +75,24 @@ export function outputTransports(config: Config): {
     responseLimitBytes: GOOGLE_RESPONSE_LIMIT_BYTES,
     ...(googleCa ? { ca: googleCa } : {}),
   });
-  const redis = createRedisStreamsLink({
+  const pooled = {
     allowCidrs: config.ssrfAllowCidrs,
     connectTimeoutMs: config.requestTimeoutMs,
     commandTimeoutMs: config.requestTimeoutMs,
-    maxClients: REDIS_STREAM_CLIENTS,
-    idleMs: REDIS_STREAM_IDLE_MS,
-  });
+    maxClients: POOLED_CLIENTS,
+    idleMs: POOLED_IDLE_MS,
+  };
+  const redis = createRedisStreamsLink(pooled);
+  const amqp = createAmqpLink(pooled);
   return {
     ...(transport ? { mail: { transport, from: config.smtpFrom } } : {}),
     google: { send, tokenUrl: config.googleTokenUrl, sheetsApi: config.googleSheetsUrl },
     redis,
+    amqp,
     close: () => {
       transport?.close();
       redis.close();
+      amqp.close();
     },
   };
 }

@@ -153,33 +153,47 @@ describe('chat webhook URLs are credentials, sealed at rest like every other', (
   });
 });
 
-describe('a Redis Streams URL is a credential: its password sealed at rest, never shown', () => {
-  it('the stored document holds ciphertext; create, read, list and the logs never show the URL or its password', async () => {
-    const password = 'redisPassw0rdSECRET';
-    const url = `rediss://relay:${password}@redis.example.com:6380/0`;
-    const created = await must(
-      m.client.POST('/v1/endpoints/{endpointId}/targets', {
-        params: { path: { endpointId } },
-        body: { kind: 'redis_stream', name: 'stream', config: { url, stream: 'webhooks:in' } },
-      }),
-    );
-    const raw = (await modelsOf(m.store).targets.collection.findOne({ _id: created.id } as never)) as unknown as {
-      config: { url: string };
-    };
-    expect(raw.config.url).toMatch(/^enc:v1:k1:/);
-    expect(m.secrets.decrypt(raw.config.url)).toBe(url);
-    const read = await must(
-      m.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', {
-        params: { path: { endpointId, targetId: created.id } },
-      }),
-    );
-    const list = await must(m.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }));
-    for (const shown of [created, read])
-      expect(shown.config).toEqual({ url: '[redacted]', stream: 'webhooks:in', max_length: 0 });
-    for (const text of [JSON.stringify(created), JSON.stringify(read), JSON.stringify(list)]) {
-      expect(text).not.toContain(password);
-      expect(text).not.toContain('enc:v1');
-    }
-    for (const line of m.logLines()) expect(JSON.stringify(line)).not.toContain(password);
-  });
+describe('a queue or stream target’s server URL is a credential: its password sealed at rest, never shown', () => {
+  const password = 'brokerPassw0rdSECRET';
+  const QUEUES = [
+    {
+      kind: 'redis_stream' as const,
+      config: { url: `rediss://relay:${password}@redis.example.com:6380/0`, stream: 'webhooks:in' },
+      shown: { url: '[redacted]', stream: 'webhooks:in', max_length: 0 },
+    },
+    {
+      kind: 'amqp_exchange' as const,
+      config: { url: `amqps://relay:${password}@rabbit.example.com/orders`, exchange: 'webhooks' },
+      shown: { url: '[redacted]', exchange: 'webhooks', routing_key: '' },
+    },
+  ];
+
+  it.each(QUEUES)(
+    '$kind: the stored document holds ciphertext; create, read, list and the logs never show the URL or its password',
+    async ({ kind, config, shown }) => {
+      const created = await must(
+        m.client.POST('/v1/endpoints/{endpointId}/targets', {
+          params: { path: { endpointId } },
+          body: { kind, name: kind, config },
+        }),
+      );
+      const raw = (await modelsOf(m.store).targets.collection.findOne({ _id: created.id } as never)) as unknown as {
+        config: { url: string };
+      };
+      expect(raw.config.url).toMatch(/^enc:v1:k1:/);
+      expect(m.secrets.decrypt(raw.config.url)).toBe(config.url);
+      const read = await must(
+        m.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', {
+          params: { path: { endpointId, targetId: created.id } },
+        }),
+      );
+      const list = await must(m.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }));
+      for (const one of [created, read]) expect(one.config).toEqual(shown);
+      for (const text of [JSON.stringify(created), JSON.stringify(read), JSON.stringify(list)]) {
+        expect(text).not.toContain(password);
+        expect(text).not.toContain('enc:v1');
+      }
+      for (const line of m.logLines()) expect(JSON.stringify(line)).not.toContain(password);
+    },
+  );
 });

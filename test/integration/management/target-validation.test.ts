@@ -138,6 +138,18 @@ describe('saving a target reports every problem at once, and unknown fields are 
     expect(await targetCount()).toBe(before);
   });
 
+  it('amqp_exchange: a bad URL, exchange and routing key each named in one 400, the URL never echoed', async () => {
+    const res = await create({
+      kind: 'amqp_exchange',
+      name: 'broker',
+      config: { url: 'amqp://u:hunter2@rabbit.example.com/a/b', exchange: 'amq.topic', routing_key: 'k'.repeat(256) },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(fields(res)).toEqual(['config.exchange', 'config.routing_key', 'config.url']);
+    expect(JSON.stringify(res.body)).not.toContain('hunter2');
+  });
+
   it('an unknown top-level field is refused by name ("is not a known field") even when everything else is valid, as endpoints do', async () => {
     const before = await targetCount();
     const res = await create({

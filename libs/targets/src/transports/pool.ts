@@ -6,6 +6,18 @@
  * concurrent attempts for one key wait on the same connection, so a broker that is down costs
  * one connection attempt per key at a time, not one per delivery.
  */
+/** What every pooled link to targets' servers is built with (the outputs deliverer's settings). */
+export interface PooledLinkOptions {
+  /** CIDRs exempt from the SSRF guard, as for every outbound delivery (SSRF_ALLOW_CIDRS) */
+  allowCidrs: readonly string[];
+  connectTimeoutMs: number;
+  /** one command's or publish's answer, after which the attempt is a retry */
+  commandTimeoutMs: number;
+  /** clients (target servers) held open by one process */
+  maxClients: number;
+  idleMs: number;
+}
+
 export interface ClientPoolOptions<C> {
   /** whether a client may still be used; an unhealthy one is closed and opened again */
   healthy(client: C): boolean;

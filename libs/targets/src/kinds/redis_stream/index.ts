@@ -2,5 +2,5 @@
 export { checkRedisUrl, redisStreamDescription, validateRedisStreamConfig } from './config';
 export type { RedisStreamConfig } from './config';
 export { classifyRedisAppend } from './classify';
-export { createRedisStreamKind, REDIS_STREAM_RETRY_SCHEDULE_MS, redisStreamInfo, streamEntry } from './kind';
+export { createRedisStreamKind, redisStreamInfo, streamEntry } from './kind';
 export type { RedisStreamKindDeps } from './kind';

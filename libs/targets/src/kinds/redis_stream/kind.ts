@@ -3,16 +3,10 @@ import { describedConfig } from '../../describe/kind-config';
 import type { KindInfo, SecretSealer, TransportKind } from '../../kind';
 import { TargetConfigError } from '../../kind';
 import type { RedisStreamsLink, StreamEntry } from '../../transports/redis';
+import { QUEUE_RETRY_SCHEDULE_MS } from '../queue-schedule';
 import { classifyRedisAppend } from './classify';
 import { redisStreamDescription } from './config';
 import type { RedisStreamConfig } from './config';
-
-/**
- * Delays between attempts, in ms: a Redis restart or failover is back within seconds, an outage
- * within the hour. Every delay is already a tier of the outputs channel (the email and CLI
- * schedules), so this kind adds no retry queue.
- */
-export const REDIS_STREAM_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 30_000, 60_000, 300_000, 900_000, 3_600_000];
 
 /**
  * On the outputs channel (docs/architecture.md "Connection-holding kinds"): its deliverer runs
@@ -23,7 +17,7 @@ export const REDIS_STREAM_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 30_000,
 export const redisStreamInfo: KindInfo = {
   kind: 'redis_stream',
   channel: 'outputs',
-  defaultRetryScheduleMs: REDIS_STREAM_RETRY_SCHEDULE_MS,
+  defaultRetryScheduleMs: QUEUE_RETRY_SCHEDULE_MS,
   description: redisStreamDescription,
   resendable: false,
 };

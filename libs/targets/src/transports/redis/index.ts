@@ -1,2 +1,2 @@
 export { createRedisStreamsLink, redisErrorCode } from './streams';
-export type { AppendOutcome, RedisStreamsLink, RedisStreamsOptions, StreamEntry } from './streams';
+export type { AppendOutcome, RedisStreamsLink, StreamEntry } from './streams';

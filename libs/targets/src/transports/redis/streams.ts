@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import dns from 'node:dns/promises';
-import net from 'node:net';
 import { Redis } from 'ioredis';
 import { createAddressPolicy } from '../../ssrf';
 import type { AddressPolicy } from '../../ssrf';
+import { addressOf } from '../address';
 import { ClientPool } from '../pool';
+import type { PooledLinkOptions } from '../pool';
 
 /** One entry to append: `XADD stream [MAXLEN ~ n] * field value …`. */
 export interface StreamEntry {
@@ -16,17 +16,6 @@ export interface StreamEntry {
 
 /** What an append came to: the entry's id, or the server's error word (`WRONGPASS`) or the socket's code (`ECONNREFUSED`). */
 export type AppendOutcome = { id: string } | { error: { code: string; message: string } };
-
-export interface RedisStreamsOptions {
-  /** CIDRs exempt from the SSRF guard, as for every outbound delivery (SSRF_ALLOW_CIDRS) */
-  allowCidrs: readonly string[];
-  connectTimeoutMs: number;
-  /** one XADD's answer, after which the attempt is a retry */
-  commandTimeoutMs: number;
-  /** clients (targets) held open by one process */
-  maxClients: number;
-  idleMs: number;
-}
 
 /** The outputs deliverer's route to Redis servers of Redis Streams targets. */
 export interface RedisStreamsLink {
@@ -50,21 +39,7 @@ export function redisErrorCode(err: unknown): string {
   return 'EREDIS';
 }
 
-export class SsrfRefusedError extends Error {
-  readonly code = 'SSRF_BLOCKED';
-}
-
-/** The address to dial: the host if it is an IP, else its first resolved address the policy allows. */
-async function addressOf(host: string, policy: AddressPolicy): Promise<string> {
-  const bare = host.replace(/^\[|\]$/g, '');
-  const candidates = net.isIP(bare) !== 0 ? [bare] : (await dns.lookup(bare, { all: true })).map((a) => a.address);
-  const allowed = candidates.find((a) => policy.check(a) === null);
-  if (allowed) return allowed;
-  // dialled as resolved, so a second DNS answer (rebinding) cannot reach an address checked for another
-  throw new SsrfRefusedError(`${host}: ${policy.check(candidates[0] ?? '') ?? 'no address'}`);
-}
-
-async function connect(rawUrl: string, policy: AddressPolicy, opts: RedisStreamsOptions): Promise<Redis> {
+async function connect(rawUrl: string, policy: AddressPolicy, opts: PooledLinkOptions): Promise<Redis> {
   const url = new URL(rawUrl);
   const host = await addressOf(url.hostname, policy);
   const client = new Redis({
@@ -108,7 +83,7 @@ async function connect(rawUrl: string, policy: AddressPolicy, opts: RedisStreams
  * Pooled clients to the Redis servers of Redis Streams targets, keyed by a digest of the URL: a
  * changed URL gets a client of its own and the old one idles out, and the pool holds no URL.
  */
-export function createRedisStreamsLink(opts: RedisStreamsOptions): RedisStreamsLink {
+export function createRedisStreamsLink(opts: PooledLinkOptions): RedisStreamsLink {
   const policy = createAddressPolicy({ allowCidrs: opts.allowCidrs });
   const pool = new ClientPool<Redis>({
     healthy: (c) => c.status === 'ready',

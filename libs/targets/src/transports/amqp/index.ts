@@ -1,0 +1,2 @@
+export { amqpErrorCode, createAmqpLink } from './exchange';
+export type { AmqpLink, AmqpMessage, PublishOutcome } from './exchange';

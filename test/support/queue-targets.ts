@@ -1,0 +1,72 @@
+import { must } from '@relay/client';
+import type { TargetCreate } from '@relay/client';
+import type { Stack } from '../e2e/stack';
+import { eventually } from './infra';
+
+/*
+ * What the end-to-end tests of the queue and stream kinds (docs/targets-queues.md) do alike on a
+ * stack: add and remove a target, send an event, and wait for the target's flag or for its
+ * deliveries to be retrying after the server refused them.
+ */
+
+export async function addQueueTarget(
+  stack: Stack,
+  endpointId: string,
+  kind: TargetCreate['kind'],
+  config: Record<string, unknown>,
+): Promise<string> {
+  const created = await must(
+    stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+      params: { path: { endpointId } },
+      body: { kind, name: kind, config },
+    }),
+  );
+  return created.id;
+}
+
+export async function removeTarget(stack: Stack, endpointId: string, targetId: string): Promise<void> {
+  await must(
+    stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', {
+      params: { path: { endpointId, targetId } },
+    }),
+  );
+}
+
+export async function sendJson(stack: Stack, endpointId: string, body: unknown): Promise<void> {
+  const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 202) throw new Error(`the gateway answered ${res.status}, not 202`);
+}
+
+/** the target's flag, once a delivery set it */
+export function flagOf(stack: Stack, endpointId: string, targetId: string): Promise<{ reason: string }> {
+  return eventually(
+    async () => {
+      const t = await must(
+        stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', {
+          params: { path: { endpointId, targetId } },
+        }),
+      );
+      return t.flagged ?? undefined;
+    },
+    30_000,
+    'the target flagged',
+  );
+}
+
+/** waits until `n` of the endpoint's rows are pending with `error` as their latest delivery error */
+export function retryingWith(stack: Stack, endpointId: string, error: string, n: number): Promise<true> {
+  return eventually(
+    async () => {
+      const { data } = await stack.client.GET('/v1/activity', {
+        params: { query: { endpoint_id: endpointId, status: 'pending', error } },
+      });
+      return (data?.data ?? []).length === n ? true : undefined;
+    },
+    30_000,
+    `${n} deliveries retrying after "${error}"`,
+  );
+}
