@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import amqp from 'amqplib';
+import type { ChannelModel, ConsumeMessage } from 'amqplib';
 import { Redis } from 'ioredis';
 import type { Locator, Page } from 'playwright-core';
 import { eventually } from '../../support/infra';
@@ -50,7 +52,8 @@ import { startDashboardStack } from './stack';
  * other address), and the fakes' certificates, issued for the real host names, are trusted
  * through NODE_EXTRA_CA_CERTS — so TLS is verified for hooks.slack.com etc. as in production.
  * Email goes to the real test SMTP server (STARTTLS + AUTH); the spreadsheet to the Google fake;
- * the Redis stream to the real Redis, under a key of this file's own.
+ * the Redis stream to the real Redis, under a key of this file's own; the RabbitMQ message to the
+ * real RabbitMQ, through an exchange and a queue of this file's own.
  */
 
 const SMTP_PASS = 'e2e-kinds-Pa55';
@@ -76,6 +79,10 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** the stream's consumer: the shared Redis, a key no other test or Relay itself uses */
 const STREAM = `e2e-every-kind:${randomUUID()}`;
 let streamReader: Redis;
+const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://127.0.0.1:5672';
+const EXCHANGE = `e2e-every-kind-${randomUUID()}`;
+let rabbit: ChannelModel;
+const published: ConsumeMessage[] = [];
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
@@ -91,6 +98,12 @@ beforeAll(async () => {
   google.addSpreadsheet(spreadsheetId, { sharedWith: [SA_EMAIL] });
   smtp = await startTestSmtpServer({ security: 'starttls', auth: { user: 'relay', pass: SMTP_PASS } });
   streamReader = new Redis(REDIS_URL);
+  rabbit = await amqp.connect(RABBITMQ_URL);
+  const channel = await rabbit.createChannel();
+  await channel.assertExchange(EXCHANGE, 'fanout', { durable: false, autoDelete: false });
+  const { queue } = await channel.assertQueue('', { exclusive: true });
+  await channel.bindQueue(queue, EXCHANGE, '');
+  await channel.consume(queue, (m) => void (m && published.push(m)), { noAck: true });
 
   const dir = mkdtempSync(path.join(tmpdir(), 'relay-every-kind-'));
   const chatFakes = [slack.tls!, discord.tls!, teams.tls, telegram.tls];
@@ -122,6 +135,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await streamReader?.del(STREAM);
   streamReader?.disconnect();
+  if (rabbit) {
+    const channel = await rabbit.createChannel();
+    await channel.deleteExchange(EXCHANGE);
+    await rabbit.close();
+  }
   await browser?.close();
   for (const stop of stopAfter) await stop();
   await stack?.stop();
@@ -196,6 +214,14 @@ const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise
     fill: async (form) => {
       await form.getByLabel('Redis URL', { exact: true }).fill(REDIS_URL);
       await form.getByLabel('Stream key', { exact: true }).fill(STREAM);
+    },
+  },
+  {
+    name: 'orders-exchange',
+    label: 'RabbitMQ exchange (AMQP 0-9-1)',
+    fill: async (form) => {
+      await form.getByLabel('AMQP URL', { exact: true }).fill(RABBITMQ_URL);
+      await form.getByLabel('Exchange', { exact: true }).fill(EXCHANGE);
     },
   },
 ];
@@ -279,11 +305,18 @@ describe('an event delivered to a target of every kind, added through the dashbo
     const fields = Object.fromEntries(entry![1].flatMap((v, i, all) => (i % 2 === 0 ? [[v, all[i + 1]]] : [])));
     expect(fields).toMatchObject({ event_id: eventId, content_type: 'application/json' });
     expect(JSON.parse(fields.body!)).toEqual({ order: { id: 7, total: '12.50' } });
-    // the URL is a credential: the target's card shows it as set
-    const streamCard = page.locator('.card.target', {
-      has: page.getByRole('heading', { level: 3, name: 'orders-stream', exact: true }),
-    });
-    expect(await streamCard.locator('dt:text-is("Redis URL") + dd').textContent()).toBe('set');
+    const [message] = await eventually(async () => published.length === 1 && published, WAIT, 'the AMQP message');
+    expect(JSON.parse(message!.content.toString())).toEqual({ order: { id: 7, total: '12.50' } });
+    expect(message!.properties.headers).toMatchObject({ 'relay-event-id': eventId });
+    expect(message!.properties).toMatchObject({ messageId: expect.stringMatching(/^dlv_/), deliveryMode: 2 });
+    // a server URL is a credential: the target's card shows it as set
+    for (const [name, label] of [
+      ['orders-stream', 'Redis URL'],
+      ['orders-exchange', 'AMQP URL'],
+    ]) {
+      const card = page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name, exact: true }) });
+      expect(await card.locator(`dt:text-is("${label}") + dd`).textContent()).toBe('set');
+    }
 
     // the request's activity row, expanded in the dashboard, shows each delivery delivered
     await page

@@ -161,6 +161,25 @@ const CASES: KindCase[] = [
     changed: { in_flight: 20 },
   },
   {
+    kind: 'amqp_exchange',
+    label: 'RabbitMQ exchange (AMQP 0-9-1)',
+    add: async (form) => {
+      await form
+        .getByLabel('AMQP URL', { exact: true })
+        .fill('amqps://relay:brokerPa55SECRET@rabbit.example.com/orders');
+      await form.getByLabel('Exchange', { exact: true }).fill('webhooks');
+    },
+    shown: { url: '[redacted]', exchange: 'webhooks', routing_key: '' },
+    change: async (form) => {
+      await form
+        .getByLabel('AMQP URL', { exact: true })
+        .fill('amqps://relay:brokerPa55SECRET@rabbit.example.com/orders');
+      await form.getByLabel('Routing key template (optional)', { exact: true }).fill('orders.{{type}}');
+    },
+    changed: { url: '[redacted]', exchange: 'webhooks', routing_key: 'orders.{{type}}' },
+    secret: 'brokerPa55SECRET',
+  },
+  {
     kind: 'redis_stream',
     label: 'Redis Streams (XADD)',
     add: async (form) => {
