@@ -1,9 +1,10 @@
 // Local stand-ins the outputs bench delivers to: an SMTP server (STARTTLS + AUTH, as the relay
-// default requires), a minimal HTTPS Google (token endpoint, values:batchGet/update/append), and
-// a reader of a stream on the real local Redis. Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
+// default requires), a minimal HTTPS Google (token endpoint, values:batchGet/update/append), a
+// reader of a stream on the real local Redis and a consumer of an exchange on the real RabbitMQ. Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
 // quota here, only what a delivery costs the deliverer.
 'use strict';
 const https = require('node:https');
+const amqp = require('amqplib');
 const { Redis } = require('ioredis');
 const { SMTPServer } = require('smtp-server');
 const { generate } = require('selfsigned');
@@ -130,4 +131,26 @@ function readStream(url, stream, onDelivery) {
   };
 }
 
-module.exports = { readStream, startSheets, startSmtp };
+/**
+ * Declares `exchange` (fanout) on the RabbitMQ at `url` with an exclusive queue bound to it, each
+ * message's message_id to `onDelivery`; `close()` deletes the exchange.
+ * @param {string} url
+ * @param {string} exchange
+ * @param {(deliveryId: string) => void} onDelivery
+ */
+async function consumeExchange(url, exchange, onDelivery) {
+  const connection = await amqp.connect(url);
+  const channel = await connection.createChannel();
+  await channel.assertExchange(exchange, 'fanout', { durable: false });
+  const { queue } = await channel.assertQueue('', { exclusive: true });
+  await channel.bindQueue(queue, exchange, '');
+  await channel.consume(queue, (m) => m && onDelivery(String(m.properties.messageId)), { noAck: true });
+  return {
+    async close() {
+      await channel.deleteExchange(exchange);
+      await connection.close();
+    },
+  };
+}
+
+module.exports = { consumeExchange, readStream, startSheets, startSmtp };

@@ -1,7 +1,8 @@
 // npm run bench (part 3): deliveries/s of ONE outputs deliverer (the deliverer program with
 // DELIVERY_CHANNEL=outputs) for an email target (SMTP with STARTTLS + AUTH to a local server),
-// a spreadsheet target (a local HTTPS Google: header read + append per row) and a Redis Streams
-// target (XADD to the real local Redis, a reader on the stream), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
+// a spreadsheet target (a local HTTPS Google: header read + append per row), a Redis Streams
+// target (XADD to the real local Redis, a reader on the stream) and a RabbitMQ exchange target
+// (confirmed publishes to the real local RabbitMQ, a consumer on the exchange), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
 // JSON line per kind; writes bench-results/outputs.json.
 'use strict';
 const { generateKeyPairSync, randomBytes } = require('node:crypto');
@@ -13,15 +14,20 @@ const { brokerNames, DELIVERY_V1 } = require('@relay/contracts');
 const { createLogger } = require('@relay/logging');
 const { createSecretBox } = require('@relay/secrets');
 const { connectStore, insertTarget } = require('@relay/store');
-const { createEmailKind, createRedisStreamKind, createSpreadsheetKind } = require('@relay/targets');
+const {
+  createAmqpExchangeKind,
+  createEmailKind,
+  createRedisStreamKind,
+  createSpreadsheetKind,
+} = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
 const { freePort, startProcess, waitFor, writeResults } = require('./lib');
-const { readStream, startSheets, startSmtp } = require('./outputs-receivers');
+const { consumeExchange, readStream, startSheets, startSmtp } = require('./outputs-receivers');
 
 const ROOT = path.resolve(__dirname, '..');
 const S = settingsOf('BENCH_OUTPUT_DELIVERIES', 5000, 'bench_out');
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const KINDS = ['email', 'spreadsheet', 'redis_stream'];
+const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange'];
 
 /**
  * @param {string} kind
@@ -71,6 +77,8 @@ async function main() {
   // a key of the bench's own run on the local Redis, deleted at the end
   const stream = `bench-stream:${S.namespace}`;
   const streamReader = readStream(REDIS_URL, stream, (id) => arrivals.on(id));
+  const exchange = `bench-exchange-${S.namespace}`;
+  const exchangeConsumer = await consumeExchange(S.rabbitmqUrl, exchange, (id) => arrivals.on(id));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-out-'));
   fs.writeFileSync(path.join(dir, 'smtp.pem'), smtp.ca);
   fs.writeFileSync(path.join(dir, 'google.pem'), sheets.ca);
@@ -88,10 +96,12 @@ async function main() {
     service_account_key: keyFile,
   });
   const redisStream = createRedisStreamKind({ secrets }).validateConfig({ url: REDIS_URL, stream });
+  const amqpExchange = createAmqpExchangeKind({ secrets }).validateConfig({ url: S.rabbitmqUrl, exchange });
   for (const [kind, cfg] of /** @type {const} */ ([
     ['email', email],
     ['spreadsheet', sheet],
     ['redis_stream', redisStream],
+    ['amqp_exchange', amqpExchange],
   ])) {
     if (!cfg.ok) throw new Error(`${kind}: ${JSON.stringify(cfg.errors)}`);
     await insertTarget(store, `tg_${kind}`, 'acc_bench', 'ep_bench', {
@@ -158,6 +168,7 @@ async function main() {
     await smtp.close();
     await sheets.close();
     await streamReader.close();
+    await exchangeConsumer.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -326,9 +326,9 @@ describe('bench/deliverer.js in short mode (one webhook deliverer process, real 
   );
 });
 
-describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP, the Google fake and Redis)', () => {
+describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP, the Google fake, Redis and RabbitMQ)', () => {
   it(
-    'exits 0 and reports deliveries/s of an email, a spreadsheet and a Redis Streams target',
+    'exits 0 and reports deliveries/s of an email, a spreadsheet, a Redis Streams and a RabbitMQ exchange target',
     async () => {
       const report = writtenOf<{ results: { kind: string; deliveries_per_s: number; n: number }[] }>(
         await runBench('outputs'),
@@ -337,6 +337,7 @@ describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP, t
         ['email', 36],
         ['spreadsheet', 36],
         ['redis_stream', 36],
+        ['amqp_exchange', 36],
       ]);
       for (const r of report.results) expect(r.deliveries_per_s).toBeGreaterThan(0);
     },
