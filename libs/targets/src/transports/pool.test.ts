@@ -39,6 +39,17 @@ describe('a pool of connection-holding clients, one per target', () => {
     pool.close();
   });
 
+  it('attempts that find a client unhealthy at once share one successor; none is left open unheld', async () => {
+    const { pool, open, opened } = poolOf();
+    const first = await pool.get('t1', open);
+    first.ok = false;
+    const [a, b, c] = await Promise.all([pool.get('t1', open), pool.get('t1', open), pool.get('t1', open)]);
+    expect(new Set([a, b, c]).size).toBe(1);
+    expect(opened()).toBe(2);
+    expect(pool.size).toBe(1);
+    pool.close();
+  });
+
   it('a failed open is not kept: the next attempt opens again', async () => {
     const { pool, open } = poolOf();
     await expect(pool.get('t1', () => Promise.reject(new Error('ECONNREFUSED')))).rejects.toThrow('ECONNREFUSED');

@@ -50,7 +50,10 @@ export class ClientPool<C> {
       this.held.set(key, found);
       const client = await found.client;
       if (this.opts.healthy(client)) return client;
-      this.drop(key, found);
+      if (this.held.get(key) === found) this.drop(key, found);
+      // another attempt that found it unhealthy too has opened its successor: share that one
+      const successor = this.held.get(key);
+      if (successor) return successor.client;
     }
     return this.openHeld(key, open);
   }
