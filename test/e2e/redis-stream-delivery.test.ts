@@ -115,6 +115,29 @@ describe('Redis Streams target, end to end', () => {
   });
 });
 
+describe('a Redis of the operator’s own', () => {
+  it('an ACL user allowed nothing but XADD on the stream’s key delivers', async () => {
+    const redis = await startPrivateRedis('stream-acl');
+    const admin = new Redis(redis.url);
+    const targetId = await (async () => {
+      await admin.call('ACL', 'SETUSER', 'relay', 'on', '>xadd-only-Pa55', 'resetkeys', '~orders', '-@all', '+xadd');
+      const url = new URL(redis.url);
+      url.username = 'relay';
+      url.password = 'xadd-only-Pa55';
+      return addQueueTarget(stack, endpointId, 'redis_stream', { url: url.toString(), stream: 'orders' });
+    })();
+    try {
+      await sendJson(stack, endpointId, { acl: true });
+      const [entry] = await waitForEntries(admin, 'orders', 1);
+      expect(JSON.parse(entry!.body!)).toEqual({ acl: true });
+    } finally {
+      await removeTarget(stack, endpointId, targetId);
+      admin.disconnect();
+      await redis.close();
+    }
+  });
+});
+
 describe('the destination Redis stopped mid-run and restarted', () => {
   it('deliveries sent while it is down are retried and arrive once it is back: none lost, none twice', async () => {
     const redis = await startPrivateRedis('stream-outage');
