@@ -12,6 +12,9 @@ const shared = {
 module.exports = {
   // longest files first, also where Jest has no record of their times (test/sequencer.js)
   testSequencer: '<rootDir>/test/sequencer.js',
+  // the management API's OpenAPI document and its response validators, built once per run for
+  // every file that checks responses against them (test/support/openapi-artifacts.ts)
+  globalSetup: '<rootDir>/test/openapi-setup.ts',
   projects: [
     {
       ...shared,

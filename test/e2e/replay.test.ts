@@ -21,10 +21,7 @@ let second: TestReceiver;
 beforeAll(async () => {
   receiver = await TestReceiver.start();
   second = await TestReceiver.start();
-  // private: the activity-writer's short flush and hold (the shared stack's are the defaults)
-  stack = await startStack('replay', {
-    overrides: { 'activity-writer': { BATCH_MAX_WAIT_MS: '100', ACTIVITY_HOLD_MS: '500' } },
-  });
+  stack = await startStack('replay');
 });
 
 afterAll(async () => {

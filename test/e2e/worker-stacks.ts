@@ -20,7 +20,7 @@ import type { RunningService, ServiceName } from '../support/services';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-/** the environment of every stack the tests start, shared or private (the shared one runs the defaults beyond it) */
+/** the environment of every stack the tests start, shared or private (the shared one runs the defaults beyond it, but for SHARED_WRITER) */
 export function stackEnv(namespace: string, mongodbUrl: string): Record<string, string> {
   return {
     RABBITMQ_URL: infra.rabbitmqUrl,
@@ -85,6 +85,14 @@ function signalGroup(pid: number, sig: NodeJS.Signals): void {
   }
 }
 
+/**
+ * The shared activity writer writes a row within a tenth of a second of its last record (the
+ * defaults wait up to a second, and 3 s for a request's first attempts): the files on it wait
+ * for rows all the time. The defaults' batching has tests of its own (the activity-writer and
+ * pipeline tests, and private stacks here).
+ */
+const SHARED_WRITER = { BATCH_MAX_WAIT_MS: '100', ACTIVITY_HOLD_MS: '500' };
+
 /** This worker's shared stack: started by the first file that asks, found by the ones after it. */
 export async function sharedStack(): Promise<SharedStackRecord> {
   const file = recordFile('stack');
@@ -122,7 +130,7 @@ export async function sharedStack(): Promise<SharedStackRecord> {
     const started = await Promise.allSettled([
       start('management-api', api),
       start('webhook-deliverer'),
-      start('activity-writer'),
+      start('activity-writer', SHARED_WRITER),
     ]);
     const failed = started.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;

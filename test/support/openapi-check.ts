@@ -1,8 +1,9 @@
-import Ajv2020 from 'ajv/dist/2020';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
-import { managementApiDocument } from '../../services/management-api/src/openapi/document';
 import type { Schema } from '../../services/management-api/src/openapi/kit';
+import { DOC_FILE, GENERIC_ERROR, VALIDATORS_FILE, responseSchemaPointer } from './openapi-artifacts';
+import type { ApiDocument } from './openapi-artifacts';
 
 /**
  * Checks a management API response against the OpenAPI document (the document cannot
@@ -11,6 +12,7 @@ import type { Schema } from '../../services/management-api/src/openapi/kit';
  * document does not know fails too. A request that matches no operation may only be refused the
  * way unknown routes are (400/401/404/405 with an error body). Used by every integration test
  * through test/integration/management/fixture.ts and by every end-to-end `stack.api()` call.
+ * The document and its validators are built once per run (test/support/openapi-artifacts.ts).
  */
 
 export interface ObservedResponse {
@@ -23,34 +25,20 @@ export interface ObservedResponse {
   text: string;
 }
 
-const DOC = managementApiDocument;
-const DOC_ID = 'relay-openapi.json';
-
-const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, discriminator: true, logger: false });
-addFormats(ajv);
-ajv.addVocabulary([
-  'openapi',
-  'info',
-  'servers',
-  'security',
-  'tags',
-  'paths',
-  'components',
-  'webhooks',
-  'jsonSchemaDialect',
-  'externalDocs',
-]);
-ajv.addSchema(DOC as unknown as Schema, DOC_ID);
-const compiled = new Map<string, ValidateFunction>();
+const DIR = process.env.RELAY_OPENAPI_DIR;
+if (!DIR)
+  throw new Error(
+    'RELAY_OPENAPI_DIR is not set: the root globalSetup of jest.config.js (test/openapi-setup.ts) sets it',
+  );
+const DOC = JSON.parse(readFileSync(path.join(DIR, DOC_FILE), 'utf8')) as ApiDocument;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const VALIDATORS = require(path.join(DIR, VALIDATORS_FILE)) as Record<string, ValidateFunction>;
 const validatorAt = (pointer: string): ValidateFunction => {
-  let v = compiled.get(pointer);
-  if (!v) {
-    v = ajv.compile({ $ref: `${DOC_ID}#${pointer}` });
-    compiled.set(pointer, v);
-  }
+  const v = VALIDATORS[pointer];
+  if (!v) throw new Error(`no validator for ${pointer}: the document's artifacts are stale (test/openapi-setup.ts)`);
   return v;
 };
-const escape = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const genericError = validatorAt(GENERIC_ERROR);
 
 /** Document path templates as patterns, the most literal first (`/x/{id}/audit` before `/x/{id}/{y}`). */
 const TEMPLATES = Object.keys(DOC.paths)
@@ -65,21 +53,10 @@ export function templateOf(path: string): string | undefined {
   return TEMPLATES.find((t) => t.pattern.test(path))?.template;
 }
 
-const GENERIC_ERROR: Schema = {
-  type: 'object',
-  required: ['code', 'message'],
-  additionalProperties: false,
-  properties: {
-    code: { enum: ['malformed_path', 'unauthorized', 'not_found', 'method_not_allowed'] },
-    message: { type: 'string' },
-  },
-};
-const genericError = ajv.compile(GENERIC_ERROR);
-
-function resolveResponse(response: Schema): { pointer: string; response: Schema } | null {
-  if (typeof response.$ref !== 'string') return null;
-  const name = response.$ref.split('/').pop()!;
-  return { pointer: `/components/responses/${escape(name)}`, response: DOC.components.responses[name]! };
+function resolveResponse(response: Schema): Schema {
+  return typeof response.$ref === 'string'
+    ? (DOC.components.responses[response.$ref.split('/').pop()!] as Schema)
+    : response;
 }
 
 /** Every way the response departs from the document; [] when it matches. */
@@ -107,9 +84,7 @@ export function checkResponse(r: ObservedResponse): string[] {
   const responses = op.responses as Record<string, Schema>;
   const key = [String(r.status), `${String(r.status)[0]}XX`, 'default'].find((k) => responses[k]);
   if (!key) return [`${label}: ${String(op.operationId)} documents no ${r.status} response`];
-  const base = `/paths/${escape(template)}/${method}/responses/${escape(key)}`;
-  const resolved = resolveResponse(responses[key]!) ?? { pointer: base, response: responses[key]! };
-  const content = resolved.response.content as Record<string, unknown> | undefined;
+  const content = resolveResponse(responses[key]!).content as Record<string, unknown> | undefined;
   if (!content)
     return r.text === '' ? [] : [`${label}: ${String(op.operationId)} documents no body for ${r.status}, got one`];
   const mediaType = Object.keys(content).find((m) => (r.contentType ?? '').startsWith(m));
@@ -118,7 +93,7 @@ export function checkResponse(r: ObservedResponse): string[] {
       `${label}: content type ${r.contentType ?? '(none)'} is not documented (${Object.keys(content).join(', ')})`,
     ];
   if (mediaType !== 'application/json') return [];
-  const validate = validatorAt(`${resolved.pointer}/content/${escape(mediaType)}/schema`);
+  const validate = validatorAt(responseSchemaPointer(template, method, key, responses[key]!));
   if (validate(body)) return [];
   return (validate.errors ?? [])
     .slice(0, 8)
