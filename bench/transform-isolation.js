@@ -11,7 +11,8 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const { envNumber, percentile, runToCompletion, stopProcess, writeResults } = require('./lib');
-const { newRun, serviceEnv, startSystem } = require('./system');
+const { MongoClient } = require('mongodb');
+const { cleanup, newRun, serviceEnv, startSystem } = require('./system');
 
 const ROOT = path.resolve(__dirname, '..');
 const RATE = envNumber(process.env.BENCH_ISOLATION_RATE, 40);
@@ -143,6 +144,10 @@ async function main() {
   } finally {
     for (const p of Object.values(procs)) await stopProcess(p);
     receiver.close();
+    // the run's queues, keys and database go with it: a broker left holding every run's quorum
+    // queues spends a share of the machine on them
+    const mongoClient = new MongoClient(ns.mongodbUrl);
+    await cleanup(ns, mongoClient);
   }
 }
 
