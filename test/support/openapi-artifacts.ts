@@ -2,11 +2,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { _ } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020';
 import standaloneCode from 'ajv/dist/standalone';
-import addFormats from 'ajv-formats';
 import { managementApiDocument } from '../../services/management-api/src/openapi/document';
 import type { Schema } from '../../services/management-api/src/openapi/kit';
+import { DOC_ID, documentAjv, pointer, resolveRef } from '../../services/management-api/src/openapi/request-validator';
 
 /*
  * What test/support/openapi-check.ts checks responses with, built once per Jest run (the root
@@ -17,7 +16,6 @@ import type { Schema } from '../../services/management-api/src/openapi/kit';
  */
 
 export type ApiDocument = typeof managementApiDocument;
-export const DOC_ID = 'relay-openapi.json';
 export const DOC_FILE = 'openapi.json';
 export const VALIDATORS_FILE = 'validators.js';
 /** the export of the validator of the refusals any unknown route or method may get */
@@ -33,15 +31,13 @@ const GENERIC_ERROR_SCHEMA: Schema = {
   },
 };
 
-export const escapePointer = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
-
 /** Where a response's JSON schema is: its own place, or the shared response it refers to. */
 export function responseSchemaPointer(template: string, method: string, key: string, response: Schema): string {
   const base =
     typeof response.$ref === 'string'
-      ? `/components/responses/${escapePointer(response.$ref.split('/').pop()!)}`
-      : `/paths/${escapePointer(template)}/${method}/responses/${escapePointer(key)}`;
-  return `${base}/content/application~1json/schema`;
+      ? response.$ref.replace(/^#/, '')
+      : `/${pointer('paths', template, method, 'responses', key)}`;
+  return `${base}/${pointer('content', 'application/json', 'schema')}`;
 }
 
 /** Every JSON response schema of the document, by pointer. */
@@ -50,11 +46,7 @@ function jsonResponsePointers(doc: ApiDocument): string[] {
   for (const [template, ops] of Object.entries(doc.paths))
     for (const [method, op] of Object.entries(ops as Record<string, { responses?: Record<string, Schema> }>))
       for (const [key, response] of Object.entries(op.responses ?? {})) {
-        const resolved =
-          typeof response.$ref === 'string'
-            ? (doc.components.responses[response.$ref.split('/').pop()!] as Schema)
-            : response;
-        const content = resolved.content as Record<string, unknown> | undefined;
+        const content = resolveRef(doc, response).content as Record<string, unknown> | undefined;
         if (content?.['application/json']) pointers.add(responseSchemaPointer(template, method, key, response));
       }
   return [...pointers];
@@ -65,33 +57,14 @@ export function writeOpenApiArtifacts(cacheDir: string): string {
   const json = JSON.stringify(managementApiDocument);
   const dir = path.join(cacheDir, createHash('sha256').update(json).digest('hex').slice(0, 16));
   if (existsSync(path.join(dir, VALIDATORS_FILE))) return dir;
-  const ajv = new Ajv2020({
-    allErrors: true,
-    strict: true,
-    strictTypes: false,
-    discriminator: true,
-    logger: false,
+  const ajv = documentAjv(managementApiDocument, {
     code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
   });
-  addFormats(ajv);
-  ajv.addVocabulary([
-    'openapi',
-    'info',
-    'servers',
-    'security',
-    'tags',
-    'paths',
-    'components',
-    'webhooks',
-    'jsonSchemaDialect',
-    'externalDocs',
-  ]);
-  ajv.addSchema(managementApiDocument as unknown as Schema, DOC_ID);
   const names: Record<string, string> = { [GENERIC_ERROR]: GENERIC_ERROR };
   ajv.addSchema({ $id: GENERIC_ERROR, ...GENERIC_ERROR_SCHEMA });
-  jsonResponsePointers(managementApiDocument).forEach((pointer, i) => {
-    ajv.addSchema({ $id: `response${i}`, $ref: `${DOC_ID}#${pointer}` });
-    names[pointer] = `response${i}`;
+  jsonResponsePointers(managementApiDocument).forEach((at, i) => {
+    ajv.addSchema({ $id: `response${i}`, $ref: `${DOC_ID}#${at}` });
+    names[at] = `response${i}`;
   });
   mkdirSync(cacheDir, { recursive: true });
   // written aside and renamed: a concurrent run sees the whole directory or none

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import type { Schema } from '../../services/management-api/src/openapi/kit';
+import { resolveRef } from '../../services/management-api/src/openapi/request-validator';
 import { DOC_FILE, GENERIC_ERROR, VALIDATORS_FILE, responseSchemaPointer } from './openapi-artifacts';
 import type { ApiDocument } from './openapi-artifacts';
 
@@ -53,12 +54,6 @@ export function templateOf(path: string): string | undefined {
   return TEMPLATES.find((t) => t.pattern.test(path))?.template;
 }
 
-function resolveResponse(response: Schema): Schema {
-  return typeof response.$ref === 'string'
-    ? (DOC.components.responses[response.$ref.split('/').pop()!] as Schema)
-    : response;
-}
-
 /** Every way the response departs from the document; [] when it matches. */
 export function checkResponse(r: ObservedResponse): string[] {
   const path = r.url.split('?')[0]!;
@@ -84,7 +79,7 @@ export function checkResponse(r: ObservedResponse): string[] {
   const responses = op.responses as Record<string, Schema>;
   const key = [String(r.status), `${String(r.status)[0]}XX`, 'default'].find((k) => responses[k]);
   if (!key) return [`${label}: ${String(op.operationId)} documents no ${r.status} response`];
-  const content = resolveResponse(responses[key]!).content as Record<string, unknown> | undefined;
+  const content = resolveRef(DOC, responses[key]!).content as Record<string, unknown> | undefined;
   if (!content)
     return r.text === '' ? [] : [`${label}: ${String(op.operationId)} documents no body for ${r.status}, got one`];
   const mediaType = Object.keys(content).find((m) => (r.contentType ?? '').startsWith(m));

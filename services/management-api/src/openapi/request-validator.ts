@@ -1,5 +1,5 @@
 import Ajv2020 from 'ajv/dist/2020';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FieldError } from '@relay/contracts';
 import type { ApiKeyRole } from '../domain/roles';
@@ -16,7 +16,8 @@ import { uncarriableFields } from './string-safety';
  * repeat a submitted value.
  */
 
-const DOC_ID = 'relay-openapi.json';
+/** The id the document is added to ajv under: a schema's place is `${DOC_ID}#/<pointer>`. */
+export const DOC_ID = 'relay-openapi.json';
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'] as const;
 
 export interface OperationInfo {
@@ -44,27 +45,24 @@ interface Compiled {
   body: { validate: ValidateFunction; readOnly: Set<string> } | null;
 }
 
-const pointer = (...segments: string[]): string =>
+/** A JSON pointer's segments, escaped and joined (without the leading `/`). */
+export const pointer = (...segments: string[]): string =>
   segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
-export interface RequestValidator {
-  operation(operationId: string): OperationInfo;
-  operations(): OperationInfo[];
-  /** Every problem of the request, at once; [] when it matches the document. */
-  validate(operationId: string, request: RequestParts): FieldError[];
-}
-
-export function createRequestValidator(doc: OpenApiDocument): RequestValidator {
+/**
+ * An ajv holding the document under DOC_ID, so a `$ref` into it compiles. The document's own
+ * keywords are not schema keywords; only the schemas its refs name are compiled.
+ */
+export function documentAjv(doc: OpenApiDocument, options: Options = {}): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
     strict: true,
     strictTypes: false,
     discriminator: true,
-    verbose: true,
     logger: false,
+    ...options,
   });
   addFormats(ajv);
-  // the document's own keywords are not schema keywords; only the schemas its refs name are compiled
   ajv.addVocabulary([
     'openapi',
     'info',
@@ -78,6 +76,18 @@ export function createRequestValidator(doc: OpenApiDocument): RequestValidator {
     'externalDocs',
   ]);
   ajv.addSchema(doc as unknown as Schema, DOC_ID);
+  return ajv;
+}
+
+export interface RequestValidator {
+  operation(operationId: string): OperationInfo;
+  operations(): OperationInfo[];
+  /** Every problem of the request, at once; [] when it matches the document. */
+  validate(operationId: string, request: RequestParts): FieldError[];
+}
+
+export function createRequestValidator(doc: OpenApiDocument): RequestValidator {
+  const ajv = documentAjv(doc, { verbose: true });
   const resolve = (schema: Schema): Schema => resolveRef(doc, schema);
   const compile = (...at: string[]): ValidateFunction => ajv.compile({ $ref: `${DOC_ID}#/${pointer(...at)}` });
 
@@ -167,7 +177,8 @@ function readOnlyProperties(schema: Schema, resolve: (s: Schema) => Schema): Set
   );
 }
 
-function resolveRef(doc: OpenApiDocument, schema: Schema): Schema {
+/** The schema a `$ref` chain into the document ends at (the schema itself when it has none). */
+export function resolveRef(doc: OpenApiDocument, schema: Schema): Schema {
   let s = schema;
   for (let hops = 0; typeof s.$ref === 'string' && hops < 10; hops++) {
     const path = (s.$ref as string).replace(/^#\//, '').split('/');
