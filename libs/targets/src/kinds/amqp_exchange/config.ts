@@ -1,6 +1,7 @@
 import type { Validation } from '@relay/contracts';
 import type { CheckContext, KindDescription } from '../../describe/field';
 import { checkDescribed } from '../../describe/validate';
+import { checkServerUrl } from '../server-url';
 
 /** A RabbitMQ (AMQP 0-9-1) exchange target's settings (docs/targets-queues.md "RabbitMQ"). */
 export interface AmqpExchangeConfig {
@@ -22,19 +23,12 @@ const EXCHANGE = /^(?!amq\.)[A-Za-z0-9_.:/-]{1,255}$/;
  * message never echoes the URL, which holds the password.
  */
 export function checkAmqpUrl(value: string, ctx: CheckContext): undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    ctx.fail('url must be an amqp:// or amqps:// URL, e.g. amqps://user:password@rabbit.example.com/vhost');
-    return undefined;
-  }
-  if (url.protocol !== 'amqp:' && url.protocol !== 'amqps:') ctx.fail('url must start with amqp:// or amqps://');
-  else if (url.hostname === '') ctx.fail('url must name a host');
-  else if (url.pathname.slice(1).includes('/'))
-    ctx.fail('url path may only be the virtual host (a slash in it as %2F)');
-  else if (url.search !== '' || url.hash !== '') ctx.fail('url must not have a query or fragment');
-  return undefined;
+  return checkServerUrl(value, ctx, {
+    schemes: ['amqp:', 'amqps:'],
+    notAUrl: 'url must be an amqp:// or amqps:// URL, e.g. amqps://user:password@rabbit.example.com/vhost',
+    pathProblem: (pathname) =>
+      pathname.slice(1).includes('/') ? 'url path may only be the virtual host (a slash in it as %2F)' : null,
+  });
 }
 
 function checkRoutingKey(value: string, ctx: CheckContext): undefined {

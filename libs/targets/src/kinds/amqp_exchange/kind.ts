@@ -1,10 +1,11 @@
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import { describedConfig } from '../../describe/kind-config';
 import type { KindInfo, SecretSealer, TransportKind } from '../../kind';
-import { PayloadError, TargetConfigError } from '../../kind';
+import { PayloadError } from '../../kind';
 import type { AmqpLink, AmqpMessage } from '../../transports/amqp';
 import { readPayload, renderTemplate, templateData } from '../template';
 import { QUEUE_RETRY_SCHEDULE_MS } from '../queue-schedule';
+import { openServerUrl } from '../server-url';
 import { classifyAmqpPublish } from './classify';
 import { amqpExchangeDescription, MAX_SHORTSTR_BYTES } from './config';
 import type { AmqpExchangeConfig } from './config';
@@ -53,12 +54,7 @@ export function createAmqpExchangeKind(deps: AmqpExchangeKindDeps): TransportKin
     deliver: async (config, d) => {
       if (!deps.amqp) return { result: 'retry', status: null, error: 'this deliverer cannot reach AMQP brokers' };
       const message = amqpMessage(config, d);
-      let url: string;
-      try {
-        url = deps.secrets.decrypt(config.url);
-      } catch {
-        throw new TargetConfigError('SECRET_UNREADABLE', 'the AMQP URL cannot be opened with any configured key');
-      }
+      const url = openServerUrl(deps.secrets, config.url, 'AMQP');
       return classifyAmqpPublish(await deps.amqp.publish(url, message));
     },
   };

@@ -1,6 +1,7 @@
 import type { Validation } from '@relay/contracts';
 import type { CheckContext, KindDescription } from '../../describe/field';
 import { checkDescribed } from '../../describe/validate';
+import { checkServerUrl } from '../server-url';
 
 /** A Redis Streams target's settings (docs/targets-queues.md "Redis Streams"). */
 export interface RedisStreamConfig {
@@ -21,18 +22,12 @@ export const MAX_STREAM_LENGTH = 1_000_000_000;
  * Relay's, not the URL's). The message never echoes the URL, which holds the password.
  */
 export function checkRedisUrl(value: string, ctx: CheckContext): undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    ctx.fail('url must be a redis:// or rediss:// URL, e.g. rediss://:password@redis.example.com:6380/0');
-    return undefined;
-  }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') ctx.fail('url must start with redis:// or rediss://');
-  else if (url.hostname === '') ctx.fail('url must name a host');
-  else if (!/^(\/(\d{1,2})?)?$/.test(url.pathname)) ctx.fail('url path may only be a database number, e.g. /0');
-  else if (url.search !== '' || url.hash !== '') ctx.fail('url must not have a query or fragment');
-  return undefined;
+  return checkServerUrl(value, ctx, {
+    schemes: ['redis:', 'rediss:'],
+    notAUrl: 'url must be a redis:// or rediss:// URL, e.g. rediss://:password@redis.example.com:6380/0',
+    pathProblem: (pathname) =>
+      /^(\/(\d{1,2})?)?$/.test(pathname) ? null : 'url path may only be a database number, e.g. /0',
+  });
 }
 
 /**

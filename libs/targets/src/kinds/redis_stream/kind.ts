@@ -1,9 +1,9 @@
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import { describedConfig } from '../../describe/kind-config';
 import type { KindInfo, SecretSealer, TransportKind } from '../../kind';
-import { TargetConfigError } from '../../kind';
 import type { RedisStreamsLink, StreamEntry } from '../../transports/redis';
 import { QUEUE_RETRY_SCHEDULE_MS } from '../queue-schedule';
+import { openServerUrl } from '../server-url';
 import { classifyRedisAppend } from './classify';
 import { redisStreamDescription } from './config';
 import type { RedisStreamConfig } from './config';
@@ -52,12 +52,7 @@ export function createRedisStreamKind(deps: RedisStreamKindDeps): TransportKind<
     ...describedConfig<RedisStreamConfig>(redisStreamDescription, deps.secrets),
     deliver: async (config, d) => {
       if (!deps.redis) return { result: 'retry', status: null, error: 'this deliverer cannot reach Redis servers' };
-      let url: string;
-      try {
-        url = deps.secrets.decrypt(config.url);
-      } catch {
-        throw new TargetConfigError('SECRET_UNREADABLE', 'the Redis URL cannot be opened with any configured key');
-      }
+      const url = openServerUrl(deps.secrets, config.url, 'Redis');
       return classifyRedisAppend(await deps.redis.append(url, streamEntry(config, d)));
     },
   };
