@@ -1,5 +1,6 @@
 import { QuickJSFFI } from '@jitl/quickjs-wasmfile-release-sync/ffi';
 import { newQuickJSWASMModuleFromVariant } from 'quickjs-emscripten-core';
+import { LRUCache } from '@relay/cache';
 import type {
   QuickJSContext,
   QuickJSHandle,
@@ -53,8 +54,8 @@ interface Scope {
   invoke: QuickJSHandle;
   /** the prelude's `seal(fn, source)`: freezes the function; true when it may be reused (below) */
   seal: QuickJSHandle;
-  /** the tenant's functions compiled once, by source, least recently used first */
-  functions: Map<string, QuickJSHandle>;
+  /** the tenant's functions compiled once, by source; one pushed out is disposed of */
+  functions: LRUCache<string, QuickJSHandle>;
   /** where the console writes: the running call's lines */
   logs: string[];
   dispose(): void;
@@ -169,9 +170,10 @@ const PRELUDE = `(sink, maxChars) => {
  * with the language's built-ins and nothing of the host (no process, require, modules, timers,
  * network or files exist inside it). Each tenant has a runtime of its own (its heap, memory limit
  * and interrupt handler) and one context in it whose built-ins and global object are frozen, so
- * the tenant's calls reuse it and nothing one call changes reaches the next; each call evaluates
- * the code afresh, so no closure outlives it either. A run stopped by its time or memory budget
- * disposes of the tenant's runtime. docs/decisions/0020-transformation-sandbox.md says why.
+ * the tenant's calls reuse it and nothing one call changes reaches the next; the code's function
+ * is frozen too, and reused only when evaluating the code made nothing else (functionOf). A run
+ * stopped by its time or memory budget disposes of the tenant's runtime.
+ * docs/decisions/0020-transformation-sandbox.md says why.
  */
 export class Sandbox {
   private readonly runtimes = new Map<string, TenantRuntime>();
@@ -233,9 +235,13 @@ export class Sandbox {
     const ctx = runtime.newContext();
     const handles: QuickJSHandle[] = [];
     const keep = (h: QuickJSHandle): QuickJSHandle => (handles.push(h), h);
-    const functions = new Map<string, QuickJSHandle>();
+    const functions = new LRUCache<string, QuickJSHandle>({
+      max: MAX_FUNCTIONS,
+      dispose: (h) => h.alive && h.dispose(),
+    });
     const dispose = (): void => {
-      for (const h of [...functions.values(), ...handles.reverse()]) if (h.alive) h.dispose();
+      functions.clear();
+      for (const h of handles.reverse()) if (h.alive) h.dispose();
       ctx.dispose();
     };
     try {
@@ -291,11 +297,7 @@ export class Sandbox {
   ): { handle: QuickJSHandle } | { failure: RunFailure } {
     const { ctx, functions } = scope;
     const held = functions.get(code);
-    if (held) {
-      functions.delete(code);
-      functions.set(code, held);
-      return { handle: held };
-    }
+    if (held) return { handle: held };
     // `(` on the first line keeps the source's line numbers; the newline ends a trailing comment
     const compiled = ctx.evalCode(`(${code}\n)`, SOURCE_NAME, { strict: true });
     if (compiled.error) return { failure: this.failureOf(ctx, keep(compiled.error), 'compile') };
@@ -312,11 +314,6 @@ export class Sandbox {
     }
     const reusable = ctx.dump(keep(sealed.value)) === true;
     if (!reusable) return { handle: keep(fn) };
-    if (functions.size >= MAX_FUNCTIONS) {
-      const [oldest, handle] = functions.entries().next().value as [string, QuickJSHandle];
-      functions.delete(oldest);
-      handle.dispose();
-    }
     functions.set(code, fn);
     return { handle: fn };
   }
