@@ -10,7 +10,7 @@
 #   bash scripts/infra.sh up       install/build what is missing, start what is not running, wait
 #   bash scripts/infra.sh down     stop what `up` started (nothing else)
 #   bash scripts/infra.sh status   state, pid and URL of each server; RabbitMQ queue depths
-#   bash scripts/infra.sh tools    install what only the tests use (Chromium, Prometheus, Jaeger) and build
+#   bash scripts/infra.sh tools    install what only the tests use (Chromium, Prometheus, Jaeger, Kafka's jars) and build
 #                                  the server programs without starting any: the chaos suite runs
 #                                  private instances of them (docs/testing.md)
 #
@@ -142,6 +142,61 @@ ensure_prometheus() {
   if command -v update-rc.d >/dev/null; then update-rc.d prometheus disable >/dev/null 2>&1 || true; fi
   if command -v deb-systemd-helper >/dev/null; then deb-systemd-helper disable prometheus.service >/dev/null 2>&1 || true; fi
   command -v promtool >/dev/null || die "prometheus installed but promtool is not on PATH"
+}
+
+# --- Apache Kafka (jars only) ---------------------------------------------------------------
+
+# The Kafka target kind's tests (test/e2e/kafka-delivery.test.ts) start a single-node KRaft
+# broker of their own on the JVM. The release tarball is not on a package registry, so the
+# broker's jars (kafka_2.13 and its runtime dependencies: kafka-server, -storage, -metadata,
+# -raft, Scala's library...) are resolved from Maven Central by a generated pom into
+# $KAFKA_LIBS, with Maven's local repository beside them. Run as `java -cp "$KAFKA_LIBS/*"`.
+KAFKA_VERSION=4.1.1
+KAFKA_DIR="$INFRA/tools/kafka-$KAFKA_VERSION"
+KAFKA_LIBS="$KAFKA_DIR/libs"
+kafka_assemble() {
+  if [[ -f "$KAFKA_LIBS/.complete" ]]; then return; fi
+  command -v java >/dev/null || apt_install openjdk-17-jre-headless
+  command -v mvn >/dev/null || apt_install maven
+  log "kafka: resolving org.apache.kafka:kafka_2.13:$KAFKA_VERSION and its runtime jars into $KAFKA_LIBS (first time only)"
+  local work started=$SECONDS
+  mkdir -p "$KAFKA_DIR"
+  work="$(mktemp -d "$KAFKA_DIR/assemble.XXXXXX")"
+  cat > "$work/pom.xml" <<POM
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>relay.test</groupId>
+  <artifactId>kafka-broker-jars</artifactId>
+  <version>1</version>
+  <packaging>pom</packaging>
+  <dependencies>
+    <dependency>
+      <groupId>org.apache.kafka</groupId>
+      <artifactId>kafka_2.13</artifactId>
+      <version>$KAFKA_VERSION</version>
+    </dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin>
+        <groupId>org.apache.maven.plugins</groupId>
+        <artifactId>maven-dependency-plugin</artifactId>
+        <version>3.8.1</version>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+POM
+  if ! nice -n 19 mvn -B -q -f "$work/pom.xml" -Dmaven.repo.local="$KAFKA_DIR/m2" \
+    dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$work/libs"; then
+    rm -rf "$work"
+    die "kafka: could not resolve kafka_2.13:$KAFKA_VERSION from Maven Central"
+  fi
+  touch "$work/libs/.complete"
+  rm -rf "$KAFKA_LIBS"
+  mv "$work/libs" "$KAFKA_LIBS"
+  rm -rf "$work"
+  log "kafka: $(find "$KAFKA_LIBS" -name '*.jar' | wc -l) jars in $((SECONDS - started)) s"
 }
 
 # --- Redis -----------------------------------------------------------------------------------
@@ -416,8 +471,9 @@ cmd_tools() {
   if ((${#missing[@]} > 0)); then apt_install "${missing[@]}"; fi
   ferretdb_build
   jaeger_build
+  kafka_assemble
   postgres_up
-  log "tools: chromium, promtool, prometheus, redis-server, $RABBIT_BIN/rabbitmq-server, $FERRETDB and $JAEGER are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
+  log "tools: chromium, promtool, prometheus, redis-server, $RABBIT_BIN/rabbitmq-server, $FERRETDB, $JAEGER and the Kafka $KAFKA_VERSION jars ($KAFKA_LIBS) are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
 }
 
 cmd_down() {

@@ -73,8 +73,8 @@ export interface PrivateServers {
   close(): Promise<void>;
 }
 
-interface Spec {
-  name: ServerName | 'epmd';
+export interface Spec {
+  name: ServerName | 'epmd' | 'kafka';
   url: string;
   command: string;
   args: string[];
@@ -120,7 +120,7 @@ function tail(file: string, lines = 30): string {
   }
 }
 
-class ManagedServer {
+export class ManagedServer {
   private child: ChildProcess | null = null;
   readonly name: Spec['name'];
   readonly url: string;
@@ -530,7 +530,7 @@ export async function startPrivateRabbitmq(label: string): Promise<PrivateServer
   return Object.assign(rabbitmq as PrivateServer, { close });
 }
 
-async function distinctFreePorts(n: number): Promise<number[]> {
+export async function distinctFreePorts(n: number): Promise<number[]> {
   const ports = new Set<number>();
   for (let tries = 0; ports.size < n && tries < n * 5; tries++) ports.add(await freePort());
   if (ports.size < n) throw new Error(`could not find ${n} distinct free ports`);

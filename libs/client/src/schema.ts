@@ -1456,12 +1456,12 @@ export interface components {
         };
         TargetCreate: {
             /** @enum {string} */
-            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange";
+            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange" | "kafka";
             /** @description trimmed */
             name: string;
             /** @description default true */
             enabled?: boolean;
-            /** @description the kind's settings (WebhookConfigInput, EmbedChatConfigInput, BlockChatConfigInput, EmailConfigInput, SpreadsheetConfigInput, TelegramConfigInput, TeamsConfigInput, CliConfigInput, RedisStreamConfigInput, AmqpExchangeConfigInput by `kind`); each problem is named `config.<field>` */
+            /** @description the kind's settings (WebhookConfigInput, EmbedChatConfigInput, BlockChatConfigInput, EmailConfigInput, SpreadsheetConfigInput, TelegramConfigInput, TeamsConfigInput, CliConfigInput, RedisStreamConfigInput, AmqpExchangeConfigInput, KafkaConfigInput by `kind`); each problem is named `config.<field>` */
             config: Record<string, unknown>;
             /** @description delays between attempts in ms; `[]` no retries; null the kind’s default (docs/delivery.md) */
             retry_schedule_ms?: number[] | null;
@@ -1631,7 +1631,7 @@ export interface components {
             readonly created_at?: unknown;
             /** @description read-only: refused in a request */
             readonly updated_at?: unknown;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         TargetPatch: {
             /** @description trimmed */
             name?: string;
@@ -1815,10 +1815,10 @@ export interface components {
             account_id: string;
             endpoint_id: string;
             /** @enum {string} */
-            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange";
+            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange" | "kafka";
             name: string;
             enabled: boolean;
-            /** @description the kind's settings as shown, every secret masked (WebhookConfigView, EmbedChatConfigView, BlockChatConfigView, EmailConfigView, SpreadsheetConfigView, TelegramConfigView, TeamsConfigView, CliConfigView, RedisStreamConfigView, AmqpExchangeConfigView by `kind`) */
+            /** @description the kind's settings as shown, every secret masked (WebhookConfigView, EmbedChatConfigView, BlockChatConfigView, EmailConfigView, SpreadsheetConfigView, TelegramConfigView, TeamsConfigView, CliConfigView, RedisStreamConfigView, AmqpExchangeConfigView, KafkaConfigView by `kind`) */
             config: Record<string, unknown>;
             /** @description set when deliveries showed the destination is gone (docs/delivery.md "Flagged targets") */
             flagged: {
@@ -1997,7 +1997,7 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         TargetList: {
             data: components["schemas"]["Target"][];
         };
@@ -2326,6 +2326,89 @@ export interface components {
              * @example orders.{{type}}
              */
             routing_key: string;
+        };
+        /** @description Apache Kafka topic */
+        KafkaConfigInput: {
+            brokers: string[];
+            /**
+             * @description a topic that exists (Relay does not create it unless the cluster auto-creates topics)
+             * @example webhooks
+             */
+            topic: string;
+            key_path?: string | null;
+            sasl?: ({
+                /** @enum {string} */
+                mechanism: "none" | "plain" | "scram-sha-256" | "scram-sha-512";
+            } & ({
+                /** @constant */
+                mechanism: "none";
+            } | {
+                /** @constant */
+                mechanism: "plain";
+                username: string;
+                /** @description a secret: stored sealed, shown as set, never returned */
+                password: string;
+            } | {
+                /** @constant */
+                mechanism: "scram-sha-256";
+                username: string;
+                /** @description a secret: stored sealed, shown as set, never returned */
+                password: string;
+            } | {
+                /** @constant */
+                mechanism: "scram-sha-512";
+                username: string;
+                /** @description a secret: stored sealed, shown as set, never returned */
+                password: string;
+            })) | null;
+            tls?: boolean | null;
+        };
+        /** @description Apache Kafka topic */
+        KafkaConfigView: {
+            brokers: string[];
+            /**
+             * @description a topic that exists (Relay does not create it unless the cluster auto-creates topics)
+             * @example webhooks
+             */
+            topic: string;
+            /**
+             * @description a dotted path into the JSON payload whose value is each record's key; empty or absent in the payload = no key
+             * @example customer.id
+             */
+            key_path: string;
+            sasl: {
+                /** @constant */
+                mechanism: "none";
+            } | {
+                /** @constant */
+                mechanism: "plain";
+                username: string;
+                /**
+                 * @description Password: set; never returned
+                 * @constant
+                 */
+                password: "[redacted]";
+            } | {
+                /** @constant */
+                mechanism: "scram-sha-256";
+                username: string;
+                /**
+                 * @description Password: set; never returned
+                 * @constant
+                 */
+                password: "[redacted]";
+            } | {
+                /** @constant */
+                mechanism: "scram-sha-512";
+                username: string;
+                /**
+                 * @description Password: set; never returned
+                 * @constant
+                 */
+                password: "[redacted]";
+            };
+            /** @description when on, the brokers' certificates are verified against their host names */
+            tls: boolean;
         };
         TransformationVersion: {
             version: number;

@@ -5,6 +5,7 @@ import { blockChatInfo, createBlockChatKind } from './kinds/block_chat';
 import { cliInfo, createCliKind } from './kinds/cli';
 import type { CliLink } from './kinds/cli';
 import { createEmailKind, emailInfo } from './kinds/email';
+import { createKafkaKind, kafkaInfo } from './kinds/kafka';
 import type { MailRelay } from './kinds/email';
 import { createRedisStreamKind, redisStreamInfo } from './kinds/redis_stream';
 import { createSpreadsheetKind, spreadsheetInfo } from './kinds/spreadsheet';
@@ -17,6 +18,7 @@ import type { SecretSealer } from './kind';
 import { createRegistry } from './registry';
 import type { TargetRegistry } from './registry';
 import type { AmqpLink } from './transports/amqp';
+import type { KafkaLink } from './transports/kafka';
 import type { RedisStreamsLink } from './transports/redis';
 
 /** What kinds may need to be built: the secret box for credentials stored with a target (webhook secrets, chat URLs). */
@@ -32,6 +34,8 @@ interface KindDeps {
   redis?: RedisStreamsLink;
   /** pooled connections to the brokers of RabbitMQ exchange targets; only the outputs deliverer has them */
   amqp?: AmqpLink;
+  /** pooled idempotent producers to the clusters of Kafka targets; only the outputs deliverer has them */
+  kafka?: KafkaLink;
 }
 
 /** One line of the catalog: what is known of a kind without building it, and how to build it. */
@@ -105,6 +109,10 @@ export const CATALOG: Catalog = createCatalog([
   {
     ...amqpExchangeInfo,
     create: (deps) => createAmqpExchangeKind({ secrets: deps.secrets, ...(deps.amqp ? { amqp: deps.amqp } : {}) }),
+  },
+  {
+    ...kafkaInfo,
+    create: (deps) => createKafkaKind({ secrets: deps.secrets, ...(deps.kafka ? { kafka: deps.kafka } : {}) }),
   },
 ]);
 

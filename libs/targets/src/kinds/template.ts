@@ -108,6 +108,12 @@ export function renderTemplate(template: string, data: unknown, escape: (s: stri
   return template.replace(TAG, (_tag, path: string) => escape(stringify(lookup(data, path))));
 }
 
+/** The value at a dotted path (as in templates) as text, objects as compact JSON; undefined when missing or null. */
+export function pathText(data: unknown, path: string): string | undefined {
+  const value = lookup(data, path);
+  return value === undefined || value === null ? undefined : stringify(value);
+}
+
 function lookup(data: unknown, path: string): unknown {
   if (path === '.') return data;
   if (path === '') return undefined;

@@ -1,0 +1,37 @@
+import { createKafkaLink } from './producer';
+
+const record = { topic: 't', value: Buffer.from('{}'), headers: {}, timestamp: '0' };
+const options = (allowCidrs: string[]) => ({
+  allowCidrs,
+  connectTimeoutMs: 1000,
+  commandTimeoutMs: 5000,
+  maxClients: 4,
+  idleMs: 60_000,
+});
+
+describe('the SSRF guard on every socket to a broker', () => {
+  it('a loopback address or a name that resolves to one is refused before any socket is opened', async () => {
+    const link = createKafkaLink(options([]));
+    try {
+      for (const broker of ['127.0.0.1:9', 'localhost:9'])
+        expect(await link.produce({ brokers: [broker], tls: false }, record)).toEqual({
+          error: { code: 'SSRF_BLOCKED', message: expect.any(String) },
+        });
+      // a client that could not connect is not kept
+      expect(link.size).toBe(0);
+    } finally {
+      link.close();
+    }
+  });
+
+  it('an allowed address is dialled: nothing listens there, so the socket is refused', async () => {
+    const link = createKafkaLink(options(['127.0.0.1/32']));
+    try {
+      expect(await link.produce({ brokers: ['127.0.0.1:9'], tls: false }, record)).toEqual({
+        error: { code: 'ECONNREFUSED', message: expect.any(String) },
+      });
+    } finally {
+      link.close();
+    }
+  });
+});
