@@ -197,3 +197,43 @@ describe('a queue or stream target’s server URL is a credential: its password 
     },
   );
 });
+
+describe('a Kafka target’s SASL password is a credential: sealed at rest, shown as set, never returned', () => {
+  it('the stored document holds ciphertext; create, read, list and the logs never show the password', async () => {
+    const password = 'kafkaPassw0rdSECRET';
+    const config = {
+      brokers: ['kafka-1.example.com:9093'],
+      topic: 'webhooks',
+      sasl: { mechanism: 'scram-sha-512' as const, username: 'relay', password },
+      tls: true,
+    };
+    const created = await must(
+      m.client.POST('/v1/endpoints/{endpointId}/targets', {
+        params: { path: { endpointId } },
+        body: { kind: 'kafka', name: 'kafka', config },
+      }),
+    );
+    const raw = (await modelsOf(m.store).targets.collection.findOne({ _id: created.id } as never)) as unknown as {
+      config: { sasl: { password: string } };
+    };
+    expect(raw.config.sasl.password).toMatch(/^enc:v1:k1:/);
+    expect(m.secrets.decrypt(raw.config.sasl.password)).toBe(password);
+    const read = await must(
+      m.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', {
+        params: { path: { endpointId, targetId: created.id } },
+      }),
+    );
+    const list = await must(m.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }));
+    const shown = {
+      ...config,
+      key_path: '',
+      sasl: { mechanism: 'scram-sha-512', username: 'relay', password: '[redacted]' },
+    };
+    for (const one of [created, read]) expect(one.config).toEqual(shown);
+    for (const text of [JSON.stringify(created), JSON.stringify(read), JSON.stringify(list)]) {
+      expect(text).not.toContain(password);
+      expect(text).not.toContain('enc:v1');
+    }
+    for (const line of m.logLines()) expect(JSON.stringify(line)).not.toContain(password);
+  });
+});

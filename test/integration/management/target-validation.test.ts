@@ -150,6 +150,24 @@ describe('saving a target reports every problem at once, and unknown fields are 
     expect(JSON.stringify(res.body)).not.toContain('hunter2');
   });
 
+  it('kafka: bad brokers, topic, key path and SASL each named in one 400, the password never echoed', async () => {
+    const res = await create({
+      kind: 'kafka',
+      name: 'cluster',
+      config: {
+        brokers: ['kafka-1.example.com:9093', 'kafka-2.example.com'],
+        topic: '..',
+        key_path: 'customer..id',
+        sasl: { mechanism: 'scram-sha-256', password: 'hunter2' },
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(fields(res)).toEqual(['config.brokers[1]', 'config.key_path', 'config.sasl.username', 'config.topic']);
+    expect(res.body.errors).toContainEqual({ field: 'config.topic', message: 'topic must not be "." or ".."' });
+    expect(JSON.stringify(res.body)).not.toContain('hunter2');
+  });
+
   it('an unknown top-level field is refused by name ("is not a known field") even when everything else is valid, as endpoints do', async () => {
     const before = await targetCount();
     const res = await create({
