@@ -21,6 +21,8 @@ import type { FakeTelegram } from '../../support/fake-telegram';
 import { TestReceiver } from '../../support/receiver';
 import { relayListen } from '../../support/relay-cli';
 import { startOutputsDeliverer } from '../../support/outputs-deliverer';
+import { startPrivateKafka } from '../../support/private-kafka';
+import type { PrivateKafka, TopicReader } from '../../support/private-kafka';
 import { startService } from '../../support/services';
 import { startTestSmtpServer } from '../../support/smtp-server';
 import type { TestSmtpServer } from '../../support/smtp-server';
@@ -53,7 +55,8 @@ import { startDashboardStack } from './stack';
  * through NODE_EXTRA_CA_CERTS — so TLS is verified for hooks.slack.com etc. as in production.
  * Email goes to the real test SMTP server (STARTTLS + AUTH); the spreadsheet to the Google fake;
  * the Redis stream to the real Redis, under a key of this file's own; the RabbitMQ message to the
- * real RabbitMQ, through an exchange and a queue of this file's own.
+ * real RabbitMQ, through an exchange and a queue of this file's own; the Kafka record to a
+ * single-node Kafka of this file's own (test/support/private-kafka.ts), through its SASL listener.
  */
 
 const SMTP_PASS = 'e2e-kinds-Pa55';
@@ -83,8 +86,13 @@ const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://127.0.0.1:5672';
 const EXCHANGE = `e2e-every-kind-${randomUUID()}`;
 let rabbit: ChannelModel;
 const published: ConsumeMessage[] = [];
+const TOPIC = 'e2e-every-kind';
+let kafka: PrivateKafka;
+let records: TopicReader;
 
 beforeAll(async () => {
+  // the JVM starts while the rest is set up
+  const kafkaStarted = startPrivateKafka('every-kind');
   receiver = await TestReceiver.start();
   laptop = await TestReceiver.start();
   slack = await startFakeSlack({ https: true, hooks: [SLACK_PATH] });
@@ -104,6 +112,9 @@ beforeAll(async () => {
   const { queue } = await channel.assertQueue('', { exclusive: true });
   await channel.bindQueue(queue, EXCHANGE, '');
   await channel.consume(queue, (m) => void (m && published.push(m)), { noAck: true });
+  kafka = await kafkaStarted;
+  await kafka.createTopic(TOPIC);
+  records = await kafka.consume(TOPIC);
 
   const dir = mkdtempSync(path.join(tmpdir(), 'relay-every-kind-'));
   const chatFakes = [slack.tls!, discord.tls!, teams.tls, telegram.tls];
@@ -142,6 +153,7 @@ afterAll(async () => {
   }
   await browser?.close();
   for (const stop of stopAfter) await stop();
+  await kafka?.close();
   await stack?.stop();
   await Promise.all([
     receiver?.close(),
@@ -222,6 +234,18 @@ const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise
     fill: async (form) => {
       await form.getByLabel('AMQP URL', { exact: true }).fill(RABBITMQ_URL);
       await form.getByLabel('Exchange', { exact: true }).fill(EXCHANGE);
+    },
+  },
+  {
+    name: 'orders-topic',
+    label: 'Apache Kafka topic',
+    fill: async (form) => {
+      await form.getByLabel('Bootstrap brokers (one per line)', { exact: true }).fill(kafka.saslBroker);
+      await form.getByLabel('Topic', { exact: true }).fill(TOPIC);
+      await form.getByLabel('Record key path (optional)', { exact: true }).fill('order.id');
+      await form.getByLabel('SASL authentication', { exact: true }).selectOption('plain');
+      await form.getByLabel('User name', { exact: true }).fill(kafka.user.username);
+      await form.getByLabel('Password', { exact: true }).fill(kafka.user.password);
     },
   },
 ];
@@ -309,6 +333,15 @@ describe('an event delivered to a target of every kind, added through the dashbo
     expect(JSON.parse(message!.content.toString())).toEqual({ order: { id: 7, total: '12.50' } });
     expect(message!.properties.headers).toMatchObject({ 'relay-event-id': eventId });
     expect(message!.properties).toMatchObject({ messageId: expect.stringMatching(/^dlv_/), deliveryMode: 2 });
+    const [record] = await records.waitFor(1, WAIT);
+    expect(JSON.parse(record!.value!.toString())).toEqual({ order: { id: 7, total: '12.50' } });
+    expect(record!.key?.toString()).toBe('7');
+    expect(record!.headers?.['relay-event-id']?.toString()).toBe(eventId);
+    expect(record!.headers?.['relay-delivery-id']?.toString()).toMatch(/^dlv_/);
+    const topicCard = page.locator('.card.target', {
+      has: page.getByRole('heading', { level: 3, name: 'orders-topic', exact: true }),
+    });
+    expect(await topicCard.locator('dt:text-is("SASL authentication") + dd').textContent()).toContain('password set');
     // a server URL is a credential: the target's card shows it as set
     for (const [name, label] of [
       ['orders-stream', 'Redis URL'],
@@ -347,6 +380,7 @@ describe('an event delivered to a target of every kind, added through the dashbo
       TEAMS_SIG,
       SMTP_PASS,
       'PRIVATE KEY',
+      kafka.user.password,
     ])
       expect(shown).not.toContain(secret);
   });

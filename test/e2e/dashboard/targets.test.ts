@@ -180,6 +180,37 @@ const CASES: KindCase[] = [
     secret: 'brokerPa55SECRET',
   },
   {
+    kind: 'kafka',
+    label: 'Apache Kafka topic',
+    add: async (form) => {
+      await form
+        .getByLabel('Bootstrap brokers (one per line)', { exact: true })
+        .fill('kafka-1.example.com:9093\nkafka-2.example.com:9093');
+      await form.getByLabel('Topic', { exact: true }).fill('webhooks');
+      await form.getByLabel('SASL authentication', { exact: true }).selectOption('scram-sha-512');
+      await form.getByLabel('User name', { exact: true }).fill('relay');
+      await form.getByLabel('Password', { exact: true }).fill('kafkaPa55SECRET');
+    },
+    shown: {
+      brokers: ['kafka-1.example.com:9093', 'kafka-2.example.com:9093'],
+      topic: 'webhooks',
+      key_path: '',
+      sasl: { mechanism: 'scram-sha-512', username: 'relay', password: '[redacted]' },
+      tls: false,
+    },
+    change: async (form) => {
+      await form.getByLabel('Password', { exact: true }).fill('kafkaPa55SECRET');
+      await form.getByLabel('Record key path (optional)', { exact: true }).fill('customer.id');
+      await form.getByLabel('TLS', { exact: true }).check();
+    },
+    changed: {
+      key_path: 'customer.id',
+      tls: true,
+      sasl: { mechanism: 'scram-sha-512', username: 'relay', password: '[redacted]' },
+    },
+    secret: 'kafkaPa55SECRET',
+  },
+  {
     kind: 'redis_stream',
     label: 'Redis Streams (XADD)',
     add: async (form) => {

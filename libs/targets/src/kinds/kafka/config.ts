@@ -76,7 +76,8 @@ export const kafkaDescription: KindDescription = {
   fields: {
     brokers: {
       type: 'list',
-      label: `Bootstrap brokers (at most ${MAX_BROKERS})`,
+      label: 'Bootstrap brokers',
+      help: `host:port, at most ${MAX_BROKERS}; the client finds the rest of the cluster from them`,
       required: true,
       maxItems: MAX_BROKERS,
       maxItemsMessage: 'at most {max} brokers (got {got})',
