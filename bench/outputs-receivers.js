@@ -1,11 +1,13 @@
 // Local stand-ins the outputs bench delivers to: an SMTP server (STARTTLS + AUTH, as the relay
 // default requires), a minimal HTTPS Google (token endpoint, values:batchGet/update/append), a
-// reader of a stream on the real local Redis and a consumer of an exchange on the real RabbitMQ. Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
+// reader of a stream on the real local Redis, a consumer of an exchange on the real RabbitMQ and one
+// of a topic on the bench's Kafka. Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
 // quota here, only what a delivery costs the deliverer.
 'use strict';
 const https = require('node:https');
 const amqp = require('amqplib');
 const { Redis } = require('ioredis');
+const { Kafka, logLevel } = require('kafkajs');
 const { SMTPServer } = require('smtp-server');
 const { generate } = require('selfsigned');
 const { portOf } = require('./lib');
@@ -153,4 +155,26 @@ async function consumeExchange(url, exchange, onDelivery) {
   };
 }
 
-module.exports = { consumeExchange, readStream, startSheets, startSmtp };
+/**
+ * A topic on a bench Kafka (bench/kafka-broker.js), created here, and a consumer of it from its
+ * beginning that hands each record's relay-delivery-id header to `onDelivery`.
+ * @param {string} broker
+ * @param {string} topic
+ * @param {(deliveryId: string) => void} onDelivery
+ */
+async function consumeTopic(broker, topic, onDelivery) {
+  const kafka = new Kafka({ clientId: 'bench', brokers: [broker], logLevel: logLevel.NOTHING });
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+  await admin.disconnect();
+  const consumer = kafka.consumer({ groupId: `bench-${topic}` });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => onDelivery(String(message.headers?.['relay-delivery-id'] ?? '')),
+  });
+  return { close: () => consumer.disconnect() };
+}
+
+module.exports = { consumeExchange, consumeTopic, readStream, startSheets, startSmtp };

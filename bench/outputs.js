@@ -1,8 +1,10 @@
 // npm run bench (part 3): deliveries/s of ONE outputs deliverer (the deliverer program with
 // DELIVERY_CHANNEL=outputs) for an email target (SMTP with STARTTLS + AUTH to a local server),
 // a spreadsheet target (a local HTTPS Google: header read + append per row), a Redis Streams
-// target (XADD to the real local Redis, a reader on the stream) and a RabbitMQ exchange target
-// (confirmed publishes to the real local RabbitMQ, a consumer on the exchange), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
+// target (XADD to the real local Redis, a reader on the stream), a RabbitMQ exchange target
+// (confirmed publishes to the real local RabbitMQ, a consumer on the exchange) and a Kafka target
+// (idempotent produces, acks=all, over SASL PLAIN to a single-node Kafka the bench starts:
+// bench/kafka-broker.js; a consumer on the topic), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
 // JSON line per kind; writes bench-results/outputs.json.
 'use strict';
 const { generateKeyPairSync, randomBytes } = require('node:crypto');
@@ -17,17 +19,19 @@ const { connectStore, insertTarget } = require('@relay/store');
 const {
   createAmqpExchangeKind,
   createEmailKind,
+  createKafkaKind,
   createRedisStreamKind,
   createSpreadsheetKind,
 } = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
 const { freePort, startProcess, waitFor, writeResults } = require('./lib');
-const { consumeExchange, readStream, startSheets, startSmtp } = require('./outputs-receivers');
+const { startKafka } = require('./kafka-broker');
+const { consumeExchange, consumeTopic, readStream, startSheets, startSmtp } = require('./outputs-receivers');
 
 const ROOT = path.resolve(__dirname, '..');
 const S = settingsOf('BENCH_OUTPUT_DELIVERIES', 5000, 'bench_out');
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange'];
+const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'kafka'];
 
 /**
  * @param {string} kind
@@ -79,6 +83,9 @@ async function main() {
   const streamReader = readStream(REDIS_URL, stream, (id) => arrivals.on(id));
   const exchange = `bench-exchange-${S.namespace}`;
   const exchangeConsumer = await consumeExchange(S.rabbitmqUrl, exchange, (id) => arrivals.on(id));
+  const kafka = await startKafka('bench-kafka');
+  const topic = `bench-${S.namespace}`;
+  const topicConsumer = await consumeTopic(kafka.broker, topic, (id) => arrivals.on(id));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-out-'));
   fs.writeFileSync(path.join(dir, 'smtp.pem'), smtp.ca);
   fs.writeFileSync(path.join(dir, 'google.pem'), sheets.ca);
@@ -97,11 +104,17 @@ async function main() {
   });
   const redisStream = createRedisStreamKind({ secrets }).validateConfig({ url: REDIS_URL, stream });
   const amqpExchange = createAmqpExchangeKind({ secrets }).validateConfig({ url: S.rabbitmqUrl, exchange });
+  const kafkaTopic = createKafkaKind({ secrets }).validateConfig({
+    brokers: [kafka.saslBroker],
+    topic,
+    sasl: { mechanism: 'plain', ...kafka.user },
+  });
   for (const [kind, cfg] of /** @type {const} */ ([
     ['email', email],
     ['spreadsheet', sheet],
     ['redis_stream', redisStream],
     ['amqp_exchange', amqpExchange],
+    ['kafka', kafkaTopic],
   ])) {
     if (!cfg.ok) throw new Error(`${kind}: ${JSON.stringify(cfg.errors)}`);
     await insertTarget(store, `tg_${kind}`, 'acc_bench', 'ep_bench', {
@@ -169,6 +182,8 @@ async function main() {
     await sheets.close();
     await streamReader.close();
     await exchangeConsumer.close();
+    await topicConsumer.close();
+    await kafka.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

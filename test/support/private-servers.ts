@@ -530,7 +530,7 @@ export async function startPrivateRabbitmq(label: string): Promise<PrivateServer
   return Object.assign(rabbitmq as PrivateServer, { close });
 }
 
-export async function distinctFreePorts(n: number): Promise<number[]> {
+async function distinctFreePorts(n: number): Promise<number[]> {
   const ports = new Set<number>();
   for (let tries = 0; ports.size < n && tries < n * 5; tries++) ports.add(await freePort());
   if (ports.size < n) throw new Error(`could not find ${n} distinct free ports`);
