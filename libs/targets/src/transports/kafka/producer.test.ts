@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { createKafkaLink } from './producer';
 
 const record = { topic: 't', value: Buffer.from('{}'), headers: {}, timestamp: '0' };
@@ -32,6 +33,26 @@ describe('the SSRF guard on every socket to a broker', () => {
       });
     } finally {
       link.close();
+    }
+  });
+});
+
+describe('a broker that takes the connection and never answers', () => {
+  it('the attempt ends as ETIMEDOUT at the connect timeout, whatever the client would retry, and keeps no client', async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const link = createKafkaLink({ ...options(['127.0.0.1/32']), connectTimeoutMs: 300, commandTimeoutMs: 1000 });
+    try {
+      expect(await link.produce({ brokers: [`127.0.0.1:${port}`], tls: false }, record)).toEqual({
+        error: { code: 'ETIMEDOUT', message: 'not connected within 300 ms' },
+      });
+      expect(link.size).toBe(0);
+    } finally {
+      link.close();
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 });

@@ -129,32 +129,41 @@ async function open(cluster: KafkaCluster, policy: AddressPolicy, opts: PooledLi
   return held;
 }
 
+/** `work`'s outcome, or `late()`'s past `ms` (the work goes on; the caller closes what it started). */
+async function within<T>(work: Promise<T>, ms: number, late: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(late()), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const failure = (err: unknown): ProduceOutcome => ({
+  error: { code: kafkaErrorCode(err), message: String((err as Error)?.message ?? err) },
+});
+
 /** The send, or REQUEST_TIMED_OUT past `timeoutMs` (the client is then closed: its answer may still come). */
-async function produceOn(held: Held, r: KafkaRecord, timeoutMs: number): Promise<ProduceOutcome> {
+function produceOn(held: Held, r: KafkaRecord, timeoutMs: number): Promise<ProduceOutcome> {
   const message = {
     ...(r.key !== undefined ? { key: r.key } : {}),
     value: r.value,
     headers: r.headers,
     timestamp: r.timestamp,
   };
-  const sent = held.producer.send({ topic: r.topic, acks: -1, timeout: timeoutMs, messages: [message] }).then(
-    ([written]): ProduceOutcome => ({ partition: written?.partition ?? 0, offset: written?.baseOffset ?? '' }),
-    (err: unknown): ProduceOutcome => ({
-      error: { code: kafkaErrorCode(err), message: String((err as Error)?.message ?? err) },
-    }),
-  );
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<ProduceOutcome>((resolve) => {
-    timer = setTimeout(() => {
-      held.open = false;
-      resolve({ error: { code: 'REQUEST_TIMED_OUT', message: `no answer within ${timeoutMs} ms` } });
-    }, timeoutMs);
+  const sent = held.producer
+    .send({ topic: r.topic, acks: -1, timeout: timeoutMs, messages: [message] })
+    .then(
+      ([written]): ProduceOutcome => ({ partition: written?.partition ?? 0, offset: written?.baseOffset ?? '' }),
+      failure,
+    );
+  return within(sent, timeoutMs, () => {
+    held.open = false;
+    return { error: { code: 'REQUEST_TIMED_OUT', message: `no answer within ${timeoutMs} ms` } };
   });
-  try {
-    return await Promise.race([sent, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Pooled idempotent producers to the clusters of Kafka targets, keyed by a digest of brokers, TLS and credentials. */
@@ -172,12 +181,17 @@ export function createKafkaLink(opts: PooledLinkOptions): KafkaLink {
   return {
     async produce(cluster, record) {
       const key = createHash('sha256').update(JSON.stringify(cluster)).digest('base64url');
-      let held: Held;
-      try {
-        held = await pool.get(key, () => open(cluster, policy, opts));
-      } catch (err) {
-        return { error: { code: kafkaErrorCode(err), message: String((err as Error)?.message ?? err) } };
-      }
+      // the client's connect retries, bounded as one connection attempt of the other kinds is
+      const opened = await within<Held | ProduceOutcome>(
+        pool.get(key, () => open(cluster, policy, opts)).catch(failure),
+        opts.connectTimeoutMs,
+        () => {
+          pool.discard(key);
+          return { error: { code: 'ETIMEDOUT', message: `not connected within ${opts.connectTimeoutMs} ms` } };
+        },
+      );
+      if ('error' in opened) return opened;
+      const held = opened as Held;
       const outcome = await produceOn(held, record, opts.commandTimeoutMs);
       // After a failed send the client rolls its sequence number back; had the broker written the
       // batch, the next record would carry the same number and be dropped as its duplicate. A new
