@@ -2329,6 +2329,7 @@ export interface components {
         };
         /** @description Apache Kafka topic */
         KafkaConfigInput: {
+            /** @description host:port, at most 16; the client finds the rest of the cluster from them */
             brokers: string[];
             /**
              * @description a topic that exists (Relay does not create it unless the cluster auto-creates topics)
