@@ -73,7 +73,7 @@ export interface PrivateServers {
   close(): Promise<void>;
 }
 
-export interface Spec {
+interface Spec {
   name: ServerName | 'epmd' | 'kafka';
   url: string;
   command: string;
