@@ -3,16 +3,18 @@
 // its log directory in a temporary directory that survives a restart: the one description the
 // Kafka target's tests (test/support/private-kafka.ts) and bench/outputs.js share. The jars are
 // those `bash scripts/infra.sh tools` resolves from Maven Central into
-// <repo>/.infra/tools/kafka-<version>/libs (KAFKA_LIBS overrides). Two listeners: PLAINTEXT,
-// and SASL_PLAINTEXT with PLAIN and one user. Topics are never created automatically.
+// <repo>/.infra/tools/kafka-<version>/libs (KAFKA_LIBS overrides). Three listeners: PLAINTEXT,
+// SASL_PLAINTEXT with PLAIN and one user, and SSL with a self-signed certificate for 127.0.0.1.
+// Topics are never created automatically.
 
 const { spawn, spawnSync } = require('node:child_process');
-const { randomBytes } = require('node:crypto');
+const { createPrivateKey, randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { Kafka, logLevel } = require('kafkajs');
 const { freePort } = require('./free-port');
+const { certificate } = require('./outputs-receivers');
 
 const ROOT = path.resolve(__dirname, '..');
 /** a small heap and a quick start; the serial collector keeps it to one GC thread on a shared machine */
@@ -54,22 +56,25 @@ async function kafkaHandshake(broker) {
 
 /**
  * @param {string} dir
- * @param {{ plain: number, sasl: number, controller: number }} ports
+ * @param {{ plain: number, sasl: number, tls: number, controller: number }} ports
  * @param {{ username: string, password: string }} user
+ * @param {string} keystore a PEM file: the TLS listener's private key (PKCS #8) and certificate
  */
-function serverProperties(dir, ports, user) {
-  const { plain, sasl, controller } = ports;
+function serverProperties(dir, ports, user, keystore) {
+  const { plain, sasl, tls, controller } = ports;
   return [
     'process.roles=broker,controller',
     'node.id=1',
     `controller.quorum.voters=1@127.0.0.1:${controller}`,
-    `listeners=PLAINTEXT://127.0.0.1:${plain},SASL_PLAINTEXT://127.0.0.1:${sasl},CONTROLLER://127.0.0.1:${controller}`,
-    `advertised.listeners=PLAINTEXT://127.0.0.1:${plain},SASL_PLAINTEXT://127.0.0.1:${sasl}`,
-    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT',
+    `listeners=PLAINTEXT://127.0.0.1:${plain},SASL_PLAINTEXT://127.0.0.1:${sasl},SSL://127.0.0.1:${tls},CONTROLLER://127.0.0.1:${controller}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${plain},SASL_PLAINTEXT://127.0.0.1:${sasl},SSL://127.0.0.1:${tls}`,
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL,CONTROLLER:PLAINTEXT',
     'controller.listener.names=CONTROLLER',
     'inter.broker.listener.name=PLAINTEXT',
     'sasl.enabled.mechanisms=PLAIN',
     `listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_${user.username}="${user.password}";`,
+    'ssl.keystore.type=PEM',
+    `ssl.keystore.location=${keystore}`,
     `log.dirs=${path.join(dir, 'data')}`,
     'auto.create.topics.enable=false',
     'num.partitions=1',
@@ -98,11 +103,14 @@ async function prepareKafka(label) {
   const libs = kafkaLibs();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `relay-${label}-`));
   const ports = new Set();
-  while (ports.size < 3) ports.add(await freePort());
-  const [plain, sasl, controller] = /** @type {number[]} */ ([...ports]);
+  while (ports.size < 4) ports.add(await freePort());
+  const [plain, sasl, tls, controller] = /** @type {number[]} */ ([...ports]);
   const user = { username: 'relay', password: randomBytes(12).toString('base64url') };
+  const pems = certificate();
+  const keystore = path.join(dir, 'tls.pem');
+  fs.writeFileSync(keystore, `${createPrivateKey(pems.private).export({ type: 'pkcs8', format: 'pem' })}${pems.cert}`);
   const props = path.join(dir, 'server.properties');
-  fs.writeFileSync(props, serverProperties(dir, { plain, sasl, controller }, user));
+  fs.writeFileSync(props, serverProperties(dir, { plain, sasl, tls, controller }, user, keystore));
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' };
   /** @param {string} main @param {string[]} args */
   const java = (main, args) => ['-n', '19', 'java', ...JVM, '-cp', `${libs}/*`, main, ...args];
@@ -120,6 +128,9 @@ async function prepareKafka(label) {
     dir,
     broker: `127.0.0.1:${plain}`,
     saslBroker: `127.0.0.1:${sasl}`,
+    tlsBroker: `127.0.0.1:${tls}`,
+    /** the TLS listener's certificate, the one to trust */
+    ca: pems.cert,
     user,
     command: 'nice',
     args: java('kafka.Kafka', [props]),

@@ -12,6 +12,7 @@ const { SMTPServer } = require('smtp-server');
 const { generate } = require('selfsigned');
 const { portOf } = require('./lib');
 
+/** A self-signed certificate (PEM, with its key) for localhost and 127.0.0.1, valid a day. */
 function certificate() {
   return generate([{ name: 'commonName', value: 'localhost' }], {
     keySize: 2048,
@@ -177,4 +178,4 @@ async function consumeTopic(broker, topic, onDelivery) {
   return { close: () => consumer.disconnect() };
 }
 
-module.exports = { consumeExchange, consumeTopic, readStream, startSheets, startSmtp };
+module.exports = { certificate, consumeExchange, consumeTopic, readStream, startSheets, startSmtp };

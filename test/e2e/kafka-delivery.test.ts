@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { must } from '@relay/client';
 import type { KafkaMessage } from 'kafkajs';
 import { activityRowWhen } from '../support/api-client';
@@ -15,7 +18,8 @@ import type { Stack } from './stack';
  * Apache Kafka targets (docs/targets-queues.md "Apache Kafka"), every service its own process on
  * the worker's shared stack, which runs no outputs deliverer: this file starts one on the stack's
  * environment for its own run, and one single-node Kafka (KRaft) of its own, once, with a
- * PLAINTEXT and a SASL_PLAINTEXT (PLAIN) listener and topic auto-creation off. Each test creates
+ * PLAINTEXT, a SASL_PLAINTEXT (PLAIN) and a TLS listener (its certificate the deliverer's one extra
+ * trust anchor), and topic auto-creation off. Each test creates
  * its topic (`e2e-<uuid>`) and reads what arrived with a consumer; the outage test stops that
  * broker and starts it again on the same log directory.
  */
@@ -24,10 +28,13 @@ let stack: Stack;
 let outputs: RunningService;
 let kafka: PrivateKafka;
 let endpointId: string;
+let caDir: string;
 
 beforeAll(async () => {
   [stack, kafka] = await Promise.all([startStack('kafka'), startPrivateKafka('kafka-target')]);
-  outputs = await startService('outputs-deliverer', stack.env);
+  caDir = mkdtempSync(path.join(tmpdir(), 'relay-kafka-ca-'));
+  writeFileSync(path.join(caDir, 'ca.pem'), kafka.ca);
+  outputs = await startService('outputs-deliverer', { ...stack.env, NODE_EXTRA_CA_CERTS: path.join(caDir, 'ca.pem') });
   endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'to topics' } }))).id;
 });
 
@@ -35,6 +42,7 @@ afterAll(async () => {
   await outputs?.stop();
   await kafka?.close();
   await stack?.stop();
+  if (caDir) rmSync(caDir, { recursive: true, force: true });
 });
 
 async function newTopic(): Promise<string> {
@@ -86,6 +94,20 @@ describe('Kafka target, end to end', () => {
       );
       expect(JSON.stringify(shown)).not.toContain(kafka.user.password);
       expect((shown.config as { sasl: { password: string } }).sasl.password).toBe('[redacted]');
+    } finally {
+      await removeTarget(stack, endpointId, targetId);
+      await reader.close();
+    }
+  });
+
+  it('tls: the record goes over the TLS listener, its certificate verified', async () => {
+    const topic = await newTopic();
+    const reader = await kafka.consume(topic);
+    const targetId = await addQueueTarget(stack, endpointId, 'kafka', { brokers: [kafka.tlsBroker], topic, tls: true });
+    try {
+      await sendJson(stack, endpointId, { over: 'tls' });
+      const [record] = await reader.waitFor(1);
+      expect(JSON.parse(record!.value!.toString())).toEqual({ over: 'tls' });
     } finally {
       await removeTarget(stack, endpointId, targetId);
       await reader.close();

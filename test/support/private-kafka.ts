@@ -10,7 +10,7 @@ import type { PrivateServer } from './private-servers';
 
 /*
  * A single-node Apache Kafka (KRaft) for one test file (bench/kafka-broker.js: free loopback
- * ports, a PLAINTEXT and a SASL PLAIN listener, no automatic topics, the jars
+ * ports, a PLAINTEXT, a SASL PLAIN and a TLS listener, no automatic topics, the jars
  * `bash scripts/infra.sh tools` resolves), as a ManagedServer: stopped and started again on the
  * same log directory. Tests create their topics with `createTopic` and read them with `consume`.
  */
@@ -20,6 +20,9 @@ export interface PrivateKafka extends Omit<PrivateServer, 'name'> {
   readonly broker: string;
   /** `127.0.0.1:port` of the SASL_PLAINTEXT listener (mechanism PLAIN) */
   readonly saslBroker: string;
+  /** `127.0.0.1:port` of the SSL listener, whose self-signed certificate is `ca` */
+  readonly tlsBroker: string;
+  readonly ca: string;
   readonly user: { username: string; password: string };
   createTopic(topic: string): Promise<void>;
   /** a consumer (a group of its own) of `topic` from its beginning, every record kept */
@@ -37,7 +40,7 @@ const quiet = { logLevel: logLevel.NOTHING } as const;
 
 /** Formats the log directory and starts the broker; `close()` stops it and removes the directory. */
 export async function startPrivateKafka(label: string): Promise<PrivateKafka> {
-  const { dir, broker, saslBroker, user, command, args, env } = await prepareKafka(label);
+  const { dir, broker, saslBroker, tlsBroker, ca, user, command, args, env } = await prepareKafka(label);
   const server = new ManagedServer(
     { name: 'kafka', url: `kafka://${broker}`, command, args, env, handshake: () => kafkaHandshake(broker) },
     path.join(dir, 'kafka.log'),
@@ -64,6 +67,8 @@ export async function startPrivateKafka(label: string): Promise<PrivateKafka> {
     running: () => server.running(),
     broker,
     saslBroker,
+    tlsBroker,
+    ca,
     user,
     close,
     async createTopic(topic) {
