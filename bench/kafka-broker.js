@@ -4,7 +4,7 @@
 // Kafka target's tests (test/support/private-kafka.ts) and bench/outputs.js share. The jars are
 // those `bash scripts/infra.sh tools` resolves from Maven Central into
 // <repo>/.infra/tools/kafka-<version>/libs (KAFKA_LIBS overrides). Three listeners: PLAINTEXT,
-// SASL_PLAINTEXT with PLAIN and one user, and SSL with a self-signed certificate for 127.0.0.1.
+// SASL_PLAINTEXT with PLAIN and SCRAM-SHA-256 for one user, and SSL with a self-signed certificate for 127.0.0.1.
 // Topics are never created automatically.
 
 const { spawn, spawnSync } = require('node:child_process');
@@ -71,8 +71,10 @@ function serverProperties(dir, ports, user, keystore) {
     'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL,CONTROLLER:PLAINTEXT',
     'controller.listener.names=CONTROLLER',
     'inter.broker.listener.name=PLAINTEXT',
-    'sasl.enabled.mechanisms=PLAIN',
+    'sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256',
     `listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_${user.username}="${user.password}";`,
+    // SCRAM credentials live in the cluster's metadata: `format --add-scram` writes them
+    'listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
     'ssl.keystore.type=PEM',
     `ssl.keystore.location=${keystore}`,
     `log.dirs=${path.join(dir, 'data')}`,
@@ -115,11 +117,23 @@ async function prepareKafka(label) {
   /** @param {string} main @param {string[]} args */
   const java = (main, args) => ['-n', '19', 'java', ...JVM, '-cp', `${libs}/*`, main, ...args];
   const clusterId = randomBytes(16).toString('base64url');
-  const format = spawnSync('nice', java('kafka.tools.StorageTool', ['format', '-t', clusterId, '-c', props]), {
-    env,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+  const format = spawnSync(
+    'nice',
+    java('kafka.tools.StorageTool', [
+      'format',
+      '-t',
+      clusterId,
+      '-c',
+      props,
+      '--add-scram',
+      `SCRAM-SHA-256=[name=${user.username},password=${user.password}]`,
+    ]),
+    {
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
   if (format.status !== 0) {
     fs.rmSync(dir, { recursive: true, force: true });
     throw new Error(`kafka-storage format failed: ${(format.stderr || format.error?.message || '').trim()}`);

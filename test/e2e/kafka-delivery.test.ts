@@ -18,7 +18,7 @@ import type { Stack } from './stack';
  * Apache Kafka targets (docs/targets-queues.md "Apache Kafka"), every service its own process on
  * the worker's shared stack, which runs no outputs deliverer: this file starts one on the stack's
  * environment for its own run, and one single-node Kafka (KRaft) of its own, once, with a
- * PLAINTEXT, a SASL_PLAINTEXT (PLAIN) and a TLS listener (its certificate the deliverer's one extra
+ * PLAINTEXT, a SASL_PLAINTEXT (PLAIN, SCRAM-SHA-256) and a TLS listener (its certificate the deliverer's one extra
  * trust anchor), and topic auto-creation off. Each test creates
  * its topic (`e2e-<uuid>`) and reads what arrived with a consumer; the outage test stops that
  * broker and starts it again on the same log directory.
@@ -54,14 +54,14 @@ async function newTopic(): Promise<string> {
 const header = (m: KafkaMessage, name: string): string | undefined => m.headers?.[name]?.toString();
 
 describe('Kafka target, end to end', () => {
-  it('an event becomes one record: the body, the key from the payload, the ids in headers; SASL PLAIN on the way', async () => {
+  it('an event becomes one record: the body, the key from the payload, the ids in headers; SASL SCRAM-SHA-256 on the way', async () => {
     const topic = await newTopic();
     const reader = await kafka.consume(topic);
     const targetId = await addQueueTarget(stack, endpointId, 'kafka', {
       brokers: [kafka.saslBroker],
       topic,
       key_path: 'order.customer',
-      sasl: { mechanism: 'plain', ...kafka.user },
+      sasl: { mechanism: 'scram-sha-256', ...kafka.user },
     });
     try {
       await sendJson(stack, endpointId, { type: 'paid', order: { customer: 'cus_7', id: 42 } });

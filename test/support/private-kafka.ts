@@ -10,7 +10,7 @@ import type { PrivateServer } from './private-servers';
 
 /*
  * A single-node Apache Kafka (KRaft) for one test file (bench/kafka-broker.js: free loopback
- * ports, a PLAINTEXT, a SASL PLAIN and a TLS listener, no automatic topics, the jars
+ * ports, a PLAINTEXT, a SASL (PLAIN, SCRAM-SHA-256) and a TLS listener, no automatic topics, the jars
  * `bash scripts/infra.sh tools` resolves), as a ManagedServer: stopped and started again on the
  * same log directory. Tests create their topics with `createTopic` and read them with `consume`.
  */
@@ -18,7 +18,7 @@ import type { PrivateServer } from './private-servers';
 export interface PrivateKafka extends Omit<PrivateServer, 'name'> {
   /** `127.0.0.1:port` of the PLAINTEXT listener */
   readonly broker: string;
-  /** `127.0.0.1:port` of the SASL_PLAINTEXT listener (mechanism PLAIN) */
+  /** `127.0.0.1:port` of the SASL_PLAINTEXT listener (PLAIN and SCRAM-SHA-256, for `user`) */
   readonly saslBroker: string;
   /** `127.0.0.1:port` of the SSL listener, whose self-signed certificate is `ca` */
   readonly tlsBroker: string;
