@@ -125,7 +125,13 @@ async function open(cluster: KafkaCluster, policy: AddressPolicy, opts: PooledLi
   producer.on(producer.events.DISCONNECT, () => {
     held.open = false;
   });
-  await producer.connect();
+  try {
+    await producer.connect();
+  } catch (err) {
+    // a connect that failed part-way (one broker refused SASL) may hold sockets to others
+    await producer.disconnect().catch(() => undefined);
+    throw err;
+  }
   return held;
 }
 
