@@ -146,11 +146,11 @@ ensure_prometheus() {
 
 # --- Apache Kafka (jars only) ---------------------------------------------------------------
 
-# The Kafka target kind's tests (test/e2e/kafka-delivery.test.ts) start a single-node KRaft
-# broker of their own on the JVM. The release tarball is not on a package registry, so the
-# broker's jars (kafka_2.13 and its runtime dependencies: kafka-server, -storage, -metadata,
+# The Kafka target kind's tests and bench/outputs.js start a single-node KRaft broker of their
+# own on the JVM (bench/kafka-broker.js). The release tarball is not on a package registry, so
+# the broker's jars (kafka_2.13 and its runtime dependencies: kafka-server, -storage, -metadata,
 # -raft, Scala's library...) are resolved from Maven Central by a generated pom into
-# $KAFKA_LIBS, with Maven's local repository beside them. Run as `java -cp "$KAFKA_LIBS/*"`.
+# $KAFKA_LIBS, marked complete by .complete. Run as `java -cp "$KAFKA_LIBS/*"`.
 KAFKA_VERSION=4.1.1
 KAFKA_DIR="$INFRA/tools/kafka-$KAFKA_VERSION"
 KAFKA_LIBS="$KAFKA_DIR/libs"
@@ -195,7 +195,8 @@ POM
   touch "$work/libs/.complete"
   rm -rf "$KAFKA_LIBS"
   mv "$work/libs" "$KAFKA_LIBS"
-  rm -rf "$work"
+  # the jars are copied out; Maven's repository is needed only to assemble them again
+  rm -rf "$work" "$KAFKA_DIR/m2"
   log "kafka: $(find "$KAFKA_LIBS" -name '*.jar' | wc -l) jars in $((SECONDS - started)) s"
 }
 
