@@ -4,7 +4,7 @@ import mqtt from 'mqtt';
 import type { IPublishPacket, MqttClient } from 'mqtt';
 import { activityRowWhen } from '../support/api-client';
 import { eventually } from '../support/infra';
-import { startPrivateMosquitto } from '../support/private-mosquitto';
+import { MOSQUITTO_MAX_PACKET_BYTES, MOSQUITTO_READER, startPrivateMosquitto } from '../support/private-mosquitto';
 import type { PrivateMosquitto } from '../support/private-mosquitto';
 import { addQueueTarget, flagOf, removeTarget, retryingWith, sendJson } from '../support/queue-targets';
 import { startService } from '../support/services';
@@ -147,6 +147,64 @@ describe('MQTT target, end to end', () => {
       expect(JSON.stringify(list)).not.toContain('wrong-Pa55word');
     } finally {
       await removeTarget(stack, endpointId, targetId);
+      await c.end();
+    }
+  });
+});
+
+describe('what the broker refuses after it accepted the connection', () => {
+  it('a user without publish rights (PUBACK 0x87) flags the target with the fix', async () => {
+    const prefix = `e2e/${randomUUID()}`;
+    const c = await consumer(prefix);
+    const targetId = await addQueueTarget(stack, endpointId, 'mqtt', {
+      url: broker.urlAs(MOSQUITTO_READER.name, MOSQUITTO_READER.password),
+      topic: `${prefix}/denied`,
+    });
+    try {
+      await sendJson(stack, endpointId, { n: 1 });
+      const flagged = await flagOf(stack, endpointId, targetId);
+      expect(flagged.reason).toContain('the broker refused the publish (PUBACK 0x87, not authorized)');
+      expect(c.got).toHaveLength(0);
+    } finally {
+      await removeTarget(stack, endpointId, targetId);
+      await c.end();
+    }
+  });
+
+  it('a message over the broker’s maximum packet size (DISCONNECT 0x95) fails that delivery; the target is not flagged and the next one arrives', async () => {
+    const prefix = `e2e/${randomUUID()}`;
+    const c = await consumer(prefix);
+    const big = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'mqtt big' } }))).id;
+    const targetId = await addQueueTarget(stack, big, 'mqtt', { url: broker.urlAs(), topic: `${prefix}/big` });
+    try {
+      await sendJson(stack, big, { pad: 'x'.repeat(MOSQUITTO_MAX_PACKET_BYTES) });
+      await eventually(
+        async () => {
+          const { data } = await stack.client.GET('/v1/activity', {
+            params: {
+              query: {
+                endpoint_id: big,
+                status: 'errors',
+                error: 'the message is larger than the broker accepts (0x95, packet too large)',
+              },
+            },
+          });
+          return (data?.data ?? []).length === 1 ? true : undefined;
+        },
+        20_000,
+        'the large delivery failed',
+      );
+      await sendJson(stack, big, { small: true });
+      const [m] = await c.waitFor(1);
+      expect(JSON.parse(m!.payload.toString())).toEqual({ small: true });
+      const target = await must(
+        stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', {
+          params: { path: { endpointId: big, targetId } },
+        }),
+      );
+      expect(target.flagged).toBeNull();
+    } finally {
+      await removeTarget(stack, big, targetId);
       await c.end();
     }
   });

@@ -7,8 +7,12 @@ import { ManagedServer, startAlone } from './private-servers';
 import type { PrivateServer } from './private-servers';
 import { freePort } from './services';
 
-/** the one user of a private Mosquitto, and its password */
+/** the user of a private Mosquitto who may publish and subscribe anywhere, and its password */
 export const MOSQUITTO_USER = { name: 'relay', password: 'mqtt-Passw0rd' } as const;
+/** a user who may only subscribe: its publishes are refused (MQTT 5 PUBACK 0x87) */
+export const MOSQUITTO_READER = { name: 'reader', password: 'mqtt-Read0nly' } as const;
+/** the largest packet a private Mosquitto takes; a larger one ends the connection (DISCONNECT 0x95) */
+export const MOSQUITTO_MAX_PACKET_BYTES = 16_384;
 
 export interface PrivateMosquitto extends PrivateServer {
   /** the broker's URL with `user:password@` in it (MOSQUITTO_USER unless given) */
@@ -24,8 +28,8 @@ async function mqttHandshake(url: string): Promise<void> {
 
 /**
  * A Mosquitto of its own (the program `bash scripts/infra.sh tools` installs) for an MQTT target's
- * tests, on a free loopback port: one user in a password file (`mosquitto_passwd`), no anonymous
- * clients, and persistence on, so a persistent session's QoS 1 messages survive an orderly restart
+ * tests, on a free loopback port: two users in a password file (`mosquitto_passwd`) with their
+ * rights in an ACL file, no anonymous clients, packets up to MOSQUITTO_MAX_PACKET_BYTES, and persistence on, so a persistent session's QoS 1 messages survive an orderly restart
  * (`stop('SIGTERM')` writes them out). Run as the user who started it: its files live in a
  * directory only that user reads. `close()` stops it and removes the directory.
  */
@@ -39,10 +43,12 @@ export async function startPrivateMosquitto(label: string): Promise<PrivateMosqu
   const port = await freePort();
   const passwords = path.join(dir, 'passwd');
   writeFileSync(passwords, '', { mode: 0o600 });
-  const made = spawnSync(passwd, ['-b', passwords, MOSQUITTO_USER.name, MOSQUITTO_USER.password], {
-    encoding: 'utf8',
-  });
-  if (made.status !== 0) throw new Error(`mosquitto_passwd failed: ${made.stderr}`);
+  for (const u of [MOSQUITTO_USER, MOSQUITTO_READER]) {
+    const made = spawnSync(passwd, ['-b', passwords, u.name, u.password], { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(`mosquitto_passwd failed: ${made.stderr}`);
+  }
+  const acl = path.join(dir, 'acl');
+  writeFileSync(acl, `user ${MOSQUITTO_USER.name}\ntopic readwrite #\n\nuser ${MOSQUITTO_READER.name}\ntopic read #\n`);
   mkdirSync(path.join(dir, 'data'));
   const user = spawnSync('id', ['-un'], { encoding: 'utf8' }).stdout.trim();
   const conf = path.join(dir, 'mosquitto.conf');
@@ -52,6 +58,8 @@ export async function startPrivateMosquitto(label: string): Promise<PrivateMosqu
       `listener ${port} 127.0.0.1`,
       'allow_anonymous false',
       `password_file ${passwords}`,
+      `acl_file ${acl}`,
+      `max_packet_size ${MOSQUITTO_MAX_PACKET_BYTES}`,
       'persistence true',
       `persistence_location ${path.join(dir, 'data')}/`,
       // Mosquitto started by root drops to the `mosquitto` user, which cannot read this directory

@@ -42,7 +42,6 @@ describe('MQTT publish outcomes', () => {
   it.each([
     [0x87, 'grant the user publish rights on the topic'],
     [0x90, 'topic name invalid'],
-    [0x95, 'packet too large'],
     [0x9a, '(0x9A)'],
   ])('PUBACK %i flags the target: %s', (rc, reason) => {
     expect(refused('publish', rc)).toEqual({
@@ -50,6 +49,15 @@ describe('MQTT publish outcomes', () => {
       status: null,
       error: expect.stringContaining(reason),
       flagTarget: true,
+    });
+  });
+
+  it('0x95 packet too large fails the delivery; the target is not flagged, the next payload may fit', () => {
+    expect(refused('publish', 0x95)).toEqual({
+      result: 'permanent',
+      status: null,
+      error: 'the message is larger than the broker accepts (0x95, packet too large)',
+      flagTarget: false,
     });
   });
 

@@ -29,17 +29,23 @@ const PUBLISH_TRANSIENT = new Set([0x80, 0x83, 0x89, 0x8b, 0x91, 0x93, 0x96, 0x9
 const PUBLISH_FIXES: Readonly<Record<number, string>> = {
   0x87: 'the broker refused the publish (PUBACK 0x87, not authorized): grant the user publish rights on the topic',
   0x90: 'the broker refused the topic name (PUBACK 0x90, topic name invalid): change the topic',
-  0x95: 'the message is larger than the broker accepts (0x95, packet too large): raise its maximum packet size',
   0x99: 'the broker refused the payload format (PUBACK 0x99)',
 };
+
+/**
+ * Too large for this broker (0x95): the delivery fails, the target is not flagged, since the next
+ * event may fit. The operator raises the broker's maximum packet size to take such payloads.
+ */
+const PACKET_TOO_LARGE = 0x95;
 
 const hex = (rc: number): string => `0x${rc.toString(16).toUpperCase().padStart(2, '0')}`;
 
 /**
  * How one publish ended (docs/targets-queues.md "MQTT"):
  * - PUBACK (success, or 0x10 no matching subscribers, which MQTT.js reports as success) → success;
- * - a CONNACK refusal in CONNECT_FIXES, a PUBACK reason ≥ 0x80 not in PUBLISH_TRANSIENT, an
- *   SSRF-refused address or an untrusted certificate → permanent, the target flagged;
+ * - a CONNACK refusal in CONNECT_FIXES, a PUBACK (or DISCONNECT) reason ≥ 0x80 not in
+ *   PUBLISH_TRANSIENT, an SSRF-refused address or an untrusted certificate → permanent, the
+ *   target flagged; 0x95 packet too large → permanent for this delivery only;
  * - CONNACK 3 / 0x88 server unavailable, 0x89 busy, quota exceeded (0x97), a refused, reset or
  *   timed-out connection, no PUBACK in time → retry.
  */
@@ -55,6 +61,13 @@ export function classifyMqttPublish(outcome: MqttOutcome): AttemptResult {
       error: `broker unavailable (CONNACK ${reasonCode < 6 ? reasonCode : hex(reasonCode)})`,
     };
   }
+  if (reasonCode === PACKET_TOO_LARGE)
+    return {
+      result: 'permanent',
+      status: null,
+      error: 'the message is larger than the broker accepts (0x95, packet too large)',
+      flagTarget: false,
+    };
   if (reasonCode !== undefined && reasonCode >= 0x80 && !PUBLISH_TRANSIENT.has(reasonCode))
     return {
       result: 'permanent',

@@ -109,6 +109,13 @@ async function open(broker: MqttBroker, policy: AddressPolicy, opts: PooledLinkO
   });
 }
 
+function closedOutcome(held: Held): ErrorOutcome {
+  const rc = held.disconnectReason;
+  if (rc === undefined || rc < 0x80)
+    return { error: { stage: 'publish', code: 'ECONNCLOSED', message: 'connection closed before PUBACK' } };
+  return { error: { stage: 'publish', code: `RC_${rc}`, reasonCode: rc, message: `the broker disconnected (${rc})` } };
+}
+
 function publishOn(held: Held, m: MqttMessage, version: MqttProtocolVersion, timeoutMs: number): Promise<MqttOutcome> {
   const options: IClientPublishOptions = {
     qos: 1,
@@ -123,28 +130,23 @@ function publishOn(held: Held, m: MqttMessage, version: MqttProtocolVersion, tim
       held.client.removeListener('close', closed);
       resolve(outcome);
     };
-    // a connection lost before the PUBACK leaves the publish in doubt: a retry publishes again
+    // a connection lost before the PUBACK leaves the publish in doubt: a retry publishes again,
+    // unless the broker's DISCONNECT said why it refused (MQTT 5 §3.14.2.1)
     const closed = (): void => {
       held.open = false;
-      const rc = held.disconnectReason;
-      done({
-        error:
-          rc !== undefined && rc >= 0x80
-            ? {
-                stage: 'publish',
-                code: `RC_${rc}`,
-                reasonCode: rc,
-                message: `the broker disconnected (0x${rc.toString(16)})`,
-              }
-            : { stage: 'publish', code: 'ECONNCLOSED', message: 'connection closed before PUBACK' },
-      });
+      done(closedOutcome(held));
     };
     const timer = setTimeout(() => {
       held.open = false;
       done({ error: { stage: 'publish', code: 'ETIMEDOUT', message: `no PUBACK within ${timeoutMs} ms` } });
     }, timeoutMs);
     held.client.once('close', closed);
-    held.client.publish(m.topic, m.body, options, (err) => done(err ? errorOutcome('publish', err) : { acked: true }));
+    held.client.publish(m.topic, m.body, options, (err) => {
+      // a PUBACK's reason code, or the failure of a publish cut off by the connection's end
+      const code = (err as { code?: unknown } | undefined)?.code;
+      if (!err) done({ acked: true });
+      else done(typeof code === 'number' ? errorOutcome('publish', err) : closedOutcome(held));
+    });
   });
 }
 
