@@ -82,30 +82,35 @@ async function open(broker: MqttBroker, policy: AddressPolicy, opts: PooledLinkO
     reconnectPeriod: 0,
   });
   const held: Held = { client, open: false };
+  // for the client's whole life: an error, a close or the broker's DISCONNECT makes it unusable
+  // and the pool replaces it (and an 'error' nobody listens to would throw in the deliverer)
+  client.on('error', () => (held.open = false));
+  client.on('close', () => (held.open = false));
+  client.on('disconnect', (packet) => {
+    held.open = false;
+    held.disconnectReason = packet.reasonCode;
+  });
   return new Promise<Held>((resolve, reject) => {
-    const failed = (err: unknown): void => {
+    const settled = (): void => {
       client.removeListener('connect', connected);
+      client.removeListener('error', failed);
+      client.removeListener('close', closedEarly);
+    };
+    const failed = (err: unknown): void => {
+      settled();
       client.end(true);
       reject(err instanceof Error ? err : new Error(String(err)));
     };
     const closedEarly = (): void =>
       failed(Object.assign(new Error('connection closed before CONNACK'), { code: 'ECONNCLOSED' }));
     const connected = (): void => {
-      client.removeListener('error', failed);
-      client.removeListener('close', closedEarly);
+      settled();
       held.open = true;
-      // later errors close the connection; the pool replaces a client that is not open
-      client.on('error', () => (held.open = false));
-      client.on('close', () => (held.open = false));
-      client.on('disconnect', (packet) => {
-        held.open = false;
-        held.disconnectReason = packet.reasonCode;
-      });
       resolve(held);
     };
-    client.once('connect', connected);
-    client.once('error', failed);
-    client.once('close', closedEarly);
+    client.on('connect', connected);
+    client.on('error', failed);
+    client.on('close', closedEarly);
   });
 }
 
