@@ -1,16 +1,22 @@
 // Local stand-ins the outputs bench delivers to: an SMTP server (STARTTLS + AUTH, as the relay
 // default requires), a minimal HTTPS Google (token endpoint, values:batchGet/update/append), a
-// reader of a stream on the real local Redis, a consumer of an exchange on the real RabbitMQ and one
-// of a topic on the bench's Kafka. Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
+// reader of a stream on the real local Redis, a consumer of an exchange on the real RabbitMQ, a
+// QoS 1 subscriber on a Mosquitto of the bench's own and a consumer of a topic on the bench's Kafka.
+// Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
 // quota here, only what a delivery costs the deliverer.
 'use strict';
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
 const https = require('node:https');
+const os = require('node:os');
+const path = require('node:path');
 const amqp = require('amqplib');
+const mqtt = require('mqtt');
 const { Redis } = require('ioredis');
 const { Kafka, logLevel } = require('kafkajs');
 const { SMTPServer } = require('smtp-server');
 const { generate } = require('selfsigned');
-const { portOf } = require('./lib');
+const { freePort, portOf } = require('./lib');
 
 /** A self-signed certificate (PEM, with its key) for localhost and 127.0.0.1, valid a day. */
 function certificate() {
@@ -157,6 +163,57 @@ async function consumeExchange(url, exchange, onDelivery) {
 }
 
 /**
+ * A Mosquitto (from `bash scripts/infra.sh tools`) on a free loopback port, anonymous and without
+ * persistence, and an MQTT 5 subscriber at QoS 1 on `topic`: each message's `relay-delivery-id`
+ * user property goes to `onDelivery`. `close()` stops both and removes its files.
+ * @param {string} topic
+ * @param {(deliveryId: string) => void} onDelivery
+ */
+async function startMosquitto(topic, onDelivery) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-mqtt-'));
+  const port = await freePort();
+  const conf = path.join(dir, 'mosquitto.conf');
+  // run as this user: started by root, Mosquitto would drop to a user that cannot read `dir`
+  const lines = [
+    `listener ${port} 127.0.0.1`,
+    'allow_anonymous true',
+    `user ${os.userInfo().username}`,
+    'log_dest none',
+  ];
+  fs.writeFileSync(conf, `${lines.join('\n')}\n`);
+  const broker = spawn('mosquitto', ['-c', conf], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => broker.once('exit', resolve));
+  const kill = () => broker.kill('SIGKILL');
+  process.once('exit', kill);
+  broker.once('error', () => undefined);
+  const url = `mqtt://127.0.0.1:${port}`;
+  const deadline = Date.now() + 10000;
+  /** @type {import('mqtt').MqttClient | undefined} */
+  let subscriber;
+  while (!subscriber) {
+    if (broker.exitCode !== null || Date.now() > deadline)
+      throw new Error('mosquitto did not start (is it installed? `bash scripts/infra.sh tools`)');
+    subscriber = await mqtt
+      .connectAsync(url, { protocolVersion: 5, reconnectPeriod: 0, connectTimeout: 1000 })
+      .catch(() => new Promise((r) => setTimeout(() => r(undefined), 100)));
+  }
+  subscriber.on('message', (_topic, _payload, packet) =>
+    onDelivery(String(packet.properties?.userProperties?.['relay-delivery-id'])),
+  );
+  await subscriber.subscribeAsync(topic, { qos: 1 });
+  return {
+    url,
+    async close() {
+      await subscriber.endAsync(true);
+      broker.kill('SIGTERM');
+      await exited;
+      process.removeListener('exit', kill);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
  * A topic on a bench Kafka (bench/kafka-broker.js), created here, and a consumer of it from its
  * beginning that hands each record's relay-delivery-id header to `onDelivery`.
  * @param {string} broker
@@ -178,4 +235,4 @@ async function consumeTopic(broker, topic, onDelivery) {
   return { close: () => consumer.disconnect() };
 }
 
-module.exports = { certificate, consumeExchange, consumeTopic, readStream, startSheets, startSmtp };
+module.exports = { certificate, consumeExchange, consumeTopic, readStream, startMosquitto, startSheets, startSmtp };

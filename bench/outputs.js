@@ -2,7 +2,8 @@
 // DELIVERY_CHANNEL=outputs) for an email target (SMTP with STARTTLS + AUTH to a local server),
 // a spreadsheet target (a local HTTPS Google: header read + append per row), a Redis Streams
 // target (XADD to the real local Redis, a reader on the stream), a RabbitMQ exchange target
-// (confirmed publishes to the real local RabbitMQ, a consumer on the exchange) and a Kafka target
+// (confirmed publishes to the real local RabbitMQ, a consumer on the exchange), an MQTT target
+// (QoS 1 publishes to a Mosquitto of the bench's own, a QoS 1 subscriber) and a Kafka target
 // (idempotent produces, acks=all, over SASL PLAIN to a single-node Kafka the bench starts:
 // bench/kafka-broker.js; a consumer on the topic), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
 // JSON line per kind; writes bench-results/outputs.json.
@@ -20,18 +21,26 @@ const {
   createAmqpExchangeKind,
   createEmailKind,
   createKafkaKind,
+  createMqttKind,
   createRedisStreamKind,
   createSpreadsheetKind,
 } = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
 const { freePort, startProcess, waitFor, writeResults } = require('./lib');
 const { startKafka } = require('./kafka-broker');
-const { consumeExchange, consumeTopic, readStream, startSheets, startSmtp } = require('./outputs-receivers');
+const {
+  consumeExchange,
+  consumeTopic,
+  readStream,
+  startMosquitto,
+  startSheets,
+  startSmtp,
+} = require('./outputs-receivers');
 
 const ROOT = path.resolve(__dirname, '..');
 const S = settingsOf('BENCH_OUTPUT_DELIVERIES', 5000, 'bench_out');
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'kafka'];
+const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'mqtt', 'kafka'];
 
 /**
  * @param {string} kind
@@ -83,6 +92,7 @@ async function main() {
   const streamReader = readStream(REDIS_URL, stream, (id) => arrivals.on(id));
   const exchange = `bench-exchange-${S.namespace}`;
   const exchangeConsumer = await consumeExchange(S.rabbitmqUrl, exchange, (id) => arrivals.on(id));
+  const mosquitto = await startMosquitto('bench/outputs', (id) => arrivals.on(id));
   const kafka = await startKafka('bench-kafka');
   const topic = `bench-${S.namespace}`;
   const topicConsumer = await consumeTopic(kafka.broker, topic, (id) => arrivals.on(id));
@@ -104,6 +114,7 @@ async function main() {
   });
   const redisStream = createRedisStreamKind({ secrets }).validateConfig({ url: REDIS_URL, stream });
   const amqpExchange = createAmqpExchangeKind({ secrets }).validateConfig({ url: S.rabbitmqUrl, exchange });
+  const mqttTopic = createMqttKind({ secrets }).validateConfig({ url: mosquitto.url, topic: 'bench/outputs' });
   const kafkaTopic = createKafkaKind({ secrets }).validateConfig({
     brokers: [kafka.saslBroker],
     topic,
@@ -114,6 +125,7 @@ async function main() {
     ['spreadsheet', sheet],
     ['redis_stream', redisStream],
     ['amqp_exchange', amqpExchange],
+    ['mqtt', mqttTopic],
     ['kafka', kafkaTopic],
   ])) {
     if (!cfg.ok) throw new Error(`${kind}: ${JSON.stringify(cfg.errors)}`);
@@ -182,6 +194,7 @@ async function main() {
     await sheets.close();
     await streamReader.close();
     await exchangeConsumer.close();
+    await mosquitto.close();
     await topicConsumer.close();
     await kafka.stop();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -41,7 +41,7 @@ const HANDSHAKE_TIMEOUT_MS = 2000;
 /** an orderly stop that takes longer than this becomes a SIGKILL */
 const STOP_GRACE_MS = 30000;
 
-export type ServerName = 'redis' | 'rabbitmq' | 'ferretdb';
+export type ServerName = 'redis' | 'rabbitmq' | 'ferretdb' | 'mosquitto';
 
 export interface PrivateServer {
   readonly name: ServerName;
@@ -483,6 +483,14 @@ export async function startPrivateRedis(label: string): Promise<PrivateServer & 
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     LANG: 'C.UTF-8',
   });
+  return startAlone(server, dir);
+}
+
+/** Starts one server whose files are all in `dir`; `close()` stops it and removes the directory. */
+export async function startAlone(
+  server: ManagedServer,
+  dir: string,
+): Promise<PrivateServer & { close(): Promise<void> }> {
   const close = async (): Promise<void> => {
     await server.stop();
     if (!process.env.PRIVATE_SERVERS_KEEP) rmSync(dir, { recursive: true, force: true });

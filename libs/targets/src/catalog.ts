@@ -13,6 +13,7 @@ import type { GoogleAccess } from './kinds/spreadsheet';
 import { createEmbedChatKind, embedChatInfo } from './kinds/embed_chat';
 import { createTeamsKind, teamsInfo } from './kinds/teams';
 import { createTelegramKind, telegramInfo } from './kinds/telegram';
+import { createMqttKind, mqttInfo } from './kinds/mqtt';
 import { createWebhookKind, webhookInfo } from './kinds/webhook';
 import type { SecretSealer } from './kind';
 import { createRegistry } from './registry';
@@ -20,6 +21,7 @@ import type { TargetRegistry } from './registry';
 import type { AmqpLink } from './transports/amqp';
 import type { KafkaLink } from './transports/kafka';
 import type { RedisStreamsLink } from './transports/redis';
+import type { MqttLink } from './transports/mqtt';
 
 /** What kinds may need to be built: the secret box for credentials stored with a target (webhook secrets, chat URLs). */
 interface KindDeps {
@@ -34,6 +36,8 @@ interface KindDeps {
   redis?: RedisStreamsLink;
   /** pooled connections to the brokers of RabbitMQ exchange targets; only the outputs deliverer has them */
   amqp?: AmqpLink;
+  /** pooled connections to the brokers of MQTT targets; only the outputs deliverer has them */
+  mqtt?: MqttLink;
   /** pooled idempotent producers to the clusters of Kafka targets; only the outputs deliverer has them */
   kafka?: KafkaLink;
 }
@@ -109,6 +113,10 @@ export const CATALOG: Catalog = createCatalog([
   {
     ...amqpExchangeInfo,
     create: (deps) => createAmqpExchangeKind({ secrets: deps.secrets, ...(deps.amqp ? { amqp: deps.amqp } : {}) }),
+  },
+  {
+    ...mqttInfo,
+    create: (deps) => createMqttKind({ secrets: deps.secrets, ...(deps.mqtt ? { mqtt: deps.mqtt } : {}) }),
   },
   {
     ...kafkaInfo,

@@ -3,12 +3,21 @@ import { ConfigError } from '@relay/config';
 import {
   createAmqpLink,
   createKafkaLink,
+  createMqttLink,
   createRedisStreamsLink,
   createSender,
   createSmtpTransport,
   GOOGLE_RESPONSE_LIMIT_BYTES,
 } from '@relay/targets';
-import type { AmqpLink, GoogleAccess, KafkaLink, MailRelay, RedisStreamsLink, SmtpSecurity } from '@relay/targets';
+import type {
+  AmqpLink,
+  GoogleAccess,
+  KafkaLink,
+  MailRelay,
+  MqttLink,
+  RedisStreamsLink,
+  SmtpSecurity,
+} from '@relay/targets';
 import type { Config } from './config';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -24,13 +33,14 @@ const POOLED_IDLE_MS = 60_000;
  * The outputs channel's transports, from config: the mail relay (when SMTP_HOST is set), the
  * guarded sender to Google, whose answers may be as large as the delivery-id column a retried
  * append reads (GOOGLE_RESPONSE_LIMIT_BYTES), and the pooled clients of Redis Streams and
- * RabbitMQ exchange and Kafka targets, under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
+ * RabbitMQ exchange, MQTT and Kafka targets, under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
  */
 export function outputTransports(config: Config): {
   mail?: MailRelay;
   google: GoogleAccess;
   redis: RedisStreamsLink;
   amqp: AmqpLink;
+  mqtt: MqttLink;
   kafka: KafkaLink;
   close(): void;
 } {
@@ -86,17 +96,20 @@ export function outputTransports(config: Config): {
   };
   const redis = createRedisStreamsLink(pooled);
   const amqp = createAmqpLink(pooled);
+  const mqtt = createMqttLink(pooled);
   const kafka = createKafkaLink(pooled);
   return {
     ...(transport ? { mail: { transport, from: config.smtpFrom } } : {}),
     google: { send, tokenUrl: config.googleTokenUrl, sheetsApi: config.googleSheetsUrl },
     redis,
     amqp,
+    mqtt,
     kafka,
     close: () => {
       transport?.close();
       redis.close();
       amqp.close();
+      mqtt.close();
       kafka.close();
     },
   };

@@ -6,6 +6,8 @@ import path from 'node:path';
 import amqp from 'amqplib';
 import type { ChannelModel, ConsumeMessage } from 'amqplib';
 import { Redis } from 'ioredis';
+import mqtt from 'mqtt';
+import type { IPublishPacket, MqttClient } from 'mqtt';
 import type { Locator, Page } from 'playwright-core';
 import { eventually } from '../../support/infra';
 import { startFakeDiscord } from '../../support/fake-discord';
@@ -21,6 +23,8 @@ import type { FakeTelegram } from '../../support/fake-telegram';
 import { TestReceiver } from '../../support/receiver';
 import { relayListen } from '../../support/relay-cli';
 import { startOutputsDeliverer } from '../../support/outputs-deliverer';
+import { MOSQUITTO_USER, startPrivateMosquitto } from '../../support/private-mosquitto';
+import type { PrivateMosquitto } from '../../support/private-mosquitto';
 import { startPrivateKafka } from '../../support/private-kafka';
 import type { PrivateKafka, TopicReader } from '../../support/private-kafka';
 import { startService } from '../../support/services';
@@ -55,8 +59,9 @@ import { startDashboardStack } from './stack';
  * through NODE_EXTRA_CA_CERTS — so TLS is verified for hooks.slack.com etc. as in production.
  * Email goes to the real test SMTP server (STARTTLS + AUTH); the spreadsheet to the Google fake;
  * the Redis stream to the real Redis, under a key of this file's own; the RabbitMQ message to the
- * real RabbitMQ, through an exchange and a queue of this file's own; the Kafka record to a
- * single-node Kafka of this file's own (test/support/private-kafka.ts), through its SASL listener.
+ * real RabbitMQ, through an exchange and a queue of this file's own; the MQTT message to a Mosquitto
+ * of this file's own, read by a QoS 1 subscriber; the Kafka record to a single-node Kafka of this
+ * file's own (test/support/private-kafka.ts), through its SASL listener.
  */
 
 const SMTP_PASS = 'e2e-kinds-Pa55';
@@ -86,7 +91,11 @@ const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://127.0.0.1:5672';
 const EXCHANGE = `e2e-every-kind-${randomUUID()}`;
 let rabbit: ChannelModel;
 const published: ConsumeMessage[] = [];
-const TOPIC = 'e2e-every-kind';
+let broker: PrivateMosquitto;
+let subscriber: MqttClient;
+const TOPIC = `e2e-every-kind/${randomUUID()}`;
+const mqttMessages: IPublishPacket[] = [];
+const KAFKA_TOPIC = 'e2e-every-kind';
 let kafka: PrivateKafka;
 let records: TopicReader;
 
@@ -112,9 +121,13 @@ beforeAll(async () => {
   const { queue } = await channel.assertQueue('', { exclusive: true });
   await channel.bindQueue(queue, EXCHANGE, '');
   await channel.consume(queue, (m) => void (m && published.push(m)), { noAck: true });
+  broker = await startPrivateMosquitto('every-kind-mqtt');
+  subscriber = await mqtt.connectAsync(broker.urlAs(), { protocolVersion: 5, reconnectPeriod: 0 });
+  subscriber.on('message', (_topic, _payload, packet) => mqttMessages.push(packet));
+  await subscriber.subscribeAsync(TOPIC, { qos: 1 });
   kafka = await kafkaStarted;
-  await kafka.createTopic(TOPIC);
-  records = await kafka.consume(TOPIC);
+  await kafka.createTopic(KAFKA_TOPIC);
+  records = await kafka.consume(KAFKA_TOPIC);
 
   const dir = mkdtempSync(path.join(tmpdir(), 'relay-every-kind-'));
   const chatFakes = [slack.tls!, discord.tls!, teams.tls, telegram.tls];
@@ -151,6 +164,8 @@ afterAll(async () => {
     await channel.deleteExchange(EXCHANGE);
     await rabbit.close();
   }
+  await subscriber?.endAsync(true);
+  await broker?.close();
   await browser?.close();
   for (const stop of stopAfter) await stop();
   await kafka?.close();
@@ -237,11 +252,19 @@ const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise
     },
   },
   {
+    name: 'orders-mqtt',
+    label: 'MQTT topic (3.1.1, 5)',
+    fill: async (form) => {
+      await form.getByLabel('Broker URL', { exact: true }).fill(broker.urlAs());
+      await form.getByLabel('Topic template', { exact: true }).fill(TOPIC);
+    },
+  },
+  {
     name: 'orders-topic',
     label: 'Apache Kafka topic',
     fill: async (form) => {
       await form.getByLabel('Bootstrap brokers (one per line)', { exact: true }).fill(kafka.saslBroker);
-      await form.getByLabel('Topic', { exact: true }).fill(TOPIC);
+      await form.getByLabel('Topic', { exact: true }).fill(KAFKA_TOPIC);
       await form.getByLabel('Record key path (optional)', { exact: true }).fill('order.id');
       await form.getByLabel('SASL authentication', { exact: true }).selectOption('plain');
       await form.getByLabel('User name', { exact: true }).fill(kafka.user.username);
@@ -333,6 +356,9 @@ describe('an event delivered to a target of every kind, added through the dashbo
     expect(JSON.parse(message!.content.toString())).toEqual({ order: { id: 7, total: '12.50' } });
     expect(message!.properties.headers).toMatchObject({ 'relay-event-id': eventId });
     expect(message!.properties).toMatchObject({ messageId: expect.stringMatching(/^dlv_/), deliveryMode: 2 });
+    const [packet] = await eventually(async () => mqttMessages.length === 1 && mqttMessages, WAIT, 'the MQTT message');
+    expect(JSON.parse(packet!.payload.toString())).toEqual({ order: { id: 7, total: '12.50' } });
+    expect(packet!.properties?.userProperties).toMatchObject({ 'relay-event-id': eventId });
     const [record] = await records.waitFor(1, WAIT);
     expect(JSON.parse(record!.value!.toString())).toEqual({ order: { id: 7, total: '12.50' } });
     expect(record!.key?.toString()).toBe('7');
@@ -346,6 +372,7 @@ describe('an event delivered to a target of every kind, added through the dashbo
     for (const [name, label] of [
       ['orders-stream', 'Redis URL'],
       ['orders-exchange', 'AMQP URL'],
+      ['orders-mqtt', 'Broker URL'],
     ]) {
       const card = page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name, exact: true }) });
       expect(await card.locator(`dt:text-is("${label}") + dd`).textContent()).toBe('set');
@@ -379,6 +406,7 @@ describe('an event delivered to a target of every kind, added through the dashbo
       SLACK_PATH.split('/').at(-1)!,
       TEAMS_SIG,
       SMTP_PASS,
+      MOSQUITTO_USER.password,
       'PRIVATE KEY',
       kafka.user.password,
     ])

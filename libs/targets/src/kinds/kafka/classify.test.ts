@@ -1,6 +1,5 @@
-import { DELIVERY_V1 } from '@relay/contracts';
-import type { DeliveryMessageV1 } from '@relay/contracts';
 import { kafkaErrorCode } from '../../transports/kafka';
+import { jsonDelivery } from '../delivery.fixture';
 import { classifyKafkaProduce } from './classify';
 import { kafkaCluster, kafkaRecord } from './kind';
 import type { KafkaConfig } from './config';
@@ -80,22 +79,7 @@ describe("the client's errors, named", () => {
 });
 
 describe('the record of one delivery', () => {
-  const d: DeliveryMessageV1 = {
-    type: DELIVERY_V1,
-    event_id: 'evt_1',
-    delivery_id: 'dlv_1',
-    attempt: 1,
-    account_id: 'acc_1',
-    endpoint_id: 'ep_1',
-    target_id: 'tg_1',
-    target_kind: 'kafka',
-    received_at: '2026-11-28T10:00:00.000Z',
-    request: { method: 'POST', source_ip: '127.0.0.1', headers: {}, query: '' },
-    payload: {
-      content_type: 'application/json',
-      body_base64: Buffer.from('{"customer":{"id":"cus_9","n":3}}').toString('base64'),
-    },
-  };
+  const d = jsonDelivery('kafka', '{"customer":{"id":"cus_9","n":3}}');
   const config: KafkaConfig = {
     brokers: ['k:9092'],
     topic: 'webhooks',
