@@ -17,3 +17,8 @@ export function jsonDelivery(kind: string, body: string): DeliveryMessageV1 {
     payload: { content_type: 'application/json', body_base64: Buffer.from(body).toString('base64') },
   };
 }
+
+/** The attempt result of a refusal that flags the target, its reason containing `reason`. */
+export function flaggedWith(reason: string): unknown {
+  return { result: 'permanent', status: null, error: expect.stringContaining(reason), flagTarget: true };
+}
