@@ -45,9 +45,9 @@ afterAll(async () => {
   if (caDir) rmSync(caDir, { recursive: true, force: true });
 });
 
-async function newTopic(): Promise<string> {
+async function newTopic(config?: Record<string, string>): Promise<string> {
   const topic = `e2e-${randomUUID()}`;
-  await kafka.createTopic(topic);
+  await kafka.createTopic(topic, config);
   return topic;
 }
 
@@ -131,6 +131,42 @@ describe('Kafka target, end to end', () => {
       expect(JSON.stringify(list)).not.toContain('wrong-Pa55word');
     } finally {
       await removeTarget(stack, endpointId, targetId);
+    }
+  });
+
+  it("a record over the topic's max.message.bytes fails that delivery only: the target is not flagged, the next one arrives", async () => {
+    const topic = await newTopic({ 'max.message.bytes': '1024' });
+    const reader = await kafka.consume(topic);
+    const tooLarge = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'too large' } }))).id;
+    const targetId = await addQueueTarget(stack, tooLarge, 'kafka', { brokers: [kafka.broker], topic });
+    try {
+      await sendJson(stack, tooLarge, { big: 'x'.repeat(4096) });
+      const [failed] = await eventually(
+        async () => {
+          const { data } = await stack.client.GET('/v1/activity', {
+            params: { query: { endpoint_id: tooLarge, status: 'errors' } },
+          });
+          return data?.data.length === 1 && data.data;
+        },
+        30_000,
+        'the too-large delivery failed',
+      );
+      const row = await activityRowWhen(stack.client, failed!.id, (r) => r.status === 'errors', 'failed');
+      expect(row.deliveries[0]!.attempts.map((a) => [a.state, a.error])).toEqual([
+        ['failed', expect.stringContaining('(MESSAGE_TOO_LARGE)')],
+      ]);
+      await sendJson(stack, tooLarge, { small: true });
+      const [record] = await reader.waitFor(1);
+      expect(JSON.parse(record!.value!.toString())).toEqual({ small: true });
+      const target = await must(
+        stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', {
+          params: { path: { endpointId: tooLarge, targetId } },
+        }),
+      );
+      expect(target.flagged ?? null).toBeNull();
+    } finally {
+      await removeTarget(stack, tooLarge, targetId);
+      await reader.close();
     }
   });
 

@@ -24,7 +24,8 @@ export interface PrivateKafka extends Omit<PrivateServer, 'name'> {
   readonly tlsBroker: string;
   readonly ca: string;
   readonly user: { username: string; password: string };
-  createTopic(topic: string): Promise<void>;
+  /** one partition; `config`: topic settings, e.g. `{ 'max.message.bytes': '1024' }` */
+  createTopic(topic: string, config?: Record<string, string>): Promise<void>;
   /** a consumer (a group of its own) of `topic` from its beginning, every record kept */
   consume(topic: string): Promise<TopicReader>;
   close(): Promise<void>;
@@ -71,11 +72,21 @@ export async function startPrivateKafka(label: string): Promise<PrivateKafka> {
     ca,
     user,
     close,
-    async createTopic(topic) {
+    async createTopic(topic, config = {}) {
       const admin = client.admin();
       await admin.connect();
       try {
-        await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true });
+        await admin.createTopics({
+          topics: [
+            {
+              topic,
+              numPartitions: 1,
+              replicationFactor: 1,
+              configEntries: Object.entries(config).map(([name, value]) => ({ name, value })),
+            },
+          ],
+          waitForLeaders: true,
+        });
       } finally {
         await admin.disconnect();
       }
