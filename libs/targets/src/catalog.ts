@@ -7,6 +7,7 @@ import type { CliLink } from './kinds/cli';
 import { createEmailKind, emailInfo } from './kinds/email';
 import type { MailRelay } from './kinds/email';
 import { createRedisStreamKind, redisStreamInfo } from './kinds/redis_stream';
+import { createNatsJetStreamKind, natsJetStreamInfo } from './kinds/nats_jetstream';
 import { createSpreadsheetKind, spreadsheetInfo } from './kinds/spreadsheet';
 import type { GoogleAccess } from './kinds/spreadsheet';
 import { createEmbedChatKind, embedChatInfo } from './kinds/embed_chat';
@@ -18,6 +19,7 @@ import { createRegistry } from './registry';
 import type { TargetRegistry } from './registry';
 import type { AmqpLink } from './transports/amqp';
 import type { RedisStreamsLink } from './transports/redis';
+import type { NatsLink } from './transports/nats';
 
 /** What kinds may need to be built: the secret box for credentials stored with a target (webhook secrets, chat URLs). */
 interface KindDeps {
@@ -32,6 +34,8 @@ interface KindDeps {
   redis?: RedisStreamsLink;
   /** pooled connections to the brokers of RabbitMQ exchange targets; only the outputs deliverer has them */
   amqp?: AmqpLink;
+  /** pooled connections to the NATS servers of JetStream targets; only the outputs deliverer has them */
+  nats?: NatsLink;
 }
 
 /** One line of the catalog: what is known of a kind without building it, and how to build it. */
@@ -105,6 +109,10 @@ export const CATALOG: Catalog = createCatalog([
   {
     ...amqpExchangeInfo,
     create: (deps) => createAmqpExchangeKind({ secrets: deps.secrets, ...(deps.amqp ? { amqp: deps.amqp } : {}) }),
+  },
+  {
+    ...natsJetStreamInfo,
+    create: (deps) => createNatsJetStreamKind({ secrets: deps.secrets, ...(deps.nats ? { nats: deps.nats } : {}) }),
   },
 ]);
 

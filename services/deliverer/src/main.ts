@@ -95,7 +95,7 @@ runMain(async () => {
     registry: createDefaultRegistry({
       secrets: createSecretBox(config.secretsKeys),
       ...(outputs?.mail ? { mail: outputs.mail } : {}),
-      ...(outputs ? { google: outputs.google, redis: outputs.redis, amqp: outputs.amqp } : {}),
+      ...(outputs ? { google: outputs.google, redis: outputs.redis, amqp: outputs.amqp, nats: outputs.nats } : {}),
       ...(cli ? { cli } : {}),
     }),
     send,
