@@ -6,6 +6,10 @@ import path from 'node:path';
 import amqp from 'amqplib';
 import type { ChannelModel, ConsumeMessage } from 'amqplib';
 import { Redis } from 'ioredis';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { JetStreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { Locator, Page } from 'playwright-core';
 import { eventually } from '../../support/infra';
 import { startFakeDiscord } from '../../support/fake-discord';
@@ -21,6 +25,8 @@ import type { FakeTelegram } from '../../support/fake-telegram';
 import { TestReceiver } from '../../support/receiver';
 import { relayListen } from '../../support/relay-cli';
 import { startOutputsDeliverer } from '../../support/outputs-deliverer';
+import { startPrivateNats } from '../../support/private-servers';
+import type { PrivateServer } from '../../support/private-servers';
 import { startService } from '../../support/services';
 import { startTestSmtpServer } from '../../support/smtp-server';
 import type { TestSmtpServer } from '../../support/smtp-server';
@@ -53,7 +59,8 @@ import { startDashboardStack } from './stack';
  * through NODE_EXTRA_CA_CERTS — so TLS is verified for hooks.slack.com etc. as in production.
  * Email goes to the real test SMTP server (STARTTLS + AUTH); the spreadsheet to the Google fake;
  * the Redis stream to the real Redis, under a key of this file's own; the RabbitMQ message to the
- * real RabbitMQ, through an exchange and a queue of this file's own.
+ * real RabbitMQ, through an exchange and a queue of this file's own; the JetStream message to a
+ * private nats-server of this file's own, into a stream it creates.
  */
 
 const SMTP_PASS = 'e2e-kinds-Pa55';
@@ -83,6 +90,11 @@ const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://127.0.0.1:5672';
 const EXCHANGE = `e2e-every-kind-${randomUUID()}`;
 let rabbit: ChannelModel;
 const published: ConsumeMessage[] = [];
+const NATS_PASS = 'e2e-kinds-nats-Pa55';
+let nats: PrivateServer & { close(): Promise<void> };
+let natsClient: NatsConnection;
+let jsm: JetStreamManager;
+const asRelayUser = (url: string) => connect({ servers: url, user: 'relay', pass: NATS_PASS, reconnect: false });
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
@@ -104,6 +116,17 @@ beforeAll(async () => {
   const { queue } = await channel.assertQueue('', { exclusive: true });
   await channel.bindQueue(queue, EXCHANGE, '');
   await channel.consume(queue, (m) => void (m && published.push(m)), { noAck: true });
+  nats = await startPrivateNats(
+    'every-kind-nats',
+    `authorization { users = [ { user: relay, password: "${NATS_PASS}" } ] }\n`,
+    async (url) => {
+      const c = await asRelayUser(url);
+      await (await jetstreamManager(c)).getAccountInfo().finally(() => c.close());
+    },
+  );
+  natsClient = await asRelayUser(nats.url);
+  jsm = await jetstreamManager(natsClient);
+  await jsm.streams.add({ name: 'EVERY_KIND', subjects: ['every.>'] });
 
   const dir = mkdtempSync(path.join(tmpdir(), 'relay-every-kind-'));
   const chatFakes = [slack.tls!, discord.tls!, teams.tls, telegram.tls];
@@ -140,6 +163,8 @@ afterAll(async () => {
     await channel.deleteExchange(EXCHANGE);
     await rabbit.close();
   }
+  await natsClient?.close();
+  await nats?.close();
   await browser?.close();
   for (const stop of stopAfter) await stop();
   await stack?.stop();
@@ -222,6 +247,17 @@ const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise
     fill: async (form) => {
       await form.getByLabel('AMQP URL', { exact: true }).fill(RABBITMQ_URL);
       await form.getByLabel('Exchange', { exact: true }).fill(EXCHANGE);
+    },
+  },
+  {
+    name: 'orders-jetstream',
+    label: 'NATS JetStream',
+    fill: async (form) => {
+      await form.getByLabel('Servers (at most 8) (one per line)', { exact: true }).fill(nats.url);
+      await form.getByLabel('Subject template', { exact: true }).fill('every.orders.{{order.id}}');
+      await form.getByLabel('Authentication', { exact: true }).selectOption('user_password');
+      await form.getByLabel('User', { exact: true }).fill('relay');
+      await form.getByLabel('Password', { exact: true }).fill(NATS_PASS);
     },
   },
 ];
@@ -309,6 +345,20 @@ describe('an event delivered to a target of every kind, added through the dashbo
     expect(JSON.parse(message!.content.toString())).toEqual({ order: { id: 7, total: '12.50' } });
     expect(message!.properties.headers).toMatchObject({ 'relay-event-id': eventId });
     expect(message!.properties).toMatchObject({ messageId: expect.stringMatching(/^dlv_/), deliveryMode: 2 });
+    await eventually(
+      async () => ((await jsm.streams.info('EVERY_KIND')).state.messages === 1 ? true : undefined),
+      WAIT,
+      'the JetStream message',
+    );
+    const stored = await jsm.streams.getMessage('EVERY_KIND', { seq: 1 });
+    expect(stored.subject).toBe('every.orders.7');
+    expect(stored.json()).toEqual({ order: { id: 7, total: '12.50' } });
+    expect(stored.header.get('Relay-Event-Id')).toBe(eventId);
+    expect(stored.header.get('Nats-Msg-Id')).toMatch(/^dlv_/);
+    const jetstreamCard = page.locator('.card.target', {
+      has: page.getByRole('heading', { level: 3, name: 'orders-jetstream', exact: true }),
+    });
+    expect(await jetstreamCard.locator('dt:text-is("Authentication") + dd').textContent()).toContain('password set');
     // a server URL is a credential: the target's card shows it as set
     for (const [name, label] of [
       ['orders-stream', 'Redis URL'],
@@ -346,6 +396,7 @@ describe('an event delivered to a target of every kind, added through the dashbo
       SLACK_PATH.split('/').at(-1)!,
       TEAMS_SIG,
       SMTP_PASS,
+      NATS_PASS,
       'PRIVATE KEY',
     ])
       expect(shown).not.toContain(secret);
