@@ -2,7 +2,8 @@
 // DELIVERY_CHANNEL=outputs) for an email target (SMTP with STARTTLS + AUTH to a local server),
 // a spreadsheet target (a local HTTPS Google: header read + append per row), a Redis Streams
 // target (XADD to the real local Redis, a reader on the stream) and a RabbitMQ exchange target
-// (confirmed publishes to the real local RabbitMQ, a consumer on the exchange), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
+// (confirmed publishes to the real local RabbitMQ, a consumer on the exchange) and a NATS JetStream
+// target (acknowledged publishes to a private nats-server, a consumer on the stream), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
 // JSON line per kind; writes bench-results/outputs.json.
 'use strict';
 const { generateKeyPairSync, randomBytes } = require('node:crypto');
@@ -17,17 +18,18 @@ const { connectStore, insertTarget } = require('@relay/store');
 const {
   createAmqpExchangeKind,
   createEmailKind,
+  createNatsJetStreamKind,
   createRedisStreamKind,
   createSpreadsheetKind,
 } = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
 const { freePort, startProcess, waitFor, writeResults } = require('./lib');
-const { consumeExchange, readStream, startSheets, startSmtp } = require('./outputs-receivers');
+const { consumeExchange, consumeJetStream, readStream, startSheets, startSmtp } = require('./outputs-receivers');
 
 const ROOT = path.resolve(__dirname, '..');
 const S = settingsOf('BENCH_OUTPUT_DELIVERIES', 5000, 'bench_out');
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange'];
+const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'nats_jetstream'];
 
 /**
  * @param {string} kind
@@ -79,6 +81,7 @@ async function main() {
   const streamReader = readStream(REDIS_URL, stream, (id) => arrivals.on(id));
   const exchange = `bench-exchange-${S.namespace}`;
   const exchangeConsumer = await consumeExchange(S.rabbitmqUrl, exchange, (id) => arrivals.on(id));
+  const jetStream = await consumeJetStream((id) => arrivals.on(id));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-out-'));
   fs.writeFileSync(path.join(dir, 'smtp.pem'), smtp.ca);
   fs.writeFileSync(path.join(dir, 'google.pem'), sheets.ca);
@@ -97,11 +100,16 @@ async function main() {
   });
   const redisStream = createRedisStreamKind({ secrets }).validateConfig({ url: REDIS_URL, stream });
   const amqpExchange = createAmqpExchangeKind({ secrets }).validateConfig({ url: S.rabbitmqUrl, exchange });
+  const natsJetStream = createNatsJetStreamKind({ secrets }).validateConfig({
+    servers: [jetStream.url],
+    subject: jetStream.subject,
+  });
   for (const [kind, cfg] of /** @type {const} */ ([
     ['email', email],
     ['spreadsheet', sheet],
     ['redis_stream', redisStream],
     ['amqp_exchange', amqpExchange],
+    ['nats_jetstream', natsJetStream],
   ])) {
     if (!cfg.ok) throw new Error(`${kind}: ${JSON.stringify(cfg.errors)}`);
     await insertTarget(store, `tg_${kind}`, 'acc_bench', 'ep_bench', {
@@ -169,6 +177,7 @@ async function main() {
     await sheets.close();
     await streamReader.close();
     await exchangeConsumer.close();
+    await jetStream.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
