@@ -84,8 +84,13 @@ type NodeTlsOptions = NonNullable<NodeConnectionOptions['tls']>;
  * TLS verified against the URL's host name, not the address dialled. nats.js hands these
  * options to Node's tls.connect as they are; its type lists only its own.
  */
-const verifiedAgainst = (hostname: string): NodeTlsOptions =>
-  ({ servername: hostname.replace(/^\[|\]$/g, ''), rejectUnauthorized: true }) as NodeTlsOptions;
+const verifiedAgainst = (hostname: string): NodeTlsOptions => {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  // an IP address is no server name (RFC 6066): the certificate is then checked against the address dialled, the same
+  return (
+    net.isIP(host) === 0 ? { servername: host, rejectUnauthorized: true } : { rejectUnauthorized: true }
+  ) as NodeTlsOptions;
+};
 
 const messageOf = (err: unknown): string => String((err as Error)?.message ?? err);
 
