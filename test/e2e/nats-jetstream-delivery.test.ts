@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { generate } from 'selfsigned';
 import { must } from '@relay/client';
 import { createNatsLink } from '@relay/targets';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -20,13 +24,26 @@ import type { Stack } from './stack';
  * on the worker's shared stack plus an outputs deliverer of this file's own, publishing to a
  * private nats-server with JetStream (started once for the file). Each test creates the stream
  * its target's subject falls in, as an operator would (Relay never declares one), and reads what
- * the stream stored; the last test stops the server and starts it again on the same store.
+ * the stream stored; the last test stops the server and starts it again on the same store. The
+ * server also takes TLS (optional for clients) with a certificate for `localhost` only, which the
+ * outputs deliverer trusts (NODE_EXTRA_CA_CERTS).
  */
 
 const PASSWORD = 'Relay-Pa55word';
 const nkeyUser = nkeys.createUser();
 const SEED = new TextDecoder().decode(nkeyUser.getSeed());
-const SERVER_CONFIG = `authorization {
+const TLS_DIR = mkdtempSync(path.join(tmpdir(), 'relay-nats-tls-'));
+const pems = generate([{ name: 'commonName', value: 'localhost' }], {
+  keySize: 2048,
+  algorithm: 'sha256',
+  days: 1,
+  extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }] }],
+});
+writeFileSync(path.join(TLS_DIR, 'cert.pem'), pems.cert);
+writeFileSync(path.join(TLS_DIR, 'key.pem'), pems.private);
+const SERVER_CONFIG = `tls { cert_file: "${path.join(TLS_DIR, 'cert.pem')}", key_file: "${path.join(TLS_DIR, 'key.pem')}" }
+allow_non_tls: true
+authorization {
   users = [
     { user: relay, password: "${PASSWORD}" }
     { user: limited, password: "${PASSWORD}", permissions: { publish: { deny: ["e2e.denied.>"] } } }
@@ -34,7 +51,7 @@ const SERVER_CONFIG = `authorization {
   ]
 }
 `;
-const asRelay = (url: string) => connect({ servers: url, user: 'relay', pass: PASSWORD, reconnect: false });
+const asRelay = (url: string) => connect({ servers: url, user: 'relay', pass: PASSWORD, reconnect: false, tls: null });
 
 let stack: Stack;
 let outputs: RunningService;
@@ -56,7 +73,10 @@ beforeAll(async () => {
       }
     }),
   ]);
-  outputs = await startService('outputs-deliverer', stack.env);
+  outputs = await startService('outputs-deliverer', {
+    ...stack.env,
+    NODE_EXTRA_CA_CERTS: path.join(TLS_DIR, 'cert.pem'),
+  });
   nc = await asRelay(nats.url);
   jsm = await jetstreamManager(nc);
   endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'to jetstream' } }))).id;
@@ -67,6 +87,7 @@ afterAll(async () => {
   await outputs?.stop();
   await nats?.close();
   await stack?.stop();
+  rmSync(TLS_DIR, { recursive: true, force: true });
 });
 
 /** A stream of the test's own over `<prefix>.>`, and what it stores. */
@@ -157,6 +178,39 @@ describe('NATS JetStream target, end to end', () => {
       expect(JSON.stringify(list)).toContain('"seed":"[redacted]"');
     } finally {
       await removeTarget(stack, endpointId, targetId);
+      await stream.remove();
+    }
+  });
+
+  it('tls:// verifies the certificate against the URL’s host name while dialling the address checked; another name is refused', async () => {
+    const prefix = prefixOf();
+    const stream = await streamFor(prefix);
+    const { port } = new URL(nats.url);
+    const auth = { type: 'user_password', user: 'relay', password: PASSWORD };
+    const named = await addQueueTarget(stack, endpointId, 'nats_jetstream', {
+      servers: [`tls://localhost:${port}`],
+      subject: `${prefix}.tls`,
+      auth,
+    });
+    const ep = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'tls by address' } }))).id;
+    const byAddress = await addQueueTarget(stack, ep, 'nats_jetstream', {
+      servers: [`tls://127.0.0.1:${port}`],
+      subject: `${prefix}.tls`,
+      auth,
+    });
+    try {
+      await sendJson(stack, endpointId, { over: 'tls' });
+      await sendJson(stack, ep, { over: 'tls by address' });
+      const [m] = await stream.waitFor(1);
+      expect(m!.json()).toEqual({ over: 'tls' });
+      // the certificate names localhost only
+      expect((await flagOf(stack, ep, byAddress)).reason).toBe(
+        'NATS server not dialled (ERR_TLS_CERT_ALTNAME_INVALID)',
+      );
+      expect(await stream.stored()).toHaveLength(1);
+    } finally {
+      await removeTarget(stack, endpointId, named);
+      await removeTarget(stack, ep, byAddress);
       await stream.remove();
     }
   });

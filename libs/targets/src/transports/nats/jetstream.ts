@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import net from 'node:net';
+import { checkServerIdentity } from 'node:tls';
+import type { PeerCertificate } from 'node:tls';
 import { JetStreamApiError, jetstream } from '@nats-io/jetstream';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { connect, errors, headers, nkeyAuthenticator } from '@nats-io/transport-node';
@@ -82,14 +84,18 @@ type NodeTlsOptions = NonNullable<NodeConnectionOptions['tls']>;
 
 /**
  * TLS verified against the URL's host name, not the address dialled. nats.js hands these
- * options to Node's tls.connect as they are; its type lists only its own.
+ * options to Node's tls.connect as they are (its type lists only its own); the identity check is
+ * explicit because nats.js passes no server name for an IP address, and Node then checks the
+ * certificate against `localhost`.
  */
 const verifiedAgainst = (hostname: string): NodeTlsOptions => {
   const host = hostname.replace(/^\[|\]$/g, '');
-  // an IP address is no server name (RFC 6066): the certificate is then checked against the address dialled, the same
-  return (
-    net.isIP(host) === 0 ? { servername: host, rejectUnauthorized: true } : { rejectUnauthorized: true }
-  ) as NodeTlsOptions;
+  return {
+    // SNI takes names only (RFC 6066)
+    ...(net.isIP(host) === 0 ? { servername: host } : {}),
+    rejectUnauthorized: true,
+    checkServerIdentity: (_: string, cert: PeerCertificate) => checkServerIdentity(host, cert),
+  } as NodeTlsOptions;
 };
 
 const messageOf = (err: unknown): string => String((err as Error)?.message ?? err);
