@@ -21,8 +21,9 @@ if [[ "$tier" != unit ]]; then
   export RABBITMQ_URL="${RABBITMQ_URL:-amqp://127.0.0.1:5672}"
   export MONGODB_URL="${MONGODB_URL:-mongodb://127.0.0.1:27017/relay}"
 fi
-if [[ "$tier" == all || "$tier" == e2e ]]; then
-  # the chaos suite (test/e2e/chaos) runs private servers of its own: the programs must be here
+if [[ "$tier" == all || "$tier" == e2e || "$tier" == bench ]]; then
+  # the chaos suite (test/e2e/chaos) runs private servers of its own, the outputs bench a
+  # nats-server: the programs must be here
   bash scripts/infra.sh tools
 fi
 
