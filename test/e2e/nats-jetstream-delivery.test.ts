@@ -7,7 +7,16 @@ import { must } from '@relay/client';
 import { createNatsLink } from '@relay/targets';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { JetStreamManager, StoredMsg } from '@nats-io/jetstream';
-import { connect, nkeys } from '@nats-io/transport-node';
+import {
+  createAccount,
+  createOperator,
+  createUser,
+  encodeAccount,
+  encodeOperator,
+  encodeUser,
+  fmtCreds,
+} from '@nats-io/jwt';
+import { connect, credsAuthenticator, nkeys } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { activityRowWhen } from '../support/api-client';
 import { eventually } from '../support/infra';
@@ -273,6 +282,82 @@ describe('NATS JetStream target, end to end', () => {
     } finally {
       link.close();
       await stream.remove();
+    }
+  });
+});
+
+describe('a server in operator mode (users are JWTs signed by their account)', () => {
+  it('a .creds file logs in; it is sealed, shown as set and never returned', async () => {
+    const operator = createOperator();
+    const account = createAccount();
+    // JetStream in operator mode needs the server's system account
+    const system = createAccount();
+    const user = createUser();
+    const unlimited = {
+      subs: -1,
+      data: -1,
+      payload: -1,
+      imports: -1,
+      exports: -1,
+      wildcards: true,
+      conn: -1,
+      leaf: -1,
+    };
+    const accountJwt = await encodeAccount(
+      'e2e',
+      account,
+      { limits: { ...unlimited, mem_storage: -1, disk_storage: -1, streams: -1, consumer: -1 } },
+      { signer: operator },
+    );
+    const creds = new TextDecoder().decode(fmtCreds(await encodeUser('relay', user, account), user));
+    const asUser = (url: string) =>
+      connect({
+        servers: url,
+        authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+        reconnect: false,
+        tls: null,
+      });
+    const server = await startPrivateNats(
+      'nats-operator',
+      [
+        `operator: ${await encodeOperator('e2e', operator)}`,
+        `system_account: ${system.getPublicKey()}`,
+        'resolver: MEMORY',
+        `resolver_preload: { ${account.getPublicKey()}: ${accountJwt}, ${system.getPublicKey()}: ${await encodeAccount('SYS', system, {}, { signer: operator })} }`,
+      ].join('\n'),
+      async (url) => {
+        const c = await asUser(url);
+        await (await jetstreamManager(c)).getAccountInfo().finally(() => c.close());
+      },
+    );
+    const admin = await asUser(server.url);
+    const ep = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'operator mode' } }))).id;
+    let targetId: string | undefined;
+    try {
+      const manager = await jetstreamManager(admin);
+      await manager.streams.add({ name: 'OPERATOR', subjects: ['operator.>'] });
+      targetId = await addQueueTarget(stack, ep, 'nats_jetstream', {
+        servers: [server.url],
+        subject: 'operator.{{type}}',
+        auth: { type: 'creds', creds },
+      });
+      await sendJson(stack, ep, { type: 'signed' });
+      await eventually(
+        async () => ((await manager.streams.info('OPERATOR')).state.messages === 1 ? true : undefined),
+        30_000,
+        'the message',
+      );
+      expect((await manager.streams.getMessage('OPERATOR', { seq: 1 })).json()).toEqual({ type: 'signed' });
+      const shown = await must(
+        stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: ep } } }),
+      );
+      expect(shown.data[0]!.config).toMatchObject({ auth: { type: 'creds', creds: '[redacted]' } });
+      const seed = new TextDecoder().decode(user.getSeed());
+      expect(JSON.stringify(shown)).not.toContain(seed);
+    } finally {
+      if (targetId) await removeTarget(stack, ep, targetId);
+      await admin.close();
+      await server.close();
     }
   });
 });

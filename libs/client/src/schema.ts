@@ -2343,7 +2343,7 @@ export interface components {
             subject: string;
             auth?: ({
                 /** @enum {string} */
-                type: "none" | "user_password" | "token" | "nkey";
+                type: "none" | "user_password" | "token" | "nkey" | "creds";
             } & ({
                 /** @constant */
                 type: "none";
@@ -2360,6 +2360,10 @@ export interface components {
                 /** @constant */
                 type: "nkey";
                 seed: string;
+            } | {
+                /** @constant */
+                type: "creds";
+                creds: string;
             })) | null;
         };
         /** @description NATS JetStream */
@@ -2398,6 +2402,14 @@ export interface components {
                  * @constant
                  */
                 seed: "[redacted]";
+            } | {
+                /** @constant */
+                type: "creds";
+                /**
+                 * @description Credentials (.creds file): set; never returned
+                 * @constant
+                 */
+                creds: "[redacted]";
             };
         };
         TransformationVersion: {

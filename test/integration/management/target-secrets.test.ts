@@ -202,10 +202,13 @@ describe('a queue or stream target’s server URL is a credential: its password 
 describe('a NATS JetStream target’s credential (password, token or NKey seed) sealed at rest, shown as set, never returned', () => {
   const secret = 'natsSECRETcredential';
   const seed = new TextDecoder().decode(nkeys.createUser().getSeed());
+  // the form of a .creds file: what is checked at save is that it reads and its seed signs
+  const creds = `-----BEGIN NATS USER JWT-----\neyJ0.eyJq.c2ln\n------END NATS USER JWT------\n\n-----BEGIN USER NKEY SEED-----\n${seed}\n------END USER NKEY SEED------\n`;
   it.each([
     ['user_password', { type: 'user_password', user: 'relay', password: secret }, 'password', secret],
     ['token', { type: 'token', token: secret }, 'token', secret],
     ['nkey', { type: 'nkey', seed }, 'seed', seed],
+    ['creds', { type: 'creds', creds }, 'creds', creds],
   ] as const)(
     'auth %s: ciphertext in the document; create, read, list and the logs never show it',
     async (_type, auth, field, plain) => {

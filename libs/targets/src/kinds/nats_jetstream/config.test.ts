@@ -85,4 +85,34 @@ describe('NATS JetStream target settings', () => {
     expect(validateNatsJetStreamConfig({ ...valid, auth: { type: 'nkey', seed } }).ok).toBe(true);
     expect(JSON.stringify(problems({ ...valid, auth: { type: 'nkey', seed: `${seed}x` } }))).not.toContain(seed);
   });
+
+  describe('a .creds file', () => {
+    const seed = new TextDecoder().decode(nkeys.createUser().getSeed());
+    const creds = (jwt: string, key: string) =>
+      `-----BEGIN NATS USER JWT-----\r\n${jwt}\r\n------END NATS USER JWT------\r\n\r\n` +
+      `************************* IMPORTANT *************************\r\n\r\n` +
+      `-----BEGIN USER NKEY SEED-----\r\n${key}\r\n------END USER NKEY SEED------`;
+
+    it('is accepted and stored with \\n line ends and a final line break, which the client’s reader needs', () => {
+      const v = validateNatsJetStreamConfig({
+        ...valid,
+        auth: { type: 'creds', creds: creds('eyJ0.eyJq.c2ln', seed) },
+      });
+      expect(v.ok && v.value.auth).toEqual({
+        type: 'creds',
+        creds: `${creds('eyJ0.eyJq.c2ln', seed).replace(/\r\n/g, '\n')}\n`,
+      });
+    });
+
+    it.each([
+      ['no blocks', 'just text'],
+      ['a JWT that is not one', creds('not-a-jwt', seed)],
+      ['an account seed', creds('eyJ0.eyJq.c2ln', new TextDecoder().decode(nkeys.createAccount().getSeed()))],
+    ])('%s is refused at config.auth.creds, never echoed', (_what, text) => {
+      expect(problems({ ...valid, auth: { type: 'creds', creds: text } })).toEqual([
+        { field: 'config.auth.creds', message: expect.stringContaining('user .creds file') },
+      ]);
+      expect(JSON.stringify(problems({ ...valid, auth: { type: 'creds', creds: text } }))).not.toContain(seed);
+    });
+  });
 });

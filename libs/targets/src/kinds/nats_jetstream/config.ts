@@ -1,5 +1,5 @@
 import type { Validation } from '@relay/contracts';
-import { nkeys } from '@nats-io/transport-node';
+import { credsAuthenticator, nkeys } from '@nats-io/transport-node';
 import type { CheckContext, Fields, KindDescription } from '../../describe/field';
 import { checkDescribed } from '../../describe/validate';
 import type { NatsAuth } from '../../transports/nats';
@@ -19,6 +19,8 @@ export const MAX_SERVERS = 8;
 /** Relay's bound on a rendered subject; the server's own is its 4 KB protocol line (max_control_line). */
 export const MAX_SUBJECT_BYTES = 1024;
 const MAX_SECRET = 4096;
+/** a user JWT with its permissions and the seed, as nsc writes them: a few kilobytes at most */
+const MAX_CREDS = 16_384;
 /** `{{path}}`, as kinds/template.ts reads it */
 const TAG = /\{\{[^{}]*\}\}/g;
 
@@ -85,15 +87,37 @@ function checkSeed(value: string, ctx: CheckContext): undefined {
   return undefined;
 }
 
-const secret = (label: string, name: string, check?: (v: string, ctx: CheckContext) => undefined) => ({
+/**
+ * A `.creds` file: the user JWT and the user's NKey seed between their `-----BEGIN …-----` /
+ * `------END …------` lines, as nsc writes it. Checked by reading both as nats.js does and signing
+ * with the seed; stored with `\n` line ends and a final line break, which nats.js's reader needs.
+ */
+function checkCreds(value: string, ctx: CheckContext): string | undefined {
+  const text = `${value.replace(/\r\n/g, '\n').trim()}\n`;
+  try {
+    const { jwt, nkey } = credsAuthenticator(new TextEncoder().encode(text))('relay') as { jwt: string; nkey: string };
+    if (jwt.split('.').length !== 3 || !nkey.startsWith('U')) throw new Error('not a user');
+  } catch {
+    ctx.fail('creds must be the content of a user .creds file (a user JWT and its NKey seed, as nsc writes it)');
+    return undefined;
+  }
+  return text;
+}
+
+const secret = (
+  label: string,
+  name: string,
+  check?: (v: string, ctx: CheckContext) => string | undefined,
+  maxLength = MAX_SECRET,
+) => ({
   type: 'string' as const,
   label,
   required: true,
   credential: true,
   trim: true,
   minLength: 1,
-  maxLength: MAX_SECRET,
-  message: `${name} is required (at most ${MAX_SECRET} characters)`,
+  maxLength,
+  message: `${name} is required (at most ${maxLength} characters)`,
   ...(check ? { check } : {}),
 });
 
@@ -116,6 +140,11 @@ const authVariants: Array<{ value: string; label: string; fields: Fields }> = [
   },
   { value: 'token', label: 'Token', fields: { token: secret('Token', 'token') } },
   { value: 'nkey', label: 'NKey', fields: { seed: secret('NKey seed', 'seed', checkSeed) } },
+  {
+    value: 'creds',
+    label: 'Credentials file (JWT)',
+    fields: { creds: { ...secret('Credentials (.creds file)', 'creds', checkCreds, MAX_CREDS), multiline: true } },
+  },
 ];
 
 /** Described once (docs/adding-a-target-kind.md). */

@@ -55,6 +55,8 @@ function openAuth(secrets: SecretSealer, auth: NatsAuth): NatsAuth {
         return { ...auth, token: secrets.decrypt(auth.token) };
       case 'nkey':
         return { ...auth, seed: secrets.decrypt(auth.seed) };
+      case 'creds':
+        return { ...auth, creds: secrets.decrypt(auth.creds) };
       default:
         return auth;
     }

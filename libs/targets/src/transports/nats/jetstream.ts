@@ -4,7 +4,7 @@ import { checkServerIdentity } from 'node:tls';
 import type { PeerCertificate } from 'node:tls';
 import { JetStreamApiError, jetstream } from '@nats-io/jetstream';
 import type { JetStreamClient } from '@nats-io/jetstream';
-import { connect, errors, headers, nkeyAuthenticator } from '@nats-io/transport-node';
+import { connect, credsAuthenticator, errors, headers, nkeyAuthenticator } from '@nats-io/transport-node';
 import type { NatsConnection, NodeConnectionOptions } from '@nats-io/transport-node';
 import { addressOf } from '../address';
 import { createAddressPolicy } from '../../ssrf';
@@ -17,7 +17,9 @@ export type NatsAuth =
   | { type: 'none' }
   | { type: 'user_password'; user: string; password: string }
   | { type: 'token'; token: string }
-  | { type: 'nkey'; seed: string };
+  | { type: 'nkey'; seed: string }
+  /** the content of a `.creds` file: a user JWT and its seed, for servers in operator mode */
+  | { type: 'creds'; creds: string };
 
 /** The servers of one target and how to log in: one pooled connection each. */
 export interface NatsServers {
@@ -108,6 +110,8 @@ function authOptions(auth: NatsAuth): Partial<NodeConnectionOptions> {
       return { token: auth.token };
     case 'nkey':
       return { authenticator: nkeyAuthenticator(new TextEncoder().encode(auth.seed)) };
+    case 'creds':
+      return { authenticator: credsAuthenticator(new TextEncoder().encode(auth.creds)) };
     default:
       return {};
   }
