@@ -1,9 +1,11 @@
 // Local stand-ins the outputs bench delivers to: an SMTP server (STARTTLS + AUTH, as the relay
 // default requires), a minimal HTTPS Google (token endpoint, values:batchGet/update/append), a
-// reader of a stream on the real local Redis, a consumer of an exchange on the real RabbitMQ and
-// a private nats-server with JetStream and a consumer of its stream. Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
+// reader of a stream on the real local Redis, a consumer of an exchange on the real RabbitMQ, a
+// QoS 1 subscriber on a Mosquitto of the bench's own and a consumer of a stream on a nats-server
+// of its own. Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
 // quota here, only what a delivery costs the deliverer.
 'use strict';
+const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const https = require('node:https');
 const os = require('node:os');
@@ -11,6 +13,7 @@ const path = require('node:path');
 const { jetstream, jetstreamManager } = require('@nats-io/jetstream');
 const { connect } = require('@nats-io/transport-node');
 const amqp = require('amqplib');
+const mqtt = require('mqtt');
 const { Redis } = require('ioredis');
 const { SMTPServer } = require('smtp-server');
 const { generate } = require('selfsigned');
@@ -160,6 +163,57 @@ async function consumeExchange(url, exchange, onDelivery) {
 }
 
 /**
+ * A Mosquitto (from `bash scripts/infra.sh tools`) on a free loopback port, anonymous and without
+ * persistence, and an MQTT 5 subscriber at QoS 1 on `topic`: each message's `relay-delivery-id`
+ * user property goes to `onDelivery`. `close()` stops both and removes its files.
+ * @param {string} topic
+ * @param {(deliveryId: string) => void} onDelivery
+ */
+async function startMosquitto(topic, onDelivery) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-mqtt-'));
+  const port = await freePort();
+  const conf = path.join(dir, 'mosquitto.conf');
+  // run as this user: started by root, Mosquitto would drop to a user that cannot read `dir`
+  const lines = [
+    `listener ${port} 127.0.0.1`,
+    'allow_anonymous true',
+    `user ${os.userInfo().username}`,
+    'log_dest none',
+  ];
+  fs.writeFileSync(conf, `${lines.join('\n')}\n`);
+  const broker = spawn('mosquitto', ['-c', conf], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => broker.once('exit', resolve));
+  const kill = () => broker.kill('SIGKILL');
+  process.once('exit', kill);
+  broker.once('error', () => undefined);
+  const url = `mqtt://127.0.0.1:${port}`;
+  const deadline = Date.now() + 10000;
+  /** @type {import('mqtt').MqttClient | undefined} */
+  let subscriber;
+  while (!subscriber) {
+    if (broker.exitCode !== null || Date.now() > deadline)
+      throw new Error('mosquitto did not start (is it installed? `bash scripts/infra.sh tools`)');
+    subscriber = await mqtt
+      .connectAsync(url, { protocolVersion: 5, reconnectPeriod: 0, connectTimeout: 1000 })
+      .catch(() => new Promise((r) => setTimeout(() => r(undefined), 100)));
+  }
+  subscriber.on('message', (_topic, _payload, packet) =>
+    onDelivery(String(packet.properties?.userProperties?.['relay-delivery-id'])),
+  );
+  await subscriber.subscribeAsync(topic, { qos: 1 });
+  return {
+    url,
+    async close() {
+      await subscriber.endAsync(true);
+      broker.kill('SIGTERM');
+      await exited;
+      process.removeListener('exit', kill);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
  * A private nats-server with JetStream on a free loopback port (the binary `bash scripts/infra.sh
  * tools` builds, or NATS_SERVER_BIN), its store in a temporary directory; a stream over
  * `bench.>` and an ordered consumer of it, reporting each message's `Nats-Msg-Id`.
@@ -198,4 +252,4 @@ async function consumeJetStream(onDelivery) {
   };
 }
 
-module.exports = { consumeExchange, consumeJetStream, readStream, startSheets, startSmtp };
+module.exports = { consumeExchange, consumeJetStream, readStream, startMosquitto, startSheets, startSmtp };

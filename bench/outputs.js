@@ -1,9 +1,10 @@
 // npm run bench (part 3): deliveries/s of ONE outputs deliverer (the deliverer program with
 // DELIVERY_CHANNEL=outputs) for an email target (SMTP with STARTTLS + AUTH to a local server),
 // a spreadsheet target (a local HTTPS Google: header read + append per row), a Redis Streams
-// target (XADD to the real local Redis, a reader on the stream) and a RabbitMQ exchange target
-// (confirmed publishes to the real local RabbitMQ, a consumer on the exchange) and a NATS JetStream
-// target (acknowledged publishes to a private nats-server, a consumer on the stream), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
+// target (XADD to the real local Redis, a reader on the stream), a RabbitMQ exchange target
+// (confirmed publishes to the real local RabbitMQ, a consumer on the exchange) and an MQTT target
+// (QoS 1 publishes to a Mosquitto of the bench's own, a QoS 1 subscriber) and a NATS JetStream target
+// (acknowledged publishes to a nats-server of its own, a consumer on the stream), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
 // JSON line per kind; writes bench-results/outputs.json.
 'use strict';
 const { generateKeyPairSync, randomBytes } = require('node:crypto');
@@ -18,18 +19,26 @@ const { connectStore, insertTarget } = require('@relay/store');
 const {
   createAmqpExchangeKind,
   createEmailKind,
+  createMqttKind,
   createNatsJetStreamKind,
   createRedisStreamKind,
   createSpreadsheetKind,
 } = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
 const { freePort, startProcess, waitFor, writeResults } = require('./lib');
-const { consumeExchange, consumeJetStream, readStream, startSheets, startSmtp } = require('./outputs-receivers');
+const {
+  consumeExchange,
+  consumeJetStream,
+  readStream,
+  startMosquitto,
+  startSheets,
+  startSmtp,
+} = require('./outputs-receivers');
 
 const ROOT = path.resolve(__dirname, '..');
 const S = settingsOf('BENCH_OUTPUT_DELIVERIES', 5000, 'bench_out');
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'nats_jetstream'];
+const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'mqtt', 'nats_jetstream'];
 
 /**
  * @param {string} kind
@@ -81,6 +90,7 @@ async function main() {
   const streamReader = readStream(REDIS_URL, stream, (id) => arrivals.on(id));
   const exchange = `bench-exchange-${S.namespace}`;
   const exchangeConsumer = await consumeExchange(S.rabbitmqUrl, exchange, (id) => arrivals.on(id));
+  const mosquitto = await startMosquitto('bench/outputs', (id) => arrivals.on(id));
   const jetStream = await consumeJetStream((id) => arrivals.on(id));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-out-'));
   fs.writeFileSync(path.join(dir, 'smtp.pem'), smtp.ca);
@@ -100,6 +110,7 @@ async function main() {
   });
   const redisStream = createRedisStreamKind({ secrets }).validateConfig({ url: REDIS_URL, stream });
   const amqpExchange = createAmqpExchangeKind({ secrets }).validateConfig({ url: S.rabbitmqUrl, exchange });
+  const mqttTopic = createMqttKind({ secrets }).validateConfig({ url: mosquitto.url, topic: 'bench/outputs' });
   const natsJetStream = createNatsJetStreamKind({ secrets }).validateConfig({
     servers: [jetStream.url],
     subject: jetStream.subject,
@@ -109,6 +120,7 @@ async function main() {
     ['spreadsheet', sheet],
     ['redis_stream', redisStream],
     ['amqp_exchange', amqpExchange],
+    ['mqtt', mqttTopic],
     ['nats_jetstream', natsJetStream],
   ])) {
     if (!cfg.ok) throw new Error(`${kind}: ${JSON.stringify(cfg.errors)}`);
@@ -177,6 +189,7 @@ async function main() {
     await sheets.close();
     await streamReader.close();
     await exchangeConsumer.close();
+    await mosquitto.close();
     await jetStream.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -10,7 +10,7 @@
 #   bash scripts/infra.sh up       install/build what is missing, start what is not running, wait
 #   bash scripts/infra.sh down     stop what `up` started (nothing else)
 #   bash scripts/infra.sh status   state, pid and URL of each server; RabbitMQ queue depths
-#   bash scripts/infra.sh tools    install what only the tests use (Chromium, Prometheus, Jaeger, nats-server) and build
+#   bash scripts/infra.sh tools    install what only the tests use (Chromium, Prometheus, Mosquitto, Jaeger, nats-server) and build
 #                                  the server programs without starting any: the chaos suite runs
 #                                  private instances of them (docs/testing.md)
 #
@@ -145,6 +145,22 @@ ensure_prometheus() {
   if command -v update-rc.d >/dev/null; then update-rc.d prometheus disable >/dev/null 2>&1 || true; fi
   if command -v deb-systemd-helper >/dev/null; then deb-systemd-helper disable prometheus.service >/dev/null 2>&1 || true; fi
   command -v promtool >/dev/null || die "prometheus installed but promtool is not on PATH"
+}
+
+# --- Mosquitto (binaries only) ---------------------------------------------------------------
+
+# The MQTT target's tests start a Mosquitto of their own (temp config, password file and data, a
+# free loopback port, stopped when they end). No system Mosquitto is ever left running: apt_install
+# keeps the package's init script from starting one, its boot-time start is switched off, and one
+# the package's own script did start (a policy-rc.d of someone else's) is stopped.
+ensure_mosquitto() {
+  if command -v mosquitto >/dev/null && command -v mosquitto_passwd >/dev/null; then return 0; fi
+  apt_install mosquitto
+  if command -v update-rc.d >/dev/null; then update-rc.d mosquitto disable >/dev/null 2>&1 || true; fi
+  if command -v deb-systemd-helper >/dev/null; then deb-systemd-helper disable mosquitto.service >/dev/null 2>&1 || true; fi
+  local pid
+  if pid="$(pid_of /run/mosquitto/mosquitto.pid mosquitto)"; then stop_pid "$pid" mosquitto; fi
+  command -v mosquitto_passwd >/dev/null || die "mosquitto installed but mosquitto_passwd is not on PATH"
 }
 
 # --- Redis -----------------------------------------------------------------------------------
@@ -426,6 +442,7 @@ cmd_up() {
 cmd_tools() {
   ensure_chromium
   ensure_prometheus
+  ensure_mosquitto
   local missing=()
   command -v redis-server >/dev/null || missing+=(redis-server)
   [[ -x "$RABBIT_BIN/rabbitmq-server" ]] || missing+=(rabbitmq-server)
@@ -435,7 +452,7 @@ cmd_tools() {
   jaeger_build
   nats_server_build
   postgres_up
-  log "tools: chromium, promtool, prometheus, redis-server, $RABBIT_BIN/rabbitmq-server, $FERRETDB, $JAEGER and $NATS_SERVER are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
+  log "tools: chromium, promtool, prometheus, mosquitto, redis-server, $RABBIT_BIN/rabbitmq-server, $FERRETDB, $JAEGER and $NATS_SERVER are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
 }
 
 cmd_down() {

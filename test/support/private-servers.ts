@@ -41,7 +41,7 @@ const HANDSHAKE_TIMEOUT_MS = 2000;
 /** an orderly stop that takes longer than this becomes a SIGKILL */
 const STOP_GRACE_MS = 30000;
 
-export type ServerName = 'redis' | 'rabbitmq' | 'ferretdb' | 'nats';
+export type ServerName = 'redis' | 'rabbitmq' | 'ferretdb' | 'mosquitto' | 'nats';
 
 export interface PrivateServer {
   readonly name: ServerName;
@@ -120,7 +120,7 @@ function tail(file: string, lines = 30): string {
   }
 }
 
-class ManagedServer {
+export class ManagedServer {
   private child: ChildProcess | null = null;
   readonly name: Spec['name'];
   readonly url: string;
@@ -486,8 +486,11 @@ export async function startPrivateRedis(label: string): Promise<PrivateServer & 
   return startAlone(server, dir);
 }
 
-/** Starts one server of a test's own; `close()` stops it and removes its directory, also when it did not start. */
-async function startAlone(server: ManagedServer, dir: string): Promise<PrivateServer & { close(): Promise<void> }> {
+/** Starts one server whose files are all in `dir`; `close()` stops it and removes the directory. */
+export async function startAlone(
+  server: ManagedServer,
+  dir: string,
+): Promise<PrivateServer & { close(): Promise<void> }> {
   const close = async (): Promise<void> => {
     await server.stop();
     if (!process.env.PRIVATE_SERVERS_KEEP) rmSync(dir, { recursive: true, force: true });

@@ -13,12 +13,14 @@ import type { GoogleAccess } from './kinds/spreadsheet';
 import { createEmbedChatKind, embedChatInfo } from './kinds/embed_chat';
 import { createTeamsKind, teamsInfo } from './kinds/teams';
 import { createTelegramKind, telegramInfo } from './kinds/telegram';
+import { createMqttKind, mqttInfo } from './kinds/mqtt';
 import { createWebhookKind, webhookInfo } from './kinds/webhook';
 import type { SecretSealer } from './kind';
 import { createRegistry } from './registry';
 import type { TargetRegistry } from './registry';
 import type { AmqpLink } from './transports/amqp';
 import type { RedisStreamsLink } from './transports/redis';
+import type { MqttLink } from './transports/mqtt';
 import type { NatsLink } from './transports/nats';
 
 /** What kinds may need to be built: the secret box for credentials stored with a target (webhook secrets, chat URLs). */
@@ -34,6 +36,8 @@ interface KindDeps {
   redis?: RedisStreamsLink;
   /** pooled connections to the brokers of RabbitMQ exchange targets; only the outputs deliverer has them */
   amqp?: AmqpLink;
+  /** pooled connections to the brokers of MQTT targets; only the outputs deliverer has them */
+  mqtt?: MqttLink;
   /** pooled connections to the NATS servers of JetStream targets; only the outputs deliverer has them */
   nats?: NatsLink;
 }
@@ -109,6 +113,10 @@ export const CATALOG: Catalog = createCatalog([
   {
     ...amqpExchangeInfo,
     create: (deps) => createAmqpExchangeKind({ secrets: deps.secrets, ...(deps.amqp ? { amqp: deps.amqp } : {}) }),
+  },
+  {
+    ...mqttInfo,
+    create: (deps) => createMqttKind({ secrets: deps.secrets, ...(deps.mqtt ? { mqtt: deps.mqtt } : {}) }),
   },
   {
     ...natsJetStreamInfo,

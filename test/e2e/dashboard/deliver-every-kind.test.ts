@@ -6,6 +6,8 @@ import path from 'node:path';
 import amqp from 'amqplib';
 import type { ChannelModel, ConsumeMessage } from 'amqplib';
 import { Redis } from 'ioredis';
+import mqtt from 'mqtt';
+import type { IPublishPacket, MqttClient } from 'mqtt';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { JetStreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -25,6 +27,8 @@ import type { FakeTelegram } from '../../support/fake-telegram';
 import { TestReceiver } from '../../support/receiver';
 import { relayListen } from '../../support/relay-cli';
 import { startOutputsDeliverer } from '../../support/outputs-deliverer';
+import { MOSQUITTO_USER, startPrivateMosquitto } from '../../support/private-mosquitto';
+import type { PrivateMosquitto } from '../../support/private-mosquitto';
 import { startPrivateNats } from '../../support/private-servers';
 import type { PrivateServer } from '../../support/private-servers';
 import { startService } from '../../support/services';
@@ -59,8 +63,9 @@ import { startDashboardStack } from './stack';
  * through NODE_EXTRA_CA_CERTS — so TLS is verified for hooks.slack.com etc. as in production.
  * Email goes to the real test SMTP server (STARTTLS + AUTH); the spreadsheet to the Google fake;
  * the Redis stream to the real Redis, under a key of this file's own; the RabbitMQ message to the
- * real RabbitMQ, through an exchange and a queue of this file's own; the JetStream message to a
- * private nats-server of this file's own, into a stream it creates.
+ * real RabbitMQ, through an exchange and a queue of this file's own; the MQTT message to a Mosquitto
+ * of this file's own, read by a QoS 1 subscriber; the JetStream message to a private nats-server of
+ * this file's own, into a stream it creates.
  */
 
 const SMTP_PASS = 'e2e-kinds-Pa55';
@@ -90,6 +95,10 @@ const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://127.0.0.1:5672';
 const EXCHANGE = `e2e-every-kind-${randomUUID()}`;
 let rabbit: ChannelModel;
 const published: ConsumeMessage[] = [];
+let broker: PrivateMosquitto;
+let subscriber: MqttClient;
+const TOPIC = `e2e-every-kind/${randomUUID()}`;
+const mqttMessages: IPublishPacket[] = [];
 const NATS_PASS = 'e2e-kinds-nats-Pa55';
 let nats: PrivateServer & { close(): Promise<void> };
 let natsClient: NatsConnection;
@@ -116,6 +125,10 @@ beforeAll(async () => {
   const { queue } = await channel.assertQueue('', { exclusive: true });
   await channel.bindQueue(queue, EXCHANGE, '');
   await channel.consume(queue, (m) => void (m && published.push(m)), { noAck: true });
+  broker = await startPrivateMosquitto('every-kind-mqtt');
+  subscriber = await mqtt.connectAsync(broker.urlAs(), { protocolVersion: 5, reconnectPeriod: 0 });
+  subscriber.on('message', (_topic, _payload, packet) => mqttMessages.push(packet));
+  await subscriber.subscribeAsync(TOPIC, { qos: 1 });
   nats = await startPrivateNats(
     'every-kind-nats',
     `authorization { users = [ { user: relay, password: "${NATS_PASS}" } ] }\n`,
@@ -163,6 +176,8 @@ afterAll(async () => {
     await channel.deleteExchange(EXCHANGE);
     await rabbit.close();
   }
+  await subscriber?.endAsync(true);
+  await broker?.close();
   await natsClient?.close();
   await nats?.close();
   await browser?.close();
@@ -247,6 +262,14 @@ const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise
     fill: async (form) => {
       await form.getByLabel('AMQP URL', { exact: true }).fill(RABBITMQ_URL);
       await form.getByLabel('Exchange', { exact: true }).fill(EXCHANGE);
+    },
+  },
+  {
+    name: 'orders-mqtt',
+    label: 'MQTT topic (3.1.1, 5)',
+    fill: async (form) => {
+      await form.getByLabel('Broker URL', { exact: true }).fill(broker.urlAs());
+      await form.getByLabel('Topic template', { exact: true }).fill(TOPIC);
     },
   },
   {
@@ -345,6 +368,9 @@ describe('an event delivered to a target of every kind, added through the dashbo
     expect(JSON.parse(message!.content.toString())).toEqual({ order: { id: 7, total: '12.50' } });
     expect(message!.properties.headers).toMatchObject({ 'relay-event-id': eventId });
     expect(message!.properties).toMatchObject({ messageId: expect.stringMatching(/^dlv_/), deliveryMode: 2 });
+    const [packet] = await eventually(async () => mqttMessages.length === 1 && mqttMessages, WAIT, 'the MQTT message');
+    expect(JSON.parse(packet!.payload.toString())).toEqual({ order: { id: 7, total: '12.50' } });
+    expect(packet!.properties?.userProperties).toMatchObject({ 'relay-event-id': eventId });
     await eventually(
       async () => ((await jsm.streams.info('EVERY_KIND')).state.messages === 1 ? true : undefined),
       WAIT,
@@ -363,6 +389,7 @@ describe('an event delivered to a target of every kind, added through the dashbo
     for (const [name, label] of [
       ['orders-stream', 'Redis URL'],
       ['orders-exchange', 'AMQP URL'],
+      ['orders-mqtt', 'Broker URL'],
     ]) {
       const card = page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name, exact: true }) });
       expect(await card.locator(`dt:text-is("${label}") + dd`).textContent()).toBe('set');
@@ -396,6 +423,7 @@ describe('an event delivered to a target of every kind, added through the dashbo
       SLACK_PATH.split('/').at(-1)!,
       TEAMS_SIG,
       SMTP_PASS,
+      MOSQUITTO_USER.password,
       NATS_PASS,
       'PRIVATE KEY',
     ])

@@ -182,6 +182,21 @@ const CASES: KindCase[] = [
     secret: 'brokerPa55SECRET',
   },
   {
+    kind: 'mqtt',
+    label: 'MQTT topic (3.1.1, 5)',
+    add: async (form) => {
+      await form.getByLabel('Broker URL', { exact: true }).fill('mqtts://relay:mqttPa55SECRET@broker.example.com:8883');
+      await form.getByLabel('Topic template', { exact: true }).fill('hooks/{{type}}');
+    },
+    shown: { url: '[redacted]', topic: 'hooks/{{type}}', protocol_version: 5 },
+    change: async (form) => {
+      await form.getByLabel('Broker URL', { exact: true }).fill('mqtts://relay:mqttPa55SECRET@broker.example.com:8883');
+      await form.getByLabel('MQTT protocol version', { exact: true }).fill('4');
+    },
+    changed: { url: '[redacted]', topic: 'hooks/{{type}}', protocol_version: 4 },
+    secret: 'mqttPa55SECRET',
+  },
+  {
     kind: 'redis_stream',
     label: 'Redis Streams (XADD)',
     add: async (form) => {

@@ -167,6 +167,11 @@ describe('a queue or stream target’s server URL is a credential: its password 
       config: { url: `amqps://relay:${password}@rabbit.example.com/orders`, exchange: 'webhooks' },
       shown: { url: '[redacted]', exchange: 'webhooks', routing_key: '' },
     },
+    {
+      kind: 'mqtt' as const,
+      config: { url: `mqtts://relay:${password}@broker.example.com:8883`, topic: 'hooks/{{type}}' },
+      shown: { url: '[redacted]', topic: 'hooks/{{type}}', protocol_version: 5 },
+    },
   ];
 
   it.each(QUEUES)(

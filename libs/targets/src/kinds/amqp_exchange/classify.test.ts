@@ -1,7 +1,7 @@
 import { PayloadError } from '../../kind';
+import { jsonDelivery } from '../delivery.fixture';
 import { classifyAmqpPublish } from './classify';
 import { amqpMessage } from './kind';
-import { queueDelivery } from '../queue-delivery.fixture';
 
 const failed = (code: string) => classifyAmqpPublish({ error: { code, message: code } });
 
@@ -38,7 +38,7 @@ describe('RabbitMQ publish outcomes', () => {
 });
 
 describe('the message of one delivery', () => {
-  const d = queueDelivery('amqp_exchange');
+  const d = jsonDelivery('amqp_exchange', '{"type":"paid"}');
   const config = { url: 'sealed', exchange: 'webhooks', routing_key: 'orders.{{type}}' };
 
   it('message_id is the delivery id; the routing key is rendered from the payload', () => {

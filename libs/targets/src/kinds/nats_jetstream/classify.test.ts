@@ -1,7 +1,7 @@
 import { PayloadError } from '../../kind';
 import { classifyNatsPublish } from './classify';
 import { natsMessage } from './kind';
-import { queueDelivery } from '../queue-delivery.fixture';
+import { jsonDelivery } from '../delivery.fixture';
 
 const failed = (code: string, status?: number, message = code) =>
   classifyNatsPublish({ error: { code, message, ...(status !== undefined ? { status } : {}) } });
@@ -75,9 +75,9 @@ describe('NATS JetStream publish outcomes', () => {
 });
 
 describe('the message of one delivery', () => {
-  const d = queueDelivery('nats_jetstream');
+  const d = jsonDelivery('nats_jetstream', '{"type":"paid"}');
   const config = { servers: ['nats://h'], subject: 'orders.{{type}}', auth: { type: 'none' as const } };
-  const withBody = (body: unknown) => queueDelivery('nats_jetstream', body);
+  const withBody = (body: unknown) => jsonDelivery('nats_jetstream', JSON.stringify(body));
 
   it('Nats-Msg-Id is the delivery id; the subject is rendered from the payload; the ids ride as headers', () => {
     expect(natsMessage(config, d)).toEqual({

@@ -1,8 +1,8 @@
 import { DELIVERY_V1 } from '@relay/contracts';
 import type { DeliveryMessageV1 } from '@relay/contracts';
 
-/** One delivery of a JSON `body` to a queue or stream kind, for the tests of its message (not built). */
-export function queueDelivery(kind: string, body: unknown = { type: 'paid' }): DeliveryMessageV1 {
+/** A delivery of a JSON body to a target of `kind`, for the unit tests of the kinds that build messages from one. */
+export function jsonDelivery(kind: string, body: string): DeliveryMessageV1 {
   return {
     type: DELIVERY_V1,
     event_id: 'evt_1',
@@ -14,6 +14,6 @@ export function queueDelivery(kind: string, body: unknown = { type: 'paid' }): D
     target_kind: kind,
     received_at: '2026-11-28T10:00:00.000Z',
     request: { method: 'POST', source_ip: '127.0.0.1', headers: {}, query: '' },
-    payload: { content_type: 'application/json', body_base64: Buffer.from(JSON.stringify(body)).toString('base64') },
+    payload: { content_type: 'application/json', body_base64: Buffer.from(body).toString('base64') },
   };
 }
