@@ -106,8 +106,11 @@ async function streamFor(prefix: string) {
   const stored = async (): Promise<StoredMsg[]> => {
     const { state } = await jsm.streams.info(name);
     const out: StoredMsg[] = [];
-    for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++)
-      out.push(await jsm.streams.getMessage(name, { seq }));
+    for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
+      // null: no message at that sequence (none is deleted here)
+      const m = await jsm.streams.getMessage(name, { seq });
+      if (m) out.push(m);
+    }
     return out;
   };
   return {
@@ -347,7 +350,7 @@ describe('a server in operator mode (users are JWTs signed by their account)', (
         30_000,
         'the message',
       );
-      expect((await manager.streams.getMessage('OPERATOR', { seq: 1 })).json()).toEqual({ type: 'signed' });
+      expect((await manager.streams.getMessage('OPERATOR', { seq: 1 }))!.json()).toEqual({ type: 'signed' });
       const shown = await must(
         stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId: ep } } }),
       );

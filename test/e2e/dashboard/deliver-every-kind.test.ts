@@ -376,7 +376,7 @@ describe('an event delivered to a target of every kind, added through the dashbo
       WAIT,
       'the JetStream message',
     );
-    const stored = await jsm.streams.getMessage('EVERY_KIND', { seq: 1 });
+    const stored = (await jsm.streams.getMessage('EVERY_KIND', { seq: 1 }))!;
     expect(stored.subject).toBe('every.orders.7');
     expect(stored.json()).toEqual({ order: { id: 7, total: '12.50' } });
     expect(stored.header.get('Relay-Event-Id')).toBe(eventId);
