@@ -3,7 +3,8 @@
 // a spreadsheet target (a local HTTPS Google: header read + append per row), a Redis Streams
 // target (XADD to the real local Redis, a reader on the stream), a RabbitMQ exchange target
 // (confirmed publishes to the real local RabbitMQ, a consumer on the exchange), an MQTT target
-// (QoS 1 publishes to a Mosquitto of the bench's own, a QoS 1 subscriber) and a Kafka target
+// (QoS 1 publishes to a Mosquitto of the bench's own, a QoS 1 subscriber), a NATS JetStream target
+// (acknowledged publishes to a nats-server of its own, a consumer on the stream) and a Kafka target
 // (idempotent produces, acks=all, over SASL PLAIN to a single-node Kafka the bench starts:
 // bench/kafka-broker.js; a consumer on the topic), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
 // JSON line per kind; writes bench-results/outputs.json.
@@ -22,6 +23,7 @@ const {
   createEmailKind,
   createKafkaKind,
   createMqttKind,
+  createNatsJetStreamKind,
   createRedisStreamKind,
   createSpreadsheetKind,
 } = require('@relay/targets');
@@ -30,6 +32,7 @@ const { freePort, startProcess, waitFor, writeResults } = require('./lib');
 const { startKafka } = require('./kafka-broker');
 const {
   consumeExchange,
+  consumeJetStream,
   consumeTopic,
   readStream,
   startMosquitto,
@@ -40,7 +43,7 @@ const {
 const ROOT = path.resolve(__dirname, '..');
 const S = settingsOf('BENCH_OUTPUT_DELIVERIES', 5000, 'bench_out');
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'mqtt', 'kafka'];
+const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'mqtt', 'nats_jetstream', 'kafka'];
 
 /**
  * @param {string} kind
@@ -93,6 +96,7 @@ async function main() {
   const exchange = `bench-exchange-${S.namespace}`;
   const exchangeConsumer = await consumeExchange(S.rabbitmqUrl, exchange, (id) => arrivals.on(id));
   const mosquitto = await startMosquitto('bench/outputs', (id) => arrivals.on(id));
+  const jetStream = await consumeJetStream((id) => arrivals.on(id));
   const kafka = await startKafka('bench-kafka');
   const topic = `bench-${S.namespace}`;
   const topicConsumer = await consumeTopic(kafka.broker, topic, (id) => arrivals.on(id));
@@ -115,6 +119,10 @@ async function main() {
   const redisStream = createRedisStreamKind({ secrets }).validateConfig({ url: REDIS_URL, stream });
   const amqpExchange = createAmqpExchangeKind({ secrets }).validateConfig({ url: S.rabbitmqUrl, exchange });
   const mqttTopic = createMqttKind({ secrets }).validateConfig({ url: mosquitto.url, topic: 'bench/outputs' });
+  const natsJetStream = createNatsJetStreamKind({ secrets }).validateConfig({
+    servers: [jetStream.url],
+    subject: jetStream.subject,
+  });
   const kafkaTopic = createKafkaKind({ secrets }).validateConfig({
     brokers: [kafka.saslBroker],
     topic,
@@ -126,6 +134,7 @@ async function main() {
     ['redis_stream', redisStream],
     ['amqp_exchange', amqpExchange],
     ['mqtt', mqttTopic],
+    ['nats_jetstream', natsJetStream],
     ['kafka', kafkaTopic],
   ])) {
     if (!cfg.ok) throw new Error(`${kind}: ${JSON.stringify(cfg.errors)}`);
@@ -195,6 +204,7 @@ async function main() {
     await streamReader.close();
     await exchangeConsumer.close();
     await mosquitto.close();
+    await jetStream.close();
     await topicConsumer.close();
     await kafka.stop();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { createEmailKind, emailInfo } from './kinds/email';
 import { createKafkaKind, kafkaInfo } from './kinds/kafka';
 import type { MailRelay } from './kinds/email';
 import { createRedisStreamKind, redisStreamInfo } from './kinds/redis_stream';
+import { createNatsJetStreamKind, natsJetStreamInfo } from './kinds/nats_jetstream';
 import { createSpreadsheetKind, spreadsheetInfo } from './kinds/spreadsheet';
 import type { GoogleAccess } from './kinds/spreadsheet';
 import { createEmbedChatKind, embedChatInfo } from './kinds/embed_chat';
@@ -22,6 +23,7 @@ import type { AmqpLink } from './transports/amqp';
 import type { KafkaLink } from './transports/kafka';
 import type { RedisStreamsLink } from './transports/redis';
 import type { MqttLink } from './transports/mqtt';
+import type { NatsLink } from './transports/nats';
 
 /** What kinds may need to be built: the secret box for credentials stored with a target (webhook secrets, chat URLs). */
 interface KindDeps {
@@ -38,6 +40,8 @@ interface KindDeps {
   amqp?: AmqpLink;
   /** pooled connections to the brokers of MQTT targets; only the outputs deliverer has them */
   mqtt?: MqttLink;
+  /** pooled connections to the NATS servers of JetStream targets; only the outputs deliverer has them */
+  nats?: NatsLink;
   /** pooled idempotent producers to the clusters of Kafka targets; only the outputs deliverer has them */
   kafka?: KafkaLink;
 }
@@ -117,6 +121,10 @@ export const CATALOG: Catalog = createCatalog([
   {
     ...mqttInfo,
     create: (deps) => createMqttKind({ secrets: deps.secrets, ...(deps.mqtt ? { mqtt: deps.mqtt } : {}) }),
+  },
+  {
+    ...natsJetStreamInfo,
+    create: (deps) => createNatsJetStreamKind({ secrets: deps.secrets, ...(deps.nats ? { nats: deps.nats } : {}) }),
   },
   {
     ...kafkaInfo,

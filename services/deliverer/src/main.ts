@@ -96,7 +96,14 @@ runMain(async () => {
       secrets: createSecretBox(config.secretsKeys),
       ...(outputs?.mail ? { mail: outputs.mail } : {}),
       ...(outputs
-        ? { google: outputs.google, redis: outputs.redis, amqp: outputs.amqp, mqtt: outputs.mqtt, kafka: outputs.kafka }
+        ? {
+            google: outputs.google,
+            redis: outputs.redis,
+            amqp: outputs.amqp,
+            mqtt: outputs.mqtt,
+            nats: outputs.nats,
+            kafka: outputs.kafka,
+          }
         : {}),
       ...(cli ? { cli } : {}),
     }),

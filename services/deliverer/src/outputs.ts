@@ -4,6 +4,7 @@ import {
   createAmqpLink,
   createKafkaLink,
   createMqttLink,
+  createNatsLink,
   createRedisStreamsLink,
   createSender,
   createSmtpTransport,
@@ -15,6 +16,7 @@ import type {
   KafkaLink,
   MailRelay,
   MqttLink,
+  NatsLink,
   RedisStreamsLink,
   SmtpSecurity,
 } from '@relay/targets';
@@ -33,7 +35,7 @@ const POOLED_IDLE_MS = 60_000;
  * The outputs channel's transports, from config: the mail relay (when SMTP_HOST is set), the
  * guarded sender to Google, whose answers may be as large as the delivery-id column a retried
  * append reads (GOOGLE_RESPONSE_LIMIT_BYTES), and the pooled clients of Redis Streams and
- * RabbitMQ exchange, MQTT and Kafka targets, under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
+ * RabbitMQ exchange, MQTT, NATS JetStream and Kafka targets, under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
  */
 export function outputTransports(config: Config): {
   mail?: MailRelay;
@@ -41,6 +43,7 @@ export function outputTransports(config: Config): {
   redis: RedisStreamsLink;
   amqp: AmqpLink;
   mqtt: MqttLink;
+  nats: NatsLink;
   kafka: KafkaLink;
   close(): void;
 } {
@@ -97,6 +100,7 @@ export function outputTransports(config: Config): {
   const redis = createRedisStreamsLink(pooled);
   const amqp = createAmqpLink(pooled);
   const mqtt = createMqttLink(pooled);
+  const nats = createNatsLink(pooled);
   const kafka = createKafkaLink(pooled);
   return {
     ...(transport ? { mail: { transport, from: config.smtpFrom } } : {}),
@@ -104,12 +108,14 @@ export function outputTransports(config: Config): {
     redis,
     amqp,
     mqtt,
+    nats,
     kafka,
     close: () => {
       transport?.close();
       redis.close();
       amqp.close();
       mqtt.close();
+      nats.close();
       kafka.close();
     },
   };
