@@ -8,7 +8,7 @@ import { activityRowWhen } from '../support/api-client';
 import { eventually } from '../support/infra';
 import { startPrivateKafka } from '../support/private-kafka';
 import type { PrivateKafka } from '../support/private-kafka';
-import { addQueueTarget, flagOf, removeTarget, retryingWith, sendJson } from '../support/queue-targets';
+import { addQueueTarget, completedRows, flagOf, removeTarget, retryingWith, sendJson } from '../support/queue-targets';
 import { startService } from '../support/services';
 import type { RunningService } from '../support/services';
 import { startStack } from './stack';
@@ -214,16 +214,7 @@ describe('the destination Kafka stopped mid-run and restarted', () => {
       await kafka.start(120_000);
       const after = await kafka.consume(topic);
       const all = await after.waitFor(6);
-      await eventually(
-        async () => {
-          const { data } = await stack.client.GET('/v1/activity', {
-            params: { query: { endpoint_id: outage, status: 'completed' } },
-          });
-          return (data?.data ?? []).length === 6 ? true : undefined;
-        },
-        30_000,
-        'six completed rows',
-      );
+      await completedRows(stack, outage, 6);
       expect(all.map((m) => JSON.parse(m.value!.toString()))).toEqual(
         expect.arrayContaining([
           { during: 0 },

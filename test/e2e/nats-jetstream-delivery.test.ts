@@ -22,7 +22,7 @@ import { activityRowWhen } from '../support/api-client';
 import { eventually } from '../support/infra';
 import { startPrivateNats } from '../support/private-servers';
 import type { PrivateServer } from '../support/private-servers';
-import { addQueueTarget, flagOf, removeTarget, retryingWith, sendJson } from '../support/queue-targets';
+import { addQueueTarget, completedRows, flagOf, removeTarget, retryingWith, sendJson } from '../support/queue-targets';
 import { freePort, startService } from '../support/services';
 import type { RunningService } from '../support/services';
 import { startStack } from './stack';
@@ -396,16 +396,7 @@ describe('the destination nats-server stopped mid-run and restarted on the same 
       );
       expect(new Set(all.map((m) => header(m, 'Nats-Msg-Id'))).size).toBe(6);
       // every held delivery completed, and the stream holds each once
-      await eventually(
-        async () => {
-          const { data } = await stack.client.GET('/v1/activity', {
-            params: { query: { endpoint_id: outage, status: 'completed' } },
-          });
-          return (data?.data ?? []).length === 6 ? true : undefined;
-        },
-        30_000,
-        'six completed rows',
-      );
+      await completedRows(stack, outage, 6);
       expect(await stream.stored()).toHaveLength(6);
     } finally {
       await removeTarget(stack, outage, targetId);

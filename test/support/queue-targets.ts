@@ -70,3 +70,17 @@ export function retryingWith(stack: Stack, endpointId: string, error: string, n:
     `${n} deliveries retrying after "${error}"`,
   );
 }
+
+/** waits until `n` of the endpoint's rows are completed */
+export function completedRows(stack: Stack, endpointId: string, n: number): Promise<true> {
+  return eventually(
+    async () => {
+      const { data } = await stack.client.GET('/v1/activity', {
+        params: { query: { endpoint_id: endpointId, status: 'completed' } },
+      });
+      return (data?.data ?? []).length === n ? true : undefined;
+    },
+    30_000,
+    `${n} completed rows`,
+  );
+}
