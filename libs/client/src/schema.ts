@@ -549,7 +549,7 @@ export interface paths {
         };
         /**
          * The request of an activity row
-         * @description What the sender sent, as the gateway kept it for resends: method, source IP, query, headers (credentials redacted) and the payload (its bytes, size and, when UTF-8, its text). Kept for accepted requests only, as long as the row; a refused request has none (404).
+         * @description What the sender sent, as the gateway kept it for resends: method, source IP, query, headers (credentials redacted) and the payload (its bytes, size and, when UTF-8, its text). Kept for accepted and quarantined requests (docs/ingest.md "Quarantine"), as long as the row; any other refused request has none (404).
          *
          *     Needs an API key with the **viewer** role or higher.
          */
@@ -600,6 +600,28 @@ export interface paths {
          *     Needs an API key with the **editor** role or higher.
          */
         post: operations["resendActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/{eventId}/rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-run a quarantined request
+         * @description Runs a quarantined request (its row’s `quarantine` is `kept`: refused by its payload or the endpoint’s rules after it passed authentication) through the endpoint’s steps again under the current settings, as if just received: IP lists, inbound auth and captcha are skipped (it passed them, or its token is spent); the rate limit, quota and de-duplication count as for a sender. The new row’s `rerun_of` names the original; a request re-run and accepted once is answered with that event (`replayed`). Counts against RESENDS_PER_MINUTE.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["rerunActivity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2680,6 +2702,9 @@ export interface components {
                 /** @description the target’s name now; null once it was deleted */
                 target_name: string | null;
             }[];
+            quarantine: ("kept" | "bound_reached") | null;
+            /** @description the quarantined request this row re-ran; null otherwise */
+            rerun_of: string | null;
         };
         /** @description Every field optional: without `body`, `body_base64` and `query`, a sample the endpoint’s format reads is sent. */
         TestRequest: {
@@ -2715,6 +2740,32 @@ export interface components {
             /** @description names what the pipeline said */
             message: string;
             /** @description the Test row written; null when a sender gets no row either (disabled or paused endpoint) */
+            event_id: string | null;
+            outcome: ("ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE") | null;
+            reason: string | null;
+            /** @description the HTTP status a sender would have got */
+            ingest_status: number;
+            /** @description the `code` a sender would have got (docs/ingest.md) */
+            ingest_code: string;
+        };
+        RerunAccepted: {
+            /** @description the new event; its row’s `rerun_of` is the original */
+            event_id: string;
+            /** @constant */
+            outcome: "ACCEPTED";
+            /** @description the targets it is being delivered to; their attempts show on the row */
+            target_count: number;
+            /** @description the quarantined request re-run */
+            rerun_of: string;
+            /** @description true when the request was already re-run and accepted (or its Idempotency-Key or provider delivery id repeats an accepted request): that event, nothing delivered again */
+            replayed: boolean;
+        };
+        RerunRejected: {
+            /** @enum {string} */
+            code: "rerun_rejected";
+            /** @description names what the pipeline said */
+            message: string;
+            /** @description the new row, quarantined again when the rules refused it; null when a sender gets no row either (disabled or paused endpoint) */
             event_id: string | null;
             outcome: ("ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE") | null;
             reason: string | null;
@@ -4581,6 +4632,62 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ResendUnavailable"];
+        };
+    };
+    rerunActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the event id (`evt_…`) */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted by the pipeline; being delivered. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RerunAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `not_quarantined`: the row is not a quarantined request (accepted, or refused before authentication passed, or by a limit); `quarantine_bound_reached`: it was refused when the account’s hourly quarantine bound was used up, so nothing was kept; `payload_not_stored`: the kept request has not reached the log yet (retry in a few seconds). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description stable, machine-readable
+                         * @enum {string}
+                         */
+                        code: "not_quarantined" | "quarantine_bound_reached" | "payload_not_stored";
+                        /** @description for people; validation errors join every field error as `field: message; …` */
+                        message: string;
+                    };
+                };
+            };
+            /** @description `rerun_rejected`: the pipeline refused it again. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RerunRejected"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["GatewayUnavailable"];
         };
     };
     listBulkRetries: {

@@ -24,6 +24,7 @@ export {
   MAX_PAYLOAD_BATCH,
   MAX_PAYLOAD_BATCH_BYTES,
   PAYLOAD_BATCH_V1,
+  QUARANTINE_STATES,
 } from './messages';
 export type {
   ActivityAttemptV1,
@@ -34,6 +35,7 @@ export type {
   DeliveryMessageV1,
   DeliveryPayload,
   ForwardableRequest,
+  QuarantineState,
   StoredPayloadV1,
 } from './messages';
 export {
@@ -58,7 +60,7 @@ export {
   timeOfResend,
   timedId,
 } from './ids';
-export { idempotencyKey, quotaKey, quotaMonth, usageDailyField, usageDailyKey } from './redis-keys';
+export { idempotencyKey, quarantineKey, quotaKey, quotaMonth, usageDailyField, usageDailyKey } from './redis-keys';
 export { cacheChangesChannel, cacheChangesSeqKey, decodeCacheChange, encodeCacheChange } from './cache-changes';
 export type { CacheChange, NumberedCacheChange } from './cache-changes';
 export { resultOf } from './validation';
