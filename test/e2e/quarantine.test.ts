@@ -80,6 +80,30 @@ const rerun = (eventId: string) =>
     'the kept request to be stored',
   );
 
+/**
+ * The endpoint's body filter becomes "contains `"<field>"`", and is in force at the gateway
+ * once a test request of such a body passes it.
+ */
+async function filterBy(endpointId: string, field: string): Promise<void> {
+  await must(
+    stack.client.PATCH('/v1/endpoints/{endpointId}', {
+      params: { path: { endpointId } },
+      body: { body_filters: [{ kind: 'contains', value: `"${field}"` }] },
+    }),
+  );
+  await eventually(
+    async () =>
+      (
+        await stack.client.POST('/v1/endpoints/{endpointId}/test', {
+          params: { path: { endpointId } },
+          body: { body: { state: 'probe', [field]: 0 } },
+        })
+      ).response.status === 202,
+    10000,
+    'the new filter in force',
+  );
+}
+
 const deliveriesOf = (eventId: string) => receiver.requests.filter((q) => q.headers['x-relay-event-id'] === eventId);
 
 it('a filtered request is kept; re-run under the same filter it is refused again; with the filter changed it is delivered once, linked to the original', async () => {
@@ -112,24 +136,7 @@ it('a filtered request is kept; re-run under the same filter it is refused again
     rerun_of: original,
   });
 
-  await must(
-    stack.client.PATCH('/v1/endpoints/{endpointId}', {
-      params: { path: { endpointId } },
-      body: { body_filters: [{ kind: 'contains', value: '"order"' }] },
-    }),
-  );
-  // in force at the gateway once a test request of the same body passes the new filter
-  await eventually(
-    async () =>
-      (
-        await stack.client.POST('/v1/endpoints/{endpointId}/test', {
-          params: { path: { endpointId } },
-          body: { body: { state: 'probe', order: 0 } },
-        })
-      ).response.status === 202,
-    10000,
-    'the new filter in force',
-  );
+  await filterBy(endpointId, 'order');
 
   const accepted = await must(
     stack.client.POST('/v1/activity/{eventId}/rerun', { params: { path: { eventId: original } } }),
@@ -161,4 +168,46 @@ it('a request refused before authentication succeeded is never kept', async () =
   expect(request.response.status).toBe(404);
   const res = await stack.client.POST('/v1/activity/{eventId}/rerun', { params: { path: { eventId: id } } });
   expect([res.response.status, res.error?.code]).toEqual([409, 'not_quarantined']);
+});
+
+it('a bulk re-run is counted first, then runs every quarantined request of the endpoint once; run again, nothing is delivered twice', async () => {
+  const endpointId = await filteredEndpoint();
+  const bodies = [1, 2, 3].map((n) => `{"state":"open","batch":${n}}`);
+  for (const b of bodies) expect((await post(endpointId, b, { authorization: `Bearer ${TOKEN}` })).status).toBe(400);
+  // refused before authentication: in the window, never counted
+  expect((await post(endpointId, bodies[0]!, { authorization: 'Bearer wrong-token-0000000000' })).status).toBe(401);
+
+  const preview = await eventually(
+    async () => {
+      const p = await must(stack.client.POST('/v1/reruns/preview', { body: { endpoint_id: endpointId } }));
+      return p.requests === 3 ? p : undefined;
+    },
+    15000,
+    'the three kept requests counted',
+  );
+  expect(preview).toMatchObject({ complete: true, max_requests: 100 });
+
+  await filterBy(endpointId, 'batch');
+
+  // every kept request in the log before the run (it travels apart from its row)
+  const listed = await must(
+    stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpointId, status: 'errors' } } }),
+  );
+  const kept = listed.data.filter((r) => r.outcome === 'REQUEST_BODY_FILTER_FAILED').map((r) => r.id);
+  expect(kept).toHaveLength(3);
+  for (const eventId of kept)
+    await eventually(
+      async () =>
+        (await stack.client.GET('/v1/activity/{eventId}/request', { params: { path: { eventId } } })).response
+          .status === 200,
+      10000,
+      'the kept request stored',
+    );
+  const run = await must(stack.client.POST('/v1/reruns', { body: { endpoint_id: endpointId } }));
+  expect(run).toMatchObject({ requests: 3, accepted: 3, replayed: 0, refused: 0 });
+  const again = await must(stack.client.POST('/v1/reruns', { body: { endpoint_id: endpointId } }));
+  expect(again).toMatchObject({ requests: 3, accepted: 0, replayed: 3 });
+
+  for (const r of run.results) await rowWhen(r.new_event_id!, (row) => row.status === 'completed', 'delivered');
+  for (const b of bodies) expect(receiver.requests.filter((q) => q.body.toString() === b)).toHaveLength(1);
 });

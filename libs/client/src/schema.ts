@@ -722,6 +722,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reruns/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count the quarantined requests a bulk re-run would run
+         * @description Counts the quarantined requests (row `quarantine`: `kept`) of an endpoint (or every endpoint) in a window, running nothing. Each account may ask for 30 bulk re-runs and previews a minute.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["previewBulkRerun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reruns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-run the quarantined requests of a window
+         * @description Re-runs every quarantined request of the filter (as `POST /v1/activity/{eventId}/rerun` does one), oldest first, one after another within this request, and answers what became of each. At most 100: a window holding more is refused whole before anything runs. Count first with `POST /v1/reruns/preview`. A request already re-run and accepted is answered with that event (`replayed`), so running a window again is safe.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["createBulkRerun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/billing/usage/daily": {
         parameters: {
             query?: never;
@@ -2900,6 +2944,60 @@ export interface components {
             /** @description pass back as `cursor`; null on the last page */
             next_cursor: string | null;
         };
+        BulkRerunCreate: {
+            /** @description without it every endpoint of the account */
+            endpoint_id?: string | null;
+            /** @description ISO 8601; default `to` − 24 h; never before the retention period */
+            from?: string;
+            /** @description ISO 8601; default now */
+            to?: string;
+        };
+        BulkRerunPreview: {
+            /** @description the window as applied (defaults filled in) */
+            filter: {
+                endpoint_id: string | null;
+                /** Format: date-time */
+                from: string;
+                /** Format: date-time */
+                to: string;
+            };
+            /** @description quarantined requests a bulk re-run of this body would run now */
+            requests: number;
+            /** @description false when the window holds more than `max_requests` of them (or more than 500 refusals to look through): `requests` is a floor, and a bulk re-run of it is refused (409 `rerun_set_too_large`) */
+            complete: boolean;
+            /** @description most quarantined requests one bulk re-run takes */
+            max_requests: number;
+        };
+        BulkRerun: {
+            /** @description the window as applied (defaults filled in) */
+            filter: {
+                endpoint_id: string | null;
+                /** Format: date-time */
+                from: string;
+                /** Format: date-time */
+                to: string;
+            };
+            /** @description quarantined requests run */
+            requests: number;
+            accepted: number;
+            /** @description already re-run and accepted: answered with that event */
+            replayed: number;
+            /** @description refused again: each a new row, quarantined again */
+            refused: number;
+            /** @description kept, but not in the log (yet): not run */
+            payload_not_stored: number;
+            /** @description oldest first, in the order they were run */
+            results: {
+                /** @description the quarantined request */
+                event_id: string;
+                /** @enum {string} */
+                result: "accepted" | "replayed" | "refused" | "payload_not_stored";
+                /** @description the re-run’s event (refused: its row); null when not run */
+                new_event_id: string | null;
+                /** @description refused: the `code` a sender would have got (docs/ingest.md) */
+                code: string | null;
+            }[];
+        };
         Plan: {
             name: string;
             /** @description accepted events per UTC calendar month; then 429 QUOTA_EXCEEDED. 0 accepts none */
@@ -3477,7 +3575,7 @@ export interface components {
                 };
             };
         };
-        /** @description `too_many_test_requests`, `too_many_resends`, `too_many_bulk_retries`, `too_many_test_alerts`: the account's ceiling for that action (docs/management-api.md, docs/alerts.md). */
+        /** @description `too_many_test_requests`, `too_many_resends`, `too_many_bulk_retries`, `too_many_bulk_reruns`, `too_many_test_alerts`: the account's ceiling for that action (docs/management-api.md, docs/alerts.md). */
         TooManyRequests: {
             headers: {
                 /** @description seconds until the window ends */
@@ -3490,13 +3588,13 @@ export interface components {
                      * @description stable, machine-readable
                      * @enum {string}
                      */
-                    code: "too_many_test_requests" | "too_many_resends" | "too_many_bulk_retries" | "too_many_test_alerts";
+                    code: "too_many_test_requests" | "too_many_resends" | "too_many_bulk_retries" | "too_many_bulk_reruns" | "too_many_test_alerts";
                     /** @description for people; validation errors join every field error as `field: message; …` */
                     message: string;
                 };
             };
         };
-        /** @description `gateway_unavailable`: no ingest gateway ran the test request. */
+        /** @description `gateway_unavailable`: no ingest gateway ran the test request or re-run (a bulk re-run: those before it were run, and running it again is safe). */
         GatewayUnavailable: {
             headers: {
                 /** @description seconds: 5 */
@@ -4852,6 +4950,86 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+        };
+    };
+    previewBulkRerun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkRerunCreate"];
+            };
+        };
+        responses: {
+            /** @description The count; nothing was run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkRerunPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createBulkRerun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkRerunCreate"];
+            };
+        };
+        responses: {
+            /** @description What became of each. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkRerun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `rerun_set_too_large`: more than 100 quarantined requests in the window (or more than 500 refusals to look through): narrow it with `endpoint_id`, `from` or `to`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description stable, machine-readable
+                         * @enum {string}
+                         */
+                        code: "rerun_set_too_large";
+                        /** @description for people; validation errors join every field error as `field: message; …` */
+                        message: string;
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["GatewayUnavailable"];
         };
     };
     getDailyUsage: {

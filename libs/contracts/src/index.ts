@@ -1,7 +1,7 @@
 export { ACTIVITY_PARTITIONS, activityPartitionOf, brokerNames, DELIVERY_CHANNELS } from './names';
 export type { BrokerNames, DeliveryChannel } from './names';
 export { displayText } from './display-text';
-export { DELIVERY_STATES, OUTCOMES } from './outcomes';
+export { DELIVERY_STATES, OUTCOMES, QUARANTINED_OUTCOMES } from './outcomes';
 export type { DeliveryState } from './outcomes';
 export { labelCanMatch, outcomeLabel } from './outcome-labels';
 export {

@@ -1,4 +1,5 @@
 import { must } from '@relay/client';
+import { MAX_BULK_RERUN } from '../../../services/management-api/src/domain/bulk-rerun';
 import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
 import { eventId, pipelineOn, request as requestRow } from '../../../libs/activity-log/conformance/fixtures';
@@ -9,6 +10,7 @@ import { eventId, pipelineOn, request as requestRow } from '../../../libs/activi
  */
 let fx: ManagementFixture;
 const ids = { accepted: '', unauthenticated: '', overBound: '', notYet: '' };
+let crowded = '';
 
 beforeAll(async () => {
   fx = await startManagement('rerunrefusals');
@@ -25,6 +27,19 @@ beforeAll(async () => {
     // kept, its request still on its way to the log
     requestRow(ids.notYet, { ...base, outcome: 'FIELD_VALIDATION_FAILED', quarantine: 'kept' }),
   ]);
+  // one more quarantined request than a bulk re-run takes
+  crowded = (await must(fx.client.POST('/v1/endpoints', { body: { name: 'crowded' } }))).id;
+  const start = Date.now() - 60_000;
+  await pipelineOn(fx.store).write(
+    Array.from({ length: MAX_BULK_RERUN + 1 }, (_, i) =>
+      requestRow(eventId(`crowded_${i}`, start + i * 100), {
+        account_id: fx.accountId,
+        endpoint_id: crowded,
+        outcome: 'REQUEST_BODY_FILTER_FAILED',
+        quarantine: 'kept',
+      }),
+    ),
+  );
 });
 afterAll(() => fx.close());
 
@@ -53,5 +68,24 @@ describe('a re-run of a row that kept no request is refused with a reason', () =
   it('a row of another account, or none: 404', async () => {
     const res = await rerun(eventId('rerun_none'));
     expect([res.response.status, res.error?.code]).toEqual([404, 'not_found']);
+  });
+});
+
+describe('a bulk re-run is bounded: counted first, refused whole past its bound', () => {
+  it(`more than ${MAX_BULK_RERUN} quarantined requests: the preview says incomplete, the run is 409 rerun_set_too_large and runs nothing`, async () => {
+    const preview = await must(fx.client.POST('/v1/reruns/preview', { body: { endpoint_id: crowded } }));
+    expect(preview).toMatchObject({ requests: MAX_BULK_RERUN, complete: false, max_requests: MAX_BULK_RERUN });
+    const res = await fx.client.POST('/v1/reruns', { body: { endpoint_id: crowded } });
+    expect([res.response.status, res.error?.code]).toEqual([409, 'rerun_set_too_large']);
+    expect(res.error?.message).toMatch(/Narrow it with endpoint_id, from or to/);
+  });
+
+  it('a filter that cannot be read is a 400 naming the field; an endpoint of another account is 404', async () => {
+    const bad = await fx.client.POST('/v1/reruns/preview', { body: { from: 'yesterday', target_id: 'tg_x' } as never });
+    expect(bad.response.status).toBe(400);
+    const fields = bad.error && 'errors' in bad.error ? (bad.error.errors ?? []).map((e) => e.field) : [];
+    expect(fields.sort()).toEqual(['from', 'target_id']);
+    const other = await fx.client.POST('/v1/reruns', { body: { endpoint_id: 'ep_000000000000000000000' } });
+    expect([other.response.status, other.error?.code]).toEqual([404, 'not_found']);
   });
 });

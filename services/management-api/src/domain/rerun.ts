@@ -13,9 +13,14 @@ export function notRerunnable(
 /**
  * The kept request, as the gateway's pipeline reads a sender's: its method, query, headers
  * (credentials were removed when it was kept) and body with its Content-Type, from the
- * sender's address.
+ * sender's address. A re-run of a re-run names the first request: every re-run of one
+ * refused event shares its de-duplication key at the gateway, so at most one is accepted.
  */
-export function rerunEnvelope(eventId: string, endpointId: string, stored: StoredPayload): TestRequestEnvelope {
+export function rerunEnvelope(
+  row: Pick<ActivityDoc, 'endpoint_id' | 'rerun_of'> & { id: string },
+  stored: StoredPayload,
+): TestRequestEnvelope {
+  const { id: eventId, endpoint_id: endpointId, rerun_of: rerunOf } = row;
   const { request, payload } = stored;
   return {
     endpoint_id: endpointId,
@@ -25,6 +30,6 @@ export function rerunEnvelope(eventId: string, endpointId: string, stored: Store
     query: request.query,
     body_base64: payload.body_base64,
     source_ip: request.source_ip,
-    rerun_of: eventId,
+    rerun_of: rerunOf ?? eventId,
   };
 }

@@ -41,6 +41,7 @@ import {
   readEndpointPayload,
 } from './steps';
 import type { IngestRequest, ReadyView } from './steps';
+import { QUARANTINED_OUTCOMES } from '@relay/contracts';
 import type { ForwardableRequest, QuarantineState } from '@relay/contracts';
 
 export interface IngestPorts {
@@ -142,7 +143,8 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
   );
   // refused by the payload or the endpoint's rules, after authentication: kept for a re-run
   const refuseAndKeep = async (rejection: IngestRejection): Promise<IngestAnswer> => {
-    if (req.test === true || !rejection.outcome) return reject(rejection);
+    if (req.test === true || !rejection.outcome || !QUARANTINED_OUTCOMES.includes(rejection.outcome))
+      return reject(rejection);
     const quarantine = await keepRefused(ports, ready, req, rawBody);
     ports.activity.record({ ...activityRow(ready, req, rejection.outcome, rejection.reason), quarantine });
     return { accepted: false, rejection, accountId };
