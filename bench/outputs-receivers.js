@@ -1,7 +1,8 @@
 // Local stand-ins the outputs bench delivers to: an SMTP server (STARTTLS + AUTH, as the relay
 // default requires), a minimal HTTPS Google (token endpoint, values:batchGet/update/append), a
-// reader of a stream on the real local Redis, a consumer of an exchange on the real RabbitMQ and a
-// QoS 1 subscriber on a Mosquitto of the bench's own. Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
+// reader of a stream on the real local Redis, a consumer of an exchange on the real RabbitMQ, a
+// QoS 1 subscriber on a Mosquitto of the bench's own and a consumer of a stream on a nats-server
+// of its own. Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
 // quota here, only what a delivery costs the deliverer.
 'use strict';
 const { spawn } = require('node:child_process');
@@ -9,12 +10,14 @@ const fs = require('node:fs');
 const https = require('node:https');
 const os = require('node:os');
 const path = require('node:path');
+const { jetstream, jetstreamManager } = require('@nats-io/jetstream');
+const { connect } = require('@nats-io/transport-node');
 const amqp = require('amqplib');
 const mqtt = require('mqtt');
 const { Redis } = require('ioredis');
 const { SMTPServer } = require('smtp-server');
 const { generate } = require('selfsigned');
-const { freePort, portOf } = require('./lib');
+const { freePort, portOf, startProgram } = require('./lib');
 
 function certificate() {
   return generate([{ name: 'commonName', value: 'localhost' }], {
@@ -210,4 +213,43 @@ async function startMosquitto(topic, onDelivery) {
   };
 }
 
-module.exports = { consumeExchange, readStream, startMosquitto, startSheets, startSmtp };
+/**
+ * A private nats-server with JetStream on a free loopback port (the binary `bash scripts/infra.sh
+ * tools` builds, or NATS_SERVER_BIN), its store in a temporary directory; a stream over
+ * `bench.>` and an ordered consumer of it, reporting each message's `Nats-Msg-Id`.
+ * @param {(deliveryId: string) => void} onDelivery
+ */
+async function consumeJetStream(onDelivery) {
+  const bin = process.env.NATS_SERVER_BIN || path.join(__dirname, '..', '.infra', 'bin', 'nats-server');
+  if (!fs.existsSync(bin)) throw new Error(`${bin} not found: run \`bash scripts/infra.sh tools\``);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-nats-'));
+  const port = await freePort();
+  const server = startProgram(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], {});
+  const url = `nats://127.0.0.1:${port}`;
+  // ready once JetStream answers, not when the port opens
+  let nc;
+  for (const deadline = Date.now() + 20_000; !nc;) {
+    nc = await connect({ servers: url, reconnect: false }).catch(() => undefined);
+    if (!nc && Date.now() > deadline) throw new Error(`nats-server did not answer:\n${server.output()}`);
+    if (!nc) await new Promise((r) => setTimeout(r, 100));
+  }
+  const jsm = await jetstreamManager(nc);
+  await jsm.streams.add({ name: 'BENCH', subjects: ['bench.>'] });
+  const messages = await (await jetstream(nc).consumers.get('BENCH')).consume();
+  void (async () => {
+    for await (const m of messages) onDelivery(m.headers?.get('Nats-Msg-Id') ?? '');
+  })();
+  return {
+    url,
+    subject: 'bench.outputs',
+    async close() {
+      await messages.close();
+      await nc.close();
+      server.kill('SIGTERM');
+      await server.exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+module.exports = { consumeExchange, consumeJetStream, readStream, startMosquitto, startSheets, startSmtp };

@@ -3,7 +3,8 @@
 // a spreadsheet target (a local HTTPS Google: header read + append per row), a Redis Streams
 // target (XADD to the real local Redis, a reader on the stream), a RabbitMQ exchange target
 // (confirmed publishes to the real local RabbitMQ, a consumer on the exchange) and an MQTT target
-// (QoS 1 publishes to a Mosquitto of the bench's own, a QoS 1 subscriber), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
+// (QoS 1 publishes to a Mosquitto of the bench's own, a QoS 1 subscriber) and a NATS JetStream target
+// (acknowledged publishes to a nats-server of its own, a consumer on the stream), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
 // JSON line per kind; writes bench-results/outputs.json.
 'use strict';
 const { generateKeyPairSync, randomBytes } = require('node:crypto');
@@ -19,17 +20,25 @@ const {
   createAmqpExchangeKind,
   createEmailKind,
   createMqttKind,
+  createNatsJetStreamKind,
   createRedisStreamKind,
   createSpreadsheetKind,
 } = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
 const { freePort, startProcess, waitFor, writeResults } = require('./lib');
-const { consumeExchange, readStream, startMosquitto, startSheets, startSmtp } = require('./outputs-receivers');
+const {
+  consumeExchange,
+  consumeJetStream,
+  readStream,
+  startMosquitto,
+  startSheets,
+  startSmtp,
+} = require('./outputs-receivers');
 
 const ROOT = path.resolve(__dirname, '..');
 const S = settingsOf('BENCH_OUTPUT_DELIVERIES', 5000, 'bench_out');
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'mqtt'];
+const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'mqtt', 'nats_jetstream'];
 
 /**
  * @param {string} kind
@@ -82,6 +91,7 @@ async function main() {
   const exchange = `bench-exchange-${S.namespace}`;
   const exchangeConsumer = await consumeExchange(S.rabbitmqUrl, exchange, (id) => arrivals.on(id));
   const mosquitto = await startMosquitto('bench/outputs', (id) => arrivals.on(id));
+  const jetStream = await consumeJetStream((id) => arrivals.on(id));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-out-'));
   fs.writeFileSync(path.join(dir, 'smtp.pem'), smtp.ca);
   fs.writeFileSync(path.join(dir, 'google.pem'), sheets.ca);
@@ -101,12 +111,17 @@ async function main() {
   const redisStream = createRedisStreamKind({ secrets }).validateConfig({ url: REDIS_URL, stream });
   const amqpExchange = createAmqpExchangeKind({ secrets }).validateConfig({ url: S.rabbitmqUrl, exchange });
   const mqttTopic = createMqttKind({ secrets }).validateConfig({ url: mosquitto.url, topic: 'bench/outputs' });
+  const natsJetStream = createNatsJetStreamKind({ secrets }).validateConfig({
+    servers: [jetStream.url],
+    subject: jetStream.subject,
+  });
   for (const [kind, cfg] of /** @type {const} */ ([
     ['email', email],
     ['spreadsheet', sheet],
     ['redis_stream', redisStream],
     ['amqp_exchange', amqpExchange],
     ['mqtt', mqttTopic],
+    ['nats_jetstream', natsJetStream],
   ])) {
     if (!cfg.ok) throw new Error(`${kind}: ${JSON.stringify(cfg.errors)}`);
     await insertTarget(store, `tg_${kind}`, 'acc_bench', 'ep_bench', {
@@ -175,6 +190,7 @@ async function main() {
     await streamReader.close();
     await exchangeConsumer.close();
     await mosquitto.close();
+    await jetStream.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -10,7 +10,7 @@
 #   bash scripts/infra.sh up       install/build what is missing, start what is not running, wait
 #   bash scripts/infra.sh down     stop what `up` started (nothing else)
 #   bash scripts/infra.sh status   state, pid and URL of each server; RabbitMQ queue depths
-#   bash scripts/infra.sh tools    install what only the tests use (Chromium, Prometheus, Mosquitto, Jaeger) and build
+#   bash scripts/infra.sh tools    install what only the tests use (Chromium, Prometheus, Mosquitto, Jaeger, nats-server) and build
 #                                  the server programs without starting any: the chaos suite runs
 #                                  private instances of them (docs/testing.md)
 #
@@ -44,6 +44,9 @@ FERRETDB="$INFRA/bin/ferretdb"
 # tagged v1.x beside each v2 release: module v1.76.0 is Jaeger v2.13.0 (its CHANGELOG.md)
 JAEGER_MODULE_VERSION=v1.76.0
 JAEGER="$INFRA/bin/jaeger"
+# nats-server with JetStream, for the nats_jetstream target's tests (test/e2e/nats-jetstream-delivery.test.ts)
+NATS_SERVER_VERSION=v2.15.2
+NATS_SERVER="$INFRA/bin/nats-server"
 
 LOCAL_REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
 LOCAL_RABBITMQ_URL="amqp://127.0.0.1:$RABBIT_PORT"
@@ -269,30 +272,44 @@ ferretdb_build() {
   log "ferretdb: built in $((SECONDS - started)) s"
 }
 
-# Jaeger v2 for the tracing test (test/e2e/tracing.test.ts): built from the Go module proxy like
-# FerretDB, cached in .infra/bin and rebuilt only when the pinned version changes. A cold build
-# (2,327 packages) took ~18 min on 2 busy cores, seconds with Go's build cache warm (docs/observability.md).
-jaeger_build() {
-  if [[ -x "$JAEGER" && -f "$JAEGER.version" && "$(cat "$JAEGER.version")" == "$JAEGER_MODULE_VERSION" ]]; then return; fi
+# go_module_build NAME MODULE VERSION PACKAGE BIN: builds PACKAGE (a path in the module) of a Go
+# module (lower case, as the module cache spells it) from the Go module proxy into BIN, with
+# BIN.version beside it, so a warm machine skips the build until the pinned version changes.
+# `nice`: the machine's cores are shared.
+go_module_build() {
+  local name="$1" module="$2" version="$3" package="$4" bin="$5"
+  if [[ -x "$bin" && -f "$bin.version" && "$(cat "$bin.version")" == "$version" ]]; then return; fi
   command -v go >/dev/null || PATH="$PATH:/usr/local/go/bin"
-  command -v go >/dev/null || die "Go is needed to build Jaeger $JAEGER_MODULE_VERSION (the tracing test's backend)"
-  log "jaeger: building module $JAEGER_MODULE_VERSION into $JAEGER (first time only; minutes, seconds with a warm Go build cache)"
+  command -v go >/dev/null || die "Go is needed to build $name $version"
+  log "$name: building $module@$version into $bin (first time only)"
   local started=$SECONDS
   (
     tmp="$(mktemp -d)"
     trap 'rm -rf "$tmp"' EXIT
     cd "$tmp"
-    go mod init jbuild >/dev/null 2>&1
-    go mod download "github.com/jaegertracing/jaeger@$JAEGER_MODULE_VERSION"
-    cp -r "$(go env GOMODCACHE)/github.com/jaegertracing/jaeger@$JAEGER_MODULE_VERSION" src
+    go mod init modbuild >/dev/null 2>&1
+    go mod download "$module@$version"
+    cp -r "$(go env GOMODCACHE)/$module@$version" src
     chmod -R u+w src
-    mkdir -p "$INFRA/bin"
+    mkdir -p "$(dirname "$bin")"
     cd src
-    CGO_ENABLED=0 go build -trimpath -buildvcs=false -o "$JAEGER.tmp" ./cmd/jaeger
-    mv "$JAEGER.tmp" "$JAEGER"
-    echo "$JAEGER_MODULE_VERSION" > "$JAEGER.version"
+    CGO_ENABLED=0 nice -n 19 go build -trimpath -buildvcs=false -o "$bin.tmp" "$package"
+    mv "$bin.tmp" "$bin"
+    echo "$version" > "$bin.version"
   )
-  log "jaeger: built in $((SECONDS - started)) s"
+  log "$name: built in $((SECONDS - started)) s"
+}
+
+# Jaeger v2 for the tracing test (test/e2e/tracing.test.ts), cached in .infra/bin. A cold build
+# (2,327 packages) took ~18 min on 2 busy cores, seconds with Go's build cache warm (docs/observability.md).
+jaeger_build() {
+  go_module_build jaeger github.com/jaegertracing/jaeger "$JAEGER_MODULE_VERSION" ./cmd/jaeger "$JAEGER"
+}
+
+# nats-server for the nats_jetstream target's tests, which start a private one with JetStream on
+# a free loopback port (test/support/private-servers.ts); no Debian package. About a minute cold.
+nats_server_build() {
+  go_module_build nats-server github.com/nats-io/nats-server/v2 "$NATS_SERVER_VERSION" . "$NATS_SERVER"
 }
 
 ferretdb_up() {
@@ -433,8 +450,9 @@ cmd_tools() {
   if ((${#missing[@]} > 0)); then apt_install "${missing[@]}"; fi
   ferretdb_build
   jaeger_build
+  nats_server_build
   postgres_up
-  log "tools: chromium, promtool, prometheus, mosquitto, redis-server, $RABBIT_BIN/rabbitmq-server, $FERRETDB and $JAEGER are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
+  log "tools: chromium, promtool, prometheus, mosquitto, redis-server, $RABBIT_BIN/rabbitmq-server, $FERRETDB, $JAEGER and $NATS_SERVER are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
 }
 
 cmd_down() {

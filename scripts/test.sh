@@ -22,8 +22,8 @@ if [[ "$tier" != unit ]]; then
   export MONGODB_URL="${MONGODB_URL:-mongodb://127.0.0.1:27017/relay}"
 fi
 if [[ "$tier" == all || "$tier" == e2e || "$tier" == bench ]]; then
-  # the chaos suite (test/e2e/chaos) and the outputs bench (Mosquitto) run private servers of
-  # their own: the programs must be here
+  # the chaos suite (test/e2e/chaos) and the outputs bench (Mosquitto, nats-server) run private
+  # servers of their own: the programs must be here
   bash scripts/infra.sh tools
 fi
 

@@ -7,6 +7,7 @@ import type { CliLink } from './kinds/cli';
 import { createEmailKind, emailInfo } from './kinds/email';
 import type { MailRelay } from './kinds/email';
 import { createRedisStreamKind, redisStreamInfo } from './kinds/redis_stream';
+import { createNatsJetStreamKind, natsJetStreamInfo } from './kinds/nats_jetstream';
 import { createSpreadsheetKind, spreadsheetInfo } from './kinds/spreadsheet';
 import type { GoogleAccess } from './kinds/spreadsheet';
 import { createEmbedChatKind, embedChatInfo } from './kinds/embed_chat';
@@ -20,6 +21,7 @@ import type { TargetRegistry } from './registry';
 import type { AmqpLink } from './transports/amqp';
 import type { RedisStreamsLink } from './transports/redis';
 import type { MqttLink } from './transports/mqtt';
+import type { NatsLink } from './transports/nats';
 
 /** What kinds may need to be built: the secret box for credentials stored with a target (webhook secrets, chat URLs). */
 interface KindDeps {
@@ -36,6 +38,8 @@ interface KindDeps {
   amqp?: AmqpLink;
   /** pooled connections to the brokers of MQTT targets; only the outputs deliverer has them */
   mqtt?: MqttLink;
+  /** pooled connections to the NATS servers of JetStream targets; only the outputs deliverer has them */
+  nats?: NatsLink;
 }
 
 /** One line of the catalog: what is known of a kind without building it, and how to build it. */
@@ -113,6 +117,10 @@ export const CATALOG: Catalog = createCatalog([
   {
     ...mqttInfo,
     create: (deps) => createMqttKind({ secrets: deps.secrets, ...(deps.mqtt ? { mqtt: deps.mqtt } : {}) }),
+  },
+  {
+    ...natsJetStreamInfo,
+    create: (deps) => createNatsJetStreamKind({ secrets: deps.secrets, ...(deps.nats ? { nats: deps.nats } : {}) }),
   },
 ]);
 

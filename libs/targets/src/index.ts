@@ -53,6 +53,9 @@ export { createAmqpExchangeKind } from './kinds/amqp_exchange';
 export { createMqttLink } from './transports/mqtt';
 export type { MqttLink } from './transports/mqtt';
 export { createMqttKind } from './kinds/mqtt';
+export { createNatsLink } from './transports/nats';
+export type { NatsLink } from './transports/nats';
+export { createNatsJetStreamKind } from './kinds/nats_jetstream';
 export type { PooledLinkOptions } from './transports/pool';
 export { retryScheduleOf, RETRY_SCHEDULE_LIMITS } from './schedule';
 export {

@@ -95,7 +95,9 @@ runMain(async () => {
     registry: createDefaultRegistry({
       secrets: createSecretBox(config.secretsKeys),
       ...(outputs?.mail ? { mail: outputs.mail } : {}),
-      ...(outputs ? { google: outputs.google, redis: outputs.redis, amqp: outputs.amqp, mqtt: outputs.mqtt } : {}),
+      ...(outputs
+        ? { google: outputs.google, redis: outputs.redis, amqp: outputs.amqp, mqtt: outputs.mqtt, nats: outputs.nats }
+        : {}),
       ...(cli ? { cli } : {}),
     }),
     send,

@@ -8,6 +8,10 @@ import type { ChannelModel, ConsumeMessage } from 'amqplib';
 import { Redis } from 'ioredis';
 import mqtt from 'mqtt';
 import type { IPublishPacket, MqttClient } from 'mqtt';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { JetStreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { Locator, Page } from 'playwright-core';
 import { eventually } from '../../support/infra';
 import { startFakeDiscord } from '../../support/fake-discord';
@@ -25,6 +29,8 @@ import { relayListen } from '../../support/relay-cli';
 import { startOutputsDeliverer } from '../../support/outputs-deliverer';
 import { MOSQUITTO_USER, startPrivateMosquitto } from '../../support/private-mosquitto';
 import type { PrivateMosquitto } from '../../support/private-mosquitto';
+import { startPrivateNats } from '../../support/private-servers';
+import type { PrivateServer } from '../../support/private-servers';
 import { startService } from '../../support/services';
 import { startTestSmtpServer } from '../../support/smtp-server';
 import type { TestSmtpServer } from '../../support/smtp-server';
@@ -58,7 +64,8 @@ import { startDashboardStack } from './stack';
  * Email goes to the real test SMTP server (STARTTLS + AUTH); the spreadsheet to the Google fake;
  * the Redis stream to the real Redis, under a key of this file's own; the RabbitMQ message to the
  * real RabbitMQ, through an exchange and a queue of this file's own; the MQTT message to a Mosquitto
- * of this file's own, read by a QoS 1 subscriber.
+ * of this file's own, read by a QoS 1 subscriber; the JetStream message to a private nats-server of
+ * this file's own, into a stream it creates.
  */
 
 const SMTP_PASS = 'e2e-kinds-Pa55';
@@ -92,6 +99,11 @@ let broker: PrivateMosquitto;
 let subscriber: MqttClient;
 const TOPIC = `e2e-every-kind/${randomUUID()}`;
 const mqttMessages: IPublishPacket[] = [];
+const NATS_PASS = 'e2e-kinds-nats-Pa55';
+let nats: PrivateServer & { close(): Promise<void> };
+let natsClient: NatsConnection;
+let jsm: JetStreamManager;
+const asRelayUser = (url: string) => connect({ servers: url, user: 'relay', pass: NATS_PASS, reconnect: false });
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
@@ -117,6 +129,17 @@ beforeAll(async () => {
   subscriber = await mqtt.connectAsync(broker.urlAs(), { protocolVersion: 5, reconnectPeriod: 0 });
   subscriber.on('message', (_topic, _payload, packet) => mqttMessages.push(packet));
   await subscriber.subscribeAsync(TOPIC, { qos: 1 });
+  nats = await startPrivateNats(
+    'every-kind-nats',
+    `authorization { users = [ { user: relay, password: "${NATS_PASS}" } ] }\n`,
+    async (url) => {
+      const c = await asRelayUser(url);
+      await (await jetstreamManager(c)).getAccountInfo().finally(() => c.close());
+    },
+  );
+  natsClient = await asRelayUser(nats.url);
+  jsm = await jetstreamManager(natsClient);
+  await jsm.streams.add({ name: 'EVERY_KIND', subjects: ['every.>'] });
 
   const dir = mkdtempSync(path.join(tmpdir(), 'relay-every-kind-'));
   const chatFakes = [slack.tls!, discord.tls!, teams.tls, telegram.tls];
@@ -155,6 +178,8 @@ afterAll(async () => {
   }
   await subscriber?.endAsync(true);
   await broker?.close();
+  await natsClient?.close();
+  await nats?.close();
   await browser?.close();
   for (const stop of stopAfter) await stop();
   await stack?.stop();
@@ -247,6 +272,17 @@ const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise
       await form.getByLabel('Topic template', { exact: true }).fill(TOPIC);
     },
   },
+  {
+    name: 'orders-jetstream',
+    label: 'NATS JetStream',
+    fill: async (form) => {
+      await form.getByLabel('Servers (at most 8) (one per line)', { exact: true }).fill(nats.url);
+      await form.getByLabel('Subject template', { exact: true }).fill('every.orders.{{order.id}}');
+      await form.getByLabel('Authentication', { exact: true }).selectOption('user_password');
+      await form.getByLabel('User', { exact: true }).fill('relay');
+      await form.getByLabel('Password', { exact: true }).fill(NATS_PASS);
+    },
+  },
 ];
 
 const form = (): Locator => page.locator('form.target-form');
@@ -335,6 +371,20 @@ describe('an event delivered to a target of every kind, added through the dashbo
     const [packet] = await eventually(async () => mqttMessages.length === 1 && mqttMessages, WAIT, 'the MQTT message');
     expect(JSON.parse(packet!.payload.toString())).toEqual({ order: { id: 7, total: '12.50' } });
     expect(packet!.properties?.userProperties).toMatchObject({ 'relay-event-id': eventId });
+    await eventually(
+      async () => ((await jsm.streams.info('EVERY_KIND')).state.messages === 1 ? true : undefined),
+      WAIT,
+      'the JetStream message',
+    );
+    const stored = (await jsm.streams.getMessage('EVERY_KIND', { seq: 1 }))!;
+    expect(stored.subject).toBe('every.orders.7');
+    expect(stored.json()).toEqual({ order: { id: 7, total: '12.50' } });
+    expect(stored.header.get('Relay-Event-Id')).toBe(eventId);
+    expect(stored.header.get('Nats-Msg-Id')).toMatch(/^dlv_/);
+    const jetstreamCard = page.locator('.card.target', {
+      has: page.getByRole('heading', { level: 3, name: 'orders-jetstream', exact: true }),
+    });
+    expect(await jetstreamCard.locator('dt:text-is("Authentication") + dd').textContent()).toContain('password set');
     // a server URL is a credential: the target's card shows it as set
     for (const [name, label] of [
       ['orders-stream', 'Redis URL'],
@@ -374,6 +424,7 @@ describe('an event delivered to a target of every kind, added through the dashbo
       TEAMS_SIG,
       SMTP_PASS,
       MOSQUITTO_USER.password,
+      NATS_PASS,
       'PRIVATE KEY',
     ])
       expect(shown).not.toContain(secret);

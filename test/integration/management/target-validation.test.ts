@@ -166,6 +166,24 @@ describe('saving a target reports every problem at once, and unknown fields are 
     expect(JSON.stringify(res.body)).not.toContain('hunter2');
   });
 
+  it('nats_jetstream: a server with credentials, a wildcard subject and a bad NKey seed each named in one 400, no secret echoed', async () => {
+    const before = await targetCount();
+    const res = await create({
+      kind: 'nats_jetstream',
+      name: 'nats',
+      config: {
+        servers: ['nats://a.example.com', 'nats://relay:hunter2@b.example.com'],
+        subject: 'orders.>',
+        auth: { type: 'nkey', seed: 'SUhunter3' },
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(fields(res)).toEqual(['config.auth.seed', 'config.servers[1]', 'config.subject']);
+    expect(JSON.stringify(res.body)).not.toMatch(/hunter[23]/);
+    expect(await targetCount()).toBe(before);
+  });
+
   it('an unknown top-level field is refused by name ("is not a known field") even when everything else is valid, as endpoints do', async () => {
     const before = await targetCount();
     const res = await create({
