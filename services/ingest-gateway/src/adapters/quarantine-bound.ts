@@ -18,7 +18,7 @@ interface Commands {
 /**
  * The account's quarantined requests per UTC hour, in Redis (one counter per account and hour,
  * shared by every gateway). When Redis cannot be asked the request is kept: a lost refused
- * event is what quarantine exists to prevent, and its size is bounded by the plan payload limit.
+ * event is what quarantine exists to prevent, and its size is bounded by MAX_BODY_BYTES.
  */
 export function createQuarantineBound(opts: {
   redis: RedisClient;

@@ -407,8 +407,8 @@ function forwardableRequestOf(view: ReadyView, req: IngestRequest): ForwardableR
  * Quarantine: the refused request, as it came (its raw body and Content-Type, its headers with
  * credentials removed), goes the way of accepted payloads (docs/delivery.md "Resend and bulk
  * retry": the payload queue, the row's hour, its retention) — unless the account's hourly
- * bound is used up. A bound that cannot be counted (Redis) keeps it: the plan payload limit
- * still bounds its size, and the sender has no retry left to lose it to.
+ * bound is used up. A bound that cannot be counted (Redis) keeps it: MAX_BODY_BYTES still
+ * bounds its size, and the sender has no retry left to lose it to.
  */
 async function keepRefused(
   ports: IngestPorts,
