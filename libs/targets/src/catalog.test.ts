@@ -65,6 +65,7 @@ describe('the catalog: one line per kind, everything else derived from it', () =
       cli: false,
       redis_stream: false,
       amqp_exchange: false,
+      sqs: false,
     });
   });
 });

@@ -7,6 +7,7 @@ import type { CliLink } from './kinds/cli';
 import { createEmailKind, emailInfo } from './kinds/email';
 import type { MailRelay } from './kinds/email';
 import { createRedisStreamKind, redisStreamInfo } from './kinds/redis_stream';
+import { createSqsKind, sqsInfo } from './kinds/sqs';
 import { createSpreadsheetKind, spreadsheetInfo } from './kinds/spreadsheet';
 import type { GoogleAccess } from './kinds/spreadsheet';
 import { createEmbedChatKind, embedChatInfo } from './kinds/embed_chat';
@@ -18,6 +19,7 @@ import { createRegistry } from './registry';
 import type { TargetRegistry } from './registry';
 import type { AmqpLink } from './transports/amqp';
 import type { RedisStreamsLink } from './transports/redis';
+import type { SqsLink } from './transports/sqs';
 
 /** What kinds may need to be built: the secret box for credentials stored with a target (webhook secrets, chat URLs). */
 interface KindDeps {
@@ -32,6 +34,8 @@ interface KindDeps {
   redis?: RedisStreamsLink;
   /** pooled connections to the brokers of RabbitMQ exchange targets; only the outputs deliverer has them */
   amqp?: AmqpLink;
+  /** pooled clients to the queues of Amazon SQS targets; only the outputs deliverer has them */
+  sqs?: SqsLink;
 }
 
 /** One line of the catalog: what is known of a kind without building it, and how to build it. */
@@ -106,6 +110,7 @@ export const CATALOG: Catalog = createCatalog([
     ...amqpExchangeInfo,
     create: (deps) => createAmqpExchangeKind({ secrets: deps.secrets, ...(deps.amqp ? { amqp: deps.amqp } : {}) }),
   },
+  { ...sqsInfo, create: (deps) => createSqsKind({ secrets: deps.secrets, ...(deps.sqs ? { sqs: deps.sqs } : {}) }) },
 ]);
 
 export function createDefaultRegistry(deps: KindDeps): TargetRegistry {

@@ -50,6 +50,9 @@ export { createRedisStreamKind } from './kinds/redis_stream';
 export { createAmqpLink } from './transports/amqp';
 export type { AmqpLink } from './transports/amqp';
 export { createAmqpExchangeKind } from './kinds/amqp_exchange';
+export { createSqsLink } from './transports/sqs';
+export type { SqsLink } from './transports/sqs';
+export { createSqsKind } from './kinds/sqs';
 export type { PooledLinkOptions } from './transports/pool';
 export { retryScheduleOf, RETRY_SCHEDULE_LIMITS } from './schedule';
 export {

@@ -95,7 +95,7 @@ runMain(async () => {
     registry: createDefaultRegistry({
       secrets: createSecretBox(config.secretsKeys),
       ...(outputs?.mail ? { mail: outputs.mail } : {}),
-      ...(outputs ? { google: outputs.google, redis: outputs.redis, amqp: outputs.amqp } : {}),
+      ...(outputs ? { google: outputs.google, redis: outputs.redis, amqp: outputs.amqp, sqs: outputs.sqs } : {}),
       ...(cli ? { cli } : {}),
     }),
     send,

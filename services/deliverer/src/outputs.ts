@@ -5,9 +5,10 @@ import {
   createRedisStreamsLink,
   createSender,
   createSmtpTransport,
+  createSqsLink,
   GOOGLE_RESPONSE_LIMIT_BYTES,
 } from '@relay/targets';
-import type { AmqpLink, GoogleAccess, MailRelay, RedisStreamsLink, SmtpSecurity } from '@relay/targets';
+import type { AmqpLink, GoogleAccess, MailRelay, RedisStreamsLink, SmtpSecurity, SqsLink } from '@relay/targets';
 import type { Config } from './config';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -23,13 +24,14 @@ const POOLED_IDLE_MS = 60_000;
  * The outputs channel's transports, from config: the mail relay (when SMTP_HOST is set), the
  * guarded sender to Google, whose answers may be as large as the delivery-id column a retried
  * append reads (GOOGLE_RESPONSE_LIMIT_BYTES), and the pooled clients of Redis Streams and
- * RabbitMQ exchange targets, under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
+ * RabbitMQ exchange targets and SQS queues, under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
  */
 export function outputTransports(config: Config): {
   mail?: MailRelay;
   google: GoogleAccess;
   redis: RedisStreamsLink;
   amqp: AmqpLink;
+  sqs: SqsLink;
   close(): void;
 } {
   const problems: string[] = [];
@@ -84,15 +86,18 @@ export function outputTransports(config: Config): {
   };
   const redis = createRedisStreamsLink(pooled);
   const amqp = createAmqpLink(pooled);
+  const sqs = createSqsLink(pooled);
   return {
     ...(transport ? { mail: { transport, from: config.smtpFrom } } : {}),
     google: { send, tokenUrl: config.googleTokenUrl, sheetsApi: config.googleSheetsUrl },
     redis,
     amqp,
+    sqs,
     close: () => {
       transport?.close();
       redis.close();
       amqp.close();
+      sqs.close();
     },
   };
 }

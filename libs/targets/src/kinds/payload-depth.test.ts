@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { DELIVERY_V1 } from '@relay/contracts';
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import { createSecretBox } from '@relay/secrets';
 import { PayloadError } from '../kind';
 import type { TargetKind } from '../kind';
 import { createBlockChatKind } from './block_chat';
+import { jsonDelivery } from './delivery-fixture';
 import { createEmbedChatKind } from './embed_chat';
 import { MAX_PAYLOAD_DEPTH, exceedsDepth } from './template';
 import { createWebhookKind } from './webhook';
@@ -20,21 +20,7 @@ const blockChatKind = createBlockChatKind({ secrets });
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const nestedObject = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
 
-function delivery(body: string, kind: string): DeliveryMessageV1 {
-  return {
-    type: DELIVERY_V1,
-    event_id: 'ev1',
-    delivery_id: 'dl1',
-    attempt: 1,
-    account_id: 'acc',
-    endpoint_id: 'ep',
-    target_id: 'tg',
-    target_kind: kind,
-    received_at: '2025-01-01T00:00:00.000Z',
-    request: { method: 'POST', source_ip: '203.0.113.1', headers: {}, query: '' },
-    payload: { content_type: 'application/json', body_base64: Buffer.from(body).toString('base64') },
-  };
-}
+const delivery = (body: string, kind: string): DeliveryMessageV1 => jsonDelivery(kind, body);
 
 const CHAT: Array<[string, TargetKind, Record<string, unknown>]> = [
   ['embed_chat, default content', embedChatKind, { url: 'https://discord.com/api/webhooks/1/tok', name: 'n' }],

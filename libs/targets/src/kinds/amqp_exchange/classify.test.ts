@@ -1,6 +1,5 @@
-import { DELIVERY_V1 } from '@relay/contracts';
-import type { DeliveryMessageV1 } from '@relay/contracts';
 import { PayloadError } from '../../kind';
+import { jsonDelivery } from '../delivery-fixture';
 import { classifyAmqpPublish } from './classify';
 import { amqpMessage } from './kind';
 
@@ -39,19 +38,7 @@ describe('RabbitMQ publish outcomes', () => {
 });
 
 describe('the message of one delivery', () => {
-  const d: DeliveryMessageV1 = {
-    type: DELIVERY_V1,
-    event_id: 'evt_1',
-    delivery_id: 'dlv_1',
-    attempt: 1,
-    account_id: 'acc_1',
-    endpoint_id: 'ep_1',
-    target_id: 'tg_1',
-    target_kind: 'amqp_exchange',
-    received_at: '2026-11-28T10:00:00.000Z',
-    request: { method: 'POST', source_ip: '127.0.0.1', headers: {}, query: '' },
-    payload: { content_type: 'application/json', body_base64: Buffer.from('{"type":"paid"}').toString('base64') },
-  };
+  const d = jsonDelivery('amqp_exchange', '{"type":"paid"}');
   const config = { url: 'sealed', exchange: 'webhooks', routing_key: 'orders.{{type}}' };
 
   it('message_id is the delivery id; the routing key is rendered from the payload', () => {

@@ -1,0 +1,2 @@
+export { createSqsLink, sqsError } from './queue';
+export type { SqsLink, SqsMessage, SqsQueue, SqsSendOutcome } from './queue';
