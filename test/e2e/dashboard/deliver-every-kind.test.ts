@@ -22,6 +22,8 @@ import { TestReceiver } from '../../support/receiver';
 import { relayListen } from '../../support/relay-cli';
 import { startOutputsDeliverer } from '../../support/outputs-deliverer';
 import { startService } from '../../support/services';
+import { createQueue, receive, startElasticMq } from '../../support/sqs-servers';
+import type { SqsServer } from '../../support/sqs-servers';
 import { startTestSmtpServer } from '../../support/smtp-server';
 import type { TestSmtpServer } from '../../support/smtp-server';
 import {
@@ -53,7 +55,8 @@ import { startDashboardStack } from './stack';
  * through NODE_EXTRA_CA_CERTS — so TLS is verified for hooks.slack.com etc. as in production.
  * Email goes to the real test SMTP server (STARTTLS + AUTH); the spreadsheet to the Google fake;
  * the Redis stream to the real Redis, under a key of this file's own; the RabbitMQ message to the
- * real RabbitMQ, through an exchange and a queue of this file's own.
+ * real RabbitMQ, through an exchange and a queue of this file's own; the SQS message to a private
+ * ElasticMQ of this file's.
  */
 
 const SMTP_PASS = 'e2e-kinds-Pa55';
@@ -83,8 +86,13 @@ const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://127.0.0.1:5672';
 const EXCHANGE = `e2e-every-kind-${randomUUID()}`;
 let rabbit: ChannelModel;
 const published: ConsumeMessage[] = [];
+let sqs: SqsServer;
+let queueUrl: string;
+const SQS_SECRET = 'e2e-kinds-sqs-SECRET';
 
 beforeAll(async () => {
+  // the JVM starts while the rest is set up
+  const sqsStarting = startElasticMq('every-kind');
   receiver = await TestReceiver.start();
   laptop = await TestReceiver.start();
   slack = await startFakeSlack({ https: true, hooks: [SLACK_PATH] });
@@ -104,6 +112,9 @@ beforeAll(async () => {
   const { queue } = await channel.assertQueue('', { exclusive: true });
   await channel.bindQueue(queue, EXCHANGE, '');
   await channel.consume(queue, (m) => void (m && published.push(m)), { noAck: true });
+
+  sqs = await sqsStarting;
+  queueUrl = await createQueue(sqs, `e2e-every-kind-${randomUUID()}`);
 
   const dir = mkdtempSync(path.join(tmpdir(), 'relay-every-kind-'));
   const chatFakes = [slack.tls!, discord.tls!, teams.tls, telegram.tls];
@@ -152,6 +163,7 @@ afterAll(async () => {
     telegram?.close(),
     google?.close(),
     smtp?.close(),
+    sqs?.close(),
   ]);
 });
 
@@ -222,6 +234,16 @@ const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise
     fill: async (form) => {
       await form.getByLabel('AMQP URL', { exact: true }).fill(RABBITMQ_URL);
       await form.getByLabel('Exchange', { exact: true }).fill(EXCHANGE);
+    },
+  },
+  {
+    name: 'orders-queue',
+    label: 'Amazon SQS queue',
+    fill: async (form) => {
+      await form.getByLabel('Queue URL', { exact: true }).fill(queueUrl);
+      await form.getByLabel('Region', { exact: true }).fill('us-east-1');
+      await form.getByLabel('Access key ID', { exact: true }).fill('AKIAEVERYKIND0000001');
+      await form.getByLabel('Secret access key', { exact: true }).fill(SQS_SECRET);
     },
   },
 ];
@@ -309,10 +331,14 @@ describe('an event delivered to a target of every kind, added through the dashbo
     expect(JSON.parse(message!.content.toString())).toEqual({ order: { id: 7, total: '12.50' } });
     expect(message!.properties.headers).toMatchObject({ 'relay-event-id': eventId });
     expect(message!.properties).toMatchObject({ messageId: expect.stringMatching(/^dlv_/), deliveryMode: 2 });
-    // a server URL is a credential: the target's card shows it as set
+    const [queued] = await receive(sqs, queueUrl, 1, WAIT);
+    expect(JSON.parse(queued!.Body!)).toEqual({ order: { id: 7, total: '12.50' } });
+    expect(queued!.MessageAttributes?.['relay-event-id']?.StringValue).toBe(eventId);
+    // a server URL or an access key is a credential: the target's card shows it as set
     for (const [name, label] of [
       ['orders-stream', 'Redis URL'],
       ['orders-exchange', 'AMQP URL'],
+      ['orders-queue', 'Secret access key'],
     ]) {
       const card = page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name, exact: true }) });
       expect(await card.locator(`dt:text-is("${label}") + dd`).textContent()).toBe('set');
@@ -347,6 +373,7 @@ describe('an event delivered to a target of every kind, added through the dashbo
       TEAMS_SIG,
       SMTP_PASS,
       'PRIVATE KEY',
+      SQS_SECRET,
     ])
       expect(shown).not.toContain(secret);
   });

@@ -199,6 +199,30 @@ const CASES: KindCase[] = [
     secret: 'streamPa55SECRET',
   },
   {
+    kind: 'sqs',
+    label: 'Amazon SQS queue',
+    add: async (form) => {
+      await form.getByLabel('Queue URL', { exact: true }).fill('https://sqs.example.net/123456789012/orders');
+      await form.getByLabel('Region', { exact: true }).fill('eu-west-1');
+      await form.getByLabel('Access key ID', { exact: true }).fill('AKIAKEYIDSECRET00001');
+      await form.getByLabel('Secret access key', { exact: true }).fill('sqsSecretKEYSECRET');
+    },
+    shown: {
+      queue_url: 'https://sqs.example.net/123456789012/orders',
+      region: 'eu-west-1',
+      access_key_id: '[redacted]',
+      secret_access_key: '[redacted]',
+      message_group_id: '',
+    },
+    change: async (form) => {
+      await form.getByLabel('Access key ID', { exact: true }).fill('AKIAKEYIDSECRET00001');
+      await form.getByLabel('Secret access key', { exact: true }).fill('sqsSecretKEYSECRET');
+      await form.getByLabel('Region', { exact: true }).fill('eu-central-1');
+    },
+    changed: { region: 'eu-central-1', access_key_id: '[redacted]', secret_access_key: '[redacted]' },
+    secret: 'SECRET',
+  },
+  {
     kind: 'webhook',
     label: 'Webhook URL',
     add: async (form) => {

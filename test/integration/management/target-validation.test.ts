@@ -150,6 +150,25 @@ describe('saving a target reports every problem at once, and unknown fields are 
     expect(JSON.stringify(res.body)).not.toContain('hunter2');
   });
 
+  it('sqs: a FIFO queue without a message group, a region its URL contradicts and a bad key each named in one 400, no key echoed', async () => {
+    const before = await targetCount();
+    const res = await create({
+      kind: 'sqs',
+      name: 'queue',
+      config: {
+        queue_url: 'https://sqs.eu-west-1.amazonaws.com/123456789012/orders.fifo',
+        region: 'us-east-1',
+        access_key_id: 'AKIA hunter2',
+        secret_access_key: 'secret-hunter3',
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(fields(res)).toEqual(['config.access_key_id', 'config.message_group_id', 'config.region']);
+    expect(JSON.stringify(res.body)).not.toMatch(/hunter2|hunter3/);
+    expect(await targetCount()).toBe(before);
+  });
+
   it('an unknown top-level field is refused by name ("is not a known field") even when everything else is valid, as endpoints do', async () => {
     const before = await targetCount();
     const res = await create({
