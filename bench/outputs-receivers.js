@@ -1,14 +1,24 @@
 // Local stand-ins the outputs bench delivers to: an SMTP server (STARTTLS + AUTH, as the relay
 // default requires), a minimal HTTPS Google (token endpoint, values:batchGet/update/append), a
-// reader of a stream on the real local Redis and a consumer of an exchange on the real RabbitMQ. Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
+// reader of a stream on the real local Redis, a consumer of an exchange on the real RabbitMQ and
+// one of a queue on an ElasticMQ of the bench's own. Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
 // quota here, only what a delivery costs the deliverer.
 'use strict';
+const { spawn } = require('node:child_process');
 const https = require('node:https');
+const path = require('node:path');
+const {
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  ListQueuesCommand,
+  ReceiveMessageCommand,
+  SQSClient,
+} = require('@aws-sdk/client-sqs');
 const amqp = require('amqplib');
 const { Redis } = require('ioredis');
 const { SMTPServer } = require('smtp-server');
 const { generate } = require('selfsigned');
-const { portOf } = require('./lib');
+const { freePort, portOf } = require('./lib');
 
 function certificate() {
   return generate([{ name: 'commonName', value: 'localhost' }], {
@@ -153,4 +163,89 @@ async function consumeExchange(url, exchange, onDelivery) {
   };
 }
 
-module.exports = { consumeExchange, readStream, startSheets, startSmtp };
+/** as scripts/infra.sh installs it (`bash scripts/infra.sh tools`) */
+const ELASTICMQ_LIB = path.resolve(__dirname, '..', '.infra', 'tools', 'elasticmq-1.6.14', 'lib');
+
+/**
+ * An ElasticMQ (SQS-compatible, messages in memory) on a free loopback port with one queue; its
+ * messages are read (long polls of 10) and deleted, each one's relay-delivery-id attribute to
+ * `onDelivery`. `close()` stops reading and stops the server.
+ * @param {(deliveryId: string) => void} onDelivery
+ */
+async function consumeSqs(onDelivery) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const server = spawn(
+    'nice',
+    [
+      '-n',
+      '19',
+      'java',
+      '-Xmx256m',
+      '-XX:+UseSerialGC',
+      `-Drest-sqs.bind-port=${port}`,
+      '-Drest-sqs.bind-hostname=127.0.0.1',
+      `-Dnode-address.port=${port}`,
+      '-Dnode-address.host=127.0.0.1',
+      '-Drest-stats.enabled=false',
+      '-cp',
+      path.join(ELASTICMQ_LIB, '*'),
+      'org.elasticmq.server.Main',
+    ],
+    { stdio: 'ignore', detached: true },
+  );
+  const kill = () => server.pid !== undefined && process.kill(-server.pid, 'SIGKILL');
+  process.once('exit', kill);
+  const client = new SQSClient({
+    region: 'us-east-1',
+    endpoint: url,
+    credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
+    maxAttempts: 1,
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const up = await client.send(new ListQueuesCommand({})).then(
+      () => true,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline || server.exitCode !== null)
+      throw new Error(`ElasticMQ did not answer on ${url} (is it installed? bash scripts/infra.sh tools)`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const { QueueUrl: queueUrl } = await client.send(new CreateQueueCommand({ QueueName: 'bench' }));
+  let open = true;
+  const done = (async () => {
+    while (open) {
+      const got = await client.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queueUrl,
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: 1,
+          MessageAttributeNames: ['relay-delivery-id'],
+        }),
+      );
+      const messages = got.Messages ?? [];
+      for (const m of messages) onDelivery(String(m.MessageAttributes?.['relay-delivery-id']?.StringValue));
+      if (messages.length > 0)
+        await client.send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: queueUrl,
+            Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: String(m.ReceiptHandle) })),
+          }),
+        );
+    }
+  })();
+  return {
+    queueUrl: String(queueUrl),
+    async close() {
+      open = false;
+      await done;
+      client.destroy();
+      kill();
+      process.removeListener('exit', kill);
+    },
+  };
+}
+
+module.exports = { consumeExchange, consumeSqs, readStream, startSheets, startSmtp };

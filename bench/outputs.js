@@ -2,7 +2,8 @@
 // DELIVERY_CHANNEL=outputs) for an email target (SMTP with STARTTLS + AUTH to a local server),
 // a spreadsheet target (a local HTTPS Google: header read + append per row), a Redis Streams
 // target (XADD to the real local Redis, a reader on the stream) and a RabbitMQ exchange target
-// (confirmed publishes to the real local RabbitMQ, a consumer on the exchange), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
+// (confirmed publishes to the real local RabbitMQ, a consumer on the exchange) and an SQS target
+// (SendMessage to an ElasticMQ of the bench's own, a consumer on the queue), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
 // JSON line per kind; writes bench-results/outputs.json.
 'use strict';
 const { generateKeyPairSync, randomBytes } = require('node:crypto');
@@ -19,15 +20,16 @@ const {
   createEmailKind,
   createRedisStreamKind,
   createSpreadsheetKind,
+  createSqsKind,
 } = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
 const { freePort, startProcess, waitFor, writeResults } = require('./lib');
-const { consumeExchange, readStream, startSheets, startSmtp } = require('./outputs-receivers');
+const { consumeExchange, consumeSqs, readStream, startSheets, startSmtp } = require('./outputs-receivers');
 
 const ROOT = path.resolve(__dirname, '..');
 const S = settingsOf('BENCH_OUTPUT_DELIVERIES', 5000, 'bench_out');
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange'];
+const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'sqs'];
 
 /**
  * @param {string} kind
@@ -79,6 +81,7 @@ async function main() {
   const streamReader = readStream(REDIS_URL, stream, (id) => arrivals.on(id));
   const exchange = `bench-exchange-${S.namespace}`;
   const exchangeConsumer = await consumeExchange(S.rabbitmqUrl, exchange, (id) => arrivals.on(id));
+  const queue = await consumeSqs((id) => arrivals.on(id));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-out-'));
   fs.writeFileSync(path.join(dir, 'smtp.pem'), smtp.ca);
   fs.writeFileSync(path.join(dir, 'google.pem'), sheets.ca);
@@ -97,11 +100,18 @@ async function main() {
   });
   const redisStream = createRedisStreamKind({ secrets }).validateConfig({ url: REDIS_URL, stream });
   const amqpExchange = createAmqpExchangeKind({ secrets }).validateConfig({ url: S.rabbitmqUrl, exchange });
+  const sqs = createSqsKind({ secrets }).validateConfig({
+    queue_url: queue.queueUrl,
+    region: 'us-east-1',
+    access_key_id: 'bench',
+    secret_access_key: 'bench',
+  });
   for (const [kind, cfg] of /** @type {const} */ ([
     ['email', email],
     ['spreadsheet', sheet],
     ['redis_stream', redisStream],
     ['amqp_exchange', amqpExchange],
+    ['sqs', sqs],
   ])) {
     if (!cfg.ok) throw new Error(`${kind}: ${JSON.stringify(cfg.errors)}`);
     await insertTarget(store, `tg_${kind}`, 'acc_bench', 'ep_bench', {
@@ -169,6 +179,7 @@ async function main() {
     await sheets.close();
     await streamReader.close();
     await exchangeConsumer.close();
+    await queue.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

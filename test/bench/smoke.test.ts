@@ -326,9 +326,9 @@ describe('bench/deliverer.js in short mode (one webhook deliverer process, real 
   );
 });
 
-describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP, the Google fake, Redis and RabbitMQ)', () => {
+describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP, the Google fake, Redis, RabbitMQ and ElasticMQ)', () => {
   it(
-    'exits 0 and reports deliveries/s of an email, a spreadsheet, a Redis Streams and a RabbitMQ exchange target',
+    'exits 0 and reports deliveries/s of an email, a spreadsheet, a Redis Streams, a RabbitMQ exchange and an SQS target',
     async () => {
       const report = writtenOf<{ results: { kind: string; deliveries_per_s: number; n: number }[] }>(
         await runBench('outputs'),
@@ -338,6 +338,7 @@ describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP, t
         ['spreadsheet', 36],
         ['redis_stream', 36],
         ['amqp_exchange', 36],
+        ['sqs', 36],
       ]);
       for (const r of report.results) expect(r.deliveries_per_s).toBeGreaterThan(0);
     },
