@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import { PayloadError } from '../../kind';
 import { jsonDelivery } from '../delivery-fixture';
-import { classifySqsSend, THROTTLED_RETRY_MS } from './classify';
+import { THROTTLED_RETRY_MS } from '../aws-outcome';
+import { classifySqsSend } from './classify';
 import { MAX_SQS_MESSAGE_BYTES, sqsMessage } from './kind';
 
 const answered = (code: string, status: number, message = code, fault: 'client' | 'server' = 'client') =>
@@ -54,7 +55,7 @@ describe('SQS SendMessage outcomes', () => {
       expect(answered(code, 400)).toEqual({
         result: 'retry',
         status: 400,
-        error: `SQS throttled the queue (${code})`,
+        error: `SQS throttled the requests (${code})`,
         retryAfterMs: THROTTLED_RETRY_MS,
       });
     },

@@ -1,16 +1,13 @@
 import type { Validation } from '@relay/contracts';
 import type { CheckContext, KindDescription } from '../../describe/field';
 import { checkDescribed } from '../../describe/validate';
+import { awsAccessFields, checkAwsRegion } from '../aws-access';
+import type { AwsAccessConfig } from '../aws-access';
 
 /** An Amazon SQS (or SQS-compatible) queue target's settings (docs/targets-queues.md "Amazon SQS"). */
-export interface SqsConfig {
+export interface SqsConfig extends AwsAccessConfig {
   /** `https://sqs.<region>.amazonaws.com/<account>/<queue>`; its origin is the endpoint dialled */
   queue_url: string;
-  region: string;
-  /** sealed at rest */
-  access_key_id: string;
-  /** sealed at rest */
-  secret_access_key: string;
   /** FIFO queues only: a template (kinds/template.ts `{{path}}`) rendered against the payload */
   message_group_id: string;
 }
@@ -20,8 +17,6 @@ export interface SqsConfig {
  * (CreateQueue, "QueueName").
  */
 const QUEUE_NAME = /^[A-Za-z0-9_-]{1,75}(?:\.fifo)?$|^[A-Za-z0-9_-]{1,80}$/;
-/** the endpoint of a queue on AWS names its region: `sqs.eu-west-1.amazonaws.com` */
-const AWS_HOST = /^sqs\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$/;
 
 /** The queue's name, the last segment of its URL; a FIFO queue's ends in `.fifo`. */
 export function queueNameOf(queueUrl: string): string {
@@ -59,9 +54,7 @@ function checkQueueUrl(value: string, ctx: CheckContext): undefined {
       );
     if (!isFifoQueue(value) && hasGroup)
       ctx.fail('message_group_id applies to FIFO queues only (a queue URL ending in .fifo)', 'config.message_group_id');
-    const region = AWS_HOST.exec(url.hostname)?.[1];
-    if (region !== undefined && String(ctx.config.region ?? '').trim() !== region)
-      ctx.fail(`region must be ${region}, the region of the queue URL`, 'config.region');
+    checkAwsRegion('sqs', url.hostname, 'queue URL', ctx);
   }
   return undefined;
 }
@@ -81,37 +74,7 @@ export const sqsDescription: KindDescription = {
       help: 'as SQS shows it; its host is the endpoint Relay calls, so an SQS-compatible server works too. A FIFO queue ends in .fifo',
       check: checkQueueUrl,
     },
-    region: {
-      type: 'string',
-      label: 'Region',
-      required: true,
-      trim: true,
-      pattern: '^[a-z0-9-]{1,40}$',
-      example: 'eu-west-1',
-      help: 'the AWS region the requests are signed for (SigV4)',
-      message: 'region must be 1 to 40 lower-case letters, digits or -, e.g. eu-west-1',
-    },
-    access_key_id: {
-      type: 'string',
-      label: 'Access key ID',
-      required: true,
-      credential: true,
-      trim: true,
-      pattern: '^[\\x21-\\x7e]{1,128}$',
-      example: 'AKIAIOSFODNN7EXAMPLE',
-      help: 'of an IAM user or role allowed sqs:SendMessage on the queue; stored sealed, never shown',
-      message: 'access_key_id must be 1 to 128 printable characters without spaces',
-    },
-    secret_access_key: {
-      type: 'string',
-      label: 'Secret access key',
-      required: true,
-      credential: true,
-      trim: true,
-      pattern: '^[\\x21-\\x7e]{1,256}$',
-      help: 'a secret: stored sealed, never shown',
-      message: 'secret_access_key must be 1 to 256 printable characters without spaces',
-    },
+    ...awsAccessFields('sqs:SendMessage on the queue'),
     message_group_id: {
       type: 'string',
       label: 'Message group (FIFO queues)',

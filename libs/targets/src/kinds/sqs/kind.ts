@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import { describedConfig } from '../../describe/kind-config';
 import type { KindInfo, SecretSealer, TransportKind } from '../../kind';
-import { PayloadError, TargetConfigError } from '../../kind';
-import type { SqsLink, SqsMessage, SqsQueue } from '../../transports/sqs';
+import { PayloadError } from '../../kind';
+import type { SqsLink, SqsMessage } from '../../transports/sqs';
+import { openAwsKeys } from '../aws-access';
 import { QUEUE_RETRY_SCHEDULE_MS } from '../queue-schedule';
 import { readPayload, renderTemplate, templateData } from '../template';
 import { classifySqsSend } from './classify';
@@ -92,19 +93,6 @@ export function sqsMessage(config: SqsConfig, d: DeliveryMessageV1): SqsMessage 
   return { body, attributes, groupId: groupOf(config, d), deduplicationId: d.delivery_id };
 }
 
-function openQueue(secrets: SecretSealer, config: SqsConfig): SqsQueue {
-  try {
-    return {
-      queueUrl: config.queue_url,
-      region: config.region,
-      accessKeyId: secrets.decrypt(config.access_key_id),
-      secretAccessKey: secrets.decrypt(config.secret_access_key),
-    };
-  } catch {
-    throw new TargetConfigError('SECRET_UNREADABLE', 'the SQS credentials cannot be opened with any configured key');
-  }
-}
-
 /** Each delivery sent to the target's queue (docs/targets-queues.md "Amazon SQS"). */
 export function createSqsKind(deps: SqsKindDeps): TransportKind<SqsConfig> {
   return {
@@ -113,7 +101,9 @@ export function createSqsKind(deps: SqsKindDeps): TransportKind<SqsConfig> {
     deliver: async (config, d) => {
       if (!deps.sqs) return { result: 'retry', status: null, error: 'this deliverer cannot reach SQS queues' };
       const message = sqsMessage(config, d);
-      return classifySqsSend(await deps.sqs.send(openQueue(deps.secrets, config), message));
+      return classifySqsSend(
+        await deps.sqs.send({ queueUrl: config.queue_url, ...openAwsKeys(deps.secrets, config, 'SQS') }, message),
+      );
     },
   };
 }

@@ -1,2 +1,2 @@
-export { createSqsLink, sqsError } from './queue';
+export { createSqsLink } from './queue';
 export type { SqsLink, SqsMessage, SqsQueue, SqsSendOutcome } from './queue';

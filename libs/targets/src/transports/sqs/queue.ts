@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { MessageAttributeValue } from '@aws-sdk/client-sqs';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { createSsrfAgents } from '../../ssrf';
+import { awsClientConfig, awsFailure, poolKey } from '../aws';
+import type { AwsFailure } from '../aws';
 import { ClientPool } from '../pool';
 import type { PooledLinkOptions } from '../pool';
 
@@ -22,13 +21,8 @@ export interface SqsMessage {
   deduplicationId?: string;
 }
 
-/**
- * What a SendMessage came to: the queue's message id, or an error: the service's code
- * (`QueueDoesNotExist`, `AWS.SimpleQueueService.NonExistentQueue`, `InvalidClientTokenId`), its
- * HTTP status and fault, or the socket's code (`ECONNREFUSED`, `SSRF_BLOCKED`) with no status.
- */
-export type SqsSendOutcome =
-  { messageId: string } | { error: { code: string; message: string; status?: number; fault?: 'client' | 'server' } };
+/** What a SendMessage came to: the queue's message id, or why not. */
+export type SqsSendOutcome = { messageId: string } | { error: AwsFailure };
 
 /** The outputs deliverer's route to the queues of SQS targets. */
 export interface SqsLink {
@@ -93,49 +87,9 @@ function readXmlErrors(client: SQSClient): void {
   );
 }
 
-/**
- * The SDK's error as an outcome: a service error by its code — the query-compatible `Code`
- * (`AWS.SimpleQueueService.NonExistentQueue`) when it has one, else its name — a socket error by
- * its code, a client-side timeout as `ETIMEDOUT`.
- */
-export function sqsError(err: unknown): Extract<SqsSendOutcome, { error: unknown }>['error'] {
-  const e = err as {
-    name?: string;
-    Code?: unknown;
-    code?: unknown;
-    message?: string;
-    $fault?: 'client' | 'server';
-    $metadata?: { httpStatusCode?: number };
-  };
-  const message = String(e?.message ?? err);
-  const status = e?.$metadata?.httpStatusCode;
-  if (status !== undefined) {
-    const code = typeof e.Code === 'string' && e.Code !== '' ? e.Code : (e.name ?? `HTTP${status}`);
-    return { code, message, status, ...(e.$fault ? { fault: e.$fault } : {}) };
-  }
-  if (typeof e?.code === 'string') return { code: e.code, message };
-  if (e?.name === 'TimeoutError' || /timed? ?out/i.test(message)) return { code: 'ETIMEDOUT', message };
-  return { code: 'ESQS', message };
-}
-
 function openClient(queue: SqsQueue, opts: PooledLinkOptions): SQSClient {
-  // one pair of guarded agents per client: destroying an idle client closes its own sockets only
-  const agents = createSsrfAgents({ allowCidrs: opts.allowCidrs });
-  const client = new SQSClient({
-    region: queue.region,
-    // the queue URL's origin: an SQS-compatible server is reached as SQS itself is
-    endpoint: new URL(queue.queueUrl).origin,
-    credentials: { accessKeyId: queue.accessKeyId, secretAccessKey: queue.secretAccessKey },
-    // one try per attempt: Relay's schedule retries, the SDK does not retry inside an attempt
-    maxAttempts: 1,
-    requestHandler: new NodeHttpHandler({
-      httpAgent: agents.http,
-      httpsAgent: agents.https,
-      connectionTimeout: opts.connectTimeoutMs,
-      requestTimeout: opts.commandTimeoutMs,
-      throwOnRequestTimeout: true,
-    }),
-  });
+  // the queue URL's origin: an SQS-compatible server is reached as SQS itself is
+  const client = new SQSClient(awsClientConfig({ ...queue, endpoint: new URL(queue.queueUrl).origin }, opts));
   readXmlErrors(client);
   return client;
 }
@@ -155,9 +109,7 @@ export function createSqsLink(opts: PooledLinkOptions): SqsLink {
   });
   return {
     async send(queue, message) {
-      const key = createHash('sha256')
-        .update(JSON.stringify([queue.queueUrl, queue.region, queue.accessKeyId, queue.secretAccessKey]))
-        .digest('base64url');
+      const key = poolKey({ ...queue, endpoint: queue.queueUrl });
       try {
         const client = await pool.get(key, () => Promise.resolve(openClient(queue, opts)));
         const attributes: Record<string, MessageAttributeValue> = {};
@@ -174,7 +126,7 @@ export function createSqsLink(opts: PooledLinkOptions): SqsLink {
         );
         return { messageId: sent.MessageId ?? '' };
       } catch (err) {
-        const error = sqsError(err);
+        const error = awsFailure(err);
         // no answer: the connection is in doubt; an answer leaves it usable
         if (error.status === undefined) pool.discard(key);
         return { error };

@@ -1,0 +1,2 @@
+export { awsClientConfig, awsFailure, poolKey } from './client';
+export type { AwsAccess, AwsFailure } from './client';
