@@ -11,7 +11,7 @@
 #   bash scripts/infra.sh down     stop what `up` started (nothing else)
 #   bash scripts/infra.sh status   state, pid and URL of each server; RabbitMQ queue depths
 #   bash scripts/infra.sh tools    install what only the tests use (Chromium, Prometheus, Jaeger, ElasticMQ,
-#                                  moto) and build
+#                                  moto, versitygw) and build
 #                                  the server programs without starting any: the chaos suite runs
 #                                  private instances of them (docs/testing.md)
 #
@@ -51,6 +51,9 @@ ELASTICMQ_VERSION=1.6.14
 ELASTICMQ="$INFRA/tools/elasticmq-$ELASTICMQ_VERSION"
 MOTO_VERSION=5.2.5
 MOTO="$INFRA/tools/moto-$MOTO_VERSION"
+# The S3 target's test server: versitygw on its posix backend, which verifies SigV4 signatures
+VERSITYGW_VERSION=v1.8.0
+VERSITYGW="$INFRA/tools/versitygw-$VERSITYGW_VERSION/versitygw"
 
 LOCAL_REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
 LOCAL_RABBITMQ_URL="amqp://127.0.0.1:$RABBIT_PORT"
@@ -325,6 +328,21 @@ moto_install() {
   touch "$MOTO/complete"
 }
 
+# versitygw (Versity S3 Gateway), an S3 server that keeps objects as files and checks every
+# request's SigV4 signature: built from the Go module proxy like Jaeger, into a folder named by
+# the version. A cold build took about 4 min on 2 busy cores.
+versitygw_build() {
+  if [[ -x "$VERSITYGW" ]]; then return; fi
+  command -v go >/dev/null || PATH="$PATH:/usr/local/go/bin"
+  command -v go >/dev/null || die "Go is needed to build versitygw $VERSITYGW_VERSION (the S3 target's test server)"
+  log "versitygw: building $VERSITYGW_VERSION into $VERSITYGW (first time only)"
+  local started=$SECONDS dir
+  dir="$(dirname "$VERSITYGW")"
+  mkdir -p "$dir"
+  CGO_ENABLED=0 GOBIN="$dir" nice -n 19 go install -trimpath "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION"
+  log "versitygw: built in $((SECONDS - started)) s"
+}
+
 ferretdb_up() {
   if [[ -n "${MONGODB_URL:-}" ]]; then log "ferretdb: MONGODB_URL is set; not starting one"; return; fi
   local pid
@@ -464,8 +482,9 @@ cmd_tools() {
   jaeger_build
   elasticmq_install
   moto_install
+  versitygw_build
   postgres_up
-  log "tools: chromium, promtool, prometheus, redis-server, $RABBIT_BIN/rabbitmq-server, $FERRETDB, $JAEGER, $ELASTICMQ and $MOTO are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
+  log "tools: chromium, promtool, prometheus, redis-server, $RABBIT_BIN/rabbitmq-server, $FERRETDB, $JAEGER, $ELASTICMQ, $MOTO and $VERSITYGW are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
 }
 
 cmd_down() {

@@ -3,12 +3,16 @@ import { must } from '@relay/client';
 import { createSqsLink } from '@relay/targets';
 import { activityRowWhen } from '../support/api-client';
 import { eventually } from '../support/infra';
-import { addQueueTarget, flagOf, removeTarget, retryingWith, sendJson } from '../support/queue-targets';
-import { startService } from '../support/services';
-import type { RunningService } from '../support/services';
+import {
+  addQueueTarget,
+  flagOf,
+  removeTarget,
+  retryingWith,
+  sendJson,
+  startOutputsStack,
+} from '../support/queue-targets';
 import { createQueue, queueDepth, receive, startElasticMq, startMotoSqs } from '../support/sqs-servers';
 import type { SqsServer } from '../support/sqs-servers';
-import { startStack } from './stack';
 import type { Stack } from './stack';
 
 /*
@@ -19,20 +23,19 @@ import type { Stack } from './stack';
  */
 
 let stack: Stack;
-let outputs: RunningService;
 let endpointId: string;
+let stopStack: () => Promise<void>;
 let elasticmq: SqsServer;
 let moto: Awaited<ReturnType<typeof startMotoSqs>>;
 
 beforeAll(async () => {
-  [stack, elasticmq, moto] = await Promise.all([startStack('sqs'), startElasticMq('sqs'), startMotoSqs('sqs-iam')]);
-  outputs = await startService('outputs-deliverer', stack.env);
-  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'to queues' } }))).id;
+  let on: Awaited<ReturnType<typeof startOutputsStack>>;
+  [on, elasticmq, moto] = await Promise.all([startOutputsStack('sqs'), startElasticMq('sqs'), startMotoSqs('sqs-iam')]);
+  ({ stack, endpointId, stop: stopStack } = on);
 });
 
 afterAll(async () => {
-  await outputs?.stop();
-  await stack?.stop();
+  await stopStack?.();
   await elasticmq?.close();
   await moto?.close();
 });
@@ -92,7 +95,7 @@ describe('SQS target, end to end', () => {
       idleMs: 60_000,
     });
     try {
-      const queue = { queueUrl, region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's' };
+      const queue = { queueUrl, endpoint: elasticmq.url, region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's' };
       const message = { body: 'once', attributes: {}, groupId: 'g', deduplicationId: 'dlv_same' };
       const first = await link.send(queue, message);
       expect(first).toEqual({ messageId: expect.any(String) });

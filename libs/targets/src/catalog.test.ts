@@ -66,6 +66,7 @@ describe('the catalog: one line per kind, everything else derived from it', () =
       redis_stream: false,
       amqp_exchange: false,
       sqs: false,
+      s3: false,
     });
   });
 });

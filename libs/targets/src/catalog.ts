@@ -8,6 +8,7 @@ import { createEmailKind, emailInfo } from './kinds/email';
 import type { MailRelay } from './kinds/email';
 import { createRedisStreamKind, redisStreamInfo } from './kinds/redis_stream';
 import { createSqsKind, sqsInfo } from './kinds/sqs';
+import { createS3Kind, s3Info } from './kinds/s3';
 import { createSpreadsheetKind, spreadsheetInfo } from './kinds/spreadsheet';
 import type { GoogleAccess } from './kinds/spreadsheet';
 import { createEmbedChatKind, embedChatInfo } from './kinds/embed_chat';
@@ -20,6 +21,7 @@ import type { TargetRegistry } from './registry';
 import type { AmqpLink } from './transports/amqp';
 import type { RedisStreamsLink } from './transports/redis';
 import type { SqsLink } from './transports/sqs';
+import type { S3Link } from './transports/s3';
 
 /** What kinds may need to be built: the secret box for credentials stored with a target (webhook secrets, chat URLs). */
 interface KindDeps {
@@ -36,6 +38,8 @@ interface KindDeps {
   amqp?: AmqpLink;
   /** pooled clients to the queues of Amazon SQS targets; only the outputs deliverer has them */
   sqs?: SqsLink;
+  /** pooled clients to the buckets of S3 targets; only the outputs deliverer has them */
+  s3?: S3Link;
 }
 
 /** One line of the catalog: what is known of a kind without building it, and how to build it. */
@@ -111,6 +115,7 @@ export const CATALOG: Catalog = createCatalog([
     create: (deps) => createAmqpExchangeKind({ secrets: deps.secrets, ...(deps.amqp ? { amqp: deps.amqp } : {}) }),
   },
   { ...sqsInfo, create: (deps) => createSqsKind({ secrets: deps.secrets, ...(deps.sqs ? { sqs: deps.sqs } : {}) }) },
+  { ...s3Info, create: (deps) => createS3Kind({ secrets: deps.secrets, ...(deps.s3 ? { s3: deps.s3 } : {}) }) },
 ]);
 
 export function createDefaultRegistry(deps: KindDeps): TargetRegistry {

@@ -95,7 +95,9 @@ runMain(async () => {
     registry: createDefaultRegistry({
       secrets: createSecretBox(config.secretsKeys),
       ...(outputs?.mail ? { mail: outputs.mail } : {}),
-      ...(outputs ? { google: outputs.google, redis: outputs.redis, amqp: outputs.amqp, sqs: outputs.sqs } : {}),
+      ...(outputs
+        ? { google: outputs.google, redis: outputs.redis, amqp: outputs.amqp, sqs: outputs.sqs, s3: outputs.s3 }
+        : {}),
       ...(cli ? { cli } : {}),
     }),
     send,

@@ -5,10 +5,19 @@ import {
   createRedisStreamsLink,
   createSender,
   createSmtpTransport,
+  createS3Link,
   createSqsLink,
   GOOGLE_RESPONSE_LIMIT_BYTES,
 } from '@relay/targets';
-import type { AmqpLink, GoogleAccess, MailRelay, RedisStreamsLink, SmtpSecurity, SqsLink } from '@relay/targets';
+import type {
+  AmqpLink,
+  GoogleAccess,
+  MailRelay,
+  RedisStreamsLink,
+  S3Link,
+  SmtpSecurity,
+  SqsLink,
+} from '@relay/targets';
 import type { Config } from './config';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -24,7 +33,7 @@ const POOLED_IDLE_MS = 60_000;
  * The outputs channel's transports, from config: the mail relay (when SMTP_HOST is set), the
  * guarded sender to Google, whose answers may be as large as the delivery-id column a retried
  * append reads (GOOGLE_RESPONSE_LIMIT_BYTES), and the pooled clients of Redis Streams and
- * RabbitMQ exchange targets and SQS queues, under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
+ * RabbitMQ exchange targets, SQS queues and S3 buckets, under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
  */
 export function outputTransports(config: Config): {
   mail?: MailRelay;
@@ -32,6 +41,7 @@ export function outputTransports(config: Config): {
   redis: RedisStreamsLink;
   amqp: AmqpLink;
   sqs: SqsLink;
+  s3: S3Link;
   close(): void;
 } {
   const problems: string[] = [];
@@ -87,17 +97,20 @@ export function outputTransports(config: Config): {
   const redis = createRedisStreamsLink(pooled);
   const amqp = createAmqpLink(pooled);
   const sqs = createSqsLink(pooled);
+  const s3 = createS3Link(pooled);
   return {
     ...(transport ? { mail: { transport, from: config.smtpFrom } } : {}),
     google: { send, tokenUrl: config.googleTokenUrl, sheetsApi: config.googleSheetsUrl },
     redis,
     amqp,
     sqs,
+    s3,
     close: () => {
       transport?.close();
       redis.close();
       amqp.close();
       sqs.close();
+      s3.close();
     },
   };
 }

@@ -19,6 +19,9 @@ export interface AwsOutcomeRules {
   refusedDelivery(code: string, message: string): boolean;
 }
 
+/** what a refused key or signature tells the operator to check */
+export const CHECK_KEYS = 'check access_key_id and secret_access_key';
+
 /**
  * The services send no Retry-After: a throttled target waits at least this long, the schedule's
  * second step, instead of its first (a restart's).

@@ -1,9 +1,7 @@
 import type { AttemptResult } from '../../kind';
 import type { SqsSendOutcome } from '../../transports/sqs';
-import { classifyAwsFailure } from '../aws-outcome';
+import { CHECK_KEYS, classifyAwsFailure } from '../aws-outcome';
 import type { AwsOutcomeRules } from '../aws-outcome';
-
-const CREDENTIALS = 'check access_key_id and secret_access_key';
 
 /**
  * How SQS errors are read (API reference "Common Errors" and SendMessage's). `fixes`: what the
@@ -15,10 +13,10 @@ const SQS_RULES: AwsOutcomeRules = {
   service: 'SQS',
   operation: 'SendMessage',
   fixes: {
-    InvalidClientTokenId: `SQS does not know the access key (InvalidClientTokenId): ${CREDENTIALS}`,
-    UnrecognizedClientException: `SQS does not know the access key (UnrecognizedClientException): ${CREDENTIALS}`,
-    SignatureDoesNotMatch: `the request signature does not match (SignatureDoesNotMatch): ${CREDENTIALS}, and the region`,
-    IncompleteSignature: `the request signature is incomplete (IncompleteSignature): ${CREDENTIALS}`,
+    InvalidClientTokenId: `SQS does not know the access key (InvalidClientTokenId): ${CHECK_KEYS}`,
+    UnrecognizedClientException: `SQS does not know the access key (UnrecognizedClientException): ${CHECK_KEYS}`,
+    SignatureDoesNotMatch: `the request signature does not match (SignatureDoesNotMatch): ${CHECK_KEYS}, and the region`,
+    IncompleteSignature: `the request signature is incomplete (IncompleteSignature): ${CHECK_KEYS}`,
     AccessDenied: 'the credentials may not send to this queue (AccessDenied): allow them sqs:SendMessage on it',
     AccessDeniedException:
       'the credentials may not send to this queue (AccessDenied): allow them sqs:SendMessage on it',

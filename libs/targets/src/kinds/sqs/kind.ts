@@ -102,7 +102,15 @@ export function createSqsKind(deps: SqsKindDeps): TransportKind<SqsConfig> {
       if (!deps.sqs) return { result: 'retry', status: null, error: 'this deliverer cannot reach SQS queues' };
       const message = sqsMessage(config, d);
       return classifySqsSend(
-        await deps.sqs.send({ queueUrl: config.queue_url, ...openAwsKeys(deps.secrets, config, 'SQS') }, message),
+        await deps.sqs.send(
+          {
+            queueUrl: config.queue_url,
+            // the queue URL's origin: an SQS-compatible server is reached as SQS itself is
+            endpoint: new URL(config.queue_url).origin,
+            ...openAwsKeys(deps.secrets, config, 'SQS'),
+          },
+          message,
+        ),
       );
     },
   };

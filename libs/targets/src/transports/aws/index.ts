@@ -1,2 +1,3 @@
-export { awsClientConfig, awsFailure, poolKey } from './client';
+export { awsClientConfig, awsFailure } from './client';
 export type { AwsAccess, AwsFailure } from './client';
+export { pooledAwsClients } from './pooled';

@@ -1,16 +1,12 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { MessageAttributeValue } from '@aws-sdk/client-sqs';
-import { awsClientConfig, awsFailure, poolKey } from '../aws';
-import type { AwsFailure } from '../aws';
-import { ClientPool } from '../pool';
+import { awsClientConfig, pooledAwsClients } from '../aws';
+import type { AwsAccess, AwsFailure } from '../aws';
 import type { PooledLinkOptions } from '../pool';
 
-/** Where one queue is and who signs for it: the plaintext credentials, held only in memory. */
-export interface SqsQueue {
+/** Where one queue is and who signs for it; `endpoint` is the queue URL's origin. */
+export interface SqsQueue extends AwsAccess {
   queueUrl: string;
-  region: string;
-  accessKeyId: string;
-  secretAccessKey: string;
 }
 
 /** One message to send: string attributes, and on a FIFO queue its group and deduplication id. */
@@ -88,30 +84,17 @@ function readXmlErrors(client: SQSClient): void {
 }
 
 function openClient(queue: SqsQueue, opts: PooledLinkOptions): SQSClient {
-  // the queue URL's origin: an SQS-compatible server is reached as SQS itself is
-  const client = new SQSClient(awsClientConfig({ ...queue, endpoint: new URL(queue.queueUrl).origin }, opts));
+  const client = new SQSClient(awsClientConfig(queue, opts));
   readXmlErrors(client);
   return client;
 }
 
-/**
- * Pooled SQS clients, one per queue URL, region and credentials, keyed by a digest of them: a
- * changed setting gets a client of its own and the old one idles out, and the pool holds no
- * credential in its keys. A client is plain HTTPS with keep-alive: it stays usable after any
- * error, and a network failure closes its sockets so that the next attempt dials afresh.
- */
+/** Pooled SQS clients (transports/aws), one per queue URL, region and keys. */
 export function createSqsLink(opts: PooledLinkOptions): SqsLink {
-  const pool = new ClientPool<SQSClient>({
-    healthy: () => true,
-    close: (c) => c.destroy(),
-    maxClients: opts.maxClients,
-    idleMs: opts.idleMs,
-  });
+  const clients = pooledAwsClients(opts, (queue: SqsQueue) => openClient(queue, opts));
   return {
-    async send(queue, message) {
-      const key = poolKey({ ...queue, endpoint: queue.queueUrl });
-      try {
-        const client = await pool.get(key, () => Promise.resolve(openClient(queue, opts)));
+    send: (queue, message) =>
+      clients.call(queue, async (client) => {
         const attributes: Record<string, MessageAttributeValue> = {};
         for (const [name, value] of Object.entries(message.attributes))
           attributes[name] = { DataType: 'String', StringValue: value };
@@ -125,16 +108,10 @@ export function createSqsLink(opts: PooledLinkOptions): SqsLink {
           }),
         );
         return { messageId: sent.MessageId ?? '' };
-      } catch (err) {
-        const error = awsFailure(err);
-        // no answer: the connection is in doubt; an answer leaves it usable
-        if (error.status === undefined) pool.discard(key);
-        return { error };
-      }
-    },
+      }),
     get size() {
-      return pool.size;
+      return clients.size;
     },
-    close: () => pool.close(),
+    close: () => clients.close(),
   };
 }
