@@ -22,6 +22,8 @@ import { TestReceiver } from '../../support/receiver';
 import { relayListen } from '../../support/relay-cli';
 import { startOutputsDeliverer } from '../../support/outputs-deliverer';
 import { startService } from '../../support/services';
+import { createBucket, keysIn, startVersitygw } from '../../support/s3-server';
+import type { S3Server } from '../../support/s3-server';
 import { createQueue, receive, startElasticMq } from '../../support/sqs-servers';
 import type { SqsServer } from '../../support/sqs-servers';
 import { startTestSmtpServer } from '../../support/smtp-server';
@@ -56,7 +58,7 @@ import { startDashboardStack } from './stack';
  * Email goes to the real test SMTP server (STARTTLS + AUTH); the spreadsheet to the Google fake;
  * the Redis stream to the real Redis, under a key of this file's own; the RabbitMQ message to the
  * real RabbitMQ, through an exchange and a queue of this file's own; the SQS message to a private
- * ElasticMQ of this file's.
+ * ElasticMQ of this file's; the S3 object to a private versitygw of this file's.
  */
 
 const SMTP_PASS = 'e2e-kinds-Pa55';
@@ -89,10 +91,13 @@ const published: ConsumeMessage[] = [];
 let sqs: SqsServer;
 let queueUrl: string;
 const SQS_SECRET = 'e2e-kinds-sqs-SECRET';
+let s3: S3Server;
+const BUCKET = `e2e-every-kind-${randomUUID()}`;
 
 beforeAll(async () => {
   // the JVM starts while the rest is set up
   const sqsStarting = startElasticMq('every-kind');
+  const s3Starting = startVersitygw('every-kind');
   receiver = await TestReceiver.start();
   laptop = await TestReceiver.start();
   slack = await startFakeSlack({ https: true, hooks: [SLACK_PATH] });
@@ -115,6 +120,8 @@ beforeAll(async () => {
 
   sqs = await sqsStarting;
   queueUrl = await createQueue(sqs, `e2e-every-kind-${randomUUID()}`);
+  s3 = await s3Starting;
+  await createBucket(s3, BUCKET);
 
   const dir = mkdtempSync(path.join(tmpdir(), 'relay-every-kind-'));
   const chatFakes = [slack.tls!, discord.tls!, teams.tls, telegram.tls];
@@ -164,6 +171,7 @@ afterAll(async () => {
     google?.close(),
     smtp?.close(),
     sqs?.close(),
+    s3?.close(),
   ]);
 });
 
@@ -244,6 +252,18 @@ const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise
       await form.getByLabel('Region', { exact: true }).fill('us-east-1');
       await form.getByLabel('Access key ID', { exact: true }).fill('AKIAEVERYKIND0000001');
       await form.getByLabel('Secret access key', { exact: true }).fill(SQS_SECRET);
+    },
+  },
+  {
+    name: 'orders-archive',
+    label: 'S3-compatible object storage',
+    fill: async (form) => {
+      await form.getByLabel('Endpoint URL', { exact: true }).fill(s3.url);
+      await form.getByLabel('Bucket', { exact: true }).fill(BUCKET);
+      await form.getByLabel('Region', { exact: true }).fill('us-east-1');
+      await form.getByLabel('Access key ID', { exact: true }).fill(s3.accessKeyId);
+      await form.getByLabel('Secret access key', { exact: true }).fill(s3.secretAccessKey);
+      await form.getByLabel('Path-style requests', { exact: true }).check();
     },
   },
 ];
@@ -334,11 +354,21 @@ describe('an event delivered to a target of every kind, added through the dashbo
     const [queued] = await receive(sqs, queueUrl, 1, WAIT);
     expect(JSON.parse(queued!.Body!)).toEqual({ order: { id: 7, total: '12.50' } });
     expect(queued!.MessageAttributes?.['relay-event-id']?.StringValue).toBe(eventId);
+    const [archived] = await eventually(
+      async () => {
+        const keys = await keysIn(s3, BUCKET);
+        return keys.length === 1 && keys;
+      },
+      WAIT,
+      'the S3 object',
+    );
+    expect(archived).toMatch(/^relay\/ep_[^/]+\/\d{4}-\d{2}-\d{2}\/dlv_[^/]+$/);
     // a server URL or an access key is a credential: the target's card shows it as set
     for (const [name, label] of [
       ['orders-stream', 'Redis URL'],
       ['orders-exchange', 'AMQP URL'],
       ['orders-queue', 'Secret access key'],
+      ['orders-archive', 'Secret access key'],
     ]) {
       const card = page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name, exact: true }) });
       expect(await card.locator(`dt:text-is("${label}") + dd`).textContent()).toBe('set');
@@ -374,6 +404,7 @@ describe('an event delivered to a target of every kind, added through the dashbo
       SMTP_PASS,
       'PRIVATE KEY',
       SQS_SECRET,
+      s3.secretAccessKey,
     ])
       expect(shown).not.toContain(secret);
   });
