@@ -3,7 +3,8 @@
 // a spreadsheet target (a local HTTPS Google: header read + append per row), a Redis Streams
 // target (XADD to the real local Redis, a reader on the stream) and a RabbitMQ exchange target
 // (confirmed publishes to the real local RabbitMQ, a consumer on the exchange) and an SQS target
-// (SendMessage to an ElasticMQ of the bench's own, a consumer on the queue), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
+// (SendMessage to an ElasticMQ of the bench's own, a consumer on the queue) and an S3 target
+// (PutObject to a versitygw of the bench's own, its bucket listed), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
 // JSON line per kind; writes bench-results/outputs.json.
 'use strict';
 const { generateKeyPairSync, randomBytes } = require('node:crypto');
@@ -20,16 +21,17 @@ const {
   createEmailKind,
   createRedisStreamKind,
   createSpreadsheetKind,
+  createS3Kind,
   createSqsKind,
 } = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
 const { freePort, startProcess, waitFor, writeResults } = require('./lib');
-const { consumeExchange, consumeSqs, readStream, startSheets, startSmtp } = require('./outputs-receivers');
+const { consumeExchange, consumeSqs, readStream, startSheets, startSmtp, watchBucket } = require('./outputs-receivers');
 
 const ROOT = path.resolve(__dirname, '..');
 const S = settingsOf('BENCH_OUTPUT_DELIVERIES', 5000, 'bench_out');
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'sqs'];
+const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'sqs', 's3'];
 
 /**
  * @param {string} kind
@@ -83,6 +85,8 @@ async function main() {
   const exchangeConsumer = await consumeExchange(S.rabbitmqUrl, exchange, (id) => arrivals.on(id));
   const queue = await consumeSqs((id) => arrivals.on(id));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-out-'));
+  fs.mkdirSync(path.join(dir, 's3'));
+  const bucket = await watchBucket(path.join(dir, 's3'), (id) => arrivals.on(id));
   fs.writeFileSync(path.join(dir, 'smtp.pem'), smtp.ca);
   fs.writeFileSync(path.join(dir, 'google.pem'), sheets.ca);
 
@@ -106,12 +110,21 @@ async function main() {
     access_key_id: 'bench',
     secret_access_key: 'bench',
   });
+  const s3 = createS3Kind({ secrets }).validateConfig({
+    endpoint: bucket.url,
+    region: 'us-east-1',
+    bucket: 'bench',
+    access_key_id: bucket.credentials.accessKeyId,
+    secret_access_key: bucket.credentials.secretAccessKey,
+    path_style: true,
+  });
   for (const [kind, cfg] of /** @type {const} */ ([
     ['email', email],
     ['spreadsheet', sheet],
     ['redis_stream', redisStream],
     ['amqp_exchange', amqpExchange],
     ['sqs', sqs],
+    ['s3', s3],
   ])) {
     if (!cfg.ok) throw new Error(`${kind}: ${JSON.stringify(cfg.errors)}`);
     await insertTarget(store, `tg_${kind}`, 'acc_bench', 'ep_bench', {
@@ -180,6 +193,7 @@ async function main() {
     await streamReader.close();
     await exchangeConsumer.close();
     await queue.close();
+    await bucket.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, ListBucketsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { VERSITYGW, versitygwCommand } from '../../bench/test-servers';
 import { ManagedServer } from './private-servers';
 import type { PrivateServer } from './private-servers';
 import { freePort } from './services';
@@ -13,10 +14,6 @@ import { freePort } from './services';
  * files in a temporary directory, so that a restart keeps them. It verifies every request's SigV4
  * signature against its root key (docs/testing.md "Queue servers").
  */
-
-const ROOT = path.resolve(__dirname, '../..');
-/** as scripts/infra.sh pins it */
-const VERSITYGW = path.join(ROOT, '.infra', 'tools', 'versitygw-v1.8.0', 'versitygw');
 
 export type S3Server = PrivateServer & {
   /** the server's only key, and a client signed with it */
@@ -48,23 +45,7 @@ export async function startVersitygw(label: string): Promise<S3Server> {
       name: 'versitygw',
       url,
       command: 'nice',
-      args: [
-        '-n',
-        '19',
-        VERSITYGW,
-        '--access',
-        accessKeyId,
-        '--secret',
-        secretAccessKey,
-        '--port',
-        `127.0.0.1:${port}`,
-        '--quiet',
-        'posix',
-        // metadata (content type, x-amz-meta-*) in files beside the objects, not in xattrs /tmp may lack
-        '--sidecar',
-        path.join(dir, 'meta'),
-        path.join(dir, 'data'),
-      ],
+      args: ['-n', '19', ...versitygwCommand({ accessKeyId, secretAccessKey, port, dir })],
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
       handshake: async () => {
         await client.send(new ListBucketsCommand({}));

@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Message } from '@aws-sdk/client-sqs';
 import { eventually } from './infra';
+import { ELASTICMQ_LIB, elasticmqCommand } from '../../bench/test-servers';
 import { ManagedServer } from './private-servers';
 import type { PrivateServer } from './private-servers';
 import { freePort } from './services';
@@ -26,8 +27,7 @@ import { freePort } from './services';
  */
 
 const ROOT = path.resolve(__dirname, '../..');
-/** as scripts/infra.sh pins them */
-const ELASTICMQ_LIB = path.join(ROOT, '.infra', 'tools', 'elasticmq-1.6.14', 'lib');
+/** as scripts/infra.sh pins it */
 const MOTO_SERVER = path.join(ROOT, '.infra', 'tools', 'moto-5.2.5', 'bin', 'moto_server');
 const BASE_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' };
 
@@ -83,19 +83,7 @@ export async function startElasticMq(label: string): Promise<SqsServer> {
       name: 'elasticmq',
       url,
       command: 'nice',
-      // a small heap and the quick JIT tier: a test server starts in seconds on 2 busy cores
-      args: [
-        '-n',
-        '19',
-        'java',
-        '-Xmx256m',
-        '-XX:+UseSerialGC',
-        '-XX:TieredStopAtLevel=1',
-        `-Dconfig.file=${path.join(dir, 'elasticmq.conf')}`,
-        '-cp',
-        path.join(ELASTICMQ_LIB, '*'),
-        'org.elasticmq.server.Main',
-      ],
+      args: ['-n', '19', ...elasticmqCommand([`-Dconfig.file=${path.join(dir, 'elasticmq.conf')}`])],
       env: BASE_ENV,
       handshake: async () => {
         await client.send(new ListQueuesCommand({}));
