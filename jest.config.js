@@ -28,7 +28,7 @@ module.exports = {
       slowTestThreshold: 30,
       setupFilesAfterEnv: ['<rootDir>/test/support/timeout-integration.ts'],
     },
-    // The e2e tier includes the chaos suite at its CI length (10,000 events, its default);
+    // The e2e tier includes the chaos suite at its CI length (8,000 events, its default);
     // scripts/test.sh runs its stream (chaos.test.ts) alone after the other files. `npm run
     // test:chaos` runs the suite by itself, by default at full length (100,000 events). Each worker shares one stack and
     // one browser between its files; the global hooks make the run's record of them and stop

@@ -41,7 +41,18 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
  * @returns {BenchProcess}
  */
 function startProcess(file, env, nodeArgs = []) {
-  const spawned = spawn(process.execPath, [...nodeArgs, file], {
+  return startProgram(process.execPath, [...nodeArgs, file], env);
+}
+
+/**
+ * Starts `command <args>` with PATH and `env` only, its output kept, killed with the bench.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {Record<string, string | undefined>} env
+ * @returns {BenchProcess}
+ */
+function startProgram(command, args, env) {
+  const spawned = spawn(command, args, {
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -514,6 +525,7 @@ module.exports = {
   infraPids,
   freePort,
   startProcess,
+  startProgram,
   runToCompletion,
   waitFor,
   waitReady,

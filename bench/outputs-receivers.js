@@ -1,15 +1,18 @@
 // Local stand-ins the outputs bench delivers to: an SMTP server (STARTTLS + AUTH, as the relay
 // default requires), a minimal HTTPS Google (token endpoint, values:batchGet/update/append), a
-// reader of a stream on the real local Redis, a consumer of an exchange on the real RabbitMQ, one
-// of a queue on an ElasticMQ of the bench's own, and a versitygw (S3) whose bucket is read back.
-// Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
+// reader of a stream on the real local Redis, a consumer of an exchange on the real RabbitMQ, a
+// QoS 1 subscriber on a Mosquitto of the bench's own, a consumer of a stream on a nats-server
+// of its own, one of a queue on an ElasticMQ of its own, and a versitygw (S3) whose bucket is read
+// back. Each reports the delivery id of what it took. Not the test fakes: no JWT verification or
 // quota here, only what a delivery costs the deliverer.
 'use strict';
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const https = require('node:https');
+const os = require('node:os');
 const path = require('node:path');
+const { CreateBucketCommand, ListBucketsCommand, ListObjectsV2Command, S3Client } = require('@aws-sdk/client-s3');
 const {
   CreateQueueCommand,
   DeleteMessageBatchCommand,
@@ -17,12 +20,14 @@ const {
   ReceiveMessageCommand,
   SQSClient,
 } = require('@aws-sdk/client-sqs');
-const { CreateBucketCommand, ListBucketsCommand, ListObjectsV2Command, S3Client } = require('@aws-sdk/client-s3');
+const { jetstream, jetstreamManager } = require('@nats-io/jetstream');
+const { connect } = require('@nats-io/transport-node');
 const amqp = require('amqplib');
+const mqtt = require('mqtt');
 const { Redis } = require('ioredis');
 const { SMTPServer } = require('smtp-server');
 const { generate } = require('selfsigned');
-const { freePort, portOf } = require('./lib');
+const { freePort, portOf, startProgram } = require('./lib');
 const { elasticmqCommand, versitygwCommand } = require('./test-servers');
 
 function certificate() {
@@ -164,6 +169,96 @@ async function consumeExchange(url, exchange, onDelivery) {
     async close() {
       await channel.deleteExchange(exchange);
       await connection.close();
+    },
+  };
+}
+
+/**
+ * A Mosquitto (from `bash scripts/infra.sh tools`) on a free loopback port, anonymous and without
+ * persistence, and an MQTT 5 subscriber at QoS 1 on `topic`: each message's `relay-delivery-id`
+ * user property goes to `onDelivery`. `close()` stops both and removes its files.
+ * @param {string} topic
+ * @param {(deliveryId: string) => void} onDelivery
+ */
+async function startMosquitto(topic, onDelivery) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-mqtt-'));
+  const port = await freePort();
+  const conf = path.join(dir, 'mosquitto.conf');
+  // run as this user: started by root, Mosquitto would drop to a user that cannot read `dir`
+  const lines = [
+    `listener ${port} 127.0.0.1`,
+    'allow_anonymous true',
+    `user ${os.userInfo().username}`,
+    'log_dest none',
+  ];
+  fs.writeFileSync(conf, `${lines.join('\n')}\n`);
+  const broker = spawn('mosquitto', ['-c', conf], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => broker.once('exit', resolve));
+  const kill = () => broker.kill('SIGKILL');
+  process.once('exit', kill);
+  broker.once('error', () => undefined);
+  const url = `mqtt://127.0.0.1:${port}`;
+  const deadline = Date.now() + 10000;
+  /** @type {import('mqtt').MqttClient | undefined} */
+  let subscriber;
+  while (!subscriber) {
+    if (broker.exitCode !== null || Date.now() > deadline)
+      throw new Error('mosquitto did not start (is it installed? `bash scripts/infra.sh tools`)');
+    subscriber = await mqtt
+      .connectAsync(url, { protocolVersion: 5, reconnectPeriod: 0, connectTimeout: 1000 })
+      .catch(() => new Promise((r) => setTimeout(() => r(undefined), 100)));
+  }
+  subscriber.on('message', (_topic, _payload, packet) =>
+    onDelivery(String(packet.properties?.userProperties?.['relay-delivery-id'])),
+  );
+  await subscriber.subscribeAsync(topic, { qos: 1 });
+  return {
+    url,
+    async close() {
+      await subscriber.endAsync(true);
+      broker.kill('SIGTERM');
+      await exited;
+      process.removeListener('exit', kill);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A private nats-server with JetStream on a free loopback port (the binary `bash scripts/infra.sh
+ * tools` builds, or NATS_SERVER_BIN), its store in a temporary directory; a stream over
+ * `bench.>` and an ordered consumer of it, reporting each message's `Nats-Msg-Id`.
+ * @param {(deliveryId: string) => void} onDelivery
+ */
+async function consumeJetStream(onDelivery) {
+  const bin = process.env.NATS_SERVER_BIN || path.join(__dirname, '..', '.infra', 'bin', 'nats-server');
+  if (!fs.existsSync(bin)) throw new Error(`${bin} not found: run \`bash scripts/infra.sh tools\``);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-nats-'));
+  const port = await freePort();
+  const server = startProgram(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], {});
+  const url = `nats://127.0.0.1:${port}`;
+  // ready once JetStream answers, not when the port opens
+  let nc;
+  for (const deadline = Date.now() + 20_000; !nc;) {
+    nc = await connect({ servers: url, reconnect: false }).catch(() => undefined);
+    if (!nc && Date.now() > deadline) throw new Error(`nats-server did not answer:\n${server.output()}`);
+    if (!nc) await new Promise((r) => setTimeout(r, 100));
+  }
+  const jsm = await jetstreamManager(nc);
+  await jsm.streams.add({ name: 'BENCH', subjects: ['bench.>'] });
+  const messages = await (await jetstream(nc).consumers.get('BENCH')).consume();
+  void (async () => {
+    for await (const m of messages) onDelivery(m.headers?.get('Nats-Msg-Id') ?? '');
+  })();
+  return {
+    url,
+    subject: 'bench.outputs',
+    async close() {
+      await messages.close();
+      await nc.close();
+      server.kill('SIGTERM');
+      await server.exited;
+      fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -317,4 +412,13 @@ async function watchBucket(dir, onDelivery) {
   };
 }
 
-module.exports = { consumeExchange, consumeSqs, readStream, startSheets, startSmtp, watchBucket };
+module.exports = {
+  consumeExchange,
+  consumeJetStream,
+  consumeSqs,
+  readStream,
+  startMosquitto,
+  startSheets,
+  startSmtp,
+  watchBucket,
+};

@@ -1,10 +1,12 @@
 // npm run bench (part 3): deliveries/s of ONE outputs deliverer (the deliverer program with
 // DELIVERY_CHANNEL=outputs) for an email target (SMTP with STARTTLS + AUTH to a local server),
 // a spreadsheet target (a local HTTPS Google: header read + append per row), a Redis Streams
-// target (XADD to the real local Redis, a reader on the stream) and a RabbitMQ exchange target
-// (confirmed publishes to the real local RabbitMQ, a consumer on the exchange) and an SQS target
-// (SendMessage to an ElasticMQ of the bench's own, a consumer on the queue) and an S3 target
-// (PutObject to a versitygw of the bench's own, its bucket listed), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
+// target (XADD to the real local Redis, a reader on the stream), a RabbitMQ exchange target
+// (confirmed publishes to the real local RabbitMQ, a consumer on the exchange) and an MQTT target
+// (QoS 1 publishes to a Mosquitto of the bench's own, a QoS 1 subscriber) and a NATS JetStream target
+// (acknowledged publishes to a nats-server of its own, a consumer on the stream), an SQS target
+// (SendMessage to an ElasticMQ of its own, a consumer on the queue) and an S3 target (PutObject
+// to a versitygw of its own, its bucket listed), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
 // JSON line per kind; writes bench-results/outputs.json.
 'use strict';
 const { generateKeyPairSync, randomBytes } = require('node:crypto');
@@ -19,19 +21,30 @@ const { connectStore, insertTarget } = require('@relay/store');
 const {
   createAmqpExchangeKind,
   createEmailKind,
+  createMqttKind,
+  createNatsJetStreamKind,
+  createS3Kind,
   createRedisStreamKind,
   createSpreadsheetKind,
-  createS3Kind,
   createSqsKind,
 } = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
 const { freePort, startProcess, waitFor, writeResults } = require('./lib');
-const { consumeExchange, consumeSqs, readStream, startSheets, startSmtp, watchBucket } = require('./outputs-receivers');
+const {
+  consumeExchange,
+  consumeJetStream,
+  consumeSqs,
+  readStream,
+  startMosquitto,
+  startSheets,
+  startSmtp,
+  watchBucket,
+} = require('./outputs-receivers');
 
 const ROOT = path.resolve(__dirname, '..');
 const S = settingsOf('BENCH_OUTPUT_DELIVERIES', 5000, 'bench_out');
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'sqs', 's3'];
+const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'mqtt', 'nats_jetstream', 'sqs', 's3'];
 
 /**
  * @param {string} kind
@@ -83,6 +96,8 @@ async function main() {
   const streamReader = readStream(REDIS_URL, stream, (id) => arrivals.on(id));
   const exchange = `bench-exchange-${S.namespace}`;
   const exchangeConsumer = await consumeExchange(S.rabbitmqUrl, exchange, (id) => arrivals.on(id));
+  const mosquitto = await startMosquitto('bench/outputs', (id) => arrivals.on(id));
+  const jetStream = await consumeJetStream((id) => arrivals.on(id));
   const queue = await consumeSqs((id) => arrivals.on(id));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-out-'));
   fs.mkdirSync(path.join(dir, 's3'));
@@ -104,6 +119,11 @@ async function main() {
   });
   const redisStream = createRedisStreamKind({ secrets }).validateConfig({ url: REDIS_URL, stream });
   const amqpExchange = createAmqpExchangeKind({ secrets }).validateConfig({ url: S.rabbitmqUrl, exchange });
+  const mqttTopic = createMqttKind({ secrets }).validateConfig({ url: mosquitto.url, topic: 'bench/outputs' });
+  const natsJetStream = createNatsJetStreamKind({ secrets }).validateConfig({
+    servers: [jetStream.url],
+    subject: jetStream.subject,
+  });
   const sqs = createSqsKind({ secrets }).validateConfig({
     queue_url: queue.queueUrl,
     region: 'us-east-1',
@@ -123,6 +143,8 @@ async function main() {
     ['spreadsheet', sheet],
     ['redis_stream', redisStream],
     ['amqp_exchange', amqpExchange],
+    ['mqtt', mqttTopic],
+    ['nats_jetstream', natsJetStream],
     ['sqs', sqs],
     ['s3', s3],
   ])) {
@@ -192,6 +214,8 @@ async function main() {
     await sheets.close();
     await streamReader.close();
     await exchangeConsumer.close();
+    await mosquitto.close();
+    await jetStream.close();
     await queue.close();
     await bucket.close();
     fs.rmSync(dir, { recursive: true, force: true });

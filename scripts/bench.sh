@@ -14,6 +14,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 bash scripts/infra.sh up >/dev/null
+# the outputs bench's private nats-server
+bash scripts/infra.sh tools >/dev/null
 npx tsc -b
 export BENCH_RESULTS_DIR="${BENCH_RESULTS_DIR:-$(mktemp -d /tmp/relay-bench.XXXXXX)}"
 node bench/system.js

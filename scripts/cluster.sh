@@ -40,30 +40,40 @@ rabbit_env() { rabbit_node_env "$DIR/rabbit$1" "$DIR/rabbit-home" "$(rabbit_node
 
 ctl() { local n="$1"; shift; (rabbit_env "$n" && "$RABBIT_BIN/rabbitmqctl" -q -n "$(rabbit_node "$n")" "$@"); }
 
-rabbit_running() { ctl "$1" status >/dev/null 2>&1; }
+rabbit_running() { local pid; pid="$(cat "$DIR/rabbit$1/rabbitmq.pid" 2>/dev/null)" && kill -0 "$pid" 2>/dev/null; }
 
-rabbit_start() {
-  local n="$1" d="$DIR/rabbit$1"
+# Starts node N's server in the background, configured to form the cluster by itself: a blank
+# node finds its peers in the config (classic peer discovery, which takes a lock so that only one
+# of nodes booting together forms the cluster); a node with data rejoins as itself.
+rabbit_launch() {
+  local n="$1" d="$DIR/rabbit$1" peer
   if rabbit_running "$n"; then return 0; fi
   mkdir -p "$d/mnesia" "$d/log" "$DIR/rabbit-home"
   : > "$d/enabled_plugins"
   : > "$d/rabbitmq-env.conf"
-  # Without this a node left alone after a partition would wait for the others forever: the
-  # cluster the tests stop nodes of must heal by itself when a node comes back.
-  cat > "$d/rabbitmq.conf" <<EOF
-cluster_partition_handling = pause_minority
-EOF
+  # pause_minority: without it a node left alone after a partition would wait for the others
+  # forever; the cluster the tests stop nodes of must heal by itself when a node comes back.
+  {
+    echo "cluster_partition_handling = pause_minority"
+    echo "cluster_formation.peer_discovery_backend = classic_config"
+    for peer in "${NODES[@]}"; do echo "cluster_formation.classic_config.nodes.$peer = $(rabbit_node "$peer")"; done
+  } > "$d/rabbitmq.conf"
   (
     rabbit_env "$n"
     exec setsid nohup "$RABBIT_BIN/rabbitmq-server"
   ) > "$d/out.log" 2>&1 < /dev/null &
-  for _ in $(seq 1 120); do
-    if rabbit_running "$n" && ctl "$n" await_startup >/dev/null 2>&1; then return 0; fi
-    sleep 0.5
-  done
+}
+
+# Waits for node N's broker to be up: one rabbitmqctl process that watches the pid file, not a
+# poll (each rabbitmqctl call boots an Erlang VM).
+rabbit_await() {
+  local n="$1" d="$DIR/rabbit$1"
+  if ctl "$n" wait "$d/rabbitmq.pid" --timeout 120 >/dev/null 2>&1; then return 0; fi
   tail -n 30 "$d/out.log" >&2
   die "rabbitmq node $n did not start"
 }
+
+rabbit_start() { rabbit_launch "$1"; rabbit_await "$1"; }
 
 rabbit_stop() {
   local n="$1" d="$DIR/rabbit$1" pid
@@ -73,9 +83,11 @@ rabbit_stop() {
   rm -f "$d/rabbitmq.pid"
 }
 
+# Joins node N to node 1's cluster unless it is in it already (peer discovery normally did).
 rabbit_join() {
   local n="$1" seed; seed="$(rabbit_node 1)"
   if ctl "$n" cluster_status --formatter json 2>/dev/null | grep -q "$seed"; then return 0; fi
+  log "rabbitmq node $n formed no cluster with node 1 at boot; joining it"
   ctl "$n" stop_app
   ctl "$n" join_cluster "$seed"
   ctl "$n" start_app
@@ -136,7 +148,11 @@ cmd_urls() {
 cmd_up_rabbit() {
   [[ -x "$RABBIT_BIN/rabbitmq-server" ]] || die "run 'bash scripts/infra.sh tools' first"
   mkdir -p "$DIR"
-  for n in "${NODES[@]}"; do rabbit_start "$n"; done
+  local pids=() n
+  # the nodes boot together, each awaited by its own watcher
+  for n in "${NODES[@]}"; do rabbit_launch "$n"; done
+  for n in "${NODES[@]}"; do rabbit_await "$n" & pids+=($!); done
+  for n in "${pids[@]}"; do wait "$n"; done
   for n in 2 3; do rabbit_join "$n"; done
 }
 
@@ -157,7 +173,9 @@ cmd_up() {
 # The cluster is for tests and trials: `down` removes its data, so the next `up` forms a new one
 # (a stopped RabbitMQ cluster must otherwise be started last-stopped-first).
 cmd_down_rabbit() {
-  for n in "${NODES[@]}"; do rabbit_stop "$n"; done
+  local pids=() n
+  for n in "${NODES[@]}"; do rabbit_stop "$n" & pids+=($!); done
+  for n in "${pids[@]}"; do wait "$n"; done
   rm -rf "$DIR"/rabbit*
 }
 

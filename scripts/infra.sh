@@ -10,8 +10,8 @@
 #   bash scripts/infra.sh up       install/build what is missing, start what is not running, wait
 #   bash scripts/infra.sh down     stop what `up` started (nothing else)
 #   bash scripts/infra.sh status   state, pid and URL of each server; RabbitMQ queue depths
-#   bash scripts/infra.sh tools    install what only the tests use (Chromium, Prometheus, Jaeger, ElasticMQ,
-#                                  moto, versitygw) and build
+#   bash scripts/infra.sh tools    install what only the tests use (Chromium, Prometheus, Mosquitto, Jaeger, nats-server,
+#                                  ElasticMQ, moto, versitygw) and build
 #                                  the server programs without starting any: the chaos suite runs
 #                                  private instances of them (docs/testing.md)
 #
@@ -45,6 +45,9 @@ FERRETDB="$INFRA/bin/ferretdb"
 # tagged v1.x beside each v2 release: module v1.76.0 is Jaeger v2.13.0 (its CHANGELOG.md)
 JAEGER_MODULE_VERSION=v1.76.0
 JAEGER="$INFRA/bin/jaeger"
+# nats-server with JetStream, for the nats_jetstream target's tests (test/e2e/nats-jetstream-delivery.test.ts)
+NATS_SERVER_VERSION=v2.15.2
+NATS_SERVER="$INFRA/bin/nats-server"
 # The SQS target's test servers (docs/testing.md "Queue servers"): ElasticMQ for deliveries and
 # outages, moto's server for the signature checks ElasticMQ does not make
 ELASTICMQ_VERSION=1.6.14
@@ -152,6 +155,22 @@ ensure_prometheus() {
   if command -v update-rc.d >/dev/null; then update-rc.d prometheus disable >/dev/null 2>&1 || true; fi
   if command -v deb-systemd-helper >/dev/null; then deb-systemd-helper disable prometheus.service >/dev/null 2>&1 || true; fi
   command -v promtool >/dev/null || die "prometheus installed but promtool is not on PATH"
+}
+
+# --- Mosquitto (binaries only) ---------------------------------------------------------------
+
+# The MQTT target's tests start a Mosquitto of their own (temp config, password file and data, a
+# free loopback port, stopped when they end). No system Mosquitto is ever left running: apt_install
+# keeps the package's init script from starting one, its boot-time start is switched off, and one
+# the package's own script did start (a policy-rc.d of someone else's) is stopped.
+ensure_mosquitto() {
+  if command -v mosquitto >/dev/null && command -v mosquitto_passwd >/dev/null; then return 0; fi
+  apt_install mosquitto
+  if command -v update-rc.d >/dev/null; then update-rc.d mosquitto disable >/dev/null 2>&1 || true; fi
+  if command -v deb-systemd-helper >/dev/null; then deb-systemd-helper disable mosquitto.service >/dev/null 2>&1 || true; fi
+  local pid
+  if pid="$(pid_of /run/mosquitto/mosquitto.pid mosquitto)"; then stop_pid "$pid" mosquitto; fi
+  command -v mosquitto_passwd >/dev/null || die "mosquitto installed but mosquitto_passwd is not on PATH"
 }
 
 # --- Redis -----------------------------------------------------------------------------------
@@ -263,30 +282,44 @@ ferretdb_build() {
   log "ferretdb: built in $((SECONDS - started)) s"
 }
 
-# Jaeger v2 for the tracing test (test/e2e/tracing.test.ts): built from the Go module proxy like
-# FerretDB, cached in .infra/bin and rebuilt only when the pinned version changes. A cold build
-# (2,327 packages) took ~18 min on 2 busy cores, seconds with Go's build cache warm (docs/observability.md).
-jaeger_build() {
-  if [[ -x "$JAEGER" && -f "$JAEGER.version" && "$(cat "$JAEGER.version")" == "$JAEGER_MODULE_VERSION" ]]; then return; fi
+# go_module_build NAME MODULE VERSION PACKAGE BIN: builds PACKAGE (a path in the module) of a Go
+# module (lower case, as the module cache spells it) from the Go module proxy into BIN, with
+# BIN.version beside it, so a warm machine skips the build until the pinned version changes.
+# `nice`: the machine's cores are shared.
+go_module_build() {
+  local name="$1" module="$2" version="$3" package="$4" bin="$5"
+  if [[ -x "$bin" && -f "$bin.version" && "$(cat "$bin.version")" == "$version" ]]; then return; fi
   command -v go >/dev/null || PATH="$PATH:/usr/local/go/bin"
-  command -v go >/dev/null || die "Go is needed to build Jaeger $JAEGER_MODULE_VERSION (the tracing test's backend)"
-  log "jaeger: building module $JAEGER_MODULE_VERSION into $JAEGER (first time only; minutes, seconds with a warm Go build cache)"
+  command -v go >/dev/null || die "Go is needed to build $name $version"
+  log "$name: building $module@$version into $bin (first time only)"
   local started=$SECONDS
   (
     tmp="$(mktemp -d)"
     trap 'rm -rf "$tmp"' EXIT
     cd "$tmp"
-    go mod init jbuild >/dev/null 2>&1
-    go mod download "github.com/jaegertracing/jaeger@$JAEGER_MODULE_VERSION"
-    cp -r "$(go env GOMODCACHE)/github.com/jaegertracing/jaeger@$JAEGER_MODULE_VERSION" src
+    go mod init modbuild >/dev/null 2>&1
+    go mod download "$module@$version"
+    cp -r "$(go env GOMODCACHE)/$module@$version" src
     chmod -R u+w src
-    mkdir -p "$INFRA/bin"
+    mkdir -p "$(dirname "$bin")"
     cd src
-    CGO_ENABLED=0 go build -trimpath -buildvcs=false -o "$JAEGER.tmp" ./cmd/jaeger
-    mv "$JAEGER.tmp" "$JAEGER"
-    echo "$JAEGER_MODULE_VERSION" > "$JAEGER.version"
+    CGO_ENABLED=0 nice -n 19 go build -trimpath -buildvcs=false -o "$bin.tmp" "$package"
+    mv "$bin.tmp" "$bin"
+    echo "$version" > "$bin.version"
   )
-  log "jaeger: built in $((SECONDS - started)) s"
+  log "$name: built in $((SECONDS - started)) s"
+}
+
+# Jaeger v2 for the tracing test (test/e2e/tracing.test.ts), cached in .infra/bin. A cold build
+# (2,327 packages) took ~18 min on 2 busy cores, seconds with Go's build cache warm (docs/observability.md).
+jaeger_build() {
+  go_module_build jaeger github.com/jaegertracing/jaeger "$JAEGER_MODULE_VERSION" ./cmd/jaeger "$JAEGER"
+}
+
+# nats-server for the nats_jetstream target's tests, which start a private one with JetStream on
+# a free loopback port (test/support/private-servers.ts); no Debian package. About a minute cold.
+nats_server_build() {
+  go_module_build nats-server github.com/nats-io/nats-server/v2 "$NATS_SERVER_VERSION" . "$NATS_SERVER"
 }
 
 # ElasticMQ, an SQS-compatible server on the JVM, for the SQS target's tests: its jars assembled
@@ -473,6 +506,7 @@ cmd_up() {
 cmd_tools() {
   ensure_chromium
   ensure_prometheus
+  ensure_mosquitto
   local missing=()
   command -v redis-server >/dev/null || missing+=(redis-server)
   [[ -x "$RABBIT_BIN/rabbitmq-server" ]] || missing+=(rabbitmq-server)
@@ -480,11 +514,12 @@ cmd_tools() {
   if ((${#missing[@]} > 0)); then apt_install "${missing[@]}"; fi
   ferretdb_build
   jaeger_build
+  nats_server_build
   elasticmq_install
   moto_install
   versitygw_build
   postgres_up
-  log "tools: chromium, promtool, prometheus, redis-server, $RABBIT_BIN/rabbitmq-server, $FERRETDB, $JAEGER, $ELASTICMQ, $MOTO and $VERSITYGW are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
+  log "tools: chromium, promtool, prometheus, mosquitto, redis-server, $RABBIT_BIN/rabbitmq-server, $FERRETDB, $JAEGER, $NATS_SERVER, $ELASTICMQ, $MOTO and $VERSITYGW are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
 }
 
 cmd_down() {

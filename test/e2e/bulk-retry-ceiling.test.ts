@@ -20,13 +20,8 @@ const CEILING = 100;
 beforeAll(async () => {
   receiver = await TestReceiver.start();
   receiver.respondWith({ status: 500, body: 'down' });
-  // private: bulk retries looked for every 200 ms at 1,000 a second, and a short activity flush
-  stack = await startStack('bulkceiling', {
-    overrides: {
-      'management-api': { BULK_RETRY_POLL_MS: '200', BULK_RETRY_MAX_RATE: '1000' },
-      'activity-writer': { BATCH_MAX_WAIT_MS: '200' },
-    },
-  });
+  // the shared stack looks for bulk retries every 200 ms and runs them at 1,000 a second
+  stack = await startStack('bulkceiling');
 });
 
 afterAll(async () => {

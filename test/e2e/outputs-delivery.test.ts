@@ -29,8 +29,9 @@ beforeAll(async () => {
   smtp = await startTestSmtpServer({ security: 'starttls', auth: { user: 'relay', pass: SMTP_PASS } });
   google = await startFakeGoogle();
   google.registerServiceAccount(SA_EMAIL, sa.publicKey);
-  // private: its outputs deliverer, pointed at this file's fakes, takes the channel's whole queue
-  stack = await startStack('outputs', { only: ['ingest-gateway', 'management-api', 'activity-writer'] });
+  // the worker's shared stack runs no outputs deliverer: this file's, pointed at its fakes, takes
+  // the channel's queue while the file runs
+  stack = await startStack('outputs');
   outputs = await startOutputsDeliverer(stack.env, { smtp, smtpPassword: SMTP_PASS, google });
 });
 

@@ -22,13 +22,8 @@ const BATCH = 10;
 
 beforeAll(async () => {
   receiver = await TestReceiver.start();
-  // private: no resend ceiling per account, and the activity-writer's short flush and hold
-  stack = await startStack('resendbound', {
-    overrides: {
-      'management-api': { RESENDS_PER_MINUTE: '100000' },
-      'activity-writer': { BATCH_MAX_WAIT_MS: '100', ACTIVITY_HOLD_MS: '500' },
-    },
-  });
+  // the shared stack sets no resend rate per account (test/e2e/worker-stacks.ts)
+  stack = await startStack('resendbound');
 });
 
 afterAll(async () => {

@@ -7,6 +7,7 @@ import { deleteBrokerNamespace, infra, testNamespace } from '../support/infra';
 import { testClient } from '../support/api-client';
 import { checkResponse } from '../support/openapi-check';
 import { bootstrapAccount, startService } from '../support/services';
+import { openAccount } from '../../services/management-api/src/adapters/account-store';
 import type { RunningService, ServiceName } from '../support/services';
 import { sharedStack, stackEnv } from './worker-stacks';
 
@@ -133,7 +134,13 @@ async function accountOnSharedStack(): Promise<Stack> {
       redis.disconnect();
     },
   });
-  return withOwnerAccount(stack);
+  // in this process, as the bootstrap command does it: a file's account costs no process of its
+  // own (private stacks run the command itself)
+  return withOwnerAccount(
+    stack,
+    async () => undefined,
+    () => openAccount(store, 'Demo account'),
+  );
 }
 
 async function startPrivateStack(label: string, opts: StackOptions): Promise<Stack> {
@@ -175,15 +182,22 @@ async function startPrivateStack(label: string, opts: StackOptions): Promise<Sta
     },
   });
   return withOwnerAccount(stack, async () => {
-    for (const name of names) services[name] = await startService(name, envOf(name));
+    const [first, ...rest] = names;
+    // the gateway first (the API is given its address), then the others together
+    if (first) services[first] = await startService(first, envOf(first));
+    await Promise.all(rest.map(async (name) => (services[name] = await startService(name, envOf(name)))));
   });
 }
 
 /** After `start` (the services, if any), a new account with its owner key; on a failure, stops what was started. */
-async function withOwnerAccount(stack: Stack, start = async (): Promise<void> => undefined): Promise<Stack> {
+async function withOwnerAccount(
+  stack: Stack,
+  start: () => Promise<void>,
+  open = (): Promise<{ account_id: string; api_key: string }> => bootstrapAccount(stack.env),
+): Promise<Stack> {
   try {
     await start();
-    const account = await bootstrapAccount(stack.env);
+    const account = await open();
     stack.apiKey = account.api_key;
     stack.accountId = account.account_id;
   } catch (err) {

@@ -81,7 +81,7 @@ describe('the circuit breaker of a target that answers 500', () => {
       60_000,
       'the breaker to open',
     );
-    expect(opened.reason).toMatch(/attempts failed in 10 s|probe/);
+    expect(opened.reason).toMatch(/attempts failed in 10 s|probing after/);
 
     // once every deliverer has heard, only probes go out: at most one per cool-down (2 s)
     await new Promise((r) => setTimeout(r, 1500));

@@ -93,6 +93,14 @@ function signalGroup(pid: number, sig: NodeJS.Signals): void {
  */
 const SHARED_WRITER = { BATCH_MAX_WAIT_MS: '100', ACTIVITY_HOLD_MS: '500' };
 
+/**
+ * The shared management API looks for bulk retries every 200 ms and runs them at up to 1,000
+ * deliveries a second (the defaults: 2 s and 100), and sets no resend rate per account: the
+ * files on it retry and resend hundreds of deliveries. The defaults are the integration tier's
+ * (test/integration/management) and the private stacks'.
+ */
+const SHARED_API = { BULK_RETRY_POLL_MS: '200', BULK_RETRY_MAX_RATE: '1000', RESENDS_PER_MINUTE: '100000' };
+
 /** This worker's shared stack: started by the first file that asks, found by the ones after it. */
 export async function sharedStack(): Promise<SharedStackRecord> {
   const file = recordFile('stack');
@@ -125,7 +133,7 @@ export async function sharedStack(): Promise<SharedStackRecord> {
     // the API's ingest URLs are the gateway's real address; it runs test requests through the
     // gateway's pipeline on its health port
     const gateway = await start('ingest-gateway');
-    const api = { PUBLIC_BASE_URL: gateway.url, GATEWAY_INTERNAL_URL: gateway.healthUrl };
+    const api = { ...SHARED_API, PUBLIC_BASE_URL: gateway.url, GATEWAY_INTERNAL_URL: gateway.healthUrl };
     // all settled before the record is final: a start still running would write it later
     const started = await Promise.allSettled([
       start('management-api', api),

@@ -41,7 +41,7 @@ const HANDSHAKE_TIMEOUT_MS = 2000;
 /** an orderly stop that takes longer than this becomes a SIGKILL */
 const STOP_GRACE_MS = 30000;
 
-export type ServerName = 'redis' | 'rabbitmq' | 'ferretdb' | 'elasticmq' | 'moto' | 'versitygw';
+export type ServerName = 'redis' | 'rabbitmq' | 'ferretdb' | 'mosquitto' | 'nats' | 'elasticmq' | 'moto' | 'versitygw';
 
 export interface PrivateServer {
   readonly name: ServerName;
@@ -483,6 +483,14 @@ export async function startPrivateRedis(label: string): Promise<PrivateServer & 
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     LANG: 'C.UTF-8',
   });
+  return startAlone(server, dir);
+}
+
+/** Starts one server whose files are all in `dir`; `close()` stops it and removes the directory. */
+export async function startAlone(
+  server: ManagedServer,
+  dir: string,
+): Promise<PrivateServer & { close(): Promise<void> }> {
   const close = async (): Promise<void> => {
     await server.stop();
     if (!process.env.PRIVATE_SERVERS_KEEP) rmSync(dir, { recursive: true, force: true });
@@ -528,6 +536,43 @@ export async function startPrivateRabbitmq(label: string): Promise<PrivateServer
     throw err;
   }
   return Object.assign(rabbitmq as PrivateServer, { close });
+}
+
+/** The nats-server scripts/infra.sh builds (`bash scripts/infra.sh tools`), or NATS_SERVER_BIN. */
+function natsServerBinary(): string {
+  const bin = process.env.NATS_SERVER_BIN || path.join(ROOT, '.infra', 'bin', 'nats-server');
+  checkProgram(bin);
+  return bin;
+}
+
+/**
+ * A private nats-server with JetStream (store in a temporary directory that survives its
+ * restarts), for a NATS JetStream target's tests: `config` is the server's configuration-file
+ * text besides the listener and JetStream (its users, say); `handshake` logs in as one of them,
+ * and the server is ready once JetStream answers it. `close()` stops it and removes the directory.
+ */
+export async function startPrivateNats(
+  label: string,
+  config: string,
+  handshake: (url: string) => Promise<void>,
+): Promise<PrivateServer & { close(): Promise<void> }> {
+  const command = natsServerBinary();
+  const dir = mkdtempSync(path.join(tmpdir(), `relay-${label}-`));
+  const port = await freePort();
+  const storeDir = path.join(dir, 'jetstream');
+  writeFileSync(path.join(dir, 'nats.conf'), config);
+  const server = new ManagedServer(
+    {
+      name: 'nats',
+      url: `nats://127.0.0.1:${port}`,
+      command,
+      args: ['-c', path.join(dir, 'nats.conf'), '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
+      handshake,
+    },
+    path.join(dir, 'nats.log'),
+  );
+  return startAlone(server, dir);
 }
 
 async function distinctFreePorts(n: number): Promise<number[]> {

@@ -1456,12 +1456,12 @@ export interface components {
         };
         TargetCreate: {
             /** @enum {string} */
-            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange" | "sqs" | "s3";
+            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange" | "mqtt" | "nats_jetstream" | "sqs" | "s3";
             /** @description trimmed */
             name: string;
             /** @description default true */
             enabled?: boolean;
-            /** @description the kind's settings (WebhookConfigInput, EmbedChatConfigInput, BlockChatConfigInput, EmailConfigInput, SpreadsheetConfigInput, TelegramConfigInput, TeamsConfigInput, CliConfigInput, RedisStreamConfigInput, AmqpExchangeConfigInput, SqsConfigInput, S3ConfigInput by `kind`); each problem is named `config.<field>` */
+            /** @description the kind's settings (WebhookConfigInput, EmbedChatConfigInput, BlockChatConfigInput, EmailConfigInput, SpreadsheetConfigInput, TelegramConfigInput, TeamsConfigInput, CliConfigInput, RedisStreamConfigInput, AmqpExchangeConfigInput, MqttConfigInput, NatsJetstreamConfigInput, SqsConfigInput, S3ConfigInput by `kind`); each problem is named `config.<field>` */
             config: Record<string, unknown>;
             /** @description delays between attempts in ms; `[]` no retries; null the kind’s default (docs/delivery.md) */
             retry_schedule_ms?: number[] | null;
@@ -1631,7 +1631,7 @@ export interface components {
             readonly created_at?: unknown;
             /** @description read-only: refused in a request */
             readonly updated_at?: unknown;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         TargetPatch: {
             /** @description trimmed */
             name?: string;
@@ -1815,10 +1815,10 @@ export interface components {
             account_id: string;
             endpoint_id: string;
             /** @enum {string} */
-            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange" | "sqs" | "s3";
+            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange" | "mqtt" | "nats_jetstream" | "sqs" | "s3";
             name: string;
             enabled: boolean;
-            /** @description the kind's settings as shown, every secret masked (WebhookConfigView, EmbedChatConfigView, BlockChatConfigView, EmailConfigView, SpreadsheetConfigView, TelegramConfigView, TeamsConfigView, CliConfigView, RedisStreamConfigView, AmqpExchangeConfigView, SqsConfigView, S3ConfigView by `kind`) */
+            /** @description the kind's settings as shown, every secret masked (WebhookConfigView, EmbedChatConfigView, BlockChatConfigView, EmailConfigView, SpreadsheetConfigView, TelegramConfigView, TeamsConfigView, CliConfigView, RedisStreamConfigView, AmqpExchangeConfigView, MqttConfigView, NatsJetstreamConfigView, SqsConfigView, S3ConfigView by `kind`) */
             config: Record<string, unknown>;
             /** @description set when deliveries showed the destination is gone (docs/delivery.md "Flagged targets") */
             flagged: {
@@ -1997,7 +1997,7 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         TargetList: {
             data: components["schemas"]["Target"][];
         };
@@ -2326,6 +2326,117 @@ export interface components {
              * @example orders.{{type}}
              */
             routing_key: string;
+        };
+        /** @description MQTT topic (3.1.1, 5) */
+        MqttConfigInput: {
+            /** @description mqtt:// or mqtts:// (TLS) with user and password; a secret: stored sealed, never shown */
+            url: string;
+            /**
+             * @description {{path.to.field}} over the payload; no + or #, not starting with $, at most 65,535 bytes
+             * @example webhooks/{{type}}
+             */
+            topic: string;
+            protocol_version?: number | null;
+        };
+        /** @description MQTT topic (3.1.1, 5) */
+        MqttConfigView: {
+            /**
+             * @description Broker URL: set; never returned
+             * @constant
+             */
+            url: "[redacted]";
+            /**
+             * @description {{path.to.field}} over the payload; no + or #, not starting with $, at most 65,535 bytes
+             * @example webhooks/{{type}}
+             */
+            topic: string;
+            /** @description 5 = MQTT 5.0 (ids as user properties); 4 = MQTT 3.1.1 (the body only) */
+            protocol_version: number;
+        };
+        /** @description NATS JetStream */
+        NatsJetstreamConfigInput: {
+            /**
+             * @description tried in order; tls:// verifies the certificate against the host name; no credentials here
+             * @example [
+             *       "tls://nats.example.com:4222"
+             *     ]
+             */
+            servers: string[];
+            /**
+             * @description {{path.to.field}} over the payload; a stream must capture it; no * or >, spaces or empty tokens
+             * @example webhooks.orders.{{type}}
+             */
+            subject: string;
+            auth?: ({
+                /** @enum {string} */
+                type: "none" | "user_password" | "token" | "nkey" | "creds";
+            } & ({
+                /** @constant */
+                type: "none";
+            } | {
+                /** @constant */
+                type: "user_password";
+                user: string;
+                password: string;
+            } | {
+                /** @constant */
+                type: "token";
+                token: string;
+            } | {
+                /** @constant */
+                type: "nkey";
+                seed: string;
+            } | {
+                /** @constant */
+                type: "creds";
+                creds: string;
+            })) | null;
+        };
+        /** @description NATS JetStream */
+        NatsJetstreamConfigView: {
+            servers: string[];
+            /**
+             * @description {{path.to.field}} over the payload; a stream must capture it; no * or >, spaces or empty tokens
+             * @example webhooks.orders.{{type}}
+             */
+            subject: string;
+            auth: {
+                /** @constant */
+                type: "none";
+            } | {
+                /** @constant */
+                type: "user_password";
+                user: string;
+                /**
+                 * @description Password: set; never returned
+                 * @constant
+                 */
+                password: "[redacted]";
+            } | {
+                /** @constant */
+                type: "token";
+                /**
+                 * @description Token: set; never returned
+                 * @constant
+                 */
+                token: "[redacted]";
+            } | {
+                /** @constant */
+                type: "nkey";
+                /**
+                 * @description NKey seed: set; never returned
+                 * @constant
+                 */
+                seed: "[redacted]";
+            } | {
+                /** @constant */
+                type: "creds";
+                /**
+                 * @description Credentials (.creds file): set; never returned
+                 * @constant
+                 */
+                creds: "[redacted]";
+            };
         };
         /** @description Amazon SQS queue */
         SqsConfigInput: {

@@ -65,6 +65,8 @@ describe('the catalog: one line per kind, everything else derived from it', () =
       cli: false,
       redis_stream: false,
       amqp_exchange: false,
+      mqtt: false,
+      nats_jetstream: false,
       sqs: false,
       s3: false,
     });

@@ -7,6 +7,7 @@ import type { CliLink } from './kinds/cli';
 import { createEmailKind, emailInfo } from './kinds/email';
 import type { MailRelay } from './kinds/email';
 import { createRedisStreamKind, redisStreamInfo } from './kinds/redis_stream';
+import { createNatsJetStreamKind, natsJetStreamInfo } from './kinds/nats_jetstream';
 import { createSqsKind, sqsInfo } from './kinds/sqs';
 import { createS3Kind, s3Info } from './kinds/s3';
 import { createSpreadsheetKind, spreadsheetInfo } from './kinds/spreadsheet';
@@ -14,12 +15,15 @@ import type { GoogleAccess } from './kinds/spreadsheet';
 import { createEmbedChatKind, embedChatInfo } from './kinds/embed_chat';
 import { createTeamsKind, teamsInfo } from './kinds/teams';
 import { createTelegramKind, telegramInfo } from './kinds/telegram';
+import { createMqttKind, mqttInfo } from './kinds/mqtt';
 import { createWebhookKind, webhookInfo } from './kinds/webhook';
 import type { SecretSealer } from './kind';
 import { createRegistry } from './registry';
 import type { TargetRegistry } from './registry';
 import type { AmqpLink } from './transports/amqp';
 import type { RedisStreamsLink } from './transports/redis';
+import type { MqttLink } from './transports/mqtt';
+import type { NatsLink } from './transports/nats';
 import type { SqsLink } from './transports/sqs';
 import type { S3Link } from './transports/s3';
 
@@ -36,6 +40,10 @@ interface KindDeps {
   redis?: RedisStreamsLink;
   /** pooled connections to the brokers of RabbitMQ exchange targets; only the outputs deliverer has them */
   amqp?: AmqpLink;
+  /** pooled connections to the brokers of MQTT targets; only the outputs deliverer has them */
+  mqtt?: MqttLink;
+  /** pooled connections to the NATS servers of JetStream targets; only the outputs deliverer has them */
+  nats?: NatsLink;
   /** pooled clients to the queues of Amazon SQS targets; only the outputs deliverer has them */
   sqs?: SqsLink;
   /** pooled clients to the buckets of S3 targets; only the outputs deliverer has them */
@@ -113,6 +121,14 @@ export const CATALOG: Catalog = createCatalog([
   {
     ...amqpExchangeInfo,
     create: (deps) => createAmqpExchangeKind({ secrets: deps.secrets, ...(deps.amqp ? { amqp: deps.amqp } : {}) }),
+  },
+  {
+    ...mqttInfo,
+    create: (deps) => createMqttKind({ secrets: deps.secrets, ...(deps.mqtt ? { mqtt: deps.mqtt } : {}) }),
+  },
+  {
+    ...natsJetStreamInfo,
+    create: (deps) => createNatsJetStreamKind({ secrets: deps.secrets, ...(deps.nats ? { nats: deps.nats } : {}) }),
   },
   { ...sqsInfo, create: (deps) => createSqsKind({ secrets: deps.secrets, ...(deps.sqs ? { sqs: deps.sqs } : {}) }) },
   { ...s3Info, create: (deps) => createS3Kind({ secrets: deps.secrets, ...(deps.s3 ? { s3: deps.s3 } : {}) }) },

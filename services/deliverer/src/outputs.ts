@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '@relay/config';
 import {
   createAmqpLink,
+  createMqttLink,
+  createNatsLink,
   createRedisStreamsLink,
   createSender,
   createSmtpTransport,
@@ -13,6 +15,8 @@ import type {
   AmqpLink,
   GoogleAccess,
   MailRelay,
+  MqttLink,
+  NatsLink,
   RedisStreamsLink,
   S3Link,
   SmtpSecurity,
@@ -33,13 +37,15 @@ const POOLED_IDLE_MS = 60_000;
  * The outputs channel's transports, from config: the mail relay (when SMTP_HOST is set), the
  * guarded sender to Google, whose answers may be as large as the delivery-id column a retried
  * append reads (GOOGLE_RESPONSE_LIMIT_BYTES), and the pooled clients of Redis Streams and
- * RabbitMQ exchange targets, SQS queues and S3 buckets, under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
+ * RabbitMQ exchange, MQTT, NATS JetStream, SQS and S3 targets, under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
  */
 export function outputTransports(config: Config): {
   mail?: MailRelay;
   google: GoogleAccess;
   redis: RedisStreamsLink;
   amqp: AmqpLink;
+  mqtt: MqttLink;
+  nats: NatsLink;
   sqs: SqsLink;
   s3: S3Link;
   close(): void;
@@ -96,6 +102,8 @@ export function outputTransports(config: Config): {
   };
   const redis = createRedisStreamsLink(pooled);
   const amqp = createAmqpLink(pooled);
+  const mqtt = createMqttLink(pooled);
+  const nats = createNatsLink(pooled);
   const sqs = createSqsLink(pooled);
   const s3 = createS3Link(pooled);
   return {
@@ -103,12 +111,16 @@ export function outputTransports(config: Config): {
     google: { send, tokenUrl: config.googleTokenUrl, sheetsApi: config.googleSheetsUrl },
     redis,
     amqp,
+    mqtt,
+    nats,
     sqs,
     s3,
     close: () => {
       transport?.close();
       redis.close();
       amqp.close();
+      mqtt.close();
+      nats.close();
       sqs.close();
       s3.close();
     },

@@ -1,21 +1,15 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '@relay/config';
 import { newId } from '@relay/contracts';
-import { accountExists, connectStore, insertAccount, insertEndpoint } from '@relay/store';
+import { accountExists, connectStore, insertEndpoint } from '@relay/store';
 import type { PlanLimits } from '@relay/store';
 import { createSecretBox } from '@relay/secrets';
 import { createDefaultRegistry } from '@relay/targets';
 import { recordAccountAudit } from './adapters/account-audit';
-import { createApiKey, issueApiKey } from './adapters/api-keys';
+import { DEFAULT_PLAN, openAccount } from './adapters/account-store';
+import { createApiKey } from './adapters/api-keys';
 import { createTarget } from './adapters/target-store';
 import { configSpec } from './config';
-
-/** The plan a bootstrapped account gets unless flags say otherwise (docs/configuration.md). */
-export const DEFAULT_PLAN: PlanLimits = {
-  name: 'starter',
-  monthly_accepted_events: 100000,
-  payload_limit_bytes: 262144,
-};
 
 /**
  * `npm run bootstrap -- [--account NAME] [--demo-target-url URL]`: creates an account and
@@ -54,15 +48,14 @@ async function main(): Promise<void> {
       process.stdout.write(`${JSON.stringify({ account_id: existing, api_key: secret })}\n`);
       return;
     }
-    const accountId = newId('acc');
     const plan: PlanLimits = {
       ...DEFAULT_PLAN,
       ...(values['monthly-events'] ? { monthly_accepted_events: Number(values['monthly-events']) } : {}),
       ...(values['payload-limit-bytes'] ? { payload_limit_bytes: Number(values['payload-limit-bytes']) } : {}),
     };
-    await insertAccount(store, { id: accountId, name: values.account, plan });
-    const apiKey = await issueApiKey(store, accountId);
-    const out: Record<string, unknown> = { account_id: accountId, api_key: apiKey };
+    const opened = await openAccount(store, values.account, plan);
+    const accountId = opened.account_id;
+    const out: Record<string, unknown> = { ...opened };
     const targetUrl = values['demo-target-url'];
     if (targetUrl) {
       const kind = createDefaultRegistry({ secrets: createSecretBox(config.secretsKeys) }).get('webhook')!;

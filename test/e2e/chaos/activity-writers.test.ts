@@ -45,7 +45,7 @@ const intEnv = (name: string, fallback: number, min = 0): number => {
   return n;
 };
 
-const EVENTS = intEnv('CHAOS_LOG_EVENTS', 5000, 100);
+const EVENTS = intEnv('CHAOS_LOG_EVENTS', 3000, 100);
 const RATE = intEnv('CHAOS_LOG_RATE', 100, 1);
 const WRITERS = 3;
 const ACCOUNTS = 32;

@@ -36,7 +36,7 @@ const intEnv = (name: string, fallback: number, min = 0): number => {
   return n;
 };
 
-const EVENTS = intEnv('CHAOS_EVENTS', 10000, 100);
+const EVENTS = intEnv('CHAOS_EVENTS', 8000, 100);
 const RATE = intEnv('CHAOS_RATE', 100, 1);
 const FAIL_FIRST_EVERY = intEnv('CHAOS_FAIL_FIRST_EVERY', 50, 2);
 /** the retry tier failing first attempts wait in: longer than a broker restart, so retries sit across it */

@@ -6,6 +6,12 @@ import path from 'node:path';
 import amqp from 'amqplib';
 import type { ChannelModel, ConsumeMessage } from 'amqplib';
 import { Redis } from 'ioredis';
+import mqtt from 'mqtt';
+import type { IPublishPacket, MqttClient } from 'mqtt';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { JetStreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { Locator, Page } from 'playwright-core';
 import { eventually } from '../../support/infra';
 import { startFakeDiscord } from '../../support/fake-discord';
@@ -21,9 +27,13 @@ import type { FakeTelegram } from '../../support/fake-telegram';
 import { TestReceiver } from '../../support/receiver';
 import { relayListen } from '../../support/relay-cli';
 import { startOutputsDeliverer } from '../../support/outputs-deliverer';
-import { startService } from '../../support/services';
+import { MOSQUITTO_USER, startPrivateMosquitto } from '../../support/private-mosquitto';
+import type { PrivateMosquitto } from '../../support/private-mosquitto';
+import { startPrivateNats } from '../../support/private-servers';
+import type { PrivateServer } from '../../support/private-servers';
 import { createBucket, keysIn, startVersitygw } from '../../support/s3-server';
 import type { S3Server } from '../../support/s3-server';
+import { startService } from '../../support/services';
 import { createQueue, receive, startElasticMq } from '../../support/sqs-servers';
 import type { SqsServer } from '../../support/sqs-servers';
 import { startTestSmtpServer } from '../../support/smtp-server';
@@ -57,8 +67,10 @@ import { startDashboardStack } from './stack';
  * through NODE_EXTRA_CA_CERTS — so TLS is verified for hooks.slack.com etc. as in production.
  * Email goes to the real test SMTP server (STARTTLS + AUTH); the spreadsheet to the Google fake;
  * the Redis stream to the real Redis, under a key of this file's own; the RabbitMQ message to the
- * real RabbitMQ, through an exchange and a queue of this file's own; the SQS message to a private
- * ElasticMQ of this file's; the S3 object to a private versitygw of this file's.
+ * real RabbitMQ, through an exchange and a queue of this file's own; the MQTT message to a Mosquitto
+ * of this file's own, read by a QoS 1 subscriber; the JetStream message to a private nats-server of
+ * this file's own, into a stream it creates; the SQS message to a private ElasticMQ of this file's;
+ * the S3 object to a private versitygw of this file's.
  */
 
 const SMTP_PASS = 'e2e-kinds-Pa55';
@@ -88,14 +100,23 @@ const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://127.0.0.1:5672';
 const EXCHANGE = `e2e-every-kind-${randomUUID()}`;
 let rabbit: ChannelModel;
 const published: ConsumeMessage[] = [];
+let broker: PrivateMosquitto;
+let subscriber: MqttClient;
+const TOPIC = `e2e-every-kind/${randomUUID()}`;
+const mqttMessages: IPublishPacket[] = [];
+const NATS_PASS = 'e2e-kinds-nats-Pa55';
+let nats: PrivateServer & { close(): Promise<void> };
+let natsClient: NatsConnection;
+let jsm: JetStreamManager;
 let sqs: SqsServer;
 let queueUrl: string;
 const SQS_SECRET = 'e2e-kinds-sqs-SECRET';
 let s3: S3Server;
 const BUCKET = `e2e-every-kind-${randomUUID()}`;
+const asRelayUser = (url: string) => connect({ servers: url, user: 'relay', pass: NATS_PASS, reconnect: false });
 
 beforeAll(async () => {
-  // the JVM starts while the rest is set up
+  // the JVM and the S3 server start while the rest is set up
   const sqsStarting = startElasticMq('every-kind');
   const s3Starting = startVersitygw('every-kind');
   receiver = await TestReceiver.start();
@@ -117,7 +138,21 @@ beforeAll(async () => {
   const { queue } = await channel.assertQueue('', { exclusive: true });
   await channel.bindQueue(queue, EXCHANGE, '');
   await channel.consume(queue, (m) => void (m && published.push(m)), { noAck: true });
-
+  broker = await startPrivateMosquitto('every-kind-mqtt');
+  subscriber = await mqtt.connectAsync(broker.urlAs(), { protocolVersion: 5, reconnectPeriod: 0 });
+  subscriber.on('message', (_topic, _payload, packet) => mqttMessages.push(packet));
+  await subscriber.subscribeAsync(TOPIC, { qos: 1 });
+  nats = await startPrivateNats(
+    'every-kind-nats',
+    `authorization { users = [ { user: relay, password: "${NATS_PASS}" } ] }\n`,
+    async (url) => {
+      const c = await asRelayUser(url);
+      await (await jetstreamManager(c)).getAccountInfo().finally(() => c.close());
+    },
+  );
+  natsClient = await asRelayUser(nats.url);
+  jsm = await jetstreamManager(natsClient);
+  await jsm.streams.add({ name: 'EVERY_KIND', subjects: ['every.>'] });
   sqs = await sqsStarting;
   queueUrl = await createQueue(sqs, `e2e-every-kind-${randomUUID()}`);
   s3 = await s3Starting;
@@ -158,6 +193,10 @@ afterAll(async () => {
     await channel.deleteExchange(EXCHANGE);
     await rabbit.close();
   }
+  await subscriber?.endAsync(true);
+  await broker?.close();
+  await natsClient?.close();
+  await nats?.close();
   await browser?.close();
   for (const stop of stopAfter) await stop();
   await stack?.stop();
@@ -242,6 +281,25 @@ const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise
     fill: async (form) => {
       await form.getByLabel('AMQP URL', { exact: true }).fill(RABBITMQ_URL);
       await form.getByLabel('Exchange', { exact: true }).fill(EXCHANGE);
+    },
+  },
+  {
+    name: 'orders-mqtt',
+    label: 'MQTT topic (3.1.1, 5)',
+    fill: async (form) => {
+      await form.getByLabel('Broker URL', { exact: true }).fill(broker.urlAs());
+      await form.getByLabel('Topic template', { exact: true }).fill(TOPIC);
+    },
+  },
+  {
+    name: 'orders-jetstream',
+    label: 'NATS JetStream',
+    fill: async (form) => {
+      await form.getByLabel('Servers (at most 8) (one per line)', { exact: true }).fill(nats.url);
+      await form.getByLabel('Subject template', { exact: true }).fill('every.orders.{{order.id}}');
+      await form.getByLabel('Authentication', { exact: true }).selectOption('user_password');
+      await form.getByLabel('User', { exact: true }).fill('relay');
+      await form.getByLabel('Password', { exact: true }).fill(NATS_PASS);
     },
   },
   {
@@ -351,6 +409,23 @@ describe('an event delivered to a target of every kind, added through the dashbo
     expect(JSON.parse(message!.content.toString())).toEqual({ order: { id: 7, total: '12.50' } });
     expect(message!.properties.headers).toMatchObject({ 'relay-event-id': eventId });
     expect(message!.properties).toMatchObject({ messageId: expect.stringMatching(/^dlv_/), deliveryMode: 2 });
+    const [packet] = await eventually(async () => mqttMessages.length === 1 && mqttMessages, WAIT, 'the MQTT message');
+    expect(JSON.parse(packet!.payload.toString())).toEqual({ order: { id: 7, total: '12.50' } });
+    expect(packet!.properties?.userProperties).toMatchObject({ 'relay-event-id': eventId });
+    await eventually(
+      async () => ((await jsm.streams.info('EVERY_KIND')).state.messages === 1 ? true : undefined),
+      WAIT,
+      'the JetStream message',
+    );
+    const stored = (await jsm.streams.getMessage('EVERY_KIND', { seq: 1 }))!;
+    expect(stored.subject).toBe('every.orders.7');
+    expect(stored.json()).toEqual({ order: { id: 7, total: '12.50' } });
+    expect(stored.header.get('Relay-Event-Id')).toBe(eventId);
+    expect(stored.header.get('Nats-Msg-Id')).toMatch(/^dlv_/);
+    const jetstreamCard = page.locator('.card.target', {
+      has: page.getByRole('heading', { level: 3, name: 'orders-jetstream', exact: true }),
+    });
+    expect(await jetstreamCard.locator('dt:text-is("Authentication") + dd').textContent()).toContain('password set');
     const [queued] = await receive(sqs, queueUrl, 1, WAIT);
     expect(JSON.parse(queued!.Body!)).toEqual({ order: { id: 7, total: '12.50' } });
     expect(queued!.MessageAttributes?.['relay-event-id']?.StringValue).toBe(eventId);
@@ -367,6 +442,7 @@ describe('an event delivered to a target of every kind, added through the dashbo
     for (const [name, label] of [
       ['orders-stream', 'Redis URL'],
       ['orders-exchange', 'AMQP URL'],
+      ['orders-mqtt', 'Broker URL'],
       ['orders-queue', 'Secret access key'],
       ['orders-archive', 'Secret access key'],
     ]) {
@@ -402,6 +478,8 @@ describe('an event delivered to a target of every kind, added through the dashbo
       SLACK_PATH.split('/').at(-1)!,
       TEAMS_SIG,
       SMTP_PASS,
+      MOSQUITTO_USER.password,
+      NATS_PASS,
       'PRIVATE KEY',
       SQS_SECRET,
       s3.secretAccessKey,

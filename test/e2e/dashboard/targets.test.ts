@@ -1,5 +1,6 @@
 import { must } from '@relay/client';
 import { generateKeyPairSync } from 'node:crypto';
+import { nkeys } from '@nats-io/transport-node';
 import type { Locator, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
 import type { Browser } from './browser';
@@ -21,6 +22,7 @@ const SLACK = 'https://hooks.slack.com/services/T000/B000/XXXX';
 const DISCORD = 'https://discord.com/api/webhooks/123456789012345678/tok-EN_1';
 const TEAMS =
   'https://prod-12.westeurope.logic.azure.com:443/workflows/0123456789abcdef0123456789abcdef/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=teamsSig_0123456789abcdefXYZ';
+const NKEY_SEED = new TextDecoder().decode(nkeys.createUser().getSeed());
 const SHEET_ID = '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms';
 /** A service account key as Google's console downloads it, with a real (throwaway) RSA key. */
 const serviceAccountKey = (): string =>
@@ -180,6 +182,21 @@ const CASES: KindCase[] = [
     secret: 'brokerPa55SECRET',
   },
   {
+    kind: 'mqtt',
+    label: 'MQTT topic (3.1.1, 5)',
+    add: async (form) => {
+      await form.getByLabel('Broker URL', { exact: true }).fill('mqtts://relay:mqttPa55SECRET@broker.example.com:8883');
+      await form.getByLabel('Topic template', { exact: true }).fill('hooks/{{type}}');
+    },
+    shown: { url: '[redacted]', topic: 'hooks/{{type}}', protocol_version: 5 },
+    change: async (form) => {
+      await form.getByLabel('Broker URL', { exact: true }).fill('mqtts://relay:mqttPa55SECRET@broker.example.com:8883');
+      await form.getByLabel('MQTT protocol version', { exact: true }).fill('4');
+    },
+    changed: { url: '[redacted]', topic: 'hooks/{{type}}', protocol_version: 4 },
+    secret: 'mqttPa55SECRET',
+  },
+  {
     kind: 'redis_stream',
     label: 'Redis Streams (XADD)',
     add: async (form) => {
@@ -197,6 +214,31 @@ const CASES: KindCase[] = [
     },
     changed: { url: '[redacted]', stream: 'webhooks:stripe', max_length: 10000 },
     secret: 'streamPa55SECRET',
+  },
+  {
+    kind: 'nats_jetstream',
+    label: 'NATS JetStream',
+    add: async (form) => {
+      await form
+        .getByLabel('Servers (at most 8) (one per line)', { exact: true })
+        .fill('tls://nats-a.example.com\ntls://nats-b.example.com:4443');
+      await form.getByLabel('Subject template', { exact: true }).fill('webhooks.{{type}}');
+      await form.getByLabel('Authentication', { exact: true }).selectOption('user_password');
+      await form.getByLabel('User', { exact: true }).fill('relay');
+      await form.getByLabel('Password', { exact: true }).fill('natsPa55SECRET');
+    },
+    shown: {
+      servers: ['tls://nats-a.example.com', 'tls://nats-b.example.com:4443'],
+      subject: 'webhooks.{{type}}',
+      auth: { type: 'user_password', user: 'relay', password: '[redacted]' },
+    },
+    change: async (form) => {
+      await form.getByLabel('Authentication', { exact: true }).selectOption('nkey');
+      await form.getByLabel('NKey seed', { exact: true }).fill(NKEY_SEED);
+      await form.getByLabel('Subject template', { exact: true }).fill('orders.{{type}}');
+    },
+    changed: { subject: 'orders.{{type}}', auth: { type: 'nkey', seed: '[redacted]' } },
+    secret: 'natsPa55SECRET',
   },
   {
     kind: 'sqs',

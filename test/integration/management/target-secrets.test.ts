@@ -1,6 +1,7 @@
 import { must } from '@relay/client';
 import { newId } from '@relay/contracts';
 import { createDefaultRegistry } from '@relay/targets';
+import { nkeys } from '@nats-io/transport-node';
 import { sealTargetSecrets } from '../../../services/management-api/src/adapters/seal-target-secrets';
 import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
@@ -166,6 +167,11 @@ describe('a queue or stream target’s server URL is a credential: its password 
       config: { url: `amqps://relay:${password}@rabbit.example.com/orders`, exchange: 'webhooks' },
       shown: { url: '[redacted]', exchange: 'webhooks', routing_key: '' },
     },
+    {
+      kind: 'mqtt' as const,
+      config: { url: `mqtts://relay:${password}@broker.example.com:8883`, topic: 'hooks/{{type}}' },
+      shown: { url: '[redacted]', topic: 'hooks/{{type}}', protocol_version: 5 },
+    },
   ];
 
   it.each(QUEUES)(
@@ -194,6 +200,50 @@ describe('a queue or stream target’s server URL is a credential: its password 
         expect(text).not.toContain('enc:v1');
       }
       for (const line of m.logLines()) expect(JSON.stringify(line)).not.toContain(password);
+    },
+  );
+});
+
+describe('a NATS JetStream target’s credential (password, token or NKey seed) sealed at rest, shown as set, never returned', () => {
+  const secret = 'natsSECRETcredential';
+  const seed = new TextDecoder().decode(nkeys.createUser().getSeed());
+  // the form of a .creds file: what is checked at save is that it reads and its seed signs
+  const creds = `-----BEGIN NATS USER JWT-----\neyJ0.eyJq.c2ln\n------END NATS USER JWT------\n\n-----BEGIN USER NKEY SEED-----\n${seed}\n------END USER NKEY SEED------\n`;
+  it.each([
+    ['user_password', { type: 'user_password', user: 'relay', password: secret }, 'password', secret],
+    ['token', { type: 'token', token: secret }, 'token', secret],
+    ['nkey', { type: 'nkey', seed }, 'seed', seed],
+    ['creds', { type: 'creds', creds }, 'creds', creds],
+  ] as const)(
+    'auth %s: ciphertext in the document; create, read, list and the logs never show it',
+    async (_type, auth, field, plain) => {
+      const created = await must(
+        m.client.POST('/v1/endpoints/{endpointId}/targets', {
+          params: { path: { endpointId } },
+          body: {
+            kind: 'nats_jetstream',
+            name: 'nats',
+            config: { servers: ['tls://nats.example.com'], subject: 'in', auth },
+          },
+        }),
+      );
+      const raw = (await modelsOf(m.store).targets.collection.findOne({ _id: created.id } as never)) as unknown as {
+        config: { auth: Record<string, string> };
+      };
+      expect(raw.config.auth[field]).toMatch(/^enc:v1:k1:/);
+      expect(m.secrets.decrypt(raw.config.auth[field]!)).toBe(plain);
+      const read = await must(
+        m.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', {
+          params: { path: { endpointId, targetId: created.id } },
+        }),
+      );
+      const list = await must(m.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }));
+      for (const one of [created, read]) expect(one.config).toMatchObject({ auth: { ...auth, [field]: '[redacted]' } });
+      for (const text of [JSON.stringify(created), JSON.stringify(read), JSON.stringify(list)]) {
+        expect(text).not.toContain(plain);
+        expect(text).not.toContain('enc:v1');
+      }
+      for (const line of m.logLines()) expect(JSON.stringify(line)).not.toContain(plain);
     },
   );
 });

@@ -150,6 +150,40 @@ describe('saving a target reports every problem at once, and unknown fields are 
     expect(JSON.stringify(res.body)).not.toContain('hunter2');
   });
 
+  it('mqtt: a bad URL, a wildcard topic and an unknown protocol version each named in one 400, the URL never echoed', async () => {
+    const res = await create({
+      kind: 'mqtt',
+      name: 'broker',
+      config: { url: 'mqtt://u:hunter2@broker.example.com/t', topic: 'hooks/+/{{type}}', protocol_version: 3 },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(fields(res)).toEqual(['config.protocol_version', 'config.topic', 'config.url']);
+    expect(res.body.errors).toContainEqual({
+      field: 'config.topic',
+      message: 'topic contains a wildcard (+ or #), which only subscriptions may use',
+    });
+    expect(JSON.stringify(res.body)).not.toContain('hunter2');
+  });
+
+  it('nats_jetstream: a server with credentials, a wildcard subject and a bad NKey seed each named in one 400, no secret echoed', async () => {
+    const before = await targetCount();
+    const res = await create({
+      kind: 'nats_jetstream',
+      name: 'nats',
+      config: {
+        servers: ['nats://a.example.com', 'nats://relay:hunter2@b.example.com'],
+        subject: 'orders.>',
+        auth: { type: 'nkey', seed: 'SUhunter3' },
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(fields(res)).toEqual(['config.auth.seed', 'config.servers[1]', 'config.subject']);
+    expect(JSON.stringify(res.body)).not.toMatch(/hunter[23]/);
+    expect(await targetCount()).toBe(before);
+  });
+
   it('sqs: a FIFO queue without a message group, a region its URL contradicts and a bad key each named in one 400, no key echoed', async () => {
     const before = await targetCount();
     const res = await create({

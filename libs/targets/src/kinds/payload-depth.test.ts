@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { DeliveryMessageV1 } from '@relay/contracts';
 import { createSecretBox } from '@relay/secrets';
 import { PayloadError } from '../kind';
 import type { TargetKind } from '../kind';
 import { createBlockChatKind } from './block_chat';
-import { jsonDelivery } from './delivery-fixture';
 import { createEmbedChatKind } from './embed_chat';
 import { MAX_PAYLOAD_DEPTH, exceedsDepth } from './template';
 import { createWebhookKind } from './webhook';
+import { jsonDelivery } from './delivery.fixture';
 
 /*
  * Every place on the delivery side that serialises a payload is guarded, so a
@@ -20,7 +19,7 @@ const blockChatKind = createBlockChatKind({ secrets });
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const nestedObject = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
 
-const delivery = (body: string, kind: string): DeliveryMessageV1 => jsonDelivery(kind, body);
+const delivery = (body: string, kind: string) => jsonDelivery(kind, body);
 
 const CHAT: Array<[string, TargetKind, Record<string, unknown>]> = [
   ['embed_chat, default content', embedChatKind, { url: 'https://discord.com/api/webhooks/1/tok', name: 'n' }],

@@ -10,6 +10,8 @@ export interface ServerUrlRule {
   notAUrl: string;
   /** why the client cannot dial this path; null when it can */
   pathProblem(pathname: string): string | null;
+  /** the setting's name in messages (default `url`) */
+  name?: string;
 }
 
 /**
@@ -26,11 +28,12 @@ export function checkServerUrl(value: string, ctx: CheckContext, rule: ServerUrl
     return undefined;
   }
   const pathProblem = rule.pathProblem(url.pathname);
+  const name = rule.name ?? 'url';
   if (!rule.schemes.includes(url.protocol))
-    ctx.fail(`url must start with ${rule.schemes.map((s) => `${s}//`).join(' or ')}`);
-  else if (url.hostname === '') ctx.fail('url must name a host');
+    ctx.fail(`${name} must start with ${rule.schemes.map((s) => `${s}//`).join(' or ')}`);
+  else if (url.hostname === '') ctx.fail(`${name} must name a host`);
   else if (pathProblem !== null) ctx.fail(pathProblem);
-  else if (url.search !== '' || url.hash !== '') ctx.fail('url must not have a query or fragment');
+  else if (url.search !== '' || url.hash !== '') ctx.fail(`${name} must not have a query or fragment`);
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import { PayloadError } from '../../kind';
-import { jsonDelivery } from '../delivery-fixture';
+import { jsonDelivery } from '../delivery.fixture';
 import { classifyAmqpPublish } from './classify';
 import { amqpMessage } from './kind';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { THROTTLED_RETRY_MS } from '../aws-outcome';
-import { jsonDelivery } from '../delivery-fixture';
+import { jsonDelivery } from '../delivery.fixture';
 import { classifyS3Put } from './classify';
 import { s3Object } from './kind';
 

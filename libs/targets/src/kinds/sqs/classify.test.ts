@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import { PayloadError } from '../../kind';
-import { jsonDelivery } from '../delivery-fixture';
+import { jsonDelivery } from '../delivery.fixture';
 import { THROTTLED_RETRY_MS } from '../aws-outcome';
 import { classifySqsSend } from './classify';
 import { MAX_SQS_MESSAGE_BYTES, sqsMessage } from './kind';

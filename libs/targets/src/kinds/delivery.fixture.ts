@@ -1,10 +1,7 @@
 import { DELIVERY_V1 } from '@relay/contracts';
 import type { DeliveryMessageV1 } from '@relay/contracts';
 
-/**
- * One delivery of a JSON body, as the queue kinds' tests build their messages from it.
- * Test-only: imported by *.test.ts files, never by the lib's entry point.
- */
+/** A delivery of a JSON body to a target of `kind`, for the unit tests of the kinds that build messages from one. */
 export function jsonDelivery(kind: string, body: string): DeliveryMessageV1 {
   return {
     type: DELIVERY_V1,

@@ -1,0 +1,2 @@
+export { createMqttLink } from './publisher';
+export type { MqttBroker, MqttLink, MqttMessage, MqttOutcome, MqttProtocolVersion } from './publisher';

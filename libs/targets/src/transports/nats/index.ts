@@ -1,0 +1,2 @@
+export { createNatsLink, natsErrorCode } from './jetstream';
+export type { NatsAuth, NatsLink, NatsMessage, NatsPublishOutcome, NatsServers } from './jetstream';
