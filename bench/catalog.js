@@ -349,7 +349,7 @@ const BENCHES = {
     title: 'One outputs deliverer',
     command: 'node bench/outputs.js',
     method:
-      'The same closed loop for one outputs deliverer: an email target over STARTTLS and AUTH to a local SMTP server (4 sessions), then a spreadsheet target against a local HTTPS Google, then a Redis Streams target (XADD to the local Redis, read back with XREAD), then a RabbitMQ exchange target (persistent publishes with confirms to the local RabbitMQ, consumed from a queue bound to it), then a NATS JetStream target (publishes acknowledged by a file-backed stream on a private nats-server, consumed by an ordered consumer).',
+      'The same closed loop for one outputs deliverer: an email target over STARTTLS and AUTH to a local SMTP server (4 sessions), then a spreadsheet target against a local HTTPS Google, then a Redis Streams target (XADD to the local Redis, read back with XREAD), then a RabbitMQ exchange target (persistent publishes with confirms to the local RabbitMQ, consumed from a queue bound to it), then a NATS JetStream target (publishes acknowledged by a file-backed stream on a private nats-server, consumed by an ordered consumer), then an SQS target (SendMessage to a local ElasticMQ the bench starts, read back with long polls of 10 and deleted), then an S3 target (PutObject to a local versitygw the bench starts, its bucket listed every 100 ms).',
     figures: (r) =>
       r.results.flatMap(
         (/** @type {{ kind: string; deliveries_per_s: number; p50_ms: number; p99_ms: number }} */ x) => [

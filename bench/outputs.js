@@ -4,7 +4,9 @@
 // target (XADD to the real local Redis, a reader on the stream), a RabbitMQ exchange target
 // (confirmed publishes to the real local RabbitMQ, a consumer on the exchange) and an MQTT target
 // (QoS 1 publishes to a Mosquitto of the bench's own, a QoS 1 subscriber) and a NATS JetStream target
-// (acknowledged publishes to a nats-server of its own, a consumer on the stream), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
+// (acknowledged publishes to a nats-server of its own, a consumer on the stream), an SQS target
+// (SendMessage to an ElasticMQ of its own, a consumer on the queue) and an S3 target (PutObject
+// to a versitygw of its own, its bucket listed), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
 // JSON line per kind; writes bench-results/outputs.json.
 'use strict';
 const { generateKeyPairSync, randomBytes } = require('node:crypto');
@@ -21,24 +23,28 @@ const {
   createEmailKind,
   createMqttKind,
   createNatsJetStreamKind,
+  createS3Kind,
   createRedisStreamKind,
   createSpreadsheetKind,
+  createSqsKind,
 } = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
 const { freePort, startProcess, waitFor, writeResults } = require('./lib');
 const {
   consumeExchange,
   consumeJetStream,
+  consumeSqs,
   readStream,
   startMosquitto,
   startSheets,
   startSmtp,
+  watchBucket,
 } = require('./outputs-receivers');
 
 const ROOT = path.resolve(__dirname, '..');
 const S = settingsOf('BENCH_OUTPUT_DELIVERIES', 5000, 'bench_out');
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'mqtt', 'nats_jetstream'];
+const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'mqtt', 'nats_jetstream', 'sqs', 's3'];
 
 /**
  * @param {string} kind
@@ -92,7 +98,10 @@ async function main() {
   const exchangeConsumer = await consumeExchange(S.rabbitmqUrl, exchange, (id) => arrivals.on(id));
   const mosquitto = await startMosquitto('bench/outputs', (id) => arrivals.on(id));
   const jetStream = await consumeJetStream((id) => arrivals.on(id));
+  const queue = await consumeSqs((id) => arrivals.on(id));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-out-'));
+  fs.mkdirSync(path.join(dir, 's3'));
+  const bucket = await watchBucket(path.join(dir, 's3'), (id) => arrivals.on(id));
   fs.writeFileSync(path.join(dir, 'smtp.pem'), smtp.ca);
   fs.writeFileSync(path.join(dir, 'google.pem'), sheets.ca);
 
@@ -115,6 +124,20 @@ async function main() {
     servers: [jetStream.url],
     subject: jetStream.subject,
   });
+  const sqs = createSqsKind({ secrets }).validateConfig({
+    queue_url: queue.queueUrl,
+    region: 'us-east-1',
+    access_key_id: 'bench',
+    secret_access_key: 'bench',
+  });
+  const s3 = createS3Kind({ secrets }).validateConfig({
+    endpoint: bucket.url,
+    region: 'us-east-1',
+    bucket: 'bench',
+    access_key_id: bucket.credentials.accessKeyId,
+    secret_access_key: bucket.credentials.secretAccessKey,
+    path_style: true,
+  });
   for (const [kind, cfg] of /** @type {const} */ ([
     ['email', email],
     ['spreadsheet', sheet],
@@ -122,6 +145,8 @@ async function main() {
     ['amqp_exchange', amqpExchange],
     ['mqtt', mqttTopic],
     ['nats_jetstream', natsJetStream],
+    ['sqs', sqs],
+    ['s3', s3],
   ])) {
     if (!cfg.ok) throw new Error(`${kind}: ${JSON.stringify(cfg.errors)}`);
     await insertTarget(store, `tg_${kind}`, 'acc_bench', 'ep_bench', {
@@ -191,6 +216,8 @@ async function main() {
     await exchangeConsumer.close();
     await mosquitto.close();
     await jetStream.close();
+    await queue.close();
+    await bucket.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

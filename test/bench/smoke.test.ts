@@ -326,9 +326,9 @@ describe('bench/deliverer.js in short mode (one webhook deliverer process, real 
   );
 });
 
-describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP, the Google fake, Redis, RabbitMQ, Mosquitto and nats-server)', () => {
+describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP, the Google fake, Redis, RabbitMQ, Mosquitto, nats-server, ElasticMQ and versitygw)', () => {
   it(
-    'exits 0 and reports deliveries/s of an email, a spreadsheet, a Redis Streams, a RabbitMQ exchange, an MQTT and a NATS JetStream target',
+    'exits 0 and reports deliveries/s of an email, a spreadsheet, a Redis Streams, a RabbitMQ exchange, an MQTT, a NATS JetStream, an SQS and an S3 target',
     async () => {
       const report = writtenOf<{ results: { kind: string; deliveries_per_s: number; n: number }[] }>(
         await runBench('outputs'),
@@ -340,6 +340,8 @@ describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP, t
         ['amqp_exchange', 36],
         ['mqtt', 36],
         ['nats_jetstream', 36],
+        ['sqs', 36],
+        ['s3', 36],
       ]);
       for (const r of report.results) expect(r.deliveries_per_s).toBeGreaterThan(0);
     },

@@ -1522,12 +1522,12 @@ export interface components {
         };
         TargetCreate: {
             /** @enum {string} */
-            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange" | "mqtt" | "nats_jetstream";
+            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange" | "mqtt" | "nats_jetstream" | "sqs" | "s3";
             /** @description trimmed */
             name: string;
             /** @description default true */
             enabled?: boolean;
-            /** @description the kind's settings (WebhookConfigInput, EmbedChatConfigInput, BlockChatConfigInput, EmailConfigInput, SpreadsheetConfigInput, TelegramConfigInput, TeamsConfigInput, CliConfigInput, RedisStreamConfigInput, AmqpExchangeConfigInput, MqttConfigInput, NatsJetstreamConfigInput by `kind`); each problem is named `config.<field>` */
+            /** @description the kind's settings (WebhookConfigInput, EmbedChatConfigInput, BlockChatConfigInput, EmailConfigInput, SpreadsheetConfigInput, TelegramConfigInput, TeamsConfigInput, CliConfigInput, RedisStreamConfigInput, AmqpExchangeConfigInput, MqttConfigInput, NatsJetstreamConfigInput, SqsConfigInput, S3ConfigInput by `kind`); each problem is named `config.<field>` */
             config: Record<string, unknown>;
             /** @description delays between attempts in ms; `[]` no retries; null the kind’s default (docs/delivery.md) */
             retry_schedule_ms?: number[] | null;
@@ -1697,7 +1697,7 @@ export interface components {
             readonly created_at?: unknown;
             /** @description read-only: refused in a request */
             readonly updated_at?: unknown;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         TargetPatch: {
             /** @description trimmed */
             name?: string;
@@ -1881,10 +1881,10 @@ export interface components {
             account_id: string;
             endpoint_id: string;
             /** @enum {string} */
-            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange" | "mqtt" | "nats_jetstream";
+            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange" | "mqtt" | "nats_jetstream" | "sqs" | "s3";
             name: string;
             enabled: boolean;
-            /** @description the kind's settings as shown, every secret masked (WebhookConfigView, EmbedChatConfigView, BlockChatConfigView, EmailConfigView, SpreadsheetConfigView, TelegramConfigView, TeamsConfigView, CliConfigView, RedisStreamConfigView, AmqpExchangeConfigView, MqttConfigView, NatsJetstreamConfigView by `kind`) */
+            /** @description the kind's settings as shown, every secret masked (WebhookConfigView, EmbedChatConfigView, BlockChatConfigView, EmailConfigView, SpreadsheetConfigView, TelegramConfigView, TeamsConfigView, CliConfigView, RedisStreamConfigView, AmqpExchangeConfigView, MqttConfigView, NatsJetstreamConfigView, SqsConfigView, S3ConfigView by `kind`) */
             config: Record<string, unknown>;
             /** @description set when deliveries showed the destination is gone (docs/delivery.md "Flagged targets") */
             flagged: {
@@ -2063,7 +2063,7 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         TargetList: {
             data: components["schemas"]["Target"][];
         };
@@ -2503,6 +2503,111 @@ export interface components {
                  */
                 creds: "[redacted]";
             };
+        };
+        /** @description Amazon SQS queue */
+        SqsConfigInput: {
+            /**
+             * @description as SQS shows it; its host is the endpoint Relay calls, so an SQS-compatible server works too. A FIFO queue ends in .fifo
+             * @example https://sqs.eu-west-1.amazonaws.com/123456789012/orders
+             */
+            queue_url: string;
+            /**
+             * @description the AWS region the requests are signed for (SigV4)
+             * @example eu-west-1
+             */
+            region: string;
+            /** @description of an IAM user or role allowed sqs:SendMessage on the queue; stored sealed, never shown */
+            access_key_id: string;
+            /** @description a secret: stored sealed, never shown */
+            secret_access_key: string;
+            message_group_id?: string | null;
+        };
+        /** @description Amazon SQS queue */
+        SqsConfigView: {
+            /**
+             * @description as SQS shows it; its host is the endpoint Relay calls, so an SQS-compatible server works too. A FIFO queue ends in .fifo
+             * @example https://sqs.eu-west-1.amazonaws.com/123456789012/orders
+             */
+            queue_url: string;
+            /**
+             * @description the AWS region the requests are signed for (SigV4)
+             * @example eu-west-1
+             */
+            region: string;
+            /**
+             * @description Access key ID: set; never returned
+             * @constant
+             */
+            access_key_id: "[redacted]";
+            /**
+             * @description Secret access key: set; never returned
+             * @constant
+             */
+            secret_access_key: "[redacted]";
+            /**
+             * @description {{path.to.field}} over the payload; required for a FIFO queue, whose messages of one group are kept in order. Empty once rendered: the endpoint id
+             * @example {{customer.id}}
+             */
+            message_group_id: string;
+        };
+        /** @description S3-compatible object storage */
+        S3ConfigInput: {
+            /**
+             * @description the service's origin: AWS's regional endpoint or an S3-compatible server's
+             * @example https://s3.eu-west-1.amazonaws.com
+             */
+            endpoint: string;
+            /**
+             * @description a bucket that exists; Relay does not create it
+             * @example webhooks-archive
+             */
+            bucket: string;
+            key_template?: string | null;
+            /**
+             * @description the AWS region the requests are signed for (SigV4)
+             * @example eu-west-1
+             */
+            region: string;
+            /** @description of an IAM user or role allowed s3:PutObject on the bucket; stored sealed, never shown */
+            access_key_id: string;
+            /** @description a secret: stored sealed, never shown */
+            secret_access_key: string;
+            path_style?: boolean | null;
+        };
+        /** @description S3-compatible object storage */
+        S3ConfigView: {
+            /**
+             * @description the service's origin: AWS's regional endpoint or an S3-compatible server's
+             * @example https://s3.eu-west-1.amazonaws.com
+             */
+            endpoint: string;
+            /**
+             * @description a bucket that exists; Relay does not create it
+             * @example webhooks-archive
+             */
+            bucket: string;
+            /**
+             * @description must contain {{delivery_id}}; may use {{event_id}}, {{endpoint_id}} and {{date}} (YYYY-MM-DD, UTC)
+             * @example webhooks/{{date}}/{{delivery_id}}.json
+             */
+            key_template: string;
+            /**
+             * @description the AWS region the requests are signed for (SigV4)
+             * @example eu-west-1
+             */
+            region: string;
+            /**
+             * @description Access key ID: set; never returned
+             * @constant
+             */
+            access_key_id: "[redacted]";
+            /**
+             * @description Secret access key: set; never returned
+             * @constant
+             */
+            secret_access_key: "[redacted]";
+            /** @description endpoint/bucket/key instead of bucket.endpoint/key; needed by most S3-compatible servers and for an IP address */
+            path_style: boolean;
         };
         TransformationVersion: {
             version: number;

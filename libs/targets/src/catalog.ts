@@ -8,6 +8,8 @@ import { createEmailKind, emailInfo } from './kinds/email';
 import type { MailRelay } from './kinds/email';
 import { createRedisStreamKind, redisStreamInfo } from './kinds/redis_stream';
 import { createNatsJetStreamKind, natsJetStreamInfo } from './kinds/nats_jetstream';
+import { createSqsKind, sqsInfo } from './kinds/sqs';
+import { createS3Kind, s3Info } from './kinds/s3';
 import { createSpreadsheetKind, spreadsheetInfo } from './kinds/spreadsheet';
 import type { GoogleAccess } from './kinds/spreadsheet';
 import { createEmbedChatKind, embedChatInfo } from './kinds/embed_chat';
@@ -22,6 +24,8 @@ import type { AmqpLink } from './transports/amqp';
 import type { RedisStreamsLink } from './transports/redis';
 import type { MqttLink } from './transports/mqtt';
 import type { NatsLink } from './transports/nats';
+import type { SqsLink } from './transports/sqs';
+import type { S3Link } from './transports/s3';
 
 /** What kinds may need to be built: the secret box for credentials stored with a target (webhook secrets, chat URLs). */
 interface KindDeps {
@@ -40,6 +44,10 @@ interface KindDeps {
   mqtt?: MqttLink;
   /** pooled connections to the NATS servers of JetStream targets; only the outputs deliverer has them */
   nats?: NatsLink;
+  /** pooled clients to the queues of Amazon SQS targets; only the outputs deliverer has them */
+  sqs?: SqsLink;
+  /** pooled clients to the buckets of S3 targets; only the outputs deliverer has them */
+  s3?: S3Link;
 }
 
 /** One line of the catalog: what is known of a kind without building it, and how to build it. */
@@ -122,6 +130,8 @@ export const CATALOG: Catalog = createCatalog([
     ...natsJetStreamInfo,
     create: (deps) => createNatsJetStreamKind({ secrets: deps.secrets, ...(deps.nats ? { nats: deps.nats } : {}) }),
   },
+  { ...sqsInfo, create: (deps) => createSqsKind({ secrets: deps.secrets, ...(deps.sqs ? { sqs: deps.sqs } : {}) }) },
+  { ...s3Info, create: (deps) => createS3Kind({ secrets: deps.secrets, ...(deps.s3 ? { s3: deps.s3 } : {}) }) },
 ]);
 
 export function createDefaultRegistry(deps: KindDeps): TargetRegistry {

@@ -56,6 +56,12 @@ export { createMqttKind } from './kinds/mqtt';
 export { createNatsLink } from './transports/nats';
 export type { NatsLink } from './transports/nats';
 export { createNatsJetStreamKind } from './kinds/nats_jetstream';
+export { createSqsLink } from './transports/sqs';
+export type { SqsLink } from './transports/sqs';
+export { createSqsKind } from './kinds/sqs';
+export { createS3Link } from './transports/s3';
+export type { S3Link } from './transports/s3';
+export { createS3Kind } from './kinds/s3';
 export type { PooledLinkOptions } from './transports/pool';
 export { retryScheduleOf, RETRY_SCHEDULE_LIMITS } from './schedule';
 export {

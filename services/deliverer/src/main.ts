@@ -96,7 +96,15 @@ runMain(async () => {
       secrets: createSecretBox(config.secretsKeys),
       ...(outputs?.mail ? { mail: outputs.mail } : {}),
       ...(outputs
-        ? { google: outputs.google, redis: outputs.redis, amqp: outputs.amqp, mqtt: outputs.mqtt, nats: outputs.nats }
+        ? {
+            google: outputs.google,
+            redis: outputs.redis,
+            amqp: outputs.amqp,
+            mqtt: outputs.mqtt,
+            nats: outputs.nats,
+            sqs: outputs.sqs,
+            s3: outputs.s3,
+          }
         : {}),
       ...(cli ? { cli } : {}),
     }),

@@ -7,6 +7,8 @@ import {
   createRedisStreamsLink,
   createSender,
   createSmtpTransport,
+  createS3Link,
+  createSqsLink,
   GOOGLE_RESPONSE_LIMIT_BYTES,
 } from '@relay/targets';
 import type {
@@ -16,7 +18,9 @@ import type {
   MqttLink,
   NatsLink,
   RedisStreamsLink,
+  S3Link,
   SmtpSecurity,
+  SqsLink,
 } from '@relay/targets';
 import type { Config } from './config';
 
@@ -33,7 +37,7 @@ const POOLED_IDLE_MS = 60_000;
  * The outputs channel's transports, from config: the mail relay (when SMTP_HOST is set), the
  * guarded sender to Google, whose answers may be as large as the delivery-id column a retried
  * append reads (GOOGLE_RESPONSE_LIMIT_BYTES), and the pooled clients of Redis Streams and
- * RabbitMQ exchange, MQTT and NATS JetStream targets, under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
+ * RabbitMQ exchange, MQTT, NATS JetStream, SQS and S3 targets, under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
  */
 export function outputTransports(config: Config): {
   mail?: MailRelay;
@@ -42,6 +46,8 @@ export function outputTransports(config: Config): {
   amqp: AmqpLink;
   mqtt: MqttLink;
   nats: NatsLink;
+  sqs: SqsLink;
+  s3: S3Link;
   close(): void;
 } {
   const problems: string[] = [];
@@ -98,6 +104,8 @@ export function outputTransports(config: Config): {
   const amqp = createAmqpLink(pooled);
   const mqtt = createMqttLink(pooled);
   const nats = createNatsLink(pooled);
+  const sqs = createSqsLink(pooled);
+  const s3 = createS3Link(pooled);
   return {
     ...(transport ? { mail: { transport, from: config.smtpFrom } } : {}),
     google: { send, tokenUrl: config.googleTokenUrl, sheetsApi: config.googleSheetsUrl },
@@ -105,12 +113,16 @@ export function outputTransports(config: Config): {
     amqp,
     mqtt,
     nats,
+    sqs,
+    s3,
     close: () => {
       transport?.close();
       redis.close();
       amqp.close();
       mqtt.close();
       nats.close();
+      sqs.close();
+      s3.close();
     },
   };
 }
