@@ -1,16 +1,26 @@
 // Local stand-ins the outputs bench delivers to: an SMTP server (STARTTLS + AUTH, as the relay
 // default requires), a minimal HTTPS Google (token endpoint, values:batchGet/update/append), a
 // reader of a stream on the real local Redis, a consumer of an exchange on the real RabbitMQ, a
-// QoS 1 subscriber on a Mosquitto of the bench's own, a consumer of a stream on a nats-server of
-// its own and a consumer of a topic on the bench's Kafka. Each reports the delivery id of what it
+// QoS 1 subscriber on a Mosquitto of the bench's own, a consumer of a stream on a nats-server
+// of its own, one of a queue on an ElasticMQ of its own, a versitygw (S3) whose bucket is read
+// back, and a consumer of a topic on the bench's Kafka. Each reports the delivery id of what it
 // took. Not the test fakes: no JWT verification or
 // quota here, only what a delivery costs the deliverer.
 'use strict';
 const { spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const https = require('node:https');
 const os = require('node:os');
 const path = require('node:path');
+const { CreateBucketCommand, ListBucketsCommand, ListObjectsV2Command, S3Client } = require('@aws-sdk/client-s3');
+const {
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  ListQueuesCommand,
+  ReceiveMessageCommand,
+  SQSClient,
+} = require('@aws-sdk/client-sqs');
 const { jetstream, jetstreamManager } = require('@nats-io/jetstream');
 const { connect } = require('@nats-io/transport-node');
 const amqp = require('amqplib');
@@ -20,6 +30,7 @@ const { Kafka, logLevel } = require('kafkajs');
 const { SMTPServer } = require('smtp-server');
 const { generate } = require('selfsigned');
 const { freePort, portOf, startProgram } = require('./lib');
+const { elasticmqCommand, versitygwCommand } = require('./test-servers');
 
 /** A self-signed certificate (PEM, with its key) for localhost and 127.0.0.1, valid a day. */
 function certificate() {
@@ -256,6 +267,155 @@ async function consumeJetStream(onDelivery) {
 }
 
 /**
+ * Starts a server program at the lowest priority, in a process group of its own that the bench's
+ * exit kills, and waits until `answers()` resolves true (a protocol handshake).
+ * @param {string[]} command the program and its arguments
+ * @param {() => Promise<boolean>} answers
+ * @param {string} what the error's words if it never answers
+ */
+async function startServer(command, answers, what) {
+  const server = spawn('nice', ['-n', '19', ...command], { stdio: 'ignore', detached: true });
+  const kill = () => server.pid !== undefined && process.kill(-server.pid, 'SIGKILL');
+  process.once('exit', kill);
+  const deadline = Date.now() + 60_000;
+  while (!(await answers())) {
+    if (Date.now() > deadline || server.exitCode !== null)
+      throw new Error(`${what} (bash scripts/infra.sh tools installs it)`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    stop() {
+      kill();
+      process.removeListener('exit', kill);
+    },
+  };
+}
+
+/**
+ * An ElasticMQ (SQS-compatible, messages in memory) on a free loopback port with one queue; its
+ * messages are read (long polls of 10) and deleted, each one's relay-delivery-id attribute to
+ * `onDelivery`. `close()` stops reading and stops the server.
+ * @param {(deliveryId: string) => void} onDelivery
+ */
+async function consumeSqs(onDelivery) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const client = new SQSClient({
+    region: 'us-east-1',
+    endpoint: url,
+    credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
+    maxAttempts: 1,
+  });
+  const server = await startServer(
+    elasticmqCommand([
+      `-Drest-sqs.bind-port=${port}`,
+      '-Drest-sqs.bind-hostname=127.0.0.1',
+      `-Dnode-address.port=${port}`,
+      '-Dnode-address.host=127.0.0.1',
+      '-Drest-stats.enabled=false',
+    ]),
+    () =>
+      client.send(new ListQueuesCommand({})).then(
+        () => true,
+        () => false,
+      ),
+    `ElasticMQ did not answer on ${url}`,
+  );
+  const { QueueUrl: queueUrl } = await client.send(new CreateQueueCommand({ QueueName: 'bench' }));
+  let open = true;
+  const done = (async () => {
+    while (open) {
+      const got = await client.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queueUrl,
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: 1,
+          MessageAttributeNames: ['relay-delivery-id'],
+        }),
+      );
+      const messages = got.Messages ?? [];
+      for (const m of messages) onDelivery(String(m.MessageAttributes?.['relay-delivery-id']?.StringValue));
+      if (messages.length > 0)
+        await client.send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: queueUrl,
+            Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: String(m.ReceiptHandle) })),
+          }),
+        );
+    }
+  })();
+  return {
+    queueUrl: String(queueUrl),
+    async close() {
+      open = false;
+      await done;
+      client.destroy();
+      server.stop();
+    },
+  };
+}
+
+/**
+ * A versitygw (S3, posix backend in a temporary directory) on a free loopback port with one
+ * bucket; its keys are listed every 100 ms, each new key's last segment (the delivery id, as the
+ * kind's default key template ends) to `onDelivery`. `close()` stops listing and the server.
+ * @param {string} dir an empty directory for the objects
+ * @param {(deliveryId: string) => void} onDelivery
+ */
+async function watchBucket(dir, onDelivery) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const credentials = { accessKeyId: 'bench', secretAccessKey: randomBytes(18).toString('base64url') };
+  fs.mkdirSync(path.join(dir, 'data'));
+  fs.mkdirSync(path.join(dir, 'meta'));
+  const client = new S3Client({
+    region: 'us-east-1',
+    endpoint: url,
+    forcePathStyle: true,
+    credentials,
+    maxAttempts: 1,
+  });
+  const server = await startServer(
+    versitygwCommand({ ...credentials, port, dir }),
+    () =>
+      client.send(new ListBucketsCommand({})).then(
+        () => true,
+        () => false,
+      ),
+    `versitygw did not answer on ${url}`,
+  );
+  await client.send(new CreateBucketCommand({ Bucket: 'bench' }));
+  const seen = new Set();
+  let open = true;
+  const done = (async () => {
+    while (open) {
+      /** @type {string | undefined} */
+      let token;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: 'bench', ContinuationToken: token }));
+        for (const o of page.Contents ?? [])
+          if (o.Key && !seen.has(o.Key)) {
+            seen.add(o.Key);
+            onDelivery(String(o.Key.split('/').pop()));
+          }
+        token = page.NextContinuationToken;
+      } while (token);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return {
+    url,
+    credentials,
+    async close() {
+      open = false;
+      await done;
+      client.destroy();
+      server.stop();
+    },
+  };
+}
+
+/**
  * A topic on a bench Kafka (bench/kafka-broker.js), created here, and a consumer of it from its
  * beginning that hands each record's relay-delivery-id header to `onDelivery`.
  * @param {string} broker
@@ -281,9 +441,11 @@ module.exports = {
   certificate,
   consumeExchange,
   consumeJetStream,
+  consumeSqs,
   consumeTopic,
   readStream,
   startMosquitto,
   startSheets,
   startSmtp,
+  watchBucket,
 };

@@ -4,9 +4,11 @@
 // target (XADD to the real local Redis, a reader on the stream), a RabbitMQ exchange target
 // (confirmed publishes to the real local RabbitMQ, a consumer on the exchange), an MQTT target
 // (QoS 1 publishes to a Mosquitto of the bench's own, a QoS 1 subscriber), a NATS JetStream target
-// (acknowledged publishes to a nats-server of its own, a consumer on the stream) and a Kafka target
-// (idempotent produces, acks=all, over SASL PLAIN to a single-node Kafka the bench starts:
-// bench/kafka-broker.js; a consumer on the topic), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
+// (acknowledged publishes to a nats-server of its own, a consumer on the stream), an SQS target
+// (SendMessage to an ElasticMQ of its own, a consumer on the queue), an S3 target (PutObject
+// to a versitygw of its own, its bucket listed) and a Kafka target (idempotent produces, acks=all,
+// over SASL PLAIN to a single-node Kafka the bench starts: bench/kafka-broker.js; a consumer on
+// the topic), on the real local RabbitMQ and FerretDB, closed loop as bench/deliverer.js does for webhooks. Prints one
 // JSON line per kind; writes bench-results/outputs.json.
 'use strict';
 const { generateKeyPairSync, randomBytes } = require('node:crypto');
@@ -24,8 +26,10 @@ const {
   createKafkaKind,
   createMqttKind,
   createNatsJetStreamKind,
+  createS3Kind,
   createRedisStreamKind,
   createSpreadsheetKind,
+  createSqsKind,
 } = require('@relay/targets');
 const { cleanup, closedLoop, settingsOf } = require('./delivery-loop');
 const { freePort, startProcess, waitFor, writeResults } = require('./lib');
@@ -33,17 +37,19 @@ const { startKafka } = require('./kafka-broker');
 const {
   consumeExchange,
   consumeJetStream,
+  consumeSqs,
   consumeTopic,
   readStream,
   startMosquitto,
   startSheets,
   startSmtp,
+  watchBucket,
 } = require('./outputs-receivers');
 
 const ROOT = path.resolve(__dirname, '..');
 const S = settingsOf('BENCH_OUTPUT_DELIVERIES', 5000, 'bench_out');
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'mqtt', 'nats_jetstream', 'kafka'];
+const KINDS = ['email', 'spreadsheet', 'redis_stream', 'amqp_exchange', 'mqtt', 'nats_jetstream', 'sqs', 's3', 'kafka'];
 
 /**
  * @param {string} kind
@@ -97,10 +103,13 @@ async function main() {
   const exchangeConsumer = await consumeExchange(S.rabbitmqUrl, exchange, (id) => arrivals.on(id));
   const mosquitto = await startMosquitto('bench/outputs', (id) => arrivals.on(id));
   const jetStream = await consumeJetStream((id) => arrivals.on(id));
+  const queue = await consumeSqs((id) => arrivals.on(id));
   const kafka = await startKafka('bench-kafka');
   const topic = `bench-${S.namespace}`;
   const topicConsumer = await consumeTopic(kafka.broker, topic, (id) => arrivals.on(id));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-out-'));
+  fs.mkdirSync(path.join(dir, 's3'));
+  const bucket = await watchBucket(path.join(dir, 's3'), (id) => arrivals.on(id));
   fs.writeFileSync(path.join(dir, 'smtp.pem'), smtp.ca);
   fs.writeFileSync(path.join(dir, 'google.pem'), sheets.ca);
 
@@ -123,6 +132,20 @@ async function main() {
     servers: [jetStream.url],
     subject: jetStream.subject,
   });
+  const sqs = createSqsKind({ secrets }).validateConfig({
+    queue_url: queue.queueUrl,
+    region: 'us-east-1',
+    access_key_id: 'bench',
+    secret_access_key: 'bench',
+  });
+  const s3 = createS3Kind({ secrets }).validateConfig({
+    endpoint: bucket.url,
+    region: 'us-east-1',
+    bucket: 'bench',
+    access_key_id: bucket.credentials.accessKeyId,
+    secret_access_key: bucket.credentials.secretAccessKey,
+    path_style: true,
+  });
   const kafkaTopic = createKafkaKind({ secrets }).validateConfig({
     brokers: [kafka.saslBroker],
     topic,
@@ -135,6 +158,8 @@ async function main() {
     ['amqp_exchange', amqpExchange],
     ['mqtt', mqttTopic],
     ['nats_jetstream', natsJetStream],
+    ['sqs', sqs],
+    ['s3', s3],
     ['kafka', kafkaTopic],
   ])) {
     if (!cfg.ok) throw new Error(`${kind}: ${JSON.stringify(cfg.errors)}`);
@@ -205,6 +230,8 @@ async function main() {
     await exchangeConsumer.close();
     await mosquitto.close();
     await jetStream.close();
+    await queue.close();
+    await bucket.close();
     await topicConsumer.close();
     await kafka.stop();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -10,7 +10,8 @@
 #   bash scripts/infra.sh up       install/build what is missing, start what is not running, wait
 #   bash scripts/infra.sh down     stop what `up` started (nothing else)
 #   bash scripts/infra.sh status   state, pid and URL of each server; RabbitMQ queue depths
-#   bash scripts/infra.sh tools    install what only the tests use (Chromium, Prometheus, Mosquitto, Jaeger, nats-server, Kafka's jars) and build
+#   bash scripts/infra.sh tools    install what only the tests use (Chromium, Prometheus, Mosquitto, Jaeger, nats-server,
+#                                  ElasticMQ, moto, versitygw, Kafka's jars) and build
 #                                  the server programs without starting any: the chaos suite runs
 #                                  private instances of them (docs/testing.md)
 #
@@ -47,6 +48,15 @@ JAEGER="$INFRA/bin/jaeger"
 # nats-server with JetStream, for the nats_jetstream target's tests (test/e2e/nats-jetstream-delivery.test.ts)
 NATS_SERVER_VERSION=v2.15.2
 NATS_SERVER="$INFRA/bin/nats-server"
+# The SQS target's test servers (docs/testing.md "Queue servers"): ElasticMQ for deliveries and
+# outages, moto's server for the signature checks ElasticMQ does not make
+ELASTICMQ_VERSION=1.6.14
+ELASTICMQ="$INFRA/tools/elasticmq-$ELASTICMQ_VERSION"
+MOTO_VERSION=5.2.5
+MOTO="$INFRA/tools/moto-$MOTO_VERSION"
+# The S3 target's test server: versitygw on its posix backend, which verifies SigV4 signatures
+VERSITYGW_VERSION=v1.8.0
+VERSITYGW="$INFRA/tools/versitygw-$VERSITYGW_VERSION/versitygw"
 
 LOCAL_REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
 LOCAL_RABBITMQ_URL="amqp://127.0.0.1:$RABBIT_PORT"
@@ -368,6 +378,60 @@ nats_server_build() {
   go_module_build nats-server github.com/nats-io/nats-server/v2 "$NATS_SERVER_VERSION" . "$NATS_SERVER"
 }
 
+# ElasticMQ, an SQS-compatible server on the JVM, for the SQS target's tests: its jars assembled
+# from Maven Central by `mvn dependency:copy-dependencies` from a generated pom, into a folder
+# named by the version, finished only once complete (an interrupted run starts again).
+elasticmq_install() {
+  if [[ -f "$ELASTICMQ/complete" ]]; then return; fi
+  command -v java >/dev/null || apt_install openjdk-17-jre-headless
+  command -v mvn >/dev/null || apt_install maven
+  log "elasticmq: assembling $ELASTICMQ_VERSION from Maven Central into $ELASTICMQ"
+  (
+    tmp="$(mktemp -d)"
+    trap 'rm -rf "$tmp"' EXIT
+    cat > "$tmp/pom.xml" <<POM
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>relay.infra</groupId><artifactId>elasticmq</artifactId><version>1</version>
+  <dependencies><dependency>
+    <groupId>org.elasticmq</groupId><artifactId>elasticmq-server_2.13</artifactId><version>$ELASTICMQ_VERSION</version>
+  </dependency></dependencies>
+</project>
+POM
+    rm -rf "$ELASTICMQ"
+    nice -n 19 mvn -q -B -Dstyle.color=never -f "$tmp/pom.xml" dependency:copy-dependencies -DoutputDirectory="$ELASTICMQ/lib" -DincludeScope=runtime
+  )
+  touch "$ELASTICMQ/complete"
+}
+
+# moto's server (PyPI), an emulator of AWS APIs that, with IAM checks on, recomputes each
+# request's SigV4 signature from the secret of the access key it names: the SQS target's
+# wrong-credential test runs against it. A virtual environment of its own, named by the version.
+moto_install() {
+  if [[ -x "$MOTO/bin/moto_server" && -f "$MOTO/complete" ]]; then return; fi
+  /usr/bin/python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
+  log "moto: installing moto[server]==$MOTO_VERSION into $MOTO"
+  rm -rf "$MOTO"
+  /usr/bin/python3 -m venv "$MOTO"
+  nice -n 19 "$MOTO/bin/pip" install -q --disable-pip-version-check "moto[server]==$MOTO_VERSION"
+  touch "$MOTO/complete"
+}
+
+# versitygw (Versity S3 Gateway), an S3 server that keeps objects as files and checks every
+# request's SigV4 signature: built from the Go module proxy like Jaeger, into a folder named by
+# the version. A cold build took about 4 min on 2 busy cores.
+versitygw_build() {
+  if [[ -x "$VERSITYGW" ]]; then return; fi
+  command -v go >/dev/null || PATH="$PATH:/usr/local/go/bin"
+  command -v go >/dev/null || die "Go is needed to build versitygw $VERSITYGW_VERSION (the S3 target's test server)"
+  log "versitygw: building $VERSITYGW_VERSION into $VERSITYGW (first time only)"
+  local started=$SECONDS dir
+  dir="$(dirname "$VERSITYGW")"
+  mkdir -p "$dir"
+  CGO_ENABLED=0 GOBIN="$dir" nice -n 19 go install -trimpath "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION"
+  log "versitygw: built in $((SECONDS - started)) s"
+}
+
 ferretdb_up() {
   if [[ -n "${MONGODB_URL:-}" ]]; then log "ferretdb: MONGODB_URL is set; not starting one"; return; fi
   local pid
@@ -507,9 +571,12 @@ cmd_tools() {
   ferretdb_build
   jaeger_build
   nats_server_build
+  elasticmq_install
+  moto_install
+  versitygw_build
   kafka_assemble
   postgres_up
-  log "tools: chromium, promtool, prometheus, mosquitto, redis-server, $RABBIT_BIN/rabbitmq-server, $FERRETDB, $JAEGER, $NATS_SERVER and the Kafka $KAFKA_VERSION jars ($KAFKA_LIBS) are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
+  log "tools: chromium, promtool, prometheus, mosquitto, redis-server, $RABBIT_BIN/rabbitmq-server, $FERRETDB, $JAEGER, $NATS_SERVER, $ELASTICMQ, $MOTO, $VERSITYGW and the Kafka $KAFKA_VERSION jars ($KAFKA_LIBS) are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
 }
 
 cmd_down() {

@@ -326,9 +326,9 @@ describe('bench/deliverer.js in short mode (one webhook deliverer process, real 
   );
 });
 
-describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP, the Google fake, Redis, RabbitMQ, Mosquitto, nats-server and a Kafka of its own)', () => {
+describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP, the Google fake, Redis, RabbitMQ, Mosquitto, nats-server, ElasticMQ, versitygw and a Kafka of its own)', () => {
   it(
-    'exits 0 and reports deliveries/s of an email, a spreadsheet, a Redis Streams, a RabbitMQ exchange, an MQTT, a NATS JetStream and a Kafka target',
+    'exits 0 and reports deliveries/s of an email, a spreadsheet, a Redis Streams, a RabbitMQ exchange, an MQTT, a NATS JetStream, an SQS, an S3 and a Kafka target',
     async () => {
       const report = writtenOf<{ results: { kind: string; deliveries_per_s: number; n: number }[] }>(
         await runBench('outputs'),
@@ -340,6 +340,8 @@ describe('bench/outputs.js in short mode (one outputs deliverer process: SMTP, t
         ['amqp_exchange', 36],
         ['mqtt', 36],
         ['nats_jetstream', 36],
+        ['sqs', 36],
+        ['s3', 36],
         ['kafka', 36],
       ]);
       for (const r of report.results) expect(r.deliveries_per_s).toBeGreaterThan(0);

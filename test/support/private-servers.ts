@@ -41,7 +41,8 @@ const HANDSHAKE_TIMEOUT_MS = 2000;
 /** an orderly stop that takes longer than this becomes a SIGKILL */
 const STOP_GRACE_MS = 30000;
 
-export type ServerName = 'redis' | 'rabbitmq' | 'ferretdb' | 'mosquitto' | 'nats';
+export type ServerName =
+  'redis' | 'rabbitmq' | 'ferretdb' | 'mosquitto' | 'nats' | 'elasticmq' | 'moto' | 'versitygw' | 'kafka';
 
 export interface PrivateServer {
   readonly name: ServerName;
@@ -73,8 +74,8 @@ export interface PrivateServers {
   close(): Promise<void>;
 }
 
-interface Spec {
-  name: ServerName | 'epmd' | 'kafka';
+export interface Spec {
+  name: ServerName | 'epmd';
   url: string;
   command: string;
   args: string[];

@@ -1,13 +1,35 @@
 import { must } from '@relay/client';
 import type { TargetCreate } from '@relay/client';
+import { startStack } from '../e2e/stack';
 import type { Stack } from '../e2e/stack';
 import { eventually } from './infra';
+import { startService } from './services';
 
 /*
  * What the end-to-end tests of the queue and stream kinds (docs/targets-queues.md) do alike on a
  * stack: add and remove a target, send an event, and wait for the target's flag or for its
  * deliveries to be retrying after the server refused them.
  */
+
+/**
+ * The worker's shared stack (which runs no outputs deliverer) with one outputs deliverer of the
+ * file's own on its environment, and an endpoint for the file's targets. `stop()` stops both.
+ */
+export async function startOutputsStack(
+  label: string,
+): Promise<{ stack: Stack; endpointId: string; stop(): Promise<void> }> {
+  const stack = await startStack(label);
+  const outputs = await startService('outputs-deliverer', stack.env);
+  const endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: label } }))).id;
+  return {
+    stack,
+    endpointId,
+    async stop() {
+      await outputs.stop();
+      await stack.stop();
+    },
+  };
+}
 
 export async function addQueueTarget(
   stack: Stack,

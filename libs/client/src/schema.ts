@@ -549,7 +549,7 @@ export interface paths {
         };
         /**
          * The request of an activity row
-         * @description What the sender sent, as the gateway kept it for resends: method, source IP, query, headers (credentials redacted) and the payload (its bytes, size and, when UTF-8, its text). Kept for accepted requests only, as long as the row; a refused request has none (404).
+         * @description What the sender sent, as the gateway kept it for resends: method, source IP, query, headers (credentials redacted) and the payload (its bytes, size and, when UTF-8, its text). Kept for accepted and quarantined requests (docs/ingest.md "Quarantine"), as long as the row; any other refused request has none (404).
          *
          *     Needs an API key with the **viewer** role or higher.
          */
@@ -600,6 +600,28 @@ export interface paths {
          *     Needs an API key with the **editor** role or higher.
          */
         post: operations["resendActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/{eventId}/rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-run a quarantined request
+         * @description Runs a quarantined request (its row’s `quarantine` is `kept`: refused by its payload or the endpoint’s rules after it passed authentication) through the endpoint’s steps again under the current settings, as if just received: IP lists, inbound auth and captcha are skipped (it passed them, or its token is spent); the rate limit, quota and de-duplication count as for a sender. The new row’s `rerun_of` names the original; a request re-run and accepted once is answered with that event (`replayed`). Counts against RESENDS_PER_MINUTE.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["rerunActivity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -694,6 +716,50 @@ export interface paths {
          *     Needs an API key with the **editor** role or higher.
          */
         post: operations["cancelBulkRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reruns/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count the quarantined requests a bulk re-run would run
+         * @description Counts the quarantined requests (row `quarantine`: `kept`) of an endpoint (or every endpoint) in a window, running nothing. Each account may ask for 30 bulk re-runs and previews a minute.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["previewBulkRerun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reruns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-run the quarantined requests of a window
+         * @description Re-runs every quarantined request of the filter (as `POST /v1/activity/{eventId}/rerun` does one), oldest first, one after another within this request, and answers what became of each. At most 100: a window holding more is refused whole before anything runs. Count first with `POST /v1/reruns/preview`. A request already re-run and accepted is answered with that event (`replayed`), so running a window again is safe.
+         *
+         *     Needs an API key with the **editor** role or higher.
+         */
+        post: operations["createBulkRerun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1456,12 +1522,12 @@ export interface components {
         };
         TargetCreate: {
             /** @enum {string} */
-            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange" | "mqtt" | "nats_jetstream" | "kafka";
+            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange" | "mqtt" | "nats_jetstream" | "sqs" | "s3" | "kafka";
             /** @description trimmed */
             name: string;
             /** @description default true */
             enabled?: boolean;
-            /** @description the kind's settings (WebhookConfigInput, EmbedChatConfigInput, BlockChatConfigInput, EmailConfigInput, SpreadsheetConfigInput, TelegramConfigInput, TeamsConfigInput, CliConfigInput, RedisStreamConfigInput, AmqpExchangeConfigInput, MqttConfigInput, NatsJetstreamConfigInput, KafkaConfigInput by `kind`); each problem is named `config.<field>` */
+            /** @description the kind's settings (WebhookConfigInput, EmbedChatConfigInput, BlockChatConfigInput, EmailConfigInput, SpreadsheetConfigInput, TelegramConfigInput, TeamsConfigInput, CliConfigInput, RedisStreamConfigInput, AmqpExchangeConfigInput, MqttConfigInput, NatsJetstreamConfigInput, SqsConfigInput, S3ConfigInput, KafkaConfigInput by `kind`); each problem is named `config.<field>` */
             config: Record<string, unknown>;
             /** @description delays between attempts in ms; `[]` no retries; null the kind’s default (docs/delivery.md) */
             retry_schedule_ms?: number[] | null;
@@ -1631,7 +1697,7 @@ export interface components {
             readonly created_at?: unknown;
             /** @description read-only: refused in a request */
             readonly updated_at?: unknown;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         TargetPatch: {
             /** @description trimmed */
             name?: string;
@@ -1815,10 +1881,10 @@ export interface components {
             account_id: string;
             endpoint_id: string;
             /** @enum {string} */
-            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange" | "mqtt" | "nats_jetstream" | "kafka";
+            kind: "webhook" | "embed_chat" | "block_chat" | "email" | "spreadsheet" | "telegram" | "teams" | "cli" | "redis_stream" | "amqp_exchange" | "mqtt" | "nats_jetstream" | "sqs" | "s3" | "kafka";
             name: string;
             enabled: boolean;
-            /** @description the kind's settings as shown, every secret masked (WebhookConfigView, EmbedChatConfigView, BlockChatConfigView, EmailConfigView, SpreadsheetConfigView, TelegramConfigView, TeamsConfigView, CliConfigView, RedisStreamConfigView, AmqpExchangeConfigView, MqttConfigView, NatsJetstreamConfigView, KafkaConfigView by `kind`) */
+            /** @description the kind's settings as shown, every secret masked (WebhookConfigView, EmbedChatConfigView, BlockChatConfigView, EmailConfigView, SpreadsheetConfigView, TelegramConfigView, TeamsConfigView, CliConfigView, RedisStreamConfigView, AmqpExchangeConfigView, MqttConfigView, NatsJetstreamConfigView, SqsConfigView, S3ConfigView, KafkaConfigView by `kind`) */
             config: Record<string, unknown>;
             /** @description set when deliveries showed the destination is gone (docs/delivery.md "Flagged targets") */
             flagged: {
@@ -1997,7 +2063,7 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         TargetList: {
             data: components["schemas"]["Target"][];
         };
@@ -2438,6 +2504,111 @@ export interface components {
                 creds: "[redacted]";
             };
         };
+        /** @description Amazon SQS queue */
+        SqsConfigInput: {
+            /**
+             * @description as SQS shows it; its host is the endpoint Relay calls, so an SQS-compatible server works too. A FIFO queue ends in .fifo
+             * @example https://sqs.eu-west-1.amazonaws.com/123456789012/orders
+             */
+            queue_url: string;
+            /**
+             * @description the AWS region the requests are signed for (SigV4)
+             * @example eu-west-1
+             */
+            region: string;
+            /** @description of an IAM user or role allowed sqs:SendMessage on the queue; stored sealed, never shown */
+            access_key_id: string;
+            /** @description a secret: stored sealed, never shown */
+            secret_access_key: string;
+            message_group_id?: string | null;
+        };
+        /** @description Amazon SQS queue */
+        SqsConfigView: {
+            /**
+             * @description as SQS shows it; its host is the endpoint Relay calls, so an SQS-compatible server works too. A FIFO queue ends in .fifo
+             * @example https://sqs.eu-west-1.amazonaws.com/123456789012/orders
+             */
+            queue_url: string;
+            /**
+             * @description the AWS region the requests are signed for (SigV4)
+             * @example eu-west-1
+             */
+            region: string;
+            /**
+             * @description Access key ID: set; never returned
+             * @constant
+             */
+            access_key_id: "[redacted]";
+            /**
+             * @description Secret access key: set; never returned
+             * @constant
+             */
+            secret_access_key: "[redacted]";
+            /**
+             * @description {{path.to.field}} over the payload; required for a FIFO queue, whose messages of one group are kept in order. Empty once rendered: the endpoint id
+             * @example {{customer.id}}
+             */
+            message_group_id: string;
+        };
+        /** @description S3-compatible object storage */
+        S3ConfigInput: {
+            /**
+             * @description the service's origin: AWS's regional endpoint or an S3-compatible server's
+             * @example https://s3.eu-west-1.amazonaws.com
+             */
+            endpoint: string;
+            /**
+             * @description a bucket that exists; Relay does not create it
+             * @example webhooks-archive
+             */
+            bucket: string;
+            key_template?: string | null;
+            /**
+             * @description the AWS region the requests are signed for (SigV4)
+             * @example eu-west-1
+             */
+            region: string;
+            /** @description of an IAM user or role allowed s3:PutObject on the bucket; stored sealed, never shown */
+            access_key_id: string;
+            /** @description a secret: stored sealed, never shown */
+            secret_access_key: string;
+            path_style?: boolean | null;
+        };
+        /** @description S3-compatible object storage */
+        S3ConfigView: {
+            /**
+             * @description the service's origin: AWS's regional endpoint or an S3-compatible server's
+             * @example https://s3.eu-west-1.amazonaws.com
+             */
+            endpoint: string;
+            /**
+             * @description a bucket that exists; Relay does not create it
+             * @example webhooks-archive
+             */
+            bucket: string;
+            /**
+             * @description must contain {{delivery_id}}; may use {{event_id}}, {{endpoint_id}} and {{date}} (YYYY-MM-DD, UTC)
+             * @example webhooks/{{date}}/{{delivery_id}}.json
+             */
+            key_template: string;
+            /**
+             * @description the AWS region the requests are signed for (SigV4)
+             * @example eu-west-1
+             */
+            region: string;
+            /**
+             * @description Access key ID: set; never returned
+             * @constant
+             */
+            access_key_id: "[redacted]";
+            /**
+             * @description Secret access key: set; never returned
+             * @constant
+             */
+            secret_access_key: "[redacted]";
+            /** @description endpoint/bucket/key instead of bucket.endpoint/key; needed by most S3-compatible servers and for an IP address */
+            path_style: boolean;
+        };
         /** @description Apache Kafka topic */
         KafkaConfigInput: {
             /** @description host:port, at most 16; the client finds the rest of the cluster from them */
@@ -2849,6 +3020,9 @@ export interface components {
                 /** @description the target’s name now; null once it was deleted */
                 target_name: string | null;
             }[];
+            quarantine: ("kept" | "bound_reached") | null;
+            /** @description the quarantined request this row re-ran; null otherwise */
+            rerun_of: string | null;
         };
         /** @description Every field optional: without `body`, `body_base64` and `query`, a sample the endpoint’s format reads is sent. */
         TestRequest: {
@@ -2884,6 +3058,32 @@ export interface components {
             /** @description names what the pipeline said */
             message: string;
             /** @description the Test row written; null when a sender gets no row either (disabled or paused endpoint) */
+            event_id: string | null;
+            outcome: ("ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE") | null;
+            reason: string | null;
+            /** @description the HTTP status a sender would have got */
+            ingest_status: number;
+            /** @description the `code` a sender would have got (docs/ingest.md) */
+            ingest_code: string;
+        };
+        RerunAccepted: {
+            /** @description the new event; its row’s `rerun_of` is the original */
+            event_id: string;
+            /** @constant */
+            outcome: "ACCEPTED";
+            /** @description the targets it is being delivered to; their attempts show on the row */
+            target_count: number;
+            /** @description the quarantined request re-run */
+            rerun_of: string;
+            /** @description true when the request was already re-run and accepted (or its Idempotency-Key or provider delivery id repeats an accepted request): that event, nothing delivered again */
+            replayed: boolean;
+        };
+        RerunRejected: {
+            /** @enum {string} */
+            code: "rerun_rejected";
+            /** @description names what the pipeline said */
+            message: string;
+            /** @description the new row, quarantined again when the rules refused it; null when a sender gets no row either (disabled or paused endpoint) */
             event_id: string | null;
             outcome: ("ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE") | null;
             reason: string | null;
@@ -3017,6 +3217,60 @@ export interface components {
             data: components["schemas"]["BulkRetry"][];
             /** @description pass back as `cursor`; null on the last page */
             next_cursor: string | null;
+        };
+        BulkRerunCreate: {
+            /** @description without it every endpoint of the account */
+            endpoint_id?: string | null;
+            /** @description ISO 8601; default `to` − 24 h; never before the retention period */
+            from?: string;
+            /** @description ISO 8601; default now */
+            to?: string;
+        };
+        BulkRerunPreview: {
+            /** @description the window as applied (defaults filled in) */
+            filter: {
+                endpoint_id: string | null;
+                /** Format: date-time */
+                from: string;
+                /** Format: date-time */
+                to: string;
+            };
+            /** @description quarantined requests a bulk re-run of this body would run now */
+            requests: number;
+            /** @description false when the window holds more than `max_requests` of them (or more than 500 refusals to look through): `requests` is a floor, and a bulk re-run of it is refused (409 `rerun_set_too_large`) */
+            complete: boolean;
+            /** @description most quarantined requests one bulk re-run takes */
+            max_requests: number;
+        };
+        BulkRerun: {
+            /** @description the window as applied (defaults filled in) */
+            filter: {
+                endpoint_id: string | null;
+                /** Format: date-time */
+                from: string;
+                /** Format: date-time */
+                to: string;
+            };
+            /** @description quarantined requests run */
+            requests: number;
+            accepted: number;
+            /** @description already re-run and accepted: answered with that event */
+            replayed: number;
+            /** @description refused again: each a new row, quarantined again */
+            refused: number;
+            /** @description kept, but not in the log (yet): not run */
+            payload_not_stored: number;
+            /** @description oldest first, in the order they were run */
+            results: {
+                /** @description the quarantined request */
+                event_id: string;
+                /** @enum {string} */
+                result: "accepted" | "replayed" | "refused" | "payload_not_stored";
+                /** @description the re-run’s event (refused: its row); null when not run */
+                new_event_id: string | null;
+                /** @description refused: the `code` a sender would have got (docs/ingest.md) */
+                code: string | null;
+            }[];
         };
         Plan: {
             name: string;
@@ -3595,7 +3849,7 @@ export interface components {
                 };
             };
         };
-        /** @description `too_many_test_requests`, `too_many_resends`, `too_many_bulk_retries`, `too_many_test_alerts`: the account's ceiling for that action (docs/management-api.md, docs/alerts.md). */
+        /** @description `too_many_test_requests`, `too_many_resends`, `too_many_bulk_retries`, `too_many_bulk_reruns`, `too_many_test_alerts`: the account's ceiling for that action (docs/management-api.md, docs/alerts.md). */
         TooManyRequests: {
             headers: {
                 /** @description seconds until the window ends */
@@ -3608,13 +3862,13 @@ export interface components {
                      * @description stable, machine-readable
                      * @enum {string}
                      */
-                    code: "too_many_test_requests" | "too_many_resends" | "too_many_bulk_retries" | "too_many_test_alerts";
+                    code: "too_many_test_requests" | "too_many_resends" | "too_many_bulk_retries" | "too_many_bulk_reruns" | "too_many_test_alerts";
                     /** @description for people; validation errors join every field error as `field: message; …` */
                     message: string;
                 };
             };
         };
-        /** @description `gateway_unavailable`: no ingest gateway ran the test request. */
+        /** @description `gateway_unavailable`: no ingest gateway ran the test request or re-run (a bulk re-run: those before it were run, and running it again is safe). */
         GatewayUnavailable: {
             headers: {
                 /** @description seconds: 5 */
@@ -4752,6 +5006,62 @@ export interface operations {
             503: components["responses"]["ResendUnavailable"];
         };
     };
+    rerunActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the event id (`evt_…`) */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted by the pipeline; being delivered. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RerunAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `not_quarantined`: the row is not a quarantined request (accepted, or refused before authentication passed, or by a limit); `quarantine_bound_reached`: it was refused when the account’s hourly quarantine bound was used up, so nothing was kept; `payload_not_stored`: the kept request has not reached the log yet (retry in a few seconds). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description stable, machine-readable
+                         * @enum {string}
+                         */
+                        code: "not_quarantined" | "quarantine_bound_reached" | "payload_not_stored";
+                        /** @description for people; validation errors join every field error as `field: message; …` */
+                        message: string;
+                    };
+                };
+            };
+            /** @description `rerun_rejected`: the pipeline refused it again. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RerunRejected"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["GatewayUnavailable"];
+        };
+    };
     listBulkRetries: {
         parameters: {
             query?: {
@@ -4914,6 +5224,86 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+        };
+    };
+    previewBulkRerun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkRerunCreate"];
+            };
+        };
+        responses: {
+            /** @description The count; nothing was run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkRerunPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createBulkRerun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkRerunCreate"];
+            };
+        };
+        responses: {
+            /** @description What became of each. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkRerun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `rerun_set_too_large`: more than 100 quarantined requests in the window (or more than 500 refusals to look through): narrow it with `endpoint_id`, `from` or `to`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description stable, machine-readable
+                         * @enum {string}
+                         */
+                        code: "rerun_set_too_large";
+                        /** @description for people; validation errors join every field error as `field: message; …` */
+                        message: string;
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["GatewayUnavailable"];
         };
     };
     getDailyUsage: {

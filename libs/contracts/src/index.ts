@@ -1,7 +1,7 @@
 export { ACTIVITY_PARTITIONS, activityPartitionOf, brokerNames, DELIVERY_CHANNELS } from './names';
 export type { BrokerNames, DeliveryChannel } from './names';
 export { displayText } from './display-text';
-export { DELIVERY_STATES, OUTCOMES } from './outcomes';
+export { DELIVERY_STATES, OUTCOMES, QUARANTINED_OUTCOMES } from './outcomes';
 export type { DeliveryState } from './outcomes';
 export { labelCanMatch, outcomeLabel } from './outcome-labels';
 export {
@@ -24,6 +24,7 @@ export {
   MAX_PAYLOAD_BATCH,
   MAX_PAYLOAD_BATCH_BYTES,
   PAYLOAD_BATCH_V1,
+  QUARANTINE_STATES,
 } from './messages';
 export type {
   ActivityAttemptV1,
@@ -34,6 +35,7 @@ export type {
   DeliveryMessageV1,
   DeliveryPayload,
   ForwardableRequest,
+  QuarantineState,
   StoredPayloadV1,
 } from './messages';
 export {
@@ -58,7 +60,7 @@ export {
   timeOfResend,
   timedId,
 } from './ids';
-export { idempotencyKey, quotaKey, quotaMonth, usageDailyField, usageDailyKey } from './redis-keys';
+export { idempotencyKey, quarantineKey, quotaKey, quotaMonth, usageDailyField, usageDailyKey } from './redis-keys';
 export { cacheChangesChannel, cacheChangesSeqKey, decodeCacheChange, encodeCacheChange } from './cache-changes';
 export type { CacheChange, NumberedCacheChange } from './cache-changes';
 export { resultOf } from './validation';

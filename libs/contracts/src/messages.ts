@@ -68,7 +68,18 @@ export interface ActivityRequestV1 {
   not_routed?: string[];
   /** set on the row of an alert's delivery (docs/alerts.md): it is Relay's own message, not a sender's request */
   alert?: ActivityAlert;
+  /**
+   * A refusal after authentication (docs/ingest.md "Quarantine"): `kept`, its request is stored
+   * for a re-run; `bound_reached`, it was not, the account's hourly bound being used up. Absent
+   * on every other row.
+   */
+  quarantine?: QuarantineState;
+  /** the quarantined request this one re-ran (POST /v1/activity/:eventId/rerun); absent otherwise */
+  rerun_of?: string;
 }
+
+export const QUARANTINE_STATES = ['kept', 'bound_reached'] as const;
+export type QuarantineState = (typeof QUARANTINE_STATES)[number];
 
 /** Which alert a row delivers, by name as well as id: the activity view shows it apart from requests. */
 export interface ActivityAlert {

@@ -30,6 +30,22 @@ export const OUTCOMES = [
 export type Outcome = (typeof OUTCOMES)[number];
 
 /**
+ * The refusals of the payload and content steps (docs/ingest.md "Processing order" 4 and 5),
+ * which only a request that passed authentication reaches: a sender's such request is kept in
+ * quarantine for a re-run (docs/ingest.md "Quarantine").
+ */
+export const QUARANTINED_OUTCOMES: readonly Outcome[] = [
+  'MALFORMED_PAYLOAD',
+  'MALFORMED_QUERY_PARAM',
+  'MALFORMED_HEADER',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PAYLOAD_TOO_LARGE',
+  'REQUIRED_HEADER_MISSING',
+  'REQUEST_BODY_FILTER_FAILED',
+  'FIELD_VALIDATION_FAILED',
+];
+
+/**
  * Delivery state of one event × target, as reported by the deliverers. `transform_failed`: a
  * transformation threw, timed out or returned what cannot be delivered (final; the event is kept
  * and can be resent once the code is fixed); `dropped`: a transformation returned null (final, done).

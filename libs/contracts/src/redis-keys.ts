@@ -31,6 +31,14 @@ export function usageDailyField(endpointId: string, now: Date): string {
 }
 
 /**
+ * `${namespace}:quarantine:${account_id}:${YYYYMMDDHH}` — requests of the account kept in
+ * quarantine in that UTC hour (docs/ingest.md "Quarantine"); expires with the hour.
+ */
+export function quarantineKey(namespace: string, accountId: string, now: Date): string {
+  return `${namespace}:quarantine:${accountId}:${now.toISOString().slice(0, 13).replace(/[-T]/g, '')}`;
+}
+
+/**
  * `${namespace}:idem:${endpoint_id}:${digest}` — the answer to the first request that carried an
  * Idempotency-Key (docs/ingest.md "Idempotency-Key"). The key's value is hashed: any length of
  * sender text costs the same few bytes.

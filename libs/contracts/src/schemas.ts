@@ -16,6 +16,7 @@ import {
   MAX_ATTEMPT_TRANSFORM_LOGS,
   MAX_PAYLOAD_BATCH,
   PAYLOAD_BATCH_V1,
+  QUARANTINE_STATES,
 } from './messages';
 
 const id = { type: 'string', minLength: 1, maxLength: 128 } as const;
@@ -111,6 +112,8 @@ export const activityRequestV1Schema = {
     target_count: { type: 'integer', minimum: 0 },
     test: { type: 'boolean' },
     not_routed: { type: 'array', items: id, maxItems: 1000 },
+    quarantine: { enum: QUARANTINE_STATES },
+    rerun_of: id,
     alert: {
       type: 'object',
       additionalProperties: false,

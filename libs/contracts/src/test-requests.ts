@@ -18,6 +18,11 @@ export interface TestRequestEnvelope {
   body_base64: string;
   /** the address the owner called the management API from: the row's source IP */
   source_ip: string;
+  /**
+   * A re-run of this quarantined request (docs/ingest.md "Quarantine"), not a test: the
+   * sender's request as kept, run as if just received, authentication skipped (it passed).
+   */
+  rerun_of?: string;
 }
 
 /** What the gateway's pipeline answered a test request (the internal route's 200 body). */

@@ -2,7 +2,13 @@
  * Plain record types of the stored resources. Domain code works with these, never with
  * mongoose documents, so it can be tested with in-memory fakes.
  */
-import type { ActivityAlert, AttemptTransformNote, DeliveryState, KeptResponse } from '@relay/contracts';
+import type {
+  ActivityAlert,
+  AttemptTransformNote,
+  DeliveryState,
+  KeptResponse,
+  QuarantineState,
+} from '@relay/contracts';
 import type {
   BodyFilter,
   CaptchaSettings,
@@ -208,6 +214,10 @@ export interface ActivityRecord {
   not_routed?: string[];
   /** the alert a row of Relay's own delivers (docs/alerts.md); absent on senders' requests */
   alert?: ActivityAlert;
+  /** a refusal after authentication: its request kept for a re-run, or not (docs/ingest.md "Quarantine") */
+  quarantine?: QuarantineState;
+  /** the quarantined request this one re-ran */
+  rerun_of?: string;
 }
 
 /** An aggregated row: `count` identical rejections (endpoint, outcome, reason) in one minute. */

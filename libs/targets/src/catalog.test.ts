@@ -67,6 +67,8 @@ describe('the catalog: one line per kind, everything else derived from it', () =
       amqp_exchange: false,
       mqtt: false,
       nats_jetstream: false,
+      sqs: false,
+      s3: false,
       kafka: false,
     });
   });

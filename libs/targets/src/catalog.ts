@@ -9,6 +9,8 @@ import { createKafkaKind, kafkaInfo } from './kinds/kafka';
 import type { MailRelay } from './kinds/email';
 import { createRedisStreamKind, redisStreamInfo } from './kinds/redis_stream';
 import { createNatsJetStreamKind, natsJetStreamInfo } from './kinds/nats_jetstream';
+import { createSqsKind, sqsInfo } from './kinds/sqs';
+import { createS3Kind, s3Info } from './kinds/s3';
 import { createSpreadsheetKind, spreadsheetInfo } from './kinds/spreadsheet';
 import type { GoogleAccess } from './kinds/spreadsheet';
 import { createEmbedChatKind, embedChatInfo } from './kinds/embed_chat';
@@ -24,6 +26,8 @@ import type { KafkaLink } from './transports/kafka';
 import type { RedisStreamsLink } from './transports/redis';
 import type { MqttLink } from './transports/mqtt';
 import type { NatsLink } from './transports/nats';
+import type { SqsLink } from './transports/sqs';
+import type { S3Link } from './transports/s3';
 
 /** What kinds may need to be built: the secret box for credentials stored with a target (webhook secrets, chat URLs). */
 interface KindDeps {
@@ -42,6 +46,10 @@ interface KindDeps {
   mqtt?: MqttLink;
   /** pooled connections to the NATS servers of JetStream targets; only the outputs deliverer has them */
   nats?: NatsLink;
+  /** pooled clients to the queues of Amazon SQS targets; only the outputs deliverer has them */
+  sqs?: SqsLink;
+  /** pooled clients to the buckets of S3 targets; only the outputs deliverer has them */
+  s3?: S3Link;
   /** pooled idempotent producers to the clusters of Kafka targets; only the outputs deliverer has them */
   kafka?: KafkaLink;
 }
@@ -126,6 +134,8 @@ export const CATALOG: Catalog = createCatalog([
     ...natsJetStreamInfo,
     create: (deps) => createNatsJetStreamKind({ secrets: deps.secrets, ...(deps.nats ? { nats: deps.nats } : {}) }),
   },
+  { ...sqsInfo, create: (deps) => createSqsKind({ secrets: deps.secrets, ...(deps.sqs ? { sqs: deps.sqs } : {}) }) },
+  { ...s3Info, create: (deps) => createS3Kind({ secrets: deps.secrets, ...(deps.s3 ? { s3: deps.s3 } : {}) }) },
   {
     ...kafkaInfo,
     create: (deps) => createKafkaKind({ secrets: deps.secrets, ...(deps.kafka ? { kafka: deps.kafka } : {}) }),

@@ -102,6 +102,8 @@ runMain(async () => {
             amqp: outputs.amqp,
             mqtt: outputs.mqtt,
             nats: outputs.nats,
+            sqs: outputs.sqs,
+            s3: outputs.s3,
             kafka: outputs.kafka,
           }
         : {}),

@@ -8,6 +8,8 @@ import {
   createRedisStreamsLink,
   createSender,
   createSmtpTransport,
+  createS3Link,
+  createSqsLink,
   GOOGLE_RESPONSE_LIMIT_BYTES,
 } from '@relay/targets';
 import type {
@@ -18,7 +20,9 @@ import type {
   MqttLink,
   NatsLink,
   RedisStreamsLink,
+  S3Link,
   SmtpSecurity,
+  SqsLink,
 } from '@relay/targets';
 import type { Config } from './config';
 
@@ -35,7 +39,7 @@ const POOLED_IDLE_MS = 60_000;
  * The outputs channel's transports, from config: the mail relay (when SMTP_HOST is set), the
  * guarded sender to Google, whose answers may be as large as the delivery-id column a retried
  * append reads (GOOGLE_RESPONSE_LIMIT_BYTES), and the pooled clients of Redis Streams and
- * RabbitMQ exchange, MQTT, NATS JetStream and Kafka targets, under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
+ * RabbitMQ exchange, MQTT, NATS JetStream, SQS, S3 and Kafka targets, under the same SSRF guard and timeout as every delivery. Fails fast on an unusable setting.
  */
 export function outputTransports(config: Config): {
   mail?: MailRelay;
@@ -44,6 +48,8 @@ export function outputTransports(config: Config): {
   amqp: AmqpLink;
   mqtt: MqttLink;
   nats: NatsLink;
+  sqs: SqsLink;
+  s3: S3Link;
   kafka: KafkaLink;
   close(): void;
 } {
@@ -101,6 +107,8 @@ export function outputTransports(config: Config): {
   const amqp = createAmqpLink(pooled);
   const mqtt = createMqttLink(pooled);
   const nats = createNatsLink(pooled);
+  const sqs = createSqsLink(pooled);
+  const s3 = createS3Link(pooled);
   const kafka = createKafkaLink(pooled);
   return {
     ...(transport ? { mail: { transport, from: config.smtpFrom } } : {}),
@@ -109,6 +117,8 @@ export function outputTransports(config: Config): {
     amqp,
     mqtt,
     nats,
+    sqs,
+    s3,
     kafka,
     close: () => {
       transport?.close();
@@ -116,6 +126,8 @@ export function outputTransports(config: Config): {
       amqp.close();
       mqtt.close();
       nats.close();
+      sqs.close();
+      s3.close();
       kafka.close();
     },
   };

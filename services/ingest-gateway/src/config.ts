@@ -85,6 +85,11 @@ export const configSpec = {
     'how long a request accepted with an Idempotency-Key answers for later requests with the same key to the same endpoint (seconds)',
     { default: 86400, min: 60, max: 604800 },
   ),
+  quarantinePerAccountPerHour: int(
+    'QUARANTINE_PER_ACCOUNT_PER_HOUR',
+    'refused requests an account keeps in quarantine for a re-run per UTC hour (docs/ingest.md "Quarantine"); past it a refusal keeps only its row; 0 keeps none',
+    { default: 1000, min: 0, max: 1000000 },
+  ),
   captchaTimeoutMs: int(
     'CAPTCHA_TIMEOUT_MS',
     'timeout of one captcha siteverify call; on timeout the request gets 503 endpoint_unavailable',

@@ -20,6 +20,7 @@ import { EndpointCache } from './adapters/endpoint-cache';
 import { createEndpointLoader } from './adapters/endpoint-loader';
 import { createEventPublisher } from './adapters/event-publisher';
 import { createIdempotencyStore } from './adapters/idempotency-store';
+import { createQuarantineBound } from './adapters/quarantine-bound';
 import { createPayloadRecorder } from './adapters/payload-recorder';
 import { createReplayMetrics } from './adapters/replay-metrics';
 import { createRedisLimiter, limiterRedisOptions } from './adapters/limiter/redis-limiter';
@@ -148,6 +149,12 @@ runMain(async () => {
       { claim: 'idempotency claim' },
     ),
     rules,
+    quarantine: createQuarantineBound({
+      redis: limiterRedis,
+      namespace: config.namespace,
+      perHour: config.quarantinePerAccountPerHour,
+      logger,
+    }),
     logger,
     metrics,
     maxBodyBytes: config.maxBodyBytes,

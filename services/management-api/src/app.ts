@@ -21,6 +21,7 @@ import { mountDashboard } from './transport/dashboard';
 import type { DashboardDeps } from './transport/dashboard';
 import type { ReplayDeps } from './transport/replay-deps';
 import { replayRoutes } from './transport/replay-routes';
+import { rerunRoutes } from './transport/rerun-routes';
 import { testRequestRoutes } from './transport/test-request-routes';
 import { createEndpointLock } from './transport/endpoint-lock';
 import { endpointRoutes } from './transport/endpoint-routes';
@@ -90,7 +91,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(['/v1', '/billing'], express.json({ limit: '256kb' }), authenticate);
   app.use('/billing', billing);
   app.use('/v1/billing', billing, dailyUsageRoutes({ ...deps, now }));
-  if (deps.replay) app.use('/v1', testRequestRoutes(deps.replay), replayRoutes(deps.replay));
+  if (deps.replay) app.use('/v1', testRequestRoutes(deps.replay), replayRoutes(deps.replay), rerunRoutes(deps.replay));
   if (deps.alerts) app.use('/v1', alertRuleRoutes(deps.alerts));
   const retentionMs = (deps.activityRetentionDays ?? 30) * 86_400_000;
   // before the targets' router: it owns /targets/:targetId/transformation too

@@ -31,9 +31,13 @@ import { MOSQUITTO_USER, startPrivateMosquitto } from '../../support/private-mos
 import type { PrivateMosquitto } from '../../support/private-mosquitto';
 import { startPrivateNats } from '../../support/private-servers';
 import type { PrivateServer } from '../../support/private-servers';
+import { createBucket, keysIn, startVersitygw } from '../../support/s3-server';
+import type { S3Server } from '../../support/s3-server';
 import { startPrivateKafka } from '../../support/private-kafka';
 import type { PrivateKafka, TopicReader } from '../../support/private-kafka';
 import { startService } from '../../support/services';
+import { createQueue, receive, startElasticMq } from '../../support/sqs-servers';
+import type { SqsServer } from '../../support/sqs-servers';
 import { startTestSmtpServer } from '../../support/smtp-server';
 import type { TestSmtpServer } from '../../support/smtp-server';
 import {
@@ -67,8 +71,9 @@ import { startDashboardStack } from './stack';
  * the Redis stream to the real Redis, under a key of this file's own; the RabbitMQ message to the
  * real RabbitMQ, through an exchange and a queue of this file's own; the MQTT message to a Mosquitto
  * of this file's own, read by a QoS 1 subscriber; the JetStream message to a private nats-server of
- * this file's own, into a stream it creates; the Kafka record to a single-node Kafka of this file's
- * own (test/support/private-kafka.ts), through its SASL listener.
+ * this file's own, into a stream it creates; the SQS message to a private ElasticMQ of this file's;
+ * the S3 object to a private versitygw of this file's; the Kafka record to a single-node Kafka of
+ * this file's own (test/support/private-kafka.ts), through its SASL listener.
  */
 
 const SMTP_PASS = 'e2e-kinds-Pa55';
@@ -106,13 +111,20 @@ const NATS_PASS = 'e2e-kinds-nats-Pa55';
 let nats: PrivateServer & { close(): Promise<void> };
 let natsClient: NatsConnection;
 let jsm: JetStreamManager;
+let sqs: SqsServer;
+let queueUrl: string;
+const SQS_SECRET = 'e2e-kinds-sqs-SECRET';
+let s3: S3Server;
+const BUCKET = `e2e-every-kind-${randomUUID()}`;
 const asRelayUser = (url: string) => connect({ servers: url, user: 'relay', pass: NATS_PASS, reconnect: false });
 const KAFKA_TOPIC = 'e2e-every-kind';
 let kafka: PrivateKafka;
 let records: TopicReader;
 
 beforeAll(async () => {
-  // the JVM starts while the rest is set up
+  // the JVMs and the S3 server start while the rest is set up
+  const sqsStarting = startElasticMq('every-kind');
+  const s3Starting = startVersitygw('every-kind');
   const kafkaStarted = startPrivateKafka('every-kind');
   receiver = await TestReceiver.start();
   laptop = await TestReceiver.start();
@@ -148,6 +160,10 @@ beforeAll(async () => {
   natsClient = await asRelayUser(nats.url);
   jsm = await jetstreamManager(natsClient);
   await jsm.streams.add({ name: 'EVERY_KIND', subjects: ['every.>'] });
+  sqs = await sqsStarting;
+  queueUrl = await createQueue(sqs, `e2e-every-kind-${randomUUID()}`);
+  s3 = await s3Starting;
+  await createBucket(s3, BUCKET);
   kafka = await kafkaStarted;
   await kafka.createTopic(KAFKA_TOPIC);
   records = await kafka.consume(KAFKA_TOPIC);
@@ -204,6 +220,8 @@ afterAll(async () => {
     telegram?.close(),
     google?.close(),
     smtp?.close(),
+    sqs?.close(),
+    s3?.close(),
   ]);
 });
 
@@ -293,6 +311,28 @@ const TARGETS: Array<{ name: string; label: string; fill(form: Locator): Promise
       await form.getByLabel('Authentication', { exact: true }).selectOption('user_password');
       await form.getByLabel('User', { exact: true }).fill('relay');
       await form.getByLabel('Password', { exact: true }).fill(NATS_PASS);
+    },
+  },
+  {
+    name: 'orders-queue',
+    label: 'Amazon SQS queue',
+    fill: async (form) => {
+      await form.getByLabel('Queue URL', { exact: true }).fill(queueUrl);
+      await form.getByLabel('Region', { exact: true }).fill('us-east-1');
+      await form.getByLabel('Access key ID', { exact: true }).fill('AKIAEVERYKIND0000001');
+      await form.getByLabel('Secret access key', { exact: true }).fill(SQS_SECRET);
+    },
+  },
+  {
+    name: 'orders-archive',
+    label: 'S3-compatible object storage',
+    fill: async (form) => {
+      await form.getByLabel('Endpoint URL', { exact: true }).fill(s3.url);
+      await form.getByLabel('Bucket', { exact: true }).fill(BUCKET);
+      await form.getByLabel('Region', { exact: true }).fill('us-east-1');
+      await form.getByLabel('Access key ID', { exact: true }).fill(s3.accessKeyId);
+      await form.getByLabel('Secret access key', { exact: true }).fill(s3.secretAccessKey);
+      await form.getByLabel('Path-style requests', { exact: true }).check();
     },
   },
   {
@@ -409,6 +449,18 @@ describe('an event delivered to a target of every kind, added through the dashbo
       has: page.getByRole('heading', { level: 3, name: 'orders-jetstream', exact: true }),
     });
     expect(await jetstreamCard.locator('dt:text-is("Authentication") + dd').textContent()).toContain('password set');
+    const [queued] = await receive(sqs, queueUrl, 1, WAIT);
+    expect(JSON.parse(queued!.Body!)).toEqual({ order: { id: 7, total: '12.50' } });
+    expect(queued!.MessageAttributes?.['relay-event-id']?.StringValue).toBe(eventId);
+    const [archived] = await eventually(
+      async () => {
+        const keys = await keysIn(s3, BUCKET);
+        return keys.length === 1 && keys;
+      },
+      WAIT,
+      'the S3 object',
+    );
+    expect(archived).toMatch(/^relay\/ep_[^/]+\/\d{4}-\d{2}-\d{2}\/dlv_[^/]+$/);
     const [record] = await records.waitFor(1, WAIT);
     expect(JSON.parse(record!.value!.toString())).toEqual({ order: { id: 7, total: '12.50' } });
     expect(record!.key?.toString()).toBe('7');
@@ -418,11 +470,13 @@ describe('an event delivered to a target of every kind, added through the dashbo
       has: page.getByRole('heading', { level: 3, name: 'orders-topic', exact: true }),
     });
     expect(await topicCard.locator('dt:text-is("SASL authentication") + dd').textContent()).toContain('password set');
-    // a server URL is a credential: the target's card shows it as set
+    // a server URL or an access key is a credential: the target's card shows it as set
     for (const [name, label] of [
       ['orders-stream', 'Redis URL'],
       ['orders-exchange', 'AMQP URL'],
       ['orders-mqtt', 'Broker URL'],
+      ['orders-queue', 'Secret access key'],
+      ['orders-archive', 'Secret access key'],
     ]) {
       const card = page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name, exact: true }) });
       expect(await card.locator(`dt:text-is("${label}") + dd`).textContent()).toBe('set');
@@ -459,6 +513,8 @@ describe('an event delivered to a target of every kind, added through the dashbo
       MOSQUITTO_USER.password,
       NATS_PASS,
       'PRIVATE KEY',
+      SQS_SECRET,
+      s3.secretAccessKey,
       kafka.user.password,
     ])
       expect(shown).not.toContain(secret);

@@ -272,6 +272,58 @@ const CASES: KindCase[] = [
     secret: 'natsPa55SECRET',
   },
   {
+    kind: 'sqs',
+    label: 'Amazon SQS queue',
+    add: async (form) => {
+      await form.getByLabel('Queue URL', { exact: true }).fill('https://sqs.example.net/123456789012/orders');
+      await form.getByLabel('Region', { exact: true }).fill('eu-west-1');
+      await form.getByLabel('Access key ID', { exact: true }).fill('AKIAKEYIDSECRET00001');
+      await form.getByLabel('Secret access key', { exact: true }).fill('sqsSecretKEYSECRET');
+    },
+    shown: {
+      queue_url: 'https://sqs.example.net/123456789012/orders',
+      region: 'eu-west-1',
+      access_key_id: '[redacted]',
+      secret_access_key: '[redacted]',
+      message_group_id: '',
+    },
+    change: async (form) => {
+      await form.getByLabel('Access key ID', { exact: true }).fill('AKIAKEYIDSECRET00001');
+      await form.getByLabel('Secret access key', { exact: true }).fill('sqsSecretKEYSECRET');
+      await form.getByLabel('Region', { exact: true }).fill('eu-central-1');
+    },
+    changed: { region: 'eu-central-1', access_key_id: '[redacted]', secret_access_key: '[redacted]' },
+    secret: 'SECRET',
+  },
+  {
+    kind: 's3',
+    label: 'S3-compatible object storage',
+    add: async (form) => {
+      await form.getByLabel('Endpoint URL', { exact: true }).fill('https://s3.example.net');
+      await form.getByLabel('Bucket', { exact: true }).fill('webhooks-archive');
+      await form.getByLabel('Region', { exact: true }).fill('eu-west-1');
+      await form.getByLabel('Access key ID', { exact: true }).fill('AKIAKEYIDSECRET00002');
+      await form.getByLabel('Secret access key', { exact: true }).fill('s3SecretKEYSECRET');
+    },
+    shown: {
+      endpoint: 'https://s3.example.net',
+      bucket: 'webhooks-archive',
+      key_template: 'relay/{{endpoint_id}}/{{date}}/{{delivery_id}}',
+      region: 'eu-west-1',
+      access_key_id: '[redacted]',
+      secret_access_key: '[redacted]',
+      path_style: false,
+    },
+    change: async (form) => {
+      await form.getByLabel('Access key ID', { exact: true }).fill('AKIAKEYIDSECRET00002');
+      await form.getByLabel('Secret access key', { exact: true }).fill('s3SecretKEYSECRET');
+      await form.getByLabel('Object key template', { exact: true }).fill('in/{{date}}/{{delivery_id}}.json');
+      await form.getByLabel('Path-style requests', { exact: true }).check();
+    },
+    changed: { key_template: 'in/{{date}}/{{delivery_id}}.json', path_style: true, secret_access_key: '[redacted]' },
+    secret: 'SECRET',
+  },
+  {
     kind: 'webhook',
     label: 'Webhook URL',
     add: async (form) => {

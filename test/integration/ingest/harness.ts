@@ -20,6 +20,7 @@ import { EndpointCache } from '../../../services/ingest-gateway/src/adapters/end
 import { createEndpointLoader } from '../../../services/ingest-gateway/src/adapters/endpoint-loader';
 import { createEventPublisher } from '../../../services/ingest-gateway/src/adapters/event-publisher';
 import { createIdempotencyStore } from '../../../services/ingest-gateway/src/adapters/idempotency-store';
+import { createQuarantineBound } from '../../../services/ingest-gateway/src/adapters/quarantine-bound';
 import { createPayloadRecorder } from '../../../services/ingest-gateway/src/adapters/payload-recorder';
 import {
   createRedisLimiter,
@@ -51,6 +52,8 @@ export interface GatewayOptions {
   publicBaseUrl?: string | null;
   trustProxyHops?: number;
   captchaTimeoutMs?: number;
+  /** QUARANTINE_PER_ACCOUNT_PER_HOUR (default 1000) */
+  quarantinePerHour?: number;
   maxBodyBytes?: number;
   bodyTimeoutMs?: number;
   headersTimeoutMs?: number;
@@ -193,6 +196,12 @@ export class IngestHarness {
         windowMs: 86_400_000,
         logger,
         onUnavailable: () => undefined,
+      }),
+      quarantine: createQuarantineBound({
+        redis: limiterRedis,
+        namespace: this.namespace,
+        perHour: opts.quarantinePerHour ?? 1000,
+        logger,
       }),
       logger,
       metrics,

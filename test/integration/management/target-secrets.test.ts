@@ -248,6 +248,53 @@ describe('a NATS JetStream target’s credential (password, token or NKey seed) 
   );
 });
 
+const AWS_KINDS = [
+  {
+    kind: 'sqs' as const,
+    config: { queue_url: 'https://sqs.eu-west-1.amazonaws.com/123456789012/orders', region: 'eu-west-1' },
+    shown: { message_group_id: '' },
+  },
+  {
+    kind: 's3' as const,
+    config: { endpoint: 'https://s3.eu-west-1.amazonaws.com', region: 'eu-west-1', bucket: 'webhooks-archive' },
+    shown: { key_template: 'relay/{{endpoint_id}}/{{date}}/{{delivery_id}}', path_style: false },
+  },
+];
+
+describe('an SQS or S3 target’s access key is a credential: its id and secret sealed at rest, shown as set, never returned', () => {
+  it.each(AWS_KINDS)(
+    '$kind: the stored document holds ciphertext for both; create, read, list and the logs never show them',
+    async ({ kind, config, shown }) => {
+      const keyId = `AKIA${kind.toUpperCase()}KEYID0SECRET`;
+      const secret = `${kind}SecretAccessKey/SECRET+0`;
+      const created = await must(
+        m.client.POST('/v1/endpoints/{endpointId}/targets', {
+          params: { path: { endpointId } },
+          body: { kind, name: kind, config: { ...config, access_key_id: keyId, secret_access_key: secret } },
+        }),
+      );
+      const raw = (await modelsOf(m.store).targets.collection.findOne({ _id: created.id } as never)) as unknown as {
+        config: { access_key_id: string; secret_access_key: string };
+      };
+      expect(m.secrets.decrypt(raw.config.access_key_id)).toBe(keyId);
+      expect(m.secrets.decrypt(raw.config.secret_access_key)).toBe(secret);
+      const read = await must(
+        m.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}', {
+          params: { path: { endpointId, targetId: created.id } },
+        }),
+      );
+      const list = await must(m.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }));
+      const view = { ...config, ...shown, access_key_id: '[redacted]', secret_access_key: '[redacted]' };
+      for (const one of [created, read]) expect(one.config).toEqual(view);
+      const texts = [created, read, list, ...m.logLines()].map((t) => JSON.stringify(t));
+      for (const text of texts) {
+        expect(text).not.toContain(keyId);
+        expect(text).not.toContain(secret);
+      }
+    },
+  );
+});
+
 describe('a Kafka target’s SASL password is a credential: sealed at rest, shown as set, never returned', () => {
   it('the stored document holds ciphertext; create, read, list and the logs never show the password', async () => {
     const password = 'kafkaPassw0rdSECRET';

@@ -184,6 +184,46 @@ describe('saving a target reports every problem at once, and unknown fields are 
     expect(await targetCount()).toBe(before);
   });
 
+  it('sqs: a FIFO queue without a message group, a region its URL contradicts and a bad key each named in one 400, no key echoed', async () => {
+    const before = await targetCount();
+    const res = await create({
+      kind: 'sqs',
+      name: 'queue',
+      config: {
+        queue_url: 'https://sqs.eu-west-1.amazonaws.com/123456789012/orders.fifo',
+        region: 'us-east-1',
+        access_key_id: 'AKIA hunter2',
+        secret_access_key: 'secret-hunter3',
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(fields(res)).toEqual(['config.access_key_id', 'config.message_group_id', 'config.region']);
+    expect(JSON.stringify(res.body)).not.toMatch(/hunter2|hunter3/);
+    expect(await targetCount()).toBe(before);
+  });
+
+  it('s3: a key template without the delivery id and an IP endpoint without path-style each named in one 400, no key echoed', async () => {
+    const before = await targetCount();
+    const res = await create({
+      kind: 's3',
+      name: 'archive',
+      config: {
+        endpoint: 'http://10.0.0.5:9000',
+        region: 'us-east-1',
+        bucket: 'webhooks-archive',
+        key_template: 'in/{{date}}/{{event_id}}',
+        access_key_id: 'AKIAARCHIVE',
+        secret_access_key: 'secret-hunter4',
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(fields(res)).toEqual(['config.key_template', 'config.path_style']);
+    expect(JSON.stringify(res.body)).not.toContain('hunter4');
+    expect(await targetCount()).toBe(before);
+  });
+
   it('kafka: bad brokers, topic, key path and SASL each named in one 400, the password never echoed', async () => {
     const res = await create({
       kind: 'kafka',

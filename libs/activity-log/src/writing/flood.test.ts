@@ -27,6 +27,20 @@ describe('aggregated rows: floods of identical rejections (spec: source IP shown
     expect(folds.slice(3).map((x) => x!.first)).toEqual([true, false, false, false, false, false, false]);
   });
 
+  it('a quarantined request keeps its row (a re-run starts from it); one past the bound folds as any refusal', () => {
+    const f = new FloodFolder(1);
+    const filtered = { outcome: 'REQUEST_BODY_FILTER_FAILED' as const, reason: 'body filter 1 failed' };
+    expect(Array.from({ length: 5 }, () => f.fold(reject({ ...filtered, quarantine: 'kept' })))).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+    f.fold(reject({ ...filtered, quarantine: 'bound_reached' }));
+    expect(f.fold(reject({ ...filtered, quarantine: 'bound_reached' }))).not.toBeNull();
+  });
+
   it('a kind is the endpoint, outcome and reason in one UTC minute', () => {
     const f = new FloodFolder(1);
     f.fold(reject());

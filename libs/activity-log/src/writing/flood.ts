@@ -38,6 +38,9 @@ export class FloodFolder {
     // can follow a publish the broker took): its attempts then need this event's own row. And
     // such requests passed authentication and limits — traffic, not a flood to fold.
     if (request.outcome === 'DELIVERY_QUEUE_UNAVAILABLE') return null;
+    // a quarantined request's row is what a re-run starts from (its payload is kept under its
+    // id); the account's hourly quarantine bound, not folding, bounds how many there are
+    if (request.quarantine === 'kept') return null;
     const minute = request.received_at.slice(0, 16);
     const counts = this.countsFor(minute);
     if (!counts) return null; // older than the two minutes remembered: a late straggler keeps its row

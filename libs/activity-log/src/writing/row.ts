@@ -27,6 +27,8 @@ export function requestFields(m: ActivityRequestV1) {
     // targets the event's payload was not routed to (docs/routing.md); kept only when there are some
     ...(m.not_routed && m.not_routed.length > 0 ? { not_routed: m.not_routed } : {}),
     ...(m.alert ? { alert: m.alert } : {}),
+    ...(m.quarantine ? { quarantine: m.quarantine } : {}),
+    ...(m.rerun_of ? { rerun_of: m.rerun_of } : {}),
   };
 }
 

@@ -16,6 +16,8 @@ export interface RequestFacts {
   sourceIp: string;
   /** a test request the owner ran from the management API: its row is in the Test group */
   test?: boolean;
+  /** the quarantined request this one re-runs (docs/ingest.md "Quarantine"): its row links to it */
+  rerunOf?: string;
 }
 
 type ViewTarget = EndpointView['targets'][number];
@@ -86,5 +88,6 @@ export function activityRow(
     test: facts.test === true,
     // only where routing held a target back: every other row stays as it was
     ...(notRouted.length > 0 ? { not_routed: [...notRouted] } : {}),
+    ...(facts.rerunOf ? { rerun_of: facts.rerunOf } : {}),
   };
 }

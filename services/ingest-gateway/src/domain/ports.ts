@@ -23,6 +23,14 @@ export interface ActivityRecorder {
  * Accepted payloads kept with their rows for resends (docs/delivery.md "Resend"): best-effort,
  * like the row; never throws, never delays the answer.
  */
+/**
+ * The account's hourly bound on quarantined requests (docs/ingest.md "Quarantine"): `take` counts
+ * one and says whether it was within QUARANTINE_PER_ACCOUNT_PER_HOUR.
+ */
+export interface QuarantineBound {
+  take(accountId: string, now: Date): Promise<boolean>;
+}
+
 export interface PayloadRecorder {
   record(payload: StoredPayloadV1): void;
 }

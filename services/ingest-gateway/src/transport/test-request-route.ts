@@ -1,10 +1,13 @@
 import type { Request, Response } from 'express';
-import { isIdOf, newEventId } from '@relay/contracts';
+import { isIdOf, newEventId, timeOfId } from '@relay/contracts';
 import type { TestRequestAnswer, TestRequestEnvelope } from '@relay/contracts';
 import type { InternalSigner } from '@relay/secrets';
 import { ingest } from '../domain/pipeline/ingest';
 import type { IngestRequest } from '../domain/pipeline/steps';
 import type { IngestDeps } from './ingest-route';
+
+/** What newEventId makes: `evt_`, then 26 characters, the first 10 its arrival time. */
+const isEventId = (text: string): boolean => text.length === 30 && text.startsWith('evt_') && timeOfId(text) !== null;
 
 function envelopeOf(raw: Buffer, endpointId: string): TestRequestEnvelope | null {
   let e: Partial<TestRequestEnvelope>;
@@ -16,7 +19,8 @@ function envelopeOf(raw: Buffer, endpointId: string): TestRequestEnvelope | null
   const strings = [e.endpoint_id, e.method, e.query, e.body_base64, e.source_ip].every((v) => typeof v === 'string');
   const headers =
     typeof e.headers === 'object' && e.headers !== null && Object.values(e.headers).every((v) => typeof v === 'string');
-  return strings && headers && e.endpoint_id === endpointId ? (e as TestRequestEnvelope) : null;
+  const rerunOf = e.rerun_of === undefined || (typeof e.rerun_of === 'string' && isEventId(e.rerun_of));
+  return strings && headers && rerunOf && e.endpoint_id === endpointId ? (e as TestRequestEnvelope) : null;
 }
 
 /**
@@ -27,6 +31,10 @@ function envelopeOf(raw: Buffer, endpointId: string): TestRequestEnvelope | null
  * Signed with a key derived from SECRETS_KEYS (@relay/secrets createInternalSigner); a request
  * without a valid signature gets 401 and runs nothing. Answers 200 with what a sender would
  * have been answered, as data.
+ *
+ * With `rerun_of`, the envelope is a quarantined request re-run (POST /v1/activity/:eventId/rerun,
+ * docs/ingest.md "Quarantine"): the sender's request as kept, run with `rerunOf` instead of
+ * `test` — authentication skipped, limits counted, its row a sender's linked to the original.
  */
 export function testRequestHandler(deps: IngestDeps & { signer: InternalSigner }) {
   return async (req: Request, res: Response): Promise<void> => {
@@ -51,7 +59,7 @@ export function testRequestHandler(deps: IngestDeps & { signer: InternalSigner }
       rawQuery: envelope.query,
       publicUrl: `${deps.publicBaseUrl ?? ''}/relay/${endpointId}${envelope.query ? `?${envelope.query}` : ''}`,
       sourceIp: envelope.source_ip,
-      test: true,
+      ...(envelope.rerun_of === undefined ? { test: true } : { rerunOf: envelope.rerun_of }),
     };
     const body = Buffer.from(envelope.body_base64, 'base64');
     const answer = await ingest(deps, request, {
@@ -63,10 +71,10 @@ export function testRequestHandler(deps: IngestDeps & { signer: InternalSigner }
       endpoint_id: endpointId,
       account_id: answer.accountId,
       method: request.method,
-      test: true,
+      ...(request.rerunOf === undefined ? { test: true } : { rerun_of: request.rerunOf }),
     };
     if (answer.accepted) {
-      deps.logger.info('test request accepted', {
+      deps.logger.info(request.rerunOf === undefined ? 'test request accepted' : 're-run accepted', {
         ...log,
         outcome: 'ACCEPTED',
         status: 202,
@@ -83,7 +91,7 @@ export function testRequestHandler(deps: IngestDeps & { signer: InternalSigner }
       return;
     }
     const r = answer.rejection;
-    deps.logger.info('test request rejected', {
+    deps.logger.info(request.rerunOf === undefined ? 'test request rejected' : 're-run rejected', {
       ...log,
       outcome: r.outcome,
       status: r.status,

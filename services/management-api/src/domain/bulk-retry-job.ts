@@ -85,25 +85,10 @@ export function parseBulkRetry(
       errors.push({ field: k, message: 'is not a known field' });
   if (b.status !== undefined && b.status !== 'errors')
     errors.push({ field: 'status', message: 'must be "errors": only the Errors group has failed deliveries to retry' });
-  const id = (k: string): string | null => {
-    if (b[k] === undefined || b[k] === null) return null;
-    if (typeof b[k] !== 'string' || (b[k] as string).length === 0 || (b[k] as string).length > 128)
-      errors.push({ field: k, message: 'must be an id' });
-    return typeof b[k] === 'string' ? (b[k] as string) : null;
-  };
-  const time = (k: string): number | undefined => {
-    if (b[k] === undefined) return undefined;
-    const ms = typeof b[k] === 'string' ? Date.parse(b[k] as string) : Number.NaN;
-    if (Number.isNaN(ms)) errors.push({ field: k, message: 'must be an ISO 8601 date-time' });
-    return Number.isNaN(ms) ? undefined : ms;
-  };
-  const endpoint = id('endpoint_id');
-  const target = id('target_id');
+  const { endpoint_id: endpoint, from_ms: from, to_ms: to } = readWindow(b, errors, now, retentionMs);
+  const target = idField(b, 'target_id', errors);
   if (target !== null && endpoint === null)
     errors.push({ field: 'target_id', message: 'needs endpoint_id: a target belongs to one endpoint' });
-  const to = Math.min(time('to') ?? now, now);
-  const from = Math.max(time('from') ?? to - DAY_MS, now - retentionMs);
-  if (from >= to) errors.push({ field: 'from', message: 'must be before to (and within the retention period)' });
   let rate = maxRate;
   if (b.rate_per_second !== undefined) {
     if (
@@ -119,6 +104,36 @@ export function parseBulkRetry(
     ok: true,
     value: { filter: { endpoint_id: endpoint, target_id: target, from_ms: from, to_ms: to }, rate_per_second: rate },
   };
+}
+
+function idField(b: Record<string, unknown>, k: string, errors: FieldError[]): string | null {
+  if (b[k] === undefined || b[k] === null) return null;
+  if (typeof b[k] !== 'string' || (b[k] as string).length === 0 || (b[k] as string).length > 128)
+    errors.push({ field: k, message: 'must be an id' });
+  return typeof b[k] === 'string' ? (b[k] as string) : null;
+}
+
+/**
+ * An activity window of a body (bulk retry, bulk re-run): `endpoint_id` (null: every endpoint),
+ * `from`/`to` defaulting to the 24 hours before now and never reaching past the retention period.
+ */
+export function readWindow(
+  b: Record<string, unknown>,
+  errors: FieldError[],
+  now: number,
+  retentionMs: number,
+): { endpoint_id: string | null; from_ms: number; to_ms: number } {
+  const time = (k: string): number | undefined => {
+    if (b[k] === undefined) return undefined;
+    const ms = typeof b[k] === 'string' ? Date.parse(b[k] as string) : Number.NaN;
+    if (Number.isNaN(ms)) errors.push({ field: k, message: 'must be an ISO 8601 date-time' });
+    return Number.isNaN(ms) ? undefined : ms;
+  };
+  const endpoint = idField(b, 'endpoint_id', errors);
+  const to = Math.min(time('to') ?? now, now);
+  const from = Math.max(time('from') ?? to - DAY_MS, now - retentionMs);
+  if (from >= to) errors.push({ field: 'from', message: 'must be before to (and within the retention period)' });
+  return { endpoint_id: endpoint, from_ms: from, to_ms: to };
 }
 
 /** The listing filter of a job: the Errors group of its window, senders' rows only. */

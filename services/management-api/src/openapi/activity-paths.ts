@@ -6,6 +6,7 @@ import {
   MAX_KEPT_HEADER_VALUE,
   MAX_KEPT_HEADERS,
   OUTCOMES,
+  QUARANTINE_STATES,
 } from '@relay/contracts';
 import { STATUS_FILTERS } from '../domain/activity-query';
 import {
@@ -195,8 +196,15 @@ export const activitySchemas: Record<string, Schema> = {
             'targets the event was not sent to because its payload did not meet their routing rules (docs/routing.md); empty when none',
         },
       ),
+      quarantine: nullable(
+        oneOfValues(
+          QUARANTINE_STATES,
+          'a refusal after authentication (docs/ingest.md "Quarantine"): `kept`, its request is stored and can be re-run (POST /v1/activity/{eventId}/rerun); `bound_reached`, the account’s hourly quarantine bound was used up and it was not kept; null on every other row',
+        ),
+      ),
+      rerun_of: nullable(str({ description: 'the quarantined request this row re-ran; null otherwise' })),
     },
-    [...names, 'deliveries', 'not_routed'],
+    [...names, 'deliveries', 'not_routed', 'quarantine', 'rerun_of'],
     { description: 'One row with its deliveries and their attempts.' },
   ),
 };
@@ -253,7 +261,7 @@ export const activityPaths: Record<string, Schema> = {
       operationId: 'getActivityRequest',
       summary: 'The request of an activity row',
       description:
-        'What the sender sent, as the gateway kept it for resends: method, source IP, query, headers (credentials redacted) and the payload (its bytes, size and, when UTF-8, its text). Kept for accepted requests only, as long as the row; a refused request has none (404).',
+        'What the sender sent, as the gateway kept it for resends: method, source IP, query, headers (credentials redacted) and the payload (its bytes, size and, when UTF-8, its text). Kept for accepted and quarantined requests (docs/ingest.md "Quarantine"), as long as the row; any other refused request has none (404).',
       tags: ['Activity'],
       role: 'viewer',
       parameters: [pathParam('eventId', 'the event id')],

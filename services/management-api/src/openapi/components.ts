@@ -78,15 +78,21 @@ export const responses: Record<string, Schema> = {
     errorBody(['internal_error'], 'Something failed on the server.'),
   ),
   TooManyRequests: response(
-    "`too_many_test_requests`, `too_many_resends`, `too_many_bulk_retries`, `too_many_test_alerts`: the account's ceiling for that action (docs/management-api.md, docs/alerts.md).",
+    "`too_many_test_requests`, `too_many_resends`, `too_many_bulk_retries`, `too_many_bulk_reruns`, `too_many_test_alerts`: the account's ceiling for that action (docs/management-api.md, docs/alerts.md).",
     errorBody(
-      ['too_many_test_requests', 'too_many_resends', 'too_many_bulk_retries', 'too_many_test_alerts'],
+      [
+        'too_many_test_requests',
+        'too_many_resends',
+        'too_many_bulk_retries',
+        'too_many_bulk_reruns',
+        'too_many_test_alerts',
+      ],
       'Retry after the delay in Retry-After.',
     ),
     retryAfter('seconds until the window ends'),
   ),
   GatewayUnavailable: response(
-    '`gateway_unavailable`: no ingest gateway ran the test request.',
+    '`gateway_unavailable`: no ingest gateway ran the test request or re-run (a bulk re-run: those before it were run, and running it again is safe).',
     errorBody(['gateway_unavailable'], 'Nothing was run. Retry shortly.'),
     retryAfter('seconds: 5'),
   ),

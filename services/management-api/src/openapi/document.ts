@@ -7,6 +7,7 @@ import { endpointSchemas } from './endpoint-schemas';
 import type { Schema } from './kit';
 import { metaPaths } from './meta-paths';
 import { replayPaths, replaySchemas } from './replay-paths';
+import { rerunPaths, rerunSchemas } from './rerun-paths';
 import { targetKindPaths, targetKindSchemas } from './target-kind-paths';
 import { targetPaths } from './target-paths';
 import { targetSchemas } from './target-schemas';
@@ -78,6 +79,7 @@ export function buildDocument(version: string): OpenApiDocument {
       ...targetKindPaths,
       ...activityPaths,
       ...replayPaths,
+      ...rerunPaths,
       ...accountPaths,
       ...alertRulePaths,
       ...metaPaths,
@@ -91,6 +93,7 @@ export function buildDocument(version: string): OpenApiDocument {
         ...targetKindSchemas,
         ...activitySchemas,
         ...replaySchemas,
+        ...rerunSchemas,
         ...accountSchemas,
         ...auditSchemas,
         ...alertRuleSchemas,

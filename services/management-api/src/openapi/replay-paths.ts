@@ -37,6 +37,23 @@ const refused = (codes: string[], description: string): Record<string, Schema> =
   '409': json(errorBody(codes, 'Nothing was done.'), description),
 });
 
+/** 422: the gateway's pipeline refused the request, with what a sender would have been answered. */
+const pipelineRejected = (code: string, row: string): Schema =>
+  object(
+    {
+      code: { type: 'string', enum: [code] },
+      message: str({ description: 'names what the pipeline said' }),
+      event_id: nullable(
+        str({ description: `${row}; null when a sender gets no row either (disabled or paused endpoint)` }),
+      ),
+      outcome: nullable(oneOfValues(OUTCOMES)),
+      reason: nullable(str()),
+      ingest_status: int({ description: 'the HTTP status a sender would have got' }),
+      ingest_code: str({ description: 'the `code` a sender would have got (docs/ingest.md)' }),
+    },
+    ['code', 'message', 'event_id', 'outcome', 'reason', 'ingest_status', 'ingest_code'],
+  );
+
 const id = (description: string): Schema => str({ minLength: 1, maxLength: 128, description });
 const counts = Object.keys(zeroCounts());
 const countsSchema = (description: string): Schema =>
@@ -86,22 +103,24 @@ export const replaySchemas: Record<string, Schema> = {
     },
     ['event_id', 'outcome', 'target_count', 'test', 'replayed'],
   ),
-  TestRequestRejected: object(
+  TestRequestRejected: pipelineRejected('test_request_rejected', 'the Test row written'),
+  RerunAccepted: object(
     {
-      code: { type: 'string', enum: ['test_request_rejected'] },
-      message: str({ description: 'names what the pipeline said' }),
-      event_id: nullable(
-        str({
-          description: 'the Test row written; null when a sender gets no row either (disabled or paused endpoint)',
-        }),
-      ),
-      outcome: nullable(oneOfValues(OUTCOMES)),
-      reason: nullable(str()),
-      ingest_status: int({ description: 'the HTTP status a sender would have got' }),
-      ingest_code: str({ description: 'the `code` a sender would have got (docs/ingest.md)' }),
+      event_id: str({ description: 'the new event; its row’s `rerun_of` is the original' }),
+      outcome: { type: 'string', const: 'ACCEPTED' },
+      target_count: int({
+        minimum: 0,
+        description: 'the targets it is being delivered to; their attempts show on the row',
+      }),
+      rerun_of: str({ description: 'the quarantined request re-run' }),
+      replayed: bool({
+        description:
+          'true when the request was already re-run and accepted (or its Idempotency-Key or provider delivery id repeats an accepted request): that event, nothing delivered again',
+      }),
     },
-    ['code', 'message', 'event_id', 'outcome', 'reason', 'ingest_status', 'ingest_code'],
+    ['event_id', 'outcome', 'target_count', 'rerun_of', 'replayed'],
   ),
+  RerunRejected: pipelineRejected('rerun_rejected', 'the new row, quarantined again when the rules refused it'),
   Resend: object({
     target_ids: list(id('a target of the row’s endpoint'), {
       minItems: 1,
@@ -275,6 +294,27 @@ export const replayPaths: Record<string, Schema> = {
           `\`not_resendable\`: the request was refused, nothing to deliver; \`payload_not_stored\`: no stored payload (or not yet: retry in a few seconds); \`no_targets\`, \`target_disabled\`, \`target_flagged\`: nothing enabled to deliver to; \`resend_limit_reached\`: resends of this event already added ${MAX_RESENT_DELIVERIES_PER_EVENT} deliveries (a resend to n targets adds n), the most one event may have, so its row stays small.`,
         ),
         ...errors('TooManyRequests', 'ResendUnavailable'),
+      },
+    }),
+  },
+  '/v1/activity/{eventId}/rerun': {
+    post: op({
+      operationId: 'rerunActivity',
+      summary: 'Re-run a quarantined request',
+      description:
+        'Runs a quarantined request (its row’s `quarantine` is `kept`: refused by its payload or the endpoint’s rules after it passed authentication) through the endpoint’s steps again under the current settings, as if just received: IP lists, inbound auth and captcha are skipped (it passed them, or its token is spent); the rate limit, quota and de-duplication count as for a sender. The new row’s `rerun_of` names the original; a request re-run and accepted once is answered with that event (`replayed`). Counts against RESENDS_PER_MINUTE.',
+      tags: ['Activity'],
+      role: 'editor',
+      parameters: [eventId],
+      responses: {
+        '202': json(ref('RerunAccepted'), 'Accepted by the pipeline; being delivered.'),
+        '422': json(ref('RerunRejected'), '`rerun_rejected`: the pipeline refused it again.'),
+        ...errors('NotFound'),
+        ...refused(
+          ['not_quarantined', 'quarantine_bound_reached', 'payload_not_stored'],
+          '`not_quarantined`: the row is not a quarantined request (accepted, or refused before authentication passed, or by a limit); `quarantine_bound_reached`: it was refused when the account’s hourly quarantine bound was used up, so nothing was kept; `payload_not_stored`: the kept request has not reached the log yet (retry in a few seconds).',
+        ),
+        ...errors('TooManyRequests', 'GatewayUnavailable'),
       },
     }),
   },

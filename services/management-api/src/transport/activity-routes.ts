@@ -50,9 +50,11 @@ export function activityRoutes(log: ActivityLog, store: Store, retentionMs: numb
       ...withTargetNames(row, names),
       alert: row.alert ?? null,
       not_routed: notRouted.map((id) => ({ target_id: id, target_name: names.get(id) ?? null })),
+      quarantine: row.quarantine ?? null,
+      rerun_of: row.rerun_of ?? null,
     });
   });
-  // the request as it came: kept for accepted events only, with the row's retention
+  // the request as it came: kept for accepted and quarantined requests only, with the row's retention
   r.get('/:eventId/request', ...operation('getActivityRequest'), async (req: Request, res: Response) => {
     const eventId = String(req.params.eventId);
     const doc = await log.row(eventId);

@@ -1,11 +1,11 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
 import { loadEndpoint } from '../adapters/endpoint-store';
-import { GatewayUnavailableError } from '../adapters/gateway-client';
 import { parseTestRequest } from '../domain/test-request';
 import { accountOf } from './auth';
 import { ApiError, notFound } from './errors';
 import { checked, operation } from './operation';
+import { callerIp, runInGateway, sendPipelineAnswer } from './pipeline-answer';
 import type { ReplayDeps } from './replay-deps';
 
 const MINUTE_MS = 60_000;
@@ -17,11 +17,6 @@ const MINUTE_MS = 60_000;
  */
 const jsonObject = (body: unknown): Record<string, unknown> | undefined =>
   typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-
-function callerIp(req: Request): string {
-  const ip = req.ip ?? req.socket.remoteAddress ?? '';
-  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-}
 
 /**
  * POST /v1/endpoints/:endpointId/test — runs a request through the real ingest pipeline as if a
@@ -51,46 +46,19 @@ export function testRequestRoutes(deps: ReplayDeps): Router {
           { 'Retry-After': String(allowed.retryAfterSeconds) },
         );
       }
-      let answer;
-      try {
-        answer = await deps.gateway.run({
+      const answer = await runInGateway(
+        deps,
+        {
           endpoint_id: endpoint.id,
           method: t.method,
           headers: t.headers,
           query: t.query,
           body_base64: t.body.toString('base64'),
           source_ip: callerIp(req),
-        });
-      } catch (err) {
-        if (!(err instanceof GatewayUnavailableError)) throw err;
-        deps.logger.warn('test request not run: no gateway answered', { endpoint_id: endpoint.id, error: err.message });
-        throw new ApiError(
-          503,
-          'gateway_unavailable',
-          'No ingest gateway could run the test request. Retry after the delay in Retry-After.',
-          undefined,
-          { 'Retry-After': '5' },
-        );
-      }
-      if (answer.accepted) {
-        res.status(202).json({
-          event_id: answer.event_id,
-          outcome: 'ACCEPTED',
-          target_count: answer.target_count,
-          test: true,
-          replayed: answer.replayed,
-        });
-        return;
-      }
-      res.status(422).json({
-        code: 'test_request_rejected',
-        message: `The ingest pipeline refused the test request: ${answer.message}`,
-        event_id: answer.event_id,
-        outcome: answer.outcome,
-        reason: answer.reason,
-        ingest_status: answer.status,
-        ingest_code: answer.code,
-      });
+        },
+        'test request',
+      );
+      sendPipelineAnswer(res, answer, { code: 'test_request_rejected', what: 'test request' }, { test: true });
     },
   );
   return r;

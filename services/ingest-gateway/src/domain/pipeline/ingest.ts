@@ -19,6 +19,7 @@ import type {
   LimitDecision,
   LimitRequest,
   PayloadRecorder,
+  QuarantineBound,
   RulePool,
 } from '../ports';
 import { forwardableHeaders } from './forwarded-headers';
@@ -40,6 +41,8 @@ import {
   readEndpointPayload,
 } from './steps';
 import type { IngestRequest, ReadyView } from './steps';
+import { QUARANTINED_OUTCOMES } from '@relay/contracts';
+import type { ForwardableRequest, QuarantineState } from '@relay/contracts';
 
 export interface IngestPorts {
   endpoints: EndpointSource;
@@ -50,6 +53,7 @@ export interface IngestPorts {
   payloads: PayloadRecorder;
   idempotency: IdempotencyStore;
   rules: RulePool;
+  quarantine: QuarantineBound;
 }
 
 /**
@@ -78,6 +82,11 @@ export type IngestAnswer =
  * A test request (`req.test`, from the management API) runs the same steps for the account
  * owner, who is no sender: IP lists, inbound auth and captcha are skipped, and it counts
  * against neither the rate limit nor the quota. Its rows are marked `test`.
+ *
+ * A sender's request refused by the payload or content steps (4 and 5) after it passed
+ * authentication is quarantined: its request kept for a re-run, within the account's hourly
+ * bound (docs/ingest.md "Quarantine"). A re-run (`req.rerunOf`) skips IP lists, inbound auth
+ * and captcha, which the kept request passed or cannot repeat; everything else is a sender's.
  */
 export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyReader): Promise<IngestAnswer> {
   let view: EndpointView | null;
@@ -98,7 +107,7 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
     if (rejection.outcome) ports.activity.record(activityRow(ready, req, rejection.outcome, rejection.reason));
     return { accepted: false, rejection, accountId };
   };
-  const sender = req.test !== true;
+  const sender = req.test !== true && req.rerunOf === undefined;
 
   // A provider's query handshake (Meta, Dropbox, X, Graph) may use a method the endpoint does
   // not take for events: it is recognised first, and answered after the address checks.
@@ -132,13 +141,21 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
     rawBody,
     describeParse,
   );
-  if (!read.ok) return reject(read.rejection);
+  // refused by the payload or the endpoint's rules, after authentication: kept for a re-run
+  const refuseAndKeep = async (rejection: IngestRejection): Promise<IngestAnswer> => {
+    if (req.test === true || !rejection.outcome || !QUARANTINED_OUTCOMES.includes(rejection.outcome))
+      return reject(rejection);
+    const quarantine = await keepRefused(ports, ready, req, rawBody);
+    ports.activity.record({ ...activityRow(ready, req, rejection.outcome, rejection.reason), quarantine });
+    return { accepted: false, rejection, accountId };
+  };
+  if (!read.ok) return refuseAndKeep(read.rejection);
   const { payload } = read;
   // routing decided with the rules in the pool; inline, at accept
   let routes: readonly boolean[] | null = null;
   if (read.pooled) {
     const pooled = await evaluateInPool(ports.rules, ready, read.pooled);
-    if (!pooled.ok) return reject(pooled.rejection);
+    if (!pooled.ok) return pooled.keep ? refuseAndKeep(pooled.rejection) : reject(pooled.rejection);
     routes = pooled.routes;
   }
   const invalid = sender ? await verifyCaptcha(ports, ready, req, payload) : null;
@@ -148,8 +165,9 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
   if ('rejection' in idem) return reject(idem.rejection);
   // The provider's own delivery id, once the signature passed; it takes the place of an
   // Idempotency-Key (a provider's retry carries the same id, not necessarily the same key).
-  const provider = sender ? providerDedupOf(ready.settings.inboundAuth, req.headers, payload.data) : null;
-  const key = provider ? provider.key : idem.key;
+  const provider = req.test !== true ? providerDedupOf(ready.settings.inboundAuth, req.headers, payload.data) : null;
+  // a re-run without a key of its own takes one per quarantined request: run twice, one event
+  const key = provider ? provider.key : (idem.key ?? (req.rerunOf ? `rerun:${req.rerunOf}` : null));
   if (key !== null) {
     const claim = await ports.idempotency.claim(ready.endpoint.id, key, req.eventId);
     if (claim.state === 'replay') {
@@ -232,11 +250,11 @@ async function evaluateInPool(
   pool: RulePool,
   ready: ReadyView,
   job: PooledJob,
-): Promise<{ ok: true; routes: readonly boolean[] } | { ok: false; rejection: IngestRejection }> {
+): Promise<{ ok: true; routes: readonly boolean[] } | { ok: false; rejection: IngestRejection; keep?: true }> {
   const answer = await pool.evaluate(ready.endpoint.account_id, job);
   if ('done' in answer) {
     const { check, routes } = answer.done;
-    return check.ok ? { ok: true, routes } : { ok: false, rejection: fromCheck(check) };
+    return check.ok ? { ok: true, routes } : { ok: false, rejection: fromCheck(check), keep: true };
   }
   if ('unusable' in answer) return { ok: false, rejection: unusableRules(answer.unusable) };
   if ('deadline' in answer) {
@@ -245,7 +263,8 @@ async function evaluateInPool(
       ready.targets.map((t) => t.id),
       answer.deadline,
     );
-    return { ok: false, rejection: rejections.rulesDeadlineExceeded(rule, pool.deadlineMs) };
+    // the payload was refused by what the rules cost on it: a simpler rule may take it on a re-run
+    return { ok: false, rejection: rejections.rulesDeadlineExceeded(rule, pool.deadlineMs), keep: true };
   }
   return {
     ok: false,
@@ -352,12 +371,7 @@ async function accept(
   payload: Payload,
   routes: readonly boolean[] | null,
 ): Promise<number> {
-  const request = {
-    method: req.method,
-    source_ip: req.sourceIp,
-    headers: forwardableHeaders(req.headers, view.settings.strippedHeaders),
-    query: req.rawQuery,
-  };
+  const request = forwardableRequestOf(view, req);
   const body = { content_type: payload.forward.content_type, body_base64: payload.forward.body.toString('base64') };
   const { routed, notRouted } = routeEvent(view, payload.data, routes);
   const deliveries = deliveriesFor(view, routed, req, request, body);
@@ -377,4 +391,43 @@ async function accept(
     payload: body,
   });
   return deliveries.length;
+}
+
+/** The request as targets may receive it and resends and re-runs read it: credentials removed. */
+function forwardableRequestOf(view: ReadyView, req: IngestRequest): ForwardableRequest {
+  return {
+    method: req.method,
+    source_ip: req.sourceIp,
+    headers: forwardableHeaders(req.headers, view.settings.strippedHeaders),
+    query: req.rawQuery,
+  };
+}
+
+/**
+ * Quarantine: the refused request, as it came (its raw body and Content-Type, its headers with
+ * credentials removed), goes the way of accepted payloads (docs/delivery.md "Resend and bulk
+ * retry": the payload queue, the row's hour, its retention) — unless the account's hourly
+ * bound is used up. A bound that cannot be counted (Redis) keeps it: MAX_BODY_BYTES still
+ * bounds its size, and the sender has no retry left to lose it to.
+ */
+async function keepRefused(
+  ports: IngestPorts,
+  view: ReadyView,
+  req: IngestRequest,
+  rawBody: Buffer,
+): Promise<QuarantineState> {
+  if (!(await ports.quarantine.take(view.endpoint.account_id, req.receivedAt))) return 'bound_reached';
+  const contentType = req.headers['content-type'];
+  ports.payloads.record({
+    event_id: req.eventId,
+    account_id: view.endpoint.account_id,
+    endpoint_id: view.endpoint.id,
+    received_at: req.receivedAt.toISOString(),
+    request: forwardableRequestOf(view, req),
+    payload: {
+      content_type: typeof contentType === 'string' ? contentType : null,
+      body_base64: rawBody.toString('base64'),
+    },
+  });
+  return 'kept';
 }

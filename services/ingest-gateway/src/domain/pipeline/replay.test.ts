@@ -57,14 +57,14 @@ describe('test requests (POST /v1/endpoints/:id/test): the same pipeline, for th
 });
 
 describe('stored payloads (resend): an accepted event keeps what its deliveries carried', () => {
-  it('records the forwarded request and the payload of each accepted event, and nothing for a rejection', async () => {
+  it('records the forwarded request and the payload of each accepted event, and nothing for a refusal before authentication', async () => {
     const f = fakePorts(view({}, 2));
     await ingest(
       f.ports,
       request({ headers: { 'content-type': 'application/json', 'x-team': 'blue' }, rawQuery: 'a=1' }),
       body('{"a":1}'),
     );
-    await ingest(f.ports, request({ eventId: 'evt_2' }), body('not json'));
+    await ingest(f.ports, request({ eventId: 'evt_2', method: 'PUT' }), body('{"a":1}'));
     expect(f.payloads).toHaveLength(1);
     expect(f.payloads[0]).toMatchObject({
       event_id: 'evt_1',

@@ -42,6 +42,12 @@ export interface IngestRequest {
    * counts against no rate limit or quota; its row is in the Test group. Absent: a sender's request.
    */
   test?: boolean;
+  /**
+   * A re-run of this quarantined request (POST /v1/activity/:eventId/rerun): the sender's
+   * request as kept, run as if just received. It passed IP lists and inbound auth then, so they
+   * (and captcha, whose token is spent) are skipped; limits, dedup and its row are a sender's.
+   */
+  rerunOf?: string;
 }
 
 export type ReadyView = EndpointView & { settings: EndpointSettings };

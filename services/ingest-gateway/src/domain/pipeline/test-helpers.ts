@@ -74,12 +74,19 @@ export function request(over: Partial<IngestRequest> = {}): IngestRequest {
 /** In-memory ports that record what the pipeline did. */
 export function fakePorts(
   v: EndpointView | null,
-  opts: { limit?: LimitDecision; captcha?: CaptchaVerdict; publishFails?: boolean; rules?: RulePool } = {},
+  opts: {
+    limit?: LimitDecision;
+    captcha?: CaptchaVerdict;
+    publishFails?: boolean;
+    rules?: RulePool;
+    /** quarantined requests kept per hour; unbounded when absent */
+    quarantinePerHour?: number;
+  } = {},
 ) {
   const rows: ActivityRequestV1[] = [];
   const published: unknown[] = [];
   const payloads: StoredPayloadV1[] = [];
-  const calls = { admit: [] as LimitRequest[], refund: 0, captcha: 0, handshakes: 0 };
+  const calls = { admit: [] as LimitRequest[], refund: 0, captcha: 0, handshakes: 0, quarantined: 0 };
   // idempotency keys in memory: `p:` while a request holds one, `a:` once it was accepted
   const keys = new Map<string, string>();
   const ports: IngestPorts = {
@@ -116,6 +123,12 @@ export function fakePorts(
       },
     },
     payloads: { record: (p) => payloads.push(p) },
+    quarantine: {
+      async take() {
+        calls.quarantined += 1;
+        return calls.quarantined <= (opts.quarantinePerHour ?? Number.POSITIVE_INFINITY);
+      },
+    },
     // every request's rules inline unless a test gives a pool
     rules: opts.rules ?? fakeRulePool(Number.POSITIVE_INFINITY).pool,
     idempotency: {

@@ -10,6 +10,7 @@ import type { Abilities } from '../../lib/roles';
 import { UTC_INPUT, utc } from '../../lib/time';
 import { href } from '../../router';
 import type { Endpoint } from '@relay/client';
+import { BulkRerun } from './BulkRerun';
 import { BulkRetry } from './BulkRetry';
 import { LatencyChart } from './LatencyChart';
 import { RowDetail } from './RowDetail';
@@ -342,7 +343,11 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
         <span class="sr-only" role="status" aria-live="polite">
           {announce}
         </span>
-        {props.can.edit && filters.status === 'errors' && <BulkRetry params={params} />}
+        {props.can.edit && filters.status === 'errors' && (
+          <>
+            <BulkRetry params={params} /> <BulkRerun params={params} />
+          </>
+        )}
       </div>
 
       {error && <Notice kind="error">{error}</Notice>}

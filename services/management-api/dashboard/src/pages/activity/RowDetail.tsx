@@ -8,6 +8,7 @@ import type { Abilities } from '../../lib/roles';
 import { utc } from '../../lib/time';
 import { href } from '../../router';
 import { AttemptResponse } from './AttemptResponse';
+import { Quarantine } from './Quarantine';
 import { RequestDetail } from './RequestDetail';
 
 /** An expanded row: the error reason (spec), then every delivery and its attempts. */
@@ -118,6 +119,7 @@ export function RowDetail(props: {
         </dl>
       )}
       {r.outcome === 'ACCEPTED' && !r.aggregate && !r.alert && <RequestDetail eventId={r.id} />}
+      {detail && <Quarantine eventId={r.id} detail={detail} canEdit={props.can.edit} onRerun={load} />}
       {error && <Notice kind="error">{error}</Notice>}
       {!detail && !error && <Loading what="deliveries" />}
       {detail && detail.deliveries.length === 0 && detail.not_routed.length === 0 && r.outcome === 'ACCEPTED' && (

@@ -1,0 +1,3 @@
+export { awsClientConfig, awsFailure } from './client';
+export type { AwsAccess, AwsFailure } from './client';
+export { pooledAwsClients } from './pooled';

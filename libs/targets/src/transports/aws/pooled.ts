@@ -1,0 +1,47 @@
+import { ClientPool } from '../pool';
+import type { PooledLinkOptions } from '../pool';
+import { awsFailure, poolKey } from './client';
+import type { AwsAccess, AwsFailure } from './client';
+
+/** AWS SDK clients of one service, pooled per target: `call` runs one request on the target's client. */
+export interface AwsClients<C, A extends AwsAccess> {
+  /** what `use` returned, or why the request failed */
+  call<T>(access: A, use: (client: C) => Promise<T>): Promise<T | { error: AwsFailure }>;
+  readonly size: number;
+  close(): void;
+}
+
+/**
+ * Clients of one AWS-style service, one per target's access (endpoint, region, keys and what
+ * `keyOf` adds), keyed by their digest so the pool holds no secret in clear. A client is plain
+ * HTTP(S) with keep-alive: it stays usable after any answer, and a failure without one (a reset,
+ * a timeout) closes it so the next attempt dials afresh.
+ */
+export function pooledAwsClients<C extends { destroy(): void }, A extends AwsAccess>(
+  opts: PooledLinkOptions,
+  open: (access: A) => C,
+  keyOf: (access: A) => unknown[] = () => [],
+): AwsClients<C, A> {
+  const pool = new ClientPool<C>({
+    healthy: () => true,
+    close: (c) => c.destroy(),
+    maxClients: opts.maxClients,
+    idleMs: opts.idleMs,
+  });
+  return {
+    async call(access, use) {
+      const key = poolKey(access, ...keyOf(access));
+      try {
+        return await use(await pool.get(key, () => Promise.resolve(open(access))));
+      } catch (err) {
+        const error = awsFailure(err);
+        if (error.status === undefined) pool.discard(key);
+        return { error };
+      }
+    },
+    get size() {
+      return pool.size;
+    },
+    close: () => pool.close(),
+  };
+}

@@ -1,0 +1,71 @@
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { awsClientConfig, pooledAwsClients } from '../aws';
+import type { AwsAccess, AwsFailure } from '../aws';
+import type { PooledLinkOptions } from '../pool';
+
+/** Where a bucket is: its server, signing keys and addressing. */
+export interface S3Bucket extends AwsAccess {
+  bucket: string;
+  pathStyle: boolean;
+}
+
+/** One object to write. */
+export interface S3Object {
+  key: string;
+  body: Buffer;
+  contentType: string;
+  /** `x-amz-meta-*` headers */
+  metadata: Readonly<Record<string, string>>;
+  /** base64 MD5 of the body: the server refuses a body that changed in transit (BadDigest) */
+  contentMd5: string;
+}
+
+/** What a PutObject came to: the object's ETag, or why not. */
+export type S3PutOutcome = { etag: string } | { error: AwsFailure };
+
+/** The outputs deliverer's route to the buckets of S3 targets. */
+export interface S3Link {
+  put(bucket: S3Bucket, object: S3Object): Promise<S3PutOutcome>;
+  readonly size: number;
+  close(): void;
+}
+
+function openClient(bucket: S3Bucket, opts: PooledLinkOptions): S3Client {
+  return new S3Client({
+    ...awsClientConfig(bucket, opts),
+    forcePathStyle: bucket.pathStyle,
+    // Content-MD5 is the integrity check every S3-compatible server knows; the SDK's default
+    // CRC checksums (sent as trailers) are not understood by all of them
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+/** Pooled S3 clients (transports/aws), one per endpoint, region, keys and addressing. */
+export function createS3Link(opts: PooledLinkOptions): S3Link {
+  const clients = pooledAwsClients(
+    opts,
+    (bucket: S3Bucket) => openClient(bucket, opts),
+    (bucket) => [bucket.pathStyle],
+  );
+  return {
+    put: (bucket, object) =>
+      clients.call(bucket, async (client) => {
+        const put = await client.send(
+          new PutObjectCommand({
+            Bucket: bucket.bucket,
+            Key: object.key,
+            Body: object.body,
+            ContentType: object.contentType,
+            ContentMD5: object.contentMd5,
+            Metadata: { ...object.metadata },
+          }),
+        );
+        return { etag: put.ETag ?? '' };
+      }),
+    get size() {
+      return clients.size;
+    },
+    close: () => clients.close(),
+  };
+}

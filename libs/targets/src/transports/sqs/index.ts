@@ -1,0 +1,2 @@
+export { createSqsLink } from './queue';
+export type { SqsLink, SqsMessage, SqsQueue, SqsSendOutcome } from './queue';
