@@ -28,6 +28,9 @@ import type { RunningService } from '../support/services';
 import { startStack } from './stack';
 import type { Stack } from './stack';
 
+/** the target whose pooled client the link calls use */
+const OWNER = { endpointId: 'ep_owner', targetId: 'tg_owner' };
+
 /*
  * NATS JetStream targets (docs/targets-queues.md "NATS JetStream"), every service its own process
  * on the worker's shared stack plus an outputs deliverer of this file's own, publishing to a
@@ -279,8 +282,12 @@ describe('NATS JetStream target, end to end', () => {
     const target = { servers: [nats.url], auth: { type: 'user_password' as const, user: 'relay', password: PASSWORD } };
     const message = { subject: `${prefix}.once`, body: Buffer.from('{}'), msgId: `dlv_${randomUUID()}`, headers: {} };
     try {
-      expect(await link.publish(target, message)).toEqual({ ack: { stream: stream.name, seq: 1, duplicate: false } });
-      expect(await link.publish(target, message)).toEqual({ ack: { stream: stream.name, seq: 1, duplicate: true } });
+      expect(await link.publish(OWNER, target, message)).toEqual({
+        ack: { stream: stream.name, seq: 1, duplicate: false },
+      });
+      expect(await link.publish(OWNER, target, message)).toEqual({
+        ack: { stream: stream.name, seq: 1, duplicate: true },
+      });
       expect(await stream.stored()).toHaveLength(1);
     } finally {
       link.close();

@@ -138,6 +138,30 @@ describe('a Redis of the operator’s own', () => {
   });
 });
 
+describe('pooled connections', () => {
+  it('deleting the target closes its connection to the server at once, not when it idles out', async () => {
+    const redis = await startPrivateRedis('stream-release');
+    const admin = new Redis(redis.url);
+    const connections = async (): Promise<number> =>
+      String(await admin.call('CLIENT', 'LIST'))
+        .trim()
+        .split('\n').length;
+    try {
+      const targetId = await addQueueTarget(stack, endpointId, 'redis_stream', { url: redis.url, stream: 'orders' });
+      await sendJson(stack, endpointId, { pooled: true });
+      await waitForEntries(admin, 'orders', 1);
+      // this test's, and the outputs deliverer's for the target
+      expect(await connections()).toBe(2);
+      await removeTarget(stack, endpointId, targetId);
+      // the deletion's announcement closes it; the pool's idle sweep would take a minute
+      await eventually(async () => (await connections()) === 1, 10_000, "the deliverer's connection closed");
+    } finally {
+      admin.disconnect();
+      await redis.close();
+    }
+  });
+});
+
 describe('the destination Redis stopped mid-run and restarted', () => {
   it('deliveries sent while it is down are retried and arrive once it is back: none lost, none twice', async () => {
     const redis = await startPrivateRedis('stream-outage');

@@ -16,6 +16,9 @@ import { createBucket, keysIn, startVersitygw } from '../support/s3-server';
 import type { S3Server } from '../support/s3-server';
 import type { Stack } from './stack';
 
+/** the target whose pooled client the link calls use */
+const OWNER = { endpointId: 'ep_owner', targetId: 'tg_owner' };
+
 /*
  * S3-compatible object storage targets (docs/targets-queues.md "S3-compatible object storage"),
  * every service its own process on the worker's shared stack plus one outputs deliverer of this
@@ -128,11 +131,11 @@ describe('S3 target, end to end', () => {
         metadata: {},
         contentMd5: createHash('md5').update('once').digest('base64'),
       };
-      expect(await link.put(at, object)).toEqual({ etag: expect.any(String) });
-      expect(await link.put(at, object)).toEqual({ etag: expect.any(String) });
+      expect(await link.put(OWNER, at, object)).toEqual({ etag: expect.any(String) });
+      expect(await link.put(OWNER, at, object)).toEqual({ etag: expect.any(String) });
       expect(await keysIn(s3, bucket)).toEqual(['relay/ep/2026-11-29/dlv_same']);
       // a body changed in transit (its MD5 no longer matches) is refused, not stored
-      expect(await link.put(at, { ...object, body: Buffer.from('twice') })).toMatchObject({
+      expect(await link.put(OWNER, at, { ...object, body: Buffer.from('twice') })).toMatchObject({
         error: { code: 'BadDigest', status: 400 },
       });
     } finally {

@@ -15,6 +15,9 @@ import { createQueue, queueDepth, receive, startElasticMq, startMotoSqs } from '
 import type { SqsServer } from '../support/sqs-servers';
 import type { Stack } from './stack';
 
+/** the target whose pooled client the link calls use */
+const OWNER = { endpointId: 'ep_owner', targetId: 'tg_owner' };
+
 /*
  * Amazon SQS targets (docs/targets-queues.md "Amazon SQS"), every service its own process on the
  * worker's shared stack plus one outputs deliverer of this file's. The queues are on two private
@@ -29,9 +32,16 @@ let elasticmq: SqsServer;
 let moto: Awaited<ReturnType<typeof startMotoSqs>>;
 
 beforeAll(async () => {
-  let on: Awaited<ReturnType<typeof startOutputsStack>>;
-  [on, elasticmq, moto] = await Promise.all([startOutputsStack('sqs'), startElasticMq('sqs'), startMotoSqs('sqs-iam')]);
-  ({ stack, endpointId, stop: stopStack } = on);
+  // started together; each that started is kept, so that afterAll stops it when another failed
+  const [on, sqs, iam] = await Promise.allSettled([
+    startOutputsStack('sqs'),
+    startElasticMq('sqs'),
+    startMotoSqs('sqs-iam'),
+  ]);
+  if (on.status === 'fulfilled') ({ stack, endpointId, stop: stopStack } = on.value);
+  if (sqs.status === 'fulfilled') elasticmq = sqs.value;
+  if (iam.status === 'fulfilled') moto = iam.value;
+  for (const r of [on, sqs, iam]) if (r.status === 'rejected') throw r.reason;
 });
 
 afterAll(async () => {
@@ -97,10 +107,10 @@ describe('SQS target, end to end', () => {
     try {
       const queue = { queueUrl, endpoint: elasticmq.url, region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's' };
       const message = { body: 'once', attributes: {}, groupId: 'g', deduplicationId: 'dlv_same' };
-      const first = await link.send(queue, message);
+      const first = await link.send(OWNER, queue, message);
       expect(first).toEqual({ messageId: expect.any(String) });
-      expect(await link.send(queue, message)).toEqual(first);
-      await link.send(queue, { ...message, body: 'after', deduplicationId: 'dlv_next' });
+      expect(await link.send(OWNER, queue, message)).toEqual(first);
+      await link.send(OWNER, queue, { ...message, body: 'after', deduplicationId: 'dlv_next' });
       const got = await receive(elasticmq, queueUrl, 2);
       expect(got.map((m) => m.Body)).toEqual(['once', 'after']);
     } finally {

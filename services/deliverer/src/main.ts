@@ -120,6 +120,11 @@ runMain(async () => {
     flagAfterPermanentFailures: config.flagAfterPermanentFailures,
     metrics,
   });
+  // a changed or deleted target's connections to its broker end now, not when they idle out
+  if (outputs)
+    changes.feed.onChange((change) => {
+      if (change.scope !== 'account') outputs.release(change.id);
+    });
   await changes.feed.start();
   await deliverer.start();
 

@@ -51,6 +51,8 @@ export function outputTransports(config: Config): {
   sqs: SqsLink;
   s3: S3Link;
   kafka: KafkaLink;
+  /** closes the pooled clients of a target, or of an endpoint's targets (changed or deleted) */
+  release(id: string): void;
   close(): void;
 } {
   const problems: string[] = [];
@@ -110,6 +112,7 @@ export function outputTransports(config: Config): {
   const sqs = createSqsLink(pooled);
   const s3 = createS3Link(pooled);
   const kafka = createKafkaLink(pooled);
+  const links = [redis, amqp, mqtt, nats, sqs, s3, kafka];
   return {
     ...(transport ? { mail: { transport, from: config.smtpFrom } } : {}),
     google: { send, tokenUrl: config.googleTokenUrl, sheetsApi: config.googleSheetsUrl },
@@ -120,15 +123,12 @@ export function outputTransports(config: Config): {
     sqs,
     s3,
     kafka,
+    release: (id) => {
+      for (const link of links) link.release(id);
+    },
     close: () => {
       transport?.close();
-      redis.close();
-      amqp.close();
-      mqtt.close();
-      nats.close();
-      sqs.close();
-      s3.close();
-      kafka.close();
+      for (const link of links) link.close();
     },
   };
 }

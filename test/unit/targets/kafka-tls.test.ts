@@ -3,6 +3,9 @@ import tls from 'node:tls';
 import { generate } from 'selfsigned';
 import { createKafkaLink } from '@relay/targets';
 
+/** the target whose pooled client the link calls use */
+const OWNER = { endpointId: 'ep_owner', targetId: 'tg_owner' };
+
 /*
  * The Kafka transport with TLS on, against a loopback TLS server whose certificate nothing
  * trusts (selfsigned is a test-only package, so this lives outside libs/targets/src).
@@ -26,7 +29,7 @@ describe('a Kafka target with TLS on', () => {
     const { port } = server.address() as AddressInfo;
     const link = createKafkaLink(options);
     try {
-      expect(await link.produce({ brokers: [`localhost:${port}`], tls: true }, record)).toEqual({
+      expect(await link.produce(OWNER, { brokers: [`localhost:${port}`], tls: true }, record)).toEqual({
         error: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT', message: expect.any(String) },
       });
     } finally {

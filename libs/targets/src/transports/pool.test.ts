@@ -1,4 +1,4 @@
-import { ClientPool } from './pool';
+import { ClientPool, ownedKey } from './pool';
 
 interface FakeClient {
   n: number;
@@ -70,7 +70,7 @@ describe('a pool of connection-holding clients, one per target', () => {
     pool.close();
   });
 
-  it('a client unused for idleMs is closed (a deleted or changed target’s among them)', async () => {
+  it('a client unused for idleMs is closed', async () => {
     jest.useFakeTimers();
     const { pool, open } = poolOf({ idleMs: 10_000 });
     const idle = await pool.get('deleted', open);
@@ -85,5 +85,31 @@ describe('a pool of connection-holding clients, one per target', () => {
     pool.close();
     await new Promise(jest.requireActual('node:timers').setImmediate);
     expect(busy.closed).toBe(true);
+  });
+
+  it('release closes a changed or deleted target’s clients at once, or every client of an endpoint’s targets', async () => {
+    const { pool, open } = poolOf();
+    const a = { endpointId: 'ep_1', targetId: 'tg_a' };
+    const b = { endpointId: 'ep_1', targetId: 'tg_b' };
+    const c = { endpointId: 'ep_2', targetId: 'tg_c' };
+    const [ca, cb, cc] = await Promise.all(
+      [a, b, c].map((owner) => pool.get(ownedKey(owner, 'redis://h:6379'), open, owner)),
+    );
+    pool.release('tg_a');
+    await new Promise(setImmediate);
+    expect([ca!.closed, cb!.closed, cc!.closed]).toEqual([true, false, false]);
+    pool.release('ep_1');
+    await new Promise(setImmediate);
+    expect([cb!.closed, cc!.closed]).toEqual([true, false]);
+    expect(pool.size).toBe(1);
+    pool.close();
+  });
+
+  it('two targets on one server have a client each: the key is the target’s, no URL in it', () => {
+    const url = 'redis://:secret@h:6379';
+    const one = ownedKey({ endpointId: 'ep_1', targetId: 'tg_a' }, url);
+    expect(one).not.toBe(ownedKey({ endpointId: 'ep_1', targetId: 'tg_b' }, url));
+    expect(one).not.toContain('secret');
+    expect(one.startsWith('tg_a:')).toBe(true);
   });
 });

@@ -1,11 +1,21 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Clients that hold a connection, one per key (a target and its settings), for kinds whose
  * destination is a broker or a server rather than one HTTP request: opened on first use, reused
- * while healthy, replaced when not, closed when idle for `idleMs` and, past `maxClients`, the
- * least recently used first (docs/decisions/0025-queue-destination-kinds.md). Opening is shared:
+ * while healthy, replaced when not, closed when their target is changed or deleted (`release`),
+ * when idle for `idleMs` and, past `maxClients`, the least recently used first (docs/decisions/0025-queue-destination-kinds.md). Opening is shared:
  * concurrent attempts for one key wait on the same connection, so a broker that is down costs
  * one connection attempt per key at a time, not one per delivery.
  */
+/** What every link of pooled clients has: its clients' count, and closing them all or a target's. */
+export interface PooledLink {
+  readonly size: number;
+  /** closes the clients of a target, or of every target of an endpoint (ClientPool.release) */
+  release(id: string): void;
+  close(): void;
+}
+
 /** What every pooled link to targets' servers is built with (the outputs deliverer's settings). */
 export interface PooledLinkOptions {
   /** CIDRs exempt from the SSRF guard, as for every outbound delivery (SSRF_ALLOW_CIDRS) */
@@ -26,9 +36,31 @@ export interface ClientPoolOptions<C> {
   idleMs: number;
 }
 
+/** The target a pooled client serves, under its endpoint: a change announced for either closes it. */
+export interface PoolOwner {
+  endpointId: string;
+  targetId: string;
+}
+
+/** The owner of a delivery's client. */
+export const ownerOf = (d: { endpoint_id: string; target_id: string }): PoolOwner => ({
+  endpointId: d.endpoint_id,
+  targetId: d.target_id,
+});
+
+/**
+ * A pool key of the owner's own: each target has its clients (one target's broker in trouble
+ * never holds another's connection), under a digest of what the connection depends on, so the
+ * pool holds no URL or secret in clear.
+ */
+export function ownedKey(owner: PoolOwner, identity: string): string {
+  return `${owner.targetId}:${createHash('sha256').update(identity).digest('base64url')}`;
+}
+
 interface Held<C> {
   client: Promise<C>;
   usedAt: number;
+  owner: PoolOwner | undefined;
 }
 
 export class ClientPool<C> {
@@ -41,7 +73,7 @@ export class ClientPool<C> {
   }
 
   /** the key's client, opened with `open` (or reopened when unhealthy); rejects when it cannot be opened */
-  async get(key: string, open: () => Promise<C>): Promise<C> {
+  async get(key: string, open: () => Promise<C>, owner?: PoolOwner): Promise<C> {
     const found = this.held.get(key);
     if (found) {
       found.usedAt = Date.now();
@@ -55,7 +87,13 @@ export class ClientPool<C> {
       const successor = this.held.get(key);
       if (successor) return successor.client;
     }
-    return this.openHeld(key, open);
+    return this.openHeld(key, open, owner);
+  }
+
+  /** closes the clients of a target, or of every target of an endpoint, at once: it was changed or deleted */
+  release(id: string): void {
+    for (const [key, h] of [...this.held])
+      if (h.owner?.targetId === id || h.owner?.endpointId === id) this.drop(key, h);
   }
 
   /** closes the key's client (after an error that leaves its connection in doubt) */
@@ -73,13 +111,13 @@ export class ClientPool<C> {
     for (const [key, h] of [...this.held]) this.drop(key, h);
   }
 
-  private openHeld(key: string, open: () => Promise<C>): Promise<C> {
+  private openHeld(key: string, open: () => Promise<C>, owner: PoolOwner | undefined): Promise<C> {
     while (this.held.size >= this.opts.maxClients) {
       const [oldest, h] = this.held.entries().next().value as [string, Held<C>];
       this.drop(oldest, h);
     }
     const client = open();
-    const h: Held<C> = { client, usedAt: Date.now() };
+    const h: Held<C> = { client, usedAt: Date.now(), owner };
     this.held.set(key, h);
     // a failed open is not kept: the next attempt opens again
     client.catch(() => {

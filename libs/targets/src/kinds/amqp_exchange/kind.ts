@@ -2,6 +2,7 @@ import type { DeliveryMessageV1 } from '@relay/contracts';
 import { describedConfig } from '../../describe/kind-config';
 import type { KindInfo, SecretSealer, TransportKind } from '../../kind';
 import { PayloadError } from '../../kind';
+import { ownerOf } from '../../transports/pool';
 import type { AmqpLink, AmqpMessage } from '../../transports/amqp';
 import { readPayload, renderTemplate, templateData } from '../template';
 import { QUEUE_RETRY_SCHEDULE_MS } from '../queue-schedule';
@@ -55,7 +56,7 @@ export function createAmqpExchangeKind(deps: AmqpExchangeKindDeps): TransportKin
       if (!deps.amqp) return { result: 'retry', status: null, error: 'this deliverer cannot reach AMQP brokers' };
       const message = amqpMessage(config, d);
       const url = openServerUrl(deps.secrets, config.url, 'AMQP');
-      return classifyAmqpPublish(await deps.amqp.publish(url, message));
+      return classifyAmqpPublish(await deps.amqp.publish(ownerOf(d), url, message));
     },
   };
 }

@@ -2,6 +2,7 @@ import type { DeliveryMessageV1 } from '@relay/contracts';
 import { describedConfig } from '../../describe/kind-config';
 import type { KindInfo, SecretSealer, TransportKind } from '../../kind';
 import { TargetConfigError } from '../../kind';
+import { ownerOf } from '../../transports/pool';
 import type { KafkaCluster, KafkaLink, KafkaRecord } from '../../transports/kafka';
 import { pathText, readPayload, templateData } from '../template';
 import { QUEUE_RETRY_SCHEDULE_MS } from '../queue-schedule';
@@ -67,7 +68,7 @@ export function createKafkaKind(deps: KafkaKindDeps): TransportKind<KafkaConfig>
     deliver: async (config, d) => {
       if (!deps.kafka) return { result: 'retry', status: null, error: 'this deliverer cannot reach Kafka clusters' };
       const record = kafkaRecord(config, d);
-      return classifyKafkaProduce(await deps.kafka.produce(kafkaCluster(deps.secrets, config), record));
+      return classifyKafkaProduce(await deps.kafka.produce(ownerOf(d), kafkaCluster(deps.secrets, config), record));
     },
   };
 }

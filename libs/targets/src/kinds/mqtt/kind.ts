@@ -2,6 +2,7 @@ import type { DeliveryMessageV1 } from '@relay/contracts';
 import { describedConfig } from '../../describe/kind-config';
 import type { KindInfo, SecretSealer, TransportKind } from '../../kind';
 import { PayloadError } from '../../kind';
+import { ownerOf } from '../../transports/pool';
 import type { MqttLink, MqttMessage } from '../../transports/mqtt';
 import { readPayload, renderTemplate, templateData } from '../template';
 import { QUEUE_RETRY_SCHEDULE_MS } from '../queue-schedule';
@@ -60,7 +61,9 @@ export function createMqttKind(deps: MqttKindDeps): TransportKind<MqttConfig> {
       if (!deps.mqtt) return { result: 'retry', status: null, error: 'this deliverer cannot reach MQTT brokers' };
       const message = mqttMessage(config, d);
       const url = openServerUrl(deps.secrets, config.url, 'MQTT');
-      return classifyMqttPublish(await deps.mqtt.publish({ url, protocolVersion: config.protocol_version }, message));
+      return classifyMqttPublish(
+        await deps.mqtt.publish(ownerOf(d), { url, protocolVersion: config.protocol_version }, message),
+      );
     },
   };
 }

@@ -2,6 +2,7 @@ import type { DeliveryMessageV1 } from '@relay/contracts';
 import { describedConfig } from '../../describe/kind-config';
 import type { KindInfo, SecretSealer, TransportKind } from '../../kind';
 import { PayloadError, TargetConfigError } from '../../kind';
+import { ownerOf } from '../../transports/pool';
 import type { NatsAuth, NatsLink, NatsMessage } from '../../transports/nats';
 import { readPayload, renderTemplate, templateData } from '../template';
 import { QUEUE_RETRY_SCHEDULE_MS } from '../queue-schedule';
@@ -74,7 +75,7 @@ export function createNatsJetStreamKind(deps: NatsJetStreamKindDeps): TransportK
       if (!deps.nats) return { result: 'retry', status: null, error: 'this deliverer cannot reach NATS servers' };
       const message = natsMessage(config, d);
       const servers = { servers: config.servers, auth: openAuth(deps.secrets, config.auth) };
-      return classifyNatsPublish(await deps.nats.publish(servers, message));
+      return classifyNatsPublish(await deps.nats.publish(ownerOf(d), servers, message));
     },
   };
 }

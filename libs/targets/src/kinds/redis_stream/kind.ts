@@ -1,6 +1,7 @@
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import { describedConfig } from '../../describe/kind-config';
 import type { KindInfo, SecretSealer, TransportKind } from '../../kind';
+import { ownerOf } from '../../transports/pool';
 import type { RedisStreamsLink, StreamEntry } from '../../transports/redis';
 import { QUEUE_RETRY_SCHEDULE_MS } from '../queue-schedule';
 import { openServerUrl } from '../server-url';
@@ -53,7 +54,7 @@ export function createRedisStreamKind(deps: RedisStreamKindDeps): TransportKind<
     deliver: async (config, d) => {
       if (!deps.redis) return { result: 'retry', status: null, error: 'this deliverer cannot reach Redis servers' };
       const url = openServerUrl(deps.secrets, config.url, 'Redis');
-      return classifyRedisAppend(await deps.redis.append(url, streamEntry(config, d)));
+      return classifyRedisAppend(await deps.redis.append(ownerOf(d), url, streamEntry(config, d)));
     },
   };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import { describedConfig } from '../../describe/kind-config';
 import type { KindInfo, SecretSealer, TransportKind } from '../../kind';
+import { ownerOf } from '../../transports/pool';
 import type { S3Link, S3Object } from '../../transports/s3';
 import { openAwsKeys } from '../aws-access';
 import { QUEUE_RETRY_SCHEDULE_MS } from '../queue-schedule';
@@ -61,7 +62,7 @@ export function createS3Kind(deps: S3KindDeps): TransportKind<S3Config> {
         pathStyle: config.path_style,
         ...openAwsKeys(deps.secrets, config, 'S3'),
       };
-      return classifyS3Put(await deps.s3.put(bucket, object));
+      return classifyS3Put(await deps.s3.put(ownerOf(d), bucket, object));
     },
   };
 }

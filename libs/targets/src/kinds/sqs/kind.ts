@@ -3,6 +3,7 @@ import type { DeliveryMessageV1 } from '@relay/contracts';
 import { describedConfig } from '../../describe/kind-config';
 import type { KindInfo, SecretSealer, TransportKind } from '../../kind';
 import { PayloadError } from '../../kind';
+import { ownerOf } from '../../transports/pool';
 import type { SqsLink, SqsMessage } from '../../transports/sqs';
 import { openAwsKeys } from '../aws-access';
 import { QUEUE_RETRY_SCHEDULE_MS } from '../queue-schedule';
@@ -103,6 +104,7 @@ export function createSqsKind(deps: SqsKindDeps): TransportKind<SqsConfig> {
       const message = sqsMessage(config, d);
       return classifySqsSend(
         await deps.sqs.send(
+          ownerOf(d),
           {
             queueUrl: config.queue_url,
             // the queue URL's origin: an SQS-compatible server is reached as SQS itself is

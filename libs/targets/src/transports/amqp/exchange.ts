@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import amqp from 'amqplib';
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import { addressOf } from '../address';
 import type { AddressPolicy } from '../../ssrf';
 import { createAddressPolicy } from '../../ssrf';
-import { ClientPool } from '../pool';
-import type { PooledLinkOptions } from '../pool';
+import { ClientPool, ownedKey } from '../pool';
+import type { PooledLink, PooledLinkOptions, PoolOwner } from '../pool';
 
 /** One message to publish, persistent, with publisher confirms. */
 export interface AmqpMessage {
@@ -27,10 +26,8 @@ export interface AmqpMessage {
 export type PublishOutcome = { confirmed: true } | { returned: true } | { error: { code: string; message: string } };
 
 /** The outputs deliverer's route to the brokers of RabbitMQ exchange targets. */
-export interface AmqpLink {
-  publish(url: string, message: AmqpMessage): Promise<PublishOutcome>;
-  readonly size: number;
-  close(): void;
+export interface AmqpLink extends PooledLink {
+  publish(owner: PoolOwner, url: string, message: AmqpMessage): Promise<PublishOutcome>;
 }
 
 interface Held {
@@ -147,11 +144,11 @@ export function createAmqpLink(opts: PooledLinkOptions): AmqpLink {
     idleMs: opts.idleMs,
   });
   return {
-    async publish(url, message) {
-      const key = createHash('sha256').update(url).digest('base64url');
+    async publish(owner, url, message) {
+      const key = ownedKey(owner, url);
       let held: Held;
       try {
-        held = await pool.get(key, () => open(url, policy, opts));
+        held = await pool.get(key, () => open(url, policy, opts), owner);
       } catch (err) {
         return { error: { code: amqpErrorCode(err), message: String((err as Error)?.message ?? err) } };
       }
@@ -162,6 +159,7 @@ export function createAmqpLink(opts: PooledLinkOptions): AmqpLink {
     get size() {
       return pool.size;
     },
+    release: (id) => pool.release(id),
     close: () => pool.close(),
   };
 }

@@ -1,14 +1,12 @@
 import { ClientPool } from '../pool';
-import type { PooledLinkOptions } from '../pool';
+import type { PooledLink, PooledLinkOptions, PoolOwner } from '../pool';
 import { awsFailure, poolKey } from './client';
 import type { AwsAccess, AwsFailure } from './client';
 
 /** AWS SDK clients of one service, pooled per target: `call` runs one request on the target's client. */
-export interface AwsClients<C, A extends AwsAccess> {
+export interface AwsClients<C, A extends AwsAccess> extends PooledLink {
   /** what `use` returned, or why the request failed */
-  call<T>(access: A, use: (client: C) => Promise<T>): Promise<T | { error: AwsFailure }>;
-  readonly size: number;
-  close(): void;
+  call<T>(owner: PoolOwner, access: A, use: (client: C) => Promise<T>): Promise<T | { error: AwsFailure }>;
 }
 
 /**
@@ -29,10 +27,11 @@ export function pooledAwsClients<C extends { destroy(): void }, A extends AwsAcc
     idleMs: opts.idleMs,
   });
   return {
-    async call(access, use) {
-      const key = poolKey(access, ...keyOf(access));
+    async call(owner, access, use) {
+      // the owner's own client, keyed by a digest of its access (no secret in clear)
+      const key = `${owner.targetId}:${poolKey(access, ...keyOf(access))}`;
       try {
-        return await use(await pool.get(key, () => Promise.resolve(open(access))));
+        return await use(await pool.get(key, () => Promise.resolve(open(access)), owner));
       } catch (err) {
         const error = awsFailure(err);
         if (error.status === undefined) pool.discard(key);
@@ -42,6 +41,7 @@ export function pooledAwsClients<C extends { destroy(): void }, A extends AwsAcc
     get size() {
       return pool.size;
     },
+    release: (id) => pool.release(id),
     close: () => pool.close(),
   };
 }

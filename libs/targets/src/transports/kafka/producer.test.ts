@@ -1,6 +1,9 @@
 import net from 'node:net';
 import { createKafkaLink } from './producer';
 
+/** the target whose pooled client the link calls use */
+const OWNER = { endpointId: 'ep_owner', targetId: 'tg_owner' };
+
 const record = { topic: 't', value: Buffer.from('{}'), headers: {}, timestamp: '0' };
 const options = (allowCidrs: string[]) => ({
   allowCidrs,
@@ -15,7 +18,7 @@ describe('the SSRF guard on every socket to a broker', () => {
     const link = createKafkaLink(options([]));
     try {
       for (const broker of ['127.0.0.1:9', 'localhost:9'])
-        expect(await link.produce({ brokers: [broker], tls: false }, record)).toEqual({
+        expect(await link.produce(OWNER, { brokers: [broker], tls: false }, record)).toEqual({
           error: { code: 'SSRF_BLOCKED', message: expect.any(String) },
         });
       // a client that could not connect is not kept
@@ -28,7 +31,7 @@ describe('the SSRF guard on every socket to a broker', () => {
   it('an allowed address is dialled: nothing listens there, so the socket is refused', async () => {
     const link = createKafkaLink(options(['127.0.0.1/32']));
     try {
-      expect(await link.produce({ brokers: ['127.0.0.1:9'], tls: false }, record)).toEqual({
+      expect(await link.produce(OWNER, { brokers: ['127.0.0.1:9'], tls: false }, record)).toEqual({
         error: { code: 'ECONNREFUSED', message: expect.any(String) },
       });
     } finally {
@@ -45,7 +48,7 @@ describe('a broker that takes the connection and never answers', () => {
     const { port } = silent.address() as net.AddressInfo;
     const link = createKafkaLink({ ...options(['127.0.0.1/32']), connectTimeoutMs: 300, commandTimeoutMs: 1000 });
     try {
-      expect(await link.produce({ brokers: [`127.0.0.1:${port}`], tls: false }, record)).toEqual({
+      expect(await link.produce(OWNER, { brokers: [`127.0.0.1:${port}`], tls: false }, record)).toEqual({
         error: { code: 'ETIMEDOUT', message: 'not connected within 300 ms' },
       });
       expect(link.size).toBe(0);

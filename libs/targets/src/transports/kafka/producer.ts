@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import * as dns from 'node:dns';
 import * as net from 'node:net';
 import * as tls from 'node:tls';
@@ -6,8 +5,8 @@ import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import type { ISocketFactory, Producer, SASLOptions } from 'kafkajs';
 import { createAddressPolicy, guardedLookup, SsrfBlockedError } from '../../ssrf';
 import type { AddressPolicy } from '../../ssrf';
-import { ClientPool } from '../pool';
-import type { PooledLinkOptions } from '../pool';
+import { ClientPool, ownedKey } from '../pool';
+import type { PooledLink, PooledLinkOptions, PoolOwner } from '../pool';
 
 /** How to reach one Kafka cluster: the plaintext password, held only in memory. */
 export interface KafkaCluster {
@@ -35,10 +34,8 @@ export interface KafkaRecord {
 export type ProduceOutcome = { partition: number; offset: string } | { error: { code: string; message: string } };
 
 /** The outputs deliverer's route to the clusters of Kafka targets. */
-export interface KafkaLink {
-  produce(cluster: KafkaCluster, record: KafkaRecord): Promise<ProduceOutcome>;
-  readonly size: number;
-  close(): void;
+export interface KafkaLink extends PooledLink {
+  produce(owner: PoolOwner, cluster: KafkaCluster, record: KafkaRecord): Promise<ProduceOutcome>;
 }
 
 /**
@@ -185,11 +182,11 @@ export function createKafkaLink(opts: PooledLinkOptions): KafkaLink {
     idleMs: opts.idleMs,
   });
   return {
-    async produce(cluster, record) {
-      const key = createHash('sha256').update(JSON.stringify(cluster)).digest('base64url');
+    async produce(owner, cluster, record) {
+      const key = ownedKey(owner, JSON.stringify(cluster));
       // the client's connect retries, bounded as one connection attempt of the other kinds is
       const opened = await within<Held | ProduceOutcome>(
-        pool.get(key, () => open(cluster, policy, opts)).catch(failure),
+        pool.get(key, () => open(cluster, policy, opts), owner).catch(failure),
         opts.connectTimeoutMs,
         () => {
           pool.discard(key);
@@ -210,6 +207,7 @@ export function createKafkaLink(opts: PooledLinkOptions): KafkaLink {
     get size() {
       return pool.size;
     },
+    release: (id) => pool.release(id),
     close: () => pool.close(),
   };
 }

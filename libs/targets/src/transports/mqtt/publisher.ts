@@ -1,11 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import mqtt from 'mqtt';
 import type { IClientPublishOptions, MqttClient } from 'mqtt';
 import { addressOf } from '../address';
 import type { AddressPolicy } from '../../ssrf';
 import { createAddressPolicy } from '../../ssrf';
-import { ClientPool } from '../pool';
-import type { PooledLinkOptions } from '../pool';
+import { ClientPool, ownedKey } from '../pool';
+import type { PooledLink, PooledLinkOptions, PoolOwner } from '../pool';
 
 /** 4 = MQTT 3.1.1, 5 = MQTT 5.0 (the protocol level byte of CONNECT). */
 export type MqttProtocolVersion = 4 | 5;
@@ -33,10 +33,8 @@ export type MqttOutcome =
   { acked: true } | { error: { stage: 'connect' | 'publish'; code: string; reasonCode?: number; message: string } };
 
 /** The outputs deliverer's route to the brokers of MQTT targets. */
-export interface MqttLink {
-  publish(broker: MqttBroker, message: MqttMessage): Promise<MqttOutcome>;
-  readonly size: number;
-  close(): void;
+export interface MqttLink extends PooledLink {
+  publish(owner: PoolOwner, broker: MqttBroker, message: MqttMessage): Promise<MqttOutcome>;
 }
 
 interface Held {
@@ -165,11 +163,11 @@ export function createMqttLink(opts: PooledLinkOptions): MqttLink {
     idleMs: opts.idleMs,
   });
   return {
-    async publish(broker, message) {
-      const key = createHash('sha256').update(`${broker.protocolVersion} ${broker.url}`).digest('base64url');
+    async publish(owner, broker, message) {
+      const key = ownedKey(owner, `${broker.protocolVersion} ${broker.url}`);
       let held: Held;
       try {
-        held = await pool.get(key, () => open(broker, policy, opts));
+        held = await pool.get(key, () => open(broker, policy, opts), owner);
       } catch (err) {
         return errorOutcome('connect', err);
       }
@@ -180,6 +178,7 @@ export function createMqttLink(opts: PooledLinkOptions): MqttLink {
     get size() {
       return pool.size;
     },
+    release: (id) => pool.release(id),
     close: () => pool.close(),
   };
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { checkServerIdentity } from 'node:tls';
 import type { PeerCertificate } from 'node:tls';
@@ -9,8 +8,8 @@ import type { NatsConnection, NodeConnectionOptions } from '@nats-io/transport-n
 import { addressOf } from '../address';
 import { createAddressPolicy } from '../../ssrf';
 import type { AddressPolicy } from '../../ssrf';
-import { ClientPool } from '../pool';
-import type { PooledLinkOptions } from '../pool';
+import { ClientPool, ownedKey } from '../pool';
+import type { PooledLink, PooledLinkOptions, PoolOwner } from '../pool';
 
 /** How Relay authenticates to the servers (plaintext, held only in memory). */
 export type NatsAuth =
@@ -48,10 +47,8 @@ export type NatsPublishOutcome =
   | { error: { code: string; message: string; status?: number } };
 
 /** The outputs deliverer's route to the NATS servers of JetStream targets. */
-export interface NatsLink {
-  publish(target: NatsServers, message: NatsMessage): Promise<NatsPublishOutcome>;
-  readonly size: number;
-  close(): void;
+export interface NatsLink extends PooledLink {
+  publish(owner: PoolOwner, target: NatsServers, message: NatsMessage): Promise<NatsPublishOutcome>;
 }
 
 interface Held {
@@ -163,11 +160,11 @@ export function createNatsLink(opts: PooledLinkOptions): NatsLink {
     idleMs: opts.idleMs,
   });
   return {
-    async publish(target, message) {
-      const key = createHash('sha256').update(JSON.stringify(target)).digest('base64url');
+    async publish(owner, target, message) {
+      const key = ownedKey(owner, JSON.stringify(target));
       let held: Held;
       try {
-        held = await pool.get(key, () => open(target, policy, opts));
+        held = await pool.get(key, () => open(target, policy, opts), owner);
       } catch (err) {
         return { error: { ...natsErrorCode(err), message: messageOf(err) } };
       }
@@ -190,6 +187,7 @@ export function createNatsLink(opts: PooledLinkOptions): NatsLink {
     get size() {
       return pool.size;
     },
+    release: (id) => pool.release(id),
     close: () => pool.close(),
   };
 }

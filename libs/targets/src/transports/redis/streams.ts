@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createAddressPolicy } from '../../ssrf';
 import type { AddressPolicy } from '../../ssrf';
 import { addressOf } from '../address';
-import { ClientPool } from '../pool';
-import type { PooledLinkOptions } from '../pool';
+import { ClientPool, ownedKey } from '../pool';
+import type { PooledLink, PooledLinkOptions, PoolOwner } from '../pool';
 
 /** One entry to append: `XADD stream [MAXLEN ~ n] * field value …`. */
 export interface StreamEntry {
@@ -18,11 +17,9 @@ export interface StreamEntry {
 export type AppendOutcome = { id: string } | { error: { code: string; message: string } };
 
 /** The outputs deliverer's route to Redis servers of Redis Streams targets. */
-export interface RedisStreamsLink {
-  /** appends through the client of `url` (the plaintext URL, held only in memory) */
-  append(url: string, entry: StreamEntry): Promise<AppendOutcome>;
-  readonly size: number;
-  close(): void;
+export interface RedisStreamsLink extends PooledLink {
+  /** appends through the owner's client of `url` (the plaintext URL, held only in memory) */
+  append(owner: PoolOwner, url: string, entry: StreamEntry): Promise<AppendOutcome>;
 }
 
 /** Redis server errors start with an upper-case word (`WRONGPASS invalid username-password pair`). */
@@ -92,10 +89,10 @@ export function createRedisStreamsLink(opts: PooledLinkOptions): RedisStreamsLin
     idleMs: opts.idleMs,
   });
   return {
-    async append(url, entry) {
-      const key = createHash('sha256').update(url).digest('base64url');
+    async append(owner, url, entry) {
+      const key = ownedKey(owner, url);
       try {
-        const client = await pool.get(key, () => connect(url, policy, opts));
+        const client = await pool.get(key, () => connect(url, policy, opts), owner);
         const trim: Array<string | number> = entry.maxLength > 0 ? ['MAXLEN', '~', entry.maxLength] : [];
         const id = await client.xadd(entry.stream, ...trim, '*', ...entry.fields.flat());
         return { id: id ?? '' };
@@ -108,6 +105,7 @@ export function createRedisStreamsLink(opts: PooledLinkOptions): RedisStreamsLin
     get size() {
       return pool.size;
     },
+    release: (id) => pool.release(id),
     close: () => pool.close(),
   };
 }

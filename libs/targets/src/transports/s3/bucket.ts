@@ -1,7 +1,7 @@
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { awsClientConfig, pooledAwsClients } from '../aws';
 import type { AwsAccess, AwsFailure } from '../aws';
-import type { PooledLinkOptions } from '../pool';
+import type { PooledLink, PooledLinkOptions, PoolOwner } from '../pool';
 
 /** Where a bucket is: its server, signing keys and addressing. */
 export interface S3Bucket extends AwsAccess {
@@ -24,10 +24,8 @@ export interface S3Object {
 export type S3PutOutcome = { etag: string } | { error: AwsFailure };
 
 /** The outputs deliverer's route to the buckets of S3 targets. */
-export interface S3Link {
-  put(bucket: S3Bucket, object: S3Object): Promise<S3PutOutcome>;
-  readonly size: number;
-  close(): void;
+export interface S3Link extends PooledLink {
+  put(owner: PoolOwner, bucket: S3Bucket, object: S3Object): Promise<S3PutOutcome>;
 }
 
 function openClient(bucket: S3Bucket, opts: PooledLinkOptions): S3Client {
@@ -49,8 +47,8 @@ export function createS3Link(opts: PooledLinkOptions): S3Link {
     (bucket) => [bucket.pathStyle],
   );
   return {
-    put: (bucket, object) =>
-      clients.call(bucket, async (client) => {
+    put: (owner, bucket, object) =>
+      clients.call(owner, bucket, async (client) => {
         const put = await client.send(
           new PutObjectCommand({
             Bucket: bucket.bucket,
@@ -66,6 +64,7 @@ export function createS3Link(opts: PooledLinkOptions): S3Link {
     get size() {
       return clients.size;
     },
+    release: (id) => clients.release(id),
     close: () => clients.close(),
   };
 }

@@ -2,7 +2,7 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { MessageAttributeValue } from '@aws-sdk/client-sqs';
 import { awsClientConfig, pooledAwsClients } from '../aws';
 import type { AwsAccess, AwsFailure } from '../aws';
-import type { PooledLinkOptions } from '../pool';
+import type { PooledLink, PooledLinkOptions, PoolOwner } from '../pool';
 
 /** Where one queue is and who signs for it; `endpoint` is the queue URL's origin. */
 export interface SqsQueue extends AwsAccess {
@@ -21,10 +21,8 @@ export interface SqsMessage {
 export type SqsSendOutcome = { messageId: string } | { error: AwsFailure };
 
 /** The outputs deliverer's route to the queues of SQS targets. */
-export interface SqsLink {
-  send(queue: SqsQueue, message: SqsMessage): Promise<SqsSendOutcome>;
-  readonly size: number;
-  close(): void;
+export interface SqsLink extends PooledLink {
+  send(owner: PoolOwner, queue: SqsQueue, message: SqsMessage): Promise<SqsSendOutcome>;
 }
 
 /** An error answer in XML (the query protocol's form) that the JSON client could not read. */
@@ -89,12 +87,12 @@ function openClient(queue: SqsQueue, opts: PooledLinkOptions): SQSClient {
   return client;
 }
 
-/** Pooled SQS clients (transports/aws), one per queue URL, region and keys. */
+/** Pooled SQS clients (transports/aws), one per target's queue URL, region and keys. */
 export function createSqsLink(opts: PooledLinkOptions): SqsLink {
   const clients = pooledAwsClients(opts, (queue: SqsQueue) => openClient(queue, opts));
   return {
-    send: (queue, message) =>
-      clients.call(queue, async (client) => {
+    send: (owner, queue, message) =>
+      clients.call(owner, queue, async (client) => {
         const attributes: Record<string, MessageAttributeValue> = {};
         for (const [name, value] of Object.entries(message.attributes))
           attributes[name] = { DataType: 'String', StringValue: value };
@@ -112,6 +110,7 @@ export function createSqsLink(opts: PooledLinkOptions): SqsLink {
     get size() {
       return clients.size;
     },
+    release: (id) => clients.release(id),
     close: () => clients.close(),
   };
 }
