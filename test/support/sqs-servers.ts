@@ -27,8 +27,9 @@ import { freePort } from './services';
  */
 
 const ROOT = path.resolve(__dirname, '../..');
-/** as scripts/infra.sh pins it */
-const MOTO_SERVER = path.join(ROOT, '.infra', 'tools', 'moto-5.2.5', 'bin', 'moto_server');
+/** as scripts/infra.sh pins it: the virtual environment's interpreter, which runs the server as a
+ * module (the `moto_server` script's first line names the path the environment was made at) */
+const MOTO_PYTHON = path.join(ROOT, '.infra', 'tools', 'moto-5.2.5', 'bin', 'python3');
 const BASE_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' };
 
 export type SqsServer = PrivateServer & {
@@ -98,7 +99,7 @@ export async function startElasticMq(label: string): Promise<SqsServer> {
 export async function startMotoSqs(
   label: string,
 ): Promise<SqsServer & { accessKeyId: string; secretAccessKey: string }> {
-  installed(MOTO_SERVER);
+  installed(MOTO_PYTHON);
   const dir = mkdtempSync(path.join(tmpdir(), `relay-${label}-`));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -107,7 +108,7 @@ export async function startMotoSqs(
       name: 'moto',
       url,
       command: 'nice',
-      args: ['-n', '19', MOTO_SERVER, '-H', '127.0.0.1', '-p', String(port)],
+      args: ['-n', '19', MOTO_PYTHON, '-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)],
       env: BASE_ENV,
       handshake: async () => {
         const res = await fetch(`${url}/moto-api/data.json`);
