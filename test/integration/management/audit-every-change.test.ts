@@ -29,6 +29,10 @@ const NOT_CHANGES: Record<string, string> = {
     'redelivers stored events; the job is listed with who started it (GET /v1/bulk-retries), configuration is unchanged',
   cancelBulkRetry: 'stops such a job; the job records its cancellation, configuration is unchanged',
   previewBulkRetry: 'counts what a bulk retry would queue; reads only, nothing is queued or changed',
+  rerunActivity:
+    'runs a quarantined request through the gateway again; the re-run is an activity row of its own linked to the original, configuration is unchanged',
+  createBulkRerun: 'runs quarantined requests again, each an activity row of its own; configuration is unchanged',
+  previewBulkRerun: 'counts the quarantined requests a bulk re-run would run; reads only, nothing is run or changed',
   previewTransformation: 'runs a draft on stored requests in the sandbox; nothing is saved or delivered',
 };
 
