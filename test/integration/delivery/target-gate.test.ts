@@ -104,17 +104,17 @@ describe('breaker: closed → open → half-open → closed or open again; pause
     expect(held.verdict === 'hold' && held.waitMs).toBeLessThanOrEqual(1000);
     const probe = await eventually(
       async () => {
+        // one connection: Redis runs the five in the order sent, so the cool-down may end between two
         const answers = await Promise.all(Array.from({ length: 5 }, () => gate.gate(id, null, FAST, 5000)));
         const probes = answers.filter((a) => a.verdict === 'probe');
         if (probes.length === 0) return undefined;
         expect(probes).toHaveLength(1);
         expect(probes[0]!.won).toBe(true);
-        expect(answers.filter((a) => a.verdict === 'hold').map((a) => a.verdict === 'hold' && a.reason)).toEqual([
-          'half_open',
-          'half_open',
-          'half_open',
-          'half_open',
-        ]);
+        const at = answers.indexOf(probes[0]!);
+        const reasons = answers.map((a) => a.verdict === 'hold' && a.reason);
+        // held as open before the cool-down ended, as half-open behind the one probe after it
+        expect(reasons.slice(0, at)).toEqual(Array(at).fill('open'));
+        expect(reasons.slice(at + 1)).toEqual(Array(4 - at).fill('half_open'));
         return probes[0]!;
       },
       5000,
