@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import amqp from 'amqplib';
-import { brokerNames, cliSessionsExchange, DELIVERY_CHANNELS } from '@relay/contracts';
+import {
+  brokerNames,
+  cliSessionsExchange,
+  DELIVERY_CHANNELS,
+  ORDERED_CHANNELS,
+  ORDERED_PARTITIONS,
+} from '@relay/contracts';
 import { defaultRetryTiers } from '../../services/deliverer/src/retry/tiers';
 
 /**
@@ -43,6 +49,7 @@ export async function deleteBrokerNamespace(namespace: string, retryDelaysMs: nu
     ];
     for (const c of DELIVERY_CHANNELS) {
       queues.push(n.deliveryQueue(c), n.deadDeliveryQueue(c));
+      if (ORDERED_CHANNELS.includes(c)) for (let k = 0; k < ORDERED_PARTITIONS; k++) queues.push(n.orderedQueue(c, k));
       for (const d of new Set([...retryDelaysMs, ...defaultRetryTiers(c)])) queues.push(n.retryQueue(c, d));
     }
     for (const q of queues) await ch.deleteQueue(q).catch(() => undefined);

@@ -64,6 +64,12 @@ export const CONDITIONS: Readonly<Record<AccountEventKind, ConditionDescription>
     source: 'event',
     fields: { target_id: anyTarget('breaker') },
   },
+  ordering_key_stuck: {
+    label: 'An ordering key is stuck',
+    help: "A delivery at the head of one of the target's ordering keys has not been delivered for longer than the deliverers' bound (ORDERING_STUCK_AFTER_MS); the key's later events wait behind it.",
+    source: 'event',
+    fields: { target_id: anyTarget('ordering key') },
+  },
   failure_rate: {
     label: "A target's failure rate is high",
     help: "The share of the target's delivery attempts that failed over the window reached the threshold.",

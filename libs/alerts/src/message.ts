@@ -50,6 +50,8 @@ export function summaryOf(event: AccountEvent, names: { target?: string | null; 
       return `The circuit breaker of target ${target} opened${d.reason ? `: ${String(d.reason)}` : ''}. Its deliveries are held.`;
     case 'breaker_closed':
       return `The circuit breaker of target ${target} closed: deliveries flow again.`;
+    case 'ordering_key_stuck':
+      return `Target ${target}: ordering key “${displayText(String(d.key ?? ''))}” has waited ${String(d.held_s)} s for event ${String(d.event_id)} (${String(d.reason)}); its later events wait behind it.`;
     case 'failure_rate':
       return `Target ${target}: ${pct(d.failure_percent)} of ${String(d.attempts)} delivery attempts failed in the last ${String(d.window_minutes)} min (threshold ${String(d.threshold_percent)}%).`;
     case 'rejection_spike':

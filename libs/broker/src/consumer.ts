@@ -2,8 +2,12 @@ import type { Channel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '@relay/logging';
 import type { BrokerConnection } from './connection';
 
-/** What the one place that decides does with a message once it has been handled. */
-export type Disposition = 'ack' | 'dead_letter' | 'requeue';
+/**
+ * What the one place that decides does with a message once it has been handled. `leave`: nothing
+ * now — it returns to the queue when the channel closes, with every other message the channel
+ * holds, in their order (an ordered partition's messages must not be requeued one by one).
+ */
+export type Disposition = 'ack' | 'dead_letter' | 'requeue' | 'leave';
 
 export type MessageHandler = (msg: ConsumeMessage) => Promise<Disposition>;
 
@@ -25,6 +29,7 @@ export class QueueConsumer {
   private consumerTag: string | null = null;
   private stopping = false;
   private readonly inFlight = new Set<Promise<void>>();
+  private subscriptions = 0;
 
   constructor(
     private readonly connection: BrokerConnection,
@@ -37,6 +42,15 @@ export class QueueConsumer {
 
   isConsuming(): boolean {
     return this.channel !== null && this.consumerTag !== null;
+  }
+
+  /**
+   * Counts the channels this consumer has subscribed on: a handler that read it when its message
+   * came can tell, while it still works, that its channel was lost (its message will come again)
+   * or stopped.
+   */
+  get generation(): number {
+    return this.channel === null || this.stopping ? -1 : this.subscriptions;
   }
 
   async start(): Promise<void> {
@@ -90,6 +104,7 @@ export class QueueConsumer {
     });
     await ch.prefetch(this.opts.prefetch);
     this.channel = ch;
+    this.subscriptions += 1;
     const { consumerTag } = await ch.consume(this.opts.queue, (msg) => {
       if (!msg) return; // consumer cancelled by the broker (queue deleted); reconnect re-subscribes
       const work = this.handle(ch, msg);
@@ -112,7 +127,7 @@ export class QueueConsumer {
     if (this.channel !== ch) return; // channel lost: the broker redelivers it
     try {
       if (disposition === 'ack') ch.ack(msg);
-      else ch.nack(msg, false, disposition === 'requeue');
+      else if (disposition !== 'leave') ch.nack(msg, false, disposition === 'requeue');
     } catch (err) {
       this.opts.logger.warn('ack failed; message will be redelivered', {
         queue: this.opts.queue,

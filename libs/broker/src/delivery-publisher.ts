@@ -1,4 +1,4 @@
-import { brokerNames, encodeMessage } from '@relay/contracts';
+import { brokerNames, encodeMessage, orderedPartitionOf } from '@relay/contracts';
 import type { BrokerNames, DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
 import { DeliveryQueueUnavailableError } from './errors';
 import type { ConfirmPublisher, PublishOptions } from './publisher';
@@ -28,10 +28,23 @@ export class DeliveryPublisher {
     this.names = brokerNames(namespace);
   }
 
-  /** To each channel's work queue; resolves once the broker confirmed every one. */
+  /**
+   * To each channel's work queue — a delivery with an ordering key to its key's ordered partition
+   * (docs/ordering.md) — and resolves once the broker confirmed every one.
+   */
   async publish(deliveries: readonly QueuedDelivery[], headers?: Record<string, unknown>): Promise<void> {
     await Promise.all(
-      deliveries.map(({ message, channel }) => this.send(this.names.deliveriesExchange, channel, message, '', headers)),
+      deliveries.map(({ message, channel }) =>
+        this.send(
+          this.names.deliveriesExchange,
+          message.order_key === undefined
+            ? channel
+            : this.names.orderedRoutingKey(channel, orderedPartitionOf(message.target_id, message.order_key)),
+          message,
+          '',
+          headers,
+        ),
+      ),
     );
   }
 

@@ -4,7 +4,7 @@ export type { PublishResult } from './publisher';
 export { QueueConsumer } from './consumer';
 export { BrokerUnavailableError, DeliveryQueueUnavailableError } from './errors';
 export { DeliveryPublisher } from './delivery-publisher';
-export { consumeDecoded } from './decoding-consumer';
+export { consumeDecoded, decodingHandler } from './decoding-consumer';
 export { ACTIVITY_LINGER_MS, createActivityPublisher } from './activity-publisher';
 export type { ActivityPublisher } from './activity-publisher';
 export { registerBrokerMetrics } from './broker-metrics';

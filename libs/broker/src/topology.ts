@@ -1,5 +1,11 @@
 import type { Channel } from 'amqplib';
-import { ACTIVITY_PARTITIONS, DELIVERY_CHANNELS, brokerNames } from '@relay/contracts';
+import {
+  ACTIVITY_PARTITIONS,
+  DELIVERY_CHANNELS,
+  ORDERED_CHANNELS,
+  ORDERED_PARTITIONS,
+  brokerNames,
+} from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
 
 export interface TopologyOptions {
@@ -42,6 +48,16 @@ export async function declareTopology(ch: Channel, opts: TopologyOptions): Promi
     await ch.bindQueue(n.deliveryQueue(channel), n.deliveriesExchange, channel);
     await ch.assertQueue(n.deadDeliveryQueue(channel), { durable: true, arguments: { 'x-queue-type': 'quorum' } });
     await ch.bindQueue(n.deadDeliveryQueue(channel), n.deadLetterExchange, channel);
+    // a channel's ordered deliveries: a key always meets its earlier deliveries in one partition,
+    // and each partition is consumed by one deliverer at a time (docs/ordering.md)
+    if (ORDERED_CHANNELS.includes(channel))
+      for (let k = 0; k < ORDERED_PARTITIONS; k++) {
+        await ch.assertQueue(n.orderedQueue(channel, k), {
+          durable: true,
+          arguments: { ...workQueueArgs, 'x-single-active-consumer': true, 'x-dead-letter-routing-key': channel },
+        });
+        await ch.bindQueue(n.orderedQueue(channel, k), n.deliveriesExchange, n.orderedRoutingKey(channel, k));
+      }
     for (const delayMs of opts.retryDelaysMs?.[channel] ?? []) {
       const queue = n.retryQueue(channel, delayMs);
       await ch.assertQueue(queue, {

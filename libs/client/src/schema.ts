@@ -227,7 +227,7 @@ export interface paths {
         head?: never;
         /**
          * Change a target
-         * @description Only `name`, `enabled`, `retry_schedule_ms`, `limits`, `breaker` and `routing`: a new kind or config is a new target.
+         * @description Only `name`, `enabled`, `retry_schedule_ms`, `limits`, `breaker`, `routing` and `ordering`: a new kind or config is a new target.
          *
          *     Needs an API key with the **editor** role or higher.
          */
@@ -251,6 +251,28 @@ export interface paths {
          *     Needs an API key with the **editor** role or higher.
          */
         delete: operations["clearTargetFlag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{endpointId}/targets/{targetId}/held-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a target's held ordering keys
+         * @description The ordering keys whose head delivery waits now — for its next attempt, or held by the target gate — oldest first, at most 100; `stuck` once one has waited longer than the deliverers’ ORDERING_STUCK_AFTER_MS (docs/ordering.md "Held keys"). Empty for a target that is not ordered.
+         *
+         *     Needs an API key with the **viewer** role or higher.
+         */
+        get: operations["listHeldKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1679,6 +1701,29 @@ export interface components {
                     value: number;
                 }))[];
             } | null;
+            /** @description events with the same key delivered one after another in acceptance order (docs/ordering.md); null: no ordering. Refused with 400 `ordering` on a kind that does not support it, and for a payload field when the endpoint’s payload format has no fields */
+            ordering?: {
+                key: {
+                    /** @enum {string} */
+                    from: "path" | "header";
+                } & ({
+                    /** @constant */
+                    from: "path";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in routing rules (data.order.id); a string or number
+                     * @example data.id
+                     */
+                    path: string;
+                } | {
+                    /** @constant */
+                    from: "header";
+                    /**
+                     * @description a header of the sender’s request; stored lower-cased
+                     * @example X-Order-Key
+                     */
+                    header: string;
+                });
+            } | null;
             /** @description read-only: refused in a request */
             readonly id?: unknown;
             /** @description read-only: refused in a request */
@@ -1851,6 +1896,29 @@ export interface components {
                     /** @example 100 */
                     value: number;
                 }))[];
+            } | null;
+            /** @description events with the same key delivered one after another in acceptance order (docs/ordering.md); null: no ordering. Refused with 400 `ordering` on a kind that does not support it, and for a payload field when the endpoint’s payload format has no fields */
+            ordering?: {
+                key: {
+                    /** @enum {string} */
+                    from: "path" | "header";
+                } & ({
+                    /** @constant */
+                    from: "path";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in routing rules (data.order.id); a string or number
+                     * @example data.id
+                     */
+                    path: string;
+                } | {
+                    /** @constant */
+                    from: "header";
+                    /**
+                     * @description a header of the sender’s request; stored lower-cased
+                     * @example X-Order-Key
+                     */
+                    header: string;
+                });
             } | null;
             /** @description cannot be changed: a new kind is a new target */
             kind?: unknown;
@@ -2025,6 +2093,25 @@ export interface components {
                     value: number;
                 })[];
             } | null;
+            ordering: {
+                key: {
+                    /** @constant */
+                    from: "path";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in routing rules (data.order.id); a string or number
+                     * @example data.id
+                     */
+                    path: string;
+                } | {
+                    /** @constant */
+                    from: "header";
+                    /**
+                     * @description a header of the sender’s request; stored lower-cased
+                     * @example X-Order-Key
+                     */
+                    header: string;
+                };
+            } | null;
             default_retry_schedule_ms: number[] | null;
             /** @description Delivery limits */
             limits: {
@@ -2066,6 +2153,44 @@ export interface components {
         } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         TargetList: {
             data: components["schemas"]["Target"][];
+        };
+        HeldKeyList: {
+            ordering: {
+                key: {
+                    /** @constant */
+                    from: "path";
+                    /**
+                     * @description dot-separated field names of the parsed payload, as in routing rules (data.order.id); a string or number
+                     * @example data.id
+                     */
+                    path: string;
+                } | {
+                    /** @constant */
+                    from: "header";
+                    /**
+                     * @description a header of the sender’s request; stored lower-cased
+                     * @example X-Order-Key
+                     */
+                    header: string;
+                };
+            } | null;
+            data: {
+                /** @description the ordering key */
+                key: string;
+                /**
+                 * Format: date-time
+                 * @description when its head first waited
+                 */
+                since: string;
+                /** @description the event at its head */
+                event_id: string;
+                /** @description the head’s next attempt */
+                attempt: number;
+                /** @description `retrying` (its attempt failed) or the target gate’s hold reason */
+                reason: string;
+                /** @description waited longer than ORDERING_STUCK_AFTER_MS */
+                stuck: boolean;
+            }[];
         };
         /** @description Webhook URL */
         WebhookConfigInput: {
@@ -3539,6 +3664,17 @@ export interface components {
                  * @default 90
                  */
                 threshold_percent?: number;
+            } | {
+                /**
+                 * @description A delivery at the head of one of the target's ordering keys has not been delivered for longer than the deliverers' bound (ORDERING_STUCK_AFTER_MS); the key's later events wait behind it.
+                 * @constant
+                 */
+                kind: "ordering_key_stuck";
+                /**
+                 * Target
+                 * @description the target whose ordering key; none: any target of the account
+                 */
+                target_id?: string;
             })[];
             /**
              * @description an episode ends when its condition was not seen for this long; one alert per episode
@@ -3666,6 +3802,17 @@ export interface components {
                  * @default 90
                  */
                 threshold_percent: number;
+            } | {
+                /**
+                 * @description A delivery at the head of one of the target's ordering keys has not been delivered for longer than the deliverers' bound (ORDERING_STUCK_AFTER_MS); the key's later events wait behind it.
+                 * @constant
+                 */
+                kind: "ordering_key_stuck";
+                /**
+                 * Target
+                 * @description the target whose ordering key; none: any target of the account
+                 */
+                target_id?: string;
             })[];
             /**
              * @description an episode ends when its condition was not seen for this long; one alert per episode
@@ -3686,7 +3833,7 @@ export interface components {
             rule_id: string;
             rule_name: string;
             /** @enum {string} */
-            kind: "target_flagged" | "breaker_opened" | "breaker_closed" | "failure_rate" | "rejection_spike" | "quota_nearly_used";
+            kind: "target_flagged" | "breaker_opened" | "breaker_closed" | "failure_rate" | "rejection_spike" | "quota_nearly_used" | "ordering_key_stuck";
             test: boolean;
             /** Format: date-time */
             at: string;
@@ -4393,6 +4540,35 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listHeldKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`) */
+                endpointId: string;
+                /** @description the target id (`tg_…`) of this endpoint */
+                targetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The target’s ordering and its held keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeldKeyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };

@@ -17,6 +17,7 @@ export const ACCOUNT_EVENT_KINDS = [
   'failure_rate',
   'rejection_spike',
   'quota_nearly_used',
+  'ordering_key_stuck',
 ] as const;
 export type AccountEventKind = (typeof ACCOUNT_EVENT_KINDS)[number];
 

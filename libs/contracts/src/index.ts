@@ -1,4 +1,12 @@
-export { ACTIVITY_PARTITIONS, activityPartitionOf, brokerNames, DELIVERY_CHANNELS } from './names';
+export {
+  ACTIVITY_PARTITIONS,
+  activityPartitionOf,
+  brokerNames,
+  DELIVERY_CHANNELS,
+  ORDERED_CHANNELS,
+  ORDERED_PARTITIONS,
+  orderedPartitionOf,
+} from './names';
 export type { BrokerNames, DeliveryChannel } from './names';
 export { displayText } from './display-text';
 export { DELIVERY_STATES, OUTCOMES, QUARANTINED_OUTCOMES } from './outcomes';
@@ -46,7 +54,7 @@ export {
   encodeMessage,
   encodePayloadBatch,
 } from './codec';
-export { MAX_CONTENT_TYPE_LENGTH, MAX_SOURCE_IP_LENGTH } from './schemas';
+export { MAX_CONTENT_TYPE_LENGTH, MAX_ORDER_KEY_LENGTH, MAX_SOURCE_IP_LENGTH } from './schemas';
 export type { MessageType } from './codec';
 export {
   deliveryIdFor,
@@ -60,7 +68,16 @@ export {
   timeOfResend,
   timedId,
 } from './ids';
-export { idempotencyKey, quarantineKey, quotaKey, quotaMonth, usageDailyField, usageDailyKey } from './redis-keys';
+export {
+  idempotencyKey,
+  orderingHeldKey,
+  quarantineKey,
+  quotaKey,
+  quotaMonth,
+  usageDailyField,
+  usageDailyKey,
+} from './redis-keys';
+export type { HeldOrderKey } from './redis-keys';
 export { cacheChangesChannel, cacheChangesSeqKey, decodeCacheChange, encodeCacheChange } from './cache-changes';
 export type { CacheChange, NumberedCacheChange } from './cache-changes';
 export { resultOf } from './validation';

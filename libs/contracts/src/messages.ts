@@ -48,6 +48,11 @@ export interface DeliveryMessageV1 {
   received_at: string;
   request: ForwardableRequest;
   payload: DeliveryPayload;
+  /**
+   * The target's ordering key of this event (docs/ordering.md): set on a first delivery the gateway
+   * put in an ordered partition; absent otherwise (resends, re-runs and redrives go unordered).
+   */
+  order_key?: string;
 }
 
 /** One row of the Request activity log, written once per request the gateway answered. */

@@ -27,12 +27,38 @@ export const ACTIVITY_PARTITIONS = 8;
  * names the same account, so they all meet in one partition.
  */
 export function activityPartitionOf(accountId: string, partitions: number = ACTIVITY_PARTITIONS): number {
+  return fnv1a(accountId) % partitions;
+}
+
+/**
+ * The partitions of a channel's ordered deliveries (docs/ordering.md): a target's deliveries of one
+ * ordering key always meet in one partition queue, consumed by one deliverer at a time. Fixed for
+ * the same reason as ACTIVITY_PARTITIONS: a key that moved partition while it had deliveries
+ * queued could overtake them.
+ */
+export const ORDERED_PARTITIONS = 8;
+
+/**
+ * The channels whose deliverers keep a key's deliveries in order; only their kinds accept
+ * `ordering`. Chat kinds are not among them: a chat message is read by people, under the
+ * platform's limit of a message a second or so; the queue kinds' brokers order what they
+ * receive, but the outputs deliverer sends a target's attempts concurrently (docs/ordering.md
+ * "Kinds").
+ */
+export const ORDERED_CHANNELS: readonly DeliveryChannel[] = ['webhook'];
+
+/** The partition of a target's ordering key: FNV-1a of both, stable across processes and versions. */
+export function orderedPartitionOf(targetId: string, key: string, partitions: number = ORDERED_PARTITIONS): number {
+  return fnv1a(`${targetId}\n${key}`) % partitions;
+}
+
+function fnv1a(text: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < accountId.length; i++) {
-    h ^= accountId.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
   }
-  return h % partitions;
+  return h;
 }
 
 export interface BrokerNames {
@@ -45,6 +71,10 @@ export interface BrokerNames {
   /** direct exchange in front of the delay queues; routing key = `<channel>.<delay_ms>` */
   retryExchange: string;
   deliveryQueue: (channel: DeliveryChannel) => string;
+  /** a channel's ordered deliveries of partition `k` (single active consumer; docs/ordering.md) */
+  orderedQueue: (channel: DeliveryChannel, partition: number) => string;
+  /** on the deliveries exchange */
+  orderedRoutingKey: (channel: DeliveryChannel, partition: number) => string;
   deadDeliveryQueue: (channel: DeliveryChannel) => string;
   retryQueue: (channel: DeliveryChannel, delayMs: number) => string;
   retryRoutingKey: (channel: DeliveryChannel, delayMs: number) => string;
@@ -80,6 +110,8 @@ export function brokerNames(namespace: string): BrokerNames {
     deadLetterExchange: `${namespace}.dlx`,
     retryExchange: `${namespace}.retry`,
     deliveryQueue: (channel) => `${namespace}.deliveries.${channel}`,
+    orderedQueue: (channel, k) => `${namespace}.deliveries.${channel}.ordered.p${k}`,
+    orderedRoutingKey: (channel, k) => `${channel}.ordered.p${k}`,
     deadDeliveryQueue: (channel) => `${namespace}.deliveries.${channel}.dead`,
     retryQueue: (channel, delayMs) => `${namespace}.retry.${channel}.${delayMs}ms`,
     retryRoutingKey: (channel, delayMs) => `${channel}.${delayMs}`,

@@ -46,3 +46,27 @@ export function quarantineKey(namespace: string, accountId: string, now: Date): 
 export function idempotencyKey(namespace: string, endpointId: string, keyDigest: string): string {
   return `${namespace}:idem:${endpointId}:${keyDigest}`;
 }
+
+/**
+ * `${namespace}:ordering:{${target_id}}:held` — a hash of the target's held ordering keys
+ * (docs/ordering.md "Held keys"), field = the key, value = a HeldOrderKey as JSON. Written by the
+ * deliverer sequencing the key when its head starts to wait and removed when the head ends;
+ * expires when no deliverer renews it (a deliverer killed leaves nothing behind for long).
+ */
+export function orderingHeldKey(namespace: string, targetId: string): string {
+  return `${namespace}:ordering:{${targetId}}:held`;
+}
+
+/** One held key as the dashboard shows it: the event at its head and why that waits. */
+export interface HeldOrderKey {
+  key: string;
+  /** when the head first waited (ISO 8601) */
+  since: string;
+  event_id: string;
+  /** the head's next attempt */
+  attempt: number;
+  /** `retrying` (its attempt failed) or the target gate's hold reason */
+  reason: string;
+  /** waited longer than ORDERING_STUCK_AFTER_MS */
+  stuck: boolean;
+}

@@ -23,6 +23,9 @@ const id = { type: 'string', minLength: 1, maxLength: 128 } as const;
 
 /** Longest source IP text a message carries; producers refuse longer values before publishing. */
 export const MAX_SOURCE_IP_LENGTH = 64;
+/** Longest ordering key a delivery carries; a longer key is cut to it (docs/ordering.md). */
+export const MAX_ORDER_KEY_LENGTH = 256;
+
 /** Longest Content-Type a delivery carries; the gateway refuses a longer one with a row (400). */
 export const MAX_CONTENT_TYPE_LENGTH = 256;
 const time = { type: 'string', format: 'date-time' } as const;
@@ -79,6 +82,7 @@ export const deliveryV1Schema = {
     received_at: time,
     request: forwardableRequestSchema,
     payload: deliveryPayloadSchema,
+    order_key: { type: 'string', maxLength: MAX_ORDER_KEY_LENGTH },
   },
 } as const;
 

@@ -95,6 +95,9 @@ export type { TextPredicate } from './rules/predicates';
 // Target routing rules (docs/routing.md): the body-filter model on one payload field.
 export { MAX_ROUTE_VALUES, MAX_ROUTING_RULES, compileRouting, routingFormatProblem } from './rules/routing';
 export type { RoutePredicate, Routing, RoutingRule } from './rules/routing';
+// A target's ordering key (docs/ordering.md), read from a payload field or a request header.
+export { compileOrderKey } from './rules/order-key';
+export type { OrderKeyReader, OrderKeySource } from './rules/order-key';
 export { MAX_REQUIRED_HEADERS, validateRequiredHeaders } from './rules/required-headers';
 export type { RequiredHeader } from './rules/required-headers';
 

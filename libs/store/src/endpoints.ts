@@ -12,7 +12,7 @@ import type { Store } from './store';
  */
 
 /** What the gateway needs of an enabled target to route an event: no config, no secrets. */
-export type TargetRoute = Pick<TargetRecord, 'id' | 'endpoint_id' | 'kind' | 'routing' | 'updated_at'>;
+export type TargetRoute = Pick<TargetRecord, 'id' | 'endpoint_id' | 'kind' | 'routing' | 'ordering' | 'updated_at'>;
 
 /** An account's plan as stored: absent or partial on an account created before plans (callers default it). */
 export type StoredPlan = Partial<Pick<PlanLimits, 'monthly_accepted_events' | 'payload_limit_bytes'>> | null;
@@ -44,14 +44,24 @@ export async function enabledTargetRoutes(
     return (await mapLimit([...new Set(endpointIds)], GET_MANY_AT_ONCE, (id) => enabledTargetRoutes(store, id))).flat();
   const docs = await modelsOf(store)
     .targets.find({ endpoint_id: endpointIds, enabled: true })
-    .select({ _id: 1, endpoint_id: 1, kind: 1, routing: 1, updated_at: 1 })
-    .lean<{ _id: string; endpoint_id: string; kind: string; routing?: TargetRoute['routing']; updated_at: Date }[]>()
+    .select({ _id: 1, endpoint_id: 1, kind: 1, routing: 1, ordering: 1, updated_at: 1 })
+    .lean<
+      {
+        _id: string;
+        endpoint_id: string;
+        kind: string;
+        routing?: TargetRoute['routing'];
+        ordering?: TargetRoute['ordering'];
+        updated_at: Date;
+      }[]
+    >()
     .exec();
   return docs.map((d) => ({
     id: d._id,
     endpoint_id: d.endpoint_id,
     kind: d.kind,
     routing: d.routing ?? null,
+    ordering: d.ordering ?? null,
     updated_at: d.updated_at,
   }));
 }

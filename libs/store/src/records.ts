@@ -136,6 +136,8 @@ export interface TargetRecord {
   breaker_state?: BreakerStateRecord | null;
   /** which events the target gets (docs/routing.md); null or absent = every event */
   routing?: Routing | null;
+  /** where each event's ordering key comes from (docs/ordering.md); null or absent = no ordering */
+  ordering?: { key: { from: 'path'; path: string } | { from: 'header'; header: string } } | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -18,12 +18,14 @@ export {
   checkTargetName,
   TARGET_FIELDS,
   validateBreakerSettings,
+  validateOrdering,
   validateRetrySchedule,
   validateRouting,
   validateTargetLimits,
   withTargetFields,
 } from './describe/target-fields';
 export { BREAKER_DEFAULTS } from './describe/limits';
+export type { OrderingSettings } from './describe/ordering-field';
 export type { BreakerSettings, TargetLimits } from './describe/limits';
 export { configInputSchema, configViewSchema, fieldInputSchema, fieldViewSchema } from './describe/schema';
 export { wireDescription, wireFields } from './describe/wire';

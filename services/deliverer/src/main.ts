@@ -119,6 +119,11 @@ runMain(async () => {
     retry,
     flagAfterPermanentFailures: config.flagAfterPermanentFailures,
     metrics,
+    ordering: {
+      prefetch: config.orderingPrefetch,
+      holdMaxMs: config.orderingHoldMaxMs,
+      stuckAfterMs: config.orderingStuckAfterMs,
+    },
   });
   // a changed or deleted target's connections to its broker end now, not when they idle out
   if (outputs)

@@ -33,6 +33,7 @@ import { targetKindRoutes } from './transport/target-kind-routes';
 import { targetRoutes } from './transport/target-routes';
 import { transformationRoutes } from './transport/transformation-routes';
 import type { TargetBreakers } from './adapters/target-breakers';
+import type { HeldKeysReader } from './adapters/held-keys';
 import { dailyUsageRoutes, usageRoutes } from './transport/usage-routes';
 
 export interface AppDeps {
@@ -48,6 +49,8 @@ export interface AppDeps {
   announceChange(change: CacheChange): Promise<void>;
   /** pause and resume a target by hand (adapters/target-breakers) */
   breakers: TargetBreakers;
+  /** the ordering keys the deliverers hold back per target (adapters/held-keys) */
+  heldKeys: HeldKeysReader;
   /** the monthly accepted-event counter the gateway increments (adapters/usage-counter) */
   acceptedEvents: UsageCounter;
   /** the month's accepted events per endpoint and day, counted by the gateway (adapters/usage-counter) */

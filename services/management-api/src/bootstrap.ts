@@ -79,6 +79,7 @@ async function main(): Promise<void> {
         limits: null,
         breaker: null,
         routing: null,
+        ordering: null,
       });
       out.endpoint_id = endpointId;
       out.ingest_url = `${config.publicBaseUrl.replace(/\/$/, '')}/relay/${endpointId}`;

@@ -34,6 +34,7 @@ import { createBulkRetryRunner } from './adapters/bulk-retry-runner';
 import { BulkRetryStore } from './adapters/bulk-retry-store';
 import { createGatewayClient } from './adapters/gateway-client';
 import { createTargetBreakers } from './adapters/target-breakers';
+import { createHeldKeysReader } from './adapters/held-keys';
 import { createInvalidator } from './adapters/invalidation';
 import { createCliSessionSlots } from './adapters/cli-session-slots';
 import { createSessionStore } from './adapters/sessions';
@@ -124,6 +125,7 @@ runMain(async () => {
     publicBaseUrl: config.publicBaseUrl,
     announceChange,
     breakers: createTargetBreakers(redis, config.namespace, store, announceChange),
+    heldKeys: createHeldKeysReader(redis, config.namespace),
     acceptedEvents: createUsageCounter(redis, config.namespace),
     dailyUsage: createDailyUsageReader(redis, config.namespace),
     accountLock: createAccountLock(redis, config.namespace),

@@ -1,13 +1,13 @@
 import amqp from 'amqplib';
 import type { Channel, ChannelModel } from 'amqplib';
 import { BrokerConnection, ConfirmPublisher } from '@relay/broker';
-import type { QueueConsumer } from '@relay/broker';
 import { connectChangeFeed } from '@relay/cache';
 import { DELIVERY_V1, brokerNames, decodeMessage, encodeMessage } from '@relay/contracts';
 import type { ActivityAttemptV1, DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
 import { connectStore } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
 import { createDeliverer } from '../../../services/deliverer/src/delivery/worker';
+import type { Deliverer } from '../../../services/deliverer/src/delivery/worker';
 import { Registry } from 'prom-client';
 import { createRegistry } from '@relay/targets';
 import type { OutboundRequest, SendOutcome, TargetKind } from '@relay/targets';
@@ -26,7 +26,7 @@ export interface Harness {
   store: Store;
   broker: BrokerConnection;
   publisher: ConfirmPublisher;
-  deliverer: QueueConsumer;
+  deliverer: Deliverer;
   /** a plain channel for inspecting queues */
   inspect: Channel;
   addTarget(t: Partial<TargetRecord> & { kind: string; config: Record<string, unknown> }): Promise<string>;
@@ -87,6 +87,7 @@ export async function startHarness(
     retry: { tiersMs: TEST_TIERS_MS, jitterPct: 0, retryAfterMaxMs: 1_000 },
     flagAfterPermanentFailures: opts.flagAfter ?? 3,
     metrics: new Registry(),
+    ordering: { prefetch: 8, holdMaxMs: 60_000, stuckAfterMs: 5_000 },
   });
   let heard = 0;
   changes.feed.onChange((change) => (heard = change.seq));

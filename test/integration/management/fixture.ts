@@ -23,6 +23,7 @@ import { issueApiKey } from '../../../services/management-api/src/adapters/api-k
 import { BulkRetryStore } from '../../../services/management-api/src/adapters/bulk-retry-store';
 import { createGatewayClient } from '../../../services/management-api/src/adapters/gateway-client';
 import { createTargetBreakers } from '../../../services/management-api/src/adapters/target-breakers';
+import { createHeldKeysReader } from '../../../services/management-api/src/adapters/held-keys';
 import { createInvalidator } from '../../../services/management-api/src/adapters/invalidation';
 import { createAccountLock } from '../../../services/management-api/src/adapters/account-lock';
 import {
@@ -107,6 +108,7 @@ export async function startManagement(
     publicBaseUrl: 'https://relay.example',
     announceChange: createInvalidator(redis, ns.namespace, logger),
     breakers: createTargetBreakers(redis, ns.namespace, store, createInvalidator(redis, ns.namespace, logger)),
+    heldKeys: createHeldKeysReader(redis, ns.namespace),
     acceptedEvents: opts.acceptedEvents ?? createUsageCounter(redis, ns.namespace),
     dailyUsage: createDailyUsageReader(redis, ns.namespace),
     accountLock: createAccountLock(redis, ns.namespace),

@@ -44,6 +44,7 @@ export const targetSchema = new Schema(
     breaker: { type: Schema.Types.Mixed, default: null },
     breaker_state: { type: Schema.Types.Mixed, default: null },
     routing: { type: Schema.Types.Mixed, default: null },
+    ordering: { type: Schema.Types.Mixed, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

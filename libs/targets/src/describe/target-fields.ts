@@ -1,6 +1,8 @@
 import type { Routing } from '@relay/endpoints';
 import { RETRY_SCHEDULE_LIMITS } from '../schedule';
 import { ROUTING_FIELD } from './routing-field';
+import { ORDERING_FIELD } from './ordering-field';
+import type { OrderingSettings } from './ordering-field';
 import type { Validation } from '@relay/contracts';
 import type { Fields, KindDescription } from './field';
 import { checkField } from './validate';
@@ -154,6 +156,7 @@ export const TARGET_FIELDS = {
     },
   },
   routing: ROUTING_FIELD,
+  ordering: ORDERING_FIELD,
 } satisfies Fields;
 
 /** A target's name, checked and trimmed by its description (TARGET_FIELDS.name). */
@@ -180,6 +183,12 @@ export function validateTargetLimits(input: unknown): Validation<TargetLimits | 
 /** A target's breaker settings (TARGET_FIELDS.breaker); null: the defaults. */
 export function validateBreakerSettings(input: unknown): Validation<BreakerSettings | null> {
   const checked = checkField<BreakerSettings | null>(TARGET_FIELDS.breaker, input, 'breaker');
+  return checked.ok ? { ok: true, value: checked.value ?? null } : checked;
+}
+
+/** A target's ordering per key (TARGET_FIELDS.ordering); null: none. Whether its kind supports it is checked where the kind is known. */
+export function validateOrdering(input: unknown): Validation<OrderingSettings | null> {
+  const checked = checkField<OrderingSettings | null>(TARGET_FIELDS.ordering, input, 'ordering');
   return checked.ok ? { ok: true, value: checked.value ?? null } : checked;
 }
 

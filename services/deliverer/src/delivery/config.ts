@@ -98,6 +98,21 @@ export function delivererConfigSpec(defaults: { healthPort: number; channel: Del
         min: 0,
       },
     ),
+    orderingPrefetch: int(
+      'ORDERING_PREFETCH',
+      'deliveries each ordered partition hands one instance at once (docs/ordering.md): the window a held key can fill',
+      { default: 32, min: 1, max: 1000 },
+    ),
+    orderingHoldMaxMs: int(
+      'ORDERING_HOLD_MAX_MS',
+      "longest an ordered delivery is kept unacknowledged before it is dead-lettered and its key's next goes; keep it under the broker's consumer_timeout (30 min on RabbitMQ 3.10)",
+      { default: 1_500_000, min: 1000 },
+    ),
+    orderingStuckAfterMs: int(
+      'ORDERING_STUCK_AFTER_MS',
+      'an ordering key whose head has waited this long is stuck: counted, logged, told to alert rules and marked in the dashboard',
+      { default: 60_000, min: 100 },
+    ),
     flagAfterPermanentFailures: int(
       'FLAG_AFTER_PERMANENT_FAILURES',
       'permanent failures in a row that flag a target (0 = only 410 / unknown webhook and the like flag)',
@@ -115,6 +130,10 @@ export function retryPolicyOf(config: DelivererConfig): RetryPolicy {
   if (tiers.length > 0 && config.retryAfterMaxMs > largest)
     problems.push(
       `RETRY_AFTER_MAX_MS: ${config.retryAfterMaxMs} exceeds the largest tier (${largest}); a hint that long could not be honoured`,
+    );
+  if (config.orderingStuckAfterMs >= config.orderingHoldMaxMs)
+    problems.push(
+      `ORDERING_STUCK_AFTER_MS: ${config.orderingStuckAfterMs} is not below ORDERING_HOLD_MAX_MS (${config.orderingHoldMaxMs}); a key would end before it is reported stuck`,
     );
   if (problems.length > 0) throw new ConfigError(problems);
   return { tiersMs: tiers, jitterPct: config.retryJitterPct, retryAfterMaxMs: config.retryAfterMaxMs };

@@ -77,7 +77,11 @@ export async function handleDelivery(
   const schedule = target && kind ? retryScheduleOf(target, kind) : [];
   const decision = decideRetry(
     tried.outcome,
-    { attempt: d.attempt, scheduleBase: run.scheduleBase },
+    {
+      attempt: d.attempt,
+      scheduleBase: run.scheduleBase,
+      ...(run.deadline === undefined ? {} : { deadline: run.deadline }),
+    },
     schedule,
     deps.policy,
     deps.now(),

@@ -95,4 +95,6 @@ export interface DeliveryRun {
   scheduleBase: number;
   /** a held delivery: when its wait ends (epoch ms); before then it waits again without asking the gate */
   holdUntil?: number;
+  /** an ordered delivery: no attempt after this time (epoch ms; docs/ordering.md) */
+  deadline?: number;
 }

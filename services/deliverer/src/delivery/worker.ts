@@ -3,8 +3,8 @@ import { contextFrom, inSpan, SpanKind } from '@relay/telemetry';
 import { ConfirmPublisher, consumeDecoded, publishAccountEvent } from '@relay/broker';
 import { createCacheMetrics } from '@relay/cache';
 import type { ChangeConnections } from '@relay/cache';
-import type { BrokerConnection, QueueConsumer } from '@relay/broker';
-import { DELIVERY_V1, brokerNames } from '@relay/contracts';
+import type { BrokerConnection } from '@relay/broker';
+import { DELIVERY_V1, ORDERED_CHANNELS, brokerNames } from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { Registry } from 'prom-client';
@@ -17,6 +17,10 @@ import { BreakerRedis, createBreakerStateWriter, RedisTargetGate } from '@relay/
 import { handleDelivery } from './handle';
 import { countGateCalls, createDeliveryMetrics, registerBreakerStateGauge } from './metrics';
 import { TargetCache } from './target-cache';
+import { HeldKeys, redisHeldKeyStore } from './held-keys';
+import { createOrderedConsumers } from './ordered';
+import type { DeliveryOutcome } from './handle';
+import type { DeliveryMessageV1 } from '@relay/contracts';
 import { createDeliveryTransformer } from '@relay/transform';
 
 export interface DelivererOptions {
@@ -40,6 +44,15 @@ export interface DelivererOptions {
   metrics: Registry;
   /** the target gate's lease and batching (defaults: DEFAULT_LEASE_MS, DEFAULT_FLUSH_MS, DEFAULT_QUIET_FLUSH_MS) */
   gate?: { leaseMs?: number; flushMs?: number; quietFlushMs?: number };
+  /** ordered deliveries (docs/ordering.md): each partition's prefetch, the hold bound, when a key is stuck */
+  ordering: { prefetch: number; holdMaxMs: number; stuckAfterMs: number };
+}
+
+/** What main.ts runs: the channel's work queue and, on a channel that orders, its ordered partitions. */
+export interface Deliverer {
+  start(): Promise<void>;
+  stop(graceMs: number): Promise<void>;
+  isConsuming(): boolean;
 }
 
 /**
@@ -59,7 +72,7 @@ const DEFAULT_QUIET_FLUSH_MS = 1000;
  * (the queue's delivery limit bounds that); everything else is acked only after the attempt's
  * outcome, and its retry or dead letter, were confirmed by the broker.
  */
-export function createDeliverer(opts: DelivererOptions): QueueConsumer {
+export function createDeliverer(opts: DelivererOptions): Deliverer {
   const publisher = new ConfirmPublisher(opts.broker, opts.confirmTimeoutMs);
   const targets = new TargetCache({
     store: opts.store,
@@ -155,7 +168,15 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
     now: () => new Date(),
     random: Math.random,
   };
-  return consumeDecoded(opts.broker, {
+  // a delivery the gate held was not attempted: it counts for neither side of the failure rate
+  const counted = (delivery: DeliveryMessageV1, decision: DeliveryOutcome): void => {
+    if (decision.state !== 'held')
+      attemptCounts.add(
+        targetSubject(delivery.target_id),
+        decision.state === 'delivered' || decision.state === 'dropped' ? 'ok' : 'fail',
+      );
+  };
+  const work = consumeDecoded(opts.broker, {
     queue: brokerNames(opts.namespace).deliveryQueue(opts.channel),
     accepts: [DELIVERY_V1],
     prefetch: opts.prefetch,
@@ -176,13 +197,55 @@ export function createDeliverer(opts: DelivererOptions): QueueConsumer {
           },
         },
       );
-      // a delivery the gate held was not attempted: it counts for neither side of the failure rate
-      if (decision.state !== 'held')
-        attemptCounts.add(
-          targetSubject(delivery.target_id),
-          decision.state === 'delivered' || decision.state === 'dropped' ? 'ok' : 'fail',
-        );
+      counted(delivery, decision);
       return 'ack';
     },
   });
+  if (!ORDERED_CHANNELS.includes(opts.channel)) return work;
+  const held = new HeldKeys({
+    // an entry outlives its head by a minute at most, whoever held it
+    store: redisHeldKeyStore(opts.changes.commands, opts.namespace, opts.ordering.holdMaxMs + 60_000),
+    stuckAfterMs: opts.ordering.stuckAfterMs,
+    logger: opts.logger,
+    registry: opts.metrics,
+    onStuck: (d, entry, heldMs) =>
+      publishAccountEvent(publisher, opts.namespace, {
+        kind: 'ordering_key_stuck',
+        account_id: d.account_id,
+        endpoint_id: d.endpoint_id,
+        target_id: d.target_id,
+        at: new Date().toISOString(),
+        detail: {
+          key: entry.key,
+          event_id: entry.event_id,
+          reason: entry.reason,
+          held_s: Math.round(heldMs / 1000),
+          target_kind: d.target_kind,
+        },
+      }).catch((err: Error) => {
+        opts.logger.warn('account event not published', { kind: 'ordering_key_stuck', error: err.message });
+      }),
+  });
+  const ordered = createOrderedConsumers({
+    channel: opts.channel,
+    namespace: opts.namespace,
+    broker: opts.broker,
+    logger: opts.logger,
+    prefetch: opts.ordering.prefetch,
+    holdMaxMs: opts.ordering.holdMaxMs,
+    held,
+    sweepMs: Math.min(1000, opts.ordering.stuckAfterMs),
+    deps,
+    counted,
+  });
+  return {
+    async start() {
+      await work.start();
+      await ordered.start();
+    },
+    async stop(graceMs) {
+      await Promise.all([work.stop(graceMs), ordered.stop(graceMs)]);
+    },
+    isConsuming: () => work.isConsuming() && ordered.isConsuming(),
+  };
 }

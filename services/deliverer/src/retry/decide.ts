@@ -20,6 +20,8 @@ export interface AttemptPosition {
   attempt: number;
   /** the attempt number the current schedule started at: 1, or the first attempt after a redrive */
   scheduleBase: number;
+  /** no attempt after this time (epoch ms): an ordered delivery's bound (docs/ordering.md) */
+  deadline?: number;
 }
 
 /**
@@ -44,5 +46,7 @@ export function decideRetry(
   const hint = Math.min(Math.max(0, outcome.retryAfterMs ?? 0), policy.retryAfterMaxMs);
   const delayMs = Math.max(scheduled, hint);
   const tierMs = pickTier(delayMs, policy.tiersMs, policy.jitterPct, random);
+  if (pos.deadline !== undefined && now.getTime() + tierMs > pos.deadline)
+    return { state: 'failed', reason: 'exhausted' };
   return { state: 'retrying', delayMs, tierMs, nextAttemptAt: new Date(now.getTime() + tierMs) };
 }

@@ -1,7 +1,7 @@
 import { LRUCache } from '@relay/cache';
 import type { CacheMetrics, StoreReadWhy } from '@relay/cache';
 import type { Logger } from '@relay/logging';
-import { compileRouting } from '@relay/endpoints';
+import { compileOrderKey, compileRouting } from '@relay/endpoints';
 import type { RoutePredicate } from '@relay/endpoints';
 import { accountPlan, accountPlans, enabledTargetRoutes, findEndpoint, findEndpoints } from '@relay/store';
 import type { EndpointRecord, Store, StoredPlan, TargetRoute } from '@relay/store';
@@ -112,7 +112,14 @@ export function createEndpointLoader(
         const route = routeOf(endpoint.id, t);
         if (route === 'unusable') usable = false;
         return [
-          { id: t.id, kind: t.kind, channel, route: route === 'unusable' ? null : route, routing: t.routing ?? null },
+          {
+            id: t.id,
+            kind: t.kind,
+            channel,
+            route: route === 'unusable' ? null : route,
+            routing: t.routing ?? null,
+            orderKey: t.ordering ? compileOrderKey(t.ordering.key) : null,
+          },
         ];
       }),
       rulesKey: [endpoint.id, revisionOf(endpoint), ...targets.map((t) => `${t.id}:${targetRevisionOf(t)}`)].join('|'),

@@ -42,27 +42,44 @@ export function routeEvent(
   return { routed, notRouted };
 }
 
-/** One delivery message per routed target; attempt 1. */
+/** What an ordering key is read from: the sender's request headers and the parsed payload. */
+export interface KeySource {
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  data: unknown;
+}
+
+/**
+ * One delivery message per routed target; attempt 1. An ordered target's delivery carries the
+ * event's key (docs/ordering.md); an event without one goes unordered.
+ */
 export function deliveriesFor(
   view: EndpointView,
   targets: readonly ViewTarget[],
   facts: RequestFacts,
   request: ForwardableRequest,
   payload: DeliveryPayload,
+  keySource: KeySource = { headers: {}, data: undefined },
 ): DeliveryMessageV1[] {
-  return targets.map((t) => ({
-    type: DELIVERY_V1,
-    event_id: facts.eventId,
-    delivery_id: deliveryIdFor(facts.eventId, t.id),
-    attempt: 1,
-    account_id: view.endpoint.account_id,
-    endpoint_id: view.endpoint.id,
-    target_id: t.id,
-    target_kind: t.kind,
-    received_at: facts.receivedAt.toISOString(),
-    request,
-    payload,
-  }));
+  return targets.map((t) =>
+    withKey(t, keySource, {
+      type: DELIVERY_V1,
+      event_id: facts.eventId,
+      delivery_id: deliveryIdFor(facts.eventId, t.id),
+      attempt: 1,
+      account_id: view.endpoint.account_id,
+      endpoint_id: view.endpoint.id,
+      target_id: t.id,
+      target_kind: t.kind,
+      received_at: facts.receivedAt.toISOString(),
+      request,
+      payload,
+    }),
+  );
+}
+
+function withKey(t: ViewTarget, source: KeySource, message: DeliveryMessageV1): DeliveryMessageV1 {
+  const key = t.orderKey ? t.orderKey(source.headers, source.data) : null;
+  return key === null ? message : { ...message, order_key: key };
 }
 
 export function activityRow(

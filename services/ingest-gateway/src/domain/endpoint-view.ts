@@ -1,5 +1,5 @@
 import type { DeliveryChannel } from '@relay/contracts';
-import type { RoutePredicate, Routing } from '@relay/endpoints';
+import type { OrderKeyReader, RoutePredicate, Routing } from '@relay/endpoints';
 import type { EndpointRecord } from '@relay/store';
 import type { EndpointSettings } from './endpoint-settings';
 
@@ -14,8 +14,8 @@ export interface EndpointView {
    */
   settings: EndpointSettings | null;
   /**
-   * enabled targets with the queue their kind is delivered from, and their routing rules
-   * compiled (null: every event; docs/routing.md) and as stored (for the rule pool)
+   * enabled targets with the queue their kind is delivered from, their routing rules compiled
+   * (null: every event; docs/routing.md) and as stored (for the rule pool), and their ordering key
    */
   targets: {
     id: string;
@@ -23,6 +23,8 @@ export interface EndpointView {
     channel: DeliveryChannel;
     route: RoutePredicate | null;
     routing: Routing | null;
+    /** reads an event's ordering key (docs/ordering.md); null: the target is not ordered */
+    orderKey: OrderKeyReader | null;
   }[];
   /** names this revision of the endpoint's and its targets' rules: the rule pool's workers compile them once per key */
   rulesKey: string;

@@ -1,16 +1,18 @@
 import { isDeepStrictEqual } from 'node:util';
+import { ORDERED_CHANNELS } from '@relay/contracts';
 import type { FieldError, Validation } from '@relay/contracts';
 import { routingFormatProblem } from '@relay/endpoints';
 import type { PayloadFormat, Routing } from '@relay/endpoints';
 import {
   checkTargetName,
   validateBreakerSettings,
+  validateOrdering,
   validateRetrySchedule,
   validateRouting,
   validateTargetLimits,
   withTargetFields,
 } from '@relay/targets';
-import type { BreakerSettings, TargetLimits, TargetRegistry } from '@relay/targets';
+import type { BreakerSettings, OrderingSettings, TargetLimits, TargetRegistry } from '@relay/targets';
 import { bool, fail, fieldNameErrors, isRecord, ok } from './input-fields';
 
 /** A target as a create stores it; `config` is its kind's normalized config, secrets sealed. */
@@ -27,11 +29,13 @@ export interface NewTarget {
   breaker: BreakerSettings | null;
   /** null = every event (docs/routing.md) */
   routing: Routing | null;
+  /** null = no ordering (docs/ordering.md) */
+  ordering: OrderingSettings | null;
 }
 
 /** What a PATCH may change. A config (or kind) change is a new target. */
 export type TargetChanges = Partial<
-  Pick<NewTarget, 'name' | 'enabled' | 'retry_schedule_ms' | 'limits' | 'breaker' | 'routing'>
+  Pick<NewTarget, 'name' | 'enabled' | 'retry_schedule_ms' | 'limits' | 'breaker' | 'routing' | 'ordering'>
 >;
 
 type Changeable = keyof TargetChanges;
@@ -44,6 +48,7 @@ const VALIDATORS: { [K in Changeable]: (raw: unknown) => Validation<NewTarget[K]
   limits: validateTargetLimits,
   breaker: validateBreakerSettings,
   routing: (raw) => validateRouting(raw),
+  ordering: validateOrdering,
 };
 const CHANGEABLE = Object.keys(VALIDATORS) as Changeable[];
 
@@ -106,6 +111,7 @@ export function validateNewTarget(input: unknown, registry: TargetRegistry): Val
     limits: changes.limits ?? null,
     breaker: changes.breaker ?? null,
     routing: changes.routing ?? null,
+    ordering: changes.ordering ?? null,
   });
 }
 
@@ -124,7 +130,7 @@ function targetFieldErrors(
   return out;
 }
 
-/** Validates a PATCH: only `name`, `enabled`, `retry_schedule_ms`, `limits`, `breaker` and `routing`; every problem at once. */
+/** Validates a PATCH: only `name`, `enabled`, `retry_schedule_ms`, `limits`, `breaker`, `routing` and `ordering`; every problem at once. */
 export function validateTargetChanges(input: unknown): Validation<TargetChanges> {
   if (!isRecord(input)) return fail('(body)', 'must be a JSON object');
   const errors = fieldNameErrors(input, CHANGEABLE, READ_ONLY_FIELDS, {
@@ -145,6 +151,32 @@ export function routingApplies<T extends { routing?: Routing | null }>(
 ): Validation<T> {
   const problem = result.ok && result.value.routing ? routingFormatProblem(format) : null;
   return problem === null ? result : { ok: false, errors: [{ field: 'routing', message: problem }] };
+}
+
+/**
+ * Ordering is refused at save, naming `ordering`, on a kind whose deliverers do not keep keys in
+ * order (ORDERED_CHANNELS), and a key read from a payload field on a payload format that has none
+ * (docs/ordering.md).
+ */
+export function orderingApplies<T extends { ordering?: OrderingSettings | null }>(
+  result: Validation<T>,
+  kind: string | undefined,
+  format: PayloadFormat,
+  registry: TargetRegistry,
+): Validation<T> {
+  const ordering = result.ok ? result.value.ordering : null;
+  if (!ordering) return result;
+  const channel = kind === undefined ? undefined : registry.get(kind)?.channel;
+  const problem =
+    channel !== undefined && !ORDERED_CHANNELS.includes(channel)
+      ? `is not supported by ${kind} targets (only ${registry
+          .kinds()
+          .filter((k) => ORDERED_CHANNELS.includes(registry.get(k)!.channel))
+          .join(', ')}; docs/ordering.md)`
+      : ordering.key.from === 'path'
+        ? routingFormatProblem(format)
+        : null;
+  return problem === null ? result : { ok: false, errors: [{ field: 'ordering', message: problem }] };
 }
 
 /**

@@ -14,6 +14,7 @@ export function targetView(t: TargetRecord, registry: TargetRegistry): Record<st
     flagged: t.flagged ?? null,
     retry_schedule_ms: t.retry_schedule_ms ?? null,
     routing: t.routing ?? null,
+    ordering: t.ordering ?? null,
     default_retry_schedule_ms: kind?.defaultRetryScheduleMs ?? null,
     limits: t.limits ?? null,
     default_limits: kind?.defaultLimits ?? null,

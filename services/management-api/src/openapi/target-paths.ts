@@ -41,7 +41,7 @@ export const targetPaths: Record<string, Schema> = {
       operationId: 'updateTarget',
       summary: 'Change a target',
       description:
-        'Only `name`, `enabled`, `retry_schedule_ms`, `limits`, `breaker` and `routing`: a new kind or config is a new target.',
+        'Only `name`, `enabled`, `retry_schedule_ms`, `limits`, `breaker`, `routing` and `ordering`: a new kind or config is a new target.',
       tags: ['Targets'],
       role: 'editor',
       parameters: [endpointId, targetId],
@@ -67,6 +67,18 @@ export const targetPaths: Record<string, Schema> = {
       role: 'editor',
       parameters: [endpointId, targetId],
       responses: { '200': target('The target, unflagged.'), ...errors('NotFound') },
+    }),
+  },
+  '/v1/endpoints/{endpointId}/targets/{targetId}/held-keys': {
+    get: op({
+      operationId: 'listHeldKeys',
+      summary: "List a target's held ordering keys",
+      description:
+        'The ordering keys whose head delivery waits now — for its next attempt, or held by the target gate — oldest first, at most 100; `stuck` once one has waited longer than the deliverers’ ORDERING_STUCK_AFTER_MS (docs/ordering.md "Held keys"). Empty for a target that is not ordered.',
+      tags: ['Targets'],
+      role: 'viewer',
+      parameters: [endpointId, targetId],
+      responses: { '200': json(ref('HeldKeyList'), 'The target’s ordering and its held keys.'), ...errors('NotFound') },
     }),
   },
   '/v1/endpoints/{endpointId}/targets/{targetId}/pause': {

@@ -77,6 +77,12 @@ const routingInput: Schema = {
   description:
     'which events the target gets (docs/routing.md); null: every event. Refused with 400 `routing` when the endpoint’s payload format has no fields (text, none)',
 };
+/** from its description (libs/targets describe/ordering-field.ts) */
+const orderingInput: Schema = {
+  ...fieldInputSchema(TARGET_FIELDS.ordering),
+  description:
+    'events with the same key delivered one after another in acceptance order (docs/ordering.md); null: no ordering. Refused with 400 `ordering` on a kind that does not support it, and for a payload field when the endpoint’s payload format has no fields',
+};
 const name = nameField(200, 'trimmed');
 
 const kindSchemas: Record<string, Schema> = Object.fromEntries(
@@ -100,6 +106,7 @@ export const targetSchemas: Record<string, Schema> = {
       limits: limits.input,
       breaker: breaker.input,
       routing: routingInput,
+      ordering: orderingInput,
       ...readOnlyIn,
     },
     ['kind', 'name', 'config'],
@@ -113,6 +120,7 @@ export const targetSchemas: Record<string, Schema> = {
       limits: limits.input,
       breaker: breaker.input,
       routing: routingInput,
+      ordering: orderingInput,
       kind: { description: 'cannot be changed: a new kind is a new target' },
       config: { description: 'cannot be changed: a new config is a new target' },
       ...readOnlyIn,
@@ -138,6 +146,7 @@ export const targetSchemas: Record<string, Schema> = {
       ),
       retry_schedule_ms: retrySchedule,
       routing: fieldViewSchema(TARGET_FIELDS.routing),
+      ordering: fieldViewSchema(TARGET_FIELDS.ordering),
       default_retry_schedule_ms: nullable(list(int())),
       limits: limits.view,
       default_limits: limits.view,
@@ -157,6 +166,7 @@ export const targetSchemas: Record<string, Schema> = {
       'flagged',
       'retry_schedule_ms',
       'routing',
+      'ordering',
       'default_retry_schedule_ms',
       'limits',
       'default_limits',
@@ -169,5 +179,24 @@ export const targetSchemas: Record<string, Schema> = {
     { allOf: KINDS.map((k) => configOfKind(k, viewName(k))) },
   ),
   TargetList: object({ data: list(ref('Target')) }, ['data']),
+  HeldKeyList: object(
+    {
+      ordering: fieldViewSchema(TARGET_FIELDS.ordering),
+      data: list(
+        object(
+          {
+            key: str({ description: 'the ordering key' }),
+            since: dateTime('when its head first waited'),
+            event_id: str({ description: 'the event at its head' }),
+            attempt: int({ description: 'the head’s next attempt' }),
+            reason: str({ description: '`retrying` (its attempt failed) or the target gate’s hold reason' }),
+            stuck: bool({ description: 'waited longer than ORDERING_STUCK_AFTER_MS' }),
+          },
+          ['key', 'since', 'event_id', 'attempt', 'reason', 'stuck'],
+        ),
+      ),
+    },
+    ['ordering', 'data'],
+  ),
   ...kindSchemas,
 };

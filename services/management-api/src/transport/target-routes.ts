@@ -7,9 +7,16 @@ import type { Store, TargetRecord } from '@relay/store';
 import type { TargetRegistry } from '@relay/targets';
 import { endpointExists, endpointFormat } from '../adapters/endpoint-store';
 import { clearTargetFlag, createTarget, deleteTarget, updateTarget } from '../adapters/target-store';
-import { changedTargetFields, routingApplies, validateNewTarget, validateTargetChanges } from '../domain/target-input';
+import {
+  changedTargetFields,
+  orderingApplies,
+  routingApplies,
+  validateNewTarget,
+  validateTargetChanges,
+} from '../domain/target-input';
 import { targetView } from '../domain/target-view';
 import type { TargetBreakers } from '../adapters/target-breakers';
+import type { HeldKeysReader } from '../adapters/held-keys';
 import { audit } from './audit-trail';
 import { accountOf, keyOf } from './auth';
 import { ApiError, notFound } from './errors';
@@ -21,6 +28,8 @@ export interface TargetRouteDeps {
   announceChange(change: CacheChange): Promise<void>;
   /** pause and resume by hand (adapters/target-breakers) */
   breakers: TargetBreakers;
+  /** the ordering keys the deliverers hold back (adapters/held-keys) */
+  heldKeys: HeldKeysReader;
 }
 
 /** Targets (spec "Outputs") of one endpoint. Configs are shown through their kind's public view. */
@@ -49,7 +58,16 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
 
   r.post('/', ...operation('createTarget', { reportWithHandler: true }), async (req: Request, res: Response) => {
     const { endpointId, format } = await endpointAndFormat(req);
-    const sent = checked(req, routingApplies(validateNewTarget(req.body, registry), format));
+    const kind = (req.body as { kind?: unknown } | null)?.kind;
+    const sent = checked(
+      req,
+      orderingApplies(
+        routingApplies(validateNewTarget(req.body, registry), format),
+        typeof kind === 'string' ? kind : undefined,
+        format,
+        registry,
+      ),
+    );
     const target = await createTarget(store, accountOf(req), endpointId, sent);
     await audit(store, req, {
       action: 'target_created',
@@ -70,6 +88,13 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
     res.json(view(found(await findEndpointTarget(store, endpointId, String(req.params.targetId)))));
   });
 
+  /** the keys the deliverers hold back now (docs/ordering.md "Held keys"); empty for a target that is not ordered */
+  r.get('/:targetId/held-keys', ...operation('listHeldKeys'), async (req: Request, res: Response) => {
+    const endpointId = await endpointOf(req);
+    const target = found(await findEndpointTarget(store, endpointId, String(req.params.targetId)));
+    res.json({ ordering: target.ordering ?? null, data: await deps.heldKeys.of(target.id) });
+  });
+
   /** name, enabled, the retry schedule and routing; a config change is a new target */
   r.patch(
     '/:targetId',
@@ -78,7 +103,10 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
       const { endpointId, format } = await endpointAndFormat(req);
       const targetId = String(req.params.targetId);
       const before = found(await findEndpointTarget(store, endpointId, targetId));
-      const sent = checked(req, routingApplies(validateTargetChanges(req.body), format));
+      const sent = checked(
+        req,
+        orderingApplies(routingApplies(validateTargetChanges(req.body), format), before.kind, format, registry),
+      );
       const target = found(await updateTarget(store, endpointId, targetId, sent));
       // the entry names the fields whose values changed, not every field the form sent back
       const fields = changedTargetFields(before, sent);

@@ -51,6 +51,7 @@ export function view(over: Partial<EndpointRecord> = {}, targets = 1): EndpointV
       channel: 'webhook' as const,
       route: null,
       routing: null,
+      orderKey: null,
     })),
     rulesKey: `${endpoint.id}@${endpoint.revision}`,
     plan: { payload_limit_bytes: 1024, monthly_accepted_events: 1000 },

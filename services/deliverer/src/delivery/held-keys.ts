@@ -1,0 +1,145 @@
+import { Counter, Gauge } from 'prom-client';
+import type { Registry } from 'prom-client';
+import type { RedisClient } from '@relay/cache';
+import { orderingHeldKey } from '@relay/contracts';
+import type { DeliveryMessageV1, HeldOrderKey } from '@relay/contracts';
+import type { Logger } from '@relay/logging';
+
+/** Where held keys are shown (Redis, for the management API and the dashboard). */
+export interface HeldKeyStore {
+  put(targetId: string, entry: HeldOrderKey): Promise<void>;
+  remove(targetId: string, key: string): Promise<void>;
+}
+
+/**
+ * A hash per target; each write renews its expiry, so a deliverer that is killed leaves its
+ * entries for `ttlMs` at most (its keys' heads come again to the next deliverer, which writes them
+ * anew).
+ */
+export function redisHeldKeyStore(redis: RedisClient, namespace: string, ttlMs: number): HeldKeyStore {
+  return {
+    async put(targetId, entry) {
+      const hash = orderingHeldKey(namespace, targetId);
+      await redis.multi().hset(hash, entry.key, JSON.stringify(entry)).pexpire(hash, ttlMs).exec();
+    },
+    async remove(targetId, key) {
+      await redis.hdel(orderingHeldKey(namespace, targetId), key);
+    },
+  };
+}
+
+interface Entry {
+  delivery: DeliveryMessageV1;
+  shown: HeldOrderKey;
+  sinceMs: number;
+}
+
+export interface HeldKeysOptions {
+  store: HeldKeyStore;
+  /** a head waiting longer than this makes its key stuck (ORDERING_STUCK_AFTER_MS) */
+  stuckAfterMs: number;
+  /** told once per stuck head: the account's event (alert rules) */
+  onStuck(delivery: DeliveryMessageV1, entry: HeldOrderKey, heldMs: number): Promise<void>;
+  logger: Logger;
+  registry: Registry;
+  now?: () => number;
+}
+
+/**
+ * The keys this deliverer holds back (docs/ordering.md "Held keys"): a key is held while its head
+ * waits — its attempt failed and it waits for the next, or the target gate holds it — and stuck
+ * once that has lasted ORDERING_STUCK_AFTER_MS. Bounded by the ordered partitions' prefetch
+ * windows (a key is held by one delivery in hand). Stored for the dashboard when a head starts to
+ * wait and when it ends, never per delivery that goes through at once; a store that cannot be
+ * written only costs the dashboard its view (logged).
+ */
+export class HeldKeys {
+  private readonly entries = new Map<string, Entry>();
+  private readonly stuckTotal: Counter;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: HeldKeysOptions) {
+    this.now = opts.now ?? Date.now;
+    const self = this;
+    new Gauge({
+      name: 'relay_ordering_held_keys',
+      help: 'ordering keys this deliverer holds back: their head waits for its next attempt or the target gate (docs/ordering.md), by stuck: true once it has waited ORDERING_STUCK_AFTER_MS',
+      labelNames: ['stuck'],
+      registers: [opts.registry],
+      collect() {
+        let stuck = 0;
+        for (const e of self.entries.values()) if (e.shown.stuck) stuck += 1;
+        this.set({ stuck: 'true' }, stuck);
+        this.set({ stuck: 'false' }, self.entries.size - stuck);
+      },
+    });
+    this.stuckTotal = new Counter({
+      name: 'relay_ordering_keys_stuck_total',
+      help: 'heads of ordering keys that waited longer than ORDERING_STUCK_AFTER_MS (each counted once)',
+      registers: [opts.registry],
+    });
+    this.stuckTotal.inc(0);
+  }
+
+  /** the keys held now: for tests and the log */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The head of `chainKey` waits for its attempt `attempt` (`reason`: retrying, or the gate's). */
+  waiting(chainKey: string, head: DeliveryMessageV1, attempt: number, reason: string): void {
+    const was = this.entries.get(chainKey);
+    const sinceMs = was && was.delivery.delivery_id === head.delivery_id ? was.sinceMs : this.now();
+    const shown: HeldOrderKey = {
+      key: head.order_key ?? '',
+      since: new Date(sinceMs).toISOString(),
+      event_id: head.event_id,
+      attempt,
+      reason,
+      stuck: was?.delivery.delivery_id === head.delivery_id ? was.shown.stuck : false,
+    };
+    this.entries.set(chainKey, { delivery: head, shown, sinceMs });
+    this.put(head.target_id, shown);
+  }
+
+  /** The head of `chainKey` ended (delivered, dead-lettered, or left to the next deliverer). */
+  ended(chainKey: string): void {
+    const was = this.entries.get(chainKey);
+    if (!was) return;
+    this.entries.delete(chainKey);
+    this.opts.store.remove(was.delivery.target_id, was.shown.key).catch((err: Error) => this.unstored(err));
+  }
+
+  /** Marks heads that waited past the bound stuck: counted, logged, stored and told once each. */
+  sweep(): void {
+    const now = this.now();
+    for (const e of this.entries.values()) {
+      if (e.shown.stuck || now - e.sinceMs < this.opts.stuckAfterMs) continue;
+      e.shown = { ...e.shown, stuck: true };
+      this.stuckTotal.inc();
+      const heldMs = now - e.sinceMs;
+      this.opts.logger.warn('ordering key stuck', {
+        target_id: e.delivery.target_id,
+        endpoint_id: e.delivery.endpoint_id,
+        account_id: e.delivery.account_id,
+        event_id: e.delivery.event_id,
+        attempt: e.shown.attempt,
+        reason: e.shown.reason,
+        held_ms: heldMs,
+      });
+      this.put(e.delivery.target_id, e.shown);
+      void this.opts.onStuck(e.delivery, e.shown, heldMs);
+    }
+  }
+
+  private put(targetId: string, entry: HeldOrderKey): void {
+    this.opts.store.put(targetId, entry).catch((err: Error) => this.unstored(err));
+  }
+
+  private lastWarning = 0;
+  private unstored(err: Error): void {
+    if (this.now() - this.lastWarning < 1000) return;
+    this.lastWarning = this.now();
+    this.opts.logger.warn('held ordering keys not stored', { error: err.message });
+  }
+}
