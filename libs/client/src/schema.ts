@@ -2959,6 +2959,8 @@ export interface components {
             kind: string;
             /** @description the deliverer queue its deliveries travel on */
             channel: string;
+            /** @description whether a target of this kind may set `ordering` (docs/ordering.md) */
+            ordering: boolean;
             label: string;
             help?: string;
             default_retry_schedule_ms: number[];

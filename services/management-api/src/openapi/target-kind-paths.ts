@@ -53,6 +53,7 @@ export const targetKindSchemas: Record<string, Schema> = {
     {
       kind: str({ description: 'stored in the target record, e.g. `webhook`' }),
       channel: str({ description: 'the deliverer queue its deliveries travel on' }),
+      ordering: bool({ description: 'whether a target of this kind may set `ordering` (docs/ordering.md)' }),
       label: str(),
       help: str(),
       default_retry_schedule_ms: list(int()),
@@ -68,7 +69,7 @@ export const targetKindSchemas: Record<string, Schema> = {
       ),
       fields: list(ref('TargetKindField')),
     },
-    ['kind', 'channel', 'label', 'default_retry_schedule_ms', 'default_limits', 'fields'],
+    ['kind', 'channel', 'ordering', 'label', 'default_retry_schedule_ms', 'default_limits', 'fields'],
   ),
   TargetKindList: object({ target_fields: list(ref('TargetKindField')), data: list(ref('TargetKind')) }, [
     'target_fields',

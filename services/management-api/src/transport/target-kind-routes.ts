@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
+import { ORDERED_CHANNELS } from '@relay/contracts';
 import { TARGET_FIELDS, wireDescription, wireFields } from '@relay/targets';
 import type { TargetRegistry } from '@relay/targets';
 import { operation } from './operation';
@@ -18,6 +19,7 @@ export function targetKindRoutes(registry: TargetRegistry): Router {
       return {
         kind: kind.kind,
         channel: kind.channel,
+        ordering: ORDERED_CHANNELS.includes(kind.channel),
         default_retry_schedule_ms: [...kind.defaultRetryScheduleMs],
         default_limits: kind.defaultLimits ?? null,
         ...wireDescription(kind.description),

@@ -81,6 +81,19 @@ export function limitsText(l: Target['limits']): string {
   return parts.length > 0 ? parts.join(', ') : 'none';
 }
 
+/** `payload field data.id`, `header x-order-key` (docs/ordering.md) */
+export function orderingText(o: NonNullable<Target['ordering']>): ComponentChildren {
+  return o.key.from === 'path' ? (
+    <>
+      payload field <code>{o.key.path}</code>
+    </>
+  ) : (
+    <>
+      header <code>{o.key.header}</code>
+    </>
+  );
+}
+
 export function ConfigSummary(props: { target: Target; kind: TargetKind | undefined }) {
   const t = props.target;
   const schedule = t.retry_schedule_ms ?? t.default_retry_schedule_ms;
@@ -106,6 +119,12 @@ export function ConfigSummary(props: { target: Target; kind: TargetKind | undefi
         {limitsText(t.limits ?? t.default_limits)}
         {t.limits ? '' : ' (default)'}
       </dd>
+      {t.ordering && (
+        <>
+          <dt>Ordering key</dt>
+          <dd>{orderingText(t.ordering)}</dd>
+        </>
+      )}
     </dl>
   );
 }

@@ -6,6 +6,7 @@ import { utc } from '../../lib/time';
 import { href } from '../../router';
 import type { Target, TargetKindList } from '@relay/client';
 import { ConfigSummary } from './ConfigSummary';
+import { HeldKeys } from './HeldKeys';
 import { TargetForm } from './TargetForm';
 
 const BREAKER_LABELS = { open: 'Breaker open', half_open: 'Probing', paused: 'Paused', closed: '' } as const;
@@ -150,6 +151,7 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
               </div>
             )}
             <ConfigSummary target={t} kind={kindOf(t)} />
+            {t.ordering && <HeldKeys endpointId={endpointId} target={t} />}
             <div class="controls">
               <Switch
                 id={`enabled-${t.id}`}

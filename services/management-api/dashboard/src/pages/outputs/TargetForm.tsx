@@ -33,6 +33,11 @@ export function TargetForm(props: {
   // the target's own routing rules (docs/routing.md), drawn from their description like a kind's config
   const ownFields = props.kinds.target_fields.filter((f) => f.name === 'routing');
   const [own, setOwn] = useState<Value>(startObject(ownFields, old ? { routing: old.routing } : undefined));
+  // ordering per key (docs/ordering.md), on the kinds whose deliverers keep keys in order
+  const orderingFields = props.kinds.target_fields.filter((f) => f.name === 'ordering');
+  const [ordering, setOrdering] = useState<Value>(
+    startObject(orderingFields, old ? { ordering: old.ordering } : undefined),
+  );
   // delivery limits and breaker settings: drawn from their description (`target_fields`), as the config is
   const limitsFields = props.kinds.target_fields.find((f) => f.name === 'limits')?.fields ?? [];
   const breakerFields = props.kinds.target_fields.find((f) => f.name === 'breaker')?.fields ?? [];
@@ -57,6 +62,9 @@ export function TargetForm(props: {
     // what the form holds is what the description allows; the API's answer is the final word on each value
     const settings = {
       retry_schedule_ms: retry,
+      ordering: (described?.ordering
+        ? (inputOf(orderingFields, ordering).ordering ?? null)
+        : null) as TargetCreate['ordering'],
       limits: limitsInput(limitsFields, limits) as TargetCreate['limits'],
       breaker: breakerInput(breakerFields, breaker) as TargetCreate['breaker'],
     };
@@ -106,8 +114,8 @@ export function TargetForm(props: {
         <ErrorSummary />
         {old && (
           <p class="hint">
-            Renaming, a new retry schedule, new routing rules, limits or breaker settings keep the target. Changing its
-            configuration saves a new target in its place; write-only values must then be entered again.
+            Renaming, a new retry schedule, new routing rules, ordering, limits or breaker settings keep the target.
+            Changing its configuration saves a new target in its place; write-only values must then be entered again.
           </p>
         )}
         <div class="grid">
@@ -146,6 +154,9 @@ export function TargetForm(props: {
           </Field>
         </div>
         <KindFields fields={ownFields} value={own} onChange={setOwn} path="" editing={old !== null} />
+        {described?.ordering && (
+          <KindFields fields={orderingFields} value={ordering} onChange={setOrdering} path="" editing={old !== null} />
+        )}
         <fieldset class="grid">
           <legend>Delivery limits</legend>
           <p class="hint">Leave Rate and At most in flight empty for the kind’s default ({kindLimits}).</p>

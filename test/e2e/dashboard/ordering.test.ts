@@ -1,0 +1,124 @@
+import { must } from '@relay/client';
+import type { Locator, Page } from 'playwright-core';
+import { eventually } from '../../support/infra';
+import { TestReceiver } from '../../support/receiver';
+import { launchBrowser, signIn } from './browser';
+import type { Browser } from './browser';
+import { startDashboardStack } from './stack';
+
+/**
+ * Ordering per key (docs/ordering.md) in Chromium, as a person uses it: the key set in the target
+ * form (drawn from the `ordering` description of `GET /v1/target-kinds`), shown on the target, and
+ * a key whose first event's attempt failed listed among the held keys while it waits for its next
+ * attempt — another key's event delivered meanwhile.
+ */
+let stack: Awaited<ReturnType<typeof startDashboardStack>>;
+let browser: Browser;
+let page: Page;
+let receiver: TestReceiver;
+let endpointId: string;
+const delivered: string[] = [];
+
+const WAIT = 30_000;
+const form = (): Locator => page.locator('form.target-form');
+const card = (): Locator =>
+  page.locator('.card.target', { has: page.getByRole('heading', { level: 3, name: 'orders', exact: true }) });
+
+beforeAll(async () => {
+  receiver = await TestReceiver.start();
+  // order A's attempts fail; every other order's succeed
+  receiver.respondWith((req) => {
+    const body = JSON.parse(req.body.toString('utf8')) as { order: { id: string }; n: number };
+    if (body.order.id === 'A') return { status: 503, body: 'busy' };
+    delivered.push(`${body.order.id}/${body.n}`);
+    return { status: 200, body: 'ok' };
+  });
+  stack = await startDashboardStack('dashboard-ordering');
+  browser = await launchBrowser();
+  page = await browser.context.newPage();
+  endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'shop' } }))).id;
+  await signIn(page, stack.dashboardUrl, stack.apiKey);
+});
+
+afterAll(async () => {
+  // the held delivery finds its target gone at its next attempt: nothing is left behind
+  const targets = await must(
+    stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }),
+  );
+  for (const t of targets.data)
+    await stack.client.DELETE('/v1/endpoints/{endpointId}/targets/{targetId}', {
+      params: { path: { endpointId, targetId: t.id } },
+    });
+  await browser?.close();
+  await stack?.stop();
+  await receiver?.close();
+});
+
+describe('ordering per key in the dashboard', () => {
+  it("sets a target's ordering key in its form and shows it on the target", async () => {
+    await page.goto(`${stack.dashboardUrl}#/endpoints/${endpointId}/outputs`);
+    await page.getByRole('button', { name: 'Add target' }).click();
+    await form().getByLabel('Target name', { exact: true }).fill('orders');
+    await form().getByLabel('Target URL', { exact: true }).fill(receiver.url('/orders'));
+    await form().getByLabel('Enforce HTTPS', { exact: true }).uncheck();
+    await form().getByLabel('Retry schedule (ms between attempts)', { exact: true }).fill('60000');
+    await form().getByLabel('Use ordering per key', { exact: true }).check();
+    await form().getByLabel('Key', { exact: true }).selectOption({ label: 'payload field' });
+    await form().getByLabel('Field path', { exact: true }).fill('order.id');
+    await form().getByRole('button', { name: 'Add target' }).click();
+    await card().waitFor({ timeout: WAIT });
+    await card().getByText('Ordering key', { exact: true }).waitFor({ timeout: WAIT });
+    expect(await card().locator('dd', { hasText: 'payload field' }).textContent()).toBe('payload field order.id');
+    const [t] = (
+      await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))
+    ).data;
+    expect(t!.ordering).toEqual({ key: { from: 'path', path: 'order.id' } });
+    await card().getByText('None: every key’s events are going out.').waitFor({ timeout: WAIT });
+  });
+
+  it('lists a key whose head waits for its next attempt as held; the other keys go on', async () => {
+    for (const [id, n] of [
+      ['A', 1],
+      ['A', 2],
+      ['B', 1],
+    ] as const) {
+      const res = await fetch(`${stack.services['ingest-gateway']!.url}/relay/${endpointId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ order: { id }, n }),
+      });
+      expect(res.status).toBe(202);
+    }
+    await eventually(async () => delivered.includes('B/1'), WAIT, "order B's event delivered");
+    const [t] = (
+      await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))
+    ).data;
+    const held = await eventually(
+      async () => {
+        const r = await must(
+          stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}/held-keys', {
+            params: { path: { endpointId, targetId: t!.id } },
+          }),
+        );
+        return r.data.length > 0 ? r : undefined;
+      },
+      WAIT,
+      'order A held',
+    );
+    expect(held.data).toEqual([expect.objectContaining({ key: 'A', attempt: 2, reason: 'retrying', stuck: false })]);
+
+    const keys = card().getByRole('region', { name: 'Held keys of orders' });
+    await keys.getByRole('button', { name: 'Refresh' }).click();
+    const row = keys.getByRole('row', { name: /^A / });
+    await row.waitFor({ timeout: WAIT });
+    expect(await row.locator('td').allTextContents()).toEqual([
+      'A ',
+      expect.stringMatching(/UTC|\d{2}:\d{2}/),
+      held.data[0]!.event_id,
+      '2',
+      'retrying',
+    ]);
+    // A's second event waits behind its first: never sent
+    expect(delivered.filter((d) => d.startsWith('A/'))).toEqual([]);
+  });
+});
