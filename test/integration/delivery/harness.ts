@@ -1,8 +1,8 @@
 import amqp from 'amqplib';
 import type { Channel, ChannelModel } from 'amqplib';
-import { BrokerConnection, ConfirmPublisher } from '@relay/broker';
+import { BrokerConnection, ConfirmPublisher, DeliveryPublisher } from '@relay/broker';
 import { connectChangeFeed } from '@relay/cache';
-import { DELIVERY_V1, brokerNames, decodeMessage, encodeMessage } from '@relay/contracts';
+import { DELIVERY_V1, brokerNames, decodeMessage } from '@relay/contracts';
 import type { ActivityAttemptV1, DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
 import { connectStore } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
@@ -50,6 +50,8 @@ export async function startHarness(
     kinds: TargetKind[];
     send(req: OutboundRequest): Promise<SendOutcome>;
     flagAfter?: number;
+    /** ordered deliveries: prefetch, hold bound and stuck bound (defaults: 8, 60 s, 5 s) */
+    ordering?: { prefetch?: number; holdMaxMs?: number; stuckAfterMs?: number };
   },
 ): Promise<Harness> {
   const ns = testNamespace(label);
@@ -87,7 +89,7 @@ export async function startHarness(
     retry: { tiersMs: TEST_TIERS_MS, jitterPct: 0, retryAfterMaxMs: 1_000 },
     flagAfterPermanentFailures: opts.flagAfter ?? 3,
     metrics: new Registry(),
-    ordering: { prefetch: 8, holdMaxMs: 60_000, stuckAfterMs: 5_000 },
+    ordering: { prefetch: 8, holdMaxMs: 60_000, stuckAfterMs: 5_000, ...opts.ordering },
   });
   let heard = 0;
   changes.feed.onChange((change) => (heard = change.seq));
@@ -143,12 +145,8 @@ export async function startHarness(
         })) ?? Infinity;
       await eventually(async () => heard >= seq, 5000, `announcement ${seq} heard`);
     },
-    publish(d) {
-      return publisher.publish(names.deliveriesExchange, opts.channel, encodeMessage(d), {
-        messageId: `${d.delivery_id}.${d.attempt}`,
-        type: d.type,
-      });
-    },
+    // as the gateway publishes: a delivery with an ordering key goes to its key's ordered partition
+    publish: (d) => new DeliveryPublisher(publisher, ns.namespace).publish([{ message: d, channel: opts.channel }]),
     async deadLetters() {
       const out: Array<{ delivery: DeliveryMessageV1; headers: Record<string, unknown> }> = [];
       for (let i = 0; i < 1000; i++) {

@@ -66,4 +66,11 @@ describe('decideRetry (docs/delivery.md "What happens after an attempt")', () =>
   it('a Retry-After hint never adds attempts: the last attempt still fails', () => {
     expect(decide(retry(500), at(3))).toEqual({ state: 'failed', reason: 'exhausted' });
   });
+
+  it('an ordered delivery is not retried past its bound (docs/ordering.md): exhausted instead', () => {
+    const bound = (ms: number) => ({ ...at(1), deadline: now.getTime() + ms });
+    expect(decide(retry(), bound(200))).toMatchObject({ state: 'retrying', tierMs: 200 });
+    expect(decide(retry(), bound(199))).toEqual({ state: 'failed', reason: 'exhausted' });
+    expect(decide(retry(700), bound(900))).toEqual({ state: 'failed', reason: 'exhausted' });
+  });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createSecretBox } from '@relay/secrets';
-import { createBlockChatKind, createEmbedChatKind, createRegistry } from '@relay/targets';
-import { validateNewTarget, validateTargetChanges } from './target-input';
+import { createBlockChatKind, createEmbedChatKind, createRegistry, createWebhookKind } from '@relay/targets';
+import { orderingApplies, validateNewTarget, validateTargetChanges } from './target-input';
 
 const secrets = createSecretBox(`k1:${randomBytes(32).toString('base64')}`);
 const registry = createRegistry([createEmbedChatKind({ secrets }), createBlockChatKind({ secrets })]);
@@ -24,6 +24,7 @@ describe('target input: the endpoints pattern (every problem at once, unknown fi
         limits: null,
         breaker: null,
         routing: null,
+        ordering: null,
       },
     });
   });
@@ -128,5 +129,50 @@ describe('target input: the endpoints pattern (every problem at once, unknown fi
         { field: 'enabled', message: 'must be true or false' },
       ],
     });
+  });
+});
+
+describe('ordering (docs/ordering.md): its shape, and the kinds and payload formats it applies to', () => {
+  const withWebhook = createRegistry([createEmbedChatKind({ secrets }), createWebhookKind({ secrets })]);
+  const patch = (ordering: unknown) => validateTargetChanges({ ordering });
+
+  it('keeps a payload field or a request header (lower-cased); null is no ordering', () => {
+    expect(patch({ key: { from: 'path', path: 'data.id' } })).toEqual({
+      ok: true,
+      value: { ordering: { key: { from: 'path', path: 'data.id' } } },
+    });
+    expect(patch({ key: { from: 'header', header: ' X-Order-Key ' } })).toEqual({
+      ok: true,
+      value: { ordering: { key: { from: 'header', header: 'x-order-key' } } },
+    });
+    expect(patch(null)).toEqual({ ok: true, value: { ordering: null } });
+  });
+
+  it.each([
+    ['not an object', 'data.id', 'ordering'],
+    ['no key', {}, 'ordering.key'],
+    ['an unknown source', { key: { from: 'body' } }, 'ordering.key.from'],
+    ['an empty path part', { key: { from: 'path', path: 'data..id' } }, 'ordering.key.path'],
+    ['a header name with a space', { key: { from: 'header', header: 'x order' } }, 'ordering.key.header'],
+  ])('refuses %s, naming the field', (_what, ordering, field) => {
+    expect(fieldsOf(patch(ordering))).toEqual([field]);
+  });
+
+  it('is refused on a kind whose deliverers do not keep keys in order, naming the kinds that do', () => {
+    const sent = patch({ key: { from: 'header', header: 'x-k' } });
+    expect(orderingApplies(sent, 'embed_chat', 'json', withWebhook)).toEqual({
+      ok: false,
+      errors: [
+        { field: 'ordering', message: 'is not supported by embed_chat targets (only webhook; docs/ordering.md)' },
+      ],
+    });
+    expect(orderingApplies(sent, 'webhook', 'json', withWebhook)).toBe(sent);
+  });
+
+  it('a payload field is refused on a payload format with no fields; a header is not', () => {
+    const byPath = patch({ key: { from: 'path', path: 'id' } });
+    expect(fieldsOf(orderingApplies(byPath, 'webhook', 'text', withWebhook))).toEqual(['ordering']);
+    const byHeader = patch({ key: { from: 'header', header: 'x-k' } });
+    expect(orderingApplies(byHeader, 'webhook', 'text', withWebhook)).toBe(byHeader);
   });
 });

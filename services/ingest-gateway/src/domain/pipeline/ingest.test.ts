@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { DeliveryMessageV1 } from '@relay/contracts';
-import { compileRouting } from '@relay/endpoints';
+import { compileOrderKey, compileRouting } from '@relay/endpoints';
 import { ingest } from './ingest';
 import type { IngestAnswer } from './ingest';
 import { body, fakePorts, request, view } from './test-helpers';
@@ -39,6 +39,27 @@ describe('ingest pipeline: the spec steps in order (What the service does 1–7)
     });
     expect(f.published.map((p) => (p as { message: DeliveryMessageV1 }).message.target_id)).toEqual(['tg_0', 'tg_1']);
     expect(f.rows).toEqual([expect.objectContaining({ outcome: 'ACCEPTED', target_count: 2, not_routed: ['tg_2'] })]);
+  });
+
+  it("ordering: an ordered target's delivery carries the event's key (docs/ordering.md); without one, it goes unordered", async () => {
+    const v = view({}, 3);
+    v.targets[0]!.orderKey = compileOrderKey({ from: 'path', path: 'order.id' });
+    v.targets[1]!.orderKey = compileOrderKey({ from: 'header', header: 'x-order-key' });
+    const f = fakePorts(v);
+    const req = request({ headers: { ...request().headers, 'x-order-key': 'H-1' } });
+    expect(await ingest(f.ports, req, body('{"order":{"id":7}}'))).toMatchObject({ accepted: true, targetCount: 3 });
+    expect(f.published.map((p) => (p as { message: DeliveryMessageV1 }).message.order_key)).toEqual([
+      '7',
+      'H-1',
+      undefined,
+    ]);
+    const g = fakePorts(v);
+    expect(await ingest(g.ports, request(), body('{"order":{}}'))).toMatchObject({ accepted: true, targetCount: 3 });
+    expect(g.published.map((p) => (p as { message: DeliveryMessageV1 }).message.order_key)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('routing: an event no target is routed to is accepted, its row durable, with every target not routed', async () => {

@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import amqp from 'amqplib';
+import { Redis } from 'ioredis';
+import { brokerNames, decodeMessage, ACCOUNT_EVENT_V1, orderingHeldKey } from '@relay/contracts';
+import type { AccountEvent, HeldOrderKey } from '@relay/contracts';
+import { createSecretBox } from '@relay/secrets';
+import { createSender, createWebhookKind } from '@relay/targets';
+import { eventually, infra } from '../../support/infra';
+import { TestReceiver } from '../../support/receiver';
+import { deliveryFor, startHarness } from './harness';
+import type { Harness } from './harness';
+
+/*
+ * Ordered deliveries in one deliverer on the real broker (docs/ordering.md "In the deliverer"):
+ * a key's retries wait in place while its later events wait behind it and other keys go on; a
+ * head kept past ORDERING_HOLD_MAX_MS is dead-lettered and its key's next goes; a head waiting
+ * past ORDERING_STUCK_AFTER_MS is stored stuck for the dashboard and told to the account.
+ */
+const kind = createWebhookKind({ secrets: createSecretBox(`it:${randomBytes(32).toString('base64')}`) });
+const HOLD_MAX_MS = 2500;
+let h: Harness;
+let receiver: TestReceiver;
+let redis: Redis;
+
+beforeAll(async () => {
+  h = await startHarness('ordered', {
+    channel: 'webhook',
+    kinds: [kind],
+    send: createSender({ timeoutMs: 3000, allowCidrs: ['127.0.0.0/8'] }),
+    ordering: { prefetch: 8, holdMaxMs: HOLD_MAX_MS, stuckAfterMs: 300 },
+  });
+  redis = new Redis(infra.redisUrl);
+  receiver = await TestReceiver.start();
+});
+afterAll(async () => {
+  await h?.close();
+  await receiver?.close();
+  redis?.disconnect();
+});
+
+const config = (): Record<string, unknown> => {
+  const v = kind.validateConfig({ url: receiver.url(), enforce_https: false });
+  if (!v.ok) throw new Error(JSON.stringify(v.errors));
+  return v.value as unknown as Record<string, unknown>;
+};
+const ordered = (targetId: string, key: string, n: number) => ({
+  ...deliveryFor(targetId, 'webhook', JSON.stringify({ key, n })),
+  order_key: key,
+});
+/** `key/n` of each request the receiver got for this target's path, in arrival order, and its attempt */
+const arrivals = (path: string) =>
+  receiver.requests
+    .filter((r) => r.url === path)
+    .map((r) => {
+      const b = JSON.parse(r.body.toString('utf8')) as { key: string; n: number };
+      return `${b.key}/${b.n}#${String(r.headers['x-relay-attempt'])}`;
+    });
+
+describe('ordered deliveries in the deliverer', () => {
+  it("retries a key's head in place: its later events wait behind it, another key's go on", async () => {
+    const failuresLeft = new Map([['K/1', 2]]);
+    receiver.respondWith((req) => {
+      const b = JSON.parse(req.body.toString('utf8')) as { key: string; n: number };
+      const left = failuresLeft.get(`${b.key}/${b.n}`) ?? 0;
+      if (left > 0) failuresLeft.set(`${b.key}/${b.n}`, left - 1);
+      return left > 0 ? { status: 503, body: 'busy' } : { status: 200, body: 'ok' };
+    });
+    const targetId = await h.addTarget({
+      kind: 'webhook',
+      config: { ...config(), url: receiver.url('/retry') },
+      retry_schedule_ms: [300, 300],
+      ordering: { key: { from: 'path', path: 'key' } },
+    });
+    for (const [key, n] of [
+      ['K', 1],
+      ['K', 2],
+      ['L', 1],
+      ['K', 3],
+      ['L', 2],
+    ] as const)
+      await h.publish(ordered(targetId, key, n));
+
+    await eventually(async () => arrivals('/retry').length === 7, 10_000, 'seven requests');
+    const got = arrivals('/retry');
+    expect(got.filter((a) => a.startsWith('K/'))).toEqual(['K/1#1', 'K/1#2', 'K/1#3', 'K/2#1', 'K/3#1']);
+    expect(got.filter((a) => a.startsWith('L/'))).toEqual(['L/1#1', 'L/2#1']);
+    // L did not wait for K's retries
+    expect(got.indexOf('L/2#1')).toBeLessThan(got.indexOf('K/1#3'));
+    // each attempt is recorded as the unordered path records it, the retries with their next attempt
+    const first = h.attempts.filter((a) => a.target_id === targetId && a.attempt < 3 && a.state === 'retrying');
+    expect(first.map((a) => a.attempt).sort()).toEqual([1, 2]);
+    expect(first.every((a) => a.next_attempt_at !== null)).toBe(true);
+    // nothing waited in a delay tier: the retries stayed in the deliverer
+    const names = brokerNames(h.namespace);
+    expect((await h.inspect.checkQueue(names.retryQueue('webhook', 500))).messageCount).toBe(0);
+  });
+
+  it('dead-letters a head kept past ORDERING_HOLD_MAX_MS as exhausted, and its key goes on; the stuck key was stored and told', async () => {
+    receiver.respondWith((req) => {
+      const b = JSON.parse(req.body.toString('utf8')) as { key: string; n: number };
+      return b.n === 1 ? { status: 503, body: 'busy' } : { status: 200, body: 'ok' };
+    });
+    const targetId = await h.addTarget({
+      kind: 'webhook',
+      config: { ...config(), url: receiver.url('/bound') },
+      retry_schedule_ms: Array(20).fill(400),
+      ordering: { key: { from: 'path', path: 'key' } },
+    });
+    const events = await amqp.connect(infra.rabbitmqUrl);
+    const ch = await events.createChannel();
+    const told: AccountEvent[] = [];
+    await ch.consume(brokerNames(h.namespace).accountEventQueue, (msg) => {
+      if (!msg) return;
+      told.push(decodeMessage(msg.content, [ACCOUNT_EVENT_V1]));
+      ch.ack(msg);
+    });
+    try {
+      const head = ordered(targetId, 'S', 1);
+      await h.publish(head);
+      await h.publish(ordered(targetId, 'S', 2));
+
+      // while it waits: held, then stuck, in the hash the management API reads
+      const stuck = await eventually(
+        async () => {
+          const raw = await redis.hget(orderingHeldKey(h.namespace, targetId), 'S');
+          const entry = raw === null ? null : (JSON.parse(raw) as HeldOrderKey);
+          return entry?.stuck ? entry : undefined;
+        },
+        5000,
+        'key S stored stuck',
+      );
+      expect(stuck).toMatchObject({ key: 'S', event_id: head.event_id, reason: 'retrying', stuck: true });
+      const event = await eventually(
+        async () => told.find((e) => e.kind === 'ordering_key_stuck' && e.target_id === targetId),
+        5000,
+        'the ordering_key_stuck event',
+      );
+      expect(event.detail).toMatchObject({ key: 'S', event_id: head.event_id, reason: 'retrying' });
+
+      await eventually(async () => arrivals('/bound').includes('S/2#1'), HOLD_MAX_MS + 5000, "S's next event");
+      const got = arrivals('/bound');
+      // every attempt of the head came first, then the next; no attempt was made past the bound
+      expect(got.at(-1)).toBe('S/2#1');
+      expect(got.slice(0, -1).every((a) => a.startsWith('S/1#'))).toBe(true);
+      expect(got.length - 1).toBeLessThanOrEqual(Math.ceil(HOLD_MAX_MS / 400) + 1);
+      const dead = await eventually(
+        async () => {
+          const d = await h.deadLetters();
+          return d.length > 0 ? d : undefined;
+        },
+        5000,
+        'the dead-lettered head',
+      );
+      expect(dead.map((d) => [d.delivery.delivery_id, d.headers['x-relay-dead-reason']])).toEqual([
+        [head.delivery_id, 'exhausted'],
+      ]);
+      const last = h.attempts
+        .filter((a) => a.delivery_id === head.delivery_id)
+        .sort((a, b) => b.attempt - a.attempt)[0];
+      expect(last).toMatchObject({ state: 'failed', next_attempt_at: null });
+      // the head ended: the key is no longer held
+      await eventually(
+        async () => (await redis.hget(orderingHeldKey(h.namespace, targetId), 'S')) === null,
+        5000,
+        'key S no longer held',
+      );
+    } finally {
+      await events.close();
+    }
+  });
+});
