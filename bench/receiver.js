@@ -37,7 +37,14 @@ const ID_LEN = 16;
 const NOTE = 'y'.repeat(940);
 const requestId = (/** @type {string} */ phase, /** @type {number} */ seq) =>
   `${phase}${String(seq).padStart(ID_LEN - 1, '0')}`;
-const makeBody = (/** @type {string} */ id) => `{"event":"order.created","id":"${id}","data":{"note":"${NOTE}"}}`;
+/**
+ * With `key` (BENCH_ORDERING, bench/system.js): a `"key":"k0042"` field, its 14 bytes taken off the
+ * note, so the body keeps its size.
+ */
+const makeBody = (/** @type {string} */ id, /** @type {number | undefined} */ key = undefined) =>
+  key === undefined
+    ? `{"event":"order.created","id":"${id}","data":{"note":"${NOTE}"}}`
+    : `{"event":"order.created","id":"${id}","key":"k${String(key).padStart(4, '0')}","data":{"note":"${NOTE.slice(14)}"}}`;
 
 function runReceiver() {
   /** @type {Arrival[]} */

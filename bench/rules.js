@@ -5,14 +5,16 @@
 // BENCH_RULES_ROUNDS times (2; 1 in short mode), so both see the machine's drift alike; and
 // `rules-only` (BENCH_TARGET_RULES=rules-only: the same rules, no limits), which separates what
 // the rules cost from what the limit costs; and `transform` (BENCH_TRANSFORM=1: a typical
-// transformation, a few renames, on every event; docs/transformations.md). Prints accepted/s, delivered/s and p99 of each run,
+// transformation, a few renames, on every event; docs/transformations.md); and `ordered` (BENCH_ORDERING=1:
+// the target ordered per key over 1,000 keys; docs/ordering.md asks delivered ≥ 0.8× plain). Prints accepted/s, delivered/s and p99 of each run,
 // the ratio of the means (rules ÷ plain; the issue asks ≥ 0.9), and each process's CPU per event
 // during the load (ms; CPU % × 10 ÷ events/s — the deliverer's per delivery made during the
 // load, every other process's per accepted event), which a shared machine moves far less than
 // it moves throughput. Writes <results>/rules.json; exits 1 if a run lost an event.
 //
 //   node bench/rules.js
-//   BENCH_RULES_VARIANTS=plain,rules node bench/rules.js   # a subset (default: all four)
+//   BENCH_RULES_VARIANTS=plain,rules node bench/rules.js   # a subset (default: all five)
+//   BENCH_RULES_VARIANTS=plain,ordered node bench/rules.js # ordering per key on vs off
 //   BENCH_DURATION_S=3 node bench/rules.js   # short mode (test/bench/smoke.test.ts)
 'use strict';
 const fs = require('node:fs');
@@ -30,6 +32,7 @@ const VARIANTS = {
   rules: { BENCH_TARGET_RULES: '1' },
   'rules-only': { BENCH_TARGET_RULES: 'rules-only' },
   transform: { BENCH_TRANSFORM: '1' },
+  ordered: { BENCH_ORDERING: '1' },
 };
 const CHOSEN = (process.env.BENCH_RULES_VARIANTS || Object.keys(VARIANTS).join(',')).split(',').map((v) => v.trim());
 for (const v of CHOSEN)
@@ -128,7 +131,7 @@ async function main() {
   const names = Object.keys(cpu.plain ?? {});
   const lines = [
     '',
-    'routing rules, per-target limits and a transformation vs plain (bench/system.js each run, alternated)',
+    'routing rules, per-target limits, a transformation and ordering per key vs plain (bench/system.js each run, alternated)',
     'run            accepted/s  delivered/s  p99 ms  lost',
     ...runs.map(
       (r) =>

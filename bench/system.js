@@ -87,6 +87,14 @@ const TRANSFORM =
     ? '(request) => ({ ...request, body: { id: request.body.id, type: request.body.event, note: request.body.data.note, source: "bench" } })'
     : null;
 
+/**
+ * BENCH_ORDERING=1 (bench/rules.js `ordered`): the receiver's target is ordered by the body's
+ * `key` (docs/ordering.md), spread over ORDER_KEYS keys (the request's sequence number modulo it),
+ * so every delivery goes through the ordered partitions and their per-key sequencing.
+ */
+const ORDERING = process.env.BENCH_ORDERING === '1';
+const ORDER_KEYS = 1000;
+
 // the body's "id" starts with its phase (bench/receiver.js)
 const PHASES = { probe: 'p', warmup: 'w', measured: 'm', baseline: 'b' };
 
@@ -220,6 +228,7 @@ async function seed(ns, env, receiverPort) {
     name: 'bench receiver',
     config: hook,
     ...(RULES ? RULES.receiver : {}),
+    ...(ORDERING ? { ordering: { key: { from: 'path', path: 'key' } } } : {}),
   });
   if (RULES)
     await api(`/v1/endpoints/${endpoint.id}/targets`, {
@@ -522,7 +531,7 @@ async function main() {
         connections: CONNECTIONS,
         durationS,
         headers,
-        makeBody: (seq) => makeBody(requestId(phase, seq)),
+        makeBody: (seq) => makeBody(requestId(phase, seq), ORDERING ? seq % ORDER_KEYS : undefined),
         onAccepted: track ? (seq) => accepted.add(requestId(phase, seq)) : undefined,
       });
 
@@ -638,7 +647,9 @@ async function main() {
         body_bytes: Buffer.byteLength(makeBody(requestId('m', 0))),
         targets: RULES
           ? `1 webhook (local receiver answering 200 at once) routed by 2 rules${RULES_VARIANT === '1' ? ' under a 10,000/s, 1,000-in-flight limit' : ''}, + 1 webhook whose rule matches no event`
-          : '1 webhook (local receiver answering 200 at once)',
+          : ORDERING
+            ? `1 webhook (local receiver answering 200 at once) ordered by the body's key, ${ORDER_KEYS} keys`
+            : '1 webhook (local receiver answering 200 at once)',
       },
       bare_express: {
         ...bareResult,
