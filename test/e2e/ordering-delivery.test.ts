@@ -1,9 +1,9 @@
 import { must } from '@relay/client';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { brokerNames, ORDERED_PARTITIONS } from '@relay/contracts';
 import amqp from 'amqplib';
 import { deleteBrokerNamespace, eventually, infra } from '../support/infra';
+import { TestReceiver } from '../support/receiver';
+import type { CapturedRequest, ReceiverResponse } from '../support/receiver';
 import { startService } from '../support/services';
 import type { RunningService } from '../support/services';
 import { startStack } from './stack';
@@ -28,43 +28,30 @@ interface Arrival {
   at: number;
 }
 
-/** Answers 503 to the first attempt of a slow key's event, 200 otherwise; keeps the first arrival of each delivery. */
-class OrderReceiver {
-  readonly first = new Map<string, Arrival>();
-  readonly requests: Arrival[] = [];
-  private readonly server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { key: string; seq: number };
-      const attempt = Number(req.headers['x-relay-attempt']);
-      if (attempt === 1 && SLOW(Number(body.key.slice(1)))) return void res.writeHead(503).end('busy');
-      const arrival = { key: body.key, seq: body.seq, at: Date.now() };
-      this.requests.push(arrival);
-      const id = String(req.headers['x-relay-delivery-id']);
-      if (!this.first.has(id)) this.first.set(id, arrival);
-      res.writeHead(200).end('ok');
-    });
-  });
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
-  }
-
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
+/**
+ * The receiver's answer: 503 to the first attempt of a slow key's event, 200 otherwise; it keeps
+ * every request that got 200 and the first arrival of each delivery.
+ */
+const first = new Map<string, Arrival>();
+const requests: Arrival[] = [];
+function answer(req: CapturedRequest): ReceiverResponse {
+  const body = JSON.parse(req.body.toString('utf8')) as { key: string; seq: number };
+  if (Number(req.headers['x-relay-attempt']) === 1 && SLOW(Number(body.key.slice(1))))
+    return { status: 503, body: 'busy' };
+  const arrival = { key: body.key, seq: body.seq, at: Date.now() };
+  requests.push(arrival);
+  const id = String(req.headers['x-relay-delivery-id']);
+  if (!first.has(id)) first.set(id, arrival);
+  return { status: 200, body: 'ok' };
 }
 
 let stack: Stack;
-let receiverUrl: string;
 let second: RunningService | undefined;
-const receiver = new OrderReceiver();
+let receiver: TestReceiver;
 
 beforeAll(async () => {
-  receiverUrl = await receiver.start();
+  receiver = await TestReceiver.start();
+  receiver.respondWith(answer);
   stack = await startStack('ordering', { private: true });
 }, 60_000);
 
@@ -72,7 +59,7 @@ afterAll(async () => {
   second?.process.kill('SIGTERM');
   await stack?.stop();
   if (stack) await deleteBrokerNamespace(stack.namespace);
-  await receiver.close();
+  await receiver?.close();
 });
 
 describe('ordering per key with two deliverers, one SIGKILLed mid-run (docs/ordering.md)', () => {
@@ -86,7 +73,7 @@ describe('ordering per key with two deliverers, one SIGKILLed mid-run (docs/orde
         body: {
           kind: 'webhook',
           name: 'ordered',
-          config: { url: receiverUrl, enforce_https: false },
+          config: { url: receiver.url('/hook'), enforce_https: false },
           retry_schedule_ms: [300, 1000, 2000],
           ordering: { key: { from: 'path', path: 'key' } },
         },
@@ -95,7 +82,7 @@ describe('ordering per key with two deliverers, one SIGKILLed mid-run (docs/orde
     expect(target.ordering).toEqual({ key: { from: 'path', path: 'key' } });
 
     // the first deliverer took every ordered partition (single active consumer); the second stands by
-    const first = stack.services['webhook-deliverer']!;
+    const holder = stack.services['webhook-deliverer']!;
     second = await startService('webhook-deliverer', stack.env);
 
     const accepted = new Map<string, number>();
@@ -114,21 +101,21 @@ describe('ordering per key with two deliverers, one SIGKILLed mid-run (docs/orde
           accepted.set(`${keyName(k)}/${seq}`, Date.now());
         }),
       );
-      if (!killed && receiver.first.size >= 200) {
-        first.process.kill('SIGKILL');
+      if (!killed && first.size >= 200) {
+        holder.process.kill('SIGKILL');
         killed = true;
       }
     }
     if (!killed) {
-      await eventually(async () => receiver.first.size >= 200, 30_000, '200 deliveries before the kill');
-      first.process.kill('SIGKILL');
+      await eventually(async () => first.size >= 200, 30_000, '200 deliveries before the kill');
+      holder.process.kill('SIGKILL');
     }
-    await eventually(async () => first.process.signalCode === 'SIGKILL', 5000, 'the first deliverer to die');
+    await eventually(async () => holder.process.signalCode === 'SIGKILL', 5000, 'the first deliverer to die');
 
-    await eventually(async () => receiver.first.size === KEYS * PER_KEY, 90_000, `all ${KEYS * PER_KEY} deliveries`);
+    await eventually(async () => first.size === KEYS * PER_KEY, 90_000, `all ${KEYS * PER_KEY} deliveries`);
 
     // per key, the first arrivals come in acceptance order, every one of them
-    const arrivals = [...receiver.first.values()].sort((a, b) => a.at - b.at);
+    const arrivals = [...first.values()].sort((a, b) => a.at - b.at);
     for (let k = 0; k < KEYS; k++) {
       const seqs = arrivals.filter((a) => a.key === keyName(k)).map((a) => a.seq);
       expect({ key: keyName(k), seqs }).toEqual({
@@ -138,14 +125,14 @@ describe('ordering per key with two deliverers, one SIGKILLed mid-run (docs/orde
     }
     // a request that came again (the killed deliverer's unacknowledged ones) came in its key's order too
     for (let k = 0; k < KEYS; k++) {
-      const seqs = receiver.requests.filter((a) => a.key === keyName(k)).map((a) => a.seq);
+      const seqs = requests.filter((a) => a.key === keyName(k)).map((a) => a.seq);
       const drops = seqs.filter((s, i) => i > 0 && s < seqs[i - 1]!);
       // only replays of what the killed deliverer held: each drop goes back to an event already delivered
       for (const s of drops) expect(seqs.indexOf(s)).toBeLessThan(seqs.lastIndexOf(s));
     }
 
     // what the keys with no failure waited from their 202 to their first arrival (reported, not asserted: speed is for benches)
-    const waits = [...receiver.first.values()]
+    const waits = [...first.values()]
       .filter((a) => !SLOW(Number(a.key.slice(1))))
       .map((a) => a.at - accepted.get(`${a.key}/${a.seq}`)!)
       .sort((a, b) => a - b);
