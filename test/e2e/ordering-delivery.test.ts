@@ -12,14 +12,17 @@ import type { Stack } from './stack';
 /**
  * Ordering per key (docs/ordering.md) on the real stack: 1,000 events over 50 keys to a webhook
  * target ordered by `key`; the receiver fails the first attempt of every event of 10 keys (each
- * such event waits for its retry, and its key's later events wait behind it); two deliverers, the
- * one holding the ordered partitions SIGKILLed mid-run. Every key's events arrive in the order they
+ * such event waits for its retry, and its key's later events wait behind it); two deliverers
+ * sharing the ordered partitions (hand-overs under load), the first SIGKILLed mid-run. Every key's events arrive in the order they
  * were accepted, none is lost, and what the other keys' events waited is reported (p99).
  * Private: it kills a deliverer.
  */
 const KEYS = 50;
 const PER_KEY = 20;
 const SLOW = (k: number): boolean => k % 5 === 0;
+/** deliverers that share the partitions out within a second of each other's start */
+const DELIVERER = { ORDERING_BALANCE_MS: '500' };
+const HANDED_OVER = 'ordered partition given to the next deliverer';
 const keyName = (k: number): string => `k${String(k).padStart(2, '0')}`;
 
 interface Arrival {
@@ -52,7 +55,7 @@ let receiver: TestReceiver;
 beforeAll(async () => {
   receiver = await TestReceiver.start();
   receiver.respondWith(answer);
-  stack = await startStack('ordering', { private: true });
+  stack = await startStack('ordering', { overrides: { 'webhook-deliverer': DELIVERER } });
 }, 60_000);
 
 afterAll(async () => {
@@ -81,9 +84,11 @@ describe('ordering per key with two deliverers, one SIGKILLed mid-run (docs/orde
     );
     expect(target.ordering).toEqual({ key: { from: 'path', path: 'key' } });
 
-    // the first deliverer took every ordered partition (single active consumer); the second stands by
+    // the first deliverer took every ordered partition (single active consumer) and gives the
+    // second its share; it is killed once it has, while both deliver
     const holder = stack.services['webhook-deliverer']!;
-    second = await startService('webhook-deliverer', stack.env);
+    second = await startService('webhook-deliverer', { ...stack.env, ...DELIVERER });
+    const killable = () => first.size >= 200 && holder.output().includes(HANDED_OVER);
 
     const accepted = new Map<string, number>();
     const ingest = `${stack.services['ingest-gateway']!.url}/relay/${endpoint.id}`;
@@ -101,13 +106,13 @@ describe('ordering per key with two deliverers, one SIGKILLed mid-run (docs/orde
           accepted.set(`${keyName(k)}/${seq}`, Date.now());
         }),
       );
-      if (!killed && first.size >= 200) {
+      if (!killed && killable()) {
         holder.process.kill('SIGKILL');
         killed = true;
       }
     }
     if (!killed) {
-      await eventually(async () => first.size >= 200, 30_000, '200 deliveries before the kill');
+      await eventually(async () => killable(), 30_000, '200 deliveries and a partition handed over before the kill');
       holder.process.kill('SIGKILL');
     }
     await eventually(async () => holder.process.signalCode === 'SIGKILL', 5000, 'the first deliverer to die');

@@ -50,7 +50,12 @@ export async function declareTopology(ch: Channel, opts: TopologyOptions): Promi
     await ch.bindQueue(n.deadDeliveryQueue(channel), n.deadLetterExchange, channel);
     // a channel's ordered deliveries: a key always meets its earlier deliveries in one partition,
     // and each partition is consumed by one deliverer at a time (docs/ordering.md)
-    if (ORDERED_CHANNELS.includes(channel))
+    if (ORDERED_CHANNELS.includes(channel)) {
+      // bound to nothing: its consumers are the channel's deliverers, counted when they share the partitions out
+      await ch.assertQueue(n.orderedDeliverersQueue(channel), {
+        durable: true,
+        arguments: { 'x-queue-type': 'quorum' },
+      });
       for (let k = 0; k < ORDERED_PARTITIONS; k++) {
         await ch.assertQueue(n.orderedQueue(channel, k), {
           durable: true,
@@ -58,6 +63,7 @@ export async function declareTopology(ch: Channel, opts: TopologyOptions): Promi
         });
         await ch.bindQueue(n.orderedQueue(channel, k), n.deliveriesExchange, n.orderedRoutingKey(channel, k));
       }
+    }
     for (const delayMs of opts.retryDelaysMs?.[channel] ?? []) {
       const queue = n.retryQueue(channel, delayMs);
       await ch.assertQueue(queue, {

@@ -75,6 +75,11 @@ export interface BrokerNames {
   orderedQueue: (channel: DeliveryChannel, partition: number) => string;
   /** on the deliveries exchange */
   orderedRoutingKey: (channel: DeliveryChannel, partition: number) => string;
+  /**
+   * a queue no message is sent to, which every deliverer of the channel consumes: its consumer
+   * count is the number of deliverers sharing the ordered partitions
+   */
+  orderedDeliverersQueue: (channel: DeliveryChannel) => string;
   deadDeliveryQueue: (channel: DeliveryChannel) => string;
   retryQueue: (channel: DeliveryChannel, delayMs: number) => string;
   retryRoutingKey: (channel: DeliveryChannel, delayMs: number) => string;
@@ -112,6 +117,7 @@ export function brokerNames(namespace: string): BrokerNames {
     deliveryQueue: (channel) => `${namespace}.deliveries.${channel}`,
     orderedQueue: (channel, k) => `${namespace}.deliveries.${channel}.ordered.p${k}`,
     orderedRoutingKey: (channel, k) => `${channel}.ordered.p${k}`,
+    orderedDeliverersQueue: (channel) => `${namespace}.deliveries.${channel}.ordered.deliverers`,
     deadDeliveryQueue: (channel) => `${namespace}.deliveries.${channel}.dead`,
     retryQueue: (channel, delayMs) => `${namespace}.retry.${channel}.${delayMs}ms`,
     retryRoutingKey: (channel, delayMs) => `${channel}.${delayMs}`,

@@ -123,6 +123,7 @@ runMain(async () => {
       prefetch: config.orderingPrefetch,
       holdMaxMs: config.orderingHoldMaxMs,
       stuckAfterMs: config.orderingStuckAfterMs,
+      balanceMs: config.orderingBalanceMs,
     },
   });
   // a changed or deleted target's connections to its broker end now, not when they idle out

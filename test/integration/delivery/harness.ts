@@ -89,7 +89,7 @@ export async function startHarness(
     retry: { tiersMs: TEST_TIERS_MS, jitterPct: 0, retryAfterMaxMs: 1_000 },
     flagAfterPermanentFailures: opts.flagAfter ?? 3,
     metrics: new Registry(),
-    ordering: { prefetch: 8, holdMaxMs: 60_000, stuckAfterMs: 5_000, ...opts.ordering },
+    ordering: { prefetch: 8, holdMaxMs: 60_000, stuckAfterMs: 5_000, balanceMs: 0, ...opts.ordering },
   });
   let heard = 0;
   changes.feed.onChange((change) => (heard = change.seq));

@@ -64,7 +64,7 @@ beforeAll(async () => {
     retry: { tiersMs: TEST_TIERS_MS, jitterPct: 0, retryAfterMaxMs: 1000 },
     flagAfterPermanentFailures: 3,
     metrics: new Registry(),
-    ordering: { prefetch: 8, holdMaxMs: 60_000, stuckAfterMs: 5_000 },
+    ordering: { prefetch: 8, holdMaxMs: 60_000, stuckAfterMs: 5_000, balanceMs: 0 },
   });
   await changes.feed.start();
   await deliverer.start();

@@ -108,6 +108,11 @@ export function delivererConfigSpec(defaults: { healthPort: number; channel: Del
       "longest an ordered delivery is kept unacknowledged before it is dead-lettered and its key's next goes; keep it under the broker's consumer_timeout (30 min on RabbitMQ 3.10)",
       { default: 1_500_000, min: 1000 },
     ),
+    orderingBalanceMs: int(
+      'ORDERING_BALANCE_MS',
+      'how often a deliverer looks whether it holds more than its share of the ordered partitions and gives one to the next deliverer (0 = never)',
+      { default: 10_000, min: 0 },
+    ),
     orderingStuckAfterMs: int(
       'ORDERING_STUCK_AFTER_MS',
       'an ordering key whose head has waited this long is stuck: counted, logged, told to alert rules and marked in the dashboard',

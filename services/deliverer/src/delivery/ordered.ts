@@ -22,9 +22,29 @@ export interface OrderedOptions {
   held: HeldKeys;
   /** how often held keys are looked at for stuck ones */
   sweepMs: number;
+  /** how often this deliverer looks whether it holds more than its share of partitions (ORDERING_BALANCE_MS; 0: never) */
+  balanceMs: number;
   deps: DeliveryDeps;
   /** counts an attempt for the alert rules' failure rate (as the unordered path does) */
   counted(d: DeliveryMessageV1, outcome: DeliveryOutcome): void;
+}
+
+/**
+ * A hand-over waits this long at most for the partition's attempts under way (an attempt ends by
+ * DELIVERY_TIMEOUT_MS, its outcome's confirm by PUBLISH_CONFIRM_TIMEOUT_MS).
+ */
+const HANDOVER_WAIT_MS = 30_000;
+
+/** One ordered partition as this deliverer holds it. */
+interface Partition {
+  consumer: QueueConsumer;
+  /** attempts under way (handler calls), which a hand-over lets finish */
+  attempting: number;
+  /** being given to the next deliverer: nothing new starts */
+  releasing: boolean;
+  lastMessageAt: number;
+  /** the waits in progress, ended at once by a hand-over or a stop */
+  wakers: Set<() => void>;
 }
 
 /** How one ordered delivery's run ended: `left` — its channel was lost or stopped, the broker gives it again. */
@@ -49,30 +69,18 @@ export function createOrderedConsumers(opts: OrderedOptions) {
   const names = brokerNames(opts.namespace);
   const chains = new KeyChains();
   let stopping = false;
-  const wakers = new Set<() => void>();
-  /** resolves true after `ms`, false at once when the deliverer stops */
-  const sleep = (ms: number): Promise<boolean> =>
-    new Promise((resolve) => {
-      if (stopping) return resolve(false);
-      const wake = () => {
-        clearTimeout(timer);
-        wakers.delete(wake);
-        resolve(false);
-      };
-      const timer = setTimeout(
-        () => {
-          wakers.delete(wake);
-          resolve(true);
-        },
-        Math.max(0, ms),
-      );
-      wakers.add(wake);
-    });
 
-  const consumers: QueueConsumer[] = [];
+  const partitions: Partition[] = [];
   for (let k = 0; k < ORDERED_PARTITIONS; k++) {
     const queue = names.orderedQueue(opts.channel, k);
-    const consumer: QueueConsumer = new QueueConsumer(opts.broker, {
+    const p: Partition = {
+      consumer: null as unknown as QueueConsumer,
+      attempting: 0,
+      releasing: false,
+      lastMessageAt: 0,
+      wakers: new Set(),
+    };
+    p.consumer = new QueueConsumer(opts.broker, {
       queue,
       prefetch: opts.prefetch,
       logger: opts.logger,
@@ -81,13 +89,14 @@ export function createOrderedConsumers(opts: OrderedOptions) {
         accepts: [DELIVERY_V1],
         logger: opts.logger,
         handle: async (delivery, properties) => {
-          const generation = consumer.generation;
-          const alive = () => !stopping && consumer.generation === generation;
+          p.lastMessageAt = Date.now();
+          const generation = p.consumer.generation;
+          const alive = () => !stopping && !p.releasing && p.consumer.generation === generation;
           const deadline = Date.now() + opts.holdMaxMs;
           const position = deliveryPosition(delivery.attempt, properties.headers);
           const chainKey = `${delivery.target_id}\n${delivery.order_key ?? ''}`;
           const end = await chains.after(chainKey, () =>
-            deliverInOrder({ ...delivery, attempt: position.attempt }, position.scheduleBase, chainKey, {
+            deliverInOrder({ ...delivery, attempt: position.attempt }, position.scheduleBase, chainKey, p, {
               alive,
               deadline,
             }),
@@ -97,8 +106,27 @@ export function createOrderedConsumers(opts: OrderedOptions) {
         },
       }),
     });
-    consumers.push(consumer);
+    partitions.push(p);
   }
+
+  /** resolves true after `ms`, false at once when the deliverer stops or gives the partition away */
+  const sleep = (p: Partition, ms: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      if (stopping || p.releasing) return resolve(false);
+      const wake = () => {
+        clearTimeout(timer);
+        p.wakers.delete(wake);
+        resolve(false);
+      };
+      const timer = setTimeout(
+        () => {
+          p.wakers.delete(wake);
+          resolve(true);
+        },
+        Math.max(0, ms),
+      );
+      p.wakers.add(wake);
+    });
 
   /**
    * One delivery until it is delivered or ended for good: the handler's retries and holds become
@@ -109,6 +137,7 @@ export function createOrderedConsumers(opts: OrderedOptions) {
     first: DeliveryMessageV1,
     scheduleBase: number,
     chainKey: string,
+    p: Partition,
     run: { alive: () => boolean; deadline: number },
   ): Promise<RunEnd> {
     let d = first;
@@ -127,6 +156,7 @@ export function createOrderedConsumers(opts: OrderedOptions) {
           deadLetter: (delivery, why) => opts.deps.router.deadLetter(delivery, why),
         };
         let outcome: DeliveryOutcome;
+        p.attempting += 1;
         try {
           outcome = await handleDelivery(d, { ...opts.deps, router }, { scheduleBase, deadline: run.deadline });
         } catch (err) {
@@ -136,8 +166,10 @@ export function createOrderedConsumers(opts: OrderedOptions) {
             target_id: d.target_id,
             error: (err as Error).message,
           });
-          if (!(await sleep(1000))) return 'left';
+          if (!(await sleep(p, 1000))) return 'left';
           continue;
+        } finally {
+          p.attempting -= 1;
         }
         opts.counted(d, outcome);
         const wait = asked as Asked | null;
@@ -148,7 +180,7 @@ export function createOrderedConsumers(opts: OrderedOptions) {
           return 'done';
         }
         opts.held.waiting(chainKey, wait.next, wait.next.attempt, reason);
-        if (!(await sleep(wait.until - Date.now()))) return 'left';
+        if (!(await sleep(p, wait.until - Date.now()))) return 'left';
         d = wait.next;
       }
     } finally {
@@ -177,7 +209,61 @@ export function createOrderedConsumers(opts: OrderedOptions) {
     opts.deps.meter.deadLettered(opts.deps.registry.get(d.target_kind)?.kind ?? 'unknown', 'exhausted');
   }
 
+  /**
+   * Gives partition k to the next deliverer in line: no new attempt starts there, the waits end,
+   * the attempts under way finish (their outcome recorded and acknowledged), then the channel
+   * closes — what it held returns to the queue in order — and this deliverer subscribes again at
+   * the end of the line. A head that was waiting for a retry comes to the next deliverer at once,
+   * as after a crash.
+   */
+  const release = async (k: number): Promise<void> => {
+    const p = partitions[k]!;
+    p.releasing = true;
+    try {
+      for (const wake of [...p.wakers]) wake();
+      const until = Date.now() + HANDOVER_WAIT_MS;
+      while (p.attempting > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      // the acks of what just finished go out before the channel closes
+      await new Promise((resolve) => setImmediate(resolve));
+      await p.consumer.resubscribe();
+    } finally {
+      p.releasing = false;
+    }
+    opts.logger.info('ordered partition given to the next deliverer', { channel: opts.channel, partition: k });
+  };
+
+  /**
+   * Spreads the partitions over the deliverers, as the activity writers do theirs: single active
+   * consumer gives a partition to the first deliverer that subscribed and never moves it while
+   * that one lives. Every `balanceMs` a deliverer counts the channel's deliverers (the consumers
+   * of the presence queue) and the partitions it received deliveries from since its last look;
+   * holding more than its share (partitions / deliverers, rounded up), it gives one away.
+   */
+  const presence = new QueueConsumer(opts.broker, {
+    queue: names.orderedDeliverersQueue(opts.channel),
+    prefetch: 1,
+    logger: opts.logger,
+    handler: async () => 'ack',
+  });
+  let looking = false;
+  const look = async (): Promise<void> => {
+    const since = Date.now() - opts.balanceMs;
+    const busy = partitions.flatMap((p, k) => (p.lastMessageAt >= since && !p.releasing ? [k] : []));
+    if (busy.length <= 1) return;
+    const ch = await opts.broker.openChannel();
+    let deliverers: number;
+    try {
+      deliverers = (await ch.checkQueue(names.orderedDeliverersQueue(opts.channel))).consumerCount;
+    } finally {
+      await ch.close().catch(() => undefined);
+    }
+    const share = Math.ceil(ORDERED_PARTITIONS / Math.max(1, deliverers));
+    if (busy.length > share) await release(busy[busy.length - 1]!);
+  };
+
   let sweeping: NodeJS.Timeout | null = null;
+  let balancing: NodeJS.Timeout | null = null;
+  const consumers = [...partitions.map((p) => p.consumer), presence];
   return {
     keys: () => chains.keys,
     isConsuming: () => consumers.every((c) => c.isConsuming()),
@@ -186,12 +272,25 @@ export function createOrderedConsumers(opts: OrderedOptions) {
       for (const c of consumers) await c.start();
       sweeping = setInterval(() => opts.held.sweep(), opts.sweepMs);
       sweeping.unref();
+      if (opts.balanceMs > 0) {
+        balancing = setInterval(() => {
+          if (looking || stopping || !opts.broker.isUp()) return;
+          looking = true;
+          look()
+            .catch((err: Error) =>
+              opts.logger.warn('ordered partition balance failed; tried again next look', { error: err.message }),
+            )
+            .finally(() => (looking = false));
+        }, opts.balanceMs);
+        balancing.unref();
+      }
     },
     async stop(graceMs: number): Promise<void> {
       stopping = true;
       if (sweeping) clearInterval(sweeping);
+      if (balancing) clearInterval(balancing);
       // waits end now: what they held returns to the queue with the channel, in order
-      for (const wake of [...wakers]) wake();
+      for (const p of partitions) for (const wake of [...p.wakers]) wake();
       await Promise.all(consumers.map((c) => c.stop(graceMs)));
     },
   };

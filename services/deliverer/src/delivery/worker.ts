@@ -44,8 +44,8 @@ export interface DelivererOptions {
   metrics: Registry;
   /** the target gate's lease and batching (defaults: DEFAULT_LEASE_MS, DEFAULT_FLUSH_MS, DEFAULT_QUIET_FLUSH_MS) */
   gate?: { leaseMs?: number; flushMs?: number; quietFlushMs?: number };
-  /** ordered deliveries (docs/ordering.md): each partition's prefetch, the hold bound, when a key is stuck */
-  ordering: { prefetch: number; holdMaxMs: number; stuckAfterMs: number };
+  /** ordered deliveries (docs/ordering.md): each partition's prefetch, the hold bound, when a key is stuck, how often partitions are shared out */
+  ordering: { prefetch: number; holdMaxMs: number; stuckAfterMs: number; balanceMs: number };
 }
 
 /** What main.ts runs: the channel's work queue and, on a channel that orders, its ordered partitions. */
@@ -235,6 +235,7 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
     holdMaxMs: opts.ordering.holdMaxMs,
     held,
     sweepMs: Math.min(1000, opts.ordering.stuckAfterMs),
+    balanceMs: opts.ordering.balanceMs,
     deps,
     counted,
   });
