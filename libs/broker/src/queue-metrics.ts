@@ -1,7 +1,7 @@
 import type { Channel } from 'amqplib';
 import { Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
-import { brokerNames } from '@relay/contracts';
+import { brokerNames, ORDERED_CHANNELS, ORDERED_PARTITIONS } from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
 import type { BrokerConnection } from './connection';
 
@@ -134,7 +134,16 @@ export function registerQueueMetrics(registry: Registry, reader: QueueStatsReade
 /** A delivery channel's queues: the work queue, its dead-letter queue and one per retry tier. */
 export function deliveryQueuesOf(namespace: string, channel: DeliveryChannel, tiersMs: readonly number[]): string[] {
   const n = brokerNames(namespace);
-  return [n.deliveryQueue(channel), ...tiersMs.map((ms) => n.retryQueue(channel, ms)), n.deadDeliveryQueue(channel)];
+  // an ordering channel's partitions (docs/ordering.md) are work queues too
+  const ordered = ORDERED_CHANNELS.includes(channel)
+    ? Array.from({ length: ORDERED_PARTITIONS }, (_, k) => n.orderedQueue(channel, k))
+    : [];
+  return [
+    n.deliveryQueue(channel),
+    ...ordered,
+    ...tiersMs.map((ms) => n.retryQueue(channel, ms)),
+    n.deadDeliveryQueue(channel),
+  ];
 }
 
 /** The activity queues: the partitions, the queue of before partitions, the dead letters, the payloads. */

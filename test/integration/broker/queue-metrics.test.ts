@@ -78,6 +78,8 @@ describe('queue depth and consumer metrics (real RabbitMQ)', () => {
       const text = await registry.metrics();
       expect(valueOf(text, 'relay_queue_messages', names.deliveryQueue('webhook'))).toBe(7);
       expect(valueOf(text, 'relay_queue_messages', names.retryQueue('webhook', 1000))).toBe(0);
+      // the channel's ordered partitions are among its work queues (docs/ordering.md)
+      expect(valueOf(text, 'relay_queue_messages', names.orderedQueue('webhook', 7))).toBe(0);
       expect(valueOf(text, 'relay_queue_messages', names.retryQueue('webhook', 5000))).toBe(0);
       expect(valueOf(text, 'relay_queue_consumers', names.deadDeliveryQueue('webhook'))).toBe(1);
       expect(valueOf(text, 'relay_queue_consumers', names.deliveryQueue('webhook'))).toBe(0);
