@@ -5,6 +5,7 @@ import { brokerNames, decodeMessage, ACCOUNT_EVENT_V1, orderingHeldKey } from '@
 import type { AccountEvent, HeldOrderKey } from '@relay/contracts';
 import { createSecretBox } from '@relay/secrets';
 import { createSender, createWebhookKind } from '@relay/targets';
+import { BreakerRedis } from '@relay/target-gate';
 import { eventually, infra } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';
 import { deliveryFor, startHarness } from './harness';
@@ -167,5 +168,48 @@ describe('ordered deliveries in the deliverer', () => {
     } finally {
       await events.close();
     }
+  });
+
+  it("holds a paused target's head in place, and ends it at the bound as failed and dead-lettered", async () => {
+    receiver.respondWith({ status: 200, body: 'ok' });
+    const targetId = await h.addTarget({
+      kind: 'webhook',
+      config: { ...config(), url: receiver.url('/paused') },
+      ordering: { key: { from: 'header', header: 'x-k' } },
+      breaker_state: { state: 'paused', since: new Date(), reason: 'paused by test', seq: 1 },
+    });
+    await new BreakerRedis(redis, h.namespace).setByHand(targetId, 'paused', 'paused by test');
+    const head = ordered(targetId, 'P', 1);
+    await h.publish(head);
+
+    const held = await eventually(
+      async () => {
+        const raw = await redis.hget(orderingHeldKey(h.namespace, targetId), 'P');
+        return raw === null ? undefined : (JSON.parse(raw) as HeldOrderKey);
+      },
+      5000,
+      'key P held',
+    );
+    expect(held).toMatchObject({ key: 'P', event_id: head.event_id, attempt: 1, reason: 'paused' });
+    const dead = await eventually(
+      async () => {
+        const d = await h.deadLetters();
+        return d.length > 0 ? d : undefined;
+      },
+      HOLD_MAX_MS + 5000,
+      'the head dead-lettered at the bound',
+    );
+    expect(dead.map((d) => [d.delivery.delivery_id, d.headers['x-relay-dead-reason']])).toEqual([
+      [head.delivery_id, 'exhausted'],
+    ]);
+    const recorded = await eventually(
+      async () => h.attempts.find((a) => a.delivery_id === head.delivery_id),
+      5000,
+      "the head's attempt row",
+    );
+    expect(recorded).toMatchObject({ state: 'failed', status_code: null, attempt: 1 });
+    expect(recorded.error).toMatch(/^held \(paused\) past ORDERING_HOLD_MAX_MS/);
+    // nothing was sent to a paused target
+    expect(arrivals('/paused')).toEqual([]);
   });
 });
