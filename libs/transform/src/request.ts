@@ -1,4 +1,5 @@
 import type { DeliveryPayload, ForwardableRequest } from '@relay/contracts';
+import type { CallArgs } from './sandbox';
 
 /** The request a transformation receives and returns (docs/transformations.md "The function"). */
 export interface TransformRequest {
@@ -71,13 +72,29 @@ export function bodyOf(payload: DeliveryPayload): unknown {
 
 /** The transformation's `request` argument for one delivery. */
 export function requestOf(carried: Carried, endpointId: string): TransformRequest {
+  return { ...headOf(carried, endpointId), body: bodyOf(carried.payload) };
+}
+
+/**
+ * The arguments of a transformation's call, `request` and `context`, as the sandbox takes them:
+ * a payload read as text or JSON goes as its text, which the sandbox reads as bodyOf does.
+ */
+export function argsOf(carried: Carried, context: TransformContext): CallArgs {
+  const { content_type } = carried.payload;
+  const head = headOf(carried, context.endpoint.id);
+  if (content_type === null || FORM_TYPE.test(content_type))
+    return { json: JSON.stringify([{ ...head, body: bodyOf(carried.payload) }, context]) };
+  const text = Buffer.from(carried.payload.body_base64, 'base64').toString('utf8');
+  return { json: JSON.stringify([head, context]), body: { text, json: JSON_TYPE.test(content_type) } };
+}
+
+function headOf(carried: Carried, endpointId: string): Omit<TransformRequest, 'body'> {
   const { content_type } = carried.payload;
   return {
     method: carried.request.method,
     path: `/relay/${endpointId}`,
     query: pairsToObject(new URLSearchParams(carried.request.query)),
     headers: { ...carried.request.headers, ...(content_type === null ? {} : { 'content-type': content_type }) },
-    body: bodyOf(carried.payload),
   };
 }
 
@@ -88,17 +105,27 @@ export class ResultError extends Error {}
  * What a transformation returned, made into what is delivered. The body is sent as it is when
  * a string, as JSON (or a form, when the content type says so) otherwise; the `content-type`
  * header sets the payload's type. Method, path and query are the sender's: targets address their
- * own URL (docs/transformations.md "What a result changes").
+ * own URL (docs/transformations.md "What a result changes"). `bodyJson`: the body's JSON text,
+ * when the sandbox gave it apart from the result (RunResult); a JSON body is then sent as it is.
  */
-export function carriedOf(result: unknown, original: Carried): Carried {
+export function carriedOf(result: unknown, original: Carried, bodyJson?: string): Carried {
   if (typeof result !== 'object' || result === null || Array.isArray(result))
     throw new ResultError('the result must be a request object or null');
   const r = result as Record<string, unknown>;
   const headers = headersOf(r.headers ?? original.request.headers);
   const { 'content-type': typeHeader, ...forwarded } = headers;
-  const body = r.body;
-  const payload = payloadOf(body, typeHeader ?? original.payload.content_type);
+  const contentType = typeHeader ?? original.payload.content_type;
+  const payload = bodyJson === undefined ? payloadOf(r.body, contentType) : payloadOfJson(bodyJson, contentType);
   return { request: { ...original.request, headers: forwarded }, payload };
+}
+
+/** payloadOf for a body given as its JSON text: an object or array sent as JSON goes as that text. */
+function payloadOfJson(bodyJson: string, contentType: string | null): DeliveryPayload {
+  const first = bodyJson[0];
+  const structured = first === '{' || first === '[';
+  if (!structured || (contentType !== null && FORM_TYPE.test(contentType)))
+    return payloadOf(JSON.parse(bodyJson) as unknown, contentType);
+  return { content_type: jsonTypeOf(contentType), body_base64: b64(bodyJson) };
 }
 
 function headersOf(value: unknown): Record<string, string> {
@@ -126,8 +153,10 @@ function payloadOf(body: unknown, contentType: string | null): DeliveryPayload {
       throw new ResultError('body must be an object or a string for a form content type');
     return { content_type: contentType, body_base64: b64(objectToPairs(body as Record<string, unknown>).toString()) };
   }
-  const type = contentType !== null && JSON_TYPE.test(contentType) ? contentType : 'application/json';
-  return { content_type: type, body_base64: b64(JSON.stringify(body)) };
+  return { content_type: jsonTypeOf(contentType), body_base64: b64(JSON.stringify(body)) };
 }
+
+const jsonTypeOf = (contentType: string | null): string =>
+  contentType !== null && JSON_TYPE.test(contentType) ? contentType : 'application/json';
 
 const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');

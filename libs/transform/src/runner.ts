@@ -2,14 +2,14 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_LIMITS } from './limits';
 import type { SandboxLimits } from './limits';
-import type { RunResult } from './sandbox';
+import type { CallArgs, RunResult } from './sandbox';
 
 export interface RunRequest {
   id: number;
   tenant: string;
   code: string;
-  /** the arguments' array as JSON text: a string crosses to the thread far cheaper than the objects */
-  argsJson: string;
+  /** the arguments as text: a string crosses to the thread far cheaper than the objects */
+  args: CallArgs;
 }
 export interface RunResponse {
   id: number;
@@ -93,9 +93,14 @@ export class TransformRunner {
 
   /** Calls the transformation; resolves with what it came to (never rejects for what the code does). */
   run(tenant: string, code: string, args: unknown[]): Promise<RunResult> {
+    return this.call(tenant, code, { json: JSON.stringify(args) });
+  }
+
+  /** The same, the arguments as the sandbox takes them (Sandbox.call). */
+  call(tenant: string, code: string, args: CallArgs): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error('transform runner closed'));
     return new Promise((done) => {
-      this.enqueue({ id: this.nextId++, tenant, code, argsJson: JSON.stringify(args), done });
+      this.enqueue({ id: this.nextId++, tenant, code, args, done });
       this.pump();
     });
   }
@@ -136,7 +141,7 @@ export class TransformRunner {
       if (waiting.length === 0) this.queues.delete(tenant);
       inFlightMs += cost;
       if (this.inFlight.push(job) === 1) w.quietSince = epochMs();
-      const request: RunRequest = { id: job.id, tenant: job.tenant, code: job.code, argsJson: job.argsJson };
+      const request: RunRequest = { id: job.id, tenant: job.tenant, code: job.code, args: job.args };
       // calls sent in one turn of the event loop go to the thread as one message: waking the
       // thread once per call (a context switch on each side) cost more than most calls did
       if (w.outbox.push(request) === 1)

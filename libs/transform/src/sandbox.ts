@@ -22,10 +22,25 @@ export interface RunFailure {
   line: number | null;
 }
 
-/** What a run came to: the result as JSON text (parsed by the caller), the captured console lines and the time used. */
-export type RunResult = { logs: string[]; durationMs: number } & (
-  { ok: true; json: string | undefined } | { ok: false; failure: RunFailure }
-);
+/**
+ * What a run came to: the result as JSON text (parsed by the caller), the captured console lines
+ * and the time used. A result that is an object with a `body` comes as two texts, so the body's
+ * JSON can be delivered without being parsed and written again: `json` is then the result
+ * without its body, and `body` the body's JSON.
+ */
+export type RunResult = { logs: string[]; durationMs: number } & Outcome;
+type Outcome = { ok: true; json: string | undefined; body?: string } | { ok: false; failure: RunFailure };
+
+/**
+ * One call's arguments: their array as JSON text, and the first argument's `body` apart when it
+ * is a payload's text (the sandbox reads a JSON payload's text itself, so the host neither parses
+ * nor writes it again).
+ */
+export interface CallArgs {
+  json: string;
+  /** becomes the first argument's `body`: parsed when `json` and the text is JSON, else the text */
+  body?: { text: string; json: boolean };
+}
 
 /*
  * The release build of QuickJS with synchronous calls (no asyncify: smaller and faster; nothing
@@ -143,14 +158,34 @@ const PRELUDE = `(sink, maxChars) => {
   // walked again: the accessors just made are built-ins too
   for (const o of reachable()) freeze(o);
 
-  // one crossing per call: the arguments in as JSON text, the result out as JSON text (or a
-  // promise of it), through the built-ins as they were before any user code ran
+  // one crossing per call: the arguments in as JSON text (the request's body apart, as the
+  // payload's text), the result out as JSON text (or a promise of it), through the built-ins as
+  // they were before any user code ran. A result with a body comes out as the rest's JSON, a
+  // newline (JSON text never holds one) and the body's JSON, written as stringify(result) would.
   const { parse, stringify } = JSON;
-  const settled = (v) => stringify(v);
-  const invoke = (fn, argsJson) => {
-    const out = fn(...parse(argsJson));
+  const { isArray } = Array;
+  const bodyOf = (text, json) => {
+    if (!json) return text;
+    try {
+      return parse(text);
+    } catch (e) {
+      // not JSON: the text; nested deeper than the engine's stack: the call fails, as the host's JSON would
+      if (e instanceof SyntaxError && e.message !== 'stack overflow') return text;
+      throw e;
+    }
+  };
+  const settled = (v) => {
+    if (typeof v !== 'object' || v === null || isArray(v) || typeof v.toJSON === 'function') return stringify(v);
+    const { body, ...rest } = v;
+    const bodyJson = stringify({ body });
+    return bodyJson === '{}' ? stringify(rest) : stringify(rest) + '\\n' + bodyJson.slice(8, -1);
+  };
+  const invoke = (fn, argsJson, body, bodyIsJson) => {
+    const args = parse(argsJson);
+    if (body !== undefined) args[0].body = bodyOf(body, bodyIsJson);
+    const out = fn(...args);
     const thenable = (typeof out === 'object' && out !== null) || typeof out === 'function';
-    return thenable && typeof out.then === 'function' ? Promise.resolve(out).then(settled) : stringify(out);
+    return thenable && typeof out.then === 'function' ? Promise.resolve(out).then(settled) : settled(out);
   };
   // The function is frozen (and its prototype), so it carries nothing from one call to the next.
   // When its own source text is the whole code, evaluating the code did nothing but make it: it
@@ -190,11 +225,11 @@ export class Sandbox {
 
   /** Calls `code` (a function expression) with `args` (plain JSON values); never throws for what the code does. */
   run(tenant: string, code: string, args: readonly unknown[]): RunResult {
-    return this.runJson(tenant, code, JSON.stringify(args));
+    return this.call(tenant, code, { json: JSON.stringify(args) });
   }
 
-  /** The same, the arguments as the JSON text of their array (what the runner's thread receives). */
-  runJson(tenant: string, code: string, argsJson: string): RunResult {
+  /** The same, the arguments as text (what the runner's thread receives). */
+  call(tenant: string, code: string, args: CallArgs): RunResult {
     if (this.broken)
       return {
         ok: false,
@@ -217,7 +252,7 @@ export class Sandbox {
     const started = performance.now();
     const deadline = started + this.limits.timeMs;
     tenantRuntime.deadline = deadline;
-    let outcome = this.call(scope, code, argsJson);
+    let outcome = this.invoke(scope, code, args);
     if (!outcome.ok && outcome.failure.kind !== 'memory' && performance.now() > deadline)
       outcome = { ok: false, failure: { ...outcome.failure, kind: 'timeout' } };
     // a runtime stopped mid-allocation or mid-loop is not trusted again: the tenant's next call gets a new one
@@ -263,27 +298,30 @@ export class Sandbox {
     }
   }
 
-  private call(
-    scope: Scope,
-    code: string,
-    argsJson: string,
-  ): { ok: true; json: string | undefined } | { ok: false; failure: RunFailure } {
+  private invoke(scope: Scope, code: string, args: CallArgs): Outcome {
     const { ctx } = scope;
     const handles: QuickJSHandle[] = [];
     const keep = (h: QuickJSHandle): QuickJSHandle => (handles.push(h), h);
     try {
       const fn = this.functionOf(scope, code, keep);
       if ('failure' in fn) return { ok: false, failure: fn.failure };
-      const called = ctx.callFunction(scope.invoke, ctx.undefined, fn.handle, keep(ctx.newString(argsJson)));
+      const called = ctx.callFunction(
+        scope.invoke,
+        ctx.undefined,
+        fn.handle,
+        keep(ctx.newString(args.json)),
+        args.body ? keep(ctx.newString(args.body.text)) : ctx.undefined,
+        args.body?.json ? ctx.true : ctx.false,
+      );
       if (called.error) return { ok: false, failure: this.failureOf(ctx, keep(called.error), 'threw') };
       const out = keep(called.value);
       const type = ctx.typeof(out);
-      if (type === 'string') return { ok: true, json: ctx.getString(out) };
+      if (type === 'string') return resultOf(ctx.getString(out));
       if (type !== 'object') return { ok: true, json: undefined };
       const settled = this.settle(ctx, out);
       if ('failure' in settled) return { ok: false, failure: settled.failure };
       const text = keep(settled.value);
-      return { ok: true, json: ctx.typeof(text) === 'string' ? ctx.getString(text) : undefined };
+      return ctx.typeof(text) === 'string' ? resultOf(ctx.getString(text)) : { ok: true, json: undefined };
     } finally {
       for (const h of handles.reverse()) if (h.alive) h.dispose();
     }
@@ -378,6 +416,12 @@ export class Sandbox {
 
   /** true once the WebAssembly module aborted: this sandbox can run nothing more */
   broken = false;
+}
+
+/** The prelude's text of a result: its JSON, or the JSON of the rest and of the body, a newline between. */
+function resultOf(text: string): Outcome {
+  const cut = text.indexOf('\n');
+  return cut < 0 ? { ok: true, json: text } : { ok: true, json: text.slice(0, cut), body: text.slice(cut + 1) };
 }
 
 /** The first line of the transformation's source that a stack names: `at f (transformation.js:3:9)`. */

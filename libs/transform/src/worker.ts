@@ -37,7 +37,7 @@ void (async () => {
       // the runner's watchdog reads which call runs and since when (the start first: it reads the id first)
       running.startedAt[0] = performance.timeOrigin + performance.now();
       Atomics.store(running.id, 0, job.id);
-      answers.push({ id: job.id, result: sandbox.runJson(job.tenant, job.code, job.argsJson) });
+      answers.push({ id: job.id, result: sandbox.call(job.tenant, job.code, job.args) });
       Atomics.store(running.id, 0, 0);
       if (sandbox.broken) {
         // the runner starts a new thread for the next call, and sends again the calls not answered
