@@ -61,15 +61,15 @@ export async function applyTransformations(
     });
     if (!r.ok) return fail(r.failure.message, r.failure.line);
     if (r.json === undefined) return fail('returned nothing: return the request, or null to drop the event', null);
-    const bytes = resultBytes(r.json, r.body);
-    if (bytes > maxOutputBytes) return fail(`the result is ${bytes} bytes; at most ${maxOutputBytes}`, null);
+    if (Buffer.byteLength(r.json) > maxOutputBytes)
+      return fail(`the result is ${Buffer.byteLength(r.json)} bytes; at most ${maxOutputBytes}`, null);
     const value = JSON.parse(r.json) as unknown;
     if (value === null) {
       step.carried = null;
       return { result: 'dropped', scope: t.scope, ran };
     }
     try {
-      current = carriedOf(value, current, r.body);
+      current = carriedOf(value, current);
     } catch (err) {
       if (err instanceof ResultError) return fail(`invalid result: ${err.message}`, null);
       throw err;
@@ -80,12 +80,6 @@ export async function applyTransformations(
 }
 
 const round = (ms: number): number => Math.round(ms * 10) / 10;
-
-/** The length of the result's JSON, given whole or as the rest and the body (`"body":` and, after other keys, a comma). */
-function resultBytes(json: string, body: string | undefined): number {
-  if (body === undefined) return Buffer.byteLength(json);
-  return Buffer.byteLength(json) + Buffer.byteLength(body) + (json === '{}' ? 7 : 8);
-}
 
 /** The request a step was called with. */
 export function inputOf(step: Ran, endpointId: string): TransformRequest {

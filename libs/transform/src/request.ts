@@ -58,7 +58,7 @@ function objectToPairs(value: Record<string, unknown>): URLSearchParams {
  */
 export function bodyOf(payload: DeliveryPayload): unknown {
   if (payload.content_type === null) return null;
-  const text = Buffer.from(payload.body_base64, 'base64').toString('utf8');
+  const text = textOf(payload);
   if (JSON_TYPE.test(payload.content_type)) {
     try {
       return JSON.parse(text) as unknown;
@@ -84,9 +84,11 @@ export function argsOf(carried: Carried, context: TransformContext): CallArgs {
   const head = headOf(carried, context.endpoint.id);
   if (content_type === null || FORM_TYPE.test(content_type))
     return { json: JSON.stringify([{ ...head, body: bodyOf(carried.payload) }, context]) };
-  const text = Buffer.from(carried.payload.body_base64, 'base64').toString('utf8');
+  const text = textOf(carried.payload);
   return { json: JSON.stringify([head, context]), body: { text, json: JSON_TYPE.test(content_type) } };
 }
+
+const textOf = (payload: DeliveryPayload): string => Buffer.from(payload.body_base64, 'base64').toString('utf8');
 
 function headOf(carried: Carried, endpointId: string): Omit<TransformRequest, 'body'> {
   const { content_type } = carried.payload;
@@ -105,27 +107,17 @@ export class ResultError extends Error {}
  * What a transformation returned, made into what is delivered. The body is sent as it is when
  * a string, as JSON (or a form, when the content type says so) otherwise; the `content-type`
  * header sets the payload's type. Method, path and query are the sender's: targets address their
- * own URL (docs/transformations.md "What a result changes"). `bodyJson`: the body's JSON text,
- * when the sandbox gave it apart from the result (RunResult); a JSON body is then sent as it is.
+ * own URL (docs/transformations.md "What a result changes").
  */
-export function carriedOf(result: unknown, original: Carried, bodyJson?: string): Carried {
+export function carriedOf(result: unknown, original: Carried): Carried {
   if (typeof result !== 'object' || result === null || Array.isArray(result))
     throw new ResultError('the result must be a request object or null');
   const r = result as Record<string, unknown>;
   const headers = headersOf(r.headers ?? original.request.headers);
   const { 'content-type': typeHeader, ...forwarded } = headers;
-  const contentType = typeHeader ?? original.payload.content_type;
-  const payload = bodyJson === undefined ? payloadOf(r.body, contentType) : payloadOfJson(bodyJson, contentType);
+  const body = r.body;
+  const payload = payloadOf(body, typeHeader ?? original.payload.content_type);
   return { request: { ...original.request, headers: forwarded }, payload };
-}
-
-/** payloadOf for a body given as its JSON text: an object or array sent as JSON goes as that text. */
-function payloadOfJson(bodyJson: string, contentType: string | null): DeliveryPayload {
-  const first = bodyJson[0];
-  const structured = first === '{' || first === '[';
-  if (!structured || (contentType !== null && FORM_TYPE.test(contentType)))
-    return payloadOf(JSON.parse(bodyJson) as unknown, contentType);
-  return { content_type: jsonTypeOf(contentType), body_base64: b64(bodyJson) };
 }
 
 function headersOf(value: unknown): Record<string, string> {
@@ -153,10 +145,8 @@ function payloadOf(body: unknown, contentType: string | null): DeliveryPayload {
       throw new ResultError('body must be an object or a string for a form content type');
     return { content_type: contentType, body_base64: b64(objectToPairs(body as Record<string, unknown>).toString()) };
   }
-  return { content_type: jsonTypeOf(contentType), body_base64: b64(JSON.stringify(body)) };
+  const type = contentType !== null && JSON_TYPE.test(contentType) ? contentType : 'application/json';
+  return { content_type: type, body_base64: b64(JSON.stringify(body)) };
 }
-
-const jsonTypeOf = (contentType: string | null): string =>
-  contentType !== null && JSON_TYPE.test(contentType) ? contentType : 'application/json';
 
 const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');

@@ -22,14 +22,9 @@ export interface RunFailure {
   line: number | null;
 }
 
-/**
- * What a run came to: the result as JSON text (parsed by the caller), the captured console lines
- * and the time used. A result that is an object with a `body` comes as two texts, so the body's
- * JSON can be delivered without being parsed and written again: `json` is then the result
- * without its body, and `body` the body's JSON.
- */
+/** What a run came to: the result as JSON text (parsed by the caller), the captured console lines and the time used. */
 export type RunResult = { logs: string[]; durationMs: number } & Outcome;
-type Outcome = { ok: true; json: string | undefined; body?: string } | { ok: false; failure: RunFailure };
+type Outcome = { ok: true; json: string | undefined } | { ok: false; failure: RunFailure };
 
 /**
  * One call's arguments: their array as JSON text, and the first argument's `body` apart when it
@@ -160,10 +155,8 @@ const PRELUDE = `(sink, maxChars) => {
 
   // one crossing per call: the arguments in as JSON text (the request's body apart, as the
   // payload's text), the result out as JSON text (or a promise of it), through the built-ins as
-  // they were before any user code ran. A result with a body comes out as the rest's JSON, a
-  // newline (JSON text never holds one) and the body's JSON, written as stringify(result) would.
+  // they were before any user code ran
   const { parse, stringify } = JSON;
-  const { isArray } = Array;
   const bodyOf = (text, json) => {
     if (!json) return text;
     try {
@@ -174,18 +167,13 @@ const PRELUDE = `(sink, maxChars) => {
       throw e;
     }
   };
-  const settled = (v) => {
-    if (typeof v !== 'object' || v === null || isArray(v) || typeof v.toJSON === 'function') return stringify(v);
-    const { body, ...rest } = v;
-    const bodyJson = stringify({ body });
-    return bodyJson === '{}' ? stringify(rest) : stringify(rest) + '\\n' + bodyJson.slice(8, -1);
-  };
+  const settled = (v) => stringify(v);
   const invoke = (fn, argsJson, body, bodyIsJson) => {
     const args = parse(argsJson);
     if (body !== undefined) args[0].body = bodyOf(body, bodyIsJson);
     const out = fn(...args);
     const thenable = (typeof out === 'object' && out !== null) || typeof out === 'function';
-    return thenable && typeof out.then === 'function' ? Promise.resolve(out).then(settled) : settled(out);
+    return thenable && typeof out.then === 'function' ? Promise.resolve(out).then(settled) : stringify(out);
   };
   // The function is frozen (and its prototype), so it carries nothing from one call to the next.
   // When its own source text is the whole code, evaluating the code did nothing but make it: it
@@ -316,12 +304,12 @@ export class Sandbox {
       if (called.error) return { ok: false, failure: this.failureOf(ctx, keep(called.error), 'threw') };
       const out = keep(called.value);
       const type = ctx.typeof(out);
-      if (type === 'string') return resultOf(ctx.getString(out));
+      if (type === 'string') return { ok: true, json: ctx.getString(out) };
       if (type !== 'object') return { ok: true, json: undefined };
       const settled = this.settle(ctx, out);
       if ('failure' in settled) return { ok: false, failure: settled.failure };
       const text = keep(settled.value);
-      return ctx.typeof(text) === 'string' ? resultOf(ctx.getString(text)) : { ok: true, json: undefined };
+      return { ok: true, json: ctx.typeof(text) === 'string' ? ctx.getString(text) : undefined };
     } finally {
       for (const h of handles.reverse()) if (h.alive) h.dispose();
     }
@@ -416,12 +404,6 @@ export class Sandbox {
 
   /** true once the WebAssembly module aborted: this sandbox can run nothing more */
   broken = false;
-}
-
-/** The prelude's text of a result: its JSON, or the JSON of the rest and of the body, a newline between. */
-function resultOf(text: string): Outcome {
-  const cut = text.indexOf('\n');
-  return cut < 0 ? { ok: true, json: text } : { ok: true, json: text.slice(0, cut), body: text.slice(cut + 1) };
 }
 
 /** The first line of the transformation's source that a stack names: `at f (transformation.js:3:9)`. */

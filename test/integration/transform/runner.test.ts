@@ -9,9 +9,9 @@ describe('transform runner', () => {
   const runner = new TransformRunner({ timeMs: 100 });
   afterAll(() => runner.close());
 
-  test('runs a transformation and returns its result as JSON, the body’s apart', async () => {
+  test('runs a transformation and returns its result as JSON', async () => {
     const r = await runner.run('acc_a', `(req) => ({ ...req, body: { n: req.body.n + 1 } })`, [{ body: { n: 1 } }]);
-    expect(r.ok && [r.json, r.body]).toEqual(['{}', '{"n":2}']);
+    expect(r.ok && JSON.parse(r.json!)).toEqual({ body: { n: 2 } });
   });
 
   test('a call stuck in the engine (collecting garbage at its memory limit, 20 s unchecked) is stopped by the watchdog, and the next call runs on a new thread', async () => {
