@@ -22,7 +22,7 @@ export interface ThreadData {
   running: {
     /** the id of the call running; 0 between calls */
     id: Int32Array;
-    /** when it started, in ms since the epoch (performance.timeOrigin + performance.now()) */
+    /** when it started, in ms on the process's monotonic clock (monotonicMs) */
     startedAt: Float64Array;
   };
 }
@@ -34,7 +34,7 @@ interface SandboxThread {
   /** calls to send at the end of this turn of the event loop, as one message */
   outbox: RunRequest[];
   running: ThreadData['running'];
-  /** since when (ms since the epoch) calls are in flight and the thread gave no answer */
+  /** since when (monotonicMs) calls are in flight and the thread gave no answer */
   quietSince: number;
 }
 
@@ -140,7 +140,7 @@ export class TransformRunner {
       const job = waiting.shift()!;
       if (waiting.length === 0) this.queues.delete(tenant);
       inFlightMs += cost;
-      if (this.inFlight.push(job) === 1) w.quietSince = epochMs();
+      if (this.inFlight.push(job) === 1) w.quietSince = monotonicMs();
       const request: RunRequest = { id: job.id, tenant: job.tenant, code: job.code, args: job.args };
       // calls sent in one turn of the event loop go to the thread as one message: waking the
       // thread once per call (a context switch on each side) cost more than most calls did
@@ -171,7 +171,7 @@ export class TransformRunner {
     const running = reported ?? this.inFlight[0]!;
     // the id is read before the start: a start read after the thread moved on is a later one, never an earlier
     const since = reported ? w.running.startedAt[0]! : w.quietSince;
-    const left = since + this.limits.timeMs + this.graceMs - epochMs();
+    const left = since + this.limits.timeMs + this.graceMs - monotonicMs();
     if (left > 0) {
       this.watchdog = setTimeout(() => this.check(), left);
       return;
@@ -185,7 +185,7 @@ export class TransformRunner {
       ok: false,
       failure: { kind: 'timeout', message: `stopped after ${this.limits.timeMs} ms`, line: null },
       logs: [],
-      durationMs: epochMs() - since,
+      durationMs: monotonicMs() - since,
     });
     this.pump();
   }
@@ -254,7 +254,7 @@ export class TransformRunner {
         this.pump();
         return;
       }
-      made.quietSince = epochMs();
+      made.quietSince = monotonicMs();
       for (const answer of m) {
         const job = this.inFlight.find((j) => j.id === answer.id);
         if (job) this.finish(job, answer.result);
@@ -304,5 +304,8 @@ export class TransformRunner {
   }
 }
 
-/** ms since the epoch, as both threads read it */
-const epochMs = (): number => performance.timeOrigin + performance.now();
+/**
+ * ms on the monotonic clock every thread of the process shares (each thread's performance.now()
+ * counts from its own start, and its timeOrigin follows the wall clock, which may be set back).
+ */
+export const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Sandbox } from './sandbox';
+import { monotonicMs } from './runner';
 import type { RunRequest, RunResponse, ThreadData } from './runner';
 
 const WARM_UP = [
@@ -35,7 +36,7 @@ void (async () => {
     for (const job of batch) {
       if (performance.now() - sentAt > HOLD_ANSWERS_MS) send();
       // the runner's watchdog reads which call runs and since when (the start first: it reads the id first)
-      running.startedAt[0] = performance.timeOrigin + performance.now();
+      running.startedAt[0] = monotonicMs();
       Atomics.store(running.id, 0, job.id);
       answers.push({ id: job.id, result: sandbox.call(job.tenant, job.code, job.args) });
       Atomics.store(running.id, 0, 0);
