@@ -60,7 +60,7 @@ interface TenantRuntime {
 /** A frozen context and what every call in it needs. */
 interface Scope {
   ctx: QuickJSContext;
-  /** the prelude's `invoke(fn, argsJson)`: the call and its result's JSON text inside the engine */
+  /** the prelude's `invoke(fn, argsJson, body, bodyIsJson)`: the call and its result's JSON text inside the engine */
   invoke: QuickJSHandle;
   /** the prelude's `seal(fn, source)`: freezes the function; true when it may be reused (below) */
   seal: QuickJSHandle;
