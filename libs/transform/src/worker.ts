@@ -11,9 +11,9 @@ const WARM_UP = [
 ];
 
 /*
- * Answers wait at most this long to be sent: the answers of a batch's calls go as one message
- * (one message per call cost the thread more than most calls did), and a call that runs long
- * does not hold back those before it.
+ * The answers of a batch's calls go as one message when it ends (one message per call cost the
+ * thread more than most calls did); before a call starts, those held longer than this are sent,
+ * so a long call holds back only answers of the last moment.
  */
 const HOLD_ANSWERS_MS = 1;
 
