@@ -53,6 +53,7 @@ describe('the body as each payload format reads it', () => {
     ['query formats (handed over as JSON): the object', carried('application/json', '{"order":"42"}'), { order: '42' }],
     ['XML: the text', carried('application/xml', '<a>1</a>'), '<a>1</a>'],
     ['text: the text', carried('text/plain', 'hello'), 'hello'],
+    ['text holding a NUL character: the whole text', carried('text/plain', 'a\u0000b'), 'a\u0000b'],
     ['none: null', carried(null, ''), null],
   ])('%s', async (_name, c, body) => {
     const r = await apply(

@@ -77,14 +77,15 @@ export function requestOf(carried: Carried, endpointId: string): TransformReques
 
 /**
  * The arguments of a transformation's call, `request` and `context`, as the sandbox takes them:
- * a payload read as text or JSON goes as its text, which the sandbox reads as bodyOf does.
+ * a payload read as text or JSON goes as its text, which the sandbox reads as bodyOf does. Text
+ * holding a NUL character goes inside the JSON instead (the engine would end the text there).
  */
 export function argsOf(carried: Carried, context: TransformContext): CallArgs {
   const { content_type } = carried.payload;
   const head = headOf(carried, context.endpoint.id);
-  if (content_type === null || FORM_TYPE.test(content_type))
+  const text = content_type === null || FORM_TYPE.test(content_type) ? null : textOf(carried.payload);
+  if (content_type === null || text === null || text.includes('\0'))
     return { json: JSON.stringify([{ ...head, body: bodyOf(carried.payload) }, context]) };
-  const text = textOf(carried.payload);
   return { json: JSON.stringify([head, context]), body: { text, json: JSON_TYPE.test(content_type) } };
 }
 

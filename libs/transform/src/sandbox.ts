@@ -33,7 +33,7 @@ type Outcome = { ok: true; json: string | undefined } | { ok: false; failure: Ru
  */
 export interface CallArgs {
   json: string;
-  /** becomes the first argument's `body`: parsed when `json` and the text is JSON, else the text */
+  /** becomes the first argument's `body`: parsed when `json` and the text is JSON, else the text (which holds no NUL: the engine takes C strings) */
   body?: { text: string; json: boolean };
 }
 
