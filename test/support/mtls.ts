@@ -52,10 +52,12 @@ function issue(i: Issue): string {
   cert.setIssuer([{ name: 'commonName', value: i.issuer.cn }]);
   cert.setExtensions(i.extensions);
   cert.sign(i.issuer.keys.privateKey, forge.md.sha256.create());
-  return forge.pki.certificateToPem(cert);
+  return lf(forge.pki.certificateToPem(cert));
 }
 
-const keyPem = (k: Keys): string => forge.pki.privateKeyToPem(k.privateKey);
+// forge writes CRLF; PEM files, and what a browser's text box sends, end lines with LF
+const lf = (pem: string): string => pem.replace(/\r\n/g, '\n');
+const keyPem = (k: Keys): string => lf(forge.pki.privateKeyToPem(k.privateKey));
 
 /** `client.expiredDaysAgo`: a client certificate whose validity ended that many days ago. */
 export function makeTestCa(name: string, opts: { clientExpiredDaysAgo?: number } = {}): TestCa {
