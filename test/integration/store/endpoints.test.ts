@@ -62,7 +62,7 @@ beforeAll(async () => {
   await modelsOf(store).accounts.collection.insertOne({ _id: 'acc_old', name: 'old', created_at: now } as never);
   await modelsOf(store).endpoints.create([endpoint('ep_a', 'acc_a'), endpoint('ep_b', 'acc_b')]);
   await modelsOf(store).targets.create([
-    target('tg_a1'),
+    target('tg_a1', { ordering: { key: { from: 'path', path: 'data.id' } } }),
     target('tg_a2', { kind: 'embed_chat', routing: { match: 'all', rules: [{ kind: 'exists', path: 'type' }] } }),
     target('tg_off', { enabled: false }),
     target('tg_b1', { endpoint_id: 'ep_b', account_id: 'acc_b' }),
@@ -87,15 +87,23 @@ describe('endpoint reads of libs/store (real store)', () => {
     expect(await findEndpoints(store, [])).toEqual([]);
   });
 
-  it('enabledTargetRoutes: the enabled targets of one endpoint or several, routing fields only (no config)', async () => {
+  it('enabledTargetRoutes: the enabled targets of one endpoint or several, routing and ordering fields only (no config)', async () => {
     const one = byId(await enabledTargetRoutes(store, 'ep_a'));
     expect(one).toEqual([
-      { id: 'tg_a1', endpoint_id: 'ep_a', kind: 'webhook', routing: null, updated_at: now },
+      {
+        id: 'tg_a1',
+        endpoint_id: 'ep_a',
+        kind: 'webhook',
+        routing: null,
+        ordering: { key: { from: 'path', path: 'data.id' } },
+        updated_at: now,
+      },
       {
         id: 'tg_a2',
         endpoint_id: 'ep_a',
         kind: 'embed_chat',
         routing: { match: 'all', rules: [{ kind: 'exists', path: 'type' }] },
+        ordering: null,
         updated_at: now,
       },
     ]);
