@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { activityQueuesOf, deliveryQueuesOf } from '@relay/broker';
-import { brokerNames } from '@relay/contracts';
+import { brokerNames, ORDERED_PARTITIONS } from '@relay/contracts';
 import { defaultRetryTiers } from '../../services/deliverer/src/retry/tiers';
 import { eventually } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
@@ -196,7 +196,8 @@ describe('a real Prometheus scraping the running services with deploy/observabil
       .filter((s) => Number(s.value[1]) >= 1)
       .map((s) => s.metric.queue)
       .sort();
-    // the writer consumes the activity partitions (and the queue of before them) and stored payloads (for resends)
+    // the writer consumes the activity partitions (and the queue of before them) and stored payloads (for resends);
+    // the webhook deliverer its work queue and the ordered partitions (docs/ordering.md)
     expect(consuming).toEqual(
       [
         names.activityQueue,
@@ -205,6 +206,7 @@ describe('a real Prometheus scraping the running services with deploy/observabil
         names.deliveryQueue('chat'),
         names.deliveryQueue('outputs'),
         names.deliveryQueue('webhook'),
+        ...Array.from({ length: ORDERED_PARTITIONS }, (_, k) => names.orderedQueue('webhook', k)),
       ].sort(),
     );
 
