@@ -6,7 +6,7 @@ import {
   DeliveryPublisher,
   DeliveryQueueUnavailableError,
 } from '@relay/broker';
-import { brokerNames, decodeMessage, DELIVERY_V1 } from '@relay/contracts';
+import { brokerNames, decodeMessage, DELIVERY_V1, orderedPartitionOf } from '@relay/contracts';
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import { deleteBrokerNamespace, infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
@@ -79,6 +79,34 @@ describe('DeliveryPublisher (real RabbitMQ)', () => {
     expect(webhook!.properties).toMatchObject({ messageId: 'dlv_a.1', type: DELIVERY_V1, deliveryMode: 2 });
     expect(chat!.properties.messageId).toBe('dlv_b.3');
     expect(decodeMessage(chat!.content, [DELIVERY_V1])).toMatchObject({ delivery_id: 'dlv_b', attempt: 3 });
+  });
+
+  it('publish: a delivery with an ordering key to the ordered partition of its target and key, in publish order (docs/ordering.md)', async () => {
+    const keyed = (id: string, key: string) => ({ ...delivery(id), order_key: key });
+    const k = orderedPartitionOf('tg', 'order-7');
+    for (const id of ['dlv_o1', 'dlv_o2', 'dlv_o3'])
+      await deliveries.publish([{ message: keyed(id, 'order-7'), channel: 'webhook' }]);
+    // a queue with a single active consumer answers no basic.get: consumed instead
+    const conn = await amqp.connect(infra.rabbitmqUrl);
+    const got: amqp.ConsumeMessage[] = [];
+    try {
+      const ch = await conn.createChannel();
+      await new Promise<void>((resolve) => {
+        void ch.consume(
+          names.orderedQueue('webhook', k),
+          (m) => {
+            if (m) got.push(m);
+            if (got.length === 3) resolve();
+          },
+          { noAck: true },
+        );
+      });
+    } finally {
+      await conn.close();
+    }
+    expect(got.map((m) => m.properties.messageId)).toEqual(['dlv_o1.1', 'dlv_o2.1', 'dlv_o3.1']);
+    expect(decodeMessage(got[0]!.content, [DELIVERY_V1])).toMatchObject({ order_key: 'order-7' });
+    expect(await take(names.deliveryQueue('webhook'))).toEqual([]);
   });
 
   it('retry: to the tier’s TTL queue with its headers; tier 0 straight back to the work queue', async () => {
