@@ -48,6 +48,8 @@ export interface AppDeps {
   announceChange(change: CacheChange): Promise<void>;
   /** pause and resume a target by hand (adapters/target-breakers) */
   breakers: TargetBreakers;
+  /** deletes a deleted CLI session target's backlog on the broker (docs/cli.md "The backlog") */
+  dropCliBacklog(targetId: string): Promise<void>;
   /** the monthly accepted-event counter the gateway increments (adapters/usage-counter) */
   acceptedEvents: UsageCounter;
   /** the month's accepted events per endpoint and day, counted by the gateway (adapters/usage-counter) */

@@ -293,7 +293,9 @@ async function viaTransport(
   const started = performance.now();
   try {
     const outcome = await kind.deliver(target.config, d);
-    return { outcome, durationMs: performance.now() - started, aboutDestination: true, sent: true };
+    // a kept delivery reached no destination: nothing for the breaker or the target's health
+    const sent = outcome.result !== 'kept';
+    return { outcome, durationMs: performance.now() - started, aboutDestination: sent, sent };
   } catch (err) {
     const failure = notBuilt(err, target, d, deps);
     return { outcome: failure, durationMs: 0, aboutDestination: failure.flagTarget, sent: false };
@@ -330,7 +332,14 @@ function meter(
   deps: DeliveryDeps,
 ): void {
   const label = kind?.kind ?? 'unknown';
-  const result = decision.state === 'failed' ? (targetExists ? 'dead' : 'failed') : decision.state;
+  const result =
+    decision.state === 'failed'
+      ? targetExists
+        ? 'dead'
+        : 'failed'
+      : decision.state === 'kept'
+        ? 'retrying'
+        : decision.state;
   deps.meter.attempted(label, result, tried.sent ? tried.durationMs : null);
   if (decision.state === 'retrying') deps.meter.retryScheduled(decision.tierMs);
   if (decision.state === 'failed' && targetExists) deps.meter.deadLettered(label, decision.reason);
@@ -386,7 +395,8 @@ function toAttempt(d: DeliveryMessageV1, tried: Tried, decision: RetryDecision, 
     target_kind: d.target_kind,
     attempt: d.attempt,
     attempted_at: attemptedAt.toISOString(),
-    state: decision.state,
+    // a kept delivery waits for its destination (the next relay listen session): pending, no time set
+    state: decision.state === 'kept' ? 'retrying' : decision.state,
     status_code: outcome.status,
     duration_ms: Math.round(tried.durationMs * 10) / 10,
     error: outcome.result === 'success' ? null : outcome.error.slice(0, 500),

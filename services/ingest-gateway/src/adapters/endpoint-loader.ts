@@ -5,7 +5,7 @@ import { compileRouting } from '@relay/endpoints';
 import type { RoutePredicate } from '@relay/endpoints';
 import { accountPlan, accountPlans, enabledTargetRoutes, findEndpoint, findEndpoints } from '@relay/store';
 import type { EndpointRecord, Store, StoredPlan, TargetRoute } from '@relay/store';
-import { channelOf } from '@relay/targets';
+import { channelOf, mirrorPercentOf } from '@relay/targets';
 import { prepareSettings } from '../domain/endpoint-settings';
 import type { EndpointSettings } from '../domain/endpoint-settings';
 import type { EndpointView } from '../domain/endpoint-view';
@@ -111,8 +111,16 @@ export function createEndpointLoader(
         }
         const route = routeOf(endpoint.id, t);
         if (route === 'unusable') usable = false;
+        const mirror = mirrorPercentOf(t.kind, t);
         return [
-          { id: t.id, kind: t.kind, channel, route: route === 'unusable' ? null : route, routing: t.routing ?? null },
+          {
+            id: t.id,
+            kind: t.kind,
+            channel,
+            route: route === 'unusable' ? null : route,
+            routing: t.routing ?? null,
+            ...(mirror === null ? {} : { mirror }),
+          },
         ];
       }),
       rulesKey: [endpoint.id, revisionOf(endpoint), ...targets.map((t) => `${t.id}:${targetRevisionOf(t)}`)].join('|'),

@@ -23,6 +23,8 @@ export interface EndpointView {
     channel: DeliveryChannel;
     route: RoutePredicate | null;
     routing: Routing | null;
+    /** a mirror (docs/cli.md "Mirror"): the percent of events it samples by event id; absent: every event */
+    mirror?: number;
   }[];
   /** names this revision of the endpoint's and its targets' rules: the rule pool's workers compile them once per key */
   rulesKey: string;

@@ -4,6 +4,7 @@ import type { CacheChange } from '@relay/contracts';
 import type { PayloadFormat } from '@relay/endpoints';
 import { findEndpointTarget, targetsOfEndpoint } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
+import type { Logger } from '@relay/logging';
 import type { TargetRegistry } from '@relay/targets';
 import { endpointExists, endpointFormat } from '../adapters/endpoint-store';
 import { clearTargetFlag, createTarget, deleteTarget, updateTarget } from '../adapters/target-store';
@@ -21,6 +22,9 @@ export interface TargetRouteDeps {
   announceChange(change: CacheChange): Promise<void>;
   /** pause and resume by hand (adapters/target-breakers) */
   breakers: TargetBreakers;
+  /** deletes a CLI session target's backlog (docs/cli.md "The backlog") */
+  dropCliBacklog(targetId: string): Promise<void>;
+  logger: Logger;
 }
 
 /** Targets (spec "Outputs") of one endpoint. Configs are shown through their kind's public view. */
@@ -147,6 +151,14 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
       details: { target_id: targetId, name: gone.name, kind: gone.kind },
     });
     await deps.announceChange({ scope: 'target', id: targetId, endpoint_id: endpointId });
+    // best effort: a backlog left behind is dropped by its own expiry
+    if (gone.kind === 'cli')
+      await deps.dropCliBacklog(targetId).catch((err: Error) =>
+        deps.logger.warn('CLI backlog not deleted; it expires on its own', {
+          target_id: targetId,
+          error: err.message,
+        }),
+      );
     res.status(204).end();
   });
 
