@@ -175,7 +175,7 @@ describe('relay listen --mirror', () => {
       }),
     );
     const cli = await listening([endpointId, '--forward', local.url(), '--mirror', '25%']);
-    expect(cli.stderr()).toMatch(/Created 25% mirror target tg_\w+/);
+    const mirror = /Created 25% mirror target (tg_\w+)/.exec(cli.stderr())![1]!;
 
     const sent: string[] = [];
     for (let n = 1; n <= 40; n++) sent.push(await send(endpointId, n));
@@ -199,5 +199,10 @@ describe('relay listen --mirror', () => {
     // the mirror's sample sees no production traffic twice: nothing beyond the events sent
     expect(production.requests).toHaveLength(sent.length);
     await cli.kill('SIGTERM');
+
+    // deleting the endpoint deletes its CLI session targets' backlogs
+    expect(await backlogDepth(mirror)).toBe(0);
+    await must(stack.client.DELETE('/v1/endpoints/{endpointId}', { params: { path: { endpointId } } }));
+    expect(await backlogDepth(mirror)).toBeNull();
   });
 });

@@ -300,7 +300,8 @@ export interface CliSessionQueue {
   readonly backlogCount: number;
   /**
    * Drains the backlog in order, one delivery at a time, then binds the session's live queue
-   * and drains once more what was kept while it was being bound. Until the live queue is bound
+   * and consumes the backlog for what is appended after (a forward that found no session just
+   * before the bind). Until the live queue is bound
    * a forward finds no session and is appended to the backlog, behind the ones being drained:
    * that is what keeps acceptance order across the drain. Resolves once the live queue is bound
    * (never rejects: a failure of the channel ends the session through `onLost`).
@@ -381,6 +382,19 @@ export async function openCliSessionQueue(
       if (recording.size >= opts.backlog.drainWindow) await Promise.race(recording);
     }
   };
+  const lateEntry = async (msg: ConsumeMessage): Promise<void> => {
+    let d: DeliveryMessageV1;
+    try {
+      d = decodeMessage(msg.content, [DELIVERY_V1]);
+    } catch {
+      opts.logger.warn('CLI backlog entry not understood; dropped', { target_id: opts.targetId });
+      return ch.ack(msg);
+    }
+    const handled = closing ? 'stop' : await opts.onKept(d);
+    if (handled === 'stop') return closing ? undefined : ch.nack(msg, false, true);
+    await handled.recorded;
+    ch.ack(msg);
+  };
   const recording = new Set<Promise<void>>();
   const failed = (err: Error): void => {
     if (closing) return;
@@ -433,10 +447,15 @@ export async function openCliSessionQueue(
       try {
         if (!(await drain())) return;
         await live();
+        // a forward that came back unroutable just before the bind is appended a moment later:
+        // the backlog stays consumed for the session's life, one entry at a time
+        let late = Promise.resolve();
+        await ch.consume(backlog.queue, (msg) => {
+          if (msg) late = late.then(() => lateEntry(msg)).catch(failed);
+        });
       } catch (err) {
-        return failed(err as Error);
+        failed(err as Error);
       }
-      drain().catch(failed);
     },
     async close(reason) {
       if (closing) return;

@@ -33,6 +33,7 @@ import { targetKindRoutes } from './transport/target-kind-routes';
 import { targetRoutes } from './transport/target-routes';
 import { transformationRoutes } from './transport/transformation-routes';
 import type { TargetBreakers } from './adapters/target-breakers';
+import type { EndpointRouteDeps } from './transport/endpoint-common';
 import { dailyUsageRoutes, usageRoutes } from './transport/usage-routes';
 
 export interface AppDeps {
@@ -48,8 +49,7 @@ export interface AppDeps {
   announceChange(change: CacheChange): Promise<void>;
   /** pause and resume a target by hand (adapters/target-breakers) */
   breakers: TargetBreakers;
-  /** deletes a deleted CLI session target's backlog on the broker (docs/cli.md "The backlog") */
-  dropCliBacklog(targetId: string): Promise<void>;
+  dropCliBacklog: EndpointRouteDeps['dropCliBacklog'];
   /** the monthly accepted-event counter the gateway increments (adapters/usage-counter) */
   acceptedEvents: UsageCounter;
   /** the month's accepted events per endpoint and day, counted by the gateway (adapters/usage-counter) */

@@ -71,7 +71,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const ch = await connections[0]!.openChannel();
-  for (const target of ['tg_k', 'tg_o', 'tg_h', 'tg_full', 'tg_old'])
+  for (const target of ['tg_a', 'tg_b', 'tg_c', 'tg_d', 'tg_e', 'tg_k', 'tg_o', 'tg_h', 'tg_late', 'tg_full', 'tg_old'])
     await ch.deleteQueue(cliBacklogQueue(namespace, target));
   await Promise.all(connections.map((c) => c.close()));
   await deleteBrokerNamespace(namespace);
@@ -175,6 +175,20 @@ describe('the backlog of a CLI session target', () => {
     await s.start();
     expect(drained).toEqual(Array.from({ length: 20 }, (_, i) => `dlv_${i + 1}`));
     await expect(forwarder.forward(forward('tg_k', 21), 10_000)).resolves.toEqual(ok());
+    await s.close('done');
+  });
+
+  it('an entry appended after the live queue is bound (a forward that found no session just before) still reaches the session', async () => {
+    const drained: string[] = [];
+    const s = await session(
+      'tg_late',
+      () => undefined,
+      10,
+      async (d) => (drained.push(d.delivery_id), { recorded: Promise.resolve() }),
+    );
+    await forwarder.keep(kept('tg_late', 1));
+    await eventually(async () => drained.length === 1, 10_000, 'the late entry at the session');
+    expect(drained).toEqual(['dlv_1']);
     await s.close('done');
   });
 

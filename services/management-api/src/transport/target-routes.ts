@@ -12,6 +12,8 @@ import { changedTargetFields, routingApplies, validateNewTarget, validateTargetC
 import { targetView } from '../domain/target-view';
 import type { TargetBreakers } from '../adapters/target-breakers';
 import { audit } from './audit-trail';
+import { dropCliBacklogs } from './endpoint-common';
+import type { EndpointRouteDeps } from './endpoint-common';
 import { accountOf, keyOf } from './auth';
 import { ApiError, notFound } from './errors';
 import { checked, operation } from './operation';
@@ -22,8 +24,7 @@ export interface TargetRouteDeps {
   announceChange(change: CacheChange): Promise<void>;
   /** pause and resume by hand (adapters/target-breakers) */
   breakers: TargetBreakers;
-  /** deletes a CLI session target's backlog (docs/cli.md "The backlog") */
-  dropCliBacklog(targetId: string): Promise<void>;
+  dropCliBacklog: EndpointRouteDeps['dropCliBacklog'];
   logger: Logger;
 }
 
@@ -151,14 +152,7 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
       details: { target_id: targetId, name: gone.name, kind: gone.kind },
     });
     await deps.announceChange({ scope: 'target', id: targetId, endpoint_id: endpointId });
-    // best effort: a backlog left behind is dropped by its own expiry
-    if (gone.kind === 'cli')
-      await deps.dropCliBacklog(targetId).catch((err: Error) =>
-        deps.logger.warn('CLI backlog not deleted; it expires on its own', {
-          target_id: targetId,
-          error: err.message,
-        }),
-      );
+    await dropCliBacklogs(deps, [gone]);
     res.status(204).end();
   });
 
