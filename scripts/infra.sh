@@ -576,8 +576,11 @@ cmd_tools() {
   moto_install
   versitygw_build
   kafka_assemble
+  # what the deploy tests render with (a Go build on a fresh machine: here, not inside npm test)
+  bash "$ROOT/scripts/k8s-tools.sh" >/dev/null
+  bash "$ROOT/scripts/helm-tool.sh" >/dev/null
   postgres_up
-  log "tools: chromium, promtool, prometheus, mosquitto, redis-server, $RABBIT_BIN/rabbitmq-server, $FERRETDB, $JAEGER, $NATS_SERVER, $ELASTICMQ, $MOTO, $VERSITYGW and the Kafka $KAFKA_VERSION jars ($KAFKA_LIBS) are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
+  log "tools: chromium, promtool, prometheus, mosquitto, redis-server, $RABBIT_BIN/rabbitmq-server, $FERRETDB, $JAEGER, $NATS_SERVER, $ELASTICMQ, $MOTO, $VERSITYGW, the Kafka $KAFKA_VERSION jars ($KAFKA_LIBS), kubectl and helm are installed; PostgreSQL runs on 127.0.0.1:$PG_PORT"
 }
 
 cmd_down() {

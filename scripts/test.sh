@@ -28,8 +28,10 @@ if [[ "$tier" == all || "$tier" == e2e || "$tier" == bench ]]; then
 fi
 
 if [[ " ${projects[*]} " == *" unit "* ]]; then
-  # the kustomize the Kubernetes manifest tests render with (test/unit/deploy/k8s-render.ts)
+  # the kustomize the Kubernetes manifest tests render with (test/unit/deploy/k8s-render.ts),
+  # and the helm the chart's tests render with (test/unit/deploy/helm.test.ts)
   bash scripts/k8s-tools.sh >/dev/null
+  bash scripts/helm-tool.sh >/dev/null
 fi
 
 echo "test: building (tsc -b, the dashboard)"

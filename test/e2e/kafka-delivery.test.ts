@@ -13,6 +13,7 @@ import { startService } from '../support/services';
 import type { RunningService } from '../support/services';
 import { startStack } from './stack';
 import type { Stack } from './stack';
+import { startTogether } from '../support/start-together';
 
 /*
  * Apache Kafka targets (docs/targets-queues.md "Apache Kafka"), every service its own process on
@@ -31,7 +32,10 @@ let endpointId: string;
 let caDir: string;
 
 beforeAll(async () => {
-  [stack, kafka] = await Promise.all([startStack('kafka'), startPrivateKafka('kafka-target')]);
+  [stack, kafka] = await startTogether(
+    [startStack('kafka'), (s) => s.stop()],
+    [startPrivateKafka('kafka-target'), (k) => k.close()],
+  );
   caDir = mkdtempSync(path.join(tmpdir(), 'relay-kafka-ca-'));
   writeFileSync(path.join(caDir, 'ca.pem'), kafka.ca);
   outputs = await startService('outputs-deliverer', { ...stack.env, NODE_EXTRA_CA_CERTS: path.join(caDir, 'ca.pem') });

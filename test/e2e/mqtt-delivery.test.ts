@@ -16,6 +16,7 @@ import { startService } from '../support/services';
 import type { RunningService } from '../support/services';
 import { startStack } from './stack';
 import type { Stack } from './stack';
+import { startTogether } from '../support/start-together';
 
 /*
  * MQTT targets (docs/targets-queues.md "MQTT"), every service its own process on the worker's
@@ -32,7 +33,10 @@ let broker: PrivateMosquitto;
 let endpointId: string;
 
 beforeAll(async () => {
-  [stack, broker] = await Promise.all([startStack('mqtt'), startPrivateMosquitto('mqtt')]);
+  [stack, broker] = await startTogether(
+    [startStack('mqtt'), (s) => s.stop()],
+    [startPrivateMosquitto('mqtt'), (b) => b.close()],
+  );
   outputs = await startService('outputs-deliverer', stack.env);
   endpointId = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'to mqtt' } }))).id;
 });

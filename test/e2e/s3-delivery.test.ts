@@ -15,6 +15,7 @@ import {
 import { createBucket, keysIn, startVersitygw } from '../support/s3-server';
 import type { S3Server } from '../support/s3-server';
 import type { Stack } from './stack';
+import { startTogether } from '../support/start-together';
 
 /** the target whose pooled client the link calls use */
 const OWNER = { endpointId: 'ep_owner', targetId: 'tg_owner' };
@@ -33,7 +34,7 @@ let s3: S3Server;
 
 beforeAll(async () => {
   let on: Awaited<ReturnType<typeof startOutputsStack>>;
-  [on, s3] = await Promise.all([startOutputsStack('s3'), startVersitygw('s3')]);
+  [on, s3] = await startTogether([startOutputsStack('s3'), (o) => o.stop()], [startVersitygw('s3'), (s) => s.close()]);
   ({ stack, endpointId, stop: stopStack } = on);
 });
 

@@ -14,6 +14,7 @@ import {
 import { createQueue, queueDepth, receive, startElasticMq, startMotoSqs } from '../support/sqs-servers';
 import type { SqsServer } from '../support/sqs-servers';
 import type { Stack } from './stack';
+import { startTogether } from '../support/start-together';
 
 /** the target whose pooled client the link calls use */
 const OWNER = { endpointId: 'ep_owner', targetId: 'tg_owner' };
@@ -32,16 +33,13 @@ let elasticmq: SqsServer;
 let moto: Awaited<ReturnType<typeof startMotoSqs>>;
 
 beforeAll(async () => {
-  // started together; each that started is kept, so that afterAll stops it when another failed
-  const [on, sqs, iam] = await Promise.allSettled([
-    startOutputsStack('sqs'),
-    startElasticMq('sqs'),
-    startMotoSqs('sqs-iam'),
-  ]);
-  if (on.status === 'fulfilled') ({ stack, endpointId, stop: stopStack } = on.value);
-  if (sqs.status === 'fulfilled') elasticmq = sqs.value;
-  if (iam.status === 'fulfilled') moto = iam.value;
-  for (const r of [on, sqs, iam]) if (r.status === 'rejected') throw r.reason;
+  let on: Awaited<ReturnType<typeof startOutputsStack>>;
+  [on, elasticmq, moto] = await startTogether(
+    [startOutputsStack('sqs'), (o) => o.stop()],
+    [startElasticMq('sqs'), (s) => s.close()],
+    [startMotoSqs('sqs-iam'), (s) => s.close()],
+  );
+  ({ stack, endpointId, stop: stopStack } = on);
 });
 
 afterAll(async () => {

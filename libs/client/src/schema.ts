@@ -2123,6 +2123,11 @@ export interface components {
                 /** @description "whsec_" + base64 of 24–64 bytes */
                 secret: string;
             } | null;
+            tls?: {
+                client_certificate_pem?: string | null;
+                client_key_pem?: string | null;
+                ca_pem?: string | null;
+            } | null;
         };
         /** @description Webhook URL */
         WebhookConfigView: {
@@ -2189,6 +2194,23 @@ export interface components {
                  * @constant
                  */
                 secret: "[redacted]";
+            } | null;
+            tls: {
+                /**
+                 * @description the leaf first, then any intermediates; an expired certificate is refused
+                 * @example -----BEGIN CERTIFICATE-----…
+                 */
+                client_certificate_pem?: string;
+                /**
+                 * @description Client private key (PEM): set; never returned
+                 * @constant
+                 */
+                client_key_pem?: "[redacted]";
+                /**
+                 * @description when set, only these CA certificates are trusted for the receiver's certificate
+                 * @example -----BEGIN CERTIFICATE-----…
+                 */
+                ca_pem?: string;
             } | null;
         };
         /** @description Embed-style chat webhook (Discord-like) */

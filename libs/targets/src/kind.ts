@@ -1,15 +1,31 @@
 import type { DeliveryChannel, DeliveryMessageV1, Validation } from '@relay/contracts';
 import type { KindDescription } from './describe/field';
 import type { TargetLimits } from './describe/limits';
+import type { PoolOwner } from './transports/pool';
 
 // described with the fields it seals (describe/field.ts), which must not import this file back
 export type { SecretSealer } from './describe/field';
+
+/**
+ * One target's TLS identity and trust (a webhook's mutual TLS): the sender keeps its connections
+ * apart from every other target's, so a client certificate is only ever shown to its own target.
+ */
+export interface ClientTls {
+  owner: PoolOwner;
+  /** PEM, the leaf first; with `key` */
+  cert?: string;
+  /** PEM, opened from its sealed form for this attempt only */
+  key?: string;
+  /** PEM: when set, the only trust anchors for the server's certificate */
+  ca?: string;
+}
 
 /** The HTTP request one delivery attempt sends. Always POST. */
 export interface OutboundRequest {
   url: string;
   headers: Record<string, string>;
   body: Buffer;
+  tls?: ClientTls;
 }
 
 /** What came back, trimmed to what classification needs. */

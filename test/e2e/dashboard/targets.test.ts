@@ -2,6 +2,7 @@ import { must } from '@relay/client';
 import { generateKeyPairSync } from 'node:crypto';
 import { nkeys } from '@nats-io/transport-node';
 import type { Locator, Page } from 'playwright-core';
+import { makeTestCa } from '../../support/mtls';
 import { launchBrowser } from './browser';
 import type { Browser } from './browser';
 import { startDashboardStack } from './stack';
@@ -22,6 +23,8 @@ const SLACK = 'https://hooks.slack.com/services/T000/B000/XXXX';
 const DISCORD = 'https://discord.com/api/webhooks/123456789012345678/tok-EN_1';
 const TEAMS =
   'https://prod-12.westeurope.logic.azure.com:443/workflows/0123456789abcdef0123456789abcdef/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=teamsSig_0123456789abcdefXYZ';
+/** a webhook target's mutual TLS: a client certificate, its key and a CA to pin */
+const BANK = makeTestCa('dashboard');
 const NKEY_SEED = new TextDecoder().decode(nkeys.createUser().getSeed());
 const SHEET_ID = '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms';
 /** A service account key as Google's console downloads it, with a real (throwaway) RSA key. */
@@ -335,6 +338,10 @@ const CASES: KindCase[] = [
       await form.getByLabel('Header 1 value', { exact: true }).fill('{{event_id}}');
       await form.getByLabel('Use standard Webhooks signing', { exact: true }).check();
       await form.getByLabel('Signing secret', { exact: true }).fill(`whsec_${Buffer.alloc(32, 7).toString('base64')}`);
+      await form.getByLabel('Use mutual TLS', { exact: true }).check();
+      await form.getByLabel('Client certificate (PEM)', { exact: true }).fill(BANK.client.cert);
+      await form.getByLabel('Client private key (PEM)', { exact: true }).fill(BANK.client.key);
+      await form.getByLabel('Pinned CA (PEM)', { exact: true }).fill(BANK.cert);
     },
     shown: {
       url: 'https://hooks.example.com/in',
@@ -342,9 +349,12 @@ const CASES: KindCase[] = [
       auth: { type: 'bearer', token: '[redacted]' },
       custom_headers: [{ name: 'X-Shop', value: '{{event_id}}', sensitive: false }],
       signing: { standard_webhooks: true, secret: '[redacted]' },
+      tls: { client_certificate_pem: BANK.client.cert, client_key_pem: '[redacted]', ca_pem: BANK.cert },
     },
     change: async (form) => {
       await form.getByLabel('Token', { exact: true }).fill('tok-secret-2');
+      // the key is write-only: a changed configuration types it again
+      await form.getByLabel('Client private key (PEM)', { exact: true }).fill(BANK.client.key);
       await form.getByLabel('Use standard Webhooks signing', { exact: true }).uncheck();
       await form.getByLabel('Header forwarding', { exact: true }).selectOption('list');
       await form.getByLabel('Header names (one per line)', { exact: true }).fill('X-Shop\nX-Trace');
@@ -353,6 +363,7 @@ const CASES: KindCase[] = [
       signing: null,
       forward_headers: { mode: 'list', names: ['x-shop', 'x-trace'] },
       auth: { type: 'bearer', token: '[redacted]' },
+      tls: { client_certificate_pem: BANK.client.cert, client_key_pem: '[redacted]', ca_pem: BANK.cert },
     },
     secret: 'tok-secret',
   },

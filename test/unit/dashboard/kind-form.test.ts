@@ -28,6 +28,7 @@ describe('dashboard target form from a kind description', () => {
       custom_headers: [],
       forward_headers: { mode: 'none' },
       signing: null,
+      tls: null,
     });
     const sent = inputOf(fields, {
       ...start,

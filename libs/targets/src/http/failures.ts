@@ -47,8 +47,37 @@ const UNSENDABLE = new Set([
   'ERR_INVALID_URL',
 ]);
 
+/**
+ * The receiver's TLS alert when it asks for a client certificate and none was presented
+ * (TLS 1.3 `certificate_required`, RFC 8446 §4.4.2.4). Under TLS 1.2 a server sends a
+ * generic `handshake_failure` instead, which names no cause and stays transient.
+ */
+const CLIENT_CERTIFICATE_REQUIRED = 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED';
+
+/**
+ * The receiver's TLS alerts refusing the client certificate that was presented (RFC 8446 §6.2):
+ * an issuer it does not trust, a certificate it rejects, expired or revoked. Each needs the
+ * target's certificate (or the receiver's trust) changed; the next attempt would send the same.
+ */
+const CLIENT_CERTIFICATE_REJECTED = new Set([
+  'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA',
+  'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE',
+  'ERR_SSL_SSLV3_ALERT_UNSUPPORTED_CERTIFICATE',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_REVOKED',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN',
+  'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED',
+]);
+
 export type FailureClass =
-  'ssrf_blocked' | 'untrusted_certificate' | 'expired_certificate' | 'response_too_large' | 'unsendable' | 'transient';
+  | 'ssrf_blocked'
+  | 'untrusted_certificate'
+  | 'expired_certificate'
+  | 'client_certificate_required'
+  | 'client_certificate_rejected'
+  | 'response_too_large'
+  | 'unsendable'
+  | 'transient';
 
 /** Which kind of network failure a send outcome's code names. */
 export function classifyFailureCode(code: string): FailureClass {
@@ -57,5 +86,7 @@ export function classifyFailureCode(code: string): FailureClass {
   if (UNSENDABLE.has(code)) return 'unsendable';
   if (UNTRUSTED_CERTIFICATE.has(code)) return 'untrusted_certificate';
   if (EXPIRED_CERTIFICATE.has(code)) return 'expired_certificate';
+  if (code === CLIENT_CERTIFICATE_REQUIRED) return 'client_certificate_required';
+  if (CLIENT_CERTIFICATE_REJECTED.has(code)) return 'client_certificate_rejected';
   return 'transient';
 }

@@ -3,6 +3,8 @@ import type { Agents } from 'got';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { NetworkFailure, OutboundRequest, ResponseSummary, SendOutcome } from '../kind';
 import { createSsrfAgents, parseHostRoutes } from '../ssrf/agents';
+import type { SsrfAgents } from '../ssrf/agents';
+import { ClientPool, ownedKey } from '../transports/pool';
 import { createAddressPolicy } from '../ssrf/policy';
 import { RESET_UNANSWERED, RESPONSE_TOO_LARGE } from './failures';
 
@@ -61,16 +63,43 @@ export function createSender(opts: SenderOptions): (req: HttpRequest) => Promise
   const routes = opts.hostRoutes?.length
     ? parseHostRoutes(opts.hostRoutes, createAddressPolicy({ allowCidrs: opts.allowCidrs }))
     : undefined;
-  const agent = createSsrfAgents({
-    allowCidrs: opts.allowCidrs,
-    ...(opts.ca !== undefined ? { ca: opts.ca } : {}),
-    ...(routes ? { routes } : {}),
-  });
+  const guard = { allowCidrs: opts.allowCidrs, ...(routes ? { routes } : {}) };
+  const agent = createSsrfAgents({ ...guard, ...(opts.ca !== undefined ? { ca: opts.ca } : {}) });
   const send: SendOptions = { timeoutMs: opts.timeoutMs, agent };
   if (opts.maxResponseBytes !== undefined) send.maxResponseBytes = opts.maxResponseBytes;
   if (opts.responseLimitBytes !== undefined) send.responseLimitBytes = opts.responseLimitBytes;
-  return (req) => sendRequest(req, send);
+  const targetAgents = new ClientPool<Agents & SsrfAgents>({
+    healthy: () => true,
+    close: (a) => (a.http.destroy(), a.https.destroy()),
+    maxClients: TLS_AGENTS_MAX,
+    idleMs: TLS_AGENTS_IDLE_MS,
+  });
+  return async (req) => {
+    if (!req.tls) return sendRequest(req, send);
+    const { owner, cert, key, ca } = req.tls;
+    // keyed by the target and a digest of its settings: a changed certificate gets new connections
+    const agents = await targetAgents.get(
+      ownedKey(owner, JSON.stringify([cert, key, ca])),
+      async () =>
+        createSsrfAgents({
+          ...guard,
+          // a pinned CA replaces the default roots for this target only
+          ...((ca ?? opts.ca) !== undefined ? { ca: ca ?? opts.ca } : {}),
+          ...(cert !== undefined && key !== undefined ? { clientCertificate: { cert, key } } : {}),
+        }),
+      owner,
+    );
+    return sendRequest(req, { ...send, agent: agents });
+  };
 }
+
+/**
+ * Targets with TLS settings of their own (mutual TLS) each get their own agents, so no
+ * connection that presented one target's client certificate is ever reused for another. Held
+ * while used; an idle target's connections close like any kept-alive ones would.
+ */
+const TLS_AGENTS_MAX = 1000;
+const TLS_AGENTS_IDLE_MS = 300_000;
 
 /**
  * Sends one attempt. Redirects are never followed (a redirect could point at a private

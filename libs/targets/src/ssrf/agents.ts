@@ -25,6 +25,8 @@ export interface SsrfAgentOptions {
   ca?: string;
   /** host routes (operator setting HOST_ROUTES, parseHostRoutes): connect to another address for a host name */
   routes?: HostRoutes;
+  /** a client certificate (PEM, the leaf first) and its key, presented when the server asks (mutual TLS) */
+  clientCertificate?: { cert: string; key: string };
 }
 
 /**
@@ -178,7 +180,11 @@ export function createSsrfAgents(opts: SsrfAgentOptions): SsrfAgents {
   const policy = createAddressPolicy({ allowCidrs: opts.allowCidrs });
   const base = opts.lookup ?? (dns.lookup as unknown as net.LookupFunction);
   const agentOpts = { keepAlive: opts.keepAlive ?? true };
-  const httpsOpts = opts.ca !== undefined ? { ...agentOpts, ca: opts.ca } : agentOpts;
+  const httpsOpts = {
+    ...agentOpts,
+    ...(opts.ca !== undefined ? { ca: opts.ca } : {}),
+    ...(opts.clientCertificate ? { cert: opts.clientCertificate.cert, key: opts.clientCertificate.key } : {}),
+  };
   return {
     http: new GuardedHttpAgent(policy, base, agentOpts, opts.routes),
     https: new GuardedHttpsAgent(policy, base, httpsOpts, opts.routes),

@@ -112,4 +112,58 @@ describe('a pool of connection-holding clients, one per target', () => {
     expect(one).not.toContain('secret');
     expect(one.startsWith('tg_a:')).toBe(true);
   });
+  it('use: an error that leaves the connection in doubt closes the client; a server’s answer does not', async () => {
+    const { pool, open, opened } = poolOf();
+    const owner = { endpointId: 'ep_1', targetId: 'tg_a' };
+    const inDoubt = (err: unknown) => (err as Error).message !== 'ERR wrong type';
+    let first: FakeClient | undefined;
+    const answer = pool.use(
+      't1',
+      open,
+      owner,
+      async (c) => {
+        first = c;
+        throw new Error('ERR wrong type');
+      },
+      inDoubt,
+    );
+    await expect(answer).rejects.toThrow('ERR wrong type');
+    expect([first!.closed, pool.size]).toEqual([false, 1]);
+    const reset = pool.use('t1', open, owner, async () => Promise.reject(new Error('ECONNRESET')), inDoubt);
+    await expect(reset).rejects.toThrow('ECONNRESET');
+    await new Promise(setImmediate);
+    expect([first!.closed, pool.size]).toEqual([true, 0]);
+    expect(await pool.use('t1', open, owner, async (c) => c.n)).toBe(2);
+    expect(opened()).toBe(2);
+    pool.close();
+  });
+
+  it('use: a client its attempt left unhealthy is closed after it, and a successor opened meanwhile is kept', async () => {
+    const { pool, open } = poolOf();
+    const owner = { endpointId: 'ep_1', targetId: 'tg_a' };
+    let successor: FakeClient | undefined;
+    const first = await pool.use('t1', open, owner, async (c) => {
+      c.ok = false;
+      // another attempt finds it unhealthy and opens the successor while this one is at work
+      successor = await pool.get('t1', open, owner);
+      return c;
+    });
+    await new Promise(setImmediate);
+    expect([first.closed, successor!.closed, successor!.n, pool.size]).toEqual([true, false, 2, 1]);
+    pool.close();
+  });
+
+  it('link: a link’s size, release and close are its pool’s', async () => {
+    const { pool, open } = poolOf();
+    const link = pool.link<{ size: number; release(id: string): void; close(): void; ping(): string }>({
+      ping: () => 'pong',
+    });
+    const owner = { endpointId: 'ep_1', targetId: 'tg_a' };
+    const client = await pool.get('t1', open, owner);
+    expect([link.ping(), link.size]).toEqual(['pong', 1]);
+    link.release('tg_a');
+    await new Promise(setImmediate);
+    expect([client.closed, link.size]).toEqual([true, 0]);
+    link.close();
+  });
 });

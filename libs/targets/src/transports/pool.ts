@@ -74,20 +74,7 @@ export class ClientPool<C> {
 
   /** the key's client, opened with `open` (or reopened when unhealthy); rejects when it cannot be opened */
   async get(key: string, open: () => Promise<C>, owner?: PoolOwner): Promise<C> {
-    const found = this.held.get(key);
-    if (found) {
-      found.usedAt = Date.now();
-      // most recently used last: Map keeps insertion order, so eviction takes the first
-      this.held.delete(key);
-      this.held.set(key, found);
-      const client = await found.client;
-      if (this.opts.healthy(client)) return client;
-      if (this.held.get(key) === found) this.drop(key, found);
-      // another attempt that found it unhealthy too has opened its successor: share that one
-      const successor = this.held.get(key);
-      if (successor) return successor.client;
-    }
-    return this.openHeld(key, open, owner);
+    return (await this.acquire(key, open, owner)).client;
   }
 
   /** closes the clients of a target, or of every target of an endpoint, at once: it was changed or deleted */
@@ -102,6 +89,40 @@ export class ClientPool<C> {
     if (found) this.drop(key, found);
   }
 
+  /**
+   * One attempt on the key's client: opened or shared as `get` does (rejecting when it cannot be
+   * opened), given to `run`, and closed after it when it is no longer healthy or `run` threw an
+   * error that `inDoubt` says leaves its connection uncertain (a timeout, a reset; not a server's
+   * answer). A successor another attempt opened meanwhile is left alone.
+   */
+  async use<R>(
+    key: string,
+    open: () => Promise<C>,
+    owner: PoolOwner,
+    run: (client: C) => Promise<R>,
+    inDoubt: (err: unknown) => boolean = () => true,
+  ): Promise<R> {
+    const { client, h } = await this.acquire(key, open, owner);
+    let doubt = false;
+    try {
+      return await run(client);
+    } catch (err) {
+      doubt = inDoubt(err);
+      throw err;
+    } finally {
+      if ((doubt || !this.opts.healthy(client)) && this.held.get(key) === h) this.drop(key, h);
+    }
+  }
+
+  /** A link of its own methods, whose `size`, `release` and `close` are the pool's. */
+  link<L extends PooledLink>(methods: Omit<L, keyof PooledLink>): L {
+    return Object.defineProperties(methods, {
+      size: { get: () => this.size, enumerable: true },
+      release: { value: (id: string) => this.release(id), enumerable: true },
+      close: { value: () => this.close(), enumerable: true },
+    }) as L;
+  }
+
   get size(): number {
     return this.held.size;
   }
@@ -111,7 +132,30 @@ export class ClientPool<C> {
     for (const [key, h] of [...this.held]) this.drop(key, h);
   }
 
-  private openHeld(key: string, open: () => Promise<C>, owner: PoolOwner | undefined): Promise<C> {
+  /** the key's client and the entry holding it */
+  private async acquire(
+    key: string,
+    open: () => Promise<C>,
+    owner: PoolOwner | undefined,
+  ): Promise<{ client: C; h: Held<C> }> {
+    const found = this.held.get(key);
+    if (found) {
+      found.usedAt = Date.now();
+      // most recently used last: Map keeps insertion order, so eviction takes the first
+      this.held.delete(key);
+      this.held.set(key, found);
+      const client = await found.client;
+      if (this.opts.healthy(client)) return { client, h: found };
+      if (this.held.get(key) === found) this.drop(key, found);
+      // another attempt that found it unhealthy too has opened its successor: share that one
+      const successor = this.held.get(key);
+      if (successor) return { client: await successor.client, h: successor };
+    }
+    const h = this.openHeld(key, open, owner);
+    return { client: await h.client, h };
+  }
+
+  private openHeld(key: string, open: () => Promise<C>, owner: PoolOwner | undefined): Held<C> {
     while (this.held.size >= this.opts.maxClients) {
       const [oldest, h] = this.held.entries().next().value as [string, Held<C>];
       this.drop(oldest, h);
@@ -123,7 +167,7 @@ export class ClientPool<C> {
     client.catch(() => {
       if (this.held.get(key) === h) this.held.delete(key);
     });
-    return client;
+    return h;
   }
 
   private drop(key: string, h: Held<C>): void {

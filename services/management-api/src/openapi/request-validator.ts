@@ -91,47 +91,56 @@ export function createRequestValidator(doc: OpenApiDocument): RequestValidator {
   const resolve = (schema: Schema): Schema => resolveRef(doc, schema);
   const compile = (...at: string[]): ValidateFunction => ajv.compile({ $ref: `${DOC_ID}#/${pointer(...at)}` });
 
-  const compiled = new Map<string, Compiled>();
+  // An operation's validators are compiled on its first request: a process (or a test's app)
+  // pays only for the operations it serves, not for the whole document at start.
+  const operations = new Map<string, { info: OperationInfo; compiled: () => Compiled }>();
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
       const operationId = String(op.operationId);
-      const params = ((op.parameters as Schema[] | undefined) ?? []).map((p, i) => ({
-        name: String(p.name),
-        in: String(p.in),
-        validate: compile('paths', path, method, 'parameters', String(i), 'schema'),
-        schema: resolve(p.schema as Schema),
-      }));
-      const content = (op.requestBody as { content?: Record<string, { schema: Schema }> } | undefined)?.content?.[
-        'application/json'
-      ];
-      const body = content
-        ? {
-            validate: compile('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'),
-            readOnly: readOnlyProperties(resolve(content.schema), resolve),
-          }
-        : null;
-      compiled.set(operationId, {
-        info: { operationId, method, path, role: op['x-relay-role'] as ApiKeyRole | undefined },
-        path: params.filter((p) => p.in === 'path'),
-        query: params.filter((p) => p.in === 'query'),
-        body,
-      });
+      const info: OperationInfo = { operationId, method, path, role: op['x-relay-role'] as ApiKeyRole | undefined };
+      let compiled: Compiled | undefined;
+      operations.set(operationId, { info, compiled: () => (compiled ??= compileOperation(info, op)) });
     }
   }
 
-  const get = (operationId: string): Compiled => {
-    const c = compiled.get(operationId);
-    if (!c) throw new Error(`operation ${operationId} is not in the OpenAPI document`);
-    return c;
+  function compileOperation(info: OperationInfo, op: Schema): Compiled {
+    const { path, method } = info;
+    const params = ((op.parameters as Schema[] | undefined) ?? []).map((p, i) => ({
+      name: String(p.name),
+      in: String(p.in),
+      validate: compile('paths', path, method, 'parameters', String(i), 'schema'),
+      schema: resolve(p.schema as Schema),
+    }));
+    const content = (op.requestBody as { content?: Record<string, { schema: Schema }> } | undefined)?.content?.[
+      'application/json'
+    ];
+    const body = content
+      ? {
+          validate: compile('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'),
+          readOnly: readOnlyProperties(resolve(content.schema), resolve),
+        }
+      : null;
+    return {
+      info,
+      path: params.filter((p) => p.in === 'path'),
+      query: params.filter((p) => p.in === 'query'),
+      body,
+    };
+  }
+
+  const get = (operationId: string) => {
+    const o = operations.get(operationId);
+    if (!o) throw new Error(`operation ${operationId} is not in the OpenAPI document`);
+    return o;
   };
 
   return {
     operation: (operationId) => get(operationId).info,
-    operations: () => [...compiled.values()].map((c) => c.info),
+    operations: () => [...operations.values()].map((o) => o.info),
     validate(operationId, request) {
-      const c = get(operationId);
+      const c = get(operationId).compiled();
       // strings the store or a header cannot carry, in any part of the request a handler reads (string-safety.ts)
       const errors: FieldError[] = [
         ...c.path.flatMap((p) => uncarriableFields(request.params[p.name], p.name)),

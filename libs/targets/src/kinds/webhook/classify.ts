@@ -13,8 +13,8 @@ export function retryAfterMs(value: string | string[] | undefined, now: number):
 /**
  * How an attempt ended. Network failures retry, except those the same configuration cannot
  * fix: the SSRF guard's refusal and an untrusted certificate (self-signed, unknown CA, wrong
- * host — spec "Outbound") and a request Node refuses to send are permanent and flag the
- * target; a 2xx whose body ran past the sender's limit is permanent (docs/delivery.md
+ * host — spec "Outbound"), a receiver's refusal of the client certificate (or of its absence,
+ * mutual TLS) and a request Node refuses to send are permanent and flag the target; a 2xx whose body ran past the sender's limit is permanent (docs/delivery.md
  * "Responses too large"); an expired certificate retries, since a renewal fixes it. Redirects
  * are never followed and are permanent.
  */
@@ -27,6 +27,21 @@ export function classifyWebhookOutcome(outcome: SendOutcome, now = Date.now()): 
       case 'untrusted_certificate':
       case 'unsendable':
         return { result: 'permanent', status: null, error, flagTarget: true };
+      // the attempt error leads with a stable token, the receiver's alert after it
+      case 'client_certificate_required':
+        return {
+          result: 'permanent',
+          status: null,
+          error: `tls_client_certificate_required: the receiver requires a client certificate and none was presented (${error})`,
+          flagTarget: true,
+        };
+      case 'client_certificate_rejected':
+        return {
+          result: 'permanent',
+          status: null,
+          error: `tls_client_certificate_rejected: the receiver refused the client certificate (${error})`,
+          flagTarget: true,
+        };
       case 'response_too_large':
         return { result: 'permanent', status: null, error, flagTarget: false };
       default:

@@ -26,6 +26,20 @@ export interface WebhookSigning {
   secret: string;
 }
 
+/**
+ * Mutual TLS (docs/targets-webhook.md "Mutual TLS"): a client certificate presented in the
+ * handshake, and/or a CA that alone is trusted for this target's server certificate.
+ * Certificate and key come together or not at all.
+ */
+export interface WebhookTls {
+  /** PEM: the leaf first, then any intermediates */
+  client_certificate_pem?: string;
+  /** sealed PEM private key (unencrypted PKCS#8, PKCS#1 or SEC1 before sealing) */
+  client_key_pem?: string;
+  /** PEM: one or more CA certificates; when set, the public roots are not trusted for this target */
+  ca_pem?: string;
+}
+
 export interface WebhookConfig {
   url: string;
   enforce_https: boolean;
@@ -33,6 +47,8 @@ export interface WebhookConfig {
   custom_headers: CustomHeader[];
   forward_headers: ForwardHeaders;
   signing: WebhookSigning | null;
+  /** absent in targets stored before mutual TLS existed: read as null */
+  tls?: WebhookTls | null;
 }
 
 /** Spec "Limits": custom headers per webhook destination. */

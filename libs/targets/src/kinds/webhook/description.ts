@@ -12,9 +12,13 @@ import {
   dedupe,
   markSensitive,
 } from './checks';
+import { checkClientCertificate, checkClientKey, checkPinnedCa, checkTls } from './tls';
 
 /** Secrets are at most 4 KB: an Authorization header value a receiver still reads. */
 const MAX_SECRET = 4096;
+/** A certificate chain or CA bundle of a few certificates; a 4096-bit RSA key is about 3.3 KB of PEM. */
+const MAX_CERTIFICATES_PEM = 65_536;
+const MAX_KEY_PEM = 16_384;
 
 const authVariants: Array<{ value: string; label: string; fields: Fields }> = [
   { value: 'none', label: 'None', fields: {} },
@@ -218,6 +222,45 @@ export const webhookDescription: KindDescription = {
           message: 'must be a Standard Webhooks secret: "whsec_" + base64 of 24–64 bytes',
           requiredMessage: 'must be a Standard Webhooks secret: "whsec_" + base64 of 24–64 bytes',
           check: checkSigningSecret,
+        },
+      },
+    },
+    tls: {
+      type: 'object',
+      label: 'Mutual TLS',
+      default: null,
+      help: 'a client certificate for receivers that require one, and/or the one CA trusted for this target',
+      message:
+        'must be {client_certificate_pem, client_key_pem, ca_pem?} or {ca_pem} (or omit tls); docs/targets-webhook.md',
+      check: checkTls,
+      fields: {
+        client_certificate_pem: {
+          type: 'string',
+          label: 'Client certificate (PEM)',
+          multiline: true,
+          maxLength: MAX_CERTIFICATES_PEM,
+          example: '-----BEGIN CERTIFICATE-----…',
+          help: 'the leaf first, then any intermediates; an expired certificate is refused',
+          check: checkClientCertificate,
+        },
+        client_key_pem: {
+          type: 'string',
+          label: 'Client private key (PEM)',
+          credential: true,
+          multiline: true,
+          maxLength: MAX_KEY_PEM,
+          example: '-----BEGIN PRIVATE KEY-----…',
+          help: 'unencrypted; stored sealed and never shown; must match the certificate',
+          check: checkClientKey,
+        },
+        ca_pem: {
+          type: 'string',
+          label: 'Pinned CA (PEM)',
+          multiline: true,
+          maxLength: MAX_CERTIFICATES_PEM,
+          example: '-----BEGIN CERTIFICATE-----…',
+          help: "when set, only these CA certificates are trusted for the receiver's certificate",
+          check: checkPinnedCa,
         },
       },
     },

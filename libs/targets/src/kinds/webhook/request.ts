@@ -1,7 +1,8 @@
 import type { DeliveryMessageV1 } from '@relay/contracts';
-import type { OutboundRequest } from '../../kind';
+import type { ClientTls, OutboundRequest } from '../../kind';
+import { ownerOf } from '../../transports/pool';
 import { TargetConfigError } from './config';
-import type { SecretSealer, WebhookAuth, WebhookConfig } from './config';
+import type { SecretSealer, WebhookAuth, WebhookConfig, WebhookTls } from './config';
 import { headerValueProblem, isHeaderValue, isNeverForwarded } from './headers';
 import { standardWebhookHeaders } from './signing';
 import { renderTemplate, templateValues } from './template';
@@ -91,7 +92,20 @@ export function buildWebhookRequest(config: WebhookConfig, d: DeliveryMessageV1,
   if (config.signing)
     Object.assign(headers, standardWebhookHeaders(open(config.signing.secret), d.delivery_id, deps.now(), body));
   refuseUnsendable(headers);
-  return { url: config.url, headers, body };
+  const request: OutboundRequest = { url: config.url, headers, body };
+  if (config.tls) request.tls = clientTls(config.tls, d, open);
+  return request;
+}
+
+/** The target's mutual TLS settings as the sender uses them, the key opened. */
+function clientTls(tls: WebhookTls, d: DeliveryMessageV1, open: (sealed: string) => string): ClientTls {
+  const out: ClientTls = { owner: ownerOf(d) };
+  if (tls.client_certificate_pem !== undefined && tls.client_key_pem !== undefined) {
+    out.cert = tls.client_certificate_pem;
+    out.key = open(tls.client_key_pem);
+  }
+  if (tls.ca_pem !== undefined) out.ca = tls.ca_pem;
+  return out;
 }
 
 /**

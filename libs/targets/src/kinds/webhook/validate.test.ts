@@ -25,6 +25,7 @@ describe('webhook config validation (spec "Relay target" → Webhook URL)', () =
         custom_headers: [],
         forward_headers: { mode: 'none' },
         signing: null,
+        tls: null,
       },
     });
   });

@@ -143,23 +143,19 @@ export function createAmqpLink(opts: PooledLinkOptions): AmqpLink {
     maxClients: opts.maxClients,
     idleMs: opts.idleMs,
   });
-  return {
+  return pool.link<AmqpLink>({
     async publish(owner, url, message) {
-      const key = ownedKey(owner, url);
-      let held: Held;
       try {
-        held = await pool.get(key, () => open(url, policy, opts), owner);
+        // a channel the broker closed is unhealthy: the pool closes it after the attempt
+        return await pool.use(
+          ownedKey(owner, url),
+          () => open(url, policy, opts),
+          owner,
+          (held) => publishOn(held, message, opts.commandTimeoutMs),
+        );
       } catch (err) {
         return { error: { code: amqpErrorCode(err), message: String((err as Error)?.message ?? err) } };
       }
-      const outcome = await publishOn(held, message, opts.commandTimeoutMs);
-      if (!held.open) pool.discard(key);
-      return outcome;
     },
-    get size() {
-      return pool.size;
-    },
-    release: (id) => pool.release(id),
-    close: () => pool.close(),
-  };
+  });
 }

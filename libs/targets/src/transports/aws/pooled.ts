@@ -26,22 +26,22 @@ export function pooledAwsClients<C extends { destroy(): void }, A extends AwsAcc
     maxClients: opts.maxClients,
     idleMs: opts.idleMs,
   });
-  return {
+  return pool.link<AwsClients<C, A>>({
     async call(owner, access, use) {
       // the owner's own client, keyed by a digest of its access (no secret in clear)
       const key = `${owner.targetId}:${poolKey(access, ...keyOf(access))}`;
       try {
-        return await use(await pool.get(key, () => Promise.resolve(open(access)), owner));
+        // a failure without an answer (a reset, a timeout) leaves the connection in doubt
+        return await pool.use(
+          key,
+          () => Promise.resolve(open(access)),
+          owner,
+          use,
+          (err) => awsFailure(err).status === undefined,
+        );
       } catch (err) {
-        const error = awsFailure(err);
-        if (error.status === undefined) pool.discard(key);
-        return { error };
+        return { error: awsFailure(err) };
       }
     },
-    get size() {
-      return pool.size;
-    },
-    release: (id) => pool.release(id),
-    close: () => pool.close(),
-  };
+  });
 }

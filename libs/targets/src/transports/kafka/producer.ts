@@ -181,7 +181,7 @@ export function createKafkaLink(opts: PooledLinkOptions): KafkaLink {
     maxClients: opts.maxClients,
     idleMs: opts.idleMs,
   });
-  return {
+  return pool.link<KafkaLink>({
     async produce(owner, cluster, record) {
       const key = ownedKey(owner, JSON.stringify(cluster));
       // the client's connect retries, bounded as one connection attempt of the other kinds is
@@ -204,10 +204,5 @@ export function createKafkaLink(opts: PooledLinkOptions): KafkaLink {
       if (!held.open) pool.discard(key);
       return outcome;
     },
-    get size() {
-      return pool.size;
-    },
-    release: (id) => pool.release(id),
-    close: () => pool.close(),
-  };
+  });
 }

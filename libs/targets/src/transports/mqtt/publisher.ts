@@ -162,23 +162,20 @@ export function createMqttLink(opts: PooledLinkOptions): MqttLink {
     maxClients: opts.maxClients,
     idleMs: opts.idleMs,
   });
-  return {
+  return pool.link<MqttLink>({
     async publish(owner, broker, message) {
       const key = ownedKey(owner, `${broker.protocolVersion} ${broker.url}`);
-      let held: Held;
       try {
-        held = await pool.get(key, () => open(broker, policy, opts), owner);
+        // a connection the broker closed is unhealthy: the pool closes it after the attempt
+        return await pool.use(
+          key,
+          () => open(broker, policy, opts),
+          owner,
+          (held) => publishOn(held, message, broker.protocolVersion, opts.commandTimeoutMs),
+        );
       } catch (err) {
         return errorOutcome('connect', err);
       }
-      const outcome = await publishOn(held, message, broker.protocolVersion, opts.commandTimeoutMs);
-      if (!held.open) pool.discard(key);
-      return outcome;
     },
-    get size() {
-      return pool.size;
-    },
-    release: (id) => pool.release(id),
-    close: () => pool.close(),
-  };
+  });
 }

@@ -54,8 +54,6 @@ export interface NatsLink extends PooledLink {
 interface Held {
   nc: NatsConnection;
   js: JetStreamClient;
-  /** false after a timeout: the connection is in doubt */
-  usable: boolean;
 }
 
 /** An error's code; nats.js wraps the cause (a refused socket, a permission violation) in its own. */
@@ -135,7 +133,7 @@ async function open(target: NatsServers, policy: AddressPolicy, opts: PooledLink
         reconnect: false,
         ignoreClusterUpdates: true,
       });
-      return { nc, js: jetstream(nc, { timeout: opts.commandTimeoutMs }), usable: true };
+      return { nc, js: jetstream(nc, { timeout: opts.commandTimeoutMs }) };
     } catch (err) {
       // a refusal of the credentials or the address is the answer; another server is not asked
       const { code } = natsErrorCode(err);
@@ -154,40 +152,33 @@ async function open(target: NatsServers, policy: AddressPolicy, opts: PooledLink
 export function createNatsLink(opts: PooledLinkOptions): NatsLink {
   const policy = createAddressPolicy({ allowCidrs: opts.allowCidrs });
   const pool = new ClientPool<Held>({
-    healthy: (h) => h.usable && !h.nc.isClosed() && !h.nc.isDraining(),
+    healthy: (h) => !h.nc.isClosed() && !h.nc.isDraining(),
     close: (h) => void h.nc.close().catch(() => undefined),
     maxClients: opts.maxClients,
     idleMs: opts.idleMs,
   });
-  return {
+  return pool.link<NatsLink>({
     async publish(owner, target, message) {
-      const key = ownedKey(owner, JSON.stringify(target));
-      let held: Held;
-      try {
-        held = await pool.get(key, () => open(target, policy, opts), owner);
-      } catch (err) {
-        return { error: { ...natsErrorCode(err), message: messageOf(err) } };
-      }
       const h = headers();
       for (const [name, value] of Object.entries(message.headers)) h.set(name, value);
       try {
-        const ack = await held.js.publish(message.subject, message.body, {
-          msgID: message.msgId,
-          headers: h,
-          timeout: opts.commandTimeoutMs,
-        });
+        const ack = await pool.use(
+          ownedKey(owner, JSON.stringify(target)),
+          () => open(target, policy, opts),
+          owner,
+          (held) =>
+            held.js.publish(message.subject, message.body, {
+              msgID: message.msgId,
+              headers: h,
+              timeout: opts.commandTimeoutMs,
+            }),
+          // a publish not acknowledged in time leaves the connection in doubt
+          (err) => natsErrorCode(err).code === 'ETIMEDOUT',
+        );
         return { ack: { stream: ack.stream, seq: ack.seq, duplicate: ack.duplicate } };
       } catch (err) {
-        const { code, status } = natsErrorCode(err);
-        if (code === 'ETIMEDOUT') held.usable = false;
-        if (held.nc.isClosed() || !held.usable) pool.discard(key);
-        return { error: { code, message: messageOf(err), ...(status !== undefined ? { status } : {}) } };
+        return { error: { ...natsErrorCode(err), message: messageOf(err) } };
       }
     },
-    get size() {
-      return pool.size;
-    },
-    release: (id) => pool.release(id),
-    close: () => pool.close(),
-  };
+  });
 }

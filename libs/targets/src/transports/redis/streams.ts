@@ -88,24 +88,22 @@ export function createRedisStreamsLink(opts: PooledLinkOptions): RedisStreamsLin
     maxClients: opts.maxClients,
     idleMs: opts.idleMs,
   });
-  return {
+  return pool.link<RedisStreamsLink>({
     async append(owner, url, entry) {
-      const key = ownedKey(owner, url);
+      const trim: Array<string | number> = entry.maxLength > 0 ? ['MAXLEN', '~', entry.maxLength] : [];
       try {
-        const client = await pool.get(key, () => connect(url, policy, opts), owner);
-        const trim: Array<string | number> = entry.maxLength > 0 ? ['MAXLEN', '~', entry.maxLength] : [];
-        const id = await client.xadd(entry.stream, ...trim, '*', ...entry.fields.flat());
+        const id = await pool.use(
+          ownedKey(owner, url),
+          () => connect(url, policy, opts),
+          owner,
+          (client) => client.xadd(entry.stream, ...trim, '*', ...entry.fields.flat()),
+          // a timeout or a reset leaves the connection in doubt; a server's reply does not
+          (err) => (err as Error)?.name !== 'ReplyError',
+        );
         return { id: id ?? '' };
       } catch (err) {
-        // a timeout or a reset leaves the connection in doubt; a server's reply does not
-        if ((err as Error)?.name !== 'ReplyError') pool.discard(key);
         return { error: { code: redisErrorCode(err), message: String((err as Error)?.message ?? err) } };
       }
     },
-    get size() {
-      return pool.size;
-    },
-    release: (id) => pool.release(id),
-    close: () => pool.close(),
-  };
+  });
 }
