@@ -164,7 +164,7 @@ describe('relay listen: the backlog', () => {
 });
 
 describe('relay listen --mirror', () => {
-  it("a mirror session receives its sample of the endpoint's events, chosen by event id; the production target gets every event, once each, and unsampled rows do not name the mirror", async () => {
+  it("a mirror session receives its sample of the endpoint's events, chosen by event id; the production target gets every event, once each; unsampled rows do not name it and a resend follows the sample", async () => {
     const production = await receiver();
     const local = await receiver();
     const endpointId = await endpoint('production with a mirror');
@@ -200,8 +200,17 @@ describe('relay listen --mirror', () => {
     expect(production.requests).toHaveLength(sent.length);
     await cli.kill('SIGTERM');
 
-    // deleting the endpoint deletes its CLI session targets' backlogs
-    expect(await backlogDepth(mirror)).toBe(0);
+    // a resend follows the gateway's sample: the mirror again only for an event in it
+    const resentTo = async (eventId: string): Promise<string[]> =>
+      (
+        await must(stack.client.POST('/v1/activity/{eventId}/resend', { params: { path: { eventId } }, body: {} }))
+      ).deliveries.map((d) => d.target_id);
+    expect(await resentTo(sampled[0]!)).toEqual(expect.arrayContaining([webhook.id, mirror]));
+    expect(await resentTo(sent.find((e) => !sampled.includes(e))!)).toEqual([webhook.id]);
+
+    // the resent sampled event waits in the mirror's backlog (its CLI has gone); deleting the
+    // endpoint deletes its CLI session targets' backlogs
+    await eventually(async () => (await backlogDepth(mirror)) === 1, 30_000, 'the resend kept for the mirror');
     await must(stack.client.DELETE('/v1/endpoints/{endpointId}', { params: { path: { endpointId } } }));
     expect(await backlogDepth(mirror)).toBeNull();
   });
