@@ -23,8 +23,8 @@ export function cliSessionsExchange(namespace: string): string {
 /**
  * The bounds of a CLI session target's backlog (docs/cli.md "The backlog"), here because the
  * CLI says them too: the deliveries kept while no session listens, and for how long. A laptop
- * asleep overnight is what they are for; past either the delivery goes back to the retry
- * schedule, and is recorded failed after it.
+ * asleep overnight is what they are for. One past the count is retried on the schedule; one
+ * kept longer is recorded failed.
  */
 export const CLI_BACKLOG_MAX_DELIVERIES = 10_000;
 export const CLI_BACKLOG_MAX_AGE_MS = 24 * 3_600_000;
@@ -39,6 +39,11 @@ export const CLI_MIRROR_MAX_PERCENT = 100;
  */
 export function cliBacklogQueue(namespace: string, targetId: string): string {
   return `${namespace}.cli.backlog.${targetId}`;
+}
+
+/** Whether a queue (a dead letter's `x-first-death-queue`) is a CLI session target's backlog. */
+export function isCliBacklogQueue(queue: string): boolean {
+  return queue.includes('.cli.backlog.');
 }
 
 /** One attempt of one delivery, as the CLI forwards it to its local URL (always POST). */

@@ -79,5 +79,6 @@ export {
   CLI_MIRROR_MIN_PERCENT,
   cliBacklogQueue,
   cliSessionsExchange,
+  isCliBacklogQueue,
 } from './cli-sessions';
 export type { CliAckFrame, CliAnswerV1, CliForwardV1, CliLocalOutcome, CliServerFrame } from './cli-sessions';

@@ -63,7 +63,7 @@ export async function cliTargetOf(
       : { kind: 'cli', name: mirrorTargetName(percent), config: { mirror_percent: percent } },
   );
   opts.err(
-    `Created ${percent === undefined ? 'CLI session' : `${percent}% mirror`} target ${created.id} on ${opts.endpointId}; events sent while no session listens are kept for the next one (up to ${CLI_BACKLOG_MAX_DELIVERIES.toLocaleString('en-US')} for ${CLI_BACKLOG_MAX_AGE_MS / 3_600_000} h), then retried and recorded as failed (relay targets ${opts.endpointId}).`,
+    `Created ${percent === undefined ? 'CLI session' : `${percent}% mirror`} target ${created.id} on ${opts.endpointId}; events sent while no session listens are kept for the next one (up to ${CLI_BACKLOG_MAX_DELIVERIES.toLocaleString('en-US')} for ${CLI_BACKLOG_MAX_AGE_MS / 3_600_000} h), then recorded as failed (relay targets ${opts.endpointId}).`,
   );
   return created.id;
 }

@@ -259,7 +259,7 @@ describe('the backlog bounds', () => {
     await ch.close();
   });
 
-  it("an entry older than x-message-ttl goes back to its channel's work queue, where the deliverer retries it", async () => {
+  it("an entry older than x-message-ttl goes back to its channel's work queue, marked as expired from the backlog", async () => {
     const f = await tight({ maxAgeMs: 50, expiresMs: 60_000 });
     await expect(f.keep(kept('tg_old', 1))).resolves.toBe(true);
     const ch = await (await connection()).openChannel();
@@ -270,6 +270,11 @@ describe('the backlog bounds', () => {
       'the expired entry in the work queue',
     );
     expect(decodeMessage(back.content, [DELIVERY_V1])).toMatchObject({ delivery_id: 'dlv_1', target_id: 'tg_old' });
+    // what the deliverer tells it by: recorded failed, not attempted again
+    expect(back.properties.headers).toMatchObject({
+      'x-first-death-reason': 'expired',
+      'x-first-death-queue': cliBacklogQueue(namespace, 'tg_old'),
+    });
     await ch.close();
   });
 });

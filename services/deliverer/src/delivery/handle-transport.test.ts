@@ -134,6 +134,23 @@ describe('handleDelivery with a TransportKind', () => {
     expect(log.flags).toEqual(['SECRET_UNREADABLE: the stored service account key cannot be opened']);
   });
 
+  it('a CLI backlog entry back expired: recorded failed as it is, nothing delivered, retried or dead-lettered', async () => {
+    const { deps, log, calls } = setup(async () => ({ result: 'success', status: 200 }));
+    await expect(handleDelivery(delivery, deps, { scheduleBase: 1, keptTooLong: true })).resolves.toEqual({
+      state: 'failed',
+      reason: 'exhausted',
+    });
+    expect(calls).toEqual([]);
+    expect(log.recorded).toEqual([
+      expect.objectContaining({
+        state: 'failed',
+        next_attempt_at: null,
+        error: 'kept in the backlog as long as it keeps a delivery, and no relay listen session took it',
+      }),
+    ]);
+    expect([log.retries, log.dead, log.settled]).toEqual([0, 0, []]);
+  });
+
   it('a delivery the kind keeps (a CLI session target with no session): recorded as retrying with no next attempt; nothing published; not sent for the breaker', async () => {
     const { deps, log } = setup(async () => ({ result: 'kept', status: null, error: 'kept in its backlog' }));
     await expect(handleDelivery(delivery, deps)).resolves.toEqual({ state: 'kept' });

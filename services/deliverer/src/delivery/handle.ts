@@ -57,6 +57,7 @@ export async function handleDelivery(
   deps: DeliveryDeps,
   run: DeliveryRun = { scheduleBase: 1 },
 ): Promise<DeliveryOutcome> {
+  if (run.keptTooLong) return keptTooLong(d, deps);
   if (run.holdUntil !== undefined && run.holdUntil > deps.now().getTime()) return holdOn(d, run.holdUntil, run, deps);
   const target = await deps.targets.find(d.target_id);
   // transformations run before the gate: a dropped or failed one takes no slot (docs/transformations.md)
@@ -149,6 +150,29 @@ async function transformEnded(
     error,
   });
   return { state: step.result };
+}
+
+/**
+ * A CLI session target's delivery that waited in its backlog for as long as the backlog keeps
+ * one (docs/cli.md "The backlog") and no session took it: failed. It is the request as it was
+ * kept, after transformations, so it is neither transformed again nor retried; no dead-letter
+ * copy either (a redrive would transform it again) — a resend sends it from the stored payload.
+ */
+async function keptTooLong(d: DeliveryMessageV1, deps: DeliveryDeps): Promise<DeliveryOutcome> {
+  const { event_id, delivery_id, account_id, endpoint_id, target_id, target_kind, attempt } = d;
+  const error = 'kept in the backlog as long as it keeps a delivery, and no relay listen session took it';
+  await deps.recorder.record({
+    ...{ event_id, delivery_id, account_id, endpoint_id, target_id, target_kind, attempt },
+    type: ACTIVITY_ATTEMPT_V1,
+    attempted_at: deps.now().toISOString(),
+    state: 'failed',
+    status_code: null,
+    duration_ms: 0,
+    error,
+    next_attempt_at: null,
+  });
+  deps.logger.info('delivery attempt', { event_id, delivery_id, target_id, attempt, state: 'failed', error });
+  return { state: 'failed', reason: 'exhausted' };
 }
 
 /**

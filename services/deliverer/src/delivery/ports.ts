@@ -95,4 +95,6 @@ export interface DeliveryRun {
   scheduleBase: number;
   /** a held delivery: when its wait ends (epoch ms); before then it waits again without asking the gate */
   holdUntil?: number;
+  /** a CLI session target's backlog entry back from the backlog expired: recorded failed, nothing run or sent */
+  keptTooLong?: true;
 }

@@ -92,10 +92,8 @@ const KEPT: AttemptResult = {
 
 /**
  * With no session listening, the delivery waits in the target's backlog (docs/cli.md "The
- * backlog") as its next attempt — unless it is older than the backlog keeps anything (it came
- * back from the backlog expired), or the backlog is full: then it is retried on the schedule.
+ * backlog") as its next attempt; when the backlog is full it is retried on the schedule.
  */
-async function keptInBacklog(link: CliLink, d: DeliveryMessageV1, now = Date.now()): Promise<boolean> {
-  if (now - Date.parse(d.received_at) >= BACKLOG_MAX_AGE_MS) return false;
+function keptInBacklog(link: CliLink, d: DeliveryMessageV1): Promise<boolean> {
   return link.keep({ ...d, attempt: d.attempt + 1 });
 }
