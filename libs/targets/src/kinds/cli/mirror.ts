@@ -3,10 +3,9 @@ import { MIRROR_MAX_PERCENT } from './caps';
 /*
  * A mirror CLI session target (`relay listen --mirror 10%`, docs/cli.md "Mirror") receives a
  * sample of its endpoint's events. The gateway decides per event, from the event id alone: the
- * same event is in or out of the sample for every gateway instance, for a redelivery and for a
- * resend, with no state to share and no random source to seed, and a test can tell which events
- * a mirror should see. Event ids are random (a ULID's 80 random bits), so the hash spreads them
- * evenly.
+ * same event is in or out of the sample for every gateway instance and for a resend, with no
+ * state to share and no random source to seed, and a test can tell which events a mirror should
+ * see. Event ids are random (a ULID's 80 random bits), so the hash spreads them evenly.
  */
 
 /** The mirror share of a stored CLI target's config, or null for a target that takes every event. */
