@@ -224,6 +224,18 @@ const BENCHES = {
       ),
     ],
   },
+  'transform-call': {
+    title: 'Transformation CPU per delivery',
+    command: 'node bench/transform-call.js',
+    method:
+      "In one process, no servers: the deliverer's path from a delivery message to the delivery it sends (the typical transformation of the whole-system bench on its 1 KB JSON body, through the sandbox thread, 64 deliveries in flight); CPU time per delivery of the process, of its main thread and of the sandbox thread, medians of 3 rounds of 5,000. CPU time, unlike throughput, moves little with other load on the machine.",
+    figures: (r) => [
+      fig('process CPU per delivery', r.builds[0]?.process_us_per_call, 'µs'),
+      fig('main thread CPU per delivery', r.builds[0]?.main_thread_us_per_call, 'µs'),
+      fig('sandbox thread CPU per delivery', r.builds[0]?.sandbox_thread_us_per_call, 'µs'),
+      fig('deliveries/s', r.builds[0]?.calls_per_s),
+    ],
+  },
   'transform-isolation': {
     title: "One account's endless transformation beside another account",
     command: 'node bench/transform-isolation.js',

@@ -38,6 +38,7 @@ node bench/activity-writers.js
 node bench/rules.js
 node bench/hostile-rules.js
 node bench/transform.js
+node bench/transform-call.js
 node bench/transform-isolation.js
 node bench/activity-scopes.js
 node bench/activity-search.js

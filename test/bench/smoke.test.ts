@@ -40,6 +40,7 @@ const BENCHES = {
   rules: { script: 'rules.js', env: {}, limitMs: RULES_LIMIT_MS },
   'hostile-rules': { script: 'hostile-rules.js', env: {} },
   transform: { script: 'transform.js', env: { BENCH_TRANSFORM_CALLS: '100' } },
+  'transform-call': { script: 'transform-call.js', env: { BENCH_TRANSFORM_CALLS: '200', BENCH_TRANSFORM_ROUNDS: '1' } },
   'transform-isolation': { script: 'transform-isolation.js', env: { BENCH_ISOLATION_S: '3' } },
   // the store benches at a few thousand rows instead of 1,000,000, and a short wait for a quiet machine
   activity: {
@@ -598,6 +599,23 @@ describe('bench/hostile-rules.js in short mode (a quiet account alone, then besi
       for (const a of pooled) expect(['413 rules_deadline_exceeded', '429 rules_busy']).toContain(a);
       // the controls' requests are accepted
       expect(Object.keys(report.tenant_answers.pool_control!)).toEqual(['202']);
+    },
+    LIMIT_MS,
+  );
+});
+
+describe("bench/transform-call.js in short mode (a transformed delivery's CPU time, in process)", () => {
+  it(
+    'exits 0 and reports CPU per delivery of the process, its main thread and the sandbox thread',
+    async () => {
+      const run = await runBench('transform-call');
+      expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+      const report = run.written as { calls: number; builds: Record<string, number | string>[] };
+      expect(report.calls).toBe(200);
+      expect(report.builds).toHaveLength(1);
+      const [build] = report.builds;
+      for (const figure of ['process', 'main_thread', 'sandbox_thread'])
+        expect(build![`${figure}_us_per_call`]).toBeGreaterThan(0);
     },
     LIMIT_MS,
   );

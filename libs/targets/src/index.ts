@@ -35,6 +35,7 @@ export type { WebhookConfig } from './kinds/webhook';
 export { createEmbedChatKind } from './kinds/embed_chat';
 export { createBlockChatKind } from './kinds/block_chat';
 export { createSender, sendRequest } from './http/send';
+export type { Sender } from './http/send';
 export type { HttpRequest } from './http/send';
 export { createEmailKind } from './kinds/email';
 export type { MailRelay } from './kinds/email';

@@ -1,4 +1,4 @@
-import { applyTransformations, outputOf } from './apply';
+import { applyTransformations, inputOf, outputOf } from './apply';
 import type { Transformation } from './apply';
 import type { Carried, TransformContext } from './request';
 import { Sandbox } from './sandbox';
@@ -32,7 +32,7 @@ const t = (code: string, scope: Transformation['scope'] = 'endpoint', version = 
 });
 const apply = (chain: Transformation[], c: Carried, maxOutputBytes = 1 << 20) =>
   applyTransformations(
-    async (tenant, code, args) => sandbox.run(tenant, code, args),
+    async (tenant, code, args) => sandbox.call(tenant, code, args),
     'acc_1',
     chain,
     c,
@@ -44,6 +44,7 @@ const echo = t(`(r, c) => ({ ...r, body: { seen: r.body, query: r.query, path: r
 describe('the body as each payload format reads it', () => {
   test.each([
     ['JSON: the parsed value', carried('application/json', '{"a":[1,2]}'), { a: [1, 2] }],
+    ['JSON that does not parse: the text', carried('application/json', '{"a":'), '{"a":'],
     [
       'form: an object, repeated names as arrays',
       carried('application/x-www-form-urlencoded', 'a=1&b=2&b=3'),
@@ -52,11 +53,17 @@ describe('the body as each payload format reads it', () => {
     ['query formats (handed over as JSON): the object', carried('application/json', '{"order":"42"}'), { order: '42' }],
     ['XML: the text', carried('application/xml', '<a>1</a>'), '<a>1</a>'],
     ['text: the text', carried('text/plain', 'hello'), 'hello'],
+    ['text holding a NUL character: the whole text', carried('text/plain', 'a\u0000b'), 'a\u0000b'],
     ['none: null', carried(null, ''), null],
   ])('%s', async (_name, c, body) => {
-    const r = await apply([echo], c);
-    expect(r.result).toBe('pass');
-    expect(r.ran[0]!.input.body).toEqual(body);
+    const r = await apply(
+      [t(`(r) => ({ headers: { 'content-type': 'application/json' }, body: { seen: r.body } })`)],
+      c,
+    );
+    if (r.result !== 'pass') throw new Error(r.result);
+    // what the function saw, and what a preview shows it saw
+    expect(JSON.parse(text(r.carried)).seen).toEqual(body);
+    expect(inputOf(r.ran[0]!, CONTEXT.endpoint.id).body).toEqual(body);
   });
 
   test('query, path and the context reach the function', async () => {
@@ -176,6 +183,16 @@ describe('failures name the scope, version, line and message', () => {
   test('a result over the output limit', async () => {
     const r = await apply([t(`(r) => ({ ...r, body: 'x'.repeat(2000) })`)], carried('application/json', '{}'), 1000);
     expect(r.result === 'failed' && r.error).toMatch(/the result is \d+ bytes; at most 1000/);
+  });
+
+  test.each([
+    ['a body alone', `() => ({ body: { a: 'xxxx' } })`, '{"body":{"a":"xxxx"}}'],
+    ['a body after other keys', `() => ({ headers: {}, body: { a: 'xxxx' } })`, '{"headers":{},"body":{"a":"xxxx"}}'],
+  ])('the limit counts the whole result’s JSON: %s', async (_name, code, json) => {
+    const bytes = Buffer.byteLength(json);
+    expect((await apply([t(code)], carried('application/json', '{}'), bytes)).result).toBe('pass');
+    const over = await apply([t(code)], carried('application/json', '{}'), bytes - 1);
+    expect(over.result === 'failed' && over.error).toContain(`the result is ${bytes} bytes; at most ${bytes - 1}`);
   });
 
   test('a timeout', async () => {

@@ -1,6 +1,6 @@
-import { carriedOf, requestOf, ResultError } from './request';
+import { argsOf, carriedOf, requestOf, ResultError } from './request';
 import type { Carried, TransformContext, TransformRequest } from './request';
-import type { RunResult } from './sandbox';
+import type { CallArgs, RunResult } from './sandbox';
 
 export const TRANSFORM_SCOPES = ['endpoint', 'target'] as const;
 export type TransformScope = (typeof TRANSFORM_SCOPES)[number];
@@ -12,14 +12,14 @@ export interface Transformation {
   code: string;
 }
 
-/** Runs code in the sandbox for a tenant (TransformRunner.run, or a Sandbox in one thread). */
-export type RunCode = (tenant: string, code: string, args: unknown[]) => Promise<RunResult>;
+/** Runs code in the sandbox for a tenant (TransformRunner.call, or a Sandbox's in one thread). */
+export type RunCode = (tenant: string, code: string, args: CallArgs) => Promise<RunResult>;
 
-/** One transformation that ran: what it saw, what it gave, its console lines and time. */
+/** One transformation that ran: what it saw (its request: `inputOf`), what it gave, its console lines and time. */
 export interface Ran {
   scope: TransformScope;
   version: number;
-  input: TransformRequest;
+  from: Carried;
   /** what it gave: undefined when it failed; null when it dropped the event (its request: `outputOf`) */
   carried?: Carried | null;
   logs: string[];
@@ -47,9 +47,9 @@ export async function applyTransformations(
   const ran: Ran[] = [];
   let current = carried;
   for (const t of chain) {
-    const input = requestOf(current, context.endpoint.id);
-    const r = await run(tenant, t.code, [input, context]);
-    const step: Ran = { scope: t.scope, version: t.version, input, logs: r.logs, duration_ms: round(r.durationMs) };
+    const r = await run(tenant, t.code, argsOf(current, context));
+    const from = current;
+    const step: Ran = { scope: t.scope, version: t.version, from, logs: r.logs, duration_ms: round(r.durationMs) };
     ran.push(step);
     const fail = (message: string, line: number | null): Transformed => ({
       result: 'failed',
@@ -80,6 +80,11 @@ export async function applyTransformations(
 }
 
 const round = (ms: number): number => Math.round(ms * 10) / 10;
+
+/** The request a step was called with. */
+export function inputOf(step: Ran, endpointId: string): TransformRequest {
+  return requestOf(step.from, endpointId);
+}
 
 /** The request a step returned, as the next step (or a preview) sees it; null when it dropped the event. */
 export function outputOf(step: Ran, endpointId: string): TransformRequest | null | undefined {

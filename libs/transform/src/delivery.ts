@@ -99,7 +99,7 @@ export function createDeliveryTransformer(opts: DeliveryTransformerOptions): Del
       };
       const r = runner;
       const done = await applyTransformations(
-        (tenant, code, args) => r.run(tenant, code, args),
+        (tenant, code, args) => r.call(tenant, code, args),
         d.account_id,
         chain,
         d,

@@ -62,7 +62,7 @@ async function run(
   const code = EXAMPLES.get(title);
   if (code === undefined) throw new Error(`docs/transformations.md has no example "${title}"`);
   const r = await applyTransformations(
-    async (tenant, c, args) => sandbox.run(tenant, c, args),
+    async (tenant, c, args) => sandbox.call(tenant, c, args),
     'acc_examples',
     [{ scope: 'target', version: 1, code }],
     carriedOf(sample.body, sample.headers ?? {}),

@@ -1,11 +1,11 @@
 export { Sandbox, SOURCE_NAME } from './sandbox';
-export type { RunFailure, RunFailureKind, RunResult } from './sandbox';
+export type { CallArgs, RunFailure, RunFailureKind, RunResult } from './sandbox';
 export { TransformRunner } from './runner';
 export { DEFAULT_LIMITS, MAX_CODE_CHARS } from './limits';
 export type { SandboxLimits } from './limits';
 export { bodyOf, carriedOf, requestOf, ResultError } from './request';
 export type { Carried, TransformContext, TransformRequest } from './request';
-export { applyTransformations, outputOf, TRANSFORM_SCOPES } from './apply';
+export { applyTransformations, inputOf, outputOf, TRANSFORM_SCOPES } from './apply';
 export type { Ran, RunCode, Transformation, Transformed, TransformScope } from './apply';
 export { createDeliveryTransformer, PASS_THROUGH } from './delivery';
 export type { DeliveryStep, DeliveryTransformer, DeliveryTransformerOptions } from './delivery';

@@ -1,4 +1,5 @@
 import type { DeliveryPayload, ForwardableRequest } from '@relay/contracts';
+import type { CallArgs } from './sandbox';
 
 /** The request a transformation receives and returns (docs/transformations.md "The function"). */
 export interface TransformRequest {
@@ -57,7 +58,7 @@ function objectToPairs(value: Record<string, unknown>): URLSearchParams {
  */
 export function bodyOf(payload: DeliveryPayload): unknown {
   if (payload.content_type === null) return null;
-  const text = Buffer.from(payload.body_base64, 'base64').toString('utf8');
+  const text = textOf(payload);
   if (JSON_TYPE.test(payload.content_type)) {
     try {
       return JSON.parse(text) as unknown;
@@ -71,13 +72,32 @@ export function bodyOf(payload: DeliveryPayload): unknown {
 
 /** The transformation's `request` argument for one delivery. */
 export function requestOf(carried: Carried, endpointId: string): TransformRequest {
+  return { ...headOf(carried, endpointId), body: bodyOf(carried.payload) };
+}
+
+/**
+ * The arguments of a transformation's call, `request` and `context`, as the sandbox takes them:
+ * a payload read as text or JSON goes as its text, which the sandbox reads as bodyOf does. Text
+ * holding a NUL character goes inside the JSON instead (the engine would end the text there).
+ */
+export function argsOf(carried: Carried, context: TransformContext): CallArgs {
+  const { content_type } = carried.payload;
+  const head = headOf(carried, context.endpoint.id);
+  const text = content_type === null || FORM_TYPE.test(content_type) ? null : textOf(carried.payload);
+  if (content_type === null || text === null || text.includes('\0'))
+    return { json: JSON.stringify([{ ...head, body: bodyOf(carried.payload) }, context]) };
+  return { json: JSON.stringify([head, context]), body: { text, json: JSON_TYPE.test(content_type) } };
+}
+
+const textOf = (payload: DeliveryPayload): string => Buffer.from(payload.body_base64, 'base64').toString('utf8');
+
+function headOf(carried: Carried, endpointId: string): Omit<TransformRequest, 'body'> {
   const { content_type } = carried.payload;
   return {
     method: carried.request.method,
     path: `/relay/${endpointId}`,
     query: pairsToObject(new URLSearchParams(carried.request.query)),
     headers: { ...carried.request.headers, ...(content_type === null ? {} : { 'content-type': content_type }) },
-    body: bodyOf(carried.payload),
   };
 }
 

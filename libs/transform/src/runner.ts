@@ -2,18 +2,29 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_LIMITS } from './limits';
 import type { SandboxLimits } from './limits';
-import type { RunResult } from './sandbox';
+import type { CallArgs, RunResult } from './sandbox';
 
 export interface RunRequest {
   id: number;
   tenant: string;
   code: string;
-  /** the arguments' array as JSON text: a string crosses to the thread far cheaper than the objects */
-  argsJson: string;
+  /** the arguments as text: a string crosses to the thread far cheaper than the objects */
+  args: CallArgs;
 }
 export interface RunResponse {
   id: number;
   result: RunResult;
+}
+
+/** What the thread is given: the limits, and where it says which call it is running and since when. */
+export interface ThreadData {
+  limits: SandboxLimits;
+  running: {
+    /** the id of the call running; 0 between calls */
+    id: Int32Array;
+    /** when it started, in ms on the process's monotonic clock (monotonicMs) */
+    startedAt: Float64Array;
+  };
 }
 
 interface SandboxThread {
@@ -22,6 +33,9 @@ interface SandboxThread {
   ready: boolean;
   /** calls to send at the end of this turn of the event loop, as one message */
   outbox: RunRequest[];
+  running: ThreadData['running'];
+  /** since when (monotonicMs) calls are in flight and the thread gave no answer */
+  quietSince: number;
 }
 
 interface Job extends RunRequest {
@@ -43,7 +57,8 @@ const MAX_IN_FLIGHT = 32;
  * The sandbox on a thread of its own. QuickJS checks its interrupt handler while code runs, not
  * while the engine collects garbage: a loop of allocations at the memory limit ran 20 s unchecked
  * before failing. A watchdog terminates the thread when a call outlives its budget by `graceMs`,
- * and the next call starts a new one. The grace is wide: the budget itself is enforced inside the
+ * and the next call starts a new one. The thread answers calls several at a time and says in
+ * shared memory which one it is running, so one timer serves all the calls in flight. The grace is wide: the budget itself is enforced inside the
  * sandbox, and a new thread's first message took 300 ms on a busy machine. The caller's event
  * loop is never blocked, so other deliveries go on while a call runs. The thread starts on the
  * first call: a process whose endpoints have no transformation never creates one.
@@ -65,7 +80,7 @@ export class TransformRunner {
   /** calls sent to the thread, in the order it runs them: the first is running */
   private inFlight: Job[] = [];
   private nextId = 1;
-  /** ends the running call when it outlives its budget by the grace */
+  /** ends the running call when it outlives its budget by the grace; armed while calls are in flight */
   private watchdog: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -78,9 +93,14 @@ export class TransformRunner {
 
   /** Calls the transformation; resolves with what it came to (never rejects for what the code does). */
   run(tenant: string, code: string, args: unknown[]): Promise<RunResult> {
+    return this.call(tenant, code, { json: JSON.stringify(args) });
+  }
+
+  /** The same, the arguments as the sandbox takes them (Sandbox.call). */
+  call(tenant: string, code: string, args: CallArgs): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error('transform runner closed'));
     return new Promise((done) => {
-      this.enqueue({ id: this.nextId++, tenant, code, argsJson: JSON.stringify(args), done });
+      this.enqueue({ id: this.nextId++, tenant, code, args, done });
       this.pump();
     });
   }
@@ -120,9 +140,8 @@ export class TransformRunner {
       const job = waiting.shift()!;
       if (waiting.length === 0) this.queues.delete(tenant);
       inFlightMs += cost;
-      this.inFlight.push(job);
-      if (this.inFlight.length === 1) this.watch();
-      const request: RunRequest = { id: job.id, tenant: job.tenant, code: job.code, argsJson: job.argsJson };
+      if (this.inFlight.push(job) === 1) w.quietSince = monotonicMs();
+      const request: RunRequest = { id: job.id, tenant: job.tenant, code: job.code, args: job.args };
       // calls sent in one turn of the event loop go to the thread as one message: waking the
       // thread once per call (a context switch on each side) cost more than most calls did
       if (w.outbox.push(request) === 1)
@@ -132,28 +151,49 @@ export class TransformRunner {
           w.outbox = [];
         });
     }
+    this.watch();
   }
 
-  /** Starts the watchdog of the call now running (the first in flight). */
   private watch(): void {
-    clearTimeout(this.watchdog);
-    const running = this.inFlight[0];
-    if (!running) return;
-    const started = performance.now();
-    this.watchdog = setTimeout(() => {
-      // the thread is stuck inside a built-in: it is replaced, this call is a timeout, and the
-      // calls sent after it, which never ran, wait for the new thread
-      const w = this.worker;
-      this.worker = null;
-      if (w) void w.thread.terminate();
-      this.requeueAfter(running);
-      this.finish(running, {
-        ok: false,
-        failure: { kind: 'timeout', message: `stopped after ${this.limits.timeMs} ms`, line: null },
-        logs: [],
-        durationMs: performance.now() - started,
-      });
-    }, this.limits.timeMs + this.graceMs);
+    if (this.watchdog === undefined && this.inFlight.length > 0)
+      this.watchdog = setTimeout(() => this.check(), this.limits.timeMs + this.graceMs);
+  }
+
+  /**
+   * The watchdog's turn: the call the thread is running is stopped when it outlived its budget by
+   * the grace; when the thread is between calls, the first in flight is timed from its last answer.
+   */
+  private check(): void {
+    this.watchdog = undefined;
+    const w = this.worker;
+    if (!w || this.inFlight.length === 0) return;
+    const reported = this.runningOn(w);
+    const running = reported ?? this.inFlight[0]!;
+    // the id is read before the start: a start read after the thread moved on is a later one, never an earlier
+    const since = reported ? w.running.startedAt[0]! : w.quietSince;
+    const left = since + this.limits.timeMs + this.graceMs - monotonicMs();
+    if (left > 0) {
+      this.watchdog = setTimeout(() => this.check(), left);
+      return;
+    }
+    // the thread is stuck inside a built-in: it is replaced, this call is a timeout, and the
+    // other calls sent with it, never run or not answered, wait for the new thread
+    this.worker = null;
+    void w.thread.terminate();
+    this.requeueAfter(running);
+    this.finish(running, {
+      ok: false,
+      failure: { kind: 'timeout', message: `stopped after ${this.limits.timeMs} ms`, line: null },
+      logs: [],
+      durationMs: monotonicMs() - since,
+    });
+    this.pump();
+  }
+
+  /** The call the thread says it is running, if it is one in flight. */
+  private runningOn(w: SandboxThread): Job | undefined {
+    const id = Atomics.load(w.running.id, 0);
+    return id === 0 ? undefined : this.inFlight.find((j) => j.id === id);
   }
 
   private finish(job: Job, result: RunResult): void {
@@ -165,12 +205,10 @@ export class TransformRunner {
     );
     const at = this.inFlight.indexOf(job);
     if (at >= 0) this.inFlight.splice(at, 1);
-    if (at === 0) this.watch();
     job.done(result);
-    this.pump();
   }
 
-  /** The calls sent after `job` go back to the front of their queues, in their order. */
+  /** The calls in flight other than `job` go back to the front of their queues, in their order. */
   private requeueAfter(job: Job): void {
     const rest = this.inFlight.filter((j) => j !== job);
     this.inFlight = this.inFlight.includes(job) ? [job] : [];
@@ -197,22 +235,35 @@ export class TransformRunner {
   private workerOf(): SandboxThread {
     if (this.worker) return this.worker;
     // the package's built worker, whether this module runs built (dist/) or from source (src/)
+    const running: ThreadData['running'] = {
+      id: new Int32Array(new SharedArrayBuffer(4)),
+      startedAt: new Float64Array(new SharedArrayBuffer(8)),
+    };
+    const workerData: ThreadData = { limits: this.limits, running };
     const thread = new Worker(join(__dirname, '..', 'dist', 'worker.js'), {
-      workerData: this.limits,
+      workerData,
       // the thread's own heap stays small: the sandbox's memory lives in its WebAssembly memory
       resourceLimits: { maxOldGenerationSizeMb: 64 },
     });
     thread.unref();
-    const made: SandboxThread = { thread, ready: false, outbox: [] };
-    thread.on('message', (m: RunResponse | 'ready') => {
+    const made: SandboxThread = { thread, ready: false, outbox: [], running, quietSince: 0 };
+    thread.on('message', (m: RunResponse[] | 'ready') => {
       if (this.worker !== made) return;
       if (m === 'ready') {
         made.ready = true;
         this.pump();
         return;
       }
-      const job = this.inFlight.find((j) => j.id === m.id);
-      if (job) this.finish(job, m.result);
+      made.quietSince = monotonicMs();
+      for (const answer of m) {
+        const job = this.inFlight.find((j) => j.id === answer.id);
+        if (job) this.finish(job, answer.result);
+      }
+      if (this.inFlight.length === 0) {
+        clearTimeout(this.watchdog);
+        this.watchdog = undefined;
+      }
+      this.pump();
     });
     thread.on('error', (err: Error) => {
       if (this.worker !== made || made.ready) return;
@@ -229,9 +280,11 @@ export class TransformRunner {
       this.worker = null;
       if (this.closed) return;
       // the thread ended (it exits after a call that left its engine unusable, or died in one):
-      // the first call unanswered is sent once more, to a new thread, and the calls after it follow
-      const running = this.inFlight[0];
+      // the call it died in (else the first unanswered) is sent once more, to a new thread, and
+      // the other calls in flight follow
+      const running = this.runningOn(made) ?? this.inFlight[0];
       clearTimeout(this.watchdog);
+      this.watchdog = undefined;
       this.requeueAfter(running!);
       this.inFlight = [];
       if (running) {
@@ -250,3 +303,9 @@ export class TransformRunner {
     return made;
   }
 }
+
+/**
+ * ms on the monotonic clock every thread of the process shares (each thread's performance.now()
+ * counts from its own start, and its timeOrigin follows the wall clock, which may be set back).
+ */
+export const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;

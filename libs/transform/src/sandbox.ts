@@ -1,6 +1,8 @@
 import { QuickJSFFI } from '@jitl/quickjs-wasmfile-release-sync/ffi';
 import { newQuickJSWASMModuleFromVariant } from 'quickjs-emscripten-core';
-import { LRUCache } from '@relay/cache';
+// lru-cache itself, the package @relay/cache re-exports: the sandbox thread loads nothing else of
+// that library (its Redis and metrics modules cost a thread about 0.2 s of CPU to start)
+import { LRUCache } from 'lru-cache';
 import type {
   QuickJSContext,
   QuickJSHandle,
@@ -23,9 +25,19 @@ export interface RunFailure {
 }
 
 /** What a run came to: the result as JSON text (parsed by the caller), the captured console lines and the time used. */
-export type RunResult = { logs: string[]; durationMs: number } & (
-  { ok: true; json: string | undefined } | { ok: false; failure: RunFailure }
-);
+export type RunResult = { logs: string[]; durationMs: number } & Outcome;
+type Outcome = { ok: true; json: string | undefined } | { ok: false; failure: RunFailure };
+
+/**
+ * One call's arguments: their array as JSON text, and the first argument's `body` apart when it
+ * is a payload's text (the sandbox reads a JSON payload's text itself, so the host neither parses
+ * nor writes it again).
+ */
+export interface CallArgs {
+  json: string;
+  /** becomes the first argument's `body`: parsed when `json` and the text is JSON, else the text (which holds no NUL: the engine takes C strings) */
+  body?: { text: string; json: boolean };
+}
 
 /*
  * The release build of QuickJS with synchronous calls (no asyncify: smaller and faster; nothing
@@ -50,7 +62,7 @@ interface TenantRuntime {
 /** A frozen context and what every call in it needs. */
 interface Scope {
   ctx: QuickJSContext;
-  /** the prelude's `invoke(fn, argsJson)`: the call and its result's JSON text inside the engine */
+  /** the prelude's `invoke(fn, argsJson, body, bodyIsJson)`: the call and its result's JSON text inside the engine */
   invoke: QuickJSHandle;
   /** the prelude's `seal(fn, source)`: freezes the function; true when it may be reused (below) */
   seal: QuickJSHandle;
@@ -143,12 +155,25 @@ const PRELUDE = `(sink, maxChars) => {
   // walked again: the accessors just made are built-ins too
   for (const o of reachable()) freeze(o);
 
-  // one crossing per call: the arguments in as JSON text, the result out as JSON text (or a
-  // promise of it), through the built-ins as they were before any user code ran
+  // one crossing per call: the arguments in as JSON text (the request's body apart, as the
+  // payload's text), the result out as JSON text (or a promise of it), through the built-ins as
+  // they were before any user code ran
   const { parse, stringify } = JSON;
+  const bodyOf = (text, json) => {
+    if (!json) return text;
+    try {
+      return parse(text);
+    } catch (e) {
+      // not JSON: the text; nested deeper than the engine's stack: the call fails, as the host's JSON would
+      if (e instanceof SyntaxError && e.message !== 'stack overflow') return text;
+      throw e;
+    }
+  };
   const settled = (v) => stringify(v);
-  const invoke = (fn, argsJson) => {
-    const out = fn(...parse(argsJson));
+  const invoke = (fn, argsJson, body, bodyIsJson) => {
+    const args = parse(argsJson);
+    if (body !== undefined) args[0].body = bodyOf(body, bodyIsJson);
+    const out = fn(...args);
     const thenable = (typeof out === 'object' && out !== null) || typeof out === 'function';
     return thenable && typeof out.then === 'function' ? Promise.resolve(out).then(settled) : stringify(out);
   };
@@ -190,11 +215,11 @@ export class Sandbox {
 
   /** Calls `code` (a function expression) with `args` (plain JSON values); never throws for what the code does. */
   run(tenant: string, code: string, args: readonly unknown[]): RunResult {
-    return this.runJson(tenant, code, JSON.stringify(args));
+    return this.call(tenant, code, { json: JSON.stringify(args) });
   }
 
-  /** The same, the arguments as the JSON text of their array (what the runner's thread receives). */
-  runJson(tenant: string, code: string, argsJson: string): RunResult {
+  /** The same, the arguments as text (what the runner's thread receives). */
+  call(tenant: string, code: string, args: CallArgs): RunResult {
     if (this.broken)
       return {
         ok: false,
@@ -217,7 +242,7 @@ export class Sandbox {
     const started = performance.now();
     const deadline = started + this.limits.timeMs;
     tenantRuntime.deadline = deadline;
-    let outcome = this.call(scope, code, argsJson);
+    let outcome = this.invoke(scope, code, args);
     if (!outcome.ok && outcome.failure.kind !== 'memory' && performance.now() > deadline)
       outcome = { ok: false, failure: { ...outcome.failure, kind: 'timeout' } };
     // a runtime stopped mid-allocation or mid-loop is not trusted again: the tenant's next call gets a new one
@@ -263,18 +288,21 @@ export class Sandbox {
     }
   }
 
-  private call(
-    scope: Scope,
-    code: string,
-    argsJson: string,
-  ): { ok: true; json: string | undefined } | { ok: false; failure: RunFailure } {
+  private invoke(scope: Scope, code: string, args: CallArgs): Outcome {
     const { ctx } = scope;
     const handles: QuickJSHandle[] = [];
     const keep = (h: QuickJSHandle): QuickJSHandle => (handles.push(h), h);
     try {
       const fn = this.functionOf(scope, code, keep);
       if ('failure' in fn) return { ok: false, failure: fn.failure };
-      const called = ctx.callFunction(scope.invoke, ctx.undefined, fn.handle, keep(ctx.newString(argsJson)));
+      const called = ctx.callFunction(
+        scope.invoke,
+        ctx.undefined,
+        fn.handle,
+        keep(ctx.newString(args.json)),
+        args.body ? keep(ctx.newString(args.body.text)) : ctx.undefined,
+        args.body?.json ? ctx.true : ctx.false,
+      );
       if (called.error) return { ok: false, failure: this.failureOf(ctx, keep(called.error), 'threw') };
       const out = keep(called.value);
       const type = ctx.typeof(out);

@@ -120,11 +120,12 @@ runMain(async () => {
     flagAfterPermanentFailures: config.flagAfterPermanentFailures,
     metrics,
   });
-  // a changed or deleted target's connections to its broker end now, not when they idle out
-  if (outputs)
-    changes.feed.onChange((change) => {
-      if (change.scope !== 'account') outputs.release(change.id);
-    });
+  // a changed or deleted target's own connections (its broker's, its mutual TLS) end now, not when they idle out
+  changes.feed.onChange((change) => {
+    if (change.scope === 'account') return;
+    send.release(change.id);
+    outputs?.release(change.id);
+  });
   await changes.feed.start();
   await deliverer.start();
 

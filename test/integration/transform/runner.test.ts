@@ -86,6 +86,18 @@ describe('transform runner', () => {
     expect((await Promise.all(behind)).map((b) => b.ok && b.json)).toEqual(['1', '2', '3', '4']);
   });
 
+  test('a call the watchdog stops behind short calls sent with it: those keep their answers, only it is a timeout', async () => {
+    // the tenant's calls have been short: the next ones go to the thread as one batch, in order,
+    // and the thread holds the short calls' answers to send them together
+    await runner.run('acc_e', `() => 0`, []);
+    const calls = [
+      ...[1, 2, 3].map((n) => runner.run('acc_e', `() => ${n}`, [])),
+      runner.run('acc_e', `() => { const a = []; for (;;) a.push(new Array(100000).fill(1)) }`, []),
+    ];
+    const answers = await Promise.all(calls);
+    expect(answers.map((r) => (r.ok ? r.json : r.failure.kind))).toEqual(['1', '2', '3', 'timeout']);
+  });
+
   test('an endless promise chain sent with short calls behind it: they are answered, in order', async () => {
     await Promise.all([runner.run('acc_short_then_spin', `() => 1`, []), runner.run('acc_d', `() => 0`, [])]);
     const spin = runner.run(

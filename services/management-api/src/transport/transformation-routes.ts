@@ -11,7 +11,7 @@ import {
   transformationVersions,
 } from '@relay/store';
 import type { EndpointRecord, TransformationScope } from '@relay/store';
-import { applyTransformations, outputOf, TransformRunner } from '@relay/transform';
+import { applyTransformations, inputOf, outputOf, TransformRunner } from '@relay/transform';
 import type { TransformContext } from '@relay/transform';
 import {
   diffOf,
@@ -188,7 +188,7 @@ export function transformationRoutes(
           provider: typeof auth.preset === 'string' ? auth.preset : null,
         };
         const done = await applyTransformations(
-          (tenant, code, args) => run.run(tenant, code, args),
+          (tenant, code, args) => run.call(tenant, code, args),
           endpoint.account_id,
           [{ scope: target ? 'target' : 'endpoint', version: 0, code: input.code }],
           stored,
@@ -196,13 +196,14 @@ export function transformationRoutes(
           run.limits.outputBytes,
         );
         const step = done.ran[0]!;
+        const stepInput = inputOf(step, endpoint.id);
         const output = done.result === 'pass' ? outputOf(step, endpoint.id) : null;
         results.push({
           event_id: eventId,
-          input: step.input,
+          input: stepInput,
           output: output ?? null,
           dropped: done.result === 'dropped',
-          diff: output ? diffOf(step.input, output) : null,
+          diff: output ? diffOf(stepInput, output) : null,
           logs: step.logs,
           duration_ms: step.duration_ms,
           error: done.result === 'failed' ? done.message : null,
