@@ -80,6 +80,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(running.map((p) => p.kill('SIGKILL')));
+  // with its CLI session targets and their backlogs on the shared broker
+  if (endpointId) await stack.client.DELETE('/v1/endpoints/{endpointId}', { params: { path: { endpointId } } });
   await outputs?.stop();
   await stack?.stop();
   await local?.close();

@@ -103,6 +103,8 @@ export function makeTestCa(name: string, opts: { clientExpiredDaysAgo?: number }
 export interface MtlsReceiver {
   url: string;
   accepted: string[];
+  /** connections it has accepted so far (a kept-alive connection reused adds none) */
+  connectionsMade(): number;
   close(): Promise<void>;
 }
 
@@ -139,7 +141,9 @@ export async function startMtlsReceiver(ca: TestCa): Promise<MtlsReceiver> {
     });
   });
   const connections = new Set<net.Socket>();
+  let made = 0;
   const server = net.createServer((raw) => {
+    made++;
     connections.add(raw);
     raw.on('close', () => connections.delete(raw));
     raw.on('error', () => undefined);
@@ -167,6 +171,7 @@ export async function startMtlsReceiver(ca: TestCa): Promise<MtlsReceiver> {
   return {
     url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/in`,
     accepted,
+    connectionsMade: () => made,
     close: () => {
       for (const c of connections) c.destroy();
       return new Promise((resolve) => server.close(() => resolve()));

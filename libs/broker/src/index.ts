@@ -18,5 +18,5 @@ export {
   registerQueueMetrics,
 } from './queue-metrics';
 export { publishAccountEvent } from './account-event-publisher';
-export { CliForwarder, openCliSessionQueue } from './cli-sessions';
-export type { CliForwardHandler, CliSessionQueue } from './cli-sessions';
+export { CliForwarder, deleteCliBacklog, openCliSessionQueue } from './cli-sessions';
+export type { CliBacklogBounds, CliBacklogHandler, CliForwardHandler, CliSessionQueue } from './cli-sessions';

@@ -2485,11 +2485,14 @@ export interface components {
         /** @description CLI session (relay listen) */
         CliConfigInput: {
             in_flight?: number | null;
+            mirror_percent?: number | null;
         };
         /** @description CLI session (relay listen) */
         CliConfigView: {
             /** @description how many deliveries one listening CLI holds unanswered at once (1–50) */
             in_flight: number;
+            /** @description set: the target is a mirror (relay listen --mirror) that receives this share of the endpoint's events, chosen by event id; unset: every event (1–100) */
+            mirror_percent?: number;
         };
         /** @description Redis Streams (XADD) */
         RedisStreamConfigInput: {

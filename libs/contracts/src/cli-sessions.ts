@@ -20,6 +20,32 @@ export function cliSessionsExchange(namespace: string): string {
   return `${namespace}.cli`;
 }
 
+/**
+ * The bounds of a CLI session target's backlog (docs/cli.md "The backlog"), here because the
+ * CLI says them too: the deliveries kept while no session listens, and for how long. A laptop
+ * asleep overnight is what they are for. One past the count is retried on the schedule; one
+ * kept longer is recorded failed.
+ */
+export const CLI_BACKLOG_MAX_DELIVERIES = 10_000;
+export const CLI_BACKLOG_MAX_AGE_MS = 24 * 3_600_000;
+/** the share of an endpoint's events a mirror session receives, a whole percent (`relay listen --mirror`) */
+export const CLI_MIRROR_MIN_PERCENT = 1;
+export const CLI_MIRROR_MAX_PERCENT = 100;
+
+/**
+ * The durable queue that keeps a CLI session target's deliveries while no session listens
+ * (docs/cli.md "The backlog"): the deliverer appends a delivery whose forward came back
+ * unroutable, the next session drains it in order before it takes live forwards.
+ */
+export function cliBacklogQueue(namespace: string, targetId: string): string {
+  return `${namespace}.cli.backlog.${targetId}`;
+}
+
+/** Whether a queue (a dead letter's `x-first-death-queue`) is a CLI session target's backlog. */
+export function isCliBacklogQueue(queue: string): boolean {
+  return queue.includes('.cli.backlog.');
+}
+
 /** One attempt of one delivery, as the CLI forwards it to its local URL (always POST). */
 export interface CliForwardV1 {
   type: typeof CLI_FORWARD_V1;
@@ -54,6 +80,8 @@ export type CliServerFrame =
       in_flight: number;
       max_message_bytes: number;
     }
+  /** sent once after hello: deliveries kept while no session listened, drained (in order) before live ones */
+  | { type: 'backlog'; count: number }
   | { type: 'delivery'; id: string; forward: CliForwardV1 };
 
 /** WebSocket frames, CLI → server: the outcome of one delivery frame. */

@@ -87,5 +87,15 @@ export { TEST_REQUEST_ROUTE, testRequestPath } from './test-requests';
 export type { TestRequestAnswer, TestRequestEnvelope } from './test-requests';
 export { ACCOUNT_EVENT_KINDS, ACCOUNT_EVENT_V1, accountEvent } from './account-events';
 export type { AccountEvent, AccountEventInput, AccountEventKind } from './account-events';
-export { CLI_ANSWER_V1, CLI_FORWARD_V1, cliSessionsExchange } from './cli-sessions';
+export {
+  CLI_ANSWER_V1,
+  CLI_BACKLOG_MAX_AGE_MS,
+  CLI_BACKLOG_MAX_DELIVERIES,
+  CLI_FORWARD_V1,
+  CLI_MIRROR_MAX_PERCENT,
+  CLI_MIRROR_MIN_PERCENT,
+  cliBacklogQueue,
+  cliSessionsExchange,
+  isCliBacklogQueue,
+} from './cli-sessions';
 export type { CliAckFrame, CliAnswerV1, CliForwardV1, CliLocalOutcome, CliServerFrame } from './cli-sessions';

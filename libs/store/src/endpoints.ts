@@ -12,7 +12,10 @@ import type { Store } from './store';
  */
 
 /** What the gateway needs of an enabled target to route an event: no config, no secrets. */
-export type TargetRoute = Pick<TargetRecord, 'id' | 'endpoint_id' | 'kind' | 'routing' | 'ordering' | 'updated_at'>;
+export type TargetRoute = Pick<TargetRecord, 'id' | 'endpoint_id' | 'kind' | 'routing' | 'ordering' | 'updated_at'> & {
+  /** a mirror CLI session target's share of the events (its `config.mirror_percent`); absent on every other target */
+  mirror_percent?: number;
+};
 
 /** An account's plan as stored: absent or partial on an account created before plans (callers default it). */
 export type StoredPlan = Partial<Pick<PlanLimits, 'monthly_accepted_events' | 'payload_limit_bytes'>> | null;
@@ -44,7 +47,8 @@ export async function enabledTargetRoutes(
     return (await mapLimit([...new Set(endpointIds)], GET_MANY_AT_ONCE, (id) => enabledTargetRoutes(store, id))).flat();
   const docs = await modelsOf(store)
     .targets.find({ endpoint_id: endpointIds, enabled: true })
-    .select({ _id: 1, endpoint_id: 1, kind: 1, routing: 1, ordering: 1, updated_at: 1 })
+    // the config's one field the gateway needs, never the rest (it holds sealed credentials)
+    .select({ _id: 1, endpoint_id: 1, kind: 1, routing: 1, ordering: 1, updated_at: 1, 'config.mirror_percent': 1 })
     .lean<
       {
         _id: string;
@@ -53,6 +57,7 @@ export async function enabledTargetRoutes(
         routing?: TargetRoute['routing'];
         ordering?: TargetRoute['ordering'];
         updated_at: Date;
+        config?: { mirror_percent?: unknown };
       }[]
     >()
     .exec();
@@ -63,6 +68,7 @@ export async function enabledTargetRoutes(
     routing: d.routing ?? null,
     ordering: d.ordering ?? null,
     updated_at: d.updated_at,
+    ...(typeof d.config?.mirror_percent === 'number' ? { mirror_percent: d.config.mirror_percent } : {}),
   }));
 }
 

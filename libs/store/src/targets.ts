@@ -21,12 +21,17 @@ export async function enabledTargetsOf(
   store: Store,
   accountId: string,
   endpointId: string,
-): Promise<{ id: string; kind: string }[]> {
+): Promise<{ id: string; kind: string; mirror_percent?: number }[]> {
   const docs = await modelsOf(store)
     .targets.find({ endpoint_id: endpointId, account_id: accountId, enabled: true })
-    .select({ _id: 1, kind: 1 })
-    .lean();
-  return docs.map((d) => ({ id: String(d._id), kind: String(d.kind) }));
+    .select({ _id: 1, kind: 1, 'config.mirror_percent': 1 })
+    .lean<{ _id: string; kind: string; config?: { mirror_percent?: unknown } }[]>();
+  return docs.map((d) => ({
+    id: String(d._id),
+    kind: String(d.kind),
+    // a mirror CLI session target's share (docs/cli.md "Mirror"); the rest of the config is not read
+    ...(typeof d.config?.mirror_percent === 'number' ? { mirror_percent: d.config.mirror_percent } : {}),
+  }));
 }
 
 /** Up to `limit` ids of the endpoint's targets that have routing rules (docs/routing.md): what a payload-format change must not strand. */

@@ -37,6 +37,7 @@ export type { WebhookConfig } from './kinds/webhook';
 export { createEmbedChatKind } from './kinds/embed_chat';
 export { createBlockChatKind } from './kinds/block_chat';
 export { createSender, sendRequest } from './http/send';
+export type { Sender } from './http/send';
 export type { HttpRequest } from './http/send';
 export { createEmailKind } from './kinds/email';
 export type { MailRelay } from './kinds/email';
@@ -70,8 +71,19 @@ export { createKafkaKind } from './kinds/kafka';
 export type { PooledLinkOptions } from './transports/pool';
 export { retryScheduleOf, RETRY_SCHEDULE_LIMITS } from './schedule';
 export {
+  BACKLOG_MAX_AGE_MS,
+  BACKLOG_MAX_DELIVERIES,
+  BACKLOG_QUEUE_EXPIRES_MS,
   CLI_ATTEMPT_TIMEOUT_MS,
+  CLI_BACKLOG,
+  classifyCliOutcome,
+  cliInfo,
+  drainedAttempt,
+  cliForward,
+  CLI_RETRY_SCHEDULE_MS,
   DEFAULT_IN_FLIGHT,
+  inMirrorSample,
+  mirrorPercentOf,
   LOCAL_ANSWER_BODY_BYTES,
   MAX_ACK_FRAME_BYTES,
   MAX_FORWARD_BODY_BYTES,
@@ -80,3 +92,4 @@ export {
   SESSION_HEARTBEAT_MS,
   SESSION_LEASE_MS,
 } from './kinds/cli';
+export type { CliNoAnswer } from './kinds/cli';

@@ -61,7 +61,13 @@ export type SendOutcome = ({ response: ResponseSummary } | { error: NetworkFailu
 export type AttemptResult =
   | { result: 'success'; status: number | null }
   | { result: 'retry'; status: number | null; error: string; retryAfterMs?: number }
-  | { result: 'permanent'; status: number | null; error: string; flagTarget: boolean };
+  | { result: 'permanent'; status: number | null; error: string; flagTarget: boolean }
+  /**
+   * nothing was sent: the kind keeps the delivery itself until its destination can take it (a CLI
+   * session target's backlog, docs/cli.md); recorded as retrying with no next attempt, not retried
+   * by the deliverer and not counted by the breaker
+   */
+  | { result: 'kept'; status: null; error: string };
 
 /**
  * What is known of a kind without building it (building may need secrets): enough to route its

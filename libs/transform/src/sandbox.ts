@@ -1,6 +1,8 @@
 import { QuickJSFFI } from '@jitl/quickjs-wasmfile-release-sync/ffi';
 import { newQuickJSWASMModuleFromVariant } from 'quickjs-emscripten-core';
-import { LRUCache } from '@relay/cache';
+// lru-cache itself, the package @relay/cache re-exports: the sandbox thread loads nothing else of
+// that library (its Redis and metrics modules cost a thread about 0.2 s of CPU to start)
+import { LRUCache } from 'lru-cache';
 import type {
   QuickJSContext,
   QuickJSHandle,

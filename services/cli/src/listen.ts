@@ -1,5 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
+import {
+  CLI_BACKLOG_MAX_AGE_MS,
+  CLI_BACKLOG_MAX_DELIVERIES,
+  CLI_MIRROR_MAX_PERCENT,
+  CLI_MIRROR_MIN_PERCENT,
+} from '@relay/contracts';
 import type { CliAckFrame, CliServerFrame } from '@relay/contracts';
 import { ApiError } from './api';
 import type { RelayApi } from './api';
@@ -11,6 +17,8 @@ const RECONNECT_MIN_MS = 500;
 const RECONNECT_MAX_MS = 15_000;
 /** the name of the CLI session target `relay listen` creates on an endpoint that has none */
 export const CREATED_TARGET_NAME = 'relay listen';
+/** the name of a mirror target `relay listen --mirror <percent>` creates */
+export const mirrorTargetName = (percent: number): string => `relay listen --mirror ${percent}%`;
 
 export interface ListenOptions {
   apiUrl: string;
@@ -18,17 +26,20 @@ export interface ListenOptions {
   endpointId: string;
   forward: URL;
   targetId?: string;
+  /** a mirror session: this percent of the endpoint's events */
+  mirrorPercent?: number;
   out: (line: string) => void;
   err: (line: string) => void;
 }
 
 /**
- * The endpoint's CLI session target: the one named, the only one, or a new one (kind `cli`,
- * default settings) when the endpoint has none — said on stderr, since it stays after the session.
+ * The endpoint's CLI session target: the one named, the only one of its sort (a mirror of that
+ * percent, or a target that takes every event), or a new one (kind `cli`, default settings)
+ * when the endpoint has none — said on stderr, since it stays after the session.
  */
 export async function cliTargetOf(
   api: RelayApi,
-  opts: Pick<ListenOptions, 'endpointId' | 'targetId' | 'err'>,
+  opts: Pick<ListenOptions, 'endpointId' | 'targetId' | 'mirrorPercent' | 'err'>,
 ): Promise<string> {
   const targets = (await api.listTargets(opts.endpointId)).filter((t) => t.kind === 'cli');
   if (opts.targetId) {
@@ -36,18 +47,41 @@ export async function cliTargetOf(
       throw new ApiError(404, 'target_not_found', `${opts.targetId} is not a CLI session target of ${opts.endpointId}`);
     return opts.targetId;
   }
-  if (targets.length === 1) return targets[0]!.id;
-  if (targets.length > 1)
+  const percent = opts.mirrorPercent;
+  const fitting = targets.filter((t) => (t.config as { mirror_percent?: number }).mirror_percent === percent);
+  if (fitting.length === 1) return fitting[0]!.id;
+  if (fitting.length > 1)
     throw new ApiError(
       409,
       'target_id_required',
-      `${opts.endpointId} has several CLI session targets (${targets.map((t) => t.id).join(', ')}): name one with --target`,
+      `${opts.endpointId} has several ${percent === undefined ? 'CLI session' : `${percent}% mirror`} targets (${fitting.map((t) => t.id).join(', ')}): name one with --target`,
     );
-  const created = await api.createTarget(opts.endpointId, { kind: 'cli', name: CREATED_TARGET_NAME, config: {} });
+  const created = await api.createTarget(
+    opts.endpointId,
+    percent === undefined
+      ? { kind: 'cli', name: CREATED_TARGET_NAME, config: {} }
+      : { kind: 'cli', name: mirrorTargetName(percent), config: { mirror_percent: percent } },
+  );
   opts.err(
-    `Created CLI session target ${created.id} on ${opts.endpointId}; events sent while no session listens are retried, then recorded as failed (relay targets ${opts.endpointId}).`,
+    `Created ${percent === undefined ? 'CLI session' : `${percent}% mirror`} target ${created.id} on ${opts.endpointId}; events sent while no session listens are kept for the next one (up to ${CLI_BACKLOG_MAX_DELIVERIES.toLocaleString('en-US')} for ${CLI_BACKLOG_MAX_AGE_MS / 3_600_000} h), then recorded as failed (relay targets ${opts.endpointId}).`,
   );
   return created.id;
+}
+
+/**
+ * `--mirror 10%` (or `10`): a whole percent from 1 to 100; null when it is not one.
+ */
+export function mirrorPercent(text: string): number | null {
+  const m = /^\s*(\d{1,3})\s*%?\s*$/.exec(text);
+  const n = m ? Number(m[1]) : NaN;
+  return Number.isInteger(n) && n >= CLI_MIRROR_MIN_PERCENT && n <= CLI_MIRROR_MAX_PERCENT ? n : null;
+}
+
+/** What the CLI says, before anything else, about the deliveries kept while no session listened. */
+export function backlogLine(count: number): string | null {
+  if (count === 0) return null;
+  const n = count.toLocaleString('en-US');
+  return `${n} ${count === 1 ? 'event' : 'events'} kept while no session listened: delivering ${count === 1 ? 'it' : 'them'} first, one at a time, in the order accepted`;
 }
 
 /** One printed line per delivery: time, event id, status (or the local failure's code), latency, attempt. */
@@ -124,6 +158,11 @@ export function listen(opts: ListenOptions, targetId: string): { done: Promise<v
           opts.err(
             `Listening on ${frame.endpoint_id} (target ${frame.target_id}), forwarding to ${opts.forward.href} — Ctrl-C to stop`,
           );
+          return;
+        }
+        if (frame.type === 'backlog') {
+          const line = backlogLine(frame.count);
+          if (line) opts.err(line);
           return;
         }
         if (frame.type !== 'delivery') return;

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { displayText } from '@relay/contracts';
+import { CLI_BACKLOG_MAX_AGE_MS, CLI_BACKLOG_MAX_DELIVERIES, displayText } from '@relay/contracts';
 import { ApiError, createApi } from './api';
 import type { RelayApi } from './api';
 import { configPath, readLogin, writeLogin } from './config-file';
-import { cliTargetOf, listen } from './listen';
+import { cliTargetOf, listen, mirrorPercent } from './listen';
 import { activityLine, tailActivity } from './tail';
 import { previewOnEvents, ran, resultLines, UsageError } from './transform-test';
 
@@ -199,9 +199,29 @@ export function buildProgram(): Command {
       '--target <id>',
       "the endpoint's CLI session target to listen for (default: its only one, created if it has none)",
     )
-    .action(async (endpointId: string, o: { forward: string; target?: string }) => {
+    .option(
+      '--mirror <percent>',
+      "receive a sample of the endpoint's events (e.g. 10%, chosen by event id) through a mirror target, created if it has none; its other targets get every event as before",
+      (v) => {
+        const percent = mirrorPercent(v);
+        if (percent === null) throw new InvalidArgumentError('a whole percent from 1 to 100, e.g. 10%');
+        return percent;
+      },
+    )
+    .addHelpText(
+      'after',
+      `
+Events sent while no session listens are kept for the next one (up to ${CLI_BACKLOG_MAX_DELIVERIES.toLocaleString('en-US')}, for ${CLI_BACKLOG_MAX_AGE_MS / 3_600_000} h)
+and delivered first when it connects, one at a time, in the order they were accepted.`,
+    )
+    .action(async (endpointId: string, o: { forward: string; target?: string; mirror?: number }) => {
       const { api, apiUrl, apiKey } = connection(program);
-      const targetId = await cliTargetOf(api, { endpointId, err, ...(o.target ? { targetId: o.target } : {}) });
+      const targetId = await cliTargetOf(api, {
+        endpointId,
+        err,
+        ...(o.target ? { targetId: o.target } : {}),
+        ...(o.mirror === undefined ? {} : { mirrorPercent: o.mirror }),
+      });
       const session = listen({ apiUrl, apiKey, endpointId, forward: new URL(o.forward), out, err }, targetId);
       process.once('SIGINT', () => session.stop());
       process.once('SIGTERM', () => session.stop());

@@ -24,7 +24,7 @@ import {
 import { createSecretBox } from '@relay/secrets';
 import { startTracing, stopTracing } from '@relay/telemetry';
 import { connectStore } from '@relay/store';
-import { createDefaultRegistry, createSender } from '@relay/targets';
+import { CLI_BACKLOG, createDefaultRegistry, createSender } from '@relay/targets';
 import { channelVar, configSpecFor } from './config';
 import { retryPolicyOf } from './delivery/config';
 import { createDeliverer } from './delivery/worker';
@@ -65,7 +65,7 @@ runMain(async () => {
   });
   await broker.start();
   // the outputs channel also runs the CLI session kind: forwards to `relay listen` sessions over the broker (docs/cli.md)
-  const cli = outputs ? new CliForwarder(broker, config.namespace, logger) : null;
+  const cli = outputs ? new CliForwarder(broker, config.namespace, logger, CLI_BACKLOG) : null;
   await cli?.start();
   const metrics = createMetricsRegistry();
   // the depth of this channel's work, retry and dead-letter queues, for scaling and alerts
@@ -126,11 +126,12 @@ runMain(async () => {
       balanceMs: config.orderingBalanceMs,
     },
   });
-  // a changed or deleted target's connections to its broker end now, not when they idle out
-  if (outputs)
-    changes.feed.onChange((change) => {
-      if (change.scope !== 'account') outputs.release(change.id);
-    });
+  // a changed or deleted target's own connections (its broker's, its mutual TLS) end now, not when they idle out
+  changes.feed.onChange((change) => {
+    if (change.scope === 'account') return;
+    send.release(change.id);
+    outputs?.release(change.id);
+  });
   await changes.feed.start();
   await deliverer.start();
 

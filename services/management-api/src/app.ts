@@ -34,6 +34,7 @@ import { targetRoutes } from './transport/target-routes';
 import { transformationRoutes } from './transport/transformation-routes';
 import type { TargetBreakers } from './adapters/target-breakers';
 import type { HeldKeysReader } from './adapters/held-keys';
+import type { EndpointRouteDeps } from './transport/endpoint-common';
 import { dailyUsageRoutes, usageRoutes } from './transport/usage-routes';
 
 export interface AppDeps {
@@ -51,6 +52,7 @@ export interface AppDeps {
   breakers: TargetBreakers;
   /** the ordering keys the deliverers hold back per target (adapters/held-keys) */
   heldKeys: HeldKeysReader;
+  dropCliBacklog: EndpointRouteDeps['dropCliBacklog'];
   /** the monthly accepted-event counter the gateway increments (adapters/usage-counter) */
   acceptedEvents: UsageCounter;
   /** the month's accepted events per endpoint and day, counted by the gateway (adapters/usage-counter) */

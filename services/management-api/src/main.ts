@@ -9,7 +9,13 @@ import {
   createAlertMetrics,
   runDetector,
 } from '@relay/alerts';
-import { BrokerConnection, ConfirmPublisher, DeliveryPublisher } from '@relay/broker';
+import {
+  BrokerConnection,
+  ConfirmPublisher,
+  createActivityPublisher,
+  deleteCliBacklog,
+  DeliveryPublisher,
+} from '@relay/broker';
 import { connectRedis } from '@relay/cache';
 import { loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
@@ -126,6 +132,7 @@ runMain(async () => {
     announceChange,
     breakers: createTargetBreakers(redis, config.namespace, store, announceChange),
     heldKeys: createHeldKeysReader(redis, config.namespace),
+    dropCliBacklog: (targetId) => deleteCliBacklog(broker, config.namespace, targetId),
     acceptedEvents: createUsageCounter(redis, config.namespace),
     dailyUsage: createDailyUsageReader(redis, config.namespace),
     accountLock: createAccountLock(redis, config.namespace),
@@ -167,12 +174,15 @@ runMain(async () => {
     bodyTimeoutMs: config.bodyTimeoutMs,
     maxConnections: config.maxConnections,
   });
-  // `relay listen` sessions: WebSocket upgrades on the API port (docs/cli.md)
+  // `relay listen` sessions: WebSocket upgrades on the API port (docs/cli.md); the attempts of
+  // deliveries they drain from a backlog go to the activity log as the deliverer's do
+  const drainedAttempts = createActivityPublisher(confirmPublisher, config.namespace);
   const listenSessions = attachListen(server, {
     store,
     broker,
     namespace: config.namespace,
     slots: createCliSessionSlots(redis, config.namespace, SESSION_LEASE_MS),
+    recordAttempt: (attempt) => drainedAttempts.publish(attempt),
     logger,
   });
   const health = createServer(ops);

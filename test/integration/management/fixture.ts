@@ -12,7 +12,13 @@ import { openActivityLog } from '@relay/activity-log';
 import { connectStore } from '@relay/store';
 import type { PlanLimits, Store } from '@relay/store';
 import { AlertEvaluator, AlertRuleStore } from '@relay/alerts';
-import { BrokerConnection, ConfirmPublisher, DeliveryPublisher } from '@relay/broker';
+import {
+  BrokerConnection,
+  ConfirmPublisher,
+  createActivityPublisher,
+  deleteCliBacklog,
+  DeliveryPublisher,
+} from '@relay/broker';
 import { createInternalSigner, createSecretBox } from '@relay/secrets';
 import type { SecretBox } from '@relay/secrets';
 import { createDefaultRegistry, SESSION_LEASE_MS } from '@relay/targets';
@@ -99,6 +105,7 @@ export async function startManagement(
   const secrets = createSecretBox(secretsKeys);
   const { logger, lines } = testLogger('management-api');
   const now = opts.now ?? (() => new Date());
+  const broker = unstartedBroker(ns.namespace, logger);
   const express = createApp({
     store,
     activityLog: openActivityLog(store.connection, 'ferretdb'),
@@ -109,6 +116,7 @@ export async function startManagement(
     announceChange: createInvalidator(redis, ns.namespace, logger),
     breakers: createTargetBreakers(redis, ns.namespace, store, createInvalidator(redis, ns.namespace, logger)),
     heldKeys: createHeldKeysReader(redis, ns.namespace),
+    dropCliBacklog: (targetId) => deleteCliBacklog(broker, ns.namespace, targetId),
     acceptedEvents: opts.acceptedEvents ?? createUsageCounter(redis, ns.namespace),
     dailyUsage: createDailyUsageReader(redis, ns.namespace),
     accountLock: createAccountLock(redis, ns.namespace),
@@ -120,11 +128,13 @@ export async function startManagement(
   const app = recordingResponses(express);
   const server = createServer(app);
   // `relay listen`'s upgrade on the API port, as main.ts attaches it; the broker is not started
+  const drainedAttempts = createActivityPublisher(new ConfirmPublisher(broker, 5_000), ns.namespace);
   const listenSessions = attachListen(server, {
     store,
-    broker: unstartedBroker(ns.namespace, logger),
+    broker,
     namespace: ns.namespace,
     slots: createCliSessionSlots(redis, ns.namespace, SESSION_LEASE_MS),
+    recordAttempt: (attempt) => drainedAttempts.publish(attempt),
     logger,
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

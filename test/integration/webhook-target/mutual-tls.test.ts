@@ -66,4 +66,15 @@ describe('mutual TLS to a receiver that requires a client certificate', () => {
     expect(codeOf(await send(request('tg_b', { ca: ca.cert })))).toBe('ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED');
     expect(codeOf(await send(request('tg_a', withClient(ca))))).toBe(200);
   });
+
+  it('a changed or deleted target’s own connections are closed (release): its next attempt connects anew', async () => {
+    expect(codeOf(await send(request('tg_changed', withClient(ca))))).toBe(200);
+    const made = receiver.connectionsMade();
+    // kept alive: the next attempt reuses the connection
+    expect(codeOf(await send(request('tg_changed', withClient(ca))))).toBe(200);
+    expect(receiver.connectionsMade()).toBe(made);
+    send.release('tg_changed');
+    expect(codeOf(await send(request('tg_changed', withClient(ca))))).toBe(200);
+    expect(receiver.connectionsMade()).toBe(made + 1);
+  });
 });

@@ -59,7 +59,7 @@ interface SenderOptions {
  * guard's agents, so no outbound call can be made without the guard. Throws at creation on an
  * invalid allowlist.
  */
-export function createSender(opts: SenderOptions): (req: HttpRequest) => Promise<SendOutcome> {
+export function createSender(opts: SenderOptions): Sender {
   const routes = opts.hostRoutes?.length
     ? parseHostRoutes(opts.hostRoutes, createAddressPolicy({ allowCidrs: opts.allowCidrs }))
     : undefined;
@@ -74,7 +74,7 @@ export function createSender(opts: SenderOptions): (req: HttpRequest) => Promise
     maxClients: TLS_AGENTS_MAX,
     idleMs: TLS_AGENTS_IDLE_MS,
   });
-  return async (req) => {
+  const sender = async (req: HttpRequest): Promise<SendOutcome> => {
     if (!req.tls) return sendRequest(req, send);
     const { owner, cert, key, ca } = req.tls;
     // keyed by the target and a digest of its settings: a changed certificate gets new connections
@@ -91,6 +91,13 @@ export function createSender(opts: SenderOptions): (req: HttpRequest) => Promise
     );
     return sendRequest(req, { ...send, agent: agents });
   };
+  return Object.assign(sender, { release: (id: string) => targetAgents.release(id) });
+}
+
+/** Sends one attempt; `release` closes the connections of a changed or deleted target (or endpoint's targets) that has its own (mutual TLS). */
+export interface Sender {
+  (req: HttpRequest): Promise<SendOutcome>;
+  release(id: string): void;
 }
 
 /**

@@ -55,10 +55,21 @@ function setup(deliver: TransportKind['deliver']) {
       return deliver(config, d);
     },
   };
-  const log = { recorded: [] as ActivityAttemptV1[], dead: 0, flags: [] as string[], streak: 0, sends: 0 };
+  const log = {
+    recorded: [] as ActivityAttemptV1[],
+    dead: 0,
+    retries: 0,
+    flags: [] as string[],
+    streak: 0,
+    sends: 0,
+    settled: [] as Array<[string, boolean]>,
+  };
   const deps: DeliveryDeps = {
     targets: { find: async () => target },
-    gate: { admit: async () => ({ verdict: 'go', lease: null }), settle: async () => undefined },
+    gate: {
+      admit: async () => ({ verdict: 'go', lease: null }),
+      settle: async (_t, _p, outcome, sent) => void log.settled.push([outcome.result, sent]),
+    },
     registry: createRegistry([kind]),
     transform: PASS_THROUGH,
     send: async () => {
@@ -66,7 +77,7 @@ function setup(deliver: TransportKind['deliver']) {
       throw new Error('a transport kind never uses the HTTP sender');
     },
     recorder: { record: async (a) => void log.recorded.push(a) },
-    router: { retry: async () => undefined, deadLetter: async () => void (log.dead += 1) },
+    router: { retry: async () => void (log.retries += 1), deadLetter: async () => void (log.dead += 1) },
     health: {
       flag: async (_id, reason) => (log.flags.push(reason), true),
       permanentFailure: () => ++log.streak,
@@ -121,5 +132,32 @@ describe('handleDelivery with a TransportKind', () => {
     });
     await handleDelivery(delivery, deps);
     expect(log.flags).toEqual(['SECRET_UNREADABLE: the stored service account key cannot be opened']);
+  });
+
+  it('a CLI backlog entry back expired: recorded failed as it is, nothing delivered, retried or dead-lettered', async () => {
+    const { deps, log, calls } = setup(async () => ({ result: 'success', status: 200 }));
+    await expect(handleDelivery(delivery, deps, { scheduleBase: 1, keptTooLong: true })).resolves.toEqual({
+      state: 'failed',
+      reason: 'exhausted',
+    });
+    expect(calls).toEqual([]);
+    expect(log.recorded).toEqual([
+      expect.objectContaining({
+        state: 'failed',
+        next_attempt_at: null,
+        error: 'kept in the backlog as long as it keeps a delivery, and no relay listen session took it',
+      }),
+    ]);
+    expect([log.retries, log.dead, log.settled]).toEqual([0, 0, []]);
+  });
+
+  it('a delivery the kind keeps (a CLI session target with no session): recorded as retrying with no next attempt; nothing published; not sent for the breaker', async () => {
+    const { deps, log } = setup(async () => ({ result: 'kept', status: null, error: 'kept in its backlog' }));
+    await expect(handleDelivery(delivery, deps)).resolves.toEqual({ state: 'kept' });
+    expect(log.recorded).toEqual([
+      expect.objectContaining({ state: 'retrying', next_attempt_at: null, error: 'kept in its backlog', attempt: 1 }),
+    ]);
+    expect([log.retries, log.dead, log.flags, log.streak]).toEqual([0, 0, [], 0]);
+    expect(log.settled).toEqual([['kept', false]]);
   });
 });

@@ -57,6 +57,7 @@ export async function handleDelivery(
   deps: DeliveryDeps,
   run: DeliveryRun = { scheduleBase: 1 },
 ): Promise<DeliveryOutcome> {
+  if (run.keptTooLong) return keptTooLong(d, deps);
   if (run.holdUntil !== undefined && run.holdUntil > deps.now().getTime()) return holdOn(d, run.holdUntil, run, deps);
   const target = await deps.targets.find(d.target_id);
   // transformations run before the gate: a dropped or failed one takes no slot (docs/transformations.md)
@@ -153,6 +154,29 @@ async function transformEnded(
     error,
   });
   return { state: step.result };
+}
+
+/**
+ * A CLI session target's delivery that waited in its backlog for as long as the backlog keeps
+ * one (docs/cli.md "The backlog") and no session took it: failed. It is the request as it was
+ * kept, after transformations, so it is neither transformed again nor retried; no dead-letter
+ * copy either (a redrive would transform it again) — a resend sends it from the stored payload.
+ */
+async function keptTooLong(d: DeliveryMessageV1, deps: DeliveryDeps): Promise<DeliveryOutcome> {
+  const { event_id, delivery_id, account_id, endpoint_id, target_id, target_kind, attempt } = d;
+  const error = 'kept in the backlog as long as it keeps a delivery, and no relay listen session took it';
+  await deps.recorder.record({
+    ...{ event_id, delivery_id, account_id, endpoint_id, target_id, target_kind, attempt },
+    type: ACTIVITY_ATTEMPT_V1,
+    attempted_at: deps.now().toISOString(),
+    state: 'failed',
+    status_code: null,
+    duration_ms: 0,
+    error,
+    next_attempt_at: null,
+  });
+  deps.logger.info('delivery attempt', { event_id, delivery_id, target_id, attempt, state: 'failed', error });
+  return { state: 'failed', reason: 'exhausted' };
 }
 
 /**
@@ -297,7 +321,9 @@ async function viaTransport(
   const started = performance.now();
   try {
     const outcome = await kind.deliver(target.config, d);
-    return { outcome, durationMs: performance.now() - started, aboutDestination: true, sent: true };
+    // a kept delivery reached no destination: nothing for the breaker or the target's health
+    const sent = outcome.result !== 'kept';
+    return { outcome, durationMs: performance.now() - started, aboutDestination: sent, sent };
   } catch (err) {
     const failure = notBuilt(err, target, d, deps);
     return { outcome: failure, durationMs: 0, aboutDestination: failure.flagTarget, sent: false };
@@ -334,7 +360,14 @@ function meter(
   deps: DeliveryDeps,
 ): void {
   const label = kind?.kind ?? 'unknown';
-  const result = decision.state === 'failed' ? (targetExists ? 'dead' : 'failed') : decision.state;
+  const result =
+    decision.state === 'failed'
+      ? targetExists
+        ? 'dead'
+        : 'failed'
+      : decision.state === 'kept'
+        ? 'retrying'
+        : decision.state;
   deps.meter.attempted(label, result, tried.sent ? tried.durationMs : null);
   if (decision.state === 'retrying') deps.meter.retryScheduled(decision.tierMs);
   if (decision.state === 'failed' && targetExists) deps.meter.deadLettered(label, decision.reason);
@@ -390,7 +423,8 @@ function toAttempt(d: DeliveryMessageV1, tried: Tried, decision: RetryDecision, 
     target_kind: d.target_kind,
     attempt: d.attempt,
     attempted_at: attemptedAt.toISOString(),
-    state: decision.state,
+    // a kept delivery waits for its destination (the next relay listen session): pending, no time set
+    state: decision.state === 'kept' ? 'retrying' : decision.state,
     status_code: outcome.status,
     duration_ms: Math.round(tried.durationMs * 10) / 10,
     error: outcome.result === 'success' ? null : outcome.error.slice(0, 500),

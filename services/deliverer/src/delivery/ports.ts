@@ -97,4 +97,6 @@ export interface DeliveryRun {
   holdUntil?: number;
   /** an ordered delivery: no attempt after this time (epoch ms; docs/ordering.md) */
   deadline?: number;
+  /** a CLI session target's backlog entry back from the backlog expired: recorded failed, nothing run or sent */
+  keptTooLong?: true;
 }

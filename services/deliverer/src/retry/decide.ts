@@ -13,7 +13,9 @@ export type RetryDecision =
   | { state: 'delivered' }
   /** `tierMs` 0: straight back to the work queue */
   | { state: 'retrying'; delayMs: number; tierMs: number; nextAttemptAt: Date }
-  | { state: 'failed'; reason: 'permanent' | 'exhausted' };
+  | { state: 'failed'; reason: 'permanent' | 'exhausted' }
+  /** the kind keeps the delivery until its destination can take it: recorded as retrying, nothing published */
+  | { state: 'kept' };
 
 export interface AttemptPosition {
   /** the attempt just made (X-Relay-Attempt) */
@@ -40,6 +42,7 @@ export function decideRetry(
 ): RetryDecision {
   if (outcome.result === 'success') return { state: 'delivered' };
   if (outcome.result === 'permanent') return { state: 'failed', reason: 'permanent' };
+  if (outcome.result === 'kept') return { state: 'kept' };
   const index = Math.max(0, pos.attempt - pos.scheduleBase);
   const scheduled = schedule[index];
   if (scheduled === undefined) return { state: 'failed', reason: 'exhausted' };

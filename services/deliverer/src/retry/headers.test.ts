@@ -19,6 +19,18 @@ describe('deliveryPosition: the attempt a received copy represents', () => {
       { attempt: 2, scheduleBase: 1, holdUntil: 1_790_000_000_123 },
     ],
     [
+      'expired from a CLI session target backlog',
+      2,
+      { 'x-first-death-reason': 'expired', 'x-first-death-queue': 'relay.cli.backlog.tg_1' },
+      { attempt: 2, scheduleBase: 1, keptTooLong: true },
+    ],
+    [
+      'expired from a retry tier: an ordinary retry',
+      2,
+      { 'x-first-death-reason': 'expired', 'x-first-death-queue': 'relay.deliveries.outputs.retry.5000' },
+      { attempt: 2, scheduleBase: 1 },
+    ],
+    [
       'garbage headers are ignored',
       2,
       { 'x-delivery-count': 'x', 'x-relay-schedule-base': -3, 'x-relay-hold-until': 'soon' },

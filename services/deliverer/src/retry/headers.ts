@@ -1,3 +1,5 @@
+import { isCliBacklogQueue } from '@relay/contracts';
+
 /*
  * AMQP headers the retry path reads and writes. The message body (relay.delivery.v1) stays
  * the contract; these carry broker-side facts about one copy of it.
@@ -14,6 +16,9 @@ export const DEAD_REASON_HEADER = 'x-relay-dead-reason';
 export const DEAD_ERROR_HEADER = 'x-relay-last-error';
 export const DEAD_STATUS_HEADER = 'x-relay-last-status';
 export const DEAD_AT_HEADER = 'x-relay-dead-at';
+/** Set by the broker on a dead-lettered copy: why and from where it was first dead-lettered. */
+export const FIRST_DEATH_REASON_HEADER = 'x-first-death-reason';
+export const FIRST_DEATH_QUEUE_HEADER = 'x-first-death-queue';
 
 function count(value: unknown): number {
   const n =
@@ -36,13 +41,18 @@ function count(value: unknown): number {
 export function deliveryPosition(
   messageAttempt: number,
   headers: Record<string, unknown> | undefined,
-): { attempt: number; scheduleBase: number; holdUntil?: number } {
+): { attempt: number; scheduleBase: number; holdUntil?: number; keptTooLong?: true } {
   const redeliveries = count(headers?.[DELIVERY_COUNT_HEADER]);
   const base = count(headers?.[SCHEDULE_BASE_HEADER]);
   const holdUntil = count(headers?.[HOLD_UNTIL_HEADER]);
+  // a CLI session target's backlog entry that expired unreceived (docs/cli.md "The backlog")
+  const keptTooLong =
+    headers?.[FIRST_DEATH_REASON_HEADER] === 'expired' &&
+    isCliBacklogQueue(String(headers?.[FIRST_DEATH_QUEUE_HEADER] ?? ''));
   return {
     attempt: messageAttempt + redeliveries,
     scheduleBase: base > 0 ? base : 1,
     ...(holdUntil > 0 ? { holdUntil } : {}),
+    ...(keptTooLong ? { keptTooLong } : {}),
   };
 }

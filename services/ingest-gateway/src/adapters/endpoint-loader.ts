@@ -5,7 +5,7 @@ import { compileOrderKey, compileRouting } from '@relay/endpoints';
 import type { RoutePredicate } from '@relay/endpoints';
 import { accountPlan, accountPlans, enabledTargetRoutes, findEndpoint, findEndpoints } from '@relay/store';
 import type { EndpointRecord, Store, StoredPlan, TargetRoute } from '@relay/store';
-import { channelOf } from '@relay/targets';
+import { channelOf, mirrorPercentOf } from '@relay/targets';
 import { prepareSettings } from '../domain/endpoint-settings';
 import type { EndpointSettings } from '../domain/endpoint-settings';
 import type { EndpointView } from '../domain/endpoint-view';
@@ -111,6 +111,7 @@ export function createEndpointLoader(
         }
         const route = routeOf(endpoint.id, t);
         if (route === 'unusable') usable = false;
+        const mirror = mirrorPercentOf(t.kind, t);
         return [
           {
             id: t.id,
@@ -119,6 +120,7 @@ export function createEndpointLoader(
             route: route === 'unusable' ? null : route,
             routing: t.routing ?? null,
             orderKey: t.ordering ? compileOrderKey(t.ordering.key) : null,
+            ...(mirror === null ? {} : { mirror }),
           },
         ];
       }),

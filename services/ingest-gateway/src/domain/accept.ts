@@ -6,6 +6,7 @@ import type {
   ForwardableRequest,
   Outcome,
 } from '@relay/contracts';
+import { inMirrorSample } from '@relay/targets';
 import type { EndpointView } from './endpoint-view';
 
 /** The facts about one request every activity row and delivery shares. */
@@ -26,16 +27,20 @@ type ViewTarget = EndpointView['targets'][number];
  * The enabled targets this event goes to, and those whose routing rules it does not meet
  * (docs/routing.md). Decided once, here, on the payload step 4 parsed, unless the rule pool
  * already decided it (`decided`, in target order): a target not routed costs no broker message.
- * In-process only: no store or Redis read per event.
+ * A mirror whose sample leaves the event out is neither (docs/cli.md "Mirror"): it is not one of
+ * the event's targets, and the row does not name it. In-process only: no store or Redis read per
+ * event.
  */
 export function routeEvent(
   view: EndpointView,
+  eventId: string,
   data: unknown,
   decided: readonly boolean[] | null = null,
 ): { routed: ViewTarget[]; notRouted: string[] } {
   const routed: ViewTarget[] = [];
   const notRouted: string[] = [];
   view.targets.forEach((t, i) => {
+    if (t.mirror !== undefined && !inMirrorSample(eventId, t.mirror)) return;
     if (decided ? decided[i] === true : t.route === null || t.route(data)) routed.push(t);
     else notRouted.push(t.id);
   });

@@ -25,6 +25,8 @@ export interface EndpointView {
     routing: Routing | null;
     /** reads an event's ordering key (docs/ordering.md); null: the target is not ordered */
     orderKey: OrderKeyReader | null;
+    /** a mirror (docs/cli.md "Mirror"): the percent of events it samples by event id; absent: every event */
+    mirror?: number;
   }[];
   /** names this revision of the endpoint's and its targets' rules: the rule pool's workers compile them once per key */
   rulesKey: string;

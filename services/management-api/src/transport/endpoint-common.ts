@@ -20,6 +20,25 @@ export interface EndpointRouteDeps {
   lock: EndpointLock;
   /** tells every gateway and deliverer to drop its cached copy (adapters/invalidation) */
   announceChange(change: CacheChange): Promise<void>;
+  /** deletes a deleted CLI session target's backlog on the broker (docs/cli.md "The backlog") */
+  dropCliBacklog(targetId: string): Promise<void>;
+}
+
+/**
+ * Deletes the backlogs of CLI session targets that were just deleted. Best effort: a backlog left
+ * behind is dropped by its own expiry.
+ */
+export async function dropCliBacklogs(
+  deps: Pick<EndpointRouteDeps, 'dropCliBacklog' | 'logger'>,
+  targets: readonly { id: string; kind: string }[],
+): Promise<void> {
+  for (const t of targets)
+    if (t.kind === 'cli')
+      await deps
+        .dropCliBacklog(t.id)
+        .catch((err: Error) =>
+          deps.logger.warn('CLI backlog not deleted; it expires on its own', { target_id: t.id, error: err.message }),
+        );
 }
 
 /** The caller's endpoint named in the path, or 404 (another account's endpoint is not found either). */

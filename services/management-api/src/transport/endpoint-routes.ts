@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { FieldError } from '@relay/contracts';
 import { routingFormatProblem } from '@relay/endpoints';
 import type { PayloadFormat } from '@relay/endpoints';
-import { routedTargetIds } from '@relay/store';
+import { routedTargetIds, targetsOfEndpoint } from '@relay/store';
 import type { Store } from '@relay/store';
 import { createEndpoint, deleteEndpoint, listEndpoints, updateEndpoint } from '../adapters/endpoint-store';
 import { auditActionsFor } from '../domain/audit';
@@ -15,7 +15,7 @@ import type { Sealer } from '../domain/secret-sealing';
 import { checkCombination, mergeSettings } from '../domain/settings-combination';
 import { audit, settingsAuditDetails } from './audit-trail';
 import { accountOf, actorOf } from './auth';
-import { endpointOf, viewOf } from './endpoint-common';
+import { dropCliBacklogs, endpointOf, viewOf } from './endpoint-common';
 import type { EndpointRouteDeps } from './endpoint-common';
 import { conflict, invalid } from './errors';
 import { checked, operation } from './operation';
@@ -73,10 +73,12 @@ export function endpointRoutes(deps: EndpointRouteDeps): Router {
   r.delete('/:endpointId', ...operation('deleteEndpoint'), async (req: Request, res: Response) => {
     await deps.lock(String(req.params.endpointId), async () => {
       const current = await endpointOf(deps, req);
+      const targets = await targetsOfEndpoint(store, current.id);
       await deleteEndpoint(store, current.id);
       await audit(store, req, { action: 'endpoint_deleted', endpoint_id: current.id, details: { name: current.name } });
       await deps.announceChange({ scope: 'endpoint', id: current.id });
       logger.info('endpoint deleted', { endpoint_id: current.id, account_id: current.account_id, actor: actorOf(req) });
+      await dropCliBacklogs(deps, targets);
     });
     res.status(204).end();
   });

@@ -5,20 +5,26 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import { openCliSessionQueue } from '@relay/broker';
-import type { BrokerConnection, CliSessionQueue } from '@relay/broker';
-import type { CliLocalOutcome, CliServerFrame } from '@relay/contracts';
+import type { BrokerConnection, CliBacklogHandler, CliSessionQueue } from '@relay/broker';
+import type { ActivityAttemptV1, CliForwardV1, CliLocalOutcome, CliServerFrame } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import { targetsOfEndpoint } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
 import {
   CLI_ATTEMPT_TIMEOUT_MS,
+  CLI_BACKLOG,
+  cliForward,
+  cliInfo,
   DEFAULT_IN_FLIGHT,
+  drainedAttempt,
   MAX_ACK_FRAME_BYTES,
   MAX_FORWARD_BODY_BYTES,
   MAX_SESSIONS_PER_ENDPOINT,
   MAX_WAITING_PER_SESSION,
+  retryScheduleOf,
   SESSION_HEARTBEAT_MS,
 } from '@relay/targets';
+import type { CliNoAnswer } from '@relay/targets';
 import { loadEndpoint } from '../adapters/endpoint-store';
 import { keyForSecret } from '../adapters/api-keys';
 import type { CliSessionSlots } from '../adapters/cli-session-slots';
@@ -31,6 +37,8 @@ export interface ListenDeps {
   broker: BrokerConnection;
   namespace: string;
   slots: CliSessionSlots;
+  /** where the attempts of deliveries drained from a backlog are recorded (the activity log, broker-confirmed) */
+  recordAttempt(attempt: ActivityAttemptV1): Promise<void>;
   logger: Logger;
 }
 
@@ -177,10 +185,13 @@ function runSession(ws: WebSocket, s: Admitted, deps: ListenDeps): () => Promise
   const waiting = new Map<string, (outcome: CliLocalOutcome | { gone: string }) => void>();
   let queue: CliSessionQueue | null = null;
   let ended: Promise<void> | null = null;
+  /** ends the wait before a backlog delivery's next try, when the session ends */
+  let wakeDrain: (() => void) | null = null;
   let alive = true;
   const end = (reason: string, code = 1000): Promise<void> => {
     ended ??= (async () => {
       clearInterval(beat);
+      wakeDrain?.();
       for (const answer of [...waiting.values()]) answer({ gone: reason });
       waiting.clear();
       await queue?.close(reason);
@@ -214,26 +225,62 @@ function runSession(ws: WebSocket, s: Admitted, deps: ListenDeps): () => Promise
     answer(ack.outcome);
   });
   const send = (frame: CliServerFrame): void => ws.send(JSON.stringify(frame));
+  /** one forward to the CLI; answered once: its ack, or gone (the session ended, or no ack within the deliverer's wait) */
+  const toCli = (forward: CliForwardV1, answer: (outcome: CliLocalOutcome | { gone: string }) => void): void => {
+    if (ended) return answer({ gone: 'the session ended' });
+    const id = randomUUID();
+    // a CLI that never acks must not hold an in-flight slot for ever: past the deliverer's wait
+    // the forward is answered as gone (the deliverer has moved on) and the slot is free again
+    const expiry = setTimeout(() => {
+      if (waiting.delete(id)) answer({ gone: 'the CLI did not answer in time' });
+    }, CLI_ATTEMPT_TIMEOUT_MS);
+    waiting.set(id, (outcome) => {
+      clearTimeout(expiry);
+      answer(outcome);
+    });
+    send({ type: 'delivery', id, forward });
+  };
+  /**
+   * A backlog delivery, tried until it is finished or the session ends (docs/cli.md "The
+   * backlog"); each attempt recorded as the deliverer records one, before the next.
+   */
+  const drainOne: CliBacklogHandler = async (d) => {
+    const schedule = retryScheduleOf(s.target, cliInfo);
+    for (let tries = 0; ; tries++) {
+      if (ended) return 'stop';
+      const attemptedAt = new Date();
+      let forward: CliForwardV1;
+      try {
+        forward = cliForward({ ...d, attempt: d.attempt + tries });
+      } catch (err) {
+        // larger than a session takes (the limit changed since it was kept): failed for good
+        const tooLarge = { error: { code: 'CLI_PAYLOAD_TOO_LARGE', message: (err as Error).message }, duration_ms: 0 };
+        return { recorded: deps.recordAttempt(drainedAttempt(d, tries, tooLarge, [], attemptedAt).record) };
+      }
+      const answer = await new Promise<CliLocalOutcome | { gone: string }>((resolve) => toCli(forward, resolve));
+      if ('gone' in answer && ended) return 'stop';
+      const got: CliLocalOutcome | CliNoAnswer = 'gone' in answer ? 'timeout' : answer;
+      const { record, retryInMs } = drainedAttempt(d, tries, got, schedule, attemptedAt);
+      if (retryInMs === null) return { recorded: deps.recordAttempt(record) };
+      await deps.recordAttempt(record);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, retryInMs);
+        wakeDrain = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  };
   openCliSessionQueue(deps.broker, {
     namespace: deps.namespace,
     targetId: s.target.id,
     inFlight: s.inFlight,
     maxWaiting: MAX_WAITING_PER_SESSION,
+    backlog: CLI_BACKLOG,
     logger: deps.logger,
-    onForward: (forward, answer) => {
-      if (ended) return answer({ gone: 'the session ended' });
-      const id = randomUUID();
-      // a CLI that never acks must not hold an in-flight slot for ever: past the deliverer's wait
-      // the forward is answered as gone (the deliverer has moved on) and the slot is free again
-      const expiry = setTimeout(() => {
-        if (waiting.delete(id)) answer({ gone: 'the CLI did not answer in time' });
-      }, CLI_ATTEMPT_TIMEOUT_MS);
-      waiting.set(id, (outcome) => {
-        clearTimeout(expiry);
-        answer(outcome);
-      });
-      send({ type: 'delivery', id, forward });
-    },
+    onForward: toCli,
+    onKept: drainOne,
     onLost: () => void end('the broker connection was lost', 1011),
   })
     .then((q) => {
@@ -247,7 +294,9 @@ function runSession(ws: WebSocket, s: Admitted, deps: ListenDeps): () => Promise
         in_flight: s.inFlight,
         max_message_bytes: MAX_FORWARD_BODY_BYTES,
       });
-      deps.logger.info('CLI session started', { ...log, in_flight: s.inFlight });
+      send({ type: 'backlog', count: q.backlogCount });
+      deps.logger.info('CLI session started', { ...log, in_flight: s.inFlight, backlog: q.backlogCount });
+      void q.start();
     })
     .catch((err: Error) => {
       deps.logger.warn('CLI session queue not opened', { ...log, error: err.message });

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { isIdOf, newId, resendTag } from '@relay/contracts';
 import type { FieldError, Validation } from '@relay/contracts';
 import { enabledTargetsOf, findTarget } from '@relay/store';
-import { channelOf } from '@relay/targets';
+import { channelOf, inMirrorSample, mirrorPercentOf } from '@relay/targets';
 import { endpointExists } from '../adapters/endpoint-store';
 import {
   BULK_RETRY_PAGE,
@@ -90,7 +90,7 @@ export function replayRoutes(deps: ReplayDeps): Router {
         );
       // the targets first: one the request names that is not the endpoint's is 404 however soon
       // after the row it asks, while the payload reaches the log a moment after its row
-      const targets = await targetsFor(deps, row.endpoint_id, account, body.target_ids, row.not_routed ?? []);
+      const targets = await targetsFor(deps, row.endpoint_id, account, body.target_ids, row.not_routed ?? [], eventId);
       if (why === 'payload_not_stored')
         throw new ApiError(
           409,
@@ -319,6 +319,7 @@ async function targetsFor(
   account: string,
   targetIds: string[] | undefined,
   notRouted: readonly string[],
+  eventId: string,
 ): Promise<ResendTarget[]> {
   const withChannel = (t: { id: string; kind: string }): ResendTarget[] => {
     const channel = channelOf(t.kind);
@@ -343,6 +344,11 @@ async function targetsFor(
   }
   const targets = (await enabledTargetsOf(deps.store, account, endpointId))
     .filter((t) => !notRouted.includes(t.id))
+    // a mirror gets the events of its sample again, as the gateway chose them (docs/cli.md "Mirror")
+    .filter((t) => {
+      const mirror = mirrorPercentOf(t.kind, t);
+      return mirror === null || inMirrorSample(eventId, mirror);
+    })
     .flatMap(withChannel);
   if (targets.length === 0)
     throw new ApiError(

@@ -4,6 +4,7 @@ import type { CacheChange } from '@relay/contracts';
 import type { PayloadFormat } from '@relay/endpoints';
 import { findEndpointTarget, targetsOfEndpoint } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
+import type { Logger } from '@relay/logging';
 import type { TargetRegistry } from '@relay/targets';
 import { endpointExists, endpointFormat } from '../adapters/endpoint-store';
 import { clearTargetFlag, createTarget, deleteTarget, updateTarget } from '../adapters/target-store';
@@ -18,6 +19,8 @@ import { targetView } from '../domain/target-view';
 import type { TargetBreakers } from '../adapters/target-breakers';
 import type { HeldKeysReader } from '../adapters/held-keys';
 import { audit } from './audit-trail';
+import { dropCliBacklogs } from './endpoint-common';
+import type { EndpointRouteDeps } from './endpoint-common';
 import { accountOf, keyOf } from './auth';
 import { ApiError, notFound } from './errors';
 import { checked, operation } from './operation';
@@ -30,6 +33,8 @@ export interface TargetRouteDeps {
   breakers: TargetBreakers;
   /** the ordering keys the deliverers hold back (adapters/held-keys) */
   heldKeys: HeldKeysReader;
+  dropCliBacklog: EndpointRouteDeps['dropCliBacklog'];
+  logger: Logger;
 }
 
 /** Targets (spec "Outputs") of one endpoint. Configs are shown through their kind's public view. */
@@ -175,6 +180,7 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
       details: { target_id: targetId, name: gone.name, kind: gone.kind },
     });
     await deps.announceChange({ scope: 'target', id: targetId, endpoint_id: endpointId });
+    await dropCliBacklogs(deps, [gone]);
     res.status(204).end();
   });
 

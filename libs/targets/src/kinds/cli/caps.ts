@@ -1,3 +1,5 @@
+import { CLI_BACKLOG_MAX_AGE_MS } from '@relay/contracts';
+
 /*
  * The CLI session kind's caps (docs/cli.md "Caps"). A session is a
  * developer's laptop behind one WebSocket: these keep what one session, one endpoint and one
@@ -40,3 +42,20 @@ export const SESSION_HEARTBEAT_MS = 10_000;
 
 /** forwards waiting in one session's queue beyond its in-flight ones; past it the oldest is dropped (its deliverer times out and retries) */
 export const MAX_WAITING_PER_SESSION = 1_000;
+
+/** the backlog's bounds and the mirror's share (said by the CLI too, so kept in @relay/contracts) */
+export {
+  CLI_BACKLOG_MAX_AGE_MS as BACKLOG_MAX_AGE_MS,
+  CLI_BACKLOG_MAX_DELIVERIES as BACKLOG_MAX_DELIVERIES,
+  CLI_MIRROR_MAX_PERCENT as MIRROR_MAX_PERCENT,
+  CLI_MIRROR_MIN_PERCENT as MIRROR_MIN_PERCENT,
+} from '@relay/contracts';
+/** an abandoned backlog queue is deleted this long after its last use, when all it held has expired */
+export const BACKLOG_QUEUE_EXPIRES_MS = CLI_BACKLOG_MAX_AGE_MS + 3_600_000;
+/**
+ * Entries a session's drain holds at once to restore acceptance order (docs/cli.md "The
+ * backlog"), and the bytes they may take: the deliverer attempts deliveries concurrently, so
+ * one found without a session may be appended a few places after a later one.
+ */
+export const BACKLOG_DRAIN_WINDOW = 64;
+export const BACKLOG_DRAIN_WINDOW_BYTES = 8 * 1_048_576;

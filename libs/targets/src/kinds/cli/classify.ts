@@ -5,8 +5,10 @@ import { retryAfterMs } from '../webhook/classify';
 /** Why a forward got no local answer: no session bound, none answered in time, the broker refused it, the session ended. */
 export type CliNoAnswer = 'no_session' | 'timeout' | 'broker_unavailable' | 'session_gone';
 
+export const NO_SESSION = 'no relay listen session is connected for this target';
+
 const NO_ANSWER: Readonly<Record<CliNoAnswer, string>> = {
-  no_session: 'no relay listen session is connected for this target',
+  no_session: NO_SESSION,
   timeout: 'no relay listen session answered in time',
   broker_unavailable: 'the broker did not take the forward to the CLI session',
   session_gone: 'the relay listen session ended before the local server answered',

@@ -6,7 +6,9 @@ import { classifyCliOutcome } from './classify';
 import { cliForward } from './forward';
 import { CLI_RETRY_SCHEDULE_MS, createCliKind } from './kind';
 import type { CliLink } from './kind';
-import { MAX_FORWARD_BODY_BYTES } from './caps';
+import { drainedAttempt } from './backlog';
+import { BACKLOG_MAX_AGE_MS, MAX_FORWARD_BODY_BYTES } from './caps';
+import { inMirrorSample, mirrorPercentOf } from './mirror';
 
 const secrets = { encrypt: (s: string) => `sealed:${s}`, decrypt: (s: string) => s.slice(7) };
 
@@ -37,6 +39,14 @@ function delivery(over: Partial<DeliveryMessageV1> = {}): DeliveryMessageV1 {
     ...over,
   };
 }
+
+/** the local server's answer as the CLI reports it */
+const local = (status: number, headers: Record<string, string> = {}) => ({
+  status,
+  headers,
+  body: '',
+  duration_ms: 3,
+});
 
 describe('CLI session kind: config, described once', () => {
   const kind = createCliKind({ secrets });
@@ -92,12 +102,6 @@ describe('CLI session kind: the forward a session receives', () => {
 });
 
 describe('CLI session kind: outcomes', () => {
-  const local = (status: number, headers: Record<string, string> = {}) => ({
-    status,
-    headers,
-    body: '',
-    duration_ms: 3,
-  });
   it.each([
     [local(200), 'success'],
     [local(204), 'success'],
@@ -125,7 +129,10 @@ describe('CLI session kind: outcomes', () => {
 
   it('deliver hands the forward to the link and classifies its answer; without a link it waits (retry)', async () => {
     const seen: unknown[] = [];
-    const link: CliLink = { forward: async (f, timeoutMs) => (seen.push([f.delivery_id, timeoutMs]), local(201)) };
+    const link: CliLink = {
+      forward: async (f, timeoutMs) => (seen.push([f.delivery_id, timeoutMs]), local(201)),
+      keep: async () => true,
+    };
     await expect(createCliKind({ secrets, cli: link }).deliver({ in_flight: 10 }, delivery())).resolves.toEqual({
       result: 'success',
       status: 201,
@@ -134,5 +141,125 @@ describe('CLI session kind: outcomes', () => {
     await expect(createCliKind({ secrets }).deliver({ in_flight: 10 }, delivery())).resolves.toMatchObject({
       result: 'retry',
     });
+  });
+});
+
+describe('CLI session kind: the backlog', () => {
+  const linkWith = (kept: boolean) => {
+    const keeps: DeliveryMessageV1[] = [];
+    const link: CliLink = {
+      forward: async () => 'no_session',
+      keep: async (d) => (keeps.push(d), kept),
+    };
+    return { link, keeps };
+  };
+  const fresh = () => delivery({ received_at: new Date().toISOString() });
+
+  it('no session: the delivery is kept as its next attempt, and the attempt says so (nothing sent, no retry of its own)', async () => {
+    const { link, keeps } = linkWith(true);
+    await expect(createCliKind({ secrets, cli: link }).deliver({ in_flight: 10 }, fresh())).resolves.toEqual({
+      result: 'kept',
+      status: null,
+      error: 'no relay listen session is connected for this target; kept in its backlog for the next session',
+    });
+    expect(keeps.map((d) => [d.delivery_id, d.attempt])).toEqual([['dlv_1', 3]]);
+  });
+
+  it('a backlog that refuses it (full): retried on the schedule', async () => {
+    const { link } = linkWith(false);
+    await expect(createCliKind({ secrets, cli: link }).deliver({ in_flight: 10 }, fresh())).resolves.toMatchObject({
+      result: 'retry',
+    });
+  });
+
+  it('an event accepted long ago (a resend of it) is kept like any other: the backlog times its own entries', async () => {
+    const { link, keeps } = linkWith(true);
+    const old = delivery({ received_at: new Date(Date.now() - BACKLOG_MAX_AGE_MS - 1000).toISOString() });
+    await expect(createCliKind({ secrets, cli: link }).deliver({ in_flight: 10 }, old)).resolves.toMatchObject({
+      result: 'kept',
+    });
+    expect(keeps).toHaveLength(1);
+  });
+
+  describe('a drained delivery: its row, and whether it is tried again at the head', () => {
+    const at = new Date('2026-11-29T08:00:00.000Z');
+    const schedule = [5_000, 10_000];
+    const d = delivery({ attempt: 2 });
+
+    it('delivered', () => {
+      expect(drainedAttempt(d, 0, local(200), schedule, at)).toEqual({
+        record: expect.objectContaining({
+          delivery_id: 'dlv_1',
+          attempt: 2,
+          state: 'delivered',
+          status_code: 200,
+          error: null,
+          next_attempt_at: null,
+          duration_ms: 3,
+          attempted_at: '2026-11-29T08:00:00.000Z',
+        }),
+        retryInMs: null,
+      });
+    });
+
+    it('a retryable answer waits the schedule (or a longer Retry-After), counting the tries of this drain', () => {
+      const refused = { error: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' }, duration_ms: 1 };
+      expect(drainedAttempt(d, 0, refused, schedule, at)).toMatchObject({
+        record: { attempt: 2, state: 'retrying', next_attempt_at: '2026-11-29T08:00:05.000Z' },
+        retryInMs: 5_000,
+      });
+      expect(drainedAttempt(d, 1, local(503, { 'retry-after': '30' }), schedule, at)).toMatchObject({
+        record: { attempt: 3, state: 'retrying', status_code: 503 },
+        retryInMs: 30_000,
+      });
+    });
+
+    it('failed: a permanent answer, or the schedule used up', () => {
+      expect(drainedAttempt(d, 0, local(404), schedule, at)).toMatchObject({
+        record: { state: 'failed', error: 'local HTTP 404' },
+        retryInMs: null,
+      });
+      expect(drainedAttempt(d, 2, 'timeout', schedule, at)).toMatchObject({
+        record: { attempt: 4, state: 'failed', error: 'no relay listen session answered in time', duration_ms: 0 },
+        retryInMs: null,
+      });
+    });
+  });
+});
+
+describe('CLI session kind: the mirror sample', () => {
+  const ids = Array.from({ length: 20_000 }, (_, i) => `evt_01jd${i.toString(36).padStart(22, '0')}`);
+
+  it.each([1, 10, 50])('%i%% takes about that share of event ids', (percent) => {
+    const share = ids.filter((id) => inMirrorSample(id, percent)).length / ids.length;
+    expect(Math.abs(share - percent / 100)).toBeLessThan(0.01);
+  });
+
+  it('is decided by the event id alone: the same answer every time, and a smaller sample is inside a larger one', () => {
+    for (const id of ids.slice(0, 500)) {
+      expect(inMirrorSample(id, 10)).toBe(inMirrorSample(id, 10));
+      if (inMirrorSample(id, 10)) expect(inMirrorSample(id, 20)).toBe(true);
+    }
+    expect(ids.every((id) => inMirrorSample(id, 100))).toBe(true);
+  });
+
+  it('only a CLI target with a share below 100 is a mirror', () => {
+    expect(mirrorPercentOf('cli', { mirror_percent: 10 })).toBe(10);
+    expect(mirrorPercentOf('cli', { mirror_percent: 100 })).toBeNull();
+    expect(mirrorPercentOf('cli', {})).toBeNull();
+    expect(mirrorPercentOf('webhook', { mirror_percent: 10 })).toBeNull();
+  });
+
+  it('mirror_percent is validated as a whole percent', () => {
+    const kind = createCliKind({ secrets });
+    expect(kind.validateConfig({ mirror_percent: 10 })).toMatchObject({
+      ok: true,
+      value: { in_flight: 10, mirror_percent: 10 },
+    });
+    for (const bad of [0, 101, 2.5, '10%'])
+      expect(kind.validateConfig({ mirror_percent: bad })).toMatchObject({
+        ok: false,
+        errors: [expect.objectContaining({ field: 'config.mirror_percent' })],
+      });
   });
 });

@@ -1,12 +1,19 @@
-import type { CliForwardV1, CliLocalOutcome } from '@relay/contracts';
+import type { CliForwardV1, CliLocalOutcome, DeliveryMessageV1 } from '@relay/contracts';
 import { describedConfig } from '../../describe/kind-config';
-import type { KindInfo, SecretSealer, TransportKind } from '../../kind';
-import { classifyCliOutcome } from './classify';
+import type { AttemptResult, KindInfo, SecretSealer, TransportKind } from '../../kind';
+import { classifyCliOutcome, NO_SESSION } from './classify';
 import type { CliNoAnswer } from './classify';
 import { cliDescription } from './config';
 import type { CliConfig } from './config';
 import { cliForward } from './forward';
-import { CLI_ATTEMPT_TIMEOUT_MS } from './caps';
+import {
+  BACKLOG_DRAIN_WINDOW,
+  BACKLOG_DRAIN_WINDOW_BYTES,
+  BACKLOG_MAX_AGE_MS,
+  BACKLOG_MAX_DELIVERIES,
+  BACKLOG_QUEUE_EXPIRES_MS,
+  CLI_ATTEMPT_TIMEOUT_MS,
+} from './caps';
 
 /**
  * Delays between attempts, in ms: a developer restarting `relay listen` or their local server
@@ -29,12 +36,27 @@ export const cliInfo: KindInfo = {
   resendable: false,
 };
 
+/** A CLI session target's backlog bounds, and the work queue an expired entry goes back to (docs/cli.md "The backlog"). */
+export const CLI_BACKLOG = {
+  maxDeliveries: BACKLOG_MAX_DELIVERIES,
+  maxAgeMs: BACKLOG_MAX_AGE_MS,
+  expiresMs: BACKLOG_QUEUE_EXPIRES_MS,
+  channel: cliInfo.channel,
+  drainWindow: BACKLOG_DRAIN_WINDOW,
+  drainWindowBytes: BACKLOG_DRAIN_WINDOW_BYTES,
+} as const;
+
 /**
  * How the deliverer reaches the sessions of a target (the broker; @relay/broker
  * `CliForwarder`): the first session's answer, or why there is none.
  */
 export interface CliLink {
   forward(forward: CliForwardV1, timeoutMs: number): Promise<CliLocalOutcome | CliNoAnswer>;
+  /**
+   * appends the delivery to the target's backlog for the next session; false when the backlog
+   * refused it (full) or the broker did not confirm it
+   */
+  keep(delivery: DeliveryMessageV1): Promise<boolean>;
 }
 
 export interface CliKindDeps {
@@ -55,7 +77,23 @@ export function createCliKind(deps: CliKindDeps): TransportKind<CliConfig> {
     deliver: async (_config, d) => {
       const forward = cliForward(d);
       if (!deps.cli) return { result: 'retry', status: null, error: 'this deliverer cannot reach CLI sessions' };
-      return classifyCliOutcome(await deps.cli.forward(forward, CLI_ATTEMPT_TIMEOUT_MS));
+      const got = await deps.cli.forward(forward, CLI_ATTEMPT_TIMEOUT_MS);
+      if (got === 'no_session' && (await keptInBacklog(deps.cli, d))) return KEPT;
+      return classifyCliOutcome(got);
     },
   };
+}
+
+const KEPT: AttemptResult = {
+  result: 'kept',
+  status: null,
+  error: `${NO_SESSION}; kept in its backlog for the next session`,
+};
+
+/**
+ * With no session listening, the delivery waits in the target's backlog (docs/cli.md "The
+ * backlog") as its next attempt; when the backlog is full it is retried on the schedule.
+ */
+function keptInBacklog(link: CliLink, d: DeliveryMessageV1): Promise<boolean> {
+  return link.keep({ ...d, attempt: d.attempt + 1 });
 }

@@ -373,7 +373,7 @@ async function accept(
 ): Promise<number> {
   const request = forwardableRequestOf(view, req);
   const body = { content_type: payload.forward.content_type, body_base64: payload.forward.body.toString('base64') };
-  const { routed, notRouted } = routeEvent(view, payload.data, routes);
+  const { routed, notRouted } = routeEvent(view, req.eventId, payload.data, routes);
   const deliveries = deliveriesFor(view, routed, req, request, body, { headers: req.headers, data: payload.data });
   const row = activityRow(view, req, 'ACCEPTED', null, deliveries.length, notRouted);
   if (deliveries.length === 0) await ports.events.publishActivity(row);
