@@ -195,12 +195,13 @@ const BENCHES = {
     title: 'Routing rules, a per-target limit and a transformation',
     command: 'node bench/rules.js',
     method:
-      'The whole-system bench alternated between one plain target, targets routed by 2 rules (one matching nothing) under a limit, the same rules without the limit, and a typical transformation (a few field renames) on every event; two rounds; ratios of the means.',
+      'The whole-system bench alternated between one plain target, targets routed by 2 rules (one matching nothing) under a limit, the same rules without the limit, a typical transformation (a few field renames) on every event, and the target ordered per key over 1,000 keys (docs/ordering.md); two rounds; ratios of the means.',
     figures: (r) => [
       fig('rules ÷ plain, accepted', r.ratios?.rules?.accepted),
       fig('rules ÷ plain, delivered', r.ratios?.rules?.delivered),
       fig('transformation ÷ plain, accepted', r.ratios?.transform?.accepted),
       fig('transformation ÷ plain, delivered', r.ratios?.transform?.delivered),
+      fig('ordered ÷ plain, delivered', r.ratios?.ordered?.delivered),
       fig('lost', r.lost),
     ],
   },

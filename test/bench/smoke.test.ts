@@ -13,7 +13,7 @@ import path from 'node:path';
  */
 const ROOT = path.resolve(__dirname, '../..');
 const LIMIT_MS = 150_000;
-/** rules.js runs the whole system four times (plain, rules, rules-only, transform): about 2 min on a quiet machine */
+/** rules.js runs the whole system five times (plain, rules, rules-only, transform, ordered): about 2.5 min on a quiet machine */
 const RULES_LIMIT_MS = 300_000;
 
 interface BenchRun {
@@ -413,7 +413,7 @@ describe('bench/activity-writers.js in short mode (1, 2 and 4 activity-writer pr
   );
 });
 
-describe('bench/rules.js in short mode (the whole system plain, then with routing rules and a per-target limit, then the rules alone, then a transformation)', () => {
+describe('bench/rules.js in short mode (the whole system plain, then with routing rules and a per-target limit, then the rules alone, then a transformation, then ordering per key)', () => {
   it(
     "exits 0, loses nothing, and reports every run, the ratios to plain and each process's CPU per event",
     async () => {
@@ -433,7 +433,7 @@ describe('bench/rules.js in short mode (the whole system plain, then with routin
         cpu_ms_per_event: Record<string, Record<string, number>>;
         lost: number;
       }>(run);
-      expect(report.runs.map((r) => r.variant)).toEqual(['plain', 'rules', 'rules-only', 'transform']);
+      expect(report.runs.map((r) => r.variant)).toEqual(['plain', 'rules', 'rules-only', 'transform', 'ordered']);
       for (const r of report.runs) expect(r.delivered_per_s).toBeGreaterThan(0);
       for (const r of report.runs) expect(r.cpu_ms_per_event['ingest-gateway']).toBeGreaterThan(0);
       expect(report.lost).toBe(0);
@@ -446,7 +446,7 @@ describe('bench/rules.js in short mode (the whole system plain, then with routin
         report.runs[3]!.accepted_per_s / report.runs[0]!.accepted_per_s,
         2,
       );
-      expect(Object.keys(report.cpu_ms_per_event)).toEqual(['plain', 'rules', 'rules-only', 'transform']);
+      expect(Object.keys(report.cpu_ms_per_event)).toEqual(['plain', 'rules', 'rules-only', 'transform', 'ordered']);
       expect(run.written).toEqual(report);
     },
     RULES_LIMIT_MS,
