@@ -272,31 +272,40 @@ function postgresPids() {
 
 /**
  * CPU of a group of processes summed, and the RSS of its largest (PostgreSQL's processes share
- * their buffers: a sum would count them once per process). A process that exited between two
- * samples drops out of the CPU figure.
+ * their buffers: a sum would count them once per process). A process that exits keeps the CPU it
+ * had at its last sample in the group's sum (`seen`), so the figure never goes down when one of
+ * the machine's PostgreSQL backends ends between two samples.
  * @param {readonly number[]} pidList
+ * @param {Map<number, number>} seen  each pid's CPU seconds at its last sample
  * @returns {ProcSample | null}
  */
-function sumSamples(pidList) {
-  let cpu = 0;
+function sumSamples(pidList, seen) {
   let rss = 0;
   let any = false;
   for (const pid of pidList) {
     const s = procSample(pid);
     if (!s) continue;
     any = true;
-    cpu += s.cpu_s;
+    seen.set(pid, Math.max(seen.get(pid) ?? 0, s.cpu_s));
     rss = Math.max(rss, s.rss_bytes);
   }
+  let cpu = 0;
+  for (const v of seen.values()) cpu += v;
   return any ? { cpu_s: cpu, rss_bytes: rss } : null;
 }
+
+/** @type {WeakMap<() => number[], Map<number, number>>} */
+const groups = new WeakMap();
 
 /**
  * procSample of a pid, or sumSamples of a function's pids (infraPids' store).
  * @param {number | (() => number[])} pid
  */
 function sampleOf(pid) {
-  return typeof pid === 'function' ? sumSamples(pid()) : procSample(pid);
+  if (typeof pid !== 'function') return procSample(pid);
+  let seen = groups.get(pid);
+  if (!seen) groups.set(pid, (seen = new Map()));
+  return sumSamples(pid(), seen);
 }
 
 /** @type {{ clockTicks: number; pageSize: number } | null} */
