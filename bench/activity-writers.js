@@ -2,7 +2,7 @@
 // activity-writer processes, with a large log present, on the real local RabbitMQ and FerretDB.
 //
 //  1. preload BENCH_ACTIVITY_ROWS rows (default 1,000,000) through the log's own flush code,
-//     spread over the last 7 days and over BENCH_WRITER_ACCOUNTS accounts (default 64: every
+//     spread over the last BENCH_ACTIVITY_HOURS hours (default 168: 7 days) and over BENCH_WRITER_ACCOUNTS accounts (default 64: every
 //     partition has accounts; by account is how the log is partitioned);
 //  2. for N = 1, 2, 4 writer processes: publish BENCH_WRITER_EVENTS accepted requests (a request
 //     and a delivered attempt each, in batch messages as the gateway and a deliverer send them,
@@ -13,7 +13,7 @@
 // add cores; what shows that no single process bounds the log is each writer's share and its CPU
 // per row (docs/benchmarks.md "Partitioned writers").
 //
-//   BENCH_DURATION_S=3 node bench/activity-writers.js   # short mode (test/bench/smoke.test.ts): 2,000 rows, 1,000 events
+//   BENCH_DURATION_S=3 node bench/activity-writers.js   # short mode (test/bench/smoke.test.ts): 2,000 rows over 2 hours, 1,000 events
 //   BENCH_WRITER_LOGS=/tmp/aw node bench/activity-writers.js   # each writer's log (info level) kept there
 'use strict';
 const { randomBytes } = require('node:crypto');
@@ -43,6 +43,9 @@ const bounded = (v, def, min, max) => Math.max(min, Math.min(max, Number(v) || d
 const ROWS = bounded(process.env.BENCH_ACTIVITY_ROWS, SHORT ? 2000 : 1_000_000, 1000, 5_000_000);
 const EVENTS = bounded(process.env.BENCH_WRITER_EVENTS, SHORT ? 1000 : 20_000, 100, 500_000);
 const ACCOUNTS = bounded(process.env.BENCH_WRITER_ACCOUNTS, 64, 1, 10_000);
+// the hours the preloaded rows span: each hour's rows, index pages and payloads are collections
+// of their own, and creating them is most of a short run's preload (2,000 rows over 7 days: 127 s)
+const HOURS = bounded(process.env.BENCH_ACTIVITY_HOURS, SHORT ? 2 : 7 * 24, 1, 30 * 24);
 const WRITER_COUNTS = (process.env.BENCH_WRITER_COUNTS || '1,2,4')
   .split(',')
   .map(Number)
@@ -109,20 +112,20 @@ function eventMessages(i, receivedAt) {
 }
 
 /**
- * The log at size: ROWS rows over the last 7 days, through the writer's flush code in big batches.
+ * The log at size: ROWS rows over the last HOURS hours, through the writer's flush code in big batches.
  * @param {import('@relay/store').Store} store
  */
 async function preload(store) {
   const writer = createActivityWriter(new LogCollections(store.connection));
   const BATCH = 2000;
-  const start = Date.now() - 7 * 86_400_000;
+  const start = Date.now() - HOURS * 3_600_000;
   const started = performance.now();
   for (let done = 0; done < ROWS; done += BATCH) {
     const events = Array.from({ length: Math.min(BATCH, ROWS - done) }, (_, k) => {
       const i = done + k;
       const [request, attempt] = eventMessages(
         i,
-        new Date(start + Math.floor((i / ROWS) * 7 * 86_400_000)).toISOString(),
+        new Date(start + Math.floor((i / ROWS) * HOURS * 3_600_000)).toISOString(),
       );
       return { event_id: request.event_id, request, attempts: [attempt], tokens: [], oldest_ms: 0 };
     });
@@ -335,6 +338,7 @@ async function main() {
       bench: 'activity-writers',
       at: new Date().toISOString(),
       rows_present: ROWS,
+      hours_present: HOURS,
       accounts: ACCOUNTS,
       runs,
     };
