@@ -129,6 +129,9 @@ describe('aws_sns', () => {
     'https://sns.us-east-1.amazonaws.com:8443/SimpleNotificationService-0123.pem',
     'https://user@sns.us-east-1.amazonaws.com/SimpleNotificationService-0123.pem',
     'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-0123.txt',
+    // an S3 bucket named "sns" on a legacy regional S3 host
+    'https://sns.s3-us-west-2.amazonaws.com/SimpleNotificationService-0123.pem',
+    'https://sns.s3-website-us-east-1.amazonaws.com/SimpleNotificationService-0123.pem',
   ])('a SigningCertURL off the SNS hosts is refused before any fetch: %s', (certUrl) => {
     const body = snsMessage(notification(), { key: sns.key, certUrl });
     expect(certificatePlanOf(topics, request(body), NOW)).toEqual({

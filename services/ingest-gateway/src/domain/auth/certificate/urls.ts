@@ -6,8 +6,12 @@ import type { CertificateProvider } from '@relay/endpoints';
  * SSRF guard, which checks the address the host name resolves to.
  */
 
-/** SNS's hosts: `sns.<region>.amazonaws.com`, or `.com.cn` in China (AWS's SNS message validators use this pattern). */
-const SNS_HOST = /^sns\.[a-z0-9-]{3,}\.amazonaws\.com(?:\.cn)?$/;
+/**
+ * SNS's hosts: `sns.<region>.amazonaws.com`, or `.com.cn` in China. The label must have a
+ * region's shape (`us-east-1`, `cn-north-1`, `us-gov-west-1`): the looser `sns.<anything>` of some
+ * validators also matches S3 bucket hosts such as `sns.s3-us-west-2.amazonaws.com`.
+ */
+const SNS_HOST = /^sns\.[a-z]{2}(?:-[a-z]+)+-\d\.amazonaws\.com(?:\.cn)?$/;
 
 /** PayPal's REST API hosts, live and sandbox, which serve `/v1/notifications/certs/…`. */
 const PAYPAL_HOSTS: ReadonlySet<string> = new Set([
