@@ -1,3 +1,5 @@
+import type { LookupFunction } from 'node:net';
+import { createSsrfAgents, sendRequest } from '@relay/targets';
 import type { HttpRequest, SendOutcome } from '@relay/targets';
 import { createProviderCalls } from '../../../../services/ingest-gateway/src/adapters/signing-certificates';
 import { makeSigningCa } from '../../../support/mtls';
@@ -130,4 +132,21 @@ test('a SubscribeURL answering 2xx confirms; another status says which', async (
     ok: false,
     problem: 'HTTP 403',
   });
+});
+
+test('a provider host that resolves to a blocked address is refused by the SSRF guard, before connecting', async () => {
+  // DNS answers the cloud metadata address for the SNS host: the guard checks the resolved address
+  const lookup: LookupFunction = (_host, opts, cb) =>
+    opts.all ? cb(null, [{ address: '169.254.169.254', family: 4 }]) : cb(null, '169.254.169.254', 4);
+  const agent = createSsrfAgents({ allowCidrs: [], lookup });
+  const { certificates } = createProviderCalls({
+    send: (req) => sendRequest(req, { timeoutMs: 2000, agent }),
+    extraAnchors: ca.cert,
+    maxEntries: 10,
+    maxAgeMs: 60_000,
+    logger: testLogger().logger,
+  });
+  expect(await certificates.get(URL_A, 'aws_sns', new Date())).toEqual({ ok: false, unavailable: 'SSRF_BLOCKED' });
+  agent.http.destroy();
+  agent.https.destroy();
 });
