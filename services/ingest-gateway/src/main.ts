@@ -135,7 +135,8 @@ runMain(async () => {
     logger,
   });
   const deps = {
-    ...providerCalls,
+    certificates: tracedMethods(providerCalls.certificates, { get: 'signing certificate' }),
+    subscriptions: tracedMethods(providerCalls.subscriptions, { confirm: 'sns subscription confirmation' }),
     // the steps that wait on something, each a span of the event's trace when tracing is on
     endpoints: tracedMethods(endpoints, { get: 'endpoint lookup' }),
     events: tracedMethods(events, { publishDeliveries: 'publish deliveries' }),
