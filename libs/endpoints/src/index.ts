@@ -27,7 +27,12 @@ export type {
   HandshakeKind,
   MacHandshake,
 } from './auth/presets/spec';
-export { CERTIFICATE_PROVIDERS, MAC_HANDSHAKES, MAC_HANDSHAKES_PER_MINUTE } from './auth/presets/spec';
+export {
+  CERTIFICATE_PROVIDERS,
+  MAC_HANDSHAKES,
+  MAC_HANDSHAKES_PER_MINUTE,
+  VERIFY_TOKEN_HANDSHAKES,
+} from './auth/presets/spec';
 export { parseSignedContentTemplate } from './auth/template';
 export {
   DEFAULT_DEDUP_WINDOW_SECONDS,

@@ -1,10 +1,13 @@
-import { createSign } from 'node:crypto';
+import { createPublicKey, createSign } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 
 /**
  * Signers for the certificate-signed presets, written from the providers' documentation and not
  * from Relay's verifier: SNS's message signature (docs.aws.amazon.com/sns "Verifying the
  * signatures of Amazon SNS messages") and PayPal's transmission signature
- * (developer.paypal.com "Webhooks": transmission_id|transmission_time|webhook_id|crc32).
+ * (developer.paypal.com "Webhooks": transmission_id|transmission_time|webhook_id|crc32), and
+ * eBay's X-EBAY-SIGNATURE and getPublicKey answer (developer.ebay.com Notification API; eBay's
+ * event notification SDKs).
  */
 
 export interface SnsFields {
@@ -65,4 +68,18 @@ export function paypalHeaders(
     'paypal-cert-url': opts.certUrl,
     'paypal-auth-algo': 'SHA256withRSA',
   };
+}
+
+/** eBay's X-EBAY-SIGNATURE: base64 of JSON {alg, kid, signature, digest}, ECDSA SHA1 over the body, DER base64. */
+export function ebaySignature(body: Buffer, opts: { key: KeyObject | string; kid: string }): string {
+  const signature = createSign('SHA1').update(body).sign({ key: opts.key, dsaEncoding: 'der' }, 'base64');
+  const header = { alg: 'ecdsa', kid: opts.kid, signature, digest: 'SHA1' };
+  return Buffer.from(JSON.stringify(header), 'utf8').toString('base64');
+}
+
+/** getPublicKey's answer as eBay sends it: the PEM on one line, without its line breaks. */
+export function ebayPublicKeyAnswer(publicKey: KeyObject | string): string {
+  const key = typeof publicKey === 'string' ? createPublicKey(publicKey) : publicKey;
+  const pem = key.export({ type: 'spki', format: 'pem' }).toString();
+  return JSON.stringify({ algorithm: 'ECDSA', digest: 'SHA1', key: pem.replace(/\n/g, '') });
 }

@@ -55,7 +55,11 @@ describe('HMAC settings in the dashboard', () => {
     expect([draft.auth.verifyToken, draft.auth.verifyTokenStored]).toEqual(['', true]);
     draft.auth = { ...draft.auth, touched: true, verifyToken: 'new-verify-token' };
     expect(settingsBody(draft).inbound_auth).toMatchObject({ verify_token: 'new-verify-token' });
-    expect([takesVerifyToken('whatsapp'), takesVerifyToken('github')]).toEqual([true, false]);
+    expect([takesVerifyToken('whatsapp'), takesVerifyToken('ebay'), takesVerifyToken('github')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('the picker finds providers by label or name, keeps the current one, and says where the secret is', () => {

@@ -6,6 +6,7 @@ import { CUSTOM_DEFAULT_TOLERANCE_SECONDS, HMAC_PRESET_INFO } from './presets';
 import { HEADER_VALUE_PATTERN, INBOUND_AUTH_SCHEMAS, PATTERN_MESSAGES } from './schema';
 import { parseSignedContentTemplate, templateVariables } from './template';
 import { INBOUND_AUTH_TYPES, MAX_ACTIVE_SECRETS } from './types';
+import { VERIFY_TOKEN_HANDSHAKES } from './presets/spec';
 import type { SecretFormat } from './presets/spec';
 import type {
   ApiKeyInboundAuth,
@@ -122,6 +123,10 @@ function secretFormatError(format: SecretFormat, secret: string): string | null 
       return SNS_TOPIC_ARN.test(secret) ? null : 'must be an SNS topic ARN (arn:aws:sns:<region>:<account>:<topic>)';
     case 'paypal_webhook_id':
       return PAYPAL_WEBHOOK_ID.test(secret) ? null : "must be the webhook's id: 1–50 letters and digits";
+    case 'ebay_client_credentials':
+      return EBAY_CLIENT_CREDENTIALS.test(secret)
+        ? null
+        : "must be the keyset's App ID and Cert ID joined by a colon (<App ID>:<Cert ID>)";
     case 'text':
       return null;
   }
@@ -131,6 +136,8 @@ function secretFormatError(format: SecretFormat, secret: string): string | null 
 const SNS_TOPIC_ARN = /^arn:aws(?:-cn|-us-gov)?:sns:[a-z]{2}(?:-[a-z]+)+-\d:\d{12}:[A-Za-z0-9_-]{1,256}(?:\.fifo)?$/;
 /** PayPal's verify-webhook-signature API describes webhook_id as ^[a-zA-Z0-9]+$, at most 50. */
 const PAYPAL_WEBHOOK_ID = /^[A-Za-z0-9]{1,50}$/;
+/** An eBay App ID (client id) holds no colon; both halves are visible ASCII (they go in a Basic header). */
+const EBAY_CLIENT_CREDENTIALS = /^[\x21-\x39\x3b-\x7e]{1,256}:[\x21-\x7e]{1,512}$/;
 
 function checkPresetSecrets(setting: HmacInboundAuth, base: string): FieldError[] {
   if (setting.preset === 'custom') return [];
@@ -199,10 +206,11 @@ function checkHmac(setting: HmacInboundAuth, base: string): FieldError[] {
   if (setting.dedup?.enabled === true && info.spec.id === undefined) {
     errors.push({ field: `${base}.dedup.enabled`, message: `${info.label} sends no delivery id to deduplicate on` });
   }
-  if (setting.verify_token !== undefined && info.spec.handshake !== 'meta_hub_challenge') {
+  const handshake = info.spec.handshake;
+  if (setting.verify_token !== undefined && (handshake === undefined || !VERIFY_TOKEN_HANDSHAKES.includes(handshake))) {
     errors.push({
       field: `${base}.verify_token`,
-      message: `only applies to presets with Meta's subscription handshake, not ${info.label}`,
+      message: `only applies to presets with Meta's or eBay's endpoint handshake, not ${info.label}`,
     });
   }
   return errors;

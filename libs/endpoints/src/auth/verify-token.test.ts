@@ -15,7 +15,7 @@ describe('verify_token', () => {
       errors: [
         {
           field: 'inbound_auth.hmac.verify_token',
-          message: "only applies to presets with Meta's subscription handshake, not GitHub",
+          message: "only applies to presets with Meta's or eBay's endpoint handshake, not GitHub",
         },
       ],
     });

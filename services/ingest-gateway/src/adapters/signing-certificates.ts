@@ -1,9 +1,10 @@
-import { X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 import type { CertificateProvider } from '@relay/endpoints';
 import type { Logger } from '@relay/logging';
 import type { HttpRequest, SendOutcome } from '@relay/targets';
-import { checkSigningCertificate } from '../domain/auth/certificate';
+import { checkSigningCertificate, EBAY_API_SCOPE, ebayPublicKey } from '../domain/auth/certificate';
+import type { ProviderOAuth } from '../domain/auth/certificate';
 import type { CertificateAnswer, SigningCertificates, SubscriptionConfirmer } from '../domain/ports';
 
 /** A provider's certificate is a few KB; a longer answer is no certificate (RESPONSE_TOO_LARGE). */
@@ -24,20 +25,63 @@ export interface ProviderCallsOptions {
   logger: Logger;
 }
 
-interface Kept {
-  answer: CertificateAnswer;
-  until: number;
+/** eBay asks that a public key be kept "a reasonable amount of time (e.g., one-hour is recommended)". */
+export const EBAY_KEY_MAX_AGE_MS = 3_600_000;
+/** A token is minted again this long before it expires, so none expires on its way to eBay. */
+export const TOKEN_REFRESH_MARGIN_MS = 60_000;
+
+/**
+ * Answers kept by key until a time of their own, at most `maxEntries` (least recently used leave
+ * first); concurrent misses for one key share one `load`. A load that throws or whose answer
+ * `keep` refuses is not kept.
+ */
+function keptLoads<T>(maxEntries: number) {
+  const kept = new Map<string, { value: T; until: number }>();
+  const inFlight = new Map<string, Promise<T>>();
+  return {
+    get(key: string, now: number, load: () => Promise<{ value: T; until: number | null }>): Promise<T> {
+      const entry = kept.get(key);
+      if (entry) {
+        kept.delete(key);
+        // a hit moves to the end: least recently used leaves first
+        if (entry.until > now) {
+          kept.set(key, entry);
+          return Promise.resolve(entry.value);
+        }
+      }
+      const pending = inFlight.get(key);
+      if (pending) return pending;
+      const loading = load()
+        .then(({ value, until }) => {
+          if (until !== null) {
+            kept.set(key, { value, until });
+            if (kept.size > maxEntries) kept.delete(kept.keys().next().value as string);
+          }
+          return value;
+        })
+        .finally(() => inFlight.delete(key));
+      inFlight.set(key, loading);
+      return loading;
+    },
+    drop(key: string): void {
+      kept.delete(key);
+    },
+  };
 }
+
+type TokenAnswer = { ok: true; token: string } | { ok: false; unavailable: string };
 
 /**
  * The provider calls of certificate-signed presets (docs/inbound-auth.md "Certificate-signed
- * presets"): signing certificates fetched, checked and kept, and SNS subscription confirmations.
+ * presets"): signing certificates fetched, checked and kept; eBay's public keys fetched by key id
+ * with an application access token, both kept; SNS subscription confirmations.
  *
- * Kept: a bounded LRU by provider and URL, each entry until the earlier of its chain's notAfter
- * and `maxAgeMs` (a refused certificate for `maxAgeMs`: a URL's content does not change to a
- * trusted one). Concurrent requests for a URL not kept share one fetch. A fetch that failed is
- * not kept, so the next request tries again; every fetch is bounded by the sender's timeout, so
- * a slow provider holds only its own endpoints' requests.
+ * Kept: bounded LRUs by provider and URL, each certificate until the earlier of its chain's
+ * notAfter and `maxAgeMs` (a refused one for `maxAgeMs`: a URL's content does not change to a
+ * trusted one), an eBay key for at most EBAY_KEY_MAX_AGE_MS, a token until a minute before it
+ * expires. Concurrent requests for a URL (or credentials) not kept share one fetch. A fetch that
+ * failed is not kept, so the next request tries again; every fetch is bounded by the sender's
+ * timeout, so a slow provider holds only its own endpoints' requests.
  */
 export function createProviderCalls(opts: ProviderCallsOptions): {
   certificates: SigningCertificates;
@@ -50,14 +94,73 @@ export function createProviderCalls(opts: ProviderCallsOptions): {
       return [];
     }
   });
-  const kept = new Map<string, Kept>();
-  const inFlight = new Map<string, Promise<CertificateAnswer>>();
+  const certificates = keptLoads<CertificateAnswer>(opts.maxEntries);
+  const tokens = keptLoads<TokenAnswer>(opts.maxEntries);
 
-  const fetchCertificate = async (
-    url: string,
-    provider: CertificateProvider,
-    now: Date,
-  ): Promise<CertificateAnswer> => {
+  const problemOf = (outcome: SendOutcome): string | null =>
+    'error' in outcome
+      ? outcome.error.code
+      : outcome.response.status !== 200
+        ? `HTTP ${outcome.response.status}`
+        : null;
+
+  /** An application access token (client credentials grant), kept under a hash of the credentials. */
+  const tokenFor = (oauth: ProviderOAuth, now: Date): Promise<TokenAnswer> =>
+    tokens.get(tokenKey(oauth), now.getTime(), async () => {
+      const outcome = await opts.send({
+        url: oauth.tokenUrl,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(oauth.clientCredentials, 'utf8').toString('base64')}`,
+        },
+        body: Buffer.from(new URLSearchParams({ grant_type: 'client_credentials', scope: EBAY_API_SCOPE }).toString()),
+        // a second exchange only mints a second token
+        resendable: true,
+      });
+      const problem = problemOf(outcome);
+      const parsed = problem === null ? jsonOf((outcome as { response: { body: string } }).response.body) : undefined;
+      const token = parsed?.access_token;
+      const expiresIn = parsed?.expires_in;
+      if (typeof token !== 'string' || typeof expiresIn !== 'number') {
+        const why = problem ?? 'the answer has no access_token and expires_in';
+        opts.logger.warn('provider access token not minted', { url: oauth.tokenUrl, problem: why });
+        return { value: { ok: false, unavailable: `access token: ${why}` }, until: null };
+      }
+      return { value: { ok: true, token }, until: now.getTime() + expiresIn * 1000 - TOKEN_REFRESH_MARGIN_MS };
+    });
+
+  const fetchEbayKey = async (url: string, oauth: ProviderOAuth, now: Date) => {
+    const minted = await tokenFor(oauth, now);
+    if (!minted.ok) return { value: minted, until: null };
+    const outcome = await opts.send({
+      url,
+      method: 'GET',
+      headers: { accept: 'application/json', authorization: `Bearer ${minted.token}` },
+      body: Buffer.alloc(0),
+      resendable: true,
+    });
+    const status = 'error' in outcome ? null : outcome.response.status;
+    // eBay answers 404 for a key id it never issued: the request is not eBay's
+    if (status === 404) {
+      const answer: CertificateAnswer = { ok: false, untrusted: 'eBay has no public key with this kid' };
+      return { value: answer, until: now.getTime() + Math.min(opts.maxAgeMs, EBAY_KEY_MAX_AGE_MS) };
+    }
+    // a refused token is minted again on the next request
+    if (status === 401) tokens.drop(tokenKey(oauth));
+    const problem = problemOf(outcome);
+    if (problem !== null) {
+      opts.logger.warn('signing certificate not fetched', { provider: 'ebay', url, problem });
+      return { value: { ok: false, unavailable: problem } as CertificateAnswer, until: null };
+    }
+    const until = now.getTime() + Math.min(opts.maxAgeMs, EBAY_KEY_MAX_AGE_MS);
+    const answer = ebayPublicKey((outcome as { response: { body: string } }).response.body, new Date(until));
+    if (!answer.ok)
+      opts.logger.warn('signing certificate refused', { provider: 'ebay', url, problem: answer.untrusted });
+    return { value: answer as CertificateAnswer, until };
+  };
+
+  const fetchCertificate = async (url: string, provider: CertificateProvider, now: Date) => {
     const outcome = await opts.send({
       url,
       method: 'GET',
@@ -65,12 +168,7 @@ export function createProviderCalls(opts: ProviderCallsOptions): {
       body: Buffer.alloc(0),
       resendable: true,
     });
-    const problem =
-      'error' in outcome
-        ? outcome.error.code
-        : outcome.response.status !== 200
-          ? `HTTP ${outcome.response.status}`
-          : null;
+    const problem = problemOf(outcome);
     if (problem !== null) {
       opts.logger.warn('signing certificate not fetched', {
         provider,
@@ -78,7 +176,7 @@ export function createProviderCalls(opts: ProviderCallsOptions): {
         problem,
         duration_ms: Math.round(outcome.durationMs),
       });
-      return { ok: false, unavailable: problem };
+      return { value: { ok: false, unavailable: problem } as CertificateAnswer, until: null };
     }
     const answer = checkSigningCertificate(
       (outcome as { response: { body: string } }).response.body,
@@ -90,28 +188,15 @@ export function createProviderCalls(opts: ProviderCallsOptions): {
     const until = answer.ok
       ? Math.min(now.getTime() + opts.maxAgeMs, answer.notAfter.getTime())
       : now.getTime() + opts.maxAgeMs;
-    kept.set(`${provider} ${url}`, { answer, until });
-    if (kept.size > opts.maxEntries) kept.delete(kept.keys().next().value as string);
-    return answer;
+    return { value: answer as CertificateAnswer, until };
   };
 
   return {
     certificates: {
-      get(url, provider, now) {
-        const key = `${provider} ${url}`;
-        const entry = kept.get(key);
-        if (entry && entry.until > now.getTime()) {
-          // least recently used leaves first: a hit moves to the end
-          kept.delete(key);
-          kept.set(key, entry);
-          return Promise.resolve(entry.answer);
-        }
-        if (entry) kept.delete(key);
-        const pending = inFlight.get(key);
-        if (pending) return pending;
-        const fetching = fetchCertificate(url, provider, now).finally(() => inFlight.delete(key));
-        inFlight.set(key, fetching);
-        return fetching;
+      get(url, provider, now, oauth) {
+        return certificates.get(`${provider} ${url}`, now.getTime(), () =>
+          oauth ? fetchEbayKey(url, oauth, now) : fetchCertificate(url, provider, now),
+        );
       },
     },
     subscriptions: {
@@ -123,6 +208,20 @@ export function createProviderCalls(opts: ProviderCallsOptions): {
       },
     },
   };
+}
+
+/** Tokens are kept under a hash: a replaced secret never reuses the old one's token. */
+function tokenKey(oauth: ProviderOAuth): string {
+  return `${oauth.tokenUrl} ${createHash('sha256').update(oauth.clientCredentials).digest('hex')}`;
+}
+
+function jsonOf(text: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function pemBlocks(text: string): string[] {

@@ -1,6 +1,6 @@
 import type { ActivityRequestV1, DeliveryChannel, DeliveryMessageV1, StoredPayloadV1 } from '@relay/contracts';
 import type { CertificateProvider, ResolvedCaptchaSettings } from '@relay/endpoints';
-import type { TrustVerdict } from './auth/certificate';
+import type { ProviderOAuth, TrustVerdict } from './auth/certificate';
 import type { PooledJob, PooledVerdict, RuleAt } from './rules/pooled-rules';
 
 /**
@@ -121,11 +121,12 @@ export type PoolAnswer =
 /**
  * A provider's signing certificate, fetched from its URL (already checked against the provider's
  * documented hosts) through the SSRF guard, checked (domain/auth/certificate/trust.ts) and kept
- * for many requests. `unavailable`: it could not be fetched (timeout, refused, not 200); the
+ * for many requests; with `oauth` (eBay), a public key fetched with an access token minted from
+ * those credentials. `unavailable`: it could not be fetched (timeout, refused, not 200); the
  * request cannot be verified now and is answered 503, never accepted.
  */
 export interface SigningCertificates {
-  get(url: string, provider: CertificateProvider, now: Date): Promise<CertificateAnswer>;
+  get(url: string, provider: CertificateProvider, now: Date, oauth?: ProviderOAuth): Promise<CertificateAnswer>;
 }
 
 export type CertificateAnswer = TrustVerdict | { ok: false; unavailable: string };

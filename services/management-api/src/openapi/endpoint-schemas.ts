@@ -111,7 +111,8 @@ function inboundAuth(secrets: Schema, secret: Schema, prefix: string): Record<st
           ? str({
               minLength: 1,
               maxLength: 256,
-              description: "Meta presets: the hub.verify_token of Meta's subscription handshake",
+              description:
+                "Meta presets: the hub.verify_token of Meta's subscription handshake; eBay presets: the verification token of eBay's endpoint validation",
             })
           : secret,
         dedup: object(

@@ -84,9 +84,12 @@ export interface UrlFormScheme {
 export interface CertificateScheme {
   family: 'certificate';
   provider: CertificateProvider;
+  /** eBay: the API host the key and the OAuth token come from (production or sandbox) */
+  apiHost?: 'api.ebay.com' | 'api.sandbox.ebay.com';
 }
 
-export const CERTIFICATE_PROVIDERS = ['aws_sns', 'paypal'] as const;
+/** eBay publishes a bare public key by key id (no certificate), fetched with an OAuth token. */
+export const CERTIFICATE_PROVIDERS = ['aws_sns', 'paypal', 'ebay'] as const;
 export type CertificateProvider = (typeof CERTIFICATE_PROVIDERS)[number];
 
 export type PresetScheme = HmacScheme | TokenScheme | PublicKeyScheme | UrlFormScheme | CertificateScheme;
@@ -120,7 +123,9 @@ export type SecretFormat =
   /** the topic's ARN: a certificate-signed SNS message must come from this topic */
   | 'sns_topic_arn'
   /** the webhook's id in PayPal's developer dashboard: part of what PayPal signs */
-  | 'paypal_webhook_id';
+  | 'paypal_webhook_id'
+  /** `<App ID>:<Cert ID>` of an eBay keyset: the OAuth client credentials that fetch eBay's keys */
+  | 'ebay_client_credentials';
 
 export interface PresetSpec {
   /** Provider name as shown to users and in activity reasons. */
@@ -141,8 +146,8 @@ export interface PresetSpec {
 }
 
 /**
- * Handshakes a provider requires before it sends events. `meta_hub_challenge` checks the
- * setting's `verify_token`; the signed ones (Slack, Zoom, Twitch, Discord) pass the preset's own
+ * Handshakes a provider requires before it sends events. `meta_hub_challenge` and
+ * `ebay_challenge` use the setting's `verify_token`; the signed ones (Slack, Zoom, Twitch, Discord) pass the preset's own
  * verification first.
  */
 const HANDSHAKE_KINDS = [
@@ -155,8 +160,15 @@ const HANDSHAKE_KINDS = [
   'x_crc',
   'graph_validation_token',
   'sns_subscription_confirmation',
+  'ebay_challenge',
 ] as const;
 export type HandshakeKind = (typeof HANDSHAKE_KINDS)[number];
+
+/**
+ * Handshakes checked with the setting's `verify_token`: Meta compares it, eBay hashes it into its
+ * challenge answer. Only presets with one of these take a `verify_token`.
+ */
+export const VERIFY_TOKEN_HANDSHAKES: readonly HandshakeKind[] = ['meta_hub_challenge', 'ebay_challenge'];
 
 /** A handshake whose answer is a MAC, with the key that signs events, over a token the requester chose. */
 export interface MacHandshake {

@@ -10,6 +10,7 @@ const PUBLIC_KEY_NAMES = {
 const CERTIFICATE_SCHEMES = {
   aws_sns: 'RSA SHA1 (v1) or SHA256 (v2) over the message fields, certificate from `SigningCertURL`',
   paypal: 'RSA SHA256 over id + "|" + time + "|" + webhook id + "|" + CRC32(body), certificate from `paypal-cert-url`',
+  ebay: "ECDSA SHA1 over the body, public key fetched by the header's `kid` with an OAuth token",
 } as const;
 
 function part(p: SignedPart): string {

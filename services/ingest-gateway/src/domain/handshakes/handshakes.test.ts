@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { InboundAuthSetting } from '@relay/endpoints';
 import { ingest } from '../pipeline/ingest';
 import type { IngestAnswer } from '../pipeline/ingest';
@@ -217,5 +217,49 @@ describe('Dropbox, X CRC and Microsoft Graph (unsigned handshakes)', () => {
       ),
     );
     expect(r.status).toBe(405);
+  });
+});
+
+describe('eBay GET challenge_code', () => {
+  const TOKEN = 'relay_ebay_verification_token_0123456789abcdef';
+  const CREDENTIALS = 'Relay-Test-PRD-1a2b3c4d5-6e7f8a9b:PRD-1a2b3c4d5e6f-7a8b';
+  const v = (extra: Record<string, unknown> = { verify_token: `sealed:${TOKEN}` }) =>
+    view({ inbound_auth: hmacSetting('ebay', [CREDENTIALS], extra) });
+  // eBay's documented answer: hex SHA-256 of challengeCode + verificationToken + endpoint, in that order
+  const expected = (code: string, endpoint: string) =>
+    createHash('sha256').update(`${code}${TOKEN}${endpoint}`, 'utf8').digest('hex');
+  const get = (rawQuery: string) =>
+    request({ method: 'GET', headers: {}, rawQuery, publicUrl: `https://relay.example/relay/ep_1?${rawQuery}` });
+
+  it('answered 200 JSON {challengeResponse}, hashed with the URL eBay was given (without challenge_code)', async () => {
+    const f = fakePorts(v());
+    const r = refusal(await ingest(f.ports, get('challenge_code=a8628072-3d33-45ee-9004-bee86830a22d'), body('')));
+    expect([r.status, r.outcome, r.reply?.contentType]).toEqual([
+      200,
+      'HANDSHAKE_ANSWERED',
+      'application/json; charset=utf-8',
+    ]);
+    expect(JSON.parse(r.reply?.body ?? '')).toEqual({
+      challengeResponse: expected('a8628072-3d33-45ee-9004-bee86830a22d', 'https://relay.example/relay/ep_1'),
+    });
+    expect(f.published).toEqual([]);
+  });
+
+  it("the URL's other query parameters stay in the hashed URL", async () => {
+    const f = fakePorts(v());
+    const r = refusal(await ingest(f.ports, get('shop=1&challenge_code=abc'), body('')));
+    expect(JSON.parse(r.reply?.body ?? '')).toEqual({
+      challengeResponse: expected('abc', 'https://relay.example/relay/ep_1?shop=1'),
+    });
+  });
+
+  it('no verify_token configured: 401 AUTH_FAILED, the row says why', async () => {
+    const f = fakePorts(v({}));
+    const r = refusal(await ingest(f.ports, get('challenge_code=abc'), body('')));
+    expect([r.status, r.outcome, r.reason]).toEqual([
+      401,
+      'AUTH_FAILED',
+      'eBay endpoint validation, but the endpoint has no verify_token',
+    ]);
   });
 });

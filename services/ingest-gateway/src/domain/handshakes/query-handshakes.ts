@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { MAC_HANDSHAKES } from '@relay/endpoints';
 import type { HandshakeKind, HmacPresetInboundAuth } from '@relay/endpoints';
 import type { Outcome } from '@relay/contracts';
@@ -11,6 +11,8 @@ import { echoable, jsonReply, textReply } from './reply';
 export interface QueryHandshakeRequest {
   method: string;
   rawQuery: string;
+  /** the URL as the sender used it (eBay hashes the endpoint's URL into its answer) */
+  publicUrl: string;
 }
 
 /**
@@ -66,9 +68,45 @@ export function queryHandshake(
         ? { ok: true, reply: textReply(token), what: 'Microsoft Graph validationToken', mac: false }
         : null;
     }
+    case 'ebay_challenge': {
+      const challenge = q.get('challenge_code');
+      return req.method === 'GET' && echoable(challenge) ? ebayChallenge(setting, challenge, req.publicUrl) : null;
+    }
     default:
       return null;
   }
+}
+
+/**
+ * eBay's endpoint validation (developer.ebay.com "Marketplace account deletion"): GET
+ * `?challenge_code=…`, answered 200 JSON `{"challengeResponse": hex SHA-256(challengeCode +
+ * verificationToken + endpoint URL)}`. The endpoint URL is the one eBay was given: the URL as
+ * received without the `challenge_code` eBay added.
+ */
+function ebayChallenge(setting: HmacPresetInboundAuth, challenge: string, publicUrl: string): HandshakeOutcome {
+  if (setting.verify_token === undefined)
+    return {
+      ok: false,
+      rejection: rejections.authFailed('eBay endpoint validation, but the endpoint has no verify_token'),
+    };
+  // the other query parameters are kept byte for byte, as eBay has them in the URL it was given
+  const at = publicUrl.indexOf('?');
+  const base = at < 0 ? publicUrl : publicUrl.slice(0, at);
+  const rest =
+    at < 0
+      ? ''
+      : publicUrl
+          .slice(at + 1)
+          .split('&')
+          .filter((p) => !p.startsWith('challenge_code='))
+          .join('&');
+  const endpoint = rest === '' ? base : `${base}?${rest}`;
+  const challengeResponse = createHash('sha256')
+    .update(challenge)
+    .update(setting.verify_token)
+    .update(endpoint)
+    .digest('hex');
+  return { ok: true, reply: jsonReply({ challengeResponse }), what: 'eBay challenge_code', mac: false };
 }
 
 /** Meta: answer hub.challenge only when hub.verify_token is the endpoint's verify_token. */

@@ -17,7 +17,7 @@ export async function verifyWithCertificate(
 ): Promise<IngestRejection | null> {
   if (!plan.ok) return rejections.authFailed(plan.reason);
   const { signed } = plan;
-  const answer = await certificates.get(signed.certificateUrl, signed.provider, now);
+  const answer = await certificates.get(signed.certificateUrl, signed.provider, now, signed.oauth);
   if (!answer.ok)
     return 'unavailable' in answer
       ? rejections.signingCertificateUnavailable(`signing certificate not fetched: ${answer.unavailable}`)

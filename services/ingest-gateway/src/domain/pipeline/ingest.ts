@@ -115,7 +115,7 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
   };
   const sender = req.test !== true && req.rerunOf === undefined;
 
-  // A provider's query handshake (Meta, Dropbox, X, Graph) may use a method the endpoint does
+  // A provider's query handshake (Meta, Dropbox, X, Graph, eBay) may use a method the endpoint does
   // not take for events: it is recognised first, and answered after the address checks.
   const handshake = sender ? handshakeOf(ready.settings.inboundAuth) : null;
   const queryAnswer = handshake ? queryHandshake(handshake.kind, handshake.setting, req) : null;
@@ -130,7 +130,7 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
   if (rawBody === 'too_large') return reject(rejections.payloadTooLarge(ready.plan.payload_limit_bytes));
   if (rawBody === 'timed_out') return reject(rejections.requestTimeout(body.timeoutMs));
   // each in a span of its own when tracing is on (docs/observability.md "Traces"); off, a call
-  // a certificate-signed preset (SNS, PayPal) needs the certificate its request names, fetched
+  // a certificate-signed preset (SNS, PayPal, eBay) needs the certificate its request names, fetched
   const certificate = sender
     ? certificatePlanOf(ready.settings.inboundAuth, inboundRequestOf(req, rawBody), req.receivedAt)
     : null;

@@ -143,10 +143,10 @@ export function fakePorts(
     },
     payloads: { record: (p) => payloads.push(p) },
     certificates: {
-      async get(url, provider, now) {
+      async get(url, provider, now, oauth) {
         calls.certificates.push(url);
         return opts.certificates
-          ? opts.certificates.get(url, provider, now)
+          ? opts.certificates.get(url, provider, now, oauth)
           : { ok: false, unavailable: 'ECONNREFUSED' };
       },
     },

@@ -1,5 +1,6 @@
 import { PRESET_NAMES, PRESET_SPECS } from '../../../../../libs/endpoints/src/auth/presets/catalog';
 import type { HmacPresetName } from '../../../../../libs/endpoints/src/auth/presets/catalog';
+import { VERIFY_TOKEN_HANDSHAKES } from '../../../../../libs/endpoints/src/auth/presets/spec';
 
 /** The preset picker's data, from the same catalog the gateway verifies with. */
 export interface PresetChoice {
@@ -41,7 +42,8 @@ export function presetSummary(name: string): { sends: string; where: string; doc
   return { sends: `${parts.join(' ')}.`, where: spec.secret.where, docs: spec.docs };
 }
 
-/** Presets whose provider does Meta's GET hub.challenge handshake: they take a verify_token. */
+/** Presets whose provider's handshake uses a verify_token (Meta's hub.challenge, eBay's challenge_code). */
 export function takesVerifyToken(name: string): boolean {
-  return name in PRESET_SPECS && PRESET_SPECS[name as HmacPresetName].handshake === 'meta_hub_challenge';
+  const handshake = name in PRESET_SPECS ? PRESET_SPECS[name as HmacPresetName].handshake : undefined;
+  return handshake !== undefined && VERIFY_TOKEN_HANDSHAKES.includes(handshake);
 }

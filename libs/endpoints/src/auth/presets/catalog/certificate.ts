@@ -4,7 +4,8 @@ import type { PresetSpec } from '../spec';
  * Providers that sign with a certificate they publish and name in each request
  * (docs/inbound-auth.md "Certificate-signed presets"). The "secrets" are not keys: SNS's are the
  * topic ARNs a message may come from (AWS: "reject any message with an unexpected TopicArn"),
- * PayPal's the webhook id, which PayPal signs with each transmission.
+ * PayPal's the webhook id, which PayPal signs with each transmission, eBay's the keyset's OAuth
+ * client credentials, with which its public keys are fetched by key id.
  */
 export const CERTIFICATE_PRESETS = {
   aws_sns: {
@@ -30,4 +31,24 @@ export const CERTIFICATE_PRESETS = {
     },
     oracle: { kind: 'documented' },
   },
+  ebay: ebayPreset('eBay', 'api.ebay.com'),
+  ebay_sandbox: ebayPreset('eBay (sandbox)', 'api.sandbox.ebay.com'),
 } satisfies Record<string, PresetSpec>;
+
+/** eBay's production and sandbox differ only in the API host their keys and tokens come from. */
+function ebayPreset(label: string, apiHost: 'api.ebay.com' | 'api.sandbox.ebay.com'): PresetSpec {
+  return {
+    label,
+    docs: 'https://developer.ebay.com/api-docs/commerce/notification/overview.html',
+    scheme: { family: 'certificate', provider: 'ebay', apiHost },
+    signature: { header: 'x-ebay-signature', format: { kind: 'plain' } },
+    id: { bodyPath: 'notification.notificationId' },
+    secret: {
+      format: 'ebay_client_credentials',
+      where:
+        'eBay developer portal → Application Keys → the keyset: App ID (Client ID) and Cert ID (Client Secret), joined by ":"',
+    },
+    oracle: { kind: 'documented' },
+    handshake: 'ebay_challenge',
+  };
+}

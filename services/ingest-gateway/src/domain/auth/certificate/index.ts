@@ -1,6 +1,7 @@
 import { HMAC_PRESET_INFO } from '@relay/endpoints';
 import type { InboundAuthSetting } from '@relay/endpoints';
 import type { InboundRequest } from '../request';
+import { ebayPlan } from './ebay';
 import { paypalPlan } from './paypal';
 import { snsPlan } from './sns';
 import type { CertificatePlan } from './plan';
@@ -15,10 +16,13 @@ export function certificatePlanOf(setting: InboundAuthSetting, req: InboundReque
   const scheme = info.spec.scheme;
   if (scheme.family !== 'certificate') return null;
   if (scheme.provider === 'aws_sns') return snsPlan(req.rawBody, setting.secrets);
+  // the first slot is the keyset in use; a second is one being rotated in
+  if (scheme.provider === 'ebay') return ebayPlan(req, scheme.apiHost ?? 'api.ebay.com', setting.secrets[0]);
   const tolerance = setting.tolerance_seconds ?? info.defaultToleranceSeconds;
   return paypalPlan(req, setting.secrets, tolerance, now);
 }
 
 export { checkSigningCertificate } from './trust';
 export type { TrustVerdict } from './trust';
-export type { CertificatePlan, CertificateSigned } from './plan';
+export type { CertificatePlan, CertificateSigned, ProviderOAuth } from './plan';
+export { EBAY_API_SCOPE, ebayPublicKey } from './ebay';

@@ -15,6 +15,14 @@ export interface CertificateSigned {
   verify(key: KeyObject): VerifyResult;
   /** SNS's SubscriptionConfirmation: the URL that confirms the subscription, once the signature passed */
   subscribeUrl?: string;
+  /** eBay: the key is fetched with an application access token minted at `tokenUrl` */
+  oauth?: ProviderOAuth;
+}
+
+/** OAuth client credentials (`<client id>:<client secret>`) and where they mint a token. */
+export interface ProviderOAuth {
+  tokenUrl: string;
+  clientCredentials: string;
 }
 
 export type CertificatePlan = { ok: true; signed: CertificateSigned } | { ok: false; reason: string };

@@ -32,7 +32,7 @@ function httpsUrl(text: string): URL | undefined {
 }
 
 /** A certificate URL the provider documents, or null with what is wrong with it. */
-export function certificateUrlProblem(provider: CertificateProvider, text: string): string | null {
+export function certificateUrlProblem(provider: 'aws_sns' | 'paypal', text: string): string | null {
   const url = httpsUrl(text);
   if (provider === 'aws_sns')
     return url && SNS_HOST.test(url.hostname) && url.pathname.endsWith('.pem')
@@ -55,4 +55,6 @@ export function subscribeUrlProblem(text: string): string | null {
 export const SIGNING_CERTIFICATE_NAMES: { readonly [P in CertificateProvider]: readonly string[] } = {
   aws_sns: ['sns.amazonaws.com', 'sns.amazonaws.com.cn'],
   paypal: ['messageverificationcerts.paypal.com', 'messageverificationcerts.sandbox.paypal.com'],
+  // eBay publishes a bare public key, no certificate: nothing to name
+  ebay: [],
 };

@@ -106,12 +106,12 @@ export function AuthEditor(props: { draft: AuthDraft; disabled: boolean; onChang
           {takesVerifyToken(d.preset) && (
             <Field
               path={`${seg}.verify_token`}
-              label="Meta verify token"
+              label="Verify token (Meta) / verification token (eBay)"
 
               hint={
                 d.verifyTokenStored
                   ? 'One is stored (never shown). Type it again when you save a change to authentication, or it is removed.'
-                  : 'The hub.verify_token you give Meta for the subscription handshake.'
+                  : "The hub.verify_token you give Meta, or the verification token you give eBay with the endpoint's URL."
               }
             >
               {(a) => (
