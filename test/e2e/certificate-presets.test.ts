@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,7 +8,12 @@ import { startHttpsFake } from '../support/https-fake';
 import { eventually } from '../support/infra';
 import type { HttpsFake } from '../support/https-fake';
 import { makeSigningCa } from '../support/mtls';
-import { paypalHeaders, snsMessage } from '../support/preset-signers/certificate-signers';
+import {
+  ebayPublicKeyAnswer,
+  ebaySignature,
+  paypalHeaders,
+  snsMessage,
+} from '../support/preset-signers/certificate-signers';
 import type { SnsFields } from '../support/preset-signers/certificate-signers';
 import { startService } from '../support/services';
 import type { RunningService } from '../support/services';
@@ -18,7 +23,8 @@ import type { Stack } from './stack';
 /*
  * Certificate-signed presets (docs/inbound-auth.md "Certificate-signed presets") on a real
  * gateway process: the worker's shared stack, plus one ingest gateway of this file's own whose
- * HOST_ROUTES point SNS's and PayPal's certificate hosts at a local HTTPS fake, as the chat
+ * HOST_ROUTES point SNS's and PayPal's certificate hosts and eBay's API host (its OAuth token and
+ * public_key endpoints) at a local HTTPS fake, as the chat
  * tests point chat platforms at theirs; NODE_EXTRA_CA_CERTS holds the fake's TLS certificate and
  * a signing CA made here, which issues the providers' signing certificates. The SSRF guard stays
  * on (the stack allows 127.0.0.0/8, as for every local receiver).
@@ -28,6 +34,12 @@ const SNS_HOST = 'sns.us-east-1.amazonaws.com';
 const PAYPAL_HOST = 'api.sandbox.paypal.com';
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:orders';
 const WEBHOOK_ID = '1JE4291016473214C';
+const EBAY_HOST = 'api.ebay.com';
+const EBAY_KID = '99345dd2-4e62-4a7a-a9a6-bfd1d5d6f5a2';
+const EBAY_CREDENTIALS = 'Relay-E2e-PRD-1a2b3c4d5-6e7f8a9b:PRD-1a2b3c4d5e6f-7a8b-9c0d';
+const EBAY_TOKEN = 'relay_e2e_ebay_verification_token_0123456789';
+const PUBLIC_BASE_URL = 'https://relay.example';
+const ebayKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 
 const ca = makeSigningCa('e2e');
 const sns = { valid: ca.issue('sns.amazonaws.com'), expired: ca.issue('sns.amazonaws.com', { expiredDaysAgo: 3 }) };
@@ -50,11 +62,20 @@ let dir: string;
 const seen: string[] = [];
 let snsEndpoint: string;
 let paypalEndpoint: string;
+let ebayEndpoint: string;
 
 beforeAll(async () => {
   const app = express();
   app.use((req, res) => {
     seen.push(req.originalUrl);
+    if (req.path === '/identity/v1/oauth2/token')
+      return void res.json({ access_token: 'e2e-token', expires_in: 7200, token_type: 'Application Access Token' });
+    if (req.path.startsWith('/commerce/notification/v1/public_key/')) {
+      if (req.headers.authorization !== 'Bearer e2e-token') return void res.status(401).json({ errors: [] });
+      if (req.path.endsWith(`/${EBAY_KID}`))
+        return void res.type('application/json').send(ebayPublicKeyAnswer(ebayKey.publicKey));
+      return void res.status(404).json({ errors: [{ errorId: 195001, message: 'The public key was not found' }] });
+    }
     if (req.query.Action === 'ConfirmSubscription')
       return void res.type('text/xml').send('<ConfirmSubscriptionResponse/>');
     const pem = CERTS[req.path];
@@ -63,7 +84,7 @@ beforeAll(async () => {
   });
   [stack, fake] = await Promise.all([
     startStack('certificate presets'),
-    startHttpsFake('providers', [SNS_HOST, PAYPAL_HOST], app),
+    startHttpsFake('providers', [SNS_HOST, PAYPAL_HOST, EBAY_HOST], app),
   ]);
   dir = mkdtempSync(path.join(tmpdir(), 'relay-provider-ca-'));
   writeFileSync(path.join(dir, 'ca.pem'), `${fake.ca}\n${ca.cert}\n`);
@@ -71,9 +92,11 @@ beforeAll(async () => {
     ...stack.env,
     HOST_ROUTES: fake.routes.join(','),
     NODE_EXTRA_CA_CERTS: path.join(dir, 'ca.pem'),
+    // the URL eBay is given, which its challenge answer hashes
+    PUBLIC_BASE_URL,
   });
   const create = (body: object) => must(stack.client.POST('/v1/endpoints', { body: body as never }));
-  [snsEndpoint, paypalEndpoint] = (
+  [snsEndpoint, paypalEndpoint, ebayEndpoint] = (
     await Promise.all([
       create({
         name: 'sns',
@@ -81,6 +104,10 @@ beforeAll(async () => {
         inbound_auth: { type: 'HMAC', preset: 'aws_sns', secrets: [TOPIC] },
       }),
       create({ name: 'paypal', inbound_auth: { type: 'HMAC', preset: 'paypal', secrets: [WEBHOOK_ID] } }),
+      create({
+        name: 'ebay',
+        inbound_auth: { type: 'HMAC', preset: 'ebay', secrets: [EBAY_CREDENTIALS], verify_token: EBAY_TOKEN },
+      }),
     ])
   ).map((e) => e.id);
 });
@@ -217,5 +244,50 @@ describe('paypal', () => {
   it('a transmission signed with an expired certificate is 401, its row saying so', async () => {
     expect((await send(body(), '/v1/notifications/certs/CERT-expired', paypal.expired.key)).status).toBe(401);
     await refusedRow(paypalEndpoint, 'a certificate of the signing chain expired on');
+  });
+});
+
+describe('ebay', () => {
+  const body = () =>
+    JSON.stringify({
+      metadata: { topic: 'MARKETPLACE_ACCOUNT_DELETION', schemaVersion: '1.0', deprecated: false },
+      notification: { notificationId: randomUUID(), eventDate: new Date().toISOString(), data: { userId: 'ma8vp' } },
+    });
+  const send = (raw: string, kid = EBAY_KID, sent = raw) =>
+    post(ebayEndpoint, sent, {
+      'content-type': 'application/json',
+      'x-ebay-signature': ebaySignature(Buffer.from(raw), { key: ebayKey.privateKey, kid }),
+    });
+
+  it('five notifications are 202, after one token and one key fetch', async () => {
+    const answers = await Promise.all(Array.from({ length: 5 }, () => send(body())));
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
+    expect([
+      fetchesOf('/identity/v1/oauth2/token'),
+      fetchesOf(`/commerce/notification/v1/public_key/${EBAY_KID}`),
+    ]).toEqual([1, 1]);
+  });
+
+  it('a tampered body is 401 auth_failed', async () => {
+    const raw = body();
+    const res = await send(raw, EBAY_KID, raw.replace('ma8vp', 'other'));
+    expect([res.status, ((await res.json()) as { code: string }).code]).toEqual([401, 'auth_failed']);
+  });
+
+  it('a kid eBay does not know (404) is 401, its row saying so; a kid that is a path is fetched nowhere', async () => {
+    expect((await send(body(), 'f0e1d2c3-unknown')).status).toBe(401);
+    await refusedRow(ebayEndpoint, 'eBay has no public key with this kid');
+    const before = seen.length;
+    expect((await send(body(), '../../identity/v1/oauth2/token')).status).toBe(401);
+    expect(seen.length).toBe(before);
+  });
+
+  it("the endpoint validation GET is answered with eBay's challengeResponse", async () => {
+    const res = await fetch(`${gateway.url}/relay/${ebayEndpoint}?challenge_code=${EBAY_KID}`);
+    const endpointUrl = `${PUBLIC_BASE_URL}/relay/${ebayEndpoint}`;
+    expect([res.status, await res.json()]).toEqual([
+      200,
+      { challengeResponse: createHash('sha256').update(`${EBAY_KID}${EBAY_TOKEN}${endpointUrl}`).digest('hex') },
+    ]);
   });
 });

@@ -71,7 +71,7 @@ export function paypalHeaders(
 }
 
 /** eBay's X-EBAY-SIGNATURE: base64 of JSON {alg, kid, signature, digest}, ECDSA SHA1 over the body, DER base64. */
-export function ebaySignature(body: Buffer, opts: { key: KeyObject | string; kid: string }): string {
+export function ebaySignature(body: Buffer, opts: { key: KeyObject; kid: string }): string {
   const signature = createSign('SHA1').update(body).sign({ key: opts.key, dsaEncoding: 'der' }, 'base64');
   const header = { alg: 'ecdsa', kid: opts.kid, signature, digest: 'SHA1' };
   return Buffer.from(JSON.stringify(header), 'utf8').toString('base64');

@@ -33,6 +33,10 @@ export function credentialsFor(format: SecretFormat, label: string): TestCredent
       return { secret: `arn:aws:sns:us-east-1:123456789012:${label.replace(/[^A-Za-z0-9_-]/g, '-')}` };
     case 'paypal_webhook_id':
       return { secret: randomBytes(8).toString('hex').toUpperCase() };
+    case 'ebay_client_credentials':
+      return {
+        secret: `Relay-${label.replace(/[^A-Za-z0-9]/g, '')}-PRD-${randomBytes(4).toString('hex')}:PRD-${randomBytes(12).toString('hex')}`,
+      };
     case 'public_key_spki_base64': {
       const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
       return { secret: publicKey.export({ format: 'der', type: 'spki' }).toString('base64'), privateKey };
