@@ -18,7 +18,7 @@ const SAMPLE_SECRETS: Record<SecretFormat, string> = {
     '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAsamplea\n-----END PUBLIC KEY-----',
   sns_topic_arn: 'arn:aws:sns:us-east-1:123456789012:orders',
   paypal_webhook_id: '1JE4291016473214C',
-  ebay_client_credentials: 'Relay-Test-PRD-1a2b3c4d5-6e7f8a9b:PRD-1a2b3c4d5e6f-7a8b',
+  ebay_client_credentials: 'Relay-Test-PRD-1a2b3c4d5-6e7f8a9b:PRD-1a2b3c4d5e6f-7a8c',
 };
 const secretFor = (preset: string): string =>
   SAMPLE_SECRETS[HMAC_PRESET_INFO[preset as keyof typeof HMAC_PRESET_INFO]?.secretFormat ?? 'text'];
