@@ -123,17 +123,17 @@ export const configSpec = {
   // certificate-signed presets (docs/inbound-auth.md "Certificate-signed presets")
   providerCertTimeoutMs: int(
     'PROVIDER_CERT_TIMEOUT_MS',
-    "timeout of one fetch of a provider's signing certificate (SNS, PayPal) or SNS SubscribeURL; then 503 signing_certificate_unavailable",
+    "timeout of one fetch of a provider's signing certificate (SNS, PayPal), eBay key or access token, or SNS SubscribeURL; then 503 signing_certificate_unavailable",
     { default: 3000, min: 100 },
   ),
   providerCertCacheMax: int(
     'PROVIDER_CERT_CACHE_MAX',
-    'provider signing certificates kept in memory (least recently used dropped first)',
+    'provider signing certificates and eBay keys kept in memory, and eBay access tokens (least recently used dropped first)',
     { default: 1000, min: 1 },
   ),
   providerCertMaxAgeS: int(
     'PROVIDER_CERT_MAX_AGE_S',
-    'a kept signing certificate is fetched again after this long (seconds), or at its expiry if sooner',
+    'a kept signing certificate is fetched again after this long (seconds), or at its expiry if sooner (an eBay key after one hour at most)',
     { default: 86400, min: 60 },
   ),
   hostRoutes: list(
