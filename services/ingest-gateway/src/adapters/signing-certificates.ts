@@ -5,6 +5,7 @@ import type { Logger } from '@relay/logging';
 import type { HttpRequest, SendOutcome } from '@relay/targets';
 import { checkSigningCertificate, EBAY_API_SCOPE, ebayPublicKey } from '../domain/auth/certificate';
 import type { ProviderOAuth } from '../domain/auth/certificate';
+import { jsonObject } from '../domain/handshakes/reply';
 import type { CertificateAnswer, SigningCertificates, SubscriptionConfirmer } from '../domain/ports';
 
 /** A provider's certificate is a few KB; a longer answer is no certificate (RESPONSE_TOO_LARGE). */
@@ -32,8 +33,8 @@ export const TOKEN_REFRESH_MARGIN_MS = 60_000;
 
 /**
  * Answers kept by key until a time of their own, at most `maxEntries` (least recently used leave
- * first); concurrent misses for one key share one `load`. A load that throws or whose answer
- * `keep` refuses is not kept.
+ * first); concurrent misses for one key share one `load`. A load that throws, or answers an
+ * `until` of null, is not kept.
  */
 function keptLoads<T>(maxEntries: number) {
   const kept = new Map<string, { value: T; until: number }>();
@@ -119,7 +120,10 @@ export function createProviderCalls(opts: ProviderCallsOptions): {
         resendable: true,
       });
       const problem = problemOf(outcome);
-      const parsed = problem === null ? jsonOf((outcome as { response: { body: string } }).response.body) : undefined;
+      const parsed =
+        problem === null
+          ? jsonObject(Buffer.from((outcome as { response: { body: string } }).response.body))
+          : undefined;
       const token = parsed?.access_token;
       const expiresIn = parsed?.expires_in;
       if (typeof token !== 'string' || typeof expiresIn !== 'number') {
@@ -213,15 +217,6 @@ export function createProviderCalls(opts: ProviderCallsOptions): {
 /** Tokens are kept under a hash: a replaced secret never reuses the old one's token. */
 function tokenKey(oauth: ProviderOAuth): string {
   return `${oauth.tokenUrl} ${createHash('sha256').update(oauth.clientCredentials).digest('hex')}`;
-}
-
-function jsonOf(text: string): Record<string, unknown> | undefined {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function pemBlocks(text: string): string[] {
