@@ -3,7 +3,15 @@ import type { EndpointRecord } from '@relay/store';
 import { prepareSettings } from '../endpoint-settings';
 import type { EndpointView } from '../endpoint-view';
 import { DeliveryQueueUnavailableError } from '@relay/broker';
-import type { CaptchaVerdict, IdempotencyClaim, LimitDecision, LimitRequest, PoolAnswer, RulePool } from '../ports';
+import type {
+  CaptchaVerdict,
+  DriftSample,
+  IdempotencyClaim,
+  LimitDecision,
+  LimitRequest,
+  PoolAnswer,
+  RulePool,
+} from '../ports';
 import { compilePooledRules, evaluatePooled } from '../rules/pooled-rules';
 import type { PooledJob } from '../rules/pooled-rules';
 import type { BodyReader, IngestPorts } from './ingest';
@@ -87,6 +95,7 @@ export function fakePorts(
   const rows: ActivityRequestV1[] = [];
   const published: unknown[] = [];
   const payloads: StoredPayloadV1[] = [];
+  const drift: DriftSample[] = [];
   const calls = { admit: [] as LimitRequest[], refund: 0, captcha: 0, handshakes: 0, quarantined: 0 };
   // idempotency keys in memory: `p:` while a request holds one, `a:` once it was accepted
   const keys = new Map<string, string>();
@@ -130,6 +139,7 @@ export function fakePorts(
         return calls.quarantined <= (opts.quarantinePerHour ?? Number.POSITIVE_INFINITY);
       },
     },
+    drift: { learn: (sample) => void drift.push(sample) },
     // every request's rules inline unless a test gives a pool
     rules: opts.rules ?? fakeRulePool(Number.POSITIVE_INFINITY).pool,
     idempotency: {
@@ -149,7 +159,7 @@ export function fakePorts(
       },
     },
   };
-  return { ports, rows, published, payloads, keys, calls };
+  return { ports, rows, published, payloads, keys, calls, drift };
 }
 
 /**
