@@ -130,5 +130,5 @@ export type {
   ContractSchema,
   PayloadContracts,
 } from './rules/contracts';
-export { SHAPE_LIMITS, diffShapes, shapeEntries, shapeId, shapeOf } from './rules/shape';
+export { SHAPE_LIMITS, diffShapes, shapeEntries, shapeOf, shapeRecord } from './rules/shape';
 export type { Shape, ShapeDiff } from './rules/shape';

@@ -19,36 +19,38 @@ function typeOf(value: unknown): string {
 
 /** The shape of a parsed JSON payload; the root is the path `$`. */
 export function shapeOf(data: unknown): { shape: Shape; truncated: boolean } {
-  const types = new Map<string, Set<string>>();
+  const shape: Shape = new Map();
   let truncated = false;
   const visit = (value: unknown, path: string, depth: number): void => {
-    let seen = types.get(path);
+    const type = typeOf(value);
+    const seen = shape.get(path);
     if (seen === undefined) {
-      if (types.size >= SHAPE_LIMITS.maxPaths) {
+      if (shape.size >= SHAPE_LIMITS.maxPaths) {
         truncated = true;
         return;
       }
-      types.set(path, (seen = new Set()));
+      shape.set(path, type);
+    } else if (seen !== type && !seen.split('|').includes(type)) {
+      // array items of several types: rare, so the plain string is kept for the common case
+      shape.set(path, [...seen.split('|'), type].sort().join('|'));
     }
-    const type = typeOf(value);
-    seen.add(type);
     if (type !== 'object' && type !== 'array') return;
     if (depth >= SHAPE_LIMITS.maxDepth) {
       truncated = true;
       return;
     }
     if (type === 'array') {
-      for (const item of value as unknown[]) visit(item, `${path}[]`, depth + 1);
+      const items = `${path}[]`;
+      for (const item of value as unknown[]) visit(item, items, depth + 1);
       return;
     }
-    for (const key of Object.keys(value as object)) {
+    for (const key in value as object) {
+      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
       const name = key.length > SHAPE_LIMITS.maxNameLength ? `${key.slice(0, SHAPE_LIMITS.maxNameLength)}…` : key;
       visit((value as Record<string, unknown>)[key], `${path}.${name}`, depth + 1);
     }
   };
   visit(data, '$', 0);
-  const shape: Shape = new Map();
-  for (const [path, set] of types) shape.set(path, [...set].sort().join('|'));
   return { shape, truncated };
 }
 
@@ -57,12 +59,10 @@ export function shapeEntries(shape: Shape): [string, string][] {
   return [...shape.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** Equal shapes, equal ids: a short hash of the sorted entries. */
-export function shapeId(shape: Shape): string {
-  return createHash('sha1')
-    .update(JSON.stringify(shapeEntries(shape)))
-    .digest('base64url')
-    .slice(0, 16);
+/** The shape as stored (its sorted entries as JSON) and its id: equal shapes, equal ids. */
+export function shapeRecord(shape: Shape): { id: string; text: string } {
+  const text = JSON.stringify(shapeEntries(shape));
+  return { id: createHash('sha1').update(text).digest('base64url').slice(0, 16), text };
 }
 
 export interface ShapeDiff {

@@ -1,7 +1,7 @@
 import { driftKey } from '@relay/contracts';
 import type { AccountEventInput } from '@relay/contracts';
 import type { RedisClient } from '@relay/cache';
-import { diffShapes, shapeEntries, shapeId, shapeOf } from '@relay/endpoints';
+import { diffShapes, shapeOf, shapeRecord } from '@relay/endpoints';
 import type { Shape } from '@relay/endpoints';
 import type { Logger } from '@relay/logging';
 import type { DriftLearner, DriftSample } from '../domain/ports';
@@ -10,6 +10,12 @@ import type { DriftLearner, DriftSample } from '../domain/ports';
 export const MAX_DRIFT_FIELDS = 64;
 /** an endpoint whose events stopped coming forgets its shapes after this long without a new one */
 export const DRIFT_TTL_MS = 30 * 86_400_000;
+/**
+ * Events whose shape one gateway process learns per second, all endpoints together: a shape costs
+ * tens of µs of the event loop (bench/payload-shape.js), so under load most events are skipped
+ * and a new shape is learned when it recurs.
+ */
+export const DRIFT_SAMPLES_PER_SECOND = 100;
 /** characters of one list of field paths in the account event's detail */
 const DETAIL_LIST_LENGTH = 480;
 
@@ -49,7 +55,8 @@ const listOf = (paths: string[]): string => {
 
 /**
  * Learns the payload shapes of preset endpoints off the accept path: `learn` returns at once and
- * the shape is computed and compared after the answer was sent. A shape not seen before for its
+ * the shape is computed and compared after the answer was sent, for at most `samplesPerSecond`
+ * events a second (DRIFT_SAMPLES_PER_SECOND); the others are not looked at. A shape not seen before for its
  * endpoint and event type, other than the first (the baseline), publishes one `payload_drift`
  * account event naming the fields added, removed and retyped against the baseline. Redis or the
  * broker unavailable: the shape is not learned (logged), the event was accepted all the same.
@@ -59,19 +66,27 @@ export function createDriftLearner(opts: {
   namespace: string;
   logger: Logger;
   publish: (event: AccountEventInput) => Promise<void>;
+  samplesPerSecond?: number;
+  /** ms since the epoch */
+  now?: () => number;
 }): DriftLearner & { settled(): Promise<void> } {
+  const perSecond = opts.samplesPerSecond ?? DRIFT_SAMPLES_PER_SECOND;
+  const now = opts.now ?? Date.now;
+  let second = 0;
+  let taken = 0;
   opts.redis.defineCommand('relayDriftLearn', { numberOfKeys: 1, lua: LEARN_LUA });
   const commands = opts.redis as unknown as Commands;
   const pending = new Set<Promise<void>>();
 
   const observe = async (s: DriftSample): Promise<void> => {
     const { shape } = shapeOf(s.data);
+    const record = shapeRecord(shape);
     const eventType = s.eventType ?? '*';
     const [state, base] = await commands.relayDriftLearn(
       driftKey(opts.namespace, s.endpointId),
       eventType,
-      shapeId(shape),
-      JSON.stringify(shapeEntries(shape)),
+      record.id,
+      record.text,
       MAX_DRIFT_FIELDS,
       DRIFT_TTL_MS,
     );
@@ -97,6 +112,10 @@ export function createDriftLearner(opts: {
 
   return {
     learn(sample) {
+      const current = Math.floor(now() / 1000);
+      if (current !== second) [second, taken] = [current, 0];
+      if (taken >= perSecond) return;
+      taken += 1;
       const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
         .then(() => observe(sample))
         .catch((err: Error) => {
