@@ -22,6 +22,7 @@ const order = {
   ],
   metadata: { source: 'web' },
 };
+/** @param {number} i */
 const commit = (i) => ({
   id: `${i}`.padStart(40, 'a'),
   tree_id: `${i}`.padStart(40, 'b'),
@@ -70,6 +71,7 @@ const push = {
   head_commit: commit(8),
 };
 
+/** @param {unknown} payload */
 function measure(payload) {
   const once = () => {
     return shapeRecord(shapeOf(payload).shape).id;
