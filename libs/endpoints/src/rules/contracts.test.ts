@@ -191,6 +191,25 @@ describe('compileContracts (docs/contracts.md "Checks")', () => {
     expect(check({}, { [`${'b'.repeat(30_000)}!`]: 'x' }).errors).toEqual([]);
   });
 
+  it('says what its patterns may cost on a payload without running them: each occurrence × every text, more with each $ref', () => {
+    const plain = compileContracts(contracts({ schemas: [entry('*', { required: ['a'] })] }));
+    expect(plain.cost({}, { a: 'x'.repeat(1000) })).toBe(0);
+    const one = compileContracts(contracts({ schemas: [entry('*', { properties: { a: { pattern: '^a+$' } } })] }));
+    const twice = compileContracts(
+      contracts({
+        schemas: [entry('*', { $defs: { p: { pattern: '^a+$' } }, properties: { a: { $ref: '#/$defs/p' } } })],
+      }),
+    );
+    const short = { a: 'aaaa' };
+    const long = { a: 'a'.repeat(4000), other: ['b'.repeat(4000)] };
+    expect(one.cost({}, long)).toBeGreaterThan(one.cost({}, short) + 8000);
+    expect(twice.cost({}, long)).toBe(one.cost({}, long) * 2);
+    // only the schema that applies counts
+    const typed = compileContracts(contracts({ schemas: [entry('order.created', { pattern: '^a+$' })] }));
+    expect(typed.cost({}, { type: 'refund', a: 'a'.repeat(4000) })).toBe(0);
+    expect(typed.cost({}, { type: 'order.created', a: 'a'.repeat(4000) })).toBeGreaterThan(0);
+  });
+
   it('uses 2020-12 keywords (prefixItems, unevaluatedProperties)', () => {
     const check = compileContracts(
       contracts({ schemas: [entry('*', { prefixItems: [{ type: 'string' }], items: false, type: 'array' })] }),

@@ -175,11 +175,43 @@ function entryProblem(entry: unknown, seen: Set<string>): { at: string; message:
 const bounded = (text: string): string =>
   text.length > CONTRACT_LIMITS.maxMessageLength ? `${text.slice(0, CONTRACT_LIMITS.maxMessageLength - 1)}…` : text;
 
-/** Checks one event: its type's schema (else `*`'s) on its parsed payload. */
-export type ContractCheck = (
-  headers: Readonly<Record<string, string | string[] | undefined>>,
-  data: unknown,
-) => ContractResult;
+type Headers = Readonly<Record<string, string | string[] | undefined>>;
+
+/**
+ * Checks one event: its type's schema (else `*`'s) on its parsed payload. `cost`: what the
+ * schema's patterns may cost on it (docs/security.md "Rule cost"), found without running them.
+ */
+export type ContractCheck = ((headers: Headers, data: unknown) => ContractResult) & {
+  cost: (headers: Headers, data: unknown) => number;
+};
+
+/** `$ref`s and dynamic refs: each may apply a pattern to the same text once more. */
+function refsOf(schema: unknown, depth = 0): number {
+  if (depth > 64 || typeof schema !== 'object' || schema === null) return 0;
+  let n = 0;
+  for (const [key, value] of Object.entries(schema)) {
+    if ((key === '$ref' || key === '$dynamicRef') && typeof value === 'string') n += 1;
+    n += refsOf(value, depth + 1);
+  }
+  return n;
+}
+
+/** The characters a pattern could test: every string and every object key of the payload. */
+function textLength(data: unknown): number {
+  let n = 0;
+  const stack: unknown[] = [data];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') n += v.length;
+    else if (Array.isArray(v)) stack.push(...v);
+    else if (typeof v === 'object' && v !== null)
+      for (const [k, item] of Object.entries(v)) {
+        n += k.length;
+        stack.push(item);
+      }
+  }
+  return n;
+}
 
 /**
  * A stored schema that does not compile (saved before a check it now fails, or written by other
@@ -219,9 +251,40 @@ export function compileContracts(contracts: PayloadContracts): ContractCheck {
     return validate;
   };
   const has = (name: string) => texts.has(name);
-  return (headers, data) => {
+  const schemaFor = (eventType: string | null): string | null =>
+    eventType !== null && has(eventType) ? eventType : has(DEFAULT_CONTRACT) ? DEFAULT_CONTRACT : null;
+  // per schema: its pattern keywords (each occurrence tests a text once), and how many times a
+  // `$ref` may apply one again; read from the text without compiling
+  const costs = new Map<string, { occurrences: LazyPattern[]; refs: number }>();
+  const costOf = (name: string) => {
+    let entry = costs.get(name);
+    if (entry === undefined) {
+      let schema: unknown;
+      try {
+        schema = JSON.parse(texts.get(name)!);
+      } catch {
+        schema = null; // reported when the schema is first used
+      }
+      const occurrences = patternsOf(schema).map((p) => {
+        if (!patterns.has(p)) patterns.set(p, new LazyPattern(p));
+        return patterns.get(p)!;
+      });
+      entry = { occurrences, refs: refsOf(schema) };
+      costs.set(name, entry);
+    }
+    return entry;
+  };
+  const cost = (headers: Headers, data: unknown): number => {
+    const schema = schemaFor(typeOf(headers, data));
+    if (schema === null) return 0;
+    const { occurrences, refs } = costOf(schema);
+    if (occurrences.length === 0) return 0;
+    const chars = textLength(data);
+    return occurrences.reduce((sum, re) => sum + re.cost(chars), 0) * (1 + refs);
+  };
+  const check = (headers: Headers, data: unknown): ContractResult => {
     const eventType = typeOf(headers, data);
-    const schema = eventType !== null && has(eventType) ? eventType : has(DEFAULT_CONTRACT) ? DEFAULT_CONTRACT : null;
+    const schema = schemaFor(eventType);
     if (schema === null) return { event_type: eventType, schema: null, errors: [], truncated: false };
     const validate = validatorOf(schema);
     if (validate(data)) return { event_type: eventType, schema, errors: [], truncated: false };
@@ -233,6 +296,7 @@ export function compileContracts(contracts: PayloadContracts): ContractCheck {
       truncated: all.length > CONTRACT_LIMITS.maxErrors,
     };
   };
+  return Object.assign(check, { cost });
 }
 
 /** ajv's message names the limit, never the value; `required` and `additionalProperties` name the field. */

@@ -160,6 +160,14 @@ export const rejections = {
     ),
     errors: result.errors,
   }),
+  /** what the contract's patterns may cost on this payload is over RULES_INLINE_COST (they never run in the rule pool) */
+  contractTooCostly: () =>
+    refusal(
+      413,
+      'contract_too_costly',
+      "The endpoint's contract patterns may cost too much on this payload. Send a smaller payload, or simplify the schema's patterns.",
+      'PAYLOAD_TOO_LARGE',
+    ),
   /** the account already has its share of the rule pool's queue in flight */
   rulesBusy: () =>
     refusal(

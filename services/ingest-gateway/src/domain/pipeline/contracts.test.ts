@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { PayloadContracts } from '@relay/endpoints';
 import { ingest } from './ingest';
 import type { IngestAnswer } from './ingest';
-import { body, fakePorts, request, view } from './test-helpers';
+import { body, fakePorts, fakeRulePool, request, view } from './test-helpers';
 
 function rejected(answer: IngestAnswer) {
   if (answer.accepted) throw new Error('expected a rejection');
@@ -60,6 +60,22 @@ describe('ingest pipeline: payload contracts (docs/contracts.md)', () => {
     });
     expect(f.rows).toEqual([
       expect.objectContaining({ outcome: 'ACCEPTED', contract_violation: 'schema order.created: /amount is required' }),
+    ]);
+  });
+
+  it('patterns that may cost more than RULES_INLINE_COST on the payload are not run: 413 contract_too_costly, kept', async () => {
+    const patterned = contracts('refuse', [
+      { event_type: '*', schema: '{"properties":{"note":{"pattern":"^(a+)+$"}}}' },
+    ]);
+    const f = fakePorts(view({ contracts: patterned }), { rules: fakeRulePool(2000).pool });
+    await ingest(f.ports, request(), body(JSON.stringify({ note: 'a'.repeat(10) })));
+    const r = rejected(
+      await ingest(f.ports, request({ eventId: 'evt_2' }), body(JSON.stringify({ note: 'a'.repeat(900) }))),
+    );
+    expect([r.status, r.code, r.outcome]).toEqual([413, 'contract_too_costly', 'PAYLOAD_TOO_LARGE']);
+    expect(f.rows.map((row) => [row.outcome, row.quarantine])).toEqual([
+      ['ACCEPTED', undefined],
+      ['PAYLOAD_TOO_LARGE', 'kept'],
     ]);
   });
 

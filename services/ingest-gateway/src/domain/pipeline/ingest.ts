@@ -178,7 +178,13 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
     if (!pooled.ok) return pooled.keep ? refuseAndKeep(pooled.rejection) : reject(pooled.rejection);
     routes = pooled.routes;
   }
-  const contract = checkContract(ready.settings.contracts, ready.endpoint.payload_format, req.headers, payload.data);
+  const contract = checkContract(
+    ready.settings.contracts,
+    ready.endpoint.payload_format,
+    req.headers,
+    payload.data,
+    ports.rules.inlineCost,
+  );
   if ('rejection' in contract) return refuseAndKeep(contract.rejection);
   const invalid = sender ? await verifyCaptcha(ports, ready, req, payload) : null;
   if (invalid) return reject(invalid);
