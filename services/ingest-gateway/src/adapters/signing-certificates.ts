@@ -24,12 +24,37 @@ export interface ProviderCallsOptions {
   /** a kept certificate is fetched again after this long at the latest (and at its notAfter) */
   maxAgeMs: number;
   logger: Logger;
+  /** fetches of certificates and keys not kept, per provider, in a minute (FETCHES_PER_MINUTE) */
+  fetchesPerMinute?: number;
 }
 
 /** eBay asks that a public key be kept "a reasonable amount of time (e.g., one-hour is recommended)". */
 export const EBAY_KEY_MAX_AGE_MS = 3_600_000;
 /** A token is minted again this long before it expires, so none expires on its way to eBay. */
 export const TOKEN_REFRESH_MARGIN_MS = 60_000;
+/**
+ * Fetches of certificates and keys not kept, per provider and gateway process, in any minute.
+ * The URL and the key id come from the request before anything is verified: without a bound, a
+ * stranger naming a new one each time would make every request a fetch (and spend eBay's call
+ * allowance). Providers rotate rarely, so legitimate traffic fetches a few an hour; past the
+ * budget the request is answered 503 and the provider sends it again later.
+ */
+export const FETCHES_PER_MINUTE = 30;
+
+/** At most `perMinute` takes in any clock minute, per name. */
+function fetchBudget(perMinute: number) {
+  const spent = new Map<string, { minute: number; count: number }>();
+  return (name: string, now: number): boolean => {
+    const minute = Math.floor(now / 60_000);
+    const at = spent.get(name);
+    if (!at || at.minute !== minute) {
+      spent.set(name, { minute, count: 1 });
+      return true;
+    }
+    at.count += 1;
+    return at.count <= perMinute;
+  };
+}
 
 /**
  * Answers kept by key until a time of their own, at most `maxEntries` (least recently used leave
@@ -96,6 +121,7 @@ export function createProviderCalls(opts: ProviderCallsOptions): {
     }
   });
   const certificates = keptLoads<CertificateAnswer>(opts.maxEntries);
+  const budget = fetchBudget(opts.fetchesPerMinute ?? FETCHES_PER_MINUTE);
   const tokens = keptLoads<TokenAnswer>(opts.maxEntries);
 
   const problemOf = (outcome: SendOutcome): string | null =>
@@ -198,9 +224,17 @@ export function createProviderCalls(opts: ProviderCallsOptions): {
   return {
     certificates: {
       get(url, provider, now, oauth) {
-        return certificates.get(`${provider} ${url}`, now.getTime(), () =>
-          oauth ? fetchEbayKey(url, oauth, now) : fetchCertificate(url, provider, now),
-        );
+        return certificates.get(`${provider} ${url}`, now.getTime(), async () => {
+          if (!budget(provider, now.getTime())) {
+            opts.logger.warn('signing certificate not fetched', { provider, url, problem: 'fetch budget spent' });
+            const spent: CertificateAnswer = {
+              ok: false,
+              unavailable: `more than ${opts.fetchesPerMinute ?? FETCHES_PER_MINUTE} new ${provider} certificates or keys this minute`,
+            };
+            return { value: spent, until: null };
+          }
+          return oauth ? fetchEbayKey(url, oauth, now) : fetchCertificate(url, provider, now);
+        });
       },
     },
     subscriptions: {

@@ -150,3 +150,28 @@ test('a provider host that resolves to a blocked address is refused by the SSRF 
   agent.http.destroy();
   agent.https.destroy();
 });
+
+test('certificates not kept are fetched at most the budget a minute per provider; past it the answer is unavailable, kept ones still answer', async () => {
+  const provider = fakeProvider();
+  const { certificates } = createProviderCalls({
+    send: provider.send,
+    extraAnchors: ca.cert,
+    maxEntries: 100,
+    maxAgeMs: 3_600_000,
+    fetchesPerMinute: 3,
+    logger: testLogger().logger,
+  });
+  const now = new Date(Date.UTC(2026, 10, 29, 12, 0, 10));
+  const url = (n: number) => `https://sns.us-east-1.amazonaws.com/made-up-${n}.pem`;
+  for (let n = 0; n < 3; n++) expect(await certificates.get(url(n), 'aws_sns', now)).toMatchObject({ ok: true });
+  expect(await certificates.get(url(3), 'aws_sns', now)).toEqual({
+    ok: false,
+    unavailable: 'more than 3 new aws_sns certificates or keys this minute',
+  });
+  // a kept one is answered without a fetch
+  expect(await certificates.get(url(0), 'aws_sns', now)).toMatchObject({ ok: true });
+  expect(provider.fetched).toHaveLength(3);
+  // the next minute: fetched again
+  expect(await certificates.get(url(3), 'aws_sns', new Date(now.getTime() + 60_000))).toMatchObject({ ok: true });
+  expect(provider.fetched).toHaveLength(4);
+});
