@@ -21,7 +21,7 @@ import {
 } from '@relay/broker';
 import { createInternalSigner, createSecretBox } from '@relay/secrets';
 import type { SecretBox } from '@relay/secrets';
-import { createDefaultRegistry, SESSION_LEASE_MS } from '@relay/targets';
+import { createDefaultRegistry, createSender, SESSION_LEASE_MS } from '@relay/targets';
 import { createResendAllowance } from '../../../services/management-api/src/adapters/resend-allowance';
 import { MAX_RESENT_DELIVERIES_PER_EVENT } from '../../../services/management-api/src/domain/resend';
 import { createActionLimiter } from '../../../services/management-api/src/adapters/action-limiter';
@@ -40,6 +40,9 @@ import type { UsageCounter } from '../../../services/management-api/src/adapters
 import { createApp } from '../../../services/management-api/src/app';
 import { createCliSessionSlots } from '../../../services/management-api/src/adapters/cli-session-slots';
 import { attachListen } from '../../../services/management-api/src/transport/listen';
+import { createRelyingParty } from '../../../services/management-api/src/adapters/oidc-relying-party';
+import { createSignInAttempts } from '../../../services/management-api/src/adapters/sign-in-attempts';
+import type { MemberDeps } from '../../../services/management-api/src/transport/member-routes';
 import { infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
 import { failOnMismatches, recordingResponses } from '../../support/openapi-recorder';
@@ -89,7 +92,12 @@ export interface ManagementFixture {
 
 export async function startManagement(
   label: string,
-  opts: { now?: () => Date; acceptedEvents?: UsageCounter } = {},
+  opts: {
+    now?: () => Date;
+    acceptedEvents?: UsageCounter;
+    /** members' invitations go through it (createInvitationMailer to a test SMTP server); absent: none can be sent */
+    mailer?: MemberDeps['mailer'];
+  } = {},
 ): Promise<ManagementFixture> {
   const ns = testNamespace(label);
   const store = await connectStore(ns.mongodbUrl);
@@ -124,6 +132,15 @@ export async function startManagement(
     ...(opts.now ? { now: opts.now } : {}),
     replay: replayDeps(store, redis, ns.namespace, secretsKeys, logger, now),
     alerts: alertDeps(store, redis, ns.namespace, logger, now),
+    members: {
+      relyingParty: createRelyingParty(
+        createSender({ timeoutMs: 5000, allowCidrs: ['127.0.0.0/8'], maxResponseBytes: 65_536 }),
+      ),
+      attempts: createSignInAttempts(redis, ns.namespace, secrets, 600_000),
+      ...(opts.mailer ? { mailer: opts.mailer } : {}),
+      dashboardUrl: 'https://relay.example/',
+      invitationTtlMs: 3_600_000,
+    },
   });
   const app = recordingResponses(express);
   const server = createServer(app);
