@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { Express } from 'express';
 import { Redis } from 'ioredis';
 import request from 'supertest';
@@ -40,6 +41,7 @@ import type { UsageCounter } from '../../../services/management-api/src/adapters
 import { createApp } from '../../../services/management-api/src/app';
 import { createCliSessionSlots } from '../../../services/management-api/src/adapters/cli-session-slots';
 import { attachListen } from '../../../services/management-api/src/transport/listen';
+import { createSessionStore } from '../../../services/management-api/src/adapters/sessions';
 import { createRelyingParty } from '../../../services/management-api/src/adapters/oidc-relying-party';
 import { createSignInAttempts } from '../../../services/management-api/src/adapters/sign-in-attempts';
 import type { MemberDeps } from '../../../services/management-api/src/transport/member-routes';
@@ -114,6 +116,10 @@ export async function startManagement(
   const { logger, lines } = testLogger('management-api');
   const now = opts.now ?? (() => new Date());
   const broker = unstartedBroker(ns.namespace, logger);
+  // listening first: the app's own address is its DASHBOARD_URL (sign-in callbacks and invitation links)
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const express = createApp({
     store,
     activityLog: openActivityLog(store.connection, 'ferretdb'),
@@ -138,12 +144,16 @@ export async function startManagement(
       ),
       attempts: createSignInAttempts(redis, ns.namespace, secrets, 600_000),
       ...(opts.mailer ? { mailer: opts.mailer } : {}),
-      dashboardUrl: 'https://relay.example/',
+      dashboardUrl: `${baseUrl}/`,
       invitationTtlMs: 3_600_000,
+    },
+    dashboard: {
+      sessions: createSessionStore(redis, ns.namespace, secrets, { idleMs: 3_600_000, absoluteMs: 7_200_000 }),
+      staticDir: path.resolve(__dirname, '../../../services/management-api/dashboard/dist'),
     },
   });
   const app = recordingResponses(express);
-  const server = createServer(app);
+  server.on('request', app);
   // `relay listen`'s upgrade on the API port, as main.ts attaches it; the broker is not started
   const drainedAttempts = createActivityPublisher(new ConfirmPublisher(broker, 5_000), ns.namespace);
   const listenSessions = attachListen(server, {
@@ -154,8 +164,6 @@ export async function startManagement(
     recordAttempt: (attempt) => drainedAttempts.publish(attempt),
     logger,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const clientAs = (key: string): RelayClient => createRelayClient({ baseUrl, apiKey: key });
   const newAccount = async (plan: PlanLimits = PLAN) => {
     const accountId = newId('acc');

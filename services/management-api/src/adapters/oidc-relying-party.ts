@@ -42,7 +42,13 @@ export function createRelyingParty(send: (req: HttpRequest) => Promise<SendOutco
   const cache = new Map<string, { at: number; info: ProviderInfo }>();
 
   const getJson = async (url: string, what: string, init: Partial<HttpRequest> = {}): Promise<unknown> => {
-    const outcome = await send({ url, headers: { accept: 'application/json' }, body: Buffer.alloc(0), ...init });
+    const outcome = await send({
+      url,
+      method: 'GET',
+      headers: { accept: 'application/json' },
+      body: Buffer.alloc(0),
+      ...init,
+    });
     if ('error' in outcome) throw new ProviderError(`${what}: ${outcome.error.code} ${outcome.error.message}`);
     const { status, body } = outcome.response;
     if (status < 200 || status > 299) throw new ProviderError(`${what}: HTTP ${status}`);
