@@ -30,7 +30,11 @@ export function MembersPage(props: { me: Me; can: Abilities }) {
       (r) => setInvitations(r.data),
       (err) => setError(messageOf(err)),
     );
-    relay.GET('/v1/account/identity-provider').then(({ data }) => setProvider(data ?? null));
+    // 404: no provider yet
+    relay.GET('/v1/account/identity-provider').then(
+      ({ data }) => setProvider(data ?? null),
+      (err) => setError(messageOf(err)),
+    );
   };
   useEffect(load, []);
   // an admin invites and removes members below owner; an owner anyone
