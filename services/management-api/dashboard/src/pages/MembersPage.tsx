@@ -40,25 +40,28 @@ export function MembersPage(props: { me: Me; can: Abilities }) {
   // an admin invites and removes members below owner; an owner anyone
   const grantable = props.me.role === 'owner' ? ROLES : ROLES.slice(1);
 
-  const remove = async (m: Member): Promise<void> => {
+  /** A removal or revocation: said when done, the lists read again. */
+  const change = async (call: () => Promise<unknown>, done: string): Promise<void> => {
+    try {
+      await call();
+      setNotice(done);
+      load();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  const remove = (m: Member): Promise<void> => {
     setRemoving(null);
-    try {
-      await must(relay.DELETE('/v1/members/{memberId}', { params: { path: { memberId: m.id } } }));
-      setNotice(`${m.email} removed: their sessions end now.`);
-      load();
-    } catch (err) {
-      setError(messageOf(err));
-    }
+    return change(
+      () => must(relay.DELETE('/v1/members/{memberId}', { params: { path: { memberId: m.id } } })),
+      `${m.email} removed: their sessions end now.`,
+    );
   };
-  const revoke = async (i: Invitation): Promise<void> => {
-    try {
-      await must(relay.DELETE('/v1/members/invitations/{invitationId}', { params: { path: { invitationId: i.id } } }));
-      setNotice(`The invitation to ${i.email} no longer works.`);
-      load();
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  };
+  const revoke = (i: Invitation): Promise<void> =>
+    change(
+      () => must(relay.DELETE('/v1/members/invitations/{invitationId}', { params: { path: { invitationId: i.id } } })),
+      `The invitation to ${i.email} no longer works.`,
+    );
 
   return (
     <section aria-labelledby="members-title">
