@@ -178,3 +178,49 @@ export async function startMtlsReceiver(ca: TestCa): Promise<MtlsReceiver> {
     },
   };
 }
+
+/**
+ * A CA made in the test that issues signing certificates: what a provider's certificate URL
+ * serves (SNS, PayPal), chained to this CA as the provider's chain is to a public root.
+ */
+export interface SigningCa {
+  /** the CA's certificate (PEM): the trust anchor the gateway is given, or an intermediate */
+  cert: string;
+  /** a leaf naming `name` (subject CN and DNS SAN); `expiredDaysAgo`: its validity ended then */
+  issue(name: string, opts?: { expiredDaysAgo?: number }): Pem;
+  /** an intermediate CA issued by this one */
+  issueCa(label: string): SigningCa;
+}
+
+export function makeSigningCa(label: string, parent?: { cn: string; keys: Keys }): SigningCa {
+  const caKeys = keys();
+  const self = { cn: `relay test signing CA ${label}`, keys: caKeys };
+  const cert = issue({
+    cn: self.cn,
+    subject: caKeys,
+    issuer: parent ?? self,
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true },
+    ],
+  });
+  return {
+    cert,
+    issueCa: (child) => makeSigningCa(child, self),
+    issue(name, opts = {}) {
+      const leafKeys = keys();
+      const expired = opts.expiredDaysAgo;
+      const leaf = issue({
+        cn: name,
+        subject: leafKeys,
+        issuer: self,
+        extensions: [
+          { name: 'keyUsage', digitalSignature: true },
+          { name: 'subjectAltName', altNames: [{ type: 2, value: name }] },
+        ],
+        ...(expired !== undefined ? { fromMs: -(expired + 1) * DAY, days: 1 } : {}),
+      });
+      return { cert: leaf, key: keyPem(leafKeys) };
+    },
+  };
+}

@@ -42,6 +42,10 @@ export class BrokerConnection extends EventEmitter {
 
   constructor(private readonly opts: BrokerConnectionOptions) {
     super();
+    // Every consumer and publisher of a process follows its one connection's up and down: a
+    // deliverer has more than Node's default of ten (its queues and the eight ordered partitions).
+    // Each is made once per process, so the count is bounded by the code, not by traffic.
+    this.setMaxListeners(64);
     this.urls = opts.url
       .split(',')
       .map((u) => u.trim())

@@ -44,21 +44,32 @@ type TypeMap = {
 };
 export type MessageType = keyof TypeMap;
 
-const validators: { [K in MessageType]: ValidateFunction } = {
-  'relay.delivery.v1': ajv.compile(deliveryV1Schema),
-  'relay.activity.request.v1': ajv.compile(activityRequestV1Schema),
-  'relay.activity.attempt.v1': ajv.compile(activityAttemptV1Schema),
-  // after the two it references by $id
-  'relay.activity.batch.v1': ajv.compile(activityBatchV1Schema),
-  'relay.payload.batch.v1': ajv.compile(payloadBatchV1Schema),
-  'relay.account-event.v1': ajv.compile(accountEventV1Schema),
-};
+// Each schema's `$id` is its message type. Registered here, compiled on its type's first message:
+// a process compiles only the types it handles, and importing the contracts stays cheap.
+const TYPES: readonly MessageType[] = [
+  'relay.delivery.v1',
+  'relay.activity.request.v1',
+  'relay.activity.attempt.v1',
+  'relay.activity.batch.v1',
+  'relay.payload.batch.v1',
+  'relay.account-event.v1',
+];
+ajv.addSchema([
+  deliveryV1Schema,
+  activityRequestV1Schema,
+  activityAttemptV1Schema,
+  activityBatchV1Schema,
+  payloadBatchV1Schema,
+  accountEventV1Schema,
+]);
+/** ajv compiles a registered schema on its first `getSchema` and keeps it. */
+const validatorOf = (type: unknown): ValidateFunction | undefined =>
+  typeof type === 'string' && TYPES.includes(type as MessageType) ? ajv.getSchema(type) : undefined;
 
 function check(message: unknown): RelayMessage {
   const type = (message as { type?: unknown } | null)?.type;
-  if (typeof type !== 'string' || !(type in validators))
-    throw new ContractError(`unknown message type ${JSON.stringify(type)}`);
-  const validate = validators[type as MessageType];
+  const validate = validatorOf(type);
+  if (!validate) throw new ContractError(`unknown message type ${JSON.stringify(type)}`);
   if (!validate(message)) throw new ContractError(`${type}: ${ajv.errorsText(validate.errors)}`);
   return message as RelayMessage;
 }

@@ -10,6 +10,8 @@ export type { HmacPresetInfo } from './auth/presets';
 export { PRESET_SPECS } from './auth/presets/catalog';
 export { presetTable } from './auth/presets/table';
 export type {
+  CertificateProvider,
+  CertificateScheme,
   HmacScheme,
   MacEncoding,
   MacKeyForm,
@@ -25,7 +27,7 @@ export type {
   HandshakeKind,
   MacHandshake,
 } from './auth/presets/spec';
-export { MAC_HANDSHAKES, MAC_HANDSHAKES_PER_MINUTE } from './auth/presets/spec';
+export { CERTIFICATE_PROVIDERS, MAC_HANDSHAKES, MAC_HANDSHAKES_PER_MINUTE } from './auth/presets/spec';
 export { parseSignedContentTemplate } from './auth/template';
 export {
   DEFAULT_DEDUP_WINDOW_SECONDS,
@@ -44,6 +46,7 @@ export type {
   HmacCustomInboundAuth,
   HmacInboundAuth,
   HmacPresetInboundAuth,
+  CertificatePresetName,
   HmacPresetName,
   InboundAuthSetting,
   RedactedInboundAuth,

@@ -1,11 +1,11 @@
 import { context, propagation, trace, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type * as ContextAsyncHooks from '@opentelemetry/context-async-hooks';
+import type * as OtelCore from '@opentelemetry/core';
+import type * as OtlpHttp from '@opentelemetry/exporter-trace-otlp-http';
+import type * as OtelResources from '@opentelemetry/resources';
+import type * as SdkTraceBase from '@opentelemetry/sdk-trace-base';
+import type { BasicTracerProvider, SpanExporter } from '@opentelemetry/sdk-trace-base';
 
 export { SpanKind };
 export type { Attributes };
@@ -48,6 +48,13 @@ export function startTracing(
   const env = opts.env ?? process.env;
   if (tracer) return true;
   if (!opts.exporter && !tracingEnabled(env)) return false;
+  // the SDK is loaded only where tracing is on: most deployments never turn it on, and it is a
+  // tenth of a second of every process's start (and of every test file's)
+  const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof ContextAsyncHooks;
+  const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof OtelCore;
+  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof OtlpHttp;
+  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof OtelResources;
+  const { BasicTracerProvider, BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof SdkTraceBase;
   provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || serviceName }),
     // bounded: at most 2048 spans queued for export, the oldest dropped beyond (the SDK's default)

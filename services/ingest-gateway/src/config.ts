@@ -120,6 +120,32 @@ export const configSpec = {
     "one account's requests waiting for or running in the rule pool; more get 429 rules_busy",
     { default: 16, min: 1 },
   ),
+  // certificate-signed presets (docs/inbound-auth.md "Certificate-signed presets")
+  providerCertTimeoutMs: int(
+    'PROVIDER_CERT_TIMEOUT_MS',
+    "timeout of one fetch of a provider's signing certificate (SNS, PayPal) or SNS SubscribeURL; then 503 signing_certificate_unavailable",
+    { default: 3000, min: 100 },
+  ),
+  providerCertCacheMax: int(
+    'PROVIDER_CERT_CACHE_MAX',
+    'provider signing certificates kept in memory (least recently used dropped first)',
+    { default: 1000, min: 1 },
+  ),
+  providerCertMaxAgeS: int(
+    'PROVIDER_CERT_MAX_AGE_S',
+    'a kept signing certificate is fetched again after this long (seconds), or at its expiry if sooner',
+    { default: 86400, min: 60 },
+  ),
+  hostRoutes: list(
+    'HOST_ROUTES',
+    "provider hosts to connect to at another address (a private egress), host=address:port comma-separated (e.g. api.paypal.com=10.0.0.5:443); the URL, Host and TLS name stay the provider's; each address must pass the SSRF guard; empty = DNS",
+    { default: [] },
+  ),
+  extraCaCerts: str(
+    'NODE_EXTRA_CA_CERTS',
+    "PEM file Node adds to its TLS trust anchors; the gateway also trusts it as a root of providers' signing certificates; empty = the bundled roots only",
+    { default: '' },
+  ),
   // worded as the deliverers word it: captcha verify URLs pass the same SSRF guard as deliveries
   ssrfAllowCidrs: list(
     'SSRF_ALLOW_CIDRS',

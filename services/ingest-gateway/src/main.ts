@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { hostname } from 'node:os';
@@ -16,6 +17,7 @@ import { createActivityRecorder } from './adapters/activity-recorder';
 import { createActivitySpool } from './adapters/activity-spool';
 import { countingOutcomes } from './adapters/outcome-counter';
 import { createCaptchaVerifier } from './adapters/captcha-verifier';
+import { createProviderCalls, MAX_CERTIFICATE_BYTES } from './adapters/signing-certificates';
 import { EndpointCache } from './adapters/endpoint-cache';
 import { createEndpointLoader } from './adapters/endpoint-loader';
 import { createEventPublisher } from './adapters/event-publisher';
@@ -118,7 +120,23 @@ runMain(async () => {
     logger,
     onAnswer: (result) => metrics.rulePool.inc({ result }),
   });
+  // built before any connection, so a HOST_ROUTES entry the SSRF guard refuses stops the start
+  const providerCalls = createProviderCalls({
+    send: createSender({
+      timeoutMs: config.providerCertTimeoutMs,
+      allowCidrs: config.ssrfAllowCidrs,
+      hostRoutes: config.hostRoutes,
+      maxResponseBytes: MAX_CERTIFICATE_BYTES,
+      responseLimitBytes: MAX_CERTIFICATE_BYTES,
+    }),
+    extraAnchors: config.extraCaCerts === '' ? '' : readFileSync(config.extraCaCerts, 'utf8'),
+    maxEntries: config.providerCertCacheMax,
+    maxAgeMs: config.providerCertMaxAgeS * 1000,
+    logger,
+  });
   const deps = {
+    certificates: tracedMethods(providerCalls.certificates, { get: 'signing certificate' }),
+    subscriptions: tracedMethods(providerCalls.subscriptions, { confirm: 'sns subscription confirmation' }),
     // the steps that wait on something, each a span of the event's trace when tracing is on
     endpoints: tracedMethods(endpoints, { get: 'endpoint lookup' }),
     events: tracedMethods(events, { publishDeliveries: 'publish deliveries' }),

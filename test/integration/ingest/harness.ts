@@ -15,6 +15,7 @@ import type { EndpointRecord, PlanLimits, Store } from '@relay/store';
 import { createSender } from '@relay/targets';
 import { createActivityRecorder } from '../../../services/ingest-gateway/src/adapters/activity-recorder';
 import { createActivitySpool } from '../../../services/ingest-gateway/src/adapters/activity-spool';
+import { createProviderCalls } from '../../../services/ingest-gateway/src/adapters/signing-certificates';
 import { createCaptchaVerifier } from '../../../services/ingest-gateway/src/adapters/captcha-verifier';
 import { EndpointCache } from '../../../services/ingest-gateway/src/adapters/endpoint-cache';
 import { createEndpointLoader } from '../../../services/ingest-gateway/src/adapters/endpoint-loader';
@@ -190,6 +191,13 @@ export class IngestHarness {
         unavailableCounter: metrics.captchaUnavailable,
       }),
       payloads: createPayloadRecorder(createPayloadPublisher(publisher, this.namespace), logger, () => undefined),
+      ...createProviderCalls({
+        send: createSender({ timeoutMs: 2000, allowCidrs: ['127.0.0.0/8'] }),
+        extraAnchors: '',
+        maxEntries: 10,
+        maxAgeMs: 60_000,
+        logger,
+      }),
       idempotency: createIdempotencyStore({
         redis: limiterRedis,
         namespace: this.namespace,

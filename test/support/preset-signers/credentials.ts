@@ -29,6 +29,10 @@ export function credentialsFor(format: SecretFormat, label: string): TestCredent
       const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
       return { secret: publicKey.export({ format: 'pem', type: 'spki' }).toString().trim(), privateKey };
     }
+    case 'sns_topic_arn':
+      return { secret: `arn:aws:sns:us-east-1:123456789012:${label.replace(/[^A-Za-z0-9_-]/g, '-')}` };
+    case 'paypal_webhook_id':
+      return { secret: randomBytes(8).toString('hex').toUpperCase() };
     case 'public_key_spki_base64': {
       const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
       return { secret: publicKey.export({ format: 'der', type: 'spki' }).toString('base64'), privateKey };

@@ -67,4 +67,11 @@ describe('HMAC settings in the dashboard', () => {
     });
     expect(presetSummary('custom')).toBeNull();
   });
+
+  it('a certificate-signed preset says the body is signed with a published certificate, and where its ARN is', () => {
+    expect(presetSummary('aws_sns')).toMatchObject({
+      sends: "AWS SNS signs the body with a certificate it publishes and its delivery id in the body's MessageId.",
+      where: expect.stringContaining('ARN'),
+    });
+  });
 });

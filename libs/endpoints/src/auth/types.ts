@@ -10,7 +10,7 @@
  */
 
 import { PRESET_NAMES } from './presets/catalog';
-import type { HmacPresetName } from './presets/catalog';
+import type { CertificatePresetName, HmacPresetName } from './presets/catalog';
 
 export const INBOUND_AUTH_TYPES = ['NONE', 'BASIC', 'BEARER', 'API_KEY', 'HMAC'] as const;
 export type InboundAuthType = (typeof INBOUND_AUTH_TYPES)[number];
@@ -20,7 +20,7 @@ export const MAX_ACTIVE_SECRETS = 2;
 
 /** Preset names come from the preset catalog (presets/catalog), one entry per provider. */
 export const HMAC_PRESETS: readonly HmacPresetName[] = PRESET_NAMES;
-export type { HmacPresetName };
+export type { CertificatePresetName, HmacPresetName };
 
 export const HMAC_ALGORITHMS = ['sha1', 'sha256', 'sha512'] as const;
 type HmacAlgorithm = (typeof HMAC_ALGORITHMS)[number];

@@ -16,6 +16,8 @@ const SAMPLE_SECRETS: Record<SecretFormat, string> = {
   public_key_spki_base64: 'MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEsamplekeybytesa',
   public_key_pem:
     '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAsamplea\n-----END PUBLIC KEY-----',
+  sns_topic_arn: 'arn:aws:sns:us-east-1:123456789012:orders',
+  paypal_webhook_id: '1JE4291016473214C',
 };
 const secretFor = (preset: string): string =>
   SAMPLE_SECRETS[HMAC_PRESET_INFO[preset as keyof typeof HMAC_PRESET_INFO]?.secretFormat ?? 'text'];

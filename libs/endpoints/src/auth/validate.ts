@@ -118,10 +118,19 @@ function secretFormatError(format: SecretFormat, secret: string): string | null 
       return HEX.test(secret) ? null : 'must be hex, as the provider shows it';
     case 'public_key_pem':
       return PEM_PUBLIC_KEY.test(secret) ? null : 'must be a PEM public key ("-----BEGIN PUBLIC KEY-----" …)';
+    case 'sns_topic_arn':
+      return SNS_TOPIC_ARN.test(secret) ? null : 'must be an SNS topic ARN (arn:aws:sns:<region>:<account>:<topic>)';
+    case 'paypal_webhook_id':
+      return PAYPAL_WEBHOOK_ID.test(secret) ? null : "must be the webhook's id: 1–50 letters and digits";
     case 'text':
       return null;
   }
 }
+
+/** AWS partitions that host SNS, a region, a 12-digit account, a topic name (FIFO topics end in .fifo). */
+const SNS_TOPIC_ARN = /^arn:aws(?:-cn|-us-gov)?:sns:[a-z]{2}(?:-[a-z]+)+-\d:\d{12}:[A-Za-z0-9_-]{1,256}(?:\.fifo)?$/;
+/** PayPal's verify-webhook-signature API describes webhook_id as ^[a-zA-Z0-9]+$, at most 50. */
+const PAYPAL_WEBHOOK_ID = /^[A-Za-z0-9]{1,50}$/;
 
 function checkPresetSecrets(setting: HmacInboundAuth, base: string): FieldError[] {
   if (setting.preset === 'custom') return [];

@@ -99,6 +99,28 @@ export const rejections = {
     refusal(401, 'auth_failed', 'The request does not carry valid credentials for this endpoint.', 'AUTH_FAILED', {
       reason,
     }),
+  /**
+   * A certificate-signed request whose certificate could not be fetched (timeout, refused, not
+   * 200): it cannot be verified now, so it is not accepted; the provider retries a 5xx. The row
+   * (AUTH_FAILED) says what failed.
+   */
+  signingCertificateUnavailable: (reason: string) =>
+    refusal(
+      503,
+      'signing_certificate_unavailable',
+      'The signing certificate named in the request could not be fetched, so the request could not be verified. Retry after the delay in Retry-After.',
+      'AUTH_FAILED',
+      { retryAfterSeconds: 10, reason },
+    ),
+  /** SNS's SubscribeURL did not answer 2xx: the subscription is not confirmed; SNS may send the confirmation again */
+  subscriptionNotConfirmed: (reason: string) =>
+    refusal(
+      503,
+      'subscription_not_confirmed',
+      'The subscription could not be confirmed: its SubscribeURL did not answer. Retry after the delay in Retry-After.',
+      'HANDSHAKE_ANSWERED',
+      { retryAfterSeconds: 10, reason },
+    ),
   /** a header the gateway cannot carry or act on (docs/ingest.md "Header values") */
   malformedHeader: (message: string) => refusal(400, 'malformed_header', message, 'MALFORMED_HEADER'),
   /** the body did not arrive within BODY_TIMEOUT_MS */

@@ -1,5 +1,6 @@
 import type { ActivityRequestV1, DeliveryChannel, DeliveryMessageV1, StoredPayloadV1 } from '@relay/contracts';
-import type { ResolvedCaptchaSettings } from '@relay/endpoints';
+import type { CertificateProvider, ResolvedCaptchaSettings } from '@relay/endpoints';
+import type { TrustVerdict } from './auth/certificate';
 import type { PooledJob, PooledVerdict, RuleAt } from './rules/pooled-rules';
 
 /**
@@ -116,3 +117,20 @@ export interface RulePool {
  */
 export type PoolAnswer =
   { done: PooledVerdict } | { deadline: RuleAt | null } | { busy: 'account' | 'pool' } | { unusable: string };
+
+/**
+ * A provider's signing certificate, fetched from its URL (already checked against the provider's
+ * documented hosts) through the SSRF guard, checked (domain/auth/certificate/trust.ts) and kept
+ * for many requests. `unavailable`: it could not be fetched (timeout, refused, not 200); the
+ * request cannot be verified now and is answered 503, never accepted.
+ */
+export interface SigningCertificates {
+  get(url: string, provider: CertificateProvider, now: Date): Promise<CertificateAnswer>;
+}
+
+export type CertificateAnswer = TrustVerdict | { ok: false; unavailable: string };
+
+/** SNS's subscription confirmation: a GET of the SubscribeURL (already checked), through the SSRF guard. */
+export interface SubscriptionConfirmer {
+  confirm(url: string): Promise<{ ok: true } | { ok: false; problem: string }>;
+}

@@ -59,11 +59,16 @@ function flipOneByte(body: Buffer): Buffer {
   return copy;
 }
 
+// certificate-signed presets need a certificate fetched: their suite is test/unit/ingest-gateway/certificate
+const SIGNED = HMAC_PRESETS.filter(
+  (p): p is keyof typeof SIGNERS => HMAC_PRESET_INFO[p].spec.scheme.family !== 'certificate',
+);
+
 test('every named preset has a signer in the suite, and no signer is left without a preset', () => {
-  expect(Object.keys(SIGNERS).sort()).toEqual([...HMAC_PRESETS].sort());
+  expect(Object.keys(SIGNERS).sort()).toEqual([...SIGNED].sort());
 });
 
-const cases = HMAC_PRESETS.map((preset) => ({ preset, info: HMAC_PRESET_INFO[preset], signer: SIGNERS[preset] }));
+const cases = SIGNED.map((preset) => ({ preset, info: HMAC_PRESET_INFO[preset], signer: SIGNERS[preset] }));
 
 describe.each(cases)('preset $preset', ({ preset, info, signer }) => {
   const spec = info.spec;

@@ -74,7 +74,22 @@ export interface UrlFormScheme {
   bodySha256Param: boolean;
 }
 
-export type PresetScheme = HmacScheme | TokenScheme | PublicKeyScheme | UrlFormScheme;
+/**
+ * A signature made with a certificate the provider publishes and names in the request: Relay
+ * fetches it from the provider's documented hosts only, checks its chain, validity and subject,
+ * and verifies the signature with it (docs/inbound-auth.md "Certificate-signed presets"). What
+ * each provider signs is code, not data: one verifier per provider in the gateway's
+ * `domain/auth/certificate/`.
+ */
+export interface CertificateScheme {
+  family: 'certificate';
+  provider: CertificateProvider;
+}
+
+export const CERTIFICATE_PROVIDERS = ['aws_sns', 'paypal'] as const;
+export type CertificateProvider = (typeof CERTIFICATE_PROVIDERS)[number];
+
+export type PresetScheme = HmacScheme | TokenScheme | PublicKeyScheme | UrlFormScheme | CertificateScheme;
 
 export interface PresetTimestamp {
   /** Header with the timestamp; absent when it travels inside the signature header. */
@@ -101,7 +116,11 @@ export type SecretFormat =
   | 'ed25519_public_key_hex'
   | 'ed25519_public_key_base64'
   | 'public_key_spki_base64'
-  | 'public_key_pem';
+  | 'public_key_pem'
+  /** the topic's ARN: a certificate-signed SNS message must come from this topic */
+  | 'sns_topic_arn'
+  /** the webhook's id in PayPal's developer dashboard: part of what PayPal signs */
+  | 'paypal_webhook_id';
 
 export interface PresetSpec {
   /** Provider name as shown to users and in activity reasons. */
@@ -109,7 +128,7 @@ export interface PresetSpec {
   /** The provider's documentation page this description follows. */
   docs: string;
   scheme: PresetScheme;
-  /** Absent only when the credential travels in the body (`TokenScheme.bodyArrayField`). */
+  /** Absent only when the credential travels in the body (`TokenScheme.bodyArrayField`, SNS). */
   signature?: { header: string; format: SignatureFormat };
   timestamp?: PresetTimestamp;
   id?: PresetDeliveryId;
@@ -135,6 +154,7 @@ const HANDSHAKE_KINDS = [
   'dropbox_challenge',
   'x_crc',
   'graph_validation_token',
+  'sns_subscription_confirmation',
 ] as const;
 export type HandshakeKind = (typeof HANDSHAKE_KINDS)[number];
 

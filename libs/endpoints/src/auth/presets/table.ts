@@ -7,6 +7,11 @@ const PUBLIC_KEY_NAMES = {
   rsa_sha256: 'RSA PKCS#1 v1.5/SHA-256',
 } as const;
 
+const CERTIFICATE_SCHEMES = {
+  aws_sns: 'RSA SHA1 (v1) or SHA256 (v2) over the message fields, certificate from `SigningCertURL`',
+  paypal: 'RSA SHA256 over id + "|" + time + "|" + webhook id + "|" + CRC32(body), certificate from `paypal-cert-url`',
+} as const;
+
 function part(p: SignedPart): string {
   return typeof p === 'string' ? p : JSON.stringify(p.text);
 }
@@ -20,6 +25,8 @@ function scheme(spec: PresetSpec): string {
       return `${PUBLIC_KEY_NAMES[s.algorithm]}(${s.signed.map(part).join(' + ')}), ${s.encoding}`;
     case 'url_form':
       return `HMAC-${s.algorithm.toUpperCase()}(secret, url + sorted form params), ${s.encoding}`;
+    case 'certificate':
+      return CERTIFICATE_SCHEMES[s.provider];
     case 'token':
       return s.bodyArrayField === undefined
         ? 'shared token, compared in constant time'
@@ -28,7 +35,8 @@ function scheme(spec: PresetSpec): string {
 }
 
 function signatureHeader(spec: PresetSpec): string {
-  if (spec.signature === undefined) return 'none (token in the body)';
+  if (spec.signature === undefined)
+    return spec.scheme.family === 'certificate' ? 'none (signature in the body)' : 'none (token in the body)';
   const f = spec.signature.format;
   const name = `\`${spec.signature.header}\``;
   if (f.kind === 'plain') return f.prefix === undefined ? name : `${name} \`${f.prefix}…\``;

@@ -1,10 +1,13 @@
 import type { Validation } from '@relay/contracts';
-import { credsAuthenticator, nkeys } from '@nats-io/transport-node';
+import type * as NatsTransport from '@nats-io/transport-node';
 import type { CheckContext, Fields, KindDescription } from '../../describe/field';
 import { checkDescribed } from '../../describe/validate';
 import type { NatsAuth } from '../../transports/nats';
 import { checkServerUrl } from '../server-url';
+import { onFirstUse } from '../../transports/on-first-use';
 
+/** loaded when a seed or creds file is first checked (transports/on-first-use.ts) */
+const natsTransport = onFirstUse(() => require('@nats-io/transport-node') as typeof NatsTransport);
 /** A NATS JetStream target's settings (docs/targets-queues.md "NATS JetStream"). */
 export interface NatsJetStreamConfig {
   /** `nats://` or `tls://` URLs without credentials, tried in order */
@@ -80,7 +83,7 @@ function checkServers(list: string[], ctx: CheckContext): undefined {
 function checkSeed(value: string, ctx: CheckContext): undefined {
   try {
     if (!value.startsWith('SU')) throw new Error('not a user seed');
-    nkeys.fromSeed(new TextEncoder().encode(value));
+    natsTransport().nkeys.fromSeed(new TextEncoder().encode(value));
   } catch {
     ctx.fail('seed must be a user NKey seed (starts with SU, as nsc or nk -gen user prints it)');
   }
@@ -95,7 +98,10 @@ function checkSeed(value: string, ctx: CheckContext): undefined {
 function checkCreds(value: string, ctx: CheckContext): string | undefined {
   const text = `${value.replace(/\r\n/g, '\n').trim()}\n`;
   try {
-    const { jwt, nkey } = credsAuthenticator(new TextEncoder().encode(text))('relay') as { jwt: string; nkey: string };
+    const { jwt, nkey } = natsTransport().credsAuthenticator(new TextEncoder().encode(text))('relay') as {
+      jwt: string;
+      nkey: string;
+    };
     if (jwt.split('.').length !== 3 || !nkey.startsWith('U')) throw new Error('not a user');
   } catch {
     ctx.fail('creds must be the content of a user .creds file (a user JWT and its NKey seed, as nsc writes it)');

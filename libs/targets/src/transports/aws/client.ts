@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type * as SmithyHttp from '@smithy/node-http-handler';
 import { createSsrfAgents } from '../../ssrf';
+import { onFirstUse } from '../on-first-use';
 import type { PooledLinkOptions } from '../pool';
+
+const smithyHttp = onFirstUse(() => require('@smithy/node-http-handler') as typeof SmithyHttp);
 
 /** Where an AWS-style service is and who signs for it: plaintext keys, held only in memory. */
 export interface AwsAccess {
@@ -37,7 +40,7 @@ export function awsClientConfig(access: AwsAccess, opts: PooledLinkOptions) {
     endpoint: access.endpoint,
     credentials: { accessKeyId: access.accessKeyId, secretAccessKey: access.secretAccessKey },
     maxAttempts: 1,
-    requestHandler: new NodeHttpHandler({
+    requestHandler: new (smithyHttp().NodeHttpHandler)({
       httpAgent: agents.http,
       httpsAgent: agents.https,
       connectionTimeout: opts.connectTimeoutMs,

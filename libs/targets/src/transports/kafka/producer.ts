@@ -1,12 +1,15 @@
 import * as dns from 'node:dns';
 import * as net from 'node:net';
 import * as tls from 'node:tls';
-import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import type * as KafkaJs from 'kafkajs';
 import type { ISocketFactory, Producer, SASLOptions } from 'kafkajs';
 import { createAddressPolicy, guardedLookup, SsrfBlockedError } from '../../ssrf';
 import type { AddressPolicy } from '../../ssrf';
+import { onFirstUse } from '../on-first-use';
 import { ClientPool, ownedKey } from '../pool';
 import type { PooledLink, PooledLinkOptions, PoolOwner } from '../pool';
+
+const kafkaJs = onFirstUse(() => require('kafkajs') as typeof KafkaJs);
 
 /** How to reach one Kafka cluster: the plaintext password, held only in memory. */
 export interface KafkaCluster {
@@ -95,6 +98,7 @@ interface Held {
 }
 
 async function open(cluster: KafkaCluster, policy: AddressPolicy, opts: PooledLinkOptions): Promise<Held> {
+  const { Kafka, logLevel, Partitioners } = kafkaJs();
   const kafka = new Kafka({
     clientId: 'relay',
     brokers: [...cluster.brokers],

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import mqtt from 'mqtt';
+import type * as Mqtt from 'mqtt';
 import type { IClientPublishOptions, MqttClient } from 'mqtt';
 import { addressOf } from '../address';
 import type { AddressPolicy } from '../../ssrf';
 import { createAddressPolicy } from '../../ssrf';
+import { onFirstUse } from '../on-first-use';
 import { ClientPool, ownedKey } from '../pool';
 import type { PooledLink, PooledLinkOptions, PoolOwner } from '../pool';
+
+const mqtt = onFirstUse(() => require('mqtt') as typeof Mqtt);
 
 /** 4 = MQTT 3.1.1, 5 = MQTT 5.0 (the protocol level byte of CONNECT). */
 export type MqttProtocolVersion = 4 | 5;
@@ -60,7 +63,7 @@ async function open(broker: MqttBroker, policy: AddressPolicy, opts: PooledLinkO
   const url = new URL(broker.url);
   const address = await addressOf(url.hostname, policy);
   const tls = url.protocol === 'mqtts:';
-  const client = mqtt.connect({
+  const client = mqtt().connect({
     protocol: tls ? 'mqtts' : 'mqtt',
     host: address,
     port: url.port === '' ? (tls ? 8883 : 1883) : Number(url.port),

@@ -1,16 +1,20 @@
 import net from 'node:net';
 import { checkServerIdentity } from 'node:tls';
 import type { PeerCertificate } from 'node:tls';
-import { JetStreamApiError, jetstream } from '@nats-io/jetstream';
+import type * as NatsJetStream from '@nats-io/jetstream';
 import type { JetStreamClient } from '@nats-io/jetstream';
-import { connect, credsAuthenticator, errors, headers, nkeyAuthenticator } from '@nats-io/transport-node';
+import type * as NatsTransport from '@nats-io/transport-node';
 import type { NatsConnection, NodeConnectionOptions } from '@nats-io/transport-node';
 import { addressOf } from '../address';
 import { createAddressPolicy } from '../../ssrf';
 import type { AddressPolicy } from '../../ssrf';
+import { onFirstUse } from '../on-first-use';
 import { ClientPool, ownedKey } from '../pool';
 import type { PooledLink, PooledLinkOptions, PoolOwner } from '../pool';
 
+/** the NATS clients, loaded by the first link (on-first-use.ts) */
+const natsTransport = onFirstUse(() => require('@nats-io/transport-node') as typeof NatsTransport);
+const natsJetStream = onFirstUse(() => require('@nats-io/jetstream') as typeof NatsJetStream);
 /** How Relay authenticates to the servers (plaintext, held only in memory). */
 export type NatsAuth =
   | { type: 'none' }
@@ -58,6 +62,8 @@ interface Held {
 
 /** An error's code; nats.js wraps the cause (a refused socket, a permission violation) in its own. */
 export function natsErrorCode(err: unknown): { code: string; status?: number } {
+  const { JetStreamApiError } = natsJetStream();
+  const { errors } = natsTransport();
   for (let e = err as { cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as never, depth++) {
     if (e instanceof JetStreamApiError) return { code: `JS_${e.code}`, status: e.status };
     if (e instanceof errors.AuthorizationError) return { code: 'AUTHORIZATION_VIOLATION' };
@@ -104,9 +110,9 @@ function authOptions(auth: NatsAuth): Partial<NodeConnectionOptions> {
     case 'token':
       return { token: auth.token };
     case 'nkey':
-      return { authenticator: nkeyAuthenticator(new TextEncoder().encode(auth.seed)) };
+      return { authenticator: natsTransport().nkeyAuthenticator(new TextEncoder().encode(auth.seed)) };
     case 'creds':
-      return { authenticator: credsAuthenticator(new TextEncoder().encode(auth.creds)) };
+      return { authenticator: natsTransport().credsAuthenticator(new TextEncoder().encode(auth.creds)) };
     default:
       return {};
   }
@@ -124,7 +130,7 @@ async function open(target: NatsServers, policy: AddressPolicy, opts: PooledLink
     const url = new URL(raw);
     try {
       const address = await addressOf(url.hostname, policy);
-      const nc = await connect({
+      const nc = await natsTransport().connect({
         servers: `${net.isIPv6(address) ? `[${address}]` : address}:${url.port === '' ? 4222 : url.port}`,
         ...authOptions(target.auth),
         tls: url.protocol === 'tls:' ? verifiedAgainst(url.hostname) : null,
@@ -133,7 +139,7 @@ async function open(target: NatsServers, policy: AddressPolicy, opts: PooledLink
         reconnect: false,
         ignoreClusterUpdates: true,
       });
-      return { nc, js: jetstream(nc, { timeout: opts.commandTimeoutMs }) };
+      return { nc, js: natsJetStream().jetstream(nc, { timeout: opts.commandTimeoutMs }) };
     } catch (err) {
       // a refusal of the credentials or the address is the answer; another server is not asked
       const { code } = natsErrorCode(err);
@@ -159,7 +165,7 @@ export function createNatsLink(opts: PooledLinkOptions): NatsLink {
   });
   return pool.link<NatsLink>({
     async publish(owner, target, message) {
-      const h = headers();
+      const h = natsTransport().headers();
       for (const [name, value] of Object.entries(message.headers)) h.set(name, value);
       try {
         const ack = await pool.use(

@@ -1,7 +1,11 @@
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type * as ClientS3 from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { awsClientConfig, pooledAwsClients } from '../aws';
 import type { AwsAccess, AwsFailure } from '../aws';
+import { onFirstUse } from '../on-first-use';
 import type { PooledLink, PooledLinkOptions, PoolOwner } from '../pool';
+
+const clientS3 = onFirstUse(() => require('@aws-sdk/client-s3') as typeof ClientS3);
 
 /** Where a bucket is: its server, signing keys and addressing. */
 export interface S3Bucket extends AwsAccess {
@@ -29,7 +33,7 @@ export interface S3Link extends PooledLink {
 }
 
 function openClient(bucket: S3Bucket, opts: PooledLinkOptions): S3Client {
-  return new S3Client({
+  return new (clientS3().S3Client)({
     ...awsClientConfig(bucket, opts),
     forcePathStyle: bucket.pathStyle,
     // Content-MD5 is the integrity check every S3-compatible server knows; the SDK's default
@@ -50,7 +54,7 @@ export function createS3Link(opts: PooledLinkOptions): S3Link {
     put: (owner, bucket, object) =>
       clients.call(owner, bucket, async (client) => {
         const put = await client.send(
-          new PutObjectCommand({
+          new (clientS3().PutObjectCommand)({
             Bucket: bucket.bucket,
             Key: object.key,
             Body: object.body,

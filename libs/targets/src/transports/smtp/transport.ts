@@ -1,5 +1,8 @@
-import nodemailer from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
+import { onFirstUse } from '../on-first-use';
 import type { SmtpRelayConfig } from './config';
+
+const nodemailer = onFirstUse(() => require('nodemailer') as typeof Nodemailer);
 
 /** One message as it goes on the wire: the envelope (who the relay delivers to) and the RFC 5322 bytes. */
 export interface SmtpMessage {
@@ -49,7 +52,7 @@ export function createSmtpTransport(config: SmtpRelayConfig): SmtpTransport {
   if ((config.username === undefined) !== (config.password === undefined))
     throw new Error('SMTP relay: username and password go together');
   const tls = { rejectUnauthorized: true, minVersion: 'TLSv1.2' as const, ...(config.ca ? { ca: config.ca } : {}) };
-  const transporter = nodemailer.createTransport({
+  const transporter = nodemailer().createTransport({
     pool: true,
     maxConnections: config.maxConnections,
     host: config.host,

@@ -1,8 +1,12 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type * as ClientSqs from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { MessageAttributeValue } from '@aws-sdk/client-sqs';
 import { awsClientConfig, pooledAwsClients } from '../aws';
 import type { AwsAccess, AwsFailure } from '../aws';
+import { onFirstUse } from '../on-first-use';
 import type { PooledLink, PooledLinkOptions, PoolOwner } from '../pool';
+
+const clientSqs = onFirstUse(() => require('@aws-sdk/client-sqs') as typeof ClientSqs);
 
 /** Where one queue is and who signs for it; `endpoint` is the queue URL's origin. */
 export interface SqsQueue extends AwsAccess {
@@ -82,7 +86,7 @@ function readXmlErrors(client: SQSClient): void {
 }
 
 function openClient(queue: SqsQueue, opts: PooledLinkOptions): SQSClient {
-  const client = new SQSClient(awsClientConfig(queue, opts));
+  const client = new (clientSqs().SQSClient)(awsClientConfig(queue, opts));
   readXmlErrors(client);
   return client;
 }
@@ -97,7 +101,7 @@ export function createSqsLink(opts: PooledLinkOptions): SqsLink {
         for (const [name, value] of Object.entries(message.attributes))
           attributes[name] = { DataType: 'String', StringValue: value };
         const sent = await client.send(
-          new SendMessageCommand({
+          new (clientSqs().SendMessageCommand)({
             QueueUrl: queue.queueUrl,
             MessageBody: message.body,
             MessageAttributes: attributes,

@@ -21,7 +21,11 @@ import type {
   PayloadRecorder,
   QuarantineBound,
   RulePool,
+  SigningCertificates,
+  SubscriptionConfirmer,
 } from '../ports';
+import { certificatePlanOf } from '../auth/certificate';
+import { confirmSubscription, verifyWithCertificate } from './certificate-auth';
 import { forwardableHeaders } from './forwarded-headers';
 import { providerDedupOf } from '../dedup/delivery-id';
 import { MAC_HANDSHAKES_PER_MINUTE, UnusablePatternError } from '@relay/endpoints';
@@ -54,6 +58,8 @@ export interface IngestPorts {
   idempotency: IdempotencyStore;
   rules: RulePool;
   quarantine: QuarantineBound;
+  certificates: SigningCertificates;
+  subscriptions: SubscriptionConfirmer;
 }
 
 /**
@@ -124,8 +130,18 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
   if (rawBody === 'too_large') return reject(rejections.payloadTooLarge(ready.plan.payload_limit_bytes));
   if (rawBody === 'timed_out') return reject(rejections.requestTimeout(body.timeoutMs));
   // each in a span of its own when tracing is on (docs/observability.md "Traces"); off, a call
-  const denied = sender ? inSyncSpan('sender auth', authenticate, ready, req, rawBody, describeAuth) : null;
+  // a certificate-signed preset (SNS, PayPal) needs the certificate its request names, fetched
+  const certificate = sender
+    ? certificatePlanOf(ready.settings.inboundAuth, inboundRequestOf(req, rawBody), req.receivedAt)
+    : null;
+  const denied = !sender
+    ? null
+    : certificate
+      ? await verifyWithCertificate(ports.certificates, certificate, req.receivedAt)
+      : inSyncSpan('sender auth', authenticate, ready, req, rawBody, describeAuth);
   if (denied) return reject(denied);
+  if (certificate?.ok && certificate.signed.subscribeUrl !== undefined)
+    return reject(await confirmSubscription(ports.subscriptions, certificate.signed.subscribeUrl));
   const handshakeShaped = handshake ? signedLikeHandshake(handshake, rawBody) : null;
   if (handshakeShaped) return reject(rejections.authFailed(handshakeShaped));
   // Signed handshakes (Slack, Zoom, Twitch, Discord) are answered only once the signature passed.

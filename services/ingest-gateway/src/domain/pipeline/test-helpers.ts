@@ -3,7 +3,15 @@ import type { EndpointRecord } from '@relay/store';
 import { prepareSettings } from '../endpoint-settings';
 import type { EndpointView } from '../endpoint-view';
 import { DeliveryQueueUnavailableError } from '@relay/broker';
-import type { CaptchaVerdict, IdempotencyClaim, LimitDecision, LimitRequest, PoolAnswer, RulePool } from '../ports';
+import type {
+  CaptchaVerdict,
+  IdempotencyClaim,
+  LimitDecision,
+  LimitRequest,
+  PoolAnswer,
+  RulePool,
+  SigningCertificates,
+} from '../ports';
 import { compilePooledRules, evaluatePooled } from '../rules/pooled-rules';
 import type { PooledJob } from '../rules/pooled-rules';
 import type { BodyReader, IngestPorts } from './ingest';
@@ -82,12 +90,22 @@ export function fakePorts(
     rules?: RulePool;
     /** quarantined requests kept per hour; unbounded when absent */
     quarantinePerHour?: number;
+    /** signing certificates by URL; absent: every fetch fails */
+    certificates?: SigningCertificates;
   } = {},
 ) {
   const rows: ActivityRequestV1[] = [];
   const published: unknown[] = [];
   const payloads: StoredPayloadV1[] = [];
-  const calls = { admit: [] as LimitRequest[], refund: 0, captcha: 0, handshakes: 0, quarantined: 0 };
+  const calls = {
+    admit: [] as LimitRequest[],
+    refund: 0,
+    captcha: 0,
+    handshakes: 0,
+    quarantined: 0,
+    certificates: [] as string[],
+    confirmations: [] as string[],
+  };
   // idempotency keys in memory: `p:` while a request holds one, `a:` once it was accepted
   const keys = new Map<string, string>();
   const ports: IngestPorts = {
@@ -124,6 +142,20 @@ export function fakePorts(
       },
     },
     payloads: { record: (p) => payloads.push(p) },
+    certificates: {
+      async get(url, provider, now) {
+        calls.certificates.push(url);
+        return opts.certificates
+          ? opts.certificates.get(url, provider, now)
+          : { ok: false, unavailable: 'ECONNREFUSED' };
+      },
+    },
+    subscriptions: {
+      async confirm(url) {
+        calls.confirmations.push(url);
+        return { ok: true };
+      },
+    },
     quarantine: {
       async take() {
         calls.quarantined += 1;

@@ -31,7 +31,9 @@ export function presetSummary(name: string): { sends: string; where: string; doc
   const parts = [
     spec.signature
       ? `${spec.label} signs requests in ${spec.signature.header}`
-      : `${spec.label} puts a shared token in the body`,
+      : spec.scheme.family === 'certificate'
+        ? `${spec.label} signs the body with a certificate it publishes`
+        : `${spec.label} puts a shared token in the body`,
   ];
   if (spec.timestamp?.header) parts.push(`with a timestamp in ${spec.timestamp.header}`);
   if (spec.id)

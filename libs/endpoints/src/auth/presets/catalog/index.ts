@@ -1,4 +1,5 @@
 import type { PresetSpec } from '../spec';
+import { CERTIFICATE_PRESETS } from './certificate';
 import { COMMERCE_PRESETS } from './commerce';
 import { MESSAGING_PRESETS } from './messaging';
 import { PAYMENT_PRESETS } from './payments';
@@ -17,9 +18,12 @@ const ALL = {
   ...COMMERCE_PRESETS,
   ...PRODUCTIVITY_PRESETS,
   ...STANDARD_PRESETS,
+  ...CERTIFICATE_PRESETS,
 };
 
 export type HmacPresetName = keyof typeof ALL;
+/** Presets verified with a certificate fetched at run time (the gateway's certificate step). */
+export type CertificatePresetName = keyof typeof CERTIFICATE_PRESETS;
 
 export const PRESET_SPECS: { readonly [P in HmacPresetName]: PresetSpec } = ALL;
 

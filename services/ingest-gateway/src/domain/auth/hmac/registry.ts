@@ -1,5 +1,6 @@
 import { HMAC_PRESET_INFO } from '@relay/endpoints';
 import type { HmacInboundAuth, PresetScheme } from '@relay/endpoints';
+import { fail } from '../request';
 import type { InboundRequest, VerifyResult } from '../request';
 import { verifyCustom } from './custom';
 import { verifyHmacFamily } from './families/hmac';
@@ -18,6 +19,9 @@ export const FAMILY_VERIFIERS: { readonly [F in PresetScheme['family']]: PresetV
   public_key: verifyPublicKeyFamily,
   token: verifyTokenFamily,
   url_form: verifyUrlFormFamily,
+  // needs the certificate the request names, fetched: the ingest pipeline's certificate step
+  // (domain/pipeline/certificate-auth.ts) verifies these; without it, fail closed
+  certificate: () => fail('a certificate-signed preset is verified with its fetched certificate'),
 };
 
 export function verifyHmacSetting(setting: HmacInboundAuth, req: InboundRequest, now: Date): VerifyResult {
