@@ -145,7 +145,7 @@ export const smtpVars = {
 export const ssrfVars = {
   ssrfAllowCidrs: list(
     'SSRF_ALLOW_CIDRS',
-    'CIDRs exempt from the SSRF guard (e.g. 127.0.0.0/8 for local receivers and identity providers); empty = none',
+    'CIDRs exempt from the SSRF guard (e.g. 127.0.0.0/8 for local receivers, captcha verifiers and identity providers); empty = none',
     { default: [] },
   ),
 };
