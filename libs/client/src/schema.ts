@@ -4129,7 +4129,7 @@ export interface components {
                 };
             };
         };
-        /** @description `forbidden`: the key's role is below what the operation needs (see `x-relay-role`). */
+        /** @description `forbidden`: the key's or member's role is below what the operation needs (see `x-relay-role`). `csrf_failed`: a change made with the dashboard's session cookie without its CSRF token, or from another origin (docs/dashboard.md). */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -4140,7 +4140,7 @@ export interface components {
                      * @description stable, machine-readable
                      * @enum {string}
                      */
-                    code: "forbidden";
+                    code: "forbidden" | "csrf_failed";
                     /** @description for people; validation errors join every field error as `field: message; …` */
                     message: string;
                 };

@@ -128,6 +128,32 @@ describe('invitations and sign-in', () => {
     expect(dashboardError(start)).toBe('invitation_invalid');
   });
 
+  it('one link used by two sign-ins at the same moment makes one member', async () => {
+    const link = await invite('race@example.com', 'viewer');
+    const [a, b] = await Promise.all([
+      signInWithoutBrowser(link, 'race-a@example.com'),
+      signInWithoutBrowser(link, 'race-b@example.com'),
+    ]);
+    expect([dashboardError(a.callback), dashboardError(b.callback)].sort()).toEqual(
+      ['invitation_invalid', null].sort(),
+    );
+    const members = await fx.api('get', '/v1/members');
+    expect((members.body.data as { email: string }[]).filter((m) => m.email === 'race@example.com')).toHaveLength(1);
+  });
+
+  it('an expired invitation is refused', async () => {
+    const link = await invite('late@example.com', 'viewer');
+    await fx.store.connection
+      .collection('member_invitations')
+      .updateOne(
+        { account_id: fx.accountId, email: 'late@example.com' },
+        { $set: { expires_at: new Date(Date.now() - 1000) } },
+      );
+    expect(dashboardError(await fetch(link, { redirect: 'manual' }))).toBe('invitation_invalid');
+    const open = await fx.api('get', '/v1/members/invitations');
+    expect((open.body.data as { email: string }[]).map((i) => i.email)).not.toContain('late@example.com');
+  });
+
   it('a viewer member reads but cannot change, with a 403 naming their role', async () => {
     const { jar } = await signInWithoutBrowser(await invite('viewer@example.com', 'viewer'), 'viewer@example.com');
     const me = await asMember(jar, 'GET', '/session');
@@ -147,6 +173,14 @@ describe('invitations and sign-in', () => {
   it('a change by a member names them in the audit history: member id and address', async () => {
     const { jar } = await signInWithoutBrowser(await invite('editor@example.com', 'editor'), 'editor@example.com');
     const me = await asMember(jar, 'GET', '/session');
+    // the cookie alone cannot write: a cross-site form has no CSRF token to send
+    const url = `${fx.baseUrl}/v1/endpoints`;
+    const forged = await fetch(url, {
+      method: 'POST',
+      headers: { cookie: jar.header(url), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'forged' }),
+    });
+    expect([forged.status, ((await forged.json()) as { code: string }).code]).toEqual([403, 'csrf_failed']);
     const created = await asMember(jar, 'POST', '/v1/endpoints', { name: 'made by a person' });
     expect(created.status).toBe(201);
     const audit = await fx.api('get', '/v1/audit');
