@@ -70,6 +70,20 @@ export const CONDITIONS: Readonly<Record<AccountEventKind, ConditionDescription>
     source: 'event',
     fields: { target_id: anyTarget('ordering key') },
   },
+  payload_drift: {
+    label: "A provider's payload shape changed",
+    help: 'An event of an endpoint authenticated by a provider preset came with a payload shape not seen before for its event type: fields appeared, disappeared or changed type against the first shape seen (docs/contracts.md "Drift").',
+    source: 'event',
+    fields: {
+      endpoint_id: {
+        type: 'id',
+        prefix: 'ep',
+        required: false,
+        label: 'Endpoint',
+        help: 'the endpoint whose payloads are watched; none: any endpoint of the account',
+      },
+    },
+  },
   failure_rate: {
     label: "A target's failure rate is high",
     help: "The share of the target's delivery attempts that failed over the window reached the threshold.",

@@ -39,10 +39,13 @@ export function conditionMatches(c: AlertCondition, event: AccountEvent): boolea
   return true;
 }
 
-/** What one episode is about: the kind and its subject (a target; an endpoint and outcome; the account's month and threshold). */
+/** What one episode is about: the kind and its subject (a target; an endpoint and outcome; the account's month and threshold; a new payload shape). */
 export function episodeKey(c: AlertCondition, event: AccountEvent): string {
   if (event.kind === 'quota_nearly_used') return `${event.kind}:${event.at.slice(0, 7)}:${c.threshold_percent ?? ''}`;
   if (event.kind === 'rejection_spike') return `${event.kind}:${event.endpoint_id ?? ''}:${c.outcome ?? ''}`;
+  // each drift event is about one new shape already (the gateway tells each once): its own episode
+  if (event.kind === 'payload_drift')
+    return `${event.kind}:${event.endpoint_id ?? ''}:${String(event.detail.event_id)}`;
   return `${event.kind}:${event.target_id ?? event.endpoint_id ?? event.account_id}`;
 }
 

@@ -99,6 +99,31 @@ describe('what an alert says and where it links (docs/alerts.md "Links")', () =>
       ),
     ).toBe('quota_nearly_used:2026-11:90');
   });
+
+  it('a payload drift: what changed in one line; each new shape its own episode (docs/contracts.md "Drift")', () => {
+    const drift = (eventId: string) =>
+      accountEvent({
+        kind: 'payload_drift',
+        account_id: 'acc_1',
+        endpoint_id: 'ep_1',
+        at,
+        detail: {
+          event_type: 'push',
+          event_id: eventId,
+          added: '$.forced',
+          removed: '',
+          retyped: '$.ref: string → integer',
+        },
+      });
+    expect(summaryOf(drift('evt_1'), { endpoint: 'github' })).toBe(
+      'Endpoint “github” (ep_1): event type “push” arrived with a new payload shape (event evt_1) — added: $.forced; removed: none; retyped: $.ref: string → integer.',
+    );
+    expect(episodeKey({ kind: 'payload_drift' }, drift('evt_1'))).toBe('payload_drift:ep_1:evt_1');
+    expect(episodeKey({ kind: 'payload_drift' }, drift('evt_2'))).not.toBe(
+      episodeKey({ kind: 'payload_drift' }, drift('evt_1')),
+    );
+    expect(conditionMatches({ kind: 'payload_drift', endpoint_id: 'ep_2' }, drift('evt_1'))).toBe(false);
+  });
 });
 
 describe('names stored before invisible characters were refused', () => {

@@ -52,6 +52,8 @@ export function summaryOf(event: AccountEvent, names: { target?: string | null; 
       return `The circuit breaker of target ${target} closed: deliveries flow again.`;
     case 'ordering_key_stuck':
       return `Target ${target}: ordering key “${displayText(String(d.key ?? ''))}” has waited ${String(d.held_s)} s for event ${String(d.event_id)} (${String(d.reason)}); its later events wait behind it.`;
+    case 'payload_drift':
+      return `Endpoint ${endpoint}: event type “${displayText(String(d.event_type ?? ''))}” arrived with a new payload shape (event ${String(d.event_id)}) — added: ${String(d.added || 'none')}; removed: ${String(d.removed || 'none')}; retyped: ${String(d.retyped || 'none')}.`;
     case 'failure_rate':
       return `Target ${target}: ${pct(d.failure_percent)} of ${String(d.attempts)} delivery attempts failed in the last ${String(d.window_minutes)} min (threshold ${String(d.threshold_percent)}%).`;
     case 'rejection_spike':

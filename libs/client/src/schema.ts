@@ -176,6 +176,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/endpoints/{endpointId}/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a payload against the contracts
+         * @description Checks a payload with the endpoint’s contracts (or the draft sent as `contracts`) as the gateway would, and says which schema applied and what failed. Nothing is delivered or recorded.
+         *
+         *     Needs an API key with the **viewer** role or higher.
+         */
+        post: operations["validateEndpointPayload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/endpoints/{endpointId}/targets": {
         parameters: {
             query?: never;
@@ -1460,6 +1482,7 @@ export interface components {
                 /** @description an RE2 pattern */
                 pattern?: string;
             }[];
+            contracts?: components["schemas"]["PayloadContracts"] | null;
             /** @description a list left out is empty; deny wins */
             ip_access?: {
                 allow?: string[];
@@ -1537,6 +1560,7 @@ export interface components {
                 /** @description an RE2 pattern */
                 pattern?: string;
             }[];
+            contracts?: components["schemas"]["PayloadContracts"] | null;
             /** @description a list left out is empty; deny wins */
             ip_access?: {
                 allow?: string[];
@@ -1634,6 +1658,7 @@ export interface components {
                 /** @description an RE2 pattern */
                 pattern?: string;
             }[];
+            contracts: components["schemas"]["PayloadContracts"] | null;
             ip_access: {
                 allow: string[];
                 deny: string[];
@@ -1669,6 +1694,66 @@ export interface components {
              * @description pass as `before` for the next page; null on the last
              */
             next_before: string | null;
+        };
+        /** @description JSON Schemas the payload is checked with, per event type (docs/contracts.md). */
+        PayloadContracts: {
+            event_type: {
+                /** @enum {string} */
+                from: "path" | "header";
+            } & ({
+                /** @constant */
+                from: "path";
+                /**
+                 * @description dot-separated field names of the parsed payload, as in routing rules (data.order.id); a string or number
+                 * @example data.id
+                 */
+                path: string;
+            } | {
+                /** @constant */
+                from: "header";
+                /**
+                 * @description a header of the sender’s request; stored lower-cased
+                 * @example X-Order-Key
+                 */
+                header: string;
+            });
+            /**
+             * @description `refuse`: a failing payload is answered 400 `contract_violation` and kept in quarantine; `mark`: accepted, its row carries `contract_violation`
+             * @enum {string}
+             */
+            mode: "refuse" | "mark";
+            schemas: {
+                /** @description the event type value the schema is for; `*`: any type no other entry names, and events without one */
+                event_type: string;
+                /** @description a JSON Schema (2020-12) as JSON text, at most 32768 bytes; `pattern` and `patternProperties` use RE2 syntax */
+                schema: string;
+            }[];
+        };
+        ContractError: {
+            /** @description a JSON Pointer into the payload (`/` its root) */
+            path: string;
+            /** @description what failed; never the value or the pattern */
+            message: string;
+        };
+        /** @description `contracts`: a draft to try instead of the saved setting. */
+        ContractValidate: {
+            /** @description request headers, for an event type read from a header */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description the payload as the endpoint parses it (a JSON value) */
+            body: unknown;
+            contracts?: components["schemas"]["PayloadContracts"];
+        };
+        ContractValidation: {
+            valid: boolean;
+            /** @description the event type read from the payload or header; null: none */
+            event_type: string | null;
+            /** @description the schema entry applied (its `event_type`); null: none applies */
+            schema: string | null;
+            errors: components["schemas"]["ContractError"][];
+            /** @description more than 10 errors were found */
+            truncated: boolean;
         };
         TargetCreate: {
             /** @enum {string} */
@@ -3154,7 +3239,7 @@ export interface components {
              * @description docs/ingest.md lists each with its HTTP status
              * @enum {string}
              */
-            outcome: "ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE";
+            outcome: "ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE" | "CONTRACT_VIOLATION";
             /** @description why a request was rejected */
             reason: string | null;
             /**
@@ -3220,7 +3305,7 @@ export interface components {
              * @description docs/ingest.md lists each with its HTTP status
              * @enum {string}
              */
-            outcome: "ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE";
+            outcome: "ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE" | "CONTRACT_VIOLATION";
             /** @description why a request was rejected */
             reason: string | null;
             /**
@@ -3303,6 +3388,8 @@ export interface components {
             quarantine: ("kept" | "bound_reached") | null;
             /** @description the quarantined request this row re-ran; null otherwise */
             rerun_of: string | null;
+            /** @description an event accepted in contract `mark` mode though its payload failed: the schema and what failed (docs/contracts.md); null otherwise */
+            contract_violation: string | null;
         };
         /** @description Every field optional: without `body`, `body_base64` and `query`, a sample the endpoint’s format reads is sent. */
         TestRequest: {
@@ -3339,7 +3426,7 @@ export interface components {
             message: string;
             /** @description the Test row written; null when a sender gets no row either (disabled or paused endpoint) */
             event_id: string | null;
-            outcome: ("ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE") | null;
+            outcome: ("ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE" | "CONTRACT_VIOLATION") | null;
             reason: string | null;
             /** @description the HTTP status a sender would have got */
             ingest_status: number;
@@ -3365,7 +3452,7 @@ export interface components {
             message: string;
             /** @description the new row, quarantined again when the rules refused it; null when a sender gets no row either (disabled or paused endpoint) */
             event_id: string | null;
-            outcome: ("ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE") | null;
+            outcome: ("ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE" | "CONTRACT_VIOLATION") | null;
             reason: string | null;
             /** @description the HTTP status a sender would have got */
             ingest_status: number;
@@ -3868,7 +3955,7 @@ export interface components {
                  * @description the rejection counted, or any rejection
                  * @enum {string}
                  */
-                outcome?: "ANY_REJECTION" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT";
+                outcome?: "ANY_REJECTION" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "CONTRACT_VIOLATION";
                 /**
                  * Threshold (%)
                  * @description rejected requests, in percent of all requests in the window
@@ -3910,6 +3997,17 @@ export interface components {
                  * @description the target whose ordering key; none: any target of the account
                  */
                 target_id?: string;
+            } | {
+                /**
+                 * @description An event of an endpoint authenticated by a provider preset came with a payload shape not seen before for its event type: fields appeared, disappeared or changed type against the first shape seen (docs/contracts.md "Drift").
+                 * @constant
+                 */
+                kind: "payload_drift";
+                /**
+                 * Endpoint
+                 * @description the endpoint whose payloads are watched; none: any endpoint of the account
+                 */
+                endpoint_id?: string;
             })[];
             /**
              * @description an episode ends when its condition was not seen for this long; one alert per episode
@@ -4006,7 +4104,7 @@ export interface components {
                  * @description the rejection counted, or any rejection
                  * @enum {string}
                  */
-                outcome: "ANY_REJECTION" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT";
+                outcome: "ANY_REJECTION" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "CONTRACT_VIOLATION";
                 /**
                  * Threshold (%)
                  * @description rejected requests, in percent of all requests in the window
@@ -4048,6 +4146,17 @@ export interface components {
                  * @description the target whose ordering key; none: any target of the account
                  */
                 target_id?: string;
+            } | {
+                /**
+                 * @description An event of an endpoint authenticated by a provider preset came with a payload shape not seen before for its event type: fields appeared, disappeared or changed type against the first shape seen (docs/contracts.md "Drift").
+                 * @constant
+                 */
+                kind: "payload_drift";
+                /**
+                 * Endpoint
+                 * @description the endpoint whose payloads are watched; none: any endpoint of the account
+                 */
+                endpoint_id?: string;
             })[];
             /**
              * @description an episode ends when its condition was not seen for this long; one alert per episode
@@ -4068,7 +4177,7 @@ export interface components {
             rule_id: string;
             rule_name: string;
             /** @enum {string} */
-            kind: "target_flagged" | "breaker_opened" | "breaker_closed" | "failure_rate" | "rejection_spike" | "quota_nearly_used" | "ordering_key_stuck";
+            kind: "target_flagged" | "breaker_opened" | "breaker_closed" | "failure_rate" | "rejection_spike" | "quota_nearly_used" | "ordering_key_stuck" | "payload_drift";
             test: boolean;
             /** Format: date-time */
             at: string;
@@ -4594,6 +4703,51 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    validateEndpointPayload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the endpoint id (`ep_…`); another account’s endpoint is not found */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContractValidate"];
+            };
+        };
+        responses: {
+            /** @description The check ran; `valid` says whether the payload passed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractValidation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description `no_contracts`: the endpoint has none and no draft was sent. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: "no_contracts";
+                        message: string;
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -18,6 +18,7 @@ export const ACCOUNT_EVENT_KINDS = [
   'rejection_spike',
   'quota_nearly_used',
   'ordering_key_stuck',
+  'payload_drift',
 ] as const;
 export type AccountEventKind = (typeof ACCOUNT_EVENT_KINDS)[number];
 
@@ -32,7 +33,7 @@ export interface AccountEvent {
   type: typeof ACCOUNT_EVENT_V1;
   kind: AccountEventKind;
   account_id: string;
-  /** the endpoint it is about, when it is about one (rejection_spike; a flagged target's endpoint) */
+  /** the endpoint it is about, when it is about one (rejection_spike, payload_drift; a flagged target's endpoint) */
   endpoint_id?: string;
   /** the target it is about, when it is about one */
   target_id?: string;

@@ -69,6 +69,7 @@ export {
   timedId,
 } from './ids';
 export {
+  driftKey,
   idempotencyKey,
   orderingHeldKey,
   quarantineKey,

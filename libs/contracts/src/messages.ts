@@ -81,6 +81,8 @@ export interface ActivityRequestV1 {
   quarantine?: QuarantineState;
   /** the quarantined request this one re-ran (POST /v1/activity/:eventId/rerun); absent otherwise */
   rerun_of?: string;
+  /** an event accepted though its payload failed the endpoint's contract in `mark` mode: what failed (docs/contracts.md) */
+  contract_violation?: string;
 }
 
 export const QUARANTINE_STATES = ['kept', 'bound_reached'] as const;

@@ -25,6 +25,8 @@ export const OUTCOMES = [
   // provider's retry of a delivery id already accepted (answered as a replay, never delivered).
   'HANDSHAKE_ANSWERED',
   'DUPLICATE',
+  // a payload its endpoint's contract refuses (docs/contracts.md)
+  'CONTRACT_VIOLATION',
 ] as const;
 
 export type Outcome = (typeof OUTCOMES)[number];
@@ -43,6 +45,7 @@ export const QUARANTINED_OUTCOMES: readonly Outcome[] = [
   'REQUIRED_HEADER_MISSING',
   'REQUEST_BODY_FILTER_FAILED',
   'FIELD_VALIDATION_FAILED',
+  'CONTRACT_VIOLATION',
 ];
 
 /**

@@ -70,3 +70,13 @@ export interface HeldOrderKey {
   /** waited longer than ORDERING_STUCK_AFTER_MS */
   stuck: boolean;
 }
+
+/**
+ * `${namespace}:drift:{${endpoint_id}}` — the payload shapes an endpoint's events were seen with
+ * (docs/contracts.md "Drift"): a hash of `k:<event type>:<shape id>` (a shape seen) and
+ * `b:<event type>` (the event type's first shape, the baseline, as JSON), at most
+ * MAX_DRIFT_FIELDS fields; written by the gateway, expires DRIFT_TTL_MS after its last new shape.
+ */
+export function driftKey(namespace: string, endpointId: string): string {
+  return `${namespace}:drift:{${endpointId}}`;
+}

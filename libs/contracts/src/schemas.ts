@@ -118,6 +118,7 @@ export const activityRequestV1Schema = {
     not_routed: { type: 'array', items: id, maxItems: 1000 },
     quarantine: { enum: QUARANTINE_STATES },
     rerun_of: id,
+    contract_violation: { type: 'string', maxLength: 500 },
     alert: {
       type: 'object',
       additionalProperties: false,

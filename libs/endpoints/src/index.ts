@@ -114,3 +114,24 @@ export type { IpAccessLists, IpRange } from './access/ip-lists';
 export { DEFAULT_RATE_LIMIT_PER_MINUTE, MAX_RATE_LIMIT_PER_MINUTE, validateRateLimit } from './limits/rate-limit';
 export { MAX_MAINTENANCE_WINDOWS, pauseState, validateMaintenanceWindows } from './limits/maintenance';
 export type { MaintenanceWindow } from './limits/maintenance';
+
+// Payload contracts and the payload shapes drift is learned from (docs/contracts.md).
+export {
+  CONTRACT_LIMITS,
+  CONTRACT_MODES,
+  DEFAULT_CONTRACT,
+  UnusableContractError,
+  compileContracts,
+  contractSummary,
+  validateContractSchemas,
+} from './rules/contracts';
+export type {
+  ContractCheck,
+  ContractError,
+  ContractMode,
+  ContractResult,
+  ContractSchema,
+  PayloadContracts,
+} from './rules/contracts';
+export { SHAPE_LIMITS, diffShapes, shapeEntries, shapeOf, shapeRecord } from './rules/shape';
+export type { Shape, ShapeDiff } from './rules/shape';

@@ -16,6 +16,7 @@ import type {
   InboundAuthSetting,
   IpAccessLists,
   MaintenanceWindow,
+  PayloadContracts,
   PayloadFormat,
   RequiredHeader,
   Routing,
@@ -38,6 +39,8 @@ export interface EndpointRecord {
   required_headers: RequiredHeader[];
   body_filters: BodyFilter[];
   field_rules: FieldRule[];
+  /** JSON Schemas the payload is checked with (docs/contracts.md); null or absent: none */
+  contracts?: PayloadContracts | null;
   ip_access: IpAccessLists;
   captcha: CaptchaSettings | null;
   /** null: the documented default (DEFAULT_RATE_LIMIT_PER_MINUTE) */
@@ -226,6 +229,8 @@ export interface ActivityRecord {
   quarantine?: QuarantineState;
   /** the quarantined request this one re-ran */
   rerun_of?: string;
+  /** accepted in contract `mark` mode though its payload failed: what failed (docs/contracts.md) */
+  contract_violation?: string;
 }
 
 /** An aggregated row: `count` identical rejections (endpoint, outcome, reason) in one minute. */

@@ -19,12 +19,14 @@ export {
   TARGET_FIELDS,
   validateBreakerSettings,
   validateOrdering,
+  validateKeySource,
   validateRetrySchedule,
   validateRouting,
   validateTargetLimits,
   withTargetFields,
 } from './describe/target-fields';
 export { BREAKER_DEFAULTS } from './describe/limits';
+export { KEY_SOURCE_FIELD } from './describe/ordering-field';
 export type { OrderingSettings } from './describe/ordering-field';
 export type { BreakerSettings, TargetLimits } from './describe/limits';
 export { configInputSchema, configViewSchema, fieldInputSchema, fieldViewSchema } from './describe/schema';

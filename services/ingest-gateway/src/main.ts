@@ -3,7 +3,13 @@ import { createServer } from 'node:http';
 import path from 'node:path';
 import { hostname } from 'node:os';
 import { CounterBuffer } from '@relay/alerts';
-import { BrokerConnection, ConfirmPublisher, createPayloadPublisher, registerBrokerMetrics } from '@relay/broker';
+import {
+  BrokerConnection,
+  ConfirmPublisher,
+  createPayloadPublisher,
+  publishAccountEvent,
+  registerBrokerMetrics,
+} from '@relay/broker';
 import { ChangeFeed, connectRedis, createCacheMetrics } from '@relay/cache';
 import { loadConfig } from '@relay/config';
 import { TEST_REQUEST_ROUTE } from '@relay/contracts';
@@ -23,6 +29,7 @@ import { createEndpointLoader } from './adapters/endpoint-loader';
 import { createEventPublisher } from './adapters/event-publisher';
 import { createIdempotencyStore } from './adapters/idempotency-store';
 import { createQuarantineBound } from './adapters/quarantine-bound';
+import { createDriftLearner } from './adapters/payload-drift';
 import { createPayloadRecorder } from './adapters/payload-recorder';
 import { createReplayMetrics } from './adapters/replay-metrics';
 import { createRedisLimiter, limiterRedisOptions } from './adapters/limiter/redis-limiter';
@@ -134,6 +141,13 @@ runMain(async () => {
     maxAgeMs: config.providerCertMaxAgeS * 1000,
     logger,
   });
+  // payload shapes of preset endpoints, learned after the answer (docs/contracts.md "Drift")
+  const drift = createDriftLearner({
+    redis,
+    namespace: config.namespace,
+    logger,
+    publish: (event) => publishAccountEvent(publisher, config.namespace, event),
+  });
   const deps = {
     certificates: tracedMethods(providerCalls.certificates, { get: 'signing certificate' }),
     subscriptions: tracedMethods(providerCalls.subscriptions, { confirm: 'sns subscription confirmation' }),
@@ -173,6 +187,7 @@ runMain(async () => {
       perHour: config.quarantinePerAccountPerHour,
       logger,
     }),
+    drift,
     logger,
     metrics,
     maxBodyBytes: config.maxBodyBytes,
@@ -213,6 +228,7 @@ runMain(async () => {
     () => closeServer(server),
     async () => stopDraining(),
     async () => {
+      await drift.settled();
       await outcomeCounts.flush();
       payloadPublisher.flush();
       await events.settle(config.publishConfirmTimeoutMs);

@@ -24,6 +24,7 @@ import type { ReplayDeps } from './transport/replay-deps';
 import { replayRoutes } from './transport/replay-routes';
 import { rerunRoutes } from './transport/rerun-routes';
 import { testRequestRoutes } from './transport/test-request-routes';
+import { contractRoutes } from './transport/contract-routes';
 import { createEndpointLock } from './transport/endpoint-lock';
 import { endpointRoutes } from './transport/endpoint-routes';
 import { endpointStateRoutes } from './transport/endpoint-state-routes';
@@ -114,7 +115,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/v1/endpoints', transformationRoutes({ ...endpointDeps, retentionMs, activityLog: deps.activityLog }));
   app.use('/v1/endpoints/:endpointId/targets', targetRoutes(deps));
   app.use('/v1/target-kinds', targetKindRoutes(deps.registry));
-  app.use('/v1/endpoints', endpointRoutes(endpointDeps), endpointStateRoutes(endpointDeps));
+  app.use('/v1/endpoints', endpointRoutes(endpointDeps), endpointStateRoutes(endpointDeps), contractRoutes(deps));
   app.use('/v1/activity', activityRoutes(deps.activityLog, deps.store, retentionMs, now));
   app.use('/v1/api-keys', apiKeyRoutes(deps));
   app.use('/v1/account', planRoutes(deps));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import amqp from 'amqplib';
 import type { Channel, ChannelModel } from 'amqplib';
 import { Redis } from 'ioredis';
-import { BrokerConnection, ConfirmPublisher, createPayloadPublisher } from '@relay/broker';
+import { BrokerConnection, ConfirmPublisher, createPayloadPublisher, publishAccountEvent } from '@relay/broker';
 import { ChangeFeed, createCacheMetrics, createChangePublisher } from '@relay/cache';
 import type { ChangePublisher } from '@relay/cache';
 import { brokerNames, newId } from '@relay/contracts';
@@ -22,6 +22,7 @@ import { createEndpointLoader } from '../../../services/ingest-gateway/src/adapt
 import { createEventPublisher } from '../../../services/ingest-gateway/src/adapters/event-publisher';
 import { createIdempotencyStore } from '../../../services/ingest-gateway/src/adapters/idempotency-store';
 import { createQuarantineBound } from '../../../services/ingest-gateway/src/adapters/quarantine-bound';
+import { createDriftLearner } from '../../../services/ingest-gateway/src/adapters/payload-drift';
 import { createPayloadRecorder } from '../../../services/ingest-gateway/src/adapters/payload-recorder';
 import {
   createRedisLimiter,
@@ -210,6 +211,12 @@ export class IngestHarness {
         namespace: this.namespace,
         perHour: opts.quarantinePerHour ?? 1000,
         logger,
+      }),
+      drift: createDriftLearner({
+        redis: limiterRedis,
+        namespace: this.namespace,
+        logger,
+        publish: (event) => publishAccountEvent(publisher, this.namespace, event),
       }),
       logger,
       metrics,

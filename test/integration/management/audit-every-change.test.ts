@@ -41,6 +41,8 @@ const NOT_CHANGES: Record<string, string> = {
   createBulkRerun: 'runs quarantined requests again, each an activity row of its own; configuration is unchanged',
   previewBulkRerun: 'counts the quarantined requests a bulk re-run would run; reads only, nothing is run or changed',
   previewTransformation: 'runs a draft on stored requests in the sandbox; nothing is saved or delivered',
+  validateEndpointPayload:
+    'checks a payload against the contracts or a draft of them; nothing is saved, delivered or recorded',
 };
 
 const SECRETS = [

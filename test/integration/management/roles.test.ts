@@ -36,6 +36,7 @@ const BODIES: Record<string, unknown> = {
   updatePlan: {},
   // an endpoint that does not exist: 404 for the allowed keys, no job started
   createBulkRetry: { endpoint_id: 'ep_doesnotexist' },
+  validateEndpointPayload: { body: {} },
 };
 
 const operations = Object.entries(managementApiDocument.paths).flatMap(([path, item]) =>

@@ -163,6 +163,58 @@ const SETTINGS: Array<{
     field: 'field_rules[0].path',
   },
   {
+    setting: 'payload contracts (docs/contracts.md)',
+    good: {
+      contracts: {
+        event_type: { from: 'header', header: 'X-GitHub-Event' },
+        mode: 'refuse',
+        schemas: [{ event_type: 'push', schema: '{"required":["ref"],"$defs":{"sha":{"type":"string"}}}' }],
+      },
+    },
+    shown: {
+      contracts: {
+        event_type: { from: 'header', header: 'x-github-event' },
+        mode: 'refuse',
+        schemas: [{ event_type: 'push', schema: '{"required":["ref"],"$defs":{"sha":{"type":"string"}}}' }],
+      },
+    },
+    bad: {
+      contracts: {
+        event_type: { from: 'path', path: 'type' },
+        mode: 'refuse',
+        schemas: [{ event_type: '*', schema: '{"properties":{"a":{"pattern":"(?<=x)a"}}}' }],
+      },
+    },
+    field: 'contracts.schemas[0].schema',
+  },
+  {
+    setting: 'payload contracts: only where the payload has fields',
+    base: { payload_format: 'form' },
+    good: {
+      contracts: {
+        event_type: { from: 'path', path: 'kind' },
+        mode: 'mark',
+        schemas: [{ event_type: '*', schema: 'true' }],
+      },
+    },
+    shown: {
+      contracts: {
+        event_type: { from: 'path', path: 'kind' },
+        mode: 'mark',
+        schemas: [{ event_type: '*', schema: 'true' }],
+      },
+    },
+    bad: {
+      payload_format: 'none',
+      contracts: {
+        event_type: { from: 'path', path: 'type' },
+        mode: 'mark',
+        schemas: [{ event_type: '*', schema: 'true' }],
+      },
+    },
+    field: 'contracts',
+  },
+  {
     setting: 'IP allow and deny lists (v4 and v6 CIDR)',
     good: { ip_access: { allow: ['203.0.113.0/24', '2001:db8::/32'], deny: ['203.0.113.7', '2001:db8::1/128'] } },
     shown: { ip_access: { allow: ['203.0.113.0/24', '2001:db8::/32'], deny: ['203.0.113.7', '2001:db8::1/128'] } },
@@ -279,6 +331,7 @@ describe('endpoint settings: the request as a whole', () => {
       required_headers: [],
       body_filters: [],
       field_rules: [],
+      contracts: null,
       ip_access: { allow: [], deny: [] },
       captcha: null,
       rate_limit_per_minute: null,

@@ -29,6 +29,7 @@ export function requestFields(m: ActivityRequestV1) {
     ...(m.alert ? { alert: m.alert } : {}),
     ...(m.quarantine ? { quarantine: m.quarantine } : {}),
     ...(m.rerun_of ? { rerun_of: m.rerun_of } : {}),
+    ...(m.contract_violation ? { contract_violation: m.contract_violation } : {}),
   };
 }
 

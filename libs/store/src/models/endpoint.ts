@@ -16,6 +16,7 @@ export const endpointSchema = new Schema(
     required_headers: { type: Schema.Types.Mixed, default: () => [] },
     body_filters: { type: Schema.Types.Mixed, default: () => [] },
     field_rules: { type: Schema.Types.Mixed, default: () => [] },
+    contracts: { type: Schema.Types.Mixed, default: null },
     ip_access: { type: Schema.Types.Mixed, default: () => ({ allow: [], deny: [] }) },
     captcha: { type: Schema.Types.Mixed, default: null },
     rate_limit_per_minute: { type: Number, default: null },

@@ -1,7 +1,7 @@
 import type { Routing } from '@relay/endpoints';
 import { RETRY_SCHEDULE_LIMITS } from '../schedule';
 import { ROUTING_FIELD } from './routing-field';
-import { ORDERING_FIELD } from './ordering-field';
+import { KEY_SOURCE_FIELD, ORDERING_FIELD } from './ordering-field';
 import type { OrderingSettings } from './ordering-field';
 import type { Validation } from '@relay/contracts';
 import type { Fields, KindDescription } from './field';
@@ -190,6 +190,14 @@ export function validateBreakerSettings(input: unknown): Validation<BreakerSetti
 export function validateOrdering(input: unknown): Validation<OrderingSettings | null> {
   const checked = checkField<OrderingSettings | null>(TARGET_FIELDS.ordering, input, 'ordering');
   return checked.ok ? { ok: true, value: checked.value ?? null } : checked;
+}
+
+/**
+ * A key read from a payload field or a request header, described once by the ordering key: an
+ * endpoint's contract event type (docs/contracts.md) is read the same way.
+ */
+export function validateKeySource(input: unknown, field: string): Validation<OrderingSettings['key']> {
+  return checkField<OrderingSettings['key']>(KEY_SOURCE_FIELD, input, field);
 }
 
 /** Save-time check of a target's routing rules (TARGET_FIELDS.routing); `null` routes every event. */

@@ -9,6 +9,8 @@ import type { EndpointRecord } from '@relay/store';
 import { compileIpAccess } from './access/ip-access';
 import { compileContentRules } from './rules/content-rules';
 import type { CompiledContentRules } from './rules/content-rules';
+import { prepareContracts } from './rules/contracts';
+import type { CompiledContracts } from './rules/contracts';
 import type { Check } from './rules/rejection';
 
 /** An endpoint's settings ready to evaluate requests against. */
@@ -18,6 +20,8 @@ export interface EndpointSettings {
   /** secret opened, provider defaults filled in; null when captcha is off */
   captcha: ResolvedCaptchaSettings | null;
   contentRules: CompiledContentRules;
+  /** JSON Schemas per event type (docs/contracts.md); null: none */
+  contracts: CompiledContracts | null;
   ipAccess: (sourceIp: string) => Check;
   /**
    * Spec "Forwarded request" rule 5: the required-header names, the inbound API key header, the
@@ -48,6 +52,7 @@ export function prepareSettings(endpoint: EndpointRecord, openSecret: (sealed: s
       body_filters: endpoint.body_filters ?? [],
       field_rules: endpoint.field_rules ?? [],
     }),
+    contracts: prepareContracts(endpoint.contracts),
     ipAccess: compileIpAccess(endpoint.ip_access ?? { allow: [], deny: [] }),
     strippedHeaders: new Set([
       ...requiredHeaders.map((h) => h.name.toLowerCase()),

@@ -1,5 +1,6 @@
 import type { Outcome } from '@relay/contracts';
-import type { MacHandshake } from '@relay/endpoints';
+import { contractSummary } from '@relay/endpoints';
+import type { ContractError, ContractResult, MacHandshake } from '@relay/endpoints';
 import type { Rejection } from './rules/rejection';
 
 /**
@@ -28,6 +29,8 @@ export interface IngestRejection {
    * provider requires.
    */
   readonly reply?: HandshakeReply;
+  /** a contract refusal's failed checks, sent beside `code` and `message` (docs/contracts.md) */
+  readonly errors?: readonly ContractError[];
 }
 
 /** A handshake answer: status, content type, exact body, extra headers. */
@@ -144,6 +147,25 @@ export const rejections = {
       413,
       'rules_deadline_exceeded',
       `The endpoint's rules did not finish within ${deadlineMs} ms on this payload (stopped in ${rule}). Send a smaller payload, or simplify that rule.`,
+      'PAYLOAD_TOO_LARGE',
+    ),
+  /** the payload fails its endpoint's contract in `refuse` mode; `errors` lists what failed, bounded */
+  contractViolation: (result: ContractResult): IngestRejection => ({
+    ...refusal(
+      400,
+      'contract_violation',
+      `The payload does not match the endpoint's contract for event type ${result.event_type === null ? '(none)' : JSON.stringify(result.event_type.slice(0, 100))} (schema ${JSON.stringify(result.schema)}); see errors.`,
+      'CONTRACT_VIOLATION',
+      { reason: contractSummary(result) },
+    ),
+    errors: result.errors,
+  }),
+  /** what the contract's patterns may cost on this payload is over RULES_INLINE_COST (they never run in the rule pool) */
+  contractTooCostly: () =>
+    refusal(
+      413,
+      'contract_too_costly',
+      "The endpoint's contract patterns may cost too much on this payload. Send a smaller payload, or simplify the schema's patterns.",
       'PAYLOAD_TOO_LARGE',
     ),
   /** the account already has its share of the rule pool's queue in flight */

@@ -118,6 +118,22 @@ export interface RulePool {
 export type PoolAnswer =
   { done: PooledVerdict } | { deadline: RuleAt | null } | { busy: 'account' | 'pool' } | { unusable: string };
 
+/** An accepted event of a preset endpoint, for learning its payload shape (docs/contracts.md "Drift"). */
+export interface DriftSample {
+  accountId: string;
+  endpointId: string;
+  eventId: string;
+  /** from the contracts' event-type selector; null: none (one shape for the endpoint) */
+  eventType: string | null;
+  data: unknown;
+  at: Date;
+}
+
+/** Learns payload shapes off the accept path: returns at once, never throws. */
+export interface DriftLearner {
+  learn(sample: DriftSample): void;
+}
+
 /**
  * A provider's signing certificate, fetched from its URL (already checked against the provider's
  * documented hosts) through the SSRF guard, checked (domain/auth/certificate/trust.ts) and kept

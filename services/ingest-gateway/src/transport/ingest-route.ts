@@ -126,7 +126,7 @@ export function ingestHandler(deps: IngestDeps) {
     });
     if (r.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(r.retryAfterSeconds));
     if (r.allow) res.setHeader('Allow', r.allow.join(', '));
-    send(req, res, r.status, { code: r.code, message: r.message });
+    send(req, res, r.status, { code: r.code, message: r.message, ...(r.errors ? { errors: r.errors } : {}) });
   };
 }
 

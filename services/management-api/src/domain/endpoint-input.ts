@@ -15,6 +15,7 @@ import { METHODS, READ_ONLY_FIELDS, SETTING_NAMES } from './endpoint-settings';
 import { bool, fail, fieldNameErrors, isRecord, ok, validateName } from './input-fields';
 import type { EndpointSettings, SettingName } from './endpoint-settings';
 import { resolveCaptchaKeep, resolveInboundAuthKeeps } from './secret-keep';
+import { validateContracts } from './contracts';
 import type { StoredSecrets } from './secret-keep';
 
 type Validator<K extends SettingName> = (raw: unknown, stored: StoredSecrets | null) => Validation<EndpointSettings[K]>;
@@ -60,6 +61,7 @@ const VALIDATORS: { [K in SettingName]: Validator<K> } = {
   required_headers: (raw) => validateRequiredHeaders(raw),
   body_filters: (raw) => validateBodyFilters(raw),
   field_rules: (raw) => validateFieldRules(raw),
+  contracts: (raw) => (raw === null ? ok(null) : validateContracts(raw)),
   // a list left out means empty, so `{ "deny": [...] }` alone is enough
   ip_access: (raw) => validateIpAccessLists(isRecord(raw) ? { allow: [], deny: [], ...raw } : raw),
   captcha: (raw, stored) =>

@@ -67,6 +67,7 @@ export function endpointView(e: EndpointRecord, opts: ViewOptions): Record<strin
     required_headers: s.required_headers,
     body_filters: s.body_filters,
     field_rules: s.field_rules,
+    contracts: s.contracts,
     ip_access: s.ip_access,
     captcha: redactedCaptcha(s.captcha),
     rate_limit_per_minute: s.rate_limit_per_minute,

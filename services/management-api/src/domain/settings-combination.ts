@@ -78,6 +78,12 @@ export function checkCombination(merged: EndpointSettings, sent: Partial<Endpoin
       message: `have no effect with payload format ${format} (its payload has no fields); remove them with [] or change the format`,
     });
   }
+  if (merged.contracts && features.fieldValidation === 'disabled') {
+    errors.push({
+      field: 'contracts',
+      message: `have no effect with payload format ${format} (its payload has no fields); remove them with null or change the format`,
+    });
+  }
   if (merged.body_filters.length > 0 && features.bodyFilters === 'none') {
     errors.push({
       field: 'body_filters',

@@ -203,8 +203,14 @@ export const activitySchemas: Record<string, Schema> = {
         ),
       ),
       rerun_of: nullable(str({ description: 'the quarantined request this row re-ran; null otherwise' })),
+      contract_violation: nullable(
+        str({
+          description:
+            'an event accepted in contract `mark` mode though its payload failed: the schema and what failed (docs/contracts.md); null otherwise',
+        }),
+      ),
     },
-    [...names, 'deliveries', 'not_routed', 'quarantine', 'rerun_of'],
+    [...names, 'deliveries', 'not_routed', 'quarantine', 'rerun_of', 'contract_violation'],
     { description: 'One row with its deliveries and their attempts.' },
   ),
 };

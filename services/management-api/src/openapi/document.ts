@@ -2,6 +2,7 @@ import { accountPaths, accountSchemas, auditSchemas } from './account-paths';
 import { activityPaths, activitySchemas } from './activity-paths';
 import { alertRulePaths, alertRuleSchemas } from './alert-rule-paths';
 import { responses, schemas, securitySchemes } from './components';
+import { contractPaths, contractSchemas } from './contract-paths';
 import { endpointPaths } from './endpoint-paths';
 import { endpointSchemas } from './endpoint-schemas';
 import type { Schema } from './kit';
@@ -79,6 +80,7 @@ export function buildDocument(version: string): OpenApiDocument {
     ],
     paths: {
       ...endpointPaths,
+      ...contractPaths,
       ...targetPaths,
       ...transformationPaths,
       ...targetKindPaths,
@@ -94,6 +96,7 @@ export function buildDocument(version: string): OpenApiDocument {
       schemas: {
         ...schemas,
         ...endpointSchemas,
+        ...contractSchemas,
         ...targetSchemas,
         ...transformationSchemas,
         ...targetKindSchemas,

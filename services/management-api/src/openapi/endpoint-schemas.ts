@@ -194,6 +194,7 @@ const settingsIn: Record<string, Schema> = {
   required_headers: list(requiredHeader, { maxItems: MAX_REQUIRED_HEADERS }),
   body_filters: list(bodyFilter, { maxItems: MAX_BODY_FILTERS }),
   field_rules: list(fieldRule, { maxItems: MAX_FIELD_RULES }),
+  contracts: nullable(ref('PayloadContracts')),
   ip_access: object({ allow: ipList, deny: ipList }, [], { description: 'a list left out is empty; deny wins' }),
   captcha: nullable(
     object({ provider: oneOfValues(CAPTCHA_PROVIDERS), secret: secretIn, verify_url: str(), field: str() }, [
@@ -263,6 +264,7 @@ export const endpointSchemas: Record<string, Schema> = {
       required_headers: list(requiredHeader),
       body_filters: list(bodyFilter),
       field_rules: list(fieldRule),
+      contracts: nullable(ref('PayloadContracts')),
       ip_access: object({ allow: list(str()), deny: list(str()) }, ['allow', 'deny']),
       captcha: nullable(
         object(
@@ -291,6 +293,7 @@ export const endpointSchemas: Record<string, Schema> = {
       'required_headers',
       'body_filters',
       'field_rules',
+      'contracts',
       'ip_access',
       'captcha',
       'rate_limit_per_minute',

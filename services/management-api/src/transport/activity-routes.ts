@@ -52,6 +52,7 @@ export function activityRoutes(log: ActivityLog, store: Store, retentionMs: numb
       not_routed: notRouted.map((id) => ({ target_id: id, target_name: names.get(id) ?? null })),
       quarantine: row.quarantine ?? null,
       rerun_of: row.rerun_of ?? null,
+      contract_violation: row.contract_violation ?? null,
     });
   });
   // the request as it came: kept for accepted and quarantined requests only, with the row's retention

@@ -13,6 +13,7 @@ import type { Attributes } from '@relay/telemetry';
 import type {
   ActivityRecorder,
   CaptchaVerifier,
+  DriftLearner,
   EventPublisher,
   IdempotencyStore,
   Limiter,
@@ -27,6 +28,8 @@ import type {
 import { certificatePlanOf } from '../auth/certificate';
 import { confirmSubscription, verifyWithCertificate } from './certificate-auth';
 import { forwardableHeaders } from './forwarded-headers';
+import { checkContract } from '../rules/contracts';
+import { featuresFor } from '../payload/features';
 import { providerDedupOf } from '../dedup/delivery-id';
 import { MAC_HANDSHAKES_PER_MINUTE, UnusablePatternError } from '@relay/endpoints';
 import { bodyHandshake, handshakeOf, queryHandshake, signedLikeHandshake } from '../handshakes';
@@ -58,6 +61,7 @@ export interface IngestPorts {
   idempotency: IdempotencyStore;
   rules: RulePool;
   quarantine: QuarantineBound;
+  drift: DriftLearner;
   certificates: SigningCertificates;
   subscriptions: SubscriptionConfirmer;
 }
@@ -174,6 +178,14 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
     if (!pooled.ok) return pooled.keep ? refuseAndKeep(pooled.rejection) : reject(pooled.rejection);
     routes = pooled.routes;
   }
+  const contract = checkContract(
+    ready.settings.contracts,
+    ready.endpoint.payload_format,
+    req.headers,
+    payload.data,
+    ports.rules.inlineCost,
+  );
+  if ('rejection' in contract) return refuseAndKeep(contract.rejection);
   const invalid = sender ? await verifyCaptcha(ports, ready, req, payload) : null;
   if (invalid) return reject(invalid);
 
@@ -202,12 +214,34 @@ export async function ingest(ports: IngestPorts, req: IngestRequest, body: BodyR
         accountId,
       };
   }
-  const answer = await admitAndAccept(ports, ready, req, payload, routes);
+  const answer = await admitAndAccept(ports, ready, req, payload, routes, contract.violation);
+  if (answer.accepted && sender && learnsShapes(ready, payload)) {
+    const eventType = ready.settings.contracts?.eventType(req.headers, payload.data) ?? null;
+    ports.drift.learn({
+      accountId,
+      endpointId: ready.endpoint.id,
+      eventId: req.eventId,
+      eventType,
+      data: payload.data,
+      at: req.receivedAt,
+    });
+  }
   if (key !== null) {
     if (answer.accepted) await ports.idempotency.complete(ready.endpoint.id, key, req.eventId, provider?.windowMs);
     else await ports.idempotency.release(ready.endpoint.id, key, req.eventId);
   }
   return answer.accepted ? answer : reject(answer.rejection);
+}
+
+/**
+ * Drift is learned for endpoints a provider preset authenticates (their sender is a known
+ * provider whose payloads change without notice), where the payload has fields.
+ */
+function learnsShapes(ready: ReadyView, payload: Payload): boolean {
+  const auth = ready.endpoint.inbound_auth;
+  return (
+    auth.type === 'HMAC' && 'preset' in auth && featuresFor(ready.endpoint.payload_format, payload.data).fieldValidation
+  );
 }
 
 /** Step 3: the sender's credentials or signature, per the endpoint's inbound auth. */
@@ -320,6 +354,7 @@ async function admitAndAccept(
   req: IngestRequest,
   payload: Payload,
   routes: readonly boolean[] | null,
+  violation: string | null,
 ): Promise<IngestAnswer> {
   const accountId = ready.endpoint.account_id;
   const limits: LimitRequest = {
@@ -337,7 +372,7 @@ async function admitAndAccept(
   }
 
   try {
-    const targetCount = await accept(ports, ready, req, payload, routes);
+    const targetCount = await accept(ports, ready, req, payload, routes, violation);
     return { accepted: true, targetCount, accountId, eventId: req.eventId };
   } catch (err) {
     // The quota counts accepted events: this one was counted by admit() but not accepted.
@@ -386,12 +421,15 @@ async function accept(
   req: IngestRequest,
   payload: Payload,
   routes: readonly boolean[] | null,
+  violation: string | null,
 ): Promise<number> {
   const request = forwardableRequestOf(view, req);
   const body = { content_type: payload.forward.content_type, body_base64: payload.forward.body.toString('base64') };
   const { routed, notRouted } = routeEvent(view, req.eventId, payload.data, routes);
   const deliveries = deliveriesFor(view, routed, req, request, body, { headers: req.headers, data: payload.data });
-  const row = activityRow(view, req, 'ACCEPTED', null, deliveries.length, notRouted);
+  const accepted = activityRow(view, req, 'ACCEPTED', null, deliveries.length, notRouted);
+  // contract `mark` mode: accepted, and the row says what failed
+  const row = violation === null ? accepted : { ...accepted, contract_violation: violation };
   if (deliveries.length === 0) await ports.events.publishActivity(row);
   else {
     await ports.events.publishDeliveries(deliveries.map((message, i) => ({ message, channel: routed[i]!.channel })));

@@ -5,6 +5,7 @@ import type { EndpointView } from '../endpoint-view';
 import { DeliveryQueueUnavailableError } from '@relay/broker';
 import type {
   CaptchaVerdict,
+  DriftSample,
   IdempotencyClaim,
   LimitDecision,
   LimitRequest,
@@ -97,6 +98,7 @@ export function fakePorts(
   const rows: ActivityRequestV1[] = [];
   const published: unknown[] = [];
   const payloads: StoredPayloadV1[] = [];
+  const drift: DriftSample[] = [];
   const calls = {
     admit: [] as LimitRequest[],
     refund: 0,
@@ -162,6 +164,7 @@ export function fakePorts(
         return calls.quarantined <= (opts.quarantinePerHour ?? Number.POSITIVE_INFINITY);
       },
     },
+    drift: { learn: (sample) => void drift.push(sample) },
     // every request's rules inline unless a test gives a pool
     rules: opts.rules ?? fakeRulePool(Number.POSITIVE_INFINITY).pool,
     idempotency: {
@@ -181,7 +184,7 @@ export function fakePorts(
       },
     },
   };
-  return { ports, rows, published, payloads, keys, calls };
+  return { ports, rows, published, payloads, keys, calls, drift };
 }
 
 /**

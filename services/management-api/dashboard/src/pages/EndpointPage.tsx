@@ -11,6 +11,7 @@ import { ActivityView } from './activity/ActivityView';
 import { AuditHistory } from './endpoint/AuditHistory';
 import { MaintenanceWindows } from './endpoint/MaintenanceWindows';
 import { SettingsForm } from './endpoint/SettingsForm';
+import { ContractsEditor } from './endpoint/ContractsEditor';
 import { SignedExample } from './endpoint/SignedExample';
 import { TestRequest } from './endpoint/TestRequest';
 import { Outputs } from './outputs/Outputs';
@@ -173,6 +174,7 @@ export function EndpointPage(props: { id: string; tab?: string; part?: string; c
       {tab === 'settings' && (
         <>
           <SettingsForm endpoint={ep} can={props.can} onSaved={setEp} />
+          <ContractsEditor endpoint={ep} can={props.can} onSaved={setEp} />
           <MaintenanceWindows endpoint={ep} can={props.can} onSaved={setEp} />
         </>
       )}
