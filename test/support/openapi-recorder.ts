@@ -9,10 +9,17 @@ import { checkResponse } from './openapi-check';
  */
 const mismatches: string[] = [];
 
+/** The dashboard's own routes — its page and assets, its sign-in at `/session…` (docs/dashboard.md) — are not the API's. */
+const isDashboardPath = (url: string): boolean => {
+  const path = url.split('?')[0]!;
+  return path === '/' || path === '/index.html' || path.startsWith('/assets/') || /^\/session(\/|$)/.test(path);
+};
+
 export function recordingResponses(listener: RequestListener): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     // express rewrites req.url while a mounted router handles it: keep the one that arrived
     const url = req.url ?? '/';
+    if (isDashboardPath(url)) return listener(req, res);
     const chunks: Buffer[] = [];
     const keep = (chunk: unknown, encoding?: unknown): void => {
       if (typeof chunk === 'string')

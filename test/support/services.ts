@@ -48,6 +48,9 @@ export { freePort };
  *
  * With `log`, the service writes its output to that file and is detached from this process: it
  * outlives the test file that started it (the shared stack of a Jest worker, test/e2e/shared-stack.ts).
+ *
+ * `{PORT}` in a value of `env` is the port the service is given: a management API's
+ * DASHBOARD_URL names its own address (`http://127.0.0.1:{PORT}/`).
  */
 export async function startService(
   name: ServiceName,
@@ -85,7 +88,7 @@ async function startServiceOnce(
       SHUTDOWN_GRACE_MS: '3000',
       HOST: '127.0.0.1',
       ...program?.env,
-      ...env,
+      ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replaceAll('{PORT}', String(port))])),
       ...ports,
     },
     stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],

@@ -974,6 +974,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/account/identity-provider": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's identity provider
+         * @description Issuer and client id; the client secret only as set. `redirect_uri` is what to register at the provider.
+         *
+         *     Needs an API key with the **admin** role or higher.
+         */
+        get: operations["getIdentityProvider"];
+        /**
+         * Set the account's identity provider
+         * @description The OpenID Connect provider members sign in with (authorization code with PKCE). Its discovery document is read now: an issuer that does not answer one naming itself is a 400 on `issuer`. Audited (`identity_provider_set`; the secret only as changed).
+         *
+         *     Needs an API key with the **owner** role or higher.
+         */
+        put: operations["setIdentityProvider"];
+        post?: never;
+        /**
+         * Remove the account's identity provider
+         * @description Members can no longer sign in; their sessions already open go on until they end. Audited (`identity_provider_removed`).
+         *
+         *     Needs an API key with the **owner** role or higher.
+         */
+        delete: operations["removeIdentityProvider"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List members
+         * @description The account's members, oldest first.
+         *
+         *     Needs an API key with the **admin** role or higher.
+         */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/members/{memberId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description Their dashboard sessions are refused from the next request on, by every management-api process. An admin removes members below owner; an owner anyone. Audited (`member_removed`).
+         *
+         *     Needs an API key with the **admin** role or higher.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/members/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List open invitations
+         * @description Invitations not yet accepted, revoked or expired, oldest first. Never their links.
+         *
+         *     Needs an API key with the **admin** role or higher.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite a member
+         * @description Mails a single-use link (valid INVITATION_TTL_HOURS) through the operator’s mail relay; only its digest is stored. Signing in through it with the account’s identity provider makes that identity a member with `role`. An admin invites below owner; an owner any role. Audited (`member_invited`).
+         *
+         *     Needs an API key with the **admin** role or higher.
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/members/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Its link stops working at once. Audited (`invitation_revoked`).
+         *
+         *     Needs an API key with the **admin** role or higher.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/alert-rules": {
         parameters: {
             query?: never;
@@ -3639,13 +3767,93 @@ export interface components {
             /** Format: date-time */
             next_before: string | null;
         };
+        Member: {
+            /** @description `mem_…`: the actor of their changes in the audit history */
+            id: string;
+            /** @description the address the invitation went to */
+            email: string;
+            /** @description the ID token's `name` when they joined */
+            name: string | null;
+            /**
+             * @description viewer < editor < admin < owner (docs/management-api.md "Roles")
+             * @enum {string}
+             */
+            role: "viewer" | "editor" | "admin" | "owner";
+            /** @description the identity provider that vouches for them */
+            issuer: string;
+            /** @description their `sub` at that provider */
+            subject: string;
+            /** @description the actor that invited them */
+            invited_by: string;
+            /**
+             * Format: date-time
+             * @description when they accepted the invitation
+             */
+            created_at: string;
+        };
+        MemberList: {
+            data: components["schemas"]["Member"][];
+        };
+        InvitationCreate: {
+            /** @description where the invitation goes (through the operator’s mail relay) */
+            email: string;
+            /**
+             * @description viewer < editor < admin < owner (docs/management-api.md "Roles")
+             * @enum {string}
+             */
+            role: "viewer" | "editor" | "admin" | "owner";
+        };
+        Invitation: {
+            /** @description `inv_…`: what revoking names */
+            id: string;
+            email: string;
+            /**
+             * @description viewer < editor < admin < owner (docs/management-api.md "Roles")
+             * @enum {string}
+             */
+            role: "viewer" | "editor" | "admin" | "owner";
+            /** @description the actor that invited */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description the link works until then, once
+             */
+            expires_at: string;
+        };
+        InvitationList: {
+            data: components["schemas"]["Invitation"][];
+        };
+        IdentityProviderSet: {
+            /** @description https, or http on loopback (127.0.0.1, localhost, [::1]) for a provider on this machine */
+            issuer: string;
+            client_id: string;
+            /** @description sealed at rest; never answered */
+            client_secret: string;
+        };
+        IdentityProvider: {
+            /** @description the OpenID provider, exactly as its discovery document names itself */
+            issuer: string;
+            client_id: string;
+            /** @description never answered: sealed at rest with SECRETS_KEYS */
+            client_secret: {
+                /** @constant */
+                set: true;
+            };
+            /** @description the callback to register at the provider: `{DASHBOARD_URL}session/oidc/callback` */
+            redirect_uri: string;
+            updated_by: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         AuditRow: {
             id: string;
             /** @enum {string} */
-            action: "enabled" | "disabled" | "paused" | "resumed" | "endpoint_created" | "endpoint_updated" | "endpoint_deleted" | "target_created" | "target_updated" | "target_deleted" | "target_flag_cleared" | "target_paused" | "target_resumed" | "transformation_saved" | "transformation_restored" | "transformation_removed" | "key_created" | "key_revoked" | "plan_changed" | "alert_rule_created" | "alert_rule_updated" | "alert_rule_deleted" | "alert_test_sent";
-            /** @description the prefix of the API key that made the change (a dashboard session: its key); `operator` for the bootstrap and plan commands */
+            action: "enabled" | "disabled" | "paused" | "resumed" | "endpoint_created" | "endpoint_updated" | "endpoint_deleted" | "target_created" | "target_updated" | "target_deleted" | "target_flag_cleared" | "target_paused" | "target_resumed" | "transformation_saved" | "transformation_restored" | "transformation_removed" | "key_created" | "key_revoked" | "plan_changed" | "alert_rule_created" | "alert_rule_updated" | "alert_rule_deleted" | "alert_test_sent" | "member_invited" | "invitation_revoked" | "member_joined" | "member_removed" | "identity_provider_set" | "identity_provider_removed";
+            /** @description the prefix of the API key that made the change (a dashboard session: its key), or the id (`mem_…`) of the member who made it; `operator` for the bootstrap and plan commands */
             actor: string;
-            /** @description the name of that key */
+            /** @description the name of that key, or the member as `Name <email>` (the address alone when the provider gave no name) */
             actor_name: string | null;
             /** @description the address the request came from; null for the operator commands */
             source_ip: string | null;
@@ -4030,7 +4238,7 @@ export interface components {
                 };
             };
         };
-        /** @description `forbidden`: the key's role is below what the operation needs (see `x-relay-role`). */
+        /** @description `forbidden`: the key's or member's role is below what the operation needs (see `x-relay-role`). `csrf_failed`: a change made with the dashboard's session cookie without its CSRF token, or from another origin (docs/dashboard.md). */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -4041,7 +4249,7 @@ export interface components {
                      * @description stable, machine-readable
                      * @enum {string}
                      */
-                    code: "forbidden";
+                    code: "forbidden" | "csrf_failed";
                     /** @description for people; validation errors join every field error as `field: message; …` */
                     message: string;
                 };
@@ -5911,6 +6119,259 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityProvider"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentityProviderSet"];
+            };
+        };
+        responses: {
+            /** @description The provider as saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityProvider"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    removeIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the member id (`mem_…`) */
+                memberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every open invitation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationCreate"];
+            };
+        };
+        responses: {
+            /** @description Sent. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `identity_provider_unset`, `too_many_invitations`: the account has no identity provider, or 50 open invitations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description stable, machine-readable
+                         * @enum {string}
+                         */
+                        code: "identity_provider_unset" | "too_many_invitations";
+                        /** @description for people; validation errors join every field error as `field: message; …` */
+                        message: string;
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            /** @description `mail_not_sent`: the mail relay did not take it; nothing was kept. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description stable, machine-readable
+                         * @enum {string}
+                         */
+                        code: "mail_not_sent";
+                        /** @description for people; validation errors join every field error as `field: message; …` */
+                        message: string;
+                    };
+                };
+            };
+            /** @description `mail_unavailable`: no mail relay is configured (SMTP_HOST). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description stable, machine-readable
+                         * @enum {string}
+                         */
+                        code: "mail_unavailable";
+                        /** @description for people; validation errors join every field error as `field: message; …` */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the invitation id (`inv_…`) */
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -1,4 +1,4 @@
-import { int, oneOf, str, url } from './spec';
+import { int, list, oneOf, str, url } from './spec';
 
 /**
  * Variables several services share. Each service composes the fragments it needs into its
@@ -88,5 +88,64 @@ export const cacheVars = {
     'CACHE_REVALIDATE_PAUSE_MS',
     'pause between two revalidation reads, so a pass never takes the store whole',
     { default: 10, min: 0, max: 10000 },
+  ),
+};
+
+/**
+ * The operator's mail relay: the deliverer's outputs channel sends email targets through it, the
+ * management API its member invitations.
+ */
+export const smtpVars = {
+  smtpHost: str(
+    'SMTP_HOST',
+    "the operator's outbound mail relay for email targets and member invitations; empty = email deliveries wait (retry) and invitations are refused until one is set",
+    { default: '' },
+  ),
+  smtpPort: int('SMTP_PORT', 'port of the mail relay (587 submission with STARTTLS, 465 implicit TLS)', {
+    default: 587,
+    min: 1,
+    max: 65535,
+  }),
+  smtpSecurity: oneOf(
+    'SMTP_SECURITY',
+    'starttls: STARTTLS required (default); tls: implicit TLS; none: no TLS, only for a catcher on loopback',
+    ['starttls', 'tls', 'none'] as const,
+    { default: 'starttls' },
+  ),
+  smtpUsername: str('SMTP_USERNAME', 'AUTH user at the mail relay; empty = no AUTH', { default: '' }),
+  smtpPassword: str('SMTP_PASSWORD', 'AUTH password at the mail relay', { default: '', secret: true }),
+  smtpFrom: str(
+    'SMTP_FROM',
+    'envelope sender and From address of every email, e.g. relay@example.com (required with SMTP_HOST)',
+    { default: '' },
+  ),
+  smtpCaFile: str(
+    'SMTP_CA_FILE',
+    'PEM file of extra trust anchors for a relay whose certificate a private CA issued; empty = the system CAs',
+    { default: '' },
+  ),
+  smtpConnectTimeoutMs: int(
+    'SMTP_CONNECT_TIMEOUT_MS',
+    'TCP connect and the 220 greeting must each finish within this',
+    { default: 10_000, min: 100 },
+  ),
+  smtpSocketTimeoutMs: int(
+    'SMTP_SOCKET_TIMEOUT_MS',
+    'no byte from the relay for this long ends the attempt (retried)',
+    { default: 30_000, min: 100 },
+  ),
+  smtpMaxConnections: int('SMTP_MAX_CONNECTIONS', 'connections kept open to the mail relay per process', {
+    default: 4,
+    min: 1,
+    max: 100,
+  }),
+};
+
+/** The SSRF guard of every outbound request to an address an account chose (targets, identity providers). */
+export const ssrfVars = {
+  ssrfAllowCidrs: list(
+    'SSRF_ALLOW_CIDRS',
+    'CIDRs exempt from the SSRF guard (e.g. 127.0.0.0/8 for local receivers, captcha verifiers and identity providers); empty = none',
+    { default: [] },
   ),
 };

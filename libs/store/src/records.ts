@@ -76,7 +76,7 @@ const CONFIG_AUDIT_ACTIONS = [
   'transformation_restored',
   'transformation_removed',
 ] as const;
-/** Account actions: API keys created and revoked, the plan changed, alert rules changed and tested. */
+/** Account actions: API keys created and revoked, the plan changed, alert rules changed and tested, members and the identity provider. */
 const ACCOUNT_AUDIT_ACTIONS = [
   'key_created',
   'key_revoked',
@@ -85,6 +85,12 @@ const ACCOUNT_AUDIT_ACTIONS = [
   'alert_rule_updated',
   'alert_rule_deleted',
   'alert_test_sent',
+  'member_invited',
+  'invitation_revoked',
+  'member_joined',
+  'member_removed',
+  'identity_provider_set',
+  'identity_provider_removed',
 ] as const;
 export const AUDIT_ACTIONS = [...ENDPOINT_AUDIT_ACTIONS, ...CONFIG_AUDIT_ACTIONS, ...ACCOUNT_AUDIT_ACTIONS] as const;
 

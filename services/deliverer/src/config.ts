@@ -1,4 +1,4 @@
-import { int, list, oneOf, str } from '@relay/config';
+import { list, oneOf, smtpVars, str } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
 import { DELIVERY_CHANNELS } from '@relay/contracts';
 import type { DeliveryChannel } from '@relay/contracts';
@@ -26,49 +26,7 @@ export const HEALTH_PORTS: Readonly<Record<DeliveryChannel, number>> = { webhook
 
 /** The outputs channel's transports; read by every channel (and ignored but on outputs), so all share one spec's names. */
 export const outputsVars = {
-  smtpHost: str(
-    'SMTP_HOST',
-    "the operator's outbound mail relay for email targets; empty = email deliveries wait (retry) until one is set",
-    { default: '' },
-  ),
-  smtpPort: int('SMTP_PORT', 'port of the mail relay (587 submission with STARTTLS, 465 implicit TLS)', {
-    default: 587,
-    min: 1,
-    max: 65535,
-  }),
-  smtpSecurity: oneOf(
-    'SMTP_SECURITY',
-    'starttls: STARTTLS required (default); tls: implicit TLS; none: no TLS, only for a catcher on loopback',
-    ['starttls', 'tls', 'none'] as const,
-    { default: 'starttls' },
-  ),
-  smtpUsername: str('SMTP_USERNAME', 'AUTH user at the mail relay; empty = no AUTH', { default: '' }),
-  smtpPassword: str('SMTP_PASSWORD', 'AUTH password at the mail relay', { default: '', secret: true }),
-  smtpFrom: str(
-    'SMTP_FROM',
-    'envelope sender and From address of every email, e.g. relay@example.com (required with SMTP_HOST)',
-    { default: '' },
-  ),
-  smtpCaFile: str(
-    'SMTP_CA_FILE',
-    'PEM file of extra trust anchors for a relay whose certificate a private CA issued; empty = the system CAs',
-    { default: '' },
-  ),
-  smtpConnectTimeoutMs: int(
-    'SMTP_CONNECT_TIMEOUT_MS',
-    'TCP connect and the 220 greeting must each finish within this',
-    { default: 10_000, min: 100 },
-  ),
-  smtpSocketTimeoutMs: int(
-    'SMTP_SOCKET_TIMEOUT_MS',
-    'no byte from the relay for this long ends the attempt (retried)',
-    { default: 30_000, min: 100 },
-  ),
-  smtpMaxConnections: int('SMTP_MAX_CONNECTIONS', 'connections kept open to the mail relay per process', {
-    default: 4,
-    min: 1,
-    max: 100,
-  }),
+  ...smtpVars,
   googleTokenUrl: str(
     'GOOGLE_TOKEN_URL',
     "where spreadsheet targets' token requests go (a private endpoint of Google's); the JWT audience stays Google's",

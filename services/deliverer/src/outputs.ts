@@ -7,10 +7,10 @@ import {
   createNatsLink,
   createRedisStreamsLink,
   createSender,
-  createSmtpTransport,
   createS3Link,
   createSqsLink,
   GOOGLE_RESPONSE_LIMIT_BYTES,
+  smtpRelayOf,
 } from '@relay/targets';
 import type {
   AmqpLink,
@@ -21,12 +21,9 @@ import type {
   NatsLink,
   RedisStreamsLink,
   S3Link,
-  SmtpSecurity,
   SqsLink,
 } from '@relay/targets';
 import type { Config } from './config';
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
  * Queue and stream targets: one client per target's server URL, at most this many per process and
@@ -65,32 +62,11 @@ export function outputTransports(config: Config): {
       return undefined;
     }
   };
-  if (config.smtpHost !== '' && !/^[^@\s]+@[^@\s]+$/.test(config.smtpFrom))
-    problems.push('SMTP_FROM: an address is required when SMTP_HOST is set');
-  if ((config.smtpUsername === '') !== (config.smtpPassword === ''))
-    problems.push('SMTP_USERNAME and SMTP_PASSWORD go together');
-  // mail (and AUTH) in clear is for a catcher on this machine only, never across a network
-  if (config.smtpHost !== '' && config.smtpSecurity === 'none' && !LOOPBACK.has(config.smtpHost))
-    problems.push('SMTP_SECURITY=none is accepted only for a relay on loopback (127.0.0.1, ::1, localhost)');
-  const smtpCa = pem(config.smtpCaFile, 'SMTP_CA_FILE');
+  const smtp = smtpRelayOf(config);
+  problems.push(...smtp.problems);
   const googleCa = pem(config.googleCaFile, 'GOOGLE_CA_FILE');
   if (problems.length > 0) throw new ConfigError(problems);
-
-  const transport =
-    config.smtpHost === ''
-      ? undefined
-      : createSmtpTransport({
-          host: config.smtpHost,
-          port: config.smtpPort,
-          security: config.smtpSecurity as SmtpSecurity,
-          ...(config.smtpUsername !== '' ? { username: config.smtpUsername, password: config.smtpPassword } : {}),
-          from: config.smtpFrom,
-          ...(smtpCa ? { ca: smtpCa } : {}),
-          connectionTimeoutMs: config.smtpConnectTimeoutMs,
-          greetingTimeoutMs: config.smtpConnectTimeoutMs,
-          socketTimeoutMs: config.smtpSocketTimeoutMs,
-          maxConnections: config.smtpMaxConnections,
-        });
+  const transport = smtp.relay?.transport;
   const send = createSender({
     timeoutMs: config.requestTimeoutMs,
     allowCidrs: config.ssrfAllowCidrs,
@@ -114,7 +90,7 @@ export function outputTransports(config: Config): {
   const kafka = createKafkaLink(pooled);
   const links = [redis, amqp, mqtt, nats, sqs, s3, kafka];
   return {
-    ...(transport ? { mail: { transport, from: config.smtpFrom } } : {}),
+    ...(smtp.relay ? { mail: smtp.relay } : {}),
     google: { send, tokenUrl: config.googleTokenUrl, sheetsApi: config.googleSheetsUrl },
     redis,
     amqp,

@@ -1,4 +1,4 @@
-import { cacheVars, commonVars, int, list, mongoVars, rabbitVars, redisVars, str, url } from '@relay/config';
+import { cacheVars, commonVars, int, list, mongoVars, rabbitVars, redisVars, ssrfVars, str, url } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
 
 export const configSpec = {
@@ -146,12 +146,8 @@ export const configSpec = {
     "PEM file Node adds to its TLS trust anchors; the gateway also trusts it as a root of providers' signing certificates; empty = the bundled roots only",
     { default: '' },
   ),
-  // worded as the deliverers word it: captcha verify URLs pass the same SSRF guard as deliveries
-  ssrfAllowCidrs: list(
-    'SSRF_ALLOW_CIDRS',
-    'CIDRs exempt from the SSRF guard (e.g. 127.0.0.0/8 for local receivers); empty = none',
-    { default: [] },
-  ),
+  // captcha verify URLs pass the same SSRF guard as deliveries
+  ...ssrfVars,
 };
 
 export type Config = ConfigOf<typeof configSpec>;

@@ -9,6 +9,7 @@ import type { Store } from '@relay/store';
 import type { TargetRegistry } from '@relay/targets';
 import type { AccountLock } from './adapters/account-lock';
 import { createLastUsedRecorder } from './adapters/api-keys';
+import { MemberStore } from './adapters/member-store';
 import type { DailyUsageReader, UsageCounter } from './adapters/usage-counter';
 import type { Sealer } from './domain/secret-sealing';
 import { accountAuditRoutes } from './transport/account-audit-routes';
@@ -27,6 +28,8 @@ import { contractRoutes } from './transport/contract-routes';
 import { createEndpointLock } from './transport/endpoint-lock';
 import { endpointRoutes } from './transport/endpoint-routes';
 import { endpointStateRoutes } from './transport/endpoint-state-routes';
+import { memberRoutes } from './transport/member-routes';
+import type { MemberDeps } from './transport/member-routes';
 import { errorMiddleware } from './transport/errors';
 import { openApiRoutes } from './transport/openapi-routes';
 import { planRoutes } from './transport/plan-routes';
@@ -71,6 +74,8 @@ export interface AppDeps {
   replay?: ReplayDeps;
   /** alert rules and the alert history (docs/alerts.md); without it those routes are not served */
   alerts?: AlertRouteDeps;
+  /** members, invitations and sign-in with the account's identity provider (docs/members.md); without it those routes are not served */
+  members?: Omit<MemberDeps, 'members'>;
 }
 
 /**
@@ -93,12 +98,18 @@ export function createApp(deps: AppDeps): Express {
     onError: (err) => deps.logger.warn('api key last-used not recorded', { error: err.message }),
   });
   const authenticate = requireApiKey(deps.store, recordKeyUse);
-  if (deps.dashboard) mountDashboard(app, deps.dashboard, authenticate);
+  const members = deps.members ? { ...deps.members, members: new MemberStore(deps.store) } : undefined;
+  const memberDeps = members
+    ? { ...members, store: deps.store, secrets: deps.secrets, logger: deps.logger }
+    : undefined;
+  if (deps.dashboard)
+    mountDashboard(app, deps.dashboard, members?.members ?? new MemberStore(deps.store), authenticate, memberDeps);
   app.use(['/v1', '/billing'], express.json({ limit: '256kb' }), authenticate);
   app.use('/billing', billing);
   app.use('/v1/billing', billing, dailyUsageRoutes({ ...deps, now }));
   if (deps.replay) app.use('/v1', testRequestRoutes(deps.replay), replayRoutes(deps.replay), rerunRoutes(deps.replay));
   if (deps.alerts) app.use('/v1', alertRuleRoutes(deps.alerts));
+  if (memberDeps) app.use('/v1', memberRoutes(memberDeps));
   const retentionMs = (deps.activityRetentionDays ?? 30) * 86_400_000;
   // before the targets' router: it owns /targets/:targetId/transformation too
   app.use('/v1/endpoints', transformationRoutes({ ...endpointDeps, retentionMs, activityLog: deps.activityLog }));

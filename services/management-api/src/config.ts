@@ -1,4 +1,15 @@
-import { activityVars, commonVars, int, mongoVars, rabbitVars, redisVars, str, url } from '@relay/config';
+import {
+  activityVars,
+  commonVars,
+  int,
+  mongoVars,
+  rabbitVars,
+  redisVars,
+  smtpVars,
+  ssrfVars,
+  str,
+  url,
+} from '@relay/config';
 import type { ConfigOf } from '@relay/config';
 import { activityLogVars } from '@relay/activity-log';
 
@@ -92,6 +103,14 @@ export const configSpec = {
     'how often the failure-rate, rejection-spike and quota conditions of alert rules are checked (one instance at a time)',
     { default: 15000, min: 1000 },
   ),
+  // Members (docs/members.md): invitations through the operator's mail relay, sign-in with each account's identity provider
+  ...smtpVars,
+  ...ssrfVars,
+  invitationTtlHours: int('INVITATION_TTL_HOURS', 'an invitation link works this long (and once)', {
+    default: 72,
+    min: 1,
+    max: 720,
+  }),
   secretsKeys: str(
     'SECRETS_KEYS',
     'encryption keys for secrets at rest, "keyid:base64(32 bytes)" comma-separated; the first encrypts, all decrypt (rotate by prepending a new key)',

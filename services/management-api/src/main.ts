@@ -17,7 +17,7 @@ import {
   DeliveryPublisher,
 } from '@relay/broker';
 import { connectRedis } from '@relay/cache';
-import { loadConfig } from '@relay/config';
+import { ConfigError, loadConfig } from '@relay/config';
 import { createLogger } from '@relay/logging';
 import {
   closeServer,
@@ -31,7 +31,7 @@ import {
 import { openActivityLog } from '@relay/activity-log';
 import { connectStore } from '@relay/store';
 import { createInternalSigner, createSecretBox } from '@relay/secrets';
-import { createDefaultRegistry, SESSION_LEASE_MS } from '@relay/targets';
+import { createDefaultRegistry, createSender, SESSION_LEASE_MS, smtpRelayOf } from '@relay/targets';
 import { createAccountLock } from './adapters/account-lock';
 import { createResendAllowance } from './adapters/resend-allowance';
 import { MAX_RESENT_DELIVERIES_PER_EVENT } from './domain/resend';
@@ -43,17 +43,25 @@ import { createTargetBreakers } from './adapters/target-breakers';
 import { createHeldKeysReader } from './adapters/held-keys';
 import { createInvalidator } from './adapters/invalidation';
 import { createCliSessionSlots } from './adapters/cli-session-slots';
+import { createInvitationMailer } from './adapters/invitation-mail';
+import { createRelyingParty } from './adapters/oidc-relying-party';
 import { createSessionStore } from './adapters/sessions';
+import { createSignInAttempts } from './adapters/sign-in-attempts';
 import { createDailyUsageReader, createUsageCounter } from './adapters/usage-counter';
 import { createApp } from './app';
 import { configSpec } from './config';
 import { attachListen } from './transport/listen';
 import { createApiServer } from './transport/server';
 
+/** A person has this long at their identity provider between leaving the dashboard and coming back. */
+const SIGN_IN_ATTEMPT_MS = 600_000;
+
 runMain(async () => {
   const config = loadConfig(configSpec, process.env);
   const logger = createLogger({ service: 'management-api', level: config.logLevel });
   const secrets = createSecretBox(config.secretsKeys);
+  const smtp = smtpRelayOf(config);
+  if (smtp.problems.length > 0) throw new ConfigError(smtp.problems);
   const store = await connectStore(config.mongodbUrl);
   const redis = connectRedis(config.redisUrl, { maxRetriesPerRequest: 1 });
   redis.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
@@ -145,6 +153,21 @@ runMain(async () => {
       }),
       staticDir: path.resolve(__dirname, '../dashboard/dist'),
     },
+    members: {
+      // discovery documents and key sets are small; a larger answer is not a provider's
+      relyingParty: createRelyingParty(
+        createSender({
+          timeoutMs: 10_000,
+          allowCidrs: config.ssrfAllowCidrs,
+          maxResponseBytes: 65_536,
+          responseLimitBytes: 65_536,
+        }),
+      ),
+      attempts: createSignInAttempts(redis, config.namespace, secrets, SIGN_IN_ATTEMPT_MS),
+      ...(smtp.relay ? { mailer: createInvitationMailer(smtp.relay) } : {}),
+      dashboardUrl: config.dashboardUrl,
+      invitationTtlMs: config.invitationTtlHours * 3_600_000,
+    },
     alerts: { store, rules: alertRules, evaluator, redis, namespace: config.namespace, limits, now: () => new Date() },
     replay: {
       store,
@@ -198,6 +221,7 @@ runMain(async () => {
     () => accountEvents.stop(config.shutdownGraceMs),
     () => detector.stop(),
     () => broker.close(),
+    async () => smtp.relay?.transport.close(),
     () => redis.quit(),
     () => store.close(),
     () => closeServer(health),

@@ -3,6 +3,13 @@ import { must } from '@relay/client';
 import { startManagement } from './fixture';
 import type { ManagementFixture } from './fixture';
 import { modelsOf } from '../../support/store-models';
+import { createSmtpTransport } from '@relay/targets';
+import { createInvitationMailer } from '../../../services/management-api/src/adapters/invitation-mail';
+import { MemberStore } from '../../../services/management-api/src/adapters/member-store';
+import { startTestOidcProvider } from '../../support/oidc-provider';
+import type { TestOidcProvider } from '../../support/oidc-provider';
+import { startTestSmtpServer } from '../../support/smtp-server';
+import type { TestSmtpServer } from '../../support/smtp-server';
 
 /*
  * Every change of configuration leaves an audit row saying what changed, who
@@ -43,17 +50,37 @@ const SECRETS = [
   'captcha-secret-value-0002',
   'outbound-token-value-0003',
   'rotated-inbound-secret-0004',
+  'idp-client-secret-0005',
 ];
 
 let fx: ManagementFixture;
 let actor: { secret: string; prefix: string; name: string };
+// members' routes need an identity provider that answers discovery and a mail relay that takes invitations
+let idp: TestOidcProvider;
+let smtp: TestSmtpServer;
 beforeAll(async () => {
-  fx = await startManagement('mgmt-audit-all');
+  smtp = await startTestSmtpServer({ security: 'plain' });
+  const transport = createSmtpTransport({
+    host: '127.0.0.1',
+    port: smtp.port,
+    security: 'none',
+    from: 'relay@relay.example',
+    connectionTimeoutMs: 5000,
+    greetingTimeoutMs: 5000,
+    socketTimeoutMs: 5000,
+    maxConnections: 1,
+  });
+  fx = await startManagement('mgmt-audit-all', {
+    mailer: createInvitationMailer({ transport, from: 'relay@relay.example' }),
+  });
+  idp = await startTestOidcProvider(`${fx.baseUrl}/session/oidc/callback`);
   const created = await must(fx.client.POST('/v1/api-keys', { body: { role: 'owner', name: 'release bot' } }));
   actor = { secret: created.secret, prefix: created.prefix, name: 'release bot' };
 });
 afterAll(async () => {
+  await idp?.close();
   await fx?.close();
+  await smtp?.close();
 });
 
 /** the typed client with the audited key: setup and the audit reads */
@@ -97,9 +124,21 @@ const newAlertRule = async (): Promise<string> =>
       }),
     )
   ).id;
-/** a body naming the alert target where it says TARGET */
+/** a body naming the alert target where it says TARGET, and the test identity provider where it says ISSUER */
 const withTarget = async (body: unknown): Promise<unknown> =>
-  JSON.parse(JSON.stringify(body ?? null).replaceAll('"TARGET"', JSON.stringify(await alertTargetId()))) ?? undefined;
+  JSON.parse(
+    JSON.stringify(body ?? null)
+      .replaceAll('"TARGET"', JSON.stringify(await alertTargetId()))
+      .replaceAll('"ISSUER"', JSON.stringify(idp.issuer)),
+  ) ?? undefined;
+const setProvider = async (): Promise<Record<string, string>> => {
+  await must(
+    relay().PUT('/v1/account/identity-provider', {
+      body: { issuer: idp.issuer, client_id: 'relay', client_secret: 'idp-client-secret-0005' },
+    }),
+  );
+  return {};
+};
 
 /** the endpoint (and target) a transformation case acts on, with version 1 of its transformation saved when `saved` */
 async function transformationScope(op: 'Endpoint' | 'Target', saved: boolean): Promise<Record<string, string>> {
@@ -318,6 +357,58 @@ const CASES: Record<string, Case> = {
   },
   ...transformationCases('Endpoint'),
   ...transformationCases('Target'),
+  setIdentityProvider: {
+    setup: async () => ({}),
+    body: { issuer: 'ISSUER', client_id: 'relay', client_secret: 'idp-client-secret-0005' },
+    status: 200,
+    action: 'identity_provider_set',
+    details: {
+      issuer: expect.stringMatching(/^http:\/\/127\.0\.0\.1:/),
+      client_id: 'relay',
+      secrets_changed: ['client_secret'],
+    },
+  },
+  removeIdentityProvider: { setup: setProvider, status: 204, action: 'identity_provider_removed' },
+  createInvitation: {
+    setup: setProvider,
+    body: { email: 'new@example.com', role: 'viewer' },
+    status: 201,
+    action: 'member_invited',
+    details: { invitation_id: expect.stringMatching(/^inv_/), email: 'new@example.com', role: 'viewer' },
+  },
+  revokeInvitation: {
+    setup: async () => {
+      await setProvider();
+      const inv = await must(
+        relay().POST('/v1/members/invitations', { body: { email: 'x@example.com', role: 'editor' } }),
+      );
+      return { invitationId: inv.id };
+    },
+    status: 204,
+    action: 'invitation_revoked',
+    details: { invitation_id: expect.stringMatching(/^inv_/) },
+  },
+  removeMember: {
+    // a member as accepting an invitation stores one (the sign-in itself: members.test.ts)
+    setup: async () => {
+      await new MemberStore(fx.store).addMember({
+        _id: 'mem_audited',
+        account_id: fx.accountId,
+        identity: 'audited-identity',
+        issuer: idp.issuer,
+        subject: 'person',
+        email: 'person@example.com',
+        name: null,
+        role: 'editor',
+        invited_by: actor.prefix,
+        created_at: new Date(),
+      });
+      return { memberId: 'mem_audited' };
+    },
+    status: 204,
+    action: 'member_removed',
+    details: { member_id: 'mem_audited', email: 'person@example.com', role: 'editor' },
+  },
   updatePlan: {
     setup: async () => ({}),
     body: { monthly_accepted_events: 5000 },

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { Express } from 'express';
 import { Redis } from 'ioredis';
 import request from 'supertest';
@@ -21,7 +22,7 @@ import {
 } from '@relay/broker';
 import { createInternalSigner, createSecretBox } from '@relay/secrets';
 import type { SecretBox } from '@relay/secrets';
-import { createDefaultRegistry, SESSION_LEASE_MS } from '@relay/targets';
+import { createDefaultRegistry, createSender, SESSION_LEASE_MS } from '@relay/targets';
 import { createResendAllowance } from '../../../services/management-api/src/adapters/resend-allowance';
 import { MAX_RESENT_DELIVERIES_PER_EVENT } from '../../../services/management-api/src/domain/resend';
 import { createActionLimiter } from '../../../services/management-api/src/adapters/action-limiter';
@@ -40,6 +41,10 @@ import type { UsageCounter } from '../../../services/management-api/src/adapters
 import { createApp } from '../../../services/management-api/src/app';
 import { createCliSessionSlots } from '../../../services/management-api/src/adapters/cli-session-slots';
 import { attachListen } from '../../../services/management-api/src/transport/listen';
+import { createSessionStore } from '../../../services/management-api/src/adapters/sessions';
+import { createRelyingParty } from '../../../services/management-api/src/adapters/oidc-relying-party';
+import { createSignInAttempts } from '../../../services/management-api/src/adapters/sign-in-attempts';
+import type { MemberDeps } from '../../../services/management-api/src/transport/member-routes';
 import { infra, testNamespace } from '../../support/infra';
 import { testLogger } from '../../support/logger';
 import { failOnMismatches, recordingResponses } from '../../support/openapi-recorder';
@@ -89,7 +94,12 @@ export interface ManagementFixture {
 
 export async function startManagement(
   label: string,
-  opts: { now?: () => Date; acceptedEvents?: UsageCounter } = {},
+  opts: {
+    now?: () => Date;
+    acceptedEvents?: UsageCounter;
+    /** members' invitations go through it (createInvitationMailer to a test SMTP server); absent: none can be sent */
+    mailer?: MemberDeps['mailer'];
+  } = {},
 ): Promise<ManagementFixture> {
   const ns = testNamespace(label);
   const store = await connectStore(ns.mongodbUrl);
@@ -106,6 +116,10 @@ export async function startManagement(
   const { logger, lines } = testLogger('management-api');
   const now = opts.now ?? (() => new Date());
   const broker = unstartedBroker(ns.namespace, logger);
+  // listening first: the app's own address is its DASHBOARD_URL (sign-in callbacks and invitation links)
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const express = createApp({
     store,
     activityLog: openActivityLog(store.connection, 'ferretdb'),
@@ -124,9 +138,22 @@ export async function startManagement(
     ...(opts.now ? { now: opts.now } : {}),
     replay: replayDeps(store, redis, ns.namespace, secretsKeys, logger, now),
     alerts: alertDeps(store, redis, ns.namespace, logger, now),
+    members: {
+      relyingParty: createRelyingParty(
+        createSender({ timeoutMs: 5000, allowCidrs: ['127.0.0.0/8'], maxResponseBytes: 65_536 }),
+      ),
+      attempts: createSignInAttempts(redis, ns.namespace, secrets, 600_000),
+      ...(opts.mailer ? { mailer: opts.mailer } : {}),
+      dashboardUrl: `${baseUrl}/`,
+      invitationTtlMs: 3_600_000,
+    },
+    dashboard: {
+      sessions: createSessionStore(redis, ns.namespace, secrets, { idleMs: 3_600_000, absoluteMs: 7_200_000 }),
+      staticDir: path.resolve(__dirname, '../../../services/management-api/dashboard/dist'),
+    },
   });
   const app = recordingResponses(express);
-  const server = createServer(app);
+  server.on('request', app);
   // `relay listen`'s upgrade on the API port, as main.ts attaches it; the broker is not started
   const drainedAttempts = createActivityPublisher(new ConfirmPublisher(broker, 5_000), ns.namespace);
   const listenSessions = attachListen(server, {
@@ -137,8 +164,6 @@ export async function startManagement(
     recordAttempt: (attempt) => drainedAttempts.publish(attempt),
     logger,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const clientAs = (key: string): RelayClient => createRelayClient({ baseUrl, apiKey: key });
   const newAccount = async (plan: PlanLimits = PLAN) => {
     const accountId = newId('acc');

@@ -6,6 +6,7 @@ import type { ActivityListQuery, ActivityLogWriterOptions } from '@relay/activit
 import { AlertRuleStore } from '@relay/alerts';
 import type { CommandStartedEvent, Document } from 'mongodb';
 import { BulkRetryStore } from '../../../services/management-api/src/adapters/bulk-retry-store';
+import { identityKeyOf, MemberStore } from '../../../services/management-api/src/adapters/member-store';
 import { attempt, eventId, listQuery, request } from '../../../libs/activity-log/conformance/fixtures';
 import { testNamespace } from '../../support/infra';
 
@@ -369,6 +370,57 @@ const ALERT_RULE_CALLS = (rules: AlertRuleStore): Record<string, () => Promise<u
   };
 };
 
+/** The member store's methods (management API): a provider, an invitation and a member made, read and removed. */
+const MEMBER_CALLS = (members: MemberStore): Record<string, () => Promise<unknown>> => {
+  const identity = identityKeyOf(ACCOUNT, 'https://idp.example.com', 'person');
+  return {
+    saveProvider: () =>
+      members.saveProvider({
+        _id: ACCOUNT,
+        issuer: 'https://idp.example.com',
+        client_id: 'c',
+        client_secret: 'enc:v1:x',
+        updated_at: NOW,
+        updated_by: 'rk_x',
+      }),
+    provider: () => members.provider(ACCOUNT),
+    removeProvider: () => members.removeProvider(ACCOUNT),
+    invite: () =>
+      members.invite({
+        _id: 'inv_explain',
+        account_id: ACCOUNT,
+        digest: 'd'.repeat(64),
+        email: 'a@example.com',
+        role: 'viewer',
+        created_by: 'rk_x',
+        created_at: NOW,
+        expires_at: NOW,
+      }),
+    invitationsOf: () => members.invitationsOf(ACCOUNT),
+    invitationByDigest: () => members.invitationByDigest('d'.repeat(64)),
+    removeInvitation: () => members.removeInvitation(ACCOUNT, 'inv_explain'),
+    addMember: () =>
+      members.addMember({
+        _id: 'mem_explain',
+        account_id: ACCOUNT,
+        identity,
+        issuer: 'https://idp.example.com',
+        subject: 'person',
+        email: 'a@example.com',
+        name: null,
+        role: 'viewer',
+        invited_by: 'rk_x',
+        created_at: NOW,
+      }),
+    member: () => members.member('mem_explain'),
+    memberByIdentity: () => members.memberByIdentity(identity),
+    membersOf: () => members.membersOf(ACCOUNT),
+    removeMember: () => members.removeMember(ACCOUNT, 'mem_explain'),
+  };
+};
+/** Private helpers of the member store, and the public method that runs each. */
+const MEMBER_HELPERS: Record<string, string> = { indexed: 'invite' };
+
 /** Private helpers of the bulk retry store, and the public method that runs each. */
 const BULK_RETRY_HELPERS: Record<string, string> = {
   takeAccountSlot: 'create',
@@ -397,6 +449,8 @@ describe('every query shape the store users send is served by an index (FerretDB
       await as(`BulkRetryStore.${name}`, call);
     for (const [name, call] of Object.entries(ALERT_RULE_CALLS(new AlertRuleStore(store))))
       await as(`AlertRuleStore.${name}`, call);
+    for (const [name, call] of Object.entries(MEMBER_CALLS(new MemberStore(store))))
+      await as(`MemberStore.${name}`, call);
     users.push(...new Set(sent.map((s) => s.user)));
 
     // every collection a shape read gets FILLER documents, so PostgreSQL plans it as a big table
@@ -454,7 +508,7 @@ describe('every query shape the store users send is served by an index (FerretDB
     expect(Object.keys(STORE_CALLS).sort()).toEqual(exported.sort());
   });
 
-  it('exercises every method of a keyed collection, the bulk retry store and the alert rule store', () => {
+  it('exercises every method of a keyed collection, the bulk retry, alert rule and member stores', () => {
     expect(Object.keys(KEYED_CALLS).sort()).toEqual(
       Object.keys(keyedCollection(store.connection.collection<{ _id: string }>('x'))).sort(),
     );
@@ -465,6 +519,11 @@ describe('every query shape the store users send is served by an index (FerretDB
     );
     expect(Object.keys(ALERT_RULE_CALLS(new AlertRuleStore(store))).sort()).toEqual(
       methodsOf(AlertRuleStore.prototype).sort(),
+    );
+    expect(Object.keys(MEMBER_CALLS(new MemberStore(store))).sort()).toEqual(
+      methodsOf(MemberStore.prototype)
+        .filter((m) => !(m in MEMBER_HELPERS))
+        .sort(),
     );
   });
 
@@ -489,6 +548,9 @@ describe('every query shape the store users send is served by an index (FerretDB
       .filter((m) => !(m in BULK_RETRY_HELPERS))
       .map((n) => `BulkRetryStore.${n}`),
     ...methodsOf(AlertRuleStore.prototype).map((n) => `AlertRuleStore.${n}`),
+    ...methodsOf(MemberStore.prototype)
+      .filter((m) => !(m in MEMBER_HELPERS))
+      .map((n) => `MemberStore.${n}`),
   ])('%s: every filter it sends is pushed down and planned as an index scan', (name) => {
     const list = verdicts.get(name) ?? [];
     expect(list.filter((v) => !v.indexed)).toEqual([]);

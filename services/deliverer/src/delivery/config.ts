@@ -8,6 +8,7 @@ import {
   mongoVars,
   rabbitVars,
   redisVars,
+  ssrfVars,
   str,
 } from '@relay/config';
 import type { ConfigOf } from '@relay/config';
@@ -68,11 +69,7 @@ export function delivererConfigSpec(defaults: { healthPort: number; channel: Del
       'redeliveries of one message before the broker dead-letters it (quorum x-delivery-limit)',
       { default: 20, min: 1 },
     ),
-    ssrfAllowCidrs: list(
-      'SSRF_ALLOW_CIDRS',
-      'CIDRs exempt from the SSRF guard (e.g. 127.0.0.0/8 for local receivers); empty = none',
-      { default: [] },
-    ),
+    ...ssrfVars,
     secretsKeys: str(
       'SECRETS_KEYS',
       'keys that decrypt target secrets, "keyid:base64(32 bytes)" comma-separated (the same value as the management API)',

@@ -9,6 +9,7 @@ import { AuditPage } from './pages/AuditPage';
 import { EndpointPage } from './pages/EndpointPage';
 import { EndpointsPage } from './pages/EndpointsPage';
 import { KeysPage } from './pages/KeysPage';
+import { MembersPage } from './pages/MembersPage';
 import { SignIn } from './pages/SignIn';
 import { UsagePage } from './pages/UsagePage';
 import { href, useRoute } from './router';
@@ -25,6 +26,7 @@ const PAGES = [
   { name: 'usage', label: 'Usage', reads: 'getUsageV1' },
   { name: 'audit', label: 'Audit history', reads: 'listAccountAudit' },
   { name: 'keys', label: 'API keys', reads: 'listApiKeys' },
+  { name: 'members', label: 'Members', reads: 'listMembers' },
 ] as const;
 
 export function App() {
@@ -101,9 +103,15 @@ export function App() {
             ))}
           </nav>
           <div class="who">
-            <span title="The API key this session signed in with">
-              <code>{me.key_prefix}…</code> <span class="badge">{me.role}</span>
-            </span>
+            {me.member ? (
+              <span title="Signed in with the account's identity provider">
+                {me.member.email} <span class="badge">{me.role}</span>
+              </span>
+            ) : (
+              <span title="The API key this session signed in with">
+                <code>{me.key_prefix}…</code> <span class="badge">{me.role}</span>
+              </span>
+            )}
             <button type="button" class="secondary" onClick={() => void signOut()}>
               Sign out
             </button>
@@ -135,6 +143,8 @@ function PageOf(props: { name: (typeof PAGES)[number]['name']; me: Me; can: Abil
       return <AuditPage />;
     case 'keys':
       return <KeysPage me={props.me} />;
+    case 'members':
+      return <MembersPage me={props.me} can={props.can} />;
     case 'endpoints':
       return <EndpointsPage can={props.can} />;
   }

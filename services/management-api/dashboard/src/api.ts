@@ -35,7 +35,10 @@ relay.use({
 /** Who is signed in (`/session`, docs/dashboard.md): the session routes are the dashboard's own, not in the API's document. */
 export interface Me {
   account_id: string;
-  key_prefix: string;
+  /** a session signed in with an API key */
+  key_prefix?: string;
+  /** a member's session, signed in with the account's identity provider (docs/members.md) */
+  member?: { id: string; email: string; name: string | null };
   role: string;
   csrf_token: string;
   expires_at: string;

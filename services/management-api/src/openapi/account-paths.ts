@@ -241,9 +241,14 @@ function auditRow(): Schema {
       action: oneOfValues([...AUDIT_ACTIONS]),
       actor: str({
         description:
-          'the prefix of the API key that made the change (a dashboard session: its key); `operator` for the bootstrap and plan commands',
+          'the prefix of the API key that made the change (a dashboard session: its key), or the id (`mem_…`) of the member who made it; `operator` for the bootstrap and plan commands',
       }),
-      actor_name: nullable(str({ description: 'the name of that key' })),
+      actor_name: nullable(
+        str({
+          description:
+            'the name of that key, or the member as `Name <email>` (the address alone when the provider gave no name)',
+        }),
+      ),
       source_ip: nullable(str({ description: 'the address the request came from; null for the operator commands' })),
       at: dateTime(),
       endpoint_id: nullable(str({ description: 'endpoint and target changes' })),

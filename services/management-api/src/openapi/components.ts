@@ -57,8 +57,8 @@ export const responses: Record<string, Schema> = {
     { 'WWW-Authenticate': { description: '`Bearer realm="relay"` (RFC 6750 §3)', schema: { type: 'string' } } },
   ),
   Forbidden: response(
-    "`forbidden`: the key's role is below what the operation needs (see `x-relay-role`).",
-    errorBody(['forbidden'], 'The message names both roles.'),
+    "`forbidden`: the key's or member's role is below what the operation needs (see `x-relay-role`). `csrf_failed`: a change made with the dashboard's session cookie without its CSRF token, or from another origin (docs/dashboard.md).",
+    errorBody(['forbidden', 'csrf_failed'], 'The message names both roles, or what the session request lacked.'),
   ),
   NotFound: response(
     '`not_found`: the resource does not exist or belongs to another account.',

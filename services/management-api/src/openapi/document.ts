@@ -6,6 +6,7 @@ import { contractPaths, contractSchemas } from './contract-paths';
 import { endpointPaths } from './endpoint-paths';
 import { endpointSchemas } from './endpoint-schemas';
 import type { Schema } from './kit';
+import { memberPaths, memberSchemas } from './member-paths';
 import { metaPaths } from './meta-paths';
 import { replayPaths, replaySchemas } from './replay-paths';
 import { rerunPaths, rerunSchemas } from './rerun-paths';
@@ -68,6 +69,10 @@ export function buildDocument(version: string): OpenApiDocument {
       { name: 'Account', description: 'Usage, plan and the account audit history.' },
       { name: 'API keys', description: 'Keys and their roles.' },
       {
+        name: 'Members',
+        description: 'People who sign in to the dashboard with the account’s identity provider (docs/members.md).',
+      },
+      {
         name: 'Alerts',
         description: 'Alert rules: what the account is told, through its own targets (docs/alerts.md).',
       },
@@ -83,6 +88,7 @@ export function buildDocument(version: string): OpenApiDocument {
       ...replayPaths,
       ...rerunPaths,
       ...accountPaths,
+      ...memberPaths,
       ...alertRulePaths,
       ...metaPaths,
     } as OpenApiDocument['paths'],
@@ -98,6 +104,7 @@ export function buildDocument(version: string): OpenApiDocument {
         ...replaySchemas,
         ...rerunSchemas,
         ...accountSchemas,
+        ...memberSchemas,
         ...auditSchemas,
         ...alertRuleSchemas,
       },

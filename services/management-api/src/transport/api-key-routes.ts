@@ -8,7 +8,7 @@ import type { ApiKeyInfo } from '../adapters/api-keys';
 import { mayManage } from '../domain/roles';
 import type { ApiKeyRole } from '../domain/roles';
 import { audit } from './audit-trail';
-import { accountOf, actorOf, keyOf } from './auth';
+import { accountOf, actorOf, roleOf } from './auth';
 import { ApiError, notFound } from './errors';
 import { operation } from './operation';
 
@@ -45,9 +45,9 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): Router {
   const { store, logger, accountLock } = deps;
 
   r.post('/', ...operation('createApiKey'), async (req: Request, res: Response) => {
-    const caller = keyOf(req);
+    const caller = roleOf(req);
     const { role, name } = req.body as { role: ApiKeyRole; name?: string };
-    if (!mayManage(caller.role, role)) throw cannotManage(caller.role);
+    if (!mayManage(caller, role)) throw cannotManage(caller);
     const { secret, key } = await createApiKey(store, accountOf(req), {
       role,
       name: name?.trim() ?? null,
@@ -70,14 +70,14 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): Router {
   });
 
   r.delete('/:keyId', ...operation('revokeApiKey'), async (req: Request, res: Response) => {
-    const caller = keyOf(req);
+    const caller = roleOf(req);
     const accountId = accountOf(req);
     // one revocation of the account at a time, in every process: the owner count read below
     // must still hold when the key is deleted
     const key = await accountLock(accountId, async () => {
       const found = await loadApiKey(store, accountId, String(req.params.keyId));
       if (!found) throw notFound('API key');
-      if (!mayManage(caller.role, found.role)) throw cannotManage(caller.role);
+      if (!mayManage(caller, found.role)) throw cannotManage(caller);
       // an account without an owner key could never change its plan or owner keys again
       if (found.role === 'owner' && (await ownerKeyCount(store, accountId)) <= 1) {
         throw new ApiError(

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { Store } from '@relay/store';
 import { recordAudit } from '../adapters/account-audit';
 import type { AuditEntry, AuditWho } from '../adapters/account-audit';
-import { accountOf, keyOf } from './auth';
+import { accountOf, actorNameOf, actorOf } from './auth';
 
 /**
  * The one place every write route records its change: one call per route,
@@ -10,7 +10,8 @@ import { accountOf, keyOf } from './auth';
  *
  *   await audit(store, req, { action: 'target_deleted', endpoint_id, details: { target_id } });
  *
- * Who is the request's API key (its prefix and name; a dashboard session's key is that key),
+ * Who is the request's API key (its prefix and name; a dashboard session's key is that key) or
+ * member (their id, and name and address),
  * from where is the request's address. `details` names what changed and never a secret's value:
  * a settings change lists field names only (settingsAuditDetails).
  */
@@ -19,8 +20,7 @@ export async function audit(store: Store, req: Request, ...entries: AuditEntry[]
 }
 
 export function whoOf(req: Request): AuditWho {
-  const key = keyOf(req);
-  return { actor: key.prefix, actor_name: key.name ?? null, source_ip: sourceIpOf(req) };
+  return { actor: actorOf(req), actor_name: actorNameOf(req), source_ip: sourceIpOf(req) };
 }
 
 /** The peer's address, IPv4-mapped IPv6 shown as IPv4 (`::ffff:127.0.0.1` → `127.0.0.1`). */

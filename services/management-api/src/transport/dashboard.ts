@@ -3,8 +3,11 @@ import path from 'node:path';
 import compression from 'compression';
 import express from 'express';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { MemberStore } from '../adapters/member-store';
 import type { SessionStore } from '../adapters/sessions';
 import { sessionAuth, sessionRoutes } from './session';
+import { signInRoutes } from './sign-in-routes';
+import type { SignInRouteDeps } from './sign-in-routes';
 
 export interface DashboardDeps {
   sessions: SessionStore;
@@ -26,12 +29,20 @@ const PAGE_HEADERS: Record<string, string> = {
 
 /**
  * The dashboard on the management API's own origin: its static files under `/`, the sign-in
- * routes at `/session`, and the session cookie accepted on `/v1` and `/billing` in front of the
- * API's key check (`authenticate`). Mounted before the API's routes.
+ * routes at `/session` (with an identity provider at `/session/oidc` when `signIn` is given), and
+ * the session cookie accepted on `/v1` and `/billing` in front of the API's key check
+ * (`authenticate`). Mounted before the API's routes.
  */
-export function mountDashboard(app: Express, deps: DashboardDeps, authenticate: RequestHandler): void {
-  app.use('/session', sessionRoutes(deps.sessions, authenticate));
-  app.use(['/v1', '/billing'], sessionAuth(deps.sessions));
+export function mountDashboard(
+  app: Express,
+  deps: DashboardDeps,
+  members: MemberStore,
+  authenticate: RequestHandler,
+  signIn?: Omit<SignInRouteDeps, 'sessions'>,
+): void {
+  if (signIn) app.use('/session/oidc', signInRoutes({ ...signIn, sessions: deps.sessions }));
+  app.use('/session', sessionRoutes(deps.sessions, members, authenticate));
+  app.use(['/v1', '/billing'], sessionAuth(deps.sessions, members));
   app.use(staticPages(deps.staticDir));
 }
 

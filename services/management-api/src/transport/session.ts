@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import express, { Router } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { MemberStore } from '../adapters/member-store';
 import type { Session, SessionStore } from '../adapters/sessions';
 import { ApiError } from './errors';
 
@@ -8,7 +9,9 @@ import { ApiError } from './errors';
  * The dashboard's sign-in (docs/dashboard.md "Security of the session"). A session cookie is
  * turned into the very authentication a bearer key gets: the middleware puts the session's key
  * in the Authorization header and the API's own key check runs as for any client, so a revoked
- * key, its role and its audit actor all apply unchanged.
+ * key, its role and its audit actor all apply unchanged. A member's session (docs/members.md)
+ * reads the member from the store on every request the same way: a removed member is refused
+ * at once, by every process, and their role is the one they have now.
  *
  * Writes made with the cookie are CSRF-safe three ways: the cookie is SameSite=Strict; every
  * method but GET/HEAD/OPTIONS must carry the session's CSRF token in `X-Relay-CSRF` (a header
@@ -54,14 +57,35 @@ function sameToken(sent: string, expected: string): boolean {
 }
 
 /**
- * In front of the API's key check: a request that names no key but carries a live session
- * cookie is authenticated with the session's key. A bearer header always wins over a cookie.
+ * Puts who signed in on the request: a key session's key in the Authorization header (the API's
+ * key check reads it), a member session's member, read from the store now, as `member`. A
+ * removed member's session is ended here; the request then has no credentials and gets 401.
  */
-export function sessionAuth(sessions: SessionStore): RequestHandler {
+async function signIn(req: Request, id: string, session: Session, sessions: SessionStore, members: MemberStore) {
+  if ('apiKey' in session) {
+    req.headers.authorization = `Bearer ${session.apiKey}`;
+    return;
+  }
+  const member = await members.member(session.memberId);
+  if (!member) {
+    await sessions.destroy(id);
+    return;
+  }
+  req.member = member;
+  req.accountId = member.account_id;
+  req.actor = member._id;
+}
+
+/**
+ * In front of the API's key check: a request that names no key but carries a live session
+ * cookie is authenticated with the session's key or member. A bearer header always wins over a
+ * cookie.
+ */
+export function sessionAuth(sessions: SessionStore, members: MemberStore): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
     const id = req.headers.authorization === undefined ? cookieOf(req, SESSION_COOKIE) : null;
     const session = id ? await sessions.find(id) : null;
-    if (session) {
+    if (id && session) {
       if (!SAFE_METHODS.has(req.method)) {
         assertSameOrigin(req);
         const sent = req.headers[CSRF_HEADER];
@@ -70,7 +94,7 @@ export function sessionAuth(sessions: SessionStore): RequestHandler {
             `A change made with the dashboard session needs its CSRF token in the ${CSRF_HEADER} header.`,
           );
       }
-      req.headers.authorization = `Bearer ${session.apiKey}`;
+      await signIn(req, id, session, sessions, members);
     }
     next();
   };
@@ -83,23 +107,29 @@ function run(handler: RequestHandler, req: Request, res: Response): Promise<void
   });
 }
 
-function setCookie(req: Request, res: Response, value: string, maxAgeSeconds: number): void {
-  // Secure whenever the browser reached us over https (directly or through a TLS-terminating proxy)
-  const https =
+/** Whether the browser reached us over https (directly or through a TLS-terminating proxy): cookies are Secure then. */
+export function isHttps(req: Request): boolean {
+  return (
     req.secure ||
     String(req.headers['x-forwarded-proto'] ?? '')
       .split(',')[0]!
-      .trim() === 'https';
+      .trim() === 'https'
+  );
+}
+
+export function setSessionCookie(req: Request, res: Response, value: string, maxAgeSeconds: number): void {
+  const https = isHttps(req);
   const attrs = [`${SESSION_COOKIE}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSeconds}`];
   if (https) attrs.push('Secure');
   res.append('Set-Cookie', attrs.join('; '));
 }
 
 function describe(req: Request, session: Session) {
+  const member = req.member;
   return {
     account_id: req.accountId,
-    key_prefix: req.keyPrefix,
-    role: req.apiKey?.role,
+    ...(member ? { member: { id: member._id, email: member.email, name: member.name } } : { key_prefix: req.actor }),
+    role: member?.role ?? req.apiKey?.role,
     csrf_token: session.csrfToken,
     expires_at: new Date(session.expiresAt).toISOString(),
   };
@@ -109,7 +139,7 @@ function describe(req: Request, session: Session) {
  * `POST /session` `{ "api_key" }` signs in, `GET /session` says who is signed in (and hands the
  * page its CSRF token), `DELETE /session` signs out. `authenticate` is the API's own key check.
  */
-export function sessionRoutes(sessions: SessionStore, authenticate: RequestHandler): Router {
+export function sessionRoutes(sessions: SessionStore, members: MemberStore, authenticate: RequestHandler): Router {
   const r = Router();
   r.use((_req: Request, res: Response, next: NextFunction) => {
     res.set('Cache-Control', 'no-store');
@@ -134,8 +164,10 @@ export function sessionRoutes(sessions: SessionStore, authenticate: RequestHandl
     next();
   };
   r.post('/', express.json({ limit: '4kb' }), keyFromBody, authenticate, async (req: Request, res: Response) => {
-    const { id, session } = await sessions.create(String(req.headers.authorization).slice('Bearer '.length));
-    setCookie(req, res, id, Math.floor((session.expiresAt - Date.now()) / 1000));
+    const { id, session } = await sessions.create({
+      apiKey: String(req.headers.authorization).slice('Bearer '.length),
+    });
+    setSessionCookie(req, res, id, Math.floor((session.expiresAt - Date.now()) / 1000));
     res.status(201).json(describe(req, session));
   });
 
@@ -148,8 +180,8 @@ export function sessionRoutes(sessions: SessionStore, authenticate: RequestHandl
   r.get('/', async (req: Request, res: Response) => {
     const found = await sessionOf(req);
     if (!found) throw signedOut();
-    req.headers.authorization = `Bearer ${found.session.apiKey}`;
-    // the key may have been revoked since sign-in: ask the API's own check again
+    // the key may have been revoked, the member removed, since sign-in: ask the API's own check again
+    await signIn(req, found.id, found.session, sessions, members);
     await run(authenticate, req, res);
     res.json(describe(req, found.session));
   });
@@ -158,7 +190,7 @@ export function sessionRoutes(sessions: SessionStore, authenticate: RequestHandl
     assertSameOrigin(req);
     const id = cookieOf(req, SESSION_COOKIE);
     if (id) await sessions.destroy(id);
-    setCookie(req, res, '', 0);
+    setSessionCookie(req, res, '', 0);
     res.status(204).end();
   });
   return r;

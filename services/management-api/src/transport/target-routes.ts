@@ -21,7 +21,7 @@ import type { HeldKeysReader } from '../adapters/held-keys';
 import { audit } from './audit-trail';
 import { dropCliBacklogs } from './endpoint-common';
 import type { EndpointRouteDeps } from './endpoint-common';
-import { accountOf, keyOf } from './auth';
+import { accountOf, actorOf } from './auth';
 import { ApiError, notFound } from './errors';
 import { checked, operation } from './operation';
 
@@ -157,7 +157,7 @@ export function targetRoutes(deps: TargetRouteDeps): Router {
     r.post(`/:targetId/${path}`, ...operation(op), async (req: Request, res: Response) => {
       const endpointId = await endpointOf(req);
       const target = found(await findEndpointTarget(store, endpointId, String(req.params.targetId)));
-      const who = `${path === 'pause' ? 'paused' : 'resumed'} by ${keyOf(req).prefix}`;
+      const who = `${path === 'pause' ? 'paused' : 'resumed'} by ${actorOf(req)}`;
       const { won } = await deps.breakers.setByHand(target, to, who);
       if (won)
         await audit(store, req, {

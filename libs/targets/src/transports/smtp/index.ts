@@ -4,4 +4,6 @@ export { classifySmtp, enhancedCodeOf } from './classify';
 export { SMTP_DEFAULTS } from './config';
 export type { SmtpRelayConfig, SmtpSecurity } from './config';
 export { createSmtpTransport } from './transport';
+export { smtpRelayOf } from './settings';
+export type { SmtpSettings } from './settings';
 export type { RejectedRecipient, SmtpFailure, SmtpMessage, SmtpOutcome, SmtpTransport } from './transport';

@@ -5,7 +5,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * What a row changed, in words: the fields by name, a secret only as "changed", the target's
- * name, the key's role and prefix, the plan's settings before → after. Names come escaped, as
+ * name, the key's role and prefix, the member's address and role, the plan's settings before → after. Names come escaped, as
  * in every answer the dashboard reads (lib/display.ts namesShown).
  */
 export function changeText(r: AuditRow, conditionLabels: Map<string, string> = new Map()): string {
@@ -21,6 +21,16 @@ export function changeText(r: AuditRow, conditionLabels: Map<string, string> = n
       .filter(Boolean)
       .join(' ');
   }
+  if (r.action.startsWith('member_') || r.action === 'invitation_revoked') {
+    return [
+      d.email ? String(d.email) : String(d.invitation_id ?? d.member_id ?? ''),
+      d.role ? `as ${String(d.role)}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+  }
+  if (r.action.startsWith('identity_provider_'))
+    return d.issuer ? `${String(d.issuer)}, client ${String(d.client_id)}` : '';
   if (r.action === 'plan_changed' && isObject(d.before) && isObject(d.after)) {
     const before = d.before;
     const after = d.after;

@@ -32,11 +32,17 @@ const ACTION_LABELS: Record<string, string> = {
   alert_rule_updated: 'Alert rule changed',
   alert_rule_deleted: 'Alert rule deleted',
   alert_test_sent: 'Test alert sent',
+  member_invited: 'Member invited',
+  invitation_revoked: 'Invitation revoked',
+  member_joined: 'Member joined',
+  member_removed: 'Member removed',
+  identity_provider_set: 'Identity provider set',
+  identity_provider_removed: 'Identity provider removed',
 };
 
 export const actionLabel = (action: string): string => ACTION_LABELS[action] ?? action;
 
-/** Who made a change: the key's name and prefix (the operator's commands have neither). */
+/** Who made a change: the key's name and prefix, or the member's name, address and id (the operator's commands have neither). */
 function Who(props: { row: AuditRow }) {
   const r = props.row;
   return (
