@@ -128,11 +128,23 @@ describe('invitations and sign-in', () => {
     expect(dashboardError(start)).toBe('invitation_invalid');
   });
 
+  it('a link signed in with another verified address is refused, and stays open for the invited one', async () => {
+    const link = await invite('invited@example.com', 'viewer');
+    const other = await signInWithoutBrowser(link, 'forwarded-to@example.com');
+    expect(dashboardError(other.callback)).toBe('invitation_other_address');
+    const invited = await signInWithoutBrowser(link, 'Invited@Example.com');
+    expect(dashboardError(invited.callback)).toBeNull();
+    const members = await fx.api('get', '/v1/members');
+    const emails = (members.body.data as { email: string }[]).map((m) => m.email);
+    expect(emails).toContain('invited@example.com');
+    expect(emails).not.toContain('forwarded-to@example.com');
+  });
+
   it('one link used by two sign-ins at the same moment makes one member', async () => {
     const link = await invite('race@example.com', 'viewer');
     const [a, b] = await Promise.all([
-      signInWithoutBrowser(link, 'race-a@example.com'),
-      signInWithoutBrowser(link, 'race-b@example.com'),
+      signInWithoutBrowser(link, 'race@example.com'),
+      signInWithoutBrowser(link, 'race@example.com'),
     ]);
     expect([dashboardError(a.callback), dashboardError(b.callback)].sort()).toEqual(
       ['invitation_invalid', null].sort(),

@@ -171,12 +171,13 @@ export function signInRoutes(deps: SignInRouteDeps): Router {
       if (attempt.invitation !== null) {
         const inv = await members.invitationByDigest(digestOf(attempt.invitation));
         // deleted before the member is added: of two sign-ins with one link, one wins
-        if (
-          !inv ||
-          inv.account_id !== attempt.accountId ||
-          inv.expires_at.getTime() <= Date.now() ||
-          !(await members.removeInvitation(inv.account_id, inv._id))
-        )
+        if (!inv || inv.account_id !== attempt.accountId || inv.expires_at.getTime() <= Date.now())
+          throw new SignInFailure('invitation_invalid', 'the invitation is unknown, used or expired');
+        // A forwarded link is not a way in for another person: where the provider vouches for an
+        // address (email_verified not false) it must be the invited one. The invitation stays open.
+        if (claims.email !== null && claims.email.toLowerCase() !== inv.email.toLowerCase())
+          throw new SignInFailure('invitation_other_address', 'the identity has another verified address');
+        if (!(await members.removeInvitation(inv.account_id, inv._id)))
           throw new SignInFailure('invitation_invalid', 'the invitation is unknown, used or expired');
         if (!member) {
           const joined: MemberDoc = {

@@ -9,6 +9,8 @@ const SIGN_IN_ERRORS: Record<string, string> = {
   identity_provider_unset: 'This account has no identity provider: sign in with an API key.',
   identity_provider_unreachable: "The account's identity provider could not be reached. Try again shortly.",
   invitation_invalid: 'This invitation link is used, revoked or expired. Ask for a new one.',
+  invitation_other_address:
+    'This invitation is for another email address than the one you signed in with. Sign in as the invited address.',
   sign_in_expired: 'The sign-in took too long or was started in another browser. Start again.',
   provider_refused: 'The identity provider did not sign you in.',
   identity_not_verified: 'The identity provider’s answer could not be verified.',
