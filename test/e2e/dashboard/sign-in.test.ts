@@ -1,4 +1,6 @@
 import type { Page } from 'playwright-core';
+import { createRelayClient, must } from '@relay/client';
+import type { RelayClient } from '@relay/client';
 import { startService } from '../../support/services';
 import type { RunningService } from '../../support/services';
 import { startTestOidcProvider } from '../../support/oidc-provider';
@@ -24,6 +26,7 @@ let smtp: TestSmtpServer;
 let api: RunningService;
 let idp: TestOidcProvider;
 let browser: Browser;
+let client: RelayClient;
 
 beforeAll(async () => {
   stack = await startStack('signin');
@@ -37,12 +40,13 @@ beforeAll(async () => {
     SMTP_FROM: 'relay@relay.example',
   });
   idp = await startTestOidcProvider(`${api.url}/session/oidc/callback`);
-  const set = await stack.api('/v1/account/identity-provider', {
-    url: api.url,
-    method: 'PUT',
-    body: { issuer: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret },
-  });
-  expect(set.status).toBe(200);
+  // the typed client of this file's API process, with the account's owner key
+  client = createRelayClient({ baseUrl: api.url, apiKey: stack.apiKey });
+  await must(
+    client.PUT('/v1/account/identity-provider', {
+      body: { issuer: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret },
+    }),
+  );
   browser = await launchBrowser();
 });
 
@@ -79,12 +83,8 @@ const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 
 it('owner signs in through the provider, invites a viewer who cannot write, is audited, and is removed', async () => {
   // the first member: invited with the account's owner key
-  const first = await stack.api('/v1/members/invitations', {
-    url: api.url,
-    method: 'POST',
-    body: { email: 'owner@example.com', role: 'owner' },
-  });
-  expect(first.status).toBe(201);
+  const first = await client.POST('/v1/members/invitations', { body: { email: 'owner@example.com', role: 'owner' } });
+  expect(first.response.status).toBe(201);
   const owner = await signInThrough(await linkMailedTo('owner@example.com'), 'owner@example.com');
 
   // the owner invites a viewer from the Members page

@@ -1,3 +1,4 @@
+import { errorOf, must } from '@relay/client';
 import { createSmtpTransport } from '@relay/targets';
 import { createInvitationMailer } from '../../../services/management-api/src/adapters/invitation-mail';
 import { CookieJar, signInWithoutBrowser, startTestOidcProvider } from '../../support/oidc-provider';
@@ -34,12 +35,11 @@ beforeAll(async () => {
     mailer: createInvitationMailer({ transport, from: 'relay@relay.example' }),
   });
   idp = await startTestOidcProvider(`${fx.baseUrl}/session/oidc/callback`);
-  const set = await fx.api('put', '/v1/account/identity-provider', {
-    issuer: idp.issuer,
-    client_id: idp.clientId,
-    client_secret: idp.clientSecret,
-  });
-  expect(set.status).toBe(200);
+  await must(
+    fx.client.PUT('/v1/account/identity-provider', {
+      body: { issuer: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret },
+    }),
+  );
 });
 afterAll(async () => {
   await idp?.close();
@@ -48,10 +48,10 @@ afterAll(async () => {
 });
 
 /** Invites `email` as `role` with the owner key and returns the link the mail carries. */
-async function invite(email: string, role: string): Promise<string> {
+async function invite(email: string, role: 'owner' | 'admin' | 'editor' | 'viewer'): Promise<string> {
   const before = smtp.received.length;
-  const res = await fx.api('post', '/v1/members/invitations', { email, role });
-  expect(res.status).toBe(201);
+  const res = await fx.client.POST('/v1/members/invitations', { body: { email, role } });
+  expect(res.response.status).toBe(201);
   const [mail] = (await smtp.waitFor(before + 1)).slice(before);
   expect(mail!.envelope.to).toEqual([email]);
   return /(http:\/\/\S+\/session\/oidc\/start\?invitation=\S+)/.exec(String(mail!.parsed.text))![1]!;
@@ -79,15 +79,15 @@ const dashboardError = (res: Response): string | null =>
 
 describe('the identity provider', () => {
   it('is answered without its client secret, which is stored sealed', async () => {
-    const res = await fx.api('get', '/v1/account/identity-provider');
-    expect(res.body).toMatchObject({
+    const res = await must(fx.client.GET('/v1/account/identity-provider'));
+    expect(res).toMatchObject({
       issuer: idp.issuer,
       client_id: idp.clientId,
       client_secret: { set: true },
       redirect_uri: `${fx.baseUrl}/session/oidc/callback`,
     });
     const raw = await fx.store.connection.collection('identity_providers').findOne({ _id: fx.accountId as never });
-    expect(JSON.stringify([res.body, raw])).not.toContain(idp.clientSecret);
+    expect(JSON.stringify([res, raw])).not.toContain(idp.clientSecret);
   });
 
   it.each([
@@ -95,19 +95,19 @@ describe('the identity provider', () => {
     ['https://idp.example.com/?a=1', 'must have no query or fragment'],
     ['not a url', 'must be a URL'],
   ])('an issuer %s is refused: 400 naming the field', async (issuer, message) => {
-    const res = await fx.api('put', '/v1/account/identity-provider', { issuer, client_id: 'c', client_secret: 's' });
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'validation_failed', errors: [{ field: 'issuer', message }] });
+    const res = await fx.client.PUT('/v1/account/identity-provider', {
+      body: { issuer, client_id: 'c', client_secret: 's' },
+    });
+    expect(res.response.status).toBe(400);
+    expect(res.error).toMatchObject({ code: 'validation_failed', errors: [{ field: 'issuer', message }] });
   });
 
   it('an issuer that serves no discovery document is refused when saved', async () => {
-    const res = await fx.api('put', '/v1/account/identity-provider', {
-      issuer: `${fx.baseUrl}/not-a-provider`,
-      client_id: 'c',
-      client_secret: 's',
+    const res = await fx.client.PUT('/v1/account/identity-provider', {
+      body: { issuer: `${fx.baseUrl}/not-a-provider`, client_id: 'c', client_secret: 's' },
     });
-    expect(res.status).toBe(400);
-    expect(res.body.errors[0].field).toBe('issuer');
+    expect(res.response.status).toBe(400);
+    expect(errorOf(res.response, res.error).errors[0]?.field).toBe('issuer');
   });
 });
 
@@ -134,8 +134,8 @@ describe('invitations and sign-in', () => {
     expect(dashboardError(other.callback)).toBe('invitation_other_address');
     const invited = await signInWithoutBrowser(link, 'Invited@Example.com');
     expect(dashboardError(invited.callback)).toBeNull();
-    const members = await fx.api('get', '/v1/members');
-    const emails = (members.body.data as { email: string }[]).map((m) => m.email);
+    const members = await must(fx.client.GET('/v1/members'));
+    const emails = members.data.map((m) => m.email);
     expect(emails).toContain('invited@example.com');
     expect(emails).not.toContain('forwarded-to@example.com');
   });
@@ -149,8 +149,8 @@ describe('invitations and sign-in', () => {
     expect([dashboardError(a.callback), dashboardError(b.callback)].sort()).toEqual(
       ['invitation_invalid', null].sort(),
     );
-    const members = await fx.api('get', '/v1/members');
-    expect((members.body.data as { email: string }[]).filter((m) => m.email === 'race@example.com')).toHaveLength(1);
+    const members = await must(fx.client.GET('/v1/members'));
+    expect(members.data.filter((m) => m.email === 'race@example.com')).toHaveLength(1);
   });
 
   it('an expired invitation is refused', async () => {
@@ -162,8 +162,8 @@ describe('invitations and sign-in', () => {
         { $set: { expires_at: new Date(Date.now() - 1000) } },
       );
     expect(dashboardError(await fetch(link, { redirect: 'manual' }))).toBe('invitation_invalid');
-    const open = await fx.api('get', '/v1/members/invitations');
-    expect((open.body.data as { email: string }[]).map((i) => i.email)).not.toContain('late@example.com');
+    const open = await must(fx.client.GET('/v1/members/invitations'));
+    expect(open.data.map((i) => i.email)).not.toContain('late@example.com');
   });
 
   it('a viewer member reads but cannot change, with a 403 naming their role', async () => {
@@ -195,12 +195,10 @@ describe('invitations and sign-in', () => {
     expect([forged.status, ((await forged.json()) as { code: string }).code]).toEqual([403, 'csrf_failed']);
     const created = await asMember(jar, 'POST', '/v1/endpoints', { name: 'made by a person' });
     expect(created.status).toBe(201);
-    const audit = await fx.api('get', '/v1/audit');
-    const row = (audit.body.data as Record<string, unknown>[]).find((r) => r.action === 'endpoint_created');
+    const audit = await must(fx.client.GET('/v1/audit'));
+    const row = audit.data.find((r) => r.action === 'endpoint_created');
     expect(row).toMatchObject({ actor: me.body.member.id, actor_name: 'editor <editor@example.com>' });
-    const joined = (audit.body.data as Record<string, any>[]).find(
-      (r) => r.action === 'member_joined' && r.actor === me.body.member.id,
-    );
+    const joined = audit.data.find((r) => r.action === 'member_joined' && r.actor === me.body.member.id);
     expect(joined?.details).toMatchObject({ email: 'editor@example.com', role: 'editor' });
   });
 
@@ -235,11 +233,14 @@ describe('removing a member', () => {
     const { jar } = await signInWithoutBrowser(await invite('leaver@example.com', 'editor'), 'leaver@example.com');
     const me = await asMember(jar, 'GET', '/session');
     expect((await asMember(jar, 'GET', '/v1/endpoints')).status).toBe(200);
-    expect((await fx.api('delete', `/v1/members/${me.body.member.id}`)).status).toBe(204);
+    const removed = await fx.client.DELETE('/v1/members/{memberId}', {
+      params: { path: { memberId: me.body.member.id } },
+    });
+    expect(removed.response.status).toBe(204);
     expect((await asMember(jar, 'GET', '/v1/endpoints')).status).toBe(401);
     expect((await asMember(jar, 'GET', '/session')).status).toBe(401);
-    const audit = await fx.api('get', '/v1/audit');
-    expect(audit.body.data[0]).toMatchObject({
+    const audit = await must(fx.client.GET('/v1/audit'));
+    expect(audit.data[0]).toMatchObject({
       action: 'member_removed',
       details: { member_id: me.body.member.id, email: 'leaver@example.com' },
     });
@@ -247,10 +248,9 @@ describe('removing a member', () => {
 
   it('an admin cannot invite or remove owners', async () => {
     const admin = await fx.keyWithRole('admin');
-    const res = await fx.apiAs(admin.secret, 'post', '/v1/members/invitations', {
-      email: 'o@example.com',
-      role: 'owner',
-    });
-    expect(res.status).toBe(403);
+    const res = await fx
+      .clientAs(admin.secret)
+      .POST('/v1/members/invitations', { body: { email: 'o@example.com', role: 'owner' } });
+    expect(res.response.status).toBe(403);
   });
 });

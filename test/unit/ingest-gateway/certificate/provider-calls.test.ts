@@ -161,7 +161,8 @@ test('certificates not kept are fetched at most the budget a minute per provider
     fetchesPerMinute: 3,
     logger: testLogger().logger,
   });
-  const now = new Date(Date.UTC(2026, 10, 29, 12, 0, 10));
+  // the start of this minute: within the test certificates' validity, and a whole minute to the next
+  const now = new Date(Math.floor(Date.now() / 60_000) * 60_000);
   const url = (n: number) => `https://sns.us-east-1.amazonaws.com/made-up-${n}.pem`;
   for (let n = 0; n < 3; n++) expect(await certificates.get(url(n), 'aws_sns', now)).toMatchObject({ ok: true });
   expect(await certificates.get(url(3), 'aws_sns', now)).toEqual({
