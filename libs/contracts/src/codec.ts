@@ -46,25 +46,18 @@ export type MessageType = keyof TypeMap;
 
 // Each schema's `$id` is its message type. Registered here, compiled on its type's first message:
 // a process compiles only the types it handles, and importing the contracts stays cheap.
-const TYPES: readonly MessageType[] = [
-  'relay.delivery.v1',
-  'relay.activity.request.v1',
-  'relay.activity.attempt.v1',
-  'relay.activity.batch.v1',
-  'relay.payload.batch.v1',
-  'relay.account-event.v1',
-];
-ajv.addSchema([
-  deliveryV1Schema,
-  activityRequestV1Schema,
-  activityAttemptV1Schema,
-  activityBatchV1Schema,
-  payloadBatchV1Schema,
-  accountEventV1Schema,
-]);
+const SCHEMAS: { [K in MessageType]: object } = {
+  'relay.delivery.v1': deliveryV1Schema,
+  'relay.activity.request.v1': activityRequestV1Schema,
+  'relay.activity.attempt.v1': activityAttemptV1Schema,
+  'relay.activity.batch.v1': activityBatchV1Schema,
+  'relay.payload.batch.v1': payloadBatchV1Schema,
+  'relay.account-event.v1': accountEventV1Schema,
+};
+ajv.addSchema(Object.values(SCHEMAS));
 /** ajv compiles a registered schema on its first `getSchema` and keeps it. */
 const validatorOf = (type: unknown): ValidateFunction | undefined =>
-  typeof type === 'string' && TYPES.includes(type as MessageType) ? ajv.getSchema(type) : undefined;
+  typeof type === 'string' && Object.hasOwn(SCHEMAS, type) ? ajv.getSchema(type) : undefined;
 
 function check(message: unknown): RelayMessage {
   const type = (message as { type?: unknown } | null)?.type;
