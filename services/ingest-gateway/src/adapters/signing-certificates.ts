@@ -121,7 +121,8 @@ export function createProviderCalls(opts: ProviderCallsOptions): {
     }
   });
   const certificates = keptLoads<CertificateAnswer>(opts.maxEntries);
-  const budget = fetchBudget(opts.fetchesPerMinute ?? FETCHES_PER_MINUTE);
+  const fetchesPerMinute = opts.fetchesPerMinute ?? FETCHES_PER_MINUTE;
+  const budget = fetchBudget(fetchesPerMinute);
   const tokens = keptLoads<TokenAnswer>(opts.maxEntries);
 
   const problemOf = (outcome: SendOutcome): string | null =>
@@ -229,7 +230,7 @@ export function createProviderCalls(opts: ProviderCallsOptions): {
             opts.logger.warn('signing certificate not fetched', { provider, url, problem: 'fetch budget spent' });
             const spent: CertificateAnswer = {
               ok: false,
-              unavailable: `more than ${opts.fetchesPerMinute ?? FETCHES_PER_MINUTE} new ${provider} certificates or keys this minute`,
+              unavailable: `more than ${fetchesPerMinute} new ${provider} certificates or keys this minute`,
             };
             return { value: spent, until: null };
           }
