@@ -57,6 +57,14 @@ node -e '
   const fs = require("node:fs");
   const rs = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
   const sum = (k) => rs.reduce((n, r) => n + r[k], 0);
+  // the failures again, one line each, so that the last lines of a long log name them all
+  for (const r of rs)
+    for (const file of r.testResults) {
+      const name = file.name.replace(process.cwd() + "/", "");
+      if (file.status === "failed" && file.assertionResults.length === 0) console.log(`failed: ${name}: ${file.message.split("\n").find((l) => l.trim()) ?? ""}`);
+      for (const t of file.assertionResults)
+        if (t.status === "failed") console.log(`failed: ${name} › ${t.fullName}`);
+    }
   console.log(`${sum("numPassedTests")} passed, ${sum("numFailedTests") + sum("numRuntimeErrorTestSuites")} failed`);
   if (rs.some((r) => r.numTotalTests === 0)) process.exitCode = 1;
 ' "${reports[@]}" || status=1
