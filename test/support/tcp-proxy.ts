@@ -2,13 +2,16 @@ import net from 'node:net';
 
 /**
  * A TCP proxy on 127.0.0.1 in front of a real server, so a test can cut a service's
- * connection (close every socket and refuse new ones) or black-hole it (accept, forward
- * nothing) without stopping the shared server, then restore it.
+ * connection (close every socket and refuse new ones), black-hole it (accept, forward
+ * nothing) or hold it (keep every byte and send it on at restore: a server that answers late)
+ * without stopping the shared server, then restore it.
  */
 export class TcpProxy {
   private server: net.Server | null = null;
   private readonly sockets = new Set<net.Socket>();
-  private mode: 'forward' | 'blackhole' = 'forward';
+  private mode: 'forward' | 'blackhole' | 'hold' = 'forward';
+  /** bytes kept while held, in order, with the socket each is for */
+  private held: Array<[net.Socket, Buffer]> = [];
   port = 0;
 
   constructor(
@@ -40,9 +43,15 @@ export class TcpProxy {
     this.mode = 'blackhole';
   }
 
-  /** Listens again on the same port and forwards. */
+  /** Keeps connections open and keeps every byte both ways until `restore` sends them on. */
+  hold(): void {
+    this.mode = 'hold';
+  }
+
+  /** Listens again on the same port and forwards (first what was held). */
   async restore(): Promise<void> {
     this.mode = 'forward';
+    for (const [to, bytes] of this.held.splice(0)) if (!to.destroyed) to.write(bytes);
     if (!this.server) await this.start(this.port);
   }
 
@@ -60,8 +69,12 @@ export class TcpProxy {
       this.sockets.delete(client);
       this.sockets.delete(upstream);
     };
-    client.on('data', (d) => this.mode === 'forward' && upstream.write(d));
-    upstream.on('data', (d) => this.mode === 'forward' && client.write(d));
+    const pass = (to: net.Socket, d: Buffer): void => {
+      if (this.mode === 'forward') to.write(d);
+      else if (this.mode === 'hold') this.held.push([to, d]);
+    };
+    client.on('data', (d: Buffer) => pass(upstream, d));
+    upstream.on('data', (d: Buffer) => pass(client, d));
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
   }

@@ -32,7 +32,7 @@ import { createQuarantineBound } from './adapters/quarantine-bound';
 import { createDriftLearner } from './adapters/payload-drift';
 import { createPayloadRecorder } from './adapters/payload-recorder';
 import { createReplayMetrics } from './adapters/replay-metrics';
-import { createRedisLimiter, limiterRedisOptions } from './adapters/limiter/redis-limiter';
+import { createRedisLimiter, LATE_ANSWER_MS, limiterRedisOptions } from './adapters/limiter/redis-limiter';
 import { createGatewayMetrics, registerSpoolLength } from './adapters/metrics';
 import { createApp } from './app';
 import { configSpec } from './config';
@@ -53,9 +53,11 @@ runMain(async () => {
   const store = await connectStore(config.mongodbUrl);
   const redis = connectRedis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   const subscriber = connectRedis(config.redisUrl);
-  // the limiter's own connection, so its short command timeout never cuts a spool drain
+  // the quick connection (idempotency claims, the quarantine bound), so its short command
+  // timeout never cuts a spool drain; and the limiter's, which still reads a late answer
   const limiterRedis = connectRedis(config.redisUrl, limiterRedisOptions(config.limiterTimeoutMs));
-  for (const r of [redis, subscriber, limiterRedis])
+  const quotaRedis = connectRedis(config.redisUrl, limiterRedisOptions(LATE_ANSWER_MS));
+  for (const r of [redis, subscriber, limiterRedis, quotaRedis])
     r.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
   const broker = new BrokerConnection({
     url: config.rabbitmqUrl,
@@ -157,7 +159,8 @@ runMain(async () => {
     activity: countingOutcomes(createActivityRecorder(events, spool, logger), outcomeCounts),
     limiter: tracedMethods(
       createRedisLimiter({
-        redis: limiterRedis,
+        redis: quotaRedis,
+        decisionTimeoutMs: config.limiterTimeoutMs,
         namespace: config.namespace,
         logger,
         fallbackCounter: metrics.limiterFallback,
@@ -235,7 +238,7 @@ runMain(async () => {
     },
     () => broker.close(),
     async () => feed.stop(),
-    () => Promise.all([redis.quit(), subscriber.quit(), limiterRedis.quit()]),
+    () => Promise.all([redis.quit(), subscriber.quit(), limiterRedis.quit(), quotaRedis.quit()]),
     () => store.close(),
     () => rules.close(),
     () => closeServer(health),

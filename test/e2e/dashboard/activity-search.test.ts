@@ -59,7 +59,14 @@ beforeAll(async () => {
   await eventually(
     async () => {
       const page = await must(stack.client.GET('/v1/activity', { params: { query: { limit: 200 } } }));
-      return page.data.length >= NEWER + 3 && page.data.every((r) => r.status !== 'pending');
+      const pending = page.data.filter((r) => r.status === 'pending');
+      if (page.data.length >= NEWER + 3 && pending.length === 0) return true;
+      throw new Error(
+        `${page.data.length} of ${NEWER + 3} rows listed, ${pending.length} pending (${pending
+          .slice(0, 3)
+          .map((r) => r.id)
+          .join(', ')})`,
+      );
     },
     60_000,
     'every row written and settled',

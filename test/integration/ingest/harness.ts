@@ -26,6 +26,7 @@ import { createDriftLearner } from '../../../services/ingest-gateway/src/adapter
 import { createPayloadRecorder } from '../../../services/ingest-gateway/src/adapters/payload-recorder';
 import {
   createRedisLimiter,
+  LATE_ANSWER_MS,
   limiterRedisOptions,
 } from '../../../services/ingest-gateway/src/adapters/limiter/redis-limiter';
 import { createGatewayMetrics, registerSpoolLength } from '../../../services/ingest-gateway/src/adapters/metrics';
@@ -122,7 +123,12 @@ export class IngestHarness {
       retryStrategy: () => 100,
       disconnectTimeout: 50,
     });
-    for (const r of [redis, limiterRedis]) r.on('error', () => undefined);
+    const quotaRedis = new Redis(opts.limiterRedisUrl ?? infra.redisUrl, {
+      ...limiterRedisOptions(LATE_ANSWER_MS),
+      retryStrategy: () => 100,
+      disconnectTimeout: 50,
+    });
+    for (const r of [redis, limiterRedis, quotaRedis]) r.on('error', () => undefined);
     await eventually(async () => redis.status === 'ready', 5000, 'redis');
     const publisher = new ConfirmPublisher(broker, 1000, (result) => metrics.publishes.inc({ result }));
     const events = createEventPublisher(publisher, this.namespace);
@@ -180,7 +186,8 @@ export class IngestHarness {
       rules,
       activity: createActivityRecorder(events, spool, logger),
       limiter: createRedisLimiter({
-        redis: limiterRedis,
+        redis: quotaRedis,
+        decisionTimeoutMs: opts.limiterTimeoutMs ?? 200,
         namespace: this.namespace,
         logger,
         fallbackCounter: metrics.limiterFallback,
@@ -251,6 +258,7 @@ export class IngestHarness {
           feed.stop();
           redis.disconnect();
           limiterRedis.disconnect();
+          quotaRedis.disconnect();
           subscriber.disconnect();
           counter.disconnect();
           await rules.close();

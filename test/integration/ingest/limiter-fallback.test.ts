@@ -70,4 +70,37 @@ describe('rate limit and quota while Redis is unreachable', () => {
       await proxy.stop();
     }
   });
+
+  it('Redis answering after the deadline: the requests are decided per process, and each is counted once, not also in Redis', async () => {
+    const redis = new URL(infra.redisUrl);
+    const proxy = new TcpProxy(redis.hostname, Number(redis.port || 6379));
+    await proxy.start();
+    try {
+      const gw = await h.gateway({ clock, limiterRedisUrl: `redis://127.0.0.1:${proxy.port}`, limiterTimeoutMs: 100 });
+      const account = await h.account({ monthly_accepted_events: 100 });
+      const id = await h.endpoint(account);
+      const key = `${h.namespace}:quota:${account}:2025-08`;
+      await eventually(
+        async () => (await send(gw, id)).status === 202 && (await h.redis.get(key)) === '1',
+        5000,
+        'a shared count',
+      );
+
+      // every byte held: each script reaches Redis, and runs there, only after its request was decided
+      proxy.hold();
+      const during = await Promise.all([1, 2, 3].map(() => send(gw, id)));
+      expect(during.map((r) => r.status)).toEqual([202, 202, 202]);
+      expect((await gw.metrics.limiterFallback.get()).values[0]?.value).toBe(3);
+      await proxy.restore();
+
+      // the late answers say the scripts counted: 1 + 3, and the next shared decision makes 5
+      await eventually(async () => (await h.redis.get(key)) === '4', 5000, 'the held scripts counted in Redis');
+      await new Promise((r) => setTimeout(r, 1100)); // the limiter tries Redis again a second after a failure
+      expect((await send(gw, id)).status).toBe(202);
+      expect(await h.redis.get(key)).toBe('5');
+      expect((await gw.metrics.limiterFallback.get()).values[0]?.value).toBe(3);
+    } finally {
+      await proxy.stop();
+    }
+  });
 });

@@ -32,6 +32,7 @@ describe('GET /v1/billing/usage/daily: accepted events per day and per endpoint,
     const b = (await must(fx.client.POST('/v1/endpoints', { body: { name: 'billing' } }))).id;
     const limiter = createRedisLimiter({
       redis: limiterRedis,
+      decisionTimeoutMs: 2000,
       namespace: fx.namespace,
       logger: testLogger('gateway').logger,
       fallbackCounter: { inc: () => undefined },

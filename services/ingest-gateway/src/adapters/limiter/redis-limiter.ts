@@ -9,9 +9,11 @@ import { LocalLimiter } from './local-limiter';
 import { ADD_QUOTA_LUA, ADMIT_LUA, COUNT_IN_WINDOW_LUA, REFUND_LUA } from './scripts';
 
 /**
- * Options for the limiter's own Redis connection: a command fails at once while disconnected
- * (no offline queue, no retries) and after `timeoutMs` when Redis stops answering, so an
- * outage costs a request at most that long before the per-process limiter decides.
+ * Options for the gateway's quick Redis connection (limits, idempotency claims, the quarantine
+ * bound): a command fails at once while disconnected (no offline queue, no retries) and after
+ * `timeoutMs` when Redis stops answering, so an outage costs a request at most that long.
+ * The limiter gets a connection of its own with these options and a longer `timeoutMs`
+ * (LATE_ANSWER_MS): it decides after its own deadline but still reads a late answer.
  */
 export function limiterRedisOptions(timeoutMs: number): RedisOptions {
   // auto-pipelining: the EVALSHAs of requests in flight together leave in one write (one syscall
@@ -19,8 +21,19 @@ export function limiterRedisOptions(timeoutMs: number): RedisOptions {
   return { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: timeoutMs, enableAutoPipelining: true };
 }
 
+/**
+ * How long the limiter's connection waits for an answer the request stopped waiting for: a
+ * script that ran after the request was decided per process is known to have counted, so the
+ * unit is not counted twice. Past this, or when the connection drops first, whether it ran is
+ * unknown and the per-process count stands (docs/ingest.md "Limits").
+ */
+export const LATE_ANSWER_MS = 10_000;
+
 export interface RedisLimiterOptions {
+  /** the limiter's own connection: `limiterRedisOptions(LATE_ANSWER_MS)` */
   redis: RedisClient;
+  /** how long a request waits for Redis before the per-process limiter decides (LIMITER_TIMEOUT_MS) */
+  decisionTimeoutMs: number;
   namespace: string;
   logger: Logger;
   /** counts each request the per-process limiter decided (metric relay_ingest_limiter_fallback_total) */
@@ -38,6 +51,18 @@ interface LimiterCommands {
 }
 
 const MINUTE_MS = 60_000;
+
+/** `promise`'s value, or undefined once `ms` have passed first (the promise runs on). */
+function beforeDeadline<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** A late call that failed: whether its script ran is unknown, and the per-process count stands. */
+const noAnswer = (): undefined => undefined;
 
 /**
  * Spec step 6 over Redis: one EVALSHA per request (ioredis re-sends the script itself after
@@ -91,6 +116,21 @@ export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
     return flushing;
   };
 
+  /**
+   * The script of a request already decided per process answered after all. If it counted the
+   * request, Redis has the unit: the per-process count gives it up (admitted here), or Redis
+   * gives it back (refused here). If it refused, it counted nothing and the local decision stands.
+   */
+  const reconcile = (req: LimitRequest, key: string, decision: LimitDecision, [verdict, , used]: AdmitReply): void => {
+    if (verdict !== 0) return;
+    if (decision.admitted) {
+      local.settle(key, 1, used);
+      return;
+    }
+    const [dailyKey, dailyField] = daily(req);
+    commands.relayRefund(key, dailyKey, QUOTA_TTL_SECONDS, dailyField).catch(() => local.refund(key));
+  };
+
   return {
     async admit(req) {
       const key = quotaKey(namespace, req.accountId, req.now);
@@ -101,11 +141,10 @@ export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
           key,
           new Error(`a call failed under ${retryAfterFailureMs} ms ago; Redis is tried again after that`),
         );
-      let reply: AdmitReply;
-      try {
+      const [dailyKey, dailyField] = daily(req);
+      const call = (async (): Promise<AdmitReply> => {
         if (local.hasOwed()) await flushOwed();
-        const [dailyKey, dailyField] = daily(req);
-        reply = await commands.relayAdmit(
+        return commands.relayAdmit(
           rateKey(namespace, req.endpointId, key),
           key,
           dailyKey,
@@ -115,9 +154,19 @@ export function createRedisLimiter(opts: RedisLimiterOptions): Limiter {
           QUOTA_TTL_SECONDS,
           dailyField,
         );
+      })();
+      let reply: AdmitReply | undefined;
+      try {
+        reply = await beforeDeadline(call, opts.decisionTimeoutMs);
       } catch (err) {
         skipUntil = Date.now() + retryAfterFailureMs;
         return decideLocally(req, key, err);
+      }
+      if (reply === undefined) {
+        skipUntil = Date.now() + retryAfterFailureMs;
+        const decision = decideLocally(req, key, new Error(`no answer within ${opts.decisionTimeoutMs} ms`));
+        void call.then((late) => reconcile(req, key, decision, late), noAnswer);
+        return decision;
       }
       const [verdict, waitMs, used] = reply;
       local.observe(key, used);
