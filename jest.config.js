@@ -29,7 +29,7 @@ module.exports = {
       setupFilesAfterEnv: ['<rootDir>/test/support/timeout-integration.ts'],
     },
     // The e2e tier includes the chaos suite at its CI length (8,000 events, its default);
-    // scripts/test.sh runs its stream (chaos.test.ts) alone after the other files. `npm run
+    // scripts/test.sh runs its stream (chaos.test.ts) and the cluster files alone after the other files. `npm run
     // test:chaos` runs the suite by itself, by default at full length (100,000 events). Each worker shares one stack and
     // one browser between its files; the global hooks make the run's record of them and stop
     // them at the end (test/e2e/worker-stacks.ts).

@@ -44,14 +44,17 @@ status=0
 # Two workers, one shared stack each for its end-to-end files: a third made the main phase no
 # faster on 2 cores (690 s against 652 s, with more tests) and the machine's load far higher.
 report="$(mktemp)"; reports+=("$report")
-npx jest --selectProjects "${projects[@]}" --maxWorkers=2 --testPathIgnorePatterns /node_modules/ /test/e2e/chaos/chaos.test.ts \
+# the files that run alone, after the others (below)
+alone=(/test/e2e/chaos/chaos.test.ts /test/e2e/cluster-rabbitmq.test.ts /test/e2e/cluster-redis.test.ts)
+npx jest --selectProjects "${projects[@]}" --maxWorkers=2 --testPathIgnorePatterns /node_modules/ "${alone[@]}" \
   --json --outputFile="$report" || status=$?
 if [[ " ${projects[*]} " == *" e2e "* ]]; then
-  # The chaos suite's stream runs last and alone: it loads the machine for minutes and bounds
-  # how soon a broker outage is answered, which the browser and end-to-end files beside it would
-  # stretch. Its activity-writers file bounds nothing tighter than a minute: it runs with the rest.
+  # The chaos suite's stream and the two cluster files run last, one at a time: each loads the
+  # machine (private servers, a three- or six-node cluster) and bounds how soon an outage is
+  # answered, which files beside it would stretch and which would slow the files beside it.
+  # The chaos suite's activity-writers file bounds nothing tighter than a minute: it runs with the rest.
   report="$(mktemp)"; reports+=("$report")
-  npx jest --selectProjects e2e --maxWorkers=1 --json --outputFile="$report" -- test/e2e/chaos/chaos.test.ts || status=$?
+  npx jest --selectProjects e2e --maxWorkers=1 --json --outputFile="$report" -- "${alone[@]/#\//}" || status=$?
 fi
 node -e '
   const fs = require("node:fs");
