@@ -398,8 +398,8 @@ export class IndexWriter {
         _id: p.change ? changePageId(p.scope, numbers[i]!) : pageId(p.scope, numbers[i]!),
         e: p.text,
       }));
-      const inserted = await this.log.index(hour).insertNew(docs);
-      const taken = new Set(inserted);
+      // insertNew answers the ids that were taken already: those pages go again, under new numbers
+      const taken = new Set(await this.log.index(hour).insertNew(docs));
       pending = pending.filter((_, i) => taken.has(docs[i]!._id));
       // the store is ahead of this writer's count: probed, and the page goes after it
       await mapLimit(pending, 8, async (p) => {
