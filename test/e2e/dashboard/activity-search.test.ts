@@ -1,5 +1,5 @@
 import { must } from '@relay/client';
-import type { ActivityPage, ActivityRow } from '@relay/client';
+import type { ActivityPage } from '@relay/client';
 import type { Page } from 'playwright-core';
 import { eventually } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';
@@ -30,8 +30,8 @@ const ingest = (contentType: string, body: string, extra: { query?: string; head
   });
 
 /** The account's rows, following next_cursor (a call reads at most 40 index pages). */
-async function allRows(): Promise<ActivityRow[]> {
-  const rows: ActivityRow[] = [];
+async function allRows(): Promise<ActivityPage['data']> {
+  const rows: ActivityPage['data'] = [];
   let cursor: string | null = null;
   for (let calls = 0; calls < 20; calls++) {
     const page: ActivityPage = await must(
