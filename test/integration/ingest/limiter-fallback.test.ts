@@ -20,6 +20,26 @@ afterAll(async () => {
   await h?.stop();
 });
 
+/**
+ * A gateway whose limiter reaches Redis through a TCP proxy, an account with `quota` and an
+ * endpoint of it, once one request has been counted in Redis (`key`, the month's counter).
+ */
+async function behindProxy(quota: number, opts: { limiterTimeoutMs?: number } = {}) {
+  const redis = new URL(infra.redisUrl);
+  const proxy = new TcpProxy(redis.hostname, Number(redis.port || 6379));
+  await proxy.start();
+  const gw = await h.gateway({ clock, limiterRedisUrl: `redis://127.0.0.1:${proxy.port}`, ...opts });
+  const account = await h.account({ monthly_accepted_events: quota });
+  const id = await h.endpoint(account);
+  const key = `${h.namespace}:quota:${account}:2025-08`;
+  await eventually(
+    async () => (await send(gw, id)).status === 202 && (await h.redis.get(key)) === '1',
+    5000,
+    'a shared count',
+  );
+  return { proxy, gw, id, key };
+}
+
 describe('rate limit and quota while Redis is unreachable', () => {
   it('a gateway whose Redis port is closed keeps accepting, limits per process, logs it once and counts every request', async () => {
     const gw = await h.gateway({ clock, limiterRedisUrl: `redis://127.0.0.1:${await freePort()}` });
@@ -32,19 +52,8 @@ describe('rate limit and quota while Redis is unreachable', () => {
   });
 
   it('a cut Redis connection: the quota continues from the last shared count, and the units counted meanwhile reach Redis when it returns', async () => {
-    const redis = new URL(infra.redisUrl);
-    const proxy = new TcpProxy(redis.hostname, Number(redis.port || 6379));
-    await proxy.start();
+    const { proxy, gw, id, key } = await behindProxy(5);
     try {
-      const gw = await h.gateway({ clock, limiterRedisUrl: `redis://127.0.0.1:${proxy.port}` });
-      const account = await h.account({ monthly_accepted_events: 5 });
-      const id = await h.endpoint(account);
-      const key = `${h.namespace}:quota:${account}:2025-08`;
-      await eventually(
-        async () => (await send(gw, id)).status === 202 && (await h.redis.get(key)) === '1',
-        5000,
-        'a shared count',
-      );
       expect((await send(gw, id)).status).toBe(202);
       expect(await h.redis.get(key)).toBe('2');
 
@@ -72,20 +81,8 @@ describe('rate limit and quota while Redis is unreachable', () => {
   });
 
   it('Redis answering after the deadline: the requests are decided per process, and each is counted once, not also in Redis', async () => {
-    const redis = new URL(infra.redisUrl);
-    const proxy = new TcpProxy(redis.hostname, Number(redis.port || 6379));
-    await proxy.start();
+    const { proxy, gw, id, key } = await behindProxy(100, { limiterTimeoutMs: 100 });
     try {
-      const gw = await h.gateway({ clock, limiterRedisUrl: `redis://127.0.0.1:${proxy.port}`, limiterTimeoutMs: 100 });
-      const account = await h.account({ monthly_accepted_events: 100 });
-      const id = await h.endpoint(account);
-      const key = `${h.namespace}:quota:${account}:2025-08`;
-      await eventually(
-        async () => (await send(gw, id)).status === 202 && (await h.redis.get(key)) === '1',
-        5000,
-        'a shared count',
-      );
-
       // every byte held: each script reaches Redis, and runs there, only after its request was decided
       proxy.hold();
       const during = await Promise.all([1, 2, 3].map(() => send(gw, id)));
