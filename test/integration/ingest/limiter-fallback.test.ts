@@ -1,4 +1,11 @@
+import Redis from 'ioredis';
+import {
+  createRedisLimiter,
+  LATE_ANSWER_MS,
+  limiterRedisOptions,
+} from '../../../services/ingest-gateway/src/adapters/limiter/redis-limiter';
 import { eventually, infra } from '../../support/infra';
+import { testLogger } from '../../support/logger';
 import { freePort } from '../../support/services';
 import { TcpProxy } from '../../support/tcp-proxy';
 import { IngestHarness } from './harness';
@@ -98,6 +105,37 @@ describe('rate limit and quota while Redis is unreachable', () => {
       expect((await gw.metrics.limiterFallback.get()).values[0]?.value).toBe(3);
     } finally {
       await proxy.stop();
+    }
+  });
+
+  it('a busy event loop: an answer already waiting when the deadline passes is read, and Redis decides', async () => {
+    const redis = new Redis(infra.redisUrl, limiterRedisOptions(LATE_ANSWER_MS));
+    try {
+      await eventually(async () => redis.status === 'ready', 5000, 'redis');
+      const fallbacks = { n: 0, inc: () => void fallbacks.n++ };
+      const limiter = createRedisLimiter({
+        redis,
+        decisionTimeoutMs: 50,
+        namespace: h.namespace,
+        logger: testLogger().logger,
+        fallbackCounter: fallbacks,
+      });
+      const req = {
+        endpointId: 'ep_busy',
+        accountId: 'acct_busy',
+        ratePerMinute: 1000,
+        monthlyQuota: 1000,
+        now: clock(),
+      };
+      await limiter.admit(req); // the script is loaded in Redis: one round trip below
+      const decision = limiter.admit(req);
+      await new Promise((r) => setImmediate(r)); // the script is written
+      const until = Date.now() + 500; // the loop is blocked past the deadline while Redis answers
+      while (Date.now() < until);
+      expect(await decision).toEqual({ admitted: true, counter: 'shared' });
+      expect(fallbacks.n).toBe(0);
+    } finally {
+      redis.disconnect();
     }
   });
 });
