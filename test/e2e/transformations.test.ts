@@ -169,6 +169,22 @@ describe('what a transformation changes', () => {
     expect(deliveriesOf(eventId)).toHaveLength(1);
   });
 
+  it('a path and query it sets are where a webhook target delivers, beneath its URL; left as received, the URL as configured', async () => {
+    const { endpointId, targetIds } = await endpointWith({}, 2);
+    await save({ endpointId }, `(r) => ({ ...r, body: { id: r.body.id, path: r.path } })`);
+    await save(
+      { endpointId, targetId: targetIds[0] },
+      `(r) => ({ ...r, path: '/orders/' + r.body.id, query: { ...r.query, kind: 'charge', tag: ['a', 'b'] } })`,
+    );
+    const eventId = await send(endpointId, '{"id":"ch_1"}', 'application/json', '?src=shop');
+    const got = await delivered(eventId, 2);
+    expect(got.map((q) => q.url).sort()).toEqual(['/hook', '/hook/orders/ch_1?src=shop&kind=charge&tag=a&tag=b']);
+    expect(got.map(json)).toEqual([
+      { id: 'ch_1', path: `/relay/${endpointId}` },
+      { id: 'ch_1', path: `/relay/${endpointId}` },
+    ]);
+  });
+
   it.each([
     ['json', 'application/json', '{"a":[1,2]}', '', { a: [1, 2] }],
     ['form', 'application/x-www-form-urlencoded', 'a=1&b=2&b=3', '', { a: '1', b: ['2', '3'] }],
@@ -214,6 +230,7 @@ describe('failures are outcomes: kept, then delivered once fixed', () => {
       /the result is \d+ bytes; at most 1048576/,
     ],
     ['an invalid result', `(r) => ({ ...r, headers: { 'x-a': 1 } })`, /invalid result: headers.x-a must be a string/],
+    ['a path that climbs', `(r) => ({ ...r, path: '/a/%2e%2e/admin' })`, /invalid result: path holds a \.\. segment/],
   ])('%s → TRANSFORM_FAILED kept; fixed and resent → delivered exactly once', async (_what, broken, message) => {
     const { endpointId, targetIds } = await endpointWith();
     await save({ endpointId }, broken);

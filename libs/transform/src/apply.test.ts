@@ -110,6 +110,30 @@ describe('what a result changes', () => {
     expect(text(r.carried)).toBe('a=1&c=new');
   });
 
+  test('a path and query other than the received ones become the address; the next step sees them', async () => {
+    const r = await apply(
+      [
+        t(`(r) => ({ ...r, path: '/orders/' + r.body.id, query: { ...r.query, kind: 'charge' } })`, 'endpoint'),
+        t(`(r) => ({ ...r, body: { path: r.path, query: r.query } })`, 'target'),
+      ],
+      carried('application/json', '{"id":7}', 'x=1'),
+    );
+    if (r.result !== 'pass') throw new Error(r.result);
+    expect(r.carried.address).toEqual({ path: '/orders/7', query: 'x=1&kind=charge' });
+    expect(JSON.parse(text(r.carried))).toEqual({ path: '/orders/7', query: { x: '1', kind: 'charge' } });
+    expect(outputOf(r.ran[0]!, 'ep_1')).toMatchObject({ path: '/orders/7', query: { x: '1', kind: 'charge' } });
+  });
+
+  test('a path and query as received give no address; the method is read, not applied', async () => {
+    const r = await apply(
+      [t(`(r) => ({ ...r, method: 'DELETE', body: 1 })`)],
+      carried('application/json', '{}', 'x=1'),
+    );
+    if (r.result !== 'pass') throw new Error(r.result);
+    expect(r.carried.address).toBeUndefined();
+    expect(r.carried.request.method).toBe('POST');
+  });
+
   test('an async function is awaited', async () => {
     const r = await apply(
       [t(`async (r) => ({ ...r, body: await Promise.resolve(2) })`)],
@@ -168,6 +192,17 @@ describe('failures name the scope, version, line and message', () => {
       'a header name that is not one',
       `(r) => ({ ...r, headers: { 'bad name': 'v' } })`,
       /invalid result: headers: "bad name" is not a header name/,
+    ],
+    [
+      'a path that is not one',
+      `(r) => ({ ...r, path: 'orders' })`,
+      /invalid result: path must be a string starting with \//,
+    ],
+    ['a path that climbs', `(r) => ({ ...r, path: '/a/../b' })`, /invalid result: path holds a \.\. segment/],
+    [
+      'a query value that is not a string',
+      `(r) => ({ ...r, query: { n: 1 } })`,
+      /invalid result: query.n must be a string or an array of strings/,
     ],
     [
       'a header value with a newline',

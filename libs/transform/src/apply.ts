@@ -1,4 +1,5 @@
-import { argsOf, carriedOf, requestOf, ResultError } from './request';
+import { argsOf, carriedOf, requestOf } from './request';
+import { ResultError } from './result-error';
 import type { Carried, TransformContext, TransformRequest } from './request';
 import type { CallArgs, RunResult } from './sandbox';
 
@@ -69,7 +70,7 @@ export async function applyTransformations(
       return { result: 'dropped', scope: t.scope, ran };
     }
     try {
-      current = carriedOf(value, current);
+      current = carriedOf(value, current, context.endpoint.id);
     } catch (err) {
       if (err instanceof ResultError) return fail(`invalid result: ${err.message}`, null);
       throw err;

@@ -6,14 +6,18 @@ import { findEndpoint, transformationHeads } from '@relay/store';
 import type { Store, TargetRecord } from '@relay/store';
 import { applyTransformations } from './apply';
 import type { Transformation, Transformed } from './apply';
+import type { Address } from './address';
 import { DEFAULT_LIMITS } from './limits';
 import type { SandboxLimits } from './limits';
 import type { TransformContext } from './request';
 import { TransformRunner } from './runner';
 
-/** What a delivery comes to once its transformations ran. */
+/**
+ * What a delivery comes to once its transformations ran. `address`: the path and query they set,
+ * which a webhook target sends to beneath its URL (`addressedUrl`); absent when unchanged.
+ */
 export type DeliveryStep =
-  | { result: 'pass'; delivery: DeliveryMessageV1; note: AttemptTransformNote | null }
+  | { result: 'pass'; delivery: DeliveryMessageV1; note: AttemptTransformNote | null; address?: Address }
   | { result: 'dropped'; note: AttemptTransformNote }
   | { result: 'transform_failed'; error: string; note: AttemptTransformNote };
 
@@ -110,7 +114,9 @@ export function createDeliveryTransformer(opts: DeliveryTransformerOptions): Del
       if (done.result === 'dropped') return { result: 'dropped', note };
       if (done.result === 'failed')
         return { result: 'transform_failed', error: `TRANSFORM_FAILED: ${done.error}`, note };
-      return { result: 'pass', delivery: { ...d, ...done.carried }, note };
+      // beside the message, not in it: only a webhook request reads it; a retry transforms the original again
+      const { address, ...carried } = done.carried;
+      return { result: 'pass', delivery: { ...d, ...carried }, note, ...(address ? { address } : {}) };
     },
     async close() {
       await runner?.close();

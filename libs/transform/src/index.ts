@@ -3,7 +3,10 @@ export type { CallArgs, RunFailure, RunFailureKind, RunResult } from './sandbox'
 export { TransformRunner } from './runner';
 export { DEFAULT_LIMITS, MAX_CODE_CHARS } from './limits';
 export type { SandboxLimits } from './limits';
-export { bodyOf, carriedOf, requestOf, ResultError } from './request';
+export { bodyOf, carriedOf, requestOf } from './request';
+export { ResultError } from './result-error';
+export { addressedUrl } from './address';
+export type { Address } from './address';
 export type { Carried, TransformContext, TransformRequest } from './request';
 export { applyTransformations, inputOf, outputOf, TRANSFORM_SCOPES } from './apply';
 export type { Ran, RunCode, Transformation, Transformed, TransformScope } from './apply';

@@ -1,4 +1,7 @@
 import type { DeliveryPayload, ForwardableRequest } from '@relay/contracts';
+import { addressOf } from './address';
+import type { Address } from './address';
+import { ResultError } from './result-error';
 import type { CallArgs } from './sandbox';
 
 /** The request a transformation receives and returns (docs/transformations.md "The function"). */
@@ -26,6 +29,8 @@ export interface TransformContext {
 export interface Carried {
   request: ForwardableRequest;
   payload: DeliveryPayload;
+  /** the path and query a transformation changed (a webhook target sends to them beneath its URL) */
+  address?: Address;
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -91,26 +96,26 @@ export function argsOf(carried: Carried, context: TransformContext): CallArgs {
 
 const textOf = (payload: DeliveryPayload): string => Buffer.from(payload.body_base64, 'base64').toString('utf8');
 
+const receivedPath = (endpointId: string): string => `/relay/${endpointId}`;
+
 function headOf(carried: Carried, endpointId: string): Omit<TransformRequest, 'body'> {
   const { content_type } = carried.payload;
   return {
     method: carried.request.method,
-    path: `/relay/${endpointId}`,
-    query: pairsToObject(new URLSearchParams(carried.request.query)),
+    path: carried.address?.path ?? receivedPath(endpointId),
+    query: pairsToObject(new URLSearchParams(carried.address?.query ?? carried.request.query)),
     headers: { ...carried.request.headers, ...(content_type === null ? {} : { 'content-type': content_type }) },
   };
 }
 
-/** Why a result cannot be delivered: the field and what is wrong with it. */
-export class ResultError extends Error {}
-
 /**
  * What a transformation returned, made into what is delivered. The body is sent as it is when
  * a string, as JSON (or a form, when the content type says so) otherwise; the `content-type`
- * header sets the payload's type. Method, path and query are the sender's: targets address their
- * own URL (docs/transformations.md "What a result changes").
+ * header sets the payload's type. A path or query other than the received one is kept as the
+ * address a webhook target sends to; the method is the sender's (docs/transformations.md "What a
+ * result changes").
  */
-export function carriedOf(result: unknown, original: Carried): Carried {
+export function carriedOf(result: unknown, original: Carried, endpointId: string): Carried {
   if (typeof result !== 'object' || result === null || Array.isArray(result))
     throw new ResultError('the result must be a request object or null');
   const r = result as Record<string, unknown>;
@@ -118,7 +123,11 @@ export function carriedOf(result: unknown, original: Carried): Carried {
   const { 'content-type': typeHeader, ...forwarded } = headers;
   const body = r.body;
   const payload = payloadOf(body, typeHeader ?? original.payload.content_type);
-  return { request: { ...original.request, headers: forwarded }, payload };
+  const address = addressOf(r, original.address, {
+    path: receivedPath(endpointId),
+    query: original.request.query,
+  });
+  return { request: { ...original.request, headers: forwarded }, payload, ...(address ? { address } : {}) };
 }
 
 function headersOf(value: unknown): Record<string, string> {

@@ -156,6 +156,28 @@ describe('handleDelivery: transformations', () => {
   });
 
   it.each([
+    ['webhook', 'http://127.0.0.1/in/orders/7?token=t&kind=charge'],
+    ['fake', 'http://127.0.0.1/in?token=t'],
+  ])(
+    'a path and query a transformation set address a webhook target’s URL, no other kind’s: %s → %s',
+    async (name, url) => {
+      const { deps, kind } = setup([ok], target({ kind: name }));
+      kind.buildRequest = () => ({ url: 'http://127.0.0.1/in?token=t', headers: {}, body: Buffer.alloc(0) });
+      deps.registry = createRegistry([{ ...kind, kind: name }]);
+      const address = { path: '/orders/7', query: 'kind=charge' };
+      deps.transform = { apply: async (d) => ({ result: 'pass', delivery: d, note, address }) };
+      const sent: string[] = [];
+      deps.send = async (request) => {
+        sent.push(request.url);
+        kind.sent += 1;
+        return { response: { status: 200, headers: {}, body: '' }, durationMs: 1 };
+      };
+      await handleDelivery(delivery(), deps);
+      expect(sent).toEqual([url]);
+    },
+  );
+
+  it.each([
     ['transform_failed', 'TRANSFORM_FAILED: target transformation v3, line 2: Error: no'],
     ['dropped', null],
   ] as const)(

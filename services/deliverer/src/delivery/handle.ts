@@ -15,7 +15,8 @@ import { decideRetry } from '../retry/decide';
 import type { RetryDecision } from '../retry/decide';
 import { holdTier } from '../retry/tiers';
 import type { DeliveryDeps, DeliveryRun, FlagReason } from './ports';
-import type { DeliveryStep } from '@relay/transform';
+import { addressedUrl } from '@relay/transform';
+import type { Address, DeliveryStep } from '@relay/transform';
 
 export type {
   AttemptMetricResult,
@@ -72,7 +73,7 @@ export async function handleDelivery(
   if (gated?.verdict.verdict === 'hold') return hold(d, gated.verdict, gated.kind, run, deps);
   const attemptedAt = deps.now();
   // the transformed request is what is sent; retries republish the original, transformed again then
-  const tried = await attempt(step?.delivery ?? d, target, kind, deps);
+  const tried = await attempt(step?.delivery ?? d, target, kind, deps, step?.address);
   if (gated) await deps.gate.settle(gated.target, gated.verdict, tried.outcome, tried.sent);
   if (target?.flagged) deps.health.reset(target.id);
   const schedule = target && kind ? retryScheduleOf(target, kind) : [];
@@ -235,6 +236,7 @@ async function attempt(
   target: TargetRecord | null,
   kind: AnyTargetKind | undefined,
   deps: DeliveryDeps,
+  address: Address | undefined,
 ): Promise<Tried> {
   const stop = (error: string): Tried => ({
     outcome: { result: 'permanent', status: null, error, flagTarget: false },
@@ -247,7 +249,7 @@ async function attempt(
   if (target.flagged) return stop(`target flagged: ${target.flagged.reason}`);
   if (!kind) return stop(`unknown target kind ${target.kind}`);
   if (kind.deliver) return viaTransport(kind, target, d, deps);
-  const built = buildRequest(kind, target, d, deps);
+  const built = buildRequest(kind, target, d, deps, address);
   if ('failure' in built)
     return { outcome: built.failure, durationMs: 0, aboutDestination: built.failure.flagTarget, sent: false };
   const sent = await deps.send({ ...built.request, resendable: kind.resendable });
@@ -275,9 +277,13 @@ function buildRequest(
   target: TargetRecord,
   d: DeliveryMessageV1,
   deps: DeliveryDeps,
+  address: Address | undefined,
 ): { request: OutboundRequest } | { failure: AttemptResult & { result: 'permanent' } } {
   try {
-    return { request: kind.buildRequest(target.config, d) };
+    const request = kind.buildRequest(target.config, d);
+    // a transformation's path and query address a webhook target only (docs/transformations.md)
+    if (!address || kind.kind !== 'webhook') return { request };
+    return { request: { ...request, url: addressedUrl(request.url, address) } };
   } catch (err) {
     return { failure: notBuilt(err, target, d, deps) };
   }
