@@ -255,7 +255,8 @@ describe('a transformation written, previewed, saved, compared, restored and rem
 
 describe('an activity row shows, with each attempt, the transformation versions that ran and their console', () => {
   const RENAME = `(request) => { console.log('renamed', request.body.id); return { ...request, body: { order_id: request.body.id } }; }`;
-  const THROWS = `(request) => { throw new Error('no customer for ' + request.body.id); }`;
+  // sees what the endpoint's returned
+  const THROWS = `(request) => { throw new Error('no customer for ' + request.body.order_id); }`;
   let renamesId: string;
   let renamesUrl: string;
   let crmId: string;
