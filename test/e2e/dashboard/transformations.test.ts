@@ -11,7 +11,9 @@ import { startDashboardStack } from './stack';
  * Transformations in the dashboard (docs/transformations.md "In the dashboard"), in Chromium as
  * a person uses them: code typed into the editor, previewed on the endpoint's last requests
  * (nothing delivered), saved as versions, two versions compared, one restored, the
- * transformation removed, a target's own saved — each checked by what the receiver then gets.
+ * transformation removed, a target's own saved — each checked by what the receiver then gets;
+ * then an activity row opened, whose attempt shows the versions that ran, their console lines
+ * and a failure's line.
  */
 let stack: Awaited<ReturnType<typeof startDashboardStack>>;
 let browser: Browser;
@@ -243,10 +245,113 @@ describe('a transformation written, previewed, saved, compared, restored and rem
     await editor(viewer).waitFor({ timeout: WAIT });
     expect(await editor(viewer).getAttribute('aria-readonly')).toBe('true');
     expect(await editor(viewer).getAttribute('contenteditable')).toBe('false');
-    expect(await editorText(viewer)).toBe(V1);
+    // removed, so the newest version's code is shown: fetched after the page, so waited for
+    await eventually(async () => (await editorText(viewer)) === V1, WAIT, 'the newest version in the editor');
     await viewer.getByRole('table', { name: 'Versions' }).waitFor();
     for (const name of [/^Save/, 'Preview on last requests', /^Restore/, 'Remove…'])
       expect(await viewer.getByRole('button', { name }).count()).toBe(0);
     await viewer.context().close();
+  });
+});
+
+describe('an activity row shows, with each attempt, the transformation versions that ran and their console', () => {
+  const RENAME = `(request) => { console.log('renamed', request.body.id); return { ...request, body: { order_id: request.body.id } }; }`;
+  // sees what the endpoint's returned
+  const THROWS = `(request) => { throw new Error('no customer for ' + request.body.order_id); }`;
+  let renamesId: string;
+  let renamesUrl: string;
+  let crmId: string;
+
+  beforeAll(async () => {
+    const ep = await must(stack.client.POST('/v1/endpoints', { body: { name: 'renames' } }));
+    [renamesId, renamesUrl] = [ep.id, ep.ingest_url];
+    const crm = await must(
+      stack.client.POST('/v1/endpoints/{endpointId}/targets', {
+        params: { path: { endpointId: renamesId } },
+        body: { kind: 'webhook', name: 'crm', config: { url: receiver.url('/crm'), enforce_https: false } },
+      }),
+    );
+    crmId = crm.id;
+  });
+
+  /** Sends `{ id }` to the endpoint; its event id. */
+  async function sendId(id: string): Promise<string> {
+    const res = await fetch(renamesUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id }),
+    });
+    expect(res.status).toBe(202);
+    return res.headers.get('x-relay-event-id')!;
+  }
+
+  /** Types code into the scope's editor (a fresh scope: nothing runs yet) and saves it as version 1. */
+  async function saveFirstVersion(tab: string, code: string): Promise<void> {
+    await page.goto(`${stack.dashboardUrl}#/endpoints/${renamesId}/${tab}`);
+    // the scope's own state loaded, not the page's previous one
+    await status().filter({ hasText: 'No transformation: requests are delivered as received.' }).waitFor({
+      timeout: WAIT,
+    });
+    await typeCode(code);
+    await page.getByRole('button', { name: 'Save as version 1' }).click();
+    await saidOk('Saved as version 1');
+  }
+
+  /** The event's first attempt, once the activity log has recorded it. */
+  const recordedAttempt = (eventId: string) =>
+    eventually(
+      async () =>
+        (await stack.client.GET('/v1/activity/{eventId}', { params: { path: { eventId } } })).data?.deliveries[0]
+          ?.attempts[0],
+      WAIT,
+      `${eventId}'s attempt recorded`,
+    );
+
+  /** Opens the event's row on the endpoint's Activity tab, as a person does; its first attempt's transformations. */
+  async function transformsOfRow(eventId: string): Promise<Locator> {
+    await page.goto(`${stack.dashboardUrl}#/endpoints/${renamesId}/activity`);
+    const row = page.locator(`tr[data-event-id="${eventId}"]`);
+    await row.waitFor({ timeout: WAIT });
+    await row.getByRole('button', { name: /^Show details of the request/ }).click();
+    const ran = page.locator(`tr[id="detail-${eventId}"] details.attempt-transform[data-attempt="1"]`);
+    await ran.waitFor({ timeout: WAIT });
+    return ran;
+  }
+
+  it('shows version 1 saved in the editor as what ran on the attempt, with its console line as text', async () => {
+    await saveFirstVersion('transformation', RENAME);
+    // markup in a console line is the user's text, never the page's
+    const eventId = await sendId('<b>ord-1</b>');
+    expect(bodyOf(await delivered(eventId))).toEqual({ order_id: '<b>ord-1</b>' });
+    expect((await recordedAttempt(eventId)).transform).toEqual({
+      versions: [{ scope: 'endpoint', version: 1 }],
+      logs: ['[endpoint v1] renamed <b>ord-1</b>'],
+    });
+
+    const ran = await transformsOfRow(eventId);
+    expect(await ran.locator('summary').textContent()).toBe('Attempt 1: transformation endpoint v1 · 1 console line');
+    const lines = ran.locator('pre[aria-label="Console"]');
+    expect(await lines.isVisible()).toBe(true);
+    expect(await lines.textContent()).toBe('[endpoint v1] renamed <b>ord-1</b>');
+    expect(await lines.locator('b').count()).toBe(0);
+    expect(await ran.locator('.error-text').count()).toBe(0);
+  });
+
+  it('shows a target’s transformation that throws failing at its line, after the endpoint’s ran and logged', async () => {
+    await saveFirstVersion(`transformation/${crmId}`, THROWS);
+    const eventId = await sendId('ord-2');
+    expect((await recordedAttempt(eventId)).state).toBe('transform_failed');
+
+    const ran = await transformsOfRow(eventId);
+    expect(await ran.locator('summary').textContent()).toBe(
+      'Attempt 1: transformations endpoint v1, target v1 · 1 console line',
+    );
+    expect(await ran.locator('.error-text').textContent()).toBe(
+      'Failed at line 1 of target v1: Error: no customer for ord-2',
+    );
+    expect(await ran.locator('pre[aria-label="Console"]').textContent()).toBe('[endpoint v1] renamed ord-2');
+    await screenshot(page, 'activity-transform-failed');
+    // kept, not sent
+    expect(deliveriesOf(eventId)).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { messageOf, must, relay } from '../../api';
 import type { ActivityListed, ActivityRow as Detail } from '@relay/client';
@@ -8,10 +9,14 @@ import type { Abilities } from '../../lib/roles';
 import { utc } from '../../lib/time';
 import { href } from '../../router';
 import { AttemptResponse } from './AttemptResponse';
+import { AttemptTransform } from './AttemptTransform';
 import { Quarantine } from './Quarantine';
 import { RequestDetail } from './RequestDetail';
 
-/** An expanded row: the error reason (spec), then every delivery and its attempts. */
+/**
+ * An expanded row: the error reason (spec), then every delivery and its attempts, each with the
+ * transformations that ran on it and what the target answered.
+ */
 export function RowDetail(props: {
   row: ActivityListed;
   can: Abilities;
@@ -170,18 +175,22 @@ export function RowDetail(props: {
               </tbody>
             </table>
           </div>
-          {d.attempts.map(
-            (a) =>
-              a.response && (
+          {d.attempts.map((a, i) => (
+            <Fragment key={a.attempt}>
+              {a.transform && (
+                // the last attempt's open: what ran on the delivery as it stands
+                <AttemptTransform attempt={a} transform={a.transform} open={i === d.attempts.length - 1} />
+              )}
+              {a.response && (
                 <AttemptResponse
-                  key={a.attempt}
                   attempt={a.attempt}
                   status={a.status_code}
                   durationMs={a.duration_ms}
                   response={a.response}
                 />
-              ),
-          )}
+              )}
+            </Fragment>
+          ))}
         </div>
       ))}
       {detail && waitingCount(detail) > 0 && (
