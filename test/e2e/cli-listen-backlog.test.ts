@@ -11,7 +11,7 @@ import { activityRowWhen } from '../support/api-client';
 import { eventually, infra } from '../support/infra';
 import { TestReceiver } from '../support/receiver';
 import { relayListen } from '../support/relay-cli';
-import type { RelayProcess } from '../support/relay-cli';
+import type { RelayProcess, RelayProcessOptions } from '../support/relay-cli';
 import { startService } from '../support/services';
 import type { RunningService } from '../support/services';
 import { startStack } from './stack';
@@ -58,12 +58,16 @@ async function endpoint(name: string): Promise<string> {
   return (await must(stack.client.POST('/v1/endpoints', { body: { name, rate_limit_per_minute: 100000 } }))).id;
 }
 
-async function listening(args: string[]): Promise<RelayProcess> {
-  const p = await relayListen(args, {
-    XDG_CONFIG_HOME: configHome,
-    RELAY_API_URL: stack.services['management-api']!.url,
-    RELAY_API_KEY: stack.apiKey,
-  });
+async function listening(args: string[], opts: RelayProcessOptions = {}): Promise<RelayProcess> {
+  const p = await relayListen(
+    args,
+    {
+      XDG_CONFIG_HOME: configHome,
+      RELAY_API_URL: stack.services['management-api']!.url,
+      RELAY_API_KEY: stack.apiKey,
+    },
+    opts,
+  );
   running.push(p);
   return p;
 }
@@ -129,9 +133,10 @@ describe('relay listen: the backlog', () => {
       }),
     ]);
 
-    const cli = await listening([endpointId, '--forward', local.url(), '--target', target.id]);
+    // what it says (stderr) and what it delivered (stdout) in one record, in the order it wrote them
+    const cli = await listening([endpointId, '--forward', local.url(), '--target', target.id], { merged: true });
     await eventually(
-      async () => cli.stderr().includes(`${BACKLOG_EVENTS} events kept while no session listened`),
+      async () => cli.stdout().includes(`${BACKLOG_EVENTS} events kept while no session listened`),
       10_000,
       'the count, said first',
     );
@@ -141,9 +146,14 @@ describe('relay listen: the backlog', () => {
     await eventually(async () => local.requests.length >= sent.length, 120_000, 'every event at the local server');
 
     expect(eventIdsAt(local)).toEqual(sent);
-    expect(cli.stderr().indexOf('events kept while no session listened')).toBeGreaterThan(
-      cli.stderr().indexOf('Listening on'),
-    );
+    // the count comes after the session opened and before the first delivered event's line
+    const lines = cli.stdout().split('\n');
+    const at = (what: string): number => lines.findIndex((line) => line.includes(what));
+    const count = at(`${BACKLOG_EVENTS} events kept while no session listened`);
+    const firstDelivered = lines.findIndex((line) => / {2}evt_\S+ {2}/.test(line)); // time, event id, status…
+    expect(count).toBeGreaterThan(at('Listening on'));
+    expect(firstDelivered).toBeGreaterThan(count);
+    expect(lines[firstDelivered]).toContain(sent[0]!);
     const first = await completed(sent[0]!);
     expect(first.deliveries[0]!.attempts.map((a) => [a.attempt, a.state, a.status_code])).toEqual([
       [1, 'retrying', null],

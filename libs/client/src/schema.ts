@@ -3377,6 +3377,15 @@ export interface components {
                     };
                     /** @description times the request was sent again inside this attempt, after a reused kept-alive connection was reset before any answer: the target may have got 1 + `resends` requests, all with the same `X-Relay-Delivery-Id` (docs/delivery.md "Stale connections"); absent when none */
                     resends?: number;
+                    /** @description The ordering key this delivery held back as the head of a stuck key (docs/ordering.md "Held keys"): set on its latest attempt when the key was found stuck, and on each attempt after it; absent otherwise. */
+                    ordering?: {
+                        key: string;
+                        /**
+                         * Format: date-time
+                         * @description when the key was found stuck: its head had waited `ORDERING_STUCK_AFTER_MS`
+                         */
+                        stuck_since: string;
+                    };
                 }[];
             }[];
             /** @description targets the event was not sent to because its payload did not meet their routing rules (docs/routing.md); empty when none */

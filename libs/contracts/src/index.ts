@@ -39,6 +39,7 @@ export type {
   ActivityMessage,
   ActivityAlert,
   ActivityRequestV1,
+  AttemptOrderingNote,
   AttemptTransformNote,
   DeliveryMessageV1,
   DeliveryPayload,

@@ -129,6 +129,19 @@ export interface ActivityAttemptV1 {
    * when none. Like `response`, a writer must know it before a deliverer sends it.
    */
   resends?: number;
+  /**
+   * Set on the attempts of an ordered delivery at the head of a stuck key (docs/ordering.md
+   * "Held keys"): its latest attempt is recorded again with it when the key is found stuck, and
+   * each later attempt of that head carries it. Absent otherwise. Like `response`, a writer must
+   * know it before a deliverer sends it.
+   */
+  ordering?: AttemptOrderingNote;
+}
+
+/** The ordering key a stuck head holds back, and when it was found stuck (it had waited ORDERING_STUCK_AFTER_MS). */
+export interface AttemptOrderingNote {
+  key: string;
+  stuck_since: string;
 }
 
 /** Which transformation versions ran for an attempt, and their console lines (bounded). */

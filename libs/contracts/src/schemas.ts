@@ -208,6 +208,12 @@ export const activityAttemptV1Schema = {
       },
     },
     resends: { type: 'integer', minimum: 1 },
+    ordering: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['key', 'stuck_since'],
+      properties: { key: { type: 'string', maxLength: MAX_ORDER_KEY_LENGTH }, stuck_since: time },
+    },
   },
 } as const;
 

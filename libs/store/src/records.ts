@@ -4,6 +4,7 @@
  */
 import type {
   ActivityAlert,
+  AttemptOrderingNote,
   AttemptTransformNote,
   DeliveryState,
   KeptResponse,
@@ -192,6 +193,8 @@ export interface DeliveryAttemptRecord {
   transform?: AttemptTransformNote;
   /** requests sent again inside the attempt (ActivityAttemptV1 `resends`); absent when none */
   resends?: number;
+  /** the attempt of a stuck ordering key's head: the key and when it was found stuck (ActivityAttemptV1 `ordering`) */
+  ordering?: AttemptOrderingNote;
 }
 
 export interface DeliveryRecord {

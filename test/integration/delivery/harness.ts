@@ -29,6 +29,8 @@ export interface Harness {
   deliverer: Deliverer;
   /** a plain channel for inspecting queues */
   inspect: Channel;
+  /** the deliverer's metrics (its /metrics) */
+  metrics: Registry;
   addTarget(t: Partial<TargetRecord> & { kind: string; config: Record<string, unknown> }): Promise<string>;
   /** changes a target as the management API does: stored, announced; returns once the deliverer applied it */
   updateTarget(targetId: string, set: Partial<TargetRecord>): Promise<void>;
@@ -66,6 +68,7 @@ export async function startHarness(
   });
   await broker.start();
   const publisher = new ConfirmPublisher(broker, 5000);
+  const metrics = new Registry();
   const changes = connectChangeFeed({
     redisUrl: infra.redisUrl,
     namespace: ns.namespace,
@@ -88,7 +91,7 @@ export async function startHarness(
     confirmTimeoutMs: 5000,
     retry: { tiersMs: TEST_TIERS_MS, jitterPct: 0, retryAfterMaxMs: 1_000 },
     flagAfterPermanentFailures: opts.flagAfter ?? 3,
-    metrics: new Registry(),
+    metrics,
     ordering: { prefetch: 8, holdMaxMs: 60_000, stuckAfterMs: 5_000, balanceMs: 0, ...opts.ordering },
   });
   let heard = 0;
@@ -116,6 +119,7 @@ export async function startHarness(
     publisher,
     deliverer,
     inspect,
+    metrics,
     attempts,
     async addTarget(t) {
       const id = `tg_${label}${++seq}`;

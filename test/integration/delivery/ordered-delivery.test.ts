@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import amqp from 'amqplib';
 import { Redis } from 'ioredis';
-import { brokerNames, decodeMessage, ACCOUNT_EVENT_V1, orderingHeldKey } from '@relay/contracts';
+import { DeliveryPublisher } from '@relay/broker';
+import { brokerNames, decodeMessage, ACCOUNT_EVENT_V1, ORDERED_PARTITIONS, orderingHeldKey } from '@relay/contracts';
 import type { AccountEvent, HeldOrderKey } from '@relay/contracts';
 import { createSecretBox } from '@relay/secrets';
 import { createSender, createWebhookKind } from '@relay/targets';
@@ -10,15 +11,18 @@ import { eventually, infra } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';
 import { deliveryFor, startHarness } from './harness';
 import type { Harness } from './harness';
+import { eventId, pipelineOn, request, row } from '../../../libs/activity-log/conformance/fixtures';
 
 /*
  * Ordered deliveries in one deliverer on the real broker (docs/ordering.md "In the deliverer"):
  * a key's retries wait in place while its later events wait behind it and other keys go on; a
  * head kept past ORDERING_HOLD_MAX_MS is dead-lettered and its key's next goes; a head waiting
- * past ORDERING_STUCK_AFTER_MS is stored stuck for the dashboard and told to the account.
+ * past ORDERING_STUCK_AFTER_MS is stored stuck for the dashboard, told to the account and marked
+ * on its row; however many keys are held, the deliverer holds no more than its window.
  */
 const kind = createWebhookKind({ secrets: createSecretBox(`it:${randomBytes(32).toString('base64')}`) });
 const HOLD_MAX_MS = 2500;
+const PREFETCH = 8;
 let h: Harness;
 let receiver: TestReceiver;
 let redis: Redis;
@@ -28,7 +32,7 @@ beforeAll(async () => {
     channel: 'webhook',
     kinds: [kind],
     send: createSender({ timeoutMs: 3000, allowCidrs: ['127.0.0.0/8'] }),
-    ordering: { prefetch: 8, holdMaxMs: HOLD_MAX_MS, stuckAfterMs: 300 },
+    ordering: { prefetch: PREFETCH, holdMaxMs: HOLD_MAX_MS, stuckAfterMs: 300 },
   });
   redis = new Redis(infra.redisUrl);
   receiver = await TestReceiver.start();
@@ -88,8 +92,9 @@ describe('ordered deliveries in the deliverer', () => {
     // L did not wait for K's retries
     expect(got.indexOf('L/2#1')).toBeLessThan(got.indexOf('K/1#3'));
     // each attempt is recorded as the unordered path records it, the retries with their next attempt
+    // (a head found stuck has its latest attempt recorded again, marked: a row keeps one per number)
     const first = h.attempts.filter((a) => a.target_id === targetId && a.attempt < 3 && a.state === 'retrying');
-    expect(first.map((a) => a.attempt).sort()).toEqual([1, 2]);
+    expect([...new Set(first.map((a) => a.attempt))].sort()).toEqual([1, 2]);
     expect(first.every((a) => a.next_attempt_at !== null)).toBe(true);
     // nothing waited in a delay tier: the retries stayed in the deliverer
     const names = brokerNames(h.namespace);
@@ -116,7 +121,8 @@ describe('ordered deliveries in the deliverer', () => {
       ch.ack(msg);
     });
     try {
-      const head = ordered(targetId, 'S', 1);
+      // an event id carrying its time, as the gateway's do: the activity log is partitioned by it
+      const head = { ...ordered(targetId, 'S', 1), event_id: eventId('stuck') };
       await h.publish(head);
       await h.publish(ordered(targetId, 'S', 2));
 
@@ -137,6 +143,23 @@ describe('ordered deliveries in the deliverer', () => {
         'the ordering_key_stuck event',
       );
       expect(event.detail).toMatchObject({ key: 'S', event_id: head.event_id, reason: 'retrying' });
+
+      // and the head's row says so: its records so far, written by the activity writer's pipeline
+      await eventually(
+        async () => h.attempts.some((a) => a.delivery_id === head.delivery_id && a.ordering),
+        5000,
+        "the head's attempt marked stuck",
+      );
+      await pipelineOn(h.store).write([
+        request(head.event_id, { account_id: 'acc_it', endpoint_id: 'ep_it', target_count: 1 }),
+        ...h.attempts.filter((a) => a.delivery_id === head.delivery_id),
+      ]);
+      const shown = (await row(h.store, head.event_id))!.deliveries;
+      expect(shown.map((d) => [d.delivery_id, d.state])).toEqual([[head.delivery_id, 'retrying']]);
+      const latest = shown[0]!.attempts.at(-1)!;
+      expect(latest).toMatchObject({ state: 'retrying', ordering: { key: 'S', stuck_since: expect.any(String) } });
+      // found stuck once it had waited ORDERING_STUCK_AFTER_MS
+      expect(Date.parse(latest.ordering!.stuck_since) - Date.parse(stuck.since)).toBeGreaterThanOrEqual(300);
 
       await eventually(async () => arrivals('/bound').includes('S/2#1'), HOLD_MAX_MS + 5000, "S's next event");
       const got = arrivals('/bound');
@@ -203,13 +226,85 @@ describe('ordered deliveries in the deliverer', () => {
       [head.delivery_id, 'exhausted'],
     ]);
     const recorded = await eventually(
-      async () => h.attempts.find((a) => a.delivery_id === head.delivery_id),
+      async () => {
+        const mine = h.attempts.filter((a) => a.delivery_id === head.delivery_id);
+        return mine.some((a) => a.state === 'failed') ? mine : undefined;
+      },
       5000,
       "the head's attempt row",
     );
-    expect(recorded).toMatchObject({ state: 'failed', status_code: null, attempt: 1 });
-    expect(recorded.error).toMatch(/^held \(paused\) past ORDERING_HOLD_MAX_MS/);
+    // stuck while paused, before any attempt: its first attempt stands in, not made, marked; at the
+    // bound that attempt is recorded failed, still marked
+    expect(recorded.map((a) => [a.attempt, a.state, a.status_code, a.ordering?.key])).toEqual([
+      [1, 'retrying', null, 'P'],
+      [1, 'failed', null, 'P'],
+    ]);
+    expect(recorded[0]!.error).toBe('not attempted yet: held by the target gate (paused)');
+    expect(recorded[1]!.error).toMatch(/^held \(paused\) past ORDERING_HOLD_MAX_MS/);
     // nothing was sent to a paused target
     expect(arrivals('/paused')).toEqual([]);
   });
+
+  it(`holds no more deliveries than its window (ORDERING_PREFETCH × ${ORDERED_PARTITIONS} partitions) however many keys are held, and none once they are done`, async () => {
+    const KEYS = 2000;
+    const WINDOW = PREFETCH * ORDERED_PARTITIONS;
+    // every key's head fails its first attempt and waits in the deliverer for its retry: from its
+    // first attempt to its delivery it is in the deliverer's hands (unacked, in memory)
+    const inHand = new Set<string>();
+    const delivered = new Set<string>();
+    let peakInHand = 0;
+    receiver.respondWith((req) => {
+      const { key } = JSON.parse(req.body.toString('utf8')) as { key: string };
+      if (req.headers['x-relay-attempt'] === '1') {
+        inHand.add(key);
+        peakInHand = Math.max(peakInHand, inHand.size);
+        return { status: 503, body: 'busy' };
+      }
+      inHand.delete(key);
+      delivered.add(key);
+      return { status: 200, body: 'ok' };
+    });
+    const targetId = await h.addTarget({
+      kind: 'webhook',
+      config: { ...config(), url: receiver.url('/many') },
+      retry_schedule_ms: [100],
+      ordering: { key: { from: 'path', path: 'key' } },
+      // not under test: half the attempts fail, on purpose
+      breaker: { failure_rate_pct: 100, min_attempts: 100_000, window_s: 10, cool_down_s: 1, flag_after_open_s: 60 },
+    });
+    // the held keys the deliverer keeps (its relay_ordering_held_keys gauge, stuck or not)
+    const heldNow = async (): Promise<number> =>
+      (await h.metrics.getSingleMetric('relay_ordering_held_keys')!.get()).values.reduce((n, v) => n + v.value, 0);
+    let peakHeld = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        peakHeld = Math.max(peakHeld, await heldNow());
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    try {
+      // all of them queued at once, as a burst from the gateway would
+      const all = Array.from({ length: KEYS }, (_, i) => ({
+        message: ordered(targetId, `key-${i}`, 1),
+        channel: 'webhook' as const,
+      }));
+      const publisher = new DeliveryPublisher(h.publisher, h.namespace);
+      for (let i = 0; i < KEYS; i += 500) await publisher.publish(all.slice(i, i + 500));
+      await eventually(async () => delivered.size === KEYS, 180_000, `the ${KEYS} keys delivered`);
+    } finally {
+      sampling = false;
+      await sampler;
+    }
+    expect(peakInHand).toBeLessThanOrEqual(WINDOW);
+    expect(peakInHand).toBeGreaterThan(WINDOW / 2);
+    expect(peakHeld).toBeGreaterThan(0);
+    expect(peakHeld).toBeLessThanOrEqual(WINDOW);
+    // done: no key held, nothing in hand, nothing left in the partitions
+    await eventually(async () => (await heldNow()) === 0, 5000, 'no key held');
+    expect(inHand.size).toBe(0);
+    const names = brokerNames(h.namespace);
+    for (let k = 0; k < ORDERED_PARTITIONS; k++)
+      expect((await h.inspect.checkQueue(names.orderedQueue('webhook', k))).messageCount).toBe(0);
+  }, 240_000);
 });

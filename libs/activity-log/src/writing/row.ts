@@ -49,6 +49,7 @@ export function storedAttempt(a: ActivityAttemptV1): StoredAttempt {
     ...(a.response ? { response: a.response } : {}),
     ...(a.transform ? { transform: a.transform } : {}),
     ...(a.resends ? { resends: a.resends } : {}),
+    ...(a.ordering ? { ordering: a.ordering } : {}),
   };
 }
 

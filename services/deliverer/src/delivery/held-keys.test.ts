@@ -1,16 +1,45 @@
 import { Registry } from 'prom-client';
-import type { DeliveryMessageV1, HeldOrderKey } from '@relay/contracts';
+import { ACTIVITY_ATTEMPT_V1 } from '@relay/contracts';
+import type { ActivityAttemptV1, DeliveryMessageV1, HeldOrderKey } from '@relay/contracts';
 import { PassThrough } from 'node:stream';
 import { createLogger } from '@relay/logging';
 import { HeldKeys } from './held-keys';
 
-const head = (id: string, key: string): DeliveryMessageV1 =>
-  ({ delivery_id: `dlv_${id}`, event_id: `evt_${id}`, target_id: 'tg_1', order_key: key }) as DeliveryMessageV1;
+const head = (id: string, key: string, attempt = 2): DeliveryMessageV1 =>
+  ({
+    delivery_id: `dlv_${id}`,
+    event_id: `evt_${id}`,
+    account_id: 'acc_1',
+    endpoint_id: 'ep_1',
+    target_id: 'tg_1',
+    target_kind: 'webhook',
+    attempt,
+    order_key: key,
+  }) as DeliveryMessageV1;
+/** the attempt `n` of head `id`, as handleDelivery records a failed one */
+const failed = (id: string, n: number): ActivityAttemptV1 => ({
+  type: ACTIVITY_ATTEMPT_V1,
+  event_id: `evt_${id}`,
+  delivery_id: `dlv_${id}`,
+  account_id: 'acc_1',
+  endpoint_id: 'ep_1',
+  target_id: 'tg_1',
+  target_kind: 'webhook',
+  attempt: n,
+  attempted_at: new Date(999_000).toISOString(),
+  state: 'retrying',
+  status_code: 503,
+  duration_ms: 4,
+  error: 'HTTP 503',
+  next_attempt_at: new Date(1_060_000).toISOString(),
+});
+const retrying = (recorded: ActivityAttemptV1 | null) => ({ reason: 'retrying', untilMs: 1_060_000, recorded });
 
 function setup() {
   let now = 1_000_000;
   const stored = new Map<string, HeldOrderKey>();
   const told: string[] = [];
+  const recorded: ActivityAttemptV1[] = [];
   const registry = new Registry();
   const held = new HeldKeys({
     store: {
@@ -19,19 +48,20 @@ function setup() {
     },
     stuckAfterMs: 1000,
     onStuck: async (d) => void told.push(d.event_id),
+    record: async (a) => void recorded.push(a),
     logger: createLogger({ service: 'test', level: 'error', stream: new PassThrough() }),
     registry,
     now: () => now,
   });
-  return { held, stored, told, registry, advance: (ms: number) => (now += ms) };
+  return { held, stored, told, recorded, registry, advance: (ms: number) => (now += ms) };
 }
 
 describe('HeldKeys (docs/ordering.md "Held keys")', () => {
   it('stores a key while its head waits, since its first wait, and forgets it when the head ends', async () => {
     const { held, stored, advance } = setup();
-    held.waiting('tg_1\nA', head('1', 'A'), 2, 'retrying');
+    held.waiting('tg_1\nA', head('1', 'A', 2), retrying(failed('1', 1)));
     advance(500);
-    held.waiting('tg_1\nA', head('1', 'A'), 3, 'retrying');
+    held.waiting('tg_1\nA', head('1', 'A', 3), retrying(failed('1', 2)));
     await Promise.resolve();
     expect(stored.get('A')).toEqual({
       key: 'A',
@@ -49,7 +79,7 @@ describe('HeldKeys (docs/ordering.md "Held keys")', () => {
 
   it('marks a head that waited past the bound stuck once: stored, told and counted; the next head starts afresh', async () => {
     const { held, stored, told, registry, advance } = setup();
-    held.waiting('tg_1\nA', head('1', 'A'), 2, 'retrying');
+    held.waiting('tg_1\nA', head('1', 'A'), retrying(failed('1', 1)));
     held.sweep();
     expect(told).toEqual([]);
     advance(1000);
@@ -63,8 +93,50 @@ describe('HeldKeys (docs/ordering.md "Held keys")', () => {
       expect.arrayContaining([expect.objectContaining({ labels: { stuck: 'true' }, value: 1 })]),
     );
     held.ended('tg_1\nA');
-    held.waiting('tg_1\nA', head('2', 'A'), 2, 'rate_limit');
+    held.waiting('tg_1\nA', head('2', 'A'), { reason: 'rate_limit', untilMs: 1_002_000, recorded: null });
     await Promise.resolve();
     expect(stored.get('A')).toMatchObject({ event_id: 'evt_2', stuck: false, reason: 'rate_limit' });
+  });
+
+  it("marks a stuck head's row: its latest attempt recorded again with the key, and its later attempts too", async () => {
+    const { held, recorded, advance } = setup();
+    const before = failed('1', 1);
+    held.waiting('tg_1\nA', head('1', 'A', 2), retrying(before));
+    expect(held.marked('tg_1\nA', failed('1', 1))).toEqual(before);
+    advance(1000);
+    held.sweep();
+    const stuckSince = new Date(1_001_000).toISOString();
+    expect(recorded).toEqual([{ ...before, ordering: { key: 'A', stuck_since: stuckSince } }]);
+    // its next attempt, still the head: marked; another head's attempt: not
+    expect(held.marked('tg_1\nA', failed('1', 2)).ordering).toEqual({ key: 'A', stuck_since: stuckSince });
+    expect(held.marked('tg_1\nA', failed('2', 1))).not.toHaveProperty('ordering');
+    held.ended('tg_1\nA');
+    expect(held.marked('tg_1\nA', failed('1', 2))).not.toHaveProperty('ordering');
+  });
+
+  it('a head the gate held before any attempt: its next attempt stands in, marked as not made', async () => {
+    const { held, recorded, advance } = setup();
+    held.waiting('tg_1\nP', head('3', 'P', 1), { reason: 'paused', untilMs: 1_030_000, recorded: null });
+    advance(1000);
+    held.sweep();
+    expect(recorded).toEqual([
+      {
+        type: ACTIVITY_ATTEMPT_V1,
+        event_id: 'evt_3',
+        delivery_id: 'dlv_3',
+        account_id: 'acc_1',
+        endpoint_id: 'ep_1',
+        target_id: 'tg_1',
+        target_kind: 'webhook',
+        attempt: 1,
+        attempted_at: new Date(1_000_000).toISOString(),
+        state: 'retrying',
+        status_code: null,
+        duration_ms: 0,
+        error: 'not attempted yet: held by the target gate (paused)',
+        next_attempt_at: new Date(1_030_000).toISOString(),
+        ordering: { key: 'P', stuck_since: new Date(1_001_000).toISOString() },
+      },
+    ]);
   });
 });

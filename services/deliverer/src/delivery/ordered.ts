@@ -1,14 +1,14 @@
 import { decodingHandler, QueueConsumer } from '@relay/broker';
 import type { BrokerConnection } from '@relay/broker';
 import { ACTIVITY_ATTEMPT_V1, DELIVERY_V1, ORDERED_PARTITIONS, brokerNames } from '@relay/contracts';
-import type { DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
+import type { ActivityAttemptV1, DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import { deliveryPosition } from '../retry/headers';
 import { handleDelivery } from './handle';
 import type { DeliveryOutcome } from './handle';
 import type { HeldKeys } from './held-keys';
 import { KeyChains } from './key-chains';
-import type { DeliveryDeps, DeliveryRouter } from './ports';
+import type { AttemptRecorder, DeliveryDeps, DeliveryRouter } from './ports';
 
 export interface OrderedOptions {
   channel: DeliveryChannel;
@@ -141,6 +141,14 @@ export function createOrderedConsumers(opts: OrderedOptions) {
     run: { alive: () => boolean; deadline: number },
   ): Promise<RunEnd> {
     let d = first;
+    /** its latest attempt as recorded, marked again if its key is found stuck while it waits */
+    let recorded: ActivityAttemptV1 | null = null;
+    const recorder: AttemptRecorder = {
+      record: async (attempt) => {
+        await opts.deps.recorder.record(opts.held.marked(chainKey, attempt));
+        recorded = attempt;
+      },
+    };
     try {
       for (;;) {
         if (!run.alive()) return 'left';
@@ -158,7 +166,11 @@ export function createOrderedConsumers(opts: OrderedOptions) {
         let outcome: DeliveryOutcome;
         p.attempting += 1;
         try {
-          outcome = await handleDelivery(d, { ...opts.deps, router }, { scheduleBase, deadline: run.deadline });
+          outcome = await handleDelivery(
+            d,
+            { ...opts.deps, router, recorder },
+            { scheduleBase, deadline: run.deadline },
+          );
         } catch (err) {
           // its outcome could not be made durable (the broker): the attempt is made again, here, in its place
           opts.logger.warn('ordered delivery not settled; attempted again', {
@@ -176,10 +188,10 @@ export function createOrderedConsumers(opts: OrderedOptions) {
         if (wait === null) return 'done';
         const reason = outcome.state === 'held' ? outcome.reason : wait.reason;
         if (wait.until > run.deadline) {
-          await endHeld(wait.next, reason);
+          await endHeld(wait.next, reason, recorder);
           return 'done';
         }
-        opts.held.waiting(chainKey, wait.next, wait.next.attempt, reason);
+        opts.held.waiting(chainKey, wait.next, { reason, untilMs: wait.until, recorded });
         if (!(await sleep(p, wait.until - Date.now()))) return 'left';
         d = wait.next;
       }
@@ -192,10 +204,10 @@ export function createOrderedConsumers(opts: OrderedOptions) {
    * A delivery the target gate holds past the bound (a paused target, an open breaker) ends like
    * one whose retries ran out: recorded as failed and dead-lettered (redrive sends it again).
    */
-  async function endHeld(d: DeliveryMessageV1, reason: string): Promise<void> {
+  async function endHeld(d: DeliveryMessageV1, reason: string, recorder: AttemptRecorder): Promise<void> {
     const error = `held (${reason}) past ORDERING_HOLD_MAX_MS (${opts.holdMaxMs} ms); the key's next event goes`;
     const { event_id, delivery_id, account_id, endpoint_id, target_id, target_kind, attempt } = d;
-    await opts.deps.recorder.record({
+    await recorder.record({
       ...{ event_id, delivery_id, account_id, endpoint_id, target_id, target_kind, attempt },
       type: ACTIVITY_ATTEMPT_V1,
       attempted_at: opts.deps.now().toISOString(),

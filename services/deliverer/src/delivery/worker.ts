@@ -208,6 +208,8 @@ export function createDeliverer(opts: DelivererOptions): Deliverer {
     stuckAfterMs: opts.ordering.stuckAfterMs,
     logger: opts.logger,
     registry: opts.metrics,
+    // the stuck head's row says so (docs/ordering.md "Held keys")
+    record: (attempt) => deps.recorder.record(attempt),
     onStuck: (d, entry, heldMs) =>
       publishAccountEvent(publisher, opts.namespace, {
         kind: 'ordering_key_stuck',

@@ -5,6 +5,7 @@ import {
   MAX_KEPT_BODY_CHARS,
   MAX_KEPT_HEADER_VALUE,
   MAX_KEPT_HEADERS,
+  MAX_ORDER_KEY_LENGTH,
   OUTCOMES,
   QUARANTINE_STATES,
 } from '@relay/contracts';
@@ -106,6 +107,17 @@ const attempt = object(
       description:
         'times the request was sent again inside this attempt, after a reused kept-alive connection was reset before any answer: the target may have got 1 + `resends` requests, all with the same `X-Relay-Delivery-Id` (docs/delivery.md "Stale connections"); absent when none',
     }),
+    ordering: object(
+      {
+        key: str({ maxLength: MAX_ORDER_KEY_LENGTH }),
+        stuck_since: dateTime('when the key was found stuck: its head had waited `ORDERING_STUCK_AFTER_MS`'),
+      },
+      ['key', 'stuck_since'],
+      {
+        description:
+          'The ordering key this delivery held back as the head of a stuck key (docs/ordering.md "Held keys"): set on its latest attempt when the key was found stuck, and on each attempt after it; absent otherwise.',
+      },
+    ),
   },
   ['attempt', 'attempted_at', 'state', 'status_code', 'duration_ms', 'error', 'next_attempt_at'],
 );

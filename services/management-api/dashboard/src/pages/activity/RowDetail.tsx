@@ -10,6 +10,7 @@ import { utc } from '../../lib/time';
 import { href } from '../../router';
 import { AttemptResponse } from './AttemptResponse';
 import { AttemptTransform } from './AttemptTransform';
+import { OrderingStuck } from './OrderingStuck';
 import { Quarantine } from './Quarantine';
 import { RequestDetail } from './RequestDetail';
 
@@ -143,6 +144,7 @@ export function RowDetail(props: {
             )}{' '}
             ({d.target_kind}): <strong class={`delivery--${d.state}`}>{stateLabel(d)}</strong>
           </p>
+          <OrderingStuck delivery={d} endpointId={props.row.endpoint_id} />
           <div class="table-wrap">
             <table class="list attempts">
               <thead>
