@@ -24,3 +24,16 @@ export const DEFAULT_LIMITS: SandboxLimits = {
 
 /** Longest transformation source accepted when it is saved. */
 export const MAX_CODE_CHARS = 64 * 1024;
+
+/**
+ * What one account may use of a sandbox thread over time (docs/transformations.md "Limits"): a
+ * bucket of sandbox ms that fills at `fraction` of the time passing, up to `burstMs`, and that
+ * each call's time is taken from when it ends.
+ */
+export interface ThreadShare {
+  fraction: number;
+  /** what an account that was idle may use at once: its share of one second */
+  burstMs: number;
+}
+
+export const THREAD_SHARE: ThreadShare = { fraction: 0.25, burstMs: 250 };

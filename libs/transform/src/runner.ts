@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { DEFAULT_LIMITS } from './limits';
+import { DEFAULT_LIMITS, THREAD_SHARE } from './limits';
 import type { SandboxLimits } from './limits';
 import type { CallArgs, RunResult } from './sandbox';
+import { ThreadShares } from './shares';
 
 export interface RunRequest {
   id: number;
@@ -11,14 +12,14 @@ export interface RunRequest {
   /** the arguments as text: a string crosses to the thread far cheaper than the objects */
   args: CallArgs;
 }
-export interface RunResponse {
-  id: number;
-  result: RunResult;
-}
+/** A call's answer; `unrun`: the thread gave the call back without running it (worker.ts says when). */
+export type RunResponse = { id: number; result: RunResult } | { id: number; unrun: true };
 
 /** What the thread is given: the limits, and where it says which call it is running and since when. */
 export interface ThreadData {
   limits: SandboxLimits;
+  /** a call that ran longer than this gives back its tenant's later calls of the batch, unrun */
+  longMs: number;
   running: {
     /** the id of the call running; 0 between calls */
     id: Int32Array;
@@ -48,7 +49,9 @@ interface Job extends RunRequest {
  * How much sandbox time the calls sent to the thread may be expected to add up to. Short calls
  * go several at a time, so the thread does not wait for this event loop between them (one at a
  * time, a busy deliverer's loop left the thread idle for most of each call); a call that may be
- * long goes alone, so a waiting tenant is never queued on the thread behind more than one.
+ * long goes alone, so a waiting tenant is never queued on the thread behind more than one. A
+ * tenant whose short calls turn long gives back its later calls of a batch after the first long
+ * one (worker.ts), and they are sent again by their new cost.
  */
 const PIPELINE_MS = 4;
 const MAX_IN_FLIGHT = 32;
@@ -67,16 +70,15 @@ export class TransformRunner {
   readonly limits: SandboxLimits;
   private worker: SandboxThread | null = null;
   /**
-   * Waiting calls by tenant. The next call is the waiting tenant's that used the least sandbox
-   * time so far (`used`): a tenant whose calls run to their budget waits behind its own calls,
-   * while another tenant's short calls go first, waiting for at most the one call running.
+   * Waiting calls by tenant. The next call is the waiting tenant's with the most of its share of
+   * the thread left (`shares`): a tenant whose calls run to their budget waits behind its own
+   * calls, while another tenant's short calls go first, waiting for at most the one call running.
+   * A tenant whose share was used up by calls that ran out of their budget has its calls refused
+   * until the share is back (ThreadShares.refuses), so a runaway uses no more than its share.
    */
   private readonly queues = new Map<string, Job[]>();
-  /** sandbox ms each tenant used, halved every second so the past fades; idle tenants are forgotten */
-  private readonly used = new Map<string, number>();
-  /** what a tenant's next call is expected to take: its recent calls' time (unknown: the whole budget) */
-  private readonly expected = new Map<string, number>();
-  private decayedAt = performance.now();
+  /** each tenant's share of the thread left, and what its next call is expected to take */
+  private readonly shares = new ThreadShares(THREAD_SHARE, monotonicMs);
   /** calls sent to the thread, in the order it runs them: the first is running */
   private inFlight: Job[] = [];
   private nextId = 1;
@@ -99,6 +101,7 @@ export class TransformRunner {
   /** The same, the arguments as the sandbox takes them (Sandbox.call). */
   call(tenant: string, code: string, args: CallArgs): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error('transform runner closed'));
+    if (this.shares.refuses(tenant)) return Promise.resolve(this.refused(tenant));
     return new Promise((done) => {
       this.enqueue({ id: this.nextId++, tenant, code, args, done });
       this.pump();
@@ -125,14 +128,14 @@ export class TransformRunner {
     if (this.closed || this.queues.size === 0) return;
     const w = this.workerOf();
     if (!w.ready) return;
-    this.decay();
     let inFlightMs = this.inFlight.reduce((n, j) => n + this.expectedOf(j.tenant), 0);
+    const now = monotonicMs();
     while (this.queues.size > 0 && this.inFlight.length < MAX_IN_FLIGHT) {
       let tenant = '';
-      let least = Infinity;
+      let most = -Infinity;
       for (const t of this.queues.keys()) {
-        const u = this.used.get(t) ?? 0;
-        if (u < least) [tenant, least] = [t, u];
+        const left = this.shares.left(t, now);
+        if (left > most) [tenant, most] = [t, left];
       }
       const cost = this.expectedOf(tenant);
       if (this.inFlight.length > 0 && inFlightMs + cost > PIPELINE_MS) break;
@@ -146,7 +149,7 @@ export class TransformRunner {
       // thread once per call (a context switch on each side) cost more than most calls did
       if (w.outbox.push(request) === 1)
         setImmediate(() => {
-          // a thread replaced meanwhile: its calls were put back in their queues (requeueAfter)
+          // a thread replaced meanwhile: its calls were put back in their queues (requeueAround)
           if (this.worker === w) w.thread.postMessage(w.outbox);
           w.outbox = [];
         });
@@ -180,13 +183,14 @@ export class TransformRunner {
     // other calls sent with it, never run or not answered, wait for the new thread
     this.worker = null;
     void w.thread.terminate();
-    this.requeueAfter(running);
-    this.finish(running, {
-      ok: false,
-      failure: { kind: 'timeout', message: `stopped after ${this.limits.timeMs} ms`, line: null },
-      logs: [],
-      durationMs: monotonicMs() - since,
-    });
+    this.requeueAround(running, () =>
+      this.finish(running, {
+        ok: false,
+        failure: { kind: 'timeout', message: `stopped after ${this.limits.timeMs} ms`, line: null },
+        logs: [],
+        durationMs: monotonicMs() - since,
+      }),
+    );
     this.pump();
   }
 
@@ -197,39 +201,61 @@ export class TransformRunner {
   }
 
   private finish(job: Job, result: RunResult): void {
-    this.used.set(job.tenant, (this.used.get(job.tenant) ?? 0) + result.durationMs);
-    const before = this.expected.get(job.tenant);
-    this.expected.set(
-      job.tenant,
-      before === undefined ? result.durationMs : Math.max(result.durationMs, (before + result.durationMs) / 2),
-    );
+    const ranOut = !result.ok && (result.failure.kind === 'timeout' || result.failure.kind === 'memory');
+    this.shares.charge(job.tenant, result.durationMs, ranOut);
+    this.leave(job);
+    job.done(result);
+    // its share used up by a runaway call: the tenant's waiting calls are answered now, not run
+    if (this.shares.refuses(job.tenant)) this.refuseWaiting(job.tenant);
+  }
+
+  private leave(job: Job): void {
     const at = this.inFlight.indexOf(job);
     if (at >= 0) this.inFlight.splice(at, 1);
-    job.done(result);
   }
 
-  /** The calls in flight other than `job` go back to the front of their queues, in their order. */
-  private requeueAfter(job: Job): void {
-    const rest = this.inFlight.filter((j) => j !== job);
-    this.inFlight = this.inFlight.includes(job) ? [job] : [];
-    for (const j of rest.reverse()) this.enqueue(j, true);
-  }
-
-  private expectedOf(tenant: string): number {
-    return this.expected.get(tenant) ?? this.limits.timeMs;
-  }
-
-  private decay(): void {
-    const halvings = Math.floor((performance.now() - this.decayedAt) / 1000);
-    if (halvings === 0) return;
-    this.decayedAt += halvings * 1000;
-    for (const [t, u] of this.used) {
-      const left = u / 2 ** halvings;
-      if (left < 0.01 && !this.queues.has(t)) {
-        this.used.delete(t);
-        this.expected.delete(t);
-      } else this.used.set(t, left);
+  /** Calls the thread gave back unrun (worker.ts): to the front of their queues, in their order, or refused. */
+  private giveBack(jobs: Job[]): void {
+    for (const job of jobs.reverse()) {
+      this.leave(job);
+      if (this.shares.refuses(job.tenant)) job.done(this.refused(job.tenant));
+      else this.enqueue(job, true);
     }
+  }
+
+  private refuseWaiting(tenant: string): void {
+    const waiting = this.queues.get(tenant);
+    this.queues.delete(tenant);
+    for (const job of waiting ?? []) job.done(this.refused(tenant));
+  }
+
+  /** What a refused call comes to: a failure like a timeout's, saying why and for how long. */
+  private refused(tenant: string): RunResult {
+    const seconds = (this.shares.backInMs(tenant) / 1000).toFixed(1);
+    const share = `${THREAD_SHARE.fraction * 100}% of its time`;
+    const message = `not run: this account's transformations ran out of their time budget and used up its share of the sandbox (${share}); calls run again in ${seconds} s`;
+    return { ok: false, failure: { kind: 'over_share', message, line: null }, logs: [], durationMs: 0 };
+  }
+
+  /**
+   * The thread is gone while running `job`: the calls it ran before it, their answers lost, go
+   * back to the front of their queues to run again; those after it never ran, and are given back
+   * as the thread gives back calls (giveBack), after `ended` (what `job` came to, which may leave
+   * its tenant refused). `job` stays the one call in flight unless `ended` finished it.
+   */
+  private requeueAround(job: Job | undefined, ended?: () => void): void {
+    const at = job ? this.inFlight.indexOf(job) : -1;
+    const ran = this.inFlight.slice(0, Math.max(at, 0));
+    const unrun = this.inFlight.slice(at + 1);
+    this.inFlight = at < 0 ? [] : [job!];
+    ended?.();
+    this.giveBack(unrun);
+    for (const j of ran.reverse()) this.enqueue(j, true);
+  }
+
+  /** unknown (its calls not seen lately): the whole budget, so it is sent alone */
+  private expectedOf(tenant: string): number {
+    return this.shares.expectedMs(tenant) ?? this.limits.timeMs;
   }
 
   private workerOf(): SandboxThread {
@@ -239,7 +265,7 @@ export class TransformRunner {
       id: new Int32Array(new SharedArrayBuffer(4)),
       startedAt: new Float64Array(new SharedArrayBuffer(8)),
     };
-    const workerData: ThreadData = { limits: this.limits, running };
+    const workerData: ThreadData = { limits: this.limits, longMs: PIPELINE_MS, running };
     const thread = new Worker(join(__dirname, '..', 'dist', 'worker.js'), {
       workerData,
       // the thread's own heap stays small: the sandbox's memory lives in its WebAssembly memory
@@ -255,10 +281,14 @@ export class TransformRunner {
         return;
       }
       made.quietSince = monotonicMs();
+      const unrun: Job[] = [];
       for (const answer of m) {
         const job = this.inFlight.find((j) => j.id === answer.id);
-        if (job) this.finish(job, answer.result);
+        if (!job) continue;
+        if ('unrun' in answer) unrun.push(job);
+        else this.finish(job, answer.result);
       }
+      this.giveBack(unrun);
       if (this.inFlight.length === 0) {
         clearTimeout(this.watchdog);
         this.watchdog = undefined;
@@ -285,7 +315,7 @@ export class TransformRunner {
       const running = this.runningOn(made) ?? this.inFlight[0];
       clearTimeout(this.watchdog);
       this.watchdog = undefined;
-      this.requeueAfter(running!);
+      this.requeueAround(running);
       this.inFlight = [];
       if (running) {
         if (running.resent)

@@ -16,8 +16,11 @@ import type { SandboxLimits } from './limits';
 /** The file name a transformation's stack frames carry; its line numbers are the source's own. */
 export const SOURCE_NAME = 'transformation.js';
 
-/** Why a run produced no value. `line` is the source line of the throw when the stack names one. */
-export type RunFailureKind = 'compile' | 'threw' | 'timeout' | 'memory' | 'not_a_function';
+/**
+ * Why a run produced no value. `line` is the source line of the throw when the stack names one.
+ * `over_share`: not run, the runner refused it (its account's share of the thread is used up).
+ */
+export type RunFailureKind = 'compile' | 'threw' | 'timeout' | 'memory' | 'not_a_function' | 'over_share';
 export interface RunFailure {
   kind: RunFailureKind;
   message: string;

@@ -19,7 +19,7 @@ const HOLD_ANSWERS_MS = 1;
 
 /* The sandbox's thread: runs the transformations the runner (runner.ts) sends, in order, and answers them. */
 void (async () => {
-  const { limits, running } = workerData as ThreadData;
+  const { limits, longMs, running } = workerData as ThreadData;
   const sandbox = await Sandbox.load(limits);
   // calls before the first real one: V8 compiles WebAssembly functions when first called, which
   // on a busy machine took longer than a whole budget; these reach the engine's common paths
@@ -33,13 +33,23 @@ void (async () => {
       answers = [];
       sentAt = performance.now();
     };
+    // tenants whose call in this batch ran long: the runner sent their calls together expecting
+    // them short, so their later ones go back unrun and are sent again by their new cost; another
+    // tenant's calls then wait for one long call of a tenant, not for every one it had in the batch
+    const long = new Set<string>();
     for (const job of batch) {
+      if (long.has(job.tenant)) {
+        answers.push({ id: job.id, unrun: true });
+        continue;
+      }
       if (performance.now() - sentAt > HOLD_ANSWERS_MS) send();
       // the runner's watchdog reads which call runs and since when (the start first: it reads the id first)
       running.startedAt[0] = monotonicMs();
       Atomics.store(running.id, 0, job.id);
-      answers.push({ id: job.id, result: sandbox.call(job.tenant, job.code, job.args) });
+      const result = sandbox.call(job.tenant, job.code, job.args);
+      answers.push({ id: job.id, result });
       Atomics.store(running.id, 0, 0);
+      if (result.durationMs > longMs) long.add(job.tenant);
       if (sandbox.broken) {
         // the runner starts a new thread for the next call, and sends again the calls not answered
         send();

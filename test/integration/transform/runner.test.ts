@@ -3,7 +3,9 @@ import { TransformRunner } from '@relay/transform';
 /*
  * The runner puts the sandbox on a thread of its own (the built worker, dist/worker.js): a call
  * stuck inside a built-in, which QuickJS's interrupt handler never sees, is ended by the watchdog,
- * and the caller's event loop stays free meanwhile.
+ * and the caller's event loop stays free meanwhile. A tenant whose calls run out of their budget
+ * uses up its share of the thread and has its calls refused until the share is back, so each test
+ * that stops a call gives it a tenant of its own.
  */
 describe('transform runner', () => {
   const runner = new TransformRunner({ timeMs: 100 });
@@ -30,26 +32,26 @@ describe('transform runner', () => {
 
   test('an endless promise chain is stopped, and the next call is answered (on a new thread if the engine aborted)', async () => {
     const r = await runner.run(
-      'acc_a',
+      'acc_spin',
       `async () => { const spin = () => Promise.resolve().then(spin); await spin() }`,
       [],
     );
     expect(r.ok).toBe(false);
-    const next = await runner.run('acc_a', `() => 'after'`, []);
+    const next = await runner.run('acc_spin', `() => 'after'`, []);
     expect(next.ok && next.json).toBe('"after"');
   });
 
   test('calls queued behind a stuck call are answered once it is stopped', async () => {
     const calls = [
-      runner.run('acc_a', `() => { for (;;) {} }`, []),
+      runner.run('acc_stuck', `() => { for (;;) {} }`, []),
       ...[1, 2, 3].map((n) => runner.run('acc_b', `() => ${n}`, [])),
     ];
     const [loop, ...rest] = await Promise.all(calls);
-    expect(loop!.ok).toBe(false);
+    expect(loop).toMatchObject({ ok: false, failure: { kind: 'timeout' } });
     expect(rest.map((r) => r.ok && r.json)).toEqual(['1', '2', '3']);
   });
 
-  test('the tenant that used the least sandbox time goes first: a light tenant’s calls pass a looping tenant’s queue', async () => {
+  test('the tenant with the most of its share left goes first: a light tenant’s calls pass a looping tenant’s queue', async () => {
     const order: string[] = [];
     const call = (tenant: string, code: string) =>
       runner.run(tenant, code, []).then((r) => void order.push(`${tenant}:${r.ok ? r.json : 'stopped'}`));
@@ -108,5 +110,54 @@ describe('transform runner', () => {
     const behind = [1, 2, 3].map((n) => runner.run('acc_d', `() => ${n}`, []));
     expect((await spin).ok).toBe(false);
     expect((await Promise.all(behind)).map((b) => b.ok && b.json)).toEqual(['1', '2', '3']);
+  });
+
+  test('a tenant whose short calls turn endless, several sent to the thread together: the first runs, then another tenant’s call, then the rest', async () => {
+    // its calls have been short: its next ones go to the thread as one batch
+    await runner.run('acc_turns', `() => 0`, []);
+    await runner.run('acc_turns', `() => 0`, []);
+    const order: string[] = [];
+    const call = (tenant: string, code: string) =>
+      runner.run(tenant, code, []).then((r) => void order.push(`${tenant}:${r.ok ? r.json : r.failure.kind}`));
+    await Promise.all([...[1, 2, 3].map(() => call('acc_turns', `() => { for (;;) {} }`)), call('acc_f', `() => 'f'`)]);
+    expect(order).toEqual(['acc_turns:timeout', 'acc_f:"f"', 'acc_turns:timeout', 'acc_turns:timeout']);
+  });
+});
+
+describe('each tenant’s share of the sandbox thread', () => {
+  const runner = new TransformRunner({ timeMs: 100 });
+  afterAll(() => runner.close());
+
+  test('a tenant’s endless loop called again and again: its calls past its share are refused at once, and another tenant’s typical calls all run, each after at most one of the loop’s', async () => {
+    const typical = `(r) => ({ ...r, body: { id: r.body.id, kind: r.body.type } })`;
+    /** per round, how many of the loop's calls ran before the typical call was answered */
+    const loopsBefore: number[] = [];
+    const refusals: string[] = [];
+    let loopsRan = 0;
+    for (let round = 0; round < 12; round += 1) {
+      let ran = 0;
+      // the loop's calls are made first: in the order made, the typical call would wait for all three
+      const loops = [1, 2, 3].map(() =>
+        runner.run('acc_runaway', `() => { for (;;) {} }`, []).then((r) => {
+          expect(r.ok).toBe(false);
+          if (r.ok) return;
+          expect(['timeout', 'over_share']).toContain(r.failure.kind);
+          if (r.failure.kind === 'timeout') ran += 1;
+          else refusals.push(r.failure.message);
+        }),
+      );
+      const typicalCall = runner
+        .run('acc_typical', typical, [{ body: { id: round, type: 'charge' } }])
+        .then((r) => (loopsBefore.push(ran), r));
+      const [answer] = await Promise.all([typicalCall, ...loops]);
+      expect(answer.ok && JSON.parse(answer.json!)).toEqual({ body: { id: round, kind: 'charge' } });
+      loopsRan += ran;
+    }
+    expect(loopsBefore.filter((n) => n > 1)).toEqual([]);
+    expect(loopsRan).toBeGreaterThanOrEqual(1);
+    expect(refusals.length).toBeGreaterThanOrEqual(1);
+    expect(refusals[0]).toMatch(
+      /^not run: .* used up its share of the sandbox \(25% of its time\); calls run again in \d+\.\d s$/,
+    );
   });
 });
