@@ -83,6 +83,23 @@ afterAll(async () => {
   await receiver?.close();
 });
 
+/** The endpoint's one target, "orders". */
+async function ordersTarget() {
+  const [t] = (await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } })))
+    .data;
+  return t!;
+}
+
+/** The keys "orders" holds back, as the API lists them. */
+async function heldKeys() {
+  const t = await ordersTarget();
+  return must(
+    stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}/held-keys', {
+      params: { path: { endpointId, targetId: t.id } },
+    }),
+  );
+}
+
 describe('ordering per key in the dashboard', () => {
   it("sets a target's ordering key in its form and shows it on the target", async () => {
     await page.goto(`${stack.dashboardUrl}#/endpoints/${endpointId}/outputs`);
@@ -119,16 +136,9 @@ describe('ordering per key in the dashboard', () => {
       expect(res.status).toBe(202);
     }
     await eventually(async () => delivered.includes('B/1'), WAIT, "order B's event delivered");
-    const [t] = (
-      await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))
-    ).data;
     const held = await eventually(
       async () => {
-        const r = await must(
-          stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}/held-keys', {
-            params: { path: { endpointId, targetId: t!.id } },
-          }),
-        );
+        const r = await heldKeys();
         return r.data.length > 0 ? r : undefined;
       },
       WAIT,
@@ -153,18 +163,9 @@ describe('ordering per key in the dashboard', () => {
   });
 
   it("marks the key stuck once its head has waited ORDERING_STUCK_AFTER_MS: in the held keys, on the head's activity row, and in the account's alert", async () => {
-    const [t] = (
-      await must(stack.client.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } }))
-    ).data;
+    const t = await ordersTarget();
     const stuck = await eventually(
-      async () => {
-        const r = await must(
-          stack.client.GET('/v1/endpoints/{endpointId}/targets/{targetId}/held-keys', {
-            params: { path: { endpointId, targetId: t!.id } },
-          }),
-        );
-        return r.data.find((h) => h.key === 'A' && h.stuck);
-      },
+      async () => (await heldKeys()).data.find((h) => h.key === 'A' && h.stuck),
       WAIT,
       'order A stuck',
     );
@@ -187,7 +188,7 @@ describe('ordering per key in the dashboard', () => {
       WAIT,
       "order A's head marked stuck on its row",
     );
-    expect(row.deliveries.map((d) => [d.target_id, d.state])).toEqual([[t!.id, 'retrying']]);
+    expect(row.deliveries.map((d) => [d.target_id, d.state])).toEqual([[t.id, 'retrying']]);
     expect(row.deliveries[0]!.attempts.at(-1)!.ordering).toEqual({ key: 'A', stuck_since: expect.any(String) });
     await page.goto(`${stack.dashboardUrl}#/endpoints/${endpointId}/activity`);
     await page
@@ -206,8 +207,8 @@ describe('ordering per key in the dashboard', () => {
       WAIT,
       'the ordering_key_stuck alert',
     );
-    expect(told.alert.target_id).toBe(t!.id);
-    expect(told.content).toContain(`Target “orders” (${t!.id}): ordering key “A” has waited`);
+    expect(told.alert.target_id).toBe(t.id);
+    expect(told.content).toContain(`Target “orders” (${t.id}): ordering key “A” has waited`);
     expect(told.content).toContain(`for event ${stuck.event_id} (retrying)`);
   });
 });

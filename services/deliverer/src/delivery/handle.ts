@@ -14,6 +14,7 @@ import type { HoldReason } from '@relay/target-gate';
 import { decideRetry } from '../retry/decide';
 import type { RetryDecision } from '../retry/decide';
 import { holdTier } from '../retry/tiers';
+import { unsentAttempt } from './attempt-record';
 import type { DeliveryDeps, DeliveryRun, FlagReason } from './ports';
 import { addressedUrl } from '@relay/transform';
 import type { Address, DeliveryStep } from '@relay/transform';
@@ -134,18 +135,9 @@ async function transformEnded(
   deps: DeliveryDeps,
 ): Promise<DeliveryOutcome> {
   const error = step.result === 'transform_failed' ? step.error.slice(0, 500) : null;
-  const { event_id, delivery_id, account_id, endpoint_id, target_id, target_kind, attempt } = d;
-  await deps.recorder.record({
-    ...{ event_id, delivery_id, account_id, endpoint_id, target_id, target_kind, attempt },
-    type: ACTIVITY_ATTEMPT_V1,
-    attempted_at: deps.now().toISOString(),
-    state: step.result,
-    status_code: null,
-    duration_ms: 0,
-    error,
-    next_attempt_at: null,
-    transform: step.note,
-  });
+  await deps.recorder.record(
+    unsentAttempt(d, { attempted_at: deps.now().toISOString(), state: step.result, error, transform: step.note }),
+  );
   deps.logger.info('delivery attempt', {
     event_id: d.event_id,
     delivery_id: d.delivery_id,
@@ -164,18 +156,9 @@ async function transformEnded(
  * copy either (a redrive would transform it again) — a resend sends it from the stored payload.
  */
 async function keptTooLong(d: DeliveryMessageV1, deps: DeliveryDeps): Promise<DeliveryOutcome> {
-  const { event_id, delivery_id, account_id, endpoint_id, target_id, target_kind, attempt } = d;
   const error = 'kept in the backlog as long as it keeps a delivery, and no relay listen session took it';
-  await deps.recorder.record({
-    ...{ event_id, delivery_id, account_id, endpoint_id, target_id, target_kind, attempt },
-    type: ACTIVITY_ATTEMPT_V1,
-    attempted_at: deps.now().toISOString(),
-    state: 'failed',
-    status_code: null,
-    duration_ms: 0,
-    error,
-    next_attempt_at: null,
-  });
+  await deps.recorder.record(unsentAttempt(d, { attempted_at: deps.now().toISOString(), state: 'failed', error }));
+  const { event_id, delivery_id, target_id, attempt } = d;
   deps.logger.info('delivery attempt', { event_id, delivery_id, target_id, attempt, state: 'failed', error });
   return { state: 'failed', reason: 'exhausted' };
 }

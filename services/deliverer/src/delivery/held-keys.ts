@@ -1,9 +1,10 @@
 import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
 import type { RedisClient } from '@relay/cache';
-import { ACTIVITY_ATTEMPT_V1, orderingHeldKey } from '@relay/contracts';
+import { orderingHeldKey } from '@relay/contracts';
 import type { ActivityAttemptV1, DeliveryMessageV1, HeldOrderKey } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
+import { unsentAttempt } from './attempt-record';
 
 /** Where held keys are shown (Redis, for the management API and the dashboard). */
 export interface HeldKeyStore {
@@ -182,18 +183,13 @@ export class HeldKeys {
   private stuckAttempt(e: Entry): ActivityAttemptV1 {
     const ordering = { key: e.shown.key, stuck_since: e.stuckSince! };
     if (e.recorded) return { ...e.recorded, ordering };
-    const { event_id, delivery_id, account_id, endpoint_id, target_id, target_kind, attempt } = e.delivery;
-    return {
-      ...{ event_id, delivery_id, account_id, endpoint_id, target_id, target_kind, attempt },
-      type: ACTIVITY_ATTEMPT_V1,
+    return unsentAttempt(e.delivery, {
       attempted_at: e.shown.since,
       state: 'retrying',
-      status_code: null,
-      duration_ms: 0,
       error: `not attempted yet: held by the target gate (${e.shown.reason})`,
       next_attempt_at: new Date(e.untilMs).toISOString(),
       ordering,
-    };
+    });
   }
 
   private put(targetId: string, entry: HeldOrderKey): void {

@@ -1,9 +1,10 @@
 import { decodingHandler, QueueConsumer } from '@relay/broker';
 import type { BrokerConnection } from '@relay/broker';
-import { ACTIVITY_ATTEMPT_V1, DELIVERY_V1, ORDERED_PARTITIONS, brokerNames } from '@relay/contracts';
+import { DELIVERY_V1, ORDERED_PARTITIONS, brokerNames } from '@relay/contracts';
 import type { ActivityAttemptV1, DeliveryChannel, DeliveryMessageV1 } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import { deliveryPosition } from '../retry/headers';
+import { unsentAttempt } from './attempt-record';
 import { handleDelivery } from './handle';
 import type { DeliveryOutcome } from './handle';
 import type { HeldKeys } from './held-keys';
@@ -206,17 +207,7 @@ export function createOrderedConsumers(opts: OrderedOptions) {
    */
   async function endHeld(d: DeliveryMessageV1, reason: string, recorder: AttemptRecorder): Promise<void> {
     const error = `held (${reason}) past ORDERING_HOLD_MAX_MS (${opts.holdMaxMs} ms); the key's next event goes`;
-    const { event_id, delivery_id, account_id, endpoint_id, target_id, target_kind, attempt } = d;
-    await recorder.record({
-      ...{ event_id, delivery_id, account_id, endpoint_id, target_id, target_kind, attempt },
-      type: ACTIVITY_ATTEMPT_V1,
-      attempted_at: opts.deps.now().toISOString(),
-      state: 'failed',
-      status_code: null,
-      duration_ms: 0,
-      error,
-      next_attempt_at: null,
-    });
+    await recorder.record(unsentAttempt(d, { attempted_at: opts.deps.now().toISOString(), state: 'failed', error }));
     await opts.deps.router.deadLetter(d, { reason: 'exhausted', error, status: null, at: opts.deps.now() });
     opts.deps.meter.deadLettered(opts.deps.registry.get(d.target_kind)?.kind ?? 'unknown', 'exhausted');
   }
