@@ -116,7 +116,10 @@ async function prepareKafka(label) {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' };
   /** @param {string} main @param {string[]} args */
   const java = (main, args) => ['-n', '19', 'java', ...JVM, '-cp', `${libs}/*`, main, ...args];
-  const clusterId = randomBytes(16).toString('base64url');
+  // Kafka's own ids never start with '-' (Uuid.randomUuid draws again): the tool's argument
+  // parser would read such an id as an option
+  let clusterId = randomBytes(16).toString('base64url');
+  while (clusterId.startsWith('-')) clusterId = randomBytes(16).toString('base64url');
   const format = spawnSync(
     'nice',
     java('kafka.tools.StorageTool', [
