@@ -46,7 +46,7 @@ const intEnv = (name: string, fallback: number, min = 0): number => {
 };
 
 const EVENTS = intEnv('CHAOS_LOG_EVENTS', 3000, 100);
-const RATE = intEnv('CHAOS_LOG_RATE', 100, 1);
+const RATE = intEnv('CHAOS_LOG_RATE', 150, 1);
 const WRITERS = 3;
 const ACCOUNTS = 32;
 /** a bound, not an expectation: the hold, the quiet-queue index write, a store restart's retries */

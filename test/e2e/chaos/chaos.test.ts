@@ -37,10 +37,13 @@ const intEnv = (name: string, fallback: number, min = 0): number => {
 };
 
 const EVENTS = intEnv('CHAOS_EVENTS', 8000, 100);
-const RATE = intEnv('CHAOS_RATE', 100, 1);
+const RATE = intEnv('CHAOS_RATE', 200, 1);
 const FAIL_FIRST_EVERY = intEnv('CHAOS_FAIL_FIRST_EVERY', 50, 2);
-/** the retry tier failing first attempts wait in: longer than a broker restart, so retries sit across it */
-const LONG_TIER_MS = 30000;
+/**
+ * the retry tier failing first attempts wait in: longer than a broker restart (about 7 s here,
+ * the stop included), so retries sit across it; the run's last retries end it
+ */
+const LONG_TIER_MS = 12000;
 const SHORT_TIER_MS = 1000;
 /** after the last event: the long tier, the backlog, the writer's hold; a bound, not an expectation */
 const SERVER_STOP = (process.env.CHAOS_SERVER_STOP || 'SIGTERM') as 'SIGTERM' | 'SIGKILL';
