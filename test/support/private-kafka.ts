@@ -5,7 +5,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import type { KafkaMessage } from 'kafkajs';
 import { kafkaHandshake, prepareKafka } from '../../bench/kafka-broker';
 import { eventually } from './infra';
-import { ManagedServer } from './private-servers';
+import { CLOSING_STOP, ManagedServer } from './private-servers';
 import type { PrivateServer } from './private-servers';
 
 /*
@@ -50,7 +50,7 @@ export async function startPrivateKafka(label: string): Promise<PrivateKafka> {
   const readers = new Set<TopicReader>();
   const close = async (): Promise<void> => {
     for (const r of [...readers]) await r.close();
-    await server.stop();
+    await server.stop(CLOSING_STOP);
     if (!process.env.PRIVATE_SERVERS_KEEP) rmSync(dir, { recursive: true, force: true });
   };
   try {

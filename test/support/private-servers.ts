@@ -31,7 +31,7 @@ import { freePort } from './services';
  * on SQLite acknowledged inserts whose rows a SIGTERM restart then lost (docs/reliability.md).
  *
  * Every server is a process group of its own: `stop('SIGTERM')` is the orderly shutdown an
- * operator's restart does, `stop('SIGKILL')` a crash of the whole group. `close()` stops all and
+ * operator's restart does, `stop('SIGKILL')` a crash of the whole group. `close()` kills all (CLOSING_STOP) and
  * removes the directory; a test process that exits without it still kills the groups.
  */
 const ROOT = path.resolve(__dirname, '../..');
@@ -40,6 +40,12 @@ const RABBIT_BIN = '/usr/lib/rabbitmq/bin';
 const HANDSHAKE_TIMEOUT_MS = 2000;
 /** an orderly stop that takes longer than this becomes a SIGKILL */
 const STOP_GRACE_MS = 30000;
+/**
+ * How `close()` stops a server: its files are removed next, so nothing is gained by an orderly
+ * shutdown (FerretDB takes 3 s, Jaeger and some JVMs longer). Kept (PRIVATE_SERVERS_KEEP), they
+ * are stopped in order so that what they wrote is whole.
+ */
+export const CLOSING_STOP: 'SIGTERM' | 'SIGKILL' = process.env.PRIVATE_SERVERS_KEEP ? 'SIGTERM' : 'SIGKILL';
 
 export type ServerName =
   'redis' | 'rabbitmq' | 'ferretdb' | 'mosquitto' | 'nats' | 'elasticmq' | 'moto' | 'versitygw' | 'kafka';
@@ -362,8 +368,8 @@ export async function startPrivateServers(label: string): Promise<PrivateServers
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all([redis.stop(), rabbitmq.stop(), ferret.stop()]);
-      await epmdServer.stop();
+      await Promise.all([redis.stop(CLOSING_STOP), rabbitmq.stop(CLOSING_STOP), ferret.stop(CLOSING_STOP)]);
+      await epmdServer.stop(CLOSING_STOP);
       if (process.env.PRIVATE_SERVERS_KEEP) return;
       rmSync(dir, { recursive: true, force: true });
       dropStoreDatabase(psqlBin, storeDatabase);
@@ -493,7 +499,7 @@ export async function startAlone(
   dir: string,
 ): Promise<PrivateServer & { close(): Promise<void> }> {
   const close = async (): Promise<void> => {
-    await server.stop();
+    await server.stop(CLOSING_STOP);
     if (!process.env.PRIVATE_SERVERS_KEEP) rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -525,8 +531,8 @@ export async function startPrivateRabbitmq(label: string): Promise<PrivateServer
     base,
   );
   const close = async (): Promise<void> => {
-    await rabbitmq.stop();
-    await epmdServer.stop();
+    await rabbitmq.stop(CLOSING_STOP);
+    await epmdServer.stop(CLOSING_STOP);
     if (!process.env.PRIVATE_SERVERS_KEEP) rmSync(dir, { recursive: true, force: true });
   };
   try {
