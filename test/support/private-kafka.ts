@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import type { KafkaMessage } from 'kafkajs';
 import { kafkaHandshake, prepareKafka } from '../../bench/kafka-broker';
 import { eventually } from './infra';
-import { CLOSING_STOP, ManagedServer } from './private-servers';
+import { ManagedServer, discardServers } from './private-servers';
 import type { PrivateServer } from './private-servers';
 
 /*
@@ -50,8 +49,7 @@ export async function startPrivateKafka(label: string): Promise<PrivateKafka> {
   const readers = new Set<TopicReader>();
   const close = async (): Promise<void> => {
     for (const r of [...readers]) await r.close();
-    await server.stop(CLOSING_STOP);
-    if (!process.env.PRIVATE_SERVERS_KEEP) rmSync(dir, { recursive: true, force: true });
+    await discardServers(dir, server);
   };
   try {
     await server.start(120_000);

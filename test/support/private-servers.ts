@@ -31,8 +31,8 @@ import { freePort } from './services';
  * on SQLite acknowledged inserts whose rows a SIGTERM restart then lost (docs/reliability.md).
  *
  * Every server is a process group of its own: `stop('SIGTERM')` is the orderly shutdown an
- * operator's restart does, `stop('SIGKILL')` a crash of the whole group. `close()` kills all (CLOSING_STOP) and
- * removes the directory; a test process that exits without it still kills the groups.
+ * operator's restart does, `stop('SIGKILL')` a crash of the whole group. `close()` kills all and
+ * removes the directory (discardServers); a test process that exits without it still kills the groups.
  */
 const ROOT = path.resolve(__dirname, '../..');
 const RABBIT_BIN = '/usr/lib/rabbitmq/bin';
@@ -40,12 +40,6 @@ const RABBIT_BIN = '/usr/lib/rabbitmq/bin';
 const HANDSHAKE_TIMEOUT_MS = 2000;
 /** an orderly stop that takes longer than this becomes a SIGKILL */
 const STOP_GRACE_MS = 30000;
-/**
- * How `close()` stops a server: its files are removed next, so nothing is gained by an orderly
- * shutdown (FerretDB takes 3 s, Jaeger and some JVMs longer). Kept (PRIVATE_SERVERS_KEEP), they
- * are stopped in order so that what they wrote is whole.
- */
-export const CLOSING_STOP: 'SIGTERM' | 'SIGKILL' = process.env.PRIVATE_SERVERS_KEEP ? 'SIGTERM' : 'SIGKILL';
 
 export type ServerName =
   'redis' | 'rabbitmq' | 'ferretdb' | 'mosquitto' | 'nats' | 'elasticmq' | 'moto' | 'versitygw' | 'kafka';
@@ -368,11 +362,8 @@ export async function startPrivateServers(label: string): Promise<PrivateServers
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all([redis.stop(CLOSING_STOP), rabbitmq.stop(CLOSING_STOP), ferret.stop(CLOSING_STOP)]);
-      await epmdServer.stop(CLOSING_STOP);
-      if (process.env.PRIVATE_SERVERS_KEEP) return;
-      rmSync(dir, { recursive: true, force: true });
-      dropStoreDatabase(psqlBin, storeDatabase);
+      await discardServers(dir, redis, rabbitmq, ferret, epmdServer);
+      if (!process.env.PRIVATE_SERVERS_KEEP) dropStoreDatabase(psqlBin, storeDatabase);
     },
   };
   try {
@@ -493,15 +484,23 @@ export async function startPrivateRedis(label: string): Promise<PrivateServer & 
   return startAlone(server, dir);
 }
 
+/**
+ * Stops servers for good, in order, and removes the directory of their files. They are killed:
+ * their files go next, so an orderly shutdown gains nothing (FerretDB takes 3 s, some JVMs
+ * longer). With PRIVATE_SERVERS_KEEP they stop in order and the directory stays, whole.
+ */
+export async function discardServers(dir: string, ...servers: ManagedServer[]): Promise<void> {
+  const keep = Boolean(process.env.PRIVATE_SERVERS_KEEP);
+  for (const server of servers) await server.stop(keep ? 'SIGTERM' : 'SIGKILL');
+  if (!keep) rmSync(dir, { recursive: true, force: true });
+}
+
 /** Starts one server whose files are all in `dir`; `close()` stops it and removes the directory. */
 export async function startAlone(
   server: ManagedServer,
   dir: string,
 ): Promise<PrivateServer & { close(): Promise<void> }> {
-  const close = async (): Promise<void> => {
-    await server.stop(CLOSING_STOP);
-    if (!process.env.PRIVATE_SERVERS_KEEP) rmSync(dir, { recursive: true, force: true });
-  };
+  const close = (): Promise<void> => discardServers(dir, server);
   try {
     await server.start(20000);
   } catch (err) {
@@ -530,11 +529,7 @@ export async function startPrivateRabbitmq(label: string): Promise<PrivateServer
     { amqpPort: amqpPort!, distPort: distPort!, epmdPort: epmdPort! },
     base,
   );
-  const close = async (): Promise<void> => {
-    await rabbitmq.stop(CLOSING_STOP);
-    await epmdServer.stop(CLOSING_STOP);
-    if (!process.env.PRIVATE_SERVERS_KEEP) rmSync(dir, { recursive: true, force: true });
-  };
+  const close = (): Promise<void> => discardServers(dir, rabbitmq, epmdServer);
   try {
     await epmdServer.start(10000);
     await rabbitmq.start(120000);

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, ListBucketsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { VERSITYGW, versitygwCommand } from '../../bench/test-servers';
-import { CLOSING_STOP, ManagedServer } from './private-servers';
+import { ManagedServer, discardServers } from './private-servers';
 import type { PrivateServer } from './private-servers';
 import { freePort } from './services';
 
@@ -55,8 +55,7 @@ export async function startVersitygw(label: string): Promise<S3Server> {
   );
   const close = async (): Promise<void> => {
     client.destroy();
-    await server.stop(CLOSING_STOP);
-    if (!process.env.PRIVATE_SERVERS_KEEP) rmSync(dir, { recursive: true, force: true });
+    await discardServers(dir, server);
   };
   try {
     await server.start(30_000);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -12,7 +12,7 @@ import {
 import type { Message } from '@aws-sdk/client-sqs';
 import { eventually } from './infra';
 import { ELASTICMQ_LIB, elasticmqCommand } from '../../bench/test-servers';
-import { CLOSING_STOP, ManagedServer } from './private-servers';
+import { ManagedServer, discardServers } from './private-servers';
 import type { PrivateServer } from './private-servers';
 import { freePort } from './services';
 
@@ -48,8 +48,7 @@ const clientOf = (url: string, accessKeyId: string, secretAccessKey: string): SQ
 async function started(server: ManagedServer, dir: string, client: SQSClient, timeoutMs: number): Promise<SqsServer> {
   const close = async (): Promise<void> => {
     client.destroy();
-    await server.stop(CLOSING_STOP);
-    if (!process.env.PRIVATE_SERVERS_KEEP) rmSync(dir, { recursive: true, force: true });
+    await discardServers(dir, server);
   };
   try {
     await server.start(timeoutMs);
