@@ -44,9 +44,11 @@ status=0
 # Three workers, one shared stack each for its end-to-end files: most end-to-end time is waiting
 # on services, so a third keeps the 2 cores busier (main phase 555 s against 650 s with two).
 report="$(mktemp)"; reports+=("$report")
-# the files that run after the others (below)
-after=(/test/e2e/chaos/chaos.test.ts /test/e2e/cluster-redis.test.ts /test/e2e/cluster-rabbitmq.test.ts)
-npx jest --selectProjects "${projects[@]}" --maxWorkers=3 --testPathIgnorePatterns /node_modules/ "${after[@]}" \
+# the files that run after the others (below): two side by side, then one alone
+beside=(test/e2e/chaos/chaos.test.ts test/e2e/cluster-redis.test.ts)
+alone=(test/e2e/cluster-rabbitmq.test.ts)
+after=("${beside[@]}" "${alone[@]}")
+npx jest --selectProjects "${projects[@]}" --maxWorkers=3 --testPathIgnorePatterns /node_modules/ "${after[@]/#//}" \
   --json --outputFile="$report" || status=$?
 if [[ " ${projects[*]} " == *" e2e "* ]]; then
   # The chaos suite's stream and the two cluster files run last: each loads the machine (private
@@ -56,10 +58,9 @@ if [[ " ${projects[*]} " == *" e2e "* ]]; then
   # gateway must fail over within 10 s, runs alone. The chaos suite's activity-writers file
   # bounds nothing tighter than a minute: it runs with the rest.
   report="$(mktemp)"; reports+=("$report")
-  pair=("${after[@]:0:2}")
-  npx jest --selectProjects e2e --maxWorkers=2 --json --outputFile="$report" -- "${pair[@]/#\//}" || status=$?
+  npx jest --selectProjects e2e --maxWorkers=2 --json --outputFile="$report" -- "${beside[@]}" || status=$?
   report="$(mktemp)"; reports+=("$report")
-  npx jest --selectProjects e2e --maxWorkers=1 --json --outputFile="$report" -- "${after[2]#/}" || status=$?
+  npx jest --selectProjects e2e --maxWorkers=1 --json --outputFile="$report" -- "${alone[@]}" || status=$?
 fi
 node -e '
   const fs = require("node:fs");
