@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generate } from 'selfsigned';
 import { must } from '@relay/client';
 import { createNatsLink } from '@relay/targets';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -27,6 +26,7 @@ import { freePort, startService } from '../support/services';
 import type { RunningService } from '../support/services';
 import { startStack } from './stack';
 import type { Stack } from './stack';
+import { selfSigned } from '../support/rsa-keys';
 
 /** the target whose pooled client the link calls use */
 const OWNER = { endpointId: 'ep_owner', targetId: 'tg_owner' };
@@ -45,8 +45,7 @@ const PASSWORD = 'Relay-Pa55word';
 const nkeyUser = nkeys.createUser();
 const SEED = new TextDecoder().decode(nkeyUser.getSeed());
 const TLS_DIR = mkdtempSync(path.join(tmpdir(), 'relay-nats-tls-'));
-const pems = generate([{ name: 'commonName', value: 'localhost' }], {
-  keySize: 2048,
+const pems = selfSigned([{ name: 'commonName', value: 'localhost' }], {
   algorithm: 'sha256',
   days: 1,
   extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }] }],

@@ -3,12 +3,12 @@ import type { Request, Response } from 'express';
 import { createPublicKey, createVerify, randomBytes } from 'node:crypto';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { generate } from 'selfsigned';
 import { createSsrfAgents, sendRequest } from '@relay/targets';
 import type { SendOutcome } from '@relay/targets';
 import type { HttpRequest } from '../../libs/targets/src/http/send';
 import { GOOGLE_RESPONSE_LIMIT_BYTES } from '../../libs/targets/src/transports/google';
 import { rewriteToFake } from './fake-platform';
+import { selfSigned } from './rsa-keys';
 
 /*
  * A local HTTPS stand-in for Google's OAuth 2.0 token endpoint and the Sheets API v4 values
@@ -143,8 +143,7 @@ function trimRow(row: Row): Row {
 }
 
 export async function startFakeGoogle(): Promise<FakeGoogle> {
-  const pems = generate([{ name: 'commonName', value: 'localhost' }], {
-    keySize: 2048,
+  const pems = selfSigned([{ name: 'commonName', value: 'localhost' }], {
     algorithm: 'sha256',
     days: 1,
     extensions: [

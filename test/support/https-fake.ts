@@ -1,10 +1,10 @@
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type express from 'express';
-import { generate } from 'selfsigned';
 import { createSsrfAgents, sendRequest } from '@relay/targets';
 import type { OutboundRequest, SendOutcome } from '@relay/targets';
 import { rewriteToFake } from './fake-platform';
+import { selfSigned } from './rsa-keys';
 
 /**
  * A platform fake served over HTTPS on loopback, reached through Relay's own sender: the real
@@ -28,8 +28,7 @@ export async function startHttpsFake(
   app: express.Express,
 ): Promise<HttpsFake> {
   // a subject of its own: trusted together (NODE_EXTRA_CA_CERTS), same-named anchors would shadow each other
-  const pems = generate([{ name: 'commonName', value: `relay test fake ${platform}` }], {
-    keySize: 2048,
+  const pems = selfSigned([{ name: 'commonName', value: `relay test fake ${platform}` }], {
     algorithm: 'sha256',
     days: 1,
     // the real host names too, so a deliverer process routed here (HOST_ROUTES) verifies TLS for them

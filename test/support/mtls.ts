@@ -1,10 +1,11 @@
-import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Duplex } from 'node:stream';
 import * as tls from 'node:tls';
 import forge from 'node-forge';
+import { rsaKeyPair } from './rsa-keys';
 
 /**
  * A test CA made in the test, with the receiver's certificate (for 127.0.0.1) and a client
@@ -27,8 +28,7 @@ const DAY = 86_400_000;
 
 type Keys = { privateKey: forge.pki.rsa.PrivateKey; publicKey: forge.pki.rsa.PublicKey };
 function keys(): Keys {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const key = forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString());
+  const key = forge.pki.privateKeyFromPem(rsaKeyPair().privateKey);
   return { privateKey: key, publicKey: forge.pki.setRsaPublicKey(key.n, key.e) };
 }
 

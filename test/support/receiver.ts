@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { generate } from 'selfsigned';
+import { selfSigned } from './rsa-keys';
 
 /** One request as the receiver saw it on the wire. */
 export interface CapturedRequest {
@@ -63,8 +63,7 @@ export class TestReceiver {
 
   /** An HTTPS receiver with a freshly generated self-signed certificate for 127.0.0.1/localhost. */
   static startHttps(): Promise<TestReceiver> {
-    const pems = generate([{ name: 'commonName', value: 'localhost' }], {
-      keySize: 2048,
+    const pems = selfSigned([{ name: 'commonName', value: 'localhost' }], {
       algorithm: 'sha256',
       days: 1,
       extensions: [

@@ -3,7 +3,7 @@ import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import { simpleParser } from 'mailparser';
 import type { ParsedMail } from 'mailparser';
 import type { AddressInfo } from 'node:net';
-import { generate } from 'selfsigned';
+import { selfSigned } from './rsa-keys';
 
 /*
  * A real SMTP server on loopback for the email tests ("Real parts"): TLS (implicit
@@ -55,8 +55,7 @@ function replyError(reply: SmtpReply): Error & { responseCode: number } {
 }
 
 export async function startTestSmtpServer(opts: TestSmtpServerOptions): Promise<TestSmtpServer> {
-  const pems = generate([{ name: 'commonName', value: 'localhost' }], {
-    keySize: 2048,
+  const pems = selfSigned([{ name: 'commonName', value: 'localhost' }], {
     algorithm: 'sha256',
     days: 1,
     extensions: [

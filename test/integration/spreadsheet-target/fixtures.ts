@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
 import { DELIVERY_V1 } from '@relay/contracts';
 import type { DeliveryMessageV1 } from '@relay/contracts';
 import { createSecretBox } from '@relay/secrets';
@@ -11,21 +11,22 @@ import {
 } from '../../../libs/targets/src/kinds/spreadsheet';
 import type { SpreadsheetConfig } from '../../../libs/targets/src/kinds/spreadsheet';
 import type { FakeGoogle } from '../../support/fake-google';
+import { rsaKeyPair } from '../../support/rsa-keys';
 
 export const SA_EMAIL = 'relay-it@relay-test.iam.gserviceaccount.com';
 
 export function serviceAccount(email = SA_EMAIL): { keyFile: string; publicKey: string } {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { privateKey, publicKey } = rsaKeyPair();
   const keyFile = JSON.stringify({
     type: 'service_account',
     project_id: 'relay-test',
     private_key_id: randomBytes(20).toString('hex'),
-    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    private_key: createPrivateKey(privateKey).export({ type: 'pkcs8', format: 'pem' }).toString(),
     client_email: email,
     // ignored by Relay: tokens are only ever asked of Google's own endpoint
     token_uri: 'http://127.0.0.1:1/token',
   });
-  return { keyFile, publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+  return { keyFile, publicKey };
 }
 
 export const secrets = createSecretBox(`it:${randomBytes(32).toString('base64')}`);

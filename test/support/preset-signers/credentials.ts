@@ -1,6 +1,7 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import type { SecretFormat } from '@relay/endpoints';
+import { rsaKeyPair } from '../rsa-keys';
 
 /** What a test signer holds: the secret as the endpoint stores it, and a private key for public-key presets. */
 export interface TestCredentials {
@@ -26,8 +27,8 @@ export function credentialsFor(format: SecretFormat, label: string): TestCredent
       return { secret: raw.toString(format === 'ed25519_public_key_hex' ? 'hex' : 'base64'), privateKey };
     }
     case 'public_key_pem': {
-      const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      return { secret: publicKey.export({ format: 'pem', type: 'spki' }).toString().trim(), privateKey };
+      const pair = rsaKeyPair();
+      return { secret: pair.publicKey.trim(), privateKey: createPrivateKey(pair.privateKey) };
     }
     case 'sns_topic_arn':
       return { secret: `arn:aws:sns:us-east-1:123456789012:${label.replace(/[^A-Za-z0-9_-]/g, '-')}` };

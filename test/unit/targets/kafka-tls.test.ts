@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
-import { generate } from 'selfsigned';
 import { createKafkaLink } from '@relay/targets';
+import { selfSigned } from '../../support/rsa-keys';
 
 /** the target whose pooled client the link calls use */
 const OWNER = { endpointId: 'ep_owner', targetId: 'tg_owner' };
@@ -22,7 +22,7 @@ const options = {
 
 describe('a Kafka target with TLS on', () => {
   it("a broker whose certificate is not trusted is refused, the certificate's problem named", async () => {
-    const pems = generate([{ name: 'commonName', value: 'localhost' }], { keySize: 2048, days: 1 });
+    const pems = selfSigned([{ name: 'commonName', value: 'localhost' }], { days: 1 });
     const server = tls.createServer({ key: pems.private, cert: pems.cert }, (socket) => socket.end());
     server.on('tlsClientError', () => undefined);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
