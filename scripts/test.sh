@@ -72,7 +72,12 @@ node -e '
       const name = file.name.replace(process.cwd() + "/", "");
       if (file.status === "failed" && file.assertionResults.length === 0) console.log(`failed: ${name}: ${file.message.split("\n").find((l) => l.trim()) ?? ""}`);
       for (const t of file.assertionResults)
-        if (t.status === "failed") console.log(`failed: ${name} › ${t.fullName}`);
+        if (t.status === "failed") {
+          console.log(`failed: ${name} › ${t.fullName}`);
+          // and why: the first lines of its message, since the log above may be cut
+          const why = (t.failureMessages[0] ?? "").replace(/\x1b\[[0-9;]*m/g, "").split("\n").filter((l) => l.trim());
+          for (const l of why.slice(0, 4)) console.log(`    ${l.trim()}`);
+        }
     }
   console.log(`${sum("numPassedTests")} passed, ${sum("numFailedTests") + sum("numRuntimeErrorTestSuites")} failed`);
   if (rs.some((r) => r.numTotalTests === 0)) process.exitCode = 1;
