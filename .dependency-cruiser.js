@@ -26,7 +26,7 @@ function shippedPackages() {
 
 /** The tools that build, type-check, lint and run the tests: never imported by code at all. */
 const TOOLS =
-  /^(@types\/|@redocly\/cli$|dependency-cruiser$|eslint$|jest$|prettier$|ts-jest$|typescript$|typescript-eslint$)/;
+  /^(@types\/|@redocly\/cli$|dependency-cruiser$|eslint$|jest$|prettier$|sucrase$|@sucrase\/jest-plugin$|typescript$|typescript-eslint$)/;
 
 /** The root's dev dependencies that no workspace ships: the tests' oracles, fakes and drivers. */
 const shipped = shippedPackages();

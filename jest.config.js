@@ -2,10 +2,12 @@
 // end-to-end tests need the real local Redis, RabbitMQ and FerretDB that `npm run infra:up`
 // provisions. Tests import workspace libraries from source, so they never test stale builds
 // of a lib; end-to-end tests spawn the built services (npm test builds first).
-const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }];
+// Sucrase strips the types of each file on its own (pure JS), about ten times faster than
+// TypeScript's transpiler: a run on a fresh machine, whose transform cache is empty, pays that
+// for every file. The types are checked by `npm run lint` (tsc -p tsconfig.test.json).
 const shared = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': tsJest },
+  transform: { '^.+\\.ts$': '@sucrase/jest-plugin' },
   moduleNameMapper: { '^@relay/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
   rootDir: __dirname,
 };
