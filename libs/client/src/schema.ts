@@ -3230,16 +3230,16 @@ export interface components {
             id: string;
             account_id: string;
             endpoint_id: string;
-            /** Format: date-time */
-            received_at: string;
-            method: string;
-            /** @description null on aggregated rows */
-            source_ip: string | null;
             /**
-             * @description docs/ingest.md lists each with its HTTP status
-             * @enum {string}
+             * Format: date-time
+             * @description the first attempt's time while the request's fields are null
              */
-            outcome: "ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE" | "CONTRACT_VIOLATION";
+            received_at: string;
+            /** @description null until the gateway's record of the request reaches the log (its deliveries came first) */
+            method: string | null;
+            /** @description null on aggregated rows, and null until the gateway's record of the request reaches the log (its deliveries came first) */
+            source_ip: string | null;
+            outcome: ("ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE" | "CONTRACT_VIOLATION") | null;
             /** @description why a request was rejected */
             reason: string | null;
             /**
@@ -3296,16 +3296,16 @@ export interface components {
             id: string;
             account_id: string;
             endpoint_id: string;
-            /** Format: date-time */
-            received_at: string;
-            method: string;
-            /** @description null on aggregated rows */
-            source_ip: string | null;
             /**
-             * @description docs/ingest.md lists each with its HTTP status
-             * @enum {string}
+             * Format: date-time
+             * @description the first attempt's time while the request's fields are null
              */
-            outcome: "ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE" | "CONTRACT_VIOLATION";
+            received_at: string;
+            /** @description null until the gateway's record of the request reaches the log (its deliveries came first) */
+            method: string | null;
+            /** @description null on aggregated rows, and null until the gateway's record of the request reaches the log (its deliveries came first) */
+            source_ip: string | null;
+            outcome: ("ACCEPTED" | "AUTH_FAILED" | "METHOD_NOT_ALLOWED" | "IP_BLOCKED" | "REQUEST_BODY_FILTER_FAILED" | "DELIVERY_QUEUE_UNAVAILABLE" | "MALFORMED_QUERY_PARAM" | "PAYLOAD_TOO_LARGE" | "REQUIRED_HEADER_MISSING" | "FIELD_VALIDATION_FAILED" | "MALFORMED_PAYLOAD" | "UNSUPPORTED_MEDIA_TYPE" | "CAPTCHA_FAILED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "MALFORMED_HEADER" | "REQUEST_TIMEOUT" | "HANDSHAKE_ANSWERED" | "DUPLICATE" | "CONTRACT_VIOLATION") | null;
             /** @description why a request was rejected */
             reason: string | null;
             /**

@@ -1,5 +1,8 @@
 import { OUTCOMES } from './outcomes';
 
+/** What a row reads in place of its outcome code until the gateway's record of the request arrives. */
+export const RECORD_PENDING = 'request not recorded yet';
+
 type RowStatus = 'completed' | 'pending' | 'errors';
 
 const ACRONYMS = new Set(['ip', 'http', 'url', 'json', 'xml']);
@@ -16,11 +19,14 @@ const STATUS_LABELS: Record<RowStatus, string> = {
  * it by test/unit/dashboard), and the error-text search matches it: a search
  * finds what the row reads.
  */
-export function outcomeLabel(outcome: string, status: RowStatus, retrying = false): string {
+export function outcomeLabel(outcome: string | null, status: RowStatus, retrying = false): string {
   // a pending row whose delivery failed and waits for its next attempt reads Retrying:
   // not the same as one never tried yet. Still in the spec's Pending group.
-  if (outcome === 'ACCEPTED')
-    return `${status === 'pending' && retrying ? 'Retrying' : STATUS_LABELS[status]} (ACCEPTED)`;
+  const delivery = status === 'pending' && retrying ? 'Retrying' : STATUS_LABELS[status];
+  if (outcome === 'ACCEPTED') return `${delivery} (ACCEPTED)`;
+  // only accepted requests are delivered: a row with deliveries and no outcome yet is one whose
+  // request record is still on its way to the log
+  if (outcome === null) return `${delivery} (${RECORD_PENDING})`;
   const words = outcome
     .toLowerCase()
     .split('_')
@@ -30,7 +36,7 @@ export function outcomeLabel(outcome: string, status: RowStatus, retrying = fals
 }
 
 /** Every label a row can show, lower case: whether a search text can match a row by its label alone. */
-const ALL_LABELS: string[] = OUTCOMES.flatMap((o) =>
+const ALL_LABELS: string[] = [...OUTCOMES, null].flatMap((o) =>
   (['completed', 'pending', 'errors'] as const).flatMap((s) =>
     [outcomeLabel(o, s), outcomeLabel(o, s, true)].map((l) => l.toLowerCase()),
   ),

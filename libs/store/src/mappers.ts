@@ -36,10 +36,16 @@ export function toActivity(d: Doc): ActivityRecord {
         a.target_id.localeCompare(b.target_id) ||
         deliveryOrderOf(a.delivery_id).localeCompare(deliveryOrderOf(b.delivery_id)),
     );
-  // rows written before last_error/aggregate existed read as null
+  // rows written before last_error/aggregate existed read as null; a row with no request record
+  // yet has none of the request's fields
   const row = rest as Omit<ActivityRecord, 'id' | 'deliveries'>;
   return {
     ...row,
+    method: row.method ?? null,
+    outcome: row.outcome ?? null,
+    reason: row.reason ?? null,
+    target_count: row.target_count ?? 0,
+    test: row.test ?? false,
     source_ip: row.source_ip ?? null,
     last_error: row.last_error ?? null,
     aggregate: row.aggregate ?? null,

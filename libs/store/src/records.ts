@@ -210,11 +210,17 @@ export interface ActivityRecord {
   id: string;
   account_id: string;
   endpoint_id: string;
+  /** the first attempt's time while the row has no request record (`outcome` null) */
   received_at: Date;
-  method: string;
+  /**
+   * null while the row has no request record: its deliveries' attempts reached the log before
+   * the gateway's record of the request (one the broker did not take is published again later)
+   */
+  method: string | null;
   /** null on aggregated rows (spec: the source IP is shown for rows that are not aggregated) */
   source_ip: string | null;
-  outcome: string;
+  /** null while the row has no request record (as `method`) */
+  outcome: string | null;
   reason: string | null;
   target_count: number;
   test: boolean;

@@ -3,8 +3,9 @@ import type { ActivityListed, RelayApi } from './api';
 /** ids already printed, newest kept: bounds what a long tail holds */
 const SEEN_MAX = 2_000;
 
+/** One row a line; `-` in place of the outcome while the request's record is on its way to the log. */
 export function activityLine(row: ActivityListed): string {
-  return `${row.received_at}  ${row.id}  ${row.endpoint_id}  ${row.outcome.padEnd(10)} ${row.status.padEnd(9)} ${row.last_error ?? ''}`.trimEnd();
+  return `${row.received_at}  ${row.id}  ${row.endpoint_id}  ${(row.outcome ?? '-').padEnd(10)} ${row.status.padEnd(9)} ${row.last_error ?? ''}`.trimEnd();
 }
 
 export interface TailOptions {

@@ -3,6 +3,8 @@ import { must } from '@relay/client';
 import type { ActivityListed, ActivityPage, operations } from '@relay/client';
 import type { ActivityAttemptV1 } from '@relay/contracts';
 import { runRelay } from '../../support/relay-cli';
+import { testClient } from '../../support/api-client';
+import { activityLine } from '../../../services/cli/src/tail';
 import { startManagement } from '../management/fixture';
 import type { ManagementFixture } from '../management/fixture';
 import { attempt, eventId, pipelineOn, request as requestRow } from '../../../libs/activity-log/conformance/fixtures';
@@ -334,6 +336,35 @@ describe('an attempt whose request was sent again (a reused connection reset bef
       ['tg_1', [1]],
       ['tg_2', [undefined]],
     ]);
+  });
+});
+
+describe("a row whose deliveries reached the log before the gateway's record of its request", () => {
+  it('is listed, as the document says, with method, source IP and outcome null until the record fills them in', async () => {
+    // the typed client that checks every response against the OpenAPI document
+    const checked = testClient(fx.baseUrl, fx.apiKey);
+    const { write } = pipelineOn(fx.store);
+    const where = { account_id: fx.accountId, endpoint_id: endpoints.ep_b! };
+    const ev = eventId('record_late', at(100));
+    await write([attempt(ev, 'tg_1', 1, 'delivered', { ...where, attempted_at: at(100.5) })]);
+    const listed = async () =>
+      (
+        await must(checked.GET('/v1/activity', { params: { query: { endpoint_id: where.endpoint_id, limit: 200 } } }))
+      ).data.find((r) => r.id === ev);
+    // pending: how many targets the event has is in the record
+    expect(await listed()).toMatchObject({ method: null, source_ip: null, outcome: null, status: 'pending' });
+    expect(activityLine((await listed())!)).toContain(`${ev}  ${where.endpoint_id}  -          pending`);
+    const early = await must(checked.GET('/v1/activity/{eventId}', { params: { path: { eventId: ev } } }));
+    expect(early).toMatchObject({ outcome: null, received_at: at(100.5) });
+    expect(early.deliveries.map((d) => d.state)).toEqual(['delivered']);
+
+    await write([requestRow(ev, { ...where, target_count: 1, received_at: at(100) })]);
+    expect(await listed()).toMatchObject({
+      method: 'POST',
+      outcome: 'ACCEPTED',
+      status: 'completed',
+      received_at: at(100),
+    });
   });
 });
 

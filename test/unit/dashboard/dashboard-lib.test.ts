@@ -180,7 +180,8 @@ describe('the activity view', () => {
   const row = (id: string, status: 'completed' | 'pending' | 'errors' = 'completed') => ({ id, status });
 
   it('shows every outcome with the label the error-text search matches', () => {
-    for (const outcome of OUTCOMES) {
+    // null: the row's deliveries came before the gateway's record of the request
+    for (const outcome of [...OUTCOMES, null]) {
       for (const status of ['completed', 'pending', 'errors'] as const) {
         expect(outcomeLabel({ outcome, status, next_attempt_at: null })).toBe(searchedLabel(outcome, status));
         expect(outcomeLabel({ outcome, status, next_attempt_at: '2030-01-01T00:00:00.000Z' })).toBe(
@@ -215,6 +216,10 @@ describe('the activity view', () => {
     );
     expect(outcomeLabel({ outcome: 'METHOD_NOT_ALLOWED', status: 'errors', next_attempt_at: null })).toBe(
       'Method Not Allowed (METHOD_NOT_ALLOWED)',
+    );
+    // deliveries only: an accepted request whose record is still on its way to the log
+    expect(outcomeLabel({ outcome: null, status: 'pending', next_attempt_at: null })).toBe(
+      'Pending (request not recorded yet)',
     );
   });
 

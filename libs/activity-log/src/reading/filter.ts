@@ -12,7 +12,7 @@ export function entryMatches(q: ActivityListQuery, e: IndexEntry): boolean {
   if (q.errorText !== null) {
     // what the row shows: its outcome label and code, the rejection reason, the latest delivery error
     const needle = q.errorText.toLowerCase();
-    const label = e.outcome === null ? null : outcomeLabel(e.outcome, e.status, e.retry_ms !== null);
+    const label = outcomeLabel(e.outcome, e.status, e.retry_ms !== null);
     if (![label, e.reason, e.last_error].some((t) => (t ?? '').toLowerCase().includes(needle))) return false;
   }
   // only an accepted request has a payload kept and delivery attempts; aggregated rows are refusals

@@ -28,13 +28,16 @@ export type NotResendable = 'not_accepted' | 'payload_not_stored';
 
 /**
  * An event can be delivered again only if it was accepted (a rejected request has nothing to
- * deliver) and its payload is stored with its row (payloads are kept from this version on, for
+ * deliver) and its record and payload are stored with its row (payloads are kept from this version on, for
  * as long as the row).
  */
 export function resendable(
   row: Pick<ActivityDoc, 'outcome' | 'aggregate'>,
   payload: StoredPayload | null,
 ): NotResendable | null {
+  // no outcome yet: the row's deliveries came before the gateway's record of the request, which
+  // holds what the event was routed to; the resend waits for it as for a payload on its way
+  if (!row.outcome && !row.aggregate) return 'payload_not_stored';
   if (row.outcome !== 'ACCEPTED' || row.aggregate) return 'not_accepted';
   if (!payload) return 'payload_not_stored';
   return null;

@@ -33,6 +33,13 @@ import type { Schema } from './kit';
  * An empty query parameter is the same as none.
  */
 
+/*
+ * A row's deliveries can reach the log before the gateway's record of the request (one the
+ * broker did not take is kept and published again later): until that record arrives the row
+ * has no request fields.
+ */
+const PENDING_RECORD = "null until the gateway's record of the request reaches the log (its deliveries came first)";
+
 const aggregate = nullable(
   object(
     { count: int({ minimum: 1 }), first_seen: dateTime(), last_seen: dateTime() },
@@ -44,10 +51,10 @@ const common: Record<string, Schema> = {
   id: str({ description: 'the event id (`evt_…`), or `agg_…` for an aggregated row' }),
   account_id: str(),
   endpoint_id: str(),
-  received_at: dateTime(),
-  method: str(),
-  source_ip: nullable(str({ description: 'null on aggregated rows' })),
-  outcome: oneOfValues(OUTCOMES, 'docs/ingest.md lists each with its HTTP status'),
+  received_at: dateTime("the first attempt's time while the request's fields are null"),
+  method: nullable(str({ description: PENDING_RECORD })),
+  source_ip: nullable(str({ description: 'null on aggregated rows, and ' + PENDING_RECORD })),
+  outcome: nullable(oneOfValues(OUTCOMES, 'docs/ingest.md lists each with its HTTP status; ' + PENDING_RECORD)),
   reason: nullable(str({ description: 'why a request was rejected' })),
   status: oneOfValues(['completed', 'pending', 'errors'], 'the filter group'),
   last_error: nullable(str({ description: 'the latest delivery error' })),

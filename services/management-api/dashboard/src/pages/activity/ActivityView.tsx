@@ -414,7 +414,9 @@ export function ActivityView(props: { endpointId: string | null; can: Abilities 
                           <span class="next-attempt">next attempt {utc(r.next_attempt_at!).slice(11)}</span>
                         </>
                       ) : (
-                        <span class={`outcome outcome--${r.outcome === 'ACCEPTED' ? r.status : 'errors'}`}>
+                        <span
+                          class={`outcome outcome--${r.outcome === 'ACCEPTED' || r.outcome === null ? r.status : 'errors'}`}
+                        >
                           {r.alert ? alertLabel(r) : outcomeLabel(r)}
                         </span>
                       )}
