@@ -244,6 +244,21 @@ describe('ordered deliveries in the deliverer', () => {
     // nothing was sent to a paused target
     expect(arrivals('/paused')).toEqual([]);
   });
+});
+
+describe('ordered deliveries in a deliverer whose hold bound no key reaches', () => {
+  // HOLD_MAX_MS above ends a head that is slow to be delivered: on a loaded machine a key's
+  // first attempt and retry can take longer than that, and its key would never be delivered
+  let wide: Harness;
+  beforeAll(async () => {
+    wide = await startHarness('ordered-window', {
+      channel: 'webhook',
+      kinds: [kind],
+      send: createSender({ timeoutMs: 3000, allowCidrs: ['127.0.0.0/8'] }),
+      ordering: { prefetch: PREFETCH, holdMaxMs: 600_000, stuckAfterMs: 300 },
+    });
+  });
+  afterAll(() => wide?.close());
 
   it(`holds no more deliveries than its window (ORDERING_PREFETCH × ${ORDERED_PARTITIONS} partitions) however many keys are held, and none once they are done`, async () => {
     const KEYS = 2000;
@@ -264,7 +279,7 @@ describe('ordered deliveries in the deliverer', () => {
       delivered.add(key);
       return { status: 200, body: 'ok' };
     });
-    const targetId = await h.addTarget({
+    const targetId = await wide.addTarget({
       kind: 'webhook',
       config: { ...config(), url: receiver.url('/many') },
       retry_schedule_ms: [100],
@@ -274,7 +289,7 @@ describe('ordered deliveries in the deliverer', () => {
     });
     // the held keys the deliverer keeps (its relay_ordering_held_keys gauge, stuck or not)
     const heldNow = async (): Promise<number> =>
-      (await h.metrics.getSingleMetric('relay_ordering_held_keys')!.get()).values.reduce((n, v) => n + v.value, 0);
+      (await wide.metrics.getSingleMetric('relay_ordering_held_keys')!.get()).values.reduce((n, v) => n + v.value, 0);
     let peakHeld = 0;
     let sampling = true;
     const sampler = (async () => {
@@ -289,7 +304,7 @@ describe('ordered deliveries in the deliverer', () => {
         message: ordered(targetId, `key-${i}`, 1),
         channel: 'webhook' as const,
       }));
-      const publisher = new DeliveryPublisher(h.publisher, h.namespace);
+      const publisher = new DeliveryPublisher(wide.publisher, wide.namespace);
       for (let i = 0; i < KEYS; i += 500) await publisher.publish(all.slice(i, i + 500));
       await eventually(async () => delivered.size === KEYS, 180_000, `the ${KEYS} keys delivered`);
     } finally {
@@ -303,8 +318,8 @@ describe('ordered deliveries in the deliverer', () => {
     // done: no key held, nothing in hand, nothing left in the partitions
     await eventually(async () => (await heldNow()) === 0, 5000, 'no key held');
     expect(inHand.size).toBe(0);
-    const names = brokerNames(h.namespace);
+    const names = brokerNames(wide.namespace);
     for (let k = 0; k < ORDERED_PARTITIONS; k++)
-      expect((await h.inspect.checkQueue(names.orderedQueue('webhook', k))).messageCount).toBe(0);
+      expect((await wide.inspect.checkQueue(names.orderedQueue('webhook', k))).messageCount).toBe(0);
   }, 240_000);
 });
