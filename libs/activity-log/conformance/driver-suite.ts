@@ -231,6 +231,26 @@ export function activityLogDriverSuite(driver: ActivityLogDriver): void {
       expect(Object.values(row!.deliveries)).toHaveLength(1);
     });
 
+    it("a stuck key's mark stays on its attempt when the attempt's earlier record arrives again", async () => {
+      const acc = 'acc_mark';
+      const t = Date.now() - 12 * 60_000;
+      const id = eventId('mark', t);
+      const first = attempt(id, 'tg_1', 1, 'retrying', {
+        account_id: acc,
+        attempted_at: new Date(t + 500).toISOString(),
+      });
+      const marked = { ...first, ordering: { key: 'A', stuck_since: new Date(t + 3500).toISOString() } };
+      const w = writer();
+      await w.write([request(id, { account_id: acc, received_at: new Date(t).toISOString(), target_count: 1 }), first]);
+      await w.write([marked]);
+      // the first record again, as a redelivered message would bring it
+      await w.write([first]);
+      const row = toActivity((await log().row(id))!);
+      expect(row.deliveries[0]!.attempts.map((a) => [a.attempt, a.state, a.ordering])).toEqual([
+        [1, 'retrying', marked.ordering],
+      ]);
+    });
+
     it('an attempt that arrives before its request converges to the same row as the usual order', async () => {
       const acc = 'acc_order';
       const t = Date.now() - 11 * 60_000;

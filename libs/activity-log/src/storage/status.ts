@@ -130,14 +130,18 @@ interface MergeableRow {
 /**
  * The row with `attempts` merged in, its delivery states, status group and latest error derived
  * again. Keyed by delivery id and attempt number, so merging the same attempt twice, or in any
- * order, gives the same row.
+ * order, gives the same row; a later record of an attempt replaces the earlier, but keeps its
+ * stuck-key mark (`ordering`), which is only ever added.
  */
 export function mergeAttempts<R extends MergeableRow>(row: R, attempts: StoredAttempt[]): R {
   const deliveries: Record<string, StoredDelivery> = {};
   for (const [id, d] of Object.entries(row.deliveries ?? {})) deliveries[id] = { ...d, attempts: { ...d.attempts } };
   for (const { delivery_id, target_id, target_kind, ...a } of attempts) {
     const d = (deliveries[delivery_id] ??= { delivery_id, target_id, target_kind, state: a.state, attempts: {} });
-    d.attempts[String(a.attempt)] = a;
+    const was = d.attempts[String(a.attempt)];
+    // a stuck key's mark stays on its attempt: the record of that attempt from before the mark,
+    // arriving again later (a redelivered message), must not take it off
+    d.attempts[String(a.attempt)] = was?.ordering && !a.ordering ? { ...a, ordering: was.ordering } : a;
   }
   for (const d of Object.values(deliveries)) d.state = deliveryState(d.attempts) ?? d.state;
   const next = { ...row, deliveries };
