@@ -87,7 +87,9 @@ export function createRulePool(opts: RulePoolOptions): RulePool & { close(): Pro
     return s;
   };
 
-  const slots: Slot[] = Array.from({ length: opts.size }, () => startWorker());
+  // started with the first job: most gateways serve endpoints whose rules all run inline, and a
+  // worker costs its start-up CPU and its own heap
+  const slots: Slot[] = [];
 
   /** ends the slot's task with `answer`, frees its account's place and gives the slot the next job */
   function settle(slot: Slot, answer: () => void, counted?: PoolResult): void {
@@ -159,6 +161,7 @@ export function createRulePool(opts: RulePoolOptions): RulePool & { close(): Pro
         opts.onAnswer?.('busy_pool');
         return Promise.resolve({ busy: 'pool' });
       }
+      if (slots.length === 0 && !closed) for (let i = 0; i < opts.size; i++) slots.push(startWorker());
       return new Promise<PoolAnswer>((resolve, reject) => {
         const task: Task = { id: nextId++, accountId, job, resolve, reject };
         inFlight.set(accountId, (inFlight.get(accountId) ?? 0) + 1);
