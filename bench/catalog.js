@@ -102,6 +102,24 @@ const BENCHES = {
       fig('lost, duplicates', `${r.lost}, ${r.duplicates}`),
     ],
   },
+  'system-vs': {
+    title: 'Whole system against an earlier build',
+    command: 'node bench/system-vs.js',
+    method:
+      'The whole-system bench run alternately in this tree and in a built checkout of an earlier commit (`BENCH_BASELINE`, default the last commit), four rounds of B A / A B after a run that is not counted; the figures are this tree ÷ the baseline, of the means. How a change is shown not to lower the whole-system figure.',
+    figures: (r) => [
+      fig('baseline', r.baseline.slice(0, 12)),
+      fig('ratio to bare express, this ÷ baseline', r.this_over_baseline.ratio_to_bare),
+      fig('accepted/s, this ÷ baseline', r.this_over_baseline.accepted_per_s),
+      fig('delivered/s, this ÷ baseline', r.this_over_baseline.delivered_per_s),
+      fig(
+        'ratio to bare express, this / baseline',
+        `${r.means.this.ratio_to_bare} / ${r.means.baseline.ratio_to_bare}`,
+      ),
+      fig('delivered/s, this / baseline', `${r.means.this.delivered_per_s} / ${r.means.baseline.delivered_per_s}`),
+      fig('lost', r.lost),
+    ],
+  },
   'soak-1-account': soak(
     'SOAK_ACCOUNTS=1 node bench/soak.js',
     '300 requests/s for 10 minutes, one account',

@@ -19,8 +19,8 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const { envNumber: num } = require('./lib');
+const { cpuPerEvent, mean, runSystem } = require('./system-runs');
 
 const ROOT = path.resolve(__dirname, '..');
 const SHORT = num(process.env.BENCH_DURATION_S, 20) <= 5;
@@ -41,43 +41,17 @@ for (const v of CHOSEN)
 if (!CHOSEN.includes('plain')) CHOSEN.unshift('plain');
 
 /**
- * One bench/system.js run; its report.
+ * One bench/system.js run of this tree with the variant's settings; its report.
  * @param {keyof typeof VARIANTS} variant
  * @param {number} round
  */
-function runSystem(variant, round) {
-  const dir = path.join(RESULTS_DIR, 'rules-runs', `${variant}-${round}`);
-  const env = { ...process.env, BENCH_RESULTS_DIR: dir, ...VARIANTS[variant] };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(__dirname, 'system.js')], {
-      env,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`bench/system.js (${variant}, round ${round}) exited ${code}`));
-      resolve(JSON.parse(fs.readFileSync(path.join(dir, 'system.json'), 'utf8')));
-    });
+const runVariant = (variant, round) =>
+  runSystem({
+    root: ROOT,
+    resultsDir: path.join(RESULTS_DIR, 'rules-runs', `${variant}-${round}`),
+    env: VARIANTS[variant],
+    label: `${variant}, round ${round}`,
   });
-}
-
-/** @param {number[]} xs */
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-
-/**
- * CPU ms per event of each sampled process during the measured load: the deliverer's per
- * delivery it made meanwhile, every other process's per accepted event.
- * @param {{ accepted_per_s: number, relay: { delivered_during_load_per_s: number }, resources: { during_load: Record<string, { cpu_pct: number }> } }} r
- */
-function cpuPerEvent(r) {
-  /** @type {Record<string, number>} */
-  const out = {};
-  for (const [name, p] of Object.entries(r.resources.during_load)) {
-    const perS = name === 'webhook-deliverer' ? r.relay.delivered_during_load_per_s : r.accepted_per_s;
-    if (perS > 0) out[name] = Number(((p.cpu_pct * 10) / perS).toFixed(3));
-  }
-  return out;
-}
 
 async function main() {
   /** @type {Array<{ variant: string, round: number, accepted_per_s: number, delivered_per_s: number, p99_ms: number, lost: number, ratio_to_bare: number | null, cpu_ms_per_event: Record<string, number> }>} */
@@ -85,7 +59,7 @@ async function main() {
   for (let round = 1; round <= ROUNDS; round++) {
     for (const variant of /** @type {Array<keyof typeof VARIANTS>} */ (CHOSEN)) {
       process.stderr.write(`rules bench: round ${round}, ${variant}\n`);
-      const r = await runSystem(variant, round);
+      const r = await runVariant(variant, round);
       runs.push({
         variant,
         round,

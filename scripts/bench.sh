@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm run bench: every bench of bench/catalog.js, in this order — the whole system beside bare
-# express, a 10-minute soak at a steady 300 requests/s to one account and to ten (with
+# express, then alternated with an earlier build (BENCH_BASELINE), a 10-minute soak at a steady 300 requests/s to one account and to ten (with
 # BENCH_LONG=1 also the 30-minute and writer-stop soaks of bench/catalog.js), the whole system
 # on 1 to 10,000 endpoints, the architecture's floor alone and with the least activity log the
 # spec asks, the activity log, writers, searches and bulk-retry list at 1,000,000 rows, the gateway
@@ -19,6 +19,8 @@ bash scripts/infra.sh tools >/dev/null
 npx tsc -b
 export BENCH_RESULTS_DIR="${BENCH_RESULTS_DIR:-$(mktemp -d /tmp/relay-bench.XXXXXX)}"
 node bench/system.js
+# the same, alternated with a build of BENCH_BASELINE (default: the last commit)
+node bench/system-vs.js
 # a steady open-loop 300/s for 10 minutes to one account, then to ten: the activity log keeps up
 SOAK_ACCOUNTS=1 node bench/soak.js
 SOAK_ACCOUNTS=10 node bench/soak.js

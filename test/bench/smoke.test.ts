@@ -27,6 +27,8 @@ interface BenchRun {
 /** Each bench the smoke test runs: its script and what it needs beyond the short mode. */
 const BENCHES = {
   system: { script: 'system.js', env: {} },
+  // the baseline checked out and built (the last commit: a shallow clone has it), then one round
+  'system-vs': { script: 'system-vs.js', env: { BENCH_BASELINE: 'HEAD' }, limitMs: RULES_LIMIT_MS },
   floor: { script: 'floor.js', env: {} },
   'floor-with-log': { script: 'floor.js', env: { FLOOR_LOG: '1' } },
   'bulk-retries': { script: 'bulk-retries.js', env: { BENCH_BULK_DOCS: '1000' } },
@@ -175,6 +177,34 @@ describe('bench/system.js in short mode (every service a process, real RabbitMQ,
       expect(run.written).toEqual(report);
     },
     LIMIT_MS,
+  );
+});
+
+describe('bench/system-vs.js in short mode (the last commit checked out and built, then the whole system there and here)', () => {
+  it(
+    'exits 0, loses nothing, and reports both runs, their means and this tree ÷ the baseline',
+    async () => {
+      const run = await runBench('system-vs');
+      type Means = { ratio_to_bare: number; accepted_per_s: number; delivered_per_s: number };
+      const report = reportOf<{
+        bench: string;
+        baseline: string;
+        runs: Array<{ tree: string; accepted_per_s: number; delivered_per_s: number; lost: number }>;
+        means: { this: Means; baseline: Means };
+        this_over_baseline: Means;
+        lost: number;
+      }>(run);
+      expect(report.baseline).toMatch(/^[0-9a-f]{40}$/);
+      expect(report.runs.map((r) => r.tree)).toEqual(['baseline', 'this']);
+      for (const r of report.runs) expect(r.delivered_per_s).toBeGreaterThan(0);
+      expect(report.lost).toBe(0);
+      expect(report.this_over_baseline.accepted_per_s).toBeCloseTo(
+        report.runs[1]!.accepted_per_s / report.runs[0]!.accepted_per_s,
+        2,
+      );
+      expect(run.written).toEqual(report);
+    },
+    RULES_LIMIT_MS,
   );
 });
 
