@@ -24,6 +24,19 @@ const fig = (name, value, unit) => ({ name, value: value ?? null, ...(unit ? { u
 const p95 = (name, q) => fig(`p95, ${name}`, q?.p95_ms, 'ms');
 
 /**
+ * The mean CPU ms per event of process `p` over one tree's runs of bench/system-vs.js.
+ * @param {any} r
+ * @param {'this' | 'baseline'} tree
+ * @param {string} p
+ */
+const cpuMean = (r, tree, p) => {
+  const xs = r.runs
+    .filter((/** @type {{ tree: string }} */ x) => x.tree === tree)
+    .map((/** @type {{ cpu_ms_per_event: Record<string, number> }} */ x) => x.cpu_ms_per_event[p] ?? 0);
+  return (xs.reduce((/** @type {number} */ a, /** @type {number} */ b) => a + b, 0) / xs.length).toFixed(3);
+};
+
+/**
  * What every soak reports: the totals, the activity lag over the run, the writers' flush times
  * first and last, and the pass line.
  * @param {any} r
@@ -117,6 +130,9 @@ const BENCHES = {
         `${r.means.this.ratio_to_bare} / ${r.means.baseline.ratio_to_bare}`,
       ),
       fig('delivered/s, this / baseline', `${r.means.this.delivered_per_s} / ${r.means.baseline.delivered_per_s}`),
+      ...['ingest-gateway', 'webhook-deliverer', 'rabbitmq'].map((p) =>
+        fig(`CPU per event, ${p}, this / baseline`, `${cpuMean(r, 'this', p)} / ${cpuMean(r, 'baseline', p)}`, 'ms'),
+      ),
       fig('lost', r.lost),
     ],
   },
