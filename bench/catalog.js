@@ -119,9 +119,10 @@ const BENCHES = {
     title: 'Whole system against an earlier build',
     command: 'node bench/system-vs.js',
     method:
-      'The whole-system bench run alternately in this tree and in a built checkout of an earlier commit (`BENCH_BASELINE`, default the last commit), four rounds of B A / A B after a run that is not counted; the figures are this tree ÷ the baseline, of the means. How a change is shown not to lower the whole-system figure.',
+      'The whole-system bench run alternately in this tree and in a built checkout of an earlier commit (`BENCH_BASELINE`, default the last commit; or a tree already built, `BENCH_BASELINE_TREE`), four rounds of B A / A B after a run that is not counted; the figures are this tree ÷ the baseline, of the means. How a change is shown not to lower the whole-system figure.',
     figures: (r) => [
-      fig('baseline', r.baseline.slice(0, 12)),
+      // a commit, or the directory of a tree given as built (BENCH_BASELINE_TREE)
+      fig('baseline', /^[0-9a-f]{40}$/.test(r.baseline) ? r.baseline.slice(0, 12) : r.baseline),
       fig('ratio to bare express, this ÷ baseline', r.this_over_baseline.ratio_to_bare),
       fig('accepted/s, this ÷ baseline', r.this_over_baseline.accepted_per_s),
       fig('delivered/s, this ÷ baseline', r.this_over_baseline.delivered_per_s),

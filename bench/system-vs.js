@@ -2,14 +2,16 @@
 // session: bench/system.js as it is, run alternately in this tree and in a checkout of
 // BENCH_BASELINE (a commit, default HEAD: this tree's uncommitted change against its last
 // commit), B A A B B A A B for BENCH_VS_ROUNDS rounds (4; 1 in short mode), so both builds see the
-// machine's drift alike, after a short run that is not counted (a session's first run reads low). The baseline is checked out as a git worktree beside the repository's
-// (BENCH_BASELINE_DIR, default <tmp>/relay-baseline-<commit>), linked to this tree's installed
-// packages and built with `tsc -b`; a worktree already built for that commit is reused. Reports
-// each run's ratio to bare express, accepted/s, delivered/s and CPU ms per event by process, and
-// the means' ratios (this tree ÷ baseline). Writes <results>/system-vs.json; exits 1 if a run lost
-// an event.
+// machine's drift alike, after a short run that is not counted (a session's first run reads low).
+// The baseline is checked out as a git worktree beside the repository's (BENCH_BASELINE_DIR,
+// default <tmp>/relay-baseline-<commit>), linked to this tree's installed packages and built with
+// `tsc -b`; a worktree already built for that commit is reused. BENCH_BASELINE_TREE instead names
+// a tree already built, used as it is (no git needed). Reports each run's ratio to bare express,
+// accepted/s, delivered/s and CPU ms per event by process, and the means' ratios (this tree ÷
+// baseline). Writes <results>/system-vs.json; exits 1 if a run lost an event.
 //
 //   BENCH_BASELINE=33c42168 node bench/system-vs.js
+//   BENCH_BASELINE_TREE=../relay-old node bench/system-vs.js
 //   BENCH_DURATION_S=3 node bench/system-vs.js      # short mode (test/bench/smoke.test.ts)
 'use strict';
 const { execFileSync } = require('node:child_process');
@@ -24,7 +26,16 @@ const SHORT = num(process.env.BENCH_DURATION_S, 20) <= 5;
 const ROUNDS = num(process.env.BENCH_VS_ROUNDS, SHORT ? 1 : 4);
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench-results');
 
-const git = (/** @type {string[]} */ args, cwd = ROOT) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+const git = (/** @type {string[]} */ args, cwd = ROOT) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+/** `git …`, or null where there is no repository (a tree unpacked from an archive) */
+const gitOrNull = (/** @type {string[]} */ args, cwd = ROOT) => {
+  try {
+    return git(args, cwd);
+  } catch {
+    return null;
+  }
+};
 
 /**
  * A built checkout of `commit`: a detached worktree whose packages are this tree's (node_modules
@@ -68,10 +79,19 @@ function baselineTree(commit) {
   return dir;
 }
 
+/** This tree's commit, marked when it has uncommitted changes; `this tree` outside a repository. */
+function thisName() {
+  const head = gitOrNull(['rev-parse', 'HEAD']);
+  if (head === null) return 'this tree';
+  return head + (gitOrNull(['status', '--porcelain', '--untracked-files=no']) ? ' (with changes)' : '');
+}
+
 async function main() {
-  const commit = git(['rev-parse', '--verify', `${process.env.BENCH_BASELINE || 'HEAD'}^{commit}`]);
-  process.stderr.write(`system-vs bench: building ${commit.slice(0, 12)} as the baseline\n`);
-  const trees = { baseline: baselineTree(commit), this: ROOT };
+  const given = process.env.BENCH_BASELINE_TREE ? path.resolve(process.env.BENCH_BASELINE_TREE) : null;
+  const commit = given ? null : git(['rev-parse', '--verify', `${process.env.BENCH_BASELINE || 'HEAD'}^{commit}`]);
+  if (commit) process.stderr.write(`system-vs bench: building ${commit.slice(0, 12)} as the baseline\n`);
+  const trees = { baseline: given ?? baselineTree(/** @type {string} */ (commit)), this: ROOT };
+  const baselineName = commit ?? gitOrNull(['rev-parse', 'HEAD'], trees.baseline) ?? trees.baseline;
   if (!SHORT) {
     process.stderr.write('system-vs bench: a short run first, not counted\n');
     await runSystem({
@@ -115,9 +135,8 @@ async function main() {
   const report = {
     bench: 'system-vs',
     at: new Date().toISOString(),
-    baseline: commit,
-    this:
-      git(['rev-parse', 'HEAD']) + (git(['status', '--porcelain', '--untracked-files=no']) ? ' (with changes)' : ''),
+    baseline: baselineName,
+    this: thisName(),
     rounds: ROUNDS,
     runs,
     means: Object.fromEntries(
@@ -141,7 +160,7 @@ async function main() {
   fs.writeFileSync(path.join(RESULTS_DIR, 'system-vs.json'), `${JSON.stringify(report, null, 2)}\n`);
   const lines = [
     '',
-    `the whole system, this tree against ${commit.slice(0, 12)} (bench/system.js each run, alternated)`,
+    `the whole system, this tree against ${baselineName} (bench/system.js each run, alternated)`,
     'run              ratio  accepted/s  delivered/s  lost',
     ...runs.map(
       (r) =>
