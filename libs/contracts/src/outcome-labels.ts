@@ -1,7 +1,7 @@
 import { OUTCOMES } from './outcomes';
 
 /** What a row reads in place of its outcome code until the gateway's record of the request arrives. */
-export const RECORD_PENDING = 'request not recorded yet';
+const RECORD_PENDING = 'request not recorded yet';
 
 type RowStatus = 'completed' | 'pending' | 'errors';
 

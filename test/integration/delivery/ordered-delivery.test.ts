@@ -27,13 +27,17 @@ let h: Harness;
 let receiver: TestReceiver;
 let redis: Redis;
 
-beforeAll(async () => {
-  h = await startHarness('ordered', {
+/** a deliverer of ordered webhook deliveries, in this process, that ends a head kept past `holdMaxMs` */
+const orderedHarness = (label: string, holdMaxMs: number): Promise<Harness> =>
+  startHarness(label, {
     channel: 'webhook',
     kinds: [kind],
     send: createSender({ timeoutMs: 3000, allowCidrs: ['127.0.0.0/8'] }),
-    ordering: { prefetch: PREFETCH, holdMaxMs: HOLD_MAX_MS, stuckAfterMs: 300 },
+    ordering: { prefetch: PREFETCH, holdMaxMs, stuckAfterMs: 300 },
   });
+
+beforeAll(async () => {
+  h = await orderedHarness('ordered', HOLD_MAX_MS);
   redis = new Redis(infra.redisUrl);
   receiver = await TestReceiver.start();
 });
@@ -251,12 +255,7 @@ describe('ordered deliveries in a deliverer whose hold bound no key reaches', ()
   // first attempt and retry can take longer than that, and its key would never be delivered
   let wide: Harness;
   beforeAll(async () => {
-    wide = await startHarness('ordered-window', {
-      channel: 'webhook',
-      kinds: [kind],
-      send: createSender({ timeoutMs: 3000, allowCidrs: ['127.0.0.0/8'] }),
-      ordering: { prefetch: PREFETCH, holdMaxMs: 600_000, stuckAfterMs: 300 },
-    });
+    wide = await orderedHarness('ordered-window', 600_000);
   });
   afterAll(() => wide?.close());
 
