@@ -194,7 +194,8 @@ describe('the destination SQS server stopped mid-run and restarted', () => {
     } finally {
       await removeTarget(stack, outage, targetId);
     }
-  });
+    // the sum of its waits: the server's start and the three deliveries may each take a minute on a loaded machine
+  }, 240_000);
 });
 
 /** resolves once `n` of the endpoint's rows are completed */
