@@ -49,7 +49,10 @@ export async function deleteBrokerNamespace(namespace: string, retryDelaysMs: nu
     ];
     for (const c of DELIVERY_CHANNELS) {
       queues.push(n.deliveryQueue(c), n.deadDeliveryQueue(c));
-      if (ORDERED_CHANNELS.includes(c)) for (let k = 0; k < ORDERED_PARTITIONS; k++) queues.push(n.orderedQueue(c, k));
+      if (ORDERED_CHANNELS.includes(c)) {
+        queues.push(n.orderedDeliverersQueue(c));
+        for (let k = 0; k < ORDERED_PARTITIONS; k++) queues.push(n.orderedQueue(c, k));
+      }
       for (const d of new Set([...retryDelaysMs, ...defaultRetryTiers(c)])) queues.push(n.retryQueue(c, d));
     }
     for (const q of queues) await ch.deleteQueue(q).catch(() => undefined);
