@@ -55,13 +55,13 @@ if [[ " ${projects[*]} " == *" e2e "* ]]; then
   # by side, then the RabbitMQ cluster, whose gateway must fail over within 10 s, runs alone. The
   # chaos suite's activity-writers file bounds nothing tighter than a minute: it runs with the rest.
   beside_report="$(mktemp)"; alone_report="$(mktemp)"; reports+=("$beside_report" "$alone_report")
-  (
-    late=0
-    npx jest --selectProjects e2e --maxWorkers=2 --json --outputFile="$beside_report" -- "${beside[@]}" || late=1
-    npx jest --selectProjects e2e --maxWorkers=1 --json --outputFile="$alone_report" -- "${alone[@]}" || late=1
-    exit "$late"
-  ) >"$late_log" 2>&1 &
+  # a session of its own (its process group), so that an interrupted run stops it too
+  setsid bash -c "late=0
+    npx jest --selectProjects e2e --maxWorkers=2 --json --outputFile=$beside_report -- ${beside[*]} || late=1
+    npx jest --selectProjects e2e --maxWorkers=1 --json --outputFile=$alone_report -- ${alone[*]} || late=1
+    exit \$late" >"$late_log" 2>&1 &
   late_pid=$!
+  trap 'kill -TERM -- "-$late_pid" 2>/dev/null; exit 130' INT TERM
 fi
 # Three workers, one shared stack each for their end-to-end files: most end-to-end time is
 # waiting on services, so a third keeps the 2 cores busier (main phase 555 s against 650 s with two).
