@@ -41,39 +41,27 @@ npm run --silent build:dashboard
 
 reports=()
 status=0
-# the files that run beside the others (below): two side by side, then one alone
+# Three workers, one shared stack each for its end-to-end files: most end-to-end time is waiting
+# on services, so a third keeps the 2 cores busier (main phase 555 s against 650 s with two).
+report="$(mktemp)"; reports+=("$report")
+# the files that run after the others (below): two side by side, then one alone
 beside=(test/e2e/chaos/chaos.test.ts test/e2e/cluster-redis.test.ts)
 alone=(test/e2e/cluster-rabbitmq.test.ts)
 after=("${beside[@]}" "${alone[@]}")
-late_log="$(mktemp)"
-late_pid=""
-if [[ " ${projects[*]} " == *" e2e "* ]]; then
-  # The chaos suite's stream and the two cluster files bound how soon an outage is answered (5
-  # and 10 s), and spend most of their two minutes waiting on streams and server starts. They run
-  # from the start beside the other files, which run at a lower priority (nice) so that their
-  # load never stretches those bounds. The stream and the Redis cluster (a light stream) run side
-  # by side, then the RabbitMQ cluster, whose gateway must fail over within 10 s, runs alone. The
-  # chaos suite's activity-writers file bounds nothing tighter than a minute: it runs with the rest.
-  beside_report="$(mktemp)"; alone_report="$(mktemp)"; reports+=("$beside_report" "$alone_report")
-  # a session of its own (its process group), so that an interrupted run stops it too
-  setsid bash -c "late=0
-    npx jest --selectProjects e2e --maxWorkers=2 --json --outputFile=$beside_report -- ${beside[*]} || late=1
-    npx jest --selectProjects e2e --maxWorkers=1 --json --outputFile=$alone_report -- ${alone[*]} || late=1
-    exit \$late" >"$late_log" 2>&1 &
-  late_pid=$!
-  trap 'kill -TERM -- "-$late_pid" 2>/dev/null; exit 130' INT TERM
-fi
-# Three workers, one shared stack each for their end-to-end files: most end-to-end time is
-# waiting on services, so a third keeps the 2 cores busier (main phase 555 s against 650 s with two).
-report="$(mktemp)"; reports+=("$report")
-nice -n 10 npx jest --selectProjects "${projects[@]}" --maxWorkers=3 --testPathIgnorePatterns /node_modules/ "${after[@]/#//}" \
+npx jest --selectProjects "${projects[@]}" --maxWorkers=3 --testPathIgnorePatterns /node_modules/ "${after[@]/#//}" \
   --json --outputFile="$report" || status=$?
-if [[ -n "$late_pid" ]]; then
-  wait "$late_pid" || status=1
-  echo "test: the chaos stream and the cluster files, run beside the others:"
-  cat "$late_log"
+if [[ " ${projects[*]} " == *" e2e "* ]]; then
+  # The chaos suite's stream and the two cluster files run last: each loads the machine (private
+  # servers, a three- or six-node cluster) and bounds how soon an outage is answered, which files
+  # beside it would stretch and which would slow the files beside it. The stream and the Redis
+  # cluster (a light stream, bounds of 5 and 10 s) run side by side; the RabbitMQ cluster, whose
+  # gateway must fail over within 10 s, runs alone. The chaos suite's activity-writers file
+  # bounds nothing tighter than a minute: it runs with the rest.
+  report="$(mktemp)"; reports+=("$report")
+  npx jest --selectProjects e2e --maxWorkers=2 --json --outputFile="$report" -- "${beside[@]}" || status=$?
+  report="$(mktemp)"; reports+=("$report")
+  npx jest --selectProjects e2e --maxWorkers=1 --json --outputFile="$report" -- "${alone[@]}" || status=$?
 fi
-rm -f "$late_log"
 node -e '
   const fs = require("node:fs");
   const rs = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
