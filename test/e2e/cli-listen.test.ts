@@ -498,5 +498,6 @@ describe('relay listen: refusals are documented JSON errors before any WebSocket
     } finally {
       got.ws.close();
     }
-  });
+    // the sum of its waits
+  }, 150_000);
 });

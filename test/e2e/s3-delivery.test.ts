@@ -212,5 +212,6 @@ describe('the destination S3 server stopped mid-run and restarted', () => {
     } finally {
       await removeTarget(stack, outage, targetId);
     }
-  });
+    // the sum of its waits: the retries seen, the server's start and the deliveries after it
+  }, 240_000);
 });

@@ -79,16 +79,24 @@ export function flagOf(stack: Stack, endpointId: string, targetId: string): Prom
   );
 }
 
-/** waits until `n` of the endpoint's rows are pending with `error` as their latest delivery error */
+/**
+ * waits until `n` of the endpoint's rows are pending with `error` as their latest delivery error;
+ * on timeout it says what the rows showed instead
+ */
 export function retryingWith(stack: Stack, endpointId: string, error: string, n: number): Promise<true> {
   return eventually(
     async () => {
       const { data } = await stack.client.GET('/v1/activity', {
         params: { query: { endpoint_id: endpointId, status: 'pending', error } },
       });
-      return (data?.data ?? []).length === n ? true : undefined;
+      if ((data?.data ?? []).length === n) return true;
+      const all = await stack.client.GET('/v1/activity', { params: { query: { endpoint_id: endpointId } } });
+      const seen = (all.data?.data ?? []).map((r) => `${r.status}: ${r.last_error ?? 'no error'}`);
+      throw new Error(`the rows show ${JSON.stringify(seen)}`);
     },
-    30_000,
+    // the first attempt of a delivery sent while the server stops may end another way (a reset,
+    // a timeout): the next one, 5 s later, is refused
+    60_000,
     `${n} deliveries retrying after "${error}"`,
   );
 }
