@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { must } from '@relay/client';
 import { createSqsLink } from '@relay/targets';
 import { activityRowWhen } from '../support/api-client';
-import { eventually } from '../support/infra';
 import {
   addQueueTarget,
+  completedRows,
   flagOf,
   removeTarget,
   retryingWith,
@@ -188,7 +188,7 @@ describe('the destination SQS server stopped mid-run and restarted', () => {
         );
         expect(row.deliveries.map((d) => d.delivery_id)).toEqual([attribute(m, 'relay-delivery-id')]);
       }
-      await completedRows(outage, 6);
+      await completedRows(stack, outage, 6);
       // every attempt is over and all six were read: nothing more is in the queue
       expect(await queueDepth(elasticmq, queueUrl)).toBe(0);
     } finally {
@@ -197,17 +197,3 @@ describe('the destination SQS server stopped mid-run and restarted', () => {
     // the sum of its waits: the server's start and the three deliveries may each take a minute on a loaded machine
   }, 240_000);
 });
-
-/** resolves once `n` of the endpoint's rows are completed */
-function completedRows(endpoint: string, n: number): Promise<true> {
-  return eventually(
-    async () => {
-      const { data } = await stack.client.GET('/v1/activity', {
-        params: { query: { endpoint_id: endpoint, status: 'completed' } },
-      });
-      return (data?.data ?? []).length === n ? true : undefined;
-    },
-    30_000,
-    `${n} completed rows`,
-  );
-}
