@@ -231,6 +231,30 @@ export function activityLogDriverSuite(driver: ActivityLogDriver): void {
       expect(Object.values(row!.deliveries)).toHaveLength(1);
     });
 
+    it('a row written again by a writer that had not seen it (a redelivery after a lost ack) is listed once across pages', async () => {
+      const on = { account_id: 'acc_relisted' };
+      const t = Date.now() - 13 * 60_000;
+      const [x, y] = [eventId('relisted_x', t), eventId('relisted_y', t + 1000)];
+      const recordX = request(x, { ...on, received_at: new Date(t).toISOString(), target_count: 1 });
+      await writer().write([recordX]);
+      await writer().write([request(y, { ...on, received_at: new Date(t + 1000).toISOString(), target_count: 0 })]);
+      const listedOnce = async (): Promise<void> => {
+        for (const limit of [1, 2, 50])
+          expect((await listAll({ account: on.account_id, limit })).sort()).toEqual([x, y].sort());
+      };
+      // the same record again, to a writer with no memory of it: the row is as it was
+      await writer().write([recordX]);
+      await listedOnce();
+      // and with its attempt: the row changed, and is listed as it is now
+      await writer().write([
+        recordX,
+        attempt(x, 'tg_1', 1, 'delivered', { ...on, attempted_at: new Date(t + 500).toISOString() }),
+      ]);
+      await listedOnce();
+      const [listed] = (await listRows({ account: on.account_id, limit: 1 })).filter((r) => r.event_id === x);
+      expect(listed).toMatchObject({ status: 'completed' });
+    });
+
     it("a stuck key's mark stays on its attempt when the attempt's earlier record arrives again", async () => {
       const acc = 'acc_mark';
       const t = Date.now() - 12 * 60_000;

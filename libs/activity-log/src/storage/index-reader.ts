@@ -55,7 +55,8 @@ class Stop extends Error {
  * Lists one scope newest first from its index pages alone (keys.ts): day directories → hours →
  * pages, newest page first, each read by `_id` in its hourly partition. A row whose entry was
  * written again (its request arrived after its attempts, or its message was redelivered) is
- * listed once, at its newest entry. The reads of one call are bounded by `budget` (plus, at
+ * listed once, at its newest entry, whichever call reaches it: the change written with that
+ * entry (`IndexChange.replaced_ms`) marks the entries written before it. The reads of one call are bounded by `budget` (plus, at
  * most, one hour's change pages and one batch of pages) whatever the size of the log: a sparse
  * filter returns fewer entries and a cursor.
  */
@@ -128,7 +129,7 @@ export async function listIndexed(log: LogCollections<MergeableRow>, q: ListQuer
   async function walkHour(hour: string, recorded: RecordedCounts): Promise<void> {
     spend();
     const coll = open(hour, recorded);
-    const [count, changes] = await Promise.all([
+    const [count, { changes, replaced }] = await Promise.all([
       recorded.pages ?? q.counts.count(countKey(hour, 'p'), coll, (n) => pageId(q.scope, n)),
       readChanges(coll),
     ]);
@@ -141,7 +142,12 @@ export async function listIndexed(log: LogCollections<MergeableRow>, q: ListQuer
         const entries = docs[k]?.e ? decodeEntries(docs[k]!.e!) : [];
         for (let i = entries.length - 1; i >= 0; i--) {
           if (!isAfter(q.cursor, hour, page, i)) continue;
-          const entry = withChange(entries[i]!, changes.get(entries[i]!.event_id));
+          const { placed_ms: placed = 0, ...stored } = entries[i]!;
+          // an entry written before the row's newest one is not listed: the newest is, in this
+          // call or in an earlier one whose cursor led here
+          const newest = replaced.get(stored.event_id);
+          if (newest !== undefined && placed < newest) continue;
+          const entry = withChange(stored, changes.get(stored.event_id));
           if (seen.has(entry.event_id)) continue;
           seen.add(entry.event_id);
           if (entry.received_ms < q.fromMs || entry.received_ms >= q.toMs || !q.matches(entry)) continue;
@@ -154,8 +160,12 @@ export async function listIndexed(log: LogCollections<MergeableRow>, q: ListQuer
     }
     scanned = { hour, page: -1, index: 0 };
 
-    async function readChanges(c: KeyedCollection<IndexDoc>): Promise<Map<string, IndexChange>> {
+    /** the hour's newest change of each row, and when each row's entry was last written again */
+    async function readChanges(
+      c: KeyedCollection<IndexDoc>,
+    ): Promise<{ changes: Map<string, IndexChange>; replaced: Map<string, number> }> {
       const map = new Map<string, IndexChange>();
+      const replaced = new Map<string, number>();
       const n = recorded.changes ?? (await q.counts.count(countKey(hour, 'c'), c, (k) => changePageId(q.scope, k)));
       const pages = await mapLimit(
         Array.from({ length: n }, (_, k) => k),
@@ -163,8 +173,12 @@ export async function listIndexed(log: LogCollections<MergeableRow>, q: ListQuer
         (k) => c.get(changePageId(q.scope, k)),
       );
       for (const page of pages)
-        for (const change of page?.e ? decodeChanges(page.e) : []) map.set(change.event_id, change);
-      return map;
+        for (const change of page?.e ? decodeChanges(page.e) : []) {
+          map.set(change.event_id, change);
+          if (change.replaced_ms !== undefined)
+            replaced.set(change.event_id, Math.max(change.replaced_ms, replaced.get(change.event_id) ?? 0));
+        }
+      return { changes: map, replaced };
     }
   }
 

@@ -162,3 +162,40 @@ describe("a row's next attempt, as the list shows it (retrying, not never tried)
     expect(decodeChanges(JSON.stringify([[EVT, 'p', null]]))[0]!.retry_ms).toBeNull();
   });
 });
+
+describe('index entries written again for the same row', () => {
+  const entry: IndexEntry = {
+    event_id: EVT,
+    received_ms: 1_800_000_000_000,
+    endpoint_id: 'ep_1',
+    method: 'POST',
+    source_ip: null,
+    outcome: 'ACCEPTED',
+    reason: null,
+    status: 'completed',
+    last_error: null,
+    target_count: 1,
+    test: false,
+    aggregated: false,
+    alert: false,
+    retry_ms: null,
+  };
+
+  it('an entry keeps when it was written, stored as the time since its request was received', () => {
+    const placed = { ...entry, placed_ms: entry.received_ms + 1500 };
+    expect(JSON.parse(encodeEntries([placed]))[0]).toHaveLength(13);
+    expect(JSON.parse(encodeEntries([placed]))[0][12]).toBe(1500);
+    expect(decodeEntries(encodeEntries([placed]))).toEqual([placed]);
+    // pages written before entries kept it: no such element, no such field
+    expect(decodeEntries(encodeEntries([entry]))).toEqual([entry]);
+    expect(decodeEntries(encodeEntries([entry]))[0]).not.toHaveProperty('placed_ms');
+  });
+
+  it('a change says when the row was written again; changes written before say nothing of it', () => {
+    const change = { event_id: EVT, status: 'completed' as const, last_error: null, retry_ms: null };
+    const replaced = { ...change, replaced_ms: entry.received_ms + 9000 };
+    expect(decodeChanges(encodeChanges([replaced]))).toEqual([replaced]);
+    expect(decodeChanges(encodeChanges([change]))).toEqual([change]);
+    expect(decodeChanges(encodeChanges([change]))[0]).not.toHaveProperty('replaced_ms');
+  });
+});

@@ -62,11 +62,14 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
     probes: () => index.probes(),
     writeHeld: (clock) => index.write([], [], { ...clock, all: true, idle: clock.partition === undefined }),
     async write(batch, clock) {
+      // when this flush writes its entries (IndexEntry.placed_ms), as the index writer's clock
+      const now = clock?.now ?? Date.now();
       const entries: ScopedEntry[] = [];
       const changes: ScopedChange[] = [];
       const place = (row: RowDoc, scopes = scopesOfRow(row)) => {
         const partition = activityPartitionOf(row.account_id);
-        for (const scope of scopes) entries.push({ scope, hour: partitionOf(row), partition, entry: entryOf(row) });
+        const entry = { ...entryOf(row), placed_ms: now };
+        for (const scope of scopes) entries.push({ scope, hour: partitionOf(row), partition, entry });
       };
       // a row whose status or latest error moved: a change where it is listed already, an entry
       // where it newly belongs (a status group it entered)
@@ -132,8 +135,10 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
           // and change are written again (a list call shows a row once, at its newest entry).
           if (!remembered) {
             if (e.request) place(after);
+            // an entry written again: the change tells readers the earlier ones are not its newest
+            const change = { ...changeOf(after), ...(e.request ? { replaced_ms: now } : {}) };
             for (const scope of scopesOfRow(after))
-              changes.push({ scope, hour, partition: activityPartitionOf(after.account_id), change: changeOf(after) });
+              changes.push({ scope, hour, partition: activityPartitionOf(after.account_id), change });
           }
           recent.set(e.event_id, known);
           unchanged += 1;
@@ -157,12 +162,15 @@ export function createActivityWriter(log: LogCollections<RowDoc>, opts: Activity
           continue;
         }
         // a request (late, or redelivered) or a row's first message: the row gets an entry; the
-        // list shows the newest entry of a row. Where the row was listed before, a change too:
-        // in a group it left there is no newer entry, and an older change must not win.
+        // list shows the newest entry of a row. Where the row was listed before, a change too,
+        // marking the earlier entries as replaced: in a group it left there is no newer entry,
+        // and an older change must not win.
         place(after);
-        if (before)
+        if (before) {
+          const change = { ...changeOf(after), replaced_ms: now };
           for (const scope of scopesOfRow(before))
-            changes.push({ scope, hour, partition: activityPartitionOf(after.account_id), change: changeOf(after) });
+            changes.push({ scope, hour, partition: activityPartitionOf(after.account_id), change });
+        }
         const rows = log.rows(hour);
         if (!known) {
           created += 1;
