@@ -7,6 +7,24 @@ const EVT = 'evt_01m83e0000aaaaaaaaaaaaaaaa';
 const ORIGINAL = deliveryIdFor(EVT, 'tg_a');
 const RESENT = resendDeliveryId(EVT, 'tg_a', resendTag(Date.parse('2026-11-24T00:00:00Z')));
 
+/** an index entry of a row waiting for its retry */
+const PENDING_ENTRY: IndexEntry = {
+  event_id: EVT,
+  received_ms: 1,
+  endpoint_id: 'ep_1',
+  method: 'POST',
+  source_ip: null,
+  outcome: 'ACCEPTED',
+  reason: null,
+  status: 'pending',
+  last_error: 'HTTP 500',
+  target_count: 1,
+  test: false,
+  aggregated: false,
+  alert: false,
+  retry_ms: 123,
+};
+
 const delivered = { attempts: { '1': { attempt: 1, state: 'delivered' as const } } };
 const retrying = { attempts: { '1': { attempt: 1, state: 'retrying' as const } } };
 const failedThenDelivered = {
@@ -134,22 +152,7 @@ describe("a row's next attempt, as the list shows it (retrying, not never tried)
   });
 
   it('travels in index entries and changes; pages written before it existed read as none', () => {
-    const entry: IndexEntry = {
-      event_id: EVT,
-      received_ms: 1,
-      endpoint_id: 'ep_1',
-      method: 'POST',
-      source_ip: null,
-      outcome: 'ACCEPTED',
-      reason: null,
-      status: 'pending',
-      last_error: 'HTTP 500',
-      target_count: 1,
-      test: false,
-      aggregated: false,
-      alert: false,
-      retry_ms: 123,
-    };
+    const entry = PENDING_ENTRY;
     expect(decodeEntries(encodeEntries([entry]))).toEqual([entry]);
     // an alert's row keeps its mark beside the test flag
     const alertRow = { ...entry, test: true, alert: true };
@@ -165,19 +168,10 @@ describe("a row's next attempt, as the list shows it (retrying, not never tried)
 
 describe('index entries written again for the same row', () => {
   const entry: IndexEntry = {
-    event_id: EVT,
+    ...PENDING_ENTRY,
     received_ms: 1_800_000_000_000,
-    endpoint_id: 'ep_1',
-    method: 'POST',
-    source_ip: null,
-    outcome: 'ACCEPTED',
-    reason: null,
     status: 'completed',
     last_error: null,
-    target_count: 1,
-    test: false,
-    aggregated: false,
-    alert: false,
     retry_ms: null,
   };
 
