@@ -56,9 +56,9 @@ class Stop extends Error {
  * pages, newest page first, each read by `_id` in its hourly partition. A row whose entry was
  * written again (its request arrived after its attempts, or its message was redelivered) is
  * listed once, at its newest entry, whichever call reaches it: the change written with that
- * entry (`IndexChange.replaced_ms`) marks the entries written before it. The reads of one call are bounded by `budget` (plus, at
- * most, one hour's change pages and one batch of pages) whatever the size of the log: a sparse
- * filter returns fewer entries and a cursor.
+ * entry (`IndexChange.replaced_ms`) marks the entries written before it. The reads of one call
+ * are bounded by `budget` (plus, at most, one hour's change pages and one batch of pages)
+ * whatever the size of the log: a sparse filter returns fewer entries and a cursor.
  */
 export async function listIndexed(log: LogCollections<MergeableRow>, q: ListQuery): Promise<ListResult> {
   const out: IndexEntry[] = [];
