@@ -1,7 +1,7 @@
 import { must } from '@relay/client';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Route } from 'playwright-core';
 import { eventually } from '../../support/infra';
 import { TestReceiver } from '../../support/receiver';
 import { launchBrowser, signIn } from './browser';
@@ -224,12 +224,26 @@ describe('controls that say what they do', () => {
     const card = page.locator('.card.target', {
       has: page.getByRole('heading', { level: 3, name: 'receiver', exact: true }),
     });
-    await card.getByRole('switch', { name: 'Enabled' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Disable receiver?' });
-    await dialog.getByRole('button', { name: 'Disable target' }).click();
-    await visible(/receiver disabled: requests accepted from now on are not delivered to it/, card);
-    await card.getByRole('switch', { name: 'Enabled' }).click();
-    await visible('receiver enabled.', card);
+    const enabled = card.getByRole('switch', { name: 'Enabled' });
+    // a slow network: the targets are read again 1 s after each change
+    const slowly = async (route: Route) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      await route.continue();
+    };
+    await page.route('**/v1/endpoints/*/targets', slowly);
+    try {
+      await enabled.click();
+      const dialog = page.getByRole('dialog', { name: 'Disable receiver?' });
+      await dialog.getByRole('button', { name: 'Disable target' }).click();
+      await visible(/receiver disabled: requests accepted from now on are not delivered to it/, card);
+      // the confirmation comes with the switch in the state it confirms, so a click does what it shows
+      expect(await enabled.isChecked()).toBe(false);
+      await enabled.click();
+      await visible('receiver enabled.', card);
+      expect(await enabled.isChecked()).toBe(true);
+    } finally {
+      await page.unroute('**/v1/endpoints/*/targets', slowly);
+    }
     expect(await page.getByText(/receiver disabled/).count()).toBe(0);
     await card.getByRole('button', { name: 'Delete…' }).click();
     await page.getByRole('dialog', { name: 'Delete receiver?' }).getByRole('button', { name: 'Cancel' }).click();

@@ -40,18 +40,20 @@ export function AlertsPage(props: { can: Abilities }) {
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const load = (): void => {
-    must(relay.GET('/v1/alert-rules')).then(
-      (r) => setRules(r.data),
-      (err) => setError(messageOf(err)),
-    );
-    must(relay.GET('/v1/alerts')).then(
-      (r) => setHistory(r.data),
-      (err) => setError(messageOf(err)),
-    );
+  const load = async (): Promise<void> => {
+    await Promise.all([
+      must(relay.GET('/v1/alert-rules')).then(
+        (r) => setRules(r.data),
+        (err) => setError(messageOf(err)),
+      ),
+      must(relay.GET('/v1/alerts')).then(
+        (r) => setHistory(r.data),
+        (err) => setError(messageOf(err)),
+      ),
+    ]);
   };
   useEffect(() => {
-    load();
+    void load();
     must(relay.GET('/v1/openapi.json')).then(
       (doc) => setKinds(conditionKindsOf(doc as Record<string, unknown>)),
       (err) => setError(messageOf(err)),
@@ -64,10 +66,10 @@ export function AlertsPage(props: { can: Abilities }) {
     try {
       const sent = await must(relay.POST('/v1/alert-rules/{ruleId}/test', { params: { path: { ruleId: rule.id } } }));
       const failed = sent.deliveries.filter((d) => d.error);
+      await load(); // the history with the test alert, with the confirmation
       setNotice(
         `Test alert of “${rule.name}” queued to ${sent.deliveries.length - failed.length} of ${sent.deliveries.length} targets${failed.length ? ` (not queued: ${failed.map((d) => `${d.target_id}: ${d.error}`).join(', ')})` : ''}.`,
       );
-      load();
     } catch (err) {
       setError(messageOf(err));
     }
@@ -76,8 +78,8 @@ export function AlertsPage(props: { can: Abilities }) {
     setDeleting(null);
     try {
       await must(relay.DELETE('/v1/alert-rules/{ruleId}', { params: { path: { ruleId: rule.id } } }));
+      await load(); // the list without the rule, with the confirmation
       setNotice(`Rule “${rule.name}” deleted.`);
-      load();
     } catch (err) {
       setError(messageOf(err));
     }
@@ -105,7 +107,7 @@ export function AlertsPage(props: { can: Abilities }) {
           onSaved={(saved, created) => (
             setEditing(null),
             setNotice(`Rule “${saved.name}” ${created ? 'created' : 'saved'}.`),
-            load()
+            void load()
           )}
           onCancel={() => setEditing(null)}
         />

@@ -25,13 +25,12 @@ export function KeysPage(props: { me: Me }) {
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const load = (): void => {
+  const load = (): Promise<void> =>
     must(relay.GET('/v1/api-keys')).then(
       (r) => setKeys(r.data),
       (err) => setError(messageOf(err)),
     );
-  };
-  useEffect(load, []);
+  useEffect(() => void load(), []);
   // an admin makes keys below owner; an owner any
   const grantable = props.me.role === 'owner' ? ROLES : ROLES.slice(1);
 
@@ -39,8 +38,8 @@ export function KeysPage(props: { me: Me }) {
     setRevoking(null);
     try {
       await must(relay.DELETE('/v1/api-keys/{keyId}', { params: { path: { keyId: k.id } } }));
+      await load(); // the list without the key, with the confirmation
       setNotice(`Key ${k.prefix}… revoked: it is refused from now on.`);
-      load();
     } catch (err) {
       setError(messageOf(err));
     }
@@ -70,7 +69,7 @@ export function KeysPage(props: { me: Me }) {
       )}
       {notice && <Notice kind="ok">{notice}</Notice>}
       {error && <Notice kind="error">{error}</Notice>}
-      <CreateKey roles={grantable} onCreated={(k) => (setCreated(k), setNotice(null), load())} />
+      <CreateKey roles={grantable} onCreated={(k) => (setCreated(k), setNotice(null), void load())} />
       {!keys && !error && <Loading what="keys" />}
       {keys && (
         <div class="table-wrap">

@@ -21,22 +21,24 @@ export function MembersPage(props: { me: Me; can: Abilities }) {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
-  const load = (): void => {
-    must(relay.GET('/v1/members')).then(
-      (r) => setMembers(r.data),
-      (err) => setError(messageOf(err)),
-    );
-    must(relay.GET('/v1/members/invitations')).then(
-      (r) => setInvitations(r.data),
-      (err) => setError(messageOf(err)),
-    );
-    // 404: no provider yet
-    relay.GET('/v1/account/identity-provider').then(
-      ({ data }) => setProvider(data ?? null),
-      (err) => setError(messageOf(err)),
-    );
+  const load = async (): Promise<void> => {
+    await Promise.all([
+      must(relay.GET('/v1/members')).then(
+        (r) => setMembers(r.data),
+        (err) => setError(messageOf(err)),
+      ),
+      must(relay.GET('/v1/members/invitations')).then(
+        (r) => setInvitations(r.data),
+        (err) => setError(messageOf(err)),
+      ),
+      // 404: no provider yet
+      relay.GET('/v1/account/identity-provider').then(
+        ({ data }) => setProvider(data ?? null),
+        (err) => setError(messageOf(err)),
+      ),
+    ]);
   };
-  useEffect(load, []);
+  useEffect(() => void load(), []);
   // an admin invites and removes members below owner; an owner anyone
   const grantable = props.me.role === 'owner' ? ROLES : ROLES.slice(1);
 
@@ -44,8 +46,8 @@ export function MembersPage(props: { me: Me; can: Abilities }) {
   const change = async (call: () => Promise<unknown>, done: string): Promise<void> => {
     try {
       await call();
+      await load(); // the lists as they are now, with the confirmation
       setNotice(done);
-      load();
     } catch (err) {
       setError(messageOf(err));
     }
@@ -76,7 +78,7 @@ export function MembersPage(props: { me: Me; can: Abilities }) {
       {provider && (
         <Invite
           roles={grantable}
-          onSent={(i) => (setNotice(`Invitation sent to ${i.email}.`), setError(null), load())}
+          onSent={(i) => (setNotice(`Invitation sent to ${i.email}.`), setError(null), void load())}
         />
       )}
       {invitations && invitations.length > 0 && (

@@ -45,13 +45,12 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
   const [disabling, setDisabling] = useState<Target | null>(null);
   const endpointId = props.endpointId;
   const target = (targetId: string) => ({ params: { path: { endpointId, targetId } } });
-  const load = (): void => {
+  const load = (): Promise<void> =>
     must(relay.GET('/v1/endpoints/{endpointId}/targets', { params: { path: { endpointId } } })).then(
       (r) => setTargets(r.data),
       (err) => setError(messageOf(err)),
     );
-  };
-  useEffect(load, [props.endpointId]);
+  useEffect(() => void load(), [props.endpointId]);
   useEffect(() => {
     must(relay.GET('/v1/target-kinds')).then(setKinds, (err) => setError(messageOf(err)));
   }, []);
@@ -62,8 +61,10 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
     setNotice(null);
     try {
       await what();
+      // the cards read again before the confirmation: a switch shown in its old state until then
+      // would do the opposite of what it shows when clicked
+      await load();
       setNotice({ at, text: done });
-      load();
     } catch (err) {
       setError(messageOf(err));
     }
@@ -84,7 +85,7 @@ export function Outputs(props: { endpointId: string; can: Abilities }) {
       });
     setAdding(false);
     setReplacing(null);
-    load();
+    void load();
   };
 
   return (
