@@ -5,7 +5,14 @@ import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { activityRowWhen } from '../support/api-client';
 import { eventually } from '../support/infra';
 import { startPrivateRabbitmq } from '../support/private-servers';
-import { addQueueTarget, flagOf, removeTarget, retryingWith, sendJson } from '../support/queue-targets';
+import {
+  addQueueTarget,
+  flagOf,
+  removeTarget,
+  retryingWith,
+  RIDES_OUT_AN_OUTAGE,
+  sendJson,
+} from '../support/queue-targets';
 import { startService } from '../support/services';
 import type { RunningService } from '../support/services';
 import { startStack } from './stack';
@@ -129,10 +136,13 @@ describe('the destination RabbitMQ stopped mid-run and restarted', () => {
     // declared durable on the private node, so the exchange, queue and binding survive its restart
     const before = await consumerOn(rabbit.url, '#');
     const outage = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'outage' } }))).id;
-    const targetId = await addQueueTarget(stack, outage, 'amqp_exchange', {
-      url: rabbit.url,
-      exchange: before.exchange,
-    });
+    const targetId = await addQueueTarget(
+      stack,
+      outage,
+      'amqp_exchange',
+      { url: rabbit.url, exchange: before.exchange },
+      RIDES_OUT_AN_OUTAGE,
+    );
     try {
       for (let i = 0; i < 3; i++) await sendJson(stack, outage, { before: i });
       await before.waitFor(3);

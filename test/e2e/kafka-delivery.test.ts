@@ -8,7 +8,15 @@ import { activityRowWhen } from '../support/api-client';
 import { eventually } from '../support/infra';
 import { startPrivateKafka } from '../support/private-kafka';
 import type { PrivateKafka } from '../support/private-kafka';
-import { addQueueTarget, completedRows, flagOf, removeTarget, retryingWith, sendJson } from '../support/queue-targets';
+import {
+  addQueueTarget,
+  completedRows,
+  flagOf,
+  removeTarget,
+  retryingWith,
+  RIDES_OUT_AN_OUTAGE,
+  sendJson,
+} from '../support/queue-targets';
 import { startService } from '../support/services';
 import type { RunningService } from '../support/services';
 import { startStack } from './stack';
@@ -193,17 +201,12 @@ describe('the destination Kafka stopped mid-run and restarted', () => {
   it('deliveries sent while it is down are retried and arrive once it is back, none lost, none twice', async () => {
     const topic = await newTopic();
     const outage = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'kafka outage' } }))).id;
-    const target = await must(
-      stack.client.POST('/v1/endpoints/{endpointId}/targets', {
-        params: { path: { endpointId: outage } },
-        // retries within seconds, so the deliveries held during the outage arrive soon after the restart
-        body: {
-          kind: 'kafka',
-          name: 'kafka',
-          config: { brokers: [kafka.broker], topic },
-          retry_schedule_ms: [1000, 2000, 2000, 5000, 5000, 10_000, 10_000],
-        },
-      }),
+    const targetId = await addQueueTarget(
+      stack,
+      outage,
+      'kafka',
+      { brokers: [kafka.broker], topic },
+      RIDES_OUT_AN_OUTAGE,
     );
     try {
       const before = await kafka.consume(topic);
@@ -232,7 +235,7 @@ describe('the destination Kafka stopped mid-run and restarted', () => {
       expect(all).toHaveLength(6);
       expect(new Set(all.map((m) => header(m, 'relay-delivery-id'))).size).toBe(6);
     } finally {
-      await removeTarget(stack, outage, target.id);
+      await removeTarget(stack, outage, targetId);
     }
   });
 });

@@ -11,7 +11,14 @@ import {
   startPrivateMosquitto,
 } from '../support/private-mosquitto';
 import type { PrivateMosquitto } from '../support/private-mosquitto';
-import { addQueueTarget, flagOf, removeTarget, retryingWith, sendJson } from '../support/queue-targets';
+import {
+  addQueueTarget,
+  flagOf,
+  removeTarget,
+  retryingWith,
+  RIDES_OUT_AN_OUTAGE,
+  sendJson,
+} from '../support/queue-targets';
 import { startService } from '../support/services';
 import type { RunningService } from '../support/services';
 import { startStack } from './stack';
@@ -219,7 +226,13 @@ describe('the destination broker stopped mid-run and restarted', () => {
     const prefix = `e2e/${randomUUID()}`;
     const first = await consumer(prefix);
     const outage = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'mqtt outage' } }))).id;
-    const targetId = await addQueueTarget(stack, outage, 'mqtt', { url: broker.urlAs(), topic: `${prefix}/o` });
+    const targetId = await addQueueTarget(
+      stack,
+      outage,
+      'mqtt',
+      { url: broker.urlAs(), topic: `${prefix}/o` },
+      RIDES_OUT_AN_OUTAGE,
+    );
     try {
       for (let i = 0; i < 2; i++) await sendJson(stack, outage, { before: i });
       await first.waitFor(2);

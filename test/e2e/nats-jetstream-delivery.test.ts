@@ -21,7 +21,15 @@ import { activityRowWhen } from '../support/api-client';
 import { eventually } from '../support/infra';
 import { startPrivateNats } from '../support/private-servers';
 import type { PrivateServer } from '../support/private-servers';
-import { addQueueTarget, completedRows, flagOf, removeTarget, retryingWith, sendJson } from '../support/queue-targets';
+import {
+  addQueueTarget,
+  completedRows,
+  flagOf,
+  removeTarget,
+  retryingWith,
+  RIDES_OUT_AN_OUTAGE,
+  sendJson,
+} from '../support/queue-targets';
 import { freePort, startService } from '../support/services';
 import type { RunningService } from '../support/services';
 import { startStack } from './stack';
@@ -376,11 +384,17 @@ describe('the destination nats-server stopped mid-run and restarted on the same 
     const prefix = prefixOf();
     const stream = await streamFor(prefix);
     const outage = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'outage' } }))).id;
-    const targetId = await addQueueTarget(stack, outage, 'nats_jetstream', {
-      servers: [nats.url],
-      subject: `${prefix}.{{phase}}`,
-      auth: { type: 'user_password', user: 'relay', password: PASSWORD },
-    });
+    const targetId = await addQueueTarget(
+      stack,
+      outage,
+      'nats_jetstream',
+      {
+        servers: [nats.url],
+        subject: `${prefix}.{{phase}}`,
+        auth: { type: 'user_password', user: 'relay', password: PASSWORD },
+      },
+      RIDES_OUT_AN_OUTAGE,
+    );
     try {
       for (let i = 0; i < 3; i++) await sendJson(stack, outage, { phase: 'before', i });
       await stream.waitFor(3);

@@ -4,7 +4,14 @@ import { Redis } from 'ioredis';
 import { activityRowWhen } from '../support/api-client';
 import { eventually } from '../support/infra';
 import { startPrivateRedis } from '../support/private-servers';
-import { addQueueTarget, flagOf, removeTarget, retryingWith, sendJson } from '../support/queue-targets';
+import {
+  addQueueTarget,
+  flagOf,
+  removeTarget,
+  retryingWith,
+  RIDES_OUT_AN_OUTAGE,
+  sendJson,
+} from '../support/queue-targets';
 import { startService } from '../support/services';
 import type { RunningService } from '../support/services';
 import { startStack } from './stack';
@@ -169,7 +176,13 @@ describe('the destination Redis stopped mid-run and restarted', () => {
     reader.on('error', () => undefined);
     const stream = 'orders';
     const outage = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'outage' } }))).id;
-    const targetId = await addQueueTarget(stack, outage, 'redis_stream', { url: redis.url, stream });
+    const targetId = await addQueueTarget(
+      stack,
+      outage,
+      'redis_stream',
+      { url: redis.url, stream },
+      RIDES_OUT_AN_OUTAGE,
+    );
     try {
       for (let i = 0; i < 3; i++) await sendJson(stack, outage, { before: i });
       await reader.connect();

@@ -1,13 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { must } from '@relay/client';
-import { createS3Link, RETRY_SCHEDULE_LIMITS } from '@relay/targets';
+import { createS3Link } from '@relay/targets';
 import { activityRowWhen } from '../support/api-client';
 import { eventually } from '../support/infra';
 import {
   addQueueTarget,
   flagOf,
   removeTarget,
+  RIDES_OUT_AN_OUTAGE,
   retryingWith,
   sendJson,
   startOutputsStack,
@@ -179,27 +180,7 @@ describe('the destination S3 server stopped mid-run and restarted', () => {
   it('objects written before stay; deliveries sent while it is down are retried and written once it is back, one object each', async () => {
     const bucket = await newBucket();
     const outage = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'outage' } }))).id;
-    // every retry 5 s apart (the outputs channel's shortest tier): the test waits for the server's start, not for the schedule;
-    // the most retries a target may have (100 s of them), more than the waits for the refusals and the start (60 s + 30 s);
-    // and a breaker that does not open (not under test here): its 30 s cool-down could outlast the wait for the objects
-    const { id: targetId } = await must(
-      stack.client.POST('/v1/endpoints/{endpointId}/targets', {
-        params: { path: { endpointId: outage } },
-        body: {
-          kind: 's3',
-          name: 's3',
-          config: configFor(bucket),
-          retry_schedule_ms: Array(RETRY_SCHEDULE_LIMITS.maxRetries).fill(5000),
-          breaker: {
-            failure_rate_pct: 100,
-            min_attempts: 100_000,
-            window_s: 10,
-            cool_down_s: 1,
-            flag_after_open_s: 60,
-          },
-        },
-      }),
-    );
+    const targetId = await addQueueTarget(stack, outage, 's3', configFor(bucket), RIDES_OUT_AN_OUTAGE);
     try {
       for (let i = 0; i < 3; i++) await sendJson(stack, outage, { before: i });
       const before = await keysEventually(bucket, 3);

@@ -7,6 +7,7 @@ import {
   completedRows,
   flagOf,
   removeTarget,
+  RIDES_OUT_AN_OUTAGE,
   retryingWith,
   sendJson,
   startOutputsStack,
@@ -156,17 +157,12 @@ describe('the destination SQS server stopped mid-run and restarted', () => {
   it('deliveries sent while it is down are retried and arrive once it is back: none lost, none twice (FIFO)', async () => {
     const queueUrl = await createQueue(elasticmq, `e2e-${randomUUID()}.fifo`);
     const outage = (await must(stack.client.POST('/v1/endpoints', { body: { name: 'outage' } }))).id;
-    // every retry 5 s apart (the outputs channel's shortest tier): the test waits for the server's start, not for the schedule
-    const { id: targetId } = await must(
-      stack.client.POST('/v1/endpoints/{endpointId}/targets', {
-        params: { path: { endpointId: outage } },
-        body: {
-          kind: 'sqs',
-          name: 'sqs',
-          config: { queue_url: queueUrl, ...someKeys, message_group_id: '{{n}}' },
-          retry_schedule_ms: Array(10).fill(5000),
-        },
-      }),
+    const targetId = await addQueueTarget(
+      stack,
+      outage,
+      'sqs',
+      { queue_url: queueUrl, ...someKeys, message_group_id: '{{n}}' },
+      RIDES_OUT_AN_OUTAGE,
     );
     try {
       for (let i = 0; i < 3; i++) await sendJson(stack, outage, { n: i, before: true });

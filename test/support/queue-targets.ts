@@ -1,5 +1,6 @@
 import { must } from '@relay/client';
 import type { TargetCreate } from '@relay/client';
+import { RETRY_SCHEDULE_LIMITS } from '@relay/targets';
 import { startStack } from '../e2e/stack';
 import type { Stack } from '../e2e/stack';
 import { eventually } from './infra';
@@ -31,16 +32,29 @@ export async function startOutputsStack(
   };
 }
 
+/**
+ * A target's settings for a test that stops its destination server and starts it again: retries
+ * every 5 s (the outputs channel's shortest tier), so the held deliveries arrive soon after the
+ * start; the most retries a target may have (100 s of them), more than a test's waits for the
+ * refusals and the start; and a breaker that does not open (not under test there), whose
+ * cool-down could otherwise outlast the wait for the deliveries.
+ */
+export const RIDES_OUT_AN_OUTAGE = {
+  retry_schedule_ms: Array<number>(RETRY_SCHEDULE_LIMITS.maxRetries).fill(5000),
+  breaker: { failure_rate_pct: 100, min_attempts: 100_000, window_s: 10, cool_down_s: 1, flag_after_open_s: 60 },
+} satisfies Partial<TargetCreate>;
+
 export async function addQueueTarget(
   stack: Stack,
   endpointId: string,
   kind: TargetCreate['kind'],
   config: Record<string, unknown>,
+  settings: Partial<Pick<TargetCreate, 'retry_schedule_ms' | 'breaker'>> = {},
 ): Promise<string> {
   const created = await must(
     stack.client.POST('/v1/endpoints/{endpointId}/targets', {
       params: { path: { endpointId } },
-      body: { kind, name: kind, config },
+      body: { kind, name: kind, config, ...settings },
     }),
   );
   return created.id;
