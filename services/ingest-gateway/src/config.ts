@@ -77,7 +77,7 @@ export const configSpec = {
   ),
   limiterTimeoutMs: int(
     'LIMITER_TIMEOUT_MS',
-    'how long the rate limit/quota check waits for Redis before the per-process fallback limiter decides',
+    'how long the rate limit/quota check waits for Redis before the per-process fallback limiter decides, and an Idempotency-Key or delivery id check before the request goes on without de-duplication',
     { default: 200, min: 10 },
   ),
   idempotencyWindowS: int(

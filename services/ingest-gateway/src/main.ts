@@ -53,8 +53,9 @@ runMain(async () => {
   const store = await connectStore(config.mongodbUrl);
   const redis = connectRedis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   const subscriber = connectRedis(config.redisUrl);
-  // the quick connection (idempotency claims, the quarantine bound), so its short command
-  // timeout never cuts a spool drain; and the limiter's, which still reads a late answer
+  // the quick connection (the quarantine bound), so its short command timeout
+  // never cuts a spool drain; and the one of the limiter and idempotency keys, which decide
+  // after their own deadline but still read a late answer
   const limiterRedis = connectRedis(config.redisUrl, limiterRedisOptions(config.limiterTimeoutMs));
   const quotaRedis = connectRedis(config.redisUrl, limiterRedisOptions(LATE_ANSWER_MS));
   for (const r of [redis, subscriber, limiterRedis, quotaRedis])
@@ -175,7 +176,8 @@ runMain(async () => {
     payloads: createPayloadRecorder(payloadPublisher, logger, () => replayMetrics.payloadsLost.inc()),
     idempotency: tracedMethods(
       createIdempotencyStore({
-        redis: limiterRedis,
+        redis: quotaRedis,
+        deadlineMs: config.limiterTimeoutMs,
         namespace: config.namespace,
         windowMs: config.idempotencyWindowS * 1000,
         logger,

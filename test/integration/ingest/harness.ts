@@ -207,7 +207,8 @@ export class IngestHarness {
         logger,
       }),
       idempotency: createIdempotencyStore({
-        redis: limiterRedis,
+        redis: quotaRedis,
+        deadlineMs: opts.limiterTimeoutMs ?? 200,
         namespace: this.namespace,
         windowMs: 86_400_000,
         logger,

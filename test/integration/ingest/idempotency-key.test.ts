@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import { idempotencyKey } from '@relay/contracts';
-import { eventually } from '../../support/infra';
+import Redis from 'ioredis';
+import { createIdempotencyStore } from '../../../services/ingest-gateway/src/adapters/idempotency-store';
+import {
+  LATE_ANSWER_MS,
+  limiterRedisOptions,
+} from '../../../services/ingest-gateway/src/adapters/limiter/redis-limiter';
+import { eventually, infra } from '../../support/infra';
+import { testLogger } from '../../support/logger';
 import { IngestHarness } from './harness';
 import type { GatewayInstance } from './harness';
 import { send } from './http';
@@ -79,5 +86,36 @@ describe('Idempotency-Key', () => {
     expect([x.status, y.status]).toEqual([202, 202]);
     expect(x.headers.get('x-relay-event-id')).not.toBe(y.headers.get('x-relay-event-id'));
     await eventually(async () => h.deliveriesOf(id).length === 2, 10000, 'two deliveries');
+  });
+
+  it('a busy event loop: an answer already waiting when the deadline passes is read, so a key held or accepted is never taken for Redis being down', async () => {
+    const redis = new Redis(infra.redisUrl, limiterRedisOptions(LATE_ANSWER_MS));
+    try {
+      await eventually(async () => redis.status === 'ready', 5000, 'redis');
+      let unavailable = 0;
+      const store = createIdempotencyStore({
+        redis,
+        deadlineMs: 50,
+        namespace: h.namespace,
+        windowMs: 60_000,
+        logger: testLogger().logger,
+        onUnavailable: () => void unavailable++,
+      });
+      /** a claim whose answer comes while the loop is blocked past the deadline */
+      const claimWhileBusy = async (eventId: string) => {
+        const claim = store.claim('ep_busy', 'busy-key', eventId);
+        await new Promise((r) => setImmediate(r)); // the script is written
+        const until = Date.now() + 300;
+        while (Date.now() < until);
+        return claim;
+      };
+      expect(await store.claim('ep_busy', 'busy-key', 'evt_first')).toEqual({ state: 'claimed' });
+      expect(await claimWhileBusy('evt_second')).toEqual({ state: 'in_flight' });
+      await store.complete('ep_busy', 'busy-key', 'evt_first');
+      expect(await claimWhileBusy('evt_third')).toEqual({ state: 'replay', eventId: 'evt_first' });
+      expect(unavailable).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

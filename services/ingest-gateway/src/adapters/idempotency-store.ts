@@ -3,6 +3,7 @@ import { idempotencyKey } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import type { IdempotencyClaim, IdempotencyStore } from '../domain/ports';
 import type { RedisClient } from '@relay/cache';
+import { beforeDeadline } from './before-deadline';
 
 /** How long a request may hold a key while it is being decided (limits, then broker confirms). */
 const IN_FLIGHT_MS = 30_000;
@@ -26,7 +27,10 @@ interface Commands {
 }
 
 export interface IdempotencyStoreOptions {
+  /** a connection that still reads a late answer (the limiter's: limiterRedisOptions(LATE_ANSWER_MS)) */
   redis: RedisClient;
+  /** LIMITER_TIMEOUT_MS: how long a request waits for Redis before it goes on without it */
+  deadlineMs: number;
   namespace: string;
   /** IDEMPOTENCY_WINDOW_S: how long an accepted request's key answers for it */
   windowMs: number;
@@ -42,7 +46,9 @@ export interface IdempotencyStoreOptions {
  * key, so the keys are at most the accepted events of one window, which the monthly quota
  * bounds. When Redis cannot be asked the request goes on without de-duplication (receivers
  * dedupe on X-Relay-Delivery-Id anyway): the key is an optimisation of an at-least-once contract,
- * not a reason to refuse events.
+ * not a reason to refuse events. Redis is waited for as the limiter waits (beforeDeadline): an
+ * answer that came while the event loop was busy is read, so another request's claim is never
+ * taken for Redis being down, which would make a second event.
  */
 export function createIdempotencyStore(opts: IdempotencyStoreOptions): IdempotencyStore {
   const { redis, namespace, logger } = opts;
@@ -54,11 +60,28 @@ export function createIdempotencyStore(opts: IdempotencyStoreOptions): Idempoten
     idempotencyKey(namespace, endpointId, createHash('sha256').update(key).digest('base64url'));
   const failed = (what: string, err: unknown) =>
     logger.warn(`idempotency key not ${what}: Redis unavailable`, { error: (err as Error).message });
+  const late = () => new Error(`no answer within ${opts.deadlineMs} ms`);
+  // a late claim, completion or release still runs in Redis: a claim it made is ended by this
+  // request's complete or release, or runs out with IN_FLIGHT_MS
+  const noAnswer = (): undefined => undefined;
+  /** `call` waited for until the deadline, its failure or lateness logged as not `what` */
+  const settle = async (call: Promise<unknown>, what: string): Promise<void> => {
+    const done = call.then(
+      () => true,
+      (err: unknown) => (failed(what, err), true),
+    );
+    if ((await beforeDeadline(done, opts.deadlineMs)) === undefined) failed(`${what} in time`, late());
+  };
 
   return {
     async claim(endpointId, key, eventId): Promise<IdempotencyClaim> {
       try {
-        const held = await commands.relayIdemClaim(redisKey(endpointId, key), `p:${eventId}`, IN_FLIGHT_MS);
+        const call = commands.relayIdemClaim(redisKey(endpointId, key), `p:${eventId}`, IN_FLIGHT_MS);
+        const held = await beforeDeadline(call, opts.deadlineMs);
+        if (held === undefined) {
+          void call.catch(noAnswer);
+          throw late();
+        }
         if (held === '') return { state: 'claimed' };
         if (held.startsWith('a:')) return { state: 'replay', eventId: held.slice(2) };
         return { state: 'in_flight' };
@@ -69,14 +92,13 @@ export function createIdempotencyStore(opts: IdempotencyStoreOptions): Idempoten
       }
     },
     async complete(endpointId, key, eventId, windowMs = opts.windowMs) {
-      await commands
-        .relayIdemComplete(redisKey(endpointId, key), `p:${eventId}`, `a:${eventId}`, windowMs)
-        .catch((err: unknown) => failed('recorded', err));
+      await settle(
+        commands.relayIdemComplete(redisKey(endpointId, key), `p:${eventId}`, `a:${eventId}`, windowMs),
+        'recorded',
+      );
     },
     async release(endpointId, key, eventId) {
-      await commands
-        .relayIdemRelease(redisKey(endpointId, key), `p:${eventId}`)
-        .catch((err: unknown) => failed('released', err));
+      await settle(commands.relayIdemRelease(redisKey(endpointId, key), `p:${eventId}`), 'released');
     },
   };
 }

@@ -3,17 +3,18 @@ import type { RedisClient } from '@relay/cache';
 import { quotaMonth, usageDailyField, usageDailyKey } from '@relay/contracts';
 import type { Logger } from '@relay/logging';
 import { retryAfterSeconds } from '../../domain/limits/gcra';
+import { beforeDeadline } from '../before-deadline';
 import type { Limiter, LimitDecision, LimitRequest } from '../../domain/ports';
 import { handshakeKey, QUOTA_TTL_SECONDS, quotaKey, rateKey } from './keys';
 import { LocalLimiter } from './local-limiter';
 import { ADD_QUOTA_LUA, ADMIT_LUA, COUNT_IN_WINDOW_LUA, REFUND_LUA } from './scripts';
 
 /**
- * Options for the gateway's quick Redis connection (limits, idempotency claims, the quarantine
- * bound): a command fails at once while disconnected (no offline queue, no retries) and after
- * `timeoutMs` when Redis stops answering, so an outage costs a request at most that long.
- * The limiter gets a connection of its own with these options and a longer `timeoutMs`
- * (LATE_ANSWER_MS): it decides after its own deadline but still reads a late answer.
+ * Options for the gateway's quick Redis connection (the quarantine bound): a
+ * command fails at once while disconnected (no offline queue, no retries) and after `timeoutMs`
+ * when Redis stops answering, so an outage costs a request at most that long. The limiter and
+ * the idempotency keys get a connection of their own with these options and a longer
+ * `timeoutMs` (LATE_ANSWER_MS): they decide after their own deadline but still read a late answer.
  */
 export function limiterRedisOptions(timeoutMs: number): RedisOptions {
   // auto-pipelining: the EVALSHAs of requests in flight together leave in one write (one syscall
@@ -51,26 +52,6 @@ interface LimiterCommands {
 }
 
 const MINUTE_MS = 60_000;
-
-/**
- * `promise`'s value, or undefined once `ms` have passed first (the promise runs on). Timers run
- * before the event loop reads sockets, so on a busy loop the deadline would fire ahead of an
- * answer already waiting to be read: it gives up only after one more read (setImmediate runs
- * after the poll phase).
- */
-function beforeDeadline<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  let afterRead: NodeJS.Immediate | undefined;
-  const deadline = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => {
-      afterRead = setImmediate(() => resolve(undefined));
-    }, ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => {
-    clearTimeout(timer);
-    clearImmediate(afterRead);
-  });
-}
 
 /** A late call that failed: whether its script ran is unknown, and the per-process count stands. */
 const noAnswer = (): undefined => undefined;
