@@ -1,6 +1,7 @@
 // Writes the generated parts of the docs (`npm run docs`) or, with --check, fails when any is
 // stale or when a link between docs points at nothing (`npm run lint`). Run after `tsc -b`: the
 // config specs, the target catalog and the preset catalog are read from the built workspaces.
+// Besides the docs, it writes `.env.example`.
 //   node scripts/docs.js [--check]
 const fs = require('node:fs');
 const path = require('node:path');
@@ -25,6 +26,7 @@ const sections = docSections(ROOT, {
   kinds: () => built('libs/targets').CATALOG.entries,
   presetTable: () => built('libs/endpoints').presetTable(),
   benches: BENCHES,
+  describeConfig: built('libs/config').describeConfig,
 });
 
 if (process.argv.includes('--check')) {

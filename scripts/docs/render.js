@@ -1,5 +1,5 @@
 // The parts of the docs that code can produce, as pure functions of their sources: the
-// environment variables (each service's config spec), the target kinds (the catalog), the
+// environment variables (each service's config spec: a table and `.env.example`), the target kinds (the catalog), the
 // libraries (the workspaces' package.json), the signature presets (the preset catalog) and the
 // benchmark summary (bench/results/*.json). scripts/docs.js loads the sources and writes or
 // checks the docs; the unit test feeds the same functions from source.
@@ -17,9 +17,10 @@ const path = require('node:path');
  * @typedef {{ name: string; value: number | string | null; unit?: string }} Figure
  * @typedef {{ bench: string; date: string; machine: string; command: string; figures: Figure[]; source?: string }} BenchResult
  * @typedef {{ title: string; method: string }} BenchInfo
+ * @typedef {(spec: Record<string, any>) => string} DescribeConfig @relay/config's, which takes its narrower ConfigSpec
  * @typedef {{ file: string; render: () => string }} Section
  * @typedef {{ services: () => readonly ServiceSpec[]; kinds: () => readonly KindInfo[]; presetTable: () => string;
- *   benches: Record<string, BenchInfo> }} Sources
+ *   benches: Record<string, BenchInfo>; describeConfig: DescribeConfig }} Sources
  */
 
 /** @param {string} name */
@@ -81,6 +82,69 @@ function envTable(services) {
         `| \`${v.env}\` | ${by.length === all ? 'all' : by.join(', ')} | ${shownType(v)} | ${shownDefault(v)} | ${cell(v.description)} |`,
     ),
   ].join('\n');
+}
+
+/** Two services read "the same" variable when everything `.env.example` says about it agrees. */
+const sameMeaning = (/** @type {Var} */ a, /** @type {Var} */ b) => {
+  const shown = (/** @type {Var} */ v) => JSON.stringify([v.type, v.description, v.default, Boolean(v.secret)]);
+  return shown(a) === shown(b);
+};
+
+/**
+ * `.env.example`: every variable every service reads, with its one-line meaning and default
+ * (`describeConfig`, as a service prints it). Variables that several services read with the same
+ * meaning are written once, under "shared"; the rest by service. A name may appear under two
+ * services with different defaults (PORT, HEALTH_PORT): one process reads one service's value.
+ * @param {readonly ServiceSpec[]} services
+ * @param {DescribeConfig} describeConfig
+ */
+function envExample(services, describeConfig) {
+  /** @type {Map<string, { spec: Var; services: string[]; agree: boolean }>} */
+  const readers = new Map();
+  for (const { name, spec } of services) {
+    for (const v of Object.values(spec)) {
+      const seen = readers.get(v.env);
+      if (!seen) readers.set(v.env, { spec: v, services: [name], agree: true });
+      else {
+        seen.services.push(name);
+        seen.agree &&= sameMeaning(seen.spec, v);
+      }
+    }
+  }
+  const isShared = (/** @type {string} */ env) => {
+    const r = readers.get(env);
+    return r !== undefined && r.services.length > 1 && r.agree;
+  };
+  /** @type {Record<string, Var>} */
+  const shared = {};
+  for (const [env, r] of readers) if (isShared(env)) shared[env] = r.spec;
+
+  const out = [
+    '# Relay configuration: every environment variable the services read, with its meaning.',
+    '# Generated from services/*/src/config.ts (configSpec) by `npm run docs`; do not edit by hand.',
+    '# An empty value is either required (marked so) or a secret whose default is not printed.',
+    '',
+  ];
+  if (Object.keys(shared).length > 0) {
+    out.push('# ---- shared: read with the same meaning by every service listed after it');
+    for (const [env, v] of Object.entries(shared))
+      out.push(`# read by: ${readers.get(env)?.services.join(', ')}`, describeConfig({ [env]: v }));
+    out.push('');
+  }
+  for (const { name, spec } of services) {
+    /** @type {Record<string, Var>} */
+    const own = {};
+    const alsoShared = [];
+    for (const [key, v] of Object.entries(spec)) {
+      if (isShared(v.env)) alsoShared.push(v.env);
+      else own[key] = v;
+    }
+    out.push(`# ---- ${name} (services/${name}/src/config.ts)`);
+    if (alsoShared.length > 0) out.push(`# also reads (see shared): ${alsoShared.join(', ')}`);
+    if (Object.keys(own).length > 0) out.push(describeConfig(own));
+    out.push('');
+  }
+  return out.join('\n');
 }
 
 /** @param {number} ms */
@@ -213,8 +277,10 @@ function generate(read, sections) {
   /** @type {Map<string, string>} */
   const files = new Map();
   for (const [name, { file, render }] of Object.entries(sections)) {
-    const text = files.get(file) ?? (name === '*' ? '' : read(file));
-    files.set(file, name === '*' ? render() : replaceSection(text, name, render(), file));
+    // a name starting with '*' is a whole generated file
+    const whole = name.startsWith('*');
+    const text = files.get(file) ?? (whole ? '' : read(file));
+    files.set(file, whole ? render() : replaceSection(text, name, render(), file));
   }
   return files;
 }
@@ -331,7 +397,8 @@ function docSections(root, sources) {
     kinds: { file: 'docs/delivery.md', render: () => kindsTable(sources.kinds()) },
     libraries: { file: 'docs/architecture.md', render: () => librariesTable(workspaces(root)) },
     presets: { file: 'docs/inbound-auth.md', render: sources.presetTable },
-    '*': { file: 'docs/benchmarks.md', render: () => benchmarksDoc(benchResults(root), sources.benches) },
+    '*benchmarks': { file: 'docs/benchmarks.md', render: () => benchmarksDoc(benchResults(root), sources.benches) },
+    '*env-example': { file: '.env.example', render: () => envExample(sources.services(), sources.describeConfig) },
   };
 }
 
@@ -353,6 +420,7 @@ module.exports = {
   markdownFiles,
   benchmarksDoc,
   brokenLinks,
+  envExample,
   envTable,
   generate,
   kindsTable,

@@ -1,10 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { envNames } from '@relay/config';
-import { REGENERATE, renderEnvExample } from './env-example';
-import { ROOT, loadServiceSpecs } from './service-specs';
-
-const FILE = path.join(ROOT, '.env.example');
+import { describeConfig, envNames } from '@relay/config';
+import { envExample } from '../../../scripts/docs/render';
+import { loadServiceSpecs } from './service-specs';
 
 function assignedNames(text: string): string[] {
   return text
@@ -13,26 +9,13 @@ function assignedNames(text: string): string[] {
     .map((line) => line.slice(0, line.indexOf('=')));
 }
 
+/**
+ * `.env.example` as `npm run docs` writes it from every service's config spec; that the committed
+ * file is what it writes is checked with the docs (test/unit/docs/generated-docs.test.ts).
+ */
 describe('.env.example', () => {
   const services = loadServiceSpecs();
-  const expected = renderEnvExample(services);
-
-  // The test writes the file only when asked; production code has no such branch.
-  if (process.env.UPDATE_ENV_EXAMPLE === '1') writeFileSync(FILE, expected);
-
-  it('is generated from the current config specs of every service', () => {
-    const actual = existsSync(FILE) ? readFileSync(FILE, 'utf8') : '';
-    if (actual !== expected) {
-      const have = new Set(actual.split('\n'));
-      const want = new Set(expected.split('\n'));
-      const missing = [...want].filter((l) => !have.has(l)).slice(0, 10);
-      const stale = [...have].filter((l) => !want.has(l)).slice(0, 10);
-      throw new Error(
-        `.env.example is out of date with services/*/src/config.ts. Regenerate it with\n  ${REGENERATE}\n` +
-          `lines missing:\n  ${missing.join('\n  ')}\nlines no longer generated:\n  ${stale.join('\n  ')}`,
-      );
-    }
-  });
+  const expected = envExample(services, describeConfig);
 
   it('assigns every variable any service reads', () => {
     const assigned = new Set(assignedNames(expected));

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { describeConfig } from '@relay/config';
 import { CATALOG } from '@relay/targets';
 import { presetTable } from '@relay/endpoints';
 import { BENCHES } from '../../../bench/catalog';
@@ -14,6 +15,7 @@ const sources = {
   kinds: () => CATALOG.entries,
   presetTable,
   benches: BENCHES,
+  describeConfig,
 };
 const sections = docSections(ROOT, sources);
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -52,7 +54,10 @@ describe('the generated parts of the docs (npm run docs, checked by npm run lint
     const docs = generate(read, sections);
     const configuration = docs.get('docs/configuration.md') ?? '';
     for (const { spec } of loadServiceSpecs()) {
-      for (const v of Object.values(spec)) expect(configuration).toContain(`| \`${v.env}\` |`);
+      for (const v of Object.values(spec)) {
+        expect(configuration).toContain(`| \`${v.env}\` |`);
+        expect(docs.get('.env.example')).toContain(`\n${v.env}=`);
+      }
     }
     for (const entry of CATALOG.entries) expect(docs.get('docs/delivery.md')).toContain(`| \`${entry.kind}\` |`);
     expect(docs.get('docs/architecture.md')).toContain('| `libs/activity-log` | `@relay/activity-log` |');
