@@ -53,12 +53,12 @@ runMain(async () => {
   const store = await connectStore(config.mongodbUrl);
   const redis = connectRedis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   const subscriber = connectRedis(config.redisUrl);
-  // the quick connection (the quarantine bound), so its short command timeout
-  // never cuts a spool drain; and the one of the limiter and idempotency keys, which decide
-  // after their own deadline but still read a late answer
-  const limiterRedis = connectRedis(config.redisUrl, limiterRedisOptions(config.limiterTimeoutMs));
-  const quotaRedis = connectRedis(config.redisUrl, limiterRedisOptions(LATE_ANSWER_MS));
-  for (const r of [redis, subscriber, limiterRedis, quotaRedis])
+  // the quick connection (the quarantine bound), so its short command timeout never cuts a
+  // spool drain; and the limiter's and idempotency keys', which decide after their own deadline
+  // but still read a late answer
+  const quickRedis = connectRedis(config.redisUrl, limiterRedisOptions(config.limiterTimeoutMs));
+  const lateAnswerRedis = connectRedis(config.redisUrl, limiterRedisOptions(LATE_ANSWER_MS));
+  for (const r of [redis, subscriber, quickRedis, lateAnswerRedis])
     r.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
   const broker = new BrokerConnection({
     url: config.rabbitmqUrl,
@@ -160,7 +160,7 @@ runMain(async () => {
     activity: countingOutcomes(createActivityRecorder(events, spool, logger), outcomeCounts),
     limiter: tracedMethods(
       createRedisLimiter({
-        redis: quotaRedis,
+        redis: lateAnswerRedis,
         decisionTimeoutMs: config.limiterTimeoutMs,
         namespace: config.namespace,
         logger,
@@ -176,7 +176,7 @@ runMain(async () => {
     payloads: createPayloadRecorder(payloadPublisher, logger, () => replayMetrics.payloadsLost.inc()),
     idempotency: tracedMethods(
       createIdempotencyStore({
-        redis: quotaRedis,
+        redis: lateAnswerRedis,
         deadlineMs: config.limiterTimeoutMs,
         namespace: config.namespace,
         windowMs: config.idempotencyWindowS * 1000,
@@ -187,7 +187,7 @@ runMain(async () => {
     ),
     rules,
     quarantine: createQuarantineBound({
-      redis: limiterRedis,
+      redis: quickRedis,
       namespace: config.namespace,
       perHour: config.quarantinePerAccountPerHour,
       logger,
@@ -240,7 +240,7 @@ runMain(async () => {
     },
     () => broker.close(),
     async () => feed.stop(),
-    () => Promise.all([redis.quit(), subscriber.quit(), limiterRedis.quit(), quotaRedis.quit()]),
+    () => Promise.all([redis.quit(), subscriber.quit(), quickRedis.quit(), lateAnswerRedis.quit()]),
     () => store.close(),
     () => rules.close(),
     () => closeServer(health),

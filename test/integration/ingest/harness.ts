@@ -118,17 +118,17 @@ export class IngestHarness {
     const redis = new Redis(infra.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
     // quick reconnects for the outage tests; a short disconnectTimeout so a stream to a closed
     // port does not hold a 2 s ioredis timer past the test
-    const limiterRedis = new Redis(opts.limiterRedisUrl ?? infra.redisUrl, {
+    const quickRedis = new Redis(opts.limiterRedisUrl ?? infra.redisUrl, {
       ...limiterRedisOptions(opts.limiterTimeoutMs ?? 200),
       retryStrategy: () => 100,
       disconnectTimeout: 50,
     });
-    const quotaRedis = new Redis(opts.limiterRedisUrl ?? infra.redisUrl, {
+    const lateAnswerRedis = new Redis(opts.limiterRedisUrl ?? infra.redisUrl, {
       ...limiterRedisOptions(LATE_ANSWER_MS),
       retryStrategy: () => 100,
       disconnectTimeout: 50,
     });
-    for (const r of [redis, limiterRedis, quotaRedis]) r.on('error', () => undefined);
+    for (const r of [redis, quickRedis, lateAnswerRedis]) r.on('error', () => undefined);
     await eventually(async () => redis.status === 'ready', 5000, 'redis');
     const publisher = new ConfirmPublisher(broker, 1000, (result) => metrics.publishes.inc({ result }));
     const events = createEventPublisher(publisher, this.namespace);
@@ -186,7 +186,7 @@ export class IngestHarness {
       rules,
       activity: createActivityRecorder(events, spool, logger),
       limiter: createRedisLimiter({
-        redis: quotaRedis,
+        redis: lateAnswerRedis,
         decisionTimeoutMs: opts.limiterTimeoutMs ?? 200,
         namespace: this.namespace,
         logger,
@@ -207,7 +207,7 @@ export class IngestHarness {
         logger,
       }),
       idempotency: createIdempotencyStore({
-        redis: quotaRedis,
+        redis: lateAnswerRedis,
         deadlineMs: opts.limiterTimeoutMs ?? 200,
         namespace: this.namespace,
         windowMs: 86_400_000,
@@ -215,13 +215,13 @@ export class IngestHarness {
         onUnavailable: () => undefined,
       }),
       quarantine: createQuarantineBound({
-        redis: limiterRedis,
+        redis: quickRedis,
         namespace: this.namespace,
         perHour: opts.quarantinePerHour ?? 1000,
         logger,
       }),
       drift: createDriftLearner({
-        redis: limiterRedis,
+        redis: quickRedis,
         namespace: this.namespace,
         logger,
         publish: (event) => publishAccountEvent(publisher, this.namespace, event),
@@ -258,8 +258,8 @@ export class IngestHarness {
           await broker.close();
           feed.stop();
           redis.disconnect();
-          limiterRedis.disconnect();
-          quotaRedis.disconnect();
+          quickRedis.disconnect();
+          lateAnswerRedis.disconnect();
           subscriber.disconnect();
           counter.disconnect();
           await rules.close();

@@ -60,10 +60,9 @@ export function createIdempotencyStore(opts: IdempotencyStoreOptions): Idempoten
     idempotencyKey(namespace, endpointId, createHash('sha256').update(key).digest('base64url'));
   const failed = (what: string, err: unknown) =>
     logger.warn(`idempotency key not ${what}: Redis unavailable`, { error: (err as Error).message });
-  const late = () => new Error(`no answer within ${opts.deadlineMs} ms`);
   // a late claim, completion or release still runs in Redis: a claim it made is ended by this
   // request's complete or release, or runs out with IN_FLIGHT_MS
-  const noAnswer = (): undefined => undefined;
+  const late = () => new Error(`no answer within ${opts.deadlineMs} ms`);
   /** `call` waited for until the deadline, its failure or lateness logged as not `what` */
   const settle = async (call: Promise<unknown>, what: string): Promise<void> => {
     const done = call.then(
@@ -77,11 +76,9 @@ export function createIdempotencyStore(opts: IdempotencyStoreOptions): Idempoten
     async claim(endpointId, key, eventId): Promise<IdempotencyClaim> {
       try {
         const call = commands.relayIdemClaim(redisKey(endpointId, key), `p:${eventId}`, IN_FLIGHT_MS);
+        // (a late failure is handled: the race holds the call's handlers)
         const held = await beforeDeadline(call, opts.deadlineMs);
-        if (held === undefined) {
-          void call.catch(noAnswer);
-          throw late();
-        }
+        if (held === undefined) throw late();
         if (held === '') return { state: 'claimed' };
         if (held.startsWith('a:')) return { state: 'replay', eventId: held.slice(2) };
         return { state: 'in_flight' };

@@ -10,11 +10,11 @@ import { LocalLimiter } from './local-limiter';
 import { ADD_QUOTA_LUA, ADMIT_LUA, COUNT_IN_WINDOW_LUA, REFUND_LUA } from './scripts';
 
 /**
- * Options for the gateway's quick Redis connection (the quarantine bound): a
- * command fails at once while disconnected (no offline queue, no retries) and after `timeoutMs`
- * when Redis stops answering, so an outage costs a request at most that long. The limiter and
- * the idempotency keys get a connection of their own with these options and a longer
- * `timeoutMs` (LATE_ANSWER_MS): they decide after their own deadline but still read a late answer.
+ * Options for the gateway's quick Redis connection (the quarantine bound): a command fails at
+ * once while disconnected (no offline queue, no retries) and after `timeoutMs` when Redis stops
+ * answering, so an outage costs a request at most that long. The limiter and the idempotency keys
+ * get a connection of their own with these options and a longer `timeoutMs` (LATE_ANSWER_MS):
+ * they decide after their own deadline but still read a late answer.
  */
 export function limiterRedisOptions(timeoutMs: number): RedisOptions {
   // auto-pipelining: the EVALSHAs of requests in flight together leave in one write (one syscall
